@@ -1,0 +1,279 @@
+/*
+ * tfcc: a TensorFlow Lite inference engine in C.
+ *
+ * The one public header. Three handles:
+ *   tfcc_runtime  created once per process (threads, affinity, memory pool, logging).
+ *   tfcc_model    a loaded .tflite file: immutable, reference counted, shared by any number
+ *                 of sessions on any number of threads.
+ *   tfcc_session  per-caller execution state (one arena, one plan). One thread at a time.
+ *
+ * Conventions
+ *   - Every fallible call returns a tfcc_status. TFCC_OK is 0.
+ *   - The detailed message of the last failure is kept on the handle that failed
+ *     (tfcc_session_last_error) or, for calls that create a handle, in a per-thread slot
+ *     read with tfcc_last_error(). Messages name the cause, e.g.
+ *     "tensor 12: buffer 7 holds 300 bytes, shape [1,10,10] float32 needs 400".
+ *   - Options structs are filled by tfcc_<x>_options_default() and carry their size so fields
+ *     can be added without breaking callers.
+ *   - Nothing in this library aborts, exits or asserts on user input.
+ */
+#ifndef TFCC_TFCC_H
+#define TFCC_TFCC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define TFCC_API
+#else
+#define TFCC_API __attribute__((visibility("default")))
+#endif
+
+#define TFCC_VERSION_MAJOR 0
+#define TFCC_VERSION_MINOR 1
+#define TFCC_VERSION_PATCH 0
+
+/* Largest tensor rank tfcc handles. */
+#define TFCC_MAX_DIMS 8
+
+/* ---------------------------------------------------------------- status */
+
+/* X(name, text): the one table of status codes. */
+#define TFCC_STATUS_LIST(X)                                                   \
+  X(OK, "ok")                                                                 \
+  X(ERR_INVALID_ARG, "invalid argument")                                      \
+  X(ERR_INVALID_MODEL, "invalid model")                                       \
+  X(ERR_UNSUPPORTED, "unsupported")                                           \
+  X(ERR_NO_MEMORY, "out of memory")                                           \
+  X(ERR_IO, "i/o error")                                                      \
+  X(ERR_SHAPE, "shape mismatch")                                              \
+  X(ERR_DTYPE, "dtype mismatch")                                              \
+  X(ERR_NOT_FOUND, "not found")                                               \
+  X(ERR_STATE, "invalid state")                                               \
+  X(ERR_RUNTIME, "runtime error")                                             \
+  X(ERR_INTEGRITY, "integrity check failed")
+
+typedef enum tfcc_status {
+#define TFCC_STATUS_ENUM_(name, text) TFCC_##name,
+  TFCC_STATUS_LIST(TFCC_STATUS_ENUM_)
+#undef TFCC_STATUS_ENUM_
+  TFCC_STATUS_COUNT_
+} tfcc_status;
+
+/* Static text of a status ("invalid model"). Never NULL. */
+TFCC_API const char *tfcc_status_str(tfcc_status s);
+
+/* Message of the last failed handle-creating call on this thread ("" if none).
+ * Valid until the next tfcc call on this thread. */
+TFCC_API const char *tfcc_last_error(void);
+
+/* "0.1.0" */
+TFCC_API const char *tfcc_version(void);
+
+/* ---------------------------------------------------------------- dtypes */
+
+/* Values equal TensorFlow Lite's TensorType enum. */
+typedef enum tfcc_dtype {
+  TFCC_FLOAT32 = 0,
+  TFCC_FLOAT16 = 1,
+  TFCC_INT32 = 2,
+  TFCC_UINT8 = 3,
+  TFCC_INT64 = 4,
+  TFCC_STRING = 5,
+  TFCC_BOOL = 6,
+  TFCC_INT16 = 7,
+  TFCC_COMPLEX64 = 8,
+  TFCC_INT8 = 9,
+  TFCC_FLOAT64 = 10,
+  TFCC_COMPLEX128 = 11,
+  TFCC_UINT64 = 12,
+  TFCC_RESOURCE = 13,
+  TFCC_VARIANT = 14,
+  TFCC_UINT32 = 15,
+  TFCC_UINT16 = 16,
+  TFCC_INT4 = 17,
+  TFCC_BFLOAT16 = 18,
+  TFCC_DTYPE_COUNT_
+} tfcc_dtype;
+
+/* "float32", "uint8", ... ("unknown" for values out of range). */
+TFCC_API const char *tfcc_dtype_name(tfcc_dtype t);
+/* Bytes per element; 0 for types without a fixed size (string, resource, variant, int4). */
+TFCC_API size_t tfcc_dtype_size(tfcc_dtype t);
+
+/* ---------------------------------------------------------------- logging */
+
+typedef enum tfcc_log_level {
+  TFCC_LOG_ERROR = 0,
+  TFCC_LOG_WARN = 1,
+  TFCC_LOG_INFO = 2,
+  TFCC_LOG_DEBUG = 3
+} tfcc_log_level;
+
+/* tag is a short grep-able word (KERNEL_FALLBACK, MEM_ALLOC_FAIL, MODEL_INVALID, ...).
+ * Called from any thread that hits the event; must be thread-safe. */
+typedef void (*tfcc_log_fn)(void *user, tfcc_log_level level, const char *tag,
+                            const char *message);
+
+/* ---------------------------------------------------------------- runtime */
+
+typedef struct tfcc_runtime tfcc_runtime;
+
+typedef struct tfcc_runtime_options {
+  size_t struct_size;         /* sizeof(tfcc_runtime_options), set by _default() */
+  int num_threads;            /* worker threads incl. the caller; 0 = all online CPUs */
+  const int *cpu_affinity;    /* optional: CPU ids to pin workers to (copied) */
+  int cpu_affinity_count;
+  size_t memory_pool_bytes;   /* arena pool to reserve up front; 0 = grow on demand */
+  int huge_pages;             /* 1: try MAP_HUGETLB, then MADV_HUGEPAGE for arenas */
+  tfcc_log_level log_level;   /* default TFCC_LOG_WARN */
+  tfcc_log_fn log_fn;         /* NULL: log to stderr */
+  void *log_user;
+  const char *isa;            /* cap kernel dispatch: "generic", "sse4", "avx2", "avx512";
+                                 NULL: env TFCC_ISA, else the best the CPU has (copied) */
+} tfcc_runtime_options;
+
+TFCC_API void tfcc_runtime_options_default(tfcc_runtime_options *opts);
+
+/* Creates a runtime. opts may be NULL (defaults). The runtime must outlive every model
+ * loaded with it. On failure *out is NULL and tfcc_last_error() says why. */
+TFCC_API tfcc_status tfcc_runtime_create(const tfcc_runtime_options *opts, tfcc_runtime **out);
+/* Frees the runtime. NULL is a no-op. */
+TFCC_API void tfcc_runtime_destroy(tfcc_runtime *rt);
+
+/* ---------------------------------------------------------------- model */
+
+typedef struct tfcc_model tfcc_model;
+
+typedef struct tfcc_model_options {
+  size_t struct_size;         /* sizeof(tfcc_model_options) */
+  int allow_unsupported;      /* 1: load even if operators are unsupported (for inspection);
+                                 sessions of such a model cannot be created */
+  uint32_t disabled_passes;   /* bit mask of TFCC_PASS_* graph passes to skip */
+} tfcc_model_options;
+
+TFCC_API void tfcc_model_options_default(tfcc_model_options *opts);
+
+/* Loads a .tflite file by mmap (weights are used in place). opts may be NULL.
+ * The model holds the mapping until its last reference is released.
+ * On failure *out is NULL and tfcc_last_error() names the cause. */
+TFCC_API tfcc_status tfcc_model_load_file(tfcc_runtime *rt, const char *path,
+                                          const tfcc_model_options *opts, tfcc_model **out);
+
+/* Loads from a caller's buffer without copying it: the caller keeps data alive and
+ * unchanged until the model's last reference is released. */
+TFCC_API tfcc_status tfcc_model_load_buffer(tfcc_runtime *rt, const void *data, size_t size,
+                                            const tfcc_model_options *opts, tfcc_model **out);
+
+/* Reference counting: load returns one reference; every session holds one. */
+TFCC_API void tfcc_model_retain(tfcc_model *m);
+TFCC_API void tfcc_model_release(tfcc_model *m);
+
+/* Introspection of the model (static shapes as stored in the file). Strings returned are
+ * owned by the model and live as long as it does. */
+typedef struct tfcc_tensor_info {
+  const char *name;
+  tfcc_dtype dtype;
+  int32_t rank;
+  int32_t dims[TFCC_MAX_DIMS];       /* current shape */
+  int32_t signature[TFCC_MAX_DIMS];  /* shape_signature: -1 marks a dynamic dimension */
+  size_t bytes;                      /* dims x dtype size */
+  int32_t quant_count;               /* 0: not quantized; 1: per-tensor; >1: per-axis */
+  const float *scales;               /* [quant_count] */
+  const int32_t *zero_points;        /* [quant_count] */
+  int32_t quant_axis;                /* quantized dimension for per-axis */
+} tfcc_tensor_info;
+
+typedef struct tfcc_op_info {
+  const char *name;       /* "CONV_2D", or "CUSTOM:<code>" */
+  int32_t version;
+  int32_t supported;      /* 0 if tfcc has no kernel for it */
+  int32_t input_count;
+  int32_t output_count;
+  int64_t macs;           /* multiply-accumulates at the static shapes (0 if not a MAC op) */
+} tfcc_op_info;
+
+TFCC_API int tfcc_model_input_count(const tfcc_model *m);
+TFCC_API int tfcc_model_output_count(const tfcc_model *m);
+TFCC_API tfcc_status tfcc_model_input_info(const tfcc_model *m, int index, tfcc_tensor_info *info);
+TFCC_API tfcc_status tfcc_model_output_info(const tfcc_model *m, int index, tfcc_tensor_info *info);
+TFCC_API int tfcc_model_op_count(const tfcc_model *m);
+TFCC_API tfcc_status tfcc_model_op_info(const tfcc_model *m, int index, tfcc_op_info *info);
+TFCC_API int tfcc_model_tensor_count(const tfcc_model *m);
+TFCC_API size_t tfcc_model_constant_bytes(const tfcc_model *m);
+/* Unsupported operators found at load ("" if none), e.g.
+ * "unsupported: CUSTOM:TFLite_Detection_PostProcess at node 63". */
+TFCC_API const char *tfcc_model_unsupported(const tfcc_model *m);
+/* Model description string from the file ("" if none). */
+TFCC_API const char *tfcc_model_description(const tfcc_model *m);
+
+/* ---------------------------------------------------------------- session */
+
+typedef struct tfcc_session tfcc_session;
+
+typedef struct tfcc_session_options {
+  size_t struct_size;    /* sizeof(tfcc_session_options) */
+  int reserved;
+} tfcc_session_options;
+
+TFCC_API void tfcc_session_options_default(tfcc_session_options *opts);
+
+/* Creates a session (plans its arena). Retains the model. opts may be NULL.
+ * On failure *out is NULL and tfcc_last_error() says why. */
+TFCC_API tfcc_status tfcc_session_create(tfcc_model *m, const tfcc_session_options *opts,
+                                         tfcc_session **out);
+/* Frees the session and drops its model reference. NULL is a no-op. */
+TFCC_API void tfcc_session_destroy(tfcc_session *s);
+
+/* Message of this session's last failure ("" if none). Owned by the session. */
+TFCC_API const char *tfcc_session_last_error(const tfcc_session *s);
+
+TFCC_API int tfcc_session_input_count(const tfcc_session *s);
+TFCC_API int tfcc_session_output_count(const tfcc_session *s);
+/* Current shapes (after any resize). Pointers inside info stay valid while s lives. */
+TFCC_API tfcc_status tfcc_session_input_info(const tfcc_session *s, int index,
+                                             tfcc_tensor_info *info);
+TFCC_API tfcc_status tfcc_session_output_info(const tfcc_session *s, int index,
+                                              tfcc_tensor_info *info);
+/* Index of an input/output by tensor name; TFCC_ERR_NOT_FOUND if none. */
+TFCC_API tfcc_status tfcc_session_find_input(const tfcc_session *s, const char *name, int *index);
+TFCC_API tfcc_status tfcc_session_find_output(const tfcc_session *s, const char *name, int *index);
+
+/* Changes the shape of an input (only dimensions that are -1 in its signature may change,
+ * or any if the model has no signature) and re-plans the session. */
+TFCC_API tfcc_status tfcc_session_resize_input(tfcc_session *s, int index, int32_t rank,
+                                               const int32_t *dims);
+
+/* Runs the model. inputs[i] points to input i's bytes (tfcc_session_input_info().bytes),
+ * outputs[i] to a caller buffer for output i. Both are caller-owned and only used during
+ * the call: inputs are read in place and outputs written in place (no copies).
+ * Allocates nothing. */
+TFCC_API tfcc_status tfcc_session_run(tfcc_session *s, const void *const *inputs,
+                                      void *const *outputs);
+
+/* Named helpers: bind caller buffers (kept until rebound), then tfcc_session_invoke().
+ * bytes must equal the tensor's current byte size. */
+TFCC_API tfcc_status tfcc_session_set_input(tfcc_session *s, int index, const void *data,
+                                            size_t bytes);
+TFCC_API tfcc_status tfcc_session_set_output(tfcc_session *s, int index, void *data,
+                                             size_t bytes);
+TFCC_API tfcc_status tfcc_session_set_input_by_name(tfcc_session *s, const char *name,
+                                                    const void *data, size_t bytes);
+TFCC_API tfcc_status tfcc_session_set_output_by_name(tfcc_session *s, const char *name,
+                                                     void *data, size_t bytes);
+TFCC_API tfcc_status tfcc_session_invoke(tfcc_session *s);
+
+/* Sets every stateful (variable) tensor, e.g. LSTM state, back to zero. */
+TFCC_API tfcc_status tfcc_session_reset_state(tfcc_session *s);
+
+/* Bytes of the session's activation arena. */
+TFCC_API size_t tfcc_session_arena_bytes(const tfcc_session *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TFCC_TFCC_H */

@@ -1,0 +1,162 @@
+/* Graph IR: what the TFLite reader produces and what operators, passes and the planner read.
+ *
+ * Ownership: a tfcc_graph owns all its arrays and strings (allocated from its own block list,
+ * freed together by tfcc_graph_free). Constant tensor bytes point into the model file's
+ * mapping (zero-copy) or, where alignment forbids a view, into a graph-owned aligned copy. */
+#ifndef TFCC_GRAPH_IR_H
+#define TFCC_GRAPH_IR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "format/fb.h"
+#include "graph/builtin_ops.h"
+#include "tfcc/tfcc.h"
+
+#define TFCC_MAX_RANK TFCC_MAX_DIMS
+
+/* Quantization of one tensor. count == 0: not quantized. count == 1: per-tensor.
+ * count > 1: per-axis along `axis`. For a 1-D tensor with an out-of-range axis (as real
+ * converters emit for biases) the reader sets axis to 0, as TFLite Micro accepts it. */
+typedef struct tfcc_quant {
+  int32_t count;
+  int32_t axis;
+  float *scale;        /* [count] */
+  int32_t *zero_point; /* [count] (int64 in the file; range-checked to int32) */
+} tfcc_quant;
+
+/* Index vector of a sparse dimension (SparseIndexVector union). */
+typedef enum tfcc_sparse_index_type {
+  TFCC_SPARSE_IDX_NONE = 0,
+  TFCC_SPARSE_IDX_I32 = 1,
+  TFCC_SPARSE_IDX_U16 = 2,
+  TFCC_SPARSE_IDX_U8 = 3
+} tfcc_sparse_index_type;
+
+typedef struct tfcc_sparse_index {
+  tfcc_sparse_index_type type;
+  uint32_t count;
+  const uint8_t *data; /* little-endian elements inside the file (read with tfcc_sparse_index_get) */
+} tfcc_sparse_index;
+
+typedef struct tfcc_dim_meta {
+  int32_t format; /* 0 dense, 1 sparse CSR */
+  int32_t dense_size;
+  tfcc_sparse_index segments;
+  tfcc_sparse_index indices;
+} tfcc_dim_meta;
+
+typedef struct tfcc_sparsity {
+  int32_t n_traversal;
+  int32_t *traversal_order;
+  int32_t n_block_map;
+  int32_t *block_map;
+  int32_t n_dim_meta;
+  tfcc_dim_meta *dim_meta;
+} tfcc_sparsity;
+
+static inline int32_t tfcc_sparse_index_get(const tfcc_sparse_index *v, uint32_t i) {
+  const uint8_t *p = v->data;
+  switch (v->type) {
+    case TFCC_SPARSE_IDX_I32: {
+      uint32_t u = (uint32_t)p[4 * i] | (uint32_t)p[4 * i + 1] << 8 |
+                   (uint32_t)p[4 * i + 2] << 16 | (uint32_t)p[4 * i + 3] << 24;
+      return (int32_t)u;
+    }
+    case TFCC_SPARSE_IDX_U16: return (int32_t)((uint32_t)p[2 * i] | (uint32_t)p[2 * i + 1] << 8);
+    case TFCC_SPARSE_IDX_U8: return p[i];
+    default: return 0;
+  }
+}
+
+typedef struct tfcc_ir_tensor {
+  const char *name; /* never NULL ("" if the file has none) */
+  tfcc_dtype dtype;
+  int32_t rank;
+  int32_t dims[TFCC_MAX_RANK];
+  bool has_signature;
+  int32_t signature[TFCC_MAX_RANK]; /* -1 = dynamic; equals dims when !has_signature */
+  tfcc_quant quant;
+  const void *data;   /* constant contents or NULL */
+  size_t data_bytes;  /* bytes at data */
+  uint32_t buffer;    /* buffer index in the file (0 = none) */
+  bool is_variable;   /* stateful: persistent per session, zero at start */
+  const tfcc_sparsity *sparsity; /* non-NULL: data is the sparse encoding */
+} tfcc_ir_tensor;
+
+typedef struct tfcc_ir_node {
+  int32_t builtin;          /* tfcc_builtin code (TFCC_OP_CUSTOM for custom ops) */
+  int32_t version;
+  const char *custom_code;  /* custom op name, or NULL */
+  int32_t n_inputs, n_outputs, n_intermediates;
+  int32_t *inputs;          /* tensor indices; -1 = omitted optional input */
+  int32_t *outputs;
+  int32_t *intermediates;
+  uint8_t options_type;     /* BuiltinOptions union type */
+  tfcc_fb_table options;    /* builtin options table (buf == NULL if absent) */
+  uint8_t options2_type;    /* BuiltinOptions2 union type (newer ops) */
+  tfcc_fb_table options2;
+  const uint8_t *custom_options;
+  size_t custom_options_len;
+  /* Filled when the model is built, not by the reader: */
+  const struct tfcc_op_def *op; /* NULL: unsupported */
+  void *params;                 /* operator-owned, from op->init */
+  bool removed;                 /* dropped by a graph pass */
+} tfcc_ir_node;
+
+typedef struct tfcc_ir_subgraph {
+  const char *name;
+  int32_t n_tensors;
+  tfcc_ir_tensor *tensors;
+  int32_t n_nodes;
+  tfcc_ir_node *nodes;      /* in execution order */
+  int32_t n_inputs, n_outputs;
+  int32_t *inputs, *outputs;
+} tfcc_ir_subgraph;
+
+typedef struct tfcc_ir_metadata {
+  const char *name;
+  const uint8_t *data; /* buffer contents, or NULL */
+  size_t size;
+  uint32_t buffer;
+} tfcc_ir_metadata;
+
+typedef struct tfcc_ir_signature {
+  const char *key;
+  int32_t subgraph;
+  int32_t n_inputs, n_outputs;
+  const char **input_names;   /* signature names */
+  int32_t *input_tensors;     /* tensor indices */
+  const char **output_names;
+  int32_t *output_tensors;
+} tfcc_ir_signature;
+
+typedef struct tfcc_graph_block tfcc_graph_block; /* allocation list (private) */
+
+typedef struct tfcc_graph {
+  uint32_t schema_version;
+  const char *description;
+  int32_t n_subgraphs;
+  tfcc_ir_subgraph *subgraphs;
+  int32_t n_metadata;
+  tfcc_ir_metadata *metadata;
+  int32_t n_signatures;
+  tfcc_ir_signature *signatures;
+  const uint8_t *file;      /* the model bytes the graph points into */
+  size_t file_size;
+  tfcc_graph_block *blocks; /* everything the graph allocated */
+} tfcc_graph;
+
+/* Zero-filled allocation owned by the graph (freed by tfcc_graph_free). NULL on failure. */
+void *tfcc_graph_alloc(tfcc_graph *g, size_t bytes, size_t align);
+/* Copies a string (len bytes, NUL added) into graph memory. */
+char *tfcc_graph_strdup(tfcc_graph *g, const char *s, size_t len);
+void tfcc_graph_free(tfcc_graph *g);
+
+/* Number of elements of a shape (1 for rank 0); -1 on overflow or a negative dim. */
+int64_t tfcc_shape_elements(int32_t rank, const int32_t *dims);
+/* "[1,224,224,3]" into buf. Returns buf. */
+const char *tfcc_shape_str(int32_t rank, const int32_t *dims, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,102 @@
+/* The operator contract.
+ *
+ * Each operator lives in one file src/ops/<name>.c that defines one
+ *     const tfcc_op_def tfcc_op_<name> = {...};
+ * listed in src/ops/op_list.h. Its three steps:
+ *   init     once per model: read the options table and constant inputs, compute what does
+ *            not depend on input shapes (fixed-point multipliers, prepacked weights) into
+ *            *params. Optional.
+ *   prepare  per session, each time input shapes change: check dtypes and shapes, set the
+ *            output shapes, ask for scratch bytes. No data of non-constant inputs is read,
+ *            except where tensor->known says the data is available (constant or folded).
+ *   eval     compute. No allocation, no I/O, no logging. May return an error for
+ *            data-dependent faults (e.g. an index out of range), as TFLite does.
+ * Kernels proper (src/kernels/) see pointers, shapes and parameters only. */
+#ifndef TFCC_OPS_OP_H
+#define TFCC_OPS_OP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/err.h"
+#include "graph/ir.h"
+
+/* A tensor as operators see it during prepare and eval. */
+typedef struct tfcc_tensor {
+  tfcc_dtype dtype;
+  int32_t rank;
+  int32_t dims[TFCC_MAX_RANK];
+  void *data;               /* eval: valid; prepare: valid only if known */
+  size_t bytes;             /* elements x dtype size (set by the session from dims) */
+  const tfcc_quant *quant;  /* never NULL (count 0 when not quantized) */
+  bool is_const;            /* constant data from the model */
+  bool known;               /* data available at prepare time (constant or folded) */
+  bool is_variable;         /* stateful tensor (persistent across runs) */
+  int32_t index;            /* tensor index in the subgraph */
+} tfcc_tensor;
+
+typedef struct tfcc_init_ctx {
+  const tfcc_graph *graph;
+  const tfcc_ir_subgraph *sg;
+  const tfcc_ir_node *node;
+  int32_t node_index;
+  void *params;             /* out: operator parameters (malloc'ed; freed by op->release or free) */
+  tfcc_err *err;
+} tfcc_init_ctx;
+
+typedef struct tfcc_op_ctx {
+  const tfcc_ir_node *node;
+  int32_t node_index;
+  const void *params;       /* from init (NULL if the op has no init) */
+  tfcc_tensor **in;         /* in[i] is NULL for an omitted optional input */
+  int32_t n_in;
+  tfcc_tensor **out;
+  int32_t n_out;
+  tfcc_tensor **tmp;        /* intermediates (e.g. LSTM), may be NULL */
+  int32_t n_tmp;
+  /* prepare: set scratch_bytes to the scratch this node needs during eval.
+   * eval: scratch points to scratch_bytes of 64-byte aligned memory (contents undefined). */
+  void *scratch;
+  size_t scratch_bytes;
+  struct tfcc_threadpool *pool; /* may be NULL: run single-threaded */
+  tfcc_err *err;
+} tfcc_op_ctx;
+
+typedef struct tfcc_op_def {
+  const char *name;
+  tfcc_status (*init)(tfcc_init_ctx *ctx);      /* optional */
+  void (*release)(void *params);                /* optional; default free(params) */
+  tfcc_status (*prepare)(tfcc_op_ctx *ctx);
+  tfcc_status (*eval)(tfcc_op_ctx *ctx);
+  /* Optional: multiply-accumulates at the current shapes, for inspect/bench. */
+  int64_t (*macs)(const tfcc_op_ctx *ctx);
+} tfcc_op_def;
+
+/* Operator for a builtin code (NULL if tfcc has none). */
+const tfcc_op_def *tfcc_op_lookup(int32_t builtin);
+
+/* Convenience for operator code. */
+static inline int64_t tfcc_tensor_elements(const tfcc_tensor *t) {
+  int64_t n = 1;
+  for (int32_t i = 0; i < t->rank; i++) n *= t->dims[i];
+  return n;
+}
+
+/* Sets out's shape (rank, dims). Returns TFCC_OK or a shape error if rank > TFCC_MAX_RANK. */
+static inline tfcc_status tfcc_tensor_set_shape(tfcc_tensor *t, int32_t rank, const int32_t *dims,
+                                                tfcc_err *err) {
+  if (rank < 0 || rank > TFCC_MAX_RANK)
+    return tfcc_err_set(err, TFCC_ERR_SHAPE, "output rank %d exceeds %d", (int)rank, TFCC_MAX_RANK);
+  t->rank = rank;
+  for (int32_t i = 0; i < rank; i++) t->dims[i] = dims[i];
+  return TFCC_OK;
+}
+
+/* Common messages. */
+#define TFCC_OP_CHECK(ctx, cond, code, ...) \
+  do {                                      \
+    if (!(cond)) return tfcc_err_set((ctx)->err, (code), __VA_ARGS__); \
+  } while (0)
+
+#endif

@@ -1,0 +1,20 @@
+/* Builtin code → operator definition. */
+#include "ops/op.h"
+#include "ops/op_list.h"
+
+/* Weak references: an operator not compiled into this build is simply unsupported. */
+#define TFCC_DECLARE_OP_(code, sym) extern const tfcc_op_def tfcc_op_##sym __attribute__((weak));
+TFCC_OP_LIST(TFCC_DECLARE_OP_)
+#undef TFCC_DECLARE_OP_
+
+const tfcc_op_def *tfcc_op_lookup(int32_t builtin) {
+  switch (builtin) {
+#define TFCC_CASE_OP_(code, sym) \
+  case TFCC_OP_##code:           \
+    return &tfcc_op_##sym;
+    TFCC_OP_LIST(TFCC_CASE_OP_)
+#undef TFCC_CASE_OP_
+    default:
+      return NULL;
+  }
+}
