@@ -20,7 +20,8 @@ static tfcc_status session_fail(tfcc_session *s, tfcc_status st) {
 
 static tfcc_status replan(tfcc_session *s) {
   tfcc_exec_plan next;
-  tfcc_status st = tfcc_exec_plan_build(&next, &s->model->graph, 0, s->shapes, true, &s->err);
+  tfcc_exec_env env = tfcc_model_env(s->model);
+  tfcc_status st = tfcc_exec_plan_build(&next, &s->model->graph, 0, s->shapes, true, &env, &s->err);
   if (st != TFCC_OK) {
     if (st == TFCC_ERR_NO_MEMORY)
       tfcc_log(s->model->rt ? &s->model->rt->log : NULL, TFCC_LOG_ERROR, TFCC_TAG_MEM_ALLOC_FAIL, "%s",
