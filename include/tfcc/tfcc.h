@@ -324,6 +324,40 @@ TFCC_API tfcc_status tfcc_session_reset_state(tfcc_session *s);
 /* Bytes of the session's activation arena. */
 TFCC_API size_t tfcc_session_arena_bytes(const tfcc_session *s);
 
+/* Memory plan figures at the current shapes: the arena, the naive sum of every intermediate
+ * buffer, and the lower bound (the largest set of simultaneously live buffers). */
+typedef struct tfcc_memory_info {
+  size_t arena_bytes;
+  size_t naive_bytes;
+  size_t lower_bound_bytes;
+  size_t persistent_bytes;  /* stateful tensors and values computed at prepare time */
+  size_t constant_bytes;    /* model constants (shared by all sessions; mostly mapped file) */
+} tfcc_memory_info;
+TFCC_API tfcc_status tfcc_session_memory_info(const tfcc_session *s, tfcc_memory_info *info);
+
+/* ---------------------------------------------------------------- profiling */
+
+/* Per-operator figures accumulated over runs while profiling is on. */
+typedef struct tfcc_op_profile {
+  const char *name;     /* operator ("CONV_2D") */
+  const char *kernel;   /* kernel that ran ("ref", "f32-gemm-avx512", ...) */
+  int32_t node;         /* node index in the model */
+  int64_t macs;         /* multiply-accumulates per run */
+  uint64_t runs;
+  double total_ms;
+} tfcc_op_profile;
+
+/* Called after each operator while set (for traces): times are CLOCK_MONOTONIC nanoseconds. */
+typedef void (*tfcc_op_observer_fn)(void *user, int32_t node, const char *name, uint64_t start_ns,
+                                     uint64_t end_ns);
+
+/* Turns per-operator timing on (allocates its table now, never during run) or off. */
+TFCC_API tfcc_status tfcc_session_set_profiling(tfcc_session *s, int enable);
+TFCC_API tfcc_status tfcc_session_set_op_observer(tfcc_session *s, tfcc_op_observer_fn fn, void *user);
+/* Entries in execution order; valid until the session is re-planned or destroyed. */
+TFCC_API int tfcc_session_profile(const tfcc_session *s, const tfcc_op_profile **entries);
+TFCC_API void tfcc_session_profile_reset(tfcc_session *s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -73,6 +73,8 @@ typedef struct tfcc_op_def {
   tfcc_status (*eval)(tfcc_op_ctx *ctx);
   /* Optional: multiply-accumulates at the current shapes, for inspect/bench. */
   int64_t (*macs)(const tfcc_op_ctx *ctx);
+  /* Optional: name of the kernel prepare chose ("f32-gemm-6x16-avx2"); default "ref". */
+  const char *(*kernel)(const tfcc_op_ctx *ctx);
 } tfcc_op_def;
 
 /* Operator for a builtin code (NULL if tfcc has none). */

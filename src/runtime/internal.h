@@ -52,6 +52,10 @@ struct tfcc_session {
   tfcc_input_shape *shapes;    /* current input shapes */
   const void **bound_in;       /* per input */
   void **bound_out;            /* per output */
+  bool profiling;
+  tfcc_op_profile *profile;    /* per active node, when profiling */
+  tfcc_op_observer_fn observer;
+  void *observer_user;
 };
 
 /* Builds the model from a graph over data[0..size) (mapping: file mapping to unmap at release). */
