@@ -663,6 +663,12 @@ int main(void) {
   static fbb f;
   model_pos p;
   size_t n = build_model(&f, &p);
+  const char *seed = getenv("TFCC_WRITE_SEED"); /* fuzz corpus: tests/fuzz/make_corpus.sh */
+  if (seed && *seed) {
+    FILE *out = fopen(seed, "wb");
+    CHECKF(out && fwrite(f.b, 1, n, out) == n, "cannot write %s", seed);
+    if (out) fclose(out);
+  }
   truncations("tiny model", f.b, n);
   byte_flips("tiny model", f.b, n, 4000, 0);
   test_hostile();
