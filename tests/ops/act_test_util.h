@@ -14,8 +14,8 @@
 /* Fallback option readers for builds where src/format/fb.c has not landed yet: weak, so the
  * library's real accessors take precedence once they exist. They read tables built by
  * tfb_build (no bounds checks needed for those). */
-static uint16_t att_u16_(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
-static const uint8_t *att_field_(const tfcc_fb_table *t, int field) {
+static inline uint16_t att_u16_(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
+static inline const uint8_t *att_field_(const tfcc_fb_table *t, int field) {
   if (!t || !t->buf) return NULL;
   const uint8_t *tbl = t->buf + t->pos;
   int32_t soff = (int32_t)((uint32_t)tbl[0] | (uint32_t)tbl[1] << 8 | (uint32_t)tbl[2] << 16 |
@@ -46,7 +46,7 @@ typedef struct att_tensor {
 } att_tensor;
 
 /* A tensor over caller-owned data; scale 0 means "not quantized". */
-static void att_make(att_tensor *a, tfcc_dtype dt, int32_t rank, const int32_t *dims, void *data,
+static inline void att_make(att_tensor *a, tfcc_dtype dt, int32_t rank, const int32_t *dims, void *data,
                      float scale, int32_t zp) {
   memset(a, 0, sizeof *a);
   a->t.dtype = dt;
@@ -63,7 +63,7 @@ static void att_make(att_tensor *a, tfcc_dtype dt, int32_t rank, const int32_t *
 }
 
 /* Runs builtin on inputs -> out. Returns the first failing status (err has the message). */
-static tfcc_status att_run(int32_t builtin, att_tensor **ins, int n_in, att_tensor *out,
+static inline tfcc_status att_run(int32_t builtin, att_tensor **ins, int n_in, att_tensor *out,
                            tfcc_fb_table options, tfcc_err *err) {
   const tfcc_op_def *op = tfcc_op_lookup(builtin);
   if (!op) return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "no op %d", (int)builtin);
@@ -138,14 +138,14 @@ static tfcc_status att_run(int32_t builtin, att_tensor **ins, int n_in, att_tens
   return st;
 }
 
-static tfcc_fb_table att_no_options(void) {
+static inline tfcc_fb_table att_no_options(void) {
   tfcc_fb_table t;
   memset(&t, 0, sizeof t);
   return t;
 }
 
 /* Options table with one float field 0 (SoftmaxOptions.beta, LeakyReluOptions.alpha). */
-static tfcc_fb_table att_f32_option(uint8_t *storage, size_t cap, float v) {
+static inline tfcc_fb_table att_f32_option(uint8_t *storage, size_t cap, float v) {
   tfb_field f;
   memset(&f, 0, sizeof f);
   f.field = 0;
@@ -154,7 +154,7 @@ static tfcc_fb_table att_f32_option(uint8_t *storage, size_t cap, float v) {
   return tfb_build(storage, cap, &f, 1);
 }
 
-static tfcc_fb_table att_bool_option(uint8_t *storage, size_t cap, bool v) {
+static inline tfcc_fb_table att_bool_option(uint8_t *storage, size_t cap, bool v) {
   tfb_field f;
   memset(&f, 0, sizeof f);
   f.field = 0;
@@ -165,33 +165,33 @@ static tfcc_fb_table att_bool_option(uint8_t *storage, size_t cap, bool v) {
 
 /* Deterministic pseudo-random numbers (xorshift32). */
 static uint32_t att_rand_state = 2463534242u;
-static uint32_t att_rand(void) {
+static inline uint32_t att_rand(void) {
   uint32_t x = att_rand_state;
   x ^= x << 13;
   x ^= x >> 17;
   x ^= x << 5;
   return att_rand_state = x;
 }
-static float att_uniform(float lo, float hi) {
+static inline float att_uniform(float lo, float hi) {
   return lo + (hi - lo) * (float)(att_rand() >> 8) / 16777216.0f;
 }
 
-static int32_t att_qmin(tfcc_dtype t) { return t == TFCC_UINT8 ? 0 : (t == TFCC_INT8 ? -128 : -32768); }
-static int32_t att_qmax(tfcc_dtype t) { return t == TFCC_UINT8 ? 255 : (t == TFCC_INT8 ? 127 : 32767); }
+static inline int32_t att_qmin(tfcc_dtype t) { return t == TFCC_UINT8 ? 0 : (t == TFCC_INT8 ? -128 : -32768); }
+static inline int32_t att_qmax(tfcc_dtype t) { return t == TFCC_UINT8 ? 255 : (t == TFCC_INT8 ? 127 : 32767); }
 
-static int32_t att_get(tfcc_dtype t, const void *p, size_t i) {
+static inline int32_t att_get(tfcc_dtype t, const void *p, size_t i) {
   if (t == TFCC_UINT8) return ((const uint8_t *)p)[i];
   if (t == TFCC_INT8) return ((const int8_t *)p)[i];
   return ((const int16_t *)p)[i];
 }
-static void att_set(tfcc_dtype t, void *p, size_t i, int32_t v) {
+static inline void att_set(tfcc_dtype t, void *p, size_t i, int32_t v) {
   if (t == TFCC_UINT8) ((uint8_t *)p)[i] = (uint8_t)v;
   else if (t == TFCC_INT8) ((int8_t *)p)[i] = (int8_t)v;
   else ((int16_t *)p)[i] = (int16_t)v;
 }
 
 /* Straightforward quantization of a real value: round half away from zero, clamp. */
-static int32_t att_quantize(double x, double scale, int32_t zp, tfcc_dtype t) {
+static inline int32_t att_quantize(double x, double scale, int32_t zp, tfcc_dtype t) {
   double q = round(x / scale) + zp;
   if (q < att_qmin(t)) q = att_qmin(t);
   if (q > att_qmax(t)) q = att_qmax(t);
