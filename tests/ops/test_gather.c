@@ -65,7 +65,7 @@ static void test_gather_nd(void) {
   CHECK(bad == 0);
   ((int32_t *)ti.data)[0] = 2; /* flat position beyond params */
   CHECK(st_run(TFCC_OP_GATHER_ND, none, in, 2, out, 1, msg, sizeof msg) == TFCC_ERR_RUNTIME);
-  int32_t deep[3] = {0, 0, 0};
+  int32_t deep[4] = {0, 0, 0, 0};
   tfcc_tensor td = st_tensor(TFCC_INT32, 2, (int32_t[]){1, 4}, deep);
   tfcc_tensor *in2[] = {&tp, &td};
   CHECK(st_run(TFCC_OP_GATHER_ND, none, in2, 2, out, 1, msg, sizeof msg) == TFCC_ERR_SHAPE);
