@@ -301,11 +301,6 @@ bool tfcc_ref_cast(tfcc_dtype from, tfcc_dtype to, const void *in, void *out, in
 
 /* ------------------------------------------------------------------ FILL / RANGE */
 
-void tfcc_ref_fill(void *out, int64_t n, const void *value, size_t esize) {
-  uint8_t *o = out;
-  for (int64_t k = 0; k < n; k++) memcpy(o + (size_t)k * esize, value, esize);
-}
-
 void tfcc_ref_range_f32(float start, float delta, float *out, int64_t n) {
   float v = start;
   for (int64_t i = 0; i < n; i++) {

@@ -56,8 +56,8 @@ bool tfcc_ref_cast(tfcc_dtype from, tfcc_dtype to, const void *in, void *out, in
 float tfcc_f16_to_f32(uint16_t h);
 uint16_t tfcc_f32_to_f16(float f);
 
-/* Every element of out (n elements of esize bytes) = *value. */
-void tfcc_ref_fill(void *out, int64_t n, const void *value, size_t esize);
+/* FILL uses tfcc_ref_fill from kernels/ref/copy.h. */
+#include "kernels/ref/copy.h"
 
 /* RANGE: out[i] accumulated as TFLite does (value = start; value += delta). */
 void tfcc_ref_range_f32(float start, float delta, float *out, int64_t n);
