@@ -2,10 +2,11 @@
  * which must not return: we longjmp back here and turn it into an error message. */
 #include "image.h"
 
+#include <stdio.h> /* before jpeglib.h, which uses FILE */
+
 #include <jpeglib.h>
 #include <setjmp.h>
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -8,6 +8,7 @@
 #include "resize.h"
 
 #include <math.h>
+#include <stddef.h>
 
 typedef struct axis_sample {
   float src;
