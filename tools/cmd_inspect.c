@@ -81,6 +81,14 @@ static int group_ops(const tfcc_model *m, op_group **out, int64_t *total_macs) {
   return g;
 }
 
+/* The library's list without its leading "unsupported: " ("" if none). */
+static const char *unsupported_list(const tfcc_model *m) {
+  const char *u = tfcc_model_unsupported(m);
+  static const char prefix[] = "unsupported: ";
+  if (strncmp(u, prefix, sizeof prefix - 1) == 0) u += sizeof prefix - 1;
+  return u;
+}
+
 /* ------------------------------------------------------------ text */
 
 static void text_quant(const tfcc_tensor_info *t) {
@@ -115,6 +123,7 @@ static void text_tensors(const tfcc_model *m, int outputs) {
 
 static void print_text(const char *path, const tfcc_model *m, const op_group *g, int n_groups,
                        int64_t total_macs) {
+  const int macs_known = unsupported_list(m)[0] == '\0';
   printf("model: %s\n", path);
   const char *desc = tfcc_model_description(m);
   printf("description: %s\n", desc[0] ? desc : "(none)");
@@ -129,11 +138,16 @@ static void print_text(const char *path, const tfcc_model *m, const op_group *g,
     size_t used = 0;
     for (int v = 0; v < g[k].n_versions && used < sizeof versions; v++)
       used += (size_t)snprintf(versions + used, sizeof versions - used, "%s%d", v ? "," : "", (int)g[k].versions[v]);
-    printf("  %-32s %6d  %-10s %16" PRId64 "  %s\n", g[k].name, g[k].count, versions, g[k].macs,
+    char macs[32] = "-";
+    if (macs_known) snprintf(macs, sizeof macs, "%" PRId64, g[k].macs);
+    printf("  %-32s %6d  %-10s %16s  %s\n", g[k].name, g[k].count, versions, macs,
            g[k].supported ? "yes" : "NO");
   }
-  printf("total MACs: %" PRId64 "\n", total_macs);
-  const char *uns = tfcc_model_unsupported(m);
+  const char *uns = unsupported_list(m);
+  if (uns[0])
+    printf("total MACs: unknown (MACs are only computed for models tfcc can run)\n");
+  else
+    printf("total MACs: %" PRId64 "\n", total_macs);
   printf("unsupported: %s\n", uns[0] ? uns : "none");
 }
 
@@ -146,11 +160,11 @@ static void json_tensor(json_writer *w, const tfcc_tensor_info *t) {
   json_key(w, "dtype");
   json_string(w, tfcc_dtype_name(t->dtype));
   json_key(w, "shape");
-  json_begin_array(w);
+  json_begin_array_inline(w);
   for (int32_t d = 0; d < t->rank; d++) json_int(w, t->dims[d]);
   json_end_array(w);
   json_key(w, "signature");
-  json_begin_array(w);
+  json_begin_array_inline(w);
   for (int32_t d = 0; d < t->rank; d++) json_int(w, t->signature[d]);
   json_end_array(w);
   json_key(w, "bytes");
@@ -161,11 +175,11 @@ static void json_tensor(json_writer *w, const tfcc_tensor_info *t) {
   } else {
     json_begin_object(w);
     json_key(w, "scales");
-    json_begin_array(w);
+    json_begin_array_inline(w);
     for (int32_t i = 0; i < t->quant_count; i++) json_double(w, t->scales[i]);
     json_end_array(w);
     json_key(w, "zero_points");
-    json_begin_array(w);
+    json_begin_array_inline(w);
     for (int32_t i = 0; i < t->quant_count; i++) json_int(w, t->zero_points[i]);
     json_end_array(w);
     json_key(w, "axis");
@@ -178,6 +192,7 @@ static void json_tensor(json_writer *w, const tfcc_tensor_info *t) {
 static void print_json(const char *path, const tfcc_model *m, const op_group *g, int n_groups,
                        int64_t total_macs) {
   json_writer w;
+  const int macs_known = unsupported_list(m)[0] == '\0';
   json_init(&w, stdout);
   json_begin_object(&w);
   json_key(&w, "model");
@@ -209,20 +224,22 @@ static void print_json(const char *path, const tfcc_model *m, const op_group *g,
     json_key(&w, "count");
     json_int(&w, g[k].count);
     json_key(&w, "versions");
-    json_begin_array(&w);
+    json_begin_array_inline(&w);
     for (int v = 0; v < g[k].n_versions; v++) json_int(&w, g[k].versions[v]);
     json_end_array(&w);
     json_key(&w, "macs");
-    json_int(&w, g[k].macs);
+    if (macs_known) json_int(&w, g[k].macs);
+    else json_null(&w);
     json_key(&w, "supported");
     json_bool(&w, g[k].supported);
     json_end_object(&w);
   }
   json_end_array(&w);
   json_key(&w, "total_macs");
-  json_int(&w, total_macs);
+  if (macs_known) json_int(&w, total_macs);
+  else json_null(&w);
   json_key(&w, "unsupported");
-  json_string(&w, tfcc_model_unsupported(m));
+  json_string(&w, unsupported_list(m));
   json_end_object(&w);
 }
 

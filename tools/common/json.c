@@ -7,6 +7,7 @@ void json_init(json_writer *w, FILE *f) {
   w->f = f;
   w->depth = 0;
   w->count[0] = 0;
+  w->inline_[0] = 0;
   w->after_key = 0;
 }
 
@@ -22,8 +23,8 @@ static void before_value(json_writer *w) {
     return;
   }
   if (w->depth > 0) {
-    if (w->count[w->depth]) fputc(',', w->f);
-    indent(w);
+    if (w->count[w->depth]) fputs(w->inline_[w->depth] ? ", " : ",", w->f);
+    if (!w->inline_[w->depth]) indent(w);
   }
   w->count[w->depth]++;
 }
@@ -47,24 +48,26 @@ void json_write_escaped(FILE *f, const char *s) {
   fputc('"', f);
 }
 
-static void open_container(json_writer *w, char c) {
+static void open_container(json_writer *w, char c, int one_line) {
   before_value(w);
   fputc(c, w->f);
   if (w->depth + 1 < JSON_MAX_DEPTH) w->depth++;
   w->count[w->depth] = 0;
+  w->inline_[w->depth] = one_line || w->inline_[w->depth - 1];
 }
 
 static void close_container(json_writer *w, char c) {
-  int had = w->count[w->depth];
+  int had = w->count[w->depth], one_line = w->inline_[w->depth];
   if (w->depth > 0) w->depth--;
-  if (had) indent(w);
+  if (had && !one_line) indent(w);
   fputc(c, w->f);
   if (w->depth == 0) fputc('\n', w->f);
 }
 
-void json_begin_object(json_writer *w) { open_container(w, '{'); }
+void json_begin_object(json_writer *w) { open_container(w, '{', 0); }
 void json_end_object(json_writer *w) { close_container(w, '}'); }
-void json_begin_array(json_writer *w) { open_container(w, '['); }
+void json_begin_array(json_writer *w) { open_container(w, '[', 0); }
+void json_begin_array_inline(json_writer *w) { open_container(w, '[', 1); }
 void json_end_array(json_writer *w) { close_container(w, ']'); }
 
 void json_key(json_writer *w, const char *key) {

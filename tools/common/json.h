@@ -11,7 +11,8 @@
 typedef struct json_writer {
   FILE *f;
   int depth;
-  int count[JSON_MAX_DEPTH]; /* values written at each depth */
+  int count[JSON_MAX_DEPTH];  /* values written at each depth */
+  int inline_[JSON_MAX_DEPTH]; /* container at this depth is written on one line */
   int after_key;
 } json_writer;
 
@@ -20,6 +21,8 @@ void json_begin_object(json_writer *w);
 void json_end_object(json_writer *w);
 void json_begin_array(json_writer *w);
 void json_end_array(json_writer *w);
+/* An array written on one line ("[1, 224, 224, 3]"), for short lists of numbers. */
+void json_begin_array_inline(json_writer *w);
 void json_key(json_writer *w, const char *key);
 void json_string(json_writer *w, const char *s);
 void json_int(json_writer *w, int64_t v);
