@@ -2,6 +2,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "npy.h"
@@ -19,6 +20,17 @@ int cli_error(const char *cmd, int code, const char *fmt, ...) {
   return code;
 }
 
+/* Library log lines would break the one-line error contract: they are dropped unless
+ * TFCC_LOG is set in the environment (then printed to stderr as the library would). */
+static void log_filter(void *user, tfcc_log_level level, const char *tag, const char *message) {
+  (void)user;
+  const char *env = getenv("TFCC_LOG");
+  if (!env || !env[0]) return;
+  static const char *const names[] = {"error", "warning", "info", "debug"};
+  fprintf(stderr, "tfcc %s [%s] %s\n", (unsigned)level < 4 ? names[level] : "log", tag ? tag : "",
+          message ? message : "");
+}
+
 int cli_open_model(const char *cmd, const char *path, int threads, int allow_unsupported,
                    tfcc_runtime **rt, tfcc_model **model) {
   *rt = NULL;
@@ -26,6 +38,8 @@ int cli_open_model(const char *cmd, const char *path, int threads, int allow_uns
   tfcc_runtime_options ro;
   tfcc_runtime_options_default(&ro);
   ro.num_threads = threads;
+  ro.log_fn = log_filter;
+  ro.log_level = getenv("TFCC_LOG") && getenv("TFCC_LOG")[0] ? TFCC_LOG_DEBUG : TFCC_LOG_WARN;
   tfcc_status st = tfcc_runtime_create(&ro, rt);
   if (st != TFCC_OK)
     return cli_error(cmd, CLI_EXIT_FAIL, "cannot create runtime: %s", tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));
@@ -34,8 +48,10 @@ int cli_open_model(const char *cmd, const char *path, int threads, int allow_uns
   mo.allow_unsupported = allow_unsupported;
   st = tfcc_model_load_file(*rt, path, &mo, model);
   if (st != TFCC_OK) {
-    int rc = cli_error(cmd, CLI_EXIT_FAIL, "%s: %s", path,
-                       tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));
+    const char *why = tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st);
+    /* the library's message usually names the file already */
+    int rc = strstr(why, path) ? cli_error(cmd, CLI_EXIT_FAIL, "%s", why)
+                               : cli_error(cmd, CLI_EXIT_FAIL, "%s: %s", path, why);
     tfcc_runtime_destroy(*rt);
     *rt = NULL;
     return rc;
