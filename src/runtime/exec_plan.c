@@ -103,7 +103,8 @@ static tfcc_status fold_node(tfcc_exec_plan *p, fold_block **list, tfcc_exec_nod
 }
 
 tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t subgraph,
-                                 const tfcc_input_shape *shapes, bool with_memory, tfcc_err *err) {
+                                 const tfcc_input_shape *shapes, bool with_memory,
+                                 const tfcc_exec_env *env, tfcc_err *err) {
   memset(p, 0, sizeof *p);
   tfcc_status st = TFCC_OK;
   int32_t *producer = NULL, *last_use = NULL;
@@ -189,6 +190,8 @@ tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t
     c->node_index = ni;
     c->params = n->params;
     c->err = err;
+    c->isa = env->isa;
+    c->pool = env->pool;
     c->in = &p->ptrs[slot];
     c->n_in = n->n_inputs;
     slot += (size_t)n->n_inputs;

@@ -45,8 +45,14 @@ typedef struct tfcc_input_shape {
 
 /* Builds a plan. shapes: one per graph input (NULL: the model's stored shapes). With
  * with_memory false only shapes, folding and the layout are computed (no arena). */
+typedef struct tfcc_exec_env {
+  tfcc_isa isa;                 /* kernel dispatch level */
+  struct tfcc_threadpool *pool; /* may be NULL */
+} tfcc_exec_env;
+
 tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t subgraph,
-                                 const tfcc_input_shape *shapes, bool with_memory, tfcc_err *err);
+                                 const tfcc_input_shape *shapes, bool with_memory,
+                                 const tfcc_exec_env *env, tfcc_err *err);
 void tfcc_exec_plan_free(tfcc_exec_plan *p);
 /* Zeroes the variable tensors. */
 void tfcc_exec_plan_reset_variables(tfcc_exec_plan *p);

@@ -17,7 +17,8 @@ struct tfcc_runtime {
   int cpu_affinity_count;
   size_t memory_pool_bytes;
   int huge_pages;
-  char isa[16];
+  tfcc_isa isa;                /* dispatch level: the CPU's best, capped by options/TFCC_ISA */
+  struct tfcc_threadpool *pool;
 };
 
 typedef struct tfcc_model_node_info {
@@ -51,6 +52,10 @@ struct tfcc_session {
   tfcc_input_shape *shapes;    /* current input shapes */
   const void **bound_in;       /* per input */
   void **bound_out;            /* per output */
+  bool profiling;
+  tfcc_op_profile *profile;    /* per active node, when profiling */
+  tfcc_op_observer_fn observer;
+  void *observer_user;
 };
 
 /* Builds the model from a graph over data[0..size) (mapping: file mapping to unmap at release). */
@@ -61,5 +66,8 @@ tfcc_status tfcc_model_build(tfcc_runtime *rt, const uint8_t *data, size_t size,
 /* Model-level constant folding: nodes whose inputs are all constants are computed once at load
  * (float16 weight DEQUANTIZE, DENSIFY, constant shape arithmetic) and removed. */
 tfcc_status tfcc_model_fold_constants(tfcc_model *m, tfcc_err *err);
+
+/* Kernel level and pool this model's sessions use. */
+tfcc_exec_env tfcc_model_env(const tfcc_model *m);
 
 #endif

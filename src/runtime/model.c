@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cpu/cpu_info.h"
 #include "format/tflite_reader.h"
 #include "ops/op.h"
 #include "runtime/internal.h"
@@ -87,7 +88,7 @@ static tfcc_status init_ops(tfcc_model *m, tfcc_err *err) {
   for (int32_t i = 0; i < sg->n_nodes; i++) {
     tfcc_ir_node *n = &sg->nodes[i];
     if (!n->op || !n->op->init) continue;
-    tfcc_init_ctx c = {&m->graph, sg, n, i, NULL, err};
+    tfcc_init_ctx c = {&m->graph, sg, n, i, NULL, err, tfcc_model_env(m).isa};
     tfcc_status st = n->op->init(&c);
     n->params = c.params;
     if (st != TFCC_OK) return tfcc_err_prefix(err, "node %d (%s)", (int)i, tfcc_node_op_name(n));
@@ -129,9 +130,10 @@ tfcc_status tfcc_model_build(tfcc_runtime *rt, const uint8_t *data, size_t size,
     if (st == TFCC_OK) {
       /* Validate shapes once at the stored input shapes, and record MACs and arena size. */
       tfcc_exec_plan plan;
+      tfcc_exec_env env = tfcc_model_env(m);
       m->node_macs = calloc((size_t)sg->n_nodes + 1, sizeof *m->node_macs);
       if (!m->node_macs) st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
-      if (st == TFCC_OK && (st = tfcc_exec_plan_build(&plan, &m->graph, 0, NULL, false, err)) == TFCC_OK) {
+      if (st == TFCC_OK && (st = tfcc_exec_plan_build(&plan, &m->graph, 0, NULL, false, &env, err)) == TFCC_OK) {
         for (int32_t e = 0; e < plan.n_nodes; e++) m->node_macs[plan.nodes[e].node] = plan.nodes[e].macs;
         m->arena_bytes = plan.arena_bytes;
         m->arena_lower_bound = plan.arena_lower_bound;
@@ -152,6 +154,15 @@ tfcc_status tfcc_model_build(tfcc_runtime *rt, const uint8_t *data, size_t size,
            (int)sg->n_tensors, now_ms() - t0);
   *out = m;
   return TFCC_OK;
+}
+
+tfcc_exec_env tfcc_model_env(const tfcc_model *m) {
+  tfcc_exec_env env = {tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_), NULL};
+  if (m->rt) {
+    env.isa = m->rt->isa;
+    env.pool = m->rt->pool;
+  }
+  return env;
 }
 
 static tfcc_status fail_create(tfcc_status st, const tfcc_err *err) {

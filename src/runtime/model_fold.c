@@ -74,6 +74,7 @@ tfcc_status tfcc_model_fold_constants(tfcc_model *m, tfcc_err *err) {
     c.out = pout;
     c.n_out = n->n_outputs;
     c.err = err;
+    c.isa = tfcc_model_env(m).isa;
     tfcc_status st = n->op->prepare(&c);
     if (st != TFCC_OK) return tfcc_err_prefix(err, "node %d (%s)", (int)ni, tfcc_node_op_name(n));
     for (int32_t k = 0; k < n->n_outputs; k++) {

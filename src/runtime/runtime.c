@@ -4,7 +4,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cpu/cpu_info.h"
 #include "runtime/internal.h"
+#include "runtime/threadpool.h"
 
 void tfcc_runtime_options_default(tfcc_runtime_options *o) {
   if (!o) return;
@@ -67,13 +69,29 @@ tfcc_status tfcc_runtime_create(const tfcc_runtime_options *opts, tfcc_runtime *
     rt->cpu_affinity_count = o.cpu_affinity_count;
   }
   const char *isa = o.isa ? o.isa : getenv("TFCC_ISA");
-  if (isa) snprintf(rt->isa, sizeof rt->isa, "%s", isa);
+  tfcc_isa cap = TFCC_ISA_COUNT_;
+  if (isa && *isa && tfcc_isa_parse(isa, &cap) != TFCC_OK) {
+    char msg[160];
+    snprintf(msg, sizeof msg, "tfcc_runtime_create: unknown ISA cap '%s' (generic, sse4, avx2, avx512, neon)", isa);
+    tfcc_runtime_destroy(rt);
+    tfcc_last_error_set(msg);
+    return TFCC_ERR_INVALID_ARG;
+  }
+  rt->isa = tfcc_cpu_dispatch_isa(cap);
+  tfcc_err err = {0};
+  if (tfcc_threadpool_create(rt->num_threads, rt->cpu_affinity, rt->cpu_affinity_count, &rt->pool, &err) != TFCC_OK) {
+    tfcc_runtime_destroy(rt);
+    tfcc_last_error_set(err.msg);
+    return err.code;
+  }
+  tfcc_log(&rt->log, TFCC_LOG_INFO, "RUNTIME", "%d thread(s), kernels for %s", rt->num_threads, tfcc_isa_name(rt->isa));
   *out = rt;
   return TFCC_OK;
 }
 
 void tfcc_runtime_destroy(tfcc_runtime *rt) {
   if (!rt) return;
+  tfcc_threadpool_destroy(rt->pool);
   free(rt->cpu_affinity);
   free(rt);
 }

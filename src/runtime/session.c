@@ -1,11 +1,20 @@
 /* tfcc_session: one execution plan and arena per caller; run() computes only. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "runtime/internal.h"
 
 void tfcc_model_tensor_info_(const tfcc_model *m, int32_t tensor, const int32_t *dims, int32_t rank,
                              tfcc_tensor_info *info);
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static tfcc_status profile_alloc(tfcc_session *s);
 
 void tfcc_session_options_default(tfcc_session_options *o) {
   if (!o) return;
@@ -20,7 +29,8 @@ static tfcc_status session_fail(tfcc_session *s, tfcc_status st) {
 
 static tfcc_status replan(tfcc_session *s) {
   tfcc_exec_plan next;
-  tfcc_status st = tfcc_exec_plan_build(&next, &s->model->graph, 0, s->shapes, true, &s->err);
+  tfcc_exec_env env = tfcc_model_env(s->model);
+  tfcc_status st = tfcc_exec_plan_build(&next, &s->model->graph, 0, s->shapes, true, &env, &s->err);
   if (st != TFCC_OK) {
     if (st == TFCC_ERR_NO_MEMORY)
       tfcc_log(s->model->rt ? &s->model->rt->log : NULL, TFCC_LOG_ERROR, TFCC_TAG_MEM_ALLOC_FAIL, "%s",
@@ -29,7 +39,7 @@ static tfcc_status replan(tfcc_session *s) {
   }
   tfcc_exec_plan_free(&s->plan);
   s->plan = next;
-  return TFCC_OK;
+  return profile_alloc(s);
 }
 
 tfcc_status tfcc_session_create(tfcc_model *m, const tfcc_session_options *opts, tfcc_session **out) {
@@ -81,6 +91,7 @@ tfcc_status tfcc_session_create(tfcc_model *m, const tfcc_session_options *opts,
 void tfcc_session_destroy(tfcc_session *s) {
   if (!s) return;
   tfcc_exec_plan_free(&s->plan);
+  free(s->profile);
   free(s->shapes);
   free(s->bound_in);
   free(s->bound_out);
@@ -239,11 +250,21 @@ tfcc_status tfcc_session_invoke(tfcc_session *s) {
                                           (int)i, sg->tensors[t->index].name));
     t->data = s->bound_out[i];
   }
+  bool timed = s->profiling || s->observer;
   for (int32_t e = 0; e < p->n_nodes; e++) {
     tfcc_exec_node *en = &p->nodes[e];
     if (en->folded) continue;
     en->ctx.err = &s->err;
+    uint64_t t0 = timed ? now_ns() : 0;
     tfcc_status st = en->ctx.node->op->eval(&en->ctx);
+    if (timed) {
+      uint64_t t1 = now_ns();
+      if (s->profile) {
+        s->profile[e].runs++;
+        s->profile[e].total_ms += (double)(t1 - t0) / 1e6;
+      }
+      if (s->observer) s->observer(s->observer_user, en->node, s->model->op_names[en->node], t0, t1);
+    }
     if (st != TFCC_OK) {
       tfcc_err_prefix(&s->err, "node %d (%s)", (int)en->node, s->model->op_names[en->node]);
       return session_fail(s, st);
@@ -276,3 +297,61 @@ tfcc_status tfcc_session_reset_state(tfcc_session *s) {
 }
 
 size_t tfcc_session_arena_bytes(const tfcc_session *s) { return s ? s->plan.arena_bytes : 0; }
+
+tfcc_status tfcc_session_memory_info(const tfcc_session *s, tfcc_memory_info *info) {
+  if (!s || !info) return TFCC_ERR_INVALID_ARG;
+  info->arena_bytes = s->plan.arena_bytes;
+  info->naive_bytes = s->plan.naive_bytes;
+  info->lower_bound_bytes = s->plan.arena_lower_bound;
+  info->persistent_bytes = s->plan.persist_bytes;
+  info->constant_bytes = s->model->constant_bytes;
+  return TFCC_OK;
+}
+
+/* (Re)builds the profile table for the current plan. */
+static tfcc_status profile_alloc(tfcc_session *s) {
+  free(s->profile);
+  s->profile = NULL;
+  if (!s->profiling) return TFCC_OK;
+  s->profile = calloc((size_t)s->plan.n_nodes + 1, sizeof *s->profile);
+  if (!s->profile) return tfcc_err_set(&s->err, TFCC_ERR_NO_MEMORY, "out of memory for the profile table");
+  for (int32_t e = 0; e < s->plan.n_nodes; e++) {
+    tfcc_exec_node *en = &s->plan.nodes[e];
+    tfcc_op_profile *p = &s->profile[e];
+    p->name = s->model->op_names[en->node];
+    p->kernel = en->folded ? "folded" : en->ctx.node->op->kernel ? en->ctx.node->op->kernel(&en->ctx) : "ref";
+    p->node = en->node;
+    p->macs = en->macs;
+  }
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_session_set_profiling(tfcc_session *s, int enable) {
+  if (!s) return TFCC_ERR_INVALID_ARG;
+  s->profiling = enable != 0;
+  return profile_alloc(s);
+}
+
+tfcc_status tfcc_session_set_op_observer(tfcc_session *s, tfcc_op_observer_fn fn, void *user) {
+  if (!s) return TFCC_ERR_INVALID_ARG;
+  s->observer = fn;
+  s->observer_user = user;
+  return TFCC_OK;
+}
+
+int tfcc_session_profile(const tfcc_session *s, const tfcc_op_profile **entries) {
+  if (!s || !s->profile) {
+    if (entries) *entries = NULL;
+    return 0;
+  }
+  if (entries) *entries = s->profile;
+  return s->plan.n_nodes;
+}
+
+void tfcc_session_profile_reset(tfcc_session *s) {
+  if (!s || !s->profile) return;
+  for (int32_t e = 0; e < s->plan.n_nodes; e++) {
+    s->profile[e].runs = 0;
+    s->profile[e].total_ms = 0;
+  }
+}
