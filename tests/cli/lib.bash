@@ -1,0 +1,48 @@
+# Helpers sourced by the tests/cli/*.sh scripts (not a test itself: not named *.sh).
+# Env from ctest: TFCC (the binary), TFCC_SHARED_DIR, TFCC_SOURCE_DIR, TFCC_BINARY_DIR.
+set -u
+: "${TFCC:?set TFCC to the tfcc binary}"
+FAILS=0
+CHECKS=0
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/tfcc_cli.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+MODELS=${TFCC_SHARED_DIR:-/nonexistent}/models
+have_python() { command -v python3 >/dev/null 2>&1; }
+npy_tool() { python3 "$HERE/npy_tool.py" "$@"; }
+
+ok() { CHECKS=$((CHECKS + 1)); }
+bad() { CHECKS=$((CHECKS + 1)); FAILS=$((FAILS + 1)); echo "FAIL: $*" >&2; }
+
+# expect_rc WANT DESC -- CMD...: runs CMD, stdout to $TMP/out, stderr to $TMP/err.
+expect_rc() {
+  local want=$1 desc=$2; shift 3
+  "$@" >"$TMP/out" 2>"$TMP/err"
+  local rc=$?
+  if [ "$want" = nonzero ]; then
+    if [ $rc -ne 0 ]; then ok; else bad "$desc: exit 0, wanted failure"; fi
+  elif [ $rc -eq "$want" ]; then ok
+  else bad "$desc: exit $rc, wanted $want; stderr: $(head -c 400 "$TMP/err")"
+  fi
+}
+# expect_in FILE TEXT DESC: FILE contains TEXT (fixed string).
+expect_in() {
+  if grep -qF -- "$2" "$1"; then ok; else bad "$3: '$2' not in $(basename "$1"): $(head -c 400 "$1")"; fi
+}
+# The error contract: exactly one line "tfcc <cmd>: error: ..." on stderr.
+expect_error_line() {
+  local cmd=$1 desc=$2
+  local lines; lines=$(wc -l <"$TMP/err")
+  if [ "$lines" -eq 1 ] && grep -q "^tfcc $cmd: error: " "$TMP/err"; then ok
+  else bad "$desc: stderr is not one 'tfcc $cmd: error:' line: $(head -c 400 "$TMP/err")"; fi
+}
+# model_runnable NAME: the model loads with all operators supported.
+model_runnable() {
+  [ -f "$MODELS/$1.tflite" ] || return 1
+  "$TFCC" inspect "$MODELS/$1.tflite" 2>/dev/null | grep -q '^unsupported: none$'
+}
+finish() {
+  echo "$(basename "$0"): $CHECKS checks, $FAILS failed"
+  [ "$FAILS" -eq 0 ] || exit 1
+  exit 0
+}

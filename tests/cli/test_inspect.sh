@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# tfcc inspect on the shared models: text and JSON.
+source "$(dirname "$0")/lib.bash"
+[ -d "$MODELS" ] || { echo "SKIP: shared models not found"; exit 77; }
+
+m=$MODELS/mobilenet_v2_224_quant.tflite
+expect_rc 0 "inspect text" -- "$TFCC" inspect "$m"
+expect_in "$TMP/out" "tensors: 174" "tensor count"
+expect_in "$TMP/out" "  0  input  uint8 [1,224,224,3]  scale=0.0078125 zero_point=128" "input line"
+expect_in "$TMP/out" "  0  MobilenetV2/Predictions/Softmax  uint8 [1,1001]  scale=0.00390625 zero_point=0" "output line"
+expect_in "$TMP/out" "operators (66, 6 types):" "operator total"
+if grep -Eq '^  CONV_2D +36  1 ' "$TMP/out"; then ok; else bad "CONV_2D row: $(grep CONV_2D "$TMP/out")"; fi
+if grep -Eq '^  DEPTHWISE_CONV_2D +17  1 ' "$TMP/out"; then ok; else bad "DEPTHWISE row"; fi
+expect_in "$TMP/out" "description: MLIR Converted." "description"
+expect_in "$TMP/out" "constant bytes: " "constant bytes"
+expect_in "$TMP/out" "unsupported: " "unsupported line"
+
+# dynamic batch: signature shown
+expect_rc 0 "inspect hello_world" -- "$TFCC" inspect "$MODELS/hello_world_int8.tflite"
+expect_in "$TMP/out" "int8 [1,1] (signature [-1,1])" "signature"
+expect_in "$TMP/out" "FULLY_CONNECTED" "FC row"
+
+# per-axis quantization does not show up on I/O; versions listed
+expect_rc 0 "inspect tf2 ptq" -- "$TFCC" inspect "$MODELS/tf2_mobilenet_v2_224_ptq.tflite"
+if grep -Eq '^  CONV_2D +36  3 ' "$TMP/out"; then ok; else bad "tf2 CONV_2D v3 row"; fi
+expect_in "$TMP/out" "scale=0.00784313772 zero_point=127" "tf2 input quant"
+
+# every shared model inspects, text and JSON; JSON parses and agrees
+for f in "$MODELS"/*.tflite; do
+  name=$(basename "$f" .tflite)
+  expect_rc 0 "inspect $name" -- "$TFCC" inspect "$f"
+  expect_rc 0 "inspect --json $name" -- "$TFCC" inspect --json "$f"
+  if have_python; then
+    if python3 - "$TMP/out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["operator_count"] == sum(o["count"] for o in d["operators"]), "op counts"
+for t in d["inputs"] + d["outputs"]:
+    assert len(t["shape"]) == len(t["signature"]), "signature rank"
+    assert isinstance(t["dtype"], str)
+assert isinstance(d["unsupported"], str)
+if d["unsupported"] == "":
+    assert d["total_macs"] == sum(o["macs"] for o in d["operators"]), "mac total"
+else:
+    assert d["total_macs"] is None
+PY
+    then ok; else bad "JSON of $name"; fi
+  fi
+done
+
+if have_python; then
+  "$TFCC" inspect --json "$m" >"$TMP/m.json"
+  if python3 - "$TMP/m.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+i = d["inputs"][0]
+assert i["name"] == "input" and i["dtype"] == "uint8" and i["shape"] == [1, 224, 224, 3], i
+assert i["quantization"]["scales"] == [0.0078125] and i["quantization"]["zero_points"] == [128]
+assert d["tensor_count"] == 174 and d["operator_count"] == 66
+ops = {o["name"]: o for o in d["operators"]}
+assert ops["CONV_2D"]["count"] == 36 and ops["CONV_2D"]["versions"] == [1]
+if d["unsupported"] == "":
+    # MobileNet v2 1.0 224: about 300M multiply-accumulates
+    assert 250e6 < d["total_macs"] < 350e6, d["total_macs"]
+PY
+  then ok; else bad "mobilenet JSON content"; fi
+fi
+finish

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# tfcc run on the shared models' reference inputs: outputs must match the references
+# (README tolerances), plus input binding and error messages. Models with operators tfcc
+# does not support yet are skipped (listed).
+source "$(dirname "$0")/lib.bash"
+[ -d "$MODELS/ref" ] || { echo "SKIP: shared models not found"; exit 77; }
+have_python || { echo "SKIP: python3 needed to compare .npy files"; exit 77; }
+
+ran=0
+for dir in "$MODELS"/ref/*/; do
+  name=$(basename "$dir")
+  if ! model_runnable "$name"; then echo "skip $name (unsupported operators)"; continue; fi
+  args=()
+  for f in "$dir"input_*.npy; do args+=(-i "$f"); done
+  out="$TMP/out_$name"
+  expect_rc 0 "run $name" -- "$TFCC" run "$MODELS/$name.tflite" "${args[@]}" -o "$out" --threads 2
+  [ -s "$TMP/out" ] || continue
+  ran=$((ran + 1))
+  i=0
+  for ref in "$dir"output_*.npy; do
+    got=$(ls "$out/${i}_"*.npy 2>/dev/null | head -1)
+    if [ -z "$got" ]; then bad "$name: output $i not written"; i=$((i + 1)); continue; fi
+    if summary=$(npy_tool compare "$got" "$ref"); then ok; else bad "$name output $i: $summary"; fi
+    i=$((i + 1))
+  done
+  lines=$(grep -c '^output ' "$TMP/out")
+  [ "$lines" -eq "$i" ] && ok || bad "$name: $lines output lines for $i outputs"
+done
+echo "ran $ran shared models"
+[ $ran -gt 0 ] || { echo "SKIP: no shared model runnable yet"; exit 77; }
+
+# Binding by name, in any order, and sanitized output names (split_concat_quant: 3 inputs).
+if model_runnable split_concat_quant; then
+  r=$MODELS/ref/split_concat_quant
+  expect_rc 0 "run by name" -- "$TFCC" run "$MODELS/split_concat_quant.tflite" \
+    -i inputs/rnn2="$r/input_2.npy" -i "$r/input_0.npy" -i inputs/rnn1="$r/input_1.npy" -o "$TMP/named"
+  expect_in "$TMP/out" "output 3 outputs/rnn1 uint8 [1,8,8,1] -> $TMP/named/3_outputs_rnn1.npy" "output line"
+  for i in 0 1 2 3 4; do
+    got=$(ls "$TMP/named/${i}_"*.npy | head -1)
+    npy_tool compare "$got" "$r/output_$i.npy" >/dev/null && ok || bad "named binding output $i"
+  done
+  expect_rc 2 "too few inputs" -- "$TFCC" run "$MODELS/split_concat_quant.tflite" -i "$r/input_0.npy" -o "$TMP/x"
+  expect_error_line run "too few inputs"
+  expect_in "$TMP/err" "input 1 (inputs/rnn1) has no file" "too few inputs"
+  expect_rc 2 "input twice" -- "$TFCC" run "$MODELS/split_concat_quant.tflite" -i "$r/input_0.npy" \
+    -i input1="$r/input_0.npy" -i "$r/input_1.npy" -o "$TMP/x"
+  expect_in "$TMP/err" "input 0 (input1) is given twice" "input twice"
+  expect_rc 2 "too many inputs" -- "$TFCC" run "$MODELS/split_concat_quant.tflite" -i "$r/input_0.npy" \
+    -i "$r/input_1.npy" -i "$r/input_2.npy" -i "$r/input_2.npy" -o "$TMP/x"
+  expect_in "$TMP/err" "the model has only 3 inputs" "too many inputs"
+  # wrong shape: input 1 wants [1,8,8,1]
+  expect_rc 1 "wrong shape" -- "$TFCC" run "$MODELS/split_concat_quant.tflite" -i "$r/input_0.npy" \
+    -i "$r/input_2.npy" -i "$r/input_2.npy" -o "$TMP/x"
+  expect_error_line run "wrong shape"
+  expect_in "$TMP/err" "input 1 (inputs/rnn1): file has uint8 [1,8,8,2], model wants uint8 [1,8,8,1]" "wrong shape"
+fi
+
+m=mobilenet_v2_224_quant
+if model_runnable $m; then
+  npy_tool make "$TMP/f.npy" '<f4' 1,224,224,3 0.5
+  expect_rc 1 "wrong dtype" -- "$TFCC" run "$MODELS/$m.tflite" -i "$TMP/f.npy" -o "$TMP/x"
+  expect_error_line run "wrong dtype"
+  expect_in "$TMP/err" "input 0 (input): file has float32 [1,224,224,3], model wants uint8 [1,224,224,3]" "wrong dtype"
+  printf 'junk' >"$TMP/junk.npy"
+  expect_rc 1 "bad npy" -- "$TFCC" run "$MODELS/$m.tflite" -i "$TMP/junk.npy" -o "$TMP/x"
+  expect_in "$TMP/err" "$TMP/junk.npy: not a .npy file" "bad npy"
+fi
+
+# Dynamic batch: hello_world_int8 has signature [-1,1]; a [3,1] input resizes the session.
+m=hello_world_int8
+if model_runnable $m; then
+  npy_tool make "$TMP/b3.npy" '|i1' 3,1 -63
+  expect_rc 0 "dynamic batch" -- "$TFCC" run "$MODELS/$m.tflite" -i "$TMP/b3.npy" -o "$TMP/dyn"
+  expect_in "$TMP/out" "int8 [3,1]" "dynamic batch output shape"
+  got=$(ls "$TMP/dyn/0_"*.npy | head -1)
+  [ "$(npy_tool shape "$got")" = "|i1 [3,1]" ] && ok || bad "dynamic batch file shape"
+  npy_tool make "$TMP/b32.npy" '|i1' 3,2 0
+  expect_rc 1 "fixed dim" -- "$TFCC" run "$MODELS/$m.tflite" -i "$TMP/b32.npy" -o "$TMP/x"
+  expect_in "$TMP/err" "model wants int8 [1,1] (signature [-1,1])" "fixed dim"
+fi
+finish

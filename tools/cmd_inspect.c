@@ -1,0 +1,284 @@
+/* tfcc inspect MODEL [--json]: inputs/outputs (dtype, shape, signature, quantization),
+ * operator table (count, versions, MACs per operator type), tensor count, constant bytes,
+ * description and unsupported operators. The model is loaded with allow_unsupported=1 so
+ * models tfcc cannot run can still be inspected (MACs are then unknown: 0). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "common/args.h"
+#include "common/cli.h"
+#include "common/json.h"
+#include "common/npy.h"
+
+#define CMD "inspect"
+#define MAX_VERSIONS 16
+
+static const char k_usage[] =
+    "usage: tfcc inspect MODEL [--json]\n"
+    "\n"
+    "Describes a .tflite model: inputs and outputs (dtype, shape, shape signature,\n"
+    "quantization), operators (count, versions, MACs per type and in total), tensor count,\n"
+    "constant bytes, description, and operators tfcc does not support.\n"
+    "\n"
+    "  --json       machine-readable output\n"
+    "  -h, --help   this text\n";
+
+enum { OPT_JSON = 1, OPT_HELP };
+static const arg_opt k_opts[] = {{OPT_JSON, NULL, "--json", 0}, {OPT_HELP, "-h", "--help", 0}, {0, NULL, NULL, 0}};
+
+typedef struct op_group {
+  const char *name;
+  int count;
+  int supported;
+  int64_t macs;
+  int n_versions;
+  int32_t versions[MAX_VERSIONS];
+} op_group;
+
+static int cmp_group(const void *a, const void *b) {
+  const op_group *x = (const op_group *)a, *y = (const op_group *)b;
+  if (x->count != y->count) return y->count - x->count;
+  return strcmp(x->name, y->name);
+}
+
+static int cmp_i32(const void *a, const void *b) {
+  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Groups the operators by name (sorted by count, then name). Returns the group count or -1. */
+static int group_ops(const tfcc_model *m, op_group **out, int64_t *total_macs) {
+  int n = tfcc_model_op_count(m), g = 0;
+  op_group *groups = (op_group *)calloc((size_t)(n > 0 ? n : 1), sizeof *groups);
+  if (!groups) return -1;
+  *total_macs = 0;
+  for (int i = 0; i < n; i++) {
+    tfcc_op_info oi;
+    if (tfcc_model_op_info(m, i, &oi) != TFCC_OK) continue;
+    const char *name = oi.name ? oi.name : "?";
+    int k = 0;
+    while (k < g && strcmp(groups[k].name, name) != 0) k++;
+    if (k == g) {
+      groups[g].name = name;
+      groups[g].supported = 1;
+      g++;
+    }
+    op_group *gr = &groups[k];
+    gr->count++;
+    gr->macs += oi.macs;
+    *total_macs += oi.macs;
+    if (!oi.supported) gr->supported = 0;
+    int seen = 0;
+    for (int v = 0; v < gr->n_versions; v++) seen |= gr->versions[v] == oi.version;
+    if (!seen && gr->n_versions < MAX_VERSIONS) gr->versions[gr->n_versions++] = oi.version;
+  }
+  for (int k = 0; k < g; k++) qsort(groups[k].versions, (size_t)groups[k].n_versions, sizeof(int32_t), cmp_i32);
+  qsort(groups, (size_t)g, sizeof *groups, cmp_group);
+  *out = groups;
+  return g;
+}
+
+/* The library's list without its leading "unsupported: " ("" if none). */
+static const char *unsupported_list(const tfcc_model *m) {
+  const char *u = tfcc_model_unsupported(m);
+  static const char prefix[] = "unsupported: ";
+  if (strncmp(u, prefix, sizeof prefix - 1) == 0) u += sizeof prefix - 1;
+  return u;
+}
+
+/* ------------------------------------------------------------ text */
+
+static void text_quant(const tfcc_tensor_info *t) {
+  if (t->quant_count <= 0) {
+    printf("not quantized");
+  } else if (t->quant_count == 1) {
+    printf("scale=%.9g zero_point=%d", (double)t->scales[0], (int)t->zero_points[0]);
+  } else {
+    float lo = t->scales[0], hi = t->scales[0];
+    for (int32_t i = 1; i < t->quant_count; i++) {
+      if (t->scales[i] < lo) lo = t->scales[i];
+      if (t->scales[i] > hi) hi = t->scales[i];
+    }
+    printf("per-axis axis=%d, %d scales in [%.9g, %.9g]", (int)t->quant_axis, (int)t->quant_count,
+           (double)lo, (double)hi);
+  }
+}
+
+static void text_tensors(const tfcc_model *m, int outputs) {
+  int n = outputs ? tfcc_model_output_count(m) : tfcc_model_input_count(m);
+  printf("%s (%d):\n", outputs ? "outputs" : "inputs", n);
+  for (int i = 0; i < n; i++) {
+    tfcc_tensor_info t;
+    char shape[256];
+    if ((outputs ? tfcc_model_output_info(m, i, &t) : tfcc_model_input_info(m, i, &t)) != TFCC_OK) continue;
+    printf("  %d  %s  %s %s  ", i, t.name ? t.name : "", tfcc_dtype_name(t.dtype),
+           cli_shape_sig(&t, shape, sizeof shape));
+    text_quant(&t);
+    printf("\n");
+  }
+}
+
+static void print_text(const char *path, const tfcc_model *m, const op_group *g, int n_groups,
+                       int64_t total_macs) {
+  const int macs_known = unsupported_list(m)[0] == '\0';
+  printf("model: %s\n", path);
+  const char *desc = tfcc_model_description(m);
+  printf("description: %s\n", desc[0] ? desc : "(none)");
+  printf("tensors: %d\n", tfcc_model_tensor_count(m));
+  printf("constant bytes: %zu\n", tfcc_model_constant_bytes(m));
+  text_tensors(m, 0);
+  text_tensors(m, 1);
+  printf("operators (%d, %d types):\n", tfcc_model_op_count(m), n_groups);
+  printf("  %-32s %6s  %-10s %16s  %s\n", "type", "count", "versions", "MACs", "supported");
+  for (int k = 0; k < n_groups; k++) {
+    char versions[64] = "";
+    size_t used = 0;
+    for (int v = 0; v < g[k].n_versions && used < sizeof versions; v++)
+      used += (size_t)snprintf(versions + used, sizeof versions - used, "%s%d", v ? "," : "", (int)g[k].versions[v]);
+    char macs[32] = "-";
+    if (macs_known) snprintf(macs, sizeof macs, "%" PRId64, g[k].macs);
+    printf("  %-32s %6d  %-10s %16s  %s\n", g[k].name, g[k].count, versions, macs,
+           g[k].supported ? "yes" : "NO");
+  }
+  const char *uns = unsupported_list(m);
+  if (uns[0])
+    printf("total MACs: unknown (MACs are only computed for models tfcc can run)\n");
+  else
+    printf("total MACs: %" PRId64 "\n", total_macs);
+  printf("unsupported: %s\n", uns[0] ? uns : "none");
+}
+
+/* ------------------------------------------------------------ json */
+
+static void json_tensor(json_writer *w, const tfcc_tensor_info *t) {
+  json_begin_object(w);
+  json_key(w, "name");
+  json_string(w, t->name);
+  json_key(w, "dtype");
+  json_string(w, tfcc_dtype_name(t->dtype));
+  json_key(w, "shape");
+  json_begin_array_inline(w);
+  for (int32_t d = 0; d < t->rank; d++) json_int(w, t->dims[d]);
+  json_end_array(w);
+  json_key(w, "signature");
+  json_begin_array_inline(w);
+  for (int32_t d = 0; d < t->rank; d++) json_int(w, t->signature[d]);
+  json_end_array(w);
+  json_key(w, "bytes");
+  json_int(w, (int64_t)t->bytes);
+  json_key(w, "quantization");
+  if (t->quant_count <= 0) {
+    json_null(w);
+  } else {
+    json_begin_object(w);
+    json_key(w, "scales");
+    json_begin_array_inline(w);
+    for (int32_t i = 0; i < t->quant_count; i++) json_double(w, t->scales[i]);
+    json_end_array(w);
+    json_key(w, "zero_points");
+    json_begin_array_inline(w);
+    for (int32_t i = 0; i < t->quant_count; i++) json_int(w, t->zero_points[i]);
+    json_end_array(w);
+    json_key(w, "axis");
+    json_int(w, t->quant_axis);
+    json_end_object(w);
+  }
+  json_end_object(w);
+}
+
+static void print_json(const char *path, const tfcc_model *m, const op_group *g, int n_groups,
+                       int64_t total_macs) {
+  json_writer w;
+  const int macs_known = unsupported_list(m)[0] == '\0';
+  json_init(&w, stdout);
+  json_begin_object(&w);
+  json_key(&w, "model");
+  json_string(&w, path);
+  json_key(&w, "description");
+  json_string(&w, tfcc_model_description(m));
+  json_key(&w, "tensor_count");
+  json_int(&w, tfcc_model_tensor_count(m));
+  json_key(&w, "constant_bytes");
+  json_int(&w, (int64_t)tfcc_model_constant_bytes(m));
+  for (int o = 0; o < 2; o++) {
+    json_key(&w, o ? "outputs" : "inputs");
+    json_begin_array(&w);
+    int n = o ? tfcc_model_output_count(m) : tfcc_model_input_count(m);
+    for (int i = 0; i < n; i++) {
+      tfcc_tensor_info t;
+      if ((o ? tfcc_model_output_info(m, i, &t) : tfcc_model_input_info(m, i, &t)) == TFCC_OK) json_tensor(&w, &t);
+    }
+    json_end_array(&w);
+  }
+  json_key(&w, "operator_count");
+  json_int(&w, tfcc_model_op_count(m));
+  json_key(&w, "operators");
+  json_begin_array(&w);
+  for (int k = 0; k < n_groups; k++) {
+    json_begin_object(&w);
+    json_key(&w, "name");
+    json_string(&w, g[k].name);
+    json_key(&w, "count");
+    json_int(&w, g[k].count);
+    json_key(&w, "versions");
+    json_begin_array_inline(&w);
+    for (int v = 0; v < g[k].n_versions; v++) json_int(&w, g[k].versions[v]);
+    json_end_array(&w);
+    json_key(&w, "macs");
+    if (macs_known) json_int(&w, g[k].macs);
+    else json_null(&w);
+    json_key(&w, "supported");
+    json_bool(&w, g[k].supported);
+    json_end_object(&w);
+  }
+  json_end_array(&w);
+  json_key(&w, "total_macs");
+  if (macs_known) json_int(&w, total_macs);
+  else json_null(&w);
+  json_key(&w, "unsupported");
+  json_string(&w, unsupported_list(m));
+  json_end_object(&w);
+}
+
+int cmd_inspect(int argc, char **argv) {
+  args a;
+  const char *value, *path = NULL;
+  int as_json = 0;
+  args_init(&a, argc, argv);
+  for (;;) {
+    int id = args_next(&a, k_opts, &value);
+    if (id == ARGS_END) break;
+    if (id == ARGS_ERROR) return cli_error(CMD, CLI_EXIT_USAGE, "%s", a.err);
+    if (id == OPT_HELP) {
+      fputs(k_usage, stdout);
+      return CLI_EXIT_OK;
+    }
+    if (id == OPT_JSON) as_json = 1;
+    if (id == ARGS_POSITIONAL) {
+      if (path) return cli_error(CMD, CLI_EXIT_USAGE, "unexpected argument '%s' (one MODEL only)", value);
+      path = value;
+    }
+  }
+  if (!path) return cli_error(CMD, CLI_EXIT_USAGE, "missing MODEL (see 'tfcc inspect --help')");
+  tfcc_runtime *rt;
+  tfcc_model *m;
+  if (cli_open_model(CMD, path, 1, 1, &rt, &m) != 0) return CLI_EXIT_FAIL;
+  op_group *groups = NULL;
+  int64_t total = 0;
+  int n = group_ops(m, &groups, &total);
+  int rc = CLI_EXIT_OK;
+  if (n < 0) {
+    rc = cli_error(CMD, CLI_EXIT_FAIL, "out of memory");
+  } else if (as_json) {
+    print_json(path, m, groups, n, total);
+  } else {
+    print_text(path, m, groups, n, total);
+  }
+  free(groups);
+  tfcc_model_release(m);
+  tfcc_runtime_destroy(rt);
+  return rc;
+}

@@ -1,0 +1,262 @@
+/* tfcc run MODEL -i FILE.npy [-i NAME=FILE.npy ...] -o DIR [--threads N]
+ * Inputs are bound in model input order (unnamed -i) or by tensor name (-i NAME=FILE);
+ * dtype and shape must match the model, except that dimensions marked -1 in the input's
+ * shape signature take the file's size (tfcc_session_resize_input). Output i is written to
+ * DIR/<i>_<name>.npy. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "commands.h"
+#include "common/args.h"
+#include "common/cli.h"
+#include "common/npy.h"
+
+#define CMD "run"
+#define MAX_SPECS 256
+
+static const char k_usage[] =
+    "usage: tfcc run MODEL -i FILE.npy [-i NAME=FILE.npy ...] -o DIR [--threads N]\n"
+    "\n"
+    "Runs MODEL (.tflite) once on .npy inputs and writes every output as DIR/<i>_<name>.npy\n"
+    "(characters of <name> outside [A-Za-z0-9._-] become '_'). Prints one line per output.\n"
+    "\n"
+    "  -i, --input FILE.npy        next model input, in the model's input order\n"
+    "  -i, --input NAME=FILE.npy   the input whose tensor name is NAME\n"
+    "  -o, --output DIR            output directory (created if missing)\n"
+    "  -t, --threads N             worker threads (default: all CPUs)\n"
+    "  -h, --help                  this text\n"
+    "\n"
+    "Each file's dtype and shape must equal the input's; dimensions that are -1 in the\n"
+    "input's shape signature are resized to the file's.\n";
+
+enum { OPT_INPUT = 1, OPT_OUTPUT, OPT_THREADS, OPT_HELP };
+static const arg_opt k_opts[] = {
+    {OPT_INPUT, "-i", "--input", 1},  {OPT_OUTPUT, "-o", "--output", 1},
+    {OPT_THREADS, "-t", "--threads", 1}, {OPT_HELP, "-h", "--help", 0}, {0, NULL, NULL, 0}};
+
+/* mkdir -p */
+static int make_dirs(const char *path, char *err, size_t n) {
+  char buf[4096];
+  size_t len = strlen(path);
+  if (len == 0 || len >= sizeof buf) {
+    snprintf(err, n, "bad output directory '%s'", path);
+    return -1;
+  }
+  memcpy(buf, path, len + 1);
+  for (size_t i = 1; i <= len; i++) {
+    if (buf[i] != '/' && buf[i] != '\0') continue;
+    char saved = buf[i];
+    buf[i] = '\0';
+    if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
+      snprintf(err, n, "cannot create directory '%s': %s", buf, strerror(errno));
+      return -1;
+    }
+    buf[i] = saved;
+  }
+  struct stat st;
+  if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    snprintf(err, n, "'%s' is not a directory", path);
+    return -1;
+  }
+  return 0;
+}
+
+static int same_shape(int32_t ra, const int32_t *a, int32_t rb, const int32_t *b) {
+  if (ra != rb) return 0;
+  for (int32_t i = 0; i < ra; i++)
+    if (a[i] != b[i]) return 0;
+  return 1;
+}
+
+/* Whether the file's shape can be obtained by changing only dynamic (-1) dimensions. */
+static int resizable(const tfcc_tensor_info *info, const npy_array *a) {
+  if (info->rank != a->rank) return 0;
+  int dynamic = 0;
+  for (int32_t d = 0; d < info->rank; d++) {
+    if (info->signature[d] == -1) dynamic = 1;
+    else if (info->dims[d] != a->dims[d]) return 0;
+  }
+  return dynamic;
+}
+
+typedef struct run_state {
+  tfcc_runtime *rt;
+  tfcc_model *model;
+  tfcc_session *session;
+  npy_array files[MAX_SPECS];
+  const void **inputs;
+  void **outputs;
+  int n_out;
+} run_state;
+
+static void run_cleanup(run_state *r) {
+  for (int i = 0; i < MAX_SPECS; i++) npy_free(&r->files[i]);
+  if (r->outputs)
+    for (int i = 0; i < r->n_out; i++) free(r->outputs[i]);
+  free(r->outputs);
+  free((void *)r->inputs);
+  tfcc_session_destroy(r->session);
+  tfcc_model_release(r->model);
+  tfcc_runtime_destroy(r->rt);
+}
+
+static const char *session_err(const tfcc_session *s, tfcc_status st) {
+  const char *m = tfcc_session_last_error(s);
+  return m && m[0] ? m : tfcc_status_str(st);
+}
+
+static int run_model(run_state *r, const char *model_path, const char **specs, int n_specs,
+                     const char *out_dir, int threads) {
+  char err[512], shape[160], want[256];
+  if (cli_open_model(CMD, model_path, threads, 0, &r->rt, &r->model) != 0) return CLI_EXIT_FAIL;
+  tfcc_status st = tfcc_session_create(r->model, NULL, &r->session);
+  if (st != TFCC_OK)
+    return cli_error(CMD, CLI_EXIT_FAIL, "%s: %s", model_path,
+                     tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));
+  int n_in = tfcc_session_input_count(r->session);
+  if (n_in > MAX_SPECS) return cli_error(CMD, CLI_EXIT_FAIL, "model has %d inputs (at most %d supported)", n_in, MAX_SPECS);
+
+  /* Assign files to inputs. */
+  int assigned[MAX_SPECS];
+  for (int i = 0; i < MAX_SPECS; i++) assigned[i] = -1;
+  int next_positional = 0;
+  for (int k = 0; k < n_specs; k++) {
+    const char *spec = specs[k], *path = spec;
+    int index = -1;
+    const char *eq = strchr(spec, '=');
+    if (eq && eq != spec) {
+      char name[1024];
+      size_t len = (size_t)(eq - spec);
+      if (len < sizeof name) {
+        memcpy(name, spec, len);
+        name[len] = '\0';
+        if (tfcc_session_find_input(r->session, name, &index) == TFCC_OK) path = eq + 1;
+        else index = -1;
+      }
+    }
+    if (index < 0) {
+      if (next_positional >= n_in)
+        return cli_error(CMD, CLI_EXIT_USAGE, "'%s': the model has only %d input%s%s", spec, n_in,
+                         n_in == 1 ? "" : "s", eq ? " (and no input by that name)" : "");
+      index = next_positional++;
+    }
+    if (assigned[index] >= 0) {
+      tfcc_tensor_info info;
+      tfcc_session_input_info(r->session, index, &info);
+      return cli_error(CMD, CLI_EXIT_USAGE, "input %d (%s) is given twice ('%s' and '%s')", index,
+                       info.name, specs[assigned[index]], spec);
+    }
+    assigned[index] = k;
+    if (npy_read_file(path, &r->files[index], err, sizeof err) != 0)
+      return cli_error(CMD, CLI_EXIT_FAIL, "input %d: %s", index, err);
+  }
+  for (int i = 0; i < n_in; i++) {
+    if (assigned[i] >= 0) continue;
+    tfcc_tensor_info info;
+    tfcc_session_input_info(r->session, i, &info);
+    return cli_error(CMD, CLI_EXIT_USAGE, "input %d (%s) has no file (%d given, model has %d inputs)",
+                     i, info.name, n_specs, n_in);
+  }
+
+  /* Check dtypes and shapes; resize dynamic inputs. */
+  for (int i = 0; i < n_in; i++) {
+    tfcc_tensor_info info;
+    npy_array *a = &r->files[i];
+    tfcc_session_input_info(r->session, i, &info);
+    int shape_ok = same_shape(info.rank, info.dims, a->rank, a->dims);
+    if (a->dtype != info.dtype || (!shape_ok && !resizable(&info, a)))
+      return cli_error(CMD, CLI_EXIT_FAIL, "input %d (%s): file has %s %s, model wants %s %s", i,
+                       info.name, tfcc_dtype_name(a->dtype),
+                       npy_shape_str(a->rank, a->dims, shape, sizeof shape),
+                       tfcc_dtype_name(info.dtype), cli_shape_sig(&info, want, sizeof want));
+    if (!shape_ok) {
+      st = tfcc_session_resize_input(r->session, i, a->rank, a->dims);
+      if (st != TFCC_OK)
+        return cli_error(CMD, CLI_EXIT_FAIL, "input %d (%s): cannot resize to %s: %s", i, info.name,
+                         npy_shape_str(a->rank, a->dims, shape, sizeof shape), session_err(r->session, st));
+    }
+  }
+  r->inputs = (const void **)calloc((size_t)n_in + 1, sizeof *r->inputs);
+  if (!r->inputs) return cli_error(CMD, CLI_EXIT_FAIL, "out of memory");
+  for (int i = 0; i < n_in; i++) {
+    tfcc_tensor_info info;
+    tfcc_session_input_info(r->session, i, &info);
+    if (info.bytes != r->files[i].bytes)
+      return cli_error(CMD, CLI_EXIT_FAIL, "input %d (%s): file holds %zu bytes, tensor needs %zu", i,
+                       info.name, r->files[i].bytes, info.bytes);
+    r->inputs[i] = r->files[i].data;
+  }
+
+  r->n_out = tfcc_session_output_count(r->session);
+  r->outputs = (void **)calloc((size_t)r->n_out + 1, sizeof *r->outputs);
+  if (!r->outputs) return cli_error(CMD, CLI_EXIT_FAIL, "out of memory");
+  for (int i = 0; i < r->n_out; i++) {
+    tfcc_tensor_info info;
+    tfcc_session_output_info(r->session, i, &info);
+    if (!npy_descr(info.dtype))
+      return cli_error(CMD, CLI_EXIT_FAIL, "output %d (%s): dtype %s cannot be written as .npy", i,
+                       info.name, tfcc_dtype_name(info.dtype));
+    r->outputs[i] = malloc(info.bytes ? info.bytes : 1);
+    if (!r->outputs[i]) return cli_error(CMD, CLI_EXIT_FAIL, "out of memory (%zu bytes)", info.bytes);
+  }
+  if (make_dirs(out_dir, err, sizeof err) != 0) return cli_error(CMD, CLI_EXIT_FAIL, "%s", err);
+
+  st = tfcc_session_run(r->session, r->inputs, r->outputs);
+  if (st != TFCC_OK) return cli_error(CMD, CLI_EXIT_FAIL, "run failed: %s", session_err(r->session, st));
+
+  for (int i = 0; i < r->n_out; i++) {
+    tfcc_tensor_info info;
+    char safe[256], path[4096];
+    tfcc_session_output_info(r->session, i, &info);
+    cli_safe_name(info.name, safe, sizeof safe);
+    snprintf(path, sizeof path, "%s/%d_%s.npy", out_dir, i, safe);
+    if (npy_write_file(path, info.dtype, info.rank, info.dims, r->outputs[i], err, sizeof err) != 0)
+      return cli_error(CMD, CLI_EXIT_FAIL, "%s", err);
+    printf("output %d %s %s %s -> %s\n", i, info.name, tfcc_dtype_name(info.dtype),
+           npy_shape_str(info.rank, info.dims, shape, sizeof shape), path);
+  }
+  return CLI_EXIT_OK;
+}
+
+int cmd_run(int argc, char **argv) {
+  args a;
+  const char *value, *model = NULL, *out_dir = NULL;
+  const char *specs[MAX_SPECS];
+  int n_specs = 0;
+  long threads = 0;
+  char err[256];
+  args_init(&a, argc, argv);
+  for (;;) {
+    int id = args_next(&a, k_opts, &value);
+    if (id == ARGS_END) break;
+    switch (id) {
+      case ARGS_ERROR: return cli_error(CMD, CLI_EXIT_USAGE, "%s", a.err);
+      case OPT_HELP: fputs(k_usage, stdout); return CLI_EXIT_OK;
+      case OPT_INPUT:
+        if (n_specs >= MAX_SPECS) return cli_error(CMD, CLI_EXIT_USAGE, "too many -i (at most %d)", MAX_SPECS);
+        specs[n_specs++] = value;
+        break;
+      case OPT_OUTPUT: out_dir = value; break;
+      case OPT_THREADS:
+        if (args_int("--threads", value, 0, 1024, &threads, err, sizeof err) != 0)
+          return cli_error(CMD, CLI_EXIT_USAGE, "%s", err);
+        break;
+      case ARGS_POSITIONAL:
+        if (model) return cli_error(CMD, CLI_EXIT_USAGE, "unexpected argument '%s' (one MODEL only)", value);
+        model = value;
+        break;
+      default: break;
+    }
+  }
+  if (!model) return cli_error(CMD, CLI_EXIT_USAGE, "missing MODEL (see 'tfcc run --help')");
+  if (!n_specs) return cli_error(CMD, CLI_EXIT_USAGE, "no input given (-i FILE.npy)");
+  if (!out_dir) return cli_error(CMD, CLI_EXIT_USAGE, "no output directory given (-o DIR)");
+  run_state r;
+  memset(&r, 0, sizeof r);
+  int rc = run_model(&r, model, specs, n_specs, out_dir, (int)threads);
+  run_cleanup(&r);
+  return rc;
+}

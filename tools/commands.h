@@ -1,0 +1,10 @@
+/* The tfcc subcommands. Each takes argv with argv[0] = the subcommand name and returns the
+ * process exit code. */
+#ifndef TFCC_TOOLS_COMMANDS_H
+#define TFCC_TOOLS_COMMANDS_H
+
+int cmd_run(int argc, char **argv);
+int cmd_inspect(int argc, char **argv);
+int cmd_classify(int argc, char **argv);
+
+#endif

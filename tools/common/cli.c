@@ -1,0 +1,89 @@
+#include "cli.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "npy.h"
+
+int cli_error(const char *cmd, int code, const char *fmt, ...) {
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  /* keep it one line */
+  for (char *p = msg; *p; p++)
+    if (*p == '\n' || *p == '\r') *p = ' ';
+  fprintf(stderr, "tfcc%s%s: error: %s\n", cmd ? " " : "", cmd ? cmd : "", msg);
+  return code;
+}
+
+/* Library log lines would break the one-line error contract: they are dropped unless
+ * TFCC_LOG is set in the environment (then printed to stderr as the library would). */
+static void log_filter(void *user, tfcc_log_level level, const char *tag, const char *message) {
+  (void)user;
+  const char *env = getenv("TFCC_LOG");
+  if (!env || !env[0]) return;
+  static const char *const names[] = {"error", "warning", "info", "debug"};
+  fprintf(stderr, "tfcc %s [%s] %s\n", (unsigned)level < 4 ? names[level] : "log", tag ? tag : "",
+          message ? message : "");
+}
+
+int cli_open_model(const char *cmd, const char *path, int threads, int allow_unsupported,
+                   tfcc_runtime **rt, tfcc_model **model) {
+  *rt = NULL;
+  *model = NULL;
+  tfcc_runtime_options ro;
+  tfcc_runtime_options_default(&ro);
+  ro.num_threads = threads;
+  ro.log_fn = log_filter;
+  ro.log_level = getenv("TFCC_LOG") && getenv("TFCC_LOG")[0] ? TFCC_LOG_DEBUG : TFCC_LOG_WARN;
+  tfcc_status st = tfcc_runtime_create(&ro, rt);
+  if (st != TFCC_OK)
+    return cli_error(cmd, CLI_EXIT_FAIL, "cannot create runtime: %s", tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));
+  tfcc_model_options mo;
+  tfcc_model_options_default(&mo);
+  mo.allow_unsupported = allow_unsupported;
+  st = tfcc_model_load_file(*rt, path, &mo, model);
+  if (st != TFCC_OK) {
+    const char *why = tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st);
+    /* the library's message usually names the file already */
+    int rc = strstr(why, path) ? cli_error(cmd, CLI_EXIT_FAIL, "%s", why)
+                               : cli_error(cmd, CLI_EXIT_FAIL, "%s: %s", path, why);
+    tfcc_runtime_destroy(*rt);
+    *rt = NULL;
+    return rc;
+  }
+  return 0;
+}
+
+char *cli_shape_sig(const tfcc_tensor_info *info, char *buf, size_t size) {
+  npy_shape_str(info->rank, info->dims, buf, size);
+  if (memcmp(info->dims, info->signature, sizeof(int32_t) * (size_t)(info->rank > 0 ? info->rank : 0)) != 0) {
+    size_t used = strlen(buf);
+    char sig[128];
+    npy_shape_str(info->rank, info->signature, sig, sizeof sig);
+    snprintf(buf + used, size - used, " (signature %s)", sig);
+  }
+  return buf;
+}
+
+void cli_safe_name(const char *name, char *out, size_t size) {
+  size_t i = 0;
+  if (!size) return;
+  for (; name && name[i] && i + 1 < size; i++) {
+    char c = name[i];
+    int ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+             c == '.' || c == '_' || c == '-';
+    out[i] = ok ? c : '_';
+  }
+  out[i] = '\0';
+}
+
+size_t cli_elements(const tfcc_tensor_info *info) {
+  size_t n = 1;
+  for (int32_t i = 0; i < info->rank; i++) n *= (size_t)(info->dims[i] > 0 ? info->dims[i] : 0);
+  return n;
+}

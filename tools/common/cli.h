@@ -1,0 +1,33 @@
+/* Helpers shared by the tfcc subcommands: error lines, model opening, formatting. */
+#ifndef TFCC_TOOLS_CLI_H
+#define TFCC_TOOLS_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tfcc/tfcc.h"
+
+/* Exit codes: 0 success, 1 failure, 2 bad command line. */
+#define CLI_EXIT_OK 0
+#define CLI_EXIT_FAIL 1
+#define CLI_EXIT_USAGE 2
+
+/* Prints "tfcc <cmd>: error: <message>" (one line) to stderr and returns code. */
+int cli_error(const char *cmd, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Creates a runtime (threads: 0 = all CPUs) and loads the model. On failure prints the
+ * error line, frees what was made and returns CLI_EXIT_FAIL; else 0. */
+int cli_open_model(const char *cmd, const char *path, int threads, int allow_unsupported,
+                   tfcc_runtime **rt, tfcc_model **model);
+
+/* "[1,224,224,3]", plus " (signature [-1,1])" when the signature differs from dims. */
+char *cli_shape_sig(const tfcc_tensor_info *info, char *buf, size_t size);
+
+/* Replaces characters outside [A-Za-z0-9._-] by '_' (in a copy, always NUL-terminated). */
+void cli_safe_name(const char *name, char *out, size_t size);
+
+/* Element count of an info's current shape. */
+size_t cli_elements(const tfcc_tensor_info *info);
+
+#endif
