@@ -119,6 +119,57 @@ typedef enum tfcc_log_level {
 typedef void (*tfcc_log_fn)(void *user, tfcc_log_level level, const char *tag,
                             const char *message);
 
+/* ---------------------------------------------------------------- CPU */
+
+/* CPU features tfcc dispatches on (bit numbers of tfcc_cpu_info.flags). */
+#define TFCC_CPU_FEATURE_LIST(X)                                               \
+  X(SSE41, "sse4.1") X(AVX, "avx") X(AVX2, "avx2") X(FMA, "fma") X(F16C, "f16c") \
+  X(AVX512F, "avx512f") X(AVX512BW, "avx512bw") X(AVX512VL, "avx512vl")        \
+  X(AVX512DQ, "avx512dq") X(AVX512VNNI, "avx512_vnni") X(AVXVNNI, "avx_vnni")   \
+  X(AVX512BF16, "avx512_bf16") X(AVX512FP16, "avx512_fp16")                    \
+  X(AMXTILE, "amx_tile") X(AMXINT8, "amx_int8") X(AMXBF16, "amx_bf16")          \
+  X(NEON, "neon") X(DOTPROD, "dotprod") X(FP16ARITH, "fp16") X(I8MM, "i8mm")     \
+  X(SVE, "sve")
+
+typedef enum tfcc_cpu_feature {
+#define TFCC_CPU_FEATURE_ENUM_(name, text) TFCC_CPU_##name,
+  TFCC_CPU_FEATURE_LIST(TFCC_CPU_FEATURE_ENUM_)
+#undef TFCC_CPU_FEATURE_ENUM_
+  TFCC_CPU_FEATURE_COUNT_
+} tfcc_cpu_feature;
+
+/* Kernel dispatch levels, lowest first. */
+typedef enum tfcc_isa {
+  TFCC_ISA_GENERIC = 0,
+  TFCC_ISA_SSE4 = 1,
+  TFCC_ISA_AVX2 = 2,   /* AVX2 + FMA + F16C */
+  TFCC_ISA_AVX512 = 3, /* AVX-512 F/BW/VL/DQ */
+  TFCC_ISA_NEON = 4,   /* aarch64 */
+  TFCC_ISA_COUNT_
+} tfcc_isa;
+
+typedef struct tfcc_cpu_info {
+  char vendor[16];
+  char brand[64];
+  char arch[16];            /* "x86_64", "aarch64" */
+  uint64_t flags;           /* 1 << TFCC_CPU_* for usable features (OS state enabled) */
+  int logical_cpus;         /* online */
+  int physical_cores;       /* 0 if unknown */
+  int numa_nodes;
+  size_t l1d_bytes, l2_bytes, l3_bytes; /* per core (L1/L2) and per package/CCX (L3); 0 unknown */
+  int amx_permitted;        /* Linux granted AMX tile state to this process */
+  tfcc_isa best_isa;        /* what the CPU supports */
+} tfcc_cpu_info;
+
+/* Fingerprint of this CPU (cached after the first call; thread-safe). */
+TFCC_API tfcc_status tfcc_cpu_info_get(tfcc_cpu_info *info);
+/* "avx2", ... for a feature; "?" if out of range. */
+TFCC_API const char *tfcc_cpu_feature_name(tfcc_cpu_feature f);
+/* "generic", "sse4", "avx2", "avx512", "neon". */
+TFCC_API const char *tfcc_isa_name(tfcc_isa isa);
+/* Parses an ISA cap name; TFCC_ERR_INVALID_ARG if unknown. */
+TFCC_API tfcc_status tfcc_isa_parse(const char *name, tfcc_isa *isa);
+
 /* ---------------------------------------------------------------- runtime */
 
 typedef struct tfcc_runtime tfcc_runtime;
@@ -272,6 +323,40 @@ TFCC_API tfcc_status tfcc_session_reset_state(tfcc_session *s);
 
 /* Bytes of the session's activation arena. */
 TFCC_API size_t tfcc_session_arena_bytes(const tfcc_session *s);
+
+/* Memory plan figures at the current shapes: the arena, the naive sum of every intermediate
+ * buffer, and the lower bound (the largest set of simultaneously live buffers). */
+typedef struct tfcc_memory_info {
+  size_t arena_bytes;
+  size_t naive_bytes;
+  size_t lower_bound_bytes;
+  size_t persistent_bytes;  /* stateful tensors and values computed at prepare time */
+  size_t constant_bytes;    /* model constants (shared by all sessions; mostly mapped file) */
+} tfcc_memory_info;
+TFCC_API tfcc_status tfcc_session_memory_info(const tfcc_session *s, tfcc_memory_info *info);
+
+/* ---------------------------------------------------------------- profiling */
+
+/* Per-operator figures accumulated over runs while profiling is on. */
+typedef struct tfcc_op_profile {
+  const char *name;     /* operator ("CONV_2D") */
+  const char *kernel;   /* kernel that ran ("ref", "f32-gemm-avx512", ...) */
+  int32_t node;         /* node index in the model */
+  int64_t macs;         /* multiply-accumulates per run */
+  uint64_t runs;
+  double total_ms;
+} tfcc_op_profile;
+
+/* Called after each operator while set (for traces): times are CLOCK_MONOTONIC nanoseconds. */
+typedef void (*tfcc_op_observer_fn)(void *user, int32_t node, const char *name, uint64_t start_ns,
+                                     uint64_t end_ns);
+
+/* Turns per-operator timing on (allocates its table now, never during run) or off. */
+TFCC_API tfcc_status tfcc_session_set_profiling(tfcc_session *s, int enable);
+TFCC_API tfcc_status tfcc_session_set_op_observer(tfcc_session *s, tfcc_op_observer_fn fn, void *user);
+/* Entries in execution order; valid until the session is re-planned or destroyed. */
+TFCC_API int tfcc_session_profile(const tfcc_session *s, const tfcc_op_profile **entries);
+TFCC_API void tfcc_session_profile_reset(tfcc_session *s);
 
 #ifdef __cplusplus
 }

@@ -43,6 +43,7 @@ typedef struct tfcc_init_ctx {
   int32_t node_index;
   void *params;             /* out: operator parameters (malloc'ed; freed by op->release or free) */
   tfcc_err *err;
+  tfcc_isa isa;             /* kernel dispatch level for this model (CPU's best, capped) */
 } tfcc_init_ctx;
 
 typedef struct tfcc_op_ctx {
@@ -61,6 +62,7 @@ typedef struct tfcc_op_ctx {
   size_t scratch_bytes;
   struct tfcc_threadpool *pool; /* may be NULL: run single-threaded */
   tfcc_err *err;
+  tfcc_isa isa;             /* kernel dispatch level (CPU's best, capped by TFCC_ISA / options) */
 } tfcc_op_ctx;
 
 typedef struct tfcc_op_def {
@@ -71,6 +73,8 @@ typedef struct tfcc_op_def {
   tfcc_status (*eval)(tfcc_op_ctx *ctx);
   /* Optional: multiply-accumulates at the current shapes, for inspect/bench. */
   int64_t (*macs)(const tfcc_op_ctx *ctx);
+  /* Optional: name of the kernel prepare chose ("f32-gemm-6x16-avx2"); default "ref". */
+  const char *(*kernel)(const tfcc_op_ctx *ctx);
 } tfcc_op_def;
 
 /* Operator for a builtin code (NULL if tfcc has none). */

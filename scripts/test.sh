@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The whole test suite: release build (gcc) + tests, clang build with ASan+UBSan + tests,
+# and a bounded libFuzzer run of the model loader. Set TFCC_FUZZ_SECONDS=0 to skip fuzzing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc)
+shared=${TFCC_SHARED_DIR:-$(cd .. && pwd)/shared}
+
+echo "== release build (gcc) and tests"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DTFCC_SHARED_DIR="$shared" >/dev/null
+ninja -C build -j "$jobs"
+ctest --test-dir build --output-on-failure -j "$jobs"
+
+echo "== clang, ASan + UBSan build and tests"
+CC=clang cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DTFCC_SANITIZE=address,undefined -DTFCC_FUZZ=ON -DTFCC_SHARED_DIR="$shared" >/dev/null
+ninja -C build-asan -j "$jobs"
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir build-asan --output-on-failure -j "$jobs"
+
+secs=${TFCC_FUZZ_SECONDS:-60}
+if [ "$secs" -gt 0 ] && [ -x build-asan/tests/fuzz/fuzz_tflite_reader ]; then
+  echo "== fuzzing the model loader for ${secs}s"
+  corpus=$(mktemp -d)
+  cp tests/fuzz/corpus/* "$corpus"/ 2>/dev/null || true
+  build-asan/tests/fuzz/fuzz_tflite_reader -max_total_time="$secs" -max_len=65536 -timeout=10 "$corpus"
+  rm -rf "$corpus"
+fi
+echo "== all tests passed"

@@ -1,0 +1,21 @@
+/* CPU fingerprint: cpuid + xgetbv (the OS must have enabled YMM/ZMM/tile state), Linux AMX
+ * permission, aarch64 hwcaps; caches, cores and NUMA nodes from sysfs. */
+#ifndef TFCC_CPU_CPU_INFO_H
+#define TFCC_CPU_CPU_INFO_H
+
+#include <stdbool.h>
+
+#include "tfcc/tfcc.h"
+
+/* Cached fingerprint (computed once). */
+const tfcc_cpu_info *tfcc_cpu(void);
+
+static inline bool tfcc_cpu_has(const tfcc_cpu_info *c, tfcc_cpu_feature f) {
+  return (c->flags >> f) & 1u;
+}
+
+/* The ISA level kernels may use: the CPU's best, capped by `cap` (TFCC_ISA_COUNT_ = no cap).
+ * A cap above what the CPU has never raises the level. */
+tfcc_isa tfcc_cpu_dispatch_isa(tfcc_isa cap);
+
+#endif

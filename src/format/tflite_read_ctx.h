@@ -1,0 +1,62 @@
+/* State shared by the parts of the TFLite loader (private to src/format). */
+#ifndef TFCC_FORMAT_TFLITE_READ_CTX_H
+#define TFCC_FORMAT_TFLITE_READ_CTX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/err.h"
+#include "format/fb.h"
+#include "graph/ir.h"
+
+/* One entry of Model.buffers, resolved. */
+typedef struct tfl_buffer {
+  const uint8_t *data; /* inside the file, or NULL if empty */
+  size_t size;
+  void *aligned;       /* graph-owned 16-byte-aligned copy, made on first misaligned use */
+} tfl_buffer;
+
+typedef struct tfl_opcode {
+  int32_t builtin;
+  int32_t version;
+  const char *custom_code; /* graph-owned, or NULL */
+} tfl_opcode;
+
+typedef struct tfl_ctx {
+  const uint8_t *file;
+  size_t size;          /* whole file (external buffers may lie past the FlatBuffer) */
+  tfcc_fb_table root;   /* root.len: the FlatBuffer-addressable part */
+  tfcc_graph *g;
+  tfcc_err *err;
+  size_t budget;        /* bytes the loader may still allocate or scan (see tfl_charge) */
+  uint32_t n_buffers;
+  tfl_buffer *buffers;
+  uint32_t n_opcodes;
+  tfl_opcode *opcodes;
+} tfl_ctx;
+
+/* Takes n units off the load budget: allocations and repeated scans are charged, so a small
+ * file whose tables are shared many times over cannot make the loader allocate or work
+ * beyond a fixed multiple of the file size. */
+tfcc_status tfl_charge(tfl_ctx *c, size_t n, const char *what);
+/* Zeroed graph memory for count elements of elem bytes, charged to the budget. */
+tfcc_status tfl_alloc(tfl_ctx *c, size_t count, size_t elem, size_t align, void **out,
+                      const char *what);
+/* Copy of a string into graph memory ("" for NULL). */
+tfcc_status tfl_strdup(tfl_ctx *c, const char *s, uint32_t len, const char **out);
+
+/* Reads subgraph index si (table t) into *sg. */
+tfcc_status tfl_read_subgraph(tfl_ctx *c, const tfcc_fb_table *t, int32_t si,
+                              tfcc_ir_subgraph *sg);
+/* Reads tensor ti of subgraph si (table t) into *tensor. */
+tfcc_status tfl_read_tensor(tfl_ctx *c, const tfcc_fb_table *t, int32_t si, int32_t ti,
+                            tfcc_ir_tensor *tensor);
+/* Reads operator ni of a subgraph (tensor count n_tensors) into *node. */
+tfcc_status tfl_read_operator(tfl_ctx *c, const tfcc_fb_table *t, int32_t ni, int32_t n_tensors,
+                              tfcc_ir_node *node);
+/* Checks that operators only read tensors that exist before them and produce each tensor
+ * once (the TFLite verifier's subgraph consistency rules). */
+tfcc_status tfl_check_dataflow(tfl_ctx *c, const tfcc_ir_subgraph *sg);
+
+#endif

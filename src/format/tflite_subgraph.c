@@ -1,0 +1,214 @@
+/* TFLite loader: one subgraph (tensors, inputs/outputs, operators, name) and its dataflow. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/fb_verify.h"
+#include "format/tflite_read_ctx.h"
+#include "format/tflite_schema.h"
+
+/* Reads an [int] tensor-index vector: every entry must be a tensor of the subgraph, or -1
+ * where allow_optional. */
+static tfcc_status read_indices(tfl_ctx *c, const tfcc_fb_table *t, int field, int32_t n_tensors,
+                                bool allow_optional, int32_t *count, int32_t **out,
+                                const char *what) {
+  tfcc_fb_vec v;
+  tfcc_status st = tfcc_fbv_vector(t, field, 4, &v, NULL, c->err);
+  if (st != TFCC_OK) return tfcc_err_prefix(c->err, "%s", what);
+  st = tfl_alloc(c, v.count, sizeof(int32_t), 4, (void **)out, what);
+  if (st != TFCC_OK) return st;
+  *count = (int32_t)v.count; /* v.count * 4 fits in the file (< 2^31) */
+  for (uint32_t i = 0; i < v.count; i++) {
+    int32_t idx = tfcc_fb_vec_i32(&v, i);
+    if (idx == -1 && allow_optional) {
+      (*out)[i] = -1;
+      continue;
+    }
+    if (idx < 0 || idx >= n_tensors)
+      return tfcc_err_set(c->err, TFCC_ERR_INVALID_MODEL, "%s %u refers to tensor %d of %d", what,
+                          i, (int)idx, (int)n_tensors);
+    (*out)[i] = idx;
+  }
+  return TFCC_OK;
+}
+
+/* Bytes stored outside the FlatBuffer (large models): [offset, offset + size) of the file.
+ * Offsets 0 and 1 mean "not used", as for buffers. */
+static tfcc_status external_bytes(tfl_ctx *c, uint64_t off, uint64_t size, const uint8_t **p,
+                                  size_t *n) {
+  if (off > c->size || size > c->size - off)
+    return tfcc_err_set(c->err, TFCC_ERR_INVALID_MODEL,
+                        "large custom options at offset %llu size %llu past end of file "
+                        "(size %zu)",
+                        (unsigned long long)off, (unsigned long long)size, c->size);
+  *p = c->file + off;
+  *n = (size_t)size;
+  return TFCC_OK;
+}
+
+tfcc_status tfl_read_operator(tfl_ctx *c, const tfcc_fb_table *t, int32_t ni, int32_t n_tensors,
+                              tfcc_ir_node *node) {
+  uint32_t opcode;
+  tfcc_status st = tfcc_fbv_u32(t, TFL_OP_OPCODE_INDEX, 0, &opcode, c->err);
+  if (st != TFCC_OK) return tfcc_err_prefix(c->err, "operator %d", (int)ni);
+  if (opcode >= c->n_opcodes)
+    return tfcc_err_set(c->err, TFCC_ERR_INVALID_MODEL,
+                        "operator %d: opcode index %u out of range (%u operator codes)", (int)ni,
+                        opcode, c->n_opcodes);
+  const tfl_opcode *oc = &c->opcodes[opcode];
+  node->builtin = oc->builtin;
+  node->version = oc->version;
+  node->custom_code = oc->custom_code;
+  const char *name = oc->custom_code ? oc->custom_code : tfcc_builtin_name(oc->builtin);
+  char what[96];
+  snprintf(what, sizeof what, "operator %d (%s): input", (int)ni, name);
+  st = read_indices(c, t, TFL_OP_INPUTS, n_tensors, true, &node->n_inputs, &node->inputs, what);
+  if (st != TFCC_OK) return st;
+  snprintf(what, sizeof what, "operator %d (%s): output", (int)ni, name);
+  st = read_indices(c, t, TFL_OP_OUTPUTS, n_tensors, false, &node->n_outputs, &node->outputs,
+                    what);
+  if (st != TFCC_OK) return st;
+  snprintf(what, sizeof what, "operator %d (%s): intermediate", (int)ni, name);
+  st = read_indices(c, t, TFL_OP_INTERMEDIATES, n_tensors, true, &node->n_intermediates,
+                    &node->intermediates, what);
+  if (st != TFCC_OK) return st;
+
+  tfcc_fb_vec custom, mutating;
+  bool has_custom;
+  uint64_t large_off, large_size;
+  if ((st = tfcc_fbv_u8(t, TFL_OP_BUILTIN_OPTIONS_TYPE, 0, &node->options_type, c->err)) !=
+          TFCC_OK ||
+      (st = tfcc_fbv_subtable(t, TFL_OP_BUILTIN_OPTIONS, &node->options, c->err)) != TFCC_OK ||
+      (st = tfcc_fbv_u8(t, TFL_OP_BUILTIN_OPTIONS_2_TYPE, 0, &node->options2_type, c->err)) !=
+          TFCC_OK ||
+      (st = tfcc_fbv_subtable(t, TFL_OP_BUILTIN_OPTIONS_2, &node->options2, c->err)) != TFCC_OK ||
+      (st = tfcc_fbv_vector(t, TFL_OP_CUSTOM_OPTIONS, 1, &custom, &has_custom, c->err)) !=
+          TFCC_OK ||
+      (st = tfcc_fbv_vector(t, TFL_OP_MUTATING_VARIABLE_INPUTS, 1, &mutating, NULL, c->err)) !=
+          TFCC_OK ||
+      (st = tfcc_fbv_u64(t, TFL_OP_LARGE_CUSTOM_OPTIONS_OFFSET, 0, &large_off, c->err)) !=
+          TFCC_OK ||
+      (st = tfcc_fbv_u64(t, TFL_OP_LARGE_CUSTOM_OPTIONS_SIZE, 0, &large_size, c->err)) != TFCC_OK)
+    return tfcc_err_prefix(c->err, "operator %d (%s)", (int)ni, name);
+  /* A union value without its type (or a type without a value) reads as "no options", as
+   * TFLite's builtin_options_as_X() does. */
+  if (node->options_type == 0) memset(&node->options, 0, sizeof node->options);
+  if (!node->options.buf) node->options_type = 0;
+  if (node->options2_type == 0) memset(&node->options2, 0, sizeof node->options2);
+  if (!node->options2.buf) node->options2_type = 0;
+  if (large_off > 1) {
+    st = external_bytes(c, large_off, large_size, &node->custom_options,
+                        &node->custom_options_len);
+    if (st != TFCC_OK) return tfcc_err_prefix(c->err, "operator %d (%s)", (int)ni, name);
+  } else if (has_custom) {
+    node->custom_options = custom.data;
+    node->custom_options_len = custom.count;
+  }
+  return TFCC_OK;
+}
+
+tfcc_status tfl_read_subgraph(tfl_ctx *c, const tfcc_fb_table *t, int32_t si,
+                              tfcc_ir_subgraph *sg) {
+  tfcc_fb_vec tensors, ops;
+  const char *name;
+  uint32_t name_len;
+  tfcc_status st;
+  if ((st = tfcc_fbv_string(t, TFL_SUBGRAPH_NAME, &name, &name_len, c->err)) != TFCC_OK ||
+      (st = tfcc_fbv_vector(t, TFL_SUBGRAPH_TENSORS, 4, &tensors, NULL, c->err)) != TFCC_OK ||
+      (st = tfcc_fbv_vector(t, TFL_SUBGRAPH_OPERATORS, 4, &ops, NULL, c->err)) != TFCC_OK)
+    return tfcc_err_prefix(c->err, "subgraph %d", (int)si);
+  if ((st = tfl_strdup(c, name, name_len, &sg->name)) != TFCC_OK) return st;
+
+  st = tfl_alloc(c, tensors.count, sizeof(tfcc_ir_tensor), 8, (void **)&sg->tensors, "tensors");
+  if (st != TFCC_OK) return st;
+  sg->n_tensors = (int32_t)tensors.count;
+  for (uint32_t i = 0; i < tensors.count; i++) {
+    tfcc_fb_table tt;
+    st = tfcc_fbv_vec_table(t, &tensors, i, &tt, c->err);
+    if (st != TFCC_OK) return tfcc_err_prefix(c->err, "subgraph %d: tensor %u", (int)si, i);
+    st = tfl_read_tensor(c, &tt, si, (int32_t)i, &sg->tensors[i]);
+    if (st != TFCC_OK) return si ? tfcc_err_prefix(c->err, "subgraph %d", (int)si) : st;
+  }
+
+  char what[48];
+  snprintf(what, sizeof what, "subgraph %d: input", (int)si);
+  st = read_indices(c, t, TFL_SUBGRAPH_INPUTS, sg->n_tensors, false, &sg->n_inputs, &sg->inputs,
+                    what);
+  if (st != TFCC_OK) return st;
+  snprintf(what, sizeof what, "subgraph %d: output", (int)si);
+  st = read_indices(c, t, TFL_SUBGRAPH_OUTPUTS, sg->n_tensors, false, &sg->n_outputs,
+                    &sg->outputs, what);
+  if (st != TFCC_OK) return st;
+
+  st = tfl_alloc(c, ops.count, sizeof(tfcc_ir_node), 8, (void **)&sg->nodes, "operators");
+  if (st != TFCC_OK) return st;
+  sg->n_nodes = (int32_t)ops.count;
+  for (uint32_t i = 0; i < ops.count; i++) {
+    tfcc_fb_table ot;
+    st = tfcc_fbv_vec_table(t, &ops, i, &ot, c->err);
+    if (st != TFCC_OK) return tfcc_err_prefix(c->err, "subgraph %d: operator %u", (int)si, i);
+    st = tfl_read_operator(c, &ot, (int32_t)i, sg->n_tensors, &sg->nodes[i]);
+    if (st != TFCC_OK) return si ? tfcc_err_prefix(c->err, "subgraph %d", (int)si) : st;
+  }
+  st = tfl_check_dataflow(c, sg);
+  if (st != TFCC_OK && si) return tfcc_err_prefix(c->err, "subgraph %d", (int)si);
+  return st;
+}
+
+/* Tensor roles for the dataflow check. */
+enum { ROLE_NONE = 0, ROLE_CONSTANT = 1, ROLE_VARIABLE = 2, ROLE_INPUT = 3, ROLE_PRODUCED = 4 };
+
+tfcc_status tfl_check_dataflow(tfl_ctx *c, const tfcc_ir_subgraph *sg) {
+  tfcc_status st = tfl_charge(c, (size_t)sg->n_tensors, "dataflow check");
+  if (st != TFCC_OK) return st;
+  uint8_t *role = calloc((size_t)sg->n_tensors + 1, 1);
+  int32_t *producer = calloc((size_t)sg->n_tensors + 1, sizeof(int32_t));
+  if (!role || !producer) {
+    free(role);
+    free(producer);
+    return tfcc_err_set(c->err, TFCC_ERR_NO_MEMORY, "dataflow check: out of memory");
+  }
+  for (int32_t i = 0; i < sg->n_tensors; i++) {
+    const tfcc_ir_tensor *x = &sg->tensors[i];
+    /* As TFLite's verifier: a tensor whose buffer has data is constant. */
+    role[i] = x->data ? ROLE_CONSTANT : x->is_variable ? ROLE_VARIABLE : ROLE_NONE;
+  }
+  for (int32_t i = 0; i < sg->n_inputs; i++)
+    if (role[sg->inputs[i]] == ROLE_NONE) role[sg->inputs[i]] = ROLE_INPUT;
+  for (int32_t n = 0; n < sg->n_nodes && st == TFCC_OK; n++) {
+    const tfcc_ir_node *node = &sg->nodes[n];
+    const char *name = node->custom_code ? node->custom_code : tfcc_builtin_name(node->builtin);
+    for (int32_t k = 0; k < node->n_inputs && st == TFCC_OK; k++) {
+      int32_t ti = node->inputs[k];
+      if (ti >= 0 && role[ti] == ROLE_NONE)
+        st = tfcc_err_set(c->err, TFCC_ERR_INVALID_MODEL,
+                          "operator %d (%s): input %d is tensor %d (%s), which is not constant, "
+                          "not a variable, not a subgraph input and not produced by an earlier "
+                          "operator",
+                          (int)n, name, (int)k, (int)ti, sg->tensors[ti].name);
+    }
+    for (int32_t k = 0; k < node->n_outputs && st == TFCC_OK; k++) {
+      int32_t ti = node->outputs[k];
+      static const char *const what[] = {"", "a constant", "a variable", "a subgraph input",
+                                         "already produced by operator"};
+      if (role[ti] != ROLE_NONE) {
+        if (role[ti] == ROLE_PRODUCED)
+          st = tfcc_err_set(c->err, TFCC_ERR_INVALID_MODEL,
+                            "operator %d (%s): output %d is tensor %d (%s), already produced by "
+                            "operator %d (cycle or duplicate producer)",
+                            (int)n, name, (int)k, (int)ti, sg->tensors[ti].name,
+                            (int)producer[ti]);
+        else
+          st = tfcc_err_set(c->err, TFCC_ERR_INVALID_MODEL,
+                            "operator %d (%s): output %d is tensor %d (%s), which is %s", (int)n,
+                            name, (int)k, (int)ti, sg->tensors[ti].name, what[role[ti]]);
+      } else {
+        role[ti] = ROLE_PRODUCED;
+        producer[ti] = n;
+      }
+    }
+  }
+  free(role);
+  free(producer);
+  return st;
+}

@@ -1,0 +1,366 @@
+#include "runtime/exec_plan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TFCC_ARENA_ALIGN 64
+/* Values up to this size whose inputs are all known at prepare time are computed then (shape
+ * arithmetic: SHAPE → STRIDED_SLICE → PACK → RESHAPE and the like). */
+#define TFCC_FOLD_MAX_BYTES 65536
+
+typedef struct fold_block {
+  struct fold_block *next;
+} fold_block;
+
+const char *tfcc_node_op_name(const tfcc_ir_node *n) {
+  static _Thread_local char buf[96];
+  if (n->builtin == TFCC_OP_CUSTOM) {
+    snprintf(buf, sizeof buf, "CUSTOM:%s", n->custom_code ? n->custom_code : "?");
+    return buf;
+  }
+  return tfcc_builtin_name(n->builtin);
+}
+
+tfcc_status tfcc_tensor_update_bytes(tfcc_tensor *t, tfcc_err *err) {
+  size_t es = tfcc_dtype_size(t->dtype);
+  if (es == 0)
+    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "tensor %d: dtype %s is not supported",
+                        (int)t->index, tfcc_dtype_name(t->dtype));
+  int64_t n = tfcc_shape_elements(t->rank, t->dims);
+  if (n < 0 || (uint64_t)n > (uint64_t)(SIZE_MAX / 2) / es) {
+    char s[128];
+    return tfcc_err_set(err, TFCC_ERR_SHAPE, "tensor %d: shape %s is too large or negative",
+                        (int)t->index, tfcc_shape_str(t->rank, t->dims, s, sizeof s));
+  }
+  t->bytes = (size_t)n * es;
+  return TFCC_OK;
+}
+
+static size_t round_up(size_t v, size_t a) { return (v + a - 1) & ~(a - 1); }
+
+/* Memory for folded values, kept in a list in front of each block. */
+static void *fold_alloc(tfcc_exec_plan *p, fold_block **list, size_t bytes) {
+  size_t hdr = TFCC_ARENA_ALIGN;
+  uint8_t *m = aligned_alloc(TFCC_ARENA_ALIGN, round_up(hdr + (bytes ? bytes : 1), TFCC_ARENA_ALIGN));
+  if (!m) return NULL;
+  fold_block *b = (fold_block *)m;
+  b->next = *list;
+  *list = b;
+  p->persist_bytes += bytes;
+  return m + hdr;
+}
+
+void tfcc_exec_plan_free(tfcc_exec_plan *p) {
+  if (!p) return;
+  fold_block *b = (fold_block *)p->persist;
+  while (b) {
+    fold_block *n = b->next;
+    free(b);
+    b = n;
+  }
+  free(p->arena);
+  free(p->tensors);
+  free(p->ptrs);
+  free(p->nodes);
+  free(p->copy_outputs);
+  memset(p, 0, sizeof *p);
+}
+
+void tfcc_exec_plan_reset_variables(tfcc_exec_plan *p) {
+  for (int32_t i = 0; i < p->n_tensors; i++) {
+    tfcc_tensor *t = &p->tensors[i];
+    if (t->is_variable && t->data) memset(t->data, 0, t->bytes);
+  }
+}
+
+static bool is_graph_input(const tfcc_ir_subgraph *sg, int32_t t) {
+  for (int32_t i = 0; i < sg->n_inputs; i++)
+    if (sg->inputs[i] == t) return true;
+  return false;
+}
+
+static tfcc_status fold_node(tfcc_exec_plan *p, fold_block **list, tfcc_exec_node *en,
+                             tfcc_err *err) {
+  for (int32_t o = 0; o < en->ctx.n_out; o++) {
+    tfcc_tensor *t = en->ctx.out[o];
+    t->data = fold_alloc(p, list, t->bytes);
+    if (!t->data) return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory folding %zu bytes", t->bytes);
+  }
+  void *scratch = NULL;
+  if (en->ctx.scratch_bytes) {
+    scratch = aligned_alloc(TFCC_ARENA_ALIGN, round_up(en->ctx.scratch_bytes, TFCC_ARENA_ALIGN));
+    if (!scratch) return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory for scratch");
+  }
+  en->ctx.scratch = scratch;
+  tfcc_status st = en->ctx.node->op->eval(&en->ctx);
+  free(scratch);
+  en->ctx.scratch = NULL;
+  if (st != TFCC_OK) return st;
+  for (int32_t o = 0; o < en->ctx.n_out; o++) en->ctx.out[o]->known = true;
+  en->folded = true;
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t subgraph,
+                                 const tfcc_input_shape *shapes, bool with_memory,
+                                 const tfcc_exec_env *env, tfcc_err *err) {
+  memset(p, 0, sizeof *p);
+  tfcc_status st = TFCC_OK;
+  int32_t *producer = NULL, *last_use = NULL;
+  tfcc_plan_buffer *bufs = NULL;
+  int32_t *buf_tensor = NULL;
+  fold_block *folds = NULL;
+
+  if (subgraph < 0 || subgraph >= g->n_subgraphs)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_ARG, "subgraph %d does not exist", (int)subgraph);
+  const tfcc_ir_subgraph *sg = &g->subgraphs[subgraph];
+  p->graph = g;
+  p->sg = sg;
+  p->n_tensors = sg->n_tensors;
+  p->tensors = calloc((size_t)sg->n_tensors + 1, sizeof *p->tensors);
+  producer = malloc(((size_t)sg->n_tensors + 1) * sizeof *producer);
+  last_use = malloc(((size_t)sg->n_tensors + 1) * sizeof *last_use);
+  size_t n_slots = 0;
+  for (int32_t i = 0; i < sg->n_nodes; i++)
+    n_slots += (size_t)sg->nodes[i].n_inputs + (size_t)sg->nodes[i].n_outputs +
+               (size_t)sg->nodes[i].n_intermediates;
+  p->ptrs = calloc(n_slots + 1, sizeof *p->ptrs);
+  p->nodes = calloc((size_t)sg->n_nodes + 1, sizeof *p->nodes);
+  if (!p->tensors || !producer || !last_use || !p->ptrs || !p->nodes) {
+    st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory planning %d tensors", (int)sg->n_tensors);
+    goto done;
+  }
+
+  /* Tensors from the IR. */
+  for (int32_t i = 0; i < sg->n_tensors; i++) {
+    const tfcc_ir_tensor *it = &sg->tensors[i];
+    tfcc_tensor *t = &p->tensors[i];
+    t->dtype = it->dtype;
+    t->rank = it->rank;
+    memcpy(t->dims, it->dims, sizeof t->dims);
+    t->quant = &it->quant;
+    t->index = i;
+    t->is_variable = it->is_variable;
+    t->is_const = it->data != NULL && !it->is_variable;
+    t->known = t->is_const;
+    t->data = t->is_const ? (void *)it->data : NULL;
+    if (t->is_const && it->sparsity) {
+      t->bytes = it->data_bytes;
+    } else if ((st = tfcc_tensor_update_bytes(t, err)) != TFCC_OK) {
+      goto done;
+    } else if (t->is_const && t->bytes != it->data_bytes) {
+      st = tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "tensor %d (%s): constant holds %zu bytes, shape needs %zu",
+                        (int)i, it->name, it->data_bytes, t->bytes);
+      goto done;
+    }
+    producer[i] = -1;
+    last_use[i] = -1;
+  }
+  if (shapes) {
+    for (int32_t k = 0; k < sg->n_inputs; k++) {
+      tfcc_tensor *t = &p->tensors[sg->inputs[k]];
+      t->rank = shapes[k].rank;
+      memcpy(t->dims, shapes[k].dims, sizeof t->dims);
+      if ((st = tfcc_tensor_update_bytes(t, err)) != TFCC_OK) goto done;
+    }
+  }
+  for (int32_t k = 0; k < sg->n_inputs; k++) {
+    tfcc_tensor *t = &p->tensors[sg->inputs[k]];
+    t->known = false;
+    t->is_const = false;
+    t->data = NULL;
+  }
+
+  /* Prepare every node in order; fold what can be computed now. */
+  size_t slot = 0;
+  for (int32_t ni = 0; ni < sg->n_nodes; ni++) {
+    const tfcc_ir_node *n = &sg->nodes[ni];
+    if (n->removed) continue;
+    if (!n->op) {
+      st = tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "node %d: operator %s is not supported", (int)ni,
+                        tfcc_node_op_name(n));
+      goto done;
+    }
+    int32_t ei = p->n_nodes++;
+    tfcc_exec_node *en = &p->nodes[ei];
+    en->node = ni;
+    tfcc_op_ctx *c = &en->ctx;
+    c->node = n;
+    c->node_index = ni;
+    c->params = n->params;
+    c->err = err;
+    c->isa = env->isa;
+    c->pool = env->pool;
+    c->in = &p->ptrs[slot];
+    c->n_in = n->n_inputs;
+    slot += (size_t)n->n_inputs;
+    c->out = &p->ptrs[slot];
+    c->n_out = n->n_outputs;
+    slot += (size_t)n->n_outputs;
+    c->tmp = &p->ptrs[slot];
+    c->n_tmp = n->n_intermediates;
+    slot += (size_t)n->n_intermediates;
+    bool all_known = true, stateful = false;
+    for (int32_t k = 0; k < n->n_inputs; k++) {
+      int32_t ti = n->inputs[k];
+      if (ti < 0) continue;
+      tfcc_tensor *t = &p->tensors[ti];
+      c->in[k] = t;
+      if (!t->known) all_known = false;
+      if (t->is_variable) stateful = true;
+      if (!t->is_const && !t->known && !t->is_variable && producer[ti] < 0 && !is_graph_input(sg, ti)) {
+        st = tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                          "node %d (%s): input %d reads tensor %d (%s), which no earlier node writes",
+                          (int)ni, tfcc_node_op_name(n), (int)k, (int)ti, sg->tensors[ti].name);
+        goto done;
+      }
+      last_use[ti] = ei;
+    }
+    for (int32_t k = 0; k < n->n_intermediates; k++) {
+      int32_t ti = n->intermediates[k];
+      c->tmp[k] = ti >= 0 ? &p->tensors[ti] : NULL;
+    }
+    for (int32_t k = 0; k < n->n_outputs; k++) {
+      int32_t ti = n->outputs[k];
+      if (ti < 0) continue;
+      tfcc_tensor *t = &p->tensors[ti];
+      if (t->is_const || t->is_variable || is_graph_input(sg, ti) || producer[ti] >= 0) {
+        st = tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                          "node %d (%s): output %d writes tensor %d (%s), which is %s", (int)ni,
+                          tfcc_node_op_name(n), (int)k, (int)ti, sg->tensors[ti].name,
+                          t->is_const ? "a constant" : t->is_variable ? "a variable" :
+                          producer[ti] >= 0 ? "written by an earlier node" : "a graph input");
+        goto done;
+      }
+      c->out[k] = t;
+      if (n->outputs[k] >= 0) stateful = stateful || t->is_variable;
+    }
+    for (int32_t k = 0; k < n->n_outputs; k++)
+      if (!c->out[k]) {
+        st = tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "node %d (%s): output %d is omitted (-1)",
+                          (int)ni, tfcc_node_op_name(n), (int)k);
+        goto done;
+      }
+    c->scratch_bytes = 0;
+    st = n->op->prepare(c);
+    if (st != TFCC_OK) {
+      tfcc_err_prefix(err, "node %d (%s)", (int)ni, tfcc_node_op_name(n));
+      goto done;
+    }
+    size_t out_bytes = 0;
+    for (int32_t k = 0; k < n->n_outputs; k++) {
+      tfcc_tensor *t = c->out[k];
+      if (t->dtype != sg->tensors[t->index].dtype) {
+        st = tfcc_err_set(err, TFCC_ERR_RUNTIME, "node %d (%s): output %d dtype changed by prepare",
+                          (int)ni, tfcc_node_op_name(n), (int)k);
+        goto done;
+      }
+      if ((st = tfcc_tensor_update_bytes(t, err)) != TFCC_OK) {
+        tfcc_err_prefix(err, "node %d (%s)", (int)ni, tfcc_node_op_name(n));
+        goto done;
+      }
+      out_bytes += t->bytes;
+      producer[t->index] = ei;
+      last_use[t->index] = ei;
+    }
+    if (n->op->macs) en->macs = n->op->macs(c);
+    if (all_known && !stateful && out_bytes <= TFCC_FOLD_MAX_BYTES) {
+      if ((st = fold_node(p, &folds, en, err)) != TFCC_OK) {
+        tfcc_err_prefix(err, "node %d (%s) computing at prepare time", (int)ni, tfcc_node_op_name(n));
+        goto done;
+      }
+    }
+  }
+
+  /* Graph outputs: written in place into the caller's buffer unless they are constant, known,
+   * a graph input, never written, or listed twice; those are copied at the end of run. */
+  p->copy_outputs = calloc((size_t)sg->n_outputs + 1, sizeof *p->copy_outputs);
+  if (!p->copy_outputs) {
+    st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
+    goto done;
+  }
+  bool *bound = calloc((size_t)sg->n_tensors + 1, sizeof *bound);
+  if (!bound) {
+    st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
+    goto done;
+  }
+  for (int32_t k = 0; k < sg->n_outputs; k++) {
+    int32_t ti = sg->outputs[k];
+    tfcc_tensor *t = &p->tensors[ti];
+    bool produced = producer[ti] >= 0 && !t->known;
+    if (!produced && !t->is_const && !t->known && !is_graph_input(sg, ti) && !t->is_variable) {
+      free(bound);
+      st = tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "output %d: tensor %d (%s) is never written",
+                        (int)k, (int)ti, sg->tensors[ti].name);
+      goto done;
+    }
+    if (!produced || bound[ti]) p->copy_outputs[p->n_copy_outputs++] = k;
+    if (produced) bound[ti] = true;
+  }
+
+  /* Arena: every produced, non-folded tensor not bound to the caller, plus per-node scratch. */
+  bufs = calloc((size_t)sg->n_tensors + (size_t)p->n_nodes + 1, sizeof *bufs);
+  buf_tensor = calloc((size_t)sg->n_tensors + (size_t)p->n_nodes + 1, sizeof *buf_tensor);
+  if (!bufs || !buf_tensor) {
+    free(bound);
+    st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
+    goto done;
+  }
+  int32_t nb = 0;
+  for (int32_t i = 0; i < sg->n_tensors; i++) {
+    tfcc_tensor *t = &p->tensors[i];
+    if (producer[i] < 0 || t->known || bound[i] || t->bytes == 0) continue;
+    bufs[nb] = (tfcc_plan_buffer){t->bytes, producer[i], last_use[i], 0};
+    buf_tensor[nb++] = i;
+  }
+  free(bound);
+  for (int32_t e = 0; e < p->n_nodes; e++) {
+    if (p->nodes[e].folded || p->nodes[e].ctx.scratch_bytes == 0) continue;
+    bufs[nb] = (tfcc_plan_buffer){p->nodes[e].ctx.scratch_bytes, e, e, 0};
+    buf_tensor[nb++] = -1 - e;
+  }
+  if ((st = tfcc_arena_plan(bufs, nb, TFCC_ARENA_ALIGN, &p->arena_bytes, err)) != TFCC_OK) goto done;
+  p->arena_lower_bound = tfcc_arena_lower_bound(bufs, nb, TFCC_ARENA_ALIGN);
+  for (int32_t b = 0; b < nb; b++) p->naive_bytes += round_up(bufs[b].size, TFCC_ARENA_ALIGN);
+
+  /* Variables: persistent, zeroed. */
+  for (int32_t i = 0; i < sg->n_tensors; i++)
+    if (p->tensors[i].is_variable) p->variables_bytes += p->tensors[i].bytes;
+
+  if (with_memory) {
+    if (p->arena_bytes) {
+      p->arena = aligned_alloc(TFCC_ARENA_ALIGN, round_up(p->arena_bytes, TFCC_ARENA_ALIGN));
+      if (!p->arena) {
+        st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "cannot allocate an arena of %zu bytes", p->arena_bytes);
+        goto done;
+      }
+    }
+    for (int32_t b = 0; b < nb; b++) {
+      if (buf_tensor[b] >= 0)
+        p->tensors[buf_tensor[b]].data = p->arena + bufs[b].offset;
+      else
+        p->nodes[-1 - buf_tensor[b]].ctx.scratch = p->arena + bufs[b].offset;
+    }
+    for (int32_t i = 0; i < sg->n_tensors; i++) {
+      tfcc_tensor *t = &p->tensors[i];
+      if (!t->is_variable) continue;
+      t->data = fold_alloc(p, &folds, t->bytes);
+      if (!t->data) {
+        st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "cannot allocate variable tensor %d (%zu bytes)",
+                          (int)i, t->bytes);
+        goto done;
+      }
+      memset(t->data, 0, t->bytes);
+    }
+  }
+
+done:
+  p->persist = (uint8_t *)folds;
+  free(producer);
+  free(last_use);
+  free(bufs);
+  free(buf_tensor);
+  if (st != TFCC_OK) tfcc_exec_plan_free(p);
+  return st;
+}

@@ -1,0 +1,66 @@
+/* Execution plan of one subgraph at given input shapes: per-tensor views, per-node operator
+ * contexts (prepared), values folded at prepare time, and the arena layout.
+ * Built by sessions (with memory) and at model load (shape validation only). */
+#ifndef TFCC_RUNTIME_EXEC_PLAN_H
+#define TFCC_RUNTIME_EXEC_PLAN_H
+
+#include <stdbool.h>
+
+#include "ops/op.h"
+#include "plan/arena_plan.h"
+
+typedef struct tfcc_exec_node {
+  int32_t node;          /* index in sg->nodes */
+  tfcc_op_ctx ctx;       /* in/out/tmp point into the plan's tensors */
+  bool folded;           /* computed at prepare time: skipped by run */
+  int64_t macs;
+} tfcc_exec_node;
+
+typedef struct tfcc_exec_plan {
+  const tfcc_graph *graph;
+  const tfcc_ir_subgraph *sg;
+  int32_t n_tensors;
+  tfcc_tensor *tensors;
+  tfcc_tensor **ptrs;        /* storage for ctx.in/out/tmp arrays */
+  int32_t n_nodes;
+  tfcc_exec_node *nodes;     /* active nodes in execution order */
+  /* memory */
+  uint8_t *arena;            /* activations + scratch (NULL when built without memory) */
+  size_t arena_bytes;
+  size_t arena_lower_bound;  /* largest set of simultaneously live buffers */
+  size_t naive_bytes;        /* sum of all planned buffers */
+  uint8_t *persist;          /* variables and values folded at prepare (zeroed at build) */
+  size_t persist_bytes;
+  size_t variables_bytes;
+  /* graph outputs that must be copied to the caller at the end of run (constant, folded, a graph
+     input, or listed twice) */
+  int32_t n_copy_outputs;
+  int32_t *copy_outputs;     /* output positions */
+} tfcc_exec_plan;
+
+typedef struct tfcc_input_shape {
+  int32_t rank;
+  int32_t dims[TFCC_MAX_RANK];
+} tfcc_input_shape;
+
+/* Builds a plan. shapes: one per graph input (NULL: the model's stored shapes). With
+ * with_memory false only shapes, folding and the layout are computed (no arena). */
+typedef struct tfcc_exec_env {
+  tfcc_isa isa;                 /* kernel dispatch level */
+  struct tfcc_threadpool *pool; /* may be NULL */
+} tfcc_exec_env;
+
+tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t subgraph,
+                                 const tfcc_input_shape *shapes, bool with_memory,
+                                 const tfcc_exec_env *env, tfcc_err *err);
+void tfcc_exec_plan_free(tfcc_exec_plan *p);
+/* Zeroes the variable tensors. */
+void tfcc_exec_plan_reset_variables(tfcc_exec_plan *p);
+
+/* Computes bytes from dtype and dims; error for dtypes without a fixed size. */
+tfcc_status tfcc_tensor_update_bytes(tfcc_tensor *t, tfcc_err *err);
+
+/* Operator display name for messages ("CONV_2D", "CUSTOM:Foo"). */
+const char *tfcc_node_op_name(const tfcc_ir_node *n);
+
+#endif

@@ -1,0 +1,290 @@
+/* tfcc_model: load (mmap or caller buffer), verify, bind operators, fold constants, validate
+ * shapes once; then immutable and shared. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cpu/cpu_info.h"
+#include "format/tflite_reader.h"
+#include "ops/op.h"
+#include "runtime/internal.h"
+
+void tfcc_model_options_default(tfcc_model_options *o) {
+  if (!o) return;
+  memset(o, 0, sizeof *o);
+  o->struct_size = sizeof *o;
+}
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void model_free(tfcc_model *m) {
+  if (!m) return;
+  tfcc_ir_subgraph *sg = m->graph.n_subgraphs > 0 ? &m->graph.subgraphs[0] : NULL;
+  for (int32_t i = 0; sg && i < sg->n_nodes; i++) {
+    tfcc_ir_node *n = &sg->nodes[i];
+    if (!n->params) continue;
+    if (n->op && n->op->release)
+      n->op->release(n->params);
+    else
+      free(n->params);
+    n->params = NULL;
+  }
+  tfcc_graph_free(&m->graph);
+  if (m->mapping) munmap(m->mapping, m->mapping_size);
+  free(m->unsupported);
+  free(m->node_macs);
+  free(m);
+}
+
+/* Binds each node of subgraph 0 to its operator and lists what is unsupported. */
+static tfcc_status bind_ops(tfcc_model *m, tfcc_err *err) {
+  tfcc_ir_subgraph *sg = &m->graph.subgraphs[0];
+  size_t cap = 256, len = 0;
+  char *list = malloc(cap);
+  if (!list) return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
+  list[0] = 0;
+  int n_bad = 0;
+  m->op_names = tfcc_graph_alloc(&m->graph, sizeof(char *) * ((size_t)sg->n_nodes + 1), 8);
+  if (!m->op_names) { free(list); return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory"); }
+  for (int32_t i = 0; i < sg->n_nodes; i++) {
+    tfcc_ir_node *n = &sg->nodes[i];
+    const char *nm = tfcc_node_op_name(n);
+    m->op_names[i] = tfcc_graph_strdup(&m->graph, nm, strlen(nm));
+    if (!m->op_names[i]) { free(list); return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory"); }
+    n->op = n->builtin == TFCC_OP_CUSTOM ? NULL : tfcc_op_lookup(n->builtin);
+    if (n->op) continue;
+    char item[160];
+    int w = snprintf(item, sizeof item, "%s%s at node %d", n_bad ? ", " : "unsupported: ",
+                     tfcc_node_op_name(n), (int)i);
+    if (w < 0) continue;
+    if (len + (size_t)w + 1 > cap) {
+      cap = (len + (size_t)w + 1) * 2;
+      char *nl = realloc(list, cap);
+      if (!nl) { free(list); return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory"); }
+      list = nl;
+    }
+    memcpy(list + len, item, (size_t)w + 1);
+    len += (size_t)w;
+    n_bad++;
+  }
+  m->unsupported = list;
+  if (n_bad && !m->opts.allow_unsupported)
+    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "%s", list);
+  return TFCC_OK;
+}
+
+static tfcc_status init_ops(tfcc_model *m, tfcc_err *err) {
+  tfcc_ir_subgraph *sg = &m->graph.subgraphs[0];
+  for (int32_t i = 0; i < sg->n_nodes; i++) {
+    tfcc_ir_node *n = &sg->nodes[i];
+    if (!n->op || !n->op->init) continue;
+    tfcc_init_ctx c = {&m->graph, sg, n, i, NULL, err, tfcc_model_env(m).isa};
+    tfcc_status st = n->op->init(&c);
+    n->params = c.params;
+    if (st != TFCC_OK) return tfcc_err_prefix(err, "node %d (%s)", (int)i, tfcc_node_op_name(n));
+  }
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_model_build(tfcc_runtime *rt, const uint8_t *data, size_t size, void *mapping,
+                             size_t mapping_size, const tfcc_model_options *opts, tfcc_model **out,
+                             tfcc_err *err) {
+  double t0 = now_ms();
+  tfcc_model *m = calloc(1, sizeof *m);
+  if (!m) {
+    if (mapping) munmap(mapping, mapping_size);
+    return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
+  }
+  atomic_init(&m->refs, 1);
+  m->rt = rt;
+  m->data = data;
+  m->size = size;
+  m->mapping = mapping;
+  m->mapping_size = mapping_size;
+  tfcc_model_options_default(&m->opts);
+  if (opts) {
+    if (opts->struct_size == 0 || opts->struct_size > sizeof m->opts) {
+      model_free(m);
+      return tfcc_err_set(err, TFCC_ERR_INVALID_ARG,
+                          "model options.struct_size is not set by tfcc_model_options_default()");
+    }
+    memcpy(&m->opts, opts, opts->struct_size);
+  }
+  tfcc_status st = tfcc_tflite_read(data, size, &m->graph, err);
+  if (st == TFCC_OK && m->graph.n_subgraphs < 1)
+    st = tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "model has no subgraph");
+  if (st == TFCC_OK) st = bind_ops(m, err);
+  tfcc_ir_subgraph *sg = st == TFCC_OK ? &m->graph.subgraphs[0] : NULL;
+  if (st == TFCC_OK && !m->unsupported[0]) {
+    if ((st = init_ops(m, err)) == TFCC_OK) st = tfcc_model_fold_constants(m, err);
+    if (st == TFCC_OK) {
+      /* Validate shapes once at the stored input shapes, and record MACs and arena size. */
+      tfcc_exec_plan plan;
+      tfcc_exec_env env = tfcc_model_env(m);
+      m->node_macs = calloc((size_t)sg->n_nodes + 1, sizeof *m->node_macs);
+      if (!m->node_macs) st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
+      if (st == TFCC_OK && (st = tfcc_exec_plan_build(&plan, &m->graph, 0, NULL, false, &env, err)) == TFCC_OK) {
+        for (int32_t e = 0; e < plan.n_nodes; e++) m->node_macs[plan.nodes[e].node] = plan.nodes[e].macs;
+        m->arena_bytes = plan.arena_bytes;
+        m->arena_lower_bound = plan.arena_lower_bound;
+        m->arena_naive_bytes = plan.naive_bytes;
+        tfcc_exec_plan_free(&plan);
+      }
+    }
+  }
+  if (st != TFCC_OK) {
+    tfcc_log(rt ? &rt->log : NULL, TFCC_LOG_ERROR, TFCC_TAG_MODEL_INVALID, "%s", err->msg);
+    model_free(m);
+    return st;
+  }
+  for (int32_t i = 0; i < sg->n_tensors; i++)
+    if (sg->tensors[i].data) m->constant_bytes += sg->tensors[i].data_bytes;
+  tfcc_log(rt ? &rt->log : NULL, TFCC_LOG_INFO, TFCC_TAG_MODEL_LOAD,
+           "loaded %zu bytes, %d operators, %d tensors in %.2f ms", size, (int)sg->n_nodes,
+           (int)sg->n_tensors, now_ms() - t0);
+  *out = m;
+  return TFCC_OK;
+}
+
+tfcc_exec_env tfcc_model_env(const tfcc_model *m) {
+  tfcc_exec_env env = {tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_), NULL};
+  if (m->rt) {
+    env.isa = m->rt->isa;
+    env.pool = m->rt->pool;
+  }
+  return env;
+}
+
+static tfcc_status fail_create(tfcc_status st, const tfcc_err *err) {
+  tfcc_last_error_set(err->msg);
+  return st;
+}
+
+tfcc_status tfcc_model_load_file(tfcc_runtime *rt, const char *path, const tfcc_model_options *opts,
+                                 tfcc_model **out) {
+  tfcc_err err = {0};
+  if (!out || !path) return fail_create(tfcc_err_set(&err, TFCC_ERR_INVALID_ARG, "tfcc_model_load_file: path or out is NULL"), &err);
+  *out = NULL;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return fail_create(tfcc_err_set(&err, TFCC_ERR_IO, "%s: %s", path, strerror(errno)), &err);
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    tfcc_err_set(&err, TFCC_ERR_IO, "%s: %s", path, strerror(errno));
+    close(fd);
+    return fail_create(TFCC_ERR_IO, &err);
+  }
+  if (!S_ISREG(st.st_mode)) {
+    close(fd);
+    return fail_create(tfcc_err_set(&err, TFCC_ERR_IO, "%s: not a regular file", path), &err);
+  }
+  if (st.st_size < 8) {
+    close(fd);
+    return fail_create(tfcc_err_set(&err, TFCC_ERR_INVALID_MODEL, "%s: file is %lld bytes, too small for a TFLite model",
+                                    path, (long long)st.st_size), &err);
+  }
+  size_t size = (size_t)st.st_size;
+  /* Private read-only mapping: the pages are the file's until written (never), so weights are used
+   * in place. */
+  void *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  close(fd);
+  if (map == MAP_FAILED)
+    return fail_create(tfcc_err_set(&err, TFCC_ERR_IO, "%s: mmap failed: %s", path, strerror(errno)), &err);
+  tfcc_status s = tfcc_model_build(rt, map, size, map, size, opts, out, &err);
+  if (s != TFCC_OK) {
+    tfcc_err_prefix(&err, "%s", path);
+    return fail_create(s, &err);
+  }
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_model_load_buffer(tfcc_runtime *rt, const void *data, size_t size,
+                                   const tfcc_model_options *opts, tfcc_model **out) {
+  tfcc_err err = {0};
+  if (!out || !data) return fail_create(tfcc_err_set(&err, TFCC_ERR_INVALID_ARG, "tfcc_model_load_buffer: data or out is NULL"), &err);
+  *out = NULL;
+  tfcc_status s = tfcc_model_build(rt, data, size, NULL, 0, opts, out, &err);
+  return s == TFCC_OK ? s : fail_create(s, &err);
+}
+
+void tfcc_model_retain(tfcc_model *m) {
+  if (m) atomic_fetch_add_explicit(&m->refs, 1, memory_order_relaxed);
+}
+
+void tfcc_model_release(tfcc_model *m) {
+  if (m && atomic_fetch_sub_explicit(&m->refs, 1, memory_order_acq_rel) == 1) model_free(m);
+}
+
+/* ---------------------------------------------------------------- introspection */
+
+static void fill_info(const tfcc_ir_tensor *t, const int32_t *dims, int32_t rank, tfcc_tensor_info *info) {
+  memset(info, 0, sizeof *info);
+  info->name = t->name;
+  info->dtype = t->dtype;
+  info->rank = rank;
+  for (int32_t i = 0; i < rank && i < TFCC_MAX_DIMS; i++) {
+    info->dims[i] = dims[i];
+    info->signature[i] = t->has_signature ? t->signature[i] : t->dims[i];
+  }
+  int64_t n = tfcc_shape_elements(rank, dims);
+  info->bytes = n < 0 ? 0 : (size_t)n * tfcc_dtype_size(t->dtype);
+  info->quant_count = t->quant.count;
+  info->scales = t->quant.scale;
+  info->zero_points = t->quant.zero_point;
+  info->quant_axis = t->quant.axis;
+}
+
+void tfcc_model_tensor_info_(const tfcc_model *m, int32_t tensor, const int32_t *dims, int32_t rank,
+                             tfcc_tensor_info *info);
+void tfcc_model_tensor_info_(const tfcc_model *m, int32_t tensor, const int32_t *dims, int32_t rank,
+                             tfcc_tensor_info *info) {
+  const tfcc_ir_tensor *t = &m->graph.subgraphs[0].tensors[tensor];
+  fill_info(t, dims ? dims : t->dims, dims ? rank : t->rank, info);
+}
+
+int tfcc_model_input_count(const tfcc_model *m) { return m ? m->graph.subgraphs[0].n_inputs : 0; }
+int tfcc_model_output_count(const tfcc_model *m) { return m ? m->graph.subgraphs[0].n_outputs : 0; }
+
+tfcc_status tfcc_model_input_info(const tfcc_model *m, int index, tfcc_tensor_info *info) {
+  if (!m || !info || index < 0 || index >= m->graph.subgraphs[0].n_inputs) return TFCC_ERR_INVALID_ARG;
+  tfcc_model_tensor_info_(m, m->graph.subgraphs[0].inputs[index], NULL, 0, info);
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_model_output_info(const tfcc_model *m, int index, tfcc_tensor_info *info) {
+  if (!m || !info || index < 0 || index >= m->graph.subgraphs[0].n_outputs) return TFCC_ERR_INVALID_ARG;
+  tfcc_model_tensor_info_(m, m->graph.subgraphs[0].outputs[index], NULL, 0, info);
+  return TFCC_OK;
+}
+
+int tfcc_model_op_count(const tfcc_model *m) { return m ? m->graph.subgraphs[0].n_nodes : 0; }
+
+tfcc_status tfcc_model_op_info(const tfcc_model *m, int index, tfcc_op_info *info) {
+  if (!m || !info || index < 0 || index >= m->graph.subgraphs[0].n_nodes) return TFCC_ERR_INVALID_ARG;
+  const tfcc_ir_node *n = &m->graph.subgraphs[0].nodes[index];
+  memset(info, 0, sizeof *info);
+  info->name = m->op_names ? m->op_names[index] : "";
+  info->version = n->version;
+  info->supported = n->op != NULL;
+  info->input_count = n->n_inputs;
+  info->output_count = n->n_outputs;
+  info->macs = m->node_macs ? m->node_macs[index] : 0;
+  return TFCC_OK;
+}
+
+int tfcc_model_tensor_count(const tfcc_model *m) { return m ? m->graph.subgraphs[0].n_tensors : 0; }
+size_t tfcc_model_constant_bytes(const tfcc_model *m) { return m ? m->constant_bytes : 0; }
+const char *tfcc_model_unsupported(const tfcc_model *m) { return m && m->unsupported ? m->unsupported : ""; }
+const char *tfcc_model_description(const tfcc_model *m) {
+  return m && m->graph.description ? m->graph.description : "";
+}

@@ -1,0 +1,107 @@
+/* Model-level constant folding: a node whose inputs are all constants is computed once at load,
+ * its outputs become constants of the model (shared by every session) and the node is removed.
+ * This folds float16-weight DEQUANTIZE, DENSIFY of sparse weights and constant shape arithmetic,
+ * so run() never repeats that work. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/internal.h"
+
+#define TFCC_FOLD_ALIGN 64
+
+static bool foldable(const tfcc_ir_subgraph *sg, const tfcc_ir_node *n) {
+  if (!n->op || n->removed || n->n_outputs == 0 || n->n_intermediates > 0) return false;
+  bool any_input = false;
+  for (int32_t k = 0; k < n->n_inputs; k++) {
+    int32_t t = n->inputs[k];
+    if (t < 0) continue;
+    const tfcc_ir_tensor *it = &sg->tensors[t];
+    if (!it->data || it->is_variable) return false;
+    any_input = true;
+  }
+  if (!any_input) return false;
+  for (int32_t k = 0; k < n->n_outputs; k++) {
+    int32_t t = n->outputs[k];
+    if (t < 0 || sg->tensors[t].data || sg->tensors[t].is_variable) return false;
+    for (int32_t i = 0; i < sg->n_inputs; i++)
+      if (sg->inputs[i] == t) return false;
+  }
+  return true;
+}
+
+tfcc_status tfcc_model_fold_constants(tfcc_model *m, tfcc_err *err) {
+  if (m->opts.disabled_passes & 1u) return TFCC_OK; /* TFCC_PASS_FOLD_CONSTANTS */
+  tfcc_ir_subgraph *sg = &m->graph.subgraphs[0];
+  for (int32_t ni = 0; ni < sg->n_nodes; ni++) {
+    tfcc_ir_node *n = &sg->nodes[ni];
+    if (!foldable(sg, n)) continue;
+    tfcc_tensor views_in[16], views_out[8];
+    tfcc_tensor *pin[16], *pout[8];
+    if (n->n_inputs > 16 || n->n_outputs > 8) continue;
+    memset(views_in, 0, sizeof views_in);
+    memset(views_out, 0, sizeof views_out);
+    for (int32_t k = 0; k < n->n_inputs; k++) {
+      pin[k] = NULL;
+      if (n->inputs[k] < 0) continue;
+      const tfcc_ir_tensor *it = &sg->tensors[n->inputs[k]];
+      tfcc_tensor *v = &views_in[k];
+      v->dtype = it->dtype;
+      v->rank = it->rank;
+      memcpy(v->dims, it->dims, sizeof v->dims);
+      v->data = (void *)it->data;
+      v->bytes = it->data_bytes;
+      v->quant = &it->quant;
+      v->is_const = v->known = true;
+      v->index = n->inputs[k];
+      pin[k] = v;
+    }
+    for (int32_t k = 0; k < n->n_outputs; k++) {
+      const tfcc_ir_tensor *it = &sg->tensors[n->outputs[k]];
+      tfcc_tensor *v = &views_out[k];
+      v->dtype = it->dtype;
+      v->rank = it->rank;
+      memcpy(v->dims, it->dims, sizeof v->dims);
+      v->quant = &it->quant;
+      v->index = n->outputs[k];
+      pout[k] = v;
+    }
+    tfcc_op_ctx c = {0};
+    c.node = n;
+    c.node_index = ni;
+    c.params = n->params;
+    c.in = pin;
+    c.n_in = n->n_inputs;
+    c.out = pout;
+    c.n_out = n->n_outputs;
+    c.err = err;
+    c.isa = tfcc_model_env(m).isa;
+    tfcc_status st = n->op->prepare(&c);
+    if (st != TFCC_OK) return tfcc_err_prefix(err, "node %d (%s)", (int)ni, tfcc_node_op_name(n));
+    for (int32_t k = 0; k < n->n_outputs; k++) {
+      if ((st = tfcc_tensor_update_bytes(pout[k], err)) != TFCC_OK)
+        return tfcc_err_prefix(err, "node %d (%s)", (int)ni, tfcc_node_op_name(n));
+      pout[k]->data = tfcc_graph_alloc(&m->graph, pout[k]->bytes, TFCC_FOLD_ALIGN);
+      if (!pout[k]->data)
+        return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "node %d: out of memory folding %zu bytes", (int)ni,
+                            pout[k]->bytes);
+    }
+    void *scratch = NULL;
+    if (c.scratch_bytes) {
+      scratch = aligned_alloc(TFCC_FOLD_ALIGN, (c.scratch_bytes + TFCC_FOLD_ALIGN - 1) / TFCC_FOLD_ALIGN * TFCC_FOLD_ALIGN);
+      if (!scratch) return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "node %d: out of memory for scratch", (int)ni);
+    }
+    c.scratch = scratch;
+    st = n->op->eval(&c);
+    free(scratch);
+    if (st != TFCC_OK) return tfcc_err_prefix(err, "node %d (%s) folding constants", (int)ni, tfcc_node_op_name(n));
+    for (int32_t k = 0; k < n->n_outputs; k++) {
+      tfcc_ir_tensor *it = &sg->tensors[n->outputs[k]];
+      it->data = pout[k]->data;
+      it->data_bytes = pout[k]->bytes;
+      it->rank = pout[k]->rank;
+      memcpy(it->dims, pout[k]->dims, sizeof it->dims);
+    }
+    n->removed = true;
+  }
+  return TFCC_OK;
+}

@@ -1,0 +1,357 @@
+/* tfcc_session: one execution plan and arena per caller; run() computes only. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "runtime/internal.h"
+
+void tfcc_model_tensor_info_(const tfcc_model *m, int32_t tensor, const int32_t *dims, int32_t rank,
+                             tfcc_tensor_info *info);
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static tfcc_status profile_alloc(tfcc_session *s);
+
+void tfcc_session_options_default(tfcc_session_options *o) {
+  if (!o) return;
+  memset(o, 0, sizeof *o);
+  o->struct_size = sizeof *o;
+}
+
+static tfcc_status session_fail(tfcc_session *s, tfcc_status st) {
+  tfcc_log(s->model->rt ? &s->model->rt->log : NULL, TFCC_LOG_DEBUG, TFCC_TAG_SESSION, "%s", s->err.msg);
+  return st;
+}
+
+static tfcc_status replan(tfcc_session *s) {
+  tfcc_exec_plan next;
+  tfcc_exec_env env = tfcc_model_env(s->model);
+  tfcc_status st = tfcc_exec_plan_build(&next, &s->model->graph, 0, s->shapes, true, &env, &s->err);
+  if (st != TFCC_OK) {
+    if (st == TFCC_ERR_NO_MEMORY)
+      tfcc_log(s->model->rt ? &s->model->rt->log : NULL, TFCC_LOG_ERROR, TFCC_TAG_MEM_ALLOC_FAIL, "%s",
+               s->err.msg);
+    return st;
+  }
+  tfcc_exec_plan_free(&s->plan);
+  s->plan = next;
+  return profile_alloc(s);
+}
+
+tfcc_status tfcc_session_create(tfcc_model *m, const tfcc_session_options *opts, tfcc_session **out) {
+  if (!out || !m) {
+    tfcc_last_error_set("tfcc_session_create: model or out is NULL");
+    return TFCC_ERR_INVALID_ARG;
+  }
+  *out = NULL;
+  if (opts && (opts->struct_size == 0 || opts->struct_size > sizeof(tfcc_session_options))) {
+    tfcc_last_error_set("tfcc_session_create: options.struct_size is not set by tfcc_session_options_default()");
+    return TFCC_ERR_INVALID_ARG;
+  }
+  if (m->unsupported && m->unsupported[0]) {
+    tfcc_last_error_set(m->unsupported);
+    return TFCC_ERR_UNSUPPORTED;
+  }
+  tfcc_session *s = calloc(1, sizeof *s);
+  if (!s) {
+    tfcc_last_error_set("tfcc_session_create: out of memory");
+    return TFCC_ERR_NO_MEMORY;
+  }
+  s->model = m;
+  tfcc_model_retain(m);
+  s->sg = &m->graph.subgraphs[0];
+  int32_t ni = s->sg->n_inputs, no = s->sg->n_outputs;
+  s->shapes = calloc((size_t)ni + 1, sizeof *s->shapes);
+  s->bound_in = calloc((size_t)ni + 1, sizeof *s->bound_in);
+  s->bound_out = calloc((size_t)no + 1, sizeof *s->bound_out);
+  tfcc_status st = TFCC_OK;
+  if (!s->shapes || !s->bound_in || !s->bound_out) {
+    st = tfcc_err_set(&s->err, TFCC_ERR_NO_MEMORY, "out of memory");
+  } else {
+    for (int32_t i = 0; i < ni; i++) {
+      const tfcc_ir_tensor *t = &s->sg->tensors[s->sg->inputs[i]];
+      s->shapes[i].rank = t->rank;
+      memcpy(s->shapes[i].dims, t->dims, sizeof t->dims);
+    }
+    st = replan(s);
+  }
+  if (st != TFCC_OK) {
+    tfcc_last_error_set(s->err.msg);
+    tfcc_session_destroy(s);
+    return st;
+  }
+  *out = s;
+  return TFCC_OK;
+}
+
+void tfcc_session_destroy(tfcc_session *s) {
+  if (!s) return;
+  tfcc_exec_plan_free(&s->plan);
+  free(s->profile);
+  free(s->shapes);
+  free(s->bound_in);
+  free(s->bound_out);
+  tfcc_model_release(s->model);
+  free(s);
+}
+
+const char *tfcc_session_last_error(const tfcc_session *s) { return s ? s->err.msg : ""; }
+
+int tfcc_session_input_count(const tfcc_session *s) { return s ? s->sg->n_inputs : 0; }
+int tfcc_session_output_count(const tfcc_session *s) { return s ? s->sg->n_outputs : 0; }
+
+tfcc_status tfcc_session_input_info(const tfcc_session *s, int index, tfcc_tensor_info *info) {
+  if (!s || !info || index < 0 || index >= s->sg->n_inputs) return TFCC_ERR_INVALID_ARG;
+  const tfcc_tensor *t = &s->plan.tensors[s->sg->inputs[index]];
+  tfcc_model_tensor_info_(s->model, t->index, t->dims, t->rank, info);
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_session_output_info(const tfcc_session *s, int index, tfcc_tensor_info *info) {
+  if (!s || !info || index < 0 || index >= s->sg->n_outputs) return TFCC_ERR_INVALID_ARG;
+  const tfcc_tensor *t = &s->plan.tensors[s->sg->outputs[index]];
+  tfcc_model_tensor_info_(s->model, t->index, t->dims, t->rank, info);
+  return TFCC_OK;
+}
+
+static tfcc_status find_named(const tfcc_session *s, const int32_t *list, int32_t n, const char *name,
+                              int *index) {
+  if (!s || !name || !index) return TFCC_ERR_INVALID_ARG;
+  for (int32_t i = 0; i < n; i++)
+    if (strcmp(s->sg->tensors[list[i]].name, name) == 0) {
+      *index = i;
+      return TFCC_OK;
+    }
+  /* Signature names (e.g. "input" for "serving_default_input:0") also match. */
+  for (int32_t g = 0; g < s->model->graph.n_signatures; g++) {
+    const tfcc_ir_signature *sig = &s->model->graph.signatures[g];
+    if (sig->subgraph != 0) continue;
+    for (int32_t k = 0; k < sig->n_inputs + sig->n_outputs; k++) {
+      bool is_in = k < sig->n_inputs;
+      const char *nm = is_in ? sig->input_names[k] : sig->output_names[k - sig->n_inputs];
+      int32_t t = is_in ? sig->input_tensors[k] : sig->output_tensors[k - sig->n_inputs];
+      if (!nm || strcmp(nm, name) != 0) continue;
+      for (int32_t i = 0; i < n; i++)
+        if (list[i] == t) {
+          *index = i;
+          return TFCC_OK;
+        }
+    }
+  }
+  return TFCC_ERR_NOT_FOUND;
+}
+
+tfcc_status tfcc_session_find_input(const tfcc_session *s, const char *name, int *index) {
+  return s ? find_named(s, s->sg->inputs, s->sg->n_inputs, name, index) : TFCC_ERR_INVALID_ARG;
+}
+
+tfcc_status tfcc_session_find_output(const tfcc_session *s, const char *name, int *index) {
+  return s ? find_named(s, s->sg->outputs, s->sg->n_outputs, name, index) : TFCC_ERR_INVALID_ARG;
+}
+
+tfcc_status tfcc_session_resize_input(tfcc_session *s, int index, int32_t rank, const int32_t *dims) {
+  if (!s) return TFCC_ERR_INVALID_ARG;
+  if (index < 0 || index >= s->sg->n_inputs)
+    return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "input %d does not exist (%d inputs)",
+                                        index, (int)s->sg->n_inputs));
+  const tfcc_ir_tensor *t = &s->sg->tensors[s->sg->inputs[index]];
+  if (rank < 0 || rank > TFCC_MAX_RANK || (rank > 0 && !dims))
+    return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "input %d: rank %d is invalid", index, (int)rank));
+  if (t->has_signature) {
+    if (rank != t->rank)
+      return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_SHAPE, "input %d (%s): rank %d, model has rank %d",
+                                          index, t->name, (int)rank, (int)t->rank));
+    for (int32_t d = 0; d < rank; d++)
+      if (t->signature[d] != -1 && dims[d] != t->signature[d])
+        return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_SHAPE,
+                                            "input %d (%s): dimension %d is fixed at %d, cannot be %d", index,
+                                            t->name, (int)d, (int)t->signature[d], (int)dims[d]));
+  }
+  for (int32_t d = 0; d < rank; d++)
+    if (dims[d] < 0)
+      return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_SHAPE, "input %d: dimension %d is negative", index, (int)d));
+  tfcc_input_shape old = s->shapes[index];
+  s->shapes[index].rank = rank;
+  for (int32_t d = 0; d < rank; d++) s->shapes[index].dims[d] = dims[d];
+  tfcc_status st = replan(s);
+  if (st != TFCC_OK) {
+    s->shapes[index] = old; /* the previous plan stays in force */
+    return session_fail(s, st);
+  }
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_session_set_input(tfcc_session *s, int index, const void *data, size_t bytes) {
+  if (!s) return TFCC_ERR_INVALID_ARG;
+  if (index < 0 || index >= s->sg->n_inputs)
+    return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "input %d does not exist (%d inputs)",
+                                        index, (int)s->sg->n_inputs));
+  const tfcc_tensor *t = &s->plan.tensors[s->sg->inputs[index]];
+  if (bytes != t->bytes)
+    return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_SHAPE, "input %d (%s): %zu bytes given, tensor needs %zu",
+                                        index, s->sg->tensors[t->index].name, bytes, t->bytes));
+  s->bound_in[index] = data;
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_session_set_output(tfcc_session *s, int index, void *data, size_t bytes) {
+  if (!s) return TFCC_ERR_INVALID_ARG;
+  if (index < 0 || index >= s->sg->n_outputs)
+    return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "output %d does not exist (%d outputs)",
+                                        index, (int)s->sg->n_outputs));
+  const tfcc_tensor *t = &s->plan.tensors[s->sg->outputs[index]];
+  if (bytes != t->bytes)
+    return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_SHAPE, "output %d (%s): %zu bytes given, tensor needs %zu",
+                                        index, s->sg->tensors[t->index].name, bytes, t->bytes));
+  s->bound_out[index] = data;
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_session_set_input_by_name(tfcc_session *s, const char *name, const void *data, size_t bytes) {
+  int i;
+  if (!s) return TFCC_ERR_INVALID_ARG;
+  if (tfcc_session_find_input(s, name, &i) != TFCC_OK)
+    return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_NOT_FOUND, "no input named '%s'", name ? name : "(null)"));
+  return tfcc_session_set_input(s, i, data, bytes);
+}
+
+tfcc_status tfcc_session_set_output_by_name(tfcc_session *s, const char *name, void *data, size_t bytes) {
+  int i;
+  if (!s) return TFCC_ERR_INVALID_ARG;
+  if (tfcc_session_find_output(s, name, &i) != TFCC_OK)
+    return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_NOT_FOUND, "no output named '%s'", name ? name : "(null)"));
+  return tfcc_session_set_output(s, i, data, bytes);
+}
+
+tfcc_status tfcc_session_invoke(tfcc_session *s) {
+  if (!s) return TFCC_ERR_INVALID_ARG;
+  tfcc_exec_plan *p = &s->plan;
+  const tfcc_ir_subgraph *sg = s->sg;
+  for (int32_t i = 0; i < sg->n_inputs; i++) {
+    tfcc_tensor *t = &p->tensors[sg->inputs[i]];
+    if (!s->bound_in[i] && t->bytes)
+      return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "input %d (%s) has no data",
+                                          (int)i, sg->tensors[t->index].name));
+    t->data = (void *)s->bound_in[i];
+  }
+  int32_t c = 0;
+  for (int32_t i = 0; i < sg->n_outputs; i++) {
+    if (c < p->n_copy_outputs && p->copy_outputs[c] == i) {
+      c++;
+      continue;
+    }
+    tfcc_tensor *t = &p->tensors[sg->outputs[i]];
+    if (!s->bound_out[i] && t->bytes)
+      return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "output %d (%s) has no buffer",
+                                          (int)i, sg->tensors[t->index].name));
+    t->data = s->bound_out[i];
+  }
+  bool timed = s->profiling || s->observer;
+  for (int32_t e = 0; e < p->n_nodes; e++) {
+    tfcc_exec_node *en = &p->nodes[e];
+    if (en->folded) continue;
+    en->ctx.err = &s->err;
+    uint64_t t0 = timed ? now_ns() : 0;
+    tfcc_status st = en->ctx.node->op->eval(&en->ctx);
+    if (timed) {
+      uint64_t t1 = now_ns();
+      if (s->profile) {
+        s->profile[e].runs++;
+        s->profile[e].total_ms += (double)(t1 - t0) / 1e6;
+      }
+      if (s->observer) s->observer(s->observer_user, en->node, s->model->op_names[en->node], t0, t1);
+    }
+    if (st != TFCC_OK) {
+      tfcc_err_prefix(&s->err, "node %d (%s)", (int)en->node, s->model->op_names[en->node]);
+      return session_fail(s, st);
+    }
+  }
+  for (int32_t k = 0; k < p->n_copy_outputs; k++) {
+    int32_t i = p->copy_outputs[k];
+    tfcc_tensor *t = &p->tensors[sg->outputs[i]];
+    if (!s->bound_out[i] && t->bytes)
+      return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "output %d (%s) has no buffer",
+                                          (int)i, sg->tensors[t->index].name));
+    if (t->bytes) memcpy(s->bound_out[i], t->data, t->bytes);
+  }
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_session_run(tfcc_session *s, const void *const *inputs, void *const *outputs) {
+  if (!s) return TFCC_ERR_INVALID_ARG;
+  if ((!inputs && s->sg->n_inputs) || (!outputs && s->sg->n_outputs))
+    return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "inputs or outputs array is NULL"));
+  for (int32_t i = 0; i < s->sg->n_inputs; i++) s->bound_in[i] = inputs[i];
+  for (int32_t i = 0; i < s->sg->n_outputs; i++) s->bound_out[i] = outputs[i];
+  return tfcc_session_invoke(s);
+}
+
+tfcc_status tfcc_session_reset_state(tfcc_session *s) {
+  if (!s) return TFCC_ERR_INVALID_ARG;
+  tfcc_exec_plan_reset_variables(&s->plan);
+  return TFCC_OK;
+}
+
+size_t tfcc_session_arena_bytes(const tfcc_session *s) { return s ? s->plan.arena_bytes : 0; }
+
+tfcc_status tfcc_session_memory_info(const tfcc_session *s, tfcc_memory_info *info) {
+  if (!s || !info) return TFCC_ERR_INVALID_ARG;
+  info->arena_bytes = s->plan.arena_bytes;
+  info->naive_bytes = s->plan.naive_bytes;
+  info->lower_bound_bytes = s->plan.arena_lower_bound;
+  info->persistent_bytes = s->plan.persist_bytes;
+  info->constant_bytes = s->model->constant_bytes;
+  return TFCC_OK;
+}
+
+/* (Re)builds the profile table for the current plan. */
+static tfcc_status profile_alloc(tfcc_session *s) {
+  free(s->profile);
+  s->profile = NULL;
+  if (!s->profiling) return TFCC_OK;
+  s->profile = calloc((size_t)s->plan.n_nodes + 1, sizeof *s->profile);
+  if (!s->profile) return tfcc_err_set(&s->err, TFCC_ERR_NO_MEMORY, "out of memory for the profile table");
+  for (int32_t e = 0; e < s->plan.n_nodes; e++) {
+    tfcc_exec_node *en = &s->plan.nodes[e];
+    tfcc_op_profile *p = &s->profile[e];
+    p->name = s->model->op_names[en->node];
+    p->kernel = en->folded ? "folded" : en->ctx.node->op->kernel ? en->ctx.node->op->kernel(&en->ctx) : "ref";
+    p->node = en->node;
+    p->macs = en->macs;
+  }
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_session_set_profiling(tfcc_session *s, int enable) {
+  if (!s) return TFCC_ERR_INVALID_ARG;
+  s->profiling = enable != 0;
+  return profile_alloc(s);
+}
+
+tfcc_status tfcc_session_set_op_observer(tfcc_session *s, tfcc_op_observer_fn fn, void *user) {
+  if (!s) return TFCC_ERR_INVALID_ARG;
+  s->observer = fn;
+  s->observer_user = user;
+  return TFCC_OK;
+}
+
+int tfcc_session_profile(const tfcc_session *s, const tfcc_op_profile **entries) {
+  if (!s || !s->profile) {
+    if (entries) *entries = NULL;
+    return 0;
+  }
+  if (entries) *entries = s->profile;
+  return s->plan.n_nodes;
+}
+
+void tfcc_session_profile_reset(tfcc_session *s) {
+  if (!s || !s->profile) return;
+  for (int32_t e = 0; e < s->plan.n_nodes; e++) {
+    s->profile[e].runs = 0;
+    s->profile[e].total_ms = 0;
+  }
+}

@@ -1,0 +1,27 @@
+/* Runtime-owned worker threads for splitting one operator's work into tasks.
+ * The caller thread takes part; workers spin briefly, then sleep, between parallel regions.
+ * One parallel region runs at a time: a caller that finds the pool busy (another session on
+ * another thread) runs its tasks inline, so no caller ever waits for another's work. */
+#ifndef TFCC_RUNTIME_THREADPOOL_H
+#define TFCC_RUNTIME_THREADPOOL_H
+
+#include <stddef.h>
+
+#include "base/err.h"
+
+typedef struct tfcc_threadpool tfcc_threadpool;
+
+typedef void (*tfcc_task_fn)(void *ctx, size_t task, int thread);
+
+/* n_threads counts the caller (1 = no workers, everything inline). affinity (optional) pins
+ * worker k (1..n-1) to affinity[k % n_affinity]. */
+tfcc_status tfcc_threadpool_create(int n_threads, const int *affinity, int n_affinity,
+                                   tfcc_threadpool **out, tfcc_err *err);
+void tfcc_threadpool_destroy(tfcc_threadpool *pool);
+/* Threads that may run tasks at once (1 for NULL). */
+int tfcc_threadpool_size(const tfcc_threadpool *pool);
+/* Runs fn(ctx, t, thread) for t in [0, n_tasks); returns when all are done. thread is in
+ * [0, size). pool may be NULL (inline). No allocation. */
+void tfcc_threadpool_run(tfcc_threadpool *pool, size_t n_tasks, tfcc_task_fn fn, void *ctx);
+
+#endif

@@ -1,0 +1,52 @@
+/* Arena planner: no two buffers alive at the same node overlap; the arena is close to the
+ * lower bound; sizes and alignment hold. */
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "plan/arena_plan.h"
+#include "test_harness.h"
+
+static unsigned rnd(unsigned *s) { *s = *s * 1103515245u + 12345u; return *s >> 8; }
+
+static void check_plan(tfcc_plan_buffer *b, int n, size_t align) {
+  size_t arena = 0;
+  CHECK(tfcc_arena_plan(b, n, align, &arena, NULL) == TFCC_OK);
+  for (int i = 0; i < n; i++) {
+    if (!b[i].size) continue;
+    CHECK(b[i].offset % align == 0);
+    CHECK(b[i].offset + b[i].size <= arena);
+    for (int j = i + 1; j < n; j++) {
+      if (!b[j].size) continue;
+      bool live = b[i].first <= b[j].last && b[j].first <= b[i].last;
+      bool overlap = b[i].offset < b[j].offset + b[j].size && b[j].offset < b[i].offset + b[i].size;
+      CHECKF(!(live && overlap), "buffers %d and %d overlap while both alive", i, j);
+    }
+  }
+  size_t lb = tfcc_arena_lower_bound(b, n, align);
+  CHECK(arena >= lb);
+}
+
+int main(void) {
+  /* A chain: each buffer lives two nodes; two buffers suffice. */
+  tfcc_plan_buffer chain[6];
+  for (int i = 0; i < 6; i++) chain[i] = (tfcc_plan_buffer){1000, i, i + 1, 0};
+  size_t arena = 0;
+  CHECK(tfcc_arena_plan(chain, 6, 64, &arena, NULL) == TFCC_OK);
+  CHECK(arena == 2 * 1024);
+  check_plan(chain, 6, 64);
+
+  /* Random lifetimes and sizes. */
+  unsigned seed = 42;
+  for (int iter = 0; iter < 200; iter++) {
+    tfcc_plan_buffer b[40];
+    int n = 1 + (int)(rnd(&seed) % 40);
+    for (int i = 0; i < n; i++) {
+      int first = (int)(rnd(&seed) % 30);
+      b[i] = (tfcc_plan_buffer){rnd(&seed) % 5000, first, first + (int)(rnd(&seed) % 6), 0};
+    }
+    check_plan(b, n, 64);
+  }
+  /* Empty plan. */
+  CHECK(tfcc_arena_plan(NULL, 0, 64, &arena, NULL) == TFCC_OK && arena == 0);
+  return tfcc_test_finish("arena_plan");
+}
