@@ -6,5 +6,6 @@
 int cmd_run(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
 int cmd_classify(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 #endif

@@ -16,6 +16,7 @@ static const command k_commands[] = {
     {"run", cmd_run, "run a model on .npy inputs, write its outputs as .npy"},
     {"inspect", cmd_inspect, "show a model's inputs, outputs, operators, MACs (--json)"},
     {"classify", cmd_classify, "classify an image (JPEG, PNG, BMP) and print the top classes"},
+    {"serve", cmd_serve, "HTTP inference server (KServe v2, TF Serving REST, Prometheus metrics)"},
 };
 #define COMMAND_COUNT (sizeof k_commands / sizeof k_commands[0])
 
