@@ -43,7 +43,9 @@ int srv_infer_run(srv_version *v, int timeout_ms, srv_request *req, srv_encode_f
     outs.data[i] = slot->out[i];
   }
   uint64_t c0 = srv_now_ns();
-  tfcc_status st = tfcc_session_run(s, ins, slot->out);
+  /* Requests are independent: stateful models (LSTM variables) start from zero state. */
+  tfcc_status st = tfcc_session_reset_state(s);
+  if (st == TFCC_OK) st = tfcc_session_run(s, ins, slot->out);
   t->compute_ns = srv_now_ns() - c0;
   if (st != TFCC_OK) {
     snprintf(err, n, "inference failed: %s", tfcc_session_last_error(s));

@@ -11,6 +11,9 @@
                        [--log FILE] IN.npy ...
       R binary requests on each of N keep-alive connections; every answer must be 200 and
       byte-equal to ONE of the --expect sets (never a mix). Prints a summary; exit 1 otherwise.
+  srv_client.py check  --port P --model M --ref DIR [--tfs] IN.npy ...
+      JSON, binary and binary-output requests (and TF Serving row/columnar with --tfs) must
+      equal the `tfcc run` outputs in DIR byte for byte.
   srv_client.py same   A.npy B.npy          exit 0 if dtype, shape and bytes are identical.
 """
 import argparse
@@ -286,6 +289,42 @@ def cmd_load(a):
     return 0 if stats['ok'] == total else 1
 
 
+def cmd_check(a):
+    """Every request form against the `tfcc run` outputs in --ref (byte equality)."""
+    meta = metadata(a.port, a.model)
+    want = read_expect(a.ref, meta)
+    fails = 0
+    modes = [('json', False, False), ('binary', True, False), ('binary+binary_out', True, True)]
+    for label, binary, binary_out in modes:
+        body, headers = build_v2(meta, a.files, binary, binary_out, None)
+        st, hdrs, data = request(a.port, 'POST', '/v2/models/%s/infer' % a.model, body, headers)
+        try:
+            outs, _ = decode_v2(st, hdrs, data)
+        except RuntimeError as e:
+            print('FAIL %s: %s' % (label, e))
+            fails += 1
+            continue
+        for name, _, _, raw in outs:
+            if raw != want[name]:
+                print('FAIL %s: output %s differs from tfcc run' % (label, name))
+                fails += 1
+    if a.tfs:
+        for fmt in ('instances', 'inputs'):
+            a2 = argparse.Namespace(port=a.port, model=a.model, files=a.files, format=fmt,
+                                    out=os.path.join(a.ref, '..', 'tfs_' + fmt + '_' + safe(a.model)))
+            if cmd_tfs(a2) != 0:
+                fails += 1
+                continue
+            got = read_expect(a2.out, meta)
+            for n in want:
+                if got[n] != want[n]:
+                    print('FAIL tfs %s: output %s differs from tfcc run' % (fmt, n))
+                    fails += 1
+    print('%s: %d request forms x %d outputs checked, %d failures' % (a.model, len(modes) + (2 if a.tfs else 0),
+                                                                     len(want), fails))
+    return 1 if fails else 0
+
+
 def cmd_same(a):
     x, y = npy_read(a.a), npy_read(a.b)
     if x == y:
@@ -315,11 +354,17 @@ def main():
             p.add_argument('--threads', type=int, default=4)
             p.add_argument('--requests', type=int, default=50)
             p.add_argument('--expect', action='append', required=True)
+    p = sub.add_parser('check')
+    p.add_argument('--port', type=int, required=True)
+    p.add_argument('--model', required=True)
+    p.add_argument('--ref', required=True)
+    p.add_argument('--tfs', action='store_true')
+    p.add_argument('files', nargs='+')
     p = sub.add_parser('same')
     p.add_argument('a')
     p.add_argument('b')
     a = ap.parse_args()
-    return {'infer': cmd_infer, 'tfs': cmd_tfs, 'load': cmd_load, 'same': cmd_same}[a.cmd](a)
+    return {'infer': cmd_infer, 'tfs': cmd_tfs, 'load': cmd_load, 'same': cmd_same, 'check': cmd_check}[a.cmd](a)
 
 
 if __name__ == '__main__':
