@@ -269,7 +269,8 @@ static void record_failure(srv_model *m, long long version, const srv_file_id *i
 
 /* One scan of a model: loads what is new or changed, drops what is no longer wanted.
  * initial: first scan (no stability wait). Returns the number of loaded versions. */
-static int scan_model(srv_repo *r, srv_model *m, int initial) {
+static int scan_model(srv_repo *r, srv_model *m, int initial, int *failures) {
+  if (failures) *failures = 0;
   pthread_mutex_lock(&m->scan_mu);
   if (m->unloaded) {
     pthread_mutex_unlock(&m->scan_mu);
@@ -323,6 +324,7 @@ static int scan_model(srv_repo *r, srv_model *m, int initial) {
     srv_version *v = load_version(r, m, want[i], want_path[i], &id, err, sizeof err);
     if (!v) {
       record_failure(m, want[i], &id, err, srv_now_ns() - t0);
+      if (failures) (*failures)++;
       continue;
     }
     uint64_t swap = install_version(m, v);
@@ -455,7 +457,7 @@ int srv_repo_sync(srv_repo *r, int initial) {
   int not_ready = 0;
   srv_model *m;
   for (int i = 0; (m = model_at(r, i)) != NULL; i++)
-    if (!m->unloaded && scan_model(r, m, initial) == 0) not_ready++;
+    if (!m->unloaded && scan_model(r, m, initial, NULL) == 0) not_ready++;
   return not_ready;
 }
 
@@ -544,7 +546,7 @@ void srv_repo_apply_config(srv_repo *r, const srv_config *cfg) {
       srv_log(SRV_LOG_INFO, "CONFIG_RELOAD", "model=%s changed: reloading", m->cfg.name);
     }
     pthread_mutex_unlock(&m->scan_mu);
-    if (changed) scan_model(r, m, 1);
+    if (changed) scan_model(r, m, 1, NULL);
   }
   srv_repo_sync(r, 1);
 }
@@ -595,7 +597,8 @@ int srv_repo_load(srv_repo *r, const char *name, char *err, size_t n) {
   m->n_failed = 0; /* an explicit load retries failed files */
   pthread_mutex_unlock(&m->mu);
   pthread_mutex_unlock(&m->scan_mu);
-  if (scan_model(r, m, 1) == 0) {
+  int failures = 0;
+  if (scan_model(r, m, 1, &failures) == 0 || failures > 0) {
     pthread_mutex_lock(&m->mu);
     snprintf(err, n, "model '%s' failed to load: %s", name, m->last_error[0] ? m->last_error : "no version found");
     pthread_mutex_unlock(&m->mu);

@@ -9,11 +9,12 @@
       one TF Serving predict request; writes the outputs like `infer`.
   srv_client.py load   --port P --model M --threads N --requests R --expect DIR [--expect DIR]
                        [--log FILE] IN.npy ...
-      R binary requests on each of N keep-alive connections; every answer must be 200 and
+      R binary requests (or --seconds S of them) on each of N keep-alive connections; every answer must be 200 and
       byte-equal to ONE of the --expect sets (never a mix). Prints a summary; exit 1 otherwise.
   srv_client.py check  --port P --model M --ref DIR [--tfs] IN.npy ...
       JSON, binary and binary-output requests (and TF Serving row/columnar with --tfs) must
       equal the `tfcc run` outputs in DIR byte for byte.
+  srv_client.py rand   OUT.npy DTYPE D0,D1,.. [--seed N]   seeded uniform random input
   srv_client.py same   A.npy B.npy          exit 0 if dtype, shape and bytes are identical.
 """
 import argparse
@@ -241,7 +242,10 @@ def cmd_load(a):
 
     def worker():
         conn = http.client.HTTPConnection('127.0.0.1', a.port, timeout=60)
-        for _ in range(a.requests):
+        end = time.perf_counter() + a.seconds if a.seconds else None
+        done = 0
+        while (done < a.requests) if end is None else (time.perf_counter() < end):
+            done += 1
             t0 = time.perf_counter()
             try:
                 st, hdrs, data = request(a.port, 'POST', '/v2/models/%s/infer' % a.model, body, headers, conn)
@@ -281,7 +285,7 @@ def cmd_load(a):
     wall = time.perf_counter() - t0
     lat = sorted(stats['lat'])
     p = (lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1e3) if lat else (lambda q: 0)
-    total = a.threads * a.requests
+    total = len(lat) + stats['errors']
     print('load: %d requests, %d ok, status %s, versions %s, mismatch %d, mixed %d, errors %d, '
           '%.0f req/s, p50 %.2f ms, p99 %.2f ms' % (total, stats['ok'], stats['status'], stats['versions'],
                                                     stats['mismatch'], stats['mixed'], stats['errors'],
@@ -325,6 +329,23 @@ def cmd_check(a):
     return 1 if fails else 0
 
 
+def cmd_rand(a):
+    import random
+    rng = random.Random(a.seed)
+    shape = [int(d) for d in a.shape.split(',')]
+    n = count(shape)
+    if a.dtype in ('FP32', 'FP64', 'FP16'):
+        vals = [rng.uniform(-1.0, 1.0) for _ in range(n)]
+    elif a.dtype == 'BOOL':
+        vals = [rng.random() < 0.5 for _ in range(n)]
+    else:
+        bits = struct.calcsize(FMT[a.dtype]) * 8
+        lo, hi = (0, 2 ** bits - 1) if a.dtype.startswith('U') else (-2 ** (bits - 1), 2 ** (bits - 1) - 1)
+        vals = [rng.randint(lo, hi) for _ in range(n)]
+    npy_write(a.out, a.dtype, shape, pack(a.dtype, vals))
+    return 0
+
+
 def cmd_same(a):
     x, y = npy_read(a.a), npy_read(a.b)
     if x == y:
@@ -353,6 +374,7 @@ def main():
         if name == 'load':
             p.add_argument('--threads', type=int, default=4)
             p.add_argument('--requests', type=int, default=50)
+            p.add_argument('--seconds', type=float, default=0, help='run for this long instead')
             p.add_argument('--expect', action='append', required=True)
     p = sub.add_parser('check')
     p.add_argument('--port', type=int, required=True)
@@ -360,11 +382,16 @@ def main():
     p.add_argument('--ref', required=True)
     p.add_argument('--tfs', action='store_true')
     p.add_argument('files', nargs='+')
+    p = sub.add_parser('rand')
+    p.add_argument('out')
+    p.add_argument('dtype')
+    p.add_argument('shape')
+    p.add_argument('--seed', type=int, default=1)
     p = sub.add_parser('same')
     p.add_argument('a')
     p.add_argument('b')
     a = ap.parse_args()
-    return {'infer': cmd_infer, 'tfs': cmd_tfs, 'load': cmd_load, 'same': cmd_same, 'check': cmd_check}[a.cmd](a)
+    return {'infer': cmd_infer, 'tfs': cmd_tfs, 'load': cmd_load, 'same': cmd_same, 'rand': cmd_rand, 'check': cmd_check}[a.cmd](a)
 
 
 if __name__ == '__main__':

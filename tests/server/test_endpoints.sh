@@ -2,10 +2,10 @@
 # Every endpoint of tfcc serve with a modelgen network and the small shared models: responses
 # (JSON, binary, binary out, TF Serving row/columnar) must equal `tfcc run` byte for byte.
 source "$(dirname "$0")/lib_server.bash"
-net=mobilenet_v1_025_128_int8
+net=mobilenet_v1_025_128_float
 build_net $net
 m=$TMP/nets/$net.tflite
-npy_tool make "$TMP/in.npy" '<f4' 1,128,128,3 0.25
+client rand "$TMP/in.npy" FP32 1,128,128,3 --seed 7
 "$TFCC" run "$m" -i "$TMP/in.npy" -o "$TMP/ref" >/dev/null || bad "tfcc run"
 
 # shared models with reference inputs (multi-input/output, int8, LSTM) when present
@@ -44,8 +44,8 @@ expect_http 404 "unknown model ready" GET /v2/models/nope/ready
 
 client check --port "$PORT" --model net --ref "$TMP/ref" --tfs "$TMP/in.npy" && ok || bad "net: responses differ from tfcc run"
 rm -rf "$TMP/o"
-client infer --port "$PORT" --model net --version 1 --output output --out "$TMP/o" "$TMP/in.npy" >/dev/null &&
-  client same "$TMP/o/0_output.npy" "$TMP/ref/0_output.npy" && ok || bad "infer /versions/1 with outputs"
+client infer --port "$PORT" --model net --version 1 --output softmax_31 --out "$TMP/o" "$TMP/in.npy" >/dev/null &&
+  client same "$TMP/o/0_softmax_31.npy" "$TMP/ref/0_softmax_31.npy" && ok || bad "infer /versions/1 with outputs"
 expect_http 200 "tfs status" GET /v1/models/net
 body_has '"state":"AVAILABLE"' "tfs status"
 expect_http 200 "tfs version status" GET /v1/models/net/versions/1

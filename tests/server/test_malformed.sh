@@ -3,7 +3,7 @@
 # bad JSON, wrong dtype/shape/name, missing data, truncated binary body, bad header length,
 # huge Content-Length, bodies over max_body_mb, slow clients (read timeout), TF Serving errors.
 source "$(dirname "$0")/lib_server.bash"
-net=mobilenet_v1_025_128_int8
+net=mobilenet_v1_025_128_float
 build_net $net
 cat >"$TMP/config.yaml" <<YAML
 server: {max_body_mb: 1, timeouts: {read_s: 1}}
@@ -44,7 +44,7 @@ post 400 "given twice" "{\"inputs\":[{$hdr,\"data\":[1]},{$hdr,\"data\":[1]}]}"
 json3="{\"inputs\":[{$hdr,\"parameters\":{\"binary_data_size\":196608}}],\"outputs\":[{\"name\":\"nope\"}]}"
 printf '%s' "$json3" >"$TMP/out.bin"; head -c 196608 /dev/zero >>"$TMP/out.bin"
 expect_http 400 "unknown output" POST $I -H "Inference-Header-Content-Length: ${#json3}" --data-binary @"$TMP/out.bin"
-body_has "unknown output 'nope' (the model's outputs: 'output')" "unknown output"
+body_has "unknown output 'nope' (the model's outputs: 'softmax_31')" "unknown output"
 
 # binary extension: truncated body, wrong sizes, bad header length
 json="{\"inputs\":[{$hdr,\"parameters\":{\"binary_data_size\":196608}}]}"
@@ -93,7 +93,7 @@ expect_http 404 "tfs verb" POST /v1/models/net:classify --data-binary '{}'
 
 # still up and serving correctly
 expect_http 200 "live after abuse" GET /v2/health/live
-npy_tool make "$TMP/in.npy" '<f4' 1,128,128,3 0.25
+client rand "$TMP/in.npy" FP32 1,128,128,3 --seed 7
 "$TFCC" run "$TMP/nets/$net.tflite" -i "$TMP/in.npy" -o "$TMP/ref" >/dev/null
 client check --port "$PORT" --model net --ref "$TMP/ref" "$TMP/in.npy" >/dev/null && ok || bad "valid request after abuse"
 expect_http 200 metrics GET /metrics
