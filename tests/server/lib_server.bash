@@ -2,6 +2,7 @@
 # (ok/bad/finish, $TMP, $TFCC, $MODELS). Servers listen on 127.0.0.1 on a free port (--port 0).
 source "$(dirname "${BASH_SOURCE[0]}")/../cli/lib.bash"
 SRV_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+export SRV_HERE
 SRC=${TFCC_SOURCE_DIR:-$SRV_HERE/../..}
 client() { python3 "$SRV_HERE/srv_client.py" "$@"; }
 command -v curl >/dev/null || { echo "SKIP: curl needed"; exit 77; }
