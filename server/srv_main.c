@@ -111,7 +111,14 @@ int srv_run(srv_config *cfg, const char *config_path) {
   atomic_store(&s->draining, 1);
   srv_http_quiesce(s);
   uint64_t deadline = srv_now_ns() + (uint64_t)s->cfg.drain_timeout_s * 1000000000ull;
-  while (atomic_load(&s->in_flight) > 0 && srv_now_ns() < deadline) {
+  /* Done when nothing has been in flight for 200 ms (requests may still arrive on open
+   * keep-alive connections; their answers carry Connection: close). */
+  uint64_t idle_since = 0;
+  while (srv_now_ns() < deadline) {
+    uint64_t now = srv_now_ns();
+    if (atomic_load(&s->in_flight) > 0) idle_since = 0;
+    else if (!idle_since) idle_since = now;
+    else if (now - idle_since > 200000000ull) break;
     struct timespec ts = {0, 5000000};
     nanosleep(&ts, NULL);
   }
