@@ -9,7 +9,7 @@
       one TF Serving predict request; writes the outputs like `infer`.
   srv_client.py load   --port P --model M --threads N --requests R --expect DIR [--expect DIR]
                        [--log FILE] IN.npy ...
-      R binary requests (or --seconds S of them) on each of N keep-alive connections; every answer must be 200 and
+      R binary requests (or for --seconds S, or --until-file F exists) on each of N keep-alive connections; every answer must be 200 and
       byte-equal to ONE of the --expect sets (never a mix). Prints a summary; exit 1 otherwise.
   srv_client.py check  --port P --model M --ref DIR [--tfs] IN.npy ...
       JSON, binary and binary-output requests (and TF Serving row/columnar with --tfs) must
@@ -244,7 +244,12 @@ def cmd_load(a):
         conn = http.client.HTTPConnection('127.0.0.1', a.port, timeout=60)
         end = time.perf_counter() + a.seconds if a.seconds else None
         done = 0
-        while (done < a.requests) if end is None else (time.perf_counter() < end):
+        while True:
+            if a.until_file:
+                if os.path.exists(a.until_file) or time.perf_counter() > t_start + 120:
+                    break
+            elif (done >= a.requests) if end is None else (time.perf_counter() >= end):
+                break
             done += 1
             t0 = time.perf_counter()
             try:
@@ -276,6 +281,7 @@ def cmd_load(a):
                 else:
                     stats['mismatch'] += 1
         conn.close()
+    t_start = time.perf_counter()
     threads = [threading.Thread(target=worker) for _ in range(a.threads)]
     t0 = time.perf_counter()
     for t in threads:
@@ -375,6 +381,7 @@ def main():
             p.add_argument('--threads', type=int, default=4)
             p.add_argument('--requests', type=int, default=50)
             p.add_argument('--seconds', type=float, default=0, help='run for this long instead')
+            p.add_argument('--until-file', help='run until this file exists (at most 120 s)')
             p.add_argument('--expect', action='append', required=True)
     p = sub.add_parser('check')
     p.add_argument('--port', type=int, required=True)

@@ -19,10 +19,12 @@ start_server "$TMP/log" --model-repository "$TMP/repo" --poll-ms 100 --sessions 
   { bad "start"; finish; }
 expect_http 200 "v1 ready" GET /v2/models/net/versions/1/ready
 
-client load --port "$PORT" --model net --threads 4 --seconds 4 --expect "$TMP/ref1" --expect "$TMP/ref2" \
+count() { curl -s "$URL/metrics" | awk -v k="tfcc_inference_requests_total{model=\"net\",version=\"$1\",code=\"200\"}" '$1 == k {print $2}'; }
+wait_count() { for _ in $(seq 1 300); do [ "$(count "$1")" -ge "$2" ] 2>/dev/null && return 0; sleep 0.1; done; return 1; }
+client load --port "$PORT" --model net --threads 4 --until-file "$TMP/stop" --expect "$TMP/ref1" --expect "$TMP/ref2" \
   "$TMP/in.npy" >"$TMP/load.txt" 2>&1 &
 load_pid=$!
-sleep 1
+wait_count 1 8 || bad "version 1 did not answer under load"
 # safe publish: write next to the repository, then rename into place
 mkdir -p "$TMP/repo/net/2"
 cp "$TMP/v2.tflite" "$TMP/repo/net/.v2.partial"
@@ -32,6 +34,8 @@ for _ in $(seq 1 50); do
   sleep 0.1
 done
 expect_http 200 "v2 ready" GET /v2/models/net/versions/2/ready
+wait_count 2 8 || bad "version 2 did not answer under load"
+touch "$TMP/stop"
 wait $load_pid && ok || bad "requests failed during the reload: $(cat "$TMP/load.txt")"
 cat "$TMP/load.txt"
 grep -q "'1':" "$TMP/load.txt" && grep -q "'2':" "$TMP/load.txt" && ok ||
