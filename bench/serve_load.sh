@@ -79,11 +79,12 @@ compute_mean_ms() { # mean tfcc_session_run time since the last call
 PREV_S=0 PREV_C=0
 echo "model: $MODEL"
 echo "server: sessions=$SESSIONS threads=$THREADS, $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
-wrk -t1 -c1 -d2s -s "$HERE/serve_request.lua" "$URL" >/dev/null   # warm-up
+max_level=$(echo $LEVELS | tr ' ' '\n' | sort -n | tail -1)
+# warm-up at the highest concurrency (connection threads, buffers), then RSS is the baseline
+wrk -t1 -c"$max_level" -d3s -s "$HERE/serve_request.lua" "$URL" >/dev/null
 compute_mean_ms 1 >/dev/null
 rss0=$(metric process_resident_memory_bytes)
 printf '%-6s %10s %9s %9s %9s %9s %8s %12s\n' conc req/s p50_ms p90_ms p99_ms compute_ms failed rss_MiB
-max_level=$(echo $LEVELS | tr ' ' '\n' | sort -n | tail -1)
 for c in $LEVELS; do
   t=$(( c < 2 ? 1 : 2 ))
   pub=""
