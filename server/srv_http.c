@@ -16,7 +16,9 @@
 #include "srv_server.h"
 
 typedef struct conn_ctx {
-  char *body;
+  char *raw;  /* 64-byte aligned allocation */
+  char *body; /* raw + pad: the binary tensors after the JSON header start 64-byte aligned */
+  size_t pad;
   size_t len, cap;
   int too_large;
   int answered;
@@ -55,6 +57,18 @@ static enum MHD_Result send_resp(srv_server *s, struct MHD_Connection *c, const 
   return ok;
 }
 
+/* Makes room for cap body bytes (+1 for a NUL), keeping body + pad alignment. 0 or -1. */
+static int body_grow(conn_ctx *ctx, size_t cap) {
+  void *p = NULL;
+  if (posix_memalign(&p, 64, ctx->pad + cap + 1) != 0) return -1;
+  if (ctx->len) memcpy((char *)p + ctx->pad, ctx->body, ctx->len);
+  free(ctx->raw);
+  ctx->raw = p;
+  ctx->body = (char *)p + ctx->pad;
+  ctx->cap = cap;
+  return 0;
+}
+
 static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                                const char *version, const char *upload_data, size_t *upload_data_size,
                                void **con_cls) {
@@ -68,6 +82,13 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
     ctx->start_ns = srv_now_ns();
     *con_cls = ctx;
     atomic_fetch_add(&s->in_flight, 1);
+    /* Align the binary part (after Inference-Header-Content-Length bytes) to 64 bytes so
+     * binary tensors can be run in place. */
+    const char *ihl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Inference-Header-Content-Length");
+    if (ihl) {
+      unsigned long long h = strtoull(ihl, NULL, 10);
+      ctx->pad = (size_t)((64 - h % 64) % 64);
+    }
     const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
     if (cl) {
       char *end;
@@ -80,11 +101,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
         srv_resp_header(&r, MHD_HTTP_HEADER_CONNECTION, "close");
         return send_resp(s, c, method, url, ctx, &r);
       }
-      if (v > 0) {
-        ctx->body = malloc((size_t)v + 1);
-        if (!ctx->body) return MHD_NO;
-        ctx->cap = (size_t)v + 1;
-      }
+      if (v > 0 && body_grow(ctx, (size_t)v) != 0) return MHD_NO;
     }
     return MHD_YES;
   }
@@ -94,17 +111,15 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
     if (ctx->too_large || ctx->answered) return MHD_YES;
     if (ctx->len + n > max_body) {
       ctx->too_large = 1;
-      free(ctx->body);
-      ctx->body = NULL;
+      free(ctx->raw);
+      ctx->raw = ctx->body = NULL;
+      ctx->len = ctx->cap = 0;
       return MHD_YES;
     }
-    if (ctx->len + n + 1 > ctx->cap) {
+    if (ctx->len + n > ctx->cap) {
       size_t cap = ctx->cap ? ctx->cap : 4096;
-      while (cap < ctx->len + n + 1) cap *= 2;
-      char *p = realloc(ctx->body, cap);
-      if (!p) return MHD_NO;
-      ctx->body = p;
-      ctx->cap = cap;
+      while (cap < ctx->len + n) cap *= 2;
+      if (body_grow(ctx, cap) != 0) return MHD_NO;
     }
     memcpy(ctx->body + ctx->len, upload_data, n);
     ctx->len += n;
@@ -140,7 +155,7 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls, enum 
   srv_server *s = cls;
   conn_ctx *ctx = *con_cls;
   if (!ctx) return;
-  free(ctx->body);
+  free(ctx->raw);
   free(ctx);
   *con_cls = NULL;
   atomic_fetch_sub(&s->in_flight, 1);

@@ -1,6 +1,7 @@
 /* KServe v2 / Triton infer request parser: JSON tensors (nested or flat "data") and the binary
  * tensor data extension (Inference-Header-Content-Length, "binary_data_size",
  * "binary_data_output", per-output "binary_data"). Binary inputs are used in place. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,6 +115,18 @@ static int parse_input(const json_t *in, int k, const srv_sig *sig, srv_request 
     }
     t->data = bin + *bin_at;
     *bin_at += sz;
+    if ((uintptr_t)t->data % 64 != 0) {
+      /* Kernels may load whole elements or vectors: run in place only when 64-byte aligned
+       * (the HTTP front aligns the first binary tensor), else copy. */
+      void *p = NULL;
+      if (posix_memalign(&p, 64, sz ? sz : 1) != 0) {
+        snprintf(err, n, "input '%s': out of memory for %zu bytes", name, sz);
+        return 500;
+      }
+      memcpy(p, t->data, sz);
+      t->owned = p;
+      t->data = p;
+    }
   } else {
     if (!data) {
       snprintf(err, n, "input '%s': no 'data' (and no binary_data_size)", name);

@@ -9,8 +9,12 @@ command -v curl >/dev/null || { echo "SKIP: curl needed"; exit 77; }
 have_python || { echo "SKIP: python3 needed"; exit 77; }
 
 SERVER_PIDS=()
+SERVER_LOGS=()
 cleanup_servers() {
   for p in "${SERVER_PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done
+  if [ "$FAILS" -gt 0 ]; then
+    for l in "${SERVER_LOGS[@]}"; do echo "--- last lines of $(basename "$l"):" >&2; grep -v ' ACCESS ' "$l" | tail -40 >&2; done
+  fi
   rm -rf "$TMP"
 }
 trap cleanup_servers EXIT
@@ -22,6 +26,7 @@ start_server() {
   "$TFCC" serve --port 0 --port-file "$TMP/port" "$@" >"$log" 2>&1 &
   PID=$!
   SERVER_PIDS+=("$PID")
+  SERVER_LOGS+=("$log")
   for _ in $(seq 1 200); do
     [ -s "$TMP/port" ] && break
     kill -0 "$PID" 2>/dev/null || break
