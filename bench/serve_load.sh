@@ -6,7 +6,10 @@
 # failed requests, and RSS growth after warm-up.
 #
 #   bench/serve_load.sh [--model FILE.tflite] [--levels "1 8 64"] [--seconds 10]
-#                       [--sessions N] [--threads N] [--reload]
+#                       [--sessions N] [--threads N] [--reload] [--warmup 10]
+#
+# RSS is compared between the end of the warm-up (--warmup seconds at the highest
+# concurrency: connection threads, malloc arenas, body buffers) and the end of the run.
 #
 # --reload publishes a new model version (repository layout, write-then-rename) in the
 # middle of the highest level and reports the failed requests (target: 0).
@@ -15,7 +18,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 TFCC=${TFCC:-$ROOT/build/tools/tfcc}
-MODEL="" LEVELS="1 8 64" SECONDS_PER=10 SESSIONS=2 THREADS=0 RELOAD=0
+MODEL="" LEVELS="1 8 64" SECONDS_PER=10 SESSIONS=2 THREADS=0 RELOAD=0 WARMUP=10
 while [ $# -gt 0 ]; do
   case $1 in
     --model) MODEL=$2; shift 2 ;;
@@ -24,6 +27,7 @@ while [ $# -gt 0 ]; do
     --sessions) SESSIONS=$2; shift 2 ;;
     --threads) THREADS=$2; shift 2 ;;
     --reload) RELOAD=1; shift ;;
+    --warmup) WARMUP=$2; shift 2 ;;
     *) echo "usage: $0 [--model F] [--levels \"1 8 64\"] [--seconds S] [--sessions N] [--threads N] [--reload]" >&2; exit 2 ;;
   esac
 done
@@ -81,7 +85,7 @@ echo "model: $MODEL"
 echo "server: sessions=$SESSIONS threads=$THREADS, $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 max_level=$(echo $LEVELS | tr ' ' '\n' | sort -n | tail -1)
 # warm-up at the highest concurrency (connection threads, buffers), then RSS is the baseline
-wrk -t1 -c"$max_level" -d3s -s "$HERE/serve_request.lua" "$URL" >/dev/null
+wrk -t1 -c"$max_level" -d"${WARMUP}s" -s "$HERE/serve_request.lua" "$URL" >/dev/null
 compute_mean_ms 1 >/dev/null
 rss0=$(metric process_resident_memory_bytes)
 printf '%-6s %10s %9s %9s %9s %9s %8s %12s\n' conc req/s p50_ms p90_ms p99_ms compute_ms failed rss_MiB

@@ -1,6 +1,7 @@
 /* Server lifecycle: runtime, repository (initial load), HTTP front, poller, then the signal
  * loop: SIGHUP re-reads the config, SIGTERM/SIGINT drain (stop accepting, finish in-flight
  * requests, exit 0). */
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -70,6 +71,10 @@ int srv_run(srv_config *cfg, const char *config_path) {
   s->cfg = *cfg;
   snprintf(s->config_path, sizeof s->config_path, "%s", config_path ? config_path : "");
   srv_log_setup(cfg->log_level, cfg->log_json, cfg->access_log);
+  /* Flat RSS under many connection threads: few malloc arenas, and request bodies above
+   * 256 KiB always mmap'ed (returned to the OS on free) instead of the adaptive threshold. */
+  mallopt(M_ARENA_MAX, 4);
+  mallopt(M_MMAP_THRESHOLD, 256 * 1024);
   srv_metrics_init();
   srv_signals_block();
   int rc = 1;
