@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "commands.h"
 #include "common/args.h"
@@ -52,6 +53,7 @@ static const char k_usage[] =
     "Timed runs: --runs R alone does exactly R; --duration S alone runs until S seconds have\n"
     "passed (at least one run); both: until both are reached; neither: at least 10 runs and 1 s.\n"
     "JSON keys: load_ms, session_ms, first_ms, latency_ms{min,avg,p50,p90,p99,max,stddev}, qps,\n"
+    "cpu_ms_per_run (process CPU time per timed run, all threads),\n"
     "peak_rss_bytes, arena_bytes, memory{...}, ops[] (node, name, kernel, ms, share, macs, gops).\n";
 
 enum {
@@ -117,6 +119,7 @@ typedef struct type_row {
 
 typedef struct bench_result {
   double load_ms, session_ms, first_ms, timed_s;
+  double cpu_ms_per_run; /* process CPU time (all threads) per timed run */
   size_t n_lat;
   latency_stats lat;
   double qps;
@@ -165,6 +168,12 @@ static void state_free(bench_state *b) {
 }
 
 static double ms_between(uint64_t a, uint64_t b) { return (double)(b - a) / 1e6; }
+
+static double process_cpu_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
 
 static const char *session_err(const tfcc_session *s, tfcc_status st) {
   const char *m = tfcc_session_last_error(s);
@@ -314,6 +323,7 @@ static int bench(bench_state *b, const bench_opts *o) {
   if (b->tracing && trace_reserve(&b->trace, cap + (size_t)profile_runs, ops_per_run) != 0)
     return cli_error(CMD, CLI_EXIT_FAIL, "out of memory for the trace");
 
+  double cpu0 = process_cpu_ms();
   uint64_t start = trace_now_ns(), deadline = start + (uint64_t)(duration * 1e9);
   size_t n = 0;
   for (;;) {
@@ -330,6 +340,7 @@ static int bench(bench_state *b, const bench_opts *o) {
     b->lat[n++] = ms;
   }
   b->r.timed_s = (double)(trace_now_ns() - start) / 1e9;
+  b->r.cpu_ms_per_run = n ? (process_cpu_ms() - cpu0) / (double)n : 0.0;
   b->scratch = (double *)malloc((n ? n : 1) * sizeof *b->scratch);
   if (!b->scratch) return cli_error(CMD, CLI_EXIT_FAIL, "out of memory");
   b->r.n_lat = n;
@@ -383,11 +394,11 @@ static void print_text(const bench_state *b, const bench_opts *o) {
   }
   printf("   kernels: %s%s%s%s   inputs: %s (seed %ld)\n", tfcc_isa_name(r->level), r->isa_capped ? " (cap " : "",
          r->isa_capped ? tfcc_isa_name(r->cap) : "", r->isa_capped ? ")" : "",
-         o->n_specs ? "files + random" : "random", o->seed);
+         o->n_specs == 0 ? "random" : o->n_specs >= b->n_in ? "files" : "files + random", o->seed);
   printf("load: %.3f ms   session: %.3f ms   first inference: %.3f ms\n", r->load_ms, r->session_ms, r->first_ms);
   printf("latency over %zu runs (%ld warm-up) in ms: min %.3f  avg %.3f  p50 %.3f  p90 %.3f  p99 %.3f  max %.3f  (std %.3f)\n",
          r->n_lat, o->warmup, r->lat.min, r->lat.avg, r->lat.p50, r->lat.p90, r->lat.p99, r->lat.max, r->lat.stddev);
-  printf("throughput: %.2f inferences/s\n", r->qps);
+  printf("throughput: %.2f inferences/s   CPU time: %.3f ms/run (all threads)\n", r->qps, r->cpu_ms_per_run);
   human_bytes(r->peak_rss, buf, sizeof buf);
   human_bytes(r->arena, buf2, sizeof buf2);
   printf("memory: peak RSS %s   arena %s", buf, buf2);
@@ -473,6 +484,8 @@ static void print_json(const bench_state *b, const bench_opts *o) {
   json_end_object(&w);
   json_key(&w, "qps");
   json_double(&w, r->qps);
+  json_key(&w, "cpu_ms_per_run");
+  json_double(&w, r->cpu_ms_per_run);
   json_key(&w, "peak_rss_bytes");
   json_int(&w, (int64_t)r->peak_rss);
   json_key(&w, "arena_bytes");
