@@ -386,7 +386,8 @@ static void print_text(const bench_state *b, const bench_opts *o) {
   const bench_result *r = &b->r;
   char buf[64], buf2[64];
   printf("model: %s\n", o->model);
-  printf("threads: %ld", o->threads);
+  if (o->threads == 0) printf("threads: all CPUs");
+  else printf("threads: %ld", o->threads);
   if (o->n_cpus) {
     printf(" (affinity");
     for (int i = 0; i < o->n_cpus; i++) printf("%s%d", i ? "," : " ", o->cpus[i]);
