@@ -9,7 +9,7 @@
 #include "tfcc/tfcc.h"
 
 #define THREADS 4
-#define RUNS 40
+#define RUNS 12
 
 typedef struct {
   tfcc_model *model;
