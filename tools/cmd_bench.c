@@ -299,8 +299,9 @@ static int bench(bench_state *b, const bench_opts *o) {
   const size_t ops_per_run = (size_t)(n_nodes > 0 ? n_nodes : 1);
   long runs = o->runs_set ? o->runs : (o->duration_set ? 1 : 10);
   double duration = o->duration_set ? o->duration : (o->runs_set ? 0.0 : 1.0);
-  long profile_runs = o->profile_set ? o->profile_runs : (runs < 10 ? runs : 10);
-  b->r.profile_runs = profile_runs;
+  /* the profiled pass: --profile-runs, else min(timed runs, 10) (reserved for the trace at the
+     most that can be, fixed once the timed runs are done) */
+  long profile_runs = o->profile_set ? o->profile_runs : 10;
 
   if (o->trace) {
     if (trace_init(&b->trace, ops_per_run * (size_t)(1 + o->warmup), (size_t)(1 + o->warmup)) != 0)
@@ -341,6 +342,8 @@ static int bench(bench_state *b, const bench_opts *o) {
   }
   b->r.timed_s = (double)(trace_now_ns() - start) / 1e9;
   b->r.cpu_ms_per_run = n ? (process_cpu_ms() - cpu0) / (double)n : 0.0;
+  if (!o->profile_set && (long)n < profile_runs) profile_runs = (long)n;
+  b->r.profile_runs = profile_runs;
   b->scratch = (double *)malloc((n ? n : 1) * sizeof *b->scratch);
   if (!b->scratch) return cli_error(CMD, CLI_EXIT_FAIL, "out of memory");
   b->r.n_lat = n;
