@@ -372,6 +372,13 @@ static int bench(bench_state *b, const bench_opts *o) {
 
 /* ------------------------------------------------------------ reports */
 
+/* Milliseconds with about 4 significant digits below 10 ms, 3 decimals above. */
+static void ms_text(double ms, char *buf, size_t n) {
+  if (ms >= 10 || ms == 0) snprintf(buf, n, "%.3f", ms);
+  else if (ms >= 0.1) snprintf(buf, n, "%.4f", ms);
+  else snprintf(buf, n, "%.6f", ms);
+}
+
 /* GOP/s with two decimals, "-" for operators without MACs. */
 static void gops_text(int64_t macs, double ms, char *buf, size_t n) {
   if (macs <= 0) snprintf(buf, n, "-");
@@ -400,8 +407,11 @@ static void print_text(const bench_state *b, const bench_opts *o) {
          r->isa_capped ? tfcc_isa_name(r->cap) : "", r->isa_capped ? ")" : "",
          o->n_specs == 0 ? "random" : o->n_specs >= b->n_in ? "files" : "files + random", o->seed);
   printf("load: %.3f ms   session: %.3f ms   first inference: %.3f ms\n", r->load_ms, r->session_ms, r->first_ms);
-  printf("latency over %zu runs (%ld warm-up) in ms: min %.3f  avg %.3f  p50 %.3f  p90 %.3f  p99 %.3f  max %.3f  (std %.3f)\n",
-         r->n_lat, o->warmup, r->lat.min, r->lat.avg, r->lat.p50, r->lat.p90, r->lat.p99, r->lat.max, r->lat.stddev);
+  char v[7][32];
+  const double lv[7] = {r->lat.min, r->lat.avg, r->lat.p50, r->lat.p90, r->lat.p99, r->lat.max, r->lat.stddev};
+  for (int i = 0; i < 7; i++) ms_text(lv[i], v[i], sizeof v[i]);
+  printf("latency over %zu runs (%ld warm-up) in ms: min %s  avg %s  p50 %s  p90 %s  p99 %s  max %s  (std %s)\n",
+         r->n_lat, o->warmup, v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
   printf("throughput: %.2f inferences/s   CPU time: %.3f ms/run (all threads)\n", r->qps, r->cpu_ms_per_run);
   human_bytes(r->peak_rss, buf, sizeof buf);
   human_bytes(r->arena, buf2, sizeof buf2);
