@@ -5,7 +5,6 @@
  * so the latency figures are not perturbed), then a separate profiled pass for the per-operator
  * table. --trace records every operator of every run through the session's op observer into
  * buffers reserved before the runs, and writes a Chrome trace at the end. */
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,10 +12,10 @@
 
 #include "commands.h"
 #include "common/args.h"
+#include "common/bench_report.h"
 #include "common/bench_inputs.h"
 #include "common/cli.h"
 #include "common/cpulist.h"
-#include "common/json.h"
 #include "common/stats.h"
 #include "common/trace.h"
 
@@ -100,43 +99,6 @@ typedef struct bench_opts {
   int json;
 } bench_opts;
 
-/* One row of the per-operator table. */
-typedef struct op_row {
-  int32_t node;
-  const char *name, *kernel;
-  int64_t macs;
-  double ms; /* per run */
-} op_row;
-
-/* Per operator type. */
-typedef struct type_row {
-  const char *name;
-  int count;
-  int64_t macs;
-  double ms;
-  char kernels[96];
-} type_row;
-
-typedef struct bench_result {
-  double load_ms, session_ms, first_ms, timed_s;
-  double cpu_ms_per_run; /* process CPU time (all threads) per timed run */
-  size_t n_lat;
-  latency_stats lat;
-  double qps;
-  size_t peak_rss, arena;
-  tfcc_memory_info mem;
-  int have_mem;
-  tfcc_isa level;
-  int isa_capped;
-  tfcc_isa cap;
-  op_row *ops;
-  int n_ops;
-  long profile_runs;
-  double profile_ms; /* sum of operator times per profiled run */
-  type_row *types;
-  int n_types;
-} bench_result;
-
 typedef struct bench_state {
   tfcc_runtime *rt;
   tfcc_model *model;
@@ -159,8 +121,7 @@ static void state_free(bench_state *b) {
   free(b->outputs);
   free(b->lat);
   free(b->scratch);
-  free(b->r.ops);
-  free(b->r.types);
+  bench_result_free(&b->r);
   trace_free(&b->trace);
   tfcc_session_destroy(b->session);
   tfcc_model_release(b->model);
@@ -242,56 +203,7 @@ static int open_all(bench_state *b, const bench_opts *o) {
   return 0;
 }
 
-static int cmp_row_ms(const void *a, const void *b) {
-  const op_row *x = (const op_row *)a, *y = (const op_row *)b;
-  return (x->ms < y->ms) - (x->ms > y->ms);
-}
 
-static int cmp_type_ms(const void *a, const void *b) {
-  const type_row *x = (const type_row *)a, *y = (const type_row *)b;
-  return (x->ms < y->ms) - (x->ms > y->ms);
-}
-
-/* Builds the per-operator and per-type tables from the session's profile. */
-static int collect_profile(bench_state *b) {
-  const tfcc_op_profile *e = NULL;
-  int n = tfcc_session_profile(b->session, &e);
-  b->r.ops = (op_row *)calloc((size_t)(n > 0 ? n : 1), sizeof *b->r.ops);
-  b->r.types = (type_row *)calloc((size_t)(n > 0 ? n : 1), sizeof *b->r.types);
-  if (!b->r.ops || !b->r.types) return cli_error(CMD, CLI_EXIT_FAIL, "out of memory");
-  for (int i = 0; i < n; i++) {
-    if (e[i].runs == 0) continue; /* folded at prepare time: never runs */
-    op_row *r = &b->r.ops[b->r.n_ops++];
-    r->node = e[i].node;
-    r->name = e[i].name ? e[i].name : "?";
-    r->kernel = e[i].kernel ? e[i].kernel : "ref";
-    r->macs = e[i].macs;
-    r->ms = e[i].total_ms / (double)e[i].runs;
-    b->r.profile_ms += r->ms;
-    int k = 0;
-    while (k < b->r.n_types && strcmp(b->r.types[k].name, r->name) != 0) k++;
-    type_row *t = &b->r.types[k];
-    if (k == b->r.n_types) {
-      b->r.n_types++;
-      t->name = r->name;
-    }
-    t->count++;
-    t->macs += r->macs;
-    t->ms += r->ms;
-    /* distinct kernels, comma-separated */
-    size_t kl = strlen(r->kernel), used = strlen(t->kernels);
-    int seen = 0;
-    for (const char *p = t->kernels; *p && !seen; p = strchr(p, ',') ? strchr(p, ',') + 1 : p + strlen(p))
-      seen = strncmp(p, r->kernel, kl) == 0 && (p[kl] == ',' || p[kl] == '\0');
-    if (!seen && used + kl + 2 < sizeof t->kernels)
-      snprintf(t->kernels + used, sizeof t->kernels - used, "%s%s", used ? "," : "", r->kernel);
-  }
-  qsort(b->r.types, (size_t)b->r.n_types, sizeof *b->r.types, cmp_type_ms);
-  return 0;
-}
-
-/* 2 x MACs per second in units of 1e9 (GFLOP/s for float operators, GOPS for integer ones). */
-static double gops(int64_t macs, double ms) { return ms > 0 && macs > 0 ? 2.0 * (double)macs / (ms * 1e6) : 0.0; }
 
 static int bench(bench_state *b, const bench_opts *o) {
   if (open_all(b, o) != 0) return CLI_EXIT_FAIL;
@@ -356,7 +268,9 @@ static int bench(bench_state *b, const bench_opts *o) {
     tfcc_session_profile_reset(b->session);
     for (long i = 0; i < profile_runs; i++)
       if (run_once(b, "profiled") < 0) return CLI_EXIT_FAIL;
-    if (collect_profile(b) != 0) return CLI_EXIT_FAIL;
+    const tfcc_op_profile *entries = NULL;
+    int n_entries = tfcc_session_profile(b->session, &entries);
+    if (bench_profile_collect(entries, n_entries, &b->r) != 0) return cli_error(CMD, CLI_EXIT_FAIL, "out of memory");
     tfcc_session_set_profiling(b->session, 0);
   }
   b->r.peak_rss = stats_peak_rss_bytes();
@@ -370,220 +284,6 @@ static int bench(bench_state *b, const bench_opts *o) {
   return 0;
 }
 
-/* ------------------------------------------------------------ reports */
-
-/* Milliseconds with about 4 significant digits below 10 ms, 3 decimals above. */
-static void ms_text(double ms, char *buf, size_t n) {
-  if (ms >= 10 || ms == 0) snprintf(buf, n, "%.3f", ms);
-  else if (ms >= 0.1) snprintf(buf, n, "%.4f", ms);
-  else snprintf(buf, n, "%.6f", ms);
-}
-
-/* GOP/s with two decimals, "-" for operators without MACs. */
-static void gops_text(int64_t macs, double ms, char *buf, size_t n) {
-  if (macs <= 0) snprintf(buf, n, "-");
-  else snprintf(buf, n, "%.2f", gops(macs, ms));
-}
-
-static void human_bytes(size_t v, char *buf, size_t n) {
-  if (v >= (size_t)1 << 30) snprintf(buf, n, "%.2f GiB", (double)v / (1 << 30));
-  else if (v >= (size_t)1 << 20) snprintf(buf, n, "%.2f MiB", (double)v / (1 << 20));
-  else if (v >= 1024) snprintf(buf, n, "%.1f KiB", (double)v / 1024);
-  else snprintf(buf, n, "%zu B", v);
-}
-
-static void print_text(const bench_state *b, const bench_opts *o) {
-  const bench_result *r = &b->r;
-  char buf[64], buf2[64];
-  printf("model: %s\n", o->model);
-  if (o->threads == 0) printf("threads: all CPUs");
-  else printf("threads: %ld", o->threads);
-  if (o->n_cpus) {
-    printf(" (affinity");
-    for (int i = 0; i < o->n_cpus; i++) printf("%s%d", i ? "," : " ", o->cpus[i]);
-    printf(")");
-  }
-  printf("   kernels: %s%s%s%s   inputs: %s (seed %ld)\n", tfcc_isa_name(r->level), r->isa_capped ? " (cap " : "",
-         r->isa_capped ? tfcc_isa_name(r->cap) : "", r->isa_capped ? ")" : "",
-         o->n_specs == 0 ? "random" : o->n_specs >= b->n_in ? "files" : "files + random", o->seed);
-  printf("load: %.3f ms   session: %.3f ms   first inference: %.3f ms\n", r->load_ms, r->session_ms, r->first_ms);
-  char v[7][32];
-  const double lv[7] = {r->lat.min, r->lat.avg, r->lat.p50, r->lat.p90, r->lat.p99, r->lat.max, r->lat.stddev};
-  for (int i = 0; i < 7; i++) ms_text(lv[i], v[i], sizeof v[i]);
-  printf("latency over %zu runs (%ld warm-up) in ms: min %s  avg %s  p50 %s  p90 %s  p99 %s  max %s  (std %s)\n",
-         r->n_lat, o->warmup, v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
-  printf("throughput: %.2f inferences/s   CPU time: %.3f ms/run (all threads)\n", r->qps, r->cpu_ms_per_run);
-  human_bytes(r->peak_rss, buf, sizeof buf);
-  human_bytes(r->arena, buf2, sizeof buf2);
-  printf("memory: peak RSS %s   arena %s", buf, buf2);
-  if (r->have_mem) {
-    human_bytes(r->mem.lower_bound_bytes, buf, sizeof buf);
-    printf(" (lower bound %s)", buf);
-    human_bytes(r->mem.constant_bytes, buf, sizeof buf);
-    printf("   constants %s", buf);
-  }
-  printf("\n");
-  if (r->profile_runs <= 0) return;
-  int64_t total_macs = 0;
-  for (int i = 0; i < r->n_ops; i++) total_macs += r->ops[i].macs;
-  printf("\nprofile: %ld run%s, %d operators, %.3f ms/run in operators, %.2f GOP/s overall\n", r->profile_runs,
-         r->profile_runs == 1 ? "" : "s", r->n_ops, r->profile_ms, gops(total_macs, r->profile_ms));
-  printf("by operator type:\n  %-28s %5s %10s %7s %9s  %s\n", "type", "count", "ms/run", "share", "GOP/s", "kernels");
-  for (int k = 0; k < r->n_types; k++) {
-    const type_row *t = &r->types[k];
-    char g[32];
-    gops_text(t->macs, t->ms, g, sizeof g);
-    printf("  %-28s %5d %10.3f %6.1f%% %9s  %s\n", t->name, t->count, t->ms,
-           r->profile_ms > 0 ? 100.0 * t->ms / r->profile_ms : 0.0, g, t->kernels);
-  }
-  op_row *sorted = (op_row *)malloc((size_t)(r->n_ops > 0 ? r->n_ops : 1) * sizeof *sorted);
-  if (!sorted) return;
-  memcpy(sorted, r->ops, (size_t)r->n_ops * sizeof *sorted);
-  qsort(sorted, (size_t)r->n_ops, sizeof *sorted, cmp_row_ms);
-  int top = o->top == 0 || o->top > r->n_ops ? r->n_ops : (int)o->top;
-  printf("top %d operators by time:\n  %5s  %-28s %10s %7s %14s %9s  %s\n", top, "node", "type", "ms/run", "share",
-         "MACs", "GOP/s", "kernel");
-  for (int i = 0; i < top; i++) {
-    const op_row *p = &sorted[i];
-    char g[32];
-    gops_text(p->macs, p->ms, g, sizeof g);
-    printf("  %5d  %-28s %10.4f %6.1f%% %14" PRId64 " %9s  %s\n", (int)p->node, p->name, p->ms,
-           r->profile_ms > 0 ? 100.0 * p->ms / r->profile_ms : 0.0, p->macs, g, p->kernel);
-  }
-  free(sorted);
-  if (o->trace)
-    printf("trace: %s (%zu operator events%s)\n", o->trace, b->trace.n_ops, b->trace.dropped ? ", some dropped" : "");
-}
-
-static void print_json(const bench_state *b, const bench_opts *o) {
-  const bench_result *r = &b->r;
-  json_writer w;
-  json_init(&w, stdout);
-  json_begin_object(&w);
-  json_key(&w, "model");
-  json_string(&w, o->model);
-  json_key(&w, "threads");
-  json_int(&w, o->threads);
-  json_key(&w, "affinity");
-  json_begin_array_inline(&w);
-  for (int i = 0; i < o->n_cpus; i++) json_int(&w, o->cpus[i]);
-  json_end_array(&w);
-  json_key(&w, "isa");
-  json_string(&w, tfcc_isa_name(r->level));
-  json_key(&w, "isa_cap");
-  if (r->isa_capped) json_string(&w, tfcc_isa_name(r->cap));
-  else json_null(&w);
-  json_key(&w, "seed");
-  json_int(&w, o->seed);
-  json_key(&w, "load_ms");
-  json_double(&w, r->load_ms);
-  json_key(&w, "session_ms");
-  json_double(&w, r->session_ms);
-  json_key(&w, "first_ms");
-  json_double(&w, r->first_ms);
-  json_key(&w, "warmup_runs");
-  json_int(&w, o->warmup);
-  json_key(&w, "runs");
-  json_int(&w, (int64_t)r->n_lat);
-  json_key(&w, "timed_s");
-  json_double(&w, r->timed_s);
-  json_key(&w, "latency_ms");
-  json_begin_object(&w);
-  const char *keys[] = {"min", "avg", "p50", "p90", "p99", "max", "stddev"};
-  const double vals[] = {r->lat.min, r->lat.avg, r->lat.p50, r->lat.p90, r->lat.p99, r->lat.max, r->lat.stddev};
-  for (int i = 0; i < 7; i++) {
-    json_key(&w, keys[i]);
-    json_double(&w, vals[i]);
-  }
-  json_end_object(&w);
-  json_key(&w, "qps");
-  json_double(&w, r->qps);
-  json_key(&w, "cpu_ms_per_run");
-  json_double(&w, r->cpu_ms_per_run);
-  json_key(&w, "peak_rss_bytes");
-  json_int(&w, (int64_t)r->peak_rss);
-  json_key(&w, "arena_bytes");
-  json_int(&w, (int64_t)r->arena);
-  json_key(&w, "memory");
-  if (r->have_mem) {
-    json_begin_object(&w);
-    json_key(&w, "arena_bytes");
-    json_int(&w, (int64_t)r->mem.arena_bytes);
-    json_key(&w, "naive_bytes");
-    json_int(&w, (int64_t)r->mem.naive_bytes);
-    json_key(&w, "lower_bound_bytes");
-    json_int(&w, (int64_t)r->mem.lower_bound_bytes);
-    json_key(&w, "persistent_bytes");
-    json_int(&w, (int64_t)r->mem.persistent_bytes);
-    json_key(&w, "constant_bytes");
-    json_int(&w, (int64_t)r->mem.constant_bytes);
-    json_end_object(&w);
-  } else {
-    json_null(&w);
-  }
-  json_key(&w, "profile_runs");
-  json_int(&w, r->profile_runs);
-  json_key(&w, "profile_ms");
-  json_double(&w, r->profile_ms);
-  json_key(&w, "ops");
-  json_begin_array(&w);
-  for (int i = 0; i < r->n_ops; i++) {
-    const op_row *p = &r->ops[i];
-    json_begin_object_inline(&w);
-    json_key(&w, "node");
-    json_int(&w, p->node);
-    json_key(&w, "name");
-    json_string(&w, p->name);
-    json_key(&w, "kernel");
-    json_string(&w, p->kernel);
-    json_key(&w, "ms");
-    json_double(&w, p->ms);
-    json_key(&w, "share");
-    json_double(&w, r->profile_ms > 0 ? p->ms / r->profile_ms : 0.0);
-    json_key(&w, "macs");
-    json_int(&w, p->macs);
-    json_key(&w, "gops");
-    json_double(&w, gops(p->macs, p->ms));
-    json_end_object(&w);
-  }
-  json_end_array(&w);
-  json_key(&w, "op_types");
-  json_begin_array(&w);
-  for (int k = 0; k < r->n_types; k++) {
-    const type_row *t = &r->types[k];
-    json_begin_object_inline(&w);
-    json_key(&w, "name");
-    json_string(&w, t->name);
-    json_key(&w, "count");
-    json_int(&w, t->count);
-    json_key(&w, "ms");
-    json_double(&w, t->ms);
-    json_key(&w, "share");
-    json_double(&w, r->profile_ms > 0 ? t->ms / r->profile_ms : 0.0);
-    json_key(&w, "macs");
-    json_int(&w, t->macs);
-    json_key(&w, "gops");
-    json_double(&w, gops(t->macs, t->ms));
-    json_key(&w, "kernels");
-    json_string(&w, t->kernels);
-    json_end_object(&w);
-  }
-  json_end_array(&w);
-  json_key(&w, "trace");
-  if (o->trace) {
-    json_begin_object(&w);
-    json_key(&w, "path");
-    json_string(&w, o->trace);
-    json_key(&w, "op_events");
-    json_int(&w, (int64_t)b->trace.n_ops);
-    json_key(&w, "dropped");
-    json_int(&w, (int64_t)b->trace.dropped);
-    json_end_object(&w);
-  } else {
-    json_null(&w);
-  }
-  json_end_object(&w);
-}
 
 /* ------------------------------------------------------------ options */
 
@@ -669,8 +369,11 @@ int cmd_bench(int argc, char **argv) {
   memset(&b, 0, sizeof b);
   rc = bench(&b, &o);
   if (rc == 0) {
-    if (o.json) print_json(&b, &o);
-    else print_text(&b, &o);
+    bench_setting st = {o.model, o.threads, o.warmup, o.seed, o.top, o.cpus, o.n_cpus,
+                        o.n_specs == 0 ? "random" : o.n_specs >= b.n_in ? "files" : "files + random",
+                        o.trace, b.trace.n_ops, b.trace.dropped};
+    if (o.json) bench_report_json(&b.r, &st);
+    else bench_report_text(&b.r, &st);
   }
   state_free(&b);
   return rc;
