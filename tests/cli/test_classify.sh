@@ -13,6 +13,10 @@ if model_runnable $m; then
   first=$(head -1 "$TMP/out")
   [ "$first" = "1 286 0.8125 Egyptian cat" ] && ok || bad "top-1: '$first'"
   [ "$(wc -l <"$TMP/out")" -eq 5 ] && ok || bad "default top 5"
+  # the oracle's top 5 (ref meta.json): ties at 0 go to the lower index
+  printf '%s\n' "1 286 0.8125 Egyptian cat" "2 282 0.101562 tabby, tabby cat" "3 283 0.0507812 tiger cat" \
+    "4 0 0 background" "5 1 0 tench, Tinca tinca" >"$TMP/want"
+  cmp -s "$TMP/out" "$TMP/want" && ok || bad "top 5: $(tr '\n' '|' <"$TMP/out")"
   expect_rc 0 "classify --top 2, no labels" -- "$TFCC" classify "$MODELS/$m.tflite" "$IMG/cat.bmp" -k 2
   [ "$(head -1 "$TMP/out")" = "1 286 0.8125 -" ] && ok || bad "no labels: $(head -1 "$TMP/out")"
   [ "$(wc -l <"$TMP/out")" -eq 2 ] && ok || bad "--top 2"
