@@ -42,12 +42,17 @@ if model_runnable split_concat_quant; then
   expect_rc 2 "too few inputs" -- "$TFCC" run "$MODELS/split_concat_quant.tflite" -i "$r/input_0.npy" -o "$TMP/x"
   expect_error_line run "too few inputs"
   expect_in "$TMP/err" "input 1 (inputs/rnn1) has no file" "too few inputs"
-  expect_rc 2 "input twice" -- "$TFCC" run "$MODELS/split_concat_quant.tflite" -i "$r/input_0.npy" \
-    -i input1="$r/input_0.npy" -i "$r/input_1.npy" -o "$TMP/x"
+  expect_rc 2 "input twice" -- "$TFCC" run "$MODELS/split_concat_quant.tflite" -i input1="$r/input_0.npy" \
+    -i "$r/input_1.npy" -i input1="$r/input_0.npy" -o "$TMP/x"
+  expect_error_line run "input twice"
   expect_in "$TMP/err" "input 0 (input1) is given twice" "input twice"
+  # plain files fill the inputs not bound by name, in model order
+  expect_rc 0 "mixed binding" -- "$TFCC" run "$MODELS/split_concat_quant.tflite" -i "$r/input_0.npy" \
+    -i inputs/rnn1="$r/input_1.npy" -i "$r/input_2.npy" -o "$TMP/mixed"
+  npy_tool compare "$TMP/mixed/4_outputs_rnn2.npy" "$r/output_4.npy" >/dev/null && ok || bad "mixed binding output"
   expect_rc 2 "too many inputs" -- "$TFCC" run "$MODELS/split_concat_quant.tflite" -i "$r/input_0.npy" \
     -i "$r/input_1.npy" -i "$r/input_2.npy" -i "$r/input_2.npy" -o "$TMP/x"
-  expect_in "$TMP/err" "the model has only 3 inputs" "too many inputs"
+  expect_in "$TMP/err" "too many input files: '$r/input_2.npy' is left over (the model has 3 inputs)" "too many inputs"
   # wrong shape: input 1 wants [1,8,8,1]
   expect_rc 1 "wrong shape" -- "$TFCC" run "$MODELS/split_concat_quant.tflite" -i "$r/input_0.npy" \
     -i "$r/input_2.npy" -i "$r/input_2.npy" -o "$TMP/x"
