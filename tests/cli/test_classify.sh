@@ -68,5 +68,46 @@ if model_runnable $m; then
   expect_rc 1 "classify 3-input model" -- "$TFCC" classify "$MODELS/$m.tflite" "$IMG/cat.bmp"
   expect_in "$TMP/err" "the model has 3 inputs" "3-input model"
 fi
+# Decoders: the prepared input (--save-input) must not depend on the container. PNGs are
+# made from the BMP by npy_tool.py (stdlib zlib); the JPEGs in data/ were encoded from the
+# same pixels with libjpeg at quality 95 (so they differ slightly).
+D=$HERE/data
+m=mobilenet_v1_025_128_quant
+if model_runnable $m && have_python; then
+  tested=1
+  npy_tool png "$D/cat96x64.bmp" "$TMP/c.png" rgb >/dev/null
+  npy_tool png "$D/cat96x64.bmp" "$TMP/ca.png" rgba >/dev/null
+  for f in "$D/cat96x64.bmp" "$TMP/c.png" "$TMP/ca.png" "$D/cat96x64.jpg"; do
+    b=$(basename "$f")
+    expect_rc 0 "classify $b" -- "$TFCC" classify "$MODELS/$m.tflite" "$f" --save-input "$TMP/in_$b.npy" -k 1
+  done
+  [ "$(npy_tool shape "$TMP/in_cat96x64.bmp.npy")" = "|u1 [1,128,128,3]" ] && ok || bad "saved input shape"
+  cmp -s "$TMP/in_cat96x64.bmp.npy" "$TMP/in_c.png.npy" && ok || bad "png rgb != bmp"
+  cmp -s "$TMP/in_cat96x64.bmp.npy" "$TMP/in_ca.png.npy" && ok || bad "png rgba != bmp"
+  s=$(npy_tool diff "$TMP/in_cat96x64.bmp.npy" "$TMP/in_cat96x64.jpg.npy" 48 3) && ok || bad "jpeg vs bmp: $s"
+fi
+m=person_detect_int8
+if model_runnable $m && have_python; then
+  tested=1
+  npy_tool png "$D/cat96x64.bmp" "$TMP/g.png" gray >/dev/null
+  for f in "$D/cat96x64.bmp" "$TMP/g.png" "$D/cat96x64_gray.jpg" "$D/cat96x64.jpg"; do
+    b=$(basename "$f")
+    expect_rc 0 "classify gray $b" -- "$TFCC" classify "$MODELS/$m.tflite" "$f" --save-input "$TMP/g_$b.npy" -k 1
+  done
+  [ "$(npy_tool shape "$TMP/g_cat96x64.bmp.npy")" = "|i1 [1,96,96,1]" ] && ok || bad "saved gray input shape"
+  cmp -s "$TMP/g_cat96x64.bmp.npy" "$TMP/g_g.png.npy" && ok || bad "gray png != bmp converted to gray"
+  s=$(npy_tool diff "$TMP/g_cat96x64.bmp.npy" "$TMP/g_cat96x64_gray.jpg.npy" 40 3) && ok || bad "gray jpeg vs bmp: $s"
+  s=$(npy_tool diff "$TMP/g_cat96x64.bmp.npy" "$TMP/g_cat96x64.jpg.npy" 40 3) && ok || bad "rgb jpeg to gray vs bmp: $s"
+fi
+printf '\xff\xd8\xff\xe0 truncated jpeg' >"$TMP/t.jpg"
+printf '\x89PNG\r\n\x1a\n truncated png' >"$TMP/t.png"
+for m in mobilenet_v1_025_128_quant person_detect_int8; do
+  model_runnable $m || continue
+  for f in "$TMP/t.jpg" "$TMP/t.png"; do
+    expect_rc 1 "corrupt $(basename "$f")" -- "$TFCC" classify "$MODELS/$m.tflite" "$f"
+    expect_error_line classify "corrupt $(basename "$f")"
+  done
+done
+
 [ $tested -eq 1 ] || { echo "SKIP: no classification model runnable yet"; exit 77; }
 finish
