@@ -17,27 +17,20 @@ if model_runnable $m; then
   printf '%s\n' "1 286 0.8125 Egyptian cat" "2 282 0.101562 tabby, tabby cat" "3 283 0.0507812 tiger cat" \
     "4 0 0 background" "5 1 0 tench, Tinca tinca" >"$TMP/want"
   cmp -s "$TMP/out" "$TMP/want" && ok || bad "top 5: $(tr '\n' '|' <"$TMP/out")"
-  expect_rc 0 "classify --top 2, no labels" -- "$TFCC" classify "$MODELS/$m.tflite" "$IMG/cat.bmp" -k 2
-  [ "$(head -1 "$TMP/out")" = "1 286 0.8125 -" ] && ok || bad "no labels: $(head -1 "$TMP/out")"
-  [ "$(wc -l <"$TMP/out")" -eq 2 ] && ok || bad "--top 2"
-  # JPEG and PNG through libjpeg/libpng (made by ImageMagick when available)
-  if command -v convert >/dev/null 2>&1; then
-    convert "$IMG/cat.bmp" -quality 98 "$TMP/cat.jpg" 2>/dev/null && convert "$IMG/cat.bmp" "$TMP/cat.png" 2>/dev/null
-    if [ -s "$TMP/cat.jpg" ]; then
-      expect_rc 0 "classify cat.jpg" -- "$TFCC" classify "$MODELS/$m.tflite" "$TMP/cat.jpg" --labels "$LABELS"
-      expect_in "$TMP/out" "1 286 " "jpeg top-1"
-    fi
-    if [ -s "$TMP/cat.png" ]; then
-      expect_rc 0 "classify cat.png" -- "$TFCC" classify "$MODELS/$m.tflite" "$TMP/cat.png" --labels "$LABELS"
-      [ "$(head -1 "$TMP/out")" = "1 286 0.8125 Egyptian cat" ] && ok || bad "png top-1 (lossless: same as bmp)"
-    fi
-  fi
   printf 'GIF89a' >"$TMP/x.gif"
   expect_rc 1 "classify gif" -- "$TFCC" classify "$MODELS/$m.tflite" "$TMP/x.gif"
   expect_error_line classify "classify gif"
   expect_in "$TMP/err" "unknown image format" "classify gif"
   expect_rc 1 "missing labels" -- "$TFCC" classify "$MODELS/$m.tflite" "$IMG/cat.bmp" --labels "$TMP/none.txt"
   expect_error_line classify "missing labels"
+fi
+
+m=mobilenet_v1_025_128_quant
+if model_runnable $m; then
+  tested=1
+  expect_rc 0 "classify --top 2, no labels" -- "$TFCC" classify "$MODELS/$m.tflite" "$IMG/cat.bmp" -k 2
+  [ "$(wc -l <"$TMP/out")" -eq 2 ] && ok || bad "--top 2"
+  [ "$(head -1 "$TMP/out" | cut -d' ' -f1,4)" = "1 -" ] && ok || bad "no labels: $(head -1 "$TMP/out")"
 fi
 
 # float model with a gray [1,28,28] input, PNG: pixels / 255 as the reference did -> digit 3
