@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Stdlib-only .npy helper for the CLI tests (no numpy needed).
 
-  npy_tool.py compare GOT.npy REF.npy      exit 0 if equal within the README tolerances:
+  npy_tool.py compare GOT.npy REF.npy [GOT2 REF2 ...]   exit 0 if every pair is equal
+      within the README tolerances (one summary line per pair, FAIL-prefixed if not):
       integer types: |got - ref| <= 1 (int64/int32 label maps: >= 99.5% exact),
       floats: |got - ref| <= 1e-3 + 1e-3 * |ref|; prints a one-line summary.
   npy_tool.py make OUT.npy DESCR SHAPE V    writes an array of DESCR ('<f4', '|i1', ...)
@@ -140,7 +141,16 @@ def png(bmp, out, kind):
 def main():
     cmd = sys.argv[1]
     if cmd == 'compare':
-        return compare(sys.argv[2], sys.argv[3])
+        pairs = sys.argv[2:]
+        if len(pairs) % 2:
+            return 2
+        rc = 0
+        for k in range(0, len(pairs), 2):
+            sys.stdout.write('%s vs %s: ' % (pairs[k], pairs[k + 1]))
+            if compare(pairs[k], pairs[k + 1]) != 0:
+                print('FAIL (above)')
+                rc = 1
+        return rc
     if cmd == 'make':
         return make(*sys.argv[2:6])
     if cmd == 'diff':
