@@ -94,12 +94,15 @@ if model_runnable $m && have_python; then
 fi
 printf '\xff\xd8\xff\xe0 truncated jpeg' >"$TMP/t.jpg"
 printf '\x89PNG\r\n\x1a\n truncated png' >"$TMP/t.png"
+head -c 2500 "$D/cat96x64.jpg" >"$TMP/t2.jpg"
 for m in mobilenet_v1_025_128_quant person_detect_int8; do
   model_runnable $m || continue
-  for f in "$TMP/t.jpg" "$TMP/t.png"; do
+  for f in "$TMP/t.jpg" "$TMP/t.png" "$TMP/t2.jpg"; do
     expect_rc 1 "corrupt $(basename "$f")" -- "$TFCC" classify "$MODELS/$m.tflite" "$f"
     expect_error_line classify "corrupt $(basename "$f")"
   done
+  expect_rc 1 "truncated jpeg" -- "$TFCC" classify "$MODELS/$m.tflite" "$TMP/t2.jpg"
+  expect_in "$TMP/err" "JPEG: file truncated" "truncated jpeg message"
 done
 
 [ $tested -eq 1 ] || { echo "SKIP: no classification model runnable yet"; exit 77; }
