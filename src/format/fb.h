@@ -4,7 +4,9 @@
  * it follows against the buffer, so a view can be read safely even if the table was never
  * verified against a schema: a field that is absent, or whose bytes would fall outside the
  * buffer, reads as the default. Used by the TFLite reader and by operators to read their
- * builtin options tables (fields are numbered from 0 in schema order). */
+ * builtin options tables (fields are numbered from 0 in schema order; a union field takes two
+ * numbers, its _type byte then its value, and deprecated fields keep theirs).
+ * Strict variants that report malformed fields as errors are in fb_verify.h. */
 #ifndef TFCC_FORMAT_FB_H
 #define TFCC_FORMAT_FB_H
 

@@ -115,11 +115,11 @@ static inline tfcc_fb_res tfcc_fb_follow(const uint8_t *buf, size_t len, size_t 
     return TFCC_FB_BAD;
   }
   uint32_t o = tfcc_fb_ld32(buf + at);
-  if (o == 0 || o > TFCC_FB_MAX_LEN) {
-    TFCC_FB_WHY(why, n, "invalid offset %u at %zu%s", o, at, o == 0 ? " (points to itself)" : "");
+  if (o == 0) {
+    TFCC_FB_WHY(why, n, "offset at %zu is 0 (points to itself)", at);
     return TFCC_FB_BAD;
   }
-  if ((size_t)o >= len - at) {
+  if (o > TFCC_FB_MAX_LEN || (size_t)o >= len - at) {
     TFCC_FB_WHY(why, n, "offset %u at %zu points past end (size %zu)", o, at, len);
     return TFCC_FB_BAD;
   }

@@ -49,7 +49,9 @@ static void run_tasks(tfcc_threadpool *p, int thread) {
 static void *worker_main(void *arg) {
   worker *w = arg;
   tfcc_threadpool *p = w->pool;
-  unsigned seen = atomic_load_explicit(&p->generation, memory_order_acquire);
+  /* The pool starts at generation 0; a region may begin before this thread first runs, so
+   * start from 0 rather than the current value, or that region would be missed. */
+  unsigned seen = 0;
   for (;;) {
     for (int i = 0; i < SPIN_ITERS; i++) {
       if (atomic_load_explicit(&p->generation, memory_order_acquire) != seen ||

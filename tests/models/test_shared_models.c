@@ -265,7 +265,8 @@ static void check_person_detect(void) {
   CHECKF(o[1] > o[0], "%s: person.bmp: person %d <= no-person %d", name, o[1], o[0]);
   printf("  %-34s person.bmp: person %d > no-person %d\n", name, o[1], o[0]);
   free_result(&r);
-  /* no_person.bmp: its pixel bytes as int8, as the TFLM test feeds them. */
+  /* no_person.bmp: its pixels (top-down rows) as int8, as the TFLM test feeds them and as the
+   * stored reference input for person.bmp was made. */
   char path[4096];
   snprintf(path, sizeof path, "%s/models/images/no_person.bmp", g_shared);
   int w, h;
@@ -274,7 +275,7 @@ static void check_person_detect(void) {
   uint8_t *px = read_bmp8(path, &w, &h, &raw, &raw_len);
   CHECKF(px && raw_len == 96 * 96, "cannot read %s", path);
   if (px && raw_len == 96 * 96) {
-    test_npy in = {TFCC_INT8, 4, {1, 96, 96, 1}, raw, raw_len};
+    test_npy in = {TFCC_INT8, 4, {1, 96, 96, 1}, px, raw_len};
     if (run_model(name, &in, 1, &r) == 0) {
       o = r.out[0].data;
       CHECKF(o[0] > o[1], "%s: no_person.bmp: no-person %d <= person %d", name, o[0], o[1]);

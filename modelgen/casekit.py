@@ -1,0 +1,198 @@
+"""Helpers to describe small TFLite models for operator conformance cases:
+a seeded PRNG, TFLite-convention quantization parameters, tensor specs and a
+Case that turns into a tflite_schema.Model plus its random inputs."""
+import math
+import struct
+
+import tflite_schema as S
+
+# ---------------------------------------------------------------- PRNG
+class Rng:
+    """splitmix64: small, deterministic on every platform."""
+
+    def __init__(self, seed):
+        self.state = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & 0xFFFFFFFFFFFFFFFF
+
+    def next_u64(self):
+        self.state = (self.state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        return z ^ (z >> 31)
+
+    def uniform(self, lo=0.0, hi=1.0):
+        return lo + (hi - lo) * ((self.next_u64() >> 11) / float(1 << 53))
+
+    def randint(self, lo, hi):
+        """Uniform integer in [lo, hi] (both included)."""
+        return lo + self.next_u64() % (hi - lo + 1)
+
+    def normal(self):
+        u1 = max(self.uniform(), 1e-12)
+        return math.sqrt(-2.0 * math.log(u1)) * math.cos(2.0 * math.pi * self.uniform())
+
+
+def seed_of(name):
+    h = 1469598103934665603
+    for ch in name.encode():
+        h = ((h ^ ch) * 1099511628211) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def f32(x):
+    """Rounds a Python float to float32."""
+    return struct.unpack("<f", struct.pack("<f", x))[0]
+
+
+def numel(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+# ---------------------------------------------------------------- quantization (TFLite conventions)
+QRANGE = {S.UINT8: (0, 255), S.INT8: (-128, 127), S.INT16: (-32768, 32767)}
+QUANT_DTYPES = (S.UINT8, S.INT8, S.INT16)
+
+
+def choose_qparams(dtype, lo, hi):
+    """Asymmetric (uint8/int8) or symmetric (int16, zero point 0) parameters covering
+    [lo, hi], the way TFLite's converter picks them: the range is widened to include 0,
+    scale = (max - min) / (qmax - qmin), zero point = round(qmin - min / scale) clamped."""
+    lo, hi = min(lo, 0.0), max(hi, 0.0)
+    if hi == lo:
+        hi = lo + 1.0
+    qmin, qmax = QRANGE[dtype]
+    if dtype == S.INT16:
+        return f32(max(-lo, hi) / 32767.0), 0
+    scale = f32((hi - lo) / (qmax - qmin))
+    zp = int(round(qmin - lo / scale))
+    return scale, max(qmin, min(qmax, zp))
+
+
+def quantize_value(x, scale, zp, dtype):
+    qmin, qmax = QRANGE.get(dtype, (-(1 << 31), (1 << 31) - 1))
+    q = int(math.floor(x / scale + 0.5)) + zp
+    return max(qmin, min(qmax, q))
+
+
+# ---------------------------------------------------------------- tensor specs
+class T:
+    """A tensor of a case.
+    dtype: tflite type; shape; q: None, (scale, zp) or dict(scale=[..], zero_point=[..],
+    quantized_dimension=d); const: flat list of values (constant tensor) or None;
+    values: fixed runtime input values; lo/hi: range for random runtime values."""
+
+    def __init__(self, dtype, shape, q=None, const=None, values=None, lo=None, hi=None,
+                 name=None):
+        self.dtype, self.shape, self.q = dtype, list(shape), q
+        self.const, self.values, self.lo, self.hi, self.name = const, values, lo, hi, name
+
+    def quant(self):
+        if self.q is None:
+            return None
+        if isinstance(self.q, dict):
+            return self.q
+        return {"scale": [self.q[0]], "zero_point": [self.q[1]]}
+
+    def random_values(self, rng):
+        if self.values is not None:
+            return list(self.values)
+        n = numel(self.shape)
+        dt = self.dtype
+        if dt == S.FLOAT32:
+            lo = -4.0 if self.lo is None else self.lo
+            hi = 4.0 if self.hi is None else self.hi
+            return [f32(rng.uniform(lo, hi)) for _ in range(n)]
+        if dt == S.BOOL:
+            return [bool(rng.randint(0, 1)) for _ in range(n)]
+        if dt in QUANT_DTYPES:
+            qmin, qmax = QRANGE[dt]
+            lo = qmin if self.lo is None else self.lo
+            hi = qmax if self.hi is None else self.hi
+            vals = [rng.randint(lo, hi) for _ in range(n)]
+            # Always exercise the two ends of the range.
+            if n >= 2 and self.lo is None and self.hi is None:
+                vals[0], vals[-1] = qmin, qmax
+            return vals
+        if dt in (S.INT32, S.INT64):
+            lo = -10 if self.lo is None else self.lo
+            hi = 10 if self.hi is None else self.hi
+            return [rng.randint(lo, hi) for _ in range(n)]
+        raise ValueError("no random values for dtype %d" % dt)
+
+
+OMIT = "omit"  # an omitted optional input (tensor index -1)
+
+
+class Case:
+    """A small model: ops is a list of (op name, [input keys], [output keys], options);
+    tensors maps key -> T. Inputs/outputs of the model are the keys listed."""
+
+    def __init__(self, name, tensors, ops, inputs, outputs, note=""):
+        self.name, self.tensors, self.ops = name, tensors, ops
+        self.inputs, self.outputs, self.note = inputs, outputs, note
+
+    def tolerance(self):
+        return "float" if any(self.tensors[k].dtype == S.FLOAT32 for k in self.outputs) else "exact"
+
+    def build(self):
+        """Returns (model bytes, [(dtype name, shape, values)] for each input)."""
+        m = S.Model(description="tfcc conformance case " + self.name)
+        rng = Rng(seed_of(self.name))
+        index = {}
+        for key, t in self.tensors.items():
+            data = S.pack(t.dtype, t.const) if t.const is not None else None
+            index[key] = m.add_tensor(t.name or key, t.dtype, t.shape, data=data, quant=t.quant())
+        for op, ins, outs, opts in self.ops:
+            m.add_op(op, [-1 if k == OMIT else index[k] for k in ins], [index[k] for k in outs], opts)
+        m.inputs = [index[k] for k in self.inputs]
+        m.outputs = [index[k] for k in self.outputs]
+        feeds = []
+        for k in self.inputs:
+            t = self.tensors[k]
+            feeds.append((S.DTYPE_NAME[t.dtype], t.shape, t.random_values(rng)))
+        return S.serialize(m), feeds
+
+
+def single(name, op, ins, outs, options=None, note=""):
+    """A one-operator case. ins: list of T or OMIT; outs: list of T. Inputs without
+    const become model inputs in order."""
+    tensors, in_keys, model_inputs = {}, [], []
+    for i, t in enumerate(ins):
+        if t is OMIT:
+            in_keys.append(OMIT)
+            continue
+        key = t.name or "in%d" % i
+        tensors[key] = t
+        in_keys.append(key)
+        if t.const is None:
+            model_inputs.append(key)
+    out_keys = []
+    for i, t in enumerate(outs):
+        key = t.name or "out%d" % i
+        tensors[key] = t
+        out_keys.append(key)
+    return Case(name, tensors, [(op, in_keys, out_keys, options or {})], model_inputs, out_keys, note)
+
+
+# ---------------------------------------------------------------- shape helpers
+def broadcast(a, b):
+    ra, rb = list(a), list(b)
+    n = max(len(ra), len(rb))
+    ra = [1] * (n - len(ra)) + ra
+    rb = [1] * (n - len(rb)) + rb
+    out = []
+    for x, y in zip(ra, rb):
+        if x != y and 1 not in (x, y):
+            raise ValueError("shapes %s and %s do not broadcast" % (a, b))
+        out.append(max(x, y))
+    return out
+
+
+def conv_out(size, k, stride, dilation, padding):
+    eff = (k - 1) * dilation + 1
+    if padding == "SAME":
+        return (size + stride - 1) // stride
+    return (size - eff + stride) // stride

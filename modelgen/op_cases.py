@@ -1,0 +1,684 @@
+"""Operator conformance cases: small single-op TFLite models over the operators of
+src/ops/op_list.h, in float32 and each quantized form TFLite defines for the op
+(uint8 asymmetric, int8 with per-channel weights, int16 symmetric activations),
+with odd shapes, broadcasting, strides/dilations/padding, fused activations and
+zero points at the edges of the quantized ranges.
+
+cases() returns the list of casekit.Case; make_conformance.py writes them out and
+runs TensorFlow Lite on them."""
+import math
+
+import tflite_schema as S
+from casekit import (OMIT, QRANGE, Case, Rng, T, broadcast, choose_qparams, conv_out, f32, single,
+                     numel, seed_of)
+
+F32, I32, I64, U8, I8, I16, BOOL = S.FLOAT32, S.INT32, S.INT64, S.UINT8, S.INT8, S.INT16, S.BOOL
+DT = {"f32": F32, "u8": U8, "i8": I8, "i16": I16, "i32": I32, "i64": I64, "bool": BOOL}
+QDT = ("u8", "i8", "i16")
+
+_CASES = []
+
+
+def add(case):
+    _CASES.append(case)
+
+
+def act(dt, shape, lo=-4.0, hi=4.0, **kw):
+    """An activation tensor: float32 with values in [lo, hi], or quantized to cover it."""
+    d = DT[dt]
+    if d == F32:
+        return T(F32, shape, lo=lo, hi=hi, **kw)
+    if d in (U8, I8, I16):
+        return T(d, shape, q=choose_qparams(d, lo, hi), **kw)
+    return T(d, shape, **kw)
+
+
+def same_q(t, shape=None, **kw):
+    """A tensor with the dtype and quantization of t (for ops that keep the scale)."""
+    return T(t.dtype, t.shape if shape is None else shape, q=t.q, **kw)
+
+
+def i32c(values, shape=None):
+    return T(I32, [len(values)] if shape is None else shape, const=list(values))
+
+
+def qscale(t):
+    return t.q[0] if t.q else 1.0
+
+
+# ---------------------------------------------------------------- weights
+def weights(rng, dt, shape, qdim, per_channel=True, wmax=1.0):
+    """Constant filter. float: uniform [-wmax, wmax]. uint8 activations: uint8 per-tensor
+    asymmetric weights. int8/int16 activations: int8 symmetric, per channel along qdim."""
+    n = numel(shape)
+    if dt == "f32":
+        return T(F32, shape, const=[f32(rng.uniform(-wmax, wmax)) for _ in range(n)]), [1.0]
+    if dt == "u8":
+        scale = f32(2 * wmax / 255.0)
+        zp = rng.randint(100, 156)
+        return T(U8, shape, q=(scale, zp), const=[rng.randint(0, 255) for _ in range(n)]), [scale]
+    channels = shape[qdim] if per_channel else 1
+    scales = [f32(wmax / 127.0 * rng.uniform(0.3, 1.0)) for _ in range(channels)]
+    vals = [rng.randint(-127, 127) for _ in range(n)]
+    if n >= 2:
+        vals[0], vals[-1] = -127, 127
+    q = {"scale": scales, "zero_point": [0] * channels, "quantized_dimension": qdim if per_channel else 0}
+    return T(I8, shape, q=q, const=vals), scales
+
+
+def bias(rng, dt, n, in_scale, w_scales, bmax=1.0):
+    vals = [rng.uniform(-bmax, bmax) for _ in range(n)]
+    if dt == "f32":
+        return T(F32, [n], const=[f32(v) for v in vals])
+    scales = [f32(in_scale * ws) for ws in (w_scales if len(w_scales) == n else w_scales * n)]
+    if len(w_scales) == 1:
+        scales = scales[:1]
+    bdt = I64 if dt == "i16" else I32
+    q = [int(round(v / scales[i if len(scales) > 1 else 0])) for i, v in enumerate(vals)]
+    return T(bdt, [n], q={"scale": scales, "zero_point": [0] * len(scales), "quantized_dimension": 0},
+             const=q)
+
+
+def out_for(dt, shape, std):
+    """Output tensor whose quantized range covers about +-3 standard deviations."""
+    return act(dt, shape, -3.0 * std, 3.0 * std)
+
+
+# ---------------------------------------------------------------- conv family
+def conv_cases():
+    # (tag, in NHWC, out channels, kernel hw, stride hw, dilation hw, padding, activation)
+    shapes = [
+        ("3x3_same", [1, 5, 7, 3], 4, (3, 3), (1, 1), (1, 1), "SAME", "NONE"),
+        ("3x3_valid_s2_relu", [1, 9, 8, 2], 3, (3, 3), (2, 2), (1, 1), "VALID", "RELU"),
+        ("2x3_same_s2_relu6", [2, 6, 5, 3], 5, (2, 3), (2, 1), (1, 1), "SAME", "RELU6"),
+        ("3x3_dil2_same", [1, 7, 7, 2], 3, (3, 3), (1, 1), (2, 2), "SAME", "NONE"),
+        ("1x1_n1to1", [1, 4, 3, 5], 6, (1, 1), (1, 1), (1, 1), "VALID", "RELU_N1_TO_1"),
+    ]
+    for dt in ("f32", "u8", "i8", "i16"):
+        for tag, ishape, oc, (kh, kw), (sh, sw), (dh, dw), pad, actf in shapes:
+            if dt == "i16" and tag not in ("3x3_same", "3x3_valid_s2_relu"):
+                continue
+            if dt == "u8" and tag == "1x1_n1to1":
+                continue
+            name = "conv_2d_%s_%s" % (dt, tag)
+            rng = Rng(seed_of(name))
+            x = act(dt, ishape, -2.0, 2.0)
+            w, ws = weights(rng, dt, [oc, kh, kw, ishape[3]], 0, wmax=0.5)
+            b = bias(rng, dt, oc, qscale(x), ws, 0.5)
+            oh = conv_out(ishape[1], kh, sh, dh, pad)
+            ow = conv_out(ishape[2], kw, sw, dw, pad)
+            k = kh * kw * ishape[3]
+            y = out_for(dt, [ishape[0], oh, ow, oc], math.sqrt(k) * 1.15 * 0.29)
+            # (an omitted bias is not covered: the classic TFLite CONV_2D rejects it and
+            # LiteRT returns garbage for it)
+            add(single(name, "CONV_2D", [x, w, b], [y],
+                       {"padding": pad, "stride_w": sw, "stride_h": sh, "dilation_w_factor": dw,
+                        "dilation_h_factor": dh, "fused_activation_function": actf}))
+    # uint8 with zero points at the edges: input range [0, 6] (zp 0), output [-8, 0] (zp 255)
+    rng = Rng(seed_of("conv_2d_u8_edge_zp"))
+    x = T(U8, [1, 4, 4, 2], q=choose_qparams(U8, 0.0, 6.0))
+    w, ws = weights(rng, "u8", [3, 2, 2, 2], 0, wmax=0.5)
+    b = bias(rng, "u8", 3, qscale(x), ws)
+    y = T(U8, [1, 3, 3, 3], q=choose_qparams(U8, -8.0, 0.0))
+    add(single("conv_2d_u8_edge_zp", "CONV_2D", [x, w, b], [y],
+               {"padding": "VALID", "stride_w": 1, "stride_h": 1}))
+    # int8 with input zero point -128 and output zero point 127
+    rng = Rng(seed_of("conv_2d_i8_edge_zp"))
+    x = T(I8, [1, 4, 5, 3], q=choose_qparams(I8, 0.0, 3.0))
+    w, ws = weights(rng, "i8", [2, 3, 3, 3], 0, wmax=0.5)
+    b = bias(rng, "i8", 2, qscale(x), ws)
+    y = T(I8, [1, 4, 5, 2], q=choose_qparams(I8, -6.0, 0.0))
+    add(single("conv_2d_i8_edge_zp", "CONV_2D", [x, w, b], [y],
+               {"padding": "SAME", "stride_w": 1, "stride_h": 1}))
+
+
+def depthwise_cases():
+    shapes = [
+        ("3x3_same_m1", [1, 5, 6, 4], 1, (3, 3), (1, 1), (1, 1), "SAME", "NONE"),
+        ("3x3_valid_s2_m2_relu", [1, 7, 7, 3], 2, (3, 3), (2, 2), (1, 1), "VALID", "RELU"),
+        ("3x3_dil2_relu6", [2, 6, 6, 2], 1, (3, 3), (1, 1), (2, 2), "SAME", "RELU6"),
+        ("5x3_same_s2_m3", [1, 9, 5, 2], 3, (5, 3), (2, 1), (1, 1), "SAME", "NONE"),
+    ]
+    for dt in ("f32", "u8", "i8", "i16"):
+        for tag, ishape, mult, (kh, kw), (sh, sw), (dh, dw), pad, actf in shapes:
+            if dt == "i16" and tag not in ("3x3_same_m1", "3x3_valid_s2_m2_relu"):
+                continue
+            name = "depthwise_conv_2d_%s_%s" % (dt, tag)
+            rng = Rng(seed_of(name))
+            oc = ishape[3] * mult
+            x = act(dt, ishape, -2.0, 2.0)
+            w, ws = weights(rng, dt, [1, kh, kw, oc], 3, wmax=0.5)
+            b = bias(rng, dt, oc, qscale(x), ws, 0.5)
+            oh = conv_out(ishape[1], kh, sh, dh, pad)
+            ow = conv_out(ishape[2], kw, sw, dw, pad)
+            y = out_for(dt, [ishape[0], oh, ow, oc], math.sqrt(kh * kw) * 1.15 * 0.29)
+            add(single(name, "DEPTHWISE_CONV_2D", [x, w, b], [y],
+                       {"padding": pad, "stride_w": sw, "stride_h": sh, "depth_multiplier": mult,
+                        "dilation_w_factor": dw, "dilation_h_factor": dh,
+                        "fused_activation_function": actf}))
+
+
+def transpose_conv_cases():
+    shapes = [
+        ("3x3_s2_same", [1, 3, 4, 3], 2, (3, 3), (2, 2), "SAME"),
+        ("2x2_s2_valid", [1, 3, 3, 2], 3, (2, 2), (2, 2), "VALID"),
+        ("3x3_s1_same", [1, 4, 5, 2], 2, (3, 3), (1, 1), "SAME"),
+    ]
+    for dt in ("f32", "u8", "i8", "i16"):
+        for tag, ishape, oc, (kh, kw), (sh, sw), pad in shapes:
+            if dt == "i16" and tag != "3x3_s2_same":
+                continue
+            name = "transpose_conv_%s_%s" % (dt, tag)
+            rng = Rng(seed_of(name))
+            if pad == "SAME":
+                oh, ow = ishape[1] * sh, ishape[2] * sw
+            else:
+                oh, ow = (ishape[1] - 1) * sh + kh, (ishape[2] - 1) * sw + kw
+            oshape = [ishape[0], oh, ow, oc]
+            x = act(dt, ishape, -2.0, 2.0)
+            w, ws = weights(rng, dt, [oc, kh, kw, ishape[3]], 0, wmax=0.5)
+            b = bias(rng, dt, oc, qscale(x), ws, 0.5)
+            y = out_for(dt, oshape, math.sqrt(ishape[3] * 2) * 1.15 * 0.29)
+            ins = [i32c(oshape), w, x, b]
+            if tag == "3x3_s1_same":
+                ins = [i32c(oshape), w, x]  # no bias input
+            add(single(name, "TRANSPOSE_CONV", ins, [y],
+                       {"padding": pad, "stride_w": sw, "stride_h": sh}))
+
+
+def fully_connected_cases():
+    # (tag, input shape, units, keep_num_dims, activation, bias)
+    shapes = [
+        ("2d", [3, 7], 5, False, "NONE", True),
+        ("4d_flatten_relu", [2, 2, 3, 2], 4, False, "RELU", True),
+        ("keep_dims_relu6", [2, 3, 6], 3, True, "RELU6", True),
+        ("no_bias", [1, 9], 4, False, "NONE", False),
+    ]
+    for dt in ("f32", "u8", "i8", "i16"):
+        for tag, ishape, units, keep, actf, has_bias in shapes:
+            if dt == "i16" and tag not in ("2d", "no_bias"):
+                continue
+            name = "fully_connected_%s_%s" % (dt, tag)
+            rng = Rng(seed_of(name))
+            depth = ishape[-1] if keep else ishape[-1]
+            if tag == "4d_flatten_relu":
+                depth = 6  # [2,2,3,2] is read as 4 rows of 6
+            rows = numel(ishape) // depth
+            x = act(dt, ishape, -2.0, 2.0)
+            w, ws = weights(rng, dt, [units, depth], 0, per_channel=False, wmax=0.5)
+            b = bias(rng, dt, units, qscale(x), ws, 0.5) if has_bias else OMIT
+            oshape = ishape[:-1] + [units] if keep else [rows, units]
+            y = out_for(dt, oshape, math.sqrt(depth) * 1.15 * 0.29)
+            add(single(name, "FULLY_CONNECTED", [x, w, b], [y],
+                       {"fused_activation_function": actf, "keep_num_dims": keep}))
+    # int8 per-channel weights
+    name = "fully_connected_i8_per_channel"
+    rng = Rng(seed_of(name))
+    x = act("i8", [2, 8], -2.0, 2.0)
+    w, ws = weights(rng, "i8", [5, 8], 0, per_channel=True, wmax=0.5)
+    b = bias(rng, "i8", 5, qscale(x), ws, 0.5)
+    add(single(name, "FULLY_CONNECTED", [x, w, b], [out_for("i8", [2, 5], 1.0)], {}))
+
+
+def batch_matmul_cases():
+    # (tag, lhs shape, rhs shape, adj_x, adj_y, out shape)
+    shapes = [
+        ("2d", [3, 4], [4, 5], False, False, [3, 5]),
+        ("batched_bcast", [2, 1, 3, 4], [3, 4, 2], False, False, [2, 3, 3, 2]),
+        ("adj_y", [2, 3, 4], [2, 5, 4], False, True, [2, 3, 5]),
+        ("adj_x", [2, 4, 3], [2, 4, 2], True, False, [2, 3, 2]),
+    ]
+    for dt in ("f32", "i8", "i16"):
+        for tag, ls, rs, ax, ay, os_ in shapes:
+            name = "batch_matmul_%s_%s" % (dt, tag)
+            k = ls[-2] if ax else ls[-1]
+            add(single(name, "BATCH_MATMUL",
+                       [act(dt, ls, -2.0, 2.0), act(dt, rs, -1.0, 1.5)],
+                       [out_for(dt, os_, math.sqrt(k) * 1.15 * 0.72)],
+                       {"adj_x": ax, "adj_y": ay}))
+
+
+# ---------------------------------------------------------------- pooling
+def pool_cases():
+    shapes = [
+        ("2x2_s2_valid", [1, 6, 7, 3], (2, 2), (2, 2), "VALID", "NONE"),
+        ("3x3_s2_same_relu", [2, 7, 5, 2], (3, 3), (2, 2), "SAME", "RELU"),
+        ("3x2_s1_same_relu6", [1, 5, 4, 4], (3, 2), (1, 1), "SAME", "RELU6"),
+    ]
+    for op in ("AVERAGE_POOL_2D", "MAX_POOL_2D", "L2_POOL_2D"):
+        for dt in ("f32", "u8", "i8", "i16"):
+            if op == "L2_POOL_2D" and dt != "f32":
+                continue
+            for tag, ishape, (fh, fw), (sh, sw), pad, actf in shapes:
+                if dt == "i16" and tag == "3x2_s1_same_relu6":
+                    continue
+                name = "%s_%s_%s" % (op.lower(), dt, tag)
+                x = act(dt, ishape, -3.0, 5.0)
+                oshape = [ishape[0], conv_out(ishape[1], fh, sh, 1, pad),
+                          conv_out(ishape[2], fw, sw, 1, pad), ishape[3]]
+                y = same_q(x, oshape) if dt != "f32" else T(F32, oshape)
+                add(single(name, op, [x], [y],
+                           {"padding": pad, "stride_w": sw, "stride_h": sh, "filter_width": fw,
+                            "filter_height": fh, "fused_activation_function": actf}))
+
+
+# ---------------------------------------------------------------- elementwise binary
+BIN_SHAPES = [
+    ("same", [2, 3, 5], [2, 3, 5]),
+    ("bcast_row", [2, 3, 5], [5]),
+    ("bcast_4d", [2, 1, 3, 1], [1, 4, 1, 3]),
+    ("scalar", [3, 4], []),
+]
+
+
+def binary_cases():
+    ranges = {"ADD": ((-3, 3), (-2, 2), (-5, 5)), "SUB": ((-3, 3), (-2, 2), (-5, 5)),
+              "MUL": ((-3, 3), (-2, 2), (-6, 6)), "DIV": ((-3, 3), (0.5, 2.5), (-6, 6)),
+              "SQUARED_DIFFERENCE": ((-3, 3), (-2, 2), (0, 25)),
+              "MAXIMUM": ((-3, 3), (-3, 3), (-3, 3)), "MINIMUM": ((-3, 3), (-3, 3), (-3, 3)),
+              "POW": ((0.2, 3), (-2, 2), (0, 10)), "FLOOR_DIV": ((-9, 9), (0.5, 3), (-20, 20)),
+              "FLOOR_MOD": ((-9, 9), (0.5, 3), (-3, 3))}
+    dtypes = {"ADD": ("f32", "u8", "i8", "i16", "i32", "i64"), "SUB": ("f32", "u8", "i8", "i16", "i32", "i64"),
+              "MUL": ("f32", "u8", "i8", "i16", "i32", "i64"), "DIV": ("f32", "u8", "i32"),
+              "SQUARED_DIFFERENCE": ("f32", "i8", "i32"),
+              "MAXIMUM": ("f32", "u8", "i8", "i16", "i32"), "MINIMUM": ("f32", "u8", "i8", "i16", "i32"),
+              "POW": ("f32", "i32"), "FLOOR_DIV": ("f32", "i32"), "FLOOR_MOD": ("f32", "i32")}
+    fused = ("ADD", "SUB", "MUL", "DIV")
+    for op, dts in dtypes.items():
+        (alo, ahi), (blo, bhi), (olo, ohi) = ranges[op]
+        for dt in dts:
+            for si, (tag, sa, sb) in enumerate(BIN_SHAPES):
+                if dt in ("i16", "i64", "u8") and tag in ("bcast_4d",) and op not in fused:
+                    continue
+                actf = "NONE"
+                if op in fused and dt not in ("i32", "i64"):
+                    actf = ("NONE", "RELU", "RELU6", "RELU_N1_TO_1")[si]
+                name = "%s_%s_%s" % (op.lower(), dt, tag)
+                oshape = broadcast(sa, sb)
+                if dt in ("i32", "i64"):
+                    a = T(DT[dt], sa, lo=int(alo) - 1, hi=int(ahi) + 1)
+                    b = T(DT[dt], sb, lo=max(1, int(blo)), hi=int(bhi) + 2)
+                    if op in ("ADD", "SUB", "MUL", "MAXIMUM", "MINIMUM", "SQUARED_DIFFERENCE"):
+                        b = T(DT[dt], sb, lo=-5, hi=5)
+                    if op in ("FLOOR_DIV", "FLOOR_MOD") and si % 2 == 1:
+                        b = T(DT[dt], sb, lo=-4, hi=-1)  # negative divisors
+                    if op == "POW":
+                        a, b = T(I32, sa, lo=-3, hi=3), T(I32, sb, lo=0, hi=4)
+                    y = T(DT[dt], oshape)
+                elif dt == "f32":
+                    a, b, y = act(dt, sa, alo, ahi), act(dt, sb, blo, bhi), T(F32, oshape)
+                else:
+                    if op in ("MAXIMUM", "MINIMUM"):
+                        a = act(dt, sa, alo, ahi)
+                        b, y = same_q(a, sb), same_q(a, oshape)
+                    else:
+                        a, b, y = act(dt, sa, alo, ahi), act(dt, sb, blo, bhi), act(dt, oshape, olo, ohi)
+                        if op == "DIV":  # divisors strictly above the zero point (no 0)
+                            b = T(b.dtype, sb, q=b.q, lo=b.q[1] + 1, hi=QRANGE[b.dtype][1])
+                opts = {}
+                if op in fused:
+                    opts["fused_activation_function"] = actf
+                if op in ("ADD", "SUB") and dt == "i16":
+                    opts["pot_scale_int16"] = False
+                add(single(name, op, [a, b], [y], opts))
+    # int16 ADD with power-of-two scales (pot_scale_int16 = true path)
+    a = T(I16, [2, 5], q=(2.0 ** -12, 0))
+    b = T(I16, [2, 5], q=(2.0 ** -12, 0))
+    add(single("add_i16_pot_scales", "ADD", [a, b], [T(I16, [2, 5], q=(2.0 ** -11, 0))],
+               {"pot_scale_int16": True}))
+    # uint8 ADD with zero points at both ends
+    add(single("add_u8_edge_zp", "ADD",
+               [T(U8, [3, 4], q=choose_qparams(U8, 0.0, 4.0)), T(U8, [3, 4], q=choose_qparams(U8, -4.0, 0.0))],
+               [T(U8, [3, 4], q=choose_qparams(U8, -2.0, 2.0))], {}))
+    # float ADD with a constant operand
+    add(single("add_f32_const_operand", "ADD",
+               [act("f32", [2, 3]), T(F32, [3], const=[0.5, -1.25, 3.0])], [T(F32, [2, 3])], {}))
+    # ADD_N
+    for dt in ("f32", "i32"):
+        add(single("add_n_%s" % dt, "ADD_N", [T(DT[dt], [2, 3]), T(DT[dt], [2, 3]), T(DT[dt], [2, 3])],
+                   [T(DT[dt], [2, 3])]))
+
+
+def compare_cases():
+    for op in ("EQUAL", "NOT_EQUAL", "LESS", "LESS_EQUAL", "GREATER", "GREATER_EQUAL"):
+        for dt in ("f32", "i32", "u8", "i8"):
+            for tag, sa, sb in (BIN_SHAPES[0], BIN_SHAPES[2]):
+                name = "%s_%s_%s" % (op.lower(), dt, tag)
+                if dt == "f32":
+                    # small integers so equality happens
+                    a = T(F32, sa, values=[float(v % 5 - 2) for v in range(numel(sa))])
+                    b = T(F32, sb, values=[float((v * 7) % 5 - 2) for v in range(numel(sb))])
+                elif dt == "i32":
+                    a, b = T(I32, sa, lo=-2, hi=2), T(I32, sb, lo=-2, hi=2)
+                else:
+                    # values near the zero point so that equal reals happen; the same
+                    # scale for 'same', different scales for 'bcast_4d'
+                    qa = choose_qparams(DT[dt], -2.0, 2.0)
+                    qb = qa if tag == "same" else (qa[0] * 2, qa[1])
+                    a = T(DT[dt], sa, q=qa, lo=qa[1] - 6, hi=qa[1] + 6)
+                    b = T(DT[dt], sb, q=qb, lo=qb[1] - 3, hi=qb[1] + 3)
+                add(single(name, op, [a, b], [T(BOOL, broadcast(sa, sb))]))
+    for op in ("LOGICAL_AND", "LOGICAL_OR"):
+        for tag, sa, sb in (BIN_SHAPES[0], BIN_SHAPES[2]):
+            add(single("%s_bool_%s" % (op.lower(), tag), op, [T(BOOL, sa), T(BOOL, sb)],
+                       [T(BOOL, broadcast(sa, sb))]))
+    add(single("logical_not_bool", "LOGICAL_NOT", [T(BOOL, [3, 5])], [T(BOOL, [3, 5])]))
+    for dt in ("f32", "i8", "i32"):
+        x = act(dt, [2, 3, 4])
+        add(single("select_%s" % dt, "SELECT", [T(BOOL, [2, 3, 4]), x, same_q(x)], [same_q(x)]))
+        add(single("select_v2_%s_bcast" % dt, "SELECT_V2", [T(BOOL, [1, 3, 1]), same_q(x, [2, 1, 4]),
+                                                             same_q(x, [3, 1])], [same_q(x, [2, 3, 4])]))
+
+
+# ---------------------------------------------------------------- elementwise unary
+def unary_cases():
+    shape = [2, 3, 7]
+    floats = {"ABS": (-4, 4), "CEIL": (-4, 4), "COS": (-6, 6), "EXP": (-5, 3), "FLOOR": (-4, 4),
+              "LOG": (0.01, 20), "NEG": (-4, 4), "ROUND": (-4, 4), "RSQRT": (0.01, 20),
+              "SIN": (-6, 6), "SQRT": (0, 20), "SQUARE": (-4, 4), "ELU": (-4, 4),
+              "HARD_SWISH": (-5, 5), "LOGISTIC": (-8, 8), "RELU": (-4, 4), "RELU6": (-3, 9),
+              "RELU_N1_TO_1": (-2, 2), "TANH": (-4, 4), "GELU": (-4, 4), "LEAKY_RELU": (-4, 4)}
+    for op, (lo, hi) in floats.items():
+        opts = {"alpha": 0.2} if op == "LEAKY_RELU" else None
+        add(single("%s_f32" % op.lower(), op, [act("f32", shape, lo, hi)], [T(F32, shape)], opts))
+    # ties for ROUND (half to even) and FLOOR/CEIL on exact integers
+    ties = [-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, -3.0, 3.0, 0.0, -0.0, 2.4999, -2.5001]
+    for op in ("ROUND", "FLOOR", "CEIL"):
+        add(single("%s_f32_ties" % op.lower(), op, [T(F32, [12], values=ties)], [T(F32, [12])]))
+    add(single("gelu_f32_approximate", "GELU", [act("f32", shape)], [T(F32, shape)], {"approximate": True}))
+    add(single("leaky_relu_f32_alpha_gt1", "LEAKY_RELU", [act("f32", shape)], [T(F32, shape)], {"alpha": 1.5}))
+    # integer unary
+    add(single("abs_i32", "ABS", [T(I32, shape, lo=-100, hi=100)], [T(I32, shape)]))
+    add(single("neg_i32", "NEG", [T(I32, shape, lo=-100, hi=100)], [T(I32, shape)]))
+    add(single("neg_i64", "NEG", [T(I64, shape, lo=-100, hi=100)], [T(I64, shape)]))
+    add(single("square_i32", "SQUARE", [T(I32, shape, lo=-100, hi=100)], [T(I32, shape)]))
+    # quantized unary: (op, dtypes, in range, out range or fixed (scale, zp) per dtype, options)
+    fixed_logistic = {"u8": (1 / 256.0, 0), "i8": (1 / 256.0, -128), "i16": (1 / 32768.0, 0)}
+    fixed_tanh = {"u8": (1 / 128.0, 128), "i8": (1 / 128.0, 0), "i16": (1 / 32768.0, 0)}
+    quant = [
+        ("ABS", ("i8", "i16"), (-4, 3), (0, 4), None),
+        ("NEG", ("i8",), (-4, 3), (-3, 4), None),
+        ("RSQRT", ("i8", "i16"), (0.0, 8.0), (0, 4), None),
+        ("EXP", ("i8",), (-4, 1.5), (0, 4.5), None),
+        ("LOG", ("i8",), (0.0, 8.0), (-5, 2.1), None),
+        ("ELU", ("i8",), (-4, 4), (-1, 4), None),
+        ("HARD_SWISH", ("u8", "i8"), (-5, 5), (-0.4, 5), None),
+        ("LEAKY_RELU", ("u8", "i8", "i16"), (-4, 4), (-1, 4), {"alpha": 0.25}),
+        ("RELU", ("u8", "i8", "i16"), (-4, 4), (0, 4), None),
+        ("RELU6", ("u8", "i8"), (-3, 9), (0, 6), None),
+        ("RELU_N1_TO_1", ("u8", "i8"), (-2, 2), (-1, 1), None),
+        ("GELU", ("u8", "i8"), (-4, 4), (-0.2, 4), None),
+        ("LOGISTIC", ("u8", "i8", "i16"), (-8, 8), fixed_logistic, None),
+        ("TANH", ("u8", "i8", "i16"), (-4, 4), fixed_tanh, None),
+    ]
+    for op, dts, (ilo, ihi), orange, opts in quant:
+        for dt in dts:
+            x = act(dt, shape, ilo, ihi)
+            if isinstance(orange, dict):
+                y = T(DT[dt], shape, q=orange[dt])
+            else:
+                y = act(dt, shape, *orange)
+            add(single("%s_%s" % (op.lower(), dt), op, [x], [y], opts))
+    # relu family keeping the input quantization (common in converted models)
+    for dt in ("u8", "i8"):
+        x = act(dt, shape, -4, 4)
+        add(single("relu_%s_same_scale" % dt, "RELU", [x], [same_q(x)]))
+        add(single("relu6_%s_same_scale" % dt, "RELU6", [x], [same_q(x)]))
+    # PRELU: per-channel alpha broadcast over [N, H, W, C]
+    for dt in ("f32", "u8", "i8"):
+        name = "prelu_%s" % dt
+        rng = Rng(seed_of(name))
+        alpha_f = [f32(rng.uniform(-0.5, 1.5)) for _ in range(4)]
+        x = act(dt, [1, 3, 5, 4])
+        if dt == "f32":
+            alpha = T(F32, [1, 1, 4], const=alpha_f)
+        else:
+            aq = choose_qparams(DT[dt], -0.5, 1.5)
+            alpha = T(DT[dt], [1, 1, 4], q=aq, const=[max(QRANGE[DT[dt]][0], min(QRANGE[DT[dt]][1], int(round(v / aq[0])) + aq[1])) for v in alpha_f])
+        y = T(F32, [1, 3, 5, 4]) if dt == "f32" else act(dt, [1, 3, 5, 4], -2.0, 6.0)
+        add(single(name, "PRELU", [x, alpha], [y]))
+
+
+def normalization_cases():
+    shape = [2, 3, 6]
+    add(single("softmax_f32", "SOFTMAX", [act("f32", shape, -5, 5)], [T(F32, shape)], {"beta": 1.0}))
+    add(single("softmax_f32_beta", "SOFTMAX", [act("f32", [3, 10], -5, 5)], [T(F32, [3, 10])], {"beta": 0.37}))
+    add(single("softmax_u8", "SOFTMAX", [act("u8", shape, -5, 5)], [T(U8, shape, q=(1 / 256.0, 0))], {"beta": 1.0}))
+    add(single("softmax_i8", "SOFTMAX", [act("i8", shape, -5, 5)], [T(I8, shape, q=(1 / 256.0, -128))], {"beta": 1.0}))
+    add(single("softmax_i8_beta", "SOFTMAX", [act("i8", [2, 9], -9, 5)], [T(I8, [2, 9], q=(1 / 256.0, -128))], {"beta": 0.5}))
+    add(single("softmax_i16", "SOFTMAX", [act("i16", shape, -5, 5)], [T(I16, shape, q=(1 / 32768.0, 0))], {"beta": 1.0}))
+    add(single("log_softmax_f32", "LOG_SOFTMAX", [act("f32", shape, -5, 5)], [T(F32, shape)]))
+    add(single("log_softmax_u8", "LOG_SOFTMAX", [act("u8", shape, -5, 5)], [T(U8, shape, q=(16 / 256.0, 255))]))
+    add(single("log_softmax_i8", "LOG_SOFTMAX", [act("i8", shape, -5, 5)], [T(I8, shape, q=(16 / 256.0, 127))]))
+    add(single("l2_normalization_f32", "L2_NORMALIZATION", [act("f32", shape)], [T(F32, shape)]))
+    add(single("l2_normalization_u8", "L2_NORMALIZATION", [act("u8", shape)], [T(U8, shape, q=(1 / 128.0, 128))]))
+    add(single("l2_normalization_i8", "L2_NORMALIZATION", [act("i8", shape)], [T(I8, shape, q=(1 / 128.0, 0))]))
+
+
+# ---------------------------------------------------------------- quantize / dequantize / cast
+def conversion_cases():
+    shape = [3, 7]
+    for dt in QDT:
+        add(single("dequantize_%s" % dt, "DEQUANTIZE", [act(dt, shape, -3.0, 5.0)], [T(F32, shape)]))
+        add(single("quantize_f32_to_%s" % dt, "QUANTIZE", [act("f32", shape, -3.5, 5.5)],
+                   [act(dt, shape, -3.0, 5.0)]))
+    # float16 constant -> float32, added to a runtime input (a model without runtime inputs
+    # is not evaluated reliably by the oracle)
+    add(Case("dequantize_f16_const", {"c": T(S.FLOAT16, [5], const=[0.5, -1.25, 3.0, 65504.0, 1e-3]),
+                                      "d": T(F32, [5]), "x": act("f32", [5]), "y": T(F32, [5])},
+             [("DEQUANTIZE", ["c"], ["d"], {}), ("ADD", ["d", "x"], ["y"], {})], ["x"], ["y"]))
+    # requantization
+    for src, dst, srange, drange in (("i8", "i8", (-3, 5), (-1, 2)), ("u8", "u8", (-3, 5), (-6, 1)),
+                                      ("u8", "i8", (-3, 5), (-3, 5)), ("i8", "u8", (-3, 5), (-3, 5)),
+                                      ("i16", "i16", (-3, 5), (-8, 8)), ("i16", "i8", (-3, 5), (-2, 6)),
+                                      ("i8", "i16", (-3, 5), (-6, 6))):
+        add(single("quantize_%s_to_%s" % (src, dst), "QUANTIZE", [act(src, shape, *srange)],
+                   [act(dst, shape, *drange)]))
+    casts = [("f32", "i32", (-50.0, 50.0)), ("i32", "f32", None), ("u8", "f32", None), ("i8", "f32", None),
+             ("bool", "f32", None), ("f32", "bool", None), ("i32", "i64", None), ("i64", "i32", None),
+             ("f32", "u8", (0.0, 255.0)), ("i32", "bool", None), ("i16", "i32", None)]
+    for src, dst, rng_ in casts:
+        x = T(DT[src], shape) if rng_ is None else T(DT[src], shape, lo=rng_[0], hi=rng_[1])
+        if src in ("u8", "i8", "i16"):
+            x = T(DT[src], shape)
+        if src == "f32" and dst == "bool":
+            x = T(F32, [8], values=[0.0, -0.0, 1.0, -2.5, 0.001, 3.0, 0.0, 1e-30])
+            shape_o = [8]
+        else:
+            shape_o = shape
+        add(single("cast_%s_to_%s" % (src, dst), "CAST", [x], [T(DT[dst], shape_o)],
+                   {"in_data_type": DT[src], "out_data_type": DT[dst]}))
+
+
+# ---------------------------------------------------------------- reductions
+def reduce_cases():
+    # (tag, input shape, axes, keep_dims, output shape)
+    shapes = [
+        ("hw_keep", [2, 4, 5, 3], [1, 2], True, [2, 1, 1, 3]),
+        ("last", [3, 4, 5], [2], False, [3, 4]),
+        ("neg_axis_dup", [3, 4, 5], [-1, 0, 2], False, [4]),
+        ("all", [2, 3, 4], [0, 1, 2], True, [1, 1, 1]),
+    ]
+    ops = {"MEAN": ("f32", "u8", "i8", "i16", "i32"), "SUM": ("f32", "u8", "i8", "i16", "i32"),
+           "REDUCE_MAX": ("f32", "u8", "i8", "i16", "i32"), "REDUCE_MIN": ("f32", "u8", "i8", "i16", "i32"),
+           "REDUCE_PROD": ("f32", "i32", "i8")}
+    for op, dts in ops.items():
+        for dt in dts:
+            for tag, ishape, axes, keep, oshape in shapes:
+                if dt == "i16" and tag in ("neg_axis_dup",):
+                    continue
+                if op == "REDUCE_PROD" and dt != "f32" and tag != "last":
+                    continue  # long integer products overflow or underflow to a constant
+                name = "%s_%s_%s" % (op.lower(), dt, tag)
+                count = numel(ishape) // numel(oshape)
+                if dt == "f32":
+                    lo, hi = (0.5, 1.5) if op == "REDUCE_PROD" else (-3.0, 3.0)
+                    x, y = act(dt, ishape, lo, hi), T(F32, oshape)
+                elif dt == "i32":
+                    x = T(I32, ishape, lo=-3, hi=3) if op == "REDUCE_PROD" else T(I32, ishape, lo=-50, hi=50)
+                    y = T(I32, oshape)
+                else:
+                    x = act(dt, ishape, -3.0, 3.0)
+                    if op in ("REDUCE_MAX", "REDUCE_MIN"):
+                        y = same_q(x, oshape)
+                    elif op == "MEAN":
+                        y = act(dt, oshape, -2.0, 2.5)
+                    elif op == "SUM":
+                        y = act(dt, oshape, -3.0 * math.sqrt(count), 3.0 * math.sqrt(count))
+                    else:
+                        x = act(dt, ishape, -1.2, 1.2)
+                        y = act(dt, oshape, -1.5, 1.5)
+                add(single(name, op, [x, i32c(axes)], [y], {"keep_dims": keep}))
+    for op in ("ARG_MAX", "ARG_MIN"):
+        for dt in ("f32", "u8", "i8", "i32"):
+            for axis, otype in ((1, I32), (-1, I64), (0, I32)):
+                x = act(dt, [3, 4, 5]) if dt != "i32" else T(I32, [3, 4, 5], lo=-3, hi=3)
+                oshape = [d for i, d in enumerate([3, 4, 5]) if i != axis % 3]
+                add(single("%s_%s_axis%d_%s" % (op.lower(), dt, axis, S.DTYPE_NAME[otype]), op,
+                           [x, i32c([axis], [1])], [T(otype, oshape)], {"output_type": otype}))
+
+
+# ---------------------------------------------------------------- data movement
+def shape_cases():
+    for dt in ("f32", "u8", "i8", "i16", "i32", "bool"):
+        x = act(dt, [2, 3, 4]) if dt not in ("i32", "bool") else T(DT[dt], [2, 3, 4])
+        add(single("reshape_%s" % dt, "RESHAPE", [x, i32c([4, -1])], [same_q(x, [4, 6])],
+                   {"new_shape": [4, 6]}))
+        add(single("transpose_%s" % dt, "TRANSPOSE", [x, i32c([2, 0, 1])], [same_q(x, [4, 2, 3])]))
+        add(single("tile_%s" % dt, "TILE", [x, i32c([2, 1, 3])], [same_q(x, [4, 3, 12])]))
+        add(single("squeeze_%s" % dt, "SQUEEZE", [same_q(x, [1, 3, 1, 4])], [same_q(x, [3, 4])],
+                   {"squeeze_dims": [0, -2]}))
+        add(single("expand_dims_%s" % dt, "EXPAND_DIMS", [x, i32c([-1], [1])], [same_q(x, [2, 3, 4, 1])]))
+        add(single("gather_%s_axis1" % dt, "GATHER", [x, T(I32, [2, 2], const=[2, 0, 1, 2])],
+                   [same_q(x, [2, 2, 2, 4])], {"axis": 1}))
+        add(single("concatenation_%s_axis1" % dt, "CONCATENATION",
+                   [x, same_q(x, [2, 1, 4]), same_q(x, [2, 2, 4])], [same_q(x, [2, 6, 4])], {"axis": 1}))
+        if dt == "bool":  # TFLite's PACK/UNPACK/SPLIT/SPLIT_V reject bool
+            add(single("slice_%s" % dt, "SLICE", [x, i32c([1, 0, 1]), i32c([1, -1, 2])], [same_q(x, [1, 3, 2])]))
+            add(single("broadcast_to_%s" % dt, "BROADCAST_TO", [same_q(x, [3, 1]), i32c([2, 3, 4])],
+                       [same_q(x, [2, 3, 4])]))
+            continue
+        add(single("pack_%s_axis1" % dt, "PACK", [x, same_q(x)], [same_q(x, [2, 2, 3, 4])],
+                   {"values_count": 2, "axis": 1}))
+        add(single("unpack_%s_axis2" % dt, "UNPACK", [x], [same_q(x, [2, 3]) for _ in range(4)],
+                   {"num": 4, "axis": 2}))
+        add(single("slice_%s" % dt, "SLICE", [x, i32c([1, 0, 1]), i32c([1, -1, 2])], [same_q(x, [1, 3, 2])]))
+        add(single("split_%s_axis2" % dt, "SPLIT", [i32c([2], []), x], [same_q(x, [2, 3, 2]), same_q(x, [2, 3, 2])],
+                   {"num_splits": 2}))
+        add(single("split_v_%s" % dt, "SPLIT_V", [x, i32c([1, -1]), i32c([-2], [])],
+                   [same_q(x, [2, 1, 4]), same_q(x, [2, 2, 4])], {"num_splits": 2}))
+        add(single("broadcast_to_%s" % dt, "BROADCAST_TO", [same_q(x, [3, 1]), i32c([2, 3, 4])],
+                   [same_q(x, [2, 3, 4])]))
+    # other transposes / gathers
+    x = act("f32", [2, 3, 4, 5])
+    add(single("transpose_f32_4d", "TRANSPOSE", [x, i32c([0, 3, 1, 2])], [T(F32, [2, 5, 3, 4])]))
+    x5 = act("i8", [2, 1, 3, 2, 2])
+    add(single("transpose_i8_5d", "TRANSPOSE", [x5, i32c([4, 2, 0, 3, 1])], [same_q(x5, [2, 3, 2, 2, 1])]))
+    add(single("gather_f32_axis0_runtime_idx", "GATHER", [act("f32", [5, 3]), T(I32, [4], lo=0, hi=4)],
+               [T(F32, [4, 3])], {"axis": 0}))
+    add(single("gather_f32_batch_dims", "GATHER", [act("f32", [2, 4, 3]), T(I32, [2, 2], const=[3, 0, 1, 1])],
+               [T(F32, [2, 2, 3])], {"axis": 1, "batch_dims": 1}))
+    add(single("gather_i64_idx", "GATHER", [act("f32", [5, 2]), T(I64, [3], const=[4, 0, 2])],
+               [T(F32, [3, 2])], {"axis": 0}))
+    for dt in ("f32", "i8", "i32"):
+        p = act(dt, [3, 4, 2]) if dt != "i32" else T(I32, [3, 4, 2])
+        add(single("gather_nd_%s" % dt, "GATHER_ND", [p, T(I32, [3, 2], const=[0, 1, 2, 3, 1, 0])],
+                   [same_q(p, [3, 2])]))
+    add(single("concatenation_u8_rescale", "CONCATENATION",
+               [act("u8", [2, 3], -1, 1), act("u8", [2, 2], -4, 2), act("u8", [2, 1], 0, 6)],
+               [act("u8", [2, 6], -3, 3)], {"axis": -1}))
+    add(single("concatenation_f32_axis0_relu", "CONCATENATION", [act("f32", [1, 3]), act("f32", [2, 3])],
+               [T(F32, [3, 3])], {"axis": 0, "fused_activation_function": "RELU"}))
+    # strided slice variants on [4, 5, 6]
+    ss = [
+        ("basic", [1, 0, 1], [3, 5, 6], [1, 2, 2], {}, [2, 3, 3]),
+        ("neg_stride", [-1, 4, 5], [-5, -6, 0], [-1, -2, -2], {}, [4, 3, 3]),
+        ("masks", [1, 1, 1], [3, 3, 3], [1, 1, 1], {"begin_mask": 5, "end_mask": 2}, [3, 3, 5]),
+        ("shrink", [2, 0, 0], [3, 5, 6], [1, 1, 3], {"shrink_axis_mask": 1}, [5, 2]),
+        ("offset", [0, 1, 2], [2, 3, 4], [1, 1, 1], {"offset": True}, [2, 3, 4]),
+        ("new_axis", [0, 0, 0], [4, 5, 6], [1, 1, 1], {"new_axis_mask": 2, "begin_mask": 7, "end_mask": 7}, [4, 1, 5]),
+        ("ellipsis", [0, 1], [0, 5], [1, 2], {"ellipsis_mask": 1}, [4, 5, 3]),
+    ]
+    for dt in ("f32", "u8", "i8", "i16", "i32"):
+        x = act(dt, [4, 5, 6]) if dt != "i32" else T(I32, [4, 5, 6])
+        for tag, b, e, s, opts, oshape in ss:
+            if dt not in ("f32", "i8") and tag not in ("basic", "neg_stride"):
+                continue
+            add(single("strided_slice_%s_%s" % (dt, tag), "STRIDED_SLICE", [x, i32c(b), i32c(e), i32c(s)],
+                       [same_q(x, oshape)], opts))
+    # padding
+    for dt in ("f32", "u8", "i8", "i16", "i32"):
+        x = act(dt, [1, 3, 4, 2], 0.5, 4.0) if dt != "i32" else T(I32, [1, 3, 4, 2])
+        pads = T(I32, [4, 2], const=[0, 0, 1, 2, 2, 0, 0, 1])
+        oshape = [1, 6, 6, 3]
+        add(single("pad_%s" % dt, "PAD", [x, pads], [same_q(x, oshape)]))
+        if dt == "i32":
+            cv = T(I32, [], const=[-7])
+        elif dt == "f32":
+            cv = T(F32, [], const=[-1.5])
+        else:
+            cv = same_q(x, [], const=[QRANGE[DT[dt]][0] + 3])
+        add(single("padv2_%s" % dt, "PADV2", [x, pads, cv], [same_q(x, oshape)]))
+        for mode in ("REFLECT", "SYMMETRIC"):
+            mp = T(I32, [4, 2], const=[0, 0, 2, 1, 1, 2, 0, 0])
+            add(single("mirror_pad_%s_%s" % (dt, mode.lower()), "MIRROR_PAD", [x, mp],
+                       [same_q(x, [1, 6, 7, 2])], {"mode": mode}))
+    # space/depth/batch rearrangement
+    for dt in ("f32", "u8", "i8"):
+        x = act(dt, [1, 4, 6, 3])
+        add(single("space_to_depth_%s" % dt, "SPACE_TO_DEPTH", [x], [same_q(x, [1, 2, 3, 12])], {"block_size": 2}))
+        y = act(dt, [1, 2, 3, 8])
+        add(single("depth_to_space_%s" % dt, "DEPTH_TO_SPACE", [y], [same_q(y, [1, 4, 6, 2])], {"block_size": 2}))
+        add(single("space_to_batch_nd_%s" % dt, "SPACE_TO_BATCH_ND",
+                   [same_q(x, [1, 3, 5, 2]), i32c([2, 2]), T(I32, [2, 2], const=[1, 0, 0, 1])],
+                   [same_q(x, [4, 2, 3, 2])]))
+        add(single("batch_to_space_nd_%s" % dt, "BATCH_TO_SPACE_ND",
+                   [same_q(x, [4, 2, 3, 2]), i32c([2, 2]), T(I32, [2, 2], const=[1, 0, 0, 1])],
+                   [same_q(x, [1, 3, 5, 2])]))
+    # resize
+    for op in ("RESIZE_BILINEAR", "RESIZE_NEAREST_NEIGHBOR"):
+        for dt in ("f32", "u8", "i8", "i16"):
+            for tag, ac, hp, size in (("up", False, False, [5, 7]), ("align_corners", True, False, [5, 7]),
+                                       ("half_pixel", False, True, [7, 3]), ("down", False, False, [2, 3])):
+                if dt == "i16" and tag != "half_pixel":
+                    continue
+                x = act(dt, [1, 3, 4, 2])
+                add(single("%s_%s_%s" % (op.lower(), dt, tag), op, [x, i32c(size)],
+                           [same_q(x, [1] + size + [2])], {"align_corners": ac, "half_pixel_centers": hp}))
+    # shape / fill / zeros_like / range
+    for otype in (I32, I64):
+        # SHAPE's output is fixed at prepare time; add a runtime input to it so the oracle
+        # evaluates a real output (it returns garbage for a bare SHAPE output)
+        add(Case("shape_%s" % S.DTYPE_NAME[otype],
+                 {"x": act("f32", [2, 3, 5]), "s": T(otype, [3]), "z": T(otype, [3]), "y": T(otype, [3])},
+                 [("SHAPE", ["x"], ["s"], {"out_type": otype}), ("ADD", ["s", "z"], ["y"], {})],
+                 ["x", "z"], ["y"]))
+    add(single("fill_f32", "FILL", [i32c([2, 3]), T(F32, [], lo=-2, hi=2)], [T(F32, [2, 3])]))
+    add(single("fill_i32", "FILL", [i32c([3, 1, 2]), T(I32, [])], [T(I32, [3, 1, 2])]))
+    add(single("zeros_like_f32", "ZEROS_LIKE", [act("f32", [2, 3])], [T(F32, [2, 3])]))
+    add(single("zeros_like_i32", "ZEROS_LIKE", [T(I32, [4])], [T(I32, [4])]))
+    # RANGE with constant operands, added to a runtime input so the model has one
+    add(Case("range_i32", {"s": T(I32, [], const=[3]), "l": T(I32, [], const=[-6]), "d": T(I32, [], const=[-2]),
+                           "r": T(I32, [5]), "x": T(I32, [5]), "y": T(I32, [5])},
+             [("RANGE", ["s", "l", "d"], ["r"], {}), ("ADD", ["r", "x"], ["y"], {})], ["x"], ["y"]))
+    add(Case("range_f32", {"s": T(F32, [], const=[0.5]), "l": T(F32, [], const=[3.0]), "d": T(F32, [], const=[0.75]),
+                           "r": T(F32, [4]), "x": T(F32, [4]), "y": T(F32, [4])},
+             [("RANGE", ["s", "l", "d"], ["r"], {}), ("ADD", ["r", "x"], ["y"], {})], ["x"], ["y"]))
+
+
+def cases():
+    if not _CASES:
+        for gen in (conv_cases, depthwise_cases, transpose_conv_cases, fully_connected_cases,
+                    batch_matmul_cases, pool_cases, binary_cases, compare_cases, unary_cases,
+                    normalization_cases, conversion_cases, reduce_cases, shape_cases):
+            gen()
+        names = [c.name for c in _CASES]
+        dup = {n for n in names if names.count(n) > 1}
+        if dup:
+            raise ValueError("duplicate case names: %s" % sorted(dup))
+    return list(_CASES)
+
+
+if __name__ == "__main__":
+    for c in cases():
+        print(c.name, len(c.inputs), len(c.outputs), c.tolerance())

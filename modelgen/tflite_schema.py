@@ -1,0 +1,392 @@
+"""The subset of the TensorFlow Lite FlatBuffer schema (schema.fbs, file identifier
+"TFL3", schema version 3) that modelgen writes, and a serializer for it.
+
+Field ids are the positions of the fields in schema.fbs (a union takes two ids:
+<name>_type then <name>). Enum values (TensorType, BuiltinOperator, the
+BuiltinOptions union) are those of schema.fbs.
+"""
+import struct
+
+from flatbuf import Builder
+
+SCHEMA_VERSION = 3
+FILE_IDENTIFIER = "TFL3"
+
+# ---------------------------------------------------------------- enums
+FLOAT32, FLOAT16, INT32, UINT8, INT64, STRING, BOOL, INT16 = 0, 1, 2, 3, 4, 5, 6, 7
+COMPLEX64, INT8, FLOAT64 = 8, 9, 10
+
+DTYPE_NAME = {FLOAT32: "float32", FLOAT16: "float16", INT32: "int32", UINT8: "uint8",
+              INT64: "int64", BOOL: "bool", INT16: "int16", INT8: "int8", FLOAT64: "float64"}
+DTYPE_BY_NAME = {v: k for k, v in DTYPE_NAME.items()}
+# struct format code and size of one element
+DTYPE_FMT = {FLOAT32: "f", FLOAT16: "e", INT32: "i", UINT8: "B", INT64: "q", BOOL: "?",
+             INT16: "h", INT8: "b", FLOAT64: "d"}
+
+PADDING = {"SAME": 0, "VALID": 1}
+ACTIVATION = {"NONE": 0, "RELU": 1, "RELU_N1_TO_1": 2, "RELU6": 3, "TANH": 4, "SIGN_BIT": 5}
+MIRROR_PAD_MODE = {"REFLECT": 0, "SYMMETRIC": 1}
+
+# BuiltinOperator values (the ones modelgen may emit).
+BUILTIN = {
+    "ADD": 0, "AVERAGE_POOL_2D": 1, "CONCATENATION": 2, "CONV_2D": 3, "DEPTHWISE_CONV_2D": 4,
+    "DEPTH_TO_SPACE": 5, "DEQUANTIZE": 6, "FLOOR": 8, "FULLY_CONNECTED": 9,
+    "L2_NORMALIZATION": 11, "L2_POOL_2D": 12, "LOGISTIC": 14, "MAX_POOL_2D": 17, "MUL": 18,
+    "RELU": 19, "RELU_N1_TO_1": 20, "RELU6": 21, "RESHAPE": 22, "RESIZE_BILINEAR": 23,
+    "SOFTMAX": 25, "SPACE_TO_DEPTH": 26, "TANH": 28, "PAD": 34, "GATHER": 36,
+    "BATCH_TO_SPACE_ND": 37, "SPACE_TO_BATCH_ND": 38, "TRANSPOSE": 39, "MEAN": 40, "SUB": 41,
+    "DIV": 42, "SQUEEZE": 43, "UNIDIRECTIONAL_SEQUENCE_LSTM": 44, "STRIDED_SLICE": 45,
+    "EXP": 47, "SPLIT": 49, "LOG_SOFTMAX": 50, "CAST": 53, "PRELU": 54, "MAXIMUM": 55,
+    "ARG_MAX": 56, "MINIMUM": 57, "LESS": 58, "NEG": 59, "PADV2": 60, "GREATER": 61,
+    "GREATER_EQUAL": 62, "LESS_EQUAL": 63, "SELECT": 64, "SLICE": 65, "SIN": 66,
+    "TRANSPOSE_CONV": 67, "TILE": 69, "EXPAND_DIMS": 70, "EQUAL": 71, "NOT_EQUAL": 72,
+    "LOG": 73, "SUM": 74, "SQRT": 75, "RSQRT": 76, "SHAPE": 77, "POW": 78, "ARG_MIN": 79,
+    "REDUCE_PROD": 81, "REDUCE_MAX": 82, "PACK": 83, "LOGICAL_OR": 84, "LOGICAL_AND": 86,
+    "LOGICAL_NOT": 87, "UNPACK": 88, "REDUCE_MIN": 89, "FLOOR_DIV": 90, "SQUARE": 92,
+    "ZEROS_LIKE": 93, "FILL": 94, "FLOOR_MOD": 95, "RANGE": 96, "RESIZE_NEAREST_NEIGHBOR": 97,
+    "LEAKY_RELU": 98, "SQUARED_DIFFERENCE": 99, "MIRROR_PAD": 100, "ABS": 101, "SPLIT_V": 102,
+    "CEIL": 104, "ADD_N": 106, "GATHER_ND": 107, "COS": 108, "ELU": 111, "QUANTIZE": 114,
+    "ROUND": 116, "HARD_SWISH": 117, "SELECT_V2": 123, "DENSIFY": 124, "BATCH_MATMUL": 126,
+    "BROADCAST_TO": 130, "GELU": 150,
+}
+PLACEHOLDER_FOR_GREATER_OP_CODES = 127
+
+# The BuiltinOptions union, in schema order (type value = position + 1; 0 = NONE).
+_BUILTIN_OPTIONS_ORDER = """
+Conv2DOptions DepthwiseConv2DOptions ConcatEmbeddingsOptions LSHProjectionOptions Pool2DOptions
+SVDFOptions RNNOptions FullyConnectedOptions SoftmaxOptions ConcatenationOptions AddOptions
+L2NormOptions LocalResponseNormalizationOptions LSTMOptions ResizeBilinearOptions CallOptions
+ReshapeOptions SkipGramOptions SpaceToDepthOptions EmbeddingLookupSparseOptions MulOptions
+PadOptions GatherOptions BatchToSpaceNDOptions SpaceToBatchNDOptions TransposeOptions
+ReducerOptions SubOptions DivOptions SqueezeOptions SequenceRNNOptions StridedSliceOptions
+ExpOptions TopKV2Options SplitOptions LogSoftmaxOptions CastOptions DequantizeOptions
+MaximumMinimumOptions ArgMaxOptions LessOptions NegOptions PadV2Options GreaterOptions
+GreaterEqualOptions LessEqualOptions SelectOptions SliceOptions TransposeConvOptions
+SparseToDenseOptions TileOptions ExpandDimsOptions EqualOptions NotEqualOptions ShapeOptions
+PowOptions ArgMinOptions FakeQuantOptions PackOptions LogicalOrOptions OneHotOptions
+LogicalAndOptions LogicalNotOptions UnpackOptions FloorDivOptions SquareOptions
+ZerosLikeOptions FillOptions BidirectionalSequenceLSTMOptions BidirectionalSequenceRNNOptions
+UnidirectionalSequenceLSTMOptions FloorModOptions RangeOptions ResizeNearestNeighborOptions
+LeakyReluOptions SquaredDifferenceOptions MirrorPadOptions AbsOptions SplitVOptions
+UniqueOptions ReverseV2Options AddNOptions GatherNdOptions CosOptions WhereOptions RankOptions
+ReverseSequenceOptions MatrixDiagOptions QuantizeOptions MatrixSetDiagOptions HardSwishOptions
+IfOptions WhileOptions DepthToSpaceOptions NonMaxSuppressionV4Options
+NonMaxSuppressionV5Options ScatterNdOptions SelectV2Options DensifyOptions SegmentSumOptions
+BatchMatMulOptions CumsumOptions CallOnceOptions BroadcastToOptions Rfft2dOptions
+Conv3DOptions HashtableOptions HashtableFindOptions HashtableImportOptions
+HashtableSizeOptions VarHandleOptions ReadVariableOptions AssignVariableOptions
+RandomOptions BucketizeOptions GeluOptions
+""".split()
+BUILTIN_OPTIONS_TYPE = {name: i + 1 for i, name in enumerate(_BUILTIN_OPTIONS_ORDER)}
+
+# Options tables: field name -> (field id, kind). kinds: b=byte/enum, B=bool, i=int32,
+# f=float32, iv=[int] vector.
+_POOL = {"padding": (0, "b"), "stride_w": (1, "i"), "stride_h": (2, "i"),
+         "filter_width": (3, "i"), "filter_height": (4, "i"), "fused_activation_function": (5, "b")}
+_REDUCER = {"keep_dims": (0, "B")}
+OPTION_TABLES = {
+    "Conv2DOptions": {"padding": (0, "b"), "stride_w": (1, "i"), "stride_h": (2, "i"),
+                      "fused_activation_function": (3, "b"), "dilation_w_factor": (4, "i"),
+                      "dilation_h_factor": (5, "i"), "quantized_bias_type": (6, "b")},
+    "DepthwiseConv2DOptions": {"padding": (0, "b"), "stride_w": (1, "i"), "stride_h": (2, "i"),
+                               "depth_multiplier": (3, "i"), "fused_activation_function": (4, "b"),
+                               "dilation_w_factor": (5, "i"), "dilation_h_factor": (6, "i")},
+    "Pool2DOptions": _POOL,
+    "FullyConnectedOptions": {"fused_activation_function": (0, "b"), "weights_format": (1, "b"),
+                              "keep_num_dims": (2, "B"), "asymmetric_quantize_inputs": (3, "B"),
+                              "quantized_bias_type": (4, "b")},
+    "SoftmaxOptions": {"beta": (0, "f")},
+    "ConcatenationOptions": {"axis": (0, "i"), "fused_activation_function": (1, "b")},
+    "AddOptions": {"fused_activation_function": (0, "b"), "pot_scale_int16": (1, "B")},
+    "SubOptions": {"fused_activation_function": (0, "b"), "pot_scale_int16": (1, "B")},
+    "MulOptions": {"fused_activation_function": (0, "b")},
+    "DivOptions": {"fused_activation_function": (0, "b")},
+    "L2NormOptions": {"fused_activation_function": (0, "b")},
+    "ResizeBilinearOptions": {"align_corners": (2, "B"), "half_pixel_centers": (3, "B")},
+    "ResizeNearestNeighborOptions": {"align_corners": (0, "B"), "half_pixel_centers": (1, "B")},
+    "ReshapeOptions": {"new_shape": (0, "iv")},
+    "SpaceToDepthOptions": {"block_size": (0, "i")},
+    "DepthToSpaceOptions": {"block_size": (0, "i")},
+    "GatherOptions": {"axis": (0, "i"), "batch_dims": (1, "i")},
+    "ReducerOptions": _REDUCER,
+    "SqueezeOptions": {"squeeze_dims": (0, "iv")},
+    "StridedSliceOptions": {"begin_mask": (0, "i"), "end_mask": (1, "i"), "ellipsis_mask": (2, "i"),
+                            "new_axis_mask": (3, "i"), "shrink_axis_mask": (4, "i"),
+                            "offset": (5, "B")},
+    "SplitOptions": {"num_splits": (0, "i")},
+    "SplitVOptions": {"num_splits": (0, "i")},
+    "CastOptions": {"in_data_type": (0, "b"), "out_data_type": (1, "b")},
+    "ArgMaxOptions": {"output_type": (0, "b")},
+    "ArgMinOptions": {"output_type": (0, "b")},
+    "TransposeConvOptions": {"padding": (0, "b"), "stride_w": (1, "i"), "stride_h": (2, "i"),
+                             "fused_activation_function": (3, "b"),
+                             "quantized_bias_type": (4, "b")},
+    "ShapeOptions": {"out_type": (0, "b")},
+    "PackOptions": {"values_count": (0, "i"), "axis": (1, "i")},
+    "UnpackOptions": {"num": (0, "i"), "axis": (1, "i")},
+    "LeakyReluOptions": {"alpha": (0, "f")},
+    "MirrorPadOptions": {"mode": (0, "b")},
+    "BatchMatMulOptions": {"adj_x": (0, "B"), "adj_y": (1, "B"),
+                           "asymmetric_quantize_inputs": (2, "B")},
+    "GeluOptions": {"approximate": (0, "B")},
+    "UnidirectionalSequenceLSTMOptions": {"fused_activation_function": (0, "b"),
+                                          "cell_clip": (1, "f"), "proj_clip": (2, "f"),
+                                          "time_major": (3, "B"),
+                                          "asymmetric_quantize_inputs": (4, "B"),
+                                          "diagonal_recurrent_tensors": (5, "B")},
+}
+for _empty in ("PadOptions", "PadV2Options", "TransposeOptions", "ExpOptions", "LogSoftmaxOptions",
+               "DequantizeOptions", "MaximumMinimumOptions", "LessOptions", "NegOptions",
+               "GreaterOptions", "GreaterEqualOptions", "LessEqualOptions", "SelectOptions",
+               "SliceOptions", "TileOptions", "ExpandDimsOptions", "EqualOptions",
+               "NotEqualOptions", "PowOptions", "LogicalOrOptions", "LogicalAndOptions",
+               "LogicalNotOptions", "FloorDivOptions", "SquareOptions", "ZerosLikeOptions",
+               "FillOptions", "FloorModOptions", "RangeOptions", "SquaredDifferenceOptions",
+               "AbsOptions", "AddNOptions", "GatherNdOptions", "CosOptions", "QuantizeOptions",
+               "HardSwishOptions", "SelectV2Options", "DensifyOptions", "BroadcastToOptions",
+               "SpaceToBatchNDOptions", "BatchToSpaceNDOptions"):
+    OPTION_TABLES[_empty] = {}
+
+# Which options table each builtin operator carries (None: no options).
+OP_OPTIONS = {
+    "ADD": "AddOptions", "AVERAGE_POOL_2D": "Pool2DOptions", "CONCATENATION": "ConcatenationOptions",
+    "CONV_2D": "Conv2DOptions", "DEPTHWISE_CONV_2D": "DepthwiseConv2DOptions",
+    "DEPTH_TO_SPACE": "DepthToSpaceOptions", "DEQUANTIZE": "DequantizeOptions",
+    "FULLY_CONNECTED": "FullyConnectedOptions", "L2_NORMALIZATION": "L2NormOptions",
+    "L2_POOL_2D": "Pool2DOptions", "MAX_POOL_2D": "Pool2DOptions", "MUL": "MulOptions",
+    "RESHAPE": "ReshapeOptions", "RESIZE_BILINEAR": "ResizeBilinearOptions",
+    "SOFTMAX": "SoftmaxOptions", "SPACE_TO_DEPTH": "SpaceToDepthOptions", "PAD": "PadOptions",
+    "GATHER": "GatherOptions", "BATCH_TO_SPACE_ND": "BatchToSpaceNDOptions",
+    "SPACE_TO_BATCH_ND": "SpaceToBatchNDOptions", "TRANSPOSE": "TransposeOptions",
+    "MEAN": "ReducerOptions", "SUB": "SubOptions", "DIV": "DivOptions",
+    "SQUEEZE": "SqueezeOptions", "UNIDIRECTIONAL_SEQUENCE_LSTM": "UnidirectionalSequenceLSTMOptions",
+    "STRIDED_SLICE": "StridedSliceOptions", "EXP": "ExpOptions", "SPLIT": "SplitOptions",
+    "LOG_SOFTMAX": "LogSoftmaxOptions", "CAST": "CastOptions", "MAXIMUM": "MaximumMinimumOptions",
+    "ARG_MAX": "ArgMaxOptions", "MINIMUM": "MaximumMinimumOptions", "LESS": "LessOptions",
+    "NEG": "NegOptions", "PADV2": "PadV2Options", "GREATER": "GreaterOptions",
+    "GREATER_EQUAL": "GreaterEqualOptions", "LESS_EQUAL": "LessEqualOptions",
+    "SELECT": "SelectOptions", "SLICE": "SliceOptions", "TRANSPOSE_CONV": "TransposeConvOptions",
+    "TILE": "TileOptions", "EXPAND_DIMS": "ExpandDimsOptions", "EQUAL": "EqualOptions",
+    "NOT_EQUAL": "NotEqualOptions", "SUM": "ReducerOptions", "SHAPE": "ShapeOptions",
+    "POW": "PowOptions", "ARG_MIN": "ArgMinOptions", "REDUCE_PROD": "ReducerOptions",
+    "REDUCE_MAX": "ReducerOptions", "PACK": "PackOptions", "LOGICAL_OR": "LogicalOrOptions",
+    "LOGICAL_AND": "LogicalAndOptions", "LOGICAL_NOT": "LogicalNotOptions",
+    "UNPACK": "UnpackOptions", "REDUCE_MIN": "ReducerOptions", "FLOOR_DIV": "FloorDivOptions",
+    "SQUARE": "SquareOptions", "ZEROS_LIKE": "ZerosLikeOptions", "FILL": "FillOptions",
+    "FLOOR_MOD": "FloorModOptions", "RANGE": "RangeOptions",
+    "RESIZE_NEAREST_NEIGHBOR": "ResizeNearestNeighborOptions", "LEAKY_RELU": "LeakyReluOptions",
+    "SQUARED_DIFFERENCE": "SquaredDifferenceOptions", "MIRROR_PAD": "MirrorPadOptions",
+    "ABS": "AbsOptions", "SPLIT_V": "SplitVOptions", "ADD_N": "AddNOptions",
+    "GATHER_ND": "GatherNdOptions", "COS": "CosOptions", "QUANTIZE": "QuantizeOptions",
+    "HARD_SWISH": "HardSwishOptions", "SELECT_V2": "SelectV2Options", "DENSIFY": "DensifyOptions",
+    "BATCH_MATMUL": "BatchMatMulOptions", "BROADCAST_TO": "BroadcastToOptions",
+    "GELU": "GeluOptions",
+}
+
+
+# ---------------------------------------------------------------- model description
+class Tensor:
+    """One tensor of the subgraph. data: bytes for constants (None otherwise).
+    quant: None or dict(scale=[...], zero_point=[...], quantized_dimension=int)."""
+
+    def __init__(self, name, dtype, shape, data=None, quant=None, is_variable=False,
+                 shape_signature=None):
+        self.name, self.dtype, self.shape = name, dtype, list(shape)
+        self.data, self.quant, self.is_variable = data, quant, is_variable
+        self.shape_signature = shape_signature
+
+
+# TFLite's builtin resolver registers a few operators from a version above 1 only.
+MIN_VERSION = {"BROADCAST_TO": 2}
+
+
+class Operator:
+    def __init__(self, op, inputs, outputs, options=None, version=None):
+        if op not in BUILTIN:
+            raise KeyError("unknown builtin operator %s" % op)
+        self.op, self.inputs, self.outputs = op, list(inputs), list(outputs)
+        self.options = dict(options or {})
+        self.version = version if version is not None else MIN_VERSION.get(op, 1)
+
+
+class Model:
+    def __init__(self, description="tfcc modelgen"):
+        self.tensors = []
+        self.operators = []
+        self.inputs = []
+        self.outputs = []
+        self.description = description
+
+    def add_tensor(self, *args, **kw):
+        self.tensors.append(Tensor(*args, **kw))
+        return len(self.tensors) - 1
+
+    def add_op(self, op, inputs, outputs, options=None, version=None):
+        self.operators.append(Operator(op, inputs, outputs, options, version))
+
+
+# ---------------------------------------------------------------- serialization
+def _options_table(b, table_name, values):
+    fields = OPTION_TABLES[table_name]
+    vecs = {}
+    for name, value in values.items():
+        if name not in fields:
+            raise KeyError("%s has no field %s" % (table_name, name))
+        fid, kind = fields[name]
+        if kind == "iv":
+            vecs[fid] = b.create_scalar_vector("i", value)
+    b.start_table()
+    for name, value in sorted(values.items(), key=lambda kv: -_size(fields[kv[0]][1])):
+        fid, kind = fields[name]
+        if kind == "iv":
+            b.add_offset(fid, vecs[fid])
+        elif kind == "i":
+            b.add_scalar(fid, "i", int(value))
+        elif kind == "f":
+            b.add_scalar(fid, "f", float(value))
+        elif kind == "B":
+            b.add_scalar(fid, "B", 1 if value else 0)
+        elif kind == "b":
+            if isinstance(value, str):
+                value = {**PADDING, **ACTIVATION, **MIRROR_PAD_MODE}[value] if value not in DTYPE_BY_NAME \
+                    else DTYPE_BY_NAME[value]
+            b.add_scalar(fid, "b", int(value))
+    return b.end_table()
+
+
+def _size(kind):
+    return {"iv": 4, "i": 4, "f": 4, "B": 1, "b": 1}[kind]
+
+
+def _quant_table(b, q):
+    scale = b.create_scalar_vector("f", q["scale"]) if "scale" in q else None
+    zp = b.create_scalar_vector("q", q["zero_point"]) if "zero_point" in q else None
+    mn = b.create_scalar_vector("f", q["min"]) if "min" in q else None
+    mx = b.create_scalar_vector("f", q["max"]) if "max" in q else None
+    b.start_table()
+    b.add_offset(0, mn)
+    b.add_offset(1, mx)
+    b.add_offset(2, scale)
+    b.add_offset(3, zp)
+    b.add_scalar(6, "i", int(q.get("quantized_dimension", 0)), default=0)
+    return b.end_table()
+
+
+def serialize(model):
+    """Returns the .tflite bytes of a Model (one subgraph, one signature 'serving_default')."""
+    b = Builder(1 << 16)
+    # Buffers: 0 is the empty sentinel; every constant tensor gets its own buffer.
+    buffer_data = [None]
+    tensor_buffer = []
+    for t in model.tensors:
+        if t.data is not None:
+            buffer_data.append(t.data)
+            tensor_buffer.append(len(buffer_data) - 1)
+        else:
+            tensor_buffer.append(0)
+    buffer_offs = []
+    for data in buffer_data:
+        d = b.create_byte_vector(data, alignment=16) if data else None
+        b.start_table()
+        b.add_offset(0, d)
+        buffer_offs.append(b.end_table())
+    buffers_vec = b.create_offset_vector(buffer_offs)
+
+    tensor_offs = []
+    for i, t in enumerate(model.tensors):
+        name = b.create_string(t.name)
+        shape = b.create_scalar_vector("i", t.shape)
+        sig = b.create_scalar_vector("i", t.shape_signature) if t.shape_signature else None
+        q = _quant_table(b, t.quant) if t.quant else None
+        b.start_table()
+        b.add_offset(0, shape)
+        b.add_scalar(2, "I", tensor_buffer[i])
+        b.add_offset(3, name)
+        b.add_offset(4, q)
+        b.add_offset(7, sig)
+        b.add_scalar(1, "b", t.dtype)
+        b.add_scalar(5, "B", 1 if t.is_variable else 0, default=0)
+        b.add_scalar(8, "B", 1)  # has_rank
+        tensor_offs.append(b.end_table())
+    tensors_vec = b.create_offset_vector(tensor_offs)
+
+    # Operator codes, one per distinct (op, version).
+    codes = []
+    for op in model.operators:
+        if (op.op, op.version) not in codes:
+            codes.append((op.op, op.version))
+    code_offs = []
+    for name, version in codes:
+        code = BUILTIN[name]
+        b.start_table()
+        b.add_scalar(2, "i", version)
+        b.add_scalar(3, "i", code)
+        b.add_scalar(0, "b", min(code, PLACEHOLDER_FOR_GREATER_OP_CODES))
+        code_offs.append(b.end_table())
+    codes_vec = b.create_offset_vector(code_offs)
+
+    op_offs = []
+    for op in model.operators:
+        ins = b.create_scalar_vector("i", op.inputs)
+        outs = b.create_scalar_vector("i", op.outputs)
+        table_name = OP_OPTIONS.get(op.op)
+        opts = _options_table(b, table_name, op.options) if table_name else None
+        if op.options and not table_name:
+            raise KeyError("%s takes no options" % op.op)
+        b.start_table()
+        b.add_scalar(0, "I", codes.index((op.op, op.version)))
+        b.add_offset(1, ins)
+        b.add_offset(2, outs)
+        if opts is not None:
+            b.add_offset(4, opts)
+            b.add_scalar(3, "B", BUILTIN_OPTIONS_TYPE[table_name])
+        op_offs.append(b.end_table())
+    ops_vec = b.create_offset_vector(op_offs)
+
+    sg_ins = b.create_scalar_vector("i", model.inputs)
+    sg_outs = b.create_scalar_vector("i", model.outputs)
+    sg_name = b.create_string("main")
+    b.start_table()
+    b.add_offset(0, tensors_vec)
+    b.add_offset(1, sg_ins)
+    b.add_offset(2, sg_outs)
+    b.add_offset(3, ops_vec)
+    b.add_offset(4, sg_name)
+    subgraphs_vec = b.create_offset_vector([b.end_table()])
+
+    def tensor_maps(indices):
+        offs = []
+        for ti in indices:
+            n = b.create_string(model.tensors[ti].name)
+            b.start_table()
+            b.add_offset(0, n)
+            b.add_scalar(1, "I", ti)
+            offs.append(b.end_table())
+        return b.create_offset_vector(offs)
+
+    sig_in = tensor_maps(model.inputs)
+    sig_out = tensor_maps(model.outputs)
+    sig_key = b.create_string("serving_default")
+    b.start_table()
+    b.add_offset(0, sig_in)
+    b.add_offset(1, sig_out)
+    b.add_offset(2, sig_key)
+    b.add_scalar(4, "I", 0)
+    sigs_vec = b.create_offset_vector([b.end_table()])
+
+    desc = b.create_string(model.description)
+    b.start_table()
+    b.add_scalar(0, "I", SCHEMA_VERSION)
+    b.add_offset(1, codes_vec)
+    b.add_offset(2, subgraphs_vec)
+    b.add_offset(3, desc)
+    b.add_offset(4, buffers_vec)
+    b.add_offset(7, sigs_vec)
+    root = b.end_table()
+    return b.finish(root, FILE_IDENTIFIER)
+
+
+def pack(dtype, values):
+    """Little-endian bytes of a flat list of values in dtype."""
+    fmt = DTYPE_FMT[dtype]
+    return struct.pack("<%d%s" % (len(values), fmt), *values)

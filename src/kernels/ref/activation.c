@@ -1,0 +1,394 @@
+#include "kernels/ref/activation.h"
+
+#include <math.h>
+
+#include "kernels/ref/fixedpoint.h"
+#include "kernels/ref/quant_util.h"
+
+/* ---------------------------------------------------------------- float */
+
+void tfcc_clamp_f32(const float *in, float *out, size_t n, float lo, float hi) {
+  for (size_t i = 0; i < n; i++) {
+    float v = lo < in[i] ? in[i] : lo; /* std::max(lo, x): NaN -> lo */
+    out[i] = hi < v ? hi : v;
+  }
+}
+
+void tfcc_leaky_relu_f32(const float *in, float *out, size_t n, float alpha) {
+  for (size_t i = 0; i < n; i++) out[i] = in[i] > 0.f ? in[i] : in[i] * alpha;
+}
+
+float tfcc_act_logistic(float x) { return 1.0f / (1.0f + expf(-x)); }
+float tfcc_act_tanh(float x) { return tanhf(x); }
+float tfcc_act_elu(float x) { return x < 0.0f ? expm1f(x) : x; }
+
+/* GELU as tflite::reference_ops::GeluTransform: 0.5 x erfc(-x / sqrt(2)) (avoids cancellation
+ * of 1 + erf for large negative x). */
+float tfcc_act_gelu(float x) {
+  const float neg_sqrt1_2 = (float)-0.70710678118654752440;
+  return 0.5f * x * erfcf(x * neg_sqrt1_2);
+}
+
+/* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), sqrt(2/pi) rounded from double to float. */
+float tfcc_act_gelu_approx(float x) {
+  const float sqrt_2_over_pi = (float)(1.12837916709551257390 * 0.70710678118654752440);
+  return 0.5f * x * (1.f + tanhf(sqrt_2_over_pi * (x + 0.044715f * x * x * x)));
+}
+
+void tfcc_logistic_f32(const float *in, float *out, size_t n) {
+  for (size_t i = 0; i < n; i++) out[i] = tfcc_act_logistic(in[i]);
+}
+
+void tfcc_tanh_f32(const float *in, float *out, size_t n) {
+  for (size_t i = 0; i < n; i++) out[i] = tanhf(in[i]);
+}
+
+void tfcc_elu_f32(const float *in, float *out, size_t n) {
+  for (size_t i = 0; i < n; i++) out[i] = tfcc_act_elu(in[i]);
+}
+
+void tfcc_gelu_f32(const float *in, float *out, size_t n, bool approximate) {
+  if (approximate)
+    for (size_t i = 0; i < n; i++) out[i] = tfcc_act_gelu_approx(in[i]);
+  else
+    for (size_t i = 0; i < n; i++) out[i] = tfcc_act_gelu(in[i]);
+}
+
+void tfcc_hard_swish_f32(const float *in, float *out, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    const float x = in[i];
+    float r = x + 3.f;
+    r = 0.f < r ? r : 0.f;
+    r = 6.f < r ? 6.f : r;
+    out[i] = x * r / 6.f;
+  }
+}
+
+/* ---------------------------------------------------------------- 8-bit lookup tables */
+
+/* float -> int32 as a saturating conversion (NaN -> 0); TFLite's static_cast is only defined
+ * in range, where both agree. */
+static int32_t f32_to_i32_sat(float v) {
+  if (v != v) return 0;
+  if (v >= 2147483648.f) return INT32_MAX;
+  if (v < -2147483648.f) return INT32_MIN;
+  return (int32_t)v;
+}
+
+void tfcc_lut8_build(tfcc_dtype type, float in_scale, int32_t in_zp, float out_scale,
+                     int32_t out_zp, float (*f)(float), uint8_t lut[256]) {
+  const int32_t minval = type == TFCC_INT8 ? -128 : 0;
+  const int32_t maxval = type == TFCC_INT8 ? 127 : 255;
+  const float inverse_scale = 1 / out_scale;
+  for (int32_t val = minval; val <= maxval; ++val) {
+    const float dequantized = in_scale * (float)(val - in_zp);
+    const float transformed = f(dequantized);
+    const float rescaled = roundf(transformed * inverse_scale);
+    const int32_t quantized = f32_to_i32_sat(rescaled + (float)out_zp);
+    const int32_t clamped = tfcc_clamp_i32(quantized, minval, maxval);
+    lut[(uint8_t)val] = (uint8_t)clamped; /* int8 values index as their byte */
+  }
+}
+
+void tfcc_lut8_apply(const uint8_t *in, uint8_t *out, size_t n, const uint8_t lut[256]) {
+  for (size_t i = 0; i < n; i++) out[i] = lut[in[i]];
+}
+
+/* ---------------------------------------------------------------- requantize + clamp */
+
+/* Loops over the three quantized element types with one body. BODY reads `q` (int32 input) and
+ * assigns `r` (int32, already clamped to the storage range by the body). */
+#define TFCC_Q_LOOP(type, in, out, n, BODY)                            \
+  do {                                                                 \
+    switch (type) {                                                    \
+      case TFCC_UINT8: {                                               \
+        const uint8_t *src_ = (const uint8_t *)(in);                   \
+        uint8_t *dst_ = (uint8_t *)(out);                              \
+        const int32_t qmin_ = 0, qmax_ = 255;                          \
+        for (size_t i_ = 0; i_ < (n); i_++) {                          \
+          const int32_t q = src_[i_];                                  \
+          int32_t r;                                                   \
+          BODY;                                                        \
+          dst_[i_] = (uint8_t)r;                                       \
+        }                                                              \
+        (void)qmin_; (void)qmax_;                                      \
+        break;                                                         \
+      }                                                                \
+      case TFCC_INT8: {                                                \
+        const int8_t *src_ = (const int8_t *)(in);                     \
+        int8_t *dst_ = (int8_t *)(out);                                \
+        const int32_t qmin_ = -128, qmax_ = 127;                       \
+        for (size_t i_ = 0; i_ < (n); i_++) {                          \
+          const int32_t q = src_[i_];                                  \
+          int32_t r;                                                   \
+          BODY;                                                        \
+          dst_[i_] = (int8_t)r;                                        \
+        }                                                              \
+        (void)qmin_; (void)qmax_;                                      \
+        break;                                                         \
+      }                                                                \
+      case TFCC_INT16: {                                               \
+        const int16_t *src_ = (const int16_t *)(in);                   \
+        int16_t *dst_ = (int16_t *)(out);                              \
+        const int32_t qmin_ = -32768, qmax_ = 32767;                   \
+        for (size_t i_ = 0; i_ < (n); i_++) {                          \
+          const int32_t q = src_[i_];                                  \
+          int32_t r;                                                   \
+          BODY;                                                        \
+          dst_[i_] = (int16_t)r;                                       \
+        }                                                              \
+        (void)qmin_; (void)qmax_;                                      \
+        break;                                                         \
+      }                                                                \
+      default: break;                                                  \
+    }                                                                  \
+  } while (0)
+
+void tfcc_relux_q(tfcc_dtype type, const void *in, void *out, size_t n, const tfcc_relux_params *p) {
+  TFCC_Q_LOOP(type, in, out, n, {
+    int32_t v = tfcc_fp_add(p->out_zp, tfcc_mbqm(tfcc_fp_sub(q, p->in_zp), p->mult, p->shift));
+    v = v < p->act_min ? p->act_min : v;
+    v = v > p->act_max ? p->act_max : v;
+    r = tfcc_clamp_i32(v, qmin_, qmax_);
+  });
+}
+
+void tfcc_leaky_relu_q(tfcc_dtype type, const void *in, void *out, size_t n,
+                       const tfcc_leaky_relu_params *p) {
+  TFCC_Q_LOOP(type, in, out, n, {
+    const int32_t x = tfcc_fp_sub(q, p->in_zp);
+    const int32_t s = x >= 0 ? tfcc_mbqm(x, p->mult_identity, p->shift_identity)
+                             : tfcc_mbqm(x, p->mult_alpha, p->shift_alpha);
+    r = tfcc_clamp_i32(tfcc_fp_add(p->out_zp, s), qmin_, qmax_);
+  });
+}
+
+/* ---------------------------------------------------------------- hard swish */
+
+/* tflite DownScaleInt32ToInt16Multiplier. */
+static int16_t downscale_multiplier(int32_t m) {
+  if (m >= INT32_MAX - (1 << 15)) return INT16_MAX;
+  return (int16_t)((m + (1 << 15)) >> 16);
+}
+
+bool tfcc_hard_swish_params_init(float in_scale, int32_t in_zp, float out_scale, int32_t out_zp,
+                                 tfcc_hard_swish_params *p) {
+  /* Float arithmetic exactly as HardSwishPrepare. */
+  const float hires_input_scale = (1.0f / 128.0f) * in_scale;
+  const float reluish_scale = 3.0f / 32768.0f;
+  const float output_multiplier = hires_input_scale / out_scale;
+  const float reluish_multiplier = hires_input_scale / reluish_scale;
+  int32_t m32;
+  p->in_zp = in_zp;
+  p->out_zp = out_zp;
+  tfcc_quantize_multiplier((double)output_multiplier, &m32, &p->output_exponent);
+  p->output_multiplier = downscale_multiplier(m32);
+  tfcc_quantize_multiplier((double)reluish_multiplier, &m32, &p->reluish_exponent);
+  p->reluish_multiplier = downscale_multiplier(m32);
+  return p->output_exponent <= 0;
+}
+
+/* gemmlowp RoundingDivideByPOT on int16 raw values: the mask is built in 16 bits, as the
+ * int16 instantiation does (matters only for exponents >= 16). */
+static int16_t rdbpot16(int16_t x, int exponent) {
+  if (exponent <= 0) return x;
+  if (exponent > 31) exponent = 31;
+  const int16_t mask = (int16_t)(uint16_t)((1ULL << exponent) - 1);
+  const int32_t remainder = x & mask;
+  const int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
+  return tfcc_fp16_wrap(tfcc_asr32(x, exponent) + (remainder > threshold ? 1 : 0));
+}
+
+static int16_t sat_left_shift16(int16_t v, int amount) {
+  if (amount >= 31) return v > 0 ? INT16_MAX : (v < 0 ? INT16_MIN : 0);
+  int64_t r = (int64_t)v * ((int64_t)1 << amount);
+  return (int16_t)(r > INT16_MAX ? INT16_MAX : (r < INT16_MIN ? INT16_MIN : r));
+}
+
+/* Non-rounding 16-bit doubling high multiply (ARM SQDMULH). */
+static int16_t sdhm16(int16_t a, int16_t b) {
+  if (a == INT16_MIN && b == INT16_MIN) return INT16_MAX;
+  return (int16_t)(((int32_t)a * (int32_t)b) / (1 << 15));
+}
+
+void tfcc_hard_swish_q(tfcc_dtype type, const void *in, void *out, size_t n,
+                       const tfcc_hard_swish_params *p) {
+  TFCC_Q_LOOP(type, in, out, n, {
+    /* All intermediates are int16 as in reference_ops::HardSwish (wrap where it wraps). */
+    const int16_t input_value = tfcc_fp16_wrap(q - p->in_zp);
+    const int16_t hires = tfcc_fp16_wrap((int32_t)input_value * (1 << 7));
+    const int16_t preshift_output = tfcc_fp16_mul(hires, p->output_multiplier);
+    int16_t reluish = hires;
+    if (p->reluish_exponent > 0) reluish = sat_left_shift16(reluish, p->reluish_exponent - 1);
+    reluish = tfcc_fp16_mul(reluish, p->reluish_multiplier);
+    if (p->reluish_exponent > 0) reluish = sat_left_shift16(reluish, 1);
+    if (p->reluish_exponent < 0) reluish = rdbpot16(reluish, -p->reluish_exponent);
+    reluish = (int16_t)(((int32_t)reluish + (1 << 15)) >> 1);
+    const int16_t preshift = sdhm16(reluish, preshift_output);
+    int16_t v = rdbpot16(preshift, -p->output_exponent);
+    v = tfcc_fp16_wrap((int32_t)v + p->out_zp);
+    r = tfcc_clamp_i32(v, qmin_, qmax_);
+  });
+}
+
+/* ---------------------------------------------------------------- int16 logistic / tanh */
+
+/* sigmoid(i / 24) in unsigned Q0.16 for i = 0..255: the values of TFLite's
+ * sigmoid_table_uint16 (a tuned table, not a plain rounding of the function; needed as data
+ * for bit-exact results). */
+static const uint16_t k_sigmoid_q16[256] = {
+    32768, 33451, 34133, 34813, 35493, 36169, 36843, 37513, 38180, 38841, 39498, 40149,
+    40794, 41432, 42064, 42688, 43304, 43912, 44511, 45102, 45683, 46255, 46817, 47369,
+    47911, 48443, 48964, 49475, 49975, 50464, 50942, 51409, 51865, 52311, 52745, 53169,
+    53581, 53983, 54374, 54755, 55125, 55485, 55834, 56174, 56503, 56823, 57133, 57433,
+    57724, 58007, 58280, 58544, 58800, 59048, 59288, 59519, 59743, 59959, 60168, 60370,
+    60565, 60753, 60935, 61110, 61279, 61441, 61599, 61750, 61896, 62036, 62172, 62302,
+    62428, 62549, 62666, 62778, 62886, 62990, 63090, 63186, 63279, 63368, 63454, 63536,
+    63615, 63691, 63765, 63835, 63903, 63968, 64030, 64090, 64148, 64204, 64257, 64308,
+    64357, 64405, 64450, 64494, 64536, 64576, 64614, 64652, 64687, 64721, 64754, 64786,
+    64816, 64845, 64873, 64900, 64926, 64950, 64974, 64997, 65019, 65039, 65060, 65079,
+    65097, 65115, 65132, 65149, 65164, 65179, 65194, 65208, 65221, 65234, 65246, 65258,
+    65269, 65280, 65291, 65301, 65310, 65319, 65328, 65337, 65345, 65352, 65360, 65367,
+    65374, 65381, 65387, 65393, 65399, 65404, 65410, 65415, 65420, 65425, 65429, 65433,
+    65438, 65442, 65445, 65449, 65453, 65456, 65459, 65462, 65465, 65468, 65471, 65474,
+    65476, 65479, 65481, 65483, 65485, 65488, 65489, 65491, 65493, 65495, 65497, 65498,
+    65500, 65501, 65503, 65504, 65505, 65507, 65508, 65509, 65510, 65511, 65512, 65513,
+    65514, 65515, 65516, 65517, 65517, 65518, 65519, 65520, 65520, 65521, 65522, 65522,
+    65523, 65523, 65524, 65524, 65525, 65525, 65526, 65526, 65526, 65527, 65527, 65528,
+    65528, 65528, 65529, 65529, 65529, 65529, 65530, 65530, 65530, 65530, 65531, 65531,
+    65531, 65531, 65531, 65532, 65532, 65532, 65532, 65532, 65532, 65533, 65533, 65533,
+    65533, 65533, 65533, 65533, 65533, 65534, 65534, 65534, 65534, 65534, 65534, 65534,
+    65534, 65534, 65534, 65535,
+};
+
+void tfcc_logistic_i16_fixed(const int16_t *in, int16_t *out, size_t n) {
+  for (size_t i = 0; i < n; i++) out[i] = tfcc_fp16_logistic(in[i], 3);
+}
+
+void tfcc_tanh_i16_fixed(const int16_t *in, int16_t *out, size_t n, int input_left_shift) {
+  for (size_t i = 0; i < n; i++) {
+    int16_t x = input_left_shift == 1 ? tfcc_fp16_mul_pot(in[i], 1) : in[i];
+    out[i] = tfcc_fp16_tanh(x, 3);
+  }
+}
+
+/* ((x * multiplier + round) >> shift) in wrapping int32 arithmetic, as the reference does. */
+static int32_t scale_input_i16(int16_t x, int32_t multiplier, int shift) {
+  const int32_t round = shift > 0 ? (int32_t)(1u << (shift - 1)) : 0;
+  const int32_t prod = (int32_t)(uint32_t)((uint64_t)(int64_t)x * (uint64_t)(int64_t)multiplier);
+  return tfcc_asr32(tfcc_fp_add(prod, round), shift);
+}
+
+/* reference_integer_ops::Logistic (int16, general scale): power-of-two scales come with
+ * multiplier 0 and are turned into multiplier 3 << shift. */
+void tfcc_logistic_i16_lut(const int16_t *in, int16_t *out, size_t n, int32_t input_multiplier,
+                           int input_left_shift) {
+  if (input_multiplier == 0) {
+    input_multiplier = 3 << input_left_shift;
+    input_left_shift = 0;
+  }
+  for (size_t i = 0; i < n; i++) {
+    const int32_t x = scale_input_i16(in[i], input_multiplier, input_left_shift);
+    const uint32_t abs_x = x < 0 ? 0u - (uint32_t)x : (uint32_t)x;
+    const uint32_t uh = abs_x >> 9;
+    uint32_t result;
+    if (uh >= 255) {
+      result = 0x7FFFu << 10;
+    } else {
+      const uint32_t ua = k_sigmoid_q16[uh], ub = k_sigmoid_q16[uh + 1];
+      const uint32_t ut = abs_x & 0x1ff;
+      result = (ua << 9) + ut * (ub - ua);
+    }
+    result = x >= 0 ? result + (1u << 9) : (1u << 25) - result + (1u << 9) - 1u;
+    out[i] = (int16_t)(result >> 10);
+  }
+}
+
+/* reference_integer_ops::Tanh (int16, general scale), using tanh(x) = 2 sigmoid(2x) - 1. */
+void tfcc_tanh_i16_lut(const int16_t *in, int16_t *out, size_t n, int32_t input_multiplier,
+                       int input_left_shift) {
+  if (input_multiplier == 0) {
+    input_multiplier = 3 << input_left_shift;
+    input_left_shift = 0;
+  }
+  for (size_t i = 0; i < n; i++) {
+    const int32_t x = scale_input_i16(in[i], input_multiplier, input_left_shift);
+    const uint32_t abs_x = x < 0 ? 0u - (uint32_t)x : (uint32_t)x;
+    const uint32_t uh = abs_x >> 8;
+    int32_t result;
+    if (uh >= 255) {
+      result = 0xFFFF << 8;
+    } else {
+      const uint32_t ua = k_sigmoid_q16[uh], ub = k_sigmoid_q16[uh + 1];
+      const uint32_t ut = abs_x & 0xFF;
+      result = (int32_t)((ua << 8) + ut * (ub - ua));
+    }
+    result = x >= 0 ? result - (1 << 23) + (1 << 7) : -result + (1 << 23) + (1 << 7) - 1;
+    out[i] = (int16_t)tfcc_asr32(result, 8);
+  }
+}
+
+/* ---------------------------------------------------------------- prelu */
+
+/* Walks the input in row-major order; *alpha_off follows the broadcast strides. */
+typedef struct walk_ {
+  int32_t idx[TFCC_MAX_DIMS];
+  int64_t alpha_off;
+} walk_;
+
+static void walk_next(walk_ *w, int32_t rank, const int32_t *dims, const int64_t *strides) {
+  for (int32_t d = rank - 1; d >= 0; d--) {
+    w->idx[d]++;
+    w->alpha_off += strides[d];
+    if (w->idx[d] < dims[d]) return;
+    w->alpha_off -= strides[d] * dims[d];
+    w->idx[d] = 0;
+  }
+}
+
+static size_t flat_count(int32_t rank, const int32_t *dims) {
+  size_t n = 1;
+  for (int32_t d = 0; d < rank; d++) n *= (size_t)dims[d];
+  return n;
+}
+
+void tfcc_prelu_f32(const float *in, const float *alpha, float *out, int32_t rank,
+                    const int32_t *dims, const int64_t *alpha_strides) {
+  const size_t n = flat_count(rank, dims);
+  walk_ w = {{0}, 0};
+  for (size_t i = 0; i < n; i++) {
+    const float x = in[i];
+    out[i] = x >= 0.0f ? x : x * alpha[w.alpha_off];
+    walk_next(&w, rank, dims, alpha_strides);
+  }
+}
+
+#define TFCC_PRELU_Q_LOOP(T, QMIN, QMAX)                                                   \
+  do {                                                                                     \
+    const T *src = (const T *)in;                                                          \
+    const T *al = (const T *)alpha;                                                        \
+    T *dst = (T *)out;                                                                     \
+    for (size_t i = 0; i < n; i++) {                                                       \
+      const int32_t x = (int32_t)src[i] - p->in_zp;                                        \
+      int32_t v;                                                                           \
+      if (x >= 0) {                                                                        \
+        v = tfcc_mbqm(x, p->mult_pos, p->shift_pos);                                       \
+      } else {                                                                             \
+        const int32_t a = (int32_t)al[w.alpha_off] - p->alpha_zp;                          \
+        v = tfcc_mbqm(tfcc_fp_add(0, (int32_t)((uint32_t)x * (uint32_t)a)), p->mult_neg,   \
+                      p->shift_neg);                                                       \
+      }                                                                                    \
+      dst[i] = (T)tfcc_clamp_i32(tfcc_fp_add(v, p->out_zp), QMIN, QMAX);                   \
+      walk_next(&w, rank, dims, alpha_strides);                                            \
+    }                                                                                      \
+  } while (0)
+
+void tfcc_prelu_q(tfcc_dtype type, const void *in, const void *alpha, void *out, int32_t rank,
+                  const int32_t *dims, const int64_t *alpha_strides, const tfcc_prelu_params *p) {
+  const size_t n = flat_count(rank, dims);
+  walk_ w = {{0}, 0};
+  if (type == TFCC_UINT8)
+    TFCC_PRELU_Q_LOOP(uint8_t, 0, 255);
+  else if (type == TFCC_INT8)
+    TFCC_PRELU_Q_LOOP(int8_t, -128, 127);
+}

@@ -1,0 +1,105 @@
+/* Element-wise activation kernels (float and quantized), matching TensorFlow Lite's default
+ * builtin kernels bit for bit on quantized data. No knowledge of tensors or models: pointers,
+ * element counts and precomputed parameters only. Quantized element types are given as
+ * tfcc_dtype (TFCC_UINT8, TFCC_INT8, TFCC_INT16); callers validate them. */
+#ifndef TFCC_KERNELS_REF_ACTIVATION_H
+#define TFCC_KERNELS_REF_ACTIVATION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tfcc/tfcc.h"
+
+/* ---------------------------------------------------------------- float */
+
+/* out = min(max(in, lo), hi); NaN maps to lo (as std::min(std::max(lo, x), hi)). */
+void tfcc_clamp_f32(const float *in, float *out, size_t n, float lo, float hi);
+void tfcc_leaky_relu_f32(const float *in, float *out, size_t n, float alpha);
+void tfcc_logistic_f32(const float *in, float *out, size_t n);
+void tfcc_tanh_f32(const float *in, float *out, size_t n);
+void tfcc_elu_f32(const float *in, float *out, size_t n);
+void tfcc_gelu_f32(const float *in, float *out, size_t n, bool approximate);
+void tfcc_hard_swish_f32(const float *in, float *out, size_t n);
+
+/* Scalar transforms exactly as TFLite's LUT generators evaluate them (float math). */
+float tfcc_act_logistic(float x);
+float tfcc_act_tanh(float x);
+float tfcc_act_elu(float x);
+float tfcc_act_gelu(float x);
+float tfcc_act_gelu_approx(float x);
+
+/* ---------------------------------------------------------------- 8-bit lookup tables */
+
+/* tflite LUTPopulate<uint8_t|int8_t>: table indexed by the raw input byte (int8 values cast to
+ * uint8), entry = clamp(round(f(in_scale * (q - in_zp)) / out_scale) + out_zp), float math. */
+void tfcc_lut8_build(tfcc_dtype type, float in_scale, int32_t in_zp, float out_scale,
+                     int32_t out_zp, float (*f)(float), uint8_t lut[256]);
+void tfcc_lut8_apply(const uint8_t *in, uint8_t *out, size_t n, const uint8_t lut[256]);
+
+/* ---------------------------------------------------------------- requantize + clamp */
+
+/* RELU / RELU6 / RELU_N1_TO_1 on quantized data (tflite ReluX):
+ * out = clamp(out_zp + MultiplyByQuantizedMultiplier(q - in_zp, mult, shift), act_min, act_max). */
+typedef struct tfcc_relux_params {
+  int32_t in_zp, out_zp;
+  int32_t mult;
+  int shift;
+  int32_t act_min, act_max;
+} tfcc_relux_params;
+void tfcc_relux_q(tfcc_dtype type, const void *in, void *out, size_t n, const tfcc_relux_params *p);
+
+/* LEAKY_RELU on quantized data (tflite QuantizeLeakyRelu): identity multiplier for q >= in_zp,
+ * alpha multiplier below. */
+typedef struct tfcc_leaky_relu_params {
+  int32_t in_zp, out_zp;
+  int32_t mult_identity, mult_alpha;
+  int shift_identity, shift_alpha;
+} tfcc_leaky_relu_params;
+void tfcc_leaky_relu_q(tfcc_dtype type, const void *in, void *out, size_t n,
+                       const tfcc_leaky_relu_params *p);
+
+/* ---------------------------------------------------------------- hard swish */
+
+typedef struct tfcc_hard_swish_params {
+  int32_t in_zp, out_zp;
+  int16_t output_multiplier; /* Q0.15 */
+  int output_exponent;       /* <= 0 */
+  int16_t reluish_multiplier;
+  int reluish_exponent;
+} tfcc_hard_swish_params;
+/* As HardSwishPrepare; false if the output exponent is positive (TFLite rejects that). */
+bool tfcc_hard_swish_params_init(float in_scale, int32_t in_zp, float out_scale, int32_t out_zp,
+                                 tfcc_hard_swish_params *p);
+/* reference_ops::HardSwish (quantized) for uint8 / int8. */
+void tfcc_hard_swish_q(tfcc_dtype type, const void *in, void *out, size_t n,
+                       const tfcc_hard_swish_params *p);
+
+/* ---------------------------------------------------------------- int16 logistic / tanh */
+
+/* Power-of-two scales use gemmlowp fixed point (input F3, left shift 0 for logistic, 0 or 1 for
+ * tanh); other scales use TFLite's sigmoid table with interpolation and input_multiplier. */
+void tfcc_logistic_i16_fixed(const int16_t *in, int16_t *out, size_t n);
+void tfcc_tanh_i16_fixed(const int16_t *in, int16_t *out, size_t n, int input_left_shift);
+void tfcc_logistic_i16_lut(const int16_t *in, int16_t *out, size_t n, int32_t input_multiplier,
+                           int input_left_shift);
+void tfcc_tanh_i16_lut(const int16_t *in, int16_t *out, size_t n, int32_t input_multiplier,
+                       int input_left_shift);
+
+/* ---------------------------------------------------------------- prelu */
+
+/* out[i] = in[i] >= 0 ? in[i] : in[i] * alpha[a(i)], where a(i) walks alpha with the given
+ * element strides over the input's dims (stride 0 on broadcast dims). */
+void tfcc_prelu_f32(const float *in, const float *alpha, float *out, int32_t rank,
+                    const int32_t *dims, const int64_t *alpha_strides);
+
+typedef struct tfcc_prelu_params {
+  int32_t in_zp, alpha_zp, out_zp;
+  int32_t mult_pos, mult_neg;
+  int shift_pos, shift_neg;
+} tfcc_prelu_params;
+/* reference_ops::Prelu / BroadcastPrelu4DSlow for uint8 / int8. */
+void tfcc_prelu_q(tfcc_dtype type, const void *in, const void *alpha, void *out, int32_t rank,
+                  const int32_t *dims, const int64_t *alpha_strides, const tfcc_prelu_params *p);
+
+#endif

@@ -1,0 +1,70 @@
+#include "kernels/ref/batch_matmul.h"
+
+#include <stddef.h>
+
+#include "kernels/ref/quant_util.h"
+
+/* Offsets of the lhs and rhs matrices for flat output batch index ob. */
+static void batch_offsets(const tfcc_bmm_dims *d, int64_t ob, size_t *lo, size_t *ro) {
+  size_t l = 0, r = 0, lstride = 1, rstride = 1;
+  for (int32_t i = d->nbd - 1; i >= 0; i--) {
+    int64_t idx = ob % d->out_b[i];
+    ob /= d->out_b[i];
+    if (d->lhs_b[i] != 1) l += (size_t)idx * lstride;
+    if (d->rhs_b[i] != 1) r += (size_t)idx * rstride;
+    lstride *= (size_t)d->lhs_b[i];
+    rstride *= (size_t)d->rhs_b[i];
+  }
+  *lo = l * (size_t)d->m * d->k;
+  *ro = r * (size_t)d->k * d->n;
+}
+
+static int64_t n_batches(const tfcc_bmm_dims *d) {
+  int64_t n = 1;
+  for (int32_t i = 0; i < d->nbd; i++) n *= d->out_b[i];
+  return n;
+}
+
+#define TFCC_BMM_LOOP(ACC_T, LV, RV, FINISH)                                           \
+  const int64_t nb = n_batches(d);                                                     \
+  const size_t lsm = d->adj_x ? 1 : (size_t)d->k, lsk = d->adj_x ? (size_t)d->m : 1;   \
+  const size_t rsk = d->adj_y ? 1 : (size_t)d->n, rsn = d->adj_y ? (size_t)d->k : 1;   \
+  for (int64_t b = 0; b < nb; b++) {                                                   \
+    size_t lo, ro;                                                                     \
+    batch_offsets(d, b, &lo, &ro);                                                     \
+    for (int32_t i = 0; i < d->m; i++)                                                 \
+      for (int32_t j = 0; j < d->n; j++) {                                             \
+        ACC_T acc = 0;                                                                 \
+        for (int32_t p = 0; p < d->k; p++) {                                           \
+          const size_t li = lo + (size_t)i * lsm + (size_t)p * lsk;                    \
+          const size_t ri = ro + (size_t)p * rsk + (size_t)j * rsn;                    \
+          acc += (ACC_T)(LV) * (ACC_T)(RV);                                            \
+        }                                                                              \
+        const size_t oi = ((size_t)b * d->m + i) * d->n + j;                           \
+        FINISH;                                                                        \
+      }                                                                                \
+  }
+
+void tfcc_bmm_f32(const tfcc_bmm_dims *d, const float *lhs, const float *rhs, float *out) {
+  TFCC_BMM_LOOP(float, lhs[li], rhs[ri], out[oi] = acc)
+}
+
+void tfcc_bmm_i8(const tfcc_bmm_dims *d, const tfcc_bmm_quant *q, const int8_t *lhs,
+                 const int8_t *rhs, int8_t *out) {
+  TFCC_BMM_LOOP(int64_t, (int32_t)lhs[li] + q->lhs_offset, (int32_t)rhs[ri] + q->rhs_offset, {
+    /* TFLite accumulates in int32 (wrapping): truncate once */
+    int32_t a = (int32_t)(uint32_t)(uint64_t)acc;
+    int32_t v = (int32_t)((int64_t)tfcc_mbqm(a, q->mult, q->shift) + q->output_offset);
+    out[oi] = (int8_t)tfcc_clamp_i32(v, q->act_min, q->act_max);
+  })
+}
+
+void tfcc_bmm_i16(const tfcc_bmm_dims *d, const tfcc_bmm_quant *q, const int16_t *lhs,
+                  const int16_t *rhs, int16_t *out) {
+  TFCC_BMM_LOOP(int64_t, (int32_t)lhs[li] + q->lhs_offset, (int32_t)rhs[ri] + q->rhs_offset, {
+    const int64_t lim = (int64_t)1 << 47;
+    int64_t a = acc < -lim ? -lim : (acc > lim - 1 ? lim - 1 : acc);
+    int32_t v = (int32_t)((int64_t)tfcc_mbqm64(a, q->mult, q->shift) + q->output_offset);
+    out[oi] = (int16_t)tfcc_clamp_i32(v, q->act_min, q->act_max);
+  })
+}

@@ -1,0 +1,35 @@
+/* Reference batched matrix multiply with numpy batch broadcasting, matching TensorFlow Lite's
+ * reference BatchMatMul (float; int8 with zero points and one multiplier; int16 with int64
+ * accumulation). lhs is [..., M, K] ([..., K, M] when adj_x), rhs [..., K, N] ([..., N, K]
+ * when adj_y), out [..., M, N]. */
+#ifndef TFCC_KERNELS_REF_BATCH_MATMUL_H
+#define TFCC_KERNELS_REF_BATCH_MATMUL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define TFCC_BMM_MAX_BATCH_DIMS 6
+
+typedef struct tfcc_bmm_dims {
+  int32_t nbd;                               /* number of batch dims (output's) */
+  int32_t out_b[TFCC_BMM_MAX_BATCH_DIMS];    /* output batch dims */
+  int32_t lhs_b[TFCC_BMM_MAX_BATCH_DIMS];    /* lhs batch dims, left-padded with 1 */
+  int32_t rhs_b[TFCC_BMM_MAX_BATCH_DIMS];
+  int32_t m, k, n;
+  bool adj_x, adj_y;
+} tfcc_bmm_dims;
+
+typedef struct tfcc_bmm_quant {
+  int32_t lhs_offset, rhs_offset, output_offset; /* -zp, -zp, zp */
+  int32_t mult;
+  int32_t shift;
+  int32_t act_min, act_max;
+} tfcc_bmm_quant;
+
+void tfcc_bmm_f32(const tfcc_bmm_dims *d, const float *lhs, const float *rhs, float *out);
+void tfcc_bmm_i8(const tfcc_bmm_dims *d, const tfcc_bmm_quant *q, const int8_t *lhs,
+                 const int8_t *rhs, int8_t *out);
+void tfcc_bmm_i16(const tfcc_bmm_dims *d, const tfcc_bmm_quant *q, const int16_t *lhs,
+                  const int16_t *rhs, int16_t *out);
+
+#endif

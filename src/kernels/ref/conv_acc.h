@@ -1,0 +1,45 @@
+/* Accumulator finishing shared by the convolution-family integer kernels.
+ *
+ * 8-bit kernels: TFLite accumulates in int32 (wrapping on overflow in practice). We sum in
+ * int64 and wrap to int32 once, which gives the same bits without signed-overflow UB.
+ * 16x8 kernels: int64 accumulator and the int64 MultiplyByQuantizedMultiplier; the
+ * accumulator is clamped to +-2^47 (TFLite's documented input range) so that the product
+ * inside stays defined. */
+#ifndef TFCC_KERNELS_REF_CONV_ACC_H
+#define TFCC_KERNELS_REF_CONV_ACC_H
+
+#include <stdint.h>
+
+#include "kernels/ref/conv.h"
+#include "kernels/ref/quant_util.h"
+
+static inline int32_t tfcc_wrap_i32(int64_t v) { return (int32_t)(uint32_t)(uint64_t)v; }
+
+/* acc (sum of products) + bias, scaled by channel c's multiplier, offset and clamped. */
+static inline int32_t tfcc_requant32(int64_t acc, int32_t bias, const tfcc_conv_requant *q,
+                                     int32_t c) {
+  int32_t a = tfcc_wrap_i32(acc + bias);
+  const int32_t k = c * q->mult_stride;
+  int32_t v = tfcc_mbqm(a, q->mult[k], q->shift[k]);
+  v = (int32_t)((int64_t)v + q->output_offset);
+  return tfcc_clamp_i32(v, q->act_min, q->act_max);
+}
+
+static inline int64_t tfcc_clamp_acc48(int64_t v) {
+  const int64_t lim = (int64_t)1 << 47;
+  return v < -lim ? -lim : (v > lim - 1 ? lim - 1 : v);
+}
+
+static inline int32_t tfcc_requant64(int64_t acc, int64_t bias, const tfcc_conv_requant *q,
+                                     int32_t c) {
+  const int64_t lim = (int64_t)1 << 47;
+  if (bias > lim) bias = lim;
+  if (bias < -lim) bias = -lim;
+  int64_t a = tfcc_clamp_acc48(tfcc_clamp_acc48(acc) + bias);
+  const int32_t k = c * q->mult_stride;
+  int32_t v = tfcc_mbqm64(a, q->mult[k], q->shift[k]);
+  v = (int32_t)((int64_t)v + q->output_offset);
+  return tfcc_clamp_i32(v, q->act_min, q->act_max);
+}
+
+#endif

@@ -1,0 +1,62 @@
+#include "kernels/ref/fully_connected.h"
+
+#include <stddef.h>
+
+#include "kernels/ref/conv_acc.h"
+
+void tfcc_fc_f32(const tfcc_fc_dims *d, const float *in, const float *w, const float *bias,
+                 float act_min, float act_max, float *out) {
+  for (int32_t b = 0; b < d->batches; b++) {
+    const float *x = in + (size_t)b * d->accum;
+    for (int32_t u = 0; u < d->units; u++) {
+      const float *wr = w + (size_t)u * d->accum;
+      float total = 0.f;
+      for (int32_t k = 0; k < d->accum; k++) total += x[k] * wr[k];
+      float v = total + (bias ? bias[u] : 0.f);
+      v = v < act_min ? act_min : v;
+      out[(size_t)b * d->units + u] = v > act_max ? act_max : v;
+    }
+  }
+}
+
+#define TFCC_FC_LOOP(IN_T, W_T, FINISH)                                             \
+  for (int32_t b = 0; b < d->batches; b++) {                                        \
+    const IN_T *x = in + (size_t)b * d->accum;                                      \
+    for (int32_t u = 0; u < d->units; u++) {                                        \
+      const W_T *wr = w + (size_t)u * d->accum;                                     \
+      int64_t acc = 0;                                                              \
+      for (int32_t k = 0; k < d->accum; k++)                                        \
+        acc += (int64_t)((int32_t)wr[k] + fo) * ((int32_t)x[k] + io);               \
+      const size_t oi = (size_t)b * d->units + u;                                   \
+      FINISH;                                                                       \
+    }                                                                               \
+  }
+
+void tfcc_fc_u8(const tfcc_fc_dims *d, const tfcc_conv_requant *q, const uint8_t *in,
+                const uint8_t *w, const int32_t *bias, uint8_t *out) {
+  const int32_t io = q->input_offset, fo = q->filter_offset;
+  TFCC_FC_LOOP(uint8_t, uint8_t, out[oi] = (uint8_t)tfcc_requant32(acc, bias ? bias[u] : 0, q, u))
+}
+
+void tfcc_fc_i8(const tfcc_fc_dims *d, const tfcc_conv_requant *q, const int8_t *in,
+                const int8_t *w, const int32_t *bias, int8_t *out) {
+  const int32_t io = q->input_offset, fo = q->filter_offset;
+  TFCC_FC_LOOP(int8_t, int8_t, out[oi] = (int8_t)tfcc_requant32(acc, bias ? bias[u] : 0, q, u))
+}
+
+void tfcc_fc_i16(const tfcc_fc_dims *d, const tfcc_conv_requant *q, const int16_t *in,
+                 const int8_t *w, const int64_t *bias64, const int32_t *bias32, int16_t *out) {
+  const int32_t io = 0, fo = q->filter_offset;
+  if (bias32) {
+    TFCC_FC_LOOP(int16_t, int8_t, {
+      int32_t a = tfcc_wrap_i32(acc + bias32[u]);
+      const int32_t kk = u * q->mult_stride;
+      int32_t v = tfcc_mbqm(a, q->mult[kk], q->shift[kk]);
+      v = (int32_t)((int64_t)v + q->output_offset);
+      out[oi] = (int16_t)tfcc_clamp_i32(v, q->act_min, q->act_max);
+    })
+  } else {
+    TFCC_FC_LOOP(int16_t, int8_t,
+                 out[oi] = (int16_t)tfcc_requant64(acc, bias64 ? bias64[u] : 0, q, u))
+  }
+}

@@ -1,0 +1,29 @@
+/* Reference fully-connected kernels: out[b][u] = act(sum_k in[b][k] * w[u][k] + bias[u]),
+ * matching TensorFlow Lite's reference FullyConnected (float, uint8) and
+ * reference_integer_ops::FullyConnected / FullyConnectedPerChannel (int8, 16x8).
+ * Weights are [units, accum] row-major. */
+#ifndef TFCC_KERNELS_REF_FULLY_CONNECTED_H
+#define TFCC_KERNELS_REF_FULLY_CONNECTED_H
+
+#include <stdint.h>
+
+#include "kernels/ref/conv.h"
+
+typedef struct tfcc_fc_dims {
+  int32_t batches, accum, units;
+} tfcc_fc_dims;
+
+void tfcc_fc_f32(const tfcc_fc_dims *d, const float *in, const float *w, const float *bias,
+                 float act_min, float act_max, float *out);
+/* uint8: input and weight offsets. int8: weight offset applies for per-tensor weights only
+ * (q->filter_offset is 0 for per-channel), as TFLite. */
+void tfcc_fc_u8(const tfcc_fc_dims *d, const tfcc_conv_requant *q, const uint8_t *in,
+                const uint8_t *w, const int32_t *bias, uint8_t *out);
+void tfcc_fc_i8(const tfcc_fc_dims *d, const tfcc_conv_requant *q, const int8_t *in,
+                const int8_t *w, const int32_t *bias, int8_t *out);
+/* 16x8: with an int32 bias TFLite accumulates in int32 and uses the int32 multiplier
+ * routine; with an int64 bias (or none) in int64 with the int64 routine. */
+void tfcc_fc_i16(const tfcc_fc_dims *d, const tfcc_conv_requant *q, const int16_t *in,
+                 const int8_t *w, const int64_t *bias64, const int32_t *bias32, int16_t *out);
+
+#endif

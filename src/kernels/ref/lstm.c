@@ -1,0 +1,107 @@
+/* Float LSTM (TFLite lstm_eval.cc: LstmStepFloat, CalculateLstmGateFloat, UpdateLstmCellFloat,
+ * CalculateLstmOutputFloat). Batches are independent; each runs its own sequence. */
+#include "kernels/ref/lstm.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "kernels/ref/quant_util.h"
+
+size_t tfcc_lstm_f32_scratch_floats(const tfcc_lstm_shape *s) {
+  return (size_t)s->n_cell * 5 + (size_t)s->n_output;
+}
+
+static float act_f32(int act, float x) {
+  switch (act) {
+    case TFCC_ACT_RELU: return x < 0.f ? 0.f : x;
+    case TFCC_ACT_RELU_N1_TO_1: return x < -1.f ? -1.f : (x > 1.f ? 1.f : x);
+    case TFCC_ACT_RELU6: return x < 0.f ? 0.f : (x > 6.f ? 6.f : x);
+    case TFCC_ACT_TANH: return tanhf(x);
+    case 6: return 1.f / (1.f + expf(-x)); /* sigmoid */
+    default: return x;
+  }
+}
+
+static float sigmoid_f32(float x) { return 1.f / (1.f + expf(-x)); }
+
+/* gate = act(LN?(bias + W x + R h + peep .* c)) for one batch row. */
+static void gate_f32(const tfcc_lstm_shape *s, const tfcc_lstm_f32_weights *wt, int g,
+                     const float *x, const float *h, const float *c, bool sigmoid, int act,
+                     float *gate) {
+  const int32_t nc = s->n_cell, ni = s->n_input, no = s->n_output;
+  const bool ln = wt->ln[g] != NULL;
+  for (int32_t i = 0; i < nc; i++) gate[i] = ln ? 0.f : wt->bias[g][i];
+  for (int32_t i = 0; i < nc; i++) {
+    const float *w = wt->w[g] + (size_t)i * ni;
+    float acc = 0.f;
+    for (int32_t k = 0; k < ni; k++) acc += w[k] * x[k];
+    gate[i] += acc;
+  }
+  for (int32_t i = 0; i < nc; i++) {
+    const float *r = wt->r[g] + (size_t)i * no;
+    float acc = 0.f;
+    for (int32_t k = 0; k < no; k++) acc += r[k] * h[k];
+    gate[i] += acc;
+  }
+  if (wt->peep[g])
+    for (int32_t i = 0; i < nc; i++) gate[i] += wt->peep[g][i] * c[i];
+  if (ln) {
+    /* MeanStddevNormalization with epsilon 1e-8, then coefficients and bias. */
+    float sum = 0.f;
+    for (int32_t i = 0; i < nc; i++) sum += gate[i];
+    const float mean = sum / (float)nc;
+    float sq = 0.f;
+    for (int32_t i = 0; i < nc; i++) sq += (gate[i] - mean) * (gate[i] - mean);
+    const float inv = 1.f / sqrtf(sq / (float)nc + 1e-8f);
+    for (int32_t i = 0; i < nc; i++)
+      gate[i] = (gate[i] - mean) * inv * wt->ln[g][i] + wt->bias[g][i];
+  }
+  for (int32_t i = 0; i < nc; i++) gate[i] = sigmoid ? sigmoid_f32(gate[i]) : act_f32(act, gate[i]);
+}
+
+static void step_f32(const tfcc_lstm_shape *s, const tfcc_lstm_f32_weights *wt,
+                     const tfcc_lstm_f32_params *p, const float *x, float *h, float *c,
+                     float *out, float *scratch) {
+  const int32_t nc = s->n_cell, no = s->n_output;
+  const bool cifg = wt->w[0] == NULL;
+  float *ig = scratch, *fg = scratch + nc, *cg = scratch + 2 * nc, *og = scratch + 3 * nc;
+  float *hid = scratch + 4 * nc;
+  if (!cifg) gate_f32(s, wt, 0, x, h, c, true, 0, ig);
+  gate_f32(s, wt, 1, x, h, c, true, 0, fg);
+  gate_f32(s, wt, 2, x, h, c, false, p->activation, cg);
+  for (int32_t i = 0; i < nc; i++) {
+    float in_gate = cifg ? 1.f - fg[i] : ig[i];
+    float v = fg[i] * c[i] + cg[i] * in_gate;
+    if (p->cell_clip > 0.f) v = v > p->cell_clip ? p->cell_clip : (v < -p->cell_clip ? -p->cell_clip : v);
+    c[i] = v;
+  }
+  /* The output gate's peephole sees the updated cell state (as TFLite). */
+  gate_f32(s, wt, 3, x, h, c, true, 0, og);
+  for (int32_t i = 0; i < nc; i++) hid[i] = og[i] * act_f32(p->activation, c[i]);
+  if (wt->proj_w) {
+    for (int32_t j = 0; j < no; j++) {
+      const float *pw = wt->proj_w + (size_t)j * nc;
+      float acc = 0.f;
+      for (int32_t k = 0; k < nc; k++) acc += pw[k] * hid[k];
+      float v = (wt->proj_b ? wt->proj_b[j] : 0.f) + acc;
+      if (p->proj_clip > 0.f) v = v > p->proj_clip ? p->proj_clip : (v < -p->proj_clip ? -p->proj_clip : v);
+      h[j] = v;
+    }
+  } else {
+    memcpy(h, hid, (size_t)no * sizeof(float));
+  }
+  memcpy(out, h, (size_t)no * sizeof(float));
+}
+
+void tfcc_lstm_f32(const tfcc_lstm_shape *s, const tfcc_lstm_f32_weights *wt,
+                   const tfcc_lstm_f32_params *p, const float *input, float *output_state,
+                   float *cell_state, float *output, float *scratch) {
+  for (int32_t b = 0; b < s->n_batch; b++) {
+    float *h = output_state + (size_t)b * s->n_output;
+    float *c = cell_state + (size_t)b * s->n_cell;
+    for (int32_t t = 0; t < s->n_time; t++) {
+      size_t row = s->time_major ? (size_t)t * s->n_batch + b : (size_t)b * s->n_time + t;
+      step_f32(s, wt, p, input + row * s->n_input, h, c, output + row * s->n_output, scratch);
+    }
+  }
+}

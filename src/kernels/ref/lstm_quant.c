@@ -1,0 +1,257 @@
+/* Full-integer LSTM, 8-bit activations/weights and 16-bit cell state: TFLite's
+ * EvalInteger8x8_16 / LstmStepInteger8x8_16 (lstm_eval.cc) with the portable tensor_utils
+ * kernels, and gemmlowp's int16 fixed-point logistic and tanh, written from their definitions:
+ * every add/sub wraps to 16 bits, every multiply is a saturating rounding doubling high mul. */
+#include <string.h>
+
+#include "kernels/ref/lstm.h"
+#include "kernels/ref/quant_util.h"
+
+/* ---------------------------------------------------------------- int16 fixed point */
+
+static inline int16_t w16(int32_t v) { return (int16_t)(uint16_t)(uint32_t)v; }
+static inline int16_t fx_add(int16_t a, int16_t b) { return w16((int32_t)a + b); }
+static inline int16_t fx_sub(int16_t a, int16_t b) { return w16((int32_t)a - b); }
+static inline int16_t fx_neg(int16_t a) { return w16(-(int32_t)a); }
+static inline int16_t fx_sat_add(int16_t a, int16_t b) {
+  return (int16_t)tfcc_clamp_i32((int32_t)a + b, INT16_MIN, INT16_MAX);
+}
+
+/* SaturatingRoundingDoublingHighMul for int16. */
+static inline int16_t fx_mul(int16_t a, int16_t b) {
+  if (a == b && a == INT16_MIN) return INT16_MAX;
+  int32_t ab = (int32_t)a * b;
+  int32_t nudge = ab >= 0 ? (1 << 14) : (1 - (1 << 14));
+  return w16((ab + nudge) / (1 << 15));
+}
+
+/* RoundingDivideByPOT on int16. */
+static inline int16_t fx_rdbpot(int16_t x, int e) {
+  int32_t mask = (int32_t)((1LL << e) - 1);
+  int32_t rem = x & mask;
+  int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
+  return w16((x >> e) + (rem > threshold ? 1 : 0));
+}
+
+/* SaturatingRoundingMultiplyByPOT<e> on int16. */
+static inline int16_t fx_mul_pot(int16_t x, int e) {
+  if (e > 0) {
+    int32_t threshold = (1 << (15 - e)) - 1;
+    if (x > threshold) return INT16_MAX;
+    if (x < -threshold) return INT16_MIN;
+    return w16((int32_t)x * (1 << e));
+  }
+  if (e < 0) return fx_rdbpot(x, -e);
+  return x;
+}
+
+/* A 32-bit gemmlowp constant rescaled to int16 (RescaleConstantInitializer). */
+static inline int16_t fx_const(int32_t c) { return w16(tfcc_rdbpot(c, 16)); }
+
+static inline int16_t fx_half_sum(int16_t a, int16_t b) {
+  int32_t sum = (int32_t)a + b;
+  int32_t sign = sum >= 0 ? 1 : -1;
+  return w16((sum + sign) / 2);
+}
+
+/* exp(x) for x in [-1/4, 0), Q0.15. */
+static int16_t fx_exp_quarter(int16_t a) {
+  const int16_t constant_term = fx_const(1895147668);
+  const int16_t one_third = fx_const(715827883);
+  int16_t x = fx_add(a, (int16_t)(1 << 12)); /* + 1/8 */
+  int16_t x2 = fx_mul(x, x);
+  int16_t x3 = fx_mul(x2, x);
+  int16_t x4 = fx_mul(x2, x2);
+  int16_t x4_over_4 = fx_mul_pot(x4, -2);
+  int16_t poly = fx_mul_pot(fx_add(fx_mul(fx_add(x4_over_4, x3), one_third), x2), -1);
+  return fx_sat_add(constant_term, fx_mul(constant_term, fx_add(x, poly)));
+}
+
+/* exp(a) for a <= 0 given with ib integer bits; result Q0.15. */
+static int16_t fx_exp_negative(int16_t a, int ib) {
+  const int fb = 15 - ib;
+  const int16_t quarter = (int16_t)(1 << (fb - 2));
+  const int16_t mask = (int16_t)(quarter - 1);
+  int16_t amq = fx_sub((int16_t)(a & mask), quarter);
+  int16_t result = fx_exp_quarter(fx_mul_pot(amq, ib));
+  int16_t remainder = fx_sub(amq, a);
+  static const int32_t k_mult[7] = {1672461947, 1302514674, 790015084, 290630308,
+                                    39332535,   720401,     242};
+  for (int e = -2; e <= 4; e++) {
+    if (ib > e) {
+      int shift = fb + e;
+      if (remainder & (1 << shift)) result = fx_mul(result, fx_const(k_mult[e + 2]));
+    }
+  }
+  if (ib > 5) {
+    int16_t clamp = fx_const(-(1 << (36 - ib)));
+    if (a < clamp) result = 0;
+  }
+  if (a == 0) result = INT16_MAX;
+  return result;
+}
+
+/* Newton-Raphson 1/(1+x) core shared by logistic and tanh; returns x in Q2.13. */
+static int16_t fx_nr_inverse(int16_t a) {
+  const int16_t f2_one = (int16_t)(1 << 13);
+  int16_t half_den = fx_half_sum(a, INT16_MAX);
+  int16_t x = fx_add(fx_const(1515870810), fx_mul(half_den, fx_const(-1010580540)));
+  for (int i = 0; i < 3; i++) {
+    int16_t hx = fx_mul(half_den, x);
+    int16_t one_minus = fx_sub(f2_one, hx);
+    x = fx_add(x, fx_mul_pot(fx_mul(x, one_minus), 2));
+  }
+  return x;
+}
+
+int16_t tfcc_fx16_logistic(int16_t a, int ib) {
+  bool pos = a > 0;
+  int16_t abs_in = pos ? a : fx_neg(a);
+  /* one_over_one_plus_x: ExactMulByPot<-1> (Q1.14 view) then Rescale<0>. */
+  int16_t rp = fx_mul_pot(fx_nr_inverse(fx_exp_negative(fx_neg(abs_in), ib)), 1);
+  int16_t rn = fx_sub(INT16_MAX, rp);
+  if (a == 0) return fx_const(1 << 30);
+  return pos ? rp : rn;
+}
+
+int16_t tfcc_fx16_tanh(int16_t a, int ib) {
+  bool neg = a < 0;
+  int16_t n = neg ? a : fx_neg(a);
+  /* ExactMulByPot<1>: same raw value read with one more integer bit. */
+  int16_t x = fx_nr_inverse(fx_exp_negative(n, ib + 1));
+  int16_t t = fx_mul_pot(fx_sub(x, (int16_t)(1 << 13)), 2);
+  if (a == 0) return 0;
+  return neg ? fx_neg(t) : t;
+}
+
+/* ---------------------------------------------------------------- tensor_utils equivalents */
+
+/* MatrixBatchVectorMultiplyAccumulate (one batch row), int16 output, accumulating. */
+static void mbvma_i16(const int8_t *x, const int32_t *bias, const int8_t *w, int32_t mult,
+                      int shift, int32_t n_in, int32_t n_out, int16_t *out) {
+  for (int32_t r = 0; r < n_out; r++) {
+    int32_t acc = bias[r];
+    const int8_t *wr = w + (size_t)r * n_in;
+    for (int32_t k = 0; k < n_in; k++) acc += (int32_t)x[k] * wr[k];
+    acc = tfcc_mbqm(acc, mult, shift);
+    acc += out[r];
+    out[r] = (int16_t)tfcc_clamp_i32(acc, INT16_MIN, INT16_MAX);
+  }
+}
+
+static void mbvma_i8(const int8_t *x, const int32_t *bias, const int8_t *w, int32_t mult,
+                     int shift, int32_t n_in, int32_t n_out, int32_t out_zp, int8_t *out) {
+  for (int32_t r = 0; r < n_out; r++) {
+    int32_t acc = bias[r];
+    const int8_t *wr = w + (size_t)r * n_in;
+    for (int32_t k = 0; k < n_in; k++) acc += (int32_t)x[k] * wr[k];
+    acc = tfcc_mbqm(acc, mult, shift);
+    acc += out_zp;
+    acc += out[r];
+    out[r] = (int8_t)tfcc_clamp_i32(acc, INT8_MIN, INT8_MAX);
+  }
+}
+
+/* CalculateLstmGateInteger8x8_16 (no layer norm). */
+static void gate_q(const tfcc_lstm_shape *s, const tfcc_lstm_q_weights *wt,
+                   const tfcc_lstm_q_params *p, const tfcc_lstm_q_bias *eb, int g, const int8_t *x,
+                   const int8_t *h, const int16_t *c, bool is_tanh, int16_t *gate) {
+  const int32_t nc = s->n_cell;
+  memset(gate, 0, (size_t)nc * sizeof(int16_t));
+  mbvma_i16(x, eb->in_bias[g], wt->w[g], p->in_a[g], p->in_b[g], s->n_input, nc, gate);
+  mbvma_i16(h, eb->rec_bias[g], wt->r[g], p->rec_a[g], p->rec_b[g], s->n_output, nc, gate);
+  if (wt->peep[g]) {
+    /* TFLite passes n_output as the vector size here (VectorBatchVectorCwiseProductAccumulate);
+     * prepare guarantees n_output <= n_cell, so only the first n_output cells get it. */
+    for (int32_t i = 0; i < s->n_output; i++) {
+      int32_t prod = tfcc_mbqm((int32_t)wt->peep[g][i] * c[i], p->peep_a[g], p->peep_b[g]);
+      gate[i] = (int16_t)tfcc_clamp_i32(prod + gate[i], INT16_MIN, INT16_MAX);
+    }
+  }
+  for (int32_t i = 0; i < nc; i++)
+    gate[i] = is_tanh ? tfcc_fx16_tanh(gate[i], 3) : tfcc_fx16_logistic(gate[i], 3);
+}
+
+static inline int16_t cwise_mul_shift(int16_t a, int16_t b, int shift) {
+  return (int16_t)tfcc_rdbpot((int32_t)a * b, shift);
+}
+
+static void step_q(const tfcc_lstm_shape *s, const tfcc_lstm_q_weights *wt,
+                   const tfcc_lstm_q_params *p, const tfcc_lstm_q_bias *eb, const int8_t *x,
+                   int8_t *h, int16_t *c, int8_t *out, int16_t *g16, int8_t *hid) {
+  const int32_t nc = s->n_cell, no = s->n_output;
+  const bool cifg = wt->w[0] == NULL;
+  int16_t *ig = g16, *fg = g16 + nc, *cg = g16 + 2 * nc, *og = g16 + 3 * nc, *th = g16 + 4 * nc;
+  if (!cifg) gate_q(s, wt, p, eb, 0, x, h, c, false, ig);
+  gate_q(s, wt, p, eb, 1, x, h, c, false, fg);
+  gate_q(s, wt, p, eb, 2, x, h, c, true, cg);
+  /* UpdateLstmCellInteger. */
+  for (int32_t i = 0; i < nc; i++) {
+    int16_t kept = cwise_mul_shift(fg[i], c[i], 15);
+    int16_t in_gate = cifg ? (int16_t)(INT16_MAX - fg[i]) : ig[i];
+    int16_t added = cwise_mul_shift(in_gate, cg[i], 30 + p->cell_scale);
+    int32_t v = tfcc_clamp_i32((int32_t)kept + added, INT16_MIN, INT16_MAX);
+    if (p->cell_clip > 0) v = tfcc_clamp_i32(v, -p->cell_clip, p->cell_clip);
+    c[i] = (int16_t)v;
+  }
+  gate_q(s, wt, p, eb, 3, x, h, c, false, og);
+  /* CalculateLstmOutputInteger8x8_16. */
+  for (int32_t i = 0; i < nc; i++) th[i] = tfcc_fx16_tanh(c[i], 15 + p->cell_scale);
+  for (int32_t i = 0; i < nc; i++) {
+    int32_t v = tfcc_mbqm((int32_t)og[i] * th[i], p->hidden_a, p->hidden_b);
+    v -= p->hidden_zp; /* portable CwiseMul subtracts the zero point */
+    hid[i] = (int8_t)tfcc_clamp_i32(v, INT8_MIN, INT8_MAX);
+  }
+  if (wt->proj_w) {
+    memset(h, 0, (size_t)no);
+    mbvma_i8(hid, eb->proj_bias, wt->proj_w, p->proj_a, p->proj_b, nc, no, p->output_state_zp, h);
+    if (p->proj_clip > 0)
+      for (int32_t j = 0; j < no; j++) h[j] = (int8_t)tfcc_clamp_i32(h[j], -p->proj_clip, p->proj_clip);
+  } else {
+    memcpy(h, hid, (size_t)no);
+  }
+  memcpy(out, h, (size_t)no);
+}
+
+size_t tfcc_lstm_q_scratch_bytes(const tfcc_lstm_shape *s) {
+  size_t nc = (size_t)s->n_cell, no = (size_t)s->n_output;
+  size_t biases = (8 * nc + no) * sizeof(int32_t);
+  size_t gates = 5 * nc * sizeof(int16_t);
+  return biases + gates + nc + 16;
+}
+
+static void row_sums_times(const int8_t *w, int32_t rows, int32_t cols, int32_t scalar,
+                           const int32_t *bias, int32_t *out) {
+  for (int32_t r = 0; r < rows; r++) {
+    int32_t sum = 0;
+    for (int32_t k = 0; k < cols; k++) sum += w[(size_t)r * cols + k];
+    out[r] = (bias ? bias[r] : 0) + sum * scalar;
+  }
+}
+
+void tfcc_lstm_q8(const tfcc_lstm_shape *s, const tfcc_lstm_q_weights *wt,
+                  const tfcc_lstm_q_params *p, const int8_t *input, int8_t *output_state,
+                  int16_t *cell_state, int8_t *output, void *scratch) {
+  const int32_t nc = s->n_cell, no = s->n_output;
+  int32_t *b32 = scratch;
+  tfcc_lstm_q_bias eb;
+  for (int g = 0; g < 4; g++) {
+    eb.in_bias[g] = b32 + (size_t)g * nc;
+    eb.rec_bias[g] = b32 + (size_t)(4 + g) * nc;
+    if (!wt->w[g]) continue;
+    row_sums_times(wt->w[g], nc, s->n_input, -p->input_zp, wt->bias[g], eb.in_bias[g]);
+    row_sums_times(wt->r[g], nc, no, -p->output_state_zp, NULL, eb.rec_bias[g]);
+  }
+  eb.proj_bias = b32 + (size_t)8 * nc;
+  if (wt->proj_w) row_sums_times(wt->proj_w, no, nc, p->hidden_zp, wt->proj_b, eb.proj_bias);
+  int16_t *g16 = (int16_t *)(b32 + (size_t)8 * nc + no);
+  int8_t *hid = (int8_t *)(g16 + (size_t)5 * nc);
+  for (int32_t b = 0; b < s->n_batch; b++) {
+    int8_t *h = output_state + (size_t)b * no;
+    int16_t *c = cell_state + (size_t)b * nc;
+    for (int32_t t = 0; t < s->n_time; t++) {
+      size_t row = s->time_major ? (size_t)t * s->n_batch + b : (size_t)b * s->n_time + t;
+      step_q(s, wt, p, &eb, input + row * s->n_input, h, c, output + row * no, g16, hid);
+    }
+  }
+}

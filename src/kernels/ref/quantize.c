@@ -1,0 +1,111 @@
+#include "kernels/ref/quantize.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "kernels/ref/quant_util.h"
+
+static int32_t qmin_of(tfcc_dtype t) { return t == TFCC_UINT8 ? 0 : (t == TFCC_INT8 ? -128 : -32768); }
+static int32_t qmax_of(tfcc_dtype t) { return t == TFCC_UINT8 ? 255 : (t == TFCC_INT8 ? 127 : 32767); }
+
+static void store_q(tfcc_dtype t, void *out, size_t i, int32_t v) {
+  if (t == TFCC_UINT8)
+    ((uint8_t *)out)[i] = (uint8_t)v;
+  else if (t == TFCC_INT8)
+    ((int8_t *)out)[i] = (int8_t)v;
+  else
+    ((int16_t *)out)[i] = (int16_t)v;
+}
+
+static int32_t load_q(tfcc_dtype t, const void *in, size_t i) {
+  if (t == TFCC_UINT8) return ((const uint8_t *)in)[i];
+  if (t == TFCC_INT8) return ((const int8_t *)in)[i];
+  return ((const int16_t *)in)[i];
+}
+
+/* One element of reference_ops::AffineQuantize. NaN is stored as the zero point (TFLite's
+ * static_cast of a NaN double is undefined; this keeps the output defined). */
+static int32_t quantize_one(float x, float scale, int32_t zp, int32_t qmin, int32_t qmax) {
+  const double unclamped = (double)roundf(x / scale) + (double)zp;
+  if (unclamped != unclamped) return tfcc_clamp_i32(zp, qmin, qmax);
+  double c = unclamped < (double)qmin ? (double)qmin : unclamped;
+  c = c > (double)qmax ? (double)qmax : c;
+  return (int32_t)c;
+}
+
+void tfcc_affine_quantize(const float *in, tfcc_dtype out_type, void *out, size_t n, float scale,
+                          int32_t zp) {
+  const int32_t qmin = qmin_of(out_type), qmax = qmax_of(out_type);
+  for (size_t i = 0; i < n; i++) store_q(out_type, out, i, quantize_one(in[i], scale, zp, qmin, qmax));
+}
+
+void tfcc_affine_quantize_pc(const float *in, tfcc_dtype out_type, void *out, size_t outer,
+                             size_t channels, size_t inner, const float *scales,
+                             const int32_t *zps) {
+  const int32_t qmin = qmin_of(out_type), qmax = qmax_of(out_type);
+  size_t i = 0;
+  for (size_t o = 0; o < outer; o++)
+    for (size_t c = 0; c < channels; c++)
+      for (size_t k = 0; k < inner; k++, i++)
+        store_q(out_type, out, i, quantize_one(in[i], scales[c], zps[c], qmin, qmax));
+}
+
+void tfcc_requantize(tfcc_dtype in_type, const void *in, tfcc_dtype out_type, void *out,
+                     size_t n, int32_t multiplier, int shift, int32_t in_zp, int32_t out_zp) {
+  const int32_t qmin = qmin_of(out_type), qmax = qmax_of(out_type);
+  for (size_t i = 0; i < n; i++) {
+    const int32_t x = load_q(in_type, in, i) - in_zp;
+    const int64_t v = (int64_t)tfcc_mbqm(x, multiplier, shift) + out_zp;
+    store_q(out_type, out, i, (int32_t)(v < qmin ? qmin : (v > qmax ? qmax : v)));
+  }
+}
+
+float tfcc_half_to_float(uint16_t h) {
+  const uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+  const uint32_t exp = (h >> 10) & 0x1fu;
+  uint32_t mant = h & 0x3ffu;
+  uint32_t bits;
+  if (exp == 0x1f) {
+    bits = sign | 0x7f800000u | (mant << 13); /* inf / NaN (payload kept) */
+  } else if (exp != 0) {
+    bits = sign | ((exp + 112u) << 23) | (mant << 13); /* rebias 15 -> 127 */
+  } else if (mant == 0) {
+    bits = sign; /* +-0 */
+  } else {
+    /* subnormal: value = mant * 2^-24; normalise */
+    int e = -1;
+    do {
+      e++;
+      mant <<= 1;
+    } while (!(mant & 0x400u));
+    mant &= 0x3ffu;
+    bits = sign | ((uint32_t)(112 - e) << 23) | (mant << 13);
+  }
+  float f;
+  memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+void tfcc_dequantize(tfcc_dtype in_type, const void *in, float *out, size_t n, float scale,
+                     int32_t zp) {
+  if (in_type == TFCC_FLOAT16) {
+    const uint8_t *p = (const uint8_t *)in;
+    for (size_t i = 0; i < n; i++) {
+      uint16_t h;
+      memcpy(&h, p + 2 * i, 2);
+      out[i] = tfcc_half_to_float(h);
+    }
+    return;
+  }
+  const double s = scale;
+  for (size_t i = 0; i < n; i++) out[i] = (float)(s * (double)(load_q(in_type, in, i) - zp));
+}
+
+void tfcc_dequantize_pc(tfcc_dtype in_type, const void *in, float *out, size_t outer,
+                        size_t channels, size_t inner, const float *scales, const int32_t *zps) {
+  size_t i = 0;
+  for (size_t o = 0; o < outer; o++)
+    for (size_t c = 0; c < channels; c++)
+      for (size_t k = 0; k < inner; k++, i++)
+        out[i] = scales[c] * (float)(load_q(in_type, in, i) - zps[c]);
+}

@@ -1,0 +1,36 @@
+/* QUANTIZE / DEQUANTIZE kernels with TensorFlow Lite's exact arithmetic:
+ *   quantize    q = clamp(round(x / scale) + zp), x / scale and round in float (half away
+ *               from zero), the sum and clamp in double (reference_ops::AffineQuantize)
+ *   requantize  q = clamp(MultiplyByQuantizedMultiplier(x - in_zp, m, s) + out_zp)
+ *   dequantize  x = (float)(scale * (q - zp)) in double for per-tensor (reference Dequantize),
+ *               float for per-channel (PerChannelDequantize); IEEE half decoded exactly. */
+#ifndef TFCC_KERNELS_REF_QUANTIZE_H
+#define TFCC_KERNELS_REF_QUANTIZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tfcc/tfcc.h"
+
+/* out_type uint8|int8|int16. */
+void tfcc_affine_quantize(const float *in, tfcc_dtype out_type, void *out, size_t n, float scale,
+                          int32_t zp);
+/* Per-channel along one axis: the tensor is viewed as [outer, channels, inner]. */
+void tfcc_affine_quantize_pc(const float *in, tfcc_dtype out_type, void *out, size_t outer,
+                             size_t channels, size_t inner, const float *scales,
+                             const int32_t *zps);
+
+/* in_type uint8|int8|int16, out_type uint8|int8|int16. */
+void tfcc_requantize(tfcc_dtype in_type, const void *in, tfcc_dtype out_type, void *out,
+                     size_t n, int32_t multiplier, int shift, int32_t in_zp, int32_t out_zp);
+
+/* in_type uint8|int8|int16|float16. For float16, scale and zp are ignored. */
+void tfcc_dequantize(tfcc_dtype in_type, const void *in, float *out, size_t n, float scale,
+                     int32_t zp);
+void tfcc_dequantize_pc(tfcc_dtype in_type, const void *in, float *out, size_t outer,
+                        size_t channels, size_t inner, const float *scales, const int32_t *zps);
+
+/* IEEE 754 binary16 -> binary32, exact (subnormals, infinities, NaN payloads). */
+float tfcc_half_to_float(uint16_t h);
+
+#endif

@@ -1,0 +1,332 @@
+/* Reference reductions; see reduce.h for the TFLite behaviour each one matches. */
+#include "kernels/ref/reduce.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "kernels/ref/quant_util.h"
+
+void tfcc_reduce_shape_finish(tfcc_reduce_shape *s) {
+  int64_t stride = 1, in_count = 1, reduce_count = 1;
+  for (int32_t d = s->rank - 1; d >= 0; d--) {
+    in_count *= s->dims[d];
+    if (s->reduced[d]) {
+      s->out_stride[d] = 0;
+      reduce_count *= s->dims[d];
+    } else {
+      s->out_stride[d] = stride;
+      stride *= s->dims[d];
+    }
+  }
+  s->in_count = in_count;
+  s->out_count = stride;
+  s->reduce_count = reduce_count;
+}
+
+/* Advances the input odometer idx by one element and updates the output offset *o. */
+static inline void step(const tfcc_reduce_shape *s, int32_t *idx, int64_t *o) {
+  for (int32_t d = s->rank - 1; d >= 0; d--) {
+    *o += s->out_stride[d];
+    if (++idx[d] < s->dims[d]) return;
+    *o -= s->out_stride[d] * s->dims[d];
+    idx[d] = 0;
+  }
+}
+
+static bool all_reduced(const tfcc_reduce_shape *s) {
+  for (int32_t d = 0; d < s->rank; d++)
+    if (!s->reduced[d]) return false;
+  return true;
+}
+
+/* Visits every input element i with its output offset o. */
+#define TFCC_FOR_EACH_(s, i, o, BODY)                       \
+  do {                                                      \
+    int32_t idx_[TFCC_REDUCE_MAX_RANK] = {0};               \
+    int64_t o = 0;                                          \
+    for (int64_t i = 0; i < (s)->in_count; i++) {           \
+      BODY;                                                 \
+      step((s), idx_, &o);                                  \
+    }                                                       \
+  } while (0)
+
+/* Integer reducers compute in a wide unsigned type (W) so sums and products wrap instead of
+ * overflowing, then convert back to T (modulo, as TFLite's T arithmetic ends up doing). */
+#define TFCC_DEFINE_REDUCE_INT_(NAME, T, W, LOWEST, HIGHEST)                                  \
+  static inline T NAME##_combine(tfcc_reduce_kind k, T cur, T v) {                            \
+    switch (k) {                                                                             \
+      case TFCC_REDUCE_SUM: return (T)((W)cur + (W)v);                                       \
+      case TFCC_REDUCE_PROD: return (T)((W)cur * (W)v);                                      \
+      case TFCC_REDUCE_MAX: return v > cur ? v : cur;                                        \
+      default: return v < cur ? v : cur;                                                     \
+    }                                                                                        \
+  }                                                                                          \
+  static void NAME(const tfcc_reduce_shape *s, tfcc_reduce_kind k, const T *in, T *out) {    \
+    T init = k == TFCC_REDUCE_SUM ? (T)0                                                     \
+             : k == TFCC_REDUCE_PROD ? (T)1                                                  \
+             : k == TFCC_REDUCE_MAX ? (T)(LOWEST) : (T)(HIGHEST);                            \
+    if (all_reduced(s)) {                                                                    \
+      T r = s->in_count > 0 ? in[0] : init;                                                  \
+      for (int64_t i = 1; i < s->in_count; i++) r = NAME##_combine(k, r, in[i]);             \
+      out[0] = r;                                                                            \
+      return;                                                                                \
+    }                                                                                        \
+    for (int64_t j = 0; j < s->out_count; j++) out[j] = init;                                \
+    TFCC_FOR_EACH_(s, i, o, out[o] = NAME##_combine(k, out[o], in[i]));                      \
+  }
+
+TFCC_DEFINE_REDUCE_INT_(reduce_i32, int32_t, uint32_t, INT32_MIN, INT32_MAX)
+TFCC_DEFINE_REDUCE_INT_(reduce_i64, int64_t, uint64_t, INT64_MIN, INT64_MAX)
+TFCC_DEFINE_REDUCE_INT_(reduce_u8, uint8_t, uint32_t, 0, UINT8_MAX)
+TFCC_DEFINE_REDUCE_INT_(reduce_i8, int8_t, uint32_t, INT8_MIN, INT8_MAX)
+TFCC_DEFINE_REDUCE_INT_(reduce_i16, int16_t, uint32_t, INT16_MIN, INT16_MAX)
+
+static inline float reduce_f32_combine(tfcc_reduce_kind k, float cur, float v) {
+  switch (k) {
+    case TFCC_REDUCE_SUM: return v + cur;
+    case TFCC_REDUCE_PROD: return v * cur;
+    case TFCC_REDUCE_MAX: return v > cur ? v : cur;
+    default: return v < cur ? v : cur;
+  }
+}
+
+/* Float: the initial value of MAX is the lowest finite float (-FLT_MAX), as
+ * std::numeric_limits<float>::lowest(). */
+static void reduce_f32(const tfcc_reduce_shape *s, tfcc_reduce_kind k, const float *in,
+                       float *out) {
+  float init = k == TFCC_REDUCE_SUM ? 0.f
+               : k == TFCC_REDUCE_PROD ? 1.f
+               : k == TFCC_REDUCE_MAX ? -FLT_MAX : FLT_MAX;
+  if (all_reduced(s)) {
+    float r = s->in_count > 0 ? in[0] : init;
+    for (int64_t i = 1; i < s->in_count; i++) r = reduce_f32_combine(k, r, in[i]);
+    out[0] = r;
+    return;
+  }
+  for (int64_t j = 0; j < s->out_count; j++) out[j] = init;
+  TFCC_FOR_EACH_(s, i, o, out[o] = reduce_f32_combine(k, out[o], in[i]));
+}
+
+/* bool: SUM and MAX are "or", PROD and MIN are "and". */
+static void reduce_bool(const tfcc_reduce_shape *s, tfcc_reduce_kind k, const uint8_t *in,
+                        uint8_t *out) {
+  bool is_or = k == TFCC_REDUCE_SUM || k == TFCC_REDUCE_MAX;
+  uint8_t init = is_or ? 0 : 1;
+  for (int64_t j = 0; j < s->out_count; j++) out[j] = init;
+  if (is_or)
+    TFCC_FOR_EACH_(s, i, o, out[o] = (uint8_t)(out[o] || in[i]));
+  else
+    TFCC_FOR_EACH_(s, i, o, out[o] = (uint8_t)(out[o] && in[i]));
+}
+
+bool tfcc_reduce_generic(const tfcc_reduce_shape *s, tfcc_reduce_kind kind, tfcc_dtype dt,
+                         const void *in, void *out) {
+  switch (dt) {
+    case TFCC_FLOAT32: reduce_f32(s, kind, in, out); return true;
+    case TFCC_INT32: reduce_i32(s, kind, in, out); return true;
+    case TFCC_INT64: reduce_i64(s, kind, in, out); return true;
+    case TFCC_UINT8: reduce_u8(s, kind, in, out); return true;
+    case TFCC_INT8: reduce_i8(s, kind, in, out); return true;
+    case TFCC_INT16: reduce_i16(s, kind, in, out); return true;
+    case TFCC_BOOL: reduce_bool(s, kind, in, out); return true;
+    default: return false;
+  }
+}
+
+void tfcc_reduce_mean_f32(const tfcc_reduce_shape *s, const float *in, float *out) {
+  for (int64_t j = 0; j < s->out_count; j++) out[j] = 0.f;
+  TFCC_FOR_EACH_(s, i, o, out[o] += in[i]);
+  if (s->reduce_count > 0) {
+    float n = (float)s->reduce_count;
+    for (int64_t j = 0; j < s->out_count; j++) out[j] = out[j] / n;
+  }
+}
+
+bool tfcc_reduce_mean_int(const tfcc_reduce_shape *s, tfcc_dtype dt, const void *in, void *out,
+                          int64_t *acc) {
+  for (int64_t j = 0; j < s->out_count; j++) acc[j] = 0;
+  if (dt == TFCC_INT32) {
+    const int32_t *x = in;
+    TFCC_FOR_EACH_(s, i, o, acc[o] = (int64_t)((uint64_t)acc[o] + (uint64_t)(int64_t)x[i]));
+  } else if (dt == TFCC_INT64) {
+    const int64_t *x = in;
+    TFCC_FOR_EACH_(s, i, o, acc[o] = (int64_t)((uint64_t)acc[o] + (uint64_t)x[i]));
+  } else {
+    return false;
+  }
+  int64_t n = s->reduce_count;
+  for (int64_t j = 0; j < s->out_count; j++) {
+    int64_t q = n > 0 ? acc[j] / n : 0;
+    if (dt == TFCC_INT32) ((int32_t *)out)[j] = (int32_t)q;
+    else ((int64_t *)out)[j] = q;
+  }
+  return true;
+}
+
+/* Sums raw quantized values into acc (int32, wrapping). */
+static bool sum_q_raw(const tfcc_reduce_shape *s, tfcc_dtype dt, const void *in, int32_t *acc) {
+  for (int64_t j = 0; j < s->out_count; j++) acc[j] = 0;
+#define TFCC_SUMQ_(T)                                                                 \
+  do {                                                                               \
+    const T *x = in;                                                                 \
+    TFCC_FOR_EACH_(s, i, o, acc[o] = (int32_t)((uint32_t)acc[o] + (uint32_t)(int32_t)x[i])); \
+  } while (0)
+  switch (dt) {
+    case TFCC_UINT8: TFCC_SUMQ_(uint8_t); return true;
+    case TFCC_INT8: TFCC_SUMQ_(int8_t); return true;
+    case TFCC_INT16: TFCC_SUMQ_(int16_t); return true;
+    default: return false;
+  }
+#undef TFCC_SUMQ_
+}
+
+static void store_q(tfcc_dtype dt, void *out, int64_t j, int32_t v) {
+  if (dt == TFCC_UINT8) ((uint8_t *)out)[j] = (uint8_t)v;
+  else if (dt == TFCC_INT8) ((int8_t *)out)[j] = (int8_t)v;
+  else ((int16_t *)out)[j] = (int16_t)v;
+}
+
+static void q_range(tfcc_dtype dt, int32_t *lo, int32_t *hi) {
+  if (dt == TFCC_UINT8) { *lo = 0; *hi = 255; }
+  else if (dt == TFCC_INT8) { *lo = -128; *hi = 127; }
+  else { *lo = INT16_MIN; *hi = INT16_MAX; }
+}
+
+bool tfcc_reduce_mean_q_same(const tfcc_reduce_shape *s, tfcc_dtype dt, const void *in, void *out,
+                             int32_t *acc) {
+  if (!sum_q_raw(s, dt, in, acc)) return false;
+  int32_t n = (int32_t)s->reduce_count;
+  for (int64_t j = 0; j < s->out_count; j++) store_q(dt, out, j, n > 0 ? acc[j] / n : 0);
+  return true;
+}
+
+/* float -> int32 as C++'s static_cast would do for in-range values; saturates instead of UB. */
+static int32_t f2i_sat(float f) {
+  if (!(f > -2147483648.f)) return f != f ? 0 : INT32_MIN;
+  if (f >= 2147483648.f) return INT32_MAX;
+  return (int32_t)f;
+}
+
+bool tfcc_reduce_quantized_mean_or_sum(const tfcc_reduce_shape *s, tfcc_dtype dt, const void *in,
+                                       int32_t in_zp, float in_scale, void *out, int32_t out_zp,
+                                       float out_scale, int32_t *acc, bool compute_sum) {
+  if (!sum_q_raw(s, dt, in, acc)) return false;
+  int32_t n = (int32_t)s->reduce_count;
+  if (n <= 0) {
+    for (int64_t j = 0; j < s->out_count; j++) store_q(dt, out, j, 0);
+    return true;
+  }
+  /* Same float operations, in the same order, as QuantizedMeanOrSum. */
+  const float scale = in_scale / out_scale;
+  if (compute_sum) {
+    const float bias = (float)(-in_zp) * scale * (float)n + 0.5f;
+    for (int64_t j = 0; j < s->out_count; j++) {
+      int32_t v = f2i_sat(roundf((float)acc[j] * scale + bias));
+      store_q(dt, out, j, (int32_t)((uint32_t)v + (uint32_t)out_zp));
+    }
+  } else {
+    int32_t lo, hi;
+    q_range(dt, &lo, &hi);
+    const float bias = (float)(-in_zp) * scale + 0.5f;
+    for (int64_t j = 0; j < s->out_count; j++) {
+      float mean = (float)acc[j] / (float)n;
+      float r = roundf(mean * scale + bias) + (float)out_zp;
+      if ((float)hi < r) r = (float)hi;
+      if (r < (float)lo) r = (float)lo;
+      store_q(dt, out, j, (int32_t)r);
+    }
+  }
+  return true;
+}
+
+void tfcc_mean_hw_u8(const int32_t dims[4], const uint8_t *in, int32_t in_zp, float in_scale,
+                     uint8_t *out, int32_t out_zp, float out_scale) {
+  const int32_t nb = dims[0], h = dims[1], w = dims[2], c = dims[3];
+  /* reference_ops::Mean (uint8): float count, float bias, multiplier of a float ratio. */
+  const float count = (float)(w * h);
+  const int32_t bias = out_zp - (int32_t)((float)in_zp * in_scale / out_scale);
+  const double real_scale = (double)(in_scale / (count * out_scale));
+  int32_t mult;
+  int shift;
+  tfcc_quantize_multiplier(real_scale, &mult, &shift);
+  for (int32_t b = 0; b < nb; b++) {
+    for (int32_t d = 0; d < c; d++) {
+      int32_t acc = 0;
+      for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) acc += in[(((int64_t)b * h + y) * w + x) * c + d];
+      acc = tfcc_mbqm(acc, mult, shift);
+      acc += bias;
+      out[(int64_t)b * c + d] = (uint8_t)tfcc_clamp_i32(acc, 0, 255);
+    }
+  }
+}
+
+bool tfcc_mean_hw_int(const int32_t dims[4], tfcc_dtype dt, const void *in, int32_t in_zp,
+                      int32_t multiplier, int shift, void *out, int32_t out_zp) {
+  if (dt != TFCC_INT8 && dt != TFCC_INT16) return false;
+  const int32_t nb = dims[0], h = dims[1], w = dims[2], c = dims[3];
+  const int32_t n = w * h;
+  int32_t lo, hi;
+  q_range(dt, &lo, &hi);
+  for (int32_t b = 0; b < nb; b++) {
+    for (int32_t d = 0; d < c; d++) {
+      int32_t acc = 0;
+      for (int32_t y = 0; y < h; y++) {
+        for (int32_t x = 0; x < w; x++) {
+          int64_t at = (((int64_t)b * h + y) * w + x) * c + d;
+          int32_t v = dt == TFCC_INT8 ? ((const int8_t *)in)[at] : ((const int16_t *)in)[at];
+          acc += v - in_zp;
+        }
+      }
+      acc = tfcc_mbqm(acc, multiplier, shift);
+      /* Round half away from zero when dividing by the element count. */
+      acc = acc > 0 ? (acc + n / 2) / n : (acc - n / 2) / n;
+      acc += out_zp;
+      store_q(dt, out, (int64_t)b * c + d, tfcc_clamp_i32(acc, lo, hi));
+    }
+  }
+  return true;
+}
+
+#define TFCC_ARG_LOOP_(T, OUT_T)                                                  \
+  do {                                                                            \
+    const T *x = in;                                                              \
+    OUT_T *y = out;                                                               \
+    for (int64_t a = 0; a < outer; a++) {                                         \
+      for (int64_t j = 0; j < inner; j++) {                                       \
+        const T *p = x + a * axis_size * inner + j;                               \
+        T best = p[0];                                                            \
+        int32_t bi = 0;                                                           \
+        for (int32_t i = 1; i < axis_size; i++) {                                 \
+          T v = p[(int64_t)i * inner];                                            \
+          if (is_max ? (v > best) : (v < best)) {                                 \
+            best = v;                                                             \
+            bi = i;                                                               \
+          }                                                                       \
+        }                                                                         \
+        y[a * inner + j] = (OUT_T)bi;                                             \
+      }                                                                           \
+    }                                                                             \
+  } while (0)
+
+#define TFCC_ARG_BY_OUT_(T)                                   \
+  do {                                                        \
+    if (out_dt == TFCC_INT32) TFCC_ARG_LOOP_(T, int32_t);     \
+    else TFCC_ARG_LOOP_(T, int64_t);                          \
+  } while (0)
+
+bool tfcc_arg_min_max(tfcc_dtype in_dt, const void *in, int64_t outer, int32_t axis_size,
+                      int64_t inner, bool is_max, tfcc_dtype out_dt, void *out) {
+  if (out_dt != TFCC_INT32 && out_dt != TFCC_INT64) return false;
+  if (axis_size < 1) return false;
+  switch (in_dt) {
+    case TFCC_FLOAT32: TFCC_ARG_BY_OUT_(float); return true;
+    case TFCC_UINT8: case TFCC_BOOL: TFCC_ARG_BY_OUT_(uint8_t); return true;
+    case TFCC_INT8: TFCC_ARG_BY_OUT_(int8_t); return true;
+    case TFCC_INT16: TFCC_ARG_BY_OUT_(int16_t); return true;
+    case TFCC_INT32: TFCC_ARG_BY_OUT_(int32_t); return true;
+    case TFCC_INT64: TFCC_ARG_BY_OUT_(int64_t); return true;
+    default: return false;
+  }
+}

@@ -1,0 +1,74 @@
+/* Reference reductions (SUM/PROD/MAX/MIN/MEAN) and ARG_MAX/ARG_MIN, with TensorFlow Lite's
+ * reference semantics (tensorflow/lite/kernels/internal/reference/reduce.h, integer_ops/mean.h,
+ * arg_min_max.h). Kernels see pointers, a resolved shape and parameters only. */
+#ifndef TFCC_KERNELS_REF_REDUCE_H
+#define TFCC_KERNELS_REF_REDUCE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "tfcc/tfcc.h"
+
+#define TFCC_REDUCE_MAX_RANK TFCC_MAX_DIMS
+
+/* Input shape plus, per input axis, the stride of the output element it maps to
+ * (0 for a reduced axis). Output elements are laid out in input order of kept axes. */
+typedef struct tfcc_reduce_shape {
+  int32_t rank;
+  int32_t dims[TFCC_REDUCE_MAX_RANK];
+  int64_t out_stride[TFCC_REDUCE_MAX_RANK];
+  bool reduced[TFCC_REDUCE_MAX_RANK];
+  int64_t in_count;     /* input elements */
+  int64_t out_count;    /* output elements */
+  int64_t reduce_count; /* input elements per output element (product of reduced dims) */
+} tfcc_reduce_shape;
+
+/* Fills strides and counts from rank, dims and reduced[]. */
+void tfcc_reduce_shape_finish(tfcc_reduce_shape *s);
+
+typedef enum tfcc_reduce_kind {
+  TFCC_REDUCE_SUM = 0,
+  TFCC_REDUCE_PROD = 1,
+  TFCC_REDUCE_MAX = 2,
+  TFCC_REDUCE_MIN = 3
+} tfcc_reduce_kind;
+
+/* out[o] = reduce over its input elements, starting from the kind's initial value (0, 1,
+ * lowest, max) and arithmetic in the element type itself (integer sums/products wrap, as
+ * TFLite's `T reducer(T, T)` does). When every axis is reduced the first element seeds the
+ * result, as TFLite's ReduceAllDims. dt: float32, int32, int64, uint8, int8, int16, bool
+ * (bool: MAX/MIN only). Returns false for an unsupported dtype. */
+bool tfcc_reduce_generic(const tfcc_reduce_shape *s, tfcc_reduce_kind kind, tfcc_dtype dt,
+                         const void *in, void *out);
+
+/* Float mean: float sums in input order, then divided by the element count (as float). */
+void tfcc_reduce_mean_f32(const tfcc_reduce_shape *s, const float *in, float *out);
+/* Integer mean of int32/int64 (dt) with int64 sums and C (truncating) division. acc holds
+ * out_count int64 values. */
+bool tfcc_reduce_mean_int(const tfcc_reduce_shape *s, tfcc_dtype dt, const void *in, void *out,
+                          int64_t *acc);
+/* Mean of uint8/int8/int16 with equal input and output quantization: raw values summed in
+ * int32, then truncating division (reference_ops::Mean<T, int>). */
+bool tfcc_reduce_mean_q_same(const tfcc_reduce_shape *s, tfcc_dtype dt, const void *in, void *out,
+                             int32_t *acc);
+/* reference_ops::QuantizedMeanOrSum<T, int32_t>: float rescale with TFLite's float formula.
+ * compute_sum: SUM (result wraps to T like TFLite, no clamp); else MEAN (clamped). */
+bool tfcc_reduce_quantized_mean_or_sum(const tfcc_reduce_shape *s, tfcc_dtype dt, const void *in,
+                                       int32_t in_zp, float in_scale, void *out, int32_t out_zp,
+                                       float out_scale, int32_t *acc, bool compute_sum);
+
+/* 4-D mean over height and width (axes 1 and 2) of NHWC data, output [n,1,1,c].
+ * uint8 version of reference_ops::Mean (multiplier from float scales inside). */
+void tfcc_mean_hw_u8(const int32_t dims[4], const uint8_t *in, int32_t in_zp, float in_scale,
+                     uint8_t *out, int32_t out_zp, float out_scale);
+/* int8/int16 version (reference_integer_ops::Mean): multiplier/shift of in_scale/out_scale. */
+bool tfcc_mean_hw_int(const int32_t dims[4], tfcc_dtype dt, const void *in, int32_t in_zp,
+                      int32_t multiplier, int shift, void *out, int32_t out_zp);
+
+/* ARG_MAX (is_max) / ARG_MIN over the middle dimension of [outer, axis_size, inner]; ties keep
+ * the first index (strict comparison, as TFLite's std::greater / std::less). axis_size >= 1.
+ * in_dt: float32, uint8, int8, int16, int32, int64, bool; out_dt: int32 or int64. */
+bool tfcc_arg_min_max(tfcc_dtype in_dt, const void *in, int64_t outer, int32_t axis_size,
+                      int64_t inner, bool is_max, tfcc_dtype out_dt, void *out);
+
+#endif

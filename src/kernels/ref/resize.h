@@ -1,0 +1,34 @@
+/* RESIZE_BILINEAR and RESIZE_NEAREST_NEIGHBOR kernels on NHWC, matching the kernels TFLite's
+ * builtin ops run by default:
+ *   float32 bilinear: optimized_ops::ResizeBilinear (2x upsample special case, else the generic
+ *                     accumulate-in-output loop);
+ *   uint8 bilinear:   optimized_ops::ResizeBilinearGenericSmallChannel (float weights, +0.5,
+ *                     truncation);
+ *   int8/int16:       reference_ops::ResizeBilinearInteger (10-bit fixed point);
+ *   nearest:          reference_ops::ResizeNearestNeighbor (float scale), except 8-bit types
+ *                     without align_corners/half_pixel_centers, which use the optimized 16.16
+ *                     fixed-point scale. */
+#ifndef TFCC_KERNELS_REF_RESIZE_H
+#define TFCC_KERNELS_REF_RESIZE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct tfcc_resize_shape {
+  int32_t batch, in_h, in_w, depth, out_h, out_w;
+} tfcc_resize_shape;
+
+void tfcc_ref_resize_bilinear_f32(const tfcc_resize_shape *s, bool align_corners,
+                                  bool half_pixel, const float *in, float *out);
+void tfcc_ref_resize_bilinear_u8(const tfcc_resize_shape *s, bool align_corners, bool half_pixel,
+                                 const uint8_t *in, uint8_t *out);
+void tfcc_ref_resize_bilinear_i8(const tfcc_resize_shape *s, bool align_corners, bool half_pixel,
+                                 const int8_t *in, int8_t *out);
+void tfcc_ref_resize_bilinear_i16(const tfcc_resize_shape *s, bool align_corners, bool half_pixel,
+                                  const int16_t *in, int16_t *out);
+/* Elements of es bytes. */
+void tfcc_ref_resize_nearest(const tfcc_resize_shape *s, bool align_corners, bool half_pixel,
+                             size_t es, const void *in, void *out);
+
+#endif

@@ -1,0 +1,47 @@
+/* Softmax and log-softmax kernels over the last dimension (outer x depth rows), matching the
+ * TensorFlow Lite default builtin kernels:
+ *   float         exp((x - max) * beta) / sum, (x - max) - log(sum exp(x - max))
+ *   uint8/int8    optimized_ops::Softmax / LogSoftmax: a 256-entry float table of
+ *                 exp(-input_scale * beta * d) indexed by d = max - x, float sums
+ *   int16         reference_ops::SoftmaxInt16: int16 exp and 1/(1+x) tables with interpolation */
+#ifndef TFCC_KERNELS_REF_SOFTMAX_H
+#define TFCC_KERNELS_REF_SOFTMAX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tfcc/tfcc.h"
+
+void tfcc_softmax_f32(const float *in, float *out, size_t outer, size_t depth, float beta);
+void tfcc_log_softmax_f32(const float *in, float *out, size_t outer, size_t depth);
+
+/* table[255 - d] = expf((-input_scale * beta) * d), d = 0..255 (PopulateSoftmaxLookupTable). */
+void tfcc_softmax_table_build(float table[256], float input_scale, float beta);
+
+/* in_type uint8|int8; out_type uint8|int8|int16. uint8 output is (int)(p + 0.5f) and ignores
+ * the zero point, like TFLite's non-aarch64 QuantizeSoftmaxOutput<uint8_t>; others round(p)+zp. */
+void tfcc_softmax_q8(tfcc_dtype in_type, const void *in, tfcc_dtype out_type, void *out,
+                     size_t outer, size_t depth, const float table[256], float out_scale,
+                     int32_t out_zp);
+
+/* LOG_SOFTMAX uint8/int8 (table built with beta 1). */
+void tfcc_log_softmax_q8(tfcc_dtype type, const void *in, void *out, size_t outer, size_t depth,
+                         const float table[256], float in_scale, float out_scale, int32_t out_zp);
+
+#define TFCC_SOFTMAX_I16_LUT 513
+typedef struct tfcc_softmax_i16_params {
+  int32_t input_multiplier;
+  int input_shift;
+  int16_t exp_lut[TFCC_SOFTMAX_I16_LUT];       /* exp(x), x in [-10, 0] */
+  int16_t recip_lut[TFCC_SOFTMAX_I16_LUT];     /* 1 / (1 + x), x in [0, 1] */
+} tfcc_softmax_i16_params;
+
+/* As SoftmaxPrepare for int16 (double arithmetic of the LUT generator). */
+void tfcc_softmax_i16_params_init(float input_scale, float beta, tfcc_softmax_i16_params *p);
+void tfcc_softmax_i16(const int16_t *in, int16_t *out, size_t outer, size_t depth,
+                      const tfcc_softmax_i16_params *p);
+
+/* tflite LUTLookup for a 513-entry int16 table. */
+int16_t tfcc_lut16_lookup(int16_t value, const int16_t *lut);
+
+#endif

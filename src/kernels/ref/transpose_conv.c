@@ -1,0 +1,82 @@
+#include "kernels/ref/transpose_conv.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#include "kernels/ref/conv_acc.h"
+
+#define TFCC_TCONV_SCATTER(ACC, IN_EXPR, F_EXPR)                                             \
+  for (int32_t b = 0; b < g->batches; b++)                                                   \
+    for (int32_t iy = 0; iy < g->in_h; iy++)                                                 \
+      for (int32_t ix = 0; ix < g->in_w; ix++) {                                             \
+        const int32_t oy0 = iy * g->stride_h - g->pad_h;                                     \
+        const int32_t ox0 = ix * g->stride_w - g->pad_w;                                     \
+        const size_t ib = (((size_t)b * g->in_h + iy) * g->in_w + ix) * g->in_c;             \
+        for (int32_t fy = 0; fy < g->filter_h; fy++) {                                       \
+          const int32_t oy = oy0 + fy;                                                       \
+          if (oy < 0 || oy >= g->out_h) continue;                                            \
+          for (int32_t fx = 0; fx < g->filter_w; fx++) {                                     \
+            const int32_t ox = ox0 + fx;                                                     \
+            if (ox < 0 || ox >= g->out_w) continue;                                          \
+            const size_t obase = (((size_t)b * g->out_h + oy) * g->out_w + ox) * g->out_c;   \
+            for (int32_t oc = 0; oc < g->out_c; oc++) {                                      \
+              const size_t fb = (((size_t)oc * g->filter_h + fy) * g->filter_w + fx) * g->in_c; \
+              for (int32_t ic = 0; ic < g->in_c; ic++)                                       \
+                ACC[obase + oc] += (IN_EXPR) * (F_EXPR);                                     \
+            }                                                                                \
+          }                                                                                  \
+        }                                                                                    \
+      }
+
+static size_t out_count(const tfcc_conv_geom *g) {
+  return (size_t)g->batches * g->out_h * g->out_w * g->out_c;
+}
+
+void tfcc_tconv_f32(const tfcc_conv_geom *g, const float *in, const float *filter,
+                    const float *bias, float act_min, float act_max, float *out) {
+  const size_t n = out_count(g);
+  memset(out, 0, n * sizeof(float));
+  TFCC_TCONV_SCATTER(out, in[ib + ic], filter[fb + ic])
+  for (size_t i = 0; i < n; i++) {
+    float v = out[i] + (bias ? bias[i % (size_t)g->out_c] : 0.f);
+    v = v < act_min ? act_min : v;
+    out[i] = v > act_max ? act_max : v;
+  }
+}
+
+void tfcc_tconv_u8(const tfcc_conv_geom *g, const tfcc_conv_requant *q, const uint8_t *in,
+                   const uint8_t *filter, const int32_t *bias, int64_t *acc, uint8_t *out) {
+  const size_t n = out_count(g);
+  const int32_t io = q->input_offset, fo = q->filter_offset;
+  memset(acc, 0, n * sizeof(int64_t));
+  TFCC_TCONV_SCATTER(acc, (int64_t)((int32_t)in[ib + ic] + io), (int64_t)((int32_t)filter[fb + ic] + fo))
+  for (size_t i = 0; i < n; i++) {
+    const int32_t oc = (int32_t)(i % (size_t)g->out_c);
+    out[i] = (uint8_t)tfcc_requant32(acc[i], bias ? bias[oc] : 0, q, oc);
+  }
+}
+
+void tfcc_tconv_i8(const tfcc_conv_geom *g, const tfcc_conv_requant *q, const int8_t *in,
+                   const int8_t *filter, const int32_t *bias, int64_t *acc, int8_t *out) {
+  const size_t n = out_count(g);
+  const int32_t io = q->input_offset;
+  memset(acc, 0, n * sizeof(int64_t));
+  TFCC_TCONV_SCATTER(acc, (int64_t)((int32_t)in[ib + ic] + io), (int64_t)filter[fb + ic])
+  for (size_t i = 0; i < n; i++) {
+    const int32_t oc = (int32_t)(i % (size_t)g->out_c);
+    out[i] = (int8_t)tfcc_requant32(acc[i], bias ? bias[oc] : 0, q, oc);
+  }
+}
+
+void tfcc_tconv_i16(const tfcc_conv_geom *g, const tfcc_conv_requant *q, const int16_t *in,
+                    const int8_t *filter, const int64_t *bias64, const int32_t *bias32,
+                    int64_t *acc, int16_t *out) {
+  const size_t n = out_count(g);
+  memset(acc, 0, n * sizeof(int64_t));
+  TFCC_TCONV_SCATTER(acc, (int64_t)in[ib + ic], (int64_t)filter[fb + ic])
+  for (size_t i = 0; i < n; i++) {
+    const int32_t oc = (int32_t)(i % (size_t)g->out_c);
+    int64_t bv = bias64 ? bias64[oc] : (bias32 ? (int64_t)bias32[oc] : 0);
+    out[i] = (int16_t)tfcc_requant64(acc[i], bv, q, oc);
+  }
+}

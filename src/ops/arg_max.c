@@ -1,0 +1,7 @@
+/* ARG_MAX (TFLite arg_min_max.cc); shared logic in reduce_common.c. */
+#include "ops/reduce_common.h"
+
+static tfcc_status prepare(tfcc_op_ctx *ctx) { return tfcc_arg_op_prepare(ctx, true); }
+static tfcc_status eval(tfcc_op_ctx *ctx) { return tfcc_arg_op_eval(ctx, true); }
+
+const tfcc_op_def tfcc_op_arg_max = {.name = "ARG_MAX", .prepare = prepare, .eval = eval};

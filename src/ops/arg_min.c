@@ -1,0 +1,7 @@
+/* ARG_MIN (TFLite arg_min_max.cc); shared logic in reduce_common.c. */
+#include "ops/reduce_common.h"
+
+static tfcc_status prepare(tfcc_op_ctx *ctx) { return tfcc_arg_op_prepare(ctx, false); }
+static tfcc_status eval(tfcc_op_ctx *ctx) { return tfcc_arg_op_eval(ctx, false); }
+
+const tfcc_op_def tfcc_op_arg_min = {.name = "ARG_MIN", .prepare = prepare, .eval = eval};

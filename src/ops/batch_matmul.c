@@ -1,0 +1,159 @@
+/* BATCH_MATMUL: inputs (lhs, rhs), options BatchMatMulOptions (adj_x, adj_y,
+ * asymmetric_quantize_inputs). float32, int8 and int16 (zero points 0) with per-tensor
+ * quantization; the multiplier is GetQuantizedConvolutionMultipler's (float product of the
+ * input scales widened to double). Hybrid (float lhs, int8 rhs) is not implemented. */
+#include <stdlib.h>
+
+#include "kernels/ref/batch_matmul.h"
+#include "kernels/ref/quant_util.h"
+#include "ops/conv_common.h"
+
+typedef struct bmm_params {
+  bool adj_x, adj_y;
+  tfcc_bmm_quant q;
+  bool quantized;
+} bmm_params;
+
+static tfcc_status bmm_init(tfcc_init_ctx *ctx) {
+  bmm_params *p = calloc(1, sizeof(*p));
+  if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for BATCH_MATMUL");
+  p->adj_x = tfcc_fb_bool(&ctx->node->options, 0, false);
+  p->adj_y = tfcc_fb_bool(&ctx->node->options, 1, false);
+  const tfcc_ir_tensor *l = tfcc_conv_ir_input(ctx, 0), *r = tfcc_conv_ir_input(ctx, 1);
+  const tfcc_ir_tensor *o = tfcc_conv_ir_output(ctx, 0);
+  tfcc_status st = TFCC_OK;
+  if (l && r && o && (l->dtype == TFCC_INT8 || l->dtype == TFCC_INT16) && r->dtype == l->dtype &&
+      o->dtype == l->dtype) {
+    tfcc_conv_qparams q;
+    st = tfcc_conv_qparams_init(&q, l, r, o, 0, true, ctx->err);
+    if (st == TFCC_OK) {
+      p->quantized = true;
+      p->q.lhs_offset = q.input_offset;
+      p->q.rhs_offset = q.filter_offset;
+      p->q.output_offset = q.output_offset;
+      p->q.mult = q.mult[0];
+      p->q.shift = q.shift[0];
+      p->q.act_min = q.act_min;
+      p->q.act_max = q.act_max;
+      tfcc_conv_qparams_free(&q);
+      if (l->dtype == TFCC_INT16 &&
+          (p->q.lhs_offset || p->q.rhs_offset || p->q.output_offset))
+        st = tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "int16 zero points must be 0");
+      else if (l->dtype == TFCC_INT16 && p->q.shift > 14)
+        st = tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "multiplier 2^%d too large",
+                          (int)p->q.shift);
+    }
+  }
+  if (st != TFCC_OK) {
+    free(p);
+    return st;
+  }
+  ctx->params = p;
+  return TFCC_OK;
+}
+
+static tfcc_status bmm_shapes(const tfcc_op_ctx *ctx, tfcc_bmm_dims *d, int32_t *orank,
+                              int32_t *od) {
+  const bmm_params *p = ctx->params;
+  const tfcc_tensor *l = ctx->in[0], *r = ctx->in[1];
+  if (l->rank < 2 || r->rank < 2 || l->rank > 2 + TFCC_BMM_MAX_BATCH_DIMS ||
+      r->rank > 2 + TFCC_BMM_MAX_BATCH_DIMS)
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "input ranks %d and %d, expected 2 to %d",
+                        (int)l->rank, (int)r->rank, 2 + TFCC_BMM_MAX_BATCH_DIMS);
+  const int32_t lm = l->dims[l->rank - 2], lk = l->dims[l->rank - 1];
+  const int32_t rk = r->dims[r->rank - 2], rn = r->dims[r->rank - 1];
+  d->adj_x = p->adj_x;
+  d->adj_y = p->adj_y;
+  d->m = p->adj_x ? lk : lm;
+  d->k = p->adj_x ? lm : lk;
+  const int32_t k2 = p->adj_y ? rn : rk;
+  d->n = p->adj_y ? rk : rn;
+  if (d->k != k2)
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "contraction sizes differ: lhs %d, rhs %d",
+                        (int)d->k, (int)k2);
+  const int32_t lb = l->rank - 2, rb = r->rank - 2;
+  d->nbd = lb > rb ? lb : rb;
+  for (int32_t i = 0; i < d->nbd; i++) {
+    int32_t li = i - (d->nbd - lb), ri = i - (d->nbd - rb);
+    int32_t a = li >= 0 ? l->dims[li] : 1, b = ri >= 0 ? r->dims[ri] : 1;
+    if (a != b && a != 1 && b != 1)
+      return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "batch dimension %d: %d and %d do not broadcast",
+                          (int)i, (int)a, (int)b);
+    d->lhs_b[i] = a;
+    d->rhs_b[i] = b;
+    d->out_b[i] = a == 1 ? b : a;
+    od[i] = d->out_b[i];
+  }
+  od[d->nbd] = d->m;
+  od[d->nbd + 1] = d->n;
+  *orank = d->nbd + 2;
+  int64_t n;
+  if (!tfcc_conv_count(*orank, od, &n) || !tfcc_conv_count(l->rank, l->dims, &n) ||
+      !tfcc_conv_count(r->rank, r->dims, &n))
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "tensor too large");
+  return TFCC_OK;
+}
+
+static tfcc_status bmm_prepare(tfcc_op_ctx *ctx) {
+  const bmm_params *p = ctx->params;
+  if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "BATCH_MATMUL not initialised");
+  if (ctx->n_in < 2 || !ctx->in[0] || !ctx->in[1] || ctx->n_out < 1 || !ctx->out[0])
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "BATCH_MATMUL needs two inputs and one output");
+  const tfcc_tensor *l = ctx->in[0], *r = ctx->in[1];
+  if (l->dtype != TFCC_FLOAT32 && l->dtype != TFCC_INT8 && l->dtype != TFCC_INT16)
+    return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "lhs dtype %s unsupported",
+                        tfcc_dtype_name(l->dtype));
+  if (r->dtype != l->dtype)
+    return tfcc_err_set(ctx->err, l->dtype == TFCC_FLOAT32 ? TFCC_ERR_UNSUPPORTED : TFCC_ERR_DTYPE,
+                        "rhs dtype %s with lhs %s unsupported (hybrid not implemented)",
+                        tfcc_dtype_name(r->dtype), tfcc_dtype_name(l->dtype));
+  tfcc_status st = tfcc_conv_expect_dtype(ctx->out[0], "output", l->dtype, ctx->err);
+  if (st != TFCC_OK) return st;
+  if (l->dtype != TFCC_FLOAT32 && !p->quantized)
+    return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "quantization parameters missing");
+  if (l->dtype != TFCC_FLOAT32 && r->quant->count > 1)
+    return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "per-channel rhs quantization unsupported");
+  tfcc_bmm_dims d;
+  int32_t orank = 0, od[TFCC_MAX_RANK] = {0};
+  st = bmm_shapes(ctx, &d, &orank, od);
+  if (st != TFCC_OK) return st;
+  ctx->scratch_bytes = 0;
+  return tfcc_tensor_set_shape(ctx->out[0], orank, od, ctx->err);
+}
+
+static tfcc_status bmm_eval(tfcc_op_ctx *ctx) {
+  const bmm_params *p = ctx->params;
+  tfcc_bmm_dims d;
+  int32_t orank = 0, od[TFCC_MAX_RANK] = {0};
+  tfcc_status st = bmm_shapes(ctx, &d, &orank, od);
+  if (st != TFCC_OK) return st;
+  const void *l = ctx->in[0]->data, *r = ctx->in[1]->data;
+  void *o = ctx->out[0]->data;
+  switch (ctx->in[0]->dtype) {
+    case TFCC_FLOAT32: tfcc_bmm_f32(&d, l, r, o); return TFCC_OK;
+    case TFCC_INT8: tfcc_bmm_i8(&d, &p->q, l, r, o); return TFCC_OK;
+    case TFCC_INT16: tfcc_bmm_i16(&d, &p->q, l, r, o); return TFCC_OK;
+    default: return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "dtype unsupported");
+  }
+}
+
+static int64_t bmm_macs(const tfcc_op_ctx *ctx) {
+  if (!ctx->params || ctx->n_in < 2 || !ctx->in[0] || !ctx->in[1]) return 0;
+  tfcc_err e;
+  tfcc_op_ctx c = *ctx;
+  c.err = &e;
+  tfcc_bmm_dims d;
+  int32_t orank = 0, od[TFCC_MAX_RANK] = {0};
+  if (bmm_shapes(&c, &d, &orank, od) != TFCC_OK) return 0;
+  int64_t n = (int64_t)d.m * d.n * d.k;
+  for (int32_t i = 0; i < d.nbd; i++) n *= d.out_b[i];
+  return n;
+}
+
+const tfcc_op_def tfcc_op_batch_matmul = {
+    .name = "BATCH_MATMUL",
+    .init = bmm_init,
+    .prepare = bmm_prepare,
+    .eval = bmm_eval,
+    .macs = bmm_macs,
+};

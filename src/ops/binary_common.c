@@ -1,0 +1,533 @@
+/* Elementwise operator family: validation, output shapes, parameter computation, dispatch. */
+#include "ops/binary_common.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/ref/quant_util.h"
+
+/* ------------------------------------------------------------------ helpers */
+
+tfcc_status tfcc_elem_check_io(tfcc_op_ctx *ctx, const char *op, int32_t n_in, int32_t n_out) {
+  TFCC_OP_CHECK(ctx, ctx->n_in == n_in, TFCC_ERR_INVALID_MODEL, "%s: %d inputs, expected %d", op,
+                (int)ctx->n_in, (int)n_in);
+  TFCC_OP_CHECK(ctx, ctx->n_out == n_out, TFCC_ERR_INVALID_MODEL, "%s: %d outputs, expected %d", op,
+                (int)ctx->n_out, (int)n_out);
+  for (int32_t i = 0; i < n_in; i++)
+    TFCC_OP_CHECK(ctx, ctx->in[i] != NULL, TFCC_ERR_INVALID_MODEL, "%s: input %d is missing", op,
+                  (int)i);
+  for (int32_t i = 0; i < n_out; i++)
+    TFCC_OP_CHECK(ctx, ctx->out[i] != NULL, TFCC_ERR_INVALID_MODEL, "%s: output %d is missing", op,
+                  (int)i);
+  for (int32_t i = 0; i < n_in; i++)
+    TFCC_OP_CHECK(ctx, ctx->in[i]->rank >= 0 && ctx->in[i]->rank <= TFCC_MAX_RANK, TFCC_ERR_SHAPE,
+                  "%s: input %d rank %d out of range", op, (int)i, (int)ctx->in[i]->rank);
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_elem_broadcast_shape(tfcc_op_ctx *ctx, const char *op, int32_t n,
+                                      const tfcc_tensor *const *in, tfcc_tensor *out) {
+  int32_t ranks[TFCC_BCAST_MAX_IN] = {0};
+  const int32_t *dims[TFCC_BCAST_MAX_IN] = {NULL};
+  if (n > TFCC_BCAST_MAX_IN) n = TFCC_BCAST_MAX_IN;
+  for (int32_t k = 0; k < n; k++) {
+    ranks[k] = in[k]->rank;
+    dims[k] = in[k]->dims;
+    for (int32_t j = 0; j < in[k]->rank; j++)
+      TFCC_OP_CHECK(ctx, in[k]->dims[j] >= 0, TFCC_ERR_SHAPE, "%s: input %d dimension %d is %d", op,
+                    (int)k, (int)j, (int)in[k]->dims[j]);
+  }
+  int32_t out_rank = 0, out_dims[TFCC_MAX_RANK], bad = 0;
+  if (!tfcc_bcast_shape(n, ranks, dims, &out_rank, out_dims, &bad)) {
+    char s[3][96];
+    for (int32_t k = 0; k < n; k++) tfcc_shape_str(in[k]->rank, in[k]->dims, s[k], sizeof s[k]);
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE,
+                        "%s: input shapes %s and %s%s%s do not broadcast (output dimension %d)", op,
+                        s[0], s[1], n > 2 ? " and " : "", n > 2 ? s[2] : "", (int)bad);
+  }
+  return tfcc_tensor_set_shape(out, out_rank, out_dims, ctx->err);
+}
+
+void tfcc_elem_plan(tfcc_bcast *bc, int32_t n, const tfcc_tensor *const *in, const tfcc_tensor *out) {
+  int32_t ranks[TFCC_BCAST_MAX_IN] = {0};
+  const int32_t *dims[TFCC_BCAST_MAX_IN] = {NULL};
+  if (n > TFCC_BCAST_MAX_IN) n = TFCC_BCAST_MAX_IN;
+  for (int32_t k = 0; k < n; k++) {
+    ranks[k] = in[k]->rank;
+    dims[k] = in[k]->dims;
+  }
+  tfcc_bcast_plan(bc, n, ranks, dims, out->rank, out->dims);
+}
+
+void tfcc_elem_qrange(tfcc_dtype dt, int32_t *lo, int32_t *hi) {
+  switch (dt) {
+    case TFCC_UINT8: *lo = 0; *hi = 255; break;
+    case TFCC_INT8: *lo = INT8_MIN; *hi = INT8_MAX; break;
+    case TFCC_INT16: *lo = INT16_MIN; *hi = INT16_MAX; break;
+    default: *lo = INT32_MIN; *hi = INT32_MAX; break;
+  }
+}
+
+tfcc_status tfcc_elem_quant(tfcc_op_ctx *ctx, const char *op, const char *what, const tfcc_tensor *t,
+                            float *scale, int32_t *zp) {
+  TFCC_OP_CHECK(ctx, t->quant && t->quant->count >= 1 && t->quant->scale && t->quant->zero_point,
+                TFCC_ERR_INVALID_MODEL, "%s: %s (%s) has no quantization parameters", op, what,
+                tfcc_dtype_name(t->dtype));
+  const float s = t->quant->scale[0];
+  const int32_t z = t->quant->zero_point[0];
+  TFCC_OP_CHECK(ctx, isfinite(s) && s > 0.f, TFCC_ERR_INVALID_MODEL, "%s: %s scale %g is not positive",
+                op, what, (double)s);
+  int32_t lo, hi;
+  tfcc_elem_qrange(t->dtype, &lo, &hi);
+  TFCC_OP_CHECK(ctx, z >= lo && z <= hi, TFCC_ERR_INVALID_MODEL,
+                "%s: %s zero point %d out of range for %s", op, what, (int)z,
+                tfcc_dtype_name(t->dtype));
+  *scale = s;
+  *zp = z;
+  return TFCC_OK;
+}
+
+static bool is_quant_dtype(tfcc_dtype dt) {
+  return dt == TFCC_UINT8 || dt == TFCC_INT8 || dt == TFCC_INT16;
+}
+
+/* ------------------------------------------------------------------ options */
+
+tfcc_status tfcc_arith_init(tfcc_init_ctx *ctx, uint8_t opts_type) {
+  tfcc_arith_opts *o = malloc(sizeof *o);
+  if (!o) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for operator options");
+  o->activation = TFCC_ACT_NONE;
+  o->pot_scale_int16 = false;
+  const tfcc_ir_node *node = ctx->node;
+  if (node && tfcc_fb_table_present(&node->options) &&
+      (node->options_type == opts_type || node->options_type == 0)) {
+    o->activation = tfcc_fb_i8(&node->options, 0, 0);
+    if (opts_type == TFCC_OPTS_ADD || opts_type == TFCC_OPTS_SUB)
+      o->pot_scale_int16 = tfcc_fb_bool(&node->options, 1, true);
+  }
+  if (o->activation < TFCC_ACT_NONE || o->activation > TFCC_ACT_RELU6) {
+    int a = o->activation;
+    free(o);
+    return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
+                        "fused activation %d not supported (only NONE, RELU, RELU_N1_TO_1, RELU6)", a);
+  }
+  ctx->params = o;
+  return TFCC_OK;
+}
+
+static tfcc_arith_opts opts_of(const tfcc_op_ctx *ctx) {
+  tfcc_arith_opts o = {TFCC_ACT_NONE, false};
+  if (ctx->params) o = *(const tfcc_arith_opts *)ctx->params;
+  return o;
+}
+
+/* ------------------------------------------------------------------ arithmetic */
+
+static const char *arith_name(tfcc_arith_kind k) {
+  static const char *n[] = {"ADD", "SUB", "MUL", "DIV", "SQUARED_DIFFERENCE", "MAXIMUM",
+                            "MINIMUM", "POW", "FLOOR_DIV", "FLOOR_MOD"};
+  return n[k];
+}
+
+static tfcc_binop arith_binop(tfcc_arith_kind k) {
+  static const tfcc_binop m[] = {TFCC_BIN_ADD, TFCC_BIN_SUB, TFCC_BIN_MUL, TFCC_BIN_DIV,
+                                 TFCC_BIN_SQDIFF, TFCC_BIN_MAX, TFCC_BIN_MIN, TFCC_BIN_POW,
+                                 TFCC_BIN_FLOOR_DIV, TFCC_BIN_FLOOR_MOD};
+  return m[k];
+}
+
+/* Which dtypes take the quantized path, as TFLite. */
+static bool arith_quantized(tfcc_arith_kind k, tfcc_dtype dt) {
+  switch (k) {
+    case TFCC_ARITH_ADD:
+    case TFCC_ARITH_SUB:
+    case TFCC_ARITH_MUL: return is_quant_dtype(dt);
+    case TFCC_ARITH_DIV: return dt == TFCC_UINT8 || dt == TFCC_INT8;
+    case TFCC_ARITH_SQDIFF: return dt == TFCC_INT8;
+    default: return false;
+  }
+}
+
+/* Quantized parameters from the tensors (also validates them). */
+static tfcc_status arith_qparams(tfcc_op_ctx *ctx, tfcc_arith_kind k, tfcc_arith_q *q,
+                                 tfcc_arith_qop *qop) {
+  const char *op = arith_name(k);
+  const tfcc_tensor *a = ctx->in[0], *b = ctx->in[1], *o = ctx->out[0];
+  float s1 = 0.f, s2 = 0.f, so = 0.f;
+  int32_t z1 = 0, z2 = 0, zo = 0;
+  tfcc_status st;
+  if ((st = tfcc_elem_quant(ctx, op, "input 0", a, &s1, &z1)) != TFCC_OK) return st;
+  if ((st = tfcc_elem_quant(ctx, op, "input 1", b, &s2, &z2)) != TFCC_OK) return st;
+  if ((st = tfcc_elem_quant(ctx, op, "output", o, &so, &zo)) != TFCC_OK) return st;
+  const tfcc_dtype dt = o->dtype;
+  int32_t lo, hi;
+  tfcc_elem_qrange(dt, &lo, &hi);
+  const tfcc_arith_opts opts = opts_of(ctx);
+  memset(q, 0, sizeof *q);
+  switch (k) {
+    case TFCC_ARITH_ADD:
+    case TFCC_ARITH_SUB: {
+      bool pot = false;
+      int32_t l1 = 0, l2 = 0, lo2 = 0;
+      if (dt == TFCC_INT16 && opts.pot_scale_int16) {
+        /* add.cc / sub.cc: the power-of-two path needs POT scales and zero points 0. */
+        bool p1 = tfcc_checked_log2(s1, &l1), p2 = tfcc_checked_log2(s2, &l2),
+             po = tfcc_checked_log2(so, &lo2);
+        pot = p1 && p2 && po && z1 == 0 && z2 == 0 && zo == 0;
+      }
+      if (pot) {
+        q->in1_shift = l1 - lo2;
+        q->in2_shift = l2 - lo2;
+        TFCC_OP_CHECK(ctx, (q->in1_shift == 0 || q->in2_shift == 0) && q->in1_shift <= 0 &&
+                               q->in2_shift <= 0,
+                      TFCC_ERR_UNSUPPORTED,
+                      "%s: int16 power-of-two scales need one input at the output scale and the "
+                      "other finer (shifts %d, %d)",
+                      op, (int)q->in1_shift, (int)q->in2_shift);
+        *qop = k == TFCC_ARITH_ADD ? TFCC_AQ_ADD_POT : TFCC_AQ_SUB_POT;
+      } else {
+        tfcc_arith_q_prepare_add(q, s1, z1, s2, z2, so, zo, dt == TFCC_INT16 ? 15 : 20,
+                                 k == TFCC_ARITH_SUB);
+        *qop = TFCC_AQ_ADD;
+      }
+      tfcc_act_range_q(opts.activation, so, zo, lo, hi, &q->act_min, &q->act_max);
+      break;
+    }
+    case TFCC_ARITH_MUL:
+      if (dt == TFCC_INT16)
+        TFCC_OP_CHECK(ctx, z1 == 0 && z2 == 0 && zo == 0, TFCC_ERR_UNSUPPORTED,
+                      "MUL: int16 needs zero points 0 (got %d, %d, output %d)", (int)z1, (int)z2,
+                      (int)zo);
+      tfcc_arith_q_prepare_mul(q, s1, z1, s2, z2, so, zo);
+      tfcc_act_range_q(opts.activation, so, zo, lo, hi, &q->act_min, &q->act_max);
+      *qop = TFCC_AQ_MUL;
+      break;
+    case TFCC_ARITH_DIV:
+      tfcc_arith_q_prepare_div(q, s1, z1, s2, z2, so, zo);
+      tfcc_act_range_q(opts.activation, so, zo, lo, hi, &q->act_min, &q->act_max);
+      *qop = TFCC_AQ_DIV;
+      break;
+    default: /* SQUARED_DIFFERENCE int8 */
+      tfcc_arith_q_prepare_sqdiff(q, s1, z1, s2, z2, so, zo);
+      *qop = TFCC_AQ_SQDIFF;
+      break;
+  }
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_arith_prepare(tfcc_op_ctx *ctx, tfcc_arith_kind k) {
+  const char *op = arith_name(k);
+  tfcc_status st = tfcc_elem_check_io(ctx, op, 2, 1);
+  if (st != TFCC_OK) return st;
+  const tfcc_tensor *a = ctx->in[0], *b = ctx->in[1];
+  tfcc_tensor *o = ctx->out[0];
+  TFCC_OP_CHECK(ctx, a->dtype == b->dtype, TFCC_ERR_DTYPE, "%s: input 1 dtype %s, expected %s", op,
+                tfcc_dtype_name(b->dtype), tfcc_dtype_name(a->dtype));
+  TFCC_OP_CHECK(ctx, o->dtype == a->dtype, TFCC_ERR_DTYPE, "%s: output dtype %s, expected %s", op,
+                tfcc_dtype_name(o->dtype), tfcc_dtype_name(a->dtype));
+  const tfcc_dtype dt = a->dtype;
+  const bool quant = arith_quantized(k, dt);
+  bool ok = quant || tfcc_ref_binary_supported(arith_binop(k), dt);
+  /* TFLite's DIV has no int64 kernel. */
+  if (k == TFCC_ARITH_DIV && dt == TFCC_INT64) ok = false;
+  TFCC_OP_CHECK(ctx, ok, TFCC_ERR_UNSUPPORTED, "%s: dtype %s not supported", op,
+                tfcc_dtype_name(dt));
+  const tfcc_tensor *in[2] = {a, b};
+  st = tfcc_elem_broadcast_shape(ctx, op, 2, in, o);
+  if (st != TFCC_OK) return st;
+  if (quant) {
+    tfcc_arith_q q;
+    tfcc_arith_qop qop;
+    st = arith_qparams(ctx, k, &q, &qop);
+    if (st != TFCC_OK) return st;
+  }
+  ctx->scratch_bytes = 0;
+  return TFCC_OK;
+}
+
+/* Data checks TFLite makes at eval (integer division by zero, negative int32 exponents). */
+static tfcc_status arith_check_data(tfcc_op_ctx *ctx, tfcc_arith_kind k, const tfcc_arith_q *q) {
+  const tfcc_tensor *b = ctx->in[1];
+  const int64_t n = tfcc_tensor_elements(b);
+  const char *op = arith_name(k);
+  if (k == TFCC_ARITH_POW && b->dtype == TFCC_INT32) {
+    const int32_t *v = b->data;
+    for (int64_t i = 0; i < n; i++)
+      TFCC_OP_CHECK(ctx, v[i] >= 0, TFCC_ERR_RUNTIME,
+                    "POW: int32 exponent %d at element %lld is negative", (int)v[i], (long long)i);
+    return TFCC_OK;
+  }
+  bool int_div = (k == TFCC_ARITH_DIV || k == TFCC_ARITH_FLOOR_DIV || k == TFCC_ARITH_FLOOR_MOD) &&
+                 b->dtype != TFCC_FLOAT32;
+  if (!int_div) return TFCC_OK;
+  for (int64_t i = 0; i < n; i++) {
+    int64_t v = 0;
+    switch (b->dtype) {
+      case TFCC_UINT8: v = ((const uint8_t *)b->data)[i]; break;
+      case TFCC_INT8: v = ((const int8_t *)b->data)[i]; break;
+      case TFCC_INT16: v = ((const int16_t *)b->data)[i]; break;
+      case TFCC_INT32: v = ((const int32_t *)b->data)[i]; break;
+      case TFCC_INT64: v = ((const int64_t *)b->data)[i]; break;
+      default: break;
+    }
+    /* Quantized DIV divides by (value - zero point). */
+    const int64_t den = q ? v + q->in2_offset : v;
+    TFCC_OP_CHECK(ctx, den != 0, TFCC_ERR_RUNTIME, "%s: division by zero at input 1 element %lld",
+                  op, (long long)i);
+  }
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_arith_eval(tfcc_op_ctx *ctx, tfcc_arith_kind k) {
+  const tfcc_tensor *a = ctx->in[0], *b = ctx->in[1];
+  tfcc_tensor *o = ctx->out[0];
+  const tfcc_dtype dt = o->dtype;
+  const tfcc_tensor *in[2] = {a, b};
+  tfcc_bcast bc;
+  tfcc_elem_plan(&bc, 2, in, o);
+  tfcc_status st;
+  if (arith_quantized(k, dt)) {
+    tfcc_arith_q q;
+    tfcc_arith_qop qop;
+    if ((st = arith_qparams(ctx, k, &q, &qop)) != TFCC_OK) return st;
+    if (k == TFCC_ARITH_DIV && (st = arith_check_data(ctx, k, &q)) != TFCC_OK) return st;
+    if (!tfcc_ref_arith_q(qop, dt, &bc, a->data, b->data, o->data, &q))
+      return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "%s: no quantized kernel for %s",
+                          arith_name(k), tfcc_dtype_name(dt));
+    return TFCC_OK;
+  }
+  if ((st = arith_check_data(ctx, k, NULL)) != TFCC_OK) return st;
+  tfcc_binary_act act;
+  tfcc_binary_act_range(k <= TFCC_ARITH_DIV ? opts_of(ctx).activation : TFCC_ACT_NONE, &act);
+  if (!tfcc_ref_binary(arith_binop(k), dt, &bc, a->data, b->data, o->data, &act))
+    return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "%s: no kernel for %s", arith_name(k),
+                        tfcc_dtype_name(dt));
+  return TFCC_OK;
+}
+
+/* ------------------------------------------------------------------ comparisons */
+
+static const char *cmp_name(tfcc_cmpop op) {
+  static const char *n[] = {"EQUAL", "NOT_EQUAL", "GREATER", "GREATER_EQUAL", "LESS", "LESS_EQUAL"};
+  return n[op];
+}
+
+/* uint8/int8 inputs with quantization compare after rescaling (comparisons.cc); without
+ * quantization parameters they compare raw (TFLite would rescale by scale 0). */
+static bool cmp_quantized(const tfcc_tensor *a) {
+  return (a->dtype == TFCC_UINT8 || a->dtype == TFCC_INT8) && a->quant && a->quant->count >= 1;
+}
+
+tfcc_status tfcc_compare_prepare(tfcc_op_ctx *ctx, tfcc_cmpop op) {
+  const char *name = cmp_name(op);
+  tfcc_status st = tfcc_elem_check_io(ctx, name, 2, 1);
+  if (st != TFCC_OK) return st;
+  const tfcc_tensor *a = ctx->in[0], *b = ctx->in[1];
+  tfcc_tensor *o = ctx->out[0];
+  TFCC_OP_CHECK(ctx, a->dtype == b->dtype, TFCC_ERR_DTYPE, "%s: input 1 dtype %s, expected %s", name,
+                tfcc_dtype_name(b->dtype), tfcc_dtype_name(a->dtype));
+  TFCC_OP_CHECK(ctx, o->dtype == TFCC_BOOL, TFCC_ERR_DTYPE, "%s: output dtype %s, expected bool",
+                name, tfcc_dtype_name(o->dtype));
+  bool ok;
+  switch (a->dtype) {
+    case TFCC_FLOAT32: case TFCC_INT16: case TFCC_INT32: case TFCC_INT64: case TFCC_UINT8:
+    case TFCC_INT8: ok = true; break;
+    case TFCC_BOOL: ok = op == TFCC_CMP_EQ || op == TFCC_CMP_NE; break;
+    default: ok = false; break;
+  }
+  TFCC_OP_CHECK(ctx, ok, TFCC_ERR_UNSUPPORTED, "%s: dtype %s not supported", name,
+                tfcc_dtype_name(a->dtype));
+  if (cmp_quantized(a)) {
+    float s = 0.f;
+    int32_t z = 0;
+    if ((st = tfcc_elem_quant(ctx, name, "input 0", a, &s, &z)) != TFCC_OK) return st;
+    TFCC_OP_CHECK(ctx, cmp_quantized(b), TFCC_ERR_INVALID_MODEL,
+                  "%s: input 1 has no quantization parameters but input 0 has", name);
+    if ((st = tfcc_elem_quant(ctx, name, "input 1", b, &s, &z)) != TFCC_OK) return st;
+  }
+  const tfcc_tensor *in[2] = {a, b};
+  return tfcc_elem_broadcast_shape(ctx, name, 2, in, o);
+}
+
+tfcc_status tfcc_compare_eval(tfcc_op_ctx *ctx, tfcc_cmpop op) {
+  const tfcc_tensor *a = ctx->in[0], *b = ctx->in[1];
+  tfcc_tensor *o = ctx->out[0];
+  const tfcc_tensor *in[2] = {a, b};
+  tfcc_bcast bc;
+  tfcc_elem_plan(&bc, 2, in, o);
+  bool ok;
+  if (cmp_quantized(a)) {
+    tfcc_arith_q q;
+    tfcc_arith_q_prepare_compare(&q, a->quant->scale[0], a->quant->zero_point[0], b->quant->scale[0],
+                                 b->quant->zero_point[0]);
+    ok = tfcc_ref_compare_q(op, a->dtype, &bc, a->data, b->data, o->data, &q);
+  } else {
+    ok = tfcc_ref_compare(op, a->dtype, &bc, a->data, b->data, o->data);
+  }
+  if (!ok)
+    return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "%s: no kernel for %s", cmp_name(op),
+                        tfcc_dtype_name(a->dtype));
+  return TFCC_OK;
+}
+
+/* ------------------------------------------------------------------ logical */
+
+tfcc_status tfcc_logical_prepare(tfcc_op_ctx *ctx, bool is_or) {
+  const char *name = is_or ? "LOGICAL_OR" : "LOGICAL_AND";
+  tfcc_status st = tfcc_elem_check_io(ctx, name, 2, 1);
+  if (st != TFCC_OK) return st;
+  for (int32_t i = 0; i < 2; i++)
+    TFCC_OP_CHECK(ctx, ctx->in[i]->dtype == TFCC_BOOL, TFCC_ERR_DTYPE,
+                  "%s: input %d dtype %s, expected bool", name, (int)i,
+                  tfcc_dtype_name(ctx->in[i]->dtype));
+  TFCC_OP_CHECK(ctx, ctx->out[0]->dtype == TFCC_BOOL, TFCC_ERR_DTYPE,
+                "%s: output dtype %s, expected bool", name, tfcc_dtype_name(ctx->out[0]->dtype));
+  const tfcc_tensor *in[2] = {ctx->in[0], ctx->in[1]};
+  return tfcc_elem_broadcast_shape(ctx, name, 2, in, ctx->out[0]);
+}
+
+tfcc_status tfcc_logical_eval(tfcc_op_ctx *ctx, bool is_or) {
+  const tfcc_tensor *in[2] = {ctx->in[0], ctx->in[1]};
+  tfcc_bcast bc;
+  tfcc_elem_plan(&bc, 2, in, ctx->out[0]);
+  tfcc_ref_logical(is_or, &bc, in[0]->data, in[1]->data, ctx->out[0]->data);
+  return TFCC_OK;
+}
+
+/* ------------------------------------------------------------------ select */
+
+static bool same_shape(const tfcc_tensor *a, const tfcc_tensor *b) {
+  if (a->rank != b->rank) return false;
+  for (int32_t i = 0; i < a->rank; i++)
+    if (a->dims[i] != b->dims[i]) return false;
+  return true;
+}
+
+tfcc_status tfcc_select_prepare(tfcc_op_ctx *ctx, bool v2) {
+  const char *name = v2 ? "SELECT_V2" : "SELECT";
+  tfcc_status st = tfcc_elem_check_io(ctx, name, 3, 1);
+  if (st != TFCC_OK) return st;
+  const tfcc_tensor *c = ctx->in[0], *x = ctx->in[1], *y = ctx->in[2];
+  tfcc_tensor *o = ctx->out[0];
+  TFCC_OP_CHECK(ctx, c->dtype == TFCC_BOOL, TFCC_ERR_DTYPE, "%s: condition dtype %s, expected bool",
+                name, tfcc_dtype_name(c->dtype));
+  TFCC_OP_CHECK(ctx, x->dtype == y->dtype, TFCC_ERR_DTYPE, "%s: input 2 dtype %s, expected %s", name,
+                tfcc_dtype_name(y->dtype), tfcc_dtype_name(x->dtype));
+  TFCC_OP_CHECK(ctx, o->dtype == x->dtype, TFCC_ERR_DTYPE, "%s: output dtype %s, expected %s", name,
+                tfcc_dtype_name(o->dtype), tfcc_dtype_name(x->dtype));
+  switch (x->dtype) {
+    case TFCC_BOOL: case TFCC_FLOAT32: case TFCC_UINT8: case TFCC_INT8: case TFCC_INT16:
+    case TFCC_INT32: case TFCC_INT64: break;
+    default:
+      return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "%s: dtype %s not supported", name,
+                          tfcc_dtype_name(x->dtype));
+  }
+  if (!v2 && !(same_shape(c, x) && same_shape(x, y))) {
+    /* select.cc v1: a scalar condition, or rank 1 matching x's first dimension; x == y. */
+    char sx[96], sy[96], sc[96];
+    tfcc_shape_str(x->rank, x->dims, sx, sizeof sx);
+    tfcc_shape_str(y->rank, y->dims, sy, sizeof sy);
+    tfcc_shape_str(c->rank, c->dims, sc, sizeof sc);
+    TFCC_OP_CHECK(ctx, same_shape(x, y), TFCC_ERR_SHAPE, "SELECT: inputs have shapes %s and %s", sx,
+                  sy);
+    bool low = c->rank == 0 || (c->rank == 1 && x->rank >= 1 && c->dims[0] == x->dims[0]);
+    TFCC_OP_CHECK(ctx, low, TFCC_ERR_SHAPE,
+                  "SELECT: condition shape %s must equal input shape %s, be a scalar, or be 1-D "
+                  "of the inputs' first dimension",
+                  sc, sx);
+    return tfcc_tensor_set_shape(o, x->rank, x->dims, ctx->err);
+  }
+  const tfcc_tensor *in[3] = {c, x, y};
+  return tfcc_elem_broadcast_shape(ctx, name, 3, in, o);
+}
+
+tfcc_status tfcc_select_eval(tfcc_op_ctx *ctx, bool v2) {
+  const tfcc_tensor *c = ctx->in[0], *x = ctx->in[1], *y = ctx->in[2];
+  tfcc_tensor *o = ctx->out[0];
+  const size_t es = tfcc_dtype_size(x->dtype);
+  if (!v2 && !(same_shape(c, x) && same_shape(x, y))) {
+    const int64_t rows = c->rank == 0 ? 1 : c->dims[0];
+    const int64_t total = tfcc_tensor_elements(x);
+    tfcc_ref_select_rows(c->data, rows, rows > 0 ? total / rows : 0, x->data, y->data, o->data, es);
+    return TFCC_OK;
+  }
+  const tfcc_tensor *in[3] = {c, x, y};
+  tfcc_bcast bc;
+  tfcc_elem_plan(&bc, 3, in, o);
+  tfcc_ref_select(&bc, c->data, x->data, y->data, o->data, es);
+  return TFCC_OK;
+}
+
+/* ------------------------------------------------------------------ unary */
+
+static const char *unary_name(tfcc_unop op) {
+  static const char *n[] = {"ABS", "NEG", "EXP", "LOG", "SQRT", "RSQRT", "SQUARE",
+                            "FLOOR", "CEIL", "ROUND", "SIN", "COS", "LOGICAL_NOT"};
+  return n[op];
+}
+
+/* Quantized unary variants tfcc implements: ABS int8 / int16 (int16 only when quantized),
+ * SQRT int8 / int16. */
+static bool unary_quantized(tfcc_unop op, const tfcc_tensor *in) {
+  if (op == TFCC_UN_ABS)
+    return in->dtype == TFCC_INT8 || (in->dtype == TFCC_INT16 && in->quant && in->quant->count > 0);
+  if (op == TFCC_UN_SQRT) return in->dtype == TFCC_INT8 || in->dtype == TFCC_INT16;
+  return false;
+}
+
+static tfcc_status unary_qparams(tfcc_op_ctx *ctx, tfcc_unop op, tfcc_unary_q *q) {
+  const char *name = unary_name(op);
+  float si = 0.f, so = 0.f;
+  int32_t zi = 0, zo = 0;
+  tfcc_status st;
+  if ((st = tfcc_elem_quant(ctx, name, "input", ctx->in[0], &si, &zi)) != TFCC_OK) return st;
+  if ((st = tfcc_elem_quant(ctx, name, "output", ctx->out[0], &so, &zo)) != TFCC_OK) return st;
+  if (op == TFCC_UN_ABS && ctx->in[0]->dtype == TFCC_INT16)
+    TFCC_OP_CHECK(ctx, zi == 0 && zo == 0, TFCC_ERR_UNSUPPORTED,
+                  "%s: int16 needs zero points 0 (got %d, output %d)", name, (int)zi, (int)zo);
+  tfcc_unary_q_prepare_abs(q, si, zi, so, zo);
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_unary_prepare(tfcc_op_ctx *ctx, tfcc_unop op) {
+  const char *name = unary_name(op);
+  tfcc_status st = tfcc_elem_check_io(ctx, name, 1, 1);
+  if (st != TFCC_OK) return st;
+  const tfcc_tensor *in = ctx->in[0];
+  tfcc_tensor *o = ctx->out[0];
+  TFCC_OP_CHECK(ctx, o->dtype == in->dtype, TFCC_ERR_DTYPE, "%s: output dtype %s, expected %s", name,
+                tfcc_dtype_name(o->dtype), tfcc_dtype_name(in->dtype));
+  if (unary_quantized(op, in)) {
+    tfcc_unary_q q;
+    if ((st = unary_qparams(ctx, op, &q)) != TFCC_OK) return st;
+  } else {
+    TFCC_OP_CHECK(ctx, tfcc_ref_unary_supported(op, in->dtype), TFCC_ERR_UNSUPPORTED,
+                  "%s: dtype %s not supported", name, tfcc_dtype_name(in->dtype));
+  }
+  return tfcc_tensor_set_shape(o, in->rank, in->dims, ctx->err);
+}
+
+tfcc_status tfcc_unary_eval(tfcc_op_ctx *ctx, tfcc_unop op) {
+  const tfcc_tensor *in = ctx->in[0];
+  tfcc_tensor *o = ctx->out[0];
+  const int64_t n = tfcc_tensor_elements(in);
+  if (unary_quantized(op, in)) {
+    tfcc_unary_q q;
+    tfcc_status st = unary_qparams(ctx, op, &q);
+    if (st != TFCC_OK) return st;
+    if (op == TFCC_UN_ABS) {
+      tfcc_ref_abs_q(in->dtype, in->data, o->data, n, &q);
+      return TFCC_OK;
+    }
+    int64_t bad = tfcc_ref_sqrt_q(in->dtype, in->data, o->data, n, &q);
+    TFCC_OP_CHECK(ctx, bad < 0, TFCC_ERR_RUNTIME,
+                  "SQRT: input element %lld is negative (only defined for non-negative values)",
+                  (long long)bad);
+    return TFCC_OK;
+  }
+  if (!tfcc_ref_unary(op, in->dtype, in->data, o->data, n))
+    return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "%s: no kernel for %s", unary_name(op),
+                        tfcc_dtype_name(in->dtype));
+  return TFCC_OK;
+}

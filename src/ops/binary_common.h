@@ -1,0 +1,74 @@
+/* Shared validation, shape and dispatch code of the elementwise operator family
+ * (ADD SUB MUL DIV SQUARED_DIFFERENCE MAXIMUM MINIMUM POW FLOOR_DIV FLOOR_MOD, comparisons,
+ * logical, SELECT, unary math). Each operator file defines its tfcc_op_def from these. */
+#ifndef TFCC_OPS_BINARY_COMMON_H
+#define TFCC_OPS_BINARY_COMMON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kernels/ref/arith_quant.h"
+#include "kernels/ref/binary.h"
+#include "kernels/ref/compare.h"
+#include "kernels/ref/unary.h"
+#include "ops/op.h"
+
+/* BuiltinOptions union types of the options tables read here (schema.fbs). */
+enum {
+  TFCC_OPTS_ADD = 11,
+  TFCC_OPTS_MUL = 21,
+  TFCC_OPTS_SUB = 28,
+  TFCC_OPTS_DIV = 29
+};
+
+/* Parsed Add/Sub/Mul/DivOptions. */
+typedef struct tfcc_arith_opts {
+  int32_t activation;    /* field 0 */
+  bool pot_scale_int16;  /* AddOptions/SubOptions field 1 (default true when the table exists;
+                            false when the operator has no options table, as TFLite parses it) */
+} tfcc_arith_opts;
+
+/* init of ADD/SUB/MUL/DIV: parses the options table of type opts_type. */
+tfcc_status tfcc_arith_init(tfcc_init_ctx *ctx, uint8_t opts_type);
+
+typedef enum tfcc_arith_kind {
+  TFCC_ARITH_ADD,
+  TFCC_ARITH_SUB,
+  TFCC_ARITH_MUL,
+  TFCC_ARITH_DIV,
+  TFCC_ARITH_SQDIFF,
+  TFCC_ARITH_MAX,
+  TFCC_ARITH_MIN,
+  TFCC_ARITH_POW,
+  TFCC_ARITH_FLOOR_DIV,
+  TFCC_ARITH_FLOOR_MOD
+} tfcc_arith_kind;
+
+tfcc_status tfcc_arith_prepare(tfcc_op_ctx *ctx, tfcc_arith_kind kind);
+tfcc_status tfcc_arith_eval(tfcc_op_ctx *ctx, tfcc_arith_kind kind);
+
+tfcc_status tfcc_compare_prepare(tfcc_op_ctx *ctx, tfcc_cmpop op);
+tfcc_status tfcc_compare_eval(tfcc_op_ctx *ctx, tfcc_cmpop op);
+
+tfcc_status tfcc_logical_prepare(tfcc_op_ctx *ctx, bool is_or);
+tfcc_status tfcc_logical_eval(tfcc_op_ctx *ctx, bool is_or);
+
+tfcc_status tfcc_select_prepare(tfcc_op_ctx *ctx, bool v2);
+tfcc_status tfcc_select_eval(tfcc_op_ctx *ctx, bool v2);
+
+tfcc_status tfcc_unary_prepare(tfcc_op_ctx *ctx, tfcc_unop op);
+tfcc_status tfcc_unary_eval(tfcc_op_ctx *ctx, tfcc_unop op);
+
+/* Helpers for the other family files. */
+tfcc_status tfcc_elem_check_io(tfcc_op_ctx *ctx, const char *op, int32_t n_in, int32_t n_out);
+/* Sets out's shape to the broadcast of the n inputs' shapes. */
+tfcc_status tfcc_elem_broadcast_shape(tfcc_op_ctx *ctx, const char *op, int32_t n,
+                                      const tfcc_tensor *const *in, tfcc_tensor *out);
+void tfcc_elem_plan(tfcc_bcast *bc, int32_t n, const tfcc_tensor *const *in, const tfcc_tensor *out);
+/* Per-tensor quantization of t (scale finite > 0, zero point within dt's range). */
+tfcc_status tfcc_elem_quant(tfcc_op_ctx *ctx, const char *op, const char *what, const tfcc_tensor *t,
+                            float *scale, int32_t *zp);
+/* Storage range of an integer dtype. */
+void tfcc_elem_qrange(tfcc_dtype dt, int32_t *lo, int32_t *hi);
+
+#endif

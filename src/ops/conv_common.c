@@ -1,0 +1,279 @@
+#include "ops/conv_common.h"
+
+#include <stdlib.h>
+
+#include "kernels/ref/quant_util.h"
+
+tfcc_status tfcc_conv_out_size(int32_t padding, int32_t in, int32_t filter, int32_t stride,
+                               int32_t dilation, int32_t *out, tfcc_err *err) {
+  if (stride <= 0)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "stride %d must be positive", (int)stride);
+  if (dilation <= 0)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "dilation %d must be positive",
+                        (int)dilation);
+  if (filter <= 0)
+    return tfcc_err_set(err, TFCC_ERR_SHAPE, "filter size %d must be positive", (int)filter);
+  if (in < 0) return tfcc_err_set(err, TFCC_ERR_SHAPE, "input size %d is negative", (int)in);
+  int64_t eff = (int64_t)(filter - 1) * dilation + 1;
+  int64_t o;
+  if (padding == TFCC_PAD_SAME) {
+    o = ((int64_t)in + stride - 1) / stride;
+  } else if (padding == TFCC_PAD_VALID) {
+    o = ((int64_t)in + stride - eff) / stride; /* C truncation, as TFLite's int division */
+    if (o < 0)
+      return tfcc_err_set(err, TFCC_ERR_SHAPE,
+                          "VALID padding: effective filter size %lld exceeds input size %d",
+                          (long long)eff, (int)in);
+  } else {
+    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "padding type %d unknown", (int)padding);
+  }
+  if (o > INT32_MAX) return tfcc_err_set(err, TFCC_ERR_SHAPE, "output size overflows");
+  *out = (int32_t)o;
+  return TFCC_OK;
+}
+
+int32_t tfcc_conv_pad(int32_t stride, int32_t dilation, int32_t in, int32_t filter, int32_t out) {
+  int64_t eff = (int64_t)(filter - 1) * dilation + 1;
+  int64_t total = ((int64_t)out - 1) * stride + eff - in;
+  if (total < 0) total = 0;
+  int64_t p = total / 2;
+  return p > INT32_MAX ? INT32_MAX : (int32_t)p;
+}
+
+const tfcc_ir_tensor *tfcc_conv_ir_input(const tfcc_init_ctx *ctx, int32_t i) {
+  const tfcc_ir_node *n = ctx->node;
+  if (i < 0 || i >= n->n_inputs) return NULL;
+  int32_t t = n->inputs[i];
+  if (t < 0 || !ctx->sg || t >= ctx->sg->n_tensors) return NULL;
+  return &ctx->sg->tensors[t];
+}
+
+const tfcc_ir_tensor *tfcc_conv_ir_output(const tfcc_init_ctx *ctx, int32_t i) {
+  const tfcc_ir_node *n = ctx->node;
+  if (i < 0 || i >= n->n_outputs) return NULL;
+  int32_t t = n->outputs[i];
+  if (t < 0 || !ctx->sg || t >= ctx->sg->n_tensors) return NULL;
+  return &ctx->sg->tensors[t];
+}
+
+tfcc_status tfcc_conv_check_act(int32_t act, tfcc_err *err) {
+  if (act == TFCC_ACT_NONE || act == TFCC_ACT_RELU || act == TFCC_ACT_RELU_N1_TO_1 ||
+      act == TFCC_ACT_RELU6)
+    return TFCC_OK;
+  return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "fused activation %d unsupported", (int)act);
+}
+
+tfcc_status tfcc_conv_act_range(tfcc_dtype dt, int32_t act, const tfcc_quant *q, int32_t *lo,
+                                int32_t *hi, tfcc_err *err) {
+  int32_t qmin, qmax;
+  switch (dt) {
+    case TFCC_UINT8: qmin = 0; qmax = 255; break;
+    case TFCC_INT8: qmin = -128; qmax = 127; break;
+    case TFCC_INT16: qmin = -32768; qmax = 32767; break;
+    default:
+      return tfcc_err_set(err, TFCC_ERR_DTYPE, "output dtype %s is not quantized",
+                          tfcc_dtype_name(dt));
+  }
+  if (!q || q->count < 1)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "output %s tensor has no quantization",
+                        tfcc_dtype_name(dt));
+  if (!(q->scale[0] > 0.f) || isinf(q->scale[0]))
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "output scale %g must be positive and finite",
+                        (double)q->scale[0]);
+  tfcc_act_range_q(act, q->scale[0], q->zero_point[0], qmin, qmax, lo, hi);
+  if (*lo > *hi)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                        "empty activation range [%d, %d] for output zero point %d",
+                        (int)*lo, (int)*hi, (int)q->zero_point[0]);
+  return TFCC_OK;
+}
+
+static tfcc_status check_shift(int shift, tfcc_err *err) {
+  /* tfcc_mbqm handles left shifts up to 30 and right shifts up to 31 (QuantizeMultiplier
+   * already zeroes anything below -31); a real multiplier >= 2^30 is a broken model. */
+  if (shift > 30)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                        "effective output multiplier 2^%d too large", shift);
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_conv_qparams_init(tfcc_conv_qparams *q, const tfcc_ir_tensor *in,
+                                   const tfcc_ir_tensor *filter, const tfcc_ir_tensor *out,
+                                   int32_t act, bool force_per_tensor_float, tfcc_err *err) {
+  q->mult = NULL;
+  q->shift = NULL;
+  q->n_mult = 0;
+  if (!in || !filter || !out)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "missing input, filter or output tensor");
+  if (in->quant.count < 1)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "quantized input has no quantization");
+  if (filter->quant.count < 1)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "quantized filter has no quantization");
+  if (out->quant.count < 1)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "quantized output has no quantization");
+  const float in_scale = in->quant.scale[0];
+  const float out_scale = out->quant.scale[0];
+  if (!(out_scale > 0.f) || isinf(out_scale))
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "output scale %g must be positive and finite",
+                        (double)out_scale);
+  if (!(in_scale >= 0.f) || isinf(in_scale))
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "input scale %g invalid", (double)in_scale);
+  const bool per_tensor_float = force_per_tensor_float || in->dtype == TFCC_UINT8;
+  int32_t n = per_tensor_float ? 1 : filter->quant.count;
+  if (per_tensor_float && filter->quant.count > 1)
+    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED,
+                        "per-channel filter quantization (%d scales) with %s input unsupported",
+                        (int)filter->quant.count, tfcc_dtype_name(in->dtype));
+  q->mult = malloc(sizeof(int32_t) * (size_t)n);
+  q->shift = malloc(sizeof(int32_t) * (size_t)n);
+  if (!q->mult || !q->shift) {
+    tfcc_conv_qparams_free(q);
+    return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory for %d multipliers", (int)n);
+  }
+  q->n_mult = n;
+  for (int32_t c = 0; c < n; c++) {
+    const float fs = filter->quant.scale[c];
+    if (!(fs >= 0.f) || isinf(fs)) {
+      tfcc_conv_qparams_free(q);
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "filter scale %d is %g", (int)c,
+                          (double)fs);
+    }
+    double real;
+    if (per_tensor_float) /* GetQuantizedConvolutionMultipler: float product, then double */
+      real = (double)(in_scale * fs) / (double)out_scale;
+    else /* PopulateConvolutionQuantizationParams per channel: all in double */
+      real = (double)in_scale * (double)fs / (double)out_scale;
+    int32_t m;
+    int s;
+    tfcc_quantize_multiplier(real, &m, &s);
+    tfcc_status st = check_shift(s, err);
+    if (st != TFCC_OK) {
+      tfcc_conv_qparams_free(q);
+      return st;
+    }
+    q->mult[c] = m;
+    q->shift[c] = s;
+  }
+  q->input_offset = -in->quant.zero_point[0];
+  q->filter_offset = -filter->quant.zero_point[0];
+  q->output_offset = out->quant.zero_point[0];
+  tfcc_status st = tfcc_conv_act_range(out->dtype, act, &out->quant, &q->act_min, &q->act_max, err);
+  if (st != TFCC_OK) tfcc_conv_qparams_free(q);
+  return st;
+}
+
+void tfcc_conv_qparams_free(tfcc_conv_qparams *q) {
+  free(q->mult);
+  free(q->shift);
+  q->mult = NULL;
+  q->shift = NULL;
+  q->n_mult = 0;
+}
+
+tfcc_status tfcc_conv_check_channels(const tfcc_conv_qparams *q, int32_t channels,
+                                     tfcc_err *err) {
+  if (q->n_mult == 1 || q->n_mult == channels) return TFCC_OK;
+  return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                      "filter has %d per-channel scales, expected 1 or %d output channels",
+                      (int)q->n_mult, (int)channels);
+}
+
+tfcc_status tfcc_conv_expect_dtype(const tfcc_tensor *t, const char *what, tfcc_dtype want,
+                                   tfcc_err *err) {
+  if (t->dtype == want) return TFCC_OK;
+  return tfcc_err_set(err, TFCC_ERR_DTYPE, "%s dtype %s, expected %s", what,
+                      tfcc_dtype_name(t->dtype), tfcc_dtype_name(want));
+}
+
+bool tfcc_conv_count(int32_t rank, const int32_t *dims, int64_t *n) {
+  int64_t c = 1;
+  for (int32_t i = 0; i < rank; i++) {
+    if (dims[i] < 0) return false;
+    c *= dims[i];
+    if (c > INT32_MAX) return false;
+  }
+  *n = c;
+  return true;
+}
+
+tfcc_status tfcc_conv_check_types(const tfcc_tensor *in, const tfcc_tensor *filter,
+                                  const tfcc_tensor *bias, const tfcc_tensor *out,
+                                  tfcc_err *err) {
+  tfcc_dtype want_f, want_out = in->dtype;
+  switch (in->dtype) {
+    case TFCC_FLOAT32:
+      if (filter->dtype != TFCC_FLOAT32)
+        return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED,
+                            "hybrid float32 input with %s filter unsupported",
+                            tfcc_dtype_name(filter->dtype));
+      want_f = TFCC_FLOAT32;
+      break;
+    case TFCC_UINT8: want_f = TFCC_UINT8; break;
+    case TFCC_INT8: want_f = TFCC_INT8; break;
+    case TFCC_INT16: want_f = TFCC_INT8; break;
+    default:
+      return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "input dtype %s unsupported",
+                          tfcc_dtype_name(in->dtype));
+  }
+  tfcc_status st = tfcc_conv_expect_dtype(filter, "filter", want_f, err);
+  if (st != TFCC_OK) return st;
+  st = tfcc_conv_expect_dtype(out, "output", want_out, err);
+  if (st != TFCC_OK) return st;
+  if (bias) {
+    if (in->dtype == TFCC_FLOAT32) return tfcc_conv_expect_dtype(bias, "bias", TFCC_FLOAT32, err);
+    if (in->dtype == TFCC_INT16) {
+      if (bias->dtype != TFCC_INT64 && bias->dtype != TFCC_INT32)
+        return tfcc_err_set(err, TFCC_ERR_DTYPE, "bias dtype %s, expected int64 or int32",
+                            tfcc_dtype_name(bias->dtype));
+      return TFCC_OK;
+    }
+    return tfcc_conv_expect_dtype(bias, "bias", TFCC_INT32, err);
+  }
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_window_opts_check(const tfcc_window_opts *o, tfcc_err *err) {
+  if (o->padding != TFCC_PAD_SAME && o->padding != TFCC_PAD_VALID)
+    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "padding type %d unknown", (int)o->padding);
+  if (o->stride_w <= 0 || o->stride_h <= 0)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "strides %dx%d must be positive",
+                        (int)o->stride_h, (int)o->stride_w);
+  if (o->dil_w <= 0 || o->dil_h <= 0)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "dilations %dx%d must be positive",
+                        (int)o->dil_h, (int)o->dil_w);
+  return tfcc_conv_check_act(o->act, err);
+}
+
+tfcc_status tfcc_conv_init_quant(const tfcc_init_ctx *ctx, int32_t in_idx, int32_t filter_idx,
+                                 int32_t act, bool force_per_tensor_float,
+                                 tfcc_conv_qparams *q) {
+  const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, in_idx);
+  const tfcc_ir_tensor *f = tfcc_conv_ir_input(ctx, filter_idx);
+  const tfcc_ir_tensor *out = tfcc_conv_ir_output(ctx, 0);
+  q->mult = q->shift = NULL;
+  q->n_mult = 0;
+  if (!in || !f || !out)
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
+                        "input %d, filter %d or output 0 missing", (int)in_idx, (int)filter_idx);
+  if (in->dtype != TFCC_UINT8 && in->dtype != TFCC_INT8 && in->dtype != TFCC_INT16)
+    return TFCC_OK; /* float (or rejected in prepare) */
+  if (f->dtype != TFCC_UINT8 && f->dtype != TFCC_INT8)
+    return TFCC_OK; /* wrong filter dtype: prepare reports it */
+  if (in->dtype == TFCC_INT16) {
+    if (in->quant.count < 1 || in->quant.zero_point[0] != 0)
+      return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "int16 input zero point must be 0");
+    if (out->quant.count < 1 || out->quant.zero_point[0] != 0)
+      return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "int16 output zero point must be 0");
+  }
+  if (out->dtype != in->dtype) return TFCC_OK; /* prepare reports the dtype mismatch */
+  tfcc_status st = tfcc_conv_qparams_init(q, in, f, out, act, force_per_tensor_float, ctx->err);
+  if (st != TFCC_OK) return st;
+  if (in->dtype == TFCC_INT16)
+    for (int32_t c = 0; c < q->n_mult; c++)
+      if (q->shift[c] > 14) {
+        tfcc_conv_qparams_free(q);
+        return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
+                            "16x8 effective output multiplier 2^%d too large", (int)q->shift[c]);
+      }
+  return TFCC_OK;
+}

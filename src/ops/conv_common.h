@@ -1,0 +1,108 @@
+/* Shared helpers of the convolution-family operators (CONV_2D, DEPTHWISE_CONV_2D,
+ * TRANSPOSE_CONV, FULLY_CONNECTED, BATCH_MATMUL, pools, L2_NORMALIZATION): options parsing,
+ * TFLite's output-size and padding arithmetic, and quantization parameters computed exactly
+ * as tflite::PopulateConvolutionQuantizationParams / GetQuantizedConvolutionMultipler. */
+#ifndef TFCC_OPS_CONV_COMMON_H
+#define TFCC_OPS_CONV_COMMON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ops/op.h"
+
+/* schema Padding */
+enum { TFCC_PAD_SAME = 0, TFCC_PAD_VALID = 1 };
+
+/* Output size along one spatial dimension (tflite::ComputeOutSize). Fails on non-positive
+ * stride/dilation/filter or an output that would be < 0 or overflow. */
+tfcc_status tfcc_conv_out_size(int32_t padding, int32_t in, int32_t filter, int32_t stride,
+                               int32_t dilation, int32_t *out, tfcc_err *err);
+/* Leading padding for one dimension given the output size
+ * (tflite::ComputePaddingWithOffset, the offset is not used by reference kernels). */
+int32_t tfcc_conv_pad(int32_t stride, int32_t dilation, int32_t in, int32_t filter, int32_t out);
+
+/* Quantization of a node's tensors, read from the IR at init. */
+typedef struct tfcc_conv_qparams {
+  int32_t input_offset;   /* -input zero point */
+  int32_t filter_offset;  /* -filter zero point (per-tensor kernels only) */
+  int32_t output_offset;  /* output zero point */
+  int32_t n_mult;         /* 1 (per-tensor) or the number of output channels */
+  int32_t *mult;          /* [n_mult] Q0.31 multipliers */
+  int32_t *shift;         /* [n_mult] left shifts (negative: right) */
+  int32_t act_min, act_max;
+} tfcc_conv_qparams;
+
+/* IR tensor of node input i, or NULL if omitted / invalid index. */
+const tfcc_ir_tensor *tfcc_conv_ir_input(const tfcc_init_ctx *ctx, int32_t i);
+const tfcc_ir_tensor *tfcc_conv_ir_output(const tfcc_init_ctx *ctx, int32_t i);
+
+/* Computes multipliers for a quantized node with inputs `in` (activation), `filter` and
+ * output `out`. uint8 activations: one multiplier from GetQuantizedConvolutionMultipler
+ * (float product input_scale*filter_scale widened to double, / double output_scale).
+ * int8/int16 activations: per filter channel (double)in_scale * (double)f_scale[c] /
+ * (double)out_scale, as PopulateConvolutionQuantizationParams; a per-tensor filter gives
+ * one entry. `force_per_tensor_float` uses the uint8 formula for every dtype (FC per-tensor,
+ * BATCH_MATMUL). Also fills offsets and the activation range for `act`.
+ * Allocates q->mult/shift (free with tfcc_conv_qparams_free). */
+tfcc_status tfcc_conv_qparams_init(tfcc_conv_qparams *q, const tfcc_ir_tensor *in,
+                                   const tfcc_ir_tensor *filter, const tfcc_ir_tensor *out,
+                                   int32_t act, bool force_per_tensor_float, tfcc_err *err);
+void tfcc_conv_qparams_free(tfcc_conv_qparams *q);
+
+/* Quantized activation range of an output dtype (CalculateActivationRangeQuantized). */
+tfcc_status tfcc_conv_act_range(tfcc_dtype dt, int32_t act, const tfcc_quant *q, int32_t *lo,
+                                int32_t *hi, tfcc_err *err);
+
+/* Validates a fused activation code (NONE, RELU, RELU_N1_TO_1, RELU6). */
+tfcc_status tfcc_conv_check_act(int32_t act, tfcc_err *err);
+
+/* Checks for the per-channel arrays: n_mult is 1 or equals channels. */
+tfcc_status tfcc_conv_check_channels(const tfcc_conv_qparams *q, int32_t channels,
+                                     tfcc_err *err);
+
+/* Common dtype check messages. */
+tfcc_status tfcc_conv_expect_dtype(const tfcc_tensor *t, const char *what, tfcc_dtype want,
+                                   tfcc_err *err);
+
+/* Product of dims with overflow check into *n (int64, limited to INT32_MAX elements). */
+bool tfcc_conv_count(int32_t rank, const int32_t *dims, int64_t *n);
+
+#endif
+
+/* ---- helpers shared by the conv-family op files (kept below the main API) */
+#include "kernels/ref/conv.h"
+
+/* Kernel requantization view of q for an op whose input dtype is in_dtype (the filter zero
+ * point only counts for uint8, as in TFLite's kernels). */
+static inline void tfcc_conv_requant_from(const tfcc_conv_qparams *q, tfcc_dtype in_dtype,
+                                          tfcc_conv_requant *r) {
+  r->input_offset = q->input_offset;
+  r->filter_offset = in_dtype == TFCC_UINT8 ? q->filter_offset : 0;
+  r->output_offset = q->output_offset;
+  r->mult = q->mult;
+  r->shift = q->shift;
+  r->mult_stride = q->n_mult > 1 ? 1 : 0;
+  r->act_min = q->act_min;
+  r->act_max = q->act_max;
+}
+
+/* Checks the dtypes of (input, filter, bias, output) of a conv-like op and classifies it.
+ * Supported: float32/float32/float32, uint8/uint8/int32, int8/int8/int32,
+ * int16/int8/(int64|int32). bias may be NULL. */
+tfcc_status tfcc_conv_check_types(const tfcc_tensor *in, const tfcc_tensor *filter,
+                                  const tfcc_tensor *bias, const tfcc_tensor *out,
+                                  tfcc_err *err);
+
+/* Options common to the windowed ops (read from the node's options table at init). */
+typedef struct tfcc_window_opts {
+  int32_t padding, stride_w, stride_h, dil_w, dil_h, act;
+} tfcc_window_opts;
+
+tfcc_status tfcc_window_opts_check(const tfcc_window_opts *o, tfcc_err *err);
+
+/* Init of the quantization parameters of a conv-like node (inputs in_idx/filter_idx,
+ * output 0) when the input is quantized; leaves q zeroed for float. 16x8 nodes also need
+ * zero input/output zero points and shifts <= 14. */
+tfcc_status tfcc_conv_init_quant(const tfcc_init_ctx *ctx, int32_t in_idx, int32_t filter_idx,
+                                 int32_t act, bool force_per_tensor_float,
+                                 tfcc_conv_qparams *q);

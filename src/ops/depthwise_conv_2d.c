@@ -1,0 +1,169 @@
+/* DEPTHWISE_CONV_2D: inputs (input NHWC, filter [1, H, W, in_c * multiplier], optional
+ * bias), options DepthwiseConv2DOptions (padding, stride_w, stride_h, depth_multiplier,
+ * fused_activation_function, dilation_w, dilation_h). As TFLite, the depth multiplier used
+ * is output channels / input channels from the shapes (the option is not trusted). */
+#include <stdlib.h>
+
+#include "kernels/ref/depthwise_conv.h"
+#include "kernels/ref/quant_util.h"
+#include "ops/conv_common.h"
+
+typedef struct dw_params {
+  tfcc_window_opts o;
+  tfcc_conv_qparams q;
+} dw_params;
+
+static void dw_release(void *p) {
+  dw_params *cp = p;
+  if (!cp) return;
+  tfcc_conv_qparams_free(&cp->q);
+  free(cp);
+}
+
+static tfcc_status dw_init(tfcc_init_ctx *ctx) {
+  dw_params *p = calloc(1, sizeof(*p));
+  if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for DEPTHWISE_CONV_2D params");
+  const tfcc_fb_table *t = &ctx->node->options;
+  p->o.padding = tfcc_fb_i8(t, 0, 0);
+  p->o.stride_w = tfcc_fb_i32(t, 1, 0);
+  p->o.stride_h = tfcc_fb_i32(t, 2, 0);
+  p->o.act = tfcc_fb_i8(t, 4, 0);
+  p->o.dil_w = tfcc_fb_i32(t, 5, 1);
+  p->o.dil_h = tfcc_fb_i32(t, 6, 1);
+  tfcc_status st = tfcc_window_opts_check(&p->o, ctx->err);
+  if (st == TFCC_OK) st = tfcc_conv_init_quant(ctx, 0, 1, p->o.act, false, &p->q);
+  if (st != TFCC_OK) {
+    dw_release(p);
+    return st;
+  }
+  ctx->params = p;
+  return TFCC_OK;
+}
+
+/* Validates shapes and fills the kernel geometry (used by prepare and eval). */
+static tfcc_status dw_geom(const tfcc_op_ctx *ctx, tfcc_conv_geom *g) {
+  const dw_params *p = ctx->params;
+  const tfcc_tensor *in = ctx->in[0], *f = ctx->in[1];
+  const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
+  if (in->rank != 4)
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "input rank %d, expected 4", (int)in->rank);
+  if (f->rank != 4)
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "filter rank %d, expected 4", (int)f->rank);
+  if (f->dims[0] != 1)
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "filter dimension 0 is %d, expected 1",
+                        (int)f->dims[0]);
+  g->batches = in->dims[0];
+  g->in_h = in->dims[1];
+  g->in_w = in->dims[2];
+  g->in_c = in->dims[3];
+  g->out_c = f->dims[3];
+  g->filter_h = f->dims[1];
+  g->filter_w = f->dims[2];
+  g->filter_in_c = 1;
+  if (g->in_c <= 0 || g->out_c <= 0 || g->out_c % g->in_c != 0)
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE,
+                        "filter channels %d not a multiple of input channels %d",
+                        (int)g->out_c, (int)g->in_c);
+  if (bias) {
+    int64_t n = tfcc_tensor_elements(bias);
+    if (n != g->out_c)
+      return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "bias has %lld elements, expected %d",
+                          (long long)n, (int)g->out_c);
+  }
+  g->stride_h = p->o.stride_h;
+  g->stride_w = p->o.stride_w;
+  g->dil_h = p->o.dil_h;
+  g->dil_w = p->o.dil_w;
+  tfcc_status st = tfcc_conv_out_size(p->o.padding, g->in_h, g->filter_h, g->stride_h, g->dil_h,
+                                      &g->out_h, ctx->err);
+  if (st != TFCC_OK) return st;
+  st = tfcc_conv_out_size(p->o.padding, g->in_w, g->filter_w, g->stride_w, g->dil_w, &g->out_w,
+                          ctx->err);
+  if (st != TFCC_OK) return st;
+  g->pad_h = tfcc_conv_pad(g->stride_h, g->dil_h, g->in_h, g->filter_h, g->out_h);
+  g->pad_w = tfcc_conv_pad(g->stride_w, g->dil_w, g->in_w, g->filter_w, g->out_w);
+  int64_t n;
+  int32_t od[4] = {g->batches, g->out_h, g->out_w, g->out_c};
+  if (!tfcc_conv_count(4, od, &n) || !tfcc_conv_count(4, in->dims, &n))
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "tensor too large");
+  return TFCC_OK;
+}
+
+static tfcc_status dw_prepare(tfcc_op_ctx *ctx) {
+  const dw_params *p = ctx->params;
+  if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "DEPTHWISE_CONV_2D not initialised");
+  if (ctx->n_in < 2 || !ctx->in[0] || !ctx->in[1] || ctx->n_out < 1 || !ctx->out[0])
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
+                        "DEPTHWISE_CONV_2D needs input, filter and one output");
+  const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
+  tfcc_status st = tfcc_conv_check_types(ctx->in[0], ctx->in[1], bias, ctx->out[0], ctx->err);
+  if (st != TFCC_OK) return st;
+  tfcc_conv_geom g;
+  st = dw_geom(ctx, &g);
+  if (st != TFCC_OK) return st;
+  if (ctx->in[0]->dtype != TFCC_FLOAT32) {
+    if (p->q.n_mult == 0)
+      return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "quantization parameters missing");
+    st = tfcc_conv_check_channels(&p->q, g.out_c, ctx->err);
+    if (st != TFCC_OK) return st;
+  }
+  int32_t od[4] = {g.batches, g.out_h, g.out_w, g.out_c};
+  ctx->scratch_bytes = 0;
+  return tfcc_tensor_set_shape(ctx->out[0], 4, od, ctx->err);
+}
+
+static tfcc_status dw_eval(tfcc_op_ctx *ctx) {
+  const dw_params *p = ctx->params;
+  tfcc_conv_geom g;
+  tfcc_status st = dw_geom(ctx, &g);
+  if (st != TFCC_OK) return st;
+  const tfcc_tensor *in = ctx->in[0], *f = ctx->in[1];
+  const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
+  const void *bd = bias ? bias->data : NULL;
+  tfcc_tensor *out = ctx->out[0];
+  tfcc_conv_requant r;
+  switch (in->dtype) {
+    case TFCC_FLOAT32: {
+      float lo, hi;
+      tfcc_act_range_f32(p->o.act, &lo, &hi);
+      tfcc_dwconv_f32(&g, in->data, f->data, bd, lo, hi, out->data);
+      return TFCC_OK;
+    }
+    case TFCC_UINT8:
+      tfcc_conv_requant_from(&p->q, in->dtype, &r);
+      tfcc_dwconv_u8(&g, &r, in->data, f->data, bd, out->data);
+      return TFCC_OK;
+    case TFCC_INT8:
+      tfcc_conv_requant_from(&p->q, in->dtype, &r);
+      tfcc_dwconv_i8(&g, &r, in->data, f->data, bd, out->data);
+      return TFCC_OK;
+    case TFCC_INT16:
+      tfcc_conv_requant_from(&p->q, in->dtype, &r);
+      tfcc_dwconv_i16(&g, &r, in->data, f->data,
+                    bias && bias->dtype == TFCC_INT64 ? bd : NULL,
+                    bias && bias->dtype == TFCC_INT32 ? bd : NULL, out->data);
+      return TFCC_OK;
+    default:
+      return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "input dtype %s unsupported",
+                          tfcc_dtype_name(in->dtype));
+  }
+}
+
+static int64_t dw_macs(const tfcc_op_ctx *ctx) {
+  tfcc_conv_geom g;
+  tfcc_err e;
+  tfcc_op_ctx c = *ctx;
+  c.err = &e;
+  if (!ctx->params || ctx->n_in < 2 || !ctx->in[0] || !ctx->in[1]) return 0;
+  if (dw_geom(&c, &g) != TFCC_OK) return 0;
+  return (int64_t)g.batches * g.out_h * g.out_w * g.out_c * g.filter_h * g.filter_w;
+}
+
+const tfcc_op_def tfcc_op_depthwise_conv_2d = {
+    .name = "DEPTHWISE_CONV_2D",
+    .init = dw_init,
+    .release = dw_release,
+    .prepare = dw_prepare,
+    .eval = dw_eval,
+    .macs = dw_macs,
+};

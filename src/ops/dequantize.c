@@ -1,0 +1,92 @@
+/* DEQUANTIZE: uint8 / int8 / int16 (per-tensor or per-axis) and float16 -> float32.
+ * Per-tensor: (float)(double(scale) * (q - zp)) as reference_ops::Dequantize; per-axis:
+ * scale[c] * (float)(q - zp[c]) as PerChannelDequantize; int16 needs zero point 0. float16
+ * (constants in mediapipe models) is decoded exactly, subnormals / inf / NaN included. */
+#include "kernels/ref/quantize.h"
+#include "ops/act_common.h"
+
+typedef struct dequantize_op {
+  act_head head;
+  bool per_axis;
+  float scale;
+  int32_t zp;
+} dequantize_op;
+
+static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_tensor *in,
+                         const tfcc_ir_tensor *out, tfcc_err *err) {
+  (void)node;
+  dequantize_op *p = (dequantize_op *)params;
+  const tfcc_dtype it = in->dtype;
+  if (!(it == TFCC_UINT8 || it == TFCC_INT8 || it == TFCC_INT16 || it == TFCC_FLOAT16))
+    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "input dtype %s not supported (uint8, int8, "
+                        "int16, float16)", tfcc_dtype_name(it));
+  tfcc_status st = act_out_dtype(err, out->dtype, TFCC_FLOAT32);
+  if (st || it == TFCC_FLOAT16) return st;
+  const tfcc_quant *q = &in->quant;
+  if (q->count > 1) {
+    for (int32_t c = 0; c < q->count; c++) {
+      if (!isfinite(q->scale[c]))
+        return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "input 0: channel %d scale %g is not "
+                            "finite", (int)c, (double)q->scale[c]);
+    }
+    p->per_axis = true;
+    return TFCC_OK;
+  }
+  if ((st = act_quant(err, "input 0", it, q, &p->scale, &p->zp))) return st;
+  if (it == TFCC_INT16 && p->zp != 0)
+    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "int16 input zero point %d, must be 0",
+                        (int)p->zp);
+  return TFCC_OK;
+}
+
+static tfcc_status init(tfcc_init_ctx *ctx) {
+  return act_unary_init(ctx, sizeof(dequantize_op), setup);
+}
+
+static tfcc_status layout(tfcc_err *err, const tfcc_tensor *t, size_t *outer, size_t *channels,
+                          size_t *inner) {
+  const tfcc_quant *q = t->quant;
+  if (q->axis < 0 || q->axis >= t->rank || t->dims[q->axis] != q->count)
+    return tfcc_err_set(err, TFCC_ERR_SHAPE, "per-axis quantization: axis %d with %d scales does "
+                        "not match rank-%d shape", (int)q->axis, (int)q->count, (int)t->rank);
+  *outer = 1;
+  *inner = 1;
+  for (int32_t d = 0; d < q->axis; d++) *outer *= (size_t)t->dims[d];
+  for (int32_t d = q->axis + 1; d < t->rank; d++) *inner *= (size_t)t->dims[d];
+  *channels = (size_t)q->count;
+  return TFCC_OK;
+}
+
+static tfcc_status prepare(tfcc_op_ctx *ctx) {
+  tfcc_status st = act_unary_prepare(ctx);
+  if (st) return st;
+  const dequantize_op *p = (const dequantize_op *)ctx->params;
+  if (p->per_axis) {
+    size_t o = 0, c = 0, i = 0;
+    return layout(ctx->err, ctx->in[0], &o, &c, &i);
+  }
+  return TFCC_OK;
+}
+
+static tfcc_status eval(tfcc_op_ctx *ctx) {
+  const dequantize_op *p = (const dequantize_op *)ctx->params;
+  const tfcc_tensor *in = ctx->in[0];
+  float *out = (float *)ctx->out[0]->data;
+  if (p->per_axis) {
+    size_t o = 0, c = 0, i = 0;
+    tfcc_status st = layout(ctx->err, in, &o, &c, &i);
+    if (st) return st;
+    tfcc_dequantize_pc(p->head.in_type, in->data, out, o, c, i, in->quant->scale,
+                       in->quant->zero_point);
+  } else {
+    tfcc_dequantize(p->head.in_type, in->data, out, act_count(in), p->scale, p->zp);
+  }
+  return TFCC_OK;
+}
+
+const tfcc_op_def tfcc_op_dequantize = {
+    .name = "DEQUANTIZE",
+    .init = init,
+    .prepare = prepare,
+    .eval = eval,
+};

@@ -1,0 +1,40 @@
+/* ELU (alpha 1): float32; int8 through a 256-entry table of expm1 (EluPrepare). */
+#include "kernels/ref/activation.h"
+#include "ops/act_common.h"
+
+typedef struct elu_op {
+  act_head head;
+  uint8_t lut[256];
+} elu_op;
+
+static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_tensor *in,
+                         const tfcc_ir_tensor *out, tfcc_err *err) {
+  static const tfcc_dtype ok[] = {TFCC_FLOAT32, TFCC_INT8};
+  elu_op *p = (elu_op *)params;
+  tfcc_status st = act_check_types(err, in, out, ok, 2, "float32, int8");
+  if (st || in->dtype == TFCC_FLOAT32) return st;
+  float s_in = 0.f, s_out = 0.f;
+  int32_t z_in = 0, z_out = 0;
+  if ((st = act_quant_io(err, in, out, &s_in, &z_in, &s_out, &z_out))) return st;
+  tfcc_lut8_build(in->dtype, s_in, z_in, s_out, z_out, tfcc_act_elu, p->lut);
+  return TFCC_OK;
+}
+
+static tfcc_status init(tfcc_init_ctx *ctx) { return act_unary_init(ctx, sizeof(elu_op), setup); }
+
+static tfcc_status eval(tfcc_op_ctx *ctx) {
+  const elu_op *p = (const elu_op *)ctx->params;
+  const size_t n = act_count(ctx->in[0]);
+  if (p->head.in_type == TFCC_FLOAT32)
+    tfcc_elu_f32((const float *)ctx->in[0]->data, (float *)ctx->out[0]->data, n);
+  else
+    tfcc_lut8_apply((const uint8_t *)ctx->in[0]->data, (uint8_t *)ctx->out[0]->data, n, p->lut);
+  return TFCC_OK;
+}
+
+const tfcc_op_def tfcc_op_elu = {
+    .name = "ELU",
+    .init = init,
+    .prepare = act_unary_prepare,
+    .eval = eval,
+};

@@ -1,0 +1,7 @@
+/* EXP: float32. */
+#include "ops/binary_common.h"
+
+static tfcc_status prepare(tfcc_op_ctx *ctx) { return tfcc_unary_prepare(ctx, TFCC_UN_EXP); }
+static tfcc_status eval(tfcc_op_ctx *ctx) { return tfcc_unary_eval(ctx, TFCC_UN_EXP); }
+
+const tfcc_op_def tfcc_op_exp = {"EXP", NULL, NULL, prepare, eval, NULL};

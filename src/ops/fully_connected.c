@@ -1,0 +1,181 @@
+/* FULLY_CONNECTED: inputs (input, weights [units, accum], optional bias), options
+ * FullyConnectedOptions (fused_activation_function, weights_format, keep_num_dims,
+ * asymmetric_quantize_inputs, quantized_bias_type). Only the DEFAULT weights format; hybrid
+ * (float input, integer weights) is not implemented. */
+#include <stdlib.h>
+
+#include "kernels/ref/fully_connected.h"
+#include "kernels/ref/quant_util.h"
+#include "ops/conv_common.h"
+
+typedef struct fc_params {
+  int32_t act;
+  bool keep_num_dims;
+  bool per_channel;
+  tfcc_conv_qparams q;
+} fc_params;
+
+static void fc_release(void *p) {
+  fc_params *fp = p;
+  if (!fp) return;
+  tfcc_conv_qparams_free(&fp->q);
+  free(fp);
+}
+
+static tfcc_status fc_init(tfcc_init_ctx *ctx) {
+  fc_params *p = calloc(1, sizeof(*p));
+  if (!p)
+    return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for FULLY_CONNECTED params");
+  const tfcc_fb_table *t = &ctx->node->options;
+  p->act = tfcc_fb_i8(t, 0, 0);
+  int32_t wf = tfcc_fb_i8(t, 1, 0);
+  p->keep_num_dims = tfcc_fb_bool(t, 2, false);
+  tfcc_status st = tfcc_conv_check_act(p->act, ctx->err);
+  if (st == TFCC_OK && wf != 0)
+    st = tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "weights format %s unsupported",
+                      wf == 1 ? "SHUFFLED4x16INT8" : "unknown");
+  if (st == TFCC_OK) {
+    const tfcc_ir_tensor *w = tfcc_conv_ir_input(ctx, 1);
+    p->per_channel = w && w->quant.count > 1;
+    /* per-tensor: GetQuantizedConvolutionMultipler (float product) for every dtype;
+     * per-channel: double all through. */
+    st = tfcc_conv_init_quant(ctx, 0, 1, p->act, !p->per_channel, &p->q);
+  }
+  if (st != TFCC_OK) {
+    fc_release(p);
+    return st;
+  }
+  ctx->params = p;
+  return TFCC_OK;
+}
+
+/* Shapes: output dims into od/orank and kernel dims into d. */
+static tfcc_status fc_shapes(const tfcc_op_ctx *ctx, tfcc_fc_dims *d, int32_t *orank,
+                             int32_t *od) {
+  const fc_params *p = ctx->params;
+  const tfcc_tensor *in = ctx->in[0], *w = ctx->in[1];
+  const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
+  if (w->rank != 2)
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "weights rank %d, expected 2", (int)w->rank);
+  if (in->rank < 1)
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "input rank %d, expected >= 1", (int)in->rank);
+  int64_t n_in;
+  if (!tfcc_conv_count(in->rank, in->dims, &n_in))
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "input too large");
+  d->units = w->dims[0];
+  d->accum = w->dims[1];
+  if (d->units < 0 || d->accum < 0)
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "negative weights dimension");
+  if (bias && tfcc_tensor_elements(bias) != d->units)
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "bias has %lld elements, expected %d",
+                        (long long)tfcc_tensor_elements(bias), (int)d->units);
+  if (p->keep_num_dims) {
+    if (d->accum != 0 && in->dims[in->rank - 1] != d->accum)
+      return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE,
+                          "keep_num_dims: input last dimension %d, expected %d",
+                          (int)in->dims[in->rank - 1], (int)d->accum);
+    *orank = in->rank;
+    for (int32_t i = 0; i < in->rank; i++) od[i] = in->dims[i];
+    od[in->rank - 1] = d->units;
+  } else {
+    *orank = 2;
+    if (d->accum == 0) { /* as TFLite: flatten all but the last input dimension */
+      int64_t b = 1;
+      for (int32_t i = 0; i < in->rank - 1; i++) b *= in->dims[i];
+      od[0] = (int32_t)b;
+    } else {
+      if (n_in % d->accum != 0)
+        return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE,
+                            "input has %lld elements, not a multiple of %d weights columns",
+                            (long long)n_in, (int)d->accum);
+      od[0] = (int32_t)(n_in / d->accum);
+    }
+    od[1] = d->units;
+  }
+  int64_t n_out;
+  if (!tfcc_conv_count(*orank, od, &n_out))
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "output too large");
+  d->batches = d->units ? (int32_t)(n_out / d->units) : 0;
+  if (d->accum != 0 && (int64_t)d->batches * d->accum != n_in)
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "input has %lld elements, expected %lld",
+                        (long long)n_in, (long long)d->batches * d->accum);
+  return TFCC_OK;
+}
+
+static tfcc_status fc_prepare(tfcc_op_ctx *ctx) {
+  const fc_params *p = ctx->params;
+  if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "FULLY_CONNECTED not initialised");
+  if (ctx->n_in < 2 || !ctx->in[0] || !ctx->in[1] || ctx->n_out != 1 || !ctx->out[0])
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
+                        "FULLY_CONNECTED needs input, weights and one output");
+  const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
+  tfcc_status st = tfcc_conv_check_types(ctx->in[0], ctx->in[1], bias, ctx->out[0], ctx->err);
+  if (st != TFCC_OK) return st;
+  tfcc_fc_dims d = {0, 0, 0};
+  int32_t orank = 0, od[TFCC_MAX_RANK] = {0};
+  st = fc_shapes(ctx, &d, &orank, od);
+  if (st != TFCC_OK) return st;
+  if (ctx->in[0]->dtype != TFCC_FLOAT32) {
+    if (p->q.n_mult == 0)
+      return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "quantization parameters missing");
+    st = tfcc_conv_check_channels(&p->q, d.units, ctx->err);
+    if (st != TFCC_OK) return st;
+  }
+  ctx->scratch_bytes = 0;
+  return tfcc_tensor_set_shape(ctx->out[0], orank, od, ctx->err);
+}
+
+static tfcc_status fc_eval(tfcc_op_ctx *ctx) {
+  const fc_params *p = ctx->params;
+  tfcc_fc_dims d = {0, 0, 0};
+  int32_t orank = 0, od[TFCC_MAX_RANK] = {0};
+  tfcc_status st = fc_shapes(ctx, &d, &orank, od);
+  if (st != TFCC_OK) return st;
+  const tfcc_tensor *in = ctx->in[0], *w = ctx->in[1];
+  const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
+  const void *bd = bias ? bias->data : NULL;
+  void *out = ctx->out[0]->data;
+  tfcc_conv_requant r;
+  if (in->dtype != TFCC_FLOAT32) {
+    tfcc_conv_requant_from(&p->q, in->dtype, &r);
+    /* TFLite applies the weights zero point in the per-tensor kernels only */
+    r.filter_offset = p->per_channel ? 0 : p->q.filter_offset;
+  }
+  switch (in->dtype) {
+    case TFCC_FLOAT32: {
+      float lo, hi;
+      tfcc_act_range_f32(p->act, &lo, &hi);
+      tfcc_fc_f32(&d, in->data, w->data, bd, lo, hi, out);
+      return TFCC_OK;
+    }
+    case TFCC_UINT8: tfcc_fc_u8(&d, &r, in->data, w->data, bd, out); return TFCC_OK;
+    case TFCC_INT8: tfcc_fc_i8(&d, &r, in->data, w->data, bd, out); return TFCC_OK;
+    case TFCC_INT16:
+      tfcc_fc_i16(&d, &r, in->data, w->data, bias && bias->dtype == TFCC_INT64 ? bd : NULL,
+                  bias && bias->dtype == TFCC_INT32 ? bd : NULL, out);
+      return TFCC_OK;
+    default:
+      return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "input dtype %s unsupported",
+                          tfcc_dtype_name(in->dtype));
+  }
+}
+
+static int64_t fc_macs(const tfcc_op_ctx *ctx) {
+  if (!ctx->params || ctx->n_in < 2 || !ctx->in[0] || !ctx->in[1]) return 0;
+  tfcc_err e;
+  tfcc_op_ctx c = *ctx;
+  c.err = &e;
+  tfcc_fc_dims d = {0, 0, 0};
+  int32_t orank = 0, od[TFCC_MAX_RANK] = {0};
+  if (fc_shapes(&c, &d, &orank, od) != TFCC_OK) return 0;
+  return (int64_t)d.batches * d.units * d.accum;
+}
+
+const tfcc_op_def tfcc_op_fully_connected = {
+    .name = "FULLY_CONNECTED",
+    .init = fc_init,
+    .release = fc_release,
+    .prepare = fc_prepare,
+    .eval = fc_eval,
+    .macs = fc_macs,
+};

@@ -1,0 +1,73 @@
+/* GATHER: inputs (params, indices int16/int32/int64); GatherOptions: axis, batch_dims (both may
+ * be negative). Output shape params[:axis] + indices[batch_dims:] + params[axis+1:]. An index
+ * outside [0, params.dims[axis]) fails eval, as TFLite. */
+#include "kernels/ref/gather.h"
+#include "ops/shape_ops_util.h"
+
+#define OP "GATHER"
+
+typedef struct gather_dims {
+  int32_t axis, batch_dims;
+} gather_dims;
+
+static tfcc_status gather_dims_get(tfcc_op_ctx *ctx, const tfcc_tensor *p, const tfcc_tensor *ix,
+                                   gather_dims *g) {
+  tfcc_status st =
+      tfcc_so_axis(ctx, OP, tfcc_fb_i32(&ctx->node->options, 0, 0), p->rank, &g->axis);
+  if (st) return st;
+  int32_t bd = tfcc_fb_i32(&ctx->node->options, 1, 0);
+  if (bd < 0) bd += ix->rank;
+  TFCC_OP_CHECK(ctx, bd >= 0 && bd <= ix->rank && bd <= g->axis, TFCC_ERR_INVALID_MODEL,
+                OP ": batch_dims %d out of range (indices rank %d, axis %d)",
+                (int)tfcc_fb_i32(&ctx->node->options, 1, 0), (int)ix->rank, (int)g->axis);
+  for (int32_t d = 0; d < bd; d++)
+    TFCC_OP_CHECK(ctx, p->dims[d] == ix->dims[d], TFCC_ERR_SHAPE,
+                  OP ": batch dimension %d is %d in params and %d in indices", (int)d,
+                  (int)p->dims[d], (int)ix->dims[d]);
+  g->batch_dims = bd;
+  return TFCC_OK;
+}
+
+static tfcc_status gather_prepare(tfcc_op_ctx *ctx) {
+  tfcc_status st = tfcc_so_check_arity(ctx, OP, 2, 2, 1);
+  if (st) return st;
+  tfcc_tensor *p, *ix;
+  if ((st = tfcc_so_input(ctx, 0, OP, &p)) || (st = tfcc_so_input(ctx, 1, OP, &ix))) return st;
+  static const int ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16, TFCC_INT32,
+                           TFCC_INT64,   TFCC_BOOL,  TFCC_FLOAT16, -1};
+  static const int ok_idx[] = {TFCC_INT16, TFCC_INT32, TFCC_INT64, -1};
+  if ((st = tfcc_so_check_dtype(ctx, OP, "params", p->dtype, ok)) ||
+      (st = tfcc_so_check_dtype(ctx, OP, "indices", ix->dtype, ok_idx)))
+    return st;
+  if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, ctx->out[0], p->dtype))) return st;
+  gather_dims g;
+  if ((st = gather_dims_get(ctx, p, ix, &g))) return st;
+  int64_t dims[TFCC_MAX_RANK * 2];
+  int32_t r = 0;
+  for (int32_t d = 0; d < g.axis; d++) dims[r++] = p->dims[d];
+  for (int32_t d = g.batch_dims; d < ix->rank; d++) dims[r++] = ix->dims[d];
+  for (int32_t d = g.axis + 1; d < p->rank; d++) dims[r++] = p->dims[d];
+  return tfcc_so_set_shape(ctx, OP, ctx->out[0], r, dims);
+}
+
+static tfcc_status gather_eval(tfcc_op_ctx *ctx) {
+  const tfcc_tensor *p = ctx->in[0], *ix = ctx->in[1];
+  gather_dims g;
+  tfcc_status st = gather_dims_get(ctx, p, ix, &g);
+  if (st) return st;
+  int64_t batch = tfcc_so_prod(p->dims, 0, g.batch_dims);
+  int64_t outer = tfcc_so_prod(p->dims, g.batch_dims, g.axis);
+  int64_t inner = tfcc_so_prod(p->dims, g.axis + 1, p->rank);
+  int64_t coords = tfcc_so_prod(ix->dims, g.batch_dims, ix->rank);
+  size_t isz = tfcc_dtype_size(ix->dtype);
+  int64_t bad = tfcc_ref_gather(p->data, batch, outer, p->dims[g.axis], inner, ix->data, isz,
+                                coords, tfcc_dtype_size(p->dtype), ctx->out[0]->data);
+  if (bad >= 0)
+    return tfcc_err_set(ctx->err, TFCC_ERR_RUNTIME,
+                        OP ": index %lld at position %lld out of range [0, %d)",
+                        (long long)tfcc_ref_index_at(ix->data, isz, bad), (long long)bad,
+                        (int)p->dims[g.axis]);
+  return TFCC_OK;
+}
+
+const tfcc_op_def tfcc_op_gather = {.name = OP, .prepare = gather_prepare, .eval = gather_eval};

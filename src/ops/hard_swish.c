@@ -1,0 +1,46 @@
+/* HARD_SWISH: float32; uint8 / int8 with TFLite's 16-bit fixed-point algorithm
+ * (reference_ops::HardSwish, multipliers as HardSwishPrepare). */
+#include "kernels/ref/activation.h"
+#include "ops/act_common.h"
+
+typedef struct hard_swish_op {
+  act_head head;
+  tfcc_hard_swish_params q;
+} hard_swish_op;
+
+static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_tensor *in,
+                         const tfcc_ir_tensor *out, tfcc_err *err) {
+  static const tfcc_dtype ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8};
+  hard_swish_op *p = (hard_swish_op *)params;
+  tfcc_status st = act_check_types(err, in, out, ok, 3, "float32, uint8, int8");
+  if (st || in->dtype == TFCC_FLOAT32) return st;
+  float s_in = 0.f, s_out = 0.f;
+  int32_t z_in = 0, z_out = 0;
+  if ((st = act_quant_io(err, in, out, &s_in, &z_in, &s_out, &z_out))) return st;
+  if (!tfcc_hard_swish_params_init(s_in, z_in, s_out, z_out, &p->q))
+    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "output multiplier input_scale/128/output_scale"
+                        " = %g has a positive exponent %d (TFLite requires <= 0)",
+                        (double)s_in / 128.0 / (double)s_out, p->q.output_exponent);
+  return TFCC_OK;
+}
+
+static tfcc_status init(tfcc_init_ctx *ctx) {
+  return act_unary_init(ctx, sizeof(hard_swish_op), setup);
+}
+
+static tfcc_status eval(tfcc_op_ctx *ctx) {
+  const hard_swish_op *p = (const hard_swish_op *)ctx->params;
+  const size_t n = act_count(ctx->in[0]);
+  if (p->head.in_type == TFCC_FLOAT32)
+    tfcc_hard_swish_f32((const float *)ctx->in[0]->data, (float *)ctx->out[0]->data, n);
+  else
+    tfcc_hard_swish_q(p->head.in_type, ctx->in[0]->data, ctx->out[0]->data, n, &p->q);
+  return TFCC_OK;
+}
+
+const tfcc_op_def tfcc_op_hard_swish = {
+    .name = "HARD_SWISH",
+    .init = init,
+    .prepare = act_unary_prepare,
+    .eval = eval,
+};

@@ -1,0 +1,57 @@
+/* LEAKY_RELU: float32, uint8, int8, int16. Quantized: two requantization multipliers,
+ * input_scale / output_scale for x >= 0 and input_scale * alpha / output_scale below (both
+ * computed in float, as LeakyReluPrepare). int16 needs zero points 0. */
+#include "kernels/ref/activation.h"
+#include "ops/act_common.h"
+
+typedef struct leaky_relu_op {
+  act_head head;
+  float alpha;
+  tfcc_leaky_relu_params q;
+} leaky_relu_op;
+
+static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_tensor *in,
+                         const tfcc_ir_tensor *out, tfcc_err *err) {
+  static const tfcc_dtype ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16};
+  leaky_relu_op *p = (leaky_relu_op *)params;
+  p->alpha = tfcc_fb_f32(&node->options, 0, 0.0f); /* LeakyReluOptions.alpha */
+  tfcc_status st = act_check_types(err, in, out, ok, 4, "float32, uint8, int8, int16");
+  if (st || in->dtype == TFCC_FLOAT32) return st;
+  float s_in = 0.f, s_out = 0.f;
+  int32_t z_in = 0, z_out = 0;
+  if ((st = act_quant_io(err, in, out, &s_in, &z_in, &s_out, &z_out))) return st;
+  if (in->dtype == TFCC_INT16 && (z_in != 0 || z_out != 0))
+    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "int16 zero points must be 0 (input %d, "
+                        "output %d)", (int)z_in, (int)z_out);
+  const float alpha_mult = s_in * p->alpha / s_out;
+  const float identity_mult = s_in / s_out;
+  if ((st = act_multiplier(err, "alpha", (double)alpha_mult, &p->q.mult_alpha, &p->q.shift_alpha)))
+    return st;
+  if ((st = act_multiplier(err, "identity", (double)identity_mult, &p->q.mult_identity,
+                           &p->q.shift_identity)))
+    return st;
+  p->q.in_zp = z_in;
+  p->q.out_zp = z_out;
+  return TFCC_OK;
+}
+
+static tfcc_status init(tfcc_init_ctx *ctx) {
+  return act_unary_init(ctx, sizeof(leaky_relu_op), setup);
+}
+
+static tfcc_status eval(tfcc_op_ctx *ctx) {
+  const leaky_relu_op *p = (const leaky_relu_op *)ctx->params;
+  const size_t n = act_count(ctx->in[0]);
+  if (p->head.in_type == TFCC_FLOAT32)
+    tfcc_leaky_relu_f32((const float *)ctx->in[0]->data, (float *)ctx->out[0]->data, n, p->alpha);
+  else
+    tfcc_leaky_relu_q(p->head.in_type, ctx->in[0]->data, ctx->out[0]->data, n, &p->q);
+  return TFCC_OK;
+}
+
+const tfcc_op_def tfcc_op_leaky_relu = {
+    .name = "LEAKY_RELU",
+    .init = init,
+    .prepare = act_unary_prepare,
+    .eval = eval,
+};

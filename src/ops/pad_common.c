@@ -1,0 +1,48 @@
+#include "ops/pad_common.h"
+
+#include "kernels/ref/pad.h"
+#include "ops/shape_ops_util.h"
+
+tfcc_status tfcc_pad_read(tfcc_op_ctx *ctx, const char *op, const tfcc_tensor *in,
+                          const tfcc_tensor *paddings, int64_t *before, int64_t *after) {
+  int64_t v[2 * TFCC_MAX_RANK], n;
+  tfcc_status st = tfcc_so_read_ints(ctx, op, "paddings", paddings, v, 2 * TFCC_MAX_RANK, &n);
+  if (st) return st;
+  TFCC_OP_CHECK(ctx, paddings->rank == 2 && paddings->dims[0] == in->rank && paddings->dims[1] == 2,
+                TFCC_ERR_SHAPE, "%s: paddings must have shape [%d, 2]", op, (int)in->rank);
+  for (int32_t d = 0; d < in->rank; d++) {
+    before[d] = v[2 * d];
+    after[d] = v[2 * d + 1];
+    TFCC_OP_CHECK(ctx, before[d] >= 0 && after[d] >= 0 && before[d] <= INT32_MAX &&
+                           after[d] <= INT32_MAX,
+                  TFCC_ERR_INVALID_MODEL, "%s: paddings of dimension %d are (%lld, %lld)", op,
+                  (int)d, (long long)before[d], (long long)after[d]);
+  }
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_pad_prepare_common(tfcc_op_ctx *ctx, const char *op, int32_t min_in,
+                                    int32_t max_in) {
+  tfcc_status st = tfcc_so_check_arity(ctx, op, min_in, max_in, 1);
+  if (st) return st;
+  tfcc_tensor *in, *pd;
+  if ((st = tfcc_so_input(ctx, 0, op, &in)) || (st = tfcc_so_input(ctx, 1, op, &pd))) return st;
+  static const int ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16, TFCC_INT32, TFCC_INT64,
+                           TFCC_FLOAT16, TFCC_BOOL, -1};
+  if ((st = tfcc_so_check_dtype(ctx, op, "input", in->dtype, ok))) return st;
+  if ((st = tfcc_so_check_out_dtype(ctx, op, 0, ctx->out[0], in->dtype))) return st;
+  int64_t before[TFCC_MAX_RANK], after[TFCC_MAX_RANK], dims[TFCC_MAX_RANK];
+  if ((st = tfcc_pad_read(ctx, op, in, pd, before, after))) return st;
+  for (int32_t d = 0; d < in->rank; d++) dims[d] = in->dims[d] + before[d] + after[d];
+  return tfcc_so_set_shape(ctx, op, ctx->out[0], in->rank, dims);
+}
+
+tfcc_status tfcc_pad_eval_common(tfcc_op_ctx *ctx, const char *op, const void *value) {
+  const tfcc_tensor *in = ctx->in[0];
+  int64_t before[TFCC_MAX_RANK], after[TFCC_MAX_RANK];
+  tfcc_status st = tfcc_pad_read(ctx, op, in, ctx->in[1], before, after);
+  if (st) return st;
+  tfcc_ref_pad_const(in->data, in->rank, in->dims, before, ctx->out[0]->dims, value,
+                     tfcc_dtype_size(in->dtype), ctx->out[0]->data);
+  return TFCC_OK;
+}

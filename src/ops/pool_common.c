@@ -1,0 +1,133 @@
+#include "ops/pool_common.h"
+
+#include <stdlib.h>
+
+#include "kernels/ref/pool.h"
+#include "kernels/ref/quant_util.h"
+#include "ops/conv_common.h"
+
+typedef struct pool_params {
+  tfcc_pool_kind kind;
+  int32_t padding, stride_w, stride_h, filter_w, filter_h, act;
+  int32_t qmin, qmax; /* quantized activation range (from the output's quantization) */
+  const char *name;
+} pool_params;
+
+static const char *kind_name(tfcc_pool_kind k) {
+  return k == TFCC_POOL_AVG ? "AVERAGE_POOL_2D" : k == TFCC_POOL_MAX ? "MAX_POOL_2D" : "L2_POOL_2D";
+}
+
+tfcc_status tfcc_pool_init(tfcc_init_ctx *ctx, tfcc_pool_kind kind) {
+  pool_params *p = calloc(1, sizeof(*p));
+  if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for pool params");
+  const tfcc_fb_table *t = &ctx->node->options;
+  p->kind = kind;
+  p->name = kind_name(kind);
+  p->padding = tfcc_fb_i8(t, 0, 0);
+  p->stride_w = tfcc_fb_i32(t, 1, 0);
+  p->stride_h = tfcc_fb_i32(t, 2, 0);
+  p->filter_w = tfcc_fb_i32(t, 3, 0);
+  p->filter_h = tfcc_fb_i32(t, 4, 0);
+  p->act = tfcc_fb_i8(t, 5, 0);
+  tfcc_window_opts o = {p->padding, p->stride_w, p->stride_h, 1, 1, p->act};
+  tfcc_status st = tfcc_window_opts_check(&o, ctx->err);
+  if (st == TFCC_OK && (p->filter_w <= 0 || p->filter_h <= 0))
+    st = tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "filter %dx%d must be positive",
+                      (int)p->filter_h, (int)p->filter_w);
+  const tfcc_ir_tensor *out = tfcc_conv_ir_output(ctx, 0);
+  if (st == TFCC_OK && out &&
+      (out->dtype == TFCC_UINT8 || out->dtype == TFCC_INT8 || out->dtype == TFCC_INT16))
+    st = tfcc_conv_act_range(out->dtype, p->act, &out->quant, &p->qmin, &p->qmax, ctx->err);
+  if (st != TFCC_OK) {
+    free(p);
+    return st;
+  }
+  ctx->params = p;
+  return TFCC_OK;
+}
+
+static tfcc_status pool_geom(const tfcc_op_ctx *ctx, tfcc_conv_geom *g) {
+  const pool_params *p = ctx->params;
+  const tfcc_tensor *in = ctx->in[0];
+  if (in->rank != 4)
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "input rank %d, expected 4", (int)in->rank);
+  g->batches = in->dims[0];
+  g->in_h = in->dims[1];
+  g->in_w = in->dims[2];
+  g->in_c = g->out_c = in->dims[3];
+  g->filter_h = p->filter_h;
+  g->filter_w = p->filter_w;
+  g->filter_in_c = 1;
+  g->stride_h = p->stride_h;
+  g->stride_w = p->stride_w;
+  g->dil_h = g->dil_w = 1;
+  tfcc_status st =
+      tfcc_conv_out_size(p->padding, g->in_h, g->filter_h, g->stride_h, 1, &g->out_h, ctx->err);
+  if (st != TFCC_OK) return st;
+  st = tfcc_conv_out_size(p->padding, g->in_w, g->filter_w, g->stride_w, 1, &g->out_w, ctx->err);
+  if (st != TFCC_OK) return st;
+  g->pad_h = tfcc_conv_pad(g->stride_h, 1, g->in_h, g->filter_h, g->out_h);
+  g->pad_w = tfcc_conv_pad(g->stride_w, 1, g->in_w, g->filter_w, g->out_w);
+  int64_t n;
+  if (!tfcc_conv_count(4, in->dims, &n)) return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "input too large");
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_pool_prepare(tfcc_op_ctx *ctx) {
+  const pool_params *p = ctx->params;
+  if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "pool not initialised");
+  if (ctx->n_in < 1 || !ctx->in[0] || ctx->n_out < 1 || !ctx->out[0])
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "%s needs one input and one output",
+                        p->name);
+  const tfcc_tensor *in = ctx->in[0];
+  tfcc_status st = tfcc_conv_expect_dtype(ctx->out[0], "output", in->dtype, ctx->err);
+  if (st != TFCC_OK) return st;
+  bool ok = in->dtype == TFCC_FLOAT32 ||
+            (p->kind != TFCC_POOL_L2 &&
+             (in->dtype == TFCC_UINT8 || in->dtype == TFCC_INT8 || in->dtype == TFCC_INT16));
+  if (!ok)
+    return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "%s: input dtype %s unsupported", p->name,
+                        tfcc_dtype_name(in->dtype));
+  if (in->dtype != TFCC_FLOAT32 && p->qmin == 0 && p->qmax == 0)
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "%s: output quantization missing",
+                        p->name);
+  tfcc_conv_geom g;
+  st = pool_geom(ctx, &g);
+  if (st != TFCC_OK) return st;
+  int32_t od[4] = {g.batches, g.out_h, g.out_w, g.out_c};
+  ctx->scratch_bytes = 0;
+  return tfcc_tensor_set_shape(ctx->out[0], 4, od, ctx->err);
+}
+
+tfcc_status tfcc_pool_eval(tfcc_op_ctx *ctx) {
+  const pool_params *p = ctx->params;
+  tfcc_conv_geom g;
+  tfcc_status st = pool_geom(ctx, &g);
+  if (st != TFCC_OK) return st;
+  const void *in = ctx->in[0]->data;
+  void *out = ctx->out[0]->data;
+  float lo, hi;
+  tfcc_act_range_f32(p->act, &lo, &hi);
+  const int32_t ql = p->qmin, qh = p->qmax;
+  switch (ctx->in[0]->dtype) {
+    case TFCC_FLOAT32:
+      if (p->kind == TFCC_POOL_AVG) tfcc_avgpool_f32(&g, in, lo, hi, out);
+      else if (p->kind == TFCC_POOL_MAX) tfcc_maxpool_f32(&g, in, lo, hi, out);
+      else tfcc_l2pool_f32(&g, in, lo, hi, out);
+      return TFCC_OK;
+    case TFCC_UINT8:
+      if (p->kind == TFCC_POOL_AVG) tfcc_avgpool_u8(&g, in, ql, qh, out);
+      else tfcc_maxpool_u8(&g, in, ql, qh, out);
+      return TFCC_OK;
+    case TFCC_INT8:
+      if (p->kind == TFCC_POOL_AVG) tfcc_avgpool_i8(&g, in, ql, qh, out);
+      else tfcc_maxpool_i8(&g, in, ql, qh, out);
+      return TFCC_OK;
+    case TFCC_INT16:
+      if (p->kind == TFCC_POOL_AVG) tfcc_avgpool_i16(&g, in, ql, qh, out);
+      else tfcc_maxpool_i16(&g, in, ql, qh, out);
+      return TFCC_OK;
+    default:
+      return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "input dtype unsupported");
+  }
+}

@@ -1,0 +1,15 @@
+/* Shared operator logic of AVERAGE_POOL_2D, MAX_POOL_2D and L2_POOL_2D: Pool2DOptions
+ * (padding, stride_w, stride_h, filter_width, filter_height, fused_activation_function),
+ * NHWC input, same dtype out. */
+#ifndef TFCC_OPS_POOL_COMMON_H
+#define TFCC_OPS_POOL_COMMON_H
+
+#include "ops/op.h"
+
+typedef enum { TFCC_POOL_AVG, TFCC_POOL_MAX, TFCC_POOL_L2 } tfcc_pool_kind;
+
+tfcc_status tfcc_pool_init(tfcc_init_ctx *ctx, tfcc_pool_kind kind);
+tfcc_status tfcc_pool_prepare(tfcc_op_ctx *ctx);
+tfcc_status tfcc_pool_eval(tfcc_op_ctx *ctx);
+
+#endif

@@ -1,0 +1,117 @@
+/* QUANTIZE: float32 -> uint8 | int8 | int16 (per-tensor, or per-axis along the output's
+ * quantized dimension), and requantization uint8|int8 -> uint8|int8, int16 -> int8|int16 with
+ * multiplier (double)input_scale / (double)output_scale. int16 zero points must be 0
+ * (quantize.cc Prepare). */
+#include "kernels/ref/quantize.h"
+#include "ops/act_common.h"
+
+typedef struct quantize_op {
+  act_head head;
+  bool per_axis;
+  float scale;
+  int32_t zp, in_zp;
+  int32_t mult;
+  int shift;
+} quantize_op;
+
+static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_tensor *in,
+                         const tfcc_ir_tensor *out, tfcc_err *err) {
+  (void)node;
+  quantize_op *p = (quantize_op *)params;
+  const tfcc_dtype it = in->dtype, ot = out->dtype;
+  bool ok;
+  if (it == TFCC_FLOAT32)
+    ok = ot == TFCC_UINT8 || ot == TFCC_INT8 || ot == TFCC_INT16;
+  else if (it == TFCC_INT16)
+    ok = ot == TFCC_INT8 || ot == TFCC_INT16;
+  else
+    ok = (it == TFCC_UINT8 || it == TFCC_INT8) && (ot == TFCC_UINT8 || ot == TFCC_INT8);
+  if (!ok)
+    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "input %s with output %s not supported "
+                        "(float32->uint8|int8|int16, uint8|int8->uint8|int8, int16->int8|int16)",
+                        tfcc_dtype_name(it), tfcc_dtype_name(ot));
+  tfcc_status st;
+  if (it == TFCC_FLOAT32 && out->quant.count > 1) {
+    const tfcc_quant *q = &out->quant;
+    for (int32_t c = 0; c < q->count; c++) {
+      if (!(q->scale[c] > 0.f) || !isfinite(q->scale[c]))
+        return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "output 0: channel %d scale %g is not a "
+                            "positive finite number", (int)c, (double)q->scale[c]);
+      if (q->zero_point[c] < act_qmin(ot) || q->zero_point[c] > act_qmax(ot) ||
+          (ot == TFCC_INT16 && q->zero_point[c] != 0))
+        return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "output 0: channel %d zero point %d "
+                            "invalid for %s", (int)c, (int)q->zero_point[c], tfcc_dtype_name(ot));
+    }
+    p->per_axis = true;
+    return TFCC_OK;
+  }
+  if ((st = act_quant(err, "output 0", ot, &out->quant, &p->scale, &p->zp))) return st;
+  if (ot == TFCC_INT16 && p->zp != 0)
+    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "int16 output zero point %d, must be 0",
+                        (int)p->zp);
+  if (it == TFCC_FLOAT32) return TFCC_OK;
+  float s_in = 0.f;
+  if ((st = act_quant(err, "input 0", it, &in->quant, &s_in, &p->in_zp))) return st;
+  if (it == TFCC_INT16 && p->in_zp != 0)
+    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "int16 input zero point %d, must be 0",
+                        (int)p->in_zp);
+  return act_multiplier(err, "input/output scale", (double)s_in / (double)p->scale, &p->mult,
+                        &p->shift);
+}
+
+static tfcc_status init(tfcc_init_ctx *ctx) {
+  return act_unary_init(ctx, sizeof(quantize_op), setup);
+}
+
+/* Per-axis output: the quantized dimension must index the channels. */
+static tfcc_status per_axis_layout(tfcc_err *err, const tfcc_tensor *t, const tfcc_quant *q,
+                                   size_t *outer, size_t *channels, size_t *inner) {
+  if (q->axis < 0 || q->axis >= t->rank || t->dims[q->axis] != q->count)
+    return tfcc_err_set(err, TFCC_ERR_SHAPE, "per-axis quantization: axis %d with %d scales does "
+                        "not match rank-%d shape", (int)q->axis, (int)q->count, (int)t->rank);
+  *outer = 1;
+  *inner = 1;
+  for (int32_t d = 0; d < q->axis; d++) *outer *= (size_t)t->dims[d];
+  for (int32_t d = q->axis + 1; d < t->rank; d++) *inner *= (size_t)t->dims[d];
+  *channels = (size_t)q->count;
+  return TFCC_OK;
+}
+
+static tfcc_status prepare(tfcc_op_ctx *ctx) {
+  tfcc_status st = act_unary_prepare(ctx);
+  if (st) return st;
+  const quantize_op *p = (const quantize_op *)ctx->params;
+  if (p->per_axis) {
+    size_t o = 0, c = 0, i = 0;
+    return per_axis_layout(ctx->err, ctx->out[0], ctx->out[0]->quant, &o, &c, &i);
+  }
+  return TFCC_OK;
+}
+
+static tfcc_status eval(tfcc_op_ctx *ctx) {
+  const quantize_op *p = (const quantize_op *)ctx->params;
+  const tfcc_tensor *in = ctx->in[0], *out = ctx->out[0];
+  const size_t n = act_count(in);
+  if (p->head.in_type == TFCC_FLOAT32) {
+    if (p->per_axis) {
+      size_t o = 0, c = 0, i = 0;
+      tfcc_status st = per_axis_layout(ctx->err, out, out->quant, &o, &c, &i);
+      if (st) return st;
+      tfcc_affine_quantize_pc((const float *)in->data, p->head.out_type, out->data, o, c, i,
+                              out->quant->scale, out->quant->zero_point);
+    } else {
+      tfcc_affine_quantize((const float *)in->data, p->head.out_type, out->data, n, p->scale, p->zp);
+    }
+  } else {
+    tfcc_requantize(p->head.in_type, in->data, p->head.out_type, out->data, n, p->mult, p->shift,
+                    p->in_zp, p->zp);
+  }
+  return TFCC_OK;
+}
+
+const tfcc_op_def tfcc_op_quantize = {
+    .name = "QUANTIZE",
+    .init = init,
+    .prepare = prepare,
+    .eval = eval,
+};

@@ -1,0 +1,326 @@
+/* Reductions and ARG_MAX/ARG_MIN: validation, output shapes and dispatch to
+ * kernels/ref/reduce.c, following TFLite's reduce.cc / arg_min_max.cc. */
+#include "ops/reduce_common.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "kernels/ref/quant_util.h"
+#include "kernels/ref/reduce.h"
+
+static const char *const k_names[] = {"MEAN", "SUM", "REDUCE_PROD", "REDUCE_MAX", "REDUCE_MIN"};
+
+typedef struct reduce_setup {
+  tfcc_reduce_shape shape;
+  bool keep_dims;
+  int32_t out_rank;
+  int32_t out_dims[TFCC_MAX_RANK];
+  int32_t n_axis;        /* raw axis count (before removing duplicates) */
+  bool is_mean_hw;       /* TFLite's special 4-D mean over axes {1,2} (raw axis values) */
+} reduce_setup;
+
+static void quant_of(const tfcc_tensor *t, float *scale, int32_t *zp) {
+  if (t->quant && t->quant->count > 0) {
+    *scale = t->quant->scale[0];
+    *zp = t->quant->zero_point[0];
+  } else {
+    *scale = 0.f;
+    *zp = 0;
+  }
+}
+
+static bool is_q(tfcc_dtype dt) { return dt == TFCC_UINT8 || dt == TFCC_INT8 || dt == TFCC_INT16; }
+
+/* Checks the inputs and resolves the axes into *su (shared by prepare and eval). */
+static tfcc_status setup(tfcc_op_ctx *ctx, tfcc_reduce_op op, reduce_setup *su) {
+  const char *name = k_names[op];
+  TFCC_OP_CHECK(ctx, ctx->n_in == 2, TFCC_ERR_INVALID_MODEL, "%s: %d inputs, expected 2", name,
+                (int)ctx->n_in);
+  TFCC_OP_CHECK(ctx, ctx->n_out == 1, TFCC_ERR_INVALID_MODEL, "%s: %d outputs, expected 1", name,
+                (int)ctx->n_out);
+  const tfcc_tensor *in = ctx->in[0], *axis = ctx->in[1];
+  TFCC_OP_CHECK(ctx, in && axis && ctx->out[0], TFCC_ERR_INVALID_MODEL,
+                "%s: input, axis and output are required", name);
+  TFCC_OP_CHECK(ctx, axis->dtype == TFCC_INT32, TFCC_ERR_DTYPE, "%s: axis dtype %s, expected int32",
+                name, tfcc_dtype_name(axis->dtype));
+  TFCC_OP_CHECK(ctx, axis->known && axis->data, TFCC_ERR_UNSUPPORTED,
+                "%s: axis tensor must be constant (known at prepare time)", name);
+  int64_t n_axis = tfcc_tensor_elements(axis);
+  TFCC_OP_CHECK(ctx, n_axis >= 0 && n_axis <= 1024, TFCC_ERR_SHAPE, "%s: %lld axes", name,
+                (long long)n_axis);
+  TFCC_OP_CHECK(ctx, in->rank >= 0 && in->rank <= TFCC_REDUCE_MAX_RANK, TFCC_ERR_SHAPE,
+                "%s: input rank %d unsupported", name, (int)in->rank);
+
+  memset(su, 0, sizeof(*su));
+  su->keep_dims = ctx->node ? tfcc_fb_bool(&ctx->node->options, 0, false) : false;
+  su->n_axis = (int32_t)n_axis;
+  tfcc_reduce_shape *s = &su->shape;
+  s->rank = in->rank;
+  for (int32_t d = 0; d < in->rank; d++) {
+    TFCC_OP_CHECK(ctx, in->dims[d] >= 0, TFCC_ERR_SHAPE, "%s: input dim %d is negative", name,
+                  (int)d);
+    s->dims[d] = in->dims[d];
+  }
+  const int32_t *ax = axis->data;
+  /* A scalar input ignores the axes (TFLite's ResolveAxis short-circuits rank 0). */
+  if (in->rank > 0) {
+    for (int64_t i = 0; i < n_axis; i++) {
+      int32_t a = ax[i];
+      TFCC_OP_CHECK(ctx, a >= -in->rank && a < in->rank, TFCC_ERR_SHAPE,
+                    "%s: axis %d out of range for rank %d", name, (int)a, (int)in->rank);
+      s->reduced[a < 0 ? a + in->rank : a] = true;
+    }
+  }
+  tfcc_reduce_shape_finish(s);
+  su->out_rank = 0;
+  for (int32_t d = 0; d < in->rank; d++) {
+    if (!s->reduced[d]) su->out_dims[su->out_rank++] = s->dims[d];
+    else if (su->keep_dims) su->out_dims[su->out_rank++] = 1;
+  }
+  su->is_mean_hw = su->keep_dims && in->rank == 4 && n_axis == 2 &&
+                   ((ax[0] == 1 && ax[1] == 2) || (ax[0] == 2 && ax[1] == 1));
+  return TFCC_OK;
+}
+
+static bool same_quant(const tfcc_tensor *a, const tfcc_tensor *b) {
+  float sa, sb;
+  int32_t za, zb;
+  quant_of(a, &sa, &za);
+  quant_of(b, &sb, &zb);
+  return sa == sb && za == zb;
+}
+
+tfcc_status tfcc_reduce_op_prepare(tfcc_op_ctx *ctx, tfcc_reduce_op op) {
+  reduce_setup su;
+  tfcc_status st = setup(ctx, op, &su);
+  if (st != TFCC_OK) return st;
+  const char *name = k_names[op];
+  const tfcc_tensor *in = ctx->in[0];
+  tfcc_tensor *out = ctx->out[0];
+  tfcc_dtype dt = in->dtype;
+  TFCC_OP_CHECK(ctx, out->dtype == dt, TFCC_ERR_DTYPE, "%s: output dtype %s, expected %s", name,
+                tfcc_dtype_name(out->dtype), tfcc_dtype_name(dt));
+  bool ok_type = dt == TFCC_FLOAT32 || dt == TFCC_INT32 || dt == TFCC_INT64 || is_q(dt) ||
+                 (dt == TFCC_BOOL && (op == TFCC_REDUCE_OP_MAX || op == TFCC_REDUCE_OP_MIN));
+  TFCC_OP_CHECK(ctx, ok_type, TFCC_ERR_UNSUPPORTED, "%s: input dtype %s unsupported", name,
+                tfcc_dtype_name(dt));
+  float in_s, out_s;
+  int32_t in_zp, out_zp;
+  quant_of(in, &in_s, &in_zp);
+  quant_of(out, &out_s, &out_zp);
+  if (dt == TFCC_INT16)
+    TFCC_OP_CHECK(ctx, in_zp == 0 && out_zp == 0, TFCC_ERR_UNSUPPORTED,
+                  "%s: int16 zero points %d/%d, expected 0", name, (int)in_zp, (int)out_zp);
+  size_t scratch = 0;
+  switch (op) {
+    case TFCC_REDUCE_OP_MEAN:
+      if (dt == TFCC_INT32 || dt == TFCC_INT64) scratch = (size_t)su.shape.out_count * 8;
+      if (is_q(dt)) {
+        if (!same_quant(in, out) || su.is_mean_hw)
+          TFCC_OP_CHECK(ctx, in_s > 0.f && out_s > 0.f, TFCC_ERR_UNSUPPORTED,
+                        "%s: quantized %s needs input and output scales (got %g, %g)", name,
+                        tfcc_dtype_name(dt), (double)in_s, (double)out_s);
+        TFCC_OP_CHECK(ctx, su.shape.reduce_count <= INT32_MAX, TFCC_ERR_SHAPE,
+                      "%s: %lld elements per output overflow int32", name,
+                      (long long)su.shape.reduce_count);
+        scratch = (size_t)su.shape.out_count * 4;
+      }
+      break;
+    case TFCC_REDUCE_OP_SUM:
+      if (dt == TFCC_UINT8 || dt == TFCC_INT8) {
+        if (!same_quant(in, out)) {
+          TFCC_OP_CHECK(ctx, out_s > 0.f, TFCC_ERR_UNSUPPORTED,
+                        "%s: rescaling %s sum needs an output scale", name, tfcc_dtype_name(dt));
+          TFCC_OP_CHECK(ctx, su.shape.reduce_count <= INT32_MAX, TFCC_ERR_SHAPE,
+                        "%s: %lld elements per output overflow int32", name,
+                        (long long)su.shape.reduce_count);
+          scratch = (size_t)su.shape.out_count * 4;
+        }
+      } else if (dt == TFCC_INT16) {
+        TFCC_OP_CHECK(ctx, same_quant(in, out), TFCC_ERR_UNSUPPORTED,
+                      "%s: int16 input and output quantization differ (TFLite requires equal)",
+                      name);
+      }
+      break;
+    case TFCC_REDUCE_OP_PROD:
+      TFCC_OP_CHECK(ctx, !(is_q(dt) && in->quant && in->quant->count > 0), TFCC_ERR_UNSUPPORTED,
+                    "%s: quantized %s input not supported", name, tfcc_dtype_name(dt));
+      break;
+    case TFCC_REDUCE_OP_MAX:
+    case TFCC_REDUCE_OP_MIN:
+      if (is_q(dt))
+        TFCC_OP_CHECK(ctx, same_quant(in, out), TFCC_ERR_UNSUPPORTED,
+                      "%s: %s input and output quantization differ (scale %g/%g, zero point %d/%d)",
+                      name, tfcc_dtype_name(dt), (double)in_s, (double)out_s, (int)in_zp,
+                      (int)out_zp);
+      break;
+  }
+  ctx->scratch_bytes = scratch;
+  return tfcc_tensor_set_shape(out, su.out_rank, su.out_dims, ctx->err);
+}
+
+static tfcc_status eval_mean(tfcc_op_ctx *ctx, const reduce_setup *su) {
+  const tfcc_tensor *in = ctx->in[0];
+  tfcc_tensor *out = ctx->out[0];
+  const tfcc_reduce_shape *s = &su->shape;
+  tfcc_dtype dt = in->dtype;
+  if (s->in_count == 0) {
+    /* TFLite fills the output with quiet NaN (0 for integer types). */
+    for (int64_t j = 0; j < s->out_count; j++) {
+      if (dt == TFCC_FLOAT32) ((float *)out->data)[j] = NAN;
+    }
+    if (dt != TFCC_FLOAT32) memset(out->data, 0, (size_t)s->out_count * tfcc_dtype_size(dt));
+    return TFCC_OK;
+  }
+  if (dt == TFCC_FLOAT32) {
+    tfcc_reduce_mean_f32(s, in->data, out->data);
+    return TFCC_OK;
+  }
+  if (dt == TFCC_INT32 || dt == TFCC_INT64) {
+    tfcc_reduce_mean_int(s, dt, in->data, out->data, ctx->scratch);
+    return TFCC_OK;
+  }
+  float in_s, out_s;
+  int32_t in_zp, out_zp;
+  quant_of(in, &in_s, &in_zp);
+  quant_of(out, &out_s, &out_zp);
+  if (su->is_mean_hw) {
+    if (dt == TFCC_UINT8) {
+      tfcc_mean_hw_u8(s->dims, in->data, in_zp, in_s, out->data, out_zp, out_s);
+    } else {
+      /* PrepareMeanOrSum: QuantizeMultiplier(double(in_scale) / double(out_scale)). */
+      int32_t mult;
+      int shift;
+      tfcc_quantize_multiplier((double)in_s / (double)out_s, &mult, &shift);
+      tfcc_mean_hw_int(s->dims, dt, in->data, in_zp, mult, shift, out->data, out_zp);
+    }
+  } else if (in_zp == out_zp && in_s == out_s) {
+    tfcc_reduce_mean_q_same(s, dt, in->data, out->data, ctx->scratch);
+  } else {
+    tfcc_reduce_quantized_mean_or_sum(s, dt, in->data, in_zp, in_s, out->data, out_zp, out_s,
+                                      ctx->scratch, false);
+  }
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_reduce_op_eval(tfcc_op_ctx *ctx, tfcc_reduce_op op) {
+  reduce_setup su;
+  tfcc_status st = setup(ctx, op, &su);
+  if (st != TFCC_OK) return st;
+  const tfcc_tensor *in = ctx->in[0];
+  tfcc_tensor *out = ctx->out[0];
+  tfcc_dtype dt = in->dtype;
+  switch (op) {
+    case TFCC_REDUCE_OP_MEAN: return eval_mean(ctx, &su);
+    case TFCC_REDUCE_OP_SUM:
+      if ((dt == TFCC_UINT8 || dt == TFCC_INT8) && !same_quant(in, out)) {
+        float in_s, out_s;
+        int32_t in_zp, out_zp;
+        quant_of(in, &in_s, &in_zp);
+        quant_of(out, &out_s, &out_zp);
+        tfcc_reduce_quantized_mean_or_sum(&su.shape, dt, in->data, in_zp, in_s, out->data, out_zp,
+                                          out_s, ctx->scratch, true);
+        return TFCC_OK;
+      }
+      tfcc_reduce_generic(&su.shape, TFCC_REDUCE_SUM, dt, in->data, out->data);
+      return TFCC_OK;
+    case TFCC_REDUCE_OP_PROD:
+      tfcc_reduce_generic(&su.shape, TFCC_REDUCE_PROD, dt, in->data, out->data);
+      return TFCC_OK;
+    case TFCC_REDUCE_OP_MAX:
+      tfcc_reduce_generic(&su.shape, TFCC_REDUCE_MAX, dt, in->data, out->data);
+      return TFCC_OK;
+    case TFCC_REDUCE_OP_MIN:
+      tfcc_reduce_generic(&su.shape, TFCC_REDUCE_MIN, dt, in->data, out->data);
+      return TFCC_OK;
+  }
+  return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_ARG, "unknown reduction %d", (int)op);
+}
+
+/* ---------------------------------------------------------------- ARG_MAX / ARG_MIN */
+
+typedef struct arg_setup {
+  int32_t axis;
+  int64_t outer, inner;
+  int32_t axis_size;
+} arg_setup;
+
+static tfcc_status arg_setup_of(tfcc_op_ctx *ctx, bool is_max, arg_setup *a) {
+  const char *name = is_max ? "ARG_MAX" : "ARG_MIN";
+  TFCC_OP_CHECK(ctx, ctx->n_in == 2 && ctx->n_out == 1, TFCC_ERR_INVALID_MODEL,
+                "%s: %d inputs and %d outputs, expected 2 and 1", name, (int)ctx->n_in,
+                (int)ctx->n_out);
+  const tfcc_tensor *in = ctx->in[0], *axis = ctx->in[1];
+  TFCC_OP_CHECK(ctx, in && axis && ctx->out[0], TFCC_ERR_INVALID_MODEL,
+                "%s: input, axis and output are required", name);
+  TFCC_OP_CHECK(ctx, axis->dtype == TFCC_INT32 || axis->dtype == TFCC_INT64, TFCC_ERR_DTYPE,
+                "%s: axis dtype %s, expected int32 or int64", name, tfcc_dtype_name(axis->dtype));
+  TFCC_OP_CHECK(ctx, tfcc_tensor_elements(axis) == 1, TFCC_ERR_SHAPE,
+                "%s: axis has %lld elements, expected 1", name,
+                (long long)tfcc_tensor_elements(axis));
+  TFCC_OP_CHECK(ctx, axis->known && axis->data, TFCC_ERR_UNSUPPORTED,
+                "%s: axis tensor must be constant (known at prepare time)", name);
+  TFCC_OP_CHECK(ctx, in->rank >= 1 && in->rank <= TFCC_MAX_RANK, TFCC_ERR_SHAPE,
+                "%s: input rank %d, expected 1..%d", name, (int)in->rank, TFCC_MAX_RANK);
+  int64_t ax = axis->dtype == TFCC_INT32 ? *(const int32_t *)axis->data
+                                         : *(const int64_t *)axis->data;
+  TFCC_OP_CHECK(ctx, ax >= -in->rank && ax < in->rank, TFCC_ERR_SHAPE,
+                "%s: axis %lld out of range for rank %d", name, (long long)ax, (int)in->rank);
+  a->axis = (int32_t)(ax < 0 ? ax + in->rank : ax);
+  a->outer = 1;
+  a->inner = 1;
+  for (int32_t d = 0; d < in->rank; d++) {
+    TFCC_OP_CHECK(ctx, in->dims[d] >= 0, TFCC_ERR_SHAPE, "%s: input dim %d is negative", name,
+                  (int)d);
+    if (d < a->axis) a->outer *= in->dims[d];
+    if (d > a->axis) a->inner *= in->dims[d];
+  }
+  a->axis_size = in->dims[a->axis];
+  TFCC_OP_CHECK(ctx, a->axis_size >= 1 || a->outer * a->inner == 0, TFCC_ERR_SHAPE,
+                "%s: reduced axis %d has size 0", name, (int)a->axis);
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_arg_op_prepare(tfcc_op_ctx *ctx, bool is_max) {
+  const char *name = is_max ? "ARG_MAX" : "ARG_MIN";
+  arg_setup a = {0, 0, 0, 0};
+  tfcc_status st = arg_setup_of(ctx, is_max, &a);
+  if (st != TFCC_OK) return st;
+  const tfcc_tensor *in = ctx->in[0];
+  tfcc_tensor *out = ctx->out[0];
+  tfcc_dtype dt = in->dtype;
+  TFCC_OP_CHECK(ctx,
+                dt == TFCC_FLOAT32 || dt == TFCC_UINT8 || dt == TFCC_INT8 || dt == TFCC_INT16 ||
+                    dt == TFCC_INT32 || dt == TFCC_INT64 || dt == TFCC_BOOL,
+                TFCC_ERR_UNSUPPORTED, "%s: input dtype %s unsupported", name,
+                tfcc_dtype_name(dt));
+  TFCC_OP_CHECK(ctx, out->dtype == TFCC_INT32 || out->dtype == TFCC_INT64, TFCC_ERR_DTYPE,
+                "%s: output dtype %s, expected int32 or int64", name,
+                tfcc_dtype_name(out->dtype));
+  /* ArgMaxOptions/ArgMinOptions.output_type (field 0) must agree with the output tensor. */
+  if (ctx->node && tfcc_fb_has(&ctx->node->options, 0)) {
+    int32_t ot = tfcc_fb_i8(&ctx->node->options, 0, 0);
+    TFCC_OP_CHECK(ctx, ot == (int32_t)out->dtype, TFCC_ERR_DTYPE,
+                  "%s: options output_type %s but output tensor is %s", name,
+                  tfcc_dtype_name((tfcc_dtype)ot), tfcc_dtype_name(out->dtype));
+  }
+  int32_t dims[TFCC_MAX_RANK], r = 0;
+  for (int32_t d = 0; d < in->rank; d++)
+    if (d != a.axis) dims[r++] = in->dims[d];
+  ctx->scratch_bytes = 0;
+  return tfcc_tensor_set_shape(out, r, dims, ctx->err);
+}
+
+tfcc_status tfcc_arg_op_eval(tfcc_op_ctx *ctx, bool is_max) {
+  arg_setup a = {0, 0, 0, 0};
+  tfcc_status st = arg_setup_of(ctx, is_max, &a);
+  if (st != TFCC_OK) return st;
+  if (a.outer * a.inner == 0) return TFCC_OK;
+  if (!tfcc_arg_min_max(ctx->in[0]->dtype, ctx->in[0]->data, a.outer, a.axis_size, a.inner, is_max,
+                        ctx->out[0]->dtype, ctx->out[0]->data))
+    return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "%s: dtype %s -> %s unsupported",
+                        is_max ? "ARG_MAX" : "ARG_MIN", tfcc_dtype_name(ctx->in[0]->dtype),
+                        tfcc_dtype_name(ctx->out[0]->dtype));
+  return TFCC_OK;
+}

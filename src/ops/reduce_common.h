@@ -1,0 +1,24 @@
+/* Shared prepare/eval of the reduction operators (MEAN, SUM, REDUCE_PROD, REDUCE_MAX,
+ * REDUCE_MIN: TFLite reduce.cc) and of ARG_MAX/ARG_MIN (TFLite arg_min_max.cc). */
+#ifndef TFCC_OPS_REDUCE_COMMON_H
+#define TFCC_OPS_REDUCE_COMMON_H
+
+#include <stdbool.h>
+
+#include "ops/op.h"
+
+typedef enum tfcc_reduce_op {
+  TFCC_REDUCE_OP_MEAN = 0,
+  TFCC_REDUCE_OP_SUM,
+  TFCC_REDUCE_OP_PROD,
+  TFCC_REDUCE_OP_MAX,
+  TFCC_REDUCE_OP_MIN
+} tfcc_reduce_op;
+
+tfcc_status tfcc_reduce_op_prepare(tfcc_op_ctx *ctx, tfcc_reduce_op op);
+tfcc_status tfcc_reduce_op_eval(tfcc_op_ctx *ctx, tfcc_reduce_op op);
+
+tfcc_status tfcc_arg_op_prepare(tfcc_op_ctx *ctx, bool is_max);
+tfcc_status tfcc_arg_op_eval(tfcc_op_ctx *ctx, bool is_max);
+
+#endif

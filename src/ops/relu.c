@@ -1,0 +1,105 @@
+/* RELU (and the shared RELU-family implementation used by relu6.c and relu_n1_to_1.c). */
+#include <math.h>
+
+#include "kernels/ref/activation.h"
+#include "ops/act_common.h"
+
+typedef struct relux_op {
+  tfcc_dtype type;
+  float lo, hi;
+  tfcc_relux_params q;
+} relux_op;
+
+/* (int32)roundf(v) saturating, for clamp bounds on tiny scales. */
+static int32_t round_sat(float v) {
+  float r = roundf(v);
+  if (r != r) return 0;
+  if (r >= 2147483648.f) return INT32_MAX;
+  if (r < -2147483648.f) return INT32_MIN;
+  return (int32_t)r;
+}
+
+static tfcc_status relux_setup(relux_op *p, const tfcc_ir_tensor *in, const tfcc_ir_tensor *out,
+                               bool allow_int16, tfcc_err *err) {
+  p->type = in->dtype;
+  if (out->dtype != in->dtype)
+    return tfcc_err_set(err, TFCC_ERR_DTYPE, "output dtype %s, expected %s (input dtype)",
+                        tfcc_dtype_name(out->dtype), tfcc_dtype_name(in->dtype));
+  if (in->dtype == TFCC_FLOAT32) return TFCC_OK;
+  if (!(in->dtype == TFCC_UINT8 || in->dtype == TFCC_INT8 ||
+        (allow_int16 && in->dtype == TFCC_INT16)))
+    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "input dtype %s not supported (float32, uint8, "
+                        "int8%s)", tfcc_dtype_name(in->dtype), allow_int16 ? ", int16" : "");
+  float s_in = 0.f, s_out = 0.f;
+  int32_t z_in = 0, z_out = 0;
+  tfcc_status st = act_quant(err, "input 0", in->dtype, &in->quant, &s_in, &z_in);
+  if (st) return st;
+  if ((st = act_quant(err, "output 0", out->dtype, &out->quant, &s_out, &z_out))) return st;
+  if (in->dtype == TFCC_INT16 && (z_in != 0 || z_out != 0))
+    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "int16 zero points must be 0 (input %d, "
+                        "output %d)", (int)z_in, (int)z_out);
+  const float real = s_in / s_out; /* float division, as ReluPrepare */
+  if ((st = act_multiplier(err, "input/output scale", (double)real, &p->q.mult, &p->q.shift)))
+    return st;
+  const int32_t qmin = act_qmin(in->dtype), qmax = act_qmax(in->dtype);
+  p->q.in_zp = z_in;
+  p->q.out_zp = z_out;
+  int64_t lo = (int64_t)z_out + round_sat(p->lo / s_out);
+  p->q.act_min = lo > qmin ? (lo > qmax ? qmax : (int32_t)lo) : qmin;
+  if (isinf(p->hi)) {
+    p->q.act_max = qmax;
+  } else {
+    int64_t hi = (int64_t)z_out + round_sat(p->hi / s_out);
+    p->q.act_max = hi < qmax ? (hi < qmin ? qmin : (int32_t)hi) : qmax;
+  }
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_relux_op_init(tfcc_init_ctx *ctx, float lo, float hi, bool allow_int16) {
+  const tfcc_ir_tensor *in = act_ir_in(ctx, 0), *out = act_ir_out(ctx, 0);
+  if (!in || !out)
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "expected 1 input and 1 output");
+  relux_op *p;
+  tfcc_status st = act_alloc_params(ctx, sizeof *p, (void **)&p);
+  if (st) return st;
+  p->lo = lo;
+  p->hi = hi;
+  if ((st = relux_setup(p, in, out, allow_int16, ctx->err))) {
+    free(p);
+    ctx->params = NULL;
+  }
+  return st;
+}
+
+tfcc_status tfcc_relux_op_prepare(tfcc_op_ctx *ctx) {
+  tfcc_status st = act_check_io(ctx, 1);
+  if (st) return st;
+  const relux_op *p = (const relux_op *)ctx->params;
+  if (!p) return act_params_missing(ctx);
+  TFCC_OP_CHECK(ctx, ctx->in[0]->dtype == p->type, TFCC_ERR_DTYPE,
+                "input dtype %s, model declared %s", tfcc_dtype_name(ctx->in[0]->dtype),
+                tfcc_dtype_name(p->type));
+  if ((st = act_out_dtype(ctx->err, ctx->out[0]->dtype, p->type))) return st;
+  return act_same_shape(ctx);
+}
+
+tfcc_status tfcc_relux_op_eval(tfcc_op_ctx *ctx) {
+  const relux_op *p = (const relux_op *)ctx->params;
+  const size_t n = act_count(ctx->in[0]);
+  if (p->type == TFCC_FLOAT32)
+    tfcc_clamp_f32((const float *)ctx->in[0]->data, (float *)ctx->out[0]->data, n, p->lo, p->hi);
+  else
+    tfcc_relux_q(p->type, ctx->in[0]->data, ctx->out[0]->data, n, &p->q);
+  return TFCC_OK;
+}
+
+static tfcc_status relu_init(tfcc_init_ctx *ctx) {
+  return tfcc_relux_op_init(ctx, 0.0f, INFINITY, true);
+}
+
+const tfcc_op_def tfcc_op_relu = {
+    .name = "RELU",
+    .init = relu_init,
+    .prepare = tfcc_relux_op_prepare,
+    .eval = tfcc_relux_op_eval,
+};

@@ -1,0 +1,135 @@
+#include "ops/shape_ops_util.h"
+
+#include <string.h>
+
+tfcc_status tfcc_so_input(tfcc_op_ctx *ctx, int32_t i, const char *op, tfcc_tensor **t) {
+  if (i >= ctx->n_in || ctx->in[i] == NULL)
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "%s: input %d is missing", op, (int)i);
+  *t = ctx->in[i];
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_so_check_arity(tfcc_op_ctx *ctx, const char *op, int32_t min_in, int32_t max_in,
+                                int32_t n_out) {
+  if (ctx->n_in < min_in || ctx->n_in > max_in) {
+    if (min_in == max_in)
+      return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "%s: %d inputs, expected %d", op,
+                          (int)ctx->n_in, (int)min_in);
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "%s: %d inputs, expected %d to %d", op,
+                        (int)ctx->n_in, (int)min_in, (int)max_in);
+  }
+  if (n_out >= 0 && ctx->n_out != n_out)
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "%s: %d outputs, expected %d", op,
+                        (int)ctx->n_out, (int)n_out);
+  if (ctx->n_out < 1)
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "%s: no outputs", op);
+  for (int32_t i = 0; i < ctx->n_out; i++)
+    if (ctx->out[i] == NULL)
+      return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "%s: output %d is missing", op, (int)i);
+  return TFCC_OK;
+}
+
+size_t tfcc_so_elem_size(tfcc_dtype t) {
+  switch (t) {
+    case TFCC_FLOAT32: case TFCC_FLOAT16: case TFCC_INT32: case TFCC_UINT8: case TFCC_INT64:
+    case TFCC_BOOL: case TFCC_INT16: case TFCC_INT8: case TFCC_FLOAT64: case TFCC_UINT64:
+    case TFCC_UINT32: case TFCC_UINT16: case TFCC_BFLOAT16: case TFCC_COMPLEX64:
+      return tfcc_dtype_size(t);
+    default:
+      return 0;
+  }
+}
+
+tfcc_status tfcc_so_check_dtype(tfcc_op_ctx *ctx, const char *op, const char *what, tfcc_dtype t,
+                                const int *allowed) {
+  for (const int *a = allowed; *a >= 0; a++)
+    if ((int)t == *a) return TFCC_OK;
+  return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "%s: %s dtype %s is not supported", op, what,
+                      tfcc_dtype_name(t));
+}
+
+tfcc_status tfcc_so_check_out_dtype(tfcc_op_ctx *ctx, const char *op, int32_t index,
+                                    const tfcc_tensor *out, tfcc_dtype expected) {
+  if (out->dtype != expected)
+    return tfcc_err_set(ctx->err, TFCC_ERR_DTYPE, "%s: output %d dtype %s, expected %s", op,
+                        (int)index, tfcc_dtype_name(out->dtype), tfcc_dtype_name(expected));
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_so_read_ints(tfcc_op_ctx *ctx, const char *op, const char *what,
+                              const tfcc_tensor *t, int64_t *vals, int64_t max, int64_t *count) {
+  if (t->dtype != TFCC_INT32 && t->dtype != TFCC_INT64)
+    return tfcc_err_set(ctx->err, TFCC_ERR_DTYPE, "%s: %s dtype %s, expected int32 or int64", op,
+                        what, tfcc_dtype_name(t->dtype));
+  if (!t->known || t->data == NULL)
+    return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
+                        "%s: %s (tensor %d) must be constant or computable before running", op,
+                        what, (int)t->index);
+  int64_t n = tfcc_tensor_elements(t);
+  if (n < 0 || n > max)
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "%s: %s has %lld elements, at most %lld allowed",
+                        op, what, (long long)n, (long long)max);
+  size_t es = tfcc_dtype_size(t->dtype);
+  if (t->bytes < (size_t)n * es)
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "%s: %s holds %zu bytes, needs %zu", op, what,
+                        t->bytes, (size_t)n * es);
+  for (int64_t i = 0; i < n; i++) {
+    if (t->dtype == TFCC_INT32) {
+      int32_t v;
+      memcpy(&v, (const uint8_t *)t->data + 4 * i, 4);
+      vals[i] = v;
+    } else {
+      memcpy(&vals[i], (const uint8_t *)t->data + 8 * i, 8);
+    }
+  }
+  *count = n;
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_so_axis(tfcc_op_ctx *ctx, const char *op, int64_t axis, int32_t rank,
+                         int32_t *out) {
+  int64_t a = axis < 0 ? axis + rank : axis;
+  if (a < 0 || a >= rank)
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "%s: axis %lld out of range for rank %d",
+                        op, (long long)axis, (int)rank);
+  *out = (int32_t)a;
+  return TFCC_OK;
+}
+
+int64_t tfcc_so_prod(const int32_t *dims, int32_t from, int32_t to) {
+  int64_t p = 1;
+  for (int32_t i = from; i < to; i++) p *= dims[i];
+  return p;
+}
+
+tfcc_status tfcc_so_set_shape(tfcc_op_ctx *ctx, const char *op, tfcc_tensor *out, int32_t rank,
+                              const int64_t *dims) {
+  if (rank < 0 || rank > TFCC_MAX_RANK)
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "%s: output rank %d exceeds %d", op, (int)rank,
+                        TFCC_MAX_RANK);
+  int64_t total = 1;
+  for (int32_t i = 0; i < rank; i++) {
+    if (dims[i] < 0 || dims[i] > INT32_MAX)
+      return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "%s: output dimension %d is %lld", op, (int)i,
+                          (long long)dims[i]);
+    if (dims[i] != 0 && total > (INT64_C(1) << 48) / dims[i])
+      return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "%s: output has too many elements", op);
+    total *= dims[i];
+  }
+  out->rank = rank;
+  for (int32_t i = 0; i < rank; i++) out->dims[i] = (int32_t)dims[i];
+  return TFCC_OK;
+}
+
+float tfcc_so_scale(const tfcc_tensor *t) {
+  return (t->quant && t->quant->count > 0) ? t->quant->scale[0] : 0.0f;
+}
+
+int32_t tfcc_so_zero_point(const tfcc_tensor *t) {
+  return (t->quant && t->quant->count > 0) ? t->quant->zero_point[0] : 0;
+}
+
+void tfcc_so_copy(tfcc_tensor *out, const tfcc_tensor *in) {
+  size_t n = out->bytes < in->bytes ? out->bytes : in->bytes;
+  if (out->data != in->data && n) memmove(out->data, in->data, n);
+}

@@ -1,0 +1,52 @@
+/* Helpers shared by the shape and data-movement operators (concatenation, split, reshape,
+ * slice, gather, pad, transpose, resize, ...): reading small known integer tensors, axis
+ * normalization, dtype and quantization checks. */
+#ifndef TFCC_OPS_SHAPE_OPS_UTIL_H
+#define TFCC_OPS_SHAPE_OPS_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ops/op.h"
+
+/* Input i, or an error naming the op if it is absent. */
+tfcc_status tfcc_so_input(tfcc_op_ctx *ctx, int32_t i, const char *op, tfcc_tensor **t);
+/* Checks n_in in [min_in, max_in] and n_out == n_out_expected (-1: any >= 1). */
+tfcc_status tfcc_so_check_arity(tfcc_op_ctx *ctx, const char *op, int32_t min_in, int32_t max_in,
+                                int32_t n_out);
+
+/* Element size for a dtype that data-movement ops can carry (fixed 1/2/4/8 bytes), else 0. */
+size_t tfcc_so_elem_size(tfcc_dtype t);
+/* Fails with TFCC_ERR_UNSUPPORTED if t is not one of the allowed dtypes (terminated by -1). */
+tfcc_status tfcc_so_check_dtype(tfcc_op_ctx *ctx, const char *op, const char *what, tfcc_dtype t,
+                                const int *allowed);
+/* Fails with TFCC_ERR_DTYPE if out->dtype != expected. */
+tfcc_status tfcc_so_check_out_dtype(tfcc_op_ctx *ctx, const char *op, int32_t index,
+                                    const tfcc_tensor *out, tfcc_dtype expected);
+
+/* Reads an int32/int64 tensor whose data is known at prepare time into vals (at most max).
+ * what names it in messages ("shape", "paddings"). */
+tfcc_status tfcc_so_read_ints(tfcc_op_ctx *ctx, const char *op, const char *what,
+                              const tfcc_tensor *t, int64_t *vals, int64_t max, int64_t *count);
+
+/* axis in [-rank, rank) -> [0, rank). */
+tfcc_status tfcc_so_axis(tfcc_op_ctx *ctx, const char *op, int64_t axis, int32_t rank,
+                         int32_t *out);
+
+/* Number of elements of dims[from..to). */
+int64_t tfcc_so_prod(const int32_t *dims, int32_t from, int32_t to);
+
+/* Sets the output shape after checking each dim is in [0, INT32_MAX] and the element count
+ * fits in int64 / size_t. */
+tfcc_status tfcc_so_set_shape(tfcc_op_ctx *ctx, const char *op, tfcc_tensor *out, int32_t rank,
+                              const int64_t *dims);
+
+/* Per-tensor quantization (scale, zero point) of t: (0, 0) when not quantized. */
+float tfcc_so_scale(const tfcc_tensor *t);
+int32_t tfcc_so_zero_point(const tfcc_tensor *t);
+
+/* Copies in to out (no-op if they alias). */
+void tfcc_so_copy(tfcc_tensor *out, const tfcc_tensor *in);
+
+#endif

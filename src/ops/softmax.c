@@ -1,0 +1,103 @@
+/* SOFTMAX over the last dimension, with beta (SoftmaxOptions field 0).
+ *   float32 -> float32
+ *   uint8   -> uint8 | int16   } the default builtin kernel (kGenericOptimized): float table
+ *   int8    -> int8  | int16   } exp(-input_scale * beta * d) (PopulateSoftmaxLookupTable)
+ *   int16   -> int16             reference SoftmaxInt16 with int16 LUTs
+ * int8 -> int8 needs output zero point -128 and scale ~1/256; int16 -> int16 zero points 0 and
+ * output scale ~1/32768 (SoftmaxPrepare). uint8 output rounds as (int)(p + 0.5f) and ignores
+ * its zero point, exactly as TFLite's QuantizeSoftmaxOutput<uint8_t> off aarch64. */
+#include <math.h>
+
+#include "kernels/ref/softmax.h"
+#include "ops/act_common.h"
+
+typedef struct softmax_op {
+  act_head head;
+  float beta;
+  float out_scale;
+  int32_t out_zp;
+  float table[256];
+  tfcc_softmax_i16_params i16;
+} softmax_op;
+
+static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_tensor *in,
+                         const tfcc_ir_tensor *out, tfcc_err *err) {
+  softmax_op *p = (softmax_op *)params;
+  p->beta = tfcc_fb_f32(&node->options, 0, 0.0f);
+  const tfcc_dtype it = in->dtype, ot = out->dtype;
+  const bool ok = (it == TFCC_FLOAT32 && ot == TFCC_FLOAT32) ||
+                  (it == TFCC_UINT8 && (ot == TFCC_UINT8 || ot == TFCC_INT16)) ||
+                  (it == TFCC_INT8 && (ot == TFCC_INT8 || ot == TFCC_INT16)) ||
+                  (it == TFCC_INT16 && ot == TFCC_INT16);
+  if (!ok)
+    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "input %s with output %s not supported "
+                        "(float32->float32, uint8->uint8|int16, int8->int8|int16, int16->int16)",
+                        tfcc_dtype_name(it), tfcc_dtype_name(ot));
+  if (it == TFCC_FLOAT32) return TFCC_OK;
+  float s_in = 0.f, s_out = 0.f;
+  int32_t z_in = 0, z_out = 0;
+  tfcc_status st = act_quant_io(err, in, out, &s_in, &z_in, &s_out, &z_out);
+  if (st) return st;
+  if (it == TFCC_INT8 && ot == TFCC_INT8) {
+    if (z_out != -128 || fabsf(s_out - 1.f / 256) > 0.001f * 1.f / 256)
+      return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "int8 output needs scale 1/256 and zero "
+                          "point -128, got %g and %d", (double)s_out, (int)z_out);
+  } else if (it == TFCC_INT16) {
+    if (z_in != 0 || z_out != 0 || fabsf(s_out - 1.f / 32768) > 0.001f * 1.f / 32768)
+      return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "int16 softmax needs zero points 0 and "
+                          "output scale 1/32768, got %d, %d, %g", (int)z_in, (int)z_out,
+                          (double)s_out);
+  }
+  p->out_scale = s_out;
+  p->out_zp = z_out;
+  if (it == TFCC_INT16) {
+    tfcc_softmax_i16_params_init(s_in, p->beta, &p->i16);
+    if (p->i16.input_shift > 30)
+      return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "input scale * beta = %g too large",
+                          (double)(s_in * p->beta));
+  } else {
+    tfcc_softmax_table_build(p->table, s_in, p->beta);
+  }
+  return TFCC_OK;
+}
+
+static tfcc_status init(tfcc_init_ctx *ctx) {
+  return act_unary_init(ctx, sizeof(softmax_op), setup);
+}
+
+static tfcc_status prepare(tfcc_op_ctx *ctx) {
+  tfcc_status st = act_unary_prepare(ctx);
+  if (st) return st;
+  TFCC_OP_CHECK(ctx, ctx->in[0]->rank >= 1, TFCC_ERR_SHAPE, "input rank 0, SOFTMAX needs >= 1");
+  return TFCC_OK;
+}
+
+static tfcc_status eval(tfcc_op_ctx *ctx) {
+  const softmax_op *p = (const softmax_op *)ctx->params;
+  const tfcc_tensor *in = ctx->in[0];
+  const size_t depth = (size_t)in->dims[in->rank - 1];
+  const size_t n = act_count(in);
+  if (depth == 0 || n == 0) return TFCC_OK;
+  const size_t outer = n / depth;
+  switch (p->head.in_type) {
+    case TFCC_FLOAT32:
+      tfcc_softmax_f32((const float *)in->data, (float *)ctx->out[0]->data, outer, depth, p->beta);
+      break;
+    case TFCC_INT16:
+      tfcc_softmax_i16((const int16_t *)in->data, (int16_t *)ctx->out[0]->data, outer, depth,
+                       &p->i16);
+      break;
+    default:
+      tfcc_softmax_q8(p->head.in_type, in->data, p->head.out_type, ctx->out[0]->data, outer,
+                      depth, p->table, p->out_scale, p->out_zp);
+      break;
+  }
+  return TFCC_OK;
+}
+
+const tfcc_op_def tfcc_op_softmax = {
+    .name = "SOFTMAX",
+    .init = init,
+    .prepare = prepare,
+    .eval = eval,
+};

@@ -1,0 +1,43 @@
+/* SPACE_TO_DEPTH (NHWC): out[b, h, w, (i*bs + j)*C + c] = in[b, h*bs+i, w*bs+j, c];
+ * SpaceToDepthOptions.block_size; H and W must be divisible by it. */
+#include "kernels/ref/copy.h"
+#include "ops/shape_ops_util.h"
+
+#define OP "SPACE_TO_DEPTH"
+
+static tfcc_status s2d_prepare(tfcc_op_ctx *ctx) {
+  tfcc_status st = tfcc_so_check_arity(ctx, OP, 1, 1, 1);
+  if (st) return st;
+  tfcc_tensor *in;
+  if ((st = tfcc_so_input(ctx, 0, OP, &in))) return st;
+  static const int ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16, TFCC_INT32, TFCC_INT64,
+                           TFCC_FLOAT16, -1};
+  if ((st = tfcc_so_check_dtype(ctx, OP, "input", in->dtype, ok))) return st;
+  if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, ctx->out[0], in->dtype))) return st;
+  TFCC_OP_CHECK(ctx, in->rank == 4, TFCC_ERR_SHAPE, OP ": input rank %d, expected 4", (int)in->rank);
+  int32_t bs = tfcc_fb_i32(&ctx->node->options, 0, 0);
+  TFCC_OP_CHECK(ctx, bs >= 1 && bs <= 65536, TFCC_ERR_INVALID_MODEL, OP ": block_size %d", (int)bs);
+  TFCC_OP_CHECK(ctx, in->dims[1] % bs == 0 && in->dims[2] % bs == 0, TFCC_ERR_SHAPE,
+                OP ": height %d and width %d must be divisible by block_size %d", (int)in->dims[1],
+                (int)in->dims[2], (int)bs);
+  int64_t dims[4] = {in->dims[0], in->dims[1] / bs, in->dims[2] / bs,
+                     (int64_t)in->dims[3] * bs * bs};
+  return tfcc_so_set_shape(ctx, OP, ctx->out[0], 4, dims);
+}
+
+static tfcc_status s2d_eval(tfcc_op_ctx *ctx) {
+  const tfcc_tensor *in = ctx->in[0];
+  int32_t bs = tfcc_fb_i32(&ctx->node->options, 0, 0);
+  const int32_t B = in->dims[0], H = in->dims[1], W = in->dims[2], C = in->dims[3];
+  /* Output viewed as [B, H/bs, W/bs, bs(i), bs(j), C], contiguous. */
+  int32_t dims[6] = {B, H / bs, W / bs, bs, bs, C};
+  int64_t is[6] = {(int64_t)H * W * C, (int64_t)bs * W * C, (int64_t)bs * C, (int64_t)W * C, C, 1};
+  int64_t os[6];
+  tfcc_ref_strides(6, dims, os);
+  if (tfcc_tensor_elements(in) > 0)
+    tfcc_ref_copy_nd(6, dims, in->data, 0, is, ctx->out[0]->data, 0, os,
+                     tfcc_dtype_size(in->dtype));
+  return TFCC_OK;
+}
+
+const tfcc_op_def tfcc_op_space_to_depth = {.name = OP, .prepare = s2d_prepare, .eval = s2d_eval};

@@ -1,0 +1,41 @@
+/* SQUEEZE: removes the size-1 dimensions listed in SqueezeOptions.squeeze_dims (negative
+ * allowed), or every size-1 dimension when the list is empty. */
+#include "ops/shape_ops_util.h"
+
+#define OP "SQUEEZE"
+
+static tfcc_status squeeze_prepare(tfcc_op_ctx *ctx) {
+  tfcc_status st = tfcc_so_check_arity(ctx, OP, 1, 1, 1);
+  if (st) return st;
+  tfcc_tensor *in;
+  if ((st = tfcc_so_input(ctx, 0, OP, &in))) return st;
+  tfcc_tensor *out = ctx->out[0];
+  if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, out, in->dtype))) return st;
+  bool drop[TFCC_MAX_RANK] = {false};
+  tfcc_fb_vec v;
+  if (tfcc_fb_vec_field(&ctx->node->options, 0, 4, &v) && v.count > 0) {
+    TFCC_OP_CHECK(ctx, v.count <= TFCC_MAX_RANK, TFCC_ERR_INVALID_MODEL,
+                  OP ": %u squeeze_dims", (unsigned)v.count);
+    for (uint32_t i = 0; i < v.count; i++) {
+      int32_t a;
+      if ((st = tfcc_so_axis(ctx, OP, tfcc_fb_vec_i32(&v, i), in->rank, &a))) return st;
+      TFCC_OP_CHECK(ctx, in->dims[a] == 1, TFCC_ERR_SHAPE,
+                    OP ": cannot squeeze dimension %d of size %d", (int)a, (int)in->dims[a]);
+      drop[a] = true;
+    }
+  } else {
+    for (int32_t d = 0; d < in->rank; d++) drop[d] = in->dims[d] == 1;
+  }
+  int64_t dims[TFCC_MAX_RANK];
+  int32_t r = 0;
+  for (int32_t d = 0; d < in->rank; d++)
+    if (!drop[d]) dims[r++] = in->dims[d];
+  return tfcc_so_set_shape(ctx, OP, out, r, dims);
+}
+
+static tfcc_status squeeze_eval(tfcc_op_ctx *ctx) {
+  tfcc_so_copy(ctx->out[0], ctx->in[0]);
+  return TFCC_OK;
+}
+
+const tfcc_op_def tfcc_op_squeeze = {.name = OP, .prepare = squeeze_prepare, .eval = squeeze_eval};

@@ -1,0 +1,57 @@
+/* TRANSPOSE: out[i0..] = in[...] with out dim d = in dim perm[d]; perm a known int32/int64
+ * permutation of [0, rank) (TFLite rejects entries outside [0, rank)). */
+#include "kernels/ref/copy.h"
+#include "ops/shape_ops_util.h"
+
+#define OP "TRANSPOSE"
+
+static tfcc_status read_perm(tfcc_op_ctx *ctx, const tfcc_tensor *in, int32_t *perm) {
+  int64_t p[TFCC_MAX_RANK], n;
+  tfcc_status st = tfcc_so_read_ints(ctx, OP, "perm", ctx->in[1], p, TFCC_MAX_RANK, &n);
+  if (st) return st;
+  TFCC_OP_CHECK(ctx, n == in->rank, TFCC_ERR_SHAPE, OP ": perm has %lld entries, input rank %d",
+                (long long)n, (int)in->rank);
+  bool seen[TFCC_MAX_RANK] = {false};
+  for (int32_t d = 0; d < n; d++) {
+    TFCC_OP_CHECK(ctx, p[d] >= 0 && p[d] < n && !seen[p[d]], TFCC_ERR_INVALID_MODEL,
+                  OP ": perm[%d] = %lld is not a permutation of [0, %d)", (int)d, (long long)p[d],
+                  (int)n);
+    seen[p[d]] = true;
+    perm[d] = (int32_t)p[d];
+  }
+  return TFCC_OK;
+}
+
+static tfcc_status transpose_prepare(tfcc_op_ctx *ctx) {
+  tfcc_status st = tfcc_so_check_arity(ctx, OP, 2, 2, 1);
+  if (st) return st;
+  tfcc_tensor *in, *pt;
+  if ((st = tfcc_so_input(ctx, 0, OP, &in)) || (st = tfcc_so_input(ctx, 1, OP, &pt))) return st;
+  TFCC_OP_CHECK(ctx, tfcc_so_elem_size(in->dtype) != 0, TFCC_ERR_UNSUPPORTED,
+                OP ": input dtype %s is not supported", tfcc_dtype_name(in->dtype));
+  if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, ctx->out[0], in->dtype))) return st;
+  int32_t perm[TFCC_MAX_RANK];
+  if ((st = read_perm(ctx, in, perm))) return st;
+  int64_t dims[TFCC_MAX_RANK];
+  for (int32_t d = 0; d < in->rank; d++) dims[d] = in->dims[perm[d]];
+  return tfcc_so_set_shape(ctx, OP, ctx->out[0], in->rank, dims);
+}
+
+static tfcc_status transpose_eval(tfcc_op_ctx *ctx) {
+  const tfcc_tensor *in = ctx->in[0];
+  tfcc_tensor *out = ctx->out[0];
+  int32_t perm[TFCC_MAX_RANK];
+  tfcc_status st = read_perm(ctx, in, perm);
+  if (st) return st;
+  int64_t is[TFCC_MAX_RANK], ps[TFCC_MAX_RANK], os[TFCC_MAX_RANK];
+  tfcc_ref_strides(in->rank, in->dims, is);
+  tfcc_ref_strides(out->rank, out->dims, os);
+  for (int32_t d = 0; d < in->rank; d++) ps[d] = is[perm[d]];
+  if (tfcc_tensor_elements(out) > 0)
+    tfcc_ref_copy_nd(out->rank, out->dims, in->data, 0, ps, out->data, 0, os,
+                     tfcc_dtype_size(in->dtype));
+  return TFCC_OK;
+}
+
+const tfcc_op_def tfcc_op_transpose = {
+    .name = OP, .prepare = transpose_prepare, .eval = transpose_eval};

@@ -1,0 +1,167 @@
+/* TRANSPOSE_CONV: inputs (output_shape int32[4], must be known at prepare; weights
+ * [out_c, H, W, in_c]; input NHWC; optional bias), options TransposeConvOptions (padding,
+ * stride_w, stride_h, fused_activation_function). Padding as TFLite: computed from the
+ * output size with ComputePaddingHeightWidth. */
+#include <stdlib.h>
+
+#include "kernels/ref/quant_util.h"
+#include "kernels/ref/transpose_conv.h"
+#include "ops/conv_common.h"
+
+typedef struct tconv_params {
+  tfcc_window_opts o;
+  tfcc_conv_qparams q;
+} tconv_params;
+
+static void tconv_release(void *p) {
+  tconv_params *tp = p;
+  if (!tp) return;
+  tfcc_conv_qparams_free(&tp->q);
+  free(tp);
+}
+
+static tfcc_status tconv_init(tfcc_init_ctx *ctx) {
+  tconv_params *p = calloc(1, sizeof(*p));
+  if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for TRANSPOSE_CONV");
+  const tfcc_fb_table *t = &ctx->node->options;
+  p->o.padding = tfcc_fb_i8(t, 0, 0);
+  p->o.stride_w = tfcc_fb_i32(t, 1, 0);
+  p->o.stride_h = tfcc_fb_i32(t, 2, 0);
+  p->o.act = tfcc_fb_i8(t, 3, 0);
+  p->o.dil_w = p->o.dil_h = 1;
+  tfcc_status st = tfcc_window_opts_check(&p->o, ctx->err);
+  if (st == TFCC_OK) st = tfcc_conv_init_quant(ctx, 2, 1, p->o.act, false, &p->q);
+  if (st != TFCC_OK) {
+    tconv_release(p);
+    return st;
+  }
+  ctx->params = p;
+  return TFCC_OK;
+}
+
+static tfcc_status tconv_geom(const tfcc_op_ctx *ctx, tfcc_conv_geom *g) {
+  const tconv_params *p = ctx->params;
+  const tfcc_tensor *os = ctx->in[0], *f = ctx->in[1], *in = ctx->in[2];
+  const tfcc_tensor *bias = ctx->n_in > 3 ? ctx->in[3] : NULL;
+  if (os->dtype != TFCC_INT32 || os->rank != 1 || os->dims[0] != 4)
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "output_shape must be int32[4]");
+  if (!os->known || !os->data)
+    return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
+                        "output_shape must be constant (known at prepare)");
+  if (in->rank != 4 || f->rank != 4)
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "input rank %d and weights rank %d, expected 4",
+                        (int)in->rank, (int)f->rank);
+  const int32_t *shp = os->data;
+  g->batches = in->dims[0];
+  g->in_h = in->dims[1];
+  g->in_w = in->dims[2];
+  g->in_c = in->dims[3];
+  g->out_c = f->dims[0];
+  g->filter_h = f->dims[1];
+  g->filter_w = f->dims[2];
+  g->filter_in_c = f->dims[3];
+  if (shp[0] != g->batches || shp[3] != g->out_c)
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE,
+                        "output_shape [%d,%d,%d,%d] disagrees with batch %d / channels %d",
+                        (int)shp[0], (int)shp[1], (int)shp[2], (int)shp[3], (int)g->batches,
+                        (int)g->out_c);
+  if (g->filter_in_c != g->in_c)
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "weights input channels %d, input has %d",
+                        (int)g->filter_in_c, (int)g->in_c);
+  if (bias && tfcc_tensor_elements(bias) != g->out_c)
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "bias has %lld elements, expected %d",
+                        (long long)tfcc_tensor_elements(bias), (int)g->out_c);
+  if (shp[1] < 0 || shp[2] < 0)
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "negative output_shape");
+  g->out_h = shp[1];
+  g->out_w = shp[2];
+  g->stride_h = p->o.stride_h;
+  g->stride_w = p->o.stride_w;
+  g->dil_h = g->dil_w = 1;
+  int32_t uh, uw;
+  tfcc_status st = tfcc_conv_out_size(p->o.padding, g->out_h, g->filter_h, g->stride_h, 1, &uh,
+                                      ctx->err);
+  if (st == TFCC_OK)
+    st = tfcc_conv_out_size(p->o.padding, g->out_w, g->filter_w, g->stride_w, 1, &uw, ctx->err);
+  if (st != TFCC_OK) return st;
+  g->pad_h = tfcc_conv_pad(g->stride_h, 1, g->out_h, g->filter_h, uh);
+  g->pad_w = tfcc_conv_pad(g->stride_w, 1, g->out_w, g->filter_w, uw);
+  int64_t n;
+  int32_t od[4] = {g->batches, g->out_h, g->out_w, g->out_c};
+  if (!tfcc_conv_count(4, od, &n) || !tfcc_conv_count(4, in->dims, &n))
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "tensor too large");
+  return TFCC_OK;
+}
+
+static tfcc_status tconv_prepare(tfcc_op_ctx *ctx) {
+  const tconv_params *p = ctx->params;
+  if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "TRANSPOSE_CONV not initialised");
+  if (ctx->n_in < 3 || !ctx->in[0] || !ctx->in[1] || !ctx->in[2] || ctx->n_out < 1 ||
+      !ctx->out[0])
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
+                        "TRANSPOSE_CONV needs output_shape, weights, input and one output");
+  const tfcc_tensor *bias = ctx->n_in > 3 ? ctx->in[3] : NULL;
+  tfcc_status st = tfcc_conv_check_types(ctx->in[2], ctx->in[1], bias, ctx->out[0], ctx->err);
+  if (st != TFCC_OK) return st;
+  tfcc_conv_geom g;
+  st = tconv_geom(ctx, &g);
+  if (st != TFCC_OK) return st;
+  ctx->scratch_bytes = 0;
+  if (ctx->in[2]->dtype != TFCC_FLOAT32) {
+    if (p->q.n_mult == 0)
+      return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "quantization parameters missing");
+    st = tfcc_conv_check_channels(&p->q, g.out_c, ctx->err);
+    if (st != TFCC_OK) return st;
+    ctx->scratch_bytes = (size_t)g.batches * g.out_h * g.out_w * g.out_c * sizeof(int64_t);
+  }
+  int32_t od[4] = {g.batches, g.out_h, g.out_w, g.out_c};
+  return tfcc_tensor_set_shape(ctx->out[0], 4, od, ctx->err);
+}
+
+static tfcc_status tconv_eval(tfcc_op_ctx *ctx) {
+  const tconv_params *p = ctx->params;
+  tfcc_conv_geom g;
+  tfcc_status st = tconv_geom(ctx, &g);
+  if (st != TFCC_OK) return st;
+  const tfcc_tensor *f = ctx->in[1], *in = ctx->in[2];
+  const tfcc_tensor *bias = ctx->n_in > 3 ? ctx->in[3] : NULL;
+  const void *bd = bias ? bias->data : NULL;
+  void *out = ctx->out[0]->data;
+  tfcc_conv_requant r;
+  if (in->dtype != TFCC_FLOAT32) tfcc_conv_requant_from(&p->q, in->dtype, &r);
+  switch (in->dtype) {
+    case TFCC_FLOAT32: {
+      float lo, hi;
+      tfcc_act_range_f32(p->o.act, &lo, &hi);
+      tfcc_tconv_f32(&g, in->data, f->data, bd, lo, hi, out);
+      return TFCC_OK;
+    }
+    case TFCC_UINT8: tfcc_tconv_u8(&g, &r, in->data, f->data, bd, ctx->scratch, out); return TFCC_OK;
+    case TFCC_INT8: tfcc_tconv_i8(&g, &r, in->data, f->data, bd, ctx->scratch, out); return TFCC_OK;
+    case TFCC_INT16:
+      tfcc_tconv_i16(&g, &r, in->data, f->data, bias && bias->dtype == TFCC_INT64 ? bd : NULL,
+                     bias && bias->dtype == TFCC_INT32 ? bd : NULL, ctx->scratch, out);
+      return TFCC_OK;
+    default:
+      return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "input dtype unsupported");
+  }
+}
+
+static int64_t tconv_macs(const tfcc_op_ctx *ctx) {
+  if (!ctx->params || ctx->n_in < 3 || !ctx->in[0] || !ctx->in[1] || !ctx->in[2]) return 0;
+  tfcc_err e;
+  tfcc_op_ctx c = *ctx;
+  c.err = &e;
+  tfcc_conv_geom g;
+  if (tconv_geom(&c, &g) != TFCC_OK) return 0;
+  return (int64_t)g.batches * g.in_h * g.in_w * g.in_c * g.filter_h * g.filter_w * g.out_c;
+}
+
+const tfcc_op_def tfcc_op_transpose_conv = {
+    .name = "TRANSPOSE_CONV",
+    .init = tconv_init,
+    .release = tconv_release,
+    .prepare = tconv_prepare,
+    .eval = tconv_eval,
+    .macs = tconv_macs,
+};

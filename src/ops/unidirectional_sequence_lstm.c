@@ -1,0 +1,288 @@
+/* UNIDIRECTIONAL_SEQUENCE_LSTM (TFLite unidirectional_sequence_lstm.cc + lstm_eval.cc).
+ * Inputs (lstm::full order): 0 input, 1-4 input-to-{input,forget,cell,output} weights,
+ * 5-8 recurrent-to-{...} weights, 9-11 cell-to-{input,forget,output} (peephole), 12-15 gate
+ * biases, 16 projection weights, 17 projection bias, 18 output state (variable), 19 cell
+ * state (variable), 20-23 layer-norm coefficients. Float32, or full integer (int8 input and
+ * weights, int16 cell state, 5 intermediates carrying the gate scales). Hybrid (float input,
+ * int8 weights) and integer layer norm are rejected. */
+#include <math.h>
+#include <string.h>
+
+#include "kernels/ref/lstm.h"
+#include "kernels/ref/quant_util.h"
+#include "ops/op.h"
+
+enum {
+  IN_X = 0, IN_W = 1, IN_R = 5, IN_PEEP = 9, IN_BIAS = 12, IN_PROJ_W = 16, IN_PROJ_B = 17,
+  IN_H = 18, IN_C = 19, IN_LN = 20
+};
+
+typedef struct lstm_setup {
+  tfcc_lstm_shape s;
+  bool is_int;
+  bool cifg, peephole, projection, layer_norm;
+  int activation;
+  float cell_clip, proj_clip;
+} lstm_setup;
+
+static const tfcc_tensor *in_opt(const tfcc_op_ctx *ctx, int i) {
+  return i < ctx->n_in ? ctx->in[i] : NULL;
+}
+
+/* Gate g's tensor at base+g (gate 0..3), with peephole base mapping gates 0,1,3 to 9,10,11. */
+static const tfcc_tensor *peep_of(const tfcc_op_ctx *ctx, int g) {
+  if (g == 2) return NULL;
+  return in_opt(ctx, IN_PEEP + (g == 3 ? 2 : g));
+}
+
+static float scale_of(const tfcc_tensor *t) {
+  return t && t->quant && t->quant->count > 0 ? t->quant->scale[0] : 0.f;
+}
+static int32_t zp_of(const tfcc_tensor *t) {
+  return t && t->quant && t->quant->count > 0 ? t->quant->zero_point[0] : 0;
+}
+
+#define CHECK_(cond, code, ...) TFCC_OP_CHECK(ctx, cond, code, "UNIDIRECTIONAL_SEQUENCE_LSTM: " __VA_ARGS__)
+
+static tfcc_status check_tensor(tfcc_op_ctx *ctx, const tfcc_tensor *t, int idx, tfcc_dtype dt,
+                                int32_t rank, int32_t d0, int32_t d1) {
+  CHECK_(t->dtype == dt, TFCC_ERR_DTYPE, "input %d dtype %s, expected %s", idx,
+         tfcc_dtype_name(t->dtype), tfcc_dtype_name(dt));
+  CHECK_(t->rank == rank && t->dims[0] == d0 && (rank == 1 || t->dims[1] == d1), TFCC_ERR_SHAPE,
+         "input %d: rank %d shape does not match the expected %s [%d,%d]", idx, (int)t->rank,
+         rank == 1 ? "vector" : "matrix", (int)d0, (int)(rank == 1 ? 1 : d1));
+  return TFCC_OK;
+}
+
+static tfcc_status setup(tfcc_op_ctx *ctx, lstm_setup *su) {
+  memset(su, 0, sizeof(*su));
+  CHECK_(ctx->n_in == 24 || ctx->n_in == 20, TFCC_ERR_INVALID_MODEL, "%d inputs, expected 24 or 20",
+         (int)ctx->n_in);
+  CHECK_(ctx->n_out == 1 && ctx->out[0], TFCC_ERR_INVALID_MODEL, "%d outputs, expected 1",
+         (int)ctx->n_out);
+  const tfcc_tensor *x = ctx->in[IN_X];
+  CHECK_(x, TFCC_ERR_INVALID_MODEL, "input 0 is required");
+  const tfcc_fb_table *opt = ctx->node ? &ctx->node->options : NULL;
+  su->activation = opt ? tfcc_fb_u8(opt, 0, 0) : 0;
+  su->cell_clip = opt ? tfcc_fb_f32(opt, 1, 0.f) : 0.f;
+  su->proj_clip = opt ? tfcc_fb_f32(opt, 2, 0.f) : 0.f;
+  su->s.time_major = opt ? tfcc_fb_bool(opt, 3, false) : false;
+  CHECK_(su->cell_clip >= 0.f && su->proj_clip >= 0.f, TFCC_ERR_INVALID_MODEL,
+         "cell_clip %g and proj_clip %g must be >= 0", (double)su->cell_clip, (double)su->proj_clip);
+  CHECK_(su->activation <= 4 || su->activation == 6, TFCC_ERR_UNSUPPORTED,
+         "fused activation %d unsupported", su->activation);
+  CHECK_(x->rank == 3, TFCC_ERR_SHAPE, "input rank %d, expected 3", (int)x->rank);
+  su->is_int = x->dtype == TFCC_INT8;
+  CHECK_(x->dtype == TFCC_FLOAT32 || x->dtype == TFCC_INT8, TFCC_ERR_UNSUPPORTED,
+         "input dtype %s unsupported (float32 or int8)", tfcc_dtype_name(x->dtype));
+  tfcc_lstm_shape *s = &su->s;
+  s->n_batch = s->time_major ? x->dims[1] : x->dims[0];
+  s->n_time = s->time_major ? x->dims[0] : x->dims[1];
+  s->n_input = x->dims[2];
+
+  const tfcc_tensor *w_o = in_opt(ctx, IN_W + 3), *r_o = in_opt(ctx, IN_R + 3);
+  CHECK_(w_o && r_o, TFCC_ERR_INVALID_MODEL, "input-to-output and recurrent-to-output weights are required");
+  CHECK_(w_o->rank == 2 && r_o->rank == 2, TFCC_ERR_SHAPE, "weights must have rank 2");
+  s->n_cell = w_o->dims[0];
+  s->n_output = r_o->dims[1];
+  CHECK_(s->n_batch >= 0 && s->n_time >= 0 && s->n_input > 0 && s->n_cell > 0 && s->n_output > 0,
+         TFCC_ERR_SHAPE, "bad sizes: batch %d time %d input %d cell %d output %d", (int)s->n_batch,
+         (int)s->n_time, (int)s->n_input, (int)s->n_cell, (int)s->n_output);
+  const tfcc_dtype wdt = su->is_int ? TFCC_INT8 : TFCC_FLOAT32;
+  if (!su->is_int && w_o->dtype != TFCC_FLOAT32)
+    return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
+                        "UNIDIRECTIONAL_SEQUENCE_LSTM: hybrid (float input, %s weights) not supported",
+                        tfcc_dtype_name(w_o->dtype));
+  const tfcc_dtype bdt = su->is_int ? TFCC_INT32 : TFCC_FLOAT32;
+  su->cifg = in_opt(ctx, IN_W) == NULL;
+  CHECK_((in_opt(ctx, IN_R) == NULL) == su->cifg && (in_opt(ctx, IN_BIAS) == NULL) == su->cifg,
+         TFCC_ERR_INVALID_MODEL, "input gate weights, recurrent weights and bias must be all present or all absent (CIFG)");
+  tfcc_status st;
+  for (int g = 0; g < 4; g++) {
+    if (g == 0 && su->cifg) continue;
+    const tfcc_tensor *w = in_opt(ctx, IN_W + g), *r = in_opt(ctx, IN_R + g), *b = in_opt(ctx, IN_BIAS + g);
+    CHECK_(w && r && b, TFCC_ERR_INVALID_MODEL, "gate %d weights and bias are required", g);
+    if ((st = check_tensor(ctx, w, IN_W + g, wdt, 2, s->n_cell, s->n_input)) != TFCC_OK) return st;
+    if ((st = check_tensor(ctx, r, IN_R + g, wdt, 2, s->n_cell, s->n_output)) != TFCC_OK) return st;
+    if ((st = check_tensor(ctx, b, IN_BIAS + g, bdt, 1, s->n_cell, 0)) != TFCC_OK) return st;
+  }
+  su->peephole = peep_of(ctx, 3) != NULL;
+  for (int g = 0; g < 4; g++) {
+    if (g == 2) continue;
+    const tfcc_tensor *p = peep_of(ctx, g);
+    /* With CIFG the cell-to-input weights are ignored (TFLite accepts them either way). */
+    CHECK_((p != NULL) == su->peephole || (g == 0 && su->cifg), TFCC_ERR_INVALID_MODEL,
+           "peephole weights must be all present or all absent");
+    if (p && (st = check_tensor(ctx, p, IN_PEEP + (g == 3 ? 2 : g), su->is_int ? TFCC_INT16 : TFCC_FLOAT32,
+                                1, s->n_cell, 0)) != TFCC_OK)
+      return st;
+  }
+  const tfcc_tensor *pw = in_opt(ctx, IN_PROJ_W), *pb = in_opt(ctx, IN_PROJ_B);
+  su->projection = pw != NULL;
+  CHECK_(pw || !pb, TFCC_ERR_INVALID_MODEL, "projection bias without projection weights");
+  if (pw && (st = check_tensor(ctx, pw, IN_PROJ_W, wdt, 2, s->n_output, s->n_cell)) != TFCC_OK) return st;
+  if (pb && (st = check_tensor(ctx, pb, IN_PROJ_B, bdt, 1, s->n_output, 0)) != TFCC_OK) return st;
+  if (!pw) CHECK_(s->n_output == s->n_cell, TFCC_ERR_SHAPE, "without projection n_output %d must equal n_cell %d",
+                  (int)s->n_output, (int)s->n_cell);
+  if (su->is_int && su->peephole)
+    CHECK_(s->n_output <= s->n_cell, TFCC_ERR_UNSUPPORTED, "integer peephole needs n_output <= n_cell");
+
+  su->layer_norm = in_opt(ctx, IN_LN + 1) != NULL;
+  if (su->layer_norm) {
+    CHECK_(!su->is_int, TFCC_ERR_UNSUPPORTED, "integer layer-norm LSTM not supported");
+    for (int g = 0; g < 4; g++) {
+      const tfcc_tensor *l = in_opt(ctx, IN_LN + g);
+      if (g == 0 && su->cifg) {
+        CHECK_(l == NULL, TFCC_ERR_INVALID_MODEL, "CIFG LSTM with input layer-norm coefficients");
+        continue;
+      }
+      CHECK_(l, TFCC_ERR_INVALID_MODEL, "layer-norm coefficients %d missing", IN_LN + g);
+      if ((st = check_tensor(ctx, l, IN_LN + g, TFCC_FLOAT32, 1, s->n_cell, 0)) != TFCC_OK) return st;
+    }
+  }
+
+  const tfcc_tensor *h = in_opt(ctx, IN_H), *c = in_opt(ctx, IN_C);
+  CHECK_(h && c, TFCC_ERR_INVALID_MODEL, "output state (18) and cell state (19) are required");
+  CHECK_(h->dtype == (su->is_int ? TFCC_INT8 : TFCC_FLOAT32) &&
+             c->dtype == (su->is_int ? TFCC_INT16 : TFCC_FLOAT32),
+         TFCC_ERR_DTYPE, "state dtypes %s/%s unsupported", tfcc_dtype_name(h->dtype),
+         tfcc_dtype_name(c->dtype));
+  CHECK_(tfcc_tensor_elements(h) == (int64_t)s->n_batch * s->n_output &&
+             tfcc_tensor_elements(c) == (int64_t)s->n_batch * s->n_cell,
+         TFCC_ERR_SHAPE, "state sizes %lld/%lld, expected %lld/%lld",
+         (long long)tfcc_tensor_elements(h), (long long)tfcc_tensor_elements(c),
+         (long long)s->n_batch * s->n_output, (long long)s->n_batch * s->n_cell);
+  const tfcc_tensor *out = ctx->out[0];
+  CHECK_(out->dtype == x->dtype, TFCC_ERR_DTYPE, "output dtype %s, expected %s",
+         tfcc_dtype_name(out->dtype), tfcc_dtype_name(x->dtype));
+  return TFCC_OK;
+}
+
+/* tflite CheckedLog2. */
+static bool checked_log2(float x, int *out) {
+  const float l = logf(x) * (1.0f / logf(2.0f));
+  const float r = roundf(l);
+  *out = (int)r;
+  return fabsf(l - r) < 1e-3f;
+}
+
+/* PopulateQuantizedLstmParams8x8_16 (without layer norm): float effective scales computed
+ * with TFLite's exact float/double expressions, then QuantizeMultiplier. */
+static tfcc_status quant_params(tfcc_op_ctx *ctx, const lstm_setup *su, tfcc_lstm_q_params *p) {
+  memset(p, 0, sizeof(*p));
+  const tfcc_tensor *x = ctx->in[IN_X], *h = ctx->in[IN_H], *c = ctx->in[IN_C];
+  CHECK_(ctx->n_tmp == 5 && ctx->tmp && ctx->tmp[4], TFCC_ERR_INVALID_MODEL,
+         "integer LSTM needs 5 intermediate tensors, got %d", (int)ctx->n_tmp);
+  const tfcc_tensor *hidden = ctx->tmp[4];
+  CHECK_(hidden->quant && hidden->quant->count > 0, TFCC_ERR_INVALID_MODEL,
+         "intermediate 4 (hidden) is not quantized");
+  CHECK_(scale_of(x) > 0.f && scale_of(h) > 0.f && scale_of(c) > 0.f, TFCC_ERR_INVALID_MODEL,
+         "input, output state and cell state must be quantized");
+  int cell_scale;
+  CHECK_(checked_log2(scale_of(c), &cell_scale), TFCC_ERR_UNSUPPORTED,
+         "cell state scale %g is not a power of two", (double)scale_of(c));
+  CHECK_(cell_scale >= -15 && cell_scale <= -9, TFCC_ERR_UNSUPPORTED,
+         "cell state scale 2^%d unsupported (2^-15..2^-9)", cell_scale);
+  p->cell_scale = cell_scale;
+  const float inter_scale = (float)pow(2.0, -12); /* Q3.12 gate scale without layer norm */
+  const float hidden_scale = hidden->quant->scale[0];
+  p->hidden_zp = hidden->quant->zero_point[0];
+  const float in_s = scale_of(x), h_s = scale_of(h);
+  for (int g = 0; g < 4; g++) {
+    if (g == 0 && su->cifg) {
+      tfcc_quantize_multiplier(1.0, &p->in_a[0], &p->in_b[0]);
+      tfcc_quantize_multiplier(1.0, &p->rec_a[0], &p->rec_b[0]);
+      continue;
+    }
+    const tfcc_tensor *w = ctx->in[IN_W + g], *r = ctx->in[IN_R + g];
+    CHECK_(scale_of(w) > 0.f && scale_of(r) > 0.f, TFCC_ERR_INVALID_MODEL, "gate %d weights not quantized", g);
+    float ew = scale_of(w) * in_s / inter_scale;
+    float er = scale_of(r) * h_s / inter_scale;
+    tfcc_quantize_multiplier((double)ew, &p->in_a[g], &p->in_b[g]);
+    tfcc_quantize_multiplier((double)er, &p->rec_a[g], &p->rec_b[g]);
+    const tfcc_tensor *pe = peep_of(ctx, g);
+    float ep = 1.0f;
+    if (pe) ep = (float)(pow(2.0, cell_scale) * (double)scale_of(pe) / (double)inter_scale);
+    tfcc_quantize_multiplier((double)ep, &p->peep_a[g], &p->peep_b[g]);
+  }
+  float eh = (float)(pow(2.0, -15) / (double)hidden_scale * pow(2.0, -15));
+  tfcc_quantize_multiplier((double)eh, &p->hidden_a, &p->hidden_b);
+  const tfcc_tensor *pw = in_opt(ctx, IN_PROJ_W);
+  float pws = pw ? scale_of(pw) : 1.0f;
+  float ep = pws * hidden_scale / h_s;
+  tfcc_quantize_multiplier((double)ep, &p->proj_a, &p->proj_b);
+  p->input_zp = zp_of(x);
+  p->output_state_zp = zp_of(h);
+  if (su->cell_clip > 0.f) {
+    float q = su->cell_clip / scale_of(c);
+    q = q < -32768.f ? -32768.f : q;
+    p->cell_clip = (int16_t)(q > 32767.f ? 32767.f : q);
+  }
+  if (su->proj_clip > 0.f) {
+    CHECK_(scale_of(ctx->out[0]) > 0.f, TFCC_ERR_INVALID_MODEL, "output not quantized");
+    float q = su->proj_clip / scale_of(ctx->out[0]);
+    q = q < -128.f ? -128.f : q;
+    p->proj_clip = (int8_t)(q > 127.f ? 127.f : q);
+  }
+  return TFCC_OK;
+}
+
+static tfcc_status prepare(tfcc_op_ctx *ctx) {
+  lstm_setup su;
+  tfcc_status st = setup(ctx, &su);
+  if (st != TFCC_OK) return st;
+  if (su.is_int) {
+    tfcc_lstm_q_params p;
+    if ((st = quant_params(ctx, &su, &p)) != TFCC_OK) return st;
+    ctx->scratch_bytes = tfcc_lstm_q_scratch_bytes(&su.s);
+  } else {
+    ctx->scratch_bytes = tfcc_lstm_f32_scratch_floats(&su.s) * sizeof(float);
+  }
+  const tfcc_tensor *x = ctx->in[IN_X];
+  int32_t dims[3] = {x->dims[0], x->dims[1], su.s.n_output};
+  return tfcc_tensor_set_shape(ctx->out[0], 3, dims, ctx->err);
+}
+
+static const void *data_of(const tfcc_tensor *t) { return t ? t->data : NULL; }
+
+static tfcc_status eval(tfcc_op_ctx *ctx) {
+  lstm_setup su;
+  tfcc_status st = setup(ctx, &su);
+  if (st != TFCC_OK) return st;
+  tfcc_tensor *h = ctx->in[IN_H], *c = ctx->in[IN_C];
+  if (!su.is_int) {
+    tfcc_lstm_f32_weights wt;
+    memset(&wt, 0, sizeof(wt));
+    for (int g = 0; g < 4; g++) {
+      wt.w[g] = data_of(in_opt(ctx, IN_W + g));
+      wt.r[g] = data_of(in_opt(ctx, IN_R + g));
+      wt.bias[g] = data_of(in_opt(ctx, IN_BIAS + g));
+      wt.peep[g] = data_of(peep_of(ctx, g));
+      wt.ln[g] = su.layer_norm ? data_of(in_opt(ctx, IN_LN + g)) : NULL;
+    }
+    wt.proj_w = data_of(in_opt(ctx, IN_PROJ_W));
+    wt.proj_b = data_of(in_opt(ctx, IN_PROJ_B));
+    tfcc_lstm_f32_params p = {su.activation, su.cell_clip, su.proj_clip};
+    tfcc_lstm_f32(&su.s, &wt, &p, ctx->in[IN_X]->data, h->data, c->data, ctx->out[0]->data,
+                  ctx->scratch);
+    return TFCC_OK;
+  }
+  tfcc_lstm_q_params p;
+  if ((st = quant_params(ctx, &su, &p)) != TFCC_OK) return st;
+  tfcc_lstm_q_weights wt;
+  memset(&wt, 0, sizeof(wt));
+  for (int g = 0; g < 4; g++) {
+    wt.w[g] = data_of(in_opt(ctx, IN_W + g));
+    wt.r[g] = data_of(in_opt(ctx, IN_R + g));
+    wt.bias[g] = data_of(in_opt(ctx, IN_BIAS + g));
+    wt.peep[g] = data_of(peep_of(ctx, g));
+  }
+  wt.proj_w = data_of(in_opt(ctx, IN_PROJ_W));
+  wt.proj_b = data_of(in_opt(ctx, IN_PROJ_B));
+  tfcc_lstm_q8(&su.s, &wt, &p, ctx->in[IN_X]->data, h->data, c->data, ctx->out[0]->data,
+               ctx->scratch);
+  return TFCC_OK;
+}
+
+const tfcc_op_def tfcc_op_unidirectional_sequence_lstm = {
+    .name = "UNIDIRECTIONAL_SEQUENCE_LSTM", .prepare = prepare, .eval = eval};
