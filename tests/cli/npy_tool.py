@@ -10,7 +10,7 @@
   npy_tool.py shape FILE.npy                prints 'descr [d0,d1,...]'.
   npy_tool.py diff A.npy B.npy MAXABS MEANABS  exit 0 if max |a-b| <= MAXABS and
       mean |a-b| <= MEANABS (same dtype and shape); prints both.
-  npy_tool.py png IN.bmp OUT.png KIND       re-encodes a 24-bit BMP as PNG, KIND one of
+  npy_tool.py png IN.bmp OUT.png KIND [OUT2.png KIND2 ...]   re-encodes a 24-bit BMP as PNG, KIND one of
       rgb, rgba (opaque alpha), palette (when <= 256 colors, else rgb), gray (BT.601 luma).
 """
 import ast
@@ -153,10 +153,18 @@ def main():
         return rc
     if cmd == 'make':
         return make(*sys.argv[2:6])
-    if cmd == 'diff':
-        return diff(*sys.argv[2:6])
+    if cmd == 'diff':  # A B MAX MEAN [A2 B2 MAX2 MEAN2 ...]
+        rest = sys.argv[2:]
+        rc = 0
+        for k in range(0, len(rest) - 3, 4):
+            sys.stdout.write('%s vs %s: ' % (rest[k], rest[k + 1]))
+            rc |= diff(*rest[k:k + 4])
+        return rc
     if cmd == 'png':
-        return png(*sys.argv[2:5])
+        rest = sys.argv[3:]
+        for k in range(0, len(rest) - 1, 2):
+            png(sys.argv[2], rest[k], rest[k + 1])
+        return 0
     if cmd == 'shape':
         d, s, _ = read(sys.argv[2])
         print('%s [%s]' % (d, ','.join(str(x) for x in s)))
