@@ -128,7 +128,7 @@ tfcc_status tfcc_reduce_op_prepare(tfcc_op_ctx *ctx, tfcc_reduce_op op) {
       }
       break;
     case TFCC_REDUCE_OP_SUM:
-      if (dt == TFCC_UINT8 || dt == TFCC_INT8) {
+      if (dt == TFCC_UINT8 || dt == TFCC_INT8 || dt == TFCC_INT16) {
         if (!same_quant(in, out)) {
           TFCC_OP_CHECK(ctx, out_s > 0.f, TFCC_ERR_UNSUPPORTED,
                         "%s: rescaling %s sum needs an output scale", name, tfcc_dtype_name(dt));
@@ -137,10 +137,6 @@ tfcc_status tfcc_reduce_op_prepare(tfcc_op_ctx *ctx, tfcc_reduce_op op) {
                         (long long)su.shape.reduce_count);
           scratch = (size_t)su.shape.out_count * 4;
         }
-      } else if (dt == TFCC_INT16) {
-        TFCC_OP_CHECK(ctx, same_quant(in, out), TFCC_ERR_UNSUPPORTED,
-                      "%s: int16 input and output quantization differ (TFLite requires equal)",
-                      name);
       }
       break;
     case TFCC_REDUCE_OP_PROD:
@@ -214,13 +210,16 @@ tfcc_status tfcc_reduce_op_eval(tfcc_op_ctx *ctx, tfcc_reduce_op op) {
   switch (op) {
     case TFCC_REDUCE_OP_MEAN: return eval_mean(ctx, &su);
     case TFCC_REDUCE_OP_SUM:
-      if ((dt == TFCC_UINT8 || dt == TFCC_INT8) && !same_quant(in, out)) {
+      if ((dt == TFCC_UINT8 || dt == TFCC_INT8 || dt == TFCC_INT16) && !same_quant(in, out)) {
         float in_s, out_s;
         int32_t in_zp, out_zp;
         quant_of(in, &in_s, &in_zp);
         quant_of(out, &out_s, &out_zp);
-        tfcc_reduce_quantized_mean_or_sum(&su.shape, dt, in->data, in_zp, in_s, out->data, out_zp,
-                                          out_s, ctx->scratch, true);
+        if (dt == TFCC_INT16)
+          tfcc_reduce_sum_i16_rescaled(&su.shape, in->data, in_s, out->data, out_s, ctx->scratch);
+        else
+          tfcc_reduce_quantized_mean_or_sum(&su.shape, dt, in->data, in_zp, in_s, out->data, out_zp,
+                                            out_s, ctx->scratch, true);
         return TFCC_OK;
       }
       tfcc_reduce_generic(&su.shape, TFCC_REDUCE_SUM, dt, in->data, out->data);

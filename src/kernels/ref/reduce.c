@@ -330,3 +330,15 @@ bool tfcc_arg_min_max(tfcc_dtype in_dt, const void *in, int64_t outer, int32_t a
     default: return false;
   }
 }
+
+bool tfcc_reduce_sum_i16_rescaled(const tfcc_reduce_shape *s, const int16_t *in, float in_scale,
+                                  int16_t *out, float out_scale, int32_t *acc) {
+  if (!sum_q_raw(s, TFCC_INT16, in, acc)) return false;
+  const float scale = in_scale / out_scale;
+  for (int64_t j = 0; j < s->out_count; j++) {
+    float r = roundf((float)acc[j] * scale);
+    r = r < -32768.0f ? -32768.0f : (r > 32767.0f ? 32767.0f : r);
+    out[j] = (int16_t)r;
+  }
+  return true;
+}
