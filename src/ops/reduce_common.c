@@ -129,7 +129,8 @@ tfcc_status tfcc_reduce_op_prepare(tfcc_op_ctx *ctx, tfcc_reduce_op op) {
       break;
     case TFCC_REDUCE_OP_SUM:
       if (dt == TFCC_UINT8 || dt == TFCC_INT8 || dt == TFCC_INT16) {
-        if (!same_quant(in, out)) {
+        /* quantized SUM always rescales (LiteRT saturates even at equal scales) */
+        if (!same_quant(in, out) || in_s > 0.f) {
           TFCC_OP_CHECK(ctx, out_s > 0.f, TFCC_ERR_UNSUPPORTED,
                         "%s: rescaling %s sum needs an output scale", name, tfcc_dtype_name(dt));
           TFCC_OP_CHECK(ctx, su.shape.reduce_count <= INT32_MAX, TFCC_ERR_SHAPE,
@@ -210,16 +211,14 @@ tfcc_status tfcc_reduce_op_eval(tfcc_op_ctx *ctx, tfcc_reduce_op op) {
   switch (op) {
     case TFCC_REDUCE_OP_MEAN: return eval_mean(ctx, &su);
     case TFCC_REDUCE_OP_SUM:
-      if ((dt == TFCC_UINT8 || dt == TFCC_INT8 || dt == TFCC_INT16) && !same_quant(in, out)) {
+      if ((dt == TFCC_UINT8 || dt == TFCC_INT8 || dt == TFCC_INT16) &&
+          (!same_quant(in, out) || (in->quant && in->quant->count > 0 && in->quant->scale[0] > 0.f))) {
         float in_s, out_s;
         int32_t in_zp, out_zp;
         quant_of(in, &in_s, &in_zp);
         quant_of(out, &out_s, &out_zp);
-        if (dt == TFCC_INT16)
-          tfcc_reduce_sum_i16_rescaled(&su.shape, in->data, in_s, out->data, out_s, ctx->scratch);
-        else
-          tfcc_reduce_quantized_mean_or_sum(&su.shape, dt, in->data, in_zp, in_s, out->data, out_zp,
-                                            out_s, ctx->scratch, true);
+        tfcc_reduce_sum_q_rescaled(&su.shape, dt, in->data, in_zp, in_s, out->data, out_zp, out_s,
+                                   ctx->scratch);
         return TFCC_OK;
       }
       tfcc_reduce_generic(&su.shape, TFCC_REDUCE_SUM, dt, in->data, out->data);

@@ -331,14 +331,17 @@ bool tfcc_arg_min_max(tfcc_dtype in_dt, const void *in, int64_t outer, int32_t a
   }
 }
 
-bool tfcc_reduce_sum_i16_rescaled(const tfcc_reduce_shape *s, const int16_t *in, float in_scale,
-                                  int16_t *out, float out_scale, int32_t *acc) {
-  if (!sum_q_raw(s, TFCC_INT16, in, acc)) return false;
+bool tfcc_reduce_sum_q_rescaled(const tfcc_reduce_shape *s, tfcc_dtype dt, const void *in,
+                                int32_t in_zp, float in_scale, void *out, int32_t out_zp,
+                                float out_scale, int32_t *acc) {
+  if (!sum_q_raw(s, dt, in, acc)) return false;
+  int32_t lo, hi;
+  q_range(dt, &lo, &hi);
   const float scale = in_scale / out_scale;
+  const float bias = (float)(-in_zp) * scale * (float)s->reduce_count;
   for (int64_t j = 0; j < s->out_count; j++) {
-    float r = roundf((float)acc[j] * scale);
-    r = r < -32768.0f ? -32768.0f : (r > 32767.0f ? 32767.0f : r);
-    out[j] = (int16_t)r;
+    const int32_t v = f2i_sat(roundf((float)acc[j] * scale + bias));
+    store_q(dt, out, j, tfcc_clamp_i32((int32_t)((uint32_t)v + (uint32_t)out_zp), lo, hi));
   }
   return true;
 }

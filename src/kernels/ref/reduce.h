@@ -53,10 +53,12 @@ bool tfcc_reduce_mean_q_same(const tfcc_reduce_shape *s, tfcc_dtype dt, const vo
                              int32_t *acc);
 /* reference_ops::QuantizedMeanOrSum<T, int32_t>: float rescale with TFLite's float formula.
  * compute_sum: SUM (result wraps to T like TFLite, no clamp); else MEAN (clamped). */
-/* int16 SUM with a different output scale, as LiteRT's optimized QuantizedMeanOrSum computes it:
- * clamp(round(acc * (in_scale / out_scale))) in float (zero points are 0), saturating. */
-bool tfcc_reduce_sum_i16_rescaled(const tfcc_reduce_shape *s, const int16_t *in, float in_scale,
-                                  int16_t *out, float out_scale, int32_t *acc);
+/* Quantized SUM as LiteRT's optimized QuantizedMeanOrSum computes it (every uint8/int8/int16
+ * SUM, equal scales included): clamp(round(acc * s - in_zp * s * n) + out_zp) with
+ * s = in_scale / out_scale in float, saturating to the output type. */
+bool tfcc_reduce_sum_q_rescaled(const tfcc_reduce_shape *s, tfcc_dtype dt, const void *in,
+                                int32_t in_zp, float in_scale, void *out, int32_t out_zp,
+                                float out_scale, int32_t *acc);
 bool tfcc_reduce_quantized_mean_or_sum(const tfcc_reduce_shape *s, tfcc_dtype dt, const void *in,
                                        int32_t in_zp, float in_scale, void *out, int32_t out_zp,
                                        float out_scale, int32_t *acc, bool compute_sum);
