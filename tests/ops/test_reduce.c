@@ -375,6 +375,37 @@ static void test_quant_exact(void) {
     CHECKF(((uint8_t *)out.data)[0] == 61, "got %d", ((uint8_t *)out.data)[0]);
     free(out.data);
   }
+  /* Quantized REDUCE_PROD (QuantizedReduceProd, every factor rescaled by
+   * in_scale / out_scale^(1/n)); expected values are LiteRT's own outputs. */
+  {
+    int8_t x[4] = {2, 3, -4, 5};
+    int32_t dims[2] = {2, 2}, axes[1] = {1};
+    qt q;
+    set_q(&q, 0.5f, 0);
+    tfcc_tensor in, out;
+    mk(&in, TFCC_INT8, 2, dims, x, &q.q);
+    memset(&out, 0, sizeof(out));
+    out.dtype = TFCC_INT8;
+    out.quant = &q.q;
+    tfcc_err err = {0};
+    CHECKF(run(R_PROD, &in, axes, 1, false, &out, &err) == TFCC_OK, "%s", err.msg);
+    CHECKF(((int8_t *)out.data)[0] == 3 && ((int8_t *)out.data)[1] == -10, "got %d %d",
+           ((int8_t *)out.data)[0], ((int8_t *)out.data)[1]);
+    free(out.data);
+    int16_t xs[6] = {1000, 1500, -800, 30000, -2000, 123};
+    int32_t dims3[2] = {2, 3};
+    qt qi, qo;
+    set_q(&qi, 0.001f, 0);
+    set_q(&qo, 0.002f, 0);
+    mk(&in, TFCC_INT16, 2, dims3, xs, &qi.q);
+    memset(&out, 0, sizeof(out));
+    out.dtype = TFCC_INT16;
+    out.quant = &qo.q;
+    CHECKF(run(R_PROD, &in, axes, 1, false, &out, &err) == TFCC_OK, "%s", err.msg);
+    CHECKF(((int16_t *)out.data)[0] == -600 && ((int16_t *)out.data)[1] == -3690, "got %d %d",
+           ((int16_t *)out.data)[0], ((int16_t *)out.data)[1]);
+    free(out.data);
+  }
   /* Quantized MAX/MIN with equal quantization: exact. */
   {
     int8_t x[6] = {-128, 5, 127, -3, 0, -7};
@@ -433,7 +464,9 @@ static void test_errors(void) {
   set_q(&qo, 0.25f, 3);
   mk(&in, TFCC_INT8, 2, dims, xb, &qz.q);
   expect_fail(R_MAX, &in, ok, 1, TFCC_INT8, &qo.q, TFCC_ERR_UNSUPPORTED, "max rescale");
-  expect_fail(R_PROD, &in, ok, 1, TFCC_INT8, &qo.q, TFCC_ERR_UNSUPPORTED, "quantized prod");
+  uint8_t xu[6] = {0};
+  mk(&in, TFCC_UINT8, 2, dims, xu, &qz.q);
+  expect_fail(R_PROD, &in, ok, 1, TFCC_UINT8, &qo.q, TFCC_ERR_UNSUPPORTED, "uint8 quantized prod");
   /* Axis not known at prepare time. */
   {
     tfcc_tensor axis, out;
