@@ -409,7 +409,7 @@ def unary_cases():
         ("RELU", ("u8", "i8", "i16"), (-4, 4), (0, 4), None),
         ("RELU6", ("u8", "i8"), (-3, 9), (0, 6), None),
         ("RELU_N1_TO_1", ("u8", "i8"), (-2, 2), (-1, 1), None),
-        ("GELU", ("u8", "i8"), (-4, 4), (-0.2, 4), None),
+        ("GELU", ("u8", "i8", "i16"), (-4, 4), (-0.2, 4), None),
         ("LOGISTIC", ("u8", "i8", "i16"), (-8, 8), fixed_logistic, None),
         ("TANH", ("u8", "i8", "i16"), (-4, 4), fixed_tanh, None),
     ]
