@@ -429,7 +429,7 @@ def unary_cases():
         add(single("relu_%s_same_scale" % dt, "RELU", [x], [same_q(x)]))
         add(single("relu6_%s_same_scale" % dt, "RELU6", [x], [same_q(x)]))
     # PRELU: per-channel alpha broadcast over [N, H, W, C]
-    for dt in ("f32", "u8", "i8"):
+    for dt in ("f32", "u8", "i8", "i16"):  # i16: int8 alpha (16x8), as LiteRT reads it
         name = "prelu_%s" % dt
         rng = Rng(seed_of(name))
         alpha_f = [f32(rng.uniform(-0.5, 1.5)) for _ in range(4)]
@@ -437,8 +437,9 @@ def unary_cases():
         if dt == "f32":
             alpha = T(F32, [1, 1, 4], const=alpha_f)
         else:
-            aq = choose_qparams(DT[dt], -0.5, 1.5)
-            alpha = T(DT[dt], [1, 1, 4], q=aq, const=[max(QRANGE[DT[dt]][0], min(QRANGE[DT[dt]][1], int(round(v / aq[0])) + aq[1])) for v in alpha_f])
+            adt = I8 if dt == "i16" else DT[dt]
+            aq = choose_qparams(adt, -0.5, 1.5)
+            alpha = T(adt, [1, 1, 4], q=aq, const=[max(QRANGE[adt][0], min(QRANGE[adt][1], int(round(v / aq[0])) + aq[1])) for v in alpha_f])
         y = T(F32, [1, 3, 5, 4]) if dt == "f32" else act(dt, [1, 3, 5, 4], -2.0, 6.0)
         add(single(name, "PRELU", [x, alpha], [y]))
 
