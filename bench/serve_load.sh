@@ -106,6 +106,11 @@ for c in $LEVELS; do
     $((errors_http + errors_socket)) "$(awk -v r="$rss" 'BEGIN{print r/1048576}')"
   if [ "$c" = 1 ]; then
     echo "  serving overhead at concurrency 1: p50 - mean compute = $(awk -v a="$p50_ms" -v b="$cm" 'BEGIN{printf "%.3f", a-b}') ms"
+    if "$TFCC" bench --help >/dev/null 2>&1; then
+      bp50=$("$TFCC" bench "$MODEL" --threads "$THREADS" --duration 3 --profile-runs 0 --json 2>/dev/null |
+        python3 -c 'import json,sys; print("%.3f" % json.load(sys.stdin)["latency_ms"]["p50"])' || echo n/a)
+      echo "  tfcc bench p50 (same model, --threads $THREADS): $bp50 ms -> serving overhead p50 = $(awk -v a="$p50_ms" -v b="$bp50" 'BEGIN{printf "%.3f", a-b}') ms (target < 0.3)"
+    fi
   fi
 done
 rss1=$(metric process_resident_memory_bytes)
