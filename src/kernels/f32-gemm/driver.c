@@ -27,6 +27,15 @@ typedef struct gemm_job {
   size_t n_panels, panels_per_block, n_blocks;
 } gemm_job;
 
+/* Short runs (a few channels) are cheaper as a loop than as a libc call. */
+static inline void copy_floats(float *restrict dst, const float *restrict src, size_t n) {
+  if (n >= 32) {
+    memcpy(dst, src, n * sizeof(float));
+    return;
+  }
+  for (size_t i = 0; i < n; i++) dst[i] = src[i];
+}
+
 /* Row pointers of output rows m0 .. m0+mr-1 (rows past mr alias the first). */
 static void conv_rows(const gemm_job *j, size_t m0, size_t mr, int thread, const float **rows) {
   const tfcc_conv_geom *g = j->g;
@@ -52,13 +61,20 @@ static void conv_rows(const gemm_job *j, size_t m0, size_t mr, int thread, const
         dst += (size_t)g->filter_w * cin;
         continue;
       }
+      const int32_t ix0 = (int32_t)ox * g->stride_w - g->pad_w;
+      if (g->dil_w == 1 && ix0 >= 0 && ix0 + g->filter_w <= g->in_w) {
+        /* the whole filter row is one contiguous run of the image row */
+        const size_t n = (size_t)g->filter_w * cin;
+        copy_floats(dst, img + ((size_t)iy * (size_t)g->in_w + (size_t)ix0) * cin, n);
+        dst += n;
+        continue;
+      }
       for (int32_t kx = 0; kx < g->filter_w; kx++, dst += cin) {
-        const int32_t ix = (int32_t)ox * g->stride_w - g->pad_w + kx * g->dil_w;
+        const int32_t ix = ix0 + kx * g->dil_w;
         if (ix < 0 || ix >= g->in_w)
           memset(dst, 0, cin * sizeof(float));
         else
-          memcpy(dst, img + ((size_t)iy * (size_t)g->in_w + (size_t)ix) * cin,
-                 cin * sizeof(float));
+          copy_floats(dst, img + ((size_t)iy * (size_t)g->in_w + (size_t)ix) * cin, cin);
       }
     }
   }
