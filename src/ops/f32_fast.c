@@ -52,8 +52,13 @@ static void append(char *buf, size_t cap, size_t *len, const char *fmt, ...) {
 
 void tfcc_f32_fast_fallback(tfcc_f32_fast *f, const tfcc_op_ctx *ctx, const char *op,
                             const char *reason) {
+  tfcc_f32_log_fallback_once(&f->logged, ctx, op, reason);
+}
+
+void tfcc_f32_log_fallback_once(atomic_bool *logged, const tfcc_op_ctx *ctx, const char *op,
+                                const char *reason) {
   if (ctx->isa == TFCC_ISA_GENERIC || !ctx->log) return;
-  if (atomic_exchange(&f->logged, true)) return;
+  if (atomic_exchange(logged, true)) return;
   char shapes[256];
   size_t len = 0;
   shapes[0] = 0;

@@ -46,5 +46,8 @@ static inline bool tfcc_f32_const_or_absent(const tfcc_tensor *t) {
 /* Writes KERNEL_FALLBACK once per node (only when a SIMD level was available). */
 void tfcc_f32_fast_fallback(tfcc_f32_fast *f, const tfcc_op_ctx *ctx, const char *op,
                             const char *reason);
+/* The same with the caller's once-flag. */
+void tfcc_f32_log_fallback_once(atomic_bool *logged, const tfcc_op_ctx *ctx, const char *op,
+                                const char *reason);
 
 #endif

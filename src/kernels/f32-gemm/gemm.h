@@ -48,6 +48,13 @@ typedef struct tfcc_f32_packed {
 bool tfcc_f32_pack(const tfcc_f32_gemm_kernel *k, int32_t n, int32_t kdim, const float *src,
                    size_t ld_n, size_t ld_k, const float *bias, tfcc_f32_packed *out);
 void tfcc_f32_packed_free(tfcc_f32_packed *p);
+/* Bytes tfcc_f32_pack_into writes (a multiple of 64). */
+size_t tfcc_f32_packed_bytes(const tfcc_f32_gemm_kernel *k, int32_t n, int32_t kdim);
+/* Packs into caller memory w (64-byte aligned, tfcc_f32_packed_bytes): no allocation, for
+ * operands that change every run (BATCH_MATMUL). out->w = w (do not free). */
+void tfcc_f32_pack_into(const tfcc_f32_gemm_kernel *k, int32_t n, int32_t kdim, const float *src,
+                        size_t ld_n, size_t ld_k, const float *bias, float *w,
+                        tfcc_f32_packed *out);
 /* Bytes of one packed panel (bias + K x NR). */
 static inline size_t tfcc_f32_panel_floats(const tfcc_f32_packed *p) {
   return (size_t)p->k->nr * ((size_t)p->kdim + 1);
