@@ -42,15 +42,33 @@ static void conv_rows(const gemm_job *j, size_t m0, size_t mr, int thread, const
   const size_t ow = (size_t)g->out_w, oh = (size_t)g->out_h;
   const size_t cin = (size_t)g->in_c, K = (size_t)j->p->kdim;
   const bool direct = j->scratch == NULL;
+  size_t ox = m0 % ow, t0 = m0 / ow;
+  size_t oy = t0 % oh, b = t0 / oh;
+  if (direct) { /* walk the pixels: no division per row */
+    const size_t sw = (size_t)g->stride_w * cin;
+    const float *p = j->a + ((b * (size_t)g->in_h + oy * (size_t)g->stride_h) * (size_t)g->in_w +
+                             ox * (size_t)g->stride_w) * cin;
+    for (size_t r = 0; r < mr; r++) {
+      rows[r] = p;
+      if (++ox < ow) {
+        p += sw;
+        continue;
+      }
+      ox = 0;
+      if (++oy == oh) {
+        oy = 0;
+        b++;
+      }
+      p = j->a + ((b * (size_t)g->in_h + oy * (size_t)g->stride_h) * (size_t)g->in_w) * cin;
+    }
+    return;
+  }
   for (size_t r = 0; r < mr; r++) {
     const size_t pix = m0 + r;
-    const size_t ox = pix % ow, t = pix / ow;
-    const size_t oy = t % oh, b = t / oh;
-    if (direct) {
-      rows[r] = j->a + ((b * (size_t)g->in_h + oy * (size_t)g->stride_h) * (size_t)g->in_w +
-                        ox * (size_t)g->stride_w) * cin;
-      continue;
-    }
+    ox = pix % ow;
+    const size_t t = pix / ow;
+    oy = t % oh;
+    b = t / oh;
     float *dst = j->scratch + (size_t)thread * j->scratch_stride + r * K;
     rows[r] = dst;
     const float *img = j->a + b * (size_t)g->in_h * (size_t)g->in_w * cin;
