@@ -32,10 +32,10 @@ int main(int argc, char **argv) {
   tfcc_runtime *rt;
   if (tfcc_runtime_create(&ro, &rt) != TFCC_OK) return fprintf(stderr, "%s\n", tfcc_last_error()), 1;
   tfcc_model *m;
-  double t0 = now_ms();
+  double t0 = now_ms(), c0 = cpu_ms();
   if (tfcc_model_load_file(rt, argv[1], NULL, &m) != TFCC_OK)
     return fprintf(stderr, "%s\n", tfcc_last_error()), 1;
-  double load = now_ms() - t0;
+  double load = now_ms() - t0, load_cpu = cpu_ms() - c0;
   tfcc_session *s;
   if (tfcc_session_create(m, NULL, &s) != TFCC_OK) return fprintf(stderr, "%s\n", tfcc_last_error()), 1;
   int ni = tfcc_session_input_count(s), no = tfcc_session_output_count(s);
@@ -64,6 +64,7 @@ int main(int argc, char **argv) {
   qsort(lat, (size_t)runs, sizeof(double), cmpd);
   qsort(cpu, (size_t)runs, sizeof(double), cmpd);
   /* caller-thread CPU time: with 1 thread, the latency an idle machine would show */
+  printf("load CPU %.1f ms\n", load_cpu);
   printf("%s threads=%d load=%.1f ms  latency median %.3f ms  min %.3f ms  (caller CPU median %.3f min %.3f)\n",
          argv[1], threads, load, lat[runs / 2], lat[0], cpu[runs / 2], cpu[0]);
   tfcc_session_set_profiling(s, 1);
