@@ -161,6 +161,7 @@ tfcc_exec_env tfcc_model_env(const tfcc_model *m) {
   if (m->rt) {
     env.isa = m->rt->isa;
     env.pool = m->rt->pool;
+    env.mem = m->rt->mem;
     env.log = &m->rt->log;
   }
   return env;

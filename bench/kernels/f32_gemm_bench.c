@@ -1,6 +1,5 @@
 /* Micro-benchmark of the f32 GEMM micro-kernels and the threaded driver (not a test).
- * Build: cc -O3 -Isrc -Iinclude bench/f32_gemm_bench.c build/libtfcc.a -lpthread -lm
- * (or see docs/kernels.md). Prints GFLOP/s per kernel and shape, and the core's measured
+ * Built as build/bench/f32_gemm_bench; usage: f32_gemm_bench [threads]. Prints GFLOP/s per kernel and shape, and the core's measured
  * AVX-512 FMA peak. */
 #include <stdio.h>
 #include <stdlib.h>
