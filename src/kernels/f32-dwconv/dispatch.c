@@ -56,7 +56,12 @@ void tfcc_f32_dwconv(struct tfcc_threadpool *pool, const tfcc_f32_dwconv_kernel 
                      const float *bias, float lo, float hi, float *out) {
   dw_job j = {k, g, in, filter, bias, lo, hi, out, g->batches * g->out_h, 0};
   if (j.rows <= 0 || g->out_w <= 0 || g->out_c <= 0) return;
-  const int threads = tfcc_threadpool_size(pool);
+  int threads = tfcc_threadpool_size(pool);
+  /* small layers: waking workers costs more than it saves */
+  if ((double)j.rows * g->out_w * g->out_c * g->filter_h * g->filter_w < 64.0 * 1024.0) {
+    threads = 1;
+    pool = NULL;
+  }
   int32_t tasks = threads > 1 ? 4 * threads : 1;
   if (tasks > j.rows) tasks = j.rows;
   j.rows_per_task = (j.rows + tasks - 1) / tasks;

@@ -10,6 +10,7 @@
 
 #define TFCC_F32_MAX_MR 16
 #define TFCC_F32_L2_BLOCK (256u * 1024u)
+#define TFCC_F32_MIN_PARALLEL_MACS (128.0 * 1024.0)
 
 typedef struct gemm_job {
   const tfcc_f32_packed *p;
@@ -134,7 +135,12 @@ static void gemm_task(void *ctx, size_t task, int thread) {
 static void run_job(struct tfcc_threadpool *pool, gemm_job *j) {
   const tfcc_f32_gemm_kernel *k = j->p->k;
   if (j->m == 0 || j->p->n == 0) return;
-  const size_t threads = (size_t)tfcc_threadpool_size(pool);
+  size_t threads = (size_t)tfcc_threadpool_size(pool);
+  /* small products: waking workers costs more than it saves */
+  if ((double)j->m * (double)j->p->n * (double)j->p->kdim < TFCC_F32_MIN_PARALLEL_MACS) {
+    threads = 1;
+    pool = NULL;
+  }
   const size_t MR = (size_t)k->mr, NR = (size_t)k->nr;
   j->m_tiles = (j->m + MR - 1) / MR;
   j->n_panels = ((size_t)j->p->n + NR - 1) / NR;
