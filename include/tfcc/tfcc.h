@@ -325,6 +325,8 @@ TFCC_API tfcc_status tfcc_watermark_embed(const void *model, size_t size, const 
 /* Reads and checks the watermark of model[0..size). TFCC_OK with info->present = 0 when there
  * is none; the message of a failed check is in tfcc_last_error(). */
 TFCC_API tfcc_status tfcc_watermark_read(const void *model, size_t size, tfcc_watermark_info *info);
+/* The same for a loaded model's file. */
+TFCC_API tfcc_status tfcc_model_watermark(const tfcc_model *m, tfcc_watermark_info *info);
 
 /* ---------------------------------------------------------------- session */
 

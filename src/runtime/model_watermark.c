@@ -319,3 +319,8 @@ tfcc_status tfcc_watermark_embed(const void *model, size_t size, const char *id,
   *out = w;
   return TFCC_OK;
 }
+
+tfcc_status tfcc_model_watermark(const tfcc_model *m, tfcc_watermark_info *info) {
+  if (!m || !info) return TFCC_ERR_INVALID_ARG;
+  return tfcc_watermark_read(m->data, m->size, info);
+}
