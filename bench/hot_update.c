@@ -215,8 +215,8 @@ int main(int argc, char **argv) {
   }
   stats("update total (switch time)", tot, (size_t)updates);
   stats("  map+prefault+checksum", mp, (size_t)updates);
-  stats("  verify+check+prepack+fold", prep, (size_t)updates);
-  stats("  integrity recheck+publish", sw, (size_t)updates);
+  stats("  verify+check+prepack+recheck", prep, (size_t)updates);
+  stats("  publish (atomic switch)", sw, (size_t)updates);
 
   /* 2. run loop p99 without and with updates */
   double p99_quiet = measure_loop(m, NULL, seconds, "run loop, no updates");

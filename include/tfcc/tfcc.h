@@ -299,8 +299,9 @@ TFCC_API tfcc_status tfcc_model_update_weights_buffer(tfcc_model *m, const void 
 typedef struct tfcc_update_info {
   uint64_t generation;   /* 0: the weights loaded with the model; +1 per update */
   double map_ms;         /* open + mmap + prefault + first checksum */
-  double prepare_ms;     /* verify + signature check + operator init (prepack) + folding */
-  double switch_ms;      /* second integrity check + pointer publication */
+  double prepare_ms;     /* verify + signature check + operator init (prepack) + folding +
+                            validation + the second integrity check (file unchanged) */
+  double switch_ms;      /* pointer publication */
   double total_ms;       /* call start to publication (the switch time) */
   double drain_ms;       /* waiting for runs on the old weights, then freeing them */
 } tfcc_update_info;
