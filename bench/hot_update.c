@@ -1,4 +1,4 @@
-/* bench_hot_update MODEL.tflite [--updates N] [--seconds S] [--threads T]
+/* hot_update MODEL.tflite [--updates N] [--seconds S] [--threads T]
  *
  * Measures, for a float model (the target is a ~14 MB one, e.g. modelgen's
  * mobilenet_v2_100_224_float):
@@ -169,7 +169,7 @@ static double measure_loop(tfcc_model *m, updater *u, double seconds, const char
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: bench_hot_update MODEL.tflite [--updates N] [--seconds S] [--threads T]\n");
+    fprintf(stderr, "usage: hot_update MODEL.tflite [--updates N] [--seconds S] [--threads T]\n");
     return 2;
   }
   int updates = 20, threads = 1;

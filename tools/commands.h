@@ -6,6 +6,8 @@
 int cmd_run(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
 int cmd_classify(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_cpu_info(int argc, char **argv);
 int cmd_watermark(int argc, char **argv);
 int cmd_encrypt(int argc, char **argv);
 int cmd_decrypt(int argc, char **argv);

@@ -13,7 +13,7 @@
 #include "test_harness.h"
 
 #define N_THREADS 4
-#define N_UPDATES 200
+#define N_UPDATES 100
 
 static char g_path_a[512], g_path_b[512];
 
