@@ -19,6 +19,9 @@ for cap in generic sse4 avx2 avx512; do
   TFCC_ISA=$cap ctest --test-dir build --output-on-failure -j "$jobs" -E '^(cli|server)\.'
 done
 
+echo "== aarch64: NEON kernels cross-compiled and tested under qemu"
+bash scripts/check-aarch64.sh
+
 echo "== clang, ASan + UBSan build and tests"
 CC=clang cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DTFCC_SANITIZE=address,undefined -DTFCC_FUZZ=ON -DTFCC_SHARED_DIR="$shared" >/dev/null
