@@ -20,7 +20,7 @@ for cap in generic sse4 avx2 avx512; do
 done
 
 echo "== aarch64: NEON kernels cross-compiled and tested under qemu"
-bash scripts/check-aarch64.sh
+bash scripts/check-aarch64.sh || [ $? -eq 77 ]
 
 echo "== clang, ASan + UBSan build and tests"
 CC=clang cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
