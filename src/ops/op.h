@@ -44,6 +44,8 @@ typedef struct tfcc_init_ctx {
   void *params;             /* out: operator parameters (malloc'ed; freed by op->release or free) */
   tfcc_err *err;
   tfcc_isa isa;             /* kernel dispatch level for this model (CPU's best, capped) */
+  int quant_compat;         /* tfcc_quant_compat of the model (0 = TFLite as it runs by
+                               default, i.e. XNNPACK arithmetic where it applies) */
 } tfcc_init_ctx;
 
 typedef struct tfcc_op_ctx {

@@ -88,7 +88,7 @@ static tfcc_status init_ops(tfcc_model *m, tfcc_err *err) {
   for (int32_t i = 0; i < sg->n_nodes; i++) {
     tfcc_ir_node *n = &sg->nodes[i];
     if (!n->op || !n->op->init) continue;
-    tfcc_init_ctx c = {&m->graph, sg, n, i, NULL, err, tfcc_model_env(m).isa};
+    tfcc_init_ctx c = {&m->graph, sg, n, i, NULL, err, tfcc_model_env(m).isa, (int)m->opts.quant_compat};
     tfcc_status st = n->op->init(&c);
     n->params = c.params;
     if (st != TFCC_OK) return tfcc_err_prefix(err, "node %d (%s)", (int)i, tfcc_node_op_name(n));
@@ -119,6 +119,13 @@ tfcc_status tfcc_model_build(tfcc_runtime *rt, const uint8_t *data, size_t size,
                           "model options.struct_size is not set by tfcc_model_options_default()");
     }
     memcpy(&m->opts, opts, opts->struct_size);
+    if (m->opts.quant_compat != TFCC_QUANT_COMPAT_TFLITE &&
+        m->opts.quant_compat != TFCC_QUANT_COMPAT_REFERENCE) {
+      int qc = (int)m->opts.quant_compat;
+      model_free(m);
+      return tfcc_err_set(err, TFCC_ERR_INVALID_ARG,
+                          "model options.quant_compat %d is not a tfcc_quant_compat value", qc);
+    }
   }
   tfcc_status st = tfcc_tflite_read(data, size, &m->graph, err);
   if (st == TFCC_OK && m->graph.n_subgraphs < 1)
