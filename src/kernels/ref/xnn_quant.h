@@ -22,6 +22,16 @@ static inline int32_t tfcc_requant_fp32(int32_t acc, float scale, int32_t zp, in
   return (int32_t)lrintf(f) + zp;
 }
 
+/* XNNPACK's f32 -> qs8/qu8 convert element: x * scale (scale = 1 / output scale, in float),
+ * clamped to [qmin - zp, qmax - zp] (a NaN becomes qmin - zp), rounded half to even, + zp. */
+static inline int32_t tfcc_quantize_fp32(float x, float scale, int32_t zp, int32_t qmin,
+                                         int32_t qmax) {
+  float f = x * scale;
+  f = fmaxf(f, (float)(qmin - zp));
+  f = fminf(f, (float)(qmax - zp));
+  return (int32_t)lrintf(f) + zp;
+}
+
 /* xnn_qs8_quantize / xnn_qu8_quantize: a real value (an activation bound) to the storage
  * type, round half to even, saturating to [qmin, qmax]. */
 static inline int32_t tfcc_xnn_quantize(float v, float scale, int32_t zp, int32_t qmin,
