@@ -1,6 +1,8 @@
 /* Reference reductions; see reduce.h for the TFLite behaviour each one matches. */
 #include "kernels/ref/reduce.h"
 
+#include "kernels/ref/xnn_quant.h"
+
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -236,6 +238,24 @@ bool tfcc_reduce_quantized_mean_or_sum(const tfcc_reduce_shape *s, tfcc_dtype dt
       if (r < (float)lo) r = (float)lo;
       store_q(dt, out, j, (int32_t)r);
     }
+  }
+  return true;
+}
+
+bool tfcc_xnn_reduce_q8(const tfcc_reduce_shape *s, tfcc_dtype dt, const void *in, int32_t in_zp,
+                        float in_scale, void *out, int32_t out_zp, float out_scale, int32_t *acc,
+                        bool is_mean) {
+  if (dt != TFCC_UINT8 && dt != TFCC_INT8) return false;
+  if (!sum_q_raw(s, dt, in, acc)) return false;
+  const int32_t n = (int32_t)s->reduce_count;
+  float scale = in_scale / out_scale;
+  if (is_mean) scale *= 1.0f / (float)n;
+  int32_t lo, hi;
+  q_range(dt, &lo, &hi);
+  const int32_t zsum = (int32_t)((uint32_t)n * (uint32_t)in_zp);
+  for (int64_t j = 0; j < s->out_count; j++) {
+    const int32_t v = (int32_t)((uint32_t)acc[j] - (uint32_t)zsum);
+    store_q(dt, out, j, tfcc_quantize_fp32((float)v, scale, out_zp, lo, hi));
   }
   return true;
 }
