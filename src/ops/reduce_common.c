@@ -225,6 +225,8 @@ static tfcc_status eval_mean(tfcc_op_ctx *ctx, const reduce_setup *su) {
       tfcc_quantize_multiplier((double)in_s / (double)out_s, &mult, &shift);
       tfcc_mean_hw_int(s->dims, dt, in->data, in_zp, mult, shift, out->data, out_zp);
     }
+  } else if (dt == TFCC_INT16 && !(in_zp == out_zp && in_s == out_s)) {
+    tfcc_reduce_mean_i16_mult(s, in->data, in_zp, in_s, out->data, out_zp, out_s, ctx->scratch);
   } else if (in_zp == out_zp && in_s == out_s) {
     tfcc_reduce_mean_q_same(s, dt, in->data, out->data, ctx->scratch);
   } else {
