@@ -21,9 +21,8 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 secs=${TFCC_FUZZ_SECONDS:-60}
 if [ "$secs" -gt 0 ] && [ -x build-asan/tests/fuzz/fuzz_tflite_reader ]; then
   echo "== fuzzing the model loader for ${secs}s"
-  corpus=$(mktemp -d)
-  cp tests/fuzz/corpus/* "$corpus"/ 2>/dev/null || true
-  build-asan/tests/fuzz/fuzz_tflite_reader -max_total_time="$secs" -max_len=65536 -timeout=10 "$corpus"
-  rm -rf "$corpus"
+  sh tests/fuzz/make_corpus.sh build-asan "$shared" >/dev/null
+  build-asan/tests/fuzz/fuzz_tflite_reader -max_total_time="$secs" -max_len=65536 -timeout=10 \
+    -print_final_stats=1 build-asan/tests/fuzz/corpus
 fi
 echo "== all tests passed"

@@ -36,13 +36,15 @@ static const char k_usage[] =
     "  -k, --top K         number of classes to print (default 5)\n"
     "  --mean M            float inputs: value subtracted from each pixel (default 127.5)\n"
     "  --std S             float inputs: divisor after the subtraction (default 127.5)\n"
+    "  --save-input FILE   also write the prepared input tensor as FILE (.npy)\n"
     "  -t, --threads N     worker threads (default: all CPUs)\n"
     "  -h, --help          this text\n";
 
-enum { OPT_LABELS = 1, OPT_TOP, OPT_MEAN, OPT_STD, OPT_THREADS, OPT_HELP };
+enum { OPT_LABELS = 1, OPT_TOP, OPT_MEAN, OPT_STD, OPT_SAVE, OPT_THREADS, OPT_HELP };
 static const arg_opt k_opts[] = {
     {OPT_LABELS, "-l", "--labels", 1}, {OPT_TOP, "-k", "--top", 1},
     {OPT_MEAN, NULL, "--mean", 1},     {OPT_STD, NULL, "--std", 1},
+    {OPT_SAVE, NULL, "--save-input", 1},
     {OPT_THREADS, "-t", "--threads", 1}, {OPT_HELP, "-h", "--help", 0},
     {0, NULL, NULL, 0}};
 
@@ -50,6 +52,7 @@ typedef struct classify_opts {
   const char *model;
   const char *image;
   const char *labels;
+  const char *save_input;
   long top;
   double mean;
   double std;
@@ -142,6 +145,10 @@ static int classify(classify_state *c, const classify_opts *o) {
     else ((float *)c->input)[i] = (float)(((double)c->resized[i] - o->mean) / o->std);
   }
 
+  if (o->save_input &&
+      npy_write_file(o->save_input, in.dtype, in.rank, in.dims, c->input, err, sizeof err) != 0)
+    return cli_error(CMD, CLI_EXIT_FAIL, "%s", err);
+
   tfcc_tensor_info out;
   tfcc_session_output_info(c->session, 0, &out);
   size_t n = cli_elements(&out);
@@ -196,7 +203,7 @@ int cmd_classify(int argc, char **argv) {
   args a;
   const char *value;
   char err[256];
-  classify_opts o = {NULL, NULL, NULL, 5, 127.5, 127.5, 0};
+  classify_opts o = {NULL, NULL, NULL, NULL, 5, 127.5, 127.5, 0};
   args_init(&a, argc, argv);
   for (;;) {
     int id = args_next(&a, k_opts, &value);
@@ -206,6 +213,7 @@ int cmd_classify(int argc, char **argv) {
       case ARGS_ERROR: return cli_error(CMD, CLI_EXIT_USAGE, "%s", a.err);
       case OPT_HELP: fputs(k_usage, stdout); return CLI_EXIT_OK;
       case OPT_LABELS: o.labels = value; break;
+      case OPT_SAVE: o.save_input = value; break;
       case OPT_TOP: bad = args_int("--top", value, 1, 1000000, &o.top, err, sizeof err); break;
       case OPT_MEAN: bad = args_float("--mean", value, &o.mean, err, sizeof err); break;
       case OPT_STD:

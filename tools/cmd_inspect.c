@@ -17,17 +17,23 @@
 #define MAX_VERSIONS 16
 
 static const char k_usage[] =
-    "usage: tfcc inspect MODEL [--json]\n"
+    "usage: tfcc inspect MODEL [--json] [--memory]\n"
     "\n"
     "Describes a .tflite model: inputs and outputs (dtype, shape, shape signature,\n"
     "quantization), operators (count, versions, MACs per type and in total), tensor count,\n"
     "constant bytes, description, and operators tfcc does not support.\n"
     "\n"
     "  --json       machine-readable output\n"
+    "  --memory     also plan a session at the stored shapes and show its memory: arena bytes,\n"
+    "               naive sum of all intermediates, lower bound (largest set of simultaneously\n"
+    "               live tensors), per-session persistent bytes, constants\n"
     "  -h, --help   this text\n";
 
-enum { OPT_JSON = 1, OPT_HELP };
-static const arg_opt k_opts[] = {{OPT_JSON, NULL, "--json", 0}, {OPT_HELP, "-h", "--help", 0}, {0, NULL, NULL, 0}};
+enum { OPT_JSON = 1, OPT_MEMORY, OPT_HELP };
+static const arg_opt k_opts[] = {{OPT_JSON, NULL, "--json", 0},
+                                 {OPT_MEMORY, NULL, "--memory", 0},
+                                 {OPT_HELP, "-h", "--help", 0},
+                                 {0, NULL, NULL, 0}};
 
 typedef struct op_group {
   const char *name;
@@ -151,6 +157,67 @@ static void print_text(const char *path, const tfcc_model *m, const op_group *g,
   printf("unsupported: %s\n", uns[0] ? uns : "none");
 }
 
+/* ------------------------------------------------------------ memory (--memory) */
+
+/* Plans a session at the stored shapes. Returns 1 with *mi filled, or 0 with why set. */
+static int memory_info(tfcc_model *m, tfcc_memory_info *mi, char *why, size_t n) {
+  tfcc_session *s = NULL;
+  if (unsupported_list(m)[0]) {
+    snprintf(why, n, "no session: unsupported operators");
+    return 0;
+  }
+  tfcc_status st = tfcc_session_create(m, NULL, &s);
+  if (st != TFCC_OK) {
+    snprintf(why, n, "no session: %s", tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));
+    return 0;
+  }
+  st = tfcc_session_memory_info(s, mi);
+  if (st != TFCC_OK) snprintf(why, n, "%s", tfcc_session_last_error(s));
+  tfcc_session_destroy(s);
+  return st == TFCC_OK;
+}
+
+static void text_memory(tfcc_model *m) {
+  tfcc_memory_info mi;
+  char why[512];
+  if (!memory_info(m, &mi, why, sizeof why)) {
+    printf("memory: unavailable (%s)\n", why);
+    return;
+  }
+  printf("memory (one session at the stored shapes):\n");
+  printf("  arena bytes:                %zu\n", mi.arena_bytes);
+  printf("  naive sum of intermediates: %zu\n", mi.naive_bytes);
+  printf("  lower bound (live set):     %zu\n", mi.lower_bound_bytes);
+  if (mi.lower_bound_bytes) printf("  arena / lower bound:        %.3f\n", (double)mi.arena_bytes / (double)mi.lower_bound_bytes);
+  printf("  persistent per session:     %zu\n", mi.persistent_bytes);
+  printf("  constants (shared):         %zu\n", mi.constant_bytes);
+}
+
+static void json_memory(json_writer *w, tfcc_model *m) {
+  tfcc_memory_info mi;
+  char why[512];
+  json_key(w, "memory");
+  if (!memory_info(m, &mi, why, sizeof why)) {
+    json_begin_object(w);
+    json_key(w, "error");
+    json_string(w, why);
+    json_end_object(w);
+    return;
+  }
+  json_begin_object(w);
+  json_key(w, "arena_bytes");
+  json_int(w, (int64_t)mi.arena_bytes);
+  json_key(w, "naive_bytes");
+  json_int(w, (int64_t)mi.naive_bytes);
+  json_key(w, "lower_bound_bytes");
+  json_int(w, (int64_t)mi.lower_bound_bytes);
+  json_key(w, "persistent_bytes");
+  json_int(w, (int64_t)mi.persistent_bytes);
+  json_key(w, "constant_bytes");
+  json_int(w, (int64_t)mi.constant_bytes);
+  json_end_object(w);
+}
+
 /* ------------------------------------------------------------ json */
 
 static void json_tensor(json_writer *w, const tfcc_tensor_info *t) {
@@ -189,8 +256,8 @@ static void json_tensor(json_writer *w, const tfcc_tensor_info *t) {
   json_end_object(w);
 }
 
-static void print_json(const char *path, const tfcc_model *m, const op_group *g, int n_groups,
-                       int64_t total_macs) {
+static void print_json(const char *path, tfcc_model *m, const op_group *g, int n_groups,
+                       int64_t total_macs, int with_memory) {
   json_writer w;
   const int macs_known = unsupported_list(m)[0] == '\0';
   json_init(&w, stdout);
@@ -240,13 +307,14 @@ static void print_json(const char *path, const tfcc_model *m, const op_group *g,
   else json_null(&w);
   json_key(&w, "unsupported");
   json_string(&w, unsupported_list(m));
+  if (with_memory) json_memory(&w, m);
   json_end_object(&w);
 }
 
 int cmd_inspect(int argc, char **argv) {
   args a;
   const char *value, *path = NULL;
-  int as_json = 0;
+  int as_json = 0, with_memory = 0;
   args_init(&a, argc, argv);
   for (;;) {
     int id = args_next(&a, k_opts, &value);
@@ -257,6 +325,7 @@ int cmd_inspect(int argc, char **argv) {
       return CLI_EXIT_OK;
     }
     if (id == OPT_JSON) as_json = 1;
+    if (id == OPT_MEMORY) with_memory = 1;
     if (id == ARGS_POSITIONAL) {
       if (path) return cli_error(CMD, CLI_EXIT_USAGE, "unexpected argument '%s' (one MODEL only)", value);
       path = value;
@@ -273,9 +342,10 @@ int cmd_inspect(int argc, char **argv) {
   if (n < 0) {
     rc = cli_error(CMD, CLI_EXIT_FAIL, "out of memory");
   } else if (as_json) {
-    print_json(path, m, groups, n, total);
+    print_json(path, m, groups, n, total, with_memory);
   } else {
     print_text(path, m, groups, n, total);
+    if (with_memory) text_memory(m);
   }
   free(groups);
   tfcc_model_release(m);

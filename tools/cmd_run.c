@@ -23,8 +23,8 @@ static const char k_usage[] =
     "Runs MODEL (.tflite) once on .npy inputs and writes every output as DIR/<i>_<name>.npy\n"
     "(characters of <name> outside [A-Za-z0-9._-] become '_'). Prints one line per output.\n"
     "\n"
-    "  -i, --input FILE.npy        next model input, in the model's input order\n"
     "  -i, --input NAME=FILE.npy   the input whose tensor name is NAME\n"
+    "  -i, --input FILE.npy        the next input (model order) not bound by name\n"
     "  -o, --output DIR            output directory (created if missing)\n"
     "  -t, --threads N             worker threads (default: all CPUs)\n"
     "  -h, --help                  this text\n"
@@ -119,39 +119,47 @@ static int run_model(run_state *r, const char *model_path, const char **specs, i
   int n_in = tfcc_session_input_count(r->session);
   if (n_in > MAX_SPECS) return cli_error(CMD, CLI_EXIT_FAIL, "model has %d inputs (at most %d supported)", n_in, MAX_SPECS);
 
-  /* Assign files to inputs. */
+  /* Assign files to inputs: first the NAME=FILE ones, then the plain files, in order, to
+   * the inputs still without a file. */
   int assigned[MAX_SPECS];
+  const char *paths[MAX_SPECS];
+  int named[MAX_SPECS];
   for (int i = 0; i < MAX_SPECS; i++) assigned[i] = -1;
-  int next_positional = 0;
   for (int k = 0; k < n_specs; k++) {
-    const char *spec = specs[k], *path = spec;
+    const char *spec = specs[k], *eq = strchr(spec, '=');
     int index = -1;
-    const char *eq = strchr(spec, '=');
+    paths[k] = spec;
+    named[k] = 0;
     if (eq && eq != spec) {
       char name[1024];
       size_t len = (size_t)(eq - spec);
       if (len < sizeof name) {
         memcpy(name, spec, len);
         name[len] = '\0';
-        if (tfcc_session_find_input(r->session, name, &index) == TFCC_OK) path = eq + 1;
-        else index = -1;
+        if (tfcc_session_find_input(r->session, name, &index) != TFCC_OK) index = -1;
       }
     }
-    if (index < 0) {
-      if (next_positional >= n_in)
-        return cli_error(CMD, CLI_EXIT_USAGE, "'%s': the model has only %d input%s%s", spec, n_in,
-                         n_in == 1 ? "" : "s", eq ? " (and no input by that name)" : "");
-      index = next_positional++;
-    }
-    if (assigned[index] >= 0) {
-      tfcc_tensor_info info;
-      tfcc_session_input_info(r->session, index, &info);
-      return cli_error(CMD, CLI_EXIT_USAGE, "input %d (%s) is given twice ('%s' and '%s')", index,
-                       info.name, specs[assigned[index]], spec);
-    }
+    if (index < 0) continue; /* a plain file name (possibly containing '=') */
+    named[k] = 1;
+    paths[k] = eq + 1;
+    if (assigned[index] >= 0)
+      return cli_error(CMD, CLI_EXIT_USAGE, "input %d (%.*s) is given twice ('%s' and '%s')", index,
+                       (int)(eq - spec), spec, specs[assigned[index]], spec);
     assigned[index] = k;
-    if (npy_read_file(path, &r->files[index], err, sizeof err) != 0)
-      return cli_error(CMD, CLI_EXIT_FAIL, "input %d: %s", index, err);
+  }
+  int next = 0;
+  for (int k = 0; k < n_specs; k++) {
+    if (named[k]) continue;
+    while (next < n_in && assigned[next] >= 0) next++;
+    if (next >= n_in)
+      return cli_error(CMD, CLI_EXIT_USAGE, "too many input files: '%s' is left over (the model has %d input%s)",
+                       specs[k], n_in, n_in == 1 ? "" : "s");
+    assigned[next] = k;
+  }
+  for (int i = 0; i < n_in; i++) {
+    if (assigned[i] < 0) continue;
+    if (npy_read_file(paths[assigned[i]], &r->files[i], err, sizeof err) != 0)
+      return cli_error(CMD, CLI_EXIT_FAIL, "input %d: %s", i, err);
   }
   for (int i = 0; i < n_in; i++) {
     if (assigned[i] >= 0) continue;

@@ -169,6 +169,25 @@ TFCC_API const char *tfcc_cpu_feature_name(tfcc_cpu_feature f);
 TFCC_API const char *tfcc_isa_name(tfcc_isa isa);
 /* Parses an ISA cap name; TFCC_ERR_INVALID_ARG if unknown. */
 TFCC_API tfcc_status tfcc_isa_parse(const char *name, tfcc_isa *isa);
+/* The level kernels are dispatched at under a cap (what tfcc_runtime_create does with
+ * options.isa / TFCC_ISA): the CPU's best, never raised by the cap. TFCC_ISA_COUNT_ = no cap. */
+TFCC_API tfcc_isa tfcc_isa_dispatch_level(tfcc_isa cap);
+
+/* Kernel families and the variant dispatch picks for each at a level (for `tfcc cpu-info`,
+ * `tfcc bench`). Strings are static. */
+#define TFCC_KERNEL_MAX_VARIANTS 8
+typedef struct tfcc_kernel_family {
+  const char *name;       /* "f32-gemm" */
+  const char *ops;        /* operators it serves ("CONV_2D 1x1, FULLY_CONNECTED (float32)") */
+  const char *variant;    /* the variant chosen at the level asked ("ref", "f32-gemm-8x32-avx512") */
+  tfcc_isa variant_isa;   /* the ISA level that variant needs */
+  int variant_count;      /* every variant, lowest ISA first */
+  const char *variants[TFCC_KERNEL_MAX_VARIANTS];
+  tfcc_isa variant_isas[TFCC_KERNEL_MAX_VARIANTS];
+} tfcc_kernel_family;
+TFCC_API int tfcc_kernel_family_count(void);
+/* Family `index` (0..count-1) as dispatched at `level` (e.g. tfcc_isa_dispatch_level(cap)). */
+TFCC_API tfcc_status tfcc_kernel_family_get(int index, tfcc_isa level, tfcc_kernel_family *out);
 
 /* ---------------------------------------------------------------- runtime */
 

@@ -146,7 +146,7 @@ static bool arith_quantized(tfcc_arith_kind k, tfcc_dtype dt) {
     case TFCC_ARITH_ADD:
     case TFCC_ARITH_SUB:
     case TFCC_ARITH_MUL: return is_quant_dtype(dt);
-    case TFCC_ARITH_DIV: return dt == TFCC_UINT8 || dt == TFCC_INT8;
+    case TFCC_ARITH_DIV: return is_quant_dtype(dt); /* int16: LiteRT */
     case TFCC_ARITH_SQDIFF: return dt == TFCC_INT8;
     default: return false;
   }

@@ -1,5 +1,6 @@
 /* CONCATENATION: joins inputs along `axis` (ConcatenationOptions: axis, fused activation).
- * As TFLite: only activation NONE; int8 inputs must share the output's scale and zero point;
+ * As TFLite: the fused activation is read but ignored (TFLite's kernel never applies it; a
+ * RELU-fused float CONCATENATION keeps its negative values); int8 inputs must share the output's scale and zero point;
  * int16 zero points must be 0 (copied without rescaling); uint8 inputs with another
  * scale/zero point are requantized as ConcatenationWithScaling. */
 #include <stdlib.h>
@@ -15,9 +16,6 @@ static tfcc_status concat_prepare(tfcc_op_ctx *ctx) {
   if (st) return st;
   const tfcc_fb_table *o = &ctx->node->options;
   int32_t axis_opt = tfcc_fb_i32(o, 0, 0);
-  int8_t act = tfcc_fb_i8(o, 1, 0);
-  TFCC_OP_CHECK(ctx, act == 0, TFCC_ERR_UNSUPPORTED,
-                OP ": fused activation %d is not supported (TFLite accepts only NONE)", (int)act);
   tfcc_tensor *t0;
   if ((st = tfcc_so_input(ctx, 0, OP, &t0))) return st;
   static const int ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16, TFCC_INT32, TFCC_INT64,

@@ -1,7 +1,8 @@
-/* EXP: float32. */
-#include "ops/binary_common.h"
+/* EXP: float32; int8 and quantized int16 through lookup tables as TFLite (ops/unary_lut.h). */
+#include "ops/unary_lut.h"
 
-static tfcc_status prepare(tfcc_op_ctx *ctx) { return tfcc_unary_prepare(ctx, TFCC_UN_EXP); }
-static tfcc_status eval(tfcc_op_ctx *ctx) { return tfcc_unary_eval(ctx, TFCC_UN_EXP); }
+static tfcc_status init(tfcc_init_ctx *ctx) { return tfcc_unary_lut_init(ctx, TFCC_UN_EXP); }
+static tfcc_status prepare(tfcc_op_ctx *ctx) { return tfcc_unary_lut_prepare(ctx, TFCC_UN_EXP); }
+static tfcc_status eval(tfcc_op_ctx *ctx) { return tfcc_unary_lut_eval(ctx, TFCC_UN_EXP); }
 
-const tfcc_op_def tfcc_op_exp = {"EXP", NULL, NULL, prepare, eval, NULL};
+const tfcc_op_def tfcc_op_exp = {"EXP", init, NULL, prepare, eval, NULL};

@@ -1,24 +1,35 @@
 /* GELU: float32 (erfc form, or the tanh approximation when GeluOptions.approximate);
- * uint8 / int8 through a 256-entry table of the same float function (GeluPrepare). */
+ * uint8 / int8 through a 256-entry table of the same float function (GeluPrepare); int16
+ * through TFLite's 513-entry interpolated table (LUTPopulate<int16_t>, as LiteRT). */
 #include "kernels/ref/activation.h"
+#include "kernels/ref/lut.h"
 #include "ops/act_common.h"
 
 typedef struct gelu_op {
   act_head head;
   bool approximate;
   uint8_t lut[256];
+  int16_t lut16[TFCC_LUT16_SIZE];
 } gelu_op;
+
+static float gelu_fn(float x, const void *arg) {
+  return *(const bool *)arg ? tfcc_act_gelu_approx(x) : tfcc_act_gelu(x);
+}
 
 static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_tensor *in,
                          const tfcc_ir_tensor *out, tfcc_err *err) {
-  static const tfcc_dtype ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8};
+  static const tfcc_dtype ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16};
   gelu_op *p = (gelu_op *)params;
   p->approximate = tfcc_fb_bool(&node->options, 0, false); /* GeluOptions.approximate */
-  tfcc_status st = act_check_types(err, in, out, ok, 3, "float32, uint8, int8");
+  tfcc_status st = act_check_types(err, in, out, ok, 4, "float32, uint8, int8, int16");
   if (st || in->dtype == TFCC_FLOAT32) return st;
   float s_in = 0.f, s_out = 0.f;
   int32_t z_in = 0, z_out = 0;
   if ((st = act_quant_io(err, in, out, &s_in, &z_in, &s_out, &z_out))) return st;
+  if (in->dtype == TFCC_INT16) {
+    tfcc_lut16_build_fn(s_in, z_in, s_out, z_out, gelu_fn, &p->approximate, p->lut16);
+    return TFCC_OK;
+  }
   tfcc_lut8_build(in->dtype, s_in, z_in, s_out, z_out,
                   p->approximate ? tfcc_act_gelu_approx : tfcc_act_gelu, p->lut);
   return TFCC_OK;
@@ -31,6 +42,8 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   const size_t n = act_count(ctx->in[0]);
   if (p->head.in_type == TFCC_FLOAT32)
     tfcc_gelu_f32((const float *)ctx->in[0]->data, (float *)ctx->out[0]->data, n, p->approximate);
+  else if (p->head.in_type == TFCC_INT16)
+    tfcc_lut16_apply((const int16_t *)ctx->in[0]->data, (int16_t *)ctx->out[0]->data, n, p->lut16);
   else
     tfcc_lut8_apply((const uint8_t *)ctx->in[0]->data, (uint8_t *)ctx->out[0]->data, n, p->lut);
   return TFCC_OK;

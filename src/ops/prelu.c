@@ -1,12 +1,13 @@
 /* PRELU: out = x >= 0 ? x : x * alpha, alpha (input 1) broadcast to the input's shape (the
- * output always has the input's shape). float32, uint8, int8; quantized with two multipliers,
- * input_scale / output_scale and input_scale * alpha_scale / output_scale (float math, as
- * PreluPrepare). Ranks up to TFCC_MAX_RANK (TFLite's broadcast kernel stops at 4). */
+ * output always has the input's shape). float32, uint8, int8, and int16 with int8 alpha (LiteRT's
+ * 16x8 scheme); quantized with two multipliers, input_scale / output_scale and
+ * input_scale * alpha_scale / output_scale (float math, as PreluPrepare). Ranks up to TFCC_MAX_RANK (TFLite's broadcast kernel stops at 4). */
 #include "kernels/ref/activation.h"
 #include "ops/act_common.h"
 
 typedef struct prelu_op {
   tfcc_dtype type;
+  tfcc_dtype alpha_type;
   tfcc_prelu_params q;
 } prelu_op;
 
@@ -18,11 +19,14 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
   tfcc_status st = act_alloc_params(ctx, sizeof *p, (void **)&p);
   if (st) return st;
   p->type = in->dtype;
-  static const tfcc_dtype ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8};
-  st = act_check_types(ctx->err, in, out, ok, 3, "float32, uint8, int8");
-  if (!st && alpha->dtype != in->dtype)
+  static const tfcc_dtype ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16};
+  st = act_check_types(ctx->err, in, out, ok, 4, "float32, uint8, int8, int16");
+  /* int16 takes int8 alpha (16x8): LiteRT reads alpha as int8 whatever its declared type. */
+  const tfcc_dtype alpha_type = in->dtype == TFCC_INT16 ? TFCC_INT8 : in->dtype;
+  p->alpha_type = alpha_type;
+  if (!st && alpha->dtype != alpha_type)
     st = tfcc_err_set(ctx->err, TFCC_ERR_DTYPE, "alpha (input 1) dtype %s, expected %s",
-                      tfcc_dtype_name(alpha->dtype), tfcc_dtype_name(in->dtype));
+                      tfcc_dtype_name(alpha->dtype), tfcc_dtype_name(alpha_type));
   if (!st && in->dtype != TFCC_FLOAT32) {
     float s_in = 0.f, s_a = 0.f, s_out = 0.f;
     int32_t z_in = 0, z_a = 0, z_out = 0;
@@ -52,9 +56,10 @@ static tfcc_status prepare(tfcc_op_ctx *ctx) {
   const prelu_op *p = (const prelu_op *)ctx->params;
   if (!p) return act_params_missing(ctx);
   const tfcc_tensor *in = ctx->in[0], *alpha = ctx->in[1];
-  TFCC_OP_CHECK(ctx, in->dtype == p->type && alpha->dtype == p->type, TFCC_ERR_DTYPE,
-                "input/alpha dtypes %s/%s, model declared %s", tfcc_dtype_name(in->dtype),
-                tfcc_dtype_name(alpha->dtype), tfcc_dtype_name(p->type));
+  TFCC_OP_CHECK(ctx, in->dtype == p->type && alpha->dtype == p->alpha_type, TFCC_ERR_DTYPE,
+                "input/alpha dtypes %s/%s, model declared %s/%s", tfcc_dtype_name(in->dtype),
+                tfcc_dtype_name(alpha->dtype), tfcc_dtype_name(p->type),
+                tfcc_dtype_name(p->alpha_type));
   if ((st = act_out_dtype(ctx->err, ctx->out[0]->dtype, p->type))) return st;
   TFCC_OP_CHECK(ctx, alpha->rank <= in->rank, TFCC_ERR_SHAPE,
                 "alpha rank %d exceeds input rank %d (output must keep the input's shape)",

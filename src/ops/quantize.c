@@ -1,6 +1,7 @@
 /* QUANTIZE: float32 -> uint8 | int8 | int16 (per-tensor, or per-axis along the output's
- * quantized dimension), and requantization uint8|int8 -> uint8|int8, int16 -> int8|int16 with
- * multiplier (double)input_scale / (double)output_scale. int16 zero points must be 0
+ * quantized dimension), and requantization uint8 -> uint8|int8, int8 -> uint8|int8|int16,
+ * int16 -> int8|int16 with multiplier (double)input_scale / (double)output_scale. int16 zero
+ * points must be 0
  * (quantize.cc Prepare). */
 #include "kernels/ref/quantize.h"
 #include "ops/act_common.h"
@@ -27,11 +28,14 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
     ok = ot == TFCC_UINT8 || ot == TFCC_INT8 || ot == TFCC_INT16;
   else if (it == TFCC_INT16)
     ok = ot == TFCC_INT8 || ot == TFCC_INT16;
+  else if (it == TFCC_INT8)
+    ok = ot == TFCC_UINT8 || ot == TFCC_INT8 || ot == TFCC_INT16;
   else
     ok = (it == TFCC_UINT8 || it == TFCC_INT8) && (ot == TFCC_UINT8 || ot == TFCC_INT8);
   if (!ok)
     return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "input %s with output %s not supported "
-                        "(float32->uint8|int8|int16, uint8|int8->uint8|int8, int16->int8|int16)",
+                        "(float32->uint8|int8|int16, uint8->uint8|int8, int8->uint8|int8|int16, "
+                        "int16->int8|int16)",
                         tfcc_dtype_name(it), tfcc_dtype_name(ot));
   tfcc_status st;
   if (it == TFCC_FLOAT32 && out->quant.count > 1) {

@@ -112,6 +112,33 @@ static bool same_quant(const tfcc_tensor *a, const tfcc_tensor *b) {
   return sa == sb && za == zb;
 }
 
+/* Quantized REDUCE_PROD (int8, int16): GetQuantProdScaling = in_scale / out_scale^(1/n) with n
+ * the elements per output, as reduce.cc PrepareProd. */
+static tfcc_status prod_q_multiplier(tfcc_op_ctx *ctx, const reduce_setup *su, int32_t *mult,
+                                     int *shift) {
+  const tfcc_tensor *in = ctx->in[0], *out = ctx->out[0];
+  TFCC_OP_CHECK(ctx, in->dtype == TFCC_INT8 || in->dtype == TFCC_INT16, TFCC_ERR_UNSUPPORTED,
+                "REDUCE_PROD: quantized %s input not supported (TFLite: int8, int16)",
+                tfcc_dtype_name(in->dtype));
+  float in_s, out_s;
+  int32_t in_zp, out_zp;
+  quant_of(in, &in_s, &in_zp);
+  quant_of(out, &out_s, &out_zp);
+  TFCC_OP_CHECK(ctx, in_s > 0.f && out_s > 0.f && isfinite(in_s) && isfinite(out_s),
+                TFCC_ERR_INVALID_MODEL, "REDUCE_PROD: quantized scales %g/%g must be positive",
+                (double)in_s, (double)out_s);
+  *mult = 0;
+  *shift = 0;
+  if (su->shape.in_count == 0 || su->shape.out_count == 0) return TFCC_OK;
+  const double n = (double)(su->shape.in_count / su->shape.out_count);
+  const double scaling = (double)in_s / pow((double)out_s, 1.0 / n);
+  tfcc_quantize_multiplier(scaling, mult, shift);
+  /* MultiplyByQuantizedMultiplier(int64) works for shifts in [-31, 7] (its total shift 15 - shift). */
+  TFCC_OP_CHECK(ctx, *shift >= -31 && *shift <= 7, TFCC_ERR_UNSUPPORTED,
+                "REDUCE_PROD: per-factor scale %g is out of the supported range", scaling);
+  return TFCC_OK;
+}
+
 tfcc_status tfcc_reduce_op_prepare(tfcc_op_ctx *ctx, tfcc_reduce_op op) {
   reduce_setup su;
   tfcc_status st = setup(ctx, op, &su);
@@ -149,13 +176,10 @@ tfcc_status tfcc_reduce_op_prepare(tfcc_op_ctx *ctx, tfcc_reduce_op op) {
       }
       break;
     case TFCC_REDUCE_OP_SUM:
-      if (dt == TFCC_UINT8 || dt == TFCC_INT8) {
-        if (xnn_reduce(ctx, dt)) {
-          TFCC_OP_CHECK(ctx, in_s > 0.f && out_s > 0.f, TFCC_ERR_UNSUPPORTED,
-                        "%s: quantized %s needs input and output scales", name,
-                        tfcc_dtype_name(dt));
-          scratch = (size_t)su.shape.out_count * 4;
-        } else if (!same_quant(in, out)) {
+      if (dt == TFCC_UINT8 || dt == TFCC_INT8 || dt == TFCC_INT16) {
+        /* quantized SUM always rescales (LiteRT saturates even at equal scales); uint8/int8
+         * in TFLITE mode with XNNPACK's arithmetic */
+        if (xnn_reduce(ctx, dt) || !same_quant(in, out) || in_s > 0.f) {
           TFCC_OP_CHECK(ctx, out_s > 0.f, TFCC_ERR_UNSUPPORTED,
                         "%s: rescaling %s sum needs an output scale", name, tfcc_dtype_name(dt));
           TFCC_OP_CHECK(ctx, su.shape.reduce_count <= INT32_MAX, TFCC_ERR_SHAPE,
@@ -163,15 +187,15 @@ tfcc_status tfcc_reduce_op_prepare(tfcc_op_ctx *ctx, tfcc_reduce_op op) {
                         (long long)su.shape.reduce_count);
           scratch = (size_t)su.shape.out_count * 4;
         }
-      } else if (dt == TFCC_INT16) {
-        TFCC_OP_CHECK(ctx, same_quant(in, out), TFCC_ERR_UNSUPPORTED,
-                      "%s: int16 input and output quantization differ (TFLite requires equal)",
-                      name);
       }
       break;
     case TFCC_REDUCE_OP_PROD:
-      TFCC_OP_CHECK(ctx, !(is_q(dt) && in->quant && in->quant->count > 0), TFCC_ERR_UNSUPPORTED,
-                    "%s: quantized %s input not supported", name, tfcc_dtype_name(dt));
+      if (is_q(dt) && in->quant && in->quant->count > 0) {
+        int32_t mult;
+        int shift;
+        if ((st = prod_q_multiplier(ctx, &su, &mult, &shift)) != TFCC_OK) return st;
+        scratch = (size_t)su.shape.out_count * 4;
+      }
       break;
     case TFCC_REDUCE_OP_MAX:
     case TFCC_REDUCE_OP_MIN:
@@ -255,18 +279,31 @@ tfcc_status tfcc_reduce_op_eval(tfcc_op_ctx *ctx, tfcc_reduce_op op) {
                            ctx->scratch, false);
         return TFCC_OK;
       }
-      if ((dt == TFCC_UINT8 || dt == TFCC_INT8) && !same_quant(in, out)) {
+      if ((dt == TFCC_UINT8 || dt == TFCC_INT8 || dt == TFCC_INT16) &&
+          (!same_quant(in, out) || (in->quant && in->quant->count > 0 && in->quant->scale[0] > 0.f))) {
         float in_s, out_s;
         int32_t in_zp, out_zp;
         quant_of(in, &in_s, &in_zp);
         quant_of(out, &out_s, &out_zp);
-        tfcc_reduce_quantized_mean_or_sum(&su.shape, dt, in->data, in_zp, in_s, out->data, out_zp,
-                                          out_s, ctx->scratch, true);
+        tfcc_reduce_sum_q_rescaled(&su.shape, dt, in->data, in_zp, in_s, out->data, out_zp, out_s,
+                                   ctx->scratch);
         return TFCC_OK;
       }
       tfcc_reduce_generic(&su.shape, TFCC_REDUCE_SUM, dt, in->data, out->data);
       return TFCC_OK;
     case TFCC_REDUCE_OP_PROD:
+      if (is_q(dt) && in->quant && in->quant->count > 0) {
+        int32_t mult;
+        int shift;
+        if ((st = prod_q_multiplier(ctx, &su, &mult, &shift)) != TFCC_OK) return st;
+        float s_unused;
+        int32_t in_zp, out_zp;
+        quant_of(in, &s_unused, &in_zp);
+        quant_of(out, &s_unused, &out_zp);
+        tfcc_reduce_prod_q(&su.shape, dt, in->data, in_zp, out->data, out_zp, mult, shift,
+                           ctx->scratch);
+        return TFCC_OK;
+      }
       tfcc_reduce_generic(&su.shape, TFCC_REDUCE_PROD, dt, in->data, out->data);
       return TFCC_OK;
     case TFCC_REDUCE_OP_MAX:

@@ -2,8 +2,7 @@
 #include "ops/op.h"
 #include "ops/op_list.h"
 
-/* Weak references: an operator not compiled into this build is simply unsupported. */
-#define TFCC_DECLARE_OP_(code, sym) extern const tfcc_op_def tfcc_op_##sym __attribute__((weak));
+#define TFCC_DECLARE_OP_(code, sym) extern const tfcc_op_def tfcc_op_##sym;
 TFCC_OP_LIST(TFCC_DECLARE_OP_)
 #undef TFCC_DECLARE_OP_
 

@@ -7,12 +7,29 @@ static size_t round_up(size_t v, size_t a) { return (v + a - 1) & ~(a - 1); }
 typedef struct {
   int32_t idx;
   size_t size;
+  uint64_t key; /* sort key (larger first) */
 } order_item;
 
-static int by_size_desc(const void *a, const void *b) {
+static int by_key_desc(const void *a, const void *b) {
   const order_item *x = a, *y = b;
+  if (x->key != y->key) return x->key < y->key ? 1 : -1;
   if (x->size != y->size) return x->size < y->size ? 1 : -1;
   return x->idx - y->idx; /* stable: earlier buffers first */
+}
+
+/* Placement orders tried; the smallest arena wins. Greedy best-fit is a heuristic, and which
+ * order packs tightest depends on the graph (chains favour size order, wide graphs favour
+ * area). */
+enum { ORDER_SIZE, ORDER_AREA, ORDER_FIRST_USE, ORDER_LIFETIME, ORDER_SIZE_THEN_FIRST, ORDER_COUNT };
+
+static uint64_t order_key(const tfcc_plan_buffer *b, size_t size, int order, int32_t last_node) {
+  switch (order) {
+    case ORDER_AREA: return (uint64_t)size * (uint64_t)(b->last - b->first + 1);
+    case ORDER_FIRST_USE: return (uint64_t)(last_node - b->first);
+    case ORDER_LIFETIME: return ((uint64_t)(b->last - b->first) << 40) | (size >> 8);
+    case ORDER_SIZE_THEN_FIRST: return ((uint64_t)(size >> 12) << 20) | (uint64_t)(last_node - b->first);
+    default: return size;
+  }
 }
 
 static int by_offset(const void *a, const void *b) {
@@ -20,6 +37,9 @@ static int by_offset(const void *a, const void *b) {
   if ((*x)->offset != (*y)->offset) return (*x)->offset < (*y)->offset ? -1 : 1;
   return 0;
 }
+
+static size_t plan_once(tfcc_plan_buffer *bufs, int32_t n, size_t align, int order,
+                        order_item *items, tfcc_plan_buffer **placed, tfcc_plan_buffer **live);
 
 tfcc_status tfcc_arena_plan(tfcc_plan_buffer *bufs, int32_t n, size_t align, size_t *arena,
                             tfcc_err *err) {
@@ -32,12 +52,29 @@ tfcc_status tfcc_arena_plan(tfcc_plan_buffer *bufs, int32_t n, size_t align, siz
     free(order); free(placed); free(live);
     return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "arena plan: out of memory for %d buffers", (int)n);
   }
-  int32_t m = 0;
+  size_t best = SIZE_MAX;
+  int best_order = 0;
+  for (int o = 0; o < ORDER_COUNT; o++) {
+    size_t total = plan_once(bufs, n, align, o, order, placed, live);
+    if (total < best) { best = total; best_order = o; }
+  }
+  *arena = plan_once(bufs, n, align, best_order, order, placed, live);
+  free(order); free(placed); free(live);
+  return TFCC_OK;
+}
+
+static size_t plan_once(tfcc_plan_buffer *bufs, int32_t n, size_t align, int ord,
+                        order_item *order, tfcc_plan_buffer **placed, tfcc_plan_buffer **live) {
+  int32_t m = 0, last_node = 0;
+  for (int32_t i = 0; i < n; i++)
+    if (bufs[i].last > last_node) last_node = bufs[i].last;
   for (int32_t i = 0; i < n; i++) {
     bufs[i].offset = 0;
-    if (bufs[i].size) order[m++] = (order_item){i, round_up(bufs[i].size, align)};
+    if (!bufs[i].size) continue;
+    size_t sz = round_up(bufs[i].size, align);
+    order[m++] = (order_item){i, sz, order_key(&bufs[i], sz, ord, last_node)};
   }
-  qsort(order, (size_t)m, sizeof *order, by_size_desc);
+  qsort(order, (size_t)m, sizeof *order, by_key_desc);
   int32_t n_placed = 0;
   size_t total = 0;
   for (int32_t k = 0; k < m; k++) {
@@ -64,9 +101,7 @@ tfcc_status tfcc_arena_plan(tfcc_plan_buffer *bufs, int32_t n, size_t align, siz
     if (best + need > total) total = best + need;
     placed[n_placed++] = b;
   }
-  free(order); free(placed); free(live);
-  *arena = total;
-  return TFCC_OK;
+  return total;
 }
 
 size_t tfcc_arena_lower_bound(const tfcc_plan_buffer *bufs, int32_t n, size_t align) {

@@ -59,7 +59,7 @@ void tfcc_exec_plan_free(tfcc_exec_plan *p) {
     free(b);
     b = n;
   }
-  free(p->arena);
+  tfcc_arena_mem_free(p->mem_pool, &p->arena_mem);
   free(p->tensors);
   free(p->ptrs);
   free(p->nodes);
@@ -329,13 +329,9 @@ tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t
     if (p->tensors[i].is_variable) p->variables_bytes += p->tensors[i].bytes;
 
   if (with_memory) {
-    if (p->arena_bytes) {
-      p->arena = aligned_alloc(TFCC_ARENA_ALIGN, round_up(p->arena_bytes, TFCC_ARENA_ALIGN));
-      if (!p->arena) {
-        st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "cannot allocate an arena of %zu bytes", p->arena_bytes);
-        goto done;
-      }
-    }
+    p->mem_pool = env->mem;
+    if ((st = tfcc_arena_mem_alloc(env->mem, p->arena_bytes, &p->arena_mem, err)) != TFCC_OK) goto done;
+    p->arena = p->arena_mem.ptr;
     for (int32_t b = 0; b < nb; b++) {
       if (buf_tensor[b] >= 0)
         p->tensors[buf_tensor[b]].data = p->arena + bufs[b].offset;

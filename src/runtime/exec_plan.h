@@ -8,6 +8,7 @@
 
 #include "ops/op.h"
 #include "plan/arena_plan.h"
+#include "runtime/mem_pool.h"
 
 typedef struct tfcc_exec_node {
   int32_t node;          /* index in sg->nodes */
@@ -26,6 +27,8 @@ typedef struct tfcc_exec_plan {
   tfcc_exec_node *nodes;     /* active nodes in execution order */
   /* memory */
   uint8_t *arena;            /* activations + scratch (NULL when built without memory) */
+  tfcc_arena_mem arena_mem;
+  tfcc_mem_pool *mem_pool;
   size_t arena_bytes;
   size_t arena_lower_bound;  /* largest set of simultaneously live buffers */
   size_t naive_bytes;        /* sum of all planned buffers */
@@ -48,6 +51,7 @@ typedef struct tfcc_input_shape {
 typedef struct tfcc_exec_env {
   tfcc_isa isa;                 /* kernel dispatch level */
   struct tfcc_threadpool *pool; /* may be NULL */
+  tfcc_mem_pool *mem;           /* arenas; may be NULL */
 } tfcc_exec_env;
 
 tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t subgraph,

@@ -19,6 +19,7 @@ struct tfcc_runtime {
   int huge_pages;
   tfcc_isa isa;                /* dispatch level: the CPU's best, capped by options/TFCC_ISA */
   struct tfcc_threadpool *pool;
+  tfcc_mem_pool *mem;          /* session arenas */
 };
 
 typedef struct tfcc_model_node_info {

@@ -84,6 +84,12 @@ tfcc_status tfcc_runtime_create(const tfcc_runtime_options *opts, tfcc_runtime *
     tfcc_last_error_set(err.msg);
     return err.code;
   }
+  if (tfcc_mem_pool_create(rt->memory_pool_bytes, rt->huge_pages != 0, &rt->mem, &err) != TFCC_OK) {
+    tfcc_log(&rt->log, TFCC_LOG_ERROR, TFCC_TAG_MEM_ALLOC_FAIL, "%s", err.msg);
+    tfcc_runtime_destroy(rt);
+    tfcc_last_error_set(err.msg);
+    return err.code;
+  }
   tfcc_log(&rt->log, TFCC_LOG_INFO, "RUNTIME", "%d thread(s), kernels for %s", rt->num_threads, tfcc_isa_name(rt->isa));
   *out = rt;
   return TFCC_OK;
@@ -92,6 +98,7 @@ tfcc_status tfcc_runtime_create(const tfcc_runtime_options *opts, tfcc_runtime *
 void tfcc_runtime_destroy(tfcc_runtime *rt) {
   if (!rt) return;
   tfcc_threadpool_destroy(rt->pool);
+  tfcc_mem_pool_destroy(rt->mem);
   free(rt->cpu_affinity);
   free(rt);
 }

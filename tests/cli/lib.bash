@@ -41,6 +41,8 @@ model_runnable() {
   [ -f "$MODELS/$1.tflite" ] || return 1
   "$TFCC" inspect "$MODELS/$1.tflite" 2>/dev/null | grep -q '^unsupported: none$'
 }
+# Sanitizer builds run ~10x slower: tests skip their heaviest models there.
+sanitized_build() { grep -qa "__asan_init\|__ubsan_handle" "$TFCC"; }
 finish() {
   echo "$(basename "$0"): $CHECKS checks, $FAILS failed"
   [ "$FAILS" -eq 0 ] || exit 1

@@ -48,6 +48,10 @@ expect_rc 2 "classify without image" -- "$TFCC" classify m.tflite
 expect_in "$TMP/err" "missing IMAGE" "classify without image"
 expect_rc 2 "classify --top 0" -- "$TFCC" classify m.tflite x.bmp --top 0
 expect_in "$TMP/err" "--top: 0 is out of range" "classify --top 0"
+expect_rc 2 "classify -k0 (attached value)" -- "$TFCC" classify m.tflite x.bmp -k0
+expect_in "$TMP/err" "--top: 0 is out of range" "classify -k0"
+expect_rc 2 "classify -x" -- "$TFCC" classify m.tflite x.bmp -x
+expect_in "$TMP/err" "unknown option '-x'" "classify -x"
 expect_rc 2 "classify --std 0" -- "$TFCC" classify m.tflite x.bmp --std 0
 expect_error_line classify "classify --std 0"
 expect_rc 2 "classify --mean nan" -- "$TFCC" classify m.tflite x.bmp --mean nan

@@ -241,6 +241,25 @@ typedef struct {
   int max_diff_pct; /* allowed percentage of off-by-one elements */
 } qcase;
 
+/* TFLite's quantized DIV rescales the quotient by 2^total_shift with total_shift =
+ * output_shift - reciprocal_shift - headroom(numerator). Below -31 (small numerators over large
+ * divisors) its RoundingDivideByPOT shifts past the word size and yields what x86 and
+ * WebAssembly compute, not the quotient: those pairs are checked against LiteRT's own outputs
+ * in test_div_shift_overflow, not against real arithmetic. */
+static bool div_shift_overflows(const qcase *c, int32_t v1, int32_t v2) {
+  if (v2 < 0) {
+    v1 = -v1;
+    v2 = -v2;
+  }
+  const uint32_t u = v1 >= 0 ? (uint32_t)v1 : ~(uint32_t)v1;
+  const int headroom = u == 0 ? 31 : __builtin_clz(u) - 1;
+  const int recip_shift = 31 - __builtin_clz((uint32_t)v2);
+  int out_shift = 0;
+  const float m = c->s1 / (c->s2 * c->so);
+  (void)frexp((double)m, &out_shift);
+  return out_shift - recip_shift - headroom < -31;
+}
+
 static void run_qcase(const qcase *c) {
   int32_t lo, hi;
   switch (c->dt) {
@@ -289,6 +308,7 @@ static void run_qcase(const qcase *c) {
           case TFCC_OP_MUL: r = x * y; break;
           case TFCC_OP_DIV:
             if (vb[j] == c->z2) continue;
+            if (div_shift_overflows(c, va[i] - c->z1, vb[j] - c->z2)) continue; /* exact test */
             r = x / y;
             break;
           default: r = (x - y) * (x - y); break;
@@ -340,6 +360,41 @@ static void test_quantized(void) {
 }
 
 /* int16 power-of-two ADD / SUB (pot_scale_int16): exact by construction. */
+/* Quantized DIV where TFLite's rescale shift passes the word size (see div_shift_overflows):
+ * expected values are LiteRT's own outputs for these tensors. */
+static void test_div_shift_overflow(void) {
+  const int32_t d4[1] = {4};
+  tfcc_err err;
+  {
+    uint8_t a[4] = {121, 121, 128, 128}, b[4] = {2, 1, 2, 250}, o[4];
+    etu_q q1, q2, qo;
+    etu_q_set(&q1, 0.05f, 128);
+    etu_q_set(&q2, 0.04f, 130);
+    etu_q_set(&qo, 0.3f, 100);
+    tfcc_tensor ta = etu_t(TFCC_UINT8, 1, d4, a, &q1.q), tb = etu_t(TFCC_UINT8, 1, d4, b, &q2.q);
+    tfcc_tensor to = etu_t(TFCC_UINT8, 0, NULL, o, &qo.q);
+    tfcc_tensor *in[2] = {&ta, &tb};
+    etu_opts opts = {29, 0, -1};
+    CHECKF(etu_run(TFCC_OP_DIV, in, 2, &to, &opts, &err) == TFCC_OK, "%s", err.msg);
+    CHECKF(o[0] == 255 && o[1] == 255 && o[2] == 101 && o[3] == 101, "DIV uint8 %d %d %d %d",
+           o[0], o[1], o[2], o[3]);
+  }
+  {
+    int8_t a[4] = {-7, -7, 0, 0}, b[4] = {-125, -126, -125, 100}, o[4];
+    etu_q q1, q2, qo;
+    etu_q_set(&q1, 0.05f, 0);
+    etu_q_set(&q2, 0.04f, 3);
+    etu_q_set(&qo, 0.3f, -10);
+    tfcc_tensor ta = etu_t(TFCC_INT8, 1, d4, a, &q1.q), tb = etu_t(TFCC_INT8, 1, d4, b, &q2.q);
+    tfcc_tensor to = etu_t(TFCC_INT8, 0, NULL, o, &qo.q);
+    tfcc_tensor *in[2] = {&ta, &tb};
+    etu_opts opts = {29, 0, -1};
+    CHECKF(etu_run(TFCC_OP_DIV, in, 2, &to, &opts, &err) == TFCC_OK, "%s", err.msg);
+    CHECKF(o[0] == 127 && o[1] == 127 && o[2] == -9 && o[3] == -9, "DIV int8 %d %d %d %d", o[0],
+           o[1], o[2], o[3]);
+  }
+}
+
 static void test_int16_pot(void) {
   const int32_t d[1] = {9};
   int16_t a[9] = {0, 1, -1, 32767, -32768, 1000, -1000, 20000, -20000};
@@ -468,6 +523,7 @@ int main(void) {
   test_int();
   test_quantized();
   test_int16_pot();
+  test_div_shift_overflow();
   test_params();
   test_errors();
   test_add_n();

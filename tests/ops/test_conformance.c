@@ -22,23 +22,6 @@
 #include "tfcc/tfcc.h"
 #include "test_harness.h"
 
-/* The runtime is written in parallel with this test: until it is linked in, these
- * references stay NULL and the test reports "skipped". */
-#pragma weak tfcc_runtime_create
-#pragma weak tfcc_runtime_destroy
-#pragma weak tfcc_model_load_file
-#pragma weak tfcc_model_release
-#pragma weak tfcc_session_create
-#pragma weak tfcc_session_destroy
-#pragma weak tfcc_session_run
-#pragma weak tfcc_session_input_count
-#pragma weak tfcc_session_output_count
-#pragma weak tfcc_session_input_info
-#pragma weak tfcc_session_output_info
-#pragma weak tfcc_session_last_error
-#pragma weak tfcc_last_error
-#pragma weak tfcc_runtime_options_default
-
 #define MAX_IO 16
 
 /* ---------------------------------------------------------------- tiny .npy reader */
@@ -319,15 +302,6 @@ done:
 }
 
 int main(void) {
-  /* Taken through a volatile pointer so the compiler keeps the NULL test of a weak symbol. */
-  tfcc_status (*volatile load_fn)(tfcc_runtime *, const char *, const tfcc_model_options *,
-                                  tfcc_model **) = tfcc_model_load_file;
-  tfcc_status (*volatile run_fn)(tfcc_session *, const void *const *, void *const *) = tfcc_session_run;
-  tfcc_status (*volatile rt_fn)(const tfcc_runtime_options *, tfcc_runtime **) = tfcc_runtime_create;
-  if (!load_fn || !run_fn || !rt_fn) {
-    printf("SKIP conformance: the runtime (tfcc_model_load_file/tfcc_session_run) is not linked in yet\n");
-    return TFCC_TEST_SKIP;
-  }
   char dir[1024], index[1100];
   snprintf(dir, sizeof(dir), "%s/tests/ops/conformance", tfcc_test_source_dir());
   snprintf(index, sizeof(index), "%s/cases.txt", dir);

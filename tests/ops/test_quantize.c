@@ -105,6 +105,7 @@ static void test_requantize(void) {
       {TFCC_UINT8, TFCC_INT8, 0.00784313772f, 127, 0.0123f, -1, false},
       {TFCC_INT16, TFCC_INT8, 1.f / 2000, 0, 0.0311f, 4, false},
       {TFCC_INT16, TFCC_INT16, 1.f / 2000, 0, 1.f / 3001, 0, false},
+      {TFCC_INT8, TFCC_INT16, 0.0517f, 10, 1.f / 3001, 0, false},
   };
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
     size_t n = 0;

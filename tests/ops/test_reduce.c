@@ -292,20 +292,21 @@ static void test_quant_rescale(tfcc_dtype dt, rop op, bool keep, int c_index, fl
     ref_reduce(op, k->rank, k->dims, red, xd, ref, &on);
     int64_t off = 0;
     for (int64_t j = 0; j < on; j++) {
-      /* TFLite's QuantizedMeanOrSum adds 0.5 before rounding (bias = ... + 0.5f, then
-       * TfLiteRound): results sit half a unit high. The 4-D H,W mean path rounds normally. */
+      /* TFLite's QuantizedMeanOrSum (MEAN) adds 0.5 before rounding (bias = ... + 0.5f, then
+       * TfLiteRound): results sit half a unit high. The 4-D H,W mean path rounds normally, and
+       * so does SUM (LiteRT's optimized QuantizedMeanOrSum: no 0.5, saturating). */
       bool hw = op == R_MEAN && keep && k->rank == 4 && k->n == 2 &&
                 ((k->axes[0] == 1 && k->axes[1] == 2) || (k->axes[0] == 2 && k->axes[1] == 1));
       /* int16 MEAN: current TFLite folds 1/n into an integer multiplier (rounds normally;
        * confirmed by tests/ops/conformance mean_i16_*). */
       const bool i16_mean = op == R_MEAN && dt == TFCC_INT16;
-      double q = round(ref[j] / s_out + ((hw || i16_mean) ? 0.0 : 0.5)) + z_out;
+      double q = round(ref[j] / s_out + ((hw || i16_mean || op == R_SUM) ? 0.0 : 0.5)) + z_out;
       if (hw && dt == TFCC_UINT8) {
         /* reference_ops::Mean (uint8) truncates the input zero point's contribution. */
         double mean_q = ref[j] / s_in + z_in;
         q = round(mean_q * s_in / s_out) + z_out - trunc(z_in * (double)s_in / s_out);
       }
-      if (op == R_MEAN) q = q < lo ? lo : (q > hi ? hi : q);
+      q = q < lo ? lo : (q > hi ? hi : q);
       int32_t got = qget(dt, out.data, j);
       double diff = fabs((double)got - q);
       CHECKF(diff <= 1, "%s %s case %d [%lld]: %d vs %g", k_name[op], tfcc_dtype_name(dt),
@@ -350,9 +351,10 @@ static void test_quant_exact(void) {
     CHECKF(((int8_t *)out.data)[0] == 2, "got %d", ((int8_t *)out.data)[0]);
     free(out.data);
   }
-  /* uint8 SUM with equal quantization: raw uint8 sum wraps (250 + 10 = 4), as TFLite. */
+  /* uint8 SUM with equal quantization saturates as LiteRT (checked with it): (250 - 3) +
+   * (10 - 3) + 3 = 257 -> 255; {50, 10, 7} -> 61. */
   {
-    uint8_t x[2] = {250, 10};
+    uint8_t x[3] = {250, 10, 7};
     int32_t dims[1] = {2}, axes[1] = {0};
     qt q;
     set_q(&q, 0.1f, 3);
@@ -364,7 +366,47 @@ static void test_quant_exact(void) {
     tfcc_err err = {0};
     CHECK(run(R_SUM, &in, axes, 1, false, &out, &err) == TFCC_OK);
     CHECK(out.rank == 0);
-    CHECKF(((uint8_t *)out.data)[0] == 4, "got %d", ((uint8_t *)out.data)[0]);
+    CHECKF(((uint8_t *)out.data)[0] == 255, "got %d", ((uint8_t *)out.data)[0]);
+    free(out.data);
+    x[0] = 50;
+    dims[0] = 3;
+    mk(&in, TFCC_UINT8, 1, dims, x, &q.q);
+    memset(&out, 0, sizeof(out));
+    out.dtype = TFCC_UINT8;
+    out.quant = &q.q;
+    CHECK(run(R_SUM, &in, axes, 1, false, &out, &err) == TFCC_OK);
+    CHECKF(((uint8_t *)out.data)[0] == 61, "got %d", ((uint8_t *)out.data)[0]);
+    free(out.data);
+  }
+  /* Quantized REDUCE_PROD (QuantizedReduceProd, every factor rescaled by
+   * in_scale / out_scale^(1/n)); expected values are LiteRT's own outputs. */
+  {
+    int8_t x[4] = {2, 3, -4, 5};
+    int32_t dims[2] = {2, 2}, axes[1] = {1};
+    qt q;
+    set_q(&q, 0.5f, 0);
+    tfcc_tensor in, out;
+    mk(&in, TFCC_INT8, 2, dims, x, &q.q);
+    memset(&out, 0, sizeof(out));
+    out.dtype = TFCC_INT8;
+    out.quant = &q.q;
+    tfcc_err err = {0};
+    CHECKF(run(R_PROD, &in, axes, 1, false, &out, &err) == TFCC_OK, "%s", err.msg);
+    CHECKF(((int8_t *)out.data)[0] == 3 && ((int8_t *)out.data)[1] == -10, "got %d %d",
+           ((int8_t *)out.data)[0], ((int8_t *)out.data)[1]);
+    free(out.data);
+    int16_t xs[6] = {1000, 1500, -800, 30000, -2000, 123};
+    int32_t dims3[2] = {2, 3};
+    qt qi, qo;
+    set_q(&qi, 0.001f, 0);
+    set_q(&qo, 0.002f, 0);
+    mk(&in, TFCC_INT16, 2, dims3, xs, &qi.q);
+    memset(&out, 0, sizeof(out));
+    out.dtype = TFCC_INT16;
+    out.quant = &qo.q;
+    CHECKF(run(R_PROD, &in, axes, 1, false, &out, &err) == TFCC_OK, "%s", err.msg);
+    CHECKF(((int16_t *)out.data)[0] == -600 && ((int16_t *)out.data)[1] == -3690, "got %d %d",
+           ((int16_t *)out.data)[0], ((int16_t *)out.data)[1]);
     free(out.data);
   }
   /* Quantized MAX/MIN with equal quantization: exact. */
@@ -425,7 +467,9 @@ static void test_errors(void) {
   set_q(&qo, 0.25f, 3);
   mk(&in, TFCC_INT8, 2, dims, xb, &qz.q);
   expect_fail(R_MAX, &in, ok, 1, TFCC_INT8, &qo.q, TFCC_ERR_UNSUPPORTED, "max rescale");
-  expect_fail(R_PROD, &in, ok, 1, TFCC_INT8, &qo.q, TFCC_ERR_UNSUPPORTED, "quantized prod");
+  uint8_t xu[6] = {0};
+  mk(&in, TFCC_UINT8, 2, dims, xu, &qz.q);
+  expect_fail(R_PROD, &in, ok, 1, TFCC_UINT8, &qo.q, TFCC_ERR_UNSUPPORTED, "uint8 quantized prod");
   /* Axis not known at prepare time. */
   {
     tfcc_tensor axis, out;

@@ -296,8 +296,42 @@ static void test_resize_matches_refs(void) {
   image_free(&img);
 }
 
+/* Random corruption of valid BMPs must give an image or an error, never a crash
+ * (run under ASan/UBSan in CI). */
+static void test_bmp_mutations(void) {
+  static uint8_t good[1 << 14], buf[1 << 14];
+  uint32_t seed = 12345;
+  int decoded = 0, failed = 0;
+  for (int round = 0; round < 3000; round++) {
+    int bpp = round % 3 == 0 ? 8 : round % 3 == 1 ? 24 : 32;
+    size_t n = make_bmp(good, sizeof good, 5 + round % 4, 3 + round % 5, bpp, round & 1, round & 2,
+                        bpp == 32 && (round & 4), (round & 8) ? 124 : 40);
+    memcpy(buf, good, n);
+    for (int k = 0; k < 1 + round % 6; k++) {
+      seed = seed * 1664525u + 1013904223u;
+      size_t at = (seed >> 8) % (round % 7 == 0 ? n : 70); /* mostly the headers */
+      seed = seed * 1664525u + 1013904223u;
+      buf[at] = (uint8_t)(seed >> 24);
+    }
+    seed = seed * 1664525u + 1013904223u;
+    size_t len = (round % 5 == 0) ? (seed >> 8) % (n + 1) : n;
+    image_u8 img;
+    char err[256];
+    if (image_decode(buf, len, round % 4 == 3 ? 1 : 0, &img, err, sizeof err) == 0) {
+      decoded++;
+      CHECK(img.width > 0 && img.height > 0 && img.pixels != NULL);
+      image_free(&img);
+    } else {
+      failed++;
+      CHECK(err[0] != '\0');
+    }
+  }
+  CHECK(decoded > 0 && failed > 0);
+}
+
 int main(void) {
   test_bmp_variants();
+  test_bmp_mutations();
   test_bmp_errors();
   test_convert();
   test_resize_synthetic();

@@ -203,8 +203,39 @@ static void test_shared_refs(void) {
   npy_free(&a);
 }
 
+/* Random corruption of a valid file: parsed or rejected with a message, never a crash. */
+static void test_mutations(void) {
+  uint8_t good[512], buf[512];
+  int32_t data[6] = {1, 2, 3, 4, 5, 6};
+  size_t n = make_npy(good, sizeof good, 1, "{'descr': '<i4', 'fortran_order': False, 'shape': (2, 3), }",
+                      data, sizeof data);
+  uint32_t seed = 777;
+  int ok = 0, rejected = 0;
+  for (int round = 0; round < 5000; round++) {
+    memcpy(buf, good, n);
+    for (int k = 0; k < 1 + round % 4; k++) {
+      seed = seed * 1664525u + 1013904223u;
+      size_t at = (seed >> 8) % 80;
+      seed = seed * 1664525u + 1013904223u;
+      buf[at] = round % 3 ? (uint8_t)"{}(),': 0123456789<|fiuTrueFalse"[(seed >> 24) % 32] : (uint8_t)(seed >> 24);
+    }
+    npy_array a;
+    char err[256] = "";
+    if (npy_parse(buf, round % 9 == 0 ? n - (size_t)(round % 30) : n, &a, err, sizeof err) == 0) {
+      ok++;
+      CHECK(a.data != NULL);
+      npy_free(&a);
+    } else {
+      rejected++;
+      CHECK(err[0] != '\0');
+    }
+  }
+  CHECK(ok > 0 && rejected > 0);
+}
+
 int main(void) {
   test_versions_and_types();
+  test_mutations();
   test_shapes();
   test_errors();
   test_roundtrip();

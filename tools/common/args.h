@@ -1,6 +1,6 @@
 /* Small command-line option parser for the tfcc subcommands.
  *
- * Accepts "-o VALUE", "--out VALUE", "--out=VALUE", flags ("--json"), positional arguments
+ * Accepts "-o VALUE", "-oVALUE", "--out VALUE", "--out=VALUE", flags ("--json"), positional arguments
  * anywhere, and "--" to end options. */
 #ifndef TFCC_TOOLS_ARGS_H
 #define TFCC_TOOLS_ARGS_H

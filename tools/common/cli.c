@@ -31,15 +31,19 @@ static void log_filter(void *user, tfcc_log_level level, const char *tag, const 
           message ? message : "");
 }
 
+void cli_runtime_defaults(tfcc_runtime_options *ro, int threads) {
+  tfcc_runtime_options_default(ro);
+  ro->num_threads = threads;
+  ro->log_fn = log_filter;
+  ro->log_level = getenv("TFCC_LOG") && getenv("TFCC_LOG")[0] ? TFCC_LOG_DEBUG : TFCC_LOG_WARN;
+}
+
 int cli_open_model(const char *cmd, const char *path, int threads, int allow_unsupported,
                    tfcc_runtime **rt, tfcc_model **model) {
   *rt = NULL;
   *model = NULL;
   tfcc_runtime_options ro;
-  tfcc_runtime_options_default(&ro);
-  ro.num_threads = threads;
-  ro.log_fn = log_filter;
-  ro.log_level = getenv("TFCC_LOG") && getenv("TFCC_LOG")[0] ? TFCC_LOG_DEBUG : TFCC_LOG_WARN;
+  cli_runtime_defaults(&ro, threads);
   tfcc_status st = tfcc_runtime_create(&ro, rt);
   if (st != TFCC_OK)
     return cli_error(cmd, CLI_EXIT_FAIL, "cannot create runtime: %s", tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));

@@ -16,6 +16,10 @@
 int cli_error(const char *cmd, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Runtime options as every subcommand uses them: threads (0 = all CPUs), library log lines
+ * dropped unless TFCC_LOG is set. */
+void cli_runtime_defaults(tfcc_runtime_options *ro, int threads);
+
 /* Creates a runtime (threads: 0 = all CPUs) and loads the model. On failure prints the
  * error line, frees what was made and returns CLI_EXIT_FAIL; else 0. */
 int cli_open_model(const char *cmd, const char *path, int threads, int allow_unsupported,

@@ -5,6 +5,7 @@
 #include <stdio.h> /* before jpeglib.h, which uses FILE */
 
 #include <jpeglib.h>
+#include <jerror.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@ typedef struct jpeg_err_jmp {
   struct jpeg_error_mgr mgr;
   jmp_buf jump;
   char message[JMSG_LENGTH_MAX];
+  int truncated; /* libjpeg only warns (and pads with gray) when the data ends early */
 } jpeg_err_jmp;
 
 static void on_error_exit(j_common_ptr cinfo) {
@@ -23,6 +25,14 @@ static void on_error_exit(j_common_ptr cinfo) {
 }
 
 static void on_output_message(j_common_ptr cinfo) { (void)cinfo; /* warnings: stay quiet */ }
+
+static void on_emit_message(j_common_ptr cinfo, int level) {
+  jpeg_err_jmp *e = (jpeg_err_jmp *)cinfo->err;
+  if (level < 0) {
+    if (e->mgr.msg_code == JWRN_JPEG_EOF) e->truncated = 1;
+    e->mgr.num_warnings++;
+  }
+}
 
 int image_decode_jpeg(const uint8_t *buf, size_t size, image_u8 *out, char *err, size_t n) {
   memset(out, 0, sizeof *out);
@@ -34,7 +44,9 @@ int image_decode_jpeg(const uint8_t *buf, size_t size, image_u8 *out, char *err,
   cinfo.err = jpeg_std_error(&jerr.mgr);
   jerr.mgr.error_exit = on_error_exit;
   jerr.mgr.output_message = on_output_message;
+  jerr.mgr.emit_message = on_emit_message;
   jerr.message[0] = '\0';
+  jerr.truncated = 0;
   if (setjmp(jerr.jump)) {
     jpeg_destroy_decompress(&cinfo);
     free(px);
@@ -68,6 +80,10 @@ int image_decode_jpeg(const uint8_t *buf, size_t size, image_u8 *out, char *err,
   while (cinfo.output_scanline < cinfo.output_height) {
     JSAMPROW row = px + stride * cinfo.output_scanline;
     jpeg_read_scanlines(&cinfo, &row, 1);
+  }
+  if (jerr.truncated) {
+    snprintf(jerr.message, sizeof jerr.message, "file truncated (image data ends early)");
+    longjmp(jerr.jump, 1);
   }
   jpeg_finish_decompress(&cinfo);
   out->width = (int32_t)cinfo.output_width;

@@ -68,6 +68,7 @@ void json_begin_object(json_writer *w) { open_container(w, '{', 0); }
 void json_end_object(json_writer *w) { close_container(w, '}'); }
 void json_begin_array(json_writer *w) { open_container(w, '[', 0); }
 void json_begin_array_inline(json_writer *w) { open_container(w, '[', 1); }
+void json_begin_object_inline(json_writer *w) { open_container(w, '{', 1); }
 void json_end_array(json_writer *w) { close_container(w, ']'); }
 
 void json_key(json_writer *w, const char *key) {

@@ -23,6 +23,8 @@ void json_begin_array(json_writer *w);
 void json_end_array(json_writer *w);
 /* An array written on one line ("[1, 224, 224, 3]"), for short lists of numbers. */
 void json_begin_array_inline(json_writer *w);
+/* An object written on one line (e.g. one trace event per line). */
+void json_begin_object_inline(json_writer *w);
 void json_key(json_writer *w, const char *key);
 void json_string(json_writer *w, const char *s);
 void json_int(json_writer *w, int64_t v);

@@ -376,10 +376,10 @@ void tfcc_prelu_f32(const float *in, const float *alpha, float *out, int32_t ran
   }
 }
 
-#define TFCC_PRELU_Q_LOOP(T, QMIN, QMAX)                                                   \
+#define TFCC_PRELU_Q_LOOP(T, TA, QMIN, QMAX)                                               \
   do {                                                                                     \
     const T *src = (const T *)in;                                                          \
-    const T *al = (const T *)alpha;                                                        \
+    const TA *al = (const TA *)alpha;                                                      \
     T *dst = (T *)out;                                                                     \
     for (size_t i = 0; i < n; i++) {                                                       \
       const int32_t x = (int32_t)src[i] - p->in_zp;                                        \
@@ -401,7 +401,9 @@ void tfcc_prelu_q(tfcc_dtype type, const void *in, const void *alpha, void *out,
   const size_t n = flat_count(rank, dims);
   walk_ w = {{0}, 0};
   if (type == TFCC_UINT8)
-    TFCC_PRELU_Q_LOOP(uint8_t, 0, 255);
+    TFCC_PRELU_Q_LOOP(uint8_t, uint8_t, 0, 255);
   else if (type == TFCC_INT8)
-    TFCC_PRELU_Q_LOOP(int8_t, -128, 127);
+    TFCC_PRELU_Q_LOOP(int8_t, int8_t, -128, 127);
+  else if (type == TFCC_INT16) /* 16x8: int8 alpha */
+    TFCC_PRELU_Q_LOOP(int16_t, int8_t, -32768, 32767);
 }

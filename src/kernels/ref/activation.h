@@ -105,7 +105,8 @@ typedef struct tfcc_prelu_params {
   int32_t mult_pos, mult_neg;
   int shift_pos, shift_neg;
 } tfcc_prelu_params;
-/* reference_ops::Prelu / BroadcastPrelu4DSlow for uint8 / int8. */
+/* reference_ops::Prelu / BroadcastPrelu4DSlow for uint8 / int8, and int16 input with int8 alpha
+ * (LiteRT's 16x8 PRELU). */
 void tfcc_prelu_q(tfcc_dtype type, const void *in, const void *alpha, void *out, int32_t rank,
                   const int32_t *dims, const int64_t *alpha_strides, const tfcc_prelu_params *p);
 

@@ -12,11 +12,24 @@
 
 /* ------------------------------------------------------------------ fixed-point pieces */
 
+/* Arithmetic shift right (C leaves >> of negative values implementation-defined). */
+static inline int32_t tfcc_asr_(int32_t x, int s) {
+  return x >= 0 ? (int32_t)((uint32_t)x >> s) : (int32_t)~(~(uint32_t)x >> s);
+}
+
 int32_t tfcc_q_rdbpot(int32_t x, int exponent) {
   /* TFLite only calls RoundingDivideByPOT with 0 <= exponent <= 31; a negative exponent (a
    * multiplier above one where TFLite assumes below) is taken as the left shift it stands for. */
   if (exponent <= 0) return tfcc_shl_wrap(x, exponent < -31 ? 31 : -exponent);
-  if (exponent > 31) return 0;
+  if (exponent > 31) {
+    /* What TFLite's gemmlowp code computes on x86 and WebAssembly, whose shifts take their
+     * count modulo the operand width: mask = (int32)((1LL << (e % 64)) - 1), x >> (e % 32).
+     * Quantized DIV gets here for a zero numerator (headroom 31): 0 becomes 1, as TFLite. */
+    const int32_t mask = (int32_t)(uint32_t)((1ULL << (exponent & 63)) - 1u);
+    const int32_t remainder = x & mask;
+    const int32_t threshold = tfcc_asr_(mask, 1) + (x < 0 ? 1 : 0);
+    return tfcc_asr_(x, exponent & 31) + (remainder > threshold ? 1 : 0);
+  }
   return tfcc_rdbpot(x, exponent);
 }
 

@@ -376,3 +376,43 @@ bool tfcc_arg_min_max(tfcc_dtype in_dt, const void *in, int64_t outer, int32_t a
     default: return false;
   }
 }
+
+bool tfcc_reduce_sum_q_rescaled(const tfcc_reduce_shape *s, tfcc_dtype dt, const void *in,
+                                int32_t in_zp, float in_scale, void *out, int32_t out_zp,
+                                float out_scale, int32_t *acc) {
+  if (!sum_q_raw(s, dt, in, acc)) return false;
+  int32_t lo, hi;
+  q_range(dt, &lo, &hi);
+  const float scale = in_scale / out_scale;
+  const float bias = (float)(-in_zp) * scale * (float)s->reduce_count;
+  for (int64_t j = 0; j < s->out_count; j++) {
+    const int32_t v = f2i_sat(roundf((float)acc[j] * scale + bias));
+    store_q(dt, out, j, tfcc_clamp_i32((int32_t)((uint32_t)v + (uint32_t)out_zp), lo, hi));
+  }
+  return true;
+}
+
+/* Whether idx (an input position) has index 0 on every reduced axis: the first input element
+ * of its output in row-major order. */
+static bool first_of_output(const tfcc_reduce_shape *s, const int32_t *idx) {
+  for (int32_t d = 0; d < s->rank; d++)
+    if (s->reduced[d] && idx[d] != 0) return false;
+  return true;
+}
+
+bool tfcc_reduce_prod_q(const tfcc_reduce_shape *s, tfcc_dtype dt, const void *in, int32_t in_zp,
+                        void *out, int32_t out_zp, int32_t mult, int shift, int32_t *acc) {
+  if (dt != TFCC_INT8 && dt != TFCC_INT16) return false;
+  if (s->in_count == 0) return true; /* TFLite returns early and leaves the output */
+  const int8_t *x8 = (const int8_t *)in;
+  const int16_t *x16 = (const int16_t *)in;
+  TFCC_FOR_EACH_(s, i, o, {
+    const int32_t v = (dt == TFCC_INT8 ? (int32_t)x8[i] : (int32_t)x16[i]) - in_zp;
+    acc[o] = first_of_output(s, idx_) ? v : tfcc_mbqm64((int64_t)acc[o] * v, mult, shift);
+  });
+  int32_t lo, hi;
+  q_range(dt, &lo, &hi);
+  for (int64_t j = 0; j < s->out_count; j++)
+    store_q(dt, out, j, tfcc_clamp_i32(tfcc_mbqm64((int64_t)acc[j], mult, shift) + out_zp, lo, hi));
+  return true;
+}

@@ -53,6 +53,19 @@ bool tfcc_reduce_mean_q_same(const tfcc_reduce_shape *s, tfcc_dtype dt, const vo
                              int32_t *acc);
 /* reference_ops::QuantizedMeanOrSum<T, int32_t>: float rescale with TFLite's float formula.
  * compute_sum: SUM (result wraps to T like TFLite, no clamp); else MEAN (clamped). */
+/* Quantized SUM as LiteRT's optimized QuantizedMeanOrSum computes it (every uint8/int8/int16
+ * SUM, equal scales included): clamp(round(acc * s - in_zp * s * n) + out_zp) with
+ * s = in_scale / out_scale in float, saturating to the output type. */
+bool tfcc_reduce_sum_q_rescaled(const tfcc_reduce_shape *s, tfcc_dtype dt, const void *in,
+                                int32_t in_zp, float in_scale, void *out, int32_t out_zp,
+                                float out_scale, int32_t *acc);
+/* Quantized REDUCE_PROD of int8 / int16 (reference_ops::QuantizedReduceProd): each output
+ * starts from its first (q - in_zp); every further factor multiplies in int64 and rescales by
+ * MultiplyByQuantizedMultiplier(int64, mult, shift), with mult/shift from
+ * in_scale / out_scale^(1/n); the product is rescaled once more, offset by out_zp and clamped.
+ * acc holds out_count int32 values. An empty input leaves out untouched, as TFLite. */
+bool tfcc_reduce_prod_q(const tfcc_reduce_shape *s, tfcc_dtype dt, const void *in, int32_t in_zp,
+                        void *out, int32_t out_zp, int32_t mult, int shift, int32_t *acc);
 bool tfcc_reduce_quantized_mean_or_sum(const tfcc_reduce_shape *s, tfcc_dtype dt, const void *in,
                                        int32_t in_zp, float in_scale, void *out, int32_t out_zp,
                                        float out_scale, int32_t *acc, bool compute_sum);

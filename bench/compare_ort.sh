@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Side by side: tfcc and ONNX Runtime on the same networks (same weights), in one run.
+#
+#   bench/compare_ort.sh [--runs R] [--warmup W] [--threads "1 2"] [--models "mobilenet_v2 ..."]
+#                        [--zoo DIR] [--ort-dir DIR] [--tfcc PATH] [--out DIR]
+#
+# Models are the zoo pairs (../shared/tools/zoo): <arch>.tflite for tfcc, <arch>.onnx for ONNX
+# Runtime, float32 and int8 ("<arch>.int8"). Missing pairs are made with make_pairs.py, and a
+# missing onnxruntime-node is installed from the zoo's lock file, both outside the repository
+# (defaults: ~/.cache/tfcc-zoo and ~/.cache/zoo-ort). For each model and thread count, tfcc bench
+# and bench/ort_bench.js run one after the other on the same input; the table shows the median
+# latencies (wall clock), the ratio tfcc/ORT (< 1: tfcc is faster), and the process CPU time per
+# run (all threads), which a loaded machine does not inflate. Raw JSON goes to --out.
+# Benchmarks are not tests: nothing is asserted.
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
+SHARED=${TFCC_SHARED_DIR:-$ROOT/../shared}
+ZOO_TOOLS=$SHARED/tools/zoo
+ZOO=${ZOO_DIR:-$HOME/.cache/tfcc-zoo}
+ORT=${ORT_DIR:-${ZOO_ORT_DIR:-$HOME/.cache/zoo-ort}}
+TFCC=${TFCC:-$ROOT/build/tools/tfcc}
+OUT=${TMPDIR:-/tmp}/tfcc_compare_ort
+RUNS=10
+WARMUP=1
+THREADS="1 2"
+MODELS="mobilenet_v2 mobilenet_v2.int8 resnet50 resnet50.int8"
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+
+usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; }
+while [ $# -gt 0 ]; do
+  case $1 in
+    --runs) RUNS=$2; shift 2 ;;
+    --warmup) WARMUP=$2; shift 2 ;;
+    --threads) THREADS=$2; shift 2 ;;
+    --models) MODELS=$2; shift 2 ;;
+    --zoo) ZOO=$2; shift 2 ;;
+    --ort-dir) ORT=$2; shift 2 ;;
+    --tfcc) TFCC=$2; shift 2 ;;
+    --out) OUT=$2; shift 2 ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "compare_ort.sh: error: unknown option '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+die() { echo "compare_ort.sh: error: $*" >&2; exit 1; }
+[ -x "$TFCC" ] || die "tfcc not found at $TFCC (build it, or pass --tfcc PATH)"
+command -v node >/dev/null || die "node (Node.js >= 20) not found"
+
+# ONNX Runtime (npm onnxruntime-node, pinned by the zoo's lock file), outside the repository.
+if [ ! -d "$ORT/node_modules/onnxruntime-node" ]; then
+  [ -f "$ZOO_TOOLS/ort/package-lock.json" ] || die "no $ZOO_TOOLS/ort/package-lock.json to install onnxruntime-node from"
+  echo "installing onnxruntime-node into $ORT ..." >&2
+  mkdir -p "$ORT"
+  cp "$ZOO_TOOLS/ort/package.json" "$ZOO_TOOLS/ort/package-lock.json" "$ORT/"
+  (cd "$ORT" && npm ci --ignore-scripts >/dev/null) || die "npm ci in $ORT failed"
+fi
+
+# Model pairs, outside the repository.
+need_pairs=0
+for m in $MODELS; do
+  arch=${m%.int8}
+  [ -f "$ZOO/$m.tflite" ] && [ -f "$ZOO/$m.onnx" ] && [ -f "$ZOO/$arch.input_nhwc.npy" ] || need_pairs=1
+done
+if [ $need_pairs = 1 ]; then
+  archs=$(for m in $MODELS; do echo "${m%.int8}"; done | sort -u | tr '\n' ',' | sed 's/,$//')
+  echo "making model pairs ($archs) in $ZOO (needs python3-torch, python3-torchvision, python3-onnx) ..." >&2
+  mkdir -p "$ZOO"
+  ZOO_ORT_DIR=$ORT "$PY" "$ZOO_TOOLS/make_pairs.py" --outdir "$ZOO" --arch "$archs" >&2 || die "make_pairs.py failed"
+fi
+
+mkdir -p "$OUT"
+echo "# tfcc vs ONNX Runtime: $(date -u '+%Y-%m-%d %H:%M UTC'), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) CPUs"
+echo "# runs $RUNS (+$WARMUP warm-up) per engine and setting; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+for m in $MODELS; do
+  arch=${m%.int8}
+  for t in $THREADS; do
+    "$TFCC" bench "$ZOO/$m.tflite" -i "$ZOO/$arch.input_nhwc.npy" --threads "$t" --runs "$RUNS" \
+      --warmup "$WARMUP" --profile-runs 0 --json >"$OUT/$m.t$t.tfcc.json" || die "tfcc bench failed on $m"
+    ORT_DIR=$ORT node "$HERE/ort_bench.js" "$ZOO/$m.onnx" "$ZOO/$arch.input_nchw.npy" --threads "$t" \
+      --runs "$RUNS" --warmup "$WARMUP" >"$OUT/$m.t$t.ort.json" || die "ort_bench.js failed on $m"
+    echo "  done: $m, $t thread(s)" >&2
+  done
+done
+echo "# load average at end: $(cut -d' ' -f1-3 /proc/loadavg); raw JSON in $OUT"
+"$PY" - "$OUT" "$MODELS" "$THREADS" <<'PY'
+import json, sys
+out, models, threads = sys.argv[1], sys.argv[2].split(), sys.argv[3].split()
+hdr = ("model", "thr", "tfcc p50 ms", "ORT p50 ms", "tfcc/ORT", "tfcc CPU ms/run", "ORT CPU ms/run", "CPU ratio")
+rows = []
+for m in models:
+    for t in threads:
+        a = json.load(open("%s/%s.t%s.tfcc.json" % (out, m, t)))
+        b = json.load(open("%s/%s.t%s.ort.json" % (out, m, t)))
+        pa, pb = a["latency_ms"]["p50"], b["latency_ms"]["p50"]
+        ca, cb = a["cpu_ms_per_run"], b["cpu_ms_per_run"]
+        rows.append((m, t, "%.2f" % pa, "%.2f" % pb, "%.2f" % (pa / pb), "%.2f" % ca, "%.2f" % cb, "%.2f" % (ca / cb)))
+w = [max(len(str(r[i])) for r in rows + [hdr]) for i in range(len(hdr))]
+line = lambda r: "| " + " | ".join(str(v).rjust(w[i]) if i else str(v).ljust(w[i]) for i, v in enumerate(r)) + " |"
+print(line(hdr))
+print("|" + "|".join("-" * (x + 2) for x in w) + "|")
+for r in rows:
+    print(line(r))
+PY

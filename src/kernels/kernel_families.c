@@ -1,0 +1,80 @@
+#include "kernels/kernel_families.h"
+
+#include <string.h>
+
+#include "cpu/cpu_info.h"
+
+typedef struct kernel_variant {
+  tfcc_isa isa;
+  const char *name;
+} kernel_variant;
+
+typedef struct kernel_family {
+  const char *name;
+  const char *ops;
+  kernel_variant variants[TFCC_KERNEL_MAX_VARIANTS]; /* lowest ISA first; ends at name NULL */
+} kernel_family;
+
+/* THE table. One row per family; within a row, one {isa, name} per variant, lowest ISA first.
+ * Add a variant here when you add its file (e.g. {TFCC_ISA_AVX512, "f32-gemm-8x32-avx512"}).
+ * Today every family has only the reference kernels (src/kernels/ref). */
+static const kernel_family k_families[] = {
+    {"conv", "CONV_2D", {{TFCC_ISA_GENERIC, "ref"}}},
+    {"depthwise-conv", "DEPTHWISE_CONV_2D", {{TFCC_ISA_GENERIC, "ref"}}},
+    {"fully-connected", "FULLY_CONNECTED", {{TFCC_ISA_GENERIC, "ref"}}},
+    {"batch-matmul", "BATCH_MATMUL", {{TFCC_ISA_GENERIC, "ref"}}},
+    {"transpose-conv", "TRANSPOSE_CONV", {{TFCC_ISA_GENERIC, "ref"}}},
+    {"pool", "AVERAGE_POOL_2D, MAX_POOL_2D, L2_POOL_2D", {{TFCC_ISA_GENERIC, "ref"}}},
+    {"elementwise", "ADD, SUB, MUL, DIV, MAXIMUM, MINIMUM, comparisons, unary math",
+     {{TFCC_ISA_GENERIC, "ref"}}},
+    {"activation", "RELU*, LOGISTIC, TANH, HARD_SWISH, GELU, ELU, LEAKY_RELU, PRELU",
+     {{TFCC_ISA_GENERIC, "ref"}}},
+    {"softmax", "SOFTMAX, LOG_SOFTMAX", {{TFCC_ISA_GENERIC, "ref"}}},
+    {"reduce", "MEAN, SUM, REDUCE_MAX, REDUCE_MIN, REDUCE_PROD", {{TFCC_ISA_GENERIC, "ref"}}},
+    {"copy", "CONCATENATION, PAD, TRANSPOSE, SLICE, GATHER, RESIZE_*", {{TFCC_ISA_GENERIC, "ref"}}},
+    {"quantize", "QUANTIZE, DEQUANTIZE", {{TFCC_ISA_GENERIC, "ref"}}},
+    {"lstm", "UNIDIRECTIONAL_SEQUENCE_LSTM", {{TFCC_ISA_GENERIC, "ref"}}},
+};
+#define FAMILY_COUNT ((int)(sizeof k_families / sizeof k_families[0]))
+
+int tfcc_kernel_isa_fits(tfcc_isa need, tfcc_isa level) {
+  if (need == TFCC_ISA_GENERIC) return 1;
+  if (need == TFCC_ISA_NEON || level == TFCC_ISA_NEON) return need == level;
+  return (unsigned)need <= (unsigned)level && level < TFCC_ISA_COUNT_;
+}
+
+/* Index of the chosen variant of f at level (0 if none fits: the first row is the fallback). */
+static int chosen(const kernel_family *f, tfcc_isa level) {
+  int best = 0;
+  for (int v = 0; v < TFCC_KERNEL_MAX_VARIANTS && f->variants[v].name; v++)
+    if (tfcc_kernel_isa_fits(f->variants[v].isa, level)) best = v;
+  return best;
+}
+
+const char *tfcc_kernel_variant(const char *family, tfcc_isa level) {
+  if (!family) return NULL;
+  for (int i = 0; i < FAMILY_COUNT; i++)
+    if (strcmp(k_families[i].name, family) == 0) return k_families[i].variants[chosen(&k_families[i], level)].name;
+  return NULL;
+}
+
+int tfcc_kernel_family_count(void) { return FAMILY_COUNT; }
+
+tfcc_status tfcc_kernel_family_get(int index, tfcc_isa level, tfcc_kernel_family *out) {
+  if (!out || index < 0 || index >= FAMILY_COUNT || (unsigned)level >= TFCC_ISA_COUNT_) return TFCC_ERR_INVALID_ARG;
+  const kernel_family *f = &k_families[index];
+  memset(out, 0, sizeof *out);
+  out->name = f->name;
+  out->ops = f->ops;
+  for (int v = 0; v < TFCC_KERNEL_MAX_VARIANTS && f->variants[v].name; v++) {
+    out->variants[v] = f->variants[v].name;
+    out->variant_isas[v] = f->variants[v].isa;
+    out->variant_count = v + 1;
+  }
+  int c = chosen(f, level);
+  out->variant = f->variants[c].name;
+  out->variant_isa = f->variants[c].isa;
+  return TFCC_OK;
+}
+
+tfcc_isa tfcc_isa_dispatch_level(tfcc_isa cap) { return tfcc_cpu_dispatch_isa(cap); }

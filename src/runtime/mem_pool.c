@@ -1,0 +1,181 @@
+#include "runtime/mem_pool.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define HUGE_PAGE (2u << 20)
+#define ALIGN 64
+
+enum { KIND_HEAP, KIND_PAGES, KIND_THP, KIND_HUGETLB, KIND_POOL };
+
+typedef struct pool_block {
+  size_t offset, size;
+  bool used;
+} pool_block;
+
+struct tfcc_mem_pool {
+  pthread_mutex_t mu;
+  bool huge_pages;
+  uint8_t *base;
+  size_t size;
+  int base_kind;
+  pool_block *blocks;  /* sorted by offset, covering [0, size) */
+  int n_blocks, cap_blocks;
+};
+
+static size_t round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
+
+/* Maps bytes of anonymous memory, with huge pages where possible. */
+static void *map_region(size_t bytes, bool huge_pages, size_t *mapped, int *kind) {
+#ifdef MAP_HUGETLB
+  if (huge_pages) {
+    size_t n = round_up(bytes, HUGE_PAGE);
+    void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+    if (p != MAP_FAILED) {
+      *mapped = n;
+      *kind = KIND_HUGETLB;
+      return p;
+    }
+  }
+#endif
+  size_t n = round_up(bytes, 4096);
+  void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return NULL;
+  *mapped = n;
+  *kind = KIND_PAGES;
+#ifdef MADV_HUGEPAGE
+  if (n >= HUGE_PAGE && madvise(p, n, MADV_HUGEPAGE) == 0) *kind = KIND_THP;
+#endif
+  return p;
+}
+
+tfcc_status tfcc_mem_pool_create(size_t reserve, bool huge_pages, tfcc_mem_pool **out, tfcc_err *err) {
+  *out = NULL;
+  tfcc_mem_pool *p = calloc(1, sizeof *p);
+  if (!p) return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "memory pool: out of memory");
+  pthread_mutex_init(&p->mu, NULL);
+  p->huge_pages = huge_pages;
+  if (reserve) {
+    size_t mapped = 0;
+    p->base = map_region(reserve, huge_pages, &mapped, &p->base_kind);
+    if (!p->base) {
+      free(p);
+      return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "memory pool: cannot map %zu bytes", reserve);
+    }
+    p->size = mapped;
+    p->cap_blocks = 16;
+    p->blocks = calloc((size_t)p->cap_blocks, sizeof *p->blocks);
+    if (!p->blocks) {
+      munmap(p->base, p->size);
+      free(p);
+      return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "memory pool: out of memory");
+    }
+    p->blocks[0] = (pool_block){0, p->size, false};
+    p->n_blocks = 1;
+  }
+  *out = p;
+  return TFCC_OK;
+}
+
+void tfcc_mem_pool_destroy(tfcc_mem_pool *p) {
+  if (!p) return;
+  if (p->base) munmap(p->base, p->size);
+  free(p->blocks);
+  pthread_mutex_destroy(&p->mu);
+  free(p);
+}
+
+/* First fit inside the reserved region; returns the offset or SIZE_MAX. */
+static size_t pool_take(tfcc_mem_pool *p, size_t bytes) {
+  for (int i = 0; i < p->n_blocks; i++) {
+    pool_block *b = &p->blocks[i];
+    if (b->used || b->size < bytes) continue;
+    if (b->size > bytes) {
+      if (p->n_blocks == p->cap_blocks) {
+        pool_block *nb = realloc(p->blocks, sizeof *nb * (size_t)p->cap_blocks * 2);
+        if (!nb) return SIZE_MAX;
+        p->blocks = nb;
+        p->cap_blocks *= 2;
+        b = &p->blocks[i];
+      }
+      memmove(&p->blocks[i + 2], &p->blocks[i + 1], sizeof *b * (size_t)(p->n_blocks - i - 1));
+      p->blocks[i + 1] = (pool_block){b->offset + bytes, b->size - bytes, false};
+      p->n_blocks++;
+      b->size = bytes;
+    }
+    b->used = true;
+    return b->offset;
+  }
+  return SIZE_MAX;
+}
+
+static void pool_give(tfcc_mem_pool *p, size_t offset) {
+  for (int i = 0; i < p->n_blocks; i++) {
+    if (p->blocks[i].offset != offset) continue;
+    p->blocks[i].used = false;
+    /* merge with free neighbours */
+    if (i + 1 < p->n_blocks && !p->blocks[i + 1].used) {
+      p->blocks[i].size += p->blocks[i + 1].size;
+      memmove(&p->blocks[i + 1], &p->blocks[i + 2], sizeof *p->blocks * (size_t)(p->n_blocks - i - 2));
+      p->n_blocks--;
+    }
+    if (i > 0 && !p->blocks[i - 1].used) {
+      p->blocks[i - 1].size += p->blocks[i].size;
+      memmove(&p->blocks[i], &p->blocks[i + 1], sizeof *p->blocks * (size_t)(p->n_blocks - i - 1));
+      p->n_blocks--;
+    }
+    return;
+  }
+}
+
+tfcc_status tfcc_arena_mem_alloc(tfcc_mem_pool *pool, size_t bytes, tfcc_arena_mem *out, tfcc_err *err) {
+  memset(out, 0, sizeof *out);
+  out->size = bytes;
+  if (bytes == 0) return TFCC_OK;
+  size_t need = round_up(bytes, ALIGN);
+  if (pool && pool->base) {
+    pthread_mutex_lock(&pool->mu);
+    size_t off = pool_take(pool, need);
+    pthread_mutex_unlock(&pool->mu);
+    if (off != SIZE_MAX) {
+      out->ptr = pool->base + off;
+      memset(out->ptr, 0, need);
+      out->kind = KIND_POOL;
+      return TFCC_OK;
+    }
+  }
+  if (need >= HUGE_PAGE || (pool && pool->huge_pages)) {
+    out->ptr = map_region(need, pool && pool->huge_pages, &out->mapped, &out->kind);
+    if (out->ptr) return TFCC_OK;
+  } else {
+    out->ptr = aligned_alloc(ALIGN, need);
+    if (out->ptr) {
+      memset(out->ptr, 0, need);
+      out->kind = KIND_HEAP;
+      return TFCC_OK;
+    }
+  }
+  return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "cannot allocate an arena of %zu bytes", bytes);
+}
+
+void tfcc_arena_mem_free(tfcc_mem_pool *pool, tfcc_arena_mem *m) {
+  if (!m->ptr) return;
+  switch (m->kind) {
+    case KIND_POOL:
+      pthread_mutex_lock(&pool->mu);
+      pool_give(pool, (size_t)((uint8_t *)m->ptr - pool->base));
+      pthread_mutex_unlock(&pool->mu);
+      break;
+    case KIND_HEAP: free(m->ptr); break;
+    default: munmap(m->ptr, m->mapped); break;
+  }
+  memset(m, 0, sizeof *m);
+}
+
+const char *tfcc_arena_mem_kind(const tfcc_arena_mem *m) {
+  static const char *const names[] = {"heap", "pages", "thp", "hugetlb", "pool"};
+  return (unsigned)m->kind < 5 ? names[m->kind] : "?";
+}

@@ -1,0 +1,59 @@
+/* Kernel family table: every family has a generic fallback, variants are ordered and named,
+ * the chosen variant never needs more than the level asked, and the public view agrees with the
+ * internal lookup. */
+#include <string.h>
+
+#include "cpu/cpu_info.h"
+#include "kernels/kernel_families.h"
+#include "test_harness.h"
+
+int main(void) {
+  /* level rules */
+  CHECK(tfcc_kernel_isa_fits(TFCC_ISA_GENERIC, TFCC_ISA_GENERIC));
+  CHECK(tfcc_kernel_isa_fits(TFCC_ISA_GENERIC, TFCC_ISA_NEON));
+  CHECK(tfcc_kernel_isa_fits(TFCC_ISA_AVX2, TFCC_ISA_AVX512));
+  CHECK(!tfcc_kernel_isa_fits(TFCC_ISA_AVX512, TFCC_ISA_AVX2));
+  CHECK(!tfcc_kernel_isa_fits(TFCC_ISA_SSE4, TFCC_ISA_NEON));
+  CHECK(!tfcc_kernel_isa_fits(TFCC_ISA_NEON, TFCC_ISA_AVX512));
+  CHECK(tfcc_kernel_isa_fits(TFCC_ISA_NEON, TFCC_ISA_NEON));
+
+  int n = tfcc_kernel_family_count();
+  CHECK(n > 0);
+  tfcc_kernel_family f;
+  CHECK(tfcc_kernel_family_get(-1, TFCC_ISA_GENERIC, &f) == TFCC_ERR_INVALID_ARG);
+  CHECK(tfcc_kernel_family_get(n, TFCC_ISA_GENERIC, &f) == TFCC_ERR_INVALID_ARG);
+  CHECK(tfcc_kernel_family_get(0, TFCC_ISA_COUNT_, &f) == TFCC_ERR_INVALID_ARG);
+  CHECK(tfcc_kernel_family_get(0, TFCC_ISA_GENERIC, NULL) == TFCC_ERR_INVALID_ARG);
+  for (int i = 0; i < n; i++) {
+    for (int lv = 0; lv < TFCC_ISA_COUNT_; lv++) {
+      tfcc_isa level = (tfcc_isa)lv;
+      CHECK(tfcc_kernel_family_get(i, level, &f) == TFCC_OK);
+      CHECKF(f.name && f.name[0] && f.ops && f.ops[0], "family %d", i);
+      CHECKF(f.variant_count >= 1 && f.variant_isas[0] == TFCC_ISA_GENERIC, "%s: first variant must be generic", f.name);
+      for (int v = 1; v < f.variant_count; v++)
+        CHECKF(f.variant_isas[v] >= f.variant_isas[v - 1], "%s: variants out of ISA order", f.name);
+      CHECKF(tfcc_kernel_isa_fits(f.variant_isa, level), "%s at %s picks %s", f.name, tfcc_isa_name(level), f.variant);
+      /* the highest fitting variant is chosen */
+      for (int v = 0; v < f.variant_count; v++)
+        if (tfcc_kernel_isa_fits(f.variant_isas[v], level)) CHECK(f.variant_isas[v] <= f.variant_isa || level == TFCC_ISA_NEON);
+      const char *internal = tfcc_kernel_variant(f.name, level);
+      CHECKF(internal && strcmp(internal, f.variant) == 0, "%s: table lookup disagrees", f.name);
+      for (int j = 0; j < i; j++) {
+        tfcc_kernel_family g;
+        tfcc_kernel_family_get(j, level, &g);
+        CHECKF(strcmp(g.name, f.name) != 0, "duplicate family %s", f.name);
+      }
+    }
+  }
+  CHECK(tfcc_kernel_variant("no-such-family", TFCC_ISA_GENERIC) == NULL);
+  CHECK(tfcc_kernel_variant(NULL, TFCC_ISA_GENERIC) == NULL);
+
+  /* dispatch level: never above the CPU, the cap is honoured */
+  const tfcc_cpu_info *c = tfcc_cpu();
+  CHECK(tfcc_isa_dispatch_level(TFCC_ISA_COUNT_) == c->best_isa);
+  CHECK(tfcc_isa_dispatch_level(TFCC_ISA_GENERIC) == TFCC_ISA_GENERIC);
+  if (c->best_isa != TFCC_ISA_NEON)
+    for (int cap = 0; cap < TFCC_ISA_NEON; cap++)
+      CHECK(tfcc_isa_dispatch_level((tfcc_isa)cap) == (cap < (int)c->best_isa ? (tfcc_isa)cap : c->best_isa));
+  return tfcc_test_finish("kernel_families");
+}

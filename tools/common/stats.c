@@ -1,0 +1,47 @@
+#include "stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+double stats_percentile(const double *sorted, size_t n, double p) {
+  if (n == 0) return 0.0;
+  if (p <= 0) return sorted[0];
+  if (p >= 100) return sorted[n - 1];
+  double rank = p / 100.0 * (double)(n - 1);
+  size_t lo = (size_t)floor(rank);
+  size_t hi = lo + 1 < n ? lo + 1 : lo;
+  double frac = rank - (double)lo;
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * frac;
+}
+
+void stats_compute(const double *values, size_t n, double *scratch, latency_stats *st) {
+  memset(st, 0, sizeof *st);
+  st->count = n;
+  if (n == 0) return;
+  memcpy(scratch, values, n * sizeof *values);
+  qsort(scratch, n, sizeof *scratch, cmp_double);
+  double sum = 0;
+  for (size_t i = 0; i < n; i++) sum += scratch[i];
+  st->avg = sum / (double)n;
+  double var = 0;
+  for (size_t i = 0; i < n; i++) var += (scratch[i] - st->avg) * (scratch[i] - st->avg);
+  st->stddev = n > 1 ? sqrt(var / (double)(n - 1)) : 0.0;
+  st->min = scratch[0];
+  st->max = scratch[n - 1];
+  st->p50 = stats_percentile(scratch, n, 50);
+  st->p90 = stats_percentile(scratch, n, 90);
+  st->p99 = stats_percentile(scratch, n, 99);
+}
+
+size_t stats_peak_rss_bytes(void) {
+  struct rusage ru;
+  if (getrusage(RUSAGE_SELF, &ru) != 0) return 0;
+  return (size_t)ru.ru_maxrss * 1024u; /* Linux: kilobytes */
+}
