@@ -83,7 +83,8 @@ tfcc_status tfcc_model_build(tfcc_runtime *rt, const uint8_t *data, size_t size,
 tfcc_status tfcc_graph_fold_constants(tfcc_graph *g, uint32_t disabled_passes, tfcc_isa isa,
                                       tfcc_err *err);
 /* Runs op->init of every bound node of subgraph 0 (n->params). */
-tfcc_status tfcc_graph_init_ops(tfcc_graph *g, tfcc_isa isa, const tfcc_logger *log, tfcc_err *err);
+tfcc_status tfcc_graph_init_ops(tfcc_graph *g, tfcc_isa isa, const tfcc_logger *log, int quant_compat,
+                                tfcc_err *err);
 
 /* TFCC_ERR_INTEGRITY unless data carries a valid tfcc watermark (model_watermark.c). */
 tfcc_status tfcc_model_check_watermark(const uint8_t *data, size_t size, tfcc_err *err);

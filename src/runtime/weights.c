@@ -195,7 +195,7 @@ static tfcc_status build_generation(tfcc_model *m, tfcc_weights *w, const uint8_
   tfcc_ir_subgraph *sg = &w->own_graph.subgraphs[0];
   for (int32_t i = 0; i < sg->n_nodes; i++) sg->nodes[i].op = m->graph.subgraphs[0].nodes[i].op;
   tfcc_isa isa = tfcc_model_env(m).isa;
-  if ((st = tfcc_graph_init_ops(&w->own_graph, isa, tfcc_model_env(m).log, err)) != TFCC_OK)
+  if ((st = tfcc_graph_init_ops(&w->own_graph, isa, tfcc_model_env(m).log, (int)m->opts.quant_compat, err)) != TFCC_OK)
     return tfcc_err_prefix(err, "new weights");
   if ((st = tfcc_graph_fold_constants(&w->own_graph, m->opts.disabled_passes, isa, err)) != TFCC_OK)
     return tfcc_err_prefix(err, "new weights");
