@@ -1,5 +1,6 @@
 #include "crypto/plain_mem.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -41,7 +42,10 @@ void *tfcc_plain_alloc(size_t size) {
   /* Fault every (huge) page in now, in one call: measured on a 14 MB model this is faster than
    * letting the decryption take the faults (a 2 MiB fault in the middle of the AES loop) and
    * much faster than 4 KiB pages (3400 faults). */
-  (void)madvise(p, len, MADV_POPULATE_WRITE);
+  if (madvise(p, len, MADV_POPULATE_WRITE) != 0 && errno == ENOMEM) {
+    munmap(p, len); /* a clean "out of memory" now rather than the OOM killer mid-decryption */
+    return NULL;
+  }
   return p;
 }
 
