@@ -9,9 +9,6 @@
 #include "kernels/ref/quant_util.h"
 #include "ops/op.h"
 
-static inline bool act_is_q(tfcc_dtype t) {
-  return t == TFCC_UINT8 || t == TFCC_INT8 || t == TFCC_INT16;
-}
 static inline int32_t act_qmin(tfcc_dtype t) {
   return t == TFCC_UINT8 ? 0 : (t == TFCC_INT8 ? -128 : -32768);
 }
