@@ -29,9 +29,10 @@ static bool foldable(const tfcc_ir_subgraph *sg, const tfcc_ir_node *n) {
   return true;
 }
 
-tfcc_status tfcc_model_fold_constants(tfcc_model *m, tfcc_err *err) {
-  if (m->opts.disabled_passes & 1u) return TFCC_OK; /* TFCC_PASS_FOLD_CONSTANTS */
-  tfcc_ir_subgraph *sg = &m->graph.subgraphs[0];
+tfcc_status tfcc_graph_fold_constants(tfcc_graph *g, uint32_t disabled_passes, tfcc_isa isa,
+                                      tfcc_err *err) {
+  if (disabled_passes & 1u) return TFCC_OK; /* TFCC_PASS_FOLD_CONSTANTS */
+  tfcc_ir_subgraph *sg = &g->subgraphs[0];
   for (int32_t ni = 0; ni < sg->n_nodes; ni++) {
     tfcc_ir_node *n = &sg->nodes[ni];
     if (!foldable(sg, n)) continue;
@@ -74,13 +75,13 @@ tfcc_status tfcc_model_fold_constants(tfcc_model *m, tfcc_err *err) {
     c.out = pout;
     c.n_out = n->n_outputs;
     c.err = err;
-    c.isa = tfcc_model_env(m).isa;
+    c.isa = isa;
     tfcc_status st = n->op->prepare(&c);
     if (st != TFCC_OK) return tfcc_err_prefix(err, "node %d (%s)", (int)ni, tfcc_node_op_name(n));
     for (int32_t k = 0; k < n->n_outputs; k++) {
       if ((st = tfcc_tensor_update_bytes(pout[k], err)) != TFCC_OK)
         return tfcc_err_prefix(err, "node %d (%s)", (int)ni, tfcc_node_op_name(n));
-      pout[k]->data = tfcc_graph_alloc(&m->graph, pout[k]->bytes, TFCC_FOLD_ALIGN);
+      pout[k]->data = tfcc_graph_alloc(g, pout[k]->bytes, TFCC_FOLD_ALIGN);
       if (!pout[k]->data)
         return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "node %d: out of memory folding %zu bytes", (int)ni,
                             pout[k]->bytes);
