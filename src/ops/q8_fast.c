@@ -12,6 +12,7 @@ void tfcc_q8_fast_init(tfcc_q8_fast *f) {
 void tfcc_q8_fast_free(tfcc_q8_fast *f) {
   if (!f) return;
   tfcc_q8_packed_free(&f->packed);
+  tfcc_q8_dw_packed_free(&f->dw);
   if (f->mu_ok) pthread_mutex_destroy(&f->mu);
   f->mu_ok = false;
 }
@@ -47,4 +48,24 @@ const tfcc_q8_packed *tfcc_q8_fast_pack(tfcc_q8_fast *f, tfcc_isa isa, bool is_s
   }
   pthread_mutex_unlock(&f->mu);
   return tfcc_q8_fast_get(f, src);
+}
+
+const tfcc_q8_dw_packed *tfcc_q8_fast_pack_dw(tfcc_q8_fast *f, tfcc_isa isa, bool is_signed,
+                                              int32_t c, int32_t fh, int32_t fw,
+                                              const void *src, const int32_t *bias,
+                                              const tfcc_conv_requant *r) {
+  const tfcc_q8_dw_packed *p = tfcc_q8_fast_get_dw(f, src);
+  if (p) return p;
+  if (!f->mu_ok) return NULL;
+  pthread_mutex_lock(&f->mu);
+  if (atomic_load(&f->state) == 0) {
+    if (tfcc_q8_dw_pack(tfcc_q8_dw_select(isa), is_signed, c, fh, fw, src, bias, r, &f->dw)) {
+      f->src = src;
+      atomic_store_explicit(&f->state, 1, memory_order_release);
+    } else {
+      atomic_store(&f->state, 2);
+    }
+  }
+  pthread_mutex_unlock(&f->mu);
+  return tfcc_q8_fast_get_dw(f, src);
 }

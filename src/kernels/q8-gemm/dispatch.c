@@ -7,6 +7,8 @@ static const tfcc_q8_gemm_kernel kernels[] = {
 #if defined(__x86_64__) || defined(__i386__)
     {"q8-gemm-8x32-avx512vnni", TFCC_ISA_AVX512, true, 8, 32, tfcc_q8_gemm_s_8x32_avx512vnni,
      tfcc_q8_gemm_u_8x32_avx512vnni},
+    {"q8-gemm-4x8-avx2", TFCC_ISA_AVX2, false, 4, 8, tfcc_q8_gemm_s_4x8_avx2,
+     tfcc_q8_gemm_u_4x8_avx2},
 #endif
     {"q8-gemm-4x16-scalar", TFCC_ISA_GENERIC, false, 4, 16, tfcc_q8_gemm_s_4x16_scalar,
      tfcc_q8_gemm_u_4x16_scalar},
