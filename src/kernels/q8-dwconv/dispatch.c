@@ -7,6 +7,9 @@ static const tfcc_q8_dw_kernel kernels[] = {
     {"q8-dwconv-16-avx512", TFCC_ISA_AVX512, tfcc_q8_dw_s_avx512, tfcc_q8_dw_u_avx512},
     {"q8-dwconv-8-avx2", TFCC_ISA_AVX2, tfcc_q8_dw_s_avx2, tfcc_q8_dw_u_avx2},
 #endif
+#if defined(__aarch64__)
+    {"q8-dwconv-8-neon", TFCC_ISA_NEON, tfcc_q8_dw_s_neon, tfcc_q8_dw_u_neon},
+#endif
     {"q8-dwconv-scalar", TFCC_ISA_GENERIC, tfcc_q8_dw_s_scalar, tfcc_q8_dw_u_scalar},
 };
 #define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))

@@ -4,10 +4,11 @@
  *   out[m][n] = requant(acc[m][n], n)                                 (mode of the model)
  *
  * The micro-kernels multiply activation bytes in place (row pointers, like f32-gemm) with
- * weight bytes stored xor 0x80, so that one operand of the dot product instruction is
+ * weight bytes stored xor 0x80 on x86, so that one operand of the dot product instruction is
  * unsigned and the other signed (vpdpbusd, u8 x s8):
  *   int8 activations (S):  x as s8, weights stored as w + 128 (u8), kz = fo - 128
  *   uint8 activations (U): x as u8, weights stored as w - 128 (s8), kz = fo + 128
+ * NEON's sdot / udot take two operands of one signedness: weights stored as they are, kz = fo.
  * With s[n] the sum of the stored weights of column n and K the depth:
  *   acc = dot(x, stored) + kz * rowsum(x) + (bias + io * s[n] + K * io * kz)
  * The last term is folded into the packed bias at packing; the row term is computed per
@@ -46,7 +47,9 @@ typedef void (*tfcc_q8_gemm_fn)(size_t mr, size_t nc, size_t kc, const void *con
 typedef struct tfcc_q8_gemm_kernel {
   const char *name; /* "q8-gemm-8x32-avx512vnni" */
   tfcc_isa isa;     /* level the kernel needs */
-  bool vnni;        /* also needs AVX512-VNNI */
+  int feature;      /* tfcc_cpu_feature it also needs (AVX512VNNI, DOTPROD), or -1 */
+  uint8_t w_xor;    /* weights are stored w ^ w_xor (0x80 for u8 x s8 products, 0 for s8 x s8
+                       or u8 x u8 dot products) */
   int mr, nr;
   tfcc_q8_gemm_fn fn_s; /* int8 activations (signed) */
   tfcc_q8_gemm_fn fn_u; /* uint8 activations (unsigned) */

@@ -13,9 +13,11 @@ bool tfcc_q8_pack(const tfcc_q8_gemm_kernel *k, bool is_signed, int32_t n, int32
   out->n = n;
   out->kdim = kdim;
   out->is_signed = is_signed;
-  out->kz = is_signed ? r->filter_offset - 128 : r->filter_offset + 128;
+  const uint8_t wx = k->w_xor;
+  out->kz = !wx ? r->filter_offset : is_signed ? r->filter_offset - 128 : r->filter_offset + 128;
+  const bool stored_signed = is_signed != (wx != 0); /* how the stored bytes are read */
   out->fp32 = r->scale != NULL;
-  const size_t nr = (size_t)k->nr, kp = ((size_t)kdim + 3u) & ~(size_t)3u;
+  const size_t nr = (size_t)k->nr;
   const size_t panels = ((size_t)n + nr - 1) / nr;
   const size_t panel = tfcc_q8_panel_bytes(out);
   if (panels > SIZE_MAX / panel) return false;
@@ -36,15 +38,14 @@ bool tfcc_q8_pack(const tfcc_q8_gemm_kernel *k, bool is_signed, int32_t n, int32
       const uint8_t *row = s + (n0 + j) * (size_t)kdim;
       uint32_t sum = 0;
       for (size_t kk = 0; kk < (size_t)kdim; kk++) {
-        const uint8_t v = (uint8_t)(row[kk] ^ 0x80u);
+        const uint8_t v = (uint8_t)(row[kk] ^ wx);
         pw[(kk / 4) * nr * 4 + j * 4 + kk % 4] = v;
-        sum += is_signed ? (uint32_t)v : (uint32_t)(int32_t)(int8_t)v;
+        sum += stored_signed ? (uint32_t)(int32_t)(int8_t)v : (uint32_t)v;
       }
       const uint32_t b = bias ? (uint32_t)bias[n0 + j] : 0u;
       pb[j] = (int32_t)(b + io * sum + kconst);
       ps[j] = r->scale ? r->scale[(n0 + j) * (size_t)r->mult_stride] : 0.0f;
     }
-    (void)kp;
   }
   out->w = w;
   return true;

@@ -12,6 +12,8 @@ TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_8x32_avx512vnni);
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_8x32_avx512vnni);
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_4x8_avx2);
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_4x8_avx2);
+TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_8x8_neondot);
+TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_8x8_neondot);
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_4x16_scalar);
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_4x16_scalar);
 
