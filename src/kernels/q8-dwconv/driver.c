@@ -83,17 +83,26 @@ static void dw_task(void *ctx, size_t task, int thread) {
   o.hi = (float)(j->r->act_max - j->r->output_offset);
   uint8_t *orow = j->out + (b * (size_t)g->out_h + oy) * (size_t)g->out_w * C;
   const int32_t iy0 = (int32_t)oy * g->stride_h - g->pad_h;
+  const uint8_t *rowp[TFCC_Q8_DW_MAX_TAPS]; /* image row of each filter row, NULL outside */
+  for (int32_t fy = 0; fy < g->filter_h; fy++) {
+    const int32_t iy = iy0 + fy * g->dil_h;
+    rowp[fy] = iy >= 0 && iy < g->in_h ? img + (size_t)iy * (size_t)g->in_w * C : NULL;
+  }
+  const size_t dxc = (size_t)g->dil_w * C;
   for (int32_t ox = 0; ox < g->out_w; ox++) {
     const int32_t ix0 = ox * g->stride_w - g->pad_w;
+    const bool x_in = ix0 >= 0 && ix0 + (g->filter_w - 1) * g->dil_w < g->in_w;
     size_t t = 0;
     for (int32_t fy = 0; fy < g->filter_h; fy++) {
-      const int32_t iy = iy0 + fy * g->dil_h;
-      const bool row_in = iy >= 0 && iy < g->in_h;
+      const uint8_t *rp = rowp[fy];
+      if (rp && x_in) { /* the whole filter row is inside the image */
+        const uint8_t *px = rp + (size_t)ix0 * C;
+        for (int32_t fx = 0; fx < g->filter_w; fx++, t++) taps[t] = px + (size_t)fx * dxc;
+        continue;
+      }
       for (int32_t fx = 0; fx < g->filter_w; fx++, t++) {
         const int32_t ix = ix0 + fx * g->dil_w;
-        taps[t] = row_in && ix >= 0 && ix < g->in_w
-                      ? img + ((size_t)iy * (size_t)g->in_w + (size_t)ix) * C
-                      : zrow;
+        taps[t] = rp && ix >= 0 && ix < g->in_w ? rp + (size_t)ix * C : zrow;
       }
     }
     o.c = orow + (size_t)ox * C;
