@@ -27,7 +27,7 @@ static tfcc_status fc_init(tfcc_init_ctx *ctx) {
   if (!p)
     return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for FULLY_CONNECTED params");
   const tfcc_fb_table *t = &ctx->node->options;
-  p->act = tfcc_fb_i8(t, 0, 0);
+  p->act = tfcc_node_fused_activation(ctx->node, tfcc_fb_i8(t, 0, 0));
   int32_t wf = tfcc_fb_i8(t, 1, 0);
   p->keep_num_dims = tfcc_fb_bool(t, 2, false);
   tfcc_status st = tfcc_conv_check_act(p->act, ctx->err);

@@ -64,10 +64,6 @@ tfcc_status tfcc_model_build(tfcc_runtime *rt, const uint8_t *data, size_t size,
                              size_t mapping_size, const tfcc_model_options *opts, tfcc_model **out,
                              tfcc_err *err);
 
-/* Model-level constant folding: nodes whose inputs are all constants are computed once at load
- * (float16 weight DEQUANTIZE, DENSIFY, constant shape arithmetic) and removed. */
-tfcc_status tfcc_model_fold_constants(tfcc_model *m, tfcc_err *err);
-
 /* Kernel level and pool this model's sessions use. */
 tfcc_exec_env tfcc_model_env(const tfcc_model *m);
 

@@ -1,5 +1,5 @@
-/* tfcc_model: load (mmap or caller buffer), verify, bind operators, fold constants, validate
- * shapes once; then immutable and shared. */
+/* tfcc_model: load (mmap or caller buffer), verify, bind operators, run the graph passes
+ * (src/graph/pass_manager.c), init operators, validate shapes once; then immutable and shared. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -12,6 +12,7 @@
 
 #include "cpu/cpu_info.h"
 #include "format/tflite_reader.h"
+#include "graph/pass_manager.h"
 #include "ops/op.h"
 #include "runtime/internal.h"
 
@@ -87,7 +88,7 @@ static tfcc_status init_ops(tfcc_model *m, tfcc_err *err) {
   tfcc_ir_subgraph *sg = &m->graph.subgraphs[0];
   for (int32_t i = 0; i < sg->n_nodes; i++) {
     tfcc_ir_node *n = &sg->nodes[i];
-    if (!n->op || !n->op->init) continue;
+    if (!n->op || !n->op->init || n->removed || n->params) continue; /* folded: done by the pass */
     tfcc_init_ctx c = {&m->graph, sg, n, i, NULL, err, tfcc_model_env(m).isa};
     tfcc_status st = n->op->init(&c);
     n->params = c.params;
@@ -126,7 +127,9 @@ tfcc_status tfcc_model_build(tfcc_runtime *rt, const uint8_t *data, size_t size,
   if (st == TFCC_OK) st = bind_ops(m, err);
   tfcc_ir_subgraph *sg = st == TFCC_OK ? &m->graph.subgraphs[0] : NULL;
   if (st == TFCC_OK && !m->unsupported[0]) {
-    if ((st = init_ops(m, err)) == TFCC_OK) st = tfcc_model_fold_constants(m, err);
+    st = tfcc_run_passes(&m->graph, m->opts.disabled_passes, tfcc_model_env(m).isa,
+                         rt ? &rt->log : NULL, err);
+    if (st == TFCC_OK) st = init_ops(m, err);
     if (st == TFCC_OK) {
       /* Validate shapes once at the stored input shapes, and record MACs and arena size. */
       tfcc_exec_plan plan;

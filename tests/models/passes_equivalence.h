@@ -1,0 +1,192 @@
+/* Shared by tests/models/test_passes_equivalence*.c (split in two to keep each test short).
+ *
+ * Graph passes change nothing observable: every real model in ../shared/models and every
+ * operator conformance model gives the same outputs with all passes on and all off, on the
+ * same inputs. Quantized / integer / bool outputs byte-identical; float32 within
+ * 1e-5 * max(1, |off|) (the tolerance the conformance suite uses; folding batch norm into
+ * weights would change float rounding, but no model here has an unfolded batch norm - its own
+ * numeric tolerance is tested in tests/graph/test_pass_fold_batch_norm.c).
+ * Also checks the memory plan on the real models: arena <= 1.1 x the live-tensor lower bound,
+ * and prints what the passes and the plan's buffer sharing did. */
+#ifndef TFCC_TEST_PASSES_EQUIVALENCE_H
+#define TFCC_TEST_PASSES_EQUIVALENCE_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "npy_load.h"
+#include "runtime/internal.h"
+#include "test_harness.h"
+#include "tfcc/tfcc.h"
+
+static tfcc_runtime *g_rt;
+
+typedef struct outputs {
+  int n;
+  void *data[8];
+  size_t bytes[8];
+  tfcc_dtype dtype[8];
+  int live_nodes;
+  tfcc_memory_info mem;
+  int32_t views, inplace;
+} outputs;
+
+static void outputs_free(outputs *o) {
+  for (int i = 0; i < o->n; i++) free(o->data[i]);
+  memset(o, 0, sizeof *o);
+}
+
+static int run(const char *path, uint32_t disabled, test_npy *ins, int n_ins, outputs *res) {
+  memset(res, 0, sizeof *res);
+  tfcc_model_options mo;
+  tfcc_model_options_default(&mo);
+  mo.disabled_passes = disabled;
+  tfcc_model *m = NULL;
+  if (tfcc_model_load_file(g_rt, path, &mo, &m) != TFCC_OK) {
+    CHECKF(0, "%s: load: %s", path, tfcc_last_error());
+    return -1;
+  }
+  const tfcc_ir_subgraph *sg = &m->graph.subgraphs[0];
+  for (int32_t i = 0; i < sg->n_nodes; i++) res->live_nodes += !sg->nodes[i].removed;
+  tfcc_session *s = NULL;
+  tfcc_status st = tfcc_session_create(m, NULL, &s);
+  tfcc_model_release(m);
+  if (st != TFCC_OK) {
+    CHECKF(0, "%s: session: %s", path, tfcc_last_error());
+    return -1;
+  }
+  int ni = tfcc_session_input_count(s), no = tfcc_session_output_count(s);
+  const void *in_ptrs[8];
+  void *out_ptrs[8];
+  int rc = 0;
+  if (ni > 8 || no > 8 || ni != n_ins) {
+    CHECKF(0, "%s: %d inputs (%d given), %d outputs", path, ni, n_ins, no);
+    rc = -1;
+  }
+  for (int i = 0; i < ni && rc == 0; i++) in_ptrs[i] = ins[i].data;
+  for (int i = 0; i < no && rc == 0; i++) {
+    tfcc_tensor_info info;
+    tfcc_session_output_info(s, i, &info);
+    res->data[i] = calloc(1, info.bytes ? info.bytes : 1);
+    res->bytes[i] = info.bytes;
+    res->dtype[i] = info.dtype;
+    out_ptrs[i] = res->data[i];
+    res->n = i + 1;
+  }
+  if (rc == 0 && (st = tfcc_session_run(s, in_ptrs, out_ptrs)) != TFCC_OK) {
+    CHECKF(0, "%s: run: %s", path, tfcc_session_last_error(s));
+    rc = -1;
+  }
+  tfcc_session_memory_info(s, &res->mem);
+  res->views = s->plan.n_views;
+  res->inplace = s->plan.n_inplace;
+  tfcc_session_destroy(s);
+  return rc;
+}
+
+/* Returns the number of differing outputs (and CHECKs). */
+static int compare(const char *name, const outputs *on, const outputs *off) {
+  int bad = 0;
+  CHECKF(on->n == off->n, "%s: %d outputs vs %d", name, on->n, off->n);
+  for (int i = 0; i < on->n && i < off->n; i++) {
+    CHECKF(on->bytes[i] == off->bytes[i] && on->dtype[i] == off->dtype[i], "%s: output %d shape/dtype differ", name, i);
+    if (on->bytes[i] != off->bytes[i]) { bad++; continue; }
+    if (on->dtype[i] == TFCC_FLOAT32) {
+      size_t n = on->bytes[i] / 4, over = 0;
+      const float *a = on->data[i], *b = off->data[i];
+      for (size_t k = 0; k < n; k++) {
+        if (isnan(a[k]) && isnan(b[k])) continue;
+        if (!(fabsf(a[k] - b[k]) <= 1e-5f * fmaxf(1.0f, fabsf(b[k])))) over++;
+      }
+      CHECKF(over == 0, "%s: output %d: %zu of %zu floats differ beyond 1e-5", name, i, over, n);
+      bad += over != 0;
+    } else {
+      int same = memcmp(on->data[i], off->data[i], on->bytes[i]) == 0;
+      CHECKF(same, "%s: output %d (%s) not byte-identical", name, i, tfcc_dtype_name(on->dtype[i]));
+      bad += !same;
+    }
+  }
+  return bad;
+}
+
+static inline void shared_models(const char *shared, const char *const *names, int n_names) {
+  char path[4096];
+  for (int m = 0; m < n_names; m++) {
+    test_npy ins[8];
+    int n = 0;
+    memset(ins, 0, sizeof ins);
+    for (; n < 8; n++) {
+      snprintf(path, sizeof path, "%s/models/ref/%s/input_%d.npy", shared, names[m], n);
+      FILE *f = fopen(path, "rb");
+      if (!f) break;
+      fclose(f);
+      if (test_npy_load(path, &ins[n]) != 0) break;
+    }
+    snprintf(path, sizeof path, "%s/models/%s.tflite", shared, names[m]);
+    outputs on = {0}, off = {0};
+    if (run(path, 0, ins, n, &on) == 0 && run(path, TFCC_PASS_ALL, ins, n, &off) == 0) {
+      compare(names[m], &on, &off);
+      double ratio = on.mem.lower_bound_bytes ? (double)on.mem.arena_bytes / (double)on.mem.lower_bound_bytes : 1.0;
+      CHECKF(ratio <= 1.1, "%s: arena %zu > 1.1 x lower bound %zu", names[m], on.mem.arena_bytes,
+             on.mem.lower_bound_bytes);
+      printf("  %-34s nodes %3d -> %3d  arena %9zu (passes off %9zu)  lower bound %9zu  x%.3f  views %d in-place %d\n",
+             names[m], off.live_nodes, on.live_nodes, on.mem.arena_bytes, off.mem.arena_bytes,
+             on.mem.lower_bound_bytes, ratio, on.views, on.inplace);
+    }
+    outputs_free(&on);
+    outputs_free(&off);
+    for (int i = 0; i < n; i++) test_npy_free(&ins[i]);
+  }
+}
+
+static inline void conformance(const char *src) {
+  char path[4096], line[512];
+  snprintf(path, sizeof path, "%s/tests/ops/conformance/cases.txt", src);
+  FILE *f = fopen(path, "r");
+  CHECKF(f != NULL, "cannot open %s", path);
+  if (!f) return;
+  int cases = 0, failed = 0;
+  while (fgets(line, sizeof line, f)) {
+    char name[256];
+    int n_in, n_out;
+    if (line[0] == '#' || sscanf(line, "%255s %d %d", name, &n_in, &n_out) != 3) continue;
+    test_npy ins[8];
+    memset(ins, 0, sizeof ins);
+    int ok = n_in <= 8;
+    for (int i = 0; i < n_in && ok; i++) {
+      snprintf(path, sizeof path, "%s/tests/ops/conformance/%s.in%d.npy", src, name, i);
+      ok = test_npy_load(path, &ins[i]) == 0;
+    }
+    snprintf(path, sizeof path, "%s/tests/ops/conformance/%s.tflite", src, name);
+    outputs on = {0}, off = {0};
+    if (ok && run(path, 0, ins, n_in, &on) == 0 && run(path, TFCC_PASS_ALL, ins, n_in, &off) == 0)
+      failed += compare(name, &on, &off) != 0;
+    else
+      failed++;
+    outputs_free(&on);
+    outputs_free(&off);
+    for (int i = 0; i < n_in; i++) test_npy_free(&ins[i]);
+    cases++;
+  }
+  fclose(f);
+  printf("  conformance: %d cases, %d differ with passes on vs off\n", cases, failed);
+  CHECK(cases > 600);
+}
+
+static inline int equivalence_main(const char *name, bool with_conformance, const char *const *models,
+                                   int n_models) {
+  tfcc_runtime_options ro;
+  tfcc_runtime_options_default(&ro);
+  ro.num_threads = 1;
+  if (tfcc_runtime_create(&ro, &g_rt) != TFCC_OK) return 1;
+  if (with_conformance) conformance(tfcc_test_source_dir());
+  const char *shared = tfcc_test_shared_dir();
+  if (shared) shared_models(shared, models, n_models);
+  tfcc_runtime_destroy(g_rt);
+  return tfcc_test_finish(name);
+}
+
+#endif
