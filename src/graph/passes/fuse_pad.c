@@ -37,6 +37,7 @@ static bool pad_value_is_default(const tfcc_ir_subgraph *sg, const tfcc_ir_node 
   const tfcc_ir_tensor *v = &sg->tensors[n->inputs[2]], *in = &sg->tensors[n->inputs[0]];
   if (!v->data || v->is_variable || v->dtype != in->dtype || tfcc_shape_elements(v->rank, v->dims) != 1)
     return false;
+  if (in->dtype != TFCC_FLOAT32 && !tfcc_pass_same_quant(&v->quant, &in->quant)) return false;
   switch (in->dtype) {
     case TFCC_FLOAT32: {
       float f;
