@@ -17,7 +17,10 @@ typedef struct ptu {
   tfcc_graph g;
   tfcc_ir_subgraph *sg;
   uint8_t opts[16][512];
-  int32_t n_live; /* live nodes after ptu_finish */
+  int32_t n_live; /* live nodes after ptu_passes */
+  /* the last ptu_eval's memory plan */
+  size_t arena_bytes, lower_bound, naive_bytes;
+  int32_t n_views, n_inplace;
 } ptu;
 
 static inline void ptu_begin(ptu *p, int32_t n_tensors, int32_t n_nodes) {
@@ -127,6 +130,11 @@ static inline int ptu_eval(ptu *p, const void *const *inputs, void *const *outpu
   if (st != TFCC_OK) return -1;
   for (int32_t i = 0; i < p->sg->n_inputs; i++) plan.tensors[p->sg->inputs[i]].data = (void *)inputs[i];
   for (int32_t i = 0; i < p->sg->n_outputs; i++) plan.tensors[p->sg->outputs[i]].data = outputs[i];
+  p->arena_bytes = plan.arena_bytes;
+  p->lower_bound = plan.arena_lower_bound;
+  p->naive_bytes = plan.naive_bytes;
+  p->n_views = plan.n_views;
+  p->n_inplace = plan.n_inplace;
   int rc = 0;
   for (int32_t e = 0; e < plan.n_nodes && rc == 0; e++) {
     tfcc_exec_node *en = &plan.nodes[e];
