@@ -2,7 +2,10 @@
 # Installs what building and testing tfcc needs on Debian 12 (run as root).
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
-pkgs=(build-essential cmake ninja-build clang llvm python3 libjpeg62-turbo-dev libpng-dev)
+# tfcc serve: libmicrohttpd-dev (HTTP), libjansson-dev (JSON), libyaml-dev (config), pkg-config;
+# its tests and load scripts: curl, wrk, nginx (two replicas behind a load balancer).
+pkgs=(build-essential cmake ninja-build clang llvm python3 libjpeg62-turbo-dev libpng-dev
+      pkg-config libmicrohttpd-dev libjansson-dev libyaml-dev curl wrk nginx)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -8,5 +8,6 @@ int cmd_inspect(int argc, char **argv);
 int cmd_classify(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_cpu_info(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 #endif

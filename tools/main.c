@@ -18,6 +18,7 @@ static const command k_commands[] = {
     {"classify", cmd_classify, "classify an image (JPEG, PNG, BMP) and print the top classes"},
     {"bench", cmd_bench, "measure load time, latency, throughput, memory, per-operator profile"},
     {"cpu-info", cmd_cpu_info, "show CPU features, caches, cores and where kernels dispatch (--json)"},
+    {"serve", cmd_serve, "HTTP inference server (KServe v2, TF Serving REST, Prometheus metrics)"},
 };
 #define COMMAND_COUNT (sizeof k_commands / sizeof k_commands[0])
 

@@ -329,8 +329,9 @@ TFCC_API tfcc_status tfcc_session_resize_input(tfcc_session *s, int index, int32
 
 /* Runs the model. inputs[i] points to input i's bytes (tfcc_session_input_info().bytes),
  * outputs[i] to a caller buffer for output i. Both are caller-owned and only used during
- * the call: inputs are read in place and outputs written in place (no copies).
- * Allocates nothing. */
+ * the call: inputs are read in place and outputs written in place (no copies), so each
+ * buffer must be aligned to its element size (malloc'ed memory always is); a misaligned one
+ * is refused with TFCC_ERR_INVALID_ARG. Allocates nothing. */
 TFCC_API tfcc_status tfcc_session_run(tfcc_session *s, const void *const *inputs,
                                       void *const *outputs);
 

@@ -16,6 +16,7 @@ typedef struct tfcc_pass_ctx {
   tfcc_ir_subgraph *sg;
   tfcc_isa isa;      /* for the kernels the constant folder runs */
   tfcc_err *err;
+  const tfcc_logger *log; /* may be NULL */
 } tfcc_pass_ctx;
 
 /* A pass rewrites ctx->sg and counts the rewrites in *changed. */

@@ -2,16 +2,20 @@
  * asymmetric_quantize_inputs). float32, int8 and int16 (zero points 0) with per-tensor
  * quantization; the multiplier is GetQuantizedConvolutionMultipler's (float product of the
  * input scales widened to double). Hybrid (float lhs, int8 rhs) is not implemented. */
+#include <math.h>
 #include <stdlib.h>
 
+#include "kernels/f32-gemm/gemm.h"
 #include "kernels/ref/batch_matmul.h"
 #include "kernels/ref/quant_util.h"
 #include "ops/conv_common.h"
+#include "ops/f32_fast.h"
 
 typedef struct bmm_params {
   bool adj_x, adj_y;
   tfcc_bmm_quant q;
   bool quantized;
+  atomic_bool f32_logged; /* KERNEL_FALLBACK written */
 } bmm_params;
 
 static tfcc_status bmm_init(tfcc_init_ctx *ctx) {
@@ -21,6 +25,7 @@ static tfcc_status bmm_init(tfcc_init_ctx *ctx) {
   p->adj_y = tfcc_fb_bool(&ctx->node->options, 1, false);
   const tfcc_ir_tensor *l = tfcc_conv_ir_input(ctx, 0), *r = tfcc_conv_ir_input(ctx, 1);
   const tfcc_ir_tensor *o = tfcc_conv_ir_output(ctx, 0);
+  atomic_init(&p->f32_logged, false);
   tfcc_status st = TFCC_OK;
   if (l && r && o && (l->dtype == TFCC_INT8 || l->dtype == TFCC_INT16) && r->dtype == l->dtype &&
       o->dtype == l->dtype) {
@@ -94,6 +99,50 @@ static tfcc_status bmm_shapes(const tfcc_op_ctx *ctx, tfcc_bmm_dims *d, int32_t 
   return TFCC_OK;
 }
 
+/* Float32 fast path: the GEMM with rhs packed per run into scratch (rhs may change every
+ * run). lhs rows must be contiguous (adj_x false). */
+static bool bmm_f32_fast(const tfcc_op_ctx *ctx, const tfcc_bmm_dims *d) {
+  return ctx->in[0]->dtype == TFCC_FLOAT32 && !d->adj_x && d->m > 0 && d->n > 0 && d->k > 0;
+}
+
+static size_t bmm_f32_scratch(const tfcc_op_ctx *ctx, const tfcc_bmm_dims *d) {
+  return tfcc_f32_packed_bytes(tfcc_f32_gemm_select(ctx->isa), d->n, d->k);
+}
+
+static void bmm_f32_run(const tfcc_op_ctx *ctx, const tfcc_bmm_dims *d, const float *l,
+                        const float *r, float *o) {
+  const tfcc_f32_gemm_kernel *k = tfcc_f32_gemm_select(ctx->isa);
+  int64_t nb = 1;
+  for (int32_t i = 0; i < d->nbd; i++) nb *= d->out_b[i];
+  const size_t lsz = (size_t)d->m * (size_t)d->k, rsz = (size_t)d->k * (size_t)d->n;
+  const size_t osz = (size_t)d->m * (size_t)d->n;
+  int64_t packed_off = -1;
+  tfcc_f32_packed pk;
+  for (int64_t ob = 0; ob < nb; ob++) {
+    /* batch offsets with broadcasting (a dimension of 1 repeats) */
+    int64_t rem = ob, loff = 0, roff = 0, lstride = 1, rstride = 1;
+    for (int32_t i = d->nbd - 1; i >= 0; i--) {
+      const int64_t idx = rem % d->out_b[i];
+      rem /= d->out_b[i];
+      if (d->lhs_b[i] != 1) loff += idx * lstride;
+      if (d->rhs_b[i] != 1) roff += idx * rstride;
+      lstride *= d->lhs_b[i];
+      rstride *= d->rhs_b[i];
+    }
+    if (roff != packed_off) {
+      const float *rb = r + (size_t)roff * rsz;
+      /* B[n][k]: rhs [K, N] (ld_n 1, ld_k N) or with adj_y [N, K] */
+      if (d->adj_y)
+        tfcc_f32_pack_into(k, d->n, d->k, rb, (size_t)d->k, 1, NULL, ctx->scratch, &pk);
+      else
+        tfcc_f32_pack_into(k, d->n, d->k, rb, 1, (size_t)d->n, NULL, ctx->scratch, &pk);
+      packed_off = roff;
+    }
+    tfcc_f32_gemm(ctx->pool, &pk, d->m, l + (size_t)loff * lsz, (size_t)d->k,
+                  o + (size_t)ob * osz, (size_t)d->n, -INFINITY, INFINITY);
+  }
+}
+
 static tfcc_status bmm_prepare(tfcc_op_ctx *ctx) {
   const bmm_params *p = ctx->params;
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "BATCH_MATMUL not initialised");
@@ -118,6 +167,13 @@ static tfcc_status bmm_prepare(tfcc_op_ctx *ctx) {
   st = bmm_shapes(ctx, &d, &orank, od);
   if (st != TFCC_OK) return st;
   ctx->scratch_bytes = 0;
+  if (l->dtype == TFCC_FLOAT32) {
+    if (bmm_f32_fast(ctx, &d))
+      ctx->scratch_bytes = bmm_f32_scratch(ctx, &d);
+    else if (d.adj_x)
+      tfcc_f32_log_fallback_once(&((bmm_params *)p)->f32_logged, ctx, "BATCH_MATMUL",
+                                 "adj_x (transposed lhs)");
+  }
   return tfcc_tensor_set_shape(ctx->out[0], orank, od, ctx->err);
 }
 
@@ -130,7 +186,12 @@ static tfcc_status bmm_eval(tfcc_op_ctx *ctx) {
   const void *l = ctx->in[0]->data, *r = ctx->in[1]->data;
   void *o = ctx->out[0]->data;
   switch (ctx->in[0]->dtype) {
-    case TFCC_FLOAT32: tfcc_bmm_f32(&d, l, r, o); return TFCC_OK;
+    case TFCC_FLOAT32:
+      if (bmm_f32_fast(ctx, &d) && ctx->scratch && ctx->scratch_bytes >= bmm_f32_scratch(ctx, &d))
+        bmm_f32_run(ctx, &d, l, r, o);
+      else
+        tfcc_bmm_f32(&d, l, r, o);
+      return TFCC_OK;
     case TFCC_INT8: tfcc_bmm_i8(&d, &p->q, l, r, o); return TFCC_OK;
     case TFCC_INT16: tfcc_bmm_i16(&d, &p->q, l, r, o); return TFCC_OK;
     default: return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "dtype unsupported");
@@ -150,10 +211,22 @@ static int64_t bmm_macs(const tfcc_op_ctx *ctx) {
   return n;
 }
 
+static const char *bmm_kernel(const tfcc_op_ctx *ctx) {
+  if (!ctx->params || ctx->n_in < 2 || !ctx->in[0] || !ctx->in[1]) return "ref";
+  tfcc_err e;
+  tfcc_op_ctx c = *ctx;
+  c.err = &e;
+  tfcc_bmm_dims d;
+  int32_t orank = 0, od[TFCC_MAX_RANK] = {0};
+  if (bmm_shapes(&c, &d, &orank, od) != TFCC_OK || !bmm_f32_fast(ctx, &d)) return "ref";
+  return tfcc_f32_gemm_select(ctx->isa)->name;
+}
+
 const tfcc_op_def tfcc_op_batch_matmul = {
     .name = "BATCH_MATMUL",
     .init = bmm_init,
     .prepare = bmm_prepare,
     .eval = bmm_eval,
     .macs = bmm_macs,
+    .kernel = bmm_kernel,
 };

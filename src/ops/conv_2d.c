@@ -3,25 +3,31 @@
  * Grouped convolution when input channels = k * filter input channels (TFLite >= 2.9). */
 #include <stdlib.h>
 
+#include "kernels/f32-gemm/conv.h"
 #include "kernels/ref/conv.h"
 #include "kernels/ref/quant_util.h"
 #include "ops/conv_common.h"
+#include "ops/f32_fast.h"
+#include "runtime/threadpool.h"
 
 typedef struct conv_params {
   tfcc_window_opts o;
   tfcc_conv_qparams q;
+  tfcc_f32_fast f32; /* float32: filter packed for the GEMM micro-kernel */
 } conv_params;
 
 static void conv_release(void *p) {
   conv_params *cp = p;
   if (!cp) return;
   tfcc_conv_qparams_free(&cp->q);
+  tfcc_f32_fast_free(&cp->f32);
   free(cp);
 }
 
 static tfcc_status conv_init(tfcc_init_ctx *ctx) {
   conv_params *p = calloc(1, sizeof(*p));
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for CONV_2D params");
+  tfcc_f32_fast_init(&p->f32);
   const tfcc_fb_table *t = &ctx->node->options;
   p->o.padding = tfcc_fb_i8(t, 0, 0);
   p->o.stride_w = tfcc_fb_i32(t, 1, 0);
@@ -84,6 +90,35 @@ static tfcc_status conv_geom(const tfcc_op_ctx *ctx, tfcc_conv_geom *g) {
   return TFCC_OK;
 }
 
+/* Float32 fast path: packed weights for this node, or NULL (reference kernel). */
+static const tfcc_f32_packed *conv_f32_packed(const tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
+  const conv_params *p = ctx->params;
+  if (ctx->in[0]->dtype != TFCC_FLOAT32 || g->in_c != g->filter_in_c) return NULL;
+  return tfcc_f32_fast_get(&p->f32, ctx->in[1]->data);
+}
+
+/* prepare: packs the filter once per model (model load runs the first prepare). */
+static void conv_f32_prepare(tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
+  conv_params *p = (conv_params *)ctx->params;
+  const tfcc_tensor *f = ctx->in[1], *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
+  const char *why = NULL;
+  if (g->in_c != g->filter_in_c)
+    why = "grouped convolution";
+  else if (!tfcc_f32_const_or_absent(f) || !tfcc_f32_const_or_absent(bias))
+    why = "filter or bias is not constant";
+  else if (!tfcc_f32_fast_pack(&p->f32, ctx->isa, g->out_c,
+                               g->filter_h * g->filter_w * g->filter_in_c, f->data,
+                               (size_t)g->filter_h * g->filter_w * g->filter_in_c, 1,
+                               bias ? bias->data : NULL))
+    why = "out of memory packing the filter";
+  if (why) {
+    tfcc_f32_fast_fallback(&p->f32, ctx, "CONV_2D", why);
+    return;
+  }
+  const tfcc_f32_packed *pk = conv_f32_packed(ctx, g);
+  if (pk) ctx->scratch_bytes = tfcc_f32_conv_scratch_bytes(g, pk, tfcc_threadpool_size(ctx->pool));
+}
+
 static tfcc_status conv_prepare(tfcc_op_ctx *ctx) {
   const conv_params *p = ctx->params;
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "CONV_2D not initialised");
@@ -104,6 +139,7 @@ static tfcc_status conv_prepare(tfcc_op_ctx *ctx) {
   }
   int32_t od[4] = {g.batches, g.out_h, g.out_w, g.out_c};
   ctx->scratch_bytes = 0;
+  if (ctx->in[0]->dtype == TFCC_FLOAT32) conv_f32_prepare(ctx, &g);
   return tfcc_tensor_set_shape(ctx->out[0], 4, od, ctx->err);
 }
 
@@ -121,6 +157,12 @@ static tfcc_status conv_eval(tfcc_op_ctx *ctx) {
     case TFCC_FLOAT32: {
       float lo, hi;
       tfcc_act_range_f32(p->o.act, &lo, &hi);
+      const tfcc_f32_packed *pk = conv_f32_packed(ctx, &g);
+      if (pk && (ctx->scratch_bytes >= tfcc_f32_conv_scratch_bytes(
+                                            &g, pk, tfcc_threadpool_size(ctx->pool)))) {
+        tfcc_f32_conv(ctx->pool, &g, pk, in->data, out->data, lo, hi, ctx->scratch);
+        return TFCC_OK;
+      }
       tfcc_conv_f32(&g, in->data, f->data, bd, lo, hi, out->data);
       return TFCC_OK;
     }
@@ -155,6 +197,17 @@ static int64_t conv_macs(const tfcc_op_ctx *ctx) {
          g.filter_in_c;
 }
 
+static const char *conv_kernel(const tfcc_op_ctx *ctx) {
+  tfcc_conv_geom g;
+  tfcc_err e;
+  tfcc_op_ctx c = *ctx;
+  c.err = &e;
+  if (!ctx->params || ctx->n_in < 2 || !ctx->in[0] || !ctx->in[1]) return "ref";
+  if (conv_geom(&c, &g) != TFCC_OK) return "ref";
+  const tfcc_f32_packed *pk = conv_f32_packed(ctx, &g);
+  return pk ? pk->k->name : "ref";
+}
+
 const tfcc_op_def tfcc_op_conv_2d = {
     .name = "CONV_2D",
     .init = conv_init,
@@ -162,4 +215,5 @@ const tfcc_op_def tfcc_op_conv_2d = {
     .prepare = conv_prepare,
     .eval = conv_eval,
     .macs = conv_macs,
+    .kernel = conv_kernel,
 };

@@ -4,25 +4,30 @@
  * is output channels / input channels from the shapes (the option is not trusted). */
 #include <stdlib.h>
 
+#include "kernels/f32-dwconv/dwconv.h"
 #include "kernels/ref/depthwise_conv.h"
 #include "kernels/ref/quant_util.h"
 #include "ops/conv_common.h"
+#include "ops/f32_fast.h"
 
 typedef struct dw_params {
   tfcc_window_opts o;
   tfcc_conv_qparams q;
+  tfcc_f32_fast f32; /* float32: only its once-only fallback log (weights used in place) */
 } dw_params;
 
 static void dw_release(void *p) {
   dw_params *cp = p;
   if (!cp) return;
   tfcc_conv_qparams_free(&cp->q);
+  tfcc_f32_fast_free(&cp->f32);
   free(cp);
 }
 
 static tfcc_status dw_init(tfcc_init_ctx *ctx) {
   dw_params *p = calloc(1, sizeof(*p));
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for DEPTHWISE_CONV_2D params");
+  tfcc_f32_fast_init(&p->f32);
   const tfcc_fb_table *t = &ctx->node->options;
   p->o.padding = tfcc_fb_i8(t, 0, 0);
   p->o.stride_w = tfcc_fb_i32(t, 1, 0);
@@ -103,6 +108,9 @@ static tfcc_status dw_prepare(tfcc_op_ctx *ctx) {
   }
   int32_t od[4] = {g.batches, g.out_h, g.out_w, g.out_c};
   ctx->scratch_bytes = 0;
+  if (ctx->in[0]->dtype == TFCC_FLOAT32 && g.out_c != g.in_c)
+    tfcc_f32_fast_fallback(&((dw_params *)p)->f32, ctx, "DEPTHWISE_CONV_2D",
+                           "depth multiplier is not 1");
   return tfcc_tensor_set_shape(ctx->out[0], 4, od, ctx->err);
 }
 
@@ -120,6 +128,11 @@ static tfcc_status dw_eval(tfcc_op_ctx *ctx) {
     case TFCC_FLOAT32: {
       float lo, hi;
       tfcc_act_range_f32(p->o.act, &lo, &hi);
+      if (g.out_c == g.in_c) {
+        tfcc_f32_dwconv(ctx->pool, tfcc_f32_dwconv_select(ctx->isa), &g, in->data, f->data, bd,
+                        lo, hi, out->data);
+        return TFCC_OK;
+      }
       tfcc_dwconv_f32(&g, in->data, f->data, bd, lo, hi, out->data);
       return TFCC_OK;
     }
@@ -153,6 +166,14 @@ static int64_t dw_macs(const tfcc_op_ctx *ctx) {
   return (int64_t)g.batches * g.out_h * g.out_w * g.out_c * g.filter_h * g.filter_w;
 }
 
+static const char *dw_kernel(const tfcc_op_ctx *ctx) {
+  if (!ctx->params || ctx->n_in < 2 || !ctx->in[0] || !ctx->in[1]) return "ref";
+  if (ctx->in[0]->dtype != TFCC_FLOAT32 || ctx->in[0]->rank != 4 || ctx->in[1]->rank != 4 ||
+      ctx->in[0]->dims[3] != ctx->in[1]->dims[3])
+    return "ref";
+  return tfcc_f32_dwconv_select(ctx->isa)->name;
+}
+
 const tfcc_op_def tfcc_op_depthwise_conv_2d = {
     .name = "DEPTHWISE_CONV_2D",
     .init = dw_init,
@@ -160,4 +181,5 @@ const tfcc_op_def tfcc_op_depthwise_conv_2d = {
     .prepare = dw_prepare,
     .eval = dw_eval,
     .macs = dw_macs,
+    .kernel = dw_kernel,
 };

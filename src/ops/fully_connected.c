@@ -7,18 +7,21 @@
 #include "kernels/ref/fully_connected.h"
 #include "kernels/ref/quant_util.h"
 #include "ops/conv_common.h"
+#include "ops/f32_fast.h"
 
 typedef struct fc_params {
   int32_t act;
   bool keep_num_dims;
   bool per_channel;
   tfcc_conv_qparams q;
+  tfcc_f32_fast f32; /* float32: weights packed for the GEMM / GEMV micro-kernels */
 } fc_params;
 
 static void fc_release(void *p) {
   fc_params *fp = p;
   if (!fp) return;
   tfcc_conv_qparams_free(&fp->q);
+  tfcc_f32_fast_free(&fp->f32);
   free(fp);
 }
 
@@ -26,6 +29,7 @@ static tfcc_status fc_init(tfcc_init_ctx *ctx) {
   fc_params *p = calloc(1, sizeof(*p));
   if (!p)
     return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for FULLY_CONNECTED params");
+  tfcc_f32_fast_init(&p->f32);
   const tfcc_fb_table *t = &ctx->node->options;
   p->act = tfcc_node_fused_activation(ctx->node, tfcc_fb_i8(t, 0, 0));
   int32_t wf = tfcc_fb_i8(t, 1, 0);
@@ -102,6 +106,29 @@ static tfcc_status fc_shapes(const tfcc_op_ctx *ctx, tfcc_fc_dims *d, int32_t *o
   return TFCC_OK;
 }
 
+/* Float32 fast path: packed weights, or NULL (reference kernel). */
+static const tfcc_f32_packed *fc_f32_packed(const tfcc_op_ctx *ctx, const tfcc_fc_dims *d) {
+  const fc_params *p = ctx->params;
+  const tfcc_f32_packed *pk = tfcc_f32_fast_get(&p->f32, ctx->in[1]->data);
+  return ctx->in[0]->dtype == TFCC_FLOAT32 && pk && pk->n == d->units && pk->kdim == d->accum
+             ? pk
+             : NULL;
+}
+
+/* prepare: packs the weights once per model (model load runs the first prepare). */
+static void fc_f32_prepare(tfcc_op_ctx *ctx, const tfcc_fc_dims *d) {
+  fc_params *p = (fc_params *)ctx->params;
+  const tfcc_tensor *w = ctx->in[1], *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
+  const char *why = NULL;
+  if (d->units == 0 || d->accum == 0) return;
+  if (!tfcc_f32_const_or_absent(w) || !tfcc_f32_const_or_absent(bias))
+    why = "weights or bias are not constant";
+  else if (!tfcc_f32_fast_pack(&p->f32, ctx->isa, d->units, d->accum, w->data, (size_t)d->accum,
+                               1, bias ? bias->data : NULL))
+    why = "out of memory packing the weights";
+  if (why) tfcc_f32_fast_fallback(&p->f32, ctx, "FULLY_CONNECTED", why);
+}
+
 static tfcc_status fc_prepare(tfcc_op_ctx *ctx) {
   const fc_params *p = ctx->params;
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "FULLY_CONNECTED not initialised");
@@ -122,6 +149,7 @@ static tfcc_status fc_prepare(tfcc_op_ctx *ctx) {
     if (st != TFCC_OK) return st;
   }
   ctx->scratch_bytes = 0;
+  if (ctx->in[0]->dtype == TFCC_FLOAT32) fc_f32_prepare(ctx, &d);
   return tfcc_tensor_set_shape(ctx->out[0], orank, od, ctx->err);
 }
 
@@ -145,6 +173,12 @@ static tfcc_status fc_eval(tfcc_op_ctx *ctx) {
     case TFCC_FLOAT32: {
       float lo, hi;
       tfcc_act_range_f32(p->act, &lo, &hi);
+      const tfcc_f32_packed *pk = fc_f32_packed(ctx, &d);
+      if (pk) {
+        tfcc_f32_gemm(ctx->pool, pk, d.batches, in->data, (size_t)d.accum, out, (size_t)d.units,
+                      lo, hi);
+        return TFCC_OK;
+      }
       tfcc_fc_f32(&d, in->data, w->data, bd, lo, hi, out);
       return TFCC_OK;
     }
@@ -171,6 +205,19 @@ static int64_t fc_macs(const tfcc_op_ctx *ctx) {
   return (int64_t)d.batches * d.units * d.accum;
 }
 
+static const char *fc_kernel(const tfcc_op_ctx *ctx) {
+  if (!ctx->params || ctx->n_in < 2 || !ctx->in[0] || !ctx->in[1]) return "ref";
+  tfcc_err e;
+  tfcc_op_ctx c = *ctx;
+  c.err = &e;
+  tfcc_fc_dims d = {0, 0, 0};
+  int32_t orank = 0, od[TFCC_MAX_RANK] = {0};
+  if (fc_shapes(&c, &d, &orank, od) != TFCC_OK) return "ref";
+  const tfcc_f32_packed *pk = fc_f32_packed(ctx, &d);
+  if (!pk) return "ref";
+  return d.batches == 1 ? pk->k->name1 : pk->k->name;
+}
+
 const tfcc_op_def tfcc_op_fully_connected = {
     .name = "FULLY_CONNECTED",
     .init = fc_init,
@@ -178,4 +225,5 @@ const tfcc_op_def tfcc_op_fully_connected = {
     .prepare = fc_prepare,
     .eval = fc_eval,
     .macs = fc_macs,
+    .kernel = fc_kernel,
 };

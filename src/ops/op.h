@@ -44,6 +44,7 @@ typedef struct tfcc_init_ctx {
   void *params;             /* out: operator parameters (malloc'ed; freed by op->release or free) */
   tfcc_err *err;
   tfcc_isa isa;             /* kernel dispatch level for this model (CPU's best, capped) */
+  const struct tfcc_logger *log; /* runtime's logger for init/prepare notes (may be NULL) */
 } tfcc_init_ctx;
 
 typedef struct tfcc_op_ctx {
@@ -63,6 +64,7 @@ typedef struct tfcc_op_ctx {
   struct tfcc_threadpool *pool; /* may be NULL: run single-threaded */
   tfcc_err *err;
   tfcc_isa isa;             /* kernel dispatch level (CPU's best, capped by TFCC_ISA / options) */
+  const struct tfcc_logger *log; /* prepare only (e.g. KERNEL_FALLBACK); may be NULL */
 } tfcc_op_ctx;
 
 typedef struct tfcc_op_def {

@@ -259,6 +259,7 @@ tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t
     c->err = err;
     c->isa = env->isa;
     c->pool = env->pool;
+    c->log = env->log;
     c->in = &p->ptrs[slot];
     c->n_in = n->n_inputs;
     slot += (size_t)n->n_inputs;

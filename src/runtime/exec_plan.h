@@ -55,6 +55,7 @@ typedef struct tfcc_exec_env {
   tfcc_isa isa;                 /* kernel dispatch level */
   struct tfcc_threadpool *pool; /* may be NULL */
   tfcc_mem_pool *mem;           /* arenas; may be NULL */
+  const struct tfcc_logger *log; /* for operators' prepare notes; may be NULL */
 } tfcc_exec_env;
 
 tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t subgraph,

@@ -89,7 +89,7 @@ static tfcc_status init_ops(tfcc_model *m, tfcc_err *err) {
   for (int32_t i = 0; i < sg->n_nodes; i++) {
     tfcc_ir_node *n = &sg->nodes[i];
     if (!n->op || !n->op->init || n->removed || n->params) continue; /* folded: done by the pass */
-    tfcc_init_ctx c = {&m->graph, sg, n, i, NULL, err, tfcc_model_env(m).isa};
+    tfcc_init_ctx c = {&m->graph, sg, n, i, NULL, err, tfcc_model_env(m).isa, tfcc_model_env(m).log};
     tfcc_status st = n->op->init(&c);
     n->params = c.params;
     if (st != TFCC_OK) return tfcc_err_prefix(err, "node %d (%s)", (int)i, tfcc_node_op_name(n));
@@ -165,6 +165,7 @@ tfcc_exec_env tfcc_model_env(const tfcc_model *m) {
     env.isa = m->rt->isa;
     env.pool = m->rt->pool;
     env.mem = m->rt->mem;
+    env.log = &m->rt->log;
   }
   return env;
 }

@@ -1,4 +1,5 @@
 /* tfcc_session: one execution plan and arena per caller; run() computes only. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -227,6 +228,12 @@ tfcc_status tfcc_session_set_output_by_name(tfcc_session *s, const char *name, v
   return tfcc_session_set_output(s, i, data, bytes);
 }
 
+/* Kernels read elements in place, so caller buffers must be aligned to their element size. */
+static bool misaligned(const void *p, tfcc_dtype dt) {
+  size_t es = tfcc_dtype_size(dt);
+  return p && es > 1 && ((uintptr_t)p % es) != 0;
+}
+
 tfcc_status tfcc_session_invoke(tfcc_session *s) {
   if (!s) return TFCC_ERR_INVALID_ARG;
   tfcc_exec_plan *p = &s->plan;
@@ -236,6 +243,11 @@ tfcc_status tfcc_session_invoke(tfcc_session *s) {
     if (!s->bound_in[i] && t->bytes)
       return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "input %d (%s) has no data",
                                           (int)i, sg->tensors[t->index].name));
+    if (misaligned(s->bound_in[i], t->dtype))
+      return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG,
+                                          "input %d (%s): buffer %p is not aligned to its %zu-byte %s elements",
+                                          (int)i, sg->tensors[t->index].name, s->bound_in[i],
+                                          tfcc_dtype_size(t->dtype), tfcc_dtype_name(t->dtype)));
     t->data = (void *)s->bound_in[i];
   }
   int32_t c = 0;
@@ -248,6 +260,11 @@ tfcc_status tfcc_session_invoke(tfcc_session *s) {
     if (!s->bound_out[i] && t->bytes)
       return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "output %d (%s) has no buffer",
                                           (int)i, sg->tensors[t->index].name));
+    if (misaligned(s->bound_out[i], t->dtype))
+      return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG,
+                                          "output %d (%s): buffer %p is not aligned to its %zu-byte %s elements",
+                                          (int)i, sg->tensors[t->index].name, s->bound_out[i],
+                                          tfcc_dtype_size(t->dtype), tfcc_dtype_name(t->dtype)));
     t->data = s->bound_out[i];
   }
   bool timed = s->profiling || s->observer;

@@ -117,14 +117,14 @@ static inline int ptu_eval(ptu *p, const void *const *inputs, void *const *outpu
   for (int32_t i = 0; i < p->sg->n_nodes; i++) {
     tfcc_ir_node *n = &p->sg->nodes[i];
     if (n->removed || n->params || !n->op || !n->op->init) continue;
-    tfcc_init_ctx c = {&p->g, p->sg, n, i, NULL, &err, isa};
+    tfcc_init_ctx c = {&p->g, p->sg, n, i, NULL, &err, isa, NULL};
     tfcc_status st = n->op->init(&c);
     n->params = c.params;
     CHECKF(st == TFCC_OK, "init node %d: %s", (int)i, err.msg);
     if (st != TFCC_OK) return -1;
   }
   tfcc_exec_plan plan;
-  tfcc_exec_env env = {isa, NULL, NULL};
+  tfcc_exec_env env = {isa, NULL, NULL, NULL};
   tfcc_status st = tfcc_exec_plan_build(&plan, &p->g, 0, NULL, true, &env, &err);
   CHECKF(st == TFCC_OK, "plan: %s", err.msg);
   if (st != TFCC_OK) return -1;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "fb_test_builder.h"
+#include "cpu/cpu_info.h"
 #include "ops/op.h"
 #include "test_harness.h"
 
@@ -131,6 +132,15 @@ static inline int64_t tt_elems(const tt_spec *s) {
   return n;
 }
 
+/* Kernel level for the run: the CPU's best, capped by env TFCC_ISA (as the runtime does), so
+ * the whole suite exercises each dispatch level when run under TFCC_ISA=generic|avx2|... */
+static tfcc_isa tt_isa(void) {
+  tfcc_isa cap = TFCC_ISA_COUNT_;
+  const char *e = getenv("TFCC_ISA");
+  if (e && *e && tfcc_isa_parse(e, &cap) != TFCC_OK) cap = TFCC_ISA_COUNT_;
+  return tfcc_cpu_dispatch_isa(cap);
+}
+
 /* Runs init, prepare and (if eval) eval. Returns the first failing status. */
 static tfcc_status tt_run(tt_case *c, bool eval) {
   const tfcc_op_def *op = tfcc_op_lookup(c->builtin);
@@ -191,6 +201,7 @@ static tfcc_status tt_run(tt_case *c, bool eval) {
     ic.sg = &sg;
     ic.node = &node;
     ic.err = &c->err;
+    ic.isa = tt_isa();
     c->st = op->init(&ic);
     if (c->st != TFCC_OK) return c->st;
     params = ic.params;
@@ -229,6 +240,7 @@ static tfcc_status tt_run(tt_case *c, bool eval) {
   oc.out = pout;
   oc.n_out = 1;
   oc.err = &c->err;
+  oc.isa = tt_isa();
   c->st = op->prepare(&oc);
   void *scratch = NULL;
   if (c->st == TFCC_OK) {

@@ -5,6 +5,7 @@
  * Positions in the padding are skipped by the kernels, which is the same as reading the pad
  * value: 0 for float, the zero point for quantized tensors (the PAD's input and output must then
  * have the same quantization, so that the conv's input offset is that zero point).
+ * Not for 1x1 filters (pointless, and the direct 1x1 GEMM path assumes no padding).
  * Pools are left alone: MAX_POOL would need -inf padding, AVERAGE_POOL counts padded cells. */
 #include <string.h>
 
@@ -73,6 +74,11 @@ tfcc_status tfcc_pass_fuse_pad(tfcc_pass_ctx *ctx, int32_t *changed) {
     if (conv->n_inputs < 2 || conv->inputs[0] != tout || conv->has_explicit_pad) continue;
     if (!tfcc_fb_table_present(&conv->options) || tfcc_fb_i8(&conv->options, 0, 0) != 1 /* VALID */)
       continue;
+    /* A 1x1 filter over padding only sees pad values (bias-only border pixels), and the 1x1
+     * GEMM path reads the input directly, assuming every output pixel maps into it: leave it. */
+    if (conv->inputs[1] < 0) continue;
+    const tfcc_ir_tensor *f = &sg->tensors[conv->inputs[1]];
+    if (f->rank != 4 || (f->dims[1] == 1 && f->dims[2] == 1)) continue;
     conv->has_explicit_pad = true;
     conv->explicit_pad[0] = (int32_t)pads[2];
     conv->explicit_pad[1] = (int32_t)pads[3];

@@ -1,0 +1,83 @@
+/* Server configuration: defaults, the YAML file (libyaml), and validation.
+ *
+ *   runtime: {num_threads, cpu_affinity: [ids], memory_pool_mb, isa}
+ *   models:  [{name, path, versions: [n] | latest, sessions, max_queue, max_batch,
+ *              max_queue_delay_us, inputs: [names], outputs: [names]}]
+ *   repository: {path, poll_ms}
+ *   server:  {host, port, max_connections, max_body_mb, timeouts: {read_s, request_ms, drain_s}}
+ *   metrics: {enabled, path}
+ *   log:     {level, format: text|json, access}
+ *
+ * Unknown keys, wrong types and out-of-range values fail the load with "FILE:LINE: key: why". */
+#ifndef TFCC_SERVER_SRV_CONFIG_H
+#define TFCC_SERVER_SRV_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SRV_MAX_MODELS 64
+#define SRV_MAX_VERSIONS 16
+#define SRV_MAX_IO 64
+#define SRV_NAME_MAX 128
+#define SRV_PATH_MAX 1024
+
+typedef struct srv_model_config {
+  char name[SRV_NAME_MAX];
+  char path[SRV_PATH_MAX];  /* a .tflite file (version 1) or a directory <path>/<version>/model.tflite */
+  int64_t versions[SRV_MAX_VERSIONS];
+  int n_versions;           /* 0: serve the latest version only */
+  int sessions;             /* session instances (concurrent runs) */
+  int max_queue;            /* requests that may wait for a session; beyond: 503 */
+  int max_batch;            /* dynamic batching: accepted and validated, not implemented yet (0) */
+  int64_t max_queue_delay_us;
+  char inputs[SRV_MAX_IO][SRV_NAME_MAX];  /* required input names (new versions must have them) */
+  int n_inputs;
+  char outputs[SRV_MAX_IO][SRV_NAME_MAX];
+  int n_outputs;
+} srv_model_config;
+
+typedef struct srv_config {
+  /* runtime */
+  int num_threads;
+  int cpu_affinity[256];
+  int n_affinity;
+  int memory_pool_mb;
+  char isa[16];
+  /* models */
+  srv_model_config *models;
+  int n_models;
+  char repository[SRV_PATH_MAX]; /* "" = none */
+  int poll_ms;
+  /* server */
+  char host[64];
+  int port;
+  int max_connections;
+  int max_body_mb;
+  int read_timeout_s;
+  int request_timeout_ms; /* longest wait for a session */
+  int drain_timeout_s;
+  char port_file[SRV_PATH_MAX]; /* write the bound port here (tests; port 0) */
+  /* metrics / log */
+  int metrics_enabled;
+  char metrics_path[128];
+  int log_level;
+  int log_json;
+  int access_log;
+} srv_config;
+
+/* Fills defaults (no models). Returns 0 or -1 (out of memory). */
+int srv_config_init(srv_config *c);
+void srv_config_free(srv_config *c);
+/* Defaults of one model entry (name and path empty). */
+void srv_model_config_default(srv_model_config *m);
+/* Appends a model; returns it or NULL if the table is full. */
+srv_model_config *srv_config_add_model(srv_config *c);
+/* Parses FILE into c (which must have been initialised). Returns 0 or -1 with err set. */
+int srv_config_load_file(const char *path, srv_config *c, char *err, size_t n);
+/* Same from memory (the fuzzer and tests); name is used in messages. */
+int srv_config_load_buffer(const char *name, const char *text, size_t len, srv_config *c, char *err,
+                           size_t n);
+/* Cross-field checks (unique model names, paths set). */
+int srv_config_validate(const srv_config *c, char *err, size_t n);
+
+#endif

@@ -1,0 +1,220 @@
+/* HTTP front on libmicrohttpd: one thread per connection (inference blocks in the handler;
+ * the session pool bounds compute and the wait queue bounds waiters), keep-alive, a body
+ * limit (Content-Length checked before reading; chunked bodies cut off), an idle/read
+ * timeout for slow clients, max_connections, and quiesce for draining. */
+#include <arpa/inet.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "srv_log.h"
+#include "srv_metrics.h"
+#include "srv_server.h"
+
+typedef struct conn_ctx {
+  char *raw;  /* 64-byte aligned allocation */
+  char *body; /* raw + pad: the binary tensors after the JSON header start 64-byte aligned */
+  size_t pad;
+  size_t len, cap;
+  int too_large;
+  int answered;
+  uint64_t start_ns;
+} conn_ctx;
+
+static void remote_addr(struct MHD_Connection *c, char *out, size_t n) {
+  snprintf(out, n, "-");
+  const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+  if (!ci || !ci->client_addr) return;
+  const struct sockaddr *sa = ci->client_addr;
+  if (sa->sa_family == AF_INET) inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, out, (socklen_t)n);
+  else if (sa->sa_family == AF_INET6) inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, out, (socklen_t)n);
+}
+
+static enum MHD_Result send_resp(srv_server *s, struct MHD_Connection *c, const char *method, const char *url,
+                                 conn_ctx *ctx, srv_http_resp *r) {
+  struct MHD_Response *mr = MHD_create_response_from_buffer(r->len, r->body, MHD_RESPMEM_MUST_FREE);
+  if (!mr) {
+    free(r->body);
+    return MHD_NO;
+  }
+  r->body = NULL;
+  MHD_add_response_header(mr, MHD_HTTP_HEADER_CONTENT_TYPE, r->content_type);
+  for (int i = 0; i < r->n_extra; i++) MHD_add_response_header(mr, r->extra_name[i], r->extra_value[i]);
+  if (atomic_load(&s->draining)) MHD_add_response_header(mr, MHD_HTTP_HEADER_CONNECTION, "close");
+  enum MHD_Result ok = MHD_queue_response(c, (unsigned)r->status, mr);
+  MHD_destroy_response(mr);
+  srv_metrics_http(r->status);
+  char remote[64];
+  remote_addr(c, remote, sizeof remote);
+  srv_access a = {remote, method, url, r->model, r->version, r->status, ctx ? ctx->len : 0, r->len, r->queue_ms,
+                  r->compute_ms, ctx ? (double)(srv_now_ns() - ctx->start_ns) / 1e6 : 0};
+  srv_log_access(&a);
+  if (ctx) ctx->answered = 1;
+  return ok;
+}
+
+/* Makes room for cap body bytes (+1 for a NUL), keeping body + pad alignment. 0 or -1. */
+static int body_grow(conn_ctx *ctx, size_t cap) {
+  void *p = NULL;
+  if (posix_memalign(&p, 64, ctx->pad + cap + 1) != 0) return -1;
+  if (ctx->len) memcpy((char *)p + ctx->pad, ctx->body, ctx->len);
+  free(ctx->raw);
+  ctx->raw = p;
+  ctx->body = (char *)p + ctx->pad;
+  ctx->cap = cap;
+  return 0;
+}
+
+static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+                               const char *version, const char *upload_data, size_t *upload_data_size,
+                               void **con_cls) {
+  (void)version;
+  srv_server *s = cls;
+  size_t max_body = (size_t)s->cfg.max_body_mb << 20;
+  conn_ctx *ctx = *con_cls;
+  if (!ctx) {
+    ctx = calloc(1, sizeof *ctx);
+    if (!ctx) return MHD_NO;
+    ctx->start_ns = srv_now_ns();
+    *con_cls = ctx;
+    atomic_fetch_add(&s->in_flight, 1);
+    /* Align the binary part (after Inference-Header-Content-Length bytes) to 64 bytes so
+     * binary tensors can be run in place. */
+    const char *ihl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Inference-Header-Content-Length");
+    if (ihl) {
+      unsigned long long h = strtoull(ihl, NULL, 10);
+      ctx->pad = (size_t)((64 - h % 64) % 64);
+    }
+    const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+    if (cl) {
+      char *end;
+      unsigned long long v = strtoull(cl, &end, 10);
+      if (*end || v > max_body) {
+        srv_http_resp r;
+        srv_resp_init(&r);
+        srv_resp_error(&r, 413, "request body of %s bytes is larger than server.max_body_mb (%d MiB)", cl,
+                       s->cfg.max_body_mb);
+        srv_resp_header(&r, MHD_HTTP_HEADER_CONNECTION, "close");
+        return send_resp(s, c, method, url, ctx, &r);
+      }
+      if (v > 0 && body_grow(ctx, (size_t)v) != 0) return MHD_NO;
+    }
+    return MHD_YES;
+  }
+  if (*upload_data_size > 0) {
+    size_t n = *upload_data_size;
+    *upload_data_size = 0;
+    if (ctx->too_large || ctx->answered) return MHD_YES;
+    if (ctx->len + n > max_body) {
+      ctx->too_large = 1;
+      free(ctx->raw);
+      ctx->raw = ctx->body = NULL;
+      ctx->len = ctx->cap = 0;
+      return MHD_YES;
+    }
+    if (ctx->len + n > ctx->cap) {
+      size_t cap = ctx->cap ? ctx->cap : 4096;
+      while (cap < ctx->len + n) cap *= 2;
+      if (body_grow(ctx, cap) != 0) return MHD_NO;
+    }
+    memcpy(ctx->body + ctx->len, upload_data, n);
+    ctx->len += n;
+    return MHD_YES;
+  }
+  if (ctx->answered) return MHD_YES;
+  srv_http_resp r;
+  srv_resp_init(&r);
+  if (ctx->too_large) {
+    srv_resp_error(&r, 413, "request body is larger than server.max_body_mb (%d MiB)", s->cfg.max_body_mb);
+    return send_resp(s, c, method, url, ctx, &r);
+  }
+  if (ctx->body) ctx->body[ctx->len] = '\0';
+  srv_http_req req = {method, url, NULL, ctx->body ? ctx->body : "", ctx->len, -1, NULL};
+  const char *hl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Inference-Header-Content-Length");
+  if (hl) {
+    char *end;
+    unsigned long long v = strtoull(hl, &end, 10);
+    if (*end || hl[0] == '-' || !hl[0]) {
+      srv_resp_error(&r, 400, "Inference-Header-Content-Length '%s' is not a byte count", hl);
+      return send_resp(s, c, method, url, ctx, &r);
+    }
+    req.header_len = v > ctx->len ? (long long)ctx->len + 1 : (long long)v;
+  }
+  req.content_type = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
+  srv_route(s, &req, &r);
+  return send_resp(s, c, method, url, ctx, &r);
+}
+
+static void completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode toe) {
+  (void)c;
+  (void)toe;
+  srv_server *s = cls;
+  conn_ctx *ctx = *con_cls;
+  if (!ctx) return;
+  free(ctx->raw);
+  free(ctx);
+  *con_cls = NULL;
+  atomic_fetch_sub(&s->in_flight, 1);
+}
+
+static void mhd_log(void *cls, const char *fmt, va_list ap) {
+  (void)cls;
+  char msg[512];
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  size_t n = strlen(msg);
+  while (n && (msg[n - 1] == '\n' || msg[n - 1] == '\r')) msg[--n] = '\0';
+  srv_log(SRV_LOG_DEBUG, "HTTP", "%s", msg);
+}
+
+int srv_http_start(srv_server *s, char *err, size_t n) {
+  struct sockaddr_in in4;
+  struct sockaddr_in6 in6;
+  const struct sockaddr *sa;
+  unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ITC |
+                   MHD_USE_ERROR_LOG;
+  memset(&in4, 0, sizeof in4);
+  memset(&in6, 0, sizeof in6);
+  if (inet_pton(AF_INET, s->cfg.host, &in4.sin_addr) == 1) {
+    in4.sin_family = AF_INET;
+    in4.sin_port = htons((uint16_t)s->cfg.port);
+    sa = (const struct sockaddr *)&in4;
+  } else if (inet_pton(AF_INET6, s->cfg.host, &in6.sin6_addr) == 1) {
+    in6.sin6_family = AF_INET6;
+    in6.sin6_port = htons((uint16_t)s->cfg.port);
+    sa = (const struct sockaddr *)&in6;
+    flags |= MHD_USE_IPv6;
+  } else {
+    snprintf(err, n, "server.host: '%s' is not an IPv4 or IPv6 address", s->cfg.host);
+    return -1;
+  }
+  struct MHD_Daemon *d = MHD_start_daemon(
+      flags, (uint16_t)s->cfg.port, NULL, NULL, handler, s, MHD_OPTION_SOCK_ADDR, sa,
+      MHD_OPTION_CONNECTION_LIMIT, (unsigned)s->cfg.max_connections, MHD_OPTION_CONNECTION_TIMEOUT,
+      (unsigned)s->cfg.read_timeout_s, MHD_OPTION_NOTIFY_COMPLETED, completed, s,
+      MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL, MHD_OPTION_LISTENING_ADDRESS_REUSE, 1u,
+      MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024), MHD_OPTION_END);
+  if (!d) {
+    snprintf(err, n, "cannot listen on %s:%d (address in use or not permitted)", s->cfg.host, s->cfg.port);
+    return -1;
+  }
+  const union MHD_DaemonInfo *di = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+  s->port = di ? di->port : s->cfg.port;
+  s->http = d;
+  return 0;
+}
+
+void srv_http_quiesce(srv_server *s) {
+  if (!s->http) return;
+  MHD_socket fd = MHD_quiesce_daemon(s->http);
+  if (fd != MHD_INVALID_SOCKET) close(fd);
+}
+
+void srv_http_stop(srv_server *s) {
+  if (!s->http) return;
+  MHD_stop_daemon(s->http);
+  s->http = NULL;
+}

@@ -1,0 +1,29 @@
+/* Runs a parsed request on a model version: takes a session from the pool (bounded queue),
+ * resizes dynamic inputs when the request's shape differs, runs, and lets the protocol's
+ * encoder write the response while the session's output buffers are still held. */
+#ifndef TFCC_SERVER_SRV_INFER_H
+#define TFCC_SERVER_SRV_INFER_H
+
+#include "srv_buf.h"
+#include "srv_repo.h"
+#include "srv_tensor.h"
+
+/* Output i of the run: info (current shape) and data. */
+typedef struct srv_outputs {
+  int n;
+  tfcc_tensor_info info[SRV_MAX_IO];
+  const void *data[SRV_MAX_IO];
+} srv_outputs;
+
+typedef void (*srv_encode_fn)(void *ctx, const srv_version *v, const srv_request *req,
+                              const srv_outputs *outs, srv_buf *body);
+
+typedef struct srv_timing {
+  uint64_t queue_ns, compute_ns;
+} srv_timing;
+
+/* Returns 200 (body written by enc) or an HTTP status with err. */
+int srv_infer_run(srv_version *v, int timeout_ms, srv_request *req, srv_encode_fn enc, void *ctx,
+                  srv_buf *body, srv_timing *t, char *err, size_t n);
+
+#endif

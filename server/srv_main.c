@@ -1,0 +1,142 @@
+/* Server lifecycle: runtime, repository (initial load), HTTP front, poller, then the signal
+ * loop: SIGHUP re-reads the config, SIGTERM/SIGINT drain (stop accepting, finish in-flight
+ * requests, exit 0). */
+#include <malloc.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "srv_log.h"
+#include "srv_metrics.h"
+#include "srv_server.h"
+#include "srv_signals.h"
+
+static void tfcc_log_bridge(void *user, tfcc_log_level level, const char *tag, const char *message) {
+  (void)user;
+  srv_log((int)level, tag, "%s", message);
+}
+
+static int create_runtime(const srv_config *cfg, tfcc_runtime **rt) {
+  tfcc_runtime_options ro;
+  tfcc_runtime_options_default(&ro);
+  ro.num_threads = cfg->num_threads;
+  ro.cpu_affinity = cfg->n_affinity ? cfg->cpu_affinity : NULL;
+  ro.cpu_affinity_count = cfg->n_affinity;
+  ro.memory_pool_bytes = (size_t)cfg->memory_pool_mb << 20;
+  ro.isa = cfg->isa[0] ? cfg->isa : NULL;
+  ro.log_fn = tfcc_log_bridge;
+  ro.log_level = cfg->log_level >= SRV_LOG_INFO ? TFCC_LOG_INFO : (tfcc_log_level)cfg->log_level;
+  tfcc_status st = tfcc_runtime_create(&ro, rt);
+  if (st != TFCC_OK) {
+    srv_log(SRV_LOG_ERROR, "STARTUP", "cannot create the runtime: %s",
+            tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));
+    return -1;
+  }
+  return 0;
+}
+
+static void reload_config(srv_server *s) {
+  if (!s->config_path[0]) {
+    srv_log(SRV_LOG_INFO, "CONFIG_RELOAD", "SIGHUP: no config file; rescanning models");
+    srv_repo_sync(s->repo, 0);
+    return;
+  }
+  srv_config nc;
+  char err[1024];
+  if (srv_config_init(&nc) != 0) return;
+  if (srv_config_load_file(s->config_path, &nc, err, sizeof err) != 0) {
+    srv_log(SRV_LOG_ERROR, "CONFIG_RELOAD", "SIGHUP: %s (keeping the running config)", err);
+    srv_config_free(&nc);
+    return;
+  }
+  if (strcmp(nc.host, s->cfg.host) || nc.port != s->cfg.port || nc.max_connections != s->cfg.max_connections ||
+      nc.num_threads != s->cfg.num_threads || strcmp(nc.repository, s->cfg.repository))
+    srv_log(SRV_LOG_WARN, "CONFIG_RELOAD", "server/runtime/repository settings changed: they apply after a restart");
+  srv_log_setup(nc.log_level, nc.log_json, nc.access_log);
+  srv_repo_apply_config(s->repo, &nc);
+  /* keep the running server settings; take the rest */
+  s->cfg.metrics_enabled = nc.metrics_enabled;
+  snprintf(s->cfg.metrics_path, sizeof s->cfg.metrics_path, "%s", nc.metrics_path);
+  s->cfg.request_timeout_ms = nc.request_timeout_ms;
+  srv_config_free(&nc);
+  srv_log(SRV_LOG_INFO, "CONFIG_RELOAD", "SIGHUP: %s applied", s->config_path);
+}
+
+int srv_run(srv_config *cfg, const char *config_path) {
+  srv_server *s = calloc(1, sizeof *s);
+  if (!s) return 1;
+  s->cfg = *cfg;
+  snprintf(s->config_path, sizeof s->config_path, "%s", config_path ? config_path : "");
+  srv_log_setup(cfg->log_level, cfg->log_json, cfg->access_log);
+  /* Flat RSS under many connection threads: few malloc arenas, and request bodies above
+   * 256 KiB always mmap'ed (returned to the OS on free) instead of the adaptive threshold. */
+  mallopt(M_ARENA_MAX, 4);
+  mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+  srv_metrics_init();
+  srv_signals_block();
+  int rc = 1;
+  char err[1024];
+  if (create_runtime(&s->cfg, &s->rt) != 0) goto out;
+  if (srv_repo_create(s->rt, &s->cfg, &s->repo, err, sizeof err) != 0) {
+    srv_log(SRV_LOG_ERROR, "STARTUP", "%s", err);
+    goto out;
+  }
+  int not_ready = srv_repo_sync(s->repo, 1);
+  if (not_ready)
+    srv_log(SRV_LOG_WARN, "STARTUP", "%d model(s) have no loaded version (see MODEL_LOAD_FAILED); not ready", not_ready);
+  if (srv_http_start(s, err, sizeof err) != 0) {
+    srv_log(SRV_LOG_ERROR, "STARTUP", "%s", err);
+    goto out;
+  }
+  if (srv_repo_start_poller(s->repo) != 0) {
+    srv_log(SRV_LOG_ERROR, "STARTUP", "cannot start the repository poller");
+    goto out;
+  }
+  if (s->cfg.port_file[0]) {
+    FILE *f = fopen(s->cfg.port_file, "w");
+    if (f) {
+      fprintf(f, "%d\n", s->port);
+      fclose(f);
+    }
+  }
+  srv_log(SRV_LOG_INFO, "LISTENING", "http://%s:%d (KServe v2 /v2, TF Serving /v1, metrics %s)", s->cfg.host,
+          s->port, s->cfg.metrics_enabled ? s->cfg.metrics_path : "off");
+  for (;;) {
+    int sig = srv_signals_wait(1000);
+    if (sig == SIGHUP) reload_config(s);
+    if (sig == SIGTERM || sig == SIGINT) {
+      srv_log(SRV_LOG_INFO, "SHUTDOWN", "%s: draining (no new connections, finishing %ld in-flight request(s))",
+              sig == SIGTERM ? "SIGTERM" : "SIGINT", atomic_load(&s->in_flight));
+      break;
+    }
+  }
+  atomic_store(&s->draining, 1);
+  srv_http_quiesce(s);
+  uint64_t deadline = srv_now_ns() + (uint64_t)s->cfg.drain_timeout_s * 1000000000ull;
+  /* Done when nothing has been in flight for 200 ms (requests may still arrive on open
+   * keep-alive connections; their answers carry Connection: close). */
+  uint64_t idle_since = 0;
+  while (srv_now_ns() < deadline) {
+    uint64_t now = srv_now_ns();
+    if (atomic_load(&s->in_flight) > 0) idle_since = 0;
+    else if (!idle_since) idle_since = now;
+    else if (now - idle_since > 200000000ull) break;
+    struct timespec ts = {0, 5000000};
+    nanosleep(&ts, NULL);
+  }
+  long left = atomic_load(&s->in_flight);
+  if (left > 0) srv_log(SRV_LOG_WARN, "SHUTDOWN", "drain timeout: %ld request(s) still in flight", left);
+  rc = left > 0 ? 1 : 0;
+out:
+  srv_http_stop(s);
+  srv_repo_destroy(s->repo);
+  tfcc_runtime_destroy(s->rt);
+  srv_log(SRV_LOG_INFO, "SHUTDOWN", "stopped (exit %d)", rc);
+  srv_config_free(&s->cfg);
+  srv_metrics_shutdown();
+  free(s);
+  return rc;
+}

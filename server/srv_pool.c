@@ -1,0 +1,110 @@
+#include "srv_pool.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int srv_pool_create(srv_pool *p, tfcc_model *m, int n, char *err, size_t err_size) {
+  memset(p, 0, sizeof *p);
+  p->slots = calloc((size_t)n, sizeof *p->slots);
+  p->free_list = calloc((size_t)n, sizeof *p->free_list);
+  if (!p->slots || !p->free_list) {
+    free(p->slots);
+    free(p->free_list);
+    snprintf(err, err_size, "out of memory");
+    return -1;
+  }
+  pthread_mutex_init(&p->mu, NULL);
+  pthread_condattr_t ca;
+  pthread_condattr_init(&ca);
+  pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+  pthread_cond_init(&p->cv, &ca);
+  pthread_condattr_destroy(&ca);
+  p->n = n;
+  for (int i = 0; i < n; i++) {
+    tfcc_status st = tfcc_session_create(m, NULL, &p->slots[i].session);
+    if (st != TFCC_OK) {
+      snprintf(err, err_size, "session %d: %s", i, tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));
+      srv_pool_destroy(p);
+      return -1;
+    }
+    int n_out = tfcc_session_output_count(p->slots[i].session);
+    for (int o = 0; o < n_out && o < SRV_MAX_IO; o++) {
+      tfcc_tensor_info info;
+      if (tfcc_session_output_info(p->slots[i].session, o, &info) == TFCC_OK &&
+          srv_slot_out_reserve(&p->slots[i], o, info.bytes) != 0) {
+        snprintf(err, err_size, "out of memory for output buffers");
+        srv_pool_destroy(p);
+        return -1;
+      }
+    }
+    p->free_list[p->n_free++] = i;
+  }
+  return 0;
+}
+
+void srv_pool_destroy(srv_pool *p) {
+  if (!p->slots) return;
+  for (int i = 0; i < p->n; i++) {
+    tfcc_session_destroy(p->slots[i].session);
+    for (int o = 0; o < SRV_MAX_IO; o++) free(p->slots[i].out[o]);
+  }
+  free(p->slots);
+  free(p->free_list);
+  pthread_mutex_destroy(&p->mu);
+  pthread_cond_destroy(&p->cv);
+  memset(p, 0, sizeof *p);
+}
+
+int srv_slot_out_reserve(srv_slot *s, int i, size_t bytes) {
+  if (bytes <= s->out_cap[i] && s->out[i]) return 0;
+  void *q = realloc(s->out[i], bytes ? bytes : 1);
+  if (!q) return -1;
+  s->out[i] = q;
+  s->out_cap[i] = bytes;
+  return 0;
+}
+
+srv_slot *srv_pool_acquire(srv_pool *p, srv_model_stats *ms, int max_queue, int timeout_ms, int *status,
+                           char *err, size_t err_size) {
+  pthread_mutex_lock(&p->mu);
+  if (p->n_free == 0) {
+    if (atomic_load(&ms->queued) >= max_queue) {
+      pthread_mutex_unlock(&p->mu);
+      atomic_fetch_add(&ms->rejected_full, 1);
+      *status = 503;
+      snprintf(err, err_size, "model '%s' is busy: %d requests already queued (max_queue)", ms->model, max_queue);
+      return NULL;
+    }
+    struct timespec dl;
+    clock_gettime(CLOCK_MONOTONIC, &dl);
+    dl.tv_sec += timeout_ms / 1000;
+    dl.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+    if (dl.tv_nsec >= 1000000000L) {
+      dl.tv_sec++;
+      dl.tv_nsec -= 1000000000L;
+    }
+    atomic_fetch_add(&ms->queued, 1);
+    int rc = 0;
+    while (p->n_free == 0 && rc != ETIMEDOUT) rc = pthread_cond_timedwait(&p->cv, &p->mu, &dl);
+    atomic_fetch_sub(&ms->queued, 1);
+    if (p->n_free == 0) {
+      pthread_mutex_unlock(&p->mu);
+      *status = 503;
+      snprintf(err, err_size, "model '%s': no session became free within %d ms", ms->model, timeout_ms);
+      return NULL;
+    }
+  }
+  srv_slot *s = &p->slots[p->free_list[--p->n_free]];
+  pthread_mutex_unlock(&p->mu);
+  return s;
+}
+
+void srv_pool_release(srv_pool *p, srv_slot *s) {
+  pthread_mutex_lock(&p->mu);
+  p->free_list[p->n_free++] = (int)(s - p->slots);
+  pthread_cond_signal(&p->cv);
+  pthread_mutex_unlock(&p->mu);
+}

@@ -1,0 +1,110 @@
+/* Model repository: the served models, their loaded versions, and zero-downtime reload.
+ *
+ * A model's path is a .tflite file (served as version 1) or a directory laid out as
+ * <path>/<version>/model.tflite (Triton / TF Serving). The repository directory
+ * (config repository.path) adds one model per sub-directory. A poller thread re-scans every
+ * poll_ms: a new or changed file is loaded and verified in the background (sessions created,
+ * one warm-up run), then swapped in under the model's lock (a pointer exchange); requests
+ * hold a reference to the version they started on, and a version is freed when its last
+ * reference goes. A file is only picked up once it is unchanged over two polls; the safe
+ * publish is still write-elsewhere-then-rename (docs/server.md). A failed load keeps the old
+ * version serving and is recorded (log MODEL_LOAD_FAILED, metadata "last_error", metric). */
+#ifndef TFCC_SERVER_SRV_REPO_H
+#define TFCC_SERVER_SRV_REPO_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <sys/types.h>
+
+#include "srv_buf.h"
+#include "srv_config.h"
+#include "srv_metrics.h"
+#include "srv_pool.h"
+#include "srv_tensor.h"
+
+typedef struct srv_file_id {
+  dev_t dev;
+  ino_t ino;
+  off_t size;
+  long long mtime_ns;
+} srv_file_id;
+
+typedef struct srv_model srv_model;
+
+typedef struct srv_version {
+  srv_model *owner;
+  long long version;
+  char path[SRV_PATH_MAX];
+  srv_file_id id;
+  tfcc_model *model;
+  srv_sig sig;
+  srv_pool pool;
+  int max_queue, sessions;
+  _Atomic int refs;
+  srv_version_stats *stats;
+} srv_version;
+
+typedef struct srv_pending {
+  long long version;
+  srv_file_id id;
+} srv_pending;
+
+struct srv_model {
+  srv_model_config cfg;
+  int from_repository;   /* discovered in repository.path (not in the config's models) */
+  int unloaded;          /* by the unload API or removed from the config */
+  pthread_mutex_t mu;    /* guards ver[] (the swap) and the status fields */
+  pthread_mutex_t scan_mu; /* one scan/load at a time per model */
+  srv_version *ver[SRV_MAX_VERSIONS]; /* ascending versions */
+  int n_ver;
+  char last_error[512];
+  long long last_error_version;
+  srv_pending failed[SRV_MAX_VERSIONS];   /* files that failed (retried only when they change) */
+  int n_failed;
+  srv_pending seen[SRV_MAX_VERSIONS];     /* last poll's view (stability check) */
+  int n_seen;
+  srv_model_stats *stats;
+};
+
+typedef struct srv_repo {
+  tfcc_runtime *rt;
+  char repo_path[SRV_PATH_MAX];
+  int poll_ms;
+  int request_timeout_ms;
+  pthread_mutex_t mu; /* guards models[] (entries are never freed before destroy) */
+  srv_model *models[SRV_MAX_MODELS * 2];
+  int n_models;
+  pthread_t poller;
+  int poller_running;
+  pthread_mutex_t stop_mu;
+  pthread_cond_t stop_cv;
+  int stop;
+} srv_repo;
+
+int srv_repo_create(tfcc_runtime *rt, const srv_config *cfg, srv_repo **out, char *err, size_t n);
+/* Scans and loads every model once (synchronously). Returns the number of models without any
+ * loaded version. */
+int srv_repo_sync(srv_repo *r, int initial);
+int srv_repo_start_poller(srv_repo *r);
+void srv_repo_destroy(srv_repo *r);
+/* SIGHUP: applies a new config's models (added, changed -> reloaded, removed -> unloaded). */
+void srv_repo_apply_config(srv_repo *r, const srv_config *cfg);
+
+/* A reference to the version to serve (version < 0: the latest loaded). NULL with *status
+ * 404 (unknown model or version) or 503 (not ready) and err set. */
+srv_version *srv_repo_acquire(srv_repo *r, const char *name, long long version, int *status, char *err,
+                              size_t n);
+void srv_version_release(srv_version *v);
+srv_model *srv_repo_find(srv_repo *r, const char *name);
+
+/* Explicit repository API. 0, or an HTTP status with err. */
+int srv_repo_load(srv_repo *r, const char *name, char *err, size_t n);
+int srv_repo_unload(srv_repo *r, const char *name, char *err, size_t n);
+/* All models loaded (at least one version each) and none failed to start. */
+int srv_repo_ready(srv_repo *r);
+/* JSON list for POST /v2/repository/index. */
+void srv_repo_index_json(srv_repo *r, srv_buf *b);
+/* Snapshot of a model's state for metadata: versions (ascending), last error. */
+int srv_model_state(srv_model *m, long long *versions, int max, char *last_error, size_t n);
+
+#endif

@@ -1,0 +1,70 @@
+/* f32 depthwise dispatch table and row-parallel driver. */
+#include <stdbool.h>
+
+#include "kernels/f32-dwconv/dwconv.h"
+#include "runtime/threadpool.h"
+
+static const tfcc_f32_dwconv_kernel kernels[] = {
+#if defined(__x86_64__) || defined(__i386__)
+    {"f32-dwconv-avx512", TFCC_ISA_AVX512, tfcc_f32_dwconv_avx512},
+    {"f32-dwconv-avx2", TFCC_ISA_AVX2, tfcc_f32_dwconv_avx2},
+    {"f32-dwconv-sse4", TFCC_ISA_SSE4, tfcc_f32_dwconv_sse4},
+#endif
+#if defined(__aarch64__)
+    {"f32-dwconv-neon", TFCC_ISA_NEON, tfcc_f32_dwconv_neon},
+#endif
+    {"f32-dwconv-scalar", TFCC_ISA_GENERIC, tfcc_f32_dwconv_scalar},
+};
+#define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
+
+static bool usable(tfcc_isa k, tfcc_isa isa) {
+  if (k == TFCC_ISA_GENERIC) return true;
+  if (k == TFCC_ISA_NEON || isa == TFCC_ISA_NEON) return k == isa;
+  return k <= isa;
+}
+
+const tfcc_f32_dwconv_kernel *tfcc_f32_dwconv_select(tfcc_isa isa) {
+  for (int i = 0; i < N_KERNELS; i++)
+    if (usable(kernels[i].isa, isa)) return &kernels[i];
+  return &kernels[N_KERNELS - 1];
+}
+
+int tfcc_f32_dwconv_kernel_count(void) { return N_KERNELS; }
+const tfcc_f32_dwconv_kernel *tfcc_f32_dwconv_kernel_at(int i) {
+  return i >= 0 && i < N_KERNELS ? &kernels[i] : NULL;
+}
+
+typedef struct dw_job {
+  const tfcc_f32_dwconv_kernel *k;
+  const tfcc_conv_geom *g;
+  const float *in, *filter, *bias;
+  float lo, hi;
+  float *out;
+  int32_t rows, rows_per_task;
+} dw_job;
+
+static void dw_task(void *ctx, size_t task, int thread) {
+  (void)thread;
+  const dw_job *j = ctx;
+  int32_t r0 = (int32_t)task * j->rows_per_task, r1 = r0 + j->rows_per_task;
+  if (r1 > j->rows) r1 = j->rows;
+  j->k->fn(j->g, j->in, j->filter, j->bias, j->lo, j->hi, j->out, r0, r1);
+}
+
+void tfcc_f32_dwconv(struct tfcc_threadpool *pool, const tfcc_f32_dwconv_kernel *k,
+                     const tfcc_conv_geom *g, const float *in, const float *filter,
+                     const float *bias, float lo, float hi, float *out) {
+  dw_job j = {k, g, in, filter, bias, lo, hi, out, g->batches * g->out_h, 0};
+  if (j.rows <= 0 || g->out_w <= 0 || g->out_c <= 0) return;
+  int threads = tfcc_threadpool_size(pool);
+  /* small layers: waking workers costs more than it saves */
+  if ((double)j.rows * g->out_w * g->out_c * g->filter_h * g->filter_w < 64.0 * 1024.0) {
+    threads = 1;
+    pool = NULL;
+  }
+  int32_t tasks = threads > 1 ? 4 * threads : 1;
+  if (tasks > j.rows) tasks = j.rows;
+  j.rows_per_task = (j.rows + tasks - 1) / tasks;
+  tasks = (j.rows + j.rows_per_task - 1) / j.rows_per_task;
+  tfcc_threadpool_run(pool, (size_t)tasks, dw_task, &j);
+}

@@ -1,0 +1,44 @@
+/* Fast float32 depthwise convolution (depth multiplier 1), vectorised over channels, one
+ * file per ISA variant behind a dispatch table. Interior pixels of 3x3 and 5x5 filters use
+ * fully unrolled taps (any stride); borders and other filter sizes take a generic loop over
+ * the valid taps. Bias and the fused activation clamp are applied before the store. */
+#ifndef TFCC_KERNELS_F32_DWCONV_DWCONV_H
+#define TFCC_KERNELS_F32_DWCONV_DWCONV_H
+
+#include <stdint.h>
+
+#include "kernels/ref/conv.h"
+#include "tfcc/tfcc.h"
+
+/* Output rows [row0, row1) where row = batch * out_h + oy. filter: [KH][KW][C]; bias may be
+ * NULL. g->out_c == g->in_c. */
+typedef void (*tfcc_f32_dwconv_fn)(const tfcc_conv_geom *g, const float *in, const float *filter,
+                                   const float *bias, float lo, float hi, float *out,
+                                   int32_t row0, int32_t row1);
+
+typedef struct tfcc_f32_dwconv_kernel {
+  const char *name;
+  tfcc_isa isa;
+  tfcc_f32_dwconv_fn fn;
+} tfcc_f32_dwconv_kernel;
+
+const tfcc_f32_dwconv_kernel *tfcc_f32_dwconv_select(tfcc_isa isa);
+int tfcc_f32_dwconv_kernel_count(void);
+const tfcc_f32_dwconv_kernel *tfcc_f32_dwconv_kernel_at(int i);
+
+struct tfcc_threadpool;
+/* Splits output rows over the pool. */
+void tfcc_f32_dwconv(struct tfcc_threadpool *pool, const tfcc_f32_dwconv_kernel *k,
+                     const tfcc_conv_geom *g, const float *in, const float *filter,
+                     const float *bias, float lo, float hi, float *out);
+
+#define TFCC_F32_DWCONV_DECL(name)                                                         \
+  void name(const tfcc_conv_geom *g, const float *in, const float *filter, const float *bias, \
+            float lo, float hi, float *out, int32_t row0, int32_t row1)
+TFCC_F32_DWCONV_DECL(tfcc_f32_dwconv_avx512);
+TFCC_F32_DWCONV_DECL(tfcc_f32_dwconv_avx2);
+TFCC_F32_DWCONV_DECL(tfcc_f32_dwconv_sse4);
+TFCC_F32_DWCONV_DECL(tfcc_f32_dwconv_neon);
+TFCC_F32_DWCONV_DECL(tfcc_f32_dwconv_scalar);
+
+#endif

@@ -1,0 +1,38 @@
+/* f32 GEMM dispatch table: the best micro-kernel at or below the model's ISA level. */
+#include "kernels/f32-gemm/gemm.h"
+#include "kernels/f32-gemm/ukernels.h"
+
+static const tfcc_f32_gemm_kernel kernels[] = {
+#if defined(__x86_64__) || defined(__i386__)
+    {"f32-gemm-8x32-avx512", "f32-gemv-32-avx512", TFCC_ISA_AVX512, 8, 32, tfcc_f32_gemm_8x32_avx512,
+     tfcc_f32_gemm_1x32_avx512},
+    {"f32-gemm-6x16-avx2", "f32-gemv-16-avx2", TFCC_ISA_AVX2, 6, 16, tfcc_f32_gemm_6x16_avx2,
+     tfcc_f32_gemm_1x16_avx2},
+    {"f32-gemm-4x8-sse4", "f32-gemv-8-sse4", TFCC_ISA_SSE4, 4, 8, tfcc_f32_gemm_4x8_sse4, tfcc_f32_gemm_1x8_sse4},
+#endif
+#if defined(__aarch64__)
+    {"f32-gemm-8x8-neon", "f32-gemv-8-neon", TFCC_ISA_NEON, 8, 8, tfcc_f32_gemm_8x8_neon, tfcc_f32_gemm_1x8_neon},
+#endif
+    {"f32-gemm-4x8-scalar", "f32-gemv-8-scalar", TFCC_ISA_GENERIC, 4, 8, tfcc_f32_gemm_4x8_scalar,
+     tfcc_f32_gemm_1x8_scalar},
+};
+#define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
+
+/* NEON is its own level (aarch64), not above AVX-512: match it exactly. */
+static bool usable(const tfcc_f32_gemm_kernel *k, tfcc_isa isa) {
+  if (k->isa == TFCC_ISA_GENERIC) return true;
+  if (k->isa == TFCC_ISA_NEON || isa == TFCC_ISA_NEON) return k->isa == isa;
+  return k->isa <= isa;
+}
+
+const tfcc_f32_gemm_kernel *tfcc_f32_gemm_select(tfcc_isa isa) {
+  for (int i = 0; i < N_KERNELS; i++)
+    if (usable(&kernels[i], isa)) return &kernels[i];
+  return &kernels[N_KERNELS - 1];
+}
+
+int tfcc_f32_gemm_kernel_count(void) { return N_KERNELS; }
+
+const tfcc_f32_gemm_kernel *tfcc_f32_gemm_kernel_at(int i) {
+  return i >= 0 && i < N_KERNELS ? &kernels[i] : NULL;
+}

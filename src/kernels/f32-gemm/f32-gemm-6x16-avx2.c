@@ -1,0 +1,77 @@
+/* f32 GEMM micro-kernels, AVX2 + FMA: 6 rows x 16 columns (12 ymm accumulators) and 1 x 16. */
+#include <immintrin.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "kernels/f32-gemm/ukernels.h"
+
+static inline void store_row(float *c, size_t nc, __m256 v0, __m256 v1, __m256 lo, __m256 hi) {
+  v0 = _mm256_min_ps(_mm256_max_ps(v0, lo), hi);
+  v1 = _mm256_min_ps(_mm256_max_ps(v1, lo), hi);
+  if (nc >= 16) {
+    _mm256_storeu_ps(c, v0);
+    _mm256_storeu_ps(c + 8, v1);
+    return;
+  }
+  float t[16];
+  _mm256_storeu_ps(t, v0);
+  _mm256_storeu_ps(t + 8, v1);
+  memcpy(c, t, nc * sizeof(float));
+}
+
+TFCC_F32_GEMM_DECL(tfcc_f32_gemm_6x16_avx2) {
+  const float *a0 = a[0], *a1 = a[1], *a2 = a[2], *a3 = a[3], *a4 = a[4], *a5 = a[5];
+  __m256 c00 = _mm256_load_ps(w), c01 = _mm256_load_ps(w + 8);
+  __m256 c10 = c00, c11 = c01, c20 = c00, c21 = c01, c30 = c00, c31 = c01;
+  __m256 c40 = c00, c41 = c01, c50 = c00, c51 = c01;
+  w += 16;
+  for (size_t k = 0; k < kc; k++) {
+    const __m256 b0 = _mm256_load_ps(w), b1 = _mm256_load_ps(w + 8);
+    w += 16;
+    __m256 v = _mm256_broadcast_ss(a0 + k);
+    c00 = _mm256_fmadd_ps(v, b0, c00); c01 = _mm256_fmadd_ps(v, b1, c01);
+    v = _mm256_broadcast_ss(a1 + k);
+    c10 = _mm256_fmadd_ps(v, b0, c10); c11 = _mm256_fmadd_ps(v, b1, c11);
+    v = _mm256_broadcast_ss(a2 + k);
+    c20 = _mm256_fmadd_ps(v, b0, c20); c21 = _mm256_fmadd_ps(v, b1, c21);
+    v = _mm256_broadcast_ss(a3 + k);
+    c30 = _mm256_fmadd_ps(v, b0, c30); c31 = _mm256_fmadd_ps(v, b1, c31);
+    v = _mm256_broadcast_ss(a4 + k);
+    c40 = _mm256_fmadd_ps(v, b0, c40); c41 = _mm256_fmadd_ps(v, b1, c41);
+    v = _mm256_broadcast_ss(a5 + k);
+    c50 = _mm256_fmadd_ps(v, b0, c50); c51 = _mm256_fmadd_ps(v, b1, c51);
+  }
+  const __m256 vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
+  store_row(c, nc, c00, c01, vlo, vhi);
+  if (mr > 1) store_row(c + c_stride, nc, c10, c11, vlo, vhi);
+  if (mr > 2) store_row(c + 2 * c_stride, nc, c20, c21, vlo, vhi);
+  if (mr > 3) store_row(c + 3 * c_stride, nc, c30, c31, vlo, vhi);
+  if (mr > 4) store_row(c + 4 * c_stride, nc, c40, c41, vlo, vhi);
+  if (mr > 5) store_row(c + 5 * c_stride, nc, c50, c51, vlo, vhi);
+}
+
+TFCC_F32_GEMM_DECL(tfcc_f32_gemm_1x16_avx2) {
+  (void)mr;
+  (void)c_stride;
+  const float *a0 = a[0];
+  __m256 c00 = _mm256_load_ps(w), c01 = _mm256_load_ps(w + 8);
+  __m256 d00 = _mm256_setzero_ps(), d01 = _mm256_setzero_ps();
+  w += 16;
+  size_t k = 0;
+  for (; k + 2 <= kc; k += 2) {
+    __m256 v = _mm256_broadcast_ss(a0 + k);
+    c00 = _mm256_fmadd_ps(v, _mm256_load_ps(w), c00);
+    c01 = _mm256_fmadd_ps(v, _mm256_load_ps(w + 8), c01);
+    v = _mm256_broadcast_ss(a0 + k + 1);
+    d00 = _mm256_fmadd_ps(v, _mm256_load_ps(w + 16), d00);
+    d01 = _mm256_fmadd_ps(v, _mm256_load_ps(w + 24), d01);
+    w += 32;
+  }
+  if (k < kc) {
+    const __m256 v = _mm256_broadcast_ss(a0 + k);
+    c00 = _mm256_fmadd_ps(v, _mm256_load_ps(w), c00);
+    c01 = _mm256_fmadd_ps(v, _mm256_load_ps(w + 8), c01);
+  }
+  store_row(c, nc, _mm256_add_ps(c00, d00), _mm256_add_ps(c01, d01), _mm256_set1_ps(lo),
+            _mm256_set1_ps(hi));
+}

@@ -1,0 +1,70 @@
+/* Fast float32 GEMM: packed-panel micro-kernels per ISA behind one dispatch table.
+ *
+ *   C[m][n] = clamp(bias[n] + sum_k A[m][k] * B[n][k], lo, hi)
+ *
+ * B (weights, N x K, e.g. an OHWI conv filter or FC weights) is packed once per model into
+ * panels of NR columns: for each panel [NR bias][K x NR weights], zero-padded past N.
+ * A rows are given as pointers (each row K contiguous floats), so a 1x1 convolution reads
+ * the NHWC input in place at any stride; a general convolution packs MR rows of its
+ * im2col matrix into per-thread scratch, one tile at a time (never the full im2col). */
+#ifndef TFCC_KERNELS_F32_GEMM_GEMM_H
+#define TFCC_KERNELS_F32_GEMM_GEMM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tfcc/tfcc.h"
+
+/* One tile: rows i < mr (a[i] valid for i < MR; rows >= mr may alias row 0 and are not
+ * stored), columns j < nc <= NR of one packed panel w. c row i at c + i * c_stride. */
+typedef void (*tfcc_f32_gemm_fn)(size_t mr, size_t nc, size_t kc, const float *const *a,
+                                 const float *w, float *c, size_t c_stride, float lo, float hi);
+
+typedef struct tfcc_f32_gemm_kernel {
+  const char *name;  /* "f32-gemm-8x32-avx512" */
+  const char *name1; /* its one-row (GEMV) variant: "f32-gemv-32-avx512" */
+  tfcc_isa isa;     /* level the kernel needs */
+  int mr, nr;
+  tfcc_f32_gemm_fn fn;  /* up to mr rows */
+  tfcc_f32_gemm_fn fn1; /* one row (GEMV); same panel layout */
+} tfcc_f32_gemm_kernel;
+
+/* Best kernel at or below `isa` (never NULL: the generic C kernel is always there). */
+const tfcc_f32_gemm_kernel *tfcc_f32_gemm_select(tfcc_isa isa);
+/* Every kernel this build has, for tests and benchmarks: count, then entry i. */
+int tfcc_f32_gemm_kernel_count(void);
+const tfcc_f32_gemm_kernel *tfcc_f32_gemm_kernel_at(int i);
+
+/* Weights packed for one kernel. */
+typedef struct tfcc_f32_packed {
+  const tfcc_f32_gemm_kernel *k;
+  int32_t n, kdim;  /* N columns, K depth */
+  float *w;         /* 64-byte aligned panels (free with tfcc_f32_packed_free) */
+} tfcc_f32_packed;
+
+/* Packs B[n][k] = src[n * ld_n + k * ld_k] and bias (NULL: zeros). Returns false when out
+ * of memory. */
+bool tfcc_f32_pack(const tfcc_f32_gemm_kernel *k, int32_t n, int32_t kdim, const float *src,
+                   size_t ld_n, size_t ld_k, const float *bias, tfcc_f32_packed *out);
+void tfcc_f32_packed_free(tfcc_f32_packed *p);
+/* Bytes tfcc_f32_pack_into writes (a multiple of 64). */
+size_t tfcc_f32_packed_bytes(const tfcc_f32_gemm_kernel *k, int32_t n, int32_t kdim);
+/* Packs into caller memory w (64-byte aligned, tfcc_f32_packed_bytes): no allocation, for
+ * operands that change every run (BATCH_MATMUL). out->w = w (do not free). */
+void tfcc_f32_pack_into(const tfcc_f32_gemm_kernel *k, int32_t n, int32_t kdim, const float *src,
+                        size_t ld_n, size_t ld_k, const float *bias, float *w,
+                        tfcc_f32_packed *out);
+/* Bytes of one packed panel (bias + K x NR). */
+static inline size_t tfcc_f32_panel_floats(const tfcc_f32_packed *p) {
+  return (size_t)p->k->nr * ((size_t)p->kdim + 1);
+}
+
+struct tfcc_threadpool;
+
+/* C = A x B for M rows: A row m at a + m * a_stride, C row m at c + m * c_stride. */
+void tfcc_f32_gemm(struct tfcc_threadpool *pool, const tfcc_f32_packed *p, int32_t m,
+                   const float *a, size_t a_stride, float *c, size_t c_stride, float lo,
+                   float hi);
+
+#endif

@@ -1,0 +1,53 @@
+/* Float32 fast-path state shared by the conv-family operators: weights packed once per model
+ * (at the first prepare, which model load runs; guarded for concurrent sessions), and the
+ * once-only KERNEL_FALLBACK log. Lives in the operator's model-level params. */
+#ifndef TFCC_OPS_F32_FAST_H
+#define TFCC_OPS_F32_FAST_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "base/log.h"
+#include "kernels/f32-gemm/gemm.h"
+#include "ops/op.h"
+
+typedef struct tfcc_f32_fast {
+  pthread_mutex_t mu;
+  bool mu_ok;
+  atomic_int state;        /* 0 not packed, 1 packed, 2 packing failed */
+  tfcc_f32_packed packed;
+  const void *src;         /* filter data the packing read */
+  atomic_bool logged;      /* KERNEL_FALLBACK written */
+} tfcc_f32_fast;
+
+void tfcc_f32_fast_init(tfcc_f32_fast *f);
+void tfcc_f32_fast_free(tfcc_f32_fast *f);
+
+/* Packs B[n][k] = src[n * ld_n + k * ld_k] with bias once for the kernel of `isa`; later calls
+ * return the same packing. NULL when packing failed (out of memory). */
+const tfcc_f32_packed *tfcc_f32_fast_pack(tfcc_f32_fast *f, tfcc_isa isa, int32_t n,
+                                          int32_t kdim, const float *src, size_t ld_n,
+                                          size_t ld_k, const float *bias);
+/* The packing for this weights tensor, or NULL (eval: no locking). */
+static inline const tfcc_f32_packed *tfcc_f32_fast_get(const tfcc_f32_fast *f,
+                                                       const void *src) {
+  return atomic_load_explicit(&((tfcc_f32_fast *)f)->state, memory_order_acquire) == 1 &&
+                 f->src == src
+             ? &f->packed
+             : NULL;
+}
+
+/* A constant (model-level) float tensor, or NULL-safe check for an absent optional one. */
+static inline bool tfcc_f32_const_or_absent(const tfcc_tensor *t) {
+  return !t || (t->dtype == TFCC_FLOAT32 && (t->is_const || t->known) && t->data);
+}
+
+/* Writes KERNEL_FALLBACK once per node (only when a SIMD level was available). */
+void tfcc_f32_fast_fallback(tfcc_f32_fast *f, const tfcc_op_ctx *ctx, const char *op,
+                            const char *reason);
+/* The same with the caller's once-flag. */
+void tfcc_f32_log_fallback_once(atomic_bool *logged, const tfcc_op_ctx *ctx, const char *op,
+                                const char *reason);
+
+#endif

@@ -1,0 +1,186 @@
+/* Fast float32 GEMM and convolution: every micro-kernel this CPU can run, against a double
+ * precision reference (GEMM) and the reference convolution kernel, on odd sizes (1, primes,
+ * not multiples of the tile), strides, dilations, padding, batches and activations; single
+ * threaded and on a 2-thread pool. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu/cpu_info.h"
+#include "kernels/f32-gemm/conv.h"
+#include "kernels/f32-gemm/gemm.h"
+#include "kernels/ref/conv.h"
+#include "runtime/threadpool.h"
+#include "test_harness.h"
+
+static uint32_t rng = 12345u;
+static float frand(void) {
+  rng = rng * 1664525u + 1013904223u;
+  return (float)((rng >> 8) & 0xFFFF) / 32768.0f - 1.0f;
+}
+static void fill(float *p, size_t n) {
+  for (size_t i = 0; i < n; i++) p[i] = frand();
+}
+
+static bool runnable(const tfcc_f32_gemm_kernel *k, tfcc_isa best) {
+  if (k->isa == TFCC_ISA_GENERIC) return true;
+  if (k->isa == TFCC_ISA_NEON || best == TFCC_ISA_NEON) return k->isa == best;
+  return k->isa <= best;
+}
+
+/* Relative-to-magnitude tolerance: |got - want| <= 1e-5 * (sum |a*b| + |bias|) + 1e-6. */
+static void test_gemm(const tfcc_f32_gemm_kernel *k, tfcc_threadpool *pool, int M, int N, int K,
+                      bool with_bias, float lo, float hi) {
+  float *a = malloc(sizeof(float) * (size_t)(M * K + 1));
+  float *w = malloc(sizeof(float) * (size_t)(N * K + 1));
+  float *bias = malloc(sizeof(float) * (size_t)(N + 1));
+  const size_t c_stride = (size_t)N + 3; /* output rows wider than N: columns past N untouched */
+  float *c = malloc(sizeof(float) * ((size_t)M * c_stride + 1));
+  fill(a, (size_t)M * K);
+  fill(w, (size_t)N * K);
+  fill(bias, (size_t)N);
+  for (size_t i = 0; i < (size_t)M * c_stride; i++) c[i] = 777.0f;
+  tfcc_f32_packed p;
+  CHECK(tfcc_f32_pack(k, N, K, w, (size_t)K, 1, with_bias ? bias : NULL, &p));
+  tfcc_f32_gemm(pool, &p, M, a, (size_t)K, c, c_stride, lo, hi);
+  int bad = 0;
+  for (int m = 0; m < M; m++) {
+    for (int n = 0; n < N; n++) {
+      double s = with_bias ? bias[n] : 0.0, mag = fabs(s);
+      for (int kk = 0; kk < K; kk++) {
+        s += (double)a[m * K + kk] * w[n * K + kk];
+        mag += fabs((double)a[m * K + kk] * w[n * K + kk]);
+      }
+      s = s < lo ? lo : s > hi ? hi : s;
+      float got = c[(size_t)m * c_stride + (size_t)n];
+      if (fabs(got - s) > 1e-5 * mag + 1e-6 && bad++ < 3)
+        fprintf(stderr, "%s M=%d N=%d K=%d: c[%d][%d] = %g, want %g\n", k->name, M, N, K, m, n,
+                got, s);
+    }
+    for (size_t n = (size_t)N; n < c_stride; n++)
+      if (c[(size_t)m * c_stride + n] != 777.0f && bad++ < 3)
+        fprintf(stderr, "%s M=%d N=%d K=%d: wrote past column N\n", k->name, M, N, K);
+  }
+  CHECKF(bad == 0, "%s M=%d N=%d K=%d: %d wrong", k->name, M, N, K, bad);
+  tfcc_f32_packed_free(&p);
+  free(a);
+  free(w);
+  free(bias);
+  free(c);
+}
+
+static void ref_conv(const tfcc_conv_geom *g, const float *in, const float *f, const float *b,
+                     float lo, float hi, float *out) {
+  tfcc_conv_f32(g, in, f, b, lo, hi, out);
+}
+
+static void test_conv(const tfcc_f32_gemm_kernel *k, tfcc_threadpool *pool, int batches, int ih,
+                      int iw, int ic, int oc, int fh, int fw, int sh, int sw, int dh, int dw,
+                      bool same, float lo, float hi) {
+  tfcc_conv_geom g;
+  memset(&g, 0, sizeof g);
+  g.batches = batches;
+  g.in_h = ih;
+  g.in_w = iw;
+  g.in_c = ic;
+  g.out_c = oc;
+  g.filter_h = fh;
+  g.filter_w = fw;
+  g.filter_in_c = ic;
+  g.stride_h = sh;
+  g.stride_w = sw;
+  g.dil_h = dh;
+  g.dil_w = dw;
+  const int eh = (fh - 1) * dh + 1, ew = (fw - 1) * dw + 1;
+  if (same) {
+    g.out_h = (ih + sh - 1) / sh;
+    g.out_w = (iw + sw - 1) / sw;
+  } else {
+    g.out_h = (ih - eh + sh) / sh;
+    g.out_w = (iw - ew + sw) / sw;
+  }
+  int ph = ((g.out_h - 1) * sh + eh - ih) / 2, pw = ((g.out_w - 1) * sw + ew - iw) / 2;
+  g.pad_h = ph > 0 ? ph : 0;
+  g.pad_w = pw > 0 ? pw : 0;
+  const size_t nin = (size_t)batches * ih * iw * ic, nf = (size_t)oc * fh * fw * ic;
+  const size_t nout = (size_t)batches * g.out_h * g.out_w * oc;
+  float *in = malloc(sizeof(float) * nin), *f = malloc(sizeof(float) * nf);
+  float *b = malloc(sizeof(float) * (size_t)oc);
+  float *want = malloc(sizeof(float) * (nout + 1)), *got = malloc(sizeof(float) * (nout + 1));
+  fill(in, nin);
+  fill(f, nf);
+  fill(b, (size_t)oc);
+  ref_conv(&g, in, f, b, lo, hi, want);
+  tfcc_f32_packed p;
+  const int K = fh * fw * ic;
+  CHECK(tfcc_f32_pack(k, oc, K, f, (size_t)K, 1, b, &p));
+  size_t sb = tfcc_f32_conv_scratch_bytes(&g, &p, tfcc_threadpool_size(pool));
+  void *scratch = sb ? aligned_alloc(64, sb) : NULL;
+  if (scratch) memset(scratch, 0x5A, sb);
+  tfcc_f32_conv(pool, &g, &p, in, got, lo, hi, scratch);
+  int bad = 0;
+  for (size_t i = 0; i < nout; i++) {
+    double tol = 1e-5 * (K + 1) * 2.0 + 1e-5;
+    if (fabs((double)got[i] - want[i]) > tol && bad++ < 3)
+      fprintf(stderr, "%s conv %dx%dx%d->%d f%dx%d s%d,%d d%d,%d: out[%zu] = %g, want %g\n",
+              k->name, ih, iw, ic, oc, fh, fw, sh, sw, dh, dw, i, got[i], want[i]);
+  }
+  CHECKF(bad == 0, "%s conv %dx%dx%d->%d f%dx%d s%d,%d d%d,%d %s: %d wrong", k->name, ih, iw, ic,
+         oc, fh, fw, sh, sw, dh, dw, same ? "SAME" : "VALID", bad);
+  free(scratch);
+  tfcc_f32_packed_free(&p);
+  free(in);
+  free(f);
+  free(b);
+  free(want);
+  free(got);
+}
+
+int main(void) {
+  const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
+  tfcc_threadpool *pool2 = NULL;
+  tfcc_err err = {0};
+  CHECK(tfcc_threadpool_create(2, NULL, 0, &pool2, &err) == TFCC_OK);
+  /* dispatch never picks above the cap or the CPU */
+  for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++) {
+    const tfcc_f32_gemm_kernel *k = tfcc_f32_gemm_select((tfcc_isa)isa);
+    CHECK(k != NULL);
+    CHECK(k->isa == TFCC_ISA_GENERIC || k->isa == (tfcc_isa)isa ||
+          (k->isa < (tfcc_isa)isa && k->isa != TFCC_ISA_NEON));
+  }
+  CHECK(tfcc_f32_gemm_select(TFCC_ISA_GENERIC)->isa == TFCC_ISA_GENERIC);
+  static const int sizes[][3] = {{1, 1, 1},    {1, 7, 3},    {2, 33, 5},  {3, 17, 64},
+                                 {7, 31, 13},  {8, 32, 16},  {9, 47, 29}, {13, 64, 37},
+                                 {17, 100, 1}, {31, 97, 53}, {64, 1, 8},  {1, 1000, 1280},
+                                 {5, 257, 130}, {61, 129, 131}};
+  int tested = 0;
+  for (int ki = 0; ki < tfcc_f32_gemm_kernel_count(); ki++) {
+    const tfcc_f32_gemm_kernel *k = tfcc_f32_gemm_kernel_at(ki);
+    if (!runnable(k, best)) {
+      printf("skip %s (CPU level %s)\n", k->name, tfcc_isa_name(best));
+      continue;
+    }
+    tested++;
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+      const int M = sizes[s][0], N = sizes[s][1], K = sizes[s][2];
+      test_gemm(k, NULL, M, N, K, true, -INFINITY, INFINITY);
+      test_gemm(k, pool2, M, N, K, s % 2 == 0, 0.0f, 6.0f);
+      test_gemm(k, NULL, M, N, K, false, -1.0f, 1.0f);
+    }
+    /* convolution: 1x1 in place (stride 1, 2), KxK with padding, strides, dilation */
+    test_conv(k, NULL, 1, 5, 7, 3, 5, 1, 1, 1, 1, 1, 1, false, -INFINITY, INFINITY);
+    test_conv(k, pool2, 2, 9, 6, 17, 33, 1, 1, 2, 2, 1, 1, false, 0.0f, INFINITY);
+    test_conv(k, NULL, 1, 8, 8, 3, 16, 3, 3, 2, 2, 1, 1, true, 0.0f, 6.0f);
+    test_conv(k, pool2, 1, 11, 13, 5, 37, 3, 3, 1, 1, 1, 1, true, -INFINITY, INFINITY);
+    test_conv(k, NULL, 2, 10, 9, 4, 7, 3, 3, 1, 2, 2, 1, false, -1.0f, 1.0f);
+    test_conv(k, pool2, 1, 12, 12, 6, 9, 5, 5, 2, 2, 1, 1, true, -INFINITY, INFINITY);
+    test_conv(k, NULL, 1, 7, 7, 2, 3, 3, 2, 1, 1, 2, 3, true, -INFINITY, INFINITY);
+    test_conv(k, pool2, 1, 1, 1, 13, 11, 1, 1, 1, 1, 1, 1, true, 0.0f, INFINITY);
+    test_conv(k, NULL, 1, 4, 4, 1, 1, 4, 4, 1, 1, 1, 1, false, -INFINITY, INFINITY);
+    test_conv(k, pool2, 1, 3, 3, 8, 40, 3, 3, 1, 1, 1, 1, true, -INFINITY, INFINITY);
+  }
+  CHECK(tested >= 1);
+  printf("%d f32 GEMM kernels tested at CPU level %s\n", tested, tfcc_isa_name(best));
+  tfcc_threadpool_destroy(pool2);
+  return tfcc_test_finish("test_f32_gemm");
+}

@@ -1,0 +1,64 @@
+# Helpers sourced by tests/server/*.sh (not a test itself). Builds on tests/cli/lib.bash
+# (ok/bad/finish, $TMP, $TFCC, $MODELS). Servers listen on 127.0.0.1 on a free port (--port 0).
+source "$(dirname "${BASH_SOURCE[0]}")/../cli/lib.bash"
+SRV_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+export SRV_HERE
+SRC=${TFCC_SOURCE_DIR:-$SRV_HERE/../..}
+client() { python3 "$SRV_HERE/srv_client.py" "$@"; }
+command -v curl >/dev/null || { echo "SKIP: curl needed"; exit 77; }
+have_python || { echo "SKIP: python3 needed"; exit 77; }
+
+SERVER_PIDS=()
+SERVER_LOGS=()
+cleanup_servers() {
+  for p in "${SERVER_PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done
+  if [ "$FAILS" -gt 0 ]; then
+    for l in "${SERVER_LOGS[@]}"; do echo "--- last lines of $(basename "$l"):" >&2; grep -v ' ACCESS ' "$l" | tail -40 >&2; done
+  fi
+  rm -rf "$TMP"
+}
+trap cleanup_servers EXIT
+
+# start_server LOG ARGS...: starts tfcc serve, waits (<= 20 s) until it listens; sets PORT, PID.
+start_server() {
+  local log=$1; shift
+  rm -f "$TMP/port"
+  "$TFCC" serve --port 0 --port-file "$TMP/port" "$@" >"$log" 2>&1 &
+  PID=$!
+  SERVER_PIDS+=("$PID")
+  SERVER_LOGS+=("$log")
+  for _ in $(seq 1 200); do
+    [ -s "$TMP/port" ] && break
+    kill -0 "$PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  if [ ! -s "$TMP/port" ]; then
+    echo "server did not start: $(tail -5 "$log")" >&2
+    return 1
+  fi
+  PORT=$(cat "$TMP/port")
+  URL="http://127.0.0.1:$PORT"
+}
+# stop_server: SIGTERM, wait <= 20 s; returns the exit status.
+stop_server() {
+  kill -TERM "$PID" 2>/dev/null
+  local rc
+  for _ in $(seq 1 200); do kill -0 "$PID" 2>/dev/null || break; sleep 0.1; done
+  wait "$PID"; rc=$?
+  return $rc
+}
+# http METHOD PATH [curl args...]: body in $TMP/body, status echoed.
+http() {
+  local m=$1 p=$2; shift 2
+  curl -s -o "$TMP/body" -w '%{http_code}' -X "$m" "$URL$p" --max-time 30 "$@"
+}
+# expect_http WANT DESC METHOD PATH [curl args]
+expect_http() {
+  local want=$1 desc=$2; shift 2
+  local got; got=$(http "$@")
+  if [ "$got" = "$want" ]; then ok; else bad "$desc: HTTP $got, wanted $want; body: $(head -c 300 "$TMP/body")"; fi
+}
+body_has() { if grep -qF -- "$1" "$TMP/body"; then ok; else bad "$2: '$1' not in body: $(head -c 400 "$TMP/body")"; fi; }
+build_net() { # build_net NAME -> $TMP/nets/NAME.tflite
+  [ -f "$TMP/nets/$1.tflite" ] || python3 "$SRC/modelgen/build.py" --out "$TMP/nets" --net "$1" --quiet >/dev/null
+}

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# YAML config: unknown keys and bad values fail at start naming FILE:LINE and the key;
+# SIGHUP re-reads the config (a model added, a bad edit rejected while serving goes on).
+source "$(dirname "$0")/lib_server.bash"
+net=mobilenet_v1_025_128_float
+build_net $net
+m=$TMP/nets/$net.tflite
+c=$TMP/c.yaml
+check_reject() { # check_reject DESC TEXT -- YAML...
+  local desc=$1 text=$2; shift 2
+  printf '%s\n' "$@" >"$c"
+  expect_rc 2 "$desc" -- "$TFCC" serve --config "$c"
+  expect_error_line serve "$desc"
+  expect_in "$TMP/err" "$text" "$desc"
+}
+check_reject "unknown top key" "c.yaml:2: colour: unknown key" "models: [{name: a, path: $m}]" "colour: red"
+check_reject "unknown nested key" "c.yaml:3: server.prot: unknown key" "models: [{name: a, path: $m}]" "server:" "  prot: 80"
+check_reject "bad port" "c.yaml:2: server.port: 70000 is out of range [0, 65535]" "models: [{name: a, path: $m}]" "server: {port: 70000}"
+check_reject "port not a number" "server.port: 'eighty' is not an integer" "models: [{name: a, path: $m}]" "server: {port: eighty}"
+check_reject "bad log format" "log.format: expected text or json" "models: [{name: a, path: $m}]" "log: {format: xml}"
+check_reject "bad isa" "runtime.isa: 'avx9' is not one of" "runtime: {isa: avx9}" "models: [{name: a, path: $m}]"
+check_reject "model without path" "models[0]: 'path' is required" "models:" "  - name: a"
+check_reject "unknown model key" "c.yaml:3: models[0].sesions: unknown key" "models:" "  - name: a" "    sesions: 2" "    path: $m"
+check_reject "duplicate names" "the name 'a' is used twice" "models: [{name: a, path: $m}, {name: a, path: $m}]"
+check_reject "YAML syntax" "c.yaml:2: YAML error" "models: [{name: a" "server: {"
+check_reject "no models" "no models" "server: {port: 1}"
+expect_rc 2 "no arguments" -- "$TFCC" serve
+expect_rc 0 "help" -- "$TFCC" serve --help
+expect_in "$TMP/out" "usage: tfcc serve MODEL.tflite" "help"
+
+# SIGHUP: add a model
+cat >"$c" <<YAML
+log: {format: text, access: false}
+models:
+  - {name: a, path: $m, sessions: 1}
+YAML
+start_server "$TMP/log" --config "$c" || { bad start; finish; }
+expect_http 404 "b before SIGHUP" GET /v2/models/b
+cat >>"$c" <<YAML
+  - {name: b, path: $m, sessions: 1}
+YAML
+kill -HUP "$PID"
+for _ in $(seq 1 50); do [ "$(http GET /v2/models/b/ready)" = 200 ] && break; sleep 0.1; done
+expect_http 200 "b after SIGHUP" GET /v2/models/b/ready
+echo "bogus: 1" >>"$c"
+kill -HUP "$PID"
+for _ in $(seq 1 50); do grep -q "CONFIG_RELOAD.*bogus: unknown key" "$TMP/log" && break; sleep 0.1; done
+grep -q "CONFIG_RELOAD.*bogus: unknown key (keeping the running config)" "$TMP/log" && ok || bad "bad config on SIGHUP not reported"
+expect_http 200 "still serving after a bad SIGHUP" GET /v2/models/b/ready
+stop_server && ok || bad "exit status"
+finish

@@ -1,0 +1,164 @@
+/* tfcc serve: the HTTP inference server (server/). This file only turns the command line into
+ * a srv_config (a YAML file and/or flags; flags win) and hands over to srv_run. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "common/args.h"
+#include "common/cli.h"
+#include "srv_config.h"
+#include "srv_log.h"
+#include "srv_server.h"
+
+#define CMD "serve"
+
+static const char k_usage[] =
+    "usage: tfcc serve MODEL.tflite [options]\n"
+    "       tfcc serve --config config.yaml [options]\n"
+    "       tfcc serve --model-repository DIR [options]\n"
+    "\n"
+    "HTTP inference server: KServe v2 (/v2/...), TF Serving REST (/v1/models/NAME:predict),\n"
+    "Prometheus metrics (/metrics), zero-downtime model reload. See docs/server.md.\n"
+    "\n"
+    "  -c, --config FILE           YAML config (runtime, models, repository, server, metrics, log)\n"
+    "  -r, --model-repository DIR  serve every DIR/<model>/<version>/model.tflite\n"
+    "  -n, --name NAME             model name for MODEL.tflite (default: file name without .tflite)\n"
+    "      --host ADDR             listen address (default 127.0.0.1; 0.0.0.0 for all)\n"
+    "  -p, --port N                port (default 8000; 0 = any free port)\n"
+    "      --port-file FILE        write the bound port to FILE once listening\n"
+    "  -s, --sessions N            sessions (concurrent runs) per model (default: CPUs)\n"
+    "  -t, --threads N             runtime worker threads (default: all CPUs)\n"
+    "      --max-queue N           requests that may wait for a session (default 256)\n"
+    "      --poll-ms N             model file / repository poll interval (default 1000)\n"
+    "      --log-format text|json  log line format (default text)\n"
+    "      --log-level LEVEL       error, warn, info (default), debug\n"
+    "      --no-access-log         no access log lines\n"
+    "  -h, --help                  this text\n"
+    "\n"
+    "SIGTERM/SIGINT: stop accepting, finish in-flight requests, exit 0. SIGHUP: re-read the config.\n";
+
+enum {
+  OPT_CONFIG = 1, OPT_REPO, OPT_NAME, OPT_HOST, OPT_PORT, OPT_PORT_FILE, OPT_SESSIONS, OPT_THREADS,
+  OPT_MAX_QUEUE, OPT_POLL, OPT_LOG_FORMAT, OPT_LOG_LEVEL, OPT_NO_ACCESS, OPT_HELP
+};
+static const arg_opt k_opts[] = {
+    {OPT_CONFIG, "-c", "--config", 1},       {OPT_REPO, "-r", "--model-repository", 1},
+    {OPT_NAME, "-n", "--name", 1},           {OPT_HOST, NULL, "--host", 1},
+    {OPT_PORT, "-p", "--port", 1},           {OPT_PORT_FILE, NULL, "--port-file", 1},
+    {OPT_SESSIONS, "-s", "--sessions", 1},   {OPT_THREADS, "-t", "--threads", 1},
+    {OPT_MAX_QUEUE, NULL, "--max-queue", 1}, {OPT_POLL, NULL, "--poll-ms", 1},
+    {OPT_LOG_FORMAT, NULL, "--log-format", 1}, {OPT_LOG_LEVEL, NULL, "--log-level", 1},
+    {OPT_NO_ACCESS, NULL, "--no-access-log", 0}, {OPT_HELP, "-h", "--help", 0},
+    {0, NULL, NULL, 0}};
+
+typedef struct overrides {
+  const char *config, *repo, *name, *host, *port_file, *model, *log_format, *log_level;
+  long port, sessions, threads, max_queue, poll;
+  int no_access;
+} overrides;
+
+static int apply(overrides *o, srv_config *c) {
+  if (o->host) snprintf(c->host, sizeof c->host, "%s", o->host);
+  if (o->port >= 0) c->port = (int)o->port;
+  if (o->port_file) snprintf(c->port_file, sizeof c->port_file, "%s", o->port_file);
+  if (o->threads >= 0) c->num_threads = (int)o->threads;
+  if (o->poll >= 0) c->poll_ms = (int)o->poll;
+  if (o->repo) snprintf(c->repository, sizeof c->repository, "%s", o->repo);
+  if (o->no_access) c->access_log = 0;
+  if (o->log_format) {
+    if (!strcmp(o->log_format, "json")) c->log_json = 1;
+    else if (!strcmp(o->log_format, "text")) c->log_json = 0;
+    else return cli_error(CMD, CLI_EXIT_USAGE, "--log-format: '%s' is not text or json", o->log_format);
+  }
+  if (o->log_level) {
+    int l = srv_log_parse_level(o->log_level);
+    if (l < 0) return cli_error(CMD, CLI_EXIT_USAGE, "--log-level: '%s' is not error, warn, info or debug", o->log_level);
+    c->log_level = l;
+  }
+  if (o->model) {
+    srv_model_config *m = srv_config_add_model(c);
+    if (!m) return cli_error(CMD, CLI_EXIT_USAGE, "too many models");
+    if (strlen(o->model) >= sizeof m->path) return cli_error(CMD, CLI_EXIT_USAGE, "model path too long");
+    snprintf(m->path, sizeof m->path, "%s", o->model);
+    if (o->name) snprintf(m->name, sizeof m->name, "%s", o->name);
+    else {
+      const char *base = strrchr(o->model, '/');
+      base = base ? base + 1 : o->model;
+      snprintf(m->name, sizeof m->name, "%s", base);
+      char *dot = strstr(m->name, ".tflite");
+      if (dot && dot != m->name) *dot = '\0';
+    }
+  }
+  for (int i = 0; i < c->n_models; i++) {
+    if (o->sessions > 0) c->models[i].sessions = (int)o->sessions;
+    if (o->max_queue >= 0) c->models[i].max_queue = (int)o->max_queue;
+  }
+  return 0;
+}
+
+int cmd_serve(int argc, char **argv) {
+  overrides o;
+  memset(&o, 0, sizeof o);
+  o.port = o.sessions = o.threads = o.max_queue = o.poll = -1;
+  args a;
+  args_init(&a, argc, argv);
+  const char *v;
+  int id;
+  char err[512];
+  while ((id = args_next(&a, k_opts, &v)) != ARGS_END) {
+    long *num = NULL;
+    long lo = 0, hi = 0;
+    const char *opt = NULL;
+    switch (id) {
+      case ARGS_ERROR: return cli_error(CMD, CLI_EXIT_USAGE, "%s", a.err);
+      case ARGS_POSITIONAL:
+        if (o.model) return cli_error(CMD, CLI_EXIT_USAGE, "one MODEL.tflite only (use --config for several)");
+        o.model = v;
+        break;
+      case OPT_HELP: fputs(k_usage, stdout); return CLI_EXIT_OK;
+      case OPT_CONFIG: o.config = v; break;
+      case OPT_REPO: o.repo = v; break;
+      case OPT_NAME: o.name = v; break;
+      case OPT_HOST: o.host = v; break;
+      case OPT_PORT_FILE: o.port_file = v; break;
+      case OPT_LOG_FORMAT: o.log_format = v; break;
+      case OPT_LOG_LEVEL: o.log_level = v; break;
+      case OPT_NO_ACCESS: o.no_access = 1; break;
+      case OPT_PORT: num = &o.port; lo = 0; hi = 65535; opt = "--port"; break;
+      case OPT_SESSIONS: num = &o.sessions; lo = 1; hi = 256; opt = "--sessions"; break;
+      case OPT_THREADS: num = &o.threads; lo = 0; hi = 1024; opt = "--threads"; break;
+      case OPT_MAX_QUEUE: num = &o.max_queue; lo = 0; hi = 1 << 20; opt = "--max-queue"; break;
+      case OPT_POLL: num = &o.poll; lo = 50; hi = 3600000; opt = "--poll-ms"; break;
+      default: break;
+    }
+    if (num && args_int(opt, v, lo, hi, num, err, sizeof err) != 0) return cli_error(CMD, CLI_EXIT_USAGE, "%s", err);
+  }
+  if (!o.config && !o.model && !o.repo) {
+    fputs(k_usage, stderr);
+    return CLI_EXIT_USAGE;
+  }
+  srv_config *c = calloc(1, sizeof *c);
+  if (!c || srv_config_init(c) != 0) {
+    free(c);
+    return cli_error(CMD, CLI_EXIT_FAIL, "out of memory");
+  }
+  if (o.config && srv_config_load_file(o.config, c, err, sizeof err) != 0) {
+    /* A config with only a repository or no models is completed by the flags below. */
+    if (!(strstr(err, "no models") && (o.model || o.repo))) {
+      srv_config_free(c);
+      free(c);
+      return cli_error(CMD, CLI_EXIT_USAGE, "%s", err);
+    }
+  }
+  int rc = apply(&o, c);
+  if (rc == 0 && srv_config_validate(c, err, sizeof err) != 0) rc = cli_error(CMD, CLI_EXIT_USAGE, "%s", err);
+  if (rc != 0) {
+    srv_config_free(c);
+    free(c);
+    return rc;
+  }
+  rc = srv_run(c, o.config); /* takes c's contents */
+  free(c);
+  return rc;
+}
