@@ -11,6 +11,17 @@ cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DTFCC_SHARED_DIR="$shar
 ninja -C build -j "$jobs"
 ctest --test-dir build --output-on-failure -j "$jobs"
 
+# Every kernel dispatch level this CPU supports below its best (the best ran above).
+best=$(build/tools/tfcc cpu-info --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["best_isa"])' 2>/dev/null || echo generic)
+for cap in generic sse4 avx2 avx512; do
+  [ "$cap" = "$best" ] && break
+  echo "== tests with kernel dispatch capped at TFCC_ISA=$cap"
+  TFCC_ISA=$cap ctest --test-dir build --output-on-failure -j "$jobs" -E '^(cli|server)\.'
+done
+
+echo "== aarch64: NEON kernels cross-compiled and tested under qemu"
+bash scripts/check-aarch64.sh || [ $? -eq 77 ]
+
 echo "== clang, ASan + UBSan build and tests"
 CC=clang cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DTFCC_SANITIZE=address,undefined -DTFCC_FUZZ=ON -DTFCC_SHARED_DIR="$shared" >/dev/null

@@ -133,6 +133,11 @@ static void print_text(const char *path, const tfcc_model *m, const op_group *g,
   printf("model: %s\n", path);
   const char *desc = tfcc_model_description(m);
   printf("description: %s\n", desc[0] ? desc : "(none)");
+  tfcc_watermark_info wm;
+  if (tfcc_model_watermark(m, &wm) == TFCC_OK && wm.present)
+    printf("watermark: id '%s', sha256 %s, %s\n", wm.id, wm.sha256, wm.valid ? "valid" : "INVALID (content changed)");
+  else
+    printf("watermark: (none)\n");
   printf("tensors: %d\n", tfcc_model_tensor_count(m));
   printf("constant bytes: %zu\n", tfcc_model_constant_bytes(m));
   text_tensors(m, 0);
@@ -266,6 +271,20 @@ static void print_json(const char *path, tfcc_model *m, const op_group *g, int n
   json_string(&w, path);
   json_key(&w, "description");
   json_string(&w, tfcc_model_description(m));
+  tfcc_watermark_info wm;
+  json_key(&w, "watermark");
+  if (tfcc_model_watermark(m, &wm) == TFCC_OK && wm.present) {
+    json_begin_object(&w);
+    json_key(&w, "id");
+    json_string(&w, wm.id);
+    json_key(&w, "sha256");
+    json_string(&w, wm.sha256);
+    json_key(&w, "valid");
+    json_bool(&w, wm.valid);
+    json_end_object(&w);
+  } else {
+    json_null(&w);
+  }
   json_key(&w, "tensor_count");
   json_int(&w, tfcc_model_tensor_count(m));
   json_key(&w, "constant_bytes");

@@ -19,6 +19,9 @@ static const command k_commands[] = {
     {"bench", cmd_bench, "measure load time, latency, throughput, memory, per-operator profile"},
     {"cpu-info", cmd_cpu_info, "show CPU features, caches, cores and where kernels dispatch (--json)"},
     {"serve", cmd_serve, "HTTP inference server (KServe v2, TF Serving REST, Prometheus metrics)"},
+    {"watermark", cmd_watermark, "embed, show or verify an owner/build id + content hash"},
+    {"encrypt", cmd_encrypt, "encrypt a model (AES-256-GCM container)"},
+    {"decrypt", cmd_decrypt, "decrypt an encrypted model to a plain .tflite"},
 };
 #define COMMAND_COUNT (sizeof k_commands / sizeof k_commands[0])
 

@@ -224,6 +224,8 @@ typedef struct tfcc_model_options {
   int allow_unsupported;      /* 1: load even if operators are unsupported (for inspection);
                                  sessions of such a model cannot be created */
   uint32_t disabled_passes;   /* bit mask of TFCC_PASS_* graph passes to skip */
+  int require_watermark;      /* 1: fail to load (TFCC_ERR_INTEGRITY) unless the file carries a
+                                 tfcc watermark whose content hash matches (see tfcc_watermark_*) */
 } tfcc_model_options;
 
 /* Graph passes run at load, in this order (docs/passes.md); set a bit in disabled_passes to
@@ -247,6 +249,14 @@ TFCC_API tfcc_status tfcc_model_load_file(tfcc_runtime *rt, const char *path,
  * unchanged until the model's last reference is released. */
 TFCC_API tfcc_status tfcc_model_load_buffer(tfcc_runtime *rt, const void *data, size_t size,
                                             const tfcc_model_options *opts, tfcc_model **out);
+
+/* Like tfcc_model_load_buffer, but the model takes ownership of data: it calls
+ * free_fn(free_user, data, size) when its last reference is released (also when loading fails).
+ * Used by loaders that produce the bytes themselves (decryption, decompression). */
+typedef void (*tfcc_free_fn)(void *user, void *data, size_t size);
+TFCC_API tfcc_status tfcc_model_load_owned_buffer(tfcc_runtime *rt, void *data, size_t size,
+                                                  tfcc_free_fn free_fn, void *free_user,
+                                                  const tfcc_model_options *opts, tfcc_model **out);
 
 /* Reference counting: load returns one reference; every session holds one. */
 TFCC_API void tfcc_model_retain(tfcc_model *m);
@@ -289,6 +299,63 @@ TFCC_API size_t tfcc_model_constant_bytes(const tfcc_model *m);
 TFCC_API const char *tfcc_model_unsupported(const tfcc_model *m);
 /* Model description string from the file ("" if none). */
 TFCC_API const char *tfcc_model_description(const tfcc_model *m);
+
+/* ---------------------------------------------------------------- hot weight update */
+
+/* Replaces the weights (constant tensors, and everything operators precompute from them) of a
+ * loaded model with those of another .tflite file of the same graph: same operators and
+ * versions, same tensors with the same dtypes and shapes, same inputs and outputs (names and
+ * quantization). The new file is mmap'ed (MAP_PRIVATE, prefaulted), verified, its operators
+ * initialised (weights prepacked) here, on the caller's thread; then one atomic pointer store
+ * publishes it. Runs in progress finish on the old weights; every run that starts afterwards
+ * uses the new ones. The old weights are freed when their last run ends (this call waits up to
+ * a second for that, so usually they are gone when it returns).
+ *
+ * Publish new files by writing a temporary file and rename(2)ing it over the old name: a file
+ * truncated or rewritten in place while mapped may crash any mmap user. This call checks that
+ * the file's size, times and content checksum did not change between mapping and switching
+ * (TFCC_ERR_INTEGRITY otherwise). Graph changes need a new model: load it with
+ * tfcc_model_load_file, create sessions on it, and release the old model (the server's swap).
+ *
+ * Updates of one model are serialised. The model must not be released during the call.
+ * On failure the current weights stay in force and tfcc_last_error() names the first
+ * difference ("tensor 12 (conv1/w): shape [8,3,3,3], model has [16,3,3,3]"). */
+TFCC_API tfcc_status tfcc_model_update_weights(tfcc_model *m, const char *path);
+/* Same from a buffer, which is copied (the caller may free it on return). */
+TFCC_API tfcc_status tfcc_model_update_weights_buffer(tfcc_model *m, const void *data, size_t size);
+
+typedef struct tfcc_update_info {
+  uint64_t generation;   /* 0: the weights loaded with the model; +1 per update */
+  double map_ms;         /* open + mmap + prefault + first checksum */
+  double prepare_ms;     /* verify + signature check + operator init (prepack) + folding +
+                            validation + the second integrity check (file unchanged) */
+  double switch_ms;      /* pointer publication */
+  double total_ms;       /* call start to publication (the switch time) */
+  double drain_ms;       /* waiting for runs on the old weights, then freeing them */
+} tfcc_update_info;
+/* Figures of the model's last successful update (all zero before the first). */
+TFCC_API tfcc_status tfcc_model_update_info(const tfcc_model *m, tfcc_update_info *info);
+
+/* ---------------------------------------------------------------- watermark */
+
+/* A tfcc watermark is a TFLite metadata entry named "tfcc_watermark" holding an owner/build id
+ * and the SHA-256 of the model without the watermark. Other TFLite runtimes ignore it. */
+typedef struct tfcc_watermark_info {
+  char id[257];          /* owner/build id */
+  char sha256[65];       /* hex digest stored in the watermark */
+  int present;           /* 1 if the file has a tfcc watermark */
+  int valid;             /* 1 if the stored digest matches the content and layout */
+} tfcc_watermark_info;
+
+/* Writes a watermarked copy of model[0..size) to *out (malloc'ed; free() it). id: 1-256
+ * printable ASCII characters. An existing tfcc watermark is replaced. */
+TFCC_API tfcc_status tfcc_watermark_embed(const void *model, size_t size, const char *id,
+                                          void **out, size_t *out_size);
+/* Reads and checks the watermark of model[0..size). TFCC_OK with info->present = 0 when there
+ * is none; the message of a failed check is in tfcc_last_error(). */
+TFCC_API tfcc_status tfcc_watermark_read(const void *model, size_t size, tfcc_watermark_info *info);
+/* The same for a loaded model's file. */
+TFCC_API tfcc_status tfcc_model_watermark(const tfcc_model *m, tfcc_watermark_info *info);
 
 /* ---------------------------------------------------------------- session */
 

@@ -2,6 +2,7 @@
 #ifndef TFCC_RUNTIME_INTERNAL_H
 #define TFCC_RUNTIME_INTERNAL_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 
@@ -9,6 +10,7 @@
 #include "base/log.h"
 #include "graph/ir.h"
 #include "runtime/exec_plan.h"
+#include "runtime/weights.h"
 
 struct tfcc_runtime {
   tfcc_logger log;
@@ -35,7 +37,17 @@ struct tfcc_model {
   size_t size;
   void *mapping;          /* mmap'ed file, or NULL for a caller buffer */
   size_t mapping_size;
+  tfcc_free_fn owned_free; /* owned buffer (tfcc_model_load_owned_buffer): how to free data */
+  void *owned_user;
+  /* Structure (names, shapes, operators) for introspection and sessions; its constants and
+   * node params are generation 0 of the weights. */
   tfcc_graph graph;
+  _Atomic(tfcc_weights *) weights; /* current generation */
+  tfcc_weights gen0;               /* the load-time weights (graph = &graph) */
+  tfcc_weights *gens;              /* generations >= 1 (structs kept until the model is freed) */
+  pthread_mutex_t update_lock;     /* serialises updates (never taken by run) */
+  bool update_lock_init;
+  tfcc_update_info last_update;
   char *unsupported;      /* "" or "unsupported: X at node 3, ..." */
   int64_t *node_macs;     /* per node, at the stored shapes */
   const char **op_names;  /* per node: "CONV_2D", "CUSTOM:<code>" (graph memory) */
@@ -49,7 +61,9 @@ struct tfcc_session {
   tfcc_model *model;
   tfcc_err err;
   tfcc_exec_plan plan;
-  const tfcc_ir_subgraph *sg;
+  const tfcc_ir_subgraph *sg;  /* structure (model->graph); the plan points into gen's graph */
+  tfcc_weights *gen;           /* generation the plan is bound to (no reference held between runs) */
+  bool folds_read_consts;      /* a node folded at prepare reads constants: rebinding must replan */
   tfcc_input_shape *shapes;    /* current input shapes */
   const void **bound_in;       /* per input */
   void **bound_out;            /* per output */
@@ -63,6 +77,13 @@ struct tfcc_session {
 tfcc_status tfcc_model_build(tfcc_runtime *rt, const uint8_t *data, size_t size, void *mapping,
                              size_t mapping_size, const tfcc_model_options *opts, tfcc_model **out,
                              tfcc_err *err);
+
+/* Runs op->init of every bound, live node of subgraph 0 that has no params yet (the constant
+ * folder initialised the nodes it removed). Run after tfcc_run_passes. */
+tfcc_status tfcc_graph_init_ops(tfcc_graph *g, tfcc_isa isa, const tfcc_logger *log, tfcc_err *err);
+
+/* TFCC_ERR_INTEGRITY unless data carries a valid tfcc watermark (model_watermark.c). */
+tfcc_status tfcc_model_check_watermark(const uint8_t *data, size_t size, tfcc_err *err);
 
 /* Kernel level and pool this model's sessions use. */
 tfcc_exec_env tfcc_model_env(const tfcc_model *m);

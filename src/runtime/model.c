@@ -28,9 +28,8 @@ static double now_ms(void) {
   return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-static void model_free(tfcc_model *m) {
-  if (!m) return;
-  tfcc_ir_subgraph *sg = m->graph.n_subgraphs > 0 ? &m->graph.subgraphs[0] : NULL;
+void tfcc_graph_release_params(tfcc_graph *g) {
+  tfcc_ir_subgraph *sg = g->n_subgraphs > 0 ? &g->subgraphs[0] : NULL;
   for (int32_t i = 0; sg && i < sg->n_nodes; i++) {
     tfcc_ir_node *n = &sg->nodes[i];
     if (!n->params) continue;
@@ -40,8 +39,23 @@ static void model_free(tfcc_model *m) {
       free(n->params);
     n->params = NULL;
   }
+}
+
+static void model_free(tfcc_model *m) {
+  if (!m) return;
+  /* No session is left: the current generation holds only the model's reference. */
+  tfcc_weights *cur = atomic_load(&m->weights);
+  if (cur) tfcc_weights_release(m, cur);
+  for (tfcc_weights *w = m->gens; w;) {
+    tfcc_weights *next = w->next;
+    free(w);
+    w = next;
+  }
+  if (m->update_lock_init) pthread_mutex_destroy(&m->update_lock);
+  tfcc_graph_release_params(&m->graph);
   tfcc_graph_free(&m->graph);
   if (m->mapping) munmap(m->mapping, m->mapping_size);
+  if (m->owned_free) m->owned_free(m->owned_user, (void *)m->data, m->size);
   free(m->unsupported);
   free(m->node_macs);
   free(m);
@@ -84,12 +98,12 @@ static tfcc_status bind_ops(tfcc_model *m, tfcc_err *err) {
   return TFCC_OK;
 }
 
-static tfcc_status init_ops(tfcc_model *m, tfcc_err *err) {
-  tfcc_ir_subgraph *sg = &m->graph.subgraphs[0];
+tfcc_status tfcc_graph_init_ops(tfcc_graph *g, tfcc_isa isa, const tfcc_logger *log, tfcc_err *err) {
+  tfcc_ir_subgraph *sg = &g->subgraphs[0];
   for (int32_t i = 0; i < sg->n_nodes; i++) {
     tfcc_ir_node *n = &sg->nodes[i];
     if (!n->op || !n->op->init || n->removed || n->params) continue; /* folded: done by the pass */
-    tfcc_init_ctx c = {&m->graph, sg, n, i, NULL, err, tfcc_model_env(m).isa, tfcc_model_env(m).log};
+    tfcc_init_ctx c = {g, sg, n, i, NULL, err, isa, log};
     tfcc_status st = n->op->init(&c);
     n->params = c.params;
     if (st != TFCC_OK) return tfcc_err_prefix(err, "node %d (%s)", (int)i, tfcc_node_op_name(n));
@@ -97,13 +111,14 @@ static tfcc_status init_ops(tfcc_model *m, tfcc_err *err) {
   return TFCC_OK;
 }
 
-tfcc_status tfcc_model_build(tfcc_runtime *rt, const uint8_t *data, size_t size, void *mapping,
-                             size_t mapping_size, const tfcc_model_options *opts, tfcc_model **out,
-                             tfcc_err *err) {
+static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t size, void *mapping,
+                               size_t mapping_size, tfcc_free_fn owned_free, void *owned_user,
+                               const tfcc_model_options *opts, tfcc_model **out, tfcc_err *err) {
   double t0 = now_ms();
   tfcc_model *m = calloc(1, sizeof *m);
   if (!m) {
     if (mapping) munmap(mapping, mapping_size);
+    if (owned_free) owned_free(owned_user, (void *)data, size);
     return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
   }
   atomic_init(&m->refs, 1);
@@ -112,6 +127,12 @@ tfcc_status tfcc_model_build(tfcc_runtime *rt, const uint8_t *data, size_t size,
   m->size = size;
   m->mapping = mapping;
   m->mapping_size = mapping_size;
+  m->owned_free = owned_free;
+  m->owned_user = owned_user;
+  atomic_init(&m->gen0.refs, 1);
+  m->gen0.graph = &m->graph;
+  atomic_init(&m->weights, &m->gen0);
+  if (pthread_mutex_init(&m->update_lock, NULL) == 0) m->update_lock_init = true;
   tfcc_model_options_default(&m->opts);
   if (opts) {
     if (opts->struct_size == 0 || opts->struct_size > sizeof m->opts) {
@@ -121,15 +142,17 @@ tfcc_status tfcc_model_build(tfcc_runtime *rt, const uint8_t *data, size_t size,
     }
     memcpy(&m->opts, opts, opts->struct_size);
   }
-  tfcc_status st = tfcc_tflite_read(data, size, &m->graph, err);
+  tfcc_status st = m->update_lock_init ? TFCC_OK : tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "cannot create a mutex");
+  if (st == TFCC_OK) st = tfcc_tflite_read(data, size, &m->graph, err);
+  if (st == TFCC_OK && m->opts.require_watermark) st = tfcc_model_check_watermark(data, size, err);
   if (st == TFCC_OK && m->graph.n_subgraphs < 1)
     st = tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "model has no subgraph");
   if (st == TFCC_OK) st = bind_ops(m, err);
   tfcc_ir_subgraph *sg = st == TFCC_OK ? &m->graph.subgraphs[0] : NULL;
   if (st == TFCC_OK && !m->unsupported[0]) {
-    st = tfcc_run_passes(&m->graph, m->opts.disabled_passes, tfcc_model_env(m).isa,
-                         rt ? &rt->log : NULL, err);
-    if (st == TFCC_OK) st = init_ops(m, err);
+    tfcc_isa isa = tfcc_model_env(m).isa;
+    st = tfcc_run_passes(&m->graph, m->opts.disabled_passes, isa, tfcc_model_env(m).log, err);
+    if (st == TFCC_OK) st = tfcc_graph_init_ops(&m->graph, isa, tfcc_model_env(m).log, err);
     if (st == TFCC_OK) {
       /* Validate shapes once at the stored input shapes, and record MACs and arena size. */
       tfcc_exec_plan plan;
@@ -157,6 +180,12 @@ tfcc_status tfcc_model_build(tfcc_runtime *rt, const uint8_t *data, size_t size,
            (int)sg->n_tensors, now_ms() - t0);
   *out = m;
   return TFCC_OK;
+}
+
+tfcc_status tfcc_model_build(tfcc_runtime *rt, const uint8_t *data, size_t size, void *mapping,
+                             size_t mapping_size, const tfcc_model_options *opts, tfcc_model **out,
+                             tfcc_err *err) {
+  return model_build(rt, data, size, mapping, mapping_size, NULL, NULL, opts, out, err);
 }
 
 tfcc_exec_env tfcc_model_env(const tfcc_model *m) {
@@ -219,6 +248,20 @@ tfcc_status tfcc_model_load_buffer(tfcc_runtime *rt, const void *data, size_t si
   if (!out || !data) return fail_create(tfcc_err_set(&err, TFCC_ERR_INVALID_ARG, "tfcc_model_load_buffer: data or out is NULL"), &err);
   *out = NULL;
   tfcc_status s = tfcc_model_build(rt, data, size, NULL, 0, opts, out, &err);
+  return s == TFCC_OK ? s : fail_create(s, &err);
+}
+
+tfcc_status tfcc_model_load_owned_buffer(tfcc_runtime *rt, void *data, size_t size,
+                                         tfcc_free_fn free_fn, void *free_user,
+                                         const tfcc_model_options *opts, tfcc_model **out) {
+  tfcc_err err = {0};
+  if (!out || !data || !free_fn) {
+    if (data && free_fn) free_fn(free_user, data, size);
+    return fail_create(tfcc_err_set(&err, TFCC_ERR_INVALID_ARG,
+                                    "tfcc_model_load_owned_buffer: data, free_fn or out is NULL"), &err);
+  }
+  *out = NULL;
+  tfcc_status s = model_build(rt, data, size, NULL, 0, free_fn, free_user, opts, out, &err);
   return s == TFCC_OK ? s : fail_create(s, &err);
 }
 

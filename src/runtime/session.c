@@ -28,10 +28,11 @@ static tfcc_status session_fail(tfcc_session *s, tfcc_status st) {
   return st;
 }
 
-static tfcc_status replan(tfcc_session *s) {
+/* Builds the plan against generation w (referenced by the caller). */
+static tfcc_status replan_on(tfcc_session *s, tfcc_weights *w) {
   tfcc_exec_plan next;
   tfcc_exec_env env = tfcc_model_env(s->model);
-  tfcc_status st = tfcc_exec_plan_build(&next, &s->model->graph, 0, s->shapes, true, &env, &s->err);
+  tfcc_status st = tfcc_exec_plan_build(&next, w->graph, 0, s->shapes, true, &env, &s->err);
   if (st != TFCC_OK) {
     if (st == TFCC_ERR_NO_MEMORY)
       tfcc_log(s->model->rt ? &s->model->rt->log : NULL, TFCC_LOG_ERROR, TFCC_TAG_MEM_ALLOC_FAIL, "%s",
@@ -40,7 +41,45 @@ static tfcc_status replan(tfcc_session *s) {
   }
   tfcc_exec_plan_free(&s->plan);
   s->plan = next;
+  s->gen = w;
+  s->folds_read_consts = false;
+  for (int32_t e = 0; e < s->plan.n_nodes; e++) {
+    const tfcc_exec_node *en = &s->plan.nodes[e];
+    if (!en->folded) continue;
+    for (int32_t k = 0; k < en->ctx.n_in; k++)
+      if (en->ctx.in[k] && en->ctx.in[k]->is_const) s->folds_read_consts = true;
+  }
   return profile_alloc(s);
+}
+
+static tfcc_status replan(tfcc_session *s) {
+  tfcc_weights *w = tfcc_weights_acquire(s->model);
+  tfcc_status st = replan_on(s, w);
+  tfcc_weights_release(s->model, w);
+  return st;
+}
+
+/* Points the plan at generation w's constants, quantization and operator params. Allocates
+ * nothing unless values folded at prepare time were computed from constants (then replans). */
+static tfcc_status bind_weights(tfcc_session *s, tfcc_weights *w) {
+  if (w == s->gen) return TFCC_OK;
+  if (s->folds_read_consts) return replan_on(s, w);
+  tfcc_exec_plan *p = &s->plan;
+  const tfcc_ir_subgraph *g = &w->graph->subgraphs[0];
+  p->graph = w->graph;
+  p->sg = g;
+  for (int32_t i = 0; i < p->n_tensors; i++) {
+    tfcc_tensor *t = &p->tensors[i];
+    t->quant = &g->tensors[i].quant;
+    if (t->is_const) t->data = (void *)g->tensors[i].data;
+  }
+  for (int32_t e = 0; e < p->n_nodes; e++) {
+    tfcc_exec_node *en = &p->nodes[e];
+    en->ctx.node = &g->nodes[en->node];
+    en->ctx.params = g->nodes[en->node].params;
+  }
+  s->gen = w;
+  return TFCC_OK;
 }
 
 tfcc_status tfcc_session_create(tfcc_model *m, const tfcc_session_options *opts, tfcc_session **out) {
@@ -234,8 +273,7 @@ static bool misaligned(const void *p, tfcc_dtype dt) {
   return p && es > 1 && ((uintptr_t)p % es) != 0;
 }
 
-tfcc_status tfcc_session_invoke(tfcc_session *s) {
-  if (!s) return TFCC_ERR_INVALID_ARG;
+static tfcc_status invoke_bound(tfcc_session *s) {
   tfcc_exec_plan *p = &s->plan;
   const tfcc_ir_subgraph *sg = s->sg;
   for (int32_t i = 0; i < sg->n_inputs; i++) {
@@ -298,6 +336,17 @@ tfcc_status tfcc_session_invoke(tfcc_session *s) {
   return TFCC_OK;
 }
 
+tfcc_status tfcc_session_invoke(tfcc_session *s) {
+  if (!s) return TFCC_ERR_INVALID_ARG;
+  /* The run holds a reference to the weights generation it started on (no lock). */
+  tfcc_weights *w = tfcc_weights_acquire(s->model);
+  tfcc_status st = bind_weights(s, w);
+  if (st == TFCC_OK) st = invoke_bound(s);
+  else session_fail(s, st);
+  tfcc_weights_release(s->model, w);
+  return st;
+}
+
 tfcc_status tfcc_session_run(tfcc_session *s, const void *const *inputs, void *const *outputs) {
   if (!s) return TFCC_ERR_INVALID_ARG;
   if ((!inputs && s->sg->n_inputs) || (!outputs && s->sg->n_outputs))
@@ -346,7 +395,12 @@ static tfcc_status profile_alloc(tfcc_session *s) {
 tfcc_status tfcc_session_set_profiling(tfcc_session *s, int enable) {
   if (!s) return TFCC_ERR_INVALID_ARG;
   s->profiling = enable != 0;
-  return profile_alloc(s);
+  /* Kernel names may read operator params: bind to live weights first. */
+  tfcc_weights *w = tfcc_weights_acquire(s->model);
+  tfcc_status st = bind_weights(s, w);
+  if (st == TFCC_OK) st = profile_alloc(s);
+  tfcc_weights_release(s->model, w);
+  return st;
 }
 
 tfcc_status tfcc_session_set_op_observer(tfcc_session *s, tfcc_op_observer_fn fn, void *user) {

@@ -14,3 +14,15 @@ if [ -n "$shared" ]; then
   done
 fi
 ls -l "$corpus"
+# Encrypted-container seeds (fuzz_crypto_container's fixed key is 01 02 .. 20).
+if [ -x "$build/tools/tfcc" ] && "$build/tools/tfcc" encrypt --help >/dev/null 2>&1; then
+  ccorpus="$build/tests/fuzz/corpus_crypto"
+  mkdir -p "$ccorpus"
+  key=$(mktemp)
+  printf '0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20' >"$key"
+  for m in "$corpus"/*.tflite; do
+    "$build/tools/tfcc" encrypt "$m" -o "$ccorpus/$(basename "$m" .tflite).tfcce" --key-file "$key" --key-id fuzz >/dev/null
+  done
+  rm -f "$key"
+  ls -l "$ccorpus"
+fi

@@ -13,6 +13,8 @@
  * models' TFLite tolerance), because without folded constants float convolutions cannot use the
  * packed fast kernels (weights from a float16 DEQUANTIZE are not model constants) and run the
  * reference kernels, which sum in another order.
+ * Where the rewriting passes changed a real model, the same file is also applied as a hot weight
+ * update (which runs the same passes) and must give the same outputs.
  * Also checks the memory plan on the real models: arena <= 1.1 x the live-tensor lower bound,
  * and prints what the passes and the plan's buffer sharing did. */
 #ifndef TFCC_TEST_PASSES_EQUIVALENCE_H
@@ -43,12 +45,23 @@ typedef struct outputs {
   int32_t views, inplace;
 } outputs;
 
+/* True if the rewriting passes (not only the constant folder) change the model at `path`. */
+static bool on_live_differs(const char *path, int base_live) {
+  tfcc_model *m = NULL;
+  if (tfcc_model_load_file(g_rt, path, NULL, &m) != TFCC_OK) return false;
+  const tfcc_ir_subgraph *sg = &m->graph.subgraphs[0];
+  int live = 0;
+  for (int32_t i = 0; i < sg->n_nodes; i++) live += !sg->nodes[i].removed;
+  tfcc_model_release(m);
+  return live != base_live;
+}
+
 static void outputs_free(outputs *o) {
   for (int i = 0; i < o->n; i++) free(o->data[i]);
   memset(o, 0, sizeof *o);
 }
 
-static int run(const char *path, uint32_t disabled, test_npy *ins, int n_ins, outputs *res) {
+static int run(const char *path, uint32_t disabled, bool hot_update, test_npy *ins, int n_ins, outputs *res) {
   memset(res, 0, sizeof *res);
   tfcc_model_options mo;
   tfcc_model_options_default(&mo);
@@ -88,6 +101,21 @@ static int run(const char *path, uint32_t disabled, test_npy *ins, int n_ins, ou
   if (rc == 0 && (st = tfcc_session_run(s, in_ptrs, out_ptrs)) != TFCC_OK) {
     CHECKF(0, "%s: run: %s", path, tfcc_session_last_error(s));
     rc = -1;
+  }
+  if (rc == 0 && hot_update) {
+    /* The same file as a new weights generation goes through the same passes and must give the
+     * same graph and outputs (the session holds the model reference). */
+    st = tfcc_model_update_weights(m, path);
+    CHECKF(st == TFCC_OK, "%s: update weights after passes: %s", path, tfcc_last_error());
+    void *again[8];
+    for (int i = 0; i < no; i++) again[i] = calloc(1, res->bytes[i] ? res->bytes[i] : 1);
+    if (st == TFCC_OK && (st = tfcc_session_run(s, in_ptrs, again)) != TFCC_OK)
+      CHECKF(0, "%s: run after update: %s", path, tfcc_session_last_error(s));
+    for (int i = 0; i < no; i++) {
+      if (st == TFCC_OK)
+        CHECKF(memcmp(again[i], res->data[i], res->bytes[i]) == 0, "%s: output %d differs after update", path, i);
+      free(again[i]);
+    }
   }
   tfcc_session_memory_info(s, &res->mem);
   res->views = s->plan.n_views;
@@ -136,8 +164,8 @@ static inline void shared_models(const char *shared, const char *const *names, i
     }
     snprintf(path, sizeof path, "%s/models/%s.tflite", shared, names[m]);
     outputs on = {0}, base = {0}, off = {0};
-    if (run(path, 0, ins, n, &on) == 0 && run(path, BASE_PASSES_OFF, ins, n, &base) == 0 &&
-        run(path, TFCC_PASS_ALL, ins, n, &off) == 0) {
+    if (run(path, BASE_PASSES_OFF, false, ins, n, &base) == 0 && run(path, TFCC_PASS_ALL, false, ins, n, &off) == 0 &&
+        run(path, 0, on_live_differs(path, base.live_nodes), ins, n, &on) == 0) {
       compare(names[m], &on, &base, 1e-5f);
       compare(names[m], &on, &off, 1e-3f);
       double ratio = on.mem.lower_bound_bytes ? (double)on.mem.arena_bytes / (double)on.mem.lower_bound_bytes : 1.0;
@@ -174,7 +202,7 @@ static inline void conformance(const char *src) {
     }
     snprintf(path, sizeof path, "%s/tests/ops/conformance/%s.tflite", src, name);
     outputs on = {0}, off = {0};
-    if (ok && run(path, 0, ins, n_in, &on) == 0 && run(path, TFCC_PASS_ALL, ins, n_in, &off) == 0)
+    if (ok && run(path, 0, false, ins, n_in, &on) == 0 && run(path, TFCC_PASS_ALL, false, ins, n_in, &off) == 0)
       failed += compare(name, &on, &off, 1e-5f) != 0;
     else
       failed++;

@@ -1,0 +1,289 @@
+/* hot_update MODEL.tflite [--updates N] [--seconds S] [--threads T]
+ *
+ * Measures, for a float model (the target is a ~14 MB one, e.g. modelgen's
+ * mobilenet_v2_100_224_float):
+ *   1. weight update time (map + verify + prepack + switch) over N updates alternating two weight
+ *      files of the same graph (the second made by scaling every float constant);
+ *   2. the run loop's latency (p50/p99/max) for S seconds without updates, then S seconds with
+ *      an update every 100 ms from another thread;
+ *   3. plain vs decrypting load time (median of 5), when built with the crypto module.
+ * Benchmarks are not tests: it prints figures and asserts nothing about time. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "format/tflite_reader.h"
+#include "tfcc/tfcc.h"
+#ifdef TFCC_WITH_CRYPTO
+#include "tfcc/tfcc_crypto.h"
+#endif
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int cmp_d(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static void *read_all(const char *path, size_t *n) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long sz = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  void *d = malloc((size_t)sz);
+  if (d && fread(d, 1, (size_t)sz, f) != (size_t)sz) {
+    free(d);
+    d = NULL;
+  }
+  fclose(f);
+  *n = (size_t)sz;
+  return d;
+}
+
+static int write_all(const char *path, const void *d, size_t n) {
+  char tmp[600];
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  FILE *f = fopen(tmp, "wb");
+  if (!f) return -1;
+  int ok = fwrite(d, 1, n, f) == n;
+  if (fclose(f) != 0) ok = 0;
+  return ok && rename(tmp, path) == 0 ? 0 : -1; /* write-then-rename */
+}
+
+/* Same graph, every float constant scaled. */
+static uint8_t *variant(const uint8_t *model, size_t size) {
+  tfcc_graph g;
+  memset(&g, 0, sizeof g);
+  tfcc_err err = {0};
+  if (tfcc_tflite_read(model, size, &g, &err) != TFCC_OK) return NULL;
+  uint8_t *out = malloc(size);
+  memcpy(out, model, size);
+  const tfcc_ir_subgraph *sg = &g.subgraphs[0];
+  for (int32_t i = 0; i < sg->n_tensors; i++) {
+    const tfcc_ir_tensor *t = &sg->tensors[i];
+    const uint8_t *d = t->data;
+    if (!d || t->dtype != TFCC_FLOAT32 || d < model || d + t->data_bytes > model + size) continue;
+    for (size_t k = 0; k + 4 <= t->data_bytes; k += 4) {
+      float v;
+      memcpy(&v, d + k, 4);
+      v *= 0.97f;
+      memcpy(out + (d - model) + k, &v, 4);
+    }
+  }
+  tfcc_graph_free(&g);
+  return out;
+}
+
+typedef struct loop {
+  tfcc_model *m;
+  atomic_int stop;
+  double *lat;
+  size_t n, cap;
+} loop;
+
+static void *run_loop(void *arg) {
+  loop *l = arg;
+  tfcc_session *s = NULL;
+  if (tfcc_session_create(l->m, NULL, &s) != TFCC_OK) return NULL;
+  tfcc_tensor_info ii, oi;
+  tfcc_session_input_info(s, 0, &ii);
+  tfcc_session_output_info(s, 0, &oi);
+  void *in = calloc(1, ii.bytes), *out = malloc(oi.bytes);
+  const void *ins[1] = {in};
+  void *outs[1] = {out};
+  tfcc_session_run(s, ins, outs); /* warm */
+  while (!atomic_load(&l->stop) && l->n < l->cap) {
+    double t0 = now_ms();
+    tfcc_session_run(s, ins, outs);
+    l->lat[l->n++] = now_ms() - t0;
+  }
+  free(in);
+  free(out);
+  tfcc_session_destroy(s);
+  return NULL;
+}
+
+typedef struct updater {
+  tfcc_model *m;
+  const char *a, *b;
+  atomic_int stop;
+  int count;
+  double worst;
+} updater;
+
+static void *update_loop(void *arg) {
+  updater *u = arg;
+  while (!atomic_load(&u->stop)) {
+    if (tfcc_model_update_weights(u->m, u->count % 2 ? u->a : u->b) != TFCC_OK) {
+      fprintf(stderr, "update failed: %s\n", tfcc_last_error());
+      return NULL;
+    }
+    tfcc_update_info info;
+    tfcc_model_update_info(u->m, &info);
+    if (info.total_ms > u->worst) u->worst = info.total_ms;
+    u->count++;
+    usleep(100000);
+  }
+  return NULL;
+}
+
+static void stats(const char *what, double *v, size_t n) {
+  if (!n) return;
+  qsort(v, n, sizeof *v, cmp_d);
+  printf("%-34s n=%-6zu p50 %8.3f ms  p99 %8.3f ms  max %8.3f ms\n", what, n, v[n / 2], v[(size_t)((double)n * 0.99)],
+         v[n - 1]);
+}
+
+static double measure_loop(tfcc_model *m, updater *u, double seconds, const char *label) {
+  loop l = {m};
+  atomic_init(&l.stop, 0);
+  l.cap = 1000000;
+  l.lat = malloc(l.cap * sizeof *l.lat);
+  pthread_t th, tu;
+  pthread_create(&th, NULL, run_loop, &l);
+  if (u) {
+    atomic_init(&u->stop, 0);
+    pthread_create(&tu, NULL, update_loop, u);
+  }
+  usleep((useconds_t)(seconds * 1e6));
+  if (u) {
+    atomic_store(&u->stop, 1);
+    pthread_join(tu, NULL);
+  }
+  atomic_store(&l.stop, 1);
+  pthread_join(th, NULL);
+  stats(label, l.lat, l.n);
+  double p99 = l.n ? l.lat[(size_t)((double)l.n * 0.99)] : 0;
+  free(l.lat);
+  return p99;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: hot_update MODEL.tflite [--updates N] [--seconds S] [--threads T]\n");
+    return 2;
+  }
+  int updates = 20, threads = 1;
+  double seconds = 5;
+  for (int i = 2; i + 1 < argc; i += 2) {
+    if (!strcmp(argv[i], "--updates")) updates = atoi(argv[i + 1]);
+    else if (!strcmp(argv[i], "--seconds")) seconds = atof(argv[i + 1]);
+    else if (!strcmp(argv[i], "--threads")) threads = atoi(argv[i + 1]);
+  }
+  size_t size = 0;
+  uint8_t *a = read_all(argv[1], &size), *b = a ? variant(a, size) : NULL;
+  if (!b) {
+    fprintf(stderr, "%s: cannot read the model\n", argv[1]);
+    return 1;
+  }
+  char pa[512], pb[512];
+  snprintf(pa, sizeof pa, "/tmp/bench_hot_update_%d_a.tflite", (int)getpid());
+  snprintf(pb, sizeof pb, "/tmp/bench_hot_update_%d_b.tflite", (int)getpid());
+  if (write_all(pa, a, size) || write_all(pb, b, size)) return 1;
+  tfcc_runtime_options ro;
+  tfcc_runtime_options_default(&ro);
+  ro.num_threads = threads;
+  tfcc_runtime *rt = NULL;
+  tfcc_model *m = NULL;
+  if (tfcc_runtime_create(&ro, &rt) || tfcc_model_load_file(rt, pa, NULL, &m)) {
+    fprintf(stderr, "load: %s\n", tfcc_last_error());
+    return 1;
+  }
+  printf("model %s: %zu bytes, %zu constant bytes, %d operators; run threads %d\n", argv[1], size,
+         tfcc_model_constant_bytes(m), tfcc_model_op_count(m), threads);
+
+  /* 1. update time */
+  double *tot = malloc((size_t)updates * sizeof *tot), *prep = malloc((size_t)updates * sizeof *prep),
+         *sw = malloc((size_t)updates * sizeof *sw), *mp = malloc((size_t)updates * sizeof *mp);
+  for (int k = 0; k < updates; k++) {
+    if (tfcc_model_update_weights(m, k % 2 ? pa : pb) != TFCC_OK) {
+      fprintf(stderr, "update: %s\n", tfcc_last_error());
+      return 1;
+    }
+    tfcc_update_info u;
+    tfcc_model_update_info(m, &u);
+    tot[k] = u.total_ms, prep[k] = u.prepare_ms, sw[k] = u.switch_ms, mp[k] = u.map_ms;
+  }
+  stats("update total (switch time)", tot, (size_t)updates);
+  stats("  map+prefault+checksum", mp, (size_t)updates);
+  stats("  verify+check+prepack+recheck", prep, (size_t)updates);
+  stats("  publish (atomic switch)", sw, (size_t)updates);
+
+  /* 2. run loop p99 without and with updates */
+  double p99_quiet = measure_loop(m, NULL, seconds, "run loop, no updates");
+  updater up = {m, pa, pb};
+  double p99_busy = measure_loop(m, &up, seconds, "run loop, update every 100 ms");
+  printf("updates during the loop: %d (worst switch %.1f ms); p99 ratio %.2f (target <= 2)\n", up.count, up.worst,
+         p99_quiet > 0 ? p99_busy / p99_quiet : 0);
+  tfcc_model_release(m);
+
+  /* 3. plain vs encrypted load */
+  double plain[5], enc[5];
+  for (int k = 0; k < 5; k++) {
+    double t0 = now_ms();
+    if (tfcc_model_load_file(rt, pa, NULL, &m) != TFCC_OK) return 1;
+    plain[k] = now_ms() - t0;
+    tfcc_model_release(m);
+  }
+  stats("load, plain (mmap)", plain, 5);
+  /* The fair comparison for a decrypting load: a plain load that reads every byte. */
+  double readl[5];
+  for (int k = 0; k < 5; k++) {
+    double t0 = now_ms();
+    size_t n = 0;
+    void *d = read_all(pa, &n);
+    if (!d || tfcc_model_load_buffer(rt, d, n, NULL, &m) != TFCC_OK) return 1;
+    readl[k] = now_ms() - t0;
+    tfcc_model_release(m);
+    free(d);
+  }
+  stats("load, plain (read + load_buffer)", readl, 5);
+#ifdef TFCC_WITH_CRYPTO
+  uint8_t key[32];
+  for (int i = 0; i < 32; i++) key[i] = (uint8_t)(i * 7 + 1);
+  tfcc_key_source ks = {TFCC_KEY_FROM_BYTES, NULL, NULL, NULL, NULL, key};
+  char pe[512];
+  snprintf(pe, sizeof pe, "/tmp/bench_hot_update_%d.tfcce", (int)getpid());
+  if (tfcc_crypto_encrypt_file(pa, pe, &ks, "bench") != TFCC_OK) return 1;
+  for (int k = 0; k < 5; k++) {
+    double t0 = now_ms();
+    if (tfcc_model_load_encrypted(rt, pe, &ks, NULL, &m) != TFCC_OK) {
+      fprintf(stderr, "%s\n", tfcc_crypto_last_error());
+      return 1;
+    }
+    enc[k] = now_ms() - t0;
+    tfcc_model_release(m);
+  }
+  double dec[5];
+  for (int k = 0; k < 5; k++) {
+    void *p = NULL;
+    size_t n = 0;
+    double t0 = now_ms();
+    if (tfcc_crypto_decrypt_file(pe, &ks, &p, &n) != TFCC_OK) return 1;
+    dec[k] = now_ms() - t0;
+    tfcc_crypto_free(p, n);
+  }
+  stats("load, encrypted (decrypt+load)", enc, 5);
+  stats("  of which decrypt", dec, 5);
+  printf("encrypted load / plain read+load %.2f (target < 2); / plain mmap load %.1f\n", enc[2] / readl[2],
+         enc[2] / plain[2]);
+  unlink(pe);
+#else
+  (void)enc;
+  printf("load, encrypted: not built (TFCC_WITH_CRYPTO off)\n");
+#endif
+  unlink(pa);
+  unlink(pb);
+  tfcc_runtime_destroy(rt);
+  free(a), free(b), free(tot), free(prep), free(sw), free(mp);
+  return 0;
+}

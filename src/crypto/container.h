@@ -1,0 +1,36 @@
+/* The encrypted model container's header (see include/tfcc/tfcc_crypto.h) and key sources. */
+#ifndef TFCC_CRYPTO_CONTAINER_H
+#define TFCC_CRYPTO_CONTAINER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tfcc/tfcc_crypto.h"
+
+#define TFCC_ENC_MAGIC "TFCCENC"   /* + NUL: 8 bytes */
+#define TFCC_ENC_VERSION 1
+#define TFCC_ENC_ALG_AES256GCM 1
+#define TFCC_ENC_HEADER_BYTES 80
+#define TFCC_ENC_NONCE_BYTES 12
+#define TFCC_ENC_TAG_BYTES 16
+#define TFCC_ENC_CHECK_BYTES 8
+
+typedef struct tfcc_enc_header {
+  uint16_t version, algorithm;
+  uint64_t plaintext_bytes;
+  uint8_t nonce[TFCC_ENC_NONCE_BYTES];
+  char key_id[TFCC_KEY_ID_MAX + 1];
+  uint8_t key_check[TFCC_ENC_CHECK_BYTES];
+} tfcc_enc_header;
+
+/* Parses and checks raw[0..80); total: the container's size (header + ciphertext + tag), or 0
+ * if unknown. Writes a message naming the fault to msg on failure. */
+tfcc_status tfcc_enc_header_parse(const uint8_t raw[TFCC_ENC_HEADER_BYTES], uint64_t total,
+                                  tfcc_enc_header *h, char *msg, size_t msg_len);
+void tfcc_enc_header_write(const tfcc_enc_header *h, uint8_t raw[TFCC_ENC_HEADER_BYTES]);
+
+/* Gets the 32-byte key for key_id from src. */
+tfcc_status tfcc_key_get(const tfcc_key_source *src, const char *key_id, uint8_t key[TFCC_KEY_BYTES],
+                         char *msg, size_t msg_len);
+
+#endif

@@ -1,0 +1,294 @@
+/* AES-256-GCM encryption and streaming decryption of model containers (OpenSSL libcrypto). */
+#include <errno.h>
+#include <fcntl.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/rand.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "crypto/container.h"
+
+#define CHUNK (1u << 20)
+
+static _Thread_local char g_msg[1024];
+
+const char *tfcc_crypto_last_error(void) { return g_msg; }
+
+static tfcc_status fail(tfcc_status st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static tfcc_status fail(tfcc_status st, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(g_msg, sizeof g_msg, fmt, ap);
+  va_end(ap);
+  return st;
+}
+
+static void key_check(const uint8_t key[TFCC_KEY_BYTES], uint8_t out[TFCC_ENC_CHECK_BYTES]) {
+  uint8_t buf[14 + TFCC_KEY_BYTES], dg[EVP_MAX_MD_SIZE];
+  unsigned n = 0;
+  memcpy(buf, "tfcc-key-check", 14);
+  memcpy(buf + 14, key, TFCC_KEY_BYTES);
+  EVP_Digest(buf, sizeof buf, dg, &n, EVP_sha256(), NULL);
+  memcpy(out, dg, TFCC_ENC_CHECK_BYTES);
+  OPENSSL_cleanse(buf, sizeof buf);
+}
+
+void tfcc_crypto_free(void *plain, size_t size) {
+  if (!plain) return;
+  OPENSSL_cleanse(plain, size);
+  free(plain);
+}
+
+/* Where ciphertext comes from: a file descriptor or memory. */
+typedef struct source {
+  int fd;
+  const uint8_t *mem;
+  size_t pos;
+} source;
+
+static int src_read(source *s, uint8_t *dst, size_t n) {
+  if (!s->mem) {
+    size_t got = 0;
+    while (got < n) {
+      ssize_t r = read(s->fd, dst + got, n - got);
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0) return -1;
+      got += (size_t)r;
+    }
+    return 0;
+  }
+  memcpy(dst, s->mem + s->pos, n);
+  s->pos += n;
+  return 0;
+}
+
+/* Header already parsed and sized against total. Decrypts in place into a new buffer. */
+static tfcc_status decrypt(source *src, const uint8_t raw[TFCC_ENC_HEADER_BYTES], const tfcc_enc_header *h,
+                           const tfcc_key_source *ks, void **plain, size_t *plain_size) {
+  uint8_t key[TFCC_KEY_BYTES], chk[TFCC_ENC_CHECK_BYTES];
+  char msg[512];
+  tfcc_status st = tfcc_key_get(ks, h->key_id, key, msg, sizeof msg);
+  if (st != TFCC_OK) return fail(st, "%s", msg);
+  key_check(key, chk);
+  if (memcmp(chk, h->key_check, sizeof chk) != 0) {
+    OPENSSL_cleanse(key, sizeof key);
+    return fail(TFCC_ERR_INTEGRITY, "wrong key for this model (key id '%s'): its key check value differs", h->key_id);
+  }
+  size_t n = (size_t)h->plaintext_bytes;
+  uint8_t *out = aligned_alloc(64, (n + 63) / 64 * 64 + 64);
+  EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+  if (!out || !ctx) {
+    free(out);
+    EVP_CIPHER_CTX_free(ctx);
+    OPENSSL_cleanse(key, sizeof key);
+    return fail(TFCC_ERR_NO_MEMORY, "out of memory for %zu bytes of plaintext", n);
+  }
+  int ok = EVP_DecryptInit_ex(ctx, EVP_aes_256_gcm(), NULL, NULL, NULL) == 1 &&
+           EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_IVLEN, TFCC_ENC_NONCE_BYTES, NULL) == 1 &&
+           EVP_DecryptInit_ex(ctx, NULL, NULL, key, h->nonce) == 1;
+  OPENSSL_cleanse(key, sizeof key);
+  int outl = 0;
+  if (ok) ok = EVP_DecryptUpdate(ctx, NULL, &outl, raw, TFCC_ENC_HEADER_BYTES) == 1;
+  bool io_error = false;
+  for (size_t done = 0; ok && done < n;) {
+    size_t len = n - done < CHUNK ? n - done : CHUNK;
+    if (src_read(src, out + done, len) != 0) {
+      io_error = true;
+      break;
+    }
+    ok = EVP_DecryptUpdate(ctx, out + done, &outl, out + done, (int)len) == 1 && (size_t)outl == len;
+    done += len;
+  }
+  uint8_t tag[TFCC_ENC_TAG_BYTES];
+  if (ok && !io_error && src_read(src, tag, sizeof tag) != 0) io_error = true;
+  if (ok && !io_error)
+    ok = EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG, TFCC_ENC_TAG_BYTES, tag) == 1 &&
+         EVP_DecryptFinal_ex(ctx, out + n, &outl) == 1;
+  EVP_CIPHER_CTX_free(ctx);
+  if (!ok || io_error) {
+    tfcc_crypto_free(out, n);
+    if (io_error) return fail(TFCC_ERR_IO, "encrypted model: read failed (file truncated while reading?)");
+    return fail(TFCC_ERR_INTEGRITY,
+                "encrypted model failed authentication: the file was modified or corrupted (key id '%s')", h->key_id);
+  }
+  *plain = out;
+  *plain_size = n;
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_crypto_decrypt_buffer(const void *data, size_t size, const tfcc_key_source *key, void **plain,
+                                       size_t *plain_size) {
+  g_msg[0] = 0;
+  if (!data || !plain || !plain_size) return fail(TFCC_ERR_INVALID_ARG, "tfcc_crypto_decrypt_buffer: NULL argument");
+  *plain = NULL;
+  *plain_size = 0;
+  if (size < TFCC_ENC_HEADER_BYTES + TFCC_ENC_TAG_BYTES)
+    return fail(TFCC_ERR_INTEGRITY, "encrypted model is %zu bytes, shorter than header and tag (truncated)", size);
+  tfcc_enc_header h;
+  char msg[512];
+  tfcc_status st = tfcc_enc_header_parse(data, size, &h, msg, sizeof msg);
+  if (st != TFCC_OK) return fail(st, "%s", msg);
+  source src = {-1, data, TFCC_ENC_HEADER_BYTES};
+  return decrypt(&src, data, &h, key, plain, plain_size);
+}
+
+static tfcc_status open_container(const char *path, int *fd, uint8_t raw[TFCC_ENC_HEADER_BYTES], tfcc_enc_header *h) {
+  *fd = open(path, O_RDONLY | O_CLOEXEC);
+  struct stat sb;
+  if (*fd < 0 || fstat(*fd, &sb) != 0) {
+    tfcc_status st = fail(TFCC_ERR_IO, "%s: %s", path, strerror(errno));
+    if (*fd >= 0) close(*fd);
+    return st;
+  }
+  char msg[512];
+  tfcc_status st = TFCC_OK;
+  if ((uint64_t)sb.st_size < TFCC_ENC_HEADER_BYTES + TFCC_ENC_TAG_BYTES)
+    st = fail(TFCC_ERR_INTEGRITY, "%s: %lld bytes, shorter than header and tag (truncated)", path, (long long)sb.st_size);
+  else {
+    source src = {*fd, NULL, 0};
+    if (src_read(&src, raw, TFCC_ENC_HEADER_BYTES) != 0)
+      st = fail(TFCC_ERR_IO, "%s: cannot read the header", path);
+    else if ((st = tfcc_enc_header_parse(raw, (uint64_t)sb.st_size, h, msg, sizeof msg)) != TFCC_OK)
+      fail(st, "%s: %s", path, msg);
+  }
+  if (st != TFCC_OK) close(*fd);
+  return st;
+}
+
+tfcc_status tfcc_crypto_decrypt_file(const char *path, const tfcc_key_source *key, void **plain, size_t *plain_size) {
+  g_msg[0] = 0;
+  if (!path || !plain || !plain_size) return fail(TFCC_ERR_INVALID_ARG, "tfcc_crypto_decrypt_file: NULL argument");
+  *plain = NULL;
+  *plain_size = 0;
+  int fd;
+  uint8_t raw[TFCC_ENC_HEADER_BYTES];
+  tfcc_enc_header h;
+  tfcc_status st = open_container(path, &fd, raw, &h);
+  if (st != TFCC_OK) return st;
+  source src = {fd, NULL, 0};
+  st = decrypt(&src, raw, &h, key, plain, plain_size);
+  close(fd);
+  if (st != TFCC_OK) {
+    char m[sizeof g_msg];
+    snprintf(m, sizeof m, "%s", g_msg);
+    fail(st, "%s: %s", path, m);
+  }
+  return st;
+}
+
+tfcc_status tfcc_crypto_key_id(const char *path, char key_id[TFCC_KEY_ID_MAX + 1]) {
+  int fd;
+  uint8_t raw[TFCC_ENC_HEADER_BYTES];
+  tfcc_enc_header h;
+  if (!path || !key_id) return fail(TFCC_ERR_INVALID_ARG, "tfcc_crypto_key_id: NULL argument");
+  tfcc_status st = open_container(path, &fd, raw, &h);
+  if (st != TFCC_OK) return st;
+  close(fd);
+  memcpy(key_id, h.key_id, sizeof h.key_id);
+  return TFCC_OK;
+}
+
+static void plain_free(void *user, void *data, size_t size) {
+  (void)user;
+  tfcc_crypto_free(data, size);
+}
+
+tfcc_status tfcc_model_load_encrypted(tfcc_runtime *rt, const char *path, const tfcc_key_source *key,
+                                      const tfcc_model_options *opts, tfcc_model **out) {
+  if (!out) return fail(TFCC_ERR_INVALID_ARG, "tfcc_model_load_encrypted: out is NULL");
+  *out = NULL;
+  void *plain = NULL;
+  size_t n = 0;
+  tfcc_status st = tfcc_crypto_decrypt_file(path, key, &plain, &n);
+  if (st != TFCC_OK) return st;
+  st = tfcc_model_load_owned_buffer(rt, plain, n, plain_free, NULL, opts, out);
+  if (st != TFCC_OK) fail(st, "%s (decrypted): %s", path, tfcc_last_error());
+  return st;
+}
+
+tfcc_status tfcc_crypto_encrypt_file(const char *in_path, const char *out_path, const tfcc_key_source *key,
+                                     const char *key_id) {
+  g_msg[0] = 0;
+  if (!in_path || !out_path) return fail(TFCC_ERR_INVALID_ARG, "tfcc_crypto_encrypt_file: NULL path");
+  tfcc_enc_header h;
+  memset(&h, 0, sizeof h);
+  h.version = TFCC_ENC_VERSION;
+  h.algorithm = TFCC_ENC_ALG_AES256GCM;
+  if (key_id) {
+    size_t l = strlen(key_id);
+    if (l > TFCC_KEY_ID_MAX) return fail(TFCC_ERR_INVALID_ARG, "key id is %zu characters, at most %d", l, TFCC_KEY_ID_MAX);
+    for (size_t i = 0; i < l; i++)
+      if ((unsigned char)key_id[i] < 0x20 || (unsigned char)key_id[i] > 0x7e)
+        return fail(TFCC_ERR_INVALID_ARG, "key id must be printable ASCII");
+    memcpy(h.key_id, key_id, l);
+  }
+  uint8_t k[TFCC_KEY_BYTES];
+  char msg[512];
+  tfcc_status st = tfcc_key_get(key, h.key_id, k, msg, sizeof msg);
+  if (st != TFCC_OK) return fail(st, "%s", msg);
+  key_check(k, h.key_check);
+  if (RAND_bytes(h.nonce, TFCC_ENC_NONCE_BYTES) != 1) {
+    OPENSSL_cleanse(k, sizeof k);
+    return fail(TFCC_ERR_RUNTIME, "no random bytes for the nonce");
+  }
+  FILE *in = fopen(in_path, "rb");
+  if (!in) {
+    OPENSSL_cleanse(k, sizeof k);
+    return fail(TFCC_ERR_IO, "%s: %s", in_path, strerror(errno));
+  }
+  struct stat sb;
+  if (fstat(fileno(in), &sb) != 0 || !S_ISREG(sb.st_mode)) {
+    fclose(in);
+    OPENSSL_cleanse(k, sizeof k);
+    return fail(TFCC_ERR_IO, "%s: not a regular file", in_path);
+  }
+  h.plaintext_bytes = (uint64_t)sb.st_size;
+  char tmp[4096];
+  snprintf(tmp, sizeof tmp, "%s.tmp", out_path);
+  FILE *out = fopen(tmp, "wb");
+  if (!out) {
+    fclose(in);
+    OPENSSL_cleanse(k, sizeof k);
+    return fail(TFCC_ERR_IO, "%s: %s", tmp, strerror(errno));
+  }
+  uint8_t raw[TFCC_ENC_HEADER_BYTES];
+  tfcc_enc_header_write(&h, raw);
+  EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+  int outl = 0;
+  int ok = ctx && EVP_EncryptInit_ex(ctx, EVP_aes_256_gcm(), NULL, NULL, NULL) == 1 &&
+           EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_IVLEN, TFCC_ENC_NONCE_BYTES, NULL) == 1 &&
+           EVP_EncryptInit_ex(ctx, NULL, NULL, k, h.nonce) == 1 &&
+           EVP_EncryptUpdate(ctx, NULL, &outl, raw, TFCC_ENC_HEADER_BYTES) == 1 &&
+           fwrite(raw, 1, sizeof raw, out) == sizeof raw;
+  OPENSSL_cleanse(k, sizeof k);
+  uint8_t *buf = malloc(CHUNK), *enc = malloc(CHUNK + 32);
+  uint64_t total = 0;
+  if (!buf || !enc) ok = 0;
+  while (ok) {
+    size_t n = fread(buf, 1, CHUNK, in);
+    if (n == 0) break;
+    total += n;
+    ok = EVP_EncryptUpdate(ctx, enc, &outl, buf, (int)n) == 1 && fwrite(enc, 1, (size_t)outl, out) == (size_t)outl;
+  }
+  uint8_t tag[TFCC_ENC_TAG_BYTES];
+  if (ok) ok = !ferror(in) && total == h.plaintext_bytes && EVP_EncryptFinal_ex(ctx, enc, &outl) == 1 &&
+               EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG, TFCC_ENC_TAG_BYTES, tag) == 1 &&
+               fwrite(tag, 1, sizeof tag, out) == sizeof tag;
+  if (buf) OPENSSL_cleanse(buf, CHUNK);
+  free(buf);
+  free(enc);
+  EVP_CIPHER_CTX_free(ctx);
+  fclose(in);
+  if (fclose(out) != 0) ok = 0;
+  if (!ok || rename(tmp, out_path) != 0) {
+    unlink(tmp);
+    return fail(TFCC_ERR_IO, "encrypting %s to %s failed (%s)", in_path, out_path, errno ? strerror(errno) : "input changed");
+  }
+  return TFCC_OK;
+}

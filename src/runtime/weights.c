@@ -1,0 +1,382 @@
+/* Hot weight update: build a new weights generation off the hot path, check it against the
+ * model's graph, publish it with one atomic store, retire the old one when its runs end. */
+#include "runtime/weights.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "format/tflite_reader.h"
+#include "graph/pass_manager.h"
+#include "ops/op.h"
+#include "runtime/internal.h"
+
+#define HOT_UPDATE_BUDGET_MS 150.0
+/* How long an update waits for runs still using the old weights before leaving the freeing to
+ * the last of them. */
+#define DRAIN_WAIT_NS 1000000000ull
+
+void (*tfcc_weights_test_hook)(const char *path) = NULL;
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* ---------------------------------------------------------------- references */
+
+tfcc_weights *tfcc_weights_acquire(tfcc_model *m) {
+  for (;;) {
+    tfcc_weights *w = atomic_load_explicit(&m->weights, memory_order_acquire);
+    int r = atomic_load_explicit(&w->refs, memory_order_relaxed);
+    while (r > 0)
+      if (atomic_compare_exchange_weak_explicit(&w->refs, &r, r + 1, memory_order_acquire,
+                                                memory_order_relaxed))
+        return w;
+    /* Retired between the load and the increment: the model already points elsewhere. */
+  }
+}
+
+static void weights_free_contents(tfcc_model *m, tfcc_weights *w) {
+  if (w == &m->gen0) {
+    /* The structure stays for introspection; the prepacked params go. */
+    tfcc_graph_release_params(&m->graph);
+    return;
+  }
+  tfcc_graph_release_params(&w->own_graph);
+  tfcc_graph_free(&w->own_graph);
+  if (w->mapping) munmap(w->mapping, w->mapping_size);
+  free(w->owned);
+  w->mapping = NULL;
+  w->owned = NULL;
+}
+
+void tfcc_weights_release(tfcc_model *m, tfcc_weights *w) {
+  if (atomic_fetch_sub_explicit(&w->refs, 1, memory_order_acq_rel) == 1) weights_free_contents(m, w);
+}
+
+/* ---------------------------------------------------------------- signature check */
+
+static bool quant_equal(const tfcc_quant *a, const tfcc_quant *b) {
+  if (a->count != b->count || (a->count > 1 && a->axis != b->axis)) return false;
+  for (int32_t i = 0; i < a->count; i++)
+    if (memcmp(&a->scale[i], &b->scale[i], sizeof(float)) != 0 || a->zero_point[i] != b->zero_point[i])
+      return false;
+  return true;
+}
+
+static bool list_equal(const int32_t *a, const int32_t *b, int32_t n) {
+  return n == 0 || memcmp(a, b, (size_t)n * sizeof *a) == 0;
+}
+
+/* Names the first difference between the model's graph (old) and the new file's (neu).
+ * folded: both graphs have been through the graph passes and init (also compares constants). */
+static tfcc_status check_signature(const tfcc_graph *old, const tfcc_graph *neu, bool folded,
+                                   tfcc_err *err) {
+  if (neu->n_subgraphs < 1) return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "new weights: model has no subgraph");
+  const tfcc_ir_subgraph *a = &old->subgraphs[0], *b = &neu->subgraphs[0];
+  char s1[128], s2[128];
+  if (a->n_tensors != b->n_tensors)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "graph differs: %d tensors, model has %d",
+                        (int)b->n_tensors, (int)a->n_tensors);
+  if (a->n_nodes != b->n_nodes)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "graph differs: %d operators, model has %d",
+                        (int)b->n_nodes, (int)a->n_nodes);
+  if (a->n_inputs != b->n_inputs || !list_equal(a->inputs, b->inputs, a->n_inputs))
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "graph differs: input tensors (%d inputs, model has %d)",
+                        (int)b->n_inputs, (int)a->n_inputs);
+  if (a->n_outputs != b->n_outputs || !list_equal(a->outputs, b->outputs, a->n_outputs))
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "graph differs: output tensors (%d outputs, model has %d)",
+                        (int)b->n_outputs, (int)a->n_outputs);
+  for (int32_t i = 0; i < a->n_tensors; i++) {
+    const tfcc_ir_tensor *x = &a->tensors[i], *y = &b->tensors[i];
+    if (x->dtype != y->dtype)
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "tensor %d (%s): dtype %s, model has %s", (int)i, y->name,
+                          tfcc_dtype_name(y->dtype), tfcc_dtype_name(x->dtype));
+    if (x->rank != y->rank || memcmp(x->dims, y->dims, (size_t)x->rank * sizeof(int32_t)) != 0)
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "tensor %d (%s): shape %s, model has %s", (int)i, y->name,
+                          tfcc_shape_str(y->rank, y->dims, s1, sizeof s1),
+                          tfcc_shape_str(x->rank, x->dims, s2, sizeof s2));
+    if (x->has_signature != y->has_signature ||
+        (x->has_signature && memcmp(x->signature, y->signature, (size_t)x->rank * sizeof(int32_t)) != 0))
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "tensor %d (%s): shape signature differs", (int)i, y->name);
+    if (x->is_variable != y->is_variable)
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "tensor %d (%s): %s variable, model's %s", (int)i, y->name,
+                          y->is_variable ? "is a" : "is not a", x->is_variable ? "is" : "is not");
+    if (folded && ((x->data != NULL) != (y->data != NULL)))
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "tensor %d (%s): %s constant, model's %s", (int)i, y->name,
+                          y->data ? "is a" : "is not a", x->data ? "is" : "is not");
+    if (folded && x->data && x->data_bytes != y->data_bytes)
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "tensor %d (%s): constant holds %zu bytes, model's %zu",
+                          (int)i, y->name, y->data_bytes, x->data_bytes);
+    if (!folded && x->buffer && !y->buffer)
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "tensor %d (%s): has no data, model's is a constant",
+                          (int)i, y->name);
+  }
+  for (int32_t k = 0; k < a->n_inputs + a->n_outputs; k++) {
+    int32_t t = k < a->n_inputs ? a->inputs[k] : a->outputs[k - a->n_inputs];
+    const tfcc_ir_tensor *x = &a->tensors[t], *y = &b->tensors[t];
+    if (strcmp(x->name, y->name) != 0)
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "%s tensor %d: named '%s', model's is '%s'",
+                          k < a->n_inputs ? "input" : "output", (int)t, y->name, x->name);
+    if (!quant_equal(&x->quant, &y->quant))
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "%s tensor %d (%s): quantization differs",
+                          k < a->n_inputs ? "input" : "output", (int)t, y->name);
+  }
+  for (int32_t i = 0; i < a->n_nodes; i++) {
+    const tfcc_ir_node *x = &a->nodes[i], *y = &b->nodes[i];
+    if (x->builtin != y->builtin || x->version != y->version ||
+        strcmp(x->custom_code ? x->custom_code : "", y->custom_code ? y->custom_code : "") != 0) {
+      char nx[96];
+      snprintf(nx, sizeof nx, "%s", tfcc_node_op_name(x));
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "operator %d: %s v%d, model has %s v%d", (int)i,
+                          tfcc_node_op_name(y), (int)y->version, nx, (int)x->version);
+    }
+    if (x->n_inputs != y->n_inputs || x->n_outputs != y->n_outputs || x->n_intermediates != y->n_intermediates ||
+        !list_equal(x->inputs, y->inputs, x->n_inputs) || !list_equal(x->outputs, y->outputs, x->n_outputs) ||
+        !list_equal(x->intermediates, y->intermediates, x->n_intermediates))
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "operator %d (%s): connects different tensors", (int)i,
+                          tfcc_node_op_name(y));
+    if (x->options_type != y->options_type || x->options2_type != y->options2_type)
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "operator %d (%s): options type differs", (int)i,
+                          tfcc_node_op_name(y));
+    if (folded && x->removed != y->removed)
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "operator %d (%s): folded differently", (int)i,
+                          tfcc_node_op_name(y));
+  }
+  return TFCC_OK;
+}
+
+/* ---------------------------------------------------------------- integrity */
+
+/* Fast 64-bit content checksum (four independent lanes); detects in-place rewrites. */
+static uint64_t checksum(const uint8_t *p, size_t n) {
+  const uint64_t k = 0x9E3779B97F4A7C15ull;
+  uint64_t h[4] = {1, 2, 3, 4};
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32)
+    for (int l = 0; l < 4; l++) {
+      uint64_t v;
+      memcpy(&v, p + i + 8 * (size_t)l, 8);
+      h[l] = (h[l] ^ v) * k;
+      h[l] ^= h[l] >> 29;
+    }
+  uint64_t r = (uint64_t)n;
+  for (; i < n; i++) r = (r ^ p[i]) * k;
+  for (int l = 0; l < 4; l++) r = (r ^ h[l]) * k, r ^= r >> 31;
+  return r;
+}
+
+static bool same_file_state(const struct stat *a, const struct stat *b) {
+  return a->st_size == b->st_size && a->st_ino == b->st_ino && a->st_dev == b->st_dev &&
+         a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
+/* ---------------------------------------------------------------- update */
+
+static tfcc_status fail(tfcc_err *err, tfcc_status st) {
+  tfcc_last_error_set(err->msg);
+  return st;
+}
+
+/* Builds generation w over data[0..size): read, bind, graph passes, init, check, validate.
+ * The model's graph has been through the graph passes (nodes rewired, fused), so the new graph
+ * is compared after the same passes ran on it; only the counts (binding is by index) before. */
+static tfcc_status build_generation(tfcc_model *m, tfcc_weights *w, const uint8_t *data, size_t size,
+                                    tfcc_err *err) {
+  tfcc_status st = tfcc_tflite_read(data, size, &w->own_graph, err);
+  if (st != TFCC_OK) return tfcc_err_prefix(err, "new weights");
+  w->graph = &w->own_graph;
+  const tfcc_ir_subgraph *msg = &m->graph.subgraphs[0];
+  if (w->own_graph.n_subgraphs < 1 || w->own_graph.subgraphs[0].n_nodes != msg->n_nodes ||
+      w->own_graph.subgraphs[0].n_tensors != msg->n_tensors)
+    return check_signature(&m->graph, &w->own_graph, true, err); /* names the count that differs */
+  tfcc_ir_subgraph *sg = &w->own_graph.subgraphs[0];
+  for (int32_t i = 0; i < sg->n_nodes; i++) {
+    tfcc_ir_node *x = &msg->nodes[i], *y = &sg->nodes[i];
+    if (x->builtin != y->builtin || x->version != y->version) /* same message as the full check */
+      return check_signature(&m->graph, &w->own_graph, true, err);
+    y->op = x->op;
+  }
+  tfcc_isa isa = tfcc_model_env(m).isa;
+  if ((st = tfcc_run_passes(&w->own_graph, m->opts.disabled_passes, isa, tfcc_model_env(m).log, err)) != TFCC_OK)
+    return tfcc_err_prefix(err, "new weights");
+  if ((st = tfcc_graph_init_ops(&w->own_graph, isa, tfcc_model_env(m).log, err)) != TFCC_OK)
+    return tfcc_err_prefix(err, "new weights");
+  if ((st = check_signature(&m->graph, &w->own_graph, true, err)) != TFCC_OK) return st;
+  /* Every operator accepts the new constants at the stored shapes (no memory). */
+  tfcc_exec_plan plan;
+  tfcc_exec_env env = tfcc_model_env(m);
+  if ((st = tfcc_exec_plan_build(&plan, &w->own_graph, 0, NULL, false, &env, err)) != TFCC_OK)
+    return tfcc_err_prefix(err, "new weights");
+  tfcc_exec_plan_free(&plan);
+  return TFCC_OK;
+}
+
+/* Publishes w (built, refs 1), retires the previous generation. */
+static void publish(tfcc_model *m, tfcc_weights *w, double t_start, double t_prepared, double map_ms) {
+  w->next = m->gens;
+  m->gens = w;
+  tfcc_weights *old = atomic_exchange_explicit(&m->weights, w, memory_order_acq_rel);
+  double t_switch = now_ms();
+  /* Wait for runs still on the old weights (they hold references), then free them here, off the
+   * run path. A run that outlives the wait frees them itself when it ends. */
+  struct timespec nap = {0, 50000};
+  int expect = 1;
+  uint64_t waited = 0;
+  bool freed = false;
+  while (waited < DRAIN_WAIT_NS) {
+    expect = 1;
+    if (atomic_compare_exchange_strong_explicit(&old->refs, &expect, 0, memory_order_acq_rel,
+                                                memory_order_relaxed)) {
+      weights_free_contents(m, old);
+      freed = true;
+      break;
+    }
+    nanosleep(&nap, NULL);
+    waited += 50000;
+  }
+  if (!freed) tfcc_weights_release(m, old);
+  double t_end = now_ms();
+  tfcc_update_info *u = &m->last_update;
+  u->generation = w->id;
+  u->map_ms = map_ms;
+  u->prepare_ms = t_prepared - t_start - map_ms;
+  u->switch_ms = t_switch - t_prepared;
+  u->total_ms = t_switch - t_start;
+  u->drain_ms = t_end - t_switch;
+  const tfcc_logger *lg = m->rt ? &m->rt->log : NULL;
+  if (u->total_ms > HOT_UPDATE_BUDGET_MS)
+    tfcc_log(lg, TFCC_LOG_WARN, TFCC_TAG_HOT_UPDATE_DELAY,
+             "weights generation %llu published after %.1f ms (budget %.0f ms): map %.1f, prepare %.1f, switch %.1f",
+             (unsigned long long)w->id, u->total_ms, HOT_UPDATE_BUDGET_MS, u->map_ms, u->prepare_ms, u->switch_ms);
+  else
+    tfcc_log(lg, TFCC_LOG_INFO, TFCC_TAG_MODEL_LOAD,
+             "weights generation %llu published in %.1f ms (map %.1f, prepare %.1f, switch %.2f; old freed after %.2f ms)",
+             (unsigned long long)w->id, u->total_ms, u->map_ms, u->prepare_ms, u->switch_ms, u->drain_ms);
+}
+
+static tfcc_status update_begin(tfcc_model *m, tfcc_weights **out, tfcc_err *err) {
+  if (m->unsupported && m->unsupported[0])
+    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "cannot update the weights of a model with %s", m->unsupported);
+  tfcc_weights *w = calloc(1, sizeof *w);
+  if (!w) return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
+  atomic_init(&w->refs, 1);
+  *out = w;
+  return TFCC_OK;
+}
+
+static void discard(tfcc_model *m, tfcc_weights *w) {
+  weights_free_contents(m, w);
+  free(w);
+}
+
+tfcc_status tfcc_model_update_weights(tfcc_model *m, const char *path) {
+  tfcc_err err = {0};
+  if (!m || !path) return fail(&err, tfcc_err_set(&err, TFCC_ERR_INVALID_ARG, "tfcc_model_update_weights: model or path is NULL"));
+  double t0 = now_ms();
+  pthread_mutex_lock(&m->update_lock);
+  tfcc_weights *w = NULL;
+  tfcc_status st = update_begin(m, &w, &err);
+  int fd = -1;
+  struct stat st0, st1;
+  uint64_t sum0 = 0;
+  double map_ms = 0;
+  if (st == TFCC_OK) {
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || fstat(fd, &st0) != 0)
+      st = tfcc_err_set(&err, TFCC_ERR_IO, "%s", strerror(errno));
+    else if (!S_ISREG(st0.st_mode))
+      st = tfcc_err_set(&err, TFCC_ERR_IO, "not a regular file");
+    else if (st0.st_size < 8)
+      st = tfcc_err_set(&err, TFCC_ERR_INVALID_MODEL, "file is %lld bytes, too small for a TFLite model",
+                        (long long)st0.st_size);
+  }
+  if (st == TFCC_OK) {
+    size_t size = (size_t)st0.st_size;
+    /* Private, prefaulted: the first run on the new weights takes no page faults. */
+    void *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    if (map == MAP_FAILED) {
+      st = tfcc_err_set(&err, TFCC_ERR_IO, "mmap failed: %s", strerror(errno));
+    } else {
+      w->mapping = map;
+      w->mapping_size = size;
+      sum0 = checksum(map, size);
+      map_ms = now_ms() - t0;
+      st = build_generation(m, w, map, size, &err);
+    }
+  }
+  double t_prepared = 0;
+  if (st == TFCC_OK) {
+    if (tfcc_weights_test_hook) tfcc_weights_test_hook(path);
+    /* The file must be what was verified: same inode, size and time, same content. */
+    if (fstat(fd, &st1) != 0 || !same_file_state(&st0, &st1))
+      st = tfcc_err_set(&err, TFCC_ERR_INTEGRITY,
+                        "file changed while being loaded (size %lld -> %lld bytes); publish new weights "
+                        "by writing a temporary file and renaming it over the old one",
+                        (long long)st0.st_size, (long long)st1.st_size);
+    else if (checksum(w->mapping, w->mapping_size) != sum0)
+      st = tfcc_err_set(&err, TFCC_ERR_INTEGRITY,
+                        "file content changed while being loaded (checksum differs); publish new weights "
+                        "by writing a temporary file and renaming it over the old one");
+    t_prepared = now_ms();
+  }
+  if (fd >= 0) close(fd);
+  if (st != TFCC_OK) {
+    if (w) discard(m, w);
+    pthread_mutex_unlock(&m->update_lock);
+    tfcc_err_prefix(&err, "%s", path);
+    tfcc_log(m->rt ? &m->rt->log : NULL, TFCC_LOG_ERROR, TFCC_TAG_MODEL_INVALID, "weight update rejected: %s", err.msg);
+    return fail(&err, st);
+  }
+  w->id = m->last_update.generation + 1;
+  publish(m, w, t0, t_prepared, map_ms);
+  pthread_mutex_unlock(&m->update_lock);
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_model_update_weights_buffer(tfcc_model *m, const void *data, size_t size) {
+  tfcc_err err = {0};
+  if (!m || !data) return fail(&err, tfcc_err_set(&err, TFCC_ERR_INVALID_ARG, "tfcc_model_update_weights_buffer: model or data is NULL"));
+  double t0 = now_ms();
+  pthread_mutex_lock(&m->update_lock);
+  tfcc_weights *w = NULL;
+  tfcc_status st = update_begin(m, &w, &err);
+  double map_ms = 0;
+  if (st == TFCC_OK) {
+    w->owned = aligned_alloc(64, (size + 63) / 64 * 64);
+    if (!w->owned) {
+      st = tfcc_err_set(&err, TFCC_ERR_NO_MEMORY, "out of memory copying %zu bytes", size);
+    } else {
+      memcpy(w->owned, data, size);
+      map_ms = now_ms() - t0;
+      st = build_generation(m, w, w->owned, size, &err);
+    }
+  }
+  if (st != TFCC_OK) {
+    if (w) discard(m, w);
+    pthread_mutex_unlock(&m->update_lock);
+    tfcc_log(m->rt ? &m->rt->log : NULL, TFCC_LOG_ERROR, TFCC_TAG_MODEL_INVALID, "weight update rejected: %s", err.msg);
+    return fail(&err, st);
+  }
+  w->id = m->last_update.generation + 1;
+  publish(m, w, t0, now_ms(), map_ms);
+  pthread_mutex_unlock(&m->update_lock);
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_model_update_info(const tfcc_model *m, tfcc_update_info *info) {
+  if (!m || !info) return TFCC_ERR_INVALID_ARG;
+  tfcc_model *mm = (tfcc_model *)m; /* the lock only orders the read against an update */
+  pthread_mutex_lock(&mm->update_lock);
+  *info = m->last_update;
+  pthread_mutex_unlock(&mm->update_lock);
+  return TFCC_OK;
+}

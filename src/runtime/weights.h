@@ -1,0 +1,46 @@
+/* Weights generations: the constants of a model plus everything op->init computed from them
+ * (prepacked weights, fixed-point multipliers), as one reference-counted object.
+ *
+ * The model publishes its current generation through one atomic pointer. A run takes a
+ * reference (atomic load + lock-free increment-if-not-zero), binds the session's plan to that
+ * generation if it is not already bound, runs, and drops the reference. tfcc_model_update_weights
+ * builds a new generation off the hot path, swaps the pointer, waits briefly for runs still on
+ * the old generation to finish and frees it (or leaves that to the last such run).
+ *
+ * Generation structs are never freed before the model, only their contents, so a stale pointer
+ * read by a run is always safe to test (its refs are 0 once retired). */
+#ifndef TFCC_RUNTIME_WEIGHTS_H
+#define TFCC_RUNTIME_WEIGHTS_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/err.h"
+#include "graph/ir.h"
+
+struct tfcc_model;
+
+typedef struct tfcc_weights {
+  atomic_int refs;            /* the model while current + runs in flight; 0 = retired and freed */
+  uint64_t id;                /* 0: the weights the model was loaded with */
+  tfcc_graph *graph;          /* graph holding this generation's constants and node params */
+  tfcc_graph own_graph;       /* generations >= 1: read from their own file */
+  void *mapping;              /* mmap'ed file (path update) */
+  size_t mapping_size;
+  void *owned;                /* private copy (buffer update) */
+  struct tfcc_weights *next;  /* all generations >= 1 of the model, newest first */
+} tfcc_weights;
+
+/* Reference to the model's current generation. Lock-free; never fails. */
+tfcc_weights *tfcc_weights_acquire(struct tfcc_model *m);
+/* Drops a reference; the last one frees the generation's contents. */
+void tfcc_weights_release(struct tfcc_model *m, tfcc_weights *w);
+
+/* Releases the node params (op->release or free) of subgraph 0 and clears them. */
+void tfcc_graph_release_params(tfcc_graph *g);
+
+/* Called between the first and the second integrity check of a file update (tests only). */
+extern void (*tfcc_weights_test_hook)(const char *path);
+
+#endif

@@ -1,0 +1,133 @@
+/* Encrypted models: round trip through the library (key from file, env, callback, bytes), wrong
+ * key, truncation and bit flips anywhere (header, ciphertext, tag): a clear error and no model. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "test_harness.h"
+#include "tfcc/tfcc.h"
+
+#ifndef TFCC_WITH_CRYPTO
+int main(void) {
+  printf("SKIP: built without TFCC_WITH_CRYPTO\n");
+  return TFCC_TEST_SKIP;
+}
+#else
+#include "tfcc/tfcc_crypto.h"
+
+static uint8_t g_key[32];
+
+static tfcc_status key_cb(void *user, const char *key_id, uint8_t key[32]) {
+  (*(int *)user)++;
+  if (strcmp(key_id, "unit-key-7") != 0) return TFCC_ERR_NOT_FOUND;
+  memcpy(key, g_key, 32);
+  return TFCC_OK;
+}
+
+static int write_file(const char *path, const void *d, size_t n) {
+  FILE *f = fopen(path, "wb");
+  if (!f) return -1;
+  size_t w = fwrite(d, 1, n, f);
+  return fclose(f) == 0 && w == n ? 0 : -1;
+}
+
+int main(void) {
+  char model[512], enc[512], keyf[512], tmp[512];
+  snprintf(model, sizeof model, "%s/tests/ops/conformance/conv_2d_i8_3x3_same.tflite", tfcc_test_source_dir());
+  const char *dir = getenv("TFCC_BINARY_DIR");
+  snprintf(enc, sizeof enc, "%s/crypto_%d.tfcce", dir ? dir : "/tmp", (int)getpid());
+  snprintf(keyf, sizeof keyf, "%s/crypto_%d.key", dir ? dir : "/tmp", (int)getpid());
+  snprintf(tmp, sizeof tmp, "%s/crypto_%d.bad", dir ? dir : "/tmp", (int)getpid());
+  for (int i = 0; i < 32; i++) g_key[i] = (uint8_t)(i * 29 + 3);
+  char hex[65];
+  for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", g_key[i]);
+  CHECK(write_file(keyf, hex, 64) == 0);
+  setenv("TFCC_TEST_MODEL_KEY", hex, 1);
+
+  size_t plain_n = 0;
+  uint8_t *plain = tfcc_test_read_file(model, &plain_n);
+  CHECK(plain != NULL);
+  tfcc_key_source kf = {TFCC_KEY_FROM_FILE, keyf};
+  CHECK(tfcc_crypto_encrypt_file(model, enc, &kf, "unit-key-7") == TFCC_OK);
+  size_t enc_n = 0;
+  uint8_t *encd = tfcc_test_read_file(enc, &enc_n);
+  CHECK(encd && enc_n == plain_n + 96);
+  CHECK(memmem(encd, enc_n, plain + 100, 32) == NULL); /* not plaintext */
+  char kid[33];
+  CHECK(tfcc_crypto_key_id(enc, kid) == TFCC_OK && strcmp(kid, "unit-key-7") == 0);
+
+  /* Round trips. */
+  int calls = 0;
+  tfcc_key_source sources[4] = {{TFCC_KEY_FROM_FILE, keyf},
+                                {TFCC_KEY_FROM_ENV, NULL, "TFCC_TEST_MODEL_KEY"},
+                                {TFCC_KEY_FROM_CALLBACK, NULL, NULL, key_cb, &calls},
+                                {TFCC_KEY_FROM_BYTES, NULL, NULL, NULL, NULL, g_key}};
+  tfcc_runtime *rt = NULL;
+  CHECK(tfcc_runtime_create(NULL, &rt) == TFCC_OK);
+  for (int s = 0; s < 4; s++) {
+    tfcc_model *m = NULL;
+    tfcc_status st = tfcc_model_load_encrypted(rt, enc, &sources[s], NULL, &m);
+    CHECKF(st == TFCC_OK, "source %d: %s", s, tfcc_crypto_last_error());
+    if (m) {
+      CHECK(tfcc_model_op_count(m) == 1);
+      tfcc_model_release(m);
+    }
+    void *p = NULL;
+    size_t n = 0;
+    CHECK(tfcc_crypto_decrypt_buffer(encd, enc_n, &sources[s], &p, &n) == TFCC_OK);
+    CHECK(n == plain_n && p && memcmp(p, plain, n) == 0);
+    tfcc_crypto_free(p, n);
+  }
+  CHECK(calls == 2);
+
+  /* Wrong key: named as such, no model. */
+  uint8_t wrong[32];
+  memcpy(wrong, g_key, 32);
+  wrong[5] ^= 1;
+  tfcc_key_source kw = {TFCC_KEY_FROM_BYTES, NULL, NULL, NULL, NULL, wrong};
+  tfcc_model *m = (tfcc_model *)1;
+  CHECK(tfcc_model_load_encrypted(rt, enc, &kw, NULL, &m) == TFCC_ERR_INTEGRITY && m == NULL);
+  CHECKF(strstr(tfcc_crypto_last_error(), "wrong key") != NULL, "%s", tfcc_crypto_last_error());
+  tfcc_key_source kmiss = {TFCC_KEY_FROM_ENV, NULL, "TFCC_TEST_NO_SUCH_VAR"};
+  CHECK(tfcc_model_load_encrypted(rt, enc, &kmiss, NULL, &m) == TFCC_ERR_NOT_FOUND && m == NULL);
+
+  /* Every truncation length (sampled) and a bit flip in every byte: error, no output. */
+  tfcc_key_source kb = sources[3];
+  int bad_ok = 0;
+  for (size_t len = 0; len < enc_n; len += (len < 120 ? 1 : 37)) {
+    void *p = (void *)1;
+    size_t n = 7;
+    if (tfcc_crypto_decrypt_buffer(encd, len, &kb, &p, &n) == TFCC_OK || p || n) bad_ok++;
+  }
+  CHECK(write_file(tmp, encd, enc_n - 1) == 0);
+  CHECK(tfcc_model_load_encrypted(rt, tmp, &kb, NULL, &m) == TFCC_ERR_INTEGRITY && m == NULL);
+  CHECKF(strstr(tfcc_crypto_last_error(), "truncated") != NULL, "%s", tfcc_crypto_last_error());
+  for (size_t i = 0; i < enc_n; i++) {
+    for (int bit = 0; bit < 8; bit += (i < 80 || i >= enc_n - 16 ? 1 : 7)) {
+      encd[i] ^= (uint8_t)(1u << bit);
+      void *p = (void *)1;
+      size_t n = 7;
+      tfcc_status st = tfcc_crypto_decrypt_buffer(encd, enc_n, &kb, &p, &n);
+      if (st == TFCC_OK || p || n) {
+        bad_ok++;
+        fprintf(stderr, "flip at byte %zu bit %d accepted\n", i, bit);
+      }
+      encd[i] ^= (uint8_t)(1u << bit);
+    }
+  }
+  CHECK(bad_ok == 0);
+  encd[enc_n / 2] ^= 0x10;
+  CHECK(write_file(tmp, encd, enc_n) == 0);
+  CHECK(tfcc_model_load_encrypted(rt, tmp, &kb, NULL, &m) == TFCC_ERR_INTEGRITY && m == NULL);
+  CHECKF(strstr(tfcc_crypto_last_error(), "modified") != NULL, "%s", tfcc_crypto_last_error());
+
+  tfcc_runtime_destroy(rt);
+  free(plain);
+  free(encd);
+  unlink(enc);
+  unlink(keyf);
+  unlink(tmp);
+  return tfcc_test_finish("lifecycle.crypto");
+}
+#endif
