@@ -35,6 +35,19 @@ static tfcc_runtime *g_rt;
 
 #define BASE_PASSES_OFF (TFCC_PASS_ALL & ~TFCC_PASS_FOLD_CONSTANTS)
 
+/* Under sanitizers the all-off runs of the real models (reference kernels, the slow part) are
+ * skipped: the pass equivalence proper is the on vs base comparison. */
+#if defined(__SANITIZE_ADDRESS__)
+#define EQUIV_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(undefined_behavior_sanitizer)
+#define EQUIV_SANITIZED 1
+#endif
+#endif
+#ifndef EQUIV_SANITIZED
+#define EQUIV_SANITIZED 0
+#endif
+
 typedef struct outputs {
   int n;
   void *data[8];
@@ -164,15 +177,17 @@ static inline void shared_models(const char *shared, const char *const *names, i
     }
     snprintf(path, sizeof path, "%s/models/%s.tflite", shared, names[m]);
     outputs on = {0}, base = {0}, off = {0};
-    if (run(path, BASE_PASSES_OFF, false, ins, n, &base) == 0 && run(path, TFCC_PASS_ALL, false, ins, n, &off) == 0 &&
+    if (run(path, BASE_PASSES_OFF, false, ins, n, &base) == 0 &&
+        (EQUIV_SANITIZED || run(path, TFCC_PASS_ALL, false, ins, n, &off) == 0) &&
         run(path, 0, on_live_differs(path, base.live_nodes), ins, n, &on) == 0) {
       compare(names[m], &on, &base, 1e-5f);
-      compare(names[m], &on, &off, 1e-3f);
+      if (!EQUIV_SANITIZED) compare(names[m], &on, &off, 1e-3f);
       double ratio = on.mem.lower_bound_bytes ? (double)on.mem.arena_bytes / (double)on.mem.lower_bound_bytes : 1.0;
       CHECKF(ratio <= 1.1, "%s: arena %zu > 1.1 x lower bound %zu", names[m], on.mem.arena_bytes,
              on.mem.lower_bound_bytes);
-      printf("  %-34s nodes %3d -> %3d  arena %9zu (passes off %9zu)  lower bound %9zu  x%.3f  views %d in-place %d\n",
-             names[m], off.live_nodes, on.live_nodes, on.mem.arena_bytes, off.mem.arena_bytes,
+      printf("  %-34s nodes %3d (fold only) -> %3d  arena %9zu (fold only %9zu)  lower bound %9zu  x%.3f"
+             "  views %d in-place %d\n",
+             names[m], base.live_nodes, on.live_nodes, on.mem.arena_bytes, base.mem.arena_bytes,
              on.mem.lower_bound_bytes, ratio, on.views, on.inplace);
     }
     outputs_free(&on);
