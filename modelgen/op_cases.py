@@ -598,11 +598,11 @@ def shape_cases():
     ss = [
         ("basic", [1, 0, 1], [3, 5, 6], [1, 2, 2], {}, [2, 3, 3]),
         ("neg_stride", [-1, 4, 5], [-5, -6, 0], [-1, -2, -2], {}, [4, 3, 3]),
-        ("masks", [1, 1, 1], [3, 3, 3], [1, 1, 1], {"begin_mask": 5, "end_mask": 2}, [3, 3, 5]),
+        ("masks", [1, 1, 1], [3, 3, 3], [1, 1, 1], {"begin_mask": 5, "end_mask": 2}, [3, 4, 3]),
         ("shrink", [2, 0, 0], [3, 5, 6], [1, 1, 3], {"shrink_axis_mask": 1}, [5, 2]),
         ("offset", [0, 1, 2], [2, 3, 4], [1, 1, 1], {"offset": True}, [2, 3, 4]),
-        ("new_axis", [0, 0, 0], [4, 5, 6], [1, 1, 1], {"new_axis_mask": 2, "begin_mask": 7, "end_mask": 7}, [4, 1, 5]),
-        ("ellipsis", [0, 1], [0, 5], [1, 2], {"ellipsis_mask": 1}, [4, 5, 3]),
+        ("new_axis", [0, 0, 0], [4, 5, 6], [1, 1, 1], {"new_axis_mask": 2, "begin_mask": 7, "end_mask": 7}, [4, 1, 5, 6]),
+        ("ellipsis", [0, 1], [0, 5], [1, 2], {"ellipsis_mask": 1}, [4, 5, 2]),
     ]
     for dt in ("f32", "u8", "i8", "i16", "i32"):
         x = act(dt, [4, 5, 6]) if dt != "i32" else T(I32, [4, 5, 6])

@@ -219,6 +219,16 @@ TFCC_API void tfcc_runtime_destroy(tfcc_runtime *rt);
 
 typedef struct tfcc_model tfcc_model;
 
+/* Which arithmetic quantized operators follow (see docs/quantization.md). */
+typedef enum tfcc_quant_compat {
+  /* What TensorFlow Lite computes by default: its XNNPACK delegate's arithmetic (float
+   * requantization, round half to even) for the operators, dtypes and parameters that
+   * delegate takes; TFLite's builtin kernels for the rest. */
+  TFCC_QUANT_COMPAT_TFLITE = 0,
+  /* TFLite's builtin reference kernels (fixed-point multipliers) everywhere. */
+  TFCC_QUANT_COMPAT_REFERENCE = 1
+} tfcc_quant_compat;
+
 typedef struct tfcc_model_options {
   size_t struct_size;         /* sizeof(tfcc_model_options) */
   int allow_unsupported;      /* 1: load even if operators are unsupported (for inspection);
@@ -226,6 +236,7 @@ typedef struct tfcc_model_options {
   uint32_t disabled_passes;   /* bit mask of TFCC_PASS_* graph passes to skip */
   int require_watermark;      /* 1: fail to load (TFCC_ERR_INTEGRITY) unless the file carries a
                                  tfcc watermark whose content hash matches (see tfcc_watermark_*) */
+  tfcc_quant_compat quant_compat; /* default TFCC_QUANT_COMPAT_TFLITE */
 } tfcc_model_options;
 
 /* Graph passes run at load, in this order (docs/passes.md); set a bit in disabled_passes to

@@ -27,9 +27,9 @@ static double now_ms(void) {
 }
 
 tfcc_status tfcc_run_passes(tfcc_graph *g, uint32_t disabled, tfcc_isa isa, const tfcc_logger *log,
-                            tfcc_err *err) {
+                            int quant_compat, tfcc_err *err) {
   if (g->n_subgraphs < 1) return TFCC_OK;
-  tfcc_pass_ctx ctx = {g, &g->subgraphs[0], isa, err, log};
+  tfcc_pass_ctx ctx = {g, &g->subgraphs[0], isa, err, log, quant_compat};
   int32_t n;
   const tfcc_pass_info *list = tfcc_pass_list(&n);
   for (int32_t i = 0; i < n; i++) {

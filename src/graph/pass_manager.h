@@ -17,6 +17,7 @@ typedef struct tfcc_pass_ctx {
   tfcc_isa isa;      /* for the kernels the constant folder runs */
   tfcc_err *err;
   const tfcc_logger *log; /* may be NULL */
+  int quant_compat;        /* tfcc_quant_compat, for the operators the constant folder inits */
 } tfcc_pass_ctx;
 
 /* A pass rewrites ctx->sg and counts the rewrites in *changed. */
@@ -33,6 +34,6 @@ const tfcc_pass_info *tfcc_pass_list(int32_t *count);
 
 /* Runs every pass not in `disabled` on subgraph 0; logs (debug) what each changed. */
 tfcc_status tfcc_run_passes(tfcc_graph *g, uint32_t disabled, tfcc_isa isa, const tfcc_logger *log,
-                            tfcc_err *err);
+                            int quant_compat, tfcc_err *err);
 
 #endif

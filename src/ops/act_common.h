@@ -112,6 +112,7 @@ static inline size_t act_count(const tfcc_tensor *t) { return (size_t)tfcc_tenso
 /* Unary operators keep this header first in their params: the dtypes init accepted. */
 typedef struct act_head {
   tfcc_dtype in_type, out_type;
+  int quant_compat; /* tfcc_quant_compat of the model (set before setup runs) */
 } act_head;
 
 /* Validates dtypes / quantization of one input and one output and fills the params (which
@@ -130,6 +131,7 @@ static inline tfcc_status act_unary_init(tfcc_init_ctx *ctx, size_t bytes, act_s
   act_head *h = (act_head *)p;
   h->in_type = in->dtype;
   h->out_type = out->dtype;
+  h->quant_compat = ctx->quant_compat;
   if ((st = setup(p, ctx->node, in, out, ctx->err))) {
     free(p);
     ctx->params = NULL;

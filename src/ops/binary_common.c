@@ -1,6 +1,8 @@
 /* Elementwise operator family: validation, output shapes, parameter computation, dispatch. */
 #include "ops/binary_common.h"
 
+#include "kernels/ref/xnn_quant.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +101,7 @@ tfcc_status tfcc_arith_init(tfcc_init_ctx *ctx, uint8_t opts_type) {
   if (!o) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for operator options");
   o->activation = TFCC_ACT_NONE;
   o->pot_scale_int16 = false;
+  o->quant_compat = ctx->quant_compat;
   const tfcc_ir_node *node = ctx->node;
   if (node && tfcc_fb_table_present(&node->options) &&
       (node->options_type == opts_type || node->options_type == 0)) {
@@ -118,7 +121,7 @@ tfcc_status tfcc_arith_init(tfcc_init_ctx *ctx, uint8_t opts_type) {
 }
 
 static tfcc_arith_opts opts_of(const tfcc_op_ctx *ctx) {
-  tfcc_arith_opts o = {TFCC_ACT_NONE, false};
+  tfcc_arith_opts o = {TFCC_ACT_NONE, false, TFCC_QUANT_COMPAT_TFLITE};
   if (ctx->params) o = *(const tfcc_arith_opts *)ctx->params;
   return o;
 }
@@ -150,6 +153,23 @@ static bool arith_quantized(tfcc_arith_kind k, tfcc_dtype dt) {
   }
 }
 
+/* Whether TFLite's XNNPACK delegate takes a quantized ADD/SUB/MUL (VisitAdd/Sub/MulNode):
+ * uint8/int8, each input-to-output scale in [2^-10, 2^8) for ADD/SUB, the product-to-output
+ * scale in [2^-16, 2^8) for MUL, all computed in float as the delegate does. */
+static bool xnn_arith_takes(tfcc_arith_kind k, tfcc_dtype dt, float s1, float s2, float so) {
+  if (dt != TFCC_UINT8 && dt != TFCC_INT8) return false;
+  if (k == TFCC_ARITH_ADD || k == TFCC_ARITH_SUB) {
+    const float r1 = s1 / so, r2 = s2 / so;
+    return r1 >= 0x1.0p-10f && r1 < 0x1.0p+8f && r2 >= 0x1.0p-10f && r2 < 0x1.0p+8f;
+  }
+  if (k == TFCC_ARITH_MUL) {
+    const float product_scale = s1 * s2;
+    const float r = product_scale / so;
+    return r >= 0x1.0p-16f && r < 0x1.0p+8f;
+  }
+  return false;
+}
+
 /* Quantized parameters from the tensors (also validates them). */
 static tfcc_status arith_qparams(tfcc_op_ctx *ctx, tfcc_arith_kind k, tfcc_arith_q *q,
                                  tfcc_arith_qop *qop) {
@@ -166,6 +186,17 @@ static tfcc_status arith_qparams(tfcc_op_ctx *ctx, tfcc_arith_kind k, tfcc_arith
   tfcc_elem_qrange(dt, &lo, &hi);
   const tfcc_arith_opts opts = opts_of(ctx);
   memset(q, 0, sizeof *q);
+  if (opts.quant_compat == TFCC_QUANT_COMPAT_TFLITE && xnn_arith_takes(k, dt, s1, s2, so)) {
+    if (k == TFCC_ARITH_MUL) {
+      tfcc_arith_q_prepare_mul_xnn(q, s1, z1, s2, z2, so, zo);
+      *qop = TFCC_AQ_MUL_XNN;
+    } else {
+      tfcc_arith_q_prepare_add_xnn(q, s1, z1, s2, z2, so, zo, k == TFCC_ARITH_SUB);
+      *qop = TFCC_AQ_ADD_XNN;
+    }
+    tfcc_xnn_act_range(opts.activation, so, zo, lo, hi, &q->act_min, &q->act_max);
+    return TFCC_OK;
+  }
   switch (k) {
     case TFCC_ARITH_ADD:
     case TFCC_ARITH_SUB: {

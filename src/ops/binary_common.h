@@ -26,6 +26,7 @@ typedef struct tfcc_arith_opts {
   int32_t activation;    /* field 0 */
   bool pot_scale_int16;  /* AddOptions/SubOptions field 1 (default true when the table exists;
                             false when the operator has no options table, as TFLite parses it) */
+  int quant_compat;      /* tfcc_quant_compat of the model */
 } tfcc_arith_opts;
 
 /* init of ADD/SUB/MUL/DIV: parses the options table of type opts_type. */

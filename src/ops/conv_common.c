@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "kernels/ref/quant_util.h"
+#include "kernels/ref/xnn_quant.h"
 
 tfcc_status tfcc_conv_out_size(int32_t padding, int32_t in, int32_t filter, int32_t stride,
                                int32_t dilation, int32_t *out, tfcc_err *err) {
@@ -129,6 +130,7 @@ tfcc_status tfcc_conv_qparams_init(tfcc_conv_qparams *q, const tfcc_ir_tensor *i
                                    int32_t act, bool force_per_tensor_float, tfcc_err *err) {
   q->mult = NULL;
   q->shift = NULL;
+  q->scale = NULL;
   q->n_mult = 0;
   if (!in || !filter || !out)
     return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "missing input, filter or output tensor");
@@ -192,8 +194,10 @@ tfcc_status tfcc_conv_qparams_init(tfcc_conv_qparams *q, const tfcc_ir_tensor *i
 void tfcc_conv_qparams_free(tfcc_conv_qparams *q) {
   free(q->mult);
   free(q->shift);
+  free(q->scale);
   q->mult = NULL;
   q->shift = NULL;
+  q->scale = NULL;
   q->n_mult = 0;
 }
 
@@ -271,6 +275,45 @@ tfcc_status tfcc_window_opts_check(const tfcc_window_opts *o, tfcc_err *err) {
   return tfcc_conv_check_act(o->act, err);
 }
 
+/* Whether TFLite's XNNPACK delegate takes this 8-bit conv-like node
+ * (xnnpack_delegate.cc Visit{Conv2D,DepthwiseConv2D,FullyConnected}Node): every input
+ * other than the activation (filter, bias, output shape) is static, and a per-channel
+ * filter has zero points 0. */
+static bool xnn_takes(const tfcc_init_ctx *ctx, int32_t in_idx, const tfcc_ir_tensor *in,
+                      const tfcc_ir_tensor *f) {
+  if (in->dtype != TFCC_INT8 && in->dtype != TFCC_UINT8) return false;
+  for (int32_t i = 0; i < ctx->node->n_inputs; i++) {
+    if (i == in_idx || ctx->node->inputs[i] < 0) continue;
+    const tfcc_ir_tensor *t = tfcc_conv_ir_input(ctx, i);
+    if (!t || !t->data) return false;
+  }
+  for (int32_t c = 0; c < f->quant.count; c++)
+    if (f->quant.count > 1 && f->quant.zero_point[c] != 0) return false;
+  return true;
+}
+
+tfcc_status tfcc_conv_qparams_xnn(tfcc_conv_qparams *q, const tfcc_ir_tensor *in,
+                                  const tfcc_ir_tensor *filter, const tfcc_ir_tensor *out,
+                                  int32_t act, tfcc_err *err) {
+  float *sc = malloc(sizeof(float) * (size_t)(q->n_mult > 0 ? q->n_mult : 1));
+  if (!sc) return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory for %d scales", (int)q->n_mult);
+  const float in_scale = in->quant.scale[0], out_scale = out->quant.scale[0];
+  for (int32_t c = 0; c < q->n_mult; c++) {
+    /* xnn_create_convolution2d_nhwc_q*: input_scale * kernel_scale / output_scale, float */
+    const float s = in_scale * filter->quant.scale[c] / out_scale;
+    if (!(s < 256.f)) { /* XNNPACK refuses the node; TFLite's builtin kernel runs it */
+      free(sc);
+      return TFCC_OK;
+    }
+    sc[c] = s;
+  }
+  const int32_t qmin = out->dtype == TFCC_UINT8 ? 0 : -128, qmax = out->dtype == TFCC_UINT8 ? 255 : 127;
+  tfcc_xnn_act_range(act, out_scale, out->quant.zero_point[0], qmin, qmax, &q->act_min, &q->act_max);
+  free(q->scale);
+  q->scale = sc;
+  return TFCC_OK;
+}
+
 tfcc_status tfcc_conv_init_quant(const tfcc_init_ctx *ctx, int32_t in_idx, int32_t filter_idx,
                                  int32_t act, bool force_per_tensor_float,
                                  tfcc_conv_qparams *q) {
@@ -278,6 +321,7 @@ tfcc_status tfcc_conv_init_quant(const tfcc_init_ctx *ctx, int32_t in_idx, int32
   const tfcc_ir_tensor *f = tfcc_conv_ir_input(ctx, filter_idx);
   const tfcc_ir_tensor *out = tfcc_conv_ir_output(ctx, 0);
   q->mult = q->shift = NULL;
+  q->scale = NULL;
   q->n_mult = 0;
   if (!in || !f || !out)
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
@@ -302,5 +346,7 @@ tfcc_status tfcc_conv_init_quant(const tfcc_init_ctx *ctx, int32_t in_idx, int32
         return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
                             "16x8 effective output multiplier 2^%d too large", (int)q->shift[c]);
       }
+  if (ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE && xnn_takes(ctx, in_idx, in, f))
+    return tfcc_conv_qparams_xnn(q, in, f, out, act, ctx->err);
   return TFCC_OK;
 }

@@ -37,6 +37,8 @@ typedef struct tfcc_conv_qparams {
   int32_t *mult;          /* [n_mult] Q0.31 multipliers */
   int32_t *shift;         /* [n_mult] left shifts (negative: right) */
   int32_t act_min, act_max;
+  float *scale;           /* [n_mult] XNNPACK float scales (TFCC_QUANT_COMPAT_TFLITE on an op
+                             the delegate takes), else NULL */
 } tfcc_conv_qparams;
 
 /* IR tensor of node input i, or NULL if omitted / invalid index. */
@@ -55,6 +57,13 @@ tfcc_status tfcc_conv_qparams_init(tfcc_conv_qparams *q, const tfcc_ir_tensor *i
                                    const tfcc_ir_tensor *filter, const tfcc_ir_tensor *out,
                                    int32_t act, bool force_per_tensor_float, tfcc_err *err);
 void tfcc_conv_qparams_free(tfcc_conv_qparams *q);
+
+/* Switches q (filled by tfcc_conv_qparams_init) to XNNPACK arithmetic: float scales
+ * in_scale * filter_scale[c] / out_scale (float, XNNPACK's expression order) and the
+ * activation range quantized as XNNPACK's subgraph does. */
+tfcc_status tfcc_conv_qparams_xnn(tfcc_conv_qparams *q, const tfcc_ir_tensor *in,
+                                  const tfcc_ir_tensor *filter, const tfcc_ir_tensor *out,
+                                  int32_t act, tfcc_err *err);
 
 /* Quantized activation range of an output dtype (CalculateActivationRangeQuantized). */
 tfcc_status tfcc_conv_act_range(tfcc_dtype dt, int32_t act, const tfcc_quant *q, int32_t *lo,
@@ -91,6 +100,7 @@ static inline void tfcc_conv_requant_from(const tfcc_conv_qparams *q, tfcc_dtype
   r->mult_stride = q->n_mult > 1 ? 1 : 0;
   r->act_min = q->act_min;
   r->act_max = q->act_max;
+  r->scale = q->scale;
 }
 
 /* Checks the dtypes of (input, filter, bias, output) of a conv-like op and classifies it.
@@ -109,7 +119,9 @@ tfcc_status tfcc_window_opts_check(const tfcc_window_opts *o, tfcc_err *err);
 
 /* Init of the quantization parameters of a conv-like node (inputs in_idx/filter_idx,
  * output 0) when the input is quantized; leaves q zeroed for float. 16x8 nodes also need
- * zero input/output zero points and shifts <= 14. */
+ * zero input/output zero points and shifts <= 14. In TFCC_QUANT_COMPAT_TFLITE mode, 8-bit
+ * nodes that TFLite's XNNPACK delegate takes (see tfcc_conv_xnn_applies) also get q->scale
+ * and XNNPACK's activation range. */
 tfcc_status tfcc_conv_init_quant(const tfcc_init_ctx *ctx, int32_t in_idx, int32_t filter_idx,
                                  int32_t act, bool force_per_tensor_float,
                                  tfcc_conv_qparams *q);

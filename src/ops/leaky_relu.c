@@ -32,6 +32,18 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
     return st;
   p->q.in_zp = z_in;
   p->q.out_zp = z_out;
+  if (p->head.quant_compat == TFCC_QUANT_COMPAT_TFLITE && in->dtype != TFCC_INT16) {
+    /* VisitLeakyReluNode: positive scale in [2^-8, 2^7], negative scale (positive * alpha) in
+     * [-127.99609375, 128] and at least 2^-8 in magnitude; all float. */
+    const float pos = s_in / s_out;
+    const float neg = pos * p->alpha;
+    if (pos >= 0x1.0p-8f && pos <= 0x1.0p+7f && neg >= -127.99609375f && neg <= 128.0f &&
+        fabsf(neg) >= 0x1.0p-8f) {
+      p->q.xnn = true;
+      p->q.xnn_pos_mult = (int32_t)lrintf(256.0f * pos);
+      p->q.xnn_neg_mult = (int32_t)lrintf(256.0f * neg);
+    }
+  }
   return TFCC_OK;
 }
 

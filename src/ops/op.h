@@ -45,6 +45,8 @@ typedef struct tfcc_init_ctx {
   tfcc_err *err;
   tfcc_isa isa;             /* kernel dispatch level for this model (CPU's best, capped) */
   const struct tfcc_logger *log; /* runtime's logger for init/prepare notes (may be NULL) */
+  int quant_compat;         /* tfcc_quant_compat of the model (0 = TFLite as it runs by
+                               default, i.e. XNNPACK arithmetic where it applies) */
 } tfcc_init_ctx;
 
 typedef struct tfcc_op_ctx {

@@ -13,6 +13,9 @@ typedef struct quantize_op {
   int32_t zp, in_zp;
   int32_t mult;
   int shift;
+  bool xnn;          /* TFCC_QUANT_COMPAT_TFLITE and the XNNPACK delegate takes the node */
+  float inv_scale;   /* xnn f32 -> q8: 1 / output scale (float) */
+  int32_t xnn_mult;  /* xnn q8 -> q8: lrintf(256 * in_scale / out_scale) */
 } quantize_op;
 
 static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_tensor *in,
@@ -53,12 +56,28 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
   if (ot == TFCC_INT16 && p->zp != 0)
     return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "int16 output zero point %d, must be 0",
                         (int)p->zp);
-  if (it == TFCC_FLOAT32) return TFCC_OK;
+  const bool compat = p->head.quant_compat == TFCC_QUANT_COMPAT_TFLITE;
+  if (it == TFCC_FLOAT32) {
+    /* VisitQuantizeNode: float32 -> int8/uint8 (xnn_create_convert_nc_f32_q*8, scale 1/s) */
+    if (compat && (ot == TFCC_INT8 || ot == TFCC_UINT8)) {
+      p->xnn = true;
+      p->inv_scale = 1.0f / p->scale;
+    }
+    return TFCC_OK;
+  }
   float s_in = 0.f;
   if ((st = act_quant(err, "input 0", it, &in->quant, &s_in, &p->in_zp))) return st;
   if (it == TFCC_INT16 && p->in_zp != 0)
     return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "int16 input zero point %d, must be 0",
                         (int)p->in_zp);
+  if (compat && it == ot && (it == TFCC_INT8 || it == TFCC_UINT8)) {
+    /* VisitQuantizeNode: same-type requantization with in/out scale in [2^-8, 2^7] */
+    const float r = s_in / p->scale;
+    if (r >= 0x1.0p-8f && r <= 0x1.0p+7f) {
+      p->xnn = true;
+      p->xnn_mult = (int32_t)lrintf(256.0f * r);
+    }
+  }
   return act_multiplier(err, "input/output scale", (double)s_in / (double)p->scale, &p->mult,
                         &p->shift);
 }
@@ -103,9 +122,14 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
       if (st) return st;
       tfcc_affine_quantize_pc((const float *)in->data, p->head.out_type, out->data, o, c, i,
                               out->quant->scale, out->quant->zero_point);
+    } else if (p->xnn) {
+      tfcc_xnn_quantize_f32((const float *)in->data, p->head.out_type, out->data, n, p->inv_scale,
+                            p->zp);
     } else {
       tfcc_affine_quantize((const float *)in->data, p->head.out_type, out->data, n, p->scale, p->zp);
     }
+  } else if (p->xnn) {
+    tfcc_xnn_requantize_q8(p->head.in_type, in->data, out->data, n, p->xnn_mult, p->in_zp, p->zp);
   } else {
     tfcc_requantize(p->head.in_type, in->data, p->head.out_type, out->data, n, p->mult, p->shift,
                     p->in_zp, p->zp);

@@ -2,6 +2,8 @@
  * kernels/ref/reduce.c, following TFLite's reduce.cc / arg_min_max.cc. */
 #include "ops/reduce_common.h"
 
+#include <stdlib.h>
+
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -83,6 +85,25 @@ static tfcc_status setup(tfcc_op_ctx *ctx, tfcc_reduce_op op, reduce_setup *su) 
   return TFCC_OK;
 }
 
+tfcc_status tfcc_reduce_op_init(tfcc_init_ctx *ctx) {
+  tfcc_reduce_params *p = calloc(1, sizeof *p);
+  if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory");
+  p->quant_compat = ctx->quant_compat;
+  const tfcc_ir_node *n = ctx->node;
+  if (n && ctx->sg && n->n_inputs >= 2 && n->inputs[1] >= 0 && n->inputs[1] < ctx->sg->n_tensors)
+    p->axis_const = ctx->sg->tensors[n->inputs[1]].data != NULL;
+  ctx->params = p;
+  return TFCC_OK;
+}
+
+/* Whether TFLite's XNNPACK delegate runs this MEAN/SUM (VisitMeanNode / VisitSumNode):
+ * uint8/int8 with static axes, in TFCC_QUANT_COMPAT_TFLITE mode. */
+static bool xnn_reduce(const tfcc_op_ctx *ctx, tfcc_dtype dt) {
+  const tfcc_reduce_params *p = ctx->params;
+  return p && p->quant_compat == TFCC_QUANT_COMPAT_TFLITE && p->axis_const &&
+         (dt == TFCC_UINT8 || dt == TFCC_INT8);
+}
+
 static bool same_quant(const tfcc_tensor *a, const tfcc_tensor *b) {
   float sa, sb;
   int32_t za, zb;
@@ -156,8 +177,9 @@ tfcc_status tfcc_reduce_op_prepare(tfcc_op_ctx *ctx, tfcc_reduce_op op) {
       break;
     case TFCC_REDUCE_OP_SUM:
       if (dt == TFCC_UINT8 || dt == TFCC_INT8 || dt == TFCC_INT16) {
-        /* quantized SUM always rescales (LiteRT saturates even at equal scales) */
-        if (!same_quant(in, out) || in_s > 0.f) {
+        /* quantized SUM always rescales (LiteRT saturates even at equal scales); uint8/int8
+         * in TFLITE mode with XNNPACK's arithmetic */
+        if (xnn_reduce(ctx, dt) || !same_quant(in, out) || in_s > 0.f) {
           TFCC_OP_CHECK(ctx, out_s > 0.f, TFCC_ERR_UNSUPPORTED,
                         "%s: rescaling %s sum needs an output scale", name, tfcc_dtype_name(dt));
           TFCC_OP_CHECK(ctx, su.shape.reduce_count <= INT32_MAX, TFCC_ERR_SHAPE,
@@ -213,6 +235,10 @@ static tfcc_status eval_mean(tfcc_op_ctx *ctx, const reduce_setup *su) {
   int32_t in_zp, out_zp;
   quant_of(in, &in_s, &in_zp);
   quant_of(out, &out_s, &out_zp);
+  if (xnn_reduce(ctx, dt)) {
+    tfcc_xnn_reduce_q8(s, dt, in->data, in_zp, in_s, out->data, out_zp, out_s, ctx->scratch, true);
+    return TFCC_OK;
+  }
   if (su->is_mean_hw) {
     if (dt == TFCC_UINT8) {
       tfcc_mean_hw_u8(s->dims, in->data, in_zp, in_s, out->data, out_zp, out_s);
@@ -223,6 +249,8 @@ static tfcc_status eval_mean(tfcc_op_ctx *ctx, const reduce_setup *su) {
       tfcc_quantize_multiplier((double)in_s / (double)out_s, &mult, &shift);
       tfcc_mean_hw_int(s->dims, dt, in->data, in_zp, mult, shift, out->data, out_zp);
     }
+  } else if (dt == TFCC_INT16 && !(in_zp == out_zp && in_s == out_s)) {
+    tfcc_reduce_mean_i16_mult(s, in->data, in_zp, in_s, out->data, out_zp, out_s, ctx->scratch);
   } else if (in_zp == out_zp && in_s == out_s) {
     tfcc_reduce_mean_q_same(s, dt, in->data, out->data, ctx->scratch);
   } else {
@@ -242,6 +270,15 @@ tfcc_status tfcc_reduce_op_eval(tfcc_op_ctx *ctx, tfcc_reduce_op op) {
   switch (op) {
     case TFCC_REDUCE_OP_MEAN: return eval_mean(ctx, &su);
     case TFCC_REDUCE_OP_SUM:
+      if (xnn_reduce(ctx, dt) && su.shape.in_count > 0) {
+        float in_s, out_s;
+        int32_t in_zp, out_zp;
+        quant_of(in, &in_s, &in_zp);
+        quant_of(out, &out_s, &out_zp);
+        tfcc_xnn_reduce_q8(&su.shape, dt, in->data, in_zp, in_s, out->data, out_zp, out_s,
+                           ctx->scratch, false);
+        return TFCC_OK;
+      }
       if ((dt == TFCC_UINT8 || dt == TFCC_INT8 || dt == TFCC_INT16) &&
           (!same_quant(in, out) || (in->quant && in->quant->count > 0 && in->quant->scale[0] > 0.f))) {
         float in_s, out_s;

@@ -15,6 +15,13 @@ typedef enum tfcc_reduce_op {
   TFCC_REDUCE_OP_MIN
 } tfcc_reduce_op;
 
+/* init of MEAN and SUM: records the model's quant_compat (params: tfcc_reduce_params). */
+typedef struct tfcc_reduce_params {
+  int quant_compat;
+  bool axis_const; /* the axis tensor is a model constant (XNNPACK needs static axes) */
+} tfcc_reduce_params;
+tfcc_status tfcc_reduce_op_init(tfcc_init_ctx *ctx);
+
 tfcc_status tfcc_reduce_op_prepare(tfcc_op_ctx *ctx, tfcc_reduce_op op);
 tfcc_status tfcc_reduce_op_eval(tfcc_op_ctx *ctx, tfcc_reduce_op op);
 

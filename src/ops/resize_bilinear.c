@@ -4,7 +4,35 @@
 #include "ops/resize_common.h"
 #include "ops/shape_ops_util.h"
 
+#include <stdlib.h>
+
+#include "ops/conv_common.h"
+
 #define OP "RESIZE_BILINEAR"
+
+/* Whether TFLite's XNNPACK delegate runs this node (VisitResizeBilinearNode): 8-bit, a static
+ * size tensor, not both align_corners and half_pixel_centers, same input/output
+ * quantization (XNNPACK resizes without requantizing). */
+typedef struct rb_params {
+  bool xnn;
+} rb_params;
+
+static tfcc_status rb_init(tfcc_init_ctx *ctx) {
+  rb_params *p = calloc(1, sizeof *p);
+  if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory");
+  const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, 0), *sz = tfcc_conv_ir_input(ctx, 1);
+  const tfcc_ir_tensor *out = tfcc_conv_ir_output(ctx, 0);
+  const bool align = tfcc_fb_bool(&ctx->node->options, 2, false);
+  const bool half = tfcc_fb_bool(&ctx->node->options, 3, false);
+  if (ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE && in && sz && out && sz->data &&
+      !(align && half) && (in->dtype == TFCC_UINT8 || in->dtype == TFCC_INT8) &&
+      in->quant.count >= 1 && out->quant.count >= 1 &&
+      in->quant.scale[0] == out->quant.scale[0] &&
+      in->quant.zero_point[0] == out->quant.zero_point[0])
+    p->xnn = true;
+  ctx->params = p;
+  return TFCC_OK;
+}
 
 static tfcc_status rb_prepare(tfcc_op_ctx *ctx) {
   static const int ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16, -1};
@@ -19,6 +47,15 @@ static tfcc_status rb_eval(tfcc_op_ctx *ctx) {
   const bool half = tfcc_fb_bool(&ctx->node->options, 3, false);
   const void *in = ctx->in[0]->data;
   void *out = ctx->out[0]->data;
+  const rb_params *p = ctx->params;
+  if (p && p->xnn && ctx->in[0]->dtype == TFCC_UINT8) {
+    tfcc_xnn_resize_bilinear_u8(&s, align, half, in, out);
+    return TFCC_OK;
+  }
+  if (p && p->xnn && ctx->in[0]->dtype == TFCC_INT8) {
+    tfcc_xnn_resize_bilinear_i8(&s, align, half, in, out);
+    return TFCC_OK;
+  }
   switch (ctx->in[0]->dtype) {
     case TFCC_FLOAT32: tfcc_ref_resize_bilinear_f32(&s, align, half, in, out); break;
     case TFCC_UINT8: tfcc_ref_resize_bilinear_u8(&s, align, half, in, out); break;
@@ -31,4 +68,4 @@ static tfcc_status rb_eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
-const tfcc_op_def tfcc_op_resize_bilinear = {.name = OP, .prepare = rb_prepare, .eval = rb_eval};
+const tfcc_op_def tfcc_op_resize_bilinear = {.name = OP, .init = rb_init, .prepare = rb_prepare, .eval = rb_eval};

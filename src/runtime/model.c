@@ -98,12 +98,13 @@ static tfcc_status bind_ops(tfcc_model *m, tfcc_err *err) {
   return TFCC_OK;
 }
 
-tfcc_status tfcc_graph_init_ops(tfcc_graph *g, tfcc_isa isa, const tfcc_logger *log, tfcc_err *err) {
+tfcc_status tfcc_graph_init_ops(tfcc_graph *g, tfcc_isa isa, const tfcc_logger *log, int quant_compat,
+                                tfcc_err *err) {
   tfcc_ir_subgraph *sg = &g->subgraphs[0];
   for (int32_t i = 0; i < sg->n_nodes; i++) {
     tfcc_ir_node *n = &sg->nodes[i];
     if (!n->op || !n->op->init || n->removed || n->params) continue; /* folded: done by the pass */
-    tfcc_init_ctx c = {g, sg, n, i, NULL, err, isa, log};
+    tfcc_init_ctx c = {g, sg, n, i, NULL, err, isa, log, quant_compat};
     tfcc_status st = n->op->init(&c);
     n->params = c.params;
     if (st != TFCC_OK) return tfcc_err_prefix(err, "node %d (%s)", (int)i, tfcc_node_op_name(n));
@@ -141,6 +142,13 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
                           "model options.struct_size is not set by tfcc_model_options_default()");
     }
     memcpy(&m->opts, opts, opts->struct_size);
+    if (m->opts.quant_compat != TFCC_QUANT_COMPAT_TFLITE &&
+        m->opts.quant_compat != TFCC_QUANT_COMPAT_REFERENCE) {
+      int qc = (int)m->opts.quant_compat;
+      model_free(m);
+      return tfcc_err_set(err, TFCC_ERR_INVALID_ARG,
+                          "model options.quant_compat %d is not a tfcc_quant_compat value", qc);
+    }
   }
   tfcc_status st = m->update_lock_init ? TFCC_OK : tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "cannot create a mutex");
   if (st == TFCC_OK) st = tfcc_tflite_read(data, size, &m->graph, err);
@@ -151,8 +159,9 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
   tfcc_ir_subgraph *sg = st == TFCC_OK ? &m->graph.subgraphs[0] : NULL;
   if (st == TFCC_OK && !m->unsupported[0]) {
     tfcc_isa isa = tfcc_model_env(m).isa;
-    st = tfcc_run_passes(&m->graph, m->opts.disabled_passes, isa, tfcc_model_env(m).log, err);
-    if (st == TFCC_OK) st = tfcc_graph_init_ops(&m->graph, isa, tfcc_model_env(m).log, err);
+    int qc = (int)m->opts.quant_compat;
+    st = tfcc_run_passes(&m->graph, m->opts.disabled_passes, isa, tfcc_model_env(m).log, qc, err);
+    if (st == TFCC_OK) st = tfcc_graph_init_ops(&m->graph, isa, tfcc_model_env(m).log, qc, err);
     if (st == TFCC_OK) {
       /* Validate shapes once at the stored input shapes, and record MACs and arena size. */
       tfcc_exec_plan plan;

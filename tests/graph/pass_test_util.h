@@ -103,7 +103,7 @@ static inline void ptu_io(ptu *p, int32_t n_in, const int32_t *in, int32_t n_out
 /* Runs the passes whose bits are not in `disabled` (TFCC_PASS_ALL: none). 0 on success. */
 static inline int ptu_passes(ptu *p, uint32_t disabled) {
   tfcc_err err = {0};
-  tfcc_status st = tfcc_run_passes(&p->g, disabled, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_), NULL, &err);
+  tfcc_status st = tfcc_run_passes(&p->g, disabled, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_), NULL, 0, &err);
   CHECKF(st == TFCC_OK, "passes: %s", err.msg);
   p->n_live = 0;
   for (int32_t i = 0; i < p->sg->n_nodes; i++) p->n_live += !p->sg->nodes[i].removed;
@@ -117,7 +117,7 @@ static inline int ptu_eval(ptu *p, const void *const *inputs, void *const *outpu
   for (int32_t i = 0; i < p->sg->n_nodes; i++) {
     tfcc_ir_node *n = &p->sg->nodes[i];
     if (n->removed || n->params || !n->op || !n->op->init) continue;
-    tfcc_init_ctx c = {&p->g, p->sg, n, i, NULL, &err, isa, NULL};
+    tfcc_init_ctx c = {&p->g, p->sg, n, i, NULL, &err, isa, NULL, 0};
     tfcc_status st = n->op->init(&c);
     n->params = c.params;
     CHECKF(st == TFCC_OK, "init node %d: %s", (int)i, err.msg);

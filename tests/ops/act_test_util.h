@@ -102,6 +102,7 @@ static inline tfcc_status att_run(int32_t builtin, att_tensor **ins, int n_in, a
     ic.sg = &sg;
     ic.node = &node;
     ic.err = err;
+    ic.quant_compat = TFCC_QUANT_COMPAT_REFERENCE;
     st = op->init(&ic);
     params = ic.params;
     if (st) {

@@ -202,6 +202,7 @@ static tfcc_status tt_run(tt_case *c, bool eval) {
     ic.node = &node;
     ic.err = &c->err;
     ic.isa = tt_isa();
+    ic.quant_compat = TFCC_QUANT_COMPAT_REFERENCE;
     c->st = op->init(&ic);
     if (c->st != TFCC_OK) return c->st;
     params = ic.params;

@@ -104,6 +104,7 @@ static inline tfcc_status etu_run(int32_t builtin, tfcc_tensor **in, int32_t n_i
     memset(&ic, 0, sizeof ic);
     ic.node = &node;
     ic.err = err;
+    ic.quant_compat = TFCC_QUANT_COMPAT_REFERENCE;
     st = op->init(&ic);
     if (st != TFCC_OK) return st;
     params = ic.params;

@@ -41,7 +41,7 @@ tfcc_status tfcc_pass_fold_constants(tfcc_pass_ctx *ctx, int32_t *changed) {
     tfcc_tensor *pin[16], *pout[8];
     if (n->n_inputs > 16 || n->n_outputs > 8) continue;
     if (n->op->init && !n->params) {
-      tfcc_init_ctx ic = {ctx->graph, sg, n, ni, NULL, err, ctx->isa, ctx->log};
+      tfcc_init_ctx ic = {ctx->graph, sg, n, ni, NULL, err, ctx->isa, ctx->log, ctx->quant_compat};
       tfcc_status ist = n->op->init(&ic);
       n->params = ic.params;
       if (ist != TFCC_OK) return tfcc_err_prefix(err, "node %d (%s)", (int)ni, tfcc_node_op_name(n));

@@ -153,8 +153,21 @@ void tfcc_relux_q(tfcc_dtype type, const void *in, void *out, size_t n, const tf
   });
 }
 
+int32_t tfcc_xnn_lrelu_elem(int32_t d, const tfcc_leaky_relu_params *p, int32_t qmin,
+                            int32_t qmax) {
+  const int32_t m = d >= 0 ? p->xnn_pos_mult : p->xnn_neg_mult;
+  const int32_t acc = (int32_t)((uint32_t)p->out_zp << 8) + 0x80 + d * m;
+  /* arithmetic shift right by 8 (floor) */
+  const int32_t v = acc >= 0 ? acc >> 8 : -(int32_t)(~(uint32_t)acc >> 8) - 1;
+  return tfcc_clamp_i32(v, qmin, qmax);
+}
+
 void tfcc_leaky_relu_q(tfcc_dtype type, const void *in, void *out, size_t n,
                        const tfcc_leaky_relu_params *p) {
+  if (p->xnn) {
+    TFCC_Q_LOOP(type, in, out, n, { r = tfcc_xnn_lrelu_elem(q - p->in_zp, p, qmin_, qmax_); });
+    return;
+  }
   TFCC_Q_LOOP(type, in, out, n, {
     const int32_t x = tfcc_fp_sub(q, p->in_zp);
     const int32_t s = x >= 0 ? tfcc_mbqm(x, p->mult_identity, p->shift_identity)

@@ -55,7 +55,14 @@ typedef struct tfcc_leaky_relu_params {
   int32_t in_zp, out_zp;
   int32_t mult_identity, mult_alpha;
   int shift_identity, shift_alpha;
+  /* XNNPACK qs8/qu8 vlrelu (TFCC_QUANT_COMPAT_TFLITE): 8.8 fixed-point multipliers
+   * lrintf(256 * scale) for x - zp >= 0 and below; out = ((zp_out << 8) + 0x80 + d * m) >> 8. */
+  bool xnn;
+  int32_t xnn_pos_mult, xnn_neg_mult;
 } tfcc_leaky_relu_params;
+/* The XNNPACK vlrelu element (x - in_zp = d), exposed for tests. */
+int32_t tfcc_xnn_lrelu_elem(int32_t d, const tfcc_leaky_relu_params *p, int32_t qmin,
+                            int32_t qmax);
 void tfcc_leaky_relu_q(tfcc_dtype type, const void *in, void *out, size_t n,
                        const tfcc_leaky_relu_params *p);
 

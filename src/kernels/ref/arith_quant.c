@@ -2,6 +2,11 @@
 #include "kernels/ref/arith_quant.h"
 
 #include <math.h>
+#include <string.h>
+
+#include "kernels/ref/xnn_quant.h"
+
+#include <math.h>
 
 #include "kernels/ref/quant_util.h"
 
@@ -184,6 +189,38 @@ int32_t tfcc_compare_rescale(int32_t raw, int32_t offset, int32_t mult, int32_t 
   return tfcc_q_mbqm_lt1(tfcc_shl_wrap(v, left_shift), mult, shift);
 }
 
+void tfcc_arith_q_prepare_add_xnn(tfcc_arith_q *q, float s1, int32_t z1, float s2, int32_t z2,
+                                  float so, int32_t zo, bool negate_in2) {
+  const float a_scale = s1 / so;
+  const float b_scale = negate_in2 ? -s2 / so : s2 / so;
+  const float abs_a = fabsf(a_scale), abs_b = fabsf(b_scale);
+  const float max_abs = abs_a > abs_b ? abs_a : abs_b;
+  uint32_t bits;
+  memcpy(&bits, &max_abs, sizeof bits);
+  const int32_t max_exp = (int32_t)(bits >> 23) - 127;
+  const int32_t shift = 20 - max_exp; /* [12, 30] for the ratios the delegate accepts */
+  const int32_t abs_am = (int32_t)lrintf(ldexpf(abs_a, shift));
+  const int32_t abs_bm = (int32_t)lrintf(ldexpf(abs_b, shift));
+  const int32_t am = signbit(a_scale) ? -abs_am : abs_am;
+  const int32_t bm = signbit(b_scale) ? -abs_bm : abs_bm;
+  q->xnn_a_mult = am;
+  q->xnn_b_mult = bm;
+  q->xnn_shift = shift;
+  q->xnn_bias = (int32_t)((uint32_t)1 << (shift - 1)) - am * z1 - bm * z2;
+  q->in1_offset = -z1;
+  q->in2_offset = -z2;
+  q->out_offset = zo;
+}
+
+void tfcc_arith_q_prepare_mul_xnn(tfcc_arith_q *q, float s1, int32_t z1, float s2, int32_t z2,
+                                  float so, int32_t zo) {
+  const float product_scale = s1 * s2;
+  q->xnn_scale = product_scale / so;
+  q->in1_offset = -z1;
+  q->in2_offset = -z2;
+  q->out_offset = zo;
+}
+
 /* ------------------------------------------------------------------ element functions */
 
 static inline int32_t clamp_act(int32_t v, const tfcc_arith_q *q) {
@@ -252,6 +289,22 @@ static inline int32_t sqdiff_elem(int32_t a, int32_t b, const tfcc_arith_q *q) {
   return clamp_act(wrap_add32(raw, q->out_offset), q);
 }
 
+/* XNNPACK qs8/qu8 vadd-minmax (scalar): int32 arithmetic wrapping like the C kernels. */
+int32_t tfcc_arith_add_xnn_elem(int32_t a, int32_t b, const tfcc_arith_q *q) {
+  const uint32_t acc = (uint32_t)q->xnn_bias + (uint32_t)a * (uint32_t)q->xnn_a_mult +
+                       (uint32_t)b * (uint32_t)q->xnn_b_mult;
+  const int32_t v = (int32_t)acc;
+  /* arithmetic shift right (floor), without relying on signed >> */
+  const int32_t sh = v >= 0 ? (v >> q->xnn_shift) : -(int32_t)((~(uint32_t)v >> q->xnn_shift)) - 1;
+  return clamp_act(wrap_add32(sh, q->out_offset), q);
+}
+
+/* XNNPACK qs8/qu8 vmul-minmax-fp32 (scalar). */
+static inline int32_t mul_xnn_elem(int32_t a, int32_t b, const tfcc_arith_q *q) {
+  const int32_t prod = (a + q->in1_offset) * (b + q->in2_offset);
+  return tfcc_requant_fp32(prod, q->xnn_scale, q->out_offset, q->act_min, q->act_max);
+}
+
 #define QROW_FN(name, T, elem)                                                                 \
   static void name(void *out, const void *const *in, const int64_t *step, int64_t n,          \
                    const void *params) {                                                       \
@@ -270,6 +323,10 @@ static inline int32_t sqdiff_elem(int32_t a, int32_t b, const tfcc_arith_q *q) {
 
 QROW_ALL(uint8_t, u8)
 QROW_ALL(int8_t, i8)
+QROW_FN(addx_u8, uint8_t, tfcc_arith_add_xnn_elem)
+QROW_FN(addx_i8, int8_t, tfcc_arith_add_xnn_elem)
+QROW_FN(mulx_u8, uint8_t, mul_xnn_elem)
+QROW_FN(mulx_i8, int8_t, mul_xnn_elem)
 QROW_ALL(int16_t, i16)
 QROW_FN(addpot_i16, int16_t, add_pot_elem)
 QROW_FN(subpot_i16, int16_t, sub_pot_elem)
@@ -279,12 +336,14 @@ bool tfcc_ref_arith_q(tfcc_arith_qop op, tfcc_dtype dt, const tfcc_bcast *bc, co
   tfcc_bcast_row_fn fn = NULL;
   switch (dt) {
     case TFCC_UINT8: {
-      static const tfcc_bcast_row_fn t[TFCC_AQ_COUNT_] = {add_u8, NULL, NULL, mul_u8, div_u8, sqd_u8};
+      static const tfcc_bcast_row_fn t[TFCC_AQ_COUNT_] = {add_u8, NULL, NULL, mul_u8, div_u8, sqd_u8,
+                                                          addx_u8, mulx_u8};
       fn = (op >= 0 && op < TFCC_AQ_COUNT_) ? t[op] : NULL;
       break;
     }
     case TFCC_INT8: {
-      static const tfcc_bcast_row_fn t[TFCC_AQ_COUNT_] = {add_i8, NULL, NULL, mul_i8, div_i8, sqd_i8};
+      static const tfcc_bcast_row_fn t[TFCC_AQ_COUNT_] = {add_i8, NULL, NULL, mul_i8, div_i8, sqd_i8,
+                                                          addx_i8, mulx_i8};
       fn = (op >= 0 && op < TFCC_AQ_COUNT_) ? t[op] : NULL;
       break;
     }

@@ -17,6 +17,9 @@ typedef struct tfcc_arith_q {
   int32_t in1_mult, in2_mult, out_mult;
   int32_t in1_shift, in2_shift, out_shift;
   int32_t act_min, act_max;
+  /* XNNPACK (TFCC_AQ_ADD_XNN / TFCC_AQ_MUL_XNN) */
+  int32_t xnn_bias, xnn_a_mult, xnn_b_mult, xnn_shift;
+  float xnn_scale;
 } tfcc_arith_q;
 
 typedef enum tfcc_arith_qop {
@@ -26,6 +29,8 @@ typedef enum tfcc_arith_qop {
   TFCC_AQ_MUL,
   TFCC_AQ_DIV,     /* the caller guarantees no divisor equals its zero point */
   TFCC_AQ_SQDIFF,
+  TFCC_AQ_ADD_XNN, /* XNNPACK qs8/qu8 vadd (SUB: negative b multiplier) */
+  TFCC_AQ_MUL_XNN, /* XNNPACK qs8/qu8 vmul, fp32 requantization */
   TFCC_AQ_COUNT_
 } tfcc_arith_qop;
 
@@ -33,6 +38,18 @@ typedef enum tfcc_arith_qop {
  * negate_in2 for SUB. act_min/act_max must be set by the caller. */
 void tfcc_arith_q_prepare_add(tfcc_arith_q *q, float s1, int32_t z1, float s2, int32_t z2, float so,
                               int32_t zo, int32_t left_shift, bool negate_in2);
+/* XNNPACK's xnn_init_q{s,u}8_add_minmax_scalar_params: per-input scales s/so in float, one
+ * shift 20 - exponent(max |scale|), 21-bit integer multipliers (negated b for SUB), bias with
+ * the rounding term and the zero points folded in. act_min/act_max set by the caller. */
+void tfcc_arith_q_prepare_add_xnn(tfcc_arith_q *q, float s1, int32_t z1, float s2, int32_t z2,
+                                  float so, int32_t zo, bool negate_in2);
+/* XNNPACK's xnn_init_q{s,u}8_mul_minmax_scalar_params: scale (s1 * s2) / so in float. */
+void tfcc_arith_q_prepare_mul_xnn(tfcc_arith_q *q, float s1, int32_t z1, float s2, int32_t z2,
+                                  float so, int32_t zo);
+/* The XNNPACK vadd element: (bias + a * a_mult + b * b_mult) >> shift (arithmetic, i.e. round
+ * half up), plus zo, clamped. Exposed for tests. */
+int32_t tfcc_arith_add_xnn_elem(int32_t a, int32_t b, const tfcc_arith_q *q);
+
 /* tflite::CheckedLog2: true if x is (within 1e-3 in log2) a power of two. */
 bool tfcc_checked_log2(float x, int32_t *log2_rounded);
 /* mul.cc: multiplier = s1 * s2 / so computed in float, then QuantizeMultiplier. */

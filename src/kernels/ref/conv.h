@@ -28,6 +28,9 @@ typedef struct tfcc_conv_requant {
   const int32_t *shift;
   int32_t mult_stride;    /* 0: per-tensor, 1: per-channel */
   int32_t act_min, act_max;
+  /* Non-NULL: XNNPACK arithmetic (TFCC_QUANT_COMPAT_TFLITE) with these float scales (indexed
+   * like mult); mult/shift are then unused by 8-bit kernels. */
+  const float *scale;
 } tfcc_conv_requant;
 
 void tfcc_conv_f32(const tfcc_conv_geom *g, const float *in, const float *filter,

@@ -12,14 +12,17 @@
 
 #include "kernels/ref/conv.h"
 #include "kernels/ref/quant_util.h"
+#include "kernels/ref/xnn_quant.h"
 
 static inline int32_t tfcc_wrap_i32(int64_t v) { return (int32_t)(uint32_t)(uint64_t)v; }
 
-/* acc (sum of products) + bias, scaled by channel c's multiplier, offset and clamped. */
+/* acc (sum of products) + bias, scaled by channel c's multiplier (or float scale in XNNPACK
+ * mode), offset and clamped. */
 static inline int32_t tfcc_requant32(int64_t acc, int32_t bias, const tfcc_conv_requant *q,
                                      int32_t c) {
   int32_t a = tfcc_wrap_i32(acc + bias);
   const int32_t k = c * q->mult_stride;
+  if (q->scale) return tfcc_requant_fp32(a, q->scale[k], q->output_offset, q->act_min, q->act_max);
   int32_t v = tfcc_mbqm(a, q->mult[k], q->shift[k]);
   v = (int32_t)((int64_t)v + q->output_offset);
   return tfcc_clamp_i32(v, q->act_min, q->act_max);

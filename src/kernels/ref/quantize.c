@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "kernels/ref/quant_util.h"
+#include "kernels/ref/xnn_quant.h"
 
 static int32_t qmin_of(tfcc_dtype t) { return t == TFCC_UINT8 ? 0 : (t == TFCC_INT8 ? -128 : -32768); }
 static int32_t qmax_of(tfcc_dtype t) { return t == TFCC_UINT8 ? 255 : (t == TFCC_INT8 ? 127 : 32767); }
@@ -108,4 +109,38 @@ void tfcc_dequantize_pc(tfcc_dtype in_type, const void *in, float *out, size_t o
     for (size_t c = 0; c < channels; c++)
       for (size_t k = 0; k < inner; k++, i++)
         out[i] = scales[c] * (float)(load_q(in_type, in, i) - zps[c]);
+}
+
+/* ---------------------------------------------------------------- XNNPACK converts */
+
+void tfcc_xnn_quantize_f32(const float *in, tfcc_dtype out_type, void *out, size_t n,
+                           float inv_scale, int32_t zp) {
+  const int32_t qmin = out_type == TFCC_UINT8 ? 0 : -128, qmax = out_type == TFCC_UINT8 ? 255 : 127;
+  for (size_t i = 0; i < n; i++) {
+    const int32_t q = tfcc_quantize_fp32(in[i], inv_scale, zp, qmin, qmax);
+    if (out_type == TFCC_UINT8) ((uint8_t *)out)[i] = (uint8_t)q;
+    else ((int8_t *)out)[i] = (int8_t)q;
+  }
+}
+
+int32_t tfcc_xnn_requant_elem(int32_t x, int32_t mult, int32_t in_zp, int32_t out_zp,
+                              int32_t qmin, int32_t qmax) {
+  const int32_t bias = (int32_t)((uint32_t)out_zp << 8) - mult * in_zp + 0x80;
+  const int32_t acc = bias + x * mult;
+  /* arithmetic shift right by 8 (floor) */
+  int32_t v = acc >= 0 ? acc >> 8 : -(int32_t)(~(uint32_t)acc >> 8) - 1;
+  return v < qmin ? qmin : (v > qmax ? qmax : v);
+}
+
+void tfcc_xnn_requantize_q8(tfcc_dtype type, const void *in, void *out, size_t n, int32_t mult,
+                            int32_t in_zp, int32_t out_zp) {
+  if (type == TFCC_UINT8) {
+    const uint8_t *a = in;
+    uint8_t *o = out;
+    for (size_t i = 0; i < n; i++) o[i] = (uint8_t)tfcc_xnn_requant_elem(a[i], mult, in_zp, out_zp, 0, 255);
+  } else {
+    const int8_t *a = in;
+    int8_t *o = out;
+    for (size_t i = 0; i < n; i++) o[i] = (int8_t)tfcc_xnn_requant_elem(a[i], mult, in_zp, out_zp, -128, 127);
+  }
 }

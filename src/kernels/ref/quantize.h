@@ -24,6 +24,20 @@ void tfcc_affine_quantize_pc(const float *in, tfcc_dtype out_type, void *out, si
 void tfcc_requantize(tfcc_dtype in_type, const void *in, tfcc_dtype out_type, void *out,
                      size_t n, int32_t multiplier, int shift, int32_t in_zp, int32_t out_zp);
 
+/* XNNPACK's convert kernels (TFCC_QUANT_COMPAT_TFLITE):
+ *   f32 -> q8: q = lrintf(clamp(x * inv_scale, qmin - zp, qmax - zp)) + zp, inv_scale = 1/scale
+ *              in float (f32-qs8-vcvt / f32-qu8-vcvt);
+ *   q8 -> q8:  (bias + x * mult) >> 8 (arithmetic), mult = lrintf(256 * in_scale / out_scale),
+ *              bias = (out_zp << 8) - mult * in_zp + 0x80, clamped (qs8-vcvt / qu8-vcvt).
+ * type uint8|int8 (the same on both sides for q8 -> q8). */
+void tfcc_xnn_quantize_f32(const float *in, tfcc_dtype out_type, void *out, size_t n,
+                           float inv_scale, int32_t zp);
+void tfcc_xnn_requantize_q8(tfcc_dtype type, const void *in, void *out, size_t n, int32_t mult,
+                            int32_t in_zp, int32_t out_zp);
+/* The q8 -> q8 element, exposed for tests. */
+int32_t tfcc_xnn_requant_elem(int32_t x, int32_t mult, int32_t in_zp, int32_t out_zp,
+                              int32_t qmin, int32_t qmax);
+
 /* in_type uint8|int8|int16|float16. For float16, scale and zp are ignored. */
 void tfcc_dequantize(tfcc_dtype in_type, const void *in, float *out, size_t n, float scale,
                      int32_t zp);

@@ -1,6 +1,8 @@
 /* Reference reductions; see reduce.h for the TFLite behaviour each one matches. */
 #include "kernels/ref/reduce.h"
 
+#include "kernels/ref/xnn_quant.h"
+
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -236,6 +238,50 @@ bool tfcc_reduce_quantized_mean_or_sum(const tfcc_reduce_shape *s, tfcc_dtype dt
       if (r < (float)lo) r = (float)lo;
       store_q(dt, out, j, (int32_t)r);
     }
+  }
+  return true;
+}
+
+bool tfcc_reduce_mean_i16_mult(const tfcc_reduce_shape *s, const int16_t *in, int32_t in_zp,
+                               float in_scale, int16_t *out, int32_t out_zp, float out_scale,
+                               int32_t *acc) {
+  if (!sum_q_raw(s, TFCC_INT16, in, acc)) return false;
+  const int64_t n = s->reduce_count;
+  if (n <= 0) return false;
+  int32_t mult;
+  int shift;
+  tfcc_quantize_multiplier((double)in_scale / (double)out_scale, &mult, &shift);
+  int ds = 0;
+  while (ds < 63 && (n >> (ds + 1)) != 0) ds++; /* floor(log2 n) */
+  if (ds > 32) ds = 32;
+  if (ds > 31 + shift) ds = 31 + shift;
+  if (ds < 0) ds = 0;
+  mult = (int32_t)(((int64_t)mult * ((int64_t)1 << ds)) / n);
+  shift -= ds;
+  const int32_t zsum = (int32_t)((uint32_t)n * (uint32_t)in_zp);
+  for (int64_t j = 0; j < s->out_count; j++) {
+    const int32_t v = (int32_t)((uint32_t)acc[j] - (uint32_t)zsum);
+    /* int64 MultiplyByQuantizedMultiplier (one rounding); it needs shift <= 14 */
+    int32_t r = (shift <= 14 ? tfcc_mbqm64((int64_t)v, mult, shift) : tfcc_mbqm(v, mult, shift)) + out_zp;
+    out[j] = (int16_t)(r < INT16_MIN ? INT16_MIN : (r > INT16_MAX ? INT16_MAX : r));
+  }
+  return true;
+}
+
+bool tfcc_xnn_reduce_q8(const tfcc_reduce_shape *s, tfcc_dtype dt, const void *in, int32_t in_zp,
+                        float in_scale, void *out, int32_t out_zp, float out_scale, int32_t *acc,
+                        bool is_mean) {
+  if (dt != TFCC_UINT8 && dt != TFCC_INT8) return false;
+  if (!sum_q_raw(s, dt, in, acc)) return false;
+  const int32_t n = (int32_t)s->reduce_count;
+  float scale = in_scale / out_scale;
+  if (is_mean) scale *= 1.0f / (float)n;
+  int32_t lo, hi;
+  q_range(dt, &lo, &hi);
+  const int32_t zsum = (int32_t)((uint32_t)n * (uint32_t)in_zp);
+  for (int64_t j = 0; j < s->out_count; j++) {
+    const int32_t v = (int32_t)((uint32_t)acc[j] - (uint32_t)zsum);
+    store_q(dt, out, j, tfcc_quantize_fp32((float)v, scale, out_zp, lo, hi));
   }
   return true;
 }

@@ -70,6 +70,24 @@ bool tfcc_reduce_quantized_mean_or_sum(const tfcc_reduce_shape *s, tfcc_dtype dt
                                        int32_t in_zp, float in_scale, void *out, int32_t out_zp,
                                        float out_scale, int32_t *acc, bool compute_sum);
 
+/* MEAN / SUM of uint8/int8 as TFLite's XNNPACK delegate computes them (TFCC_QUANT_COMPAT_TFLITE):
+ * raw values summed in int32, minus n * in_zp, then as float times
+ * scale = in_scale / out_scale (MEAN: scale *= 1 / (float)n), clamped, rounded half to even,
+ * plus out_zp. acc holds out_count int32 values. */
+bool tfcc_xnn_reduce_q8(const tfcc_reduce_shape *s, tfcc_dtype dt, const void *in, int32_t in_zp,
+                        float in_scale, void *out, int32_t out_zp, float out_scale, int32_t *acc,
+                        bool is_mean);
+
+/* MEAN of int16 over any axes as current TFLite's builtin kernel (reference_ops::
+ * QuantizedMeanOrSum with an integer multiplier): multiplier/shift of in_scale/out_scale
+ * (double), the division by n folded into it (shift by floor(log2 n), capped at 32 and at
+ * 31 + shift), raw sum minus n * in_zp through the int64 MultiplyByQuantizedMultiplier
+ * (16-bit multiplier, one rounding), + out_zp,
+ * clamped. acc holds out_count int32 values. */
+bool tfcc_reduce_mean_i16_mult(const tfcc_reduce_shape *s, const int16_t *in, int32_t in_zp,
+                               float in_scale, int16_t *out, int32_t out_zp, float out_scale,
+                               int32_t *acc);
+
 /* 4-D mean over height and width (axes 1 and 2) of NHWC data, output [n,1,1,c].
  * uint8 version of reference_ops::Mean (multiplier from float scales inside). */
 void tfcc_mean_hw_u8(const int32_t dims[4], const uint8_t *in, int32_t in_zp, float in_scale,

@@ -27,6 +27,16 @@ void tfcc_ref_resize_bilinear_i8(const tfcc_resize_shape *s, bool align_corners,
                                  const int8_t *in, int8_t *out);
 void tfcc_ref_resize_bilinear_i16(const tfcc_resize_shape *s, bool align_corners, bool half_pixel,
                                   const int16_t *in, int16_t *out);
+/* XNNPACK's arithmetic (TFCC_QUANT_COMPAT_TFLITE): float source coordinates, 11-bit
+ * weights, integer lerps rounded half up (see resize_xnn.c). align_corners and half_pixel
+ * must not both be set. */
+void tfcc_xnn_resize_bilinear_u8(const tfcc_resize_shape *s, bool align_corners, bool half_pixel,
+                                 const uint8_t *in, uint8_t *out);
+void tfcc_xnn_resize_bilinear_i8(const tfcc_resize_shape *s, bool align_corners, bool half_pixel,
+                                 const int8_t *in, int8_t *out);
+/* The s8/u8 ibilinear element: corners top-left/right, bottom-left/right, 11-bit weights. */
+int32_t tfcc_xnn_ibilinear(int32_t tl, int32_t tr, int32_t bl, int32_t br, int32_t wh,
+                           int32_t wv);
 /* Elements of es bytes. */
 void tfcc_ref_resize_nearest(const tfcc_resize_shape *s, bool align_corners, bool half_pixel,
                              size_t es, const void *in, void *out);
