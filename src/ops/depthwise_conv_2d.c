@@ -37,7 +37,7 @@ static tfcc_status dw_init(tfcc_init_ctx *ctx) {
   p->o.padding = tfcc_fb_i8(t, 0, 0);
   p->o.stride_w = tfcc_fb_i32(t, 1, 0);
   p->o.stride_h = tfcc_fb_i32(t, 2, 0);
-  p->o.act = tfcc_fb_i8(t, 4, 0);
+  p->o.act = tfcc_node_fused_activation(ctx->node, tfcc_fb_i8(t, 4, 0));
   p->o.dil_w = tfcc_fb_i32(t, 5, 1);
   p->o.dil_h = tfcc_fb_i32(t, 6, 1);
   tfcc_status st = tfcc_window_opts_check(&p->o, ctx->err);
@@ -84,14 +84,8 @@ static tfcc_status dw_geom(const tfcc_op_ctx *ctx, tfcc_conv_geom *g) {
   g->stride_w = p->o.stride_w;
   g->dil_h = p->o.dil_h;
   g->dil_w = p->o.dil_w;
-  tfcc_status st = tfcc_conv_out_size(p->o.padding, g->in_h, g->filter_h, g->stride_h, g->dil_h,
-                                      &g->out_h, ctx->err);
+  tfcc_status st = tfcc_conv_window(ctx->node, p->o.padding, g, ctx->err);
   if (st != TFCC_OK) return st;
-  st = tfcc_conv_out_size(p->o.padding, g->in_w, g->filter_w, g->stride_w, g->dil_w, &g->out_w,
-                          ctx->err);
-  if (st != TFCC_OK) return st;
-  g->pad_h = tfcc_conv_pad(g->stride_h, g->dil_h, g->in_h, g->filter_h, g->out_h);
-  g->pad_w = tfcc_conv_pad(g->stride_w, g->dil_w, g->in_w, g->filter_w, g->out_w);
   int64_t n;
   int32_t od[4] = {g->batches, g->out_h, g->out_w, g->out_c};
   if (!tfcc_conv_count(4, od, &n) || !tfcc_conv_count(4, in->dims, &n))

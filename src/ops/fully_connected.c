@@ -36,7 +36,7 @@ static tfcc_status fc_init(tfcc_init_ctx *ctx) {
   tfcc_f32_fast_init(&p->f32);
   tfcc_q8_fast_init(&p->q8);
   const tfcc_fb_table *t = &ctx->node->options;
-  p->act = tfcc_fb_i8(t, 0, 0);
+  p->act = tfcc_node_fused_activation(ctx->node, tfcc_fb_i8(t, 0, 0));
   int32_t wf = tfcc_fb_i8(t, 1, 0);
   p->keep_num_dims = tfcc_fb_bool(t, 2, false);
   tfcc_status st = tfcc_conv_check_act(p->act, ctx->err);
