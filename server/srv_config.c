@@ -193,7 +193,7 @@ static int model_pair(walk *w, void *ctx, const char *key, yaml_node_t *v) {
   if (!strcmp(k, "path")) return get_str(w, v, key, m->path, sizeof m->path);
   if (!strcmp(k, "sessions") || !strcmp(k, "instances")) return get_int(w, v, key, 1, 256, &m->sessions);
   if (!strcmp(k, "max_queue")) return get_int(w, v, key, 0, 1 << 20, &m->max_queue);
-  if (!strcmp(k, "max_batch")) return get_int(w, v, key, 0, 1 << 16, &m->max_batch);
+  if (!strcmp(k, "max_batch")) return get_int(w, v, key, 0, 1024, &m->max_batch);
   if (!strcmp(k, "max_queue_delay_us")) return get_i64(w, v, key, 0, 10000000, &m->max_queue_delay_us);
   if (!strcmp(k, "inputs")) return name_list(w, v, key, m->inputs, &m->n_inputs);
   if (!strcmp(k, "outputs")) return name_list(w, v, key, m->outputs, &m->n_outputs);

@@ -28,7 +28,7 @@ typedef struct srv_model_config {
   int n_versions;           /* 0: serve the latest version only */
   int sessions;             /* session instances (concurrent runs) */
   int max_queue;            /* requests that may wait for a session; beyond: 503 */
-  int max_batch;            /* dynamic batching: accepted and validated, not implemented yet (0) */
+  int max_batch;            /* dynamic batching: rows per merged run (0, 1: off; at most 1024) */
   int64_t max_queue_delay_us;
   char inputs[SRV_MAX_IO][SRV_NAME_MAX];  /* required input names (new versions must have them) */
   int n_inputs;

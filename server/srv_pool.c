@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-int srv_pool_create(srv_pool *p, tfcc_model *m, int n, char *err, size_t err_size) {
+int srv_pool_create(srv_pool *p, tfcc_model *m, int n, int max_batch, char *err, size_t err_size) {
   memset(p, 0, sizeof *p);
   p->slots = calloc((size_t)n, sizeof *p->slots);
   p->free_list = calloc((size_t)n, sizeof *p->free_list);
@@ -24,6 +24,15 @@ int srv_pool_create(srv_pool *p, tfcc_model *m, int n, char *err, size_t err_siz
   pthread_condattr_destroy(&ca);
   p->n = n;
   for (int i = 0; i < n; i++) {
+    if (max_batch > 1) {
+      p->slots[i].bsess = calloc((size_t)max_batch + 1, sizeof *p->slots[i].bsess);
+      p->slots[i].max_batch = max_batch;
+      if (!p->slots[i].bsess) {
+        snprintf(err, err_size, "out of memory");
+        srv_pool_destroy(p);
+        return -1;
+      }
+    }
     tfcc_status st = tfcc_session_create(m, NULL, &p->slots[i].session);
     if (st != TFCC_OK) {
       snprintf(err, err_size, "session %d: %s", i, tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));
@@ -49,7 +58,12 @@ void srv_pool_destroy(srv_pool *p) {
   if (!p->slots) return;
   for (int i = 0; i < p->n; i++) {
     tfcc_session_destroy(p->slots[i].session);
-    for (int o = 0; o < SRV_MAX_IO; o++) free(p->slots[i].out[o]);
+    for (int b = 0; p->slots[i].bsess && b <= p->slots[i].max_batch; b++) tfcc_session_destroy(p->slots[i].bsess[b]);
+    free(p->slots[i].bsess);
+    for (int o = 0; o < SRV_MAX_IO; o++) {
+      free(p->slots[i].out[o]);
+      free(p->slots[i].in[o]);
+    }
   }
   free(p->slots);
   free(p->free_list);
@@ -67,6 +81,38 @@ int srv_slot_out_reserve(srv_slot *s, int i, size_t bytes) {
   return 0;
 }
 
+int srv_slot_in_reserve(srv_slot *s, int i, size_t bytes) {
+  if (bytes <= s->in_cap[i] && s->in[i]) return 0;
+  void *q = realloc(s->in[i], bytes ? bytes : 1);
+  if (!q) return -1;
+  s->in[i] = q;
+  s->in_cap[i] = bytes;
+  return 0;
+}
+
+static void deadline_in(struct timespec *dl, int timeout_ms) {
+  clock_gettime(CLOCK_MONOTONIC, dl);
+  dl->tv_sec += timeout_ms / 1000;
+  dl->tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+  if (dl->tv_nsec >= 1000000000L) {
+    dl->tv_sec++;
+    dl->tv_nsec -= 1000000000L;
+  }
+}
+
+srv_slot *srv_pool_wait(srv_pool *p, int timeout_ms) {
+  pthread_mutex_lock(&p->mu);
+  if (p->n_free == 0) {
+    struct timespec dl;
+    deadline_in(&dl, timeout_ms);
+    int rc = 0;
+    while (p->n_free == 0 && rc != ETIMEDOUT) rc = pthread_cond_timedwait(&p->cv, &p->mu, &dl);
+  }
+  srv_slot *s = p->n_free ? &p->slots[p->free_list[--p->n_free]] : NULL;
+  pthread_mutex_unlock(&p->mu);
+  return s;
+}
+
 srv_slot *srv_pool_acquire(srv_pool *p, srv_model_stats *ms, int max_queue, int timeout_ms, int *status,
                            char *err, size_t err_size) {
   pthread_mutex_lock(&p->mu);
@@ -79,13 +125,7 @@ srv_slot *srv_pool_acquire(srv_pool *p, srv_model_stats *ms, int max_queue, int 
       return NULL;
     }
     struct timespec dl;
-    clock_gettime(CLOCK_MONOTONIC, &dl);
-    dl.tv_sec += timeout_ms / 1000;
-    dl.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-    if (dl.tv_nsec >= 1000000000L) {
-      dl.tv_sec++;
-      dl.tv_nsec -= 1000000000L;
-    }
+    deadline_in(&dl, timeout_ms);
     atomic_fetch_add(&ms->queued, 1);
     int rc = 0;
     while (p->n_free == 0 && rc != ETIMEDOUT) rc = pthread_cond_timedwait(&p->cv, &p->mu, &dl);
