@@ -185,7 +185,8 @@ int srv_batch_run(srv_version *v, int timeout_ms, srv_request *req, srv_encode_f
   pthread_cond_init(&me.cv, NULL);
 
   pthread_mutex_lock(&b->mu);
-  if (b->n_pending >= v->max_queue) {
+  /* max_queue requests may wait beyond the batch being collected */
+  if (b->n_pending >= v->max_queue + b->max_batch) {
     pthread_mutex_unlock(&b->mu);
     pthread_cond_destroy(&me.cv);
     atomic_fetch_add(&ms->rejected_full, 1);

@@ -18,6 +18,7 @@ int srv_config_init(srv_config *c) {
   if (!c->models) return -1;
   c->num_threads = 0;
   c->poll_ms = 1000;
+  srv_model_config_default(&c->repo_model);
   snprintf(c->host, sizeof c->host, "127.0.0.1");
   c->port = 8000;
   c->max_connections = 256;
@@ -276,6 +277,10 @@ static int repo_pair(walk *w, void *ctx, const char *key, yaml_node_t *v) {
   const char *k = leaf(key);
   if (!strcmp(k, "path")) return get_str(w, v, key, c->repository, sizeof c->repository);
   if (!strcmp(k, "poll_ms")) return get_int(w, v, key, 50, 3600000, &c->poll_ms);
+  /* settings of every model found in the repository */
+  if (!strcmp(k, "sessions") || !strcmp(k, "instances") || !strcmp(k, "max_queue") || !strcmp(k, "max_batch") ||
+      !strcmp(k, "max_queue_delay_us"))
+    return model_pair(w, &c->repo_model, key, v);
   return UNKNOWN(w, v, key);
 }
 

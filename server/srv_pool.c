@@ -100,15 +100,53 @@ static void deadline_in(struct timespec *dl, int timeout_ms) {
   }
 }
 
+/* FIFO hand-off: waiters queue in arrival order, each on its own condition variable; a
+ * released slot goes straight to the oldest waiter (no barging by newcomers, no thundering
+ * herd), so the wait of a queued request is bounded by the requests ahead of it and the
+ * latency tail stays close to the median under saturation. */
+struct srv_pool_waiter {
+  pthread_cond_t cv;
+  srv_slot *got;
+  struct srv_pool_waiter *next;
+};
+
+/* Under p->mu: a free slot, or waits in line up to timeout_ms. NULL on timeout. */
+static srv_slot *take_or_wait(srv_pool *p, int timeout_ms) {
+  if (p->n_free > 0) return &p->slots[p->free_list[--p->n_free]];
+  struct srv_pool_waiter w;
+  pthread_condattr_t ca;
+  pthread_condattr_init(&ca);
+  pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+  pthread_cond_init(&w.cv, &ca);
+  pthread_condattr_destroy(&ca);
+  w.got = NULL;
+  w.next = NULL;
+  if (p->wait_tail) p->wait_tail->next = &w;
+  else p->wait_head = &w;
+  p->wait_tail = &w;
+  struct timespec dl;
+  deadline_in(&dl, timeout_ms > 0 ? timeout_ms : 0);
+  int rc = 0;
+  while (!w.got && rc != ETIMEDOUT) rc = pthread_cond_timedwait(&w.cv, &p->mu, &dl);
+  if (!w.got) { /* timed out and still queued: leave the line */
+    struct srv_pool_waiter *prev = NULL, *q = p->wait_head;
+    while (q && q != &w) {
+      prev = q;
+      q = q->next;
+    }
+    if (q) {
+      if (prev) prev->next = w.next;
+      else p->wait_head = w.next;
+      if (p->wait_tail == &w) p->wait_tail = prev;
+    }
+  }
+  pthread_cond_destroy(&w.cv);
+  return w.got;
+}
+
 srv_slot *srv_pool_wait(srv_pool *p, int timeout_ms) {
   pthread_mutex_lock(&p->mu);
-  if (p->n_free == 0) {
-    struct timespec dl;
-    deadline_in(&dl, timeout_ms);
-    int rc = 0;
-    while (p->n_free == 0 && rc != ETIMEDOUT) rc = pthread_cond_timedwait(&p->cv, &p->mu, &dl);
-  }
-  srv_slot *s = p->n_free ? &p->slots[p->free_list[--p->n_free]] : NULL;
+  srv_slot *s = take_or_wait(p, timeout_ms);
   pthread_mutex_unlock(&p->mu);
   return s;
 }
@@ -116,35 +154,35 @@ srv_slot *srv_pool_wait(srv_pool *p, int timeout_ms) {
 srv_slot *srv_pool_acquire(srv_pool *p, srv_model_stats *ms, int max_queue, int timeout_ms, int *status,
                            char *err, size_t err_size) {
   pthread_mutex_lock(&p->mu);
-  if (p->n_free == 0) {
-    if (atomic_load(&ms->queued) >= max_queue) {
-      pthread_mutex_unlock(&p->mu);
-      atomic_fetch_add(&ms->rejected_full, 1);
-      *status = 503;
-      snprintf(err, err_size, "model '%s' is busy: %d requests already queued (max_queue)", ms->model, max_queue);
-      return NULL;
-    }
-    struct timespec dl;
-    deadline_in(&dl, timeout_ms);
-    atomic_fetch_add(&ms->queued, 1);
-    int rc = 0;
-    while (p->n_free == 0 && rc != ETIMEDOUT) rc = pthread_cond_timedwait(&p->cv, &p->mu, &dl);
-    atomic_fetch_sub(&ms->queued, 1);
-    if (p->n_free == 0) {
-      pthread_mutex_unlock(&p->mu);
-      *status = 503;
-      snprintf(err, err_size, "model '%s': no session became free within %d ms", ms->model, timeout_ms);
-      return NULL;
-    }
+  if (p->n_free == 0 && atomic_load(&ms->queued) >= max_queue) {
+    pthread_mutex_unlock(&p->mu);
+    atomic_fetch_add(&ms->rejected_full, 1);
+    *status = 503;
+    snprintf(err, err_size, "model '%s' is busy: %d requests already queued (max_queue)", ms->model, max_queue);
+    return NULL;
   }
-  srv_slot *s = &p->slots[p->free_list[--p->n_free]];
+  int queued = p->n_free == 0;
+  if (queued) atomic_fetch_add(&ms->queued, 1);
+  srv_slot *s = take_or_wait(p, timeout_ms);
+  if (queued) atomic_fetch_sub(&ms->queued, 1);
   pthread_mutex_unlock(&p->mu);
+  if (!s) {
+    *status = 503;
+    snprintf(err, err_size, "model '%s': no session became free within %d ms", ms->model, timeout_ms);
+  }
   return s;
 }
 
 void srv_pool_release(srv_pool *p, srv_slot *s) {
   pthread_mutex_lock(&p->mu);
-  p->free_list[p->n_free++] = (int)(s - p->slots);
-  pthread_cond_signal(&p->cv);
+  struct srv_pool_waiter *w = p->wait_head;
+  if (w) {
+    p->wait_head = w->next;
+    if (!p->wait_head) p->wait_tail = NULL;
+    w->got = s;
+    pthread_cond_signal(&w->cv);
+  } else {
+    p->free_list[p->n_free++] = (int)(s - p->slots);
+  }
   pthread_mutex_unlock(&p->mu);
 }

@@ -1,8 +1,9 @@
 /* Session pool of one model version plus the model's bounded wait queue.
  * Each slot is one tfcc_session (weights shared through the model) with its own output
  * buffers, reused across requests (grown only when a dynamic shape gets larger). A request
- * takes a free slot, or waits while fewer than max_queue requests wait; beyond that it gets
- * 503 (backpressure). */
+ * takes a free slot, or waits in line (first come, first served: a released slot is handed
+ * to the oldest waiter) while fewer than max_queue requests wait; beyond that it gets 503
+ * (backpressure). */
 #ifndef TFCC_SERVER_SRV_POOL_H
 #define TFCC_SERVER_SRV_POOL_H
 
@@ -27,9 +28,12 @@ typedef struct srv_slot {
   _Atomic int readers;
 } srv_slot;
 
+struct srv_pool_waiter;
+
 typedef struct srv_pool {
   pthread_mutex_t mu;
   pthread_cond_t cv;
+  struct srv_pool_waiter *wait_head, *wait_tail; /* requests waiting for a slot, oldest first */
   srv_slot *slots;
   int n;
   int *free_list;

@@ -481,8 +481,7 @@ static void discover(srv_repo *r) {
     int len = snprintf(path, sizeof path, "%s/%s", r->repo_path, e->d_name);
     if (len <= 0 || (size_t)len >= sizeof path || stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) continue;
     if (srv_repo_find(r, e->d_name)) continue;
-    srv_model_config mc;
-    srv_model_config_default(&mc);
+    srv_model_config mc = r->repo_model;
     snprintf(mc.name, sizeof mc.name, "%s", e->d_name);
     snprintf(mc.path, sizeof mc.path, "%s", path);
     pthread_mutex_lock(&r->mu);
@@ -504,6 +503,7 @@ int srv_repo_create(tfcc_runtime *rt, const srv_config *cfg, srv_repo **out, cha
   }
   r->rt = rt;
   snprintf(r->repo_path, sizeof r->repo_path, "%s", cfg->repository);
+  r->repo_model = cfg->repo_model;
   r->poll_ms = cfg->poll_ms;
   r->request_timeout_ms = cfg->request_timeout_ms;
   pthread_mutex_init(&r->mu, NULL);

@@ -76,6 +76,7 @@ struct srv_model {
 typedef struct srv_repo {
   tfcc_runtime *rt;
   char repo_path[SRV_PATH_MAX];
+  srv_model_config repo_model; /* settings of discovered models */
   int poll_ms;
   int request_timeout_ms;
   pthread_mutex_t mu; /* guards models[] (entries are never freed before destroy) */

@@ -94,11 +94,12 @@ static int apply(overrides *o, srv_config *c) {
       if (dot && dot != m->name) *dot = '\0';
     }
   }
-  for (int i = 0; i < c->n_models; i++) {
-    if (o->sessions > 0) c->models[i].sessions = (int)o->sessions;
-    if (o->max_queue >= 0) c->models[i].max_queue = (int)o->max_queue;
-    if (o->max_batch >= 0) c->models[i].max_batch = (int)o->max_batch;
-    if (o->batch_delay >= 0) c->models[i].max_queue_delay_us = o->batch_delay;
+  for (int i = -1; i < c->n_models; i++) { /* -1: models found in the repository */
+    srv_model_config *m = i < 0 ? &c->repo_model : &c->models[i];
+    if (o->sessions > 0) m->sessions = (int)o->sessions;
+    if (o->max_queue >= 0) m->max_queue = (int)o->max_queue;
+    if (o->max_batch >= 0) m->max_batch = (int)o->max_batch;
+    if (o->batch_delay >= 0) m->max_queue_delay_us = o->batch_delay;
   }
   return 0;
 }
