@@ -9,7 +9,8 @@
 #                       [--sessions N] [--threads N] [--reload | --hot-reload] [--warmup 10]
 #
 # RSS is compared between the end of the warm-up (--warmup seconds at the highest
-# concurrency: connection threads, malloc arenas, body buffers) and the end of the run.
+# concurrency: connection threads, malloc arenas, body buffers) and the end of the run, and,
+# with the connections open, between 1/6 of the highest level's run and its last second.
 #
 # --reload publishes a new model version (repository layout, write-then-rename) in the
 # middle of the highest level and reports the failed requests (target: 0): a whole-model
@@ -105,8 +106,16 @@ for c in $LEVELS; do
     ( sleep $(( SECONDS_PER / 2 )); cp "$MODEL" "$WORK/repo/m/.new"; mv "$WORK/repo/m/.new" "$WORK/repo/m/1/model.tflite" ) &
     pub=$!
   fi
+  rss_in=""
+  if [ "$c" = "$max_level" ]; then
+    ( sleep $(( SECONDS_PER / 6 > 0 ? SECONDS_PER / 6 : 1 )); metric process_resident_memory_bytes >"$WORK/rss_a"
+      sleep $(( SECONDS_PER - SECONDS_PER / 6 - 1 > 0 ? SECONDS_PER - SECONDS_PER / 6 - 1 : 1 ))
+      metric process_resident_memory_bytes >"$WORK/rss_b" ) &
+    rss_in=$!
+  fi
   line=$(wrk -t$t -c"$c" -d"${SECONDS_PER}s" --timeout 10s -s "$HERE/serve_request.lua" "$URL" | grep RESULT)
   [ -z "$pub" ] || wait "$pub"
+  [ -z "$rss_in" ] || wait "$rss_in"
   eval "$(echo "$line" | sed 's/^RESULT //')"
   v=1; [ "$RELOAD" = 1 ] && [ "$c" = "$max_level" ] && v=2
   cm=$(compute_mean_ms $v)
@@ -125,6 +134,10 @@ for c in $LEVELS; do
 done
 rss1=$(metric process_resident_memory_bytes)
 echo "RSS after warm-up $(awk -v r="$rss0" 'BEGIN{printf "%.1f", r/1048576}') MiB, at the end $(awk -v r="$rss1" 'BEGIN{printf "%.1f", r/1048576}') MiB ($(awk -v a="$rss0" -v b="$rss1" 'BEGIN{printf "%+.1f", (b-a)*100/a}')%)"
+if [ -s "$WORK/rss_a" ] && [ -s "$WORK/rss_b" ]; then
+  a=$(cat "$WORK/rss_a") b=$(cat "$WORK/rss_b")
+  echo "RSS under load (concurrency $max_level, connections open): $(awk -v r="$a" 'BEGIN{printf "%.1f", r/1048576}') MiB at $(( SECONDS_PER / 6 )) s, $(awk -v r="$b" 'BEGIN{printf "%.1f", r/1048576}') MiB at $(( SECONDS_PER - 1 )) s ($(awk -v a="$a" -v b="$b" 'BEGIN{printf "%+.1f", (b-a)*100/a}')%)"
+fi
 if [ "$RELOAD" != 0 ]; then
   grep -E "MODEL_LOADED|MODEL_UPDATED|HOT_UPDATE|MODEL_RELEASED" "$WORK/server.log" | sed 's/^/  /'
 fi

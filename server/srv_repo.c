@@ -314,8 +314,9 @@ static int hot_update(srv_model *m, long long version, const char *path, const s
   tfcc_status st = tfcc_model_update_weights(v->model, path);
   uint64_t total = srv_now_ns() - t0;
   if (st != TFCC_OK) {
-    srv_log(SRV_LOG_INFO, "HOT_UPDATE_REFUSED", "model=%s version=%lld path=%s: %s; swapping the whole model",
-            m->cfg.name, version, path, tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));
+    /* the library names the file and the first difference (and logs MODEL_INVALID itself) */
+    srv_log(SRV_LOG_INFO, "HOT_UPDATE_REFUSED", "model=%s version=%lld: %s; swapping the whole model", m->cfg.name,
+            version, tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));
     srv_version_release(v);
     return 0;
   }
