@@ -1,3 +1,4 @@
+/* Shared operator logic of the 2-D pooling operators; the contract is in pool_common.h. */
 #include "ops/pool_common.h"
 
 #include <stdlib.h>
