@@ -18,6 +18,7 @@ int srv_config_init(srv_config *c) {
   if (!c->models) return -1;
   c->num_threads = 0;
   c->poll_ms = 1000;
+  srv_model_config_default(&c->repo_model);
   snprintf(c->host, sizeof c->host, "127.0.0.1");
   c->port = 8000;
   c->max_connections = 256;
@@ -193,7 +194,7 @@ static int model_pair(walk *w, void *ctx, const char *key, yaml_node_t *v) {
   if (!strcmp(k, "path")) return get_str(w, v, key, m->path, sizeof m->path);
   if (!strcmp(k, "sessions") || !strcmp(k, "instances")) return get_int(w, v, key, 1, 256, &m->sessions);
   if (!strcmp(k, "max_queue")) return get_int(w, v, key, 0, 1 << 20, &m->max_queue);
-  if (!strcmp(k, "max_batch")) return get_int(w, v, key, 0, 1 << 16, &m->max_batch);
+  if (!strcmp(k, "max_batch")) return get_int(w, v, key, 0, 1024, &m->max_batch);
   if (!strcmp(k, "max_queue_delay_us")) return get_i64(w, v, key, 0, 10000000, &m->max_queue_delay_us);
   if (!strcmp(k, "inputs")) return name_list(w, v, key, m->inputs, &m->n_inputs);
   if (!strcmp(k, "outputs")) return name_list(w, v, key, m->outputs, &m->n_outputs);
@@ -276,6 +277,10 @@ static int repo_pair(walk *w, void *ctx, const char *key, yaml_node_t *v) {
   const char *k = leaf(key);
   if (!strcmp(k, "path")) return get_str(w, v, key, c->repository, sizeof c->repository);
   if (!strcmp(k, "poll_ms")) return get_int(w, v, key, 50, 3600000, &c->poll_ms);
+  /* settings of every model found in the repository */
+  if (!strcmp(k, "sessions") || !strcmp(k, "instances") || !strcmp(k, "max_queue") || !strcmp(k, "max_batch") ||
+      !strcmp(k, "max_queue_delay_us"))
+    return model_pair(w, &c->repo_model, key, v);
   return UNKNOWN(w, v, key);
 }
 

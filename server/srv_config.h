@@ -3,7 +3,7 @@
  *   runtime: {num_threads, cpu_affinity: [ids], memory_pool_mb, isa}
  *   models:  [{name, path, versions: [n] | latest, sessions, max_queue, max_batch,
  *              max_queue_delay_us, inputs: [names], outputs: [names]}]
- *   repository: {path, poll_ms}
+ *   repository: {path, poll_ms, sessions, max_queue, max_batch, max_queue_delay_us}
  *   server:  {host, port, max_connections, max_body_mb, timeouts: {read_s, request_ms, drain_s}}
  *   metrics: {enabled, path}
  *   log:     {level, format: text|json, access}
@@ -28,7 +28,7 @@ typedef struct srv_model_config {
   int n_versions;           /* 0: serve the latest version only */
   int sessions;             /* session instances (concurrent runs) */
   int max_queue;            /* requests that may wait for a session; beyond: 503 */
-  int max_batch;            /* dynamic batching: accepted and validated, not implemented yet (0) */
+  int max_batch;            /* dynamic batching: rows per merged run (0, 1: off; at most 1024) */
   int64_t max_queue_delay_us;
   char inputs[SRV_MAX_IO][SRV_NAME_MAX];  /* required input names (new versions must have them) */
   int n_inputs;
@@ -47,6 +47,7 @@ typedef struct srv_config {
   srv_model_config *models;
   int n_models;
   char repository[SRV_PATH_MAX]; /* "" = none */
+  srv_model_config repo_model;   /* settings of the models found in the repository (no name/path) */
   int poll_ms;
   /* server */
   char host[64];

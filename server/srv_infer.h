@@ -1,6 +1,8 @@
 /* Runs a parsed request on a model version: takes a session from the pool (bounded queue),
  * resizes dynamic inputs when the request's shape differs, runs, and lets the protocol's
- * encoder write the response while the session's output buffers are still held. */
+ * encoder write the response while the session's output buffers are still held. With
+ * dynamic batching on (srv_batch.h) a request whose rows fit a batch goes through the
+ * version's batcher instead. */
 #ifndef TFCC_SERVER_SRV_INFER_H
 #define TFCC_SERVER_SRV_INFER_H
 
@@ -24,6 +26,19 @@ typedef struct srv_timing {
 
 /* Returns 200 (body written by enc) or an HTTP status with err. */
 int srv_infer_run(srv_version *v, int timeout_ms, srv_request *req, srv_encode_fn enc, void *ctx,
+                  srv_buf *body, srv_timing *t, char *err, size_t n);
+
+/* One run of session s (of slot) on inputs in[0..sig.n_in): resizes inputs whose shape
+ * differs from the session's, reserves the slot's output buffers, resets state, runs.
+ * Fills outs (pointing into the slot's buffers). Returns 200, or 400/500 with err. */
+int srv_run_session(srv_version *v, srv_slot *slot, tfcc_session *s, const srv_tensor *in, srv_outputs *outs,
+                    uint64_t *compute_ns, char *err, size_t n);
+
+/* Dynamic batching (srv_batch.h): whether req goes through v's batcher (batching on, and
+ * every input has rows in [1, max_batch)), and the batched run (same contract as
+ * srv_infer_run). */
+int srv_batch_accepts(const srv_version *v, const srv_request *req);
+int srv_batch_run(srv_version *v, int timeout_ms, srv_request *req, srv_encode_fn enc, void *ctx,
                   srv_buf *body, srv_timing *t, char *err, size_t n);
 
 #endif

@@ -93,6 +93,50 @@ void srv_hist_observe(srv_hist *h, uint64_t ns) {
   atomic_fetch_add_explicit(&h->count, 1, memory_order_relaxed);
 }
 
+void srv_batch_observe(srv_model_stats *m, int rows, int requests) {
+  int i = 0;
+  while (i < SRV_BATCH_BUCKETS && rows > (1 << i)) i++;
+  if (i < SRV_BATCH_BUCKETS) atomic_fetch_add_explicit(&m->batch_bucket[i], 1, memory_order_relaxed);
+  atomic_fetch_add_explicit(&m->batch_sum, (uint64_t)rows, memory_order_relaxed);
+  atomic_fetch_add_explicit(&m->batch_requests, (uint64_t)requests, memory_order_relaxed);
+  atomic_fetch_add_explicit(&m->batch_count, 1, memory_order_relaxed);
+}
+
+static void label_value(srv_buf *b, const char *s);
+
+static void batch_render(srv_buf *b) {
+  srv_buf_str(b, "# HELP tfcc_batch_size Rows per model run with dynamic batching (one observation per run).\n"
+                 "# TYPE tfcc_batch_size histogram\n");
+  for (srv_model_stats *m = g_models; m; m = m->next) {
+    uint64_t n = atomic_load(&m->batch_count);
+    if (!n) continue;
+    uint64_t cum = 0;
+    for (int i = 0; i < SRV_BATCH_BUCKETS; i++) {
+      cum += atomic_load(&m->batch_bucket[i]);
+      srv_buf_str(b, "tfcc_batch_size_bucket{model=\"");
+      label_value(b, m->model);
+      srv_buf_printf(b, "\",le=\"%d\"} %llu\n", 1 << i, (unsigned long long)cum);
+    }
+    srv_buf_str(b, "tfcc_batch_size_bucket{model=\"");
+    label_value(b, m->model);
+    srv_buf_printf(b, "\",le=\"+Inf\"} %llu\n", (unsigned long long)n);
+    srv_buf_str(b, "tfcc_batch_size_sum{model=\"");
+    label_value(b, m->model);
+    srv_buf_printf(b, "\"} %llu\n", (unsigned long long)atomic_load(&m->batch_sum));
+    srv_buf_str(b, "tfcc_batch_size_count{model=\"");
+    label_value(b, m->model);
+    srv_buf_printf(b, "\"} %llu\n", (unsigned long long)n);
+  }
+  srv_buf_str(b, "# HELP tfcc_batched_requests_total Requests answered from a batched run (more than one request merged).\n"
+                 "# TYPE tfcc_batched_requests_total counter\n");
+  for (srv_model_stats *m = g_models; m; m = m->next) {
+    if (!atomic_load(&m->batch_count)) continue;
+    srv_buf_str(b, "tfcc_batched_requests_total{model=\"");
+    label_value(b, m->model);
+    srv_buf_printf(b, "\"} %llu\n", (unsigned long long)atomic_load(&m->batch_requests));
+  }
+}
+
 static int slot(int status) {
   for (int i = 0; i < N_STATUS; i++)
     if (k_status[i] == status) return i;
@@ -200,6 +244,7 @@ void srv_metrics_render(srv_buf *b) {
       {"tfcc_model_load_failures_total", "Model versions that failed to load or verify (old version kept).", "counter", 3},
       {"tfcc_requests_rejected_total", "Requests answered 503 because the queue was full.", "counter", 4},
       {"tfcc_model_ready_version", "Version served by default (-1: not ready).", "gauge", 5},
+      {"tfcc_model_hot_updates_total", "Reloads done as a hot weight update (same graph, sessions kept).", "counter", 6},
   };
   for (size_t g = 0; g < sizeof gauges / sizeof gauges[0]; g++) {
     srv_buf_printf(b, "# HELP %s %s\n# TYPE %s %s\n", gauges[g].name, gauges[g].help, gauges[g].name, gauges[g].type);
@@ -211,7 +256,8 @@ void srv_metrics_render(srv_buf *b) {
         case 2: v = (long long)atomic_load(&m->loads_ok); break;
         case 3: v = (long long)atomic_load(&m->loads_failed); break;
         case 4: v = (long long)atomic_load(&m->rejected_full); break;
-        default: v = (long long)atomic_load(&m->ready_version); break;
+        case 5: v = (long long)atomic_load(&m->ready_version); break;
+        default: v = (long long)atomic_load(&m->hot_updates); break;
       }
       srv_buf_printf(b, "%s{model=\"", gauges[g].name);
       label_value(b, m->model);
@@ -221,6 +267,7 @@ void srv_metrics_render(srv_buf *b) {
   srv_buf_str(b, "# HELP tfcc_model_reload_seconds Duration of loading, verifying and swapping in a model version.\n"
                  "# TYPE tfcc_model_reload_seconds histogram\n");
   for (srv_model_stats *m = g_models; m; m = m->next) hist_render(b, "tfcc_model_reload_seconds", m->model, -1, &m->reload);
+  batch_render(b);
   pthread_mutex_unlock(&g_lock);
   srv_buf_printf(b, "# HELP process_resident_memory_bytes Resident memory size in bytes.\n"
                     "# TYPE process_resident_memory_bytes gauge\nprocess_resident_memory_bytes %llu\n",

@@ -18,6 +18,7 @@ void srv_version_release(srv_version *v) {
   srv_log(SRV_LOG_INFO, "MODEL_RELEASED", "model=%s version=%lld released (last request done)",
           v->owner->cfg.name, v->version);
   srv_pool_destroy(&v->pool);
+  srv_batcher_destroy(&v->batch);
   tfcc_model_release(v->model);
   free(v);
 }
@@ -92,6 +93,21 @@ static int verify(srv_version *v, const srv_model_config *cfg, char *err, size_t
   return rc;
 }
 
+/* NULL when every input and output has a dynamic dimension 0 (requests can be merged along
+ * it), else why not. */
+static const char *batch_dim_dynamic(const srv_sig *sig) {
+  static _Thread_local char why[400];
+  for (int i = 0; i < sig->n_in + sig->n_out; i++) {
+    const srv_io *io = i < sig->n_in ? &sig->in[i] : &sig->out[i - sig->n_in];
+    if (io->rank < 1 || io->sig[0] != -1) {
+      snprintf(why, sizeof why, "%s '%s' has no dynamic batch dimension (dimension 0 must be -1 in its signature)",
+               i < sig->n_in ? "input" : "output", io->name);
+      return why;
+    }
+  }
+  return NULL;
+}
+
 /* Loads and verifies one version in the calling (background) thread. NULL with err. */
 static srv_version *load_version(srv_repo *r, srv_model *m, long long version, const char *path,
                                  const srv_file_id *id, char *err, size_t n) {
@@ -118,7 +134,9 @@ static srv_version *load_version(srv_repo *r, srv_model *m, long long version, c
     snprintf(err, n, "%s: %d inputs and %d outputs (at most %d each are served)", path, n_in, n_out, SRV_MAX_IO);
     goto fail;
   }
-  if (srv_pool_create(&v->pool, v->model, v->sessions, err, n) != 0) goto fail;
+  v->cfg_gen = m->cfg_gen;
+  srv_batcher_init(&v->batch, 0, 0);
+  if (srv_pool_create(&v->pool, v->model, v->sessions, m->cfg.max_batch, err, n) != 0) goto fail;
   v->sig.n_in = n_in;
   v->sig.n_out = n_out;
   for (int i = 0; i < n_in; i++) {
@@ -136,10 +154,21 @@ static srv_version *load_version(srv_repo *r, srv_model *m, long long version, c
     snprintf(err, n, "%s: %s", path, why);
     goto fail;
   }
+  if (m->cfg.max_batch > 1) {
+    const char *why_not = batch_dim_dynamic(&v->sig);
+    if (why_not) {
+      srv_log(SRV_LOG_WARN, "BATCHING_DISABLED", "model=%s version=%lld: max_batch %d ignored: %s", m->cfg.name,
+              version, m->cfg.max_batch, why_not);
+    } else {
+      v->batch.max_batch = m->cfg.max_batch;
+      v->batch.delay_ns = m->cfg.max_queue_delay_us * 1000;
+    }
+  }
   v->stats = srv_metrics_version(m->cfg.name, version);
   return v;
 fail:
   srv_pool_destroy(&v->pool);
+  srv_batcher_destroy(&v->batch);
   tfcc_model_release(v->model);
   free(v);
   return NULL;
@@ -267,6 +296,55 @@ static void record_failure(srv_model *m, long long version, const srv_file_id *i
           serving ? " (the previous version keeps serving)" : "");
 }
 
+/* A changed file under a version number that is loaded, with the settings it was loaded
+ * with: tfcc_model_update_weights on the served model (sessions, output buffers and batch
+ * sessions kept; runs in progress finish on the old weights, runs that start afterwards use
+ * the new ones; the version number does not change, so no answer is mislabelled). Returns 1
+ * when done; 0 when not applicable or refused (a different graph, which the library names),
+ * and the caller swaps the whole model instead. */
+static int hot_update(srv_model *m, long long version, const char *path, const srv_file_id *id) {
+  srv_version *v = NULL;
+  pthread_mutex_lock(&m->mu);
+  for (int k = 0; k < m->n_ver; k++)
+    if (m->ver[k]->version == version && m->ver[k]->cfg_gen == m->cfg_gen) v = m->ver[k];
+  if (v) atomic_fetch_add(&v->refs, 1);
+  pthread_mutex_unlock(&m->mu);
+  if (!v) return 0;
+  uint64_t t0 = srv_now_ns();
+  tfcc_status st = tfcc_model_update_weights(v->model, path);
+  uint64_t total = srv_now_ns() - t0;
+  if (st != TFCC_OK) {
+    /* the library names the file and the first difference (and logs MODEL_INVALID itself) */
+    srv_log(SRV_LOG_INFO, "HOT_UPDATE_REFUSED", "model=%s version=%lld: %s; swapping the whole model", m->cfg.name,
+            version, tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));
+    srv_version_release(v);
+    return 0;
+  }
+  tfcc_update_info ui;
+  memset(&ui, 0, sizeof ui);
+  tfcc_model_update_info(v->model, &ui);
+  pthread_mutex_lock(&m->mu);
+  v->id = *id;
+  snprintf(v->path, sizeof v->path, "%s", path);
+  if (m->last_error_version == version) {
+    m->last_error[0] = '\0';
+    m->last_error_version = -1;
+  }
+  pthread_mutex_unlock(&m->mu);
+  atomic_fetch_add(&m->stats->loads_ok, 1);
+  atomic_fetch_add(&m->stats->hot_updates, 1);
+  srv_hist_observe(&m->stats->reload, total);
+  srv_log(SRV_LOG_INFO, "MODEL_UPDATED",
+          "model=%s version=%lld path=%s hot weight update generation=%llu prepare_ms=%.1f swap_us=%.1f drain_ms=%.1f",
+          m->cfg.name, version, path, (unsigned long long)ui.generation, ui.map_ms + ui.prepare_ms,
+          ui.switch_ms * 1e3, ui.drain_ms);
+  if (ui.total_ms > 150.0)
+    srv_log(SRV_LOG_WARN, "HOT_UPDATE_DELAY", "model=%s version=%lld: the update took %.1f ms to publish (> 150 ms)",
+            m->cfg.name, version, ui.total_ms);
+  srv_version_release(v);
+  return 1;
+}
+
 /* One scan of a model: loads what is new or changed, drops what is no longer wanted.
  * initial: first scan (no stability wait). Returns the number of loaded versions. */
 static int scan_model(srv_repo *r, srv_model *m, int initial, int *failures) {
@@ -319,6 +397,10 @@ static int scan_model(srv_repo *r, srv_model *m, int initial, int *failures) {
       continue;
     }
     if (failed || !stable) continue;
+    if (hot_update(m, want[i], want_path[i], &id)) {
+      loaded_wanted++;
+      continue;
+    }
     uint64_t t0 = srv_now_ns();
     char err[600];
     srv_version *v = load_version(r, m, want[i], want_path[i], &id, err, sizeof err);
@@ -400,8 +482,7 @@ static void discover(srv_repo *r) {
     int len = snprintf(path, sizeof path, "%s/%s", r->repo_path, e->d_name);
     if (len <= 0 || (size_t)len >= sizeof path || stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) continue;
     if (srv_repo_find(r, e->d_name)) continue;
-    srv_model_config mc;
-    srv_model_config_default(&mc);
+    srv_model_config mc = r->repo_model;
     snprintf(mc.name, sizeof mc.name, "%s", e->d_name);
     snprintf(mc.path, sizeof mc.path, "%s", path);
     pthread_mutex_lock(&r->mu);
@@ -423,6 +504,7 @@ int srv_repo_create(tfcc_runtime *rt, const srv_config *cfg, srv_repo **out, cha
   }
   r->rt = rt;
   snprintf(r->repo_path, sizeof r->repo_path, "%s", cfg->repository);
+  r->repo_model = cfg->repo_model;
   r->poll_ms = cfg->poll_ms;
   r->request_timeout_ms = cfg->request_timeout_ms;
   pthread_mutex_init(&r->mu, NULL);
@@ -537,6 +619,7 @@ void srv_repo_apply_config(srv_repo *r, const srv_config *cfg) {
     if (changed) {
       pthread_mutex_lock(&m->mu);
       m->cfg = cfg->models[k];
+      m->cfg_gen++;
       m->unloaded = 0;
       m->n_failed = 0;
       /* forget file ids so every version is loaded again with the new settings */

@@ -6,7 +6,10 @@
  * poll_ms: a new or changed file is loaded and verified in the background (sessions created,
  * one warm-up run), then swapped in under the model's lock (a pointer exchange); requests
  * hold a reference to the version they started on, and a version is freed when its last
- * reference goes. A file is only picked up once it is unchanged over two polls; the safe
+ * reference goes. A changed file under the same version number with unchanged settings is
+ * applied as a hot weight update (tfcc_model_update_weights: sessions kept, runs in
+ * progress finish on the old weights); when its graph differs the update is refused and the
+ * whole model is swapped as above. A file is only picked up once it is unchanged over two polls; the safe
  * publish is still write-elsewhere-then-rename (docs/server.md). A failed load keeps the old
  * version serving and is recorded (log MODEL_LOAD_FAILED, metadata "last_error", metric). */
 #ifndef TFCC_SERVER_SRV_REPO_H
@@ -16,6 +19,7 @@
 #include <stdatomic.h>
 #include <sys/types.h>
 
+#include "srv_batch.h"
 #include "srv_buf.h"
 #include "srv_config.h"
 #include "srv_metrics.h"
@@ -42,6 +46,8 @@ typedef struct srv_version {
   int max_queue, sessions;
   _Atomic int refs;
   srv_version_stats *stats;
+  int cfg_gen;          /* the model settings it was loaded with (srv_model.cfg_gen) */
+  srv_batcher batch;    /* dynamic batching (off unless max_batch > 1 and dim 0 is dynamic) */
 } srv_version;
 
 typedef struct srv_pending {
@@ -64,11 +70,13 @@ struct srv_model {
   srv_pending seen[SRV_MAX_VERSIONS];     /* last poll's view (stability check) */
   int n_seen;
   srv_model_stats *stats;
+  int cfg_gen;           /* +1 when the config changes the model's settings */
 };
 
 typedef struct srv_repo {
   tfcc_runtime *rt;
   char repo_path[SRV_PATH_MAX];
+  srv_model_config repo_model; /* settings of discovered models */
   int poll_ms;
   int request_timeout_ms;
   pthread_mutex_t mu; /* guards models[] (entries are never freed before destroy) */

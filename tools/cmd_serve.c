@@ -30,6 +30,8 @@ static const char k_usage[] =
     "  -s, --sessions N            sessions (concurrent runs) per model (default: CPUs)\n"
     "  -t, --threads N             runtime worker threads (default: all CPUs)\n"
     "      --max-queue N           requests that may wait for a session (default 256)\n"
+    "      --max-batch N           dynamic batching: merge queued requests up to N rows (default 0: off)\n"
+    "      --max-queue-delay-us N  dynamic batching: longest wait for a batch to fill (default 0)\n"
     "      --poll-ms N             model file / repository poll interval (default 1000)\n"
     "      --log-format text|json  log line format (default text)\n"
     "      --log-level LEVEL       error, warn, info (default), debug\n"
@@ -40,7 +42,8 @@ static const char k_usage[] =
 
 enum {
   OPT_CONFIG = 1, OPT_REPO, OPT_NAME, OPT_HOST, OPT_PORT, OPT_PORT_FILE, OPT_SESSIONS, OPT_THREADS,
-  OPT_MAX_QUEUE, OPT_POLL, OPT_LOG_FORMAT, OPT_LOG_LEVEL, OPT_NO_ACCESS, OPT_HELP
+  OPT_MAX_QUEUE, OPT_POLL, OPT_LOG_FORMAT, OPT_LOG_LEVEL, OPT_NO_ACCESS, OPT_HELP, OPT_MAX_BATCH,
+  OPT_BATCH_DELAY
 };
 static const arg_opt k_opts[] = {
     {OPT_CONFIG, "-c", "--config", 1},       {OPT_REPO, "-r", "--model-repository", 1},
@@ -50,11 +53,12 @@ static const arg_opt k_opts[] = {
     {OPT_MAX_QUEUE, NULL, "--max-queue", 1}, {OPT_POLL, NULL, "--poll-ms", 1},
     {OPT_LOG_FORMAT, NULL, "--log-format", 1}, {OPT_LOG_LEVEL, NULL, "--log-level", 1},
     {OPT_NO_ACCESS, NULL, "--no-access-log", 0}, {OPT_HELP, "-h", "--help", 0},
+    {OPT_MAX_BATCH, NULL, "--max-batch", 1}, {OPT_BATCH_DELAY, NULL, "--max-queue-delay-us", 1},
     {0, NULL, NULL, 0}};
 
 typedef struct overrides {
   const char *config, *repo, *name, *host, *port_file, *model, *log_format, *log_level;
-  long port, sessions, threads, max_queue, poll;
+  long port, sessions, threads, max_queue, poll, max_batch, batch_delay;
   int no_access;
 } overrides;
 
@@ -90,9 +94,12 @@ static int apply(overrides *o, srv_config *c) {
       if (dot && dot != m->name) *dot = '\0';
     }
   }
-  for (int i = 0; i < c->n_models; i++) {
-    if (o->sessions > 0) c->models[i].sessions = (int)o->sessions;
-    if (o->max_queue >= 0) c->models[i].max_queue = (int)o->max_queue;
+  for (int i = -1; i < c->n_models; i++) { /* -1: models found in the repository */
+    srv_model_config *m = i < 0 ? &c->repo_model : &c->models[i];
+    if (o->sessions > 0) m->sessions = (int)o->sessions;
+    if (o->max_queue >= 0) m->max_queue = (int)o->max_queue;
+    if (o->max_batch >= 0) m->max_batch = (int)o->max_batch;
+    if (o->batch_delay >= 0) m->max_queue_delay_us = o->batch_delay;
   }
   return 0;
 }
@@ -100,7 +107,7 @@ static int apply(overrides *o, srv_config *c) {
 int cmd_serve(int argc, char **argv) {
   overrides o;
   memset(&o, 0, sizeof o);
-  o.port = o.sessions = o.threads = o.max_queue = o.poll = -1;
+  o.port = o.sessions = o.threads = o.max_queue = o.poll = o.max_batch = o.batch_delay = -1;
   args a;
   args_init(&a, argc, argv);
   const char *v;
@@ -130,6 +137,8 @@ int cmd_serve(int argc, char **argv) {
       case OPT_THREADS: num = &o.threads; lo = 0; hi = 1024; opt = "--threads"; break;
       case OPT_MAX_QUEUE: num = &o.max_queue; lo = 0; hi = 1 << 20; opt = "--max-queue"; break;
       case OPT_POLL: num = &o.poll; lo = 50; hi = 3600000; opt = "--poll-ms"; break;
+      case OPT_MAX_BATCH: num = &o.max_batch; lo = 0; hi = 1024; opt = "--max-batch"; break;
+      case OPT_BATCH_DELAY: num = &o.batch_delay; lo = 0; hi = 10000000; opt = "--max-queue-delay-us"; break;
       default: break;
     }
     if (num && args_int(opt, v, lo, hi, num, err, sizeof err) != 0) return cli_error(CMD, CLI_EXIT_USAGE, "%s", err);

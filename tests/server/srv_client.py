@@ -11,6 +11,10 @@
                        [--log FILE] IN.npy ...
       R binary requests (or for --seconds S, or --until-file F exists) on each of N keep-alive connections; every answer must be 200 and
       byte-equal to ONE of the --expect sets (never a mix). Prints a summary; exit 1 otherwise.
+  srv_client.py batch  --port P --model M --rounds R [--json] --case IN.npy=DIR ...
+      one thread per --case, all started together, each sending R requests of its own input
+      (binary, or JSON with --json); every answer must be 200 and equal its own `tfcc run`
+      outputs in DIR byte for byte (rows merged with other requests come back to their owner).
   srv_client.py check  --port P --model M --ref DIR [--tfs] IN.npy ...
       JSON, binary and binary-output requests (and TF Serving row/columnar with --tfs) must
       equal the `tfcc run` outputs in DIR byte for byte.
@@ -299,6 +303,45 @@ def cmd_load(a):
     return 0 if stats['ok'] == total else 1
 
 
+def cmd_batch(a):
+    meta = metadata(a.port, a.model)
+    cases = []
+    for c in a.case:
+        path, ref = c.split('=', 1)
+        body, headers = build_v2(meta, [path], not a.json, not a.json, None)
+        cases.append((path, body, headers, read_expect(ref, meta)))
+    lock = threading.Lock()
+    fails = []
+    barrier = threading.Barrier(len(cases))
+
+    def worker(case):
+        path, body, headers, want = case
+        conn = http.client.HTTPConnection('127.0.0.1', a.port, timeout=60)
+        barrier.wait()
+        for _ in range(a.rounds):
+            st, hdrs, data = request(a.port, 'POST', '/v2/models/%s/infer' % a.model, body, headers, conn)
+            try:
+                outs, _ = decode_v2(st, hdrs, data)
+            except RuntimeError as e:
+                with lock:
+                    fails.append('%s: %s' % (path, e))
+                continue
+            for name, _, shape, raw in outs:
+                if raw != want[name]:
+                    with lock:
+                        fails.append('%s: output %s %s differs from tfcc run' % (path, name, shape))
+        conn.close()
+    threads = [threading.Thread(target=worker, args=(c,)) for c in cases]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for f in fails[:10]:
+        print('FAIL ' + f)
+    print('batch: %d cases x %d requests, %d failures' % (len(cases), a.rounds, len(fails)))
+    return 1 if fails else 0
+
+
 def cmd_check(a):
     """Every request form against the `tfcc run` outputs in --ref (byte equality)."""
     meta = metadata(a.port, a.model)
@@ -389,6 +432,12 @@ def main():
     p.add_argument('--ref', required=True)
     p.add_argument('--tfs', action='store_true')
     p.add_argument('files', nargs='+')
+    p = sub.add_parser('batch')
+    p.add_argument('--port', type=int, required=True)
+    p.add_argument('--model', required=True)
+    p.add_argument('--rounds', type=int, default=20)
+    p.add_argument('--json', action='store_true')
+    p.add_argument('--case', action='append', required=True)
     p = sub.add_parser('rand')
     p.add_argument('out')
     p.add_argument('dtype')
@@ -398,7 +447,7 @@ def main():
     p.add_argument('a')
     p.add_argument('b')
     a = ap.parse_args()
-    return {'infer': cmd_infer, 'tfs': cmd_tfs, 'load': cmd_load, 'same': cmd_same, 'rand': cmd_rand, 'check': cmd_check}[a.cmd](a)
+    return {'infer': cmd_infer, 'tfs': cmd_tfs, 'load': cmd_load, 'same': cmd_same, 'rand': cmd_rand, 'check': cmd_check, 'batch': cmd_batch}[a.cmd](a)
 
 
 if __name__ == '__main__':

@@ -24,6 +24,9 @@ check_reject "unknown model key" "c.yaml:3: models[0].sesions: unknown key" "mod
 check_reject "duplicate names" "the name 'a' is used twice" "models: [{name: a, path: $m}, {name: a, path: $m}]"
 check_reject "YAML syntax" "c.yaml:2: YAML error" "models: [{name: a" "server: {"
 check_reject "no models" "no models" "server: {port: 1}"
+check_reject "repository sessions" "c.yaml:1: repository.sessions: 0 is out of range [1, 256]" "repository: {path: $TMP, sessions: 0}"
+check_reject "repository unknown key" "c.yaml:1: repository.max_bach: unknown key" "repository: {path: $TMP, max_bach: 4}"
+check_reject "max_batch range" "models[0].max_batch: 2000 is out of range [0, 1024]" "models: [{name: a, path: $m, max_batch: 2000}]"
 expect_rc 2 "no arguments" -- "$TFCC" serve
 expect_rc 0 "help" -- "$TFCC" serve --help
 expect_in "$TMP/out" "usage: tfcc serve MODEL.tflite" "help"
