@@ -178,6 +178,12 @@ int main(void) {
     test_conv(k, pool2, 1, 1, 1, 13, 11, 1, 1, 1, 1, 1, 1, true, 0.0f, INFINITY);
     test_conv(k, NULL, 1, 4, 4, 1, 1, 4, 4, 1, 1, 1, 1, false, -INFINITY, INFINITY);
     test_conv(k, pool2, 1, 3, 3, 8, 40, 3, 3, 1, 1, 1, 1, true, -INFINITY, INFINITY);
+    /* several im2col groups with a partial last one (K = 576), and K too large for a group
+     * (K = 2700: one tile at a time under an L2 column block), inline and threaded */
+    test_conv(k, NULL, 1, 20, 21, 64, 40, 3, 3, 1, 1, 1, 1, true, 0.0f, 6.0f);
+    test_conv(k, pool2, 1, 20, 21, 64, 40, 3, 3, 1, 1, 1, 1, true, -INFINITY, INFINITY);
+    test_conv(k, NULL, 1, 9, 9, 300, 70, 3, 3, 1, 1, 1, 1, true, -INFINITY, INFINITY);
+    test_conv(k, pool2, 1, 9, 9, 300, 70, 3, 3, 2, 2, 1, 1, false, 0.0f, INFINITY);
   }
   CHECK(tested >= 1);
   printf("%d f32 GEMM kernels tested at CPU level %s\n", tested, tfcc_isa_name(best));
