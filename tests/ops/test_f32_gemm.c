@@ -152,7 +152,9 @@ int main(void) {
   static const int sizes[][3] = {{1, 1, 1},    {1, 7, 3},    {2, 33, 5},  {3, 17, 64},
                                  {7, 31, 13},  {8, 32, 16},  {9, 47, 29}, {13, 64, 37},
                                  {17, 100, 1}, {31, 97, 53}, {64, 1, 8},  {1, 1000, 1280},
-                                 {5, 257, 130}, {61, 129, 131}};
+                                 {5, 257, 130}, {61, 129, 131},
+                                 /* half-full panels: N = 16 and a 16-column tail */
+                                 {12, 16, 32}, {20, 144, 24}, {9, 40, 7}};
   int tested = 0;
   for (int ki = 0; ki < tfcc_f32_gemm_kernel_count(); ki++) {
     const tfcc_f32_gemm_kernel *k = tfcc_f32_gemm_kernel_at(ki);

@@ -145,9 +145,10 @@ static void run_tile(const gemm_job *j, const float *const *rows, size_t mr, siz
   float *c = j->c + m0 * j->c_stride;
   const tfcc_f32_gemm_fn fn = mr == 1 ? k->fn1 : k->fn;
   for (size_t pi = p0; pi < p1; pi++) {
-    const size_t n0 = pi * NR;
-    fn(mr, N - n0 < NR ? N - n0 : NR, K, rows, p->w + pi * panel, c + n0, j->c_stride, j->lo,
-       j->hi);
+    const size_t n0 = pi * NR, nc = N - n0 < NR ? N - n0 : NR;
+    /* a panel at most half full (N = 16, N tails): the half-width kernel */
+    const tfcc_f32_gemm_fn f = mr > 1 && k->fn_half && 2 * nc <= NR ? k->fn_half : fn;
+    f(mr, nc, K, rows, p->w + pi * panel, c + n0, j->c_stride, j->lo, j->hi);
   }
 }
 
