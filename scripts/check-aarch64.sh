@@ -1,5 +1,5 @@
 #!/bin/sh
-# Cross-compiles the core library and the f32 kernel tests for aarch64 (NEON kernels included)
+# Cross-compiles the core library and the f32 / q8 kernel tests for aarch64 (NEON kernels included)
 # with gcc-aarch64-linux-gnu; runs the tests under qemu-aarch64 when it is installed.
 #   apt-get install gcc-aarch64-linux-gnu libc6-dev-arm64-cross [qemu-user]
 set -eu
@@ -11,14 +11,16 @@ mkdir -p "$OUT"
 FLAGS="-std=c11 -O3 -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers -Wno-format-truncation -D_GNU_SOURCE -Iinclude -Isrc"
 objs=""
 for f in $(find src -name '*.c' | sort); do
-  case "$f" in *-avx512.c|*-avx2.c|*-sse4.c) continue ;; esac
+  case "$f" in *-avx512.c|*-avx2.c|*-sse4.c|*-avx512vnni.c|*-avxvnni.c|src/crypto/*) continue ;; esac
   o="$OUT/$(echo "$f" | tr '/' '_').o"
-  $CC $FLAGS -c "$f" -o "$o"
+  extra=""
+  case "$f" in *-neondot.c) extra="-march=armv8.2-a+dotprod" ;; esac
+  $CC $FLAGS $extra -c "$f" -o "$o"
   objs="$objs $o"
 done
 ar rcs "$OUT/libtfcc.a" $objs
 echo "aarch64 library: $OUT/libtfcc.a"
-for t in test_f32_gemm test_f32_dwconv; do
+for t in test_f32_gemm test_f32_dwconv test_q8_gemm test_q8_dwconv; do
   $CC $FLAGS -Itests/harness -static tests/ops/$t.c tests/harness/harness.c \
     -Wl,--whole-archive "$OUT/libtfcc.a" -Wl,--no-whole-archive -lpthread -lm -o "$OUT/$t"
   if command -v qemu-aarch64 >/dev/null; then

@@ -239,6 +239,15 @@ typedef struct tfcc_model_options {
   tfcc_quant_compat quant_compat; /* default TFCC_QUANT_COMPAT_TFLITE */
 } tfcc_model_options;
 
+/* Graph passes run at load, in this order (docs/passes.md); set a bit in disabled_passes to
+ * skip one. */
+#define TFCC_PASS_FOLD_CONSTANTS  (1u << 0) /* nodes with only constant inputs computed once */
+#define TFCC_PASS_DROP_NOOPS      (1u << 1) /* identity RESHAPE/SQUEEZE/EXPAND_DIMS/CAST/QUANTIZE */
+#define TFCC_PASS_FOLD_BATCH_NORM (1u << 2) /* constant per-channel MUL/ADD/SUB into conv/FC */
+#define TFCC_PASS_FUSE_PAD        (1u << 3) /* PAD of H/W into the following conv */
+#define TFCC_PASS_FUSE_ACTIVATION (1u << 4) /* RELU/RELU6/RELU_N1_TO_1 into the producer */
+#define TFCC_PASS_ALL             0xffffffffu
+
 TFCC_API void tfcc_model_options_default(tfcc_model_options *opts);
 
 /* Loads a .tflite file by mmap (weights are used in place). opts may be NULL.

@@ -8,8 +8,9 @@
  *   36 u8 key id length       40 key id[32] (printable ASCII, zero padded)
  *   72 key check[8] (SHA-256("tfcc-key-check" || key)[0..8]: tells a wrong key from a tampered file)
  *   80 ciphertext (plaintext bytes)   then the 16-byte GCM tag.
- * The whole header is authenticated (GCM additional data). Decryption streams from the file into
- * memory the model owns; plaintext is never written to disk and is wiped when the model is freed.
+ * The whole header is authenticated (GCM additional data). Decryption reads a mapping of the file
+ * straight into one huge-page mapping the model owns (no other copy, excluded from core dumps);
+ * plaintext is never written to disk and is wiped when the model is freed.
  *
  * Keys (32 bytes) come from a file (32 raw bytes or 64 hex digits), an environment variable (64
  * hex digits) or a callback given the key id; never from the binary.
@@ -65,7 +66,8 @@ TFCC_API tfcc_status tfcc_crypto_decrypt_buffer(const void *data, size_t size,
                                                 size_t *plain_size);
 TFCC_API tfcc_status tfcc_crypto_decrypt_file(const char *path, const tfcc_key_source *key,
                                               void **plain, size_t *plain_size);
-/* Wipes and frees plaintext from the decrypt calls. */
+/* Wipes and frees plaintext from the decrypt calls (its own page-aligned mapping, so only this
+ * function may free it). */
 TFCC_API void tfcc_crypto_free(void *plain, size_t size);
 
 /* Key id of a container file, without decrypting. */

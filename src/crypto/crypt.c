@@ -9,12 +9,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "crypto/container.h"
+#include "crypto/plain_mem.h"
 
-#define CHUNK (1u << 20)
+/* Decryption step: 256 KiB in and 256 KiB out fit in L2 (1 MiB on current x86 and arm64 server
+ * cores); measured 64 KiB .. 1 MiB, the step size changes the 14 MB load time by < 5 %. */
+#define CHUNK ((size_t)256 << 10)
 
 static _Thread_local char g_msg[1024];
 
@@ -39,37 +43,13 @@ static void key_check(const uint8_t key[TFCC_KEY_BYTES], uint8_t out[TFCC_ENC_CH
   OPENSSL_cleanse(buf, sizeof buf);
 }
 
-void tfcc_crypto_free(void *plain, size_t size) {
-  if (!plain) return;
-  OPENSSL_cleanse(plain, size);
-  free(plain);
-}
+void tfcc_crypto_free(void *plain, size_t size) { tfcc_plain_free(plain, size); }
 
-/* Where ciphertext comes from: a file descriptor or memory. */
-typedef struct source {
-  int fd;
-  const uint8_t *mem;
-  size_t pos;
-} source;
-
-static int src_read(source *s, uint8_t *dst, size_t n) {
-  if (!s->mem) {
-    size_t got = 0;
-    while (got < n) {
-      ssize_t r = read(s->fd, dst + got, n - got);
-      if (r < 0 && errno == EINTR) continue;
-      if (r <= 0) return -1;
-      got += (size_t)r;
-    }
-    return 0;
-  }
-  memcpy(dst, s->mem + s->pos, n);
-  s->pos += n;
-  return 0;
-}
-
-/* Header already parsed and sized against total. Decrypts in place into a new buffer. */
-static tfcc_status decrypt(source *src, const uint8_t raw[TFCC_ENC_HEADER_BYTES], const tfcc_enc_header *h,
+/* Decrypts ct (h->plaintext_bytes of ciphertext followed by the tag; header already parsed and
+ * sized) straight into a fresh plaintext mapping, CHUNK bytes at a time: each ciphertext byte is
+ * read once and each plaintext byte written once (no bounce buffer). Nothing is returned
+ * before the tag verifies; on failure the partial plaintext is wiped. */
+static tfcc_status decrypt(const uint8_t raw[TFCC_ENC_HEADER_BYTES], const uint8_t *ct, const tfcc_enc_header *h,
                            const tfcc_key_source *ks, void **plain, size_t *plain_size) {
   uint8_t key[TFCC_KEY_BYTES], chk[TFCC_ENC_CHECK_BYTES];
   char msg[512];
@@ -81,10 +61,10 @@ static tfcc_status decrypt(source *src, const uint8_t raw[TFCC_ENC_HEADER_BYTES]
     return fail(TFCC_ERR_INTEGRITY, "wrong key for this model (key id '%s'): its key check value differs", h->key_id);
   }
   size_t n = (size_t)h->plaintext_bytes;
-  uint8_t *out = aligned_alloc(64, (n + 63) / 64 * 64 + 64);
+  uint8_t *out = tfcc_plain_alloc(n);
   EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
   if (!out || !ctx) {
-    free(out);
+    tfcc_plain_free(out, n);
     EVP_CIPHER_CTX_free(ctx);
     OPENSSL_cleanse(key, sizeof key);
     return fail(TFCC_ERR_NO_MEMORY, "out of memory for %zu bytes of plaintext", n);
@@ -95,25 +75,19 @@ static tfcc_status decrypt(source *src, const uint8_t raw[TFCC_ENC_HEADER_BYTES]
   OPENSSL_cleanse(key, sizeof key);
   int outl = 0;
   if (ok) ok = EVP_DecryptUpdate(ctx, NULL, &outl, raw, TFCC_ENC_HEADER_BYTES) == 1;
-  bool io_error = false;
   for (size_t done = 0; ok && done < n;) {
     size_t len = n - done < CHUNK ? n - done : CHUNK;
-    if (src_read(src, out + done, len) != 0) {
-      io_error = true;
-      break;
-    }
-    ok = EVP_DecryptUpdate(ctx, out + done, &outl, out + done, (int)len) == 1 && (size_t)outl == len;
+    ok = EVP_DecryptUpdate(ctx, out + done, &outl, ct + done, (int)len) == 1 && (size_t)outl == len;
     done += len;
   }
   uint8_t tag[TFCC_ENC_TAG_BYTES];
-  if (ok && !io_error && src_read(src, tag, sizeof tag) != 0) io_error = true;
-  if (ok && !io_error)
+  memcpy(tag, ct + n, sizeof tag);
+  if (ok)
     ok = EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG, TFCC_ENC_TAG_BYTES, tag) == 1 &&
          EVP_DecryptFinal_ex(ctx, out + n, &outl) == 1;
   EVP_CIPHER_CTX_free(ctx);
-  if (!ok || io_error) {
-    tfcc_crypto_free(out, n);
-    if (io_error) return fail(TFCC_ERR_IO, "encrypted model: read failed (file truncated while reading?)");
+  if (!ok) {
+    tfcc_plain_free(out, n);
     return fail(TFCC_ERR_INTEGRITY,
                 "encrypted model failed authentication: the file was modified or corrupted (key id '%s')", h->key_id);
   }
@@ -134,31 +108,45 @@ tfcc_status tfcc_crypto_decrypt_buffer(const void *data, size_t size, const tfcc
   char msg[512];
   tfcc_status st = tfcc_enc_header_parse(data, size, &h, msg, sizeof msg);
   if (st != TFCC_OK) return fail(st, "%s", msg);
-  source src = {-1, data, TFCC_ENC_HEADER_BYTES};
-  return decrypt(&src, data, &h, key, plain, plain_size);
+  return decrypt(data, (const uint8_t *)data + TFCC_ENC_HEADER_BYTES, &h, key, plain, plain_size);
 }
 
-static tfcc_status open_container(const char *path, int *fd, uint8_t raw[TFCC_ENC_HEADER_BYTES], tfcc_enc_header *h) {
-  *fd = open(path, O_RDONLY | O_CLOEXEC);
+/* Maps a container file read-only (populated up front when it is about to be decrypted, so
+ * the decryption takes no page faults on it) and parses its header. The mapping is private and
+ * lives only for the call: publish containers by write-then-rename (as tfcc encrypt does); a
+ * file truncated in place during those milliseconds would raise SIGBUS, like any mmap user. */
+static tfcc_status map_container(const char *path, bool populate, const uint8_t **map, size_t *map_size,
+                                 tfcc_enc_header *h) {
+  *map = NULL;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
   struct stat sb;
-  if (*fd < 0 || fstat(*fd, &sb) != 0) {
+  if (fd < 0 || fstat(fd, &sb) != 0) {
     tfcc_status st = fail(TFCC_ERR_IO, "%s: %s", path, strerror(errno));
-    if (*fd >= 0) close(*fd);
+    if (fd >= 0) close(fd);
     return st;
   }
-  char msg[512];
-  tfcc_status st = TFCC_OK;
-  if ((uint64_t)sb.st_size < TFCC_ENC_HEADER_BYTES + TFCC_ENC_TAG_BYTES)
-    st = fail(TFCC_ERR_INTEGRITY, "%s: %lld bytes, shorter than header and tag (truncated)", path, (long long)sb.st_size);
-  else {
-    source src = {*fd, NULL, 0};
-    if (src_read(&src, raw, TFCC_ENC_HEADER_BYTES) != 0)
-      st = fail(TFCC_ERR_IO, "%s: cannot read the header", path);
-    else if ((st = tfcc_enc_header_parse(raw, (uint64_t)sb.st_size, h, msg, sizeof msg)) != TFCC_OK)
-      fail(st, "%s: %s", path, msg);
+  if (!S_ISREG(sb.st_mode)) {
+    close(fd);
+    return fail(TFCC_ERR_IO, "%s: not a regular file", path);
   }
-  if (st != TFCC_OK) close(*fd);
-  return st;
+  if ((uint64_t)sb.st_size < TFCC_ENC_HEADER_BYTES + TFCC_ENC_TAG_BYTES) {
+    close(fd);
+    return fail(TFCC_ERR_INTEGRITY, "%s: %lld bytes, shorter than header and tag (truncated)", path,
+                (long long)sb.st_size);
+  }
+  size_t size = (size_t)sb.st_size;
+  void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE | (populate ? MAP_POPULATE : 0), fd, 0);
+  close(fd);
+  if (m == MAP_FAILED) return fail(TFCC_ERR_IO, "%s: mmap failed: %s", path, strerror(errno));
+  char msg[512];
+  tfcc_status st = tfcc_enc_header_parse(m, (uint64_t)size, h, msg, sizeof msg);
+  if (st != TFCC_OK) {
+    munmap(m, size);
+    return fail(st, "%s: %s", path, msg);
+  }
+  *map = m;
+  *map_size = size;
+  return TFCC_OK;
 }
 
 tfcc_status tfcc_crypto_decrypt_file(const char *path, const tfcc_key_source *key, void **plain, size_t *plain_size) {
@@ -166,14 +154,13 @@ tfcc_status tfcc_crypto_decrypt_file(const char *path, const tfcc_key_source *ke
   if (!path || !plain || !plain_size) return fail(TFCC_ERR_INVALID_ARG, "tfcc_crypto_decrypt_file: NULL argument");
   *plain = NULL;
   *plain_size = 0;
-  int fd;
-  uint8_t raw[TFCC_ENC_HEADER_BYTES];
+  const uint8_t *map;
+  size_t map_size = 0;
   tfcc_enc_header h;
-  tfcc_status st = open_container(path, &fd, raw, &h);
+  tfcc_status st = map_container(path, true, &map, &map_size, &h);
   if (st != TFCC_OK) return st;
-  source src = {fd, NULL, 0};
-  st = decrypt(&src, raw, &h, key, plain, plain_size);
-  close(fd);
+  st = decrypt(map, map + TFCC_ENC_HEADER_BYTES, &h, key, plain, plain_size);
+  munmap((void *)map, map_size);
   if (st != TFCC_OK) {
     char m[sizeof g_msg];
     snprintf(m, sizeof m, "%s", g_msg);
@@ -183,13 +170,14 @@ tfcc_status tfcc_crypto_decrypt_file(const char *path, const tfcc_key_source *ke
 }
 
 tfcc_status tfcc_crypto_key_id(const char *path, char key_id[TFCC_KEY_ID_MAX + 1]) {
-  int fd;
-  uint8_t raw[TFCC_ENC_HEADER_BYTES];
-  tfcc_enc_header h;
+  g_msg[0] = 0;
   if (!path || !key_id) return fail(TFCC_ERR_INVALID_ARG, "tfcc_crypto_key_id: NULL argument");
-  tfcc_status st = open_container(path, &fd, raw, &h);
+  const uint8_t *map;
+  size_t map_size = 0;
+  tfcc_enc_header h;
+  tfcc_status st = map_container(path, false, &map, &map_size, &h);
   if (st != TFCC_OK) return st;
-  close(fd);
+  munmap((void *)map, map_size);
   memcpy(key_id, h.key_id, sizeof h.key_id);
   return TFCC_OK;
 }

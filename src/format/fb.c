@@ -134,6 +134,3 @@ float tfcc_fb_vec_f32(const tfcc_fb_vec *v, uint32_t i) {
   return f;
 }
 
-uint16_t tfcc_fb_vec_u16(const tfcc_fb_vec *v, uint32_t i) {
-  return tfcc_fb_ld16(v->data + 2 * (size_t)i);
-}

@@ -54,6 +54,5 @@ tfcc_fb_table tfcc_fb_vec_table(const tfcc_fb_table *t, const tfcc_fb_vec *v, ui
 int32_t tfcc_fb_vec_i32(const tfcc_fb_vec *v, uint32_t i);
 int64_t tfcc_fb_vec_i64(const tfcc_fb_vec *v, uint32_t i);
 float tfcc_fb_vec_f32(const tfcc_fb_vec *v, uint32_t i);
-uint16_t tfcc_fb_vec_u16(const tfcc_fb_vec *v, uint32_t i);
 
 #endif

@@ -1,3 +1,5 @@
+/* Strict FlatBuffer reads for the model loader (malformed present fields are errors);
+ * the contract is in fb_verify.h. */
 #include "format/fb_verify.h"
 
 #include "format/fb_core.h"

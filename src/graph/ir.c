@@ -1,3 +1,5 @@
+/* Graph IR storage (arena allocation, strings, free) and shape helpers (element counts, text);
+ * the contract is in ir.h. */
 #include "graph/ir.h"
 
 #include <stdio.h>

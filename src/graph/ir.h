@@ -103,6 +103,11 @@ typedef struct tfcc_ir_node {
   const struct tfcc_op_def *op; /* NULL: unsupported */
   void *params;                 /* operator-owned, from op->init */
   bool removed;                 /* dropped by a graph pass */
+  /* Overrides set by graph passes (src/graph/passes/); all zero = as the file says. */
+  bool has_fused_activation;    /* fused_activation replaces the options' activation */
+  int8_t fused_activation;      /* TFCC_ACT_* (NONE, RELU, RELU_N1_TO_1, RELU6) */
+  bool has_explicit_pad;        /* conv: explicit_pad replaces the options' padding */
+  int32_t explicit_pad[4];      /* top, bottom, left, right */
 } tfcc_ir_node;
 
 typedef struct tfcc_ir_subgraph {

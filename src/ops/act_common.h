@@ -9,9 +9,6 @@
 #include "kernels/ref/quant_util.h"
 #include "ops/op.h"
 
-static inline bool act_is_q(tfcc_dtype t) {
-  return t == TFCC_UINT8 || t == TFCC_INT8 || t == TFCC_INT16;
-}
 static inline int32_t act_qmin(tfcc_dtype t) {
   return t == TFCC_UINT8 ? 0 : (t == TFCC_INT8 ? -128 : -32768);
 }
@@ -139,6 +136,22 @@ static inline tfcc_status act_unary_init(tfcc_init_ctx *ctx, size_t bytes, act_s
   return st;
 }
 
+
+/* Per-axis quantization of t (its quant): the quantized dimension must index the channels.
+ * Splits t's shape into outer x channels x inner around that axis. */
+static inline tfcc_status act_per_axis_layout(tfcc_err *err, const tfcc_tensor *t, size_t *outer,
+                                              size_t *channels, size_t *inner) {
+  const tfcc_quant *q = t->quant;
+  if (q->axis < 0 || q->axis >= t->rank || t->dims[q->axis] != q->count)
+    return tfcc_err_set(err, TFCC_ERR_SHAPE, "per-axis quantization: axis %d with %d scales does "
+                        "not match rank-%d shape", (int)q->axis, (int)q->count, (int)t->rank);
+  *outer = 1;
+  *inner = 1;
+  for (int32_t d = 0; d < q->axis; d++) *outer *= (size_t)t->dims[d];
+  for (int32_t d = q->axis + 1; d < t->rank; d++) *inner *= (size_t)t->dims[d];
+  *channels = (size_t)q->count;
+  return TFCC_OK;
+}
 /* prepare of a unary element-wise operator: dtypes as at init, output shape = input shape. */
 static inline tfcc_status act_unary_prepare(tfcc_op_ctx *ctx) {
   tfcc_status st = act_check_io(ctx, 1);

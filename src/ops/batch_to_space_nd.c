@@ -2,6 +2,7 @@
  * both known int32/int64; the batch must be divisible by prod(block_shape). */
 #include "kernels/ref/pad.h"
 #include "ops/shape_ops_util.h"
+#include "ops/space_batch_args.h"
 
 #define OP "BATCH_TO_SPACE_ND"
 
@@ -12,25 +13,12 @@ typedef struct b2s_params {
 
 static tfcc_status b2s_compute(tfcc_op_ctx *ctx, const tfcc_tensor *in, b2s_params *p,
                                int64_t *out_dims) {
-  TFCC_OP_CHECK(ctx, in->rank == 3 || in->rank == 4, TFCC_ERR_SHAPE,
-                OP ": input rank %d, expected 3 or 4", (int)in->rank);
-  const int32_t m = in->rank - 2;
-  int64_t nb, nc;
-  tfcc_status st;
-  if ((st = tfcc_so_read_ints(ctx, OP, "block_shape", ctx->in[1], p->block, 2, &nb)) ||
-      (st = tfcc_so_read_ints(ctx, OP, "crops", ctx->in[2], p->crop, 4, &nc)))
-    return st;
-  TFCC_OP_CHECK(ctx, nb == m && nc == 2 * m, TFCC_ERR_SHAPE,
-                OP ": block_shape has %lld and crops %lld entries for %d spatial dimensions",
-                (long long)nb, (long long)nc, (int)m);
+  int32_t m;
+  tfcc_status st = tfcc_space_batch_args(ctx, OP, in, "crops", p->block, p->crop, &m);
+  if (st) return st;
   int64_t prod = 1;
   for (int32_t i = 0; i < m; i++) {
-    TFCC_OP_CHECK(ctx, p->block[i] >= 1 && p->block[i] <= INT32_MAX, TFCC_ERR_INVALID_MODEL,
-                  OP ": block_shape[%d] is %lld", (int)i, (long long)p->block[i]);
     prod *= p->block[i];
-    TFCC_OP_CHECK(ctx, p->crop[2 * i] >= 0 && p->crop[2 * i + 1] >= 0 &&
-                           p->crop[2 * i] <= INT32_MAX && p->crop[2 * i + 1] <= INT32_MAX,
-                  TFCC_ERR_INVALID_MODEL, OP ": crops of spatial dimension %d are negative", (int)i);
     int64_t sz = (int64_t)in->dims[i + 1] * p->block[i] - p->crop[2 * i] - p->crop[2 * i + 1];
     TFCC_OP_CHECK(ctx, sz >= 0, TFCC_ERR_SHAPE, OP ": crops exceed spatial dimension %d", (int)i);
     out_dims[i + 1] = sz;
@@ -48,24 +36,13 @@ static tfcc_status b2s_compute(tfcc_op_ctx *ctx, const tfcc_tensor *in, b2s_para
   p->out4[1] = (int32_t)(out_dims[1] <= INT32_MAX ? out_dims[1] : 0);
   p->out4[2] = m == 2 ? (int32_t)(out_dims[2] <= INT32_MAX ? out_dims[2] : 0) : 1;
   p->out4[3] = in->dims[m + 1];
-  if (m == 1) {
-    p->block[1] = 1;
-    p->crop[2] = 0;
-  }
   return TFCC_OK;
 }
 
 static tfcc_status b2s_prepare(tfcc_op_ctx *ctx) {
-  tfcc_status st = tfcc_so_check_arity(ctx, OP, 3, 3, 1);
+  tfcc_tensor *in;
+  tfcc_status st = tfcc_space_batch_check(ctx, OP, &in);
   if (st) return st;
-  tfcc_tensor *in, *t;
-  if ((st = tfcc_so_input(ctx, 0, OP, &in)) || (st = tfcc_so_input(ctx, 1, OP, &t)) ||
-      (st = tfcc_so_input(ctx, 2, OP, &t)))
-    return st;
-  static const int ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16, TFCC_INT32, TFCC_INT64,
-                           TFCC_FLOAT16, -1};
-  if ((st = tfcc_so_check_dtype(ctx, OP, "input", in->dtype, ok))) return st;
-  if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, ctx->out[0], in->dtype))) return st;
   b2s_params p;
   int64_t dims[4];
   if ((st = b2s_compute(ctx, in, &p, dims))) return st;

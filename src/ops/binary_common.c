@@ -109,6 +109,7 @@ tfcc_status tfcc_arith_init(tfcc_init_ctx *ctx, uint8_t opts_type) {
     if (opts_type == TFCC_OPTS_ADD || opts_type == TFCC_OPTS_SUB)
       o->pot_scale_int16 = tfcc_fb_bool(&node->options, 1, true);
   }
+  o->activation = tfcc_node_fused_activation(node, o->activation);
   if (o->activation < TFCC_ACT_NONE || o->activation > TFCC_ACT_RELU6) {
     int a = o->activation;
     free(o);

@@ -8,12 +8,14 @@
 #include "kernels/ref/quant_util.h"
 #include "ops/conv_common.h"
 #include "ops/f32_fast.h"
+#include "ops/q8_fast.h"
 #include "runtime/threadpool.h"
 
 typedef struct conv_params {
   tfcc_window_opts o;
   tfcc_conv_qparams q;
   tfcc_f32_fast f32; /* float32: filter packed for the GEMM micro-kernel */
+  tfcc_q8_fast q8;   /* int8/uint8: the same for the q8 GEMM */
 } conv_params;
 
 static void conv_release(void *p) {
@@ -21,6 +23,7 @@ static void conv_release(void *p) {
   if (!cp) return;
   tfcc_conv_qparams_free(&cp->q);
   tfcc_f32_fast_free(&cp->f32);
+  tfcc_q8_fast_free(&cp->q8);
   free(cp);
 }
 
@@ -28,11 +31,12 @@ static tfcc_status conv_init(tfcc_init_ctx *ctx) {
   conv_params *p = calloc(1, sizeof(*p));
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for CONV_2D params");
   tfcc_f32_fast_init(&p->f32);
+  tfcc_q8_fast_init(&p->q8);
   const tfcc_fb_table *t = &ctx->node->options;
   p->o.padding = tfcc_fb_i8(t, 0, 0);
   p->o.stride_w = tfcc_fb_i32(t, 1, 0);
   p->o.stride_h = tfcc_fb_i32(t, 2, 0);
-  p->o.act = tfcc_fb_i8(t, 3, 0);
+  p->o.act = tfcc_node_fused_activation(ctx->node, tfcc_fb_i8(t, 3, 0));
   p->o.dil_w = tfcc_fb_i32(t, 4, 1);
   p->o.dil_h = tfcc_fb_i32(t, 5, 1);
   tfcc_status st = tfcc_window_opts_check(&p->o, ctx->err);
@@ -81,14 +85,8 @@ static tfcc_status conv_geom(const tfcc_op_ctx *ctx, tfcc_conv_geom *g) {
   g->stride_w = p->o.stride_w;
   g->dil_h = p->o.dil_h;
   g->dil_w = p->o.dil_w;
-  tfcc_status st = tfcc_conv_out_size(p->o.padding, g->in_h, g->filter_h, g->stride_h, g->dil_h,
-                                      &g->out_h, ctx->err);
+  tfcc_status st = tfcc_conv_window(ctx->node, p->o.padding, g, ctx->err);
   if (st != TFCC_OK) return st;
-  st = tfcc_conv_out_size(p->o.padding, g->in_w, g->filter_w, g->stride_w, g->dil_w, &g->out_w,
-                          ctx->err);
-  if (st != TFCC_OK) return st;
-  g->pad_h = tfcc_conv_pad(g->stride_h, g->dil_h, g->in_h, g->filter_h, g->out_h);
-  g->pad_w = tfcc_conv_pad(g->stride_w, g->dil_w, g->in_w, g->filter_w, g->out_w);
   int64_t n;
   int32_t od[4] = {g->batches, g->out_h, g->out_w, g->out_c};
   if (!tfcc_conv_count(4, od, &n) || !tfcc_conv_count(4, in->dims, &n))
@@ -125,6 +123,33 @@ static void conv_f32_prepare(tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
   if (pk) ctx->scratch_bytes = tfcc_f32_conv_scratch_bytes(g, pk, tfcc_threadpool_size(ctx->pool));
 }
 
+/* 8-bit fast path: packed filter for this node, or NULL (reference kernel). */
+static const tfcc_q8_packed *conv_q8_packed(const tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
+  const conv_params *p = ctx->params;
+  const tfcc_dtype dt = ctx->in[0]->dtype;
+  if ((dt != TFCC_INT8 && dt != TFCC_UINT8) || g->in_c != g->filter_in_c) return NULL;
+  return tfcc_q8_fast_get(&p->q8, ctx->in[1]->data);
+}
+
+static void conv_q8_prepare(tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
+  conv_params *p = (conv_params *)ctx->params;
+  const tfcc_tensor *f = ctx->in[1], *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
+  tfcc_conv_requant r;
+  tfcc_conv_requant_from(&p->q, ctx->in[0]->dtype, &r);
+  const char *why = g->in_c != g->filter_in_c ? "grouped convolution"
+                                              : tfcc_q8_fast_refuse(ctx->in[0], f, bias, &r);
+  if (!why && !tfcc_q8_fast_pack(&p->q8, ctx->isa, ctx->in[0]->dtype == TFCC_INT8, g->out_c,
+                                 g->filter_h * g->filter_w * g->filter_in_c, f->data,
+                                 bias ? bias->data : NULL, &r))
+    why = "out of memory packing the filter";
+  if (why) {
+    tfcc_f32_log_fallback_once(&p->q8.logged, ctx, "CONV_2D", why);
+    return;
+  }
+  const tfcc_q8_packed *pk = conv_q8_packed(ctx, g);
+  if (pk) ctx->scratch_bytes = tfcc_q8_scratch_bytes(g, pk, tfcc_threadpool_size(ctx->pool));
+}
+
 static tfcc_status conv_prepare(tfcc_op_ctx *ctx) {
   const conv_params *p = ctx->params;
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "CONV_2D not initialised");
@@ -146,6 +171,7 @@ static tfcc_status conv_prepare(tfcc_op_ctx *ctx) {
   int32_t od[4] = {g.batches, g.out_h, g.out_w, g.out_c};
   ctx->scratch_bytes = 0;
   if (ctx->in[0]->dtype == TFCC_FLOAT32) conv_f32_prepare(ctx, &g);
+  if (ctx->in[0]->dtype == TFCC_INT8 || ctx->in[0]->dtype == TFCC_UINT8) conv_q8_prepare(ctx, &g);
   return tfcc_tensor_set_shape(ctx->out[0], 4, od, ctx->err);
 }
 
@@ -173,13 +199,21 @@ static tfcc_status conv_eval(tfcc_op_ctx *ctx) {
       return TFCC_OK;
     }
     case TFCC_UINT8:
+    case TFCC_INT8: {
       tfcc_conv_requant_from(&p->q, in->dtype, &r);
+      const tfcc_q8_packed *pk = conv_q8_packed(ctx, &g);
+      if (pk && ctx->scratch_bytes >=
+                    tfcc_q8_scratch_bytes(&g, pk, tfcc_threadpool_size(ctx->pool))) {
+        tfcc_q8_conv(ctx->pool, &g, pk, &r, in->data, out->data, ctx->scratch);
+        return TFCC_OK;
+      }
+      if (in->dtype == TFCC_INT8) {
+        tfcc_conv_i8(&g, &r, in->data, f->data, bd, out->data);
+        return TFCC_OK;
+      }
       tfcc_conv_u8(&g, &r, in->data, f->data, bd, out->data);
       return TFCC_OK;
-    case TFCC_INT8:
-      tfcc_conv_requant_from(&p->q, in->dtype, &r);
-      tfcc_conv_i8(&g, &r, in->data, f->data, bd, out->data);
-      return TFCC_OK;
+    }
     case TFCC_INT16:
       tfcc_conv_requant_from(&p->q, in->dtype, &r);
       tfcc_conv_i16(&g, &r, in->data, f->data,
@@ -210,6 +244,8 @@ static const char *conv_kernel(const tfcc_op_ctx *ctx) {
   c.err = &e;
   if (!ctx->params || ctx->n_in < 2 || !ctx->in[0] || !ctx->in[1]) return "ref";
   if (conv_geom(&c, &g) != TFCC_OK) return "ref";
+  const tfcc_q8_packed *q8 = conv_q8_packed(ctx, &g);
+  if (q8) return q8->k->name;
   const tfcc_f32_packed *pk = conv_f32_packed(ctx, &g);
   return pk ? pk->k->name : "ref";
 }

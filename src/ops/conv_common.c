@@ -1,10 +1,10 @@
 #include "ops/conv_common.h"
 
-#include "kernels/ref/xnn_quant.h"
-
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "kernels/ref/quant_util.h"
+#include "kernels/ref/xnn_quant.h"
 
 tfcc_status tfcc_conv_out_size(int32_t padding, int32_t in, int32_t filter, int32_t stride,
                                int32_t dilation, int32_t *out, tfcc_err *err) {
@@ -40,6 +40,32 @@ int32_t tfcc_conv_pad(int32_t stride, int32_t dilation, int32_t in, int32_t filt
   if (total < 0) total = 0;
   int64_t p = total / 2;
   return p > INT32_MAX ? INT32_MAX : (int32_t)p;
+}
+
+tfcc_status tfcc_conv_window(const tfcc_ir_node *node, int32_t padding, struct tfcc_conv_geom *g,
+                             tfcc_err *err) {
+  if (node && node->has_explicit_pad) {
+    const int32_t *p = node->explicit_pad;
+    int64_t ih = (int64_t)g->in_h + p[0] + p[1], iw = (int64_t)g->in_w + p[2] + p[3];
+    if (ih > INT32_MAX || iw > INT32_MAX)
+      return tfcc_err_set(err, TFCC_ERR_SHAPE, "padded input too large");
+    tfcc_status st = tfcc_conv_out_size(TFCC_PAD_VALID, (int32_t)ih, g->filter_h, g->stride_h,
+                                        g->dil_h, &g->out_h, err);
+    if (st == TFCC_OK)
+      st = tfcc_conv_out_size(TFCC_PAD_VALID, (int32_t)iw, g->filter_w, g->stride_w, g->dil_w,
+                              &g->out_w, err);
+    g->pad_h = p[0];
+    g->pad_w = p[2];
+    return st;
+  }
+  tfcc_status st = tfcc_conv_out_size(padding, g->in_h, g->filter_h, g->stride_h, g->dil_h,
+                                      &g->out_h, err);
+  if (st != TFCC_OK) return st;
+  st = tfcc_conv_out_size(padding, g->in_w, g->filter_w, g->stride_w, g->dil_w, &g->out_w, err);
+  if (st != TFCC_OK) return st;
+  g->pad_h = tfcc_conv_pad(g->stride_h, g->dil_h, g->in_h, g->filter_h, g->out_h);
+  g->pad_w = tfcc_conv_pad(g->stride_w, g->dil_w, g->in_w, g->filter_w, g->out_w);
+  return TFCC_OK;
 }
 
 const tfcc_ir_tensor *tfcc_conv_ir_input(const tfcc_init_ctx *ctx, int32_t i) {

@@ -21,6 +21,13 @@ tfcc_status tfcc_conv_out_size(int32_t padding, int32_t in, int32_t filter, int3
  * (tflite::ComputePaddingWithOffset, the offset is not used by reference kernels). */
 int32_t tfcc_conv_pad(int32_t stride, int32_t dilation, int32_t in, int32_t filter, int32_t out);
 
+struct tfcc_conv_geom;
+/* Output size and leading padding of both spatial dimensions of g (from its input, filter,
+ * stride and dilation), with the options' `padding`, or with the explicit padding a graph pass
+ * set on the node (fused PAD: VALID over the padded input, pad_h/pad_w = top/left). */
+tfcc_status tfcc_conv_window(const tfcc_ir_node *node, int32_t padding, struct tfcc_conv_geom *g,
+                             tfcc_err *err);
+
 /* Quantization of a node's tensors, read from the IR at init. */
 typedef struct tfcc_conv_qparams {
   int32_t input_offset;   /* -input zero point */

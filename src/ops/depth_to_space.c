@@ -1,22 +1,16 @@
 /* DEPTH_TO_SPACE (NHWC, DCR order as TFLite): out[b, h*bs+i, w*bs+j, c] =
  * in[b, h, w, (i*bs + j)*C_out + c]; DepthToSpaceOptions.block_size. */
 #include "kernels/ref/copy.h"
+#include "ops/depth_space_args.h"
 #include "ops/shape_ops_util.h"
 
 #define OP "DEPTH_TO_SPACE"
 
 static tfcc_status d2s_prepare(tfcc_op_ctx *ctx) {
-  tfcc_status st = tfcc_so_check_arity(ctx, OP, 1, 1, 1);
-  if (st) return st;
   tfcc_tensor *in;
-  if ((st = tfcc_so_input(ctx, 0, OP, &in))) return st;
-  static const int ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16, TFCC_INT32, TFCC_INT64,
-                           TFCC_FLOAT16, -1};
-  if ((st = tfcc_so_check_dtype(ctx, OP, "input", in->dtype, ok))) return st;
-  if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, ctx->out[0], in->dtype))) return st;
-  TFCC_OP_CHECK(ctx, in->rank == 4, TFCC_ERR_SHAPE, OP ": input rank %d, expected 4", (int)in->rank);
-  int32_t bs = tfcc_fb_i32(&ctx->node->options, 0, 0);
-  TFCC_OP_CHECK(ctx, bs >= 1 && bs <= 65536, TFCC_ERR_INVALID_MODEL, OP ": block_size %d", (int)bs);
+  int32_t bs;
+  tfcc_status st = tfcc_depth_space_args(ctx, OP, &in, &bs);
+  if (st) return st;
   TFCC_OP_CHECK(ctx, in->dims[3] % (bs * bs) == 0, TFCC_ERR_SHAPE,
                 OP ": depth %d is not divisible by block_size^2 = %d", (int)in->dims[3],
                 (int)(bs * bs));

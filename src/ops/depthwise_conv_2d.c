@@ -9,11 +9,14 @@
 #include "kernels/ref/quant_util.h"
 #include "ops/conv_common.h"
 #include "ops/f32_fast.h"
+#include "ops/q8_fast.h"
+#include "runtime/threadpool.h"
 
 typedef struct dw_params {
   tfcc_window_opts o;
   tfcc_conv_qparams q;
   tfcc_f32_fast f32; /* float32: only its once-only fallback log (weights used in place) */
+  tfcc_q8_fast q8;   /* int8/uint8: filter packed for the q8 depthwise kernels */
 } dw_params;
 
 static void dw_release(void *p) {
@@ -21,6 +24,7 @@ static void dw_release(void *p) {
   if (!cp) return;
   tfcc_conv_qparams_free(&cp->q);
   tfcc_f32_fast_free(&cp->f32);
+  tfcc_q8_fast_free(&cp->q8);
   free(cp);
 }
 
@@ -28,11 +32,12 @@ static tfcc_status dw_init(tfcc_init_ctx *ctx) {
   dw_params *p = calloc(1, sizeof(*p));
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for DEPTHWISE_CONV_2D params");
   tfcc_f32_fast_init(&p->f32);
+  tfcc_q8_fast_init(&p->q8);
   const tfcc_fb_table *t = &ctx->node->options;
   p->o.padding = tfcc_fb_i8(t, 0, 0);
   p->o.stride_w = tfcc_fb_i32(t, 1, 0);
   p->o.stride_h = tfcc_fb_i32(t, 2, 0);
-  p->o.act = tfcc_fb_i8(t, 4, 0);
+  p->o.act = tfcc_node_fused_activation(ctx->node, tfcc_fb_i8(t, 4, 0));
   p->o.dil_w = tfcc_fb_i32(t, 5, 1);
   p->o.dil_h = tfcc_fb_i32(t, 6, 1);
   tfcc_status st = tfcc_window_opts_check(&p->o, ctx->err);
@@ -79,19 +84,42 @@ static tfcc_status dw_geom(const tfcc_op_ctx *ctx, tfcc_conv_geom *g) {
   g->stride_w = p->o.stride_w;
   g->dil_h = p->o.dil_h;
   g->dil_w = p->o.dil_w;
-  tfcc_status st = tfcc_conv_out_size(p->o.padding, g->in_h, g->filter_h, g->stride_h, g->dil_h,
-                                      &g->out_h, ctx->err);
+  tfcc_status st = tfcc_conv_window(ctx->node, p->o.padding, g, ctx->err);
   if (st != TFCC_OK) return st;
-  st = tfcc_conv_out_size(p->o.padding, g->in_w, g->filter_w, g->stride_w, g->dil_w, &g->out_w,
-                          ctx->err);
-  if (st != TFCC_OK) return st;
-  g->pad_h = tfcc_conv_pad(g->stride_h, g->dil_h, g->in_h, g->filter_h, g->out_h);
-  g->pad_w = tfcc_conv_pad(g->stride_w, g->dil_w, g->in_w, g->filter_w, g->out_w);
   int64_t n;
   int32_t od[4] = {g->batches, g->out_h, g->out_w, g->out_c};
   if (!tfcc_conv_count(4, od, &n) || !tfcc_conv_count(4, in->dims, &n))
     return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "tensor too large");
   return TFCC_OK;
+}
+
+/* 8-bit fast path: packed filter for this node, or NULL (reference kernel). */
+static const tfcc_q8_dw_packed *dw_q8_packed(const tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
+  const dw_params *p = ctx->params;
+  const tfcc_dtype dt = ctx->in[0]->dtype;
+  if ((dt != TFCC_INT8 && dt != TFCC_UINT8) || g->out_c != g->in_c) return NULL;
+  const tfcc_q8_dw_packed *pk = tfcc_q8_fast_get_dw(&p->q8, ctx->in[1]->data);
+  return pk && pk->c == g->out_c && pk->taps == g->filter_h * g->filter_w ? pk : NULL;
+}
+
+static void dw_q8_prepare(tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
+  dw_params *p = (dw_params *)ctx->params;
+  const tfcc_tensor *f = ctx->in[1], *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
+  tfcc_conv_requant r;
+  tfcc_conv_requant_from(&p->q, ctx->in[0]->dtype, &r);
+  const char *why = tfcc_q8_fast_refuse(ctx->in[0], f, bias, &r);
+  if (!why && g->out_c != g->in_c) why = "depth multiplier is not 1";
+  if (!why && (int64_t)g->filter_h * g->filter_w > TFCC_Q8_DW_MAX_TAPS) why = "filter too large";
+  if (!why && !tfcc_q8_fast_pack_dw(&p->q8, ctx->isa, ctx->in[0]->dtype == TFCC_INT8, g->out_c,
+                                    g->filter_h, g->filter_w, f->data,
+                                    bias ? bias->data : NULL, &r))
+    why = "out of memory packing the filter";
+  if (why) {
+    tfcc_f32_log_fallback_once(&p->q8.logged, ctx, "DEPTHWISE_CONV_2D", why);
+    return;
+  }
+  const tfcc_q8_dw_packed *pk = dw_q8_packed(ctx, g);
+  if (pk) ctx->scratch_bytes = tfcc_q8_dw_scratch_bytes(pk, tfcc_threadpool_size(ctx->pool));
 }
 
 static tfcc_status dw_prepare(tfcc_op_ctx *ctx) {
@@ -117,6 +145,7 @@ static tfcc_status dw_prepare(tfcc_op_ctx *ctx) {
   if (ctx->in[0]->dtype == TFCC_FLOAT32 && g.out_c != g.in_c)
     tfcc_f32_fast_fallback(&((dw_params *)p)->f32, ctx, "DEPTHWISE_CONV_2D",
                            "depth multiplier is not 1");
+  if (ctx->in[0]->dtype == TFCC_INT8 || ctx->in[0]->dtype == TFCC_UINT8) dw_q8_prepare(ctx, &g);
   return tfcc_tensor_set_shape(ctx->out[0], 4, od, ctx->err);
 }
 
@@ -143,13 +172,19 @@ static tfcc_status dw_eval(tfcc_op_ctx *ctx) {
       return TFCC_OK;
     }
     case TFCC_UINT8:
+    case TFCC_INT8: {
       tfcc_conv_requant_from(&p->q, in->dtype, &r);
-      tfcc_dwconv_u8(&g, &r, in->data, f->data, bd, out->data);
+      const tfcc_q8_dw_packed *pk = dw_q8_packed(ctx, &g);
+      if (pk && ctx->scratch_bytes >= tfcc_q8_dw_scratch_bytes(pk, tfcc_threadpool_size(ctx->pool))) {
+        tfcc_q8_dwconv(ctx->pool, &g, pk, &r, in->data, out->data, ctx->scratch);
+        return TFCC_OK;
+      }
+      if (in->dtype == TFCC_INT8)
+        tfcc_dwconv_i8(&g, &r, in->data, f->data, bd, out->data);
+      else
+        tfcc_dwconv_u8(&g, &r, in->data, f->data, bd, out->data);
       return TFCC_OK;
-    case TFCC_INT8:
-      tfcc_conv_requant_from(&p->q, in->dtype, &r);
-      tfcc_dwconv_i8(&g, &r, in->data, f->data, bd, out->data);
-      return TFCC_OK;
+    }
     case TFCC_INT16:
       tfcc_conv_requant_from(&p->q, in->dtype, &r);
       tfcc_dwconv_i16(&g, &r, in->data, f->data,
@@ -174,6 +209,14 @@ static int64_t dw_macs(const tfcc_op_ctx *ctx) {
 
 static const char *dw_kernel(const tfcc_op_ctx *ctx) {
   if (!ctx->params || ctx->n_in < 2 || !ctx->in[0] || !ctx->in[1]) return "ref";
+  if (ctx->in[0]->dtype == TFCC_INT8 || ctx->in[0]->dtype == TFCC_UINT8) {
+    tfcc_conv_geom g;
+    tfcc_err e;
+    tfcc_op_ctx c = *ctx;
+    c.err = &e;
+    const tfcc_q8_dw_packed *pk = dw_geom(&c, &g) == TFCC_OK ? dw_q8_packed(ctx, &g) : NULL;
+    return pk ? pk->k->name : "ref";
+  }
   if (ctx->in[0]->dtype != TFCC_FLOAT32 || ctx->in[0]->rank != 4 || ctx->in[1]->rank != 4 ||
       ctx->in[0]->dims[3] != ctx->in[1]->dims[3])
     return "ref";

@@ -43,27 +43,13 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
   return act_unary_init(ctx, sizeof(dequantize_op), setup);
 }
 
-static tfcc_status layout(tfcc_err *err, const tfcc_tensor *t, size_t *outer, size_t *channels,
-                          size_t *inner) {
-  const tfcc_quant *q = t->quant;
-  if (q->axis < 0 || q->axis >= t->rank || t->dims[q->axis] != q->count)
-    return tfcc_err_set(err, TFCC_ERR_SHAPE, "per-axis quantization: axis %d with %d scales does "
-                        "not match rank-%d shape", (int)q->axis, (int)q->count, (int)t->rank);
-  *outer = 1;
-  *inner = 1;
-  for (int32_t d = 0; d < q->axis; d++) *outer *= (size_t)t->dims[d];
-  for (int32_t d = q->axis + 1; d < t->rank; d++) *inner *= (size_t)t->dims[d];
-  *channels = (size_t)q->count;
-  return TFCC_OK;
-}
-
 static tfcc_status prepare(tfcc_op_ctx *ctx) {
   tfcc_status st = act_unary_prepare(ctx);
   if (st) return st;
   const dequantize_op *p = (const dequantize_op *)ctx->params;
   if (p->per_axis) {
     size_t o = 0, c = 0, i = 0;
-    return layout(ctx->err, ctx->in[0], &o, &c, &i);
+    return act_per_axis_layout(ctx->err, ctx->in[0], &o, &c, &i);
   }
   return TFCC_OK;
 }
@@ -74,7 +60,7 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   float *out = (float *)ctx->out[0]->data;
   if (p->per_axis) {
     size_t o = 0, c = 0, i = 0;
-    tfcc_status st = layout(ctx->err, in, &o, &c, &i);
+    tfcc_status st = act_per_axis_layout(ctx->err, in, &o, &c, &i);
     if (st) return st;
     tfcc_dequantize_pc(p->head.in_type, in->data, out, o, c, i, in->quant->scale,
                        in->quant->zero_point);

@@ -27,4 +27,4 @@ static tfcc_status expand_dims_eval(tfcc_op_ctx *ctx) {
 }
 
 const tfcc_op_def tfcc_op_expand_dims = {
-    .name = OP, .prepare = expand_dims_prepare, .eval = expand_dims_eval};
+    .name = OP, .prepare = expand_dims_prepare, .eval = expand_dims_eval, .output_is_view = true};

@@ -1,3 +1,5 @@
+/* Float32 fast-path state of the conv-family operators (packed weights);
+ * the contract is in f32_fast.h. */
 #include "ops/f32_fast.h"
 
 #include <stdarg.h>

@@ -8,6 +8,8 @@
 #include "kernels/ref/quant_util.h"
 #include "ops/conv_common.h"
 #include "ops/f32_fast.h"
+#include "ops/q8_fast.h"
+#include "runtime/threadpool.h"
 
 typedef struct fc_params {
   int32_t act;
@@ -15,6 +17,7 @@ typedef struct fc_params {
   bool per_channel;
   tfcc_conv_qparams q;
   tfcc_f32_fast f32; /* float32: weights packed for the GEMM / GEMV micro-kernels */
+  tfcc_q8_fast q8;   /* int8/uint8: weights packed for the q8 GEMM */
 } fc_params;
 
 static void fc_release(void *p) {
@@ -22,6 +25,7 @@ static void fc_release(void *p) {
   if (!fp) return;
   tfcc_conv_qparams_free(&fp->q);
   tfcc_f32_fast_free(&fp->f32);
+  tfcc_q8_fast_free(&fp->q8);
   free(fp);
 }
 
@@ -30,8 +34,9 @@ static tfcc_status fc_init(tfcc_init_ctx *ctx) {
   if (!p)
     return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for FULLY_CONNECTED params");
   tfcc_f32_fast_init(&p->f32);
+  tfcc_q8_fast_init(&p->q8);
   const tfcc_fb_table *t = &ctx->node->options;
-  p->act = tfcc_fb_i8(t, 0, 0);
+  p->act = tfcc_node_fused_activation(ctx->node, tfcc_fb_i8(t, 0, 0));
   int32_t wf = tfcc_fb_i8(t, 1, 0);
   p->keep_num_dims = tfcc_fb_bool(t, 2, false);
   tfcc_status st = tfcc_conv_check_act(p->act, ctx->err);
@@ -129,6 +134,42 @@ static void fc_f32_prepare(tfcc_op_ctx *ctx, const tfcc_fc_dims *d) {
   if (why) tfcc_f32_fast_fallback(&p->f32, ctx, "FULLY_CONNECTED", why);
 }
 
+/* The kernels' requantization view (TFLite applies the weights zero point in the per-tensor
+ * kernels only). */
+static void fc_requant(const fc_params *p, tfcc_dtype dt, tfcc_conv_requant *r) {
+  tfcc_conv_requant_from(&p->q, dt, r);
+  r->filter_offset = p->per_channel ? 0 : p->q.filter_offset;
+}
+
+/* 8-bit fast path: packed weights, or NULL (reference kernel). */
+static const tfcc_q8_packed *fc_q8_packed(const tfcc_op_ctx *ctx, const tfcc_fc_dims *d) {
+  const fc_params *p = ctx->params;
+  const tfcc_q8_packed *pk = tfcc_q8_fast_get(&p->q8, ctx->in[1]->data);
+  const tfcc_dtype dt = ctx->in[0]->dtype;
+  return (dt == TFCC_INT8 || dt == TFCC_UINT8) && pk && pk->n == d->units &&
+                 pk->kdim == d->accum
+             ? pk
+             : NULL;
+}
+
+static void fc_q8_prepare(tfcc_op_ctx *ctx, const tfcc_fc_dims *d) {
+  fc_params *p = (fc_params *)ctx->params;
+  const tfcc_tensor *w = ctx->in[1], *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
+  if (d->units == 0 || d->accum == 0) return;
+  tfcc_conv_requant r;
+  fc_requant(p, ctx->in[0]->dtype, &r);
+  const char *why = tfcc_q8_fast_refuse(ctx->in[0], w, bias, &r);
+  if (!why && !tfcc_q8_fast_pack(&p->q8, ctx->isa, ctx->in[0]->dtype == TFCC_INT8, d->units,
+                                 d->accum, w->data, bias ? bias->data : NULL, &r))
+    why = "out of memory packing the weights";
+  if (why) {
+    tfcc_f32_log_fallback_once(&p->q8.logged, ctx, "FULLY_CONNECTED", why);
+    return;
+  }
+  const tfcc_q8_packed *pk = fc_q8_packed(ctx, d);
+  if (pk) ctx->scratch_bytes = tfcc_q8_scratch_bytes(NULL, pk, tfcc_threadpool_size(ctx->pool));
+}
+
 static tfcc_status fc_prepare(tfcc_op_ctx *ctx) {
   const fc_params *p = ctx->params;
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "FULLY_CONNECTED not initialised");
@@ -150,6 +191,7 @@ static tfcc_status fc_prepare(tfcc_op_ctx *ctx) {
   }
   ctx->scratch_bytes = 0;
   if (ctx->in[0]->dtype == TFCC_FLOAT32) fc_f32_prepare(ctx, &d);
+  if (ctx->in[0]->dtype == TFCC_INT8 || ctx->in[0]->dtype == TFCC_UINT8) fc_q8_prepare(ctx, &d);
   return tfcc_tensor_set_shape(ctx->out[0], orank, od, ctx->err);
 }
 
@@ -164,10 +206,12 @@ static tfcc_status fc_eval(tfcc_op_ctx *ctx) {
   const void *bd = bias ? bias->data : NULL;
   void *out = ctx->out[0]->data;
   tfcc_conv_requant r;
-  if (in->dtype != TFCC_FLOAT32) {
-    tfcc_conv_requant_from(&p->q, in->dtype, &r);
-    /* TFLite applies the weights zero point in the per-tensor kernels only */
-    r.filter_offset = p->per_channel ? 0 : p->q.filter_offset;
+  if (in->dtype != TFCC_FLOAT32) fc_requant(p, in->dtype, &r);
+  const tfcc_q8_packed *q8 = in->dtype != TFCC_FLOAT32 ? fc_q8_packed(ctx, &d) : NULL;
+  if (q8 && ctx->scratch_bytes >= tfcc_q8_scratch_bytes(NULL, q8, tfcc_threadpool_size(ctx->pool))) {
+    tfcc_q8_gemm(ctx->pool, q8, &r, d.batches, in->data, (size_t)d.accum, out, (size_t)d.units,
+                 ctx->scratch);
+    return TFCC_OK;
   }
   switch (in->dtype) {
     case TFCC_FLOAT32: {
@@ -213,6 +257,8 @@ static const char *fc_kernel(const tfcc_op_ctx *ctx) {
   tfcc_fc_dims d = {0, 0, 0};
   int32_t orank = 0, od[TFCC_MAX_RANK] = {0};
   if (fc_shapes(&c, &d, &orank, od) != TFCC_OK) return "ref";
+  const tfcc_q8_packed *q8 = fc_q8_packed(ctx, &d);
+  if (q8) return q8->k->name;
   const tfcc_f32_packed *pk = fc_f32_packed(ctx, &d);
   if (!pk) return "ref";
   return d.batches == 1 ? pk->k->name1 : pk->k->name;

@@ -29,17 +29,9 @@ static tfcc_status gather_dims_get(tfcc_op_ctx *ctx, const tfcc_tensor *p, const
 }
 
 static tfcc_status gather_prepare(tfcc_op_ctx *ctx) {
-  tfcc_status st = tfcc_so_check_arity(ctx, OP, 2, 2, 1);
-  if (st) return st;
   tfcc_tensor *p, *ix;
-  if ((st = tfcc_so_input(ctx, 0, OP, &p)) || (st = tfcc_so_input(ctx, 1, OP, &ix))) return st;
-  static const int ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16, TFCC_INT32,
-                           TFCC_INT64,   TFCC_BOOL,  TFCC_FLOAT16, -1};
-  static const int ok_idx[] = {TFCC_INT16, TFCC_INT32, TFCC_INT64, -1};
-  if ((st = tfcc_so_check_dtype(ctx, OP, "params", p->dtype, ok)) ||
-      (st = tfcc_so_check_dtype(ctx, OP, "indices", ix->dtype, ok_idx)))
-    return st;
-  if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, ctx->out[0], p->dtype))) return st;
+  tfcc_status st = tfcc_so_gather_inputs(ctx, OP, &p, &ix);
+  if (st) return st;
   gather_dims g;
   if ((st = gather_dims_get(ctx, p, ix, &g))) return st;
   int64_t dims[TFCC_MAX_RANK * 2];

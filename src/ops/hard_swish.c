@@ -43,4 +43,5 @@ const tfcc_op_def tfcc_op_hard_swish = {
     .init = init,
     .prepare = act_unary_prepare,
     .eval = eval,
+    .inplace_ok = true,
 };

@@ -66,4 +66,5 @@ const tfcc_op_def tfcc_op_leaky_relu = {
     .init = init,
     .prepare = act_unary_prepare,
     .eval = eval,
+    .inplace_ok = true,
 };

@@ -91,4 +91,5 @@ const tfcc_op_def tfcc_op_logistic = {
     .init = init,
     .prepare = act_unary_prepare,
     .eval = eval,
+    .inplace_ok = true,
 };

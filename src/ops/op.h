@@ -79,10 +79,22 @@ typedef struct tfcc_op_def {
   int64_t (*macs)(const tfcc_op_ctx *ctx);
   /* Optional: name of the kernel prepare chose ("f32-gemm-6x16-avx2"); default "ref". */
   const char *(*kernel)(const tfcc_op_ctx *ctx);
+  /* The memory plan may give output 0 the buffer of an input of the same byte size whose last
+   * use is this node (in-place): the kernel reads element i of every input before it writes
+   * element i of the output, and nothing else. */
+  bool inplace_ok;
+  /* Output 0 is input 0's bytes unchanged (RESHAPE, SQUEEZE, EXPAND_DIMS): the memory plan
+   * may make it a view of input 0 and skip the node at run. */
+  bool output_is_view;
 } tfcc_op_def;
 
 /* Operator for a builtin code (NULL if tfcc has none). */
 const tfcc_op_def *tfcc_op_lookup(int32_t builtin);
+
+/* Fused activation of a node: a graph pass's override, else the value from its options. */
+static inline int32_t tfcc_node_fused_activation(const tfcc_ir_node *node, int32_t options_value) {
+  return node && node->has_fused_activation ? node->fused_activation : options_value;
+}
 
 /* Convenience for operator code. */
 static inline int64_t tfcc_tensor_elements(const tfcc_tensor *t) {

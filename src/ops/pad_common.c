@@ -1,4 +1,7 @@
+/* Paddings reading, prepare, eval and the default pad value shared by PAD / PADV2 / MIRROR_PAD. */
 #include "ops/pad_common.h"
+
+#include <string.h>
 
 #include "kernels/f32-copy/pad.h"
 #include "kernels/ref/pad.h"
@@ -47,4 +50,18 @@ tfcc_status tfcc_pad_eval_common(tfcc_op_ctx *ctx, const char *op, const void *v
   tfcc_pad_const_fast(in->data, in->rank, in->dims, before, ctx->out[0]->dims, value,
                       tfcc_dtype_size(in->dtype), ctx->out[0]->data);
   return TFCC_OK;
+}
+
+void tfcc_pad_zero_value(const tfcc_tensor *out, uint8_t value[8]) {
+  memset(value, 0, 8);
+  int32_t zp = tfcc_so_zero_point(out);
+  if (out->dtype == TFCC_UINT8) {
+    value[0] = (uint8_t)zp;
+  } else if (out->dtype == TFCC_INT8) {
+    int8_t v = (int8_t)zp;
+    memcpy(value, &v, 1);
+  } else if (out->dtype == TFCC_INT16) {
+    int16_t v = (int16_t)zp;
+    memcpy(value, &v, 2);
+  }
 }

@@ -39,16 +39,7 @@ static tfcc_status padv2_eval(tfcc_op_ctx *ctx) {
   if (cv) {
     memcpy(value, cv->data, es);
   } else {
-    int32_t zp = tfcc_so_zero_point(out);
-    if (out->dtype == TFCC_UINT8) {
-      value[0] = (uint8_t)zp;
-    } else if (out->dtype == TFCC_INT8) {
-      int8_t v = (int8_t)zp;
-      memcpy(value, &v, 1);
-    } else if (out->dtype == TFCC_INT16) {
-      int16_t v = (int16_t)zp;
-      memcpy(value, &v, 2);
-    }
+    tfcc_pad_zero_value(out, value);
   }
   return tfcc_pad_eval_common(ctx, OP, value);
 }

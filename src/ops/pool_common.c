@@ -1,3 +1,4 @@
+/* Shared operator logic of the 2-D pooling operators; the contract is in pool_common.h. */
 #include "ops/pool_common.h"
 
 #include <stdlib.h>
@@ -28,7 +29,7 @@ tfcc_status tfcc_pool_init(tfcc_init_ctx *ctx, tfcc_pool_kind kind) {
   p->stride_h = tfcc_fb_i32(t, 2, 0);
   p->filter_w = tfcc_fb_i32(t, 3, 0);
   p->filter_h = tfcc_fb_i32(t, 4, 0);
-  p->act = tfcc_fb_i8(t, 5, 0);
+  p->act = tfcc_node_fused_activation(ctx->node, tfcc_fb_i8(t, 5, 0));
   tfcc_window_opts o = {p->padding, p->stride_w, p->stride_h, 1, 1, p->act};
   tfcc_status st = tfcc_window_opts_check(&o, ctx->err);
   if (st == TFCC_OK && (p->filter_w <= 0 || p->filter_h <= 0))

@@ -86,27 +86,13 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
   return act_unary_init(ctx, sizeof(quantize_op), setup);
 }
 
-/* Per-axis output: the quantized dimension must index the channels. */
-static tfcc_status per_axis_layout(tfcc_err *err, const tfcc_tensor *t, const tfcc_quant *q,
-                                   size_t *outer, size_t *channels, size_t *inner) {
-  if (q->axis < 0 || q->axis >= t->rank || t->dims[q->axis] != q->count)
-    return tfcc_err_set(err, TFCC_ERR_SHAPE, "per-axis quantization: axis %d with %d scales does "
-                        "not match rank-%d shape", (int)q->axis, (int)q->count, (int)t->rank);
-  *outer = 1;
-  *inner = 1;
-  for (int32_t d = 0; d < q->axis; d++) *outer *= (size_t)t->dims[d];
-  for (int32_t d = q->axis + 1; d < t->rank; d++) *inner *= (size_t)t->dims[d];
-  *channels = (size_t)q->count;
-  return TFCC_OK;
-}
-
 static tfcc_status prepare(tfcc_op_ctx *ctx) {
   tfcc_status st = act_unary_prepare(ctx);
   if (st) return st;
   const quantize_op *p = (const quantize_op *)ctx->params;
   if (p->per_axis) {
     size_t o = 0, c = 0, i = 0;
-    return per_axis_layout(ctx->err, ctx->out[0], ctx->out[0]->quant, &o, &c, &i);
+    return act_per_axis_layout(ctx->err, ctx->out[0], &o, &c, &i);
   }
   return TFCC_OK;
 }
@@ -118,7 +104,7 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   if (p->head.in_type == TFCC_FLOAT32) {
     if (p->per_axis) {
       size_t o = 0, c = 0, i = 0;
-      tfcc_status st = per_axis_layout(ctx->err, out, out->quant, &o, &c, &i);
+      tfcc_status st = act_per_axis_layout(ctx->err, out, &o, &c, &i);
       if (st) return st;
       tfcc_affine_quantize_pc((const float *)in->data, p->head.out_type, out->data, o, c, i,
                               out->quant->scale, out->quant->zero_point);

@@ -102,4 +102,5 @@ const tfcc_op_def tfcc_op_relu = {
     .init = relu_init,
     .prepare = tfcc_relux_op_prepare,
     .eval = tfcc_relux_op_eval,
+    .inplace_ok = true,
 };

@@ -10,4 +10,5 @@ const tfcc_op_def tfcc_op_relu_n1_to_1 = {
     .init = relu_n1_to_1_init,
     .prepare = tfcc_relux_op_prepare,
     .eval = tfcc_relux_op_eval,
+    .inplace_ok = true,
 };

@@ -66,4 +66,4 @@ static tfcc_status reshape_eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
-const tfcc_op_def tfcc_op_reshape = {.name = OP, .prepare = reshape_prepare, .eval = reshape_eval};
+const tfcc_op_def tfcc_op_reshape = {.name = OP, .prepare = reshape_prepare, .eval = reshape_eval, .output_is_view = true};

@@ -1,3 +1,4 @@
+/* Shared prepare logic of the resize operators; the contract is in resize_common.h. */
 #include "ops/resize_common.h"
 
 #include "ops/shape_ops_util.h"

@@ -1,3 +1,5 @@
+/* Checks and small helpers shared by the shape / data-movement operators (inputs, dtypes,
+ * known integer vectors, axes, output shapes, GATHER-family inputs, copies). */
 #include "ops/shape_ops_util.h"
 
 #include <string.h>
@@ -132,4 +134,19 @@ int32_t tfcc_so_zero_point(const tfcc_tensor *t) {
 void tfcc_so_copy(tfcc_tensor *out, const tfcc_tensor *in) {
   size_t n = out->bytes < in->bytes ? out->bytes : in->bytes;
   if (out->data != in->data && n) memmove(out->data, in->data, n);
+}
+
+tfcc_status tfcc_so_gather_inputs(tfcc_op_ctx *ctx, const char *op, tfcc_tensor **params,
+                                  tfcc_tensor **indices) {
+  tfcc_status st = tfcc_so_check_arity(ctx, op, 2, 2, 1);
+  if (st) return st;
+  if ((st = tfcc_so_input(ctx, 0, op, params)) || (st = tfcc_so_input(ctx, 1, op, indices)))
+    return st;
+  static const int ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16, TFCC_INT32,
+                           TFCC_INT64,   TFCC_BOOL,  TFCC_FLOAT16, -1};
+  static const int ok_idx[] = {TFCC_INT16, TFCC_INT32, TFCC_INT64, -1};
+  if ((st = tfcc_so_check_dtype(ctx, op, "params", (*params)->dtype, ok)) ||
+      (st = tfcc_so_check_dtype(ctx, op, "indices", (*indices)->dtype, ok_idx)))
+    return st;
+  return tfcc_so_check_out_dtype(ctx, op, 0, ctx->out[0], (*params)->dtype);
 }

@@ -46,6 +46,11 @@ tfcc_status tfcc_so_set_shape(tfcc_op_ctx *ctx, const char *op, tfcc_tensor *out
 float tfcc_so_scale(const tfcc_tensor *t);
 int32_t tfcc_so_zero_point(const tfcc_tensor *t);
 
+/* GATHER / GATHER_ND inputs: arity 2 -> 1, params of a copyable dtype, int16/32/64 indices,
+ * output dtype = params dtype. */
+tfcc_status tfcc_so_gather_inputs(tfcc_op_ctx *ctx, const char *op, tfcc_tensor **params,
+                                  tfcc_tensor **indices);
+
 /* Copies in to out (no-op if they alias). */
 void tfcc_so_copy(tfcc_tensor *out, const tfcc_tensor *in);
 

@@ -1,22 +1,16 @@
 /* SPACE_TO_DEPTH (NHWC): out[b, h, w, (i*bs + j)*C + c] = in[b, h*bs+i, w*bs+j, c];
  * SpaceToDepthOptions.block_size; H and W must be divisible by it. */
 #include "kernels/ref/copy.h"
+#include "ops/depth_space_args.h"
 #include "ops/shape_ops_util.h"
 
 #define OP "SPACE_TO_DEPTH"
 
 static tfcc_status s2d_prepare(tfcc_op_ctx *ctx) {
-  tfcc_status st = tfcc_so_check_arity(ctx, OP, 1, 1, 1);
-  if (st) return st;
   tfcc_tensor *in;
-  if ((st = tfcc_so_input(ctx, 0, OP, &in))) return st;
-  static const int ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16, TFCC_INT32, TFCC_INT64,
-                           TFCC_FLOAT16, -1};
-  if ((st = tfcc_so_check_dtype(ctx, OP, "input", in->dtype, ok))) return st;
-  if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, ctx->out[0], in->dtype))) return st;
-  TFCC_OP_CHECK(ctx, in->rank == 4, TFCC_ERR_SHAPE, OP ": input rank %d, expected 4", (int)in->rank);
-  int32_t bs = tfcc_fb_i32(&ctx->node->options, 0, 0);
-  TFCC_OP_CHECK(ctx, bs >= 1 && bs <= 65536, TFCC_ERR_INVALID_MODEL, OP ": block_size %d", (int)bs);
+  int32_t bs;
+  tfcc_status st = tfcc_depth_space_args(ctx, OP, &in, &bs);
+  if (st) return st;
   TFCC_OP_CHECK(ctx, in->dims[1] % bs == 0 && in->dims[2] % bs == 0, TFCC_ERR_SHAPE,
                 OP ": height %d and width %d must be divisible by block_size %d", (int)in->dims[1],
                 (int)in->dims[2], (int)bs);

@@ -1,3 +1,4 @@
+/* Shared output shapes and copy of SPLIT / SPLIT_V; the contract is in split_common.h. */
 #include "ops/split_common.h"
 
 #include "kernels/ref/copy.h"

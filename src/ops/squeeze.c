@@ -38,4 +38,4 @@ static tfcc_status squeeze_eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
-const tfcc_op_def tfcc_op_squeeze = {.name = OP, .prepare = squeeze_prepare, .eval = squeeze_eval};
+const tfcc_op_def tfcc_op_squeeze = {.name = OP, .prepare = squeeze_prepare, .eval = squeeze_eval, .output_is_view = true};

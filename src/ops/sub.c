@@ -5,4 +5,4 @@ static tfcc_status init(tfcc_init_ctx *ctx) { return tfcc_arith_init(ctx, TFCC_O
 static tfcc_status prepare(tfcc_op_ctx *ctx) { return tfcc_arith_prepare(ctx, TFCC_ARITH_SUB); }
 static tfcc_status eval(tfcc_op_ctx *ctx) { return tfcc_arith_eval(ctx, TFCC_ARITH_SUB); }
 
-const tfcc_op_def tfcc_op_sub = {"SUB", init, NULL, prepare, eval, NULL};
+const tfcc_op_def tfcc_op_sub = {"SUB", init, NULL, prepare, eval, NULL, NULL, true};

@@ -42,4 +42,5 @@ const tfcc_op_def tfcc_op_tanh = {
     .init = init,
     .prepare = act_unary_prepare,
     .eval = eval,
+    .inplace_ok = true,
 };

@@ -1,3 +1,5 @@
+/* Quantized EXP / LOG / RSQRT through prepare-time lookup tables;
+ * the contract is in unary_lut.h. */
 #include "ops/unary_lut.h"
 
 #include <math.h>

@@ -102,6 +102,72 @@ static tfcc_status fold_node(tfcc_exec_plan *p, fold_block **list, tfcc_exec_nod
   return TFCC_OK;
 }
 
+/* ---- buffer sharing: union-find over tensors. group[i]: -2 not in the arena, else a parent
+ * (roots point to themselves). The root carries the group's lifetime: producer = first write,
+ * last_use = last read of any member. */
+static int32_t group_root(int32_t *group, int32_t i) {
+  while (group[i] != i) {
+    group[i] = group[group[i]];
+    i = group[i];
+  }
+  return i;
+}
+
+static void group_join(int32_t *group, int32_t *producer, int32_t *last_use, int32_t into, int32_t t) {
+  int32_t a = group_root(group, into), b = group_root(group, t);
+  if (a == b) return;
+  group[b] = a;
+  if (producer[b] < producer[a]) producer[a] = producer[b];
+  if (last_use[b] > last_use[a]) last_use[a] = last_use[b];
+}
+
+static bool same_shape(const tfcc_tensor *a, const tfcc_tensor *b) {
+  if (a->rank != b->rank) return false;
+  for (int32_t d = 0; d < a->rank; d++)
+    if (a->dims[d] != b->dims[d]) return false;
+  return true;
+}
+
+/* Views first (a RESHAPE-like output is its input's bytes: the node is skipped at run), then
+ * in-place outputs in node order: output 0 of an op that declares inplace_ok takes the buffer
+ * of an input of the same shape and dtype whose group is read for the last time by this node
+ * (so no later reader sees it overwritten) and that no other input of the node shares. */
+static void plan_sharing(tfcc_exec_plan *p, int32_t *group, int32_t *producer, int32_t *last_use) {
+  for (int32_t e = 0; e < p->n_nodes; e++) {
+    tfcc_exec_node *en = &p->nodes[e];
+    const tfcc_op_ctx *c = &en->ctx;
+    if (en->folded || !c->node->op->output_is_view || c->n_out != 1 || c->n_in < 1 || !c->in[0]) continue;
+    int32_t ti = c->in[0]->index, to = c->out[0]->index;
+    if (group[ti] < 0 || group[to] < 0 || ti == to || c->in[0]->bytes != c->out[0]->bytes) continue;
+    group_join(group, producer, last_use, ti, to);
+    en->view = true;
+    p->n_views++;
+  }
+  for (int32_t e = 0; e < p->n_nodes; e++) {
+    tfcc_exec_node *en = &p->nodes[e];
+    const tfcc_op_ctx *c = &en->ctx;
+    if (en->folded || en->view || !c->node->op->inplace_ok || c->n_out != 1 || c->n_tmp > 0) continue;
+    const tfcc_tensor *out = c->out[0];
+    if (group[out->index] < 0) continue;
+    for (int32_t k = 0; k < c->n_in; k++) {
+      const tfcc_tensor *in = c->in[k];
+      if (!in || group[in->index] < 0 || in->dtype != out->dtype || !same_shape(in, out)) continue;
+      int32_t r = group_root(group, in->index);
+      if (last_use[r] != e || r == group_root(group, out->index)) continue;
+      bool shared = false;
+      for (int32_t j = 0; j < c->n_in; j++)
+        if (j != k && c->in[j] && c->in[j]->index != in->index && group[c->in[j]->index] >= 0 &&
+            group_root(group, c->in[j]->index) == r)
+          shared = true;
+      if (shared) continue;
+      group_join(group, producer, last_use, in->index, out->index);
+      en->inplace = true;
+      p->n_inplace++;
+      break;
+    }
+  }
+}
+
 tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t subgraph,
                                  const tfcc_input_shape *shapes, bool with_memory,
                                  const tfcc_exec_env *env, tfcc_err *err) {
@@ -111,6 +177,7 @@ tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t
   tfcc_plan_buffer *bufs = NULL;
   int32_t *buf_tensor = NULL;
   fold_block *folds = NULL;
+  int32_t *group = NULL;
 
   if (subgraph < 0 || subgraph >= g->n_subgraphs)
     return tfcc_err_set(err, TFCC_ERR_INVALID_ARG, "subgraph %d does not exist", (int)subgraph);
@@ -300,22 +367,29 @@ tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t
     if (produced) bound[ti] = true;
   }
 
-  /* Arena: every produced, non-folded tensor not bound to the caller, plus per-node scratch. */
+  /* Arena: every produced, non-folded tensor not bound to the caller, plus per-node scratch.
+   * Tensors that share a buffer (views, in-place outputs) form one group: one buffer whose
+   * lifetime covers all of them. */
   bufs = calloc((size_t)sg->n_tensors + (size_t)p->n_nodes + 1, sizeof *bufs);
   buf_tensor = calloc((size_t)sg->n_tensors + (size_t)p->n_nodes + 1, sizeof *buf_tensor);
-  if (!bufs || !buf_tensor) {
+  group = malloc(((size_t)sg->n_tensors + 1) * sizeof *group);
+  if (!bufs || !buf_tensor || !group) {
     free(bound);
     st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
     goto done;
   }
-  int32_t nb = 0;
   for (int32_t i = 0; i < sg->n_tensors; i++) {
     tfcc_tensor *t = &p->tensors[i];
-    if (producer[i] < 0 || t->known || bound[i] || t->bytes == 0) continue;
-    bufs[nb] = (tfcc_plan_buffer){t->bytes, producer[i], last_use[i], 0};
-    buf_tensor[nb++] = i;
+    group[i] = producer[i] < 0 || t->known || bound[i] || t->bytes == 0 ? -2 : i; /* -2: not planned */
   }
   free(bound);
+  plan_sharing(p, group, producer, last_use);
+  int32_t nb = 0;
+  for (int32_t i = 0; i < sg->n_tensors; i++) {
+    if (group[i] != i) continue; /* not planned, or shares its group root's buffer */
+    bufs[nb] = (tfcc_plan_buffer){p->tensors[i].bytes, producer[i], last_use[i], 0};
+    buf_tensor[nb++] = i;
+  }
   for (int32_t e = 0; e < p->n_nodes; e++) {
     if (p->nodes[e].folded || p->nodes[e].ctx.scratch_bytes == 0) continue;
     bufs[nb] = (tfcc_plan_buffer){p->nodes[e].ctx.scratch_bytes, e, e, 0};
@@ -339,6 +413,8 @@ tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t
       else
         p->nodes[-1 - buf_tensor[b]].ctx.scratch = p->arena + bufs[b].offset;
     }
+    for (int32_t i = 0; i < sg->n_tensors; i++)
+      if (group[i] >= 0 && group[i] != i) p->tensors[i].data = p->tensors[group_root(group, i)].data;
     for (int32_t i = 0; i < sg->n_tensors; i++) {
       tfcc_tensor *t = &p->tensors[i];
       if (!t->is_variable) continue;
@@ -356,6 +432,7 @@ done:
   p->persist = (uint8_t *)folds;
   free(producer);
   free(last_use);
+  free(group);
   free(bufs);
   free(buf_tensor);
   if (st != TFCC_OK) tfcc_exec_plan_free(p);

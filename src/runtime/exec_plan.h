@@ -14,6 +14,8 @@ typedef struct tfcc_exec_node {
   int32_t node;          /* index in sg->nodes */
   tfcc_op_ctx ctx;       /* in/out/tmp point into the plan's tensors */
   bool folded;           /* computed at prepare time: skipped by run */
+  bool view;             /* output 0 shares input 0's buffer (RESHAPE-like): skipped by run */
+  bool inplace;          /* output 0 shares the buffer of an input read last here */
   int64_t macs;
 } tfcc_exec_node;
 
@@ -30,8 +32,9 @@ typedef struct tfcc_exec_plan {
   tfcc_arena_mem arena_mem;
   tfcc_mem_pool *mem_pool;
   size_t arena_bytes;
-  size_t arena_lower_bound;  /* largest set of simultaneously live buffers */
-  size_t naive_bytes;        /* sum of all planned buffers */
+  size_t arena_lower_bound;  /* largest set of simultaneously live buffers (after aliasing) */
+  size_t naive_bytes;        /* sum of all planned buffers (after aliasing) */
+  int32_t n_views, n_inplace; /* tensors sharing another's buffer */
   uint8_t *persist;          /* variables and values folded at prepare (zeroed at build) */
   size_t persist_bytes;
   size_t variables_bytes;

@@ -78,11 +78,8 @@ tfcc_status tfcc_model_build(tfcc_runtime *rt, const uint8_t *data, size_t size,
                              size_t mapping_size, const tfcc_model_options *opts, tfcc_model **out,
                              tfcc_err *err);
 
-/* Model-level constant folding: nodes whose inputs are all constants are computed once at load
- * (float16 weight DEQUANTIZE, DENSIFY, constant shape arithmetic) and removed. */
-tfcc_status tfcc_graph_fold_constants(tfcc_graph *g, uint32_t disabled_passes, tfcc_isa isa,
-                                      tfcc_err *err);
-/* Runs op->init of every bound node of subgraph 0 (n->params). */
+/* Runs op->init of every bound, live node of subgraph 0 that has no params yet (the constant
+ * folder initialised the nodes it removed). Run after tfcc_run_passes. */
 tfcc_status tfcc_graph_init_ops(tfcc_graph *g, tfcc_isa isa, const tfcc_logger *log, int quant_compat,
                                 tfcc_err *err);
 

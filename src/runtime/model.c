@@ -1,5 +1,5 @@
-/* tfcc_model: load (mmap or caller buffer), verify, bind operators, fold constants, validate
- * shapes once; then immutable and shared. */
+/* tfcc_model: load (mmap or caller buffer), verify, bind operators, run the graph passes
+ * (src/graph/pass_manager.c), init operators, validate shapes once; then immutable and shared. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -12,6 +12,7 @@
 
 #include "cpu/cpu_info.h"
 #include "format/tflite_reader.h"
+#include "graph/pass_manager.h"
 #include "ops/op.h"
 #include "runtime/internal.h"
 
@@ -102,7 +103,7 @@ tfcc_status tfcc_graph_init_ops(tfcc_graph *g, tfcc_isa isa, const tfcc_logger *
   tfcc_ir_subgraph *sg = &g->subgraphs[0];
   for (int32_t i = 0; i < sg->n_nodes; i++) {
     tfcc_ir_node *n = &sg->nodes[i];
-    if (!n->op || !n->op->init) continue;
+    if (!n->op || !n->op->init || n->removed || n->params) continue; /* folded: done by the pass */
     tfcc_init_ctx c = {g, sg, n, i, NULL, err, isa, log, quant_compat};
     tfcc_status st = n->op->init(&c);
     n->params = c.params;
@@ -158,8 +159,9 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
   tfcc_ir_subgraph *sg = st == TFCC_OK ? &m->graph.subgraphs[0] : NULL;
   if (st == TFCC_OK && !m->unsupported[0]) {
     tfcc_isa isa = tfcc_model_env(m).isa;
-    if ((st = tfcc_graph_init_ops(&m->graph, isa, tfcc_model_env(m).log, (int)m->opts.quant_compat, err)) == TFCC_OK)
-      st = tfcc_graph_fold_constants(&m->graph, m->opts.disabled_passes, isa, err);
+    int qc = (int)m->opts.quant_compat;
+    st = tfcc_run_passes(&m->graph, m->opts.disabled_passes, isa, tfcc_model_env(m).log, qc, err);
+    if (st == TFCC_OK) st = tfcc_graph_init_ops(&m->graph, isa, tfcc_model_env(m).log, qc, err);
     if (st == TFCC_OK) {
       /* Validate shapes once at the stored input shapes, and record MACs and arena size. */
       tfcc_exec_plan plan;

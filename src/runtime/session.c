@@ -308,7 +308,7 @@ static tfcc_status invoke_bound(tfcc_session *s) {
   bool timed = s->profiling || s->observer;
   for (int32_t e = 0; e < p->n_nodes; e++) {
     tfcc_exec_node *en = &p->nodes[e];
-    if (en->folded) continue;
+    if (en->folded || en->view) continue;
     en->ctx.err = &s->err;
     uint64_t t0 = timed ? now_ns() : 0;
     tfcc_status st = en->ctx.node->op->eval(&en->ctx);
@@ -385,7 +385,7 @@ static tfcc_status profile_alloc(tfcc_session *s) {
     tfcc_exec_node *en = &s->plan.nodes[e];
     tfcc_op_profile *p = &s->profile[e];
     p->name = s->model->op_names[en->node];
-    p->kernel = en->folded ? "folded" : en->ctx.node->op->kernel ? en->ctx.node->op->kernel(&en->ctx) : "ref";
+    p->kernel = en->folded ? "folded" : en->view ? "view" : en->ctx.node->op->kernel ? en->ctx.node->op->kernel(&en->ctx) : "ref";
     p->node = en->node;
     p->macs = en->macs;
   }

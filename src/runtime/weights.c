@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "format/tflite_reader.h"
+#include "graph/pass_manager.h"
 #include "ops/op.h"
 #include "runtime/internal.h"
 
@@ -76,7 +77,7 @@ static bool list_equal(const int32_t *a, const int32_t *b, int32_t n) {
 }
 
 /* Names the first difference between the model's graph (old) and the new file's (neu).
- * folded: both graphs have been through init + folding (also compares constants). */
+ * folded: both graphs have been through the graph passes and init (also compares constants). */
 static tfcc_status check_signature(const tfcc_graph *old, const tfcc_graph *neu, bool folded,
                                    tfcc_err *err) {
   if (neu->n_subgraphs < 1) return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "new weights: model has no subgraph");
@@ -185,19 +186,31 @@ static tfcc_status fail(tfcc_err *err, tfcc_status st) {
   return st;
 }
 
-/* Builds generation w over data[0..size): read, bind, check, init, fold, validate. */
+/* Builds generation w over data[0..size): read, bind, graph passes, init, check, validate.
+ * The model's graph has been through the graph passes (nodes rewired, fused), so the new graph
+ * is compared after the same passes ran on it; only the counts (binding is by index) before. */
 static tfcc_status build_generation(tfcc_model *m, tfcc_weights *w, const uint8_t *data, size_t size,
                                     tfcc_err *err) {
   tfcc_status st = tfcc_tflite_read(data, size, &w->own_graph, err);
   if (st != TFCC_OK) return tfcc_err_prefix(err, "new weights");
   w->graph = &w->own_graph;
-  if ((st = check_signature(&m->graph, &w->own_graph, false, err)) != TFCC_OK) return st;
+  const tfcc_ir_subgraph *msg = &m->graph.subgraphs[0];
+  if (w->own_graph.n_subgraphs < 1 || w->own_graph.subgraphs[0].n_nodes != msg->n_nodes ||
+      w->own_graph.subgraphs[0].n_tensors != msg->n_tensors)
+    return check_signature(&m->graph, &w->own_graph, true, err); /* names the count that differs */
   tfcc_ir_subgraph *sg = &w->own_graph.subgraphs[0];
-  for (int32_t i = 0; i < sg->n_nodes; i++) sg->nodes[i].op = m->graph.subgraphs[0].nodes[i].op;
+  for (int32_t i = 0; i < sg->n_nodes; i++) {
+    tfcc_ir_node *x = &msg->nodes[i], *y = &sg->nodes[i];
+    if (x->builtin != y->builtin || x->version != y->version) /* same message as the full check */
+      return check_signature(&m->graph, &w->own_graph, true, err);
+    y->op = x->op;
+  }
   tfcc_isa isa = tfcc_model_env(m).isa;
-  if ((st = tfcc_graph_init_ops(&w->own_graph, isa, tfcc_model_env(m).log, (int)m->opts.quant_compat, err)) != TFCC_OK)
+  if ((st = tfcc_run_passes(&w->own_graph, m->opts.disabled_passes, isa, tfcc_model_env(m).log,
+                             (int)m->opts.quant_compat, err)) != TFCC_OK)
     return tfcc_err_prefix(err, "new weights");
-  if ((st = tfcc_graph_fold_constants(&w->own_graph, m->opts.disabled_passes, isa, err)) != TFCC_OK)
+  if ((st = tfcc_graph_init_ops(&w->own_graph, isa, tfcc_model_env(m).log, (int)m->opts.quant_compat, err)) !=
+      TFCC_OK)
     return tfcc_err_prefix(err, "new weights");
   if ((st = check_signature(&m->graph, &w->own_graph, true, err)) != TFCC_OK) return st;
   /* Every operator accepts the new constants at the stored shapes (no memory). */

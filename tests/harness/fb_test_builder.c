@@ -1,3 +1,5 @@
+/* Builds one FlatBuffer table in memory for operator tests;
+ * the contract is in fb_test_builder.h. */
 #include "fb_test_builder.h"
 
 #include <string.h>

@@ -1,3 +1,5 @@
+/* Test harness: check counters, summary, shared/source dirs, file reading;
+ * the contract is in test_harness.h. */
 #include "test_harness.h"
 
 #include <stdlib.h>

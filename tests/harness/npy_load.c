@@ -1,3 +1,4 @@
+/* Reads NumPy .npy files for tests; the contract is in npy_load.h. */
 #include "npy_load.h"
 
 #include <stdio.h>

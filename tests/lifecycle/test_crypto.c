@@ -1,5 +1,6 @@
 /* Encrypted models: round trip through the library (key from file, env, callback, bytes), wrong
  * key, truncation and bit flips anywhere (header, ciphertext, tag): a clear error and no model. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +81,55 @@ int main(void) {
     tfcc_crypto_free(p, n);
   }
   CHECK(calls == 2);
+
+  /* File decryption: the bytes of the original, page aligned, writable; the encrypted model
+   * computes exactly what the plain one does. */
+  {
+    void *p = NULL;
+    size_t n = 0;
+    CHECKF(tfcc_crypto_decrypt_file(enc, &sources[3], &p, &n) == TFCC_OK, "%s", tfcc_crypto_last_error());
+    CHECK(p && n == plain_n && memcmp(p, plain, n) == 0 && ((uintptr_t)p & 4095) == 0);
+    if (p) ((uint8_t *)p)[0] ^= 1;
+    tfcc_crypto_free(p, n);
+    tfcc_model *mp = NULL, *me = NULL;
+    CHECK(tfcc_model_load_file(rt, model, NULL, &mp) == TFCC_OK);
+    CHECK(tfcc_model_load_encrypted(rt, enc, &sources[3], NULL, &me) == TFCC_OK);
+    tfcc_session *sp = NULL, *se = NULL;
+    if (mp && me && tfcc_session_create(mp, NULL, &sp) == TFCC_OK && tfcc_session_create(me, NULL, &se) == TFCC_OK) {
+      tfcc_tensor_info ii, oi;
+      CHECK(tfcc_session_input_info(sp, 0, &ii) == TFCC_OK && tfcc_session_output_info(sp, 0, &oi) == TFCC_OK);
+      uint8_t *in = malloc(ii.bytes), *o1 = malloc(oi.bytes), *o2 = malloc(oi.bytes);
+      for (size_t i = 0; i < ii.bytes; i++) in[i] = (uint8_t)(i * 37 + 11);
+      const void *ins[1] = {in};
+      void *out1[1] = {o1}, *out2[1] = {o2};
+      CHECK(tfcc_session_run(sp, ins, out1) == TFCC_OK && tfcc_session_run(se, ins, out2) == TFCC_OK);
+      CHECK(memcmp(o1, o2, oi.bytes) == 0);
+      free(in), free(o1), free(o2);
+    } else {
+      CHECK(!"sessions on the plain and the encrypted model");
+    }
+    tfcc_session_destroy(sp);
+    tfcc_session_destroy(se);
+    tfcc_model_release(mp);
+    tfcc_model_release(me);
+  }
+
+  /* An empty plaintext round trips (no zero-byte mapping); a directory is refused by name. */
+  {
+    CHECK(write_file(tmp, "", 0) == 0);
+    char enc0[600];
+    snprintf(enc0, sizeof enc0, "%s.empty.tfcce", tmp);
+    CHECK(tfcc_crypto_encrypt_file(tmp, enc0, &sources[3], NULL) == TFCC_OK);
+    void *p = NULL;
+    size_t n = 7;
+    CHECKF(tfcc_crypto_decrypt_file(enc0, &sources[3], &p, &n) == TFCC_OK, "%s", tfcc_crypto_last_error());
+    CHECK(p != NULL && n == 0);
+    tfcc_crypto_free(p, n);
+    unlink(enc0);
+    char kid0[33];
+    CHECK(tfcc_crypto_key_id(dir ? dir : "/tmp", kid0) == TFCC_ERR_IO);
+    CHECKF(strstr(tfcc_crypto_last_error(), "not a regular file") != NULL, "%s", tfcc_crypto_last_error());
+  }
 
   /* Wrong key: named as such, no model. */
   uint8_t wrong[32];

@@ -1,5 +1,6 @@
-/* Helpers for the activation / softmax / quantize operator tests: tensors built by hand, one
- * node run through init -> prepare -> eval as a session would. */
+/* Helpers for the activation / softmax / quantize operator tests: a tensor with its own
+ * quantization, one node run through tests/harness/op_run.h, option tables, and quantize /
+ * clamp references. */
 #ifndef TFCC_TESTS_OPS_ACT_TEST_UTIL_H
 #define TFCC_TESTS_OPS_ACT_TEST_UTIL_H
 
@@ -8,35 +9,7 @@
 #include <string.h>
 
 #include "fb_test_builder.h"
-#include "ops/op.h"
-#include "test_harness.h"
-
-/* Fallback option readers for builds where src/format/fb.c has not landed yet: weak, so the
- * library's real accessors take precedence once they exist. They read tables built by
- * tfb_build (no bounds checks needed for those). */
-static inline uint16_t att_u16_(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
-static inline const uint8_t *att_field_(const tfcc_fb_table *t, int field) {
-  if (!t || !t->buf) return NULL;
-  const uint8_t *tbl = t->buf + t->pos;
-  int32_t soff = (int32_t)((uint32_t)tbl[0] | (uint32_t)tbl[1] << 8 | (uint32_t)tbl[2] << 16 |
-                           (uint32_t)tbl[3] << 24);
-  const uint8_t *vt = tbl - soff;
-  uint16_t vt_size = att_u16_(vt);
-  if (4 + 2 * field + 2 > vt_size) return NULL;
-  uint16_t off = att_u16_(vt + 4 + 2 * field);
-  return off ? tbl + off : NULL;
-}
-__attribute__((weak)) float tfcc_fb_f32(const tfcc_fb_table *t, int field, float def) {
-  const uint8_t *p = att_field_(t, field);
-  if (!p) return def;
-  float f;
-  memcpy(&f, p, 4);
-  return f;
-}
-__attribute__((weak)) bool tfcc_fb_bool(const tfcc_fb_table *t, int field, bool def) {
-  const uint8_t *p = att_field_(t, field);
-  return p ? p[0] != 0 : def;
-}
+#include "op_run.h"
 
 typedef struct att_tensor {
   tfcc_tensor t;
@@ -49,17 +22,13 @@ typedef struct att_tensor {
 static inline void att_make(att_tensor *a, tfcc_dtype dt, int32_t rank, const int32_t *dims, void *data,
                      float scale, int32_t zp) {
   memset(a, 0, sizeof *a);
-  a->t.dtype = dt;
-  a->t.rank = rank;
-  for (int32_t i = 0; i < rank; i++) a->t.dims[i] = dims[i];
-  a->t.data = data;
-  a->t.bytes = (size_t)tfcc_tensor_elements(&a->t) * tfcc_dtype_size(dt);
   a->scale[0] = scale;
   a->zp[0] = zp;
   a->q.count = scale != 0.f ? 1 : 0;
   a->q.scale = a->scale;
   a->q.zero_point = a->zp;
-  a->t.quant = &a->q;
+  a->t = oh_tensor(dt, rank, dims, data, &a->q);
+  a->t.index = 0;
 }
 
 /* Runs builtin on inputs -> out. Returns the first failing status (err has the message). */
@@ -67,76 +36,19 @@ static inline tfcc_status att_run(int32_t builtin, att_tensor **ins, int n_in, a
                            tfcc_fb_table options, tfcc_err *err) {
   const tfcc_op_def *op = tfcc_op_lookup(builtin);
   if (!op) return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "no op %d", (int)builtin);
-  tfcc_ir_tensor irt[4];
-  int32_t in_idx[3], out_idx[1];
-  memset(irt, 0, sizeof irt);
-  for (int i = 0; i <= n_in; i++) {
-    const tfcc_tensor *t = i < n_in ? &ins[i]->t : &out->t;
-    irt[i].name = "";
-    irt[i].dtype = t->dtype;
-    irt[i].rank = t->rank;
-    memcpy(irt[i].dims, t->dims, sizeof t->dims);
-    irt[i].quant = *t->quant;
-    if (i < n_in) in_idx[i] = i;
-  }
-  out_idx[0] = n_in;
-  tfcc_ir_subgraph sg;
-  memset(&sg, 0, sizeof sg);
-  sg.n_tensors = n_in + 1;
-  sg.tensors = irt;
   tfcc_ir_node node;
   memset(&node, 0, sizeof node);
   node.builtin = builtin;
   node.n_inputs = n_in;
   node.n_outputs = 1;
-  node.inputs = in_idx;
-  node.outputs = out_idx;
   node.options = options;
   node.op = op;
 
-  tfcc_status st = TFCC_OK;
-  void *params = NULL;
-  if (op->init) {
-    tfcc_init_ctx ic;
-    memset(&ic, 0, sizeof ic);
-    ic.sg = &sg;
-    ic.node = &node;
-    ic.err = err;
-    ic.quant_compat = TFCC_QUANT_COMPAT_REFERENCE;
-    st = op->init(&ic);
-    params = ic.params;
-    if (st) {
-      if (params) free(params);
-      return st;
-    }
-  }
   tfcc_tensor *in_ptrs[3], *out_ptrs[1] = {&out->t};
   for (int i = 0; i < n_in; i++) in_ptrs[i] = &ins[i]->t;
-  tfcc_op_ctx ctx;
-  memset(&ctx, 0, sizeof ctx);
-  ctx.node = &node;
-  ctx.params = params;
-  ctx.in = in_ptrs;
-  ctx.n_in = n_in;
-  ctx.out = out_ptrs;
-  ctx.n_out = 1;
-  ctx.err = err;
-  void *data = out->t.data;
-  st = op->prepare(&ctx);
-  if (!st) {
-    out->t.bytes = (size_t)tfcc_tensor_elements(&out->t) * tfcc_dtype_size(out->t.dtype);
-    out->t.data = data;
-    ctx.scratch = ctx.scratch_bytes ? calloc(1, ctx.scratch_bytes) : NULL;
-    st = op->eval(&ctx);
-    free(ctx.scratch);
-  }
-  if (params) {
-    if (op->release)
-      op->release(params);
-    else
-      free(params);
-  }
-  return st;
+  oh_node_run r = {.op = op, .node = &node, .in = in_ptrs, .n_in = n_in,
+                   .out = out_ptrs, .n_out = 1, .err = err};
+  return oh_run_node(&r);
 }
 
 static inline tfcc_fb_table att_no_options(void) {

@@ -1,10 +1,6 @@
-/* Test helpers for the convolution-family operator tests (one TU per test program):
- * runs an operator through init / prepare / eval on hand-built tensors, plus small
- * quantization helpers for the straightforward references.
- *
- * Until the format engineer's fb.c lands on this branch, weak definitions of the
- * FlatBuffer accessors the ops use are provided here; the library's strong definitions
- * replace them once present. */
+/* Test helpers for the convolution-family operator tests (one TU per test program): a case
+ * (inputs, output, options) run through init / prepare / eval with tests/harness/op_run.h,
+ * plus small quantization helpers for the straightforward references. */
 #ifndef TFCC_TESTS_CONV_FAMILY_TEST_UTIL_H
 #define TFCC_TESTS_CONV_FAMILY_TEST_UTIL_H
 
@@ -15,60 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fb_test_builder.h"
 #include "cpu/cpu_info.h"
-#include "ops/op.h"
-#include "test_harness.h"
-
-/* ------------------------------------------------------------ weak FlatBuffer readers */
-#define TT_WEAK __attribute__((weak))
-
-static uint32_t tt_rd(const uint8_t *p, int n) {
-  uint32_t v = 0;
-  for (int k = 0; k < n; k++) v |= (uint32_t)p[k] << (8 * k);
-  return v;
-}
-/* Position of a scalar field's bytes, or 0 if absent / out of bounds. */
-static size_t tt_field_pos(const tfcc_fb_table *t, int field, size_t size) {
-  if (!t || !t->buf || (size_t)t->pos + 4 > t->len) return 0;
-  int32_t soff = (int32_t)tt_rd(t->buf + t->pos, 4);
-  int64_t vt = (int64_t)t->pos - soff;
-  if (vt < 0 || (size_t)vt + 4 > t->len) return 0;
-  uint32_t vt_size = tt_rd(t->buf + vt, 2);
-  size_t slot = 4 + 2 * (size_t)field;
-  if (field < 0 || slot + 2 > vt_size || (size_t)vt + slot + 2 > t->len) return 0;
-  uint32_t off = tt_rd(t->buf + vt + slot, 2);
-  if (!off || (size_t)t->pos + off + size > t->len) return 0;
-  return (size_t)t->pos + off;
-}
-TT_WEAK bool tfcc_fb_table_present(const tfcc_fb_table *t) { return t && t->buf; }
-TT_WEAK bool tfcc_fb_has(const tfcc_fb_table *t, int field) {
-  return tt_field_pos(t, field, 1) != 0;
-}
-TT_WEAK int8_t tfcc_fb_i8(const tfcc_fb_table *t, int field, int8_t def) {
-  size_t p = tt_field_pos(t, field, 1);
-  return p ? (int8_t)t->buf[p] : def;
-}
-TT_WEAK uint8_t tfcc_fb_u8(const tfcc_fb_table *t, int field, uint8_t def) {
-  size_t p = tt_field_pos(t, field, 1);
-  return p ? t->buf[p] : def;
-}
-TT_WEAK bool tfcc_fb_bool(const tfcc_fb_table *t, int field, bool def) {
-  size_t p = tt_field_pos(t, field, 1);
-  return p ? t->buf[p] != 0 : def;
-}
-TT_WEAK int32_t tfcc_fb_i32(const tfcc_fb_table *t, int field, int32_t def) {
-  size_t p = tt_field_pos(t, field, 4);
-  return p ? (int32_t)tt_rd(t->buf + p, 4) : def;
-}
-TT_WEAK float tfcc_fb_f32(const tfcc_fb_table *t, int field, float def) {
-  size_t p = tt_field_pos(t, field, 4);
-  if (!p) return def;
-  uint32_t u = tt_rd(t->buf + p, 4);
-  float f;
-  memcpy(&f, &u, 4);
-  return f;
-}
+#include "fb_test_builder.h"
+#include "op_run.h"
 
 /* ------------------------------------------------------------ tensors and runs */
 #define TT_MAXQ 64
@@ -126,12 +71,6 @@ static inline void tt_opt_i(tt_case *c, int field, tfb_kind kind, int64_t v) {
   c->opts[c->n_opts++] = f;
 }
 
-static inline int64_t tt_elems(const tt_spec *s) {
-  int64_t n = 1;
-  for (int32_t i = 0; i < s->rank; i++) n *= s->dims[i];
-  return n;
-}
-
 /* Kernel level for the run: the CPU's best, capped by env TFCC_ISA (as the runtime does), so
  * the whole suite exercises each dispatch level when run under TFCC_ISA=generic|avx2|... */
 static tfcc_isa tt_isa(void) {
@@ -144,7 +83,6 @@ static tfcc_isa tt_isa(void) {
 /* Runs init, prepare and (if eval) eval. Returns the first failing status. */
 static tfcc_status tt_run(tt_case *c, bool eval) {
   const tfcc_op_def *op = tfcc_op_lookup(c->builtin);
-  tfcc_err_clear(&c->err);
   c->out_data = NULL;
   if (!op) return c->st = tfcc_err_set(&c->err, TFCC_ERR_UNSUPPORTED, "op not linked");
   uint8_t optbuf[1024];
@@ -194,78 +132,31 @@ static tfcc_status tt_run(tt_case *c, bool eval) {
   node.inputs = inputs;
   node.outputs = outputs;
   if (c->n_opts) node.options = tfb_build(optbuf, sizeof(optbuf), c->opts, c->n_opts);
-  void *params = NULL;
-  if (op->init) {
-    tfcc_init_ctx ic;
-    memset(&ic, 0, sizeof(ic));
-    ic.sg = &sg;
-    ic.node = &node;
-    ic.err = &c->err;
-    ic.isa = tt_isa();
-    ic.quant_compat = TFCC_QUANT_COMPAT_REFERENCE;
-    c->st = op->init(&ic);
-    if (c->st != TFCC_OK) return c->st;
-    params = ic.params;
-  }
-  tfcc_tensor tin[TT_MAXIN], tout;
-  tfcc_tensor *pin[TT_MAXIN], *pout[1] = {&tout};
-  memset(tin, 0, sizeof(tin));
-  memset(&tout, 0, sizeof(tout));
+  tfcc_tensor tin[TT_MAXIN];
+  tfcc_tensor *pin[TT_MAXIN];
   for (int32_t i = 0; i < c->n_in; i++) {
     if (inputs[i] < 0) {
       pin[i] = NULL;
       continue;
     }
     tt_spec *s = &c->in[i];
-    tfcc_tensor *t = &tin[i];
-    t->dtype = s->dtype;
-    t->rank = s->rank;
-    memcpy(t->dims, s->dims, sizeof(s->dims));
-    t->data = s->data;
-    t->bytes = (size_t)tt_elems(s) * tfcc_dtype_size(s->dtype);
-    t->quant = &irt[inputs[i]].quant;
-    t->is_const = !s->not_const;
-    t->known = !s->not_const;
-    t->index = inputs[i];
-    pin[i] = t;
+    tin[i] = oh_tensor(s->dtype, s->rank, s->dims, s->data, &irt[inputs[i]].quant);
+    tin[i].is_const = !s->not_const;
+    tin[i].known = !s->not_const;
+    tin[i].index = inputs[i];
+    pin[i] = &tin[i];
   }
-  tout.dtype = c->out.dtype;
-  tout.quant = &irt[outputs[0]].quant;
+  tfcc_tensor tout = oh_tensor(c->out.dtype, 0, NULL, NULL, &irt[outputs[0]].quant);
   tout.index = outputs[0];
-  tfcc_op_ctx oc;
-  memset(&oc, 0, sizeof(oc));
-  oc.node = &node;
-  oc.params = params;
-  oc.in = pin;
-  oc.n_in = c->n_in;
-  oc.out = pout;
-  oc.n_out = 1;
-  oc.err = &c->err;
-  oc.isa = tt_isa();
-  c->st = op->prepare(&oc);
-  void *scratch = NULL;
-  if (c->st == TFCC_OK) {
-    c->out_rank = tout.rank;
-    memcpy(c->out_dims, tout.dims, sizeof(tout.dims));
-    int64_t n = 1;
-    for (int32_t i = 0; i < tout.rank; i++) n *= tout.dims[i];
-    tout.bytes = (size_t)n * tfcc_dtype_size(tout.dtype);
-    c->out_data = malloc(tout.bytes ? tout.bytes : 1);
-    memset(c->out_data, 0xA5, tout.bytes);
-    tout.data = c->out_data;
-    if (oc.scratch_bytes) {
-      scratch = aligned_alloc(64, (oc.scratch_bytes + 63) & ~(size_t)63);
-      memset(scratch, 0x5A, oc.scratch_bytes);
-    }
-    oc.scratch = scratch;
-    c->macs = op->macs ? op->macs(&oc) : 0;
-    if (eval) c->st = op->eval(&oc);
-  }
-  free(scratch);
-  if (params) {
-    if (op->release) op->release(params);
-    else free(params);
-  }
+  tfcc_tensor *pout[1] = {&tout};
+  oh_node_run r = {.op = op, .sg = &sg, .node = &node, .in = pin, .n_in = c->n_in, .out = pout,
+                   .n_out = 1, .isa = tt_isa(), .err = &c->err, .alloc_outputs = true,
+                   .prepare_only = !eval};
+  c->st = oh_run_node(&r);
+  c->out_data = tout.data;
+  c->out_rank = tout.rank;
+  memcpy(c->out_dims, tout.dims, sizeof(tout.dims));
+  c->macs = r.macs;
   return c->st;
 }
 
@@ -275,18 +166,6 @@ static inline void tt_done(tt_case *c) {
 }
 
 /* ------------------------------------------------------------ data helpers */
-static uint32_t tt_rng_state = 12345u;
-static inline uint32_t tt_rand(void) {
-  tt_rng_state = tt_rng_state * 1664525u + 1013904223u;
-  return tt_rng_state >> 8;
-}
-static inline int32_t tt_randi(int32_t lo, int32_t hi) { /* inclusive */
-  return lo + (int32_t)(tt_rand() % (uint32_t)(hi - lo + 1));
-}
-static inline float tt_randf(float lo, float hi) {
-  return lo + (hi - lo) * (float)(tt_rand() & 0xFFFF) / 65535.f;
-}
-
 /* Round-half-away, quantize and clamp (test-side reference of output quantization). */
 static inline int32_t tt_quantize(double real, double scale, int32_t zp, int32_t lo,
                                   int32_t hi) {
@@ -294,46 +173,6 @@ static inline int32_t tt_quantize(double real, double scale, int32_t zp, int32_t
   if (v < lo) v = lo;
   if (v > hi) v = hi;
   return (int32_t)v;
-}
-
-/* Compares quantized outputs (as int32 arrays): counts elements off by 1, fails any by
- * more than max_diff. Returns the number of elements that differ. */
-static inline int64_t tt_cmp_q(const char *what, const int32_t *got, const int32_t *want,
-                               int64_t n, int32_t max_diff) {
-  int64_t diff = 0;
-  for (int64_t i = 0; i < n; i++) {
-    int32_t d = got[i] - want[i];
-    if (d) diff++;
-    if (d > max_diff || d < -max_diff) {
-      CHECKF(0, "%s: element %lld got %d want %d", what, (long long)i, (int)got[i],
-             (int)want[i]);
-      return diff;
-    }
-  }
-  return diff;
-}
-
-static inline void tt_cmp_f(const char *what, const float *got, const double *want, int64_t n,
-                            double tol) {
-  for (int64_t i = 0; i < n; i++) {
-    double e = fabs(got[i] - want[i]);
-    if (!(e <= tol * (1.0 + fabs(want[i])))) {
-      CHECKF(0, "%s: element %lld got %.8g want %.8g", what, (long long)i, (double)got[i],
-             want[i]);
-      return;
-    }
-  }
-  CHECK(1);
-}
-
-/* Reads output element i as int32 (uint8/int8/int16). */
-static inline int32_t tt_get_q(const void *p, tfcc_dtype dt, int64_t i) {
-  switch (dt) {
-    case TFCC_UINT8: return ((const uint8_t *)p)[i];
-    case TFCC_INT8: return ((const int8_t *)p)[i];
-    case TFCC_INT16: return ((const int16_t *)p)[i];
-    default: return 0;
-  }
 }
 
 /* Expects a failure status whose message contains `needle`. */

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "fb_test_builder.h"
-#include "lstm_reduce_fb_fallback.h"
 #include "ops/op.h"
 #include "test_harness.h"
 

@@ -18,14 +18,14 @@ static void run(tfcc_dtype dt, int32_t lr, const int32_t *ld, int32_t rr, const 
   float os = dt == TFCC_INT16 ? 0.02f : 0.2f;
   int32_t lz = dt == TFCC_INT8 ? 3 : 0, rz = dt == TFCC_INT8 ? -5 : 0, oz = dt == TFCC_INT8 ? -2 : 0;
   for (int64_t i = 0; i < nl; i++) {
-    if (dt == TFCC_FLOAT32) { ((float *)l)[i] = tt_randf(-1, 1); rl[i] = ((float *)l)[i]; }
-    else if (dt == TFCC_INT8) { int32_t v = tt_randi(-128, 127); ((int8_t *)l)[i] = (int8_t)v; rl[i] = (double)ls * (v - lz); }
-    else { int32_t v = tt_randi(-32768, 32767); ((int16_t *)l)[i] = (int16_t)v; rl[i] = (double)ls * v; }
+    if (dt == TFCC_FLOAT32) { ((float *)l)[i] = oh_randf(-1, 1); rl[i] = ((float *)l)[i]; }
+    else if (dt == TFCC_INT8) { int32_t v = oh_randi(-128, 127); ((int8_t *)l)[i] = (int8_t)v; rl[i] = (double)ls * (v - lz); }
+    else { int32_t v = oh_randi(-32768, 32767); ((int16_t *)l)[i] = (int16_t)v; rl[i] = (double)ls * v; }
   }
   for (int64_t i = 0; i < nr; i++) {
-    if (dt == TFCC_FLOAT32) { ((float *)r)[i] = tt_randf(-1, 1); rrv[i] = ((float *)r)[i]; }
-    else if (dt == TFCC_INT8) { int32_t v = tt_randi(-128, 127); ((int8_t *)r)[i] = (int8_t)v; rrv[i] = (double)rs * (v - rz); }
-    else { int32_t v = tt_randi(-32768, 32767); ((int16_t *)r)[i] = (int16_t)v; rrv[i] = (double)rs * v; }
+    if (dt == TFCC_FLOAT32) { ((float *)r)[i] = oh_randf(-1, 1); rrv[i] = ((float *)r)[i]; }
+    else if (dt == TFCC_INT8) { int32_t v = oh_randi(-128, 127); ((int8_t *)r)[i] = (int8_t)v; rrv[i] = (double)rs * (v - rz); }
+    else { int32_t v = oh_randi(-32768, 32767); ((int16_t *)r)[i] = (int16_t)v; rrv[i] = (double)rs * v; }
   }
   tt_set(&c.in[0], dt, lr, ld, l);
   tt_set(&c.in[1], dt, rr, rd, r);
@@ -68,15 +68,15 @@ static void run(tfcc_dtype dt, int32_t lr, const int32_t *ld, int32_t rr, const 
         }
     }
     if (dt == TFCC_FLOAT32) {
-      tt_cmp_f("bmm float", c.out_data, want, no, 1e-5);
+      oh_cmp_f("bmm float", c.out_data, want, no, 1e-5);
     } else {
       int32_t lo = dt == TFCC_INT8 ? -128 : -32768, hi = dt == TFCC_INT8 ? 127 : 32767;
       int32_t *g = malloc(sizeof(int32_t) * (size_t)no), *w = malloc(sizeof(int32_t) * (size_t)no);
       for (int64_t i = 0; i < no; i++) {
-        g[i] = tt_get_q(c.out_data, dt, i);
+        g[i] = oh_get_q(c.out_data, dt, i);
         w[i] = tt_quantize(want[i], os, oz, lo, hi);
       }
-      int64_t nd = tt_cmp_q("bmm q", g, w, no, 1);
+      int64_t nd = oh_cmp_q("bmm q", g, w, no, 1);
       printf("bmm %s: %lld/%lld off by one\n", tfcc_dtype_name(dt), (long long)nd, (long long)no);
       CHECK(nd * 6 <= no);
       free(g);

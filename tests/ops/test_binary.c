@@ -63,15 +63,15 @@ static void test_float(void) {
         float *a = malloc(sizeof(float) * (size_t)na), *b = malloc(sizeof(float) * (size_t)nb);
         float *o = malloc(sizeof(float) * 1024);
         bool positive = c->builtin == TFCC_OP_POW;
-        for (int64_t i = 0; i < na; i++) a[i] = positive ? etu_uniform(0.1f, 3.f) : etu_uniform(-8.f, 8.f);
+        for (int64_t i = 0; i < na; i++) a[i] = positive ? oh_randf(0.1f, 3.f) : oh_randf(-8.f, 8.f);
         for (int64_t i = 0; i < nb; i++) {
-          float v = positive ? etu_uniform(-2.f, 2.f) : etu_uniform(-4.f, 4.f);
+          float v = positive ? oh_randf(-2.f, 2.f) : oh_randf(-4.f, 4.f);
           if (fabsf(v) < 0.25f) v = 0.5f;
           b[i] = v;
         }
-        tfcc_tensor ta = etu_t(TFCC_FLOAT32, shapes[s].ra, shapes[s].da, a, NULL);
-        tfcc_tensor tb = etu_t(TFCC_FLOAT32, shapes[s].rb, shapes[s].db, b, NULL);
-        tfcc_tensor to = etu_t(TFCC_FLOAT32, 0, NULL, o, NULL);
+        tfcc_tensor ta = oh_tensor(TFCC_FLOAT32, shapes[s].ra, shapes[s].da, a, NULL);
+        tfcc_tensor tb = oh_tensor(TFCC_FLOAT32, shapes[s].rb, shapes[s].db, b, NULL);
+        tfcc_tensor to = oh_tensor(TFCC_FLOAT32, 0, NULL, o, NULL);
         tfcc_tensor *in[2] = {&ta, &tb};
         etu_opts opts = {c->opts_type, act, -1};
         tfcc_err err;
@@ -104,9 +104,9 @@ static void test_float(void) {
 static void test_int(void) {
   const int32_t da[3] = {3, 1, 5}, db[2] = {4, 5};
   int32_t a[15], b[20], o[60];
-  for (int i = 0; i < 15; i++) a[i] = (int32_t)(etu_rand() % 2001) - 1000;
+  for (int i = 0; i < 15; i++) a[i] = (int32_t)(oh_rand() % 2001) - 1000;
   for (int i = 0; i < 20; i++) {
-    b[i] = (int32_t)(etu_rand() % 41) - 20;
+    b[i] = (int32_t)(oh_rand() % 41) - 20;
     if (b[i] == 0) b[i] = 7;
   }
   struct {
@@ -119,8 +119,8 @@ static void test_int(void) {
              {TFCC_OP_FLOOR_DIV, "FLOOR_DIV", 0}, {TFCC_OP_FLOOR_MOD, "FLOOR_MOD", 0}};
   for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
     for (int act = 0; act <= (ops[k].opts_type ? 3 : 0); act += 1) {
-      tfcc_tensor ta = etu_t(TFCC_INT32, 3, da, a, NULL), tb = etu_t(TFCC_INT32, 2, db, b, NULL);
-      tfcc_tensor to = etu_t(TFCC_INT32, 0, NULL, o, NULL);
+      tfcc_tensor ta = oh_tensor(TFCC_INT32, 3, da, a, NULL), tb = oh_tensor(TFCC_INT32, 2, db, b, NULL);
+      tfcc_tensor to = oh_tensor(TFCC_INT32, 0, NULL, o, NULL);
       tfcc_tensor *in[2] = {&ta, &tb};
       etu_opts opts = {ops[k].opts_type, act, -1};
       tfcc_err err;
@@ -152,8 +152,8 @@ static void test_int(void) {
   {
     int32_t pa[4] = {2, -3, 5, 0}, pb[4] = {10, 3, 0, 2}, po[4];
     const int32_t d4[1] = {4};
-    tfcc_tensor ta = etu_t(TFCC_INT32, 1, d4, pa, NULL), tb = etu_t(TFCC_INT32, 1, d4, pb, NULL);
-    tfcc_tensor to = etu_t(TFCC_INT32, 0, NULL, po, NULL);
+    tfcc_tensor ta = oh_tensor(TFCC_INT32, 1, d4, pa, NULL), tb = oh_tensor(TFCC_INT32, 1, d4, pb, NULL);
+    tfcc_tensor to = oh_tensor(TFCC_INT32, 0, NULL, po, NULL);
     tfcc_tensor *in[2] = {&ta, &tb};
     tfcc_err err;
     CHECK(etu_run(TFCC_OP_POW, in, 2, &to, NULL, &err) == TFCC_OK);
@@ -167,8 +167,8 @@ static void test_int(void) {
     b[3] = 0;
     int32_t ops0[3] = {TFCC_OP_DIV, TFCC_OP_FLOOR_DIV, TFCC_OP_FLOOR_MOD};
     for (int k = 0; k < 3; k++) {
-      tfcc_tensor ta = etu_t(TFCC_INT32, 3, da, a, NULL), tb = etu_t(TFCC_INT32, 2, db, b, NULL);
-      tfcc_tensor to = etu_t(TFCC_INT32, 0, NULL, o, NULL);
+      tfcc_tensor ta = oh_tensor(TFCC_INT32, 3, da, a, NULL), tb = oh_tensor(TFCC_INT32, 2, db, b, NULL);
+      tfcc_tensor to = oh_tensor(TFCC_INT32, 0, NULL, o, NULL);
       tfcc_tensor *in[2] = {&ta, &tb};
       tfcc_err err;
       CHECK(etu_run(ops0[k], in, 2, &to, NULL, &err) == TFCC_ERR_RUNTIME);
@@ -180,8 +180,8 @@ static void test_int(void) {
   {
     int32_t wa[2] = {INT32_MAX, INT32_MIN}, wb[2] = {1, -1}, wo[2];
     const int32_t d2[1] = {2};
-    tfcc_tensor ta = etu_t(TFCC_INT32, 1, d2, wa, NULL), tb = etu_t(TFCC_INT32, 1, d2, wb, NULL);
-    tfcc_tensor to = etu_t(TFCC_INT32, 0, NULL, wo, NULL);
+    tfcc_tensor ta = oh_tensor(TFCC_INT32, 1, d2, wa, NULL), tb = oh_tensor(TFCC_INT32, 1, d2, wb, NULL);
+    tfcc_tensor to = oh_tensor(TFCC_INT32, 0, NULL, wo, NULL);
     tfcc_tensor *in[2] = {&ta, &tb};
     tfcc_err err;
     CHECK(etu_run(TFCC_OP_ADD, in, 2, &to, NULL, &err) == TFCC_OK);
@@ -193,8 +193,8 @@ static void test_int(void) {
   {
     int64_t la[3] = {INT64_C(5000000000), -7, 9}, lb[1] = {-4}, lo[3];
     const int32_t d3[1] = {3}, d1[1] = {1};
-    tfcc_tensor ta = etu_t(TFCC_INT64, 1, d3, la, NULL), tb = etu_t(TFCC_INT64, 1, d1, lb, NULL);
-    tfcc_tensor to = etu_t(TFCC_INT64, 0, NULL, lo, NULL);
+    tfcc_tensor ta = oh_tensor(TFCC_INT64, 1, d3, la, NULL), tb = oh_tensor(TFCC_INT64, 1, d1, lb, NULL);
+    tfcc_tensor to = oh_tensor(TFCC_INT64, 0, NULL, lo, NULL);
     tfcc_tensor *in[2] = {&ta, &tb};
     tfcc_err err;
     CHECK(etu_run(TFCC_OP_ADD, in, 2, &to, NULL, &err) == TFCC_OK);
@@ -210,8 +210,8 @@ static void test_int(void) {
   {
     int8_t ca[4] = {-128, 7, -7, 127}, cb[4] = {3, -2, 2, -1}, co[4];
     const int32_t d4[1] = {4};
-    tfcc_tensor ta = etu_t(TFCC_INT8, 1, d4, ca, NULL), tb = etu_t(TFCC_INT8, 1, d4, cb, NULL);
-    tfcc_tensor to = etu_t(TFCC_INT8, 0, NULL, co, NULL);
+    tfcc_tensor ta = oh_tensor(TFCC_INT8, 1, d4, ca, NULL), tb = oh_tensor(TFCC_INT8, 1, d4, cb, NULL);
+    tfcc_tensor to = oh_tensor(TFCC_INT8, 0, NULL, co, NULL);
     tfcc_tensor *in[2] = {&ta, &tb};
     tfcc_err err;
     CHECK(etu_run(TFCC_OP_FLOOR_DIV, in, 2, &to, NULL, &err) == TFCC_OK);
@@ -220,8 +220,8 @@ static void test_int(void) {
     CHECK(co[0] == -128 && co[1] == -2 && co[2] == -7 && co[3] == -1);
     int16_t sa[2] = {-300, 301}, sb[2] = {7, 7}, so[2];
     const int32_t d2[1] = {2};
-    tfcc_tensor ua = etu_t(TFCC_INT16, 1, d2, sa, NULL), ub = etu_t(TFCC_INT16, 1, d2, sb, NULL);
-    tfcc_tensor uo = etu_t(TFCC_INT16, 0, NULL, so, NULL);
+    tfcc_tensor ua = oh_tensor(TFCC_INT16, 1, d2, sa, NULL), ub = oh_tensor(TFCC_INT16, 1, d2, sb, NULL);
+    tfcc_tensor uo = oh_tensor(TFCC_INT16, 0, NULL, so, NULL);
     tfcc_tensor *in2[2] = {&ua, &ub};
     CHECK(etu_run(TFCC_OP_FLOOR_DIV, in2, 2, &uo, NULL, &err) == TFCC_OK);
     CHECK(so[0] == -43 && so[1] == 43);
@@ -284,12 +284,12 @@ static void run_qcase(const qcase *c) {
     else if (c->dt == TFCC_INT8) { ((int8_t *)a)[i] = (int8_t)va[i]; ((int8_t *)b)[i] = (int8_t)vb[i]; }
     else { ((int16_t *)a)[i] = (int16_t)va[i]; ((int16_t *)b)[i] = (int16_t)vb[i]; }
   }
-  etu_q q1, q2, qo;
-  etu_q_set(&q1, c->s1, c->z1);
-  etu_q_set(&q2, c->s2, c->z2);
-  etu_q_set(&qo, c->so, c->zo);
-  tfcc_tensor ta = etu_t(c->dt, 2, da, a, &q1.q), tb = etu_t(c->dt, 2, db, b, &q2.q);
-  tfcc_tensor to = etu_t(c->dt, 0, NULL, o, &qo.q);
+  oh_qparam q1, q2, qo;
+  oh_qparam_set(&q1, c->s1, c->z1);
+  oh_qparam_set(&q2, c->s2, c->z2);
+  oh_qparam_set(&qo, c->so, c->zo);
+  tfcc_tensor ta = oh_tensor(c->dt, 2, da, a, &q1.q), tb = oh_tensor(c->dt, 2, db, b, &q2.q);
+  tfcc_tensor to = oh_tensor(c->dt, 0, NULL, o, &qo.q);
   tfcc_tensor *in[2] = {&ta, &tb};
   etu_opts opts = {c->opts_type, c->act, -1};
   tfcc_err err;
@@ -367,12 +367,12 @@ static void test_div_shift_overflow(void) {
   tfcc_err err;
   {
     uint8_t a[4] = {121, 121, 128, 128}, b[4] = {2, 1, 2, 250}, o[4];
-    etu_q q1, q2, qo;
-    etu_q_set(&q1, 0.05f, 128);
-    etu_q_set(&q2, 0.04f, 130);
-    etu_q_set(&qo, 0.3f, 100);
-    tfcc_tensor ta = etu_t(TFCC_UINT8, 1, d4, a, &q1.q), tb = etu_t(TFCC_UINT8, 1, d4, b, &q2.q);
-    tfcc_tensor to = etu_t(TFCC_UINT8, 0, NULL, o, &qo.q);
+    oh_qparam q1, q2, qo;
+    oh_qparam_set(&q1, 0.05f, 128);
+    oh_qparam_set(&q2, 0.04f, 130);
+    oh_qparam_set(&qo, 0.3f, 100);
+    tfcc_tensor ta = oh_tensor(TFCC_UINT8, 1, d4, a, &q1.q), tb = oh_tensor(TFCC_UINT8, 1, d4, b, &q2.q);
+    tfcc_tensor to = oh_tensor(TFCC_UINT8, 0, NULL, o, &qo.q);
     tfcc_tensor *in[2] = {&ta, &tb};
     etu_opts opts = {29, 0, -1};
     CHECKF(etu_run(TFCC_OP_DIV, in, 2, &to, &opts, &err) == TFCC_OK, "%s", err.msg);
@@ -381,12 +381,12 @@ static void test_div_shift_overflow(void) {
   }
   {
     int8_t a[4] = {-7, -7, 0, 0}, b[4] = {-125, -126, -125, 100}, o[4];
-    etu_q q1, q2, qo;
-    etu_q_set(&q1, 0.05f, 0);
-    etu_q_set(&q2, 0.04f, 3);
-    etu_q_set(&qo, 0.3f, -10);
-    tfcc_tensor ta = etu_t(TFCC_INT8, 1, d4, a, &q1.q), tb = etu_t(TFCC_INT8, 1, d4, b, &q2.q);
-    tfcc_tensor to = etu_t(TFCC_INT8, 0, NULL, o, &qo.q);
+    oh_qparam q1, q2, qo;
+    oh_qparam_set(&q1, 0.05f, 0);
+    oh_qparam_set(&q2, 0.04f, 3);
+    oh_qparam_set(&qo, 0.3f, -10);
+    tfcc_tensor ta = oh_tensor(TFCC_INT8, 1, d4, a, &q1.q), tb = oh_tensor(TFCC_INT8, 1, d4, b, &q2.q);
+    tfcc_tensor to = oh_tensor(TFCC_INT8, 0, NULL, o, &qo.q);
     tfcc_tensor *in[2] = {&ta, &tb};
     etu_opts opts = {29, 0, -1};
     CHECKF(etu_run(TFCC_OP_DIV, in, 2, &to, &opts, &err) == TFCC_OK, "%s", err.msg);
@@ -400,13 +400,13 @@ static void test_int16_pot(void) {
   int16_t a[9] = {0, 1, -1, 32767, -32768, 1000, -1000, 20000, -20000};
   int16_t b[9] = {2, 6, -6, 32767, -32768, 3, -3, 20000, -20000};
   int16_t o[9];
-  etu_q q1, q2, qo;
-  etu_q_set(&q1, 1.0f / 1024, 0);
-  etu_q_set(&q2, 1.0f / 4096, 0);
-  etu_q_set(&qo, 1.0f / 1024, 0);
+  oh_qparam q1, q2, qo;
+  oh_qparam_set(&q1, 1.0f / 1024, 0);
+  oh_qparam_set(&q2, 1.0f / 4096, 0);
+  oh_qparam_set(&qo, 1.0f / 1024, 0);
   for (int sub = 0; sub < 2; sub++) {
-    tfcc_tensor ta = etu_t(TFCC_INT16, 1, d, a, &q1.q), tb = etu_t(TFCC_INT16, 1, d, b, &q2.q);
-    tfcc_tensor to = etu_t(TFCC_INT16, 0, NULL, o, &qo.q);
+    tfcc_tensor ta = oh_tensor(TFCC_INT16, 1, d, a, &q1.q), tb = oh_tensor(TFCC_INT16, 1, d, b, &q2.q);
+    tfcc_tensor to = oh_tensor(TFCC_INT16, 0, NULL, o, &qo.q);
     tfcc_tensor *in[2] = {&ta, &tb};
     etu_opts opts = {sub ? 28 : 11, 0, 1};
     tfcc_err err;
@@ -422,8 +422,8 @@ static void test_int16_pot(void) {
     CHECKF(bad == 0, "int16 pot %s: %d differ", sub ? "SUB" : "ADD", bad);
   }
   /* Without the options table TFLite takes the general path: zero points 0 still work. */
-  tfcc_tensor ta = etu_t(TFCC_INT16, 1, d, a, &q1.q), tb = etu_t(TFCC_INT16, 1, d, b, &q2.q);
-  tfcc_tensor to = etu_t(TFCC_INT16, 0, NULL, o, &qo.q);
+  tfcc_tensor ta = oh_tensor(TFCC_INT16, 1, d, a, &q1.q), tb = oh_tensor(TFCC_INT16, 1, d, b, &q2.q);
+  tfcc_tensor to = oh_tensor(TFCC_INT16, 0, NULL, o, &qo.q);
   tfcc_tensor *in[2] = {&ta, &tb};
   tfcc_err err;
   CHECK(etu_run(TFCC_OP_ADD, in, 2, &to, NULL, &err) == TFCC_OK);
@@ -462,35 +462,35 @@ static void test_errors(void) {
   int32_t ia[4] = {0};
   const int32_t d4[1] = {4}, d3[1] = {3}, d22[2] = {2, 2};
   tfcc_err err;
-  tfcc_tensor ta = etu_t(TFCC_FLOAT32, 1, d4, fa, NULL), tb = etu_t(TFCC_INT32, 1, d4, ia, NULL);
-  tfcc_tensor to = etu_t(TFCC_FLOAT32, 0, NULL, fo, NULL);
+  tfcc_tensor ta = oh_tensor(TFCC_FLOAT32, 1, d4, fa, NULL), tb = oh_tensor(TFCC_INT32, 1, d4, ia, NULL);
+  tfcc_tensor to = oh_tensor(TFCC_FLOAT32, 0, NULL, fo, NULL);
   tfcc_tensor *in[2] = {&ta, &tb};
   CHECK(etu_run(TFCC_OP_ADD, in, 2, &to, NULL, &err) == TFCC_ERR_DTYPE);
   CHECKF(strstr(err.msg, "input 1 dtype int32, expected float32") != NULL, "%s", err.msg);
-  tfcc_tensor tc = etu_t(TFCC_FLOAT32, 1, d3, fa, NULL);
+  tfcc_tensor tc = oh_tensor(TFCC_FLOAT32, 1, d3, fa, NULL);
   in[1] = &tc;
   CHECK(etu_run(TFCC_OP_MUL, in, 2, &to, NULL, &err) == TFCC_ERR_SHAPE);
   CHECKF(strstr(err.msg, "[4] and [3] do not broadcast") != NULL, "%s", err.msg);
-  tfcc_tensor td = etu_t(TFCC_FLOAT32, 2, d22, fa, NULL);
+  tfcc_tensor td = oh_tensor(TFCC_FLOAT32, 2, d22, fa, NULL);
   in[1] = &td; /* [4] vs [2,2] */
   CHECK(etu_run(TFCC_OP_SUB, in, 2, &to, NULL, &err) == TFCC_ERR_SHAPE);
   in[1] = &ta;
   etu_opts tanh_opts = {11, 4, -1};
   CHECK(etu_run(TFCC_OP_ADD, in, 2, &to, &tanh_opts, &err) == TFCC_ERR_UNSUPPORTED);
-  tfcc_tensor tbool = etu_t(TFCC_BOOL, 1, d4, fa, NULL), tbo = etu_t(TFCC_BOOL, 0, NULL, fo, NULL);
+  tfcc_tensor tbool = oh_tensor(TFCC_BOOL, 1, d4, fa, NULL), tbo = oh_tensor(TFCC_BOOL, 0, NULL, fo, NULL);
   tfcc_tensor *inb[2] = {&tbool, &tbool};
   CHECK(etu_run(TFCC_OP_ADD, inb, 2, &tbo, NULL, &err) == TFCC_ERR_UNSUPPORTED);
   /* Quantized input without quantization parameters. */
   uint8_t ua[4] = {0}, uo[4];
-  tfcc_tensor qa = etu_t(TFCC_UINT8, 1, d4, ua, NULL), qo = etu_t(TFCC_UINT8, 0, NULL, uo, NULL);
+  tfcc_tensor qa = oh_tensor(TFCC_UINT8, 1, d4, ua, NULL), qo = oh_tensor(TFCC_UINT8, 0, NULL, uo, NULL);
   tfcc_tensor *inq[2] = {&qa, &qa};
   CHECK(etu_run(TFCC_OP_ADD, inq, 2, &qo, NULL, &err) == TFCC_ERR_INVALID_MODEL);
   /* Quantized DIV by a value equal to the zero point. */
-  etu_q qq;
-  etu_q_set(&qq, 0.5f, 3);
+  oh_qparam qq;
+  oh_qparam_set(&qq, 0.5f, 3);
   ua[2] = 3;
-  qa = etu_t(TFCC_UINT8, 1, d4, ua, &qq.q);
-  qo = etu_t(TFCC_UINT8, 0, NULL, uo, &qq.q);
+  qa = oh_tensor(TFCC_UINT8, 1, d4, ua, &qq.q);
+  qo = oh_tensor(TFCC_UINT8, 0, NULL, uo, &qq.q);
   CHECK(etu_run(TFCC_OP_DIV, inq, 2, &qo, NULL, &err) == TFCC_ERR_RUNTIME);
   CHECKF(strstr(err.msg, "division by zero at input 1 element 2") != NULL, "%s", err.msg);
   /* Missing input. */
@@ -502,18 +502,18 @@ static void test_add_n(void) {
   const int32_t d[2] = {2, 3};
   float x0[6], x1[6], x2[6], o[6];
   for (int i = 0; i < 6; i++) {
-    x0[i] = etu_uniform(-1, 1);
-    x1[i] = etu_uniform(-1, 1);
-    x2[i] = etu_uniform(-1, 1);
+    x0[i] = oh_randf(-1, 1);
+    x1[i] = oh_randf(-1, 1);
+    x2[i] = oh_randf(-1, 1);
   }
-  tfcc_tensor t0 = etu_t(TFCC_FLOAT32, 2, d, x0, NULL), t1 = etu_t(TFCC_FLOAT32, 2, d, x1, NULL),
-              t2 = etu_t(TFCC_FLOAT32, 2, d, x2, NULL), to = etu_t(TFCC_FLOAT32, 0, NULL, o, NULL);
+  tfcc_tensor t0 = oh_tensor(TFCC_FLOAT32, 2, d, x0, NULL), t1 = oh_tensor(TFCC_FLOAT32, 2, d, x1, NULL),
+              t2 = oh_tensor(TFCC_FLOAT32, 2, d, x2, NULL), to = oh_tensor(TFCC_FLOAT32, 0, NULL, o, NULL);
   tfcc_tensor *in[3] = {&t0, &t1, &t2};
   tfcc_err err;
   CHECK(etu_run(TFCC_OP_ADD_N, in, 3, &to, NULL, &err) == TFCC_OK);
   for (int i = 0; i < 6; i++) CHECK(o[i] == (x0[i] + x1[i]) + x2[i]);
   const int32_t d2[2] = {3, 2};
-  tfcc_tensor bad = etu_t(TFCC_FLOAT32, 2, d2, x2, NULL);
+  tfcc_tensor bad = oh_tensor(TFCC_FLOAT32, 2, d2, x2, NULL);
   in[2] = &bad;
   CHECK(etu_run(TFCC_OP_ADD_N, in, 3, &to, NULL, &err) == TFCC_ERR_SHAPE);
 }

@@ -19,16 +19,16 @@ static void test_float_int(void) {
   float fa[8], fb[3];
   int32_t ia[8], ib[3];
   int64_t la[8], lb[3];
-  for (int i = 0; i < 8; i++) ia[i] = (int32_t)(etu_rand() % 5) - 2, fa[i] = (float)ia[i] * 0.5f, la[i] = ia[i] * INT64_C(1000000000000);
-  for (int i = 0; i < 3; i++) ib[i] = (int32_t)(etu_rand() % 5) - 2, fb[i] = (float)ib[i] * 0.5f, lb[i] = ib[i] * INT64_C(1000000000000);
+  for (int i = 0; i < 8; i++) ia[i] = (int32_t)(oh_rand() % 5) - 2, fa[i] = (float)ia[i] * 0.5f, la[i] = ia[i] * INT64_C(1000000000000);
+  for (int i = 0; i < 3; i++) ib[i] = (int32_t)(oh_rand() % 5) - 2, fb[i] = (float)ib[i] * 0.5f, lb[i] = ib[i] * INT64_C(1000000000000);
   uint8_t o[24];
   for (int k = 0; k < 6; k++) {
     for (int t = 0; t < 3; t++) {
       tfcc_dtype dt = t == 0 ? TFCC_FLOAT32 : t == 1 ? TFCC_INT32 : TFCC_INT64;
       void *pa = t == 0 ? (void *)fa : t == 1 ? (void *)ia : (void *)la;
       void *pb = t == 0 ? (void *)fb : t == 1 ? (void *)ib : (void *)lb;
-      tfcc_tensor ta = etu_t(dt, 3, da, pa, NULL), tb = etu_t(dt, 2, db, pb, NULL);
-      tfcc_tensor to = etu_t(TFCC_BOOL, 0, NULL, o, NULL);
+      tfcc_tensor ta = oh_tensor(dt, 3, da, pa, NULL), tb = oh_tensor(dt, 2, db, pb, NULL);
+      tfcc_tensor to = oh_tensor(TFCC_BOOL, 0, NULL, o, NULL);
       tfcc_tensor *in[2] = {&ta, &tb};
       tfcc_err err;
       CHECKF(etu_run(kCmp[k], in, 2, &to, NULL, &err) == TFCC_OK, "%s", err.msg);
@@ -44,15 +44,15 @@ static void test_float_int(void) {
   /* bool EQUAL / NOT_EQUAL; GREATER on bool is unsupported. */
   uint8_t ba[4] = {0, 1, 0, 2}, bb[4] = {0, 0, 1, 1};
   const int32_t d4[1] = {4};
-  tfcc_tensor ta = etu_t(TFCC_BOOL, 1, d4, ba, NULL), tb = etu_t(TFCC_BOOL, 1, d4, bb, NULL);
-  tfcc_tensor to = etu_t(TFCC_BOOL, 0, NULL, o, NULL);
+  tfcc_tensor ta = oh_tensor(TFCC_BOOL, 1, d4, ba, NULL), tb = oh_tensor(TFCC_BOOL, 1, d4, bb, NULL);
+  tfcc_tensor to = oh_tensor(TFCC_BOOL, 0, NULL, o, NULL);
   tfcc_tensor *in[2] = {&ta, &tb};
   tfcc_err err;
   CHECK(etu_run(TFCC_OP_EQUAL, in, 2, &to, NULL, &err) == TFCC_OK);
   CHECK(o[0] == 1 && o[1] == 0 && o[2] == 0 && o[3] == 1);
   CHECK(etu_run(TFCC_OP_GREATER, in, 2, &to, NULL, &err) == TFCC_ERR_UNSUPPORTED);
   /* Output must be bool. */
-  tfcc_tensor tf = etu_t(TFCC_FLOAT32, 0, NULL, o, NULL);
+  tfcc_tensor tf = oh_tensor(TFCC_FLOAT32, 0, NULL, o, NULL);
   CHECK(etu_run(TFCC_OP_LESS, in, 2, &tf, NULL, &err) == TFCC_ERR_DTYPE);
 }
 
@@ -66,12 +66,12 @@ static void test_quantized(void) {
     uint8_t a[256], b[256];
     uint8_t *o = malloc(65536);
     for (int i = 0; i < 256; i++) a[i] = b[i] = (uint8_t)(lo + i);
-    etu_q q1, q2;
-    etu_q_set(&q1, 0.5f, t ? 3 : 128);
-    etu_q_set(&q2, 0.25f, t ? -10 : 100);
+    oh_qparam q1, q2;
+    oh_qparam_set(&q1, 0.5f, t ? 3 : 128);
+    oh_qparam_set(&q2, 0.25f, t ? -10 : 100);
     for (int k = 0; k < 6; k++) {
-      tfcc_tensor ta = etu_t(dt, 2, da, a, &q1.q), tb = etu_t(dt, 2, db, b, &q2.q);
-      tfcc_tensor to = etu_t(TFCC_BOOL, 0, NULL, o, NULL);
+      tfcc_tensor ta = oh_tensor(dt, 2, da, a, &q1.q), tb = oh_tensor(dt, 2, db, b, &q2.q);
+      tfcc_tensor to = oh_tensor(TFCC_BOOL, 0, NULL, o, NULL);
       tfcc_tensor *in[2] = {&ta, &tb};
       tfcc_err err;
       CHECKF(etu_run(kCmp[k], in, 2, &to, NULL, &err) == TFCC_OK, "%s", err.msg);
@@ -90,8 +90,8 @@ static void test_quantized(void) {
 static void test_logical_select(void) {
   const int32_t da[2] = {2, 3}, db[1] = {3};
   uint8_t a[6] = {0, 1, 1, 0, 5, 0}, b[3] = {1, 0, 1}, o[6];
-  tfcc_tensor ta = etu_t(TFCC_BOOL, 2, da, a, NULL), tb = etu_t(TFCC_BOOL, 1, db, b, NULL);
-  tfcc_tensor to = etu_t(TFCC_BOOL, 0, NULL, o, NULL);
+  tfcc_tensor ta = oh_tensor(TFCC_BOOL, 2, da, a, NULL), tb = oh_tensor(TFCC_BOOL, 1, db, b, NULL);
+  tfcc_tensor to = oh_tensor(TFCC_BOOL, 0, NULL, o, NULL);
   tfcc_tensor *in[2] = {&ta, &tb};
   tfcc_err err;
   CHECK(etu_run(TFCC_OP_LOGICAL_AND, in, 2, &to, NULL, &err) == TFCC_OK);
@@ -104,7 +104,7 @@ static void test_logical_select(void) {
   const uint8_t want_not[6] = {1, 0, 0, 1, 0, 1};
   CHECK(memcmp(o, want_not, 6) == 0);
   float f[6] = {0};
-  tfcc_tensor tfl = etu_t(TFCC_FLOAT32, 2, da, f, NULL);
+  tfcc_tensor tfl = oh_tensor(TFCC_FLOAT32, 2, da, f, NULL);
   in[1] = &tfl;
   CHECK(etu_run(TFCC_OP_LOGICAL_AND, in, 2, &to, NULL, &err) == TFCC_ERR_DTYPE);
 
@@ -112,8 +112,8 @@ static void test_logical_select(void) {
   const int32_t dc[3] = {2, 1, 3}, dx[3] = {1, 4, 1};
   uint8_t c[6] = {1, 0, 1, 0, 0, 1};
   float x[4] = {1, 2, 3, 4}, y[1] = {-9}, so[24];
-  tfcc_tensor tc = etu_t(TFCC_BOOL, 3, dc, c, NULL), tx = etu_t(TFCC_FLOAT32, 3, dx, x, NULL),
-              ty = etu_t(TFCC_FLOAT32, 0, NULL, y, NULL), tso = etu_t(TFCC_FLOAT32, 0, NULL, so, NULL);
+  tfcc_tensor tc = oh_tensor(TFCC_BOOL, 3, dc, c, NULL), tx = oh_tensor(TFCC_FLOAT32, 3, dx, x, NULL),
+              ty = oh_tensor(TFCC_FLOAT32, 0, NULL, y, NULL), tso = oh_tensor(TFCC_FLOAT32, 0, NULL, so, NULL);
   tfcc_tensor *in3[3] = {&tc, &tx, &ty};
   CHECKF(etu_run(TFCC_OP_SELECT_V2, in3, 3, &tso, NULL, &err) == TFCC_OK, "%s", err.msg);
   CHECK(tso.rank == 3 && tso.dims[0] == 2 && tso.dims[1] == 4 && tso.dims[2] == 3);
@@ -127,19 +127,19 @@ static void test_logical_select(void) {
   const int32_t d2x3[2] = {2, 3}, d2[1] = {2};
   int32_t xi[6] = {1, 2, 3, 4, 5, 6}, yi[6] = {-1, -2, -3, -4, -5, -6}, oi[6];
   uint8_t c2[2] = {0, 1};
-  tfcc_tensor tc2 = etu_t(TFCC_BOOL, 1, d2, c2, NULL), txi = etu_t(TFCC_INT32, 2, d2x3, xi, NULL),
-              tyi = etu_t(TFCC_INT32, 2, d2x3, yi, NULL), toi = etu_t(TFCC_INT32, 0, NULL, oi, NULL);
+  tfcc_tensor tc2 = oh_tensor(TFCC_BOOL, 1, d2, c2, NULL), txi = oh_tensor(TFCC_INT32, 2, d2x3, xi, NULL),
+              tyi = oh_tensor(TFCC_INT32, 2, d2x3, yi, NULL), toi = oh_tensor(TFCC_INT32, 0, NULL, oi, NULL);
   tfcc_tensor *in4[3] = {&tc2, &txi, &tyi};
   CHECKF(etu_run(TFCC_OP_SELECT, in4, 3, &toi, NULL, &err) == TFCC_OK, "%s", err.msg);
   const int32_t want_sel[6] = {-1, -2, -3, 4, 5, 6};
   CHECK(memcmp(oi, want_sel, sizeof want_sel) == 0);
-  tfcc_tensor tc6 = etu_t(TFCC_BOOL, 2, d2x3, a, NULL);
+  tfcc_tensor tc6 = oh_tensor(TFCC_BOOL, 2, d2x3, a, NULL);
   in4[0] = &tc6;
   CHECK(etu_run(TFCC_OP_SELECT, in4, 3, &toi, NULL, &err) == TFCC_OK);
   const int32_t want_sel2[6] = {-1, 2, 3, -4, 5, -6};
   CHECK(memcmp(oi, want_sel2, sizeof want_sel2) == 0);
   /* v1 does not broadcast a [3] condition against [2,3]. */
-  tfcc_tensor tc3 = etu_t(TFCC_BOOL, 1, db, b, NULL);
+  tfcc_tensor tc3 = oh_tensor(TFCC_BOOL, 1, db, b, NULL);
   in4[0] = &tc3;
   CHECK(etu_run(TFCC_OP_SELECT, in4, 3, &toi, NULL, &err) == TFCC_ERR_SHAPE);
   /* ... but v2 does. */

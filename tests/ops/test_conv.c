@@ -116,27 +116,27 @@ static void run_cfg(const char *name, const conv_cfg *k) {
   }
   for (int64_t i = 0; i < n_in; i++) {
     switch (k->dt) {
-      case TFCC_FLOAT32: ((float *)in)[i] = tt_randf(-2, 2); rin[i] = ((float *)in)[i]; break;
-      case TFCC_UINT8: { int32_t v = tt_randi(0, 255); ((uint8_t *)in)[i] = (uint8_t)v; rin[i] = (double)in_s * (v - in_zp); break; }
-      case TFCC_INT8: { int32_t v = tt_randi(-128, 127); ((int8_t *)in)[i] = (int8_t)v; rin[i] = (double)in_s * (v - in_zp); break; }
-      default: { int32_t v = tt_randi(-32768, 32767); ((int16_t *)in)[i] = (int16_t)v; rin[i] = (double)in_s * v; break; }
+      case TFCC_FLOAT32: ((float *)in)[i] = oh_randf(-2, 2); rin[i] = ((float *)in)[i]; break;
+      case TFCC_UINT8: { int32_t v = oh_randi(0, 255); ((uint8_t *)in)[i] = (uint8_t)v; rin[i] = (double)in_s * (v - in_zp); break; }
+      case TFCC_INT8: { int32_t v = oh_randi(-128, 127); ((int8_t *)in)[i] = (int8_t)v; rin[i] = (double)in_s * (v - in_zp); break; }
+      default: { int32_t v = oh_randi(-32768, 32767); ((int16_t *)in)[i] = (int16_t)v; rin[i] = (double)in_s * v; break; }
     }
   }
   for (int64_t i = 0; i < n_f; i++) {
     int32_t o = (int32_t)(i / ((int64_t)k->fh * k->fw * k->fic));
     double s = fs[k->per_channel ? o : 0];
     switch (fdt) {
-      case TFCC_FLOAT32: ((float *)f)[i] = tt_randf(-1, 1); rf[i] = ((float *)f)[i]; break;
-      case TFCC_UINT8: { int32_t v = tt_randi(0, 255); ((uint8_t *)f)[i] = (uint8_t)v; rf[i] = s * (v - f_zp); break; }
-      default: { int32_t v = tt_randi(-127, 127); ((int8_t *)f)[i] = (int8_t)v; rf[i] = s * v; break; }
+      case TFCC_FLOAT32: ((float *)f)[i] = oh_randf(-1, 1); rf[i] = ((float *)f)[i]; break;
+      case TFCC_UINT8: { int32_t v = oh_randi(0, 255); ((uint8_t *)f)[i] = (uint8_t)v; rf[i] = s * (v - f_zp); break; }
+      default: { int32_t v = oh_randi(-127, 127); ((int8_t *)f)[i] = (int8_t)v; rf[i] = s * v; break; }
     }
   }
   for (int32_t o = 0; o < k->oc; o++) {
     double bs = (double)in_s * fs[k->per_channel ? o : 0];
     switch (bdt) {
-      case TFCC_FLOAT32: ((float *)bias)[o] = tt_randf(-1, 1); rb[o] = ((float *)bias)[o]; break;
-      case TFCC_INT32: { int32_t v = tt_randi(-3000, 3000); ((int32_t *)bias)[o] = v; rb[o] = bs * v; break; }
-      default: { int64_t v = tt_randi(-300000, 300000); ((int64_t *)bias)[o] = v; rb[o] = bs * (double)v; break; }
+      case TFCC_FLOAT32: ((float *)bias)[o] = oh_randf(-1, 1); rb[o] = ((float *)bias)[o]; break;
+      case TFCC_INT32: { int32_t v = oh_randi(-3000, 3000); ((int32_t *)bias)[o] = v; rb[o] = bs * v; break; }
+      default: { int64_t v = oh_randi(-300000, 300000); ((int64_t *)bias)[o] = v; rb[o] = bs * (double)v; break; }
     }
   }
   int oi = 0;
@@ -158,16 +158,16 @@ static void run_cfg(const char *name, const conv_cfg *k) {
       double lo, hi;
       act_real(k->act, &lo, &hi);
       for (int64_t i = 0; i < n_out; i++) rout[i] = rout[i] < lo ? lo : rout[i] > hi ? hi : rout[i];
-      tt_cmp_f(name, c.out_data, rout, n_out, 1e-5);
+      oh_cmp_f(name, c.out_data, rout, n_out, 1e-5);
     } else {
       int32_t lo, hi;
       act_q(k->act, out_s, out_zp, k->dt, &lo, &hi);
       int32_t *got = malloc(sizeof(int32_t) * (size_t)n_out), *want = malloc(sizeof(int32_t) * (size_t)n_out);
       for (int64_t i = 0; i < n_out; i++) {
-        got[i] = tt_get_q(c.out_data, k->dt, i);
+        got[i] = oh_get_q(c.out_data, k->dt, i);
         want[i] = tt_quantize(rout[i], out_s, out_zp, lo, hi);
       }
-      int64_t nd = tt_cmp_q(name, got, want, n_out, 1);
+      int64_t nd = oh_cmp_q(name, got, want, n_out, 1);
       printf("%s: %lld/%lld elements differ by 1 from the double reference\n", name,
              (long long)nd, (long long)n_out);
       /* 16x8: TFLite's int64 MultiplyByQuantizedMultiplier keeps only 16 bits of the
@@ -212,7 +212,7 @@ static void test_multiplier_formula(void) {
   /* find scales where the two formulas give different Q31 multipliers */
   int found = 0;
   for (int t = 0; t < 20000 && !found; t++) {
-    float a = tt_randf(0.001f, 0.1f), b = tt_randf(0.0001f, 0.05f), o = tt_randf(0.01f, 0.5f);
+    float a = oh_randf(0.001f, 0.1f), b = oh_randf(0.0001f, 0.05f), o = oh_randf(0.01f, 0.5f);
     double m_float = (double)(a * b) / (double)o, m_double = (double)a * (double)b / (double)o;
     int32_t q1, q2;
     int s1, s2;

@@ -51,27 +51,27 @@ static void run_fc(const char *name, const fc_cfg *k) {
   for (int64_t i = 0; i < n_in; i++) {
     int32_t v;
     switch (k->dt) {
-      case TFCC_FLOAT32: ((float *)in)[i] = tt_randf(-1, 1); rin[i] = ((float *)in)[i]; break;
-      case TFCC_UINT8: v = tt_randi(0, 255); ((uint8_t *)in)[i] = (uint8_t)v; rin[i] = (double)in_s * (v - in_zp); break;
-      case TFCC_INT8: v = tt_randi(-128, 127); ((int8_t *)in)[i] = (int8_t)v; rin[i] = (double)in_s * (v - in_zp); break;
-      default: v = tt_randi(-32768, 32767); ((int16_t *)in)[i] = (int16_t)v; rin[i] = (double)in_s * v; break;
+      case TFCC_FLOAT32: ((float *)in)[i] = oh_randf(-1, 1); rin[i] = ((float *)in)[i]; break;
+      case TFCC_UINT8: v = oh_randi(0, 255); ((uint8_t *)in)[i] = (uint8_t)v; rin[i] = (double)in_s * (v - in_zp); break;
+      case TFCC_INT8: v = oh_randi(-128, 127); ((int8_t *)in)[i] = (int8_t)v; rin[i] = (double)in_s * (v - in_zp); break;
+      default: v = oh_randi(-32768, 32767); ((int16_t *)in)[i] = (int16_t)v; rin[i] = (double)in_s * v; break;
     }
   }
   for (int64_t i = 0; i < (int64_t)k->units * accum; i++) {
     int32_t u = (int32_t)(i / accum), v;
     double s = ws[k->per_channel ? u : 0];
     switch (wdt) {
-      case TFCC_FLOAT32: ((float *)w)[i] = tt_randf(-1, 1); rw[i] = ((float *)w)[i]; break;
-      case TFCC_UINT8: v = tt_randi(0, 255); ((uint8_t *)w)[i] = (uint8_t)v; rw[i] = s * (v - k->w_zp); break;
-      default: v = tt_randi(-127, 127); ((int8_t *)w)[i] = (int8_t)v;
+      case TFCC_FLOAT32: ((float *)w)[i] = oh_randf(-1, 1); rw[i] = ((float *)w)[i]; break;
+      case TFCC_UINT8: v = oh_randi(0, 255); ((uint8_t *)w)[i] = (uint8_t)v; rw[i] = s * (v - k->w_zp); break;
+      default: v = oh_randi(-127, 127); ((int8_t *)w)[i] = (int8_t)v;
         rw[i] = s * (v - (k->per_channel ? 0 : k->w_zp)); break;
     }
   }
   for (int32_t u = 0; u < k->units; u++) {
     double s = (double)in_s * ws[k->per_channel ? u : 0];
-    int32_t v = tt_randi(-2000, 2000);
+    int32_t v = oh_randi(-2000, 2000);
     switch (bdt) {
-      case TFCC_FLOAT32: ((float *)bias)[u] = tt_randf(-1, 1); rb[u] = ((float *)bias)[u]; break;
+      case TFCC_FLOAT32: ((float *)bias)[u] = oh_randf(-1, 1); rb[u] = ((float *)bias)[u]; break;
       case TFCC_INT32: ((int32_t *)bias)[u] = v; rb[u] = s * v; break;
       default: ((int64_t *)bias)[u] = (int64_t)v * 37; rb[u] = s * (double)v * 37; break;
     }
@@ -100,17 +100,17 @@ static void run_fc(const char *name, const fc_cfg *k) {
       for (int64_t i = 0; i < n_out; i++) {
         if (k->act == 1 && rout[i] < 0) rout[i] = 0;
       }
-      tt_cmp_f(name, c.out_data, rout, n_out, 1e-5);
+      oh_cmp_f(name, c.out_data, rout, n_out, 1e-5);
     } else {
       int32_t lo = k->dt == TFCC_UINT8 ? 0 : k->dt == TFCC_INT8 ? -128 : -32768;
       int32_t hi = k->dt == TFCC_UINT8 ? 255 : k->dt == TFCC_INT8 ? 127 : 32767;
       if (k->act == 1 && out_zp > lo) lo = out_zp;
       int32_t *got = malloc(sizeof(int32_t) * (size_t)n_out), *want = malloc(sizeof(int32_t) * (size_t)n_out);
       for (int64_t i = 0; i < n_out; i++) {
-        got[i] = tt_get_q(c.out_data, k->dt, i);
+        got[i] = oh_get_q(c.out_data, k->dt, i);
         want[i] = tt_quantize(rout[i], out_s, out_zp, lo, hi);
       }
-      int64_t nd = tt_cmp_q(name, got, want, n_out, 1);
+      int64_t nd = oh_cmp_q(name, got, want, n_out, 1);
       printf("%s: %lld/%lld elements differ by 1\n", name, (long long)nd, (long long)n_out);
       CHECKF(nd <= (k->dt == TFCC_INT16 ? n_out / 6 : n_out / 20), "%s: too many off-by-one", name);
       free(got);

@@ -8,7 +8,6 @@
 
 #include "fb_test_builder.h"
 #include "kernels/ref/lstm.h"
-#include "lstm_reduce_fb_fallback.h"
 #include "ops/op.h"
 #include "test_harness.h"
 

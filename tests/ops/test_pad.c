@@ -10,7 +10,7 @@ static void test_pad(void) {
   int32_t pads[4] = {1, 0, 2, 1};
   tfcc_tensor tp = st_tensor(TFCC_INT32, 2, (int32_t[]){2, 2}, pads);
   tfcc_tensor o = st_output(TFCC_UINT8);
-  st_qstore qi, qo;
+  oh_qparam qi, qo;
   st_quant(&ti, &qi, 0.5f, 7);
   st_quant(&o, &qo, 0.5f, 7);
   tfcc_tensor *in[] = {&ti, &tp}, *out[] = {&o};
@@ -28,7 +28,7 @@ static void test_pad(void) {
   /* PADV2 with constant value 200. */
   uint8_t cv = 200;
   tfcc_tensor tc = st_tensor(TFCC_UINT8, 0, NULL, &cv);
-  st_qstore qc;
+  oh_qparam qc;
   st_quant(&tc, &qc, 0.5f, 7);
   tfcc_tensor *in2[] = {&ti, &tp, &tc};
   CHECKF(st_run(TFCC_OP_PADV2, none, in2, 3, out, 1, msg, sizeof msg) == TFCC_OK, "%s", msg);
@@ -69,7 +69,7 @@ static void test_space_batch(void) {
   tfcc_tensor tb = st_tensor(TFCC_INT32, 1, (int32_t[]){2}, block);
   tfcc_tensor tp = st_tensor(TFCC_INT32, 2, (int32_t[]){2, 2}, pads);
   tfcc_tensor o = st_output(TFCC_INT8);
-  st_qstore qo, qi;
+  oh_qparam qo, qi;
   st_quant(&o, &qo, 1.0f, -5);
   st_quant(&ti, &qi, 1.0f, -5);
   tfcc_tensor *in[] = {&ti, &tb, &tp}, *out[] = {&o};

@@ -26,10 +26,10 @@ static void run_pool(const char *name, const pcfg *k) {
   if (k->dt == TFCC_INT16) { lo = -32768; hi = 32767; scale = 0.0005f; }
   for (int64_t i = 0; i < n_in; i++) {
     switch (k->dt) {
-      case TFCC_FLOAT32: ((float *)in)[i] = tt_randf(-8, 8); rin[i] = ((float *)in)[i]; break;
-      case TFCC_UINT8: ((uint8_t *)in)[i] = (uint8_t)tt_randi(0, 255); rin[i] = ((uint8_t *)in)[i]; break;
-      case TFCC_INT8: ((int8_t *)in)[i] = (int8_t)tt_randi(-128, 127); rin[i] = ((int8_t *)in)[i]; break;
-      default: ((int16_t *)in)[i] = (int16_t)tt_randi(-32768, 32767); rin[i] = ((int16_t *)in)[i]; break;
+      case TFCC_FLOAT32: ((float *)in)[i] = oh_randf(-8, 8); rin[i] = ((float *)in)[i]; break;
+      case TFCC_UINT8: ((uint8_t *)in)[i] = (uint8_t)oh_randi(0, 255); rin[i] = ((uint8_t *)in)[i]; break;
+      case TFCC_INT8: ((int8_t *)in)[i] = (int8_t)oh_randi(-128, 127); rin[i] = ((int8_t *)in)[i]; break;
+      default: ((int16_t *)in)[i] = (int16_t)oh_randi(-32768, 32767); rin[i] = ((int16_t *)in)[i]; break;
     }
   }
   tt_case c;
@@ -81,13 +81,13 @@ static void run_pool(const char *name, const pcfg *k) {
         if ((k->act == 1 || k->act == 3) && want[i] < 0) want[i] = 0;
         if (k->act == 3 && want[i] > 6) want[i] = 6;
       }
-      tt_cmp_f(name, c.out_data, want, n_out, 1e-5);
+      oh_cmp_f(name, c.out_data, want, n_out, 1e-5);
     } else {
       int64_t bad = 0;
       for (int64_t i = 0; i < n_out; i++) {
         double r = round(want[i]); /* half away from zero */
         int32_t e = (int32_t)(r < lo ? lo : r > hi ? hi : r);
-        if (tt_get_q(c.out_data, k->dt, i) != e) bad++;
+        if (oh_get_q(c.out_data, k->dt, i) != e) bad++;
       }
       CHECKF(bad == 0, "%s: %lld elements differ", name, (long long)bad);
     }

@@ -32,7 +32,7 @@ static void run_bilinear(tfcc_dtype dt, int H, int W, int C, int OH, int OW, boo
   double *ref_in = malloc(sizeof(double) * (size_t)n);
   uint8_t raw[4096];
   for (int i = 0; i < n; i++) {
-    int32_t v = (int32_t)(st_rand() % 256);
+    int32_t v = (int32_t)(oh_rand() % 256);
     switch (dt) {
       case TFCC_FLOAT32: { float f = (float)v / 7.0f - 10.0f; memcpy(raw + 4 * i, &f, 4); ref_in[i] = f; break; }
       case TFCC_UINT8: raw[i] = (uint8_t)v; ref_in[i] = v; break;

@@ -53,7 +53,7 @@ static void test_concat_u8_requant(void) {
   tfcc_tensor ta = st_tensor(TFCC_UINT8, 2, (int32_t[]){1, 256}, a);
   tfcc_tensor tb = st_tensor(TFCC_UINT8, 2, (int32_t[]){1, 7}, b);
   tfcc_tensor o = st_output(TFCC_UINT8);
-  st_qstore qa, qb, qo;
+  oh_qparam qa, qb, qo;
   st_quant(&ta, &qa, 0.05f, 100);
   st_quant(&tb, &qb, 0.1f, 3);  /* same as output: copied */
   st_quant(&o, &qo, 0.1f, 3);

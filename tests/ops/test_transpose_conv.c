@@ -25,20 +25,20 @@ static void run(tfcc_dtype dt, int32_t padding, int32_t stride, int32_t act, boo
   if (!pc) fs[1] = fs[2] = fs[3] = fs[0];
   for (int64_t i = 0; i < n_in; i++) {
     int32_t v;
-    if (dt == TFCC_FLOAT32) { ((float *)in)[i] = tt_randf(-1, 1); rin[i] = ((float *)in)[i]; }
-    else if (dt == TFCC_UINT8) { v = tt_randi(0, 255); ((uint8_t *)in)[i] = (uint8_t)v; rin[i] = (double)in_s * (v - in_zp); }
-    else if (dt == TFCC_INT8) { v = tt_randi(-128, 127); ((int8_t *)in)[i] = (int8_t)v; rin[i] = (double)in_s * (v - in_zp); }
-    else { v = tt_randi(-32768, 32767); ((int16_t *)in)[i] = (int16_t)v; rin[i] = (double)in_s * v; }
+    if (dt == TFCC_FLOAT32) { ((float *)in)[i] = oh_randf(-1, 1); rin[i] = ((float *)in)[i]; }
+    else if (dt == TFCC_UINT8) { v = oh_randi(0, 255); ((uint8_t *)in)[i] = (uint8_t)v; rin[i] = (double)in_s * (v - in_zp); }
+    else if (dt == TFCC_INT8) { v = oh_randi(-128, 127); ((int8_t *)in)[i] = (int8_t)v; rin[i] = (double)in_s * (v - in_zp); }
+    else { v = oh_randi(-32768, 32767); ((int16_t *)in)[i] = (int16_t)v; rin[i] = (double)in_s * v; }
   }
   for (int64_t i = 0; i < n_f; i++) {
     int32_t o = (int32_t)(i / (FH * FW * C)), v;
-    if (dt == TFCC_FLOAT32) { ((float *)f)[i] = tt_randf(-1, 1); rf[i] = ((float *)f)[i]; }
-    else if (dt == TFCC_UINT8) { v = tt_randi(0, 255); ((uint8_t *)f)[i] = (uint8_t)v; rf[i] = (double)fs[o] * (v - f_zp); }
-    else { v = tt_randi(-127, 127); ((int8_t *)f)[i] = (int8_t)v; rf[i] = (double)fs[o] * v; }
+    if (dt == TFCC_FLOAT32) { ((float *)f)[i] = oh_randf(-1, 1); rf[i] = ((float *)f)[i]; }
+    else if (dt == TFCC_UINT8) { v = oh_randi(0, 255); ((uint8_t *)f)[i] = (uint8_t)v; rf[i] = (double)fs[o] * (v - f_zp); }
+    else { v = oh_randi(-127, 127); ((int8_t *)f)[i] = (int8_t)v; rf[i] = (double)fs[o] * v; }
   }
   for (int32_t o = 0; o < OC; o++) {
-    int32_t v = tt_randi(-500, 500);
-    if (bdt == TFCC_FLOAT32) { ((float *)bias)[o] = tt_randf(-1, 1); rb[o] = ((float *)bias)[o]; }
+    int32_t v = oh_randi(-500, 500);
+    if (bdt == TFCC_FLOAT32) { ((float *)bias)[o] = oh_randf(-1, 1); rb[o] = ((float *)bias)[o]; }
     else if (bdt == TFCC_INT32) { ((int32_t *)bias)[o] = v; rb[o] = (double)in_s * fs[o] * v; }
     else { ((int64_t *)bias)[o] = v; rb[o] = (double)in_s * fs[o] * v; }
     if (!with_bias) rb[o] = 0;
@@ -84,17 +84,17 @@ static void run(tfcc_dtype dt, int32_t padding, int32_t stride, int32_t act, boo
   if (c.out_data) {
     CHECK(c.out_dims[1] == OH && c.out_dims[2] == OW);
     if (dt == TFCC_FLOAT32) {
-      tt_cmp_f("tconv float", c.out_data, want, n_out, 1e-5);
+      oh_cmp_f("tconv float", c.out_data, want, n_out, 1e-5);
     } else {
       int32_t lo = dt == TFCC_UINT8 ? 0 : dt == TFCC_INT8 ? -128 : -32768;
       int32_t hi = dt == TFCC_UINT8 ? 255 : dt == TFCC_INT8 ? 127 : 32767;
       if (act == 1 && out_zp > lo) lo = out_zp;
       int32_t *g = malloc(4 * (size_t)n_out), *w = malloc(4 * (size_t)n_out);
       for (int64_t i = 0; i < n_out; i++) {
-        g[i] = tt_get_q(c.out_data, dt, i);
+        g[i] = oh_get_q(c.out_data, dt, i);
         w[i] = tt_quantize(want[i], out_s, out_zp, lo, hi);
       }
-      int64_t nd = tt_cmp_q("tconv q", g, w, n_out, 1);
+      int64_t nd = oh_cmp_q("tconv q", g, w, n_out, 1);
       printf("tconv %s pad %d: %lld/%lld off by one\n", tfcc_dtype_name(dt), (int)padding,
              (long long)nd, (long long)n_out);
       CHECK(nd * 6 <= n_out);

@@ -1,3 +1,6 @@
+/* Element-wise activation kernels: float loops, the 256-entry table (lut8) builder, per-type
+ * quantized loops (TFCC_Q_LOOP: RELU-family, LEAKY_RELU, HARD_SWISH), int16 LOGISTIC / TANH and
+ * PRELU with broadcast alpha. */
 #include "kernels/ref/activation.h"
 
 #include <math.h>
@@ -98,50 +101,29 @@ void tfcc_lut8_apply(const uint8_t *in, uint8_t *out, size_t n, const uint8_t lu
 
 /* Loops over the three quantized element types with one body. BODY reads `q` (int32 input) and
  * assigns `r` (int32, already clamped to the storage range by the body). */
-#define TFCC_Q_LOOP(type, in, out, n, BODY)                            \
-  do {                                                                 \
-    switch (type) {                                                    \
-      case TFCC_UINT8: {                                               \
-        const uint8_t *src_ = (const uint8_t *)(in);                   \
-        uint8_t *dst_ = (uint8_t *)(out);                              \
-        const int32_t qmin_ = 0, qmax_ = 255;                          \
-        for (size_t i_ = 0; i_ < (n); i_++) {                          \
-          const int32_t q = src_[i_];                                  \
-          int32_t r;                                                   \
-          BODY;                                                        \
-          dst_[i_] = (uint8_t)r;                                       \
-        }                                                              \
-        (void)qmin_; (void)qmax_;                                      \
-        break;                                                         \
-      }                                                                \
-      case TFCC_INT8: {                                                \
-        const int8_t *src_ = (const int8_t *)(in);                     \
-        int8_t *dst_ = (int8_t *)(out);                                \
-        const int32_t qmin_ = -128, qmax_ = 127;                       \
-        for (size_t i_ = 0; i_ < (n); i_++) {                          \
-          const int32_t q = src_[i_];                                  \
-          int32_t r;                                                   \
-          BODY;                                                        \
-          dst_[i_] = (int8_t)r;                                        \
-        }                                                              \
-        (void)qmin_; (void)qmax_;                                      \
-        break;                                                         \
-      }                                                                \
-      case TFCC_INT16: {                                               \
-        const int16_t *src_ = (const int16_t *)(in);                   \
-        int16_t *dst_ = (int16_t *)(out);                              \
-        const int32_t qmin_ = -32768, qmax_ = 32767;                   \
-        for (size_t i_ = 0; i_ < (n); i_++) {                          \
-          const int32_t q = src_[i_];                                  \
-          int32_t r;                                                   \
-          BODY;                                                        \
-          dst_[i_] = (int16_t)r;                                       \
-        }                                                              \
-        (void)qmin_; (void)qmax_;                                      \
-        break;                                                         \
-      }                                                                \
-      default: break;                                                  \
-    }                                                                  \
+#define TFCC_Q_LOOP_CASE(ENUM, T, QMIN, QMAX, in, out, n, BODY)     \
+  case ENUM: {                                                       \
+    const T *src_ = (const T *)(in);                                 \
+    T *dst_ = (T *)(out);                                            \
+    const int32_t qmin_ = (QMIN), qmax_ = (QMAX);                    \
+    for (size_t i_ = 0; i_ < (n); i_++) {                            \
+      const int32_t q = src_[i_];                                    \
+      int32_t r;                                                     \
+      BODY;                                                          \
+      dst_[i_] = (T)r;                                               \
+    }                                                                \
+    (void)qmin_;                                                     \
+    (void)qmax_;                                                     \
+    break;                                                           \
+  }
+#define TFCC_Q_LOOP(type, in, out, n, BODY)                                      \
+  do {                                                                           \
+    switch (type) {                                                              \
+      TFCC_Q_LOOP_CASE(TFCC_UINT8, uint8_t, 0, 255, in, out, n, BODY)            \
+      TFCC_Q_LOOP_CASE(TFCC_INT8, int8_t, -128, 127, in, out, n, BODY)           \
+      TFCC_Q_LOOP_CASE(TFCC_INT16, int16_t, -32768, 32767, in, out, n, BODY)     \
+      default: break;                                                            \
+    }                                                                            \
   } while (0)
 
 void tfcc_relux_q(tfcc_dtype type, const void *in, void *out, size_t n, const tfcc_relux_params *p) {

@@ -323,8 +323,36 @@ static inline int32_t mul_xnn_elem(int32_t a, int32_t b, const tfcc_arith_q *q) 
 
 QROW_ALL(uint8_t, u8)
 QROW_ALL(int8_t, i8)
-QROW_FN(addx_u8, uint8_t, tfcc_arith_add_xnn_elem)
-QROW_FN(addx_i8, int8_t, tfcc_arith_add_xnn_elem)
+/* XNNPACK vadd rows: the same arithmetic as tfcc_arith_add_xnn_elem, written branch-free
+ * (floor shift as sign ^ ((v ^ sign) >> s)) so that the compiler vectorises the contiguous
+ * and the scalar-broadcast rows (ResNet-style residual ADDs). */
+#define ADDX_ROW_FN(name, T)                                                                   \
+  static void name(void *out, const void *const *in, const int64_t *step, int64_t n,          \
+                   const void *params) {                                                       \
+    const T *restrict a = in[0], *restrict b = in[1];                                          \
+    T *restrict o = out;                                                                       \
+    const tfcc_arith_q *q = params;                                                            \
+    const int64_t sa = step[0], sb = step[1];                                                  \
+    const uint32_t bias = (uint32_t)q->xnn_bias, am = (uint32_t)q->xnn_a_mult;                 \
+    const uint32_t bm = (uint32_t)q->xnn_b_mult, zo = (uint32_t)q->out_offset;                 \
+    const int s = q->xnn_shift;                                                                \
+    const int32_t lo = q->act_min, hi = q->act_max;                                            \
+    if (!((sa == 1 || sa == 0) && (sb == 1 || sb == 0))) {                                     \
+      for (int64_t i = 0; i < n; i++)                                                          \
+        o[i] = (T)tfcc_arith_add_xnn_elem((int32_t)a[i * sa], (int32_t)b[i * sb], q);         \
+      return;                                                                                  \
+    }                                                                                          \
+    for (int64_t i = 0; i < n; i++) {                                                          \
+      const uint32_t v = bias + (uint32_t)(int32_t)a[i * sa] * am +                            \
+                         (uint32_t)(int32_t)b[i * sb] * bm;                                    \
+      const uint32_t sign = 0u - (v >> 31);                                                    \
+      int32_t r = (int32_t)((((v ^ sign) >> s) ^ sign) + zo);                                  \
+      r = r < lo ? lo : r;                                                                     \
+      o[i] = (T)(r > hi ? hi : r);                                                             \
+    }                                                                                          \
+  }
+ADDX_ROW_FN(addx_u8, uint8_t)
+ADDX_ROW_FN(addx_i8, int8_t)
 QROW_FN(mulx_u8, uint8_t, mul_xnn_elem)
 QROW_FN(mulx_i8, int8_t, mul_xnn_elem)
 QROW_ALL(int16_t, i16)

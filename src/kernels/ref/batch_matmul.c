@@ -1,3 +1,5 @@
+/* Reference BATCH_MATMUL kernels with numpy batch broadcasting;
+ * the contract is in batch_matmul.h. */
 #include "kernels/ref/batch_matmul.h"
 
 #include <stddef.h>

@@ -1,3 +1,5 @@
+/* Reference 2-D convolution kernels (float and integer, TFLite bit-exact);
+ * the contract is in conv.h. */
 #include "kernels/ref/conv.h"
 
 #include <stddef.h>

@@ -1,3 +1,5 @@
+/* Data movement kernels: strided N-d copies, concat / split, tiling, fills;
+ * the contract is in copy.h. */
 #include "kernels/ref/copy.h"
 
 #include <math.h>

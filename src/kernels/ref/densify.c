@@ -1,3 +1,4 @@
+/* Sparse (SparsityParameters) to dense tensor expansion; the contract is in densify.h. */
 #include "kernels/ref/densify.h"
 
 #include <stdbool.h>

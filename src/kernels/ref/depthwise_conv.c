@@ -1,3 +1,5 @@
+/* Reference depthwise convolution kernels (float and integer);
+ * the contract is in depthwise_conv.h. */
 #include "kernels/ref/depthwise_conv.h"
 
 #include <stddef.h>

@@ -1,6 +1,7 @@
 /* gemmlowp-style fixed-point math (Q formats on int32 and int16 raw values), written to give
  * exactly the results of gemmlowp's fixedpoint.h scalar code, which TensorFlow Lite uses for
- * its integer logistic/tanh/softmax kernels.
+ * its integer logistic/tanh/softmax kernels. Only what our kernels call is here: int32 primitives
+ * (wrapping add/sub, RoundingDivideByPOT, clz) and the int16 family behind int16 LOGISTIC/TANH.
  *
  * A value in format Fk ("k integer bits") on a B-bit raw type represents raw / 2^(B-1-k).
  * Functions take the integer-bit count as a runtime argument where gemmlowp has a template
@@ -19,9 +20,6 @@
 
 static inline int32_t tfcc_fp_add(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
 static inline int32_t tfcc_fp_sub(int32_t a, int32_t b) { return (int32_t)((uint32_t)a - (uint32_t)b); }
-static inline int32_t tfcc_fp_neg(int32_t a) { return (int32_t)(0u - (uint32_t)a); }
-/* Product of two fixed-point values (integer bits add up): SaturatingRoundingDoublingHighMul. */
-static inline int32_t tfcc_fp_mul(int32_t a, int32_t b) { return tfcc_srdhm(a, b); }
 
 /* Arithmetic shift right without relying on implementation-defined behaviour. */
 static inline int32_t tfcc_asr32(int32_t x, int s) {
@@ -37,38 +35,6 @@ static inline int32_t tfcc_fp_rdbpot(int32_t x, int exponent) {
   return tfcc_asr32(x, exponent) + (remainder > threshold ? 1 : 0);
 }
 
-/* SaturatingRoundingMultiplyByPOT / SaturatingRoundingMultiplyByPOTParam: exponent > 0 is a
- * saturating left shift, exponent < 0 a rounding right shift. */
-static inline int32_t tfcc_fp_mul_pot(int32_t x, int exponent) {
-  if (exponent == 0) return x;
-  if (exponent < 0) return tfcc_fp_rdbpot(x, -exponent);
-  if (exponent >= 31) return x > 0 ? INT32_MAX : (x < 0 ? INT32_MIN : 0);
-  const int32_t threshold = (int32_t)((1u << (31 - exponent)) - 1u);
-  if (x > threshold) return INT32_MAX;
-  if (x < -threshold) return INT32_MIN;
-  return (int32_t)((uint32_t)x << exponent);
-}
-
-/* Rescale<dst_bits>(x in src_bits). */
-static inline int32_t tfcc_fp_rescale(int32_t x, int src_bits, int dst_bits) {
-  return tfcc_fp_mul_pot(x, src_bits - dst_bits);
-}
-
-/* (a + b) / 2 rounded to nearest, ties away from zero (gemmlowp RoundingHalfSum). */
-static inline int32_t tfcc_fp_rounding_half_sum(int32_t a, int32_t b) {
-  int64_t sum = (int64_t)a + (int64_t)b;
-  int64_t sign = sum >= 0 ? 1 : -1;
-  return (int32_t)((sum + sign) / 2);
-}
-
-/* 1.0 in format F(bits): INT32_MAX for F0, else 1 << fractional bits. */
-static inline int32_t tfcc_fp_one(int bits) { return bits == 0 ? INT32_MAX : (int32_t)(1u << (31 - bits)); }
-
-/* 2^exponent in format F(bits) (gemmlowp ConstantPOT). */
-static inline int32_t tfcc_fp_const_pot(int bits, int exponent) {
-  return (int32_t)(1u << (31 - bits + exponent));
-}
-
 /* Count of leading zero bits of a 32-bit value (32 for 0). */
 static inline int tfcc_clz32(uint32_t x) {
   int n = 0;
@@ -78,106 +44,6 @@ static inline int tfcc_clz32(uint32_t x) {
     n++;
   }
   return n;
-}
-
-/* ------------------------------------------------------------------ int32 functions */
-
-/* exp(a) for a in [-1/4, 0), a in F0; result F0. */
-static inline int32_t tfcc_fp_exp_quarter(int32_t a) {
-  const int32_t constant_term = 1895147668;   /* exp(-1/8) */
-  const int32_t constant_1_over_3 = 715827883; /* 1/3 */
-  int32_t x = tfcc_fp_add(a, tfcc_fp_const_pot(0, -3));
-  int32_t x2 = tfcc_fp_mul(x, x);
-  int32_t x3 = tfcc_fp_mul(x2, x);
-  int32_t x4 = tfcc_fp_mul(x2, x2);
-  int32_t x4_over_4 = tfcc_fp_mul_pot(x4, -2);
-  int32_t poly = tfcc_fp_mul_pot(
-      tfcc_fp_add(tfcc_fp_mul(tfcc_fp_add(x4_over_4, x3), constant_1_over_3), x2), -1);
-  return tfcc_fp_add(constant_term, tfcc_fp_mul(constant_term, tfcc_fp_add(x, poly)));
-}
-
-/* exp(a) for a <= 0 given in F(bits); result F0 (gemmlowp exp_on_negative_values). */
-static inline int32_t tfcc_fp_exp_on_negative_values(int32_t a, int bits) {
-  static const int32_t multipliers[7] = {1672461947, 1302514674, 790015084, 290630308,
-                                         39332535,   720401,     242};
-  const int frac = 31 - bits;
-  const int32_t one_quarter = tfcc_fp_const_pot(bits, -2);
-  const int32_t mask = one_quarter - 1;
-  const int32_t a_mod_quarter_minus_one_quarter = tfcc_fp_sub(a & mask, one_quarter);
-  int32_t result = tfcc_fp_exp_quarter(tfcc_fp_rescale(a_mod_quarter_minus_one_quarter, bits, 0));
-  const int32_t remainder = tfcc_fp_sub(a_mod_quarter_minus_one_quarter, a);
-  for (int e = -2; e <= 4; e++) {
-    if (bits > e) {
-      const int shift = frac + e;
-      if (remainder & (int32_t)(1u << shift)) result = tfcc_fp_mul(result, multipliers[e + 2]);
-    }
-  }
-  if (bits > 5) {
-    const int32_t clamp = -(int32_t)(1 << (36 - bits)); /* -32.0 in F(bits) */
-    if (a < clamp) result = 0;
-  }
-  if (a == 0) result = tfcc_fp_one(0);
-  return result;
-}
-
-/* Newton-Raphson 1 / (1 + a) for a in [0, 1) F0, leaving x in F2 (shared by the two below). */
-static inline int32_t tfcc_fp_nr_reciprocal_f2_(int32_t half_denominator) {
-  const int32_t c48_over_17 = 1515870810;      /* F2 */
-  const int32_t c_neg32_over_17 = -1010580540; /* F2 */
-  int32_t x = tfcc_fp_add(c48_over_17, tfcc_fp_mul(half_denominator, c_neg32_over_17));
-  for (int i = 0; i < 3; i++) {
-    int32_t hdx = tfcc_fp_mul(half_denominator, x);
-    int32_t one_minus = tfcc_fp_sub(tfcc_fp_one(2), hdx);
-    x = tfcc_fp_add(x, tfcc_fp_rescale(tfcc_fp_mul(x, one_minus), 4, 2));
-  }
-  return x;
-}
-
-/* 1 / (1 + a) for a in [0, 1), F0 -> F0. */
-static inline int32_t tfcc_fp_one_over_one_plus_x_for_x_in_0_1(int32_t a) {
-  int32_t half_denominator = tfcc_fp_rounding_half_sum(a, tfcc_fp_one(0));
-  int32_t x = tfcc_fp_nr_reciprocal_f2_(half_denominator);
-  return tfcc_fp_rescale(x, 1, 0); /* ExactMulByPot<-1>: F2 -> F1, then Rescale<0> */
-}
-
-/* (1 - a) / (1 + a) for a in [0, 1), F0 -> F0. */
-static inline int32_t tfcc_fp_one_minus_x_over_one_plus_x_for_x_in_0_1(int32_t a) {
-  int32_t half_denominator = tfcc_fp_rounding_half_sum(a, tfcc_fp_one(0));
-  int32_t x = tfcc_fp_nr_reciprocal_f2_(half_denominator);
-  return tfcc_fp_rescale(tfcc_fp_sub(x, tfcc_fp_one(2)), 2, 0);
-}
-
-/* tanh(a), a in F(bits), result F0. */
-static inline int32_t tfcc_fp_tanh(int32_t a, int bits) {
-  const int negative = a < 0;
-  const int32_t n = negative ? a : tfcc_fp_neg(a);
-  /* ExactMulByPot<1>: the same raw value read with one more integer bit. */
-  const int32_t t = tfcc_fp_one_minus_x_over_one_plus_x_for_x_in_0_1(
-      tfcc_fp_exp_on_negative_values(n, bits + 1));
-  if (a == 0) return 0;
-  return negative ? tfcc_fp_neg(t) : t;
-}
-
-/* logistic(a) = 1 / (1 + exp(-a)), a in F(bits), result F0. */
-static inline int32_t tfcc_fp_logistic(int32_t a, int bits) {
-  const int positive = a > 0;
-  const int32_t abs_a = positive ? a : tfcc_fp_neg(a);
-  const int32_t r_pos = tfcc_fp_one_over_one_plus_x_for_x_in_0_1(
-      tfcc_fp_exp_on_negative_values(tfcc_fp_neg(abs_a), bits));
-  const int32_t r_neg = tfcc_fp_sub(tfcc_fp_one(0), r_pos);
-  if (a == 0) return 1 << 30;
-  return positive ? r_pos : r_neg;
-}
-
-/* tflite::GetReciprocal: 1/x for x in F(x_integer_digits), as an F0 value scaled by
- * 2^-num_bits_over_unit. */
-static inline int32_t tfcc_fp_get_reciprocal(int32_t x, int x_integer_digits,
-                                             int *num_bits_over_unit) {
-  int headroom_plus_one = tfcc_clz32((uint32_t)x);
-  *num_bits_over_unit = x_integer_digits - headroom_plus_one;
-  uint32_t shifted = headroom_plus_one >= 32 ? 0u : ((uint32_t)x << headroom_plus_one);
-  const int32_t shifted_sum_minus_one = (int32_t)(shifted - (1u << 31));
-  return tfcc_fp_one_over_one_plus_x_for_x_in_0_1(shifted_sum_minus_one);
 }
 
 /* ------------------------------------------------------------------ int16 primitives */

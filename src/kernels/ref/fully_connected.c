@@ -1,3 +1,4 @@
+/* Reference fully-connected kernels (float and integer); the contract is in fully_connected.h. */
 #include "kernels/ref/fully_connected.h"
 
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* GATHER and GATHER_ND kernels over blocks of bytes; the contract is in gather.h. */
 #include "kernels/ref/gather.h"
 
 #include <string.h>

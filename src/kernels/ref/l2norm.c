@@ -1,3 +1,5 @@
+/* Reference L2 normalization along the last dimension (float, uint8, int8);
+ * the contract is in l2norm.h. */
 #include "kernels/ref/l2norm.h"
 
 #include <math.h>

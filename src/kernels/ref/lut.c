@@ -1,3 +1,4 @@
+/* Lookup-table kernels of quantized EXP / LOG / RSQRT; the contract is in lut.h. */
 #include "kernels/ref/lut.h"
 
 #include <math.h>

@@ -1,3 +1,5 @@
+/* Constant and mirror pad kernels, SPACE_TO_BATCH_ND / BATCH_TO_SPACE_ND;
+ * the contract is in pad.h. */
 #include "kernels/ref/pad.h"
 
 #include <string.h>

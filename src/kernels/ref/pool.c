@@ -1,3 +1,4 @@
+/* Reference 2-D pooling kernels (average, max, L2); the contract is in pool.h. */
 #include "kernels/ref/pool.h"
 
 #include <float.h>

@@ -29,16 +29,6 @@ static inline void tfcc_quantize_multiplier(double m, int32_t *qm, int *shift) {
   *shift = e;
 }
 
-/* For multipliers < 1: shift is <= 0 (tflite::QuantizeMultiplierSmallerThanOneExp). */
-static inline void tfcc_quantize_multiplier_lt1(double m, int32_t *qm, int *left_shift) {
-  tfcc_quantize_multiplier(m, qm, left_shift);
-}
-
-/* For multipliers > 1 (tflite::QuantizeMultiplierGreaterThanOne). */
-static inline void tfcc_quantize_multiplier_gt1(double m, int32_t *qm, int *left_shift) {
-  tfcc_quantize_multiplier(m, qm, left_shift);
-}
-
 /* gemmlowp SaturatingRoundingDoublingHighMul. */
 static inline int32_t tfcc_srdhm(int32_t a, int32_t b) {
   if (a == b && a == INT32_MIN) return INT32_MAX;
@@ -70,11 +60,6 @@ static inline int32_t tfcc_mbqm(int32_t x, int32_t qm, int shift) {
 /* tflite::MultiplyByQuantizedMultiplierSmallerThanOneExp (shift <= 0). */
 static inline int32_t tfcc_mbqm_lt1(int32_t x, int32_t qm, int left_shift) {
   return tfcc_rdbpot(tfcc_srdhm(x, qm), -left_shift);
-}
-
-/* tflite::MultiplyByQuantizedMultiplierGreaterThanOne (shift >= 0). */
-static inline int32_t tfcc_mbqm_gt1(int32_t x, int32_t qm, int left_shift) {
-  return tfcc_srdhm(tfcc_shl_wrap(x, left_shift), qm);
 }
 
 /* tflite::MultiplyByQuantizedMultiplier(int64 x, int32 qm, int shift), used by int16

@@ -1,3 +1,5 @@
+/* QUANTIZE / DEQUANTIZE / requantize kernels with TFLite arithmetic;
+ * the contract is in quantize.h. */
 #include "kernels/ref/quantize.h"
 
 #include <math.h>

@@ -1,3 +1,4 @@
+/* RESIZE_BILINEAR and RESIZE_NEAREST_NEIGHBOR kernels (NHWC); the contract is in resize.h. */
 #include "kernels/ref/resize.h"
 
 #include <math.h>

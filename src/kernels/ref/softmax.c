@@ -1,3 +1,4 @@
+/* Softmax and log-softmax kernels over the last dimension; the contract is in softmax.h. */
 #include "kernels/ref/softmax.h"
 
 #include <float.h>

@@ -1,3 +1,4 @@
+/* Reference transposed convolution kernels; the contract is in transpose_conv.h. */
 #include "kernels/ref/transpose_conv.h"
 
 #include <stddef.h>

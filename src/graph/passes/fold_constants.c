@@ -1,11 +1,13 @@
-/* Model-level constant folding: a node whose inputs are all constants is computed once at load,
- * its outputs become constants of the model (shared by every session) and the node is removed.
- * This folds float16-weight DEQUANTIZE, DENSIFY of sparse weights and constant shape arithmetic,
- * so run() never repeats that work. */
+/* Pass fold_constants (TFCC_PASS_FOLD_CONSTANTS): a node whose inputs are all constants is
+ * computed once at load (its operator initialised here), its outputs become constants of the
+ * model (shared by every session) and the node is removed. This folds float16-weight
+ * DEQUANTIZE, DENSIFY of sparse weights and constant shape arithmetic, so run() never repeats
+ * that work and later passes see plain float32 weights. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/internal.h"
+#include "graph/passes/passes.h"
+#include "runtime/exec_plan.h"
 
 #define TFCC_FOLD_ALIGN 64
 
@@ -29,16 +31,21 @@ static bool foldable(const tfcc_ir_subgraph *sg, const tfcc_ir_node *n) {
   return true;
 }
 
-tfcc_status tfcc_graph_fold_constants(tfcc_graph *g, uint32_t disabled_passes, tfcc_isa isa,
-                                      tfcc_err *err) {
-  if (disabled_passes & 1u) return TFCC_OK; /* TFCC_PASS_FOLD_CONSTANTS */
-  tfcc_ir_subgraph *sg = &g->subgraphs[0];
+tfcc_status tfcc_pass_fold_constants(tfcc_pass_ctx *ctx, int32_t *changed) {
+  tfcc_ir_subgraph *sg = ctx->sg;
+  tfcc_err *err = ctx->err;
   for (int32_t ni = 0; ni < sg->n_nodes; ni++) {
     tfcc_ir_node *n = &sg->nodes[ni];
     if (!foldable(sg, n)) continue;
     tfcc_tensor views_in[16], views_out[8];
     tfcc_tensor *pin[16], *pout[8];
     if (n->n_inputs > 16 || n->n_outputs > 8) continue;
+    if (n->op->init && !n->params) {
+      tfcc_init_ctx ic = {ctx->graph, sg, n, ni, NULL, err, ctx->isa, ctx->log, ctx->quant_compat};
+      tfcc_status ist = n->op->init(&ic);
+      n->params = ic.params;
+      if (ist != TFCC_OK) return tfcc_err_prefix(err, "node %d (%s)", (int)ni, tfcc_node_op_name(n));
+    }
     memset(views_in, 0, sizeof views_in);
     memset(views_out, 0, sizeof views_out);
     for (int32_t k = 0; k < n->n_inputs; k++) {
@@ -75,13 +82,14 @@ tfcc_status tfcc_graph_fold_constants(tfcc_graph *g, uint32_t disabled_passes, t
     c.out = pout;
     c.n_out = n->n_outputs;
     c.err = err;
-    c.isa = isa;
+    c.isa = ctx->isa;
+    c.log = ctx->log;
     tfcc_status st = n->op->prepare(&c);
     if (st != TFCC_OK) return tfcc_err_prefix(err, "node %d (%s)", (int)ni, tfcc_node_op_name(n));
     for (int32_t k = 0; k < n->n_outputs; k++) {
       if ((st = tfcc_tensor_update_bytes(pout[k], err)) != TFCC_OK)
         return tfcc_err_prefix(err, "node %d (%s)", (int)ni, tfcc_node_op_name(n));
-      pout[k]->data = tfcc_graph_alloc(g, pout[k]->bytes, TFCC_FOLD_ALIGN);
+      pout[k]->data = tfcc_graph_alloc(ctx->graph, pout[k]->bytes, TFCC_FOLD_ALIGN);
       if (!pout[k]->data)
         return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "node %d: out of memory folding %zu bytes", (int)ni,
                             pout[k]->bytes);
@@ -103,6 +111,7 @@ tfcc_status tfcc_graph_fold_constants(tfcc_graph *g, uint32_t disabled_passes, t
       memcpy(it->dims, pout[k]->dims, sizeof it->dims);
     }
     n->removed = true;
+    (*changed)++;
   }
   return TFCC_OK;
 }

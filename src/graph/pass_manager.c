@@ -1,0 +1,48 @@
+#include "graph/pass_manager.h"
+
+#include <time.h>
+
+#include "graph/passes/passes.h"
+
+static const tfcc_pass_info k_passes[] = {
+    /* Constants first, so float16 / sparse weights are plain float32 constants for the rest. */
+    {"fold_constants", TFCC_PASS_FOLD_CONSTANTS, tfcc_pass_fold_constants},
+    /* No-ops next: they would hide producer/consumer pairs from the fusions. */
+    {"drop_noops", TFCC_PASS_DROP_NOOPS, tfcc_pass_drop_noops},
+    /* Batch norm before activations: conv -> MUL -> ADD -> RELU becomes conv -> RELU, then conv. */
+    {"fold_batch_norm", TFCC_PASS_FOLD_BATCH_NORM, tfcc_pass_fold_batch_norm},
+    {"fuse_pad", TFCC_PASS_FUSE_PAD, tfcc_pass_fuse_pad},
+    {"fuse_activation", TFCC_PASS_FUSE_ACTIVATION, tfcc_pass_fuse_activation},
+};
+
+const tfcc_pass_info *tfcc_pass_list(int32_t *count) {
+  if (count) *count = (int32_t)(sizeof k_passes / sizeof k_passes[0]);
+  return k_passes;
+}
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+tfcc_status tfcc_run_passes(tfcc_graph *g, uint32_t disabled, tfcc_isa isa, const tfcc_logger *log,
+                            int quant_compat, tfcc_err *err) {
+  if (g->n_subgraphs < 1) return TFCC_OK;
+  tfcc_pass_ctx ctx = {g, &g->subgraphs[0], isa, err, log, quant_compat};
+  int32_t n;
+  const tfcc_pass_info *list = tfcc_pass_list(&n);
+  for (int32_t i = 0; i < n; i++) {
+    if (disabled & list[i].bit) {
+      tfcc_log(log, TFCC_LOG_DEBUG, TFCC_TAG_MODEL_LOAD, "pass %s: disabled", list[i].name);
+      continue;
+    }
+    int32_t changed = 0;
+    double t0 = now_ms();
+    tfcc_status st = list[i].run(&ctx, &changed);
+    if (st != TFCC_OK) return st;
+    tfcc_log(log, TFCC_LOG_DEBUG, TFCC_TAG_MODEL_LOAD, "pass %s: %d change%s in %.3f ms", list[i].name,
+             (int)changed, changed == 1 ? "" : "s", now_ms() - t0);
+  }
+  return TFCC_OK;
+}

@@ -1,0 +1,33 @@
+/* q8 depthwise dispatch table: the best micro-kernel at or below the model's ISA level. */
+#include "kernels/q8-dwconv/dwconv.h"
+#include "kernels/q8-dwconv/ukernels.h"
+
+static const tfcc_q8_dw_kernel kernels[] = {
+#if defined(__x86_64__) || defined(__i386__)
+    {"q8-dwconv-16-avx512", TFCC_ISA_AVX512, tfcc_q8_dw_s_avx512, tfcc_q8_dw_u_avx512},
+    {"q8-dwconv-8-avx2", TFCC_ISA_AVX2, tfcc_q8_dw_s_avx2, tfcc_q8_dw_u_avx2},
+#endif
+#if defined(__aarch64__)
+    {"q8-dwconv-8-neon", TFCC_ISA_NEON, tfcc_q8_dw_s_neon, tfcc_q8_dw_u_neon},
+#endif
+    {"q8-dwconv-scalar", TFCC_ISA_GENERIC, tfcc_q8_dw_s_scalar, tfcc_q8_dw_u_scalar},
+};
+#define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
+
+bool tfcc_q8_dw_usable(const tfcc_q8_dw_kernel *k, tfcc_isa isa) {
+  if (k->isa == TFCC_ISA_GENERIC) return true;
+  if (k->isa == TFCC_ISA_NEON || isa == TFCC_ISA_NEON) return k->isa == isa;
+  return k->isa <= isa;
+}
+
+const tfcc_q8_dw_kernel *tfcc_q8_dw_select(tfcc_isa isa) {
+  for (int i = 0; i < N_KERNELS; i++)
+    if (tfcc_q8_dw_usable(&kernels[i], isa)) return &kernels[i];
+  return &kernels[N_KERNELS - 1];
+}
+
+int tfcc_q8_dw_kernel_count(void) { return N_KERNELS; }
+
+const tfcc_q8_dw_kernel *tfcc_q8_dw_kernel_at(int i) {
+  return i >= 0 && i < N_KERNELS ? &kernels[i] : NULL;
+}

@@ -1,0 +1,20 @@
+/* Depthwise micro-kernel entry points (one file per ISA variant; see dwconv.h). */
+#ifndef TFCC_KERNELS_Q8_DWCONV_UKERNELS_H
+#define TFCC_KERNELS_Q8_DWCONV_UKERNELS_H
+
+#include "kernels/q8-dwconv/dwconv.h"
+
+#define TFCC_Q8_DW_DECL(name)                                                          \
+  void name(size_t c, size_t ntaps, const uint8_t *const *taps, const int32_t *pw,     \
+            const tfcc_q8_out *o)
+
+TFCC_Q8_DW_DECL(tfcc_q8_dw_s_avx512);
+TFCC_Q8_DW_DECL(tfcc_q8_dw_u_avx512);
+TFCC_Q8_DW_DECL(tfcc_q8_dw_s_avx2);
+TFCC_Q8_DW_DECL(tfcc_q8_dw_u_avx2);
+TFCC_Q8_DW_DECL(tfcc_q8_dw_s_neon);
+TFCC_Q8_DW_DECL(tfcc_q8_dw_u_neon);
+TFCC_Q8_DW_DECL(tfcc_q8_dw_s_scalar);
+TFCC_Q8_DW_DECL(tfcc_q8_dw_u_scalar);
+
+#endif

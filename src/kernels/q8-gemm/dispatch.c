@@ -1,0 +1,42 @@
+/* q8 GEMM dispatch table: the best micro-kernel the model's ISA level and the CPU allow. */
+#include "cpu/cpu_info.h"
+#include "kernels/q8-gemm/gemm.h"
+#include "kernels/q8-gemm/ukernels.h"
+
+static const tfcc_q8_gemm_kernel kernels[] = {
+#if defined(__x86_64__) || defined(__i386__)
+    {"q8-gemm-8x32-avx512vnni", TFCC_ISA_AVX512, TFCC_CPU_AVX512VNNI, 0x80, 8, 32, tfcc_q8_gemm_s_8x32_avx512vnni,
+     tfcc_q8_gemm_u_8x32_avx512vnni},
+    {"q8-gemm-4x8-avx2", TFCC_ISA_AVX2, -1, 0x80, 4, 8, tfcc_q8_gemm_s_4x8_avx2,
+     tfcc_q8_gemm_u_4x8_avx2},
+#endif
+#if defined(__aarch64__)
+    {"q8-gemm-8x8-neondot", TFCC_ISA_NEON, TFCC_CPU_DOTPROD, 0, 8, 8, tfcc_q8_gemm_s_8x8_neondot,
+     tfcc_q8_gemm_u_8x8_neondot},
+#endif
+    {"q8-gemm-4x16-scalar", TFCC_ISA_GENERIC, -1, 0x80, 4, 16, tfcc_q8_gemm_s_4x16_scalar,
+     tfcc_q8_gemm_u_4x16_scalar},
+};
+#define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
+
+bool tfcc_q8_gemm_usable(const tfcc_q8_gemm_kernel *k, tfcc_isa isa) {
+  if (k->isa == TFCC_ISA_GENERIC) return true;
+  if (k->isa == TFCC_ISA_NEON || isa == TFCC_ISA_NEON) {
+    if (k->isa != isa) return false;
+  } else if (k->isa > isa) {
+    return false;
+  }
+  return k->feature < 0 || tfcc_cpu_has(tfcc_cpu(), (tfcc_cpu_feature)k->feature);
+}
+
+const tfcc_q8_gemm_kernel *tfcc_q8_gemm_select(tfcc_isa isa) {
+  for (int i = 0; i < N_KERNELS; i++)
+    if (tfcc_q8_gemm_usable(&kernels[i], isa)) return &kernels[i];
+  return &kernels[N_KERNELS - 1];
+}
+
+int tfcc_q8_gemm_kernel_count(void) { return N_KERNELS; }
+
+const tfcc_q8_gemm_kernel *tfcc_q8_gemm_kernel_at(int i) {
+  return i >= 0 && i < N_KERNELS ? &kernels[i] : NULL;
+}

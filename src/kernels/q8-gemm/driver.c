@@ -1,0 +1,229 @@
+/* Tiling and threading of the q8 GEMM: output tiles (MR rows x a block of NR panels) are
+ * tasks on the thread pool. Rows come from a plain strided matrix or a convolution (read in
+ * place for 1x1, else one im2col tile of MR rows per thread in scratch, padding taps set to
+ * the input zero point so that they add nothing). Per tile, the row sums give the row term
+ * of gemm.h. Fixed-point (REFERENCE) requantization runs on the int32 tile through the
+ * reference kernels' own tfcc_requant32. No allocation. */
+#include <string.h>
+
+#include "kernels/q8-gemm/gemm.h"
+#include "kernels/ref/conv_acc.h"
+#include "runtime/threadpool.h"
+
+#define TFCC_Q8_MAX_MR 16
+#define TFCC_Q8_MAX_NR 64
+#define TFCC_Q8_L2_BLOCK (256u * 1024u)
+#define TFCC_Q8_MIN_PARALLEL_MACS (256.0 * 1024.0)
+
+typedef struct q8_job {
+  const tfcc_q8_packed *p;
+  const tfcc_conv_requant *r;
+  size_t m;
+  const uint8_t *a; /* plain matrix (g == NULL) or convolution input */
+  size_t a_stride;
+  const tfcc_conv_geom *g;
+  bool im2col;
+  uint8_t pad; /* input zero point byte */
+  uint8_t *scratch;
+  size_t scratch_stride; /* per thread */
+  uint8_t *c;
+  size_t c_stride;
+  size_t m_tiles, tiles_per_task, m_chunks;
+  size_t n_panels, panels_per_block, n_blocks;
+} q8_job;
+
+static size_t im2col_bytes(const tfcc_q8_packed *p) {
+  return ((size_t)p->k->mr * (size_t)p->kdim + 63) & ~(size_t)63;
+}
+static size_t c32_bytes(const tfcc_q8_packed *p) {
+  return p->fp32 ? 0 : (size_t)p->k->mr * (size_t)p->k->nr * sizeof(int32_t);
+}
+
+static bool conv_direct(const tfcc_conv_geom *g) {
+  return g->filter_h == 1 && g->filter_w == 1 && g->pad_h == 0 && g->pad_w == 0 &&
+         g->in_c == g->filter_in_c;
+}
+
+size_t tfcc_q8_scratch_bytes(const tfcc_conv_geom *g, const tfcc_q8_packed *p, int threads) {
+  if (threads < 1) threads = 1;
+  size_t per = c32_bytes(p) + (g && !conv_direct(g) ? im2col_bytes(p) : 0);
+  per = (per + 63) & ~(size_t)63;
+  return per * (size_t)threads;
+}
+
+/* Row pointers of output rows m0 .. m0+mr-1. */
+static void conv_rows(const q8_job *j, size_t m0, size_t mr, uint8_t *tile,
+                      const uint8_t **rows) {
+  const tfcc_conv_geom *g = j->g;
+  const size_t ow = (size_t)g->out_w, oh = (size_t)g->out_h;
+  const size_t cin = (size_t)g->in_c, K = (size_t)j->p->kdim;
+  for (size_t r = 0; r < mr; r++) {
+    const size_t pix = m0 + r;
+    const size_t ox = pix % ow, t = pix / ow;
+    const size_t oy = t % oh, b = t / oh;
+    const uint8_t *img = j->a + b * (size_t)g->in_h * (size_t)g->in_w * cin;
+    if (!j->im2col) {
+      rows[r] = img + (oy * (size_t)g->stride_h * (size_t)g->in_w + ox * (size_t)g->stride_w) * cin;
+      continue;
+    }
+    uint8_t *dst = tile + r * K;
+    rows[r] = dst;
+    for (int32_t ky = 0; ky < g->filter_h; ky++) {
+      const int32_t iy = (int32_t)oy * g->stride_h - g->pad_h + ky * g->dil_h;
+      if (iy < 0 || iy >= g->in_h) {
+        memset(dst, j->pad, (size_t)g->filter_w * cin);
+        dst += (size_t)g->filter_w * cin;
+        continue;
+      }
+      const int32_t ix0 = (int32_t)ox * g->stride_w - g->pad_w;
+      if (g->dil_w == 1 && ix0 >= 0 && ix0 + g->filter_w <= g->in_w) {
+        const size_t n = (size_t)g->filter_w * cin;
+        memcpy(dst, img + ((size_t)iy * (size_t)g->in_w + (size_t)ix0) * cin, n);
+        dst += n;
+        continue;
+      }
+      for (int32_t kx = 0; kx < g->filter_w; kx++, dst += cin) {
+        const int32_t ix = ix0 + kx * g->dil_w;
+        if (ix < 0 || ix >= g->in_w)
+          memset(dst, j->pad, cin);
+        else
+          memcpy(dst, img + ((size_t)iy * (size_t)g->in_w + (size_t)ix) * cin, cin);
+      }
+    }
+  }
+}
+
+static uint32_t row_sum(const uint8_t *x, size_t n, bool is_signed) {
+  uint32_t s = 0;
+  if (is_signed)
+    for (size_t i = 0; i < n; i++) s += (uint32_t)(int32_t)(int8_t)x[i];
+  else
+    for (size_t i = 0; i < n; i++) s += x[i];
+  return s;
+}
+
+static void q8_task(void *ctx, size_t task, int thread) {
+  const q8_job *j = ctx;
+  const tfcc_q8_packed *p = j->p;
+  const tfcc_q8_gemm_kernel *k = p->k;
+  const size_t MR = (size_t)k->mr, NR = (size_t)k->nr, K = (size_t)p->kdim;
+  const size_t N = (size_t)p->n, panel = tfcc_q8_panel_bytes(p);
+  const size_t mc = task / j->n_blocks, nb = task % j->n_blocks;
+  const size_t t0 = mc * j->tiles_per_task;
+  size_t t1 = t0 + j->tiles_per_task;
+  if (t1 > j->m_tiles) t1 = j->m_tiles;
+  const size_t p0 = nb * j->panels_per_block;
+  size_t p1 = p0 + j->panels_per_block;
+  if (p1 > j->n_panels) p1 = j->n_panels;
+  uint8_t *scratch = j->scratch ? j->scratch + (size_t)thread * j->scratch_stride : NULL;
+  int32_t *c32 = p->fp32 ? NULL : (int32_t *)(void *)scratch;
+  uint8_t *tile = scratch ? scratch + c32_bytes(p) : NULL;
+  const tfcc_q8_gemm_fn fn = p->is_signed ? k->fn_s : k->fn_u;
+  const uint8_t *rows[TFCC_Q8_MAX_MR];
+  int32_t row_add[TFCC_Q8_MAX_MR];
+  tfcc_q8_out o;
+  o.c_stride = j->c_stride;
+  o.c32 = c32;
+  o.zp = j->r->output_offset;
+  o.lo = (float)(j->r->act_min - j->r->output_offset);
+  o.hi = (float)(j->r->act_max - j->r->output_offset);
+  for (size_t t = t0; t < t1; t++) {
+    const size_t m0 = t * MR;
+    const size_t mr = j->m - m0 < MR ? j->m - m0 : MR;
+    if (j->g)
+      conv_rows(j, m0, mr, tile, rows);
+    else
+      for (size_t r = 0; r < mr; r++) rows[r] = j->a + (m0 + r) * j->a_stride;
+    for (size_t r = 0; r < mr; r++)
+      row_add[r] = (int32_t)((uint32_t)p->kz * row_sum(rows[r], K, p->is_signed));
+    for (size_t r = mr; r < MR; r++) {
+      rows[r] = rows[0];
+      row_add[r] = row_add[0];
+    }
+    uint8_t *c = j->c + m0 * j->c_stride;
+    for (size_t pi = p0; pi < p1; pi++) {
+      const size_t n0 = pi * NR, nc = N - n0 < NR ? N - n0 : NR;
+      o.c = c + n0;
+      fn(mr, nc, K, (const void *const *)rows, p->w + pi * panel, row_add, &o);
+      if (!c32) continue;
+      for (size_t r = 0; r < mr; r++) {
+        uint8_t *cr = c + r * j->c_stride + n0;
+        for (size_t jj = 0; jj < nc; jj++)
+          cr[jj] = (uint8_t)tfcc_requant32(c32[r * NR + jj], 0, j->r, (int32_t)(n0 + jj));
+      }
+    }
+  }
+}
+
+static void run_job(struct tfcc_threadpool *pool, q8_job *j) {
+  const tfcc_q8_gemm_kernel *k = j->p->k;
+  if (j->m == 0 || j->p->n == 0) return;
+  size_t threads = (size_t)tfcc_threadpool_size(pool);
+  if ((double)j->m * (double)j->p->n * (double)j->p->kdim < TFCC_Q8_MIN_PARALLEL_MACS) {
+    threads = 1;
+    pool = NULL;
+  }
+  const size_t MR = (size_t)k->mr, NR = (size_t)k->nr;
+  j->m_tiles = (j->m + MR - 1) / MR;
+  j->n_panels = ((size_t)j->p->n + NR - 1) / NR;
+  size_t ppb = TFCC_Q8_L2_BLOCK / tfcc_q8_panel_bytes(j->p);
+  if (ppb < 1) ppb = 1;
+  if (ppb > j->n_panels) ppb = j->n_panels;
+  size_t n_blocks = (j->n_panels + ppb - 1) / ppb;
+  size_t m_chunks = 1;
+  if (threads > 1) {
+    const size_t target = 4 * threads;
+    m_chunks = (target + n_blocks - 1) / n_blocks;
+    if (m_chunks > j->m_tiles) m_chunks = j->m_tiles;
+    if (m_chunks * n_blocks < target) {
+      size_t want = (target + m_chunks - 1) / m_chunks;
+      if (want > j->n_panels) want = j->n_panels;
+      ppb = (j->n_panels + want - 1) / want;
+      n_blocks = (j->n_panels + ppb - 1) / ppb;
+    }
+  }
+  j->panels_per_block = ppb;
+  j->n_blocks = n_blocks;
+  j->tiles_per_task = (j->m_tiles + m_chunks - 1) / m_chunks;
+  j->m_chunks = (j->m_tiles + j->tiles_per_task - 1) / j->tiles_per_task;
+  tfcc_threadpool_run(pool, j->m_chunks * j->n_blocks, q8_task, j);
+}
+
+static void set_scratch(q8_job *j, void *scratch) {
+  j->scratch = scratch;
+  const size_t per = c32_bytes(j->p) + (j->im2col ? im2col_bytes(j->p) : 0);
+  j->scratch_stride = (per + 63) & ~(size_t)63;
+}
+
+void tfcc_q8_gemm(struct tfcc_threadpool *pool, const tfcc_q8_packed *p,
+                  const tfcc_conv_requant *r, int32_t m, const void *a, size_t a_stride,
+                  void *c, size_t c_stride, void *scratch) {
+  q8_job j;
+  memset(&j, 0, sizeof j);
+  j.p = p;
+  j.r = r;
+  j.m = m > 0 ? (size_t)m : 0;
+  j.a = a;
+  j.a_stride = a_stride;
+  j.c = c;
+  j.c_stride = c_stride;
+  set_scratch(&j, scratch);
+  run_job(pool, &j);
+}
+
+void tfcc_q8_conv(struct tfcc_threadpool *pool, const tfcc_conv_geom *g, const tfcc_q8_packed *p,
+                  const tfcc_conv_requant *r, const void *in, void *out, void *scratch) {
+  q8_job j;
+  memset(&j, 0, sizeof j);
+  j.p = p;
+  j.r = r;
+  j.m = (size_t)g->batches * (size_t)g->out_h * (size_t)g->out_w;
+  j.a = in;
+  j.g = g;
+  j.im2col = !conv_direct(g);
+  j.pad = (uint8_t)(-r->input_offset);
+  j.c = out;
+  j.c_stride = (size_t)g->out_c;
+  set_scratch(&j, scratch);
+  run_job(pool, &j);
+}

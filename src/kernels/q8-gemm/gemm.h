@@ -1,0 +1,97 @@
+/* Fast 8-bit GEMM (int8 and uint8 conv-family operators), bit-exact with the reference kernels.
+ *
+ *   acc[m][n] = sum_k (x[m][k] + io) * (w[n][k] + fo) + bias[n]       (int32, wrapping)
+ *   out[m][n] = requant(acc[m][n], n)                                 (mode of the model)
+ *
+ * The micro-kernels multiply activation bytes in place (row pointers, like f32-gemm) with
+ * weight bytes stored xor 0x80 on x86, so that one operand of the dot product instruction is
+ * unsigned and the other signed (vpdpbusd, u8 x s8):
+ *   int8 activations (S):  x as s8, weights stored as w + 128 (u8), kz = fo - 128
+ *   uint8 activations (U): x as u8, weights stored as w - 128 (s8), kz = fo + 128
+ * NEON's sdot / udot take two operands of one signedness: weights stored as they are, kz = fo.
+ * With s[n] the sum of the stored weights of column n and K the depth:
+ *   acc = dot(x, stored) + kz * rowsum(x) + (bias + io * s[n] + K * io * kz)
+ * The last term is folded into the packed bias at packing; the row term is computed per
+ * tile. Everything is modulo 2^32, which is what the reference's int32 wrap gives.
+ *
+ * Packed weights: panels of NR columns, each [NR int32 bias'][NR float scale]
+ * [ceil(K/4) groups x NR columns x 4 bytes], zero past N and past K. */
+#ifndef TFCC_KERNELS_Q8_GEMM_GEMM_H
+#define TFCC_KERNELS_Q8_GEMM_GEMM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernels/ref/conv.h"
+#include "tfcc/tfcc.h"
+
+/* Output stage of one tile. c32 != NULL: store the int32 accumulators there (row i at
+ * c32 + i * NR) and nothing else (the driver requantizes with the fixed-point reference);
+ * else requantize in float (XNNPACK's fp32 arithmetic) with the panel's scales and store
+ * bytes: clamp((float)acc * scale, lo, hi), round half to even, + zp. */
+typedef struct tfcc_q8_out {
+  uint8_t *c; /* int8 or uint8 bytes, row i at c + i * c_stride */
+  size_t c_stride;
+  int32_t *c32;
+  float lo, hi; /* act_min - zp, act_max - zp */
+  int32_t zp;
+} tfcc_q8_out;
+
+/* One tile: rows i < mr (a[i] valid for i < MR; rows >= mr alias row 0 and are not
+ * stored), columns j < nc <= NR of panel w, depth kc bytes per row (any kc, rows are read
+ * exactly kc bytes). row_add[i] (MR entries) is added to row i. */
+typedef void (*tfcc_q8_gemm_fn)(size_t mr, size_t nc, size_t kc, const void *const *a,
+                                const void *w, const int32_t *row_add, const tfcc_q8_out *o);
+
+typedef struct tfcc_q8_gemm_kernel {
+  const char *name; /* "q8-gemm-8x32-avx512vnni" */
+  tfcc_isa isa;     /* level the kernel needs */
+  int feature;      /* tfcc_cpu_feature it also needs (AVX512VNNI, DOTPROD), or -1 */
+  uint8_t w_xor;    /* weights are stored w ^ w_xor (0x80 for u8 x s8 products, 0 for s8 x s8
+                       or u8 x u8 dot products) */
+  int mr, nr;
+  tfcc_q8_gemm_fn fn_s; /* int8 activations (signed) */
+  tfcc_q8_gemm_fn fn_u; /* uint8 activations (unsigned) */
+} tfcc_q8_gemm_kernel;
+
+/* Best kernel usable at `isa` on this CPU (never NULL: the generic C kernel). */
+const tfcc_q8_gemm_kernel *tfcc_q8_gemm_select(tfcc_isa isa);
+/* Every kernel this build has (tests, benchmarks), and whether this CPU can run it at isa. */
+int tfcc_q8_gemm_kernel_count(void);
+const tfcc_q8_gemm_kernel *tfcc_q8_gemm_kernel_at(int i);
+bool tfcc_q8_gemm_usable(const tfcc_q8_gemm_kernel *k, tfcc_isa isa);
+
+typedef struct tfcc_q8_packed {
+  const tfcc_q8_gemm_kernel *k;
+  int32_t n, kdim;
+  bool is_signed;   /* int8 activations (fn_s) */
+  int32_t kz;       /* row-sum factor (see above) */
+  bool fp32;        /* requantize in float (panel scales); else fixed point (requant below) */
+  uint8_t *w;       /* 64-byte aligned panels */
+} tfcc_q8_packed;
+
+/* Packs src[n * kdim + k] (OHWI filter / FC weights; dtype int8 when is_signed, else uint8)
+ * with int32 bias (NULL: zero) for requantization r (offsets, float scales when r->scale).
+ * False when out of memory or a size overflows. */
+bool tfcc_q8_pack(const tfcc_q8_gemm_kernel *k, bool is_signed, int32_t n, int32_t kdim,
+                  const void *src, const int32_t *bias, const tfcc_conv_requant *r,
+                  tfcc_q8_packed *out);
+void tfcc_q8_packed_free(tfcc_q8_packed *p);
+static inline size_t tfcc_q8_panel_bytes(const tfcc_q8_packed *p) {
+  return (size_t)p->k->nr * (8u + (((size_t)p->kdim + 3u) & ~(size_t)3u));
+}
+
+struct tfcc_threadpool;
+
+/* out = requant(A x B) for m rows of A (row i at a + i * a_stride, kdim bytes). */
+void tfcc_q8_gemm(struct tfcc_threadpool *pool, const tfcc_q8_packed *p,
+                  const tfcc_conv_requant *r, int32_t m, const void *a, size_t a_stride,
+                  void *c, size_t c_stride, void *scratch);
+/* Convolution (groups == 1; p packs the OHWI filter, K = filter_h * filter_w * in_c). */
+void tfcc_q8_conv(struct tfcc_threadpool *pool, const tfcc_conv_geom *g, const tfcc_q8_packed *p,
+                  const tfcc_conv_requant *r, const void *in, void *out, void *scratch);
+/* Scratch bytes of the two calls above with `threads` threads (g NULL: plain GEMM). */
+size_t tfcc_q8_scratch_bytes(const tfcc_conv_geom *g, const tfcc_q8_packed *p, int threads);
+
+#endif

@@ -1,0 +1,58 @@
+/* Packs 8-bit weights into the panel layout of one micro-kernel (see gemm.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/q8-gemm/gemm.h"
+
+bool tfcc_q8_pack(const tfcc_q8_gemm_kernel *k, bool is_signed, int32_t n, int32_t kdim,
+                  const void *src, const int32_t *bias, const tfcc_conv_requant *r,
+                  tfcc_q8_packed *out) {
+  memset(out, 0, sizeof *out);
+  if (n <= 0 || kdim <= 0 || kdim > (INT32_MAX - 3)) return false;
+  out->k = k;
+  out->n = n;
+  out->kdim = kdim;
+  out->is_signed = is_signed;
+  const uint8_t wx = k->w_xor;
+  out->kz = !wx ? r->filter_offset : is_signed ? r->filter_offset - 128 : r->filter_offset + 128;
+  const bool stored_signed = is_signed != (wx != 0); /* how the stored bytes are read */
+  out->fp32 = r->scale != NULL;
+  const size_t nr = (size_t)k->nr;
+  const size_t panels = ((size_t)n + nr - 1) / nr;
+  const size_t panel = tfcc_q8_panel_bytes(out);
+  if (panels > SIZE_MAX / panel) return false;
+  const size_t bytes = (panels * panel + 63) & ~(size_t)63;
+  uint8_t *w = aligned_alloc(64, bytes);
+  if (!w) return false;
+  memset(w, 0, bytes);
+  const uint8_t *s = src;
+  const uint32_t io = (uint32_t)r->input_offset;
+  const uint32_t kconst = (uint32_t)kdim * io * (uint32_t)out->kz;
+  for (size_t p = 0; p < panels; p++) {
+    uint8_t *dst = w + p * panel;
+    int32_t *pb = (int32_t *)(void *)dst;
+    float *ps = (float *)(void *)(dst + nr * 4);
+    uint8_t *pw = dst + nr * 8;
+    const size_t n0 = p * nr, nc = (size_t)n - n0 < nr ? (size_t)n - n0 : nr;
+    for (size_t j = 0; j < nc; j++) {
+      const uint8_t *row = s + (n0 + j) * (size_t)kdim;
+      uint32_t sum = 0;
+      for (size_t kk = 0; kk < (size_t)kdim; kk++) {
+        const uint8_t v = (uint8_t)(row[kk] ^ wx);
+        pw[(kk / 4) * nr * 4 + j * 4 + kk % 4] = v;
+        sum += stored_signed ? (uint32_t)(int32_t)(int8_t)v : (uint32_t)v;
+      }
+      const uint32_t b = bias ? (uint32_t)bias[n0 + j] : 0u;
+      pb[j] = (int32_t)(b + io * sum + kconst);
+      ps[j] = r->scale ? r->scale[(n0 + j) * (size_t)r->mult_stride] : 0.0f;
+    }
+  }
+  out->w = w;
+  return true;
+}
+
+void tfcc_q8_packed_free(tfcc_q8_packed *p) {
+  if (!p) return;
+  free(p->w);
+  p->w = NULL;
+}

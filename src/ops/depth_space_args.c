@@ -1,0 +1,24 @@
+/* Prepare-time checks shared by DEPTH_TO_SPACE and SPACE_TO_DEPTH. */
+#include "ops/depth_space_args.h"
+
+#include "ops/shape_ops_util.h"
+
+tfcc_status tfcc_depth_space_args(tfcc_op_ctx *ctx, const char *op, tfcc_tensor **in_out,
+                                  int32_t *bs_out) {
+  tfcc_status st = tfcc_so_check_arity(ctx, op, 1, 1, 1);
+  if (st) return st;
+  tfcc_tensor *in;
+  if ((st = tfcc_so_input(ctx, 0, op, &in))) return st;
+  static const int ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16, TFCC_INT32, TFCC_INT64,
+                           TFCC_FLOAT16, -1};
+  if ((st = tfcc_so_check_dtype(ctx, op, "input", in->dtype, ok))) return st;
+  if ((st = tfcc_so_check_out_dtype(ctx, op, 0, ctx->out[0], in->dtype))) return st;
+  TFCC_OP_CHECK(ctx, in->rank == 4, TFCC_ERR_SHAPE, "%s: input rank %d, expected 4", op,
+                (int)in->rank);
+  int32_t bs = tfcc_fb_i32(&ctx->node->options, 0, 0);
+  TFCC_OP_CHECK(ctx, bs >= 1 && bs <= 65536, TFCC_ERR_INVALID_MODEL, "%s: block_size %d", op,
+                (int)bs);
+  *in_out = in;
+  *bs_out = bs;
+  return TFCC_OK;
+}

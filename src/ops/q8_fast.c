@@ -1,0 +1,71 @@
+#include "ops/q8_fast.h"
+
+#include <string.h>
+
+void tfcc_q8_fast_init(tfcc_q8_fast *f) {
+  memset(f, 0, sizeof *f);
+  atomic_init(&f->state, 0);
+  atomic_init(&f->logged, false);
+  f->mu_ok = pthread_mutex_init(&f->mu, NULL) == 0;
+}
+
+void tfcc_q8_fast_free(tfcc_q8_fast *f) {
+  if (!f) return;
+  tfcc_q8_packed_free(&f->packed);
+  tfcc_q8_dw_packed_free(&f->dw);
+  if (f->mu_ok) pthread_mutex_destroy(&f->mu);
+  f->mu_ok = false;
+}
+
+static bool const_data(const tfcc_tensor *t) { return (t->is_const || t->known) && t->data; }
+
+const char *tfcc_q8_fast_refuse(const tfcc_tensor *in, const tfcc_tensor *w,
+                                const tfcc_tensor *bias, const tfcc_conv_requant *r) {
+  if (in->dtype != TFCC_INT8 && in->dtype != TFCC_UINT8) return "not an 8-bit node";
+  if (w->dtype != in->dtype) return "weights dtype differs from the input's";
+  if (!const_data(w) || (bias && (bias->dtype != TFCC_INT32 || !const_data(bias))))
+    return "weights or bias are not constant";
+  const int32_t zp = -r->input_offset;
+  if (in->dtype == TFCC_INT8 ? (zp < -128 || zp > 127) : (zp < 0 || zp > 255))
+    return "input zero point outside the storage type";
+  return NULL;
+}
+
+const tfcc_q8_packed *tfcc_q8_fast_pack(tfcc_q8_fast *f, tfcc_isa isa, bool is_signed,
+                                        int32_t n, int32_t kdim, const void *src,
+                                        const int32_t *bias, const tfcc_conv_requant *r) {
+  const tfcc_q8_packed *p = tfcc_q8_fast_get(f, src);
+  if (p) return p;
+  if (!f->mu_ok) return NULL;
+  pthread_mutex_lock(&f->mu);
+  if (atomic_load(&f->state) == 0) {
+    if (tfcc_q8_pack(tfcc_q8_gemm_select(isa), is_signed, n, kdim, src, bias, r, &f->packed)) {
+      f->src = src;
+      atomic_store_explicit(&f->state, 1, memory_order_release);
+    } else {
+      atomic_store(&f->state, 2);
+    }
+  }
+  pthread_mutex_unlock(&f->mu);
+  return tfcc_q8_fast_get(f, src);
+}
+
+const tfcc_q8_dw_packed *tfcc_q8_fast_pack_dw(tfcc_q8_fast *f, tfcc_isa isa, bool is_signed,
+                                              int32_t c, int32_t fh, int32_t fw,
+                                              const void *src, const int32_t *bias,
+                                              const tfcc_conv_requant *r) {
+  const tfcc_q8_dw_packed *p = tfcc_q8_fast_get_dw(f, src);
+  if (p) return p;
+  if (!f->mu_ok) return NULL;
+  pthread_mutex_lock(&f->mu);
+  if (atomic_load(&f->state) == 0) {
+    if (tfcc_q8_dw_pack(tfcc_q8_dw_select(isa), is_signed, c, fh, fw, src, bias, r, &f->dw)) {
+      f->src = src;
+      atomic_store_explicit(&f->state, 1, memory_order_release);
+    } else {
+      atomic_store(&f->state, 2);
+    }
+  }
+  pthread_mutex_unlock(&f->mu);
+  return tfcc_q8_fast_get_dw(f, src);
+}

@@ -1,0 +1,61 @@
+/* 8-bit fast-path state shared by the conv-family operators (CONV_2D, FULLY_CONNECTED,
+ * DEPTHWISE_CONV_2D):
+ * weights packed once per model for the q8 GEMM (at the first prepare, which model load
+ * runs; guarded for concurrent sessions), and the once-only KERNEL_FALLBACK log. Lives in
+ * the operator's model-level params, next to tfcc_f32_fast. */
+#ifndef TFCC_OPS_Q8_FAST_H
+#define TFCC_OPS_Q8_FAST_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "kernels/q8-dwconv/dwconv.h"
+#include "kernels/q8-gemm/gemm.h"
+#include "ops/op.h"
+
+typedef struct tfcc_q8_fast {
+  pthread_mutex_t mu;
+  bool mu_ok;
+  atomic_int state; /* 0 not packed, 1 packed, 2 packing failed */
+  tfcc_q8_packed packed;    /* GEMM weights (CONV_2D, FULLY_CONNECTED) */
+  tfcc_q8_dw_packed dw;     /* depthwise weights */
+  const void *src;
+  atomic_bool logged;
+} tfcc_q8_fast;
+
+void tfcc_q8_fast_init(tfcc_q8_fast *f);
+void tfcc_q8_fast_free(tfcc_q8_fast *f);
+
+/* Why the fast path cannot take an 8-bit node with these tensors and requantization (NULL:
+ * it can): non-constant weights or bias, a zero point outside the storage type. */
+const char *tfcc_q8_fast_refuse(const tfcc_tensor *in, const tfcc_tensor *w,
+                                const tfcc_tensor *bias, const tfcc_conv_requant *r);
+
+/* Packs once (N = n, K = kdim, weights src[n * kdim + k]); NULL when packing failed. */
+const tfcc_q8_packed *tfcc_q8_fast_pack(tfcc_q8_fast *f, tfcc_isa isa, bool is_signed,
+                                        int32_t n, int32_t kdim, const void *src,
+                                        const int32_t *bias, const tfcc_conv_requant *r);
+
+/* Depthwise: packs a [1, fh, fw, c] filter once; NULL when packing failed. */
+const tfcc_q8_dw_packed *tfcc_q8_fast_pack_dw(tfcc_q8_fast *f, tfcc_isa isa, bool is_signed,
+                                              int32_t c, int32_t fh, int32_t fw,
+                                              const void *src, const int32_t *bias,
+                                              const tfcc_conv_requant *r);
+static inline const tfcc_q8_dw_packed *tfcc_q8_fast_get_dw(const tfcc_q8_fast *f,
+                                                           const void *src) {
+  return atomic_load_explicit(&((tfcc_q8_fast *)f)->state, memory_order_acquire) == 1 &&
+                 f->src == src && f->dw.w
+             ? &f->dw
+             : NULL;
+}
+
+/* The packing for this weights tensor, or NULL (eval: no locking). */
+static inline const tfcc_q8_packed *tfcc_q8_fast_get(const tfcc_q8_fast *f, const void *src) {
+  return atomic_load_explicit(&((tfcc_q8_fast *)f)->state, memory_order_acquire) == 1 &&
+                 f->src == src && f->packed.w
+             ? &f->packed
+             : NULL;
+}
+
+#endif

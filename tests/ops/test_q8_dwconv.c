@@ -1,0 +1,172 @@
+/* Fast 8-bit depthwise convolution: every q8 depthwise micro-kernel this CPU can run
+ * produces exactly the reference kernel's bytes (tfcc_dwconv_i8 / tfcc_dwconv_u8), int8
+ * (per-channel) and uint8 (per-tensor, filter zero point), both requantization modes, odd
+ * channel counts (tails of 16 and 8), 3x3 / 5x5 / other windows, strides 1 and 2, dilation,
+ * SAME and VALID padding, batches, extreme zero points and scales, activation ranges,
+ * single threaded and on a 2-thread pool. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu/cpu_info.h"
+#include "kernels/q8-dwconv/dwconv.h"
+#include "kernels/ref/depthwise_conv.h"
+#include "kernels/ref/quant_util.h"
+#include "runtime/threadpool.h"
+#include "test_harness.h"
+
+static uint32_t rng = 777u;
+static uint32_t urand(void) {
+  rng = rng * 1664525u + 1013904223u;
+  return rng >> 8;
+}
+
+typedef struct qcase {
+  bool is_signed, fp32;
+  int32_t in_zp, w_zp, out_zp; /* w_zp: uint8 only */
+  float scale_lo, scale_hi;    /* range of the per-channel requant scales */
+  int32_t act_min, act_max;
+} qcase;
+
+static void make_requant(const qcase *q, int oc, tfcc_conv_requant *r, float *scale,
+                         int32_t *mult, int32_t *shift) {
+  memset(r, 0, sizeof *r);
+  r->input_offset = -q->in_zp;
+  r->filter_offset = q->is_signed ? 0 : -q->w_zp;
+  r->output_offset = q->out_zp;
+  r->mult_stride = q->is_signed ? 1 : 0;
+  r->act_min = q->act_min;
+  r->act_max = q->act_max;
+  const int n = q->is_signed ? oc : 1;
+  for (int c = 0; c < n; c++) {
+    const float t = (float)(urand() % 1000) / 999.0f;
+    scale[c] = q->scale_lo + (q->scale_hi - q->scale_lo) * t;
+    int s;
+    tfcc_quantize_multiplier((double)scale[c], &mult[c], &s);
+    shift[c] = s;
+  }
+  r->mult = mult;
+  r->shift = shift;
+  r->scale = q->fp32 ? scale : NULL;
+}
+
+static void test_dw(const tfcc_q8_dw_kernel *k, tfcc_threadpool *pool, const qcase *q,
+                    int batches, int ih, int iw, int ch, int fh, int fw, int s, int d, bool same,
+                    bool with_bias) {
+  tfcc_conv_geom g;
+  memset(&g, 0, sizeof g);
+  g.batches = batches;
+  g.in_h = ih;
+  g.in_w = iw;
+  g.in_c = ch;
+  g.out_c = ch;
+  g.filter_h = fh;
+  g.filter_w = fw;
+  g.filter_in_c = 1;
+  g.stride_h = g.stride_w = s;
+  g.dil_h = g.dil_w = d;
+  const int eh = (fh - 1) * d + 1, ew = (fw - 1) * d + 1;
+  g.out_h = same ? (ih + s - 1) / s : (ih - eh + s) / s;
+  g.out_w = same ? (iw + s - 1) / s : (iw - ew + s) / s;
+  int ph = ((g.out_h - 1) * s + eh - ih) / 2, pw = ((g.out_w - 1) * s + ew - iw) / 2;
+  g.pad_h = ph > 0 ? ph : 0;
+  g.pad_w = pw > 0 ? pw : 0;
+  const size_t nin = (size_t)batches * ih * iw * ch, nf = (size_t)fh * fw * ch;
+  const size_t nout = (size_t)batches * g.out_h * g.out_w * ch;
+  uint8_t *in = malloc(nin + 1), *f = malloc(nf + 1);
+  int32_t *b = malloc(sizeof(int32_t) * (size_t)ch);
+  uint8_t *want = malloc(nout + 1), *got = malloc(nout + 1);
+  float *scale = malloc(sizeof(float) * (size_t)ch);
+  int32_t *mult = malloc(sizeof(int32_t) * (size_t)ch), *shift = malloc(sizeof(int32_t) * (size_t)ch);
+  for (size_t i = 0; i < nin; i++) in[i] = (uint8_t)urand();
+  for (size_t i = 0; i < nf; i++) f[i] = (uint8_t)urand();
+  for (size_t i = 0; i < nin; i += 7) in[i] = (i / 7) % 2 ? 0x80 : 0x7F;
+  for (size_t i = 0; i < nf; i += 5) f[i] = (i / 5) % 2 ? 0x80 : 0xFF;
+  for (int c = 0; c < ch; c++) b[c] = (int32_t)(urand() % 20001) - 10000;
+  tfcc_conv_requant r;
+  make_requant(q, ch, &r, scale, mult, shift);
+  const int32_t *bias = with_bias ? b : NULL;
+  if (q->is_signed)
+    tfcc_dwconv_i8(&g, &r, (const int8_t *)in, (const int8_t *)f, bias, (int8_t *)want);
+  else
+    tfcc_dwconv_u8(&g, &r, in, f, bias, want);
+  tfcc_q8_dw_packed p;
+  CHECK(tfcc_q8_dw_pack(k, q->is_signed, ch, fh, fw, f, bias, &r, &p));
+  const size_t sb = tfcc_q8_dw_scratch_bytes(&p, tfcc_threadpool_size(pool));
+  void *scratch = sb ? aligned_alloc(64, sb) : NULL;
+  memset(got, 0xEE, nout + 1);
+  tfcc_q8_dwconv(pool, &g, &p, &r, in, got, scratch);
+  int bad = 0;
+  for (size_t i = 0; i < nout; i++)
+    if (got[i] != want[i] && bad++ < 3)
+      fprintf(stderr, "%s: out[%zu] = %d, want %d\n", k->name, i, got[i], want[i]);
+  CHECKF(bad == 0 && got[nout] == 0xEE,
+         "%s %s %s dw %dx%dx%d f%dx%d s%d d%d %s zp %d/%d/%d: %d wrong", k->name,
+         q->is_signed ? "s8" : "u8", q->fp32 ? "fp32" : "fixed", ih, iw, ch, fh, fw, s, d,
+         same ? "SAME" : "VALID", q->in_zp, q->w_zp, q->out_zp, bad);
+  free(scratch);
+  tfcc_q8_dw_packed_free(&p);
+  free(in);
+  free(f);
+  free(b);
+  free(want);
+  free(got);
+  free(scale);
+  free(mult);
+  free(shift);
+}
+
+int main(void) {
+  const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
+  tfcc_threadpool *pool2 = NULL;
+  tfcc_err err = {0};
+  CHECK(tfcc_threadpool_create(2, NULL, 0, &pool2, &err) == TFCC_OK);
+  for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++) {
+    const tfcc_q8_dw_kernel *k = tfcc_q8_dw_select((tfcc_isa)isa);
+    CHECK(k != NULL && tfcc_q8_dw_usable(k, (tfcc_isa)isa));
+  }
+  const qcase cases[] = {
+      /* signed, fp32, in_zp, w_zp, out_zp, scales, act range */
+      {true, true, 0, 0, 0, 1e-4f, 2e-2f, -128, 127},
+      {true, true, -128, 0, 127, 1e-3f, 5e-2f, -128, 127},
+      {true, true, 127, 0, -128, 1e-5f, 1e-3f, -128, 127},
+      {true, true, 5, 0, -3, 1e-3f, 3e-3f, 0, 127},   /* RELU */
+      {true, true, -7, 0, 10, 1e-3f, 3e-3f, 10, 70},  /* RELU6-like */
+      {true, false, 3, 0, -5, 1e-4f, 2e-2f, -128, 127},
+      {true, false, -128, 0, 127, 1e-3f, 5e-1f, -128, 127},
+      {true, false, 127, 0, 0, 1e-6f, 1e-5f, -1, 1},
+      {false, true, 128, 128, 128, 1e-4f, 1e-4f, 0, 255},
+      {false, true, 0, 255, 255, 2e-3f, 2e-3f, 0, 255},
+      {false, true, 255, 0, 0, 3e-5f, 3e-5f, 0, 255},
+      {false, true, 17, 140, 3, 1e-3f, 1e-3f, 3, 200},
+      {false, false, 128, 128, 128, 1e-4f, 1e-4f, 0, 255},
+      {false, false, 0, 255, 255, 2e-3f, 2e-3f, 0, 255},
+      {false, false, 255, 0, 0, 7e-2f, 7e-2f, 0, 255},
+      {false, false, 100, 37, 60, 4e-4f, 4e-4f, 60, 255},
+  };
+  int tested = 0;
+  for (int ki = 0; ki < tfcc_q8_dw_kernel_count(); ki++) {
+    const tfcc_q8_dw_kernel *k = tfcc_q8_dw_kernel_at(ki);
+    if (!tfcc_q8_dw_usable(k, best)) {
+      printf("skip %s (CPU level %s)\n", k->name, tfcc_isa_name(best));
+      continue;
+    }
+    tested++;
+    for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+      const qcase *q = &cases[ci];
+      tfcc_threadpool *pl = ci % 2 ? pool2 : NULL;
+      test_dw(k, pl, q, 1, 7, 9, 3, 3, 3, 1, 1, true, true);
+      test_dw(k, pl, q, 2, 12, 11, 33, 3, 3, 2, 1, true, ci % 3 == 0);
+      test_dw(k, pl, q, 1, 9, 9, 16, 5, 5, 1, 1, true, true);
+      test_dw(k, pl, q, 1, 13, 10, 47, 5, 5, 2, 1, true, true);
+      test_dw(k, pl, q, 1, 9, 8, 24, 3, 3, 1, 1, false, true);
+      test_dw(k, pl, q, 1, 10, 10, 9, 3, 3, 1, 2, true, true);
+      test_dw(k, pl, q, 1, 6, 7, 1, 2, 4, 1, 1, true, true);
+      test_dw(k, pl, q, 1, 30, 30, 96, 3, 3, 2, 1, true, true);
+    }
+  }
+  CHECK(tested >= 1);
+  printf("%d q8 depthwise kernels tested at CPU level %s\n", tested, tfcc_isa_name(best));
+  tfcc_threadpool_destroy(pool2);
+  return tfcc_test_finish("test_q8_dwconv");
+}

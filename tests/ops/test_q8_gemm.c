@@ -1,0 +1,203 @@
+/* Fast 8-bit GEMM / convolution: every q8 micro-kernel this CPU can run produces exactly the
+ * reference conv kernel's bytes (tfcc_conv_i8 / tfcc_conv_u8), for int8 (per-channel scales)
+ * and uint8 (per-tensor, filter zero point), in both requantization modes (XNNPACK fp32 and
+ * fixed point), on odd shapes (depth not a multiple of 4, channels not a multiple of the
+ * tile), padding, strides, dilation, batches, extreme zero points and scales, every fused
+ * activation range, single threaded and on a 2-thread pool. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu/cpu_info.h"
+#include "kernels/q8-gemm/gemm.h"
+#include "kernels/ref/conv.h"
+#include "kernels/ref/fully_connected.h"
+#include "kernels/ref/quant_util.h"
+#include "runtime/threadpool.h"
+#include "test_harness.h"
+
+static uint32_t rng = 777u;
+static uint32_t urand(void) {
+  rng = rng * 1664525u + 1013904223u;
+  return rng >> 8;
+}
+
+typedef struct qcase {
+  bool is_signed, fp32;
+  int32_t in_zp, w_zp, out_zp; /* w_zp: uint8 only */
+  float scale_lo, scale_hi;    /* range of the per-channel requant scales */
+  int32_t act_min, act_max;
+} qcase;
+
+static void make_requant(const qcase *q, int oc, tfcc_conv_requant *r, float *scale,
+                         int32_t *mult, int32_t *shift) {
+  memset(r, 0, sizeof *r);
+  r->input_offset = -q->in_zp;
+  r->filter_offset = q->is_signed ? 0 : -q->w_zp;
+  r->output_offset = q->out_zp;
+  r->mult_stride = q->is_signed ? 1 : 0;
+  r->act_min = q->act_min;
+  r->act_max = q->act_max;
+  const int n = q->is_signed ? oc : 1;
+  for (int c = 0; c < n; c++) {
+    const float t = (float)(urand() % 1000) / 999.0f;
+    scale[c] = q->scale_lo + (q->scale_hi - q->scale_lo) * t;
+    int s;
+    tfcc_quantize_multiplier((double)scale[c], &mult[c], &s);
+    shift[c] = s;
+  }
+  r->mult = mult;
+  r->shift = shift;
+  r->scale = q->fp32 ? scale : NULL;
+}
+
+static void test_conv(const tfcc_q8_gemm_kernel *k, tfcc_threadpool *pool, const qcase *q,
+                      int batches, int ih, int iw, int ic, int oc, int fh, int fw, int sh,
+                      int sw, int dh, int dw, bool same, bool with_bias) {
+  tfcc_conv_geom g;
+  memset(&g, 0, sizeof g);
+  g.batches = batches;
+  g.in_h = ih;
+  g.in_w = iw;
+  g.in_c = ic;
+  g.out_c = oc;
+  g.filter_h = fh;
+  g.filter_w = fw;
+  g.filter_in_c = ic;
+  g.stride_h = sh;
+  g.stride_w = sw;
+  g.dil_h = dh;
+  g.dil_w = dw;
+  const int eh = (fh - 1) * dh + 1, ew = (fw - 1) * dw + 1;
+  if (same) {
+    g.out_h = (ih + sh - 1) / sh;
+    g.out_w = (iw + sw - 1) / sw;
+  } else {
+    g.out_h = (ih - eh + sh) / sh;
+    g.out_w = (iw - ew + sw) / sw;
+  }
+  int ph = ((g.out_h - 1) * sh + eh - ih) / 2, pw = ((g.out_w - 1) * sw + ew - iw) / 2;
+  g.pad_h = ph > 0 ? ph : 0;
+  g.pad_w = pw > 0 ? pw : 0;
+  const size_t nin = (size_t)batches * ih * iw * ic, nf = (size_t)oc * fh * fw * ic;
+  const size_t nout = (size_t)batches * g.out_h * g.out_w * oc;
+  uint8_t *in = malloc(nin + 1), *f = malloc(nf + 1);
+  int32_t *b = malloc(sizeof(int32_t) * (size_t)oc);
+  uint8_t *want = malloc(nout + 1), *got = malloc(nout + 1);
+  float *scale = malloc(sizeof(float) * (size_t)oc);
+  int32_t *mult = malloc(sizeof(int32_t) * (size_t)oc), *shift = malloc(sizeof(int32_t) * (size_t)oc);
+  for (size_t i = 0; i < nin; i++) in[i] = (uint8_t)urand();
+  for (size_t i = 0; i < nf; i++) f[i] = (uint8_t)urand();
+  /* extreme inputs and weights now and then */
+  for (size_t i = 0; i < nin; i += 7) in[i] = (i / 7) % 2 ? 0x80 : 0x7F;
+  for (size_t i = 0; i < nf; i += 5) f[i] = (i / 5) % 2 ? 0x80 : 0xFF;
+  for (int c = 0; c < oc; c++) b[c] = (int32_t)(urand() % 200001) - 100000;
+  tfcc_conv_requant r;
+  make_requant(q, oc, &r, scale, mult, shift);
+  const int32_t *bias = with_bias ? b : NULL;
+  if (q->is_signed)
+    tfcc_conv_i8(&g, &r, (const int8_t *)in, (const int8_t *)f, bias, (int8_t *)want);
+  else
+    tfcc_conv_u8(&g, &r, in, f, bias, want);
+  tfcc_q8_packed p;
+  const int K = fh * fw * ic;
+  CHECK(tfcc_q8_pack(k, q->is_signed, oc, K, f, bias, &r, &p));
+  size_t sb = tfcc_q8_scratch_bytes(&g, &p, tfcc_threadpool_size(pool));
+  void *scratch = sb ? aligned_alloc(64, sb) : NULL;
+  if (scratch) memset(scratch, 0x5A, sb);
+  memset(got, 0xEE, nout + 1);
+  tfcc_q8_conv(pool, &g, &p, &r, in, got, scratch);
+  int bad = 0;
+  for (size_t i = 0; i < nout; i++)
+    if (got[i] != want[i] && bad++ < 3)
+      fprintf(stderr, "%s %s conv %dx%dx%d->%d f%dx%d s%d,%d d%d,%d: out[%zu] = %d, want %d\n",
+              k->name, q->is_signed ? "s8" : "u8", ih, iw, ic, oc, fh, fw, sh, sw, dh, dw, i,
+              got[i], want[i]);
+  CHECKF(bad == 0 && got[nout] == 0xEE,
+         "%s %s %s conv %dx%dx%d->%d f%dx%d s%d,%d d%d,%d %s zp %d/%d/%d: %d wrong", k->name,
+         q->is_signed ? "s8" : "u8", q->fp32 ? "fp32" : "fixed", ih, iw, ic, oc, fh, fw, sh, sw,
+         dh, dw, same ? "SAME" : "VALID", q->in_zp, q->w_zp, q->out_zp, bad);
+  /* the same weights as a plain GEMM on the first K bytes of each input row (FC) */
+  if (fh == 1 && fw == 1 && sh == 1 && sw == 1 && !g.pad_h && !g.pad_w) {
+    const tfcc_fc_dims d = {batches * ih * iw, ic, oc};
+    if (q->is_signed)
+      tfcc_fc_i8(&d, &r, (const int8_t *)in, (const int8_t *)f, bias, (int8_t *)want);
+    else
+      tfcc_fc_u8(&d, &r, in, f, bias, want);
+    sb = tfcc_q8_scratch_bytes(NULL, &p, tfcc_threadpool_size(pool));
+    void *s2 = sb ? aligned_alloc(64, sb) : NULL;
+    tfcc_q8_gemm(pool, &p, &r, d.batches, in, (size_t)ic, got, (size_t)oc, s2);
+    CHECKF(memcmp(got, want, (size_t)d.batches * (size_t)oc) == 0, "%s gemm %dx%dx%d differs",
+           k->name, d.batches, oc, ic);
+    free(s2);
+  }
+  free(scratch);
+  tfcc_q8_packed_free(&p);
+  free(in);
+  free(f);
+  free(b);
+  free(want);
+  free(got);
+  free(scale);
+  free(mult);
+  free(shift);
+}
+
+int main(void) {
+  const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
+  tfcc_threadpool *pool2 = NULL;
+  tfcc_err err = {0};
+  CHECK(tfcc_threadpool_create(2, NULL, 0, &pool2, &err) == TFCC_OK);
+  for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++) {
+    const tfcc_q8_gemm_kernel *k = tfcc_q8_gemm_select((tfcc_isa)isa);
+    CHECK(k != NULL && tfcc_q8_gemm_usable(k, (tfcc_isa)isa));
+  }
+  CHECK(tfcc_q8_gemm_select(TFCC_ISA_GENERIC)->isa == TFCC_ISA_GENERIC);
+  const qcase cases[] = {
+      /* signed, fp32, in_zp, w_zp, out_zp, scales, act range */
+      {true, true, 0, 0, 0, 1e-4f, 2e-2f, -128, 127},
+      {true, true, -128, 0, 127, 1e-3f, 5e-2f, -128, 127},
+      {true, true, 127, 0, -128, 1e-5f, 1e-3f, -128, 127},
+      {true, true, 5, 0, -3, 1e-3f, 3e-3f, 0, 127},   /* RELU */
+      {true, true, -7, 0, 10, 1e-3f, 3e-3f, 10, 70},  /* RELU6-like */
+      {true, false, 3, 0, -5, 1e-4f, 2e-2f, -128, 127},
+      {true, false, -128, 0, 127, 1e-3f, 5e-1f, -128, 127},
+      {true, false, 127, 0, 0, 1e-6f, 1e-5f, -1, 1},
+      {false, true, 128, 128, 128, 1e-4f, 1e-4f, 0, 255},
+      {false, true, 0, 255, 255, 2e-3f, 2e-3f, 0, 255},
+      {false, true, 255, 0, 0, 3e-5f, 3e-5f, 0, 255},
+      {false, true, 17, 140, 3, 1e-3f, 1e-3f, 3, 200},
+      {false, false, 128, 128, 128, 1e-4f, 1e-4f, 0, 255},
+      {false, false, 0, 255, 255, 2e-3f, 2e-3f, 0, 255},
+      {false, false, 255, 0, 0, 7e-2f, 7e-2f, 0, 255},
+      {false, false, 100, 37, 60, 4e-4f, 4e-4f, 60, 255},
+  };
+  int tested = 0;
+  for (int ki = 0; ki < tfcc_q8_gemm_kernel_count(); ki++) {
+    const tfcc_q8_gemm_kernel *k = tfcc_q8_gemm_kernel_at(ki);
+    if (!tfcc_q8_gemm_usable(k, best)) {
+      printf("skip %s (CPU level %s)\n", k->name, tfcc_isa_name(best));
+      continue;
+    }
+    tested++;
+    for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+      const qcase *q = &cases[ci];
+      tfcc_threadpool *pl = ci % 2 ? pool2 : NULL;
+      test_conv(k, pl, q, 1, 5, 7, 3, 5, 1, 1, 1, 1, 1, 1, false, true);
+      test_conv(k, pl, q, 2, 9, 6, 17, 33, 1, 1, 1, 1, 1, 1, false, ci % 3 == 0);
+      test_conv(k, pl, q, 1, 9, 6, 64, 70, 1, 1, 2, 2, 1, 1, false, true);
+      test_conv(k, pl, q, 1, 8, 8, 3, 16, 3, 3, 2, 2, 1, 1, true, true);
+      test_conv(k, pl, q, 1, 11, 13, 5, 37, 3, 3, 1, 1, 1, 1, true, false);
+      test_conv(k, pl, q, 2, 10, 9, 4, 7, 3, 3, 1, 2, 2, 1, false, true);
+      test_conv(k, pl, q, 1, 12, 12, 6, 9, 5, 5, 2, 2, 1, 1, true, true);
+      test_conv(k, pl, q, 1, 7, 7, 2, 3, 3, 2, 1, 1, 2, 3, true, true);
+      test_conv(k, pl, q, 1, 1, 1, 13, 11, 1, 1, 1, 1, 1, 1, true, true);
+      test_conv(k, pl, q, 1, 3, 3, 8, 40, 3, 3, 1, 1, 1, 1, true, true);
+      test_conv(k, pl, q, 1, 6, 5, 129, 67, 1, 1, 1, 1, 1, 1, true, true);
+    }
+  }
+  CHECK(tested >= 1);
+  printf("%d q8 GEMM kernels tested at CPU level %s\n", tested, tfcc_isa_name(best));
+  tfcc_threadpool_destroy(pool2);
+  return tfcc_test_finish("test_q8_gemm");
+}
