@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -16,7 +17,17 @@
 #define CPU_RELAX() ((void)0)
 #endif
 
-#define SPIN_ITERS 20000 /* roughly 50-100 us before sleeping */
+/* Spin this long for the next region (workers) or for the workers to finish (caller) before
+ * sleeping: bounded by time, not iterations, since PAUSE takes ~10 cycles on some cores and
+ * ~140 on others (20000 PAUSEs were over 1 ms on Intel, CPU a loaded machine needs). */
+#define SPIN_NS 30000ull
+#define SPIN_CHECK 64 /* PAUSEs between clock reads */
+
+static inline unsigned long long now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+}
 
 typedef struct worker {
   tfcc_threadpool *pool;
@@ -53,11 +64,13 @@ static void *worker_main(void *arg) {
    * start from 0 rather than the current value, or that region would be missed. */
   unsigned seen = 0;
   for (;;) {
-    for (int i = 0; i < SPIN_ITERS; i++) {
+    const unsigned long long spin_end = now_ns() + SPIN_NS;
+    for (unsigned i = 1;; i++) {
       if (atomic_load_explicit(&p->generation, memory_order_acquire) != seen ||
           atomic_load_explicit(&p->stop, memory_order_acquire))
         break;
       CPU_RELAX();
+      if (i % SPIN_CHECK == 0 && now_ns() >= spin_end) break;
     }
     if (atomic_load_explicit(&p->generation, memory_order_acquire) == seen) {
       pthread_mutex_lock(&p->mu);
@@ -160,8 +173,11 @@ void tfcc_threadpool_run(tfcc_threadpool *p, size_t n_tasks, tfcc_task_fn fn, vo
   pthread_cond_broadcast(&p->cv_work);
   pthread_mutex_unlock(&p->mu);
   run_tasks(p, 0);
-  for (int i = 0; i < SPIN_ITERS && atomic_load_explicit(&p->remaining, memory_order_acquire) > 0; i++)
+  const unsigned long long spin_end = now_ns() + SPIN_NS;
+  for (unsigned i = 1; atomic_load_explicit(&p->remaining, memory_order_acquire) > 0; i++) {
     CPU_RELAX();
+    if (i % SPIN_CHECK == 0 && now_ns() >= spin_end) break;
+  }
   if (atomic_load_explicit(&p->remaining, memory_order_acquire) > 0) {
     pthread_mutex_lock(&p->mu);
     while (atomic_load_explicit(&p->remaining, memory_order_acquire) > 0) pthread_cond_wait(&p->cv_done, &p->mu);

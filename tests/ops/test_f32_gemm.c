@@ -152,7 +152,9 @@ int main(void) {
   static const int sizes[][3] = {{1, 1, 1},    {1, 7, 3},    {2, 33, 5},  {3, 17, 64},
                                  {7, 31, 13},  {8, 32, 16},  {9, 47, 29}, {13, 64, 37},
                                  {17, 100, 1}, {31, 97, 53}, {64, 1, 8},  {1, 1000, 1280},
-                                 {5, 257, 130}, {61, 129, 131}};
+                                 {5, 257, 130}, {61, 129, 131},
+                                 /* half-full panels: N = 16 and a 16-column tail */
+                                 {12, 16, 32}, {20, 144, 24}, {9, 40, 7}};
   int tested = 0;
   for (int ki = 0; ki < tfcc_f32_gemm_kernel_count(); ki++) {
     const tfcc_f32_gemm_kernel *k = tfcc_f32_gemm_kernel_at(ki);
@@ -178,6 +180,12 @@ int main(void) {
     test_conv(k, pool2, 1, 1, 1, 13, 11, 1, 1, 1, 1, 1, 1, true, 0.0f, INFINITY);
     test_conv(k, NULL, 1, 4, 4, 1, 1, 4, 4, 1, 1, 1, 1, false, -INFINITY, INFINITY);
     test_conv(k, pool2, 1, 3, 3, 8, 40, 3, 3, 1, 1, 1, 1, true, -INFINITY, INFINITY);
+    /* several im2col groups with a partial last one (K = 576), and K too large for a group
+     * (K = 2700: one tile at a time under an L2 column block), inline and threaded */
+    test_conv(k, NULL, 1, 20, 21, 64, 40, 3, 3, 1, 1, 1, 1, true, 0.0f, 6.0f);
+    test_conv(k, pool2, 1, 20, 21, 64, 40, 3, 3, 1, 1, 1, 1, true, -INFINITY, INFINITY);
+    test_conv(k, NULL, 1, 9, 9, 300, 70, 3, 3, 1, 1, 1, 1, true, -INFINITY, INFINITY);
+    test_conv(k, pool2, 1, 9, 9, 300, 70, 3, 3, 2, 2, 1, 1, false, 0.0f, INFINITY);
   }
   CHECK(tested >= 1);
   printf("%d f32 GEMM kernels tested at CPU level %s\n", tested, tfcc_isa_name(best));

@@ -99,3 +99,53 @@ TFCC_F32_GEMM_DECL(tfcc_f32_gemm_1x32_avx512) {
   store_row(c, nc, _mm512_add_ps(c00, d00), _mm512_add_ps(c01, d01), _mm512_set1_ps(lo),
             _mm512_set1_ps(hi));
 }
+
+/* 8 rows x the first 16 columns of a 32-column panel (nc <= 16): eight accumulators, one
+ * panel load and eight broadcasts per k; half the FMAs of the 8x32 tile on half-empty panels
+ * (N = 16 layers, N tails of 16 or fewer). */
+TFCC_F32_GEMM_DECL(tfcc_f32_gemm_8x16_avx512) {
+  const float *a0 = a[0], *a1 = a[1], *a2 = a[2], *a3 = a[3];
+  const float *a4 = a[4], *a5 = a[5], *a6 = a[6], *a7 = a[7];
+  __m512 c0 = _mm512_load_ps(w);
+  __m512 c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, c6 = c0, c7 = c0;
+  w += 32;
+#define STEP(k)                                                  \
+  do {                                                           \
+    const __m512 b = _mm512_load_ps(w + (k) * 32);               \
+    c0 = _mm512_fmadd_ps(_mm512_set1_ps(a0[k]), b, c0);          \
+    c1 = _mm512_fmadd_ps(_mm512_set1_ps(a1[k]), b, c1);          \
+    c2 = _mm512_fmadd_ps(_mm512_set1_ps(a2[k]), b, c2);          \
+    c3 = _mm512_fmadd_ps(_mm512_set1_ps(a3[k]), b, c3);          \
+    c4 = _mm512_fmadd_ps(_mm512_set1_ps(a4[k]), b, c4);          \
+    c5 = _mm512_fmadd_ps(_mm512_set1_ps(a5[k]), b, c5);          \
+    c6 = _mm512_fmadd_ps(_mm512_set1_ps(a6[k]), b, c6);          \
+    c7 = _mm512_fmadd_ps(_mm512_set1_ps(a7[k]), b, c7);          \
+  } while (0)
+  size_t k = 0;
+  for (; k + 4 <= kc; k += 4) {
+    STEP(0);
+    STEP(1);
+    STEP(2);
+    STEP(3);
+    a0 += 4; a1 += 4; a2 += 4; a3 += 4; a4 += 4; a5 += 4; a6 += 4; a7 += 4;
+    w += 128;
+  }
+  for (; k < kc; k++) {
+    STEP(0);
+    a0++; a1++; a2++; a3++; a4++; a5++; a6++; a7++;
+    w += 32;
+  }
+#undef STEP
+  const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
+  const __mmask16 m = (__mmask16)(nc >= 16 ? 0xFFFFu : (1u << nc) - 1u);
+#define ST(r, v) _mm512_mask_storeu_ps(c + (r) * c_stride, m, _mm512_min_ps(_mm512_max_ps(v, vlo), vhi))
+  ST(0, c0);
+  if (mr > 1) ST(1, c1);
+  if (mr > 2) ST(2, c2);
+  if (mr > 3) ST(3, c3);
+  if (mr > 4) ST(4, c4);
+  if (mr > 5) ST(5, c5);
+  if (mr > 6) ST(6, c6);
+  if (mr > 7) ST(7, c7);
+#undef ST
+}

@@ -28,6 +28,9 @@ typedef struct tfcc_f32_gemm_kernel {
   int mr, nr;
   tfcc_f32_gemm_fn fn;  /* up to mr rows */
   tfcc_f32_gemm_fn fn1; /* one row (GEMV); same panel layout */
+  /* up to mr rows of a panel's first nr/2 columns (same panel layout), for panels with
+   * nc <= nr/2 (N = 16 layers, N tails); NULL: fn */
+  tfcc_f32_gemm_fn fn_half;
 } tfcc_f32_gemm_kernel;
 
 /* Best kernel at or below `isa` (never NULL: the generic C kernel is always there). */

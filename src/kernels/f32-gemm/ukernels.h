@@ -10,6 +10,7 @@
 
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_8x32_avx512);
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_1x32_avx512);
+TFCC_F32_GEMM_DECL(tfcc_f32_gemm_8x16_avx512);
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_6x16_avx2);
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_1x16_avx2);
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_4x8_sse4);

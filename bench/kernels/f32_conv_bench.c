@@ -1,0 +1,80 @@
+/* Micro-benchmark of the f32 convolution driver (im2col groups / direct 1x1) with the best
+ * GEMM kernel on the ResNet-50 and MobileNetV2 convolution shapes that need im2col (not a
+ * test). Usage: f32_conv_bench [threads]. One thread reports the thread's CPU time (steady
+ * on a shared machine); a pool reports wall time. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cpu/cpu_info.h"
+#include "kernels/f32-gemm/conv.h"
+#include "kernels/f32-gemm/gemm.h"
+#include "runtime/threadpool.h"
+
+static int use_cpu_clock = 1;
+static double now(void) {
+  struct timespec t;
+  clock_gettime(use_cpu_clock ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+int main(int argc, char **argv) {
+  int threads = argc > 1 ? atoi(argv[1]) : 1;
+  tfcc_threadpool *pool = NULL;
+  tfcc_err err = {0};
+  if (threads > 1 && tfcc_threadpool_create(threads, NULL, 0, &pool, &err) != TFCC_OK) return 1;
+  use_cpu_clock = threads <= 1;
+  const tfcc_f32_gemm_kernel *k = tfcc_f32_gemm_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_));
+  /* in_h, in_w, in_c, out_c, filter, stride, pad */
+  static const int shapes[][7] = {
+      {56, 56, 64, 64, 3, 1, 1},  {28, 28, 128, 128, 3, 1, 1}, {14, 14, 256, 256, 3, 1, 1},
+      {7, 7, 512, 512, 3, 1, 1},  {14, 14, 512, 512, 3, 1, 1}, {224, 224, 3, 64, 7, 2, 3},  {224, 224, 3, 32, 3, 2, 1},
+  };
+  for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+    tfcc_conv_geom g;
+    memset(&g, 0, sizeof g);
+    g.batches = 1;
+    g.in_h = shapes[s][0];
+    g.in_w = shapes[s][1];
+    g.in_c = g.filter_in_c = shapes[s][2];
+    g.out_c = shapes[s][3];
+    g.filter_h = g.filter_w = shapes[s][4];
+    g.stride_h = g.stride_w = shapes[s][5];
+    g.pad_h = g.pad_w = shapes[s][6];
+    g.dil_h = g.dil_w = 1;
+    g.out_h = (g.in_h + 2 * g.pad_h - g.filter_h) / g.stride_h + 1;
+    g.out_w = (g.in_w + 2 * g.pad_w - g.filter_w) / g.stride_w + 1;
+    const size_t K = (size_t)g.filter_h * g.filter_w * g.in_c;
+    const size_t in_n = (size_t)g.in_h * g.in_w * g.in_c;
+    const size_t out_n = (size_t)g.out_h * g.out_w * g.out_c;
+    float *in = aligned_alloc(64, in_n * 4 + 64), *w = malloc((size_t)g.out_c * K * 4);
+    float *out = aligned_alloc(64, out_n * 4 + 64);
+    for (size_t i = 0; i < in_n; i++) in[i] = (float)(i % 7) * 0.1f;
+    for (size_t i = 0; i < (size_t)g.out_c * K; i++) w[i] = (float)(i % 5) * 0.1f;
+    tfcc_f32_packed p;
+    tfcc_f32_pack(k, g.out_c, (int32_t)K, w, K, 1, NULL, &p);
+    const size_t sb = tfcc_f32_conv_scratch_bytes(&g, &p, threads);
+    void *scratch = aligned_alloc(64, (sb + 63) / 64 * 64 + 64);
+    const double flops = 2.0 * (double)g.out_h * g.out_w * g.out_c * (double)K;
+    const int reps = (int)(1e9 / flops) + 1;
+    tfcc_f32_conv(pool, &g, &p, in, out, -1e30f, 1e30f, scratch);
+    double best_t = 1e9;
+    for (int r = 0; r < 5; r++) {
+      const double t0 = now();
+      for (int i = 0; i < reps; i++) tfcc_f32_conv(pool, &g, &p, in, out, -1e30f, 1e30f, scratch);
+      const double t = (now() - t0) / reps;
+      if (t < best_t) best_t = t;
+    }
+    printf("%-22s conv %3dx%3dx%3d -> %4d  %dx%d s%d  K=%5zu  %8.3f ms  %7.1f GFLOP/s\n",
+           k->name, g.in_h, g.in_w, g.in_c, g.out_c, g.filter_h, g.filter_w, g.stride_h, K,
+           best_t * 1e3, flops / best_t * 1e-9);
+    tfcc_f32_packed_free(&p);
+    free(in);
+    free(w);
+    free(out);
+    free(scratch);
+  }
+  tfcc_threadpool_destroy(pool);
+  return 0;
+}
