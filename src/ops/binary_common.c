@@ -96,8 +96,46 @@ static bool is_quant_dtype(tfcc_dtype dt) {
 
 /* ------------------------------------------------------------------ options */
 
+static bool arith_quantized(tfcc_arith_kind k, tfcc_dtype dt);
+static tfcc_status arith_qparams(tfcc_op_ctx *ctx, tfcc_arith_kind k, tfcc_arith_q *q,
+                                 tfcc_arith_qop *qop);
+
+/* Computes the quantized parameters from the IR tensors once per model. Problems are left for
+ * prepare to report (with the same message); then eval computes them itself. */
+static void arith_cache_qparams(const tfcc_init_ctx *ictx, tfcc_arith_opts *o, uint8_t opts_type) {
+  const tfcc_ir_node *n = ictx->node;
+  if (!n || !ictx->sg || n->n_inputs < 2 || n->n_outputs < 1 || n->inputs[0] < 0 || n->inputs[1] < 0 ||
+      n->outputs[0] < 0)
+    return;
+  tfcc_arith_kind k = opts_type == TFCC_OPTS_ADD   ? TFCC_ARITH_ADD
+                      : opts_type == TFCC_OPTS_SUB ? TFCC_ARITH_SUB
+                      : opts_type == TFCC_OPTS_MUL ? TFCC_ARITH_MUL
+                                                   : TFCC_ARITH_DIV;
+  tfcc_tensor views[3];
+  tfcc_tensor *pin[2] = {&views[0], &views[1]}, *pout[1] = {&views[2]};
+  const int32_t idx[3] = {n->inputs[0], n->inputs[1], n->outputs[0]};
+  for (int i = 0; i < 3; i++) {
+    const tfcc_ir_tensor *it = &ictx->sg->tensors[idx[i]];
+    memset(&views[i], 0, sizeof views[i]);
+    views[i].dtype = it->dtype;
+    views[i].quant = &it->quant;
+    views[i].index = idx[i];
+  }
+  if (!arith_quantized(k, views[2].dtype)) return;
+  tfcc_err scratch_err = {0};
+  tfcc_op_ctx c = {0};
+  c.node = n;
+  c.params = o;
+  c.in = pin;
+  c.n_in = 2;
+  c.out = pout;
+  c.n_out = 1;
+  c.err = &scratch_err;
+  o->q_ready = arith_qparams(&c, k, &o->q, &o->qop) == TFCC_OK;
+}
+
 tfcc_status tfcc_arith_init(tfcc_init_ctx *ctx, uint8_t opts_type) {
-  tfcc_arith_opts *o = malloc(sizeof *o);
+  tfcc_arith_opts *o = calloc(1, sizeof *o);
   if (!o) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for operator options");
   o->activation = TFCC_ACT_NONE;
   o->pot_scale_int16 = false;
@@ -116,6 +154,7 @@ tfcc_status tfcc_arith_init(tfcc_init_ctx *ctx, uint8_t opts_type) {
     return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
                         "fused activation %d not supported (only NONE, RELU, RELU_N1_TO_1, RELU6)", a);
   }
+  arith_cache_qparams(ctx, o, opts_type);
   ctx->params = o;
   return TFCC_OK;
 }
@@ -320,9 +359,15 @@ tfcc_status tfcc_arith_eval(tfcc_op_ctx *ctx, tfcc_arith_kind k) {
   tfcc_elem_plan(&bc, 2, in, o);
   tfcc_status st;
   if (arith_quantized(k, dt)) {
+    const tfcc_arith_opts *po = ctx->params;
     tfcc_arith_q q;
     tfcc_arith_qop qop;
-    if ((st = arith_qparams(ctx, k, &q, &qop)) != TFCC_OK) return st;
+    if (po && po->q_ready) {
+      q = po->q;
+      qop = po->qop;
+    } else if ((st = arith_qparams(ctx, k, &q, &qop)) != TFCC_OK) {
+      return st;
+    }
     if (k == TFCC_ARITH_DIV && (st = arith_check_data(ctx, k, &q)) != TFCC_OK) return st;
     if (!tfcc_ref_arith_q(qop, dt, &bc, a->data, b->data, o->data, &q))
       return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "%s: no quantized kernel for %s",

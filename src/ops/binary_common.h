@@ -27,6 +27,11 @@ typedef struct tfcc_arith_opts {
   bool pot_scale_int16;  /* AddOptions/SubOptions field 1 (default true when the table exists;
                             false when the operator has no options table, as TFLite parses it) */
   int quant_compat;      /* tfcc_quant_compat of the model */
+  /* Quantized ADD/SUB/MUL/DIV: multipliers and shifts computed once at init from the tensors'
+   * quantization (which never changes for a model), so eval does not redo them each run. */
+  bool q_ready;
+  tfcc_arith_q q;
+  tfcc_arith_qop qop;
 } tfcc_arith_opts;
 
 /* init of ADD/SUB/MUL/DIV: parses the options table of type opts_type. */
