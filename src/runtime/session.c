@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "runtime/internal.h"
+#include "runtime/threadpool.h"
 
 void tfcc_model_tensor_info_(const tfcc_model *m, int32_t tensor, const int32_t *dims, int32_t rank,
                              tfcc_tensor_info *info);
@@ -338,12 +339,17 @@ static tfcc_status invoke_bound(tfcc_session *s) {
 
 tfcc_status tfcc_session_invoke(tfcc_session *s) {
   if (!s) return TFCC_ERR_INVALID_ARG;
+  /* Workers stay awake between this run's parallel regions; sleeping ones start waking now,
+   * while the first operators run. */
+  struct tfcc_threadpool *pool = s->model->rt ? s->model->rt->pool : NULL;
+  tfcc_threadpool_run_begin(pool);
   /* The run holds a reference to the weights generation it started on (no lock). */
   tfcc_weights *w = tfcc_weights_acquire(s->model);
   tfcc_status st = bind_weights(s, w);
   if (st == TFCC_OK) st = invoke_bound(s);
   else session_fail(s, st);
   tfcc_weights_release(s->model, w);
+  tfcc_threadpool_run_end(pool);
   return st;
 }
 

@@ -1,7 +1,14 @@
 /* Runtime-owned worker threads for splitting one operator's work into tasks.
- * The caller thread takes part; workers spin briefly, then sleep, between parallel regions.
- * One parallel region runs at a time: a caller that finds the pool busy (another session on
- * another thread) runs its tasks inline, so no caller ever waits for another's work. */
+ *
+ * The caller thread takes part. One parallel region runs at a time: a caller that finds the
+ * pool busy (another session on another thread) runs its tasks inline, so no caller ever waits
+ * for another's work. A region ends when its tasks are done: the caller waits only for workers
+ * that took part, never for one still waking up (a late worker finds the region closed).
+ *
+ * Between regions workers spin briefly, then sleep. Inside a run scope (run_begin .. run_end,
+ * one per session invoke) they keep spinning across the serial operators between regions, so
+ * the next region finds them awake; run_begin also wakes sleeping workers, so their wake-up
+ * overlaps the run's first operators. Waking a worker costs a system call only when one sleeps. */
 #ifndef TFCC_RUNTIME_THREADPOOL_H
 #define TFCC_RUNTIME_THREADPOOL_H
 
@@ -21,7 +28,12 @@ void tfcc_threadpool_destroy(tfcc_threadpool *pool);
 /* Threads that may run tasks at once (1 for NULL). */
 int tfcc_threadpool_size(const tfcc_threadpool *pool);
 /* Runs fn(ctx, t, thread) for t in [0, n_tasks); returns when all are done. thread is in
- * [0, size). pool may be NULL (inline). No allocation. */
+ * [0, size). pool may be NULL (inline). No allocation, no lock on the way. */
 void tfcc_threadpool_run(tfcc_threadpool *pool, size_t n_tasks, tfcc_task_fn fn, void *ctx);
+/* Run scope: regions are about to follow one another (a session's invoke). Workers stay
+ * awake (spinning, up to a few ms without a region) until the matching run_end. Scopes nest
+ * and may be open from several threads at once. pool may be NULL; no-ops for 1 thread. */
+void tfcc_threadpool_run_begin(tfcc_threadpool *pool);
+void tfcc_threadpool_run_end(tfcc_threadpool *pool);
 
 #endif
