@@ -26,7 +26,7 @@ static double now_us(clockid_t c) {
 }
 
 /* ~1 ns of dependent integer work per iteration; calibrated to CPU time below. */
-static volatile unsigned sink;
+static _Thread_local volatile unsigned sink; /* keeps the loop; per thread: no shared line */
 static void spin_work(unsigned long iters) {
   unsigned x = 1;
   for (unsigned long i = 0; i < iters; i++) x = x * 1664525u + 1013904223u;
