@@ -7,6 +7,16 @@
 #
 #   bench/serve_load.sh [--model FILE.tflite] [--levels "1 8 64"] [--seconds 10]
 #                       [--sessions N] [--threads N] [--reload | --hot-reload] [--warmup 10]
+#                       [--server-side] [--client-cpus LIST] [--server-cpus LIST] [--client-setsid]
+#
+# How latency is measured: wrk (closed loop: each of c connections sends its next request
+# when the previous answer arrives) on the same machine, so the client competes with the
+# server for the CPUs. Each level prints the load average at its start (other processes).
+# --server-side also logs every request (access log) and prints the server's own p50/p99 of
+# the queue wait, the compute (tfcc_session_run) and the total per level, which the client's
+# scheduling does not touch. --client-cpus / --server-cpus pin wrk / the server (taskset);
+# --client-setsid starts wrk in its own session, i.e. its own scheduler autogroup when the
+# kernel has sched_autogroup_enabled, so wrk and the server get separate CPU shares.
 #
 # RSS is compared between the end of the warm-up (--warmup seconds at the highest
 # concurrency: connection threads, malloc arenas, body buffers) and the end of the run, and,
@@ -23,7 +33,8 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 TFCC=${TFCC:-$ROOT/build/tools/tfcc}
-MODEL="" LEVELS="1 8 64" SECONDS_PER=10 SESSIONS=2 THREADS=0 RELOAD=0 WARMUP=10
+MODEL="" LEVELS="1 8 64" SECONDS_PER=10 SESSIONS=2 THREADS=0 RELOAD=0 WARMUP=10 SERVER_SIDE=0
+CLIENT_CPUS="" SERVER_CPUS="" CLIENT_SETSID=0
 while [ $# -gt 0 ]; do
   case $1 in
     --model) MODEL=$2; shift 2 ;;
@@ -34,7 +45,11 @@ while [ $# -gt 0 ]; do
     --reload) RELOAD=1; shift ;;
     --hot-reload) RELOAD=2; shift ;;
     --warmup) WARMUP=$2; shift 2 ;;
-    *) echo "usage: $0 [--model F] [--levels \"1 8 64\"] [--seconds S] [--sessions N] [--threads N] [--reload|--hot-reload] [--warmup S]" >&2; exit 2 ;;
+    --server-side) SERVER_SIDE=1; shift ;;
+    --client-cpus) CLIENT_CPUS=$2; shift 2 ;;
+    --server-cpus) SERVER_CPUS=$2; shift 2 ;;
+    --client-setsid) CLIENT_SETSID=1; shift ;;
+    *) echo "usage: $0 [--model F] [--levels \"1 8 64\"] [--seconds S] [--sessions N] [--threads N] [--reload|--hot-reload] [--warmup S] [--server-side] [--client-cpus L] [--server-cpus L] [--client-setsid]" >&2; exit 2 ;;
   esac
 done
 command -v wrk >/dev/null || { echo "wrk not found (apt-get install wrk)" >&2; exit 1; }
@@ -48,8 +63,13 @@ if [ -z "$MODEL" ]; then
 fi
 mkdir -p "$WORK/repo/m/1"
 cp "$MODEL" "$WORK/repo/m/1/model.tflite"
-"$TFCC" serve --model-repository "$WORK/repo" --port 0 --port-file "$WORK/port" --sessions "$SESSIONS" \
-  --threads "$THREADS" --poll-ms 200 --no-access-log --max-queue 4096 >"$WORK/server.log" 2>&1 &
+SERVER_PREFIX=() CLIENT_PREFIX=() ACCESS=(--no-access-log)
+[ -z "$SERVER_CPUS" ] || SERVER_PREFIX=(taskset -c "$SERVER_CPUS")
+[ -z "$CLIENT_CPUS" ] || CLIENT_PREFIX=(taskset -c "$CLIENT_CPUS")
+[ "$CLIENT_SETSID" = 0 ] || CLIENT_PREFIX=(setsid -w "${CLIENT_PREFIX[@]}")
+[ "$SERVER_SIDE" = 0 ] || ACCESS=()
+"${SERVER_PREFIX[@]}" "$TFCC" serve --model-repository "$WORK/repo" --port 0 --port-file "$WORK/port" --sessions "$SESSIONS" \
+  --threads "$THREADS" --poll-ms 200 "${ACCESS[@]}" --max-queue 4096 >"$WORK/server.log" 2>&1 &
 SERVER=$!
 for _ in $(seq 1 100); do [ -s "$WORK/port" ] && break; sleep 0.1; done
 PORT=$(cat "$WORK/port")
@@ -90,12 +110,31 @@ compute_mean_ms() { # mean tfcc_session_run time since the last call
 PREV_S=0 PREV_C=0
 echo "model: $MODEL"
 echo "server: sessions=$SESSIONS threads=$THREADS (runtime threads ${RT_THREADS:-?}), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "client: wrk closed loop${CLIENT_CPUS:+, pinned to CPUs $CLIENT_CPUS}${SERVER_CPUS:+, server pinned to CPUs $SERVER_CPUS}$([ "$CLIENT_SETSID" = 0 ] || echo ', own session (autogroup)')"
+# server-side percentiles (queue, compute, total ms) of the ACCESS lines after line $1 of the log
+server_side() {
+  tail -n +"$(( $1 + 1 ))" "$WORK/server.log" | grep ' ACCESS ' | grep ' 200 ' |
+    sed -n 's/.*queue_ms=\([0-9.]*\) compute_ms=\([0-9.]*\) total_ms=\([0-9.]*\).*/\1 \2 \3/p' >"$WORK/ss"
+  local out="" col name
+  for col in 1 2 3; do
+    name=$(echo "queue compute total" | cut -d' ' -f$col)
+    out="$out $name $(cut -d' ' -f$col "$WORK/ss" | sort -g | awk '{v[NR]=$1} END {if (NR) { a = int(NR*0.5)+1; b = int(NR*0.99)+1; if (a > NR) a = NR; if (b > NR) b = NR; printf "p50 %.3f p99 %.3f", v[a], v[b] } else printf "n/a"}');"
+  done
+  echo "  server side ($(wc -l <"$WORK/ss") requests, ms):$out"
+  # answers per 100 ms window (access log time stamps): in a closed loop with a FIFO queue the
+  # queue wait is (requests ahead) / throughput, so its tail follows the slowest windows
+  tail -n +"$(( $1 + 1 ))" "$WORK/server.log" | grep ' ACCESS ' | grep ' 200 ' |
+    sed -n 's/^[0-9-]*T\([0-9]*\):\([0-9]*\):\([0-9]*\)\.\([0-9]\).*/\1 \2 \3 \4/p' |
+    awk '{w = (($1 * 60 + $2) * 60 + $3) * 10 + $4; n[w]++; if (!lo || w < lo) lo = w; if (w > hi) hi = w}
+         END {for (w = lo + 1; w < hi; w++) print (w in n ? n[w] : 0) * 10}' | sort -n |
+    awk '{c[NR] = $1} END {if (NR < 3) exit; printf "  answers/s per 100 ms window: min %d, p1 %d, p10 %d, p50 %d (%d windows)\n", c[1], c[int(NR / 100) + 1], c[int(NR / 10) + 1], c[int(NR / 2) + 1], NR}' 2>/dev/null || true
+}
 max_level=$(echo $LEVELS | tr ' ' '\n' | sort -n | tail -1)
 # warm-up at the highest concurrency (connection threads, buffers), then RSS is the baseline
-wrk -t1 -c"$max_level" -d"${WARMUP}s" -s "$HERE/serve_request.lua" "$URL" >/dev/null
+"${CLIENT_PREFIX[@]}" wrk -t1 -c"$max_level" -d"${WARMUP}s" -s "$HERE/serve_request.lua" "$URL" >/dev/null
 compute_mean_ms 1 >/dev/null
 rss0=$(metric process_resident_memory_bytes)
-printf '%-6s %10s %9s %9s %9s %9s %8s %12s\n' conc req/s p50_ms p90_ms p99_ms compute_ms failed rss_MiB
+printf '%-6s %10s %9s %9s %9s %7s %9s %8s %12s %s\n' conc req/s p50_ms p90_ms p99_ms p99/p50 compute_ms failed rss_MiB loadavg
 for c in $LEVELS; do
   t=$(( c < 2 ? 1 : 2 ))
   pub=""
@@ -113,15 +152,19 @@ for c in $LEVELS; do
       metric process_resident_memory_bytes >"$WORK/rss_b" ) &
     rss_in=$!
   fi
-  line=$(wrk -t$t -c"$c" -d"${SECONDS_PER}s" --timeout 10s -s "$HERE/serve_request.lua" "$URL" | grep RESULT)
+  load_at=$(cut -d' ' -f1 /proc/loadavg)
+  log_at=$(wc -l <"$WORK/server.log")
+  line=$("${CLIENT_PREFIX[@]}" wrk -t$t -c"$c" -d"${SECONDS_PER}s" --timeout 10s -s "$HERE/serve_request.lua" "$URL" | grep RESULT)
   [ -z "$pub" ] || wait "$pub"
   [ -z "$rss_in" ] || wait "$rss_in"
   eval "$(echo "$line" | sed 's/^RESULT //')"
   v=1; [ "$RELOAD" = 1 ] && [ "$c" = "$max_level" ] && v=2
   cm=$(compute_mean_ms $v)
   rss=$(metric process_resident_memory_bytes)
-  printf '%-6s %10s %9s %9s %9s %9s %8s %12.1f\n' "$c" "$rps" "$p50_ms" "$p90_ms" "$p99_ms" "$cm" \
-    $((errors_http + errors_socket)) "$(awk -v r="$rss" 'BEGIN{print r/1048576}')"
+  printf '%-6s %10s %9s %9s %9s %7s %9s %8s %12.1f %s\n' "$c" "$rps" "$p50_ms" "$p90_ms" "$p99_ms" \
+    "$(awk -v a="$p99_ms" -v b="$p50_ms" 'BEGIN{r = 0; if (b > 0) r = a / b; printf "%.2f", r}')" "$cm" \
+    $((errors_http + errors_socket)) "$(awk -v r="$rss" 'BEGIN{print r/1048576}')" "$load_at"
+  [ "$SERVER_SIDE" = 0 ] || server_side "$log_at"
   if [ "$c" = 1 ]; then
     echo "  serving overhead at concurrency 1: p50 - mean compute = $(awk -v a="$p50_ms" -v b="$cm" 'BEGIN{printf "%.3f", a-b}') ms"
     if "$TFCC" bench --help >/dev/null 2>&1; then

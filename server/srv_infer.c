@@ -46,25 +46,37 @@ int srv_run_session(srv_version *v, srv_slot *slot, tfcc_session *s, const srv_t
   return 200;
 }
 
+/* A request's work on a slot (srv_pool_run): run, then encode from the slot's buffers. */
+typedef struct infer_job {
+  srv_version *v;
+  srv_request *req;
+  srv_encode_fn enc;
+  void *ctx;
+  srv_buf *body;
+  uint64_t compute_ns;
+  int rc;
+  char *err;
+  size_t n;
+} infer_job;
+
+static void run_job(void *arg, srv_slot *slot) {
+  infer_job *j = arg;
+  srv_outputs outs;
+  j->rc = srv_run_session(j->v, slot, slot->session, j->req->in, &outs, &j->compute_ns, j->err, j->n);
+  if (j->rc == 200) {
+    j->enc(j->ctx, j->v, j->req, &outs, j->body);
+    if (j->body->oom) {
+      snprintf(j->err, j->n, "out of memory encoding the response");
+      j->rc = 500;
+    }
+  }
+}
+
 int srv_infer_run(srv_version *v, int timeout_ms, srv_request *req, srv_encode_fn enc, void *ctx,
                   srv_buf *body, srv_timing *t, char *err, size_t n) {
   if (srv_batch_accepts(v, req)) return srv_batch_run(v, timeout_ms, req, enc, ctx, body, t, err, n);
-  srv_model_stats *ms = v->owner->stats;
-  uint64_t t0 = srv_now_ns();
-  int status = 0;
-  srv_slot *slot = srv_pool_acquire(&v->pool, ms, v->max_queue, timeout_ms, &status, err, n);
-  t->queue_ns = srv_now_ns() - t0;
-  t->compute_ns = 0;
-  if (!slot) return status;
-  srv_outputs outs;
-  int rc = srv_run_session(v, slot, slot->session, req->in, &outs, &t->compute_ns, err, n);
-  if (rc == 200) {
-    enc(ctx, v, req, &outs, body);
-    if (body->oom) {
-      snprintf(err, n, "out of memory encoding the response");
-      rc = 500;
-    }
-  }
-  srv_pool_release(&v->pool, slot);
-  return rc;
+  infer_job j = {v, req, enc, ctx, body, 0, 500, err, n};
+  int status = srv_pool_run(&v->pool, v->owner->stats, v->max_queue, timeout_ms, run_job, &j, &t->queue_ns, err, n);
+  t->compute_ns = j.compute_ns;
+  return status ? status : j.rc;
 }

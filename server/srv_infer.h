@@ -1,4 +1,5 @@
-/* Runs a parsed request on a model version: takes a session from the pool (bounded queue),
+/* Runs a parsed request on a model version: on a session of the pool (bounded queue; queued
+ * requests run on the session's worker thread, srv_pool.h),
  * resizes dynamic inputs when the request's shape differs, runs, and lets the protocol's
  * encoder write the response while the session's output buffers are still held. With
  * dynamic batching on (srv_batch.h) a request whose rows fit a batch goes through the

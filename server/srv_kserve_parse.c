@@ -59,6 +59,11 @@ static int parse_input(const json_t *in, int k, const srv_sig *sig, srv_request 
     snprintf(err, n, "input '%s': 'datatype' is missing or not a string", name);
     return 400;
   }
+  if (!strcmp(dt, "BYTES")) { /* v2 string tensors: no tfcc model has one (the library loads none) */
+    snprintf(err, n, "input '%s': datatype BYTES given, the model wants %s (BYTES is for string tensors, which tfcc "
+             "models do not have)", name, srv_v2_dtype(io->dtype) ? srv_v2_dtype(io->dtype) : tfcc_dtype_name(io->dtype));
+    return 400;
+  }
   if (srv_v2_parse_dtype(dt, &dtype) != 0) {
     snprintf(err, n, "input '%s': unknown or unsupported datatype '%s'", name, dt);
     return 400;

@@ -61,17 +61,40 @@ static int create_runtime(const srv_config *cfg, tfcc_runtime **rt) {
   return 0;
 }
 
+/* One line with the outcome of a reload (SIGHUP). */
+static void log_reload_result(const char *what, const srv_reload_result *res) {
+  char counts[160] = "";
+  if (what[0])
+    snprintf(counts, sizeof counts, "%d model(s) added, %d changed, %d removed; ", res->added, res->changed,
+             res->removed);
+  if (res->failed || res->not_ready)
+    srv_log(SRV_LOG_WARN, "CONFIG_RELOAD",
+            "reload done with errors: %s%s%d load(s) failed (MODEL_LOAD_FAILED above; a model keeps serving its "
+            "previous version), %d of %d model(s) not ready",
+            what, counts, res->failed, res->not_ready, res->models);
+  else
+    srv_log(SRV_LOG_INFO, "CONFIG_RELOAD", "reload done: %s%sall %d model(s) ready", what, counts, res->models);
+}
+
+/* SIGHUP: one line saying a reload was requested, the reload, then one line with its result.
+ * New log settings take effect after that line (the whole reload logs in one format). */
 static void reload_config(srv_server *s) {
+  srv_reload_result res;
   if (!s->config_path[0]) {
-    srv_log(SRV_LOG_INFO, "CONFIG_RELOAD", "SIGHUP: no config file; rescanning models");
-    srv_repo_sync(s->repo, 0);
+    srv_log(SRV_LOG_INFO, "CONFIG_RELOAD", "SIGHUP: reload requested (no config file: rescanning the model files)");
+    srv_repo_rescan(s->repo, &res);
+    log_reload_result("", &res);
     return;
   }
+  srv_log(SRV_LOG_INFO, "CONFIG_RELOAD", "SIGHUP: reload requested (re-reading %s)", s->config_path);
   srv_config nc;
   char err[1024];
-  if (srv_config_init(&nc) != 0) return;
+  if (srv_config_init(&nc) != 0) {
+    srv_log(SRV_LOG_ERROR, "CONFIG_RELOAD", "reload failed: out of memory (keeping the running config)");
+    return;
+  }
   if (srv_config_load_file(s->config_path, &nc, err, sizeof err) != 0) {
-    srv_log(SRV_LOG_ERROR, "CONFIG_RELOAD", "SIGHUP: %s (keeping the running config)", err);
+    srv_log(SRV_LOG_ERROR, "CONFIG_RELOAD", "reload failed: %s (keeping the running config)", err);
     srv_config_free(&nc);
     return;
   }
@@ -79,14 +102,16 @@ static void reload_config(srv_server *s) {
       nc.num_threads != s->cfg.num_threads || strcmp(nc.repository, s->cfg.repository) ||
       memcmp(&nc.repo_model, &s->cfg.repo_model, sizeof nc.repo_model))
     srv_log(SRV_LOG_WARN, "CONFIG_RELOAD", "server/runtime/repository settings changed: they apply after a restart");
-  srv_log_setup(nc.log_level, nc.log_json, nc.access_log);
-  srv_repo_apply_config(s->repo, &nc);
+  srv_repo_apply_config(s->repo, &nc, &res);
   /* keep the running server settings; take the rest */
   s->cfg.metrics_enabled = nc.metrics_enabled;
   snprintf(s->cfg.metrics_path, sizeof s->cfg.metrics_path, "%s", nc.metrics_path);
   s->cfg.request_timeout_ms = nc.request_timeout_ms;
+  char what[SRV_PATH_MAX + 16];
+  snprintf(what, sizeof what, "%s applied: ", s->config_path);
+  log_reload_result(what, &res);
+  srv_log_setup(nc.log_level, nc.log_json, nc.access_log);
   srv_config_free(&nc);
-  srv_log(SRV_LOG_INFO, "CONFIG_RELOAD", "SIGHUP: %s applied", s->config_path);
 }
 
 int srv_run(srv_config *cfg, const char *config_path) {
@@ -108,7 +133,7 @@ int srv_run(srv_config *cfg, const char *config_path) {
     srv_log(SRV_LOG_ERROR, "STARTUP", "%s", err);
     goto out;
   }
-  int not_ready = srv_repo_sync(s->repo, 1);
+  int not_ready = srv_repo_sync(s->repo, 1, NULL);
   if (not_ready)
     srv_log(SRV_LOG_WARN, "STARTUP", "%d model(s) have no loaded version (see MODEL_LOAD_FAILED); not ready", not_ready);
   if (srv_http_start(s, err, sizeof err) != 0) {

@@ -125,7 +125,12 @@ static srv_version *load_version(srv_repo *r, srv_model *m, long long version, c
   atomic_store(&v->refs, 1);
   tfcc_status st = tfcc_model_load_file(r->rt, path, NULL, &v->model);
   if (st != TFCC_OK) {
-    snprintf(err, n, "%s: %s", path, tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));
+    const char *why = tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st);
+    /* string tensors (KServe BYTES): say what it means for serving */
+    int named = !strncmp(why, path, strlen(path)); /* the library's message may start with the path */
+    snprintf(err, n, "%s%s%s%s", named ? "" : path, named ? "" : ": ", why,
+             strstr(why, "dtype string") ? " (a string tensor, KServe datatype BYTES: tfcc has no string kernels, so "
+                                           "a model with string tensors cannot be served)" : "");
     free(v);
     return NULL;
   }
@@ -534,13 +539,29 @@ static srv_model *model_at(srv_repo *r, int i) {
   return m;
 }
 
-int srv_repo_sync(srv_repo *r, int initial) {
+int srv_repo_sync(srv_repo *r, int initial, int *failures) {
   discover(r);
   int not_ready = 0;
   srv_model *m;
-  for (int i = 0; (m = model_at(r, i)) != NULL; i++)
-    if (!m->unloaded && scan_model(r, m, initial, NULL) == 0) not_ready++;
+  for (int i = 0; (m = model_at(r, i)) != NULL; i++) {
+    int f = 0;
+    if (!m->unloaded && scan_model(r, m, initial, &f) == 0) not_ready++;
+    if (failures) *failures += f;
+  }
   return not_ready;
+}
+
+static int served_models(srv_repo *r) {
+  int n = 0;
+  srv_model *m;
+  for (int i = 0; (m = model_at(r, i)) != NULL; i++) n += !m->unloaded;
+  return n;
+}
+
+void srv_repo_rescan(srv_repo *r, srv_reload_result *res) {
+  memset(res, 0, sizeof *res);
+  res->not_ready = srv_repo_sync(r, 1, &res->failed);
+  res->models = served_models(r);
 }
 
 static void *poller_main(void *arg) {
@@ -558,7 +579,7 @@ static void *poller_main(void *arg) {
     pthread_cond_timedwait(&r->stop_cv, &r->stop_mu, &dl);
     if (r->stop) break;
     pthread_mutex_unlock(&r->stop_mu);
-    srv_repo_sync(r, 0);
+    srv_repo_sync(r, 0, NULL);
     pthread_mutex_lock(&r->stop_mu);
   }
   pthread_mutex_unlock(&r->stop_mu);
@@ -591,8 +612,9 @@ static int model_cfg_equal(const srv_model_config *a, const srv_model_config *b)
   return memcmp(a, b, sizeof *a) == 0;
 }
 
-void srv_repo_apply_config(srv_repo *r, const srv_config *cfg) {
+void srv_repo_apply_config(srv_repo *r, const srv_config *cfg, srv_reload_result *res) {
   srv_model *m;
+  memset(res, 0, sizeof *res);
   for (int i = 0; (m = model_at(r, i)) != NULL; i++) {
     if (m->from_repository) continue;
     int found = 0;
@@ -601,6 +623,7 @@ void srv_repo_apply_config(srv_repo *r, const srv_config *cfg) {
       char err[256];
       srv_repo_unload(r, m->cfg.name, err, sizeof err);
       srv_log(SRV_LOG_INFO, "CONFIG_RELOAD", "model=%s removed from the config: unloaded", m->cfg.name);
+      res->removed++;
     }
   }
   for (int k = 0; k < cfg->n_models; k++) {
@@ -612,6 +635,7 @@ void srv_repo_apply_config(srv_repo *r, const srv_config *cfg) {
       else if (nm) model_free(nm);
       pthread_mutex_unlock(&r->mu);
       srv_log(SRV_LOG_INFO, "CONFIG_RELOAD", "model=%s added", cfg->models[k].name);
+      res->added++;
       continue;
     }
     pthread_mutex_lock(&m->scan_mu);
@@ -629,9 +653,15 @@ void srv_repo_apply_config(srv_repo *r, const srv_config *cfg) {
       srv_log(SRV_LOG_INFO, "CONFIG_RELOAD", "model=%s changed: reloading", m->cfg.name);
     }
     pthread_mutex_unlock(&m->scan_mu);
-    if (changed) scan_model(r, m, 1, NULL);
+    if (changed) {
+      int f = 0;
+      scan_model(r, m, 1, &f);
+      res->changed++;
+      res->failed += f;
+    }
   }
-  srv_repo_sync(r, 1);
+  res->not_ready = srv_repo_sync(r, 1, &res->failed);
+  res->models = served_models(r);
 }
 
 srv_version *srv_repo_acquire(srv_repo *r, const char *name, long long version, int *status, char *err,

@@ -91,12 +91,21 @@ typedef struct srv_repo {
 
 int srv_repo_create(tfcc_runtime *rt, const srv_config *cfg, srv_repo **out, char *err, size_t n);
 /* Scans and loads every model once (synchronously). Returns the number of models without any
- * loaded version. */
-int srv_repo_sync(srv_repo *r, int initial);
+ * loaded version; *failures (when not NULL) is increased by the loads that failed. */
+int srv_repo_sync(srv_repo *r, int initial, int *failures);
 int srv_repo_start_poller(srv_repo *r);
 void srv_repo_destroy(srv_repo *r);
-/* SIGHUP: applies a new config's models (added, changed -> reloaded, removed -> unloaded). */
-void srv_repo_apply_config(srv_repo *r, const srv_config *cfg);
+/* What a reload (SIGHUP) did: models added, changed (reloaded), removed (unloaded) by the
+ * config; loads that failed (the previous version keeps serving); models served in all and
+ * those without a loaded version. */
+typedef struct srv_reload_result {
+  int added, changed, removed, failed, models, not_ready;
+} srv_reload_result;
+/* SIGHUP: applies a new config's models (added, changed -> reloaded, removed -> unloaded),
+ * then loads what changed on disk (synchronously). */
+void srv_repo_apply_config(srv_repo *r, const srv_config *cfg, srv_reload_result *res);
+/* SIGHUP without a config file: loads what changed on disk now (synchronously). */
+void srv_repo_rescan(srv_repo *r, srv_reload_result *res);
 
 /* A reference to the version to serve (version < 0: the latest loaded). NULL with *status
  * 404 (unknown model or version) or 503 (not ready) and err set. */

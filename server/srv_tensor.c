@@ -144,7 +144,13 @@ static int put_value(fill_ctx *c, const json_t *v) {
     is_int = 1;
     iv = (json_int_t)x;
   } else if (json_is_number(v)) x = json_number_value(v);
-  else {
+  else if (json_is_string(v) || (json_is_object(v) && json_object_get(v, "b64"))) {
+    /* string data (v2 BYTES, TF Serving {"b64": ...}) is for string tensors, which no tfcc model has */
+    snprintf(c->err, c->n, "%s: element %zu is not a number but a %s; the model wants %s (string data is for "
+             "string tensors, which tfcc models do not have)", c->what, c->at,
+             json_is_string(v) ? "string" : "{\"b64\": ...} string", srv_v2_dtype(c->dtype));
+    return -1;
+  } else {
     snprintf(c->err, c->n, "%s: element %zu is not a number", c->what, c->at);
     return -1;
   }

@@ -2,7 +2,8 @@
  * (so the fuzzer can drive them with a made-up model signature).
  *
  * KServe v2 datatypes: BOOL UINT8 UINT16 UINT32 UINT64 INT8 INT16 INT32 INT64 FP16 FP32 FP64
- * BF16 (BYTES is not supported: tfcc has no string tensors). */
+ * BF16. BYTES (string tensors) is refused with a 400 naming the input: the library loads no
+ * model with string tensors (docs/server.md). */
 #ifndef TFCC_SERVER_SRV_TENSOR_H
 #define TFCC_SERVER_SRV_TENSOR_H
 

@@ -5,6 +5,21 @@
 set -eu
 build=${1:?build dir}
 shared=${2:-${TFCC_SHARED_DIR:-}}
+# tfcc serve request seeds with binary tensors (fuzz_serve_request: byte 0 picks the parser,
+# bytes 1-2 are the Inference-Header-Content-Length, big-endian); the text seeds come from
+# tests/fuzz/CMakeLists.txt. Run: fuzz_serve_request -dict=tests/fuzz/serve_request.dict DIR
+scorpus="$build/tests/fuzz/corpus_serve"
+if [ -d "$scorpus" ]; then
+  h='{"inputs":[{"name":"x","datatype":"FP32","shape":[1,1,3],"parameters":{"binary_data_size":12}},{"name":"ids","datatype":"INT8","shape":[2],"parameters":{"binary_data_size":2}},{"name":"flag","datatype":"BOOL","shape":[],"parameters":{"binary_data_size":1}}],"outputs":[{"name":"y","parameters":{"binary_data":true}},{"name":"z"}],"parameters":{"binary_data_output":true}}'
+  n=${#h}
+  { printf '\000'; printf "\\$(printf %03o $((n >> 8)))\\$(printf %03o $((n & 255)))"; printf '%s' "$h"
+    printf '\000\000\200\077\000\000\000\100\000\000\100\100\377\001\001'; } >"$scorpus/kserve_binary"
+  hb='{"inputs":[{"name":"x","datatype":"BYTES","shape":[1],"parameters":{"binary_data_size":7}}]}'
+  n=${#hb}
+  { printf '\000'; printf "\\$(printf %03o $((n >> 8)))\\$(printf %03o $((n & 255)))"; printf '%s' "$hb"
+    printf '\003\000\000\000abc'; } >"$scorpus/kserve_bytes_binary"
+  ls -l "$scorpus"
+fi
 corpus="$build/tests/fuzz/corpus"
 mkdir -p "$corpus"
 TFCC_WRITE_SEED="$corpus/tiny_model.tflite" "$build/tests/unit_test_loader_robustness" >/dev/null

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # YAML config: unknown keys and bad values fail at start naming FILE:LINE and the key;
-# SIGHUP re-reads the config (a model added, a bad edit rejected while serving goes on).
+# SIGHUP re-reads the config (a model added, a bad edit rejected while serving goes on, a
+# changed model that fails to load) and logs one "reload requested" line and one result line.
 source "$(dirname "$0")/lib_server.bash"
 net=mobilenet_v1_025_128_float
 build_net $net
@@ -50,5 +51,40 @@ kill -HUP "$PID"
 for _ in $(seq 1 50); do grep -q "CONFIG_RELOAD.*bogus: unknown key" "$TMP/log" && break; sleep 0.1; done
 grep -q "CONFIG_RELOAD.*bogus: unknown key (keeping the running config)" "$TMP/log" && ok || bad "bad config on SIGHUP not reported"
 expect_http 200 "still serving after a bad SIGHUP" GET /v2/models/b/ready
+# one line says a reload was requested, one line its result
+wait_log() { for _ in $(seq 1 100); do grep -qF -- "$1" "$TMP/log" && return 0; sleep 0.1; done; return 1; }
+log_has() { if wait_log "$1"; then ok; else bad "$2: '$1' not in the log: $(grep CONFIG_RELOAD "$TMP/log" | tail -5)"; fi; }
+log_has "CONFIG_RELOAD SIGHUP: reload requested (re-reading $c)" "reload requested line"
+log_has "CONFIG_RELOAD reload done: $c applied: 1 model(s) added, 0 changed, 0 removed; all 2 model(s) ready" "reload result line"
+log_has "CONFIG_RELOAD reload failed: $c:" "failed reload line"
+[ "$(grep -c 'reload requested' "$TMP/log")" = 2 ] && ok || bad "one 'reload requested' line per SIGHUP: $(grep -c 'reload requested' "$TMP/log")"
+# a changed model whose new file does not load: the result says so
+head -c 1000 /dev/urandom >"$TMP/corrupt.tflite"
+cat >"$c" <<YAML
+log: {format: text, access: false}
+models:
+  - {name: a, path: $m, sessions: 1}
+  - {name: b, path: $TMP/corrupt.tflite, sessions: 1}
+YAML
+kill -HUP "$PID"
+log_has "CONFIG_RELOAD reload done with errors: $c applied: 0 model(s) added, 1 changed, 0 removed; 1 load(s) failed (MODEL_LOAD_FAILED above" "reload with a failed load"
+grep -q "MODEL_LOAD_FAILED model=b" "$TMP/log" && ok || bad "MODEL_LOAD_FAILED for b"
+# new log settings apply after the result line: this reload logs in text, the next lines in JSON
+cat >"$c" <<YAML
+log: {format: json, access: false}
+models:
+  - {name: a, path: $m, sessions: 1}
+YAML
+kill -HUP "$PID"
+log_has "CONFIG_RELOAD reload done: $c applied: 0 model(s) added, 0 changed, 1 removed; all 1 model(s) ready" "text result before the switch to JSON"
 stop_server && ok || bad "exit status"
+grep -q '"tag":"SHUTDOWN"' "$TMP/log" && ok || bad "JSON log lines after the reload"
+
+# without a config file SIGHUP rescans the model files, with the same two lines
+start_server "$TMP/log2" "$m" || { bad "start without config"; finish; }
+kill -HUP "$PID"
+for _ in $(seq 1 100); do grep -q "reload done" "$TMP/log2" && break; sleep 0.1; done
+grep -qF "CONFIG_RELOAD SIGHUP: reload requested (no config file: rescanning the model files)" "$TMP/log2" && ok || bad "no-config reload requested line"
+grep -qF "CONFIG_RELOAD reload done: all 1 model(s) ready" "$TMP/log2" && ok || bad "no-config reload result: $(grep CONFIG_RELOAD "$TMP/log2")"
+stop_server && ok || bad "exit status (no config)"
 finish
