@@ -30,7 +30,7 @@ static void check(int32_t rank, const int32_t *in_dims, const int64_t *before,
   for (size_t i = 0; i < n_in * es; i++) in[i] = (uint8_t)urand();
   memset(a, 0xA5, n_out * es);
   memset(b, 0x5A, n_out * es);
-  uint8_t value[8];
+  uint8_t value[8] = {0};
   for (size_t i = 0; i < es; i++) value[i] = zero_value ? 0 : (uint8_t)(urand() | 1u);
   tfcc_ref_pad_const(in, rank, in_dims, before, out_dims, value, es, a);
   tfcc_pad_const_fast(in, rank, in_dims, before, out_dims, value, es, b);
