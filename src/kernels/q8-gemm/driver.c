@@ -12,7 +12,7 @@
 
 #define TFCC_Q8_MAX_MR 16
 #define TFCC_Q8_MAX_NR 64
-#define TFCC_Q8_L2_BLOCK (256u * 1024u)
+#define TFCC_Q8_L2_BLOCK (1024u * 1024u)
 #define TFCC_Q8_MIN_PARALLEL_MACS (256.0 * 1024.0)
 
 typedef struct q8_job {
@@ -51,6 +51,25 @@ size_t tfcc_q8_scratch_bytes(const tfcc_conv_geom *g, const tfcc_q8_packed *p, i
   return per * (size_t)threads;
 }
 
+/* memcpy for the short runs of im2col (a few channels times the filter width): inline moves
+ * instead of a library call per run. */
+static inline void copy_run(uint8_t *dst, const uint8_t *src, size_t n) {
+  if (n >= 64) {
+    memcpy(dst, src, n);
+    return;
+  }
+  for (; n >= 16; n -= 16, dst += 16, src += 16) memcpy(dst, src, 16);
+  if (n >= 8) {
+    memcpy(dst, src, 8);
+    dst += 8, src += 8, n -= 8;
+  }
+  if (n >= 4) {
+    memcpy(dst, src, 4);
+    dst += 4, src += 4, n -= 4;
+  }
+  for (; n; n--) *dst++ = *src++;
+}
+
 /* Row pointers of output rows m0 .. m0+mr-1. */
 static void conv_rows(const q8_job *j, size_t m0, size_t mr, uint8_t *tile,
                       const uint8_t **rows) {
@@ -78,7 +97,7 @@ static void conv_rows(const q8_job *j, size_t m0, size_t mr, uint8_t *tile,
       const int32_t ix0 = (int32_t)ox * g->stride_w - g->pad_w;
       if (g->dil_w == 1 && ix0 >= 0 && ix0 + g->filter_w <= g->in_w) {
         const size_t n = (size_t)g->filter_w * cin;
-        memcpy(dst, img + ((size_t)iy * (size_t)g->in_w + (size_t)ix0) * cin, n);
+        copy_run(dst, img + ((size_t)iy * (size_t)g->in_w + (size_t)ix0) * cin, n);
         dst += n;
         continue;
       }
@@ -87,7 +106,7 @@ static void conv_rows(const q8_job *j, size_t m0, size_t mr, uint8_t *tile,
         if (ix < 0 || ix >= g->in_w)
           memset(dst, j->pad, cin);
         else
-          memcpy(dst, img + ((size_t)iy * (size_t)g->in_w + (size_t)ix) * cin, cin);
+          copy_run(dst, img + ((size_t)iy * (size_t)g->in_w + (size_t)ix) * cin, cin);
       }
     }
   }
@@ -119,6 +138,7 @@ static void q8_task(void *ctx, size_t task, int thread) {
   int32_t *c32 = p->fp32 ? NULL : (int32_t *)(void *)scratch;
   uint8_t *tile = scratch ? scratch + c32_bytes(p) : NULL;
   const tfcc_q8_gemm_fn fn = p->is_signed ? k->fn_s : k->fn_u;
+  uint32_t (*const rsum)(const uint8_t *, size_t, bool) = k->row_sum ? k->row_sum : row_sum;
   const uint8_t *rows[TFCC_Q8_MAX_MR];
   int32_t row_add[TFCC_Q8_MAX_MR];
   tfcc_q8_out o;
@@ -135,7 +155,7 @@ static void q8_task(void *ctx, size_t task, int thread) {
     else
       for (size_t r = 0; r < mr; r++) rows[r] = j->a + (m0 + r) * j->a_stride;
     for (size_t r = 0; r < mr; r++)
-      row_add[r] = (int32_t)((uint32_t)p->kz * row_sum(rows[r], K, p->is_signed));
+      row_add[r] = p->kz ? (int32_t)((uint32_t)p->kz * rsum(rows[r], K, p->is_signed)) : 0;
     for (size_t r = mr; r < MR; r++) {
       rows[r] = rows[0];
       row_add[r] = row_add[0];

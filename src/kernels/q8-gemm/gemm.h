@@ -53,6 +53,9 @@ typedef struct tfcc_q8_gemm_kernel {
   int mr, nr;
   tfcc_q8_gemm_fn fn_s; /* int8 activations (signed) */
   tfcc_q8_gemm_fn fn_u; /* uint8 activations (unsigned) */
+  /* Sum of n activation bytes (int8 when is_signed, else uint8) modulo 2^32, for the row
+     term; NULL: the driver's portable loop. */
+  uint32_t (*row_sum)(const uint8_t *x, size_t n, bool is_signed);
 } tfcc_q8_gemm_kernel;
 
 /* Best kernel usable at `isa` on this CPU (never NULL: the generic C kernel). */
