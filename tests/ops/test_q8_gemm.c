@@ -196,6 +196,8 @@ int main(void) {
       test_conv(k, pl, q, 1, 6, 5, 129, 67, 1, 1, 1, 1, 1, 1, true, true);
       /* whole 14-row tiles plus a partial one, and a stem-like im2col of 3-channel runs */
       test_conv(k, pl, q, 1, 7, 9, 20, 40, 1, 1, 1, 1, 1, 1, false, true);
+      test_conv(k, pl, q, 2, 3, 3, 9, 33, 1, 1, 1, 1, 1, 1, false, true); /* 14 + 4 rows */
+      test_conv(k, pl, q, 1, 4, 5, 10, 31, 1, 1, 1, 1, 1, 1, false, true); /* 14 + 6 rows */
       test_conv(k, pl, q, 1, 19, 19, 3, 24, 7, 7, 2, 2, 1, 1, false, true);
       /* weights larger than one cache block (several N blocks per row tile) */
       if (ci % 4 == 0) test_conv(k, pl, q, 1, 3, 5, 4100, 300, 1, 1, 1, 1, 1, 1, false, true);

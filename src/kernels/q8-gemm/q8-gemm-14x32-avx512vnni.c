@@ -2,7 +2,8 @@
  * panel vectors, one broadcast: 31 of 32 registers). Per group of 4 depth bytes: two panel
  * loads, fourteen dword broadcasts from the rows, 28 vpdpbusd (u8 x s8, wrapping int32 sums:
  * no saturation), so loads stay well under the two vpdpbusd per cycle. 14 rows divide every
- * 7 * 2^k spatial size (49, 196, 784, 3136, 12544 output pixels).
+ * 7 * 2^k spatial size (49, 196, 784, 3136, 12544 output pixels). A partial tile runs a
+ * 7-, 4-, 2- or 1-row instance of the same code (batch-1 FULLY_CONNECTED is the 1-row one).
  *
  * The accumulators start at bias + row term. The epilogue requantizes two rows (64 outputs)
  * at a time exactly like tfcc_requant_fp32 (clamp((float)acc * scale, lo, hi), round half to
@@ -76,60 +77,83 @@ static inline void store_pair(size_t i, size_t mr, size_t nc, __m512i a0, __m512
 #define DOT(acc, xv, wv) \
   (SIGNED ? _mm512_dpbusd_epi32((acc), (wv), (xv)) : _mm512_dpbusd_epi32((acc), (xv), (wv)))
 
+/* Rows >= ROWS (a compile-time constant) are not computed: their code folds away. */
 #define LD(p) (TAIL ? load_tail((p) + k, kc - k) : load4((p) + k))
-#define ROW(i)                                 \
-  x = _mm512_set1_epi32(LD(a##i));             \
-  c##i##0 = DOT(c##i##0, x, w0);               \
-  c##i##1 = DOT(c##i##1, x, w1);
+#define ROW(i)                                   \
+  if (ROWS > i) {                                \
+    const __m512i x = _mm512_set1_epi32(LD(a##i)); \
+    c##i##0 = DOT(c##i##0, x, w0);               \
+    c##i##1 = DOT(c##i##1, x, w1);               \
+  }
 #define STEP                                                                    \
   do {                                                                          \
     const __m512i w0 = _mm512_load_si512(pw), w1 = _mm512_load_si512(pw + 64); \
     pw += 128;                                                                  \
-    __m512i x;                                                                  \
     ROW(0) ROW(1) ROW(2) ROW(3) ROW(4) ROW(5) ROW(6)                            \
     ROW(7) ROW(8) ROW(9) ROW(10) ROW(11) ROW(12) ROW(13)                        \
   } while (0)
-#define INIT(i)                                          \
-  const uint8_t *a##i = a[i];                            \
-  const __m512i ra##i = _mm512_set1_epi32(row_add[i]);   \
-  __m512i c##i##0 = _mm512_add_epi32(bias0, ra##i);      \
+#define INIT(i)                                                    \
+  const uint8_t *a##i = ROWS > i ? (const uint8_t *)a[i] : a0;     \
+  const __m512i ra##i = _mm512_set1_epi32(row_add[ROWS > i ? i : 0]); \
+  __m512i c##i##0 = _mm512_add_epi32(bias0, ra##i);                \
   __m512i c##i##1 = _mm512_add_epi32(bias1, ra##i);
+#define PAIR(i, j)                                                                     \
+  if (ROWS > i && mr > i)                                                              \
+    store_pair(i, mr, nc, c##i##0, c##i##1, c##j##0, c##j##1, s0, s1, o, SIGNED);
 
-#define KERNEL_BODY                                                                         \
-  const __m512i bias0 = _mm512_load_si512(w);                                              \
-  const __m512i bias1 = _mm512_load_si512((const uint8_t *)w + 64);                        \
-  INIT(0) INIT(1) INIT(2) INIT(3) INIT(4) INIT(5) INIT(6)                                  \
-  INIT(7) INIT(8) INIT(9) INIT(10) INIT(11) INIT(12) INIT(13)                              \
-  const uint8_t *pw = (const uint8_t *)w + NR * 8;                                         \
-  size_t k = 0;                                                                            \
-  {                                                                                        \
-    enum { TAIL = 0 };                                                                     \
-    for (; k + 4 <= kc; k += 4) STEP;                                                      \
-  }                                                                                        \
-  if (k < kc) {                                                                            \
-    enum { TAIL = 1 };                                                                     \
-    STEP;                                                                                  \
-  }                                                                                        \
-  const float *scale = (const float *)(const void *)((const uint8_t *)w + NR * 4);         \
-  const __m512 s0 = _mm512_loadu_ps(scale), s1 = _mm512_loadu_ps(scale + 16);             \
-  store_pair(0, mr, nc, c00, c01, c10, c11, s0, s1, o, SIGNED);                            \
-  if (mr > 2) store_pair(2, mr, nc, c20, c21, c30, c31, s0, s1, o, SIGNED);                \
-  if (mr > 4) store_pair(4, mr, nc, c40, c41, c50, c51, s0, s1, o, SIGNED);                \
-  if (mr > 6) store_pair(6, mr, nc, c60, c61, c70, c71, s0, s1, o, SIGNED);                \
-  if (mr > 8) store_pair(8, mr, nc, c80, c81, c90, c91, s0, s1, o, SIGNED);                \
-  if (mr > 10) store_pair(10, mr, nc, c100, c101, c110, c111, s0, s1, o, SIGNED);          \
-  if (mr > 12) store_pair(12, mr, nc, c120, c121, c130, c131, s0, s1, o, SIGNED);
+/* One function per (rows, signedness): ROWS rows computed, mr <= ROWS stored. */
+#define DEFINE_TILE(name, rows, is_signed)                                                \
+  static void name(size_t mr, size_t nc, size_t kc, const void *const *a, const void *w,  \
+                   const int32_t *row_add, const tfcc_q8_out *o) {                        \
+    enum { ROWS = rows, SIGNED = is_signed };                                             \
+    const __m512i bias0 = _mm512_load_si512(w);                                           \
+    const __m512i bias1 = _mm512_load_si512((const uint8_t *)w + 64);                     \
+    const uint8_t *a0 = a[0];                                                             \
+    const __m512i ra0 = _mm512_set1_epi32(row_add[0]);                                    \
+    __m512i c00 = _mm512_add_epi32(bias0, ra0), c01 = _mm512_add_epi32(bias1, ra0);       \
+    INIT(1) INIT(2) INIT(3) INIT(4) INIT(5) INIT(6)                                       \
+    INIT(7) INIT(8) INIT(9) INIT(10) INIT(11) INIT(12) INIT(13)                           \
+    const uint8_t *pw = (const uint8_t *)w + NR * 8;                                      \
+    size_t k = 0;                                                                         \
+    {                                                                                     \
+      enum { TAIL = 0 };                                                                  \
+      for (; k + 4 <= kc; k += 4) STEP;                                                   \
+    }                                                                                     \
+    if (k < kc) {                                                                         \
+      enum { TAIL = 1 };                                                                  \
+      STEP;                                                                               \
+    }                                                                                     \
+    const float *scale = (const float *)(const void *)((const uint8_t *)w + NR * 4);      \
+    const __m512 s0 = _mm512_loadu_ps(scale), s1 = _mm512_loadu_ps(scale + 16);          \
+    PAIR(0, 1) PAIR(2, 3) PAIR(4, 5) PAIR(6, 7) PAIR(8, 9) PAIR(10, 11) PAIR(12, 13)      \
+  }
 
+DEFINE_TILE(tile_s14, 14, 1)
+DEFINE_TILE(tile_s7, 7, 1)
+DEFINE_TILE(tile_s4, 4, 1)
+DEFINE_TILE(tile_s2, 2, 1)
+DEFINE_TILE(tile_s1, 1, 1)
+DEFINE_TILE(tile_u14, 14, 0)
+DEFINE_TILE(tile_u7, 7, 0)
+DEFINE_TILE(tile_u4, 4, 0)
+DEFINE_TILE(tile_u2, 2, 0)
+DEFINE_TILE(tile_u1, 1, 0)
+
+/* A partial tile (the last rows of M, or a GEMV) runs the smallest variant that holds it. */
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_14x32_avx512vnni) {
-#define SIGNED 1
-  KERNEL_BODY
-#undef SIGNED
+  if (mr > 7) tile_s14(mr, nc, kc, a, w, row_add, o);
+  else if (mr > 4) tile_s7(mr, nc, kc, a, w, row_add, o);
+  else if (mr > 2) tile_s4(mr, nc, kc, a, w, row_add, o);
+  else if (mr > 1) tile_s2(mr, nc, kc, a, w, row_add, o);
+  else tile_s1(mr, nc, kc, a, w, row_add, o);
 }
 
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_14x32_avx512vnni) {
-#define SIGNED 0
-  KERNEL_BODY
-#undef SIGNED
+  if (mr > 7) tile_u14(mr, nc, kc, a, w, row_add, o);
+  else if (mr > 4) tile_u7(mr, nc, kc, a, w, row_add, o);
+  else if (mr > 2) tile_u4(mr, nc, kc, a, w, row_add, o);
+  else if (mr > 1) tile_u2(mr, nc, kc, a, w, row_add, o);
+  else tile_u1(mr, nc, kc, a, w, row_add, o);
 }
 
 /* Sum of n bytes (int8 when is_signed, else uint8), modulo 2^32: vpdpbusd against a vector
