@@ -9,6 +9,8 @@ static const tfcc_q8_gemm_kernel kernels[] = {
      tfcc_q8_gemm_s_14x32_avx512vnni, tfcc_q8_gemm_u_14x32_avx512vnni, tfcc_q8_row_sum_avx512vnni},
     {"q8-gemm-8x32-avx512vnni", TFCC_ISA_AVX512, TFCC_CPU_AVX512VNNI, 0x80, 8, 32, tfcc_q8_gemm_s_8x32_avx512vnni,
      tfcc_q8_gemm_u_8x32_avx512vnni, tfcc_q8_row_sum_avx512vnni},
+    {"q8-gemm-6x16-avxvnni", TFCC_ISA_AVX2, TFCC_CPU_AVXVNNI, 0x80, 6, 16,
+     tfcc_q8_gemm_s_6x16_avxvnni, tfcc_q8_gemm_u_6x16_avxvnni, tfcc_q8_row_sum_avxvnni},
     {"q8-gemm-4x8-avx2", TFCC_ISA_AVX2, -1, 0x80, 4, 8, tfcc_q8_gemm_s_4x8_avx2,
      tfcc_q8_gemm_u_4x8_avx2, NULL},
 #endif
