@@ -2,7 +2,7 @@
  * the 53 convolutions of ResNet-50 int8 (224x224 input, NHWC, per-channel int8 weights, input
  * zero point -128), not a test. Built as build/bench/q8_conv_bench.
  *
- *   q8_conv_bench [--fixed] [--reps N] [--isa CAP]
+ *   q8_conv_bench [--fixed] [--reps N] [--isa CAP] [--only TEXT]
  *
  * For every distinct layer: the median CPU time (CLOCK_THREAD_CPUTIME_ID, single thread) of
  * N repetitions (default 15), GOP/s = 2 x MACs / time, and the layer's share of the total;
@@ -85,6 +85,7 @@ static int cmp_double(const void *a, const void *b) {
 int main(int argc, char **argv) {
   bool fixed = false;
   int reps = 15;
+  const char *only = NULL; /* layers whose name contains this */
   tfcc_isa isa = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--fixed")) {
@@ -92,12 +93,14 @@ int main(int argc, char **argv) {
     } else if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
       reps = atoi(argv[++i]);
       if (reps < 1 || reps > 1000) reps = 15;
+    } else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
+      only = argv[++i];
     } else if (!strcmp(argv[i], "--isa") && i + 1 < argc) {
       const char *want = argv[++i];
       for (int l = 0; l < TFCC_ISA_COUNT_; l++)
         if (!strcmp(want, tfcc_isa_name((tfcc_isa)l))) isa = tfcc_cpu_dispatch_isa((tfcc_isa)l);
     } else {
-      fprintf(stderr, "usage: q8_conv_bench [--fixed] [--reps N] [--isa CAP]\n");
+      fprintf(stderr, "usage: q8_conv_bench [--fixed] [--reps N] [--isa CAP] [--only TEXT]\n");
       return 2;
     }
   }
@@ -115,6 +118,7 @@ int main(int argc, char **argv) {
   double *t = malloc(sizeof(double) * (size_t)reps);
   for (size_t li = 0; li < sizeof layers / sizeof layers[0]; li++) {
     const layer *L = &layers[li];
+    if (only && !strstr(L->name, only)) continue;
     tfcc_conv_geom g;
     memset(&g, 0, sizeof g);
     g.batches = 1;

@@ -76,10 +76,16 @@ static void conv_rows(const q8_job *j, size_t m0, size_t mr, uint8_t *tile,
   const tfcc_conv_geom *g = j->g;
   const size_t ow = (size_t)g->out_w, oh = (size_t)g->out_h;
   const size_t cin = (size_t)g->in_c, K = (size_t)j->p->kdim;
+  /* output coordinates of row m0, then stepped (no division per row) */
+  size_t ox = m0 % ow, oy = (m0 / ow) % oh, b = m0 / ow / oh;
   for (size_t r = 0; r < mr; r++) {
-    const size_t pix = m0 + r;
-    const size_t ox = pix % ow, t = pix / ow;
-    const size_t oy = t % oh, b = t / oh;
+    if (r > 0 && ++ox == ow) {
+      ox = 0;
+      if (++oy == oh) {
+        oy = 0;
+        b++;
+      }
+    }
     const uint8_t *img = j->a + b * (size_t)g->in_h * (size_t)g->in_w * cin;
     if (!j->im2col) {
       rows[r] = img + (oy * (size_t)g->stride_h * (size_t)g->in_w + ox * (size_t)g->stride_w) * cin;
