@@ -36,7 +36,7 @@ static size_t im2col_bytes(const tfcc_q8_packed *p) {
   return ((size_t)p->k->mr * (size_t)p->kdim + 63) & ~(size_t)63;
 }
 static size_t c32_bytes(const tfcc_q8_packed *p) {
-  return p->fp32 ? 0 : (size_t)p->k->mr * (size_t)p->k->nr * sizeof(int32_t);
+  return p->fp32 || p->k->fixed_epilogue ? 0 : (size_t)p->k->mr * (size_t)p->k->nr * sizeof(int32_t);
 }
 
 static bool conv_direct(const tfcc_conv_geom *g) {
@@ -141,7 +141,8 @@ static void q8_task(void *ctx, size_t task, int thread) {
   size_t p1 = p0 + j->panels_per_block;
   if (p1 > j->n_panels) p1 = j->n_panels;
   uint8_t *scratch = j->scratch ? j->scratch + (size_t)thread * j->scratch_stride : NULL;
-  int32_t *c32 = p->fp32 ? NULL : (int32_t *)(void *)scratch;
+  const bool kernel_fixed = !p->fp32 && k->fixed_epilogue;
+  int32_t *c32 = p->fp32 || kernel_fixed ? NULL : (int32_t *)(void *)scratch;
   uint8_t *tile = scratch ? scratch + c32_bytes(p) : NULL;
   const tfcc_q8_gemm_fn fn = p->is_signed ? k->fn_s : k->fn_u;
   uint32_t (*const rsum)(const uint8_t *, size_t, bool) = k->row_sum ? k->row_sum : row_sum;
@@ -151,6 +152,10 @@ static void q8_task(void *ctx, size_t task, int thread) {
   o.c_stride = j->c_stride;
   o.c32 = c32;
   o.zp = j->r->output_offset;
+  o.mult = o.shift = NULL;
+  o.mult_stride = j->r->mult_stride;
+  o.act_min = j->r->act_min;
+  o.act_max = j->r->act_max;
   o.lo = (float)(j->r->act_min - j->r->output_offset);
   o.hi = (float)(j->r->act_max - j->r->output_offset);
   for (size_t t = t0; t < t1; t++) {
@@ -170,6 +175,10 @@ static void q8_task(void *ctx, size_t task, int thread) {
     for (size_t pi = p0; pi < p1; pi++) {
       const size_t n0 = pi * NR, nc = N - n0 < NR ? N - n0 : NR;
       o.c = c + n0;
+      if (kernel_fixed) {
+        o.mult = j->r->mult + n0 * (size_t)j->r->mult_stride;
+        o.shift = j->r->shift + n0 * (size_t)j->r->mult_stride;
+      }
       fn(mr, nc, K, (const void *const *)rows, p->w + pi * panel, row_add, &o);
       if (!c32) continue;
       for (size_t r = 0; r < mr; r++) {

@@ -12,7 +12,8 @@
  * would), saturating packs to int16, + zp (saturating), saturating pack to 8 bits, max with
  * act_min, one dword permute back to row order. Equal to the reference because rounding is
  * monotone and lo, hi are integers: round(clamp(f, lo, hi)) = clamp(round(f), lo, hi), and
- * every saturation on the way is monotone and the identity on [act_min, act_max]. */
+ * every saturation on the way is monotone and the identity on [act_min, act_max].
+ * Fixed-point (REFERENCE) requantization runs in the kernel too (fixq_apply). */
 #include <immintrin.h>
 #include <string.h>
 
@@ -73,6 +74,71 @@ static inline void store_pair(size_t i, size_t mr, size_t nc, __m512i a0, __m512
   }
 }
 
+/* Fixed-point requantization of 16 columns: tflite::MultiplyByQuantizedMultiplier exactly.
+ * x << left (wrapping); SaturatingRoundingDoublingHighMul: with p = x * m in 64 bits,
+ * (p + nudge) / 2^31 truncated is (p + 2^30) >> 31 (arithmetic) for either sign of p, and
+ * only x = m = INT32_MIN saturates; RoundingDivideByPOT: (v >> right) + (remainder >
+ * (mask >> 1) + (v < 0)). */
+typedef struct fixq {
+  __m512i m, m_odd, left, right, mask, half_mask;
+} fixq;
+
+static inline fixq fixq_load(const tfcc_q8_out *o, size_t col, size_t nc) {
+  fixq q;
+  const size_t n = nc > col ? nc - col : 0;
+  const __mmask16 valid = (__mmask16)(n >= 16 ? 0xFFFFu : (1u << n) - 1u);
+  __m512i sh;
+  if (o->mult_stride) {
+    q.m = _mm512_maskz_loadu_epi32(valid, o->mult + col);
+    sh = _mm512_maskz_loadu_epi32(valid, o->shift + col);
+  } else {
+    q.m = _mm512_set1_epi32(o->mult[0]);
+    sh = _mm512_set1_epi32(o->shift[0]);
+  }
+  const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi32(1);
+  q.m_odd = _mm512_srli_epi64(q.m, 32);
+  q.left = _mm512_max_epi32(sh, zero);
+  q.right = _mm512_max_epi32(_mm512_sub_epi32(zero, sh), zero);
+  q.mask = _mm512_sub_epi32(_mm512_sllv_epi32(one, q.right), one);
+  q.half_mask = _mm512_srai_epi32(q.mask, 1);
+  return q;
+}
+
+static inline __m512i fixq_apply(__m512i x, const fixq *q, __m512i zp, __m512i lo, __m512i hi) {
+  x = _mm512_sllv_epi32(x, q->left);
+  const __m512i half = _mm512_set1_epi64(1ll << 30);
+  const __m512i pe = _mm512_srai_epi64(_mm512_add_epi64(_mm512_mul_epi32(x, q->m), half), 31);
+  const __m512i po = _mm512_srai_epi64(
+      _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(x, 32), q->m_odd), half), 31);
+  __m512i v = _mm512_mask_blend_epi32((__mmask16)0xAAAA, pe, _mm512_slli_epi64(po, 32));
+  const __m512i imin = _mm512_set1_epi32(INT32_MIN);
+  const __mmask16 sat = _mm512_cmpeq_epi32_mask(x, imin) & _mm512_cmpeq_epi32_mask(q->m, imin);
+  v = _mm512_mask_mov_epi32(v, sat, _mm512_set1_epi32(INT32_MAX));
+  const __m512i rem = _mm512_and_si512(v, q->mask);
+  const __m512i thr = _mm512_sub_epi32(q->half_mask, _mm512_srai_epi32(v, 31));
+  v = _mm512_srav_epi32(v, q->right);
+  v = _mm512_mask_add_epi32(v, _mm512_cmpgt_epi32_mask(rem, thr), v, _mm512_set1_epi32(1));
+  v = _mm512_add_epi32(v, zp);
+  return _mm512_min_epi32(_mm512_max_epi32(v, lo), hi);
+}
+
+/* Rows i and i + 1 in fixed point (i + 1 may be >= mr: not stored). */
+static inline void store_pair_fixed(size_t i, size_t mr, size_t nc, __m512i a0, __m512i a1,
+                                    __m512i b0, __m512i b1, const tfcc_q8_out *o) {
+  const fixq q0 = fixq_load(o, 0, nc), q1 = fixq_load(o, 16, nc);
+  const __m512i zp = _mm512_set1_epi32(o->zp);
+  const __m512i lo = _mm512_set1_epi32(o->act_min), hi = _mm512_set1_epi32(o->act_max);
+  const __mmask16 m0 = (__mmask16)(nc >= 16 ? 0xFFFFu : (1u << nc) - 1u);
+  const __mmask16 m1 = (__mmask16)(nc >= 32 ? 0xFFFFu : nc > 16 ? (1u << (nc - 16)) - 1u : 0u);
+  uint8_t *c = o->c + i * o->c_stride;
+  _mm_mask_storeu_epi8(c, m0, _mm512_cvtepi32_epi8(fixq_apply(a0, &q0, zp, lo, hi)));
+  _mm_mask_storeu_epi8(c + 16, m1, _mm512_cvtepi32_epi8(fixq_apply(a1, &q1, zp, lo, hi)));
+  if (i + 1 >= mr) return;
+  c += o->c_stride;
+  _mm_mask_storeu_epi8(c, m0, _mm512_cvtepi32_epi8(fixq_apply(b0, &q0, zp, lo, hi)));
+  _mm_mask_storeu_epi8(c + 16, m1, _mm512_cvtepi32_epi8(fixq_apply(b1, &q1, zp, lo, hi)));
+}
+
 /* SIGNED: rows are int8 (the s8 operand), weights u8; else rows u8, weights s8. */
 #define DOT(acc, xv, wv) \
   (SIGNED ? _mm512_dpbusd_epi32((acc), (wv), (xv)) : _mm512_dpbusd_epi32((acc), (xv), (wv)))
@@ -97,9 +163,13 @@ static inline void store_pair(size_t i, size_t mr, size_t nc, __m512i a0, __m512
   const __m512i ra##i = _mm512_set1_epi32(row_add[ROWS > i ? i : 0]); \
   __m512i c##i##0 = _mm512_add_epi32(bias0, ra##i);                \
   __m512i c##i##1 = _mm512_add_epi32(bias1, ra##i);
-#define PAIR(i, j)                                                                     \
-  if (ROWS > i && mr > i)                                                              \
-    store_pair(i, mr, nc, c##i##0, c##i##1, c##j##0, c##j##1, s0, s1, o, SIGNED);
+#define PAIR(i, j)                                                                       \
+  if (ROWS > i && mr > i) {                                                              \
+    if (o->mult && !o->c32)                                                              \
+      store_pair_fixed(i, mr, nc, c##i##0, c##i##1, c##j##0, c##j##1, o);                \
+    else                                                                                 \
+      store_pair(i, mr, nc, c##i##0, c##i##1, c##j##0, c##j##1, s0, s1, o, SIGNED);      \
+  }
 
 /* One function per (rows, signedness): ROWS rows computed, mr <= ROWS stored. */
 #define DEFINE_TILE(name, rows, is_signed)                                                \

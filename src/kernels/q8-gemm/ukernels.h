@@ -10,8 +10,6 @@
 
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_14x32_avx512vnni);
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_14x32_avx512vnni);
-TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_8x32_avx512vnni);
-TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_8x32_avx512vnni);
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_6x16_avxvnni);
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_6x16_avxvnni);
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_4x8_avx2);
