@@ -52,7 +52,8 @@ int main(int argc, char **argv) {
 #endif
   static const int shapes[][3] = {{3136, 64, 256}, {784, 128, 512}, {784, 512, 128},
                                   {196, 1024, 256}, {196, 256, 1024}, {49, 2048, 512},
-                                  {3136, 24, 144}, {196, 576, 96}};
+                                  {3136, 24, 144}, {196, 576, 96}, {1, 2048, 1000},
+                                  {1, 1280, 1000}, {49, 512, 2048}};
   for (int ki = 0; ki < tfcc_q8_gemm_kernel_count(); ki++) {
     const tfcc_q8_gemm_kernel *k = tfcc_q8_gemm_kernel_at(ki);
     if (!tfcc_q8_gemm_usable(k, best)) continue;

@@ -22,10 +22,11 @@ static const kernel_family k_families[] = {
     {"conv", "CONV_2D", {{TFCC_ISA_GENERIC, "ref"}}},
     {"depthwise-conv", "DEPTHWISE_CONV_2D", {{TFCC_ISA_GENERIC, "ref"}}},
     {"fully-connected", "FULLY_CONNECTED", {{TFCC_ISA_GENERIC, "ref"}}},
-    {"q8-gemm", "CONV_2D, FULLY_CONNECTED (int8/uint8; avx512 variant needs AVX512-VNNI, else avx2)",
+    {"q8-gemm", "CONV_2D, FULLY_CONNECTED (int8/uint8; avx512 variant needs AVX512-VNNI, else avx2; "
+                "avx2 runs q8-gemm-6x16-avxvnni on CPUs with AVX-VNNI)",
      {{TFCC_ISA_GENERIC, "q8-gemm-4x16-scalar"},
       {TFCC_ISA_AVX2, "q8-gemm-4x8-avx2"},
-      {TFCC_ISA_AVX512, "q8-gemm-8x32-avx512vnni"},
+      {TFCC_ISA_AVX512, "q8-gemm-14x32-avx512vnni"},
       {TFCC_ISA_NEON, "q8-gemm-8x8-neondot"}}},
     {"q8-dwconv", "DEPTHWISE_CONV_2D (int8/uint8, depth multiplier 1)",
      {{TFCC_ISA_GENERIC, "q8-dwconv-scalar"},

@@ -171,6 +171,11 @@ int main(void) {
       {false, false, 0, 255, 255, 2e-3f, 2e-3f, 0, 255},
       {false, false, 255, 0, 0, 7e-2f, 7e-2f, 0, 255},
       {false, false, 100, 37, 60, 4e-4f, 4e-4f, 60, 255},
+      /* scales above 1: left shifts in fixed point, float products beyond the int32 range */
+      {true, false, -3, 0, 4, 1.5f, 6.0f, -128, 127},
+      {true, true, 9, 0, -9, 1e3f, 1e5f, -128, 127},
+      {false, false, 77, 200, 19, 3.0f, 3.0f, 0, 255},
+      {false, true, 200, 3, 250, 2e4f, 2e4f, 10, 255},
   };
   int tested = 0;
   for (int ki = 0; ki < tfcc_q8_gemm_kernel_count(); ki++) {
@@ -194,6 +199,13 @@ int main(void) {
       test_conv(k, pl, q, 1, 1, 1, 13, 11, 1, 1, 1, 1, 1, 1, true, true);
       test_conv(k, pl, q, 1, 3, 3, 8, 40, 3, 3, 1, 1, 1, 1, true, true);
       test_conv(k, pl, q, 1, 6, 5, 129, 67, 1, 1, 1, 1, 1, 1, true, true);
+      /* whole 14-row tiles plus a partial one, and a stem-like im2col of 3-channel runs */
+      test_conv(k, pl, q, 1, 7, 9, 20, 40, 1, 1, 1, 1, 1, 1, false, true);
+      test_conv(k, pl, q, 2, 3, 3, 9, 33, 1, 1, 1, 1, 1, 1, false, true); /* 14 + 4 rows */
+      test_conv(k, pl, q, 1, 4, 5, 10, 31, 1, 1, 1, 1, 1, 1, false, true); /* 14 + 6 rows */
+      test_conv(k, pl, q, 1, 19, 19, 3, 24, 7, 7, 2, 2, 1, 1, false, true);
+      /* weights larger than one cache block (several N blocks per row tile) */
+      if (ci % 4 == 0) test_conv(k, pl, q, 1, 1, 3, 1101, 1000, 1, 1, 1, 1, 1, 1, false, true);
     }
   }
   CHECK(tested >= 1);

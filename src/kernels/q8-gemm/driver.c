@@ -12,7 +12,7 @@
 
 #define TFCC_Q8_MAX_MR 16
 #define TFCC_Q8_MAX_NR 64
-#define TFCC_Q8_L2_BLOCK (256u * 1024u)
+#define TFCC_Q8_L2_BLOCK (1024u * 1024u)
 #define TFCC_Q8_MIN_PARALLEL_MACS (256.0 * 1024.0)
 
 typedef struct q8_job {
@@ -36,7 +36,7 @@ static size_t im2col_bytes(const tfcc_q8_packed *p) {
   return ((size_t)p->k->mr * (size_t)p->kdim + 63) & ~(size_t)63;
 }
 static size_t c32_bytes(const tfcc_q8_packed *p) {
-  return p->fp32 ? 0 : (size_t)p->k->mr * (size_t)p->k->nr * sizeof(int32_t);
+  return p->fp32 || p->k->fixed_epilogue ? 0 : (size_t)p->k->mr * (size_t)p->k->nr * sizeof(int32_t);
 }
 
 static bool conv_direct(const tfcc_conv_geom *g) {
@@ -51,16 +51,41 @@ size_t tfcc_q8_scratch_bytes(const tfcc_conv_geom *g, const tfcc_q8_packed *p, i
   return per * (size_t)threads;
 }
 
+/* memcpy for the short runs of im2col (a few channels times the filter width): inline moves
+ * instead of a library call per run. */
+static inline void copy_run(uint8_t *dst, const uint8_t *src, size_t n) {
+  if (n >= 64) {
+    memcpy(dst, src, n);
+    return;
+  }
+  for (; n >= 16; n -= 16, dst += 16, src += 16) memcpy(dst, src, 16);
+  if (n >= 8) {
+    memcpy(dst, src, 8);
+    dst += 8, src += 8, n -= 8;
+  }
+  if (n >= 4) {
+    memcpy(dst, src, 4);
+    dst += 4, src += 4, n -= 4;
+  }
+  for (; n; n--) *dst++ = *src++;
+}
+
 /* Row pointers of output rows m0 .. m0+mr-1. */
 static void conv_rows(const q8_job *j, size_t m0, size_t mr, uint8_t *tile,
                       const uint8_t **rows) {
   const tfcc_conv_geom *g = j->g;
   const size_t ow = (size_t)g->out_w, oh = (size_t)g->out_h;
   const size_t cin = (size_t)g->in_c, K = (size_t)j->p->kdim;
+  /* output coordinates of row m0, then stepped (no division per row) */
+  size_t ox = m0 % ow, oy = (m0 / ow) % oh, b = m0 / ow / oh;
   for (size_t r = 0; r < mr; r++) {
-    const size_t pix = m0 + r;
-    const size_t ox = pix % ow, t = pix / ow;
-    const size_t oy = t % oh, b = t / oh;
+    if (r > 0 && ++ox == ow) {
+      ox = 0;
+      if (++oy == oh) {
+        oy = 0;
+        b++;
+      }
+    }
     const uint8_t *img = j->a + b * (size_t)g->in_h * (size_t)g->in_w * cin;
     if (!j->im2col) {
       rows[r] = img + (oy * (size_t)g->stride_h * (size_t)g->in_w + ox * (size_t)g->stride_w) * cin;
@@ -78,7 +103,7 @@ static void conv_rows(const q8_job *j, size_t m0, size_t mr, uint8_t *tile,
       const int32_t ix0 = (int32_t)ox * g->stride_w - g->pad_w;
       if (g->dil_w == 1 && ix0 >= 0 && ix0 + g->filter_w <= g->in_w) {
         const size_t n = (size_t)g->filter_w * cin;
-        memcpy(dst, img + ((size_t)iy * (size_t)g->in_w + (size_t)ix0) * cin, n);
+        copy_run(dst, img + ((size_t)iy * (size_t)g->in_w + (size_t)ix0) * cin, n);
         dst += n;
         continue;
       }
@@ -87,7 +112,7 @@ static void conv_rows(const q8_job *j, size_t m0, size_t mr, uint8_t *tile,
         if (ix < 0 || ix >= g->in_w)
           memset(dst, j->pad, cin);
         else
-          memcpy(dst, img + ((size_t)iy * (size_t)g->in_w + (size_t)ix) * cin, cin);
+          copy_run(dst, img + ((size_t)iy * (size_t)g->in_w + (size_t)ix) * cin, cin);
       }
     }
   }
@@ -116,15 +141,21 @@ static void q8_task(void *ctx, size_t task, int thread) {
   size_t p1 = p0 + j->panels_per_block;
   if (p1 > j->n_panels) p1 = j->n_panels;
   uint8_t *scratch = j->scratch ? j->scratch + (size_t)thread * j->scratch_stride : NULL;
-  int32_t *c32 = p->fp32 ? NULL : (int32_t *)(void *)scratch;
+  const bool kernel_fixed = !p->fp32 && k->fixed_epilogue;
+  int32_t *c32 = p->fp32 || kernel_fixed ? NULL : (int32_t *)(void *)scratch;
   uint8_t *tile = scratch ? scratch + c32_bytes(p) : NULL;
   const tfcc_q8_gemm_fn fn = p->is_signed ? k->fn_s : k->fn_u;
+  uint32_t (*const rsum)(const uint8_t *, size_t, bool) = k->row_sum ? k->row_sum : row_sum;
   const uint8_t *rows[TFCC_Q8_MAX_MR];
   int32_t row_add[TFCC_Q8_MAX_MR];
   tfcc_q8_out o;
   o.c_stride = j->c_stride;
   o.c32 = c32;
   o.zp = j->r->output_offset;
+  o.mult = o.shift = NULL;
+  o.mult_stride = j->r->mult_stride;
+  o.act_min = j->r->act_min;
+  o.act_max = j->r->act_max;
   o.lo = (float)(j->r->act_min - j->r->output_offset);
   o.hi = (float)(j->r->act_max - j->r->output_offset);
   for (size_t t = t0; t < t1; t++) {
@@ -135,7 +166,7 @@ static void q8_task(void *ctx, size_t task, int thread) {
     else
       for (size_t r = 0; r < mr; r++) rows[r] = j->a + (m0 + r) * j->a_stride;
     for (size_t r = 0; r < mr; r++)
-      row_add[r] = (int32_t)((uint32_t)p->kz * row_sum(rows[r], K, p->is_signed));
+      row_add[r] = p->kz ? (int32_t)((uint32_t)p->kz * rsum(rows[r], K, p->is_signed)) : 0;
     for (size_t r = mr; r < MR; r++) {
       rows[r] = rows[0];
       row_add[r] = row_add[0];
@@ -144,6 +175,10 @@ static void q8_task(void *ctx, size_t task, int thread) {
     for (size_t pi = p0; pi < p1; pi++) {
       const size_t n0 = pi * NR, nc = N - n0 < NR ? N - n0 : NR;
       o.c = c + n0;
+      if (kernel_fixed) {
+        o.mult = j->r->mult + n0 * (size_t)j->r->mult_stride;
+        o.shift = j->r->shift + n0 * (size_t)j->r->mult_stride;
+      }
       fn(mr, nc, K, (const void *const *)rows, p->w + pi * panel, row_add, &o);
       if (!c32) continue;
       for (size_t r = 0; r < mr; r++) {

@@ -28,14 +28,22 @@
 
 /* Output stage of one tile. c32 != NULL: store the int32 accumulators there (row i at
  * c32 + i * NR) and nothing else (the driver requantizes with the fixed-point reference);
- * else requantize in float (XNNPACK's fp32 arithmetic) with the panel's scales and store
- * bytes: clamp((float)acc * scale, lo, hi), round half to even, + zp. */
+ * mult != NULL: requantize in fixed point in the kernel; else requantize in float (XNNPACK's
+ * fp32 arithmetic) with the panel's scales and store bytes: clamp((float)acc * scale, lo,
+ * hi), round half to even, + zp. */
 typedef struct tfcc_q8_out {
   uint8_t *c; /* int8 or uint8 bytes, row i at c + i * c_stride */
   size_t c_stride;
   int32_t *c32;
   float lo, hi; /* act_min - zp, act_max - zp */
   int32_t zp;
+  /* Fixed-point requantization in the kernel (kernels with fixed_epilogue, c32 NULL): the
+     panel's first column's multiplier and shift (column j at j * mult_stride, j < nc), the
+     exact tflite::MultiplyByQuantizedMultiplier, + zp, clamp to [act_min, act_max]. NULL:
+     float requantization as above. */
+  const int32_t *mult, *shift;
+  int32_t mult_stride;
+  int32_t act_min, act_max;
 } tfcc_q8_out;
 
 /* One tile: rows i < mr (a[i] valid for i < MR; rows >= mr alias row 0 and are not
@@ -45,7 +53,7 @@ typedef void (*tfcc_q8_gemm_fn)(size_t mr, size_t nc, size_t kc, const void *con
                                 const void *w, const int32_t *row_add, const tfcc_q8_out *o);
 
 typedef struct tfcc_q8_gemm_kernel {
-  const char *name; /* "q8-gemm-8x32-avx512vnni" */
+  const char *name; /* "q8-gemm-14x32-avx512vnni" */
   tfcc_isa isa;     /* level the kernel needs */
   int feature;      /* tfcc_cpu_feature it also needs (AVX512VNNI, DOTPROD), or -1 */
   uint8_t w_xor;    /* weights are stored w ^ w_xor (0x80 for u8 x s8 products, 0 for s8 x s8
@@ -53,6 +61,11 @@ typedef struct tfcc_q8_gemm_kernel {
   int mr, nr;
   tfcc_q8_gemm_fn fn_s; /* int8 activations (signed) */
   tfcc_q8_gemm_fn fn_u; /* uint8 activations (unsigned) */
+  /* Sum of n activation bytes (int8 when is_signed, else uint8) modulo 2^32, for the row
+     term; NULL: the driver's portable loop. */
+  uint32_t (*row_sum)(const uint8_t *x, size_t n, bool is_signed);
+  bool fixed_epilogue; /* requantizes in fixed point itself (tfcc_q8_out.mult); else the
+                          driver does it on the c32 tile */
 } tfcc_q8_gemm_kernel;
 
 /* Best kernel usable at `isa` on this CPU (never NULL: the generic C kernel). */

@@ -1,0 +1,249 @@
+/* q8 GEMM micro-kernel, AVX512-VNNI: 14 rows x 32 columns (28 zmm int32 accumulators, two
+ * panel vectors, one broadcast: 31 of 32 registers). Per group of 4 depth bytes: two panel
+ * loads, fourteen dword broadcasts from the rows, 28 vpdpbusd (u8 x s8, wrapping int32 sums:
+ * no saturation), so loads stay well under the two vpdpbusd per cycle. 14 rows divide every
+ * 7 * 2^k spatial size (49, 196, 784, 3136, 12544 output pixels). A partial tile runs a
+ * 7-, 4-, 2- or 1-row instance of the same code (batch-1 FULLY_CONNECTED is the 1-row one).
+ *
+ * The accumulators start at bias + row term. The epilogue requantizes two rows (64 outputs)
+ * at a time exactly like tfcc_requant_fp32 (clamp((float)acc * scale, lo, hi), round half to
+ * even, + zp) but with fewer instructions: cvtdq2ps, mul, min(hi) in float, cvtps2dq (round
+ * half to even; below -2^31 it gives INT32_MIN, which saturates to the bottom like the value
+ * would), saturating packs to int16, + zp (saturating), saturating pack to 8 bits, max with
+ * act_min, one dword permute back to row order. Equal to the reference because rounding is
+ * monotone and lo, hi are integers: round(clamp(f, lo, hi)) = clamp(round(f), lo, hi), and
+ * every saturation on the way is monotone and the identity on [act_min, act_max].
+ * Fixed-point (REFERENCE) requantization runs in the kernel too (fixq_apply). */
+#include <immintrin.h>
+#include <string.h>
+
+#include "kernels/q8-gemm/ukernels.h"
+
+#define NR 32
+
+static inline int32_t load4(const uint8_t *p) {
+  int32_t v;
+  memcpy(&v, p, 4);
+  return v;
+}
+
+/* the last kc % 4 bytes of a row, zero-extended (never reads past the row) */
+static inline int32_t load_tail(const uint8_t *p, size_t n) {
+  uint32_t v = 0;
+  for (size_t i = 0; i < n; i++) v |= (uint32_t)p[i] << (8 * i);
+  return (int32_t)v;
+}
+
+/* Rows i and i + 1 (i + 1 may be >= mr: computed, not stored). */
+static inline void store_pair(size_t i, size_t mr, size_t nc, __m512i a0, __m512i a1, __m512i b0,
+                              __m512i b1, __m512 s0, __m512 s1, const tfcc_q8_out *o,
+                              int is_signed) {
+  if (o->c32) {
+    _mm512_storeu_si512(o->c32 + i * NR, a0);
+    _mm512_storeu_si512(o->c32 + i * NR + 16, a1);
+    if (i + 1 < mr) {
+      _mm512_storeu_si512(o->c32 + (i + 1) * NR, b0);
+      _mm512_storeu_si512(o->c32 + (i + 1) * NR + 16, b1);
+    }
+    return;
+  }
+  const __m512 hi = _mm512_set1_ps(o->hi);
+  a0 = _mm512_cvtps_epi32(_mm512_min_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(a0), s0), hi));
+  a1 = _mm512_cvtps_epi32(_mm512_min_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(a1), s1), hi));
+  b0 = _mm512_cvtps_epi32(_mm512_min_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(b0), s0), hi));
+  b1 = _mm512_cvtps_epi32(_mm512_min_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(b1), s1), hi));
+  const __m512i zp = _mm512_set1_epi16((short)o->zp);
+  /* 128-bit lane l: a0[4l..4l+3] a1[4l..4l+3] (int16), likewise b */
+  const __m512i pa = _mm512_adds_epi16(_mm512_packs_epi32(a0, a1), zp);
+  const __m512i pb = _mm512_adds_epi16(_mm512_packs_epi32(b0, b1), zp);
+  /* dword 4l + g holds elements 4l..4l+3 of a0, a1, b0, b1 for g = 0..3 */
+  const int32_t amin = (int32_t)o->lo + o->zp;
+  __m512i v = is_signed ? _mm512_max_epi8(_mm512_packs_epi16(pa, pb), _mm512_set1_epi8((char)amin))
+                        : _mm512_max_epu8(_mm512_packus_epi16(pa, pb), _mm512_set1_epi8((char)amin));
+  v = _mm512_permutexvar_epi32(
+      _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), v);
+  uint8_t *c = o->c + i * o->c_stride;
+  const __m256i r0 = _mm512_castsi512_si256(v), r1 = _mm512_extracti64x4_epi64(v, 1);
+  if (nc >= NR) {
+    _mm256_storeu_si256((__m256i *)(void *)c, r0);
+    if (i + 1 < mr) _mm256_storeu_si256((__m256i *)(void *)(c + o->c_stride), r1);
+  } else {
+    const __mmask32 m = (__mmask32)((1u << nc) - 1u);
+    _mm256_mask_storeu_epi8(c, m, r0);
+    if (i + 1 < mr) _mm256_mask_storeu_epi8(c + o->c_stride, m, r1);
+  }
+}
+
+/* Fixed-point requantization of 16 columns: tflite::MultiplyByQuantizedMultiplier exactly.
+ * x << left (wrapping); SaturatingRoundingDoublingHighMul: with p = x * m in 64 bits,
+ * (p + nudge) / 2^31 truncated is (p + 2^30) >> 31 (arithmetic) for either sign of p, and
+ * only x = m = INT32_MIN saturates; RoundingDivideByPOT: (v >> right) + (remainder >
+ * (mask >> 1) + (v < 0)). */
+typedef struct fixq {
+  __m512i m, m_odd, left, right, mask, half_mask;
+} fixq;
+
+static inline fixq fixq_load(const tfcc_q8_out *o, size_t col, size_t nc) {
+  fixq q;
+  const size_t n = nc > col ? nc - col : 0;
+  const __mmask16 valid = (__mmask16)(n >= 16 ? 0xFFFFu : (1u << n) - 1u);
+  __m512i sh;
+  if (o->mult_stride) {
+    q.m = _mm512_maskz_loadu_epi32(valid, o->mult + col);
+    sh = _mm512_maskz_loadu_epi32(valid, o->shift + col);
+  } else {
+    q.m = _mm512_set1_epi32(o->mult[0]);
+    sh = _mm512_set1_epi32(o->shift[0]);
+  }
+  const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi32(1);
+  q.m_odd = _mm512_srli_epi64(q.m, 32);
+  q.left = _mm512_max_epi32(sh, zero);
+  q.right = _mm512_max_epi32(_mm512_sub_epi32(zero, sh), zero);
+  q.mask = _mm512_sub_epi32(_mm512_sllv_epi32(one, q.right), one);
+  q.half_mask = _mm512_srai_epi32(q.mask, 1);
+  return q;
+}
+
+static inline __m512i fixq_apply(__m512i x, const fixq *q, __m512i zp, __m512i lo, __m512i hi) {
+  x = _mm512_sllv_epi32(x, q->left);
+  const __m512i half = _mm512_set1_epi64(1ll << 30);
+  const __m512i pe = _mm512_srai_epi64(_mm512_add_epi64(_mm512_mul_epi32(x, q->m), half), 31);
+  const __m512i po = _mm512_srai_epi64(
+      _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(x, 32), q->m_odd), half), 31);
+  __m512i v = _mm512_mask_blend_epi32((__mmask16)0xAAAA, pe, _mm512_slli_epi64(po, 32));
+  const __m512i imin = _mm512_set1_epi32(INT32_MIN);
+  const __mmask16 sat = _mm512_cmpeq_epi32_mask(x, imin) & _mm512_cmpeq_epi32_mask(q->m, imin);
+  v = _mm512_mask_mov_epi32(v, sat, _mm512_set1_epi32(INT32_MAX));
+  const __m512i rem = _mm512_and_si512(v, q->mask);
+  const __m512i thr = _mm512_sub_epi32(q->half_mask, _mm512_srai_epi32(v, 31));
+  v = _mm512_srav_epi32(v, q->right);
+  v = _mm512_mask_add_epi32(v, _mm512_cmpgt_epi32_mask(rem, thr), v, _mm512_set1_epi32(1));
+  v = _mm512_add_epi32(v, zp);
+  return _mm512_min_epi32(_mm512_max_epi32(v, lo), hi);
+}
+
+/* Rows i and i + 1 in fixed point (i + 1 may be >= mr: not stored). */
+static inline void store_pair_fixed(size_t i, size_t mr, size_t nc, __m512i a0, __m512i a1,
+                                    __m512i b0, __m512i b1, const tfcc_q8_out *o) {
+  const fixq q0 = fixq_load(o, 0, nc), q1 = fixq_load(o, 16, nc);
+  const __m512i zp = _mm512_set1_epi32(o->zp);
+  const __m512i lo = _mm512_set1_epi32(o->act_min), hi = _mm512_set1_epi32(o->act_max);
+  const __mmask16 m0 = (__mmask16)(nc >= 16 ? 0xFFFFu : (1u << nc) - 1u);
+  const __mmask16 m1 = (__mmask16)(nc >= 32 ? 0xFFFFu : nc > 16 ? (1u << (nc - 16)) - 1u : 0u);
+  uint8_t *c = o->c + i * o->c_stride;
+  _mm_mask_storeu_epi8(c, m0, _mm512_cvtepi32_epi8(fixq_apply(a0, &q0, zp, lo, hi)));
+  _mm_mask_storeu_epi8(c + 16, m1, _mm512_cvtepi32_epi8(fixq_apply(a1, &q1, zp, lo, hi)));
+  if (i + 1 >= mr) return;
+  c += o->c_stride;
+  _mm_mask_storeu_epi8(c, m0, _mm512_cvtepi32_epi8(fixq_apply(b0, &q0, zp, lo, hi)));
+  _mm_mask_storeu_epi8(c + 16, m1, _mm512_cvtepi32_epi8(fixq_apply(b1, &q1, zp, lo, hi)));
+}
+
+/* SIGNED: rows are int8 (the s8 operand), weights u8; else rows u8, weights s8. */
+#define DOT(acc, xv, wv) \
+  (SIGNED ? _mm512_dpbusd_epi32((acc), (wv), (xv)) : _mm512_dpbusd_epi32((acc), (xv), (wv)))
+
+/* Rows >= ROWS (a compile-time constant) are not computed: their code folds away. */
+#define LD(p) (TAIL ? load_tail((p) + k, kc - k) : load4((p) + k))
+#define ROW(i)                                   \
+  if (ROWS > i) {                                \
+    const __m512i x = _mm512_set1_epi32(LD(a##i)); \
+    c##i##0 = DOT(c##i##0, x, w0);               \
+    c##i##1 = DOT(c##i##1, x, w1);               \
+  }
+#define STEP                                                                    \
+  do {                                                                          \
+    const __m512i w0 = _mm512_load_si512(pw), w1 = _mm512_load_si512(pw + 64); \
+    pw += 128;                                                                  \
+    ROW(0) ROW(1) ROW(2) ROW(3) ROW(4) ROW(5) ROW(6)                            \
+    ROW(7) ROW(8) ROW(9) ROW(10) ROW(11) ROW(12) ROW(13)                        \
+  } while (0)
+#define INIT(i)                                                    \
+  const uint8_t *a##i = ROWS > i ? (const uint8_t *)a[i] : a0;     \
+  const __m512i ra##i = _mm512_set1_epi32(row_add[ROWS > i ? i : 0]); \
+  __m512i c##i##0 = _mm512_add_epi32(bias0, ra##i);                \
+  __m512i c##i##1 = _mm512_add_epi32(bias1, ra##i);
+#define PAIR(i, j)                                                                       \
+  if (ROWS > i && mr > i) {                                                              \
+    if (o->mult && !o->c32)                                                              \
+      store_pair_fixed(i, mr, nc, c##i##0, c##i##1, c##j##0, c##j##1, o);                \
+    else                                                                                 \
+      store_pair(i, mr, nc, c##i##0, c##i##1, c##j##0, c##j##1, s0, s1, o, SIGNED);      \
+  }
+
+/* One function per (rows, signedness): ROWS rows computed, mr <= ROWS stored. */
+#define DEFINE_TILE(name, rows, is_signed)                                                \
+  static void name(size_t mr, size_t nc, size_t kc, const void *const *a, const void *w,  \
+                   const int32_t *row_add, const tfcc_q8_out *o) {                        \
+    enum { ROWS = rows, SIGNED = is_signed };                                             \
+    const __m512i bias0 = _mm512_load_si512(w);                                           \
+    const __m512i bias1 = _mm512_load_si512((const uint8_t *)w + 64);                     \
+    const uint8_t *a0 = a[0];                                                             \
+    const __m512i ra0 = _mm512_set1_epi32(row_add[0]);                                    \
+    __m512i c00 = _mm512_add_epi32(bias0, ra0), c01 = _mm512_add_epi32(bias1, ra0);       \
+    INIT(1) INIT(2) INIT(3) INIT(4) INIT(5) INIT(6)                                       \
+    INIT(7) INIT(8) INIT(9) INIT(10) INIT(11) INIT(12) INIT(13)                           \
+    const uint8_t *pw = (const uint8_t *)w + NR * 8;                                      \
+    size_t k = 0;                                                                         \
+    {                                                                                     \
+      enum { TAIL = 0 };                                                                  \
+      for (; k + 4 <= kc; k += 4) STEP;                                                   \
+    }                                                                                     \
+    if (k < kc) {                                                                         \
+      enum { TAIL = 1 };                                                                  \
+      STEP;                                                                               \
+    }                                                                                     \
+    const float *scale = (const float *)(const void *)((const uint8_t *)w + NR * 4);      \
+    const __m512 s0 = _mm512_loadu_ps(scale), s1 = _mm512_loadu_ps(scale + 16);          \
+    PAIR(0, 1) PAIR(2, 3) PAIR(4, 5) PAIR(6, 7) PAIR(8, 9) PAIR(10, 11) PAIR(12, 13)      \
+  }
+
+DEFINE_TILE(tile_s14, 14, 1)
+DEFINE_TILE(tile_s7, 7, 1)
+DEFINE_TILE(tile_s4, 4, 1)
+DEFINE_TILE(tile_s2, 2, 1)
+DEFINE_TILE(tile_s1, 1, 1)
+DEFINE_TILE(tile_u14, 14, 0)
+DEFINE_TILE(tile_u7, 7, 0)
+DEFINE_TILE(tile_u4, 4, 0)
+DEFINE_TILE(tile_u2, 2, 0)
+DEFINE_TILE(tile_u1, 1, 0)
+
+/* A partial tile (the last rows of M, or a GEMV) runs the smallest variant that holds it. */
+TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_14x32_avx512vnni) {
+  if (mr > 7) tile_s14(mr, nc, kc, a, w, row_add, o);
+  else if (mr > 4) tile_s7(mr, nc, kc, a, w, row_add, o);
+  else if (mr > 2) tile_s4(mr, nc, kc, a, w, row_add, o);
+  else if (mr > 1) tile_s2(mr, nc, kc, a, w, row_add, o);
+  else tile_s1(mr, nc, kc, a, w, row_add, o);
+}
+
+TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_14x32_avx512vnni) {
+  if (mr > 7) tile_u14(mr, nc, kc, a, w, row_add, o);
+  else if (mr > 4) tile_u7(mr, nc, kc, a, w, row_add, o);
+  else if (mr > 2) tile_u4(mr, nc, kc, a, w, row_add, o);
+  else if (mr > 1) tile_u2(mr, nc, kc, a, w, row_add, o);
+  else tile_u1(mr, nc, kc, a, w, row_add, o);
+}
+
+/* Sum of n bytes (int8 when is_signed, else uint8), modulo 2^32: vpdpbusd against a vector
+ * of ones (s8) or vpsadbw against zero (u8), 64 bytes per step, a masked load for the tail. */
+uint32_t tfcc_q8_row_sum_avx512vnni(const uint8_t *x, size_t n, bool is_signed) {
+  __m512i acc = _mm512_setzero_si512();
+  const __m512i ones = _mm512_set1_epi8(1), zero = _mm512_setzero_si512();
+  size_t i = 0;
+  if (is_signed) {
+    for (; i + 64 <= n; i += 64) acc = _mm512_dpbusd_epi32(acc, ones, _mm512_loadu_si512(x + i));
+    if (i < n) {
+      const __mmask64 m = (__mmask64)(~0ull >> (64 - (n - i)));
+      acc = _mm512_dpbusd_epi32(acc, ones, _mm512_maskz_loadu_epi8(m, x + i));
+    }
+    return (uint32_t)_mm512_reduce_add_epi32(acc);
+  }
+  for (; i + 64 <= n; i += 64) acc = _mm512_add_epi64(acc, _mm512_sad_epu8(_mm512_loadu_si512(x + i), zero));
+  if (i < n) {
+    const __mmask64 m = (__mmask64)(~0ull >> (64 - (n - i)));
+    acc = _mm512_add_epi64(acc, _mm512_sad_epu8(_mm512_maskz_loadu_epi8(m, x + i), zero));
+  }
+  return (uint32_t)_mm512_reduce_add_epi64(acc);
+}
