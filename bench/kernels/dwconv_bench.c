@@ -144,7 +144,7 @@ int main(int argc, char **argv) {
       r.scale = m == 1 ? NULL : scale;
       tfcc_q8_dw_packed p;
       if (!tfcc_q8_dw_pack(qk, is_signed, (int32_t)C, 3, 3, qw, qb, &r, &p)) return 1;
-      const size_t sb = tfcc_q8_dw_scratch_bytes(&p, threads);
+      const size_t sb = tfcc_q8_dw_scratch_bytes(&p, &g, threads);
       void *scratch = sb ? aligned_alloc(64, (sb + 63) / 64 * 64) : NULL;
       q8_ctx qc = {pool, &g, &p, &r, qin, qout, scratch};
       tq[m] = time_it(run_q8, &qc, macs);

@@ -92,7 +92,7 @@ static void test_dw(const tfcc_q8_dw_kernel *k, tfcc_threadpool *pool, const qca
     tfcc_dwconv_u8(&g, &r, in, f, bias, want);
   tfcc_q8_dw_packed p;
   CHECK(tfcc_q8_dw_pack(k, q->is_signed, ch, fh, fw, f, bias, &r, &p));
-  const size_t sb = tfcc_q8_dw_scratch_bytes(&p, tfcc_threadpool_size(pool));
+  const size_t sb = tfcc_q8_dw_scratch_bytes(&p, &g, tfcc_threadpool_size(pool));
   void *scratch = sb ? aligned_alloc(64, sb) : NULL;
   memset(got, 0xEE, nout + 1);
   tfcc_q8_dwconv(pool, &g, &p, &r, in, got, scratch);
