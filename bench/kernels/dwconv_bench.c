@@ -50,7 +50,7 @@ typedef struct f32_ctx {
 } f32_ctx;
 static void run_f32(void *p) {
   const f32_ctx *c = p;
-  tfcc_f32_dwconv(c->pool, c->k, c->g, c->in, c->w, c->b, 0.0f, 6.0f, c->out);
+  tfcc_f32_dwconv(c->pool, c->k, c->g, c->in, c->w, c->b, 0.0f, 6.0f, c->out, NULL);
 }
 
 typedef struct q8_ctx {

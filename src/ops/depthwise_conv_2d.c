@@ -141,9 +141,7 @@ static tfcc_status dw_prepare(tfcc_op_ctx *ctx) {
   }
   int32_t od[4] = {g.batches, g.out_h, g.out_w, g.out_c};
   ctx->scratch_bytes = 0;
-  if (ctx->in[0]->dtype == TFCC_FLOAT32 && g.out_c != g.in_c)
-    tfcc_f32_fast_fallback(&((dw_params *)p)->f32, ctx, "DEPTHWISE_CONV_2D",
-                           "depth multiplier is not 1");
+  if (ctx->in[0]->dtype == TFCC_FLOAT32) ctx->scratch_bytes = tfcc_f32_dwconv_scratch_bytes(&g);
   if (ctx->in[0]->dtype == TFCC_INT8 || ctx->in[0]->dtype == TFCC_UINT8) dw_q8_prepare(ctx, &g);
   return tfcc_tensor_set_shape(ctx->out[0], 4, od, ctx->err);
 }
@@ -162,9 +160,9 @@ static tfcc_status dw_eval(tfcc_op_ctx *ctx) {
     case TFCC_FLOAT32: {
       float lo, hi;
       tfcc_act_range_f32(p->o.act, &lo, &hi);
-      if (g.out_c == g.in_c) {
+      if (ctx->scratch_bytes >= tfcc_f32_dwconv_scratch_bytes(&g)) {
         tfcc_f32_dwconv(ctx->pool, tfcc_f32_dwconv_select(ctx->isa), &g, in->data, f->data, bd,
-                        lo, hi, out->data);
+                        lo, hi, out->data, ctx->scratch);
         return TFCC_OK;
       }
       tfcc_dwconv_f32(&g, in->data, f->data, bd, lo, hi, out->data);
@@ -216,8 +214,7 @@ static const char *dw_kernel(const tfcc_op_ctx *ctx) {
     const tfcc_q8_dw_packed *pk = dw_geom(&c, &g) == TFCC_OK ? dw_q8_packed(ctx, &g) : NULL;
     return pk ? pk->k->name : "ref";
   }
-  if (ctx->in[0]->dtype != TFCC_FLOAT32 || ctx->in[0]->rank != 4 || ctx->in[1]->rank != 4 ||
-      ctx->in[0]->dims[3] != ctx->in[1]->dims[3])
+  if (ctx->in[0]->dtype != TFCC_FLOAT32 || ctx->in[0]->rank != 4 || ctx->in[1]->rank != 4)
     return "ref";
   return tfcc_f32_dwconv_select(ctx->isa)->name;
 }
