@@ -45,10 +45,13 @@ static inline __m512 pixel_masked(const tfcc_conv_geom *g, const float *const *r
   return acc;
 }
 
-static inline void row_fixed(const tfcc_conv_geom *g, const float *img,
-                             const float *const *rowp, bool rows_ok,
-                             const float *filter, const float *bias, __m512 lo, __m512 hi,
-                             float *orow, const int32_t KH, const int32_t KW) {
+/* NR output rows (1 or 2, constants in the callers) at once: rowp holds NR x KH filter-row
+ * pointers (NULL outside the image); two rows share the input lines they both read while
+ * the lines are in L1. */
+static inline void rows_fixed(const tfcc_conv_geom *g, const float *img,
+                              const float *const *rowp, bool rows_ok, const float *filter,
+                              const float *bias, __m512 lo, __m512 hi, float *const *orow,
+                              const int32_t KH, const int32_t KW, const int32_t NR) {
   const int32_t C = g->in_c, sw = g->stride_w, dw = g->dil_w;
   int32_t ox_lo = 0, ox_hi = g->out_w;
   while (ox_lo < g->out_w && ox_lo * sw - g->pad_w < 0) ox_lo++;
@@ -58,47 +61,51 @@ static inline void row_fixed(const tfcc_conv_geom *g, const float *img,
     const __mmask16 m = tail_mask(C - c0);
     const bool full = C - c0 >= 16;
     __m512 w[25];
-    if (KH * KW <= 25)
-      for (int32_t t = 0; t < KH * KW; t++)
-        w[t] = _mm512_maskz_loadu_ps(m, filter + (size_t)t * (size_t)C + (size_t)c0);
+    for (int32_t t = 0; t < KH * KW; t++)
+      w[t] = _mm512_maskz_loadu_ps(m, filter + (size_t)t * (size_t)C + (size_t)c0);
     const __m512 b = bias ? _mm512_maskz_loadu_ps(m, bias + c0) : _mm512_setzero_ps();
     int32_t ox = 0;
     for (; ox < ox_lo; ox++)
-      _mm512_mask_storeu_ps(orow + (size_t)ox * (size_t)C + (size_t)c0, m,
-                            clamp(pixel_masked(g, rowp, filter, KH, KW, ox, c0, m, b), lo, hi));
-    if (ox < ox_hi && KH * KW <= 25) {
-      const float *q[MAX_KH];
-      __mmask16 mk[MAX_KH]; /* rows outside the image: mask 0 (reads as zero, no access) */
-      for (int32_t ky = 0; ky < KH; ky++) {
-        mk[ky] = rowp[ky] ? m : 0;
-        q[ky] = (rowp[ky] ? rowp[ky] : img) + (size_t)(ox * sw - g->pad_w) * (size_t)C + (size_t)c0;
+      for (int32_t r = 0; r < NR; r++)
+        _mm512_mask_storeu_ps(orow[r] + (size_t)ox * (size_t)C + (size_t)c0, m,
+                              clamp(pixel_masked(g, rowp + r * KH, filter, KH, KW, ox, c0, m, b), lo, hi));
+    if (ox < ox_hi) {
+      const float *q[2 * MAX_KH];
+      __mmask16 mk[2 * MAX_KH]; /* rows outside the image: mask 0 (reads as zero, no access) */
+      for (int32_t t = 0; t < NR * KH; t++) {
+        mk[t] = rowp[t] ? m : 0;
+        q[t] = (rowp[t] ? rowp[t] : img) + (size_t)(ox * sw - g->pad_w) * (size_t)C + (size_t)c0;
       }
-      float *o = orow + (size_t)ox * (size_t)C + (size_t)c0;
+      size_t o = (size_t)ox * (size_t)C + (size_t)c0;
       if (full && rows_ok) {
-        for (; ox < ox_hi; ox++, o += C) {
-          __m512 sum = b;
-          for (int32_t ky = 0; ky < KH; ky++) {
-            for (int32_t kx = 0; kx < KW; kx++)
-              sum = _mm512_fmadd_ps(w[ky * KW + kx], _mm512_loadu_ps(q[ky] + (size_t)kx * dc), sum);
-            q[ky] += step;
+        for (; ox < ox_hi; ox++, o += (size_t)C)
+          for (int32_t r = 0; r < NR; r++) {
+            __m512 sum = b;
+            for (int32_t ky = 0; ky < KH; ky++) {
+              for (int32_t kx = 0; kx < KW; kx++)
+                sum = _mm512_fmadd_ps(w[ky * KW + kx], _mm512_loadu_ps(q[r * KH + ky] + (size_t)kx * dc), sum);
+              q[r * KH + ky] += step;
+            }
+            _mm512_storeu_ps(orow[r] + o, clamp(sum, lo, hi));
           }
-          _mm512_storeu_ps(o, clamp(sum, lo, hi));
-        }
       } else {
-        for (; ox < ox_hi; ox++, o += C) {
-          __m512 sum = b;
-          for (int32_t ky = 0; ky < KH; ky++) {
-            for (int32_t kx = 0; kx < KW; kx++)
-              sum = _mm512_fmadd_ps(w[ky * KW + kx], _mm512_maskz_loadu_ps(mk[ky], q[ky] + (size_t)kx * dc), sum);
-            q[ky] += step;
+        for (; ox < ox_hi; ox++, o += (size_t)C)
+          for (int32_t r = 0; r < NR; r++) {
+            __m512 sum = b;
+            for (int32_t ky = 0; ky < KH; ky++) {
+              const int32_t t = r * KH + ky;
+              for (int32_t kx = 0; kx < KW; kx++)
+                sum = _mm512_fmadd_ps(w[ky * KW + kx], _mm512_maskz_loadu_ps(mk[t], q[t] + (size_t)kx * dc), sum);
+              q[t] += step;
+            }
+            _mm512_mask_storeu_ps(orow[r] + o, m, clamp(sum, lo, hi));
           }
-          _mm512_mask_storeu_ps(o, m, clamp(sum, lo, hi));
-        }
       }
     }
     for (; ox < g->out_w; ox++)
-      _mm512_mask_storeu_ps(orow + (size_t)ox * (size_t)C + (size_t)c0, m,
-                            clamp(pixel_masked(g, rowp, filter, KH, KW, ox, c0, m, b), lo, hi));
+      for (int32_t r = 0; r < NR; r++)
+        _mm512_mask_storeu_ps(orow[r] + (size_t)ox * (size_t)C + (size_t)c0, m,
+                              clamp(pixel_masked(g, rowp + r * KH, filter, KH, KW, ox, c0, m, b), lo, hi));
   }
 }
 
@@ -134,18 +141,27 @@ TFCC_F32_DWCONV_DECL(tfcc_f32_dwconv_avx512) {
         }
       continue;
     }
-    const float *rowp[MAX_KH];
+    /* 3x3: two output rows of the same image per pass when the range has them */
+    const int32_t nr = KH == 3 && KW == 3 && rw + 1 < row1 && oy + 1 < g->out_h ? 2 : 1;
+    const float *rowp[2 * MAX_KH];
+    float *orows[2] = {orow, orow + (size_t)g->out_w * (size_t)C};
     bool rows_ok = true;
-    for (int32_t ky = 0; ky < KH; ky++) {
-      const int32_t iy = iy0 + ky * g->dil_h;
-      rowp[ky] = iy >= 0 && iy < g->in_h ? img + (size_t)iy * (size_t)g->in_w * (size_t)C : NULL;
-      rows_ok = rows_ok && rowp[ky];
+    for (int32_t r = 0; r < nr; r++)
+      for (int32_t ky = 0; ky < KH; ky++) {
+        const int32_t iy = iy0 + r * g->stride_h + ky * g->dil_h;
+        const float *p = iy >= 0 && iy < g->in_h ? img + (size_t)iy * (size_t)g->in_w * (size_t)C : NULL;
+        rowp[r * KH + ky] = p;
+        rows_ok = rows_ok && p;
+      }
+    if (nr == 2) {
+      rows_fixed(g, img, rowp, rows_ok, filter, bias, vlo, vhi, orows, 3, 3, 2);
+      rw++;
+    } else if (KH == 3 && KW == 3) {
+      rows_fixed(g, img, rowp, rows_ok, filter, bias, vlo, vhi, orows, 3, 3, 1);
+    } else if (KH == 5 && KW == 5) {
+      rows_fixed(g, img, rowp, rows_ok, filter, bias, vlo, vhi, orows, 5, 5, 1);
+    } else {
+      rows_fixed(g, img, rowp, rows_ok, filter, bias, vlo, vhi, orows, KH, KW, 1);
     }
-    if (KH == 3 && KW == 3)
-      row_fixed(g, img, rowp, rows_ok, filter, bias, vlo, vhi, orow, 3, 3);
-    else if (KH == 5 && KW == 5)
-      row_fixed(g, img, rowp, rows_ok, filter, bias, vlo, vhi, orow, 5, 5);
-    else
-      row_fixed(g, img, rowp, rows_ok, filter, bias, vlo, vhi, orow, KH, KW);
   }
 }
