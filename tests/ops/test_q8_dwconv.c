@@ -183,6 +183,12 @@ int main(void) {
       test_dwm(k, pl, q, 1, 9, 10, 8, 2, 3, 3, 1, 1, true, true);
       test_dwm(k, pl, q, 2, 11, 9, 40, 2, 3, 3, 2, 1, true, true);
       test_dwm(k, pl, q, 1, 8, 8, 5, 3, 5, 5, 1, 2, true, ci % 2 == 0);
+      /* channel counts dividing 64 at stride 1 (several pixels per vector, partial edges) */
+      test_dw(k, pl, q, 1, 7, 13, 32, 3, 3, 1, 1, true, true);
+      test_dw(k, pl, q, 1, 6, 11, 8, 3, 3, 1, 2, true, true);
+      test_dw(k, pl, q, 1, 5, 70, 2, 3, 3, 1, 1, false, true);
+      test_dw(k, pl, q, 2, 4, 37, 4, 5, 5, 1, 1, true, ci % 3 == 1);
+      test_dw(k, pl, q, 1, 9, 9, 32, 3, 3, 2, 1, true, true);
     }
   }
   CHECK(tested >= 1);

@@ -26,13 +26,16 @@ static bool pack_rows(bool is_signed, int32_t c, int32_t fh, int32_t fw, const u
   }
   const int32_t nq = (fh + 3) / 4;
   const size_t blocks = (C + 63) / 64, bstride = (size_t)(4 + nq * fw) * 64;
-  int32_t *w = aligned_alloc(64, blocks * bstride * 4);
+  /* c dividing 64: one more block with channel (lane byte % c), 64 / c pixels per vector */
+  const bool rep = C < 64 && 64 % C == 0;
+  int32_t *w = aligned_alloc(64, (blocks + rep) * bstride * 4);
   if (!w) return false;
-  memset(w, 0, blocks * bstride * 4);
+  memset(w, 0, (blocks + rep) * bstride * 4);
   const uint32_t io = (uint32_t)r->input_offset - (is_signed ? 128u : 0u);
-  for (size_t ch = 0; ch < C; ch++) {
-    const size_t blk = ch / 64, cb = ch % 64;
-    /* lane order: channel 16 L + 4 j + i sits in vector j, element 4 L + i */
+  for (size_t n = 0; n < C + (rep ? 64 : 0); n++) {
+    const size_t blk = n < C ? n / 64 : blocks, cb = n < C ? n % 64 : n - C;
+    const size_t ch = n < C ? n : cb % C;
+    /* lane order: byte 16 L + 4 j + i sits in vector j, element 4 L + i */
     const size_t e = ((cb >> 2) & 3) * 16 + (cb >> 4) * 4 + (cb & 3);
     int32_t *pw = w + blk * bstride;
     uint8_t *wq = (uint8_t *)(void *)(pw + 256);
@@ -51,6 +54,7 @@ static bool pack_rows(bool is_signed, int32_t c, int32_t fh, int32_t fw, const u
     pw[128 + e] = r->mult ? r->mult[k] : 0;
     pw[192 + e] = r->shift ? r->shift[k] : 0;
   }
+  out->rep = rep;
   out->kz = kz;
   out->rows = true;
   out->w = w;

@@ -21,7 +21,9 @@
  * [64 bias'][64 float scale][64 fixed-point multiplier][64 shift]
  * [filter_h/4 quads x filter_w x 64 weight quads], each vector in
  * the lane order the interleave produces (acc j, 128-bit lane L, element i <-> channel
- * 16 L + 4 j + i); the saturating packs of the epilogue restore channel order. Both
+ * 16 L + 4 j + i); the saturating packs of the epilogue restore channel order. Channel
+ * counts dividing 64 (8, 16, 32...) at stride_w 1 run 64 / c pixels per vector from one extra
+ * block packed with lane byte b as channel b % c (no idle lanes). Both
  * requantizations are vectorised (fixed point: tfcc_mbqm lane by lane, 64-bit products). */
 #ifndef TFCC_KERNELS_Q8_DWCONV_DWCONV_H
 #define TFCC_KERNELS_Q8_DWCONV_DWCONV_H
@@ -77,6 +79,8 @@ typedef struct tfcc_q8_dw_packed {
   bool is_signed, fp32;
   bool rows;      /* row-kernel layout */
   int32_t kz;     /* row kernels: weight offset kz (0: none) */
+  bool rep;       /* row kernels, c dividing 64: an extra block packs 64 / c pixels per
+                     vector (lane byte b is channel b % c), used at stride_w 1 */
   uint8_t zp_byte; /* input zero point as stored (before any flip) */
   int32_t *w;
 } tfcc_q8_dw_packed;

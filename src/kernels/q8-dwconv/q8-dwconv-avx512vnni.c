@@ -16,26 +16,39 @@ static inline __mmask64 block_mask(size_t n) {
   return n >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << n) - 1);
 }
 
-/* Column quads of input columns [ix_lo, ix_lo + ncols) into cols (ncols x nq x 4 vectors). */
+/* Column quads of input columns [ix_lo, ix_lo + ncols) into cols (ncols x nq x 4 vectors).
+ * Each vector holds P pixels (P = 1: 64 channels from c0; P > 1: pixels ix..ix+P-1, all
+ * channels); bytes outside the image hold the zero point. */
 static inline void build_cols(const tfcc_q8_dw_row *a, size_t c0, __mmask64 m, __m512i flip,
                               __m512i zpv, int32_t ix_lo, int32_t ncols, const int32_t KH,
-                              const int32_t NQ, __m512i *cols) {
+                              const int32_t NQ, const int32_t P, __m512i *cols) {
   const tfcc_conv_geom *g = a->g;
   const size_t C = (size_t)a->p->c;
   for (int32_t col = 0; col < ncols; col++) {
     const int32_t ix = ix_lo + col;
-    const bool inside = ix >= 0 && ix < g->in_w;
+    const bool inside = ix >= 0 && ix + P <= g->in_w;
+    const bool partial = !inside && P > 1 && ix + P > 0 && ix < g->in_w;
     const size_t off = (size_t)ix * C + c0;
     for (int32_t q = 0; q < NQ; q++) {
       __m512i r[4];
       for (int32_t k = 0; k < 4; k++) {
         const int32_t ky = 4 * q + k;
-        if (ky >= KH)
+        if (ky >= KH) {
           r[k] = _mm512_setzero_si512();
-        else if (inside && a->rows[ky])
+        } else if (inside && a->rows[ky]) {
           r[k] = _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, a->rows[ky] + off), flip);
-        else
+        } else if (partial && a->rows[ky]) { /* some of the P pixels are padding */
+          uint8_t buf[64];
+          for (int32_t px = 0; px < P; px++) {
+            const int32_t x = ix + px;
+            for (size_t c = 0; c < C; c++)
+              buf[(size_t)px * C + c] = x >= 0 && x < g->in_w ? a->rows[ky][(size_t)x * C + c]
+                                                              : a->p->zp_byte;
+          }
+          r[k] = _mm512_xor_si512(_mm512_loadu_si512(buf), flip);
+        } else {
           r[k] = zpv;
+        }
       }
       const __m512i lo01 = _mm512_unpacklo_epi8(r[0], r[1]), hi01 = _mm512_unpackhi_epi8(r[0], r[1]);
       const __m512i lo23 = _mm512_unpacklo_epi8(r[2], r[3]), hi23 = _mm512_unpackhi_epi8(r[2], r[3]);
@@ -97,11 +110,14 @@ static inline void row_body(const tfcc_q8_dw_row *a, const bool is_signed, const
       kzq[q] = _mm512_set1_epi32((int32_t)word);
     }
   __m512i *cols = a->cols;
-  for (size_t c0 = 0, blk = 0; c0 < C; c0 += CB, blk++) {
-    const __mmask64 m = block_mask(C - c0);
+  /* P pixels per vector: the extra block of channel counts dividing 64, at stride 1 */
+  const int32_t P = p->rep && sw == 1 ? (int32_t)(CB / C) : 1;
+  const size_t nblk = (C + CB - 1) / CB;
+  for (size_t c0 = 0, blk = P > 1 ? nblk : 0; c0 < C; c0 += P > 1 ? C : CB, blk++) {
+    const __mmask64 m = P > 1 ? ~(__mmask64)0 : block_mask(C - c0);
     const int32_t *pw = p->w + blk * bstride;
     const __m512i *wq = (const __m512i *)(const void *)(pw + 4 * CB);
-    build_cols(a, c0, m, flip, zpv, ix_lo, ncols, KH, NQ, cols);
+    build_cols(a, c0, m, flip, zpv, ix_lo, ncols, KH, NQ, P, cols);
     const __m512i b0 = _mm512_loadu_si512(pw), b1 = _mm512_loadu_si512(pw + 16);
     const __m512i b2 = _mm512_loadu_si512(pw + 32), b3 = _mm512_loadu_si512(pw + 48);
     const float *sc = (const float *)(const void *)(pw + CB);
@@ -116,7 +132,8 @@ static inline void row_body(const tfcc_q8_dw_row *a, const bool is_signed, const
     const __m512i l1 = _mm512_max_epi32(sh1, zero), r1 = _mm512_max_epi32(_mm512_sub_epi32(zero, sh1), zero);
     const __m512i l2 = _mm512_max_epi32(sh2, zero), r2 = _mm512_max_epi32(_mm512_sub_epi32(zero, sh2), zero);
     const __m512i l3 = _mm512_max_epi32(sh3, zero), r3 = _mm512_max_epi32(_mm512_sub_epi32(zero, sh3), zero);
-    for (int32_t ox = 0; ox < g->out_w; ox++) {
+    for (int32_t ox = 0; ox < g->out_w; ox += P) {
+      const __mmask64 mo = P > 1 ? block_mask((size_t)(g->out_w - ox < P ? g->out_w - ox : P) * C) : m;
       __m512i a0 = b0, a1 = b1, a2 = b2, a3 = b3;
       for (int32_t kx = 0; kx < KW; kx++) {
         const __m512i *cq = cols + (size_t)(ox * sw + kx * dw) * (size_t)NQ * 4;
@@ -145,7 +162,7 @@ static inline void row_body(const tfcc_q8_dw_row *a, const bool is_signed, const
         const __m512i p01 = _mm512_packs_epi32(v0, v1), p23 = _mm512_packs_epi32(v2, v3);
         const __m512i bytes =
             is_signed ? _mm512_packs_epi16(p01, p23) : _mm512_packus_epi16(p01, p23);
-        _mm512_mask_storeu_epi8(o, m, bytes);
+        _mm512_mask_storeu_epi8(o, mo, bytes);
         continue;
       }
       __m512 f0 = _mm512_mul_ps(_mm512_cvtepi32_ps(a0), s0);
@@ -161,7 +178,7 @@ static inline void row_body(const tfcc_q8_dw_row *a, const bool is_signed, const
       const __m512i p23 = _mm512_adds_epi16(
           _mm512_packs_epi32(_mm512_cvtps_epi32(f2), _mm512_cvtps_epi32(f3)), zp16);
       const __m512i bytes = is_signed ? _mm512_packs_epi16(p01, p23) : _mm512_packus_epi16(p01, p23);
-      _mm512_mask_storeu_epi8(o, m, bytes);
+      _mm512_mask_storeu_epi8(o, mo, bytes);
     }
   }
 }
