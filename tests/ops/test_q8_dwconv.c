@@ -139,6 +139,8 @@ int main(void) {
       {true, true, 127, 0, -128, 1e-5f, 1e-3f, -128, 127},
       {true, true, 5, 0, -3, 1e-3f, 3e-3f, 0, 127},   /* RELU */
       {true, true, -7, 0, 10, 1e-3f, 3e-3f, 10, 70},  /* RELU6-like */
+      {true, true, 2, 0, -20, 0.5f, 2.5f, -100, 90},   /* scales >= 1: clamp before rounding */
+      {false, true, 130, 126, 40, 1.0f, 1.0f, 5, 250},
       {true, false, 3, 0, -5, 1e-4f, 2e-2f, -128, 127},
       {true, false, -128, 0, 127, 1e-3f, 5e-1f, -128, 127},
       {true, false, 127, 0, 0, 1e-6f, 1e-5f, -1, 1},

@@ -1,5 +1,6 @@
 /* Packing, tap pointers and threading of the q8 depthwise convolution (see dwconv.h). One
  * task per output row; fixed-point requantization on a per-thread int32 row of channels. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,6 +56,9 @@ static bool pack_rows(bool is_signed, int32_t c, int32_t fh, int32_t fw, const u
     pw[192 + e] = r->shift ? r->shift[k] : 0;
   }
   out->rep = rep;
+  out->scale_lt1 = r->scale != NULL;
+  for (size_t ch = 0; r->scale && ch < C; ch++)
+    if (!(fabsf(r->scale[ch * (size_t)r->mult_stride]) < 1.0f)) out->scale_lt1 = false;
   out->kz = kz;
   out->rows = true;
   out->w = w;

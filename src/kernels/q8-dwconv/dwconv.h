@@ -79,6 +79,7 @@ typedef struct tfcc_q8_dw_packed {
   bool is_signed, fp32;
   bool rows;      /* row-kernel layout */
   int32_t kz;     /* row kernels: weight offset kz (0: none) */
+  bool scale_lt1; /* every fp32 requantization scale below 1 in magnitude */
   bool rep;       /* row kernels, c dividing 64: an extra block packs 64 / c pixels per
                      vector (lane byte b is channel b % c), used at stride_w 1 */
   uint8_t zp_byte; /* input zero point as stored (before any flip) */

@@ -19,7 +19,7 @@ static inline __mmask64 block_mask(size_t n) {
 /* Column quads of input columns [ix_lo, ix_lo + ncols) into cols (ncols x nq x 4 vectors).
  * Each vector holds P pixels (P = 1: 64 channels from c0; P > 1: pixels ix..ix+P-1, all
  * channels); bytes outside the image hold the zero point. */
-static inline void build_cols(const tfcc_q8_dw_row *a, size_t c0, __mmask64 m, __m512i flip,
+static inline __attribute__((always_inline)) void build_cols(const tfcc_q8_dw_row *a, size_t c0, __mmask64 m, __m512i flip,
                               __m512i zpv, int32_t ix_lo, int32_t ncols, const int32_t KH,
                               const int32_t NQ, const int32_t P, __m512i *cols) {
   const tfcc_conv_geom *g = a->g;
@@ -29,6 +29,7 @@ static inline void build_cols(const tfcc_q8_dw_row *a, size_t c0, __mmask64 m, _
     const bool inside = ix >= 0 && ix + P <= g->in_w;
     const bool partial = !inside && P > 1 && ix + P > 0 && ix < g->in_w;
     const size_t off = (size_t)ix * C + c0;
+    const __m512i zraw = _mm512_set1_epi8((char)a->p->zp_byte);
     for (int32_t q = 0; q < NQ; q++) {
       __m512i r[4];
       for (int32_t k = 0; k < 4; k++) {
@@ -37,15 +38,13 @@ static inline void build_cols(const tfcc_q8_dw_row *a, size_t c0, __mmask64 m, _
           r[k] = _mm512_setzero_si512();
         } else if (inside && a->rows[ky]) {
           r[k] = _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, a->rows[ky] + off), flip);
-        } else if (partial && a->rows[ky]) { /* some of the P pixels are padding */
-          uint8_t buf[64];
-          for (int32_t px = 0; px < P; px++) {
-            const int32_t x = ix + px;
-            for (size_t c = 0; c < C; c++)
-              buf[(size_t)px * C + c] = x >= 0 && x < g->in_w ? a->rows[ky][(size_t)x * C + c]
-                                                              : a->p->zp_byte;
-          }
-          r[k] = _mm512_xor_si512(_mm512_loadu_si512(buf), flip);
+        } else if (partial && a->rows[ky]) {
+          /* some of the P pixels are padding: load the valid bytes over the zero point (the
+           * address may precede the row; masked-off bytes are never accessed) */
+          const int32_t p0 = ix < 0 ? -ix : 0, p1 = ix + P > g->in_w ? g->in_w - ix : P;
+          const __mmask64 bm = block_mask((size_t)p1 * C) & ~block_mask((size_t)p0 * C);
+          const uint8_t *src = (const uint8_t *)((uintptr_t)a->rows[ky] + (uintptr_t)(intptr_t)ix * C);
+          r[k] = _mm512_xor_si512(_mm512_mask_loadu_epi8(zraw, bm, src), flip);
         } else {
           r[k] = zpv;
         }
@@ -85,8 +84,8 @@ static inline __m512i requant_fixed(__m512i x, __m512i qm, __m512i left, __m512i
   return _mm512_min_epi32(_mm512_max_epi32(v, lo), hi);
 }
 
-static inline void row_body(const tfcc_q8_dw_row *a, const bool is_signed, const int32_t KH,
-                            const int32_t KW) {
+static inline __attribute__((always_inline)) void row_body(const tfcc_q8_dw_row *a, const bool is_signed, const int32_t KH,
+                            const int32_t KW, const bool multi) {
   const tfcc_conv_geom *g = a->g;
   const tfcc_q8_dw_packed *p = a->p;
   const int32_t NQ = (KH + 3) / 4;
@@ -100,9 +99,10 @@ static inline void row_body(const tfcc_q8_dw_row *a, const bool is_signed, const
   const __m512 lo = _mm512_set1_ps(a->lo), hi = _mm512_set1_ps(a->hi);
   const __m512i zp16 = _mm512_set1_epi16((short)a->zp);
   const __m512i zpi = _mm512_set1_epi32(a->zp);
+  const __m512i blo = _mm512_set1_epi8((char)a->r->act_min), bhi = _mm512_set1_epi8((char)a->r->act_max);
   const __m512i ilo = _mm512_set1_epi32(a->r->act_min), ihi = _mm512_set1_epi32(a->r->act_max);
   __m512i kzq[TFCC_Q8_DW_MAX_TAPS / 4];
-  const bool has_kz = p->kz != 0;
+  const bool has_kz = p->kz != 0, fp32 = p->fp32, lt1 = p->scale_lt1;
   for (int32_t q = 0; q < NQ; q++) {
       uint32_t word = 0;
       for (int32_t k = 0; k < 4; k++)
@@ -111,7 +111,7 @@ static inline void row_body(const tfcc_q8_dw_row *a, const bool is_signed, const
     }
   __m512i *cols = a->cols;
   /* P pixels per vector: the extra block of channel counts dividing 64, at stride 1 */
-  const int32_t P = p->rep && sw == 1 ? (int32_t)(CB / C) : 1;
+  const int32_t P = multi ? (int32_t)(CB / C) : 1;
   const size_t nblk = (C + CB - 1) / CB;
   for (size_t c0 = 0, blk = P > 1 ? nblk : 0; c0 < C; c0 += P > 1 ? C : CB, blk++) {
     const __mmask64 m = P > 1 ? ~(__mmask64)0 : block_mask(C - c0);
@@ -154,7 +154,7 @@ static inline void row_body(const tfcc_q8_dw_row *a, const bool is_signed, const
         }
       }
       uint8_t *o = a->out + (size_t)ox * C + c0;
-      if (!p->fp32) {
+      if (!fp32) {
         const __m512i v0 = requant_fixed(a0, qm0, l0, r0, zpi, ilo, ihi);
         const __m512i v1 = requant_fixed(a1, qm1, l1, r1, zpi, ilo, ihi);
         const __m512i v2 = requant_fixed(a2, qm2, l2, r2, zpi, ilo, ihi);
@@ -169,15 +169,21 @@ static inline void row_body(const tfcc_q8_dw_row *a, const bool is_signed, const
       __m512 f1 = _mm512_mul_ps(_mm512_cvtepi32_ps(a1), s1);
       __m512 f2 = _mm512_mul_ps(_mm512_cvtepi32_ps(a2), s2);
       __m512 f3 = _mm512_mul_ps(_mm512_cvtepi32_ps(a3), s3);
-      f0 = _mm512_min_ps(_mm512_max_ps(f0, lo), hi);
-      f1 = _mm512_min_ps(_mm512_max_ps(f1, lo), hi);
-      f2 = _mm512_min_ps(_mm512_max_ps(f2, lo), hi);
-      f3 = _mm512_min_ps(_mm512_max_ps(f3, lo), hi);
+      if (!lt1) { /* |f| may reach 2^31: clamp before converting */
+        f0 = _mm512_min_ps(_mm512_max_ps(f0, lo), hi);
+        f1 = _mm512_min_ps(_mm512_max_ps(f1, lo), hi);
+        f2 = _mm512_min_ps(_mm512_max_ps(f2, lo), hi);
+        f3 = _mm512_min_ps(_mm512_max_ps(f3, lo), hi);
+      }
+      /* |f| < 2^31: round, saturate (monotonic) and clamp the bytes; rounding commutes with
+       * clamping to the integer bounds, so this equals clamp-then-round */
       const __m512i p01 = _mm512_adds_epi16(
           _mm512_packs_epi32(_mm512_cvtps_epi32(f0), _mm512_cvtps_epi32(f1)), zp16);
       const __m512i p23 = _mm512_adds_epi16(
           _mm512_packs_epi32(_mm512_cvtps_epi32(f2), _mm512_cvtps_epi32(f3)), zp16);
-      const __m512i bytes = is_signed ? _mm512_packs_epi16(p01, p23) : _mm512_packus_epi16(p01, p23);
+      const __m512i bytes =
+          is_signed ? _mm512_min_epi8(_mm512_max_epi8(_mm512_packs_epi16(p01, p23), blo), bhi)
+                    : _mm512_min_epu8(_mm512_max_epu8(_mm512_packus_epi16(p01, p23), blo), bhi);
       _mm512_mask_storeu_epi8(o, mo, bytes);
     }
   }
@@ -185,12 +191,20 @@ static inline void row_body(const tfcc_q8_dw_row *a, const bool is_signed, const
 
 static inline void row_dispatch(const tfcc_q8_dw_row *a, const bool is_signed) {
   const int32_t KH = a->g->filter_h, KW = a->g->filter_w;
-  if (KH == 3 && KW == 3)
-    row_body(a, is_signed, 3, 3);
-  else if (KH == 5 && KW == 5)
-    row_body(a, is_signed, 5, 5);
-  else
-    row_body(a, is_signed, KH, KW);
+  const bool multi = a->p->rep && a->g->stride_w == 1;
+  if (KH == 3 && KW == 3) {
+    if (multi)
+      row_body(a, is_signed, 3, 3, true);
+    else
+      row_body(a, is_signed, 3, 3, false);
+  } else if (KH == 5 && KW == 5) {
+    if (multi)
+      row_body(a, is_signed, 5, 5, true);
+    else
+      row_body(a, is_signed, 5, 5, false);
+  } else {
+    row_body(a, is_signed, KH, KW, multi);
+  }
 }
 
 void tfcc_q8_dw_row_s_avx512vnni(const tfcc_q8_dw_row *a) { row_dispatch(a, true); }
