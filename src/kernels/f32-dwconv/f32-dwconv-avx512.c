@@ -26,7 +26,7 @@ static inline __m512 clamp(__m512 v, __m512 lo, __m512 hi) {
 }
 
 /* One pixel with per-tap masks (taps outside the image read as zero). */
-static inline __m512 pixel_masked(const tfcc_conv_geom *g, const float *const *rowp,
+static inline __attribute__((always_inline)) __m512 pixel_masked(const tfcc_conv_geom *g, const float *const *rowp,
                                   const float *filter, int32_t KH, int32_t KW, int32_t ox,
                                   int32_t c0, __mmask16 m, __m512 acc) {
   const size_t C = (size_t)g->in_c;
@@ -45,10 +45,47 @@ static inline __m512 pixel_masked(const tfcc_conv_geom *g, const float *const *r
   return acc;
 }
 
+/* 3x3, dilation 1, stride SH x SW (constants), full blocks, every filter row inside the
+ * image: 4 pixels x NR output rows per step. Each distinct input row's columns are loaded
+ * once per step and feed every output that reads them (s1, NR 2: 24 loads for 72 FMAs);
+ * each output's chain still runs bias, then the taps in (ky, kx) order, like every other
+ * path. rj: the (NR - 1) * SH + 3 input rows, at the block's first interior column. Returns
+ * the pixels done (a multiple of 4). */
+static inline __attribute__((always_inline)) int32_t interior_3x3(const float *const *rj, size_t C, const __m512 *w, __m512 b,
+                                   __m512 lo, __m512 hi, float *const *orow, size_t o,
+                                   int32_t n, const int32_t SH, const int32_t SW,
+                                   const int32_t NR) {
+  const float *p[5];
+  const int32_t NJ = (NR - 1) * SH + 3, NK = 3 * SW + 3;
+  for (int32_t j = 0; j < NJ; j++) p[j] = rj[j];
+  int32_t done = 0;
+  for (; done + 4 <= n; done += 4, o += 4 * C) {
+    __m512 sum[2][4];
+    for (int32_t r = 0; r < NR; r++)
+      for (int32_t u = 0; u < 4; u++) sum[r][u] = b;
+    for (int32_t j = 0; j < NJ; j++) {
+      __m512 x[9];
+      for (int32_t k = 0; k < NK; k++) x[k] = _mm512_loadu_ps(p[j] + (size_t)k * C);
+      for (int32_t r = 0; r < NR; r++) {
+        const int32_t ky = j - r * SH;
+        if (ky < 0 || ky >= 3) continue;
+        for (int32_t u = 0; u < 4; u++)
+          for (int32_t kx = 0; kx < 3; kx++)
+            sum[r][u] = _mm512_fmadd_ps(w[ky * 3 + kx], x[u * SW + kx], sum[r][u]);
+      }
+      p[j] += 4 * (size_t)SW * C;
+    }
+    for (int32_t r = 0; r < NR; r++)
+      for (int32_t u = 0; u < 4; u++)
+        _mm512_storeu_ps(orow[r] + o + (size_t)u * C, clamp(sum[r][u], lo, hi));
+  }
+  return done;
+}
+
 /* NR output rows (1 or 2, constants in the callers) at once: rowp holds NR x KH filter-row
  * pointers (NULL outside the image); two rows share the input lines they both read while
  * the lines are in L1. */
-static inline void rows_fixed(const tfcc_conv_geom *g, const float *img,
+static inline __attribute__((always_inline)) void rows_fixed(const tfcc_conv_geom *g, const float *img,
                               const float *const *rowp, bool rows_ok, const float *filter,
                               const float *bias, __m512 lo, __m512 hi, float *const *orow,
                               const int32_t KH, const int32_t KW, const int32_t NR) {
@@ -77,7 +114,41 @@ static inline void rows_fixed(const tfcc_conv_geom *g, const float *img,
         q[t] = (rowp[t] ? rowp[t] : img) + (size_t)(ox * sw - g->pad_w) * (size_t)C + (size_t)c0;
       }
       size_t o = (size_t)ox * (size_t)C + (size_t)c0;
+      if (full && rows_ok && KH == 3 && KW == 3 && dw == 1 && g->dil_h == 1 &&
+          (sw == 1 || sw == 2) && (g->stride_h == 1 || g->stride_h == 2)) {
+        const float *rj[5];
+        const int32_t sh = g->stride_h;
+        for (int32_t j = 0; j < (NR - 1) * sh + 3; j++)
+          rj[j] = j < 3 ? q[j] : q[KH + j - sh];
+        int32_t n = ox_hi - ox, d;
+        if (sh == 1)
+          d = sw == 1 ? interior_3x3(rj, (size_t)C, w, b, lo, hi, orow, o, n, 1, 1, NR)
+                      : interior_3x3(rj, (size_t)C, w, b, lo, hi, orow, o, n, 1, 2, NR);
+        else
+          d = sw == 1 ? interior_3x3(rj, (size_t)C, w, b, lo, hi, orow, o, n, 2, 1, NR)
+                      : interior_3x3(rj, (size_t)C, w, b, lo, hi, orow, o, n, 2, 2, NR);
+        ox += d;
+        o += (size_t)d * (size_t)C;
+        for (int32_t t = 0; t < NR * KH; t++) q[t] += (size_t)d * step;
+      }
       if (full && rows_ok) {
+        /* 4 pixels x NR rows of independent FMA chains per step (each chain in tap order) */
+        for (; ox + 4 <= ox_hi; ox += 4, o += 4 * (size_t)C) {
+          __m512 sum[2][4];
+          for (int32_t r = 0; r < NR; r++)
+            for (int32_t u = 0; u < 4; u++) sum[r][u] = b;
+          for (int32_t ky = 0; ky < KH; ky++)
+            for (int32_t kx = 0; kx < KW; kx++)
+              for (int32_t r = 0; r < NR; r++)
+                for (int32_t u = 0; u < 4; u++)
+                  sum[r][u] = _mm512_fmadd_ps(
+                      w[ky * KW + kx], _mm512_loadu_ps(q[r * KH + ky] + (size_t)u * step + (size_t)kx * dc),
+                      sum[r][u]);
+          for (int32_t t = 0; t < NR * KH; t++) q[t] += 4 * step;
+          for (int32_t r = 0; r < NR; r++)
+            for (int32_t u = 0; u < 4; u++)
+              _mm512_storeu_ps(orow[r] + o + (size_t)u * (size_t)C, clamp(sum[r][u], lo, hi));
+        }
         for (; ox < ox_hi; ox++, o += (size_t)C)
           for (int32_t r = 0; r < NR; r++) {
             __m512 sum = b;
