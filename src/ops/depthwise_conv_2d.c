@@ -97,7 +97,7 @@ static tfcc_status dw_geom(const tfcc_op_ctx *ctx, tfcc_conv_geom *g) {
 static const tfcc_q8_dw_packed *dw_q8_packed(const tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
   const dw_params *p = ctx->params;
   const tfcc_dtype dt = ctx->in[0]->dtype;
-  if ((dt != TFCC_INT8 && dt != TFCC_UINT8) || g->out_c != g->in_c) return NULL;
+  if (dt != TFCC_INT8 && dt != TFCC_UINT8) return NULL;
   const tfcc_q8_dw_packed *pk = tfcc_q8_fast_get_dw(&p->q8, ctx->in[1]->data);
   return pk && pk->c == g->out_c && pk->taps == g->filter_h * g->filter_w ? pk : NULL;
 }
@@ -108,7 +108,6 @@ static void dw_q8_prepare(tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
   tfcc_conv_requant r;
   tfcc_conv_requant_from(&p->q, ctx->in[0]->dtype, &r);
   const char *why = tfcc_q8_fast_refuse(ctx->in[0], f, bias, &r);
-  if (!why && g->out_c != g->in_c) why = "depth multiplier is not 1";
   if (!why && (int64_t)g->filter_h * g->filter_w > TFCC_Q8_DW_MAX_TAPS) why = "filter too large";
   if (!why && !tfcc_q8_fast_pack_dw(&p->q8, ctx->isa, ctx->in[0]->dtype == TFCC_INT8, g->out_c,
                                     g->filter_h, g->filter_w, f->data,
@@ -119,7 +118,7 @@ static void dw_q8_prepare(tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
     return;
   }
   const tfcc_q8_dw_packed *pk = dw_q8_packed(ctx, g);
-  if (pk) ctx->scratch_bytes = tfcc_q8_dw_scratch_bytes(pk, tfcc_threadpool_size(ctx->pool));
+  if (pk) ctx->scratch_bytes = tfcc_q8_dw_scratch_bytes(pk, g, tfcc_threadpool_size(ctx->pool));
 }
 
 static tfcc_status dw_prepare(tfcc_op_ctx *ctx) {
@@ -142,9 +141,7 @@ static tfcc_status dw_prepare(tfcc_op_ctx *ctx) {
   }
   int32_t od[4] = {g.batches, g.out_h, g.out_w, g.out_c};
   ctx->scratch_bytes = 0;
-  if (ctx->in[0]->dtype == TFCC_FLOAT32 && g.out_c != g.in_c)
-    tfcc_f32_fast_fallback(&((dw_params *)p)->f32, ctx, "DEPTHWISE_CONV_2D",
-                           "depth multiplier is not 1");
+  if (ctx->in[0]->dtype == TFCC_FLOAT32) ctx->scratch_bytes = tfcc_f32_dwconv_scratch_bytes(&g);
   if (ctx->in[0]->dtype == TFCC_INT8 || ctx->in[0]->dtype == TFCC_UINT8) dw_q8_prepare(ctx, &g);
   return tfcc_tensor_set_shape(ctx->out[0], 4, od, ctx->err);
 }
@@ -163,9 +160,9 @@ static tfcc_status dw_eval(tfcc_op_ctx *ctx) {
     case TFCC_FLOAT32: {
       float lo, hi;
       tfcc_act_range_f32(p->o.act, &lo, &hi);
-      if (g.out_c == g.in_c) {
+      if (ctx->scratch_bytes >= tfcc_f32_dwconv_scratch_bytes(&g)) {
         tfcc_f32_dwconv(ctx->pool, tfcc_f32_dwconv_select(ctx->isa), &g, in->data, f->data, bd,
-                        lo, hi, out->data);
+                        lo, hi, out->data, ctx->scratch);
         return TFCC_OK;
       }
       tfcc_dwconv_f32(&g, in->data, f->data, bd, lo, hi, out->data);
@@ -175,7 +172,7 @@ static tfcc_status dw_eval(tfcc_op_ctx *ctx) {
     case TFCC_INT8: {
       tfcc_conv_requant_from(&p->q, in->dtype, &r);
       const tfcc_q8_dw_packed *pk = dw_q8_packed(ctx, &g);
-      if (pk && ctx->scratch_bytes >= tfcc_q8_dw_scratch_bytes(pk, tfcc_threadpool_size(ctx->pool))) {
+      if (pk && ctx->scratch_bytes >= tfcc_q8_dw_scratch_bytes(pk, &g, tfcc_threadpool_size(ctx->pool))) {
         tfcc_q8_dwconv(ctx->pool, &g, pk, &r, in->data, out->data, ctx->scratch);
         return TFCC_OK;
       }
@@ -217,8 +214,7 @@ static const char *dw_kernel(const tfcc_op_ctx *ctx) {
     const tfcc_q8_dw_packed *pk = dw_geom(&c, &g) == TFCC_OK ? dw_q8_packed(ctx, &g) : NULL;
     return pk ? pk->k->name : "ref";
   }
-  if (ctx->in[0]->dtype != TFCC_FLOAT32 || ctx->in[0]->rank != 4 || ctx->in[1]->rank != 4 ||
-      ctx->in[0]->dims[3] != ctx->in[1]->dims[3])
+  if (ctx->in[0]->dtype != TFCC_FLOAT32 || ctx->in[0]->rank != 4 || ctx->in[1]->rank != 4)
     return "ref";
   return tfcc_f32_dwconv_select(ctx->isa)->name;
 }

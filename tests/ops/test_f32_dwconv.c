@@ -1,7 +1,8 @@
 /* Fast float32 depthwise convolution: every variant this CPU can run against the reference
  * kernel: 3x3 and 5x5 at stride 1 and 2 (the unrolled interior), other filter sizes,
  * dilation, padding, channel counts around the vector block (1, 7, 32, 33, 67), batches,
- * activations, with and without bias, inline and on a 2-thread pool. */
+ * activations, with and without bias, depth multipliers 1, 2 and 3, inline and on a 2-thread
+ * pool. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,15 +25,17 @@ static bool runnable(tfcc_isa k, tfcc_isa best) {
   return k <= best;
 }
 
-static void test_dw(const tfcc_f32_dwconv_kernel *k, tfcc_threadpool *pool, int batches, int ih,
-                    int iw, int c, int fh, int fw, int sh, int sw, int dh, int dw, bool same,
-                    bool bias, float lo, float hi) {
+static void test_dwm(const tfcc_f32_dwconv_kernel *k, tfcc_threadpool *pool, int batches, int ih,
+                     int iw, int ic, int mult, int fh, int fw, int sh, int sw, int dh, int dw,
+                     bool same, bool bias, float lo, float hi) {
+  const int c = ic * mult;
   tfcc_conv_geom g;
   memset(&g, 0, sizeof g);
   g.batches = batches;
   g.in_h = ih;
   g.in_w = iw;
-  g.in_c = g.out_c = c;
+  g.in_c = ic;
+  g.out_c = c;
   g.filter_h = fh;
   g.filter_w = fw;
   g.filter_in_c = 1;
@@ -51,28 +54,37 @@ static void test_dw(const tfcc_f32_dwconv_kernel *k, tfcc_threadpool *pool, int 
   int ph = ((g.out_h - 1) * sh + eh - ih) / 2, pw = ((g.out_w - 1) * sw + ew - iw) / 2;
   g.pad_h = ph > 0 ? ph : 0;
   g.pad_w = pw > 0 ? pw : 0;
-  const size_t nin = (size_t)batches * ih * iw * c, nf = (size_t)fh * fw * c;
+  const size_t nin = (size_t)batches * ih * iw * ic, nf = (size_t)fh * fw * c;
   const size_t nout = (size_t)batches * g.out_h * g.out_w * c;
   float *in = malloc(sizeof(float) * nin), *f = malloc(sizeof(float) * nf);
   float *b = malloc(sizeof(float) * (size_t)c);
   float *want = malloc(sizeof(float) * (nout + 1)), *got = malloc(sizeof(float) * (nout + 1));
+  const size_t sb = tfcc_f32_dwconv_scratch_bytes(&g);
+  void *scratch = sb ? malloc(sb) : NULL;
   for (size_t i = 0; i < nin; i++) in[i] = frand();
   for (size_t i = 0; i < nf; i++) f[i] = frand();
   for (int i = 0; i < c; i++) b[i] = frand();
   tfcc_dwconv_f32(&g, in, f, bias ? b : NULL, lo, hi, want);
-  tfcc_f32_dwconv(pool, k, &g, in, f, bias ? b : NULL, lo, hi, got);
+  tfcc_f32_dwconv(pool, k, &g, in, f, bias ? b : NULL, lo, hi, got, scratch);
   int bad = 0;
   for (size_t i = 0; i < nout; i++)
     if (fabsf(got[i] - want[i]) > 1e-5f * (float)(fh * fw + 1) && bad++ < 3)
-      fprintf(stderr, "%s %dx%dx%d f%dx%d s%d,%d d%d,%d: out[%zu] = %g, want %g\n", k->name, ih,
-              iw, c, fh, fw, sh, sw, dh, dw, i, got[i], want[i]);
-  CHECKF(bad == 0, "%s %dx%dx%d f%dx%d s%d,%d d%d,%d %s: %d wrong", k->name, ih, iw, c, fh, fw,
-         sh, sw, dh, dw, same ? "SAME" : "VALID", bad);
+      fprintf(stderr, "%s %dx%dx%d m%d f%dx%d s%d,%d d%d,%d: out[%zu] = %g, want %g\n", k->name,
+              ih, iw, ic, mult, fh, fw, sh, sw, dh, dw, i, got[i], want[i]);
+  CHECKF(bad == 0, "%s %dx%dx%d m%d f%dx%d s%d,%d d%d,%d %s: %d wrong", k->name, ih, iw, ic, mult,
+         fh, fw, sh, sw, dh, dw, same ? "SAME" : "VALID", bad);
+  free(scratch);
   free(in);
   free(f);
   free(b);
   free(want);
   free(got);
+}
+
+static void test_dw(const tfcc_f32_dwconv_kernel *k, tfcc_threadpool *pool, int batches, int ih,
+                    int iw, int c, int fh, int fw, int sh, int sw, int dh, int dw, bool same,
+                    bool bias, float lo, float hi) {
+  test_dwm(k, pool, batches, ih, iw, c, 1, fh, fw, sh, sw, dh, dw, same, bias, lo, hi);
 }
 
 int main(void) {
@@ -101,6 +113,13 @@ int main(void) {
       test_dw(k, p, 1, 1, 1, c, 3, 3, 1, 1, 1, 1, true, true, -INFINITY, INFINITY);
       test_dw(k, p, 1, 6, 5, c, 1, 1, 1, 1, 1, 1, false, false, -INFINITY, INFINITY);
       test_dw(k, p, 1, 14, 14, c, 7, 7, 2, 2, 1, 1, true, true, -INFINITY, INFINITY);
+      /* depth multiplier 2 and 3 (expanded input), dilation, 5x5 */
+      test_dwm(k, p, 1, 9, 10, c, 2, 3, 3, 1, 1, 1, 1, true, true, 0.0f, 6.0f);
+      test_dwm(k, p, 2, 11, 9, c, 2, 3, 3, 2, 2, 1, 1, false, true, -INFINITY, INFINITY);
+      test_dwm(k, p, 1, 12, 12, c, 3, 5, 5, 1, 1, 2, 2, true, false, -1.0f, 1.0f);
+      /* rows entirely padding (SAME with a tall window) and 16-wide rows */
+      test_dw(k, p, 1, 2, 16, c, 5, 5, 1, 1, 1, 1, true, true, -INFINITY, INFINITY);
+      test_dw(k, p, 1, 16, 16, c, 3, 3, 2, 1, 1, 1, true, true, 0.0f, 6.0f);
     }
   }
   CHECK(tested >= 1);

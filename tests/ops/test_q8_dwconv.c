@@ -3,7 +3,7 @@
  * (per-channel) and uint8 (per-tensor, filter zero point), both requantization modes, odd
  * channel counts (tails of 16 and 8), 3x3 / 5x5 / other windows, strides 1 and 2, dilation,
  * SAME and VALID padding, batches, extreme zero points and scales, activation ranges,
- * single threaded and on a 2-thread pool. */
+ * depth multipliers 1, 2 and 3, single threaded and on a 2-thread pool. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,15 +50,16 @@ static void make_requant(const qcase *q, int oc, tfcc_conv_requant *r, float *sc
   r->scale = q->fp32 ? scale : NULL;
 }
 
-static void test_dw(const tfcc_q8_dw_kernel *k, tfcc_threadpool *pool, const qcase *q,
-                    int batches, int ih, int iw, int ch, int fh, int fw, int s, int d, bool same,
-                    bool with_bias) {
+static void test_dwm(const tfcc_q8_dw_kernel *k, tfcc_threadpool *pool, const qcase *q,
+                     int batches, int ih, int iw, int ic, int dm, int fh, int fw, int s, int d,
+                     bool same, bool with_bias) {
+  const int ch = ic * dm;
   tfcc_conv_geom g;
   memset(&g, 0, sizeof g);
   g.batches = batches;
   g.in_h = ih;
   g.in_w = iw;
-  g.in_c = ch;
+  g.in_c = ic;
   g.out_c = ch;
   g.filter_h = fh;
   g.filter_w = fw;
@@ -71,7 +72,7 @@ static void test_dw(const tfcc_q8_dw_kernel *k, tfcc_threadpool *pool, const qca
   int ph = ((g.out_h - 1) * s + eh - ih) / 2, pw = ((g.out_w - 1) * s + ew - iw) / 2;
   g.pad_h = ph > 0 ? ph : 0;
   g.pad_w = pw > 0 ? pw : 0;
-  const size_t nin = (size_t)batches * ih * iw * ch, nf = (size_t)fh * fw * ch;
+  const size_t nin = (size_t)batches * ih * iw * ic, nf = (size_t)fh * fw * ch;
   const size_t nout = (size_t)batches * g.out_h * g.out_w * ch;
   uint8_t *in = malloc(nin + 1), *f = malloc(nf + 1);
   int32_t *b = malloc(sizeof(int32_t) * (size_t)ch);
@@ -92,7 +93,7 @@ static void test_dw(const tfcc_q8_dw_kernel *k, tfcc_threadpool *pool, const qca
     tfcc_dwconv_u8(&g, &r, in, f, bias, want);
   tfcc_q8_dw_packed p;
   CHECK(tfcc_q8_dw_pack(k, q->is_signed, ch, fh, fw, f, bias, &r, &p));
-  const size_t sb = tfcc_q8_dw_scratch_bytes(&p, tfcc_threadpool_size(pool));
+  const size_t sb = tfcc_q8_dw_scratch_bytes(&p, &g, tfcc_threadpool_size(pool));
   void *scratch = sb ? aligned_alloc(64, sb) : NULL;
   memset(got, 0xEE, nout + 1);
   tfcc_q8_dwconv(pool, &g, &p, &r, in, got, scratch);
@@ -101,8 +102,8 @@ static void test_dw(const tfcc_q8_dw_kernel *k, tfcc_threadpool *pool, const qca
     if (got[i] != want[i] && bad++ < 3)
       fprintf(stderr, "%s: out[%zu] = %d, want %d\n", k->name, i, got[i], want[i]);
   CHECKF(bad == 0 && got[nout] == 0xEE,
-         "%s %s %s dw %dx%dx%d f%dx%d s%d d%d %s zp %d/%d/%d: %d wrong", k->name,
-         q->is_signed ? "s8" : "u8", q->fp32 ? "fp32" : "fixed", ih, iw, ch, fh, fw, s, d,
+         "%s (%s) %s %s dw %dx%dx%d m%d f%dx%d s%d d%d %s zp %d/%d/%d: %d wrong", k->name,
+         p.k->name, q->is_signed ? "s8" : "u8", q->fp32 ? "fp32" : "fixed", ih, iw, ic, dm, fh, fw, s, d,
          same ? "SAME" : "VALID", q->in_zp, q->w_zp, q->out_zp, bad);
   free(scratch);
   tfcc_q8_dw_packed_free(&p);
@@ -114,6 +115,12 @@ static void test_dw(const tfcc_q8_dw_kernel *k, tfcc_threadpool *pool, const qca
   free(scale);
   free(mult);
   free(shift);
+}
+
+static void test_dw(const tfcc_q8_dw_kernel *k, tfcc_threadpool *pool, const qcase *q,
+                    int batches, int ih, int iw, int ch, int fh, int fw, int s, int d, bool same,
+                    bool with_bias) {
+  test_dwm(k, pool, q, batches, ih, iw, ch, 1, fh, fw, s, d, same, with_bias);
 }
 
 int main(void) {
@@ -132,9 +139,13 @@ int main(void) {
       {true, true, 127, 0, -128, 1e-5f, 1e-3f, -128, 127},
       {true, true, 5, 0, -3, 1e-3f, 3e-3f, 0, 127},   /* RELU */
       {true, true, -7, 0, 10, 1e-3f, 3e-3f, 10, 70},  /* RELU6-like */
+      {true, true, 2, 0, -20, 0.5f, 2.5f, -100, 90},   /* scales >= 1: clamp before rounding */
+      {false, true, 130, 126, 40, 1.0f, 1.0f, 5, 250},
       {true, false, 3, 0, -5, 1e-4f, 2e-2f, -128, 127},
       {true, false, -128, 0, 127, 1e-3f, 5e-1f, -128, 127},
       {true, false, 127, 0, 0, 1e-6f, 1e-5f, -1, 1},
+      {true, false, 1, 0, 2, 1.5f, 3.0f, -128, 127}, /* multiplier > 1: left shift */
+      {false, false, 120, 118, 7, 1.2f, 1.2f, 0, 255},
       {false, true, 128, 128, 128, 1e-4f, 1e-4f, 0, 255},
       {false, true, 0, 255, 255, 2e-3f, 2e-3f, 0, 255},
       {false, true, 255, 0, 0, 3e-5f, 3e-5f, 0, 255},
@@ -163,6 +174,23 @@ int main(void) {
       test_dw(k, pl, q, 1, 10, 10, 9, 3, 3, 1, 2, true, true);
       test_dw(k, pl, q, 1, 6, 7, 1, 2, 4, 1, 1, true, true);
       test_dw(k, pl, q, 1, 30, 30, 96, 3, 3, 2, 1, true, true);
+      /* 64-channel blocks (full, tail of 1, of 63), 5x5 / 7x7 / 4x1 windows (filter-row quads
+       * of 4, partial), depth multiplier 2 and 3, window taller than the image */
+      test_dw(k, pl, q, 1, 8, 9, 128, 3, 3, 1, 1, true, true);
+      test_dw(k, pl, q, 1, 7, 7, 65, 5, 5, 1, 1, true, true);
+      test_dw(k, pl, q, 1, 9, 8, 127, 3, 3, 2, 1, false, true);
+      test_dw(k, pl, q, 1, 10, 9, 20, 7, 7, 2, 1, true, true);
+      test_dw(k, pl, q, 1, 9, 6, 70, 4, 1, 1, 1, true, true);
+      test_dw(k, pl, q, 1, 2, 12, 64, 5, 5, 1, 1, true, true);
+      test_dwm(k, pl, q, 1, 9, 10, 8, 2, 3, 3, 1, 1, true, true);
+      test_dwm(k, pl, q, 2, 11, 9, 40, 2, 3, 3, 2, 1, true, true);
+      test_dwm(k, pl, q, 1, 8, 8, 5, 3, 5, 5, 1, 2, true, ci % 2 == 0);
+      /* channel counts dividing 64 at stride 1 (several pixels per vector, partial edges) */
+      test_dw(k, pl, q, 1, 7, 13, 32, 3, 3, 1, 1, true, true);
+      test_dw(k, pl, q, 1, 6, 11, 8, 3, 3, 1, 2, true, true);
+      test_dw(k, pl, q, 1, 5, 70, 2, 3, 3, 1, 1, false, true);
+      test_dw(k, pl, q, 2, 4, 37, 4, 5, 5, 1, 1, true, ci % 3 == 1);
+      test_dw(k, pl, q, 1, 9, 9, 32, 3, 3, 2, 1, true, true);
     }
   }
   CHECK(tested >= 1);

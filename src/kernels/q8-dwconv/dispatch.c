@@ -1,23 +1,39 @@
 /* q8 depthwise dispatch table: the best micro-kernel at or below the model's ISA level. */
+#include "cpu/cpu_info.h"
 #include "kernels/q8-dwconv/dwconv.h"
 #include "kernels/q8-dwconv/ukernels.h"
 
 static const tfcc_q8_dw_kernel kernels[] = {
 #if defined(__x86_64__) || defined(__i386__)
-    {"q8-dwconv-16-avx512", TFCC_ISA_AVX512, tfcc_q8_dw_s_avx512, tfcc_q8_dw_u_avx512},
-    {"q8-dwconv-8-avx2", TFCC_ISA_AVX2, tfcc_q8_dw_s_avx2, tfcc_q8_dw_u_avx2},
+    {"q8-dwconv-64-avx512vnni", TFCC_ISA_AVX512, TFCC_CPU_AVX512VNNI, NULL, NULL,
+     tfcc_q8_dw_row_s_avx512vnni, tfcc_q8_dw_row_u_avx512vnni},
+    {"q8-dwconv-16-avx512", TFCC_ISA_AVX512, -1, tfcc_q8_dw_s_avx512, tfcc_q8_dw_u_avx512, NULL, NULL},
+    {"q8-dwconv-8-avx2", TFCC_ISA_AVX2, -1, tfcc_q8_dw_s_avx2, tfcc_q8_dw_u_avx2, NULL, NULL},
 #endif
 #if defined(__aarch64__)
-    {"q8-dwconv-8-neon", TFCC_ISA_NEON, tfcc_q8_dw_s_neon, tfcc_q8_dw_u_neon},
+    {"q8-dwconv-8-neon", TFCC_ISA_NEON, -1, tfcc_q8_dw_s_neon, tfcc_q8_dw_u_neon, NULL, NULL},
 #endif
-    {"q8-dwconv-scalar", TFCC_ISA_GENERIC, tfcc_q8_dw_s_scalar, tfcc_q8_dw_u_scalar},
+    {"q8-dwconv-scalar", TFCC_ISA_GENERIC, -1, tfcc_q8_dw_s_scalar, tfcc_q8_dw_u_scalar, NULL, NULL},
 };
 #define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
 
 bool tfcc_q8_dw_usable(const tfcc_q8_dw_kernel *k, tfcc_isa isa) {
   if (k->isa == TFCC_ISA_GENERIC) return true;
-  if (k->isa == TFCC_ISA_NEON || isa == TFCC_ISA_NEON) return k->isa == isa;
-  return k->isa <= isa;
+  if (k->isa == TFCC_ISA_NEON || isa == TFCC_ISA_NEON) {
+    if (k->isa != isa) return false;
+  } else if (k->isa > isa) {
+    return false;
+  }
+  return k->feature < 0 || tfcc_cpu_has(tfcc_cpu(), (tfcc_cpu_feature)k->feature);
+}
+
+/* The next usable per-pixel kernel after k (for filters a row kernel cannot take). */
+const tfcc_q8_dw_kernel *tfcc_q8_dw_pixel_fallback(const tfcc_q8_dw_kernel *k, tfcc_isa isa) {
+  int i = 0;
+  while (i < N_KERNELS && &kernels[i] != k) i++;
+  for (; i < N_KERNELS; i++)
+    if (kernels[i].fn_s && tfcc_q8_dw_usable(&kernels[i], isa)) return &kernels[i];
+  return &kernels[N_KERNELS - 1];
 }
 
 const tfcc_q8_dw_kernel *tfcc_q8_dw_select(tfcc_isa isa) {

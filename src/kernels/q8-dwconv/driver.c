@@ -1,5 +1,6 @@
 /* Packing, tap pointers and threading of the q8 depthwise convolution (see dwconv.h). One
  * task per output row; fixed-point requantization on a per-thread int32 row of channels. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,12 +10,77 @@
 
 static size_t c16_of(int32_t c) { return ((size_t)c + 15u) & ~(size_t)15u; }
 
+/* Row-kernel layout (dwconv.h); false when no kz brings a uint8 filter into signed bytes. */
+static bool pack_rows(bool is_signed, int32_t c, int32_t fh, int32_t fw, const uint8_t *f,
+                      const int32_t *bias, const tfcc_conv_requant *r, tfcc_q8_dw_packed *out) {
+  const size_t taps = (size_t)fh * (size_t)fw, C = (size_t)c;
+  int32_t wmin = 255, wmax = -255;
+  for (size_t i = 0; i < taps * C; i++) {
+    const int32_t v = (is_signed ? (int32_t)(int8_t)f[i] : (int32_t)f[i]) + r->filter_offset;
+    wmin = v < wmin ? v : wmin;
+    wmax = v > wmax ? v : wmax;
+  }
+  int32_t kz = 0;
+  if (wmin < -128 || wmax > 127) {
+    kz = wmax - 127 > -128 ? wmax - 127 : -128;
+    if (kz > wmin + 128 || kz > 127) return false;
+  }
+  const int32_t nq = (fh + 3) / 4;
+  const size_t blocks = (C + 63) / 64, bstride = (size_t)(4 + nq * fw) * 64;
+  /* c dividing 64: one more block with channel (lane byte % c), 64 / c pixels per vector */
+  const bool rep = C < 64 && 64 % C == 0;
+  int32_t *w = aligned_alloc(64, (blocks + rep) * bstride * 4);
+  if (!w) return false;
+  memset(w, 0, (blocks + rep) * bstride * 4);
+  const uint32_t io = (uint32_t)r->input_offset - (is_signed ? 128u : 0u);
+  for (size_t n = 0; n < C + (rep ? 64 : 0); n++) {
+    const size_t blk = n < C ? n / 64 : blocks, cb = n < C ? n % 64 : n - C;
+    const size_t ch = n < C ? n : cb % C;
+    /* lane order: byte 16 L + 4 j + i sits in vector j, element 4 L + i */
+    const size_t e = ((cb >> 2) & 3) * 16 + (cb >> 4) * 4 + (cb & 3);
+    int32_t *pw = w + blk * bstride;
+    uint8_t *wq = (uint8_t *)(void *)(pw + 256);
+    uint32_t sum = 0;
+    for (int32_t ky = 0; ky < fh; ky++)
+      for (int32_t kx = 0; kx < fw; kx++) {
+        const uint8_t b = f[((size_t)ky * (size_t)fw + (size_t)kx) * C + ch];
+        const int32_t v = (is_signed ? (int32_t)(int8_t)b : (int32_t)b) + r->filter_offset;
+        sum += (uint32_t)v;
+        const size_t q = (size_t)ky / 4, k = (size_t)ky % 4;
+        wq[((q * (size_t)fw + (size_t)kx) * 64 + e) * 4 + k] = (uint8_t)(int8_t)(v - kz);
+      }
+    pw[e] = (int32_t)((bias ? (uint32_t)bias[ch] : 0u) + io * sum);
+    const size_t k = ch * (size_t)r->mult_stride;
+    ((float *)(void *)(pw + 64))[e] = r->scale ? r->scale[k] : 0.0f;
+    pw[128 + e] = r->mult ? r->mult[k] : 0;
+    pw[192 + e] = r->shift ? r->shift[k] : 0;
+  }
+  out->rep = rep;
+  out->scale_lt1 = r->scale != NULL;
+  for (size_t ch = 0; r->scale && ch < C; ch++)
+    if (!(fabsf(r->scale[ch * (size_t)r->mult_stride]) < 1.0f)) out->scale_lt1 = false;
+  out->kz = kz;
+  out->rows = true;
+  out->w = w;
+  return true;
+}
+
 bool tfcc_q8_dw_pack(const tfcc_q8_dw_kernel *k, bool is_signed, int32_t c, int32_t fh,
                      int32_t fw, const void *filter, const int32_t *bias,
                      const tfcc_conv_requant *r, tfcc_q8_dw_packed *out) {
   memset(out, 0, sizeof *out);
   if (c <= 0 || fh <= 0 || fw <= 0 || (int64_t)fh * fw > TFCC_Q8_DW_MAX_TAPS) return false;
   const size_t c16 = c16_of(c), taps = (size_t)fh * (size_t)fw;
+  out->c = c;
+  out->taps = (int32_t)taps;
+  out->fh = fh;
+  out->fw = fw;
+  out->is_signed = is_signed;
+  out->fp32 = r->scale != NULL;
+  out->zp_byte = (uint8_t)(-r->input_offset);
+  out->k = k;
+  if (k->row_s && pack_rows(is_signed, c, fh, fw, filter, bias, r, out)) return true;
+  if (!k->fn_s) out->k = k = tfcc_q8_dw_pixel_fallback(k, k->isa);
   const size_t bytes = ((2 + taps) * c16 * 4 + c16 + 63) & ~(size_t)63;
   int32_t *w = aligned_alloc(64, bytes);
   if (!w) return false;
@@ -34,11 +100,6 @@ bool tfcc_q8_dw_pack(const tfcc_q8_dw_kernel *k, bool is_signed, int32_t c, int3
     scale[ch] = r->scale ? r->scale[ch * (size_t)r->mult_stride] : 0.0f;
   }
   memset((uint8_t *)(w + (2 + taps) * c16), (uint8_t)(-r->input_offset), c16);
-  out->k = k;
-  out->c = c;
-  out->taps = (int32_t)taps;
-  out->is_signed = is_signed;
-  out->fp32 = r->scale != NULL;
   out->w = w;
   return true;
 }
@@ -49,10 +110,27 @@ void tfcc_q8_dw_packed_free(tfcc_q8_dw_packed *p) {
   p->w = NULL;
 }
 
-size_t tfcc_q8_dw_scratch_bytes(const tfcc_q8_dw_packed *p, int threads) {
-  if (p->fp32) return 0;
+static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
+
+/* Per-thread buffer: row kernels' column quads, else the fixed-point int32 row. */
+static size_t thread_bytes(const tfcc_q8_dw_packed *p, const tfcc_conv_geom *g) {
+  if (p->rows) {
+    const size_t ncols = (size_t)(g->out_w - 1) * (size_t)g->stride_w +
+                         (size_t)(p->fw - 1) * (size_t)g->dil_w + 1;
+    return align64(ncols * (size_t)((p->fh + 3) / 4) * 256);
+  }
+  return p->fp32 ? 0 : align64(c16_of(p->c) * 4);
+}
+
+static size_t expand_bytes(const tfcc_conv_geom *g) {
+  if (g->in_c == g->out_c) return 0;
+  return align64((size_t)g->batches * (size_t)g->in_h * (size_t)g->in_w * (size_t)g->out_c);
+}
+
+size_t tfcc_q8_dw_scratch_bytes(const tfcc_q8_dw_packed *p, const tfcc_conv_geom *g, int threads) {
   if (threads < 1) threads = 1;
-  return ((c16_of(p->c) * 4 + 63) & ~(size_t)63) * (size_t)threads;
+  if (g->out_w <= 0 || g->out_h <= 0) return 0;
+  return expand_bytes(g) + thread_bytes(p, g) * (size_t)threads;
 }
 
 typedef struct dw_job {
@@ -61,8 +139,35 @@ typedef struct dw_job {
   const tfcc_conv_requant *r;
   const uint8_t *in;
   uint8_t *out;
-  uint8_t *scratch;
+  uint8_t *scratch; /* per-thread buffers */
+  size_t thread_bytes;
 } dw_job;
+
+static void row_task(void *ctx, size_t task, int thread) {
+  const dw_job *j = ctx;
+  const tfcc_conv_geom *g = j->g;
+  const tfcc_q8_dw_packed *p = j->p;
+  const size_t C = (size_t)p->c;
+  const size_t oy = task % (size_t)g->out_h, b = task / (size_t)g->out_h;
+  const uint8_t *img = j->in + b * (size_t)g->in_h * (size_t)g->in_w * C;
+  const uint8_t *rows[TFCC_Q8_DW_MAX_TAPS];
+  const int32_t iy0 = (int32_t)oy * g->stride_h - g->pad_h;
+  for (int32_t fy = 0; fy < g->filter_h; fy++) {
+    const int32_t iy = iy0 + fy * g->dil_h;
+    rows[fy] = iy >= 0 && iy < g->in_h ? img + (size_t)iy * (size_t)g->in_w * C : NULL;
+  }
+  tfcc_q8_dw_row a;
+  a.g = g;
+  a.p = p;
+  a.r = j->r;
+  a.rows = rows;
+  a.out = j->out + (b * (size_t)g->out_h + oy) * (size_t)g->out_w * C;
+  a.cols = j->scratch + (size_t)thread * j->thread_bytes;
+  a.zp = j->r->output_offset;
+  a.lo = (float)(j->r->act_min - j->r->output_offset);
+  a.hi = (float)(j->r->act_max - j->r->output_offset);
+  (p->is_signed ? p->k->row_s : p->k->row_u)(&a);
+}
 
 static void dw_task(void *ctx, size_t task, int thread) {
   const dw_job *j = ctx;
@@ -76,8 +181,7 @@ static void dw_task(void *ctx, size_t task, int thread) {
   const uint8_t *taps[TFCC_Q8_DW_MAX_TAPS];
   tfcc_q8_out o;
   o.c_stride = 0;
-  o.c32 = p->fp32 ? NULL
-                  : (int32_t *)(void *)(j->scratch + (size_t)thread * ((c16 * 4 + 63) & ~(size_t)63));
+  o.c32 = p->fp32 ? NULL : (int32_t *)(void *)(j->scratch + (size_t)thread * j->thread_bytes);
   o.zp = j->r->output_offset;
   o.lo = (float)(j->r->act_min - j->r->output_offset);
   o.hi = (float)(j->r->act_max - j->r->output_offset);
@@ -113,12 +217,45 @@ static void dw_task(void *ctx, size_t task, int thread) {
   }
 }
 
+/* Depth multiplier m: channel oc of the expanded input is input channel oc / m. */
+typedef struct expand_job {
+  const uint8_t *in;
+  uint8_t *out;
+  size_t pixels, in_c, m, per_task;
+} expand_job;
+
+static void expand_task(void *ctx, size_t task, int thread) {
+  (void)thread;
+  const expand_job *e = ctx;
+  size_t p0 = task * e->per_task, p1 = p0 + e->per_task;
+  if (p1 > e->pixels) p1 = e->pixels;
+  for (size_t px = p0; px < p1; px++) {
+    const uint8_t *s = e->in + px * e->in_c;
+    uint8_t *d = e->out + px * e->in_c * e->m;
+    for (size_t c = 0; c < e->in_c; c++)
+      for (size_t k = 0; k < e->m; k++) *d++ = s[c];
+  }
+}
+
 void tfcc_q8_dwconv(struct tfcc_threadpool *pool, const tfcc_conv_geom *g,
                     const tfcc_q8_dw_packed *p, const tfcc_conv_requant *r, const void *in,
                     void *out, void *scratch) {
-  dw_job j = {g, p, r, in, out, scratch};
   const size_t rows = (size_t)g->batches * (size_t)g->out_h;
-  if (rows == 0 || g->out_w == 0) return;
+  if (rows == 0 || g->out_w <= 0) return;
   const double macs = (double)rows * g->out_w * p->c * p->taps;
-  tfcc_threadpool_run(macs < 64.0 * 1024.0 ? NULL : pool, rows, dw_task, &j);
+  if (macs < 64.0 * 1024.0) pool = NULL;
+  tfcc_conv_geom ge = *g;
+  uint8_t *buf = scratch;
+  if (g->in_c != g->out_c) { /* depth multiplier: expand the input to out_c channels */
+    const size_t pixels = (size_t)g->batches * (size_t)g->in_h * (size_t)g->in_w;
+    expand_job e = {in, buf, pixels, (size_t)g->in_c, (size_t)(g->out_c / g->in_c), 0};
+    const size_t tasks = pool ? 8 : 1;
+    e.per_task = (pixels + tasks - 1) / tasks;
+    tfcc_threadpool_run(pool, (pixels + e.per_task - 1) / e.per_task, expand_task, &e);
+    in = buf;
+    buf += expand_bytes(g);
+    ge.in_c = g->out_c;
+  }
+  dw_job j = {&ge, p, r, in, out, buf, thread_bytes(p, g)};
+  tfcc_threadpool_run(pool, rows, p->rows ? row_task : dw_task, &j);
 }

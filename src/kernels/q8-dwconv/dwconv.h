@@ -7,7 +7,24 @@
  * (vectorised) or the reference's fixed point on the int32 sums.
  *
  * Packed (int32 units, C16 = channels rounded up to 16): [C16 bias'][C16 float scale]
- * [taps x C16 weights w' in the low 16 bits, high 16 bits zero], then C16 zero-point bytes. */
+ * [taps x C16 weights w' in the low 16 bits, high 16 bits zero], then C16 zero-point bytes.
+ *
+ * Row kernels (AVX512-VNNI, `rows` set) compute a whole output row per call, 64 channels at
+ * a time. For each input column of the row's window they interleave the bytes of filter rows
+ * 4q..4q+3 (column "quads", one int32 lane per channel: rows in its 4 bytes), so one
+ * vpdpbusd multiplies 4 filter rows of one filter column for 16 channels; the quads are built
+ * once per input column and reused by every output pixel that reads the column. vpdpbusd
+ * takes unsigned activations: int8 ones are flipped (x ^ 0x80 = x + 128, -128 * sum w'
+ * folded in the bias). Weights must be signed bytes: uint8 filters store s = w' - kz with a
+ * per-tensor kz that brings every s into [-128, 127]; kz * (sum of the window's inputs) is
+ * added by a second vpdpbusd against a kz quad. Packed per 64-channel block:
+ * [64 bias'][64 float scale][64 fixed-point multiplier][64 shift]
+ * [filter_h/4 quads x filter_w x 64 weight quads], each vector in
+ * the lane order the interleave produces (acc j, 128-bit lane L, element i <-> channel
+ * 16 L + 4 j + i); the saturating packs of the epilogue restore channel order. Channel
+ * counts dividing 64 (8, 16, 32...) at stride_w 1 run 64 / c pixels per vector from one extra
+ * block packed with lane byte b as channel b % c (no idle lanes). Both
+ * requantizations are vectorised (fixed point: tfcc_mbqm lane by lane, 64-bit products). */
 #ifndef TFCC_KERNELS_Q8_DWCONV_DWCONV_H
 #define TFCC_KERNELS_Q8_DWCONV_DWCONV_H
 
@@ -24,33 +41,63 @@
 typedef void (*tfcc_q8_dw_fn)(size_t c, size_t ntaps, const uint8_t *const *taps,
                               const int32_t *pw, const tfcc_q8_out *o);
 
+struct tfcc_q8_dw_packed;
+
+/* One output row for a row kernel (see above). */
+typedef struct tfcc_q8_dw_row {
+  const tfcc_conv_geom *g;
+  const struct tfcc_q8_dw_packed *p;
+  const tfcc_conv_requant *r;  /* fixed-point requantization when !p->fp32 */
+  const uint8_t *const *rows;  /* filter_h input rows, NULL outside the image */
+  uint8_t *out;                /* out_w x c bytes */
+  void *cols;                  /* per-thread column buffer (tfcc_q8_dw_scratch_bytes) */
+  float lo, hi;                /* act_min - zp, act_max - zp */
+  int32_t zp;
+} tfcc_q8_dw_row;
+typedef void (*tfcc_q8_dw_row_fn)(const tfcc_q8_dw_row *a);
+
 typedef struct tfcc_q8_dw_kernel {
   const char *name;
   tfcc_isa isa;
-  tfcc_q8_dw_fn fn_s, fn_u; /* int8 / uint8 activations */
+  int feature;              /* tfcc_cpu_feature the kernel needs besides isa, or -1 */
+  tfcc_q8_dw_fn fn_s, fn_u; /* per-pixel kernels, int8 / uint8 activations (or NULL) */
+  tfcc_q8_dw_row_fn row_s, row_u; /* row kernels (or NULL) */
 } tfcc_q8_dw_kernel;
 
 const tfcc_q8_dw_kernel *tfcc_q8_dw_select(tfcc_isa isa);
 int tfcc_q8_dw_kernel_count(void);
 const tfcc_q8_dw_kernel *tfcc_q8_dw_kernel_at(int i);
 bool tfcc_q8_dw_usable(const tfcc_q8_dw_kernel *k, tfcc_isa isa);
+/* The best per-pixel kernel at or after k usable at isa (for filters a row kernel cannot
+ * take). */
+const tfcc_q8_dw_kernel *tfcc_q8_dw_pixel_fallback(const tfcc_q8_dw_kernel *k, tfcc_isa isa);
 
 typedef struct tfcc_q8_dw_packed {
-  const tfcc_q8_dw_kernel *k;
-  int32_t c, taps;
+  const tfcc_q8_dw_kernel *k; /* the kernel packed for (a per-pixel one when a row kernel
+                                 cannot take the filter) */
+  int32_t c, taps, fh, fw;
   bool is_signed, fp32;
+  bool rows;      /* row-kernel layout */
+  int32_t kz;     /* row kernels: weight offset kz (0: none) */
+  bool scale_lt1; /* every fp32 requantization scale below 1 in magnitude */
+  bool rep;       /* row kernels, c dividing 64: an extra block packs 64 / c pixels per
+                     vector (lane byte b is channel b % c), used at stride_w 1 */
+  uint8_t zp_byte; /* input zero point as stored (before any flip) */
   int32_t *w;
 } tfcc_q8_dw_packed;
 
-/* filter [1, fh, fw, c] (int8 when is_signed, else uint8), bias (NULL: zero). */
+/* filter [1, fh, fw, c] (int8 when is_signed, else uint8), bias (NULL: zero). c is the
+ * number of output channels (input channels x depth multiplier). */
 bool tfcc_q8_dw_pack(const tfcc_q8_dw_kernel *k, bool is_signed, int32_t c, int32_t fh,
                      int32_t fw, const void *filter, const int32_t *bias,
                      const tfcc_conv_requant *r, tfcc_q8_dw_packed *out);
 void tfcc_q8_dw_packed_free(tfcc_q8_dw_packed *p);
 
 struct tfcc_threadpool;
-size_t tfcc_q8_dw_scratch_bytes(const tfcc_q8_dw_packed *p, int threads);
-/* g->in_c == g->out_c == p->c, filter_h * filter_w == p->taps. */
+/* Scratch for this geometry: per-thread buffers, and the input expanded to out_c channels
+ * when the depth multiplier is not 1. */
+size_t tfcc_q8_dw_scratch_bytes(const tfcc_q8_dw_packed *p, const tfcc_conv_geom *g, int threads);
+/* g->out_c == p->c (a multiple of g->in_c), filter_h * filter_w == p->taps. */
 void tfcc_q8_dwconv(struct tfcc_threadpool *pool, const tfcc_conv_geom *g,
                     const tfcc_q8_dw_packed *p, const tfcc_conv_requant *r, const void *in,
                     void *out, void *scratch);

@@ -8,6 +8,8 @@
   void name(size_t c, size_t ntaps, const uint8_t *const *taps, const int32_t *pw,     \
             const tfcc_q8_out *o)
 
+void tfcc_q8_dw_row_s_avx512vnni(const tfcc_q8_dw_row *a);
+void tfcc_q8_dw_row_u_avx512vnni(const tfcc_q8_dw_row *a);
 TFCC_Q8_DW_DECL(tfcc_q8_dw_s_avx512);
 TFCC_Q8_DW_DECL(tfcc_q8_dw_u_avx512);
 TFCC_Q8_DW_DECL(tfcc_q8_dw_s_avx2);
