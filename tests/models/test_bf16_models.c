@@ -179,6 +179,52 @@ static void check_model(const model_case *c, const char *shared, const char *zoo
   test_npy_free(&in);
 }
 
+/* Hot weight update keeps the precision: the new generation's operators pack bf16 too. */
+static void check_update(const char *shared, bool bf16_runs) {
+  char path[4096], in_path[4096];
+  snprintf(path, sizeof path, "%s/models/face_detection_short_range.tflite", shared);
+  snprintf(in_path, sizeof in_path, "%s/models/ref/face_detection_short_range/input_0.npy", shared);
+  test_npy in;
+  if (test_npy_load(in_path, &in) != 0) return;
+  tfcc_model_options mo;
+  tfcc_model_options_default(&mo);
+  mo.precision = TFCC_PRECISION_BF16;
+  tfcc_model *m = NULL;
+  tfcc_session *s = NULL;
+  CHECK(tfcc_model_load_file(g_rt, path, &mo, &m) == TFCC_OK);
+  if (m) CHECK(tfcc_session_create(m, NULL, &s) == TFCC_OK);
+  if (s) {
+    tfcc_tensor_info info[2];
+    void *out[2][2];
+    for (int i = 0; i < 2; i++) {
+      tfcc_session_output_info(s, i, &info[i]);
+      out[0][i] = calloc(1, info[i].bytes);
+      out[1][i] = calloc(1, info[i].bytes);
+    }
+    const void *ins[1] = {in.data};
+    tfcc_session_set_profiling(s, 1);
+    CHECK(tfcc_session_run(s, ins, out[0]) == TFCC_OK);
+    CHECKF(tfcc_model_update_weights(m, path) == TFCC_OK, "update: %s", tfcc_last_error());
+    tfcc_session_profile_reset(s);
+    CHECK(tfcc_session_run(s, ins, out[1]) == TFCC_OK);
+    const tfcc_op_profile *e = NULL;
+    int n = tfcc_session_profile(s, &e), bf16_nodes = 0;
+    for (int i = 0; i < n; i++)
+      if (e[i].runs && e[i].kernel && strncmp(e[i].kernel, "bf16-", 5) == 0) bf16_nodes++;
+    CHECKF(bf16_runs ? bf16_nodes > 0 : bf16_nodes == 0, "after update: %d bf16 nodes", bf16_nodes);
+    for (int i = 0; i < 2; i++) {
+      CHECKF(memcmp(out[0][i], out[1][i], info[i].bytes) == 0, "output %d changed by the update", i);
+      free(out[0][i]);
+      free(out[1][i]);
+    }
+    printf("hot update at precision bf16: %d bf16 nodes after the update, outputs unchanged\n",
+           bf16_nodes);
+  }
+  tfcc_session_destroy(s);
+  tfcc_model_release(m);
+  test_npy_free(&in);
+}
+
 int main(void) {
   const char *shared = tfcc_test_shared_dir();
   if (!shared) return TFCC_TEST_SKIP;
@@ -199,6 +245,7 @@ int main(void) {
          bf16_runs ? tfcc_bf16_gemm_select(level)->name : tfcc_bf16_gemm_unavailable(level));
   for (size_t i = 0; i < sizeof k_cases / sizeof k_cases[0]; i++)
     check_model(&k_cases[i], shared, zoo, bf16_runs);
+  check_update(shared, bf16_runs);
   tfcc_runtime_destroy(g_rt);
   return tfcc_test_finish("test_bf16_models");
 }
