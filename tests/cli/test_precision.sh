@@ -34,6 +34,10 @@ expect_rc 0 "run bf16 capped" -- env TFCC_ISA=avx2 "$TFCC" run "$M" -i "$IN" -o 
 if cmp -s "$TMP/f32/0_"*.npy "$TMP/bf16/0_"*.npy; then ok; else bad "bf16 at avx2 differs from f32"; fi
 expect_rc 0 "bench bf16 capped" -- "$TFCC" bench "$M" --precision bf16 --isa avx2 --runs 2
 if grep -q "bf16-gem" "$TMP/out"; then bad "bf16 kernel below avx512"; else ok; fi
+# one KERNEL_FALLBACK at load naming the reason (library log lines shown with TFCC_LOG)
+expect_rc 0 "bench bf16 capped, logged" -- env TFCC_LOG=1 "$TFCC" bench "$M" --precision bf16 --isa avx2 --runs 1
+n=$(grep -c "KERNEL_FALLBACK.*precision bf16: the kernel dispatch level is capped below avx512" "$TMP/err")
+[ "$n" -eq 1 ] && ok || bad "capped bf16: $n KERNEL_FALLBACK lines for the precision, wanted 1"
 expect_rc 0 "run bf16" -- "$TFCC" run "$M" -i "$IN" -o "$TMP/bf16b" --precision bf16
 [ -s "$TMP/bf16b/0_"*.npy ] && ok || bad "run bf16 wrote no output"
 finish
