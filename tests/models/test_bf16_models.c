@@ -236,6 +236,17 @@ int main(void) {
   ro.num_threads = 2;
   ro.log_level = TFCC_LOG_ERROR; /* the expected KERNEL_FALLBACK at low caps */
   CHECK(tfcc_runtime_create(&ro, &g_rt) == TFCC_OK);
+  { /* a value outside the enum is refused at load, naming the field */
+    tfcc_model_options mo;
+    tfcc_model_options_default(&mo);
+    CHECK(mo.precision == TFCC_PRECISION_F32);
+    mo.precision = (tfcc_precision)7;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/models/mnist_lstm_float.tflite", shared);
+    tfcc_model *m = NULL;
+    CHECK(tfcc_model_load_file(g_rt, path, &mo, &m) == TFCC_ERR_INVALID_ARG && m == NULL);
+    CHECKF(strstr(tfcc_last_error(), "precision 7") != NULL, "message: %s", tfcc_last_error());
+  }
   const char *cap = getenv("TFCC_ISA");
   tfcc_isa cap_isa = TFCC_ISA_COUNT_;
   if (cap && cap[0]) tfcc_isa_parse(cap, &cap_isa);
