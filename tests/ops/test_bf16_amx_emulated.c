@@ -61,7 +61,11 @@ static float bf(const uint8_t *p) {
   memcpy(&h, p, 2);
   return tfcc_bf16_to_f32(h);
 }
-/* C[m][n] += sum_k A[m][2k+1] B[k][2n+1] + A[m][2k] B[k][2n] (float32, SDM order) */
+/* C[m][n] += sum_k A[m][2k+1] B[k][2n+1] + A[m][2k] B[k][2n] (float32, SDM order). GCC 12.2's
+ * -O3 loop vectorizer miscompiles this loop nest (see bf16-gemm-4x16-scalar.c): off for it. */
+#if !defined(__clang__)
+__attribute__((optimize("no-tree-loop-vectorize")))
+#endif
 static void emu_dpbf16ps(int c, int a, int b) {
   if (!g_emu.configured || g_emu.colsb[a] / 4 != g_emu.rows[b] || g_emu.rows[c] != g_emu.rows[a] ||
       g_emu.colsb[c] != g_emu.colsb[b])
