@@ -11,7 +11,7 @@ mkdir -p "$OUT"
 FLAGS="-std=c11 -O3 -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers -Wno-format-truncation -D_GNU_SOURCE -Iinclude -Isrc"
 objs=""
 for f in $(find src -name '*.c' | sort); do
-  case "$f" in *-avx512.c|*-avx2.c|*-sse4.c|*-avx512vnni.c|*-avxvnni.c|src/crypto/*) continue ;; esac
+  case "$f" in *-avx512.c|*-avx2.c|*-sse4.c|*-avx512vnni.c|*-avxvnni.c|*-avx512bf16.c|*-amxbf16.c|src/crypto/*) continue ;; esac
   o="$OUT/$(echo "$f" | tr '/' '_').o"
   extra=""
   case "$f" in *-neondot.c) extra="-march=armv8.2-a+dotprod" ;; esac
@@ -20,7 +20,7 @@ for f in $(find src -name '*.c' | sort); do
 done
 ar rcs "$OUT/libtfcc.a" $objs
 echo "aarch64 library: $OUT/libtfcc.a"
-for t in test_f32_gemm test_f32_dwconv test_q8_gemm test_q8_dwconv; do
+for t in test_f32_gemm test_f32_dwconv test_q8_gemm test_q8_dwconv test_bf16_gemm; do
   $CC $FLAGS -Itests/harness -static tests/ops/$t.c tests/harness/harness.c \
     -Wl,--whole-archive "$OUT/libtfcc.a" -Wl,--no-whole-archive -lpthread -lm -o "$OUT/$t"
   if command -v qemu-aarch64 >/dev/null; then

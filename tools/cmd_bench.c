@@ -39,6 +39,9 @@ static const char k_usage[] =
     "                         the first, worker k on entry k)\n"
     "      --isa CAP          cap kernel dispatch: generic, sse4, avx2, avx512 (default: env\n"
     "                         TFCC_ISA, else the best the CPU has)\n"
+    "      --precision P      f32 (default) or bf16: float CONV_2D / FULLY_CONNECTED with\n"
+    "                         bfloat16 weights and inputs, float32 sums (AVX512-BF16 or\n"
+    "                         AMX-BF16; elsewhere float32, see the profile's kernels)\n"
     "  -i, --input FILE.npy   data for the next input (or NAME=FILE.npy); other inputs get\n"
     "                         seeded random data of their dtype\n"
     "      --seed N           seed of the random inputs (default 1)\n"
@@ -62,6 +65,7 @@ enum {
   OPT_DURATION,
   OPT_AFFINITY,
   OPT_ISA,
+  OPT_PRECISION,
   OPT_INPUT,
   OPT_SEED,
   OPT_PROFILE_RUNS,
@@ -76,6 +80,7 @@ static const arg_opt k_opts[] = {{OPT_THREADS, "-t", "--threads", 1},
                                  {OPT_DURATION, "-d", "--duration", 1},
                                  {OPT_AFFINITY, NULL, "--affinity", 1},
                                  {OPT_ISA, NULL, "--isa", 1},
+                                 {OPT_PRECISION, NULL, "--precision", 1},
                                  {OPT_INPUT, "-i", "--input", 1},
                                  {OPT_SEED, NULL, "--seed", 1},
                                  {OPT_PROFILE_RUNS, NULL, "--profile-runs", 1},
@@ -93,6 +98,7 @@ typedef struct bench_opts {
   int cpus[MAX_CPUS];
   int n_cpus;
   const char *isa;
+  tfcc_precision precision;
   const char *specs[MAX_SPECS];
   int n_specs;
   const char *trace;
@@ -175,7 +181,11 @@ static int open_all(bench_state *b, const bench_opts *o) {
   b->r.level = tfcc_isa_dispatch_level(b->r.cap);
 
   uint64_t t0 = trace_now_ns();
-  st = tfcc_model_load_file(b->rt, o->model, NULL, &b->model);
+  tfcc_model_options mo;
+  tfcc_model_options_default(&mo);
+  mo.precision = o->precision;
+  b->r.precision = o->precision;
+  st = tfcc_model_load_file(b->rt, o->model, &mo, &b->model);
   uint64_t t1 = trace_now_ns();
   if (st != TFCC_OK) {
     const char *why = tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st);
@@ -335,6 +345,7 @@ static int parse_opts(int argc, char **argv, bench_opts *o, int *done) {
         o->isa = v;
         break;
       }
+      case OPT_PRECISION: bad = cli_parse_precision(v, &o->precision, err, sizeof err); break;
       case OPT_INPUT:
         if (o->n_specs >= MAX_SPECS) return cli_error(CMD, CLI_EXIT_USAGE, "too many -i (at most %d)", MAX_SPECS);
         o->specs[o->n_specs++] = v;

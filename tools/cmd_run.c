@@ -19,6 +19,7 @@
 
 static const char k_usage[] =
     "usage: tfcc run MODEL -i FILE.npy [-i NAME=FILE.npy ...] -o DIR [--threads N]\n"
+    "                [--precision f32|bf16]\n"
     "\n"
     "Runs MODEL (.tflite) once on .npy inputs and writes every output as DIR/<i>_<name>.npy\n"
     "(characters of <name> outside [A-Za-z0-9._-] become '_'). Prints one line per output.\n"
@@ -27,15 +28,19 @@ static const char k_usage[] =
     "  -i, --input FILE.npy        the next input (model order) not bound by name\n"
     "  -o, --output DIR            output directory (created if missing)\n"
     "  -t, --threads N             worker threads (default: all CPUs)\n"
+    "      --precision P           f32 (default) or bf16: float CONV_2D / FULLY_CONNECTED with\n"
+    "                              bfloat16 weights and inputs, float32 sums (AVX512-BF16;\n"
+    "                              elsewhere float32)\n"
     "  -h, --help                  this text\n"
     "\n"
     "Each file's dtype and shape must equal the input's; dimensions that are -1 in the\n"
     "input's shape signature are resized to the file's.\n";
 
-enum { OPT_INPUT = 1, OPT_OUTPUT, OPT_THREADS, OPT_HELP };
+enum { OPT_INPUT = 1, OPT_OUTPUT, OPT_THREADS, OPT_PRECISION, OPT_HELP };
 static const arg_opt k_opts[] = {
     {OPT_INPUT, "-i", "--input", 1},  {OPT_OUTPUT, "-o", "--output", 1},
-    {OPT_THREADS, "-t", "--threads", 1}, {OPT_HELP, "-h", "--help", 0}, {0, NULL, NULL, 0}};
+    {OPT_THREADS, "-t", "--threads", 1}, {OPT_PRECISION, NULL, "--precision", 1},
+    {OPT_HELP, "-h", "--help", 0}, {0, NULL, NULL, 0}};
 
 /* mkdir -p */
 static int make_dirs(const char *path, char *err, size_t n) {
@@ -109,9 +114,12 @@ static const char *session_err(const tfcc_session *s, tfcc_status st) {
 }
 
 static int run_model(run_state *r, const char *model_path, const char **specs, int n_specs,
-                     const char *out_dir, int threads) {
+                     const char *out_dir, int threads, tfcc_precision precision) {
   char err[512], shape[160], want[256];
-  if (cli_open_model(CMD, model_path, threads, 0, &r->rt, &r->model) != 0) return CLI_EXIT_FAIL;
+  tfcc_model_options mo;
+  tfcc_model_options_default(&mo);
+  mo.precision = precision;
+  if (cli_open_model_opts(CMD, model_path, threads, &mo, &r->rt, &r->model) != 0) return CLI_EXIT_FAIL;
   tfcc_status st = tfcc_session_create(r->model, NULL, &r->session);
   if (st != TFCC_OK)
     return cli_error(CMD, CLI_EXIT_FAIL, "%s: %s", model_path,
@@ -235,6 +243,7 @@ int cmd_run(int argc, char **argv) {
   const char *specs[MAX_SPECS];
   int n_specs = 0;
   long threads = 0;
+  tfcc_precision precision = TFCC_PRECISION_F32;
   char err[256];
   args_init(&a, argc, argv);
   for (;;) {
@@ -252,6 +261,10 @@ int cmd_run(int argc, char **argv) {
         if (args_int("--threads", value, 0, 1024, &threads, err, sizeof err) != 0)
           return cli_error(CMD, CLI_EXIT_USAGE, "%s", err);
         break;
+      case OPT_PRECISION:
+        if (cli_parse_precision(value, &precision, err, sizeof err) != 0)
+          return cli_error(CMD, CLI_EXIT_USAGE, "%s", err);
+        break;
       case ARGS_POSITIONAL:
         if (model) return cli_error(CMD, CLI_EXIT_USAGE, "unexpected argument '%s' (one MODEL only)", value);
         model = value;
@@ -264,7 +277,7 @@ int cmd_run(int argc, char **argv) {
   if (!out_dir) return cli_error(CMD, CLI_EXIT_USAGE, "no output directory given (-o DIR)");
   run_state r;
   memset(&r, 0, sizeof r);
-  int rc = run_model(&r, model, specs, n_specs, out_dir, (int)threads);
+  int rc = run_model(&r, model, specs, n_specs, out_dir, (int)threads, precision);
   run_cleanup(&r);
   return rc;
 }

@@ -229,6 +229,18 @@ typedef enum tfcc_quant_compat {
   TFCC_QUANT_COMPAT_REFERENCE = 1
 } tfcc_quant_compat;
 
+/* Arithmetic of float32 CONV_2D and FULLY_CONNECTED (docs/kernels.md, "Precision bf16"). */
+typedef enum tfcc_precision {
+  TFCC_PRECISION_F32 = 0,  /* float32 throughout (default) */
+  /* Weights and input activations rounded to bfloat16 (round to nearest even), products
+   * accumulated in float32, bias, activation and output in float32: half the weight memory;
+   * outputs typically move by up to ~1% of their range (measured per model in the docs).
+   * Runs on AVX512-BF16 (vdpbf16ps) or AMX-BF16 at dispatch level avx512; elsewhere the model
+   * runs in float32 and its load logs one KERNEL_FALLBACK naming why. Other operators stay
+   * float32. */
+  TFCC_PRECISION_BF16 = 1
+} tfcc_precision;
+
 typedef struct tfcc_model_options {
   size_t struct_size;         /* sizeof(tfcc_model_options) */
   int allow_unsupported;      /* 1: load even if operators are unsupported (for inspection);
@@ -237,6 +249,7 @@ typedef struct tfcc_model_options {
   int require_watermark;      /* 1: fail to load (TFCC_ERR_INTEGRITY) unless the file carries a
                                  tfcc watermark whose content hash matches (see tfcc_watermark_*) */
   tfcc_quant_compat quant_compat; /* default TFCC_QUANT_COMPAT_TFLITE */
+  tfcc_precision precision;       /* default TFCC_PRECISION_F32 */
 } tfcc_model_options;
 
 /* Graph passes run at load, in this order (docs/passes.md); set a bit in disabled_passes to

@@ -33,6 +33,11 @@ static const kernel_family k_families[] = {
       {TFCC_ISA_AVX2, "q8-dwconv-8-avx2"},
       {TFCC_ISA_AVX512, "q8-dwconv-16-avx512"},
       {TFCC_ISA_NEON, "q8-dwconv-8-neon"}}},
+    {"bf16-gemm",
+     "CONV_2D, FULLY_CONNECTED (float32 models at precision bf16; needs AVX512-BF16, the AMX "
+     "variant AMX-BF16 and the OS's permission; else float32)",
+     {{TFCC_ISA_GENERIC, "float32 kernels"},
+      {TFCC_ISA_AVX512, "bf16-gemm-8x32-avx512bf16"}}},
     {"batch-matmul", "BATCH_MATMUL", {{TFCC_ISA_GENERIC, "ref"}}},
     {"transpose-conv", "TRANSPOSE_CONV", {{TFCC_ISA_GENERIC, "ref"}}},
     {"pool", "AVERAGE_POOL_2D, MAX_POOL_2D, L2_POOL_2D", {{TFCC_ISA_GENERIC, "ref"}}},

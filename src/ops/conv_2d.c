@@ -6,6 +6,7 @@
 #include "kernels/f32-gemm/conv.h"
 #include "kernels/ref/conv.h"
 #include "kernels/ref/quant_util.h"
+#include "ops/bf16_fast.h"
 #include "ops/conv_common.h"
 #include "ops/f32_fast.h"
 #include "ops/q8_fast.h"
@@ -16,6 +17,7 @@ typedef struct conv_params {
   tfcc_conv_qparams q;
   tfcc_f32_fast f32; /* float32: filter packed for the GEMM micro-kernel */
   tfcc_q8_fast q8;   /* int8/uint8: the same for the q8 GEMM */
+  tfcc_bf16_fast bf16; /* float32 at precision bf16: filter packed for the bf16 GEMM */
 } conv_params;
 
 static void conv_release(void *p) {
@@ -24,6 +26,7 @@ static void conv_release(void *p) {
   tfcc_conv_qparams_free(&cp->q);
   tfcc_f32_fast_free(&cp->f32);
   tfcc_q8_fast_free(&cp->q8);
+  tfcc_bf16_fast_free(&cp->bf16);
   free(cp);
 }
 
@@ -32,6 +35,7 @@ static tfcc_status conv_init(tfcc_init_ctx *ctx) {
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for CONV_2D params");
   tfcc_f32_fast_init(&p->f32);
   tfcc_q8_fast_init(&p->q8);
+  tfcc_bf16_fast_init(&p->bf16, ctx->precision);
   const tfcc_fb_table *t = &ctx->node->options;
   p->o.padding = tfcc_fb_i8(t, 0, 0);
   p->o.stride_w = tfcc_fb_i32(t, 1, 0);
@@ -170,7 +174,9 @@ static tfcc_status conv_prepare(tfcc_op_ctx *ctx) {
   }
   int32_t od[4] = {g.batches, g.out_h, g.out_w, g.out_c};
   ctx->scratch_bytes = 0;
-  if (ctx->in[0]->dtype == TFCC_FLOAT32) conv_f32_prepare(ctx, &g);
+  if (ctx->in[0]->dtype == TFCC_FLOAT32 &&
+      !tfcc_bf16_fast_conv_prepare(&((conv_params *)ctx->params)->bf16, ctx, &g))
+    conv_f32_prepare(ctx, &g);
   if (ctx->in[0]->dtype == TFCC_INT8 || ctx->in[0]->dtype == TFCC_UINT8) conv_q8_prepare(ctx, &g);
   return tfcc_tensor_set_shape(ctx->out[0], 4, od, ctx->err);
 }
@@ -189,6 +195,7 @@ static tfcc_status conv_eval(tfcc_op_ctx *ctx) {
     case TFCC_FLOAT32: {
       float lo, hi;
       tfcc_act_range_f32(p->o.act, &lo, &hi);
+      if (tfcc_bf16_fast_conv_eval(&p->bf16, ctx, &g, lo, hi)) return TFCC_OK;
       const tfcc_f32_packed *pk = conv_f32_packed(ctx, &g);
       if (pk && (ctx->scratch_bytes >= tfcc_f32_conv_scratch_bytes(
                                             &g, pk, tfcc_threadpool_size(ctx->pool)))) {
@@ -246,6 +253,9 @@ static const char *conv_kernel(const tfcc_op_ctx *ctx) {
   if (conv_geom(&c, &g) != TFCC_OK) return "ref";
   const tfcc_q8_packed *q8 = conv_q8_packed(ctx, &g);
   if (q8) return q8->k->name;
+  const char *bf16 = tfcc_bf16_fast_kernel(&((const conv_params *)ctx->params)->bf16, ctx,
+                                           g.batches * g.out_h * g.out_w);
+  if (bf16) return bf16;
   const tfcc_f32_packed *pk = conv_f32_packed(ctx, &g);
   return pk ? pk->k->name : "ref";
 }

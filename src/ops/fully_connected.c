@@ -6,6 +6,7 @@
 
 #include "kernels/ref/fully_connected.h"
 #include "kernels/ref/quant_util.h"
+#include "ops/bf16_fast.h"
 #include "ops/conv_common.h"
 #include "ops/f32_fast.h"
 #include "ops/q8_fast.h"
@@ -18,6 +19,7 @@ typedef struct fc_params {
   tfcc_conv_qparams q;
   tfcc_f32_fast f32; /* float32: weights packed for the GEMM / GEMV micro-kernels */
   tfcc_q8_fast q8;   /* int8/uint8: weights packed for the q8 GEMM */
+  tfcc_bf16_fast bf16; /* float32 at precision bf16: weights packed for the bf16 GEMM */
 } fc_params;
 
 static void fc_release(void *p) {
@@ -26,6 +28,7 @@ static void fc_release(void *p) {
   tfcc_conv_qparams_free(&fp->q);
   tfcc_f32_fast_free(&fp->f32);
   tfcc_q8_fast_free(&fp->q8);
+  tfcc_bf16_fast_free(&fp->bf16);
   free(fp);
 }
 
@@ -35,6 +38,7 @@ static tfcc_status fc_init(tfcc_init_ctx *ctx) {
     return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for FULLY_CONNECTED params");
   tfcc_f32_fast_init(&p->f32);
   tfcc_q8_fast_init(&p->q8);
+  tfcc_bf16_fast_init(&p->bf16, ctx->precision);
   const tfcc_fb_table *t = &ctx->node->options;
   p->act = tfcc_node_fused_activation(ctx->node, tfcc_fb_i8(t, 0, 0));
   int32_t wf = tfcc_fb_i8(t, 1, 0);
@@ -190,7 +194,10 @@ static tfcc_status fc_prepare(tfcc_op_ctx *ctx) {
     if (st != TFCC_OK) return st;
   }
   ctx->scratch_bytes = 0;
-  if (ctx->in[0]->dtype == TFCC_FLOAT32) fc_f32_prepare(ctx, &d);
+  if (ctx->in[0]->dtype == TFCC_FLOAT32 &&
+      !tfcc_bf16_fast_fc_prepare(&((fc_params *)ctx->params)->bf16, ctx, d.batches, d.units,
+                                 d.accum))
+    fc_f32_prepare(ctx, &d);
   if (ctx->in[0]->dtype == TFCC_INT8 || ctx->in[0]->dtype == TFCC_UINT8) fc_q8_prepare(ctx, &d);
   return tfcc_tensor_set_shape(ctx->out[0], orank, od, ctx->err);
 }
@@ -217,6 +224,8 @@ static tfcc_status fc_eval(tfcc_op_ctx *ctx) {
     case TFCC_FLOAT32: {
       float lo, hi;
       tfcc_act_range_f32(p->act, &lo, &hi);
+      if (tfcc_bf16_fast_fc_eval(&p->bf16, ctx, d.batches, d.units, d.accum, lo, hi))
+        return TFCC_OK;
       const tfcc_f32_packed *pk = fc_f32_packed(ctx, &d);
       if (pk) {
         tfcc_f32_gemm(ctx->pool, pk, d.batches, in->data, (size_t)d.accum, out, (size_t)d.units,
@@ -259,6 +268,8 @@ static const char *fc_kernel(const tfcc_op_ctx *ctx) {
   if (fc_shapes(&c, &d, &orank, od) != TFCC_OK) return "ref";
   const tfcc_q8_packed *q8 = fc_q8_packed(ctx, &d);
   if (q8) return q8->k->name;
+  const char *bf16 = tfcc_bf16_fast_kernel(&((const fc_params *)ctx->params)->bf16, ctx, d.batches);
+  if (bf16) return bf16;
   const tfcc_f32_packed *pk = fc_f32_packed(ctx, &d);
   if (!pk) return "ref";
   return d.batches == 1 ? pk->k->name1 : pk->k->name;

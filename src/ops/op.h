@@ -47,6 +47,7 @@ typedef struct tfcc_init_ctx {
   const struct tfcc_logger *log; /* runtime's logger for init/prepare notes (may be NULL) */
   int quant_compat;         /* tfcc_quant_compat of the model (0 = TFLite as it runs by
                                default, i.e. XNNPACK arithmetic where it applies) */
+  int precision;            /* tfcc_precision of the model (float conv/FC: f32 or bf16) */
 } tfcc_init_ctx;
 
 typedef struct tfcc_op_ctx {

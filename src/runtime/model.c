@@ -13,6 +13,7 @@
 #include "cpu/cpu_info.h"
 #include "format/tflite_reader.h"
 #include "graph/pass_manager.h"
+#include "kernels/bf16-gemm/gemm.h"
 #include "ops/op.h"
 #include "runtime/internal.h"
 
@@ -99,17 +100,25 @@ static tfcc_status bind_ops(tfcc_model *m, tfcc_err *err) {
 }
 
 tfcc_status tfcc_graph_init_ops(tfcc_graph *g, tfcc_isa isa, const tfcc_logger *log, int quant_compat,
-                                tfcc_err *err) {
+                                int precision, tfcc_err *err) {
   tfcc_ir_subgraph *sg = &g->subgraphs[0];
   for (int32_t i = 0; i < sg->n_nodes; i++) {
     tfcc_ir_node *n = &sg->nodes[i];
     if (!n->op || !n->op->init || n->removed || n->params) continue; /* folded: done by the pass */
-    tfcc_init_ctx c = {g, sg, n, i, NULL, err, isa, log, quant_compat};
+    tfcc_init_ctx c = {g, sg, n, i, NULL, err, isa, log, quant_compat, precision};
     tfcc_status st = n->op->init(&c);
     n->params = c.params;
     if (st != TFCC_OK) return tfcc_err_prefix(err, "node %d (%s)", (int)i, tfcc_node_op_name(n));
   }
   return TFCC_OK;
+}
+
+/* precision bf16 without a bf16 kernel at this level: one KERNEL_FALLBACK for the model. */
+static void log_precision_fallback(const tfcc_model *m, tfcc_isa isa) {
+  const char *why = m->opts.precision == TFCC_PRECISION_BF16 ? tfcc_bf16_gemm_unavailable(isa) : NULL;
+  if (why)
+    tfcc_log(tfcc_model_env(m).log, TFCC_LOG_WARN, TFCC_TAG_KERNEL_FALLBACK,
+             "precision bf16: %s; CONV_2D and FULLY_CONNECTED run in float32", why);
 }
 
 static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t size, void *mapping,
@@ -149,6 +158,12 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
       return tfcc_err_set(err, TFCC_ERR_INVALID_ARG,
                           "model options.quant_compat %d is not a tfcc_quant_compat value", qc);
     }
+    if (m->opts.precision != TFCC_PRECISION_F32 && m->opts.precision != TFCC_PRECISION_BF16) {
+      int pr = (int)m->opts.precision;
+      model_free(m);
+      return tfcc_err_set(err, TFCC_ERR_INVALID_ARG,
+                          "model options.precision %d is not a tfcc_precision value", pr);
+    }
   }
   tfcc_status st = m->update_lock_init ? TFCC_OK : tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "cannot create a mutex");
   if (st == TFCC_OK) st = tfcc_tflite_read(data, size, &m->graph, err);
@@ -161,7 +176,9 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
     tfcc_isa isa = tfcc_model_env(m).isa;
     int qc = (int)m->opts.quant_compat;
     st = tfcc_run_passes(&m->graph, m->opts.disabled_passes, isa, tfcc_model_env(m).log, qc, err);
-    if (st == TFCC_OK) st = tfcc_graph_init_ops(&m->graph, isa, tfcc_model_env(m).log, qc, err);
+    if (st == TFCC_OK) log_precision_fallback(m, isa);
+    if (st == TFCC_OK)
+      st = tfcc_graph_init_ops(&m->graph, isa, tfcc_model_env(m).log, qc, (int)m->opts.precision, err);
     if (st == TFCC_OK) {
       /* Validate shapes once at the stored input shapes, and record MACs and arena size. */
       tfcc_exec_plan plan;

@@ -94,9 +94,9 @@ void bench_report_text(const bench_result *r, const bench_setting *o) {
     for (int i = 0; i < o->n_cpus; i++) printf("%s%d", i ? "," : " ", o->cpus[i]);
     printf(")");
   }
-  printf("   kernels: %s%s%s%s   inputs: %s (seed %ld)\n", tfcc_isa_name(r->level), r->isa_capped ? " (cap " : "",
+  printf("   kernels: %s%s%s%s%s   inputs: %s (seed %ld)\n", tfcc_isa_name(r->level), r->isa_capped ? " (cap " : "",
          r->isa_capped ? tfcc_isa_name(r->cap) : "", r->isa_capped ? ")" : "",
-         o->inputs, o->seed);
+         r->precision == TFCC_PRECISION_BF16 ? "   precision: bf16" : "", o->inputs, o->seed);
   printf("load: %.3f ms   session: %.3f ms   first inference: %.3f ms\n", r->load_ms, r->session_ms, r->first_ms);
   char v[7][32];
   const double lv[7] = {r->lat.min, r->lat.avg, r->lat.p50, r->lat.p90, r->lat.p99, r->lat.max, r->lat.stddev};
@@ -163,6 +163,8 @@ void bench_report_json(const bench_result *r, const bench_setting *o) {
   json_key(&w, "isa_cap");
   if (r->isa_capped) json_string(&w, tfcc_isa_name(r->cap));
   else json_null(&w);
+  json_key(&w, "precision");
+  json_string(&w, r->precision == TFCC_PRECISION_BF16 ? "bf16" : "f32");
   json_key(&w, "seed");
   json_int(&w, o->seed);
   json_key(&w, "load_ms");

@@ -37,6 +37,7 @@ typedef struct bench_result {
   tfcc_isa level;
   int isa_capped;
   tfcc_isa cap;
+  tfcc_precision precision; /* the model option asked for (--precision) */
   op_row *ops;
   int n_ops;
   long profile_runs;

@@ -40,6 +40,31 @@ void cli_runtime_defaults(tfcc_runtime_options *ro, int threads) {
 
 int cli_open_model(const char *cmd, const char *path, int threads, int allow_unsupported,
                    tfcc_runtime **rt, tfcc_model **model) {
+  tfcc_model_options mo;
+  tfcc_model_options_default(&mo);
+  mo.allow_unsupported = allow_unsupported;
+  return cli_open_model_opts(cmd, path, threads, &mo, rt, model);
+}
+
+int cli_parse_precision(const char *v, tfcc_precision *out, char *err, size_t n) {
+  if (v && (strcmp(v, "f32") == 0 || strcmp(v, "fp32") == 0 || strcmp(v, "float32") == 0)) {
+    *out = TFCC_PRECISION_F32;
+    return 0;
+  }
+  if (v && strcmp(v, "bf16") == 0) {
+    *out = TFCC_PRECISION_BF16;
+    return 0;
+  }
+  snprintf(err, n, "--precision: unknown precision '%s' (f32, bf16)", v ? v : "");
+  return -1;
+}
+
+const char *cli_precision_name(tfcc_precision p) {
+  return p == TFCC_PRECISION_BF16 ? "bf16" : "f32";
+}
+
+int cli_open_model_opts(const char *cmd, const char *path, int threads,
+                        const tfcc_model_options *mo, tfcc_runtime **rt, tfcc_model **model) {
   *rt = NULL;
   *model = NULL;
   tfcc_runtime_options ro;
@@ -47,10 +72,7 @@ int cli_open_model(const char *cmd, const char *path, int threads, int allow_uns
   tfcc_status st = tfcc_runtime_create(&ro, rt);
   if (st != TFCC_OK)
     return cli_error(cmd, CLI_EXIT_FAIL, "cannot create runtime: %s", tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));
-  tfcc_model_options mo;
-  tfcc_model_options_default(&mo);
-  mo.allow_unsupported = allow_unsupported;
-  st = tfcc_model_load_file(*rt, path, &mo, model);
+  st = tfcc_model_load_file(*rt, path, mo, model);
   if (st != TFCC_OK) {
     const char *why = tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st);
     /* the library's message usually names the file already */

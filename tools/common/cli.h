@@ -24,6 +24,14 @@ void cli_runtime_defaults(tfcc_runtime_options *ro, int threads);
  * error line, frees what was made and returns CLI_EXIT_FAIL; else 0. */
 int cli_open_model(const char *cmd, const char *path, int threads, int allow_unsupported,
                    tfcc_runtime **rt, tfcc_model **model);
+/* The same with model options (NULL: defaults). */
+int cli_open_model_opts(const char *cmd, const char *path, int threads,
+                        const tfcc_model_options *mo, tfcc_runtime **rt, tfcc_model **model);
+
+/* --precision VALUE: "f32" (also "fp32", "float32") or "bf16". 0, or -1 with err set. */
+int cli_parse_precision(const char *v, tfcc_precision *out, char *err, size_t n);
+/* "f32", "bf16". */
+const char *cli_precision_name(tfcc_precision p);
 
 /* "[1,224,224,3]", plus " (signature [-1,1])" when the signature differs from dims. */
 char *cli_shape_sig(const tfcc_tensor_info *info, char *buf, size_t size);

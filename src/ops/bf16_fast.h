@@ -1,0 +1,56 @@
+/* Precision bf16 (TFCC_PRECISION_BF16) for the float32 conv-family operators: the weights
+ * packed once per model for the bf16 GEMM (src/kernels/bf16-gemm), at the first prepare under
+ * a mutex like f32_fast.h, when the model asked for bf16 and a bf16 kernel runs at the
+ * model's dispatch level. Otherwise the operator keeps its float32 paths (the model logs one
+ * KERNEL_FALLBACK at load saying why, src/runtime/model.c). Lives in the operator's
+ * model-level params. */
+#ifndef TFCC_OPS_BF16_FAST_H
+#define TFCC_OPS_BF16_FAST_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "kernels/bf16-gemm/conv.h"
+#include "kernels/bf16-gemm/gemm.h"
+#include "ops/op.h"
+
+typedef struct tfcc_bf16_fast {
+  pthread_mutex_t mu;
+  bool mu_ok;
+  bool wanted;       /* the model's precision is bf16 */
+  atomic_int state;  /* 0 not packed, 1 packed, 2 not possible (no kernel, out of memory) */
+  tfcc_bf16_packed packed;
+  const void *src;   /* weights the packing read */
+} tfcc_bf16_fast;
+
+/* init: precision is the model's tfcc_precision (tfcc_init_ctx.precision). */
+void tfcc_bf16_fast_init(tfcc_bf16_fast *f, int precision);
+void tfcc_bf16_fast_free(tfcc_bf16_fast *f);
+
+/* The packing for these weights, or NULL (eval: no locking). */
+static inline const tfcc_bf16_packed *tfcc_bf16_fast_get(const tfcc_bf16_fast *f,
+                                                         const void *src) {
+  return f->wanted &&
+                 atomic_load_explicit(&((tfcc_bf16_fast *)f)->state, memory_order_acquire) == 1 &&
+                 f->src == src
+             ? &f->packed
+             : NULL;
+}
+
+/* CONV_2D (float32, groups 1) prepare: packs the OHWI filter once and sets ctx->scratch_bytes;
+ * false when the node stays on its float32 paths (precision f32, grouped, non-constant
+ * weights, no bf16 kernel at ctx->isa, out of memory). */
+bool tfcc_bf16_fast_conv_prepare(tfcc_bf16_fast *f, tfcc_op_ctx *ctx, const tfcc_conv_geom *g);
+/* CONV_2D eval: runs the bf16 convolution if prepare packed it; false otherwise. */
+bool tfcc_bf16_fast_conv_eval(const tfcc_bf16_fast *f, tfcc_op_ctx *ctx, const tfcc_conv_geom *g,
+                              float lo, float hi);
+/* FULLY_CONNECTED (float32): the same for weights [units, accum], `batches` input rows. */
+bool tfcc_bf16_fast_fc_prepare(tfcc_bf16_fast *f, tfcc_op_ctx *ctx, int32_t batches,
+                               int32_t units, int32_t accum);
+bool tfcc_bf16_fast_fc_eval(const tfcc_bf16_fast *f, tfcc_op_ctx *ctx, int32_t batches,
+                            int32_t units, int32_t accum, float lo, float hi);
+/* Kernel name for the profile when bf16 runs (rows == 1: the GEMV name), else NULL. */
+const char *tfcc_bf16_fast_kernel(const tfcc_bf16_fast *f, const tfcc_op_ctx *ctx, int32_t rows);
+
+#endif
