@@ -133,7 +133,7 @@ int main(int argc, char **argv) {
     job j = {2, &bc, fa, fb, fo, 0, NULL, NULL, NULL, NULL, NULL, &act};
     double ms = median_ms(&j);
     printf("%-14s %-11s %-18s %10.3f %10.2f\n", "f32 ADD relu", "ref", sh, ms, bytes_f / ms * 1e-6);
-    const tfcc_f32_vbinary_params fp = {TFCC_BIN_ADD, act.f_lo, act.f_hi};
+    const tfcc_f32_vbinary_params fp = {TFCC_F32VB_ADD, act.f_lo, act.f_hi};
     for (int ki = 0; ki < tfcc_f32_vbinary_kernel_count(); ki++) {
       const tfcc_f32_vbinary_kernel *k = tfcc_f32_vbinary_kernel_at(ki);
       if (!tfcc_kernel_isa_fits(k->isa, best)) continue;

@@ -385,8 +385,9 @@ tfcc_status tfcc_arith_eval(tfcc_op_ctx *ctx, tfcc_arith_kind k) {
   if ((st = arith_check_data(ctx, k, NULL)) != TFCC_OK) return st;
   tfcc_binary_act act;
   tfcc_binary_act_range(k <= TFCC_ARITH_DIV ? opts_of(ctx).activation : TFCC_ACT_NONE, &act);
-  if (dt == TFCC_FLOAT32 && tfcc_f32_vbinary_supports(arith_binop(k))) {
-    const tfcc_f32_vbinary_params fp = {arith_binop(k), act.f_lo, act.f_hi};
+  tfcc_f32_vbinary_op fop;
+  if (dt == TFCC_FLOAT32 && tfcc_f32_vbinary_op_of(arith_binop(k), &fop)) {
+    const tfcc_f32_vbinary_params fp = {fop, act.f_lo, act.f_hi};
     tfcc_f32_vbinary_run(ctx->pool, tfcc_f32_vbinary_select(ctx->isa), &fp, &bc, a->data, b->data,
                          o->data);
     return TFCC_OK;
@@ -418,7 +419,8 @@ const char *tfcc_arith_kernel(const tfcc_op_ctx *ctx, tfcc_arith_kind k) {
     return tfcc_q8_vbinary_params_init(qop, dt, &q, &vp) ? tfcc_q8_vbinary_select(ctx->isa)->name
                                                           : "ref";
   }
-  if (dt == TFCC_FLOAT32 && tfcc_f32_vbinary_supports(arith_binop(k)))
+  tfcc_f32_vbinary_op fop;
+  if (dt == TFCC_FLOAT32 && tfcc_f32_vbinary_op_of(arith_binop(k), &fop))
     return tfcc_f32_vbinary_select(ctx->isa)->name;
   return "ref";
 }

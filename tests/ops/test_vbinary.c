@@ -14,6 +14,7 @@
 #include "kernels/f32-vbinary/vbinary.h"
 #include "kernels/kernel_families.h"
 #include "kernels/q8-vbinary/vbinary.h"
+#include "kernels/ref/activation.h"
 #include "kernels/ref/arith_quant.h"
 #include "kernels/ref/binary.h"
 #include "kernels/ref/quant_util.h"
@@ -255,7 +256,9 @@ static void run_f(const tfcc_f32_vbinary_kernel *k, tfcc_threadpool *pool, tfcc_
     memcpy(got, b, sizeof(float) * (size_t)n);
     pb = got;
   }
-  const tfcc_f32_vbinary_params p = {op, ra_.f_lo, ra_.f_hi};
+  tfcc_f32_vbinary_op fop = TFCC_F32VB_ADD;
+  CHECK(tfcc_f32_vbinary_op_of(op, &fop));
+  const tfcc_f32_vbinary_params p = {fop, ra_.f_lo, ra_.f_hi};
   tfcc_f32_vbinary_run(pool, k, &p, &bc, pa, pb, got);
   int bad = 0;
   for (int64_t i = 0; i < n; i++)
@@ -270,11 +273,46 @@ static void run_f(const tfcc_f32_vbinary_kernel *k, tfcc_threadpool *pool, tfcc_
   free(got);
 }
 
+static void run_prelu(const tfcc_f32_vbinary_kernel *k, tfcc_threadpool *pool, const int32_t *di,
+                      int ri, const int32_t *da, int ra, int inplace) {
+  tfcc_bcast bc;
+  const int64_t n = plan(di, ri, da, ra, &bc), nal = count(da, ra);
+  CHECK(n == count(di, ri));
+  int64_t strides[TFCC_MAX_RANK] = {0}, st = 1;
+  for (int d = ra - 1; d >= 0; d--) {
+    strides[ri - ra + d] = da[d] == 1 ? 0 : st;
+    st *= da[d];
+  }
+  float *x = malloc(sizeof(float) * (size_t)n), *al = malloc(sizeof(float) * (size_t)nal);
+  float *want = malloc(sizeof(float) * (size_t)n), *got = malloc(sizeof(float) * (size_t)(n + 1));
+  for (int64_t i = 0; i < n; i++) x[i] = urand() % 4 ? frand(-8.f, 8.f) : special();
+  for (int64_t i = 0; i < nal; i++) al[i] = urand() % 4 ? frand(-1.f, 1.f) : special();
+  tfcc_prelu_f32(x, al, want, ri, di, strides);
+  got[n] = 1234.5f;
+  const float *px = x;
+  if (inplace) {
+    memcpy(got, x, sizeof(float) * (size_t)n);
+    px = got;
+  }
+  const tfcc_f32_vbinary_params p = {TFCC_F32VB_PRELU, -INFINITY, INFINITY};
+  tfcc_f32_vbinary_run(pool, k, &p, &bc, px, al, got);
+  int bad = 0;
+  for (int64_t i = 0; i < n; i++)
+    if (!same_f32(got[i], want[i]) && bad++ < 3)
+      fprintf(stderr, "%s: prelu out[%lld] = %g, want %g\n", k->name, (long long)i, (double)got[i],
+              (double)want[i]);
+  CHECKF(bad == 0 && got[n] == 1234.5f, "%s prelu %lld/%lld inplace %d: %d wrong", k->name,
+         (long long)n, (long long)nal, inplace, bad);
+  free(x);
+  free(al);
+  free(want);
+  free(got);
+}
+
 static void test_f32(const tfcc_f32_vbinary_kernel *k, tfcc_threadpool *pool) {
   static const tfcc_binop ops[] = {TFCC_BIN_ADD, TFCC_BIN_SUB,    TFCC_BIN_MUL, TFCC_BIN_DIV,
                                    TFCC_BIN_MAX, TFCC_BIN_MIN, TFCC_BIN_SQDIFF};
   for (int oi = 0; oi < 7; oi++) {
-    CHECK(tfcc_f32_vbinary_supports(ops[oi]));
     for (int act = 0; act < 4; act++) {
       for (int s = 0; s < N_SHAPES; s++)
         for (int ip = 0; ip < 3; ip++)
@@ -292,7 +330,18 @@ static void test_f32(const tfcc_f32_vbinary_kernel *k, tfcc_threadpool *pool) {
     run_f(k, pool, ops[oi], oi % 4, big, 3, ch, 1, 1);
     run_f(k, pool, ops[oi], oi % 4, one, 1, big, 3, 0);
   }
-  CHECK(!tfcc_f32_vbinary_supports(TFCC_BIN_POW));
+  tfcc_f32_vbinary_op fop;
+  CHECK(!tfcc_f32_vbinary_op_of(TFCC_BIN_POW, &fop));
+  CHECK(!tfcc_f32_vbinary_op_of(TFCC_BIN_FLOOR_MOD, &fop));
+  /* PRELU: alpha broadcast to the input's shape (the output keeps the input's shape) */
+  static const struct { int ri, ra; int32_t di[4], da[4]; } pc[] = {
+      {4, 3, {1, 9, 7, 37}, {1, 1, 37}}, {4, 4, {1, 5, 6, 19}, {1, 5, 6, 19}},
+      {4, 1, {2, 3, 4, 5}, {1}},         {4, 4, {1, 3, 4, 16}, {1, 3, 1, 16}},
+      {3, 2, {3, 33, 2}, {33, 1}},       {2, 1, {61, 2011}, {2011}}};
+  for (size_t c = 0; c < sizeof pc / sizeof pc[0]; c++)
+    for (int ip = 0; ip < 2; ip++)
+      run_prelu(k, c + 1 == sizeof pc / sizeof pc[0] ? pool : NULL, pc[c].di, pc[c].ri, pc[c].da,
+                pc[c].ra, ip);
 }
 
 int main(void) {

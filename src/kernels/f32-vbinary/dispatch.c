@@ -28,10 +28,15 @@ const tfcc_f32_vbinary_kernel *tfcc_f32_vbinary_kernel_at(int i) {
   return i >= 0 && i < N_KERNELS ? &kernels[i] : NULL;
 }
 
-bool tfcc_f32_vbinary_supports(tfcc_binop op) {
+bool tfcc_f32_vbinary_op_of(tfcc_binop op, tfcc_f32_vbinary_op *out) {
   switch (op) {
-    case TFCC_BIN_ADD: case TFCC_BIN_SUB: case TFCC_BIN_MUL: case TFCC_BIN_DIV:
-    case TFCC_BIN_SQDIFF: case TFCC_BIN_MAX: case TFCC_BIN_MIN: return true;
+    case TFCC_BIN_ADD: *out = TFCC_F32VB_ADD; return true;
+    case TFCC_BIN_SUB: *out = TFCC_F32VB_SUB; return true;
+    case TFCC_BIN_MUL: *out = TFCC_F32VB_MUL; return true;
+    case TFCC_BIN_DIV: *out = TFCC_F32VB_DIV; return true;
+    case TFCC_BIN_SQDIFF: *out = TFCC_F32VB_SQDIFF; return true;
+    case TFCC_BIN_MAX: *out = TFCC_F32VB_MAX; return true;
+    case TFCC_BIN_MIN: *out = TFCC_F32VB_MIN; return true;
     default: return false;
   }
 }

@@ -20,6 +20,10 @@ static inline __m256 op_sqd(__m256 x, __m256 y) {
 static inline __m256 op_max(__m256 x, __m256 y) { return _mm256_max_ps(x, y); } /* x > y ? x : y */
 static inline __m256 op_min(__m256 x, __m256 y) { return _mm256_min_ps(x, y); } /* x < y ? x : y */
 
+static inline __m256 op_prelu(__m256 x, __m256 y) { /* x >= 0 ? x : x * y */
+  return _mm256_blendv_ps(_mm256_mul_ps(x, y), x, _mm256_cmp_ps(x, _mm256_setzero_ps(), _CMP_GE_OQ));
+}
+
 #define ROW(name, op)                                                                          \
   static void name(const tfcc_f32_vbinary_params *p, const float *a, const float *b, float *o,  \
                    size_t n, int sa, int sb) {                                                 \
@@ -48,16 +52,18 @@ ROW(row_div, op_div)
 ROW(row_sqd, op_sqd)
 ROW(row_max, op_max)
 ROW(row_min, op_min)
+ROW(row_prelu, op_prelu)
 
 TFCC_F32_VBINARY_DECL(tfcc_f32_vbinary_avx2) {
   const tfcc_f32_vbinary_params *p = params;
   switch (p->op) {
-    case TFCC_BIN_ADD: row_add(p, a, b, out, n, a_step, b_step); break;
-    case TFCC_BIN_SUB: row_sub(p, a, b, out, n, a_step, b_step); break;
-    case TFCC_BIN_MUL: row_mul(p, a, b, out, n, a_step, b_step); break;
-    case TFCC_BIN_DIV: row_div(p, a, b, out, n, a_step, b_step); break;
-    case TFCC_BIN_SQDIFF: row_sqd(p, a, b, out, n, a_step, b_step); break;
-    case TFCC_BIN_MAX: row_max(p, a, b, out, n, a_step, b_step); break;
-    default: row_min(p, a, b, out, n, a_step, b_step); break;
+    case TFCC_F32VB_ADD: row_add(p, a, b, out, n, a_step, b_step); break;
+    case TFCC_F32VB_SUB: row_sub(p, a, b, out, n, a_step, b_step); break;
+    case TFCC_F32VB_MUL: row_mul(p, a, b, out, n, a_step, b_step); break;
+    case TFCC_F32VB_DIV: row_div(p, a, b, out, n, a_step, b_step); break;
+    case TFCC_F32VB_SQDIFF: row_sqd(p, a, b, out, n, a_step, b_step); break;
+    case TFCC_F32VB_MAX: row_max(p, a, b, out, n, a_step, b_step); break;
+    case TFCC_F32VB_MIN: row_min(p, a, b, out, n, a_step, b_step); break;
+    default: row_prelu(p, a, b, out, n, a_step, b_step); break;
   }
 }

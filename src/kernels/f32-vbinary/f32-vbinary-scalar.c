@@ -22,17 +22,19 @@ ROW(row_div, x / y)
 ROW(row_sqd, (x - y) * (x - y))
 ROW(row_max, x > y ? x : y)
 ROW(row_min, x < y ? x : y)
+ROW(row_prelu, x >= 0.f ? x : x * y)
 
 TFCC_F32_VBINARY_DECL(tfcc_f32_vbinary_scalar) {
   const tfcc_f32_vbinary_params *p = params;
   const size_t sa = a_step ? 1 : 0, sb = b_step ? 1 : 0;
   switch (p->op) {
-    case TFCC_BIN_ADD: row_add(p, a, b, out, n, sa, sb); break;
-    case TFCC_BIN_SUB: row_sub(p, a, b, out, n, sa, sb); break;
-    case TFCC_BIN_MUL: row_mul(p, a, b, out, n, sa, sb); break;
-    case TFCC_BIN_DIV: row_div(p, a, b, out, n, sa, sb); break;
-    case TFCC_BIN_SQDIFF: row_sqd(p, a, b, out, n, sa, sb); break;
-    case TFCC_BIN_MAX: row_max(p, a, b, out, n, sa, sb); break;
-    default: row_min(p, a, b, out, n, sa, sb); break;
+    case TFCC_F32VB_ADD: row_add(p, a, b, out, n, sa, sb); break;
+    case TFCC_F32VB_SUB: row_sub(p, a, b, out, n, sa, sb); break;
+    case TFCC_F32VB_MUL: row_mul(p, a, b, out, n, sa, sb); break;
+    case TFCC_F32VB_DIV: row_div(p, a, b, out, n, sa, sb); break;
+    case TFCC_F32VB_SQDIFF: row_sqd(p, a, b, out, n, sa, sb); break;
+    case TFCC_F32VB_MAX: row_max(p, a, b, out, n, sa, sb); break;
+    case TFCC_F32VB_MIN: row_min(p, a, b, out, n, sa, sb); break;
+    default: row_prelu(p, a, b, out, n, sa, sb); break;
   }
 }

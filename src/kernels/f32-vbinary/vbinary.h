@@ -1,5 +1,5 @@
 /* Fast float32 elementwise ADD, SUB, MUL, DIV, MAXIMUM, MINIMUM, SQUARED_DIFFERENCE with the
- * fused activation clamp, one file per ISA variant behind a dispatch table. Results are the
+ * fused activation clamp, and PRELU (x >= 0 ? x : x * alpha, alpha as input b), one file per ISA variant behind a dispatch table. Results are the
  * reference kernel's (kernels/ref/binary.c) bit for bit: one IEEE operation per element (no
  * FMA contraction), the clamp as max(lo, v) then min(hi, v) so that NaN passes through as
  * there, MAXIMUM/MINIMUM as x > y ? x : y and x < y ? x : y. */
@@ -11,13 +11,25 @@
 #include "kernels/ref/binary.h"
 #include "tfcc/tfcc.h"
 
+typedef enum tfcc_f32_vbinary_op {
+  TFCC_F32VB_ADD,
+  TFCC_F32VB_SUB,
+  TFCC_F32VB_MUL,
+  TFCC_F32VB_DIV,
+  TFCC_F32VB_SQDIFF,
+  TFCC_F32VB_MAX,
+  TFCC_F32VB_MIN,
+  TFCC_F32VB_PRELU
+} tfcc_f32_vbinary_op;
+
 typedef struct tfcc_f32_vbinary_params {
-  tfcc_binop op;   /* TFCC_BIN_ADD .. TFCC_BIN_MIN (not POW, FLOOR_DIV, FLOOR_MOD) */
+  tfcc_f32_vbinary_op op;
   float lo, hi;    /* activation clamp (ADD/SUB/MUL/DIV; -inf, +inf for the others) */
 } tfcc_f32_vbinary_params;
 
-/* Whether the fast kernels implement op. */
-bool tfcc_f32_vbinary_supports(tfcc_binop op);
+/* The fast operation for a reference binary operator; false if there is none (POW,
+ * FLOOR_DIV, FLOOR_MOD). */
+bool tfcc_f32_vbinary_op_of(tfcc_binop op, tfcc_f32_vbinary_op *out);
 
 typedef void (*tfcc_f32_vbinary_fn)(const void *params, const void *a, const void *b, void *out,
                                     size_t n, int a_step, int b_step);
