@@ -34,6 +34,11 @@ void tfcc_xnn_resize_bilinear_u8(const tfcc_resize_shape *s, bool align_corners,
                                  const uint8_t *in, uint8_t *out);
 void tfcc_xnn_resize_bilinear_i8(const tfcc_resize_shape *s, bool align_corners, bool half_pixel,
                                  const int8_t *in, int8_t *out);
+/* Source index pair (lo, hi) and 11-bit weight w of output coordinate o along one axis of in
+ * input and out output positions (xnn_indirection_init_resize_bilinear2d_hwc_q11). Shared
+ * with the fast kernels (src/kernels/q8-resize). */
+void tfcc_xnn_resize_axis(int32_t o, int32_t in, int32_t out, bool align, bool half, int32_t *lo,
+                          int32_t *hi, int32_t *w);
 /* The s8/u8 ibilinear element: corners top-left/right, bottom-left/right, 11-bit weights. */
 int32_t tfcc_xnn_ibilinear(int32_t tl, int32_t tr, int32_t bl, int32_t br, int32_t wh,
                            int32_t wv);
