@@ -2,6 +2,7 @@
  * Register_TANH -> kGenericOptimized); int16 with zero points 0 and output scale 2^-15:
  * input scale 2^-12 or 2^-13 -> gemmlowp fixed-point tanh, other scales -> TFLite's
  * interpolated sigmoid table. Quantization setup shared with LOGISTIC (logistic.c). */
+#include "kernels/q8-lut/lut.h"
 #include "kernels/ref/activation.h"
 #include "ops/act_common.h"
 
@@ -31,10 +32,17 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
                             p->input_left_shift);
       break;
     default:
-      tfcc_lut8_apply((const uint8_t *)ctx->in[0]->data, (uint8_t *)ctx->out[0]->data, n, p->lut);
+      tfcc_q8_lut_run(ctx->pool, tfcc_q8_lut_select(ctx->isa), p->lut, ctx->in[0]->data,
+                      ctx->out[0]->data, n);
       break;
   }
   return TFCC_OK;
+}
+
+static const char *kernel(const tfcc_op_ctx *ctx) {
+  const act_head *h = (const act_head *)ctx->params;
+  return h && (h->in_type == TFCC_UINT8 || h->in_type == TFCC_INT8) ? tfcc_q8_lut_select(ctx->isa)->name
+                                                                     : "ref";
 }
 
 const tfcc_op_def tfcc_op_tanh = {
@@ -42,5 +50,6 @@ const tfcc_op_def tfcc_op_tanh = {
     .init = init,
     .prepare = act_unary_prepare,
     .eval = eval,
+    .kernel = kernel,
     .inplace_ok = true,
 };
