@@ -1,5 +1,6 @@
 /* HARD_SWISH: float32; uint8 / int8 with TFLite's 16-bit fixed-point algorithm
  * (reference_ops::HardSwish, multipliers as HardSwishPrepare). */
+#include "kernels/f32-vunary/vunary.h"
 #include "kernels/q8-lut/lut.h"
 #include "kernels/ref/activation.h"
 #include "ops/act_common.h"
@@ -36,8 +37,11 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
 static tfcc_status eval(tfcc_op_ctx *ctx) {
   const hard_swish_op *p = (const hard_swish_op *)ctx->params;
   const size_t n = act_count(ctx->in[0]);
-  if (p->head.in_type == TFCC_FLOAT32)
-    tfcc_hard_swish_f32((const float *)ctx->in[0]->data, (float *)ctx->out[0]->data, n);
+  if (p->head.in_type == TFCC_FLOAT32) {
+    const tfcc_f32_vunary_params fp = {TFCC_F32VU_HARD_SWISH, 0.f, 0.f, 0.f};
+    tfcc_f32_vunary_run(ctx->pool, tfcc_f32_vunary_select(ctx->isa), &fp,
+                        (const float *)ctx->in[0]->data, (float *)ctx->out[0]->data, n);
+  }
   else
     tfcc_q8_lut_run(ctx->pool, tfcc_q8_lut_select(ctx->isa), p->lut, ctx->in[0]->data,
                     ctx->out[0]->data, n);
@@ -46,6 +50,7 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
 
 static const char *kernel(const tfcc_op_ctx *ctx) {
   const act_head *h = (const act_head *)ctx->params;
+  if (h && h->in_type == TFCC_FLOAT32) return tfcc_f32_vunary_select(ctx->isa)->name;
   return h && (h->in_type == TFCC_UINT8 || h->in_type == TFCC_INT8) ? tfcc_q8_lut_select(ctx->isa)->name
                                                                      : "ref";
 }
