@@ -1,9 +1,11 @@
 /* Micro-benchmark of the elementwise kernels against the reference kernels (not a test).
- * Built as build/bench/vbinary_bench; usage: vbinary_bench [reps]. For ResNet-50's residual
- * ADD shapes (56x56x256 .. 7x7x2048, same shape) and a per-channel broadcast, prints the
- * median thread CPU time per call of the reference kernel and of every fast variant the CPU
- * can run: int8 ADD in both quant modes (XNNPACK / builtin fixed point), int8 MUL (XNNPACK),
- * float32 ADD with RELU. Single thread. */
+ * Built as build/bench/vbinary_bench; usage: vbinary_bench [reps]. Prints the median thread
+ * CPU time per call of the reference kernel and of every fast variant the CPU can run:
+ * for ResNet-50's residual ADD shapes (56x56x256 .. 7x7x2048, same shape) and a per-channel
+ * broadcast, int8 ADD in both quant modes (XNNPACK / builtin fixed point), int8 MUL (XNNPACK),
+ * float32 ADD with RELU; then the activations on 56x56x256 (float32 RELU6, HARD_SWISH,
+ * LOGISTIC, TANH; the int8 table lookup) and DeepLab's int8 resize 33x33x21 -> 257x257.
+ * Single thread. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,11 @@
 
 #include "cpu/cpu_info.h"
 #include "kernels/f32-vbinary/vbinary.h"
+#include "kernels/f32-vunary/vunary.h"
+#include "kernels/q8-lut/lut.h"
+#include "kernels/q8-resize/resize.h"
+#include "kernels/ref/activation.h"
+#include "kernels/ref/resize.h"
 #include "kernels/kernel_families.h"
 #include "kernels/q8-vbinary/vbinary.h"
 #include "kernels/ref/arith_quant.h"
@@ -31,7 +38,16 @@ static int cmp_d(const void *a, const void *b) {
 static int reps = 15;
 
 typedef struct job {
-  int kind; /* 0 ref q8, 1 fast q8, 2 ref f32, 3 fast f32 */
+  int kind; /* 0 ref q8, 1 fast q8, 2 ref f32, 3 fast f32, 4 ref unary, 5 fast unary, 6 ref lut,
+              7 fast lut, 8 ref resize, 9 fast resize */
+  size_t n;
+  const tfcc_f32_vunary_kernel *uk;
+  const tfcc_f32_vunary_params *up;
+  const tfcc_q8_lut_kernel *lk;
+  const uint8_t *lut;
+  const tfcc_q8_resize_kernel *rk;
+  const tfcc_resize_shape *rs;
+  void *scratch;
   const tfcc_bcast *bc;
   const void *a, *b;
   void *o;
@@ -49,7 +65,20 @@ static void run(const job *j) {
     case 0: tfcc_ref_arith_q(j->qop, TFCC_INT8, j->bc, j->a, j->b, j->o, j->q); break;
     case 1: tfcc_q8_vbinary_run(NULL, j->qk, j->qp, j->bc, j->a, j->b, j->o); break;
     case 2: tfcc_ref_binary(TFCC_BIN_ADD, TFCC_FLOAT32, j->bc, j->a, j->b, j->o, j->act); break;
-    default: tfcc_f32_vbinary_run(NULL, j->fk, j->fp, j->bc, j->a, j->b, j->o); break;
+    case 3: tfcc_f32_vbinary_run(NULL, j->fk, j->fp, j->bc, j->a, j->b, j->o); break;
+    case 4:
+      switch (j->up->op) {
+        case TFCC_F32VU_CLAMP: tfcc_clamp_f32(j->a, j->o, j->n, j->up->lo, j->up->hi); break;
+        case TFCC_F32VU_HARD_SWISH: tfcc_hard_swish_f32(j->a, j->o, j->n); break;
+        case TFCC_F32VU_LOGISTIC: tfcc_logistic_f32(j->a, j->o, j->n); break;
+        default: tfcc_tanh_f32(j->a, j->o, j->n); break;
+      }
+      break;
+    case 5: tfcc_f32_vunary_run(NULL, j->uk, j->up, j->a, j->o, j->n); break;
+    case 6: tfcc_lut8_apply(j->a, j->o, j->n, j->lut); break;
+    case 7: tfcc_q8_lut_run(NULL, j->lk, j->lut, j->a, j->o, j->n); break;
+    case 8: tfcc_xnn_resize_bilinear_i8(j->rs, false, false, j->a, j->o); break;
+    default: tfcc_q8_resize_bilinear(NULL, j->rk, j->rs, false, false, true, j->a, j->o, j->scratch); break;
   }
 }
 
@@ -113,7 +142,13 @@ int main(int argc, char **argv) {
       }
       q.act_min = -2;
       q.act_max = 127;
-      job j = {0, &bc, a, b, o, qop, &q, NULL, NULL, NULL, NULL, NULL};
+      job j = {0};
+      j.bc = &bc;
+      j.a = a;
+      j.b = b;
+      j.o = o;
+      j.qop = qop;
+      j.q = &q;
       double ms = median_ms(&j);
       printf("%-14s %-11s %-18s %10.3f %10.2f\n", what, "ref", sh, ms, bytes_q / ms * 1e-6);
       for (int ki = 0; ki < tfcc_q8_vbinary_kernel_count(); ki++) {
@@ -130,7 +165,13 @@ int main(int argc, char **argv) {
     }
     tfcc_binary_act act;
     tfcc_binary_act_range(1, &act);
-    job j = {2, &bc, fa, fb, fo, 0, NULL, NULL, NULL, NULL, NULL, &act};
+    job j = {0};
+    j.kind = 2;
+    j.bc = &bc;
+    j.a = fa;
+    j.b = fb;
+    j.o = fo;
+    j.act = &act;
     double ms = median_ms(&j);
     printf("%-14s %-11s %-18s %10.3f %10.2f\n", "f32 ADD relu", "ref", sh, ms, bytes_f / ms * 1e-6);
     const tfcc_f32_vbinary_params fp = {TFCC_F32VB_ADD, act.f_lo, act.f_hi};
@@ -145,5 +186,80 @@ int main(int argc, char **argv) {
     }
     free(a); free(b); free(o); free(fa); free(fb); free(fo);
   }
+  /* activations on 56x56x256 */
+  const size_t n = 56 * 56 * 256;
+  float *fx = malloc(n * 4), *fy = malloc(n * 4);
+  uint8_t *bx = malloc(n), *by = malloc(n), lut[256];
+  for (size_t i = 0; i < n; i++) {
+    fx[i] = (float)(int)(i % 1999) * 0.01f - 10.f;
+    bx[i] = (uint8_t)(i * 31);
+  }
+  for (int i = 0; i < 256; i++) lut[i] = (uint8_t)(255 - i);
+  static const char *un[] = {"f32 RELU6", "f32 HARD_SWISH", "f32 LOGISTIC", "f32 TANH"};
+  const tfcc_f32_vunary_params ups[] = {{TFCC_F32VU_CLAMP, 0.f, 6.f, 0.f},
+                                        {TFCC_F32VU_HARD_SWISH, 0, 0, 0},
+                                        {TFCC_F32VU_LOGISTIC, 0, 0, 0},
+                                        {TFCC_F32VU_TANH, 0, 0, 0}};
+  for (int u = 0; u < 4; u++) {
+    job j = {0};
+    j.kind = 4;
+    j.a = fx;
+    j.o = fy;
+    j.n = n;
+    j.up = &ups[u];
+    double ms = median_ms(&j);
+    printf("%-14s %-11s %-18s %10.3f %10.2f\n", un[u], "ref", "56x56x256", ms, 8.0 * (double)n / ms * 1e-6);
+    for (int ki = 0; ki < tfcc_f32_vunary_kernel_count(); ki++) {
+      const tfcc_f32_vunary_kernel *k = tfcc_f32_vunary_kernel_at(ki);
+      if (!tfcc_kernel_isa_fits(k->isa, best)) continue;
+      j.kind = 5;
+      j.uk = k;
+      ms = median_ms(&j);
+      printf("%-14s %-11s %-18s %10.3f %10.2f\n", un[u], k->name + 11, "56x56x256", ms, 8.0 * (double)n / ms * 1e-6);
+    }
+  }
+  {
+    job j = {0};
+    j.kind = 6;
+    j.a = bx;
+    j.o = by;
+    j.n = n;
+    j.lut = lut;
+    double ms = median_ms(&j);
+    printf("%-14s %-11s %-18s %10.3f %10.2f\n", "q8 table", "ref", "56x56x256", ms, 2.0 * (double)n / ms * 1e-6);
+    for (int ki = 0; ki < tfcc_q8_lut_kernel_count(); ki++) {
+      const tfcc_q8_lut_kernel *k = tfcc_q8_lut_kernel_at(ki);
+      if (!tfcc_kernel_isa_fits(k->isa, best)) continue;
+      j.kind = 7;
+      j.lk = k;
+      ms = median_ms(&j);
+      printf("%-14s %-11s %-18s %10.3f %10.2f\n", "q8 table", k->name + 7, "56x56x256", ms, 2.0 * (double)n / ms * 1e-6);
+    }
+  }
+  {
+    const tfcc_resize_shape rs = {1, 33, 33, 21, 257, 257};
+    const size_t nout = 257 * 257 * 21;
+    uint8_t *ro = malloc(nout);
+    void *scratch = malloc(tfcc_q8_resize_scratch_bytes(&rs));
+    job j = {0};
+    j.kind = 8;
+    j.a = bx;
+    j.o = ro;
+    j.rs = &rs;
+    j.scratch = scratch;
+    double ms = median_ms(&j);
+    printf("%-14s %-11s %-18s %10.3f %10.2f\n", "int8 resize", "ref", "33x33x21->257", ms, (double)nout / ms * 1e-6);
+    for (int ki = 0; ki < tfcc_q8_resize_kernel_count(); ki++) {
+      const tfcc_q8_resize_kernel *k = tfcc_q8_resize_kernel_at(ki);
+      if (!tfcc_kernel_isa_fits(k->isa, best)) continue;
+      j.kind = 9;
+      j.rk = k;
+      ms = median_ms(&j);
+      printf("%-14s %-11s %-18s %10.3f %10.2f\n", "int8 resize", k->name + 10, "33x33x21->257", ms, (double)nout / ms * 1e-6);
+    }
+    free(ro);
+    free(scratch);
+  }
+  free(fx); free(fy); free(bx); free(by);
   return 0;
 }

@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 
+#include "kernels/f32-resize/resize.h"
 #include "kernels/q8-resize/resize.h"
 #include "ops/conv_common.h"
 
@@ -48,11 +49,10 @@ static tfcc_status rb_prepare(tfcc_op_ctx *ctx) {
                                  tfcc_fb_bool(&ctx->node->options, 3, false));
   if (st) return st;
   ctx->scratch_bytes = 0;
-  if (rb_xnn(ctx)) {
-    tfcc_resize_shape s;
-    tfcc_resize_shape_of(ctx, &s);
-    ctx->scratch_bytes = tfcc_q8_resize_scratch_bytes(&s);
-  }
+  tfcc_resize_shape s;
+  tfcc_resize_shape_of(ctx, &s);
+  if (rb_xnn(ctx)) ctx->scratch_bytes = tfcc_q8_resize_scratch_bytes(&s);
+  if (ctx->in[0]->dtype == TFCC_FLOAT32) ctx->scratch_bytes = tfcc_f32_resize_scratch_bytes(&s);
   return TFCC_OK;
 }
 
@@ -70,8 +70,14 @@ static tfcc_status rb_eval(tfcc_op_ctx *ctx) {
                             ctx->in[0]->dtype == TFCC_INT8, in, out, ctx->scratch);
     return TFCC_OK;
   }
+  if (ctx->in[0]->dtype == TFCC_FLOAT32) {
+    TFCC_OP_CHECK(ctx, ctx->scratch && ctx->scratch_bytes >= tfcc_f32_resize_scratch_bytes(&s),
+                  TFCC_ERR_STATE, OP ": scratch missing");
+    tfcc_f32_resize_bilinear(ctx->pool, tfcc_f32_resize_select(ctx->isa), &s, align, half, in, out,
+                             ctx->scratch);
+    return TFCC_OK;
+  }
   switch (ctx->in[0]->dtype) {
-    case TFCC_FLOAT32: tfcc_ref_resize_bilinear_f32(&s, align, half, in, out); break;
     case TFCC_UINT8: tfcc_ref_resize_bilinear_u8(&s, align, half, in, out); break;
     case TFCC_INT8: tfcc_ref_resize_bilinear_i8(&s, align, half, in, out); break;
     case TFCC_INT16: tfcc_ref_resize_bilinear_i16(&s, align, half, in, out); break;
@@ -83,7 +89,9 @@ static tfcc_status rb_eval(tfcc_op_ctx *ctx) {
 }
 
 static const char *rb_kernel(const tfcc_op_ctx *ctx) {
-  return ctx->n_in >= 1 && ctx->in[0] && rb_xnn(ctx) ? tfcc_q8_resize_select(ctx->isa)->name : "ref";
+  if (ctx->n_in < 1 || !ctx->in[0]) return "ref";
+  if (ctx->in[0]->dtype == TFCC_FLOAT32) return tfcc_f32_resize_select(ctx->isa)->name;
+  return rb_xnn(ctx) ? tfcc_q8_resize_select(ctx->isa)->name : "ref";
 }
 
 const tfcc_op_def tfcc_op_resize_bilinear = {

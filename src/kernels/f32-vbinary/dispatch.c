@@ -7,6 +7,9 @@ static const tfcc_f32_vbinary_kernel kernels[] = {
     {"f32-vbinary-avx512", TFCC_ISA_AVX512, tfcc_f32_vbinary_avx512},
     {"f32-vbinary-avx2", TFCC_ISA_AVX2, tfcc_f32_vbinary_avx2},
 #endif
+#if defined(__aarch64__)
+    {"f32-vbinary-neon", TFCC_ISA_NEON, tfcc_f32_vbinary_neon},
+#endif
     {"f32-vbinary-scalar", TFCC_ISA_GENERIC, tfcc_f32_vbinary_scalar},
 };
 #define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))

@@ -10,6 +10,9 @@ static const tfcc_f32_vunary_kernel kernels[] = {
     {"f32-vunary-avx512", TFCC_ISA_AVX512, tfcc_f32_vunary_avx512},
     {"f32-vunary-avx2", TFCC_ISA_AVX2, tfcc_f32_vunary_avx2},
 #endif
+#if defined(__aarch64__)
+    {"f32-vunary-neon", TFCC_ISA_NEON, tfcc_f32_vunary_neon},
+#endif
     {"f32-vunary-scalar", TFCC_ISA_GENERIC, tfcc_f32_vunary_scalar},
 };
 #define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))

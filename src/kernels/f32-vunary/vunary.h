@@ -53,6 +53,7 @@ void tfcc_f32_vunary_run(struct tfcc_threadpool *pool, const tfcc_f32_vunary_ker
   void name(const tfcc_f32_vunary_params *p, const float *in, float *out, size_t n)
 TFCC_F32_VUNARY_DECL(tfcc_f32_vunary_avx512);
 TFCC_F32_VUNARY_DECL(tfcc_f32_vunary_avx2);
+TFCC_F32_VUNARY_DECL(tfcc_f32_vunary_neon);
 TFCC_F32_VUNARY_DECL(tfcc_f32_vunary_scalar);
 
 #endif

@@ -10,6 +10,9 @@ static const tfcc_q8_lut_kernel kernels[] = {
     {"q8-lut-64-avx512", TFCC_ISA_AVX512, tfcc_q8_lut_avx512},
     {"q8-lut-32-avx2", TFCC_ISA_AVX2, tfcc_q8_lut_avx2},
 #endif
+#if defined(__aarch64__)
+    {"q8-lut-16-neon", TFCC_ISA_NEON, tfcc_q8_lut_neon},
+#endif
     {"q8-lut-scalar", TFCC_ISA_GENERIC, tfcc_q8_lut_scalar},
 };
 #define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))

@@ -34,6 +34,7 @@ void tfcc_q8_lut_run(struct tfcc_threadpool *pool, const tfcc_q8_lut_kernel *k,
   void name(const uint8_t table[256], const uint8_t *in, uint8_t *out, size_t n)
 TFCC_Q8_LUT_DECL(tfcc_q8_lut_avx512);
 TFCC_Q8_LUT_DECL(tfcc_q8_lut_avx2);
+TFCC_Q8_LUT_DECL(tfcc_q8_lut_neon);
 TFCC_Q8_LUT_DECL(tfcc_q8_lut_scalar);
 
 #endif

@@ -12,6 +12,9 @@ static const tfcc_q8_vbinary_kernel kernels[] = {
     {"q8-vbinary-avx512", TFCC_ISA_AVX512, tfcc_q8_vbinary_avx512},
     {"q8-vbinary-avx2", TFCC_ISA_AVX2, tfcc_q8_vbinary_avx2},
 #endif
+#if defined(__aarch64__)
+    {"q8-vbinary-neon", TFCC_ISA_NEON, tfcc_q8_vbinary_neon},
+#endif
     {"q8-vbinary-scalar", TFCC_ISA_GENERIC, tfcc_q8_vbinary_scalar},
 };
 #define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))

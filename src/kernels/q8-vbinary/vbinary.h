@@ -73,6 +73,7 @@ void tfcc_q8_vbinary_run(struct tfcc_threadpool *pool, const tfcc_q8_vbinary_ker
             int b_step)
 TFCC_Q8_VBINARY_DECL(tfcc_q8_vbinary_avx512);
 TFCC_Q8_VBINARY_DECL(tfcc_q8_vbinary_avx2);
+TFCC_Q8_VBINARY_DECL(tfcc_q8_vbinary_neon);
 TFCC_Q8_VBINARY_DECL(tfcc_q8_vbinary_scalar);
 
 #endif

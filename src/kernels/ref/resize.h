@@ -19,6 +19,17 @@ typedef struct tfcc_resize_shape {
   int32_t batch, in_h, in_w, depth, out_h, out_w;
 } tfcc_resize_shape;
 
+/* reference_ops::ComputeInterpolationValues (float): source coordinate *scaled of output
+ * position value, its floor and ceiling clamped to [0, size - 1]. */
+void tfcc_ref_resize_interp_f32(int32_t value, float scale, bool half_pixel, int32_t size,
+                                float *scaled, int32_t *lo, int32_t *hi);
+/* Height and width scales as the float/uint8 kernels compute them. */
+void tfcc_ref_resize_scales_f32(const tfcc_resize_shape *s, bool align, float *hs, float *ws);
+/* Whether the float kernel takes the 2x upsampling special case. */
+static inline bool tfcc_ref_resize_f32_is_2x(const tfcc_resize_shape *s, bool align_corners,
+                                             bool half_pixel) {
+  return !align_corners && !half_pixel && s->out_h == 2 * s->in_h && s->out_w == 2 * s->in_w;
+}
 void tfcc_ref_resize_bilinear_f32(const tfcc_resize_shape *s, bool align_corners,
                                   bool half_pixel, const float *in, float *out);
 void tfcc_ref_resize_bilinear_u8(const tfcc_resize_shape *s, bool align_corners, bool half_pixel,
