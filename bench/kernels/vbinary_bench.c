@@ -4,7 +4,8 @@
  * for ResNet-50's residual ADD shapes (56x56x256 .. 7x7x2048, same shape) and a per-channel
  * broadcast, int8 ADD in both quant modes (XNNPACK / builtin fixed point), int8 MUL (XNNPACK),
  * float32 ADD with RELU; then the activations on 56x56x256 (float32 RELU6, HARD_SWISH,
- * LOGISTIC, TANH; the int8 table lookup) and DeepLab's int8 resize 33x33x21 -> 257x257.
+ * LOGISTIC, TANH; the int8 table lookup) and DeepLab's resize 33x33x21 -> 257x257 (int8 and
+ * float32).
  * Single thread. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 
 #include "cpu/cpu_info.h"
 #include "kernels/f32-vbinary/vbinary.h"
+#include "kernels/f32-resize/resize.h"
 #include "kernels/f32-vunary/vunary.h"
 #include "kernels/q8-lut/lut.h"
 #include "kernels/q8-resize/resize.h"
@@ -48,6 +50,7 @@ typedef struct job {
   const tfcc_q8_resize_kernel *rk;
   const tfcc_resize_shape *rs;
   void *scratch;
+  const tfcc_f32_resize_kernel *fk2;
   const tfcc_bcast *bc;
   const void *a, *b;
   void *o;
@@ -78,6 +81,8 @@ static void run(const job *j) {
     case 6: tfcc_lut8_apply(j->a, j->o, j->n, j->lut); break;
     case 7: tfcc_q8_lut_run(NULL, j->lk, j->lut, j->a, j->o, j->n); break;
     case 8: tfcc_xnn_resize_bilinear_i8(j->rs, false, false, j->a, j->o); break;
+    case 10: tfcc_ref_resize_bilinear_f32(j->rs, false, false, j->a, j->o); break;
+    case 11: tfcc_f32_resize_bilinear(NULL, j->fk2, j->rs, false, false, j->a, j->o, j->scratch); break;
     default: tfcc_q8_resize_bilinear(NULL, j->rk, j->rs, false, false, true, j->a, j->o, j->scratch); break;
   }
 }
@@ -259,6 +264,26 @@ int main(int argc, char **argv) {
     }
     free(ro);
     free(scratch);
+    float *fin = malloc(sizeof(float) * 33 * 33 * 21), *fo = malloc(sizeof(float) * nout);
+    for (size_t i = 0; i < 33 * 33 * 21; i++) fin[i] = (float)(int)(i % 101) * 0.37f - 18.f;
+    void *fscratch = malloc(tfcc_f32_resize_scratch_bytes(&rs));
+    j.kind = 10;
+    j.a = fin;
+    j.o = fo;
+    j.scratch = fscratch;
+    ms = median_ms(&j);
+    printf("%-14s %-11s %-18s %10.3f %10.2f\n", "f32 resize", "ref", "33x33x21->257", ms, 4.0 * (double)nout / ms * 1e-6);
+    for (int ki = 0; ki < tfcc_f32_resize_kernel_count(); ki++) {
+      const tfcc_f32_resize_kernel *k = tfcc_f32_resize_kernel_at(ki);
+      if (!tfcc_kernel_isa_fits(k->isa, best)) continue;
+      j.kind = 11;
+      j.fk2 = k;
+      ms = median_ms(&j);
+      printf("%-14s %-11s %-18s %10.3f %10.2f\n", "f32 resize", k->name + 11, "33x33x21->257", ms, 4.0 * (double)nout / ms * 1e-6);
+    }
+    free(fin);
+    free(fo);
+    free(fscratch);
   }
   free(fx); free(fy); free(bx); free(by);
   return 0;
