@@ -8,6 +8,9 @@ static const tfcc_q8_resize_kernel kernels[] = {
     {"q8-resize-avx512", TFCC_ISA_AVX512, tfcc_q8_resize_avx512},
     {"q8-resize-avx2", TFCC_ISA_AVX2, tfcc_q8_resize_avx2},
 #endif
+#if defined(__aarch64__)
+    {"q8-resize-neon", TFCC_ISA_NEON, tfcc_q8_resize_neon},
+#endif
     {"q8-resize-scalar", TFCC_ISA_GENERIC, tfcc_q8_resize_scalar},
 };
 #define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))

@@ -43,6 +43,7 @@ void tfcc_q8_resize_bilinear(struct tfcc_threadpool *pool, const tfcc_q8_resize_
             const int32_t *xt, const int32_t *yt, int32_t row0, int32_t row1)
 TFCC_Q8_RESIZE_DECL(tfcc_q8_resize_avx512);
 TFCC_Q8_RESIZE_DECL(tfcc_q8_resize_avx2);
+TFCC_Q8_RESIZE_DECL(tfcc_q8_resize_neon);
 TFCC_Q8_RESIZE_DECL(tfcc_q8_resize_scalar);
 
 #endif
