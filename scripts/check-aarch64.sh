@@ -1,5 +1,5 @@
 #!/bin/sh
-# Cross-compiles the core library and the f32 / q8 kernel tests for aarch64 (NEON kernels included)
+# Cross-compiles the core library and the f32 / q8 kernel tests (GEMM, depthwise, elementwise) for aarch64 (NEON kernels included)
 # with gcc-aarch64-linux-gnu; runs the tests under qemu-aarch64 when it is installed.
 #   apt-get install gcc-aarch64-linux-gnu libc6-dev-arm64-cross [qemu-user]
 set -eu
@@ -20,7 +20,7 @@ for f in $(find src -name '*.c' | sort); do
 done
 ar rcs "$OUT/libtfcc.a" $objs
 echo "aarch64 library: $OUT/libtfcc.a"
-for t in test_f32_gemm test_f32_dwconv test_q8_gemm test_q8_dwconv test_bf16_gemm; do
+for t in test_f32_gemm test_f32_dwconv test_q8_gemm test_q8_dwconv test_bf16_gemm test_vbinary test_vunary test_q8_lut test_q8_resize; do
   $CC $FLAGS -Itests/harness -static tests/ops/$t.c tests/harness/harness.c \
     -Wl,--whole-archive "$OUT/libtfcc.a" -Wl,--no-whole-archive -lpthread -lm -o "$OUT/$t"
   if command -v qemu-aarch64 >/dev/null; then

@@ -217,3 +217,4 @@ tfcc_status tfcc_sigmoid_like_setup(sigmoid_like_op *p, bool is_tanh, const tfcc
 tfcc_status tfcc_relux_op_init(tfcc_init_ctx *ctx, float lo, float hi, bool allow_int16);
 tfcc_status tfcc_relux_op_prepare(tfcc_op_ctx *ctx);
 tfcc_status tfcc_relux_op_eval(tfcc_op_ctx *ctx);
+const char *tfcc_relux_op_kernel(const tfcc_op_ctx *ctx);

@@ -1,6 +1,8 @@
 /* Elementwise operator family: validation, output shapes, parameter computation, dispatch. */
 #include "ops/binary_common.h"
 
+#include "kernels/f32-vbinary/vbinary.h"
+#include "kernels/q8-vbinary/vbinary.h"
 #include "kernels/ref/xnn_quant.h"
 
 #include <math.h>
@@ -369,6 +371,12 @@ tfcc_status tfcc_arith_eval(tfcc_op_ctx *ctx, tfcc_arith_kind k) {
       return st;
     }
     if (k == TFCC_ARITH_DIV && (st = arith_check_data(ctx, k, &q)) != TFCC_OK) return st;
+    tfcc_q8_vbinary_params vp;
+    if (k <= TFCC_ARITH_MUL && tfcc_q8_vbinary_params_init(qop, dt, &q, &vp)) {
+      tfcc_q8_vbinary_run(ctx->pool, tfcc_q8_vbinary_select(ctx->isa), &vp, &bc, a->data, b->data,
+                          o->data);
+      return TFCC_OK;
+    }
     if (!tfcc_ref_arith_q(qop, dt, &bc, a->data, b->data, o->data, &q))
       return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "%s: no quantized kernel for %s",
                           arith_name(k), tfcc_dtype_name(dt));
@@ -377,10 +385,44 @@ tfcc_status tfcc_arith_eval(tfcc_op_ctx *ctx, tfcc_arith_kind k) {
   if ((st = arith_check_data(ctx, k, NULL)) != TFCC_OK) return st;
   tfcc_binary_act act;
   tfcc_binary_act_range(k <= TFCC_ARITH_DIV ? opts_of(ctx).activation : TFCC_ACT_NONE, &act);
+  tfcc_f32_vbinary_op fop;
+  if (dt == TFCC_FLOAT32 && tfcc_f32_vbinary_op_of(arith_binop(k), &fop)) {
+    const tfcc_f32_vbinary_params fp = {fop, act.f_lo, act.f_hi};
+    tfcc_f32_vbinary_run(ctx->pool, tfcc_f32_vbinary_select(ctx->isa), &fp, &bc, a->data, b->data,
+                         o->data);
+    return TFCC_OK;
+  }
   if (!tfcc_ref_binary(arith_binop(k), dt, &bc, a->data, b->data, o->data, &act))
     return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "%s: no kernel for %s", arith_name(k),
                         tfcc_dtype_name(dt));
   return TFCC_OK;
+}
+
+const char *tfcc_arith_kernel(const tfcc_op_ctx *ctx, tfcc_arith_kind k) {
+  if (ctx->n_in != 2 || ctx->n_out != 1 || !ctx->in[0] || !ctx->in[1] || !ctx->out[0]) return "ref";
+  const tfcc_dtype dt = ctx->out[0]->dtype;
+  if (arith_quantized(k, dt)) {
+    if (k > TFCC_ARITH_MUL) return "ref";
+    const tfcc_arith_opts *po = ctx->params;
+    tfcc_arith_q q;
+    tfcc_arith_qop qop;
+    tfcc_err e = {0};
+    tfcc_op_ctx c = *ctx;
+    c.err = &e;
+    if (po && po->q_ready) {
+      q = po->q;
+      qop = po->qop;
+    } else if (arith_qparams(&c, k, &q, &qop) != TFCC_OK) {
+      return "ref";
+    }
+    tfcc_q8_vbinary_params vp;
+    return tfcc_q8_vbinary_params_init(qop, dt, &q, &vp) ? tfcc_q8_vbinary_select(ctx->isa)->name
+                                                          : "ref";
+  }
+  tfcc_f32_vbinary_op fop;
+  if (dt == TFCC_FLOAT32 && tfcc_f32_vbinary_op_of(arith_binop(k), &fop))
+    return tfcc_f32_vbinary_select(ctx->isa)->name;
+  return "ref";
 }
 
 /* ------------------------------------------------------------------ comparisons */

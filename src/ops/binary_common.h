@@ -52,6 +52,8 @@ typedef enum tfcc_arith_kind {
 
 tfcc_status tfcc_arith_prepare(tfcc_op_ctx *ctx, tfcc_arith_kind kind);
 tfcc_status tfcc_arith_eval(tfcc_op_ctx *ctx, tfcc_arith_kind kind);
+/* Name of the kernel eval runs (op_def.kernel): a vectorised family variant or "ref". */
+const char *tfcc_arith_kernel(const tfcc_op_ctx *ctx, tfcc_arith_kind kind);
 
 tfcc_status tfcc_compare_prepare(tfcc_op_ctx *ctx, tfcc_cmpop op);
 tfcc_status tfcc_compare_eval(tfcc_op_ctx *ctx, tfcc_cmpop op);

@@ -1,11 +1,14 @@
 /* HARD_SWISH: float32; uint8 / int8 with TFLite's 16-bit fixed-point algorithm
  * (reference_ops::HardSwish, multipliers as HardSwishPrepare). */
+#include "kernels/f32-vunary/vunary.h"
+#include "kernels/q8-lut/lut.h"
 #include "kernels/ref/activation.h"
 #include "ops/act_common.h"
 
 typedef struct hard_swish_op {
   act_head head;
   tfcc_hard_swish_params q;
+  uint8_t lut[256]; /* uint8 / int8: the reference kernel on every byte value */
 } hard_swish_op;
 
 static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_tensor *in,
@@ -21,6 +24,9 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
     return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "output multiplier input_scale/128/output_scale"
                         " = %g has a positive exponent %d (TFLite requires <= 0)",
                         (double)s_in / 128.0 / (double)s_out, p->q.output_exponent);
+  uint8_t all[256];
+  for (int i = 0; i < 256; i++) all[i] = (uint8_t)i;
+  tfcc_hard_swish_q(in->dtype, all, p->lut, 256, &p->q);
   return TFCC_OK;
 }
 
@@ -31,11 +37,22 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
 static tfcc_status eval(tfcc_op_ctx *ctx) {
   const hard_swish_op *p = (const hard_swish_op *)ctx->params;
   const size_t n = act_count(ctx->in[0]);
-  if (p->head.in_type == TFCC_FLOAT32)
-    tfcc_hard_swish_f32((const float *)ctx->in[0]->data, (float *)ctx->out[0]->data, n);
+  if (p->head.in_type == TFCC_FLOAT32) {
+    const tfcc_f32_vunary_params fp = {TFCC_F32VU_HARD_SWISH, 0.f, 0.f, 0.f};
+    tfcc_f32_vunary_run(ctx->pool, tfcc_f32_vunary_select(ctx->isa), &fp,
+                        (const float *)ctx->in[0]->data, (float *)ctx->out[0]->data, n);
+  }
   else
-    tfcc_hard_swish_q(p->head.in_type, ctx->in[0]->data, ctx->out[0]->data, n, &p->q);
+    tfcc_q8_lut_run(ctx->pool, tfcc_q8_lut_select(ctx->isa), p->lut, ctx->in[0]->data,
+                    ctx->out[0]->data, n);
   return TFCC_OK;
+}
+
+static const char *kernel(const tfcc_op_ctx *ctx) {
+  const act_head *h = (const act_head *)ctx->params;
+  if (h && h->in_type == TFCC_FLOAT32) return tfcc_f32_vunary_select(ctx->isa)->name;
+  return h && (h->in_type == TFCC_UINT8 || h->in_type == TFCC_INT8) ? tfcc_q8_lut_select(ctx->isa)->name
+                                                                     : "ref";
 }
 
 const tfcc_op_def tfcc_op_hard_swish = {
@@ -43,5 +60,6 @@ const tfcc_op_def tfcc_op_hard_swish = {
     .init = init,
     .prepare = act_unary_prepare,
     .eval = eval,
+    .kernel = kernel,
     .inplace_ok = true,
 };

@@ -1,6 +1,8 @@
 /* LEAKY_RELU: float32, uint8, int8, int16. Quantized: two requantization multipliers,
  * input_scale / output_scale for x >= 0 and input_scale * alpha / output_scale below (both
  * computed in float, as LeakyReluPrepare). int16 needs zero points 0. */
+#include "kernels/f32-vunary/vunary.h"
+#include "kernels/q8-lut/lut.h"
 #include "kernels/ref/activation.h"
 #include "ops/act_common.h"
 
@@ -8,6 +10,7 @@ typedef struct leaky_relu_op {
   act_head head;
   float alpha;
   tfcc_leaky_relu_params q;
+  uint8_t lut[256]; /* uint8 / int8: the reference kernel on every byte value */
 } leaky_relu_op;
 
 static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_tensor *in,
@@ -44,6 +47,11 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
       p->q.xnn_neg_mult = (int32_t)lrintf(256.0f * neg);
     }
   }
+  if (in->dtype != TFCC_INT16) {
+    uint8_t all[256];
+    for (int i = 0; i < 256; i++) all[i] = (uint8_t)i;
+    tfcc_leaky_relu_q(in->dtype, all, p->lut, 256, &p->q);
+  }
   return TFCC_OK;
 }
 
@@ -54,11 +62,24 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
 static tfcc_status eval(tfcc_op_ctx *ctx) {
   const leaky_relu_op *p = (const leaky_relu_op *)ctx->params;
   const size_t n = act_count(ctx->in[0]);
-  if (p->head.in_type == TFCC_FLOAT32)
-    tfcc_leaky_relu_f32((const float *)ctx->in[0]->data, (float *)ctx->out[0]->data, n, p->alpha);
-  else
+  if (p->head.in_type == TFCC_FLOAT32) {
+    const tfcc_f32_vunary_params fp = {TFCC_F32VU_LEAKY_RELU, 0.f, 0.f, p->alpha};
+    tfcc_f32_vunary_run(ctx->pool, tfcc_f32_vunary_select(ctx->isa), &fp,
+                        (const float *)ctx->in[0]->data, (float *)ctx->out[0]->data, n);
+  }
+  else if (p->head.in_type == TFCC_INT16)
     tfcc_leaky_relu_q(p->head.in_type, ctx->in[0]->data, ctx->out[0]->data, n, &p->q);
+  else
+    tfcc_q8_lut_run(ctx->pool, tfcc_q8_lut_select(ctx->isa), p->lut, ctx->in[0]->data,
+                    ctx->out[0]->data, n);
   return TFCC_OK;
+}
+
+static const char *kernel(const tfcc_op_ctx *ctx) {
+  const act_head *h = (const act_head *)ctx->params;
+  if (h && h->in_type == TFCC_FLOAT32) return tfcc_f32_vunary_select(ctx->isa)->name;
+  return h && (h->in_type == TFCC_UINT8 || h->in_type == TFCC_INT8) ? tfcc_q8_lut_select(ctx->isa)->name
+                                                                     : "ref";
 }
 
 const tfcc_op_def tfcc_op_leaky_relu = {
@@ -66,5 +87,6 @@ const tfcc_op_def tfcc_op_leaky_relu = {
     .init = init,
     .prepare = act_unary_prepare,
     .eval = eval,
+    .kernel = kernel,
     .inplace_ok = true,
 };

@@ -2,6 +2,7 @@
  * output always has the input's shape). float32, uint8, int8, and int16 with int8 alpha (LiteRT's
  * 16x8 scheme); quantized with two multipliers, input_scale / output_scale and
  * input_scale * alpha_scale / output_scale (float math, as PreluPrepare). Ranks up to TFCC_MAX_RANK (TFLite's broadcast kernel stops at 4). */
+#include "kernels/f32-vbinary/vbinary.h"
 #include "kernels/ref/activation.h"
 #include "ops/act_common.h"
 
@@ -84,13 +85,26 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
     s *= alpha->dims[d];
   }
   if (act_count(in) == 0) return TFCC_OK;
-  if (p->type == TFCC_FLOAT32)
-    tfcc_prelu_f32((const float *)in->data, (const float *)alpha->data, (float *)ctx->out[0]->data,
-                   in->rank, in->dims, strides);
-  else
-    tfcc_prelu_q(p->type, in->data, alpha->data, ctx->out[0]->data, in->rank, in->dims, strides,
-                 &p->q);
+  if (p->type == TFCC_FLOAT32) {
+    /* f32-vbinary with alpha as the broadcast second input (output shape = input shape) */
+    const int32_t ranks[2] = {in->rank, alpha->rank};
+    const int32_t *dims[2] = {in->dims, alpha->dims};
+    tfcc_bcast bc;
+    tfcc_bcast_plan(&bc, 2, ranks, dims, in->rank, in->dims);
+    const tfcc_f32_vbinary_params fp = {TFCC_F32VB_PRELU, -INFINITY, INFINITY};
+    tfcc_f32_vbinary_run(ctx->pool, tfcc_f32_vbinary_select(ctx->isa), &fp, &bc,
+                         (const float *)in->data, (const float *)alpha->data,
+                         (float *)ctx->out[0]->data);
+    return TFCC_OK;
+  }
+  tfcc_prelu_q(p->type, in->data, alpha->data, ctx->out[0]->data, in->rank, in->dims, strides,
+               &p->q);
   return TFCC_OK;
+}
+
+static const char *kernel(const tfcc_op_ctx *ctx) {
+  const prelu_op *p = (const prelu_op *)ctx->params;
+  return p && p->type == TFCC_FLOAT32 ? tfcc_f32_vbinary_select(ctx->isa)->name : "ref";
 }
 
 const tfcc_op_def tfcc_op_prelu = {
@@ -98,4 +112,5 @@ const tfcc_op_def tfcc_op_prelu = {
     .init = init,
     .prepare = prepare,
     .eval = eval,
+    .kernel = kernel,
 };

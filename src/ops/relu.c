@@ -1,6 +1,8 @@
 /* RELU (and the shared RELU-family implementation used by relu6.c and relu_n1_to_1.c). */
 #include <math.h>
 
+#include "kernels/f32-vunary/vunary.h"
+#include "kernels/q8-lut/lut.h"
 #include "kernels/ref/activation.h"
 #include "ops/act_common.h"
 
@@ -8,6 +10,7 @@ typedef struct relux_op {
   tfcc_dtype type;
   float lo, hi;
   tfcc_relux_params q;
+  uint8_t lut[256]; /* uint8 / int8: the reference kernel on every byte value */
 } relux_op;
 
 /* (int32)roundf(v) saturating, for clamp bounds on tiny scales. */
@@ -52,6 +55,11 @@ static tfcc_status relux_setup(relux_op *p, const tfcc_ir_tensor *in, const tfcc
     int64_t hi = (int64_t)z_out + round_sat(p->hi / s_out);
     p->q.act_max = hi < qmax ? (hi < qmin ? qmin : (int32_t)hi) : qmax;
   }
+  if (in->dtype != TFCC_INT16) {
+    uint8_t all[256];
+    for (int i = 0; i < 256; i++) all[i] = (uint8_t)i;
+    tfcc_relux_q(in->dtype, all, p->lut, 256, &p->q);
+  }
   return TFCC_OK;
 }
 
@@ -86,11 +94,24 @@ tfcc_status tfcc_relux_op_prepare(tfcc_op_ctx *ctx) {
 tfcc_status tfcc_relux_op_eval(tfcc_op_ctx *ctx) {
   const relux_op *p = (const relux_op *)ctx->params;
   const size_t n = act_count(ctx->in[0]);
-  if (p->type == TFCC_FLOAT32)
-    tfcc_clamp_f32((const float *)ctx->in[0]->data, (float *)ctx->out[0]->data, n, p->lo, p->hi);
-  else
+  if (p->type == TFCC_FLOAT32) {
+    const tfcc_f32_vunary_params fp = {TFCC_F32VU_CLAMP, p->lo, p->hi, 0.f};
+    tfcc_f32_vunary_run(ctx->pool, tfcc_f32_vunary_select(ctx->isa), &fp,
+                        (const float *)ctx->in[0]->data, (float *)ctx->out[0]->data, n);
+  } else if (p->type == TFCC_INT16) {
     tfcc_relux_q(p->type, ctx->in[0]->data, ctx->out[0]->data, n, &p->q);
+  } else {
+    tfcc_q8_lut_run(ctx->pool, tfcc_q8_lut_select(ctx->isa), p->lut, ctx->in[0]->data,
+                    ctx->out[0]->data, n);
+  }
   return TFCC_OK;
+}
+
+const char *tfcc_relux_op_kernel(const tfcc_op_ctx *ctx) {
+  const relux_op *p = (const relux_op *)ctx->params;
+  if (!p || p->type == TFCC_INT16) return "ref";
+  return p->type == TFCC_FLOAT32 ? tfcc_f32_vunary_select(ctx->isa)->name
+                                 : tfcc_q8_lut_select(ctx->isa)->name;
 }
 
 static tfcc_status relu_init(tfcc_init_ctx *ctx) {
@@ -102,5 +123,6 @@ const tfcc_op_def tfcc_op_relu = {
     .init = relu_init,
     .prepare = tfcc_relux_op_prepare,
     .eval = tfcc_relux_op_eval,
+    .kernel = tfcc_relux_op_kernel,
     .inplace_ok = true,
 };

@@ -10,5 +10,6 @@ const tfcc_op_def tfcc_op_relu6 = {
     .init = relu6_init,
     .prepare = tfcc_relux_op_prepare,
     .eval = tfcc_relux_op_eval,
+    .kernel = tfcc_relux_op_kernel,
     .inplace_ok = true,
 };

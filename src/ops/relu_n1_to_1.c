@@ -10,5 +10,6 @@ const tfcc_op_def tfcc_op_relu_n1_to_1 = {
     .init = relu_n1_to_1_init,
     .prepare = tfcc_relux_op_prepare,
     .eval = tfcc_relux_op_eval,
+    .kernel = tfcc_relux_op_kernel,
     .inplace_ok = true,
 };

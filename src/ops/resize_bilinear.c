@@ -6,6 +6,8 @@
 
 #include <stdlib.h>
 
+#include "kernels/f32-resize/resize.h"
+#include "kernels/q8-resize/resize.h"
 #include "ops/conv_common.h"
 
 #define OP "RESIZE_BILINEAR"
@@ -34,10 +36,24 @@ static tfcc_status rb_init(tfcc_init_ctx *ctx) {
   return TFCC_OK;
 }
 
+/* The XNNPACK-arithmetic 8-bit path (vectorised q8-resize kernels). */
+static bool rb_xnn(const tfcc_op_ctx *ctx) {
+  const rb_params *p = ctx->params;
+  return p && p->xnn && (ctx->in[0]->dtype == TFCC_UINT8 || ctx->in[0]->dtype == TFCC_INT8);
+}
+
 static tfcc_status rb_prepare(tfcc_op_ctx *ctx) {
   static const int ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16, -1};
-  return tfcc_resize_prepare_common(ctx, OP, ok, tfcc_fb_bool(&ctx->node->options, 2, false),
-                                    tfcc_fb_bool(&ctx->node->options, 3, false));
+  tfcc_status st =
+      tfcc_resize_prepare_common(ctx, OP, ok, tfcc_fb_bool(&ctx->node->options, 2, false),
+                                 tfcc_fb_bool(&ctx->node->options, 3, false));
+  if (st) return st;
+  ctx->scratch_bytes = 0;
+  tfcc_resize_shape s;
+  tfcc_resize_shape_of(ctx, &s);
+  if (rb_xnn(ctx)) ctx->scratch_bytes = tfcc_q8_resize_scratch_bytes(&s);
+  if (ctx->in[0]->dtype == TFCC_FLOAT32) ctx->scratch_bytes = tfcc_f32_resize_scratch_bytes(&s);
+  return TFCC_OK;
 }
 
 static tfcc_status rb_eval(tfcc_op_ctx *ctx) {
@@ -47,17 +63,21 @@ static tfcc_status rb_eval(tfcc_op_ctx *ctx) {
   const bool half = tfcc_fb_bool(&ctx->node->options, 3, false);
   const void *in = ctx->in[0]->data;
   void *out = ctx->out[0]->data;
-  const rb_params *p = ctx->params;
-  if (p && p->xnn && ctx->in[0]->dtype == TFCC_UINT8) {
-    tfcc_xnn_resize_bilinear_u8(&s, align, half, in, out);
+  if (rb_xnn(ctx)) {
+    TFCC_OP_CHECK(ctx, ctx->scratch && ctx->scratch_bytes >= tfcc_q8_resize_scratch_bytes(&s),
+                  TFCC_ERR_STATE, OP ": scratch missing");
+    tfcc_q8_resize_bilinear(ctx->pool, tfcc_q8_resize_select(ctx->isa), &s, align, half,
+                            ctx->in[0]->dtype == TFCC_INT8, in, out, ctx->scratch);
     return TFCC_OK;
   }
-  if (p && p->xnn && ctx->in[0]->dtype == TFCC_INT8) {
-    tfcc_xnn_resize_bilinear_i8(&s, align, half, in, out);
+  if (ctx->in[0]->dtype == TFCC_FLOAT32) {
+    TFCC_OP_CHECK(ctx, ctx->scratch && ctx->scratch_bytes >= tfcc_f32_resize_scratch_bytes(&s),
+                  TFCC_ERR_STATE, OP ": scratch missing");
+    tfcc_f32_resize_bilinear(ctx->pool, tfcc_f32_resize_select(ctx->isa), &s, align, half, in, out,
+                             ctx->scratch);
     return TFCC_OK;
   }
   switch (ctx->in[0]->dtype) {
-    case TFCC_FLOAT32: tfcc_ref_resize_bilinear_f32(&s, align, half, in, out); break;
     case TFCC_UINT8: tfcc_ref_resize_bilinear_u8(&s, align, half, in, out); break;
     case TFCC_INT8: tfcc_ref_resize_bilinear_i8(&s, align, half, in, out); break;
     case TFCC_INT16: tfcc_ref_resize_bilinear_i16(&s, align, half, in, out); break;
@@ -68,4 +88,11 @@ static tfcc_status rb_eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
-const tfcc_op_def tfcc_op_resize_bilinear = {.name = OP, .init = rb_init, .prepare = rb_prepare, .eval = rb_eval};
+static const char *rb_kernel(const tfcc_op_ctx *ctx) {
+  if (ctx->n_in < 1 || !ctx->in[0]) return "ref";
+  if (ctx->in[0]->dtype == TFCC_FLOAT32) return tfcc_f32_resize_select(ctx->isa)->name;
+  return rb_xnn(ctx) ? tfcc_q8_resize_select(ctx->isa)->name : "ref";
+}
+
+const tfcc_op_def tfcc_op_resize_bilinear = {
+    .name = OP, .init = rb_init, .prepare = rb_prepare, .eval = rb_eval, .kernel = rb_kernel};

@@ -8,9 +8,8 @@
 #pragma STDC FP_CONTRACT OFF /* match TFLite's separately rounded float multiply and add */
 #endif
 
-/* reference_ops::ComputeInterpolationValues (float). */
-static void interp_f(int32_t value, float scale, bool half_pixel, int32_t size, float *scaled,
-                     int32_t *lo, int32_t *hi) {
+void tfcc_ref_resize_interp_f32(int32_t value, float scale, bool half_pixel, int32_t size,
+                                float *scaled, int32_t *lo, int32_t *hi) {
   if (half_pixel)
     *scaled = ((float)value + 0.5f) * scale - 0.5f;
   else
@@ -21,7 +20,7 @@ static void interp_f(int32_t value, float scale, bool half_pixel, int32_t size, 
   *hi = h < size - 1 ? h : size - 1;
 }
 
-static void scales_f(const tfcc_resize_shape *s, bool align, float *hs, float *ws) {
+void tfcc_ref_resize_scales_f32(const tfcc_resize_shape *s, bool align, float *hs, float *ws) {
   *hs = (float)s->in_h / (float)s->out_h;
   *ws = (float)s->in_w / (float)s->out_w;
   if (align && s->out_h > 1) *hs = (float)(s->in_h - 1) / (float)(s->out_h - 1);
@@ -65,18 +64,18 @@ void tfcc_ref_resize_bilinear_f32(const tfcc_resize_shape *s, bool align_corners
     return;
   }
   float hs, ws;
-  scales_f(s, align_corners, &hs, &ws);
+  tfcc_ref_resize_scales_f32(s, align_corners, &hs, &ws);
   const int32_t D = s->depth;
   float *o = out;
   for (int32_t b = 0; b < s->batch; b++)
     for (int32_t y = 0; y < s->out_h; y++) {
       float iy;
       int32_t y0, y1;
-      interp_f(y, hs, half_pixel, s->in_h, &iy, &y0, &y1);
+      tfcc_ref_resize_interp_f32(y, hs, half_pixel, s->in_h, &iy, &y0, &y1);
       for (int32_t x = 0; x < s->out_w; x++) {
         float ix;
         int32_t x0, x1;
-        interp_f(x, ws, half_pixel, s->in_w, &ix, &x0, &x1);
+        tfcc_ref_resize_interp_f32(x, ws, half_pixel, s->in_w, &ix, &x0, &x1);
         const float dy = iy - (float)y0, dx = ix - (float)x0;
         const float w[4] = {(1 - dy) * (1 - dx), (1 - dy) * dx, dy * (1 - dx), dy * dx};
         const float *p[4] = {in + off4(s, b, y0, x0), in + off4(s, b, y0, x1),
@@ -92,18 +91,18 @@ void tfcc_ref_resize_bilinear_f32(const tfcc_resize_shape *s, bool align_corners
 void tfcc_ref_resize_bilinear_u8(const tfcc_resize_shape *s, bool align_corners, bool half_pixel,
                                  const uint8_t *in, uint8_t *out) {
   float hs, ws;
-  scales_f(s, align_corners, &hs, &ws);
+  tfcc_ref_resize_scales_f32(s, align_corners, &hs, &ws);
   const int32_t D = s->depth;
   uint8_t *o = out;
   for (int32_t b = 0; b < s->batch; b++)
     for (int32_t y = 0; y < s->out_h; y++) {
       float iy;
       int32_t y0, y1;
-      interp_f(y, hs, half_pixel, s->in_h, &iy, &y0, &y1);
+      tfcc_ref_resize_interp_f32(y, hs, half_pixel, s->in_h, &iy, &y0, &y1);
       for (int32_t x = 0; x < s->out_w; x++) {
         float ix;
         int32_t x0, x1;
-        interp_f(x, ws, half_pixel, s->in_w, &ix, &x0, &x1);
+        tfcc_ref_resize_interp_f32(x, ws, half_pixel, s->in_w, &ix, &x0, &x1);
         const float dy = iy - (float)y0, dx = ix - (float)x0;
         const float w0 = (1 - dy) * (1 - dx), w1 = (1 - dy) * dx, w2 = dy * (1 - dx),
                     w3 = dy * dx;

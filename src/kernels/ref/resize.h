@@ -19,6 +19,17 @@ typedef struct tfcc_resize_shape {
   int32_t batch, in_h, in_w, depth, out_h, out_w;
 } tfcc_resize_shape;
 
+/* reference_ops::ComputeInterpolationValues (float): source coordinate *scaled of output
+ * position value, its floor and ceiling clamped to [0, size - 1]. */
+void tfcc_ref_resize_interp_f32(int32_t value, float scale, bool half_pixel, int32_t size,
+                                float *scaled, int32_t *lo, int32_t *hi);
+/* Height and width scales as the float/uint8 kernels compute them. */
+void tfcc_ref_resize_scales_f32(const tfcc_resize_shape *s, bool align, float *hs, float *ws);
+/* Whether the float kernel takes the 2x upsampling special case. */
+static inline bool tfcc_ref_resize_f32_is_2x(const tfcc_resize_shape *s, bool align_corners,
+                                             bool half_pixel) {
+  return !align_corners && !half_pixel && s->out_h == 2 * s->in_h && s->out_w == 2 * s->in_w;
+}
 void tfcc_ref_resize_bilinear_f32(const tfcc_resize_shape *s, bool align_corners,
                                   bool half_pixel, const float *in, float *out);
 void tfcc_ref_resize_bilinear_u8(const tfcc_resize_shape *s, bool align_corners, bool half_pixel,
@@ -34,6 +45,11 @@ void tfcc_xnn_resize_bilinear_u8(const tfcc_resize_shape *s, bool align_corners,
                                  const uint8_t *in, uint8_t *out);
 void tfcc_xnn_resize_bilinear_i8(const tfcc_resize_shape *s, bool align_corners, bool half_pixel,
                                  const int8_t *in, int8_t *out);
+/* Source index pair (lo, hi) and 11-bit weight w of output coordinate o along one axis of in
+ * input and out output positions (xnn_indirection_init_resize_bilinear2d_hwc_q11). Shared
+ * with the fast kernels (src/kernels/q8-resize). */
+void tfcc_xnn_resize_axis(int32_t o, int32_t in, int32_t out, bool align, bool half, int32_t *lo,
+                          int32_t *hi, int32_t *w);
 /* The s8/u8 ibilinear element: corners top-left/right, bottom-left/right, 11-bit weights. */
 int32_t tfcc_xnn_ibilinear(int32_t tl, int32_t tr, int32_t bl, int32_t br, int32_t wh,
                            int32_t wv);

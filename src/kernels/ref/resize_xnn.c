@@ -5,8 +5,7 @@
 
 #include "kernels/ref/resize.h"
 
-/* Source index pair and 11-bit weight of output coordinate o along one axis. */
-static void xnn_axis(int32_t o, int32_t in, int32_t out, bool align, bool half, int32_t *lo,
+void tfcc_xnn_resize_axis(int32_t o, int32_t in, int32_t out, bool align, bool half, int32_t *lo,
                      int32_t *hi, int32_t *w) {
   const int32_t adj = (align && out != 1) ? 1 : 0;
   const float scale = (float)(in - adj) / (float)(out - adj);
@@ -37,10 +36,10 @@ int32_t tfcc_xnn_ibilinear(int32_t tl, int32_t tr, int32_t bl, int32_t br, int32
   for (int32_t b = 0; b < s->batch; b++)                                                       \
     for (int32_t oy = 0; oy < s->out_h; oy++) {                                                \
       int32_t y0, y1, wy;                                                                      \
-      xnn_axis(oy, s->in_h, s->out_h, align_corners, half_pixel, &y0, &y1, &wy);               \
+      tfcc_xnn_resize_axis(oy, s->in_h, s->out_h, align_corners, half_pixel, &y0, &y1, &wy);    \
       for (int32_t ox = 0; ox < s->out_w; ox++) {                                              \
         int32_t x0, x1, wx;                                                                    \
-        xnn_axis(ox, s->in_w, s->out_w, align_corners, half_pixel, &x0, &x1, &wx);             \
+        tfcc_xnn_resize_axis(ox, s->in_w, s->out_w, align_corners, half_pixel, &x0, &x1, &wx);  \
         const T *base = in + (size_t)b * s->in_h * s->in_w * s->depth;                         \
         const T *p00 = base + ((size_t)y0 * s->in_w + x0) * s->depth;                          \
         const T *p01 = base + ((size_t)y0 * s->in_w + x1) * s->depth;                          \

@@ -1,0 +1,86 @@
+/* f32 bilinear resize dispatch table, coordinate tables and row-parallel driver. */
+#include "kernels/f32-resize/resize.h"
+
+#include "runtime/threadpool.h"
+
+static const tfcc_f32_resize_kernel kernels[] = {
+#if defined(__x86_64__) || defined(__i386__)
+    {"f32-resize-avx512", TFCC_ISA_AVX512, tfcc_f32_resize_avx512},
+    {"f32-resize-avx2", TFCC_ISA_AVX2, tfcc_f32_resize_avx2},
+#endif
+    {"f32-resize-scalar", TFCC_ISA_GENERIC, tfcc_f32_resize_scalar},
+};
+#define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
+
+static bool usable(tfcc_isa k, tfcc_isa isa) {
+  if (k == TFCC_ISA_GENERIC) return true;
+  if (k == TFCC_ISA_NEON || isa == TFCC_ISA_NEON) return k == isa;
+  return k <= isa;
+}
+
+const tfcc_f32_resize_kernel *tfcc_f32_resize_select(tfcc_isa isa) {
+  for (int i = 0; i < N_KERNELS; i++)
+    if (usable(kernels[i].isa, isa)) return &kernels[i];
+  return &kernels[N_KERNELS - 1];
+}
+
+int tfcc_f32_resize_kernel_count(void) { return N_KERNELS; }
+const tfcc_f32_resize_kernel *tfcc_f32_resize_kernel_at(int i) {
+  return i >= 0 && i < N_KERNELS ? &kernels[i] : NULL;
+}
+
+size_t tfcc_f32_resize_scratch_bytes(const tfcc_resize_shape *s) {
+  return sizeof(tfcc_f32_resize_tab) *
+         ((size_t)(s->out_w > 0 ? s->out_w : 0) + (size_t)(s->out_h > 0 ? s->out_h : 0));
+}
+
+typedef struct rs_job {
+  const tfcc_f32_resize_kernel *k;
+  const tfcc_resize_shape *s;
+  const float *in;
+  float *out;
+  const tfcc_f32_resize_tab *xt, *yt;
+  int32_t rows, per_task;
+} rs_job;
+
+static void rs_task(void *ctx, size_t task, int thread) {
+  (void)thread;
+  const rs_job *j = ctx;
+  const int32_t r0 = (int32_t)task * j->per_task;
+  int32_t r1 = r0 + j->per_task;
+  if (r1 > j->rows) r1 = j->rows;
+  if (r0 < r1) j->k->fn(j->s, j->in, j->out, j->xt, j->yt, r0, r1);
+}
+
+void tfcc_f32_resize_bilinear(struct tfcc_threadpool *pool, const tfcc_f32_resize_kernel *k,
+                              const tfcc_resize_shape *s, bool align_corners, bool half_pixel,
+                              const float *in, float *out, void *scratch) {
+  if (s->batch <= 0 || s->out_h <= 0 || s->out_w <= 0 || s->depth <= 0) return;
+  rs_job j = {k, s, in, out, NULL, NULL, 0, 0};
+  if (tfcc_ref_resize_f32_is_2x(s, align_corners, half_pixel)) {
+    j.rows = s->batch * s->in_h;
+  } else {
+    tfcc_f32_resize_tab *xt = scratch, *yt = xt + s->out_w;
+    float hs, ws, v;
+    tfcc_ref_resize_scales_f32(s, align_corners, &hs, &ws);
+    for (int32_t x = 0; x < s->out_w; x++) {
+      tfcc_ref_resize_interp_f32(x, ws, half_pixel, s->in_w, &v, &xt[x].lo, &xt[x].hi);
+      xt[x].frac = v - (float)xt[x].lo;
+    }
+    for (int32_t y = 0; y < s->out_h; y++) {
+      tfcc_ref_resize_interp_f32(y, hs, half_pixel, s->in_h, &v, &yt[y].lo, &yt[y].hi);
+      yt[y].frac = v - (float)yt[y].lo;
+    }
+    j.xt = xt;
+    j.yt = yt;
+    j.rows = s->batch * s->out_h;
+  }
+  int threads = tfcc_threadpool_size(pool);
+  if ((double)s->batch * s->out_h * s->out_w * s->depth < 64.0 * 1024.0) threads = 1;
+  int32_t tasks = threads > 1 ? 4 * threads : 1;
+  if (tasks > j.rows) tasks = j.rows;
+  if (tasks < 1) return;
+  j.per_task = (j.rows + tasks - 1) / tasks;
+  tasks = (j.rows + j.per_task - 1) / j.per_task;
+  tfcc_threadpool_run(threads > 1 ? pool : NULL, (size_t)tasks, rs_task, &j);
+}

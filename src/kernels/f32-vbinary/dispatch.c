@@ -1,0 +1,52 @@
+/* f32 elementwise dispatch table and threaded driver. */
+#include "kernels/bcast_split.h"
+#include "kernels/f32-vbinary/vbinary.h"
+
+static const tfcc_f32_vbinary_kernel kernels[] = {
+#if defined(__x86_64__) || defined(__i386__)
+    {"f32-vbinary-avx512", TFCC_ISA_AVX512, tfcc_f32_vbinary_avx512},
+    {"f32-vbinary-avx2", TFCC_ISA_AVX2, tfcc_f32_vbinary_avx2},
+#endif
+#if defined(__aarch64__)
+    {"f32-vbinary-neon", TFCC_ISA_NEON, tfcc_f32_vbinary_neon},
+#endif
+    {"f32-vbinary-scalar", TFCC_ISA_GENERIC, tfcc_f32_vbinary_scalar},
+};
+#define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
+
+static bool usable(tfcc_isa k, tfcc_isa isa) {
+  if (k == TFCC_ISA_GENERIC) return true;
+  if (k == TFCC_ISA_NEON || isa == TFCC_ISA_NEON) return k == isa;
+  return k <= isa;
+}
+
+const tfcc_f32_vbinary_kernel *tfcc_f32_vbinary_select(tfcc_isa isa) {
+  for (int i = 0; i < N_KERNELS; i++)
+    if (usable(kernels[i].isa, isa)) return &kernels[i];
+  return &kernels[N_KERNELS - 1];
+}
+
+int tfcc_f32_vbinary_kernel_count(void) { return N_KERNELS; }
+const tfcc_f32_vbinary_kernel *tfcc_f32_vbinary_kernel_at(int i) {
+  return i >= 0 && i < N_KERNELS ? &kernels[i] : NULL;
+}
+
+bool tfcc_f32_vbinary_op_of(tfcc_binop op, tfcc_f32_vbinary_op *out) {
+  switch (op) {
+    case TFCC_BIN_ADD: *out = TFCC_F32VB_ADD; return true;
+    case TFCC_BIN_SUB: *out = TFCC_F32VB_SUB; return true;
+    case TFCC_BIN_MUL: *out = TFCC_F32VB_MUL; return true;
+    case TFCC_BIN_DIV: *out = TFCC_F32VB_DIV; return true;
+    case TFCC_BIN_SQDIFF: *out = TFCC_F32VB_SQDIFF; return true;
+    case TFCC_BIN_MAX: *out = TFCC_F32VB_MAX; return true;
+    case TFCC_BIN_MIN: *out = TFCC_F32VB_MIN; return true;
+    default: return false;
+  }
+}
+
+void tfcc_f32_vbinary_run(struct tfcc_threadpool *pool, const tfcc_f32_vbinary_kernel *k,
+                          const tfcc_f32_vbinary_params *p, const tfcc_bcast *bc, const float *a,
+                          const float *b, float *out) {
+  /* Memory bound: split only tensors well past the L2 working set of one op. */
+  tfcc_bcast_split_run(pool, bc, sizeof(float), a, b, out, k->fn, p, 32 * 1024);
+}

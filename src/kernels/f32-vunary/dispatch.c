@@ -1,0 +1,68 @@
+/* f32 activation dispatch table and threaded driver. */
+#include "kernels/f32-vunary/vunary.h"
+
+#include <stdbool.h>
+
+#include "runtime/threadpool.h"
+
+static const tfcc_f32_vunary_kernel kernels[] = {
+#if defined(__x86_64__) || defined(__i386__)
+    {"f32-vunary-avx512", TFCC_ISA_AVX512, tfcc_f32_vunary_avx512},
+    {"f32-vunary-avx2", TFCC_ISA_AVX2, tfcc_f32_vunary_avx2},
+#endif
+#if defined(__aarch64__)
+    {"f32-vunary-neon", TFCC_ISA_NEON, tfcc_f32_vunary_neon},
+#endif
+    {"f32-vunary-scalar", TFCC_ISA_GENERIC, tfcc_f32_vunary_scalar},
+};
+#define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
+
+static bool usable(tfcc_isa k, tfcc_isa isa) {
+  if (k == TFCC_ISA_GENERIC) return true;
+  if (k == TFCC_ISA_NEON || isa == TFCC_ISA_NEON) return k == isa;
+  return k <= isa;
+}
+
+const tfcc_f32_vunary_kernel *tfcc_f32_vunary_select(tfcc_isa isa) {
+  for (int i = 0; i < N_KERNELS; i++)
+    if (usable(kernels[i].isa, isa)) return &kernels[i];
+  return &kernels[N_KERNELS - 1];
+}
+
+int tfcc_f32_vunary_kernel_count(void) { return N_KERNELS; }
+const tfcc_f32_vunary_kernel *tfcc_f32_vunary_kernel_at(int i) {
+  return i >= 0 && i < N_KERNELS ? &kernels[i] : NULL;
+}
+
+typedef struct vu_job {
+  const tfcc_f32_vunary_kernel *k;
+  const tfcc_f32_vunary_params *p;
+  const float *in;
+  float *out;
+  size_t n, chunk;
+} vu_job;
+
+static void vu_task(void *ctx, size_t task, int thread) {
+  (void)thread;
+  const vu_job *j = ctx;
+  const size_t i0 = task * j->chunk;
+  size_t i1 = i0 + j->chunk;
+  if (i1 > j->n) i1 = j->n;
+  if (i0 < i1) j->k->fn(j->p, j->in + i0, j->out + i0, i1 - i0);
+}
+
+void tfcc_f32_vunary_run(struct tfcc_threadpool *pool, const tfcc_f32_vunary_kernel *k,
+                         const tfcc_f32_vunary_params *p, const float *in, float *out, size_t n) {
+  if (n == 0) return;
+  const int threads = tfcc_threadpool_size(pool);
+  /* memory-bound ops need large pieces; LOGISTIC / TANH do ~30 flops per element */
+  const size_t min_task = (p->op == TFCC_F32VU_LOGISTIC || p->op == TFCC_F32VU_TANH) ? 8 * 1024 : 32 * 1024;
+  if (threads <= 1 || n < 2 * min_task) {
+    k->fn(p, in, out, n);
+    return;
+  }
+  size_t tasks = n / min_task;
+  if (tasks > 4 * (size_t)threads) tasks = 4 * (size_t)threads;
+  vu_job j = {k, p, in, out, n, ((n + tasks - 1) / tasks + 15) & ~(size_t)15};
+  tfcc_threadpool_run(pool, (n + j.chunk - 1) / j.chunk, vu_task, &j);
+}

@@ -1,0 +1,67 @@
+/* q8 table lookup dispatch table and threaded driver. */
+#include "kernels/q8-lut/lut.h"
+
+#include <stdbool.h>
+
+#include "runtime/threadpool.h"
+
+static const tfcc_q8_lut_kernel kernels[] = {
+#if defined(__x86_64__) || defined(__i386__)
+    {"q8-lut-64-avx512", TFCC_ISA_AVX512, tfcc_q8_lut_avx512},
+    {"q8-lut-32-avx2", TFCC_ISA_AVX2, tfcc_q8_lut_avx2},
+#endif
+#if defined(__aarch64__)
+    {"q8-lut-16-neon", TFCC_ISA_NEON, tfcc_q8_lut_neon},
+#endif
+    {"q8-lut-scalar", TFCC_ISA_GENERIC, tfcc_q8_lut_scalar},
+};
+#define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
+
+static bool usable(tfcc_isa k, tfcc_isa isa) {
+  if (k == TFCC_ISA_GENERIC) return true;
+  if (k == TFCC_ISA_NEON || isa == TFCC_ISA_NEON) return k == isa;
+  return k <= isa;
+}
+
+const tfcc_q8_lut_kernel *tfcc_q8_lut_select(tfcc_isa isa) {
+  for (int i = 0; i < N_KERNELS; i++)
+    if (usable(kernels[i].isa, isa)) return &kernels[i];
+  return &kernels[N_KERNELS - 1];
+}
+
+int tfcc_q8_lut_kernel_count(void) { return N_KERNELS; }
+const tfcc_q8_lut_kernel *tfcc_q8_lut_kernel_at(int i) {
+  return i >= 0 && i < N_KERNELS ? &kernels[i] : NULL;
+}
+
+typedef struct lut_job {
+  const tfcc_q8_lut_kernel *k;
+  const uint8_t *table;
+  const uint8_t *in;
+  uint8_t *out;
+  size_t n, chunk;
+} lut_job;
+
+static void lut_task(void *ctx, size_t task, int thread) {
+  (void)thread;
+  const lut_job *j = ctx;
+  const size_t i0 = task * j->chunk;
+  size_t i1 = i0 + j->chunk;
+  if (i1 > j->n) i1 = j->n;
+  if (i0 < i1) j->k->fn(j->table, j->in + i0, j->out + i0, i1 - i0);
+}
+
+void tfcc_q8_lut_run(struct tfcc_threadpool *pool, const tfcc_q8_lut_kernel *k,
+                     const uint8_t table[256], const void *in, void *out, size_t n) {
+  if (n == 0) return;
+  const int threads = tfcc_threadpool_size(pool);
+  const size_t min_task = 64 * 1024;
+  if (threads <= 1 || n < 2 * min_task) {
+    k->fn(table, in, out, n);
+    return;
+  }
+  size_t tasks = n / min_task;
+  if (tasks > 4 * (size_t)threads) tasks = 4 * (size_t)threads;
+  lut_job j = {k, table, in, out, n, ((n + tasks - 1) / tasks + 63) & ~(size_t)63};
+  tfcc_threadpool_run(pool, (n + j.chunk - 1) / j.chunk, lut_task, &j);
+}

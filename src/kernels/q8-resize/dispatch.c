@@ -1,0 +1,77 @@
+/* q8 bilinear resize dispatch table, coordinate tables and row-parallel driver. */
+#include "kernels/q8-resize/resize.h"
+
+#include "runtime/threadpool.h"
+
+static const tfcc_q8_resize_kernel kernels[] = {
+#if defined(__x86_64__) || defined(__i386__)
+    {"q8-resize-avx512", TFCC_ISA_AVX512, tfcc_q8_resize_avx512},
+    {"q8-resize-avx2", TFCC_ISA_AVX2, tfcc_q8_resize_avx2},
+#endif
+#if defined(__aarch64__)
+    {"q8-resize-neon", TFCC_ISA_NEON, tfcc_q8_resize_neon},
+#endif
+    {"q8-resize-scalar", TFCC_ISA_GENERIC, tfcc_q8_resize_scalar},
+};
+#define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
+
+static bool usable(tfcc_isa k, tfcc_isa isa) {
+  if (k == TFCC_ISA_GENERIC) return true;
+  if (k == TFCC_ISA_NEON || isa == TFCC_ISA_NEON) return k == isa;
+  return k <= isa;
+}
+
+const tfcc_q8_resize_kernel *tfcc_q8_resize_select(tfcc_isa isa) {
+  for (int i = 0; i < N_KERNELS; i++)
+    if (usable(kernels[i].isa, isa)) return &kernels[i];
+  return &kernels[N_KERNELS - 1];
+}
+
+int tfcc_q8_resize_kernel_count(void) { return N_KERNELS; }
+const tfcc_q8_resize_kernel *tfcc_q8_resize_kernel_at(int i) {
+  return i >= 0 && i < N_KERNELS ? &kernels[i] : NULL;
+}
+
+size_t tfcc_q8_resize_scratch_bytes(const tfcc_resize_shape *s) {
+  return sizeof(int32_t) * 3 * ((size_t)(s->out_w > 0 ? s->out_w : 0) + (size_t)(s->out_h > 0 ? s->out_h : 0));
+}
+
+typedef struct rs_job {
+  const tfcc_q8_resize_kernel *k;
+  const tfcc_resize_shape *s;
+  bool is_signed;
+  const void *in;
+  void *out;
+  const int32_t *xt, *yt;
+  int32_t rows, per_task;
+} rs_job;
+
+static void rs_task(void *ctx, size_t task, int thread) {
+  (void)thread;
+  const rs_job *j = ctx;
+  const int32_t r0 = (int32_t)task * j->per_task;
+  int32_t r1 = r0 + j->per_task;
+  if (r1 > j->rows) r1 = j->rows;
+  if (r0 < r1) j->k->fn(j->s, j->is_signed, j->in, j->out, j->xt, j->yt, r0, r1);
+}
+
+void tfcc_q8_resize_bilinear(struct tfcc_threadpool *pool, const tfcc_q8_resize_kernel *k,
+                             const tfcc_resize_shape *s, bool align_corners, bool half_pixel,
+                             bool is_signed, const void *in, void *out, void *scratch) {
+  if (s->batch <= 0 || s->out_h <= 0 || s->out_w <= 0 || s->depth <= 0) return;
+  int32_t *xt = scratch, *yt = xt + 3 * (size_t)s->out_w;
+  for (int32_t ox = 0; ox < s->out_w; ox++)
+    tfcc_xnn_resize_axis(ox, s->in_w, s->out_w, align_corners, half_pixel, &xt[3 * ox],
+                         &xt[3 * ox + 1], &xt[3 * ox + 2]);
+  for (int32_t oy = 0; oy < s->out_h; oy++)
+    tfcc_xnn_resize_axis(oy, s->in_h, s->out_h, align_corners, half_pixel, &yt[3 * oy],
+                         &yt[3 * oy + 1], &yt[3 * oy + 2]);
+  rs_job j = {k, s, is_signed, in, out, xt, yt, s->batch * s->out_h, 0};
+  int threads = tfcc_threadpool_size(pool);
+  if ((double)j.rows * s->out_w * s->depth < 64.0 * 1024.0) threads = 1;
+  int32_t tasks = threads > 1 ? 4 * threads : 1;
+  if (tasks > j.rows) tasks = j.rows;
+  j.per_task = (j.rows + tasks - 1) / tasks;
+  tasks = (j.rows + j.per_task - 1) / j.per_task;
+  tfcc_threadpool_run(threads > 1 ? pool : NULL, (size_t)tasks, rs_task, &j);
+}
