@@ -2,6 +2,7 @@
  * Per-tensor: (float)(double(scale) * (q - zp)) as reference_ops::Dequantize; per-axis:
  * scale[c] * (float)(q - zp[c]) as PerChannelDequantize; int16 needs zero point 0. float16
  * (constants in mediapipe models) is decoded exactly, subnormals / inf / NaN included. */
+#include "kernels/quantize/quantize.h"
 #include "kernels/ref/quantize.h"
 #include "ops/act_common.h"
 
@@ -64,10 +65,19 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
     if (st) return st;
     tfcc_dequantize_pc(p->head.in_type, in->data, out, o, c, i, in->quant->scale,
                        in->quant->zero_point);
-  } else {
+  } else if (p->head.in_type == TFCC_FLOAT16) {
     tfcc_dequantize(p->head.in_type, in->data, out, act_count(in), p->scale, p->zp);
+  } else {
+    tfcc_qz_dequantize(ctx->pool, tfcc_qz_select(ctx->isa), in->data, out, act_count(in),
+                       p->scale, p->zp, p->head.in_type);
   }
   return TFCC_OK;
+}
+
+static const char *kernel(const tfcc_op_ctx *ctx) {
+  const dequantize_op *p = (const dequantize_op *)ctx->params;
+  if (!p || p->per_axis || p->head.in_type == TFCC_FLOAT16) return "ref";
+  return tfcc_qz_select(ctx->isa)->name;
 }
 
 const tfcc_op_def tfcc_op_dequantize = {
@@ -75,4 +85,5 @@ const tfcc_op_def tfcc_op_dequantize = {
     .init = init,
     .prepare = prepare,
     .eval = eval,
+    .kernel = kernel,
 };

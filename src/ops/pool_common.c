@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 
+#include "kernels/pool/pool.h"
 #include "kernels/ref/pool.h"
 #include "kernels/ref/quant_util.h"
 #include "ops/conv_common.h"
@@ -110,6 +111,12 @@ tfcc_status tfcc_pool_eval(tfcc_op_ctx *ctx) {
   float lo, hi;
   tfcc_act_range_f32(p->act, &lo, &hi);
   const int32_t ql = p->qmin, qh = p->qmax;
+  const tfcc_dtype dt = ctx->in[0]->dtype;
+  if (p->kind != TFCC_POOL_L2 && tfcc_pool_fast_ok(&g, p->kind == TFCC_POOL_AVG, dt)) {
+    const tfcc_pool_job j = {&g, p->kind == TFCC_POOL_AVG, dt, in, out, lo, hi, ql, qh};
+    tfcc_pool_run(ctx->pool, tfcc_pool_select(ctx->isa), &j);
+    return TFCC_OK;
+  }
   switch (ctx->in[0]->dtype) {
     case TFCC_FLOAT32:
       if (p->kind == TFCC_POOL_AVG) tfcc_avgpool_f32(&g, in, lo, hi, out);
@@ -131,4 +138,17 @@ tfcc_status tfcc_pool_eval(tfcc_op_ctx *ctx) {
     default:
       return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "input dtype unsupported");
   }
+}
+
+const char *tfcc_pool_kernel_name(const tfcc_op_ctx *ctx) {
+  const pool_params *p = ctx->params;
+  if (!p || p->kind == TFCC_POOL_L2 || ctx->n_in < 1 || !ctx->in[0]) return "ref";
+  tfcc_conv_geom g;
+  tfcc_err e;
+  tfcc_op_ctx c = *ctx;
+  c.err = &e;
+  if (pool_geom(&c, &g) != TFCC_OK) return "ref";
+  return tfcc_pool_fast_ok(&g, p->kind == TFCC_POOL_AVG, ctx->in[0]->dtype)
+             ? tfcc_pool_select(ctx->isa)->name
+             : "ref";
 }

@@ -24,6 +24,8 @@ tfcc_status tfcc_reduce_op_init(tfcc_init_ctx *ctx);
 
 tfcc_status tfcc_reduce_op_prepare(tfcc_op_ctx *ctx, tfcc_reduce_op op);
 tfcc_status tfcc_reduce_op_eval(tfcc_op_ctx *ctx, tfcc_reduce_op op);
+/* Name of the kernel eval runs for MEAN / SUM (op kernel hook): "reduce-avx512"..., or "ref". */
+const char *tfcc_reduce_op_kernel(const tfcc_op_ctx *ctx, tfcc_reduce_op op);
 
 tfcc_status tfcc_arg_op_prepare(tfcc_op_ctx *ctx, bool is_max);
 tfcc_status tfcc_arg_op_eval(tfcc_op_ctx *ctx, bool is_max);

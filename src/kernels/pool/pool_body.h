@@ -1,0 +1,184 @@
+/* Portable body of the pooling kernels, included by the per-ISA files that let the compiler
+ * vectorise it for their instruction set (define TFCC_POOL_FN first). Channels go in blocks
+ * held in local arrays the compiler keeps in vector registers; every tap of the clipped
+ * window is visited row by row, as the reference does. */
+#include <float.h>
+#include <stddef.h>
+
+#include "kernels/pool/pool.h"
+
+#define POOL_CBF 32 /* float / int32 lanes per block */
+#define POOL_CBQ 64 /* bytes per block (max) */
+
+static inline float pool_clampf(float v, float lo, float hi) {
+  v = v < lo ? lo : v;
+  return v > hi ? hi : v;
+}
+static inline int32_t pool_clampi(int32_t v, int32_t lo, int32_t hi) {
+  v = v < lo ? lo : v;
+  return v > hi ? hi : v;
+}
+
+/* One output pixel: window of kh x kw taps (kh, kw > 0) at p, rows rs and columns cs
+ * elements apart; C channels. */
+static inline void max_f32_px(const float *restrict p, size_t rs, size_t cs, int32_t kh,
+                              int32_t kw, size_t C, float lo, float hi, float *restrict o) {
+  size_t c = 0;
+  for (; c + POOL_CBF <= C; c += POOL_CBF) {
+    float m[POOL_CBF];
+    for (int i = 0; i < POOL_CBF; i++) m[i] = -FLT_MAX;
+    for (int32_t y = 0; y < kh; y++)
+      for (int32_t x = 0; x < kw; x++) {
+        const float *restrict v = p + (size_t)y * rs + (size_t)x * cs + c;
+        for (int i = 0; i < POOL_CBF; i++) m[i] = v[i] > m[i] ? v[i] : m[i];
+      }
+    for (int i = 0; i < POOL_CBF; i++) o[c + i] = pool_clampf(m[i], lo, hi);
+  }
+  for (; c < C; c++) {
+    float m = -FLT_MAX;
+    for (int32_t y = 0; y < kh; y++)
+      for (int32_t x = 0; x < kw; x++) {
+        const float v = p[(size_t)y * rs + (size_t)x * cs + c];
+        m = v > m ? v : m;
+      }
+    o[c] = pool_clampf(m, lo, hi);
+  }
+}
+
+static inline void avg_f32_px(const float *restrict p, size_t rs, size_t cs, int32_t kh,
+                              int32_t kw, size_t C, float lo, float hi, float *restrict o) {
+  const float n = (float)(kh * kw);
+  size_t c = 0;
+  for (; c + POOL_CBF <= C; c += POOL_CBF) {
+    float s[POOL_CBF];
+    for (int i = 0; i < POOL_CBF; i++) s[i] = 0.f;
+    for (int32_t y = 0; y < kh; y++)
+      for (int32_t x = 0; x < kw; x++) {
+        const float *restrict v = p + (size_t)y * rs + (size_t)x * cs + c;
+        for (int i = 0; i < POOL_CBF; i++) s[i] += v[i];
+      }
+    for (int i = 0; i < POOL_CBF; i++) o[c + i] = pool_clampf(s[i] / n, lo, hi);
+  }
+  for (; c < C; c++) {
+    float s = 0.f;
+    for (int32_t y = 0; y < kh; y++)
+      for (int32_t x = 0; x < kw; x++) s += p[(size_t)y * rs + (size_t)x * cs + c];
+    o[c] = pool_clampf(s / n, lo, hi);
+  }
+}
+
+/* Quantized max and average for element type T (uint8_t / int8_t), lowest value LOWEST. */
+#define POOL_Q_PIXELS(SUF, T, LOWEST)                                                          \
+  static inline void max_##SUF##_px(const T *restrict p, size_t rs, size_t cs, int32_t kh,    \
+                                    int32_t kw, size_t C, int32_t lo, int32_t hi,             \
+                                    T *restrict o) {                                          \
+    const T tlo = (T)lo, thi = (T)hi;                                                         \
+    size_t c = 0;                                                                             \
+    for (; c + POOL_CBQ <= C; c += POOL_CBQ) {                                                \
+      T m[POOL_CBQ];                                                                          \
+      for (int i = 0; i < POOL_CBQ; i++) m[i] = (T)(LOWEST);                                  \
+      for (int32_t y = 0; y < kh; y++)                                                        \
+        for (int32_t x = 0; x < kw; x++) {                                                    \
+          const T *restrict v = p + (size_t)y * rs + (size_t)x * cs + c;                      \
+          for (int i = 0; i < POOL_CBQ; i++) m[i] = v[i] > m[i] ? v[i] : m[i];                \
+        }                                                                                     \
+      for (int i = 0; i < POOL_CBQ; i++) {                                                    \
+        T v = m[i] < tlo ? tlo : m[i];                                                        \
+        o[c + i] = v > thi ? thi : v;                                                         \
+      }                                                                                       \
+    }                                                                                         \
+    for (; c < C; c++) {                                                                      \
+      int32_t m = (LOWEST);                                                                   \
+      for (int32_t y = 0; y < kh; y++)                                                        \
+        for (int32_t x = 0; x < kw; x++) {                                                    \
+          const int32_t v = p[(size_t)y * rs + (size_t)x * cs + c];                           \
+          m = v > m ? v : m;                                                                  \
+        }                                                                                     \
+      o[c] = (T)pool_clampi(m, lo, hi);                                                       \
+    }                                                                                         \
+  }                                                                                           \
+  static inline int32_t avg_##SUF##_div(int32_t acc, int32_t n, float fn, int32_t lo,         \
+                                        int32_t hi) {                                         \
+    const int32_t half = n / 2;                                                               \
+    const int32_t a = acc > 0 ? acc + half : acc - half;                                      \
+    return pool_clampi((int32_t)((float)a / fn), lo, hi);                                     \
+  }                                                                                           \
+  static inline void avg_##SUF##_px(const T *restrict p, size_t rs, size_t cs, int32_t kh,    \
+                                    int32_t kw, size_t C, int32_t lo, int32_t hi,             \
+                                    T *restrict o) {                                          \
+    const int32_t n = kh * kw;                                                                \
+    const float fn = (float)n;                                                                \
+    size_t c = 0;                                                                             \
+    for (; c + POOL_CBF <= C; c += POOL_CBF) {                                                \
+      int32_t s[POOL_CBF];                                                                    \
+      for (int i = 0; i < POOL_CBF; i++) s[i] = 0;                                            \
+      for (int32_t y = 0; y < kh; y++)                                                        \
+        for (int32_t x = 0; x < kw; x++) {                                                    \
+          const T *restrict v = p + (size_t)y * rs + (size_t)x * cs + c;                      \
+          for (int i = 0; i < POOL_CBF; i++) s[i] += v[i];                                    \
+        }                                                                                     \
+      for (int i = 0; i < POOL_CBF; i++) o[c + i] = (T)avg_##SUF##_div(s[i], n, fn, lo, hi);  \
+    }                                                                                         \
+    for (; c < C; c++) {                                                                      \
+      int32_t s = 0;                                                                          \
+      for (int32_t y = 0; y < kh; y++)                                                        \
+        for (int32_t x = 0; x < kw; x++) s += p[(size_t)y * rs + (size_t)x * cs + c];         \
+      o[c] = (T)avg_##SUF##_div(s, n, fn, lo, hi);                                            \
+    }                                                                                         \
+  }
+
+POOL_Q_PIXELS(u8, uint8_t, 0)
+POOL_Q_PIXELS(s8, int8_t, -128)
+
+/* The rows loop for one pixel function PX over element type T; an empty window (filter
+ * smaller than the padding) gives what the reference gives: clamp(lowest) for max, clamp(0)
+ * for the average. */
+#define POOL_ROWS(PX, T, LO, HI, EMPTY)                                                       \
+  do {                                                                                        \
+    const T *in = (const T *)j->in;                                                           \
+    T *out = (T *)j->out;                                                                     \
+    for (int32_t row = row0; row < row1; row++) {                                             \
+      const int32_t b = row / g->out_h, oy = row % g->out_h;                                  \
+      const int32_t iy0 = oy * g->stride_h - g->pad_h;                                        \
+      const int32_t fy0 = iy0 < 0 ? -iy0 : 0;                                                 \
+      const int32_t fy1 = g->filter_h < g->in_h - iy0 ? g->filter_h : g->in_h - iy0;          \
+      T *orow = out + (size_t)row * (size_t)g->out_w * C;                                     \
+      for (int32_t ox = 0; ox < g->out_w; ox++) {                                             \
+        const int32_t ix0 = ox * g->stride_w - g->pad_w;                                      \
+        const int32_t fx0 = ix0 < 0 ? -ix0 : 0;                                               \
+        const int32_t fx1 = g->filter_w < g->in_w - ix0 ? g->filter_w : g->in_w - ix0;        \
+        T *o = orow + (size_t)ox * C;                                                         \
+        if (fy1 <= fy0 || fx1 <= fx0) {                                                       \
+          for (size_t c = 0; c < C; c++) o[c] = (EMPTY);                                      \
+          continue;                                                                           \
+        }                                                                                     \
+        const T *p = in + (((size_t)b * (size_t)g->in_h + (size_t)(iy0 + fy0)) *              \
+                               (size_t)g->in_w + (size_t)(ix0 + fx0)) * C;                    \
+        PX(p, rs, C, fy1 - fy0, fx1 - fx0, C, LO, HI, o);                                     \
+      }                                                                                       \
+    }                                                                                         \
+  } while (0)
+
+void TFCC_POOL_FN(const tfcc_pool_job *j, int32_t row0, int32_t row1) {
+  const tfcc_conv_geom *g = j->g;
+  const size_t C = (size_t)g->in_c;
+  const size_t rs = (size_t)g->in_w * C;
+  const float flo = j->flo, fhi = j->fhi;
+  const int32_t qlo = j->qlo, qhi = j->qhi;
+  switch (j->dt) {
+    case TFCC_FLOAT32:
+      if (j->is_avg) POOL_ROWS(avg_f32_px, float, flo, fhi, pool_clampf(0.f, flo, fhi));
+      else POOL_ROWS(max_f32_px, float, flo, fhi, pool_clampf(-FLT_MAX, flo, fhi));
+      return;
+    case TFCC_UINT8:
+      if (j->is_avg) POOL_ROWS(avg_u8_px, uint8_t, qlo, qhi, (uint8_t)pool_clampi(0, qlo, qhi));
+      else POOL_ROWS(max_u8_px, uint8_t, qlo, qhi, (uint8_t)pool_clampi(0, qlo, qhi));
+      return;
+    case TFCC_INT8:
+      if (j->is_avg) POOL_ROWS(avg_s8_px, int8_t, qlo, qhi, (int8_t)pool_clampi(0, qlo, qhi));
+      else POOL_ROWS(max_s8_px, int8_t, qlo, qhi, (int8_t)pool_clampi(-128, qlo, qhi));
+      return;
+    default:
+      return;
+  }
+}
