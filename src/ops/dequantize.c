@@ -5,12 +5,14 @@
 #include "kernels/quantize/quantize.h"
 #include "kernels/ref/quantize.h"
 #include "ops/act_common.h"
+#include "ops/f32_fast.h"
 
 typedef struct dequantize_op {
   act_head head;
   bool per_axis;
   float scale;
   int32_t zp;
+  atomic_bool logged; /* KERNEL_FALLBACK noted */
 } dequantize_op;
 
 static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_tensor *in,
@@ -47,7 +49,8 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
 static tfcc_status prepare(tfcc_op_ctx *ctx) {
   tfcc_status st = act_unary_prepare(ctx);
   if (st) return st;
-  const dequantize_op *p = (const dequantize_op *)ctx->params;
+  dequantize_op *p = (dequantize_op *)ctx->params;
+  if (p->per_axis) tfcc_f32_log_fallback_once(&p->logged, ctx, "DEQUANTIZE", "per-axis quantization");
   if (p->per_axis) {
     size_t o = 0, c = 0, i = 0;
     return act_per_axis_layout(ctx->err, ctx->in[0], &o, &c, &i);

@@ -1,18 +1,21 @@
 /* Shared operator logic of the 2-D pooling operators; the contract is in pool_common.h. */
 #include "ops/pool_common.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "kernels/pool/pool.h"
 #include "kernels/ref/pool.h"
 #include "kernels/ref/quant_util.h"
 #include "ops/conv_common.h"
+#include "ops/f32_fast.h"
 
 typedef struct pool_params {
   tfcc_pool_kind kind;
   int32_t padding, stride_w, stride_h, filter_w, filter_h, act;
   int32_t qmin, qmax; /* quantized activation range (from the output's quantization) */
   const char *name;
+  atomic_bool logged; /* KERNEL_FALLBACK noted */
 } pool_params;
 
 static const char *kind_name(tfcc_pool_kind k) {
@@ -98,6 +101,10 @@ tfcc_status tfcc_pool_prepare(tfcc_op_ctx *ctx) {
   if (st != TFCC_OK) return st;
   int32_t od[4] = {g.batches, g.out_h, g.out_w, g.out_c};
   ctx->scratch_bytes = 0;
+  if (p->kind != TFCC_POOL_L2 && !tfcc_pool_fast_ok(&g, p->kind == TFCC_POOL_AVG, in->dtype))
+    tfcc_f32_log_fallback_once(&((pool_params *)p)->logged, ctx, p->name,
+                               in->dtype == TFCC_INT16 ? "int16 pooling"
+                                                       : "average window over 65535 taps");
   return tfcc_tensor_set_shape(ctx->out[0], 4, od, ctx->err);
 }
 

@@ -6,6 +6,7 @@
 #include "kernels/quantize/quantize.h"
 #include "kernels/ref/quantize.h"
 #include "ops/act_common.h"
+#include "ops/f32_fast.h"
 
 typedef struct quantize_op {
   act_head head;
@@ -18,6 +19,7 @@ typedef struct quantize_op {
   float inv_scale;   /* xnn f32 -> q8: 1 / output scale (float) */
   int32_t xnn_mult;  /* xnn q8 -> q8: lrintf(256 * in_scale / out_scale) */
   bool use_lut;      /* 8-bit input: the requantization as a table of all 256 inputs */
+  atomic_bool logged; /* KERNEL_FALLBACK noted */
   tfcc_qz_lut lut;
 } quantize_op;
 
@@ -98,7 +100,10 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
 static tfcc_status prepare(tfcc_op_ctx *ctx) {
   tfcc_status st = act_unary_prepare(ctx);
   if (st) return st;
-  const quantize_op *p = (const quantize_op *)ctx->params;
+  quantize_op *p = (quantize_op *)ctx->params;
+  if (p->per_axis || (p->head.in_type == TFCC_INT16))
+    tfcc_f32_log_fallback_once(&p->logged, ctx, "QUANTIZE",
+                               p->per_axis ? "per-axis quantization" : "int16 input");
   if (p->per_axis) {
     size_t o = 0, c = 0, i = 0;
     return act_per_axis_layout(ctx->err, ctx->out[0], &o, &c, &i);

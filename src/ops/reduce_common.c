@@ -11,6 +11,7 @@
 #include "kernels/reduce/reduce.h"
 #include "kernels/ref/quant_util.h"
 #include "kernels/ref/reduce.h"
+#include "ops/f32_fast.h"
 
 static const char *const k_names[] = {"MEAN", "SUM", "REDUCE_PROD", "REDUCE_MAX", "REDUCE_MIN"};
 
@@ -208,6 +209,13 @@ tfcc_status tfcc_reduce_op_prepare(tfcc_op_ctx *ctx, tfcc_reduce_op op) {
       break;
   }
   ctx->scratch_bytes = scratch;
+  size_t o, r, i;
+  if ((op == TFCC_REDUCE_OP_MEAN || op == TFCC_REDUCE_OP_SUM) && ctx->params &&
+      su.shape.in_count > 0 &&
+      (is_q(dt) || (dt == TFCC_FLOAT32 && op == TFCC_REDUCE_OP_MEAN)) &&
+      !tfcc_rsum_shape(&su.shape, &o, &r, &i))
+    tfcc_f32_log_fallback_once(&((tfcc_reduce_params *)ctx->params)->logged, ctx, name,
+                               "reduced axes are not one contiguous run");
   return tfcc_tensor_set_shape(out, su.out_rank, su.out_dims, ctx->err);
 }
 
