@@ -8,6 +8,13 @@
 #include "kernels/pool/pool.h"
 
 #define POOL_CBF 32 /* float / int32 lanes per block */
+/* The tap loops must stay loops over whole channel blocks (clang would otherwise vectorise
+ * across taps, spilling the block to the stack). */
+#if defined(__clang__)
+#define POOL_TAPS _Pragma("clang loop vectorize(disable) interleave(disable)")
+#else
+#define POOL_TAPS
+#endif
 #define POOL_CBQ 64 /* bytes per block (max) */
 
 static inline float pool_clampf(float v, float lo, float hi) {
@@ -28,7 +35,7 @@ static inline void max_f32_px(const float *restrict p, size_t rs, size_t cs, int
     float m[POOL_CBF];
     for (int i = 0; i < POOL_CBF; i++) m[i] = -FLT_MAX;
     for (int32_t y = 0; y < kh; y++)
-      for (int32_t x = 0; x < kw; x++) {
+      POOL_TAPS for (int32_t x = 0; x < kw; x++) {
         const float *restrict v = p + (size_t)y * rs + (size_t)x * cs + c;
         for (int i = 0; i < POOL_CBF; i++) m[i] = v[i] > m[i] ? v[i] : m[i];
       }
@@ -37,7 +44,7 @@ static inline void max_f32_px(const float *restrict p, size_t rs, size_t cs, int
   for (; c < C; c++) {
     float m = -FLT_MAX;
     for (int32_t y = 0; y < kh; y++)
-      for (int32_t x = 0; x < kw; x++) {
+      POOL_TAPS for (int32_t x = 0; x < kw; x++) {
         const float v = p[(size_t)y * rs + (size_t)x * cs + c];
         m = v > m ? v : m;
       }
@@ -53,7 +60,7 @@ static inline void avg_f32_px(const float *restrict p, size_t rs, size_t cs, int
     float s[POOL_CBF];
     for (int i = 0; i < POOL_CBF; i++) s[i] = 0.f;
     for (int32_t y = 0; y < kh; y++)
-      for (int32_t x = 0; x < kw; x++) {
+      POOL_TAPS for (int32_t x = 0; x < kw; x++) {
         const float *restrict v = p + (size_t)y * rs + (size_t)x * cs + c;
         for (int i = 0; i < POOL_CBF; i++) s[i] += v[i];
       }
@@ -78,7 +85,7 @@ static inline void avg_f32_px(const float *restrict p, size_t rs, size_t cs, int
       T m[POOL_CBQ];                                                                          \
       for (int i = 0; i < POOL_CBQ; i++) m[i] = (T)(LOWEST);                                  \
       for (int32_t y = 0; y < kh; y++)                                                        \
-        for (int32_t x = 0; x < kw; x++) {                                                    \
+        POOL_TAPS for (int32_t x = 0; x < kw; x++) {                                          \
           const T *restrict v = p + (size_t)y * rs + (size_t)x * cs + c;                      \
           for (int i = 0; i < POOL_CBQ; i++) m[i] = v[i] > m[i] ? v[i] : m[i];                \
         }                                                                                     \
@@ -90,7 +97,7 @@ static inline void avg_f32_px(const float *restrict p, size_t rs, size_t cs, int
     for (; c < C; c++) {                                                                      \
       int32_t m = (LOWEST);                                                                   \
       for (int32_t y = 0; y < kh; y++)                                                        \
-        for (int32_t x = 0; x < kw; x++) {                                                    \
+        POOL_TAPS for (int32_t x = 0; x < kw; x++) {                                          \
           const int32_t v = p[(size_t)y * rs + (size_t)x * cs + c];                           \
           m = v > m ? v : m;                                                                  \
         }                                                                                     \
@@ -113,7 +120,7 @@ static inline void avg_f32_px(const float *restrict p, size_t rs, size_t cs, int
       int32_t s[POOL_CBF];                                                                    \
       for (int i = 0; i < POOL_CBF; i++) s[i] = 0;                                            \
       for (int32_t y = 0; y < kh; y++)                                                        \
-        for (int32_t x = 0; x < kw; x++) {                                                    \
+        POOL_TAPS for (int32_t x = 0; x < kw; x++) {                                          \
           const T *restrict v = p + (size_t)y * rs + (size_t)x * cs + c;                      \
           for (int i = 0; i < POOL_CBF; i++) s[i] += v[i];                                    \
         }                                                                                     \
@@ -122,7 +129,7 @@ static inline void avg_f32_px(const float *restrict p, size_t rs, size_t cs, int
     for (; c < C; c++) {                                                                      \
       int32_t s = 0;                                                                          \
       for (int32_t y = 0; y < kh; y++)                                                        \
-        for (int32_t x = 0; x < kw; x++) s += p[(size_t)y * rs + (size_t)x * cs + c];         \
+        POOL_TAPS for (int32_t x = 0; x < kw; x++) s += p[(size_t)y * rs + (size_t)x * cs + c];         \
       o[c] = (T)avg_##SUF##_div(s, n, fn, lo, hi);                                            \
     }                                                                                         \
   }
