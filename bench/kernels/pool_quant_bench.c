@@ -129,6 +129,24 @@ int main(int argc, char **argv) {
   }
   row("DEQUANTIZE 224x224x3 int8->f32", ref_us, names, us, n);
 
+  /* QUANTIZE int8 -> int8 of 56x56x144 (TFLITE, XNNPACK arithmetic) */
+  const size_t nr = (size_t)56 * 56 * 144;
+  TIME_US(ref_us, tfcc_xnn_requantize_q8(TFCC_INT8, in, out, nr, 300, -5, 7));
+  n = 0;
+  for (int k = 0; k < tfcc_qz_kernel_count(); k++) {
+    const tfcc_qz_kernel *qk = tfcc_qz_kernel_at(k);
+    if (!tfcc_qz_usable(qk, best)) continue;
+    names[n] = qk->name;
+    TIME_US(us[n], qk->requantize_xnn(in, out, nr, 300, -5, 7, TFCC_INT8));
+    n++;
+  }
+  tfcc_qz_lut lut;
+  tfcc_qz_lut_build(&lut, TFCC_INT8, TFCC_INT8, true, 300, 0, -5, 7);
+  names[n] = "quantize-lut";
+  TIME_US(us[n], tfcc_qz_lut_apply(&lut, in, out, nr));
+  n++;
+  row("QUANTIZE 56x56x144 int8->int8 (TFLITE)", ref_us, names, us, n);
+
   /* MEAN over H,W of 7x7x2048 (ResNet-50) int8 sums and float */
   tfcc_reduce_shape s;
   memset(&s, 0, sizeof s);

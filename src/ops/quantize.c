@@ -85,9 +85,8 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
   }
   st = act_multiplier(err, "input/output scale", (double)s_in / (double)p->scale, &p->mult,
                       &p->shift);
-  if (st == TFCC_OK && (it == TFCC_UINT8 || it == TFCC_INT8)) {
-    tfcc_qz_lut_build(&p->lut, it, ot, p->xnn, p->xnn ? p->xnn_mult : p->mult, p->shift,
-                      p->in_zp, p->zp);
+  if (st == TFCC_OK && !p->xnn && (it == TFCC_UINT8 || it == TFCC_INT8)) {
+    tfcc_qz_lut_build(&p->lut, it, ot, false, p->mult, p->shift, p->in_zp, p->zp);
     p->use_lut = true;
   }
   return st;
@@ -129,10 +128,11 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
       tfcc_qz_quantize_ref(ctx->pool, tfcc_qz_select(ctx->isa), (const float *)in->data, out->data,
                            n, p->scale, p->zp, p->head.out_type);
     }
+  } else if (p->xnn) {
+    tfcc_qz_requantize_xnn(ctx->pool, tfcc_qz_select(ctx->isa), in->data, out->data, n,
+                           p->xnn_mult, p->in_zp, p->zp, p->head.in_type);
   } else if (p->use_lut) {
     tfcc_qz_lut_apply(&p->lut, in->data, out->data, n);
-  } else if (p->xnn) {
-    tfcc_xnn_requantize_q8(p->head.in_type, in->data, out->data, n, p->xnn_mult, p->in_zp, p->zp);
   } else {
     tfcc_requantize(p->head.in_type, in->data, p->head.out_type, out->data, n, p->mult, p->shift,
                     p->in_zp, p->zp);
@@ -143,8 +143,8 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
 static const char *kernel(const tfcc_op_ctx *ctx) {
   const quantize_op *p = (const quantize_op *)ctx->params;
   if (!p || p->per_axis) return "ref";
+  if (p->head.in_type == TFCC_FLOAT32 || p->xnn) return tfcc_qz_select(ctx->isa)->name;
   if (p->use_lut) return "quantize-lut";
-  if (p->head.in_type == TFCC_FLOAT32) return tfcc_qz_select(ctx->isa)->name;
   return "ref";
 }
 

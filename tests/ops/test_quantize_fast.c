@@ -102,6 +102,21 @@ static void test_dequantize(const tfcc_qz_kernel *k, tfcc_threadpool *pool, tfcc
   free(got);
 }
 
+static void test_requant_xnn(const tfcc_qz_kernel *k, tfcc_threadpool *pool, tfcc_dtype t,
+                             size_t n, float s_in, float s_out, int32_t in_zp, int32_t out_zp) {
+  const int32_t mult = (int32_t)lrintf(256.0f * (s_in / s_out));
+  uint8_t *in = malloc(n + 256), *want = malloc(n), *got = malloc(n + 1);
+  for (size_t i = 0; i < n; i++) in[i] = i < 256 ? (uint8_t)i : (uint8_t)urand();
+  tfcc_xnn_requantize_q8(t, in, want, n, mult, in_zp, out_zp);
+  memset(got, 0xEE, n + 1);
+  tfcc_qz_requantize_xnn(pool, k, in, got, n, mult, in_zp, out_zp, t);
+  check_bytes("xnn requantize", k, got, want, n, s_in / s_out, in_zp, n, t);
+  CHECK(got[n] == 0xEE);
+  free(in);
+  free(want);
+  free(got);
+}
+
 static void test_lut(tfcc_dtype it, tfcc_dtype ot, bool xnn, float s_in, float s_out,
                      int32_t in_zp, int32_t out_zp) {
   int32_t mult;
@@ -159,6 +174,18 @@ int main(void) {
       test_quantize(k, pool2, t, 600011, 0.0078125f, t == TFCC_INT16 ? 0 : zps[3]);
       test_dequantize(k, pool2, t, 600011, 0.02f, t == TFCC_INT16 ? 0 : zps[4]);
     }
+    /* XNNPACK same-type requantization, ratios over XNNPACK's whole [2^-8, 2^7] */
+    const float rq[][2] = {{0.5f, 0.25f}, {0.01f, 0.013f}, {1.0f, 0.0079f}, {0.003f, 0.7f}, {0.1f, 0.1f},
+                           {1.0f, 256.0f}, {128.0f, 1.0f}};
+    for (int ti = 0; ti < 2; ti++)
+      for (size_t r = 0; r < sizeof rq / sizeof rq[0]; r++)
+        for (int zi = 0; zi < 3; zi++) {
+          const tfcc_dtype t = types[ti];
+          const int32_t in_zp = zi == 0 ? qmin(t) : (zi == 1 ? qmax(t) : 5);
+          const int32_t out_zp = zi == 0 ? qmax(t) : (zi == 1 ? qmin(t) : 9);
+          test_requant_xnn(k, NULL, t, lens[(r + zi) % 8] + 256, rq[r][0], rq[r][1], in_zp, out_zp);
+        }
+    test_requant_xnn(k, pool2, TFCC_INT8, 700001, 0.02f, 0.03f, -7, 12);
     /* subnormal products */
     test_dequantize(k, NULL, TFCC_INT8, 1000, 1e-40f, 3);
   }

@@ -5,7 +5,8 @@
 #include "kernels/ref/quantize.h"
 #include "runtime/threadpool.h"
 
-#define K(isa, lvl) {"quantize-" #isa, lvl, tfcc_qz_xnn_##isa, tfcc_qz_ref_##isa, tfcc_dqz_##isa}
+#define K(isa, lvl) \
+  {"quantize-" #isa, lvl, tfcc_qz_xnn_##isa, tfcc_qz_ref_##isa, tfcc_dqz_##isa, tfcc_rqz_xnn_##isa}
 static const tfcc_qz_kernel kernels[] = {
 #if defined(__x86_64__) || defined(__i386__)
     K(avx512, TFCC_ISA_AVX512),
@@ -40,7 +41,7 @@ const tfcc_qz_kernel *tfcc_qz_kernel_at(int i) {
 /* Elements per task: big enough that a task outweighs waking a worker. */
 #define QZ_CHUNK ((size_t)128 * 1024)
 
-typedef enum { JOB_XNN, JOB_REF, JOB_DEQ } job_kind;
+typedef enum { JOB_XNN, JOB_REF, JOB_DEQ, JOB_RQ } job_kind;
 
 typedef struct qz_job {
   job_kind kind;
@@ -51,13 +52,17 @@ typedef struct qz_job {
   float scale;
   int32_t zp;
   tfcc_dtype t;
+  int32_t mult, in_zp; /* JOB_RQ (zp: the output zero point) */
 } qz_job;
 
 static size_t qsize(tfcc_dtype t) { return t == TFCC_INT16 ? 2 : 1; }
 
 static void job_range(const qz_job *j, size_t i0, size_t cnt) {
   const size_t qs = qsize(j->t);
-  if (j->kind == JOB_DEQ)
+  if (j->kind == JOB_RQ)
+    j->k->requantize_xnn((const uint8_t *)j->in + i0, (uint8_t *)j->out + i0, cnt, j->mult,
+                         j->in_zp, j->zp, j->t);
+  else if (j->kind == JOB_DEQ)
     j->k->dequantize((const uint8_t *)j->in + i0 * qs, (float *)j->out + i0, cnt, j->scale, j->zp,
                      j->t);
   else if (j->kind == JOB_XNN)
@@ -92,19 +97,26 @@ static void run(struct tfcc_threadpool *pool, qz_job *j) {
 
 void tfcc_qz_quantize_xnn(struct tfcc_threadpool *pool, const tfcc_qz_kernel *k, const float *in,
                           void *out, size_t n, float inv_scale, int32_t zp, tfcc_dtype ot) {
-  qz_job j = {JOB_XNN, k, in, out, n, n, inv_scale, zp, ot};
+  qz_job j = {JOB_XNN, k, in, out, n, n, inv_scale, zp, ot, 0, 0};
   run(pool, &j);
 }
 
 void tfcc_qz_quantize_ref(struct tfcc_threadpool *pool, const tfcc_qz_kernel *k, const float *in,
                           void *out, size_t n, float scale, int32_t zp, tfcc_dtype ot) {
-  qz_job j = {JOB_REF, k, in, out, n, n, scale, zp, ot};
+  qz_job j = {JOB_REF, k, in, out, n, n, scale, zp, ot, 0, 0};
   run(pool, &j);
 }
 
 void tfcc_qz_dequantize(struct tfcc_threadpool *pool, const tfcc_qz_kernel *k, const void *in,
                         float *out, size_t n, float scale, int32_t zp, tfcc_dtype it) {
-  qz_job j = {JOB_DEQ, k, in, out, n, n, scale, zp, it};
+  qz_job j = {JOB_DEQ, k, in, out, n, n, scale, zp, it, 0, 0};
+  run(pool, &j);
+}
+
+void tfcc_qz_requantize_xnn(struct tfcc_threadpool *pool, const tfcc_qz_kernel *k,
+                            const void *in, void *out, size_t n, int32_t mult, int32_t in_zp,
+                            int32_t out_zp, tfcc_dtype t) {
+  qz_job j = {JOB_RQ, k, in, out, n, n, 0.f, out_zp, t, mult, in_zp};
   run(pool, &j);
 }
 

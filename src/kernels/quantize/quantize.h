@@ -9,8 +9,9 @@
  *       clamped;
  *   q -> f32: scale * (float)(q - zp) in float, which equals the reference's
  *       (float)((double)scale * (q - zp)) because the double product is exact.
- * 8-bit -> 8/16-bit requantization is a 256-entry table built from the reference element
- * (tfcc_qz_lut_build / tfcc_qz_lut_apply), exact by construction. Per-axis and float16 stay
+ *   q8 -> same q8, XNNPACK: (bias + x * mult) >> 8 in int32 (no overflow: |x * mult| < 2^24);
+ * other 8-bit -> 8/16-bit requantizations use a 256-entry table built from the reference
+ * element (tfcc_qz_lut_build / tfcc_qz_lut_apply), exact by construction. Per-axis and float16 stay
  * on the reference kernels. */
 #ifndef TFCC_KERNELS_QUANTIZE_QUANTIZE_H
 #define TFCC_KERNELS_QUANTIZE_QUANTIZE_H
@@ -27,6 +28,10 @@ typedef void (*tfcc_qz_xnn_fn)(const float *in, void *out, size_t n, float inv_s
 /* ot: uint8 | int8 | int16. */
 typedef void (*tfcc_qz_ref_fn)(const float *in, void *out, size_t n, float scale, int32_t zp,
                                tfcc_dtype ot);
+/* XNNPACK q8 -> q8 of one type t (uint8 | int8): (bias + x * mult) >> 8 (arithmetic), clamped,
+ * bias = (out_zp << 8) - mult * in_zp + 0x80 (tfcc_xnn_requantize_q8). */
+typedef void (*tfcc_rqz_xnn_fn)(const void *in, void *out, size_t n, int32_t mult, int32_t in_zp,
+                                int32_t out_zp, tfcc_dtype t);
 /* it: uint8 | int8 | int16. */
 typedef void (*tfcc_dqz_fn)(const void *in, float *out, size_t n, float scale, int32_t zp,
                             tfcc_dtype it);
@@ -37,6 +42,7 @@ typedef struct tfcc_qz_kernel {
   tfcc_qz_xnn_fn quantize_xnn;
   tfcc_qz_ref_fn quantize_ref;
   tfcc_dqz_fn dequantize;
+  tfcc_rqz_xnn_fn requantize_xnn;
 } tfcc_qz_kernel;
 
 const tfcc_qz_kernel *tfcc_qz_select(tfcc_isa isa);
@@ -52,6 +58,9 @@ void tfcc_qz_quantize_ref(struct tfcc_threadpool *pool, const tfcc_qz_kernel *k,
                           void *out, size_t n, float scale, int32_t zp, tfcc_dtype ot);
 void tfcc_qz_dequantize(struct tfcc_threadpool *pool, const tfcc_qz_kernel *k, const void *in,
                         float *out, size_t n, float scale, int32_t zp, tfcc_dtype it);
+void tfcc_qz_requantize_xnn(struct tfcc_threadpool *pool, const tfcc_qz_kernel *k,
+                            const void *in, void *out, size_t n, int32_t mult, int32_t in_zp,
+                            int32_t out_zp, tfcc_dtype t);
 
 /* Requantization table of an 8-bit input type: table[b] is the output (of type ot, uint8 |
  * int8 | int16) for the input byte b. */
@@ -71,7 +80,9 @@ void tfcc_qz_lut_apply(const tfcc_qz_lut *t, const void *in, void *out, size_t n
   void tfcc_qz_ref_##isa(const float *in, void *out, size_t n, float scale, int32_t zp,     \
                          tfcc_dtype ot);                                                    \
   void tfcc_dqz_##isa(const void *in, float *out, size_t n, float scale, int32_t zp,        \
-                      tfcc_dtype it)
+                      tfcc_dtype it);                                                      \
+  void tfcc_rqz_xnn_##isa(const void *in, void *out, size_t n, int32_t mult, int32_t in_zp, \
+                          int32_t out_zp, tfcc_dtype t)
 TFCC_QZ_DECL(avx512);
 TFCC_QZ_DECL(avx2);
 TFCC_QZ_DECL(sse4);

@@ -71,3 +71,23 @@ void QZ_CAT(tfcc_dqz_, TFCC_QZ_ISA)(const void *restrict in, float *restrict out
   else if (it == TFCC_INT8) QZ_DEQ_LOOP(int8_t);
   else QZ_DEQ_LOOP(int16_t);
 }
+
+#define QZ_RQ_LOOP(T, QMIN, QMAX)                                                          \
+  do {                                                                                     \
+    const T *restrict x = (const T *)in;                                                   \
+    T *restrict o = (T *)out;                                                              \
+    for (size_t i = 0; i < n; i++) {                                                       \
+      int32_t v = (bias + (int32_t)x[i] * mult) >> 8; /* arithmetic shift: floor */        \
+      v = v < (QMIN) ? (QMIN) : v;                                                         \
+      v = v > (QMAX) ? (QMAX) : v;                                                         \
+      o[i] = (T)v;                                                                         \
+    }                                                                                      \
+  } while (0)
+
+void QZ_CAT(tfcc_rqz_xnn_, TFCC_QZ_ISA)(const void *restrict in, void *restrict out, size_t n,
+                                        int32_t mult, int32_t in_zp, int32_t out_zp,
+                                        tfcc_dtype t) {
+  const int32_t bias = (int32_t)((uint32_t)out_zp << 8) - mult * in_zp + 0x80;
+  if (t == TFCC_UINT8) QZ_RQ_LOOP(uint8_t, 0, 255);
+  else QZ_RQ_LOOP(int8_t, -128, 127);
+}
