@@ -53,7 +53,7 @@ static const kernel_family k_families[] = {
       {TFCC_ISA_AVX512, "reduce-avx512"},
       {TFCC_ISA_NEON, "reduce-neon"}}},
     {"copy", "CONCATENATION, PAD, TRANSPOSE, SLICE, GATHER, RESIZE_*", {{TFCC_ISA_GENERIC, "ref"}}},
-    {"quantize", "QUANTIZE, DEQUANTIZE (per-tensor; 8-bit requantize: a 256-entry table)",
+    {"quantize", "QUANTIZE, DEQUANTIZE (per-tensor; builtin 8-bit requantize: quantize-lut table)",
      {{TFCC_ISA_GENERIC, "quantize-scalar"},
       {TFCC_ISA_SSE4, "quantize-sse4"},
       {TFCC_ISA_AVX2, "quantize-avx2"},
