@@ -26,114 +26,84 @@ static inline int32_t pool_clampi(int32_t v, int32_t lo, int32_t hi) {
   return v > hi ? hi : v;
 }
 
-/* One output pixel: window of kh x kw taps (kh, kw > 0) at p, rows rs and columns cs
- * elements apart; C channels. */
+/* One block of CB channels at offset c of one output pixel: window of kh x kw taps (kh,
+ * kw > 0) at p, rows rs and columns cs elements apart. ACC is the accumulator type, INIT its
+ * start, STEP(a, v) the update and OUT(a) the stored value. Wider blocks first, then 16, 8, and
+ * single channels, so that channel counts such as 24 still run on vectors. */
+#define POOL_BLOCK(CB, T, ACC, INIT, STEP, OUT)                                              \
+  do {                                                                                       \
+    ACC a_[CB];                                                                              \
+    for (int i = 0; i < (CB); i++) a_[i] = (INIT);                                           \
+    for (int32_t y = 0; y < kh; y++)                                                         \
+      POOL_TAPS for (int32_t x = 0; x < kw; x++) {                                           \
+        const T *restrict v_ = p + (size_t)y * rs + (size_t)x * cs + c;                      \
+        for (int i = 0; i < (CB); i++) a_[i] = STEP(a_[i], v_[i]);                           \
+      }                                                                                      \
+    for (int i = 0; i < (CB); i++) o[c + i] = OUT(a_[i]);                                    \
+  } while (0)
+
+#define POOL_CHANNELS(CBMAX, T, ACC, INIT, STEP, OUT)                                        \
+  do {                                                                                       \
+    size_t c = 0;                                                                            \
+    for (; c + (CBMAX) <= C; c += (CBMAX)) POOL_BLOCK(CBMAX, T, ACC, INIT, STEP, OUT);       \
+    if (c + 16 <= C) {                                                                       \
+      POOL_BLOCK(16, T, ACC, INIT, STEP, OUT);                                               \
+      c += 16;                                                                               \
+    }                                                                                        \
+    if (c + 8 <= C) {                                                                        \
+      POOL_BLOCK(8, T, ACC, INIT, STEP, OUT);                                                \
+      c += 8;                                                                                \
+    }                                                                                        \
+    for (; c < C; c++) POOL_BLOCK(1, T, ACC, INIT, STEP, OUT);                               \
+  } while (0)
+
+#define POOL_MAXSTEP(a, v) ((v) > (a) ? (v) : (a))
+#define POOL_SUMSTEP(a, v) ((a) + (v))
+
 static inline void max_f32_px(const float *restrict p, size_t rs, size_t cs, int32_t kh,
                               int32_t kw, size_t C, float lo, float hi, float *restrict o) {
-  size_t c = 0;
-  for (; c + POOL_CBF <= C; c += POOL_CBF) {
-    float m[POOL_CBF];
-    for (int i = 0; i < POOL_CBF; i++) m[i] = -FLT_MAX;
-    for (int32_t y = 0; y < kh; y++)
-      POOL_TAPS for (int32_t x = 0; x < kw; x++) {
-        const float *restrict v = p + (size_t)y * rs + (size_t)x * cs + c;
-        for (int i = 0; i < POOL_CBF; i++) m[i] = v[i] > m[i] ? v[i] : m[i];
-      }
-    for (int i = 0; i < POOL_CBF; i++) o[c + i] = pool_clampf(m[i], lo, hi);
-  }
-  for (; c < C; c++) {
-    float m = -FLT_MAX;
-    for (int32_t y = 0; y < kh; y++)
-      POOL_TAPS for (int32_t x = 0; x < kw; x++) {
-        const float v = p[(size_t)y * rs + (size_t)x * cs + c];
-        m = v > m ? v : m;
-      }
-    o[c] = pool_clampf(m, lo, hi);
-  }
+#define POOL_OUT(a) pool_clampf((a), lo, hi)
+  POOL_CHANNELS(POOL_CBF, float, float, -FLT_MAX, POOL_MAXSTEP, POOL_OUT);
+#undef POOL_OUT
 }
 
 static inline void avg_f32_px(const float *restrict p, size_t rs, size_t cs, int32_t kh,
                               int32_t kw, size_t C, float lo, float hi, float *restrict o) {
   const float n = (float)(kh * kw);
-  size_t c = 0;
-  for (; c + POOL_CBF <= C; c += POOL_CBF) {
-    float s[POOL_CBF];
-    for (int i = 0; i < POOL_CBF; i++) s[i] = 0.f;
-    for (int32_t y = 0; y < kh; y++)
-      POOL_TAPS for (int32_t x = 0; x < kw; x++) {
-        const float *restrict v = p + (size_t)y * rs + (size_t)x * cs + c;
-        for (int i = 0; i < POOL_CBF; i++) s[i] += v[i];
-      }
-    for (int i = 0; i < POOL_CBF; i++) o[c + i] = pool_clampf(s[i] / n, lo, hi);
-  }
-  for (; c < C; c++) {
-    float s = 0.f;
-    for (int32_t y = 0; y < kh; y++)
-      for (int32_t x = 0; x < kw; x++) s += p[(size_t)y * rs + (size_t)x * cs + c];
-    o[c] = pool_clampf(s / n, lo, hi);
-  }
+#define POOL_OUT(a) pool_clampf((a) / n, lo, hi)
+  POOL_CHANNELS(POOL_CBF, float, float, 0.f, POOL_SUMSTEP, POOL_OUT);
+#undef POOL_OUT
 }
 
 /* Quantized max and average for element type T (uint8_t / int8_t), lowest value LOWEST. */
 #define POOL_Q_PIXELS(SUF, T, LOWEST)                                                          \
+  static inline T max_##SUF##_out(T m, T lo, T hi) {                                          \
+    m = m < lo ? lo : m;                                                                      \
+    return m > hi ? hi : m;                                                                   \
+  }                                                                                           \
   static inline void max_##SUF##_px(const T *restrict p, size_t rs, size_t cs, int32_t kh,    \
                                     int32_t kw, size_t C, int32_t lo, int32_t hi,             \
                                     T *restrict o) {                                          \
     const T tlo = (T)lo, thi = (T)hi;                                                         \
-    size_t c = 0;                                                                             \
-    for (; c + POOL_CBQ <= C; c += POOL_CBQ) {                                                \
-      T m[POOL_CBQ];                                                                          \
-      for (int i = 0; i < POOL_CBQ; i++) m[i] = (T)(LOWEST);                                  \
-      for (int32_t y = 0; y < kh; y++)                                                        \
-        POOL_TAPS for (int32_t x = 0; x < kw; x++) {                                          \
-          const T *restrict v = p + (size_t)y * rs + (size_t)x * cs + c;                      \
-          for (int i = 0; i < POOL_CBQ; i++) m[i] = v[i] > m[i] ? v[i] : m[i];                \
-        }                                                                                     \
-      for (int i = 0; i < POOL_CBQ; i++) {                                                    \
-        T v = m[i] < tlo ? tlo : m[i];                                                        \
-        o[c + i] = v > thi ? thi : v;                                                         \
-      }                                                                                       \
-    }                                                                                         \
-    for (; c < C; c++) {                                                                      \
-      int32_t m = (LOWEST);                                                                   \
-      for (int32_t y = 0; y < kh; y++)                                                        \
-        POOL_TAPS for (int32_t x = 0; x < kw; x++) {                                          \
-          const int32_t v = p[(size_t)y * rs + (size_t)x * cs + c];                           \
-          m = v > m ? v : m;                                                                  \
-        }                                                                                     \
-      o[c] = (T)pool_clampi(m, lo, hi);                                                       \
-    }                                                                                         \
+    POOL_CHANNELS(POOL_CBQ, T, T, (T)(LOWEST), POOL_MAXSTEP, POOL_QMAX_OUT_##SUF);            \
   }                                                                                           \
-  static inline int32_t avg_##SUF##_div(int32_t acc, int32_t n, float fn, int32_t lo,         \
-                                        int32_t hi) {                                         \
+  static inline T avg_##SUF##_div(int32_t acc, int32_t n, float fn, int32_t lo, int32_t hi) { \
     const int32_t half = n / 2;                                                               \
     const int32_t a = acc > 0 ? acc + half : acc - half;                                      \
-    return pool_clampi((int32_t)((float)a / fn), lo, hi);                                     \
+    return (T)pool_clampi((int32_t)((float)a / fn), lo, hi);                                  \
   }                                                                                           \
   static inline void avg_##SUF##_px(const T *restrict p, size_t rs, size_t cs, int32_t kh,    \
                                     int32_t kw, size_t C, int32_t lo, int32_t hi,             \
                                     T *restrict o) {                                          \
     const int32_t n = kh * kw;                                                                \
     const float fn = (float)n;                                                                \
-    size_t c = 0;                                                                             \
-    for (; c + POOL_CBF <= C; c += POOL_CBF) {                                                \
-      int32_t s[POOL_CBF];                                                                    \
-      for (int i = 0; i < POOL_CBF; i++) s[i] = 0;                                            \
-      for (int32_t y = 0; y < kh; y++)                                                        \
-        POOL_TAPS for (int32_t x = 0; x < kw; x++) {                                          \
-          const T *restrict v = p + (size_t)y * rs + (size_t)x * cs + c;                      \
-          for (int i = 0; i < POOL_CBF; i++) s[i] += v[i];                                    \
-        }                                                                                     \
-      for (int i = 0; i < POOL_CBF; i++) o[c + i] = (T)avg_##SUF##_div(s[i], n, fn, lo, hi);  \
-    }                                                                                         \
-    for (; c < C; c++) {                                                                      \
-      int32_t s = 0;                                                                          \
-      for (int32_t y = 0; y < kh; y++)                                                        \
-        POOL_TAPS for (int32_t x = 0; x < kw; x++) s += p[(size_t)y * rs + (size_t)x * cs + c];         \
-      o[c] = (T)avg_##SUF##_div(s, n, fn, lo, hi);                                            \
-    }                                                                                         \
+    POOL_CHANNELS(POOL_CBF, T, int32_t, 0, POOL_SUMSTEP, POOL_QAVG_OUT_##SUF);                \
   }
 
+#define POOL_QMAX_OUT_u8(a) max_u8_out((a), tlo, thi)
+#define POOL_QMAX_OUT_s8(a) max_s8_out((a), tlo, thi)
+#define POOL_QAVG_OUT_u8(a) avg_u8_div((a), n, fn, lo, hi)
+#define POOL_QAVG_OUT_s8(a) avg_s8_div((a), n, fn, lo, hi)
 POOL_Q_PIXELS(u8, uint8_t, 0)
 POOL_Q_PIXELS(s8, int8_t, -128)
 
