@@ -8,4 +8,5 @@ const tfcc_op_def tfcc_op_average_pool_2d = {
     .init = average_pool_2d_init,
     .prepare = tfcc_pool_prepare,
     .eval = tfcc_pool_eval,
+    .kernel = tfcc_pool_kernel_name,
 };

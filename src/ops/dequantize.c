@@ -2,14 +2,17 @@
  * Per-tensor: (float)(double(scale) * (q - zp)) as reference_ops::Dequantize; per-axis:
  * scale[c] * (float)(q - zp[c]) as PerChannelDequantize; int16 needs zero point 0. float16
  * (constants in mediapipe models) is decoded exactly, subnormals / inf / NaN included. */
+#include "kernels/quantize/quantize.h"
 #include "kernels/ref/quantize.h"
 #include "ops/act_common.h"
+#include "ops/f32_fast.h"
 
 typedef struct dequantize_op {
   act_head head;
   bool per_axis;
   float scale;
   int32_t zp;
+  atomic_bool logged; /* KERNEL_FALLBACK noted */
 } dequantize_op;
 
 static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_tensor *in,
@@ -46,7 +49,8 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
 static tfcc_status prepare(tfcc_op_ctx *ctx) {
   tfcc_status st = act_unary_prepare(ctx);
   if (st) return st;
-  const dequantize_op *p = (const dequantize_op *)ctx->params;
+  dequantize_op *p = (dequantize_op *)ctx->params;
+  if (p->per_axis) tfcc_f32_log_fallback_once(&p->logged, ctx, "DEQUANTIZE", "per-axis quantization");
   if (p->per_axis) {
     size_t o = 0, c = 0, i = 0;
     return act_per_axis_layout(ctx->err, ctx->in[0], &o, &c, &i);
@@ -64,10 +68,19 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
     if (st) return st;
     tfcc_dequantize_pc(p->head.in_type, in->data, out, o, c, i, in->quant->scale,
                        in->quant->zero_point);
-  } else {
+  } else if (p->head.in_type == TFCC_FLOAT16) {
     tfcc_dequantize(p->head.in_type, in->data, out, act_count(in), p->scale, p->zp);
+  } else {
+    tfcc_qz_dequantize(ctx->pool, tfcc_qz_select(ctx->isa), in->data, out, act_count(in),
+                       p->scale, p->zp, p->head.in_type);
   }
   return TFCC_OK;
+}
+
+static const char *kernel(const tfcc_op_ctx *ctx) {
+  const dequantize_op *p = (const dequantize_op *)ctx->params;
+  if (!p || p->per_axis || p->head.in_type == TFCC_FLOAT16) return "ref";
+  return tfcc_qz_select(ctx->isa)->name;
 }
 
 const tfcc_op_def tfcc_op_dequantize = {
@@ -75,4 +88,5 @@ const tfcc_op_def tfcc_op_dequantize = {
     .init = init,
     .prepare = prepare,
     .eval = eval,
+    .kernel = kernel,
 };

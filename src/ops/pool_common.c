@@ -1,17 +1,21 @@
 /* Shared operator logic of the 2-D pooling operators; the contract is in pool_common.h. */
 #include "ops/pool_common.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 
+#include "kernels/pool/pool.h"
 #include "kernels/ref/pool.h"
 #include "kernels/ref/quant_util.h"
 #include "ops/conv_common.h"
+#include "ops/f32_fast.h"
 
 typedef struct pool_params {
   tfcc_pool_kind kind;
   int32_t padding, stride_w, stride_h, filter_w, filter_h, act;
   int32_t qmin, qmax; /* quantized activation range (from the output's quantization) */
   const char *name;
+  atomic_bool logged; /* KERNEL_FALLBACK noted */
 } pool_params;
 
 static const char *kind_name(tfcc_pool_kind k) {
@@ -97,6 +101,10 @@ tfcc_status tfcc_pool_prepare(tfcc_op_ctx *ctx) {
   if (st != TFCC_OK) return st;
   int32_t od[4] = {g.batches, g.out_h, g.out_w, g.out_c};
   ctx->scratch_bytes = 0;
+  if (p->kind != TFCC_POOL_L2 && !tfcc_pool_fast_ok(&g, p->kind == TFCC_POOL_AVG, in->dtype))
+    tfcc_f32_log_fallback_once(&((pool_params *)p)->logged, ctx, p->name,
+                               in->dtype == TFCC_INT16 ? "int16 pooling"
+                                                       : "average window over 65535 taps");
   return tfcc_tensor_set_shape(ctx->out[0], 4, od, ctx->err);
 }
 
@@ -110,6 +118,12 @@ tfcc_status tfcc_pool_eval(tfcc_op_ctx *ctx) {
   float lo, hi;
   tfcc_act_range_f32(p->act, &lo, &hi);
   const int32_t ql = p->qmin, qh = p->qmax;
+  const tfcc_dtype dt = ctx->in[0]->dtype;
+  if (p->kind != TFCC_POOL_L2 && tfcc_pool_fast_ok(&g, p->kind == TFCC_POOL_AVG, dt)) {
+    const tfcc_pool_job j = {&g, p->kind == TFCC_POOL_AVG, dt, in, out, lo, hi, ql, qh};
+    tfcc_pool_run(ctx->pool, tfcc_pool_select(ctx->isa), &j);
+    return TFCC_OK;
+  }
   switch (ctx->in[0]->dtype) {
     case TFCC_FLOAT32:
       if (p->kind == TFCC_POOL_AVG) tfcc_avgpool_f32(&g, in, lo, hi, out);
@@ -131,4 +145,17 @@ tfcc_status tfcc_pool_eval(tfcc_op_ctx *ctx) {
     default:
       return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "input dtype unsupported");
   }
+}
+
+const char *tfcc_pool_kernel_name(const tfcc_op_ctx *ctx) {
+  const pool_params *p = ctx->params;
+  if (!p || p->kind == TFCC_POOL_L2 || ctx->n_in < 1 || !ctx->in[0]) return "ref";
+  tfcc_conv_geom g;
+  tfcc_err e;
+  tfcc_op_ctx c = *ctx;
+  c.err = &e;
+  if (pool_geom(&c, &g) != TFCC_OK) return "ref";
+  return tfcc_pool_fast_ok(&g, p->kind == TFCC_POOL_AVG, ctx->in[0]->dtype)
+             ? tfcc_pool_select(ctx->isa)->name
+             : "ref";
 }

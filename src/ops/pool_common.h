@@ -11,5 +11,7 @@ typedef enum { TFCC_POOL_AVG, TFCC_POOL_MAX, TFCC_POOL_L2 } tfcc_pool_kind;
 tfcc_status tfcc_pool_init(tfcc_init_ctx *ctx, tfcc_pool_kind kind);
 tfcc_status tfcc_pool_prepare(tfcc_op_ctx *ctx);
 tfcc_status tfcc_pool_eval(tfcc_op_ctx *ctx);
+/* Name of the kernel eval runs (op kernel hook): "pool-avx512"..., or "ref". */
+const char *tfcc_pool_kernel_name(const tfcc_op_ctx *ctx);
 
 #endif

@@ -3,8 +3,10 @@
  * int16 -> int8|int16 with multiplier (double)input_scale / (double)output_scale. int16 zero
  * points must be 0
  * (quantize.cc Prepare). */
+#include "kernels/quantize/quantize.h"
 #include "kernels/ref/quantize.h"
 #include "ops/act_common.h"
+#include "ops/f32_fast.h"
 
 typedef struct quantize_op {
   act_head head;
@@ -16,6 +18,9 @@ typedef struct quantize_op {
   bool xnn;          /* TFCC_QUANT_COMPAT_TFLITE and the XNNPACK delegate takes the node */
   float inv_scale;   /* xnn f32 -> q8: 1 / output scale (float) */
   int32_t xnn_mult;  /* xnn q8 -> q8: lrintf(256 * in_scale / out_scale) */
+  bool use_lut;      /* 8-bit input: the requantization as a table of all 256 inputs */
+  atomic_bool logged; /* KERNEL_FALLBACK noted */
+  tfcc_qz_lut lut;
 } quantize_op;
 
 static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_tensor *in,
@@ -78,8 +83,13 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
       p->xnn_mult = (int32_t)lrintf(256.0f * r);
     }
   }
-  return act_multiplier(err, "input/output scale", (double)s_in / (double)p->scale, &p->mult,
-                        &p->shift);
+  st = act_multiplier(err, "input/output scale", (double)s_in / (double)p->scale, &p->mult,
+                      &p->shift);
+  if (st == TFCC_OK && !p->xnn && (it == TFCC_UINT8 || it == TFCC_INT8)) {
+    tfcc_qz_lut_build(&p->lut, it, ot, false, p->mult, p->shift, p->in_zp, p->zp);
+    p->use_lut = true;
+  }
+  return st;
 }
 
 static tfcc_status init(tfcc_init_ctx *ctx) {
@@ -89,7 +99,10 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
 static tfcc_status prepare(tfcc_op_ctx *ctx) {
   tfcc_status st = act_unary_prepare(ctx);
   if (st) return st;
-  const quantize_op *p = (const quantize_op *)ctx->params;
+  quantize_op *p = (quantize_op *)ctx->params;
+  if (p->per_axis || (p->head.in_type == TFCC_INT16))
+    tfcc_f32_log_fallback_once(&p->logged, ctx, "QUANTIZE",
+                               p->per_axis ? "per-axis quantization" : "int16 input");
   if (p->per_axis) {
     size_t o = 0, c = 0, i = 0;
     return act_per_axis_layout(ctx->err, ctx->out[0], &o, &c, &i);
@@ -109,13 +122,17 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
       tfcc_affine_quantize_pc((const float *)in->data, p->head.out_type, out->data, o, c, i,
                               out->quant->scale, out->quant->zero_point);
     } else if (p->xnn) {
-      tfcc_xnn_quantize_f32((const float *)in->data, p->head.out_type, out->data, n, p->inv_scale,
-                            p->zp);
+      tfcc_qz_quantize_xnn(ctx->pool, tfcc_qz_select(ctx->isa), (const float *)in->data, out->data,
+                           n, p->inv_scale, p->zp, p->head.out_type);
     } else {
-      tfcc_affine_quantize((const float *)in->data, p->head.out_type, out->data, n, p->scale, p->zp);
+      tfcc_qz_quantize_ref(ctx->pool, tfcc_qz_select(ctx->isa), (const float *)in->data, out->data,
+                           n, p->scale, p->zp, p->head.out_type);
     }
   } else if (p->xnn) {
-    tfcc_xnn_requantize_q8(p->head.in_type, in->data, out->data, n, p->xnn_mult, p->in_zp, p->zp);
+    tfcc_qz_requantize_xnn(ctx->pool, tfcc_qz_select(ctx->isa), in->data, out->data, n,
+                           p->xnn_mult, p->in_zp, p->zp, p->head.in_type);
+  } else if (p->use_lut) {
+    tfcc_qz_lut_apply(&p->lut, in->data, out->data, n);
   } else {
     tfcc_requantize(p->head.in_type, in->data, p->head.out_type, out->data, n, p->mult, p->shift,
                     p->in_zp, p->zp);
@@ -123,9 +140,18 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
+static const char *kernel(const tfcc_op_ctx *ctx) {
+  const quantize_op *p = (const quantize_op *)ctx->params;
+  if (!p || p->per_axis) return "ref";
+  if (p->head.in_type == TFCC_FLOAT32 || p->xnn) return tfcc_qz_select(ctx->isa)->name;
+  if (p->use_lut) return "quantize-lut";
+  return "ref";
+}
+
 const tfcc_op_def tfcc_op_quantize = {
     .name = "QUANTIZE",
     .init = init,
     .prepare = prepare,
     .eval = eval,
+    .kernel = kernel,
 };

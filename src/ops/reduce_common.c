@@ -8,8 +8,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "kernels/reduce/reduce.h"
 #include "kernels/ref/quant_util.h"
 #include "kernels/ref/reduce.h"
+#include "ops/f32_fast.h"
 
 static const char *const k_names[] = {"MEAN", "SUM", "REDUCE_PROD", "REDUCE_MAX", "REDUCE_MIN"};
 
@@ -207,7 +209,24 @@ tfcc_status tfcc_reduce_op_prepare(tfcc_op_ctx *ctx, tfcc_reduce_op op) {
       break;
   }
   ctx->scratch_bytes = scratch;
+  size_t o, r, i;
+  if ((op == TFCC_REDUCE_OP_MEAN || op == TFCC_REDUCE_OP_SUM) && ctx->params &&
+      su.shape.in_count > 0 &&
+      (is_q(dt) || (dt == TFCC_FLOAT32 && op == TFCC_REDUCE_OP_MEAN)) &&
+      !tfcc_rsum_shape(&su.shape, &o, &r, &i))
+    tfcc_f32_log_fallback_once(&((tfcc_reduce_params *)ctx->params)->logged, ctx, name,
+                               "reduced axes are not one contiguous run");
   return tfcc_tensor_set_shape(out, su.out_rank, su.out_dims, ctx->err);
+}
+
+/* Raw int32 sums of a quantized input into acc (out_count values): the fast kernels for an
+ * [outer, reduced, inner] layout, else the reference summation. */
+static void sum_q(const tfcc_op_ctx *ctx, const tfcc_reduce_shape *s, int32_t *acc) {
+  size_t o, r, i;
+  if (tfcc_rsum_shape(s, &o, &r, &i))
+    tfcc_rsum_select(ctx->isa)->sum_q(ctx->in[0]->dtype, ctx->in[0]->data, o, r, i, acc);
+  else
+    tfcc_reduce_sum_q_raw(s, ctx->in[0]->dtype, ctx->in[0]->data, acc);
 }
 
 static tfcc_status eval_mean(tfcc_op_ctx *ctx, const reduce_setup *su) {
@@ -224,6 +243,15 @@ static tfcc_status eval_mean(tfcc_op_ctx *ctx, const reduce_setup *su) {
     return TFCC_OK;
   }
   if (dt == TFCC_FLOAT32) {
+    size_t o, r, i;
+    if (tfcc_rsum_shape(s, &o, &r, &i)) {
+      /* the reference's sums in its order, then its division */
+      float *y = out->data;
+      tfcc_rsum_select(ctx->isa)->sum_f32(in->data, o, r, i, y);
+      const float n = (float)s->reduce_count;
+      for (int64_t j = 0; j < s->out_count; j++) y[j] = y[j] / n;
+      return TFCC_OK;
+    }
     tfcc_reduce_mean_f32(s, in->data, out->data);
     return TFCC_OK;
   }
@@ -235,29 +263,54 @@ static tfcc_status eval_mean(tfcc_op_ctx *ctx, const reduce_setup *su) {
   int32_t in_zp, out_zp;
   quant_of(in, &in_s, &in_zp);
   quant_of(out, &out_s, &out_zp);
+  int32_t *acc = ctx->scratch;
+  sum_q(ctx, s, acc);
   if (xnn_reduce(ctx, dt)) {
-    tfcc_xnn_reduce_q8(s, dt, in->data, in_zp, in_s, out->data, out_zp, out_s, ctx->scratch, true);
+    tfcc_rsum_xnn_q8_finish(ctx->isa, s, dt, acc, in_zp, in_s, out->data, out_zp, out_s, true);
     return TFCC_OK;
   }
   if (su->is_mean_hw) {
     if (dt == TFCC_UINT8) {
-      tfcc_mean_hw_u8(s->dims, in->data, in_zp, in_s, out->data, out_zp, out_s);
+      tfcc_mean_hw_u8_finish(s->dims, acc, in_zp, in_s, out->data, out_zp, out_s);
     } else {
       /* PrepareMeanOrSum: QuantizeMultiplier(double(in_scale) / double(out_scale)). */
       int32_t mult;
       int shift;
       tfcc_quantize_multiplier((double)in_s / (double)out_s, &mult, &shift);
-      tfcc_mean_hw_int(s->dims, dt, in->data, in_zp, mult, shift, out->data, out_zp);
+      tfcc_mean_hw_int_finish(s->dims, dt, acc, in_zp, mult, shift, out->data, out_zp);
     }
   } else if (dt == TFCC_INT16 && !(in_zp == out_zp && in_s == out_s)) {
-    tfcc_reduce_mean_i16_mult(s, in->data, in_zp, in_s, out->data, out_zp, out_s, ctx->scratch);
+    tfcc_reduce_mean_i16_mult_finish(s, acc, in_zp, in_s, out->data, out_zp, out_s);
   } else if (in_zp == out_zp && in_s == out_s) {
-    tfcc_reduce_mean_q_same(s, dt, in->data, out->data, ctx->scratch);
+    tfcc_reduce_mean_q_same_finish(s, dt, acc, out->data);
   } else {
-    tfcc_reduce_quantized_mean_or_sum(s, dt, in->data, in_zp, in_s, out->data, out_zp, out_s,
-                                      ctx->scratch, false);
+    tfcc_reduce_quantized_mean_or_sum_finish(s, dt, acc, in_zp, in_s, out->data, out_zp, out_s,
+                                             false);
   }
   return TFCC_OK;
+}
+
+const char *tfcc_reduce_op_kernel(const tfcc_op_ctx *ctx, tfcc_reduce_op op) {
+  reduce_setup su;
+  tfcc_err e;
+  tfcc_op_ctx c = *ctx;
+  c.err = &e;
+  if (!ctx->params || setup(&c, op, &su) != TFCC_OK) return "ref";
+  const tfcc_dtype dt = ctx->in[0]->dtype;
+  const bool q8 = dt == TFCC_UINT8 || dt == TFCC_INT8 || dt == TFCC_INT16;
+  size_t o, r, i;
+  if (!tfcc_rsum_shape(&su.shape, &o, &r, &i)) return "ref";
+  if (op == TFCC_REDUCE_OP_MEAN && (dt == TFCC_FLOAT32 || q8)) return tfcc_rsum_select(ctx->isa)->name;
+  if (op == TFCC_REDUCE_OP_SUM && q8) {
+    float in_s, out_s;
+    int32_t in_zp, out_zp;
+    quant_of(ctx->in[0], &in_s, &in_zp);
+    quant_of(ctx->out[0], &out_s, &out_zp);
+    /* as eval: XNNPACK or rescaled sums; else the generic reference reduction */
+    if (xnn_reduce(ctx, dt) || !same_quant(ctx->in[0], ctx->out[0]) || in_s > 0.f)
+      return tfcc_rsum_select(ctx->isa)->name;
+  }
+  return "ref";
 }
 
 tfcc_status tfcc_reduce_op_eval(tfcc_op_ctx *ctx, tfcc_reduce_op op) {
@@ -275,8 +328,9 @@ tfcc_status tfcc_reduce_op_eval(tfcc_op_ctx *ctx, tfcc_reduce_op op) {
         int32_t in_zp, out_zp;
         quant_of(in, &in_s, &in_zp);
         quant_of(out, &out_s, &out_zp);
-        tfcc_xnn_reduce_q8(&su.shape, dt, in->data, in_zp, in_s, out->data, out_zp, out_s,
-                           ctx->scratch, false);
+        sum_q(ctx, &su.shape, ctx->scratch);
+        tfcc_rsum_xnn_q8_finish(ctx->isa, &su.shape, dt, ctx->scratch, in_zp, in_s, out->data,
+                                out_zp, out_s, false);
         return TFCC_OK;
       }
       if ((dt == TFCC_UINT8 || dt == TFCC_INT8 || dt == TFCC_INT16) &&
@@ -285,8 +339,9 @@ tfcc_status tfcc_reduce_op_eval(tfcc_op_ctx *ctx, tfcc_reduce_op op) {
         int32_t in_zp, out_zp;
         quant_of(in, &in_s, &in_zp);
         quant_of(out, &out_s, &out_zp);
-        tfcc_reduce_sum_q_rescaled(&su.shape, dt, in->data, in_zp, in_s, out->data, out_zp, out_s,
-                                   ctx->scratch);
+        sum_q(ctx, &su.shape, ctx->scratch);
+        tfcc_reduce_sum_q_rescaled_finish(&su.shape, dt, ctx->scratch, in_zp, in_s, out->data,
+                                          out_zp, out_s);
         return TFCC_OK;
       }
       tfcc_reduce_generic(&su.shape, TFCC_REDUCE_SUM, dt, in->data, out->data);

@@ -3,6 +3,7 @@
 #ifndef TFCC_OPS_REDUCE_COMMON_H
 #define TFCC_OPS_REDUCE_COMMON_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 
 #include "ops/op.h"
@@ -19,11 +20,14 @@ typedef enum tfcc_reduce_op {
 typedef struct tfcc_reduce_params {
   int quant_compat;
   bool axis_const; /* the axis tensor is a model constant (XNNPACK needs static axes) */
+  atomic_bool logged; /* KERNEL_FALLBACK noted */
 } tfcc_reduce_params;
 tfcc_status tfcc_reduce_op_init(tfcc_init_ctx *ctx);
 
 tfcc_status tfcc_reduce_op_prepare(tfcc_op_ctx *ctx, tfcc_reduce_op op);
 tfcc_status tfcc_reduce_op_eval(tfcc_op_ctx *ctx, tfcc_reduce_op op);
+/* Name of the kernel eval runs for MEAN / SUM (op kernel hook): "reduce-avx512"..., or "ref". */
+const char *tfcc_reduce_op_kernel(const tfcc_op_ctx *ctx, tfcc_reduce_op op);
 
 tfcc_status tfcc_arg_op_prepare(tfcc_op_ctx *ctx, bool is_max);
 tfcc_status tfcc_arg_op_eval(tfcc_op_ctx *ctx, bool is_max);

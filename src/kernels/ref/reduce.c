@@ -167,7 +167,7 @@ bool tfcc_reduce_mean_int(const tfcc_reduce_shape *s, tfcc_dtype dt, const void 
 }
 
 /* Sums raw quantized values into acc (int32, wrapping). */
-static bool sum_q_raw(const tfcc_reduce_shape *s, tfcc_dtype dt, const void *in, int32_t *acc) {
+bool tfcc_reduce_sum_q_raw(const tfcc_reduce_shape *s, tfcc_dtype dt, const void *in, int32_t *acc) {
   for (int64_t j = 0; j < s->out_count; j++) acc[j] = 0;
 #define TFCC_SUMQ_(T)                                                                 \
   do {                                                                               \
@@ -197,10 +197,15 @@ static void q_range(tfcc_dtype dt, int32_t *lo, int32_t *hi) {
 
 bool tfcc_reduce_mean_q_same(const tfcc_reduce_shape *s, tfcc_dtype dt, const void *in, void *out,
                              int32_t *acc) {
-  if (!sum_q_raw(s, dt, in, acc)) return false;
+  if (!tfcc_reduce_sum_q_raw(s, dt, in, acc)) return false;
+  tfcc_reduce_mean_q_same_finish(s, dt, acc, out);
+  return true;
+}
+
+void tfcc_reduce_mean_q_same_finish(const tfcc_reduce_shape *s, tfcc_dtype dt, const int32_t *acc,
+                                    void *out) {
   int32_t n = (int32_t)s->reduce_count;
   for (int64_t j = 0; j < s->out_count; j++) store_q(dt, out, j, n > 0 ? acc[j] / n : 0);
-  return true;
 }
 
 /* float -> int32 as C++'s static_cast would do for in-range values; saturates instead of UB. */
@@ -213,11 +218,20 @@ static int32_t f2i_sat(float f) {
 bool tfcc_reduce_quantized_mean_or_sum(const tfcc_reduce_shape *s, tfcc_dtype dt, const void *in,
                                        int32_t in_zp, float in_scale, void *out, int32_t out_zp,
                                        float out_scale, int32_t *acc, bool compute_sum) {
-  if (!sum_q_raw(s, dt, in, acc)) return false;
+  if (!tfcc_reduce_sum_q_raw(s, dt, in, acc)) return false;
+  tfcc_reduce_quantized_mean_or_sum_finish(s, dt, acc, in_zp, in_scale, out, out_zp, out_scale,
+                                           compute_sum);
+  return true;
+}
+
+void tfcc_reduce_quantized_mean_or_sum_finish(const tfcc_reduce_shape *s, tfcc_dtype dt,
+                                              const int32_t *acc, int32_t in_zp, float in_scale,
+                                              void *out, int32_t out_zp, float out_scale,
+                                              bool compute_sum) {
   int32_t n = (int32_t)s->reduce_count;
   if (n <= 0) {
     for (int64_t j = 0; j < s->out_count; j++) store_q(dt, out, j, 0);
-    return true;
+    return;
   }
   /* Same float operations, in the same order, as QuantizedMeanOrSum. */
   const float scale = in_scale / out_scale;
@@ -239,13 +253,19 @@ bool tfcc_reduce_quantized_mean_or_sum(const tfcc_reduce_shape *s, tfcc_dtype dt
       store_q(dt, out, j, (int32_t)r);
     }
   }
-  return true;
 }
 
 bool tfcc_reduce_mean_i16_mult(const tfcc_reduce_shape *s, const int16_t *in, int32_t in_zp,
                                float in_scale, int16_t *out, int32_t out_zp, float out_scale,
                                int32_t *acc) {
-  if (!sum_q_raw(s, TFCC_INT16, in, acc)) return false;
+  if (s->reduce_count <= 0) return false;
+  if (!tfcc_reduce_sum_q_raw(s, TFCC_INT16, in, acc)) return false;
+  return tfcc_reduce_mean_i16_mult_finish(s, acc, in_zp, in_scale, out, out_zp, out_scale);
+}
+
+bool tfcc_reduce_mean_i16_mult_finish(const tfcc_reduce_shape *s, const int32_t *acc,
+                                      int32_t in_zp, float in_scale, int16_t *out, int32_t out_zp,
+                                      float out_scale) {
   const int64_t n = s->reduce_count;
   if (n <= 0) return false;
   int32_t mult;
@@ -272,10 +292,23 @@ bool tfcc_xnn_reduce_q8(const tfcc_reduce_shape *s, tfcc_dtype dt, const void *i
                         float in_scale, void *out, int32_t out_zp, float out_scale, int32_t *acc,
                         bool is_mean) {
   if (dt != TFCC_UINT8 && dt != TFCC_INT8) return false;
-  if (!sum_q_raw(s, dt, in, acc)) return false;
-  const int32_t n = (int32_t)s->reduce_count;
+  if (!tfcc_reduce_sum_q_raw(s, dt, in, acc)) return false;
+  return tfcc_xnn_reduce_q8_finish(s, dt, acc, in_zp, in_scale, out, out_zp, out_scale, is_mean);
+}
+
+float tfcc_xnn_reduce_scale(const tfcc_reduce_shape *s, float in_scale, float out_scale,
+                            bool is_mean) {
   float scale = in_scale / out_scale;
-  if (is_mean) scale *= 1.0f / (float)n;
+  if (is_mean) scale *= 1.0f / (float)(int32_t)s->reduce_count;
+  return scale;
+}
+
+bool tfcc_xnn_reduce_q8_finish(const tfcc_reduce_shape *s, tfcc_dtype dt, const int32_t *acc,
+                               int32_t in_zp, float in_scale, void *out, int32_t out_zp,
+                               float out_scale, bool is_mean) {
+  if (dt != TFCC_UINT8 && dt != TFCC_INT8) return false;
+  const int32_t n = (int32_t)s->reduce_count;
+  const float scale = tfcc_xnn_reduce_scale(s, in_scale, out_scale, is_mean);
   int32_t lo, hi;
   q_range(dt, &lo, &hi);
   const int32_t zsum = (int32_t)((uint32_t)n * (uint32_t)in_zp);
@@ -335,6 +368,43 @@ bool tfcc_mean_hw_int(const int32_t dims[4], tfcc_dtype dt, const void *in, int3
   return true;
 }
 
+void tfcc_mean_hw_u8_finish(const int32_t dims[4], const int32_t *acc, int32_t in_zp,
+                            float in_scale, uint8_t *out, int32_t out_zp, float out_scale) {
+  const int32_t nb = dims[0], h = dims[1], w = dims[2], c = dims[3];
+  /* the arithmetic of tfcc_mean_hw_u8 after its sums */
+  const float count = (float)(w * h);
+  const int32_t bias = out_zp - (int32_t)((float)in_zp * in_scale / out_scale);
+  const double real_scale = (double)(in_scale / (count * out_scale));
+  int32_t mult;
+  int shift;
+  tfcc_quantize_multiplier(real_scale, &mult, &shift);
+  for (int64_t j = 0; j < (int64_t)nb * c; j++) {
+    int32_t v = tfcc_mbqm(acc[j], mult, shift);
+    v += bias;
+    out[j] = (uint8_t)tfcc_clamp_i32(v, 0, 255);
+  }
+}
+
+bool tfcc_mean_hw_int_finish(const int32_t dims[4], tfcc_dtype dt, const int32_t *acc,
+                             int32_t in_zp, int32_t multiplier, int shift, void *out,
+                             int32_t out_zp) {
+  if (dt != TFCC_INT8 && dt != TFCC_INT16) return false;
+  const int32_t nb = dims[0], h = dims[1], w = dims[2], c = dims[3];
+  const int32_t n = w * h;
+  int32_t lo, hi;
+  q_range(dt, &lo, &hi);
+  const uint32_t zsum = (uint32_t)n * (uint32_t)in_zp;
+  /* the arithmetic of tfcc_mean_hw_int after its sums: sum(v - zp) = raw sum - n * zp */
+  for (int64_t j = 0; j < (int64_t)nb * c; j++) {
+    int32_t v = (int32_t)((uint32_t)acc[j] - zsum);
+    v = tfcc_mbqm(v, multiplier, shift);
+    v = v > 0 ? (v + n / 2) / n : (v - n / 2) / n;
+    v += out_zp;
+    store_q(dt, out, j, tfcc_clamp_i32(v, lo, hi));
+  }
+  return true;
+}
+
 #define TFCC_ARG_LOOP_(T, OUT_T)                                                  \
   do {                                                                            \
     const T *x = in;                                                              \
@@ -380,7 +450,14 @@ bool tfcc_arg_min_max(tfcc_dtype in_dt, const void *in, int64_t outer, int32_t a
 bool tfcc_reduce_sum_q_rescaled(const tfcc_reduce_shape *s, tfcc_dtype dt, const void *in,
                                 int32_t in_zp, float in_scale, void *out, int32_t out_zp,
                                 float out_scale, int32_t *acc) {
-  if (!sum_q_raw(s, dt, in, acc)) return false;
+  if (!tfcc_reduce_sum_q_raw(s, dt, in, acc)) return false;
+  tfcc_reduce_sum_q_rescaled_finish(s, dt, acc, in_zp, in_scale, out, out_zp, out_scale);
+  return true;
+}
+
+void tfcc_reduce_sum_q_rescaled_finish(const tfcc_reduce_shape *s, tfcc_dtype dt,
+                                       const int32_t *acc, int32_t in_zp, float in_scale,
+                                       void *out, int32_t out_zp, float out_scale) {
   int32_t lo, hi;
   q_range(dt, &lo, &hi);
   const float scale = in_scale / out_scale;
@@ -389,7 +466,6 @@ bool tfcc_reduce_sum_q_rescaled(const tfcc_reduce_shape *s, tfcc_dtype dt, const
     const int32_t v = f2i_sat(roundf((float)acc[j] * scale + bias));
     store_q(dt, out, j, tfcc_clamp_i32((int32_t)((uint32_t)v + (uint32_t)out_zp), lo, hi));
   }
-  return true;
 }
 
 /* Whether idx (an input position) has index 0 on every reduced axis: the first input element

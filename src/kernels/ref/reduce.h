@@ -96,6 +96,34 @@ void tfcc_mean_hw_u8(const int32_t dims[4], const uint8_t *in, int32_t in_zp, fl
 bool tfcc_mean_hw_int(const int32_t dims[4], tfcc_dtype dt, const void *in, int32_t in_zp,
                       int32_t multiplier, int shift, void *out, int32_t out_zp);
 
+/* The epilogues of the quantized means and sums above, from the raw int32 sums acc
+ * (out_count values, as tfcc_reduce_sum_q_raw computes them): what an optimised summation
+ * calls to produce exactly the reference's bytes. mean_hw_*: acc[b * c + d]. */
+bool tfcc_reduce_sum_q_raw(const tfcc_reduce_shape *s, tfcc_dtype dt, const void *in, int32_t *acc);
+void tfcc_reduce_mean_q_same_finish(const tfcc_reduce_shape *s, tfcc_dtype dt, const int32_t *acc,
+                                    void *out);
+void tfcc_reduce_quantized_mean_or_sum_finish(const tfcc_reduce_shape *s, tfcc_dtype dt,
+                                              const int32_t *acc, int32_t in_zp, float in_scale,
+                                              void *out, int32_t out_zp, float out_scale,
+                                              bool compute_sum);
+void tfcc_reduce_sum_q_rescaled_finish(const tfcc_reduce_shape *s, tfcc_dtype dt,
+                                       const int32_t *acc, int32_t in_zp, float in_scale,
+                                       void *out, int32_t out_zp, float out_scale);
+bool tfcc_reduce_mean_i16_mult_finish(const tfcc_reduce_shape *s, const int32_t *acc,
+                                      int32_t in_zp, float in_scale, int16_t *out, int32_t out_zp,
+                                      float out_scale);
+/* The float scale of tfcc_xnn_reduce_q8: in_scale / out_scale (MEAN: times 1 / (float)n). */
+float tfcc_xnn_reduce_scale(const tfcc_reduce_shape *s, float in_scale, float out_scale,
+                            bool is_mean);
+bool tfcc_xnn_reduce_q8_finish(const tfcc_reduce_shape *s, tfcc_dtype dt, const int32_t *acc,
+                               int32_t in_zp, float in_scale, void *out, int32_t out_zp,
+                               float out_scale, bool is_mean);
+void tfcc_mean_hw_u8_finish(const int32_t dims[4], const int32_t *acc, int32_t in_zp,
+                            float in_scale, uint8_t *out, int32_t out_zp, float out_scale);
+bool tfcc_mean_hw_int_finish(const int32_t dims[4], tfcc_dtype dt, const int32_t *acc,
+                             int32_t in_zp, int32_t multiplier, int shift, void *out,
+                             int32_t out_zp);
+
 /* ARG_MAX (is_max) / ARG_MIN over the middle dimension of [outer, axis_size, inner]; ties keep
  * the first index (strict comparison, as TFLite's std::greater / std::less). axis_size >= 1.
  * in_dt: float32, uint8, int8, int16, int32, int64, bool; out_dt: int32 or int64. */

@@ -1,0 +1,74 @@
+/* Pooling dispatch table and row-parallel driver. */
+#include "kernels/pool/pool.h"
+#include "runtime/threadpool.h"
+
+static const tfcc_pool_kernel kernels[] = {
+#if defined(__x86_64__) || defined(__i386__)
+    {"pool-avx512", TFCC_ISA_AVX512, tfcc_pool_avx512},
+    {"pool-avx2", TFCC_ISA_AVX2, tfcc_pool_avx2},
+    {"pool-sse4", TFCC_ISA_SSE4, tfcc_pool_sse4},
+#endif
+#if defined(__aarch64__)
+    {"pool-neon", TFCC_ISA_NEON, tfcc_pool_neon},
+#endif
+    {"pool-scalar", TFCC_ISA_GENERIC, tfcc_pool_scalar},
+};
+#define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
+
+bool tfcc_pool_usable(const tfcc_pool_kernel *k, tfcc_isa isa) {
+  if (k->isa == TFCC_ISA_GENERIC) return true;
+  if (k->isa == TFCC_ISA_NEON || isa == TFCC_ISA_NEON) return k->isa == isa;
+  return k->isa <= isa;
+}
+
+const tfcc_pool_kernel *tfcc_pool_select(tfcc_isa isa) {
+  for (int i = 0; i < N_KERNELS; i++)
+    if (tfcc_pool_usable(&kernels[i], isa)) return &kernels[i];
+  return &kernels[N_KERNELS - 1];
+}
+
+int tfcc_pool_kernel_count(void) { return N_KERNELS; }
+const tfcc_pool_kernel *tfcc_pool_kernel_at(int i) {
+  return i >= 0 && i < N_KERNELS ? &kernels[i] : NULL;
+}
+
+bool tfcc_pool_fast_ok(const tfcc_conv_geom *g, bool is_avg, tfcc_dtype dt) {
+  if (dt != TFCC_FLOAT32 && dt != TFCC_UINT8 && dt != TFCC_INT8) return false;
+  if (g->in_c != g->out_c || g->in_c <= 0 || g->filter_h <= 0 || g->filter_w <= 0) return false;
+  /* the quantized average's float division is exact while |acc| + n/2 < 2^24 */
+  if (is_avg && dt != TFCC_FLOAT32 && (int64_t)g->filter_h * g->filter_w > 65535) return false;
+  return true;
+}
+
+typedef struct pool_task {
+  const tfcc_pool_kernel *k;
+  const tfcc_pool_job *j;
+  int32_t rows, rows_per_task;
+} pool_task;
+
+static void run_task(void *ctx, size_t task, int thread) {
+  (void)thread;
+  const pool_task *t = ctx;
+  int32_t r0 = (int32_t)task * t->rows_per_task, r1 = r0 + t->rows_per_task;
+  if (r1 > t->rows) r1 = t->rows;
+  t->k->fn(t->j, r0, r1);
+}
+
+void tfcc_pool_run(struct tfcc_threadpool *pool, const tfcc_pool_kernel *k,
+                   const tfcc_pool_job *j) {
+  const tfcc_conv_geom *g = j->g;
+  pool_task t = {k, j, g->batches * g->out_h, 0};
+  if (t.rows <= 0 || g->out_w <= 0 || g->out_c <= 0) return;
+  int threads = tfcc_threadpool_size(pool);
+  /* small layers: waking workers costs more than it saves */
+  const double work = (double)t.rows * g->out_w * g->out_c * g->filter_h * g->filter_w;
+  if (work < 256.0 * 1024.0) {
+    threads = 1;
+    pool = NULL;
+  }
+  int32_t tasks = threads > 1 ? 4 * threads : 1;
+  if (tasks > t.rows) tasks = t.rows;
+  t.rows_per_task = (t.rows + tasks - 1) / tasks;
+  tasks = (t.rows + t.rows_per_task - 1) / t.rows_per_task;
+  tfcc_threadpool_run(pool, (size_t)tasks, run_task, &t);
+}

@@ -1,0 +1,81 @@
+/* Sum kernels' dispatch table and the [outer, reduced, inner] shape test. */
+#include "kernels/reduce/reduce.h"
+
+#include <string.h>
+
+#include "kernels/quantize/quantize.h"
+
+#define K(isa, lvl) {"reduce-" #isa, lvl, tfcc_rsum_f32_##isa, tfcc_rsum_q_##isa}
+static const tfcc_rsum_kernel kernels[] = {
+#if defined(__x86_64__) || defined(__i386__)
+    K(avx512, TFCC_ISA_AVX512),
+    K(avx2, TFCC_ISA_AVX2),
+    K(sse4, TFCC_ISA_SSE4),
+#endif
+#if defined(__aarch64__)
+    K(neon, TFCC_ISA_NEON),
+#endif
+    K(scalar, TFCC_ISA_GENERIC),
+};
+#undef K
+#define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
+
+bool tfcc_rsum_usable(const tfcc_rsum_kernel *k, tfcc_isa isa) {
+  if (k->isa == TFCC_ISA_GENERIC) return true;
+  if (k->isa == TFCC_ISA_NEON || isa == TFCC_ISA_NEON) return k->isa == isa;
+  return k->isa <= isa;
+}
+
+const tfcc_rsum_kernel *tfcc_rsum_select(tfcc_isa isa) {
+  for (int i = 0; i < N_KERNELS; i++)
+    if (tfcc_rsum_usable(&kernels[i], isa)) return &kernels[i];
+  return &kernels[N_KERNELS - 1];
+}
+
+int tfcc_rsum_kernel_count(void) { return N_KERNELS; }
+const tfcc_rsum_kernel *tfcc_rsum_kernel_at(int i) {
+  return i >= 0 && i < N_KERNELS ? &kernels[i] : NULL;
+}
+
+bool tfcc_rsum_shape(const tfcc_reduce_shape *s, size_t *O, size_t *R, size_t *I) {
+  if (s->in_count <= 0) return false;
+  /* runs of kept (0) and reduced (1) axes, size-1 axes skipped */
+  size_t size[3] = {1, 1, 1};
+  int kind[3] = {-1, -1, -1};
+  int runs = 0;
+  for (int32_t d = 0; d < s->rank; d++) {
+    if (s->dims[d] == 1) continue;
+    const int k = s->reduced[d] ? 1 : 0;
+    if (runs == 0 || kind[runs - 1] != k) {
+      if (runs == 3) return false;
+      kind[runs] = k;
+      size[runs] = 1;
+      runs++;
+    }
+    size[runs - 1] *= (size_t)s->dims[d];
+  }
+  size_t o = 1, r = 1, i = 1;
+  int at = 0;
+  if (at < runs && kind[at] == 0) o = size[at++];
+  if (at < runs && kind[at] == 1) r = size[at++];
+  if (at < runs && kind[at] == 0) i = size[at++];
+  if (at != runs) return false; /* reduced, kept, reduced */
+  *O = o;
+  *R = r;
+  *I = i;
+  return true;
+}
+
+void tfcc_rsum_xnn_q8_finish(tfcc_isa isa, const tfcc_reduce_shape *s, tfcc_dtype dt,
+                             int32_t *acc, int32_t in_zp, float in_scale, void *out,
+                             int32_t out_zp, float out_scale, bool is_mean) {
+  const float scale = tfcc_xnn_reduce_scale(s, in_scale, out_scale, is_mean);
+  const uint32_t zsum = (uint32_t)(int32_t)s->reduce_count * (uint32_t)in_zp;
+  const size_t n = (size_t)s->out_count;
+  for (size_t j = 0; j < n; j++) {
+    const float f = (float)(int32_t)((uint32_t)acc[j] - zsum);
+    memcpy(acc + j, &f, sizeof f);
+  }
+  const float *fa = (const float *)(const void *)acc;
+  tfcc_qz_select(isa)->quantize_xnn(fa, out, n, scale, out_zp, dt);
+}
