@@ -154,7 +154,11 @@ int main(void) {
                                  {17, 100, 1}, {31, 97, 53}, {64, 1, 8},  {1, 1000, 1280},
                                  {5, 257, 130}, {61, 129, 131},
                                  /* half-full panels: N = 16 and a 16-column tail */
-                                 {12, 16, 32}, {20, 144, 24}, {9, 40, 7}};
+                                 {12, 16, 32}, {20, 144, 24}, {9, 40, 7},
+                                 /* several K blocks (the kc of every kernel), several row
+                                  * groups, both */
+                                 {29, 70, 600}, {13, 40, 1030}, {9, 37, 2100},
+                                 {500, 20, 40}, {1000, 33, 300}};
   int tested = 0;
   for (int ki = 0; ki < tfcc_f32_gemm_kernel_count(); ki++) {
     const tfcc_f32_gemm_kernel *k = tfcc_f32_gemm_kernel_at(ki);
@@ -186,6 +190,12 @@ int main(void) {
     test_conv(k, pool2, 1, 20, 21, 64, 40, 3, 3, 1, 1, 1, 1, true, -INFINITY, INFINITY);
     test_conv(k, NULL, 1, 9, 9, 300, 70, 3, 3, 1, 1, 1, 1, true, -INFINITY, INFINITY);
     test_conv(k, pool2, 1, 9, 9, 300, 70, 3, 3, 2, 2, 1, 1, false, 0.0f, INFINITY);
+    /* K blocks over NHWC pixels read in place (1x1, stride 1 and 2), and im2col slices whose
+     * K blocks start inside a tap (in_c not a multiple of kc), with padding and dilation */
+    test_conv(k, NULL, 1, 6, 5, 600, 20, 1, 1, 1, 1, 1, 1, false, 0.0f, 6.0f);
+    test_conv(k, pool2, 2, 7, 9, 1100, 35, 1, 1, 2, 2, 1, 1, false, -INFINITY, INFINITY);
+    test_conv(k, NULL, 1, 8, 9, 130, 33, 3, 3, 1, 1, 2, 2, true, -INFINITY, INFINITY);
+    test_conv(k, pool2, 1, 7, 7, 250, 17, 3, 3, 1, 1, 1, 1, true, 0.0f, INFINITY);
   }
   CHECK(tested >= 1);
   printf("%d f32 GEMM kernels tested at CPU level %s\n", tested, tfcc_isa_name(best));
