@@ -155,10 +155,11 @@ int main(void) {
                                  {5, 257, 130}, {61, 129, 131},
                                  /* half-full panels: N = 16 and a 16-column tail */
                                  {12, 16, 32}, {20, 144, 24}, {9, 40, 7},
-                                 /* several K blocks (the kc of every kernel), several row
-                                  * groups, both */
+                                 /* long K, several row groups; weights over 1 MiB (several
+                                  * K blocks at every kernel's kc), with several row groups */
                                  {29, 70, 600}, {13, 40, 1030}, {9, 37, 2100},
-                                 {500, 20, 40}, {1000, 33, 300}};
+                                 {500, 20, 40}, {1000, 33, 300},
+                                 {40, 130, 2100}, {400, 270, 1000}};
   int tested = 0;
   for (int ki = 0; ki < tfcc_f32_gemm_kernel_count(); ki++) {
     const tfcc_f32_gemm_kernel *k = tfcc_f32_gemm_kernel_at(ki);
@@ -193,9 +194,9 @@ int main(void) {
     /* K blocks over NHWC pixels read in place (1x1, stride 1 and 2), and im2col slices whose
      * K blocks start inside a tap (in_c not a multiple of kc), with padding and dilation */
     test_conv(k, NULL, 1, 6, 5, 600, 20, 1, 1, 1, 1, 1, 1, false, 0.0f, 6.0f);
-    test_conv(k, pool2, 2, 7, 9, 1100, 35, 1, 1, 2, 2, 1, 1, false, -INFINITY, INFINITY);
-    test_conv(k, NULL, 1, 8, 9, 130, 33, 3, 3, 1, 1, 2, 2, true, -INFINITY, INFINITY);
-    test_conv(k, pool2, 1, 7, 7, 250, 17, 3, 3, 1, 1, 1, 1, true, 0.0f, INFINITY);
+    test_conv(k, pool2, 2, 7, 9, 1100, 300, 1, 1, 2, 2, 1, 1, false, -INFINITY, INFINITY);
+    test_conv(k, NULL, 1, 8, 9, 130, 250, 3, 3, 1, 1, 2, 2, true, -INFINITY, INFINITY);
+    test_conv(k, pool2, 1, 7, 7, 250, 130, 3, 3, 1, 1, 1, 1, true, 0.0f, INFINITY);
   }
   CHECK(tested >= 1);
   printf("%d f32 GEMM kernels tested at CPU level %s\n", tested, tfcc_isa_name(best));

@@ -45,7 +45,11 @@ static blocking plan_blocks(const tfcc_f32_packed *p, size_t m) {
   blocking b;
   const size_t m_tiles = (m + mr - 1) / mr;
   const size_t kc_max = TFCC_F32_KC_BYTES / (nr * sizeof(float));
-  if (K <= kc_max || m_tiles <= 1) { /* one tile: the weights are read once anyway */
+  const size_t panels = ((size_t)p->n + nr - 1) / nr;
+  const size_t wbytes = panels * tfcc_f32_panel_floats(p) * sizeof(float);
+  /* one block when K is short, when the weights fit in L2 (tile by tile over all of K was
+   * measured faster there), or for a single tile (the weights are read once anyway) */
+  if (K <= kc_max || wbytes <= TFCC_F32_TILE_ORDER_BYTES || m_tiles <= 1) {
     b.kc = K;
     b.n_kb = 1;
   } else {
