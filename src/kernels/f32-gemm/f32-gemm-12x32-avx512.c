@@ -28,14 +28,13 @@ static inline void store_row(float *c, size_t nc, __m512 v0, __m512 v1, __m512 l
   }
 }
 
-/* Branch-free prologue and epilogue (GCC schedules the 24-accumulator body badly around
- * per-row branches): row r starts as a masked load of C over the bias vector, with an empty
- * mask when the bias is given or r >= mr (masked-off lanes never fault); rows >= mr store
- * with an empty mask. */
+/* No per-row branches in the prologue and epilogue (GCC schedules the 24-accumulator body
+ * badly around them): a later K block loads C rows with masks, empty for rows >= mr
+ * (masked-off lanes never fault); rows >= mr store with an empty mask. */
 #define ROWMASK(r, m) ((r) < mr ? (m) : (__mmask16)0)
 #define INIT2(r)                                                                        \
-  __m512 c##r##0 = _mm512_mask_loadu_ps(b0i, ROWMASK(r, l0), c + (r) * c_stride);       \
-  __m512 c##r##1 = _mm512_mask_loadu_ps(b1i, ROWMASK(r, l1), c + (r) * c_stride + 16);
+  c##r##0 = _mm512_maskz_loadu_ps(ROWMASK(r, m0), c + (r) * c_stride);                  \
+  c##r##1 = _mm512_maskz_loadu_ps(ROWMASK(r, m1), c + (r) * c_stride + 16);
 #define STORE2(r)                                                                       \
   _mm512_mask_storeu_ps(c + (r) * c_stride, ROWMASK(r, m0),                             \
                         _mm512_min_ps(_mm512_max_ps(c##r##0, vlo), vhi));               \
@@ -48,11 +47,17 @@ TFCC_F32_GEMM_DECL(tfcc_f32_gemm_12x32_avx512) {
   const float *a8 = a[8] + a_off, *a9 = a[9] + a_off, *a10 = a[10] + a_off;
   const float *a11 = a[11] + a_off;
   const __mmask16 m0 = mask_lo(nc), m1 = mask_hi(nc);
-  const __mmask16 l0 = bias ? (__mmask16)0 : m0, l1 = bias ? (__mmask16)0 : m1;
-  const __m512 b0i = bias ? _mm512_load_ps(bias) : _mm512_setzero_ps();
-  const __m512 b1i = bias ? _mm512_load_ps(bias + 16) : _mm512_setzero_ps();
-  INIT2(0) INIT2(1) INIT2(2) INIT2(3) INIT2(4) INIT2(5)
-  INIT2(6) INIT2(7) INIT2(8) INIT2(9) INIT2(10) INIT2(11)
+  __m512 c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51;
+  __m512 c60, c61, c70, c71, c80, c81, c90, c91, c100, c101, c110, c111;
+  if (bias) { /* first K block: every row starts from the bias (one branch, not per row) */
+    c00 = c10 = c20 = c30 = c40 = c50 = c60 = c70 = c80 = c90 = c100 = c110 =
+        _mm512_load_ps(bias);
+    c01 = c11 = c21 = c31 = c41 = c51 = c61 = c71 = c81 = c91 = c101 = c111 =
+        _mm512_load_ps(bias + 16);
+  } else {
+    INIT2(0) INIT2(1) INIT2(2) INIT2(3) INIT2(4) INIT2(5)
+    INIT2(6) INIT2(7) INIT2(8) INIT2(9) INIT2(10) INIT2(11)
+  }
 #define ROW(r, kk)                                                               \
   v = _mm512_set1_ps(a##r[kk]);                                                  \
   c##r##0 = _mm512_fmadd_ps(v, b0, c##r##0);                                     \
