@@ -69,6 +69,33 @@ static void test_gemm(const tfcc_f32_gemm_kernel *k, tfcc_threadpool *pool, int 
   free(c);
 }
 
+/* A row's result is bit-identical whether it runs alone (the GEMV kernel) or inside a tile
+ * with other rows, over one K block or several (dynamic batching relies on it). */
+static void test_row_invariance(const tfcc_f32_gemm_kernel *k, int M, int N, int K) {
+  float *a = malloc(sizeof(float) * (size_t)M * (size_t)K);
+  float *w = malloc(sizeof(float) * (size_t)N * (size_t)K);
+  float *bias = malloc(sizeof(float) * (size_t)N);
+  float *c = malloc(sizeof(float) * (size_t)M * (size_t)N), *c1 = malloc(sizeof(float) * (size_t)N);
+  fill(a, (size_t)M * K);
+  fill(w, (size_t)N * K);
+  fill(bias, (size_t)N);
+  tfcc_f32_packed p;
+  CHECK(tfcc_f32_pack(k, N, K, w, (size_t)K, 1, bias, &p));
+  tfcc_f32_gemm(NULL, &p, M, a, (size_t)K, c, (size_t)N, -INFINITY, INFINITY);
+  int bad = 0;
+  for (int m = 0; m < M; m++) {
+    tfcc_f32_gemm(NULL, &p, 1, a + (size_t)m * K, (size_t)K, c1, (size_t)N, -INFINITY, INFINITY);
+    bad += memcmp(c1, c + (size_t)m * N, sizeof(float) * (size_t)N) != 0;
+  }
+  CHECKF(bad == 0, "%s M=%d N=%d K=%d: %d rows differ alone vs batched", k->name, M, N, K, bad);
+  tfcc_f32_packed_free(&p);
+  free(a);
+  free(w);
+  free(bias);
+  free(c);
+  free(c1);
+}
+
 static void ref_conv(const tfcc_conv_geom *g, const float *in, const float *f, const float *b,
                      float lo, float hi, float *out) {
   tfcc_conv_f32(g, in, f, b, lo, hi, out);
@@ -174,6 +201,8 @@ int main(void) {
       test_gemm(k, pool2, M, N, K, s % 2 == 0, 0.0f, 6.0f);
       test_gemm(k, NULL, M, N, K, false, -1.0f, 1.0f);
     }
+    test_row_invariance(k, 7, 40, 33);
+    test_row_invariance(k, 25, 300, 1000); /* weights over 1 MiB: K blocks when batched */
     /* convolution: 1x1 in place (stride 1, 2), KxK with padding, strides, dilation */
     test_conv(k, NULL, 1, 5, 7, 3, 5, 1, 1, 1, 1, 1, 1, false, -INFINITY, INFINITY);
     test_conv(k, pool2, 2, 9, 6, 17, 33, 1, 1, 2, 2, 1, 1, false, 0.0f, INFINITY);

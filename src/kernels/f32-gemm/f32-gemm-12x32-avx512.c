@@ -99,24 +99,16 @@ TFCC_F32_GEMM_DECL(tfcc_f32_gemm_1x32_avx512) {
     c00 = _mm512_maskz_loadu_ps(m0, c);
     c01 = _mm512_maskz_loadu_ps(m1, c + 16);
   }
-  __m512 d00 = _mm512_setzero_ps(), d01 = _mm512_setzero_ps();
-  size_t k = 0;
-  for (; k + 2 <= kc; k += 2) {
-    __m512 v = _mm512_set1_ps(a0[k]);
-    c00 = _mm512_fmadd_ps(v, _mm512_load_ps(w), c00);
-    c01 = _mm512_fmadd_ps(v, _mm512_load_ps(w + 16), c01);
-    v = _mm512_set1_ps(a0[k + 1]);
-    d00 = _mm512_fmadd_ps(v, _mm512_load_ps(w + 32), d00);
-    d01 = _mm512_fmadd_ps(v, _mm512_load_ps(w + 48), d01);
-    w += 64;
-  }
-  if (k < kc) {
+  /* one chain per column vector, k in order: the same sums, bit for bit, as the 12-row
+   * tile (a row's result does not depend on how many rows run with it); GEMVs are memory
+   * bound, the FMA latency is hidden */
+  for (size_t k = 0; k < kc; k++) {
     const __m512 v = _mm512_set1_ps(a0[k]);
     c00 = _mm512_fmadd_ps(v, _mm512_load_ps(w), c00);
     c01 = _mm512_fmadd_ps(v, _mm512_load_ps(w + 16), c01);
+    w += 32;
   }
-  store_row(c, nc, _mm512_add_ps(c00, d00), _mm512_add_ps(c01, d01), _mm512_set1_ps(lo),
-            _mm512_set1_ps(hi));
+  store_row(c, nc, c00, c01, _mm512_set1_ps(lo), _mm512_set1_ps(hi));
 }
 
 /* 12 rows x the first 16 columns of a 32-column panel (nc <= 16): twelve accumulators, one

@@ -68,22 +68,13 @@ TFCC_F32_GEMM_DECL(tfcc_f32_gemm_1x16_avx2) {
   float t[16];
   const float *i0 = tfcc_f32_gemm_row_init(t, 16, bias, c, nc);
   __m256 c00 = _mm256_loadu_ps(i0), c01 = _mm256_loadu_ps(i0 + 8);
-  __m256 d00 = _mm256_setzero_ps(), d01 = _mm256_setzero_ps();
-  size_t k = 0;
-  for (; k + 2 <= kc; k += 2) {
-    __m256 v = _mm256_broadcast_ss(a0 + k);
-    c00 = _mm256_fmadd_ps(v, _mm256_load_ps(w), c00);
-    c01 = _mm256_fmadd_ps(v, _mm256_load_ps(w + 8), c01);
-    v = _mm256_broadcast_ss(a0 + k + 1);
-    d00 = _mm256_fmadd_ps(v, _mm256_load_ps(w + 16), d00);
-    d01 = _mm256_fmadd_ps(v, _mm256_load_ps(w + 24), d01);
-    w += 32;
-  }
-  if (k < kc) {
+  /* one chain per column vector, k in order: the same sums, bit for bit, as the 6-row tile
+   * (a row's result does not depend on how many rows run with it) */
+  for (size_t k = 0; k < kc; k++) {
     const __m256 v = _mm256_broadcast_ss(a0 + k);
     c00 = _mm256_fmadd_ps(v, _mm256_load_ps(w), c00);
     c01 = _mm256_fmadd_ps(v, _mm256_load_ps(w + 8), c01);
+    w += 16;
   }
-  store_row(c, nc, _mm256_add_ps(c00, d00), _mm256_add_ps(c01, d01), _mm256_set1_ps(lo),
-            _mm256_set1_ps(hi));
+  store_row(c, nc, c00, c01, _mm256_set1_ps(lo), _mm256_set1_ps(hi));
 }
