@@ -69,6 +69,33 @@ static void test_gemm(const tfcc_f32_gemm_kernel *k, tfcc_threadpool *pool, int 
   free(c);
 }
 
+/* A row's result is bit-identical whether it runs alone (the GEMV kernel) or inside a tile
+ * with other rows, over one K block or several (dynamic batching relies on it). */
+static void test_row_invariance(const tfcc_f32_gemm_kernel *k, int M, int N, int K) {
+  float *a = malloc(sizeof(float) * (size_t)M * (size_t)K);
+  float *w = malloc(sizeof(float) * (size_t)N * (size_t)K);
+  float *bias = malloc(sizeof(float) * (size_t)N);
+  float *c = malloc(sizeof(float) * (size_t)M * (size_t)N), *c1 = malloc(sizeof(float) * (size_t)N);
+  fill(a, (size_t)M * K);
+  fill(w, (size_t)N * K);
+  fill(bias, (size_t)N);
+  tfcc_f32_packed p;
+  CHECK(tfcc_f32_pack(k, N, K, w, (size_t)K, 1, bias, &p));
+  tfcc_f32_gemm(NULL, &p, M, a, (size_t)K, c, (size_t)N, -INFINITY, INFINITY);
+  int bad = 0;
+  for (int m = 0; m < M; m++) {
+    tfcc_f32_gemm(NULL, &p, 1, a + (size_t)m * K, (size_t)K, c1, (size_t)N, -INFINITY, INFINITY);
+    bad += memcmp(c1, c + (size_t)m * N, sizeof(float) * (size_t)N) != 0;
+  }
+  CHECKF(bad == 0, "%s M=%d N=%d K=%d: %d rows differ alone vs batched", k->name, M, N, K, bad);
+  tfcc_f32_packed_free(&p);
+  free(a);
+  free(w);
+  free(bias);
+  free(c);
+  free(c1);
+}
+
 static void ref_conv(const tfcc_conv_geom *g, const float *in, const float *f, const float *b,
                      float lo, float hi, float *out) {
   tfcc_conv_f32(g, in, f, b, lo, hi, out);
@@ -154,7 +181,12 @@ int main(void) {
                                  {17, 100, 1}, {31, 97, 53}, {64, 1, 8},  {1, 1000, 1280},
                                  {5, 257, 130}, {61, 129, 131},
                                  /* half-full panels: N = 16 and a 16-column tail */
-                                 {12, 16, 32}, {20, 144, 24}, {9, 40, 7}};
+                                 {12, 16, 32}, {20, 144, 24}, {9, 40, 7},
+                                 /* long K, several row groups; weights over 1 MiB (several
+                                  * K blocks at every kernel's kc), with several row groups */
+                                 {29, 70, 600}, {13, 40, 1030}, {9, 37, 2100},
+                                 {500, 20, 40}, {1000, 9, 300},
+                                 {13, 130, 2100}};
   int tested = 0;
   for (int ki = 0; ki < tfcc_f32_gemm_kernel_count(); ki++) {
     const tfcc_f32_gemm_kernel *k = tfcc_f32_gemm_kernel_at(ki);
@@ -169,6 +201,8 @@ int main(void) {
       test_gemm(k, pool2, M, N, K, s % 2 == 0, 0.0f, 6.0f);
       test_gemm(k, NULL, M, N, K, false, -1.0f, 1.0f);
     }
+    test_row_invariance(k, 7, 40, 33);
+    test_row_invariance(k, 25, 300, 1000); /* weights over 1 MiB: K blocks when batched */
     /* convolution: 1x1 in place (stride 1, 2), KxK with padding, strides, dilation */
     test_conv(k, NULL, 1, 5, 7, 3, 5, 1, 1, 1, 1, 1, 1, false, -INFINITY, INFINITY);
     test_conv(k, pool2, 2, 9, 6, 17, 33, 1, 1, 2, 2, 1, 1, false, 0.0f, INFINITY);
@@ -186,7 +220,16 @@ int main(void) {
     test_conv(k, pool2, 1, 20, 21, 64, 40, 3, 3, 1, 1, 1, 1, true, -INFINITY, INFINITY);
     test_conv(k, NULL, 1, 9, 9, 300, 70, 3, 3, 1, 1, 1, 1, true, -INFINITY, INFINITY);
     test_conv(k, pool2, 1, 9, 9, 300, 70, 3, 3, 2, 2, 1, 1, false, 0.0f, INFINITY);
+    /* K blocks over NHWC pixels read in place (1x1, stride 1 and 2), and im2col slices whose
+     * K blocks start inside a tap (in_c not a multiple of kc), with padding and dilation */
+    test_conv(k, NULL, 1, 6, 5, 600, 20, 1, 1, 1, 1, 1, 1, false, 0.0f, 6.0f);
+    test_conv(k, pool2, 1, 7, 9, 1100, 300, 1, 1, 2, 2, 1, 1, false, -INFINITY, INFINITY);
+    test_conv(k, NULL, 1, 6, 6, 130, 250, 3, 3, 1, 1, 2, 2, true, -INFINITY, INFINITY);
+    test_conv(k, pool2, 1, 5, 5, 250, 130, 3, 3, 1, 1, 1, 1, true, 0.0f, INFINITY);
   }
+  /* K blocks over several row groups (M > one group of 384 rows), with the best kernel only
+   * (the reference product is large) */
+  test_gemm(tfcc_f32_gemm_select(best), pool2, 400, 270, 1000, true, 0.0f, 6.0f);
   CHECK(tested >= 1);
   printf("%d f32 GEMM kernels tested at CPU level %s\n", tested, tfcc_isa_name(best));
   tfcc_threadpool_destroy(pool2);

@@ -1,9 +1,21 @@
-/* Tiling and threading of the packed GEMM: output tiles (MR rows x a block of NR panels)
- * are tasks on the thread pool; each task keeps its weight block (up to half the L2) hot
- * while it walks its rows. A KxK convolution whose weights exceed one block packs its im2col
- * rows in groups (about 256 KiB) and runs every panel over a group, so no im2col row is
- * packed twice. Rows come from a plain strided matrix or from a convolution (in place for 1x1,
- * per-tile im2col packing otherwise). No allocation. */
+/* Tiling and threading of the packed GEMM (Goto-style blocking with A read in place).
+ *
+ * Rows are processed in groups (up to TFCC_F32_MAX_GROUP_ROWS, whose K-block slice of A fits
+ * in about a quarter of the L2), K in blocks whose slice of one weight panel (kc x NR floats)
+ * fits in L1. For each group and K block, every panel's slice is loaded into L1 once and
+ * swept over all the group's MR-row tiles, while the group's A rows stream from L2:
+ *
+ *   for each row group                   (A rows: plain matrix, NHWC pixels in place, or
+ *     for each K block                    an im2col slice packed into per-thread scratch)
+ *       for each panel                   (kc x NR weights: L1)
+ *         for each MR-row tile of the group: micro-kernel (the first K block adds the bias,
+ *                                            later ones add onto C; the last one clamps)
+ *
+ * A network's large-weight layers (e.g. ResNet-50's 7x7 stage, M = 49, up to 9.4 MB of
+ * weights) read their weights once per row group instead of once per tile. A convolution
+ * that needs im2col packs only the current K-block slice of the group's rows (never the
+ * whole im2col matrix). Threads split rows and/or panels, whichever re-reads fewer bytes.
+ * No allocation. */
 #include <string.h>
 
 #include "cpu/cpu_info.h"
@@ -12,37 +24,45 @@
 #include "runtime/threadpool.h"
 
 #define TFCC_F32_MAX_MR 16
-#define TFCC_F32_L2_BLOCK (256u * 1024u)
+/* One K block of one panel: kc x NR floats kept in L1 while the tiles sweep it. */
+#define TFCC_F32_KC_BYTES (32u * 1024u)
+/* A rows of one K block of one group: streamed from L2 once per panel. */
+#define TFCC_F32_A_BLOCK_BYTES (384u * 1024u)
+/* Rows of one group (row pointers live on the stack); a multiple of every MR (4, 6, 8, 12). */
+#define TFCC_F32_MAX_GROUP_ROWS 384u
+/* Weights (one K block) up to this size run tile by tile (see gemm_task). */
+#define TFCC_F32_TILE_ORDER_BYTES (1024u * 1024u)
 #define TFCC_F32_MIN_PARALLEL_MACS (128.0 * 1024.0)
-/* im2col rows packed at once per thread (a group of MR-row tiles), so each weight panel is
- * read once per group rather than once per tile, and the im2col tile is built once per row
- * rather than once per column block. */
-#define TFCC_F32_IM2COL_BLOCK (256u * 1024u)
-#define TFCC_F32_MIN_GROUP_TILES 4
 
-static size_t l2_block_bytes(void);
+typedef struct blocking {
+  size_t kc;         /* K block (a multiple of 4 unless it is all of K) */
+  size_t n_kb;       /* K blocks */
+  size_t group_rows; /* rows per group: a multiple of MR */
+} blocking;
 
-/* Rows of one im2col group: a multiple of MR. MR (one tile at a time, its im2col rows in L1)
- * when all the weights fit in one L2 column block (no repacking per block), or when fewer
- * than TFCC_F32_MIN_GROUP_TILES tiles fit the group (large K: the weights would stream from
- * L3 once per small group). */
-static size_t im2col_group_rows(const tfcc_f32_packed *p) {
-  const size_t mr = (size_t)p->k->mr, nr = (size_t)p->k->nr, kdim = (size_t)p->kdim;
+static blocking plan_blocks(const tfcc_f32_packed *p, size_t m) {
+  const size_t mr = (size_t)p->k->mr, nr = (size_t)p->k->nr, K = (size_t)p->kdim;
+  blocking b;
+  const size_t m_tiles = (m + mr - 1) / mr;
+  const size_t kc_max = TFCC_F32_KC_BYTES / (nr * sizeof(float));
   const size_t panels = ((size_t)p->n + nr - 1) / nr;
-  if (panels * tfcc_f32_panel_floats(p) * sizeof(float) <= l2_block_bytes()) return mr;
-  size_t rows = TFCC_F32_IM2COL_BLOCK / ((kdim ? kdim : 1) * sizeof(float));
+  const size_t wbytes = panels * tfcc_f32_panel_floats(p) * sizeof(float);
+  /* one block when K is short, when the weights fit in L2 (tile by tile over all of K was
+   * measured faster there), or for a single tile (the weights are read once anyway) */
+  if (K <= kc_max || wbytes <= TFCC_F32_TILE_ORDER_BYTES || m_tiles <= 1) {
+    b.kc = K;
+    b.n_kb = 1;
+  } else {
+    size_t n = (K + kc_max - 1) / kc_max;
+    b.kc = ((K + n - 1) / n + 3) & ~(size_t)3;
+    b.n_kb = (K + b.kc - 1) / b.kc;
+  }
+  size_t rows = TFCC_F32_A_BLOCK_BYTES / ((b.kc ? b.kc : 1) * sizeof(float));
+  if (rows > TFCC_F32_MAX_GROUP_ROWS) rows = TFCC_F32_MAX_GROUP_ROWS;
   rows = rows / mr * mr;
-  return rows < TFCC_F32_MIN_GROUP_TILES * mr ? mr : rows;
-}
-
-/* Weight bytes a column block may take: half the core's L2 (at least 256 KiB). */
-static size_t l2_block_bytes(void) {
-  static size_t cached;
-  size_t b = __atomic_load_n(&cached, __ATOMIC_RELAXED);
-  if (b) return b;
-  const tfcc_cpu_info *ci = tfcc_cpu();
-  b = ci && ci->l2_bytes / 2 > TFCC_F32_L2_BLOCK ? ci->l2_bytes / 2 : TFCC_F32_L2_BLOCK;
-  __atomic_store_n(&cached, b, __ATOMIC_RELAXED);
+  if (rows < mr) rows = mr;
+  if (rows > m_tiles * mr) rows = m_tiles * mr;
+  b.group_rows = rows;
   return b;
 }
 
@@ -53,9 +73,9 @@ typedef struct gemm_job {
   const float *a;
   size_t a_stride;
   const tfcc_conv_geom *g;
-  float *scratch;       /* conv im2col groups: per thread group_tiles * MR * K floats */
-  size_t scratch_stride;
-  size_t group_tiles;   /* MR-row tiles per im2col group */
+  float *scratch;        /* im2col: per thread group_rows x kc floats */
+  size_t scratch_stride; /* floats per thread */
+  blocking b;
   float *c;
   size_t c_stride;
   float lo, hi;
@@ -72,90 +92,101 @@ static inline void copy_floats(float *restrict dst, const float *restrict src, s
   for (size_t i = 0; i < n; i++) dst[i] = src[i];
 }
 
-/* Row pointers of output rows m0 .. m0+mr-1 (rows past mr alias the first). */
-static void conv_rows(const gemm_job *j, size_t m0, size_t mr, int thread, size_t slot,
-                      const float **rows) {
+/* Pointers to the NHWC input pixels of output rows m0 .. m0+n-1 (1x1 unpadded convolution,
+ * any stride): walks the pixels, no division per row. */
+static void direct_rows(const gemm_job *j, size_t m0, size_t n, const float **rows) {
   const tfcc_conv_geom *g = j->g;
-  const size_t ow = (size_t)g->out_w, oh = (size_t)g->out_h;
-  const size_t cin = (size_t)g->in_c, K = (size_t)j->p->kdim;
-  const bool direct = j->scratch == NULL;
+  const size_t ow = (size_t)g->out_w, oh = (size_t)g->out_h, cin = (size_t)g->in_c;
   size_t ox = m0 % ow, t0 = m0 / ow;
   size_t oy = t0 % oh, b = t0 / oh;
-  if (direct) { /* walk the pixels: no division per row */
-    const size_t sw = (size_t)g->stride_w * cin;
-    const float *p = j->a + ((b * (size_t)g->in_h + oy * (size_t)g->stride_h) * (size_t)g->in_w +
-                             ox * (size_t)g->stride_w) * cin;
-    for (size_t r = 0; r < mr; r++) {
-      rows[r] = p;
-      if (++ox < ow) {
-        p += sw;
-        continue;
+  const size_t sw = (size_t)g->stride_w * cin;
+  const float *p = j->a + ((b * (size_t)g->in_h + oy * (size_t)g->stride_h) * (size_t)g->in_w +
+                           ox * (size_t)g->stride_w) * cin;
+  for (size_t r = 0; r < n; r++) {
+    rows[r] = p;
+    if (++ox < ow) {
+      p += sw;
+      continue;
+    }
+    ox = 0;
+    if (++oy == oh) {
+      oy = 0;
+      b++;
+    }
+    p = j->a + ((b * (size_t)g->in_h + oy * (size_t)g->stride_h) * (size_t)g->in_w) * cin;
+  }
+}
+
+/* Columns [k0, k0 + kn) of the im2col rows m0 .. m0+n-1 into dst (row r at dst + r * ld):
+ * k = (ky * filter_w + kx) * in_c + c; taps outside the image are zeros. No division in the
+ * loops: the slice's first tap is the same for every row, the pixels are walked. */
+static void im2col_slice(const gemm_job *j, size_t m0, size_t n, size_t k0, size_t kn,
+                         float *dst, size_t ld) {
+  const tfcc_conv_geom *g = j->g;
+  const size_t ow = (size_t)g->out_w, oh = (size_t)g->out_h, cin = (size_t)g->in_c;
+  const size_t fw = (size_t)g->filter_w, in_w = (size_t)g->in_w;
+  const size_t img_floats = (size_t)g->in_h * in_w * cin;
+  const size_t seg0 = k0 / cin, c00 = k0 % cin, ky0 = seg0 / fw, kx0 = seg0 % fw;
+  size_t ox = m0 % ow, t0 = m0 / ow, oy = t0 % oh, b = t0 / oh;
+  for (size_t r = 0; r < n; r++, dst += ld) {
+    const float *img = j->a + b * img_floats;
+    const int32_t iy0 = (int32_t)oy * g->stride_h - g->pad_h;
+    const int32_t ix0 = (int32_t)ox * g->stride_w - g->pad_w;
+    /* the filter row lies inside the image row: one contiguous run */
+    const bool row_inside = g->dil_w == 1 && ix0 >= 0 && ix0 + g->filter_w <= g->in_w;
+    size_t ky = ky0, kx = kx0, c0 = c00, left = kn;
+    float *d = dst;
+    while (left) {
+      const int32_t iy = iy0 + (int32_t)ky * g->dil_h;
+      const bool whole = iy < 0 || iy >= g->in_h || row_inside;
+      size_t len = whole ? (fw - kx) * cin - c0 : cin - c0;
+      if (len > left) len = left;
+      if (iy < 0 || iy >= g->in_h) { /* the rest of this filter row is padding */
+        memset(d, 0, len * sizeof(float));
+      } else if (row_inside) {
+        copy_floats(d, img + ((size_t)iy * in_w + (size_t)ix0 + kx) * cin + c0, len);
+      } else {
+        const int32_t ix = ix0 + (int32_t)kx * g->dil_w;
+        if (ix < 0 || ix >= g->in_w)
+          memset(d, 0, len * sizeof(float));
+        else
+          copy_floats(d, img + ((size_t)iy * in_w + (size_t)ix) * cin + c0, len);
       }
+      d += len;
+      left -= len;
+      c0 = 0;
+      if (whole || ++kx == fw) { /* next filter row (unused when the slice ends here) */
+        kx = 0;
+        ky++;
+      }
+    }
+    if (++ox == ow) {
       ox = 0;
       if (++oy == oh) {
         oy = 0;
         b++;
       }
-      p = j->a + ((b * (size_t)g->in_h + oy * (size_t)g->stride_h) * (size_t)g->in_w) * cin;
-    }
-    return;
-  }
-  for (size_t r = 0; r < mr; r++) {
-    const size_t pix = m0 + r;
-    ox = pix % ow;
-    const size_t t = pix / ow;
-    oy = t % oh;
-    b = t / oh;
-    float *dst = j->scratch + (size_t)thread * j->scratch_stride + (slot + r) * K;
-    rows[r] = dst;
-    const float *img = j->a + b * (size_t)g->in_h * (size_t)g->in_w * cin;
-    for (int32_t ky = 0; ky < g->filter_h; ky++) {
-      const int32_t iy = (int32_t)oy * g->stride_h - g->pad_h + ky * g->dil_h;
-      if (iy < 0 || iy >= g->in_h) {
-        memset(dst, 0, (size_t)g->filter_w * cin * sizeof(float));
-        dst += (size_t)g->filter_w * cin;
-        continue;
-      }
-      const int32_t ix0 = (int32_t)ox * g->stride_w - g->pad_w;
-      if (g->dil_w == 1 && ix0 >= 0 && ix0 + g->filter_w <= g->in_w) {
-        /* the whole filter row is one contiguous run of the image row */
-        const size_t n = (size_t)g->filter_w * cin;
-        copy_floats(dst, img + ((size_t)iy * (size_t)g->in_w + (size_t)ix0) * cin, n);
-        dst += n;
-        continue;
-      }
-      for (int32_t kx = 0; kx < g->filter_w; kx++, dst += cin) {
-        const int32_t ix = ix0 + kx * g->dil_w;
-        if (ix < 0 || ix >= g->in_w)
-          memset(dst, 0, cin * sizeof(float));
-        else
-          copy_floats(dst, img + ((size_t)iy * (size_t)g->in_w + (size_t)ix) * cin, cin);
-      }
     }
   }
 }
 
-/* One MR-row tile against panels [p0, p1). */
-static void run_tile(const gemm_job *j, const float *const *rows, size_t mr, size_t m0,
-                     size_t p0, size_t p1) {
-  const tfcc_f32_packed *p = j->p;
-  const tfcc_f32_gemm_kernel *k = p->k;
-  const size_t NR = (size_t)k->nr, K = (size_t)p->kdim;
-  const size_t N = (size_t)p->n, panel = tfcc_f32_panel_floats(p);
-  float *c = j->c + m0 * j->c_stride;
-  const tfcc_f32_gemm_fn fn = mr == 1 ? k->fn1 : k->fn;
-  for (size_t pi = p0; pi < p1; pi++) {
-    const size_t n0 = pi * NR, nc = N - n0 < NR ? N - n0 : NR;
-    /* a panel at most half full (N = 16, N tails): the half-width kernel */
-    const tfcc_f32_gemm_fn f = mr > 1 && k->fn_half && 2 * nc <= NR ? k->fn_half : fn;
-    f(mr, nc, K, rows, p->w + pi * panel, c + n0, j->c_stride, j->lo, j->hi);
-  }
+/* One tile: the one-row kernel for a single row, the half-width kernel for a panel at most
+ * half full (N = 16 layers, N tails), else the full tile. */
+static inline void f32_tile(const tfcc_f32_gemm_kernel *k, size_t mr, size_t nc, size_t kc,
+                            const float *const *a, size_t a_off, const float *w,
+                            const float *bias, float *c, size_t c_stride, float lo, float hi) {
+  const tfcc_f32_gemm_fn f = mr == 1                             ? k->fn1
+                             : k->fn_half && 2 * nc <= (size_t)k->nr ? k->fn_half
+                                                                     : k->fn;
+  f(mr, nc, kc, a, a_off, w, bias, c, c_stride, lo, hi);
 }
 
 static void gemm_task(void *ctx, size_t task, int thread) {
   const gemm_job *j = ctx;
   const tfcc_f32_packed *p = j->p;
-  const size_t MR = (size_t)p->k->mr, K = (size_t)p->kdim;
+  const tfcc_f32_gemm_kernel *k = p->k;
+  const size_t MR = (size_t)k->mr, NR = (size_t)k->nr, K = (size_t)p->kdim;
+  const size_t N = (size_t)p->n, panel = tfcc_f32_panel_floats(p);
   const size_t mc = task / j->n_blocks, nb = task % j->n_blocks;
   const size_t t0 = mc * j->tiles_per_task;
   size_t t1 = t0 + j->tiles_per_task;
@@ -163,38 +194,55 @@ static void gemm_task(void *ctx, size_t task, int thread) {
   const size_t p0 = nb * j->panels_per_block;
   size_t p1 = p0 + j->panels_per_block;
   if (p1 > j->n_panels) p1 = j->n_panels;
-  const float *rows[TFCC_F32_MAX_MR];
-  if (j->scratch && j->group_tiles > 1) {
-    /* im2col: pack a group of tiles, then each panel over the whole group */
-    for (size_t g0 = t0; g0 < t1; g0 += j->group_tiles) {
-      const size_t g1 = g0 + j->group_tiles < t1 ? g0 + j->group_tiles : t1;
-      for (size_t t = g0; t < g1; t++) {
-        const size_t m0 = t * MR;
-        conv_rows(j, m0, j->m - m0 < MR ? j->m - m0 : MR, thread, (t - g0) * MR, rows);
-      }
-      const float *base = j->scratch + (size_t)thread * j->scratch_stride;
-      for (size_t pi = p0; pi < p1; pi++) {
+  const size_t G = j->b.group_rows / MR, kc = j->b.kc;
+  const bool im2col = j->g && j->scratch;
+  float *scratch = im2col ? j->scratch + (size_t)thread * j->scratch_stride : NULL;
+  const float *rows[TFCC_F32_MAX_GROUP_ROWS + TFCC_F32_MAX_MR];
+  for (size_t g0 = t0; g0 < t1; g0 += G) {
+    const size_t g1 = g0 + G < t1 ? g0 + G : t1;
+    const size_t r0 = g0 * MR, r1 = g1 * MR < j->m ? g1 * MR : j->m, nrows = r1 - r0;
+    if (im2col)
+      for (size_t r = 0; r < nrows; r++) rows[r] = scratch + r * kc;
+    else if (j->g)
+      direct_rows(j, r0, nrows, rows);
+    else
+      for (size_t r = 0; r < nrows; r++) rows[r] = j->a + (r0 + r) * j->a_stride;
+    /* rows past M in the last tile alias its first row (never stored) */
+    for (size_t r = nrows; r < (g1 - g0) * MR; r++) rows[r] = rows[(g1 - g0 - 1) * MR];
+    for (size_t kb = 0; kb < j->b.n_kb; kb++) {
+      const size_t k0 = kb * kc, kn = K - k0 < kc ? K - k0 : kc;
+      const bool last = kb + 1 == j->b.n_kb;
+      const float lo = last ? j->lo : -__builtin_inff(), hi = last ? j->hi : __builtin_inff();
+      if (im2col) im2col_slice(j, r0, nrows, k0, kn, scratch, kc);
+      const size_t a_off = im2col ? 0 : k0;
+      if (j->b.n_kb == 1 && (p1 - p0) * panel * sizeof(float) <= TFCC_F32_TILE_ORDER_BYTES) {
+        /* all of K at once, the task's weights fit in L2: each tile's rows stay in L1 while
+         * its panels stream from L2 (measured faster than sweeping each panel over the group
+         * when K is short) */
         for (size_t t = g0; t < g1; t++) {
-          const size_t m0 = t * MR;
-          const size_t mr = j->m - m0 < MR ? j->m - m0 : MR;
-          for (size_t r = 0; r < mr; r++) rows[r] = base + ((t - g0) * MR + r) * K;
-          for (size_t r = mr; r < MR; r++) rows[r] = rows[0];
-          run_tile(j, rows, mr, m0, pi, pi + 1);
+          const size_t m0 = t * MR, mr = j->m - m0 < MR ? j->m - m0 : MR;
+          for (size_t pi = p0; pi < p1; pi++) {
+            const size_t n0 = pi * NR, nc = N - n0 < NR ? N - n0 : NR;
+            const float *pw = p->w + pi * panel;
+            f32_tile(k, mr, nc, K, rows + (t - g0) * MR, 0, pw + NR, pw,
+                     j->c + m0 * j->c_stride + n0, j->c_stride, lo, hi);
+          }
+        }
+        continue;
+      }
+      /* K blocks: each panel's kc x NR slice stays in L1 while the group's tiles sweep it */
+      for (size_t pi = p0; pi < p1; pi++) {
+        const size_t n0 = pi * NR, nc = N - n0 < NR ? N - n0 : NR;
+        const float *pw = p->w + pi * panel;
+        const float *bias = kb == 0 ? pw : NULL;
+        const float *w = pw + NR + k0 * NR;
+        for (size_t t = g0; t < g1; t++) {
+          const size_t m0 = t * MR, mr = j->m - m0 < MR ? j->m - m0 : MR;
+          f32_tile(k, mr, nc, kn, rows + (t - g0) * MR, a_off, w, bias,
+                   j->c + m0 * j->c_stride + n0, j->c_stride, lo, hi);
         }
       }
     }
-    return;
-  }
-  for (size_t t = t0; t < t1; t++) {
-    const size_t m0 = t * MR;
-    const size_t mr = j->m - m0 < MR ? j->m - m0 : MR;
-    if (j->g) {
-      conv_rows(j, m0, mr, thread, 0, rows);
-    } else {
-      for (size_t r = 0; r < mr; r++) rows[r] = j->a + (m0 + r) * j->a_stride;
-    }
-    for (size_t r = mr; r < MR; r++) rows[r] = rows[0];
-    run_tile(j, rows, mr, m0, p0, p1);
   }
 }
 
@@ -210,26 +258,30 @@ static void run_job(struct tfcc_threadpool *pool, gemm_job *j) {
   const size_t MR = (size_t)k->mr, NR = (size_t)k->nr;
   j->m_tiles = (j->m + MR - 1) / MR;
   j->n_panels = ((size_t)j->p->n + NR - 1) / NR;
-  const size_t panel_bytes = tfcc_f32_panel_floats(j->p) * sizeof(float);
-  /* im2col groups walk every panel over a group held in L2: one column block */
-  size_t ppb = j->scratch && j->group_tiles > 1 ? j->n_panels : l2_block_bytes() / panel_bytes;
-  if (ppb < 1) ppb = 1;
-  if (ppb > j->n_panels) ppb = j->n_panels;
-  size_t n_blocks = (j->n_panels + ppb - 1) / ppb;
-  size_t m_chunks = 1;
+  size_t m_chunks = 1, n_blocks = 1;
   if (threads > 1) {
+    /* about 4 tasks per thread; among the splits, the one that re-reads the fewest bytes:
+     * each row chunk reads all its panels' weights, each column block all its rows (an
+     * im2col row costs its packing too) */
     const size_t target = 4 * threads;
-    m_chunks = (target + n_blocks - 1) / n_blocks;
-    if (m_chunks > j->m_tiles) m_chunks = j->m_tiles;
-    if (m_chunks * n_blocks < target) { /* few rows: split the columns finer */
-      size_t want = (target + m_chunks - 1) / m_chunks;
-      if (want > j->n_panels) want = j->n_panels;
-      ppb = (j->n_panels + want - 1) / want;
-      n_blocks = (j->n_panels + ppb - 1) / ppb;
+    const double wbytes = (double)j->n_panels * (double)tfcc_f32_panel_floats(j->p) * 4.0;
+    const double abytes = (double)j->m * (double)j->p->kdim * 4.0 * (j->scratch ? 2.0 : 1.0);
+    const size_t most = j->m_tiles * j->n_panels < target ? j->m_tiles * j->n_panels : target;
+    double best = -1.0;
+    for (size_t mc = 1; mc <= j->m_tiles && mc <= target; mc++) {
+      size_t nb = (target + mc - 1) / mc;
+      if (nb > j->n_panels) nb = j->n_panels;
+      if (mc * nb < most) continue;
+      const double cost = (double)mc * wbytes + (double)nb * abytes;
+      if (best < 0.0 || cost < best) {
+        best = cost;
+        m_chunks = mc;
+        n_blocks = nb;
+      }
     }
   }
-  j->panels_per_block = ppb;
-  j->n_blocks = n_blocks;
+  j->panels_per_block = (j->n_panels + n_blocks - 1) / n_blocks;
+  j->n_blocks = (j->n_panels + j->panels_per_block - 1) / j->panels_per_block;
   j->tiles_per_task = (j->m_tiles + m_chunks - 1) / m_chunks;
   j->m_chunks = (j->m_tiles + j->tiles_per_task - 1) / j->tiles_per_task;
   tfcc_threadpool_run(pool, j->m_chunks * j->n_blocks, gemm_task, j);
@@ -244,6 +296,7 @@ void tfcc_f32_gemm(struct tfcc_threadpool *pool, const tfcc_f32_packed *p, int32
   j.m = m > 0 ? (size_t)m : 0;
   j.a = a;
   j.a_stride = a_stride;
+  j.b = plan_blocks(p, j.m);
   j.c = c;
   j.c_stride = c_stride;
   j.lo = lo;
@@ -256,13 +309,21 @@ bool tfcc_f32_conv_direct(const tfcc_conv_geom *g) {
          g->in_c == g->filter_in_c;
 }
 
+static size_t conv_rows_m(const tfcc_conv_geom *g) {
+  return (size_t)g->batches * (size_t)g->out_h * (size_t)g->out_w;
+}
+
+/* Floats of one thread's im2col scratch (64-byte multiple). */
+static size_t scratch_floats(const blocking *b) {
+  return (b->group_rows * b->kc + 15) & ~(size_t)15;
+}
+
 size_t tfcc_f32_conv_scratch_bytes(const tfcc_conv_geom *g, const tfcc_f32_packed *p,
                                    int threads) {
   if (tfcc_f32_conv_direct(g)) return 0;
   if (threads < 1) threads = 1;
-  size_t per = im2col_group_rows(p) * (size_t)p->kdim * sizeof(float);
-  per = (per + 63) & ~(size_t)63;
-  return per * (size_t)threads;
+  const blocking b = plan_blocks(p, conv_rows_m(g));
+  return scratch_floats(&b) * sizeof(float) * (size_t)threads;
 }
 
 void tfcc_f32_conv(struct tfcc_threadpool *pool, const tfcc_conv_geom *g,
@@ -271,16 +332,13 @@ void tfcc_f32_conv(struct tfcc_threadpool *pool, const tfcc_conv_geom *g,
   gemm_job j;
   memset(&j, 0, sizeof j);
   j.p = p;
-  j.m = (size_t)g->batches * (size_t)g->out_h * (size_t)g->out_w;
+  j.m = conv_rows_m(g);
   j.a = in;
   j.g = g;
+  j.b = plan_blocks(p, j.m);
   if (!tfcc_f32_conv_direct(g)) {
     j.scratch = scratch;
-    const size_t mr = (size_t)p->k->mr;
-    const size_t rows = im2col_group_rows(p);
-    const size_t per = rows * (size_t)p->kdim * sizeof(float);
-    j.scratch_stride = ((per + 63) & ~(size_t)63) / sizeof(float);
-    j.group_tiles = rows / mr;
+    j.scratch_stride = scratch_floats(&j.b);
   }
   j.c = out;
   j.c_stride = (size_t)g->out_c;

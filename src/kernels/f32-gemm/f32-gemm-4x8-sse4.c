@@ -1,5 +1,6 @@
 /* f32 GEMM micro-kernels, SSE4.1: 4 rows x 8 columns (8 xmm accumulators) and 1 x 8.
- * Separate multiply and add (no FMA at this level). */
+ * Separate multiply and add (no FMA at this level). Accumulators start from the bias, or
+ * from C (bias == NULL: a later K block). */
 #include <smmintrin.h>
 #include <stdint.h>
 #include <string.h>
@@ -21,10 +22,16 @@ static inline void store_row(float *c, size_t nc, __m128 v0, __m128 v1, __m128 l
 }
 
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_4x8_sse4) {
-  const float *a0 = a[0], *a1 = a[1], *a2 = a[2], *a3 = a[3];
-  __m128 c00 = _mm_load_ps(w), c01 = _mm_load_ps(w + 4);
-  __m128 c10 = c00, c11 = c01, c20 = c00, c21 = c01, c30 = c00, c31 = c01;
-  w += 8;
+  const float *a0 = a[0] + a_off, *a1 = a[1] + a_off, *a2 = a[2] + a_off, *a3 = a[3] + a_off;
+  float t[4][8];
+  const float *i0 = tfcc_f32_gemm_row_init(t[0], 8, bias, c, nc);
+  const float *i1 = tfcc_f32_gemm_row_init(t[1], 8, bias, mr > 1 ? c + c_stride : NULL, nc);
+  const float *i2 = tfcc_f32_gemm_row_init(t[2], 8, bias, mr > 2 ? c + 2 * c_stride : NULL, nc);
+  const float *i3 = tfcc_f32_gemm_row_init(t[3], 8, bias, mr > 3 ? c + 3 * c_stride : NULL, nc);
+  __m128 c00 = _mm_loadu_ps(i0), c01 = _mm_loadu_ps(i0 + 4);
+  __m128 c10 = _mm_loadu_ps(i1), c11 = _mm_loadu_ps(i1 + 4);
+  __m128 c20 = _mm_loadu_ps(i2), c21 = _mm_loadu_ps(i2 + 4);
+  __m128 c30 = _mm_loadu_ps(i3), c31 = _mm_loadu_ps(i3 + 4);
   for (size_t k = 0; k < kc; k++) {
     const __m128 b0 = _mm_load_ps(w), b1 = _mm_load_ps(w + 4);
     w += 8;
@@ -47,9 +54,10 @@ TFCC_F32_GEMM_DECL(tfcc_f32_gemm_4x8_sse4) {
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_1x8_sse4) {
   (void)mr;
   (void)c_stride;
-  const float *a0 = a[0];
-  __m128 c00 = _mm_load_ps(w), c01 = _mm_load_ps(w + 4);
-  w += 8;
+  const float *a0 = a[0] + a_off;
+  float t[8];
+  const float *i0 = tfcc_f32_gemm_row_init(t, 8, bias, c, nc);
+  __m128 c00 = _mm_loadu_ps(i0), c01 = _mm_loadu_ps(i0 + 4);
   for (size_t k = 0; k < kc; k++) {
     const __m128 v = _mm_load1_ps(a0 + k);
     c00 = _mm_add_ps(c00, _mm_mul_ps(v, _mm_load_ps(w)));

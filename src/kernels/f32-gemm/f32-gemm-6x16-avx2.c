@@ -1,4 +1,5 @@
-/* f32 GEMM micro-kernels, AVX2 + FMA: 6 rows x 16 columns (12 ymm accumulators) and 1 x 16. */
+/* f32 GEMM micro-kernels, AVX2 + FMA: 6 rows x 16 columns (12 ymm accumulators) and 1 x 16.
+ * Accumulators start from the bias, or from C (bias == NULL: a later K block). */
 #include <immintrin.h>
 #include <stdint.h>
 #include <string.h>
@@ -20,11 +21,21 @@ static inline void store_row(float *c, size_t nc, __m256 v0, __m256 v1, __m256 l
 }
 
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_6x16_avx2) {
-  const float *a0 = a[0], *a1 = a[1], *a2 = a[2], *a3 = a[3], *a4 = a[4], *a5 = a[5];
-  __m256 c00 = _mm256_load_ps(w), c01 = _mm256_load_ps(w + 8);
-  __m256 c10 = c00, c11 = c01, c20 = c00, c21 = c01, c30 = c00, c31 = c01;
-  __m256 c40 = c00, c41 = c01, c50 = c00, c51 = c01;
-  w += 16;
+  const float *a0 = a[0] + a_off, *a1 = a[1] + a_off, *a2 = a[2] + a_off;
+  const float *a3 = a[3] + a_off, *a4 = a[4] + a_off, *a5 = a[5] + a_off;
+  float t[6][16];
+  const float *i0 = tfcc_f32_gemm_row_init(t[0], 16, bias, c, nc);
+  const float *i1 = tfcc_f32_gemm_row_init(t[1], 16, bias, mr > 1 ? c + c_stride : NULL, nc);
+  const float *i2 = tfcc_f32_gemm_row_init(t[2], 16, bias, mr > 2 ? c + 2 * c_stride : NULL, nc);
+  const float *i3 = tfcc_f32_gemm_row_init(t[3], 16, bias, mr > 3 ? c + 3 * c_stride : NULL, nc);
+  const float *i4 = tfcc_f32_gemm_row_init(t[4], 16, bias, mr > 4 ? c + 4 * c_stride : NULL, nc);
+  const float *i5 = tfcc_f32_gemm_row_init(t[5], 16, bias, mr > 5 ? c + 5 * c_stride : NULL, nc);
+  __m256 c00 = _mm256_loadu_ps(i0), c01 = _mm256_loadu_ps(i0 + 8);
+  __m256 c10 = _mm256_loadu_ps(i1), c11 = _mm256_loadu_ps(i1 + 8);
+  __m256 c20 = _mm256_loadu_ps(i2), c21 = _mm256_loadu_ps(i2 + 8);
+  __m256 c30 = _mm256_loadu_ps(i3), c31 = _mm256_loadu_ps(i3 + 8);
+  __m256 c40 = _mm256_loadu_ps(i4), c41 = _mm256_loadu_ps(i4 + 8);
+  __m256 c50 = _mm256_loadu_ps(i5), c51 = _mm256_loadu_ps(i5 + 8);
   for (size_t k = 0; k < kc; k++) {
     const __m256 b0 = _mm256_load_ps(w), b1 = _mm256_load_ps(w + 8);
     w += 16;
@@ -53,25 +64,17 @@ TFCC_F32_GEMM_DECL(tfcc_f32_gemm_6x16_avx2) {
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_1x16_avx2) {
   (void)mr;
   (void)c_stride;
-  const float *a0 = a[0];
-  __m256 c00 = _mm256_load_ps(w), c01 = _mm256_load_ps(w + 8);
-  __m256 d00 = _mm256_setzero_ps(), d01 = _mm256_setzero_ps();
-  w += 16;
-  size_t k = 0;
-  for (; k + 2 <= kc; k += 2) {
-    __m256 v = _mm256_broadcast_ss(a0 + k);
-    c00 = _mm256_fmadd_ps(v, _mm256_load_ps(w), c00);
-    c01 = _mm256_fmadd_ps(v, _mm256_load_ps(w + 8), c01);
-    v = _mm256_broadcast_ss(a0 + k + 1);
-    d00 = _mm256_fmadd_ps(v, _mm256_load_ps(w + 16), d00);
-    d01 = _mm256_fmadd_ps(v, _mm256_load_ps(w + 24), d01);
-    w += 32;
-  }
-  if (k < kc) {
+  const float *a0 = a[0] + a_off;
+  float t[16];
+  const float *i0 = tfcc_f32_gemm_row_init(t, 16, bias, c, nc);
+  __m256 c00 = _mm256_loadu_ps(i0), c01 = _mm256_loadu_ps(i0 + 8);
+  /* one chain per column vector, k in order: the same sums, bit for bit, as the 6-row tile
+   * (a row's result does not depend on how many rows run with it) */
+  for (size_t k = 0; k < kc; k++) {
     const __m256 v = _mm256_broadcast_ss(a0 + k);
     c00 = _mm256_fmadd_ps(v, _mm256_load_ps(w), c00);
     c01 = _mm256_fmadd_ps(v, _mm256_load_ps(w + 8), c01);
+    w += 16;
   }
-  store_row(c, nc, _mm256_add_ps(c00, d00), _mm256_add_ps(c01, d01), _mm256_set1_ps(lo),
-            _mm256_set1_ps(hi));
+  store_row(c, nc, c00, c01, _mm256_set1_ps(lo), _mm256_set1_ps(hi));
 }

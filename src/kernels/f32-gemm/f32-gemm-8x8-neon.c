@@ -1,5 +1,6 @@
 /* f32 GEMM micro-kernels, aarch64 NEON: 8 rows x 8 columns (16 q accumulators) and 1 x 8.
- * Built only for aarch64 (CMake drops *-neon.c elsewhere). */
+ * Built only for aarch64 (CMake drops *-neon.c elsewhere). Accumulators start from the bias,
+ * or from C (bias == NULL: a later K block). */
 #include <arm_neon.h>
 #include <stdint.h>
 #include <string.h>
@@ -23,17 +24,17 @@ static inline void store_row(float *c, size_t nc, float32x4_t v0, float32x4_t v1
 
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_8x8_neon) {
   float32x4_t acc[8][2];
-  const float32x4_t b0i = vld1q_f32(w), b1i = vld1q_f32(w + 4);
-  for (int i = 0; i < 8; i++) {
-    acc[i][0] = b0i;
-    acc[i][1] = b1i;
+  for (size_t i = 0; i < 8; i++) {
+    float t[8];
+    const float *r = tfcc_f32_gemm_row_init(t, 8, bias, i < mr ? c + i * c_stride : NULL, nc);
+    acc[i][0] = vld1q_f32(r);
+    acc[i][1] = vld1q_f32(r + 4);
   }
-  w += 8;
   for (size_t k = 0; k < kc; k++) {
     const float32x4_t b0 = vld1q_f32(w), b1 = vld1q_f32(w + 4);
     w += 8;
     for (int i = 0; i < 8; i++) {
-      const float32x4_t v = vdupq_n_f32(a[i][k]);
+      const float32x4_t v = vdupq_n_f32(a[i][a_off + k]);
       acc[i][0] = vfmaq_f32(acc[i][0], v, b0);
       acc[i][1] = vfmaq_f32(acc[i][1], v, b1);
     }
@@ -46,10 +47,11 @@ TFCC_F32_GEMM_DECL(tfcc_f32_gemm_8x8_neon) {
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_1x8_neon) {
   (void)mr;
   (void)c_stride;
-  float32x4_t c0 = vld1q_f32(w), c1 = vld1q_f32(w + 4);
-  w += 8;
+  float t[8];
+  const float *r = tfcc_f32_gemm_row_init(t, 8, bias, c, nc);
+  float32x4_t c0 = vld1q_f32(r), c1 = vld1q_f32(r + 4);
   for (size_t k = 0; k < kc; k++) {
-    const float32x4_t v = vdupq_n_f32(a[0][k]);
+    const float32x4_t v = vdupq_n_f32(a[0][a_off + k]);
     c0 = vfmaq_f32(c0, v, vld1q_f32(w));
     c1 = vfmaq_f32(c1, v, vld1q_f32(w + 4));
     w += 8;

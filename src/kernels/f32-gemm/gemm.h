@@ -16,13 +16,18 @@
 
 #include "tfcc/tfcc.h"
 
-/* One tile: rows i < mr (a[i] valid for i < MR; rows >= mr may alias row 0 and are not
- * stored), columns j < nc <= NR of one packed panel w. c row i at c + i * c_stride. */
+/* One tile over one K block: rows i < mr (a[i] valid for i < MR; rows >= mr may alias row 0
+ * and are not stored), columns j < nc <= NR of one packed panel; A row i's block starts at
+ * a[i] + a_off, w at the block's first kc x NR weights of the panel. The accumulators start
+ * from bias (the panel's NR bias floats: the first K block) or, bias == NULL, from C's
+ * current values (a later block adds onto the earlier ones). Every block clamps to
+ * [lo, hi]: the driver passes +-infinity except for the last. c row i at c + i * c_stride. */
 typedef void (*tfcc_f32_gemm_fn)(size_t mr, size_t nc, size_t kc, const float *const *a,
-                                 const float *w, float *c, size_t c_stride, float lo, float hi);
+                                 size_t a_off, const float *w, const float *bias, float *c,
+                                 size_t c_stride, float lo, float hi);
 
 typedef struct tfcc_f32_gemm_kernel {
-  const char *name;  /* "f32-gemm-8x32-avx512" */
+  const char *name;  /* "f32-gemm-12x32-avx512" */
   const char *name1; /* its one-row (GEMV) variant: "f32-gemv-32-avx512" */
   tfcc_isa isa;     /* level the kernel needs */
   int mr, nr;

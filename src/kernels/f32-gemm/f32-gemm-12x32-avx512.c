@@ -1,0 +1,168 @@
+/* f32 GEMM micro-kernels, AVX-512F: 12 rows x 32 columns (24 zmm accumulators), 12 x 16 for
+ * half-full panels, and 1 x 32 (GEMV). Per k of the 12x32 tile: two panel loads, twelve
+ * broadcasts from A, twenty-four FMAs (1.5x the FMAs per panel byte of an 8x32 tile; 24
+ * accumulators + 2 panel vectors + 1 broadcast fit the 32 zmm registers). The accumulators
+ * start from the panel's bias, or from C when a later K block adds onto it; clamp and
+ * masked stores in the epilogue. */
+#include <immintrin.h>
+#include <stdint.h>
+
+#include "kernels/f32-gemm/ukernels.h"
+
+static inline __mmask16 mask_lo(size_t nc) {
+  return (__mmask16)(nc >= 16 ? 0xFFFFu : (1u << nc) - 1u);
+}
+static inline __mmask16 mask_hi(size_t nc) {
+  return nc <= 16 ? 0 : mask_lo(nc - 16);
+}
+
+static inline void store_row(float *c, size_t nc, __m512 v0, __m512 v1, __m512 lo, __m512 hi) {
+  v0 = _mm512_min_ps(_mm512_max_ps(v0, lo), hi);
+  v1 = _mm512_min_ps(_mm512_max_ps(v1, lo), hi);
+  if (nc >= 32) {
+    _mm512_storeu_ps(c, v0);
+    _mm512_storeu_ps(c + 16, v1);
+  } else {
+    _mm512_mask_storeu_ps(c, mask_lo(nc), v0);
+    _mm512_mask_storeu_ps(c + 16, mask_hi(nc), v1);
+  }
+}
+
+/* No per-row branches in the prologue and epilogue (GCC schedules the 24-accumulator body
+ * badly around them): a later K block loads C rows with masks, empty for rows >= mr
+ * (masked-off lanes never fault); rows >= mr store with an empty mask. */
+#define ROWMASK(r, m) ((r) < mr ? (m) : (__mmask16)0)
+#define INIT2(r)                                                                        \
+  c##r##0 = _mm512_maskz_loadu_ps(ROWMASK(r, m0), c + (r) * c_stride);                  \
+  c##r##1 = _mm512_maskz_loadu_ps(ROWMASK(r, m1), c + (r) * c_stride + 16);
+#define STORE2(r)                                                                       \
+  _mm512_mask_storeu_ps(c + (r) * c_stride, ROWMASK(r, m0),                             \
+                        _mm512_min_ps(_mm512_max_ps(c##r##0, vlo), vhi));               \
+  _mm512_mask_storeu_ps(c + (r) * c_stride + 16, ROWMASK(r, m1),                        \
+                        _mm512_min_ps(_mm512_max_ps(c##r##1, vlo), vhi));
+
+TFCC_F32_GEMM_DECL(tfcc_f32_gemm_12x32_avx512) {
+  const float *a0 = a[0] + a_off, *a1 = a[1] + a_off, *a2 = a[2] + a_off, *a3 = a[3] + a_off;
+  const float *a4 = a[4] + a_off, *a5 = a[5] + a_off, *a6 = a[6] + a_off, *a7 = a[7] + a_off;
+  const float *a8 = a[8] + a_off, *a9 = a[9] + a_off, *a10 = a[10] + a_off;
+  const float *a11 = a[11] + a_off;
+  const __mmask16 m0 = mask_lo(nc), m1 = mask_hi(nc);
+  __m512 c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51;
+  __m512 c60, c61, c70, c71, c80, c81, c90, c91, c100, c101, c110, c111;
+  if (bias) { /* first K block: every row starts from the bias (one branch, not per row) */
+    c00 = c10 = c20 = c30 = c40 = c50 = c60 = c70 = c80 = c90 = c100 = c110 =
+        _mm512_load_ps(bias);
+    c01 = c11 = c21 = c31 = c41 = c51 = c61 = c71 = c81 = c91 = c101 = c111 =
+        _mm512_load_ps(bias + 16);
+  } else {
+    INIT2(0) INIT2(1) INIT2(2) INIT2(3) INIT2(4) INIT2(5)
+    INIT2(6) INIT2(7) INIT2(8) INIT2(9) INIT2(10) INIT2(11)
+  }
+#define ROW(r, kk)                                                               \
+  v = _mm512_set1_ps(a##r[kk]);                                                  \
+  c##r##0 = _mm512_fmadd_ps(v, b0, c##r##0);                                     \
+  c##r##1 = _mm512_fmadd_ps(v, b1, c##r##1);
+#define STEP(k)                                                                  \
+  do {                                                                           \
+    const __m512 b0 = _mm512_load_ps(w + (k) * 32), b1 = _mm512_load_ps(w + (k) * 32 + 16); \
+    __m512 v;                                                                    \
+    ROW(0, k) ROW(1, k) ROW(2, k) ROW(3, k) ROW(4, k) ROW(5, k)                  \
+    ROW(6, k) ROW(7, k) ROW(8, k) ROW(9, k) ROW(10, k) ROW(11, k)                \
+  } while (0)
+  size_t k = 0;
+  for (; k + 4 <= kc; k += 4) {
+    STEP(k);
+    STEP(k + 1);
+    STEP(k + 2);
+    STEP(k + 3);
+  }
+  for (; k < kc; k++) STEP(k);
+#undef STEP
+#undef ROW
+  const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
+  STORE2(0) STORE2(1) STORE2(2) STORE2(3) STORE2(4) STORE2(5)
+  STORE2(6) STORE2(7) STORE2(8) STORE2(9) STORE2(10) STORE2(11)
+}
+#undef INIT2
+#undef STORE2
+
+TFCC_F32_GEMM_DECL(tfcc_f32_gemm_1x32_avx512) {
+  (void)mr;
+  (void)c_stride;
+  const float *a0 = a[0] + a_off;
+  const __mmask16 m0 = mask_lo(nc), m1 = mask_hi(nc);
+  __m512 c00, c01;
+  if (bias) {
+    c00 = _mm512_load_ps(bias);
+    c01 = _mm512_load_ps(bias + 16);
+  } else {
+    c00 = _mm512_maskz_loadu_ps(m0, c);
+    c01 = _mm512_maskz_loadu_ps(m1, c + 16);
+  }
+  /* one chain per column vector, k in order: the same sums, bit for bit, as the 12-row
+   * tile (a row's result does not depend on how many rows run with it); GEMVs are memory
+   * bound, the FMA latency is hidden */
+  for (size_t k = 0; k < kc; k++) {
+    const __m512 v = _mm512_set1_ps(a0[k]);
+    c00 = _mm512_fmadd_ps(v, _mm512_load_ps(w), c00);
+    c01 = _mm512_fmadd_ps(v, _mm512_load_ps(w + 16), c01);
+    w += 32;
+  }
+  store_row(c, nc, c00, c01, _mm512_set1_ps(lo), _mm512_set1_ps(hi));
+}
+
+/* 12 rows x the first 16 columns of a 32-column panel (nc <= 16): twelve accumulators, one
+ * panel load and twelve broadcasts per k; half the FMAs of the 12x32 tile on half-empty
+ * panels (N = 16 layers, N tails of 16 or fewer). */
+TFCC_F32_GEMM_DECL(tfcc_f32_gemm_12x16_avx512) {
+  const float *a0 = a[0] + a_off, *a1 = a[1] + a_off, *a2 = a[2] + a_off, *a3 = a[3] + a_off;
+  const float *a4 = a[4] + a_off, *a5 = a[5] + a_off, *a6 = a[6] + a_off, *a7 = a[7] + a_off;
+  const float *a8 = a[8] + a_off, *a9 = a[9] + a_off, *a10 = a[10] + a_off;
+  const float *a11 = a[11] + a_off;
+  const __mmask16 m = mask_lo(nc), l = bias ? (__mmask16)0 : m;
+  const __m512 bi = bias ? _mm512_load_ps(bias) : _mm512_setzero_ps();
+#define INIT1(r) _mm512_mask_loadu_ps(bi, (r) < mr ? l : (__mmask16)0, c + (r) * c_stride)
+  __m512 c0 = INIT1(0), c1 = INIT1(1), c2 = INIT1(2), c3 = INIT1(3), c4 = INIT1(4);
+  __m512 c5 = INIT1(5), c6 = INIT1(6), c7 = INIT1(7), c8 = INIT1(8), c9 = INIT1(9);
+  __m512 c10 = INIT1(10), c11 = INIT1(11);
+#undef INIT1
+#define STEP(k)                                                  \
+  do {                                                           \
+    const __m512 b = _mm512_load_ps(w + (k) * 32);               \
+    c0 = _mm512_fmadd_ps(_mm512_set1_ps(a0[k]), b, c0);          \
+    c1 = _mm512_fmadd_ps(_mm512_set1_ps(a1[k]), b, c1);          \
+    c2 = _mm512_fmadd_ps(_mm512_set1_ps(a2[k]), b, c2);          \
+    c3 = _mm512_fmadd_ps(_mm512_set1_ps(a3[k]), b, c3);          \
+    c4 = _mm512_fmadd_ps(_mm512_set1_ps(a4[k]), b, c4);          \
+    c5 = _mm512_fmadd_ps(_mm512_set1_ps(a5[k]), b, c5);          \
+    c6 = _mm512_fmadd_ps(_mm512_set1_ps(a6[k]), b, c6);          \
+    c7 = _mm512_fmadd_ps(_mm512_set1_ps(a7[k]), b, c7);          \
+    c8 = _mm512_fmadd_ps(_mm512_set1_ps(a8[k]), b, c8);          \
+    c9 = _mm512_fmadd_ps(_mm512_set1_ps(a9[k]), b, c9);          \
+    c10 = _mm512_fmadd_ps(_mm512_set1_ps(a10[k]), b, c10);       \
+    c11 = _mm512_fmadd_ps(_mm512_set1_ps(a11[k]), b, c11);       \
+  } while (0)
+  size_t k = 0;
+  for (; k + 4 <= kc; k += 4) {
+    STEP(0);
+    STEP(1);
+    STEP(2);
+    STEP(3);
+    a0 += 4; a1 += 4; a2 += 4; a3 += 4; a4 += 4; a5 += 4;
+    a6 += 4; a7 += 4; a8 += 4; a9 += 4; a10 += 4; a11 += 4;
+    w += 128;
+  }
+  for (; k < kc; k++) {
+    STEP(0);
+    a0++; a1++; a2++; a3++; a4++; a5++; a6++; a7++; a8++; a9++; a10++; a11++;
+    w += 32;
+  }
+#undef STEP
+  const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
+#define ST(r, v)                                                                  \
+  _mm512_mask_storeu_ps(c + (r) * c_stride, (r) < mr ? m : (__mmask16)0,          \
+                        _mm512_min_ps(_mm512_max_ps(v, vlo), vhi))
+  ST(0, c0); ST(1, c1); ST(2, c2); ST(3, c3); ST(4, c4); ST(5, c5);
+  ST(6, c6); ST(7, c7); ST(8, c8); ST(9, c9); ST(10, c10); ST(11, c11);
+#undef ST
+}
