@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Side by side: tfcc and ONNX Runtime on the same networks (same weights), in one run.
 #
-#   bench/compare_ort.sh [--runs R] [--warmup W] [--threads "1 2"] [--models "mobilenet_v2 ..."]
-#                        [--zoo DIR] [--ort-dir DIR] [--tfcc PATH] [--out DIR]
+#   bench/compare_ort.sh [--runs R] [--warmup W] [--rounds N] [--threads "1 2"]
+#                        [--models "mobilenet_v2 ..."] [--zoo DIR] [--ort-dir DIR] [--tfcc PATH] [--out DIR]
 #
 # Models are the zoo pairs (../shared/tools/zoo): <arch>.tflite for tfcc, <arch>.onnx for ONNX
 # Runtime, float32 and int8 ("<arch>.int8"). Missing pairs are made with make_pairs.py, and a
@@ -11,6 +11,10 @@
 # and bench/ort_bench.js run one after the other on the same input; the table shows the median
 # latencies (wall clock), the ratio tfcc/ORT (< 1: tfcc is faster), and the process CPU time per
 # run (all threads), which a loaded machine does not inflate. Raw JSON goes to --out.
+# --rounds N (default 1) repeats every pair N times, alternating which engine goes first, and
+# reports the medians over rounds and the median of the per-round ratios (each round's two
+# runs are back to back, so a drift in machine speed cancels in the ratio); "ratio range" is
+# the lowest and highest per-round ratio. Use N >= 3 on a shared or virtual machine.
 # Benchmarks are not tests: nothing is asserted.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -23,16 +27,18 @@ TFCC=${TFCC:-$ROOT/build/tools/tfcc}
 OUT=${TMPDIR:-/tmp}/tfcc_compare_ort
 RUNS=10
 WARMUP=1
+ROUNDS=1
 THREADS="1 2"
 MODELS="mobilenet_v2 mobilenet_v2.int8 resnet50 resnet50.int8"
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 
-usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
   case $1 in
     --runs) RUNS=$2; shift 2 ;;
     --warmup) WARMUP=$2; shift 2 ;;
+    --rounds) ROUNDS=$2; shift 2 ;;
     --threads) THREADS=$2; shift 2 ;;
     --models) MODELS=$2; shift 2 ;;
     --zoo) ZOO=$2; shift 2 ;;
@@ -73,29 +79,54 @@ fi
 mkdir -p "$OUT"
 echo "# tfcc vs ONNX Runtime: $(date -u '+%Y-%m-%d %H:%M UTC'), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) CPUs"
 echo "# runs $RUNS (+$WARMUP warm-up) per engine and setting; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-for m in $MODELS; do
-  arch=${m%.int8}
-  for t in $THREADS; do
-    "$TFCC" bench "$ZOO/$m.tflite" -i "$ZOO/$arch.input_nhwc.npy" --threads "$t" --runs "$RUNS" \
-      --warmup "$WARMUP" --profile-runs 0 --json >"$OUT/$m.t$t.tfcc.json" || die "tfcc bench failed on $m"
-    ORT_DIR=$ORT node "$HERE/ort_bench.js" "$ZOO/$m.onnx" "$ZOO/$arch.input_nchw.npy" --threads "$t" \
-      --runs "$RUNS" --warmup "$WARMUP" >"$OUT/$m.t$t.ort.json" || die "ort_bench.js failed on $m"
-    echo "  done: $m, $t thread(s)" >&2
+run_tfcc() {
+  "$TFCC" bench "$ZOO/$1.tflite" -i "$ZOO/$2.input_nhwc.npy" --threads "$3" --runs "$RUNS" \
+    --warmup "$WARMUP" --profile-runs 0 --json >"$4" || die "tfcc bench failed on $1"
+}
+run_ort() {
+  ORT_DIR=$ORT node "$HERE/ort_bench.js" "$ZOO/$1.onnx" "$ZOO/$2.input_nchw.npy" --threads "$3" \
+    --runs "$RUNS" --warmup "$WARMUP" >"$4" || die "ort_bench.js failed on $1"
+}
+case $ROUNDS in '' | *[!0-9]* | 0) die "--rounds wants a positive integer, got '$ROUNDS'" ;; esac
+for r in $(seq 1 "$ROUNDS"); do
+  for m in $MODELS; do
+    arch=${m%.int8}
+    for t in $THREADS; do
+      if [ $((r % 2)) = 1 ]; then
+        run_tfcc "$m" "$arch" "$t" "$OUT/$m.t$t.r$r.tfcc.json"
+        run_ort "$m" "$arch" "$t" "$OUT/$m.t$t.r$r.ort.json"
+      else
+        run_ort "$m" "$arch" "$t" "$OUT/$m.t$t.r$r.ort.json"
+        run_tfcc "$m" "$arch" "$t" "$OUT/$m.t$t.r$r.tfcc.json"
+      fi
+      echo "  done: round $r, $m, $t thread(s)" >&2
+    done
   done
 done
 echo "# load average at end: $(cut -d' ' -f1-3 /proc/loadavg); raw JSON in $OUT"
-"$PY" - "$OUT" "$MODELS" "$THREADS" <<'PY'
-import json, sys
-out, models, threads = sys.argv[1], sys.argv[2].split(), sys.argv[3].split()
+"$PY" - "$OUT" "$MODELS" "$THREADS" "$ROUNDS" <<'PY'
+import json, statistics, sys
+out, models, threads, rounds = sys.argv[1], sys.argv[2].split(), sys.argv[3].split(), int(sys.argv[4])
+med = statistics.median
 hdr = ("model", "thr", "tfcc p50 ms", "ORT p50 ms", "tfcc/ORT", "tfcc CPU ms/run", "ORT CPU ms/run", "CPU ratio")
+if rounds > 1:
+    hdr += ("ratio range",)
 rows = []
 for m in models:
     for t in threads:
-        a = json.load(open("%s/%s.t%s.tfcc.json" % (out, m, t)))
-        b = json.load(open("%s/%s.t%s.ort.json" % (out, m, t)))
-        pa, pb = a["latency_ms"]["p50"], b["latency_ms"]["p50"]
-        ca, cb = a["cpu_ms_per_run"], b["cpu_ms_per_run"]
-        rows.append((m, t, "%.2f" % pa, "%.2f" % pb, "%.2f" % (pa / pb), "%.2f" % ca, "%.2f" % cb, "%.2f" % (ca / cb)))
+        pa, pb, ca, cb = [], [], [], []
+        for r in range(1, rounds + 1):
+            a = json.load(open("%s/%s.t%s.r%d.tfcc.json" % (out, m, t, r)))
+            b = json.load(open("%s/%s.t%s.r%d.ort.json" % (out, m, t, r)))
+            pa.append(a["latency_ms"]["p50"]); pb.append(b["latency_ms"]["p50"])
+            ca.append(a["cpu_ms_per_run"]); cb.append(b["cpu_ms_per_run"])
+        ratios = [x / y for x, y in zip(pa, pb)]
+        cratios = [x / y for x, y in zip(ca, cb)]
+        row = (m, t, "%.2f" % med(pa), "%.2f" % med(pb), "%.2f" % med(ratios), "%.2f" % med(ca),
+               "%.2f" % med(cb), "%.2f" % med(cratios))
+        if rounds > 1:
+            row += ("%.2f-%.2f" % (min(ratios), max(ratios)),)
+        rows.append(row)
 w = [max(len(str(r[i])) for r in rows + [hdr]) for i in range(len(hdr))]
 line = lambda r: "| " + " | ".join(str(v).rjust(w[i]) if i else str(v).ljust(w[i]) for i, v in enumerate(r)) + " |"
 print(line(hdr))
