@@ -18,4 +18,13 @@ static inline bool tfcc_cpu_has(const tfcc_cpu_info *c, tfcc_cpu_feature f) {
  * A cap above what the CPU has never raises the level. */
 tfcc_isa tfcc_cpu_dispatch_isa(tfcc_isa cap);
 
+/* Whether a kernel that needs ISA level `need` may run at dispatch level `level`: generic
+ * kernels everywhere; the x86 levels include the lower ones (sse4 < avx2 < avx512); NEON is
+ * its own level (aarch64), matched exactly. The one rule every family's dispatch table uses. */
+static inline bool tfcc_isa_level_fits(tfcc_isa need, tfcc_isa level) {
+  if (need == TFCC_ISA_GENERIC) return true;
+  if (need == TFCC_ISA_NEON || level == TFCC_ISA_NEON) return need == level;
+  return need <= level;
+}
+
 #endif

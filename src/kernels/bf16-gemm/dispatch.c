@@ -29,11 +29,9 @@ bool tfcc_bf16_gemm_runnable(const tfcc_bf16_gemm_kernel *k) {
   return !k->amx || c->amx_permitted;
 }
 
-/* x86 levels include the lower ones; NEON is its own level. */
+/* tfcc_isa_level_fits, and never at an out-of-range level. */
 static bool level_fits(tfcc_isa need, tfcc_isa isa) {
-  if (need == TFCC_ISA_GENERIC) return true;
-  if (need == TFCC_ISA_NEON || isa == TFCC_ISA_NEON) return need == isa;
-  return need <= isa && isa < TFCC_ISA_COUNT_;
+  return isa < TFCC_ISA_COUNT_ && tfcc_isa_level_fits(need, isa);
 }
 
 const tfcc_bf16_gemm_kernel *tfcc_bf16_gemm_select(tfcc_isa isa) {

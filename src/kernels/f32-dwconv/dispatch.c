@@ -2,6 +2,7 @@
 #include <stdbool.h>
 
 #include "kernels/f32-dwconv/dwconv.h"
+#include "cpu/cpu_info.h"
 #include "runtime/threadpool.h"
 
 static const tfcc_f32_dwconv_kernel kernels[] = {
@@ -18,9 +19,7 @@ static const tfcc_f32_dwconv_kernel kernels[] = {
 #define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
 
 static bool usable(tfcc_isa k, tfcc_isa isa) {
-  if (k == TFCC_ISA_GENERIC) return true;
-  if (k == TFCC_ISA_NEON || isa == TFCC_ISA_NEON) return k == isa;
-  return k <= isa;
+  return tfcc_isa_level_fits(k, isa);
 }
 
 const tfcc_f32_dwconv_kernel *tfcc_f32_dwconv_select(tfcc_isa isa) {

@@ -1,5 +1,6 @@
 /* f32 GEMM dispatch table: the best micro-kernel at or below the model's ISA level. */
 #include "kernels/f32-gemm/gemm.h"
+#include "cpu/cpu_info.h"
 #include "kernels/f32-gemm/ukernels.h"
 
 static const tfcc_f32_gemm_kernel kernels[] = {
@@ -18,11 +19,9 @@ static const tfcc_f32_gemm_kernel kernels[] = {
 };
 #define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
 
-/* NEON is its own level (aarch64), not above AVX-512: match it exactly. */
+/* tfcc_isa_level_fits: NEON is its own level (aarch64), not above AVX-512. */
 static bool usable(const tfcc_f32_gemm_kernel *k, tfcc_isa isa) {
-  if (k->isa == TFCC_ISA_GENERIC) return true;
-  if (k->isa == TFCC_ISA_NEON || isa == TFCC_ISA_NEON) return k->isa == isa;
-  return k->isa <= isa;
+  return tfcc_isa_level_fits(k->isa, isa);
 }
 
 const tfcc_f32_gemm_kernel *tfcc_f32_gemm_select(tfcc_isa isa) {

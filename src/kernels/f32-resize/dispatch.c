@@ -1,5 +1,6 @@
 /* f32 bilinear resize dispatch table, coordinate tables and row-parallel driver. */
 #include "kernels/f32-resize/resize.h"
+#include "cpu/cpu_info.h"
 
 #include "runtime/threadpool.h"
 
@@ -13,9 +14,7 @@ static const tfcc_f32_resize_kernel kernels[] = {
 #define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
 
 static bool usable(tfcc_isa k, tfcc_isa isa) {
-  if (k == TFCC_ISA_GENERIC) return true;
-  if (k == TFCC_ISA_NEON || isa == TFCC_ISA_NEON) return k == isa;
-  return k <= isa;
+  return tfcc_isa_level_fits(k, isa);
 }
 
 const tfcc_f32_resize_kernel *tfcc_f32_resize_select(tfcc_isa isa) {

@@ -1,5 +1,6 @@
 /* f32 elementwise dispatch table and threaded driver. */
 #include "kernels/bcast_split.h"
+#include "cpu/cpu_info.h"
 #include "kernels/f32-vbinary/vbinary.h"
 
 static const tfcc_f32_vbinary_kernel kernels[] = {
@@ -15,9 +16,7 @@ static const tfcc_f32_vbinary_kernel kernels[] = {
 #define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
 
 static bool usable(tfcc_isa k, tfcc_isa isa) {
-  if (k == TFCC_ISA_GENERIC) return true;
-  if (k == TFCC_ISA_NEON || isa == TFCC_ISA_NEON) return k == isa;
-  return k <= isa;
+  return tfcc_isa_level_fits(k, isa);
 }
 
 const tfcc_f32_vbinary_kernel *tfcc_f32_vbinary_select(tfcc_isa isa) {

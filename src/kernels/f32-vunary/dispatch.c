@@ -1,5 +1,6 @@
 /* f32 activation dispatch table and threaded driver. */
 #include "kernels/f32-vunary/vunary.h"
+#include "cpu/cpu_info.h"
 
 #include <stdbool.h>
 
@@ -18,9 +19,7 @@ static const tfcc_f32_vunary_kernel kernels[] = {
 #define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
 
 static bool usable(tfcc_isa k, tfcc_isa isa) {
-  if (k == TFCC_ISA_GENERIC) return true;
-  if (k == TFCC_ISA_NEON || isa == TFCC_ISA_NEON) return k == isa;
-  return k <= isa;
+  return tfcc_isa_level_fits(k, isa);
 }
 
 const tfcc_f32_vunary_kernel *tfcc_f32_vunary_select(tfcc_isa isa) {

@@ -1,5 +1,6 @@
 /* Pooling dispatch table and row-parallel driver. */
 #include "kernels/pool/pool.h"
+#include "cpu/cpu_info.h"
 #include "runtime/threadpool.h"
 
 static const tfcc_pool_kernel kernels[] = {
@@ -16,9 +17,7 @@ static const tfcc_pool_kernel kernels[] = {
 #define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
 
 bool tfcc_pool_usable(const tfcc_pool_kernel *k, tfcc_isa isa) {
-  if (k->isa == TFCC_ISA_GENERIC) return true;
-  if (k->isa == TFCC_ISA_NEON || isa == TFCC_ISA_NEON) return k->isa == isa;
-  return k->isa <= isa;
+  return tfcc_isa_level_fits(k->isa, isa);
 }
 
 const tfcc_pool_kernel *tfcc_pool_select(tfcc_isa isa) {

@@ -18,13 +18,9 @@ static const tfcc_q8_dw_kernel kernels[] = {
 #define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
 
 bool tfcc_q8_dw_usable(const tfcc_q8_dw_kernel *k, tfcc_isa isa) {
-  if (k->isa == TFCC_ISA_GENERIC) return true;
-  if (k->isa == TFCC_ISA_NEON || isa == TFCC_ISA_NEON) {
-    if (k->isa != isa) return false;
-  } else if (k->isa > isa) {
-    return false;
-  }
-  return k->feature < 0 || tfcc_cpu_has(tfcc_cpu(), (tfcc_cpu_feature)k->feature);
+  if (!tfcc_isa_level_fits(k->isa, isa)) return false;
+  return k->isa == TFCC_ISA_GENERIC || k->feature < 0 ||
+         tfcc_cpu_has(tfcc_cpu(), (tfcc_cpu_feature)k->feature);
 }
 
 /* The next usable per-pixel kernel after k (for filters a row kernel cannot take). */

@@ -1,5 +1,6 @@
 /* q8 table lookup dispatch table and threaded driver. */
 #include "kernels/q8-lut/lut.h"
+#include "cpu/cpu_info.h"
 
 #include <stdbool.h>
 
@@ -18,9 +19,7 @@ static const tfcc_q8_lut_kernel kernels[] = {
 #define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
 
 static bool usable(tfcc_isa k, tfcc_isa isa) {
-  if (k == TFCC_ISA_GENERIC) return true;
-  if (k == TFCC_ISA_NEON || isa == TFCC_ISA_NEON) return k == isa;
-  return k <= isa;
+  return tfcc_isa_level_fits(k, isa);
 }
 
 const tfcc_q8_lut_kernel *tfcc_q8_lut_select(tfcc_isa isa) {

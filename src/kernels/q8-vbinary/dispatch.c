@@ -1,5 +1,6 @@
 /* q8 elementwise dispatch table, parameter translation and threaded driver. */
 #include "kernels/bcast_split.h"
+#include "cpu/cpu_info.h"
 #include "kernels/q8-vbinary/vbinary.h"
 
 #include <math.h>
@@ -20,9 +21,7 @@ static const tfcc_q8_vbinary_kernel kernels[] = {
 #define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
 
 static bool usable(tfcc_isa k, tfcc_isa isa) {
-  if (k == TFCC_ISA_GENERIC) return true;
-  if (k == TFCC_ISA_NEON || isa == TFCC_ISA_NEON) return k == isa;
-  return k <= isa;
+  return tfcc_isa_level_fits(k, isa);
 }
 
 const tfcc_q8_vbinary_kernel *tfcc_q8_vbinary_select(tfcc_isa isa) {

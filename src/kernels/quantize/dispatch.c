@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "kernels/quantize/quantize.h"
+#include "cpu/cpu_info.h"
 #include "kernels/ref/quantize.h"
 #include "runtime/threadpool.h"
 
@@ -22,9 +23,7 @@ static const tfcc_qz_kernel kernels[] = {
 #define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
 
 bool tfcc_qz_usable(const tfcc_qz_kernel *k, tfcc_isa isa) {
-  if (k->isa == TFCC_ISA_GENERIC) return true;
-  if (k->isa == TFCC_ISA_NEON || isa == TFCC_ISA_NEON) return k->isa == isa;
-  return k->isa <= isa;
+  return tfcc_isa_level_fits(k->isa, isa);
 }
 
 const tfcc_qz_kernel *tfcc_qz_select(tfcc_isa isa) {

@@ -1,5 +1,6 @@
 /* Sum kernels' dispatch table and the [outer, reduced, inner] shape test. */
 #include "kernels/reduce/reduce.h"
+#include "cpu/cpu_info.h"
 
 #include <string.h>
 
@@ -21,9 +22,7 @@ static const tfcc_rsum_kernel kernels[] = {
 #define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
 
 bool tfcc_rsum_usable(const tfcc_rsum_kernel *k, tfcc_isa isa) {
-  if (k->isa == TFCC_ISA_GENERIC) return true;
-  if (k->isa == TFCC_ISA_NEON || isa == TFCC_ISA_NEON) return k->isa == isa;
-  return k->isa <= isa;
+  return tfcc_isa_level_fits(k->isa, isa);
 }
 
 const tfcc_rsum_kernel *tfcc_rsum_select(tfcc_isa isa) {
