@@ -21,19 +21,6 @@
 
 #define NR 32
 
-static inline int32_t load4(const uint8_t *p) {
-  int32_t v;
-  memcpy(&v, p, 4);
-  return v;
-}
-
-/* the last kc % 4 bytes of a row, zero-extended (never reads past the row) */
-static inline int32_t load_tail(const uint8_t *p, size_t n) {
-  uint32_t v = 0;
-  for (size_t i = 0; i < n; i++) v |= (uint32_t)p[i] << (8 * i);
-  return (int32_t)v;
-}
-
 /* Rows i and i + 1 (i + 1 may be >= mr: computed, not stored). */
 static inline void store_pair(size_t i, size_t mr, size_t nc, __m512i a0, __m512i a1, __m512i b0,
                               __m512i b1, __m512 s0, __m512 s1, const tfcc_q8_out *o,
@@ -144,7 +131,7 @@ static inline void store_pair_fixed(size_t i, size_t mr, size_t nc, __m512i a0, 
   (SIGNED ? _mm512_dpbusd_epi32((acc), (wv), (xv)) : _mm512_dpbusd_epi32((acc), (xv), (wv)))
 
 /* Rows >= ROWS (a compile-time constant) are not computed: their code folds away. */
-#define LD(p) (TAIL ? load_tail((p) + k, kc - k) : load4((p) + k))
+#define LD(p) (TAIL ? tfcc_q8_load_tail((p) + k, kc - k) : tfcc_q8_load4((p) + k))
 #define ROW(i)                                   \
   if (ROWS > i) {                                \
     const __m512i x = _mm512_set1_epi32(LD(a##i)); \

@@ -15,19 +15,6 @@
 
 #define NR 16
 
-static inline int32_t load4(const uint8_t *p) {
-  int32_t v;
-  memcpy(&v, p, 4);
-  return v;
-}
-
-/* the last kc % 4 bytes of a row, zero-extended (never reads past the row) */
-static inline int32_t load_tail(const uint8_t *p, size_t n) {
-  uint32_t v = 0;
-  for (size_t i = 0; i < n; i++) v |= (uint32_t)p[i] << (8 * i);
-  return (int32_t)v;
-}
-
 /* Rows i and i + 1 (i + 1 may be >= mr: computed, not stored). */
 static inline void store_pair(size_t i, size_t mr, size_t nc, __m256i a0, __m256i a1, __m256i b0,
                               __m256i b1, __m256 s0, __m256 s1, const tfcc_q8_out *o,
@@ -74,7 +61,7 @@ static inline void store_pair(size_t i, size_t mr, size_t nc, __m256i a0, __m256
           : _mm256_dpbusd_avx_epi32((acc), (xv), (wv)))
 
 /* Rows >= ROWS (a compile-time constant) are not computed: their code folds away. */
-#define LD(p) (TAIL ? load_tail((p) + k, kc - k) : load4((p) + k))
+#define LD(p) (TAIL ? tfcc_q8_load_tail((p) + k, kc - k) : tfcc_q8_load4((p) + k))
 #define ROW(i)                                       \
   if (ROWS > i) {                                    \
     const __m256i x = _mm256_set1_epi32(LD(a##i));   \

@@ -2,7 +2,23 @@
 #ifndef TFCC_KERNELS_Q8_GEMM_UKERNELS_H
 #define TFCC_KERNELS_Q8_GEMM_UKERNELS_H
 
+#include <string.h>
+
 #include "kernels/q8-gemm/gemm.h"
+
+/* Four bytes of a row as one dword (any alignment), for the broadcast in the x86 kernels. */
+static inline int32_t tfcc_q8_load4(const uint8_t *p) {
+  int32_t v;
+  memcpy(&v, p, 4);
+  return v;
+}
+
+/* The last kc % 4 bytes of a row, zero-extended (never reads past the row). */
+static inline int32_t tfcc_q8_load_tail(const uint8_t *p, size_t n) {
+  uint32_t v = 0;
+  for (size_t i = 0; i < n; i++) v |= (uint32_t)p[i] << (8 * i);
+  return (int32_t)v;
+}
 
 #define TFCC_Q8_GEMM_DECL(name)                                                        \
   void name(size_t mr, size_t nc, size_t kc, const void *const *a, const void *w,      \
