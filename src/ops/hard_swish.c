@@ -1,9 +1,8 @@
 /* HARD_SWISH: float32; uint8 / int8 with TFLite's 16-bit fixed-point algorithm
  * (reference_ops::HardSwish, multipliers as HardSwishPrepare). */
-#include "kernels/f32-vunary/vunary.h"
-#include "kernels/q8-lut/lut.h"
 #include "kernels/ref/activation.h"
 #include "ops/act_common.h"
+#include "ops/act_kernels.h"
 
 typedef struct hard_swish_op {
   act_head head;
@@ -36,23 +35,16 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
 
 static tfcc_status eval(tfcc_op_ctx *ctx) {
   const hard_swish_op *p = (const hard_swish_op *)ctx->params;
-  const size_t n = act_count(ctx->in[0]);
-  if (p->head.in_type == TFCC_FLOAT32) {
-    const tfcc_f32_vunary_params fp = {TFCC_F32VU_HARD_SWISH, 0.f, 0.f, 0.f};
-    tfcc_f32_vunary_run(ctx->pool, tfcc_f32_vunary_select(ctx->isa), &fp,
-                        (const float *)ctx->in[0]->data, (float *)ctx->out[0]->data, n);
-  }
+  if (p->head.in_type == TFCC_FLOAT32)
+    act_run_f32(ctx, TFCC_F32VU_HARD_SWISH, 0.f, 0.f, 0.f);
   else
-    tfcc_q8_lut_run(ctx->pool, tfcc_q8_lut_select(ctx->isa), p->lut, ctx->in[0]->data,
-                    ctx->out[0]->data, n);
+    act_run_lut(ctx, p->lut);
   return TFCC_OK;
 }
 
 static const char *kernel(const tfcc_op_ctx *ctx) {
   const act_head *h = (const act_head *)ctx->params;
-  if (h && h->in_type == TFCC_FLOAT32) return tfcc_f32_vunary_select(ctx->isa)->name;
-  return h && (h->in_type == TFCC_UINT8 || h->in_type == TFCC_INT8) ? tfcc_q8_lut_select(ctx->isa)->name
-                                                                     : "ref";
+  return h ? act_kernel_name(ctx, h->in_type) : "ref";
 }
 
 const tfcc_op_def tfcc_op_hard_swish = {

@@ -1,10 +1,9 @@
 /* LEAKY_RELU: float32, uint8, int8, int16. Quantized: two requantization multipliers,
  * input_scale / output_scale for x >= 0 and input_scale * alpha / output_scale below (both
  * computed in float, as LeakyReluPrepare). int16 needs zero points 0. */
-#include "kernels/f32-vunary/vunary.h"
-#include "kernels/q8-lut/lut.h"
 #include "kernels/ref/activation.h"
 #include "ops/act_common.h"
+#include "ops/act_kernels.h"
 
 typedef struct leaky_relu_op {
   act_head head;
@@ -62,24 +61,18 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
 static tfcc_status eval(tfcc_op_ctx *ctx) {
   const leaky_relu_op *p = (const leaky_relu_op *)ctx->params;
   const size_t n = act_count(ctx->in[0]);
-  if (p->head.in_type == TFCC_FLOAT32) {
-    const tfcc_f32_vunary_params fp = {TFCC_F32VU_LEAKY_RELU, 0.f, 0.f, p->alpha};
-    tfcc_f32_vunary_run(ctx->pool, tfcc_f32_vunary_select(ctx->isa), &fp,
-                        (const float *)ctx->in[0]->data, (float *)ctx->out[0]->data, n);
-  }
+  if (p->head.in_type == TFCC_FLOAT32)
+    act_run_f32(ctx, TFCC_F32VU_LEAKY_RELU, 0.f, 0.f, p->alpha);
   else if (p->head.in_type == TFCC_INT16)
     tfcc_leaky_relu_q(p->head.in_type, ctx->in[0]->data, ctx->out[0]->data, n, &p->q);
   else
-    tfcc_q8_lut_run(ctx->pool, tfcc_q8_lut_select(ctx->isa), p->lut, ctx->in[0]->data,
-                    ctx->out[0]->data, n);
+    act_run_lut(ctx, p->lut);
   return TFCC_OK;
 }
 
 static const char *kernel(const tfcc_op_ctx *ctx) {
   const act_head *h = (const act_head *)ctx->params;
-  if (h && h->in_type == TFCC_FLOAT32) return tfcc_f32_vunary_select(ctx->isa)->name;
-  return h && (h->in_type == TFCC_UINT8 || h->in_type == TFCC_INT8) ? tfcc_q8_lut_select(ctx->isa)->name
-                                                                     : "ref";
+  return h ? act_kernel_name(ctx, h->in_type) : "ref";
 }
 
 const tfcc_op_def tfcc_op_leaky_relu = {

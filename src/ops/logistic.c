@@ -3,10 +3,9 @@
  * with zero points 0 and output scale 2^-15: power-of-two input scale 2^-12 -> gemmlowp
  * fixed-point logistic (F3), other scales -> TFLite's interpolated sigmoid table.
  * tfcc_sigmoid_like_setup is shared with TANH. */
-#include "kernels/f32-vunary/vunary.h"
-#include "kernels/q8-lut/lut.h"
 #include "kernels/ref/activation.h"
 #include "ops/act_common.h"
+#include "ops/act_kernels.h"
 
 tfcc_status tfcc_sigmoid_like_setup(sigmoid_like_op *p, bool is_tanh, const tfcc_ir_tensor *in,
                                     const tfcc_ir_tensor *out, tfcc_err *err) {
@@ -70,11 +69,8 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   const sigmoid_like_op *p = (const sigmoid_like_op *)ctx->params;
   const size_t n = act_count(ctx->in[0]);
   switch (p->head.in_type) {
-    case TFCC_FLOAT32: {
-    const tfcc_f32_vunary_params fp = {TFCC_F32VU_LOGISTIC, 0.f, 0.f, 0.f};
-    tfcc_f32_vunary_run(ctx->pool, tfcc_f32_vunary_select(ctx->isa), &fp,
-                        (const float *)ctx->in[0]->data, (float *)ctx->out[0]->data, n);
-  }
+    case TFCC_FLOAT32:
+      act_run_f32(ctx, TFCC_F32VU_LOGISTIC, 0.f, 0.f, 0.f);
       break;
     case TFCC_INT16:
       if (p->input_multiplier > 0)
@@ -85,8 +81,7 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
                                 n);
       break;
     default:
-      tfcc_q8_lut_run(ctx->pool, tfcc_q8_lut_select(ctx->isa), p->lut, ctx->in[0]->data,
-                      ctx->out[0]->data, n);
+      act_run_lut(ctx, p->lut);
       break;
   }
   return TFCC_OK;
@@ -94,9 +89,7 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
 
 static const char *kernel(const tfcc_op_ctx *ctx) {
   const act_head *h = (const act_head *)ctx->params;
-  if (h && h->in_type == TFCC_FLOAT32) return tfcc_f32_vunary_select(ctx->isa)->name;
-  return h && (h->in_type == TFCC_UINT8 || h->in_type == TFCC_INT8) ? tfcc_q8_lut_select(ctx->isa)->name
-                                                                     : "ref";
+  return h ? act_kernel_name(ctx, h->in_type) : "ref";
 }
 
 const tfcc_op_def tfcc_op_logistic = {

@@ -1,10 +1,9 @@
 /* RELU (and the shared RELU-family implementation used by relu6.c and relu_n1_to_1.c). */
 #include <math.h>
 
-#include "kernels/f32-vunary/vunary.h"
-#include "kernels/q8-lut/lut.h"
 #include "kernels/ref/activation.h"
 #include "ops/act_common.h"
+#include "ops/act_kernels.h"
 
 typedef struct relux_op {
   tfcc_dtype type;
@@ -95,23 +94,18 @@ tfcc_status tfcc_relux_op_eval(tfcc_op_ctx *ctx) {
   const relux_op *p = (const relux_op *)ctx->params;
   const size_t n = act_count(ctx->in[0]);
   if (p->type == TFCC_FLOAT32) {
-    const tfcc_f32_vunary_params fp = {TFCC_F32VU_CLAMP, p->lo, p->hi, 0.f};
-    tfcc_f32_vunary_run(ctx->pool, tfcc_f32_vunary_select(ctx->isa), &fp,
-                        (const float *)ctx->in[0]->data, (float *)ctx->out[0]->data, n);
+    act_run_f32(ctx, TFCC_F32VU_CLAMP, p->lo, p->hi, 0.f);
   } else if (p->type == TFCC_INT16) {
     tfcc_relux_q(p->type, ctx->in[0]->data, ctx->out[0]->data, n, &p->q);
   } else {
-    tfcc_q8_lut_run(ctx->pool, tfcc_q8_lut_select(ctx->isa), p->lut, ctx->in[0]->data,
-                    ctx->out[0]->data, n);
+    act_run_lut(ctx, p->lut);
   }
   return TFCC_OK;
 }
 
 const char *tfcc_relux_op_kernel(const tfcc_op_ctx *ctx) {
   const relux_op *p = (const relux_op *)ctx->params;
-  if (!p || p->type == TFCC_INT16) return "ref";
-  return p->type == TFCC_FLOAT32 ? tfcc_f32_vunary_select(ctx->isa)->name
-                                 : tfcc_q8_lut_select(ctx->isa)->name;
+  return p ? act_kernel_name(ctx, p->type) : "ref";
 }
 
 static tfcc_status relu_init(tfcc_init_ctx *ctx) {

@@ -1,0 +1,34 @@
+/* How the unary activation operators (RELU family, LEAKY_RELU, HARD_SWISH, LOGISTIC, TANH)
+ * reach their fast kernels: float32 through the f32-vunary family, uint8 / int8 through a
+ * 256-entry table (q8-lut) that init filled from the reference kernel; other dtypes (int16)
+ * stay on each operator's own reference code. Private to those operator files. */
+#ifndef TFCC_OPS_ACT_KERNELS_H
+#define TFCC_OPS_ACT_KERNELS_H
+
+#include "kernels/f32-vunary/vunary.h"
+#include "kernels/q8-lut/lut.h"
+#include "ops/op.h"
+
+/* out[0] = op(in[0]) in float32; lo/hi for CLAMP, alpha for LEAKY_RELU. */
+static inline void act_run_f32(const tfcc_op_ctx *ctx, tfcc_f32_vunary_op op, float lo, float hi,
+                               float alpha) {
+  const tfcc_f32_vunary_params fp = {op, lo, hi, alpha};
+  tfcc_f32_vunary_run(ctx->pool, tfcc_f32_vunary_select(ctx->isa), &fp,
+                      (const float *)ctx->in[0]->data, (float *)ctx->out[0]->data,
+                      (size_t)tfcc_tensor_elements(ctx->in[0]));
+}
+
+/* out[0] = lut[in[0]] for uint8 / int8 tensors. */
+static inline void act_run_lut(const tfcc_op_ctx *ctx, const uint8_t lut[256]) {
+  tfcc_q8_lut_run(ctx->pool, tfcc_q8_lut_select(ctx->isa), lut, ctx->in[0]->data,
+                  ctx->out[0]->data, (size_t)tfcc_tensor_elements(ctx->in[0]));
+}
+
+/* The kernel name `tfcc bench` shows for an activation node whose input dtype is t. */
+static inline const char *act_kernel_name(const tfcc_op_ctx *ctx, tfcc_dtype t) {
+  if (t == TFCC_FLOAT32) return tfcc_f32_vunary_select(ctx->isa)->name;
+  if (t == TFCC_UINT8 || t == TFCC_INT8) return tfcc_q8_lut_select(ctx->isa)->name;
+  return "ref";
+}
+
+#endif
