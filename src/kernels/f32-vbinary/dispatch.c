@@ -1,6 +1,6 @@
 /* f32 elementwise dispatch table and threaded driver. */
 #include "kernels/bcast_split.h"
-#include "cpu/cpu_info.h"
+#include "kernels/dispatch_table.h"
 #include "kernels/f32-vbinary/vbinary.h"
 
 static const tfcc_f32_vbinary_kernel kernels[] = {
@@ -13,22 +13,7 @@ static const tfcc_f32_vbinary_kernel kernels[] = {
 #endif
     {"f32-vbinary-scalar", TFCC_ISA_GENERIC, tfcc_f32_vbinary_scalar},
 };
-#define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
-
-static bool usable(tfcc_isa k, tfcc_isa isa) {
-  return tfcc_isa_level_fits(k, isa);
-}
-
-const tfcc_f32_vbinary_kernel *tfcc_f32_vbinary_select(tfcc_isa isa) {
-  for (int i = 0; i < N_KERNELS; i++)
-    if (usable(kernels[i].isa, isa)) return &kernels[i];
-  return &kernels[N_KERNELS - 1];
-}
-
-int tfcc_f32_vbinary_kernel_count(void) { return N_KERNELS; }
-const tfcc_f32_vbinary_kernel *tfcc_f32_vbinary_kernel_at(int i) {
-  return i >= 0 && i < N_KERNELS ? &kernels[i] : NULL;
-}
+TFCC_DISPATCH_TABLE_FNS(tfcc_f32_vbinary, tfcc_f32_vbinary_kernel)
 
 bool tfcc_f32_vbinary_op_of(tfcc_binop op, tfcc_f32_vbinary_op *out) {
   switch (op) {

@@ -1,6 +1,6 @@
 /* Pooling dispatch table and row-parallel driver. */
 #include "kernels/pool/pool.h"
-#include "cpu/cpu_info.h"
+#include "kernels/dispatch_table.h"
 #include "runtime/threadpool.h"
 
 static const tfcc_pool_kernel kernels[] = {
@@ -14,21 +14,10 @@ static const tfcc_pool_kernel kernels[] = {
 #endif
     {"pool-scalar", TFCC_ISA_GENERIC, tfcc_pool_scalar},
 };
-#define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
+TFCC_DISPATCH_TABLE_FNS(tfcc_pool, tfcc_pool_kernel)
 
 bool tfcc_pool_usable(const tfcc_pool_kernel *k, tfcc_isa isa) {
   return tfcc_isa_level_fits(k->isa, isa);
-}
-
-const tfcc_pool_kernel *tfcc_pool_select(tfcc_isa isa) {
-  for (int i = 0; i < N_KERNELS; i++)
-    if (tfcc_pool_usable(&kernels[i], isa)) return &kernels[i];
-  return &kernels[N_KERNELS - 1];
-}
-
-int tfcc_pool_kernel_count(void) { return N_KERNELS; }
-const tfcc_pool_kernel *tfcc_pool_kernel_at(int i) {
-  return i >= 0 && i < N_KERNELS ? &kernels[i] : NULL;
 }
 
 bool tfcc_pool_fast_ok(const tfcc_conv_geom *g, bool is_avg, tfcc_dtype dt) {

@@ -1,6 +1,6 @@
 /* q8 table lookup dispatch table and threaded driver. */
 #include "kernels/q8-lut/lut.h"
-#include "cpu/cpu_info.h"
+#include "kernels/dispatch_table.h"
 
 #include <stdbool.h>
 
@@ -16,22 +16,7 @@ static const tfcc_q8_lut_kernel kernels[] = {
 #endif
     {"q8-lut-scalar", TFCC_ISA_GENERIC, tfcc_q8_lut_scalar},
 };
-#define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
-
-static bool usable(tfcc_isa k, tfcc_isa isa) {
-  return tfcc_isa_level_fits(k, isa);
-}
-
-const tfcc_q8_lut_kernel *tfcc_q8_lut_select(tfcc_isa isa) {
-  for (int i = 0; i < N_KERNELS; i++)
-    if (usable(kernels[i].isa, isa)) return &kernels[i];
-  return &kernels[N_KERNELS - 1];
-}
-
-int tfcc_q8_lut_kernel_count(void) { return N_KERNELS; }
-const tfcc_q8_lut_kernel *tfcc_q8_lut_kernel_at(int i) {
-  return i >= 0 && i < N_KERNELS ? &kernels[i] : NULL;
-}
+TFCC_DISPATCH_TABLE_FNS(tfcc_q8_lut, tfcc_q8_lut_kernel)
 
 typedef struct lut_job {
   const tfcc_q8_lut_kernel *k;

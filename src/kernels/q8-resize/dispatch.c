@@ -1,6 +1,6 @@
 /* q8 bilinear resize dispatch table, coordinate tables and row-parallel driver. */
 #include "kernels/q8-resize/resize.h"
-#include "cpu/cpu_info.h"
+#include "kernels/dispatch_table.h"
 
 #include "runtime/threadpool.h"
 
@@ -14,22 +14,7 @@ static const tfcc_q8_resize_kernel kernels[] = {
 #endif
     {"q8-resize-scalar", TFCC_ISA_GENERIC, tfcc_q8_resize_scalar},
 };
-#define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
-
-static bool usable(tfcc_isa k, tfcc_isa isa) {
-  return tfcc_isa_level_fits(k, isa);
-}
-
-const tfcc_q8_resize_kernel *tfcc_q8_resize_select(tfcc_isa isa) {
-  for (int i = 0; i < N_KERNELS; i++)
-    if (usable(kernels[i].isa, isa)) return &kernels[i];
-  return &kernels[N_KERNELS - 1];
-}
-
-int tfcc_q8_resize_kernel_count(void) { return N_KERNELS; }
-const tfcc_q8_resize_kernel *tfcc_q8_resize_kernel_at(int i) {
-  return i >= 0 && i < N_KERNELS ? &kernels[i] : NULL;
-}
+TFCC_DISPATCH_TABLE_FNS(tfcc_q8_resize, tfcc_q8_resize_kernel)
 
 size_t tfcc_q8_resize_scratch_bytes(const tfcc_resize_shape *s) {
   return sizeof(int32_t) * 3 * ((size_t)(s->out_w > 0 ? s->out_w : 0) + (size_t)(s->out_h > 0 ? s->out_h : 0));

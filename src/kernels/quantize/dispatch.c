@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "kernels/quantize/quantize.h"
-#include "cpu/cpu_info.h"
+#include "kernels/dispatch_table.h"
 #include "kernels/ref/quantize.h"
 #include "runtime/threadpool.h"
 
@@ -20,21 +20,10 @@ static const tfcc_qz_kernel kernels[] = {
     K(scalar, TFCC_ISA_GENERIC),
 };
 #undef K
-#define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
+TFCC_DISPATCH_TABLE_FNS(tfcc_qz, tfcc_qz_kernel)
 
 bool tfcc_qz_usable(const tfcc_qz_kernel *k, tfcc_isa isa) {
   return tfcc_isa_level_fits(k->isa, isa);
-}
-
-const tfcc_qz_kernel *tfcc_qz_select(tfcc_isa isa) {
-  for (int i = 0; i < N_KERNELS; i++)
-    if (tfcc_qz_usable(&kernels[i], isa)) return &kernels[i];
-  return &kernels[N_KERNELS - 1];
-}
-
-int tfcc_qz_kernel_count(void) { return N_KERNELS; }
-const tfcc_qz_kernel *tfcc_qz_kernel_at(int i) {
-  return i >= 0 && i < N_KERNELS ? &kernels[i] : NULL;
 }
 
 /* Elements per task: big enough that a task outweighs waking a worker. */

@@ -1,6 +1,6 @@
 /* Sum kernels' dispatch table and the [outer, reduced, inner] shape test. */
 #include "kernels/reduce/reduce.h"
-#include "cpu/cpu_info.h"
+#include "kernels/dispatch_table.h"
 
 #include <string.h>
 
@@ -19,21 +19,10 @@ static const tfcc_rsum_kernel kernels[] = {
     K(scalar, TFCC_ISA_GENERIC),
 };
 #undef K
-#define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
+TFCC_DISPATCH_TABLE_FNS(tfcc_rsum, tfcc_rsum_kernel)
 
 bool tfcc_rsum_usable(const tfcc_rsum_kernel *k, tfcc_isa isa) {
   return tfcc_isa_level_fits(k->isa, isa);
-}
-
-const tfcc_rsum_kernel *tfcc_rsum_select(tfcc_isa isa) {
-  for (int i = 0; i < N_KERNELS; i++)
-    if (tfcc_rsum_usable(&kernels[i], isa)) return &kernels[i];
-  return &kernels[N_KERNELS - 1];
-}
-
-int tfcc_rsum_kernel_count(void) { return N_KERNELS; }
-const tfcc_rsum_kernel *tfcc_rsum_kernel_at(int i) {
-  return i >= 0 && i < N_KERNELS ? &kernels[i] : NULL;
 }
 
 bool tfcc_rsum_shape(const tfcc_reduce_shape *s, size_t *O, size_t *R, size_t *I) {
