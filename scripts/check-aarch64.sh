@@ -11,7 +11,7 @@ mkdir -p "$OUT"
 FLAGS="-std=c11 -O3 -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers -Wno-format-truncation -D_GNU_SOURCE -Iinclude -Isrc"
 objs=""
 for f in $(find src -name '*.c' | sort); do
-  case "$f" in *-avx512.c|*-avx2.c|*-sse4.c|*-avx512vnni.c|*-avxvnni.c|*-avx512bf16.c|*-amxbf16.c|src/crypto/*) continue ;; esac
+  case "$f" in *-avx512.c|*-avx2.c|*-sse4.c|*-avx512vnni.c|*-avxvnni.c|*-avx512bf16.c|*-amxbf16.c|*-amxint8.c|src/crypto/*) continue ;; esac
   o="$OUT/$(echo "$f" | tr '/' '_').o"
   extra=""
   case "$f" in *-neondot.c) extra="-march=armv8.2-a+dotprod" ;; esac

@@ -16,8 +16,9 @@ static const char k_usage[] =
     "\n"
     "Shows what tfcc detected on this CPU: vendor, brand, architecture, usable features (the OS\n"
     "must have enabled their register state), caches, cores, NUMA nodes, AMX permission; the\n"
-    "kernel dispatch level at each TFCC_ISA cap; and which variant each kernel family runs at the\n"
-    "level in effect (TFCC_ISA from the environment, else the CPU's best).\n"
+    "kernel dispatch level at each TFCC_ISA cap; which variant each kernel family runs at the\n"
+    "level in effect (TFCC_ISA from the environment, else the CPU's best); and the variants that\n"
+    "also need CPU features and the OS's permission (AMX tiles): available, or why not.\n"
     "\n"
     "  --json       machine-readable output\n"
     "  -h, --help   this text\n";
@@ -84,6 +85,17 @@ static void print_text(const tfcc_cpu_info *c, tfcc_isa level, const char *env_c
     for (int v = 0; v < k.variant_count && used < sizeof vars; v++)
       used += (size_t)snprintf(vars + used, sizeof vars - used, "%s%s", v ? "," : "", k.variants[v]);
     printf("  %-18s %-26s %-8s %-40s %s\n", k.name, k.variant, tfcc_isa_name(k.variant_isa), vars, k.ops);
+  }
+  if (tfcc_kernel_gated_count() > 0) {
+    printf("gated variants at %s (taken in place of the family's variant only when available):\n",
+           tfcc_isa_name(level));
+    for (int i = 0; i < tfcc_kernel_gated_count(); i++) {
+      tfcc_kernel_gated g;
+      if (tfcc_kernel_gated_get(i, level, &g) != TFCC_OK) continue;
+      printf("  %-18s %-26s %-8s %s%s\n", g.family, g.name, tfcc_isa_name(g.isa),
+             g.available ? "available" : "unavailable: ", g.available ? "" : g.reason);
+      printf("  %-18s %-26s %-8s needs %s\n", "", "", "", g.needs);
+    }
   }
 }
 
@@ -162,6 +174,28 @@ static void print_json(const tfcc_cpu_info *c, tfcc_isa level, const char *env_c
       json_end_object(&w);
     }
     json_end_array(&w);
+    json_end_object(&w);
+  }
+  json_end_array(&w);
+  json_key(&w, "gated_kernels");
+  json_begin_array(&w);
+  for (int i = 0; i < tfcc_kernel_gated_count(); i++) {
+    tfcc_kernel_gated g;
+    if (tfcc_kernel_gated_get(i, level, &g) != TFCC_OK) continue;
+    json_begin_object(&w);
+    json_key(&w, "family");
+    json_string(&w, g.family);
+    json_key(&w, "name");
+    json_string(&w, g.name);
+    json_key(&w, "isa");
+    json_string(&w, tfcc_isa_name(g.isa));
+    json_key(&w, "needs");
+    json_string(&w, g.needs);
+    json_key(&w, "available");
+    json_bool(&w, g.available);
+    json_key(&w, "reason");
+    if (g.reason) json_string(&w, g.reason);
+    else json_null(&w);
     json_end_object(&w);
   }
   json_end_array(&w);

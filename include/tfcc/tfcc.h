@@ -189,6 +189,22 @@ TFCC_API int tfcc_kernel_family_count(void);
 /* Family `index` (0..count-1) as dispatched at `level` (e.g. tfcc_isa_dispatch_level(cap)). */
 TFCC_API tfcc_status tfcc_kernel_family_get(int index, tfcc_isa level, tfcc_kernel_family *out);
 
+/* Kernel variants that need more than an ISA level: CPU features and the OS's permission (AMX
+ * tiles). Dispatch takes one (in place of its family's variant above) only when `available`;
+ * else `reason` names what is missing here (cpuid, XCR0, Linux's tile permission, the level).
+ * For `tfcc cpu-info`. Strings are static. */
+typedef struct tfcc_kernel_gated {
+  const char *family;    /* "q8-gemm" */
+  const char *name;      /* "q8-gemm-16x64-amxint8" */
+  tfcc_isa isa;          /* the level it needs */
+  const char *needs;     /* what else it needs, in words */
+  int available;         /* dispatch takes it at the level asked */
+  const char *reason;    /* NULL when available, else why not */
+} tfcc_kernel_gated;
+TFCC_API int tfcc_kernel_gated_count(void);
+/* Gated variant `index` (0..count-1) at `level` (e.g. tfcc_isa_dispatch_level(cap)). */
+TFCC_API tfcc_status tfcc_kernel_gated_get(int index, tfcc_isa level, tfcc_kernel_gated *out);
+
 /* ---------------------------------------------------------------- runtime */
 
 typedef struct tfcc_runtime tfcc_runtime;

@@ -16,6 +16,10 @@
 
 static tfcc_cpu_info g_cpu;
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+/* AMX as found (for tfcc_cpu_amx_unusable): cpuid bits (1 << TFCC_CPU_AMX*), whether XCR0 has
+ * the tile state, whether Linux refused the tile permission. */
+static uint64_t g_amx_cpuid;
+static bool g_amx_xcr0, g_amx_refused;
 
 #define SET(f) (c->flags |= 1ull << TFCC_CPU_##f)
 
@@ -70,6 +74,10 @@ static void detect_x86(tfcc_cpu_info *c) {
       if ((a71 >> 5) & 1) SET(AVX512BF16);
     }
     if (ymm && ((a71 >> 4) & 1)) SET(AVXVNNI);
+    if ((d7 >> 24) & 1) g_amx_cpuid |= 1ull << TFCC_CPU_AMXTILE;
+    if ((d7 >> 25) & 1) g_amx_cpuid |= 1ull << TFCC_CPU_AMXINT8;
+    if ((d7 >> 22) & 1) g_amx_cpuid |= 1ull << TFCC_CPU_AMXBF16;
+    g_amx_xcr0 = tiles;
     if (tiles) {
       if ((d7 >> 24) & 1) SET(AMXTILE);
       if ((d7 >> 25) & 1) SET(AMXINT8);
@@ -80,6 +88,7 @@ static void detect_x86(tfcc_cpu_info *c) {
   /* Linux grants AMX tile data state only on request (ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA). */
   if (tfcc_cpu_has(c, TFCC_CPU_AMXTILE)) {
     c->amx_permitted = syscall(SYS_arch_prctl, 0x1023, 18) == 0;
+    g_amx_refused = !c->amx_permitted;
     if (!c->amx_permitted)
       c->flags &= ~((1ull << TFCC_CPU_AMXTILE) | (1ull << TFCC_CPU_AMXINT8) | (1ull << TFCC_CPU_AMXBF16));
   }
@@ -187,6 +196,22 @@ static void detect(void) {
 const tfcc_cpu_info *tfcc_cpu(void) {
   pthread_once(&g_once, detect);
   return &g_cpu;
+}
+
+const char *tfcc_cpu_amx_unusable(tfcc_cpu_feature f) {
+  const tfcc_cpu_info *c = tfcc_cpu();
+  if (tfcc_cpu_has(c, TFCC_CPU_AMXTILE) && tfcc_cpu_has(c, f) && c->amx_permitted) return NULL;
+  if (strcmp(c->arch, "x86_64") != 0) return "AMX exists on x86-64 only";
+  if (!((g_amx_cpuid >> TFCC_CPU_AMXTILE) & 1))
+    return "the CPU has no AMX (cpuid leaf 7: no AMX-TILE)";
+  if (!((g_amx_cpuid >> f) & 1))
+    return f == TFCC_CPU_AMXINT8 ? "the CPU has AMX-TILE but no AMX-INT8 (cpuid)"
+                                 : "the CPU has AMX-TILE but no AMX-BF16 (cpuid)";
+  if (!g_amx_xcr0) return "the OS has not enabled the AMX tile state (XCR0 bits 17-18)";
+  if (g_amx_refused)
+    return "Linux refused the AMX tile permission (arch_prctl ARCH_REQ_XCOMP_PERM; needs Linux "
+           ">= 5.16)";
+  return "AMX is not usable in this process";
 }
 
 tfcc_isa tfcc_cpu_dispatch_isa(tfcc_isa cap) {

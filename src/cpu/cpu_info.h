@@ -14,6 +14,11 @@ static inline bool tfcc_cpu_has(const tfcc_cpu_info *c, tfcc_cpu_feature f) {
   return (c->flags >> f) & 1u;
 }
 
+/* NULL when this process may run AMX tile instructions of feature f (TFCC_CPU_AMXINT8 or
+ * TFCC_CPU_AMXBF16), else why not, first missing piece first: not x86-64, no AMX-TILE or no f in
+ * cpuid, tile state not enabled in XCR0, Linux refused the tile permission (static text). */
+const char *tfcc_cpu_amx_unusable(tfcc_cpu_feature f);
+
 /* The ISA level kernels may use: the CPU's best, capped by `cap` (TFCC_ISA_COUNT_ = no cap).
  * A cap above what the CPU has never raises the level. */
 tfcc_isa tfcc_cpu_dispatch_isa(tfcc_isa cap);

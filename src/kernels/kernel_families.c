@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "cpu/cpu_info.h"
+#include "kernels/bf16-gemm/gemm.h"
+#include "kernels/q8-gemm/gemm.h"
 
 typedef struct kernel_variant {
   tfcc_isa isa;
@@ -135,6 +137,67 @@ tfcc_status tfcc_kernel_family_get(int index, tfcc_isa level, tfcc_kernel_family
   int c = chosen(f, level);
   out->variant = f->variants[c].name;
   out->variant_isa = f->variants[c].isa;
+  return TFCC_OK;
+}
+
+/* ---- gated variants (AMX): the families' dispatch tables say whether and why not ---- */
+#if defined(__x86_64__)
+static const tfcc_q8_gemm_kernel *q8_amx(void) {
+  for (int i = 0; i < tfcc_q8_gemm_kernel_count(); i++)
+    if (tfcc_q8_gemm_is_amx(tfcc_q8_gemm_kernel_at(i))) return tfcc_q8_gemm_kernel_at(i);
+  return NULL;
+}
+
+static const tfcc_bf16_gemm_kernel *bf16_amx(void) {
+  for (int i = 0; i < tfcc_bf16_gemm_kernel_count(); i++)
+    if (tfcc_bf16_gemm_kernel_at(i)->amx) return tfcc_bf16_gemm_kernel_at(i);
+  return NULL;
+}
+
+static void gated_q8(tfcc_isa level, tfcc_kernel_gated *out) {
+  const tfcc_q8_gemm_kernel *k = q8_amx();
+  out->family = "q8-gemm";
+  out->name = k ? k->name : "q8-gemm-16x64-amxint8";
+  out->isa = TFCC_ISA_AVX512;
+  out->needs = "AMX-TILE + AMX-INT8 (cpuid), tile state in XCR0, Linux's tile permission, "
+               "AVX512-VNNI";
+  out->reason = k ? tfcc_q8_gemm_unavailable(k, level) : "not in this build";
+}
+
+static void gated_bf16(tfcc_isa level, tfcc_kernel_gated *out) {
+  const tfcc_bf16_gemm_kernel *k = bf16_amx();
+  const tfcc_cpu_info *c = tfcc_cpu();
+  out->family = "bf16-gemm";
+  out->name = k ? k->name : "bf16-gemm-16x32-amxbf16";
+  out->isa = TFCC_ISA_AVX512;
+  out->needs = "precision bf16; AMX-TILE + AMX-BF16 (cpuid), tile state in XCR0, Linux's tile "
+               "permission, AVX512-BF16";
+  if (!k)
+    out->reason = "not in this build";
+  else if (!tfcc_isa_level_fits(k->isa, level))
+    out->reason = "the dispatch level is below avx512 (CPU or TFCC_ISA cap)";
+  else
+    out->reason = tfcc_cpu_amx_unusable(TFCC_CPU_AMXBF16);
+  if (!out->reason && k && !tfcc_bf16_gemm_runnable(k))
+    out->reason = tfcc_cpu_has(c, TFCC_CPU_AVX512BF16) ? "the CPU lacks a feature it needs"
+                                                       : "the CPU has no AVX512-BF16";
+}
+
+static void (*const k_gated[])(tfcc_isa, tfcc_kernel_gated *) = {gated_q8, gated_bf16};
+#define GATED_COUNT ((int)(sizeof k_gated / sizeof k_gated[0]))
+#else
+static void (*const k_gated[1])(tfcc_isa, tfcc_kernel_gated *) = {NULL};
+#define GATED_COUNT 0
+#endif
+
+int tfcc_kernel_gated_count(void) { return GATED_COUNT; }
+
+tfcc_status tfcc_kernel_gated_get(int index, tfcc_isa level, tfcc_kernel_gated *out) {
+  if (!out || index < 0 || index >= GATED_COUNT || (unsigned)level >= TFCC_ISA_COUNT_)
+    return TFCC_ERR_INVALID_ARG;
+  memset(out, 0, sizeof *out);
+  k_gated[index](level, out);
+  out->available = out->reason == NULL;
   return TFCC_OK;
 }
 

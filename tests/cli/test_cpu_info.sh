@@ -9,6 +9,10 @@ for s in "cpu: " "cores: " "NUMA nodes: " "caches: L1d " "features:" "AMX: " "be
   expect_in "$TMP/out" "$s" "cpu-info text"
 done
 expect_in "$TMP/out" "generic->generic" "cap generic"
+if [ "$(uname -m)" = x86_64 ]; then
+  expect_in "$TMP/out" "gated variants at " "cpu-info gated variants"
+  expect_in "$TMP/out" "q8-gemm-16x64-amxint8" "cpu-info lists the AMX-INT8 kernel"
+fi
 
 if have_python; then
   expect_rc 0 "cpu-info --json" -- env -u TFCC_ISA "$TFCC" cpu-info --json
@@ -33,6 +37,13 @@ for f in fams:
     assert f["variant"] in [v["name"] for v in f["variants"]]
     assert order.index(f["variant_isa"]) <= order.index(d["dispatch_isa"]) or f["variant_isa"] == "generic"
 assert any("CONV_2D" in f["ops"] for f in fams)
+gated = d["gated_kernels"]
+for g in gated:
+    assert g["available"] == (g["reason"] is None), g
+    if not d["amx_permitted"]:
+        assert not g["available"] and "AMX" in g["reason"], g
+if d["arch"] == "x86_64":
+    assert "q8-gemm-16x64-amxint8" in [g["name"] for g in gated]
 PY
   then ok; else bad "cpu-info JSON"; fi
 

@@ -48,6 +48,32 @@ int main(void) {
   CHECK(tfcc_kernel_variant("no-such-family", TFCC_ISA_GENERIC) == NULL);
   CHECK(tfcc_kernel_variant(NULL, TFCC_ISA_GENERIC) == NULL);
 
+  /* gated variants (AMX): available exactly when no reason; never below their level */
+  tfcc_kernel_gated gv;
+  const int ng = tfcc_kernel_gated_count();
+  CHECK(tfcc_kernel_gated_get(-1, TFCC_ISA_GENERIC, &gv) == TFCC_ERR_INVALID_ARG);
+  CHECK(tfcc_kernel_gated_get(ng, TFCC_ISA_GENERIC, &gv) == TFCC_ERR_INVALID_ARG);
+  CHECK(tfcc_kernel_gated_get(0, TFCC_ISA_COUNT_, &gv) == TFCC_ERR_INVALID_ARG);
+  CHECK(tfcc_kernel_gated_get(0, TFCC_ISA_GENERIC, NULL) == TFCC_ERR_INVALID_ARG);
+  int q8_amx_listed = 0;
+  for (int i = 0; i < ng; i++)
+    for (int lv = 0; lv < TFCC_ISA_COUNT_; lv++) {
+      CHECK(tfcc_kernel_gated_get(i, (tfcc_isa)lv, &gv) == TFCC_OK);
+      CHECKF(gv.family && gv.name && gv.needs && gv.needs[0], "gated %d", i);
+      CHECKF(gv.available == (gv.reason == NULL), "%s: available %d, reason %s", gv.name,
+             gv.available, gv.reason ? gv.reason : "(none)");
+      if (!tfcc_kernel_isa_fits(gv.isa, (tfcc_isa)lv))
+        CHECKF(!gv.available && gv.reason && strstr(gv.reason, "avx512"), "%s at %s", gv.name,
+               tfcc_isa_name((tfcc_isa)lv));
+      if (!tfcc_cpu()->amx_permitted) CHECKF(!gv.available, "%s without AMX", gv.name);
+      if (strcmp(gv.name, "q8-gemm-16x64-amxint8") == 0) q8_amx_listed = 1;
+    }
+#if defined(__x86_64__)
+  CHECK(ng >= 2 && q8_amx_listed);
+#else
+  CHECK(ng == 0);
+#endif
+
   /* dispatch level: never above the CPU, the cap is honoured */
   const tfcc_cpu_info *c = tfcc_cpu();
   CHECK(tfcc_isa_dispatch_level(TFCC_ISA_COUNT_) == c->best_isa);

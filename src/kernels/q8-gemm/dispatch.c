@@ -4,6 +4,11 @@
 #include "kernels/q8-gemm/ukernels.h"
 
 static const tfcc_q8_gemm_kernel kernels[] = {
+#if defined(__x86_64__)
+    /* AMX tiles: see tfcc_q8_gemm_is_amx (weights stored as they are: tdpbssd / tdpbuud) */
+    {"q8-gemm-16x64-amxint8", TFCC_ISA_AVX512, TFCC_CPU_AMXINT8, 0, 16, 64,
+     tfcc_q8_gemm_s_16x64_amxint8, tfcc_q8_gemm_u_16x64_amxint8, tfcc_q8_row_sum_avx512vnni, true},
+#endif
 #if defined(__x86_64__) || defined(__i386__)
     {"q8-gemm-14x32-avx512vnni", TFCC_ISA_AVX512, TFCC_CPU_AVX512VNNI, 0x80, 14, 32,
      tfcc_q8_gemm_s_14x32_avx512vnni, tfcc_q8_gemm_u_14x32_avx512vnni, tfcc_q8_row_sum_avx512vnni, true},
@@ -21,8 +26,30 @@ static const tfcc_q8_gemm_kernel kernels[] = {
 };
 #define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
 
+bool tfcc_q8_gemm_is_amx(const tfcc_q8_gemm_kernel *k) { return k->feature == TFCC_CPU_AMXINT8; }
+
+int32_t tfcc_q8_gemm_k_block(const tfcc_q8_gemm_kernel *k) { return tfcc_q8_gemm_is_amx(k) ? 64 : 4; }
+
+const char *tfcc_q8_gemm_unavailable(const tfcc_q8_gemm_kernel *k, tfcc_isa isa) {
+  if (tfcc_q8_gemm_usable(k, isa)) return NULL;
+  if (!tfcc_isa_level_fits(k->isa, isa))
+    return k->isa == TFCC_ISA_AVX512 ? "the dispatch level is below avx512 (CPU or TFCC_ISA cap)"
+                                     : "the dispatch level is below the kernel's ISA";
+  if (tfcc_q8_gemm_is_amx(k)) {
+    const char *why = tfcc_cpu_amx_unusable(TFCC_CPU_AMXINT8);
+    if (why) return why;
+    return "the CPU has no AVX512-VNNI (row sums)";
+  }
+  return "the CPU lacks the kernel's feature";
+}
+
 bool tfcc_q8_gemm_usable(const tfcc_q8_gemm_kernel *k, tfcc_isa isa) {
   if (!tfcc_isa_level_fits(k->isa, isa)) return false;
+  if (tfcc_q8_gemm_is_amx(k)) {
+    const tfcc_cpu_info *c = tfcc_cpu();
+    return c->amx_permitted && tfcc_cpu_has(c, TFCC_CPU_AMXTILE) &&
+           tfcc_cpu_has(c, TFCC_CPU_AMXINT8) && tfcc_cpu_has(c, TFCC_CPU_AVX512VNNI);
+  }
   return k->isa == TFCC_ISA_GENERIC || k->feature < 0 ||
          tfcc_cpu_has(tfcc_cpu(), (tfcc_cpu_feature)k->feature);
 }

@@ -15,7 +15,8 @@
  * tile. Everything is modulo 2^32, which is what the reference's int32 wrap gives.
  *
  * Packed weights: panels of NR columns, each [NR int32 bias'][NR float scale]
- * [ceil(K/4) groups x NR columns x 4 bytes], zero past N and past K. */
+ * [kpad/4 groups x NR columns x 4 bytes], zero past N and past K; kpad is K rounded up to the
+ * kernel's depth block (tfcc_q8_gemm_k_block: 4, or 64 for AMX tile kernels). */
 #ifndef TFCC_KERNELS_Q8_GEMM_GEMM_H
 #define TFCC_KERNELS_Q8_GEMM_GEMM_H
 
@@ -74,10 +75,18 @@ const tfcc_q8_gemm_kernel *tfcc_q8_gemm_select(tfcc_isa isa);
 int tfcc_q8_gemm_kernel_count(void);
 const tfcc_q8_gemm_kernel *tfcc_q8_gemm_kernel_at(int i);
 bool tfcc_q8_gemm_usable(const tfcc_q8_gemm_kernel *k, tfcc_isa isa);
+/* NULL when k is usable at isa, else why not (static text, for `tfcc cpu-info`). */
+const char *tfcc_q8_gemm_unavailable(const tfcc_q8_gemm_kernel *k, tfcc_isa isa);
+/* AMX tile kernels (feature AMX-INT8): they also need AMX-TILE, AVX512-VNNI and the OS's tile
+ * permission, and their panels' depth is padded to a tile row. */
+bool tfcc_q8_gemm_is_amx(const tfcc_q8_gemm_kernel *k);
+/* Depth block the packed panels are padded to: 4 (one dword of the dot product), 64 (AMX). */
+int32_t tfcc_q8_gemm_k_block(const tfcc_q8_gemm_kernel *k);
 
 typedef struct tfcc_q8_packed {
   const tfcc_q8_gemm_kernel *k;
   int32_t n, kdim;
+  int32_t kpad;     /* kdim rounded up to tfcc_q8_gemm_k_block(k) */
   bool is_signed;   /* int8 activations (fn_s) */
   int32_t kz;       /* row-sum factor (see above) */
   bool fp32;        /* requantize in float (panel scales); else fixed point (requant below) */
@@ -92,7 +101,7 @@ bool tfcc_q8_pack(const tfcc_q8_gemm_kernel *k, bool is_signed, int32_t n, int32
                   tfcc_q8_packed *out);
 void tfcc_q8_packed_free(tfcc_q8_packed *p);
 static inline size_t tfcc_q8_panel_bytes(const tfcc_q8_packed *p) {
-  return (size_t)p->k->nr * (8u + (((size_t)p->kdim + 3u) & ~(size_t)3u));
+  return (size_t)p->k->nr * (8u + (size_t)p->kpad);
 }
 
 struct tfcc_threadpool;

@@ -8,10 +8,12 @@ bool tfcc_q8_pack(const tfcc_q8_gemm_kernel *k, bool is_signed, int32_t n, int32
                   const void *src, const int32_t *bias, const tfcc_conv_requant *r,
                   tfcc_q8_packed *out) {
   memset(out, 0, sizeof *out);
-  if (n <= 0 || kdim <= 0 || kdim > (INT32_MAX - 3)) return false;
+  const int32_t kb = tfcc_q8_gemm_k_block(k);
+  if (n <= 0 || kdim <= 0 || kdim > INT32_MAX - (kb - 1)) return false;
   out->k = k;
   out->n = n;
   out->kdim = kdim;
+  out->kpad = (kdim + kb - 1) / kb * kb;
   out->is_signed = is_signed;
   const uint8_t wx = k->w_xor;
   out->kz = !wx ? r->filter_offset : is_signed ? r->filter_offset - 128 : r->filter_offset + 128;

@@ -1,0 +1,127 @@
+/* Output stage of the AVX-512 q8 GEMM kernels (q8-gemm-14x32-avx512vnni, q8-gemm-16x64-amxint8):
+ * two rows of 32 int32 accumulators requantized in float (XNNPACK fp32, store_pair) or in fixed
+ * point (tflite::MultiplyByQuantizedMultiplier, store_pair_fixed), bytes stored. One copy, so
+ * every AVX-512 kernel rounds alike. Include from files built with AVX-512 F/BW/VL/DQ. The c32
+ * path (int32 tile out, rows 32 int32 apart) serves kernels whose NR is 32; wider kernels set
+ * fixed_epilogue, so the driver never asks them for c32.
+ *
+ * Float: exactly tfcc_requant_fp32 (clamp((float)acc * scale, lo, hi), round half to even,
+ * + zp) with fewer instructions: cvtdq2ps, mul, min(hi) in float, cvtps2dq (round half to even;
+ * below -2^31 it gives INT32_MIN, which saturates to the bottom like the value would),
+ * saturating packs to int16, + zp (saturating), saturating pack to 8 bits, max with act_min, one
+ * dword permute back to row order. Equal to the reference because rounding is monotone and lo,
+ * hi are integers: round(clamp(f, lo, hi)) = clamp(round(f), lo, hi), and every saturation on
+ * the way is monotone and the identity on [act_min, act_max]. */
+#ifndef TFCC_KERNELS_Q8_GEMM_REQUANT_AVX512_H
+#define TFCC_KERNELS_Q8_GEMM_REQUANT_AVX512_H
+
+#include <immintrin.h>
+
+#include "kernels/q8-gemm/ukernels.h"
+
+/* Rows i and i + 1 (i + 1 may be >= mr: computed, not stored). */
+static inline void store_pair(size_t i, size_t mr, size_t nc, __m512i a0, __m512i a1, __m512i b0,
+                              __m512i b1, __m512 s0, __m512 s1, const tfcc_q8_out *o,
+                              int is_signed) {
+  if (o->c32) {
+    _mm512_storeu_si512(o->c32 + i * 32, a0);
+    _mm512_storeu_si512(o->c32 + i * 32 + 16, a1);
+    if (i + 1 < mr) {
+      _mm512_storeu_si512(o->c32 + (i + 1) * 32, b0);
+      _mm512_storeu_si512(o->c32 + (i + 1) * 32 + 16, b1);
+    }
+    return;
+  }
+  const __m512 hi = _mm512_set1_ps(o->hi);
+  a0 = _mm512_cvtps_epi32(_mm512_min_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(a0), s0), hi));
+  a1 = _mm512_cvtps_epi32(_mm512_min_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(a1), s1), hi));
+  b0 = _mm512_cvtps_epi32(_mm512_min_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(b0), s0), hi));
+  b1 = _mm512_cvtps_epi32(_mm512_min_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(b1), s1), hi));
+  const __m512i zp = _mm512_set1_epi16((short)o->zp);
+  /* 128-bit lane l: a0[4l..4l+3] a1[4l..4l+3] (int16), likewise b */
+  const __m512i pa = _mm512_adds_epi16(_mm512_packs_epi32(a0, a1), zp);
+  const __m512i pb = _mm512_adds_epi16(_mm512_packs_epi32(b0, b1), zp);
+  /* dword 4l + g holds elements 4l..4l+3 of a0, a1, b0, b1 for g = 0..3 */
+  const int32_t amin = (int32_t)o->lo + o->zp;
+  __m512i v = is_signed ? _mm512_max_epi8(_mm512_packs_epi16(pa, pb), _mm512_set1_epi8((char)amin))
+                        : _mm512_max_epu8(_mm512_packus_epi16(pa, pb), _mm512_set1_epi8((char)amin));
+  v = _mm512_permutexvar_epi32(
+      _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), v);
+  uint8_t *c = o->c + i * o->c_stride;
+  const __m256i r0 = _mm512_castsi512_si256(v), r1 = _mm512_extracti64x4_epi64(v, 1);
+  if (nc >= 32) {
+    _mm256_storeu_si256((__m256i *)(void *)c, r0);
+    if (i + 1 < mr) _mm256_storeu_si256((__m256i *)(void *)(c + o->c_stride), r1);
+  } else {
+    const __mmask32 m = (__mmask32)((1u << nc) - 1u);
+    _mm256_mask_storeu_epi8(c, m, r0);
+    if (i + 1 < mr) _mm256_mask_storeu_epi8(c + o->c_stride, m, r1);
+  }
+}
+
+/* Fixed-point requantization of 16 columns: tflite::MultiplyByQuantizedMultiplier exactly.
+ * x << left (wrapping); SaturatingRoundingDoublingHighMul: with p = x * m in 64 bits,
+ * (p + nudge) / 2^31 truncated is (p + 2^30) >> 31 (arithmetic) for either sign of p, and
+ * only x = m = INT32_MIN saturates; RoundingDivideByPOT: (v >> right) + (remainder >
+ * (mask >> 1) + (v < 0)). */
+typedef struct fixq {
+  __m512i m, m_odd, left, right, mask, half_mask;
+} fixq;
+
+static inline fixq fixq_load(const tfcc_q8_out *o, size_t col, size_t nc) {
+  fixq q;
+  const size_t n = nc > col ? nc - col : 0;
+  const __mmask16 valid = (__mmask16)(n >= 16 ? 0xFFFFu : (1u << n) - 1u);
+  __m512i sh;
+  if (o->mult_stride) {
+    q.m = _mm512_maskz_loadu_epi32(valid, o->mult + col);
+    sh = _mm512_maskz_loadu_epi32(valid, o->shift + col);
+  } else {
+    q.m = _mm512_set1_epi32(o->mult[0]);
+    sh = _mm512_set1_epi32(o->shift[0]);
+  }
+  const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi32(1);
+  q.m_odd = _mm512_srli_epi64(q.m, 32);
+  q.left = _mm512_max_epi32(sh, zero);
+  q.right = _mm512_max_epi32(_mm512_sub_epi32(zero, sh), zero);
+  q.mask = _mm512_sub_epi32(_mm512_sllv_epi32(one, q.right), one);
+  q.half_mask = _mm512_srai_epi32(q.mask, 1);
+  return q;
+}
+
+static inline __m512i fixq_apply(__m512i x, const fixq *q, __m512i zp, __m512i lo, __m512i hi) {
+  x = _mm512_sllv_epi32(x, q->left);
+  const __m512i half = _mm512_set1_epi64(1ll << 30);
+  const __m512i pe = _mm512_srai_epi64(_mm512_add_epi64(_mm512_mul_epi32(x, q->m), half), 31);
+  const __m512i po = _mm512_srai_epi64(
+      _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(x, 32), q->m_odd), half), 31);
+  __m512i v = _mm512_mask_blend_epi32((__mmask16)0xAAAA, pe, _mm512_slli_epi64(po, 32));
+  const __m512i imin = _mm512_set1_epi32(INT32_MIN);
+  const __mmask16 sat = _mm512_cmpeq_epi32_mask(x, imin) & _mm512_cmpeq_epi32_mask(q->m, imin);
+  v = _mm512_mask_mov_epi32(v, sat, _mm512_set1_epi32(INT32_MAX));
+  const __m512i rem = _mm512_and_si512(v, q->mask);
+  const __m512i thr = _mm512_sub_epi32(q->half_mask, _mm512_srai_epi32(v, 31));
+  v = _mm512_srav_epi32(v, q->right);
+  v = _mm512_mask_add_epi32(v, _mm512_cmpgt_epi32_mask(rem, thr), v, _mm512_set1_epi32(1));
+  v = _mm512_add_epi32(v, zp);
+  return _mm512_min_epi32(_mm512_max_epi32(v, lo), hi);
+}
+
+/* Rows i and i + 1 in fixed point (i + 1 may be >= mr: not stored). */
+static inline void store_pair_fixed(size_t i, size_t mr, size_t nc, __m512i a0, __m512i a1,
+                                    __m512i b0, __m512i b1, const tfcc_q8_out *o) {
+  const fixq q0 = fixq_load(o, 0, nc), q1 = fixq_load(o, 16, nc);
+  const __m512i zp = _mm512_set1_epi32(o->zp);
+  const __m512i lo = _mm512_set1_epi32(o->act_min), hi = _mm512_set1_epi32(o->act_max);
+  const __mmask16 m0 = (__mmask16)(nc >= 16 ? 0xFFFFu : (1u << nc) - 1u);
+  const __mmask16 m1 = (__mmask16)(nc >= 32 ? 0xFFFFu : nc > 16 ? (1u << (nc - 16)) - 1u : 0u);
+  uint8_t *c = o->c + i * o->c_stride;
+  _mm_mask_storeu_epi8(c, m0, _mm512_cvtepi32_epi8(fixq_apply(a0, &q0, zp, lo, hi)));
+  _mm_mask_storeu_epi8(c + 16, m1, _mm512_cvtepi32_epi8(fixq_apply(a1, &q1, zp, lo, hi)));
+  if (i + 1 >= mr) return;
+  c += o->c_stride;
+  _mm_mask_storeu_epi8(c, m0, _mm512_cvtepi32_epi8(fixq_apply(b0, &q0, zp, lo, hi)));
+  _mm_mask_storeu_epi8(c + 16, m1, _mm512_cvtepi32_epi8(fixq_apply(b1, &q1, zp, lo, hi)));
+}
+
+#endif
