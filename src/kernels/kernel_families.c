@@ -87,7 +87,10 @@ static const kernel_family k_families[] = {
       {TFCC_ISA_AVX2, "reduce-avx2"},
       {TFCC_ISA_AVX512, "reduce-avx512"},
       {TFCC_ISA_NEON, "reduce-neon"}}},
-    {"copy", "CONCATENATION, PAD, TRANSPOSE, SLICE, GATHER, RESIZE_*", {{TFCC_ISA_GENERIC, "ref"}}},
+    {"concat", "CONCATENATION, SPLIT, SPLIT_V (strided block copies, any dtype; uint8 requantized "
+               "inputs through q8-lut tables)",
+     {{TFCC_ISA_GENERIC, "concat-copy"}}},
+    {"copy", "PAD, TRANSPOSE, SLICE, GATHER, RESIZE_*", {{TFCC_ISA_GENERIC, "ref"}}},
     {"quantize", "QUANTIZE, DEQUANTIZE (per-tensor; builtin 8-bit requantize: quantize-lut table)",
      {{TFCC_ISA_GENERIC, "quantize-scalar"},
       {TFCC_ISA_SSE4, "quantize-sse4"},
