@@ -59,6 +59,14 @@ bool tfcc_q8_vbinary_params_init(tfcc_arith_qop op, tfcc_dtype dt, const tfcc_ar
       p->a_mult = q->xnn_a_mult;
       p->b_mult = q->xnn_b_mult;
       p->shift = q->xnn_shift;
+      p->xnn_pairs = p->a_mult > -(1 << 22) && p->a_mult < (1 << 22) && p->b_mult > -(1 << 22) &&
+                     p->b_mult < (1 << 22);
+      if (p->xnn_pairs) {
+        /* arithmetic >> 7 of a negative multiplier, without relying on signed >> */
+        const int32_t ah = (p->a_mult - (p->a_mult & 127)) / 128, bh = (p->b_mult - (p->b_mult & 127)) / 128;
+        p->a_pair = (int32_t)(((uint32_t)(p->a_mult & 127) << 16) | (uint16_t)ah);
+        p->b_pair = (int32_t)(((uint32_t)(p->b_mult & 127) << 16) | (uint16_t)bh);
+      }
       return rshift_ok(p->shift);
     case TFCC_AQ_ADD:
       /* (q - zp) << left_shift stays inside int32 for 8-bit values up to left shift 22. */

@@ -34,6 +34,11 @@ typedef struct tfcc_q8_vbinary_params {
   int32_t a_off, b_off;        /* -zero points (FIXED, MUL_XNN) */
   /* ADD_XNN */
   int32_t bias, a_mult, b_mult, shift; /* shift in [0, 31] */
+  /* ADD_XNN with |multipliers| < 2^22: m = mh * 128 + ml (ml in [0, 127]), packed as the int16
+   * pair (mh, ml) of one dword, so that one VPMADDWD of the word pair (q * 128, q) gives q * m
+   * exactly (|q * m| < 2^30). 0 when the multipliers are larger (the 32-bit path runs). */
+  bool xnn_pairs;
+  int32_t a_pair, b_pair;
   /* ADD_FIXED: s = RDBPOT(SRDHM(v << left_shift, mult), rshift); MUL_FIXED uses out_* with
    * out_lshift applied to the product first. All right shifts in [0, 31]. */
   int32_t left_shift;
