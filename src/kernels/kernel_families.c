@@ -79,7 +79,13 @@ static const kernel_family k_families[] = {
       {TFCC_ISA_NEON, "f32-vunary-neon"}}},
     {"activation", "GELU, ELU, PRELU (8-bit), int16 activations",
      {{TFCC_ISA_GENERIC, "ref"}}},
-    {"softmax", "SOFTMAX, LOG_SOFTMAX", {{TFCC_ISA_GENERIC, "ref"}}},
+    {"f32-softmax", "SOFTMAX (float32, beta >= 0; within 2e-6 relative)",
+     {{TFCC_ISA_GENERIC, "f32-softmax-scalar"},
+      {TFCC_ISA_AVX2, "f32-softmax-avx2"},
+      {TFCC_ISA_AVX512, "f32-softmax-avx512"}}},
+    {"softmax", "SOFTMAX uint8/int8 -> same type (q8-softmax: exact, tables through q8-lut), "
+                "int16 and LOG_SOFTMAX (ref)",
+     {{TFCC_ISA_GENERIC, "ref"}}},
     {"reduce", "MEAN (float32, int8, uint8, int16), quantized SUM over [outer, reduced, inner]; "
                "REDUCE_MAX, REDUCE_MIN, REDUCE_PROD and other layouts: ref",
      {{TFCC_ISA_GENERIC, "reduce-scalar"},
