@@ -158,7 +158,7 @@ int main(int argc, char **argv) {
       printf("%-14s %-11s %-18s %10.3f %10.2f\n", what, "ref", sh, ms, bytes_q / ms * 1e-6);
       for (int ki = 0; ki < tfcc_q8_vbinary_kernel_count(); ki++) {
         const tfcc_q8_vbinary_kernel *k = tfcc_q8_vbinary_kernel_at(ki);
-        if (!tfcc_kernel_isa_fits(k->isa, best)) continue;
+        if (!tfcc_q8_vbinary_usable(k, best)) continue;
         tfcc_q8_vbinary_params p;
         if (!tfcc_q8_vbinary_params_init(qop, TFCC_INT8, &q, &p)) continue;
         j.kind = 1;

@@ -51,7 +51,7 @@ static const kernel_family k_families[] = {
       {TFCC_ISA_AVX2, "f32-vbinary-avx2"},
       {TFCC_ISA_AVX512, "f32-vbinary-avx512"},
       {TFCC_ISA_NEON, "f32-vbinary-neon"}}},
-    {"q8-vbinary", "ADD, SUB, MUL (int8/uint8, both quant modes)",
+    {"q8-vbinary", "ADD, SUB, MUL (int8/uint8, both quant modes; avx512vnni on CPUs with AVX512-VNNI)",
      {{TFCC_ISA_GENERIC, "q8-vbinary-scalar"},
       {TFCC_ISA_AVX2, "q8-vbinary-avx2"},
       {TFCC_ISA_AVX512, "q8-vbinary-avx512"},

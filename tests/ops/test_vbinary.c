@@ -397,7 +397,7 @@ int main(void) {
   int tested = 0;
   for (int i = 0; i < tfcc_q8_vbinary_kernel_count(); i++) {
     const tfcc_q8_vbinary_kernel *k = tfcc_q8_vbinary_kernel_at(i);
-    if (!tfcc_kernel_isa_fits(k->isa, best)) {
+    if (!tfcc_q8_vbinary_usable(k, best)) {
       printf("skip %s (CPU level %s)\n", k->name, tfcc_isa_name(best));
       continue;
     }

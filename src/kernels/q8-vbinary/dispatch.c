@@ -10,23 +10,25 @@
 
 static const tfcc_q8_vbinary_kernel kernels[] = {
 #if defined(__x86_64__) || defined(__i386__)
-    {"q8-vbinary-avx512", TFCC_ISA_AVX512, tfcc_q8_vbinary_avx512},
-    {"q8-vbinary-avx2", TFCC_ISA_AVX2, tfcc_q8_vbinary_avx2},
+    {"q8-vbinary-avx512vnni", TFCC_ISA_AVX512, TFCC_CPU_AVX512VNNI, tfcc_q8_vbinary_avx512vnni},
+    {"q8-vbinary-avx512", TFCC_ISA_AVX512, -1, tfcc_q8_vbinary_avx512},
+    {"q8-vbinary-avx2", TFCC_ISA_AVX2, -1, tfcc_q8_vbinary_avx2},
 #endif
 #if defined(__aarch64__)
-    {"q8-vbinary-neon", TFCC_ISA_NEON, tfcc_q8_vbinary_neon},
+    {"q8-vbinary-neon", TFCC_ISA_NEON, -1, tfcc_q8_vbinary_neon},
 #endif
-    {"q8-vbinary-scalar", TFCC_ISA_GENERIC, tfcc_q8_vbinary_scalar},
+    {"q8-vbinary-scalar", TFCC_ISA_GENERIC, -1, tfcc_q8_vbinary_scalar},
 };
 #define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
 
-static bool usable(tfcc_isa k, tfcc_isa isa) {
-  return tfcc_isa_level_fits(k, isa);
+bool tfcc_q8_vbinary_usable(const tfcc_q8_vbinary_kernel *k, tfcc_isa isa) {
+  if (!tfcc_isa_level_fits(k->isa, isa)) return false;
+  return k->feature < 0 || tfcc_cpu_has(tfcc_cpu(), (tfcc_cpu_feature)k->feature);
 }
 
 const tfcc_q8_vbinary_kernel *tfcc_q8_vbinary_select(tfcc_isa isa) {
   for (int i = 0; i < N_KERNELS; i++)
-    if (usable(kernels[i].isa, isa)) return &kernels[i];
+    if (tfcc_q8_vbinary_usable(&kernels[i], isa)) return &kernels[i];
   return &kernels[N_KERNELS - 1];
 }
 

@@ -60,9 +60,12 @@ typedef void (*tfcc_q8_vbinary_fn)(const void *params, const void *a, const void
 typedef struct tfcc_q8_vbinary_kernel {
   const char *name;
   tfcc_isa isa;
+  int feature; /* tfcc_cpu_feature needed besides the ISA level, or -1 */
   tfcc_q8_vbinary_fn fn;
 } tfcc_q8_vbinary_kernel;
 
+/* Whether k runs at dispatch level isa on this CPU (level and extra feature). */
+bool tfcc_q8_vbinary_usable(const tfcc_q8_vbinary_kernel *k, tfcc_isa isa);
 const tfcc_q8_vbinary_kernel *tfcc_q8_vbinary_select(tfcc_isa isa);
 int tfcc_q8_vbinary_kernel_count(void);
 const tfcc_q8_vbinary_kernel *tfcc_q8_vbinary_kernel_at(int i);
@@ -76,6 +79,7 @@ void tfcc_q8_vbinary_run(struct tfcc_threadpool *pool, const tfcc_q8_vbinary_ker
 #define TFCC_Q8_VBINARY_DECL(name)                                                        \
   void name(const void *params, const void *a, const void *b, void *out, size_t n, int a_step, \
             int b_step)
+TFCC_Q8_VBINARY_DECL(tfcc_q8_vbinary_avx512vnni);
 TFCC_Q8_VBINARY_DECL(tfcc_q8_vbinary_avx512);
 TFCC_Q8_VBINARY_DECL(tfcc_q8_vbinary_avx2);
 TFCC_Q8_VBINARY_DECL(tfcc_q8_vbinary_neon);
