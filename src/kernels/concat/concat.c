@@ -9,22 +9,19 @@
     memcpy(d, s, SZ);                                               \
   return
 
-/* Blocks of b bytes, lo <= b <= 2 * lo (lo a constant): the first and the last lo bytes
- * (overlapping in the middle), loaded before either is stored. */
+/* Blocks of b bytes, lo <= b <= 2 * lo (lo a constant): the first and the last lo bytes, the
+ * overlap written twice with the same bytes (source and destination never overlap). */
 #define OVERLAP(LO)                                                     \
   for (int64_t k = 0; k < outer; k++, d += dst_stride, s += src_stride) { \
-    unsigned char h[LO], t[LO];                                         \
-    memcpy(h, s, LO);                                                   \
-    memcpy(t, s + bytes - LO, LO);                                      \
-    memcpy(d, h, LO);                                                   \
-    memcpy(d + bytes - LO, t, LO);                                      \
+    memcpy(d, s, LO);                                                   \
+    memcpy(d + bytes - LO, s + bytes - LO, LO);                         \
   }                                                                     \
   return
 
 void tfcc_copy_blocks(void *dst, size_t dst_stride, const void *src, size_t src_stride,
                       size_t bytes, int64_t outer) {
-  unsigned char *d = dst;
-  const unsigned char *s = src;
+  unsigned char *restrict d = dst;
+  const unsigned char *restrict s = src;
   if (bytes == 0 || outer <= 0) return;
   if (dst_stride == bytes && src_stride == bytes) {
     memcpy(d, s, bytes * (size_t)outer); /* one contiguous run */
@@ -37,13 +34,14 @@ void tfcc_copy_blocks(void *dst, size_t dst_stride, const void *src, size_t src_
     case 8: FIXED(8);
     case 16: FIXED(16);
     case 32: FIXED(32);
+    case 64: FIXED(64);
     default: break;
   }
   if (bytes < 4) { OVERLAP(2); } /* 3 */
   if (bytes < 8) { OVERLAP(4); }
   if (bytes < 16) { OVERLAP(8); }
   if (bytes < 32) { OVERLAP(16); }
-  if (bytes <= 64) { OVERLAP(32); }
+  if (bytes < 64) { OVERLAP(32); }
   for (int64_t k = 0; k < outer; k++, d += dst_stride, s += src_stride) memcpy(d, s, bytes);
 }
 

@@ -4,9 +4,9 @@
  *
  * The reference copies block by block with memcpy, which costs a library call per block: a
  * channel concatenation of [1, 8, 8, 1] pieces is 64 one-byte calls per input. Here each part
- * is copied as one strided loop whose block size is fixed for the whole loop (1, 2, 4, 8, 16
- * bytes: single moves; up to 64 bytes: two overlapping moves; larger: memcpy), so small
- * blocks cost a load and a store. Portable C: fixed-size memcpy compiles to vector moves on
+ * is copied as one strided loop whose block size is fixed for the whole loop (1, 2, 4, 8, 16,
+ * 32, 64 bytes: single moves; other sizes below 64: two overlapping moves; larger: memcpy), so
+ * small blocks cost a load and a store. Inputs and outputs must not overlap. Portable C: fixed-size memcpy compiles to vector moves on
  * every target, there is nothing per ISA to choose. */
 #ifndef TFCC_KERNELS_CONCAT_CONCAT_H
 #define TFCC_KERNELS_CONCAT_CONCAT_H

@@ -14,13 +14,23 @@ static inline int32_t to_i32_sat(float v) {
   return (int32_t)v;
 }
 
+/* roundf (half away from zero) then to_i32_sat, without the libm call for the usual range:
+ * for 0 <= p < 2^23, p - trunc(p) is exact, so comparing it with 0.5 decides as roundf. */
+static inline int32_t round_sat(float p) {
+  if (p >= 0.f && p < 8388608.f) {
+    const int32_t i = (int32_t)p;
+    return i + (p - (float)i >= 0.5f);
+  }
+  return to_i32_sat(roundf(p));
+}
+
 static inline uint8_t quantize(float prob, bool u8, int32_t zp) {
   int32_t q;
   if (u8) {
     q = to_i32_sat(prob + 0.5f);
     return (uint8_t)(q < 0 ? 0 : q > 255 ? 255 : q);
   }
-  q = (int32_t)((uint32_t)to_i32_sat(roundf(prob)) + (uint32_t)zp);
+  q = (int32_t)((uint32_t)round_sat(prob) + (uint32_t)zp);
   return (uint8_t)(int8_t)(q < -128 ? -128 : q > 127 ? 127 : q);
 }
 
