@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "kernels/ref/quant_util.h"
 #include "runtime/threadpool.h"
 
 static const tfcc_q8_vbinary_kernel kernels[] = {
@@ -80,9 +81,16 @@ bool tfcc_q8_vbinary_params_init(tfcc_arith_qop op, tfcc_dtype dt, const tfcc_ar
       p->b_rs = -q->in2_shift;
       p->out_qm = q->out_mult;
       p->out_rs = -q->out_shift;
-      return q->left_shift >= 0 && q->left_shift <= 22 && rshift_ok(p->a_rs) && rshift_ok(p->b_rs) &&
-             rshift_ok(p->out_rs) && p->a_qm != INT32_MIN && p->b_qm != INT32_MIN &&
-             p->out_qm != INT32_MIN;
+      if (!(q->left_shift >= 0 && q->left_shift <= 22 && rshift_ok(p->a_rs) && rshift_ok(p->b_rs) &&
+            rshift_ok(p->out_rs) && p->a_qm != INT32_MIN && p->b_qm != INT32_MIN &&
+            p->out_qm != INT32_MIN))
+        return false;
+      for (int x = 0; x < 256; x++) {
+        const int32_t v = p->is_signed ? (int32_t)(int8_t)x : x;
+        p->a_term[x] = tfcc_rdbpot(tfcc_srdhm((int32_t)((uint32_t)(v + p->a_off) << p->left_shift), p->a_qm), p->a_rs);
+        p->b_term[x] = tfcc_rdbpot(tfcc_srdhm((int32_t)((uint32_t)(v + p->b_off) << p->left_shift), p->b_qm), p->b_rs);
+      }
+      return true;
     case TFCC_AQ_MUL_XNN:
       p->op = TFCC_Q8VB_MUL_XNN;
       p->scale = q->xnn_scale;

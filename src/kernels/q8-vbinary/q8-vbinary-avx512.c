@@ -57,14 +57,6 @@ static inline __m512i add_xnn(const vparams *v, __m512i a, __m512i b) {
   return clamp(v, _mm512_add_epi32(_mm512_sra_epi32(acc, v->sh), v->zo));
 }
 
-static inline __m512i add_fixed(const vparams *v, __m512i a, __m512i b) {
-  const __m512i xa = _mm512_sll_epi32(_mm512_add_epi32(a, v->aoff), v->ls);
-  const __m512i xb = _mm512_sll_epi32(_mm512_add_epi32(b, v->boff), v->ls);
-  const __m512i s =
-      _mm512_add_epi32(rdbpot(srdhm(xa, v->aqm), &v->ard), rdbpot(srdhm(xb, v->bqm), &v->brd));
-  return clamp(v, _mm512_add_epi32(rdbpot(srdhm(s, v->oqm), &v->ord), v->zo));
-}
-
 static inline __m512i mul_xnn(const vparams *v, __m512i a, __m512i b) {
   const __m512i prod = _mm512_mullo_epi32(_mm512_add_epi32(a, v->aoff), _mm512_add_epi32(b, v->boff));
   __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(prod), v->scale);
@@ -154,6 +146,30 @@ static size_t add_xnn_pairs(const tfcc_q8_vbinary_params *p, const int8_t *pa, c
   return xnn_rows64(&x, a_step ? pa : pb, NULL, po, n, false);
 }
 
+/* ADD_FIXED through the per-input term tables: two 16-lane gathers (the tables are 1 KiB each,
+ * in L1) replace the per-input shift, SRDHM and RDBPOT; the sum goes through the output
+ * multiplier as in add_fixed. A constant operand's term is a broadcast. */
+static void row_add_fixed_tab(const vparams *v, const tfcc_q8_vbinary_params *p, const uint8_t *pa,
+                              const uint8_t *pb, int8_t *po, size_t n, int a_step, int b_step) {
+  const __m512i ca = _mm512_set1_epi32(p->a_term[pa[0]]), cb = _mm512_set1_epi32(p->b_term[pb[0]]);
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const __m512i ta = a_step ? _mm512_i32gather_epi32(_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(pa + i))), p->a_term, 4) : ca;
+    const __m512i tb = b_step ? _mm512_i32gather_epi32(_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(pb + i))), p->b_term, 4) : cb;
+    const __m512i s = _mm512_add_epi32(ta, tb);
+    const __m512i r = clamp(v, _mm512_add_epi32(rdbpot(srdhm(s, v->oqm), &v->ord), v->zo));
+    _mm_storeu_si128((__m128i *)(po + i), _mm512_cvtepi32_epi8(r));
+  }
+  if (i < n) {
+    const __mmask16 m = (__mmask16)((1u << (n - i)) - 1u);
+    const __m512i ta = a_step ? _mm512_mask_i32gather_epi32(ca, m, _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(m, pa + i)), p->a_term, 4) : ca;
+    const __m512i tb = b_step ? _mm512_mask_i32gather_epi32(cb, m, _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(m, pb + i)), p->b_term, 4) : cb;
+    const __m512i s = _mm512_add_epi32(ta, tb);
+    const __m512i r = clamp(v, _mm512_add_epi32(rdbpot(srdhm(s, v->oqm), &v->ord), v->zo));
+    _mm_mask_storeu_epi8(po + i, m, _mm512_cvtepi32_epi8(r));
+  }
+}
+
 /* One row loop per operation so that each keeps its constants in registers. */
 #define ROW(name, op)                                                                          \
   static void name(const vparams *v, const int8_t *pa, const int8_t *pb, int8_t *po, size_t n,  \
@@ -174,7 +190,6 @@ static size_t add_xnn_pairs(const tfcc_q8_vbinary_params *p, const int8_t *pa, c
     }                                                                                          \
   }
 ROW(row_add_xnn, add_xnn)
-ROW(row_add_fixed, add_fixed)
 ROW(row_mul_xnn, mul_xnn)
 ROW(row_mul_fixed, mul_fixed)
 
@@ -210,7 +225,7 @@ TFCC_Q8_VBINARY_DECL(tfcc_q8_vbinary_avx512) {
                     (int8_t *)out + done, n - done, a_step, b_step);
       break;
     }
-    case TFCC_Q8VB_ADD_FIXED: row_add_fixed(&v, a, b, out, n, a_step, b_step); break;
+    case TFCC_Q8VB_ADD_FIXED: row_add_fixed_tab(&v, p, a, b, out, n, a_step, b_step); break;
     case TFCC_Q8VB_MUL_XNN: row_mul_xnn(&v, a, b, out, n, a_step, b_step); break;
     default: row_mul_fixed(&v, a, b, out, n, a_step, b_step); break;
   }

@@ -44,6 +44,9 @@ typedef struct tfcc_q8_vbinary_params {
   int32_t left_shift;
   int32_t a_qm, a_rs, b_qm, b_rs;
   int32_t out_qm, out_rs, out_ls;
+  /* ADD_FIXED: each input's term RDBPOT(SRDHM((q - zp) << left_shift, qm), rs) by raw byte
+   * (the byte's unsigned value as index), for the gather path of the AVX-512 variants. */
+  int32_t a_term[256], b_term[256];
   /* MUL_XNN */
   float scale;
 } tfcc_q8_vbinary_params;
