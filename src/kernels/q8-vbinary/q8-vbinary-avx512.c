@@ -149,24 +149,33 @@ static size_t add_xnn_pairs(const tfcc_q8_vbinary_params *p, const int8_t *pa, c
 /* ADD_FIXED through the per-input term tables: two 16-lane gathers (the tables are 1 KiB each,
  * in L1) replace the per-input shift, SRDHM and RDBPOT; the sum goes through the output
  * multiplier as in add_fixed. A constant operand's term is a broadcast. */
+static inline __m512i terms(const int32_t *table, const uint8_t *p) {
+  return _mm512_i32gather_epi32(_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)p)), table, 4);
+}
+
+static inline __m512i terms_tail(const int32_t *table, const uint8_t *p, __mmask16 m, __m512i c) {
+  return _mm512_mask_i32gather_epi32(c, m, _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(m, p)), table, 4);
+}
+
+static inline __m512i fixed_out(const vparams *v, __m512i ta, __m512i tb) {
+  const __m512i s = _mm512_add_epi32(ta, tb);
+  return clamp(v, _mm512_add_epi32(rdbpot(srdhm(s, v->oqm), &v->ord), v->zo));
+}
+
 static void row_add_fixed_tab(const vparams *v, const tfcc_q8_vbinary_params *p, const uint8_t *pa,
                               const uint8_t *pb, int8_t *po, size_t n, int a_step, int b_step) {
   const __m512i ca = _mm512_set1_epi32(p->a_term[pa[0]]), cb = _mm512_set1_epi32(p->b_term[pb[0]]);
   size_t i = 0;
   for (; i + 16 <= n; i += 16) {
-    const __m512i ta = a_step ? _mm512_i32gather_epi32(_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(pa + i))), p->a_term, 4) : ca;
-    const __m512i tb = b_step ? _mm512_i32gather_epi32(_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(pb + i))), p->b_term, 4) : cb;
-    const __m512i s = _mm512_add_epi32(ta, tb);
-    const __m512i r = clamp(v, _mm512_add_epi32(rdbpot(srdhm(s, v->oqm), &v->ord), v->zo));
-    _mm_storeu_si128((__m128i *)(po + i), _mm512_cvtepi32_epi8(r));
+    const __m512i ta = a_step ? terms(p->a_term, pa + i) : ca;
+    const __m512i tb = b_step ? terms(p->b_term, pb + i) : cb;
+    _mm_storeu_si128((__m128i *)(po + i), _mm512_cvtepi32_epi8(fixed_out(v, ta, tb)));
   }
   if (i < n) {
     const __mmask16 m = (__mmask16)((1u << (n - i)) - 1u);
-    const __m512i ta = a_step ? _mm512_mask_i32gather_epi32(ca, m, _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(m, pa + i)), p->a_term, 4) : ca;
-    const __m512i tb = b_step ? _mm512_mask_i32gather_epi32(cb, m, _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(m, pb + i)), p->b_term, 4) : cb;
-    const __m512i s = _mm512_add_epi32(ta, tb);
-    const __m512i r = clamp(v, _mm512_add_epi32(rdbpot(srdhm(s, v->oqm), &v->ord), v->zo));
-    _mm_mask_storeu_epi8(po + i, m, _mm512_cvtepi32_epi8(r));
+    const __m512i ta = a_step ? terms_tail(p->a_term, pa + i, m, ca) : ca;
+    const __m512i tb = b_step ? terms_tail(p->b_term, pb + i, m, cb) : cb;
+    _mm_mask_storeu_epi8(po + i, m, _mm512_cvtepi32_epi8(fixed_out(v, ta, tb)));
   }
 }
 
