@@ -163,10 +163,22 @@ tfcc_status tfcc_arith_init(tfcc_init_ctx *ctx, uint8_t opts_type) {
   return TFCC_OK;
 }
 
-static tfcc_arith_opts opts_of(const tfcc_op_ctx *ctx) {
-  tfcc_arith_opts o = {TFCC_ACT_NONE, false, TFCC_QUANT_COMPAT_TFLITE};
-  if (ctx->params) o = *(const tfcc_arith_opts *)ctx->params;
-  return o;
+/* The options fields (not the cached parameters, which are large). */
+typedef struct arith_flags {
+  int32_t activation;
+  bool pot_scale_int16;
+  int quant_compat;
+} arith_flags;
+
+static arith_flags opts_of(const tfcc_op_ctx *ctx) {
+  arith_flags f = {TFCC_ACT_NONE, false, TFCC_QUANT_COMPAT_TFLITE};
+  if (ctx->params) {
+    const tfcc_arith_opts *o = ctx->params;
+    f.activation = o->activation;
+    f.pot_scale_int16 = o->pot_scale_int16;
+    f.quant_compat = o->quant_compat;
+  }
+  return f;
 }
 
 /* ------------------------------------------------------------------ arithmetic */
@@ -227,7 +239,7 @@ static tfcc_status arith_qparams(tfcc_op_ctx *ctx, tfcc_arith_kind k, tfcc_arith
   const tfcc_dtype dt = o->dtype;
   int32_t lo, hi;
   tfcc_elem_qrange(dt, &lo, &hi);
-  const tfcc_arith_opts opts = opts_of(ctx);
+  const arith_flags opts = opts_of(ctx);
   memset(q, 0, sizeof *q);
   if (opts.quant_compat == TFCC_QUANT_COMPAT_TFLITE && xnn_arith_takes(k, dt, s1, s2, so)) {
     if (k == TFCC_ARITH_MUL) {
