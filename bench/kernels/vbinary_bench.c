@@ -3,7 +3,8 @@
  * CPU time per call of the reference kernel and of every fast variant the CPU can run:
  * for ResNet-50's residual ADD shapes (56x56x256 .. 7x7x2048, same shape) and a per-channel
  * broadcast, int8 ADD in both quant modes (XNNPACK / builtin fixed point), int8 MUL (XNNPACK),
- * float32 ADD with RELU; then the activations on 56x56x256 (float32 RELU6, HARD_SWISH,
+ * float32 ADD with RELU (avx512-i32: the AVX-512 variant with its 16-bit word-pair ADD path
+ * switched off, i.e. 32-bit lanes only); then the activations on 56x56x256 (float32 RELU6, HARD_SWISH,
  * LOGISTIC, TANH; the int8 table lookup) and DeepLab's resize 33x33x21 -> 257x257 (int8 and
  * float32).
  * Single thread. */
@@ -158,7 +159,7 @@ int main(int argc, char **argv) {
       printf("%-14s %-11s %-18s %10.3f %10.2f\n", what, "ref", sh, ms, bytes_q / ms * 1e-6);
       for (int ki = 0; ki < tfcc_q8_vbinary_kernel_count(); ki++) {
         const tfcc_q8_vbinary_kernel *k = tfcc_q8_vbinary_kernel_at(ki);
-        if (!tfcc_kernel_isa_fits(k->isa, best)) continue;
+        if (!tfcc_q8_vbinary_usable(k, best)) continue;
         tfcc_q8_vbinary_params p;
         if (!tfcc_q8_vbinary_params_init(qop, TFCC_INT8, &q, &p)) continue;
         j.kind = 1;
@@ -166,6 +167,12 @@ int main(int argc, char **argv) {
         j.qp = &p;
         ms = median_ms(&j);
         printf("%-14s %-11s %-18s %10.3f %10.2f\n", what, k->name + 11, sh, ms, bytes_q / ms * 1e-6);
+        if (p.xnn_pairs && !strcmp(k->name, "q8-vbinary-avx512")) {
+          /* the same variant in 32-bit lanes only (before the 16-bit word-pair path) */
+          p.xnn_pairs = false;
+          ms = median_ms(&j);
+          printf("%-14s %-11s %-18s %10.3f %10.2f\n", what, "avx512-i32", sh, ms, bytes_q / ms * 1e-6);
+        }
       }
     }
     tfcc_binary_act act;

@@ -134,6 +134,8 @@ static void arith_cache_qparams(const tfcc_init_ctx *ictx, tfcc_arith_opts *o, u
   c.n_out = 1;
   c.err = &scratch_err;
   o->q_ready = arith_qparams(&c, k, &o->q, &o->qop) == TFCC_OK;
+  o->vp_ready = o->q_ready && k <= TFCC_ARITH_MUL &&
+                tfcc_q8_vbinary_params_init(o->qop, views[2].dtype, &o->q, &o->vp);
 }
 
 tfcc_status tfcc_arith_init(tfcc_init_ctx *ctx, uint8_t opts_type) {
@@ -161,10 +163,22 @@ tfcc_status tfcc_arith_init(tfcc_init_ctx *ctx, uint8_t opts_type) {
   return TFCC_OK;
 }
 
-static tfcc_arith_opts opts_of(const tfcc_op_ctx *ctx) {
-  tfcc_arith_opts o = {TFCC_ACT_NONE, false, TFCC_QUANT_COMPAT_TFLITE};
-  if (ctx->params) o = *(const tfcc_arith_opts *)ctx->params;
-  return o;
+/* The options fields (not the cached parameters, which are large). */
+typedef struct arith_flags {
+  int32_t activation;
+  bool pot_scale_int16;
+  int quant_compat;
+} arith_flags;
+
+static arith_flags opts_of(const tfcc_op_ctx *ctx) {
+  arith_flags f = {TFCC_ACT_NONE, false, TFCC_QUANT_COMPAT_TFLITE};
+  if (ctx->params) {
+    const tfcc_arith_opts *o = ctx->params;
+    f.activation = o->activation;
+    f.pot_scale_int16 = o->pot_scale_int16;
+    f.quant_compat = o->quant_compat;
+  }
+  return f;
 }
 
 /* ------------------------------------------------------------------ arithmetic */
@@ -225,7 +239,7 @@ static tfcc_status arith_qparams(tfcc_op_ctx *ctx, tfcc_arith_kind k, tfcc_arith
   const tfcc_dtype dt = o->dtype;
   int32_t lo, hi;
   tfcc_elem_qrange(dt, &lo, &hi);
-  const tfcc_arith_opts opts = opts_of(ctx);
+  const arith_flags opts = opts_of(ctx);
   memset(q, 0, sizeof *q);
   if (opts.quant_compat == TFCC_QUANT_COMPAT_TFLITE && xnn_arith_takes(k, dt, s1, s2, so)) {
     if (k == TFCC_ARITH_MUL) {
@@ -371,11 +385,15 @@ tfcc_status tfcc_arith_eval(tfcc_op_ctx *ctx, tfcc_arith_kind k) {
       return st;
     }
     if (k == TFCC_ARITH_DIV && (st = arith_check_data(ctx, k, &q)) != TFCC_OK) return st;
-    tfcc_q8_vbinary_params vp;
-    if (k <= TFCC_ARITH_MUL && tfcc_q8_vbinary_params_init(qop, dt, &q, &vp)) {
-      tfcc_q8_vbinary_run(ctx->pool, tfcc_q8_vbinary_select(ctx->isa), &vp, &bc, a->data, b->data,
-                          o->data);
-      return TFCC_OK;
+    if (k <= TFCC_ARITH_MUL) {
+      tfcc_q8_vbinary_params vp;
+      const tfcc_q8_vbinary_params *vpp = po && po->q_ready && po->vp_ready ? &po->vp : NULL;
+      if (!vpp && !(po && po->q_ready) && tfcc_q8_vbinary_params_init(qop, dt, &q, &vp)) vpp = &vp;
+      if (vpp) {
+        tfcc_q8_vbinary_run(ctx->pool, tfcc_q8_vbinary_select(ctx->isa), vpp, &bc, a->data, b->data,
+                            o->data);
+        return TFCC_OK;
+      }
     }
     if (!tfcc_ref_arith_q(qop, dt, &bc, a->data, b->data, o->data, &q))
       return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "%s: no quantized kernel for %s",

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kernels/q8-vbinary/vbinary.h"
 #include "kernels/ref/arith_quant.h"
 #include "kernels/ref/binary.h"
 #include "kernels/ref/compare.h"
@@ -32,6 +33,9 @@ typedef struct tfcc_arith_opts {
   bool q_ready;
   tfcc_arith_q q;
   tfcc_arith_qop qop;
+  /* ADD/SUB/MUL 8-bit: the q8-vbinary parameters (with ADD_FIXED's term tables), from q once */
+  bool vp_ready;
+  tfcc_q8_vbinary_params vp;
 } tfcc_arith_opts;
 
 /* init of ADD/SUB/MUL/DIV: parses the options table of type opts_type. */

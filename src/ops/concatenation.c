@@ -4,12 +4,73 @@
  * int16 zero points must be 0 (copied without rescaling); uint8 inputs with another
  * scale/zero point are requantized as ConcatenationWithScaling. */
 #include <stdlib.h>
+#include <string.h>
 
+#include "kernels/concat/concat.h"
+#include "kernels/q8-lut/lut.h"
 #include "kernels/ref/copy.h"
 #include "ops/shape_ops_util.h"
 
 #define OP "CONCATENATION"
 #define CONCAT_MAX_INPUTS 4096
+
+/* Per model (init): for uint8, which inputs are requantized and their 256-entry tables, built
+ * by running the reference requantization (tfcc_ref_concat_u8_scaled) on every byte value, so
+ * the table lookup is exact by construction. slot[i] < 0: input i is copied unchanged. */
+typedef struct concat_params {
+  int32_t n;
+  int32_t n_tables;
+  int32_t *slot;          /* [n] */
+  uint8_t (*table)[256];  /* [n_tables] */
+} concat_params;
+
+static tfcc_status concat_init(tfcc_init_ctx *ctx) {
+  ctx->params = NULL;
+  const tfcc_ir_node *node = ctx->node;
+  if (!node || !ctx->sg || node->n_inputs < 1 || node->n_outputs < 1 || node->outputs[0] < 0)
+    return TFCC_OK;
+  const tfcc_ir_tensor *to = &ctx->sg->tensors[node->outputs[0]];
+  if (to->dtype != TFCC_UINT8 || to->quant.count < 1 || !to->quant.scale || !to->quant.zero_point)
+    return TFCC_OK; /* other dtypes never requantize; prepare reports bad quantization */
+  const float out_scale = to->quant.scale[0];
+  const int32_t out_zp = to->quant.zero_point[0];
+  const int32_t n = node->n_inputs;
+  int32_t n_tables = 0;
+  for (int32_t i = 0; i < n; i++) {
+    if (node->inputs[i] < 0) return TFCC_OK;
+    const tfcc_ir_tensor *t = &ctx->sg->tensors[node->inputs[i]];
+    const float sc = t->quant.count > 0 ? t->quant.scale[0] : 0.f;
+    const int32_t zp = t->quant.count > 0 ? t->quant.zero_point[0] : 0;
+    if (sc != out_scale || zp != out_zp) n_tables++;
+  }
+  const size_t head = (sizeof(concat_params) + (size_t)n * sizeof(int32_t) + 63) & ~(size_t)63;
+  concat_params *p = calloc(1, head + (size_t)n_tables * 256);
+  if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for " OP " tables");
+  p->n = n;
+  p->n_tables = n_tables;
+  p->slot = (int32_t *)(void *)(p + 1);
+  p->table = (uint8_t(*)[256])(void *)((uint8_t *)p + head);
+  uint8_t bytes[256];
+  for (int v = 0; v < 256; v++) bytes[v] = (uint8_t)v;
+  const uint8_t *src = bytes;
+  const int64_t inner = 256;
+  int32_t k = 0;
+  for (int32_t i = 0; i < n; i++) {
+    const tfcc_ir_tensor *t = &ctx->sg->tensors[node->inputs[i]];
+    const float sc = t->quant.count > 0 ? t->quant.scale[0] : 0.f;
+    const int32_t zp = t->quant.count > 0 ? t->quant.zero_point[0] : 0;
+    if ((sc == out_scale && zp == out_zp) || !(out_scale > 0.f)) {
+      p->slot[i] = -1;
+      continue;
+    }
+    p->slot[i] = k;
+    tfcc_ref_concat_u8_scaled(1, &src, &inner, 1, &sc, &zp, out_scale, out_zp, p->table[k]);
+    k++;
+  }
+  p->n_tables = k;
+  ctx->params = p;
+  return TFCC_OK;
+}
 
 static tfcc_status concat_prepare(tfcc_op_ctx *ctx) {
   tfcc_status st = tfcc_so_check_arity(ctx, OP, 1, CONCAT_MAX_INPUTS, 1);
@@ -72,6 +133,28 @@ static tfcc_status concat_prepare(tfcc_op_ctx *ctx) {
   return tfcc_so_set_shape(ctx, OP, out, t0->rank, dims);
 }
 
+/* The requantizing uint8 path: copied parts as strided block copies, rescaled parts through
+ * their table (one lookup pass when outer is 1, else one per block). */
+static void concat_u8_tables(const tfcc_op_ctx *ctx, const concat_params *p, int32_t n,
+                             const void *const *ptrs, const size_t *inner, int64_t outer) {
+  size_t row = 0;
+  for (int32_t i = 0; i < n; i++) row += inner[i];
+  const tfcc_q8_lut_kernel *lk = tfcc_q8_lut_select(ctx->isa);
+  uint8_t *o = (uint8_t *)ctx->out[0]->data;
+  for (int32_t i = 0; i < n; i++) {
+    const int32_t slot = p->slot[i];
+    if (slot < 0) {
+      tfcc_copy_blocks(o, row, ptrs[i], inner[i], inner[i], outer);
+    } else if (outer == 1) {
+      tfcc_q8_lut_run(ctx->pool, lk, p->table[slot], ptrs[i], o, inner[i]);
+    } else if (inner[i]) {
+      const uint8_t *src = ptrs[i];
+      for (int64_t k = 0; k < outer; k++) lk->fn(p->table[slot], src + (size_t)k * inner[i], o + (size_t)k * row, inner[i]);
+    }
+    o += inner[i];
+  }
+}
+
 static tfcc_status concat_eval(tfcc_op_ctx *ctx) {
   tfcc_tensor *out = ctx->out[0];
   const tfcc_tensor *t0 = ctx->in[0];
@@ -96,19 +179,33 @@ static tfcc_status concat_eval(tfcc_op_ctx *ctx) {
     ptrs[i] = t->data;
     inner[i] = tfcc_so_prod(t->dims, axis, t->rank);
     inner_bytes[i] = (size_t)inner[i] * es;
-    scales[i] = tfcc_so_scale(t);
-    zps[i] = tfcc_so_zero_point(t);
-    if (out->dtype == TFCC_UINT8 &&
-        (scales[i] != tfcc_so_scale(out) || zps[i] != tfcc_so_zero_point(out)))
-      rescale = true;
+    if (out->dtype == TFCC_UINT8) {
+      scales[i] = tfcc_so_scale(t);
+      zps[i] = tfcc_so_zero_point(t);
+      if (scales[i] != tfcc_so_scale(out) || zps[i] != tfcc_so_zero_point(out)) rescale = true;
+    }
   }
-  if (rescale)
-    tfcc_ref_concat_u8_scaled(n, (const uint8_t *const *)ptrs, inner, outer, scales, zps,
-                              tfcc_so_scale(out), tfcc_so_zero_point(out), (uint8_t *)out->data);
-  else
-    tfcc_ref_concat(n, ptrs, inner_bytes, outer, out->data);
+  if (!rescale) {
+    tfcc_concat_copy(n, ptrs, inner_bytes, outer, out->data);
+    return TFCC_OK;
+  }
+  const concat_params *p = ctx->params;
+  if (p && p->n == n) {
+    concat_u8_tables(ctx, p, n, ptrs, inner_bytes, outer);
+    return TFCC_OK;
+  }
+  tfcc_ref_concat_u8_scaled(n, (const uint8_t *const *)ptrs, inner, outer, scales, zps,
+                            tfcc_so_scale(out), tfcc_so_zero_point(out), (uint8_t *)out->data);
   return TFCC_OK;
 }
 
-const tfcc_op_def tfcc_op_concatenation = {
-    .name = OP, .prepare = concat_prepare, .eval = concat_eval};
+static const char *concat_kernel(const tfcc_op_ctx *ctx) {
+  const concat_params *p = ctx->params;
+  return p && p->n_tables > 0 ? tfcc_q8_lut_select(ctx->isa)->name : "concat-copy";
+}
+
+const tfcc_op_def tfcc_op_concatenation = {.name = OP,
+                                           .init = concat_init,
+                                           .prepare = concat_prepare,
+                                           .eval = concat_eval,
+                                           .kernel = concat_kernel};

@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "kernels/ref/softmax.h"
+#include "kernels/softmax/softmax.h"
 #include "ops/act_common.h"
 
 typedef struct softmax_op {
@@ -81,18 +82,33 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   const size_t outer = n / depth;
   switch (p->head.in_type) {
     case TFCC_FLOAT32:
-      tfcc_softmax_f32((const float *)in->data, (float *)ctx->out[0]->data, outer, depth, p->beta);
+      tfcc_f32_softmax_run(ctx->pool, tfcc_f32_softmax_select(ctx->isa), (const float *)in->data,
+                           (float *)ctx->out[0]->data, outer, depth, p->beta);
       break;
     case TFCC_INT16:
       tfcc_softmax_i16((const int16_t *)in->data, (int16_t *)ctx->out[0]->data, outer, depth,
                        &p->i16);
       break;
     default:
-      tfcc_softmax_q8(p->head.in_type, in->data, p->head.out_type, ctx->out[0]->data, outer,
-                      depth, p->table, p->out_scale, p->out_zp);
+      if (!tfcc_q8_softmax(tfcc_q8_lut_select(ctx->isa), p->head.in_type, in->data,
+                           p->head.out_type, ctx->out[0]->data, outer, depth, p->table,
+                           p->out_scale, p->out_zp))
+        tfcc_softmax_q8(p->head.in_type, in->data, p->head.out_type, ctx->out[0]->data, outer,
+                        depth, p->table, p->out_scale, p->out_zp);
       break;
   }
   return TFCC_OK;
+}
+
+static const char *kernel(const tfcc_op_ctx *ctx) {
+  const softmax_op *p = (const softmax_op *)ctx->params;
+  if (!p) return "ref";
+  if (p->head.in_type == TFCC_FLOAT32)
+    return p->beta >= 0.f ? tfcc_f32_softmax_select(ctx->isa)->name : "ref";
+  if (p->head.in_type == p->head.out_type &&
+      (p->head.in_type == TFCC_UINT8 || p->head.in_type == TFCC_INT8))
+    return "q8-softmax";
+  return "ref";
 }
 
 const tfcc_op_def tfcc_op_softmax = {
@@ -100,4 +116,5 @@ const tfcc_op_def tfcc_op_softmax = {
     .init = init,
     .prepare = prepare,
     .eval = eval,
+    .kernel = kernel,
 };

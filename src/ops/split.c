@@ -39,4 +39,10 @@ static tfcc_status split_eval(tfcc_op_ctx *ctx) {
   return tfcc_split_eval_common(ctx, in, axis);
 }
 
-const tfcc_op_def tfcc_op_split = {.name = OP, .prepare = split_prepare, .eval = split_eval};
+static const char *split_kernel(const tfcc_op_ctx *ctx) {
+  (void)ctx;
+  return "concat-copy";
+}
+
+const tfcc_op_def tfcc_op_split = {
+    .name = OP, .prepare = split_prepare, .eval = split_eval, .kernel = split_kernel};

@@ -1,7 +1,7 @@
 /* Shared output shapes and copy of SPLIT / SPLIT_V; the contract is in split_common.h. */
 #include "ops/split_common.h"
 
-#include "kernels/ref/copy.h"
+#include "kernels/concat/concat.h"
 #include "ops/shape_ops_util.h"
 
 tfcc_status tfcc_split_prepare_common(tfcc_op_ctx *ctx, const char *op, const tfcc_tensor *in,
@@ -30,6 +30,6 @@ tfcc_status tfcc_split_eval_common(tfcc_op_ctx *ctx, const tfcc_tensor *in, int3
     ptrs[i] = ctx->out[i]->data;
     inner[i] = (size_t)tfcc_so_prod(ctx->out[i]->dims, axis, ctx->out[i]->rank) * es;
   }
-  tfcc_ref_split(in->data, ctx->n_out, ptrs, inner, tfcc_so_prod(in->dims, 0, axis));
+  tfcc_split_copy(in->data, ctx->n_out, ptrs, inner, tfcc_so_prod(in->dims, 0, axis));
   return TFCC_OK;
 }

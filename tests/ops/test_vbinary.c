@@ -98,6 +98,8 @@ static bool make_q(const qcase *c, tfcc_arith_q *q) {
 }
 
 static int q_refused = 0, q_run = 0;
+/* run_q fills a[i] = i and b[i] = i >> 8 (every byte pair once per 65536 elements). */
+static bool g_all_pairs = false;
 
 /* inplace: 0 separate output, 1 output is input 0's buffer, 2 input 1's. */
 static void run_q(const tfcc_q8_vbinary_kernel *k, tfcc_threadpool *pool, const qcase *c,
@@ -124,6 +126,12 @@ static void run_q(const tfcc_q8_vbinary_kernel *k, tfcc_threadpool *pool, const 
   /* extremes of the storage range */
   for (int64_t i = 0; i < na; i += 5) a[i] = (i / 5) % 2 ? 0x80 : 0x7F;
   for (int64_t i = 0; i < nb; i += 7) b[i] = (i / 7) % 2 ? 0x00 : 0xFF;
+  if (g_all_pairs) {
+    for (int64_t i = 0; i < na; i++) a[i] = (uint8_t)i;
+    for (int64_t i = 0; i < nb; i++) b[i] = (uint8_t)(i >> 8);
+    if (na == 1) a[0] = 0x81;
+    if (nb == 1) b[0] = 0xC3;
+  }
   CHECK(tfcc_ref_arith_q(c->op, dt, &bc, a, b, want, &q));
   memset(got, 0xEE, (size_t)n + 1);
   const uint8_t *pa = a, *pb = b;
@@ -202,6 +210,38 @@ static void test_q8(const tfcc_q8_vbinary_kernel *k, tfcc_threadpool *pool) {
           run_q(k, NULL, &c, one, 1, d, 1, 2);
         }
       }
+  /* ADD / SUB: every byte pair, extreme scale ratios (XNNPACK's limits 2^-10 and 2^8, multipliers up to
+   * 2^21), zero points at the storage limits, all activations: same shape (65536 + 45: the
+   * 64-wide loop and its tail), a scalar on either side (the constant folded into the bias),
+   * per-channel rows of 300 (64-wide loop restarting on each row). */
+  {
+    static const float ratio[][2] = {{0x1.0p-10f, 0x1.0p-10f}, {255.9f, 0.001f}, {0.001f, 255.9f},
+                                     {255.9f, 255.9f}, {1.f, 1.f}, {0.37f, 3.1f}};
+    g_all_pairs = true;
+    for (int oi = 0; oi < 2; oi++) /* ADD / SUB in both modes (the 16-bit and table paths) */
+      for (int sg = 0; sg < 2; sg++)
+        for (int r = 0; r < 6; r++) {
+          qcase c;
+          random_qcase(&c, ops[oi], sg == 1, r);
+          c.so = 0.05f;
+          c.s1 = ratio[r][0] * c.so;
+          c.s2 = ratio[r][1] * c.so;
+          const int32_t lo = sg ? -128 : 0, hi = sg ? 127 : 255;
+          if (r % 2) {
+            c.z1 = lo;
+            c.z2 = hi;
+            c.zo = r % 3 ? hi : lo;
+          }
+          c.sub = (oi == 0 || oi == 1) && (r % 2 == 0);
+          c.act = r % 4;
+          const int32_t all[1] = {65536 + 45}, one[1] = {1}, rows[2] = {219, 300}, ch[1] = {300};
+          run_q(k, NULL, &c, all, 1, all, 1, 0);
+          run_q(k, NULL, &c, all, 1, one, 1, 1);
+          run_q(k, NULL, &c, one, 1, all, 1, 2);
+          run_q(k, NULL, &c, rows, 2, ch, 1, 0);
+        }
+    g_all_pairs = false;
+  }
   /* split over threads: same shape, per channel, scalar */
   for (int oi = 0; oi < 4; oi++) {
     qcase c;
@@ -356,7 +396,7 @@ int main(void) {
   int tested = 0;
   for (int i = 0; i < tfcc_q8_vbinary_kernel_count(); i++) {
     const tfcc_q8_vbinary_kernel *k = tfcc_q8_vbinary_kernel_at(i);
-    if (!tfcc_kernel_isa_fits(k->isa, best)) {
+    if (!tfcc_q8_vbinary_usable(k, best)) {
       printf("skip %s (CPU level %s)\n", k->name, tfcc_isa_name(best));
       continue;
     }

@@ -6,27 +6,30 @@
 #include <math.h>
 #include <string.h>
 
+#include "kernels/ref/quant_util.h"
 #include "runtime/threadpool.h"
 
 static const tfcc_q8_vbinary_kernel kernels[] = {
 #if defined(__x86_64__) || defined(__i386__)
-    {"q8-vbinary-avx512", TFCC_ISA_AVX512, tfcc_q8_vbinary_avx512},
-    {"q8-vbinary-avx2", TFCC_ISA_AVX2, tfcc_q8_vbinary_avx2},
+    {"q8-vbinary-avx512vnni", TFCC_ISA_AVX512, TFCC_CPU_AVX512VNNI, tfcc_q8_vbinary_avx512vnni},
+    {"q8-vbinary-avx512", TFCC_ISA_AVX512, -1, tfcc_q8_vbinary_avx512},
+    {"q8-vbinary-avx2", TFCC_ISA_AVX2, -1, tfcc_q8_vbinary_avx2},
 #endif
 #if defined(__aarch64__)
-    {"q8-vbinary-neon", TFCC_ISA_NEON, tfcc_q8_vbinary_neon},
+    {"q8-vbinary-neon", TFCC_ISA_NEON, -1, tfcc_q8_vbinary_neon},
 #endif
-    {"q8-vbinary-scalar", TFCC_ISA_GENERIC, tfcc_q8_vbinary_scalar},
+    {"q8-vbinary-scalar", TFCC_ISA_GENERIC, -1, tfcc_q8_vbinary_scalar},
 };
 #define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
 
-static bool usable(tfcc_isa k, tfcc_isa isa) {
-  return tfcc_isa_level_fits(k, isa);
+bool tfcc_q8_vbinary_usable(const tfcc_q8_vbinary_kernel *k, tfcc_isa isa) {
+  if (!tfcc_isa_level_fits(k->isa, isa)) return false;
+  return k->feature < 0 || tfcc_cpu_has(tfcc_cpu(), (tfcc_cpu_feature)k->feature);
 }
 
 const tfcc_q8_vbinary_kernel *tfcc_q8_vbinary_select(tfcc_isa isa) {
   for (int i = 0; i < N_KERNELS; i++)
-    if (usable(kernels[i].isa, isa)) return &kernels[i];
+    if (tfcc_q8_vbinary_usable(&kernels[i], isa)) return &kernels[i];
   return &kernels[N_KERNELS - 1];
 }
 
@@ -59,6 +62,14 @@ bool tfcc_q8_vbinary_params_init(tfcc_arith_qop op, tfcc_dtype dt, const tfcc_ar
       p->a_mult = q->xnn_a_mult;
       p->b_mult = q->xnn_b_mult;
       p->shift = q->xnn_shift;
+      p->xnn_pairs = p->a_mult > -(1 << 22) && p->a_mult < (1 << 22) && p->b_mult > -(1 << 22) &&
+                     p->b_mult < (1 << 22);
+      if (p->xnn_pairs) {
+        /* arithmetic >> 7 of a negative multiplier, without relying on signed >> */
+        const int32_t ah = (p->a_mult - (p->a_mult & 127)) / 128, bh = (p->b_mult - (p->b_mult & 127)) / 128;
+        p->a_pair = (int32_t)(((uint32_t)(p->a_mult & 127) << 16) | (uint16_t)ah);
+        p->b_pair = (int32_t)(((uint32_t)(p->b_mult & 127) << 16) | (uint16_t)bh);
+      }
       return rshift_ok(p->shift);
     case TFCC_AQ_ADD:
       /* (q - zp) << left_shift stays inside int32 for 8-bit values up to left shift 22. */
@@ -70,9 +81,16 @@ bool tfcc_q8_vbinary_params_init(tfcc_arith_qop op, tfcc_dtype dt, const tfcc_ar
       p->b_rs = -q->in2_shift;
       p->out_qm = q->out_mult;
       p->out_rs = -q->out_shift;
-      return q->left_shift >= 0 && q->left_shift <= 22 && rshift_ok(p->a_rs) && rshift_ok(p->b_rs) &&
-             rshift_ok(p->out_rs) && p->a_qm != INT32_MIN && p->b_qm != INT32_MIN &&
-             p->out_qm != INT32_MIN;
+      if (!(q->left_shift >= 0 && q->left_shift <= 22 && rshift_ok(p->a_rs) && rshift_ok(p->b_rs) &&
+            rshift_ok(p->out_rs) && p->a_qm != INT32_MIN && p->b_qm != INT32_MIN &&
+            p->out_qm != INT32_MIN))
+        return false;
+      for (int x = 0; x < 256; x++) {
+        const int32_t v = p->is_signed ? (int32_t)(int8_t)x : x;
+        p->a_term[x] = tfcc_rdbpot(tfcc_srdhm((int32_t)((uint32_t)(v + p->a_off) << p->left_shift), p->a_qm), p->a_rs);
+        p->b_term[x] = tfcc_rdbpot(tfcc_srdhm((int32_t)((uint32_t)(v + p->b_off) << p->left_shift), p->b_qm), p->b_rs);
+      }
+      return true;
     case TFCC_AQ_MUL_XNN:
       p->op = TFCC_Q8VB_MUL_XNN;
       p->scale = q->xnn_scale;

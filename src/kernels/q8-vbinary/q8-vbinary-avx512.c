@@ -57,14 +57,6 @@ static inline __m512i add_xnn(const vparams *v, __m512i a, __m512i b) {
   return clamp(v, _mm512_add_epi32(_mm512_sra_epi32(acc, v->sh), v->zo));
 }
 
-static inline __m512i add_fixed(const vparams *v, __m512i a, __m512i b) {
-  const __m512i xa = _mm512_sll_epi32(_mm512_add_epi32(a, v->aoff), v->ls);
-  const __m512i xb = _mm512_sll_epi32(_mm512_add_epi32(b, v->boff), v->ls);
-  const __m512i s =
-      _mm512_add_epi32(rdbpot(srdhm(xa, v->aqm), &v->ard), rdbpot(srdhm(xb, v->bqm), &v->brd));
-  return clamp(v, _mm512_add_epi32(rdbpot(srdhm(s, v->oqm), &v->ord), v->zo));
-}
-
 static inline __m512i mul_xnn(const vparams *v, __m512i a, __m512i b) {
   const __m512i prod = _mm512_mullo_epi32(_mm512_add_epi32(a, v->aoff), _mm512_add_epi32(b, v->boff));
   __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(prod), v->scale);
@@ -75,6 +67,116 @@ static inline __m512i mul_xnn(const vparams *v, __m512i a, __m512i b) {
 static inline __m512i mul_fixed(const vparams *v, __m512i a, __m512i b) {
   const __m512i prod = _mm512_mullo_epi32(_mm512_add_epi32(a, v->aoff), _mm512_add_epi32(b, v->boff));
   return clamp(v, _mm512_add_epi32(rdbpot(srdhm(_mm512_sll_epi32(prod, v->ols), v->oqm), &v->ord), v->zo));
+}
+
+/* ADD_XNN, 64 elements per step in 16-bit lanes where possible: bytes widen to words w, the
+ * word pairs (w * 128, w) of VPUNPCK{L,H}WD meet the packed multiplier pair (mh, ml) in one
+ * VPMADDWD (= w * m exactly), the bias is added, the sum shifted (floor) and packed back with
+ * signed saturation: dwords to words (PACKSSDW; |acc >> shift| > 32767 stays beyond every
+ * clamp), + zero point (saturating), words to bytes (PACKSSWB / PACKUSWB) and the activation
+ * clamp on bytes. The unpack / pack pairs work within 128-bit lanes and cancel, except for
+ * the last pack of two word vectors, undone by one VPERMQ. Same arithmetic as add_xnn: every
+ * 32-bit sum wraps as the reference's. a_step / b_step 0 fold the constant side into the
+ * bias. */
+typedef struct xparams {
+  bool s;
+  __m512i bias, ma, mb, zo16, lo8, hi8, perm;
+  __m128i sh;
+} xparams;
+
+static inline __m512i widen16(const int8_t *p, bool s) {
+  const __m256i r = _mm256_loadu_si256((const __m256i *)p);
+  return s ? _mm512_cvtepi8_epi16(r) : _mm512_cvtepu8_epi16(r);
+}
+
+/* 32 elements: words of a (and b when sb) to 32 saturated words of (acc >> shift) + zp. */
+static inline __m512i xnn_words(const xparams *x, const int8_t *pa, const int8_t *pb, bool sb) {
+  const __m512i wa = widen16(pa, x->s), ha = _mm512_slli_epi16(wa, 7);
+  __m512i lo = _mm512_add_epi32(x->bias, _mm512_madd_epi16(_mm512_unpacklo_epi16(ha, wa), x->ma));
+  __m512i hi = _mm512_add_epi32(x->bias, _mm512_madd_epi16(_mm512_unpackhi_epi16(ha, wa), x->ma));
+  if (sb) {
+    const __m512i wb = widen16(pb, x->s), hb = _mm512_slli_epi16(wb, 7);
+    lo = _mm512_add_epi32(lo, _mm512_madd_epi16(_mm512_unpacklo_epi16(hb, wb), x->mb));
+    hi = _mm512_add_epi32(hi, _mm512_madd_epi16(_mm512_unpackhi_epi16(hb, wb), x->mb));
+  }
+  const __m512i w = _mm512_packs_epi32(_mm512_sra_epi32(lo, x->sh), _mm512_sra_epi32(hi, x->sh));
+  return _mm512_adds_epi16(w, x->zo16);
+}
+
+/* pa steps; pb steps when sb, else its value is in the bias. Returns elements done. */
+static size_t xnn_rows64(const xparams *x, const int8_t *pa, const int8_t *pb, int8_t *po,
+                         size_t n, bool sb) {
+  size_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    const __m512i w0 = xnn_words(x, pa + i, pb + i, sb);
+    const __m512i w1 = xnn_words(x, pa + i + 32, pb + i + 32, sb);
+    __m512i r;
+    if (x->s) {
+      r = _mm512_permutexvar_epi64(x->perm, _mm512_packs_epi16(w0, w1));
+      r = _mm512_min_epi8(_mm512_max_epi8(r, x->lo8), x->hi8);
+    } else {
+      r = _mm512_permutexvar_epi64(x->perm, _mm512_packus_epi16(w0, w1));
+      r = _mm512_min_epu8(_mm512_max_epu8(r, x->lo8), x->hi8);
+    }
+    _mm512_storeu_si512(po + i, r);
+  }
+  return i;
+}
+
+static size_t add_xnn_pairs(const tfcc_q8_vbinary_params *p, const int8_t *pa, const int8_t *pb,
+                            int8_t *po, size_t n, int a_step, int b_step) {
+  if (n < 64 || (!a_step && !b_step)) return 0;
+  xparams x;
+  x.s = p->is_signed;
+  int32_t bias = p->bias;
+  if (!a_step || !b_step) { /* fold the constant operand: bias + c * m, wrapping */
+    const int32_t c = x.s ? (!a_step ? (int32_t)pa[0] : (int32_t)pb[0])
+                          : (!a_step ? (int32_t)((const uint8_t *)pa)[0] : (int32_t)((const uint8_t *)pb)[0]);
+    bias = (int32_t)((uint32_t)bias + (uint32_t)c * (uint32_t)(!a_step ? p->a_mult : p->b_mult));
+  }
+  x.bias = _mm512_set1_epi32(bias);
+  x.ma = _mm512_set1_epi32(!a_step ? p->b_pair : p->a_pair);
+  x.mb = _mm512_set1_epi32(p->b_pair);
+  x.zo16 = _mm512_set1_epi16((int16_t)p->out_zp);
+  x.lo8 = _mm512_set1_epi8((char)p->qmin);
+  x.hi8 = _mm512_set1_epi8((char)p->qmax);
+  x.perm = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
+  x.sh = _mm_cvtsi32_si128(p->shift);
+  if (a_step && b_step) return xnn_rows64(&x, pa, pb, po, n, true);
+  return xnn_rows64(&x, a_step ? pa : pb, NULL, po, n, false);
+}
+
+/* ADD_FIXED through the per-input term tables: two 16-lane gathers (the tables are 1 KiB each,
+ * in L1) replace the per-input shift, SRDHM and RDBPOT; the sum goes through the output
+ * multiplier as in add_fixed. A constant operand's term is a broadcast. */
+static inline __m512i terms(const int32_t *table, const uint8_t *p) {
+  return _mm512_i32gather_epi32(_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)p)), table, 4);
+}
+
+static inline __m512i terms_tail(const int32_t *table, const uint8_t *p, __mmask16 m, __m512i c) {
+  return _mm512_mask_i32gather_epi32(c, m, _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(m, p)), table, 4);
+}
+
+static inline __m512i fixed_out(const vparams *v, __m512i ta, __m512i tb) {
+  const __m512i s = _mm512_add_epi32(ta, tb);
+  return clamp(v, _mm512_add_epi32(rdbpot(srdhm(s, v->oqm), &v->ord), v->zo));
+}
+
+static void row_add_fixed_tab(const vparams *v, const tfcc_q8_vbinary_params *p, const uint8_t *pa,
+                              const uint8_t *pb, int8_t *po, size_t n, int a_step, int b_step) {
+  const __m512i ca = _mm512_set1_epi32(p->a_term[pa[0]]), cb = _mm512_set1_epi32(p->b_term[pb[0]]);
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const __m512i ta = a_step ? terms(p->a_term, pa + i) : ca;
+    const __m512i tb = b_step ? terms(p->b_term, pb + i) : cb;
+    _mm_storeu_si128((__m128i *)(po + i), _mm512_cvtepi32_epi8(fixed_out(v, ta, tb)));
+  }
+  if (i < n) {
+    const __mmask16 m = (__mmask16)((1u << (n - i)) - 1u);
+    const __m512i ta = a_step ? terms_tail(p->a_term, pa + i, m, ca) : ca;
+    const __m512i tb = b_step ? terms_tail(p->b_term, pb + i, m, cb) : cb;
+    _mm_mask_storeu_epi8(po + i, m, _mm512_cvtepi32_epi8(fixed_out(v, ta, tb)));
+  }
 }
 
 /* One row loop per operation so that each keeps its constants in registers. */
@@ -97,7 +199,6 @@ static inline __m512i mul_fixed(const vparams *v, __m512i a, __m512i b) {
     }                                                                                          \
   }
 ROW(row_add_xnn, add_xnn)
-ROW(row_add_fixed, add_fixed)
 ROW(row_mul_xnn, mul_xnn)
 ROW(row_mul_fixed, mul_fixed)
 
@@ -126,8 +227,14 @@ TFCC_Q8_VBINARY_DECL(tfcc_q8_vbinary_avx512) {
   v.flo = _mm512_set1_ps((float)(p->qmin - p->out_zp));
   v.fhi = _mm512_set1_ps((float)(p->qmax - p->out_zp));
   switch (p->op) {
-    case TFCC_Q8VB_ADD_XNN: row_add_xnn(&v, a, b, out, n, a_step, b_step); break;
-    case TFCC_Q8VB_ADD_FIXED: row_add_fixed(&v, a, b, out, n, a_step, b_step); break;
+    case TFCC_Q8VB_ADD_XNN: {
+      const size_t done = p->xnn_pairs ? add_xnn_pairs(p, a, b, out, n, a_step, b_step) : 0;
+      if (done < n)
+        row_add_xnn(&v, (const int8_t *)a + (a_step ? done : 0), (const int8_t *)b + (b_step ? done : 0),
+                    (int8_t *)out + done, n - done, a_step, b_step);
+      break;
+    }
+    case TFCC_Q8VB_ADD_FIXED: row_add_fixed_tab(&v, p, a, b, out, n, a_step, b_step); break;
     case TFCC_Q8VB_MUL_XNN: row_mul_xnn(&v, a, b, out, n, a_step, b_step); break;
     default: row_mul_fixed(&v, a, b, out, n, a_step, b_step); break;
   }

@@ -34,11 +34,19 @@ typedef struct tfcc_q8_vbinary_params {
   int32_t a_off, b_off;        /* -zero points (FIXED, MUL_XNN) */
   /* ADD_XNN */
   int32_t bias, a_mult, b_mult, shift; /* shift in [0, 31] */
+  /* ADD_XNN with |multipliers| < 2^22: m = mh * 128 + ml (ml in [0, 127]), packed as the int16
+   * pair (mh, ml) of one dword, so that one VPMADDWD of the word pair (q * 128, q) gives q * m
+   * exactly (|q * m| < 2^30). 0 when the multipliers are larger (the 32-bit path runs). */
+  bool xnn_pairs;
+  int32_t a_pair, b_pair;
   /* ADD_FIXED: s = RDBPOT(SRDHM(v << left_shift, mult), rshift); MUL_FIXED uses out_* with
    * out_lshift applied to the product first. All right shifts in [0, 31]. */
   int32_t left_shift;
   int32_t a_qm, a_rs, b_qm, b_rs;
   int32_t out_qm, out_rs, out_ls;
+  /* ADD_FIXED: each input's term RDBPOT(SRDHM((q - zp) << left_shift, qm), rs) by raw byte
+   * (the byte's unsigned value as index), for the gather path of the AVX-512 variants. */
+  int32_t a_term[256], b_term[256];
   /* MUL_XNN */
   float scale;
 } tfcc_q8_vbinary_params;
@@ -55,9 +63,12 @@ typedef void (*tfcc_q8_vbinary_fn)(const void *params, const void *a, const void
 typedef struct tfcc_q8_vbinary_kernel {
   const char *name;
   tfcc_isa isa;
+  int feature; /* tfcc_cpu_feature needed besides the ISA level, or -1 */
   tfcc_q8_vbinary_fn fn;
 } tfcc_q8_vbinary_kernel;
 
+/* Whether k runs at dispatch level isa on this CPU (level and extra feature). */
+bool tfcc_q8_vbinary_usable(const tfcc_q8_vbinary_kernel *k, tfcc_isa isa);
 const tfcc_q8_vbinary_kernel *tfcc_q8_vbinary_select(tfcc_isa isa);
 int tfcc_q8_vbinary_kernel_count(void);
 const tfcc_q8_vbinary_kernel *tfcc_q8_vbinary_kernel_at(int i);
@@ -71,6 +82,7 @@ void tfcc_q8_vbinary_run(struct tfcc_threadpool *pool, const tfcc_q8_vbinary_ker
 #define TFCC_Q8_VBINARY_DECL(name)                                                        \
   void name(const void *params, const void *a, const void *b, void *out, size_t n, int a_step, \
             int b_step)
+TFCC_Q8_VBINARY_DECL(tfcc_q8_vbinary_avx512vnni);
 TFCC_Q8_VBINARY_DECL(tfcc_q8_vbinary_avx512);
 TFCC_Q8_VBINARY_DECL(tfcc_q8_vbinary_avx2);
 TFCC_Q8_VBINARY_DECL(tfcc_q8_vbinary_neon);

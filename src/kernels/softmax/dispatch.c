@@ -1,0 +1,62 @@
+/* float32 softmax dispatch table and threaded driver (rows split over the pool). */
+#include "cpu/cpu_info.h"
+#include "kernels/ref/softmax.h"
+#include "kernels/softmax/softmax.h"
+#include "runtime/threadpool.h"
+
+static const tfcc_f32_softmax_kernel kernels[] = {
+#if defined(__x86_64__) || defined(__i386__)
+    {"f32-softmax-avx512", TFCC_ISA_AVX512, tfcc_f32_softmax_avx512},
+    {"f32-softmax-avx2", TFCC_ISA_AVX2, tfcc_f32_softmax_avx2},
+#endif
+    {"f32-softmax-scalar", TFCC_ISA_GENERIC, tfcc_f32_softmax_scalar},
+};
+#define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
+
+const tfcc_f32_softmax_kernel *tfcc_f32_softmax_select(tfcc_isa isa) {
+  for (int i = 0; i < N_KERNELS; i++)
+    if (tfcc_isa_level_fits(kernels[i].isa, isa)) return &kernels[i];
+  return &kernels[N_KERNELS - 1];
+}
+
+int tfcc_f32_softmax_kernel_count(void) { return N_KERNELS; }
+const tfcc_f32_softmax_kernel *tfcc_f32_softmax_kernel_at(int i) {
+  return i >= 0 && i < N_KERNELS ? &kernels[i] : NULL;
+}
+
+typedef struct sm_job {
+  const tfcc_f32_softmax_kernel *k;
+  const float *in;
+  float *out;
+  size_t outer, depth, rows_per_task;
+  float beta;
+} sm_job;
+
+static void sm_task(void *ctx, size_t task, int thread) {
+  (void)thread;
+  const sm_job *j = ctx;
+  const size_t r0 = task * j->rows_per_task;
+  size_t r1 = r0 + j->rows_per_task;
+  if (r1 > j->outer) r1 = j->outer;
+  for (size_t r = r0; r < r1; r++) j->k->fn(j->in + r * j->depth, j->out + r * j->depth, j->depth, j->beta);
+}
+
+void tfcc_f32_softmax_run(struct tfcc_threadpool *pool, const tfcc_f32_softmax_kernel *k,
+                          const float *in, float *out, size_t outer, size_t depth, float beta) {
+  if (outer == 0 || depth == 0) return;
+  if (!(beta >= 0.f)) { /* e^z below needs z <= 0 */
+    tfcc_softmax_f32(in, out, outer, depth, beta);
+    return;
+  }
+  const int threads = tfcc_threadpool_size(pool);
+  const size_t n = outer * depth, min_task = 16 * 1024; /* ~20 flops per element */
+  if (threads <= 1 || outer < 2 || n < 2 * min_task) {
+    for (size_t r = 0; r < outer; r++) k->fn(in + r * depth, out + r * depth, depth, beta);
+    return;
+  }
+  size_t tasks = n / min_task;
+  if (tasks > 4 * (size_t)threads) tasks = 4 * (size_t)threads;
+  if (tasks > outer) tasks = outer;
+  sm_job j = {k, in, out, outer, depth, (outer + tasks - 1) / tasks, beta};
+  tfcc_threadpool_run(pool, (outer + j.rows_per_task - 1) / j.rows_per_task, sm_task, &j);
+}

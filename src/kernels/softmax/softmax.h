@@ -1,0 +1,55 @@
+/* Fast SOFTMAX over the last dimension (rows of `depth`).
+ *
+ * float32: one file per ISA variant behind a dispatch table. Per row: the maximum (NaN ignored,
+ *   as the reference's comparisons), e = e^((x - max) * beta) by range reduction and a degree-7
+ *   polynomial (the f32-vunary exp), summed in vector lanes, then times 1 / sum. Within 2e-6
+ *   relative of the reference (libm expf, sequential sum; tests/ops/test_softmax_fast.c), NaN
+ *   and +inf inputs give NaN rows, -inf gives 0, as there. beta < 0 or NaN: the reference
+ *   runs (e^z needs z <= 0). The scalar variant is the reference.
+ *
+ * 8-bit (uint8 -> uint8, int8 -> int8): byte-identical to tfcc_softmax_q8 (TFLite's optimized
+ *   kernel: float table of exp(-input_scale * beta * (max - x)), float sum in element order,
+ *   quantized probability). The sum stays sequential (float addition does not reassociate)
+ *   but runs four rows interleaved; per row the probability depends on the byte alone, so
+ *   rows longer than the value range get a byte table of the quantized outputs, computed with
+ *   the reference's expressions for the values between the row's minimum and maximum, and
+ *   applied by the q8-lut kernel. int16 output stays on the reference. */
+#ifndef TFCC_KERNELS_SOFTMAX_SOFTMAX_H
+#define TFCC_KERNELS_SOFTMAX_SOFTMAX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernels/q8-lut/lut.h"
+#include "tfcc/tfcc.h"
+
+/* One row: out[c] = softmax(in[0..depth) * beta)[c], beta >= 0. */
+typedef void (*tfcc_f32_softmax_fn)(const float *in, float *out, size_t depth, float beta);
+
+typedef struct tfcc_f32_softmax_kernel {
+  const char *name;
+  tfcc_isa isa;
+  tfcc_f32_softmax_fn fn;
+} tfcc_f32_softmax_kernel;
+
+const tfcc_f32_softmax_kernel *tfcc_f32_softmax_select(tfcc_isa isa);
+int tfcc_f32_softmax_kernel_count(void);
+const tfcc_f32_softmax_kernel *tfcc_f32_softmax_kernel_at(int i);
+
+struct tfcc_threadpool;
+/* outer rows, split over pool when large; beta < 0 or NaN runs the reference. */
+void tfcc_f32_softmax_run(struct tfcc_threadpool *pool, const tfcc_f32_softmax_kernel *k,
+                          const float *in, float *out, size_t outer, size_t depth, float beta);
+
+#define TFCC_F32_SOFTMAX_DECL(name) void name(const float *in, float *out, size_t depth, float beta)
+TFCC_F32_SOFTMAX_DECL(tfcc_f32_softmax_avx512);
+TFCC_F32_SOFTMAX_DECL(tfcc_f32_softmax_avx2);
+TFCC_F32_SOFTMAX_DECL(tfcc_f32_softmax_scalar);
+
+/* 8-bit softmax as tfcc_softmax_q8 for in_type == out_type (uint8 or int8); lk looks up the
+ * byte tables. Returns 0 for other type pairs (nothing written: run the reference). */
+int tfcc_q8_softmax(const tfcc_q8_lut_kernel *lk, tfcc_dtype in_type, const void *in,
+                    tfcc_dtype out_type, void *out, size_t outer, size_t depth,
+                    const float table[256], float out_scale, int32_t out_zp);
+
+#endif
