@@ -2,7 +2,10 @@
 # Load test of `tfcc serve` on loopback with wrk (Debian package `wrk`): KServe v2 infer
 # requests with binary tensors (zero-copy input, binary output), at several concurrency
 # levels. Prints throughput, p50/p90/p99 per level, the server's own compute time (mean
-# tfcc_session_run from /metrics) and the serving overhead at concurrency 1 (p50 - compute),
+# tfcc_session_run from /metrics), the server's CPU time per request (all its threads, from
+# /proc), the serving overhead at concurrency 1 (p50 - compute, p50 - tfcc bench p50) and the
+# transport floor at concurrency 1 (the same request to a model the server does not have: body
+# read, routed, 404, no inference; these 404s show in the final "non-200 by code" line),
 # failed requests, and RSS growth after warm-up.
 #
 #   bench/serve_load.sh [--model FILE.tflite] [--levels "1 8 64"] [--seconds 10]
@@ -13,8 +16,8 @@
 # when the previous answer arrives) on the same machine, so the client competes with the
 # server for the CPUs. Each level prints the load average at its start (other processes).
 # --server-side also logs every request (access log) and prints the server's own p50/p99 of
-# the queue wait, the compute (tfcc_session_run) and the total per level, which the client's
-# scheduling does not touch. --client-cpus / --server-cpus pin wrk / the server (taskset);
+# the queue wait, the compute (tfcc_session_run), the total and the own time (total - queue -
+# compute: HTTP, parsing, encoding) per level, which the client's scheduling does not touch. --client-cpus / --server-cpus pin wrk / the server (taskset);
 # --client-setsid starts wrk in its own session, i.e. its own scheduler autogroup when the
 # kernel has sched_autogroup_enabled, so wrk and the server get separate CPU shares.
 #
@@ -116,11 +119,11 @@ echo "client: wrk closed loop${CLIENT_CPUS:+, pinned to CPUs $CLIENT_CPUS}${SERV
 # server-side percentiles (queue, compute, total ms) of the ACCESS lines after line $1 of the log
 server_side() {
   tail -n +"$(( $1 + 1 ))" "$WORK/server.log" | grep ' ACCESS ' | grep ' 200 ' |
-    sed -n 's/.*queue_ms=\([0-9.]*\) compute_ms=\([0-9.]*\) total_ms=\([0-9.]*\)\( compute_cpu_ms=\([0-9.]*\)\)\{0,1\}.*/\1 \2 \3 \5/p' |
-    awk '{if ($4 == "") $4 = $2; print $1, $2, $3, $4, $2 - $4, $3 - $1 - $2}' >"$WORK/ss"
+    sed -n 's/.*queue_ms=\([0-9.]*\) compute_ms=\([0-9.]*\) total_ms=\([0-9.]*\).*/\1 \2 \3/p' |
+    awk '{print $1, $2, $3, $3 - $1 - $2}' >"$WORK/ss"
   local out="" col name
-  for col in 1 2 3 4 5 6; do
-    name=$(echo "queue compute total compute_cpu compute_wait_cpu own" | cut -d' ' -f$col)
+  for col in 1 2 3 4; do
+    name=$(echo "queue compute total own" | cut -d' ' -f$col)
     out="$out $name $(cut -d' ' -f$col "$WORK/ss" | sort -g | awk '{v[NR]=$1} END {if (NR) { a = int(NR*0.5)+1; b = int(NR*0.99)+1; if (a > NR) a = NR; if (b > NR) b = NR; printf "p50 %.3f p99 %.3f", v[a], v[b] } else printf "n/a"}');"
   done
   echo "  server side ($(wc -l <"$WORK/ss") requests, ms):$out"

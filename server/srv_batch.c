@@ -137,8 +137,8 @@ static void run_group(srv_version *v, srv_slot *slot, srv_batch_member *group, i
   }
   uint64_t start = srv_now_ns();
   srv_outputs outs;
-  srv_timing run_t = {0, 0, 0};
-  if (rc == 200) rc = srv_run_session(v, slot, s, in, &outs, &run_t, err, sizeof err);
+  uint64_t compute = 0;
+  if (rc == 200) rc = srv_run_session(v, slot, s, in, &outs, &compute, err, sizeof err);
   if (rc == 200 && k > 1) {
     for (int i = 0; i < outs.n; i++)
       if (outs.info[i].rank < 1 || outs.info[i].dims[0] != rows) {
@@ -154,8 +154,7 @@ static void run_group(srv_version *v, srv_slot *slot, srv_batch_member *group, i
     m->status = rc;
     m->slot = slot;
     m->t.queue_ns = start - m->t_enq;
-    m->t.compute_ns = run_t.compute_ns;
-    m->t.compute_cpu_ns = run_t.compute_cpu_ns;
+    m->t.compute_ns = compute;
     if (rc != 200) {
       snprintf(m->err, sizeof m->err, "%s", err);
       continue;
@@ -192,7 +191,7 @@ int srv_batch_run(srv_version *v, int timeout_ms, srv_request *req, srv_encode_f
     pthread_cond_destroy(&me.cv);
     atomic_fetch_add(&ms->rejected_full, 1);
     snprintf(err, n, "model '%s' is busy: %d requests already queued (max_queue)", ms->model, v->max_queue);
-    t->queue_ns = t->compute_ns = t->compute_cpu_ns = 0;
+    t->queue_ns = t->compute_ns = 0;
     return 503;
   }
   if (b->tail) b->tail->next = &me;
@@ -222,7 +221,7 @@ int srv_batch_run(srv_version *v, int timeout_ms, srv_request *req, srv_encode_f
       pthread_cond_destroy(&me.cv);
       snprintf(err, n, "model '%s': no session became free within %d ms", ms->model, timeout_ms);
       t->queue_ns = srv_now_ns() - me.t_enq;
-      t->compute_ns = t->compute_cpu_ns = 0;
+      t->compute_ns = 0;
       return 503;
     }
     uint64_t deadline = me.t_enq + (uint64_t)b->delay_ns;

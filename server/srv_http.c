@@ -63,7 +63,7 @@ static enum MHD_Result send_resp(srv_server *s, struct MHD_Connection *c, const 
   char remote[64];
   remote_addr(c, remote, sizeof remote);
   srv_access a = {remote, method, url, r->model, r->version, r->status, ctx ? ctx->len : 0, r->len, r->queue_ms,
-                  r->compute_ms, ctx ? (double)(srv_now_ns() - ctx->start_ns) / 1e6 : 0, r->compute_cpu_ms};
+                  r->compute_ms, ctx ? (double)(srv_now_ns() - ctx->start_ns) / 1e6 : 0};
   srv_log_access(&a);
   if (ctx) ctx->answered = 1;
   return ok;

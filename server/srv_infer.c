@@ -2,14 +2,13 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "srv_batch.h"
 
 int srv_run_session(srv_version *v, srv_slot *slot, tfcc_session *s, const srv_tensor *in, srv_outputs *outs,
-                    srv_timing *t, char *err, size_t n) {
+                    uint64_t *compute_ns, char *err, size_t n) {
   const void *ins[SRV_MAX_IO];
-  t->compute_ns = t->compute_cpu_ns = 0;
+  *compute_ns = 0;
   for (int i = 0; i < v->sig.n_in; i++) {
     tfcc_tensor_info info;
     tfcc_session_input_info(s, i, &info);
@@ -34,16 +33,11 @@ int srv_run_session(srv_version *v, srv_slot *slot, tfcc_session *s, const srv_t
     }
     outs->data[i] = slot->out[i];
   }
-  struct timespec cpu0, cpu1;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu0);
   uint64_t c0 = srv_now_ns();
   /* Requests are independent: stateful models (LSTM variables) start from zero state. */
   tfcc_status st = tfcc_session_reset_state(s);
   if (st == TFCC_OK) st = tfcc_session_run(s, ins, slot->out);
-  t->compute_ns = srv_now_ns() - c0;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu1);
-  int64_t cpu = (int64_t)(cpu1.tv_sec - cpu0.tv_sec) * 1000000000 + (cpu1.tv_nsec - cpu0.tv_nsec);
-  t->compute_cpu_ns = cpu > 0 ? (uint64_t)cpu : 0;
+  *compute_ns = srv_now_ns() - c0;
   if (st != TFCC_OK) {
     snprintf(err, n, "inference failed: %s", tfcc_session_last_error(s));
     return 500;
@@ -59,7 +53,7 @@ typedef struct infer_job {
   srv_encode_fn enc;
   void *ctx;
   srv_buf *body;
-  srv_timing t;
+  uint64_t compute_ns;
   int rc;
   char *err;
   size_t n;
@@ -68,7 +62,7 @@ typedef struct infer_job {
 static void run_job(void *arg, srv_slot *slot) {
   infer_job *j = arg;
   srv_outputs outs;
-  j->rc = srv_run_session(j->v, slot, slot->session, j->req->in, &outs, &j->t, j->err, j->n);
+  j->rc = srv_run_session(j->v, slot, slot->session, j->req->in, &outs, &j->compute_ns, j->err, j->n);
   if (j->rc == 200) {
     j->enc(j->ctx, j->v, j->req, &outs, j->body);
     if (j->body->oom) {
@@ -81,9 +75,8 @@ static void run_job(void *arg, srv_slot *slot) {
 int srv_infer_run(srv_version *v, int timeout_ms, srv_request *req, srv_encode_fn enc, void *ctx,
                   srv_buf *body, srv_timing *t, char *err, size_t n) {
   if (srv_batch_accepts(v, req)) return srv_batch_run(v, timeout_ms, req, enc, ctx, body, t, err, n);
-  infer_job j = {v, req, enc, ctx, body, {0, 0, 0}, 500, err, n};
+  infer_job j = {v, req, enc, ctx, body, 0, 500, err, n};
   int status = srv_pool_run(&v->pool, v->owner->stats, v->max_queue, timeout_ms, run_job, &j, &t->queue_ns, err, n);
-  t->compute_ns = j.t.compute_ns;
-  t->compute_cpu_ns = j.t.compute_cpu_ns;
+  t->compute_ns = j.compute_ns;
   return status ? status : j.rc;
 }

@@ -21,11 +21,8 @@ typedef struct srv_outputs {
 typedef void (*srv_encode_fn)(void *ctx, const srv_version *v, const srv_request *req,
                               const srv_outputs *outs, srv_buf *body);
 
-/* compute_ns: wall time of tfcc_session_run; compute_cpu_ns: CPU time the running thread
- * spent in it (CLOCK_THREAD_CPUTIME_ID; runtime worker threads not included). Wall well above
- * CPU means the run waited for a CPU (preempted), not that it computed slowly. */
 typedef struct srv_timing {
-  uint64_t queue_ns, compute_ns, compute_cpu_ns;
+  uint64_t queue_ns, compute_ns;
 } srv_timing;
 
 /* Returns 200 (body written by enc) or an HTTP status with err. */
@@ -34,10 +31,9 @@ int srv_infer_run(srv_version *v, int timeout_ms, srv_request *req, srv_encode_f
 
 /* One run of session s (of slot) on inputs in[0..sig.n_in): resizes inputs whose shape
  * differs from the session's, reserves the slot's output buffers, resets state, runs.
- * Fills outs (pointing into the slot's buffers) and t's compute_ns / compute_cpu_ns. Returns
- * 200, or 400/500 with err. */
+ * Fills outs (pointing into the slot's buffers). Returns 200, or 400/500 with err. */
 int srv_run_session(srv_version *v, srv_slot *slot, tfcc_session *s, const srv_tensor *in, srv_outputs *outs,
-                    srv_timing *t, char *err, size_t n);
+                    uint64_t *compute_ns, char *err, size_t n);
 
 /* Dynamic batching (srv_batch.h): whether req goes through v's batcher (batching on, and
  * every input has rows in [1, max_batch)), and the batched run (same contract as

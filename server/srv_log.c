@@ -90,8 +90,8 @@ void srv_log_access(const srv_access *a) {
       srv_buf_json_str(&b, a->model);
       if (a->version >= 0) srv_buf_printf(&b, ",\"version\":%lld", a->version);
     }
-    srv_buf_printf(&b, ",\"queue_ms\":%.3f,\"compute_ms\":%.3f,\"total_ms\":%.3f,\"compute_cpu_ms\":%.3f}",
-                   a->queue_ms, a->compute_ms, a->total_ms, a->compute_cpu_ms);
+    srv_buf_printf(&b, ",\"queue_ms\":%.3f,\"compute_ms\":%.3f,\"total_ms\":%.3f}", a->queue_ms,
+                   a->compute_ms, a->total_ms);
   } else {
     srv_buf_printf(&b, "%s INFO  ACCESS %s \"%s %s\" %d in=%zu out=%zu", ts,
                    a->remote ? a->remote : "-", a->method, a->url, a->status, a->bytes_in,
@@ -100,8 +100,8 @@ void srv_log_access(const srv_access *a) {
       srv_buf_printf(&b, " model=%s", a->model);
       if (a->version >= 0) srv_buf_printf(&b, " version=%lld", a->version);
     }
-    srv_buf_printf(&b, " queue_ms=%.3f compute_ms=%.3f total_ms=%.3f compute_cpu_ms=%.3f", a->queue_ms,
-                   a->compute_ms, a->total_ms, a->compute_cpu_ms);
+    srv_buf_printf(&b, " queue_ms=%.3f compute_ms=%.3f total_ms=%.3f", a->queue_ms, a->compute_ms,
+                   a->total_ms);
   }
   emit(&b);
   srv_buf_free(&b);

@@ -17,7 +17,7 @@ typedef struct srv_access {
   long long version; /* -1: none */
   int status;
   size_t bytes_in, bytes_out;
-  double queue_ms, compute_ms, total_ms, compute_cpu_ms;
+  double queue_ms, compute_ms, total_ms;
 } srv_access;
 void srv_log_access(const srv_access *a);
 

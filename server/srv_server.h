@@ -40,7 +40,7 @@ typedef struct srv_http_resp {
   /* for the access log */
   char model[SRV_NAME_MAX];
   long long version;
-  double queue_ms, compute_ms, compute_cpu_ms;
+  double queue_ms, compute_ms;
 } srv_http_resp;
 
 void srv_resp_init(srv_http_resp *r);

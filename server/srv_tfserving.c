@@ -72,7 +72,7 @@ static void predict(srv_server *s, const srv_http_req *req, const char *name, lo
   srv_model_stats *ms = v->owner->stats;
   atomic_fetch_add(&ms->in_flight, 1);
   uint64_t t0 = srv_now_ns();
-  srv_timing tm = {0, 0, 0};
+  srv_timing tm = {0, 0};
   srv_request *r = malloc(sizeof *r);
   if (!r) {
     srv_resp_error(resp, 500, "out of memory");
@@ -99,7 +99,6 @@ static void predict(srv_server *s, const srv_http_req *req, const char *name, lo
   srv_metrics_count(v->stats, resp->status);
   resp->queue_ms = (double)tm.queue_ns / 1e6;
   resp->compute_ms = (double)tm.compute_ns / 1e6;
-  resp->compute_cpu_ms = (double)tm.compute_cpu_ns / 1e6;
   atomic_fetch_sub(&ms->in_flight, 1);
   srv_version_release(v);
 }

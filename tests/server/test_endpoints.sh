@@ -90,13 +90,6 @@ for series in 'tfcc_inference_requests_total{model="net",version="1",code="200"}
   body_has "$series" "metrics"
 done
 grep -q '"tag":"ACCESS"' "$TMP/log" && ok || bad "no JSON access log lines"
-# an answered infer request logs its compute wall and CPU time (CPU <= wall + clock granularity)
-python3 - "$TMP/log" <<'PY' && ok || bad "JSON access lines of infer requests lack compute_cpu_ms"
-import json, sys
-lines = [json.loads(l) for l in open(sys.argv[1]) if '"tag":"ACCESS"' in l]
-inf = [l for l in lines if l['path'].endswith('/infer') and l['status'] == 200]
-assert inf and all(l['compute_cpu_ms'] > 0 and l['compute_cpu_ms'] <= l['compute_ms'] + 0.05 for l in inf), inf[:2]
-PY
 stop_server && ok || bad "exit status after SIGTERM"
 grep -q "stopped (exit 0)" "$TMP/log" && ok || bad "no clean stop in the log"
 finish

@@ -30,10 +30,6 @@ client batch --port "$PORT" --model m --rounds 1 --json "${cases[@]}" >"$TMP/qj.
   bad "queued requests (JSON): $(cat "$TMP/qj.txt")"
 queued=$(sed -n 's/.* 200 .*queue_ms=\([0-9.]*\) .*/\1/p' "$TMP/log" | awk '$1 > 0.5' | wc -l)
 [ "$queued" -ge 1 ] && ok || bad "no request waited in the queue (access log): the test did not exercise the worker"
-# compute CPU time is measured on the thread that ran the request (a worker for queued ones)
-nocpu=$(grep ' ACCESS .*/infer" 200 ' "$TMP/log" | grep -cv 'compute_cpu_ms=0\.[0-9]*[1-9]\|compute_cpu_ms=[1-9]')
-ninfer=$(grep -c ' ACCESS .*/infer" 200 ' "$TMP/log")
-[ "$nocpu" = 0 ] && [ "$ninfer" -ge 12 ] && ok || bad "$nocpu of $ninfer answered infer requests without a compute_cpu_ms > 0: $(grep ' ACCESS ' "$TMP/log" | head -2)"
 stop_server && ok || bad "exit status"
 
 # queue timeout: request_ms 1 with one session; waiting requests get 503, none a wrong answer
