@@ -2,7 +2,10 @@
 # Load test of `tfcc serve` on loopback with wrk (Debian package `wrk`): KServe v2 infer
 # requests with binary tensors (zero-copy input, binary output), at several concurrency
 # levels. Prints throughput, p50/p90/p99 per level, the server's own compute time (mean
-# tfcc_session_run from /metrics) and the serving overhead at concurrency 1 (p50 - compute),
+# tfcc_session_run from /metrics), the server's CPU time per request (all its threads, from
+# /proc), the serving overhead at concurrency 1 (p50 - compute, p50 - tfcc bench p50) and the
+# transport floor at concurrency 1 (the same request to a model the server does not have: body
+# read, routed, 404, no inference; these 404s show in the final "non-200 by code" line),
 # failed requests, and RSS growth after warm-up.
 #
 #   bench/serve_load.sh [--model FILE.tflite] [--levels "1 8 64"] [--seconds 10]
@@ -13,8 +16,8 @@
 # when the previous answer arrives) on the same machine, so the client competes with the
 # server for the CPUs. Each level prints the load average at its start (other processes).
 # --server-side also logs every request (access log) and prints the server's own p50/p99 of
-# the queue wait, the compute (tfcc_session_run) and the total per level, which the client's
-# scheduling does not touch. --client-cpus / --server-cpus pin wrk / the server (taskset);
+# the queue wait, the compute (tfcc_session_run), the total and the own time (total - queue -
+# compute: HTTP, parsing, encoding) per level, which the client's scheduling does not touch. --client-cpus / --server-cpus pin wrk / the server (taskset);
 # --client-setsid starts wrk in its own session, i.e. its own scheduler autogroup when the
 # kernel has sched_autogroup_enabled, so wrk and the server get separate CPU shares.
 #
@@ -101,6 +104,8 @@ open(work + '/body.bin', 'wb').write(h + b''.join(chunks))
 open(work + '/hlen', 'w').write(str(len(h)))
 PY
 export BODY=$WORK/body.bin HLEN=$(cat "$WORK/hlen") PATH_INFER=/v2/models/m/infer
+CLK_TCK=$(getconf CLK_TCK)
+server_cpu_ms() { awk -v t="$CLK_TCK" '{printf "%.1f", ($14 + $15) * 1000 / t}' "/proc/$SERVER/stat"; }
 metric() { curl -s "$URL/metrics" | awk -v k="$1" '$1 == k {print $2}'; }
 compute_mean_ms() { # mean tfcc_session_run time since the last call
   local s c; s=$(metric 'tfcc_request_compute_seconds_sum{model="m",version="'"$1"'"}'); c=$(metric 'tfcc_request_compute_seconds_count{model="m",version="'"$1"'"}')
@@ -114,10 +119,11 @@ echo "client: wrk closed loop${CLIENT_CPUS:+, pinned to CPUs $CLIENT_CPUS}${SERV
 # server-side percentiles (queue, compute, total ms) of the ACCESS lines after line $1 of the log
 server_side() {
   tail -n +"$(( $1 + 1 ))" "$WORK/server.log" | grep ' ACCESS ' | grep ' 200 ' |
-    sed -n 's/.*queue_ms=\([0-9.]*\) compute_ms=\([0-9.]*\) total_ms=\([0-9.]*\).*/\1 \2 \3/p' >"$WORK/ss"
+    sed -n 's/.*queue_ms=\([0-9.]*\) compute_ms=\([0-9.]*\) total_ms=\([0-9.]*\).*/\1 \2 \3/p' |
+    awk '{print $1, $2, $3, $3 - $1 - $2}' >"$WORK/ss"
   local out="" col name
-  for col in 1 2 3; do
-    name=$(echo "queue compute total" | cut -d' ' -f$col)
+  for col in 1 2 3 4; do
+    name=$(echo "queue compute total own" | cut -d' ' -f$col)
     out="$out $name $(cut -d' ' -f$col "$WORK/ss" | sort -g | awk '{v[NR]=$1} END {if (NR) { a = int(NR*0.5)+1; b = int(NR*0.99)+1; if (a > NR) a = NR; if (b > NR) b = NR; printf "p50 %.3f p99 %.3f", v[a], v[b] } else printf "n/a"}');"
   done
   echo "  server side ($(wc -l <"$WORK/ss") requests, ms):$out"
@@ -154,7 +160,9 @@ for c in $LEVELS; do
   fi
   load_at=$(cut -d' ' -f1 /proc/loadavg)
   log_at=$(wc -l <"$WORK/server.log")
+  cpu_at=$(server_cpu_ms)
   line=$("${CLIENT_PREFIX[@]}" wrk -t$t -c"$c" -d"${SECONDS_PER}s" --timeout 10s -s "$HERE/serve_request.lua" "$URL" | grep RESULT)
+  cpu_end=$(server_cpu_ms)
   [ -z "$pub" ] || wait "$pub"
   [ -z "$rss_in" ] || wait "$rss_in"
   eval "$(echo "$line" | sed 's/^RESULT //')"
@@ -164,9 +172,14 @@ for c in $LEVELS; do
   printf '%-6s %10s %9s %9s %9s %7s %9s %8s %12.1f %s\n' "$c" "$rps" "$p50_ms" "$p90_ms" "$p99_ms" \
     "$(awk -v a="$p99_ms" -v b="$p50_ms" 'BEGIN{r = 0; if (b > 0) r = a / b; printf "%.2f", r}')" "$cm" \
     $((errors_http + errors_socket)) "$(awk -v r="$rss" 'BEGIN{print r/1048576}')" "$load_at"
+  echo "  server CPU time per request (all its threads): $(awk -v a="$cpu_at" -v b="$cpu_end" -v n="$requests" 'BEGIN{if (n > 0) printf "%.3f", (b - a) / n; else print "n/a"}') ms"
   [ "$SERVER_SIDE" = 0 ] || server_side "$log_at"
   if [ "$c" = 1 ]; then
     echo "  serving overhead at concurrency 1: p50 - mean compute = $(awk -v a="$p50_ms" -v b="$cm" 'BEGIN{printf "%.3f", a-b}') ms"
+    # the same request to a model the server does not have: read, routed, answered 404, no
+    # inference: what wrk, loopback and HTTP cost on this machine without the model
+    fl=$(PATH_INFER=/v2/models/no_such_model/infer "${CLIENT_PREFIX[@]}" wrk -t1 -c1 -d"$(( SECONDS_PER < 5 ? SECONDS_PER : 5 ))s" --timeout 10s -s "$HERE/serve_request.lua" "$URL" | grep RESULT)
+    echo "  transport floor (same request, unknown model: body read, 404, no inference): p50 $(echo "$fl" | sed 's/.*p50_ms=\([0-9.]*\).*/\1/') ms p99 $(echo "$fl" | sed 's/.*p99_ms=\([0-9.]*\).*/\1/') ms"
     if "$TFCC" bench --help >/dev/null 2>&1; then
       bt=${RT_THREADS:-$THREADS}
       bp50=$("$TFCC" bench "$MODEL" --threads "$bt" --duration 3 --profile-runs 0 --json 2>/dev/null |

@@ -12,6 +12,8 @@
 #include <unistd.h>
 #include <yaml.h>
 
+#include "tfcc/tfcc.h"
+
 int srv_config_init(srv_config *c) {
   memset(c, 0, sizeof *c);
   c->models = calloc(SRV_MAX_MODELS, sizeof *c->models);
@@ -196,6 +198,14 @@ static int model_pair(walk *w, void *ctx, const char *key, yaml_node_t *v) {
   if (!strcmp(k, "max_queue")) return get_int(w, v, key, 0, 1 << 20, &m->max_queue);
   if (!strcmp(k, "max_batch")) return get_int(w, v, key, 0, 1024, &m->max_batch);
   if (!strcmp(k, "max_queue_delay_us")) return get_i64(w, v, key, 0, 10000000, &m->max_queue_delay_us);
+  if (!strcmp(k, "precision")) {
+    const char *s = scalar(v);
+    if (s && (!strcmp(s, "fp32") || !strcmp(s, "f32") || !strcmp(s, "float32"))) m->precision = TFCC_PRECISION_F32;
+    else if (s && !strcmp(s, "bf16")) m->precision = TFCC_PRECISION_BF16;
+    else if (s) return fail(w, v, key, "'%s' is not fp32 or bf16", s);
+    else return fail(w, v, key, "expected fp32 or bf16");
+    return 0;
+  }
   if (!strcmp(k, "inputs")) return name_list(w, v, key, m->inputs, &m->n_inputs);
   if (!strcmp(k, "outputs")) return name_list(w, v, key, m->outputs, &m->n_outputs);
   if (!strcmp(k, "versions")) {
@@ -279,7 +289,7 @@ static int repo_pair(walk *w, void *ctx, const char *key, yaml_node_t *v) {
   if (!strcmp(k, "poll_ms")) return get_int(w, v, key, 50, 3600000, &c->poll_ms);
   /* settings of every model found in the repository */
   if (!strcmp(k, "sessions") || !strcmp(k, "instances") || !strcmp(k, "max_queue") || !strcmp(k, "max_batch") ||
-      !strcmp(k, "max_queue_delay_us"))
+      !strcmp(k, "max_queue_delay_us") || !strcmp(k, "precision"))
     return model_pair(w, &c->repo_model, key, v);
   return UNKNOWN(w, v, key);
 }

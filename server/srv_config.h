@@ -2,8 +2,8 @@
  *
  *   runtime: {num_threads, cpu_affinity: [ids], memory_pool_mb, isa}
  *   models:  [{name, path, versions: [n] | latest, sessions, max_queue, max_batch,
- *              max_queue_delay_us, inputs: [names], outputs: [names]}]
- *   repository: {path, poll_ms, sessions, max_queue, max_batch, max_queue_delay_us}
+ *              max_queue_delay_us, precision: fp32 | bf16, inputs: [names], outputs: [names]}]
+ *   repository: {path, poll_ms, sessions, max_queue, max_batch, max_queue_delay_us, precision}
  *   server:  {host, port, max_connections, max_body_mb, timeouts: {read_s, request_ms, drain_s}}
  *   metrics: {enabled, path}
  *   log:     {level, format: text|json, access}
@@ -30,6 +30,7 @@ typedef struct srv_model_config {
   int max_queue;            /* requests that may wait for a session; beyond: 503 */
   int max_batch;            /* dynamic batching: rows per merged run (0, 1: off; at most 1024) */
   int64_t max_queue_delay_us;
+  int precision;            /* tfcc_model_options.precision: TFCC_PRECISION_F32 (default) or _BF16 */
   char inputs[SRV_MAX_IO][SRV_NAME_MAX];  /* required input names (new versions must have them) */
   int n_inputs;
   char outputs[SRV_MAX_IO][SRV_NAME_MAX];

@@ -35,6 +35,12 @@ typedef struct conn_ctx {
   int too_large;
   int answered;
   uint64_t start_ns;
+  /* The access log line of the answer, written once the answer has been sent (completed()):
+   * no write(2) between the run and the answer (a write to a pipe wakes its reader, which may
+   * preempt this thread before libmicrohttpd sends). */
+  int log_pending;
+  srv_access log;
+  char log_remote[64], log_method[16], log_url[1024], log_model[SRV_NAME_MAX];
 } conn_ctx;
 
 static void remote_addr(struct MHD_Connection *c, char *out, size_t n) {
@@ -64,8 +70,23 @@ static enum MHD_Result send_resp(srv_server *s, struct MHD_Connection *c, const 
   remote_addr(c, remote, sizeof remote);
   srv_access a = {remote, method, url, r->model, r->version, r->status, ctx ? ctx->len : 0, r->len, r->queue_ms,
                   r->compute_ms, ctx ? (double)(srv_now_ns() - ctx->start_ns) / 1e6 : 0};
-  srv_log_access(&a);
-  if (ctx) ctx->answered = 1;
+  if (!ctx) {
+    srv_log_access(&a);
+    return ok;
+  }
+  ctx->answered = 1;
+  if (!srv_log_access_enabled()) return ok;
+  /* kept for completed(), after the answer is sent */
+  snprintf(ctx->log_remote, sizeof ctx->log_remote, "%s", remote);
+  snprintf(ctx->log_method, sizeof ctx->log_method, "%s", method);
+  snprintf(ctx->log_url, sizeof ctx->log_url, "%s", url);
+  snprintf(ctx->log_model, sizeof ctx->log_model, "%s", r->model);
+  ctx->log = a;
+  ctx->log.remote = ctx->log_remote;
+  ctx->log.method = ctx->log_method;
+  ctx->log.url = ctx->log_url;
+  ctx->log.model = ctx->log_model;
+  ctx->log_pending = 1;
   return ok;
 }
 
@@ -178,6 +199,7 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls, enum 
   srv_server *s = cls;
   conn_ctx *ctx = *con_cls;
   if (!ctx) return;
+  if (ctx->log_pending) srv_log_access(&ctx->log);
   if (ctx->raw && ctx->cache && ctx->raw_size <= KEEP_BODY_MAX &&
       (!ctx->cache->raw || ctx->cache->size < ctx->raw_size)) {
     free(ctx->cache->raw);

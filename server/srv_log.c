@@ -70,6 +70,8 @@ void srv_log(int level, const char *tag, const char *fmt, ...) {
   srv_buf_free(&b);
 }
 
+int srv_log_access_enabled(void) { return g_access; }
+
 void srv_log_access(const srv_access *a) {
   if (!g_access) return;
   char ts[40];

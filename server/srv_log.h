@@ -20,6 +20,8 @@ typedef struct srv_access {
   double queue_ms, compute_ms, total_ms;
 } srv_access;
 void srv_log_access(const srv_access *a);
+/* Whether access lines are written (log.access). */
+int srv_log_access_enabled(void);
 
 /* "error", "warn", "info", "debug" -> level; -1 if unknown. */
 int srv_log_parse_level(const char *s);

@@ -123,7 +123,10 @@ static srv_version *load_version(srv_repo *r, srv_model *m, long long version, c
   v->sessions = m->cfg.sessions;
   v->max_queue = m->cfg.max_queue;
   atomic_store(&v->refs, 1);
-  tfcc_status st = tfcc_model_load_file(r->rt, path, NULL, &v->model);
+  tfcc_model_options mo;
+  tfcc_model_options_default(&mo);
+  mo.precision = (tfcc_precision)m->cfg.precision;
+  tfcc_status st = tfcc_model_load_file(r->rt, path, &mo, &v->model);
   if (st != TFCC_OK) {
     const char *why = tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st);
     /* string tensors (KServe BYTES): say what it means for serving */
@@ -419,8 +422,10 @@ static int scan_model(srv_repo *r, srv_model *m, int initial, int *failures) {
     atomic_fetch_add(&m->stats->loads_ok, 1);
     srv_hist_observe(&m->stats->reload, total);
     loaded_wanted++;
-    srv_log(SRV_LOG_INFO, "MODEL_LOADED", "model=%s version=%lld path=%s sessions=%d load_ms=%.1f swap_us=%.1f",
-            m->cfg.name, (long long)want[i], want_path[i], v->sessions, (double)(total - swap) / 1e6, (double)swap / 1e3);
+    srv_log(SRV_LOG_INFO, "MODEL_LOADED", "model=%s version=%lld path=%s sessions=%d precision=%s load_ms=%.1f swap_us=%.1f",
+            m->cfg.name, (long long)want[i], want_path[i], v->sessions,
+            m->cfg.precision == TFCC_PRECISION_BF16 ? "bf16" : "fp32", (double)(total - swap) / 1e6,
+            (double)swap / 1e3);
     if (swap > 150000000ull)
       srv_log(SRV_LOG_WARN, "HOT_UPDATE_DELAY", "model=%s version=%lld: the swap took %.1f ms (> 150 ms)",
               m->cfg.name, (long long)want[i], (double)swap / 1e6);

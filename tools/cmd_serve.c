@@ -32,6 +32,7 @@ static const char k_usage[] =
     "      --max-queue N           requests that may wait for a session (default 256)\n"
     "      --max-batch N           dynamic batching: merge queued requests up to N rows (default 0: off)\n"
     "      --max-queue-delay-us N  dynamic batching: longest wait for a batch to fill (default 0)\n"
+    "      --precision fp32|bf16   float CONV_2D / FULLY_CONNECTED arithmetic of every model (default fp32)\n"
     "      --poll-ms N             model file / repository poll interval (default 1000)\n"
     "      --log-format text|json  log line format (default text)\n"
     "      --log-level LEVEL       error, warn, info (default), debug\n"
@@ -43,7 +44,7 @@ static const char k_usage[] =
 enum {
   OPT_CONFIG = 1, OPT_REPO, OPT_NAME, OPT_HOST, OPT_PORT, OPT_PORT_FILE, OPT_SESSIONS, OPT_THREADS,
   OPT_MAX_QUEUE, OPT_POLL, OPT_LOG_FORMAT, OPT_LOG_LEVEL, OPT_NO_ACCESS, OPT_HELP, OPT_MAX_BATCH,
-  OPT_BATCH_DELAY
+  OPT_BATCH_DELAY, OPT_PRECISION
 };
 static const arg_opt k_opts[] = {
     {OPT_CONFIG, "-c", "--config", 1},       {OPT_REPO, "-r", "--model-repository", 1},
@@ -54,15 +55,21 @@ static const arg_opt k_opts[] = {
     {OPT_LOG_FORMAT, NULL, "--log-format", 1}, {OPT_LOG_LEVEL, NULL, "--log-level", 1},
     {OPT_NO_ACCESS, NULL, "--no-access-log", 0}, {OPT_HELP, "-h", "--help", 0},
     {OPT_MAX_BATCH, NULL, "--max-batch", 1}, {OPT_BATCH_DELAY, NULL, "--max-queue-delay-us", 1},
-    {0, NULL, NULL, 0}};
+    {OPT_PRECISION, NULL, "--precision", 1}, {0, NULL, NULL, 0}};
 
 typedef struct overrides {
-  const char *config, *repo, *name, *host, *port_file, *model, *log_format, *log_level;
+  const char *config, *repo, *name, *host, *port_file, *model, *log_format, *log_level, *precision;
   long port, sessions, threads, max_queue, poll, max_batch, batch_delay;
   int no_access;
 } overrides;
 
 static int apply(overrides *o, srv_config *c) {
+  tfcc_precision precision = TFCC_PRECISION_F32;
+  if (o->precision) {
+    char perr[128];
+    if (cli_parse_precision(o->precision, &precision, perr, sizeof perr) != 0)
+      return cli_error(CMD, CLI_EXIT_USAGE, "%s", perr);
+  }
   if (o->host) snprintf(c->host, sizeof c->host, "%s", o->host);
   if (o->port >= 0) c->port = (int)o->port;
   if (o->port_file) snprintf(c->port_file, sizeof c->port_file, "%s", o->port_file);
@@ -100,6 +107,7 @@ static int apply(overrides *o, srv_config *c) {
     if (o->max_queue >= 0) m->max_queue = (int)o->max_queue;
     if (o->max_batch >= 0) m->max_batch = (int)o->max_batch;
     if (o->batch_delay >= 0) m->max_queue_delay_us = o->batch_delay;
+    if (o->precision) m->precision = (int)precision;
   }
   return 0;
 }
@@ -131,6 +139,7 @@ int cmd_serve(int argc, char **argv) {
       case OPT_PORT_FILE: o.port_file = v; break;
       case OPT_LOG_FORMAT: o.log_format = v; break;
       case OPT_LOG_LEVEL: o.log_level = v; break;
+      case OPT_PRECISION: o.precision = v; break;
       case OPT_NO_ACCESS: o.no_access = 1; break;
       case OPT_PORT: num = &o.port; lo = 0; hi = 65535; opt = "--port"; break;
       case OPT_SESSIONS: num = &o.sessions; lo = 1; hi = 256; opt = "--sessions"; break;
