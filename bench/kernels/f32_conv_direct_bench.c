@@ -48,6 +48,10 @@ int main(int argc, char **argv) {
       {"112x112x3->16 3x3 s1", 112, 112, 3, 16, 3, 1},
       {"224x224x3->64 3x3 s2", 224, 224, 3, 64, 3, 2},
       {"112x112x4->24 3x3 s2", 112, 112, 4, 24, 3, 2},
+      {"resnet50 stem 224x224x3->64 7x7 s2", 224, 224, 3, 64, 7, 2},
+      {"224x224x3->32 5x5 s2", 224, 224, 3, 32, 5, 2},
+      {"56x56x16->64 3x3 s1 (K 144)", 56, 56, 16, 64, 3, 1},
+      {"56x56x8->32 3x3 s1 (K 72)", 56, 56, 8, 32, 3, 1},
   };
   printf("%s vs %s (im2col), %d thread(s), %s, ms per layer (median of 9)\n", dk->name, gk->name,
          threads, threads > 1 ? "wall time" : "thread CPU time");

@@ -2,7 +2,7 @@
  * the reference convolution, and bit for bit against the im2col + GEMM path it replaces (same
  * packing, same sums): 3x3 / 2x2 / 5x3 windows, input channels 1-7, output channels around
  * the panel width (1, 7, 16, 17, 32, 33, 70), stride 1/2/3, SAME and VALID padding, images
- * smaller than the window, batches, activations, inline and on a 2-thread pool. */
+ * smaller than the window, 7x7 x 3 and 3x3 x 16 (K near the limit), batches, activations, inline and on a 2-thread pool. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,7 +124,9 @@ int main(void) {
   g.dil_w = 1;
   g.filter_in_c = 1;
   CHECK(!tfcc_f32_direct_conv_fits(&g));
-  g.filter_in_c = g.in_c = 8;
+  g.filter_in_c = g.in_c = 16; /* K 144 */
+  CHECK(tfcc_f32_direct_conv_fits(&g));
+  g.filter_in_c = g.in_c = 32; /* K 288 */
   CHECK(!tfcc_f32_direct_conv_fits(&g));
   int tested = 0;
   static const int ocs[] = {1, 7, 16, 17, 32, 33, 70};
@@ -146,6 +148,9 @@ int main(void) {
       test_dc(k, p, 1, 2, 1, 3, oc, 3, 3, 1, 1, true, true, -INFINITY, INFINITY);
       test_dc(k, p, 3, 1, 1, 5, oc, 3, 3, 2, 2, true, false, 0.0f, 6.0f);
     }
+    /* the largest windows taken: 7x7 x 3 (ResNet-50's stem, K 147) and 3x3 x 16 (K 144) */
+    test_dc(k, pool2, 1, 23, 21, 3, 64, 7, 7, 2, 2, true, true, -INFINITY, INFINITY);
+    test_dc(k, NULL, 2, 9, 10, 16, 33, 3, 3, 1, 1, true, true, 0.0f, 6.0f);
     /* MobileNetV2's first layer (224x224x3 -> 112x112x32, 3x3 s2 SAME, RELU6) */
     test_dc(k, pool2, 1, 224, 224, 3, 32, 3, 3, 2, 2, true, true, 0.0f, 6.0f);
   }
