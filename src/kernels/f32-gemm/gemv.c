@@ -1,5 +1,5 @@
 /* GEMV driver: panels split into contiguous blocks over the pool (each weight byte read by
- * one thread), each block run by the ISA's multi-panel kernel (AVX-512: 4 panels at once)
+ * one thread, about 4 blocks per thread), each block run by the ISA's multi-panel kernel (AVX-512: 4 panels at once)
  * or, at other levels, the one-row micro-kernel panel by panel. No allocation. */
 #include "kernels/f32-gemm/gemv.h"
 
@@ -62,10 +62,12 @@ void tfcc_f32_gemv(struct tfcc_threadpool *pool, const tfcc_f32_packed *p, const
   if ((double)j.panels * (double)tfcc_f32_panel_floats(p) * 4.0 <
       (double)TFCC_F32_GEMV_MIN_PARALLEL_BYTES)
     threads = 1;
-  /* one contiguous block per thread: the work is even and streams need no balancing */
-  size_t tasks = threads > 1 ? threads : 1;
+  /* about 4 tasks per thread (a thread descheduled on a shared machine leaves its work to
+   * the others), each a whole number of 4-panel groups */
+  size_t tasks = threads > 1 ? 4 * threads : 1;
   if (tasks > j.panels) tasks = j.panels;
   j.per_task = (j.panels + tasks - 1) / tasks;
+  if (j.fn && threads > 1) j.per_task = (j.per_task + 3) & ~(size_t)3;
   tasks = (j.panels + j.per_task - 1) / j.per_task;
   tfcc_threadpool_run(tasks > 1 ? pool : NULL, tasks, gemv_task, &j);
 }
