@@ -3,6 +3,7 @@
  * Grouped convolution when input channels = k * filter input channels (TFLite >= 2.9). */
 #include <stdlib.h>
 
+#include "kernels/f32-conv-direct/direct_conv.h"
 #include "kernels/f32-gemm/conv.h"
 #include "kernels/ref/conv.h"
 #include "kernels/ref/quant_util.h"
@@ -105,6 +106,15 @@ static const tfcc_f32_packed *conv_f32_packed(const tfcc_op_ctx *ctx, const tfcc
   return tfcc_f32_fast_get(&p->f32, ctx->in[1]->data);
 }
 
+/* Small-K first layers (e.g. 3x3 x 3 channels): the direct kernel on the GEMM's packing, or
+ * NULL (im2col + GEMM). */
+static const tfcc_f32_direct_conv_kernel *conv_f32_direct(const tfcc_op_ctx *ctx,
+                                                           const tfcc_conv_geom *g,
+                                                           const tfcc_f32_packed *pk) {
+  return pk && tfcc_f32_direct_conv_fits(g) ? tfcc_f32_direct_conv_select(ctx->isa, pk->k->nr)
+                                            : NULL;
+}
+
 /* prepare: packs the filter once per model (model load runs the first prepare). */
 static void conv_f32_prepare(tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
   conv_params *p = (conv_params *)ctx->params;
@@ -124,7 +134,8 @@ static void conv_f32_prepare(tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
     return;
   }
   const tfcc_f32_packed *pk = conv_f32_packed(ctx, g);
-  if (pk) ctx->scratch_bytes = tfcc_f32_conv_scratch_bytes(g, pk, tfcc_threadpool_size(ctx->pool));
+  if (pk && !conv_f32_direct(ctx, g, pk))
+    ctx->scratch_bytes = tfcc_f32_conv_scratch_bytes(g, pk, tfcc_threadpool_size(ctx->pool));
 }
 
 /* 8-bit fast path: packed filter for this node, or NULL (reference kernel). */
@@ -197,6 +208,11 @@ static tfcc_status conv_eval(tfcc_op_ctx *ctx) {
       tfcc_act_range_f32(p->o.act, &lo, &hi);
       if (tfcc_bf16_fast_conv_eval(&p->bf16, ctx, &g, lo, hi)) return TFCC_OK;
       const tfcc_f32_packed *pk = conv_f32_packed(ctx, &g);
+      const tfcc_f32_direct_conv_kernel *dk = conv_f32_direct(ctx, &g, pk);
+      if (dk) {
+        tfcc_f32_direct_conv(ctx->pool, dk, &g, pk->w, in->data, out->data, lo, hi);
+        return TFCC_OK;
+      }
       if (pk && (ctx->scratch_bytes >= tfcc_f32_conv_scratch_bytes(
                                             &g, pk, tfcc_threadpool_size(ctx->pool)))) {
         tfcc_f32_conv(ctx->pool, &g, pk, in->data, out->data, lo, hi, ctx->scratch);
@@ -257,7 +273,8 @@ static const char *conv_kernel(const tfcc_op_ctx *ctx) {
                                            g.batches * g.out_h * g.out_w);
   if (bf16) return bf16;
   const tfcc_f32_packed *pk = conv_f32_packed(ctx, &g);
-  return pk ? pk->k->name : "ref";
+  const tfcc_f32_direct_conv_kernel *dk = conv_f32_direct(ctx, &g, pk);
+  return dk ? dk->name : pk ? pk->k->name : "ref";
 }
 
 const tfcc_op_def tfcc_op_conv_2d = {

@@ -4,6 +4,7 @@
  * (float input, integer weights) is not implemented. */
 #include <stdlib.h>
 
+#include "kernels/f32-gemm/gemv.h"
 #include "kernels/ref/fully_connected.h"
 #include "kernels/ref/quant_util.h"
 #include "ops/bf16_fast.h"
@@ -227,6 +228,10 @@ static tfcc_status fc_eval(tfcc_op_ctx *ctx) {
       if (tfcc_bf16_fast_fc_eval(&p->bf16, ctx, d.batches, d.units, d.accum, lo, hi))
         return TFCC_OK;
       const tfcc_f32_packed *pk = fc_f32_packed(ctx, &d);
+      if (pk && d.batches == 1) { /* GEMV: memory bound, several panels streamed at once */
+        tfcc_f32_gemv(ctx->pool, pk, in->data, out, lo, hi);
+        return TFCC_OK;
+      }
       if (pk) {
         tfcc_f32_gemm(ctx->pool, pk, d.batches, in->data, (size_t)d.accum, out, (size_t)d.units,
                       lo, hi);
@@ -272,7 +277,7 @@ static const char *fc_kernel(const tfcc_op_ctx *ctx) {
   if (bf16) return bf16;
   const tfcc_f32_packed *pk = fc_f32_packed(ctx, &d);
   if (!pk) return "ref";
-  return d.batches == 1 ? pk->k->name1 : pk->k->name;
+  return d.batches == 1 ? tfcc_f32_gemv_name(pk) : pk->k->name;
 }
 
 const tfcc_op_def tfcc_op_fully_connected = {

@@ -1,0 +1,5 @@
+/* f32 direct convolution, neon build of the portable body (direct_conv_body.h). */
+#define TFCC_DC_FN tfcc_f32_direct_conv_8_neon
+#define TFCC_DC_NR 8
+#define TFCC_DC_FMA 1
+#include "kernels/f32-conv-direct/direct_conv_body.h"

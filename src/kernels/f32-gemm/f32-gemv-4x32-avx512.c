@@ -1,0 +1,73 @@
+/* f32 GEMV kernel, AVX-512F: four 32-column panels at once (eight zmm accumulators, eight
+ * independent load streams), prefetching each stream a fixed distance ahead; groups of
+ * fewer panels at the end. Per k: one broadcast of a[k], then per panel two loads and two
+ * FMAs onto that column's single chain (bias, then k in order: the GEMM tile's sums). */
+#include <immintrin.h>
+
+#include "kernels/f32-gemm/gemv.h"
+
+/* Prefetch distance in k steps (x 128 bytes per panel): 4 KB ahead per stream. From memory
+ * (MobileNetV2 1280 x 1000, weights not in cache, as in a model run) 8: 10.6 GB/s, 32: 13.4,
+ * 64: 10.5; 8 panels at once instead of 4: no better. */
+#define PF_K 32
+
+static inline __mmask16 mask_lo(size_t nc) {
+  return (__mmask16)(nc >= 16 ? 0xFFFFu : (1u << nc) - 1u);
+}
+
+static inline __attribute__((always_inline)) void panels_t(size_t nc, size_t K, const float *a,
+                                                           const float *w, size_t pf,
+                                                           float *c, __m512 lo, __m512 hi,
+                                                           const int NP) {
+  __m512 acc[4][2];
+  const float *q[4];
+  for (int i = 0; i < NP; i++) {
+    q[i] = w + (size_t)i * pf;
+    acc[i][0] = _mm512_load_ps(q[i]);
+    acc[i][1] = _mm512_load_ps(q[i] + 16);
+    q[i] += 32;
+  }
+  size_t k = 0;
+  for (; k + PF_K < K; k++) {
+    const __m512 v = _mm512_set1_ps(a[k]);
+    for (int i = 0; i < NP; i++) {
+      _mm_prefetch((const char *)(q[i] + PF_K * 32), _MM_HINT_T0);
+      _mm_prefetch((const char *)(q[i] + PF_K * 32 + 16), _MM_HINT_T0);
+      acc[i][0] = _mm512_fmadd_ps(v, _mm512_load_ps(q[i]), acc[i][0]);
+      acc[i][1] = _mm512_fmadd_ps(v, _mm512_load_ps(q[i] + 16), acc[i][1]);
+      q[i] += 32;
+    }
+  }
+  for (; k < K; k++) {
+    const __m512 v = _mm512_set1_ps(a[k]);
+    for (int i = 0; i < NP; i++) {
+      acc[i][0] = _mm512_fmadd_ps(v, _mm512_load_ps(q[i]), acc[i][0]);
+      acc[i][1] = _mm512_fmadd_ps(v, _mm512_load_ps(q[i] + 16), acc[i][1]);
+      q[i] += 32;
+    }
+  }
+  for (int i = 0; i < NP; i++) {
+    const size_t n0 = (size_t)i * 32;
+    if (n0 >= nc) break;
+    const size_t left = nc - n0;
+    const __mmask16 m0 = mask_lo(left), m1 = left > 16 ? mask_lo(left - 16) : 0;
+    _mm512_mask_storeu_ps(c + n0, m0, _mm512_min_ps(_mm512_max_ps(acc[i][0], lo), hi));
+    _mm512_mask_storeu_ps(c + n0 + 16, m1, _mm512_min_ps(_mm512_max_ps(acc[i][1], lo), hi));
+  }
+}
+
+void tfcc_f32_gemv_4x32_avx512(size_t np, size_t nc, size_t kdim, const float *a,
+                               const float *w, size_t panel_floats, float *c, float lo,
+                               float hi) {
+  const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
+  size_t i = 0;
+  for (; i + 4 <= np; i += 4)
+    panels_t(nc - i * 32, kdim, a, w + i * panel_floats, panel_floats, c + i * 32, vlo, vhi, 4);
+  const size_t rest = np - i;
+  if (rest == 3)
+    panels_t(nc - i * 32, kdim, a, w + i * panel_floats, panel_floats, c + i * 32, vlo, vhi, 3);
+  else if (rest == 2)
+    panels_t(nc - i * 32, kdim, a, w + i * panel_floats, panel_floats, c + i * 32, vlo, vhi, 2);
+  else if (rest == 1)
+    panels_t(nc - i * 32, kdim, a, w + i * panel_floats, panel_floats, c + i * 32, vlo, vhi, 1);
+}
