@@ -52,10 +52,11 @@ typedef struct layer {
   int ih, iw, ic, oc, f, s, pad;
 } layer;
 
-/* ResNet-50 v1.5 (stride on the 3x3 of the first block of a stage), as converted to TFLite:
- * the 7x7 stem convolves an explicitly padded 230x230 input. */
+/* ResNet-50 v1.5 (stride on the 3x3 of the first block of a stage), as converted to TFLite
+ * and loaded: the PAD before the 7x7 stem is fused into it (fuse_pad), so the stem convolves
+ * the 224x224 input with padding 3. */
 static const layer layers[] = {
-    {"stem 7x7 s2 3->64", 1, 230, 230, 3, 64, 7, 2, 0},
+    {"stem 7x7 s2 3->64", 1, 224, 224, 3, 64, 7, 2, 3},
     {"56 1x1 64->64", 1, 56, 56, 64, 64, 1, 1, 0},
     {"56 3x3 64->64", 3, 56, 56, 64, 64, 3, 1, 1},
     {"56 1x1 64->256", 4, 56, 56, 64, 256, 1, 1, 0},

@@ -7,7 +7,7 @@
  * - row tiles outer (most layers: many rows, few weights): tasks are (MR-row tiles x a block
  *   of NR panels that fits L2); each thread builds one im2col tile at a time in its scratch,
  *   then runs it against every panel of the block.
- * - panels outer (few rows, weights at least as large as the rows: the deep layers of a CNN,
+ * - panels outer (at most 64 rows, weights at least as large as the rows: the 7x7 stage of a CNN,
  *   FULLY_CONNECTED): every weight panel is read from memory once and runs against all the
  *   rows (im2col built once for all of them in shared scratch, by a first parallel pass);
  *   tasks are ranges of panels, so at 2 threads each streams its share of the weights. While
@@ -24,8 +24,10 @@
 #define TFCC_Q8_MAX_NR 64
 #define TFCC_Q8_L2_BLOCK (1024u * 1024u)
 #define TFCC_Q8_MIN_PARALLEL_MACS (256.0 * 1024.0)
-/* Panels outer: at most this many rows (their sums stay on the stack) and row bytes. */
-#define TFCC_Q8_PO_MAX_M 256u
+/* Panels outer: at most this many rows (their sums stay on the stack) and row bytes. With
+ * more row tiles (ResNet's 14x14 stage: 14 tiles) the rows no longer stay in L1 while a panel
+ * runs against them, and the row-tiles-outer order measured as fast or faster. */
+#define TFCC_Q8_PO_MAX_M 64u
 #define TFCC_Q8_PO_MAX_ROW_BYTES (512u * 1024u)
 
 typedef struct q8_job {
@@ -47,8 +49,13 @@ typedef struct q8_job {
   size_t n_panels, panels_per_block, n_blocks;
 } q8_job;
 
+/* im2col rows are K rounded up to 4 bytes, zero past K: the kernels then run them without a
+ * depth tail (the packed weights are zero there too, and zeros add nothing to the sums). */
+static size_t im2col_stride(const tfcc_q8_packed *p) {
+  return ((size_t)p->kdim + 3) & ~(size_t)3;
+}
 static size_t im2col_bytes(const tfcc_q8_packed *p) {
-  return ((size_t)p->k->mr * (size_t)p->kdim + 63) & ~(size_t)63;
+  return ((size_t)p->k->mr * im2col_stride(p) + 63) & ~(size_t)63;
 }
 static size_t c32_bytes(const tfcc_q8_packed *p) {
   return p->fp32 || p->k->fixed_epilogue ? 0 : (size_t)p->k->mr * (size_t)p->k->nr * sizeof(int32_t);
@@ -74,7 +81,7 @@ static size_t conv_rows_count(const tfcc_conv_geom *g) {
 /* Shared im2col rows (panels outer), then the per-thread parts. */
 static size_t shared_bytes(const tfcc_conv_geom *g, const tfcc_q8_packed *p) {
   if (!g || conv_direct(g) || !panels_outer(conv_rows_count(g), p)) return 0;
-  return (conv_rows_count(g) * (size_t)p->kdim + 63) & ~(size_t)63;
+  return (conv_rows_count(g) * im2col_stride(p) + 63) & ~(size_t)63;
 }
 
 static size_t per_thread_bytes(const tfcc_conv_geom *g, const tfcc_q8_packed *p) {
@@ -88,22 +95,33 @@ size_t tfcc_q8_scratch_bytes(const tfcc_conv_geom *g, const tfcc_q8_packed *p, i
 }
 
 /* memcpy for the short runs of im2col (a few channels times the filter width): inline moves
- * instead of a library call per run. */
+ * instead of a library call per run; the last move of a run ends at its last byte, overlapping
+ * the one before (the same bytes twice), so that no run needs a byte loop past 3 bytes and
+ * nothing is read or written outside the run. */
 static inline void copy_run(uint8_t *dst, const uint8_t *src, size_t n) {
   if (n >= 64) {
     memcpy(dst, src, n);
     return;
   }
-  for (; n >= 16; n -= 16, dst += 16, src += 16) memcpy(dst, src, 16);
-  if (n >= 8) {
+  if (n >= 16) {
+    for (size_t i = 0; i + 16 < n; i += 16) memcpy(dst + i, src + i, 16);
+    memcpy(dst + n - 16, src + n - 16, 16);
+  } else if (n >= 8) {
     memcpy(dst, src, 8);
-    dst += 8, src += 8, n -= 8;
-  }
-  if (n >= 4) {
+    memcpy(dst + n - 8, src + n - 8, 8);
+  } else if (n >= 4) {
     memcpy(dst, src, 4);
-    dst += 4, src += 4, n -= 4;
+    memcpy(dst + n - 4, src + n - 4, 4);
+  } else {
+    for (; n; n--) *dst++ = *src++;
   }
-  for (; n; n--) *dst++ = *src++;
+}
+
+/* The filter_h runs of an im2col row whose window lies inside the image (no padding tap, no
+ * horizontal dilation): n = filter_w * in_c bytes each, `step` apart in the input, copied
+ * without per-tap checks. */
+static void copy_window(uint8_t *dst, const uint8_t *src, size_t n, size_t step, int32_t fh) {
+  for (int32_t ky = 0; ky < fh; ky++, src += step, dst += n) copy_run(dst, src, n);
 }
 
 /* Row pointers of output rows m0 .. m0+mr-1. */
@@ -111,7 +129,7 @@ static void conv_rows(const q8_job *j, size_t m0, size_t mr, uint8_t *tile,
                       const uint8_t **rows) {
   const tfcc_conv_geom *g = j->g;
   const size_t ow = (size_t)g->out_w, oh = (size_t)g->out_h;
-  const size_t cin = (size_t)g->in_c, K = (size_t)j->p->kdim;
+  const size_t cin = (size_t)g->in_c, K = (size_t)j->p->kdim, stride = im2col_stride(j->p);
   /* output coordinates of row m0, then stepped (no division per row) */
   size_t ox = m0 % ow, oy = (m0 / ow) % oh, b = m0 / ow / oh;
   for (size_t r = 0; r < mr; r++) {
@@ -127,8 +145,18 @@ static void conv_rows(const q8_job *j, size_t m0, size_t mr, uint8_t *tile,
       rows[r] = img + (oy * (size_t)g->stride_h * (size_t)g->in_w + ox * (size_t)g->stride_w) * cin;
       continue;
     }
-    uint8_t *dst = tile + r * K;
+    uint8_t *dst = tile + r * stride;
     rows[r] = dst;
+    for (size_t i = K; i < stride; i++) dst[i] = 0;
+    const int32_t iy0 = (int32_t)oy * g->stride_h - g->pad_h;
+    const int32_t ix0 = (int32_t)ox * g->stride_w - g->pad_w;
+    if (g->dil_w == 1 && ix0 >= 0 && ix0 + g->filter_w <= g->in_w && iy0 >= 0 &&
+        iy0 + (g->filter_h - 1) * g->dil_h < g->in_h) {
+      const uint8_t *src = img + ((size_t)iy0 * (size_t)g->in_w + (size_t)ix0) * cin;
+      copy_window(dst, src, (size_t)g->filter_w * cin, (size_t)g->dil_h * (size_t)g->in_w * cin,
+                  g->filter_h);
+      continue;
+    }
     for (int32_t ky = 0; ky < g->filter_h; ky++) {
       const int32_t iy = (int32_t)oy * g->stride_h - g->pad_h + ky * g->dil_h;
       if (iy < 0 || iy >= g->in_h) {
@@ -136,7 +164,6 @@ static void conv_rows(const q8_job *j, size_t m0, size_t mr, uint8_t *tile,
         dst += (size_t)g->filter_w * cin;
         continue;
       }
-      const int32_t ix0 = (int32_t)ox * g->stride_w - g->pad_w;
       if (g->dil_w == 1 && ix0 >= 0 && ix0 + g->filter_w <= g->in_w) {
         const size_t n = (size_t)g->filter_w * cin;
         copy_run(dst, img + ((size_t)iy * (size_t)g->in_w + (size_t)ix0) * cin, n);
@@ -168,7 +195,7 @@ static uint32_t row_sum(const uint8_t *x, size_t n, bool is_signed) {
 static void tile_rows(const q8_job *j, size_t m0, size_t mr, uint8_t *tile, const uint8_t **rows) {
   const size_t MR = (size_t)j->p->k->mr;
   if (j->rows_buf)
-    for (size_t r = 0; r < mr; r++) rows[r] = j->rows_buf + (m0 + r) * (size_t)j->p->kdim;
+    for (size_t r = 0; r < mr; r++) rows[r] = j->rows_buf + (m0 + r) * im2col_stride(j->p);
   else if (j->g)
     conv_rows(j, m0, mr, tile, rows);
   else
@@ -205,7 +232,7 @@ static void run_tile(const q8_job *j, size_t m0, size_t mr, size_t pi, const uin
     o->shift = j->r->shift + n0 * (size_t)j->r->mult_stride;
   }
   const tfcc_q8_gemm_fn fn = p->is_signed ? p->k->fn_s : p->k->fn_u;
-  fn(mr, nc, (size_t)p->kdim, (const void *const *)rows, p->w + pi * tfcc_q8_panel_bytes(p),
+  fn(mr, nc, j->im2col ? im2col_stride(p) : (size_t)p->kdim, (const void *const *)rows, p->w + pi * tfcc_q8_panel_bytes(p),
      row_add, o);
   if (!o->c32) return;
   for (size_t r = 0; r < mr; r++) {
@@ -230,7 +257,7 @@ static void q8_task_rows(void *ctx, size_t t, int thread) {
   const size_t MR = (size_t)j->p->k->mr, m0 = t * MR;
   const size_t mr = j->m - m0 < MR ? j->m - m0 : MR;
   const uint8_t *rows[TFCC_Q8_MAX_MR];
-  conv_rows(j, m0, mr, j->rows_buf + m0 * (size_t)j->p->kdim, rows);
+  conv_rows(j, m0, mr, j->rows_buf + m0 * im2col_stride(j->p), rows);
 }
 
 /* Panels outer: panels [p0, p1) of this task against all rows. */
