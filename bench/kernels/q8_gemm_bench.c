@@ -1,8 +1,11 @@
 /* Micro-benchmark of the q8 GEMM kernels through the threaded driver (not a test).
- * Built as build/bench/q8_gemm_bench; usage: q8_gemm_bench [threads]. Prints GOP/s (2 x MACs
+ * Built as build/bench/q8_gemm_bench; usage: q8_gemm_bench [threads] [--cold MIB] [--shape M K N]
+ * [--kernel NAME]. Prints GOP/s (2 x MACs
  * per second) of large 1x1-convolution-shaped int8 GEMMs (M = H*W, K = Cin, N = Cout) for
  * every kernel the CPU can run, in both requantization modes, and the core's measured
- * AVX512-VNNI peak (vpdpbusd zmm: 128 OP). Single thread: the thread's CPU time. */
+ * AVX512-VNNI peak (vpdpbusd zmm: 128 OP). Single thread: the thread's CPU time. --cold MIB:
+ * the median of 15 calls, each after writing MIB MiB (not timed), so that the weights come
+ * from L3 or memory as in a whole model (batch-1 FULLY_CONNECTED, deep layers). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +44,17 @@ static double now(void) {
 
 int main(int argc, char **argv) {
   int threads = argc > 1 ? atoi(argv[1]) : 1;
+  size_t flush_bytes = 0;
+  int only[3] = {0, 0, 0};
+  const char *only_kernel = NULL;
+  for (int i = 1; i + 1 < argc; i++) {
+    if (!strcmp(argv[i], "--cold")) flush_bytes = (size_t)atoi(argv[i + 1]) << 20;
+    if (!strcmp(argv[i], "--kernel")) only_kernel = argv[i + 1];
+    if (!strcmp(argv[i], "--shape") && i + 3 < argc)
+      for (int d = 0; d < 3; d++) only[d] = atoi(argv[i + 1 + d]);
+  }
+  if (threads < 1) threads = 1;
+  uint8_t *flush = flush_bytes ? malloc(flush_bytes) : NULL;
   tfcc_threadpool *pool = NULL;
   tfcc_err err = {0};
   if (threads > 1 && tfcc_threadpool_create(threads, NULL, 0, &pool, &err) != TFCC_OK) return 1;
@@ -56,10 +70,11 @@ int main(int argc, char **argv) {
                                   {1, 1280, 1000}, {49, 512, 2048}};
   for (int ki = 0; ki < tfcc_q8_gemm_kernel_count(); ki++) {
     const tfcc_q8_gemm_kernel *k = tfcc_q8_gemm_kernel_at(ki);
-    if (!tfcc_q8_gemm_usable(k, best)) continue;
+    if (!tfcc_q8_gemm_usable(k, best) || (only_kernel && strcmp(only_kernel, k->name))) continue;
     for (int mode = 0; mode < 2; mode++) {
       for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
         const int M = shapes[s][0], K = shapes[s][1], N = shapes[s][2];
+        if (only[0] && (M != only[0] || K != only[1] || N != only[2])) continue;
         int8_t *a = malloc((size_t)M * K), *w = malloc((size_t)N * K), *c = malloc((size_t)M * N);
         float *scale = malloc(sizeof(float) * (size_t)N);
         for (size_t i = 0; i < (size_t)M * K; i++) a[i] = (int8_t)(i * 7);
@@ -75,7 +90,22 @@ int main(int argc, char **argv) {
         tfcc_q8_gemm(pool, &p, &r, M, a, (size_t)K, c, (size_t)N, scratch);
         int reps = 1;
         double t = 0;
-        for (;;) {
+        if (flush) {
+          double ts[15];
+          for (int i = 0; i < 15; i++) {
+            memset(flush, i, flush_bytes);
+            const double t0 = now();
+            tfcc_q8_gemm(pool, &p, &r, M, a, (size_t)K, c, (size_t)N, scratch);
+            ts[i] = now() - t0;
+            for (int j = i; j > 0 && ts[j] < ts[j - 1]; j--) {
+              const double x = ts[j];
+              ts[j] = ts[j - 1];
+              ts[j - 1] = x;
+            }
+          }
+          t = ts[7];
+        }
+        for (; !flush;) {
           const double t0 = now();
           for (int i = 0; i < reps; i++)
             tfcc_q8_gemm(pool, &p, &r, M, a, (size_t)K, c, (size_t)N, scratch);
@@ -95,5 +125,6 @@ int main(int argc, char **argv) {
     }
   }
   tfcc_threadpool_destroy(pool);
+  free(flush);
   return 0;
 }

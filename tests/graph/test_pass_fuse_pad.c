@@ -1,6 +1,8 @@
 /* fuse_pad: PAD (and PADV2 with the default value) on H/W before a VALID CONV_2D or
- * DEPTHWISE_CONV_2D becomes the conv's explicit padding, asymmetric and strided, float and
- * int8 with a non-zero zero point, with identical outputs. Not fused: a SAME conv, padding of
+ * DEPTHWISE_CONV_2D becomes the conv's explicit padding, asymmetric and strided, float, int8
+ * (per-channel weights) and uint8 (per-tensor weights with a zero point) with non-zero input
+ * zero points, with identical outputs (quantized: the padded taps read the input zero point,
+ * through the q8 GEMM's im2col). Not fused: a SAME conv, padding of
  * the channel axis, a PADV2 value other than the zero point, the pass disabled. */
 #include "pass_test_util.h"
 
@@ -45,6 +47,20 @@ static int build(ptu *p, int kase, tfcc_dtype dt) {
     ptu_tensor(p, 4, dt, 1, (int32_t[]){3}, bf);
     float v = kase == CASE_PADV2_OTHER ? 0.5f : 0.0f;
     ptu_tensor(p, 6, dt, 0, NULL, &v);
+  } else if (dt == TFCC_UINT8) {
+    uint8_t wq[108];
+    int32_t bq[3] = {100, -50, 7};
+    for (int i = 0; i < 108; i++) wq[i] = (uint8_t)(120 + (int)(wf[i] * 120));
+    ptu_tensor(p, 3, TFCC_UINT8, 4, wd, wq);
+    ptu_tensor(p, 4, TFCC_INT32, 1, (int32_t[]){3}, bq);
+    ptu_quant(p, 0, 0.05f, 130);
+    ptu_quant(p, 2, 0.05f, 130);
+    ptu_quant(p, 3, 0.01f, 120);
+    ptu_quant(p, 4, 0.05f * 0.01f, 0);
+    ptu_quant(p, 5, 0.08f, 100);
+    uint8_t v = kase == CASE_PADV2_OTHER ? 0 : 130;
+    ptu_tensor(p, 6, dt, 0, NULL, &v);
+    ptu_quant(p, 6, 0.05f, 130);
   } else {
     int8_t wq[108];
     int32_t bq[3] = {100, -50, 7};
@@ -79,8 +95,12 @@ static int check(int kase, tfcc_dtype dt, uint32_t disabled) {
   float xf[90];
   int8_t xq[90];
   ptu_fill(xf, 90, 33, -2, 2);
+  uint8_t xu[90];
   for (int i = 0; i < 90; i++) xq[i] = (int8_t)(xf[i] * 60);
-  const void *in[1] = {dt == TFCC_FLOAT32 ? (const void *)xf : (const void *)xq};
+  for (int i = 0; i < 90; i++) xu[i] = (uint8_t)(130 + (int)(xf[i] * 60));
+  const void *in[1] = {dt == TFCC_FLOAT32 ? (const void *)xf
+                       : dt == TFCC_UINT8 ? (const void *)xu
+                                          : (const void *)xq};
   float on[400], off[400];
   memset(on, 0, sizeof on);
   memset(off, 0, sizeof off);
@@ -101,8 +121,8 @@ static int check(int kase, tfcc_dtype dt, uint32_t disabled) {
 }
 
 int main(void) {
-  for (int q = 0; q < 2; q++) {
-    tfcc_dtype dt = q ? TFCC_INT8 : TFCC_FLOAT32;
+  for (int q = 0; q < 3; q++) {
+    tfcc_dtype dt = q == 2 ? TFCC_UINT8 : q ? TFCC_INT8 : TFCC_FLOAT32;
     CHECK(check(CASE_CONV, dt, 0) == 1);
     CHECK(check(CASE_DW, dt, 0) == 1);
     CHECK(check(CASE_PADV2_ZERO, dt, 0) == 1);

@@ -3,7 +3,8 @@
  * and uint8 (per-tensor, filter zero point), in both requantization modes (XNNPACK fp32 and
  * fixed point), on odd shapes (depth not a multiple of 4, channels not a multiple of the
  * tile), padding, strides, dilation, batches, extreme zero points and scales, every fused
- * activation range, single threaded and on a 2-thread pool. */
+ * activation range, single threaded and on a 2-thread pool, in both loop orders of the driver
+ * (row tiles outer; panels outer for few rows and large weights). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,6 +171,10 @@ int main(void) {
       test_conv(k, pl, q, 2, 3, 3, 9, 33, 1, 1, 1, 1, 1, 1, false, true); /* 14 + 4 rows */
       test_conv(k, pl, q, 1, 4, 5, 10, 31, 1, 1, 1, 1, 1, 1, false, true); /* 14 + 6 rows */
       test_conv(k, pl, q, 1, 19, 19, 3, 24, 7, 7, 2, 2, 1, 1, false, true);
+      /* few rows, weights larger than the rows: panels outer, with a shared im2col of all
+         4 row tiles (the 7x7 stage of ResNet) and in place (1x1, strided) */
+      test_conv(k, pl, q, 1, 7, 7, 40, 70, 3, 3, 1, 1, 1, 1, true, ci % 2 == 0);
+      test_conv(k, pl, q, 1, 13, 13, 67, 97, 1, 1, 2, 2, 1, 1, false, true);
       /* weights larger than one cache block (several N blocks per row tile) */
       if (ci % 4 == 0) test_conv(k, pl, q, 1, 1, 3, 1101, 1000, 1, 1, 1, 1, 1, 1, false, true);
     }

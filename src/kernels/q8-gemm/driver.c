@@ -1,9 +1,19 @@
-/* Tiling and threading of the q8 GEMM: output tiles (MR rows x a block of NR panels) are
- * tasks on the thread pool. Rows come from a plain strided matrix or a convolution (read in
- * place for 1x1, else one im2col tile of MR rows per thread in scratch, padding taps set to
- * the input zero point so that they add nothing). Per tile, the row sums give the row term
- * of gemm.h. Fixed-point (REFERENCE) requantization runs on the int32 tile through the
- * reference kernels' own tfcc_requant32. No allocation. */
+/* Tiling and threading of the q8 GEMM. Rows come from a plain strided matrix or a
+ * convolution (read in place for 1x1, else im2col rows in scratch, padding taps set to the
+ * input zero point so that they add nothing). Per tile, the row sums give the row term of
+ * gemm.h. Fixed-point (REFERENCE) requantization runs on the int32 tile through the
+ * reference kernels' own tfcc_requant32. No allocation. Two orders:
+ *
+ * - row tiles outer (most layers: many rows, few weights): tasks are (MR-row tiles x a block
+ *   of NR panels that fits L2); each thread builds one im2col tile at a time in its scratch,
+ *   then runs it against every panel of the block.
+ * - panels outer (at most 64 rows, weights at least as large as the rows: the 7x7 stage of a CNN,
+ *   FULLY_CONNECTED): every weight panel is read from memory once and runs against all the
+ *   rows (im2col built once for all of them in shared scratch, by a first parallel pass);
+ *   tasks are ranges of panels, so at 2 threads each streams its share of the weights. While
+ *   a panel runs, the kernel prefetches the next one into L2, spread over the row tiles: the
+ *   weights of a large layer come from memory in a whole model (the other layers' weights
+ *   evict them), and streaming them at the compute rate of one tile would stall it. */
 #include <string.h>
 
 #include "kernels/q8-gemm/gemm.h"
@@ -14,6 +24,11 @@
 #define TFCC_Q8_MAX_NR 64
 #define TFCC_Q8_L2_BLOCK (1024u * 1024u)
 #define TFCC_Q8_MIN_PARALLEL_MACS (256.0 * 1024.0)
+/* Panels outer: at most this many rows (their sums stay on the stack) and row bytes. With
+ * more row tiles (ResNet's 14x14 stage: 14 tiles) the rows no longer stay in L1 while a panel
+ * runs against them, and the row-tiles-outer order measured as fast or faster. */
+#define TFCC_Q8_PO_MAX_M 64u
+#define TFCC_Q8_PO_MAX_ROW_BYTES (512u * 1024u)
 
 typedef struct q8_job {
   const tfcc_q8_packed *p;
@@ -24,7 +39,9 @@ typedef struct q8_job {
   const tfcc_conv_geom *g;
   bool im2col;
   uint8_t pad; /* input zero point byte */
-  uint8_t *scratch;
+  bool panels_outer;
+  uint8_t *rows_buf;     /* panels outer with im2col: all m rows, K bytes each */
+  uint8_t *scratch;      /* per-thread parts */
   size_t scratch_stride; /* per thread */
   uint8_t *c;
   size_t c_stride;
@@ -32,8 +49,13 @@ typedef struct q8_job {
   size_t n_panels, panels_per_block, n_blocks;
 } q8_job;
 
+/* im2col rows are K rounded up to 4 bytes, zero past K: the kernels then run them without a
+ * depth tail (the packed weights are zero there too, and zeros add nothing to the sums). */
+static size_t im2col_stride(const tfcc_q8_packed *p) {
+  return ((size_t)p->kdim + 3) & ~(size_t)3;
+}
 static size_t im2col_bytes(const tfcc_q8_packed *p) {
-  return ((size_t)p->k->mr * (size_t)p->kdim + 63) & ~(size_t)63;
+  return ((size_t)p->k->mr * im2col_stride(p) + 63) & ~(size_t)63;
 }
 static size_t c32_bytes(const tfcc_q8_packed *p) {
   return p->fp32 || p->k->fixed_epilogue ? 0 : (size_t)p->k->mr * (size_t)p->k->nr * sizeof(int32_t);
@@ -44,30 +66,62 @@ static bool conv_direct(const tfcc_conv_geom *g) {
          g->in_c == g->filter_in_c;
 }
 
+/* Panels outer for m rows of p (see the top). */
+static bool panels_outer(size_t m, const tfcc_q8_packed *p) {
+  const size_t rows = m * (size_t)p->kdim;
+  const size_t panels = ((size_t)p->n + (size_t)p->k->nr - 1) / (size_t)p->k->nr;
+  return m <= TFCC_Q8_PO_MAX_M && rows <= TFCC_Q8_PO_MAX_ROW_BYTES &&
+         panels * tfcc_q8_panel_bytes(p) >= rows;
+}
+
+static size_t conv_rows_count(const tfcc_conv_geom *g) {
+  return (size_t)g->batches * (size_t)g->out_h * (size_t)g->out_w;
+}
+
+/* Shared im2col rows (panels outer), then the per-thread parts. */
+static size_t shared_bytes(const tfcc_conv_geom *g, const tfcc_q8_packed *p) {
+  if (!g || conv_direct(g) || !panels_outer(conv_rows_count(g), p)) return 0;
+  return (conv_rows_count(g) * im2col_stride(p) + 63) & ~(size_t)63;
+}
+
+static size_t per_thread_bytes(const tfcc_conv_geom *g, const tfcc_q8_packed *p) {
+  const bool tile = g && !conv_direct(g) && !panels_outer(conv_rows_count(g), p);
+  return (c32_bytes(p) + (tile ? im2col_bytes(p) : 0) + 63) & ~(size_t)63;
+}
+
 size_t tfcc_q8_scratch_bytes(const tfcc_conv_geom *g, const tfcc_q8_packed *p, int threads) {
   if (threads < 1) threads = 1;
-  size_t per = c32_bytes(p) + (g && !conv_direct(g) ? im2col_bytes(p) : 0);
-  per = (per + 63) & ~(size_t)63;
-  return per * (size_t)threads;
+  return shared_bytes(g, p) + per_thread_bytes(g, p) * (size_t)threads;
 }
 
 /* memcpy for the short runs of im2col (a few channels times the filter width): inline moves
- * instead of a library call per run. */
+ * instead of a library call per run; the last move of a run ends at its last byte, overlapping
+ * the one before (the same bytes twice), so that no run needs a byte loop past 3 bytes and
+ * nothing is read or written outside the run. */
 static inline void copy_run(uint8_t *dst, const uint8_t *src, size_t n) {
   if (n >= 64) {
     memcpy(dst, src, n);
     return;
   }
-  for (; n >= 16; n -= 16, dst += 16, src += 16) memcpy(dst, src, 16);
-  if (n >= 8) {
+  if (n >= 16) {
+    for (size_t i = 0; i + 16 < n; i += 16) memcpy(dst + i, src + i, 16);
+    memcpy(dst + n - 16, src + n - 16, 16);
+  } else if (n >= 8) {
     memcpy(dst, src, 8);
-    dst += 8, src += 8, n -= 8;
-  }
-  if (n >= 4) {
+    memcpy(dst + n - 8, src + n - 8, 8);
+  } else if (n >= 4) {
     memcpy(dst, src, 4);
-    dst += 4, src += 4, n -= 4;
+    memcpy(dst + n - 4, src + n - 4, 4);
+  } else {
+    for (; n; n--) *dst++ = *src++;
   }
-  for (; n; n--) *dst++ = *src++;
+}
+
+/* The filter_h runs of an im2col row whose window lies inside the image (no padding tap, no
+ * horizontal dilation): n = filter_w * in_c bytes each, `step` apart in the input, copied
+ * without per-tap checks. */
+static void copy_window(uint8_t *dst, const uint8_t *src, size_t n, size_t step, int32_t fh) {
+  for (int32_t ky = 0; ky < fh; ky++, src += step, dst += n) copy_run(dst, src, n);
 }
 
 /* Row pointers of output rows m0 .. m0+mr-1. */
@@ -75,7 +129,7 @@ static void conv_rows(const q8_job *j, size_t m0, size_t mr, uint8_t *tile,
                       const uint8_t **rows) {
   const tfcc_conv_geom *g = j->g;
   const size_t ow = (size_t)g->out_w, oh = (size_t)g->out_h;
-  const size_t cin = (size_t)g->in_c, K = (size_t)j->p->kdim;
+  const size_t cin = (size_t)g->in_c, K = (size_t)j->p->kdim, stride = im2col_stride(j->p);
   /* output coordinates of row m0, then stepped (no division per row) */
   size_t ox = m0 % ow, oy = (m0 / ow) % oh, b = m0 / ow / oh;
   for (size_t r = 0; r < mr; r++) {
@@ -91,8 +145,18 @@ static void conv_rows(const q8_job *j, size_t m0, size_t mr, uint8_t *tile,
       rows[r] = img + (oy * (size_t)g->stride_h * (size_t)g->in_w + ox * (size_t)g->stride_w) * cin;
       continue;
     }
-    uint8_t *dst = tile + r * K;
+    uint8_t *dst = tile + r * stride;
     rows[r] = dst;
+    for (size_t i = K; i < stride; i++) dst[i] = 0;
+    const int32_t iy0 = (int32_t)oy * g->stride_h - g->pad_h;
+    const int32_t ix0 = (int32_t)ox * g->stride_w - g->pad_w;
+    if (g->dil_w == 1 && ix0 >= 0 && ix0 + g->filter_w <= g->in_w && iy0 >= 0 &&
+        iy0 + (g->filter_h - 1) * g->dil_h < g->in_h) {
+      const uint8_t *src = img + ((size_t)iy0 * (size_t)g->in_w + (size_t)ix0) * cin;
+      copy_window(dst, src, (size_t)g->filter_w * cin, (size_t)g->dil_h * (size_t)g->in_w * cin,
+                  g->filter_h);
+      continue;
+    }
     for (int32_t ky = 0; ky < g->filter_h; ky++) {
       const int32_t iy = (int32_t)oy * g->stride_h - g->pad_h + ky * g->dil_h;
       if (iy < 0 || iy >= g->in_h) {
@@ -100,7 +164,6 @@ static void conv_rows(const q8_job *j, size_t m0, size_t mr, uint8_t *tile,
         dst += (size_t)g->filter_w * cin;
         continue;
       }
-      const int32_t ix0 = (int32_t)ox * g->stride_w - g->pad_w;
       if (g->dil_w == 1 && ix0 >= 0 && ix0 + g->filter_w <= g->in_w) {
         const size_t n = (size_t)g->filter_w * cin;
         copy_run(dst, img + ((size_t)iy * (size_t)g->in_w + (size_t)ix0) * cin, n);
@@ -127,12 +190,123 @@ static uint32_t row_sum(const uint8_t *x, size_t n, bool is_signed) {
   return s;
 }
 
+/* Row pointers of tile rows m0 .. m0+mr-1 (im2col into `tile` when the job has no shared
+ * rows), padded to MR rows with row 0. */
+static void tile_rows(const q8_job *j, size_t m0, size_t mr, uint8_t *tile, const uint8_t **rows) {
+  const size_t MR = (size_t)j->p->k->mr;
+  if (j->rows_buf)
+    for (size_t r = 0; r < mr; r++) rows[r] = j->rows_buf + (m0 + r) * im2col_stride(j->p);
+  else if (j->g)
+    conv_rows(j, m0, mr, tile, rows);
+  else
+    for (size_t r = 0; r < mr; r++) rows[r] = j->a + (m0 + r) * j->a_stride;
+  for (size_t r = mr; r < MR; r++) rows[r] = rows[0];
+}
+
+/* Output stage common to both orders. */
+static void out_init(const q8_job *j, int32_t *c32, tfcc_q8_out *o) {
+  o->c_stride = j->c_stride;
+  o->c32 = c32;
+  o->zp = j->r->output_offset;
+  o->mult = o->shift = NULL;
+  o->mult_stride = j->r->mult_stride;
+  o->act_min = j->r->act_min;
+  o->act_max = j->r->act_max;
+  o->lo = (float)(j->r->act_min - j->r->output_offset);
+  o->hi = (float)(j->r->act_max - j->r->output_offset);
+  o->pf = o->pf_end = NULL;
+  o->pf_step = 64;
+  o->pf_skip = 0;
+}
+
+/* One panel against one row tile, then the driver's requantization of a c32 tile. */
+static void run_tile(const q8_job *j, size_t m0, size_t mr, size_t pi, const uint8_t **rows,
+                     const int32_t *row_add, tfcc_q8_out *o) {
+  const tfcc_q8_packed *p = j->p;
+  const size_t NR = (size_t)p->k->nr, N = (size_t)p->n;
+  const size_t n0 = pi * NR, nc = N - n0 < NR ? N - n0 : NR;
+  uint8_t *c = j->c + m0 * j->c_stride;
+  o->c = c + n0;
+  if (!p->fp32 && p->k->fixed_epilogue) {
+    o->mult = j->r->mult + n0 * (size_t)j->r->mult_stride;
+    o->shift = j->r->shift + n0 * (size_t)j->r->mult_stride;
+  }
+  const tfcc_q8_gemm_fn fn = p->is_signed ? p->k->fn_s : p->k->fn_u;
+  fn(mr, nc, j->im2col ? im2col_stride(p) : (size_t)p->kdim, (const void *const *)rows, p->w + pi * tfcc_q8_panel_bytes(p),
+     row_add, o);
+  if (!o->c32) return;
+  for (size_t r = 0; r < mr; r++) {
+    uint8_t *cr = c + r * j->c_stride + n0;
+    for (size_t jj = 0; jj < nc; jj++)
+      cr[jj] = (uint8_t)tfcc_requant32(o->c32[r * NR + jj], 0, j->r, (int32_t)(n0 + jj));
+  }
+}
+
+static void tile_row_add(const q8_job *j, const uint8_t *const *rows, size_t mr, int32_t *row_add) {
+  const tfcc_q8_packed *p = j->p;
+  uint32_t (*const rsum)(const uint8_t *, size_t, bool) = p->k->row_sum ? p->k->row_sum : row_sum;
+  for (size_t r = 0; r < mr; r++)
+    row_add[r] = p->kz ? (int32_t)((uint32_t)p->kz * rsum(rows[r], (size_t)p->kdim, p->is_signed)) : 0;
+  for (size_t r = mr; r < (size_t)p->k->mr; r++) row_add[r] = row_add[0];
+}
+
+/* Panels outer, first pass: im2col of one row tile into the shared rows. */
+static void q8_task_rows(void *ctx, size_t t, int thread) {
+  (void)thread;
+  const q8_job *j = ctx;
+  const size_t MR = (size_t)j->p->k->mr, m0 = t * MR;
+  const size_t mr = j->m - m0 < MR ? j->m - m0 : MR;
+  const uint8_t *rows[TFCC_Q8_MAX_MR];
+  conv_rows(j, m0, mr, j->rows_buf + m0 * im2col_stride(j->p), rows);
+}
+
+/* Panels outer: panels [p0, p1) of this task against all rows. */
+static void q8_task_po(void *ctx, size_t task, int thread) {
+  const q8_job *j = ctx;
+  const tfcc_q8_packed *p = j->p;
+  const size_t MR = (size_t)p->k->mr, panel = tfcc_q8_panel_bytes(p);
+  const size_t p0 = task * j->panels_per_block;
+  size_t p1 = p0 + j->panels_per_block;
+  if (p1 > j->n_panels) p1 = j->n_panels;
+  uint8_t *scratch = j->scratch ? j->scratch + (size_t)thread * j->scratch_stride : NULL;
+  tfcc_q8_out o;
+  out_init(j, p->fp32 || p->k->fixed_epilogue ? NULL : (int32_t *)(void *)scratch, &o);
+  /* the sums of all rows, once per task */
+  int32_t row_add[TFCC_Q8_PO_MAX_M + TFCC_Q8_MAX_MR];
+  const uint8_t *rows[TFCC_Q8_MAX_MR];
+  for (size_t t = 0; t < j->m_tiles; t++) {
+    const size_t m0 = t * MR, mr = j->m - m0 < MR ? j->m - m0 : MR;
+    tile_rows(j, m0, mr, NULL, rows);
+    tile_row_add(j, rows, mr, row_add + m0);
+  }
+  /* the next panel's bytes, split between the row tiles (64-byte lines); not for a single
+     tile (GEMV): it would have to prefetch as fast as it reads, which gains nothing when the
+     weights come from memory and costs load slots when they are in cache */
+  const size_t lines = (panel + 63) / 64;
+  const size_t chunk = (lines + j->m_tiles - 1) / j->m_tiles * 64;
+  const size_t steps = ((size_t)p->kdim + 3) / 4;
+  o.pf_step = chunk > steps * 64 ? 128 : 64;
+  while (o.pf_skip < 7 && chunk * 2 * (o.pf_skip + 1) <= steps * 64) o.pf_skip = 2 * o.pf_skip + 1;
+  for (size_t pi = p0; pi < p1; pi++) {
+    const uint8_t *next = j->m_tiles > 1 && pi + 1 < j->n_panels ? p->w + (pi + 1) * panel : NULL;
+    for (size_t t = 0; t < j->m_tiles; t++) {
+      const size_t m0 = t * MR, mr = j->m - m0 < MR ? j->m - m0 : MR;
+      tile_rows(j, m0, mr, NULL, rows);
+      if (next && t * chunk < panel) {
+        o.pf = next + t * chunk;
+        o.pf_end = next + ((t + 1) * chunk < panel ? (t + 1) * chunk : panel);
+      } else {
+        o.pf = o.pf_end = NULL;
+      }
+      run_tile(j, m0, mr, pi, rows, row_add + m0, &o);
+    }
+  }
+}
+
 static void q8_task(void *ctx, size_t task, int thread) {
   const q8_job *j = ctx;
   const tfcc_q8_packed *p = j->p;
-  const tfcc_q8_gemm_kernel *k = p->k;
-  const size_t MR = (size_t)k->mr, NR = (size_t)k->nr, K = (size_t)p->kdim;
-  const size_t N = (size_t)p->n, panel = tfcc_q8_panel_bytes(p);
+  const size_t MR = (size_t)p->k->mr;
   const size_t mc = task / j->n_blocks, nb = task % j->n_blocks;
   const size_t t0 = mc * j->tiles_per_task;
   size_t t1 = t0 + j->tiles_per_task;
@@ -141,52 +315,18 @@ static void q8_task(void *ctx, size_t task, int thread) {
   size_t p1 = p0 + j->panels_per_block;
   if (p1 > j->n_panels) p1 = j->n_panels;
   uint8_t *scratch = j->scratch ? j->scratch + (size_t)thread * j->scratch_stride : NULL;
-  const bool kernel_fixed = !p->fp32 && k->fixed_epilogue;
-  int32_t *c32 = p->fp32 || kernel_fixed ? NULL : (int32_t *)(void *)scratch;
+  int32_t *c32 = p->fp32 || p->k->fixed_epilogue ? NULL : (int32_t *)(void *)scratch;
   uint8_t *tile = scratch ? scratch + c32_bytes(p) : NULL;
-  const tfcc_q8_gemm_fn fn = p->is_signed ? k->fn_s : k->fn_u;
-  uint32_t (*const rsum)(const uint8_t *, size_t, bool) = k->row_sum ? k->row_sum : row_sum;
   const uint8_t *rows[TFCC_Q8_MAX_MR];
   int32_t row_add[TFCC_Q8_MAX_MR];
   tfcc_q8_out o;
-  o.c_stride = j->c_stride;
-  o.c32 = c32;
-  o.zp = j->r->output_offset;
-  o.mult = o.shift = NULL;
-  o.mult_stride = j->r->mult_stride;
-  o.act_min = j->r->act_min;
-  o.act_max = j->r->act_max;
-  o.lo = (float)(j->r->act_min - j->r->output_offset);
-  o.hi = (float)(j->r->act_max - j->r->output_offset);
+  out_init(j, c32, &o);
   for (size_t t = t0; t < t1; t++) {
     const size_t m0 = t * MR;
     const size_t mr = j->m - m0 < MR ? j->m - m0 : MR;
-    if (j->g)
-      conv_rows(j, m0, mr, tile, rows);
-    else
-      for (size_t r = 0; r < mr; r++) rows[r] = j->a + (m0 + r) * j->a_stride;
-    for (size_t r = 0; r < mr; r++)
-      row_add[r] = p->kz ? (int32_t)((uint32_t)p->kz * rsum(rows[r], K, p->is_signed)) : 0;
-    for (size_t r = mr; r < MR; r++) {
-      rows[r] = rows[0];
-      row_add[r] = row_add[0];
-    }
-    uint8_t *c = j->c + m0 * j->c_stride;
-    for (size_t pi = p0; pi < p1; pi++) {
-      const size_t n0 = pi * NR, nc = N - n0 < NR ? N - n0 : NR;
-      o.c = c + n0;
-      if (kernel_fixed) {
-        o.mult = j->r->mult + n0 * (size_t)j->r->mult_stride;
-        o.shift = j->r->shift + n0 * (size_t)j->r->mult_stride;
-      }
-      fn(mr, nc, K, (const void *const *)rows, p->w + pi * panel, row_add, &o);
-      if (!c32) continue;
-      for (size_t r = 0; r < mr; r++) {
-        uint8_t *cr = c + r * j->c_stride + n0;
-        for (size_t jj = 0; jj < nc; jj++)
-          cr[jj] = (uint8_t)tfcc_requant32(c32[r * NR + jj], 0, j->r, (int32_t)(n0 + jj));
-      }
-    }
+    tile_rows(j, m0, mr, tile, rows);
+    tile_row_add(j, rows, mr, row_add);
+    for (size_t pi = p0; pi < p1; pi++) run_tile(j, m0, mr, pi, rows, row_add, &o);
   }
 }
 
@@ -201,6 +341,15 @@ static void run_job(struct tfcc_threadpool *pool, q8_job *j) {
   const size_t MR = (size_t)k->mr, NR = (size_t)k->nr;
   j->m_tiles = (j->m + MR - 1) / MR;
   j->n_panels = ((size_t)j->p->n + NR - 1) / NR;
+  if (j->panels_outer) {
+    if (j->rows_buf) tfcc_threadpool_run(pool, j->m_tiles, q8_task_rows, j);
+    /* a few panel ranges per thread (each task sums all rows once) */
+    const size_t want = threads > 1 ? 2 * threads : 1;
+    j->panels_per_block = (j->n_panels + want - 1) / want;
+    tfcc_threadpool_run(pool, (j->n_panels + j->panels_per_block - 1) / j->panels_per_block,
+                        q8_task_po, j);
+    return;
+  }
   size_t ppb = TFCC_Q8_L2_BLOCK / tfcc_q8_panel_bytes(j->p);
   if (ppb < 1) ppb = 1;
   if (ppb > j->n_panels) ppb = j->n_panels;
@@ -225,9 +374,11 @@ static void run_job(struct tfcc_threadpool *pool, q8_job *j) {
 }
 
 static void set_scratch(q8_job *j, void *scratch) {
-  j->scratch = scratch;
-  const size_t per = c32_bytes(j->p) + (j->im2col ? im2col_bytes(j->p) : 0);
-  j->scratch_stride = (per + 63) & ~(size_t)63;
+  j->panels_outer = panels_outer(j->m, j->p);
+  const size_t shared = shared_bytes(j->g, j->p);
+  j->rows_buf = shared ? scratch : NULL;
+  j->scratch = scratch ? (uint8_t *)scratch + shared : NULL;
+  j->scratch_stride = per_thread_bytes(j->g, j->p);
 }
 
 void tfcc_q8_gemm(struct tfcc_threadpool *pool, const tfcc_q8_packed *p,

@@ -45,6 +45,12 @@ typedef struct tfcc_q8_out {
   const int32_t *mult, *shift;
   int32_t mult_stride;
   int32_t act_min, act_max;
+  /* Software prefetch into L2 while the tile runs (kernels may ignore it): the lines of
+     [pf, pf_end), pf_step bytes (64 or 128) per group of 4 depth bytes; pf NULL: none. The
+     driver points it at the weight panel that comes next, so that weights coming from memory
+     stream in during the compute instead of stalling the first tile that reads them. */
+  const uint8_t *pf, *pf_end;
+  size_t pf_step, pf_skip;
 } tfcc_q8_out;
 
 /* One tile: rows i < mr (a[i] valid for i < MR; rows >= mr alias row 0 and are not

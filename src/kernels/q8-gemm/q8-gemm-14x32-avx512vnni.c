@@ -13,7 +13,9 @@
  * act_min, one dword permute back to row order. Equal to the reference because rounding is
  * monotone and lo, hi are integers: round(clamp(f, lo, hi)) = clamp(round(f), lo, hi), and
  * every saturation on the way is monotone and the identity on [act_min, act_max].
- * Fixed-point (REFERENCE) requantization runs in the kernel too (fixq_apply). */
+ * Fixed-point (REFERENCE) requantization runs in the kernel too (fixq_apply).
+ * While the depth loop runs it prefetches the lines the driver names (tfcc_q8_out.pf: the next
+ * weight panel) into L2, one or two per group of 4 depth bytes. */
 #include <immintrin.h>
 #include <string.h>
 
@@ -70,7 +72,18 @@
     size_t k = 0;                                                                         \
     {                                                                                     \
       enum { TAIL = 0 };                                                                  \
-      for (; k + 4 <= kc; k += 4) STEP;                                                   \
+      const char *pf = (const char *)o->pf;                                               \
+      size_t pf_n = pf ? (size_t)(o->pf_end - o->pf) : 0;                                 \
+      const size_t pf_step = o->pf_step;                                                  \
+      for (; k + 4 <= kc; k += 4) {                                                       \
+        if (pf_n && !((k >> 2) & o->pf_skip)) {                                           \
+          _mm_prefetch(pf, _MM_HINT_T1);                                                  \
+          _mm_prefetch(pf + (pf_n > 64 ? pf_step - 64 : 0), _MM_HINT_T1);                 \
+          pf += pf_n > pf_step ? pf_step : pf_n;                                          \
+          pf_n = pf_n > pf_step ? pf_n - pf_step : 0;                                     \
+        }                                                                                 \
+        STEP;                                                                             \
+      }                                                                                   \
     }                                                                                     \
     if (k < kc) {                                                                         \
       enum { TAIL = 1 };                                                                  \
