@@ -1,0 +1,30 @@
+/* Fast LSTM, AVX-512 (BW): 32 int16 lanes (activations), 16 rows per accumulator. */
+#include <immintrin.h>
+
+#define V __m512i
+#define M __mmask32
+#define VL 32
+#define LD(p) _mm512_loadu_si512((const void *)(p))
+#define ST(p, v) _mm512_storeu_si512((void *)(p), (v))
+#define SET1(x) _mm512_set1_epi16((short)(x))
+#define ZERO() _mm512_setzero_si512()
+#define ADD _mm512_add_epi16
+#define SUB _mm512_sub_epi16
+#define ADDS _mm512_adds_epi16
+#define AND _mm512_and_si512
+#define MULHRS _mm512_mulhrs_epi16
+#define SRA(v, n) _mm512_sra_epi16((v), _mm_cvtsi32_si128(n))
+#define SRL(v, n) _mm512_srl_epi16((v), _mm_cvtsi32_si128(n))
+#define SLL(v, n) _mm512_sll_epi16((v), _mm_cvtsi32_si128(n))
+#define CMPEQ _mm512_cmpeq_epi16_mask
+#define CMPGT _mm512_cmpgt_epi16_mask
+#define BLEND(a, b, m) _mm512_mask_blend_epi16((m), (a), (b))
+#define GEMV_LANES 16
+#define GEMV_LOAD(p) _mm512_cvtepi8_epi16(_mm256_loadu_si256((const __m256i *)(p)))
+#define MADD _mm512_madd_epi16
+#define ADD32 _mm512_add_epi32
+#define SET1_32(x) _mm512_set1_epi32(x)
+#define ST32(p, v) _mm512_storeu_si512((void *)(p), (v))
+#define SFX avx512
+
+#include "kernels/q8-lstm/q8-lstm-impl.h"
