@@ -2,7 +2,9 @@
 #include "cpu/cpu_info.h"
 #include "kernels/q8-lstm/lstm.h"
 
-#define K(sfx, nm, isa) {nm, isa, tfcc_q8_lstm_gemv_##sfx, tfcc_q8_lstm_sigmoid_##sfx, tfcc_q8_lstm_tanh_##sfx}
+#define K(sfx, nm, isa)                                                                   \
+  {nm, isa, tfcc_q8_lstm_gemv_##sfx, tfcc_q8_lstm_sigmoid_##sfx, tfcc_q8_lstm_tanh_##sfx, \
+   tfcc_q8_lstm_gate_##sfx, tfcc_q8_lstm_cell_##sfx, tfcc_q8_lstm_hidden_##sfx}
 
 static const tfcc_q8_lstm_kernel kernels[] = {
 #if defined(__x86_64__) || defined(__i386__)

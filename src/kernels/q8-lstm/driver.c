@@ -176,13 +176,9 @@ static void step(const tfcc_q8_lstm_kernel *k, const tfcc_q8_lstm_plan *pl, cons
   /* Gate pre-activations: input then recurrent contribution, each requantized and clamped. */
   for (int32_t j = 0; j < pl->n_gates; j++) {
     const int g = pl->gate[j];
-    const int32_t ia = q->in_a[g], ra = q->rec_a[g];
-    const int ib = q->in_b[g], rbs = q->rec_b[g];
-    const int32_t r0 = j * nc;
-    for (int32_t i = r0; i < r0 + nc; i++) {
-      int32_t v = clamp16(tfcc_mbqm(wadd(m->acc_x[i], pl->in_bias[i]), ia, ib));
-      m->g16[i] = clamp16(tfcc_mbqm(wadd(m->acc_h[i], pl->rec_bias[i]), ra, rbs) + v);
-    }
+    const size_t r0 = (size_t)j * nc;
+    k->gate(m->acc_x + r0, pl->in_bias + r0, q->in_a[g], q->in_b[g], m->acc_h + r0,
+            pl->rec_bias + r0, q->rec_a[g], q->rec_b[g], m->g16 + r0, (size_t)nc);
   }
   const bool cifg = pl->n_gates == 3;
   int16_t *ig = cifg ? NULL : m->g16, *fg = m->g16 + (cifg ? 0 : nc);
@@ -191,24 +187,12 @@ static void step(const tfcc_q8_lstm_kernel *k, const tfcc_q8_lstm_plan *pl, cons
   peephole(pl, TFCC_LSTM_GATE_F, c, fg);
   k->sigmoid(m->g16, m->g16, (size_t)(cifg ? 1 : 2) * nc, 3);
   k->tanh(cg, cg, (size_t)nc, 3);
-  /* UpdateLstmCellInteger. */
-  const int in_shift = 30 + q->cell_scale;
-  for (int32_t i = 0; i < nc; i++) {
-    int16_t kept = (int16_t)tfcc_rdbpot((int32_t)fg[i] * c[i], 15);
-    int16_t in_gate = cifg ? (int16_t)(INT16_MAX - fg[i]) : ig[i];
-    int16_t added = (int16_t)tfcc_rdbpot((int32_t)in_gate * cg[i], in_shift);
-    int32_t v = tfcc_clamp_i32((int32_t)kept + added, INT16_MIN, INT16_MAX);
-    if (q->cell_clip > 0) v = tfcc_clamp_i32(v, -q->cell_clip, q->cell_clip);
-    c[i] = (int16_t)v;
-  }
+  k->cell(ig, fg, cg, c, (size_t)nc, 30 + q->cell_scale, q->cell_clip);
   peephole(pl, TFCC_LSTM_GATE_O, c, og);
   k->sigmoid(og, og, (size_t)nc, 3);
   /* CalculateLstmOutputInteger8x8_16. */
   k->tanh(c, m->th, (size_t)nc, 15 + q->cell_scale);
-  for (int32_t i = 0; i < nc; i++) {
-    int32_t v = tfcc_mbqm((int32_t)og[i] * m->th[i], q->hidden_a, q->hidden_b) - q->hidden_zp;
-    m->hid[i] = (int8_t)tfcc_clamp_i32(v, INT8_MIN, INT8_MAX);
-  }
+  k->hidden(og, m->th, q->hidden_a, q->hidden_b, q->hidden_zp, m->hid, (size_t)nc);
   if (pl->proj) {
     to_pairs(m->hid, nc, m->hp);
     k->gemv(pl->proj, row_blocks(no), col_pairs(nc), m->hp, m->acc_p);

@@ -31,12 +31,28 @@ typedef void (*tfcc_q8_lstm_gemv_fn)(const int8_t *packed, int32_t row_blocks, i
 /* out[i] = tfcc_fx16_logistic(in[i], int_bits) (or tanh), i < n; out may equal in. */
 typedef void (*tfcc_q8_lstm_act_fn)(const int16_t *in, int16_t *out, size_t n, int int_bits);
 
+/* One gate's pre-activations (CalculateLstmGateInteger8x8_16 before the peephole), i < n:
+ * out[i] = clamp16(mbqm(ah[i] + bh[i], mh, sh) + clamp16(mbqm(ax[i] + bx[i], mx, sx))). */
+typedef void (*tfcc_q8_lstm_gate_fn)(const int32_t *ax, const int32_t *bx, int32_t mx, int sx,
+                                     const int32_t *ah, const int32_t *bh, int32_t mh, int sh,
+                                     int16_t *out, size_t n);
+/* UpdateLstmCellInteger: c = clip(clamp16(rdbpot(f * c, 15) + rdbpot(i * g, in_shift))), with
+ * i = INT16_MAX - f when ig is NULL (CIFG); clip 0 = none. */
+typedef void (*tfcc_q8_lstm_cell_fn)(const int16_t *ig, const int16_t *fg, const int16_t *cg,
+                                     int16_t *c, size_t n, int in_shift, int16_t clip);
+/* Hidden state: out[i] = clamp8(mbqm(og[i] * th[i], m, s) - zp). */
+typedef void (*tfcc_q8_lstm_hidden_fn)(const int16_t *og, const int16_t *th, int32_t m, int s,
+                                       int32_t zp, int8_t *out, size_t n);
+
 typedef struct tfcc_q8_lstm_kernel {
   const char *name;
   tfcc_isa isa;
   tfcc_q8_lstm_gemv_fn gemv;
   tfcc_q8_lstm_act_fn sigmoid;
   tfcc_q8_lstm_act_fn tanh;
+  tfcc_q8_lstm_gate_fn gate;
+  tfcc_q8_lstm_cell_fn cell;
+  tfcc_q8_lstm_hidden_fn hidden;
 } tfcc_q8_lstm_kernel;
 
 const tfcc_q8_lstm_kernel *tfcc_q8_lstm_select(tfcc_isa isa);
@@ -47,7 +63,14 @@ const tfcc_q8_lstm_kernel *tfcc_q8_lstm_kernel_at(int i);
   void tfcc_q8_lstm_gemv_##sfx(const int8_t *packed, int32_t row_blocks, int32_t k_pairs, \
                                const int32_t *xp, int32_t *acc);                          \
   void tfcc_q8_lstm_sigmoid_##sfx(const int16_t *in, int16_t *out, size_t n, int int_bits); \
-  void tfcc_q8_lstm_tanh_##sfx(const int16_t *in, int16_t *out, size_t n, int int_bits)
+  void tfcc_q8_lstm_tanh_##sfx(const int16_t *in, int16_t *out, size_t n, int int_bits);    \
+  void tfcc_q8_lstm_gate_##sfx(const int32_t *ax, const int32_t *bx, int32_t mx, int sx,   \
+                               const int32_t *ah, const int32_t *bh, int32_t mh, int sh,   \
+                               int16_t *out, size_t n);                                    \
+  void tfcc_q8_lstm_cell_##sfx(const int16_t *ig, const int16_t *fg, const int16_t *cg,     \
+                               int16_t *c, size_t n, int in_shift, int16_t clip);          \
+  void tfcc_q8_lstm_hidden_##sfx(const int16_t *og, const int16_t *th, int32_t m, int s,    \
+                                 int32_t zp, int8_t *out, size_t n)
 TFCC_Q8_LSTM_DECL(scalar);
 TFCC_Q8_LSTM_DECL(sse4);
 TFCC_Q8_LSTM_DECL(avx2);

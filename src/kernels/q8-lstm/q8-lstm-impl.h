@@ -10,12 +10,18 @@
  *   GEMV_LANES         int32 lanes per vector
  *   GEMV_LOAD(p)       GEMV_LANES x 2 int8 at p sign-extended to int16 lanes
  *   MADD(a, b)         PMADDWD;  ADD32;  SET1_32;  ST32(p, v)
+ *   32-bit lanes (GEMV_LANES of them): M32 lane mask, CMPGT32, INC_IF(v, m) (+1 where m),
+ *   SLL32 / SRA32 / SRL32 (run-time count), MULLO32, MIN32, MAX32, MUL_EVEN (PMULDQ), ADD64,
+ *   SET1_64, SRLI64 / SLLI64 (immediate), BLEND_ODD32(even, odd) (odd 32-bit lanes from odd),
+ *   LD16_32(p) GEMV_LANES int16 sign-extended, ST16_32(p, v) / ST8_32(p, v) narrow values that
+ *   fit (int16 / int8) and store GEMV_LANES of them
  *   SFX                the function name suffix
  * The activations follow tfcc_fx16_logistic / tfcc_fx16_tanh (src/kernels/ref/lstm_quant.c)
  * operation for operation; see there for what each step is. */
 #include <string.h>
 
 #include "kernels/q8-lstm/lstm.h"
+#include "kernels/q8-lstm/scalar_ops.h"
 #include "kernels/ref/quant_util.h"
 
 #define CAT_(a, b) a##b
@@ -155,4 +161,72 @@ void CAT(tfcc_q8_lstm_gemv_, SFX)(const int8_t *packed, int32_t row_blocks, int3
     }
     for (int j = 0; j < GEMV_ACC; j++) ST32(acc + (size_t)b * 16 + j * GEMV_LANES, s[j]);
   }
+}
+
+/* ---------------------------------------------------------------- 32-bit lanes */
+
+/* RoundingDivideByPOT, 0 <= e <= 31. */
+static inline V v_rdbpot32(V x, int e) {
+  if (e == 0) return x;
+  const int32_t mask = (int32_t)((1ull << e) - 1);
+  const V rem = AND(x, SET1_32(mask));
+  const V thr = ADD32(SET1_32(mask >> 1), SRL32(x, 31));
+  return INC_IF(SRA32(x, e), CMPGT32(rem, thr));
+}
+
+/* SaturatingRoundingDoublingHighMul(a, b) for a multiplier b >= 0 (never INT32_MIN, so the
+ * saturating case cannot occur): the low 32 bits of (a * b + 2^30) >> 31, which equals the
+ * reference's nudge-and-truncate for either sign of the product. */
+static inline V v_srdhm(V a, int32_t b) {
+  const V bv = SET1_32(b), r = SET1_64(INT64_C(1) << 30);
+  const V even = SRLI64(ADD64(MUL_EVEN(a, bv), r), 31);
+  const V odd = SLLI64(ADD64(MUL_EVEN(SRLI64(a, 32), bv), r), 1);
+  return BLEND_ODD32(even, odd);
+}
+
+/* MultiplyByQuantizedMultiplier. */
+static inline V v_mbqm(V x, int32_t m, int shift) {
+  if (shift > 0) x = SLL32(x, shift);
+  return v_rdbpot32(v_srdhm(x, m), shift > 0 ? 0 : -shift);
+}
+
+static inline V v_clamp32(V v, int32_t lo, int32_t hi) { return MIN32(MAX32(v, SET1_32(lo)), SET1_32(hi)); }
+/* (int16_t) of an int32 lane, sign-extended back. */
+static inline V v_trunc16(V v) { return SRA32(SLL32(v, 16), 16); }
+
+void CAT(tfcc_q8_lstm_gate_, SFX)(const int32_t *ax, const int32_t *bx, int32_t mx, int sx,
+                                  const int32_t *ah, const int32_t *bh, int32_t mh, int sh,
+                                  int16_t *out, size_t n) {
+  size_t i = 0;
+  for (; i + GEMV_LANES <= n; i += GEMV_LANES) {
+    const V v = v_clamp32(v_mbqm(ADD32(LD(ax + i), LD(bx + i)), mx, sx), INT16_MIN, INT16_MAX);
+    const V g = ADD32(v_mbqm(ADD32(LD(ah + i), LD(bh + i)), mh, sh), v);
+    ST16_32(out + i, v_clamp32(g, INT16_MIN, INT16_MAX));
+  }
+  tfcc_q8_lstm_gate_tail(ax, bx, mx, sx, ah, bh, mh, sh, out, i, n);
+}
+
+void CAT(tfcc_q8_lstm_cell_, SFX)(const int16_t *ig, const int16_t *fg, const int16_t *cg,
+                                  int16_t *c, size_t n, int in_shift, int16_t clip) {
+  size_t i = 0;
+  const int32_t lo = clip > 0 ? -clip : INT16_MIN, hi = clip > 0 ? clip : INT16_MAX;
+  for (; i + GEMV_LANES <= n; i += GEMV_LANES) {
+    const V f = LD16_32(fg + i), cv = LD16_32(c + i);
+    const V in_gate = ig ? LD16_32(ig + i) : v_trunc16(SUB32(SET1_32(INT16_MAX), f));
+    const V kept = v_trunc16(v_rdbpot32(MULLO32(f, cv), 15));
+    const V added = v_trunc16(v_rdbpot32(MULLO32(in_gate, LD16_32(cg + i)), in_shift));
+    /* clamp to int16 then to the clip: one clamp, the clip lies inside int16 */
+    ST16_32(c + i, v_clamp32(ADD32(kept, added), lo, hi));
+  }
+  tfcc_q8_lstm_cell_tail(ig, fg, cg, c, i, n, in_shift, clip);
+}
+
+void CAT(tfcc_q8_lstm_hidden_, SFX)(const int16_t *og, const int16_t *th, int32_t m, int s,
+                                    int32_t zp, int8_t *out, size_t n) {
+  size_t i = 0;
+  for (; i + GEMV_LANES <= n; i += GEMV_LANES) {
+    const V v = v_mbqm(MULLO32(LD16_32(og + i), LD16_32(th + i)), m, s);
+    ST8_32(out + i, v_clamp32(SUB32(v, SET1_32(zp)), INT8_MIN, INT8_MAX));
+  }
+  tfcc_q8_lstm_hidden_tail(og, th, m, s, zp, out, i, n);
 }

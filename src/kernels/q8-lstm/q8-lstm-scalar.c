@@ -1,6 +1,7 @@
 /* Fast LSTM, portable variant: the packed matrix x vector product in C and the reference's own
  * int16 logistic / tanh. */
 #include "kernels/q8-lstm/lstm.h"
+#include "kernels/q8-lstm/scalar_ops.h"
 
 void tfcc_q8_lstm_gemv_scalar(const int8_t *packed, int32_t row_blocks, int32_t k_pairs,
                               const int32_t *xp, int32_t *acc) {
@@ -22,4 +23,20 @@ void tfcc_q8_lstm_sigmoid_scalar(const int16_t *in, int16_t *out, size_t n, int 
 
 void tfcc_q8_lstm_tanh_scalar(const int16_t *in, int16_t *out, size_t n, int int_bits) {
   for (size_t i = 0; i < n; i++) out[i] = tfcc_fx16_tanh(in[i], int_bits);
+}
+
+void tfcc_q8_lstm_gate_scalar(const int32_t *ax, const int32_t *bx, int32_t mx, int sx,
+                              const int32_t *ah, const int32_t *bh, int32_t mh, int sh,
+                              int16_t *out, size_t n) {
+  tfcc_q8_lstm_gate_tail(ax, bx, mx, sx, ah, bh, mh, sh, out, 0, n);
+}
+
+void tfcc_q8_lstm_cell_scalar(const int16_t *ig, const int16_t *fg, const int16_t *cg, int16_t *c,
+                              size_t n, int in_shift, int16_t clip) {
+  tfcc_q8_lstm_cell_tail(ig, fg, cg, c, 0, n, in_shift, clip);
+}
+
+void tfcc_q8_lstm_hidden_scalar(const int16_t *og, const int16_t *th, int32_t m, int s, int32_t zp,
+                                int8_t *out, size_t n) {
+  tfcc_q8_lstm_hidden_tail(og, th, m, s, zp, out, 0, n);
 }
