@@ -31,7 +31,7 @@ static void run_case(tfcc_isa isa, const fcase *fc) {
   tfcc_lstm_shape s = {fc->nb, fc->nt, fc->ni, fc->nc, fc->no, fc->time_major};
   tfcc_lstm_f32_weights wt;
   memset(&wt, 0, sizeof wt);
-  float *own[16] = {0};
+  float *own[24] = {0};
   int n_own = 0;
   for (int g = 0; g < 4; g++) {
     if (g == 0 && fc->cifg) continue;
