@@ -48,8 +48,9 @@ bool tfcc_q8_lstm_plan_build(tfcc_q8_lstm_plan *pl, const tfcc_lstm_shape *s,
   pl->n_output = no;
   pl->q = *q;
   const bool cifg = wt->w[TFCC_LSTM_GATE_I] == NULL;
-  static const int32_t order[4] = {TFCC_LSTM_GATE_I, TFCC_LSTM_GATE_F, TFCC_LSTM_GATE_C,
-                                   TFCC_LSTM_GATE_O};
+  /* i, f, o, c: the sigmoid gates side by side (one call when there is no output peephole). */
+  static const int32_t order[4] = {TFCC_LSTM_GATE_I, TFCC_LSTM_GATE_F, TFCC_LSTM_GATE_O,
+                                   TFCC_LSTM_GATE_C};
   for (int j = cifg ? 1 : 0; j < 4; j++) pl->gate[pl->n_gates++] = order[j];
   pl->rows = pl->n_gates * nc;
   for (int g = 0; g < 4; g++) pl->peep[g] = g == TFCC_LSTM_GATE_C ? NULL : wt->peep[g];
@@ -182,14 +183,18 @@ static void step(const tfcc_q8_lstm_kernel *k, const tfcc_q8_lstm_plan *pl, cons
   }
   const bool cifg = pl->n_gates == 3;
   int16_t *ig = cifg ? NULL : m->g16, *fg = m->g16 + (cifg ? 0 : nc);
-  int16_t *cg = fg + nc, *og = cg + nc;
+  int16_t *og = fg + nc, *cg = og + nc;
   if (ig) peephole(pl, TFCC_LSTM_GATE_I, c, ig);
   peephole(pl, TFCC_LSTM_GATE_F, c, fg);
-  k->sigmoid(m->g16, m->g16, (size_t)(cifg ? 1 : 2) * nc, 3);
+  /* The output gate's peephole reads the updated cell state: then its sigmoid waits. */
+  const bool o_later = pl->peep[TFCC_LSTM_GATE_O] != NULL;
+  k->sigmoid(m->g16, m->g16, (size_t)(pl->n_gates - (o_later ? 2 : 1)) * nc, 3);
   k->tanh(cg, cg, (size_t)nc, 3);
   k->cell(ig, fg, cg, c, (size_t)nc, 30 + q->cell_scale, q->cell_clip);
-  peephole(pl, TFCC_LSTM_GATE_O, c, og);
-  k->sigmoid(og, og, (size_t)nc, 3);
+  if (o_later) {
+    peephole(pl, TFCC_LSTM_GATE_O, c, og);
+    k->sigmoid(og, og, (size_t)nc, 3);
+  }
   /* CalculateLstmOutputInteger8x8_16. */
   k->tanh(c, m->th, (size_t)nc, 15 + q->cell_scale);
   k->hidden(og, m->th, q->hidden_a, q->hidden_b, q->hidden_zp, m->hid, (size_t)nc);

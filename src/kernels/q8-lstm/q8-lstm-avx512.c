@@ -44,6 +44,9 @@
 #define LD16_32(p) _mm512_cvtepi16_epi32(_mm256_loadu_si256((const __m256i *)(p)))
 #define ST16_32(p, v) _mm256_storeu_si256((__m256i *)(p), _mm512_cvtepi32_epi16(v))
 #define ST8_32(p, v) _mm_storeu_si128((__m128i *)(p), _mm512_cvtepi32_epi8(v))
+#define TAIL_MASK(n) ((__mmask32)((1u << (n)) - 1u))
+#define LD_TAIL(p, n) _mm512_maskz_loadu_epi16(TAIL_MASK(n), (p))
+#define ST_TAIL(p, v, n) _mm512_mask_storeu_epi16((p), TAIL_MASK(n), (v))
 #define SFX avx512
 
 #include "kernels/q8-lstm/q8-lstm-impl.h"
