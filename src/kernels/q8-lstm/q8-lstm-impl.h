@@ -208,22 +208,45 @@ void CAT(tfcc_q8_lstm_gate_, SFX)(const int32_t *ax, const int32_t *bx, int32_t 
     const V g = ADD32(v_mbqm(ADD32(LD(ah + i), LD(bh + i)), mh, sh), v);
     ST16_32(out + i, v_clamp32(g, INT16_MIN, INT16_MAX));
   }
+#ifdef LD32_TAIL
+  if (i < n) {
+    const size_t t = n - i;
+    const V v = v_clamp32(v_mbqm(ADD32(LD32_TAIL(ax + i, t), LD32_TAIL(bx + i, t)), mx, sx), INT16_MIN, INT16_MAX);
+    const V g = ADD32(v_mbqm(ADD32(LD32_TAIL(ah + i, t), LD32_TAIL(bh + i, t)), mh, sh), v);
+    ST16_32_TAIL(out + i, v_clamp32(g, INT16_MIN, INT16_MAX), t);
+  }
+#else
   tfcc_q8_lstm_gate_tail(ax, bx, mx, sx, ah, bh, mh, sh, out, i, n);
+#endif
 }
 
 void CAT(tfcc_q8_lstm_cell_, SFX)(const int16_t *ig, const int16_t *fg, const int16_t *cg,
                                   int16_t *c, size_t n, int in_shift, int16_t clip) {
   size_t i = 0;
   const int32_t lo = clip > 0 ? -clip : INT16_MIN, hi = clip > 0 ? clip : INT16_MAX;
-  for (; i + GEMV_LANES <= n; i += GEMV_LANES) {
-    const V f = LD16_32(fg + i), cv = LD16_32(c + i);
-    const V in_gate = ig ? LD16_32(ig + i) : v_trunc16(SUB32(SET1_32(INT16_MAX), f));
-    const V kept = v_trunc16(v_rdbpot32(MULLO32(f, cv), 15));
-    const V added = v_trunc16(v_rdbpot32(MULLO32(in_gate, LD16_32(cg + i)), in_shift));
-    /* clamp to int16 then to the clip: one clamp, the clip lies inside int16 */
-    ST16_32(c + i, v_clamp32(ADD32(kept, added), lo, hi));
+  /* clamp to int16 then to the clip: one clamp, the clip lies inside int16 */
+#define CELL_STEP(LOAD, STORE)                                                               \
+  {                                                                                          \
+    const V f = LOAD(fg + i), cv = LOAD(c + i);                                              \
+    const V in_gate = ig ? LOAD(ig + i) : v_trunc16(SUB32(SET1_32(INT16_MAX), f));           \
+    const V kept = v_trunc16(v_rdbpot32(MULLO32(f, cv), 15));                                \
+    const V added = v_trunc16(v_rdbpot32(MULLO32(in_gate, LOAD(cg + i)), in_shift));        \
+    STORE(c + i, v_clamp32(ADD32(kept, added), lo, hi));                                     \
   }
+  for (; i + GEMV_LANES <= n; i += GEMV_LANES) CELL_STEP(LD16_32, ST16_32)
+#ifdef LD32_TAIL
+  if (i < n) {
+    const size_t t = n - i;
+#define LD_T(p) LD16_32_TAIL((p), t)
+#define ST_T(p, v) ST16_32_TAIL((p), (v), t)
+    CELL_STEP(LD_T, ST_T)
+#undef LD_T
+#undef ST_T
+  }
+#else
   tfcc_q8_lstm_cell_tail(ig, fg, cg, c, i, n, in_shift, clip);
+#endif
+#undef CELL_STEP
 }
 
 void CAT(tfcc_q8_lstm_hidden_, SFX)(const int16_t *og, const int16_t *th, int32_t m, int s,
@@ -233,5 +256,13 @@ void CAT(tfcc_q8_lstm_hidden_, SFX)(const int16_t *og, const int16_t *th, int32_
     const V v = v_mbqm(MULLO32(LD16_32(og + i), LD16_32(th + i)), m, s);
     ST8_32(out + i, v_clamp32(SUB32(v, SET1_32(zp)), INT8_MIN, INT8_MAX));
   }
+#ifdef LD32_TAIL
+  if (i < n) {
+    const size_t t = n - i;
+    const V v = v_mbqm(MULLO32(LD16_32_TAIL(og + i, t), LD16_32_TAIL(th + i, t)), m, s);
+    ST8_32_TAIL(out + i, v_clamp32(SUB32(v, SET1_32(zp)), INT8_MIN, INT8_MAX), t);
+  }
+#else
   tfcc_q8_lstm_hidden_tail(og, th, m, s, zp, out, i, n);
+#endif
 }
