@@ -14,6 +14,12 @@ bool tfcc_f32_lstm_supported(const tfcc_lstm_f32_weights *wt, const tfcc_lstm_f3
   return p->activation == 4; /* TANH */
 }
 
+/* Gate id of stacked block j: i, f, o, c (the sigmoid gates side by side), without i for CIFG. */
+static int gate_of(const tfcc_f32_lstm_plan *pl, int j) {
+  static const int order[4] = {TFCC_LSTM_GATE_I, TFCC_LSTM_GATE_F, TFCC_LSTM_GATE_O, TFCC_LSTM_GATE_C};
+  return order[j + (pl->n_gates == 3 ? 1 : 0)];
+}
+
 bool tfcc_f32_lstm_plan_build(tfcc_f32_lstm_plan *pl, tfcc_isa isa, const tfcc_lstm_shape *s,
                               const tfcc_lstm_f32_weights *wt, const tfcc_lstm_f32_params *p) {
   memset(pl, 0, sizeof *pl);
@@ -34,13 +40,13 @@ bool tfcc_f32_lstm_plan_build(tfcc_f32_lstm_plan *pl, tfcc_isa isa, const tfcc_l
   float *bias = tmp + (size_t)rows * kmax;
   bool ok = true;
   for (int j = 0; j < pl->n_gates; j++) {
-    const int g = j + (cifg ? 1 : 0);
+    const int g = gate_of(pl, j);
     memcpy(tmp + (size_t)j * nc * ni, wt->w[g], sizeof(float) * (size_t)nc * ni);
     memcpy(bias + (size_t)j * nc, wt->bias[g], sizeof(float) * (size_t)nc);
   }
   ok = ok && tfcc_f32_pack(k, rows, ni, tmp, (size_t)ni, 1, bias, &pl->w);
   for (int j = 0; ok && j < pl->n_gates; j++) {
-    const int g = j + (cifg ? 1 : 0);
+    const int g = gate_of(pl, j);
     memcpy(tmp + (size_t)j * nc * no, wt->r[g], sizeof(float) * (size_t)nc * no);
   }
   ok = ok && tfcc_f32_pack(k, rows, no, tmp, (size_t)no, 1, NULL, &pl->r);
@@ -61,18 +67,31 @@ void tfcc_f32_lstm_plan_free(tfcc_f32_lstm_plan *pl) {
   memset(pl, 0, sizeof *pl);
 }
 
-/* Scratch floats: input products of a chunk, recurrent products, tanh(c), hidden. */
-static size_t scratch_floats(const tfcc_f32_lstm_plan *pl, size_t *gx, size_t *gr, size_t *th) {
+/* Scratch floats: gate products of a chunk of steps, tanh(c), hidden. */
+static size_t scratch_floats(const tfcc_f32_lstm_plan *pl, size_t *gx, size_t *th) {
   const size_t rows = (size_t)pl->n_gates * pl->n_cell;
   *gx = ALIGN16(CHUNK * rows);
-  *gr = ALIGN16(rows);
   *th = ALIGN16((size_t)pl->n_cell);
-  return *gx + *gr + 2 * *th;
+  return *gx + 2 * *th;
 }
 
 size_t tfcc_f32_lstm_scratch_bytes(const tfcc_f32_lstm_plan *pl) {
-  size_t a, b, c;
-  return scratch_floats(pl, &a, &b, &c) * sizeof(float);
+  size_t a, b;
+  return scratch_floats(pl, &a, &b) * sizeof(float);
+}
+
+/* y (+)= x W^T + bias through the one-row micro-kernel panel by panel (no GEMM driver per
+ * step): accumulate onto y when add, else start from the packed bias. */
+static void gemv(const tfcc_f32_packed *p, const float *x, float *y, bool add) {
+  const tfcc_f32_gemm_kernel *k = p->k;
+  const size_t nr = (size_t)k->nr, pf = tfcc_f32_panel_floats(p), n = (size_t)p->n;
+  const float *a[1] = {x};
+  for (size_t j = 0; j * nr < n; j++) {
+    const float *panel = p->w + j * pf;
+    const size_t nc = n - j * nr < nr ? n - j * nr : nr;
+    k->fn1(1, nc, (size_t)p->kdim, a, 0, panel + nr, add ? NULL : panel, y + j * nr, 0, -INFINITY,
+           INFINITY);
+  }
 }
 
 static inline float clipf(float v, float clip) {
@@ -84,13 +103,15 @@ void tfcc_f32_lstm_run(const tfcc_f32_lstm_plan *pl, tfcc_isa isa, const tfcc_ls
                        void *scratch) {
   const int32_t ni = pl->n_input, nc = pl->n_cell, no = pl->n_output;
   const size_t rows = (size_t)pl->n_gates * nc;
-  size_t ngx, ngr, nth;
-  scratch_floats(pl, &ngx, &ngr, &nth);
-  float *gx = scratch, *gr = gx + ngx, *th = gr + ngr, *hid = th + nth;
+  size_t ngx, nth;
+  scratch_floats(pl, &ngx, &nth);
+  float *gx = scratch, *th = gx + ngx, *hid = th + nth;
   const tfcc_f32_vunary_kernel *vu = tfcc_f32_vunary_select(isa);
   const tfcc_f32_vunary_params sig = {TFCC_F32VU_LOGISTIC, 0.f, 0.f, 0.f};
   const tfcc_f32_vunary_params tnh = {TFCC_F32VU_TANH, 0.f, 0.f, 0.f};
   const bool cifg = pl->n_gates == 3;
+  /* The output gate's peephole reads the updated cell state: then its sigmoid waits. */
+  const bool o_later = pl->peep[TFCC_LSTM_GATE_O] != NULL;
   const float inf = INFINITY;
   /* Row stride between steps of one batch in the input / output. */
   const size_t step_rows = s->time_major ? (size_t)s->n_batch : 1;
@@ -102,27 +123,27 @@ void tfcc_f32_lstm_run(const tfcc_f32_lstm_plan *pl, tfcc_isa isa, const tfcc_ls
       tfcc_f32_gemm(NULL, &pl->w, nt, input + row0 * ni, step_rows * ni, gx, rows, -inf, inf);
       for (int32_t t = 0; t < nt; t++) {
         float *g = gx + (size_t)t * rows;
-        tfcc_f32_gemm(NULL, &pl->r, 1, h, (size_t)no, gr, rows, -inf, inf);
-        for (size_t i = 0; i < rows; i++) g[i] += gr[i];
-        float *ig = cifg ? NULL : g, *fg = g + (cifg ? 0 : nc), *cg = fg + nc, *og = cg + nc;
+        gemv(&pl->r, h, g, true);
+        float *ig = cifg ? NULL : g, *fg = g + (cifg ? 0 : nc), *og = fg + nc, *cg = og + nc;
         if (ig && pl->peep[0])
           for (int32_t i = 0; i < nc; i++) ig[i] += pl->peep[0][i] * c[i];
         if (pl->peep[1])
           for (int32_t i = 0; i < nc; i++) fg[i] += pl->peep[1][i] * c[i];
-        vu->fn(&sig, g, g, (size_t)(cifg ? 1 : 2) * nc);
+        vu->fn(&sig, g, g, (size_t)(pl->n_gates - (o_later ? 2 : 1)) * nc);
         vu->fn(&tnh, cg, cg, (size_t)nc);
         for (int32_t i = 0; i < nc; i++) {
           const float in_gate = cifg ? 1.f - fg[i] : ig[i];
           c[i] = clipf(fg[i] * c[i] + cg[i] * in_gate, pl->cell_clip);
         }
-        if (pl->peep[3])
+        if (o_later) {
           for (int32_t i = 0; i < nc; i++) og[i] += pl->peep[3][i] * c[i];
-        vu->fn(&sig, og, og, (size_t)nc);
+          vu->fn(&sig, og, og, (size_t)nc);
+        }
         vu->fn(&tnh, c, th, (size_t)nc);
         float *dst = pl->has_proj ? hid : h;
         for (int32_t i = 0; i < nc; i++) dst[i] = og[i] * th[i];
         if (pl->has_proj) {
-          tfcc_f32_gemm(NULL, &pl->proj, 1, hid, (size_t)nc, h, (size_t)no, -inf, inf);
+          gemv(&pl->proj, hid, h, false);
           if (pl->proj_clip > 0.f)
             for (int32_t j = 0; j < no; j++) h[j] = clipf(h[j], pl->proj_clip);
         }

@@ -2,7 +2,8 @@
  * the reference's equations (src/kernels/ref/lstm.c) on the fast float kernels, within float
  * rounding of the reference. The gates of all steps' inputs go through one packed GEMM per
  * chunk of steps (stacked gates, biases folded into the packing), the recurrent products
- * through the GEMV, sigmoid / tanh through f32-vunary. No ISA code of its own. */
+ * through the one-row GEMV micro-kernel accumulating onto them, sigmoid / tanh through
+ * f32-vunary. No ISA code of its own. */
 #ifndef TFCC_KERNELS_F32_LSTM_LSTM_H
 #define TFCC_KERNELS_F32_LSTM_LSTM_H
 
@@ -15,7 +16,7 @@
 
 typedef struct tfcc_f32_lstm_plan {
   int32_t n_input, n_cell, n_output;
-  int32_t n_gates;            /* 4, or 3 with CIFG; stacked in the order i, f, c, o */
+  int32_t n_gates;            /* 4, or 3 with CIFG; stacked in the order i, f, o, c */
   tfcc_f32_packed w, r, proj; /* [rows, n_input] with the biases, [rows, n_output], [no, nc] */
   bool has_proj;
   const float *peep[4];       /* the model's cell-to-gate weights or NULL */
