@@ -95,7 +95,7 @@ static const kernel_family k_families[] = {
       {TFCC_ISA_AVX512, "quantize-avx512"},
       {TFCC_ISA_NEON, "quantize-neon"}}},
     {"lstm", "UNIDIRECTIONAL_SEQUENCE_LSTM (int8x8->16; float32 runs on f32-gemm + f32-vunary)",
-     {{TFCC_ISA_GENERIC, "q8-lstm-scalar"},
+     {{TFCC_ISA_GENERIC, "ref"},
       {TFCC_ISA_SSE4, "q8-lstm-sse4"},
       {TFCC_ISA_AVX2, "q8-lstm-avx2"},
       {TFCC_ISA_AVX512, "q8-lstm-avx512"}}},

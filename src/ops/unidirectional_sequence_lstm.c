@@ -340,6 +340,9 @@ static void f32_plan_build(tfcc_op_ctx *ctx, const lstm_setup *su) {
 static void q8_plan_build(tfcc_op_ctx *ctx, const lstm_setup *su, const tfcc_lstm_q_params *q) {
   lstm_params *p = (lstm_params *)ctx->params;
   if (!p || !p->mu_ok || plan_get(ctx)) return;
+  /* Without a SIMD variant the reference kernel is as fast (its row dot products vectorize;
+   * the scalar variant's packed ones do not). */
+  if (tfcc_q8_lstm_select(ctx->isa)->isa == TFCC_ISA_GENERIC) return;
   for (int i = 1; i < IN_H; i++)
     if (!const_or_absent(in_opt(ctx, i))) return;
   tfcc_lstm_q_weights wt;

@@ -2,15 +2,18 @@
  * reference kernel (src/kernels/ref/lstm_quant.c) at every ISA level.
  *
  * What differs from the reference is where the work is done, not the arithmetic:
- *  - at model init (tfcc_q8_lstm_plan_build): the fixed-point multipliers, the effective biases
+ *  - once per model (tfcc_q8_lstm_plan_build, at the first prepare, which model load runs): the
+ *    fixed-point multipliers, the effective biases
  *    (bias - zero point x row sums) and the weights packed for the matrix x vector kernel;
  *  - per step: the 4 gates' input and recurrent products as one int8 matrix x vector each
  *    (rows of all gates stacked), int32 sums exact as in the reference, then the same
  *    requantization and clamps in the same order;
  *  - the gemmlowp int16 logistic / tanh evaluated in SIMD lanes with the same operations (every
  *    add/sub wraps, every multiply is the saturating rounding doubling high multiply).
- * One file per ISA variant behind a dispatch table (dispatch.c); the scalar variant runs the
- * reference's own activation functions.
+ * One file per ISA variant behind a dispatch table (dispatch.c). The scalar variant (plain C,
+ * the reference's own activation functions) is the model the SIMD ones are tested against
+ * piece by piece; the operator does not use it (at the generic level the reference kernel is
+ * as fast: its row-major dot products vectorize, the packed ones here do not).
  *
  * Packed weights: rows in blocks of 16 (zero rows pad the last), columns in pairs (a zero column
  * pads an odd count); per block and column pair 32 bytes w[r][2p], w[r][2p+1] for r = 0..15. */

@@ -1,19 +1,25 @@
 /* Fast LSTM, portable variant: the packed matrix x vector product in C and the reference's own
  * int16 logistic / tanh. */
+#include <string.h>
+
 #include "kernels/q8-lstm/lstm.h"
 #include "kernels/q8-lstm/scalar_ops.h"
 
 void tfcc_q8_lstm_gemv_scalar(const int8_t *packed, int32_t row_blocks, int32_t k_pairs,
                               const int32_t *xp, int32_t *acc) {
   for (int32_t b = 0; b < row_blocks; b++) {
-    uint32_t sum[16] = {0};
-    for (int32_t p = 0; p < k_pairs; p++) {
-      const int8_t *w = packed + ((size_t)b * k_pairs + p) * 32;
+    /* 16 independent sums in int32 lanes (plain loops the compiler vectorizes); int8 x int16
+     * products of one pair fit, and the sums wrap like the reference's */
+    int32_t sum[16] = {0};
+    const int8_t *w = packed + (size_t)b * k_pairs * 32;
+    for (int32_t p = 0; p < k_pairs; p++, w += 32) {
       const int32_t x0 = (int16_t)(uint16_t)(uint32_t)xp[p];
       const int32_t x1 = (int16_t)(uint16_t)((uint32_t)xp[p] >> 16);
-      for (int i = 0; i < 16; i++) sum[i] += (uint32_t)(w[2 * i] * x0 + w[2 * i + 1] * x1);
+      int32_t prod[16];
+      for (int i = 0; i < 16; i++) prod[i] = w[2 * i] * x0 + w[2 * i + 1] * x1;
+      for (int i = 0; i < 16; i++) sum[i] = (int32_t)((uint32_t)sum[i] + (uint32_t)prod[i]);
     }
-    for (int i = 0; i < 16; i++) acc[b * 16 + i] = (int32_t)sum[i];
+    memcpy(acc + (size_t)b * 16, sum, sizeof sum);
   }
 }
 
