@@ -394,15 +394,17 @@ static tfcc_lstm_shape run_shape(const tfcc_op_ctx *ctx, int32_t ni, int32_t nc,
 }
 
 static tfcc_status eval(tfcc_op_ctx *ctx) {
+  /* A plan is used only with the scratch prepare sized for it (a session prepared before the
+   * plan existed keeps the reference kernel). */
   const tfcc_q8_lstm_plan *pl = q8_plan_get(ctx);
-  if (pl) {
+  if (pl && ctx->scratch_bytes >= tfcc_q8_lstm_scratch_bytes(pl)) {
     const tfcc_lstm_shape s = run_shape(ctx, pl->n_input, pl->n_cell, pl->n_output);
     tfcc_q8_lstm_run(tfcc_q8_lstm_select(ctx->isa), pl, &s, ctx->in[IN_X]->data,
                      ctx->in[IN_H]->data, ctx->in[IN_C]->data, ctx->out[0]->data, ctx->scratch);
     return TFCC_OK;
   }
   const tfcc_f32_lstm_plan *fpl = f32_plan_get(ctx);
-  if (fpl) {
+  if (fpl && ctx->scratch_bytes >= tfcc_f32_lstm_scratch_bytes(fpl)) {
     const tfcc_lstm_shape s = run_shape(ctx, fpl->n_input, fpl->n_cell, fpl->n_output);
     tfcc_f32_lstm_run(fpl, ctx->isa, &s, ctx->in[IN_X]->data, ctx->in[IN_H]->data,
                       ctx->in[IN_C]->data, ctx->out[0]->data, ctx->scratch);
