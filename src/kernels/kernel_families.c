@@ -98,7 +98,8 @@ static const kernel_family k_families[] = {
      {{TFCC_ISA_GENERIC, "ref"},
       {TFCC_ISA_SSE4, "q8-lstm-sse4"},
       {TFCC_ISA_AVX2, "q8-lstm-avx2"},
-      {TFCC_ISA_AVX512, "q8-lstm-avx512"}}},
+      {TFCC_ISA_AVX512, "q8-lstm-avx512"},
+      {TFCC_ISA_NEON, "q8-lstm-neon"}}},
 };
 #define FAMILY_COUNT ((int)(sizeof k_families / sizeof k_families[0]))
 

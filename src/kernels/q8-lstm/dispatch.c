@@ -12,6 +12,9 @@ static const tfcc_q8_lstm_kernel kernels[] = {
     K(avx2, "q8-lstm-avx2", TFCC_ISA_AVX2),
     K(sse4, "q8-lstm-sse4", TFCC_ISA_SSE4),
 #endif
+#if defined(__aarch64__)
+    K(neon, "q8-lstm-neon", TFCC_ISA_NEON),
+#endif
     K(scalar, "q8-lstm-scalar", TFCC_ISA_GENERIC),
 };
 #define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))

@@ -78,6 +78,7 @@ TFCC_Q8_LSTM_DECL(scalar);
 TFCC_Q8_LSTM_DECL(sse4);
 TFCC_Q8_LSTM_DECL(avx2);
 TFCC_Q8_LSTM_DECL(avx512);
+TFCC_Q8_LSTM_DECL(neon);
 
 /* Bytes of a packed [rows, cols] matrix, and the packing itself (dst of that size). */
 size_t tfcc_q8_lstm_packed_bytes(int32_t rows, int32_t cols);

@@ -15,6 +15,8 @@
  *   SET1_64, SRLI64 / SLLI64 (immediate), BLEND_ODD32(even, odd) (odd 32-bit lanes from odd),
  *   LD16_32(p) GEMV_LANES int16 sign-extended, ST16_32(p, v) / ST8_32(p, v) narrow values that
  *   fit (int16 / int8) and store GEMV_LANES of them
+ *   SRDHM32(a, m)      optional: the ISA's exact SaturatingRoundingDoublingHighMul (then
+ *                      MUL_EVEN, ADD64, SET1_64, SRLI64, SLLI64, BLEND_ODD32 are not needed)
  *   SFX                the function name suffix
  * The activations follow tfcc_fx16_logistic / tfcc_fx16_tanh (src/kernels/ref/lstm_quant.c)
  * operation for operation; see there for what each step is. */
@@ -183,10 +185,14 @@ static inline V v_rdbpot32(V x, int e) {
  * saturating case cannot occur): the low 32 bits of (a * b + 2^30) >> 31, which equals the
  * reference's nudge-and-truncate for either sign of the product. */
 static inline V v_srdhm(V a, int32_t b) {
+#ifdef SRDHM32
+  return SRDHM32(a, b); /* the ISA's own instruction (NEON SQRDMULH) */
+#else
   const V bv = SET1_32(b), r = SET1_64(INT64_C(1) << 30);
   const V even = SRLI64(ADD64(MUL_EVEN(a, bv), r), 31);
   const V odd = SLLI64(ADD64(MUL_EVEN(SRLI64(a, 32), bv), r), 1);
   return BLEND_ODD32(even, odd);
+#endif
 }
 
 /* MultiplyByQuantizedMultiplier. */
