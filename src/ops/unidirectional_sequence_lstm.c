@@ -456,7 +456,7 @@ static int64_t macs(const tfcc_op_ctx *ctx) {
 
 static const char *kernel(const tfcc_op_ctx *ctx) {
   if (q8_plan_get(ctx)) return tfcc_q8_lstm_select(ctx->isa)->name;
-  if (f32_plan_get(ctx)) return "f32-lstm (f32-gemm, f32-vunary)";
+  if (f32_plan_get(ctx)) return "f32-lstm"; /* on f32-gemm and f32-vunary */
   return "ref";
 }
 
