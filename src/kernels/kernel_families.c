@@ -105,7 +105,12 @@ static const kernel_family k_families[] = {
       {TFCC_ISA_AVX2, "quantize-avx2"},
       {TFCC_ISA_AVX512, "quantize-avx512"},
       {TFCC_ISA_NEON, "quantize-neon"}}},
-    {"lstm", "UNIDIRECTIONAL_SEQUENCE_LSTM", {{TFCC_ISA_GENERIC, "ref"}}},
+    {"lstm", "UNIDIRECTIONAL_SEQUENCE_LSTM (int8x8->16; float32 runs on f32-gemm + f32-vunary)",
+     {{TFCC_ISA_GENERIC, "ref"},
+      {TFCC_ISA_SSE4, "q8-lstm-sse4"},
+      {TFCC_ISA_AVX2, "q8-lstm-avx2"},
+      {TFCC_ISA_AVX512, "q8-lstm-avx512"},
+      {TFCC_ISA_NEON, "q8-lstm-neon"}}},
 };
 #define FAMILY_COUNT ((int)(sizeof k_families / sizeof k_families[0]))
 

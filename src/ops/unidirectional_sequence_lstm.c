@@ -4,10 +4,20 @@
  * biases, 16 projection weights, 17 projection bias, 18 output state (variable), 19 cell
  * state (variable), 20-23 layer-norm coefficients. Float32, or full integer (int8 input and
  * weights, int16 cell state, 5 intermediates carrying the gate scales). Hybrid (float input,
- * int8 weights) and integer layer norm are rejected. */
+ * int8 weights) and integer layer norm are rejected.
+ * Fast paths (model-level params): with constant weights the first prepare (model load runs it)
+ * builds the integer plan of src/kernels/q8-lstm (multipliers, effective biases, packed
+ * weights), byte-identical to the reference kernel, or the float plan of src/kernels/f32-lstm
+ * (packed GEMM weights; no layer norm, tanh activation); eval then runs it without re-deriving
+ * anything. Otherwise eval runs the reference kernel. */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "kernels/f32-lstm/lstm.h"
+#include "kernels/q8-lstm/lstm.h"
 #include "kernels/ref/lstm.h"
 #include "kernels/ref/quant_util.h"
 #include "ops/op.h"
@@ -227,6 +237,128 @@ static tfcc_status quant_params(tfcc_op_ctx *ctx, const lstm_setup *su, tfcc_lst
   return TFCC_OK;
 }
 
+/* ---------------------------------------------------------------- fast-path state */
+
+typedef struct lstm_params {
+  pthread_mutex_t mu;
+  bool mu_ok;
+  atomic_int state;      /* 0 not built, 1 built, 2 not applicable or out of memory */
+  const void *src;       /* input-to-output weights the plan was built from */
+  bool is_f32;           /* which plan */
+  tfcc_q8_lstm_plan q8;
+  tfcc_f32_lstm_plan f32;
+} lstm_params;
+
+static tfcc_status lstm_init(tfcc_init_ctx *ctx) {
+  lstm_params *p = calloc(1, sizeof *p);
+  if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for LSTM params");
+  atomic_init(&p->state, 0);
+  p->mu_ok = pthread_mutex_init(&p->mu, NULL) == 0;
+  ctx->params = p;
+  return TFCC_OK;
+}
+
+static void lstm_release(void *params) {
+  lstm_params *p = params;
+  if (!p) return;
+  tfcc_q8_lstm_plan_free(&p->q8);
+  tfcc_f32_lstm_plan_free(&p->f32);
+  if (p->mu_ok) pthread_mutex_destroy(&p->mu);
+  free(p);
+}
+
+static const void *data_of(const tfcc_tensor *t) { return t ? t->data : NULL; }
+
+static bool const_or_absent(const tfcc_tensor *t) {
+  return !t || ((t->is_const || t->known) && t->data);
+}
+
+/* The built params for these weights, or NULL (eval: no locking). */
+static const lstm_params *plan_get(const tfcc_op_ctx *ctx) {
+  const lstm_params *p = ctx->params;
+  if (!p || atomic_load_explicit(&((lstm_params *)p)->state, memory_order_acquire) != 1) return NULL;
+  return p->src == data_of(in_opt(ctx, IN_W + 3)) ? p : NULL;
+}
+static const tfcc_q8_lstm_plan *q8_plan_get(const tfcc_op_ctx *ctx) {
+  const lstm_params *p = plan_get(ctx);
+  return p && !p->is_f32 && ctx->in[IN_X]->dtype == TFCC_INT8 ? &p->q8 : NULL;
+}
+static const tfcc_f32_lstm_plan *f32_plan_get(const tfcc_op_ctx *ctx) {
+  const lstm_params *p = plan_get(ctx);
+  return p && p->is_f32 && ctx->in[IN_X]->dtype == TFCC_FLOAT32 ? &p->f32 : NULL;
+}
+
+static void q8_weights_of(const tfcc_op_ctx *ctx, tfcc_lstm_q_weights *wt) {
+  memset(wt, 0, sizeof(*wt));
+  for (int g = 0; g < 4; g++) {
+    wt->w[g] = data_of(in_opt(ctx, IN_W + g));
+    wt->r[g] = data_of(in_opt(ctx, IN_R + g));
+    wt->bias[g] = data_of(in_opt(ctx, IN_BIAS + g));
+    wt->peep[g] = data_of(peep_of(ctx, g));
+  }
+  wt->proj_w = data_of(in_opt(ctx, IN_PROJ_W));
+  wt->proj_b = data_of(in_opt(ctx, IN_PROJ_B));
+}
+
+static void f32_weights_of(const tfcc_op_ctx *ctx, const lstm_setup *su, tfcc_lstm_f32_weights *wt) {
+  memset(wt, 0, sizeof(*wt));
+  for (int g = 0; g < 4; g++) {
+    wt->w[g] = data_of(in_opt(ctx, IN_W + g));
+    wt->r[g] = data_of(in_opt(ctx, IN_R + g));
+    wt->bias[g] = data_of(in_opt(ctx, IN_BIAS + g));
+    wt->peep[g] = data_of(peep_of(ctx, g));
+    wt->ln[g] = su->layer_norm ? data_of(in_opt(ctx, IN_LN + g)) : NULL;
+  }
+  wt->proj_w = data_of(in_opt(ctx, IN_PROJ_W));
+  wt->proj_b = data_of(in_opt(ctx, IN_PROJ_B));
+}
+
+/* prepare: builds the float plan once per model when every weight is constant. */
+static void f32_plan_build(tfcc_op_ctx *ctx, const lstm_setup *su) {
+  lstm_params *p = (lstm_params *)ctx->params;
+  if (!p || !p->mu_ok || plan_get(ctx)) return;
+  for (int i = 1; i < ctx->n_in; i++)
+    if (i != IN_H && i != IN_C && !const_or_absent(in_opt(ctx, i))) return;
+  tfcc_lstm_f32_weights wt;
+  f32_weights_of(ctx, su, &wt);
+  tfcc_lstm_f32_params fp = {su->activation, su->cell_clip, su->proj_clip};
+  if (!tfcc_f32_lstm_supported(&wt, &fp)) return;
+  pthread_mutex_lock(&p->mu);
+  if (atomic_load(&p->state) == 0) {
+    if (tfcc_f32_lstm_plan_build(&p->f32, ctx->isa, &su->s, &wt, &fp)) {
+      p->src = wt.w[3];
+      p->is_f32 = true;
+      atomic_store_explicit(&p->state, 1, memory_order_release);
+    } else {
+      atomic_store(&p->state, 2);
+    }
+  }
+  pthread_mutex_unlock(&p->mu);
+}
+
+/* prepare: builds the integer plan once per model when every weight is constant. */
+static void q8_plan_build(tfcc_op_ctx *ctx, const lstm_setup *su, const tfcc_lstm_q_params *q) {
+  lstm_params *p = (lstm_params *)ctx->params;
+  if (!p || !p->mu_ok || plan_get(ctx)) return;
+  /* Without a SIMD variant the reference kernel is as fast (its row dot products vectorize;
+   * the scalar variant's packed ones do not). */
+  if (tfcc_q8_lstm_select(ctx->isa)->isa == TFCC_ISA_GENERIC) return;
+  for (int i = 1; i < IN_H; i++)
+    if (!const_or_absent(in_opt(ctx, i))) return;
+  tfcc_lstm_q_weights wt;
+  q8_weights_of(ctx, &wt);
+  pthread_mutex_lock(&p->mu);
+  if (atomic_load(&p->state) == 0) {
+    if (tfcc_q8_lstm_plan_build(&p->q8, &su->s, &wt, q)) {
+      p->src = wt.w[3];
+      atomic_store_explicit(&p->state, 1, memory_order_release);
+    } else {
+      atomic_store(&p->state, 2);
+    }
+  }
+  pthread_mutex_unlock(&p->mu);
+}
+
 static tfcc_status prepare(tfcc_op_ctx *ctx) {
   lstm_setup su;
   tfcc_status st = setup(ctx, &su);
@@ -234,18 +366,50 @@ static tfcc_status prepare(tfcc_op_ctx *ctx) {
   if (su.is_int) {
     tfcc_lstm_q_params p;
     if ((st = quant_params(ctx, &su, &p)) != TFCC_OK) return st;
-    ctx->scratch_bytes = tfcc_lstm_q_scratch_bytes(&su.s);
+    q8_plan_build(ctx, &su, &p);
+    const tfcc_q8_lstm_plan *pl = q8_plan_get(ctx);
+    ctx->scratch_bytes = pl ? tfcc_q8_lstm_scratch_bytes(pl) : tfcc_lstm_q_scratch_bytes(&su.s);
   } else {
-    ctx->scratch_bytes = tfcc_lstm_f32_scratch_floats(&su.s) * sizeof(float);
+    f32_plan_build(ctx, &su);
+    const tfcc_f32_lstm_plan *pl = f32_plan_get(ctx);
+    ctx->scratch_bytes = pl ? tfcc_f32_lstm_scratch_bytes(pl)
+                            : tfcc_lstm_f32_scratch_floats(&su.s) * sizeof(float);
   }
   const tfcc_tensor *x = ctx->in[IN_X];
   int32_t dims[3] = {x->dims[0], x->dims[1], su.s.n_output};
   return tfcc_tensor_set_shape(ctx->out[0], 3, dims, ctx->err);
 }
 
-static const void *data_of(const tfcc_tensor *t) { return t ? t->data : NULL; }
+/* Batch, time and layout of this run (prepare checked the rest). */
+static tfcc_lstm_shape run_shape(const tfcc_op_ctx *ctx, int32_t ni, int32_t nc, int32_t no) {
+  const tfcc_tensor *x = ctx->in[IN_X];
+  tfcc_lstm_shape s;
+  s.time_major = ctx->node ? tfcc_fb_bool(&ctx->node->options, 3, false) : false;
+  s.n_batch = s.time_major ? x->dims[1] : x->dims[0];
+  s.n_time = s.time_major ? x->dims[0] : x->dims[1];
+  s.n_input = ni;
+  s.n_cell = nc;
+  s.n_output = no;
+  return s;
+}
 
 static tfcc_status eval(tfcc_op_ctx *ctx) {
+  /* A plan is used only with the scratch prepare sized for it (a session prepared before the
+   * plan existed keeps the reference kernel). */
+  const tfcc_q8_lstm_plan *pl = q8_plan_get(ctx);
+  if (pl && ctx->scratch_bytes >= tfcc_q8_lstm_scratch_bytes(pl)) {
+    const tfcc_lstm_shape s = run_shape(ctx, pl->n_input, pl->n_cell, pl->n_output);
+    tfcc_q8_lstm_run(tfcc_q8_lstm_select(ctx->isa), pl, &s, ctx->in[IN_X]->data,
+                     ctx->in[IN_H]->data, ctx->in[IN_C]->data, ctx->out[0]->data, ctx->scratch);
+    return TFCC_OK;
+  }
+  const tfcc_f32_lstm_plan *fpl = f32_plan_get(ctx);
+  if (fpl && ctx->scratch_bytes >= tfcc_f32_lstm_scratch_bytes(fpl)) {
+    const tfcc_lstm_shape s = run_shape(ctx, fpl->n_input, fpl->n_cell, fpl->n_output);
+    tfcc_f32_lstm_run(fpl, ctx->isa, &s, ctx->in[IN_X]->data, ctx->in[IN_H]->data,
+                      ctx->in[IN_C]->data, ctx->out[0]->data, ctx->scratch);
+    return TFCC_OK;
+  }
   lstm_setup su;
   tfcc_status st = setup(ctx, &su);
   if (st != TFCC_OK) return st;
@@ -270,19 +434,32 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   tfcc_lstm_q_params p;
   if ((st = quant_params(ctx, &su, &p)) != TFCC_OK) return st;
   tfcc_lstm_q_weights wt;
-  memset(&wt, 0, sizeof(wt));
-  for (int g = 0; g < 4; g++) {
-    wt.w[g] = data_of(in_opt(ctx, IN_W + g));
-    wt.r[g] = data_of(in_opt(ctx, IN_R + g));
-    wt.bias[g] = data_of(in_opt(ctx, IN_BIAS + g));
-    wt.peep[g] = data_of(peep_of(ctx, g));
-  }
-  wt.proj_w = data_of(in_opt(ctx, IN_PROJ_W));
-  wt.proj_b = data_of(in_opt(ctx, IN_PROJ_B));
+  q8_weights_of(ctx, &wt);
   tfcc_lstm_q8(&su.s, &wt, &p, ctx->in[IN_X]->data, h->data, c->data, ctx->out[0]->data,
                ctx->scratch);
   return TFCC_OK;
 }
 
+/* Gate products (input and recurrent, all gates) and the projection, per step. */
+static int64_t macs(const tfcc_op_ctx *ctx) {
+  lstm_setup su;
+  tfcc_err err = {0};
+  tfcc_op_ctx c = *ctx;
+  c.err = &err;
+  if (setup(&c, &su) != TFCC_OK) return 0;
+  const tfcc_lstm_shape *s = &su.s;
+  const int64_t gates = su.cifg ? 3 : 4;
+  int64_t per_step = gates * s->n_cell * (int64_t)(s->n_input + s->n_output);
+  if (su.projection) per_step += (int64_t)s->n_output * s->n_cell;
+  return per_step * s->n_batch * s->n_time;
+}
+
+static const char *kernel(const tfcc_op_ctx *ctx) {
+  if (q8_plan_get(ctx)) return tfcc_q8_lstm_select(ctx->isa)->name;
+  if (f32_plan_get(ctx)) return "f32-lstm"; /* on f32-gemm and f32-vunary */
+  return "ref";
+}
+
 const tfcc_op_def tfcc_op_unidirectional_sequence_lstm = {
-    .name = "UNIDIRECTIONAL_SEQUENCE_LSTM", .prepare = prepare, .eval = eval};
+    .name = "UNIDIRECTIONAL_SEQUENCE_LSTM", .init = lstm_init, .release = lstm_release,
+    .prepare = prepare, .eval = eval, .macs = macs, .kernel = kernel};

@@ -1,0 +1,31 @@
+/* Fast LSTM dispatch table. */
+#include "cpu/cpu_info.h"
+#include "kernels/q8-lstm/lstm.h"
+
+#define K(sfx, nm, isa)                                                                   \
+  {nm, isa, tfcc_q8_lstm_gemv_##sfx, tfcc_q8_lstm_sigmoid_##sfx, tfcc_q8_lstm_tanh_##sfx, \
+   tfcc_q8_lstm_gate_##sfx, tfcc_q8_lstm_cell_##sfx, tfcc_q8_lstm_hidden_##sfx}
+
+static const tfcc_q8_lstm_kernel kernels[] = {
+#if defined(__x86_64__) || defined(__i386__)
+    K(avx512, "q8-lstm-avx512", TFCC_ISA_AVX512),
+    K(avx2, "q8-lstm-avx2", TFCC_ISA_AVX2),
+    K(sse4, "q8-lstm-sse4", TFCC_ISA_SSE4),
+#endif
+#if defined(__aarch64__)
+    K(neon, "q8-lstm-neon", TFCC_ISA_NEON),
+#endif
+    K(scalar, "q8-lstm-scalar", TFCC_ISA_GENERIC),
+};
+#define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
+
+const tfcc_q8_lstm_kernel *tfcc_q8_lstm_select(tfcc_isa isa) {
+  for (int i = 0; i < N_KERNELS; i++)
+    if (tfcc_isa_level_fits(kernels[i].isa, isa)) return &kernels[i];
+  return &kernels[N_KERNELS - 1];
+}
+
+int tfcc_q8_lstm_kernel_count(void) { return N_KERNELS; }
+const tfcc_q8_lstm_kernel *tfcc_q8_lstm_kernel_at(int i) {
+  return i >= 0 && i < N_KERNELS ? &kernels[i] : NULL;
+}
