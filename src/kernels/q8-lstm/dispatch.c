@@ -1,5 +1,5 @@
 /* Fast LSTM dispatch table. */
-#include "cpu/cpu_info.h"
+#include "kernels/dispatch_table.h"
 #include "kernels/q8-lstm/lstm.h"
 
 #define K(sfx, nm, isa)                                                                   \
@@ -17,15 +17,4 @@ static const tfcc_q8_lstm_kernel kernels[] = {
 #endif
     K(scalar, "q8-lstm-scalar", TFCC_ISA_GENERIC),
 };
-#define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
-
-const tfcc_q8_lstm_kernel *tfcc_q8_lstm_select(tfcc_isa isa) {
-  for (int i = 0; i < N_KERNELS; i++)
-    if (tfcc_isa_level_fits(kernels[i].isa, isa)) return &kernels[i];
-  return &kernels[N_KERNELS - 1];
-}
-
-int tfcc_q8_lstm_kernel_count(void) { return N_KERNELS; }
-const tfcc_q8_lstm_kernel *tfcc_q8_lstm_kernel_at(int i) {
-  return i >= 0 && i < N_KERNELS ? &kernels[i] : NULL;
-}
+TFCC_DISPATCH_TABLE_FNS(tfcc_q8_lstm, tfcc_q8_lstm_kernel)

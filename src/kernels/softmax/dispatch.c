@@ -1,5 +1,5 @@
 /* float32 softmax dispatch table and threaded driver (rows split over the pool). */
-#include "cpu/cpu_info.h"
+#include "kernels/dispatch_table.h"
 #include "kernels/ref/softmax.h"
 #include "kernels/softmax/softmax.h"
 #include "runtime/threadpool.h"
@@ -11,18 +11,7 @@ static const tfcc_f32_softmax_kernel kernels[] = {
 #endif
     {"f32-softmax-scalar", TFCC_ISA_GENERIC, tfcc_f32_softmax_scalar},
 };
-#define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
-
-const tfcc_f32_softmax_kernel *tfcc_f32_softmax_select(tfcc_isa isa) {
-  for (int i = 0; i < N_KERNELS; i++)
-    if (tfcc_isa_level_fits(kernels[i].isa, isa)) return &kernels[i];
-  return &kernels[N_KERNELS - 1];
-}
-
-int tfcc_f32_softmax_kernel_count(void) { return N_KERNELS; }
-const tfcc_f32_softmax_kernel *tfcc_f32_softmax_kernel_at(int i) {
-  return i >= 0 && i < N_KERNELS ? &kernels[i] : NULL;
-}
+TFCC_DISPATCH_TABLE_FNS(tfcc_f32_softmax, tfcc_f32_softmax_kernel)
 
 typedef struct sm_job {
   const tfcc_f32_softmax_kernel *k;
