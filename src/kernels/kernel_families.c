@@ -18,19 +18,40 @@ typedef struct kernel_family {
 } kernel_family;
 
 /* THE table. One row per family; within a row, one {isa, name} per variant, lowest ISA first.
- * Add a variant here when you add its file (e.g. {TFCC_ISA_AVX512, "f32-gemm-8x32-avx512"}).
- * Today every family has only the reference kernels (src/kernels/ref). */
+ * Add a variant here when you add its file (e.g. {TFCC_ISA_AVX512, "f32-gemm-12x32-avx512"});
+ * variants that need a CPU feature beyond the ISA level are named in the operators text, gated
+ * ones (AMX) in the gated table below. */
 static const kernel_family k_families[] = {
-    {"conv", "CONV_2D", {{TFCC_ISA_GENERIC, "ref"}}},
-    {"depthwise-conv", "DEPTHWISE_CONV_2D", {{TFCC_ISA_GENERIC, "ref"}}},
-    {"fully-connected", "FULLY_CONNECTED", {{TFCC_ISA_GENERIC, "ref"}}},
+    {"f32-gemm", "CONV_2D, FULLY_CONNECTED (float32: 1x1 in place, KxK through im2col; batch-1 FC "
+                 "through the same family's GEMV, f32-gemv-<nr>-<isa>)",
+     {{TFCC_ISA_GENERIC, "f32-gemm-4x8-scalar"},
+      {TFCC_ISA_SSE4, "f32-gemm-4x8-sse4"},
+      {TFCC_ISA_AVX2, "f32-gemm-6x16-avx2"},
+      {TFCC_ISA_AVX512, "f32-gemm-12x32-avx512"},
+      {TFCC_ISA_NEON, "f32-gemm-8x8-neon"}}},
+    {"f32-conv-direct", "CONV_2D (float32, first layers with K = Cin*KH*KW <= 160: ResNet / "
+                        "MobileNet stems; reads the f32-gemm packed weights)",
+     {{TFCC_ISA_GENERIC, "f32-conv-direct-8-scalar"},
+      {TFCC_ISA_SSE4, "f32-conv-direct-8-sse4"},
+      {TFCC_ISA_AVX2, "f32-conv-direct-16-avx2"},
+      {TFCC_ISA_AVX512, "f32-conv-direct-32-avx512"},
+      {TFCC_ISA_NEON, "f32-conv-direct-8-neon"}}},
+    {"f32-dwconv", "DEPTHWISE_CONV_2D (float32)",
+     {{TFCC_ISA_GENERIC, "f32-dwconv-scalar"},
+      {TFCC_ISA_SSE4, "f32-dwconv-sse4"},
+      {TFCC_ISA_AVX2, "f32-dwconv-avx2"},
+      {TFCC_ISA_AVX512, "f32-dwconv-avx512"},
+      {TFCC_ISA_NEON, "f32-dwconv-neon"}}},
+    {"conv", "CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED with int16 activations or hybrid weights",
+     {{TFCC_ISA_GENERIC, "ref"}}},
     {"q8-gemm", "CONV_2D, FULLY_CONNECTED (int8/uint8; avx512 variant needs AVX512-VNNI, else avx2; "
                 "avx2 runs q8-gemm-6x16-avxvnni on CPUs with AVX-VNNI)",
      {{TFCC_ISA_GENERIC, "q8-gemm-4x16-scalar"},
       {TFCC_ISA_AVX2, "q8-gemm-4x8-avx2"},
       {TFCC_ISA_AVX512, "q8-gemm-14x32-avx512vnni"},
       {TFCC_ISA_NEON, "q8-gemm-8x8-neondot"}}},
-    {"q8-dwconv", "DEPTHWISE_CONV_2D (int8/uint8, depth multiplier 1)",
+    {"q8-dwconv", "DEPTHWISE_CONV_2D (int8/uint8, any depth multiplier; avx512 runs "
+                  "q8-dwconv-64-avx512vnni on CPUs with AVX512-VNNI)",
      {{TFCC_ISA_GENERIC, "q8-dwconv-scalar"},
       {TFCC_ISA_AVX2, "q8-dwconv-8-avx2"},
       {TFCC_ISA_AVX512, "q8-dwconv-16-avx512"},
