@@ -66,9 +66,14 @@ TFCC_F32_GEMM_DECL(tfcc_f32_gemm_12x32_avx512) {
   do {                                                                           \
     const __m512 b0 = _mm512_load_ps(w + (k) * 32), b1 = _mm512_load_ps(w + (k) * 32 + 16); \
     __m512 v;                                                                    \
+    _mm_prefetch((const char *)(pf + (k) * 32), _MM_HINT_T1);                    \
+    _mm_prefetch((const char *)(pf + (k) * 32 + 16), _MM_HINT_T1);               \
     ROW(0, k) ROW(1, k) ROW(2, k) ROW(3, k) ROW(4, k) ROW(5, k)                  \
     ROW(6, k) ROW(7, k) ROW(8, k) ROW(9, k) ROW(10, k) ROW(11, k)                \
   } while (0)
+  /* the next block in the packed layout (the next panel of the sweep): into L2 while this
+   * one computes (prefetches never fault past the end) */
+  const float *pf = w + kc * 32;
   size_t k = 0;
   for (; k + 4 <= kc; k += 4) {
     STEP(k);
