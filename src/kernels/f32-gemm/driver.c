@@ -168,11 +168,12 @@ static void im2col_slice(const gemm_job *j, size_t m0, size_t n, size_t k0, size
  * half full (N = 16 layers, N tails), else the full tile. */
 static inline void f32_tile(const tfcc_f32_gemm_kernel *k, size_t mr, size_t nc, size_t kc,
                             const float *const *a, size_t a_off, const float *w,
-                            const float *bias, float *c, size_t c_stride, float lo, float hi) {
+                            const float *bias, float *c, size_t c_stride, float lo, float hi,
+                            const float *pf) {
   const tfcc_f32_gemm_fn f = mr == 1                             ? k->fn1
                              : k->fn_half && 2 * nc <= (size_t)k->nr ? k->fn_half
                                                                      : k->fn;
-  f(mr, nc, kc, a, a_off, w, bias, c, c_stride, lo, hi);
+  f(mr, nc, kc, a, a_off, w, bias, c, c_stride, lo, hi, pf);
 }
 
 static void gemm_task(void *ctx, size_t task, int thread) {
@@ -216,9 +217,13 @@ static void gemm_task(void *ctx, size_t task, int thread) {
           for (size_t kb = 0; kb < n_kb; kb++) {
             const size_t k0 = kb * kc, kn = K - k0 < kc ? K - k0 : kc;
             const bool last = kb + 1 == n_kb;
-            f32_tile(k, mr, nc, kn, rows + (t - g0) * MR, k0, tfcc_f32_panel_block(p, pi, k0),
+            const float *w = tfcc_f32_panel_block(p, pi, k0);
+            const float *next = !last        ? tfcc_f32_panel_block(p, pi, k0 + kc)
+                                : pi + 1 < p1 ? tfcc_f32_panel_block(p, pi + 1, 0)
+                                              : w;
+            f32_tile(k, mr, nc, kn, rows + (t - g0) * MR, k0, w,
                      kb == 0 ? tfcc_f32_panel_bias(p, pi) : NULL, j->c + m0 * j->c_stride + n0,
-                     j->c_stride, last ? j->lo : neg_inf, last ? j->hi : pos_inf);
+                     j->c_stride, last ? j->lo : neg_inf, last ? j->hi : pos_inf, next);
           }
         }
       }
@@ -236,10 +241,15 @@ static void gemm_task(void *ctx, size_t task, int thread) {
         const size_t n0 = pi * NR, nc = N - n0 < NR ? N - n0 : NR;
         const float *bias = kb == 0 ? tfcc_f32_panel_bias(p, pi) : NULL;
         const float *w = tfcc_f32_panel_block(p, pi, k0);
+        /* the block this task sweeps next (the kernel may prefetch it: the first tile of a
+         * block otherwise waits on L3/DRAM in the large-weight layers) */
+        const float *next = pi + 1 < p1     ? tfcc_f32_panel_block(p, pi + 1, k0)
+                            : kb + 1 < n_kb ? tfcc_f32_panel_block(p, p0, k0 + kc)
+                                            : w;
         for (size_t t = g0; t < g1; t++) {
           const size_t m0 = t * MR, mr = j->m - m0 < MR ? j->m - m0 : MR;
           f32_tile(k, mr, nc, kn, rows + (t - g0) * MR, a_off, w, bias,
-                   j->c + m0 * j->c_stride + n0, j->c_stride, lo, hi);
+                   j->c + m0 * j->c_stride + n0, j->c_stride, lo, hi, next);
         }
       }
     }

@@ -27,10 +27,12 @@
  * a[i] + a_off, w at the block's first kc x NR weights of the panel. The accumulators start
  * from bias (the panel's NR bias floats: the first K block) or, bias == NULL, from C's
  * current values (a later block adds onto the earlier ones). Every block clamps to
- * [lo, hi]: the driver passes +-infinity except for the last. c row i at c + i * c_stride. */
+ * [lo, hi]: the driver passes +-infinity except for the last. c row i at c + i * c_stride.
+ * pf: the weights the driver runs next (kc x NR floats), which a kernel may prefetch while
+ * it computes (a hint: never dereferenced; the AVX-512 12x32 kernel uses it). */
 typedef void (*tfcc_f32_gemm_fn)(size_t mr, size_t nc, size_t kc, const float *const *a,
                                  size_t a_off, const float *w, const float *bias, float *c,
-                                 size_t c_stride, float lo, float hi);
+                                 size_t c_stride, float lo, float hi, const float *pf);
 
 typedef struct tfcc_f32_gemm_kernel {
   const char *name;  /* "f32-gemm-12x32-avx512" */
