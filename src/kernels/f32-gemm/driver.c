@@ -198,8 +198,8 @@ static void gemm_task(void *ctx, size_t task, int thread) {
   for (size_t g0 = t0; g0 < t1; g0 += G) {
     const size_t g1 = g0 + G < t1 ? g0 + G : t1;
     const size_t r0 = g0 * MR, r1 = g1 * MR < j->m ? g1 * MR : j->m, nrows = r1 - r0;
-    if (im2col)
-      for (size_t r = 0; r < nrows; r++) rows[r] = scratch + r * akc;
+    if (im2col) /* tile order: one tile's rows (L1), packed per tile; else the group's */
+      for (size_t r = 0; r < nrows; r++) rows[r] = scratch + (j->b.tile_order ? r % MR : r) * akc;
     else if (j->g)
       direct_rows(j, r0, nrows, rows);
     else
@@ -209,9 +209,9 @@ static void gemm_task(void *ctx, size_t task, int thread) {
     if (j->b.tile_order) {
       /* weights in L2: each tile's rows stay in L1 while its panels stream from L2, K block
        * by K block (the first starts from the bias, the last clamps) */
-      if (im2col) im2col_slice(j, r0, nrows, 0, K, scratch, akc);
       for (size_t t = g0; t < g1; t++) {
         const size_t m0 = t * MR, mr = j->m - m0 < MR ? j->m - m0 : MR;
+        if (im2col) im2col_slice(j, m0, mr, 0, K, scratch, akc);
         for (size_t pi = p0; pi < p1; pi++) {
           const size_t n0 = pi * NR, nc = N - n0 < NR ? N - n0 : NR;
           for (size_t kb = 0; kb < n_kb; kb++) {
@@ -325,8 +325,9 @@ static size_t conv_rows_m(const tfcc_conv_geom *g) {
 
 /* Floats of one thread's im2col scratch (64-byte multiple). */
 static size_t scratch_floats(const blocking *b, const tfcc_f32_packed *p) {
-  const size_t akc = b->tile_order ? (size_t)p->kdim : b->kc;
-  return (b->group_rows * akc + 15) & ~(size_t)15;
+  const size_t floats = b->tile_order ? (size_t)p->k->mr * (size_t)p->kdim  /* one tile */
+                                      : b->group_rows * b->kc; /* a group's K block */
+  return (floats + 15) & ~(size_t)15;
 }
 
 size_t tfcc_f32_conv_scratch_bytes(const tfcc_conv_geom *g, const tfcc_f32_packed *p,
