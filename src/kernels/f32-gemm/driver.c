@@ -12,10 +12,12 @@
  *                                            later ones add onto C; the last one clamps)
  *
  * A network's large-weight layers (e.g. ResNet-50's 7x7 stage, M = 49, up to 9.4 MB of
- * weights) read their weights once per row group instead of once per tile. A convolution
- * that needs im2col packs only the current K-block slice of the group's rows (never the
- * whole im2col matrix). Threads split rows and/or panels, whichever re-reads fewer bytes.
- * No allocation. */
+ * weights) read their weights once per row group instead of once per tile, in one
+ * sequential run per K block (the packed layout's order), each kernel call prefetching the
+ * block that follows it. Weights that fit in L2 run tile by tile instead (tile_order). A
+ * convolution that needs im2col packs only the current K-block slice of the group's rows,
+ * or in tile order the current tile's rows (never the whole im2col matrix). Threads split
+ * rows and/or panels, whichever re-reads fewer bytes. No allocation. */
 #include <string.h>
 
 #include "cpu/cpu_info.h"
