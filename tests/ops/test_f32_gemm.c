@@ -203,6 +203,7 @@ int main(void) {
     }
     test_row_invariance(k, 7, 40, 33);
     test_row_invariance(k, 25, 300, 1000); /* weights over 1 MiB: K blocks when batched */
+    test_row_invariance(k, 30, 40, 600); /* weights in L2: tile by tile over the K blocks */
     /* convolution: 1x1 in place (stride 1, 2), KxK with padding, strides, dilation */
     test_conv(k, NULL, 1, 5, 7, 3, 5, 1, 1, 1, 1, 1, 1, false, -INFINITY, INFINITY);
     test_conv(k, pool2, 2, 9, 6, 17, 33, 1, 1, 2, 2, 1, 1, false, 0.0f, INFINITY);

@@ -3,7 +3,8 @@
  * each output pixel reads its KH rows of KW x Cin contiguous input floats in place and
  * broadcasts them against the filter held as vectors of output channels, bias and fused
  * activation applied before the store. It reads the filter as the f32 GEMM packed it
- * (panels of NR output channels, [NR bias][K x NR], k = (ky * KW + kx) * Cin + ci; see
+ * (panels of NR output channels, all panels' bias first, then each panel's K x NR: one K
+ * block, as K <= MAX_K always fits it; k = (ky * KW + kx) * Cin + ci; see
  * kernels/f32-gemm/gemm.h), so it costs no extra memory. Each output is bias + the taps in k
  * order on one chain (padded taps as FMAs with zero), the sums the GEMM path computes, so
  * the two give the same bits. One file per ISA variant behind a dispatch table. */

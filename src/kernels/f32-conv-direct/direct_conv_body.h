@@ -23,15 +23,17 @@ static inline float dc_clamp(float v, float lo, float hi) {
 static void dc_tile(const float *const *px, size_t mr, size_t ky_stride, int32_t KH,
                     int32_t KWC, const float *w, int32_t N, float *out, float lo, float hi) {
   const size_t NR = TFCC_DC_NR;
-  const size_t panel = NR * ((size_t)KH * (size_t)KWC + 1u);
+  /* the packed layout with one K block: all panels' bias, then each panel's K x NR */
+  const size_t panel = NR * (size_t)KH * (size_t)KWC;
   const float *a[4];
   for (size_t p = 0; p < 4; p++) a[p] = px[p < mr ? p : 0];
-  for (size_t n0 = 0; n0 < (size_t)N; n0 += NR, w += panel) {
+  const float *wp = w + ((size_t)N + NR - 1) / NR * NR;
+  for (size_t n0 = 0; n0 < (size_t)N; n0 += NR, wp += panel) {
     const size_t nc = (size_t)N - n0 < NR ? (size_t)N - n0 : NR;
     float acc[4][TFCC_DC_NR];
     for (size_t p = 0; p < 4; p++)
-      for (size_t i = 0; i < NR; i++) acc[p][i] = w[i];
-    const float *wk = w + NR;
+      for (size_t i = 0; i < NR; i++) acc[p][i] = w[n0 + i];
+    const float *wk = wp;
     for (int32_t ky = 0; ky < KH; ky++) {
       const size_t off = (size_t)ky * ky_stride;
       for (int32_t j = 0; j < KWC; j++, wk += NR)

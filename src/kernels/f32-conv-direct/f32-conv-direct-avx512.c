@@ -15,17 +15,16 @@ static inline __mmask16 mask_hi(size_t nc) { return nc <= 16 ? 0 : mask_lo(nc - 
 
 static inline __attribute__((always_inline)) void tile_t(
     const float *const *px, size_t mr, size_t ky_stride, int32_t KH, int32_t KWC,
-    const float *pw, size_t nc, float *out, size_t N, __m512 vlo, __m512 vhi, const int MR,
-    const int NV) {
+    const float *bias, const float *wk, size_t nc, float *out, size_t N, __m512 vlo, __m512 vhi,
+    const int MR, const int NV) {
   const float *a[8];
   for (int p = 0; p < MR; p++) a[p] = px[(size_t)p < mr ? p : 0];
   __m512 acc[8][2];
-  const __m512 b0 = _mm512_load_ps(pw), b1 = NV > 1 ? _mm512_load_ps(pw + 16) : b0;
+  const __m512 b0 = _mm512_load_ps(bias), b1 = NV > 1 ? _mm512_load_ps(bias + 16) : b0;
   for (int p = 0; p < MR; p++) {
     acc[p][0] = b0;
     acc[p][1] = b1;
   }
-  const float *wk = pw + 32;
   for (int32_t ky = 0; ky < KH; ky++) {
     const size_t off = (size_t)ky * ky_stride;
     for (int32_t j = 0; j < KWC; j++, wk += 32) {
@@ -51,26 +50,28 @@ static inline __attribute__((always_inline)) void tile_t(
 /* One panel: 8- or 4-pixel tiles, full or half panel. */
 static inline __attribute__((always_inline)) void panel_tile(
     const float *const *px, size_t mr, size_t ky_stride, int32_t KH, int32_t KWC,
-    const float *pw, size_t nc, float *o, size_t N, __m512 vlo, __m512 vhi) {
+    const float *bias, const float *wk, size_t nc, float *o, size_t N, __m512 vlo, __m512 vhi) {
   if (nc > 16) {
     if (mr > 4)
-      tile_t(px, mr, ky_stride, KH, KWC, pw, nc, o, N, vlo, vhi, 8, 2);
+      tile_t(px, mr, ky_stride, KH, KWC, bias, wk, nc, o, N, vlo, vhi, 8, 2);
     else
-      tile_t(px, mr, ky_stride, KH, KWC, pw, nc, o, N, vlo, vhi, 4, 2);
+      tile_t(px, mr, ky_stride, KH, KWC, bias, wk, nc, o, N, vlo, vhi, 4, 2);
   } else {
     if (mr > 4)
-      tile_t(px, mr, ky_stride, KH, KWC, pw, nc, o, N, vlo, vhi, 8, 1);
+      tile_t(px, mr, ky_stride, KH, KWC, bias, wk, nc, o, N, vlo, vhi, 8, 1);
     else
-      tile_t(px, mr, ky_stride, KH, KWC, pw, nc, o, N, vlo, vhi, 4, 1);
+      tile_t(px, mr, ky_stride, KH, KWC, bias, wk, nc, o, N, vlo, vhi, 4, 1);
   }
 }
 
 static void dc_tile(const float *const *px, size_t mr, size_t ky_stride, int32_t KH,
                     int32_t KWC, const float *w, int32_t N, float *out, float lo, float hi) {
   const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
-  const size_t panel = 32u * ((size_t)KH * (size_t)KWC + 1u);
-  for (size_t n0 = 0; n0 < (size_t)N; n0 += 32, w += panel)
-    panel_tile(px, mr, ky_stride, KH, KWC, w, (size_t)N - n0 < 32 ? (size_t)N - n0 : 32,
+  /* the packed layout with one K block: all panels' bias, then each panel's K x 32 */
+  const size_t panel = 32u * (size_t)KH * (size_t)KWC;
+  const float *wk = w + ((size_t)N + 31u) / 32u * 32u;
+  for (size_t n0 = 0; n0 < (size_t)N; n0 += 32, wk += panel)
+    panel_tile(px, mr, ky_stride, KH, KWC, w + n0, wk, (size_t)N - n0 < 32 ? (size_t)N - n0 : 32,
                out + n0, (size_t)N, vlo, vhi);
 }
 

@@ -12,10 +12,12 @@
  *                                            later ones add onto C; the last one clamps)
  *
  * A network's large-weight layers (e.g. ResNet-50's 7x7 stage, M = 49, up to 9.4 MB of
- * weights) read their weights once per row group instead of once per tile. A convolution
- * that needs im2col packs only the current K-block slice of the group's rows (never the
- * whole im2col matrix). Threads split rows and/or panels, whichever re-reads fewer bytes.
- * No allocation. */
+ * weights) read their weights once per row group instead of once per tile, in one
+ * sequential run per K block (the packed layout's order), each kernel call prefetching the
+ * block that follows it. Weights that fit in L2 run tile by tile instead (tile_order). A
+ * convolution that needs im2col packs only the current K-block slice of the group's rows,
+ * or in tile order the current tile's rows (never the whole im2col matrix). Threads split
+ * rows and/or panels, whichever re-reads fewer bytes. No allocation. */
 #include <string.h>
 
 #include "cpu/cpu_info.h"
@@ -24,40 +26,34 @@
 #include "runtime/threadpool.h"
 
 #define TFCC_F32_MAX_MR 16
-/* One K block of one panel: kc x NR floats kept in L1 while the tiles sweep it. */
-#define TFCC_F32_KC_BYTES (32u * 1024u)
 /* A rows of one K block of one group: streamed from L2 once per panel. */
 #define TFCC_F32_A_BLOCK_BYTES (384u * 1024u)
 /* Rows of one group (row pointers live on the stack); a multiple of every MR (4, 6, 8, 12). */
 #define TFCC_F32_MAX_GROUP_ROWS 384u
-/* Weights (one K block) up to this size run tile by tile (see gemm_task). */
+/* Weights up to this size run tile by tile (see gemm_task). */
 #define TFCC_F32_TILE_ORDER_BYTES (1024u * 1024u)
 #define TFCC_F32_MIN_PARALLEL_MACS (128.0 * 1024.0)
 
 typedef struct blocking {
-  size_t kc;         /* K block (a multiple of 4 unless it is all of K) */
-  size_t n_kb;       /* K blocks */
+  size_t kc;         /* K block: the packed layout's (p->kc) */
+  size_t n_kb;       /* K blocks (at least 1) */
+  bool tile_order;   /* tile by tile over all of K (A rows span all of K), else K blocks */
   size_t group_rows; /* rows per group: a multiple of MR */
 } blocking;
 
 static blocking plan_blocks(const tfcc_f32_packed *p, size_t m) {
-  const size_t mr = (size_t)p->k->mr, nr = (size_t)p->k->nr, K = (size_t)p->kdim;
+  const size_t mr = (size_t)p->k->mr, K = (size_t)p->kdim;
   blocking b;
   const size_t m_tiles = (m + mr - 1) / mr;
-  const size_t kc_max = TFCC_F32_KC_BYTES / (nr * sizeof(float));
-  const size_t panels = ((size_t)p->n + nr - 1) / nr;
-  const size_t wbytes = panels * tfcc_f32_panel_floats(p) * sizeof(float);
-  /* one block when K is short, when the weights fit in L2 (tile by tile over all of K was
-   * measured faster there), or for a single tile (the weights are read once anyway) */
-  if (K <= kc_max || wbytes <= TFCC_F32_TILE_ORDER_BYTES || m_tiles <= 1) {
-    b.kc = K;
-    b.n_kb = 1;
-  } else {
-    size_t n = (K + kc_max - 1) / kc_max;
-    b.kc = ((K + n - 1) / n + 3) & ~(size_t)3;
-    b.n_kb = (K + b.kc - 1) / b.kc;
-  }
-  size_t rows = TFCC_F32_A_BLOCK_BYTES / ((b.kc ? b.kc : 1) * sizeof(float));
+  const size_t wbytes = tfcc_f32_packed_bytes(p->k, p->n, p->kdim);
+  b.kc = p->kc > 0 ? (size_t)p->kc : 1;
+  b.n_kb = K ? (K + b.kc - 1) / b.kc : 1;
+  /* weights that fit in L2: each tile's rows stay in L1 while the panels stream from L2
+   * (measured faster than sweeping each panel over the group when K is short); a single
+   * tile sweeps the K blocks in layout order (one sequential read of the weights) */
+  b.tile_order = wbytes <= TFCC_F32_TILE_ORDER_BYTES && m_tiles > 1;
+  const size_t akc = b.tile_order ? K : b.kc; /* im2col floats per row and group */
+  size_t rows = TFCC_F32_A_BLOCK_BYTES / ((akc ? akc : 1) * sizeof(float));
   if (rows > TFCC_F32_MAX_GROUP_ROWS) rows = TFCC_F32_MAX_GROUP_ROWS;
   rows = rows / mr * mr;
   if (rows < mr) rows = mr;
@@ -174,11 +170,12 @@ static void im2col_slice(const gemm_job *j, size_t m0, size_t n, size_t k0, size
  * half full (N = 16 layers, N tails), else the full tile. */
 static inline void f32_tile(const tfcc_f32_gemm_kernel *k, size_t mr, size_t nc, size_t kc,
                             const float *const *a, size_t a_off, const float *w,
-                            const float *bias, float *c, size_t c_stride, float lo, float hi) {
+                            const float *bias, float *c, size_t c_stride, float lo, float hi,
+                            const float *pf) {
   const tfcc_f32_gemm_fn f = mr == 1                             ? k->fn1
                              : k->fn_half && 2 * nc <= (size_t)k->nr ? k->fn_half
                                                                      : k->fn;
-  f(mr, nc, kc, a, a_off, w, bias, c, c_stride, lo, hi);
+  f(mr, nc, kc, a, a_off, w, bias, c, c_stride, lo, hi, pf);
 }
 
 static void gemm_task(void *ctx, size_t task, int thread) {
@@ -186,7 +183,7 @@ static void gemm_task(void *ctx, size_t task, int thread) {
   const tfcc_f32_packed *p = j->p;
   const tfcc_f32_gemm_kernel *k = p->k;
   const size_t MR = (size_t)k->mr, NR = (size_t)k->nr, K = (size_t)p->kdim;
-  const size_t N = (size_t)p->n, panel = tfcc_f32_panel_floats(p);
+  const size_t N = (size_t)p->n;
   const size_t mc = task / j->n_blocks, nb = task % j->n_blocks;
   const size_t t0 = mc * j->tiles_per_task;
   size_t t1 = t0 + j->tiles_per_task;
@@ -194,52 +191,67 @@ static void gemm_task(void *ctx, size_t task, int thread) {
   const size_t p0 = nb * j->panels_per_block;
   size_t p1 = p0 + j->panels_per_block;
   if (p1 > j->n_panels) p1 = j->n_panels;
-  const size_t G = j->b.group_rows / MR, kc = j->b.kc;
+  const size_t G = j->b.group_rows / MR, kc = j->b.kc, n_kb = j->b.n_kb;
   const bool im2col = j->g && j->scratch;
+  const size_t akc = j->b.tile_order ? K : kc; /* im2col row length */
+  const float neg_inf = -__builtin_inff(), pos_inf = __builtin_inff();
   float *scratch = im2col ? j->scratch + (size_t)thread * j->scratch_stride : NULL;
   const float *rows[TFCC_F32_MAX_GROUP_ROWS + TFCC_F32_MAX_MR];
   for (size_t g0 = t0; g0 < t1; g0 += G) {
     const size_t g1 = g0 + G < t1 ? g0 + G : t1;
     const size_t r0 = g0 * MR, r1 = g1 * MR < j->m ? g1 * MR : j->m, nrows = r1 - r0;
-    if (im2col)
-      for (size_t r = 0; r < nrows; r++) rows[r] = scratch + r * kc;
+    if (im2col) /* tile order: one tile's rows (L1), packed per tile; else the group's */
+      for (size_t r = 0; r < nrows; r++) rows[r] = scratch + (j->b.tile_order ? r % MR : r) * akc;
     else if (j->g)
       direct_rows(j, r0, nrows, rows);
     else
       for (size_t r = 0; r < nrows; r++) rows[r] = j->a + (r0 + r) * j->a_stride;
     /* rows past M in the last tile alias its first row (never stored) */
     for (size_t r = nrows; r < (g1 - g0) * MR; r++) rows[r] = rows[(g1 - g0 - 1) * MR];
-    for (size_t kb = 0; kb < j->b.n_kb; kb++) {
-      const size_t k0 = kb * kc, kn = K - k0 < kc ? K - k0 : kc;
-      const bool last = kb + 1 == j->b.n_kb;
-      const float lo = last ? j->lo : -__builtin_inff(), hi = last ? j->hi : __builtin_inff();
-      if (im2col) im2col_slice(j, r0, nrows, k0, kn, scratch, kc);
-      const size_t a_off = im2col ? 0 : k0;
-      if (j->b.n_kb == 1 && (p1 - p0) * panel * sizeof(float) <= TFCC_F32_TILE_ORDER_BYTES) {
-        /* all of K at once, the task's weights fit in L2: each tile's rows stay in L1 while
-         * its panels stream from L2 (measured faster than sweeping each panel over the group
-         * when K is short) */
-        for (size_t t = g0; t < g1; t++) {
-          const size_t m0 = t * MR, mr = j->m - m0 < MR ? j->m - m0 : MR;
-          for (size_t pi = p0; pi < p1; pi++) {
-            const size_t n0 = pi * NR, nc = N - n0 < NR ? N - n0 : NR;
-            const float *pw = p->w + pi * panel;
-            f32_tile(k, mr, nc, K, rows + (t - g0) * MR, 0, pw + NR, pw,
-                     j->c + m0 * j->c_stride + n0, j->c_stride, lo, hi);
+    if (j->b.tile_order) {
+      /* weights in L2: each tile's rows stay in L1 while its panels stream from L2, K block
+       * by K block (the first starts from the bias, the last clamps) */
+      for (size_t t = g0; t < g1; t++) {
+        const size_t m0 = t * MR, mr = j->m - m0 < MR ? j->m - m0 : MR;
+        if (im2col) im2col_slice(j, m0, mr, 0, K, scratch, akc);
+        for (size_t pi = p0; pi < p1; pi++) {
+          const size_t n0 = pi * NR, nc = N - n0 < NR ? N - n0 : NR;
+          for (size_t kb = 0; kb < n_kb; kb++) {
+            const size_t k0 = kb * kc, kn = K - k0 < kc ? K - k0 : kc;
+            const bool last = kb + 1 == n_kb;
+            const float *w = tfcc_f32_panel_block(p, pi, k0);
+            const float *next = !last        ? tfcc_f32_panel_block(p, pi, k0 + kc)
+                                : pi + 1 < p1 ? tfcc_f32_panel_block(p, pi + 1, 0)
+                                              : w;
+            f32_tile(k, mr, nc, kn, rows + (t - g0) * MR, k0, w,
+                     kb == 0 ? tfcc_f32_panel_bias(p, pi) : NULL, j->c + m0 * j->c_stride + n0,
+                     j->c_stride, last ? j->lo : neg_inf, last ? j->hi : pos_inf, next);
           }
         }
-        continue;
       }
-      /* K blocks: each panel's kc x NR slice stays in L1 while the group's tiles sweep it */
+      continue;
+    }
+    /* K blocks: each panel's kc x NR block stays in L1 while the group's tiles sweep it;
+     * the blocks of one K block lie one after another (one sequential read) */
+    for (size_t kb = 0; kb < n_kb; kb++) {
+      const size_t k0 = kb * kc, kn = K - k0 < kc ? K - k0 : kc;
+      const bool last = kb + 1 == n_kb;
+      const float lo = last ? j->lo : neg_inf, hi = last ? j->hi : pos_inf;
+      if (im2col) im2col_slice(j, r0, nrows, k0, kn, scratch, kc);
+      const size_t a_off = im2col ? 0 : k0;
       for (size_t pi = p0; pi < p1; pi++) {
         const size_t n0 = pi * NR, nc = N - n0 < NR ? N - n0 : NR;
-        const float *pw = p->w + pi * panel;
-        const float *bias = kb == 0 ? pw : NULL;
-        const float *w = pw + NR + k0 * NR;
+        const float *bias = kb == 0 ? tfcc_f32_panel_bias(p, pi) : NULL;
+        const float *w = tfcc_f32_panel_block(p, pi, k0);
+        /* the block this task sweeps next (the kernel may prefetch it: the first tile of a
+         * block otherwise waits on L3/DRAM in the large-weight layers) */
+        const float *next = pi + 1 < p1     ? tfcc_f32_panel_block(p, pi + 1, k0)
+                            : kb + 1 < n_kb ? tfcc_f32_panel_block(p, p0, k0 + kc)
+                                            : w;
         for (size_t t = g0; t < g1; t++) {
           const size_t m0 = t * MR, mr = j->m - m0 < MR ? j->m - m0 : MR;
           f32_tile(k, mr, nc, kn, rows + (t - g0) * MR, a_off, w, bias,
-                   j->c + m0 * j->c_stride + n0, j->c_stride, lo, hi);
+                   j->c + m0 * j->c_stride + n0, j->c_stride, lo, hi, next);
         }
       }
     }
@@ -264,7 +276,7 @@ static void run_job(struct tfcc_threadpool *pool, gemm_job *j) {
      * each row chunk reads all its panels' weights, each column block all its rows (an
      * im2col row costs its packing too) */
     const size_t target = 4 * threads;
-    const double wbytes = (double)j->n_panels * (double)tfcc_f32_panel_floats(j->p) * 4.0;
+    const double wbytes = (double)tfcc_f32_packed_bytes(k, j->p->n, j->p->kdim);
     const double abytes = (double)j->m * (double)j->p->kdim * 4.0 * (j->scratch ? 2.0 : 1.0);
     const size_t most = j->m_tiles * j->n_panels < target ? j->m_tiles * j->n_panels : target;
     double best = -1.0;
@@ -314,8 +326,10 @@ static size_t conv_rows_m(const tfcc_conv_geom *g) {
 }
 
 /* Floats of one thread's im2col scratch (64-byte multiple). */
-static size_t scratch_floats(const blocking *b) {
-  return (b->group_rows * b->kc + 15) & ~(size_t)15;
+static size_t scratch_floats(const blocking *b, const tfcc_f32_packed *p) {
+  const size_t floats = b->tile_order ? (size_t)p->k->mr * (size_t)p->kdim  /* one tile */
+                                      : b->group_rows * b->kc; /* a group's K block */
+  return (floats + 15) & ~(size_t)15;
 }
 
 size_t tfcc_f32_conv_scratch_bytes(const tfcc_conv_geom *g, const tfcc_f32_packed *p,
@@ -323,7 +337,7 @@ size_t tfcc_f32_conv_scratch_bytes(const tfcc_conv_geom *g, const tfcc_f32_packe
   if (tfcc_f32_conv_direct(g)) return 0;
   if (threads < 1) threads = 1;
   const blocking b = plan_blocks(p, conv_rows_m(g));
-  return scratch_floats(&b) * sizeof(float) * (size_t)threads;
+  return scratch_floats(&b, p) * sizeof(float) * (size_t)threads;
 }
 
 void tfcc_f32_conv(struct tfcc_threadpool *pool, const tfcc_conv_geom *g,
@@ -338,7 +352,7 @@ void tfcc_f32_conv(struct tfcc_threadpool *pool, const tfcc_conv_geom *g,
   j.b = plan_blocks(p, j.m);
   if (!tfcc_f32_conv_direct(g)) {
     j.scratch = scratch;
-    j.scratch_stride = scratch_floats(&j.b);
+    j.scratch_stride = scratch_floats(&j.b, p);
   }
   j.c = out;
   j.c_stride = (size_t)g->out_c;

@@ -15,35 +15,39 @@ static inline __mmask16 mask_lo(size_t nc) {
   return (__mmask16)(nc >= 16 ? 0xFFFFu : (1u << nc) - 1u);
 }
 
-static inline __attribute__((always_inline)) void panels_t(size_t nc, size_t K, const float *a,
-                                                           const float *w, size_t pf,
-                                                           float *c, __m512 lo, __m512 hi,
-                                                           const int NP) {
+static inline __attribute__((always_inline)) void panels_t(const tfcc_f32_packed *p, size_t pi0,
+                                                           size_t nc, const float *a, float *c,
+                                                           __m512 lo, __m512 hi, const int NP) {
+  const size_t K = (size_t)p->kdim, kc = (size_t)p->kc;
   __m512 acc[4][2];
-  const float *q[4];
   for (int i = 0; i < NP; i++) {
-    q[i] = w + (size_t)i * pf;
-    acc[i][0] = _mm512_load_ps(q[i]);
-    acc[i][1] = _mm512_load_ps(q[i] + 16);
-    q[i] += 32;
+    const float *b = tfcc_f32_panel_bias(p, pi0 + (size_t)i);
+    acc[i][0] = _mm512_load_ps(b);
+    acc[i][1] = _mm512_load_ps(b + 16);
   }
-  size_t k = 0;
-  for (; k + PF_K < K; k++) {
-    const __m512 v = _mm512_set1_ps(a[k]);
-    for (int i = 0; i < NP; i++) {
-      _mm_prefetch((const char *)(q[i] + PF_K * 32), _MM_HINT_T0);
-      _mm_prefetch((const char *)(q[i] + PF_K * 32 + 16), _MM_HINT_T0);
-      acc[i][0] = _mm512_fmadd_ps(v, _mm512_load_ps(q[i]), acc[i][0]);
-      acc[i][1] = _mm512_fmadd_ps(v, _mm512_load_ps(q[i] + 16), acc[i][1]);
-      q[i] += 32;
+  for (size_t k0 = 0; k0 < K; k0 += kc) {
+    const size_t kn = K - k0 < kc ? K - k0 : kc;
+    const float *ak = a + k0;
+    const float *q[4];
+    for (int i = 0; i < NP; i++) q[i] = tfcc_f32_panel_block(p, pi0 + (size_t)i, k0);
+    size_t k = 0;
+    for (; k + PF_K < kn; k++) {
+      const __m512 v = _mm512_set1_ps(ak[k]);
+      for (int i = 0; i < NP; i++) {
+        _mm_prefetch((const char *)(q[i] + PF_K * 32), _MM_HINT_T0);
+        _mm_prefetch((const char *)(q[i] + PF_K * 32 + 16), _MM_HINT_T0);
+        acc[i][0] = _mm512_fmadd_ps(v, _mm512_load_ps(q[i]), acc[i][0]);
+        acc[i][1] = _mm512_fmadd_ps(v, _mm512_load_ps(q[i] + 16), acc[i][1]);
+        q[i] += 32;
+      }
     }
-  }
-  for (; k < K; k++) {
-    const __m512 v = _mm512_set1_ps(a[k]);
-    for (int i = 0; i < NP; i++) {
-      acc[i][0] = _mm512_fmadd_ps(v, _mm512_load_ps(q[i]), acc[i][0]);
-      acc[i][1] = _mm512_fmadd_ps(v, _mm512_load_ps(q[i] + 16), acc[i][1]);
-      q[i] += 32;
+    for (; k < kn; k++) {
+      const __m512 v = _mm512_set1_ps(ak[k]);
+      for (int i = 0; i < NP; i++) {
+        acc[i][0] = _mm512_fmadd_ps(v, _mm512_load_ps(q[i]), acc[i][0]);
+        acc[i][1] = _mm512_fmadd_ps(v, _mm512_load_ps(q[i] + 16), acc[i][1]);
+        q[i] += 32;
+      }
     }
   }
   for (int i = 0; i < NP; i++) {
@@ -56,18 +60,16 @@ static inline __attribute__((always_inline)) void panels_t(size_t nc, size_t K, 
   }
 }
 
-void tfcc_f32_gemv_4x32_avx512(size_t np, size_t nc, size_t kdim, const float *a,
-                               const float *w, size_t panel_floats, float *c, float lo,
-                               float hi) {
+void tfcc_f32_gemv_4x32_avx512(const tfcc_f32_packed *p, size_t p0, size_t np, size_t nc,
+                               const float *a, float *c, float lo, float hi) {
   const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
   size_t i = 0;
-  for (; i + 4 <= np; i += 4)
-    panels_t(nc - i * 32, kdim, a, w + i * panel_floats, panel_floats, c + i * 32, vlo, vhi, 4);
+  for (; i + 4 <= np; i += 4) panels_t(p, p0 + i, nc - i * 32, a, c + i * 32, vlo, vhi, 4);
   const size_t rest = np - i;
   if (rest == 3)
-    panels_t(nc - i * 32, kdim, a, w + i * panel_floats, panel_floats, c + i * 32, vlo, vhi, 3);
+    panels_t(p, p0 + i, nc - i * 32, a, c + i * 32, vlo, vhi, 3);
   else if (rest == 2)
-    panels_t(nc - i * 32, kdim, a, w + i * panel_floats, panel_floats, c + i * 32, vlo, vhi, 2);
+    panels_t(p, p0 + i, nc - i * 32, a, c + i * 32, vlo, vhi, 2);
   else if (rest == 1)
-    panels_t(nc - i * 32, kdim, a, w + i * panel_floats, panel_floats, c + i * 32, vlo, vhi, 1);
+    panels_t(p, p0 + i, nc - i * 32, a, c + i * 32, vlo, vhi, 1);
 }

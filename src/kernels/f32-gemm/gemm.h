@@ -3,13 +3,21 @@
  *   C[m][n] = clamp(bias[n] + sum_k A[m][k] * B[n][k], lo, hi)
  *
  * B (weights, N x K, e.g. an OHWI conv filter or FC weights) is packed once per model into
- * panels of NR columns: for each panel [NR bias][K x NR weights], zero-padded past N.
+ * panels of NR columns (zero-padded past N), K cut into blocks of kc (tfcc_f32_pack_kc: one
+ * panel's block fits in L1), stored in the order the driver reads them:
+ *
+ *   [bias: panels x NR][K block 0: panel 0 (kc x NR), panel 1, ...][K block 1: ...]...
+ *
+ * so a sweep of one K block over all panels reads one contiguous run of memory (the hardware
+ * prefetchers follow it; with one run per panel they stalled at every 4 KiB page).
  * A rows are given as pointers (each row K contiguous floats), so a 1x1 convolution reads
  * the NHWC input in place at any stride; a general convolution packs MR rows of its
  * im2col matrix into per-thread scratch, one tile at a time (never the full im2col). */
 #ifndef TFCC_KERNELS_F32_GEMM_GEMM_H
 #define TFCC_KERNELS_F32_GEMM_GEMM_H
 
+#include <stdbool.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -21,10 +29,12 @@
  * a[i] + a_off, w at the block's first kc x NR weights of the panel. The accumulators start
  * from bias (the panel's NR bias floats: the first K block) or, bias == NULL, from C's
  * current values (a later block adds onto the earlier ones). Every block clamps to
- * [lo, hi]: the driver passes +-infinity except for the last. c row i at c + i * c_stride. */
+ * [lo, hi]: the driver passes +-infinity except for the last. c row i at c + i * c_stride.
+ * pf: the weights the driver runs next (kc x NR floats), which a kernel may prefetch while
+ * it computes (a hint: never dereferenced; the AVX-512 12x32 kernel uses it). */
 typedef void (*tfcc_f32_gemm_fn)(size_t mr, size_t nc, size_t kc, const float *const *a,
                                  size_t a_off, const float *w, const float *bias, float *c,
-                                 size_t c_stride, float lo, float hi);
+                                 size_t c_stride, float lo, float hi, const float *pf);
 
 typedef struct tfcc_f32_gemm_kernel {
   const char *name;  /* "f32-gemm-12x32-avx512" */
@@ -48,8 +58,20 @@ const tfcc_f32_gemm_kernel *tfcc_f32_gemm_kernel_at(int i);
 typedef struct tfcc_f32_packed {
   const tfcc_f32_gemm_kernel *k;
   int32_t n, kdim;  /* N columns, K depth */
-  float *w;         /* 64-byte aligned panels (free with tfcc_f32_packed_free) */
+  int32_t kc;       /* K block of the layout (tfcc_f32_pack_kc) */
+  float *w;         /* 64-byte aligned (free with tfcc_f32_packed_free) */
 } tfcc_f32_packed;
+
+/* Bytes of one panel's K block kept in L1 while the tiles sweep it. */
+#define TFCC_F32_KC_BYTES (32u * 1024u)
+/* K block of the packed layout: all of K when one panel's K x NR fits TFCC_F32_KC_BYTES,
+ * else K split evenly into blocks of at most that size (multiples of 4 but the last). */
+static inline size_t tfcc_f32_pack_kc(const tfcc_f32_gemm_kernel *k, size_t kdim) {
+  const size_t kc_max = TFCC_F32_KC_BYTES / ((size_t)k->nr * sizeof(float));
+  if (kdim <= kc_max) return kdim;
+  const size_t n = (kdim + kc_max - 1) / kc_max;
+  return ((kdim + n - 1) / n + 3) & ~(size_t)3;
+}
 
 /* Packs B[n][k] = src[n * ld_n + k * ld_k] and bias (NULL: zeros). Returns false when out
  * of memory. */
@@ -63,9 +85,37 @@ size_t tfcc_f32_packed_bytes(const tfcc_f32_gemm_kernel *k, int32_t n, int32_t k
 void tfcc_f32_pack_into(const tfcc_f32_gemm_kernel *k, int32_t n, int32_t kdim, const float *src,
                         size_t ld_n, size_t ld_k, const float *bias, float *w,
                         tfcc_f32_packed *out);
-/* Bytes of one packed panel (bias + K x NR). */
-static inline size_t tfcc_f32_panel_floats(const tfcc_f32_packed *p) {
-  return (size_t)p->k->nr * ((size_t)p->kdim + 1);
+static inline size_t tfcc_f32_panels(const tfcc_f32_packed *p) {
+  return ((size_t)p->n + (size_t)p->k->nr - 1) / (size_t)p->k->nr;
+}
+/* Panel pi's NR bias floats. */
+static inline const float *tfcc_f32_panel_bias(const tfcc_f32_packed *p, size_t pi) {
+  return p->w + pi * (size_t)p->k->nr;
+}
+/* Panel pi's weights of the K block starting at k0 (a multiple of p->kc): kn x NR floats,
+ * kn = min(kc, K - k0). */
+static inline const float *tfcc_f32_panel_block(const tfcc_f32_packed *p, size_t pi, size_t k0) {
+  const size_t nr = (size_t)p->k->nr, row = tfcc_f32_panels(p) * nr, K = (size_t)p->kdim;
+  const size_t kn = K - k0 < (size_t)p->kc ? K - k0 : (size_t)p->kc;
+  return p->w + row * (1 + k0) + pi * kn * nr;
+}
+
+/* One row a (K floats) against panel pi over all its K blocks through the one-row kernel:
+ * c[0..nc) = clamp(bias + a . B, lo, hi), or with add, c[0..nc) += a . B (no bias, no clamp).
+ * The sum is the GEMM tile's (bias or C, then k in order), so the results are the same bits. */
+static inline void tfcc_f32_panel_row(const tfcc_f32_packed *p, size_t pi, size_t nc,
+                                      const float *a, float *c, bool add, float lo, float hi) {
+  const size_t K = (size_t)p->kdim, kc = (size_t)p->kc;
+  const float *rows[1] = {a};
+  size_t k0 = 0;
+  do {
+    const size_t kn = K - k0 < kc ? K - k0 : kc;
+    const bool last = k0 + kn >= K;
+    p->k->fn1(1, nc, kn, rows, k0, tfcc_f32_panel_block(p, pi, k0),
+              k0 == 0 && !add ? tfcc_f32_panel_bias(p, pi) : NULL, c, 0,
+              last && !add ? lo : -INFINITY, last && !add ? hi : INFINITY, NULL);
+    k0 += kn;
+  } while (k0 < K);
 }
 
 struct tfcc_threadpool;

@@ -35,20 +35,17 @@ static void gemv_task(void *ctx, size_t task, int thread) {
   (void)thread;
   const gemv_job *j = ctx;
   const tfcc_f32_packed *p = j->p;
-  const size_t NR = (size_t)p->k->nr, N = (size_t)p->n, K = (size_t)p->kdim;
-  const size_t panel = tfcc_f32_panel_floats(p);
+  const size_t NR = (size_t)p->k->nr, N = (size_t)p->n;
   const size_t p0 = task * j->per_task;
   const size_t p1 = p0 + j->per_task < j->panels ? p0 + j->per_task : j->panels;
   if (j->fn) {
     const size_t n0 = p0 * NR, n1 = p1 * NR < N ? p1 * NR : N;
-    j->fn(p1 - p0, n1 - n0, K, j->a, p->w + p0 * panel, panel, j->c + n0, j->lo, j->hi);
+    j->fn(p, p0, p1 - p0, n1 - n0, j->a, j->c + n0, j->lo, j->hi);
     return;
   }
-  const float *rows[1] = {j->a};
   for (size_t pi = p0; pi < p1; pi++) {
     const size_t n0 = pi * NR, nc = N - n0 < NR ? N - n0 : NR;
-    const float *pw = p->w + pi * panel;
-    p->k->fn1(1, nc, K, rows, 0, pw + NR, pw, j->c + n0, 0, j->lo, j->hi);
+    tfcc_f32_panel_row(p, pi, nc, j->a, j->c + n0, false, j->lo, j->hi);
   }
 }
 
@@ -59,7 +56,7 @@ void tfcc_f32_gemv(struct tfcc_threadpool *pool, const tfcc_f32_packed *p, const
   const size_t NR = (size_t)p->k->nr;
   j.panels = ((size_t)p->n + NR - 1) / NR;
   size_t threads = (size_t)tfcc_threadpool_size(pool);
-  if ((double)j.panels * (double)tfcc_f32_panel_floats(p) * 4.0 <
+  if ((double)j.panels * (double)NR * ((double)p->kdim + 1.0) * 4.0 <
       (double)TFCC_F32_GEMV_MIN_PARALLEL_BYTES)
     threads = 1;
   /* about 4 tasks per thread (a thread descheduled on a shared machine leaves its work to

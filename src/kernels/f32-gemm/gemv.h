@@ -13,14 +13,12 @@
 
 #include "kernels/f32-gemm/gemm.h"
 
-/* Up to `np` consecutive panels of NR = 32 columns (the first at w, panel_floats apart),
- * columns [0, nc) of the whole run (nc <= 32 * np), all of K. */
-typedef void (*tfcc_f32_gemv_multi_fn)(size_t np, size_t nc, size_t kdim, const float *a,
-                                       const float *w, size_t panel_floats, float *c, float lo,
-                                       float hi);
-void tfcc_f32_gemv_4x32_avx512(size_t np, size_t nc, size_t kdim, const float *a,
-                               const float *w, size_t panel_floats, float *c, float lo,
-                               float hi);
+/* `np` consecutive panels of NR = 32 columns from panel p0 of p, columns [0, nc) of the run
+ * (nc <= 32 * np, c at the run's first column), all of K (block by block: gemm.h's layout). */
+typedef void (*tfcc_f32_gemv_multi_fn)(const tfcc_f32_packed *p, size_t p0, size_t np,
+                                       size_t nc, const float *a, float *c, float lo, float hi);
+void tfcc_f32_gemv_4x32_avx512(const tfcc_f32_packed *p, size_t p0, size_t np, size_t nc,
+                               const float *a, float *c, float lo, float hi);
 /* The multi-panel kernel for p's micro-kernel, or NULL (then the driver runs p->k->fn1 per
  * panel). */
 const char *tfcc_f32_gemv_name(const tfcc_f32_packed *p);

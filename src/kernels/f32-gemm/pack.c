@@ -14,32 +14,29 @@ size_t tfcc_f32_packed_bytes(const tfcc_f32_gemm_kernel *k, int32_t n, int32_t k
 void tfcc_f32_pack_into(const tfcc_f32_gemm_kernel *k, int32_t n, int32_t kdim, const float *src,
                         size_t ld_n, size_t ld_k, const float *bias, float *w,
                         tfcc_f32_packed *out) {
-  const size_t nr = (size_t)k->nr;
-  const size_t panels = ((size_t)n + nr - 1) / nr;
-  const size_t panel = nr * ((size_t)kdim + 1);
-  for (size_t p = 0; p < panels; p++) {
-    float *dst = w + p * panel;
-    const size_t n0 = p * nr;
-    const size_t nc = (size_t)n - n0 < nr ? (size_t)n - n0 : nr;
-    if (bias)
-      for (size_t j = 0; j < nc; j++) dst[j] = bias[n0 + j];
-    else
-      for (size_t j = 0; j < nc; j++) dst[j] = 0.0f;
-    for (size_t j = nc; j < nr; j++) dst[j] = 0.0f;
-    dst += nr;
-    for (size_t kk = 0; kk < (size_t)kdim; kk++, dst += nr) {
-      if (ld_n == 1) { /* B stored K x N (BATCH_MATMUL rhs): rows copy straight */
-        memcpy(dst, src + kk * ld_k + n0, nc * sizeof(float));
-      } else {
-        for (size_t j = 0; j < nc; j++) dst[j] = src[(n0 + j) * ld_n + kk * ld_k];
-      }
-      for (size_t j = nc; j < nr; j++) dst[j] = 0.0f;
-    }
-  }
+  const size_t nr = (size_t)k->nr, K = (size_t)kdim, N = (size_t)n;
+  const size_t panels = (N + nr - 1) / nr, kc = tfcc_f32_pack_kc(k, K);
   out->k = k;
   out->n = n;
   out->kdim = kdim;
+  out->kc = (int32_t)kc;
   out->w = w;
+  for (size_t j = 0; j < panels * nr; j++) w[j] = bias && j < N ? bias[j] : 0.0f;
+  float *dst = w + panels * nr;
+  for (size_t k0 = 0; k0 < K; k0 += kc) {
+    const size_t kn = K - k0 < kc ? K - k0 : kc;
+    for (size_t p = 0; p < panels; p++) {
+      const size_t n0 = p * nr, nc = N - n0 < nr ? N - n0 : nr;
+      for (size_t kk = k0; kk < k0 + kn; kk++, dst += nr) {
+        if (ld_n == 1) { /* B stored K x N (BATCH_MATMUL rhs): rows copy straight */
+          memcpy(dst, src + kk * ld_k + n0, nc * sizeof(float));
+        } else {
+          for (size_t j = 0; j < nc; j++) dst[j] = src[(n0 + j) * ld_n + kk * ld_k];
+        }
+        for (size_t j = nc; j < nr; j++) dst[j] = 0.0f;
+      }
+    }
+  }
 }
 
 bool tfcc_f32_pack(const tfcc_f32_gemm_kernel *k, int32_t n, int32_t kdim, const float *src,

@@ -83,15 +83,10 @@ size_t tfcc_f32_lstm_scratch_bytes(const tfcc_f32_lstm_plan *pl) {
 /* y (+)= x W^T + bias through the one-row micro-kernel panel by panel (no GEMM driver per
  * step): accumulate onto y when add, else start from the packed bias. */
 static void gemv(const tfcc_f32_packed *p, const float *x, float *y, bool add) {
-  const tfcc_f32_gemm_kernel *k = p->k;
-  const size_t nr = (size_t)k->nr, pf = tfcc_f32_panel_floats(p), n = (size_t)p->n;
-  const float *a[1] = {x};
-  for (size_t j = 0; j * nr < n; j++) {
-    const float *panel = p->w + j * pf;
-    const size_t nc = n - j * nr < nr ? n - j * nr : nr;
-    k->fn1(1, nc, (size_t)p->kdim, a, 0, panel + nr, add ? NULL : panel, y + j * nr, 0, -INFINITY,
-           INFINITY);
-  }
+  const size_t nr = (size_t)p->k->nr, n = (size_t)p->n;
+  for (size_t j = 0; j * nr < n; j++)
+    tfcc_f32_panel_row(p, j, n - j * nr < nr ? n - j * nr : nr, x, y + j * nr, add, -INFINITY,
+                       INFINITY);
 }
 
 static inline float clipf(float v, float clip) {
