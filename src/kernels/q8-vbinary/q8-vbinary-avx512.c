@@ -143,7 +143,9 @@ static size_t add_xnn_pairs(const tfcc_q8_vbinary_params *p, const int8_t *pa, c
   x.perm = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
   x.sh = _mm_cvtsi32_si128(p->shift);
   if (a_step && b_step) return xnn_rows64(&x, pa, pb, po, n, true);
-  return xnn_rows64(&x, a_step ? pa : pb, NULL, po, n, false);
+  /* pb is not read without sb; a valid pointer keeps pb + i defined */
+  const int8_t *pv = a_step ? pa : pb;
+  return xnn_rows64(&x, pv, pv, po, n, false);
 }
 
 /* ADD_FIXED through the per-input term tables: two 16-lane gathers (the tables are 1 KiB each,

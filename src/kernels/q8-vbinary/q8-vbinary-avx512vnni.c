@@ -70,7 +70,8 @@ TFCC_Q8_VBINARY_DECL(tfcc_q8_vbinary_avx512vnni) {
     x.perm = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
     x.sh = _mm_cvtsi32_si128(p->shift);
     done = a_step && b_step ? xnn_rows64(&x, a, b, out, n, true)
-                            : xnn_rows64(&x, a_step ? a : b, NULL, out, n, false);
+                            /* pb is not read without sb; a valid pointer keeps pb + i defined */
+                            : xnn_rows64(&x, a_step ? a : b, a_step ? a : b, out, n, false);
   }
   if (done < n)
     tfcc_q8_vbinary_avx512(params, (const int8_t *)a + (a_step ? done : 0),
