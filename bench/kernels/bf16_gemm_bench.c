@@ -13,25 +13,20 @@
 #include "kernels/f32-gemm/gemm.h"
 #include "runtime/threadpool.h"
 
-static int use_cpu_clock = 1;
-static double now(void) {
-  struct timespec t;
-  clock_gettime(use_cpu_clock ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 #if defined(__x86_64__)
 #include <immintrin.h>
+#include "bench_clock.h"
 /* GFLOP/s (2 per multiply-add) of 16 independent chains of one instruction. */
 __attribute__((target("avx512f,avx512bf16"))) static double dpbf16_peak(void) {
   __m512 acc[16];
   for (int i = 0; i < 16; i++) acc[i] = _mm512_setzero_ps();
   const __m512bh a = (__m512bh)_mm512_set1_epi32(0x3f803f80), b = (__m512bh)_mm512_set1_epi32(0x3c003c00);
   const long iters = 5000000;
-  double t0 = now();
+  double t0 = bench_now();
   for (long it = 0; it < iters; it++)
     for (int i = 0; i < 16; i++) acc[i] = _mm512_dpbf16_ps(acc[i], a, b);
-  double t = now() - t0;
+  double t = bench_now() - t0;
   float s = 0;
   for (int i = 0; i < 16; i++) s += _mm512_reduce_add_ps(acc[i]);
   if (s == 12345.f) printf(" ");
@@ -42,10 +37,10 @@ __attribute__((target("avx512f,fma"))) static double fma_peak(void) {
   for (int i = 0; i < 16; i++) acc[i] = _mm512_set1_ps((float)i);
   const __m512 a = _mm512_set1_ps(0.999f), b = _mm512_set1_ps(0.001f);
   const long iters = 5000000;
-  double t0 = now();
+  double t0 = bench_now();
   for (long it = 0; it < iters; it++)
     for (int i = 0; i < 16; i++) acc[i] = _mm512_fmadd_ps(acc[i], a, b);
-  double t = now() - t0;
+  double t = bench_now() - t0;
   float s = 0;
   for (int i = 0; i < 16; i++) s += _mm512_reduce_add_ps(acc[i]);
   if (s == 12345.f) printf(" ");
@@ -58,7 +53,7 @@ int main(int argc, char **argv) {
   tfcc_threadpool *pool = NULL;
   tfcc_err err = {0};
   if (threads > 1 && tfcc_threadpool_create(threads, NULL, 0, &pool, &err) != TFCC_OK) return 1;
-  use_cpu_clock = threads <= 1;
+  bench_use_cpu_clock = threads <= 1;
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
   const tfcc_bf16_gemm_kernel *bk = tfcc_bf16_gemm_select(best);
   if (!bk) {
@@ -92,13 +87,13 @@ int main(int argc, char **argv) {
     const int reps = (int)(2e9 / flop) + 3;
     double best_f = 1e30, best_b = 1e30;
     for (int round = 0; round < 3; round++) {
-      double t0 = now();
+      double t0 = bench_now();
       for (int r = 0; r < reps; r++)
         tfcc_f32_gemm(pool, &fp, M, a, (size_t)K, c, (size_t)N, -1e30f, 1e30f);
-      double t1 = now();
+      double t1 = bench_now();
       for (int r = 0; r < reps; r++)
         tfcc_bf16_gemm(pool, &bp, M, a, (size_t)K, c, (size_t)N, -1e30f, 1e30f, scratch);
-      double t2 = now();
+      double t2 = bench_now();
       if (t1 - t0 < best_f) best_f = t1 - t0;
       if (t2 - t1 < best_b) best_b = t2 - t1;
     }

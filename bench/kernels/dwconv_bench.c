@@ -13,18 +13,9 @@
 #include "kernels/q8-dwconv/dwconv.h"
 #include "kernels/ref/quant_util.h"
 #include "runtime/threadpool.h"
+#include "bench_clock.h"
 
-static int use_cpu_clock = 1;
-static double now(void) {
-  struct timespec t;
-  clock_gettime(use_cpu_clock ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
-static int cmp_d(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
 
 #define REPS 7
 typedef void (*run_fn)(void *ctx);
@@ -33,11 +24,11 @@ static double time_it(run_fn fn, void *ctx, double macs) {
   double t[REPS];
   fn(ctx);
   for (int r = 0; r < REPS; r++) {
-    const double t0 = now();
+    const double t0 = bench_now();
     for (int i = 0; i < inner; i++) fn(ctx);
-    t[r] = (now() - t0) / inner;
+    t[r] = (bench_now() - t0) / inner;
   }
-  qsort(t, REPS, sizeof t[0], cmp_d);
+  qsort(t, REPS, sizeof t[0], bench_cmp_double);
   return t[REPS / 2];
 }
 
@@ -76,7 +67,7 @@ int main(int argc, char **argv) {
   tfcc_threadpool *pool = NULL;
   tfcc_err err = {0};
   if (threads > 1 && tfcc_threadpool_create(threads, NULL, 0, &pool, &err) != TFCC_OK) return 1;
-  use_cpu_clock = threads <= 1;
+  bench_use_cpu_clock = threads <= 1;
   /* MobileNetV2 depthwise layers: in_h = in_w, channels, stride, count */
   static const int layers[][4] = {{112, 32, 1, 1}, {112, 96, 2, 1}, {56, 144, 1, 1},
                                   {56, 144, 2, 1}, {28, 192, 1, 2}, {28, 192, 2, 1},
@@ -85,7 +76,7 @@ int main(int argc, char **argv) {
   const tfcc_f32_dwconv_kernel *fk = tfcc_f32_dwconv_select(isa);
   const tfcc_q8_dw_kernel *qk = tfcc_q8_dw_select(isa);
   printf("kernels: %s, %s; %d thread(s), %s time; ms per layer (median of %d)\n", fk->name,
-         qk->name, threads, use_cpu_clock ? "thread CPU" : "wall", REPS);
+         qk->name, threads, bench_use_cpu_clock ? "thread CPU" : "wall", REPS);
   printf("%-18s %9s %9s %9s %9s %9s\n", "layer", "MACs", "f32", "s8 fp32", "s8 fixed", "u8 fp32");
   double tot[4] = {0, 0, 0, 0}, tot_macs = 0;
   for (size_t l = 0; l < sizeof layers / sizeof layers[0]; l++) {

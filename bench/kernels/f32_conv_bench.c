@@ -13,13 +13,8 @@
 #include "kernels/f32-gemm/conv.h"
 #include "kernels/f32-gemm/gemm.h"
 #include "runtime/threadpool.h"
+#include "bench_clock.h"
 
-static int use_cpu_clock = 1;
-static double now(void) {
-  struct timespec t;
-  clock_gettime(use_cpu_clock ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 int main(int argc, char **argv) {
   int threads = argc > 1 ? atoi(argv[1]) : 1;
@@ -27,7 +22,7 @@ int main(int argc, char **argv) {
   tfcc_err err = {0};
   if (threads > 1 && tfcc_threadpool_create(threads, NULL, 0, &pool, &err) != TFCC_OK) return 1;
   const int cold = argc > 2 && strcmp(argv[2], "cold") == 0;
-  use_cpu_clock = threads <= 1;
+  bench_use_cpu_clock = threads <= 1;
   const tfcc_f32_gemm_kernel *k = tfcc_f32_gemm_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_));
   /* in_h, in_w, in_c, out_c, filter, stride, pad */
   static const int shapes[][7] = {
@@ -77,10 +72,10 @@ int main(int argc, char **argv) {
     tfcc_f32_conv(pool, &g, &p[0], in, out, -1e30f, 1e30f, scratch);
     double best_t = 1e9;
     for (int r = 0; r < 5; r++) {
-      const double t0 = now();
+      const double t0 = bench_now();
       for (int i = 0; i < reps; i++)
         tfcc_f32_conv(pool, &g, &p[(size_t)i % copies], in, out, -1e30f, 1e30f, scratch);
-      const double t = (now() - t0) / reps;
+      const double t = (bench_now() - t0) / reps;
       if (t < best_t) best_t = t;
     }
     printf("%-22s conv %3dx%3dx%4d -> %4d  %dx%d s%d  K=%5zu  %8.3f ms  %7.1f GFLOP/s%s\n",

@@ -11,17 +11,8 @@
 #include "kernels/f32-conv-direct/direct_conv.h"
 #include "kernels/f32-gemm/conv.h"
 #include "runtime/threadpool.h"
+#include "bench_clock.h"
 
-static int use_cpu_clock = 1;
-static double now(void) {
-  struct timespec t;
-  clock_gettime(use_cpu_clock ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-static int cmp_d(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
 
 typedef struct shape {
   const char *name;
@@ -34,7 +25,7 @@ int main(int argc, char **argv) {
   tfcc_err err = {0};
   if (threads > 1) {
     if (tfcc_threadpool_create(threads, NULL, 0, &pool, &err) != TFCC_OK) return 1;
-    use_cpu_clock = 0;
+    bench_use_cpu_clock = 0;
   }
   const tfcc_isa isa = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
   const tfcc_f32_gemm_kernel *gk = tfcc_f32_gemm_select(isa);
@@ -75,18 +66,18 @@ int main(int argc, char **argv) {
     const double macs = (double)nout * K;
     double td[9], tg[9];
     for (int r = -1; r < 9; r++) {
-      double t0 = now();
+      double t0 = bench_now();
       for (int i = 0; i < 10; i++) tfcc_f32_direct_conv(pool, dk, &g, pk.w, in, out, 0.0f, 6.0f);
-      double t1 = now();
+      double t1 = bench_now();
       for (int i = 0; i < 10; i++) tfcc_f32_conv(pool, &g, &pk, in, out, 0.0f, 6.0f, scratch);
-      double t2 = now();
+      double t2 = bench_now();
       if (r >= 0) {
         td[r] = (t1 - t0) / 10;
         tg[r] = (t2 - t1) / 10;
       }
     }
-    qsort(td, 9, sizeof td[0], cmp_d);
-    qsort(tg, 9, sizeof tg[0], cmp_d);
+    qsort(td, 9, sizeof td[0], bench_cmp_double);
+    qsort(tg, 9, sizeof tg[0], bench_cmp_double);
     printf("  %-42s direct %.4f ms (%5.1f GFLOP/s)   im2col+GEMM %.4f ms (%5.1f GFLOP/s)\n",
            sh->name, td[4] * 1e3, 2 * macs / td[4] * 1e-9, tg[4] * 1e3,
            2 * macs / tg[4] * 1e-9);

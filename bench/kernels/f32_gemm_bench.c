@@ -12,6 +12,7 @@
 
 #if defined(__x86_64__)
 #include <immintrin.h>
+#include "bench_clock.h"
 __attribute__((target("avx512f,fma"))) static double fma_peak(void) {
   __m512 acc[12];
   for (int i = 0; i < 12; i++) acc[i] = _mm512_set1_ps((float)i);
@@ -31,19 +32,13 @@ __attribute__((target("avx512f,fma"))) static double fma_peak(void) {
 #endif
 
 /* Single thread: the caller's CPU time (robust on a shared machine); pool: wall time. */
-static int use_cpu_clock = 1;
-static double now(void) {
-  struct timespec t;
-  clock_gettime(use_cpu_clock ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 int main(int argc, char **argv) {
   int threads = argc > 1 ? atoi(argv[1]) : 1;
   tfcc_threadpool *pool = NULL;
   tfcc_err err = {0};
   if (threads > 1 && tfcc_threadpool_create(threads, NULL, 0, &pool, &err) != TFCC_OK) return 1;
-  use_cpu_clock = threads <= 1;
+  bench_use_cpu_clock = threads <= 1;
   tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
 #if defined(__x86_64__)
   if (best >= TFCC_ISA_AVX512) printf("measured AVX-512 FMA peak: %.1f GFLOP/s per core\n", fma_peak());
@@ -69,10 +64,10 @@ int main(int argc, char **argv) {
       tfcc_f32_gemm(pool, &p, M, a, (size_t)K, c, (size_t)N, -1e30f, 1e30f);
       double best_t = 1e9;
       for (int r = 0; r < 5; r++) {
-        double t0 = now();
+        double t0 = bench_now();
         for (int i = 0; i < reps; i++)
           tfcc_f32_gemm(pool, &p, M, a, (size_t)K, c, (size_t)N, -1e30f, 1e30f);
-        double t = (now() - t0) / reps;
+        double t = (bench_now() - t0) / reps;
         if (t < best_t) best_t = t;
       }
       printf("%-22s M=%5d K=%5d N=%5d  %8.3f ms  %7.1f GFLOP/s\n", k->name, M, K, N,

@@ -13,17 +13,8 @@
 #include "kernels/f32-gemm/gemm.h"
 #include "kernels/f32-gemm/gemv.h"
 #include "runtime/threadpool.h"
+#include "bench_clock.h"
 
-static int use_cpu_clock = 1;
-static double now(void) {
-  struct timespec t;
-  clock_gettime(use_cpu_clock ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-static int cmp_d(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
 
 #define REPS 15
 int main(int argc, char **argv) {
@@ -32,7 +23,7 @@ int main(int argc, char **argv) {
   tfcc_err err = {0};
   if (threads > 1) {
     if (tfcc_threadpool_create(threads, NULL, 0, &pool, &err) != TFCC_OK) return 1;
-    use_cpu_clock = 0;
+    bench_use_cpu_clock = 0;
   }
   const int cold = argc > 2;
   const size_t evict_n = cold ? (size_t)80 << 20 : 0; /* floats: 320 MB */
@@ -57,24 +48,24 @@ int main(int argc, char **argv) {
       double t0 = 0.0, t1 = 0.0, t2 = 0.0, t3 = 0.0;
       float s = 0.0f;
       for (size_t i = 0; i < evict_n; i += 16) s += evict[i];
-      t0 = now();
+      t0 = bench_now();
       for (int i = 0; i < inner; i++) tfcc_f32_gemm(pool, &pk, 1, a, (size_t)K, c, (size_t)N, 0, 6);
-      t1 = now();
+      t1 = bench_now();
       for (size_t i = 0; i < evict_n; i += 16) s += evict[i];
-      t2 = now();
+      t2 = bench_now();
       for (int i = 0; i < inner; i++) tfcc_f32_gemv(pool, &pk, a, c, 0, 6);
-      t3 = now();
+      t3 = bench_now();
       sink += s;
       if (r >= 0) {
         tg[r] = (t1 - t0) / inner;
         tv[r] = (t3 - t2) / inner;
       }
     }
-    qsort(tg, REPS, sizeof tg[0], cmp_d);
-    qsort(tv, REPS, sizeof tv[0], cmp_d);
+    qsort(tg, REPS, sizeof tg[0], bench_cmp_double);
+    qsort(tv, REPS, sizeof tv[0], bench_cmp_double);
     printf("%4d x %4d (%.1f MB %s, %d thread%s, %s): GEMM M=1 (%s) %.4f ms %5.1f GB/s   %s %.4f ms "
            "%5.1f GB/s\n",
-           K, N, bytes / 1e6, cold ? "cold" : "in L3", threads, threads > 1 ? "s" : "", use_cpu_clock ? "CPU" : "wall",
+           K, N, bytes / 1e6, cold ? "cold" : "in L3", threads, threads > 1 ? "s" : "", bench_use_cpu_clock ? "CPU" : "wall",
            gk->name1, tg[REPS / 2] * 1e3, bytes / tg[REPS / 2] * 1e-9, tfcc_f32_gemv_name(&pk),
            tv[REPS / 2] * 1e3, bytes / tv[REPS / 2] * 1e-9);
     tfcc_f32_packed_free(&pk);

@@ -14,17 +14,9 @@
 #include "kernels/ref/pool.h"
 #include "kernels/ref/quantize.h"
 #include "kernels/ref/reduce.h"
+#include "bench_clock.h"
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
-static int cmp_d(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
 
 static int reps = 51;
 #define TIME_US(result, CALL)                                    \
@@ -32,11 +24,11 @@ static int reps = 51;
     double t_[201];                                              \
     CALL;                                                        \
     for (int r_ = 0; r_ < reps; r_++) {                          \
-      const double t0_ = now();                                  \
+      const double t0_ = bench_now();                                  \
       CALL;                                                      \
-      t_[r_] = now() - t0_;                                      \
+      t_[r_] = bench_now() - t0_;                                      \
     }                                                            \
-    qsort(t_, (size_t)reps, sizeof(double), cmp_d);              \
+    qsort(t_, (size_t)reps, sizeof(double), bench_cmp_double);              \
     (result) = t_[reps / 2] * 1e6;                               \
   } while (0)
 

@@ -22,6 +22,7 @@
 
 #if defined(__x86_64__)
 #include <immintrin.h>
+#include "bench_clock.h"
 __attribute__((target("avx512f,avx512vnni"))) static double vnni_peak(void) {
   __m512i acc[12];
   for (int i = 0; i < 12; i++) acc[i] = _mm512_set1_epi32(i);
@@ -81,10 +82,6 @@ static const layer layers[] = {
     {"7 3x3 512->512", 2, 7, 7, 512, 512, 3, 1, 1},
 };
 
-static int cmp_double(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
 
 int main(int argc, char **argv) {
   bool fixed = false;
@@ -166,7 +163,7 @@ int main(int argc, char **argv) {
       tfcc_q8_conv(NULL, &g, &p, &r, in, out, scratch);
       t[i] = cpu_now() - t0;
     }
-    qsort(t, (size_t)reps, sizeof *t, cmp_double);
+    qsort(t, (size_t)reps, sizeof *t, bench_cmp_double);
     const double sec = t[reps / 2], ops = 2.0 * M * (double)K * N;
     total_ms += L->count * sec * 1e3;
     total_ops += L->count * ops;

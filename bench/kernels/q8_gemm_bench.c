@@ -17,6 +17,7 @@
 
 #if defined(__x86_64__)
 #include <immintrin.h>
+#include "bench_clock.h"
 __attribute__((target("avx512f,avx512vnni"))) static double vnni_peak(void) {
   __m512i acc[12];
   for (int i = 0; i < 12; i++) acc[i] = _mm512_set1_epi32(i);
@@ -35,12 +36,6 @@ __attribute__((target("avx512f,avx512vnni"))) static double vnni_peak(void) {
 }
 #endif
 
-static int use_cpu_clock = 1;
-static double now(void) {
-  struct timespec t;
-  clock_gettime(use_cpu_clock ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 int main(int argc, char **argv) {
   int threads = argc > 1 ? atoi(argv[1]) : 1;
@@ -58,7 +53,7 @@ int main(int argc, char **argv) {
   tfcc_threadpool *pool = NULL;
   tfcc_err err = {0};
   if (threads > 1 && tfcc_threadpool_create(threads, NULL, 0, &pool, &err) != TFCC_OK) return 1;
-  use_cpu_clock = threads <= 1;
+  bench_use_cpu_clock = threads <= 1;
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
 #if defined(__x86_64__)
   if (tfcc_cpu_has(tfcc_cpu(), TFCC_CPU_AVX512VNNI))
@@ -94,9 +89,9 @@ int main(int argc, char **argv) {
           double ts[15];
           for (int i = 0; i < 15; i++) {
             memset(flush, i, flush_bytes);
-            const double t0 = now();
+            const double t0 = bench_now();
             tfcc_q8_gemm(pool, &p, &r, M, a, (size_t)K, c, (size_t)N, scratch);
-            ts[i] = now() - t0;
+            ts[i] = bench_now() - t0;
             for (int j = i; j > 0 && ts[j] < ts[j - 1]; j--) {
               const double x = ts[j];
               ts[j] = ts[j - 1];
@@ -106,10 +101,10 @@ int main(int argc, char **argv) {
           t = ts[7];
         }
         for (; !flush;) {
-          const double t0 = now();
+          const double t0 = bench_now();
           for (int i = 0; i < reps; i++)
             tfcc_q8_gemm(pool, &p, &r, M, a, (size_t)K, c, (size_t)N, scratch);
-          t = now() - t0;
+          t = bench_now() - t0;
           if (t > 0.2) break;
           reps *= 2;
         }

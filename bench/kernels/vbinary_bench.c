@@ -25,17 +25,9 @@
 #include "kernels/q8-vbinary/vbinary.h"
 #include "kernels/ref/arith_quant.h"
 #include "kernels/ref/binary.h"
+#include "bench_clock.h"
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
-static int cmp_d(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
 
 #define MAX_REPS 64
 static int reps = 15;
@@ -92,11 +84,11 @@ static double median_ms(const job *j) {
   double t[MAX_REPS];
   run(j);
   for (int r = 0; r < reps; r++) {
-    const double t0 = now();
+    const double t0 = bench_now();
     run(j);
-    t[r] = now() - t0;
+    t[r] = bench_now() - t0;
   }
-  qsort(t, (size_t)reps, sizeof t[0], cmp_d);
+  qsort(t, (size_t)reps, sizeof t[0], bench_cmp_double);
   return t[reps / 2] * 1e3;
 }
 
