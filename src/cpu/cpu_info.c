@@ -19,7 +19,7 @@ static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 /* AMX as found (for tfcc_cpu_amx_unusable): cpuid bits (1 << TFCC_CPU_AMX*), whether XCR0 has
  * the tile state, whether Linux refused the tile permission. */
 static uint64_t g_amx_cpuid;
-static bool g_amx_xcr0, g_amx_refused;
+static bool g_amx_xcr0, g_amx_refused, g_amx_disabled;
 
 #define SET(f) (c->flags |= 1ull << TFCC_CPU_##f)
 
@@ -86,6 +86,12 @@ static void detect_x86(tfcc_cpu_info *c) {
   }
 #if defined(__linux__) && defined(SYS_arch_prctl)
   /* Linux grants AMX tile data state only on request (ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA). */
+  /* TFCC_AMX=off keeps the tiles unused (A/B against the AVX-512 kernels on an AMX machine, or a
+   * host whose tile state is suspected): no permission is requested and the AMX flags stay clear. */
+  const char *amx_env = getenv("TFCC_AMX");
+  g_amx_disabled = amx_env && (!strcmp(amx_env, "off") || !strcmp(amx_env, "0"));
+  if (g_amx_disabled)
+    c->flags &= ~((1ull << TFCC_CPU_AMXTILE) | (1ull << TFCC_CPU_AMXINT8) | (1ull << TFCC_CPU_AMXBF16));
   if (tfcc_cpu_has(c, TFCC_CPU_AMXTILE)) {
     c->amx_permitted = syscall(SYS_arch_prctl, 0x1023, 18) == 0;
     g_amx_refused = !c->amx_permitted;
@@ -208,6 +214,7 @@ const char *tfcc_cpu_amx_unusable(tfcc_cpu_feature f) {
     return f == TFCC_CPU_AMXINT8 ? "the CPU has AMX-TILE but no AMX-INT8 (cpuid)"
                                  : "the CPU has AMX-TILE but no AMX-BF16 (cpuid)";
   if (!g_amx_xcr0) return "the OS has not enabled the AMX tile state (XCR0 bits 17-18)";
+  if (g_amx_disabled) return "AMX turned off by TFCC_AMX=off";
   if (g_amx_refused)
     return "Linux refused the AMX tile permission (arch_prctl ARCH_REQ_XCOMP_PERM; needs Linux "
            ">= 5.16)";

@@ -195,7 +195,7 @@ static void gated_q8(tfcc_isa level, tfcc_kernel_gated *out) {
   out->name = k ? k->name : "q8-gemm-16x64-amxint8";
   out->isa = TFCC_ISA_AVX512;
   out->needs = "AMX-TILE + AMX-INT8 (cpuid), tile state in XCR0, Linux's tile permission, "
-               "AVX512-VNNI";
+               "AVX512-VNNI; taken per layer for depth >= 256 and >= 16 rows (TFCC_AMX=off: never)";
   out->reason = k ? tfcc_q8_gemm_unavailable(k, level) : "not in this build";
 }
 

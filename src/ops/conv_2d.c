@@ -154,7 +154,8 @@ static void conv_q8_prepare(tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
   tfcc_conv_requant_from(&p->q, ctx->in[0]->dtype, &r);
   const char *why = g->in_c != g->filter_in_c ? "grouped convolution"
                                               : tfcc_q8_fast_refuse(ctx->in[0], f, bias, &r);
-  if (!why && !tfcc_q8_fast_pack(&p->q8, ctx->isa, ctx->in[0]->dtype == TFCC_INT8, g->out_c,
+  if (!why && !tfcc_q8_fast_pack(&p->q8, ctx->isa, ctx->in[0]->dtype == TFCC_INT8,
+                                 (int64_t)g->batches * g->out_h * g->out_w, g->out_c,
                                  g->filter_h * g->filter_w * g->filter_in_c, f->data,
                                  bias ? bias->data : NULL, &r))
     why = "out of memory packing the filter";

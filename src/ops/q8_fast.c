@@ -32,14 +32,14 @@ const char *tfcc_q8_fast_refuse(const tfcc_tensor *in, const tfcc_tensor *w,
 }
 
 const tfcc_q8_packed *tfcc_q8_fast_pack(tfcc_q8_fast *f, tfcc_isa isa, bool is_signed,
-                                        int32_t n, int32_t kdim, const void *src,
+                                        int64_t rows, int32_t n, int32_t kdim, const void *src,
                                         const int32_t *bias, const tfcc_conv_requant *r) {
   const tfcc_q8_packed *p = tfcc_q8_fast_get(f, src);
   if (p) return p;
   if (!f->mu_ok) return NULL;
   pthread_mutex_lock(&f->mu);
   if (atomic_load(&f->state) == 0) {
-    if (tfcc_q8_pack(tfcc_q8_gemm_select(isa), is_signed, n, kdim, src, bias, r, &f->packed)) {
+    if (tfcc_q8_pack(tfcc_q8_gemm_select_for(isa, rows, kdim, n), is_signed, n, kdim, src, bias, r, &f->packed)) {
       f->src = src;
       atomic_store_explicit(&f->state, 1, memory_order_release);
     } else {

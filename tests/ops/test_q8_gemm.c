@@ -35,6 +35,21 @@ int main(void) {
     CHECK(k != NULL && tfcc_q8_gemm_usable(k, (tfcc_isa)isa));
   }
   CHECK(tfcc_q8_gemm_select(TFCC_ISA_GENERIC)->isa == TFCC_ISA_GENERIC);
+  /* Per-shape choice: AMX only for deep GEMMs with enough rows, else the level's best non-AMX
+   * kernel; the same as tfcc_q8_gemm_select wherever that is not AMX. */
+  for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++) {
+    const tfcc_q8_gemm_kernel *best_k = tfcc_q8_gemm_select((tfcc_isa)isa);
+    const int64_t rows[] = {1, TFCC_Q8_AMX_MIN_ROWS - 1, TFCC_Q8_AMX_MIN_ROWS, 3136};
+    const int32_t depth[] = {16, TFCC_Q8_AMX_MIN_K - 1, TFCC_Q8_AMX_MIN_K, 4608};
+    for (int ri = 0; ri < 4; ri++)
+      for (int di = 0; di < 4; di++) {
+        const tfcc_q8_gemm_kernel *k = tfcc_q8_gemm_select_for((tfcc_isa)isa, rows[ri], depth[di], 64);
+        CHECK(k != NULL && tfcc_q8_gemm_usable(k, (tfcc_isa)isa));
+        if (ri < 2 || di < 2) CHECKF(!tfcc_q8_gemm_is_amx(k), "AMX chosen for %lld x %d", (long long)rows[ri], depth[di]);
+        else CHECK(k == best_k);
+        if (!tfcc_q8_gemm_is_amx(best_k)) CHECK(k == best_k);
+      }
+  }
   const qcase cases[] = {
       /* signed, fp32, in_zp, w_zp, out_zp, scales, act range */
       {true, true, 0, 0, 0, 1e-4f, 2e-2f, -128, 127},

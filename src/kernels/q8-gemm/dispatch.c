@@ -60,6 +60,16 @@ const tfcc_q8_gemm_kernel *tfcc_q8_gemm_select(tfcc_isa isa) {
   return &kernels[N_KERNELS - 1];
 }
 
+const tfcc_q8_gemm_kernel *tfcc_q8_gemm_select_for(tfcc_isa isa, int64_t rows, int32_t kdim,
+                                                   int32_t n) {
+  (void)n;
+  const bool amx_pays = kdim >= TFCC_Q8_AMX_MIN_K && rows >= TFCC_Q8_AMX_MIN_ROWS;
+  for (int i = 0; i < N_KERNELS; i++)
+    if ((amx_pays || !tfcc_q8_gemm_is_amx(&kernels[i])) && tfcc_q8_gemm_usable(&kernels[i], isa))
+      return &kernels[i];
+  return &kernels[N_KERNELS - 1];
+}
+
 int tfcc_q8_gemm_kernel_count(void) { return N_KERNELS; }
 
 const tfcc_q8_gemm_kernel *tfcc_q8_gemm_kernel_at(int i) {

@@ -77,6 +77,15 @@ typedef struct tfcc_q8_gemm_kernel {
 
 /* Best kernel usable at `isa` on this CPU (never NULL: the generic C kernel). */
 const tfcc_q8_gemm_kernel *tfcc_q8_gemm_select(tfcc_isa isa);
+/* The same for one GEMM of `rows` x `kdim` -> n: the AMX kernel only where it beats AVX512-VNNI,
+ * i.e. depth >= TFCC_Q8_AMX_MIN_K and rows >= TFCC_Q8_AMX_MIN_ROWS (measured on a 16-core
+ * Xeon with AMX, docs/kernels.md "AMX-INT8": below that, the depth padded to a 64-byte tile row
+ * and the per-call tile configuration cost more than the tiles gain); else tfcc_q8_gemm_select's
+ * choice among the others. */
+#define TFCC_Q8_AMX_MIN_K 256
+#define TFCC_Q8_AMX_MIN_ROWS 16
+const tfcc_q8_gemm_kernel *tfcc_q8_gemm_select_for(tfcc_isa isa, int64_t rows, int32_t kdim,
+                                                   int32_t n);
 /* Every kernel this build has (tests, benchmarks), and whether this CPU can run it at isa. */
 int tfcc_q8_gemm_kernel_count(void);
 const tfcc_q8_gemm_kernel *tfcc_q8_gemm_kernel_at(int i);
