@@ -1,7 +1,7 @@
 /* bf16 GEMM micro-kernel on AMX tiles (AMX-TILE + AMX-BF16), 16 rows x 32 columns.
  *
- * COMPILED, NOT EXECUTED on the machines tfcc was developed on (no AMX there); dispatch picks
- * it only when cpuid reports AMX-TILE and AMX-BF16, XCR0 has the tile state enabled, Linux
+ * Developed without AMX (checked under a C model of the tiles), then run and measured on an AMX
+ * Xeon (docs/kernels.md "AMX on hardware"). Dispatch picks it only when cpuid reports AMX-TILE and AMX-BF16, XCR0 has the tile state enabled, Linux
  * granted this process XFEATURE_XTILEDATA (arch_prctl ARCH_REQ_XCOMP_PERM, src/cpu) and the
  * dispatch level is avx512. See docs/kernels.md.
  *

@@ -1,9 +1,10 @@
 /* q8 GEMM micro-kernel on AMX tiles (AMX-TILE + AMX-INT8), 16 rows x 64 columns.
  *
- * COMPILED, NOT EXECUTED on the machines tfcc was developed on (no AMX there); dispatch picks
- * it only when cpuid reports AMX-TILE and AMX-INT8, XCR0 has the tile state enabled, Linux
- * granted this process XFEATURE_XTILEDATA (arch_prctl ARCH_REQ_XCOMP_PERM, src/cpu), the CPU
- * has AVX512-VNNI (row sums) and the dispatch level is avx512. Its tile program runs in the
+ * Developed without AMX (checked under a C model of the tiles), then run and measured on an AMX
+ * Xeon (docs/kernels.md "AMX on hardware"): faster than AVX512-VNNI for depth >= 256 only, so
+ * tfcc_q8_gemm_select_for takes it per layer. Dispatch allows it only when cpuid reports
+ * AMX-TILE and AMX-INT8, XCR0 has the tile state enabled, Linux granted this process
+ * XFEATURE_XTILEDATA (arch_prctl ARCH_REQ_XCOMP_PERM, src/cpu), the CPU has AVX512-VNNI (row sums) and the dispatch level is avx512. Its tile program runs in the
  * tests under a C model of the tile instructions (tests/ops/test_q8_amx_emulated.c). See
  * docs/kernels.md.
  *
