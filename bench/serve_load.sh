@@ -19,8 +19,9 @@
 # c=1 level and again right after it; with --c1-rounds N (default 2) the c=1 level is N rounds
 # of seconds/N, each between two bench runs (bench, c=1, bench, c=1, ..., bench). Per round it
 # prints client p50/p99, the bench p50 before and after, the server's compute (p50 with
-# --server-side, else the mean) and overhead = client p50 - mean(bench before, bench after);
-# then the medians over the rounds. The c=1 row of the table is the median of the rounds.
+# --server-side, else the mean), overhead = client p50 - mean(bench before, bench after), and
+# the server's CPU time per request (all threads, /proc) minus bench's CPU time per run; then
+# the medians over the rounds. The c=1 row of the table is the median of the rounds.
 #
 # How latency is measured: wrk (closed loop: each of c connections sends its next request
 # when the previous answer arrives) on the same machine, so the client competes with the
@@ -153,9 +154,9 @@ server_side() {
 BT=${RT_THREADS:-$THREADS}
 HAVE_BENCH=0
 "$TFCC" bench --help >/dev/null 2>&1 && HAVE_BENCH=1
-bench_p50() {
+bench_p50() { # "p50_ms cpu_ms_per_run"
   "${SERVER_PREFIX[@]}" "$TFCC" bench "$MODEL" --threads "$BT" --duration "$BENCH_SECONDS" --profile-runs 0 --json 2>/dev/null |
-    python3 -c 'import json,sys; print("%.3f" % json.load(sys.stdin)["latency_ms"]["p50"])' 2>/dev/null || echo n/a
+    python3 -c 'import json,sys; d = json.load(sys.stdin); print("%.3f %.3f" % (d["latency_ms"]["p50"], d["cpu_ms_per_run"]))' 2>/dev/null || echo n/a n/a
 }
 compute_sums() { # "sum_seconds count" of tfcc_request_compute_seconds for version $1
   local s c; s=$(metric 'tfcc_request_compute_seconds_sum{model="m",version="'"$1"'"}'); c=$(metric 'tfcc_request_compute_seconds_count{model="m",version="'"$1"'"}')
@@ -173,20 +174,25 @@ print("%.3f %.3f" % (c[len(c) // 2], t[len(t) // 2]) if r else "n/a n/a")'
 # The c=1 level as C1_ROUNDS rounds between tfcc bench runs (bench, c=1, bench, ...). Writes one
 # line per round to $WORK/c1 and sets `line` to a RESULT line of the medians over the rounds.
 c1_rounds() {
-  local secs=$(( SECONDS_PER / C1_ROUNDS )) b_prev b_next r l rl sums0 sums1 cmean p50s
+  local secs=$(( SECONDS_PER / C1_ROUNDS )) b_prev b_next r l rl sums0 sums1 cmean p50s cpu0 cpu1
   [ "$secs" -ge 1 ] || secs=1
   : >"$WORK/c1"
   b_prev=$(bench_p50)
   for r in $(seq 1 "$C1_ROUNDS"); do
     rl=$(wc -l <"$WORK/server.log")
     sums0=$(compute_sums 1)
+    cpu0=$(server_cpu_ms)
     l=$("${CLIENT_PREFIX[@]}" wrk -t1 -c1 -d"${secs}s" --timeout 10s -s "$HERE/serve_request.lua" "$URL" | grep RESULT)
+    cpu1=$(server_cpu_ms)
     sums1=$(compute_sums 1)
     cmean=$(awk -v a="$sums0" -v b="$sums1" 'BEGIN { split(a, x, " "); split(b, y, " "); if (y[2] > x[2]) printf "%.3f", (y[1] - x[1]) * 1000 / (y[2] - x[2]); else print "n/a" }')
     p50s="n/a n/a"
     [ "$SERVER_SIDE" = 0 ] || p50s=$(log_p50s "$rl")
     b_next=$(bench_p50)
-    echo "$r $b_prev $b_next $cmean $p50s $(cut -d' ' -f1 /proc/loadavg) $(echo "$l" | sed 's/^RESULT //')" >>"$WORK/c1"
+    # fields: round, bench p50 before / after, compute mean, compute p50, total p50, load, then
+    # key=value: wrk's RESULT, server CPU ms in the round, bench CPU ms per run before / after
+    echo "$r ${b_prev% *} ${b_next% *} $cmean $p50s $(cut -d' ' -f1 /proc/loadavg) $(echo "$l" | sed 's/^RESULT //')" \
+      "srv_cpu_ms=$(awk -v a="$cpu0" -v b="$cpu1" 'BEGIN{printf "%.1f", b - a}') bench_cpu_bef=${b_prev#* } bench_cpu_aft=${b_next#* }" >>"$WORK/c1"
     b_prev=$b_next
   done
   line=$(python3 - "$WORK/c1" "$secs" <<'PY2'
@@ -208,8 +214,8 @@ c1_report() {
   python3 - "$WORK/c1" "$BT" <<'PY2'
 import statistics, sys
 print("  c=1 against `tfcc bench` in the same minutes (same model, --threads %s, same CPUs as the server):" % sys.argv[2])
-print("  %-6s %8s %8s %9s %9s %10s %10s %10s %9s %11s %13s" % ("round", "load", "p50_ms", "p99_ms", "bench_bef", "bench_aft",
-      "compute", "cmp_p50", "total_p50", "overhead", "compute-bench"))
+print("  %-6s %8s %8s %9s %9s %10s %10s %10s %9s %11s %13s %12s %14s" % ("round", "load", "p50_ms", "p99_ms", "bench_bef", "bench_aft",
+      "compute", "cmp_p50", "total_p50", "overhead", "compute-bench", "srv_cpu/req", "cpu-bench_cpu"))
 num = lambda v: None if v == 'n/a' else float(v)
 rows = []
 for l in open(sys.argv[1]):
@@ -222,20 +228,26 @@ for l in open(sys.argv[1]):
     r['over'] = r['p50'] - r['bench'] if b else None
     c = r['cp50'] if r['cp50'] is not None else r['cmean']
     r['cvb'] = c - r['bench'] if b and c is not None else None
+    n = int(kv['requests'])
+    r['scpu'] = float(kv['srv_cpu_ms']) / n if n else None
+    bc = [num(kv[k]) for k in ('bench_cpu_bef', 'bench_cpu_aft') if num(kv[k]) is not None]
+    r['ocpu'] = r['scpu'] - sum(bc) / len(bc) if bc and r['scpu'] is not None else None
     rows.append(r)
 f3 = lambda v: 'n/a' if v is None else '%.3f' % v
 for r in rows:
-    print("  %-6s %8s %8.3f %9.3f %9s %10s %10s %10s %9s %11s %13s" % (r['round'], r['load'], r['p50'], r['p99'], f3(r['bb']),
-          f3(r['ba']), f3(r['cmean']), f3(r['cp50']), f3(r['tp50']), f3(r['over']), f3(r['cvb'])))
+    print("  %-6s %8s %8.3f %9.3f %9s %10s %10s %10s %9s %11s %13s %12s %14s" % (r['round'], r['load'], r['p50'], r['p99'], f3(r['bb']),
+          f3(r['ba']), f3(r['cmean']), f3(r['cp50']), f3(r['tp50']), f3(r['over']), f3(r['cvb']), f3(r['scpu']), f3(r['ocpu'])))
 def med(k):
     v = [r[k] for r in rows if r[k] is not None]
     return statistics.median(v) if v else None
-print("  %-6s %8s %8.3f %9.3f %9s %10s %10s %10s %9s %11s %13s" % ("median", "", med('p50'), med('p99'), f3(med('bb')), f3(med('ba')),
-      f3(med('cmean')), f3(med('cp50')), f3(med('tp50')), f3(med('over')), f3(med('cvb'))))
+print("  %-6s %8s %8.3f %9.3f %9s %10s %10s %10s %9s %11s %13s %12s %14s" % ("median", "", med('p50'), med('p99'), f3(med('bb')), f3(med('ba')),
+      f3(med('cmean')), f3(med('cp50')), f3(med('tp50')), f3(med('over')), f3(med('cvb')), f3(med('scpu')), f3(med('ocpu'))))
 o = med('over')
 print("  (compute = mean tfcc_session_run from /metrics, cmp_p50 / total_p50 = the server's compute / total p50 from the access log")
 print("   with --server-side; overhead = client p50 - mean(bench before, after); compute-bench = server compute p50 (else mean) -")
-print("   bench p50)")
+print("   bench p50; srv_cpu/req = the server's CPU time (all threads, /proc) per request of the round, cpu-bench_cpu = that")
+print("   minus tfcc bench's cpu_ms_per_run: the server's own CPU cost per request, HTTP and kernel included; other processes")
+print("   still move it through shared caches and cores)")
 if o is not None:
     print("  serving overhead at concurrency 1 (median of rounds): %.3f ms (target < 0.3)" % o)
 PY2
