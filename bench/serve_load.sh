@@ -3,14 +3,25 @@
 # requests with binary tensors (zero-copy input, binary output), at several concurrency
 # levels. Prints throughput, p50/p90/p99 per level, the server's own compute time (mean
 # tfcc_session_run from /metrics), the server's CPU time per request (all its threads, from
-# /proc), the serving overhead at concurrency 1 (p50 - compute, p50 - tfcc bench p50) and the
-# transport floor at concurrency 1 (the same request to a model the server does not have: body
-# read, routed, 404, no inference; these 404s show in the final "non-200 by code" line),
-# failed requests, and RSS growth after warm-up.
+# /proc), the serving overhead at concurrency 1 against `tfcc bench` measured in the same
+# minutes (below) and the transport floor at concurrency 1 (the same request to a model the
+# server does not have: body read, routed, 404, no inference; these 404s show in the final
+# "non-200 by code" line), failed requests, and RSS growth after warm-up.
 #
 #   bench/serve_load.sh [--model FILE.tflite] [--levels "1 8 64"] [--seconds 10]
 #                       [--sessions N] [--threads N] [--reload | --hot-reload] [--warmup 10]
 #                       [--server-side] [--client-cpus LIST] [--server-cpus LIST] [--client-setsid]
+#                       [--c1-rounds N] [--bench-seconds S]
+#
+# Serving overhead at concurrency 1: `tfcc bench` on the same model with the server's session
+# settings (runtime threads as logged by the server, same CPUs as the server, TFCC_ISA from the
+# environment like the server) runs for --bench-seconds (default 2) immediately before the
+# c=1 level and again right after it; with --c1-rounds N (default 2) the c=1 level is N rounds
+# of seconds/N, each between two bench runs (bench, c=1, bench, c=1, ..., bench). Per round it
+# prints client p50/p99, the bench p50 before and after, the server's compute (p50 with
+# --server-side, else the mean), overhead = client p50 - mean(bench before, bench after), and
+# the server's CPU time per request (all threads, /proc) minus bench's CPU time per run; then
+# the medians over the rounds. The c=1 row of the table is the median of the rounds.
 #
 # How latency is measured: wrk (closed loop: each of c connections sends its next request
 # when the previous answer arrives) on the same machine, so the client competes with the
@@ -37,7 +48,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 TFCC=${TFCC:-$ROOT/build/tools/tfcc}
 MODEL="" LEVELS="1 8 64" SECONDS_PER=10 SESSIONS=2 THREADS=0 RELOAD=0 WARMUP=10 SERVER_SIDE=0
-CLIENT_CPUS="" SERVER_CPUS="" CLIENT_SETSID=0
+CLIENT_CPUS="" SERVER_CPUS="" CLIENT_SETSID=0 C1_ROUNDS=2 BENCH_SECONDS=2
 while [ $# -gt 0 ]; do
   case $1 in
     --model) MODEL=$2; shift 2 ;;
@@ -52,7 +63,9 @@ while [ $# -gt 0 ]; do
     --client-cpus) CLIENT_CPUS=$2; shift 2 ;;
     --server-cpus) SERVER_CPUS=$2; shift 2 ;;
     --client-setsid) CLIENT_SETSID=1; shift ;;
-    *) echo "usage: $0 [--model F] [--levels \"1 8 64\"] [--seconds S] [--sessions N] [--threads N] [--reload|--hot-reload] [--warmup S] [--server-side] [--client-cpus L] [--server-cpus L] [--client-setsid]" >&2; exit 2 ;;
+    --c1-rounds) C1_ROUNDS=$2; shift 2 ;;
+    --bench-seconds) BENCH_SECONDS=$2; shift 2 ;;
+    *) echo "usage: $0 [--model F] [--levels \"1 8 64\"] [--seconds S] [--sessions N] [--threads N] [--reload|--hot-reload] [--warmup S] [--server-side] [--client-cpus L] [--server-cpus L] [--client-setsid] [--c1-rounds N] [--bench-seconds S]" >&2; exit 2 ;;
   esac
 done
 command -v wrk >/dev/null || { echo "wrk not found (apt-get install wrk)" >&2; exit 1; }
@@ -127,6 +140,7 @@ server_side() {
     out="$out $name $(cut -d' ' -f$col "$WORK/ss" | sort -g | awk '{v[NR]=$1} END {if (NR) { a = int(NR*0.5)+1; b = int(NR*0.99)+1; if (a > NR) a = NR; if (b > NR) b = NR; printf "p50 %.3f p99 %.3f", v[a], v[b] } else printf "n/a"}');"
   done
   echo "  server side ($(wc -l <"$WORK/ss") requests, ms):$out"
+  [ -z "${2:-}" ] || return 0 # c=1 in rounds: the bench runs between them leave empty windows
   # answers per 100 ms window (access log time stamps): in a closed loop with a FIFO queue the
   # queue wait is (requests ahead) / throughput, so its tail follows the slowest windows
   tail -n +"$(( $1 + 1 ))" "$WORK/server.log" | grep ' ACCESS ' | grep ' 200 ' |
@@ -134,6 +148,109 @@ server_side() {
     awk '{w = (($1 * 60 + $2) * 60 + $3) * 10 + $4; n[w]++; if (!lo || w < lo) lo = w; if (w > hi) hi = w}
          END {for (w = lo + 1; w < hi; w++) print (w in n ? n[w] : 0) * 10}' | sort -n |
     awk '{c[NR] = $1} END {if (NR < 3) exit; printf "  answers/s per 100 ms window: min %d, p1 %d, p10 %d, p50 %d (%d windows)\n", c[1], c[int(NR / 100) + 1], c[int(NR / 10) + 1], c[int(NR / 2) + 1], NR}' 2>/dev/null || true
+}
+# `tfcc bench` p50 on the same model with the server's session settings: the runtime threads the
+# server logged, the server's CPUs (taskset), TFCC_ISA from the environment like the server
+BT=${RT_THREADS:-$THREADS}
+HAVE_BENCH=0
+"$TFCC" bench --help >/dev/null 2>&1 && HAVE_BENCH=1
+bench_p50() { # "p50_ms cpu_ms_per_run"
+  "${SERVER_PREFIX[@]}" "$TFCC" bench "$MODEL" --threads "$BT" --duration "$BENCH_SECONDS" --profile-runs 0 --json 2>/dev/null |
+    python3 -c 'import json,sys; d = json.load(sys.stdin); print("%.3f %.3f" % (d["latency_ms"]["p50"], d["cpu_ms_per_run"]))' 2>/dev/null || echo n/a n/a
+}
+compute_sums() { # "sum_seconds count" of tfcc_request_compute_seconds for version $1
+  local s c; s=$(metric 'tfcc_request_compute_seconds_sum{model="m",version="'"$1"'"}'); c=$(metric 'tfcc_request_compute_seconds_count{model="m",version="'"$1"'"}')
+  echo "${s:-0} ${c:-0}"
+}
+# p50 of the access log's compute_ms and total_ms (200 answers) after line $1 of the log
+log_p50s() {
+  tail -n +"$(( $1 + 1 ))" "$WORK/server.log" | grep ' ACCESS ' | grep ' 200 ' |
+    sed -n 's/.*compute_ms=\([0-9.]*\) total_ms=\([0-9.]*\).*/\1 \2/p' |
+    python3 -c 'import sys
+r = [l.split() for l in sys.stdin]
+c = sorted(float(x[0]) for x in r); t = sorted(float(x[1]) for x in r)
+print("%.3f %.3f" % (c[len(c) // 2], t[len(t) // 2]) if r else "n/a n/a")'
+}
+# The c=1 level as C1_ROUNDS rounds between tfcc bench runs (bench, c=1, bench, ...). Writes one
+# line per round to $WORK/c1 and sets `line` to a RESULT line of the medians over the rounds.
+c1_rounds() {
+  local secs=$(( SECONDS_PER / C1_ROUNDS )) b_prev b_next r l rl sums0 sums1 cmean p50s cpu0 cpu1
+  [ "$secs" -ge 1 ] || secs=1
+  : >"$WORK/c1"
+  b_prev=$(bench_p50)
+  for r in $(seq 1 "$C1_ROUNDS"); do
+    rl=$(wc -l <"$WORK/server.log")
+    sums0=$(compute_sums 1)
+    cpu0=$(server_cpu_ms)
+    l=$("${CLIENT_PREFIX[@]}" wrk -t1 -c1 -d"${secs}s" --timeout 10s -s "$HERE/serve_request.lua" "$URL" | grep RESULT)
+    cpu1=$(server_cpu_ms)
+    sums1=$(compute_sums 1)
+    cmean=$(awk -v a="$sums0" -v b="$sums1" 'BEGIN { split(a, x, " "); split(b, y, " "); if (y[2] > x[2]) printf "%.3f", (y[1] - x[1]) * 1000 / (y[2] - x[2]); else print "n/a" }')
+    p50s="n/a n/a"
+    [ "$SERVER_SIDE" = 0 ] || p50s=$(log_p50s "$rl")
+    b_next=$(bench_p50)
+    # fields: round, bench p50 before / after, compute mean, compute p50, total p50, load, then
+    # key=value: wrk's RESULT, server CPU ms in the round, bench CPU ms per run before / after
+    echo "$r ${b_prev% *} ${b_next% *} $cmean $p50s $(cut -d' ' -f1 /proc/loadavg) $(echo "$l" | sed 's/^RESULT //')" \
+      "srv_cpu_ms=$(awk -v a="$cpu0" -v b="$cpu1" 'BEGIN{printf "%.1f", b - a}') bench_cpu_bef=${b_prev#* } bench_cpu_aft=${b_next#* }" >>"$WORK/c1"
+    b_prev=$b_next
+  done
+  line=$(python3 - "$WORK/c1" "$secs" <<'PY2'
+import statistics, sys
+rows = []
+for l in open(sys.argv[1]):
+    f = l.split()
+    rows.append(dict(kv.split('=') for kv in f[7:]))
+med = lambda k: statistics.median(float(r[k]) for r in rows)
+tot = lambda k: sum(int(r[k]) for r in rows)
+print("RESULT requests=%d errors_http=%d errors_socket=%d rps=%.1f p50_ms=%.3f p90_ms=%.3f p99_ms=%.3f max_ms=%.3f" % (
+    tot('requests'), tot('errors_http'), tot('errors_socket'), tot('requests') / (len(rows) * float(sys.argv[2])),
+    med('p50_ms'), med('p90_ms'), med('p99_ms'), max(float(r['max_ms']) for r in rows)))
+PY2
+)
+}
+# Per round and median: client p50/p99, bench p50 before/after, server compute, overhead.
+c1_report() {
+  python3 - "$WORK/c1" "$BT" <<'PY2'
+import statistics, sys
+print("  c=1 against `tfcc bench` in the same minutes (same model, --threads %s, same CPUs as the server):" % sys.argv[2])
+print("  %-6s %8s %8s %9s %9s %10s %10s %10s %9s %11s %13s %12s %14s" % ("round", "load", "p50_ms", "p99_ms", "bench_bef", "bench_aft",
+      "compute", "cmp_p50", "total_p50", "overhead", "compute-bench", "srv_cpu/req", "cpu-bench_cpu"))
+num = lambda v: None if v == 'n/a' else float(v)
+rows = []
+for l in open(sys.argv[1]):
+    f = l.split()
+    kv = dict(x.split('=') for x in f[7:])
+    r = dict(round=f[0], bb=num(f[1]), ba=num(f[2]), cmean=num(f[3]), cp50=num(f[4]), tp50=num(f[5]), load=f[6],
+             p50=float(kv['p50_ms']), p99=float(kv['p99_ms']))
+    b = [x for x in (r['bb'], r['ba']) if x is not None]
+    r['bench'] = sum(b) / len(b) if b else None
+    r['over'] = r['p50'] - r['bench'] if b else None
+    c = r['cp50'] if r['cp50'] is not None else r['cmean']
+    r['cvb'] = c - r['bench'] if b and c is not None else None
+    n = int(kv['requests'])
+    r['scpu'] = float(kv['srv_cpu_ms']) / n if n else None
+    bc = [num(kv[k]) for k in ('bench_cpu_bef', 'bench_cpu_aft') if num(kv[k]) is not None]
+    r['ocpu'] = r['scpu'] - sum(bc) / len(bc) if bc and r['scpu'] is not None else None
+    rows.append(r)
+f3 = lambda v: 'n/a' if v is None else '%.3f' % v
+for r in rows:
+    print("  %-6s %8s %8.3f %9.3f %9s %10s %10s %10s %9s %11s %13s %12s %14s" % (r['round'], r['load'], r['p50'], r['p99'], f3(r['bb']),
+          f3(r['ba']), f3(r['cmean']), f3(r['cp50']), f3(r['tp50']), f3(r['over']), f3(r['cvb']), f3(r['scpu']), f3(r['ocpu'])))
+def med(k):
+    v = [r[k] for r in rows if r[k] is not None]
+    return statistics.median(v) if v else None
+print("  %-6s %8s %8.3f %9.3f %9s %10s %10s %10s %9s %11s %13s %12s %14s" % ("median", "", med('p50'), med('p99'), f3(med('bb')), f3(med('ba')),
+      f3(med('cmean')), f3(med('cp50')), f3(med('tp50')), f3(med('over')), f3(med('cvb')), f3(med('scpu')), f3(med('ocpu'))))
+o = med('over')
+print("  (compute = mean tfcc_session_run from /metrics, cmp_p50 / total_p50 = the server's compute / total p50 from the access log")
+print("   with --server-side; overhead = client p50 - mean(bench before, after); compute-bench = server compute p50 (else mean) -")
+print("   bench p50; srv_cpu/req = the server's CPU time (all threads, /proc) per request of the round, cpu-bench_cpu = that")
+print("   minus tfcc bench's cpu_ms_per_run: the server's own CPU cost per request, HTTP and kernel included; other processes")
+print("   still move it through shared caches and cores)")
+if o is not None:
+    print("  serving overhead at concurrency 1 (median of rounds): %.3f ms (target < 0.3)" % o)
+PY2
 }
 max_level=$(echo $LEVELS | tr ' ' '\n' | sort -n | tail -1)
 # warm-up at the highest concurrency (connection threads, buffers), then RSS is the baseline
@@ -161,7 +278,11 @@ for c in $LEVELS; do
   load_at=$(cut -d' ' -f1 /proc/loadavg)
   log_at=$(wc -l <"$WORK/server.log")
   cpu_at=$(server_cpu_ms)
-  line=$("${CLIENT_PREFIX[@]}" wrk -t$t -c"$c" -d"${SECONDS_PER}s" --timeout 10s -s "$HERE/serve_request.lua" "$URL" | grep RESULT)
+  if [ "$c" = 1 ] && [ "$HAVE_BENCH" = 1 ]; then
+    c1_rounds
+  else
+    line=$("${CLIENT_PREFIX[@]}" wrk -t$t -c"$c" -d"${SECONDS_PER}s" --timeout 10s -s "$HERE/serve_request.lua" "$URL" | grep RESULT)
+  fi
   cpu_end=$(server_cpu_ms)
   [ -z "$pub" ] || wait "$pub"
   [ -z "$rss_in" ] || wait "$rss_in"
@@ -173,19 +294,14 @@ for c in $LEVELS; do
     "$(awk -v a="$p99_ms" -v b="$p50_ms" 'BEGIN{r = 0; if (b > 0) r = a / b; printf "%.2f", r}')" "$cm" \
     $((errors_http + errors_socket)) "$(awk -v r="$rss" 'BEGIN{print r/1048576}')" "$load_at"
   echo "  server CPU time per request (all its threads): $(awk -v a="$cpu_at" -v b="$cpu_end" -v n="$requests" 'BEGIN{if (n > 0) printf "%.3f", (b - a) / n; else print "n/a"}') ms"
-  [ "$SERVER_SIDE" = 0 ] || server_side "$log_at"
+  [ "$SERVER_SIDE" = 0 ] || server_side "$log_at" $([ "$c" = 1 ] && [ "$HAVE_BENCH" = 1 ] && echo no-windows)
   if [ "$c" = 1 ]; then
     echo "  serving overhead at concurrency 1: p50 - mean compute = $(awk -v a="$p50_ms" -v b="$cm" 'BEGIN{printf "%.3f", a-b}') ms"
     # the same request to a model the server does not have: read, routed, answered 404, no
     # inference: what wrk, loopback and HTTP cost on this machine without the model
     fl=$(PATH_INFER=/v2/models/no_such_model/infer "${CLIENT_PREFIX[@]}" wrk -t1 -c1 -d"$(( SECONDS_PER < 5 ? SECONDS_PER : 5 ))s" --timeout 10s -s "$HERE/serve_request.lua" "$URL" | grep RESULT)
     echo "  transport floor (same request, unknown model: body read, 404, no inference): p50 $(echo "$fl" | sed 's/.*p50_ms=\([0-9.]*\).*/\1/') ms p99 $(echo "$fl" | sed 's/.*p99_ms=\([0-9.]*\).*/\1/') ms"
-    if "$TFCC" bench --help >/dev/null 2>&1; then
-      bt=${RT_THREADS:-$THREADS}
-      bp50=$("$TFCC" bench "$MODEL" --threads "$bt" --duration 3 --profile-runs 0 --json 2>/dev/null |
-        python3 -c 'import json,sys; print("%.3f" % json.load(sys.stdin)["latency_ms"]["p50"])' || echo n/a)
-      echo "  tfcc bench p50 (same model, --threads $bt): $bp50 ms -> serving overhead p50 = $(awk -v a="$p50_ms" -v b="$bp50" 'BEGIN{printf "%.3f", a-b}') ms (target < 0.3)"
-    fi
+    [ "$HAVE_BENCH" = 0 ] || c1_report
   fi
 done
 rss1=$(metric process_resident_memory_bytes)

@@ -75,6 +75,12 @@ typedef struct enc_ctx {
 static void encode_v2(void *ctx, const srv_version *v, const srv_request *req, const srv_outputs *outs,
                       srv_buf *b) {
   enc_ctx *e = ctx;
+  /* one allocation for the answer: the JSON header plus the binary outputs (not a chain of
+   * doublings from 256 bytes, each copying what was written) */
+  size_t want = 1024;
+  for (int i = 0; i < outs->n; i++)
+    if (req->want[i] && req->binary[i]) want += outs->info[i].bytes;
+  srv_buf_reserve(b, want);
   srv_buf_str(b, "{\"model_name\":");
   srv_buf_json_str(b, v->owner->cfg.name);
   srv_buf_printf(b, ",\"model_version\":\"%lld\"", v->version);
