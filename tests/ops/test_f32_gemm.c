@@ -186,7 +186,10 @@ int main(void) {
                                   * K blocks at every kernel's kc), with several row groups */
                                  {29, 70, 600}, {13, 40, 1030}, {9, 37, 2100},
                                  {500, 20, 40}, {1000, 9, 300},
-                                 {13, 130, 2100}};
+                                 {13, 130, 2100},
+                                 /* weights over 1 MiB swept by several tiles (the next
+                                  * block's prefetch shared by two) and a one-row last tile */
+                                 {49, 520, 600}};
   int tested = 0;
   for (int ki = 0; ki < tfcc_f32_gemm_kernel_count(); ki++) {
     const tfcc_f32_gemm_kernel *k = tfcc_f32_gemm_kernel_at(ki);
