@@ -167,14 +167,16 @@ static void im2col_slice(const gemm_job *j, size_t m0, size_t n, size_t k0, size
 }
 
 /* One tile: the one-row kernel for a single row, the half-width kernel for a panel at most
- * half full (N = 16 layers, N tails), else the full tile. */
+ * half full (N = 16 layers, N tails), the short-tile kernel for a few rows (a last tile of
+ * M = 12q + 2..4), else the full tile. */
 static inline void f32_tile(const tfcc_f32_gemm_kernel *k, size_t mr, size_t nc, size_t kc,
                             const float *const *a, size_t a_off, const float *w,
                             const float *bias, float *c, size_t c_stride, float lo, float hi,
                             const float *pf, size_t pf_lines) {
-  const tfcc_f32_gemm_fn f = mr == 1                             ? k->fn1
-                             : k->fn_half && 2 * nc <= (size_t)k->nr ? k->fn_half
-                                                                     : k->fn;
+  const tfcc_f32_gemm_fn f = mr == 1                               ? k->fn1
+                             : k->fn_half && 2 * nc <= (size_t)k->nr   ? k->fn_half
+                             : k->fn_small && mr <= (size_t)k->small_mr ? k->fn_small
+                                                                       : k->fn;
   f(mr, nc, kc, a, a_off, w, bias, c, c_stride, lo, hi, pf, pf_lines);
 }
 

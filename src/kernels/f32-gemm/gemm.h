@@ -49,6 +49,10 @@ typedef struct tfcc_f32_gemm_kernel {
   /* up to mr rows of a panel's first nr/2 columns (same panel layout), for panels with
    * nc <= nr/2 (N = 16 layers, N tails); NULL: fn */
   tfcc_f32_gemm_fn fn_half;
+  /* up to small_mr rows (2 .. small_mr) of a full panel, same layout: a short last tile
+   * (M = 12q + 4) at a fraction of fn's cost; NULL: fn */
+  int small_mr;
+  tfcc_f32_gemm_fn fn_small;
 } tfcc_f32_gemm_kernel;
 
 /* Best kernel at or below `isa` (never NULL: the generic C kernel is always there). */

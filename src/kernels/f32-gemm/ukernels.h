@@ -12,6 +12,7 @@
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_12x32_avx512);
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_1x32_avx512);
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_12x16_avx512);
+TFCC_F32_GEMM_DECL(tfcc_f32_gemm_4x32_avx512);
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_6x16_avx2);
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_1x16_avx2);
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_4x8_sse4);
