@@ -1,6 +1,7 @@
 /* Micro-benchmark of the f32 convolution driver (im2col groups / direct 1x1) with the best
  * GEMM kernel on the ResNet-50 and MobileNetV2 convolution shapes that need im2col (not a
- * test). Usage: f32_conv_bench [threads] [cold|warm] [shape indices, e.g. 3,7]. One thread reports the thread's CPU time
+ * test), and the 1x1 (direct) ones of both networks. Usage: f32_conv_bench [threads]
+ * [cold|warm] [shape indices, e.g. 3,7]. One thread reports the thread's CPU time
  * (steady on a shared machine); a pool reports wall time. `cold`: the calls rotate over
  * copies of the packed weights (about 128 MB in all), so every call reads its weights from
  * L3/DRAM as in a whole network (ResNet-50 holds 97 MB of weights) instead of from L2. */
@@ -29,6 +30,11 @@ int main(int argc, char **argv) {
       {56, 56, 64, 64, 3, 1, 1},  {28, 28, 128, 128, 3, 1, 1}, {14, 14, 256, 256, 3, 1, 1},
       {7, 7, 512, 512, 3, 1, 1},  {14, 14, 512, 512, 3, 1, 1}, {224, 224, 3, 64, 7, 2, 3},  {224, 224, 3, 32, 3, 2, 1},
       {14, 14, 1024, 2048, 1, 2, 0}, {7, 7, 2048, 512, 1, 1, 0}, {7, 7, 512, 2048, 1, 1, 0},
+      /* 10..: the other ResNet-50 1x1s and MobileNetV2's short-K expands / M = 49 1x1s */
+      {56, 56, 64, 256, 1, 1, 0}, {56, 56, 256, 64, 1, 1, 0}, {28, 28, 128, 512, 1, 1, 0},
+      {28, 28, 512, 128, 1, 1, 0}, {14, 14, 256, 1024, 1, 1, 0}, {14, 14, 1024, 256, 1, 1, 0},
+      {112, 112, 16, 96, 1, 1, 0}, {28, 28, 32, 192, 1, 1, 0},   {7, 7, 320, 1280, 1, 1, 0},
+      {7, 7, 960, 320, 1, 1, 0},
   };
   for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
     if (argc > 3) { /* only the listed shapes */

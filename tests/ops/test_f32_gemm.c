@@ -186,7 +186,12 @@ int main(void) {
                                   * K blocks at every kernel's kc), with several row groups */
                                  {29, 70, 600}, {13, 40, 1030}, {9, 37, 2100},
                                  {500, 20, 40}, {1000, 9, 300},
-                                 {13, 130, 2100}};
+                                 {13, 130, 2100},
+                                 /* weights over 1 MiB swept by several tiles (the next
+                                  * block's prefetch shared by two) and a one-row last tile */
+                                 {49, 520, 600},
+                                 /* short last tiles of 2, 3, 4 rows */
+                                 {14, 70, 9}, {27, 45, 300}, {196, 40, 64}};
   int tested = 0;
   for (int ki = 0; ki < tfcc_f32_gemm_kernel_count(); ki++) {
     const tfcc_f32_gemm_kernel *k = tfcc_f32_gemm_kernel_at(ki);
@@ -204,6 +209,10 @@ int main(void) {
     test_row_invariance(k, 7, 40, 33);
     test_row_invariance(k, 25, 300, 1000); /* weights over 1 MiB: K blocks when batched */
     test_row_invariance(k, 30, 40, 600); /* weights in L2: tile by tile over the K blocks */
+    /* short last tiles (M = 12q + 2..4: the few-row kernel where there is one) */
+    test_row_invariance(k, 28, 70, 300);
+    test_row_invariance(k, 14, 33, 20);
+    test_row_invariance(k, 27, 290, 1000);
     /* convolution: 1x1 in place (stride 1, 2), KxK with padding, strides, dilation */
     test_conv(k, NULL, 1, 5, 7, 3, 5, 1, 1, 1, 1, 1, 1, false, -INFINITY, INFINITY);
     test_conv(k, pool2, 2, 9, 6, 17, 33, 1, 1, 2, 2, 1, 1, false, 0.0f, INFINITY);

@@ -1,15 +1,22 @@
-/* f32 GEMM micro-kernels, AVX-512F: 12 rows x 32 columns (24 zmm accumulators), 12 x 16 for
- * half-full panels, and 1 x 32 (GEMV). Per k of the 12x32 tile: two panel loads, twelve
+/* f32 GEMM micro-kernels, AVX-512F: 12 rows x 32 columns (24 zmm accumulators), up to 4 x 32
+ * for short last tiles, 12 x 16 for half-full panels, and 1 x 32 (GEMV). Per k of the 12x32 tile: two panel loads, twelve
  * broadcasts from A, twenty-four FMAs (1.5x the FMAs per panel byte of an 8x32 tile; 24
  * accumulators + 2 panel vectors + 1 broadcast fit the 32 zmm registers). The accumulators
  * start from the panel's bias, or from C when a later K block adds onto it; clamp and
- * masked stores in the epilogue. Each k step prefetches the same share of the driver's next
- * block (pf) into L2: for the large-weight layers (ResNet-50's 7x7 stage, 9.4 MB per layer)
- * the first tile of a block then finds it there instead of waiting on L3/DRAM. */
+ * masked stores in the epilogue. With pf, each k step prefetches pf_lines lines of the
+ * driver's prefetch share into L2 (gemm.h): the driver spreads the next block over the first
+ * two tiles of a sweep, so the large-weight layers (ResNet-50's 7x7 stage, 9.4 MB per layer)
+ * stream their weights from L3/DRAM while they compute; the other tiles issue none. */
 #include <immintrin.h>
 #include <stdint.h>
 
 #include "kernels/f32-gemm/ukernels.h"
+/* Prefetch into L2 of pf_lines 64-byte lines per k step of the driver's share (gemm.h). */
+#define PF_1(k) _mm_prefetch((const char *)(pf + (k) * 16), _MM_HINT_T1);
+#define PF_2(k)                                                                  \
+  _mm_prefetch((const char *)(pf + (k) * 32), _MM_HINT_T1);                      \
+  _mm_prefetch((const char *)(pf + (k) * 32 + 16), _MM_HINT_T1);
+#define PF_0(k)
 
 static inline __mmask16 mask_lo(size_t nc) {
   return (__mmask16)(nc >= 16 ? 0xFFFFu : (1u << nc) - 1u);
@@ -64,34 +71,96 @@ TFCC_F32_GEMM_DECL(tfcc_f32_gemm_12x32_avx512) {
   v = _mm512_set1_ps(a##r[kk]);                                                  \
   c##r##0 = _mm512_fmadd_ps(v, b0, c##r##0);                                     \
   c##r##1 = _mm512_fmadd_ps(v, b1, c##r##1);
-#define STEP(k)                                                                  \
+#define STEP(k, PF)                                                              \
   do {                                                                           \
     const __m512 b0 = _mm512_load_ps(w + (k) * 32), b1 = _mm512_load_ps(w + (k) * 32 + 16); \
     __m512 v;                                                                    \
-    _mm_prefetch((const char *)(pf + (k) * 32), _MM_HINT_T1);                    \
-    _mm_prefetch((const char *)(pf + (k) * 32 + 16), _MM_HINT_T1);               \
+    PF(k)                                                                        \
     ROW(0, k) ROW(1, k) ROW(2, k) ROW(3, k) ROW(4, k) ROW(5, k)                  \
     ROW(6, k) ROW(7, k) ROW(8, k) ROW(9, k) ROW(10, k) ROW(11, k)                \
   } while (0)
+#define LOOP(PF)                                                                 \
+  for (; k + 4 <= kc; k += 4) {                                                  \
+    STEP(k, PF);                                                                 \
+    STEP(k + 1, PF);                                                             \
+    STEP(k + 2, PF);                                                             \
+    STEP(k + 3, PF);                                                             \
+  }                                                                              \
+  for (; k < kc; k++) STEP(k, PF);
   size_t k = 0;
-  for (; k + 4 <= kc; k += 4) {
-    STEP(k);
-    STEP(k + 1);
-    STEP(k + 2);
-    STEP(k + 3);
+  if (!pf || pf_lines == 0) {
+    LOOP(PF_0)
+  } else if (pf_lines == 1) {
+    LOOP(PF_1)
+  } else {
+    LOOP(PF_2)
   }
-  for (; k < kc; k++) STEP(k);
+#undef LOOP
 #undef STEP
 #undef ROW
   const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
   STORE2(0) STORE2(1) STORE2(2) STORE2(3) STORE2(4) STORE2(5)
   STORE2(6) STORE2(7) STORE2(8) STORE2(9) STORE2(10) STORE2(11)
 }
+/* Up to 4 rows x 32 columns: the last tile of M = 12q + 2..4 (ResNet-50's 14x14 stage,
+ * M = 196 = 16 x 12 + 4), which the 12-row tile would run at full cost for a third of its
+ * rows. Eight accumulators: one FMA chain per output, k in order (the same sums, bit for
+ * bit, as the 12-row tile); the chains' latency bounds it at about a third of a 12-row tile's
+ * time. Prefetches pf like the 12-row tile. */
+TFCC_F32_GEMM_DECL(tfcc_f32_gemm_4x32_avx512) {
+  const float *a0 = a[0] + a_off, *a1 = a[mr > 1 ? 1 : 0] + a_off;
+  const float *a2 = a[mr > 2 ? 2 : 0] + a_off, *a3 = a[mr > 3 ? 3 : 0] + a_off;
+  const __mmask16 m0 = mask_lo(nc), m1 = mask_hi(nc);
+  __m512 c00, c01, c10, c11, c20, c21, c30, c31;
+  if (bias) {
+    c00 = c10 = c20 = c30 = _mm512_load_ps(bias);
+    c01 = c11 = c21 = c31 = _mm512_load_ps(bias + 16);
+  } else {
+    INIT2(0) INIT2(1) INIT2(2) INIT2(3)
+  }
+#define ROW(r, kk)                                                               \
+  v = _mm512_set1_ps(a##r[kk]);                                                  \
+  c##r##0 = _mm512_fmadd_ps(v, b0, c##r##0);                                     \
+  c##r##1 = _mm512_fmadd_ps(v, b1, c##r##1);
+#define STEP(k, PF)                                                              \
+  do {                                                                           \
+    const __m512 b0 = _mm512_load_ps(w + (k) * 32), b1 = _mm512_load_ps(w + (k) * 32 + 16); \
+    __m512 v;                                                                    \
+    PF(k)                                                                        \
+    ROW(0, k) ROW(1, k) ROW(2, k) ROW(3, k)                                      \
+  } while (0)
+#define LOOP(PF)                                                                 \
+  for (; k + 4 <= kc; k += 4) {                                                  \
+    STEP(k, PF);                                                                 \
+    STEP(k + 1, PF);                                                             \
+    STEP(k + 2, PF);                                                             \
+    STEP(k + 3, PF);                                                             \
+  }                                                                              \
+  for (; k < kc; k++) STEP(k, PF);
+  size_t k = 0;
+  if (!pf || pf_lines == 0) {
+    LOOP(PF_0)
+  } else if (pf_lines == 1) {
+    LOOP(PF_1)
+  } else {
+    LOOP(PF_2)
+  }
+#undef LOOP
+#undef STEP
+#undef ROW
+  const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
+  STORE2(0) STORE2(1) STORE2(2) STORE2(3)
+}
+
 #undef INIT2
 #undef STORE2
+#undef PF_0
+#undef PF_1
+#undef PF_2
 
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_1x32_avx512) {
   (void)pf;
+  (void)pf_lines;
   (void)mr;
   (void)c_stride;
   const float *a0 = a[0] + a_off;
@@ -121,6 +190,7 @@ TFCC_F32_GEMM_DECL(tfcc_f32_gemm_1x32_avx512) {
  * panels (N = 16 layers, N tails of 16 or fewer). */
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_12x16_avx512) {
   (void)pf;
+  (void)pf_lines;
   const float *a0 = a[0] + a_off, *a1 = a[1] + a_off, *a2 = a[2] + a_off, *a3 = a[3] + a_off;
   const float *a4 = a[4] + a_off, *a5 = a[5] + a_off, *a6 = a[6] + a_off, *a7 = a[7] + a_off;
   const float *a8 = a[8] + a_off, *a9 = a[9] + a_off, *a10 = a[10] + a_off;

@@ -11,6 +11,7 @@ static inline float clampf(float v, float lo, float hi) {
 
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_4x8_scalar) {
   (void)pf;
+  (void)pf_lines;
   float acc[4][8];
   for (size_t i = 0; i < 4; i++)
     for (size_t j = 0; j < 8; j++)
@@ -33,6 +34,7 @@ TFCC_F32_GEMM_DECL(tfcc_f32_gemm_4x8_scalar) {
 
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_1x8_scalar) {
   (void)pf;
+  (void)pf_lines;
   (void)mr;
   (void)c_stride;
   float acc[8];

@@ -23,6 +23,7 @@ static inline void store_row(float *c, size_t nc, __m128 v0, __m128 v1, __m128 l
 
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_4x8_sse4) {
   (void)pf;
+  (void)pf_lines;
   const float *a0 = a[0] + a_off, *a1 = a[1] + a_off, *a2 = a[2] + a_off, *a3 = a[3] + a_off;
   float t[4][8];
   const float *i0 = tfcc_f32_gemm_row_init(t[0], 8, bias, c, nc);
@@ -54,6 +55,7 @@ TFCC_F32_GEMM_DECL(tfcc_f32_gemm_4x8_sse4) {
 
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_1x8_sse4) {
   (void)pf;
+  (void)pf_lines;
   (void)mr;
   (void)c_stride;
   const float *a0 = a[0] + a_off;

@@ -22,6 +22,7 @@ static inline void store_row(float *c, size_t nc, __m256 v0, __m256 v1, __m256 l
 
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_6x16_avx2) {
   (void)pf;
+  (void)pf_lines;
   const float *a0 = a[0] + a_off, *a1 = a[1] + a_off, *a2 = a[2] + a_off;
   const float *a3 = a[3] + a_off, *a4 = a[4] + a_off, *a5 = a[5] + a_off;
   float t[6][16];
@@ -64,6 +65,7 @@ TFCC_F32_GEMM_DECL(tfcc_f32_gemm_6x16_avx2) {
 
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_1x16_avx2) {
   (void)pf;
+  (void)pf_lines;
   (void)mr;
   (void)c_stride;
   const float *a0 = a[0] + a_off;

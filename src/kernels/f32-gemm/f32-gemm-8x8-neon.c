@@ -24,6 +24,7 @@ static inline void store_row(float *c, size_t nc, float32x4_t v0, float32x4_t v1
 
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_8x8_neon) {
   (void)pf;
+  (void)pf_lines;
   float32x4_t acc[8][2];
   for (size_t i = 0; i < 8; i++) {
     float t[8];
@@ -47,6 +48,7 @@ TFCC_F32_GEMM_DECL(tfcc_f32_gemm_8x8_neon) {
 
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_1x8_neon) {
   (void)pf;
+  (void)pf_lines;
   (void)mr;
   (void)c_stride;
   float t[8];

@@ -30,11 +30,14 @@
  * from bias (the panel's NR bias floats: the first K block) or, bias == NULL, from C's
  * current values (a later block adds onto the earlier ones). Every block clamps to
  * [lo, hi]: the driver passes +-infinity except for the last. c row i at c + i * c_stride.
- * pf: the weights the driver runs next (kc x NR floats), which a kernel may prefetch while
- * it computes (a hint: never dereferenced; the AVX-512 12x32 kernel uses it). */
+ * pf: NULL, or the share of the weights the driver runs next that this call may prefetch
+ * while it computes: pf_lines (1 or 2) 64-byte lines per k step, kc * pf_lines lines from pf
+ * (2: a whole kc x 32-float block; 1: half of one, the driver handing the two halves of a
+ * block to two tiles). A hint: never dereferenced; the AVX-512 12x32 kernel uses it. */
 typedef void (*tfcc_f32_gemm_fn)(size_t mr, size_t nc, size_t kc, const float *const *a,
                                  size_t a_off, const float *w, const float *bias, float *c,
-                                 size_t c_stride, float lo, float hi, const float *pf);
+                                 size_t c_stride, float lo, float hi, const float *pf,
+                                 size_t pf_lines);
 
 typedef struct tfcc_f32_gemm_kernel {
   const char *name;  /* "f32-gemm-12x32-avx512" */
@@ -46,6 +49,10 @@ typedef struct tfcc_f32_gemm_kernel {
   /* up to mr rows of a panel's first nr/2 columns (same panel layout), for panels with
    * nc <= nr/2 (N = 16 layers, N tails); NULL: fn */
   tfcc_f32_gemm_fn fn_half;
+  /* up to small_mr rows (2 .. small_mr) of a full panel, same layout: a short last tile
+   * (M = 12q + 4) at a fraction of fn's cost; NULL: fn */
+  int small_mr;
+  tfcc_f32_gemm_fn fn_small;
 } tfcc_f32_gemm_kernel;
 
 /* Best kernel at or below `isa` (never NULL: the generic C kernel is always there). */
@@ -113,7 +120,7 @@ static inline void tfcc_f32_panel_row(const tfcc_f32_packed *p, size_t pi, size_
     const bool last = k0 + kn >= K;
     p->k->fn1(1, nc, kn, rows, k0, tfcc_f32_panel_block(p, pi, k0),
               k0 == 0 && !add ? tfcc_f32_panel_bias(p, pi) : NULL, c, 0,
-              last && !add ? lo : -INFINITY, last && !add ? hi : INFINITY, NULL);
+              last && !add ? lo : -INFINITY, last && !add ? hi : INFINITY, NULL, 0);
     k0 += kn;
   } while (k0 < K);
 }

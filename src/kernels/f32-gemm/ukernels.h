@@ -7,11 +7,12 @@
 #define TFCC_F32_GEMM_DECL(name)                                                          \
   void name(size_t mr, size_t nc, size_t kc, const float *const *a, size_t a_off,        \
             const float *w, const float *bias, float *c, size_t c_stride, float lo, float hi, \
-            const float *pf)
+            const float *pf, size_t pf_lines)
 
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_12x32_avx512);
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_1x32_avx512);
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_12x16_avx512);
+TFCC_F32_GEMM_DECL(tfcc_f32_gemm_4x32_avx512);
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_6x16_avx2);
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_1x16_avx2);
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_4x8_sse4);
