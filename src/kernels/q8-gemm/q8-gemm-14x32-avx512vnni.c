@@ -123,23 +123,39 @@ TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_14x32_avx512vnni) {
 }
 
 /* Sum of n bytes (int8 when is_signed, else uint8), modulo 2^32: vpdpbusd against a vector
- * of ones (s8) or vpsadbw against zero (u8), 64 bytes per step, a masked load for the tail. */
+ * of ones (s8) or vpsadbw against zero (u8), 64 bytes per step into four accumulators in turn
+ * (one alone would wait for the previous step's sum: a deep im2col row took as long as a
+ * sixth of its tile's GEMM), a masked load for the tail. */
 uint32_t tfcc_q8_row_sum_avx512vnni(const uint8_t *x, size_t n, bool is_signed) {
-  __m512i acc = _mm512_setzero_si512();
   const __m512i ones = _mm512_set1_epi8(1), zero = _mm512_setzero_si512();
+  __m512i a0 = zero, a1 = zero, a2 = zero, a3 = zero;
   size_t i = 0;
   if (is_signed) {
-    for (; i + 64 <= n; i += 64) acc = _mm512_dpbusd_epi32(acc, ones, _mm512_loadu_si512(x + i));
+    for (; i + 256 <= n; i += 256) {
+      a0 = _mm512_dpbusd_epi32(a0, ones, _mm512_loadu_si512(x + i));
+      a1 = _mm512_dpbusd_epi32(a1, ones, _mm512_loadu_si512(x + i + 64));
+      a2 = _mm512_dpbusd_epi32(a2, ones, _mm512_loadu_si512(x + i + 128));
+      a3 = _mm512_dpbusd_epi32(a3, ones, _mm512_loadu_si512(x + i + 192));
+    }
+    for (; i + 64 <= n; i += 64) a1 = _mm512_dpbusd_epi32(a1, ones, _mm512_loadu_si512(x + i));
     if (i < n) {
       const __mmask64 m = (__mmask64)(~0ull >> (64 - (n - i)));
-      acc = _mm512_dpbusd_epi32(acc, ones, _mm512_maskz_loadu_epi8(m, x + i));
+      a2 = _mm512_dpbusd_epi32(a2, ones, _mm512_maskz_loadu_epi8(m, x + i));
     }
-    return (uint32_t)_mm512_reduce_add_epi32(acc);
+    return (uint32_t)_mm512_reduce_add_epi32(
+        _mm512_add_epi32(_mm512_add_epi32(a0, a1), _mm512_add_epi32(a2, a3)));
   }
-  for (; i + 64 <= n; i += 64) acc = _mm512_add_epi64(acc, _mm512_sad_epu8(_mm512_loadu_si512(x + i), zero));
+  for (; i + 256 <= n; i += 256) {
+    a0 = _mm512_add_epi64(a0, _mm512_sad_epu8(_mm512_loadu_si512(x + i), zero));
+    a1 = _mm512_add_epi64(a1, _mm512_sad_epu8(_mm512_loadu_si512(x + i + 64), zero));
+    a2 = _mm512_add_epi64(a2, _mm512_sad_epu8(_mm512_loadu_si512(x + i + 128), zero));
+    a3 = _mm512_add_epi64(a3, _mm512_sad_epu8(_mm512_loadu_si512(x + i + 192), zero));
+  }
+  for (; i + 64 <= n; i += 64) a1 = _mm512_add_epi64(a1, _mm512_sad_epu8(_mm512_loadu_si512(x + i), zero));
   if (i < n) {
     const __mmask64 m = (__mmask64)(~0ull >> (64 - (n - i)));
-    acc = _mm512_add_epi64(acc, _mm512_sad_epu8(_mm512_maskz_loadu_epi8(m, x + i), zero));
+    a2 = _mm512_add_epi64(a2, _mm512_sad_epu8(_mm512_maskz_loadu_epi8(m, x + i), zero));
   }
-  return (uint32_t)_mm512_reduce_add_epi64(acc);
+  return (uint32_t)_mm512_reduce_add_epi64(
+      _mm512_add_epi64(_mm512_add_epi64(a0, a1), _mm512_add_epi64(a2, a3)));
 }
