@@ -15,7 +15,8 @@
  * every saturation on the way is monotone and the identity on [act_min, act_max].
  * Fixed-point (REFERENCE) requantization runs in the kernel too (fixq_apply).
  * While the depth loop runs it prefetches the lines the driver names (tfcc_q8_out.pf: the next
- * weight panel) into L2, one or two per group of 4 depth bytes. */
+ * weight panel) into L2, one or two per group of 4 depth bytes, and where the driver asks
+ * (pf_ahead) the two lines of its own panel pf_ahead bytes ahead into L1. */
 #include <immintrin.h>
 #include <string.h>
 
@@ -74,13 +75,17 @@
       enum { TAIL = 0 };                                                                  \
       const char *pf = (const char *)o->pf;                                               \
       size_t pf_n = pf ? (size_t)(o->pf_end - o->pf) : 0;                                 \
-      const size_t pf_step = o->pf_step;                                                  \
+      const size_t pf_step = o->pf_step, ahead = o->pf_ahead;                             \
       for (; k + 4 <= kc; k += 4) {                                                       \
         if (pf_n && !((k >> 2) & o->pf_skip)) {                                           \
           _mm_prefetch(pf, _MM_HINT_T1);                                                  \
           _mm_prefetch(pf + (pf_n > 64 ? pf_step - 64 : 0), _MM_HINT_T1);                 \
           pf += pf_n > pf_step ? pf_step : pf_n;                                          \
           pf_n = pf_n > pf_step ? pf_n - pf_step : 0;                                     \
+        }                                                                                 \
+        if (ahead) {                                                                      \
+          _mm_prefetch((const char *)pw + ahead, _MM_HINT_T0);                            \
+          _mm_prefetch((const char *)pw + ahead + 64, _MM_HINT_T0);                       \
         }                                                                                 \
         STEP;                                                                             \
       }                                                                                   \
