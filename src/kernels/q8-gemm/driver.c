@@ -338,6 +338,28 @@ static void q8_task(void *ctx, size_t task, int thread) {
   }
 }
 
+/* Row tiles per task with `threads` threads: the largest count up to `tpt` whose tasks share
+ * out evenly, in row tiles per thread (each task has n_blocks equal parts, so only the row
+ * chunks matter). 14 tiles (a 14x14 layer) in chunks of 2 make 7 tasks, 4 on one thread and 3
+ * on the other, so 8/7 of the even time; chunks of 1 make 14 tasks, 7 each. A smaller count
+ * is taken only when it shortens the busiest thread by more than 1/32 (more tasks cost a
+ * little each). */
+static size_t balanced_tiles_per_task(size_t m_tiles, size_t tpt, size_t threads) {
+  size_t best = tpt, best_load = 0;
+  const size_t lo = tpt / 4 > 1 ? tpt / 4 : 1;
+  for (size_t c = tpt; c >= lo; c--) {
+    const size_t tasks = (m_tiles + c - 1) / c;
+    /* busiest thread: ceil(tasks / threads) tasks, the last one possibly short */
+    size_t load = (tasks + threads - 1) / threads * c;
+    if (load > m_tiles) load = m_tiles;
+    if (best_load == 0 || load * 32 + load < best_load * 32) {
+      best = c;
+      best_load = load;
+    }
+  }
+  return best;
+}
+
 static void run_job(struct tfcc_threadpool *pool, q8_job *j) {
   const tfcc_q8_gemm_kernel *k = j->p->k;
   if (j->m == 0 || j->p->n == 0) return;
@@ -377,6 +399,7 @@ static void run_job(struct tfcc_threadpool *pool, q8_job *j) {
   j->panels_per_block = ppb;
   j->n_blocks = n_blocks;
   j->tiles_per_task = (j->m_tiles + m_chunks - 1) / m_chunks;
+  if (threads > 1) j->tiles_per_task = balanced_tiles_per_task(j->m_tiles, j->tiles_per_task, threads);
   j->m_chunks = (j->m_tiles + j->tiles_per_task - 1) / j->tiles_per_task;
   tfcc_threadpool_run(pool, j->m_chunks * j->n_blocks, q8_task, j);
 }
