@@ -105,6 +105,9 @@ int main(void) {
          4 row tiles (the 7x7 stage of ResNet) and in place (1x1, strided) */
       test_conv(k, pl, q, 1, 7, 7, 40, 70, 3, 3, 1, 1, 1, 1, true, ci % 2 == 0);
       test_conv(k, pl, q, 1, 13, 13, 67, 97, 1, 1, 2, 2, 1, 1, false, true);
+      /* 14 row tiles (a 14x14 layer: on 2 threads, tasks of one tile each) with a depth the
+         driver has the kernel prefetch ahead in (K >= 512) */
+      if (ci % 2 == 1) test_conv(k, pl, q, 1, 14, 14, 64, 40, 3, 3, 1, 1, 1, 1, true, true);
       /* weights larger than one cache block (several N blocks per row tile) */
       if (ci % 4 == 0) test_conv(k, pl, q, 1, 1, 3, 1101, 1000, 1, 1, 1, 1, 1, 1, false, true);
     }

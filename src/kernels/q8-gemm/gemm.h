@@ -51,6 +51,10 @@ typedef struct tfcc_q8_out {
      stream in during the compute instead of stalling the first tile that reads them. */
   const uint8_t *pf, *pf_end;
   size_t pf_step, pf_skip;
+  /* Software prefetch into L1 of the panel being read, this many bytes ahead of the depth loop
+     (0: none; kernels may ignore it). The driver sets it for deep panels that row tiles read
+     from L2 (or further: the first tile), where the hardware prefetcher falls behind. */
+  size_t pf_ahead;
 } tfcc_q8_out;
 
 /* One tile: rows i < mr (a[i] valid for i < MR; rows >= mr alias row 0 and are not

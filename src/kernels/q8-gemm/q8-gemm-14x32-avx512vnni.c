@@ -15,7 +15,8 @@
  * every saturation on the way is monotone and the identity on [act_min, act_max].
  * Fixed-point (REFERENCE) requantization runs in the kernel too (fixq_apply).
  * While the depth loop runs it prefetches the lines the driver names (tfcc_q8_out.pf: the next
- * weight panel) into L2, one or two per group of 4 depth bytes. */
+ * weight panel) into L2, one or two per group of 4 depth bytes, and where the driver asks
+ * (pf_ahead) the two lines of its own panel pf_ahead bytes ahead into L1. */
 #include <immintrin.h>
 #include <string.h>
 
@@ -74,13 +75,17 @@
       enum { TAIL = 0 };                                                                  \
       const char *pf = (const char *)o->pf;                                               \
       size_t pf_n = pf ? (size_t)(o->pf_end - o->pf) : 0;                                 \
-      const size_t pf_step = o->pf_step;                                                  \
+      const size_t pf_step = o->pf_step, ahead = o->pf_ahead;                             \
       for (; k + 4 <= kc; k += 4) {                                                       \
         if (pf_n && !((k >> 2) & o->pf_skip)) {                                           \
           _mm_prefetch(pf, _MM_HINT_T1);                                                  \
           _mm_prefetch(pf + (pf_n > 64 ? pf_step - 64 : 0), _MM_HINT_T1);                 \
           pf += pf_n > pf_step ? pf_step : pf_n;                                          \
           pf_n = pf_n > pf_step ? pf_n - pf_step : 0;                                     \
+        }                                                                                 \
+        if (ahead) {                                                                      \
+          _mm_prefetch((const char *)pw + ahead, _MM_HINT_T0);                            \
+          _mm_prefetch((const char *)pw + ahead + 64, _MM_HINT_T0);                       \
         }                                                                                 \
         STEP;                                                                             \
       }                                                                                   \
@@ -123,23 +128,39 @@ TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_14x32_avx512vnni) {
 }
 
 /* Sum of n bytes (int8 when is_signed, else uint8), modulo 2^32: vpdpbusd against a vector
- * of ones (s8) or vpsadbw against zero (u8), 64 bytes per step, a masked load for the tail. */
+ * of ones (s8) or vpsadbw against zero (u8), 64 bytes per step into four accumulators in turn
+ * (with one, every step waits for the previous step's sum: 5 cycles per 64 bytes of a deep
+ * im2col row), a masked load for the tail. */
 uint32_t tfcc_q8_row_sum_avx512vnni(const uint8_t *x, size_t n, bool is_signed) {
-  __m512i acc = _mm512_setzero_si512();
   const __m512i ones = _mm512_set1_epi8(1), zero = _mm512_setzero_si512();
+  __m512i a0 = zero, a1 = zero, a2 = zero, a3 = zero;
   size_t i = 0;
   if (is_signed) {
-    for (; i + 64 <= n; i += 64) acc = _mm512_dpbusd_epi32(acc, ones, _mm512_loadu_si512(x + i));
+    for (; i + 256 <= n; i += 256) {
+      a0 = _mm512_dpbusd_epi32(a0, ones, _mm512_loadu_si512(x + i));
+      a1 = _mm512_dpbusd_epi32(a1, ones, _mm512_loadu_si512(x + i + 64));
+      a2 = _mm512_dpbusd_epi32(a2, ones, _mm512_loadu_si512(x + i + 128));
+      a3 = _mm512_dpbusd_epi32(a3, ones, _mm512_loadu_si512(x + i + 192));
+    }
+    for (; i + 64 <= n; i += 64) a1 = _mm512_dpbusd_epi32(a1, ones, _mm512_loadu_si512(x + i));
     if (i < n) {
       const __mmask64 m = (__mmask64)(~0ull >> (64 - (n - i)));
-      acc = _mm512_dpbusd_epi32(acc, ones, _mm512_maskz_loadu_epi8(m, x + i));
+      a2 = _mm512_dpbusd_epi32(a2, ones, _mm512_maskz_loadu_epi8(m, x + i));
     }
-    return (uint32_t)_mm512_reduce_add_epi32(acc);
+    return (uint32_t)_mm512_reduce_add_epi32(
+        _mm512_add_epi32(_mm512_add_epi32(a0, a1), _mm512_add_epi32(a2, a3)));
   }
-  for (; i + 64 <= n; i += 64) acc = _mm512_add_epi64(acc, _mm512_sad_epu8(_mm512_loadu_si512(x + i), zero));
+  for (; i + 256 <= n; i += 256) {
+    a0 = _mm512_add_epi64(a0, _mm512_sad_epu8(_mm512_loadu_si512(x + i), zero));
+    a1 = _mm512_add_epi64(a1, _mm512_sad_epu8(_mm512_loadu_si512(x + i + 64), zero));
+    a2 = _mm512_add_epi64(a2, _mm512_sad_epu8(_mm512_loadu_si512(x + i + 128), zero));
+    a3 = _mm512_add_epi64(a3, _mm512_sad_epu8(_mm512_loadu_si512(x + i + 192), zero));
+  }
+  for (; i + 64 <= n; i += 64) a1 = _mm512_add_epi64(a1, _mm512_sad_epu8(_mm512_loadu_si512(x + i), zero));
   if (i < n) {
     const __mmask64 m = (__mmask64)(~0ull >> (64 - (n - i)));
-    acc = _mm512_add_epi64(acc, _mm512_sad_epu8(_mm512_maskz_loadu_epi8(m, x + i), zero));
+    a2 = _mm512_add_epi64(a2, _mm512_sad_epu8(_mm512_maskz_loadu_epi8(m, x + i), zero));
   }
-  return (uint32_t)_mm512_reduce_add_epi64(acc);
+  return (uint32_t)_mm512_reduce_add_epi64(
+      _mm512_add_epi64(_mm512_add_epi64(a0, a1), _mm512_add_epi64(a2, a3)));
 }
