@@ -119,7 +119,9 @@ static const kernel_family k_families[] = {
     {"concat", "CONCATENATION, SPLIT, SPLIT_V (strided block copies, any dtype; uint8 requantized "
                "inputs through q8-lut tables)",
      {{TFCC_ISA_GENERIC, "concat-copy"}}},
-    {"copy", "PAD, TRANSPOSE, SLICE, GATHER, RESIZE_*", {{TFCC_ISA_GENERIC, "ref"}}},
+    {"pad", "PAD, PADV2 (constant, any dtype: one pass over the output, rows split over the pool)",
+     {{TFCC_ISA_GENERIC, "pad-copy"}}},
+    {"copy", "TRANSPOSE, SLICE, GATHER, RESIZE_*, MIRROR_PAD", {{TFCC_ISA_GENERIC, "ref"}}},
     {"quantize", "QUANTIZE, DEQUANTIZE (per-tensor; builtin 8-bit requantize: quantize-lut table)",
      {{TFCC_ISA_GENERIC, "quantize-scalar"},
       {TFCC_ISA_SSE4, "quantize-sse4"},

@@ -15,5 +15,7 @@ tfcc_status tfcc_pad_prepare_common(tfcc_op_ctx *ctx, const char *op, int32_t mi
 void tfcc_pad_zero_value(const tfcc_tensor *out, uint8_t value[8]);
 /* eval for PAD / PADV2 with the pad element at value. */
 tfcc_status tfcc_pad_eval_common(tfcc_op_ctx *ctx, const char *op, const void *value);
+/* The kernel name PAD / PADV2 report (kernels/f32-copy/pad.c, any dtype). */
+const char *tfcc_pad_kernel_name(const tfcc_op_ctx *ctx);
 
 #endif

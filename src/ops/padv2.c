@@ -44,4 +44,5 @@ static tfcc_status padv2_eval(tfcc_op_ctx *ctx) {
   return tfcc_pad_eval_common(ctx, OP, value);
 }
 
-const tfcc_op_def tfcc_op_padv2 = {.name = OP, .prepare = padv2_prepare, .eval = padv2_eval};
+const tfcc_op_def tfcc_op_padv2 = {.name = OP, .prepare = padv2_prepare, .eval = padv2_eval,
+                                   .kernel = tfcc_pad_kernel_name};

@@ -2,7 +2,7 @@
  * kernel: 3x3 and 5x5 at stride 1 and 2 (the unrolled interior), other filter sizes,
  * dilation, padding, channel counts around the vector block (1, 7, 32, 33, 67), batches,
  * activations, with and without bias, depth multipliers 1, 2 and 3, inline and on a 2-thread
- * pool; wide layers (256, 259 channels) on small images. */
+ * pool; MobileNet's widths (96, 144, 192); wide layers (256, 259 channels) on small images. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +120,23 @@ int main(void) {
       /* rows entirely padding (SAME with a tall window) and 16-wide rows */
       test_dw(k, p, 1, 2, 16, c, 5, 5, 1, 1, 1, 1, true, true, -INFINITY, INFINITY);
       test_dw(k, p, 1, 16, 16, c, 3, 3, 2, 1, 1, 1, true, true, 0.0f, 6.0f);
+    }
+  }
+  /* MobileNet's widths under 256 (AVX-512 compiles the interior rows with these channel
+   * counts as constants): stride 1 and 2, SAME and VALID, 2 output rows per pass and 1 */
+  static const int mobile[] = {96, 144, 192};
+  for (int ki = 0; ki < tfcc_f32_dwconv_kernel_count(); ki++) {
+    const tfcc_f32_dwconv_kernel *k = tfcc_f32_dwconv_kernel_at(ki);
+    if (!runnable(k->isa, best)) continue;
+    for (size_t ci = 0; ci < sizeof mobile / sizeof mobile[0]; ci++) {
+      const int c = mobile[ci];
+      tfcc_threadpool *p = ci % 2 ? pool2 : NULL;
+      for (int s = 1; s <= 2; s++) {
+        test_dw(k, p, 1, 13, 17, c, 3, 3, s, s, 1, 1, true, true, 0.0f, 6.0f);
+        test_dw(k, p, 2, 9, 12, c, 3, 3, s, s, 1, 1, false, false, -INFINITY, INFINITY);
+      }
+      test_dw(k, p, 1, 11, 19, c, 3, 3, 2, 1, 1, 1, true, true, -1.0f, 1.0f);
+      test_dw(k, p, 1, 10, 21, c, 3, 3, 1, 2, 1, 1, false, true, -INFINITY, INFINITY);
     }
   }
   /* wide layers on small images (the padded-tile path: >= 256 channels, the padded window
