@@ -1,0 +1,13 @@
+/* q8-fc-small dispatch table: the best variant the model's ISA level allows. NEON builds use
+ * the generic variant (no NEON variant yet). */
+#include "kernels/dispatch_table.h"
+#include "kernels/q8-fc-small/fc_small.h"
+
+static const tfcc_q8_fcs_kernel kernels[] = {
+#if defined(__x86_64__) || defined(__i386__)
+    {"q8-fc-small-16-avx512", TFCC_ISA_AVX512, tfcc_q8_fcs_avx512},
+    {"q8-fc-small-8-avx2", TFCC_ISA_AVX2, tfcc_q8_fcs_avx2},
+#endif
+    {"q8-fc-small-scalar", TFCC_ISA_GENERIC, tfcc_q8_fcs_scalar},
+};
+TFCC_DISPATCH_TABLE_FNS(tfcc_q8_fcs, tfcc_q8_fcs_kernel)
