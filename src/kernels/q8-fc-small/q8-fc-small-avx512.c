@@ -1,7 +1,9 @@
 /* q8-fc-small, AVX-512 (F/BW): the input row widened to int16 once (pairs of depth positions
- * as dwords), then per 16 columns one broadcast + VPMADDWD + VPADDD per pair (wrapping, as the
- * reference's int32 sum), and the output stage of the q8 GEMM kernels: float (XNNPACK fp32) or
- * the exact fixed-point MultiplyByQuantizedMultiplier of requant-avx512.h. */
+ * as dwords: in a register up to depth 32, else on the stack), then per 16 columns one
+ * broadcast + VPMADDWD + VPADDD per pair (wrapping, as the reference's int32 sum), and
+ * requantization: float (XNNPACK fp32) or the exact fixed-point MultiplyByQuantizedMultiplier
+ * of the q8 GEMM's requant-avx512.h. Tiny layers are latency chains (each layer reads what the
+ * previous one stored), so the short path avoids store-to-load round trips. */
 #include <immintrin.h>
 
 #include "kernels/q8-fc-small/fc_small.h"
@@ -18,13 +20,74 @@ static inline void widen_row(const uint8_t *xr, size_t K, bool is_signed, int32_
   }
 }
 
+/* Up to 32 bytes of a row widened to int16 in a register (zero past K); plain loads where
+ * whole 16-byte pieces are in bounds, so a row the previous layer just stored is forwarded
+ * from the store buffer instead of waiting for it to reach the cache. */
+static inline __m512i widen_short(const uint8_t *xr, size_t K, bool is_signed) {
+  __m256i v;
+  if (K >= 16) {
+    const __m128i a = _mm_loadu_si128((const __m128i *)(const void *)xr);
+    const __m128i b = K > 16 ? _mm_maskz_loadu_epi8((__mmask16)((1u << (K - 16)) - 1u), xr + 16)
+                             : _mm_setzero_si128();
+    v = _mm256_inserti128_si256(_mm256_castsi128_si256(a), b, 1);
+  } else {
+    v = _mm256_maskz_loadu_epi8((__mmask32)((1u << K) - 1u), xr);
+  }
+  return is_signed ? _mm512_cvtepi8_epi16(v) : _mm512_cvtepu8_epi16(v);
+}
+
+/* Requantization of 16 columns from column j: float (XNNPACK fp32: clamp to hi in float, round
+ * half to even, clamp to lo in integers, which equals clamping in float before rounding since
+ * lo and hi are integers and a value below -2^31 converts to INT32_MIN) or fixed point. */
+static inline __m512i requant16(const tfcc_q8_fcs_packed *p, size_t j, __m512i acc) {
+  const __m512i zp = _mm512_set1_epi32(p->zp);
+  if (p->fp32) {
+    __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(acc), _mm512_load_ps(p->scale + j));
+    f = _mm512_min_ps(f, _mm512_set1_ps(p->hi));
+    const __m512i i = _mm512_max_epi32(_mm512_cvtps_epi32(f), _mm512_set1_epi32(p->act_min - p->zp));
+    return _mm512_add_epi32(i, zp);
+  }
+  const tfcc_q8_out o = {.mult = p->mult + j, .shift = p->shift + j, .mult_stride = 1};
+  const fixq fq = fixq_load(&o, 0, 16);
+  return fixq_apply(acc, &fq, zp, _mm512_set1_epi32(p->act_min), _mm512_set1_epi32(p->act_max));
+}
+
+/* 16 output bytes (fewer at the row's end); v is within the storage type, so the truncating
+ * narrow keeps its value. A whole piece is a plain store (forwards to the next layer's load). */
+static inline void store16(uint8_t *y, size_t left, __m512i v) {
+  if (left >= 16)
+    _mm_storeu_si128((__m128i *)(void *)y, _mm512_cvtepi32_epi8(v));
+  else
+    _mm512_mask_cvtepi32_storeu_epi8(y, (__mmask16)((1u << left) - 1u), v);
+}
+
 void tfcc_q8_fcs_avx512(const tfcc_q8_fcs_packed *p, size_t batches, const void *x, void *y) {
-  _Alignas(64) int32_t xp[TFCC_Q8_FCS_MAX_K / 2 + 16];
   const size_t K = (size_t)p->kdim, N = (size_t)p->n, npad = (size_t)p->npad;
   const size_t kpairs = (size_t)p->kpairs, wstride = npad * 2;
-  const __m512i zp = _mm512_set1_epi32(p->zp);
-  const __m512i amin = _mm512_set1_epi32(p->act_min), amax = _mm512_set1_epi32(p->act_max);
-  const __m512 lo = _mm512_set1_ps(p->lo), hi = _mm512_set1_ps(p->hi);
+  if (K <= 32) { /* the row's pairs stay in one register: broadcast by permute */
+    for (size_t b = 0; b < batches; b++) {
+      const __m512i xw = widen_short((const uint8_t *)x + b * K, K, p->is_signed);
+      uint8_t *yr = (uint8_t *)y + b * N;
+      for (size_t j = 0; j < N; j += 16) {
+        const int16_t *w = p->w + j * 2;
+        __m512i acc0 = _mm512_load_si512((const void *)(p->bias + j));
+        __m512i acc1 = _mm512_setzero_si512();
+        size_t q = 0;
+        for (; q + 2 <= kpairs; q += 2, w += 2 * wstride) {
+          const __m512i x0 = _mm512_permutexvar_epi32(_mm512_set1_epi32((int)q), xw);
+          const __m512i x1 = _mm512_permutexvar_epi32(_mm512_set1_epi32((int)q + 1), xw);
+          acc0 = _mm512_add_epi32(acc0, _mm512_madd_epi16(x0, _mm512_load_si512((const void *)w)));
+          acc1 = _mm512_add_epi32(acc1, _mm512_madd_epi16(x1, _mm512_load_si512((const void *)(w + wstride))));
+        }
+        if (q < kpairs)
+          acc0 = _mm512_add_epi32(acc0, _mm512_madd_epi16(_mm512_permutexvar_epi32(_mm512_set1_epi32((int)q), xw),
+                                                          _mm512_load_si512((const void *)w)));
+        store16(yr + j, N - j, requant16(p, j, _mm512_add_epi32(acc0, acc1)));
+      }
+    }
+    return;
+  }
+  _Alignas(64) int32_t xp[TFCC_Q8_FCS_MAX_K / 2 + 16];
   for (size_t b = 0; b < batches; b++) {
     widen_row((const uint8_t *)x + b * K, K, p->is_signed, xp);
     uint8_t *yr = (uint8_t *)y + b * N;
@@ -33,31 +96,16 @@ void tfcc_q8_fcs_avx512(const tfcc_q8_fcs_packed *p, size_t batches, const void 
       __m512i acc0 = _mm512_load_si512((const void *)(p->bias + j));
       __m512i acc1 = _mm512_setzero_si512();
       size_t q = 0;
-      for (; q + 2 <= kpairs; q += 2) {
+      for (; q + 2 <= kpairs; q += 2, w += 2 * wstride) {
         acc0 = _mm512_add_epi32(acc0, _mm512_madd_epi16(_mm512_set1_epi32(xp[q]),
                                                         _mm512_load_si512((const void *)w)));
         acc1 = _mm512_add_epi32(acc1, _mm512_madd_epi16(_mm512_set1_epi32(xp[q + 1]),
                                                         _mm512_load_si512((const void *)(w + wstride))));
-        w += 2 * wstride;
       }
       if (q < kpairs)
         acc0 = _mm512_add_epi32(acc0, _mm512_madd_epi16(_mm512_set1_epi32(xp[q]),
                                                         _mm512_load_si512((const void *)w)));
-      const __m512i acc = _mm512_add_epi32(acc0, acc1);
-      __m512i v;
-      if (p->fp32) {
-        __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(acc), _mm512_load_ps(p->scale + j));
-        f = _mm512_min_ps(_mm512_max_ps(f, lo), hi);
-        v = _mm512_add_epi32(_mm512_cvtps_epi32(f), zp);
-      } else {
-        const tfcc_q8_out o = {.mult = p->mult + j, .shift = p->shift + j, .mult_stride = 1};
-        const fixq fq = fixq_load(&o, 0, 16);
-        v = fixq_apply(acc, &fq, zp, amin, amax);
-      }
-      const size_t left = N - j;
-      const __mmask16 m = left >= 16 ? (__mmask16)0xFFFFu : (__mmask16)((1u << left) - 1u);
-      /* v is within the storage type: the truncating narrow keeps its value */
-      _mm512_mask_cvtepi32_storeu_epi8(yr + j, m, v);
+      store16(yr + j, N - j, requant16(p, j, _mm512_add_epi32(acc0, acc1)));
     }
   }
 }
