@@ -27,10 +27,11 @@
 
 /* Limits of the small path: depth (the kernels widen one input row on the stack), weights
  * (units x depth) and work per call (batches x units x depth multiply-adds); beyond them the
- * q8 GEMM (tiled, threaded, VNNI) is faster. */
+ * q8 GEMM (tiled, threaded, VNNI) is faster (build/bench/q8_fc_small_bench: at 16384 MACs the
+ * two are even at batch 1 and 2, and the GEMM is 1.4-2.5x faster at 32768 with 2+ batches). */
 #define TFCC_Q8_FCS_MAX_K 1024
 #define TFCC_Q8_FCS_MAX_WEIGHTS 16384
-#define TFCC_Q8_FCS_MAX_MACS 32768
+#define TFCC_Q8_FCS_MAX_MACS 16384
 
 struct tfcc_q8_fcs_packed;
 

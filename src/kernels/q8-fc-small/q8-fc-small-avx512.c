@@ -91,7 +91,26 @@ void tfcc_q8_fcs_avx512(const tfcc_q8_fcs_packed *p, size_t batches, const void 
   for (size_t b = 0; b < batches; b++) {
     widen_row((const uint8_t *)x + b * K, K, p->is_signed, xp);
     uint8_t *yr = (uint8_t *)y + b * N;
-    for (size_t j = 0; j < N; j += 16) {
+    size_t j = 0;
+    for (; j + 64 <= npad; j += 64) { /* 64 columns: one broadcast feeds four accumulators */
+      const int16_t *w = p->w + j * 2;
+      __m512i a0 = _mm512_load_si512((const void *)(p->bias + j));
+      __m512i a1 = _mm512_load_si512((const void *)(p->bias + j + 16));
+      __m512i a2 = _mm512_load_si512((const void *)(p->bias + j + 32));
+      __m512i a3 = _mm512_load_si512((const void *)(p->bias + j + 48));
+      for (size_t q = 0; q < kpairs; q++, w += wstride) {
+        const __m512i xq = _mm512_set1_epi32(xp[q]);
+        a0 = _mm512_add_epi32(a0, _mm512_madd_epi16(xq, _mm512_load_si512((const void *)w)));
+        a1 = _mm512_add_epi32(a1, _mm512_madd_epi16(xq, _mm512_load_si512((const void *)(w + 32))));
+        a2 = _mm512_add_epi32(a2, _mm512_madd_epi16(xq, _mm512_load_si512((const void *)(w + 64))));
+        a3 = _mm512_add_epi32(a3, _mm512_madd_epi16(xq, _mm512_load_si512((const void *)(w + 96))));
+      }
+      store16(yr + j, N - j, requant16(p, j, a0));
+      if (j + 16 < N) store16(yr + j + 16, N - j - 16, requant16(p, j + 16, a1));
+      if (j + 32 < N) store16(yr + j + 32, N - j - 32, requant16(p, j + 32, a2));
+      if (j + 48 < N) store16(yr + j + 48, N - j - 48, requant16(p, j + 48, a3));
+    }
+    for (; j < N; j += 16) {
       const int16_t *w = p->w + j * 2;
       __m512i acc0 = _mm512_load_si512((const void *)(p->bias + j));
       __m512i acc1 = _mm512_setzero_si512();
