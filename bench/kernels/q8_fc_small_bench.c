@@ -1,5 +1,5 @@
 /* q8-fc-small against the q8 GEMM on FULLY_CONNECTED shapes around the small path's limits:
- * `build/bench/q8_fc_small_bench [reps] [--isa CAP]`. Per shape (batches x units x depth, int8,
+ * `build/bench/q8_fc_small_bench [reps] [--isa CAP] [--kernel NAME]`. Per shape (batches x units x depth, int8,
  * fp32 requantization) the median thread CPU time per call of R repetitions of a tight loop:
  * the small kernel (as FULLY_CONNECTED calls it) and the q8 GEMM on one thread (tfcc_q8_gemm
  * with its scratch, as the operator's GEMM path); the ratio shows where the limits
@@ -54,7 +54,12 @@ static void run_gemm(void *p) {
 int main(int argc, char **argv) {
   int reps = 9;
   tfcc_isa isa = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
+  const char *only = NULL;
   for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--kernel") && i + 1 < argc) {
+      only = argv[++i];
+      continue;
+    }
     if (!strcmp(argv[i], "--isa") && i + 1 < argc) {
       tfcc_isa cap;
       if (tfcc_isa_parse(argv[++i], &cap) == TFCC_OK) isa = tfcc_cpu_dispatch_isa(cap);
@@ -66,6 +71,16 @@ int main(int argc, char **argv) {
                                  {1, 64, 64},  {1, 128, 128}, {2, 128, 64}, {4, 64, 128},
                                  {1, 16, 1024}, {2, 16, 1024}, {8, 64, 64},  {32, 32, 32}};
   const tfcc_q8_fcs_kernel *fk = tfcc_q8_fcs_select(isa);
+  for (int i = 0; only && i < tfcc_q8_fcs_kernel_count(); i++)
+    if (!strcmp(tfcc_q8_fcs_kernel_at(i)->name, only)) fk = tfcc_q8_fcs_kernel_at(i);
+  if (only && strcmp(fk->name, only) != 0) {
+    fprintf(stderr, "no kernel %s in this build\n", only);
+    return 2;
+  }
+  if (!tfcc_q8_fcs_usable(fk, isa)) {
+    fprintf(stderr, "%s cannot run here at %s\n", fk->name, tfcc_isa_name(isa));
+    return 2;
+  }
   const tfcc_q8_gemm_kernel *gk = tfcc_q8_gemm_select(isa);
   printf("isa %s: %s vs %s (1 thread), median of %d, ns per call\n", tfcc_isa_name(isa), fk->name,
          gk->name, reps);

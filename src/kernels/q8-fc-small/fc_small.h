@@ -42,10 +42,13 @@ typedef void (*tfcc_q8_fcs_fn)(const struct tfcc_q8_fcs_packed *p, size_t batche
 typedef struct tfcc_q8_fcs_kernel {
   const char *name; /* "q8-fc-small-16-avx512" */
   tfcc_isa isa;
+  int feature;      /* tfcc_cpu_feature it also needs beyond the level, or -1 (none so far) */
   tfcc_q8_fcs_fn fn;
 } tfcc_q8_fcs_kernel;
 
+/* Best variant usable at `isa` on this CPU (never NULL: the generic one). */
 const tfcc_q8_fcs_kernel *tfcc_q8_fcs_select(tfcc_isa isa);
+bool tfcc_q8_fcs_usable(const tfcc_q8_fcs_kernel *k, tfcc_isa isa);
 int tfcc_q8_fcs_kernel_count(void);
 const tfcc_q8_fcs_kernel *tfcc_q8_fcs_kernel_at(int i);
 

@@ -1,9 +1,10 @@
 /* q8-fc-small, AVX-512 (F/BW): the input row widened to int16 once (pairs of depth positions
- * as dwords: in a register up to depth 32, else on the stack), then per 16 columns one
- * broadcast + VPMADDWD + VPADDD per pair (wrapping, as the reference's int32 sum), and
- * requantization: float (XNNPACK fp32) or the exact fixed-point MultiplyByQuantizedMultiplier
- * of the q8 GEMM's requant-avx512.h. Tiny layers are latency chains (each layer reads what the
- * previous one stored), so the short path avoids store-to-load round trips. */
+ * as dwords: in a register up to depth 32, else on the stack); per 16 columns (64 past depth
+ * 32) one broadcast and one VPMADDWD + VPADDD per pair (wrapping, as the reference's int32
+ * sum); requantization: float (XNNPACK fp32) or the exact fixed-point
+ * MultiplyByQuantizedMultiplier of the q8 GEMM's requant-avx512.h. Tiny layers are latency
+ * chains (each layer reads what the previous one stored), so the short path avoids
+ * store-to-load round trips. */
 #include <immintrin.h>
 
 #include "kernels/q8-fc-small/fc_small.h"
@@ -52,6 +53,12 @@ static inline __m512i requant16(const tfcc_q8_fcs_packed *p, size_t j, __m512i a
   return fixq_apply(acc, &fq, zp, _mm512_set1_epi32(p->act_min), _mm512_set1_epi32(p->act_max));
 }
 
+/* acc + the pairwise products of x and w (int32 lanes, wrapping like the reference's sum). */
+#define FCS_DOT(acc, x, w) _mm512_add_epi32((acc), _mm512_madd_epi16((x), (w)))
+
+/* Pair q of a row held in a register, in every lane. */
+#define XPERM(q) _mm512_permutexvar_epi32(_mm512_set1_epi32((int)(q)), xw)
+
 /* 16 output bytes (fewer at the row's end); v is within the storage type, so the truncating
  * narrow keeps its value. A whole piece is a plain store (forwards to the next layer's load). */
 static inline void store16(uint8_t *y, size_t left, __m512i v) {
@@ -70,19 +77,21 @@ void tfcc_q8_fcs_avx512(const tfcc_q8_fcs_packed *p, size_t batches, const void 
       uint8_t *yr = (uint8_t *)y + b * N;
       for (size_t j = 0; j < N; j += 16) {
         const int16_t *w = p->w + j * 2;
+        /* four accumulators (an AVX512-VNNI VPDPWSSD variant measured no faster: its 5-cycle
+           accumulator latency is the chain on these short loops) */
         __m512i acc0 = _mm512_load_si512((const void *)(p->bias + j));
-        __m512i acc1 = _mm512_setzero_si512();
+        __m512i acc1 = _mm512_setzero_si512(), acc2 = acc1, acc3 = acc1;
         size_t q = 0;
-        for (; q + 2 <= kpairs; q += 2, w += 2 * wstride) {
-          const __m512i x0 = _mm512_permutexvar_epi32(_mm512_set1_epi32((int)q), xw);
-          const __m512i x1 = _mm512_permutexvar_epi32(_mm512_set1_epi32((int)q + 1), xw);
-          acc0 = _mm512_add_epi32(acc0, _mm512_madd_epi16(x0, _mm512_load_si512((const void *)w)));
-          acc1 = _mm512_add_epi32(acc1, _mm512_madd_epi16(x1, _mm512_load_si512((const void *)(w + wstride))));
+        for (; q + 4 <= kpairs; q += 4, w += 4 * wstride) {
+          acc0 = FCS_DOT(acc0, XPERM(q), _mm512_load_si512((const void *)w));
+          acc1 = FCS_DOT(acc1, XPERM(q + 1), _mm512_load_si512((const void *)(w + wstride)));
+          acc2 = FCS_DOT(acc2, XPERM(q + 2), _mm512_load_si512((const void *)(w + 2 * wstride)));
+          acc3 = FCS_DOT(acc3, XPERM(q + 3), _mm512_load_si512((const void *)(w + 3 * wstride)));
         }
-        if (q < kpairs)
-          acc0 = _mm512_add_epi32(acc0, _mm512_madd_epi16(_mm512_permutexvar_epi32(_mm512_set1_epi32((int)q), xw),
-                                                          _mm512_load_si512((const void *)w)));
-        store16(yr + j, N - j, requant16(p, j, _mm512_add_epi32(acc0, acc1)));
+        for (; q < kpairs; q++, w += wstride)
+          acc0 = FCS_DOT(acc0, XPERM(q), _mm512_load_si512((const void *)w));
+        acc0 = _mm512_add_epi32(_mm512_add_epi32(acc0, acc1), _mm512_add_epi32(acc2, acc3));
+        store16(yr + j, N - j, requant16(p, j, acc0));
       }
     }
     return;
@@ -100,10 +109,10 @@ void tfcc_q8_fcs_avx512(const tfcc_q8_fcs_packed *p, size_t batches, const void 
       __m512i a3 = _mm512_load_si512((const void *)(p->bias + j + 48));
       for (size_t q = 0; q < kpairs; q++, w += wstride) {
         const __m512i xq = _mm512_set1_epi32(xp[q]);
-        a0 = _mm512_add_epi32(a0, _mm512_madd_epi16(xq, _mm512_load_si512((const void *)w)));
-        a1 = _mm512_add_epi32(a1, _mm512_madd_epi16(xq, _mm512_load_si512((const void *)(w + 32))));
-        a2 = _mm512_add_epi32(a2, _mm512_madd_epi16(xq, _mm512_load_si512((const void *)(w + 64))));
-        a3 = _mm512_add_epi32(a3, _mm512_madd_epi16(xq, _mm512_load_si512((const void *)(w + 96))));
+        a0 = FCS_DOT(a0, xq, _mm512_load_si512((const void *)w));
+        a1 = FCS_DOT(a1, xq, _mm512_load_si512((const void *)(w + 32)));
+        a2 = FCS_DOT(a2, xq, _mm512_load_si512((const void *)(w + 64)));
+        a3 = FCS_DOT(a3, xq, _mm512_load_si512((const void *)(w + 96)));
       }
       store16(yr + j, N - j, requant16(p, j, a0));
       if (j + 16 < N) store16(yr + j + 16, N - j - 16, requant16(p, j + 16, a1));
@@ -113,18 +122,18 @@ void tfcc_q8_fcs_avx512(const tfcc_q8_fcs_packed *p, size_t batches, const void 
     for (; j < N; j += 16) {
       const int16_t *w = p->w + j * 2;
       __m512i acc0 = _mm512_load_si512((const void *)(p->bias + j));
-      __m512i acc1 = _mm512_setzero_si512();
+      __m512i acc1 = _mm512_setzero_si512(), acc2 = acc1, acc3 = acc1;
       size_t q = 0;
-      for (; q + 2 <= kpairs; q += 2, w += 2 * wstride) {
-        acc0 = _mm512_add_epi32(acc0, _mm512_madd_epi16(_mm512_set1_epi32(xp[q]),
-                                                        _mm512_load_si512((const void *)w)));
-        acc1 = _mm512_add_epi32(acc1, _mm512_madd_epi16(_mm512_set1_epi32(xp[q + 1]),
-                                                        _mm512_load_si512((const void *)(w + wstride))));
+      for (; q + 4 <= kpairs; q += 4, w += 4 * wstride) {
+        acc0 = FCS_DOT(acc0, _mm512_set1_epi32(xp[q]), _mm512_load_si512((const void *)w));
+        acc1 = FCS_DOT(acc1, _mm512_set1_epi32(xp[q + 1]), _mm512_load_si512((const void *)(w + wstride)));
+        acc2 = FCS_DOT(acc2, _mm512_set1_epi32(xp[q + 2]), _mm512_load_si512((const void *)(w + 2 * wstride)));
+        acc3 = FCS_DOT(acc3, _mm512_set1_epi32(xp[q + 3]), _mm512_load_si512((const void *)(w + 3 * wstride)));
       }
-      if (q < kpairs)
-        acc0 = _mm512_add_epi32(acc0, _mm512_madd_epi16(_mm512_set1_epi32(xp[q]),
-                                                        _mm512_load_si512((const void *)w)));
-      store16(yr + j, N - j, requant16(p, j, _mm512_add_epi32(acc0, acc1)));
+      for (; q < kpairs; q++, w += wstride)
+        acc0 = FCS_DOT(acc0, _mm512_set1_epi32(xp[q]), _mm512_load_si512((const void *)w));
+      acc0 = _mm512_add_epi32(_mm512_add_epi32(acc0, acc1), _mm512_add_epi32(acc2, acc3));
+      store16(yr + j, N - j, requant16(p, j, acc0));
     }
   }
 }
