@@ -3,11 +3,14 @@
  * 8/16-lane blocks, odd depths, several batches), extreme zero points and weights offsets,
  * random and wrapping biases, per-tensor and per-channel requantization, in both quant modes
  * (XNNPACK fp32 scales and TFLite fixed point, multipliers above and below one), with fused
- * activation ranges; and the packing refuses what it cannot take. */
+ * activation ranges; and the packing refuses what it cannot take. Through the operator
+ * (FULLY_CONNECTED init / prepare / eval, fixed-point mode): constant weights (the small path)
+ * give the bytes of the same node with weights not known at prepare (the reference kernel). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "conv_family_test_util.h"
 #include "cpu/cpu_info.h"
 #include "kernels/kernel_families.h"
 #include "kernels/q8-fc-small/fc_small.h"
@@ -191,6 +194,60 @@ static void test_refuse(void) {
   CHECK(!tfcc_q8_fcs_fits(&p, 1)); /* freed: not packed */
 }
 
+/* FULLY_CONNECTED with tiny shapes: the small path (constant weights) against the reference
+ * kernel (the same weights not constant), bytes. */
+static void test_operator(void) {
+  static const int32_t shapes[][3] = {{1, 16, 1}, {1, 16, 16}, {1, 1, 16}, {3, 17, 33}, {2, 65, 40}};
+  for (int dt = 0; dt < 2; dt++)
+    for (int pc = 0; pc < 2; pc++)
+      for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
+        const bool is_signed = dt == 0, per_channel = pc == 1 && is_signed;
+        if (pc == 1 && !is_signed) continue;
+        const int32_t b = shapes[si][0], n = shapes[si][1], k = shapes[si][2];
+        const int32_t lo = is_signed ? -128 : 0, hi = is_signed ? 127 : 255;
+        const tfcc_dtype t = is_signed ? TFCC_INT8 : TFCC_UINT8;
+        uint8_t *x = malloc((size_t)b * k), *w = malloc((size_t)n * k);
+        int32_t *bias = malloc(sizeof(int32_t) * (size_t)n);
+        for (int32_t i = 0; i < b * k; i++) x[i] = (uint8_t)randi(lo, hi);
+        for (int32_t i = 0; i < n * k; i++) w[i] = (uint8_t)randi(lo, hi);
+        for (int32_t i = 0; i < n; i++) bias[i] = randi(-3000, 3000);
+        uint8_t *res[2] = {NULL, NULL};
+        for (int run = 0; run < 2; run++) {
+          tt_case c;
+          memset(&c, 0, sizeof c);
+          c.builtin = TFCC_OP_FULLY_CONNECTED;
+          c.n_in = 3;
+          const int32_t din[2] = {b, k}, dw[2] = {n, k}, db[1] = {n};
+          tt_set(&c.in[0], t, 2, din, x);
+          tt_q(&c.in[0], 0.05f, is_signed ? -7 : 131);
+          tt_set(&c.in[1], t, 2, dw, w);
+          if (per_channel) {
+            c.in[1].nq = n;
+            for (int32_t j = 0; j < n; j++) c.in[1].qs[j] = 0.01f + 0.002f * (float)j, c.in[1].qz[j] = 0;
+          } else {
+            tt_q(&c.in[1], 0.02f, is_signed ? 5 : 120);
+          }
+          c.in[1].not_const = run == 1;
+          tt_set(&c.in[2], TFCC_INT32, 1, db, bias);
+          tt_q(&c.in[2], 0.001f, 0);
+          c.out.dtype = t;
+          tt_q(&c.out, 0.15f, is_signed ? 3 : 125);
+          tt_opt_i(&c, 0, TFB_U8, si % 2 ? 1 : 0); /* RELU on some */
+          CHECKF(tt_run(&c, true) == TFCC_OK, "FC %dx%dx%d: %s", b, n, k, c.err.msg);
+          res[run] = c.out_data;
+          c.out_data = NULL;
+          tt_done(&c);
+        }
+        if (res[0] && res[1]) {
+          int bad = 0;
+          for (int32_t i = 0; i < b * n; i++) bad += res[0][i] != res[1][i];
+          CHECKF(bad == 0, "FULLY_CONNECTED %s%s %dx%dx%d: %d bytes differ from the reference kernel",
+                 is_signed ? "int8" : "uint8", per_channel ? " per-channel" : "", b, n, k, bad);
+        }
+        free(res[0]), free(res[1]), free(x), free(w), free(bias);
+      }
+}
+
 int main(void) {
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
   for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++) CHECK(tfcc_q8_fcs_select((tfcc_isa)isa) != NULL);
@@ -211,6 +268,7 @@ int main(void) {
     tested++;
   }
   test_refuse();
+  test_operator();
   printf("%d q8-fc-small kernels tested at CPU level %s\n", tested, tfcc_isa_name(best));
   return tfcc_test_finish("test_q8_fc_small");
 }
