@@ -50,6 +50,11 @@ static const kernel_family k_families[] = {
       {TFCC_ISA_AVX2, "q8-gemm-4x8-avx2"},
       {TFCC_ISA_AVX512, "q8-gemm-14x32-avx512vnni"},
       {TFCC_ISA_NEON, "q8-gemm-8x8-neondot"}}},
+    {"q8-fc-small", "FULLY_CONNECTED (int8/uint8 tiny layers: depth <= 1024, weights <= 16384, "
+                    "batches x units x depth <= 16384; generic on NEON)",
+     {{TFCC_ISA_GENERIC, "q8-fc-small-scalar"},
+      {TFCC_ISA_AVX2, "q8-fc-small-8-avx2"},
+      {TFCC_ISA_AVX512, "q8-fc-small-16-avx512"}}},
     {"q8-dwconv", "DEPTHWISE_CONV_2D (int8/uint8, any depth multiplier; avx512 runs "
                   "q8-dwconv-64-avx512vnni on CPUs with AVX512-VNNI)",
      {{TFCC_ISA_GENERIC, "q8-dwconv-scalar"},

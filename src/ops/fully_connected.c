@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "kernels/f32-gemm/gemv.h"
+#include "kernels/q8-fc-small/fc_small.h"
 #include "kernels/ref/fully_connected.h"
 #include "kernels/ref/quant_util.h"
 #include "ops/bf16_fast.h"
@@ -21,6 +22,8 @@ typedef struct fc_params {
   tfcc_f32_fast f32; /* float32: weights packed for the GEMM / GEMV micro-kernels */
   tfcc_q8_fast q8;   /* int8/uint8: weights packed for the q8 GEMM */
   tfcc_bf16_fast bf16; /* float32 at precision bf16: weights packed for the bf16 GEMM */
+  tfcc_q8_fcs_packed small; /* int8/uint8 tiny layers: packed at init (q8-fc-small) */
+  tfcc_dtype small_dtype;
 } fc_params;
 
 static void fc_release(void *p) {
@@ -30,7 +33,43 @@ static void fc_release(void *p) {
   tfcc_f32_fast_free(&fp->f32);
   tfcc_q8_fast_free(&fp->q8);
   tfcc_bf16_fast_free(&fp->bf16);
+  tfcc_q8_fcs_packed_free(&fp->small);
   free(fp);
+}
+
+/* The kernels' requantization view (TFLite applies the weights zero point in the per-tensor
+ * kernels only). */
+static void fc_requant(const fc_params *p, tfcc_dtype dt, tfcc_conv_requant *r) {
+  tfcc_conv_requant_from(&p->q, dt, r);
+  r->filter_offset = p->per_channel ? 0 : p->q.filter_offset;
+}
+
+/* Tiny int8/uint8 layers: everything the q8-fc-small kernel needs, computed once here
+ * (constant weights and bias only; anything else stays on the q8 GEMM / reference path). */
+static void fc_small_init(const tfcc_init_ctx *ctx, fc_params *p) {
+  const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, 0), *w = tfcc_conv_ir_input(ctx, 1);
+  const tfcc_ir_tensor *bias = tfcc_conv_ir_input(ctx, 2);
+  if (!in || !w || (in->dtype != TFCC_INT8 && in->dtype != TFCC_UINT8) || w->dtype != in->dtype ||
+      w->rank != 2 || !w->data || w->sparsity || p->q.n_mult == 0)
+    return;
+  const int32_t units = w->dims[0], accum = w->dims[1];
+  if (units <= 0 || accum <= 0 || w->data_bytes != (size_t)units * (size_t)accum) return;
+  if (bias && (bias->dtype != TFCC_INT32 || !bias->data || bias->sparsity ||
+               bias->data_bytes != (size_t)units * sizeof(int32_t)))
+    return;
+  if (p->q.n_mult != 1 && p->q.n_mult != units) return;
+  tfcc_conv_requant r;
+  fc_requant(p, in->dtype, &r);
+  if (tfcc_q8_fcs_pack(tfcc_q8_fcs_select(ctx->isa), in->dtype == TFCC_INT8, units, accum,
+                       w->data, bias ? bias->data : NULL, &r, &p->small))
+    p->small_dtype = in->dtype;
+}
+
+/* The small kernel takes this call (packed for these weights, work within its limit). */
+static bool fc_small_takes(const fc_params *p, const tfcc_tensor *in, const tfcc_tensor *w,
+                           int64_t batches) {
+  return p->small.k && in->dtype == p->small_dtype && w->data == p->small.src &&
+         tfcc_q8_fcs_fits(&p->small, batches);
 }
 
 static tfcc_status fc_init(tfcc_init_ctx *ctx) {
@@ -55,6 +94,7 @@ static tfcc_status fc_init(tfcc_init_ctx *ctx) {
      * per-channel: double all through. */
     st = tfcc_conv_init_quant(ctx, 0, 1, p->act, !p->per_channel, &p->q);
   }
+  if (st == TFCC_OK) fc_small_init(ctx, p);
   if (st != TFCC_OK) {
     fc_release(p);
     return st;
@@ -139,13 +179,6 @@ static void fc_f32_prepare(tfcc_op_ctx *ctx, const tfcc_fc_dims *d) {
   if (why) tfcc_f32_fast_fallback(&p->f32, ctx, "FULLY_CONNECTED", why);
 }
 
-/* The kernels' requantization view (TFLite applies the weights zero point in the per-tensor
- * kernels only). */
-static void fc_requant(const fc_params *p, tfcc_dtype dt, tfcc_conv_requant *r) {
-  tfcc_conv_requant_from(&p->q, dt, r);
-  r->filter_offset = p->per_channel ? 0 : p->q.filter_offset;
-}
-
 /* 8-bit fast path: packed weights, or NULL (reference kernel). */
 static const tfcc_q8_packed *fc_q8_packed(const tfcc_op_ctx *ctx, const tfcc_fc_dims *d) {
   const fc_params *p = ctx->params;
@@ -199,12 +232,23 @@ static tfcc_status fc_prepare(tfcc_op_ctx *ctx) {
       !tfcc_bf16_fast_fc_prepare(&((fc_params *)ctx->params)->bf16, ctx, d.batches, d.units,
                                  d.accum))
     fc_f32_prepare(ctx, &d);
-  if (ctx->in[0]->dtype == TFCC_INT8 || ctx->in[0]->dtype == TFCC_UINT8) fc_q8_prepare(ctx, &d);
+  if ((ctx->in[0]->dtype == TFCC_INT8 || ctx->in[0]->dtype == TFCC_UINT8) &&
+      !fc_small_takes(p, ctx->in[0], ctx->in[1], d.batches))
+    fc_q8_prepare(ctx, &d);
   return tfcc_tensor_set_shape(ctx->out[0], orank, od, ctx->err);
 }
 
 static tfcc_status fc_eval(tfcc_op_ctx *ctx) {
   const fc_params *p = ctx->params;
+  if (p->small.k) { /* tiny layer: no shape work, no tiling, no pool (prepare checked shapes) */
+    const tfcc_tensor *in = ctx->in[0];
+    tfcc_tensor *out = ctx->out[0];
+    const int64_t batches = (int64_t)(out->bytes / (size_t)p->small.n);
+    if (fc_small_takes(p, in, ctx->in[1], batches)) {
+      p->small.k->fn(&p->small, (size_t)batches, in->data, out->data);
+      return TFCC_OK;
+    }
+  }
   tfcc_fc_dims d = {0, 0, 0};
   int32_t orank = 0, od[TFCC_MAX_RANK] = {0};
   tfcc_status st = fc_shapes(ctx, &d, &orank, od);
@@ -271,6 +315,8 @@ static const char *fc_kernel(const tfcc_op_ctx *ctx) {
   tfcc_fc_dims d = {0, 0, 0};
   int32_t orank = 0, od[TFCC_MAX_RANK] = {0};
   if (fc_shapes(&c, &d, &orank, od) != TFCC_OK) return "ref";
+  const fc_params *p = ctx->params;
+  if (fc_small_takes(p, ctx->in[0], ctx->in[1], d.batches)) return p->small.k->name;
   const tfcc_q8_packed *q8 = fc_q8_packed(ctx, &d);
   if (q8) return q8->k->name;
   const char *bf16 = tfcc_bf16_fast_kernel(&((const fc_params *)ctx->params)->bf16, ctx, d.batches);

@@ -106,6 +106,7 @@ static tfcc_status tt_run(tt_case *c, bool eval) {
     t->quant.scale = s->qs;
     t->quant.zero_point = s->qz;
     t->data = s->not_const ? NULL : s->data;
+    t->data_bytes = t->data ? (size_t)tfcc_shape_elements(s->rank, s->dims) * tfcc_dtype_size(s->dtype) : 0;
     inputs[i] = nt++;
   }
   {
