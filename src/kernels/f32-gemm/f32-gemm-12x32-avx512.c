@@ -50,6 +50,42 @@ static inline void store_row(float *c, size_t nc, __m512 v0, __m512 v1, __m512 l
   _mm512_mask_storeu_ps(c + (r) * c_stride + 16, ROWMASK(r, m1),                        \
                         _mm512_min_ps(_mm512_max_ps(c##r##1, vlo), vhi));
 
+/* The k loop of the 32-column tiles: ROWS(k) broadcasts a[r][k] and multiplies it into the
+ * row's two accumulators for each of the tile's rows; PF(k) prefetches pf (PF_0/1/2 by the
+ * number of lines per k), unrolled by four. */
+#define ROW(r, kk)                                                               \
+  v = _mm512_set1_ps(a##r[kk]);                                                  \
+  c##r##0 = _mm512_fmadd_ps(v, b0, c##r##0);                                     \
+  c##r##1 = _mm512_fmadd_ps(v, b1, c##r##1);
+#define STEP(k, PF, ROWS)                                                        \
+  do {                                                                           \
+    const __m512 b0 = _mm512_load_ps(w + (k) * 32), b1 = _mm512_load_ps(w + (k) * 32 + 16); \
+    __m512 v;                                                                    \
+    PF(k)                                                                        \
+    ROWS(k)                                                                      \
+  } while (0)
+#define LOOP(PF, ROWS)                                                           \
+  for (; k + 4 <= kc; k += 4) {                                                  \
+    STEP(k, PF, ROWS);                                                           \
+    STEP(k + 1, PF, ROWS);                                                       \
+    STEP(k + 2, PF, ROWS);                                                       \
+    STEP(k + 3, PF, ROWS);                                                       \
+  }                                                                              \
+  for (; k < kc; k++) STEP(k, PF, ROWS);
+#define K_LOOP(ROWS)                                                             \
+  size_t k = 0;                                                                  \
+  if (!pf || pf_lines == 0) {                                                    \
+    LOOP(PF_0, ROWS)                                                             \
+  } else if (pf_lines == 1) {                                                    \
+    LOOP(PF_1, ROWS)                                                             \
+  } else {                                                                       \
+    LOOP(PF_2, ROWS)                                                             \
+  }
+#define ROWS_12(k)                                                               \
+  ROW(0, k) ROW(1, k) ROW(2, k) ROW(3, k) ROW(4, k) ROW(5, k)                    \
+  ROW(6, k) ROW(7, k) ROW(8, k) ROW(9, k) ROW(10, k) ROW(11, k)
+#define ROWS_4(k) ROW(0, k) ROW(1, k) ROW(2, k) ROW(3, k)
+
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_12x32_avx512) {
   const float *a0 = a[0] + a_off, *a1 = a[1] + a_off, *a2 = a[2] + a_off, *a3 = a[3] + a_off;
   const float *a4 = a[4] + a_off, *a5 = a[5] + a_off, *a6 = a[6] + a_off, *a7 = a[7] + a_off;
@@ -67,37 +103,7 @@ TFCC_F32_GEMM_DECL(tfcc_f32_gemm_12x32_avx512) {
     INIT2(0) INIT2(1) INIT2(2) INIT2(3) INIT2(4) INIT2(5)
     INIT2(6) INIT2(7) INIT2(8) INIT2(9) INIT2(10) INIT2(11)
   }
-#define ROW(r, kk)                                                               \
-  v = _mm512_set1_ps(a##r[kk]);                                                  \
-  c##r##0 = _mm512_fmadd_ps(v, b0, c##r##0);                                     \
-  c##r##1 = _mm512_fmadd_ps(v, b1, c##r##1);
-#define STEP(k, PF)                                                              \
-  do {                                                                           \
-    const __m512 b0 = _mm512_load_ps(w + (k) * 32), b1 = _mm512_load_ps(w + (k) * 32 + 16); \
-    __m512 v;                                                                    \
-    PF(k)                                                                        \
-    ROW(0, k) ROW(1, k) ROW(2, k) ROW(3, k) ROW(4, k) ROW(5, k)                  \
-    ROW(6, k) ROW(7, k) ROW(8, k) ROW(9, k) ROW(10, k) ROW(11, k)                \
-  } while (0)
-#define LOOP(PF)                                                                 \
-  for (; k + 4 <= kc; k += 4) {                                                  \
-    STEP(k, PF);                                                                 \
-    STEP(k + 1, PF);                                                             \
-    STEP(k + 2, PF);                                                             \
-    STEP(k + 3, PF);                                                             \
-  }                                                                              \
-  for (; k < kc; k++) STEP(k, PF);
-  size_t k = 0;
-  if (!pf || pf_lines == 0) {
-    LOOP(PF_0)
-  } else if (pf_lines == 1) {
-    LOOP(PF_1)
-  } else {
-    LOOP(PF_2)
-  }
-#undef LOOP
-#undef STEP
-#undef ROW
+  K_LOOP(ROWS_12)
   const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
   STORE2(0) STORE2(1) STORE2(2) STORE2(3) STORE2(4) STORE2(5)
   STORE2(6) STORE2(7) STORE2(8) STORE2(9) STORE2(10) STORE2(11)
@@ -118,40 +124,17 @@ TFCC_F32_GEMM_DECL(tfcc_f32_gemm_4x32_avx512) {
   } else {
     INIT2(0) INIT2(1) INIT2(2) INIT2(3)
   }
-#define ROW(r, kk)                                                               \
-  v = _mm512_set1_ps(a##r[kk]);                                                  \
-  c##r##0 = _mm512_fmadd_ps(v, b0, c##r##0);                                     \
-  c##r##1 = _mm512_fmadd_ps(v, b1, c##r##1);
-#define STEP(k, PF)                                                              \
-  do {                                                                           \
-    const __m512 b0 = _mm512_load_ps(w + (k) * 32), b1 = _mm512_load_ps(w + (k) * 32 + 16); \
-    __m512 v;                                                                    \
-    PF(k)                                                                        \
-    ROW(0, k) ROW(1, k) ROW(2, k) ROW(3, k)                                      \
-  } while (0)
-#define LOOP(PF)                                                                 \
-  for (; k + 4 <= kc; k += 4) {                                                  \
-    STEP(k, PF);                                                                 \
-    STEP(k + 1, PF);                                                             \
-    STEP(k + 2, PF);                                                             \
-    STEP(k + 3, PF);                                                             \
-  }                                                                              \
-  for (; k < kc; k++) STEP(k, PF);
-  size_t k = 0;
-  if (!pf || pf_lines == 0) {
-    LOOP(PF_0)
-  } else if (pf_lines == 1) {
-    LOOP(PF_1)
-  } else {
-    LOOP(PF_2)
-  }
-#undef LOOP
-#undef STEP
-#undef ROW
+  K_LOOP(ROWS_4)
   const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
   STORE2(0) STORE2(1) STORE2(2) STORE2(3)
 }
 
+#undef ROWS_4
+#undef ROWS_12
+#undef K_LOOP
+#undef LOOP
+#undef STEP
+#undef ROW
 #undef INIT2
 #undef STORE2
 #undef PF_0
