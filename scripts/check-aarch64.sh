@@ -14,7 +14,7 @@ for f in $(find src -name '*.c' | sort); do
   case "$f" in *-avx512.c|*-avx2.c|*-sse4.c|*-avx512vnni.c|*-avxvnni.c|*-avx512bf16.c|*-amxbf16.c|*-amxint8.c|src/crypto/*) continue ;; esac
   o="$OUT/$(echo "$f" | tr '/' '_').o"
   extra=""
-  case "$f" in *-neondot.c) extra="-march=armv8.2-a+dotprod" ;; esac
+  case "$f" in *-neondot.c) extra="-march=armv8.2-a+dotprod" ;; *-neoni8mm.c) extra="-march=armv8.2-a+dotprod+i8mm" ;; esac
   $CC $FLAGS $extra -c "$f" -o "$o"
   objs="$objs $o"
 done

@@ -45,7 +45,7 @@ static const kernel_family k_families[] = {
     {"conv", "CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED with int16 activations or hybrid weights",
      {{TFCC_ISA_GENERIC, "ref"}}},
     {"q8-gemm", "CONV_2D, FULLY_CONNECTED (int8/uint8; avx512 variant needs AVX512-VNNI, else avx2; "
-                "avx2 runs q8-gemm-6x16-avxvnni on CPUs with AVX-VNNI)",
+                "avx2 runs q8-gemm-6x16-avxvnni on CPUs with AVX-VNNI; neon runs q8-gemm-8x8-neoni8mm on CPUs with I8MM)",
      {{TFCC_ISA_GENERIC, "q8-gemm-4x16-scalar"},
       {TFCC_ISA_AVX2, "q8-gemm-4x8-avx2"},
       {TFCC_ISA_AVX512, "q8-gemm-14x32-avx512vnni"},

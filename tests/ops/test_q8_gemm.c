@@ -4,7 +4,9 @@
  * fixed point), on odd shapes (depth not a multiple of 4, channels not a multiple of the
  * tile), padding, strides, dilation, batches, extreme zero points and scales, every fused
  * activation range, single threaded and on a 2-thread pool, in both loop orders of the driver
- * (row tiles outer; panels outer for few rows and large weights). */
+ * (row tiles outer; panels outer for few rows and large weights). On aarch64 with I8MM
+ * (qemu-aarch64's default CPU) the SMMLA/UMMLA kernel, with its own panel layout, must be
+ * among them. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +77,7 @@ int main(void) {
       {false, true, 200, 3, 250, 2e4f, 2e4f, 10, 255},
   };
   int tested = 0;
+  bool tested_i8mm = false; /* the I8MM kernel (its own panel layout), where the CPU has I8MM */
   for (int ki = 0; ki < tfcc_q8_gemm_kernel_count(); ki++) {
     const tfcc_q8_gemm_kernel *k = tfcc_q8_gemm_kernel_at(ki);
     if (!tfcc_q8_gemm_usable(k, best)) {
@@ -82,6 +85,8 @@ int main(void) {
       continue;
     }
     tested++;
+    printf("test %s\n", k->name);
+    if (k->feature == TFCC_CPU_I8MM) tested_i8mm = true;
     for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
       const qcase *q = &cases[ci];
       tfcc_threadpool *pl = ci % 2 ? pool2 : NULL;
@@ -113,6 +118,12 @@ int main(void) {
     }
   }
   CHECK(tested >= 1);
+#if defined(__aarch64__)
+  CHECKF(tested_i8mm || !tfcc_cpu_has(tfcc_cpu(), TFCC_CPU_I8MM),
+         "the CPU has I8MM but q8-gemm-8x8-neoni8mm was not tested");
+#else
+  (void)tested_i8mm;
+#endif
   printf("%d q8 GEMM kernels tested at CPU level %s\n", tested, tfcc_isa_name(best));
   tfcc_threadpool_destroy(pool2);
   return tfcc_test_finish("test_q8_gemm");

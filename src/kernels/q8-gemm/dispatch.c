@@ -18,6 +18,9 @@ static const tfcc_q8_gemm_kernel kernels[] = {
      tfcc_q8_gemm_u_4x8_avx2, NULL, false},
 #endif
 #if defined(__aarch64__)
+    /* I8MM (SMMLA / UMMLA, 2x2 blocks over 8 depth bytes): see tfcc_q8_gemm_pair_layout */
+    {"q8-gemm-8x8-neoni8mm", TFCC_ISA_NEON, TFCC_CPU_I8MM, 0, 8, 8, tfcc_q8_gemm_s_8x8_neoni8mm,
+     tfcc_q8_gemm_u_8x8_neoni8mm, NULL, false},
     {"q8-gemm-8x8-neondot", TFCC_ISA_NEON, TFCC_CPU_DOTPROD, 0, 8, 8, tfcc_q8_gemm_s_8x8_neondot,
      tfcc_q8_gemm_u_8x8_neondot, NULL, false},
 #endif
@@ -28,7 +31,11 @@ static const tfcc_q8_gemm_kernel kernels[] = {
 
 bool tfcc_q8_gemm_is_amx(const tfcc_q8_gemm_kernel *k) { return k->feature == TFCC_CPU_AMXINT8; }
 
-int32_t tfcc_q8_gemm_k_block(const tfcc_q8_gemm_kernel *k) { return tfcc_q8_gemm_is_amx(k) ? 64 : 4; }
+bool tfcc_q8_gemm_pair_layout(const tfcc_q8_gemm_kernel *k) { return k->feature == TFCC_CPU_I8MM; }
+
+int32_t tfcc_q8_gemm_k_block(const tfcc_q8_gemm_kernel *k) {
+  return tfcc_q8_gemm_is_amx(k) ? 64 : tfcc_q8_gemm_pair_layout(k) ? 8 : 4;
+}
 
 const char *tfcc_q8_gemm_unavailable(const tfcc_q8_gemm_kernel *k, tfcc_isa isa) {
   if (tfcc_q8_gemm_usable(k, isa)) return NULL;

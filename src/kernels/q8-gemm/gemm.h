@@ -16,7 +16,8 @@
  *
  * Packed weights: panels of NR columns, each [NR int32 bias'][NR float scale]
  * [kpad/4 groups x NR columns x 4 bytes], zero past N and past K; kpad is K rounded up to the
- * kernel's depth block (tfcc_q8_gemm_k_block: 4, or 64 for AMX tile kernels). */
+ * kernel's depth block (tfcc_q8_gemm_k_block: 4, or 64 for AMX tile kernels); the I8MM kernel
+ * has 8-byte groups of column pairs instead (tfcc_q8_gemm_pair_layout). */
 #ifndef TFCC_KERNELS_Q8_GEMM_GEMM_H
 #define TFCC_KERNELS_Q8_GEMM_GEMM_H
 
@@ -99,7 +100,12 @@ const char *tfcc_q8_gemm_unavailable(const tfcc_q8_gemm_kernel *k, tfcc_isa isa)
 /* AMX tile kernels (feature AMX-INT8): they also need AMX-TILE, AVX512-VNNI and the OS's tile
  * permission, and their panels' depth is padded to a tile row. */
 bool tfcc_q8_gemm_is_amx(const tfcc_q8_gemm_kernel *k);
-/* Depth block the packed panels are padded to: 4 (one dword of the dot product), 64 (AMX). */
+/* Panels of 8-byte depth groups with column pairs interleaved (the I8MM kernel's SMMLA /
+ * UMMLA operands): group g, column j at g * NR * 8 + (j / 2) * 16 + (j % 2) * 8; depth
+ * padded to 8. Every other kernel: the 4-byte groups of the layout above. */
+bool tfcc_q8_gemm_pair_layout(const tfcc_q8_gemm_kernel *k);
+/* Depth block the packed panels are padded to: 4 (one dword of the dot product), 8 (I8MM),
+ * 64 (AMX). */
 int32_t tfcc_q8_gemm_k_block(const tfcc_q8_gemm_kernel *k);
 
 typedef struct tfcc_q8_packed {

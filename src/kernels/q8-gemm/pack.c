@@ -30,6 +30,7 @@ bool tfcc_q8_pack(const tfcc_q8_gemm_kernel *k, bool is_signed, int32_t n, int32
   const uint8_t *s = src;
   const uint32_t io = (uint32_t)r->input_offset;
   const uint32_t kconst = (uint32_t)kdim * io * (uint32_t)out->kz;
+  const bool pairs = tfcc_q8_gemm_pair_layout(k);
   for (size_t p = 0; p < panels; p++) {
     uint8_t *dst = w + p * panel;
     int32_t *pb = (int32_t *)(void *)dst;
@@ -41,7 +42,10 @@ bool tfcc_q8_pack(const tfcc_q8_gemm_kernel *k, bool is_signed, int32_t n, int32
       uint32_t sum = 0;
       for (size_t kk = 0; kk < (size_t)kdim; kk++) {
         const uint8_t v = (uint8_t)(row[kk] ^ wx);
-        pw[(kk / 4) * nr * 4 + j * 4 + kk % 4] = v;
+        if (pairs)
+          pw[(kk / 8) * nr * 8 + (j / 2) * 16 + (j % 2) * 8 + kk % 8] = v;
+        else
+          pw[(kk / 4) * nr * 4 + j * 4 + kk % 4] = v;
         sum += stored_signed ? (uint32_t)(int32_t)(int8_t)v : (uint32_t)v;
       }
       const uint32_t b = bias ? (uint32_t)bias[n0 + j] : 0u;

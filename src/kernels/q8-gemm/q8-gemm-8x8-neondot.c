@@ -1,11 +1,11 @@
 /* q8 GEMM micro-kernel, aarch64 NEON dot product (sdot / udot, ARMv8.2-A DotProd): 8 rows x
  * 8 columns, 16 int32x4 accumulators. Weights stored unchanged (both operands of one
  * signedness; kz = fo). Per group of 4 depth bytes: two panel loads (columns 0-3, 4-7), one
- * 4-byte broadcast per row, two dot products per row. Requantization as tfcc_requant_fp32
- * (fcvtns rounds half to even). */
+ * 4-byte broadcast per row, two dot products per row. Output stage: requant-neon.h. */
 #include <arm_neon.h>
 #include <string.h>
 
+#include "kernels/q8-gemm/requant-neon.h"
 #include "kernels/q8-gemm/ukernels.h"
 
 #define NR 8
@@ -17,30 +17,6 @@ static inline uint32_t ld4(const uint8_t *p, size_t n) {
   else
     for (size_t i = 0; i < n; i++) v |= (uint32_t)p[i] << (8 * i);
   return v;
-}
-
-static inline void store_row(size_t i, size_t nc, int32x4_t v0, int32x4_t v1, const int32_t *bias,
-                             const int32_t *row_add, const float *scale, const tfcc_q8_out *o) {
-  const int32x4_t ra = vdupq_n_s32(row_add[i]);
-  v0 = vaddq_s32(vaddq_s32(v0, vld1q_s32(bias)), ra);
-  v1 = vaddq_s32(vaddq_s32(v1, vld1q_s32(bias + 4)), ra);
-  if (o->c32) {
-    vst1q_s32(o->c32 + i * NR, v0);
-    vst1q_s32(o->c32 + i * NR + 4, v1);
-    return;
-  }
-  const float32x4_t lo = vdupq_n_f32(o->lo), hi = vdupq_n_f32(o->hi);
-  float32x4_t f0 = vmulq_f32(vcvtq_f32_s32(v0), vld1q_f32(scale));
-  float32x4_t f1 = vmulq_f32(vcvtq_f32_s32(v1), vld1q_f32(scale + 4));
-  f0 = vminq_f32(vmaxq_f32(f0, lo), hi);
-  f1 = vminq_f32(vmaxq_f32(f1, lo), hi);
-  const int32x4_t zp = vdupq_n_s32(o->zp);
-  const int32x4_t q0 = vaddq_s32(vcvtnq_s32_f32(f0), zp), q1 = vaddq_s32(vcvtnq_s32_f32(f1), zp);
-  const uint8x8_t b = vmovn_u16(vcombine_u16(vmovn_u32(vreinterpretq_u32_s32(q0)),
-                                             vmovn_u32(vreinterpretq_u32_s32(q1))));
-  uint8_t tmp[8];
-  vst1_u8(tmp, b);
-  memcpy(o->c + i * o->c_stride, tmp, nc < 8 ? nc : 8);
 }
 
 #define TILE(SIGNED)                                                                          \
@@ -68,7 +44,7 @@ static inline void store_row(size_t i, size_t nc, int32x4_t v0, int32x4_t v1, co
       }                                                                                       \
     }                                                                                         \
   }                                                                                           \
-  for (size_t i = 0; i < mr; i++) store_row(i, nc, acc[i][0], acc[i][1], bias, row_add, scale, o);
+  for (size_t i = 0; i < mr; i++) tfcc_q8_neon_store_row8(i, nc, acc[i][0], acc[i][1], bias, row_add, scale, o);
 
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_8x8_neondot) { TILE(1) }
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_8x8_neondot) { TILE(0) }

@@ -32,6 +32,8 @@ TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_6x16_avxvnni);
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_6x16_avxvnni);
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_4x8_avx2);
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_4x8_avx2);
+TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_8x8_neoni8mm);
+TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_8x8_neoni8mm);
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_8x8_neondot);
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_8x8_neondot);
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_4x16_scalar);
