@@ -37,12 +37,7 @@ static void q8_check_conv(const char *what, const tfcc_q8_gemm_kernel *k, tfcc_t
   g.stride_w = sw;
   g.dil_h = dh;
   g.dil_w = dw;
-  const int eh = (fh - 1) * dh + 1, ew = (fw - 1) * dw + 1;
-  g.out_h = same ? (ih + sh - 1) / sh : (ih - eh + sh) / sh;
-  g.out_w = same ? (iw + sw - 1) / sw : (iw - ew + sw) / sw;
-  const int ph = ((g.out_h - 1) * sh + eh - ih) / 2, pw = ((g.out_w - 1) * sw + ew - iw) / 2;
-  g.pad_h = ph > 0 ? ph : 0;
-  g.pad_w = pw > 0 ? pw : 0;
+  q8_test_geom_out(&g, ih, iw, fh, fw, sh, sw, dh, dw, same);
   const size_t nin = (size_t)batches * ih * iw * ic, nf = (size_t)oc * fh * fw * ic;
   const size_t nout = (size_t)batches * g.out_h * g.out_w * oc;
   uint8_t *in = malloc(nin + slack), *f = malloc(nf + slack);
@@ -50,11 +45,7 @@ static void q8_check_conv(const char *what, const tfcc_q8_gemm_kernel *k, tfcc_t
   uint8_t *want = malloc(nout + 1), *got = malloc(nout + 1);
   float *scale = malloc(sizeof(float) * (size_t)oc);
   int32_t *mult = malloc(sizeof(int32_t) * (size_t)oc), *shift = malloc(sizeof(int32_t) * (size_t)oc);
-  for (size_t i = 0; i < nin; i++) in[i] = (uint8_t)urand();
-  for (size_t i = 0; i < nf; i++) f[i] = (uint8_t)urand();
-  /* extreme inputs and weights now and then */
-  for (size_t i = 0; i < nin; i += 7) in[i] = (i / 7) % 2 ? 0x80 : 0x7F;
-  for (size_t i = 0; i < nf; i += 5) f[i] = (i / 5) % 2 ? 0x80 : 0xFF;
+  q8_test_fill(in, nin, f, nf);
   for (int c = 0; c < oc; c++) b[c] = (int32_t)(urand() % 200001) - 100000;
   tfcc_conv_requant r;
   make_requant(q, oc, &r, scale, mult, shift);

@@ -45,4 +45,25 @@ static void make_requant(const qcase *q, int oc, tfcc_conv_requant *r, float *sc
   r->scale = q->fp32 ? scale : NULL;
 }
 
+/* Output size and TFLite SAME/VALID padding of g for an ih x iw input, window fh x fw, strides
+ * sh x sw, dilations dh x dw (sets out_h, out_w, pad_h, pad_w). */
+static void q8_test_geom_out(tfcc_conv_geom *g, int ih, int iw, int fh, int fw, int sh, int sw,
+                             int dh, int dw, bool same) {
+  const int eh = (fh - 1) * dh + 1, ew = (fw - 1) * dw + 1;
+  g->out_h = same ? (ih + sh - 1) / sh : (ih - eh + sh) / sh;
+  g->out_w = same ? (iw + sw - 1) / sw : (iw - ew + sw) / sw;
+  const int ph = ((g->out_h - 1) * sh + eh - ih) / 2, pw = ((g->out_w - 1) * sw + ew - iw) / 2;
+  g->pad_h = ph > 0 ? ph : 0;
+  g->pad_w = pw > 0 ? pw : 0;
+}
+
+/* Random input and filter bytes, with the extreme values 0x80 / 0x7F (input) and 0x80 / 0xFF
+ * (filter) now and then. */
+static void q8_test_fill(uint8_t *in, size_t nin, uint8_t *f, size_t nf) {
+  for (size_t i = 0; i < nin; i++) in[i] = (uint8_t)urand();
+  for (size_t i = 0; i < nf; i++) f[i] = (uint8_t)urand();
+  for (size_t i = 0; i < nin; i += 7) in[i] = (i / 7) % 2 ? 0x80 : 0x7F;
+  for (size_t i = 0; i < nf; i += 5) f[i] = (i / 5) % 2 ? 0x80 : 0xFF;
+}
+
 #endif

@@ -32,12 +32,7 @@ static void test_dwm(const tfcc_q8_dw_kernel *k, tfcc_threadpool *pool, const qc
   g.filter_in_c = 1;
   g.stride_h = g.stride_w = s;
   g.dil_h = g.dil_w = d;
-  const int eh = (fh - 1) * d + 1, ew = (fw - 1) * d + 1;
-  g.out_h = same ? (ih + s - 1) / s : (ih - eh + s) / s;
-  g.out_w = same ? (iw + s - 1) / s : (iw - ew + s) / s;
-  int ph = ((g.out_h - 1) * s + eh - ih) / 2, pw = ((g.out_w - 1) * s + ew - iw) / 2;
-  g.pad_h = ph > 0 ? ph : 0;
-  g.pad_w = pw > 0 ? pw : 0;
+  q8_test_geom_out(&g, ih, iw, fh, fw, s, s, d, d, same);
   const size_t nin = (size_t)batches * ih * iw * ic, nf = (size_t)fh * fw * ch;
   const size_t nout = (size_t)batches * g.out_h * g.out_w * ch;
   uint8_t *in = malloc(nin + 1), *f = malloc(nf + 1);
@@ -45,10 +40,7 @@ static void test_dwm(const tfcc_q8_dw_kernel *k, tfcc_threadpool *pool, const qc
   uint8_t *want = malloc(nout + 1), *got = malloc(nout + 1);
   float *scale = malloc(sizeof(float) * (size_t)ch);
   int32_t *mult = malloc(sizeof(int32_t) * (size_t)ch), *shift = malloc(sizeof(int32_t) * (size_t)ch);
-  for (size_t i = 0; i < nin; i++) in[i] = (uint8_t)urand();
-  for (size_t i = 0; i < nf; i++) f[i] = (uint8_t)urand();
-  for (size_t i = 0; i < nin; i += 7) in[i] = (i / 7) % 2 ? 0x80 : 0x7F;
-  for (size_t i = 0; i < nf; i += 5) f[i] = (i / 5) % 2 ? 0x80 : 0xFF;
+  q8_test_fill(in, nin, f, nf);
   for (int c = 0; c < ch; c++) b[c] = (int32_t)(urand() % 20001) - 10000;
   tfcc_conv_requant r;
   make_requant(q, ch, &r, scale, mult, shift);
