@@ -133,7 +133,7 @@ static void bench_f32(const shape *sh) {
     if (!tfcc_f32_lstm_plan_build(&pl, (tfcc_isa)isa, &s, &wt, &p)) continue;
     void *scratch = aligned_alloc(64, (tfcc_f32_lstm_scratch_bytes(&pl) + 63) & ~(size_t)63);
     double t;
-    TIME_US(t, tfcc_f32_lstm_run(&pl, (tfcc_isa)isa, &s, x, h, c, y, scratch));
+    TIME_US(t, tfcc_f32_lstm_run(&pl, &s, x, h, c, y, scratch));
     char name[40];
     snprintf(name, sizeof name, "f32-lstm %s", tfcc_isa_name((tfcc_isa)isa));
     printf("%-28s float  %-18s %10.1f us  %5.1fx\n", sh->name, name, t, t_ref / t);

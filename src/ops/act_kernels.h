@@ -13,21 +13,21 @@
 static inline void act_run_f32(const tfcc_op_ctx *ctx, tfcc_f32_vunary_op op, float lo, float hi,
                                float alpha) {
   const tfcc_f32_vunary_params fp = {op, lo, hi, alpha};
-  tfcc_f32_vunary_run(ctx->pool, tfcc_f32_vunary_select(ctx->isa), &fp,
+  tfcc_f32_vunary_run(ctx->pool, ctx->ks->f32_vunary, &fp,
                       (const float *)ctx->in[0]->data, (float *)ctx->out[0]->data,
                       (size_t)tfcc_tensor_elements(ctx->in[0]));
 }
 
 /* out[0] = lut[in[0]] for uint8 / int8 tensors. */
 static inline void act_run_lut(const tfcc_op_ctx *ctx, const uint8_t lut[256]) {
-  tfcc_q8_lut_run(ctx->pool, tfcc_q8_lut_select(ctx->isa), lut, ctx->in[0]->data,
+  tfcc_q8_lut_run(ctx->pool, ctx->ks->q8_lut, lut, ctx->in[0]->data,
                   ctx->out[0]->data, (size_t)tfcc_tensor_elements(ctx->in[0]));
 }
 
 /* The kernel name `tfcc bench` shows for an activation node whose input dtype is t. */
 static inline const char *act_kernel_name(const tfcc_op_ctx *ctx, tfcc_dtype t) {
-  if (t == TFCC_FLOAT32) return tfcc_f32_vunary_select(ctx->isa)->name;
-  if (t == TFCC_UINT8 || t == TFCC_INT8) return tfcc_q8_lut_select(ctx->isa)->name;
+  if (t == TFCC_FLOAT32) return ctx->ks->f32_vunary->name;
+  if (t == TFCC_UINT8 || t == TFCC_INT8) return ctx->ks->q8_lut->name;
   return "ref";
 }
 

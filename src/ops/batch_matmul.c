@@ -106,12 +106,12 @@ static bool bmm_f32_fast(const tfcc_op_ctx *ctx, const tfcc_bmm_dims *d) {
 }
 
 static size_t bmm_f32_scratch(const tfcc_op_ctx *ctx, const tfcc_bmm_dims *d) {
-  return tfcc_f32_packed_bytes(tfcc_f32_gemm_select(ctx->isa), d->n, d->k);
+  return tfcc_f32_packed_bytes(ctx->ks->f32_gemm, d->n, d->k);
 }
 
 static void bmm_f32_run(const tfcc_op_ctx *ctx, const tfcc_bmm_dims *d, const float *l,
                         const float *r, float *o) {
-  const tfcc_f32_gemm_kernel *k = tfcc_f32_gemm_select(ctx->isa);
+  const tfcc_f32_gemm_kernel *k = ctx->ks->f32_gemm;
   int64_t nb = 1;
   for (int32_t i = 0; i < d->nbd; i++) nb *= d->out_b[i];
   const size_t lsz = (size_t)d->m * (size_t)d->k, rsz = (size_t)d->k * (size_t)d->n;
@@ -219,7 +219,7 @@ static const char *bmm_kernel(const tfcc_op_ctx *ctx) {
   tfcc_bmm_dims d;
   int32_t orank = 0, od[TFCC_MAX_RANK] = {0};
   if (bmm_shapes(&c, &d, &orank, od) != TFCC_OK || !bmm_f32_fast(ctx, &d)) return "ref";
-  return tfcc_f32_gemm_select(ctx->isa)->name;
+  return ctx->ks->f32_gemm->name;
 }
 
 const tfcc_op_def tfcc_op_batch_matmul = {

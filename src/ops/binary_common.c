@@ -133,6 +133,8 @@ static void arith_cache_qparams(const tfcc_init_ctx *ictx, tfcc_arith_opts *o, u
   c.out = pout;
   c.n_out = 1;
   c.err = &scratch_err;
+  c.isa = ictx->isa;
+  c.ks = ictx->ks;
   o->q_ready = arith_qparams(&c, k, &o->q, &o->qop) == TFCC_OK;
   o->vp_ready = o->q_ready && k <= TFCC_ARITH_MUL &&
                 tfcc_q8_vbinary_params_init(o->qop, views[2].dtype, &o->q, &o->vp);
@@ -390,7 +392,7 @@ tfcc_status tfcc_arith_eval(tfcc_op_ctx *ctx, tfcc_arith_kind k) {
       const tfcc_q8_vbinary_params *vpp = po && po->q_ready && po->vp_ready ? &po->vp : NULL;
       if (!vpp && !(po && po->q_ready) && tfcc_q8_vbinary_params_init(qop, dt, &q, &vp)) vpp = &vp;
       if (vpp) {
-        tfcc_q8_vbinary_run(ctx->pool, tfcc_q8_vbinary_select(ctx->isa), vpp, &bc, a->data, b->data,
+        tfcc_q8_vbinary_run(ctx->pool, ctx->ks->q8_vbinary, vpp, &bc, a->data, b->data,
                             o->data);
         return TFCC_OK;
       }
@@ -406,7 +408,7 @@ tfcc_status tfcc_arith_eval(tfcc_op_ctx *ctx, tfcc_arith_kind k) {
   tfcc_f32_vbinary_op fop;
   if (dt == TFCC_FLOAT32 && tfcc_f32_vbinary_op_of(arith_binop(k), &fop)) {
     const tfcc_f32_vbinary_params fp = {fop, act.f_lo, act.f_hi};
-    tfcc_f32_vbinary_run(ctx->pool, tfcc_f32_vbinary_select(ctx->isa), &fp, &bc, a->data, b->data,
+    tfcc_f32_vbinary_run(ctx->pool, ctx->ks->f32_vbinary, &fp, &bc, a->data, b->data,
                          o->data);
     return TFCC_OK;
   }
@@ -434,12 +436,12 @@ const char *tfcc_arith_kernel(const tfcc_op_ctx *ctx, tfcc_arith_kind k) {
       return "ref";
     }
     tfcc_q8_vbinary_params vp;
-    return tfcc_q8_vbinary_params_init(qop, dt, &q, &vp) ? tfcc_q8_vbinary_select(ctx->isa)->name
+    return tfcc_q8_vbinary_params_init(qop, dt, &q, &vp) ? ctx->ks->q8_vbinary->name
                                                           : "ref";
   }
   tfcc_f32_vbinary_op fop;
   if (dt == TFCC_FLOAT32 && tfcc_f32_vbinary_op_of(arith_binop(k), &fop))
-    return tfcc_f32_vbinary_select(ctx->isa)->name;
+    return ctx->ks->f32_vbinary->name;
   return "ref";
 }
 

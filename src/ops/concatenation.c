@@ -139,7 +139,7 @@ static void concat_u8_tables(const tfcc_op_ctx *ctx, const concat_params *p, int
                              const void *const *ptrs, const size_t *inner, int64_t outer) {
   size_t row = 0;
   for (int32_t i = 0; i < n; i++) row += inner[i];
-  const tfcc_q8_lut_kernel *lk = tfcc_q8_lut_select(ctx->isa);
+  const tfcc_q8_lut_kernel *lk = ctx->ks->q8_lut;
   uint8_t *o = (uint8_t *)ctx->out[0]->data;
   for (int32_t i = 0; i < n; i++) {
     const int32_t slot = p->slot[i];
@@ -201,7 +201,7 @@ static tfcc_status concat_eval(tfcc_op_ctx *ctx) {
 
 static const char *concat_kernel(const tfcc_op_ctx *ctx) {
   const concat_params *p = ctx->params;
-  return p && p->n_tables > 0 ? tfcc_q8_lut_select(ctx->isa)->name : "concat-copy";
+  return p && p->n_tables > 0 ? ctx->ks->q8_lut->name : "concat-copy";
 }
 
 const tfcc_op_def tfcc_op_concatenation = {.name = OP,

@@ -111,8 +111,9 @@ static const tfcc_f32_packed *conv_f32_packed(const tfcc_op_ctx *ctx, const tfcc
 static const tfcc_f32_direct_conv_kernel *conv_f32_direct(const tfcc_op_ctx *ctx,
                                                            const tfcc_conv_geom *g,
                                                            const tfcc_f32_packed *pk) {
-  return pk && pk->kc == pk->kdim && tfcc_f32_direct_conv_fits(g)
-             ? tfcc_f32_direct_conv_select(ctx->isa, pk->k->nr)
+  const tfcc_f32_direct_conv_kernel *dk = ctx->ks->f32_direct_conv;
+  return pk && dk && dk->nr == pk->k->nr && pk->kc == pk->kdim && tfcc_f32_direct_conv_fits(g)
+             ? dk
              : NULL;
 }
 

@@ -161,7 +161,7 @@ static tfcc_status dw_eval(tfcc_op_ctx *ctx) {
       float lo, hi;
       tfcc_act_range_f32(p->o.act, &lo, &hi);
       if (ctx->scratch_bytes >= tfcc_f32_dwconv_scratch_bytes(&g)) {
-        tfcc_f32_dwconv(ctx->pool, tfcc_f32_dwconv_select(ctx->isa), &g, in->data, f->data, bd,
+        tfcc_f32_dwconv(ctx->pool, ctx->ks->f32_dwconv, &g, in->data, f->data, bd,
                         lo, hi, out->data, ctx->scratch);
         return TFCC_OK;
       }
@@ -216,7 +216,7 @@ static const char *dw_kernel(const tfcc_op_ctx *ctx) {
   }
   if (ctx->in[0]->dtype != TFCC_FLOAT32 || ctx->in[0]->rank != 4 || ctx->in[1]->rank != 4)
     return "ref";
-  return tfcc_f32_dwconv_select(ctx->isa)->name;
+  return ctx->ks->f32_dwconv->name;
 }
 
 const tfcc_op_def tfcc_op_depthwise_conv_2d = {

@@ -71,7 +71,7 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   } else if (p->head.in_type == TFCC_FLOAT16) {
     tfcc_dequantize(p->head.in_type, in->data, out, act_count(in), p->scale, p->zp);
   } else {
-    tfcc_qz_dequantize(ctx->pool, tfcc_qz_select(ctx->isa), in->data, out, act_count(in),
+    tfcc_qz_dequantize(ctx->pool, ctx->ks->qz, in->data, out, act_count(in),
                        p->scale, p->zp, p->head.in_type);
   }
   return TFCC_OK;
@@ -80,7 +80,7 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
 static const char *kernel(const tfcc_op_ctx *ctx) {
   const dequantize_op *p = (const dequantize_op *)ctx->params;
   if (!p || p->per_axis || p->head.in_type == TFCC_FLOAT16) return "ref";
-  return tfcc_qz_select(ctx->isa)->name;
+  return ctx->ks->qz->name;
 }
 
 const tfcc_op_def tfcc_op_dequantize = {

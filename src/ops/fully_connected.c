@@ -60,7 +60,7 @@ static void fc_small_init(const tfcc_init_ctx *ctx, fc_params *p) {
   if (p->q.n_mult != 1 && p->q.n_mult != units) return;
   tfcc_conv_requant r;
   fc_requant(p, in->dtype, &r);
-  if (tfcc_q8_fcs_pack(tfcc_q8_fcs_select(ctx->isa), in->dtype == TFCC_INT8, units, accum,
+  if (tfcc_q8_fcs_pack(ctx->ks->q8_fcs, in->dtype == TFCC_INT8, units, accum,
                        w->data, bias ? bias->data : NULL, &r, &p->small))
     p->small_dtype = in->dtype;
 }

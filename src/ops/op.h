@@ -21,6 +21,7 @@
 
 #include "base/err.h"
 #include "graph/ir.h"
+#include "kernels/kernel_set.h"
 
 /* A tensor as operators see it during prepare and eval. */
 typedef struct tfcc_tensor {
@@ -44,6 +45,7 @@ typedef struct tfcc_init_ctx {
   void *params;             /* out: operator parameters (malloc'ed; freed by op->release or free) */
   tfcc_err *err;
   tfcc_isa isa;             /* kernel dispatch level for this model (CPU's best, capped) */
+  const tfcc_kernel_set *ks; /* the kernels chosen at that level (kernels/kernel_set.h) */
   const struct tfcc_logger *log; /* runtime's logger for init/prepare notes (may be NULL) */
   int quant_compat;         /* tfcc_quant_compat of the model (0 = TFLite as it runs by
                                default, i.e. XNNPACK arithmetic where it applies) */
@@ -67,6 +69,9 @@ typedef struct tfcc_op_ctx {
   struct tfcc_threadpool *pool; /* may be NULL: run single-threaded */
   tfcc_err *err;
   tfcc_isa isa;             /* kernel dispatch level (CPU's best, capped by TFCC_ISA / options) */
+  /* the kernels chosen once at that level: eval runs ctx->ks->f32_vbinary etc., never a
+   * per-call lookup (kernels/kernel_set.h) */
+  const tfcc_kernel_set *ks;
   const struct tfcc_logger *log; /* prepare only (e.g. KERNEL_FALLBACK); may be NULL */
 } tfcc_op_ctx;
 

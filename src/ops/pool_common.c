@@ -121,7 +121,7 @@ tfcc_status tfcc_pool_eval(tfcc_op_ctx *ctx) {
   const tfcc_dtype dt = ctx->in[0]->dtype;
   if (p->kind != TFCC_POOL_L2 && tfcc_pool_fast_ok(&g, p->kind == TFCC_POOL_AVG, dt)) {
     const tfcc_pool_job j = {&g, p->kind == TFCC_POOL_AVG, dt, in, out, lo, hi, ql, qh};
-    tfcc_pool_run(ctx->pool, tfcc_pool_select(ctx->isa), &j);
+    tfcc_pool_run(ctx->pool, ctx->ks->pool, &j);
     return TFCC_OK;
   }
   switch (ctx->in[0]->dtype) {
@@ -156,6 +156,6 @@ const char *tfcc_pool_kernel_name(const tfcc_op_ctx *ctx) {
   c.err = &e;
   if (pool_geom(&c, &g) != TFCC_OK) return "ref";
   return tfcc_pool_fast_ok(&g, p->kind == TFCC_POOL_AVG, ctx->in[0]->dtype)
-             ? tfcc_pool_select(ctx->isa)->name
+             ? ctx->ks->pool->name
              : "ref";
 }

@@ -92,7 +92,7 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
     tfcc_bcast bc;
     tfcc_bcast_plan(&bc, 2, ranks, dims, in->rank, in->dims);
     const tfcc_f32_vbinary_params fp = {TFCC_F32VB_PRELU, -INFINITY, INFINITY};
-    tfcc_f32_vbinary_run(ctx->pool, tfcc_f32_vbinary_select(ctx->isa), &fp, &bc,
+    tfcc_f32_vbinary_run(ctx->pool, ctx->ks->f32_vbinary, &fp, &bc,
                          (const float *)in->data, (const float *)alpha->data,
                          (float *)ctx->out[0]->data);
     return TFCC_OK;
@@ -104,7 +104,7 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
 
 static const char *kernel(const tfcc_op_ctx *ctx) {
   const prelu_op *p = (const prelu_op *)ctx->params;
-  return p && p->type == TFCC_FLOAT32 ? tfcc_f32_vbinary_select(ctx->isa)->name : "ref";
+  return p && p->type == TFCC_FLOAT32 ? ctx->ks->f32_vbinary->name : "ref";
 }
 
 const tfcc_op_def tfcc_op_prelu = {

@@ -122,14 +122,14 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
       tfcc_affine_quantize_pc((const float *)in->data, p->head.out_type, out->data, o, c, i,
                               out->quant->scale, out->quant->zero_point);
     } else if (p->xnn) {
-      tfcc_qz_quantize_xnn(ctx->pool, tfcc_qz_select(ctx->isa), (const float *)in->data, out->data,
+      tfcc_qz_quantize_xnn(ctx->pool, ctx->ks->qz, (const float *)in->data, out->data,
                            n, p->inv_scale, p->zp, p->head.out_type);
     } else {
-      tfcc_qz_quantize_ref(ctx->pool, tfcc_qz_select(ctx->isa), (const float *)in->data, out->data,
+      tfcc_qz_quantize_ref(ctx->pool, ctx->ks->qz, (const float *)in->data, out->data,
                            n, p->scale, p->zp, p->head.out_type);
     }
   } else if (p->xnn) {
-    tfcc_qz_requantize_xnn(ctx->pool, tfcc_qz_select(ctx->isa), in->data, out->data, n,
+    tfcc_qz_requantize_xnn(ctx->pool, ctx->ks->qz, in->data, out->data, n,
                            p->xnn_mult, p->in_zp, p->zp, p->head.in_type);
   } else if (p->use_lut) {
     tfcc_qz_lut_apply(&p->lut, in->data, out->data, n);
@@ -143,7 +143,7 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
 static const char *kernel(const tfcc_op_ctx *ctx) {
   const quantize_op *p = (const quantize_op *)ctx->params;
   if (!p || p->per_axis) return "ref";
-  if (p->head.in_type == TFCC_FLOAT32 || p->xnn) return tfcc_qz_select(ctx->isa)->name;
+  if (p->head.in_type == TFCC_FLOAT32 || p->xnn) return ctx->ks->qz->name;
   if (p->use_lut) return "quantize-lut";
   return "ref";
 }

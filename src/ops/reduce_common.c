@@ -224,7 +224,7 @@ tfcc_status tfcc_reduce_op_prepare(tfcc_op_ctx *ctx, tfcc_reduce_op op) {
 static void sum_q(const tfcc_op_ctx *ctx, const tfcc_reduce_shape *s, int32_t *acc) {
   size_t o, r, i;
   if (tfcc_rsum_shape(s, &o, &r, &i))
-    tfcc_rsum_select(ctx->isa)->sum_q(ctx->in[0]->dtype, ctx->in[0]->data, o, r, i, acc);
+    ctx->ks->rsum->sum_q(ctx->in[0]->dtype, ctx->in[0]->data, o, r, i, acc);
   else
     tfcc_reduce_sum_q_raw(s, ctx->in[0]->dtype, ctx->in[0]->data, acc);
 }
@@ -247,7 +247,7 @@ static tfcc_status eval_mean(tfcc_op_ctx *ctx, const reduce_setup *su) {
     if (tfcc_rsum_shape(s, &o, &r, &i)) {
       /* the reference's sums in its order, then its division */
       float *y = out->data;
-      tfcc_rsum_select(ctx->isa)->sum_f32(in->data, o, r, i, y);
+      ctx->ks->rsum->sum_f32(in->data, o, r, i, y);
       const float n = (float)s->reduce_count;
       for (int64_t j = 0; j < s->out_count; j++) y[j] = y[j] / n;
       return TFCC_OK;
@@ -300,7 +300,7 @@ const char *tfcc_reduce_op_kernel(const tfcc_op_ctx *ctx, tfcc_reduce_op op) {
   const bool q8 = dt == TFCC_UINT8 || dt == TFCC_INT8 || dt == TFCC_INT16;
   size_t o, r, i;
   if (!tfcc_rsum_shape(&su.shape, &o, &r, &i)) return "ref";
-  if (op == TFCC_REDUCE_OP_MEAN && (dt == TFCC_FLOAT32 || q8)) return tfcc_rsum_select(ctx->isa)->name;
+  if (op == TFCC_REDUCE_OP_MEAN && (dt == TFCC_FLOAT32 || q8)) return ctx->ks->rsum->name;
   if (op == TFCC_REDUCE_OP_SUM && q8) {
     float in_s, out_s;
     int32_t in_zp, out_zp;
@@ -308,7 +308,7 @@ const char *tfcc_reduce_op_kernel(const tfcc_op_ctx *ctx, tfcc_reduce_op op) {
     quant_of(ctx->out[0], &out_s, &out_zp);
     /* as eval: XNNPACK or rescaled sums; else the generic reference reduction */
     if (xnn_reduce(ctx, dt) || !same_quant(ctx->in[0], ctx->out[0]) || in_s > 0.f)
-      return tfcc_rsum_select(ctx->isa)->name;
+      return ctx->ks->rsum->name;
   }
   return "ref";
 }

@@ -66,14 +66,14 @@ static tfcc_status rb_eval(tfcc_op_ctx *ctx) {
   if (rb_xnn(ctx)) {
     TFCC_OP_CHECK(ctx, ctx->scratch && ctx->scratch_bytes >= tfcc_q8_resize_scratch_bytes(&s),
                   TFCC_ERR_STATE, OP ": scratch missing");
-    tfcc_q8_resize_bilinear(ctx->pool, tfcc_q8_resize_select(ctx->isa), &s, align, half,
+    tfcc_q8_resize_bilinear(ctx->pool, ctx->ks->q8_resize, &s, align, half,
                             ctx->in[0]->dtype == TFCC_INT8, in, out, ctx->scratch);
     return TFCC_OK;
   }
   if (ctx->in[0]->dtype == TFCC_FLOAT32) {
     TFCC_OP_CHECK(ctx, ctx->scratch && ctx->scratch_bytes >= tfcc_f32_resize_scratch_bytes(&s),
                   TFCC_ERR_STATE, OP ": scratch missing");
-    tfcc_f32_resize_bilinear(ctx->pool, tfcc_f32_resize_select(ctx->isa), &s, align, half, in, out,
+    tfcc_f32_resize_bilinear(ctx->pool, ctx->ks->f32_resize, &s, align, half, in, out,
                              ctx->scratch);
     return TFCC_OK;
   }
@@ -90,8 +90,8 @@ static tfcc_status rb_eval(tfcc_op_ctx *ctx) {
 
 static const char *rb_kernel(const tfcc_op_ctx *ctx) {
   if (ctx->n_in < 1 || !ctx->in[0]) return "ref";
-  if (ctx->in[0]->dtype == TFCC_FLOAT32) return tfcc_f32_resize_select(ctx->isa)->name;
-  return rb_xnn(ctx) ? tfcc_q8_resize_select(ctx->isa)->name : "ref";
+  if (ctx->in[0]->dtype == TFCC_FLOAT32) return ctx->ks->f32_resize->name;
+  return rb_xnn(ctx) ? ctx->ks->q8_resize->name : "ref";
 }
 
 const tfcc_op_def tfcc_op_resize_bilinear = {

@@ -82,7 +82,7 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   const size_t outer = n / depth;
   switch (p->head.in_type) {
     case TFCC_FLOAT32:
-      tfcc_f32_softmax_run(ctx->pool, tfcc_f32_softmax_select(ctx->isa), (const float *)in->data,
+      tfcc_f32_softmax_run(ctx->pool, ctx->ks->f32_softmax, (const float *)in->data,
                            (float *)ctx->out[0]->data, outer, depth, p->beta);
       break;
     case TFCC_INT16:
@@ -90,7 +90,7 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
                        &p->i16);
       break;
     default:
-      if (!tfcc_q8_softmax(tfcc_q8_lut_select(ctx->isa), p->head.in_type, in->data,
+      if (!tfcc_q8_softmax(ctx->ks->q8_lut, p->head.in_type, in->data,
                            p->head.out_type, ctx->out[0]->data, outer, depth, p->table,
                            p->out_scale, p->out_zp))
         tfcc_softmax_q8(p->head.in_type, in->data, p->head.out_type, ctx->out[0]->data, outer,
@@ -104,7 +104,7 @@ static const char *kernel(const tfcc_op_ctx *ctx) {
   const softmax_op *p = (const softmax_op *)ctx->params;
   if (!p) return "ref";
   if (p->head.in_type == TFCC_FLOAT32)
-    return p->beta >= 0.f ? tfcc_f32_softmax_select(ctx->isa)->name : "ref";
+    return p->beta >= 0.f ? ctx->ks->f32_softmax->name : "ref";
   if (p->head.in_type == p->head.out_type &&
       (p->head.in_type == TFCC_UINT8 || p->head.in_type == TFCC_INT8))
     return "q8-softmax";

@@ -342,7 +342,7 @@ static void q8_plan_build(tfcc_op_ctx *ctx, const lstm_setup *su, const tfcc_lst
   if (!p || !p->mu_ok || plan_get(ctx)) return;
   /* Without a SIMD variant the reference kernel is as fast (its row dot products vectorize;
    * the scalar variant's packed ones do not). */
-  if (tfcc_q8_lstm_select(ctx->isa)->isa == TFCC_ISA_GENERIC) return;
+  if (ctx->ks->q8_lstm->isa == TFCC_ISA_GENERIC) return;
   for (int i = 1; i < IN_H; i++)
     if (!const_or_absent(in_opt(ctx, i))) return;
   tfcc_lstm_q_weights wt;
@@ -399,14 +399,14 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   const tfcc_q8_lstm_plan *pl = q8_plan_get(ctx);
   if (pl && ctx->scratch_bytes >= tfcc_q8_lstm_scratch_bytes(pl)) {
     const tfcc_lstm_shape s = run_shape(ctx, pl->n_input, pl->n_cell, pl->n_output);
-    tfcc_q8_lstm_run(tfcc_q8_lstm_select(ctx->isa), pl, &s, ctx->in[IN_X]->data,
+    tfcc_q8_lstm_run(ctx->ks->q8_lstm, pl, &s, ctx->in[IN_X]->data,
                      ctx->in[IN_H]->data, ctx->in[IN_C]->data, ctx->out[0]->data, ctx->scratch);
     return TFCC_OK;
   }
   const tfcc_f32_lstm_plan *fpl = f32_plan_get(ctx);
   if (fpl && ctx->scratch_bytes >= tfcc_f32_lstm_scratch_bytes(fpl)) {
     const tfcc_lstm_shape s = run_shape(ctx, fpl->n_input, fpl->n_cell, fpl->n_output);
-    tfcc_f32_lstm_run(fpl, ctx->isa, &s, ctx->in[IN_X]->data, ctx->in[IN_H]->data,
+    tfcc_f32_lstm_run(fpl, &s, ctx->in[IN_X]->data, ctx->in[IN_H]->data,
                       ctx->in[IN_C]->data, ctx->out[0]->data, ctx->scratch);
     return TFCC_OK;
   }
@@ -455,7 +455,7 @@ static int64_t macs(const tfcc_op_ctx *ctx) {
 }
 
 static const char *kernel(const tfcc_op_ctx *ctx) {
-  if (q8_plan_get(ctx)) return tfcc_q8_lstm_select(ctx->isa)->name;
+  if (q8_plan_get(ctx)) return ctx->ks->q8_lstm->name;
   if (f32_plan_get(ctx)) return "f32-lstm"; /* on f32-gemm and f32-vunary */
   return "ref";
 }

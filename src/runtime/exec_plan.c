@@ -240,6 +240,7 @@ tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t
   }
 
   /* Prepare every node in order; fold what can be computed now. */
+  const tfcc_kernel_set *ks = tfcc_kernel_set_for(env->isa);
   size_t slot = 0;
   for (int32_t ni = 0; ni < sg->n_nodes; ni++) {
     const tfcc_ir_node *n = &sg->nodes[ni];
@@ -258,6 +259,7 @@ tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t
     c->params = n->params;
     c->err = err;
     c->isa = env->isa;
+    c->ks = ks;
     c->pool = env->pool;
     c->log = env->log;
     c->in = &p->ptrs[slot];

@@ -105,7 +105,16 @@ tfcc_status tfcc_graph_init_ops(tfcc_graph *g, tfcc_isa isa, const tfcc_logger *
   for (int32_t i = 0; i < sg->n_nodes; i++) {
     tfcc_ir_node *n = &sg->nodes[i];
     if (!n->op || !n->op->init || n->removed || n->params) continue; /* folded: done by the pass */
-    tfcc_init_ctx c = {g, sg, n, i, NULL, err, isa, log, quant_compat, precision};
+    tfcc_init_ctx c = {.graph = g,
+                       .sg = sg,
+                       .node = n,
+                       .node_index = i,
+                       .err = err,
+                       .isa = isa,
+                       .ks = tfcc_kernel_set_for(isa),
+                       .log = log,
+                       .quant_compat = quant_compat,
+                       .precision = precision};
     tfcc_status st = n->op->init(&c);
     n->params = c.params;
     if (st != TFCC_OK) return tfcc_err_prefix(err, "node %d (%s)", (int)i, tfcc_node_op_name(n));

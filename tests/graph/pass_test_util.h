@@ -117,7 +117,13 @@ static inline int ptu_eval(ptu *p, const void *const *inputs, void *const *outpu
   for (int32_t i = 0; i < p->sg->n_nodes; i++) {
     tfcc_ir_node *n = &p->sg->nodes[i];
     if (n->removed || n->params || !n->op || !n->op->init) continue;
-    tfcc_init_ctx c = {&p->g, p->sg, n, i, NULL, &err, isa, NULL, 0};
+    tfcc_init_ctx c = {.graph = &p->g,
+                       .sg = p->sg,
+                       .node = n,
+                       .node_index = i,
+                       .err = &err,
+                       .isa = isa,
+                       .ks = tfcc_kernel_set_for(isa)};
     tfcc_status st = n->op->init(&c);
     n->params = c.params;
     CHECKF(st == TFCC_OK, "init node %d: %s", (int)i, err.msg);

@@ -119,6 +119,7 @@ static inline tfcc_status oh_run_node(oh_node_run *r) {
     ic.node = r->node;
     ic.err = r->err;
     ic.isa = r->isa;
+    ic.ks = tfcc_kernel_set_for(r->isa);
     ic.quant_compat = TFCC_QUANT_COMPAT_REFERENCE;
     st = op->init(&ic);
     params = ic.params;
@@ -133,6 +134,7 @@ static inline tfcc_status oh_run_node(oh_node_run *r) {
   ctx.n_out = r->n_out;
   ctx.err = r->err;
   ctx.isa = r->isa;
+  ctx.ks = tfcc_kernel_set_for(r->isa);
   void *kept[8] = {0};
   for (int32_t i = 0; i < r->n_out && i < 8; i++) kept[i] = r->out[i]->data;
   if (st == TFCC_OK) st = op->prepare(&ctx);

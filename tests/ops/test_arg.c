@@ -56,7 +56,8 @@ static tfcc_status run(bool is_max, tfcc_tensor *in, tfcc_tensor *axis, tfcc_ten
   memset(&node, 0, sizeof(node));
   node.options = tfb_build(storage, sizeof(storage), &f, out_type_opt >= 0 ? 1 : 0);
   tfcc_tensor *ins[2] = {in, axis}, *outs[1] = {out};
-  tfcc_op_ctx ctx = {.node = &node, .in = ins, .n_in = 2, .out = outs, .n_out = 1, .err = err};
+  tfcc_op_ctx ctx = {.node = &node, .in = ins, .n_in = 2, .out = outs, .n_out = 1, .err = err,
+                     .ks = tfcc_kernel_set_for(TFCC_ISA_GENERIC)};
   const tfcc_op_def *def = tfcc_op_lookup(is_max ? TFCC_OP_ARG_MAX : TFCC_OP_ARG_MIN);
   tfcc_status st = def->prepare(&ctx);
   if (st != TFCC_OK) return st;

@@ -69,7 +69,7 @@ static void run_case(tfcc_isa isa, const fcase *fc) {
   tfcc_f32_lstm_plan pl;
   CHECK(tfcc_f32_lstm_plan_build(&pl, isa, &s, &wt, &p));
   void *scratch = aligned_alloc(64, (tfcc_f32_lstm_scratch_bytes(&pl) + 63) & ~(size_t)63);
-  tfcc_f32_lstm_run(&pl, isa, &s, x, h, c, y, scratch);
+  tfcc_f32_lstm_run(&pl, &s, x, h, c, y, scratch);
   double worst = max_diff(y, y_ref, ny, false);
   worst = fmax(worst, max_diff(h, h_ref, (size_t)fc->nb * fc->no, false));
   worst = fmax(worst, max_diff(c, c_ref, (size_t)fc->nb * fc->nc, true));

@@ -147,7 +147,8 @@ static tfcc_status run_case(lstm_case *lc, const ref_model *m, tfcc_err *err) {
   for (int i = 0; i < 5; i++) lc->tmpp[i] = &lc->tmp[i];
   tfcc_tensor *outs[1] = {&lc->out};
   tfcc_op_ctx ctx = {.node = &lc->node, .in = lc->in, .n_in = 24, .out = outs, .n_out = 1,
-                     .tmp = lc->n_tmp ? lc->tmpp : NULL, .n_tmp = lc->n_tmp, .err = err};
+                     .tmp = lc->n_tmp ? lc->tmpp : NULL, .n_tmp = lc->n_tmp, .err = err,
+                     .ks = tfcc_kernel_set_for(TFCC_ISA_GENERIC)};
   const tfcc_op_def *def = tfcc_op_lookup(TFCC_OP_UNIDIRECTIONAL_SEQUENCE_LSTM);
   tfcc_status st = def->prepare(&ctx);
   if (st != TFCC_OK) return st;

@@ -142,6 +142,7 @@ static tfcc_status run(world *w, const op_case *c, bool with_init, tfcc_isa isa,
     ic.node = &w->node;
     ic.err = &err;
     ic.isa = isa;
+    ic.ks = tfcc_kernel_set_for(isa);
     ic.quant_compat = quant_compat;
     st = def->init(&ic);
     params = ic.params;
@@ -149,7 +150,7 @@ static tfcc_status run(world *w, const op_case *c, bool with_init, tfcc_isa isa,
   tfcc_tensor *outs[1] = {&w->out};
   tfcc_op_ctx ctx = {.node = &w->node, .params = params, .in = w->in, .n_in = 24, .out = outs,
                      .n_out = 1, .tmp = c->is_int ? w->tmpp : NULL, .n_tmp = c->is_int ? 5 : 0,
-                     .err = &err, .isa = isa};
+                     .err = &err, .isa = isa, .ks = tfcc_kernel_set_for(isa)};
   size_t off = 0;
   for (int r = 0; r < 2 && st == TFCC_OK; r++) {
     st = def->prepare(&ctx);

@@ -71,6 +71,7 @@ static tfcc_status run(rop op, tfcc_tensor *in, const int32_t *axes, int32_t n_a
   ctx.out = outs;
   ctx.n_out = 1;
   ctx.err = err;
+  ctx.ks = tfcc_kernel_set_for(ctx.isa);
   const tfcc_op_def *def = tfcc_op_lookup(k_builtin[op]);
   if (!def) return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "no op");
   tfcc_status st = def->prepare(&ctx);
@@ -481,7 +482,8 @@ static void test_errors(void) {
     out.quant = &k_noq;
     tfcc_tensor *ins[2] = {&in, &axis}, *outs[1] = {&out};
     tfcc_err err = {0};
-    tfcc_op_ctx ctx = {.in = ins, .n_in = 2, .out = outs, .n_out = 1, .err = &err};
+    tfcc_op_ctx ctx = {.in = ins, .n_in = 2, .out = outs, .n_out = 1, .err = &err,
+                       .ks = tfcc_kernel_set_for(TFCC_ISA_GENERIC)};
     CHECK(tfcc_op_lookup(TFCC_OP_SUM)->prepare(&ctx) == TFCC_ERR_UNSUPPORTED);
     ctx.n_in = 1;
     CHECK(tfcc_op_lookup(TFCC_OP_SUM)->prepare(&ctx) == TFCC_ERR_INVALID_MODEL);

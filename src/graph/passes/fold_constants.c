@@ -41,7 +41,15 @@ tfcc_status tfcc_pass_fold_constants(tfcc_pass_ctx *ctx, int32_t *changed) {
     tfcc_tensor *pin[16], *pout[8];
     if (n->n_inputs > 16 || n->n_outputs > 8) continue;
     if (n->op->init && !n->params) {
-      tfcc_init_ctx ic = {ctx->graph, sg, n, ni, NULL, err, ctx->isa, ctx->log, ctx->quant_compat};
+      tfcc_init_ctx ic = {.graph = ctx->graph,
+                          .sg = sg,
+                          .node = n,
+                          .node_index = ni,
+                          .err = err,
+                          .isa = ctx->isa,
+                          .ks = tfcc_kernel_set_for(ctx->isa),
+                          .log = ctx->log,
+                          .quant_compat = ctx->quant_compat};
       tfcc_status ist = n->op->init(&ic);
       n->params = ic.params;
       if (ist != TFCC_OK) return tfcc_err_prefix(err, "node %d (%s)", (int)ni, tfcc_node_op_name(n));
@@ -83,6 +91,7 @@ tfcc_status tfcc_pass_fold_constants(tfcc_pass_ctx *ctx, int32_t *changed) {
     c.n_out = n->n_outputs;
     c.err = err;
     c.isa = ctx->isa;
+    c.ks = tfcc_kernel_set_for(ctx->isa);
     c.log = ctx->log;
     tfcc_status st = n->op->prepare(&c);
     if (st != TFCC_OK) return tfcc_err_prefix(err, "node %d (%s)", (int)ni, tfcc_node_op_name(n));

@@ -34,6 +34,7 @@ bool tfcc_f32_lstm_plan_build(tfcc_f32_lstm_plan *pl, tfcc_isa isa, const tfcc_l
   const int32_t rows = pl->n_gates * nc;
   for (int g = 0; g < 4; g++) pl->peep[g] = g == 2 || (g == 0 && cifg) ? NULL : wt->peep[g];
   const tfcc_f32_gemm_kernel *k = tfcc_f32_gemm_select(isa);
+  pl->vu = tfcc_f32_vunary_select(isa);
   const size_t kmax = (size_t)(ni > no ? ni : no);
   float *tmp = malloc(sizeof(float) * ((size_t)rows * kmax + (size_t)rows));
   if (!tmp) return false;
@@ -93,7 +94,7 @@ static inline float clipf(float v, float clip) {
   return clip > 0.f ? (v > clip ? clip : (v < -clip ? -clip : v)) : v;
 }
 
-void tfcc_f32_lstm_run(const tfcc_f32_lstm_plan *pl, tfcc_isa isa, const tfcc_lstm_shape *s,
+void tfcc_f32_lstm_run(const tfcc_f32_lstm_plan *pl, const tfcc_lstm_shape *s,
                        const float *input, float *output_state, float *cell_state, float *output,
                        void *scratch) {
   const int32_t ni = pl->n_input, nc = pl->n_cell, no = pl->n_output;
@@ -101,7 +102,7 @@ void tfcc_f32_lstm_run(const tfcc_f32_lstm_plan *pl, tfcc_isa isa, const tfcc_ls
   size_t ngx, nth;
   scratch_floats(pl, &ngx, &nth);
   float *gx = scratch, *th = gx + ngx, *hid = th + nth;
-  const tfcc_f32_vunary_kernel *vu = tfcc_f32_vunary_select(isa);
+  const tfcc_f32_vunary_kernel *vu = pl->vu;
   const tfcc_f32_vunary_params sig = {TFCC_F32VU_LOGISTIC, 0.f, 0.f, 0.f};
   const tfcc_f32_vunary_params tnh = {TFCC_F32VU_TANH, 0.f, 0.f, 0.f};
   const bool cifg = pl->n_gates == 3;

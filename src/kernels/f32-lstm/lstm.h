@@ -21,18 +21,20 @@ typedef struct tfcc_f32_lstm_plan {
   bool has_proj;
   const float *peep[4];       /* the model's cell-to-gate weights or NULL */
   float cell_clip, proj_clip;
+  const tfcc_f32_vunary_kernel *vu; /* the gates' sigmoid / tanh, chosen with the GEMM kernel */
 } tfcc_f32_lstm_plan;
 
 /* Whether the fast path covers these weights / options (no layer norm, tanh activation). */
 bool tfcc_f32_lstm_supported(const tfcc_lstm_f32_weights *wt, const tfcc_lstm_f32_params *p);
-/* Packs for the GEMM kernel of isa; false when out of memory. */
+/* Packs for the GEMM kernel of isa and chooses the activation kernel of isa; false when out
+ * of memory. */
 bool tfcc_f32_lstm_plan_build(tfcc_f32_lstm_plan *pl, tfcc_isa isa, const tfcc_lstm_shape *s,
                               const tfcc_lstm_f32_weights *wt, const tfcc_lstm_f32_params *p);
 void tfcc_f32_lstm_plan_free(tfcc_f32_lstm_plan *pl);
 size_t tfcc_f32_lstm_scratch_bytes(const tfcc_f32_lstm_plan *pl);
 /* The sequence, as tfcc_lstm_f32 (single-threaded). */
-void tfcc_f32_lstm_run(const tfcc_f32_lstm_plan *pl, tfcc_isa isa, const tfcc_lstm_shape *s,
-                       const float *input, float *output_state, float *cell_state, float *output,
+void tfcc_f32_lstm_run(const tfcc_f32_lstm_plan *pl, const tfcc_lstm_shape *s, const float *input,
+                       float *output_state, float *cell_state, float *output,
                        void *scratch);
 
 #endif
