@@ -1,0 +1,193 @@
+/* Winograd convolution driver: tile blocks, per-position GEMMs on the packed micro-kernels,
+ * threads over blocks (see winograd.h). */
+#include <math.h>
+#include <string.h>
+
+#include "kernels/f32-winograd/winograd.h"
+#include "runtime/threadpool.h"
+
+/* Bytes of transformed input + products a block keeps in L2 (2 MiB per core, leaving room
+ * for the weights of the position being multiplied). */
+#define WINO_BLOCK_BYTES (1024u * 1024u)
+/* Most tiles in a block (the row pointer array lives on the stack). */
+#define WINO_MAX_TILES 256
+
+static size_t round16(size_t x) { return (x + 15) & ~(size_t)15; }
+static size_t round64b(size_t bytes) { return (bytes + 63) & ~(size_t)63; }
+
+int tfcc_f32_wino_choose(const tfcc_conv_geom *g) {
+  if (!tfcc_f32_wino_fits(g)) return 0;
+  /* The 7x7 stage (49 outputs per image) stays on the GEMM: 4 x 4 tiles waste 16 of 49
+   * outputs there and the transformed weights (9.4 MB at 512 channels) are read from memory. */
+  if ((int64_t)g->out_h * g->out_w < 100) return 0;
+  return 4;
+}
+
+typedef struct wino_plan {
+  size_t tiles_h, tiles_w, tiles; /* all batches */
+  size_t block, blocks;           /* tiles per block, number of blocks */
+  size_t ldv, ldm;                /* floats per tile row of V and M */
+  size_t v_floats, m_floats, patch_floats, ytmp_floats;
+  size_t per_thread;              /* bytes */
+} wino_plan;
+
+static void wino_plan_make(const tfcc_conv_geom *g, const tfcc_f32_wino_weights *w, int threads,
+                           wino_plan *pl) {
+  const size_t m = (size_t)w->m, n = (size_t)w->n, npos = n * n;
+  pl->tiles_h = ((size_t)g->out_h + m - 1) / m;
+  pl->tiles_w = ((size_t)g->out_w + m - 1) / m;
+  pl->tiles = (size_t)g->batches * pl->tiles_h * pl->tiles_w;
+  pl->ldv = round16((size_t)g->in_c);
+  pl->ldm = round16((size_t)g->out_c);
+  const size_t per_tile = npos * (pl->ldv + pl->ldm) * sizeof(float);
+  size_t max_block = WINO_BLOCK_BYTES / per_tile;
+  if (max_block < 1) max_block = 1;
+  if (max_block > WINO_MAX_TILES) max_block = WINO_MAX_TILES;
+  size_t blocks = pl->tiles ? (pl->tiles + max_block - 1) / max_block : 1;
+  /* With several threads, at least one block each (as long as blocks keep a few tiles). */
+  const size_t want = (size_t)(threads > 1 ? threads : 1);
+  if (blocks < want && pl->tiles >= 2 * want) blocks = want;
+  pl->block = pl->tiles ? (pl->tiles + blocks - 1) / blocks : 1;
+  pl->blocks = pl->tiles ? (pl->tiles + pl->block - 1) / pl->block : 0;
+  pl->v_floats = npos * pl->block * pl->ldv;
+  pl->m_floats = npos * pl->block * pl->ldm;
+  pl->patch_floats = n * n * (size_t)g->in_c;
+  pl->ytmp_floats = m * m * (size_t)g->out_c;
+  pl->per_thread = round64b(pl->v_floats * sizeof(float)) + round64b(pl->m_floats * sizeof(float)) +
+                   round64b(pl->patch_floats * sizeof(float)) +
+                   round64b(pl->ytmp_floats * sizeof(float));
+}
+
+size_t tfcc_f32_wino_scratch_bytes(const tfcc_conv_geom *g, const tfcc_f32_wino_weights *w,
+                                   int threads) {
+  wino_plan pl;
+  wino_plan_make(g, w, threads, &pl);
+  return pl.per_thread * (size_t)(threads > 1 ? threads : 1);
+}
+
+typedef struct wino_job {
+  const tfcc_conv_geom *g;
+  const tfcc_f32_wino_weights *w;
+  const float *in;
+  float *out;
+  float lo, hi;
+  char *scratch;
+  wino_plan pl;
+} wino_job;
+
+/* M[p] = V[p] x U[p] for the block's nt tiles: each panel's K block stays in L1 while the
+ * tiles sweep it (rows from L2). */
+static void wino_gemm(const tfcc_f32_packed *pk, const float *const *rows, size_t nt, float *c,
+                      size_t ldc) {
+  const tfcc_f32_gemm_kernel *k = pk->k;
+  const size_t MR = (size_t)k->mr, NR = (size_t)k->nr, N = (size_t)pk->n;
+  const size_t K = (size_t)pk->kdim, kc = (size_t)pk->kc, panels = tfcc_f32_panels(pk);
+  for (size_t k0 = 0; k0 < K; k0 += kc) {
+    const size_t kn = K - k0 < kc ? K - k0 : kc;
+    for (size_t pi = 0; pi < panels; pi++) {
+      const size_t nc = N - pi * NR < NR ? N - pi * NR : NR;
+      const float *wb = tfcc_f32_panel_block(pk, pi, k0);
+      const float *bias = k0 == 0 ? tfcc_f32_panel_bias(pk, pi) : NULL;
+      const bool half = k->fn_half && nc * 2 <= NR;
+      for (size_t r = 0; r < nt; r += MR) {
+        const size_t mr = nt - r < MR ? nt - r : MR;
+        tfcc_f32_gemm_fn fn = k->fn;
+        if (half)
+          fn = k->fn_half;
+        else if (mr == 1)
+          fn = k->fn1;
+        else if (k->fn_small && mr <= (size_t)k->small_mr)
+          fn = k->fn_small;
+        fn(mr, nc, kn, rows + r, k0, wb, bias, c + r * ldc + pi * NR, ldc, -INFINITY, INFINITY,
+           NULL, 0);
+      }
+    }
+  }
+}
+
+static void wino_task(void *ctx, size_t task, int thread) {
+  const wino_job *j = ctx;
+  const tfcc_conv_geom *g = j->g;
+  const tfcc_f32_wino_weights *w = j->w;
+  const wino_plan *pl = &j->pl;
+  const size_t m = (size_t)w->m, n = (size_t)w->n, npos = n * n;
+  const size_t IC = (size_t)g->in_c, OC = (size_t)g->out_c;
+  const size_t in_h = (size_t)g->in_h, in_w = (size_t)g->in_w;
+  const size_t out_h = (size_t)g->out_h, out_w = (size_t)g->out_w;
+  char *base = j->scratch + (size_t)thread * pl->per_thread;
+  float *V = (float *)base;
+  float *M = (float *)(base + round64b(pl->v_floats * sizeof(float)));
+  float *patch = (float *)((char *)M + round64b(pl->m_floats * sizeof(float)));
+  float *ytmp = (float *)((char *)patch + round64b(pl->patch_floats * sizeof(float)));
+  const size_t t0 = task * pl->block;
+  const size_t nt = pl->tiles - t0 < pl->block ? pl->tiles - t0 : pl->block;
+  const size_t psv = pl->block * pl->ldv, psm = pl->block * pl->ldm;
+  const size_t per_image = pl->tiles_h * pl->tiles_w;
+  const tfcc_wino_in_fn in_fn = w->m == 4 ? w->k->in_f4 : w->k->in_f2;
+  const tfcc_wino_out_fn out_fn = w->m == 4 ? w->k->out_f4 : w->k->out_f2;
+
+  /* 1. input transform */
+  for (size_t t = 0; t < nt; t++) {
+    const size_t gt = t0 + t, b = gt / per_image, ty = gt % per_image / pl->tiles_w,
+                 tx = gt % pl->tiles_w;
+    const ptrdiff_t iy = (ptrdiff_t)(ty * m) - g->pad_h, ix = (ptrdiff_t)(tx * m) - g->pad_w;
+    const float *img = j->in + b * in_h * in_w * IC;
+    const float *d;
+    size_t rs;
+    if (iy >= 0 && ix >= 0 && (size_t)iy + n <= in_h && (size_t)ix + n <= in_w) {
+      d = img + ((size_t)iy * in_w + (size_t)ix) * IC;
+      rs = in_w * IC;
+    } else {
+      for (size_t r = 0; r < n; r++) {
+        const ptrdiff_t yy = iy + (ptrdiff_t)r;
+        for (size_t x = 0; x < n; x++) {
+          const ptrdiff_t xx = ix + (ptrdiff_t)x;
+          float *dst = patch + (r * n + x) * IC;
+          if (yy >= 0 && xx >= 0 && (size_t)yy < in_h && (size_t)xx < in_w)
+            memcpy(dst, img + ((size_t)yy * in_w + (size_t)xx) * IC, IC * sizeof(float));
+          else
+            memset(dst, 0, IC * sizeof(float));
+        }
+      }
+      d = patch;
+      rs = n * IC;
+    }
+    in_fn(d, rs, IC, V + t * pl->ldv, psv);
+  }
+
+  /* 2. one GEMM per position */
+  const float *rows[WINO_MAX_TILES + 16];
+  const size_t MR = (size_t)w->gk->mr;
+  for (size_t p = 0; p < npos; p++) {
+    const float *vp = V + p * psv;
+    for (size_t t = 0; t < nt; t++) rows[t] = vp + t * pl->ldv;
+    for (size_t t = nt; t < nt + MR && t < WINO_MAX_TILES + 16; t++) rows[t] = vp;
+    wino_gemm(&w->pos[p], rows, nt, M + p * psm, pl->ldm);
+  }
+
+  /* 3. output transform */
+  for (size_t t = 0; t < nt; t++) {
+    const size_t gt = t0 + t, b = gt / per_image, ty = gt % per_image / pl->tiles_w,
+                 tx = gt % pl->tiles_w;
+    const size_t oy = ty * m, ox = tx * m;
+    float *img = j->out + b * out_h * out_w * OC;
+    if (oy + m <= out_h && ox + m <= out_w) {
+      out_fn(M + t * pl->ldm, psm, OC, w->bias, j->lo, j->hi, img + (oy * out_w + ox) * OC,
+             out_w * OC);
+    } else {
+      out_fn(M + t * pl->ldm, psm, OC, w->bias, j->lo, j->hi, ytmp, m * OC);
+      const size_t rh = out_h - oy < m ? out_h - oy : m, rw = out_w - ox < m ? out_w - ox : m;
+      for (size_t r = 0; r < rh; r++)
+        memcpy(img + ((oy + r) * out_w + ox) * OC, ytmp + r * m * OC, rw * OC * sizeof(float));
+    }
+  }
+}
+
+void tfcc_f32_wino_conv(struct tfcc_threadpool *pool, const tfcc_conv_geom *g,
+                        const tfcc_f32_wino_weights *w, const float *in, float *out, float lo,
+                        float hi, void *scratch) {
+  wino_job j = {g, w, in, out, lo, hi, scratch, {0}};
+  wino_plan_make(g, w, tfcc_threadpool_size(pool), &j.pl);
+  if (j.pl.blocks == 0) return;
+  tfcc_threadpool_run(pool, j.pl.blocks, wino_task, &j);
+}

@@ -1,0 +1,79 @@
+/* Winograd filter transform U = G g G^T per (out_c, in_c), packed per position for the f32
+ * GEMM micro-kernel. Runs once per model. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/f32-winograd/winograd.h"
+
+/* G of F(2x2,3x3) and F(4x4,3x3) (rows: positions, columns: filter taps). */
+static const double g_f2[4][3] = {{1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}};
+static const double g_f4[6][3] = {{1.0 / 4, 0, 0},
+                                  {-1.0 / 6, -1.0 / 6, -1.0 / 6},
+                                  {-1.0 / 6, 1.0 / 6, -1.0 / 6},
+                                  {1.0 / 24, 1.0 / 12, 1.0 / 6},
+                                  {1.0 / 24, -1.0 / 12, 1.0 / 6},
+                                  {0, 0, 1}};
+
+bool tfcc_f32_wino_fits(const tfcc_conv_geom *g) {
+  return g->filter_h == 3 && g->filter_w == 3 && g->stride_h == 1 && g->stride_w == 1 &&
+         g->dil_h == 1 && g->dil_w == 1 && g->in_c == g->filter_in_c && g->in_c > 0 &&
+         g->out_c > 0;
+}
+
+void tfcc_f32_wino_free(tfcc_f32_wino_weights *w) {
+  if (!w) return;
+  free(w->mem);
+  free(w->bias);
+  memset(w, 0, sizeof *w);
+}
+
+size_t tfcc_f32_wino_weight_bytes(const tfcc_f32_wino_weights *w) {
+  if (!w->mem) return 0;
+  return (size_t)w->n * w->n * tfcc_f32_packed_bytes(w->gk, w->out_c, w->in_c) +
+         (size_t)w->out_c * sizeof(float);
+}
+
+bool tfcc_f32_wino_pack(const tfcc_f32_wino_kernel *k, const tfcc_f32_gemm_kernel *gk, int m,
+                        int32_t out_c, int32_t in_c, const float *filter, const float *bias,
+                        tfcc_f32_wino_weights *w) {
+  memset(w, 0, sizeof *w);
+  if ((m != 2 && m != 4) || out_c <= 0 || in_c <= 0 || !filter) return false;
+  const int n = m + 2, npos = n * n;
+  const size_t OC = (size_t)out_c, IC = (size_t)in_c;
+  const size_t pbytes = tfcc_f32_packed_bytes(gk, out_c, in_c);
+  float *u = malloc(OC * IC * sizeof(float)); /* one position's U, out_c x in_c */
+  w->mem = aligned_alloc(64, (size_t)npos * pbytes);
+  w->bias = malloc(OC * sizeof(float));
+  if (!u || !w->mem || !w->bias) {
+    free(u);
+    tfcc_f32_wino_free(w);
+    return false;
+  }
+  w->k = k;
+  w->gk = gk;
+  w->name = m == 4 ? k->name_f4 : k->name_f2;
+  w->m = m;
+  w->n = n;
+  w->in_c = in_c;
+  w->out_c = out_c;
+  for (size_t o = 0; o < OC; o++) w->bias[o] = bias ? bias[o] : 0.0f;
+  for (int a = 0; a < n; a++) {
+    for (int b = 0; b < n; b++) {
+      const double *ga = m == 4 ? g_f4[a] : g_f2[a], *gb = m == 4 ? g_f4[b] : g_f2[b];
+      for (size_t o = 0; o < OC; o++) {
+        for (size_t i = 0; i < IC; i++) {
+          double s = 0;
+          for (int ky = 0; ky < 3; ky++)
+            for (int kx = 0; kx < 3; kx++)
+              s += ga[ky] * gb[kx] * (double)filter[((o * 3 + (size_t)ky) * 3 + (size_t)kx) * IC + i];
+          u[o * IC + i] = (float)s;
+        }
+      }
+      const int p = a * n + b;
+      tfcc_f32_pack_into(gk, out_c, in_c, u, IC, 1, NULL,
+                         w->mem + (size_t)p * (pbytes / sizeof(float)), &w->pos[p]);
+    }
+  }
+  free(u);
+  return true;
+}
