@@ -118,9 +118,15 @@ int main(void) {
   g.filter_in_c = 16;
   g.filter_w = 5;
   CHECK(!tfcc_f32_wino_fits(&g));
-  /* the rule: ResNet-50's 56x56, 28x28, 14x14 stages take F4, the 7x7 one the GEMM */
+  /* the rule: ResNet-50's 56x56 and 28x28 stages take F4, 14x14 F2, 7x7 the GEMM */
   tfcc_conv_geom r = {1, 56, 56, 64, 56, 56, 64, 3, 3, 64, 1, 1, 1, 1, 1, 1};
   CHECK(tfcc_f32_wino_choose(&r) == 4);
+  r.in_h = r.in_w = r.out_h = r.out_w = 28;
+  r.in_c = r.filter_in_c = r.out_c = 128;
+  CHECK(tfcc_f32_wino_choose(&r) == 4);
+  r.in_h = r.in_w = r.out_h = r.out_w = 14;
+  r.in_c = r.filter_in_c = r.out_c = 256;
+  CHECK(tfcc_f32_wino_choose(&r) == 2);
   r.in_h = r.in_w = r.out_h = r.out_w = 7;
   r.in_c = r.filter_in_c = r.out_c = 512;
   CHECK(tfcc_f32_wino_choose(&r) == 0);

@@ -8,19 +8,27 @@
 
 /* Bytes of transformed input + products a block keeps in L2 (2 MiB per core, leaving room
  * for the weights of the position being multiplied). */
-#define WINO_BLOCK_BYTES (1024u * 1024u)
+#define WINO_BLOCK_BYTES (2048u * 1024u)
 /* Most tiles in a block (the row pointer array lives on the stack). */
 #define WINO_MAX_TILES 256
 
 static size_t round16(size_t x) { return (x + 15) & ~(size_t)15; }
 static size_t round64b(size_t bytes) { return (bytes + 63) & ~(size_t)63; }
 
+/* Transformed weight bytes per output tile above which a tile size loses: every block reads
+ * all n*n positions' weights (from L3 or memory in a model run), and with few tiles that read
+ * is not amortised. */
+#define WINO_MAX_WEIGHT_BYTES_PER_TILE (128u * 1024u)
+
 int tfcc_f32_wino_choose(const tfcc_conv_geom *g) {
-  if (!tfcc_f32_wino_fits(g)) return 0;
-  /* The 7x7 stage (49 outputs per image) stays on the GEMM: 4 x 4 tiles waste 16 of 49
-   * outputs there and the transformed weights (9.4 MB at 512 channels) are read from memory. */
-  if ((int64_t)g->out_h * g->out_w < 100) return 0;
-  return 4;
+  if (!tfcc_f32_wino_fits(g) || g->batches <= 0 || g->out_h <= 0 || g->out_w <= 0) return 0;
+  for (int m = 4; m >= 2; m -= 2) {
+    const double tiles = (double)g->batches * (double)((g->out_h + m - 1) / m) *
+                         (double)((g->out_w + m - 1) / m);
+    const double bytes = (double)(m + 2) * (m + 2) * g->in_c * g->out_c * sizeof(float);
+    if (bytes / tiles <= WINO_MAX_WEIGHT_BYTES_PER_TILE) return m;
+  }
+  return 0;
 }
 
 typedef struct wino_plan {
@@ -76,9 +84,11 @@ typedef struct wino_job {
 } wino_job;
 
 /* M[p] = V[p] x U[p] for the block's nt tiles: each panel's K block stays in L1 while the
- * tiles sweep it (rows from L2). */
-static void wino_gemm(const tfcc_f32_packed *pk, const float *const *rows, size_t nt, float *c,
-                      size_t ldc) {
+ * tiles sweep it (rows from L2). The first tile of each block prefetches the block that comes
+ * next into L2 (the AVX-512 kernel; `next`: the next position's first block, or NULL): the
+ * transformed weights usually come from L3 or memory. */
+static void wino_gemm(const tfcc_f32_packed *pk, const float *next, const float *const *rows,
+                      size_t nt, float *c, size_t ldc) {
   const tfcc_f32_gemm_kernel *k = pk->k;
   const size_t MR = (size_t)k->mr, NR = (size_t)k->nr, N = (size_t)pk->n;
   const size_t K = (size_t)pk->kdim, kc = (size_t)pk->kc, panels = tfcc_f32_panels(pk);
@@ -89,6 +99,9 @@ static void wino_gemm(const tfcc_f32_packed *pk, const float *const *rows, size_
       const float *wb = tfcc_f32_panel_block(pk, pi, k0);
       const float *bias = k0 == 0 ? tfcc_f32_panel_bias(pk, pi) : NULL;
       const bool half = k->fn_half && nc * 2 <= NR;
+      const float *pf = pi + 1 < panels    ? tfcc_f32_panel_block(pk, pi + 1, k0)
+                        : k0 + kn < K      ? tfcc_f32_panel_block(pk, 0, k0 + kn)
+                                           : next;
       for (size_t r = 0; r < nt; r += MR) {
         const size_t mr = nt - r < MR ? nt - r : MR;
         tfcc_f32_gemm_fn fn = k->fn;
@@ -99,7 +112,7 @@ static void wino_gemm(const tfcc_f32_packed *pk, const float *const *rows, size_
         else if (k->fn_small && mr <= (size_t)k->small_mr)
           fn = k->fn_small;
         fn(mr, nc, kn, rows + r, k0, wb, bias, c + r * ldc + pi * NR, ldc, -INFINITY, INFINITY,
-           NULL, 0);
+           r == 0 ? pf : NULL, r == 0 && pf ? 2 : 0);
       }
     }
   }
@@ -162,7 +175,8 @@ static void wino_task(void *ctx, size_t task, int thread) {
     const float *vp = V + p * psv;
     for (size_t t = 0; t < nt; t++) rows[t] = vp + t * pl->ldv;
     for (size_t t = nt; t < nt + MR && t < WINO_MAX_TILES + 16; t++) rows[t] = vp;
-    wino_gemm(&w->pos[p], rows, nt, M + p * psm, pl->ldm);
+    wino_gemm(&w->pos[p], p + 1 < npos ? tfcc_f32_panel_block(&w->pos[p + 1], 0, 0) : NULL, rows,
+              nt, M + p * psm, pl->ldm);
   }
 
   /* 3. output transform */
