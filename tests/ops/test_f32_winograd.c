@@ -4,7 +4,10 @@
  * (vector tails, half and partial GEMM panels), SAME and VALID, batch 1 and 2, each fused
  * activation, inline and on a 2-thread pool, plus block splits (many tiles). Winograd changes
  * rounding: the error of each output is bounded relative to sum |w * x| + |bias| (the
- * magnitude of what is summed); the test prints the largest ratio seen for F2 and F4. */
+ * magnitude of what is summed); the test prints the largest ratio seen for F2 and F4.
+ * Then CONV_2D itself as a model load runs it (init may choose Winograd): the layers the rule
+ * gives to Winograd (F4, F2) against the reference within the bound and not bit-identical to
+ * the GEMM path (so Winograd ran), the ones it keeps on the GEMM bit-identical to it. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +15,7 @@
 #include "cpu/cpu_info.h"
 #include "kernels/f32-winograd/winograd.h"
 #include "kernels/ref/conv.h"
+#include "conv_family_test_util.h"
 #include "runtime/threadpool.h"
 #include "test_harness.h"
 
@@ -99,6 +103,80 @@ static void test_wino(const tfcc_f32_wino_kernel *k, int m, tfcc_threadpool *poo
   free(got);
 }
 
+/* CONV_2D through init/prepare/eval, Winograd allowed or not. */
+static void op_case(int batches, int ih, int iw, int ic, int oc, bool same, int act,
+                    const float *in, const float *f, const float *b, bool winograd, tt_case *c) {
+  memset(c, 0, sizeof *c);
+  c->builtin = 3; /* CONV_2D */
+  c->n_in = 3;
+  c->winograd = winograd;
+  const int32_t di[4] = {batches, ih, iw, ic}, df[4] = {oc, 3, 3, ic}, db[1] = {oc};
+  const int32_t dout[4] = {batches, same ? ih : ih - 2, same ? iw : iw - 2, oc};
+  tt_set(&c->in[0], TFCC_FLOAT32, 4, di, (void *)in);
+  c->in[0].not_const = true;
+  tt_set(&c->in[1], TFCC_FLOAT32, 4, df, (void *)f);
+  tt_set(&c->in[2], TFCC_FLOAT32, 1, db, (void *)b);
+  tt_set(&c->out, TFCC_FLOAT32, 4, dout, NULL);
+  tt_opt_i(c, 0, TFB_U8, same ? 0 : 1);
+  tt_opt_i(c, 1, TFB_I32, 1);
+  tt_opt_i(c, 2, TFB_I32, 1);
+  tt_opt_i(c, 3, TFB_U8, act);
+  CHECKF(tt_run(c, true) == TFCC_OK, "CONV_2D run: %s", c->err.msg);
+}
+
+static void test_op(int batches, int ih, int iw, int ic, int oc, bool same, int act, int expect_m) {
+  tfcc_conv_geom g = {batches, ih, iw, ic, same ? ih : ih - 2, same ? iw : iw - 2, oc, 3, 3, ic,
+                      1, 1, 1, 1, same ? 1 : 0, same ? 1 : 0};
+  CHECKF(tfcc_f32_wino_choose(&g) == expect_m, "rule for %dx%dx%d->%d: %d, expected %d", ih, iw,
+         ic, oc, tfcc_f32_wino_choose(&g), expect_m);
+  const size_t nin = (size_t)batches * ih * iw * ic, nf = (size_t)oc * 9 * ic;
+  const size_t nout = (size_t)batches * g.out_h * g.out_w * oc;
+  float *in = malloc(sizeof(float) * nin), *f = malloc(sizeof(float) * nf);
+  float *ain = malloc(sizeof(float) * nin), *af = malloc(sizeof(float) * nf);
+  float *b = malloc(sizeof(float) * (size_t)oc), *ab = malloc(sizeof(float) * (size_t)oc);
+  float *want = malloc(sizeof(float) * nout), *mag = malloc(sizeof(float) * nout);
+  for (size_t i = 0; i < nin; i++) ain[i] = fabsf(in[i] = frand());
+  for (size_t i = 0; i < nf; i++) af[i] = fabsf(f[i] = frand());
+  for (int i = 0; i < oc; i++) ab[i] = fabsf(b[i] = frand());
+  float lo = -INFINITY, hi = INFINITY;
+  if (act == 1) lo = 0.0f;
+  if (act == 3) lo = 0.0f, hi = 6.0f;
+  tfcc_conv_f32(&g, in, f, b, lo, hi, want);
+  tfcc_conv_f32(&g, ain, af, ab, -INFINITY, INFINITY, mag);
+  tt_case on, off;
+  op_case(batches, ih, iw, ic, oc, same, act, in, f, b, true, &on);
+  op_case(batches, ih, iw, ic, oc, same, act, in, f, b, false, &off);
+  if (on.st == TFCC_OK && off.st == TFCC_OK) {
+    const float *got = on.out_data, *gemm = off.out_data;
+    const double tol = expect_m == 4 ? TOL_F4 : TOL_F2;
+    int bad = 0, differ = 0;
+    for (size_t i = 0; i < nout; i++) {
+      if (!(fabs((double)got[i] - want[i]) <= tol * (double)mag[i]) && bad++ < 3)
+        fprintf(stderr, "CONV_2D %dx%dx%d->%d: out[%zu] = %g, want %g\n", ih, iw, ic, oc, i,
+                got[i], want[i]);
+      differ += memcmp(&got[i], &gemm[i], sizeof(float)) != 0;
+    }
+    CHECKF(bad == 0, "CONV_2D with Winograd %dx%dx%dx%d->%d: %d wrong", batches, ih, iw, ic, oc,
+           bad);
+    if (expect_m)
+      CHECKF(differ > 0, "CONV_2D %dx%dx%d->%d: bit-identical to the GEMM, Winograd did not run",
+             ih, iw, ic, oc);
+    else
+      CHECKF(differ == 0, "CONV_2D %dx%dx%d->%d: %d outputs differ from the GEMM path", ih, iw,
+             ic, oc, differ);
+  }
+  tt_done(&on);
+  tt_done(&off);
+  free(in);
+  free(f);
+  free(ain);
+  free(af);
+  free(b);
+  free(ab);
+  free(want);
+  free(mag);
+}
+
 int main(void) {
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
   tfcc_threadpool *pool2 = NULL;
@@ -159,6 +237,11 @@ int main(void) {
       test_wino(k, m, NULL, 1, 40, 37, 16, 16, false, true, -INFINITY, INFINITY);
     }
   }
+  /* through CONV_2D (init chooses): F4, F2 (160 channels on 8x8), the GEMM (7x7x256) */
+  test_op(1, 20, 19, 24, 40, true, 1, 4);
+  test_op(2, 13, 17, 32, 33, false, 0, 4);
+  test_op(1, 8, 8, 160, 160, true, 3, 2);
+  test_op(1, 7, 7, 256, 256, true, 0, 0);
   CHECK(tested >= 1);
   printf("%d f32 Winograd transform variants tested at CPU level %s; largest |error| / sum|wx|: "
          "F2 %.3g, F4 %.3g\n",
