@@ -34,6 +34,7 @@ int tfcc_f32_wino_choose(const tfcc_conv_geom *g) {
 typedef struct wino_plan {
   size_t tiles_h, tiles_w, tiles; /* all batches */
   size_t block, blocks;           /* tiles per block, number of blocks */
+  size_t groups, group_panels;    /* output channel groups per block, GEMM panels per group */
   size_t ldv, ldm;                /* floats per tile row of V and M */
   size_t v_floats, m_floats, patch_floats, ytmp_floats;
   size_t per_thread;              /* bytes */
@@ -52,9 +53,16 @@ static void wino_plan_make(const tfcc_conv_geom *g, const tfcc_f32_wino_weights 
   if (max_block < 1) max_block = 1;
   if (max_block > WINO_MAX_TILES) max_block = WINO_MAX_TILES;
   size_t blocks = pl->tiles ? (pl->tiles + max_block - 1) / max_block : 1;
-  /* With several threads, at least one block each (as long as blocks keep a few tiles). */
+  /* With fewer blocks than threads, the threads split the output channels (whole GEMM panels)
+   * of each block instead: each transforms the block's input (cheap) but reads only its share
+   * of the weights (what costs in these layers: 14x14 and 28x28 stages). */
   const size_t want = (size_t)(threads > 1 ? threads : 1);
-  if (blocks < want && pl->tiles >= 2 * want) blocks = want;
+  const size_t panels = ((size_t)g->out_c + (size_t)w->gk->nr - 1) / (size_t)w->gk->nr;
+  pl->groups = 1;
+  if (blocks < want) pl->groups = panels < want ? panels : want;
+  pl->group_panels = (panels + pl->groups - 1) / pl->groups;
+  pl->groups = (panels + pl->group_panels - 1) / pl->group_panels;
+  if (blocks * pl->groups < want && pl->tiles >= 2 * want) blocks = want;
   pl->block = pl->tiles ? (pl->tiles + blocks - 1) / blocks : 1;
   pl->blocks = pl->tiles ? (pl->tiles + pl->block - 1) / pl->block : 0;
   pl->v_floats = npos * pl->block * pl->ldv;
@@ -87,21 +95,21 @@ typedef struct wino_job {
  * tiles sweep it (rows from L2). The first tile of each block prefetches the block that comes
  * next into L2 (the AVX-512 kernel; `next`: the next position's first block, or NULL): the
  * transformed weights usually come from L3 or memory. */
-static void wino_gemm(const tfcc_f32_packed *pk, const float *next, const float *const *rows,
-                      size_t nt, float *c, size_t ldc) {
+static void wino_gemm(const tfcc_f32_packed *pk, size_t p0, size_t p1, const float *next,
+                      const float *const *rows, size_t nt, float *c, size_t ldc) {
   const tfcc_f32_gemm_kernel *k = pk->k;
   const size_t MR = (size_t)k->mr, NR = (size_t)k->nr, N = (size_t)pk->n;
-  const size_t K = (size_t)pk->kdim, kc = (size_t)pk->kc, panels = tfcc_f32_panels(pk);
+  const size_t K = (size_t)pk->kdim, kc = (size_t)pk->kc;
   for (size_t k0 = 0; k0 < K; k0 += kc) {
     const size_t kn = K - k0 < kc ? K - k0 : kc;
-    for (size_t pi = 0; pi < panels; pi++) {
+    for (size_t pi = p0; pi < p1; pi++) {
       const size_t nc = N - pi * NR < NR ? N - pi * NR : NR;
       const float *wb = tfcc_f32_panel_block(pk, pi, k0);
       const float *bias = k0 == 0 ? tfcc_f32_panel_bias(pk, pi) : NULL;
       const bool half = k->fn_half && nc * 2 <= NR;
-      const float *pf = pi + 1 < panels    ? tfcc_f32_panel_block(pk, pi + 1, k0)
-                        : k0 + kn < K      ? tfcc_f32_panel_block(pk, 0, k0 + kn)
-                                           : next;
+      const float *pf = pi + 1 < p1     ? tfcc_f32_panel_block(pk, pi + 1, k0)
+                        : k0 + kn < K   ? tfcc_f32_panel_block(pk, p0, k0 + kn)
+                                        : next;
       for (size_t r = 0; r < nt; r += MR) {
         const size_t mr = nt - r < MR ? nt - r : MR;
         tfcc_f32_gemm_fn fn = k->fn;
@@ -132,7 +140,12 @@ static void wino_task(void *ctx, size_t task, int thread) {
   float *M = (float *)(base + round64b(pl->v_floats * sizeof(float)));
   float *patch = (float *)((char *)M + round64b(pl->m_floats * sizeof(float)));
   float *ytmp = (float *)((char *)patch + round64b(pl->patch_floats * sizeof(float)));
-  const size_t t0 = task * pl->block;
+  const size_t blk = task / pl->groups, grp = task % pl->groups;
+  const size_t NR = (size_t)w->gk->nr, panels = (OC + NR - 1) / NR;
+  const size_t p0 = grp * pl->group_panels;
+  const size_t p1 = p0 + pl->group_panels < panels ? p0 + pl->group_panels : panels;
+  const size_t c0 = p0 * NR, cn = (p1 * NR < OC ? p1 * NR : OC) - c0; /* channel slice */
+  const size_t t0 = blk * pl->block;
   const size_t nt = pl->tiles - t0 < pl->block ? pl->tiles - t0 : pl->block;
   const size_t psv = pl->block * pl->ldv, psm = pl->block * pl->ldm;
   const size_t per_image = pl->tiles_h * pl->tiles_w;
@@ -175,8 +188,9 @@ static void wino_task(void *ctx, size_t task, int thread) {
     const float *vp = V + p * psv;
     for (size_t t = 0; t < nt; t++) rows[t] = vp + t * pl->ldv;
     for (size_t t = nt; t < nt + MR && t < WINO_MAX_TILES + 16; t++) rows[t] = vp;
-    wino_gemm(&w->pos[p], p + 1 < npos ? tfcc_f32_panel_block(&w->pos[p + 1], 0, 0) : NULL, rows,
-              nt, M + p * psm, pl->ldm);
+    wino_gemm(&w->pos[p], p0, p1,
+              p + 1 < npos ? tfcc_f32_panel_block(&w->pos[p + 1], p0, 0) : NULL, rows, nt,
+              M + p * psm, pl->ldm);
   }
 
   /* 3. output transform */
@@ -185,14 +199,17 @@ static void wino_task(void *ctx, size_t task, int thread) {
                  tx = gt % pl->tiles_w;
     const size_t oy = ty * m, ox = tx * m;
     float *img = j->out + b * out_h * out_w * OC;
+    const float *mt = M + t * pl->ldm + c0;
     if (oy + m <= out_h && ox + m <= out_w) {
-      out_fn(M + t * pl->ldm, psm, OC, w->bias, j->lo, j->hi, img + (oy * out_w + ox) * OC,
-             out_w * OC);
+      out_fn(mt, psm, cn, w->bias + c0, j->lo, j->hi, img + (oy * out_w + ox) * OC + c0,
+             out_w * OC, OC);
     } else {
-      out_fn(M + t * pl->ldm, psm, OC, w->bias, j->lo, j->hi, ytmp, m * OC);
+      out_fn(mt, psm, cn, w->bias + c0, j->lo, j->hi, ytmp, m * cn, cn);
       const size_t rh = out_h - oy < m ? out_h - oy : m, rw = out_w - ox < m ? out_w - ox : m;
       for (size_t r = 0; r < rh; r++)
-        memcpy(img + ((oy + r) * out_w + ox) * OC, ytmp + r * m * OC, rw * OC * sizeof(float));
+        for (size_t x = 0; x < rw; x++)
+          memcpy(img + ((oy + r) * out_w + ox + x) * OC + c0, ytmp + (r * m + x) * cn,
+                 cn * sizeof(float));
     }
   }
 }
@@ -203,5 +220,5 @@ void tfcc_f32_wino_conv(struct tfcc_threadpool *pool, const tfcc_conv_geom *g,
   wino_job j = {g, w, in, out, lo, hi, scratch, {0}};
   wino_plan_make(g, w, tfcc_threadpool_size(pool), &j.pl);
   if (j.pl.blocks == 0) return;
-  tfcc_threadpool_run(pool, j.pl.blocks, wino_task, &j);
+  tfcc_threadpool_run(pool, j.pl.blocks * j.pl.groups, wino_task, &j);
 }

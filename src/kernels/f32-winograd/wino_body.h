@@ -110,7 +110,7 @@ static inline float ws_clamp(float x, float lo, float hi) {
       OUT2(s[r][0], s[r][1], s[r][2], s[r][3], o0, o1);                          \
       float *q = y + (size_t)r * rs + c;                                         \
       ST(q, CL(o0 + B, LO, HI));                                                 \
-      ST(q + C, CL(o1 + B, LO, HI));                                             \
+      ST(q + cs, CL(o1 + B, LO, HI));                                             \
     }                                                                            \
   } while (0)
 
@@ -150,9 +150,9 @@ static inline float ws_clamp(float x, float lo, float hi) {
       OUT4(T, s[r][0], s[r][1], s[r][2], s[r][3], s[r][4], s[r][5], o0, o1, o2, o3);  \
       float *q = y + (size_t)r * rs + c;                                              \
       ST(q, CL(o0 + B, LO, HI));                                                      \
-      ST(q + C, CL(o1 + B, LO, HI));                                                  \
-      ST(q + 2 * C, CL(o2 + B, LO, HI));                                              \
-      ST(q + 3 * C, CL(o3 + B, LO, HI));                                              \
+      ST(q + cs, CL(o1 + B, LO, HI));                                                  \
+      ST(q + 2 * cs, CL(o2 + B, LO, HI));                                              \
+      ST(q + 3 * cs, CL(o3 + B, LO, HI));                                              \
     }                                                                                 \
   } while (0)
 
@@ -165,7 +165,7 @@ void WINO_NAME(in_f2)(const float *d, size_t rs, size_t C, float *v, size_t ps) 
 }
 
 void WINO_NAME(out_f2)(const float *m, size_t ps, size_t C, const float *bias, float lo,
-                       float hi, float *y, size_t rs) {
+                       float hi, float *y, size_t rs, size_t cs) {
   size_t c = 0;
 #if TFCC_WINO_VW > 1
   const wino_v vlo = (wino_v){0} + lo, vhi = (wino_v){0} + hi;
@@ -189,7 +189,7 @@ void WINO_NAME(in_f4)(const float *d, size_t rs, size_t C, float *v, size_t ps) 
 }
 
 void WINO_NAME(out_f4)(const float *m, size_t ps, size_t C, const float *bias, float lo,
-                       float hi, float *y, size_t rs) {
+                       float hi, float *y, size_t rs, size_t cs) {
   size_t c = 0;
 #if TFCC_WINO_VW > 1
   const wino_v vlo = (wino_v){0} + lo, vhi = (wino_v){0} + hi;
