@@ -38,9 +38,11 @@ static void conv_release(void *p) {
 /* Float32 3x3 stride-1 convolutions where Winograd wins (tfcc_f32_wino_choose, at the model's
  * stored input shape): the filter transformed and packed once, here; the im2col GEMM's packed
  * filter is then never made. Anything unusual (non-constant filter, other dtypes, out of
- * memory) leaves it to the GEMM path. */
+ * memory) leaves it to the GEMM path; so does precision bf16 where a bf16 kernel runs. */
 static tfcc_status conv_f32_wino_init(const tfcc_init_ctx *ctx, conv_params *p) {
-  if (!ctx->winograd || ctx->precision != TFCC_PRECISION_F32) return TFCC_OK;
+  if (!ctx->winograd ||
+      (ctx->precision == TFCC_PRECISION_BF16 && !tfcc_bf16_gemm_unavailable(ctx->isa)))
+    return TFCC_OK;
   const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, 0), *f = tfcc_conv_ir_input(ctx, 1);
   const tfcc_ir_tensor *b = tfcc_conv_ir_input(ctx, 2);
   if (!in || !f || in->dtype != TFCC_FLOAT32 || f->dtype != TFCC_FLOAT32 || !f->data ||
