@@ -41,7 +41,7 @@ bool tfcc_f32_wino_pack(const tfcc_f32_wino_kernel *k, const tfcc_f32_gemm_kerne
   const int n = m + 2, npos = n * n;
   const size_t OC = (size_t)out_c, IC = (size_t)in_c;
   const size_t pbytes = tfcc_f32_packed_bytes(gk, out_c, in_c);
-  float *u = malloc(OC * IC * sizeof(float)); /* one position's U, out_c x in_c */
+  float *u = malloc((size_t)npos * OC * IC * sizeof(float)); /* U[p][o][i] */
   w->mem = aligned_alloc(64, (size_t)npos * pbytes);
   w->bias = malloc(OC * sizeof(float));
   if (!u || !w->mem || !w->bias) {
@@ -57,23 +57,25 @@ bool tfcc_f32_wino_pack(const tfcc_f32_wino_kernel *k, const tfcc_f32_gemm_kerne
   w->in_c = in_c;
   w->out_c = out_c;
   for (size_t o = 0; o < OC; o++) w->bias[o] = bias ? bias[o] : 0.0f;
-  for (int a = 0; a < n; a++) {
-    for (int b = 0; b < n; b++) {
-      const double *ga = m == 4 ? g_f4[a] : g_f2[a], *gb = m == 4 ? g_f4[b] : g_f2[b];
-      for (size_t o = 0; o < OC; o++) {
-        for (size_t i = 0; i < IC; i++) {
-          double s = 0;
-          for (int ky = 0; ky < 3; ky++)
-            for (int kx = 0; kx < 3; kx++)
-              s += ga[ky] * gb[kx] * (double)filter[((o * 3 + (size_t)ky) * 3 + (size_t)kx) * IC + i];
-          u[o * IC + i] = (float)s;
-        }
-      }
-      const int p = a * n + b;
-      tfcc_f32_pack_into(gk, out_c, in_c, u, IC, 1, NULL,
-                         w->mem + (size_t)p * (pbytes / sizeof(float)), &w->pos[p]);
+  const double(*G)[3] = m == 4 ? g_f4 : g_f2;
+  const size_t plane = OC * IC;
+  for (size_t o = 0; o < OC; o++) {
+    for (size_t i = 0; i < IC; i++) {
+      const float *f = filter + o * 9 * IC + i; /* tap (ky, kx) at f[(ky * 3 + kx) * IC] */
+      double t[6][3];                            /* G g */
+      for (int a = 0; a < n; a++)
+        for (int kx = 0; kx < 3; kx++)
+          t[a][kx] = G[a][0] * f[(size_t)kx * IC] + G[a][1] * f[(size_t)(3 + kx) * IC] +
+                     G[a][2] * f[(size_t)(6 + kx) * IC];
+      for (int a = 0; a < n; a++) /* (G g) G^T */
+        for (int b = 0; b < n; b++)
+          u[(size_t)(a * n + b) * plane + o * IC + i] =
+              (float)(t[a][0] * G[b][0] + t[a][1] * G[b][1] + t[a][2] * G[b][2]);
     }
   }
+  for (int p = 0; p < npos; p++)
+    tfcc_f32_pack_into(gk, out_c, in_c, u + (size_t)p * plane, IC, 1, NULL,
+                       w->mem + (size_t)p * (pbytes / sizeof(float)), &w->pos[p]);
   free(u);
   return true;
 }
