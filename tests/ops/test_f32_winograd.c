@@ -205,6 +205,9 @@ int main(void) {
   r.in_h = r.in_w = r.out_h = r.out_w = 14;
   r.in_c = r.filter_in_c = r.out_c = 256;
   CHECK(tfcc_f32_wino_choose(&r) == 2);
+  r.batches = 64; /* blocks of few tiles would each read 37.7 MB (F4) / 16.8 MB (F2) */
+  r.in_c = r.filter_in_c = r.out_c = 512;
+  CHECK(tfcc_f32_wino_choose(&r) == 0);
   r.in_h = r.in_w = r.out_h = r.out_w = 7;
   r.in_c = r.filter_in_c = r.out_c = 512;
   CHECK(tfcc_f32_wino_choose(&r) == 0);

@@ -9,7 +9,8 @@
  *      filter transformed once per model (G g G^T) and packed for the f32 GEMM micro-kernel;
  *   3. output transform y = A^T M A + bias, clamped, straight into the output (partial tiles
  *      at the right and bottom edges go through a small buffer).
- * Blocks hold as many tiles as keep V and M in about 1 MiB of L2; blocks split over threads.
+ * Blocks hold as many tiles as keep V and M in about 2 MiB of L2 (whole MR-row GEMM tiles);
+ * blocks split over threads, or, with fewer blocks than threads, output channels do.
  * The result differs from direct summation by rounding only (tests: tests/ops/
  * test_f32_winograd.c; docs/kernels.md, "Winograd"). */
 #ifndef TFCC_KERNELS_F32_WINOGRAD_WINOGRAD_H
