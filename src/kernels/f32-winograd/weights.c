@@ -42,10 +42,12 @@ bool tfcc_f32_wino_pack(const tfcc_f32_wino_kernel *k, const tfcc_f32_gemm_kerne
   const size_t OC = (size_t)out_c, IC = (size_t)in_c;
   const size_t pbytes = tfcc_f32_packed_bytes(gk, out_c, in_c);
   float *u = malloc((size_t)npos * OC * IC * sizeof(float)); /* U[p][o][i] */
+  double *t = malloc((size_t)n * 3 * IC * sizeof(double));    /* G g of one o: [a][kx][i] */
   w->mem = aligned_alloc(64, (size_t)npos * pbytes);
   w->bias = malloc(OC * sizeof(float));
-  if (!u || !w->mem || !w->bias) {
+  if (!u || !t || !w->mem || !w->bias) {
     free(u);
+    free(t);
     tfcc_f32_wino_free(w);
     return false;
   }
@@ -59,23 +61,30 @@ bool tfcc_f32_wino_pack(const tfcc_f32_wino_kernel *k, const tfcc_f32_gemm_kerne
   for (size_t o = 0; o < OC; o++) w->bias[o] = bias ? bias[o] : 0.0f;
   const double(*G)[3] = m == 4 ? g_f4 : g_f2;
   const size_t plane = OC * IC;
+  /* Input channels innermost (contiguous in the OHWI filter and in U): vectorised. */
   for (size_t o = 0; o < OC; o++) {
-    for (size_t i = 0; i < IC; i++) {
-      const float *f = filter + o * 9 * IC + i; /* tap (ky, kx) at f[(ky * 3 + kx) * IC] */
-      double t[6][3];                            /* G g */
-      for (int a = 0; a < n; a++)
-        for (int kx = 0; kx < 3; kx++)
-          t[a][kx] = G[a][0] * f[(size_t)kx * IC] + G[a][1] * f[(size_t)(3 + kx) * IC] +
-                     G[a][2] * f[(size_t)(6 + kx) * IC];
-      for (int a = 0; a < n; a++) /* (G g) G^T */
-        for (int b = 0; b < n; b++)
-          u[(size_t)(a * n + b) * plane + o * IC + i] =
-              (float)(t[a][0] * G[b][0] + t[a][1] * G[b][1] + t[a][2] * G[b][2]);
+    const float *f = filter + o * 9 * IC; /* tap (ky, kx) at f[(ky * 3 + kx) * IC] */
+    for (int a = 0; a < n; a++) {
+      for (size_t kx = 0; kx < 3; kx++) {
+        double *ta = t + ((size_t)a * 3 + kx) * IC;
+        const float *f0 = f + kx * IC, *f1 = f + (3 + kx) * IC, *f2 = f + (6 + kx) * IC;
+        for (size_t i = 0; i < IC; i++)
+          ta[i] = G[a][0] * f0[i] + G[a][1] * f1[i] + G[a][2] * f2[i];
+      }
+    }
+    for (int a = 0; a < n; a++) { /* (G g) G^T */
+      const double *t0 = t + (size_t)a * 3 * IC, *t1 = t0 + IC, *t2 = t1 + IC;
+      for (int b = 0; b < n; b++) {
+        float *up = u + (size_t)(a * n + b) * plane + o * IC;
+        for (size_t i = 0; i < IC; i++)
+          up[i] = (float)(t0[i] * G[b][0] + t1[i] * G[b][1] + t2[i] * G[b][2]);
+      }
     }
   }
   for (int p = 0; p < npos; p++)
     tfcc_f32_pack_into(gk, out_c, in_c, u + (size_t)p * plane, IC, 1, NULL,
                        w->mem + (size_t)p * (pbytes / sizeof(float)), &w->pos[p]);
   free(u);
+  free(t);
   return true;
 }
