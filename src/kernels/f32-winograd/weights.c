@@ -41,12 +41,10 @@ bool tfcc_f32_wino_pack(const tfcc_f32_wino_kernel *k, const tfcc_f32_gemm_kerne
   const int n = m + 2, npos = n * n;
   const size_t OC = (size_t)out_c, IC = (size_t)in_c;
   const size_t pbytes = tfcc_f32_packed_bytes(gk, out_c, in_c);
-  float *u = malloc((size_t)npos * OC * IC * sizeof(float)); /* U[p][o][i] */
-  double *t = malloc((size_t)n * 3 * IC * sizeof(double));    /* G g of one o: [a][kx][i] */
+  double *t = malloc((size_t)n * 3 * IC * sizeof(double)); /* G g of one o: [a][kx][i] */
   w->mem = aligned_alloc(64, (size_t)npos * pbytes);
   w->bias = malloc(OC * sizeof(float));
-  if (!u || !t || !w->mem || !w->bias) {
-    free(u);
+  if (!t || !w->mem || !w->bias) {
     free(t);
     tfcc_f32_wino_free(w);
     return false;
@@ -60,8 +58,14 @@ bool tfcc_f32_wino_pack(const tfcc_f32_wino_kernel *k, const tfcc_f32_gemm_kerne
   w->out_c = out_c;
   for (size_t o = 0; o < OC; o++) w->bias[o] = bias ? bias[o] : 0.0f;
   const double(*G)[3] = m == 4 ? g_f4 : g_f2;
-  const size_t plane = OC * IC;
-  /* Input channels innermost (contiguous in the OHWI filter and in U): vectorised. */
+  /* U[p] goes straight into tfcc_f32_pack_into's layout (gemm.h; zero bias and padding):
+   * element (o, i) of K block k0 at row * (1 + k0) + panel * kn * NR + (i - k0) * NR + o % NR. */
+  const size_t NR = (size_t)gk->nr, row = (OC + NR - 1) / NR * NR;
+  const size_t kc = tfcc_f32_pack_kc(gk, IC), pstride = pbytes / sizeof(float);
+  memset(w->mem, 0, (size_t)npos * pbytes);
+  for (int p = 0; p < npos; p++)
+    w->pos[p] = (tfcc_f32_packed){gk, out_c, in_c, (int32_t)kc, w->mem + (size_t)p * pstride};
+  /* Input channels innermost (contiguous in the OHWI filter): the first pass vectorises. */
   for (size_t o = 0; o < OC; o++) {
     const float *f = filter + o * 9 * IC; /* tap (ky, kx) at f[(ky * 3 + kx) * IC] */
     for (int a = 0; a < n; a++) {
@@ -75,16 +79,16 @@ bool tfcc_f32_wino_pack(const tfcc_f32_wino_kernel *k, const tfcc_f32_gemm_kerne
     for (int a = 0; a < n; a++) { /* (G g) G^T */
       const double *t0 = t + (size_t)a * 3 * IC, *t1 = t0 + IC, *t2 = t1 + IC;
       for (int b = 0; b < n; b++) {
-        float *up = u + (size_t)(a * n + b) * plane + o * IC;
-        for (size_t i = 0; i < IC; i++)
-          up[i] = (float)(t0[i] * G[b][0] + t1[i] * G[b][1] + t2[i] * G[b][2]);
+        float *base = w->mem + (size_t)(a * n + b) * pstride + o % NR;
+        for (size_t k0 = 0; k0 < IC; k0 += kc) {
+          const size_t kn = IC - k0 < kc ? IC - k0 : kc;
+          float *dst = base + row * (1 + k0) + o / NR * kn * NR - k0 * NR;
+          for (size_t i = k0; i < k0 + kn; i++)
+            dst[i * NR] = (float)(t0[i] * G[b][0] + t1[i] * G[b][1] + t2[i] * G[b][2]);
+        }
       }
     }
   }
-  for (int p = 0; p < npos; p++)
-    tfcc_f32_pack_into(gk, out_c, in_c, u + (size_t)p * plane, IC, 1, NULL,
-                       w->mem + (size_t)p * (pbytes / sizeof(float)), &w->pos[p]);
-  free(u);
   free(t);
   return true;
 }
