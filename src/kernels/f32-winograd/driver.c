@@ -72,9 +72,10 @@ static void wino_plan_make(const tfcc_conv_geom *g, const tfcc_f32_wino_weights 
   pl->groups = (panels + pl->group_panels - 1) / pl->group_panels;
   if (blocks * pl->groups < want && pl->tiles >= 2 * want) blocks = want;
   pl->block = pl->tiles ? (pl->tiles + blocks - 1) / blocks : 1;
-  /* Whole GEMM tiles (MR rows) per block, so only the last block has a short tile. */
+  /* One thread: whole GEMM tiles (MR rows) per block, so only the last block has a short
+   * tile. Several: equal blocks (196 tiles in 2 blocks: 98 + 98, not 108 + 88). */
   const size_t MR = (size_t)w->gk->mr;
-  if (pl->block > MR) pl->block = (pl->block + MR - 1) / MR * MR;
+  if (want == 1 && pl->block > MR) pl->block = (pl->block + MR - 1) / MR * MR;
   if (pl->block > WINO_MAX_TILES) pl->block = WINO_MAX_TILES;
   pl->blocks = pl->tiles ? (pl->tiles + pl->block - 1) / pl->block : 0;
   pl->v_floats = npos * pl->block * pl->ldv;
