@@ -266,6 +266,9 @@ typedef struct tfcc_model_options {
                                  tfcc watermark whose content hash matches (see tfcc_watermark_*) */
   tfcc_quant_compat quant_compat; /* default TFCC_QUANT_COMPAT_TFLITE */
   tfcc_precision precision;       /* default TFCC_PRECISION_F32 */
+  int disable_winograd;           /* 1: float32 3x3 stride-1 CONV_2D stays on the im2col GEMM
+                                     instead of Winograd (docs/kernels.md); 0 (default): Winograd
+                                     where it is faster, unless env TFCC_WINOGRAD=off */
 } tfcc_model_options;
 
 /* Graph passes run at load, in this order (docs/passes.md); set a bit in disabled_passes to

@@ -5,6 +5,7 @@
 
 #include "kernels/f32-conv-direct/direct_conv.h"
 #include "kernels/f32-gemm/conv.h"
+#include "kernels/f32-winograd/winograd.h"
 #include "kernels/ref/conv.h"
 #include "kernels/ref/quant_util.h"
 #include "ops/bf16_fast.h"
@@ -19,6 +20,8 @@ typedef struct conv_params {
   tfcc_f32_fast f32; /* float32: filter packed for the GEMM micro-kernel */
   tfcc_q8_fast q8;   /* int8/uint8: the same for the q8 GEMM */
   tfcc_bf16_fast bf16; /* float32 at precision bf16: filter packed for the bf16 GEMM */
+  tfcc_f32_wino_weights wino; /* float32 3x3 stride 1: Winograd-transformed filter (init) */
+  const void *wino_src;       /* filter data wino was made from */
 } conv_params;
 
 static void conv_release(void *p) {
@@ -28,7 +31,48 @@ static void conv_release(void *p) {
   tfcc_f32_fast_free(&cp->f32);
   tfcc_q8_fast_free(&cp->q8);
   tfcc_bf16_fast_free(&cp->bf16);
+  tfcc_f32_wino_free(&cp->wino);
   free(cp);
+}
+
+/* Float32 3x3 stride-1 convolutions where Winograd wins (tfcc_f32_wino_choose, at the model's
+ * stored input shape): the filter transformed and packed once, here; the im2col GEMM's packed
+ * filter is then never made. Anything unusual (non-constant filter, other dtypes, out of
+ * memory) leaves it to the GEMM path; so does precision bf16 where a bf16 kernel runs. */
+static tfcc_status conv_f32_wino_init(const tfcc_init_ctx *ctx, conv_params *p) {
+  if (!ctx->winograd ||
+      (ctx->precision == TFCC_PRECISION_BF16 && !tfcc_bf16_gemm_unavailable(ctx->isa)))
+    return TFCC_OK;
+  const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, 0), *f = tfcc_conv_ir_input(ctx, 1);
+  const tfcc_ir_tensor *b = tfcc_conv_ir_input(ctx, 2);
+  if (!in || !f || in->dtype != TFCC_FLOAT32 || f->dtype != TFCC_FLOAT32 || !f->data ||
+      f->sparsity || in->rank != 4 || f->rank != 4 ||
+      (b && (b->dtype != TFCC_FLOAT32 || !b->data || b->sparsity)))
+    return TFCC_OK;
+  tfcc_conv_geom g = {0};
+  g.batches = in->dims[0];
+  g.in_h = in->dims[1];
+  g.in_w = in->dims[2];
+  g.in_c = in->dims[3];
+  g.out_c = f->dims[0];
+  g.filter_h = f->dims[1];
+  g.filter_w = f->dims[2];
+  g.filter_in_c = f->dims[3];
+  g.stride_h = p->o.stride_h;
+  g.stride_w = p->o.stride_w;
+  g.dil_h = p->o.dil_h;
+  g.dil_w = p->o.dil_w;
+  if (f->data_bytes < (size_t)g.out_c * 9 * (size_t)g.in_c * sizeof(float) ||
+      (b && b->data_bytes < (size_t)g.out_c * sizeof(float)))
+    return TFCC_OK;
+  tfcc_err e = {0};
+  if (!tfcc_f32_wino_fits(&g) || tfcc_conv_window(ctx->node, p->o.padding, &g, &e) != TFCC_OK)
+    return TFCC_OK;
+  const int m = tfcc_f32_wino_choose(&g);
+  if (m && tfcc_f32_wino_pack(tfcc_f32_wino_select(ctx->isa), tfcc_f32_gemm_select(ctx->isa), m,
+                              g.out_c, g.in_c, f->data, b ? b->data : NULL, &p->wino))
+    p->wino_src = f->data;
+  return TFCC_OK;
 }
 
 static tfcc_status conv_init(tfcc_init_ctx *ctx) {
@@ -46,6 +90,7 @@ static tfcc_status conv_init(tfcc_init_ctx *ctx) {
   p->o.dil_h = tfcc_fb_i32(t, 5, 1);
   tfcc_status st = tfcc_window_opts_check(&p->o, ctx->err);
   if (st == TFCC_OK) st = tfcc_conv_init_quant(ctx, 0, 1, p->o.act, false, &p->q);
+  if (st == TFCC_OK) st = conv_f32_wino_init(ctx, p);
   if (st != TFCC_OK) {
     conv_release(p);
     return st;
@@ -106,6 +151,15 @@ static const tfcc_f32_packed *conv_f32_packed(const tfcc_op_ctx *ctx, const tfcc
   return tfcc_f32_fast_get(&p->f32, ctx->in[1]->data);
 }
 
+/* The Winograd weights for this filter at these shapes, or NULL. */
+static const tfcc_f32_wino_weights *conv_f32_wino(const tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
+  const conv_params *p = ctx->params;
+  return p->wino.mem && ctx->in[0]->dtype == TFCC_FLOAT32 && ctx->in[1]->data == p->wino_src &&
+                 tfcc_f32_wino_fits(g) && g->in_c == p->wino.in_c && g->out_c == p->wino.out_c
+             ? &p->wino
+             : NULL;
+}
+
 /* Small-K first layers (e.g. 3x3 x 3 channels): the direct kernel on the GEMM's packing, or
  * NULL (im2col + GEMM). */
 static const tfcc_f32_direct_conv_kernel *conv_f32_direct(const tfcc_op_ctx *ctx,
@@ -121,6 +175,11 @@ static const tfcc_f32_direct_conv_kernel *conv_f32_direct(const tfcc_op_ctx *ctx
 static void conv_f32_prepare(tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
   conv_params *p = (conv_params *)ctx->params;
   const tfcc_tensor *f = ctx->in[1], *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
+  const tfcc_f32_wino_weights *wino = conv_f32_wino(ctx, g);
+  if (wino) {
+    ctx->scratch_bytes = tfcc_f32_wino_scratch_bytes(g, wino, tfcc_threadpool_size(ctx->pool));
+    return;
+  }
   const char *why = NULL;
   if (g->in_c != g->filter_in_c)
     why = "grouped convolution";
@@ -210,6 +269,12 @@ static tfcc_status conv_eval(tfcc_op_ctx *ctx) {
       float lo, hi;
       tfcc_act_range_f32(p->o.act, &lo, &hi);
       if (tfcc_bf16_fast_conv_eval(&p->bf16, ctx, &g, lo, hi)) return TFCC_OK;
+      const tfcc_f32_wino_weights *wino = conv_f32_wino(ctx, &g);
+      if (wino && ctx->scratch_bytes >= tfcc_f32_wino_scratch_bytes(
+                                            &g, wino, tfcc_threadpool_size(ctx->pool))) {
+        tfcc_f32_wino_conv(ctx->pool, &g, wino, in->data, out->data, lo, hi, ctx->scratch);
+        return TFCC_OK;
+      }
       const tfcc_f32_packed *pk = conv_f32_packed(ctx, &g);
       const tfcc_f32_direct_conv_kernel *dk = conv_f32_direct(ctx, &g, pk);
       if (dk) {
@@ -275,6 +340,8 @@ static const char *conv_kernel(const tfcc_op_ctx *ctx) {
   const char *bf16 = tfcc_bf16_fast_kernel(&((const conv_params *)ctx->params)->bf16, ctx,
                                            g.batches * g.out_h * g.out_w);
   if (bf16) return bf16;
+  const tfcc_f32_wino_weights *wino = conv_f32_wino(ctx, &g);
+  if (wino) return wino->name;
   const tfcc_f32_packed *pk = conv_f32_packed(ctx, &g);
   const tfcc_f32_direct_conv_kernel *dk = conv_f32_direct(ctx, &g, pk);
   return dk ? dk->name : pk ? pk->k->name : "ref";

@@ -50,6 +50,7 @@ typedef struct tfcc_init_ctx {
   int quant_compat;         /* tfcc_quant_compat of the model (0 = TFLite as it runs by
                                default, i.e. XNNPACK arithmetic where it applies) */
   int precision;            /* tfcc_precision of the model (float conv/FC: f32 or bf16) */
+  bool winograd;            /* float32 3x3 CONV_2D may use Winograd (model option / TFCC_WINOGRAD) */
 } tfcc_init_ctx;
 
 typedef struct tfcc_op_ctx {

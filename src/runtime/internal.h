@@ -81,7 +81,7 @@ tfcc_status tfcc_model_build(tfcc_runtime *rt, const uint8_t *data, size_t size,
 /* Runs op->init of every bound, live node of subgraph 0 that has no params yet (the constant
  * folder initialised the nodes it removed). Run after tfcc_run_passes. */
 tfcc_status tfcc_graph_init_ops(tfcc_graph *g, tfcc_isa isa, const tfcc_logger *log, int quant_compat,
-                                int precision, tfcc_err *err);
+                                int precision, bool winograd, tfcc_err *err);
 
 /* TFCC_ERR_INTEGRITY unless data carries a valid tfcc watermark (model_watermark.c). */
 tfcc_status tfcc_model_check_watermark(const uint8_t *data, size_t size, tfcc_err *err);

@@ -100,7 +100,7 @@ static tfcc_status bind_ops(tfcc_model *m, tfcc_err *err) {
 }
 
 tfcc_status tfcc_graph_init_ops(tfcc_graph *g, tfcc_isa isa, const tfcc_logger *log, int quant_compat,
-                                int precision, tfcc_err *err) {
+                                int precision, bool winograd, tfcc_err *err) {
   tfcc_ir_subgraph *sg = &g->subgraphs[0];
   for (int32_t i = 0; i < sg->n_nodes; i++) {
     tfcc_ir_node *n = &sg->nodes[i];
@@ -114,7 +114,8 @@ tfcc_status tfcc_graph_init_ops(tfcc_graph *g, tfcc_isa isa, const tfcc_logger *
                        .ks = tfcc_kernel_set_for(isa),
                        .log = log,
                        .quant_compat = quant_compat,
-                       .precision = precision};
+                       .precision = precision,
+                       .winograd = winograd};
     tfcc_status st = n->op->init(&c);
     n->params = c.params;
     if (st != TFCC_OK) return tfcc_err_prefix(err, "node %d (%s)", (int)i, tfcc_node_op_name(n));
@@ -174,6 +175,10 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
                           "model options.precision %d is not a tfcc_precision value", pr);
     }
   }
+  if (!m->opts.disable_winograd) { /* env TFCC_WINOGRAD=off|0 (tfcc.h) */
+    const char *w = getenv("TFCC_WINOGRAD");
+    if (w && (strcmp(w, "off") == 0 || strcmp(w, "0") == 0)) m->opts.disable_winograd = 1;
+  }
   tfcc_status st = m->update_lock_init ? TFCC_OK : tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "cannot create a mutex");
   if (st == TFCC_OK) st = tfcc_tflite_read(data, size, &m->graph, err);
   if (st == TFCC_OK && m->opts.require_watermark) st = tfcc_model_check_watermark(data, size, err);
@@ -187,7 +192,8 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
     st = tfcc_run_passes(&m->graph, m->opts.disabled_passes, isa, tfcc_model_env(m).log, qc, err);
     if (st == TFCC_OK) log_precision_fallback(m, isa);
     if (st == TFCC_OK)
-      st = tfcc_graph_init_ops(&m->graph, isa, tfcc_model_env(m).log, qc, (int)m->opts.precision, err);
+      st = tfcc_graph_init_ops(&m->graph, isa, tfcc_model_env(m).log, qc, (int)m->opts.precision,
+                               !m->opts.disable_winograd, err);
     if (st == TFCC_OK) {
       /* Validate shapes once at the stored input shapes, and record MACs and arena size. */
       tfcc_exec_plan plan;

@@ -210,7 +210,7 @@ static tfcc_status build_generation(tfcc_model *m, tfcc_weights *w, const uint8_
                              (int)m->opts.quant_compat, err)) != TFCC_OK)
     return tfcc_err_prefix(err, "new weights");
   if ((st = tfcc_graph_init_ops(&w->own_graph, isa, tfcc_model_env(m).log, (int)m->opts.quant_compat,
-                                 (int)m->opts.precision, err)) !=
+                                 (int)m->opts.precision, !m->opts.disable_winograd, err)) !=
       TFCC_OK)
     return tfcc_err_prefix(err, "new weights");
   if ((st = check_signature(&m->graph, &w->own_graph, true, err)) != TFCC_OK) return st;

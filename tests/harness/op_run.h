@@ -70,6 +70,7 @@ typedef struct oh_node_run {
    * frees out[i]->data); false: outputs keep the caller's buffers. */
   bool alloc_outputs;
   bool prepare_only;   /* stop after prepare (and macs) */
+  bool winograd;       /* init may choose Winograd for float32 3x3 CONV_2D (as a model load) */
   int64_t macs;        /* result: op->macs after prepare, 0 if the op has none */
 } oh_node_run;
 
@@ -121,6 +122,7 @@ static inline tfcc_status oh_run_node(oh_node_run *r) {
     ic.isa = r->isa;
     ic.ks = tfcc_kernel_set_for(r->isa);
     ic.quant_compat = TFCC_QUANT_COMPAT_REFERENCE;
+    ic.winograd = r->winograd;
     st = op->init(&ic);
     params = ic.params;
   }

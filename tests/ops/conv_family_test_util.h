@@ -39,6 +39,7 @@ typedef struct tt_case {
   tt_spec out;
   tfb_field opts[8];
   int32_t n_opts;
+  bool winograd;      /* CONV_2D init may take Winograd (off by default in op tests) */
   /* results */
   tfcc_status st;
   tfcc_err err;
@@ -152,7 +153,7 @@ static tfcc_status tt_run(tt_case *c, bool eval) {
   tfcc_tensor *pout[1] = {&tout};
   oh_node_run r = {.op = op, .sg = &sg, .node = &node, .in = pin, .n_in = c->n_in, .out = pout,
                    .n_out = 1, .isa = tt_isa(), .err = &c->err, .alloc_outputs = true,
-                   .prepare_only = !eval};
+                   .prepare_only = !eval, .winograd = c->winograd};
   c->st = oh_run_node(&r);
   c->out_data = tout.data;
   c->out_rank = tout.rank;

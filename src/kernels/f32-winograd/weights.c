@@ -1,0 +1,94 @@
+/* Winograd filter transform U = G g G^T per (out_c, in_c), packed per position for the f32
+ * GEMM micro-kernel. Runs once per model. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/f32-winograd/winograd.h"
+
+/* G of F(2x2,3x3) and F(4x4,3x3) (rows: positions, columns: filter taps). */
+static const double g_f2[4][3] = {{1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}};
+static const double g_f4[6][3] = {{1.0 / 4, 0, 0},
+                                  {-1.0 / 6, -1.0 / 6, -1.0 / 6},
+                                  {-1.0 / 6, 1.0 / 6, -1.0 / 6},
+                                  {1.0 / 24, 1.0 / 12, 1.0 / 6},
+                                  {1.0 / 24, -1.0 / 12, 1.0 / 6},
+                                  {0, 0, 1}};
+
+bool tfcc_f32_wino_fits(const tfcc_conv_geom *g) {
+  return g->filter_h == 3 && g->filter_w == 3 && g->stride_h == 1 && g->stride_w == 1 &&
+         g->dil_h == 1 && g->dil_w == 1 && g->in_c == g->filter_in_c && g->in_c > 0 &&
+         g->out_c > 0;
+}
+
+void tfcc_f32_wino_free(tfcc_f32_wino_weights *w) {
+  if (!w) return;
+  free(w->mem);
+  free(w->bias);
+  memset(w, 0, sizeof *w);
+}
+
+size_t tfcc_f32_wino_weight_bytes(const tfcc_f32_wino_weights *w) {
+  if (!w->mem) return 0;
+  return (size_t)w->n * w->n * tfcc_f32_packed_bytes(w->gk, w->out_c, w->in_c) +
+         (size_t)w->out_c * sizeof(float);
+}
+
+bool tfcc_f32_wino_pack(const tfcc_f32_wino_kernel *k, const tfcc_f32_gemm_kernel *gk, int m,
+                        int32_t out_c, int32_t in_c, const float *filter, const float *bias,
+                        tfcc_f32_wino_weights *w) {
+  memset(w, 0, sizeof *w);
+  if ((m != 2 && m != 4) || out_c <= 0 || in_c <= 0 || !filter) return false;
+  const int n = m + 2, npos = n * n;
+  const size_t OC = (size_t)out_c, IC = (size_t)in_c;
+  const size_t pbytes = tfcc_f32_packed_bytes(gk, out_c, in_c);
+  double *t = malloc((size_t)n * 3 * IC * sizeof(double)); /* G g of one o: [a][kx][i] */
+  w->mem = aligned_alloc(64, (size_t)npos * pbytes);
+  w->bias = malloc(OC * sizeof(float));
+  if (!t || !w->mem || !w->bias) {
+    free(t);
+    tfcc_f32_wino_free(w);
+    return false;
+  }
+  w->k = k;
+  w->gk = gk;
+  w->name = m == 4 ? k->name_f4 : k->name_f2;
+  w->m = m;
+  w->n = n;
+  w->in_c = in_c;
+  w->out_c = out_c;
+  for (size_t o = 0; o < OC; o++) w->bias[o] = bias ? bias[o] : 0.0f;
+  const double(*G)[3] = m == 4 ? g_f4 : g_f2;
+  /* U[p] goes straight into tfcc_f32_pack_into's layout (gemm.h; zero bias and padding):
+   * element (o, i) of K block k0 at row * (1 + k0) + panel * kn * NR + (i - k0) * NR + o % NR. */
+  const size_t NR = (size_t)gk->nr, row = (OC + NR - 1) / NR * NR;
+  const size_t kc = tfcc_f32_pack_kc(gk, IC), pstride = pbytes / sizeof(float);
+  memset(w->mem, 0, (size_t)npos * pbytes);
+  for (int p = 0; p < npos; p++)
+    w->pos[p] = (tfcc_f32_packed){gk, out_c, in_c, (int32_t)kc, w->mem + (size_t)p * pstride};
+  /* Input channels innermost (contiguous in the OHWI filter): the first pass vectorises. */
+  for (size_t o = 0; o < OC; o++) {
+    const float *f = filter + o * 9 * IC; /* tap (ky, kx) at f[(ky * 3 + kx) * IC] */
+    for (int a = 0; a < n; a++) {
+      for (size_t kx = 0; kx < 3; kx++) {
+        double *ta = t + ((size_t)a * 3 + kx) * IC;
+        const float *f0 = f + kx * IC, *f1 = f + (3 + kx) * IC, *f2 = f + (6 + kx) * IC;
+        for (size_t i = 0; i < IC; i++)
+          ta[i] = G[a][0] * f0[i] + G[a][1] * f1[i] + G[a][2] * f2[i];
+      }
+    }
+    for (int a = 0; a < n; a++) { /* (G g) G^T */
+      const double *t0 = t + (size_t)a * 3 * IC, *t1 = t0 + IC, *t2 = t1 + IC;
+      for (int b = 0; b < n; b++) {
+        float *base = w->mem + (size_t)(a * n + b) * pstride + o % NR;
+        for (size_t k0 = 0; k0 < IC; k0 += kc) {
+          const size_t kn = IC - k0 < kc ? IC - k0 : kc;
+          float *dst = base + row * (1 + k0) + o / NR * kn * NR - k0 * NR;
+          for (size_t i = k0; i < k0 + kn; i++)
+            dst[i * NR] = (float)(t0[i] * G[b][0] + t1[i] * G[b][1] + t2[i] * G[b][2]);
+        }
+      }
+    }
+  }
+  free(t);
+  return true;
+}
