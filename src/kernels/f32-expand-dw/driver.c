@@ -35,7 +35,8 @@ static int32_t strip_rows(const tfcc_conv_geom *g) {
 
 /* Floats of one thread's window, rounded up to a 64-byte multiple. */
 static size_t window_floats(const tfcc_conv_geom *g) {
-  const size_t rows = (size_t)(strip_rows(g) - 1) * (size_t)g->stride_h + (size_t)eff_kh(g);
+  size_t rows = (size_t)(strip_rows(g) - 1) * (size_t)g->stride_h + (size_t)eff_kh(g);
+  if (rows > (size_t)g->in_h) rows = (size_t)g->in_h; /* a window never holds more than the image */
   const size_t n = rows * (size_t)g->in_w * (size_t)g->in_c;
   return (n + 15) & ~(size_t)15;
 }
@@ -110,7 +111,7 @@ static void xdw_task(void *ctx, size_t task, int thread) {
 
 void tfcc_f32_expand_dw_run(struct tfcc_threadpool *pool, const tfcc_f32_expand_dw *k,
                             const tfcc_conv_geom *g, const float *x, float *out, void *scratch) {
-  if (g->batches <= 0 || g->out_h <= 0 || g->out_w <= 0 || g->in_c <= 0 || g->in_w <= 0) return;
+  if (g->batches <= 0 || g->out_h <= 0 || g->out_w <= 0 || g->in_c <= 0) return;
   xdw_job j = {k, g, x, out, scratch, window_floats(g), g->batches * g->out_h, 0, strip_rows(g)};
   int threads = tfcc_threadpool_size(pool);
   /* small layers: waking workers costs more than it saves */
