@@ -278,6 +278,7 @@ typedef struct tfcc_model_options {
 #define TFCC_PASS_FOLD_BATCH_NORM (1u << 2) /* constant per-channel MUL/ADD/SUB into conv/FC */
 #define TFCC_PASS_FUSE_PAD        (1u << 3) /* PAD of H/W into the following conv */
 #define TFCC_PASS_FUSE_ACTIVATION (1u << 4) /* RELU/RELU6/RELU_N1_TO_1 into the producer */
+#define TFCC_PASS_FUSE_EXPAND_DWCONV (1u << 5) /* f32 1x1 CONV_2D into its DEPTHWISE_CONV_2D */
 #define TFCC_PASS_ALL             0xffffffffu
 
 TFCC_API void tfcc_model_options_default(tfcc_model_options *opts);

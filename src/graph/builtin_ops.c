@@ -171,6 +171,7 @@ static const char *const k_names[TFCC_BUILTIN_COUNT_] = {
 const char *tfcc_builtin_name(int32_t code) {
   static _Thread_local char buf[32];
   if (code >= 0 && code < TFCC_BUILTIN_COUNT_ && k_names[code]) return k_names[code];
+  if (code == TFCC_OP_EXPAND_DEPTHWISE_CONV_2D) return "EXPAND_DEPTHWISE_CONV_2D";
   snprintf(buf, sizeof buf, "BUILTIN_%d", (int)code);
   return buf;
 }

@@ -167,7 +167,11 @@ typedef enum tfcc_builtin {
   TFCC_OP_BITCAST = 159,
   TFCC_OP_BITWISE_XOR = 160,
   TFCC_OP_RIGHT_SHIFT = 161,
-  TFCC_BUILTIN_COUNT_ = 162
+  TFCC_BUILTIN_COUNT_ = 162,
+  /* tfcc-internal operators: created only by graph passes, never bound from a model file
+   * (tfcc_op_lookup does not know them; see tfcc_op_internal) */
+  TFCC_OP_INTERNAL_FIRST_ = 0x4000,
+  TFCC_OP_EXPAND_DEPTHWISE_CONV_2D = TFCC_OP_INTERNAL_FIRST_, /* pass fuse_expand_dwconv */
 } tfcc_builtin;
 
 /* "CONV_2D"; codes without a name here give "BUILTIN_<code>" written into a static per-thread buffer. */

@@ -108,6 +108,7 @@ typedef struct tfcc_ir_node {
   int8_t fused_activation;      /* TFCC_ACT_* (NONE, RELU, RELU_N1_TO_1, RELU6) */
   bool has_explicit_pad;        /* conv: explicit_pad replaces the options' padding */
   int32_t explicit_pad[4];      /* top, bottom, left, right */
+  int8_t inner_activation;      /* fused internal ops: the first (absorbed) op's TFCC_ACT_* */
 } tfcc_ir_node;
 
 typedef struct tfcc_ir_subgraph {

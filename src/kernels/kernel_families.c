@@ -42,6 +42,14 @@ static const kernel_family k_families[] = {
       {TFCC_ISA_AVX2, "f32-dwconv-avx2"},
       {TFCC_ISA_AVX512, "f32-dwconv-avx512"},
       {TFCC_ISA_NEON, "f32-dwconv-neon"}}},
+    {"f32-expand-dw", "EXPAND_DEPTHWISE_CONV_2D (float32 1x1 CONV_2D fused into its "
+                      "DEPTHWISE_CONV_2D by the pass fuse_expand_dwconv; f32-gemm + f32-dwconv "
+                      "of the same level on a window of expanded rows)",
+     {{TFCC_ISA_GENERIC, "f32-expand-dw-scalar"},
+      {TFCC_ISA_SSE4, "f32-expand-dw-sse4"},
+      {TFCC_ISA_AVX2, "f32-expand-dw-avx2"},
+      {TFCC_ISA_AVX512, "f32-expand-dw-avx512"},
+      {TFCC_ISA_NEON, "f32-expand-dw-neon"}}},
     {"conv", "CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED with int16 activations or hybrid weights",
      {{TFCC_ISA_GENERIC, "ref"}}},
     {"q8-gemm", "CONV_2D, FULLY_CONNECTED (int8/uint8; avx512 variant needs AVX512-VNNI, else avx2; "

@@ -97,6 +97,9 @@ typedef struct tfcc_op_def {
 
 /* Operator for a builtin code (NULL if tfcc has none). */
 const tfcc_op_def *tfcc_op_lookup(int32_t builtin);
+/* Operator for a tfcc-internal code (TFCC_OP_INTERNAL_FIRST_ and up, set by graph passes), or
+ * NULL. Kept apart from tfcc_op_lookup so that a model file cannot name one. */
+const tfcc_op_def *tfcc_op_internal(int32_t code);
 
 /* Fused activation of a node: a graph pass's override, else the value from its options. */
 static inline int32_t tfcc_node_fused_activation(const tfcc_ir_node *node, int32_t options_value) {

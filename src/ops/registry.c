@@ -17,3 +17,14 @@ const tfcc_op_def *tfcc_op_lookup(int32_t builtin) {
       return NULL;
   }
 }
+
+extern const tfcc_op_def tfcc_op_expand_dwconv;
+
+const tfcc_op_def *tfcc_op_internal(int32_t code) {
+  switch (code) {
+    case TFCC_OP_EXPAND_DEPTHWISE_CONV_2D:
+      return &tfcc_op_expand_dwconv;
+    default:
+      return NULL;
+  }
+}

@@ -189,7 +189,18 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
   if (st == TFCC_OK && !m->unsupported[0]) {
     tfcc_isa isa = tfcc_model_env(m).isa;
     int qc = (int)m->opts.quant_compat;
+    /* precision bf16: the expand convolutions keep their bf16 GEMM (the fused op is float32);
+     * kept in the options so that weight updates run the same passes */
+    if (m->opts.precision == TFCC_PRECISION_BF16) m->opts.disabled_passes |= TFCC_PASS_FUSE_EXPAND_DWCONV;
     st = tfcc_run_passes(&m->graph, m->opts.disabled_passes, isa, tfcc_model_env(m).log, qc, err);
+    /* nodes a pass turned into an internal fused operator carry its name */
+    for (int32_t i = 0; st == TFCC_OK && i < sg->n_nodes; i++) {
+      const tfcc_ir_node *n = &sg->nodes[i];
+      if (n->removed || n->builtin < TFCC_OP_INTERNAL_FIRST_) continue;
+      const char *nm = tfcc_node_op_name(n);
+      m->op_names[i] = tfcc_graph_strdup(&m->graph, nm, strlen(nm));
+      if (!m->op_names[i]) st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
+    }
     if (st == TFCC_OK) log_precision_fallback(m, isa);
     if (st == TFCC_OK)
       st = tfcc_graph_init_ops(&m->graph, isa, tfcc_model_env(m).log, qc, (int)m->opts.precision,

@@ -201,6 +201,10 @@ static tfcc_status build_generation(tfcc_model *m, tfcc_weights *w, const uint8_
   tfcc_ir_subgraph *sg = &w->own_graph.subgraphs[0];
   for (int32_t i = 0; i < sg->n_nodes; i++) {
     tfcc_ir_node *x = &msg->nodes[i], *y = &sg->nodes[i];
+    if (x->builtin >= TFCC_OP_INTERNAL_FIRST_) { /* fused by a pass: the passes below redo it */
+      y->op = tfcc_op_lookup(y->builtin);
+      continue;
+    }
     if (x->builtin != y->builtin || x->version != y->version) /* same message as the full check */
       return check_signature(&m->graph, &w->own_graph, true, err);
     y->op = x->op;

@@ -1,0 +1,174 @@
+/* EXPAND_DEPTHWISE_CONV_2D (tfcc-internal, made by the pass fuse_expand_dwconv): a float32 1x1
+ * stride-1 CONV_2D followed by the DEPTHWISE_CONV_2D that is its only reader, in one node.
+ * Inputs: 0 x NHWC [B,H,W,Cin], 1 expand filter [C,1,1,Cin], 2 expand bias [C] (optional),
+ * 3 depthwise filter [1,KH,KW,C], 4 depthwise bias [C] (optional). Options: the depthwise's
+ * DepthwiseConv2DOptions (padding, strides, activation, dilation) and its overrides (explicit
+ * padding, fused activation); the expand's activation in node->inner_activation.
+ * Kernels are chosen and the expand filter packed at init; eval streams output rows through
+ * tfcc_f32_expand_dw_run (src/kernels/f32-expand-dw/), so the expanded tensor never exists. */
+#include <stdlib.h>
+
+#include "kernels/f32-expand-dw/expand_dw.h"
+#include "kernels/ref/quant_util.h"
+#include "ops/conv_common.h"
+#include "runtime/threadpool.h"
+
+typedef struct xdw_params {
+  tfcc_window_opts o;      /* the depthwise's */
+  int32_t expand_act;
+  int32_t cin, c;          /* input and expanded channels */
+  int32_t kh, kw;
+  tfcc_f32_packed packed;  /* expand filter + bias */
+  const tfcc_f32_dwconv_kernel *dw;
+  const char *name;
+} xdw_params;
+
+static void xdw_release(void *p) {
+  xdw_params *x = p;
+  if (!x) return;
+  tfcc_f32_packed_free(&x->packed);
+  free(x);
+}
+
+static bool f32_const(const tfcc_ir_tensor *t) {
+  return t && t->dtype == TFCC_FLOAT32 && t->data && !t->is_variable && !t->sparsity;
+}
+
+static tfcc_status xdw_init(tfcc_init_ctx *ctx) {
+  const tfcc_ir_node *n = ctx->node;
+  if (n->n_inputs != 5 || n->n_outputs != 1)
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
+                        "EXPAND_DEPTHWISE_CONV_2D needs 5 inputs and one output");
+  const tfcc_ir_tensor *f1 = tfcc_conv_ir_input(ctx, 1), *b1 = tfcc_conv_ir_input(ctx, 2);
+  const tfcc_ir_tensor *f2 = tfcc_conv_ir_input(ctx, 3), *b2 = tfcc_conv_ir_input(ctx, 4);
+  if (!f32_const(f1) || !f32_const(f2) || (b1 && !f32_const(b1)) || (b2 && !f32_const(b2)))
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
+                        "EXPAND_DEPTHWISE_CONV_2D needs constant float32 filters and biases");
+  if (f1->rank != 4 || f1->dims[1] != 1 || f1->dims[2] != 1 || f1->dims[0] <= 0 || f1->dims[3] <= 0 ||
+      f2->rank != 4 || f2->dims[0] != 1 || f2->dims[3] != f1->dims[0] || f2->dims[1] <= 0 ||
+      f2->dims[2] <= 0)
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "EXPAND_DEPTHWISE_CONV_2D filter shapes do not match");
+  const int32_t c = f1->dims[0], cin = f1->dims[3];
+  if ((b1 && tfcc_shape_elements(b1->rank, b1->dims) != c) ||
+      (b2 && tfcc_shape_elements(b2->rank, b2->dims) != c))
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "EXPAND_DEPTHWISE_CONV_2D bias has not %d elements",
+                        (int)c);
+  if (f1->data_bytes < (size_t)c * (size_t)cin * sizeof(float) ||
+      f2->data_bytes < (size_t)c * (size_t)f2->dims[1] * (size_t)f2->dims[2] * sizeof(float) ||
+      (b1 && b1->data_bytes < (size_t)c * sizeof(float)) || (b2 && b2->data_bytes < (size_t)c * sizeof(float)))
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "EXPAND_DEPTHWISE_CONV_2D weights truncated");
+  xdw_params *p = calloc(1, sizeof(*p));
+  if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for EXPAND_DEPTHWISE_CONV_2D");
+  const tfcc_fb_table *t = &n->options;
+  p->o.padding = tfcc_fb_i8(t, 0, 0);
+  p->o.stride_w = tfcc_fb_i32(t, 1, 0);
+  p->o.stride_h = tfcc_fb_i32(t, 2, 0);
+  p->o.act = tfcc_node_fused_activation(n, tfcc_fb_i8(t, 4, 0));
+  p->o.dil_w = tfcc_fb_i32(t, 5, 1);
+  p->o.dil_h = tfcc_fb_i32(t, 6, 1);
+  p->expand_act = n->inner_activation;
+  p->c = c;
+  p->cin = cin;
+  p->kh = f2->dims[1];
+  p->kw = f2->dims[2];
+  tfcc_status st = tfcc_window_opts_check(&p->o, ctx->err);
+  if (st == TFCC_OK) st = tfcc_conv_check_act(p->expand_act, ctx->err);
+  if (st != TFCC_OK) {
+    xdw_release(p);
+    return st;
+  }
+  if (!tfcc_f32_pack(tfcc_f32_gemm_select(ctx->isa), c, cin, f1->data, (size_t)cin, 1,
+                     b1 ? b1->data : NULL, &p->packed)) {
+    xdw_release(p);
+    return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory packing the expand filter");
+  }
+  p->dw = tfcc_f32_dwconv_select(ctx->isa);
+  p->name = tfcc_f32_expand_dw_name(p->dw);
+  ctx->params = p;
+  return TFCC_OK;
+}
+
+/* Validates shapes and fills the depthwise geometry over the expanded tensor. */
+static tfcc_status xdw_geom(const tfcc_op_ctx *ctx, tfcc_conv_geom *g) {
+  const xdw_params *p = ctx->params;
+  const tfcc_tensor *in = ctx->in[0];
+  if (in->dtype != TFCC_FLOAT32 || ctx->out[0]->dtype != TFCC_FLOAT32)
+    return tfcc_err_set(ctx->err, TFCC_ERR_DTYPE, "EXPAND_DEPTHWISE_CONV_2D is float32 only");
+  if (in->rank != 4)
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "input rank %d, expected 4", (int)in->rank);
+  if (in->dims[3] != p->cin)
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "input has %d channels, the filter %d",
+                        (int)in->dims[3], (int)p->cin);
+  g->batches = in->dims[0];
+  g->in_h = in->dims[1];
+  g->in_w = in->dims[2];
+  g->in_c = g->out_c = p->c;
+  g->filter_h = p->kh;
+  g->filter_w = p->kw;
+  g->filter_in_c = 1;
+  g->stride_h = p->o.stride_h;
+  g->stride_w = p->o.stride_w;
+  g->dil_h = p->o.dil_h;
+  g->dil_w = p->o.dil_w;
+  tfcc_status st = tfcc_conv_window(ctx->node, p->o.padding, g, ctx->err);
+  if (st != TFCC_OK) return st;
+  int64_t n;
+  int32_t od[4] = {g->batches, g->out_h, g->out_w, g->out_c};
+  if (!tfcc_conv_count(4, od, &n) || !tfcc_conv_count(4, in->dims, &n))
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "tensor too large");
+  return TFCC_OK;
+}
+
+static tfcc_status xdw_prepare(tfcc_op_ctx *ctx) {
+  if (!ctx->params)
+    return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "EXPAND_DEPTHWISE_CONV_2D not initialised");
+  if (ctx->n_in != 5 || !ctx->in[0] || !ctx->in[1] || !ctx->in[3] || ctx->n_out != 1 || !ctx->out[0])
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
+                        "EXPAND_DEPTHWISE_CONV_2D needs input, two filters and one output");
+  tfcc_conv_geom g;
+  tfcc_status st = xdw_geom(ctx, &g);
+  if (st != TFCC_OK) return st;
+  ctx->scratch_bytes = tfcc_f32_expand_dw_scratch_bytes(&g, tfcc_threadpool_size(ctx->pool));
+  int32_t od[4] = {g.batches, g.out_h, g.out_w, g.out_c};
+  return tfcc_tensor_set_shape(ctx->out[0], 4, od, ctx->err);
+}
+
+static tfcc_status xdw_eval(tfcc_op_ctx *ctx) {
+  const xdw_params *p = ctx->params;
+  tfcc_conv_geom g;
+  tfcc_status st = xdw_geom(ctx, &g);
+  if (st != TFCC_OK) return st;
+  if (ctx->scratch_bytes < tfcc_f32_expand_dw_scratch_bytes(&g, tfcc_threadpool_size(ctx->pool)))
+    return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "EXPAND_DEPTHWISE_CONV_2D scratch not prepared");
+  const tfcc_tensor *b2 = ctx->in[4];
+  tfcc_f32_expand_dw k = {&p->packed, 0, 0, p->dw, ctx->in[3]->data, b2 ? b2->data : NULL, 0, 0};
+  tfcc_act_range_f32(p->expand_act, &k.expand_lo, &k.expand_hi);
+  tfcc_act_range_f32(p->o.act, &k.lo, &k.hi);
+  tfcc_f32_expand_dw_run(ctx->pool, &k, &g, ctx->in[0]->data, ctx->out[0]->data, ctx->scratch);
+  return TFCC_OK;
+}
+
+static int64_t xdw_macs(const tfcc_op_ctx *ctx) {
+  const xdw_params *p = ctx->params;
+  if (!p || ctx->n_in != 5 || !ctx->in[0] || ctx->in[0]->rank != 4 || !ctx->out[0] ||
+      ctx->out[0]->rank != 4)
+    return 0;
+  const tfcc_tensor *in = ctx->in[0], *out = ctx->out[0];
+  return (int64_t)in->dims[0] * in->dims[1] * in->dims[2] * p->c * p->cin +
+         (int64_t)out->dims[0] * out->dims[1] * out->dims[2] * p->c * p->kh * p->kw;
+}
+
+static const char *xdw_kernel(const tfcc_op_ctx *ctx) {
+  const xdw_params *p = ctx->params;
+  return p ? p->name : "ref";
+}
+
+const tfcc_op_def tfcc_op_expand_dwconv = {
+    .name = "EXPAND_DEPTHWISE_CONV_2D",
+    .init = xdw_init,
+    .release = xdw_release,
+    .prepare = xdw_prepare,
+    .eval = xdw_eval,
+    .macs = xdw_macs,
+    .kernel = xdw_kernel,
+};
