@@ -69,7 +69,7 @@ static tfcc_status conv_f32_wino_init(const tfcc_init_ctx *ctx, conv_params *p) 
   if (!tfcc_f32_wino_fits(&g) || tfcc_conv_window(ctx->node, p->o.padding, &g, &e) != TFCC_OK)
     return TFCC_OK;
   const int m = tfcc_f32_wino_choose(&g);
-  if (m && tfcc_f32_wino_pack(tfcc_f32_wino_select(ctx->isa), tfcc_f32_gemm_select(ctx->isa), m,
+  if (m && tfcc_f32_wino_pack(tfcc_f32_wino_select(ctx->isa), ctx->ks->f32_gemm, m,
                               g.out_c, g.in_c, f->data, b ? b->data : NULL, &p->wino))
     p->wino_src = f->data;
   return TFCC_OK;

@@ -77,12 +77,12 @@ static tfcc_status xdw_init(tfcc_init_ctx *ctx) {
     xdw_release(p);
     return st;
   }
-  if (!tfcc_f32_pack(tfcc_f32_gemm_select(ctx->isa), c, cin, f1->data, (size_t)cin, 1,
+  if (!tfcc_f32_pack(ctx->ks->f32_gemm, c, cin, f1->data, (size_t)cin, 1,
                      b1 ? b1->data : NULL, &p->packed)) {
     xdw_release(p);
     return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory packing the expand filter");
   }
-  p->dw = tfcc_f32_dwconv_select(ctx->isa);
+  p->dw = ctx->ks->f32_dwconv;
   p->name = tfcc_f32_expand_dw_name(p->dw);
   ctx->params = p;
   return TFCC_OK;
