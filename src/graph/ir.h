@@ -108,6 +108,8 @@ typedef struct tfcc_ir_node {
   int8_t fused_activation;      /* TFCC_ACT_* (NONE, RELU, RELU_N1_TO_1, RELU6) */
   bool has_explicit_pad;        /* conv: explicit_pad replaces the options' padding */
   int32_t explicit_pad[4];      /* top, bottom, left, right */
+  bool has_residual;            /* CONV_2D: inputs[3] is added before the activation
+                                   (fuse_residual_add); a file's 4-input CONV_2D is an error */
 } tfcc_ir_node;
 
 typedef struct tfcc_ir_subgraph {

@@ -225,3 +225,22 @@ TFCC_F32_GEMM_DECL(tfcc_f32_gemm_12x16_avx512) {
   ST(6, c6); ST(7, c7); ST(8, c8); ST(9, c9); ST(10, c10); ST(11, c11);
 #undef ST
 }
+
+/* Residual epilogue (gemm.h): up to 32 columns per row in two masked vectors; the clamp as
+ * the f32-vbinary kernels do it, min(hi, max(lo, v)) (MAXPS/MINPS return v when it is NaN). */
+TFCC_F32_GEMM_RES_DECL(tfcc_f32_gemm_res_avx512) {
+  const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
+  for (size_t j = 0; j < nc; j += 32) {
+    const size_t n = nc - j;
+    const __mmask16 m0 = mask_lo(n), m1 = mask_hi(n);
+    float *cr = c + j;
+    const float *rr = r + j;
+    for (size_t i = 0; i < mr; i++, cr += c_stride, rr += r_stride) {
+      const __m512 v0 = _mm512_add_ps(_mm512_maskz_loadu_ps(m0, cr), _mm512_maskz_loadu_ps(m0, rr));
+      const __m512 v1 =
+          _mm512_add_ps(_mm512_maskz_loadu_ps(m1, cr + 16), _mm512_maskz_loadu_ps(m1, rr + 16));
+      _mm512_mask_storeu_ps(cr, m0, _mm512_min_ps(vhi, _mm512_max_ps(vlo, v0)));
+      _mm512_mask_storeu_ps(cr + 16, m1, _mm512_min_ps(vhi, _mm512_max_ps(vlo, v1)));
+    }
+  }
+}
