@@ -6,7 +6,8 @@
  *   fused    tfcc_f32_conv_residual with RELU (after).
  * Between calls (not timed) a 24 MiB buffer is written so that the weights, the input and the
  * residual come from L3/DRAM as in the whole network, not from L2. Not a test.
- * Usage: f32_conv_residual_bench [reps] */
+ * Usage: f32_conv_residual_bench [reps] [warm] (warm: no buffer written between calls; the
+ * operands stay in L2/L3 as far as they fit). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@ static void evict(void) {
 
 int main(int argc, char **argv) {
   const int reps = argc > 1 ? atoi(argv[1]) : 21;
+  const int warm = argc > 2 && strcmp(argv[2], "warm") == 0;
   const tfcc_isa isa = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
   const tfcc_f32_gemm_kernel *k = tfcc_f32_gemm_select(isa);
   const tfcc_f32_vbinary_kernel *vb = tfcc_f32_vbinary_select(isa);
@@ -62,7 +64,7 @@ int main(int argc, char **argv) {
     const tfcc_f32_vbinary_params add = {TFCC_F32VB_ADD, 0.0f, INFINITY};
     for (int r = 0; r < reps; r++)
       for (int v = 0; v < 3; v++) {
-        evict();
+        if (!warm) evict();
         const double t0 = bench_now();
         if (v == 0) {
           tfcc_f32_conv(NULL, &g, &p, in, out, 0.0f, INFINITY, NULL);

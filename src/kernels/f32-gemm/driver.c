@@ -211,7 +211,7 @@ static inline void f32_tile_last(const gemm_job *j, size_t m0, size_t n0, size_t
    * them and costs as much as the separate ADD pass) */
   const float *r = j->res + m0 * j->res_stride + n0;
   for (size_t i = 0; i < mr; i++)
-    for (size_t x = 0; x < nc; x += 16) __builtin_prefetch(r + i * j->res_stride + x, 0, 3);
+    for (size_t x = 0; x < nc; x += 16) __builtin_prefetch(r + i * j->res_stride + x, 0, 2);
   f32_tile(j->p->k, mr, nc, kc, a, a_off, w, bias, c, j->c_stride, -__builtin_inff(),
            __builtin_inff(), pf, pf_lines);
   j->res_fn(mr, nc, c, j->c_stride, r, j->res_stride, j->lo, j->hi);
