@@ -212,7 +212,18 @@ static inline void f32_tile_last(const gemm_job *j, size_t m0, size_t n0, size_t
   const float *r = j->res + m0 * j->res_stride + n0;
   for (size_t i = 0; i < mr; i++)
     for (size_t x = 0; x < nc; x += 16) __builtin_prefetch(r + i * j->res_stride + x, 0, 2);
-  f32_tile(j->p->k, mr, nc, kc, a, a_off, w, bias, c, j->c_stride, -__builtin_inff(),
+  const tfcc_f32_gemm_kernel *k = j->p->k;
+  if (k->fn_res) { /* fused into the kernel's store (same variant choice as f32_tile) */
+    const tfcc_f32_gemm_res_kernel_fn f =
+        mr == 1                                    ? k->fn1_res
+        : k->fn_half_res && 2 * nc <= (size_t)k->nr ? k->fn_half_res
+        : k->fn_small_res && mr <= (size_t)k->small_mr ? k->fn_small_res
+                                                    : k->fn_res;
+    f(mr, nc, kc, a, a_off, w, bias, c, j->c_stride, j->lo, j->hi, pf, pf_lines, r,
+      j->res_stride);
+    return;
+  }
+  f32_tile(k, mr, nc, kc, a, a_off, w, bias, c, j->c_stride, -__builtin_inff(),
            __builtin_inff(), pf, pf_lines);
   j->res_fn(mr, nc, c, j->c_stride, r, j->res_stride, j->lo, j->hi);
 }
