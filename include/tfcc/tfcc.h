@@ -279,6 +279,7 @@ typedef struct tfcc_model_options {
 #define TFCC_PASS_FUSE_PAD        (1u << 3) /* PAD of H/W into the following conv */
 #define TFCC_PASS_FUSE_ACTIVATION (1u << 4) /* RELU/RELU6/RELU_N1_TO_1 into the producer */
 #define TFCC_PASS_FUSE_EXPAND_DWCONV (1u << 5) /* f32 1x1 CONV_2D into its DEPTHWISE_CONV_2D */
+#define TFCC_PASS_FUSE_RESIDUAL_ADD (1u << 6) /* float ADD into the CONV_2D feeding it */
 #define TFCC_PASS_ALL             0xffffffffu
 
 TFCC_API void tfcc_model_options_default(tfcc_model_options *opts);

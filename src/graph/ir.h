@@ -109,6 +109,8 @@ typedef struct tfcc_ir_node {
   bool has_explicit_pad;        /* conv: explicit_pad replaces the options' padding */
   int32_t explicit_pad[4];      /* top, bottom, left, right */
   int8_t inner_activation;      /* fused internal ops: the first (absorbed) op's TFCC_ACT_* */
+  bool has_residual;            /* CONV_2D: inputs[3] is added before the activation
+                                   (fuse_residual_add); a file's 4-input CONV_2D is an error */
 } tfcc_ir_node;
 
 typedef struct tfcc_ir_subgraph {

@@ -13,8 +13,11 @@ static const tfcc_pass_info k_passes[] = {
     {"fold_batch_norm", TFCC_PASS_FOLD_BATCH_NORM, tfcc_pass_fold_batch_norm},
     {"fuse_pad", TFCC_PASS_FUSE_PAD, tfcc_pass_fuse_pad},
     {"fuse_activation", TFCC_PASS_FUSE_ACTIVATION, tfcc_pass_fuse_activation},
-    /* Last: it needs the activations already fused into the convolutions. */
+    /* After fuse_activation: it needs the activations already fused into the convolutions. */
     {"fuse_expand_dwconv", TFCC_PASS_FUSE_EXPAND_DWCONV, tfcc_pass_fuse_expand_dwconv},
+    /* Residual ADDs last: the conv's batch norm is folded (activation NONE) and the RELU after
+     * the ADD is already the ADD's fused activation, which moves to the conv with it. */
+    {"fuse_residual_add", TFCC_PASS_FUSE_RESIDUAL_ADD, tfcc_pass_fuse_residual_add},
 };
 
 const tfcc_pass_info *tfcc_pass_list(int32_t *count) {

@@ -1,11 +1,13 @@
 /* CONV_2D: inputs (input NHWC, filter OHWI, optional bias), options Conv2DOptions
  * (padding, stride_w, stride_h, fused_activation_function, dilation_w, dilation_h).
  * Grouped convolution when input channels = k * filter input channels (TFLite >= 2.9). */
+#include <math.h>
 #include <stdlib.h>
 
 #include "kernels/f32-conv-direct/direct_conv.h"
 #include "kernels/f32-gemm/conv.h"
 #include "kernels/f32-winograd/winograd.h"
+#include "kernels/f32-vbinary/vbinary.h"
 #include "kernels/ref/conv.h"
 #include "kernels/ref/quant_util.h"
 #include "ops/bf16_fast.h"
@@ -227,6 +229,76 @@ static void conv_q8_prepare(tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
   if (pk) ctx->scratch_bytes = tfcc_q8_scratch_bytes(g, pk, tfcc_threadpool_size(ctx->pool));
 }
 
+/* ---- residual (pass fuse_residual_add): out = act(conv + R), R = inputs[3]. */
+
+/* The residual tensor, or NULL (no residual, or not float32: prepare rejects it). */
+static const tfcc_tensor *conv_residual(const tfcc_op_ctx *ctx) {
+  return ctx->node && ctx->node->has_residual && ctx->n_in > 3 ? ctx->in[3] : NULL;
+}
+
+/* A 4th input only where the pass put it (a file's 4-input CONV_2D is an error, as in
+ * TFLite); the residual is float32 of the output's shape. */
+static tfcc_status conv_residual_check(const tfcc_op_ctx *ctx, const int32_t od[4]) {
+  const bool residual = ctx->node && ctx->node->has_residual;
+  if (ctx->n_in > (residual ? 4 : 3))
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "CONV_2D has %d inputs, expected 2 or 3",
+                        (int)ctx->n_in);
+  if (!residual) return TFCC_OK;
+  const tfcc_tensor *r = conv_residual(ctx);
+  if (!r || r->dtype != TFCC_FLOAT32 || ctx->in[0]->dtype != TFCC_FLOAT32)
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
+                        "CONV_2D with a fused residual ADD needs float32 input and residual");
+  bool same = r->rank == 4;
+  for (int32_t d = 0; same && d < 4; d++) same = r->dims[d] == od[d];
+  if (!same) {
+    char a[64], b[64];
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE,
+                        "fused residual ADD: residual %s differs from the conv output %s (it would "
+                        "broadcast; load with pass fuse_residual_add disabled)",
+                        tfcc_shape_str(r->rank, r->dims, a, sizeof a), tfcc_shape_str(4, od, b, sizeof b));
+  }
+  return TFCC_OK;
+}
+
+/* The packed GEMM runs this conv (not bf16, not the direct first-layer kernel, scratch ok):
+ * it adds the residual in its epilogue. */
+static const tfcc_f32_packed *conv_f32_gemm_residual(const tfcc_op_ctx *ctx,
+                                                     const tfcc_conv_geom *g) {
+  const conv_params *p = ctx->params;
+  if (tfcc_bf16_fast_kernel(&p->bf16, ctx, g->batches * g->out_h * g->out_w)) return NULL;
+  const tfcc_f32_packed *pk = conv_f32_packed(ctx, g);
+  if (!pk || conv_f32_direct(ctx, g, pk)) return NULL;
+  return ctx->scratch_bytes >= tfcc_f32_conv_scratch_bytes(g, pk, tfcc_threadpool_size(ctx->pool))
+             ? pk
+             : NULL;
+}
+
+/* Any other path ran the conv with activation NONE: out = clamp(out + R, lo, hi) with the
+ * f32-vbinary ADD kernel, in place (no allocation). */
+static void conv_residual_add(const tfcc_op_ctx *ctx, const tfcc_tensor *r, float lo, float hi) {
+  const tfcc_f32_vbinary_kernel *k = ctx->ks->f32_vbinary;
+  const tfcc_f32_vbinary_params fp = {TFCC_F32VB_ADD, lo, hi};
+  float *out = ctx->out[0]->data;
+  k->fn(&fp, out, r->data, out, (size_t)tfcc_tensor_elements(r), 1, 1);
+}
+
+static tfcc_status conv_f32_eval(tfcc_op_ctx *ctx, const tfcc_conv_geom *gp, float lo, float hi);
+
+/* Float32 with a residual: fused in the GEMM epilogue, else conv then ADD. */
+static tfcc_status conv_f32_residual_eval(tfcc_op_ctx *ctx, const tfcc_conv_geom *g, float lo,
+                                          float hi) {
+  const tfcc_tensor *r = conv_residual(ctx);
+  const tfcc_f32_packed *pk = conv_f32_gemm_residual(ctx, g);
+  if (pk) {
+    tfcc_f32_conv_residual(ctx->pool, g, pk, ctx->in[0]->data, r->data, (size_t)g->out_c,
+                           ctx->out[0]->data, lo, hi, ctx->scratch);
+    return TFCC_OK;
+  }
+  tfcc_status st = conv_f32_eval(ctx, g, -INFINITY, INFINITY);
+  if (st == TFCC_OK) conv_residual_add(ctx, r, lo, hi);
+  return st;
+}
+
 static tfcc_status conv_prepare(tfcc_op_ctx *ctx) {
   const conv_params *p = ctx->params;
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "CONV_2D not initialised");
@@ -246,12 +318,44 @@ static tfcc_status conv_prepare(tfcc_op_ctx *ctx) {
     if (st != TFCC_OK) return st;
   }
   int32_t od[4] = {g.batches, g.out_h, g.out_w, g.out_c};
+  st = conv_residual_check(ctx, od);
+  if (st != TFCC_OK) return st;
   ctx->scratch_bytes = 0;
   if (ctx->in[0]->dtype == TFCC_FLOAT32 &&
       !tfcc_bf16_fast_conv_prepare(&((conv_params *)ctx->params)->bf16, ctx, &g))
     conv_f32_prepare(ctx, &g);
   if (ctx->in[0]->dtype == TFCC_INT8 || ctx->in[0]->dtype == TFCC_UINT8) conv_q8_prepare(ctx, &g);
   return tfcc_tensor_set_shape(ctx->out[0], 4, od, ctx->err);
+}
+
+/* Float32: every path (bf16, direct first layer, packed GEMM, reference), clamped to [lo, hi]. */
+static tfcc_status conv_f32_eval(tfcc_op_ctx *ctx, const tfcc_conv_geom *gp, float lo, float hi) {
+  const conv_params *p = ctx->params;
+  const tfcc_conv_geom g = *gp;
+  const tfcc_tensor *in = ctx->in[0], *f = ctx->in[1];
+  const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
+  const void *bd = bias ? bias->data : NULL;
+  tfcc_tensor *out = ctx->out[0];
+  if (tfcc_bf16_fast_conv_eval(&p->bf16, ctx, &g, lo, hi)) return TFCC_OK;
+  const tfcc_f32_wino_weights *wino = conv_f32_wino(ctx, &g);
+  if (wino && ctx->scratch_bytes >= tfcc_f32_wino_scratch_bytes(&g, wino,
+                                                                 tfcc_threadpool_size(ctx->pool))) {
+    tfcc_f32_wino_conv(ctx->pool, &g, wino, in->data, out->data, lo, hi, ctx->scratch);
+    return TFCC_OK;
+  }
+  const tfcc_f32_packed *pk = conv_f32_packed(ctx, &g);
+  const tfcc_f32_direct_conv_kernel *dk = conv_f32_direct(ctx, &g, pk);
+  if (dk) {
+    tfcc_f32_direct_conv(ctx->pool, dk, &g, pk->w, in->data, out->data, lo, hi);
+    return TFCC_OK;
+  }
+  if (pk && (ctx->scratch_bytes >= tfcc_f32_conv_scratch_bytes(
+                                        &g, pk, tfcc_threadpool_size(ctx->pool)))) {
+    tfcc_f32_conv(ctx->pool, &g, pk, in->data, out->data, lo, hi, ctx->scratch);
+    return TFCC_OK;
+  }
+  tfcc_conv_f32(&g, in->data, f->data, bd, lo, hi, out->data);
+  return TFCC_OK;
 }
 
 static tfcc_status conv_eval(tfcc_op_ctx *ctx) {
@@ -268,26 +372,8 @@ static tfcc_status conv_eval(tfcc_op_ctx *ctx) {
     case TFCC_FLOAT32: {
       float lo, hi;
       tfcc_act_range_f32(p->o.act, &lo, &hi);
-      if (tfcc_bf16_fast_conv_eval(&p->bf16, ctx, &g, lo, hi)) return TFCC_OK;
-      const tfcc_f32_wino_weights *wino = conv_f32_wino(ctx, &g);
-      if (wino && ctx->scratch_bytes >= tfcc_f32_wino_scratch_bytes(
-                                            &g, wino, tfcc_threadpool_size(ctx->pool))) {
-        tfcc_f32_wino_conv(ctx->pool, &g, wino, in->data, out->data, lo, hi, ctx->scratch);
-        return TFCC_OK;
-      }
-      const tfcc_f32_packed *pk = conv_f32_packed(ctx, &g);
-      const tfcc_f32_direct_conv_kernel *dk = conv_f32_direct(ctx, &g, pk);
-      if (dk) {
-        tfcc_f32_direct_conv(ctx->pool, dk, &g, pk->w, in->data, out->data, lo, hi);
-        return TFCC_OK;
-      }
-      if (pk && (ctx->scratch_bytes >= tfcc_f32_conv_scratch_bytes(
-                                            &g, pk, tfcc_threadpool_size(ctx->pool)))) {
-        tfcc_f32_conv(ctx->pool, &g, pk, in->data, out->data, lo, hi, ctx->scratch);
-        return TFCC_OK;
-      }
-      tfcc_conv_f32(&g, in->data, f->data, bd, lo, hi, out->data);
-      return TFCC_OK;
+      if (conv_residual(ctx)) return conv_f32_residual_eval(ctx, &g, lo, hi);
+      return conv_f32_eval(ctx, &g, lo, hi);
     }
     case TFCC_UINT8:
     case TFCC_INT8: {

@@ -70,7 +70,7 @@ tfcc_status tfcc_pass_fuse_expand_dwconv(tfcc_pass_ctx *ctx, int32_t *changed) {
   if (!op) return TFCC_OK;
   for (int32_t i = 0; i < sg->n_nodes; i++) {
     tfcc_ir_node *c = &sg->nodes[i];
-    if (c->removed) continue;
+    if (c->removed || c->has_residual) continue; /* fuse_residual_add's: never */
     const int32_t ce = expand_channels(sg, c);
     if (ce < 0) continue;
     const int32_t t = c->outputs[0];

@@ -12,6 +12,7 @@ tfcc_status tfcc_pass_fold_batch_norm(tfcc_pass_ctx *ctx, int32_t *changed);
 tfcc_status tfcc_pass_fuse_pad(tfcc_pass_ctx *ctx, int32_t *changed);
 tfcc_status tfcc_pass_fuse_activation(tfcc_pass_ctx *ctx, int32_t *changed);
 tfcc_status tfcc_pass_fuse_expand_dwconv(tfcc_pass_ctx *ctx, int32_t *changed);
+tfcc_status tfcc_pass_fuse_residual_add(tfcc_pass_ctx *ctx, int32_t *changed);
 
 /* ---- helpers (pass_util.c) */
 

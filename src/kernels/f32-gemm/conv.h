@@ -18,5 +18,13 @@ size_t tfcc_f32_conv_scratch_bytes(const tfcc_conv_geom *g, const tfcc_f32_packe
 void tfcc_f32_conv(struct tfcc_threadpool *pool, const tfcc_conv_geom *g,
                    const tfcc_f32_packed *p, const float *in, float *out, float lo, float hi,
                    void *scratch);
+/* The same plus a residual: out = clamp((bias + sum_k) + res, lo, hi), res row m (output
+ * pixel m, out_c floats) at res + m * res_stride; res NULL: tfcc_f32_conv. The residual is
+ * added to each tile of the last K block while the tile is in L1 (the kernel's epilogue):
+ * the same bits as the convolution without clamp followed by ADD with the clamp. res may not
+ * overlap out. */
+void tfcc_f32_conv_residual(struct tfcc_threadpool *pool, const tfcc_conv_geom *g,
+                            const tfcc_f32_packed *p, const float *in, const float *res,
+                            size_t res_stride, float *out, float lo, float hi, void *scratch);
 
 #endif

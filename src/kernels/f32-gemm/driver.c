@@ -75,6 +75,11 @@ typedef struct gemm_job {
   float *c;
   size_t c_stride;
   float lo, hi;
+  /* residual (NULL: none): row m at res + m * res_stride, added to the last K block's
+   * unclamped tile, then clamped (res_fn: the kernel's epilogue or the portable one) */
+  const float *res;
+  size_t res_stride;
+  tfcc_f32_gemm_res_fn res_fn;
   size_t m_tiles, tiles_per_task, m_chunks;
   size_t n_panels, panels_per_block, n_blocks;
 } gemm_job;
@@ -180,6 +185,49 @@ static inline void f32_tile(const tfcc_f32_gemm_kernel *k, size_t mr, size_t nc,
   f(mr, nc, kc, a, a_off, w, bias, c, c_stride, lo, hi, pf, pf_lines);
 }
 
+void tfcc_f32_gemm_res_generic(size_t mr, size_t nc, float *c, size_t c_stride, const float *r,
+                               size_t r_stride, float lo, float hi) {
+  for (size_t i = 0; i < mr; i++, c += c_stride, r += r_stride)
+    for (size_t j = 0; j < nc; j++) {
+      float v = c[j] + r[j];
+      v = v < lo ? lo : v;
+      c[j] = hi < v ? hi : v;
+    }
+}
+
+/* The last K block's tile: with a residual, stored unclamped, then the residual added and
+ * the clamp applied while the tile is in L1 (the sum (bias + sum_k) + r, then the clamp:
+ * the bits of the conv followed by ADD). */
+static inline void f32_tile_last(const gemm_job *j, size_t m0, size_t n0, size_t mr, size_t nc,
+                                 size_t kc, const float *const *a, size_t a_off, const float *w,
+                                 const float *bias, const float *pf, size_t pf_lines) {
+  float *c = j->c + m0 * j->c_stride + n0;
+  if (!j->res) {
+    f32_tile(j->p->k, mr, nc, kc, a, a_off, w, bias, c, j->c_stride, j->lo, j->hi, pf, pf_lines);
+    return;
+  }
+  /* the residual tile comes from L3/DRAM (written blocks earlier): its lines are requested
+   * now and arrive while the kernel computes (measured: without this the epilogue waits on
+   * them and costs as much as the separate ADD pass) */
+  const float *r = j->res + m0 * j->res_stride + n0;
+  for (size_t i = 0; i < mr; i++)
+    for (size_t x = 0; x < nc; x += 16) __builtin_prefetch(r + i * j->res_stride + x, 0, 2);
+  const tfcc_f32_gemm_kernel *k = j->p->k;
+  if (k->fn_res) { /* fused into the kernel's store (same variant choice as f32_tile) */
+    const tfcc_f32_gemm_res_kernel_fn f =
+        mr == 1                                    ? k->fn1_res
+        : k->fn_half_res && 2 * nc <= (size_t)k->nr ? k->fn_half_res
+        : k->fn_small_res && mr <= (size_t)k->small_mr ? k->fn_small_res
+                                                    : k->fn_res;
+    f(mr, nc, kc, a, a_off, w, bias, c, j->c_stride, j->lo, j->hi, pf, pf_lines, r,
+      j->res_stride);
+    return;
+  }
+  f32_tile(k, mr, nc, kc, a, a_off, w, bias, c, j->c_stride, -__builtin_inff(),
+           __builtin_inff(), pf, pf_lines);
+  j->res_fn(mr, nc, c, j->c_stride, r, j->res_stride, j->lo, j->hi);
+}
+
 static void gemm_task(void *ctx, size_t task, int thread) {
   const gemm_job *j = ctx;
   const tfcc_f32_packed *p = j->p;
@@ -225,9 +273,12 @@ static void gemm_task(void *ctx, size_t task, int thread) {
             const float *next = !last        ? tfcc_f32_panel_block(p, pi, k0 + kc)
                                 : pi + 1 < p1 ? tfcc_f32_panel_block(p, pi + 1, 0)
                                               : NULL;
-            f32_tile(k, mr, nc, kn, rows + (t - g0) * MR, k0, w,
-                     kb == 0 ? tfcc_f32_panel_bias(p, pi) : NULL, j->c + m0 * j->c_stride + n0,
-                     j->c_stride, last ? j->lo : neg_inf, last ? j->hi : pos_inf, next, 2);
+            const float *bias = kb == 0 ? tfcc_f32_panel_bias(p, pi) : NULL;
+            if (last)
+              f32_tile_last(j, m0, n0, mr, nc, kn, rows + (t - g0) * MR, k0, w, bias, next, 2);
+            else
+              f32_tile(k, mr, nc, kn, rows + (t - g0) * MR, k0, w, bias,
+                       j->c + m0 * j->c_stride + n0, j->c_stride, neg_inf, pos_inf, next, 2);
           }
         }
       }
@@ -263,8 +314,12 @@ static void gemm_task(void *ctx, size_t task, int thread) {
                             : !halves         ? (t == g0 ? next : NULL)
                             : t == g0         ? next
                                               : next + kn_next * NR / 2;
-          f32_tile(k, mr, nc, kn, rows + (t - g0) * MR, a_off, w, bias,
-                   j->c + m0 * j->c_stride + n0, j->c_stride, lo, hi, pf, halves ? 1 : 2);
+          if (last)
+            f32_tile_last(j, m0, n0, mr, nc, kn, rows + (t - g0) * MR, a_off, w, bias, pf,
+                          halves ? 1 : 2);
+          else
+            f32_tile(k, mr, nc, kn, rows + (t - g0) * MR, a_off, w, bias,
+                     j->c + m0 * j->c_stride + n0, j->c_stride, lo, hi, pf, halves ? 1 : 2);
         }
       }
     }
@@ -356,6 +411,12 @@ size_t tfcc_f32_conv_scratch_bytes(const tfcc_conv_geom *g, const tfcc_f32_packe
 void tfcc_f32_conv(struct tfcc_threadpool *pool, const tfcc_conv_geom *g,
                    const tfcc_f32_packed *p, const float *in, float *out, float lo, float hi,
                    void *scratch) {
+  tfcc_f32_conv_residual(pool, g, p, in, NULL, 0, out, lo, hi, scratch);
+}
+
+void tfcc_f32_conv_residual(struct tfcc_threadpool *pool, const tfcc_conv_geom *g,
+                            const tfcc_f32_packed *p, const float *in, const float *res,
+                            size_t res_stride, float *out, float lo, float hi, void *scratch) {
   gemm_job j;
   memset(&j, 0, sizeof j);
   j.p = p;
@@ -371,5 +432,8 @@ void tfcc_f32_conv(struct tfcc_threadpool *pool, const tfcc_conv_geom *g,
   j.c_stride = (size_t)g->out_c;
   j.lo = lo;
   j.hi = hi;
+  j.res = res;
+  j.res_stride = res_stride;
+  j.res_fn = p->k->res ? p->k->res : tfcc_f32_gemm_res_generic;
   run_job(pool, &j);
 }

@@ -49,6 +49,17 @@ static inline void store_row(float *c, size_t nc, __m512 v0, __m512 v1, __m512 l
                         _mm512_min_ps(_mm512_max_ps(c##r##0, vlo), vhi));               \
   _mm512_mask_storeu_ps(c + (r) * c_stride + 16, ROWMASK(r, m1),                        \
                         _mm512_min_ps(_mm512_max_ps(c##r##1, vlo), vhi));
+/* With a residual (gemm.h): (acc + r), then the clamp as the f32-vbinary kernels do it,
+ * min(hi, max(lo, v)) (v when it is NaN). */
+#define STORE2R(r)                                                                      \
+  _mm512_mask_storeu_ps(                                                                \
+      c + (r) * c_stride, ROWMASK(r, m0),                                               \
+      _mm512_min_ps(vhi, _mm512_max_ps(vlo, _mm512_add_ps(c##r##0, _mm512_maskz_loadu_ps( \
+                                                ROWMASK(r, m0), res + (r) * res_stride))))); \
+  _mm512_mask_storeu_ps(                                                                \
+      c + (r) * c_stride + 16, ROWMASK(r, m1),                                          \
+      _mm512_min_ps(vhi, _mm512_max_ps(vlo, _mm512_add_ps(c##r##1, _mm512_maskz_loadu_ps( \
+                                                ROWMASK(r, m1), res + (r) * res_stride + 16)))));
 
 /* The k loop of the 32-column tiles: ROWS(k) broadcasts a[r][k] and multiplies it into the
  * row's two accumulators for each of the tile's rows; PF(k) prefetches pf (PF_0/1/2 by the
@@ -86,7 +97,22 @@ static inline void store_row(float *c, size_t nc, __m512 v0, __m512 v1, __m512 l
   ROW(6, k) ROW(7, k) ROW(8, k) ROW(9, k) ROW(10, k) ROW(11, k)
 #define ROWS_4(k) ROW(0, k) ROW(1, k) ROW(2, k) ROW(3, k)
 
-TFCC_F32_GEMM_DECL(tfcc_f32_gemm_12x32_avx512) {
+/* The kernels' bodies take the residual (NULL: none) and are inlined into the plain entry
+ * point (res == NULL, the branch folds away) and the residual one. */
+#define CORE(name)                                                                          \
+  static inline __attribute__((always_inline)) void name(                                  \
+      size_t mr, size_t nc, size_t kc, const float *const *a, size_t a_off, const float *w, \
+      const float *bias, float *c, size_t c_stride, float lo, float hi, const float *pf,    \
+      size_t pf_lines, const float *res, size_t res_stride)
+#define ENTRIES(plain, with_res, core)                                                      \
+  TFCC_F32_GEMM_DECL(plain) {                                                               \
+    core(mr, nc, kc, a, a_off, w, bias, c, c_stride, lo, hi, pf, pf_lines, NULL, 0);        \
+  }                                                                                         \
+  TFCC_F32_GEMM_RES_KERNEL_DECL(with_res) {                                                 \
+    core(mr, nc, kc, a, a_off, w, bias, c, c_stride, lo, hi, pf, pf_lines, res, res_stride); \
+  }
+
+CORE(core_12x32) {
   const float *a0 = a[0] + a_off, *a1 = a[1] + a_off, *a2 = a[2] + a_off, *a3 = a[3] + a_off;
   const float *a4 = a[4] + a_off, *a5 = a[5] + a_off, *a6 = a[6] + a_off, *a7 = a[7] + a_off;
   const float *a8 = a[8] + a_off, *a9 = a[9] + a_off, *a10 = a[10] + a_off;
@@ -105,15 +131,21 @@ TFCC_F32_GEMM_DECL(tfcc_f32_gemm_12x32_avx512) {
   }
   K_LOOP(ROWS_12)
   const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
-  STORE2(0) STORE2(1) STORE2(2) STORE2(3) STORE2(4) STORE2(5)
-  STORE2(6) STORE2(7) STORE2(8) STORE2(9) STORE2(10) STORE2(11)
+  if (res) {
+    STORE2R(0) STORE2R(1) STORE2R(2) STORE2R(3) STORE2R(4) STORE2R(5)
+    STORE2R(6) STORE2R(7) STORE2R(8) STORE2R(9) STORE2R(10) STORE2R(11)
+  } else {
+    STORE2(0) STORE2(1) STORE2(2) STORE2(3) STORE2(4) STORE2(5)
+    STORE2(6) STORE2(7) STORE2(8) STORE2(9) STORE2(10) STORE2(11)
+  }
 }
+ENTRIES(tfcc_f32_gemm_12x32_avx512, tfcc_f32_gemm_12x32_res_avx512, core_12x32)
 /* Up to 4 rows x 32 columns: the last tile of M = 12q + 2..4 (ResNet-50's 14x14 stage,
  * M = 196 = 16 x 12 + 4), which the 12-row tile would run at full cost for a third of its
  * rows. Eight accumulators: one FMA chain per output, k in order (the same sums, bit for
  * bit, as the 12-row tile); the chains' latency bounds it at about a third of a 12-row tile's
  * time. Prefetches pf like the 12-row tile. */
-TFCC_F32_GEMM_DECL(tfcc_f32_gemm_4x32_avx512) {
+CORE(core_4x32) {
   const float *a0 = a[0] + a_off, *a1 = a[mr > 1 ? 1 : 0] + a_off;
   const float *a2 = a[mr > 2 ? 2 : 0] + a_off, *a3 = a[mr > 3 ? 3 : 0] + a_off;
   const __mmask16 m0 = mask_lo(nc), m1 = mask_hi(nc);
@@ -126,8 +158,13 @@ TFCC_F32_GEMM_DECL(tfcc_f32_gemm_4x32_avx512) {
   }
   K_LOOP(ROWS_4)
   const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
-  STORE2(0) STORE2(1) STORE2(2) STORE2(3)
+  if (res) {
+    STORE2R(0) STORE2R(1) STORE2R(2) STORE2R(3)
+  } else {
+    STORE2(0) STORE2(1) STORE2(2) STORE2(3)
+  }
 }
+ENTRIES(tfcc_f32_gemm_4x32_avx512, tfcc_f32_gemm_4x32_res_avx512, core_4x32)
 
 #undef ROWS_4
 #undef ROWS_12
@@ -137,15 +174,17 @@ TFCC_F32_GEMM_DECL(tfcc_f32_gemm_4x32_avx512) {
 #undef ROW
 #undef INIT2
 #undef STORE2
+#undef STORE2R
 #undef PF_0
 #undef PF_1
 #undef PF_2
 
-TFCC_F32_GEMM_DECL(tfcc_f32_gemm_1x32_avx512) {
+CORE(core_1x32) {
   (void)pf;
   (void)pf_lines;
   (void)mr;
   (void)c_stride;
+  (void)res_stride;
   const float *a0 = a[0] + a_off;
   const __mmask16 m0 = mask_lo(nc), m1 = mask_hi(nc);
   __m512 c00, c01;
@@ -165,13 +204,22 @@ TFCC_F32_GEMM_DECL(tfcc_f32_gemm_1x32_avx512) {
     c01 = _mm512_fmadd_ps(v, _mm512_load_ps(w + 16), c01);
     w += 32;
   }
+  if (res) {
+    const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
+    c00 = _mm512_add_ps(c00, _mm512_maskz_loadu_ps(m0, res));
+    c01 = _mm512_add_ps(c01, _mm512_maskz_loadu_ps(m1, res + 16));
+    _mm512_mask_storeu_ps(c, m0, _mm512_min_ps(vhi, _mm512_max_ps(vlo, c00)));
+    _mm512_mask_storeu_ps(c + 16, m1, _mm512_min_ps(vhi, _mm512_max_ps(vlo, c01)));
+    return;
+  }
   store_row(c, nc, c00, c01, _mm512_set1_ps(lo), _mm512_set1_ps(hi));
 }
+ENTRIES(tfcc_f32_gemm_1x32_avx512, tfcc_f32_gemm_1x32_res_avx512, core_1x32)
 
 /* 12 rows x the first 16 columns of a 32-column panel (nc <= 16): twelve accumulators, one
  * panel load and twelve broadcasts per k; half the FMAs of the 12x32 tile on half-empty
  * panels (N = 16 layers, N tails of 16 or fewer). */
-TFCC_F32_GEMM_DECL(tfcc_f32_gemm_12x16_avx512) {
+CORE(core_12x16) {
   (void)pf;
   (void)pf_lines;
   const float *a0 = a[0] + a_off, *a1 = a[1] + a_off, *a2 = a[2] + a_off, *a3 = a[3] + a_off;
@@ -221,7 +269,38 @@ TFCC_F32_GEMM_DECL(tfcc_f32_gemm_12x16_avx512) {
 #define ST(r, v)                                                                  \
   _mm512_mask_storeu_ps(c + (r) * c_stride, (r) < mr ? m : (__mmask16)0,          \
                         _mm512_min_ps(_mm512_max_ps(v, vlo), vhi))
-  ST(0, c0); ST(1, c1); ST(2, c2); ST(3, c3); ST(4, c4); ST(5, c5);
-  ST(6, c6); ST(7, c7); ST(8, c8); ST(9, c9); ST(10, c10); ST(11, c11);
+#define STR(r, v)                                                                 \
+  _mm512_mask_storeu_ps(                                                          \
+      c + (r) * c_stride, (r) < mr ? m : (__mmask16)0,                            \
+      _mm512_min_ps(vhi, _mm512_max_ps(vlo, _mm512_add_ps(v, _mm512_maskz_loadu_ps( \
+                                                (r) < mr ? m : (__mmask16)0, res + (r) * res_stride)))))
+  if (res) {
+    STR(0, c0); STR(1, c1); STR(2, c2); STR(3, c3); STR(4, c4); STR(5, c5);
+    STR(6, c6); STR(7, c7); STR(8, c8); STR(9, c9); STR(10, c10); STR(11, c11);
+  } else {
+    ST(0, c0); ST(1, c1); ST(2, c2); ST(3, c3); ST(4, c4); ST(5, c5);
+    ST(6, c6); ST(7, c7); ST(8, c8); ST(9, c9); ST(10, c10); ST(11, c11);
+  }
+#undef STR
 #undef ST
+}
+ENTRIES(tfcc_f32_gemm_12x16_avx512, tfcc_f32_gemm_12x16_res_avx512, core_12x16)
+
+/* Residual epilogue (gemm.h): up to 32 columns per row in two masked vectors; the clamp as
+ * the f32-vbinary kernels do it, min(hi, max(lo, v)) (MAXPS/MINPS return v when it is NaN). */
+TFCC_F32_GEMM_RES_DECL(tfcc_f32_gemm_res_avx512) {
+  const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
+  for (size_t j = 0; j < nc; j += 32) {
+    const size_t n = nc - j;
+    const __mmask16 m0 = mask_lo(n), m1 = mask_hi(n);
+    float *cr = c + j;
+    const float *rr = r + j;
+    for (size_t i = 0; i < mr; i++, cr += c_stride, rr += r_stride) {
+      const __m512 v0 = _mm512_add_ps(_mm512_maskz_loadu_ps(m0, cr), _mm512_maskz_loadu_ps(m0, rr));
+      const __m512 v1 =
+          _mm512_add_ps(_mm512_maskz_loadu_ps(m1, cr + 16), _mm512_maskz_loadu_ps(m1, rr + 16));
+      _mm512_mask_storeu_ps(cr, m0, _mm512_min_ps(vhi, _mm512_max_ps(vlo, v0)));
+      _mm512_mask_storeu_ps(cr + 16, m1, _mm512_min_ps(vhi, _mm512_max_ps(vlo, v1)));
+    }
+  }
 }

@@ -82,3 +82,21 @@ TFCC_F32_GEMM_DECL(tfcc_f32_gemm_1x16_avx2) {
   }
   store_row(c, nc, c00, c01, _mm256_set1_ps(lo), _mm256_set1_ps(hi));
 }
+
+/* Residual epilogue (gemm.h): 8 columns per vector, the tail in scalars; the clamp as the
+ * f32-vbinary kernels do it, min(hi, max(lo, v)) (MAXPS/MINPS return v when it is NaN). */
+TFCC_F32_GEMM_RES_DECL(tfcc_f32_gemm_res_avx2) {
+  const __m256 vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
+  for (size_t i = 0; i < mr; i++, c += c_stride, r += r_stride) {
+    size_t j = 0;
+    for (; j + 8 <= nc; j += 8) {
+      const __m256 v = _mm256_add_ps(_mm256_loadu_ps(c + j), _mm256_loadu_ps(r + j));
+      _mm256_storeu_ps(c + j, _mm256_min_ps(vhi, _mm256_max_ps(vlo, v)));
+    }
+    for (; j < nc; j++) {
+      float v = c[j] + r[j];
+      v = v < lo ? lo : v;
+      c[j] = hi < v ? hi : v;
+    }
+  }
+}

@@ -39,6 +39,24 @@ typedef void (*tfcc_f32_gemm_fn)(size_t mr, size_t nc, size_t kc, const float *c
                                  size_t c_stride, float lo, float hi, const float *pf,
                                  size_t pf_lines);
 
+/* Residual epilogue of a tile the kernel just stored without clamp (lo/hi = +-infinity):
+ * c[i][j] = min(hi, max(lo, c[i][j] + r[i][j])) for rows i < mr, columns j < nc (c row i at
+ * c + i * c_stride, r row i at r + i * r_stride), while the tile is still in L1. One IEEE add
+ * per element, the clamp as the f32-vbinary kernels do it (NaN passes through), so that a
+ * conv with a fused residual gives the bits of the conv followed by ADD. */
+typedef void (*tfcc_f32_gemm_res_fn)(size_t mr, size_t nc, float *c, size_t c_stride,
+                                     const float *r, size_t r_stride, float lo, float hi);
+
+/* A micro-kernel with the residual fused into its store (gemm.h's tfcc_f32_gemm_fn plus res,
+ * row i at res + i * res_stride): c = clamp((acc + r), lo, hi) with the epilogue's arithmetic,
+ * the sum added while the accumulators are in registers (a separate epilogue right after the
+ * kernel's masked stores reloads them: the loads wait for the stores, no forwarding). */
+typedef void (*tfcc_f32_gemm_res_kernel_fn)(size_t mr, size_t nc, size_t kc,
+                                            const float *const *a, size_t a_off, const float *w,
+                                            const float *bias, float *c, size_t c_stride,
+                                            float lo, float hi, const float *pf, size_t pf_lines,
+                                            const float *res, size_t res_stride);
+
 typedef struct tfcc_f32_gemm_kernel {
   const char *name;  /* "f32-gemm-12x32-avx512" */
   const char *name1; /* its one-row (GEMV) variant: "f32-gemv-32-avx512" */
@@ -53,7 +71,17 @@ typedef struct tfcc_f32_gemm_kernel {
    * (M = 12q + 4) at a fraction of fn's cost; NULL: fn */
   int small_mr;
   tfcc_f32_gemm_fn fn_small;
+  /* residual epilogue for tiles of up to mr rows x nr columns in this ISA's vectors; NULL:
+   * the driver's portable loop (tfcc_f32_gemm_res_generic) */
+  tfcc_f32_gemm_res_fn res;
+  /* optional: fn, fn1, fn_half, fn_small with the residual fused (all four, or fn_res NULL:
+   * the kernel then stores the last K block unclamped and `res` follows) */
+  tfcc_f32_gemm_res_kernel_fn fn_res, fn1_res, fn_half_res, fn_small_res;
 } tfcc_f32_gemm_kernel;
+
+/* The portable residual epilogue (any mr, nc). */
+void tfcc_f32_gemm_res_generic(size_t mr, size_t nc, float *c, size_t c_stride, const float *r,
+                               size_t r_stride, float lo, float hi);
 
 /* Best kernel at or below `isa` (never NULL: the generic C kernel is always there). */
 const tfcc_f32_gemm_kernel *tfcc_f32_gemm_select(tfcc_isa isa);

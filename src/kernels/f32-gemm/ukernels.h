@@ -22,6 +22,23 @@ TFCC_F32_GEMM_DECL(tfcc_f32_gemm_1x8_neon);
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_4x8_scalar);
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_1x8_scalar);
 
+#define TFCC_F32_GEMM_RES_DECL(name)                                                       \
+  void name(size_t mr, size_t nc, float *c, size_t c_stride, const float *r, size_t r_stride, \
+            float lo, float hi)
+
+TFCC_F32_GEMM_RES_DECL(tfcc_f32_gemm_res_avx512);
+
+#define TFCC_F32_GEMM_RES_KERNEL_DECL(name)                                                \
+  void name(size_t mr, size_t nc, size_t kc, const float *const *a, size_t a_off,        \
+            const float *w, const float *bias, float *c, size_t c_stride, float lo, float hi, \
+            const float *pf, size_t pf_lines, const float *res, size_t res_stride)
+
+TFCC_F32_GEMM_RES_KERNEL_DECL(tfcc_f32_gemm_12x32_res_avx512);
+TFCC_F32_GEMM_RES_KERNEL_DECL(tfcc_f32_gemm_1x32_res_avx512);
+TFCC_F32_GEMM_RES_KERNEL_DECL(tfcc_f32_gemm_12x16_res_avx512);
+TFCC_F32_GEMM_RES_KERNEL_DECL(tfcc_f32_gemm_4x32_res_avx512);
+TFCC_F32_GEMM_RES_DECL(tfcc_f32_gemm_res_avx2);
+
 /* Initial accumulators of one row of nr columns: the panel's bias, or (bias == NULL, a later
  * K block) the row's current C values (columns < nc; zeros past them and for rows >= mr,
  * which pass crow == NULL). Returns where to load them from (bias, or tmp filled here). */
