@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "format/fb_verify.h"
+#include "format/tflite_options.h"
 #include "format/tflite_read_ctx.h"
 #include "format/tflite_schema.h"
 
@@ -96,6 +97,8 @@ tfcc_status tfl_read_operator(tfl_ctx *c, const tfcc_fb_table *t, int32_t ni, in
   if (!node->options.buf) node->options_type = 0;
   if (node->options2_type == 0) memset(&node->options2, 0, sizeof node->options2);
   if (!node->options2.buf) node->options2_type = 0;
+  st = tfl_read_options(node->builtin, node->options_type, &node->options, &node->opts, c->err);
+  if (st != TFCC_OK) return tfcc_err_prefix(c->err, "operator %d (%s)", (int)ni, name);
   if (large_off > 1) {
     st = external_bytes(c, large_off, large_size, &node->custom_options,
                         &node->custom_options_len);

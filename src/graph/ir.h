@@ -12,6 +12,7 @@
 
 #include "format/fb.h"
 #include "graph/builtin_ops.h"
+#include "graph/op_options.h"
 #include "tfcc/tfcc.h"
 
 #define TFCC_MAX_RANK TFCC_MAX_DIMS
@@ -97,6 +98,7 @@ typedef struct tfcc_ir_node {
   tfcc_fb_table options;    /* builtin options table (buf == NULL if absent) */
   uint8_t options2_type;    /* BuiltinOptions2 union type (newer ops) */
   tfcc_fb_table options2;
+  tfcc_op_options opts;     /* typed options (graph/op_options.h), filled by the reader */
   const uint8_t *custom_options;
   size_t custom_options_len;
   /* Filled when the model is built, not by the reader: */

@@ -10,8 +10,7 @@
 
 #include "ops/op.h"
 
-/* schema Padding */
-enum { TFCC_PAD_SAME = 0, TFCC_PAD_VALID = 1 };
+/* Padding: TFCC_PAD_SAME, TFCC_PAD_VALID, TFCC_PAD_EXPLICIT (graph/op_options.h) */
 
 /* Output size along one spatial dimension (tflite::ComputeOutSize). Fails on non-positive
  * stride/dilation/filter or an output that would be < 0 or overflow. */

@@ -8,6 +8,7 @@
 
 #include "cpu/cpu_info.h"
 #include "fb_test_builder.h"
+#include "format/tflite_options.h"
 #include "graph/pass_manager.h"
 #include "graph/passes/passes.h"
 #include "runtime/exec_plan.h"
@@ -87,7 +88,12 @@ static inline void ptu_node(ptu *p, int32_t i, int32_t builtin, int32_t n_in, co
   memcpy(n->inputs, in, sizeof(int32_t) * (size_t)n_in);
   memcpy(n->outputs, out, sizeof(int32_t) * (size_t)n_out);
   n->options_type = opts_type;
-  if (fields) n->options = tfb_build(p->opts[i], sizeof p->opts[i], fields, n_fields);
+  tfcc_fb_table t = {0};
+  if (fields) t = tfb_build(p->opts[i], sizeof p->opts[i], fields, n_fields);
+  tfcc_err err = {0};
+  n->options = t;
+  tfcc_status st = tfl_read_options(builtin, opts_type, &t, &n->opts, &err);
+  CHECKF(st == TFCC_OK, "node %d options: %s", (int)i, err.msg);
   n->op = tfcc_op_lookup(builtin);
 }
 

@@ -12,8 +12,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/tflite_options.h"
 #include "ops/op.h"
 #include "test_harness.h"
+
+/* ------------------------------------------------------------------ options */
+
+/* Gives node (its builtin set) the options of a hand-built options table of BuiltinOptions
+ * type `type` (0: the operator's own), read as the model loader reads them. An absent table
+ * (buf NULL) gives the defaults. Returns the reader's status (message in *err). */
+static inline tfcc_status oh_node_options(tfcc_ir_node *node, uint8_t type, tfcc_fb_table table,
+                                          tfcc_err *err) {
+  node->options = table;
+  return tfl_read_options(node->builtin, type, &table, &node->opts, err);
+}
 
 /* ------------------------------------------------------------------ tensors */
 

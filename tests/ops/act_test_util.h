@@ -41,8 +41,9 @@ static inline tfcc_status att_run(int32_t builtin, att_tensor **ins, int n_in, a
   node.builtin = builtin;
   node.n_inputs = n_in;
   node.n_outputs = 1;
-  node.options = options;
   node.op = op;
+  tfcc_status st = oh_node_options(&node, 0, options, err);
+  if (st != TFCC_OK) return st;
 
   tfcc_tensor *in_ptrs[3], *out_ptrs[1] = {&out->t};
   for (int i = 0; i < n_in; i++) in_ptrs[i] = &ins[i]->t;

@@ -133,7 +133,11 @@ static tfcc_status tt_run(tt_case *c, bool eval) {
   node.n_outputs = 1;
   node.inputs = inputs;
   node.outputs = outputs;
-  if (c->n_opts) node.options = tfb_build(optbuf, sizeof(optbuf), c->opts, c->n_opts);
+  tfcc_fb_table opts = {0};
+  if (c->n_opts) opts = tfb_build(optbuf, sizeof(optbuf), c->opts, c->n_opts);
+  tfcc_err_clear(&c->err);
+  c->st = oh_node_options(&node, 0, opts, &c->err);
+  if (c->st != TFCC_OK) return c->st;
   tfcc_tensor tin[TT_MAXIN];
   tfcc_tensor *pin[TT_MAXIN];
   for (int32_t i = 0; i < c->n_in; i++) {

@@ -35,8 +35,9 @@ static inline tfcc_status etu_run(int32_t builtin, tfcc_tensor **in, int32_t n_i
     int nf = 0;
     f[nf++] = (tfb_field){0, TFB_U8, opts->activation, 0, NULL, 0, NULL};
     if (opts->pot >= 0) f[nf++] = (tfb_field){1, TFB_U8, opts->pot, 0, NULL, 0, NULL};
-    node.options = tfb_build(storage, sizeof storage, f, nf);
     node.options_type = opts->opts_type;
+    tfcc_status st = oh_node_options(&node, opts->opts_type, tfb_build(storage, sizeof storage, f, nf), err);
+    if (st != TFCC_OK) return st;
   }
   tfcc_tensor *outs[1] = {out};
   oh_node_run r = {.op = op, .node = &node, .in = in, .n_in = n_in, .out = outs, .n_out = 1,

@@ -44,12 +44,12 @@ static inline tfcc_status st_run(int32_t builtin, tfcc_fb_table opts, tfcc_tenso
   tfcc_ir_node node;
   memset(&node, 0, sizeof(node));
   node.builtin = builtin;
-  node.options = opts;
   node.n_inputs = n_in;
   node.n_outputs = n_out;
   oh_node_run r = {.op = tfcc_op_lookup(builtin), .node = &node, .in = in, .n_in = n_in,
                    .out = out, .n_out = n_out, .err = &err, .alloc_outputs = true};
-  tfcc_status st = oh_run_node(&r);
+  tfcc_status st = oh_node_options(&node, 0, opts, &err);
+  if (st == TFCC_OK) st = oh_run_node(&r);
   snprintf(msg, msg_len, "%s", err.msg);
   return st;
 }

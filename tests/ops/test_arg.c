@@ -4,8 +4,15 @@
 #include <string.h>
 
 #include "fb_test_builder.h"
+#include "format/tflite_options.h"
 #include "ops/op.h"
 #include "test_harness.h"
+
+/* The node's options from a hand-built options table, read as the model loader reads them. */
+static tfcc_status read_opts(tfcc_ir_node *node, uint8_t type, tfcc_fb_table t, tfcc_err *err) {
+  node->options = t;
+  return tfl_read_options(node->builtin, type, &t, &node->opts, err);
+}
 
 static uint32_t rng = 777u;
 static uint32_t rnd(void) {
@@ -54,12 +61,15 @@ static tfcc_status run(bool is_max, tfcc_tensor *in, tfcc_tensor *axis, tfcc_ten
   tfb_field f = {.field = 0, .kind = TFB_U8, .i = out_type_opt};
   tfcc_ir_node node;
   memset(&node, 0, sizeof(node));
-  node.options = tfb_build(storage, sizeof(storage), &f, out_type_opt >= 0 ? 1 : 0);
+  node.builtin = is_max ? TFCC_OP_ARG_MAX : TFCC_OP_ARG_MIN;
+  tfcc_status st =
+      read_opts(&node, 0, tfb_build(storage, sizeof(storage), &f, out_type_opt >= 0 ? 1 : 0), err);
+  if (st != TFCC_OK) return st;
   tfcc_tensor *ins[2] = {in, axis}, *outs[1] = {out};
   tfcc_op_ctx ctx = {.node = &node, .in = ins, .n_in = 2, .out = outs, .n_out = 1, .err = err,
                      .ks = tfcc_kernel_set_for(TFCC_ISA_GENERIC)};
   const tfcc_op_def *def = tfcc_op_lookup(is_max ? TFCC_OP_ARG_MAX : TFCC_OP_ARG_MIN);
-  tfcc_status st = def->prepare(&ctx);
+  st = def->prepare(&ctx);
   if (st != TFCC_OK) return st;
   out->data = calloc((size_t)tfcc_tensor_elements(out) + 1, 8);
   return def->eval(&ctx);

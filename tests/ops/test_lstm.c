@@ -7,9 +7,16 @@
 #include <string.h>
 
 #include "fb_test_builder.h"
+#include "format/tflite_options.h"
 #include "kernels/ref/lstm.h"
 #include "ops/op.h"
 #include "test_harness.h"
+
+/* The node's options from a hand-built options table, read as the model loader reads them. */
+static tfcc_status read_opts(tfcc_ir_node *node, uint8_t type, tfcc_fb_table t, tfcc_err *err) {
+  node->options = t;
+  return tfl_read_options(node->builtin, type, &t, &node->opts, err);
+}
 
 static uint32_t rng = 4242u;
 static double urand(void) { /* [-1, 1) */
@@ -143,14 +150,17 @@ static tfcc_status run_case(lstm_case *lc, const ref_model *m, tfcc_err *err) {
                     {.field = 2, .kind = TFB_F32, .f = (float)m->proj_clip},
                     {.field = 3, .kind = TFB_U8, .i = m->time_major}};
   memset(&lc->node, 0, sizeof(lc->node));
-  lc->node.options = tfb_build(lc->opt_storage, sizeof(lc->opt_storage), f, 4);
+  lc->node.builtin = TFCC_OP_UNIDIRECTIONAL_SEQUENCE_LSTM;
+  tfcc_status st =
+      read_opts(&lc->node, 0, tfb_build(lc->opt_storage, sizeof(lc->opt_storage), f, 4), err);
+  if (st != TFCC_OK) return st;
   for (int i = 0; i < 5; i++) lc->tmpp[i] = &lc->tmp[i];
   tfcc_tensor *outs[1] = {&lc->out};
   tfcc_op_ctx ctx = {.node = &lc->node, .in = lc->in, .n_in = 24, .out = outs, .n_out = 1,
                      .tmp = lc->n_tmp ? lc->tmpp : NULL, .n_tmp = lc->n_tmp, .err = err,
                      .ks = tfcc_kernel_set_for(TFCC_ISA_GENERIC)};
   const tfcc_op_def *def = tfcc_op_lookup(TFCC_OP_UNIDIRECTIONAL_SEQUENCE_LSTM);
-  tfcc_status st = def->prepare(&ctx);
+  st = def->prepare(&ctx);
   if (st != TFCC_OK) return st;
   ctx.scratch = malloc(ctx.scratch_bytes + 1);
   st = def->eval(&ctx);

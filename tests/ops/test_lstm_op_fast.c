@@ -11,8 +11,15 @@
 
 #include "cpu/cpu_info.h"
 #include "fb_test_builder.h"
+#include "format/tflite_options.h"
 #include "ops/op.h"
 #include "test_harness.h"
+
+/* The node's options from a hand-built options table, read as the model loader reads them. */
+static tfcc_status read_opts(tfcc_ir_node *node, uint8_t type, tfcc_fb_table t, tfcc_err *err) {
+  node->options = t;
+  return tfl_read_options(node->builtin, type, &t, &node->opts, err);
+}
 
 static uint32_t rng = 2024u;
 static int32_t rndi(int32_t lo, int32_t hi) {
@@ -121,7 +128,10 @@ static void build(world *w, const op_case *c, bool consts) {
                     {.field = 1, .kind = TFB_F32, .f = 0.f},
                     {.field = 2, .kind = TFB_F32, .f = 0.f},
                     {.field = 3, .kind = TFB_U8, .i = c->time_major}};
-  w->node.options = tfb_build(w->opt, sizeof w->opt, f, 4);
+  w->node.builtin = TFCC_OP_UNIDIRECTIONAL_SEQUENCE_LSTM;
+  tfcc_err err = {0};
+  tfcc_status st = read_opts(&w->node, 0, tfb_build(w->opt, sizeof w->opt, f, 4), &err);
+  CHECKF(st == TFCC_OK, "LSTM options: %s", err.msg);
 }
 
 static void drop(world *w) {

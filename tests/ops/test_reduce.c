@@ -5,8 +5,15 @@
 #include <string.h>
 
 #include "fb_test_builder.h"
+#include "format/tflite_options.h"
 #include "ops/op.h"
 #include "test_harness.h"
+
+/* The node's options from a hand-built options table, read as the model loader reads them. */
+static tfcc_status read_opts(tfcc_ir_node *node, uint8_t type, tfcc_fb_table t, tfcc_err *err) {
+  node->options = t;
+  return tfl_read_options(node->builtin, type, &t, &node->opts, err);
+}
 
 typedef enum { R_MEAN, R_SUM, R_PROD, R_MAX, R_MIN } rop;
 static const int32_t k_builtin[] = {TFCC_OP_MEAN, TFCC_OP_SUM, TFCC_OP_REDUCE_PROD,
@@ -57,7 +64,8 @@ static tfcc_status run(rop op, tfcc_tensor *in, const int32_t *axes, int32_t n_a
   tfcc_ir_node node;
   memset(&node, 0, sizeof(node));
   node.builtin = k_builtin[op];
-  node.options = tfb_build(storage, sizeof(storage), &f, 1);
+  tfcc_status st = read_opts(&node, 0, tfb_build(storage, sizeof(storage), &f, 1), err);
+  if (st != TFCC_OK) return st;
   tfcc_tensor axis;
   int32_t ad[1] = {n_axes};
   mk(&axis, TFCC_INT32, 1, ad, (void *)axes, NULL);
@@ -74,7 +82,7 @@ static tfcc_status run(rop op, tfcc_tensor *in, const int32_t *axes, int32_t n_a
   ctx.ks = tfcc_kernel_set_for(ctx.isa);
   const tfcc_op_def *def = tfcc_op_lookup(k_builtin[op]);
   if (!def) return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "no op");
-  tfcc_status st = def->prepare(&ctx);
+  st = def->prepare(&ctx);
   if (st != TFCC_OK) return st;
   out->bytes = (size_t)tfcc_tensor_elements(out) * tfcc_dtype_size(out->dtype);
   out->data = malloc(out->bytes + 1);

@@ -1,0 +1,388 @@
+/* TFLite builtin options tables -> typed operator options (the contract is in
+ * tflite_options.h). Field numbers are schema.fbs's, from 0 in declaration order (deprecated
+ * fields keep theirs); they appear nowhere else in tfcc. */
+#include "format/tflite_options.h"
+
+#include <string.h>
+
+#include "format/fb_verify.h"
+#include "graph/builtin_ops.h"
+
+/* BuiltinOptions union types (schema.fbs order, NONE = 0). */
+enum {
+  OPT_CONV_2D = 1,
+  OPT_DEPTHWISE_CONV_2D = 2,
+  OPT_POOL_2D = 5,
+  OPT_FULLY_CONNECTED = 8,
+  OPT_SOFTMAX = 9,
+  OPT_CONCATENATION = 10,
+  OPT_ADD = 11,
+  OPT_L2_NORM = 12,
+  OPT_RESIZE_BILINEAR = 15,
+  OPT_RESHAPE = 17,
+  OPT_SPACE_TO_DEPTH = 19,
+  OPT_MUL = 21,
+  OPT_GATHER = 23,
+  OPT_REDUCER = 27,
+  OPT_SUB = 28,
+  OPT_DIV = 29,
+  OPT_SQUEEZE = 30,
+  OPT_STRIDED_SLICE = 32,
+  OPT_SPLIT = 35,
+  OPT_ARG_MAX = 40,
+  OPT_TRANSPOSE_CONV = 49,
+  OPT_SHAPE = 55,
+  OPT_ARG_MIN = 57,
+  OPT_PACK = 59,
+  OPT_UNPACK = 64,
+  OPT_UNIDIRECTIONAL_SEQUENCE_LSTM = 71,
+  OPT_RESIZE_NEAREST_NEIGHBOR = 74,
+  OPT_LEAKY_RELU = 75,
+  OPT_MIRROR_PAD = 77,
+  OPT_DEPTH_TO_SPACE = 94,
+  OPT_BATCH_MATMUL = 101,
+  OPT_GELU = 116
+};
+
+/* One options table being read: the first error sticks, later reads return defaults. */
+typedef struct opt_rd {
+  const tfcc_fb_table *t; /* NULL: no table (every field reads as its default) */
+  const char *table;      /* "Conv2DOptions", for messages */
+  tfcc_err *err;
+  tfcc_status st;
+} opt_rd;
+
+static bool rd_live(const opt_rd *r) { return r->t && r->st == TFCC_OK; }
+
+static void rd_fail(opt_rd *r, tfcc_status st, const char *field) {
+  r->st = st;
+  tfcc_err_prefix(r->err, "%s.%s", r->table, field);
+}
+
+static int32_t rd_i32(opt_rd *r, int field, const char *name, int32_t def) {
+  int32_t v = def;
+  tfcc_status st;
+  if (rd_live(r) && (st = tfcc_fbv_i32(r->t, field, def, &v, r->err)) != TFCC_OK) {
+    rd_fail(r, st, name);
+    return def;
+  }
+  return v;
+}
+
+/* byte-sized enums (Padding, ActivationFunctionType, TensorType, ...) are int8 in the file */
+static int32_t rd_i8(opt_rd *r, int field, const char *name, int8_t def) {
+  int8_t v = def;
+  tfcc_status st;
+  if (rd_live(r) && (st = tfcc_fbv_i8(r->t, field, def, &v, r->err)) != TFCC_OK) {
+    rd_fail(r, st, name);
+    return def;
+  }
+  return v;
+}
+
+static int32_t rd_u8(opt_rd *r, int field, const char *name, uint8_t def) {
+  uint8_t v = def;
+  tfcc_status st;
+  if (rd_live(r) && (st = tfcc_fbv_u8(r->t, field, def, &v, r->err)) != TFCC_OK) {
+    rd_fail(r, st, name);
+    return def;
+  }
+  return v;
+}
+
+static bool rd_bool(opt_rd *r, int field, const char *name, bool def) {
+  return rd_u8(r, field, name, def ? 1 : 0) != 0;
+}
+
+static float rd_f32(opt_rd *r, int field, const char *name, float def) {
+  uint32_t u;
+  memcpy(&u, &def, sizeof u);
+  tfcc_status st;
+  if (rd_live(r) && (st = tfcc_fbv_u32(r->t, field, u, &u, r->err)) != TFCC_OK) {
+    rd_fail(r, st, name);
+    return def;
+  }
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+/* Whether a (well-formed) scalar field is present. */
+static bool rd_has(const opt_rd *r, int field) { return rd_live(r) && tfcc_fb_has(r->t, field); }
+
+/* [int] field: *present, *n = its length in the file, dst[0..min(n, cap)) its entries. */
+static void rd_ints(opt_rd *r, int field, const char *name, int32_t *dst, uint32_t cap,
+                    uint32_t *n, bool *present) {
+  *n = 0;
+  *present = false;
+  if (!rd_live(r)) return;
+  tfcc_fb_vec v;
+  tfcc_status st = tfcc_fbv_vector(r->t, field, 4, &v, present, r->err);
+  if (st != TFCC_OK) {
+    rd_fail(r, st, name);
+    return;
+  }
+  *n = v.count;
+  for (uint32_t i = 0; i < v.count && i < cap; i++) dst[i] = tfcc_fb_vec_i32(&v, i);
+}
+
+/* ---- value checks (after the reads) */
+
+static void check_padding(opt_rd *r, int32_t padding) {
+  if (r->st == TFCC_OK && padding != TFCC_PAD_SAME && padding != TFCC_PAD_VALID)
+    r->st = tfcc_err_set(r->err, TFCC_ERR_UNSUPPORTED, "%s: padding type %d unknown", r->table,
+                         (int)padding);
+}
+
+/* ActivationFunctionType: NONE .. SIGN_BIT (which of them an operator runs is its check) */
+static void check_activation(opt_rd *r, int32_t act) {
+  if (r->st == TFCC_OK && (act < 0 || act > 5))
+    r->st = tfcc_err_set(r->err, TFCC_ERR_INVALID_MODEL,
+                         "%s: fused_activation_function %d unknown", r->table, (int)act);
+}
+
+static void check_pair(opt_rd *r, const char *what, int32_t h, int32_t w) {
+  if (r->st == TFCC_OK && (h <= 0 || w <= 0))
+    r->st = tfcc_err_set(r->err, TFCC_ERR_INVALID_MODEL, "%s: %s %dx%d must be positive",
+                         r->table, what, (int)h, (int)w);
+}
+
+static void check_range(opt_rd *r, const char *field, int32_t v, int32_t lo, int32_t hi) {
+  if (r->st == TFCC_OK && (v < lo || v > hi))
+    r->st = tfcc_err_set(r->err, TFCC_ERR_INVALID_MODEL, "%s.%s %d out of range [%d, %d]",
+                         r->table, field, (int)v, (int)lo, (int)hi);
+}
+
+/* ---- one reader per options kind */
+
+static void read_conv(opt_rd *r, tfcc_conv_options *o) {
+  o->padding = rd_i8(r, 0, "padding", 0);
+  o->stride_w = rd_i32(r, 1, "stride_w", 0);
+  o->stride_h = rd_i32(r, 2, "stride_h", 0);
+  o->activation = rd_i8(r, 3, "fused_activation_function", 0);
+  o->dilation_w = rd_i32(r, 4, "dilation_w_factor", 1);
+  o->dilation_h = rd_i32(r, 5, "dilation_h_factor", 1);
+  check_padding(r, o->padding);
+  check_pair(r, "strides", o->stride_h, o->stride_w);
+  check_pair(r, "dilations", o->dilation_h, o->dilation_w);
+  check_activation(r, o->activation);
+}
+
+static void read_depthwise(opt_rd *r, tfcc_depthwise_options *o) {
+  o->padding = rd_i8(r, 0, "padding", 0);
+  o->stride_w = rd_i32(r, 1, "stride_w", 0);
+  o->stride_h = rd_i32(r, 2, "stride_h", 0);
+  o->depth_multiplier = rd_i32(r, 3, "depth_multiplier", 0);
+  o->activation = rd_i8(r, 4, "fused_activation_function", 0);
+  o->dilation_w = rd_i32(r, 5, "dilation_w_factor", 1);
+  o->dilation_h = rd_i32(r, 6, "dilation_h_factor", 1);
+  check_padding(r, o->padding);
+  check_pair(r, "strides", o->stride_h, o->stride_w);
+  check_pair(r, "dilations", o->dilation_h, o->dilation_w);
+  check_activation(r, o->activation);
+}
+
+static void read_transpose_conv(opt_rd *r, tfcc_transpose_conv_options *o) {
+  o->padding = rd_i8(r, 0, "padding", 0);
+  o->stride_w = rd_i32(r, 1, "stride_w", 0);
+  o->stride_h = rd_i32(r, 2, "stride_h", 0);
+  o->activation = rd_i8(r, 3, "fused_activation_function", 0);
+  check_padding(r, o->padding);
+  check_pair(r, "strides", o->stride_h, o->stride_w);
+  check_activation(r, o->activation);
+}
+
+static void read_pool(opt_rd *r, tfcc_pool_options *o) {
+  o->padding = rd_i8(r, 0, "padding", 0);
+  o->stride_w = rd_i32(r, 1, "stride_w", 0);
+  o->stride_h = rd_i32(r, 2, "stride_h", 0);
+  o->filter_w = rd_i32(r, 3, "filter_width", 0);
+  o->filter_h = rd_i32(r, 4, "filter_height", 0);
+  o->activation = rd_i8(r, 5, "fused_activation_function", 0);
+  check_padding(r, o->padding);
+  check_pair(r, "strides", o->stride_h, o->stride_w);
+  check_activation(r, o->activation);
+}
+
+static void read_fully_connected(opt_rd *r, tfcc_fully_connected_options *o) {
+  o->activation = rd_i8(r, 0, "fused_activation_function", 0);
+  o->weights_format = rd_i8(r, 1, "weights_format", 0);
+  o->keep_num_dims = rd_bool(r, 2, "keep_num_dims", false);
+  o->asymmetric_quantize_inputs = rd_bool(r, 3, "asymmetric_quantize_inputs", false);
+  check_activation(r, o->activation);
+}
+
+static void read_batch_matmul(opt_rd *r, tfcc_batch_matmul_options *o) {
+  o->adj_x = rd_bool(r, 0, "adj_x", false);
+  o->adj_y = rd_bool(r, 1, "adj_y", false);
+  o->asymmetric_quantize_inputs = rd_bool(r, 2, "asymmetric_quantize_inputs", false);
+}
+
+static void read_arith(opt_rd *r, int32_t builtin, tfcc_arith_options *o) {
+  o->activation = rd_i8(r, 0, "fused_activation_function", 0);
+  /* pot_scale_int16 (ADD, SUB): schema default true, but false without a table, as TFLite's
+   * parser leaves it */
+  if (builtin == TFCC_OP_ADD || builtin == TFCC_OP_SUB)
+    o->pot_scale_int16 = r->t ? rd_bool(r, 1, "pot_scale_int16", true) : false;
+  check_activation(r, o->activation);
+}
+
+static void read_sequence_lstm(opt_rd *r, tfcc_sequence_lstm_options *o) {
+  o->activation = rd_u8(r, 0, "fused_activation_function", 0);
+  o->cell_clip = rd_f32(r, 1, "cell_clip", 0.f);
+  o->proj_clip = rd_f32(r, 2, "proj_clip", 0.f);
+  o->time_major = rd_bool(r, 3, "time_major", false);
+  o->asymmetric_quantize_inputs = rd_bool(r, 4, "asymmetric_quantize_inputs", false);
+  check_activation(r, o->activation);
+}
+
+static void read_kind(opt_rd *r, int32_t builtin, tfcc_op_options *o) {
+  switch (o->kind) {
+    case TFCC_OPTIONS_NONE:
+    case TFCC_OPTIONS_EXPAND_DWCONV: /* made by a pass, never read from a file */
+      break;
+    case TFCC_OPTIONS_CONV_2D: read_conv(r, &o->conv); break;
+    case TFCC_OPTIONS_DEPTHWISE_CONV_2D: read_depthwise(r, &o->depthwise); break;
+    case TFCC_OPTIONS_TRANSPOSE_CONV: read_transpose_conv(r, &o->transpose_conv); break;
+    case TFCC_OPTIONS_POOL_2D: read_pool(r, &o->pool); break;
+    case TFCC_OPTIONS_FULLY_CONNECTED: read_fully_connected(r, &o->fc); break;
+    case TFCC_OPTIONS_BATCH_MATMUL: read_batch_matmul(r, &o->batch_matmul); break;
+    case TFCC_OPTIONS_ARITH: read_arith(r, builtin, &o->arith); break;
+    case TFCC_OPTIONS_CONCATENATION:
+      o->concat.axis = rd_i32(r, 0, "axis", 0);
+      o->concat.activation = rd_i8(r, 1, "fused_activation_function", 0);
+      check_activation(r, o->concat.activation);
+      break;
+    case TFCC_OPTIONS_L2_NORM:
+      o->l2_norm.activation = rd_i8(r, 0, "fused_activation_function", 0);
+      check_activation(r, o->l2_norm.activation);
+      break;
+    case TFCC_OPTIONS_SOFTMAX: o->softmax.beta = rd_f32(r, 0, "beta", 0.f); break;
+    case TFCC_OPTIONS_LEAKY_RELU: o->leaky_relu.alpha = rd_f32(r, 0, "alpha", 0.f); break;
+    case TFCC_OPTIONS_GELU: o->gelu.approximate = rd_bool(r, 0, "approximate", false); break;
+    case TFCC_OPTIONS_BLOCK: o->block.block_size = rd_i32(r, 0, "block_size", 0); break;
+    case TFCC_OPTIONS_GATHER:
+      o->gather.axis = rd_i32(r, 0, "axis", 0);
+      o->gather.batch_dims = rd_i32(r, 1, "batch_dims", 0);
+      break;
+    case TFCC_OPTIONS_MIRROR_PAD:
+      o->mirror_pad.mode = rd_i8(r, 0, "mode", 0);
+      check_range(r, "mode", o->mirror_pad.mode, 0, 1);
+      break;
+    case TFCC_OPTIONS_PACK: /* PackOptions.values_count / UnpackOptions.num, then axis */
+      o->pack.count = rd_i32(r, 0, builtin == TFCC_OP_PACK ? "values_count" : "num", 0);
+      o->pack.axis = rd_i32(r, 1, "axis", 0);
+      break;
+    case TFCC_OPTIONS_REDUCER: o->reducer.keep_dims = rd_bool(r, 0, "keep_dims", false); break;
+    case TFCC_OPTIONS_ARG:
+      o->arg.type = rd_i8(r, 0, "output_type", 0);
+      o->arg.has_type = rd_has(r, 0);
+      break;
+    case TFCC_OPTIONS_SHAPE:
+      o->shape.type = rd_i8(r, 0, "out_type", TFCC_INT32);
+      o->shape.has_type = rd_has(r, 0);
+      break;
+    case TFCC_OPTIONS_RESHAPE:
+      rd_ints(r, 0, "new_shape", o->reshape.new_shape, TFCC_MAX_DIMS, &o->reshape.n_new_shape,
+              &o->reshape.has_new_shape);
+      break;
+    case TFCC_OPTIONS_SQUEEZE: {
+      bool present;
+      rd_ints(r, 0, "squeeze_dims", o->squeeze.dims, TFCC_MAX_DIMS, &o->squeeze.n_dims,
+              &present);
+      break;
+    }
+    case TFCC_OPTIONS_RESIZE: /* ResizeBilinearOptions has two deprecated fields first */
+      if (builtin == TFCC_OP_RESIZE_BILINEAR) {
+        o->resize.align_corners = rd_bool(r, 2, "align_corners", false);
+        o->resize.half_pixel_centers = rd_bool(r, 3, "half_pixel_centers", false);
+      } else {
+        o->resize.align_corners = rd_bool(r, 0, "align_corners", false);
+        o->resize.half_pixel_centers = rd_bool(r, 1, "half_pixel_centers", false);
+      }
+      break;
+    case TFCC_OPTIONS_SPLIT: o->split.num_splits = rd_i32(r, 0, "num_splits", 0); break;
+    case TFCC_OPTIONS_STRIDED_SLICE:
+      o->strided_slice.begin_mask = rd_i32(r, 0, "begin_mask", 0);
+      o->strided_slice.end_mask = rd_i32(r, 1, "end_mask", 0);
+      o->strided_slice.ellipsis_mask = rd_i32(r, 2, "ellipsis_mask", 0);
+      o->strided_slice.new_axis_mask = rd_i32(r, 3, "new_axis_mask", 0);
+      o->strided_slice.shrink_axis_mask = rd_i32(r, 4, "shrink_axis_mask", 0);
+      o->strided_slice.offset = rd_bool(r, 5, "offset", false);
+      break;
+    case TFCC_OPTIONS_SEQUENCE_LSTM: read_sequence_lstm(r, &o->lstm); break;
+  }
+}
+
+/* The BuiltinOptions type and table name an operator code takes (0 / NULL: none read). */
+static uint8_t expected_type(int32_t builtin, const char **name) {
+  static const struct {
+    int32_t builtin;
+    uint8_t type;
+    const char *name;
+  } map[] = {
+      {TFCC_OP_CONV_2D, OPT_CONV_2D, "Conv2DOptions"},
+      {TFCC_OP_DEPTHWISE_CONV_2D, OPT_DEPTHWISE_CONV_2D, "DepthwiseConv2DOptions"},
+      {TFCC_OP_TRANSPOSE_CONV, OPT_TRANSPOSE_CONV, "TransposeConvOptions"},
+      {TFCC_OP_AVERAGE_POOL_2D, OPT_POOL_2D, "Pool2DOptions"},
+      {TFCC_OP_MAX_POOL_2D, OPT_POOL_2D, "Pool2DOptions"},
+      {TFCC_OP_L2_POOL_2D, OPT_POOL_2D, "Pool2DOptions"},
+      {TFCC_OP_FULLY_CONNECTED, OPT_FULLY_CONNECTED, "FullyConnectedOptions"},
+      {TFCC_OP_BATCH_MATMUL, OPT_BATCH_MATMUL, "BatchMatMulOptions"},
+      {TFCC_OP_ADD, OPT_ADD, "AddOptions"},
+      {TFCC_OP_SUB, OPT_SUB, "SubOptions"},
+      {TFCC_OP_MUL, OPT_MUL, "MulOptions"},
+      {TFCC_OP_DIV, OPT_DIV, "DivOptions"},
+      {TFCC_OP_CONCATENATION, OPT_CONCATENATION, "ConcatenationOptions"},
+      {TFCC_OP_L2_NORMALIZATION, OPT_L2_NORM, "L2NormOptions"},
+      {TFCC_OP_SOFTMAX, OPT_SOFTMAX, "SoftmaxOptions"},
+      {TFCC_OP_LEAKY_RELU, OPT_LEAKY_RELU, "LeakyReluOptions"},
+      {TFCC_OP_GELU, OPT_GELU, "GeluOptions"},
+      {TFCC_OP_DEPTH_TO_SPACE, OPT_DEPTH_TO_SPACE, "DepthToSpaceOptions"},
+      {TFCC_OP_SPACE_TO_DEPTH, OPT_SPACE_TO_DEPTH, "SpaceToDepthOptions"},
+      {TFCC_OP_GATHER, OPT_GATHER, "GatherOptions"},
+      {TFCC_OP_MIRROR_PAD, OPT_MIRROR_PAD, "MirrorPadOptions"},
+      {TFCC_OP_PACK, OPT_PACK, "PackOptions"},
+      {TFCC_OP_UNPACK, OPT_UNPACK, "UnpackOptions"},
+      {TFCC_OP_MEAN, OPT_REDUCER, "ReducerOptions"},
+      {TFCC_OP_SUM, OPT_REDUCER, "ReducerOptions"},
+      {TFCC_OP_REDUCE_MAX, OPT_REDUCER, "ReducerOptions"},
+      {TFCC_OP_REDUCE_MIN, OPT_REDUCER, "ReducerOptions"},
+      {TFCC_OP_REDUCE_PROD, OPT_REDUCER, "ReducerOptions"},
+      {TFCC_OP_ARG_MAX, OPT_ARG_MAX, "ArgMaxOptions"},
+      {TFCC_OP_ARG_MIN, OPT_ARG_MIN, "ArgMinOptions"},
+      {TFCC_OP_SHAPE, OPT_SHAPE, "ShapeOptions"},
+      {TFCC_OP_RESHAPE, OPT_RESHAPE, "ReshapeOptions"},
+      {TFCC_OP_SQUEEZE, OPT_SQUEEZE, "SqueezeOptions"},
+      {TFCC_OP_RESIZE_BILINEAR, OPT_RESIZE_BILINEAR, "ResizeBilinearOptions"},
+      {TFCC_OP_RESIZE_NEAREST_NEIGHBOR, OPT_RESIZE_NEAREST_NEIGHBOR,
+       "ResizeNearestNeighborOptions"},
+      {TFCC_OP_SPLIT, OPT_SPLIT, "SplitOptions"},
+      {TFCC_OP_STRIDED_SLICE, OPT_STRIDED_SLICE, "StridedSliceOptions"},
+      {TFCC_OP_UNIDIRECTIONAL_SEQUENCE_LSTM, OPT_UNIDIRECTIONAL_SEQUENCE_LSTM,
+       "UnidirectionalSequenceLSTMOptions"},
+  };
+  for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+    if (map[i].builtin == builtin) {
+      *name = map[i].name;
+      return map[i].type;
+    }
+  *name = NULL;
+  return 0;
+}
+
+tfcc_status tfl_read_options(int32_t builtin, uint8_t type, const tfcc_fb_table *t,
+                             tfcc_op_options *out, tfcc_err *err) {
+  tfcc_options_default(out, tfcc_options_kind_of(builtin));
+  const char *name;
+  const uint8_t want = expected_type(builtin, &name);
+  if (!want) return TFCC_OK; /* no options tfcc reads */
+  if (t && !t->buf) t = NULL;
+  if (t && type != 0 && type != want)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                        "options table has BuiltinOptions type %u, expected %u (%s)",
+                        (unsigned)type, (unsigned)want, name);
+  opt_rd r = {t, name, err, TFCC_OK};
+  read_kind(&r, builtin, out);
+  return r.st;
+}

@@ -1,0 +1,84 @@
+/* Typed operator options: kinds per operator code, defaults, field access shared by the
+ * passes (the contract is in op_options.h). */
+#include "graph/op_options.h"
+
+#include <string.h>
+
+#include "graph/builtin_ops.h"
+
+tfcc_options_kind tfcc_options_kind_of(int32_t builtin) {
+  switch (builtin) {
+    case TFCC_OP_CONV_2D: return TFCC_OPTIONS_CONV_2D;
+    case TFCC_OP_DEPTHWISE_CONV_2D: return TFCC_OPTIONS_DEPTHWISE_CONV_2D;
+    case TFCC_OP_EXPAND_DEPTHWISE_CONV_2D: return TFCC_OPTIONS_EXPAND_DWCONV;
+    case TFCC_OP_TRANSPOSE_CONV: return TFCC_OPTIONS_TRANSPOSE_CONV;
+    case TFCC_OP_AVERAGE_POOL_2D:
+    case TFCC_OP_MAX_POOL_2D:
+    case TFCC_OP_L2_POOL_2D: return TFCC_OPTIONS_POOL_2D;
+    case TFCC_OP_FULLY_CONNECTED: return TFCC_OPTIONS_FULLY_CONNECTED;
+    case TFCC_OP_BATCH_MATMUL: return TFCC_OPTIONS_BATCH_MATMUL;
+    case TFCC_OP_ADD:
+    case TFCC_OP_SUB:
+    case TFCC_OP_MUL:
+    case TFCC_OP_DIV: return TFCC_OPTIONS_ARITH;
+    case TFCC_OP_CONCATENATION: return TFCC_OPTIONS_CONCATENATION;
+    case TFCC_OP_L2_NORMALIZATION: return TFCC_OPTIONS_L2_NORM;
+    case TFCC_OP_SOFTMAX: return TFCC_OPTIONS_SOFTMAX;
+    case TFCC_OP_LEAKY_RELU: return TFCC_OPTIONS_LEAKY_RELU;
+    case TFCC_OP_GELU: return TFCC_OPTIONS_GELU;
+    case TFCC_OP_DEPTH_TO_SPACE:
+    case TFCC_OP_SPACE_TO_DEPTH: return TFCC_OPTIONS_BLOCK;
+    case TFCC_OP_GATHER: return TFCC_OPTIONS_GATHER;
+    case TFCC_OP_MIRROR_PAD: return TFCC_OPTIONS_MIRROR_PAD;
+    case TFCC_OP_PACK:
+    case TFCC_OP_UNPACK: return TFCC_OPTIONS_PACK;
+    case TFCC_OP_MEAN:
+    case TFCC_OP_SUM:
+    case TFCC_OP_REDUCE_MAX:
+    case TFCC_OP_REDUCE_MIN:
+    case TFCC_OP_REDUCE_PROD: return TFCC_OPTIONS_REDUCER;
+    case TFCC_OP_ARG_MAX:
+    case TFCC_OP_ARG_MIN: return TFCC_OPTIONS_ARG;
+    case TFCC_OP_SHAPE: return TFCC_OPTIONS_SHAPE;
+    case TFCC_OP_RESHAPE: return TFCC_OPTIONS_RESHAPE;
+    case TFCC_OP_SQUEEZE: return TFCC_OPTIONS_SQUEEZE;
+    case TFCC_OP_RESIZE_BILINEAR:
+    case TFCC_OP_RESIZE_NEAREST_NEIGHBOR: return TFCC_OPTIONS_RESIZE;
+    case TFCC_OP_SPLIT: return TFCC_OPTIONS_SPLIT;
+    case TFCC_OP_STRIDED_SLICE: return TFCC_OPTIONS_STRIDED_SLICE;
+    case TFCC_OP_UNIDIRECTIONAL_SEQUENCE_LSTM: return TFCC_OPTIONS_SEQUENCE_LSTM;
+    default: return TFCC_OPTIONS_NONE;
+  }
+}
+
+void tfcc_options_default(tfcc_op_options *o, tfcc_options_kind kind) {
+  memset(o, 0, sizeof *o);
+  o->kind = kind;
+  switch (kind) {
+    case TFCC_OPTIONS_CONV_2D: o->conv.dilation_w = o->conv.dilation_h = 1; break;
+    case TFCC_OPTIONS_DEPTHWISE_CONV_2D:
+      o->depthwise.dilation_w = o->depthwise.dilation_h = 1;
+      break;
+    case TFCC_OPTIONS_EXPAND_DWCONV:
+      o->expand_dwconv.dw.dilation_w = o->expand_dwconv.dw.dilation_h = 1;
+      break;
+    case TFCC_OPTIONS_SHAPE: o->shape.type = TFCC_INT32; break;
+    default: break;
+  }
+}
+
+int32_t *tfcc_options_activation(tfcc_op_options *o) {
+  switch (o->kind) {
+    case TFCC_OPTIONS_CONV_2D: return &o->conv.activation;
+    case TFCC_OPTIONS_DEPTHWISE_CONV_2D: return &o->depthwise.activation;
+    case TFCC_OPTIONS_EXPAND_DWCONV: return &o->expand_dwconv.dw.activation;
+    case TFCC_OPTIONS_TRANSPOSE_CONV: return &o->transpose_conv.activation;
+    case TFCC_OPTIONS_POOL_2D: return &o->pool.activation;
+    case TFCC_OPTIONS_FULLY_CONNECTED: return &o->fc.activation;
+    case TFCC_OPTIONS_ARITH: return &o->arith.activation;
+    case TFCC_OPTIONS_CONCATENATION: return &o->concat.activation;
+    case TFCC_OPTIONS_L2_NORM: return &o->l2_norm.activation;
+    case TFCC_OPTIONS_SEQUENCE_LSTM: return &o->lstm.activation;
+    default: return NULL;
+  }
+}

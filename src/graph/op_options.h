@@ -1,0 +1,217 @@
+/* Typed operator options: one small struct per options kind, held by each IR node
+ * (tfcc_ir_node.opts, a tagged anonymous union: node->opts.conv.stride_w).
+ *
+ * The TFLite reader (src/format/tflite_options.c) is the only code that knows the FlatBuffer
+ * field numbers of the options tables: at load it verifies each operator's table, checks the
+ * values (enum ranges, positive strides, array lengths) and fills the struct of the kind its
+ * builtin code names, with the schema's defaults for absent fields. Operators read these
+ * structs (at init or prepare; never the model file); graph passes edit them (a fused
+ * activation, an explicit padding, a residual input are ordinary fields here).
+ *
+ * An operator without options (or one tfcc does not know) has kind TFCC_OPTIONS_NONE. Custom
+ * operators keep their raw custom_options bytes in the node instead. */
+#ifndef TFCC_GRAPH_OP_OPTIONS_H
+#define TFCC_GRAPH_OP_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "tfcc/tfcc.h"
+
+/* schema Padding; TFCC_PAD_EXPLICIT is tfcc's own (set by fuse_pad): VALID over the input
+ * padded by the options' pad[] (top, bottom, left, right). */
+enum { TFCC_PAD_SAME = 0, TFCC_PAD_VALID = 1, TFCC_PAD_EXPLICIT = 2 };
+/* Fused activations (schema ActivationFunctionType) are TFCC_ACT_* (kernels/ref/quant_util.h):
+ * NONE 0, RELU 1, RELU_N1_TO_1 2, RELU6 3, TANH 4, SIGN_BIT 5. */
+
+typedef enum tfcc_options_kind {
+  TFCC_OPTIONS_NONE = 0,
+  TFCC_OPTIONS_CONV_2D,           /* CONV_2D */
+  TFCC_OPTIONS_DEPTHWISE_CONV_2D, /* DEPTHWISE_CONV_2D */
+  TFCC_OPTIONS_EXPAND_DWCONV,     /* tfcc-internal EXPAND_DEPTHWISE_CONV_2D (fuse_expand_dwconv) */
+  TFCC_OPTIONS_TRANSPOSE_CONV,    /* TRANSPOSE_CONV */
+  TFCC_OPTIONS_POOL_2D,           /* AVERAGE_POOL_2D, MAX_POOL_2D, L2_POOL_2D */
+  TFCC_OPTIONS_FULLY_CONNECTED,   /* FULLY_CONNECTED */
+  TFCC_OPTIONS_BATCH_MATMUL,      /* BATCH_MATMUL */
+  TFCC_OPTIONS_ARITH,             /* ADD, SUB, MUL, DIV */
+  TFCC_OPTIONS_CONCATENATION,     /* CONCATENATION */
+  TFCC_OPTIONS_L2_NORM,           /* L2_NORMALIZATION */
+  TFCC_OPTIONS_SOFTMAX,           /* SOFTMAX */
+  TFCC_OPTIONS_LEAKY_RELU,        /* LEAKY_RELU */
+  TFCC_OPTIONS_GELU,              /* GELU */
+  TFCC_OPTIONS_BLOCK,             /* DEPTH_TO_SPACE, SPACE_TO_DEPTH */
+  TFCC_OPTIONS_GATHER,            /* GATHER */
+  TFCC_OPTIONS_MIRROR_PAD,        /* MIRROR_PAD */
+  TFCC_OPTIONS_PACK,              /* PACK, UNPACK */
+  TFCC_OPTIONS_REDUCER,           /* MEAN, SUM, REDUCE_MAX, REDUCE_MIN, REDUCE_PROD */
+  TFCC_OPTIONS_ARG,               /* ARG_MAX, ARG_MIN */
+  TFCC_OPTIONS_SHAPE,             /* SHAPE */
+  TFCC_OPTIONS_RESHAPE,           /* RESHAPE */
+  TFCC_OPTIONS_SQUEEZE,           /* SQUEEZE */
+  TFCC_OPTIONS_RESIZE,            /* RESIZE_BILINEAR, RESIZE_NEAREST_NEIGHBOR */
+  TFCC_OPTIONS_SPLIT,             /* SPLIT */
+  TFCC_OPTIONS_STRIDED_SLICE,     /* STRIDED_SLICE */
+  TFCC_OPTIONS_SEQUENCE_LSTM      /* UNIDIRECTIONAL_SEQUENCE_LSTM */
+} tfcc_options_kind;
+
+/* Conv2DOptions. */
+typedef struct tfcc_conv_options {
+  int32_t padding;                /* TFCC_PAD_* */
+  int32_t stride_w, stride_h;     /* > 0 */
+  int32_t dilation_w, dilation_h; /* > 0 (default 1) */
+  int32_t activation;             /* TFCC_ACT_* */
+  int32_t pad[4];                 /* padding == TFCC_PAD_EXPLICIT: top, bottom, left, right */
+  bool residual;                  /* fuse_residual_add: inputs[3] is added before the
+                                     activation (a file's 4-input CONV_2D is an error) */
+} tfcc_conv_options;
+
+/* DepthwiseConv2DOptions. */
+typedef struct tfcc_depthwise_options {
+  int32_t padding;                /* TFCC_PAD_* */
+  int32_t stride_w, stride_h;     /* > 0 */
+  int32_t depth_multiplier;       /* as in the file (TFLite derives it from the shapes) */
+  int32_t dilation_w, dilation_h; /* > 0 (default 1) */
+  int32_t activation;             /* TFCC_ACT_* */
+  int32_t pad[4];                 /* padding == TFCC_PAD_EXPLICIT: top, bottom, left, right */
+} tfcc_depthwise_options;
+
+/* EXPAND_DEPTHWISE_CONV_2D: the depthwise's options and the absorbed 1x1 conv's activation. */
+typedef struct tfcc_expand_dwconv_options {
+  tfcc_depthwise_options dw;
+  int32_t expand_activation;      /* TFCC_ACT_* of the expand conv */
+} tfcc_expand_dwconv_options;
+
+/* TransposeConvOptions. */
+typedef struct tfcc_transpose_conv_options {
+  int32_t padding, stride_w, stride_h, activation;
+} tfcc_transpose_conv_options;
+
+/* Pool2DOptions. */
+typedef struct tfcc_pool_options {
+  int32_t padding, stride_w, stride_h, filter_w, filter_h, activation;
+} tfcc_pool_options;
+
+/* FullyConnectedOptions. */
+typedef struct tfcc_fully_connected_options {
+  int32_t activation;
+  int32_t weights_format;         /* 0 DEFAULT, 1 SHUFFLED4x16INT8 */
+  bool keep_num_dims;
+  bool asymmetric_quantize_inputs;
+} tfcc_fully_connected_options;
+
+/* BatchMatMulOptions. */
+typedef struct tfcc_batch_matmul_options {
+  bool adj_x, adj_y, asymmetric_quantize_inputs;
+} tfcc_batch_matmul_options;
+
+/* AddOptions, SubOptions, MulOptions, DivOptions. */
+typedef struct tfcc_arith_options {
+  int32_t activation;
+  bool pot_scale_int16;           /* ADD/SUB: true when the table exists and does not say
+                                     otherwise; false without a table (as TFLite parses it) */
+} tfcc_arith_options;
+
+/* ConcatenationOptions. */
+typedef struct tfcc_concatenation_options {
+  int32_t axis, activation;
+} tfcc_concatenation_options;
+
+typedef struct tfcc_activation_options { /* L2NormOptions */
+  int32_t activation;
+} tfcc_activation_options;
+
+typedef struct tfcc_softmax_options { float beta; } tfcc_softmax_options;
+typedef struct tfcc_leaky_relu_options { float alpha; } tfcc_leaky_relu_options;
+typedef struct tfcc_gelu_options { bool approximate; } tfcc_gelu_options;
+/* DepthToSpaceOptions, SpaceToDepthOptions. */
+typedef struct tfcc_block_options { int32_t block_size; } tfcc_block_options;
+typedef struct tfcc_gather_options { int32_t axis, batch_dims; } tfcc_gather_options;
+/* MirrorPadOptions: mode 0 REFLECT, 1 SYMMETRIC. */
+typedef struct tfcc_mirror_pad_options { int32_t mode; } tfcc_mirror_pad_options;
+/* PackOptions (values_count) / UnpackOptions (num). */
+typedef struct tfcc_pack_options { int32_t count, axis; } tfcc_pack_options;
+typedef struct tfcc_reducer_options { bool keep_dims; } tfcc_reducer_options;
+/* ArgMaxOptions/ArgMinOptions.output_type, ShapeOptions.out_type (a tfcc_dtype, which has
+ * TensorType's values); has_type false when the file leaves the field out. */
+typedef struct tfcc_type_options {
+  bool has_type;
+  int32_t type;
+} tfcc_type_options;
+
+/* ReshapeOptions.new_shape: has_new_shape when the field is present (even empty);
+ * n_new_shape is its length as in the file (entries beyond TFCC_MAX_DIMS are not kept: the
+ * operator refuses such a shape when it has to use it). */
+typedef struct tfcc_reshape_options {
+  bool has_new_shape;
+  uint32_t n_new_shape;
+  int32_t new_shape[TFCC_MAX_DIMS];
+} tfcc_reshape_options;
+
+/* SqueezeOptions.squeeze_dims (n_dims as in the file; at most TFCC_MAX_DIMS kept). */
+typedef struct tfcc_squeeze_options {
+  uint32_t n_dims;
+  int32_t dims[TFCC_MAX_DIMS];
+} tfcc_squeeze_options;
+
+/* ResizeBilinearOptions, ResizeNearestNeighborOptions. */
+typedef struct tfcc_resize_options {
+  bool align_corners, half_pixel_centers;
+} tfcc_resize_options;
+
+typedef struct tfcc_split_options { int32_t num_splits; } tfcc_split_options;
+
+/* StridedSliceOptions. */
+typedef struct tfcc_strided_slice_options {
+  int32_t begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask;
+  bool offset;
+} tfcc_strided_slice_options;
+
+/* UnidirectionalSequenceLSTMOptions. */
+typedef struct tfcc_sequence_lstm_options {
+  int32_t activation;
+  float cell_clip, proj_clip;
+  bool time_major, asymmetric_quantize_inputs;
+} tfcc_sequence_lstm_options;
+
+typedef struct tfcc_op_options {
+  tfcc_options_kind kind;
+  union { /* the member named by kind */
+    tfcc_conv_options conv;
+    tfcc_depthwise_options depthwise;
+    tfcc_expand_dwconv_options expand_dwconv;
+    tfcc_transpose_conv_options transpose_conv;
+    tfcc_pool_options pool;
+    tfcc_fully_connected_options fc;
+    tfcc_batch_matmul_options batch_matmul;
+    tfcc_arith_options arith;
+    tfcc_concatenation_options concat;
+    tfcc_activation_options l2_norm;
+    tfcc_softmax_options softmax;
+    tfcc_leaky_relu_options leaky_relu;
+    tfcc_gelu_options gelu;
+    tfcc_block_options block;
+    tfcc_gather_options gather;
+    tfcc_mirror_pad_options mirror_pad;
+    tfcc_pack_options pack;
+    tfcc_reducer_options reducer;
+    tfcc_type_options arg;
+    tfcc_type_options shape;
+    tfcc_reshape_options reshape;
+    tfcc_squeeze_options squeeze;
+    tfcc_resize_options resize;
+    tfcc_split_options split;
+    tfcc_strided_slice_options strided_slice;
+    tfcc_sequence_lstm_options lstm;
+  };
+} tfcc_op_options;
+
+/* The options kind a builtin (or tfcc-internal) operator code carries. */
+tfcc_options_kind tfcc_options_kind_of(int32_t builtin);
+
+/* Options with the schema's defaults for kind (what a node without an options table has). */
+void tfcc_options_default(tfcc_op_options *o, tfcc_options_kind kind);
+
+/* The fused activation field of options o, or NULL when its kind has none. */
+int32_t *tfcc_options_activation(tfcc_op_options *o);
+
+#endif
