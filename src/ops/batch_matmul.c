@@ -21,8 +21,8 @@ typedef struct bmm_params {
 static tfcc_status bmm_init(tfcc_init_ctx *ctx) {
   bmm_params *p = calloc(1, sizeof(*p));
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for BATCH_MATMUL");
-  p->adj_x = tfcc_fb_bool(&ctx->node->options, 0, false);
-  p->adj_y = tfcc_fb_bool(&ctx->node->options, 1, false);
+  p->adj_x = ctx->node->opts.batch_matmul.adj_x;
+  p->adj_y = ctx->node->opts.batch_matmul.adj_y;
   const tfcc_ir_tensor *l = tfcc_conv_ir_input(ctx, 0), *r = tfcc_conv_ir_input(ctx, 1);
   const tfcc_ir_tensor *o = tfcc_conv_ir_output(ctx, 0);
   atomic_init(&p->f32_logged, false);

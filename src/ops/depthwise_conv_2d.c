@@ -33,13 +33,13 @@ static tfcc_status dw_init(tfcc_init_ctx *ctx) {
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for DEPTHWISE_CONV_2D params");
   tfcc_f32_fast_init(&p->f32);
   tfcc_q8_fast_init(&p->q8);
-  const tfcc_fb_table *t = &ctx->node->options;
-  p->o.padding = tfcc_fb_i8(t, 0, 0);
-  p->o.stride_w = tfcc_fb_i32(t, 1, 0);
-  p->o.stride_h = tfcc_fb_i32(t, 2, 0);
-  p->o.act = tfcc_node_fused_activation(ctx->node, tfcc_fb_i8(t, 4, 0));
-  p->o.dil_w = tfcc_fb_i32(t, 5, 1);
-  p->o.dil_h = tfcc_fb_i32(t, 6, 1);
+  const tfcc_depthwise_options *o = &ctx->node->opts.depthwise;
+  p->o.padding = o->padding;
+  p->o.stride_w = o->stride_w;
+  p->o.stride_h = o->stride_h;
+  p->o.act = tfcc_node_fused_activation(ctx->node, o->activation);
+  p->o.dil_w = o->dilation_w;
+  p->o.dil_h = o->dilation_h;
   tfcc_status st = tfcc_window_opts_check(&p->o, ctx->err);
   if (st == TFCC_OK) st = tfcc_conv_init_quant(ctx, 0, 1, p->o.act, false, &p->q);
   if (st != TFCC_OK) {

@@ -79,10 +79,10 @@ static tfcc_status fc_init(tfcc_init_ctx *ctx) {
   tfcc_f32_fast_init(&p->f32);
   tfcc_q8_fast_init(&p->q8);
   tfcc_bf16_fast_init(&p->bf16, ctx->precision);
-  const tfcc_fb_table *t = &ctx->node->options;
-  p->act = tfcc_node_fused_activation(ctx->node, tfcc_fb_i8(t, 0, 0));
-  int32_t wf = tfcc_fb_i8(t, 1, 0);
-  p->keep_num_dims = tfcc_fb_bool(t, 2, false);
+  const tfcc_fully_connected_options *o = &ctx->node->opts.fc;
+  p->act = tfcc_node_fused_activation(ctx->node, o->activation);
+  int32_t wf = o->weights_format;
+  p->keep_num_dims = o->keep_num_dims;
   tfcc_status st = tfcc_conv_check_act(p->act, ctx->err);
   if (st == TFCC_OK && wf != 0)
     st = tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "weights format %s unsupported",

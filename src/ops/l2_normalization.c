@@ -7,7 +7,7 @@
 #include "ops/conv_common.h"
 
 static tfcc_status l2n_init(tfcc_init_ctx *ctx) {
-  int32_t act = tfcc_fb_i8(&ctx->node->options, 0, 0);
+  int32_t act = ctx->node->opts.l2_norm.activation;
   if (act != 0)
     return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
                         "L2_NORMALIZATION fused activation %d unsupported (only NONE)", (int)act);

@@ -25,15 +25,15 @@ static const char *kind_name(tfcc_pool_kind k) {
 tfcc_status tfcc_pool_init(tfcc_init_ctx *ctx, tfcc_pool_kind kind) {
   pool_params *p = calloc(1, sizeof(*p));
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for pool params");
-  const tfcc_fb_table *t = &ctx->node->options;
+  const tfcc_pool_options *po = &ctx->node->opts.pool;
   p->kind = kind;
   p->name = kind_name(kind);
-  p->padding = tfcc_fb_i8(t, 0, 0);
-  p->stride_w = tfcc_fb_i32(t, 1, 0);
-  p->stride_h = tfcc_fb_i32(t, 2, 0);
-  p->filter_w = tfcc_fb_i32(t, 3, 0);
-  p->filter_h = tfcc_fb_i32(t, 4, 0);
-  p->act = tfcc_node_fused_activation(ctx->node, tfcc_fb_i8(t, 5, 0));
+  p->padding = po->padding;
+  p->stride_w = po->stride_w;
+  p->stride_h = po->stride_h;
+  p->filter_w = po->filter_w;
+  p->filter_h = po->filter_h;
+  p->act = tfcc_node_fused_activation(ctx->node, po->activation);
   tfcc_window_opts o = {p->padding, p->stride_w, p->stride_h, 1, 1, p->act};
   tfcc_status st = tfcc_window_opts_check(&o, ctx->err);
   if (st == TFCC_OK && (p->filter_w <= 0 || p->filter_h <= 0))

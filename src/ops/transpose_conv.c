@@ -23,11 +23,11 @@ static void tconv_release(void *p) {
 static tfcc_status tconv_init(tfcc_init_ctx *ctx) {
   tconv_params *p = calloc(1, sizeof(*p));
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for TRANSPOSE_CONV");
-  const tfcc_fb_table *t = &ctx->node->options;
-  p->o.padding = tfcc_fb_i8(t, 0, 0);
-  p->o.stride_w = tfcc_fb_i32(t, 1, 0);
-  p->o.stride_h = tfcc_fb_i32(t, 2, 0);
-  p->o.act = tfcc_fb_i8(t, 3, 0);
+  const tfcc_transpose_conv_options *o = &ctx->node->opts.transpose_conv;
+  p->o.padding = o->padding;
+  p->o.stride_w = o->stride_w;
+  p->o.stride_h = o->stride_h;
+  p->o.act = o->activation;
   p->o.dil_w = p->o.dil_h = 1;
   tfcc_status st = tfcc_window_opts_check(&p->o, ctx->err);
   if (st == TFCC_OK) st = tfcc_conv_init_quant(ctx, 2, 1, p->o.act, false, &p->q);
