@@ -104,15 +104,12 @@ static tfcc_status arith_qparams(tfcc_op_ctx *ctx, tfcc_arith_kind k, tfcc_arith
 
 /* Computes the quantized parameters from the IR tensors once per model. Problems are left for
  * prepare to report (with the same message); then eval computes them itself. */
-static void arith_cache_qparams(const tfcc_init_ctx *ictx, tfcc_arith_opts *o, uint8_t opts_type) {
+static void arith_cache_qparams(const tfcc_init_ctx *ictx, tfcc_arith_opts *o,
+                                tfcc_arith_kind k) {
   const tfcc_ir_node *n = ictx->node;
   if (!n || !ictx->sg || n->n_inputs < 2 || n->n_outputs < 1 || n->inputs[0] < 0 || n->inputs[1] < 0 ||
       n->outputs[0] < 0)
     return;
-  tfcc_arith_kind k = opts_type == TFCC_OPTS_ADD   ? TFCC_ARITH_ADD
-                      : opts_type == TFCC_OPTS_SUB ? TFCC_ARITH_SUB
-                      : opts_type == TFCC_OPTS_MUL ? TFCC_ARITH_MUL
-                                                   : TFCC_ARITH_DIV;
   tfcc_tensor views[3];
   tfcc_tensor *pin[2] = {&views[0], &views[1]}, *pout[1] = {&views[2]};
   const int32_t idx[3] = {n->inputs[0], n->inputs[1], n->outputs[0]};
@@ -140,18 +137,16 @@ static void arith_cache_qparams(const tfcc_init_ctx *ictx, tfcc_arith_opts *o, u
                 tfcc_q8_vbinary_params_init(o->qop, views[2].dtype, &o->q, &o->vp);
 }
 
-tfcc_status tfcc_arith_init(tfcc_init_ctx *ctx, uint8_t opts_type) {
+tfcc_status tfcc_arith_init(tfcc_init_ctx *ctx, tfcc_arith_kind kind) {
   tfcc_arith_opts *o = calloc(1, sizeof *o);
   if (!o) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for operator options");
   o->activation = TFCC_ACT_NONE;
   o->pot_scale_int16 = false;
   o->quant_compat = ctx->quant_compat;
   const tfcc_ir_node *node = ctx->node;
-  if (node && tfcc_fb_table_present(&node->options) &&
-      (node->options_type == opts_type || node->options_type == 0)) {
-    o->activation = tfcc_fb_i8(&node->options, 0, 0);
-    if (opts_type == TFCC_OPTS_ADD || opts_type == TFCC_OPTS_SUB)
-      o->pot_scale_int16 = tfcc_fb_bool(&node->options, 1, true);
+  if (node) {
+    o->activation = node->opts.arith.activation;
+    o->pot_scale_int16 = node->opts.arith.pot_scale_int16;
   }
   o->activation = tfcc_node_fused_activation(node, o->activation);
   if (o->activation < TFCC_ACT_NONE || o->activation > TFCC_ACT_RELU6) {
@@ -160,7 +155,7 @@ tfcc_status tfcc_arith_init(tfcc_init_ctx *ctx, uint8_t opts_type) {
     return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
                         "fused activation %d not supported (only NONE, RELU, RELU_N1_TO_1, RELU6)", a);
   }
-  arith_cache_qparams(ctx, o, opts_type);
+  arith_cache_qparams(ctx, o, kind);
   ctx->params = o;
   return TFCC_OK;
 }

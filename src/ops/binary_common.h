@@ -14,19 +14,10 @@
 #include "kernels/ref/unary.h"
 #include "ops/op.h"
 
-/* BuiltinOptions union types of the options tables read here (schema.fbs). */
-enum {
-  TFCC_OPTS_ADD = 11,
-  TFCC_OPTS_MUL = 21,
-  TFCC_OPTS_SUB = 28,
-  TFCC_OPTS_DIV = 29
-};
-
-/* Parsed Add/Sub/Mul/DivOptions. */
+/* ADD/SUB/MUL/DIV parameters: the node's options (tfcc_arith_options) and what init derives. */
 typedef struct tfcc_arith_opts {
-  int32_t activation;    /* field 0 */
-  bool pot_scale_int16;  /* AddOptions/SubOptions field 1 (default true when the table exists;
-                            false when the operator has no options table, as TFLite parses it) */
+  int32_t activation;    /* fused activation */
+  bool pot_scale_int16;  /* ADD/SUB (graph/op_options.h) */
   int quant_compat;      /* tfcc_quant_compat of the model */
   /* Quantized ADD/SUB/MUL/DIV: multipliers and shifts computed once at init from the tensors'
    * quantization (which never changes for a model), so eval does not redo them each run. */
@@ -37,9 +28,6 @@ typedef struct tfcc_arith_opts {
   bool vp_ready;
   tfcc_q8_vbinary_params vp;
 } tfcc_arith_opts;
-
-/* init of ADD/SUB/MUL/DIV: parses the options table of type opts_type. */
-tfcc_status tfcc_arith_init(tfcc_init_ctx *ctx, uint8_t opts_type);
 
 typedef enum tfcc_arith_kind {
   TFCC_ARITH_ADD,
@@ -54,6 +42,8 @@ typedef enum tfcc_arith_kind {
   TFCC_ARITH_FLOOR_MOD
 } tfcc_arith_kind;
 
+/* init of ADD/SUB/MUL/DIV (kind): the node's options and the quantized parameters. */
+tfcc_status tfcc_arith_init(tfcc_init_ctx *ctx, tfcc_arith_kind kind);
 tfcc_status tfcc_arith_prepare(tfcc_op_ctx *ctx, tfcc_arith_kind kind);
 tfcc_status tfcc_arith_eval(tfcc_op_ctx *ctx, tfcc_arith_kind kind);
 /* Name of the kernel eval runs (op_def.kernel): a vectorised family variant or "ref". */

@@ -20,7 +20,7 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
                          const tfcc_ir_tensor *out, tfcc_err *err) {
   static const tfcc_dtype ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16};
   gelu_op *p = (gelu_op *)params;
-  p->approximate = tfcc_fb_bool(&node->options, 0, false); /* GeluOptions.approximate */
+  p->approximate = node->opts.gelu.approximate;
   tfcc_status st = act_check_types(err, in, out, ok, 4, "float32, uint8, int8, int16");
   if (st || in->dtype == TFCC_FLOAT32) return st;
   float s_in = 0.f, s_out = 0.f;

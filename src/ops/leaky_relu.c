@@ -16,7 +16,7 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
                          const tfcc_ir_tensor *out, tfcc_err *err) {
   static const tfcc_dtype ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16};
   leaky_relu_op *p = (leaky_relu_op *)params;
-  p->alpha = tfcc_fb_f32(&node->options, 0, 0.0f); /* LeakyReluOptions.alpha */
+  p->alpha = node->opts.leaky_relu.alpha;
   tfcc_status st = act_check_types(err, in, out, ok, 4, "float32, uint8, int8, int16");
   if (st || in->dtype == TFCC_FLOAT32) return st;
   float s_in = 0.f, s_out = 0.f;

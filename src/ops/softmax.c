@@ -24,7 +24,7 @@ typedef struct softmax_op {
 static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_tensor *in,
                          const tfcc_ir_tensor *out, tfcc_err *err) {
   softmax_op *p = (softmax_op *)params;
-  p->beta = tfcc_fb_f32(&node->options, 0, 0.0f);
+  p->beta = node->opts.softmax.beta;
   const tfcc_dtype it = in->dtype, ot = out->dtype;
   const bool ok = (it == TFCC_FLOAT32 && ot == TFCC_FLOAT32) ||
                   (it == TFCC_UINT8 && (ot == TFCC_UINT8 || ot == TFCC_INT16)) ||
