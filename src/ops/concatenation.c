@@ -75,8 +75,7 @@ static tfcc_status concat_init(tfcc_init_ctx *ctx) {
 static tfcc_status concat_prepare(tfcc_op_ctx *ctx) {
   tfcc_status st = tfcc_so_check_arity(ctx, OP, 1, CONCAT_MAX_INPUTS, 1);
   if (st) return st;
-  const tfcc_fb_table *o = &ctx->node->options;
-  int32_t axis_opt = tfcc_fb_i32(o, 0, 0);
+  int32_t axis_opt = ctx->node->opts.concat.axis;
   tfcc_tensor *t0;
   if ((st = tfcc_so_input(ctx, 0, OP, &t0))) return st;
   static const int ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16, TFCC_INT32, TFCC_INT64,
@@ -158,7 +157,7 @@ static void concat_u8_tables(const tfcc_op_ctx *ctx, const concat_params *p, int
 static tfcc_status concat_eval(tfcc_op_ctx *ctx) {
   tfcc_tensor *out = ctx->out[0];
   const tfcc_tensor *t0 = ctx->in[0];
-  int32_t axis = tfcc_fb_i32(&ctx->node->options, 0, 0);
+  int32_t axis = ctx->node->opts.concat.axis;
   if (axis < 0) axis += t0->rank;
   int32_t n = ctx->n_in;
   int64_t outer = tfcc_so_prod(out->dims, 0, axis);

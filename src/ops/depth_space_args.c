@@ -15,7 +15,7 @@ tfcc_status tfcc_depth_space_args(tfcc_op_ctx *ctx, const char *op, tfcc_tensor 
   if ((st = tfcc_so_check_out_dtype(ctx, op, 0, ctx->out[0], in->dtype))) return st;
   TFCC_OP_CHECK(ctx, in->rank == 4, TFCC_ERR_SHAPE, "%s: input rank %d, expected 4", op,
                 (int)in->rank);
-  int32_t bs = tfcc_fb_i32(&ctx->node->options, 0, 0);
+  int32_t bs = ctx->node->opts.block.block_size;
   TFCC_OP_CHECK(ctx, bs >= 1 && bs <= 65536, TFCC_ERR_INVALID_MODEL, "%s: block_size %d", op,
                 (int)bs);
   *in_out = in;

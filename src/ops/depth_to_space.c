@@ -21,7 +21,7 @@ static tfcc_status d2s_prepare(tfcc_op_ctx *ctx) {
 
 static tfcc_status d2s_eval(tfcc_op_ctx *ctx) {
   const tfcc_tensor *in = ctx->in[0];
-  int32_t bs = tfcc_fb_i32(&ctx->node->options, 0, 0);
+  int32_t bs = ctx->node->opts.block.block_size;
   const int32_t B = in->dims[0], H = in->dims[1], W = in->dims[2], C = in->dims[3];
   const int32_t Co = C / (bs * bs);
   /* Output viewed as [B, H, bs(i), W, bs(j), Co], contiguous. */

@@ -13,13 +13,13 @@ typedef struct gather_dims {
 static tfcc_status gather_dims_get(tfcc_op_ctx *ctx, const tfcc_tensor *p, const tfcc_tensor *ix,
                                    gather_dims *g) {
   tfcc_status st =
-      tfcc_so_axis(ctx, OP, tfcc_fb_i32(&ctx->node->options, 0, 0), p->rank, &g->axis);
+      tfcc_so_axis(ctx, OP, ctx->node->opts.gather.axis, p->rank, &g->axis);
   if (st) return st;
-  int32_t bd = tfcc_fb_i32(&ctx->node->options, 1, 0);
+  int32_t bd = ctx->node->opts.gather.batch_dims;
   if (bd < 0) bd += ix->rank;
   TFCC_OP_CHECK(ctx, bd >= 0 && bd <= ix->rank && bd <= g->axis, TFCC_ERR_INVALID_MODEL,
                 OP ": batch_dims %d out of range (indices rank %d, axis %d)",
-                (int)tfcc_fb_i32(&ctx->node->options, 1, 0), (int)ix->rank, (int)g->axis);
+                (int)ctx->node->opts.gather.batch_dims, (int)ix->rank, (int)g->axis);
   for (int32_t d = 0; d < bd; d++)
     TFCC_OP_CHECK(ctx, p->dims[d] == ix->dims[d], TFCC_ERR_SHAPE,
                   OP ": batch dimension %d is %d in params and %d in indices", (int)d,

@@ -15,7 +15,7 @@ static tfcc_status mirror_pad_prepare(tfcc_op_ctx *ctx) {
                            TFCC_FLOAT16, TFCC_BOOL, -1};
   if ((st = tfcc_so_check_dtype(ctx, OP, "input", in->dtype, ok))) return st;
   if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, ctx->out[0], in->dtype))) return st;
-  int32_t mode = tfcc_fb_i8(&ctx->node->options, 0, 0);
+  int32_t mode = ctx->node->opts.mirror_pad.mode;
   TFCC_OP_CHECK(ctx, mode == 0 || mode == 1, TFCC_ERR_INVALID_MODEL, OP ": mode %d", (int)mode);
   int64_t before[TFCC_MAX_RANK], after[TFCC_MAX_RANK], dims[TFCC_MAX_RANK];
   if ((st = tfcc_pad_read(ctx, OP, in, pd, before, after))) return st;
@@ -35,7 +35,7 @@ static tfcc_status mirror_pad_eval(tfcc_op_ctx *ctx) {
   int64_t before[TFCC_MAX_RANK], after[TFCC_MAX_RANK];
   tfcc_status st = tfcc_pad_read(ctx, OP, in, ctx->in[1], before, after);
   if (st) return st;
-  bool symmetric = tfcc_fb_i8(&ctx->node->options, 0, 0) == 1;
+  bool symmetric = ctx->node->opts.mirror_pad.mode == 1;
   tfcc_ref_mirror_pad(in->data, in->rank, in->dims, before, ctx->out[0]->dims, symmetric,
                       tfcc_dtype_size(in->dtype), ctx->out[0]->data);
   return TFCC_OK;

@@ -9,8 +9,8 @@
 static tfcc_status pack_prepare(tfcc_op_ctx *ctx) {
   tfcc_status st = tfcc_so_check_arity(ctx, OP, 1, PACK_MAX_INPUTS, 1);
   if (st) return st;
-  int32_t count = tfcc_fb_i32(&ctx->node->options, 0, 0);
-  int32_t axis_opt = tfcc_fb_i32(&ctx->node->options, 1, 0);
+  int32_t count = ctx->node->opts.pack.count;
+  int32_t axis_opt = ctx->node->opts.pack.axis;
   TFCC_OP_CHECK(ctx, count == ctx->n_in, TFCC_ERR_INVALID_MODEL,
                 OP ": values_count %d but the node has %d inputs", (int)count, (int)ctx->n_in);
   tfcc_tensor *t0;
@@ -41,7 +41,7 @@ static tfcc_status pack_prepare(tfcc_op_ctx *ctx) {
 
 static tfcc_status pack_eval(tfcc_op_ctx *ctx) {
   tfcc_tensor *out = ctx->out[0];
-  int32_t axis = tfcc_fb_i32(&ctx->node->options, 1, 0);
+  int32_t axis = ctx->node->opts.pack.axis;
   if (axis < 0) axis += out->rank;
   size_t inner = (size_t)tfcc_so_prod(out->dims, axis + 1, out->rank) * tfcc_dtype_size(out->dtype);
   const void **ptrs = (const void **)ctx->scratch;

@@ -17,13 +17,13 @@ static tfcc_status reshape_prepare(tfcc_op_ctx *ctx) {
   if (sh && sh->rank == 1 && sh->dtype == TFCC_INT32) {
     if ((st = tfcc_so_read_ints(ctx, OP, "shape", sh, shape, TFCC_MAX_RANK, &n))) return st;
   } else {
-    tfcc_fb_vec v;
-    if (tfcc_fb_vec_field(&ctx->node->options, 0, 4, &v)) {
-      TFCC_OP_CHECK(ctx, v.count <= TFCC_MAX_RANK, TFCC_ERR_SHAPE,
-                    OP ": new_shape has %u entries, at most %d supported", (unsigned)v.count,
-                    TFCC_MAX_RANK);
-      n = v.count;
-      for (uint32_t i = 0; i < v.count; i++) shape[i] = tfcc_fb_vec_i32(&v, i);
+    const tfcc_reshape_options *o = &ctx->node->opts.reshape;
+    if (o->has_new_shape) {
+      TFCC_OP_CHECK(ctx, o->n_new_shape <= TFCC_MAX_RANK, TFCC_ERR_SHAPE,
+                    OP ": new_shape has %u entries, at most %d supported",
+                    (unsigned)o->n_new_shape, TFCC_MAX_RANK);
+      n = o->n_new_shape;
+      for (uint32_t i = 0; i < o->n_new_shape; i++) shape[i] = o->new_shape[i];
       if (n == 1 && shape[0] == 0) n = 0; /* legacy scalar */
     } else if (sh) {
       return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,

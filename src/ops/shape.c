@@ -12,11 +12,12 @@ static tfcc_status shape_prepare(tfcc_op_ctx *ctx) {
   tfcc_tensor *in;
   if ((st = tfcc_so_input(ctx, 0, OP, &in))) return st;
   tfcc_tensor *out = ctx->out[0];
-  int32_t out_type = tfcc_fb_i8(&ctx->node->options, 0, TFCC_INT32);
+  const tfcc_type_options *o = &ctx->node->opts.shape;
+  int32_t out_type = o->type;
   TFCC_OP_CHECK(ctx, out_type == TFCC_INT32 || out_type == TFCC_INT64, TFCC_ERR_UNSUPPORTED,
                 OP ": out_type %s is not supported (int32 or int64)",
                 tfcc_dtype_name((tfcc_dtype)out_type));
-  if (out->dtype != (tfcc_dtype)out_type && tfcc_fb_has(&ctx->node->options, 0))
+  if (out->dtype != (tfcc_dtype)out_type && o->has_type)
     return tfcc_so_check_out_dtype(ctx, OP, 0, out, (tfcc_dtype)out_type);
   TFCC_OP_CHECK(ctx, out->dtype == TFCC_INT32 || out->dtype == TFCC_INT64, TFCC_ERR_DTYPE,
                 OP ": output dtype %s, expected int32 or int64", tfcc_dtype_name(out->dtype));

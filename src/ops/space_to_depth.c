@@ -21,7 +21,7 @@ static tfcc_status s2d_prepare(tfcc_op_ctx *ctx) {
 
 static tfcc_status s2d_eval(tfcc_op_ctx *ctx) {
   const tfcc_tensor *in = ctx->in[0];
-  int32_t bs = tfcc_fb_i32(&ctx->node->options, 0, 0);
+  int32_t bs = ctx->node->opts.block.block_size;
   const int32_t B = in->dims[0], H = in->dims[1], W = in->dims[2], C = in->dims[3];
   /* Output viewed as [B, H/bs, W/bs, bs(i), bs(j), C], contiguous. */
   int32_t dims[6] = {B, H / bs, W / bs, bs, bs, C};

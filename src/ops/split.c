@@ -10,7 +10,7 @@ static tfcc_status split_prepare(tfcc_op_ctx *ctx) {
   if (st) return st;
   tfcc_tensor *axis_t, *in;
   if ((st = tfcc_so_input(ctx, 0, OP, &axis_t)) || (st = tfcc_so_input(ctx, 1, OP, &in))) return st;
-  int32_t num = tfcc_fb_i32(&ctx->node->options, 0, 0);
+  int32_t num = ctx->node->opts.split.num_splits;
   TFCC_OP_CHECK(ctx, num == ctx->n_out, TFCC_ERR_INVALID_MODEL,
                 OP ": num_splits %d but the node has %d outputs", (int)num, (int)ctx->n_out);
   int64_t axis_v, cnt;

@@ -12,13 +12,13 @@ static tfcc_status squeeze_prepare(tfcc_op_ctx *ctx) {
   tfcc_tensor *out = ctx->out[0];
   if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, out, in->dtype))) return st;
   bool drop[TFCC_MAX_RANK] = {false};
-  tfcc_fb_vec v;
-  if (tfcc_fb_vec_field(&ctx->node->options, 0, 4, &v) && v.count > 0) {
-    TFCC_OP_CHECK(ctx, v.count <= TFCC_MAX_RANK, TFCC_ERR_INVALID_MODEL,
-                  OP ": %u squeeze_dims", (unsigned)v.count);
-    for (uint32_t i = 0; i < v.count; i++) {
+  const tfcc_squeeze_options *o = &ctx->node->opts.squeeze;
+  if (o->n_dims > 0) {
+    TFCC_OP_CHECK(ctx, o->n_dims <= TFCC_MAX_RANK, TFCC_ERR_INVALID_MODEL,
+                  OP ": %u squeeze_dims", (unsigned)o->n_dims);
+    for (uint32_t i = 0; i < o->n_dims; i++) {
       int32_t a;
-      if ((st = tfcc_so_axis(ctx, OP, tfcc_fb_vec_i32(&v, i), in->rank, &a))) return st;
+      if ((st = tfcc_so_axis(ctx, OP, o->dims[i], in->rank, &a))) return st;
       TFCC_OP_CHECK(ctx, in->dims[a] == 1, TFCC_ERR_SHAPE,
                     OP ": cannot squeeze dimension %d of size %d", (int)a, (int)in->dims[a]);
       drop[a] = true;

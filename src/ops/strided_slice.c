@@ -25,11 +25,11 @@ static int32_t clamp_i(int64_t v, int64_t lo, int64_t hi) {
 }
 
 static tfcc_status ss_plan_make(tfcc_op_ctx *ctx, const tfcc_tensor *in, ss_plan *p) {
-  const tfcc_fb_table *o = &ctx->node->options;
-  const int32_t begin_mask_o = tfcc_fb_i32(o, 0, 0), end_mask_o = tfcc_fb_i32(o, 1, 0);
-  const int32_t ellipsis_mask = tfcc_fb_i32(o, 2, 0), new_axis_mask = tfcc_fb_i32(o, 3, 0);
-  const int32_t shrink_o = tfcc_fb_i32(o, 4, 0);
-  const bool offset = tfcc_fb_bool(o, 5, false);
+  const tfcc_strided_slice_options *o = &ctx->node->opts.strided_slice;
+  const int32_t begin_mask_o = o->begin_mask, end_mask_o = o->end_mask;
+  const int32_t ellipsis_mask = o->ellipsis_mask, new_axis_mask = o->new_axis_mask;
+  const int32_t shrink_o = o->shrink_axis_mask;
+  const bool offset = o->offset;
   int64_t b[SS_MAX], e[SS_MAX], s[SS_MAX], nb, ne, ns;
   tfcc_status st;
   for (int32_t i = 1; i <= 3; i++)

@@ -10,9 +10,9 @@ static tfcc_status unpack_prepare(tfcc_op_ctx *ctx) {
   if (st) return st;
   tfcc_tensor *in;
   if ((st = tfcc_so_input(ctx, 0, OP, &in))) return st;
-  int32_t num = tfcc_fb_i32(&ctx->node->options, 0, 0);
+  int32_t num = ctx->node->opts.pack.count;
   int32_t axis;
-  if ((st = tfcc_so_axis(ctx, OP, tfcc_fb_i32(&ctx->node->options, 1, 0), in->rank, &axis)))
+  if ((st = tfcc_so_axis(ctx, OP, ctx->node->opts.pack.axis, in->rank, &axis)))
     return st;
   TFCC_OP_CHECK(ctx, tfcc_so_elem_size(in->dtype) != 0, TFCC_ERR_UNSUPPORTED,
                 OP ": input dtype %s is not supported", tfcc_dtype_name(in->dtype));
@@ -32,7 +32,7 @@ static tfcc_status unpack_prepare(tfcc_op_ctx *ctx) {
 
 static tfcc_status unpack_eval(tfcc_op_ctx *ctx) {
   const tfcc_tensor *in = ctx->in[0];
-  int32_t axis = tfcc_fb_i32(&ctx->node->options, 1, 0);
+  int32_t axis = ctx->node->opts.pack.axis;
   if (axis < 0) axis += in->rank;
   size_t inner = (size_t)tfcc_so_prod(in->dims, axis + 1, in->rank) * tfcc_dtype_size(in->dtype);
   void **ptrs = (void **)ctx->scratch;
