@@ -57,7 +57,7 @@ static tfcc_status setup(tfcc_op_ctx *ctx, tfcc_reduce_op op, reduce_setup *su) 
                 "%s: input rank %d unsupported", name, (int)in->rank);
 
   memset(su, 0, sizeof(*su));
-  su->keep_dims = ctx->node ? tfcc_fb_bool(&ctx->node->options, 0, false) : false;
+  su->keep_dims = ctx->node ? ctx->node->opts.reducer.keep_dims : false;
   su->n_axis = (int32_t)n_axis;
   tfcc_reduce_shape *s = &su->shape;
   s->rank = in->rank;
@@ -432,8 +432,8 @@ tfcc_status tfcc_arg_op_prepare(tfcc_op_ctx *ctx, bool is_max) {
                 "%s: output dtype %s, expected int32 or int64", name,
                 tfcc_dtype_name(out->dtype));
   /* ArgMaxOptions/ArgMinOptions.output_type (field 0) must agree with the output tensor. */
-  if (ctx->node && tfcc_fb_has(&ctx->node->options, 0)) {
-    int32_t ot = tfcc_fb_i8(&ctx->node->options, 0, 0);
+  if (ctx->node && ctx->node->opts.arg.has_type) {
+    int32_t ot = ctx->node->opts.arg.type;
     TFCC_OP_CHECK(ctx, ot == (int32_t)out->dtype, TFCC_ERR_DTYPE,
                   "%s: options output_type %s but output tensor is %s", name,
                   tfcc_dtype_name((tfcc_dtype)ot), tfcc_dtype_name(out->dtype));
