@@ -233,7 +233,7 @@ static void read_sequence_lstm(opt_rd *r, tfcc_sequence_lstm_options *o) {
   o->proj_clip = rd_f32(r, 2, "proj_clip", 0.f);
   o->time_major = rd_bool(r, 3, "time_major", false);
   o->asymmetric_quantize_inputs = rd_bool(r, 4, "asymmetric_quantize_inputs", false);
-  check_activation(r, o->activation);
+  /* the activation is the operator's check (it takes TfLiteFusedActivation's sigmoid, 6) */
 }
 
 static void read_kind(opt_rd *r, int32_t builtin, tfcc_op_options *o) {

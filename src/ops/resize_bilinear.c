@@ -24,8 +24,8 @@ static tfcc_status rb_init(tfcc_init_ctx *ctx) {
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory");
   const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, 0), *sz = tfcc_conv_ir_input(ctx, 1);
   const tfcc_ir_tensor *out = tfcc_conv_ir_output(ctx, 0);
-  const bool align = tfcc_fb_bool(&ctx->node->options, 2, false);
-  const bool half = tfcc_fb_bool(&ctx->node->options, 3, false);
+  const bool align = ctx->node->opts.resize.align_corners;
+  const bool half = ctx->node->opts.resize.half_pixel_centers;
   if (ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE && in && sz && out && sz->data &&
       !(align && half) && (in->dtype == TFCC_UINT8 || in->dtype == TFCC_INT8) &&
       in->quant.count >= 1 && out->quant.count >= 1 &&
@@ -45,8 +45,8 @@ static bool rb_xnn(const tfcc_op_ctx *ctx) {
 static tfcc_status rb_prepare(tfcc_op_ctx *ctx) {
   static const int ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16, -1};
   tfcc_status st =
-      tfcc_resize_prepare_common(ctx, OP, ok, tfcc_fb_bool(&ctx->node->options, 2, false),
-                                 tfcc_fb_bool(&ctx->node->options, 3, false));
+      tfcc_resize_prepare_common(ctx, OP, ok, ctx->node->opts.resize.align_corners,
+                                 ctx->node->opts.resize.half_pixel_centers);
   if (st) return st;
   ctx->scratch_bytes = 0;
   tfcc_resize_shape s;
@@ -59,8 +59,8 @@ static tfcc_status rb_prepare(tfcc_op_ctx *ctx) {
 static tfcc_status rb_eval(tfcc_op_ctx *ctx) {
   tfcc_resize_shape s;
   tfcc_resize_shape_of(ctx, &s);
-  const bool align = tfcc_fb_bool(&ctx->node->options, 2, false);
-  const bool half = tfcc_fb_bool(&ctx->node->options, 3, false);
+  const bool align = ctx->node->opts.resize.align_corners;
+  const bool half = ctx->node->opts.resize.half_pixel_centers;
   const void *in = ctx->in[0]->data;
   void *out = ctx->out[0]->data;
   if (rb_xnn(ctx)) {

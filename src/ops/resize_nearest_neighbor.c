@@ -1,5 +1,5 @@
-/* RESIZE_NEAREST_NEIGHBOR: inputs (input NHWC, size int32 [2] known);
- * ResizeNearestNeighborOptions fields 0 align_corners, 1 half_pixel_centers. */
+/* RESIZE_NEAREST_NEIGHBOR: inputs (input NHWC, size int32 [2] known); options align_corners,
+ * half_pixel_centers. */
 #include "ops/resize_common.h"
 #include "ops/shape_ops_util.h"
 
@@ -7,15 +7,15 @@
 
 static tfcc_status rn_prepare(tfcc_op_ctx *ctx) {
   static const int ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16, TFCC_INT32, -1};
-  return tfcc_resize_prepare_common(ctx, OP, ok, tfcc_fb_bool(&ctx->node->options, 0, false),
-                                    tfcc_fb_bool(&ctx->node->options, 1, false));
+  return tfcc_resize_prepare_common(ctx, OP, ok, ctx->node->opts.resize.align_corners,
+                                    ctx->node->opts.resize.half_pixel_centers);
 }
 
 static tfcc_status rn_eval(tfcc_op_ctx *ctx) {
   tfcc_resize_shape s;
   tfcc_resize_shape_of(ctx, &s);
-  tfcc_ref_resize_nearest(&s, tfcc_fb_bool(&ctx->node->options, 0, false),
-                          tfcc_fb_bool(&ctx->node->options, 1, false),
+  tfcc_ref_resize_nearest(&s, ctx->node->opts.resize.align_corners,
+                          ctx->node->opts.resize.half_pixel_centers,
                           tfcc_dtype_size(ctx->in[0]->dtype), ctx->in[0]->data, ctx->out[0]->data);
   return TFCC_OK;
 }

@@ -72,11 +72,11 @@ static tfcc_status setup(tfcc_op_ctx *ctx, lstm_setup *su) {
          (int)ctx->n_out);
   const tfcc_tensor *x = ctx->in[IN_X];
   CHECK_(x, TFCC_ERR_INVALID_MODEL, "input 0 is required");
-  const tfcc_fb_table *opt = ctx->node ? &ctx->node->options : NULL;
-  su->activation = opt ? tfcc_fb_u8(opt, 0, 0) : 0;
-  su->cell_clip = opt ? tfcc_fb_f32(opt, 1, 0.f) : 0.f;
-  su->proj_clip = opt ? tfcc_fb_f32(opt, 2, 0.f) : 0.f;
-  su->s.time_major = opt ? tfcc_fb_bool(opt, 3, false) : false;
+  const tfcc_sequence_lstm_options *opt = ctx->node ? &ctx->node->opts.lstm : NULL;
+  su->activation = opt ? opt->activation : 0;
+  su->cell_clip = opt ? opt->cell_clip : 0.f;
+  su->proj_clip = opt ? opt->proj_clip : 0.f;
+  su->s.time_major = opt ? opt->time_major : false;
   CHECK_(su->cell_clip >= 0.f && su->proj_clip >= 0.f, TFCC_ERR_INVALID_MODEL,
          "cell_clip %g and proj_clip %g must be >= 0", (double)su->cell_clip, (double)su->proj_clip);
   CHECK_(su->activation <= 4 || su->activation == 6, TFCC_ERR_UNSUPPORTED,
@@ -384,7 +384,7 @@ static tfcc_status prepare(tfcc_op_ctx *ctx) {
 static tfcc_lstm_shape run_shape(const tfcc_op_ctx *ctx, int32_t ni, int32_t nc, int32_t no) {
   const tfcc_tensor *x = ctx->in[IN_X];
   tfcc_lstm_shape s;
-  s.time_major = ctx->node ? tfcc_fb_bool(&ctx->node->options, 3, false) : false;
+  s.time_major = ctx->node ? ctx->node->opts.lstm.time_major : false;
   s.n_batch = s.time_major ? x->dims[1] : x->dims[0];
   s.n_time = s.time_major ? x->dims[0] : x->dims[1];
   s.n_input = ni;
