@@ -105,14 +105,6 @@ typedef struct tfcc_ir_node {
   const struct tfcc_op_def *op; /* NULL: unsupported */
   void *params;                 /* operator-owned, from op->init */
   bool removed;                 /* dropped by a graph pass */
-  /* Overrides set by graph passes (src/graph/passes/); all zero = as the file says. */
-  bool has_fused_activation;    /* fused_activation replaces the options' activation */
-  int8_t fused_activation;      /* TFCC_ACT_* (NONE, RELU, RELU_N1_TO_1, RELU6) */
-  bool has_explicit_pad;        /* conv: explicit_pad replaces the options' padding */
-  int32_t explicit_pad[4];      /* top, bottom, left, right */
-  int8_t inner_activation;      /* fused internal ops: the first (absorbed) op's TFCC_ACT_* */
-  bool has_residual;            /* CONV_2D: inputs[3] is added before the activation
-                                   (fuse_residual_add); a file's 4-input CONV_2D is an error */
 } tfcc_ir_node;
 
 typedef struct tfcc_ir_subgraph {

@@ -148,7 +148,6 @@ tfcc_status tfcc_arith_init(tfcc_init_ctx *ctx, tfcc_arith_kind kind) {
     o->activation = node->opts.arith.activation;
     o->pot_scale_int16 = node->opts.arith.pot_scale_int16;
   }
-  o->activation = tfcc_node_fused_activation(node, o->activation);
   if (o->activation < TFCC_ACT_NONE || o->activation > TFCC_ACT_RELU6) {
     int a = o->activation;
     free(o);

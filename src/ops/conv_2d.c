@@ -3,6 +3,7 @@
  * Grouped convolution when input channels = k * filter input channels (TFLite >= 2.9). */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kernels/f32-conv-direct/direct_conv.h"
 #include "kernels/f32-gemm/conv.h"
@@ -68,7 +69,7 @@ static tfcc_status conv_f32_wino_init(const tfcc_init_ctx *ctx, conv_params *p) 
       (b && b->data_bytes < (size_t)g.out_c * sizeof(float)))
     return TFCC_OK;
   tfcc_err e = {0};
-  if (!tfcc_f32_wino_fits(&g) || tfcc_conv_window(ctx->node, p->o.padding, &g, &e) != TFCC_OK)
+  if (!tfcc_f32_wino_fits(&g) || tfcc_conv_window(&p->o, &g, &e) != TFCC_OK)
     return TFCC_OK;
   const int m = tfcc_f32_wino_choose(&g);
   if (m && tfcc_f32_wino_pack(tfcc_f32_wino_select(ctx->isa), ctx->ks->f32_gemm, m,
@@ -87,9 +88,10 @@ static tfcc_status conv_init(tfcc_init_ctx *ctx) {
   p->o.padding = o->padding;
   p->o.stride_w = o->stride_w;
   p->o.stride_h = o->stride_h;
-  p->o.act = tfcc_node_fused_activation(ctx->node, o->activation);
+  p->o.act = o->activation;
   p->o.dil_w = o->dilation_w;
   p->o.dil_h = o->dilation_h;
+  memcpy(p->o.pad, o->pad, sizeof p->o.pad);
   tfcc_status st = tfcc_window_opts_check(&p->o, ctx->err);
   if (st == TFCC_OK) st = tfcc_conv_init_quant(ctx, 0, 1, p->o.act, false, &p->q);
   if (st == TFCC_OK) st = conv_f32_wino_init(ctx, p);
@@ -137,7 +139,7 @@ static tfcc_status conv_geom(const tfcc_op_ctx *ctx, tfcc_conv_geom *g) {
   g->stride_w = p->o.stride_w;
   g->dil_h = p->o.dil_h;
   g->dil_w = p->o.dil_w;
-  tfcc_status st = tfcc_conv_window(ctx->node, p->o.padding, g, ctx->err);
+  tfcc_status st = tfcc_conv_window(&p->o, g, ctx->err);
   if (st != TFCC_OK) return st;
   int64_t n;
   int32_t od[4] = {g->batches, g->out_h, g->out_w, g->out_c};
@@ -233,13 +235,13 @@ static void conv_q8_prepare(tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
 
 /* The residual tensor, or NULL (no residual, or not float32: prepare rejects it). */
 static const tfcc_tensor *conv_residual(const tfcc_op_ctx *ctx) {
-  return ctx->node && ctx->node->has_residual && ctx->n_in > 3 ? ctx->in[3] : NULL;
+  return ctx->node && ctx->node->opts.conv.residual && ctx->n_in > 3 ? ctx->in[3] : NULL;
 }
 
 /* A 4th input only where the pass put it (a file's 4-input CONV_2D is an error, as in
  * TFLite); the residual is float32 of the output's shape. */
 static tfcc_status conv_residual_check(const tfcc_op_ctx *ctx, const int32_t od[4]) {
-  const bool residual = ctx->node && ctx->node->has_residual;
+  const bool residual = ctx->node && ctx->node->opts.conv.residual;
   if (ctx->n_in > (residual ? 4 : 3))
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "CONV_2D has %d inputs, expected 2 or 3",
                         (int)ctx->n_in);

@@ -42,10 +42,11 @@ int32_t tfcc_conv_pad(int32_t stride, int32_t dilation, int32_t in, int32_t filt
   return p > INT32_MAX ? INT32_MAX : (int32_t)p;
 }
 
-tfcc_status tfcc_conv_window(const tfcc_ir_node *node, int32_t padding, struct tfcc_conv_geom *g,
+tfcc_status tfcc_conv_window(const tfcc_window_opts *o, struct tfcc_conv_geom *g,
                              tfcc_err *err) {
-  if (node && node->has_explicit_pad) {
-    const int32_t *p = node->explicit_pad;
+  const int32_t padding = o->padding;
+  if (padding == TFCC_PAD_EXPLICIT) {
+    const int32_t *p = o->pad;
     int64_t ih = (int64_t)g->in_h + p[0] + p[1], iw = (int64_t)g->in_w + p[2] + p[3];
     if (ih > INT32_MAX || iw > INT32_MAX)
       return tfcc_err_set(err, TFCC_ERR_SHAPE, "padded input too large");
@@ -264,7 +265,8 @@ tfcc_status tfcc_conv_check_types(const tfcc_tensor *in, const tfcc_tensor *filt
 }
 
 tfcc_status tfcc_window_opts_check(const tfcc_window_opts *o, tfcc_err *err) {
-  if (o->padding != TFCC_PAD_SAME && o->padding != TFCC_PAD_VALID)
+  if (o->padding != TFCC_PAD_SAME && o->padding != TFCC_PAD_VALID &&
+      o->padding != TFCC_PAD_EXPLICIT)
     return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "padding type %d unknown", (int)o->padding);
   if (o->stride_w <= 0 || o->stride_h <= 0)
     return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "strides %dx%d must be positive",

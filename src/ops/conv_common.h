@@ -21,10 +21,11 @@ tfcc_status tfcc_conv_out_size(int32_t padding, int32_t in, int32_t filter, int3
 int32_t tfcc_conv_pad(int32_t stride, int32_t dilation, int32_t in, int32_t filter, int32_t out);
 
 struct tfcc_conv_geom;
+struct tfcc_window_opts;
 /* Output size and leading padding of both spatial dimensions of g (from its input, filter,
- * stride and dilation), with the options' `padding`, or with the explicit padding a graph pass
- * set on the node (fused PAD: VALID over the padded input, pad_h/pad_w = top/left). */
-tfcc_status tfcc_conv_window(const tfcc_ir_node *node, int32_t padding, struct tfcc_conv_geom *g,
+ * stride and dilation), with the options' padding: SAME, VALID, or TFCC_PAD_EXPLICIT (a fused
+ * PAD: VALID over the input padded by o->pad, pad_h/pad_w = top/left). */
+tfcc_status tfcc_conv_window(const struct tfcc_window_opts *o, struct tfcc_conv_geom *g,
                              tfcc_err *err);
 
 /* Quantization of a node's tensors, read from the IR at init. */
@@ -109,9 +110,10 @@ tfcc_status tfcc_conv_check_types(const tfcc_tensor *in, const tfcc_tensor *filt
                                   const tfcc_tensor *bias, const tfcc_tensor *out,
                                   tfcc_err *err);
 
-/* Options common to the windowed ops (read from the node's options table at init). */
+/* Options common to the windowed ops (copied from the node's options at init). */
 typedef struct tfcc_window_opts {
   int32_t padding, stride_w, stride_h, dil_w, dil_h, act;
+  int32_t pad[4]; /* padding TFCC_PAD_EXPLICIT: top, bottom, left, right */
 } tfcc_window_opts;
 
 tfcc_status tfcc_window_opts_check(const tfcc_window_opts *o, tfcc_err *err);

@@ -3,6 +3,7 @@
  * fused_activation_function, dilation_w, dilation_h). As TFLite, the depth multiplier used
  * is output channels / input channels from the shapes (the option is not trusted). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "kernels/f32-dwconv/dwconv.h"
 #include "kernels/ref/depthwise_conv.h"
@@ -37,9 +38,10 @@ static tfcc_status dw_init(tfcc_init_ctx *ctx) {
   p->o.padding = o->padding;
   p->o.stride_w = o->stride_w;
   p->o.stride_h = o->stride_h;
-  p->o.act = tfcc_node_fused_activation(ctx->node, o->activation);
+  p->o.act = o->activation;
   p->o.dil_w = o->dilation_w;
   p->o.dil_h = o->dilation_h;
+  memcpy(p->o.pad, o->pad, sizeof p->o.pad);
   tfcc_status st = tfcc_window_opts_check(&p->o, ctx->err);
   if (st == TFCC_OK) st = tfcc_conv_init_quant(ctx, 0, 1, p->o.act, false, &p->q);
   if (st != TFCC_OK) {
@@ -84,7 +86,7 @@ static tfcc_status dw_geom(const tfcc_op_ctx *ctx, tfcc_conv_geom *g) {
   g->stride_w = p->o.stride_w;
   g->dil_h = p->o.dil_h;
   g->dil_w = p->o.dil_w;
-  tfcc_status st = tfcc_conv_window(ctx->node, p->o.padding, g, ctx->err);
+  tfcc_status st = tfcc_conv_window(&p->o, g, ctx->err);
   if (st != TFCC_OK) return st;
   int64_t n;
   int32_t od[4] = {g->batches, g->out_h, g->out_w, g->out_c};

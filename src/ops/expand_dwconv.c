@@ -1,12 +1,13 @@
 /* EXPAND_DEPTHWISE_CONV_2D (tfcc-internal, made by the pass fuse_expand_dwconv): a float32 1x1
  * stride-1 CONV_2D followed by the DEPTHWISE_CONV_2D that is its only reader, in one node.
  * Inputs: 0 x NHWC [B,H,W,Cin], 1 expand filter [C,1,1,Cin], 2 expand bias [C] (optional),
- * 3 depthwise filter [1,KH,KW,C], 4 depthwise bias [C] (optional). Options: the depthwise's
- * DepthwiseConv2DOptions (padding, strides, activation, dilation) and its overrides (explicit
- * padding, fused activation); the expand's activation in node->inner_activation.
+ * 3 depthwise filter [1,KH,KW,C], 4 depthwise bias [C] (optional). Options
+ * (tfcc_expand_dwconv_options): the depthwise's (padding, explicit padding, strides,
+ * activation, dilation) and the expand's activation.
  * Kernels are chosen and the expand filter packed at init; eval streams output rows through
  * tfcc_f32_expand_dw_run (src/kernels/f32-expand-dw/), so the expanded tensor never exists. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "kernels/f32-expand-dw/expand_dw.h"
 #include "kernels/ref/quant_util.h"
@@ -59,14 +60,15 @@ static tfcc_status xdw_init(tfcc_init_ctx *ctx) {
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "EXPAND_DEPTHWISE_CONV_2D weights truncated");
   xdw_params *p = calloc(1, sizeof(*p));
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for EXPAND_DEPTHWISE_CONV_2D");
-  const tfcc_depthwise_options *o = &n->opts.depthwise;
+  const tfcc_depthwise_options *o = &n->opts.expand_dwconv.dw;
   p->o.padding = o->padding;
   p->o.stride_w = o->stride_w;
   p->o.stride_h = o->stride_h;
-  p->o.act = tfcc_node_fused_activation(n, o->activation);
+  p->o.act = o->activation;
   p->o.dil_w = o->dilation_w;
   p->o.dil_h = o->dilation_h;
-  p->expand_act = n->inner_activation;
+  memcpy(p->o.pad, o->pad, sizeof p->o.pad);
+  p->expand_act = n->opts.expand_dwconv.expand_activation;
   p->c = c;
   p->cin = cin;
   p->kh = f2->dims[1];
@@ -110,7 +112,7 @@ static tfcc_status xdw_geom(const tfcc_op_ctx *ctx, tfcc_conv_geom *g) {
   g->stride_w = p->o.stride_w;
   g->dil_h = p->o.dil_h;
   g->dil_w = p->o.dil_w;
-  tfcc_status st = tfcc_conv_window(ctx->node, p->o.padding, g, ctx->err);
+  tfcc_status st = tfcc_conv_window(&p->o, g, ctx->err);
   if (st != TFCC_OK) return st;
   int64_t n;
   int32_t od[4] = {g->batches, g->out_h, g->out_w, g->out_c};

@@ -80,7 +80,7 @@ static tfcc_status fc_init(tfcc_init_ctx *ctx) {
   tfcc_q8_fast_init(&p->q8);
   tfcc_bf16_fast_init(&p->bf16, ctx->precision);
   const tfcc_fully_connected_options *o = &ctx->node->opts.fc;
-  p->act = tfcc_node_fused_activation(ctx->node, o->activation);
+  p->act = o->activation;
   int32_t wf = o->weights_format;
   p->keep_num_dims = o->keep_num_dims;
   tfcc_status st = tfcc_conv_check_act(p->act, ctx->err);

@@ -101,11 +101,6 @@ const tfcc_op_def *tfcc_op_lookup(int32_t builtin);
  * NULL. Kept apart from tfcc_op_lookup so that a model file cannot name one. */
 const tfcc_op_def *tfcc_op_internal(int32_t code);
 
-/* Fused activation of a node: a graph pass's override, else the value from its options. */
-static inline int32_t tfcc_node_fused_activation(const tfcc_ir_node *node, int32_t options_value) {
-  return node && node->has_fused_activation ? node->fused_activation : options_value;
-}
-
 /* Convenience for operator code. */
 static inline int64_t tfcc_tensor_elements(const tfcc_tensor *t) {
   int64_t n = 1;

@@ -33,7 +33,7 @@ tfcc_status tfcc_pool_init(tfcc_init_ctx *ctx, tfcc_pool_kind kind) {
   p->stride_h = po->stride_h;
   p->filter_w = po->filter_w;
   p->filter_h = po->filter_h;
-  p->act = tfcc_node_fused_activation(ctx->node, po->activation);
+  p->act = po->activation;
   tfcc_window_opts o = {p->padding, p->stride_w, p->stride_h, 1, 1, p->act};
   tfcc_status st = tfcc_window_opts_check(&o, ctx->err);
   if (st == TFCC_OK && (p->filter_w <= 0 || p->filter_h <= 0))

@@ -60,7 +60,7 @@ static int check_conv(tfcc_dtype dt, int32_t act_op, bool t_is_output, bool requ
   int live = a.n_live;
   ptu_eval(&a, in, out_on);
   if (live == 1) {
-    CHECK(a.sg->nodes[0].has_fused_activation);
+    CHECK(tfcc_pass_activation(&a.sg->nodes[0]) > 0); /* RELU, RELU6 or RELU_N1_TO_1 */
     CHECK(a.sg->nodes[0].outputs[0] == Y);
   }
   ptu_end(&a);

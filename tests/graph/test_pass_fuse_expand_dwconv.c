@@ -129,7 +129,8 @@ static int check(int kase, uint32_t disabled) {
     if (!a.sg->nodes[i].removed && a.sg->nodes[i].builtin == TFCC_OP_EXPAND_DEPTHWISE_CONV_2D) {
       fused++;
       CHECK(a.sg->nodes[i].n_inputs == 5 && a.sg->nodes[i].inputs[0] == 0 &&
-            a.sg->nodes[i].inner_activation == TFCC_ACT_RELU6);
+            a.sg->nodes[i].opts.kind == TFCC_OPTIONS_EXPAND_DWCONV &&
+            a.sg->nodes[i].opts.expand_dwconv.expand_activation == TFCC_ACT_RELU6);
     }
   ptu_eval(&a, in, (void *[]){on[0], on[1]});
   const size_t arena_on = a.arena_bytes;

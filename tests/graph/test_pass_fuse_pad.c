@@ -17,6 +17,11 @@ enum { CASE_CONV, CASE_DW, CASE_CONV_SAME, CASE_PAD_CHANNELS, CASE_PADV2_ZERO, C
 
 /* x [1,6,5,3] -> PAD -> p -> conv (3x3, 3 channels out) -> y. Tensors: 0 x, 1 pads, 2 p, 3 w,
  * 4 b, 5 y, 6 padv2 value. Returns y's element count. */
+/* The padding in a CONV_2D's or DEPTHWISE_CONV_2D's options. */
+static int32_t padding_of_node(const tfcc_ir_node *n) {
+  return n->opts.kind == TFCC_OPTIONS_CONV_2D ? n->opts.conv.padding : n->opts.depthwise.padding;
+}
+
 static int build(ptu *p, int kase, tfcc_dtype dt) {
   static const int32_t XD[4] = {1, 6, 5, 3};
   int32_t pads[8] = {0, 0, 1, 2, 2, 0, 0, 0};
@@ -108,7 +113,7 @@ static int check(int kase, tfcc_dtype dt, uint32_t disabled) {
   int n = build(&a, kase, dt);
   ptu_passes(&a, disabled);
   int live = a.n_live;
-  if (live == 1) CHECK(a.sg->nodes[1].has_explicit_pad && a.sg->nodes[1].inputs[0] == 0);
+  if (live == 1) CHECK(padding_of_node(&a.sg->nodes[1]) == TFCC_PAD_EXPLICIT && a.sg->nodes[1].inputs[0] == 0);
   ptu_eval(&a, in, (void *[]){on});
   ptu_end(&a);
   build(&b, kase, dt);

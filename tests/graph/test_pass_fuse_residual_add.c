@@ -125,7 +125,7 @@ static int check(const spec *s) {
   int fused = -1;
   for (int32_t i = 0; i < a.sg->n_nodes; i++) {
     const tfcc_ir_node *n = &a.sg->nodes[i];
-    if (n->removed || !n->has_residual) continue;
+    if (n->removed || n->opts.kind != TFCC_OPTIONS_CONV_2D || !n->opts.conv.residual) continue;
     CHECK(fused < 0);
     fused = i;
     CHECK(n->builtin == TFCC_OP_CONV_2D && n->n_inputs == 4 && n->outputs[0] == Y);

@@ -36,7 +36,7 @@ static bool weight_layout(const tfcc_ir_node *p, const tfcc_ir_tensor *w, wlayou
       return true;
     case TFCC_OP_FULLY_CONNECTED:
       if (w->rank != 2) return false;
-      if (tfcc_fb_table_present(&p->options) && tfcc_fb_i8(&p->options, 1, 0) != 0) return false;
+      if (p->opts.fc.weights_format != 0) return false;
       L->channels = w->dims[0];
       L->inner = L->n / L->channels;
       return true;
@@ -173,10 +173,7 @@ tfcc_status tfcc_pass_fold_batch_norm(tfcc_pass_ctx *ctx, int32_t *changed) {
     p->inputs[2] = bias_t;
     p->outputs[0] = cur;
     for (int32_t k = 0; k < n_chain; k++) sg->nodes[chain[k]].removed = true;
-    if (final_act != TFCC_ACT_NONE) {
-      p->has_fused_activation = true;
-      p->fused_activation = (int8_t)final_act;
-    }
+    if (final_act != TFCC_ACT_NONE) tfcc_pass_set_activation(p, final_act);
     (*changed)++;
   }
   return TFCC_OK;

@@ -1,7 +1,7 @@
 /* Pass fuse_activation (TFCC_PASS_FUSE_ACTIVATION): RELU, RELU6 and RELU_N1_TO_1 after a
  * CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, ADD, SUB, MUL, AVERAGE_POOL_2D or MAX_POOL_2D
- * become the producer's fused activation (node->fused_activation, read by the operator through
- * tfcc_node_fused_activation) and the activation node is removed. Conditions: the producer's
+ * become the producer's fused activation (the activation field of its options) and the
+ * activation node is removed. Conditions: the producer's
  * output has no other reader and is not a graph output; same dtype (float32 or a quantized
  * type) and identical quantization on both sides of the activation (then TFLite's quantized
  * RELU is exactly the clamp a fused activation applies); the producer's own activation is
@@ -53,8 +53,7 @@ tfcc_status tfcc_pass_fuse_activation(tfcc_pass_ctx *ctx, int32_t *changed) {
     if (cur < 0) continue; /* operator without a fused activation */
     int32_t fused = compose(cur, act);
     if (fused < 0) continue;
-    p->has_fused_activation = true;
-    p->fused_activation = (int8_t)fused;
+    tfcc_pass_set_activation(p, fused);
     p->outputs[0] = out;
     a->removed = true;
     (*changed)++;

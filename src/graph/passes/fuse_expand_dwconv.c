@@ -5,7 +5,7 @@
  * fuse_pad, dilation 1, depth multiplier 1, constant weights and bias) and is not a graph
  * output, becomes one EXPAND_DEPTHWISE_CONV_2D node (src/ops/expand_dwconv.c) in the
  * depthwise's place: inputs (x, expand filter, expand bias, depthwise filter, depthwise bias),
- * the depthwise's options and overrides, the expand's activation in inner_activation. The
+ * the depthwise's options and the expand's activation (tfcc_expand_dwconv_options). The
  * expanded tensor then has no reader or writer and leaves the memory plan. */
 #include "graph/passes/passes.h"
 #include "kernels/ref/quant_util.h"
@@ -27,15 +27,15 @@ static bool const_or_absent(const tfcc_ir_subgraph *sg, int32_t t, int64_t n) {
 /* The expand conv's filter channels (N), or -1 when the conv does not qualify. */
 static int32_t expand_channels(const tfcc_ir_subgraph *sg, const tfcc_ir_node *c) {
   if (c->builtin != TFCC_OP_CONV_2D || !c->op || c->n_inputs < 2 || c->n_outputs != 1) return -1;
-  if (c->has_explicit_pad || c->inputs[0] < 0 || c->inputs[1] < 0) return -1;
+  const tfcc_conv_options *o = &c->opts.conv;
+  if (o->padding == TFCC_PAD_EXPLICIT || c->inputs[0] < 0 || c->inputs[1] < 0) return -1;
   const tfcc_ir_tensor *x = &sg->tensors[c->inputs[0]], *f = &sg->tensors[c->inputs[1]];
   if (!is_f32_activation(x)) return -1;
   if (!tfcc_pass_is_const(sg, c->inputs[1], TFCC_FLOAT32) || f->quant.count != 0 || f->rank != 4 ||
       f->dims[1] != 1 || f->dims[2] != 1 || f->dims[0] <= 0 || f->dims[3] != x->dims[3])
     return -1;
   if (!const_or_absent(sg, c->n_inputs > 2 ? c->inputs[2] : -1, f->dims[0])) return -1;
-  const tfcc_fb_table *o = &c->options;
-  if (tfcc_fb_i32(o, 1, 0) != 1 || tfcc_fb_i32(o, 2, 0) != 1) return -1; /* stride 1 */
+  if (o->stride_w != 1 || o->stride_h != 1) return -1;
   const int32_t act = tfcc_pass_activation(c);
   if (act != TFCC_ACT_NONE && act != TFCC_ACT_RELU && act != TFCC_ACT_RELU6 &&
       act != TFCC_ACT_RELU_N1_TO_1)
@@ -54,11 +54,11 @@ static bool dw_qualifies(const tfcc_ir_subgraph *sg, const tfcc_ir_node *d, int3
     return false;
   if (y->dtype != TFCC_FLOAT32 || y->quant.count != 0) return false;
   if (!const_or_absent(sg, d->n_inputs > 2 ? d->inputs[2] : -1, ce)) return false;
-  const tfcc_fb_table *o = &d->options;
-  const int32_t pad = tfcc_fb_i8(o, 0, 0), sw = tfcc_fb_i32(o, 1, 0), sh = tfcc_fb_i32(o, 2, 0);
-  if (pad != 0 && pad != 1) return false;
+  const tfcc_depthwise_options *o = &d->opts.depthwise;
+  const int32_t pad = o->padding, sw = o->stride_w, sh = o->stride_h;
+  if (pad != TFCC_PAD_SAME && pad != TFCC_PAD_VALID && pad != TFCC_PAD_EXPLICIT) return false;
   if ((sw != 1 && sw != 2) || (sh != 1 && sh != 2)) return false;
-  if (tfcc_fb_i32(o, 5, 1) != 1 || tfcc_fb_i32(o, 6, 1) != 1) return false; /* dilation */
+  if (o->dilation_w != 1 || o->dilation_h != 1) return false;
   const int32_t act = tfcc_pass_activation(d);
   return act == TFCC_ACT_NONE || act == TFCC_ACT_RELU || act == TFCC_ACT_RELU6 ||
          act == TFCC_ACT_RELU_N1_TO_1;
@@ -70,7 +70,8 @@ tfcc_status tfcc_pass_fuse_expand_dwconv(tfcc_pass_ctx *ctx, int32_t *changed) {
   if (!op) return TFCC_OK;
   for (int32_t i = 0; i < sg->n_nodes; i++) {
     tfcc_ir_node *c = &sg->nodes[i];
-    if (c->removed || c->has_residual) continue; /* fuse_residual_add's: never */
+    if (c->removed) continue;
+    if (c->opts.kind == TFCC_OPTIONS_CONV_2D && c->opts.conv.residual) continue; /* never */
     const int32_t ce = expand_channels(sg, c);
     if (ce < 0) continue;
     const int32_t t = c->outputs[0];
@@ -89,7 +90,11 @@ tfcc_status tfcc_pass_fuse_expand_dwconv(tfcc_pass_ctx *ctx, int32_t *changed) {
     in[2] = c->n_inputs > 2 ? c->inputs[2] : -1;
     in[3] = d->inputs[1];
     in[4] = d->n_inputs > 2 ? d->inputs[2] : -1;
-    d->inner_activation = (int8_t)tfcc_pass_activation(c);
+    const tfcc_depthwise_options dw = d->opts.depthwise;
+    const int32_t expand_act = tfcc_pass_activation(c);
+    tfcc_options_default(&d->opts, TFCC_OPTIONS_EXPAND_DWCONV);
+    d->opts.expand_dwconv.dw = dw;
+    d->opts.expand_dwconv.expand_activation = expand_act;
     d->builtin = TFCC_OP_EXPAND_DEPTHWISE_CONV_2D;
     d->op = op;
     d->inputs = in;

@@ -1,7 +1,8 @@
 /* Pass fuse_pad (TFCC_PASS_FUSE_PAD): a PAD (or PADV2 whose constant value is the pad value
  * PAD would use) of a 4-D tensor on H and W only, with constant paddings, feeding a
  * CONV_2D or DEPTHWISE_CONV_2D with VALID padding, becomes the convolution's explicit padding
- * (node->explicit_pad, read through tfcc_conv_window) and the PAD node is removed.
+ * (options padding TFCC_PAD_EXPLICIT with pad[], read through tfcc_conv_window) and the PAD
+ * node is removed.
  * Positions in the padding are skipped by the kernels, which is the same as reading the pad
  * value: 0 for float, the zero point for quantized tensors (the PAD's input and output must then
  * have the same quantization, so that the conv's input offset is that zero point).
@@ -51,6 +52,17 @@ static bool pad_value_is_default(const tfcc_ir_subgraph *sg, const tfcc_ir_node 
   }
 }
 
+/* The padding fields of a CONV_2D's or DEPTHWISE_CONV_2D's options (NULL for other kinds). */
+static int32_t *padding_of(tfcc_ir_node *n, int32_t **pad) {
+  switch (n->opts.kind) {
+    case TFCC_OPTIONS_CONV_2D: *pad = n->opts.conv.pad; return &n->opts.conv.padding;
+    case TFCC_OPTIONS_DEPTHWISE_CONV_2D:
+      *pad = n->opts.depthwise.pad;
+      return &n->opts.depthwise.padding;
+    default: return NULL;
+  }
+}
+
 tfcc_status tfcc_pass_fuse_pad(tfcc_pass_ctx *ctx, int32_t *changed) {
   tfcc_ir_subgraph *sg = ctx->sg;
   for (int32_t i = 0; i < sg->n_nodes; i++) {
@@ -71,19 +83,19 @@ tfcc_status tfcc_pass_fuse_pad(tfcc_pass_ctx *ctx, int32_t *changed) {
     if (tfcc_pass_consumers(sg, tout, &ci) != 1 || ci <= i) continue;
     tfcc_ir_node *conv = &sg->nodes[ci];
     if (conv->builtin != TFCC_OP_CONV_2D && conv->builtin != TFCC_OP_DEPTHWISE_CONV_2D) continue;
-    if (conv->n_inputs < 2 || conv->inputs[0] != tout || conv->has_explicit_pad) continue;
-    if (!tfcc_fb_table_present(&conv->options) || tfcc_fb_i8(&conv->options, 0, 0) != 1 /* VALID */)
-      continue;
+    if (conv->n_inputs < 2 || conv->inputs[0] != tout) continue;
+    int32_t *explicit_pad, *padding = padding_of(conv, &explicit_pad);
+    if (!padding || *padding != TFCC_PAD_VALID) continue; /* not SAME, not padded already */
     /* A 1x1 filter over padding only sees pad values (bias-only border pixels), and the 1x1
      * GEMM path reads the input directly, assuming every output pixel maps into it: leave it. */
     if (conv->inputs[1] < 0) continue;
     const tfcc_ir_tensor *f = &sg->tensors[conv->inputs[1]];
     if (f->rank != 4 || (f->dims[1] == 1 && f->dims[2] == 1)) continue;
-    conv->has_explicit_pad = true;
-    conv->explicit_pad[0] = (int32_t)pads[2];
-    conv->explicit_pad[1] = (int32_t)pads[3];
-    conv->explicit_pad[2] = (int32_t)pads[4];
-    conv->explicit_pad[3] = (int32_t)pads[5];
+    *padding = TFCC_PAD_EXPLICIT;
+    explicit_pad[0] = (int32_t)pads[2];
+    explicit_pad[1] = (int32_t)pads[3];
+    explicit_pad[2] = (int32_t)pads[4];
+    explicit_pad[3] = (int32_t)pads[5];
     conv->inputs[0] = tin;
     pad->removed = true;
     (*changed)++;

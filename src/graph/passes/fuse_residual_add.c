@@ -2,7 +2,7 @@
  * same shape (no broadcasting), X = the output of a float32 CONV_2D with fused activation
  * NONE and R = a tensor available before that conv runs (an earlier node's output, a graph
  * input or a constant), becomes the conv's residual: the conv gets R as a 4th input
- * (inputs[3], node->has_residual), the ADD's fused activation and the ADD's output, and the
+ * (inputs[3], options conv.residual), the ADD's fused activation and the ADD's output, and the
  * ADD is removed. The conv then computes out = act((bias + sum_k) + R), the bits of the conv
  * followed by the ADD (ResNet-style blocks: the GEMM epilogue adds R while the tile is hot).
  * Conditions: X has no other reader and is not a graph output; X != R; the conv has its
@@ -33,7 +33,7 @@ static int32_t fusable_conv(const tfcc_ir_subgraph *sg, int32_t x, int32_t ai) {
   int32_t ci = tfcc_pass_producer(sg, x);
   if (ci < 0 || ci >= ai) return -1;
   const tfcc_ir_node *c = &sg->nodes[ci];
-  if (c->builtin != TFCC_OP_CONV_2D || !c->op || c->has_residual || c->n_outputs != 1 ||
+  if (c->builtin != TFCC_OP_CONV_2D || !c->op || c->opts.conv.residual || c->n_outputs != 1 ||
       c->outputs[0] != x || c->n_inputs < 2 || c->n_inputs > 3 || c->n_intermediates)
     return -1;
   if (tfcc_pass_activation(c) != TFCC_ACT_NONE) return -1;
@@ -90,9 +90,8 @@ tfcc_status tfcc_pass_fuse_residual_add(tfcc_pass_ctx *ctx, int32_t *changed) {
     inputs[3] = r;
     c->inputs = inputs;
     c->n_inputs = 4;
-    c->has_residual = true;
-    c->has_fused_activation = true;
-    c->fused_activation = (int8_t)act;
+    c->opts.conv.residual = true;
+    c->opts.conv.activation = act;
     c->outputs[0] = out;
     a->removed = true;
     (*changed)++;

@@ -61,26 +61,30 @@ void tfcc_pass_replace_input(tfcc_ir_subgraph *sg, int32_t from, int32_t to) {
   }
 }
 
-/* Options field holding the fused activation, per operator (schema order), or -1. */
-static int act_field(int32_t builtin) {
+/* The operators whose fused activation the passes may change. */
+static bool takes_activation(int32_t builtin) {
   switch (builtin) {
-    case TFCC_OP_CONV_2D: return 3;
-    case TFCC_OP_DEPTHWISE_CONV_2D: return 4;
-    case TFCC_OP_FULLY_CONNECTED: return 0;
+    case TFCC_OP_CONV_2D:
+    case TFCC_OP_DEPTHWISE_CONV_2D:
+    case TFCC_OP_FULLY_CONNECTED:
     case TFCC_OP_ADD:
     case TFCC_OP_SUB:
-    case TFCC_OP_MUL: return 0;
+    case TFCC_OP_MUL:
     case TFCC_OP_AVERAGE_POOL_2D:
-    case TFCC_OP_MAX_POOL_2D: return 5;
-    default: return -1;
+    case TFCC_OP_MAX_POOL_2D: return true;
+    default: return false;
   }
 }
 
 int32_t tfcc_pass_activation(const tfcc_ir_node *n) {
-  int f = act_field(n->builtin);
-  if (f < 0) return -1;
-  if (n->has_fused_activation) return n->fused_activation;
-  return tfcc_fb_table_present(&n->options) ? tfcc_fb_i8(&n->options, f, TFCC_ACT_NONE) : TFCC_ACT_NONE;
+  if (!takes_activation(n->builtin)) return -1;
+  const int32_t *a = tfcc_options_activation((tfcc_op_options *)&n->opts);
+  return a ? *a : -1;
+}
+
+void tfcc_pass_set_activation(tfcc_ir_node *n, int32_t act) {
+  int32_t *a = tfcc_options_activation(&n->opts);
+  if (a) *a = act;
 }
 
 bool tfcc_pass_is_const(const tfcc_ir_subgraph *sg, int32_t t, tfcc_dtype dt) {

@@ -27,8 +27,10 @@ bool tfcc_pass_is_graph_input(const tfcc_ir_subgraph *sg, int32_t t);
 bool tfcc_pass_same_quant(const tfcc_quant *a, const tfcc_quant *b);
 /* Makes every live node that reads `from` read `to` instead. */
 void tfcc_pass_replace_input(tfcc_ir_subgraph *sg, int32_t from, int32_t to);
-/* The node's fused activation (override, else its options), or -1 if the op has none. */
+/* The node's fused activation (from its options), or -1 if the passes leave the op's alone. */
 int32_t tfcc_pass_activation(const tfcc_ir_node *n);
+/* Sets the fused activation in the node's options (where tfcc_pass_activation is >= 0). */
+void tfcc_pass_set_activation(tfcc_ir_node *n, int32_t act);
 /* True if tensor t is a plain constant (data, not variable, not sparse) of dtype dt. */
 bool tfcc_pass_is_const(const tfcc_ir_subgraph *sg, int32_t t, tfcc_dtype dt);
 /* True if every graph input has a shape signature without dynamic (-1) dimensions: then
