@@ -75,14 +75,15 @@ tfcc_status tfl_read_operator(tfl_ctx *c, const tfcc_fb_table *t, int32_t ni, in
   if (st != TFCC_OK) return st;
 
   tfcc_fb_vec custom, mutating;
+  tfcc_fb_table options, options2;
   bool has_custom;
   uint64_t large_off, large_size;
   if ((st = tfcc_fbv_u8(t, TFL_OP_BUILTIN_OPTIONS_TYPE, 0, &node->options_type, c->err)) !=
           TFCC_OK ||
-      (st = tfcc_fbv_subtable(t, TFL_OP_BUILTIN_OPTIONS, &node->options, c->err)) != TFCC_OK ||
+      (st = tfcc_fbv_subtable(t, TFL_OP_BUILTIN_OPTIONS, &options, c->err)) != TFCC_OK ||
       (st = tfcc_fbv_u8(t, TFL_OP_BUILTIN_OPTIONS_2_TYPE, 0, &node->options2_type, c->err)) !=
           TFCC_OK ||
-      (st = tfcc_fbv_subtable(t, TFL_OP_BUILTIN_OPTIONS_2, &node->options2, c->err)) != TFCC_OK ||
+      (st = tfcc_fbv_subtable(t, TFL_OP_BUILTIN_OPTIONS_2, &options2, c->err)) != TFCC_OK ||
       (st = tfcc_fbv_vector(t, TFL_OP_CUSTOM_OPTIONS, 1, &custom, &has_custom, c->err)) !=
           TFCC_OK ||
       (st = tfcc_fbv_vector(t, TFL_OP_MUTATING_VARIABLE_INPUTS, 1, &mutating, NULL, c->err)) !=
@@ -93,11 +94,11 @@ tfcc_status tfl_read_operator(tfl_ctx *c, const tfcc_fb_table *t, int32_t ni, in
     return tfcc_err_prefix(c->err, "operator %d (%s)", (int)ni, name);
   /* A union value without its type (or a type without a value) reads as "no options", as
    * TFLite's builtin_options_as_X() does. */
-  if (node->options_type == 0) memset(&node->options, 0, sizeof node->options);
-  if (!node->options.buf) node->options_type = 0;
-  if (node->options2_type == 0) memset(&node->options2, 0, sizeof node->options2);
-  if (!node->options2.buf) node->options2_type = 0;
-  st = tfl_read_options(node->builtin, node->options_type, &node->options, &node->opts, c->err);
+  if (node->options_type == 0) memset(&options, 0, sizeof options);
+  if (!options.buf) node->options_type = 0;
+  if (node->options2_type == 0) memset(&options2, 0, sizeof options2);
+  if (!options2.buf) node->options2_type = 0;
+  st = tfl_read_options(node->builtin, node->options_type, &options, &node->opts, c->err);
   if (st != TFCC_OK) return tfcc_err_prefix(c->err, "operator %d (%s)", (int)ni, name);
   if (large_off > 1) {
     st = external_bytes(c, large_off, large_size, &node->custom_options,

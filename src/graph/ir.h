@@ -10,7 +10,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "format/fb.h"
 #include "graph/builtin_ops.h"
 #include "graph/op_options.h"
 #include "tfcc/tfcc.h"
@@ -94,12 +93,11 @@ typedef struct tfcc_ir_node {
   int32_t *inputs;          /* tensor indices; -1 = omitted optional input */
   int32_t *outputs;
   int32_t *intermediates;
-  uint8_t options_type;     /* BuiltinOptions union type */
-  tfcc_fb_table options;    /* builtin options table (buf == NULL if absent) */
-  uint8_t options2_type;    /* BuiltinOptions2 union type (newer ops) */
-  tfcc_fb_table options2;
-  tfcc_op_options opts;     /* typed options (graph/op_options.h), filled by the reader */
-  const uint8_t *custom_options;
+  uint8_t options_type;     /* BuiltinOptions union type in the file (0: none) */
+  uint8_t options2_type;    /* BuiltinOptions2 union type (newer ops; none is read) */
+  tfcc_op_options opts;     /* typed options (graph/op_options.h): filled by the reader,
+                               edited by graph passes, read by operators */
+  const uint8_t *custom_options; /* custom operators' raw options (in the file), or NULL */
   size_t custom_options_len;
   /* Filled when the model is built, not by the reader: */
   const struct tfcc_op_def *op; /* NULL: unsupported */

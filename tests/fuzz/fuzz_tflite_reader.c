@@ -45,18 +45,14 @@ static void walk(const tfcc_graph *g) {
       for (int32_t k = 0; k < node->n_outputs; k++)
         if (node->outputs[k] < 0 || node->outputs[k] >= sg->n_tensors) abort();
       touch(node->custom_options, node->custom_options_len);
-      for (int f = 0; f < 12; f++) {
-        g_sink += (uint32_t)tfcc_fb_i32(&node->options, f, 0);
-        g_sink += (uint32_t)tfcc_fb_i64(&node->options, f, 0);
-        tfcc_fb_vec v;
-        if (tfcc_fb_vec_field(&node->options, f, 4, &v) && v.count)
-          g_sink += (uint32_t)tfcc_fb_vec_i32(&v, v.count - 1);
-        uint32_t len;
-        const char *str = tfcc_fb_string_field(&node->options, f, &len);
-        if (str) g_sink += (uint32_t)strlen(str) + len;
-        tfcc_fb_table sub = tfcc_fb_table_field(&node->options, f);
-        g_sink += (uint32_t)tfcc_fb_i32(&sub, 0, 0);
-      }
+      /* typed options (verified at load): the kind of the operator, arrays within bounds */
+      if (node->opts.kind != tfcc_options_kind_of(node->builtin)) abort();
+      if (node->opts.kind == TFCC_OPTIONS_RESHAPE)
+        for (uint32_t i = 0; i < node->opts.reshape.n_new_shape && i < TFCC_MAX_RANK; i++)
+          g_sink += (uint32_t)node->opts.reshape.new_shape[i];
+      if (node->opts.kind == TFCC_OPTIONS_SQUEEZE)
+        for (uint32_t i = 0; i < node->opts.squeeze.n_dims && i < TFCC_MAX_RANK; i++)
+          g_sink += (uint32_t)node->opts.squeeze.dims[i];
     }
   }
   for (int32_t i = 0; i < g->n_metadata; i++) touch(g->metadata[i].data, g->metadata[i].size);

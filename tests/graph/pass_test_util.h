@@ -91,7 +91,6 @@ static inline void ptu_node(ptu *p, int32_t i, int32_t builtin, int32_t n_in, co
   tfcc_fb_table t = {0};
   if (fields) t = tfb_build(p->opts[i], sizeof p->opts[i], fields, n_fields);
   tfcc_err err = {0};
-  n->options = t;
   tfcc_status st = tfl_read_options(builtin, opts_type, &t, &n->opts, &err);
   CHECKF(st == TFCC_OK, "node %d options: %s", (int)i, err.msg);
   n->op = tfcc_op_lookup(builtin);

@@ -23,7 +23,6 @@
  * (buf NULL) gives the defaults. Returns the reader's status (message in *err). */
 static inline tfcc_status oh_node_options(tfcc_ir_node *node, uint8_t type, tfcc_fb_table table,
                                           tfcc_err *err) {
-  node->options = table;
   return tfl_read_options(node->builtin, type, &table, &node->opts, err);
 }
 

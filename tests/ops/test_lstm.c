@@ -14,7 +14,6 @@
 
 /* The node's options from a hand-built options table, read as the model loader reads them. */
 static tfcc_status read_opts(tfcc_ir_node *node, uint8_t type, tfcc_fb_table t, tfcc_err *err) {
-  node->options = t;
   return tfl_read_options(node->builtin, type, &t, &node->opts, err);
 }
 

@@ -276,8 +276,8 @@ static void check_graph_sane(const tfcc_graph *g) {
         CHECK(node->inputs[k] >= -1 && node->inputs[k] < sg->n_tensors);
       for (int32_t k = 0; k < node->n_outputs; k++)
         CHECK(node->outputs[k] >= 0 && node->outputs[k] < sg->n_tensors);
-      /* options tables are readable without crashing, whatever their contents */
-      for (int fld = 0; fld < 8; fld++) (void)tfcc_fb_i32(&node->options, fld, 0);
+      /* every node's options are of its operator's kind (verified and filled at load) */
+      CHECK(node->opts.kind == tfcc_options_kind_of(node->builtin));
       if (node->custom_options_len)
         CHECK(node->custom_options >= g->file &&
               node->custom_options + node->custom_options_len <= g->file + g->file_size);
@@ -348,8 +348,9 @@ static void test_valid_tiny_model(void) {
     CHECK(sg->nodes[2].n_inputs == 2 && sg->nodes[2].inputs[1] == -1);
     CHECK(sg->nodes[2].custom_options_len == 3 && sg->nodes[2].custom_options[2] == 3);
     CHECK(sg->nodes[0].options_type == 11);
-    CHECK(tfcc_fb_i8(&sg->nodes[0].options, 0, 0) == 1);
-    CHECK(!tfcc_fb_table_present(&sg->nodes[1].options));
+    CHECK(sg->nodes[0].opts.kind == TFCC_OPTIONS_ARITH && sg->nodes[0].opts.arith.activation == 1);
+    CHECK(sg->nodes[0].opts.arith.pot_scale_int16); /* AddOptions default with a table */
+    CHECK(sg->nodes[1].opts.kind == TFCC_OPTIONS_GELU && !sg->nodes[1].opts.gelu.approximate);
     const tfcc_ir_tensor *t = sg->tensors;
     CHECK(strcmp(t[0].name, "in") == 0 && t[0].rank == 2 && t[0].dims[1] == 4);
     CHECK(t[0].has_signature && t[0].signature[0] == -1 && t[0].signature[1] == 4);
