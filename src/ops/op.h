@@ -3,7 +3,7 @@
  * Each operator lives in one file src/ops/<name>.c that defines one
  *     const tfcc_op_def tfcc_op_<name> = {...};
  * listed in src/ops/op_list.h. Its three steps:
- *   init     once per model: read the options table and constant inputs, compute what does
+ *   init     once per model: read the node's options and constant inputs, compute what does
  *            not depend on input shapes (fixed-point multipliers, prepacked weights) into
  *            *params. Optional.
  *   prepare  per session, each time input shapes change: check dtypes and shapes, set the
@@ -11,7 +11,14 @@
  *            except where tensor->known says the data is available (constant or folded).
  *   eval     compute. No allocation, no I/O, no logging. May return an error for
  *            data-dependent faults (e.g. an index out of range), as TFLite does.
- * Kernels proper (src/kernels/) see pointers, shapes and parameters only. */
+ * Kernels proper (src/kernels/) see pointers, shapes and parameters only.
+ *
+ * Options: an operator reads its options from the node's typed struct, never from the model
+ * file: ctx->node->opts.<kind> (graph/op_options.h), e.g. ctx->node->opts.conv.stride_w,
+ * ctx->node->opts.reshape.new_shape. The TFLite reader (src/format/tflite_options.c) fills it
+ * at load, verified and with the schema's defaults; graph passes may edit it (a fused
+ * activation, an explicit padding). An operator file includes nothing from src/format and
+ * calls no tfcc_fb_* function. A new options kind: see docs/format.md, "Operator options". */
 #ifndef TFCC_OPS_OP_H
 #define TFCC_OPS_OP_H
 
