@@ -222,7 +222,7 @@ tfcc_status tfcc_model_file_open(const char *path, bool immutable, unsigned flag
       st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory for a private copy of %zu bytes", f->size);
     } else {
       f->data = f->region;
-      st = read_copy(f, (flags & TFCC_MF_CHECKSUM) != 0, err);
+      st = read_copy(f, (flags & (TFCC_MF_CHECKSUM | TFCC_MF_CHECKSUM_COPY)) != 0, err);
       struct stat now;
       if (st == TFCC_OK && fstat(f->fd, &now) != 0)
         st = tfcc_err_set(err, TFCC_ERR_IO, "%s", strerror(errno));

@@ -32,6 +32,7 @@ typedef struct tfcc_model_file {
 #define TFCC_MF_POPULATE 1u /* mapped: prefault every page */
 #define TFCC_MF_CHECKSUM 2u /* compute checksum (for tfcc_model_file_recheck) */
 #define TFCC_MF_KEEP_FD 4u  /* leave fd open (for tfcc_model_file_recheck) */
+#define TFCC_MF_CHECKSUM_COPY 8u /* checksum only a private copy (a mapping is not rechecked) */
 
 /* Opens path and brings its bytes into *f: mapped if immutable (the caller says so, or the
  * file is found to be), else read into a private allocation. Errors: TFCC_ERR_IO (open, not a
