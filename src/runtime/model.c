@@ -261,8 +261,7 @@ tfcc_status tfcc_model_load_file(tfcc_runtime *rt, const char *path, const tfcc_
   /* A private copy unless the file is immutable: nothing the model touches may stay on a
    * mapping of a file that can be truncated (SIGBUS) or rewritten in place (docs/lifecycle.md). */
   tfcc_model_file f;
-  tfcc_status s = tfcc_model_file_open(path, tfcc_model_opts_file_immutable(opts), TFCC_MF_CHECKSUM_COPY | TFCC_MF_KEEP_FD,
-                                       &f, &err);
+  tfcc_status s = tfcc_model_file_open(path, tfcc_model_opts_file_immutable(opts), TFCC_MF_KEEP_FD, &f, &err);
   /* The copy must be one state of the file, not a mix of an old and a new one written while
    * it was read within one tick of the file's timestamps: read it again and compare. */
   if (s == TFCC_OK && !f.mapped) s = tfcc_model_file_recheck(&f, &err);

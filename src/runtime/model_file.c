@@ -10,8 +10,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-/* Read (and re-read) in steps that stay in L2 while the checksum runs over them; a multiple of
- * the checksum's 32-byte block. */
+/* Read and re-read in steps (the re-read's buffer stays in L2 while it is compared). */
 #define READ_STEP ((size_t)256 << 10)
 #define HUGE_PAGE ((size_t)2 << 20)
 #ifndef MADV_POPULATE_WRITE
@@ -21,41 +20,23 @@
 
 /* ---------------------------------------------------------------- checksum */
 
-/* Fast 64-bit content checksum (four independent lanes), computed in steps: csum_blocks takes
- * whole 32-byte blocks, csum_end the tail. Detects in-place rewrites; not cryptographic. */
-typedef struct csum {
-  uint64_t h[4];
-} csum;
-
-#define CSUM_K 0x9E3779B97F4A7C15ull
-
-static void csum_init(csum *c) {
-  for (int l = 0; l < 4; l++) c->h[l] = (uint64_t)l + 1;
-}
-
-static void csum_blocks(csum *c, const uint8_t *p, size_t n) {
-  for (size_t i = 0; i + 32 <= n; i += 32)
+/* Fast 64-bit content checksum of a mapping (four independent lanes); detects in-place
+ * rewrites of a file declared immutable between mapping and switching. Not cryptographic. */
+static uint64_t checksum(const uint8_t *p, size_t n) {
+  const uint64_t k = 0x9E3779B97F4A7C15ull;
+  uint64_t h[4] = {1, 2, 3, 4};
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32)
     for (int l = 0; l < 4; l++) {
       uint64_t v;
       memcpy(&v, p + i + 8 * (size_t)l, 8);
-      c->h[l] = (c->h[l] ^ v) * CSUM_K;
-      c->h[l] ^= c->h[l] >> 29;
+      h[l] = (h[l] ^ v) * k;
+      h[l] ^= h[l] >> 29;
     }
-}
-
-static uint64_t csum_end(const csum *c, const uint8_t *tail, size_t tail_n, uint64_t total) {
-  uint64_t r = total;
-  for (size_t i = 0; i < tail_n; i++) r = (r ^ tail[i]) * CSUM_K;
-  for (int l = 0; l < 4; l++) r = (r ^ c->h[l]) * CSUM_K, r ^= r >> 31;
+  uint64_t r = (uint64_t)n;
+  for (; i < n; i++) r = (r ^ p[i]) * k;
+  for (int l = 0; l < 4; l++) r = (r ^ h[l]) * k, r ^= r >> 31;
   return r;
-}
-
-static uint64_t csum_all(const uint8_t *p, size_t n) {
-  csum c;
-  csum_init(&c);
-  size_t whole = n & ~(size_t)31;
-  csum_blocks(&c, p, whole);
-  return csum_end(&c, p + whole, n - whole, n);
 }
 
 /* ---------------------------------------------------------------- helpers */
@@ -140,18 +121,14 @@ static ssize_t read_full(int fd, uint8_t *p, size_t n, off_t at, bool positioned
   return (ssize_t)got;
 }
 
-/* Reads the whole file (f->size bytes from offset 0) into f->region, checksumming each step
- * while it is in cache. */
-static tfcc_status read_copy(tfcc_model_file *f, bool sum, tfcc_err *err) {
+/* Reads the whole file (f->size bytes from offset 0) into f->region: one pass, no other copy. */
+static tfcc_status read_copy(tfcc_model_file *f, tfcc_err *err) {
   uint8_t *dst = (uint8_t *)f->data;
-  csum c;
-  csum_init(&c);
   size_t done = 0;
   while (done < f->size) {
     size_t step = f->size - done < READ_STEP ? f->size - done : READ_STEP;
     ssize_t r = read_full(f->fd, dst + done, step, 0, false);
     if (r < 0) return tfcc_err_set(err, TFCC_ERR_IO, "read failed after %zu of %zu bytes: %s", done, f->size, strerror(errno));
-    if (sum) csum_blocks(&c, dst + done, (size_t)r & ~(size_t)31);
     done += (size_t)r;
     if ((size_t)r < step)
       return tfcc_err_set(err, TFCC_ERR_INTEGRITY,
@@ -164,10 +141,6 @@ static tfcc_status read_copy(tfcc_model_file *f, bool sum, tfcc_err *err) {
   if (r > 0)
     return tfcc_err_set(err, TFCC_ERR_INTEGRITY,
                         "file grew while being read: more than the %zu bytes it had when opened" PUBLISH_HINT, f->size);
-  if (sum) {
-    size_t whole = f->size & ~(size_t)31;
-    f->checksum = csum_end(&c, dst + whole, f->size - whole, f->size);
-  }
   return TFCC_OK;
 }
 
@@ -213,7 +186,7 @@ tfcc_status tfcc_model_file_open(const char *path, bool immutable, unsigned flag
       f->data = map;
       f->mapped = true;
       f->why_mapped = why;
-      if (flags & TFCC_MF_CHECKSUM) f->checksum = csum_all(f->data, f->size);
+      if (flags & TFCC_MF_CHECKSUM) f->checksum = checksum(f->data, f->size);
     }
   } else {
     f->why_mapped = "";
@@ -222,7 +195,7 @@ tfcc_status tfcc_model_file_open(const char *path, bool immutable, unsigned flag
       st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory for a private copy of %zu bytes", f->size);
     } else {
       f->data = f->region;
-      st = read_copy(f, (flags & (TFCC_MF_CHECKSUM | TFCC_MF_CHECKSUM_COPY)) != 0, err);
+      st = read_copy(f, err);
       struct stat now;
       if (st == TFCC_OK && fstat(f->fd, &now) != 0)
         st = tfcc_err_set(err, TFCC_ERR_IO, "%s", strerror(errno));
@@ -242,42 +215,36 @@ tfcc_status tfcc_model_file_recheck(tfcc_model_file *f, tfcc_err *err) {
   struct stat now;
   if (f->fd < 0 || fstat(f->fd, &now) != 0 || !same_file_state(&f->st, &now))
     return changed_error(&f->st, f->fd < 0 ? &f->st : &now, "while being loaded", err);
-  uint64_t sum = 0;
   if (f->mapped) {
-    sum = csum_all(f->data, f->size);
-  } else {
-    /* The copy cannot change; the file can: read it again, in steps, through a small buffer. */
+    if (checksum(f->data, f->size) != f->checksum)
+      return tfcc_err_set(err, TFCC_ERR_INTEGRITY,
+                          "file content changed while being loaded (checksum differs)" PUBLISH_HINT);
+    return TFCC_OK;
+  }
+  {
+    /* The copy cannot change; the file can: read it again, in steps through a small buffer,
+     * and compare (memcmp: cheaper than checksumming both). */
     uint8_t *buf = malloc(READ_STEP);
     if (!buf) return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
-    csum c;
-    csum_init(&c);
     size_t done = 0;
     tfcc_status st = TFCC_OK;
     while (done < f->size && st == TFCC_OK) {
       size_t step = f->size - done < READ_STEP ? f->size - done : READ_STEP;
       ssize_t r = read_full(f->fd, buf, step, (off_t)done, true);
-      if (r != (ssize_t)step) {
+      if (r != (ssize_t)step)
         st = r < 0 ? tfcc_err_set(err, TFCC_ERR_IO, "read failed: %s", strerror(errno))
                    : tfcc_err_set(err, TFCC_ERR_INTEGRITY,
                                   "file changed while being loaded (%zu of %zu bytes left)" PUBLISH_HINT,
                                   done + (size_t)r, f->size);
-        break;
-      }
+      else if (memcmp(buf, f->data + done, step) != 0)
+        st = tfcc_err_set(err, TFCC_ERR_INTEGRITY,
+                          "file content changed while being loaded (bytes %zu..%zu differ)" PUBLISH_HINT, done,
+                          done + step);
       done += step;
-      if (done < f->size) {
-        csum_blocks(&c, buf, step);
-      } else {
-        size_t whole = step & ~(size_t)31;
-        csum_blocks(&c, buf, whole);
-        sum = csum_end(&c, buf + whole, step - whole, f->size);
-      }
     }
     free(buf);
-    if (st != TFCC_OK) return st;
+    return st;
   }
-  if (sum != f->checksum)
-    return tfcc_err_set(err, TFCC_ERR_INTEGRITY, "file content changed while being loaded (checksum differs)" PUBLISH_HINT);
-  return TFCC_OK;
 }
 
 void tfcc_model_file_close_fd(tfcc_model_file *f) {

@@ -26,13 +26,12 @@ typedef struct tfcc_model_file {
   const char *why_mapped; /* what said the file is immutable ("" when copied) */
   int fd;               /* open until tfcc_model_file_close_fd */
   struct stat st;       /* the file as it was read */
-  uint64_t checksum;    /* content checksum (with TFCC_MF_CHECKSUM) */
+  uint64_t checksum;    /* mapped, with TFCC_MF_CHECKSUM: content checksum */
 } tfcc_model_file;
 
 #define TFCC_MF_POPULATE 1u /* mapped: prefault every page */
-#define TFCC_MF_CHECKSUM 2u /* compute checksum (for tfcc_model_file_recheck) */
+#define TFCC_MF_CHECKSUM 2u /* mapped: checksum it (for tfcc_model_file_recheck) */
 #define TFCC_MF_KEEP_FD 4u  /* leave fd open (for tfcc_model_file_recheck) */
-#define TFCC_MF_CHECKSUM_COPY 8u /* checksum only a private copy (a mapping is not rechecked) */
 
 /* Opens path and brings its bytes into *f: mapped if immutable (the caller says so, or the
  * file is found to be), else read into a private allocation. Errors: TFCC_ERR_IO (open, not a
@@ -42,9 +41,9 @@ typedef struct tfcc_model_file {
 tfcc_status tfcc_model_file_open(const char *path, bool immutable, unsigned flags, tfcc_model_file *f,
                                  tfcc_err *err);
 
-/* After the content has been used: is the file still what was read? Same identity, size and
- * times (fstat), and the same content (checksum of the mapping, or of the file read again when
- * it was copied). Needs TFCC_MF_CHECKSUM | TFCC_MF_KEEP_FD. TFCC_ERR_INTEGRITY if not. */
+/* Is the file still what was read? Same identity, size and times (fstat), and the same
+ * content: a copy is compared with the file read again, a mapping's checksum computed again.
+ * Needs TFCC_MF_KEEP_FD (and TFCC_MF_CHECKSUM for a mapping). TFCC_ERR_INTEGRITY if not. */
 tfcc_status tfcc_model_file_recheck(tfcc_model_file *f, tfcc_err *err);
 
 void tfcc_model_file_close_fd(tfcc_model_file *f);
