@@ -269,6 +269,14 @@ typedef struct tfcc_model_options {
   int disable_winograd;           /* 1: float32 3x3 stride-1 CONV_2D stays on the im2col GEMM
                                      instead of Winograd (docs/kernels.md); 0 (default): Winograd
                                      where it is faster, unless env TFCC_WINOGRAD=off */
+  int file_immutable;             /* tfcc_model_load_file / tfcc_model_update_weights: 1 = the
+                                     operator guarantees the file is never truncated or rewritten
+                                     in place while loaded: it is mapped and used in place
+                                     (zero-copy). 0 (default): the file is read into private
+                                     memory, so that changing it in place cannot crash a run,
+                                     unless env TFCC_MODEL_FILES_IMMUTABLE=1 or the file is on a
+                                     file system that cannot be written (squashfs, erofs, ISO
+                                     9660) or is a sealed memfd (docs/lifecycle.md) */
 } tfcc_model_options;
 
 /* Graph passes run at load, in this order (docs/passes.md); set a bit in disabled_passes to
@@ -284,8 +292,11 @@ typedef struct tfcc_model_options {
 
 TFCC_API void tfcc_model_options_default(tfcc_model_options *opts);
 
-/* Loads a .tflite file by mmap (weights are used in place). opts may be NULL.
- * The model holds the mapping until its last reference is released.
+/* Loads a .tflite file. opts may be NULL. The file is read once into private memory (checked:
+ * a file that changes size while read fails with TFCC_ERR_INTEGRITY), so truncating or
+ * rewriting it later cannot affect the model; an immutable file (opts->file_immutable) is
+ * mapped and its weights used in place. The model holds the bytes until its last reference is
+ * released.
  * On failure *out is NULL and tfcc_last_error() names the cause. */
 TFCC_API tfcc_status tfcc_model_load_file(tfcc_runtime *rt, const char *path,
                                           const tfcc_model_options *opts, tfcc_model **out);
@@ -350,16 +361,19 @@ TFCC_API const char *tfcc_model_description(const tfcc_model *m);
 /* Replaces the weights (constant tensors, and everything operators precompute from them) of a
  * loaded model with those of another .tflite file of the same graph: same operators and
  * versions, same tensors with the same dtypes and shapes, same inputs and outputs (names and
- * quantization). The new file is mmap'ed (MAP_PRIVATE, prefaulted), verified, its operators
+ * quantization). The new file is read into private memory as tfcc_model_load_file reads it
+ * (mapped, prefaulted, when the model was loaded with file_immutable or the file is otherwise
+ * known to be immutable), verified, its operators
  * initialised (weights prepacked) here, on the caller's thread; then one atomic pointer store
  * publishes it. Runs in progress finish on the old weights; every run that starts afterwards
  * uses the new ones. The old weights are freed when their last run ends (this call waits up to
  * a second for that, so usually they are gone when it returns).
  *
- * Publish new files by writing a temporary file and rename(2)ing it over the old name: a file
- * truncated or rewritten in place while mapped may crash any mmap user. This call checks that
- * the file's size, times and content checksum did not change between mapping and switching
- * (TFCC_ERR_INTEGRITY otherwise). Graph changes need a new model: load it with
+ * Publish new files by writing a temporary file and rename(2)ing it over the old name. A file
+ * truncated or rewritten in place during the call is refused: this call checks that the file's
+ * size, times and content checksum did not change between reading and switching
+ * (TFCC_ERR_INTEGRITY otherwise); a file changed afterwards does not affect the model (unless
+ * it was declared immutable and mapped). Graph changes need a new model: load it with
  * tfcc_model_load_file, create sessions on it, and release the old model (the server's swap).
  *
  * Updates of one model are serialised. The model must not be released during the call.

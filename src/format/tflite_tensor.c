@@ -1,4 +1,5 @@
 /* TFLite loader: one tensor (shape, type, name, quantization, sparsity, signature, data). */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -61,6 +62,27 @@ static tfcc_status read_shape(tfl_ctx *c, const tfcc_fb_table *t, int32_t ti,
   return TFCC_OK;
 }
 
+/* Zero points a tensor of this type can hold: the values of its own type (a zero point is a
+ * stored value: the real number 0), int32 for wider or non-integer types. */
+static void zero_point_range(tfcc_dtype dt, int64_t *lo, int64_t *hi) {
+  switch (dt) {
+    case TFCC_UINT8: *lo = 0, *hi = UINT8_MAX; break;
+    case TFCC_INT8: *lo = INT8_MIN, *hi = INT8_MAX; break;
+    case TFCC_INT16: *lo = INT16_MIN, *hi = INT16_MAX; break;
+    case TFCC_UINT16: *lo = 0, *hi = UINT16_MAX; break;
+    case TFCC_INT4: *lo = -8, *hi = 7; break;
+    default: *lo = INT32_MIN, *hi = INT32_MAX; break;
+  }
+}
+
+static const char *scale_problem(float s) {
+  if (isnan(s)) return "not a number";
+  if (isinf(s)) return "infinite";
+  if (s == 0) return "zero";
+  if (s < 0) return "negative";
+  return "denormal";
+}
+
 static tfcc_status read_quant(tfl_ctx *c, const tfcc_fb_table *t, int32_t ti,
                               tfcc_ir_tensor *x) {
   tfcc_fb_table q;
@@ -111,11 +133,22 @@ static tfcc_status read_quant(tfl_ctx *c, const tfcc_fb_table *t, int32_t ti,
   st = tfl_alloc(c, scale.count, sizeof(int32_t), 4, (void **)&x->quant.zero_point,
                  "zero points");
   if (st != TFCC_OK) return st;
+  int64_t zlo, zhi;
+  zero_point_range(x->dtype, &zlo, &zhi);
   for (uint32_t i = 0; i < scale.count; i++) {
     int64_t z = tfcc_fb_vec_i64(&zp, zp.count == 1 ? 0 : i);
+    float s = tfcc_fb_vec_f32(&scale, i);
+    /* Every kernel divides by or takes the logarithm of the scale and converts the zero point
+     * to the stored type: one check here covers every operator. */
     if (z < INT32_MIN || z > INT32_MAX)
       return TENSOR_ERR(c, ti, x, "zero point %u is %lld, outside int32", i, (long long)z);
-    x->quant.scale[i] = tfcc_fb_vec_f32(&scale, i);
+    if (!isnormal(s) || s < 0)
+      return TENSOR_ERR(c, ti, x, "quantization scale %u is %g (%s); scales must be finite, positive and normal",
+                        i, (double)s, scale_problem(s));
+    if (z < zlo || z > zhi)
+      return TENSOR_ERR(c, ti, x, "quantization zero point %u is %lld, outside %s [%lld, %lld]", i, (long long)z,
+                        tfcc_dtype_name(x->dtype), (long long)zlo, (long long)zhi);
+    x->quant.scale[i] = s;
     x->quant.zero_point[i] = (int32_t)z;
   }
   return TFCC_OK;

@@ -1,14 +1,10 @@
-/* tfcc_model: load (mmap or caller buffer), verify, bind operators, run the graph passes
+/* tfcc_model: load (private copy or mapping of a file, or a caller buffer), verify, bind operators, run the graph passes
  * (src/graph/pass_manager.c), init operators, validate shapes once; then immutable and shared. */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "cpu/cpu_info.h"
 #include "format/tflite_reader.h"
@@ -16,6 +12,7 @@
 #include "kernels/bf16-gemm/gemm.h"
 #include "ops/op.h"
 #include "runtime/internal.h"
+#include "runtime/model_file.h"
 
 void tfcc_model_options_default(tfcc_model_options *o) {
   if (!o) return;
@@ -261,32 +258,16 @@ tfcc_status tfcc_model_load_file(tfcc_runtime *rt, const char *path, const tfcc_
   tfcc_err err = {0};
   if (!out || !path) return fail_create(tfcc_err_set(&err, TFCC_ERR_INVALID_ARG, "tfcc_model_load_file: path or out is NULL"), &err);
   *out = NULL;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return fail_create(tfcc_err_set(&err, TFCC_ERR_IO, "%s: %s", path, strerror(errno)), &err);
-  struct stat st;
-  if (fstat(fd, &st) != 0) {
-    tfcc_err_set(&err, TFCC_ERR_IO, "%s: %s", path, strerror(errno));
-    close(fd);
-    return fail_create(TFCC_ERR_IO, &err);
-  }
-  if (!S_ISREG(st.st_mode)) {
-    close(fd);
-    return fail_create(tfcc_err_set(&err, TFCC_ERR_IO, "%s: not a regular file", path), &err);
-  }
-  if (st.st_size < 8) {
-    close(fd);
-    return fail_create(tfcc_err_set(&err, TFCC_ERR_INVALID_MODEL, "%s: file is %lld bytes, too small for a TFLite model",
-                                    path, (long long)st.st_size), &err);
-  }
-  size_t size = (size_t)st.st_size;
-  /* Private read-only mapping: the pages are the file's until written (never), so weights are used
-   * in place. */
-  void *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-  close(fd);
-  if (map == MAP_FAILED)
-    return fail_create(tfcc_err_set(&err, TFCC_ERR_IO, "%s: mmap failed: %s", path, strerror(errno)), &err);
-  tfcc_status s = tfcc_model_build(rt, map, size, map, size, opts, out, &err);
+  /* A private copy unless the file is immutable: nothing the model touches may stay on a
+   * mapping of a file that can be truncated (SIGBUS) or rewritten in place (docs/lifecycle.md). */
+  tfcc_model_file f;
+  tfcc_status s = tfcc_model_file_open(path, tfcc_model_opts_file_immutable(opts), TFCC_MF_KEEP_FD, &f, &err);
+  /* The copy must be one state of the file, not a mix of an old and a new one written while
+   * it was read within one tick of the file's timestamps: read it again and compare. */
+  if (s == TFCC_OK && !f.mapped) s = tfcc_model_file_recheck(&f, &err);
+  if (s == TFCC_OK) tfcc_model_file_close_fd(&f);
+  else tfcc_model_file_release(&f);
+  if (s == TFCC_OK) s = tfcc_model_build(rt, f.data, f.size, f.region, f.region_size, opts, out, &err);
   if (s != TFCC_OK) {
     tfcc_err_prefix(&err, "%s", path);
     return fail_create(s, &err);

@@ -2,20 +2,17 @@
  * model's graph, publish it with one atomic store, retire the old one when its runs end. */
 #include "runtime/weights.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "format/tflite_reader.h"
 #include "graph/pass_manager.h"
 #include "ops/op.h"
 #include "runtime/internal.h"
+#include "runtime/model_file.h"
 
 #define HOT_UPDATE_BUDGET_MS 150.0
 /* How long an update waits for runs still using the old weights before leaving the freeing to
@@ -154,31 +151,6 @@ static tfcc_status check_signature(const tfcc_graph *old, const tfcc_graph *neu,
   return TFCC_OK;
 }
 
-/* ---------------------------------------------------------------- integrity */
-
-/* Fast 64-bit content checksum (four independent lanes); detects in-place rewrites. */
-static uint64_t checksum(const uint8_t *p, size_t n) {
-  const uint64_t k = 0x9E3779B97F4A7C15ull;
-  uint64_t h[4] = {1, 2, 3, 4};
-  size_t i = 0;
-  for (; i + 32 <= n; i += 32)
-    for (int l = 0; l < 4; l++) {
-      uint64_t v;
-      memcpy(&v, p + i + 8 * (size_t)l, 8);
-      h[l] = (h[l] ^ v) * k;
-      h[l] ^= h[l] >> 29;
-    }
-  uint64_t r = (uint64_t)n;
-  for (; i < n; i++) r = (r ^ p[i]) * k;
-  for (int l = 0; l < 4; l++) r = (r ^ h[l]) * k, r ^= r >> 31;
-  return r;
-}
-
-static bool same_file_state(const struct stat *a, const struct stat *b) {
-  return a->st_size == b->st_size && a->st_ino == b->st_ino && a->st_dev == b->st_dev &&
-         a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
-}
-
 /* ---------------------------------------------------------------- update */
 
 static tfcc_status fail(tfcc_err *err, tfcc_status st) {
@@ -292,52 +264,34 @@ tfcc_status tfcc_model_update_weights(tfcc_model *m, const char *path) {
   pthread_mutex_lock(&m->update_lock);
   tfcc_weights *w = NULL;
   tfcc_status st = update_begin(m, &w, &err);
-  int fd = -1;
-  struct stat st0, st1;
-  uint64_t sum0 = 0;
+  tfcc_model_file f = {.fd = -1};
   double map_ms = 0;
   if (st == TFCC_OK) {
-    fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0 || fstat(fd, &st0) != 0)
-      st = tfcc_err_set(&err, TFCC_ERR_IO, "%s", strerror(errno));
-    else if (!S_ISREG(st0.st_mode))
-      st = tfcc_err_set(&err, TFCC_ERR_IO, "not a regular file");
-    else if (st0.st_size < 8)
-      st = tfcc_err_set(&err, TFCC_ERR_INVALID_MODEL, "file is %lld bytes, too small for a TFLite model",
-                        (long long)st0.st_size);
+    /* Read as the model was loaded: a checked private copy (a file truncated or rewritten in
+     * place later cannot touch it), or a prefaulted mapping of an immutable file (the first run
+     * on the new weights takes no page faults either way). */
+    bool immutable = m->opts.file_immutable || tfcc_model_files_immutable_env();
+    st = tfcc_model_file_open(path, immutable, TFCC_MF_POPULATE | TFCC_MF_CHECKSUM | TFCC_MF_KEEP_FD, &f, &err);
   }
   if (st == TFCC_OK) {
-    size_t size = (size_t)st0.st_size;
-    /* Private, prefaulted: the first run on the new weights takes no page faults. */
-    void *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-    if (map == MAP_FAILED) {
-      st = tfcc_err_set(&err, TFCC_ERR_IO, "mmap failed: %s", strerror(errno));
-    } else {
-      w->mapping = map;
-      w->mapping_size = size;
-      sum0 = checksum(map, size);
-      map_ms = now_ms() - t0;
-      st = build_generation(m, w, map, size, &err);
-    }
+    w->mapping = f.region; /* the generation owns the bytes from here */
+    w->mapping_size = f.region_size;
+    map_ms = now_ms() - t0;
+    st = build_generation(m, w, f.data, f.size, &err);
   }
   double t_prepared = 0;
   if (st == TFCC_OK) {
     if (tfcc_weights_test_hook) tfcc_weights_test_hook(path);
-    /* The file must be what was verified: same inode, size and time, same content. */
-    if (fstat(fd, &st1) != 0 || !same_file_state(&st0, &st1))
-      st = tfcc_err_set(&err, TFCC_ERR_INTEGRITY,
-                        "file changed while being loaded (size %lld -> %lld bytes); publish new weights "
-                        "by writing a temporary file and renaming it over the old one",
-                        (long long)st0.st_size, (long long)st1.st_size);
-    else if (checksum(w->mapping, w->mapping_size) != sum0)
-      st = tfcc_err_set(&err, TFCC_ERR_INTEGRITY,
-                        "file content changed while being loaded (checksum differs); publish new weights "
-                        "by writing a temporary file and renaming it over the old one");
+    /* The file must still be what was verified: same inode, size and times, same content. A
+     * private copy is safe to use either way; an update from a file that changed meanwhile is
+     * refused because the caller meant its final content. */
+    st = tfcc_model_file_recheck(&f, &err);
     t_prepared = now_ms();
   }
-  if (fd >= 0) close(fd);
+  tfcc_model_file_close_fd(&f);
   if (st != TFCC_OK) {
     if (w) discard(m, w);
+    else tfcc_model_file_release(&f);
     pthread_mutex_unlock(&m->update_lock);
     tfcc_err_prefix(&err, "%s", path);
     tfcc_log(m->rt ? &m->rt->log : NULL, TFCC_LOG_ERROR, TFCC_TAG_MODEL_INVALID, "weight update rejected: %s", err.msg);

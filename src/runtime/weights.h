@@ -26,7 +26,7 @@ typedef struct tfcc_weights {
   uint64_t id;                /* 0: the weights the model was loaded with */
   tfcc_graph *graph;          /* graph holding this generation's constants and node params */
   tfcc_graph own_graph;       /* generations >= 1: read from their own file */
-  void *mapping;              /* mmap'ed file (path update) */
+  void *mapping;              /* file bytes, private copy or mapping (path update): munmap */
   size_t mapping_size;
   void *owned;                /* private copy (buffer update) */
   struct tfcc_weights *next;  /* all generations >= 1 of the model, newest first */

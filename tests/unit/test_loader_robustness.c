@@ -627,7 +627,9 @@ static void test_amplification(void) {
   ref(f, t, 0, vec_i32(f, 1, shape));
   size_t q = table(f, 7);
   ref(f, t, 4, q);
-  ref(f, q, 2, vec(f, K, 4, NULL));
+  size_t scales = vec(f, K, 4, NULL);
+  for (uint32_t i = 0; i < K; i++) put32(f->b, scales + 4 + 4 * (size_t)i, 0x3f800000u); /* 1.0f: valid */
+  ref(f, q, 2, scales);
   ref(f, q, 3, vec(f, K, 8, NULL));
   /* point the subgraph's tensors field at the new vector (forward offset) */
   size_t at = p.subgraph + 4;

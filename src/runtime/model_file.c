@@ -1,0 +1,260 @@
+/* Model file bytes: a checked read into private memory, or a mapping of an immutable file. */
+#include "runtime/model_file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+/* Read and re-read in steps (the re-read's buffer stays in L2 while it is compared). */
+#define READ_STEP ((size_t)256 << 10)
+#define HUGE_PAGE ((size_t)2 << 20)
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14; older kernels answer EINVAL and pages fault on first write */
+#endif
+#define PUBLISH_HINT "; publish model files by writing a temporary file and renaming it over the old one"
+
+/* ---------------------------------------------------------------- checksum */
+
+/* Fast 64-bit content checksum of a mapping (four independent lanes); detects in-place
+ * rewrites of a file declared immutable between mapping and switching. Not cryptographic. */
+static uint64_t checksum(const uint8_t *p, size_t n) {
+  const uint64_t k = 0x9E3779B97F4A7C15ull;
+  uint64_t h[4] = {1, 2, 3, 4};
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32)
+    for (int l = 0; l < 4; l++) {
+      uint64_t v;
+      memcpy(&v, p + i + 8 * (size_t)l, 8);
+      h[l] = (h[l] ^ v) * k;
+      h[l] ^= h[l] >> 29;
+    }
+  uint64_t r = (uint64_t)n;
+  for (; i < n; i++) r = (r ^ p[i]) * k;
+  for (int l = 0; l < 4; l++) r = (r ^ h[l]) * k, r ^= r >> 31;
+  return r;
+}
+
+/* ---------------------------------------------------------------- helpers */
+
+bool tfcc_model_files_immutable_env(void) {
+  const char *e = getenv("TFCC_MODEL_FILES_IMMUTABLE");
+  return e && (strcmp(e, "1") == 0 || strcmp(e, "on") == 0);
+}
+
+bool tfcc_model_opts_file_immutable(const tfcc_model_options *opts) {
+  size_t need = offsetof(tfcc_model_options, file_immutable) + sizeof opts->file_immutable;
+  if (opts && opts->struct_size >= need && opts->file_immutable) return true;
+  return tfcc_model_files_immutable_env();
+}
+
+/* What makes the open file immutable, or NULL. Not a read-only mount (ST_RDONLY): that is a
+ * read-only view of a file system another mount (the host, another container) may still
+ * rewrite in place. */
+static const char *immutable_reason(int fd) {
+#ifdef F_GET_SEALS
+  int seals = fcntl(fd, F_GET_SEALS);
+  if (seals >= 0 && (seals & F_SEAL_SHRINK) && (seals & F_SEAL_WRITE)) return "sealed memfd";
+#endif
+  struct statfs sfs;
+  if (fstatfs(fd, &sfs) != 0) return NULL;
+  switch ((uint32_t)sfs.f_type) {
+    case 0x73717368u: return "squashfs";
+    case 0xE0F5E1E2u: return "erofs";
+    case 0x9660u: return "iso9660";
+    case 0x28cd3d45u: return "cramfs";
+    case 0x7275u: return "romfs";
+    default: return NULL;
+  }
+}
+
+static bool same_file_state(const struct stat *a, const struct stat *b) {
+  return a->st_size == b->st_size && a->st_ino == b->st_ino && a->st_dev == b->st_dev &&
+         a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+         a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
+static size_t page_size(void) {
+  long p = sysconf(_SC_PAGESIZE);
+  return p > 0 ? (size_t)p : 4096;
+}
+
+/* Private anonymous memory for size bytes, whole huge pages where the size allows, populated
+ * in one call (out of memory is then a clean error, not the OOM killer later). */
+static void *private_alloc(size_t size, size_t *region_size) {
+  size_t pg = page_size();
+  size_t len = (size + pg - 1) / pg * pg;
+  if (len < size) return NULL;
+  size_t align = len >= HUGE_PAGE ? HUGE_PAGE : pg;
+  size_t over = len + align - pg;
+  if (over < len) return NULL;
+  uint8_t *raw = mmap(NULL, over, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) return NULL;
+  uint8_t *p = (uint8_t *)(((uintptr_t)raw + align - 1) & ~(uintptr_t)(align - 1));
+  if (p > raw) munmap(raw, (size_t)(p - raw));
+  if (raw + over > p + len) munmap(p + len, (size_t)(raw + over - (p + len)));
+#ifdef MADV_HUGEPAGE
+  if (align == HUGE_PAGE) (void)madvise(p, len, MADV_HUGEPAGE);
+#endif
+  if (madvise(p, len, MADV_POPULATE_WRITE) != 0 && errno == ENOMEM) {
+    munmap(p, len);
+    return NULL;
+  }
+  *region_size = len;
+  return p;
+}
+
+/* read() until n bytes or end of file; returns the count, or -1 with errno. */
+static ssize_t read_full(int fd, uint8_t *p, size_t n, off_t at, bool positioned) {
+  size_t got = 0;
+  while (got < n) {
+    ssize_t r = positioned ? pread(fd, p + got, n - got, at + (off_t)got) : read(fd, p + got, n - got);
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) return -1;
+    if (r == 0) break;
+    got += (size_t)r;
+  }
+  return (ssize_t)got;
+}
+
+/* Reads the whole file (f->size bytes from offset 0) into f->region: one pass, no other copy. */
+static tfcc_status read_copy(tfcc_model_file *f, tfcc_err *err) {
+  uint8_t *dst = (uint8_t *)f->data;
+  size_t done = 0;
+  while (done < f->size) {
+    size_t step = f->size - done < READ_STEP ? f->size - done : READ_STEP;
+    ssize_t r = read_full(f->fd, dst + done, step, 0, false);
+    if (r < 0) return tfcc_err_set(err, TFCC_ERR_IO, "read failed after %zu of %zu bytes: %s", done, f->size, strerror(errno));
+    done += (size_t)r;
+    if ((size_t)r < step)
+      return tfcc_err_set(err, TFCC_ERR_INTEGRITY,
+                          "file shrank while being read: %zu of %zu bytes, then end of file (truncated or "
+                          "rewritten in place)" PUBLISH_HINT,
+                          done, f->size);
+  }
+  uint8_t extra;
+  ssize_t r = read_full(f->fd, &extra, 1, 0, false);
+  if (r > 0)
+    return tfcc_err_set(err, TFCC_ERR_INTEGRITY,
+                        "file grew while being read: more than the %zu bytes it had when opened" PUBLISH_HINT, f->size);
+  return TFCC_OK;
+}
+
+static tfcc_status changed_error(const struct stat *a, const struct stat *b, const char *when, tfcc_err *err) {
+  if (a->st_size != b->st_size)
+    return tfcc_err_set(err, TFCC_ERR_INTEGRITY, "file changed %s (size %lld -> %lld bytes)" PUBLISH_HINT, when,
+                        (long long)a->st_size, (long long)b->st_size);
+  return tfcc_err_set(err, TFCC_ERR_INTEGRITY, "file changed %s (same size, %s differs)" PUBLISH_HINT, when,
+                      a->st_ino != b->st_ino || a->st_dev != b->st_dev ? "inode" : "modification time");
+}
+
+/* ---------------------------------------------------------------- open */
+
+tfcc_status tfcc_model_file_open(const char *path, bool immutable, unsigned flags, tfcc_model_file *f,
+                                 tfcc_err *err) {
+  memset(f, 0, sizeof *f);
+  f->fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (f->fd < 0) return tfcc_err_set(err, TFCC_ERR_IO, "%s", strerror(errno));
+  tfcc_status st = TFCC_OK;
+  if (fstat(f->fd, &f->st) != 0)
+    st = tfcc_err_set(err, TFCC_ERR_IO, "%s", strerror(errno));
+  else if (!S_ISREG(f->st.st_mode))
+    st = tfcc_err_set(err, TFCC_ERR_IO, "not a regular file");
+  else if (f->st.st_size < 8)
+    st = tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "file is %lld bytes, too small for a TFLite model",
+                      (long long)f->st.st_size);
+  else if ((unsigned long long)f->st.st_size > (unsigned long long)(SIZE_MAX / 2))
+    st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "file of %lld bytes is too large", (long long)f->st.st_size);
+  if (st != TFCC_OK) {
+    tfcc_model_file_release(f);
+    return st;
+  }
+  f->size = (size_t)f->st.st_size;
+  const char *why = immutable ? "declared immutable" : immutable_reason(f->fd);
+  if (why) {
+    /* Zero-copy: the file's pages are the model's bytes. */
+    void *map = mmap(NULL, f->size, PROT_READ, MAP_PRIVATE | ((flags & TFCC_MF_POPULATE) ? MAP_POPULATE : 0), f->fd, 0);
+    if (map == MAP_FAILED) {
+      st = tfcc_err_set(err, TFCC_ERR_IO, "mmap failed: %s", strerror(errno));
+    } else {
+      f->region = map;
+      f->region_size = f->size;
+      f->data = map;
+      f->mapped = true;
+      f->why_mapped = why;
+      if (flags & TFCC_MF_CHECKSUM) f->checksum = checksum(f->data, f->size);
+    }
+  } else {
+    f->why_mapped = "";
+    f->region = private_alloc(f->size, &f->region_size);
+    if (!f->region) {
+      st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory for a private copy of %zu bytes", f->size);
+    } else {
+      f->data = f->region;
+      st = read_copy(f, err);
+      struct stat now;
+      if (st == TFCC_OK && fstat(f->fd, &now) != 0)
+        st = tfcc_err_set(err, TFCC_ERR_IO, "%s", strerror(errno));
+      else if (st == TFCC_OK && !same_file_state(&f->st, &now))
+        st = changed_error(&f->st, &now, "while being read", err);
+    }
+  }
+  if (st != TFCC_OK) {
+    tfcc_model_file_release(f);
+    return st;
+  }
+  if (!(flags & TFCC_MF_KEEP_FD)) tfcc_model_file_close_fd(f);
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_model_file_recheck(tfcc_model_file *f, tfcc_err *err) {
+  struct stat now;
+  if (f->fd < 0 || fstat(f->fd, &now) != 0 || !same_file_state(&f->st, &now))
+    return changed_error(&f->st, f->fd < 0 ? &f->st : &now, "while being loaded", err);
+  if (f->mapped) {
+    if (checksum(f->data, f->size) != f->checksum)
+      return tfcc_err_set(err, TFCC_ERR_INTEGRITY,
+                          "file content changed while being loaded (checksum differs)" PUBLISH_HINT);
+    return TFCC_OK;
+  }
+  {
+    /* The copy cannot change; the file can: read it again, in steps through a small buffer,
+     * and compare (memcmp: cheaper than checksumming both). */
+    uint8_t *buf = malloc(READ_STEP);
+    if (!buf) return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
+    size_t done = 0;
+    tfcc_status st = TFCC_OK;
+    while (done < f->size && st == TFCC_OK) {
+      size_t step = f->size - done < READ_STEP ? f->size - done : READ_STEP;
+      ssize_t r = read_full(f->fd, buf, step, (off_t)done, true);
+      if (r != (ssize_t)step)
+        st = r < 0 ? tfcc_err_set(err, TFCC_ERR_IO, "read failed: %s", strerror(errno))
+                   : tfcc_err_set(err, TFCC_ERR_INTEGRITY,
+                                  "file changed while being loaded (%zu of %zu bytes left)" PUBLISH_HINT,
+                                  done + (size_t)r, f->size);
+      else if (memcmp(buf, f->data + done, step) != 0)
+        st = tfcc_err_set(err, TFCC_ERR_INTEGRITY,
+                          "file content changed while being loaded (bytes %zu..%zu differ)" PUBLISH_HINT, done,
+                          done + step);
+      done += step;
+    }
+    free(buf);
+    return st;
+  }
+}
+
+void tfcc_model_file_close_fd(tfcc_model_file *f) {
+  if (f->fd >= 0) close(f->fd);
+  f->fd = -1;
+}
+
+void tfcc_model_file_release(tfcc_model_file *f) {
+  tfcc_model_file_close_fd(f);
+  if (f->region) munmap(f->region, f->region_size);
+  f->region = NULL;
+  f->data = NULL;
+}

@@ -1,0 +1,58 @@
+/* The bytes of a model file, held for the life of a model or of a weights generation.
+ *
+ * A file that can change under us is read once into private memory (a checked read(): the
+ * size must not change while it is read), so that nothing the model later touches lies on a
+ * file mapping: truncating or rewriting the file in place can then never raise SIGBUS in a
+ * run. A file known to be immutable (tfcc_model_options.file_immutable, env
+ * TFCC_MODEL_FILES_IMMUTABLE=1, a file system that cannot be written, a sealed memfd) is mapped
+ * and used in place (zero-copy). docs/lifecycle.md says why. */
+#ifndef TFCC_RUNTIME_MODEL_FILE_H
+#define TFCC_RUNTIME_MODEL_FILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+#include "base/err.h"
+#include "tfcc/tfcc.h"
+
+typedef struct tfcc_model_file {
+  const uint8_t *data;  /* size bytes: the file's content */
+  size_t size;
+  void *region;         /* munmap(region, region_size) releases data (mapping or private copy) */
+  size_t region_size;
+  bool mapped;          /* data is a mapping of the (immutable) file itself */
+  const char *why_mapped; /* what said the file is immutable ("" when copied) */
+  int fd;               /* open until tfcc_model_file_close_fd */
+  struct stat st;       /* the file as it was read */
+  uint64_t checksum;    /* mapped, with TFCC_MF_CHECKSUM: content checksum */
+} tfcc_model_file;
+
+#define TFCC_MF_POPULATE 1u /* mapped: prefault every page */
+#define TFCC_MF_CHECKSUM 2u /* mapped: checksum it (for tfcc_model_file_recheck) */
+#define TFCC_MF_KEEP_FD 4u  /* leave fd open (for tfcc_model_file_recheck) */
+
+/* Opens path and brings its bytes into *f: mapped if immutable (the caller says so, or the
+ * file is found to be), else read into a private allocation. Errors: TFCC_ERR_IO (open, not a
+ * regular file, read, mmap), TFCC_ERR_INVALID_MODEL (too small), TFCC_ERR_NO_MEMORY,
+ * TFCC_ERR_INTEGRITY (the file changed size, identity or time while it was read). Messages do
+ * not name the path (callers prefix it). On failure *f holds nothing to release. */
+tfcc_status tfcc_model_file_open(const char *path, bool immutable, unsigned flags, tfcc_model_file *f,
+                                 tfcc_err *err);
+
+/* Is the file still what was read? Same identity, size and times (fstat), and the same
+ * content: a copy is compared with the file read again, a mapping's checksum computed again.
+ * Needs TFCC_MF_KEEP_FD (and TFCC_MF_CHECKSUM for a mapping). TFCC_ERR_INTEGRITY if not. */
+tfcc_status tfcc_model_file_recheck(tfcc_model_file *f, tfcc_err *err);
+
+void tfcc_model_file_close_fd(tfcc_model_file *f);
+/* Releases the bytes and the fd. */
+void tfcc_model_file_release(tfcc_model_file *f);
+
+/* env TFCC_MODEL_FILES_IMMUTABLE=1|on: every model file is treated as immutable (mapped). */
+bool tfcc_model_files_immutable_env(void);
+/* opts->file_immutable (read only if the caller's struct has the field), or the env. */
+bool tfcc_model_opts_file_immutable(const tfcc_model_options *opts);
+
+#endif
