@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "srv_http_check.h"
 #include "srv_log.h"
 #include "srv_metrics.h"
 #include "srv_server.h"
@@ -32,8 +33,12 @@ typedef struct conn_ctx {
   char *body; /* raw + pad: the binary tensors after the JSON header start 64-byte aligned */
   size_t pad;
   size_t len, cap;
+  size_t declared;   /* Content-Length; 0 if none (chunked) */
   int too_large;
   int answered;
+  int started;       /* the handler has seen this request's headers */
+  int bad_target;    /* 400 status from srv_http_check_target, 0 */
+  char bad_target_err[128];
   uint64_t start_ns;
   /* The access log line of the answer, written once the answer has been sent (completed()):
    * no write(2) between the run and the answer (a write to a pipe wakes its reader, which may
@@ -111,21 +116,61 @@ static int body_grow(conn_ctx *ctx, size_t cap) {
   return 0;
 }
 
+/* Called once the request line has arrived, with the target as received (before
+ * percent-decoding); the returned context is the request's *con_cls. */
+static void *uri_log(void *cls, const char *uri, struct MHD_Connection *c) {
+  (void)cls;
+  (void)c;
+  conn_ctx *ctx = calloc(1, sizeof *ctx);
+  if (!ctx) return NULL;
+  ctx->start_ns = srv_now_ns();
+  ctx->bad_target = srv_http_check_target(uri ? uri : "", ctx->bad_target_err, sizeof ctx->bad_target_err);
+  return ctx;
+}
+
+static enum MHD_Result check_header(void *cls, enum MHD_ValueKind kind, const char *key, size_t key_size,
+                                    const char *value, size_t value_size) {
+  (void)kind;
+  srv_http_check_header(cls, key, key_size, value, value_size);
+  return MHD_YES;
+}
+
+/* 400 (or 501) for what RFC 9112 forbids; 0 if the request is well framed. */
+static int check_framing(struct MHD_Connection *c, conn_ctx *ctx, const char *version, char *err, size_t n) {
+  if (ctx->bad_target) {
+    snprintf(err, n, "%s", ctx->bad_target_err);
+    return ctx->bad_target;
+  }
+  srv_http_check chk;
+  srv_http_check_init(&chk);
+  MHD_get_connection_values_n(c, MHD_HEADER_KIND, check_header, &chk);
+  return srv_http_check_finish(&chk, version, err, n);
+}
+
 static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                                const char *version, const char *upload_data, size_t *upload_data_size,
                                void **con_cls) {
-  (void)version;
   srv_server *s = cls;
   size_t max_body = (size_t)s->cfg.max_body_mb << 20;
   conn_ctx *ctx = *con_cls;
-  if (!ctx) {
-    ctx = calloc(1, sizeof *ctx);
+  if (!ctx || !ctx->started) {
+    if (!ctx) ctx = calloc(1, sizeof *ctx); /* uri_log had no memory */
     if (!ctx) return MHD_NO;
-    ctx->start_ns = srv_now_ns();
+    if (!ctx->start_ns) ctx->start_ns = srv_now_ns();
+    ctx->started = 1;
     const union MHD_ConnectionInfo *sc = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     ctx->cache = sc ? sc->socket_context : NULL;
     *con_cls = ctx;
     atomic_fetch_add(&s->in_flight, 1);
+    char why[300];
+    int bad = check_framing(c, ctx, version, why, sizeof why);
+    if (bad) {
+      srv_http_resp r;
+      srv_resp_init(&r);
+      srv_resp_error(&r, bad, "%s", why);
+      srv_resp_header(&r, MHD_HTTP_HEADER_CONNECTION, "close");
+      return send_resp(s, c, method, url, ctx, &r);
+    }
     /* Align the binary part (after Inference-Header-Content-Length bytes) to 64 bytes so
      * binary tensors can be run in place. */
     const char *ihl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Inference-Header-Content-Length");
@@ -208,9 +253,10 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls, enum 
   } else {
     free(ctx->raw);
   }
+  int counted = ctx->started;
   free(ctx);
   *con_cls = NULL;
-  atomic_fetch_sub(&s->in_flight, 1);
+  if (counted) atomic_fetch_sub(&s->in_flight, 1);
 }
 
 static void connection_event(void *cls, struct MHD_Connection *c, void **socket_context,
@@ -263,6 +309,7 @@ int srv_http_start(srv_server *s, char *err, size_t n) {
       flags, (uint16_t)s->cfg.port, NULL, NULL, handler, s, MHD_OPTION_SOCK_ADDR, sa,
       MHD_OPTION_CONNECTION_LIMIT, (unsigned)s->cfg.max_connections, MHD_OPTION_CONNECTION_TIMEOUT,
       (unsigned)s->cfg.read_timeout_s, MHD_OPTION_NOTIFY_COMPLETED, completed, s,
+      MHD_OPTION_URI_LOG_CALLBACK, uri_log, s,
       MHD_OPTION_NOTIFY_CONNECTION, connection_event, s,
       MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL, MHD_OPTION_LISTENING_ADDRESS_REUSE, 1u,
       MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024), MHD_OPTION_END);
