@@ -21,6 +21,7 @@
  * buffers, and RSS stays flat (connections x body size) instead of following malloc's
  * fragmentation of ~100 KiB-1 MiB chunks across arenas. */
 #define KEEP_BODY_MAX ((size_t)4 << 20)
+#define BODY_FIRST ((size_t)64 << 10) /* first body buffer when the connection has none cached */
 typedef struct conn_cache {
   char *raw;
   size_t size;
@@ -102,6 +103,7 @@ static int body_grow(conn_ctx *ctx, size_t cap) {
   if (!ctx->raw && ctx->cache && ctx->cache->raw && ctx->cache->size >= size) {
     p = ctx->cache->raw; /* the connection's previous body buffer */
     size = ctx->cache->size;
+    cap = size - ctx->pad - 1;
     ctx->cache->raw = NULL;
     ctx->cache->size = 0;
   } else if (posix_memalign(&p, 64, size) != 0) {
@@ -190,7 +192,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
         srv_resp_header(&r, MHD_HTTP_HEADER_CONNECTION, "close");
         return send_resp(s, c, method, url, ctx, &r);
       }
-      if (v > 0 && body_grow(ctx, (size_t)v) != 0) return MHD_NO;
+      ctx->declared = (size_t)v; /* buffers grow as the bytes arrive, not from this number */
     }
     return MHD_YES;
   }
@@ -206,8 +208,11 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
       return MHD_YES;
     }
     if (ctx->len + n > ctx->cap) {
-      size_t cap = ctx->cap ? ctx->cap : 4096;
-      while (cap < ctx->len + n) cap *= 2;
+      /* Double from 64 KiB as data arrives (never more than Content-Length): a client that
+       * only announces a large body makes the server allocate nothing. */
+      size_t want = ctx->len + n, cap = ctx->cap ? ctx->cap * 2 : BODY_FIRST;
+      if (cap < want) cap = want;
+      if (ctx->declared && cap > ctx->declared) cap = ctx->declared > want ? ctx->declared : want;
       if (body_grow(ctx, cap) != 0) return MHD_NO;
     }
     memcpy(ctx->body + ctx->len, upload_data, n);
