@@ -23,9 +23,12 @@ int srv_config_init(srv_config *c) {
   srv_model_config_default(&c->repo_model);
   snprintf(c->host, sizeof c->host, "127.0.0.1");
   c->port = 8000;
+  c->health_port = -1;
   c->max_connections = 256;
+  c->max_connections_per_client = -1;
   c->max_body_mb = 64;
   c->read_timeout_s = 30;
+  c->receive_timeout_s = 60;
   c->request_timeout_ms = 30000;
   c->drain_timeout_s = 30;
   c->metrics_enabled = 1;
@@ -230,6 +233,7 @@ static int timeouts_pair(walk *w, void *ctx, const char *key, yaml_node_t *v) {
   srv_config *c = ctx;
   const char *k = leaf(key);
   if (!strcmp(k, "read_s")) return get_int(w, v, key, 1, 3600, &c->read_timeout_s);
+  if (!strcmp(k, "receive_s")) return get_int(w, v, key, 1, 3600, &c->receive_timeout_s);
   if (!strcmp(k, "request_ms")) return get_int(w, v, key, 1, 3600000, &c->request_timeout_ms);
   if (!strcmp(k, "drain_s")) return get_int(w, v, key, 0, 3600, &c->drain_timeout_s);
   return UNKNOWN(w, v, key);
@@ -240,7 +244,10 @@ static int server_pair(walk *w, void *ctx, const char *key, yaml_node_t *v) {
   const char *k = leaf(key);
   if (!strcmp(k, "host")) return get_str(w, v, key, c->host, sizeof c->host);
   if (!strcmp(k, "port")) return get_int(w, v, key, 0, 65535, &c->port);
+  if (!strcmp(k, "health_port")) return get_int(w, v, key, -1, 65535, &c->health_port);
   if (!strcmp(k, "max_connections")) return get_int(w, v, key, 1, 65536, &c->max_connections);
+  if (!strcmp(k, "max_connections_per_client"))
+    return get_int(w, v, key, 0, 65536, &c->max_connections_per_client);
   if (!strcmp(k, "max_body_mb")) return get_int(w, v, key, 1, 4096, &c->max_body_mb);
   if (!strcmp(k, "timeouts")) return each_pair(w, v, key, c, timeouts_pair);
   return UNKNOWN(w, v, key);

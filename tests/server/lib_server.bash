@@ -19,7 +19,8 @@ cleanup_servers() {
 }
 trap cleanup_servers EXIT
 
-# start_server LOG ARGS...: starts tfcc serve, waits (<= 20 s) until it listens; sets PORT, PID.
+# start_server LOG ARGS...: starts tfcc serve, waits (<= 20 s) until it listens; sets PORT,
+# HEALTH_PORT (empty without a health listener), PID.
 start_server() {
   local log=$1; shift
   rm -f "$TMP/port"
@@ -36,7 +37,8 @@ start_server() {
     echo "server did not start: $(tail -5 "$log")" >&2
     return 1
   fi
-  PORT=$(cat "$TMP/port")
+  PORT=$(head -1 "$TMP/port")
+  HEALTH_PORT=$(sed -n 2p "$TMP/port") # set with --health-port / server.health_port
   URL="http://127.0.0.1:$PORT"
 }
 # stop_server: SIGTERM, wait <= 20 s; returns the exit status.

