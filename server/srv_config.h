@@ -21,6 +21,7 @@
 #define SRV_MAX_IO 64
 #define SRV_NAME_MAX 128
 #define SRV_PATH_MAX 1024
+#define SRV_CONFIG_MAX_DEPTH 64 /* YAML nesting (the schema needs 4) */
 
 typedef struct srv_model_config {
   char name[SRV_NAME_MAX];
