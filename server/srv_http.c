@@ -5,6 +5,7 @@
  * request has not fully arrived in time), a cap per client address, max_connections, an
  * optional second listener for health and metrics only, and quiesce for draining. */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -301,12 +302,17 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
   const char *hl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Inference-Header-Content-Length");
   if (hl) {
     char *end;
+    errno = 0;
     unsigned long long v = strtoull(hl, &end, 10);
-    if (*end || hl[0] == '-' || !hl[0]) {
-      srv_resp_error(&r, 400, "Inference-Header-Content-Length '%s' is not a byte count", hl);
+    if (*end || hl[0] < '0' || hl[0] > '9' || errno == ERANGE) {
+      srv_resp_error(&r, 400, "Inference-Header-Content-Length '%.40s' is not a byte count", hl);
       return send_resp(s, c, method, url, ctx, &r);
     }
-    req.header_len = v > ctx->len ? (long long)ctx->len + 1 : (long long)v;
+    if (v > ctx->len) { /* named with the value given, not a clamped one */
+      srv_resp_error(&r, 400, "Inference-Header-Content-Length %llu is larger than the body (%zu bytes)", v, ctx->len);
+      return send_resp(s, c, method, url, ctx, &r);
+    }
+    req.header_len = (long long)v;
   }
   req.content_type = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
   if (l->health_only && !health_route(s, url)) {
