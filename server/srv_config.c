@@ -27,6 +27,7 @@ int srv_config_init(srv_config *c) {
   c->max_connections = 256;
   c->max_connections_per_client = -1;
   c->max_body_mb = 64;
+  c->max_request_mb = 256;
   c->read_timeout_s = 30;
   c->receive_timeout_s = 60;
   c->request_timeout_ms = 30000;
@@ -249,6 +250,7 @@ static int server_pair(walk *w, void *ctx, const char *key, yaml_node_t *v) {
   if (!strcmp(k, "max_connections_per_client"))
     return get_int(w, v, key, 0, 65536, &c->max_connections_per_client);
   if (!strcmp(k, "max_body_mb")) return get_int(w, v, key, 1, 4096, &c->max_body_mb);
+  if (!strcmp(k, "max_request_mb")) return get_int(w, v, key, 1, 1 << 20, &c->max_request_mb);
   if (!strcmp(k, "timeouts")) return each_pair(w, v, key, c, timeouts_pair);
   return UNKNOWN(w, v, key);
 }

@@ -5,7 +5,7 @@
  *              max_queue_delay_us, precision: fp32 | bf16, inputs: [names], outputs: [names]}]
  *   repository: {path, poll_ms, sessions, max_queue, max_batch, max_queue_delay_us, precision}
  *   server:  {host, port, health_port, max_connections, max_connections_per_client, max_body_mb,
- *             timeouts: {read_s, receive_s, request_ms, drain_s}}
+ *             max_request_mb, timeouts: {read_s, receive_s, request_ms, drain_s}}
  *   metrics: {enabled, path}
  *   log:     {level, format: text|json, access}
  *
@@ -59,6 +59,7 @@ typedef struct srv_config {
   int max_connections;
   int max_connections_per_client; /* per client address; -1 = max_connections / 2, 0 = no cap */
   int max_body_mb;
+  int max_request_mb;         /* memory one request may take: inputs, activations, outputs; beyond: 413 */
   int read_timeout_s;         /* inactivity */
   int receive_timeout_s;      /* a whole request (line, headers, body) must arrive within this */
   int request_timeout_ms; /* longest wait for a session */

@@ -6,6 +6,7 @@
  * optional second listener for health and metrics only, and quiesce for draining. */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <malloc.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -340,6 +341,10 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls, enum 
     ctx->cache->size = ctx->raw_size;
   } else {
     free(ctx->raw);
+#ifdef __GLIBC__
+    /* a large request: give what its parse and answer freed back to the system */
+    if (ctx->raw_size > KEEP_BODY_MAX) malloc_trim(0);
+#endif
   }
   int counted = ctx->started;
   free(ctx);
