@@ -10,7 +10,7 @@ start_server "$TMP/log" "$TMP/nets/$net.tflite" --name net || { bad "start"; fin
 vm() { awk '/^VmSize/ {print $2}' "/proc/$PID/status"; }
 conns=60
 before=$(vm)
-python3 "$SRV_HERE/srv_attack.py" headers --port "$PORT" --conns $conns --content-length 67108863 --seconds 8 >"$TMP/att" &
+"$PYTHON" "$SRV_HERE/srv_attack.py" headers --port "$PORT" --conns $conns --content-length 67108863 --seconds 8 >"$TMP/att" &
 att=$!
 for _ in $(seq 1 80); do grep -q '^open' "$TMP/att" && break; sleep 0.1; done
 sleep 1

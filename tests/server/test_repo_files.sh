@@ -17,7 +17,7 @@ cp "$TMP/nets/$net.tflite" "$R/mixed/+3/model.tflite"
 cp "$TMP/nets/$net.tflite" "$R/mixed/2/model.tflite"
 start_server "$TMP/log" --model-repository "$R" || { bad "start"; finish; }
 expect_http 200 "index" POST /v2/repository/index
-python3 - "$TMP/body" >"$TMP/idx" <<'PY'
+"$PYTHON" - "$TMP/body" >"$TMP/idx" <<'PY'
 import json, sys
 for e in json.load(open(sys.argv[1])):
     print('%s|%s|%s|%s' % (e['name'], e.get('version', '-'), e['state'], e['reason']))

@@ -5,7 +5,7 @@
 # Dynamic-batch model [-1,16] -> FC(32) -> FC(10) -> softmax (272 bytes a row: 64 input, 128
 # activations, 80 outputs), max_request_mb 32:
 #  1. a 19 MB JSON request of 600k rows (38 MB of FP32 input): 413 from the parse, and the
-#     server's peak RSS stays under 80 MB (before: ~400 MB of jansson tree);
+#     server's peak RSS stays under 80 MB (a jansson tree of its 9.6M numbers: ~400 MB);
 #  2. a binary request of 150k rows (10 MB input, 19 MB activations, 12 MB outputs): 413
 #     naming the activations, before anything runs;
 #  3. a binary request of 100k rows (27 MB in all): 200, and afterwards RSS is back within

@@ -17,7 +17,7 @@ models:
 YAML
 start_server "$TMP/log" --config "$TMP/config.yaml" || { bad "start"; finish; }
 [ -n "$HEALTH_PORT" ] && ok || bad "no health port in the port file"
-atk() { python3 "$SRV_HERE/srv_attack.py" "$@"; }
+atk() { "$PYTHON" "$SRV_HERE/srv_attack.py" "$@"; }
 I=/v2/models/net/infer
 
 # (1) deadline: trickled headers -> 408 after ~3 s; trickled body -> 408; trickled request line -> closed
