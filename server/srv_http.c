@@ -85,7 +85,7 @@ static void conn_set_busy(conn_state *cs, int busy) {
 typedef struct conn_ctx {
   char *raw;  /* 64-byte aligned allocation */
   size_t raw_size;
-  conn_state *cache;
+  conn_state *conn; /* the connection: kept body buffer, deadline state */
   char *body; /* raw + pad: the binary tensors after the JSON header start 64-byte aligned */
   size_t pad;
   size_t len, cap;
@@ -136,7 +136,7 @@ static enum MHD_Result send_resp(srv_server *s, struct MHD_Connection *c, const 
     return ok;
   }
   ctx->answered = 1;
-  conn_set_busy(ctx->cache, 1);
+  conn_set_busy(ctx->conn, 1);
   if (!srv_log_access_enabled()) return ok;
   /* kept for completed(), after the answer is sent */
   snprintf(ctx->log_remote, sizeof ctx->log_remote, "%s", remote);
@@ -156,12 +156,12 @@ static enum MHD_Result send_resp(srv_server *s, struct MHD_Connection *c, const 
 static int body_grow(conn_ctx *ctx, size_t cap) {
   void *p = NULL;
   size_t size = ctx->pad + cap + 1;
-  if (!ctx->raw && ctx->cache && ctx->cache->raw && ctx->cache->size >= size) {
-    p = ctx->cache->raw; /* the connection's previous body buffer */
-    size = ctx->cache->size;
+  if (!ctx->raw && ctx->conn && ctx->conn->raw && ctx->conn->size >= size) {
+    p = ctx->conn->raw; /* the connection's previous body buffer */
+    size = ctx->conn->size;
     cap = size - ctx->pad - 1;
-    ctx->cache->raw = NULL;
-    ctx->cache->size = 0;
+    ctx->conn->raw = NULL;
+    ctx->conn->size = 0;
   } else if (posix_memalign(&p, 64, size) != 0) {
     return -1;
   }
@@ -187,6 +187,7 @@ static void *uri_log(void *cls, const char *uri, struct MHD_Connection *c) {
   }
   conn_ctx *ctx = calloc(1, sizeof *ctx);
   if (!ctx) return NULL;
+  ctx->conn = cs;
   ctx->start_ns = srv_now_ns();
   ctx->bad_target = srv_http_check_target(uri ? uri : "", ctx->bad_target_err, sizeof ctx->bad_target_err);
   return ctx;
@@ -229,7 +230,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
     if (!ctx->start_ns) ctx->start_ns = srv_now_ns();
     ctx->started = 1;
     const union MHD_ConnectionInfo *sc = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-    ctx->cache = sc ? sc->socket_context : NULL;
+    ctx->conn = sc ? sc->socket_context : NULL;
     *con_cls = ctx;
     atomic_fetch_add(&s->in_flight, 1);
     char why[300];
@@ -291,7 +292,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
     return MHD_YES;
   }
   if (ctx->answered) return MHD_YES;
-  conn_set_busy(ctx->cache, 1); /* the request has arrived: no receive deadline while it runs */
+  conn_set_busy(ctx->conn, 1); /* the request has arrived: no receive deadline while it runs */
   srv_http_resp r;
   srv_resp_init(&r);
   if (ctx->too_large) {
@@ -332,13 +333,13 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls, enum 
   srv_server *s = l->s;
   conn_ctx *ctx = *con_cls;
   if (!ctx) return;
-  conn_set_busy(ctx->cache, 0); /* the next request's receive phase starts now */
+  conn_set_busy(ctx->conn, 0); /* the next request's receive phase starts now */
   if (ctx->log_pending) srv_log_access(&ctx->log);
-  if (ctx->raw && ctx->cache && ctx->raw_size <= KEEP_BODY_MAX &&
-      (!ctx->cache->raw || ctx->cache->size < ctx->raw_size)) {
-    free(ctx->cache->raw);
-    ctx->cache->raw = ctx->raw;
-    ctx->cache->size = ctx->raw_size;
+  if (ctx->raw && ctx->conn && ctx->raw_size <= KEEP_BODY_MAX &&
+      (!ctx->conn->raw || ctx->conn->size < ctx->raw_size)) {
+    free(ctx->conn->raw);
+    ctx->conn->raw = ctx->raw;
+    ctx->conn->size = ctx->raw_size;
   } else {
     free(ctx->raw);
 #ifdef __GLIBC__
