@@ -138,7 +138,7 @@ static void run_group(srv_version *v, srv_slot *slot, srv_batch_member *group, i
   uint64_t start = srv_now_ns();
   srv_outputs outs;
   uint64_t compute = 0;
-  if (rc == 200) rc = srv_run_session(v, slot, s, in, &outs, &compute, err, sizeof err);
+  if (rc == 200) rc = srv_run_session(v, slot, s, in, 0, &outs, &compute, err, sizeof err); /* <= max_batch rows */
   if (rc == 200 && k > 1) {
     for (int i = 0; i < outs.n; i++)
       if (outs.info[i].rank < 1 || outs.info[i].dims[0] != rows) {

@@ -23,9 +23,13 @@ int srv_config_init(srv_config *c) {
   srv_model_config_default(&c->repo_model);
   snprintf(c->host, sizeof c->host, "127.0.0.1");
   c->port = 8000;
+  c->health_port = -1;
   c->max_connections = 256;
+  c->max_connections_per_client = -1;
   c->max_body_mb = 64;
+  c->max_request_mb = 256;
   c->read_timeout_s = 30;
+  c->receive_timeout_s = 60;
   c->request_timeout_ms = 30000;
   c->drain_timeout_s = 30;
   c->metrics_enabled = 1;
@@ -230,6 +234,7 @@ static int timeouts_pair(walk *w, void *ctx, const char *key, yaml_node_t *v) {
   srv_config *c = ctx;
   const char *k = leaf(key);
   if (!strcmp(k, "read_s")) return get_int(w, v, key, 1, 3600, &c->read_timeout_s);
+  if (!strcmp(k, "receive_s")) return get_int(w, v, key, 1, 3600, &c->receive_timeout_s);
   if (!strcmp(k, "request_ms")) return get_int(w, v, key, 1, 3600000, &c->request_timeout_ms);
   if (!strcmp(k, "drain_s")) return get_int(w, v, key, 0, 3600, &c->drain_timeout_s);
   return UNKNOWN(w, v, key);
@@ -240,8 +245,12 @@ static int server_pair(walk *w, void *ctx, const char *key, yaml_node_t *v) {
   const char *k = leaf(key);
   if (!strcmp(k, "host")) return get_str(w, v, key, c->host, sizeof c->host);
   if (!strcmp(k, "port")) return get_int(w, v, key, 0, 65535, &c->port);
+  if (!strcmp(k, "health_port")) return get_int(w, v, key, -1, 65535, &c->health_port);
   if (!strcmp(k, "max_connections")) return get_int(w, v, key, 1, 65536, &c->max_connections);
+  if (!strcmp(k, "max_connections_per_client"))
+    return get_int(w, v, key, 0, 65536, &c->max_connections_per_client);
   if (!strcmp(k, "max_body_mb")) return get_int(w, v, key, 1, 4096, &c->max_body_mb);
+  if (!strcmp(k, "max_request_mb")) return get_int(w, v, key, 1, 1 << 20, &c->max_request_mb);
   if (!strcmp(k, "timeouts")) return each_pair(w, v, key, c, timeouts_pair);
   return UNKNOWN(w, v, key);
 }
@@ -319,10 +328,44 @@ static int top_pair(walk *w, void *ctx, const char *key, yaml_node_t *v) {
   return UNKNOWN(w, v, key);
 }
 
+/* libyaml's document loader is slow on deep nesting (a file nested 100,000 levels took over
+ * 15 s) and the config is at most 4 levels deep: walk the events first and stop at the first
+ * collection deeper than SRV_CONFIG_MAX_DEPTH, before anything deep is built. 0 or -1. */
+static int check_depth(const char *name, const char *text, size_t len, char *err, size_t n) {
+  yaml_parser_t parser;
+  if (!yaml_parser_initialize(&parser)) {
+    snprintf(err, n, "%s: cannot initialise the YAML parser", name);
+    return -1;
+  }
+  yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+  int depth = 0, rc = 0;
+  for (;;) {
+    yaml_event_t ev;
+    if (!yaml_parser_parse(&parser, &ev)) break; /* the loader below reports syntax errors */
+    yaml_event_type_t t = ev.type;
+    unsigned long line = (unsigned long)ev.start_mark.line + 1;
+    yaml_event_delete(&ev);
+    if (t == YAML_SEQUENCE_START_EVENT || t == YAML_MAPPING_START_EVENT) {
+      if (++depth > SRV_CONFIG_MAX_DEPTH) {
+        snprintf(err, n, "%s:%lu: nested more than %d levels deep", name, line, SRV_CONFIG_MAX_DEPTH);
+        rc = -1;
+        break;
+      }
+    } else if (t == YAML_SEQUENCE_END_EVENT || t == YAML_MAPPING_END_EVENT) {
+      depth--;
+    } else if (t == YAML_STREAM_END_EVENT) {
+      break;
+    }
+  }
+  yaml_parser_delete(&parser);
+  return rc;
+}
+
 int srv_config_load_buffer(const char *name, const char *text, size_t len, srv_config *c, char *err,
                            size_t n) {
   yaml_parser_t parser;
   yaml_document_t doc;
+  if (check_depth(name, text, len, err, n) != 0) return -1;
   if (!yaml_parser_initialize(&parser)) {
     snprintf(err, n, "%s: cannot initialise the YAML parser", name);
     return -1;

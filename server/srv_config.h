@@ -4,7 +4,8 @@
  *   models:  [{name, path, versions: [n] | latest, sessions, max_queue, max_batch,
  *              max_queue_delay_us, precision: fp32 | bf16, inputs: [names], outputs: [names]}]
  *   repository: {path, poll_ms, sessions, max_queue, max_batch, max_queue_delay_us, precision}
- *   server:  {host, port, max_connections, max_body_mb, timeouts: {read_s, request_ms, drain_s}}
+ *   server:  {host, port, health_port, max_connections, max_connections_per_client, max_body_mb,
+ *             max_request_mb, timeouts: {read_s, receive_s, request_ms, drain_s}}
  *   metrics: {enabled, path}
  *   log:     {level, format: text|json, access}
  *
@@ -20,6 +21,7 @@
 #define SRV_MAX_IO 64
 #define SRV_NAME_MAX 128
 #define SRV_PATH_MAX 1024
+#define SRV_CONFIG_MAX_DEPTH 64 /* YAML nesting (the schema needs 4) */
 
 typedef struct srv_model_config {
   char name[SRV_NAME_MAX];
@@ -53,9 +55,13 @@ typedef struct srv_config {
   /* server */
   char host[64];
   int port;
+  int health_port;            /* second listener for health and metrics only; -1 = none, 0 = any free port */
   int max_connections;
+  int max_connections_per_client; /* per client address; -1 = max_connections / 2, 0 = no cap */
   int max_body_mb;
-  int read_timeout_s;
+  int max_request_mb;         /* memory one request may take: inputs, activations, outputs; beyond: 413 */
+  int read_timeout_s;         /* inactivity */
+  int receive_timeout_s;      /* a whole request (line, headers, body) must arrive within this */
   int request_timeout_ms; /* longest wait for a session */
   int drain_timeout_s;
   char port_file[SRV_PATH_MAX]; /* write the bound port here (tests; port 0) */

@@ -1,14 +1,73 @@
 #include "srv_infer.h"
 
+#include <malloc.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "srv_batch.h"
 
-int srv_run_session(srv_version *v, srv_slot *slot, tfcc_session *s, const srv_tensor *in, srv_outputs *outs,
-                    uint64_t *compute_ns, char *err, size_t n) {
+/* A session and slot that grew past this for one request (a large dynamic dimension) are put
+ * back to the model's shapes afterwards, and the memory returned to the system. */
+#define SHRINK_BYTES ((size_t)16 << 20)
+
+static int at_model_shapes(const srv_version *v, tfcc_session *s) {
+  for (int i = 0; i < v->sig.n_in; i++) {
+    tfcc_tensor_info info;
+    tfcc_session_input_info(s, i, &info);
+    const srv_io *io = &v->sig.in[i];
+    if (info.rank != io->rank) return 0;
+    for (int32_t d = 0; d < info.rank; d++)
+      if (info.dims[d] != io->dims[d]) return 0;
+  }
+  return 1;
+}
+
+/* Puts every input of s back to the model's shape (the one it was loaded with). */
+static void restore_shapes(const srv_version *v, tfcc_session *s) {
+  for (int i = 0; i < v->sig.n_in; i++) {
+    tfcc_tensor_info info;
+    tfcc_session_input_info(s, i, &info);
+    const srv_io *io = &v->sig.in[i];
+    int same = info.rank == io->rank;
+    for (int32_t d = 0; same && d < info.rank; d++) same = info.dims[d] == io->dims[d];
+    if (!same) tfcc_session_resize_input(s, i, io->rank, io->dims);
+  }
+}
+
+static size_t slot_out_bytes(const srv_slot *slot, int n_out) {
+  size_t b = 0;
+  for (int i = 0; i < n_out; i++) b += slot->out_cap[i];
+  return b;
+}
+
+/* After a large request: the session back to the model's shapes (its arena shrinks with
+ * them), the slot's output buffers back to those shapes' sizes, and free memory to the OS. */
+static void give_back(const srv_version *v, srv_slot *slot) {
+  if (tfcc_session_arena_bytes(slot->session) + slot_out_bytes(slot, v->sig.n_out) <= SHRINK_BYTES ||
+      at_model_shapes(v, slot->session))
+    return; /* small, or the model's own shapes (nothing to give back, and no trim per request) */
+  restore_shapes(v, slot->session);
+  for (int i = 0; i < v->sig.n_out; i++) {
+    tfcc_tensor_info info;
+    tfcc_session_output_info(slot->session, i, &info);
+    size_t want = info.bytes ? info.bytes : 1;
+    if (slot->out_cap[i] <= want) continue;
+    void *q = realloc(slot->out[i], want);
+    if (!q) continue;
+    slot->out[i] = q;
+    slot->out_cap[i] = want;
+  }
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
+}
+
+int srv_run_session(srv_version *v, srv_slot *slot, tfcc_session *s, const srv_tensor *in, size_t max_bytes,
+                    srv_outputs *outs, uint64_t *compute_ns, char *err, size_t n) {
   const void *ins[SRV_MAX_IO];
   *compute_ns = 0;
+  size_t in_bytes = 0;
   for (int i = 0; i < v->sig.n_in; i++) {
     tfcc_tensor_info info;
     tfcc_session_input_info(s, i, &info);
@@ -23,10 +82,23 @@ int srv_run_session(srv_version *v, srv_slot *slot, tfcc_session *s, const srv_t
       }
     }
     ins[i] = tin->data;
+    in_bytes += tin->bytes;
   }
   outs->n = v->sig.n_out;
+  size_t out_bytes = 0;
   for (int i = 0; i < outs->n; i++) {
     tfcc_session_output_info(s, i, &outs->info[i]);
+    out_bytes += outs->info[i].bytes;
+  }
+  size_t arena = tfcc_session_arena_bytes(s);
+  if (max_bytes && in_bytes + arena + out_bytes > max_bytes) {
+    snprintf(err, n, "the request needs %zu MiB at its shapes (inputs %zu, activations %zu, outputs %zu bytes), "
+             "more than server.max_request_mb (%zu MiB)", (in_bytes + arena + out_bytes + (1u << 20) - 1) >> 20,
+             in_bytes, arena, out_bytes, max_bytes >> 20);
+    restore_shapes(v, s);
+    return 413;
+  }
+  for (int i = 0; i < outs->n; i++) {
     if (srv_slot_out_reserve(slot, i, outs->info[i].bytes) != 0) {
       snprintf(err, n, "out of memory for output '%s' (%zu bytes)", v->sig.out[i].name, outs->info[i].bytes);
       return 500;
@@ -62,7 +134,8 @@ typedef struct infer_job {
 static void run_job(void *arg, srv_slot *slot) {
   infer_job *j = arg;
   srv_outputs outs;
-  j->rc = srv_run_session(j->v, slot, slot->session, j->req->in, &outs, &j->compute_ns, j->err, j->n);
+  j->rc = srv_run_session(j->v, slot, slot->session, j->req->in, j->req->max_bytes, &outs, &j->compute_ns, j->err,
+                          j->n);
   if (j->rc == 200) {
     j->enc(j->ctx, j->v, j->req, &outs, j->body);
     if (j->body->oom) {
@@ -70,6 +143,7 @@ static void run_job(void *arg, srv_slot *slot) {
       j->rc = 500;
     }
   }
+  give_back(j->v, slot);
 }
 
 int srv_infer_run(srv_version *v, int timeout_ms, srv_request *req, srv_encode_fn enc, void *ctx,

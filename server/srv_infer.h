@@ -31,9 +31,11 @@ int srv_infer_run(srv_version *v, int timeout_ms, srv_request *req, srv_encode_f
 
 /* One run of session s (of slot) on inputs in[0..sig.n_in): resizes inputs whose shape
  * differs from the session's, reserves the slot's output buffers, resets state, runs.
- * Fills outs (pointing into the slot's buffers). Returns 200, or 400/500 with err. */
-int srv_run_session(srv_version *v, srv_slot *slot, tfcc_session *s, const srv_tensor *in, srv_outputs *outs,
-                    uint64_t *compute_ns, char *err, size_t n);
+ * Fills outs (pointing into the slot's buffers). Returns 200, or 400/500 with err, or 413 when
+ * max_bytes (0: no bound) is less than the inputs + activations + outputs at these shapes (the
+ * session is then put back to the model's shapes before anything is run or reserved). */
+int srv_run_session(srv_version *v, srv_slot *slot, tfcc_session *s, const srv_tensor *in, size_t max_bytes,
+                    srv_outputs *outs, uint64_t *compute_ns, char *err, size_t n);
 
 /* Dynamic batching (srv_batch.h): whether req goes through v's batcher (batching on, and
  * every input has rows in [1, max_batch)), and the batched run (same contract as

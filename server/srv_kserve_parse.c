@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "srv_json_spans.h"
 #include "srv_tensor.h"
 
 static int find_io(const srv_io *ios, int n, const char *name) {
@@ -29,8 +30,35 @@ static int bool_param(const json_t *params, const char *key, int *out) {
   return 0;
 }
 
-static int parse_input(const json_t *in, int k, const srv_sig *sig, srv_request *r, const char *bin,
-                       size_t bin_len, size_t *bin_at, char *err, size_t n) {
+/* The tensor bytes of a request's inputs so far (elements x dtype size) against the bound. */
+static int over_bound(srv_request *r, size_t bytes, size_t max_bytes, const char *name, char *err, size_t n) {
+  r->input_bytes += bytes;
+  if (!max_bytes || r->input_bytes <= max_bytes) return 0;
+  snprintf(err, n, "input '%s': the inputs need %zu bytes (elements x datatype size), more than "
+           "server.max_request_mb (%zu MiB)", name, r->input_bytes, max_bytes >> 20);
+  return 413;
+}
+
+/* data given as a span of the body's text (not in the jansson tree): parsed straight into dst. */
+static int fill_span(const char *text, size_t len, tfcc_dtype dtype, void *dst, size_t count, const char *what,
+                     char *err, size_t n) {
+  int rc = srv_json_fill_text(text, len, dtype, dst, count, what, err, n);
+  if (rc <= 0) return rc;
+  /* something other than numbers: jansson on this value alone names it */
+  json_error_t je;
+  json_t *v = json_loadb(text, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &je);
+  if (!v) {
+    snprintf(err, n, "%s: invalid JSON in 'data' at its character %d: %s", what, je.position, je.text);
+    return -1;
+  }
+  rc = srv_json_fill(v, dtype, dst, count, what, err, n);
+  json_decref(v);
+  return rc;
+}
+
+static int parse_input(const json_t *in, int k, const srv_sig *sig, const srv_json_span *span, const char *body,
+                       size_t max_bytes, srv_request *r, const char *bin, size_t bin_len, size_t *bin_at, char *err,
+                       size_t n) {
   if (!json_is_object(in)) {
     snprintf(err, n, "inputs[%d] is not an object", k);
     return 400;
@@ -97,6 +125,8 @@ static int parse_input(const json_t *in, int k, const srv_sig *sig, srv_request 
     count *= (size_t)t->dims[d];
   }
   t->bytes = count * es;
+  int over = over_bound(r, t->bytes, max_bytes, name, err, n);
+  if (over) return over;
   json_t *params = json_object_get(in, "parameters");
   json_t *bsize = params ? json_object_get(params, "binary_data_size") : NULL;
   json_t *data = json_object_get(in, "data");
@@ -144,22 +174,28 @@ static int parse_input(const json_t *in, int k, const srv_sig *sig, srv_request 
     }
     char what[300];
     snprintf(what, sizeof what, "input '%s'", name);
-    if (srv_json_fill(data, io->dtype, t->owned, count, what, err, n)) return 400;
+    if (span ? fill_span(body + span->off, span->len, io->dtype, t->owned, count, what, err, n)
+             : srv_json_fill(data, io->dtype, t->owned, count, what, err, n))
+      return 400;
     t->data = t->owned;
   }
   t->set = 1;
   return 0;
 }
 
-int srv_kserve_parse(const char *body, size_t len, size_t json_len, const srv_sig *sig, srv_request *r,
-                     char *err, size_t n) {
+int srv_kserve_parse(const char *body, size_t len, size_t json_len, const srv_sig *sig, size_t max_bytes,
+                     srv_request *r, char *err, size_t n) {
   srv_request_init(r, sig->n_out);
   if (json_len > len) {
     snprintf(err, n, "Inference-Header-Content-Length %zu is larger than the body (%zu bytes)", json_len, len);
     return 400;
   }
   json_error_t je;
-  json_t *root = json_loadb(body, json_len, JSON_REJECT_DUPLICATES, &je);
+  /* The "data" values stay text (no jansson tree for the tensors); see srv_json_spans.c. */
+  srv_json_span spans[SRV_MAX_IO];
+  int n_spans = srv_json_find_spans(body, json_len, spans, SRV_MAX_IO);
+  json_t *root = n_spans > 0 ? srv_json_load_without_spans(body, json_len, spans, n_spans, &je)
+                             : json_loadb(body, json_len, JSON_REJECT_DUPLICATES, &je);
   if (!root) {
     snprintf(err, n, "invalid JSON at line %d column %d: %s", je.line, je.column, je.text);
     return 400;
@@ -189,7 +225,12 @@ int srv_kserve_parse(const char *body, size_t len, size_t json_len, const srv_si
   size_t k;
   json_t *in;
   json_array_foreach(inputs, k, in) {
-    if ((rc = parse_input(in, (int)k, sig, r, body + json_len, len - json_len, &bin_at, err, n))) goto done;
+    const srv_json_span *span = NULL;
+    for (int i = 0; i < n_spans; i++)
+      if (spans[i].input == (int)k) span = &spans[i];
+    if ((rc = parse_input(in, (int)k, sig, span, body, max_bytes, r, body + json_len, len - json_len, &bin_at, err,
+                          n)))
+      goto done;
   }
   for (int i = 0; i < sig->n_in; i++)
     if (!r->in[i].set) {

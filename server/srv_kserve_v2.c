@@ -138,7 +138,9 @@ static void infer(srv_server *s, const srv_http_req *req, const char *name, long
   } else {
     size_t json_len = req->header_len >= 0 ? (size_t)req->header_len : req->body_len;
     if (req->header_len >= 0 && (size_t)req->header_len > req->body_len) json_len = req->body_len + 1;
-    status = srv_kserve_parse(req->body, req->body_len, json_len, &v->sig, r, err, sizeof err);
+    size_t max_bytes = (size_t)s->cfg.max_request_mb << 20;
+    status = srv_kserve_parse(req->body, req->body_len, json_len, &v->sig, max_bytes, r, err, sizeof err);
+    r->max_bytes = max_bytes;
     if (status) {
       srv_resp_error(resp, status, "%s", err);
     } else {

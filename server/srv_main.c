@@ -99,6 +99,9 @@ static void reload_config(srv_server *s) {
     return;
   }
   if (strcmp(nc.host, s->cfg.host) || nc.port != s->cfg.port || nc.max_connections != s->cfg.max_connections ||
+      nc.health_port != s->cfg.health_port || nc.max_connections_per_client != s->cfg.max_connections_per_client ||
+      nc.receive_timeout_s != s->cfg.receive_timeout_s || nc.read_timeout_s != s->cfg.read_timeout_s ||
+      nc.max_body_mb != s->cfg.max_body_mb ||
       nc.num_threads != s->cfg.num_threads || strcmp(nc.repository, s->cfg.repository) ||
       memcmp(&nc.repo_model, &s->cfg.repo_model, sizeof nc.repo_model))
     srv_log(SRV_LOG_WARN, "CONFIG_RELOAD", "server/runtime/repository settings changed: they apply after a restart");
@@ -148,11 +151,15 @@ int srv_run(srv_config *cfg, const char *config_path) {
     FILE *f = fopen(s->cfg.port_file, "w");
     if (f) {
       fprintf(f, "%d\n", s->port);
+      if (s->health_port >= 0) fprintf(f, "%d\n", s->health_port); /* second line: the health listener */
       fclose(f);
     }
   }
   srv_log(SRV_LOG_INFO, "LISTENING", "http://%s:%d (KServe v2 /v2, TF Serving /v1, metrics %s)", s->cfg.host,
           s->port, s->cfg.metrics_enabled ? s->cfg.metrics_path : "off");
+  if (s->health_port >= 0)
+    srv_log(SRV_LOG_INFO, "LISTENING", "http://%s:%d health and metrics only (server.health_port)", s->cfg.host,
+            s->health_port);
   for (;;) {
     int sig = srv_signals_wait(1000);
     if (sig == SIGHUP) reload_config(s);

@@ -12,8 +12,8 @@
 
 #define SRV_HIST_BUCKETS 20
 /* Status codes counted individually; anything else lands in the last slot ("other"). */
-#define SRV_STATUS_LIST(X) X(200) X(400) X(404) X(405) X(413) X(500) X(503)
-#define SRV_STATUS_SLOTS 8
+#define SRV_STATUS_LIST(X) X(200) X(400) X(404) X(405) X(408) X(413) X(500) X(501) X(503)
+#define SRV_STATUS_SLOTS 10
 /* Batch sizes (rows per run with dynamic batching): le 1, 2, 4, .. 128, +Inf. */
 #define SRV_BATCH_BUCKETS 8
 

@@ -2,6 +2,8 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -240,26 +242,86 @@ typedef struct candidate {
   char path[SRV_PATH_MAX];
 } candidate;
 
-static int list_candidates(const srv_model *m, candidate *c, int max) {
+static const char *file_kind(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  return "not a regular file";
+}
+
+/* Version directories are canonical decimal numbers, as in TF Serving and Triton: "1", "12";
+ * not "01", "+1", " 1" or "1e3". -1 for anything else. */
+static long long canonical_version(const char *name) {
+  if (name[0] < '1' || name[0] > '9') return -1;
+  long long v = 0;
+  for (const char *p = name; *p; p++) {
+    if (*p < '0' || *p > '9' || v > (LLONG_MAX - 9) / 10) return -1;
+    v = v * 10 + (*p - '0');
+  }
+  return v;
+}
+
+/* Why a model has no candidate file ("" if nothing to say), for its last_error / reason. */
+typedef struct scan_why {
+  char text[600];
+  long long version;
+} scan_why;
+
+static void note(scan_why *why, long long version, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void note(scan_why *why, long long version, const char *fmt, ...) {
+  if (why->text[0]) return; /* keep the first */
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(why->text, sizeof why->text, fmt, ap);
+  va_end(ap);
+  why->version = version;
+}
+
+static int list_candidates(const srv_model *m, candidate *c, int max, scan_why *why) {
   struct stat st;
-  if (stat(m->cfg.path, &st) != 0) return 0;
+  memset(why, 0, sizeof *why);
+  if (stat(m->cfg.path, &st) != 0) {
+    note(why, 0, "%s: %s", m->cfg.path, strerror(errno)); /* ELOOP: too many levels of symbolic links */
+    return 0;
+  }
   if (S_ISREG(st.st_mode)) {
     c[0].version = 1;
     snprintf(c[0].path, sizeof c[0].path, "%s", m->cfg.path);
     return 1;
   }
+  if (!S_ISDIR(st.st_mode)) {
+    note(why, 1, "%s is %s, not a regular file", m->cfg.path, file_kind(st.st_mode));
+    return 0;
+  }
   DIR *d = opendir(m->cfg.path);
-  if (!d) return 0;
+  if (!d) {
+    note(why, 0, "%s: %s", m->cfg.path, strerror(errno));
+    return 0;
+  }
   int k = 0;
+  char ignored[64] = "";
   struct dirent *e;
   while ((e = readdir(d)) != NULL) {
-    char *end;
-    errno = 0;
-    long long v = strtoll(e->d_name, &end, 10);
-    if (errno || end == e->d_name || *end || v < 1) continue;
+    long long v = canonical_version(e->d_name);
+    if (v < 1) {
+      if (!ignored[0] && e->d_name[0] && strspn(e->d_name, "+-0123456789") == strlen(e->d_name) &&
+          strspn(e->d_name, "0123456789") > 0)
+        snprintf(ignored, sizeof ignored, "%.60s", e->d_name);
+      continue;
+    }
     char path[SRV_PATH_MAX];
     int len = snprintf(path, sizeof path, "%s/%s/model.tflite", m->cfg.path, e->d_name);
-    if (len <= 0 || (size_t)len >= sizeof path || stat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    if (len <= 0 || (size_t)len >= sizeof path) continue;
+    if (stat(path, &st) != 0) {
+      if (errno != ENOENT && errno != ENOTDIR) note(why, v, "%s: %s", path, strerror(errno));
+      continue;
+    }
+    if (!S_ISREG(st.st_mode)) {
+      note(why, v, "%s is %s, not a regular file", path, file_kind(st.st_mode));
+      continue;
+    }
     if (k < max) {
       c[k].version = v;
       memcpy(c[k].path, path, (size_t)len + 1);
@@ -275,6 +337,9 @@ static int list_candidates(const srv_model *m, candidate *c, int max) {
     }
   }
   closedir(d);
+  if (!k && ignored[0])
+    note(why, 0, "no model file found at the path (directory '%s' ignored: version directories are canonical "
+         "decimal numbers, without leading zeros or sign)", ignored);
   return k;
 }
 
@@ -363,7 +428,8 @@ static int scan_model(srv_repo *r, srv_model *m, int initial, int *failures) {
     return 0;
   }
   candidate cand[SRV_MAX_VERSIONS];
-  int n_cand = list_candidates(m, cand, SRV_MAX_VERSIONS);
+  scan_why why;
+  int n_cand = list_candidates(m, cand, SRV_MAX_VERSIONS, &why);
   int64_t want[SRV_MAX_VERSIONS];
   const char *want_path[SRV_MAX_VERSIONS];
   int n_want = 0;
@@ -382,8 +448,15 @@ static int scan_model(srv_repo *r, srv_model *m, int initial, int *failures) {
     want_path[0] = cand[hi].path;
     n_want = 1;
   }
-  if (n_cand == 0 && initial) {
-    record_failure(m, 0, &(srv_file_id){0}, n_cand == 0 ? "no model file found at the path" : "", 0);
+  if (n_cand == 0) {
+    /* on the first scan, and later whenever the cause changes while nothing is served */
+    const char *text = why.text[0] ? why.text : "no model file found at the path";
+    char full[sizeof m->last_error];
+    snprintf(full, sizeof full, "version %lld: %s", why.version, text);
+    pthread_mutex_lock(&m->mu);
+    int changed = m->n_ver == 0 && strcmp(full, m->last_error) != 0;
+    pthread_mutex_unlock(&m->mu);
+    if (initial || changed) record_failure(m, why.version, &(srv_file_id){0}, text, 0);
   }
   srv_pending seen[SRV_MAX_VERSIONS];
   int n_seen = 0;

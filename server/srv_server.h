@@ -19,6 +19,7 @@ typedef struct srv_server {
   _Atomic int draining;           /* SIGTERM received: not ready, finishing in-flight requests */
   _Atomic long in_flight;         /* HTTP requests being handled */
   int port;                       /* bound port */
+  int health_port;                /* bound port of the health listener; -1: none */
 } srv_server;
 
 typedef struct srv_http_req {

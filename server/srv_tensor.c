@@ -1,6 +1,7 @@
 /* Datatype names, shape checks, and the JSON <-> tensor element codec. */
 #include "srv_tensor.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,31 +131,18 @@ typedef struct fill_ctx {
   size_t n;
 } fill_ctx;
 
-static int put_value(fill_ctx *c, const json_t *v) {
+/* Stores one number: is_bool (true/false, iv 0/1), is_int (a JSON integer iv) or a real x. */
+static int put_number(fill_ctx *c, int is_bool, int is_int, json_int_t iv, double x) {
   if (c->at >= c->count) {
     snprintf(c->err, c->n, "%s: more than %zu elements", c->what, c->count);
     return -1;
   }
   char *d = c->dst + c->at * c->esize;
-  double x;
-  int is_int = json_is_integer(v);
-  json_int_t iv = is_int ? json_integer_value(v) : 0;
-  if (json_is_boolean(v)) {
-    x = json_is_true(v) ? 1 : 0;
+  if (is_bool) {
+    x = (double)iv;
     is_int = 1;
-    iv = (json_int_t)x;
-  } else if (json_is_number(v)) x = json_number_value(v);
-  else if (json_is_string(v) || (json_is_object(v) && json_object_get(v, "b64"))) {
-    /* string data (v2 BYTES, TF Serving {"b64": ...}) is for string tensors, which no tfcc model has */
-    snprintf(c->err, c->n, "%s: element %zu is not a number but a %s; the model wants %s (string data is for "
-             "string tensors, which tfcc models do not have)", c->what, c->at,
-             json_is_string(v) ? "string" : "{\"b64\": ...} string", srv_v2_dtype(c->dtype));
-    return -1;
-  } else {
-    snprintf(c->err, c->n, "%s: element %zu is not a number", c->what, c->at);
-    return -1;
   }
-  if (c->dtype == TFCC_BOOL && !json_is_boolean(v) && !(is_int && (iv == 0 || iv == 1))) {
+  if (c->dtype == TFCC_BOOL && !is_bool && !(is_int && (iv == 0 || iv == 1))) {
     snprintf(c->err, c->n, "%s: element %zu: BOOL wants true/false", c->what, c->at);
     return -1;
   }
@@ -199,6 +187,25 @@ static int put_value(fill_ctx *c, const json_t *v) {
   return 0;
 }
 
+static int put_value(fill_ctx *c, const json_t *v) {
+  if (json_is_boolean(v)) return put_number(c, 1, 1, json_is_true(v) ? 1 : 0, 0);
+  if (json_is_integer(v)) return put_number(c, 0, 1, json_integer_value(v), (double)json_integer_value(v));
+  if (json_is_number(v)) return put_number(c, 0, 0, 0, json_number_value(v));
+  if (c->at >= c->count) {
+    snprintf(c->err, c->n, "%s: more than %zu elements", c->what, c->count);
+    return -1;
+  }
+  if (json_is_string(v) || (json_is_object(v) && json_object_get(v, "b64"))) {
+    /* string data (v2 BYTES, TF Serving {"b64": ...}) is for string tensors, which no tfcc model has */
+    snprintf(c->err, c->n, "%s: element %zu is not a number but a %s; the model wants %s (string data is for "
+             "string tensors, which tfcc models do not have)", c->what, c->at,
+             json_is_string(v) ? "string" : "{\"b64\": ...} string", srv_v2_dtype(c->dtype));
+    return -1;
+  }
+  snprintf(c->err, c->n, "%s: element %zu is not a number", c->what, c->at);
+  return -1;
+}
+
 static int fill_rec(fill_ctx *c, const json_t *v, int depth) {
   if (!json_is_array(v)) return put_value(c, v);
   if (depth > TFCC_MAX_DIMS + 1) {
@@ -219,6 +226,110 @@ int srv_json_fill(const json_t *data, tfcc_dtype dtype, void *dst, size_t count,
     return -1;
   }
   if (fill_rec(&c, data, 0)) return -1;
+  if (c.at != count) {
+    snprintf(err, n, "%s: %zu elements given, the shape needs %zu", what, c.at, count);
+    return -1;
+  }
+  return 0;
+}
+
+/* One JSON number token p[0..len) (already checked against the JSON grammar). 0, or 1 when
+ * jansson would refuse it (an integer beyond 64 bits, a real that overflows) or it is long. */
+static int text_number(const char *p, size_t len, int is_int, json_int_t *iv, double *x) {
+  char buf[72];
+  if (len >= sizeof buf) return 1;
+  memcpy(buf, p, len);
+  buf[len] = '\0';
+  errno = 0;
+  if (is_int) {
+    long long v = strtoll(buf, NULL, 10);
+    if (errno == ERANGE) return 1;
+    *iv = (json_int_t)v;
+    *x = (double)v;
+    return 0;
+  }
+  double d = strtod(buf, NULL);
+  if ((d == HUGE_VAL || d == -HUGE_VAL) && errno == ERANGE) return 1;
+  *x = d;
+  return 0;
+}
+
+static int is_ws(char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r'; }
+static int is_digit(char ch) { return ch >= '0' && ch <= '9'; }
+
+int srv_json_fill_text(const char *p, size_t len, tfcc_dtype dtype, void *dst, size_t count, const char *what,
+                       char *err, size_t n) {
+  fill_ctx c = {dtype, dst, count, 0, tfcc_dtype_size(dtype), what, err, n};
+  if (!srv_v2_dtype(dtype) || c.esize == 0) {
+    snprintf(err, n, "%s: datatype %s is not supported in JSON", what, tfcc_dtype_name(dtype));
+    return -1;
+  }
+  const char *e = p + len;
+  int depth = 0, want_value = 1;
+  for (;;) {
+    while (p < e && is_ws(*p)) p++;
+    if (want_value) {
+      if (p == e) return 1;
+      if (*p == '[') {
+        if (++depth > TFCC_MAX_DIMS + 2) {
+          snprintf(err, n, "%s: arrays nested deeper than %d", what, TFCC_MAX_DIMS + 1);
+          return -1;
+        }
+        p++;
+        while (p < e && is_ws(*p)) p++;
+        if (p < e && *p == ']') {
+          depth--;
+          p++;
+          want_value = 0;
+        }
+        continue;
+      }
+      if (*p == '-' || is_digit(*p)) {
+        const char *s0 = p;
+        int is_int = 1;
+        if (*p == '-') p++;
+        if (p < e && *p == '0') p++;
+        else if (p < e && is_digit(*p)) while (p < e && is_digit(*p)) p++;
+        else return 1;
+        if (p < e && *p == '.') {
+          p++;
+          is_int = 0;
+          if (p == e || !is_digit(*p)) return 1;
+          while (p < e && is_digit(*p)) p++;
+        }
+        if (p < e && (*p == 'e' || *p == 'E')) {
+          p++;
+          is_int = 0;
+          if (p < e && (*p == '+' || *p == '-')) p++;
+          if (p == e || !is_digit(*p)) return 1;
+          while (p < e && is_digit(*p)) p++;
+        }
+        json_int_t iv = 0;
+        double x = 0;
+        if (text_number(s0, (size_t)(p - s0), is_int, &iv, &x)) return 1;
+        if (put_number(&c, 0, is_int, iv, x)) return -1;
+      } else if ((size_t)(e - p) >= 4 && !memcmp(p, "true", 4)) {
+        p += 4;
+        if (put_number(&c, 1, 1, 1, 1)) return -1;
+      } else if ((size_t)(e - p) >= 5 && !memcmp(p, "false", 5)) {
+        p += 5;
+        if (put_number(&c, 1, 1, 0, 0)) return -1;
+      } else {
+        return 1; /* a string, null, an object or a syntax error: jansson names it */
+      }
+      want_value = 0;
+      continue;
+    }
+    if (p == e) {
+      if (depth) return 1;
+      break;
+    }
+    if (!depth) return 1;
+    if (*p == ',') want_value = 1;
+    else if (*p == ']') depth--;
+    else return 1;
+    p++;
+  }
   if (c.at != count) {
     snprintf(err, n, "%s: %zu elements given, the shape needs %zu", what, c.at, count);
     return -1;

@@ -47,6 +47,8 @@ typedef struct srv_request {
   int any_binary;
   int row_format;           /* TF Serving "instances" (predictions per instance) */
   int tfs_named_inputs;     /* TF Serving "inputs" given as an object */
+  size_t input_bytes;       /* elements x dtype size of the inputs parsed so far */
+  size_t max_bytes;         /* server.max_request_mb in bytes (0: no bound), for the run */
 } srv_request;
 
 void srv_request_init(srv_request *r, int n_out);
@@ -62,6 +64,12 @@ int srv_shape_check(const srv_io *io, int32_t rank, const int32_t *dims, char *e
  * Returns 0 or -1 with err ("input 'x': element 7: 300 is out of range for uint8"). */
 int srv_json_fill(const json_t *data, tfcc_dtype dtype, void *dst, size_t count, const char *what,
                   char *err, size_t n);
+/* The same from JSON text p[0..len) (a "data" value), parsed straight into dst without building
+ * a tree: 0, -1 with err (the messages of srv_json_fill), or 1 when the text holds something
+ * other than numbers, true/false and arrays, or is not valid JSON: then parse it with jansson
+ * and srv_json_fill for the exact message. */
+int srv_json_fill_text(const char *p, size_t len, tfcc_dtype dtype, void *dst, size_t count, const char *what,
+                       char *err, size_t n);
 /* Shape implied by nested arrays (TF Serving); -1 if ragged or too deep. */
 int srv_json_shape(const json_t *v, int32_t *rank, int32_t *dims, char *err, size_t n, const char *what);
 
@@ -74,9 +82,11 @@ size_t srv_elements(int32_t rank, const int32_t *dims);
 
 /* KServe v2 infer request: body = JSON header (json_len bytes; json_len == len when there is
  * no binary data) followed by binary tensors. Returns 0, or an HTTP status (400) with err. */
-int srv_kserve_parse(const char *body, size_t len, size_t json_len, const srv_sig *sig, srv_request *r,
-                     char *err, size_t n);
-/* TF Serving predict request ({"instances": ...} or {"inputs": ...}). 0 or 400 with err. */
-int srv_tfs_parse(const char *body, size_t len, const srv_sig *sig, srv_request *r, char *err, size_t n);
+int srv_kserve_parse(const char *body, size_t len, size_t json_len, const srv_sig *sig, size_t max_bytes,
+                     srv_request *r, char *err, size_t n);
+/* TF Serving predict request ({"instances": ...} or {"inputs": ...}). 0 or 400 with err.
+ * Both: 413 when the inputs need more than max_bytes (elements x dtype size; 0 = no bound). */
+int srv_tfs_parse(const char *body, size_t len, const srv_sig *sig, size_t max_bytes, srv_request *r, char *err,
+                  size_t n);
 
 #endif

@@ -9,7 +9,7 @@
 #include "srv_tensor.h"
 
 static int fill_input(const srv_sig *sig, int idx, srv_request *r, const json_t *value, int stacked,
-                      const json_t *instances, char *err, size_t n) {
+                      const json_t *instances, size_t max_bytes, char *err, size_t n) {
   const srv_io *io = &sig->in[idx];
   srv_tensor *t = &r->in[idx];
   char what[300];
@@ -34,6 +34,12 @@ static int fill_input(const srv_sig *sig, int idx, srv_request *r, const json_t 
     return 400;
   }
   t->bytes = count * es;
+  r->input_bytes += t->bytes;
+  if (max_bytes && r->input_bytes > max_bytes) {
+    snprintf(err, n, "%s: the inputs need %zu bytes (elements x datatype size), more than server.max_request_mb "
+             "(%zu MiB)", what, r->input_bytes, max_bytes >> 20);
+    return 413;
+  }
   t->owned = malloc(t->bytes ? t->bytes : 1);
   if (!t->owned) {
     snprintf(err, n, "%s: out of memory", what);
@@ -58,7 +64,8 @@ static int fill_input(const srv_sig *sig, int idx, srv_request *r, const json_t 
   return 0;
 }
 
-int srv_tfs_parse(const char *body, size_t len, const srv_sig *sig, srv_request *r, char *err, size_t n) {
+int srv_tfs_parse(const char *body, size_t len, const srv_sig *sig, size_t max_bytes, srv_request *r, char *err,
+                  size_t n) {
   srv_request_init(r, sig->n_out);
   json_error_t je;
   json_t *root = json_loadb(body, len, JSON_REJECT_DUPLICATES, &je);
@@ -115,7 +122,7 @@ int srv_tfs_parse(const char *body, size_t len, const srv_sig *sig, srv_request 
         rc = 400;
         goto done;
       }
-      if ((rc = fill_input(sig, i, r, v0, 1, instances, err, n))) goto done;
+      if ((rc = fill_input(sig, i, r, v0, 1, instances, max_bytes, err, n))) goto done;
     }
   } else if (json_is_object(inputs)) {
     r->tfs_named_inputs = 1;
@@ -130,7 +137,7 @@ int srv_tfs_parse(const char *body, size_t len, const srv_sig *sig, srv_request 
         rc = 400;
         goto done;
       }
-      if ((rc = fill_input(sig, idx, r, v, 0, NULL, err, n))) goto done;
+      if ((rc = fill_input(sig, idx, r, v, 0, NULL, max_bytes, err, n))) goto done;
     }
     for (int i = 0; i < sig->n_in; i++)
       if (!r->in[i].set) {
@@ -144,7 +151,7 @@ int srv_tfs_parse(const char *body, size_t len, const srv_sig *sig, srv_request 
       rc = 400;
       goto done;
     }
-    rc = fill_input(sig, 0, r, inputs, 0, NULL, err, n);
+    rc = fill_input(sig, 0, r, inputs, 0, NULL, max_bytes, err, n);
   }
 done:
   json_decref(root);

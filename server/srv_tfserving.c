@@ -77,7 +77,9 @@ static void predict(srv_server *s, const srv_http_req *req, const char *name, lo
   if (!r) {
     srv_resp_error(resp, 500, "out of memory");
   } else {
-    status = srv_tfs_parse(req->body, req->body_len, &v->sig, r, err, sizeof err);
+    size_t max_bytes = (size_t)s->cfg.max_request_mb << 20;
+    status = srv_tfs_parse(req->body, req->body_len, &v->sig, max_bytes, r, err, sizeof err);
+    r->max_bytes = max_bytes;
     if (status) {
       srv_resp_error(resp, status, "%s", err);
     } else {

@@ -26,7 +26,8 @@ static const char k_usage[] =
     "  -n, --name NAME             model name for MODEL.tflite (default: file name without .tflite)\n"
     "      --host ADDR             listen address (default 127.0.0.1; 0.0.0.0 for all)\n"
     "  -p, --port N                port (default 8000; 0 = any free port)\n"
-    "      --port-file FILE        write the bound port to FILE once listening\n"
+    "      --port-file FILE        write the bound port to FILE once listening (health port: second line)\n"
+    "      --health-port N         also listen on N for health and metrics only (0 = any free port)\n"
     "  -s, --sessions N            sessions (concurrent runs) per model (default: CPUs)\n"
     "  -t, --threads N             runtime worker threads (default: all CPUs)\n"
     "      --max-queue N           requests that may wait for a session (default 256)\n"
@@ -44,7 +45,7 @@ static const char k_usage[] =
 enum {
   OPT_CONFIG = 1, OPT_REPO, OPT_NAME, OPT_HOST, OPT_PORT, OPT_PORT_FILE, OPT_SESSIONS, OPT_THREADS,
   OPT_MAX_QUEUE, OPT_POLL, OPT_LOG_FORMAT, OPT_LOG_LEVEL, OPT_NO_ACCESS, OPT_HELP, OPT_MAX_BATCH,
-  OPT_BATCH_DELAY, OPT_PRECISION
+  OPT_BATCH_DELAY, OPT_PRECISION, OPT_HEALTH_PORT
 };
 static const arg_opt k_opts[] = {
     {OPT_CONFIG, "-c", "--config", 1},       {OPT_REPO, "-r", "--model-repository", 1},
@@ -55,11 +56,12 @@ static const arg_opt k_opts[] = {
     {OPT_LOG_FORMAT, NULL, "--log-format", 1}, {OPT_LOG_LEVEL, NULL, "--log-level", 1},
     {OPT_NO_ACCESS, NULL, "--no-access-log", 0}, {OPT_HELP, "-h", "--help", 0},
     {OPT_MAX_BATCH, NULL, "--max-batch", 1}, {OPT_BATCH_DELAY, NULL, "--max-queue-delay-us", 1},
-    {OPT_PRECISION, NULL, "--precision", 1}, {0, NULL, NULL, 0}};
+    {OPT_PRECISION, NULL, "--precision", 1}, {OPT_HEALTH_PORT, NULL, "--health-port", 1},
+    {0, NULL, NULL, 0}};
 
 typedef struct overrides {
   const char *config, *repo, *name, *host, *port_file, *model, *log_format, *log_level, *precision;
-  long port, sessions, threads, max_queue, poll, max_batch, batch_delay;
+  long port, health_port, sessions, threads, max_queue, poll, max_batch, batch_delay;
   int no_access;
 } overrides;
 
@@ -72,6 +74,7 @@ static int apply(overrides *o, srv_config *c) {
   }
   if (o->host) snprintf(c->host, sizeof c->host, "%s", o->host);
   if (o->port >= 0) c->port = (int)o->port;
+  if (o->health_port >= 0) c->health_port = (int)o->health_port;
   if (o->port_file) snprintf(c->port_file, sizeof c->port_file, "%s", o->port_file);
   if (o->threads >= 0) c->num_threads = (int)o->threads;
   if (o->poll >= 0) c->poll_ms = (int)o->poll;
@@ -115,7 +118,7 @@ static int apply(overrides *o, srv_config *c) {
 int cmd_serve(int argc, char **argv) {
   overrides o;
   memset(&o, 0, sizeof o);
-  o.port = o.sessions = o.threads = o.max_queue = o.poll = o.max_batch = o.batch_delay = -1;
+  o.port = o.health_port = o.sessions = o.threads = o.max_queue = o.poll = o.max_batch = o.batch_delay = -1;
   args a;
   args_init(&a, argc, argv);
   const char *v;
@@ -142,6 +145,7 @@ int cmd_serve(int argc, char **argv) {
       case OPT_PRECISION: o.precision = v; break;
       case OPT_NO_ACCESS: o.no_access = 1; break;
       case OPT_PORT: num = &o.port; lo = 0; hi = 65535; opt = "--port"; break;
+      case OPT_HEALTH_PORT: num = &o.health_port; lo = 0; hi = 65535; opt = "--health-port"; break;
       case OPT_SESSIONS: num = &o.sessions; lo = 1; hi = 256; opt = "--sessions"; break;
       case OPT_THREADS: num = &o.threads; lo = 0; hi = 1024; opt = "--threads"; break;
       case OPT_MAX_QUEUE: num = &o.max_queue; lo = 0; hi = 1 << 20; opt = "--max-queue"; break;

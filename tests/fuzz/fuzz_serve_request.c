@@ -1,14 +1,49 @@
 /* libFuzzer target for tfcc serve's request parsers: KServe v2 JSON + binary tensor extension
- * (srv_kserve_parse), TF Serving predict (srv_tfs_parse), and the YAML config loader, against
- * a made-up model signature (FP32 [1,-1,3] with a dynamic dimension, INT8 [2], BOOL [], and
- * two outputs). The first input byte picks the parser; for KServe the next two give the
- * Inference-Header-Content-Length. */
+ * (srv_kserve_parse, with the "data" values parsed from the text: srv_json_spans.c), TF Serving
+ * predict (srv_tfs_parse), the YAML config loader, and the HTTP framing checks
+ * (srv_http_check: a request target line, then "key: value" header lines), against a made-up
+ * model signature (FP32 [1,-1,3] with a dynamic dimension, INT8 [2], BOOL [], and two outputs).
+ * The first input byte picks the parser; for KServe the next two give the
+ * Inference-Header-Content-Length. Requests are bounded to 1 MiB of tensors (413 beyond). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "srv_config.h"
+#include "srv_http_check.h"
 #include "srv_tensor.h"
+
+#define FUZZ_MAX_BYTES ((size_t)1 << 20)
+
+/* data: "TARGET\nkey: value\n..." -> srv_http_check_target / _header / _finish. */
+static void check_http(const char *data, size_t len) {
+  char *copy = malloc(len + 1);
+  if (!copy) return;
+  memcpy(copy, data, len);
+  copy[len] = '\0';
+  char err[300];
+  char *nl = memchr(copy, '\n', len);
+  size_t tl = nl ? (size_t)(nl - copy) : len;
+  copy[tl] = '\0';
+  srv_http_check_target(copy, err, sizeof err);
+  srv_http_check c;
+  srv_http_check_init(&c);
+  size_t at = nl ? tl + 1 : len;
+  while (at < len) {
+    char *line = copy + at;
+    char *end = memchr(line, '\n', len - at);
+    size_t ll = end ? (size_t)(end - line) : len - at;
+    char *colon = memchr(line, ':', ll);
+    if (colon) {
+      const char *v = colon + 1;
+      while (v < line + ll && *v == ' ') v++;
+      srv_http_check_header(&c, line, (size_t)(colon - line), v, (size_t)(line + ll - v));
+    }
+    at += ll + 1;
+  }
+  srv_http_check_finish(&c, len % 2 ? "HTTP/1.1" : "HTTP/1.0", err, sizeof err);
+  free(copy);
+}
 
 static srv_sig g_sig;
 
@@ -42,11 +77,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   size_t len = size - 3;
   srv_request *r = malloc(sizeof *r);
   if (!r) return 0;
-  switch (data[0] % 3) {
+  switch (data[0] % 4) {
     case 0: {
       size_t hl = ((size_t)data[1] << 8 | data[2]);
       if (hl == 0 || hl > len) hl = len;
-      if (srv_kserve_parse(body, len, hl, &g_sig, r, err, sizeof err) == 0) {
+      if (srv_kserve_parse(body, len, hl, &g_sig, FUZZ_MAX_BYTES, r, err, sizeof err) == 0) {
         /* touch every bound input byte (ASan checks the bounds) */
         volatile uint8_t sum = 0;
         for (int i = 0; i < g_sig.n_in; i++)
@@ -57,7 +92,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       break;
     }
     case 1:
-      if (srv_tfs_parse(body, len, &g_sig, r, err, sizeof err) == 0) srv_request_free(r);
+      if (srv_tfs_parse(body, len, &g_sig, FUZZ_MAX_BYTES, r, err, sizeof err) == 0) srv_request_free(r);
+      break;
+    case 3:
+      check_http(body, len);
       break;
     default: {
       srv_config c;

@@ -4,9 +4,14 @@ source "$(dirname "${BASH_SOURCE[0]}")/../cli/lib.bash"
 SRV_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 export SRV_HERE
 SRC=${TFCC_SOURCE_DIR:-$SRV_HERE/../..}
-client() { python3 "$SRV_HERE/srv_client.py" "$@"; }
 command -v curl >/dev/null || { echo "SKIP: curl needed"; exit 77; }
 have_python || { echo "SKIP: python3 needed"; exit 77; }
+# The interpreter behind python3, resolved once: a version-manager shim on PATH can take
+# seconds per start on a loaded machine, and these tests start Python many times.
+PYTHON=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+[ -x "$PYTHON" ] || PYTHON=python3
+export PYTHON
+client() { "$PYTHON" "$SRV_HERE/srv_client.py" "$@"; }
 
 SERVER_PIDS=()
 SERVER_LOGS=()
@@ -19,7 +24,8 @@ cleanup_servers() {
 }
 trap cleanup_servers EXIT
 
-# start_server LOG ARGS...: starts tfcc serve, waits (<= 20 s) until it listens; sets PORT, PID.
+# start_server LOG ARGS...: starts tfcc serve, waits (<= 20 s) until it listens; sets PORT,
+# HEALTH_PORT (empty without a health listener), PID.
 start_server() {
   local log=$1; shift
   rm -f "$TMP/port"
@@ -36,7 +42,8 @@ start_server() {
     echo "server did not start: $(tail -5 "$log")" >&2
     return 1
   fi
-  PORT=$(cat "$TMP/port")
+  PORT=$(head -1 "$TMP/port")
+  HEALTH_PORT=$(sed -n 2p "$TMP/port") # set with --health-port / server.health_port
   URL="http://127.0.0.1:$PORT"
 }
 # stop_server: SIGTERM, wait <= 20 s; returns the exit status.
@@ -60,5 +67,5 @@ expect_http() {
 }
 body_has() { if grep -qF -- "$1" "$TMP/body"; then ok; else bad "$2: '$1' not in body: $(head -c 400 "$TMP/body")"; fi; }
 build_net() { # build_net NAME -> $TMP/nets/NAME.tflite
-  [ -f "$TMP/nets/$1.tflite" ] || python3 "$SRC/modelgen/build.py" --out "$TMP/nets" --net "$1" --quiet >/dev/null
+  [ -f "$TMP/nets/$1.tflite" ] || "$PYTHON" "$SRC/modelgen/build.py" --out "$TMP/nets" --net "$1" --quiet >/dev/null
 }

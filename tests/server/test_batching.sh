@@ -9,9 +9,9 @@
 # Float requests of ONE row are included: every f32 GEMM/GEMV kernel adds k in the same order,
 # so a row's result does not depend on the rows it is batched with (docs/server.md).
 source "$(dirname "$0")/lib_server.bash"
-python3 "$SRV_HERE/make_dynbatch.py" "$TMP/dyn.tflite" || { bad "make model"; finish; }
+"$PYTHON" "$SRV_HERE/make_dynbatch.py" "$TMP/dyn.tflite" || { bad "make model"; finish; }
 # all inputs in one python start (it costs ~0.5 s on a loaded machine)
-python3 - "$SRV_HERE" "$TMP" <<'PY' || bad "make inputs"
+"$PYTHON" - "$SRV_HERE" "$TMP" <<'PY' || bad "make inputs"
 import random, sys
 sys.path.insert(0, sys.argv[1])
 import srv_client as c

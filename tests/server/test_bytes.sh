@@ -3,8 +3,8 @@
 # refused with a 400 naming the input and why (KServe BYTES, TF Serving strings and {"b64"}),
 # and a model with a string tensor is not ready, its last_error saying it cannot be served.
 source "$(dirname "$0")/lib_server.bash"
-python3 "$SRV_HERE/make_dynbatch.py" "$TMP/dyn.tflite" || { bad "make_dynbatch"; finish; }
-python3 "$SRV_HERE/make_string_model.py" "$TMP/strm.tflite" || { bad "make_string_model"; finish; }
+"$PYTHON" "$SRV_HERE/make_dynbatch.py" "$TMP/dyn.tflite" || { bad "make_dynbatch"; finish; }
+"$PYTHON" "$SRV_HERE/make_string_model.py" "$TMP/strm.tflite" || { bad "make_string_model"; finish; }
 cat >"$TMP/c.yaml" <<YAML
 log: {access: false}
 models:

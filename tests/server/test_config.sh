@@ -28,6 +28,20 @@ check_reject "no models" "no models" "server: {port: 1}"
 check_reject "repository sessions" "c.yaml:1: repository.sessions: 0 is out of range [1, 256]" "repository: {path: $TMP, sessions: 0}"
 check_reject "repository unknown key" "c.yaml:1: repository.max_bach: unknown key" "repository: {path: $TMP, max_bach: 4}"
 check_reject "max_batch range" "models[0].max_batch: 2000 is out of range [0, 1024]" "models: [{name: a, path: $m, max_batch: 2000}]"
+check_reject "receive_s range" "server.timeouts.receive_s: 0 is out of range [1, 3600]" "models: [{name: a, path: $m}]" "server: {timeouts: {receive_s: 0}}"
+check_reject "per-client range" "server.max_connections_per_client: -2 is out of range [0, 65536]" "models: [{name: a, path: $m}]" "server: {max_connections_per_client: -2}"
+check_reject "health_port range" "server.health_port: 70000 is out of range [-1, 65535]" "models: [{name: a, path: $m}]" "server: {health_port: 70000}"
+# nesting depth is capped (64) before libyaml builds the document: a file nested 100,000 levels
+# deep (flow or block style) is refused at once instead of taking over 15 s
+"$PYTHON" -c "import sys; d=100000; sys.stdout.write('models: [{name: a, path: $m}]\nx: ' + '[' * d + ']' * d + '\n')" >"$c"
+t0=$(date +%s%N)
+expect_rc 2 "deep flow nesting" -- timeout 10 "$TFCC" serve --config "$c"
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+expect_in "$TMP/err" "c.yaml:2: nested more than 64 levels deep" "deep flow nesting"
+[ "$ms" -lt 5000 ] && ok || bad "deep flow nesting took $ms ms"
+"$PYTHON" -c "import sys; sys.stdout.write('models: [{name: a, path: $m}]\n' + ''.join(' ' * i + 'k%d:\n' % i for i in range(5000)))" >"$c"
+expect_rc 2 "deep block nesting" -- timeout 10 "$TFCC" serve --config "$c"
+expect_in "$TMP/err" "c.yaml:66: nested more than 64 levels deep" "deep block nesting"
 expect_rc 2 "no arguments" -- "$TFCC" serve
 expect_rc 0 "help" -- "$TFCC" serve --help
 expect_in "$TMP/out" "usage: tfcc serve MODEL.tflite" "help"

@@ -7,11 +7,11 @@
 #  3. a corrupt file -> refused, the load fails, the current weights keep serving.
 # No request fails and every answer equals exactly one published file's `tfcc run` output.
 source "$(dirname "$0")/lib_server.bash"
-mk() { python3 "$SRV_HERE/make_dynbatch.py" "$@" || bad "make model $*"; }
+mk() { "$PYTHON" "$SRV_HERE/make_dynbatch.py" "$@" || bad "make model $*"; }
 mk "$TMP/w1.tflite" --seed 1
 mk "$TMP/w2.tflite" --seed 2
 mk "$TMP/g3.tflite" --seed 3 --hidden 24
-python3 - "$SRV_HERE" "$TMP/in.npy" <<'PY' || bad "make input"
+"$PYTHON" - "$SRV_HERE" "$TMP/in.npy" <<'PY' || bad "make input"
 import random, sys
 sys.path.insert(0, sys.argv[1])
 import srv_client as c

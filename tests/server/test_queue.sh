@@ -9,8 +9,8 @@ source "$(dirname "$0")/lib_server.bash"
 # Reference kernels and 300 rows per request keep each run slow enough (milliseconds) that the
 # requests really queue, whatever SIMD kernels this CPU has (the expected outputs use them too).
 export TFCC_ISA=generic
-python3 "$SRV_HERE/make_dynbatch.py" "$TMP/m.tflite" --hidden 1024 || { bad "make model"; finish; }
-python3 - "$SRV_HERE" "$TMP" <<'PY' || bad "make inputs"
+"$PYTHON" "$SRV_HERE/make_dynbatch.py" "$TMP/m.tflite" --hidden 1024 || { bad "make model"; finish; }
+"$PYTHON" - "$SRV_HERE" "$TMP" <<'PY' || bad "make inputs"
 import random, sys
 sys.path.insert(0, sys.argv[1])
 import srv_client as c
@@ -41,7 +41,7 @@ models:
 runtime: {num_threads: 1}
 YAML
 start_server "$TMP/log2" --config "$TMP/c.yaml" || { bad "start (timeout)"; finish; }
-python3 - "$PORT" "$TMP" >"$TMP/to.txt" <<'PY'
+"$PYTHON" - "$PORT" "$TMP" >"$TMP/to.txt" <<'PY'
 import sys, threading
 sys.path.insert(0, __import__('os').environ['SRV_HERE'])
 import srv_client as c

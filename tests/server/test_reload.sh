@@ -7,7 +7,7 @@
 source "$(dirname "$0")/lib_server.bash"
 net=mobilenet_v1_025_128_float
 build_net $net
-python3 "$SRV_HERE/make_variant.py" $net "$TMP/v2.tflite" v2 || { bad "make variant"; finish; }
+"$PYTHON" "$SRV_HERE/make_variant.py" $net "$TMP/v2.tflite" v2 || { bad "make variant"; finish; }
 client rand "$TMP/in.npy" FP32 1,128,128,3 --seed 7
 "$TFCC" run "$TMP/nets/$net.tflite" -i "$TMP/in.npy" -o "$TMP/ref1" >/dev/null
 "$TFCC" run "$TMP/v2.tflite" -i "$TMP/in.npy" -o "$TMP/ref2" >/dev/null

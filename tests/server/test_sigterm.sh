@@ -14,7 +14,7 @@ start_server "$TMP/log" "$TMP/nets/$net.tflite" --name net --sessions 1 --max-qu
   { bad "start"; finish; }
 
 # backpressure: 24 concurrent clients, 1 session, queue of 2 -> some 503 with Retry-After
-python3 - "$PORT" "$TMP/in.npy" >"$TMP/bp.txt" <<'PY'
+"$PYTHON" - "$PORT" "$TMP/in.npy" >"$TMP/bp.txt" <<'PY'
 import json, struct, sys, threading, http.client
 sys.path.insert(0, __import__('os').environ['SRV_HERE'])
 import srv_client as c
