@@ -479,6 +479,15 @@ def conversion_cases():
                                       ("i8", "i16", (-3, 5), (-6, 6))):
         add(single("quantize_%s_to_%s" % (src, dst), "QUANTIZE", [act(src, shape, *srange)],
                    [act(dst, shape, *drange)]))
+    # int16 <-> int32 requantization (quantize.cc: quantized int32 model inputs / outputs);
+    # int32 data spans ~2^25 so that the int16 / int8 outputs saturate at both ends
+    add(single("quantize_i16_to_i32", "QUANTIZE", [act("i16", shape, -3, 5)],
+               [T(I32, shape, q=(f32(1.0 / 3e5), 0))]))
+    add(single("quantize_i16_to_i32_zp", "QUANTIZE", [act("i16", shape, -3, 5)],
+               [T(I32, shape, q=(f32(7.0 / 3e4), -70000))]))
+    i32_in = T(I32, shape, q=(f32(1.0 / 2 ** 20), 12345), lo=-(1 << 25), hi=1 << 25)
+    add(single("quantize_i32_to_i16", "QUANTIZE", [i32_in], [act("i16", shape, -8, 8)]))
+    add(single("quantize_i32_to_i8", "QUANTIZE", [i32_in], [act("i8", shape, -6, 20)]))
     casts = [("f32", "i32", (-50.0, 50.0)), ("i32", "f32", None), ("u8", "f32", None), ("i8", "f32", None),
              ("bool", "f32", None), ("f32", "bool", None), ("i32", "i64", None), ("i64", "i32", None),
              ("f32", "u8", (0.0, 255.0)), ("i32", "bool", None), ("i16", "i32", None)]
