@@ -680,11 +680,63 @@ def shape_cases():
              [("RANGE", ["s", "l", "d"], ["r"], {}), ("ADD", ["r", "x"], ["y"], {})], ["x"], ["y"]))
 
 
+# ---------------------------------------------------------------- detection
+def _ssd_anchors(rows, cols, size):
+    """Anchors [rows * cols, 4] (ycenter, xcenter, h, w) on a grid over [0, 1]^2."""
+    out = []
+    for r in range(rows):
+        for c in range(cols):
+            out += [(r + 0.5) / rows, (c + 0.5) / cols, size, size * 1.25]
+    return out
+
+
+def detection_cases():
+    """TFLite_Detection_PostProcess: fast and regular NMS, float32 and uint8 inputs. Fast-NMS
+    cases keep max_detections boxes above the score threshold (TFLite leaves the rows past
+    the count unwritten in fast mode)."""
+    import flexbuf
+    n, classes = 24, 3
+    anchors_f = _ssd_anchors(4, 6, 0.22)
+
+    def opts(max_det, max_cpd, regular=False, dpc=None, score=0.05, iou=0.5, bg=True):
+        o = {"max_detections": max_det, "max_classes_per_detection": max_cpd,
+             "nms_score_threshold": score, "nms_iou_threshold": iou, "num_classes": classes,
+             "y_scale": 10.0, "x_scale": 10.0, "h_scale": 5.0, "w_scale": 5.0}
+        if regular:
+            o["use_regular_nms"] = True
+        if dpc is not None:
+            o["detections_per_class"] = dpc
+        return flexbuf.map_bytes(o)
+
+    def outs(rows):
+        return [T(F32, [1, rows, 4]), T(F32, [1, rows]), T(F32, [1, rows]), T(F32, [1])]
+
+    def f32_case(name, o, rows, enc_len=4, bg=True):
+        ins = [T(F32, [1, n, enc_len], lo=-1.5, hi=1.5), T(F32, [1, n, classes + (1 if bg else 0)], lo=0.0, hi=1.0),
+               T(F32, [n, 4], const=anchors_f)]
+        add(single(name, "CUSTOM:TFLite_Detection_PostProcess", ins, outs(rows), o))
+
+    f32_case("detect_postprocess_f32_fast", opts(6, 1), 6)
+    f32_case("detect_postprocess_f32_fast_enc6", opts(5, 1), 5, enc_len=6)
+    f32_case("detect_postprocess_f32_fast_2cls", opts(4, 2), 8)
+    f32_case("detect_postprocess_f32_fast_nobg", opts(6, 1), 6, bg=False)
+    f32_case("detect_postprocess_f32_regular", opts(7, 1, regular=True, dpc=3), 7)
+    f32_case("detect_postprocess_f32_regular_iou", opts(10, 1, regular=True, dpc=4, score=0.3, iou=0.2), 10)
+    # uint8, as SSD MobileNet: encodings and scores from the network, anchors constant
+    aq = (f32(1.0 / 255.0), 0)
+    anchors_q = [max(0, min(255, int(round(v / aq[0])))) for v in anchors_f]
+    for tag, o, rows in (("fast", opts(6, 1), 6), ("regular", opts(6, 1, regular=True, dpc=2), 6)):
+        ins = [T(U8, [1, n, 4], q=(0.05, 128)), T(U8, [1, n, classes + 1], q=(f32(1 / 256.0), 0)),
+               T(U8, [n, 4], q=aq, const=anchors_q)]
+        add(single("detect_postprocess_u8_" + tag, "CUSTOM:TFLite_Detection_PostProcess", ins,
+                   outs(rows), o))
+
 def cases():
     if not _CASES:
         for gen in (conv_cases, depthwise_cases, transpose_conv_cases, fully_connected_cases,
                     batch_matmul_cases, pool_cases, binary_cases, compare_cases, unary_cases,
-                    normalization_cases, conversion_cases, reduce_cases, shape_cases):
+                    normalization_cases, conversion_cases, reduce_cases, shape_cases,
+                    detection_cases):
             gen()
         names = [c.name for c in _CASES]
         dup = {n for n in names if names.count(n) > 1}

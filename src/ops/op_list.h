@@ -99,3 +99,9 @@
   X(ADD_N, add_n) \
   X(L2_POOL_2D, l2_pool_2d) \
   /* end of list */
+
+/* Custom operators tfcc knows, by their custom_code: X("name", symbol), defined as
+ *   const tfcc_op_def tfcc_op_<symbol>  in src/ops/<symbol>.c. */
+#define TFCC_CUSTOM_OP_LIST(X) \
+  X("TFLite_Detection_PostProcess", detection_postprocess) \
+  /* end of list */

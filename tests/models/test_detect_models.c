@@ -131,6 +131,43 @@ static void check_quantize(const char *name) {
   free_result(&r);
 }
 
+/* EXPECTED.md's detections on grace_hopper.bmp: (class, score, ymin, xmin, ymax, xmax). */
+static const struct { int cls; double score, box[4]; } k_ssd_expected[] = {
+    {0, 0.7188, {0.0505, 0.0077, 0.9857, 0.9861}}, {31, 0.6445, {0.7100, 0.4378, 0.8982, 0.5649}},
+    {0, 0.4883, {0.0102, 0.0155, 0.6771, 0.2498}}, {31, 0.4258, {0.7193, 0.4546, 0.8480, 0.5560}},
+    {0, 0.3555, {0.2294, 0.0219, 0.7263, 0.2595}},
+};
+
+static void check_ssd(void) {
+  const char *name = "ssd_mobilenet_v1_detect_quant";
+  run_result r;
+  if (run_model(name, &r) != 0) return;
+  CHECK(r.n_out == 4);
+  if (r.n_out != 4) { free_result(&r); return; }
+  /* the file declares no shapes: prepare sets [1,10,4], [1,10], [1,10], [1] */
+  CHECKF(r.out[0].rank == 3 && r.out[0].dims[1] == 10 && r.out[0].dims[2] == 4,
+         "boxes rank %d", (int)r.out[0].rank);
+  CHECKF(r.out[1].rank == 2 && r.out[1].dims[1] == 10, "classes rank %d", (int)r.out[1].rank);
+  CHECKF(r.out[3].rank == 1 && r.out[3].dims[0] == 1, "count rank %d", (int)r.out[3].rank);
+  /* box decoding runs in double then float: the references agree to float rounding */
+  for (int i = 0; i < 4; i++) compare_ref(name, &r, i, i == 0 ? 1e-6 : 0);
+  const float *boxes = r.out[0].data, *cls = r.out[1].data, *sc = r.out[2].data;
+  const float count = *(const float *)r.out[3].data;
+  CHECKF(count == 10.0f, "%s: count %g, expected 10", name, (double)count);
+  for (size_t k = 0; k < sizeof k_ssd_expected / sizeof k_ssd_expected[0]; k++) {
+    CHECKF((int)cls[k] == k_ssd_expected[k].cls && fabs(sc[k] - k_ssd_expected[k].score) < 5e-5,
+           "%s: detection %zu: class %g score %.4f, expected %d %.4f", name, k, (double)cls[k],
+           (double)sc[k], k_ssd_expected[k].cls, k_ssd_expected[k].score);
+    for (int c = 0; c < 4; c++)
+      CHECKF(fabs(boxes[k * 4 + (size_t)c] - k_ssd_expected[k].box[c]) < 5e-5,
+             "%s: detection %zu coordinate %d: %.4f, expected %.4f", name, k, c,
+             (double)boxes[k * 4 + (size_t)c], k_ssd_expected[k].box[c]);
+  }
+  printf("  %-32s %g detections; first: class %g score %.4f\n", name, (double)count,
+         (double)cls[0], (double)sc[0]);
+  free_result(&r);
+}
+
 int main(void) {
   g_shared = tfcc_test_shared_dir();
   if (!g_shared) return TFCC_TEST_SKIP;
@@ -141,6 +178,7 @@ int main(void) {
 #define WANT(n) (!only || strcmp(only, n) == 0)
   if (WANT("quantize_int32_to_int16")) check_quantize("quantize_int32_to_int16");
   if (WANT("quantize_int16_to_int32")) check_quantize("quantize_int16_to_int32");
+  if (WANT("ssd_mobilenet_v1_detect_quant")) check_ssd();
   tfcc_runtime_destroy(g_rt);
   return tfcc_test_finish("detect_models");
 }
