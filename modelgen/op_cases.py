@@ -731,12 +731,33 @@ def detection_cases():
         add(single("detect_postprocess_u8_" + tag, "CUSTOM:TFLite_Detection_PostProcess", ins,
                    outs(rows), o))
 
+
+def nms_cases():
+    """NON_MAX_SUPPRESSION_V4 / V5 with a constant max_output_size (outputs padded to it)."""
+    n = 20
+
+    def scalar_f(v):
+        return T(F32, [], const=[v])
+
+    for name, max_out, iou, score in (("nms_v4_f32", 6, 0.4, 0.1), ("nms_v4_f32_pad", 12, 0.3, 0.6)):
+        ins = [T(F32, [n, 4], lo=0.0, hi=1.0), T(F32, [n], lo=0.0, hi=1.0), T(I32, [], const=[max_out]),
+               scalar_f(iou), scalar_f(score)]
+        add(single(name, "NON_MAX_SUPPRESSION_V4", ins, [T(I32, [max_out]), T(I32, [])]))
+    for name, max_out, iou, score, sigma in (("nms_v5_f32_hard", 8, 0.5, 0.2, 0.0),
+                                             ("nms_v5_f32_soft", 10, 0.9, 0.05, 0.5),
+                                             ("nms_v5_f32_soft_pad", 16, 0.6, 0.3, 0.3)):
+        ins = [T(F32, [n, 4], lo=0.0, hi=1.0), T(F32, [n], lo=0.0, hi=1.0), T(I32, [], const=[max_out]),
+               scalar_f(iou), scalar_f(score), scalar_f(sigma)]
+        add(single(name, "NON_MAX_SUPPRESSION_V5", ins,
+                   [T(I32, [max_out]), T(F32, [max_out]), T(I32, [])]))
+
+
 def cases():
     if not _CASES:
         for gen in (conv_cases, depthwise_cases, transpose_conv_cases, fully_connected_cases,
                     batch_matmul_cases, pool_cases, binary_cases, compare_cases, unary_cases,
                     normalization_cases, conversion_cases, reduce_cases, shape_cases,
-                    detection_cases):
+                    detection_cases, nms_cases):
             gen()
         names = [c.name for c in _CASES]
         dup = {n for n in names if names.count(n) > 1}

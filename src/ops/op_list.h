@@ -98,6 +98,8 @@
   X(BATCH_TO_SPACE_ND, batch_to_space_nd) \
   X(ADD_N, add_n) \
   X(L2_POOL_2D, l2_pool_2d) \
+  X(NON_MAX_SUPPRESSION_V4, non_max_suppression_v4) \
+  X(NON_MAX_SUPPRESSION_V5, non_max_suppression_v5) \
   /* end of list */
 
 /* Custom operators tfcc knows, by their custom_code: X("name", symbol), defined as

@@ -1,10 +1,11 @@
 /* The FlexBuffer reader of custom options, TFLite_Detection_PostProcess and
- * (NON_MAX_SUPPRESSION_V4/V5 come next) beyond their conformance cases (tests/ops/conformance, checked
+ * NON_MAX_SUPPRESSION_V4/V5 beyond their conformance cases (tests/ops/conformance, checked
  * against TensorFlow Lite): every slot width, hostile options (missing, truncated at every
  * length, wrong types, out of range), int8 inputs equal to their float dequantization, zeroed
  * rows past the count, inverted boxes, wrong dtypes / shapes, run-time max_output_size. */
 #include "format/flexbuf.h"
 #include "kernels/detect/detect_postprocess.h"
+#include "kernels/detect/nms.h"
 #include "op_run.h"
 
 /* ------------------------------------------------------------------ a FlexBuffer map writer */
@@ -353,10 +354,111 @@ static void test_detection_int8(void) {
   }
 }
 
+/* ------------------------------------------------------------------ NMS V4 / V5 */
+
+typedef struct nms_run {
+  tfcc_tensor in[6], out[3];
+  tfcc_tensor *ip[6], *op[3];
+  tfcc_ir_node node;
+  tfcc_err err;
+  oh_node_run r;
+  int32_t max_out;
+  float iou, score, sigma;
+} nms_run;
+
+static void nms_setup(nms_run *x, bool v5, const float *boxes, const float *scores, int32_t n,
+                      int32_t max_out, float iou, float score, float sigma) {
+  memset(x, 0, sizeof *x);
+  x->max_out = max_out;
+  x->iou = iou;
+  x->score = score;
+  x->sigma = sigma;
+  const int32_t db[2] = {n, 4}, ds[1] = {n}, d1[1] = {1};
+  x->in[0] = oh_tensor(TFCC_FLOAT32, 2, db, (void *)boxes, NULL);
+  x->in[1] = oh_tensor(TFCC_FLOAT32, 1, ds, (void *)scores, NULL);
+  x->in[2] = oh_tensor(TFCC_INT32, 0, NULL, &x->max_out, NULL);
+  x->in[3] = oh_tensor(TFCC_FLOAT32, 0, NULL, &x->iou, NULL);
+  x->in[4] = oh_tensor(TFCC_FLOAT32, 0, NULL, &x->score, NULL);
+  x->in[5] = oh_tensor(TFCC_FLOAT32, 0, NULL, &x->sigma, NULL);
+  x->in[2].is_const = x->in[2].known = true;
+  const int n_in = v5 ? 6 : 5, n_out = v5 ? 3 : 2;
+  for (int i = 0; i < n_out; i++)
+    x->out[i] = oh_tensor(v5 && i == 1 ? TFCC_FLOAT32 : TFCC_INT32, 1, d1, NULL, NULL);
+  for (int i = 0; i < 6; i++) x->ip[i] = &x->in[i];
+  for (int i = 0; i < 3; i++) x->op[i] = &x->out[i];
+  x->node.builtin = v5 ? TFCC_OP_NON_MAX_SUPPRESSION_V5 : TFCC_OP_NON_MAX_SUPPRESSION_V4;
+  x->node.n_inputs = n_in;
+  x->node.n_outputs = n_out;
+  x->r.op = tfcc_op_lookup(x->node.builtin);
+  x->r.node = &x->node;
+  x->r.in = x->ip;
+  x->r.n_in = n_in;
+  x->r.out = x->op;
+  x->r.n_out = n_out;
+  x->r.err = &x->err;
+  x->r.alloc_outputs = true;
+}
+
+static void nms_free(nms_run *x) {
+  for (int i = 0; i < 3; i++) free(x->out[i].data);
+}
+
+static void test_nms(void) {
+  /* box 1 overlaps box 0 (IoU 0.81), box 2 is apart, box 3 is below the score threshold;
+   * corners of box 2 are given swapped */
+  const float boxes[4 * 4] = {0, 0, 1, 1, 0.05f, 0.05f, 0.95f, 0.95f, 3, 3, 2, 2, 5, 5, 6, 6};
+  const float scores[4] = {0.9f, 0.95f, 0.5f, 0.05f};
+  nms_run x;
+  nms_setup(&x, false, boxes, scores, 4, 5, 0.5f, 0.1f, 0);
+  CHECKF(oh_run_node(&x.r) == TFCC_OK, "%s", x.err.msg);
+  const int32_t *sel = (const int32_t *)x.out[0].data;
+  CHECK(x.out[0].rank == 1 && x.out[0].dims[0] == 5 && x.out[1].rank == 0);
+  CHECKF(*(int32_t *)x.out[1].data == 2 && sel[0] == 1 && sel[1] == 2 && sel[2] == 0 &&
+             sel[3] == 0 && sel[4] == 0,
+         "V4 selected %d: %d %d %d %d %d", *(int32_t *)x.out[1].data, sel[0], sel[1], sel[2],
+         sel[3], sel[4]);
+  nms_free(&x);
+  /* V5 soft: box 0 survives with score 0.9 * exp(-0.5 / 0.5 * iou^2) */
+  nms_setup(&x, true, boxes, scores, 4, 4, 1.0f, 0.1f, 0.5f);
+  CHECKF(oh_run_node(&x.r) == TFCC_OK, "%s", x.err.msg);
+  sel = (const int32_t *)x.out[0].data;
+  const float *ss = (const float *)x.out[1].data;
+  const float iou01 = (0.95f - 0.05f) * (0.95f - 0.05f); /* box 1 lies inside box 0 */
+  CHECKF(*(int32_t *)x.out[2].data == 3 && sel[0] == 1 && sel[1] == 2 && sel[2] == 0,
+         "V5 selected %d: %d %d %d", *(int32_t *)x.out[2].data, sel[0], sel[1], sel[2]);
+  CHECKF(fabsf(ss[2] - 0.9f * expf(-1.0f * iou01 * iou01)) < 1e-6f && ss[3] == 0.0f,
+         "V5 decayed score %.7g", (double)ss[2]);
+  nms_free(&x);
+  /* hostile inputs */
+  nms_setup(&x, false, boxes, scores, 4, 5, 0.5f, 0.1f, 0);
+  x.in[2].known = x.in[2].is_const = false;
+  CHECK(oh_run_node(&x.r) == TFCC_ERR_UNSUPPORTED && strstr(x.err.msg, "max_output_size"));
+  nms_free(&x);
+  nms_setup(&x, false, boxes, scores, 4, -1, 0.5f, 0.1f, 0);
+  CHECK(oh_run_node(&x.r) == TFCC_ERR_INVALID_MODEL && strstr(x.err.msg, "max_output_size -1"));
+  nms_free(&x);
+  nms_setup(&x, false, boxes, scores, 4, 5, 0.5f, 0.1f, 0);
+  x.in[0].dtype = TFCC_INT8;
+  CHECK(oh_run_node(&x.r) == TFCC_ERR_UNSUPPORTED && strstr(x.err.msg, "only float32"));
+  nms_free(&x);
+  nms_setup(&x, false, boxes, scores, 4, 5, 0.5f, 0.1f, 0);
+  x.in[1].dims[0] = 3;
+  CHECK(oh_run_node(&x.r) == TFCC_ERR_SHAPE && strstr(x.err.msg, "scores must be [4]"));
+  nms_free(&x);
+  nms_setup(&x, true, boxes, scores, 4, 5, 0.5f, 0.1f, -1.0f);
+  CHECK(oh_run_node(&x.r) == TFCC_ERR_RUNTIME && strstr(x.err.msg, "negative"));
+  nms_free(&x);
+  nms_setup(&x, true, boxes, scores, 4, 5, 0.5f, 0.1f, 0.5f);
+  x.out[1].dtype = TFCC_INT8;
+  CHECK(oh_run_node(&x.r) == TFCC_ERR_DTYPE && strstr(x.err.msg, "output 1"));
+  nms_free(&x);
+}
+
 int main(void) {
   test_flexbuf();
   test_detection_options();
   test_detection_inputs();
   test_detection_int8();
+  test_nms();
   return tfcc_test_finish("detection");
 }
