@@ -752,12 +752,28 @@ def nms_cases():
                    [T(I32, [max_out]), T(F32, [max_out]), T(I32, [])]))
 
 
+def fft_cases():
+    """RFFT2D (fft_length constant, powers of two as TFLite requires; crop and zero-pad)
+    followed by COMPLEX_ABS, REAL or IMAG: complex64 tensors are never model inputs or
+    outputs here (the oracle's .npy I/O has no complex type)."""
+    C64 = S.COMPLEX64
+    for name, shape, fft, part in (("rfft2d_abs_f32", [2, 6, 16], [8, 16], "COMPLEX_ABS"),
+                                   ("rfft2d_real_f32", [5, 12], [4, 16], "REAL"),
+                                   ("rfft2d_imag_f32", [1, 3, 8, 8], [8, 8], "IMAG"),
+                                   ("rfft2d_abs_f32_frames", [3, 400], [1, 512], "COMPLEX_ABS"),
+                                   ("rfft2d_real_f32_1x1", [4, 1, 1], [1, 1], "REAL")):
+        oshape = shape[:-2] + [fft[0], fft[1] // 2 + 1]
+        add(Case(name, {"x": T(F32, shape, lo=-1.0, hi=1.0), "n": T(I32, [2], const=fft),
+                        "c": T(C64, oshape), "y": T(F32, oshape)},
+                 [("RFFT2D", ["x", "n"], ["c"], {}), (part, ["c"], ["y"], {})], ["x"], ["y"]))
+
+
 def cases():
     if not _CASES:
         for gen in (conv_cases, depthwise_cases, transpose_conv_cases, fully_connected_cases,
                     batch_matmul_cases, pool_cases, binary_cases, compare_cases, unary_cases,
                     normalization_cases, conversion_cases, reduce_cases, shape_cases,
-                    detection_cases, nms_cases):
+                    detection_cases, nms_cases, fft_cases):
             gen()
         names = [c.name for c in _CASES]
         dup = {n for n in names if names.count(n) > 1}

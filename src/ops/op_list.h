@@ -100,6 +100,10 @@
   X(L2_POOL_2D, l2_pool_2d) \
   X(NON_MAX_SUPPRESSION_V4, non_max_suppression_v4) \
   X(NON_MAX_SUPPRESSION_V5, non_max_suppression_v5) \
+  X(RFFT2D, rfft2d) \
+  X(REAL, real) \
+  X(IMAG, imag) \
+  X(COMPLEX_ABS, complex_abs) \
   /* end of list */
 
 /* Custom operators tfcc knows, by their custom_code: X("name", symbol), defined as
