@@ -693,7 +693,9 @@ def _ssd_anchors(rows, cols, size):
 def detection_cases():
     """TFLite_Detection_PostProcess: fast and regular NMS, float32 and uint8 inputs. Fast-NMS
     cases keep max_detections boxes above the score threshold (TFLite leaves the rows past
-    the count unwritten in fast mode)."""
+    the count unwritten in fast mode). No int8 case: TFLite's kernel returns an error for
+    int8 inputs (the oracle then leaves the outputs unwritten); tfcc dequantizes int8 as uint8
+    (tests/ops/test_detection.c compares it with the float path)."""
     import flexbuf
     n, classes = 24, 3
     anchors_f = _ssd_anchors(4, 6, 0.22)

@@ -2,7 +2,8 @@
  * SSD box decoding against anchors, then fast or regular multi-class non-max suppression
  * (kernels/detect/detect_postprocess.h has the arithmetic).
  *   inputs   box encodings [1, n, >= 4], class predictions [1, n, num_classes (+1 background)],
- *            anchors [n, 4] (y, x, h, w); each float32, uint8 or int8 (per-tensor quantized)
+ *            anchors [n, 4] (y, x, h, w); each float32, uint8 or int8 (per-tensor quantized;
+ *            TFLite's kernel fails at eval on int8, tfcc dequantizes it as it does uint8)
  *   outputs  float32 boxes [1, rows, 4] (ymin, xmin, ymax, xmax), classes [1, rows],
  *            scores [1, rows], count [1]; rows = max_detections * max_classes_per_detection,
  *            set at prepare as TFLite does (the file usually declares no shape); rows past
