@@ -173,6 +173,13 @@ static int32_t regular(const float *boxes, const float *scores, int32_t n, int32
 
 /* Indices of the k largest of v[0, n) in decreasing order (ties: lower index first). */
 static void top_k(const float *v, int32_t n, int32_t k, int32_t *out) {
+  if (k == 1) { /* TFLite's ArgMaxVector: the first maximum */
+    int32_t best = 0;
+    for (int32_t i = 1; i < n; i++)
+      if (v[i] > v[best]) best = i;
+    out[0] = best;
+    return;
+  }
   for (int32_t r = 0; r < k; r++) {
     int32_t best = -1;
     for (int32_t i = 0; i < n; i++) {
