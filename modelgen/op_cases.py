@@ -745,6 +745,20 @@ def nms_cases():
         ins = [T(F32, [n, 4], lo=0.0, hi=1.0), T(F32, [n], lo=0.0, hi=1.0), T(I32, [], const=[max_out]),
                scalar_f(iou), scalar_f(score)]
         add(single(name, "NON_MAX_SUPPRESSION_V4", ins, [T(I32, [max_out]), T(I32, [])]))
+    # equal scores (quarter steps): the order of TFLite's priority queue decides
+    for name, v5 in (("nms_v4_f32_ties", False), ("nms_v5_f32_ties", True)):
+        rng = Rng(seed_of(name))
+        boxes = []
+        for _ in range(24):
+            y, x = rng.uniform(0, 0.8), rng.uniform(0, 0.8)
+            boxes += [f32(y), f32(x), f32(y + rng.uniform(0.05, 0.3)), f32(x + rng.uniform(0.05, 0.3))]
+        ins = [T(F32, [24, 4], values=boxes), T(F32, [24], values=[rng.randint(1, 4) / 4.0 for _ in range(24)]),
+               T(I32, [], const=[10]), scalar_f(0.7 if v5 else 0.3), scalar_f(0.1)]
+        outs = [T(I32, [10]), T(I32, [])]
+        if v5:
+            ins.append(scalar_f(0.4))
+            outs.insert(1, T(F32, [10]))
+        add(single(name, "NON_MAX_SUPPRESSION_V5" if v5 else "NON_MAX_SUPPRESSION_V4", ins, outs))
     for name, max_out, iou, score, sigma in (("nms_v5_f32_hard", 8, 0.5, 0.2, 0.0),
                                              ("nms_v5_f32_soft", 10, 0.9, 0.05, 0.5),
                                              ("nms_v5_f32_soft_pad", 16, 0.6, 0.3, 0.3)):

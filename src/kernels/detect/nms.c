@@ -22,58 +22,97 @@ static float iou(const float *bi, const float *bj) {
   return inter / (area_i + area_j - inter);
 }
 
+/* A queued candidate. */
 typedef struct cand {
   float score;
+  int32_t index;
   int32_t begin; /* suppress_begin_index */
-  bool alive;    /* in the queue */
 } cand;
+
+/* The candidate queue is a binary max-heap on score operated exactly as libc++'s
+ * std::priority_queue (push_heap's sift-up; pop_heap's Floyd sift-down to a leaf, the last
+ * element moved into the hole and sifted up), so that equal scores leave the queue in the
+ * order TensorFlow Lite's build gives them. */
+static bool less_score(const cand *a, const cand *b) { return a->score < b->score; }
+
+/* libc++ __sift_up: the element at h[len - 1] moves up while its parent is smaller. */
+static void sift_up(cand *h, int32_t len) {
+  if (len < 2) return;
+  int32_t last = len - 1, p = (len - 2) / 2;
+  if (!less_score(&h[p], &h[last])) return;
+  const cand t = h[last];
+  for (;;) {
+    h[last] = h[p];
+    last = p;
+    if (p == 0) break;
+    p = (p - 1) / 2;
+    if (!less_score(&h[p], &t)) break;
+  }
+  h[last] = t;
+}
+
+static void heap_push(cand *h, int32_t *len, cand c) {
+  h[(*len)++] = c;
+  sift_up(h, *len);
+}
+
+/* libc++ __pop_heap with __floyd_sift_down; returns the top. */
+static cand heap_pop(cand *h, int32_t *len) {
+  const cand top = h[0];
+  const int32_t n = *len;
+  if (n > 1) {
+    int32_t hole = 0, child = 0;
+    for (;;) {
+      child = 2 * child + 1;
+      if (child + 1 < n && less_score(&h[child], &h[child + 1])) child++;
+      h[hole] = h[child];
+      hole = child;
+      if (child > (n - 2) / 2) break;
+    }
+    if (hole != n - 1) {
+      h[hole] = h[n - 1];
+      sift_up(h, hole + 1);
+    }
+  }
+  *len = n - 1;
+  return top;
+}
 
 size_t tfcc_nms_scratch_bytes(int32_t n) { return (size_t)(n > 0 ? n : 1) * sizeof(cand); }
 
 int32_t tfcc_nms(const float *boxes, const float *scores, int32_t n, int32_t max_output,
                  float iou_threshold, float score_threshold, float sigma, void *scratch,
                  int32_t *selected, float *selected_scores) {
-  cand *c = (cand *)scratch;
+  cand *heap = (cand *)scratch;
   int32_t queued = 0;
-  for (int32_t i = 0; i < n; i++) {
-    c[i].score = scores[i];
-    c[i].begin = 0;
-    c[i].alive = scores[i] > score_threshold;
-    queued += c[i].alive;
-  }
+  for (int32_t i = 0; i < n; i++)
+    if (scores[i] > score_threshold) heap_push(heap, &queued, (cand){scores[i], i, 0});
   const int32_t n_out = queued < max_output ? queued : max_output;
   const float scale = sigma > 0.0f ? -0.5f / sigma : 0.0f;
   int32_t n_sel = 0;
   while (n_sel < n_out && queued > 0) {
-    int32_t best = -1;
-    for (int32_t i = 0; i < n; i++)
-      if (c[i].alive && (best < 0 || c[i].score > c[best].score)) best = i;
-    cand *x = &c[best];
-    x->alive = false;
-    queued--;
-    const float original = x->score;
+    cand x = heap_pop(heap, &queued);
+    const float original = x.score;
     bool hard = false;
-    const float *bx = boxes + (size_t)best * 4;
-    for (int32_t j = n_sel - 1; j >= x->begin; j--) {
+    const float *bx = boxes + (size_t)x.index * 4;
+    for (int32_t j = n_sel - 1; j >= x.begin; j--) {
       const float v = iou(bx, boxes + (size_t)selected[j] * 4);
       if (v >= iou_threshold) {
         hard = true;
         break;
       }
-      if (sigma > 0.0f) x->score = x->score * expf(scale * v * v);
-      if (x->score <= score_threshold) break;
+      if (sigma > 0.0f) x.score = x.score * expf(scale * v * v);
+      if (x.score <= score_threshold) break;
     }
-    x->begin = n_sel;
+    x.begin = n_sel;
     if (hard) continue;
-    if (x->score == original) {
-      selected[n_sel] = best;
-      if (selected_scores) selected_scores[n_sel] = x->score;
+    if (x.score == original) {
+      selected[n_sel] = x.index;
+      if (selected_scores) selected_scores[n_sel] = x.score;
       n_sel++;
     }
-    if (x->score > score_threshold) {
-      x->alive = true;
-      queued++;
-    }
+    /* the queue never holds more than n: every push follows a pop */
+    if (x.score > score_threshold) heap_push(heap, &queued, x);
   }
   return n_sel;
 }

@@ -1,8 +1,8 @@
 /* NON_MAX_SUPPRESSION_V4 / V5 (single-class, optionally Soft-NMS with Gaussian weighting) in
  * float, as TFLite's reference_ops::NonMaxSuppression:
  *   candidates   boxes whose score > score_threshold (strict)
- *   order        highest score first; equal scores: lower box index first (TensorFlow's
- *                comparator; TFLite leaves the order of equal scores to std::priority_queue)
+ *   order        highest score first; equal scores in the order TFLite's
+ *                std::priority_queue (libc++'s heap algorithms) gives them
  *   suppression  a candidate is compared with the boxes selected since it was last examined,
  *                newest first: IoU >= iou_threshold drops it; otherwise with sigma > 0 its score
  *                is multiplied by expf(scale * iou * iou), scale = -0.5f / sigma (float), and
