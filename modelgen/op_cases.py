@@ -724,6 +724,17 @@ def detection_cases():
     f32_case("detect_postprocess_f32_fast_nobg", opts(6, 1), 6, bg=False)
     f32_case("detect_postprocess_f32_regular", opts(7, 1, regular=True, dpc=3), 7)
     f32_case("detect_postprocess_f32_regular_iou", opts(10, 1, regular=True, dpc=4, score=0.3, iou=0.2), 10)
+    # equal scores (half / eighth steps): the order of TFLite's partial sort (fast, all 3 classes
+    # per box) and of
+    # its stable merge across classes (regular) decide
+    for name, o, rows, steps in (("detect_postprocess_f32_fast_ties", opts(5, 3, score=0.2), 15, 2),
+                                 ("detect_postprocess_f32_regular_ties",
+                                  opts(8, 1, regular=True, dpc=4, score=0.2), 8, 8)):
+        rng = Rng(seed_of(name))
+        sc = [rng.randint(0, steps) / float(steps) for _ in range(n * (classes + 1))]
+        ins = [T(F32, [1, n, 4], lo=-1.5, hi=1.5), T(F32, [1, n, classes + 1], values=sc),
+               T(F32, [n, 4], const=anchors_f)]
+        add(single(name, "CUSTOM:TFLite_Detection_PostProcess", ins, outs(rows), o))
     # uint8, as SSD MobileNet: encodings and scores from the network, anchors constant
     aq = (f32(1.0 / 255.0), 0)
     anchors_q = [max(0, min(255, int(round(v / aq[0])))) for v in anchors_f]

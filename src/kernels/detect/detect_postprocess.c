@@ -41,6 +41,88 @@ void tfcc_detect_argsort_desc(const float *v, int32_t n, int32_t *idx, int32_t *
   if (src != idx) memcpy(idx, src, sizeof(int32_t) * (size_t)n);
 }
 
+/* TFLite's DecreasingPartialArgSort for num_to_sort > 1 is std::partial_sort of the indices
+ * 0..n-1 with comp(a, b) = v[a] > v[b]; equal values come out in the order libc++'s heap
+ * algorithms give them, reproduced here: make_heap (sift-downs), one pass over the rest
+ * (swap with the top and sift down when comp(x, top)), sort_heap (pop_heap with Floyd's
+ * sift-down and a sift-up from the hole). */
+static bool comp_gt(const float *v, int32_t a, int32_t b) { return v[a] > v[b]; }
+
+static void hp_sift_down(int32_t *h, int32_t len, int32_t start, const float *v) {
+  int32_t child = start;
+  if (len < 2 || (len - 2) / 2 < child) return;
+  child = 2 * child + 1;
+  if (child + 1 < len && comp_gt(v, h[child], h[child + 1])) child++;
+  if (comp_gt(v, h[child], h[start])) return;
+  const int32_t top = h[start];
+  do {
+    h[start] = h[child];
+    start = child;
+    if ((len - 2) / 2 < child) break;
+    child = 2 * child + 1;
+    if (child + 1 < len && comp_gt(v, h[child], h[child + 1])) child++;
+  } while (!comp_gt(v, h[child], top));
+  h[start] = top;
+}
+
+static void hp_sift_up(int32_t *h, int32_t len, const float *v) {
+  if (len < 2) return;
+  int32_t last = len - 1, p = (len - 2) / 2;
+  if (!comp_gt(v, h[p], h[last])) return;
+  const int32_t t = h[last];
+  for (;;) {
+    h[last] = h[p];
+    last = p;
+    if (p == 0) break;
+    p = (p - 1) / 2;
+    if (!comp_gt(v, h[p], t)) break;
+  }
+  h[last] = t;
+}
+
+/* pop_heap on h[0, len): the top goes to h[len - 1]. */
+static void hp_pop(int32_t *h, int32_t len, const float *v) {
+  if (len < 2) return;
+  const int32_t top = h[0];
+  int32_t hole = 0, child = 0;
+  for (;;) {
+    child = 2 * child + 1;
+    if (child + 1 < len && comp_gt(v, h[child], h[child + 1])) child++;
+    h[hole] = h[child];
+    hole = child;
+    if (child > (len - 2) / 2) break;
+  }
+  if (hole == len - 1) {
+    h[hole] = top;
+  } else {
+    h[hole] = h[len - 1];
+    h[len - 1] = top;
+    hp_sift_up(h, hole + 1, v);
+  }
+}
+
+/* DecreasingPartialArgSort: idx[0, k) = the k largest of v[0, n), in decreasing order. */
+static void partial_argsort(const float *v, int32_t n, int32_t k, int32_t *idx) {
+  if (k == 1) { /* ArgMaxVector: the first maximum */
+    int32_t best = 0;
+    for (int32_t i = 1; i < n; i++)
+      if (v[i] > v[best]) best = i;
+    idx[0] = best;
+    return;
+  }
+  for (int32_t i = 0; i < n; i++) idx[i] = i;
+  if (k <= 0) return;
+  for (int32_t start = (k - 2) / 2; k > 1 && start >= 0; start--) hp_sift_down(idx, k, start, v);
+  for (int32_t i = k; i < n; i++)
+    if (comp_gt(v, idx[i], idx[0])) {
+      const int32_t t = idx[i];
+      idx[i] = idx[0];
+      idx[0] = t;
+      hp_sift_down(idx, k, 0, v);
+    }
+  for (int32_t len = k; len > 1; len--) hp_pop(idx, len, v);
+}
+
 /* std::max / std::min (NaN handling included). */
 static float maxf(float a, float b) { return a < b ? b : a; }
 static float minf(float a, float b) { return b < a ? b : a; }
@@ -69,6 +151,7 @@ typedef struct work {
   float *merged_score;  /* n + max_det */
   float *sorted_score;  /* n + max_det */
   int32_t *class_idx;   /* n * k (fast) */
+  int32_t *cls_tmp;     /* num_classes (fast, k > 1) */
 } work;
 
 static size_t align8(size_t b) { return (b + 7) & ~(size_t)7; }
@@ -78,15 +161,16 @@ static size_t carve(int32_t n, const tfcc_detect_params *p, void *base, work *w)
   const int32_t kc = p->max_classes_per_detection < p->num_classes ? p->max_classes_per_detection
                                                                     : p->num_classes;
   const size_t k = kc > 0 ? (size_t)kc : 1;
-  const size_t sizes[11] = {nn * 4, nn * 4, nm * 4, nm * 4, nn, nn * 4, nn * 4,
-                            nm * 4, nm * 4, nm * 4, nn * k * 4};
-  void **slots[11] = {(void **)&w->keep_scores, (void **)&w->keep_idx, (void **)&w->sorted,
+  const size_t nc = (size_t)(p->num_classes > 0 ? p->num_classes : 1);
+  const size_t sizes[12] = {nn * 4, nn * 4, nm * 4, nm * 4, nn, nn * 4, nn * 4,
+                            nm * 4, nm * 4, nm * 4, nn * k * 4, nc * 4};
+  void **slots[12] = {(void **)&w->keep_scores, (void **)&w->keep_idx, (void **)&w->sorted,
                       (void **)&w->tmp, (void **)&w->active, (void **)&w->selected,
                       (void **)&w->class_scores, (void **)&w->merged_idx,
                       (void **)&w->merged_score, (void **)&w->sorted_score,
-                      (void **)&w->class_idx};
+                      (void **)&w->class_idx, (void **)&w->cls_tmp};
   size_t off = 0;
-  for (int i = 0; i < 11; i++) {
+  for (int i = 0; i < 12; i++) {
     if (base) *slots[i] = (uint8_t *)base + off;
     off += align8(sizes[i]);
   }
@@ -152,6 +236,8 @@ static int32_t regular(const float *boxes, const float *scores, int32_t n, int32
       w->merged_score[m++] = w->class_scores[a];
     }
     const int32_t k = m < p->max_detections ? m : p->max_detections;
+    /* a stable merge of the kept list and this class's selections (LiteRT's inplace_merge;
+     * the two runs are each in decreasing order) */
     tfcc_detect_argsort_desc(w->merged_score, m, w->sorted, w->tmp);
     for (int32_t r = 0; r < k; r++) {
       w->tmp[r] = w->merged_idx[w->sorted[r]];
@@ -171,27 +257,6 @@ static int32_t regular(const float *boxes, const float *scores, int32_t n, int32
   return size_sorted;
 }
 
-/* Indices of the k largest of v[0, n) in decreasing order (ties: lower index first). */
-static void top_k(const float *v, int32_t n, int32_t k, int32_t *out) {
-  if (k == 1) { /* TFLite's ArgMaxVector: the first maximum */
-    int32_t best = 0;
-    for (int32_t i = 1; i < n; i++)
-      if (v[i] > v[best]) best = i;
-    out[0] = best;
-    return;
-  }
-  for (int32_t r = 0; r < k; r++) {
-    int32_t best = -1;
-    for (int32_t i = 0; i < n; i++) {
-      bool taken = false;
-      for (int32_t q = 0; q < r && !taken; q++) taken = out[q] == i;
-      if (taken) continue;
-      if (best < 0 || v[i] > v[best]) best = i;
-    }
-    out[r] = best;
-  }
-}
-
 static int32_t fast(const float *boxes, const float *scores, int32_t n, int32_t n_scores,
                     const tfcc_detect_params *p, work *w, float *ob, float *oc, float *os) {
   const int32_t label_off = n_scores - p->num_classes;
@@ -200,7 +265,12 @@ static int32_t fast(const float *boxes, const float *scores, int32_t n, int32_t 
   for (int32_t row = 0; row < n; row++) {
     const float *bs = scores + (size_t)row * (size_t)n_scores + label_off;
     int32_t *ci = w->class_idx + (size_t)row * (size_t)k;
-    top_k(bs, p->num_classes, k, ci);
+    if (k == 1) {
+      partial_argsort(bs, p->num_classes, 1, ci);
+    } else {
+      partial_argsort(bs, p->num_classes, k, w->cls_tmp);
+      memcpy(ci, w->cls_tmp, sizeof(int32_t) * (size_t)k);
+    }
     w->class_scores[row] = bs[ci[0]];
   }
   const int32_t n_sel = nms_single(boxes, w->class_scores, n, p->max_detections, p, w);

@@ -6,15 +6,16 @@
  *   single-class NMS   scores >= score_threshold kept, stable sort by decreasing score (ties:
  *              lower anchor first), greedy selection; a candidate is dropped when its IoU with
  *              a selected box is > iou_threshold (IoU 0 when either area is <= 0)
- *   fast       per anchor the top max_classes_per_detection classes (ties: lower class first),
+ *   fast       per anchor the top max_classes_per_detection classes (the first maximum for 1),
  *              NMS on each anchor's best score, max_detections anchors; each selected anchor
  *              fills max_classes_per_detection rows (rows past num_classes stay zero)
- *   regular    NMS per class (detections_per_class each), merged by decreasing score (ties:
- *              the earlier class / earlier selection first), max_detections rows
+ *   regular    NMS per class (detections_per_class each), merged by decreasing score,
+ *              stably (equal scores: the earlier class first, as LiteRT's std::inplace_merge),
+ *              max_detections rows
  * Rows past the detections are zero (TFLite zeroes them in regular mode and leaves them
- * unwritten in fast mode). TFLite's cross-class merge and top-k class choice use
- * std::partial_sort, whose order among equal scores is the C++ library's; here ties are broken
- * as above. */
+ * unwritten in fast mode). The top-k class choice (k > 1) is std::partial_sort, whose order
+ * among equal scores is the C++ library's: reproduced with libc++'s heap algorithms (the
+ * reference build's library). */
 #ifndef TFCC_KERNELS_DETECT_DETECT_POSTPROCESS_H
 #define TFCC_KERNELS_DETECT_DETECT_POSTPROCESS_H
 
