@@ -146,7 +146,11 @@ class Case:
             data = S.pack(t.dtype, t.const) if t.const is not None else None
             index[key] = m.add_tensor(t.name or key, t.dtype, t.shape, data=data, quant=t.quant())
         for op, ins, outs, opts in self.ops:
-            m.add_op(op, [-1 if k == OMIT else index[k] for k in ins], [index[k] for k in outs], opts)
+            in_idx, out_idx = [-1 if k == OMIT else index[k] for k in ins], [index[k] for k in outs]
+            if op.startswith("CUSTOM:"):  # "CUSTOM:<custom_code>", opts = custom_options bytes
+                m.add_op("CUSTOM", in_idx, out_idx, custom_code=op[7:], custom_options=opts or None)
+            else:
+                m.add_op(op, in_idx, out_idx, opts)
         m.inputs = [index[k] for k in self.inputs]
         m.outputs = [index[k] for k in self.outputs]
         feeds = []

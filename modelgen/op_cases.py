@@ -479,6 +479,15 @@ def conversion_cases():
                                       ("i8", "i16", (-3, 5), (-6, 6))):
         add(single("quantize_%s_to_%s" % (src, dst), "QUANTIZE", [act(src, shape, *srange)],
                    [act(dst, shape, *drange)]))
+    # int16 <-> int32 requantization (quantize.cc: quantized int32 model inputs / outputs);
+    # int32 data spans ~2^25 so that the int16 / int8 outputs saturate at both ends
+    add(single("quantize_i16_to_i32", "QUANTIZE", [act("i16", shape, -3, 5)],
+               [T(I32, shape, q=(f32(1.0 / 3e5), 0))]))
+    add(single("quantize_i16_to_i32_zp", "QUANTIZE", [act("i16", shape, -3, 5)],
+               [T(I32, shape, q=(f32(7.0 / 3e4), -70000))]))
+    i32_in = T(I32, shape, q=(f32(1.0 / 2 ** 20), 12345), lo=-(1 << 25), hi=1 << 25)
+    add(single("quantize_i32_to_i16", "QUANTIZE", [i32_in], [act("i16", shape, -8, 8)]))
+    add(single("quantize_i32_to_i8", "QUANTIZE", [i32_in], [act("i8", shape, -6, 20)]))
     casts = [("f32", "i32", (-50.0, 50.0)), ("i32", "f32", None), ("u8", "f32", None), ("i8", "f32", None),
              ("bool", "f32", None), ("f32", "bool", None), ("i32", "i64", None), ("i64", "i32", None),
              ("f32", "u8", (0.0, 255.0)), ("i32", "bool", None), ("i16", "i32", None)]
@@ -671,11 +680,127 @@ def shape_cases():
              [("RANGE", ["s", "l", "d"], ["r"], {}), ("ADD", ["r", "x"], ["y"], {})], ["x"], ["y"]))
 
 
+# ---------------------------------------------------------------- detection
+def _ssd_anchors(rows, cols, size):
+    """Anchors [rows * cols, 4] (ycenter, xcenter, h, w) on a grid over [0, 1]^2."""
+    out = []
+    for r in range(rows):
+        for c in range(cols):
+            out += [(r + 0.5) / rows, (c + 0.5) / cols, size, size * 1.25]
+    return out
+
+
+def detection_cases():
+    """TFLite_Detection_PostProcess: fast and regular NMS, float32 and uint8 inputs. Fast-NMS
+    cases keep max_detections boxes above the score threshold (TFLite leaves the rows past
+    the count unwritten in fast mode). No int8 case: TFLite's kernel returns an error for
+    int8 inputs (the oracle then leaves the outputs unwritten); tfcc dequantizes int8 as uint8
+    (tests/ops/test_detection.c compares it with the float path)."""
+    import flexbuf
+    n, classes = 24, 3
+    anchors_f = _ssd_anchors(4, 6, 0.22)
+
+    def opts(max_det, max_cpd, regular=False, dpc=None, score=0.05, iou=0.5, bg=True):
+        o = {"max_detections": max_det, "max_classes_per_detection": max_cpd,
+             "nms_score_threshold": score, "nms_iou_threshold": iou, "num_classes": classes,
+             "y_scale": 10.0, "x_scale": 10.0, "h_scale": 5.0, "w_scale": 5.0}
+        if regular:
+            o["use_regular_nms"] = True
+        if dpc is not None:
+            o["detections_per_class"] = dpc
+        return flexbuf.map_bytes(o)
+
+    def outs(rows):
+        return [T(F32, [1, rows, 4]), T(F32, [1, rows]), T(F32, [1, rows]), T(F32, [1])]
+
+    def f32_case(name, o, rows, enc_len=4, bg=True):
+        ins = [T(F32, [1, n, enc_len], lo=-1.5, hi=1.5), T(F32, [1, n, classes + (1 if bg else 0)], lo=0.0, hi=1.0),
+               T(F32, [n, 4], const=anchors_f)]
+        add(single(name, "CUSTOM:TFLite_Detection_PostProcess", ins, outs(rows), o))
+
+    f32_case("detect_postprocess_f32_fast", opts(6, 1), 6)
+    f32_case("detect_postprocess_f32_fast_enc6", opts(5, 1), 5, enc_len=6)
+    f32_case("detect_postprocess_f32_fast_2cls", opts(4, 2), 8)
+    f32_case("detect_postprocess_f32_fast_nobg", opts(6, 1), 6, bg=False)
+    f32_case("detect_postprocess_f32_regular", opts(7, 1, regular=True, dpc=3), 7)
+    f32_case("detect_postprocess_f32_regular_iou", opts(10, 1, regular=True, dpc=4, score=0.3, iou=0.2), 10)
+    # equal scores (half / eighth steps): the order of TFLite's partial sort (fast, all 3 classes
+    # per box) and of
+    # its stable merge across classes (regular) decide
+    for name, o, rows, steps in (("detect_postprocess_f32_fast_ties", opts(5, 3, score=0.2), 15, 2),
+                                 ("detect_postprocess_f32_regular_ties",
+                                  opts(8, 1, regular=True, dpc=4, score=0.2), 8, 8)):
+        rng = Rng(seed_of(name))
+        sc = [rng.randint(0, steps) / float(steps) for _ in range(n * (classes + 1))]
+        ins = [T(F32, [1, n, 4], lo=-1.5, hi=1.5), T(F32, [1, n, classes + 1], values=sc),
+               T(F32, [n, 4], const=anchors_f)]
+        add(single(name, "CUSTOM:TFLite_Detection_PostProcess", ins, outs(rows), o))
+    # uint8, as SSD MobileNet: encodings and scores from the network, anchors constant
+    aq = (f32(1.0 / 255.0), 0)
+    anchors_q = [max(0, min(255, int(round(v / aq[0])))) for v in anchors_f]
+    for tag, o, rows in (("fast", opts(6, 1), 6), ("regular", opts(6, 1, regular=True, dpc=2), 6)):
+        ins = [T(U8, [1, n, 4], q=(0.05, 128)), T(U8, [1, n, classes + 1], q=(f32(1 / 256.0), 0)),
+               T(U8, [n, 4], q=aq, const=anchors_q)]
+        add(single("detect_postprocess_u8_" + tag, "CUSTOM:TFLite_Detection_PostProcess", ins,
+                   outs(rows), o))
+
+
+def nms_cases():
+    """NON_MAX_SUPPRESSION_V4 / V5 with a constant max_output_size (outputs padded to it)."""
+    n = 20
+
+    def scalar_f(v):
+        return T(F32, [], const=[v])
+
+    for name, max_out, iou, score in (("nms_v4_f32", 6, 0.4, 0.1), ("nms_v4_f32_pad", 12, 0.3, 0.6)):
+        ins = [T(F32, [n, 4], lo=0.0, hi=1.0), T(F32, [n], lo=0.0, hi=1.0), T(I32, [], const=[max_out]),
+               scalar_f(iou), scalar_f(score)]
+        add(single(name, "NON_MAX_SUPPRESSION_V4", ins, [T(I32, [max_out]), T(I32, [])]))
+    # equal scores (quarter steps): the order of TFLite's priority queue decides
+    for name, v5 in (("nms_v4_f32_ties", False), ("nms_v5_f32_ties", True)):
+        rng = Rng(seed_of(name))
+        boxes = []
+        for _ in range(24):
+            y, x = rng.uniform(0, 0.8), rng.uniform(0, 0.8)
+            boxes += [f32(y), f32(x), f32(y + rng.uniform(0.05, 0.3)), f32(x + rng.uniform(0.05, 0.3))]
+        ins = [T(F32, [24, 4], values=boxes), T(F32, [24], values=[rng.randint(1, 4) / 4.0 for _ in range(24)]),
+               T(I32, [], const=[10]), scalar_f(0.7 if v5 else 0.3), scalar_f(0.1)]
+        outs = [T(I32, [10]), T(I32, [])]
+        if v5:
+            ins.append(scalar_f(0.4))
+            outs.insert(1, T(F32, [10]))
+        add(single(name, "NON_MAX_SUPPRESSION_V5" if v5 else "NON_MAX_SUPPRESSION_V4", ins, outs))
+    for name, max_out, iou, score, sigma in (("nms_v5_f32_hard", 8, 0.5, 0.2, 0.0),
+                                             ("nms_v5_f32_soft", 10, 0.9, 0.05, 0.5),
+                                             ("nms_v5_f32_soft_pad", 16, 0.6, 0.3, 0.3)):
+        ins = [T(F32, [n, 4], lo=0.0, hi=1.0), T(F32, [n], lo=0.0, hi=1.0), T(I32, [], const=[max_out]),
+               scalar_f(iou), scalar_f(score), scalar_f(sigma)]
+        add(single(name, "NON_MAX_SUPPRESSION_V5", ins,
+                   [T(I32, [max_out]), T(F32, [max_out]), T(I32, [])]))
+
+
+def fft_cases():
+    """RFFT2D (fft_length constant, powers of two as TFLite requires; crop and zero-pad)
+    followed by COMPLEX_ABS, REAL or IMAG: complex64 tensors are never model inputs or
+    outputs here (the oracle's .npy I/O has no complex type)."""
+    C64 = S.COMPLEX64
+    for name, shape, fft, part in (("rfft2d_abs_f32", [2, 6, 16], [8, 16], "COMPLEX_ABS"),
+                                   ("rfft2d_real_f32", [5, 12], [4, 16], "REAL"),
+                                   ("rfft2d_imag_f32", [1, 3, 8, 8], [8, 8], "IMAG"),
+                                   ("rfft2d_abs_f32_frames", [3, 400], [1, 512], "COMPLEX_ABS"),
+                                   ("rfft2d_real_f32_1x1", [4, 1, 1], [1, 1], "REAL")):
+        oshape = shape[:-2] + [fft[0], fft[1] // 2 + 1]
+        add(Case(name, {"x": T(F32, shape, lo=-1.0, hi=1.0), "n": T(I32, [2], const=fft),
+                        "c": T(C64, oshape), "y": T(F32, oshape)},
+                 [("RFFT2D", ["x", "n"], ["c"], {}), (part, ["c"], ["y"], {})], ["x"], ["y"]))
+
+
 def cases():
     if not _CASES:
         for gen in (conv_cases, depthwise_cases, transpose_conv_cases, fully_connected_cases,
                     batch_matmul_cases, pool_cases, binary_cases, compare_cases, unary_cases,
-                    normalization_cases, conversion_cases, reduce_cases, shape_cases):
+                    normalization_cases, conversion_cases, reduce_cases, shape_cases,
+                    detection_cases, nms_cases, fft_cases):
             gen()
         names = [c.name for c in _CASES]
         dup = {n for n in names if names.count(n) > 1}

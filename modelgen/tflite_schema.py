@@ -17,11 +17,13 @@ FLOAT32, FLOAT16, INT32, UINT8, INT64, STRING, BOOL, INT16 = 0, 1, 2, 3, 4, 5, 6
 COMPLEX64, INT8, FLOAT64 = 8, 9, 10
 
 DTYPE_NAME = {FLOAT32: "float32", FLOAT16: "float16", INT32: "int32", UINT8: "uint8",
-              INT64: "int64", BOOL: "bool", INT16: "int16", INT8: "int8", FLOAT64: "float64"}
+              INT64: "int64", BOOL: "bool", INT16: "int16", INT8: "int8", FLOAT64: "float64",
+              COMPLEX64: "complex64"}
 DTYPE_BY_NAME = {v: k for k, v in DTYPE_NAME.items()}
 # struct format code and size of one element
 DTYPE_FMT = {FLOAT32: "f", FLOAT16: "e", INT32: "i", UINT8: "B", INT64: "q", BOOL: "?",
              INT16: "h", INT8: "b", FLOAT64: "d"}
+# complex64 constants are given as (real, imag) pairs: two float32 per element
 
 PADDING = {"SAME": 0, "VALID": 1}
 ACTIVATION = {"NONE": 0, "RELU": 1, "RELU_N1_TO_1": 2, "RELU6": 3, "TANH": 4, "SIGN_BIT": 5}
@@ -47,7 +49,8 @@ BUILTIN = {
     "LEAKY_RELU": 98, "SQUARED_DIFFERENCE": 99, "MIRROR_PAD": 100, "ABS": 101, "SPLIT_V": 102,
     "CEIL": 104, "ADD_N": 106, "GATHER_ND": 107, "COS": 108, "ELU": 111, "QUANTIZE": 114,
     "ROUND": 116, "HARD_SWISH": 117, "SELECT_V2": 123, "DENSIFY": 124, "BATCH_MATMUL": 126,
-    "BROADCAST_TO": 130, "GELU": 150,
+    "BROADCAST_TO": 130, "GELU": 150, "CUSTOM": 32, "NON_MAX_SUPPRESSION_V4": 120,
+    "NON_MAX_SUPPRESSION_V5": 121, "RFFT2D": 131, "IMAG": 133, "REAL": 134, "COMPLEX_ABS": 135,
 }
 PLACEHOLDER_FOR_GREATER_OP_CODES = 127
 
@@ -144,7 +147,8 @@ for _empty in ("PadOptions", "PadV2Options", "TransposeOptions", "ExpOptions", "
                "FillOptions", "FloorModOptions", "RangeOptions", "SquaredDifferenceOptions",
                "AbsOptions", "AddNOptions", "GatherNdOptions", "CosOptions", "QuantizeOptions",
                "HardSwishOptions", "SelectV2Options", "DensifyOptions", "BroadcastToOptions",
-               "SpaceToBatchNDOptions", "BatchToSpaceNDOptions"):
+               "SpaceToBatchNDOptions", "BatchToSpaceNDOptions", "NonMaxSuppressionV4Options",
+               "NonMaxSuppressionV5Options", "Rfft2dOptions"):
     OPTION_TABLES[_empty] = {}
 
 # Which options table each builtin operator carries (None: no options).
@@ -180,7 +184,8 @@ OP_OPTIONS = {
     "GATHER_ND": "GatherNdOptions", "COS": "CosOptions", "QUANTIZE": "QuantizeOptions",
     "HARD_SWISH": "HardSwishOptions", "SELECT_V2": "SelectV2Options", "DENSIFY": "DensifyOptions",
     "BATCH_MATMUL": "BatchMatMulOptions", "BROADCAST_TO": "BroadcastToOptions",
-    "GELU": "GeluOptions",
+    "GELU": "GeluOptions", "NON_MAX_SUPPRESSION_V4": "NonMaxSuppressionV4Options",
+    "NON_MAX_SUPPRESSION_V5": "NonMaxSuppressionV5Options", "RFFT2D": "Rfft2dOptions",
 }
 
 
@@ -201,12 +206,19 @@ MIN_VERSION = {"BROADCAST_TO": 2}
 
 
 class Operator:
-    def __init__(self, op, inputs, outputs, options=None, version=None):
+    """A builtin operator, or op "CUSTOM" with custom_code (its name) and custom_options
+    (bytes, e.g. flexbuf.map_bytes(...))."""
+
+    def __init__(self, op, inputs, outputs, options=None, version=None, custom_code=None,
+                 custom_options=None):
         if op not in BUILTIN:
             raise KeyError("unknown builtin operator %s" % op)
+        if (op == "CUSTOM") != (custom_code is not None):
+            raise ValueError("custom_code is for (and required by) op CUSTOM")
         self.op, self.inputs, self.outputs = op, list(inputs), list(outputs)
         self.options = dict(options or {})
         self.version = version if version is not None else MIN_VERSION.get(op, 1)
+        self.custom_code, self.custom_options = custom_code, custom_options
 
 
 class Model:
@@ -221,8 +233,10 @@ class Model:
         self.tensors.append(Tensor(*args, **kw))
         return len(self.tensors) - 1
 
-    def add_op(self, op, inputs, outputs, options=None, version=None):
-        self.operators.append(Operator(op, inputs, outputs, options, version))
+    def add_op(self, op, inputs, outputs, options=None, version=None, custom_code=None,
+               custom_options=None):
+        self.operators.append(Operator(op, inputs, outputs, options, version, custom_code,
+                                       custom_options))
 
 
 # ---------------------------------------------------------------- serialization
@@ -313,12 +327,14 @@ def serialize(model):
     # Operator codes, one per distinct (op, version).
     codes = []
     for op in model.operators:
-        if (op.op, op.version) not in codes:
-            codes.append((op.op, op.version))
+        if (op.op, op.version, op.custom_code) not in codes:
+            codes.append((op.op, op.version, op.custom_code))
     code_offs = []
-    for name, version in codes:
+    for name, version, custom_code in codes:
         code = BUILTIN[name]
+        cc = b.create_string(custom_code) if custom_code is not None else None
         b.start_table()
+        b.add_offset(1, cc)
         b.add_scalar(2, "i", version)
         b.add_scalar(3, "i", code)
         b.add_scalar(0, "b", min(code, PLACEHOLDER_FOR_GREATER_OP_CODES))
@@ -333,8 +349,11 @@ def serialize(model):
         opts = _options_table(b, table_name, op.options) if table_name else None
         if op.options and not table_name:
             raise KeyError("%s takes no options" % op.op)
+        copts = b.create_byte_vector(op.custom_options) if op.custom_options is not None else None
         b.start_table()
-        b.add_scalar(0, "I", codes.index((op.op, op.version)))
+        b.add_scalar(0, "I", codes.index((op.op, op.version, op.custom_code)))
+        if copts is not None:
+            b.add_offset(5, copts)
         b.add_offset(1, ins)
         b.add_offset(2, outs)
         if opts is not None:

@@ -6,6 +6,7 @@
 int cmd_run(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
 int cmd_classify(int argc, char **argv);
+int cmd_detect(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_cpu_info(int argc, char **argv);
 int cmd_serve(int argc, char **argv);

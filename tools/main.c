@@ -16,6 +16,7 @@ static const command k_commands[] = {
     {"run", cmd_run, "run a model on .npy inputs, write its outputs as .npy"},
     {"inspect", cmd_inspect, "show a model's inputs, outputs, operators, MACs (--json)"},
     {"classify", cmd_classify, "classify an image (JPEG, PNG, BMP) and print the top classes"},
+    {"detect", cmd_detect, "detect objects in an image (SSD post-process outputs), draw boxes"},
     {"bench", cmd_bench, "measure load time, latency, throughput, memory, per-operator profile"},
     {"cpu-info", cmd_cpu_info, "show CPU features, caches, cores and where kernels dispatch (--json)"},
     {"serve", cmd_serve, "HTTP inference server (KServe v2, TF Serving REST, Prometheus metrics)"},

@@ -104,6 +104,8 @@ typedef struct tfcc_op_def {
 
 /* Operator for a builtin code (NULL if tfcc has none). */
 const tfcc_op_def *tfcc_op_lookup(int32_t builtin);
+/* Operator for a custom operator's custom_code ("TFLite_Detection_PostProcess"), or NULL. */
+const tfcc_op_def *tfcc_op_custom(const char *name);
 /* Operator for a tfcc-internal code (TFCC_OP_INTERNAL_FIRST_ and up, set by graph passes), or
  * NULL. Kept apart from tfcc_op_lookup so that a model file cannot name one. */
 const tfcc_op_def *tfcc_op_internal(int32_t code);

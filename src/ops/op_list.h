@@ -98,4 +98,16 @@
   X(BATCH_TO_SPACE_ND, batch_to_space_nd) \
   X(ADD_N, add_n) \
   X(L2_POOL_2D, l2_pool_2d) \
+  X(NON_MAX_SUPPRESSION_V4, non_max_suppression_v4) \
+  X(NON_MAX_SUPPRESSION_V5, non_max_suppression_v5) \
+  X(RFFT2D, rfft2d) \
+  X(REAL, real) \
+  X(IMAG, imag) \
+  X(COMPLEX_ABS, complex_abs) \
+  /* end of list */
+
+/* Custom operators tfcc knows, by their custom_code: X("name", symbol), defined as
+ *   const tfcc_op_def tfcc_op_<symbol>  in src/ops/<symbol>.c. */
+#define TFCC_CUSTOM_OP_LIST(X) \
+  X("TFLite_Detection_PostProcess", detection_postprocess) \
   /* end of list */

@@ -1,8 +1,9 @@
 /* QUANTIZE: float32 -> uint8 | int8 | int16 (per-tensor, or per-axis along the output's
  * quantized dimension), and requantization uint8 -> uint8|int8, int8 -> uint8|int8|int16,
- * int16 -> int8|int16 with multiplier (double)input_scale / (double)output_scale. int16 zero
- * points must be 0
- * (quantize.cc Prepare). */
+ * int16 -> int8|int16|int32, int32 -> int8|int16 with multiplier
+ * (double)input_scale / (double)output_scale. int16 zero points must be 0 (quantize.cc
+ * Prepare); int32 zero points are any int32 (the int32 cases take quantized int32 model
+ * inputs or outputs, quantize.cc "not supported by the converter"). */
 #include "kernels/quantize/quantize.h"
 #include "kernels/ref/quantize.h"
 #include "ops/act_common.h"
@@ -23,6 +24,18 @@ typedef struct quantize_op {
   tfcc_qz_lut lut;
 } quantize_op;
 
+/* act_quant, with int32 (any zero point) besides the 8/16-bit types. */
+static tfcc_status quant_of(tfcc_err *err, const char *what, tfcc_dtype t, const tfcc_quant *q,
+                           float *scale, int32_t *zp) {
+  if (t != TFCC_INT32 || !q || q->count != 1) return act_quant(err, what, t, q, scale, zp);
+  if (!(q->scale[0] > 0.f) || !isfinite(q->scale[0]))
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "%s: quantization scale %g is not a positive "
+                        "finite number", what, (double)q->scale[0]);
+  *scale = q->scale[0];
+  *zp = q->zero_point[0];
+  return TFCC_OK;
+}
+
 static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_tensor *in,
                          const tfcc_ir_tensor *out, tfcc_err *err) {
   (void)node;
@@ -32,6 +45,8 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
   if (it == TFCC_FLOAT32)
     ok = ot == TFCC_UINT8 || ot == TFCC_INT8 || ot == TFCC_INT16;
   else if (it == TFCC_INT16)
+    ok = ot == TFCC_INT8 || ot == TFCC_INT16 || ot == TFCC_INT32;
+  else if (it == TFCC_INT32)
     ok = ot == TFCC_INT8 || ot == TFCC_INT16;
   else if (it == TFCC_INT8)
     ok = ot == TFCC_UINT8 || ot == TFCC_INT8 || ot == TFCC_INT16;
@@ -40,7 +55,7 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
   if (!ok)
     return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "input %s with output %s not supported "
                         "(float32->uint8|int8|int16, uint8->uint8|int8, int8->uint8|int8|int16, "
-                        "int16->int8|int16)",
+                        "int16->int8|int16|int32, int32->int8|int16)",
                         tfcc_dtype_name(it), tfcc_dtype_name(ot));
   tfcc_status st;
   if (it == TFCC_FLOAT32 && out->quant.count > 1) {
@@ -57,7 +72,7 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
     p->per_axis = true;
     return TFCC_OK;
   }
-  if ((st = act_quant(err, "output 0", ot, &out->quant, &p->scale, &p->zp))) return st;
+  if ((st = quant_of(err, "output 0", ot, &out->quant, &p->scale, &p->zp))) return st;
   if (ot == TFCC_INT16 && p->zp != 0)
     return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "int16 output zero point %d, must be 0",
                         (int)p->zp);
@@ -71,7 +86,7 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
     return TFCC_OK;
   }
   float s_in = 0.f;
-  if ((st = act_quant(err, "input 0", it, &in->quant, &s_in, &p->in_zp))) return st;
+  if ((st = quant_of(err, "input 0", it, &in->quant, &s_in, &p->in_zp))) return st;
   if (it == TFCC_INT16 && p->in_zp != 0)
     return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "int16 input zero point %d, must be 0",
                         (int)p->in_zp);

@@ -1,4 +1,6 @@
-/* Builtin code → operator definition. */
+/* Builtin code / custom name → operator definition. */
+#include <string.h>
+
 #include "ops/op.h"
 #include "ops/op_list.h"
 
@@ -27,4 +29,17 @@ const tfcc_op_def *tfcc_op_internal(int32_t code) {
     default:
       return NULL;
   }
+}
+
+#define TFCC_DECLARE_CUSTOM_(name, sym) extern const tfcc_op_def tfcc_op_##sym;
+TFCC_CUSTOM_OP_LIST(TFCC_DECLARE_CUSTOM_)
+#undef TFCC_DECLARE_CUSTOM_
+
+const tfcc_op_def *tfcc_op_custom(const char *name) {
+  if (!name) return NULL;
+#define TFCC_MATCH_CUSTOM_(cname, sym) \
+  if (strcmp(name, cname) == 0) return &tfcc_op_##sym;
+  TFCC_CUSTOM_OP_LIST(TFCC_MATCH_CUSTOM_)
+#undef TFCC_MATCH_CUSTOM_
+  return NULL;
 }

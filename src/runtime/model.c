@@ -74,7 +74,8 @@ static tfcc_status bind_ops(tfcc_model *m, tfcc_err *err) {
     const char *nm = tfcc_node_op_name(n);
     m->op_names[i] = tfcc_graph_strdup(&m->graph, nm, strlen(nm));
     if (!m->op_names[i]) { free(list); return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory"); }
-    n->op = n->builtin == TFCC_OP_CUSTOM ? NULL : tfcc_op_lookup(n->builtin);
+    n->op = n->builtin == TFCC_OP_CUSTOM ? tfcc_op_custom(n->custom_code)
+                                         : tfcc_op_lookup(n->builtin);
     if (n->op) continue;
     char item[160];
     int w = snprintf(item, sizeof item, "%s%s at node %d", n_bad ? ", " : "unsupported: ",

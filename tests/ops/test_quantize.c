@@ -153,6 +153,54 @@ static void test_requantize(void) {
   CHECK(run1(TFCC_OP_QUANTIZE, &ti, &to, &err) == TFCC_ERR_INVALID_MODEL);
 }
 
+/* int16 <-> int32 requantization (quantize.cc's int32 cases): within one unit of the exact
+ * double result (TFLite rounds twice), int32 inputs saturate to int16, int32 zero points are
+ * free, and a pair TFLite lacks (int32 -> int32, uint8 -> int32) is refused. */
+static void test_requantize_int32(void) {
+  enum { N = 4096 };
+  static int16_t i16[N];
+  static int32_t i32[N];
+  int32_t dims[1] = {N};
+  att_tensor ti, to;
+  tfcc_err err = {0};
+  /* int16 -> int32, scale ratio ~3317 (the seanet model) */
+  for (int i = 0; i < N; i++) i16[i] = (int16_t)(-32768 + i * 16);
+  i16[N - 1] = 32767;
+  att_make(&ti, TFCC_INT16, 1, dims, i16, 0.0004943124367855489f, 0);
+  att_make(&to, TFCC_INT32, 1, dims, i32, 1.4901161193847656e-07f, 0);
+  CHECKF(run1(TFCC_OP_QUANTIZE, &ti, &to, &err) == TFCC_OK, "%s", err.msg);
+  for (int i = 0; i < N; i++) {
+    const double want = (double)0.0004943124367855489f / (double)1.4901161193847656e-07f * i16[i];
+    CHECKF(fabs((double)i32[i] - want) <= 1.0, "int16 %d -> int32 %d, expected %.1f", i16[i],
+           (int)i32[i], want);
+  }
+  /* int32 -> int16 with an int32 zero point; large inputs saturate */
+  for (int i = 0; i < N; i++) i32[i] = (int32_t)((i - N / 2) * 524287);
+  att_make(&ti, TFCC_INT32, 1, dims, i32, 1.f / 65536, 1000000);
+  att_make(&to, TFCC_INT16, 1, dims, i16, 1.f / 2048, 0);
+  CHECKF(run1(TFCC_OP_QUANTIZE, &ti, &to, &err) == TFCC_OK, "%s", err.msg);
+  for (int i = 0; i < N; i++) {
+    double want = ((double)i32[i] - 1000000.0) / 32.0;
+    want = want < -32768 ? -32768 : (want > 32767 ? 32767 : want);
+    CHECKF(fabs((double)i16[i] - want) <= 1.0, "int32 %d -> int16 %d, expected %.1f",
+           (int)i32[i], i16[i], want);
+  }
+  /* int32 -> int8 */
+  static int8_t i8[N];
+  att_make(&to, TFCC_INT8, 1, dims, i8, 1.f / 16, -3);
+  CHECKF(run1(TFCC_OP_QUANTIZE, &ti, &to, &err) == TFCC_OK, "%s", err.msg);
+  for (int i = 0; i < N; i++) {
+    double want = ((double)i32[i] - 1000000.0) / 4096.0 - 3;
+    want = want < -128 ? -128 : (want > 127 ? 127 : want);
+    CHECKF(fabs((double)i8[i] - want) <= 1.0, "int32 %d -> int8 %d", (int)i32[i], i8[i]);
+  }
+  att_make(&to, TFCC_INT32, 1, dims, i32, 1.f, 0);
+  CHECK(run1(TFCC_OP_QUANTIZE, &ti, &to, &err) == TFCC_ERR_UNSUPPORTED);
+  CHECK(strstr(err.msg, "int32->int8|int16") != NULL);
+  att_make(&ti, TFCC_UINT8, 1, dims, i8, 1.f, 0);
+  CHECK(run1(TFCC_OP_QUANTIZE, &ti, &to, &err) == TFCC_ERR_UNSUPPORTED);
+}
+
 static void test_dequantize(void) {
   static int16_t in[65536];
   static float out[65536];
@@ -216,6 +264,7 @@ int main(void) {
   test_quantize_float();
   test_quantize_per_axis();
   test_requantize();
+  test_requantize_int32();
   test_dequantize();
   return tfcc_test_finish("ops.quantize");
 }

@@ -8,14 +8,20 @@
 #include "kernels/ref/quant_util.h"
 #include "kernels/ref/xnn_quant.h"
 
-static int32_t qmin_of(tfcc_dtype t) { return t == TFCC_UINT8 ? 0 : (t == TFCC_INT8 ? -128 : -32768); }
-static int32_t qmax_of(tfcc_dtype t) { return t == TFCC_UINT8 ? 255 : (t == TFCC_INT8 ? 127 : 32767); }
+static int32_t qmin_of(tfcc_dtype t) {
+  return t == TFCC_UINT8 ? 0 : (t == TFCC_INT8 ? -128 : (t == TFCC_INT32 ? INT32_MIN : -32768));
+}
+static int32_t qmax_of(tfcc_dtype t) {
+  return t == TFCC_UINT8 ? 255 : (t == TFCC_INT8 ? 127 : (t == TFCC_INT32 ? INT32_MAX : 32767));
+}
 
 static void store_q(tfcc_dtype t, void *out, size_t i, int32_t v) {
   if (t == TFCC_UINT8)
     ((uint8_t *)out)[i] = (uint8_t)v;
   else if (t == TFCC_INT8)
     ((int8_t *)out)[i] = (int8_t)v;
+  else if (t == TFCC_INT32)
+    ((int32_t *)out)[i] = v;
   else
     ((int16_t *)out)[i] = (int16_t)v;
 }
@@ -23,6 +29,7 @@ static void store_q(tfcc_dtype t, void *out, size_t i, int32_t v) {
 static int32_t load_q(tfcc_dtype t, const void *in, size_t i) {
   if (t == TFCC_UINT8) return ((const uint8_t *)in)[i];
   if (t == TFCC_INT8) return ((const int8_t *)in)[i];
+  if (t == TFCC_INT32) return ((const int32_t *)in)[i];
   return ((const int16_t *)in)[i];
 }
 
@@ -57,9 +64,11 @@ void tfcc_requantize(tfcc_dtype in_type, const void *in, tfcc_dtype out_type, vo
                      size_t n, int32_t multiplier, int shift, int32_t in_zp, int32_t out_zp) {
   const int32_t qmin = qmin_of(out_type), qmax = qmax_of(out_type);
   for (size_t i = 0; i < n; i++) {
-    const int32_t x = load_q(in_type, in, i) - in_zp;
-    const int64_t v = (int64_t)tfcc_mbqm(x, multiplier, shift) + out_zp;
-    store_q(out_type, out, i, (int32_t)(v < qmin ? qmin : (v > qmax ? qmax : v)));
+    /* int32 arithmetic as reference_ops::Requantize: the differences and sums wrap (they
+     * can only overflow with int32 data) */
+    const int32_t x = (int32_t)((uint32_t)load_q(in_type, in, i) - (uint32_t)in_zp);
+    const int32_t v = (int32_t)((uint32_t)tfcc_mbqm(x, multiplier, shift) + (uint32_t)out_zp);
+    store_q(out_type, out, i, v < qmin ? qmin : (v > qmax ? qmax : v));
   }
 }
 

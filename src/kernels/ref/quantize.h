@@ -20,7 +20,8 @@ void tfcc_affine_quantize_pc(const float *in, tfcc_dtype out_type, void *out, si
                              size_t channels, size_t inner, const float *scales,
                              const int32_t *zps);
 
-/* in_type uint8|int8|int16, out_type uint8|int8|int16. */
+/* in_type uint8|int8|int16|int32, out_type uint8|int8|int16|int32; x - in_zp and the sum
+ * with out_zp in wrapping int32 arithmetic (TFLite's int32 math). */
 void tfcc_requantize(tfcc_dtype in_type, const void *in, tfcc_dtype out_type, void *out,
                      size_t n, int32_t multiplier, int shift, int32_t in_zp, int32_t out_zp);
 

@@ -1,0 +1,166 @@
+/* Complex FFT (radix-2 and Bluestein) and the 2-D real transform; contract in fft.h. */
+#include "kernels/fft/fft.h"
+
+#include <math.h>
+#include <string.h>
+
+static const double k_pi = 3.14159265358979323846;
+
+static int is_pow2(int32_t n) { return n > 0 && (n & (n - 1)) == 0; }
+
+static int32_t next_pow2(int32_t n) {
+  int32_t m = 1;
+  while (m < n) m *= 2;
+  return m;
+}
+
+/* Bluestein length for n (0 for powers of two). */
+static int32_t blue_len(int32_t n) { return is_pow2(n) ? 0 : next_pow2(2 * n - 1); }
+
+/* twiddles: n/2 pairs w[k] = exp(-2 pi i k / n) */
+static void twiddles(int32_t n, double *w) {
+  for (int32_t k = 0; k < n / 2; k++) {
+    const double a = -2.0 * k_pi * (double)k / (double)n;
+    w[2 * k] = cos(a);
+    w[2 * k + 1] = sin(a);
+  }
+}
+
+/* Radix-2 in place, n a power of two, tw from twiddles(n). */
+static void fft_pow2(int32_t n, double *x, const double *tw) {
+  for (int32_t i = 1, j = 0; i < n; i++) { /* bit reversal */
+    int32_t bit = n >> 1;
+    for (; j & bit; bit >>= 1) j ^= bit;
+    j ^= bit;
+    if (i < j) {
+      double t = x[2 * i];
+      x[2 * i] = x[2 * j];
+      x[2 * j] = t;
+      t = x[2 * i + 1];
+      x[2 * i + 1] = x[2 * j + 1];
+      x[2 * j + 1] = t;
+    }
+  }
+  for (int32_t len = 2; len <= n; len *= 2) {
+    const int32_t half = len / 2, step = n / len;
+    for (int32_t s = 0; s < n; s += len)
+      for (int32_t k = 0; k < half; k++) {
+        const double wr = tw[2 * k * step], wi = tw[2 * k * step + 1];
+        double *a = x + 2 * (s + k), *b = x + 2 * (s + k + half);
+        const double br = b[0] * wr - b[1] * wi, bi = b[0] * wi + b[1] * wr;
+        b[0] = a[0] - br;
+        b[1] = a[1] - bi;
+        a[0] += br;
+        a[1] += bi;
+      }
+  }
+}
+
+/* Work layout. pow2: twiddles (n). Bluestein (m): twiddles (m), chirp (2n), filter (2m),
+ * buffer (2m). */
+size_t tfcc_fft_work_doubles(int32_t n) {
+  const int32_t m = blue_len(n);
+  if (!m) return (size_t)(n > 1 ? n : 1);
+  return (size_t)m + 2 * (size_t)n + 4 * (size_t)m;
+}
+
+void tfcc_fft_init(int32_t n, double *work) {
+  const int32_t m = blue_len(n);
+  if (!m) {
+    twiddles(n, work);
+    return;
+  }
+  double *tw = work, *chirp = work + m, *filt = chirp + 2 * n;
+  twiddles(m, tw);
+  for (int32_t k = 0; k < n; k++) { /* chirp[k] = exp(-pi i k^2 / n), k^2 mod 2n */
+    const int64_t q = ((int64_t)k * k) % (2 * (int64_t)n);
+    const double a = -k_pi * (double)q / (double)n;
+    chirp[2 * k] = cos(a);
+    chirp[2 * k + 1] = sin(a);
+  }
+  memset(filt, 0, sizeof(double) * 2 * (size_t)m);
+  for (int32_t k = 0; k < n; k++) { /* conj(chirp) at k and m - k */
+    filt[2 * k] = chirp[2 * k];
+    filt[2 * k + 1] = -chirp[2 * k + 1];
+    if (k) {
+      filt[2 * (m - k)] = chirp[2 * k];
+      filt[2 * (m - k) + 1] = -chirp[2 * k + 1];
+    }
+  }
+  fft_pow2(m, filt, tw);
+}
+
+void tfcc_fft_forward(int32_t n, double *data, double *work) {
+  const int32_t m = blue_len(n);
+  if (!m) {
+    if (n > 1) fft_pow2(n, data, work);
+    return;
+  }
+  const double *tw = work, *chirp = work + m, *filt = chirp + 2 * n;
+  double *buf = work + m + 2 * (size_t)n + 2 * (size_t)m;
+  memset(buf, 0, sizeof(double) * 2 * (size_t)m);
+  for (int32_t k = 0; k < n; k++) { /* a = x * chirp */
+    const double xr = data[2 * k], xi = data[2 * k + 1], cr = chirp[2 * k], ci = chirp[2 * k + 1];
+    buf[2 * k] = xr * cr - xi * ci;
+    buf[2 * k + 1] = xr * ci + xi * cr;
+  }
+  fft_pow2(m, buf, tw);
+  for (int32_t k = 0; k < m; k++) { /* A * B, conjugated for the inverse transform */
+    const double ar = buf[2 * k], ai = buf[2 * k + 1], br = filt[2 * k], bi = filt[2 * k + 1];
+    buf[2 * k] = ar * br - ai * bi;
+    buf[2 * k + 1] = -(ar * bi + ai * br);
+  }
+  fft_pow2(m, buf, tw); /* conj(ifft(C)) * m */
+  const double inv = 1.0 / (double)m;
+  for (int32_t k = 0; k < n; k++) { /* X = chirp * ifft(C) */
+    const double cr = buf[2 * k] * inv, ci = -buf[2 * k + 1] * inv;
+    const double wr = chirp[2 * k], wi = chirp[2 * k + 1];
+    data[2 * k] = cr * wr - ci * wi;
+    data[2 * k + 1] = cr * wi + ci * wr;
+  }
+}
+
+/* rfft2d work: row work, column work, row buffer (2 fft_w), column buffer (2 fft_h),
+ * intermediate [fft_h][fft_w/2+1] complex. */
+size_t tfcc_rfft2d_work_doubles(int32_t fft_h, int32_t fft_w) {
+  const size_t wc = (size_t)fft_w / 2 + 1;
+  return tfcc_fft_work_doubles(fft_w) + tfcc_fft_work_doubles(fft_h) + 2 * (size_t)fft_w +
+         2 * (size_t)fft_h + 2 * (size_t)fft_h * wc;
+}
+
+void tfcc_rfft2d_init(int32_t fft_h, int32_t fft_w, double *work) {
+  tfcc_fft_init(fft_w, work);
+  tfcc_fft_init(fft_h, work + tfcc_fft_work_doubles(fft_w));
+}
+
+void tfcc_rfft2d(const float *in, int32_t h_in, int32_t w_in, int32_t fft_h, int32_t fft_w,
+                 double *work, float *out) {
+  const int32_t wc = fft_w / 2 + 1;
+  double *row_work = work, *col_work = work + tfcc_fft_work_doubles(fft_w);
+  double *row = col_work + tfcc_fft_work_doubles(fft_h);
+  double *col = row + 2 * (size_t)fft_w;
+  double *mid = col + 2 * (size_t)fft_h;
+  const int32_t h = h_in < fft_h ? h_in : fft_h, w = w_in < fft_w ? w_in : fft_w;
+  for (int32_t r = 0; r < fft_h; r++) {
+    double *dst = mid + 2 * (size_t)r * (size_t)wc;
+    if (r >= h) { /* a zero row transforms to zeros */
+      memset(dst, 0, sizeof(double) * 2 * (size_t)wc);
+      continue;
+    }
+    memset(row, 0, sizeof(double) * 2 * (size_t)fft_w);
+    for (int32_t c = 0; c < w; c++) row[2 * c] = in[(size_t)r * (size_t)w_in + (size_t)c];
+    tfcc_fft_forward(fft_w, row, row_work);
+    memcpy(dst, row, sizeof(double) * 2 * (size_t)wc);
+  }
+  for (int32_t c = 0; c < wc; c++) {
+    for (int32_t r = 0; r < fft_h; r++) {
+      col[2 * r] = mid[2 * ((size_t)r * (size_t)wc + (size_t)c)];
+      col[2 * r + 1] = mid[2 * ((size_t)r * (size_t)wc + (size_t)c) + 1];
+    }
+    tfcc_fft_forward(fft_h, col, col_work);
+    for (int32_t r = 0; r < fft_h; r++) {
+      out[2 * ((size_t)r * (size_t)wc + (size_t)c)] = (float)col[2 * r];
+      out[2 * ((size_t)r * (size_t)wc + (size_t)c) + 1] = (float)col[2 * r + 1];
+    }
+  }
+}

@@ -1,0 +1,298 @@
+/* TFLite_Detection_PostProcess (custom operator every standard TFLite build registers):
+ * SSD box decoding against anchors, then fast or regular multi-class non-max suppression
+ * (kernels/detect/detect_postprocess.h has the arithmetic).
+ *   inputs   box encodings [1, n, >= 4], class predictions [1, n, num_classes (+1 background)],
+ *            anchors [n, 4] (y, x, h, w); each float32, uint8 or int8 (per-tensor quantized;
+ *            TFLite's kernel fails at eval on int8, tfcc dequantizes it as it does uint8)
+ *   outputs  float32 boxes [1, rows, 4] (ymin, xmin, ymax, xmax), classes [1, rows],
+ *            scores [1, rows], count [1]; rows = max_detections * max_classes_per_detection,
+ *            set at prepare as TFLite does (the file usually declares no shape); rows past
+ *            the count are zero
+ *   options  a FlexBuffer map in custom_options: max_detections, max_classes_per_detection,
+ *            detections_per_class (default 100), use_regular_nms (default false),
+ *            nms_score_threshold, nms_iou_threshold (in (0, 1]), num_classes, y_scale,
+ *            x_scale, h_scale, w_scale. TFLite reads a missing key as 0; here the keys without
+ *            a default are required. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/flexbuf.h"
+#include "kernels/detect/detect_postprocess.h"
+#include "ops/op.h"
+
+#define OP "TFLite_Detection_PostProcess"
+
+typedef struct qparams {
+  tfcc_dtype dtype;
+  float scale;
+  int32_t zp;
+} qparams;
+
+typedef struct detect_op {
+  tfcc_detect_params p;
+  qparams in[3]; /* box encodings, class predictions, anchors */
+} detect_op;
+
+/* Scratch layout: decoded boxes, then dequantized inputs (those not float32), then the
+ * kernel's work area. */
+typedef struct layout {
+  size_t boxes, enc, anchors, scores, work, total;
+} layout;
+
+static size_t al64(size_t b) { return (b + 63) & ~(size_t)63; }
+
+static layout layout_of(const detect_op *d, int32_t n, int32_t n_scores) {
+  layout l;
+  const size_t box_bytes = (size_t)n * 4 * sizeof(float);
+  l.boxes = 0;
+  size_t off = al64(box_bytes);
+  l.enc = off;
+  if (d->in[0].dtype != TFCC_FLOAT32) off += al64(box_bytes);
+  l.anchors = off;
+  if (d->in[2].dtype != TFCC_FLOAT32) off += al64(box_bytes);
+  l.scores = off;
+  if (d->in[1].dtype != TFCC_FLOAT32) off += al64((size_t)n * (size_t)n_scores * sizeof(float));
+  l.work = off;
+  l.total = off + al64(tfcc_detect_scratch_bytes(n, &d->p));
+  return l;
+}
+
+/* ---------------------------------------------------------------- options */
+
+static tfcc_status opt_num(const tfcc_flex_ref *map, const char *key, bool required,
+                           double dflt, double *v, tfcc_err *err) {
+  tfcc_flex_ref r;
+  bool found = false;
+  tfcc_status st = tfcc_flex_map_get(map, key, &r, &found, err);
+  if (st) return tfcc_err_prefix(err, "custom options");
+  if (!found || r.type == TFCC_FLEX_NULL) {
+    if (required)
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "custom options: no '%s'", key);
+    *v = dflt;
+    return TFCC_OK;
+  }
+  if ((st = tfcc_flex_as_double(&r, key, v, err))) return tfcc_err_prefix(err, "custom options");
+  return TFCC_OK;
+}
+
+static tfcc_status opt_int(const tfcc_flex_ref *map, const char *key, bool required,
+                           int32_t dflt, int32_t lo, int32_t hi, int32_t *v, tfcc_err *err) {
+  double d;
+  tfcc_status st = opt_num(map, key, required, dflt, &d, err);
+  if (st) return st;
+  if (!(d >= lo && d <= hi))
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "custom options: %s = %g, expected "
+                        "%d..%d", key, d, (int)lo, (int)hi);
+  *v = (int32_t)d;
+  return TFCC_OK;
+}
+
+static tfcc_status opt_float(const tfcc_flex_ref *map, const char *key, float *v,
+                             tfcc_err *err) {
+  double d;
+  tfcc_status st = opt_num(map, key, true, 0, &d, err);
+  if (st) return st;
+  if (!isfinite(d))
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "custom options: %s = %g is not finite",
+                        key, d);
+  *v = (float)d;
+  return TFCC_OK;
+}
+
+/* Reads and checks the FlexBuffer options of the node. */
+static tfcc_status read_options(const tfcc_ir_node *node, tfcc_detect_params *p, tfcc_err *err) {
+  if (!node->custom_options || node->custom_options_len == 0)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "no custom options (a FlexBuffer map of "
+                        "max_detections, num_classes, ... is required)");
+  tfcc_flex_ref root;
+  tfcc_status st = tfcc_flex_root(node->custom_options, node->custom_options_len, &root, err);
+  if (st) return tfcc_err_prefix(err, "custom options");
+  if (root.type != TFCC_FLEX_MAP)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "custom options: root is a %s, expected a "
+                        "map", tfcc_flex_type_name(root.type));
+  double regular = 0;
+  /* bounds keep rows = max_detections * max_classes_per_detection far below 2^31 */
+  if ((st = opt_int(&root, "max_detections", true, 0, 1, 1 << 16, &p->max_detections, err)) ||
+      (st = opt_int(&root, "max_classes_per_detection", true, 0, 1, 1 << 12,
+                    &p->max_classes_per_detection, err)) ||
+      (st = opt_int(&root, "detections_per_class", false, 100, 1, INT32_MAX,
+                    &p->detections_per_class, err)) ||
+      (st = opt_num(&root, "use_regular_nms", false, 0, &regular, err)) ||
+      (st = opt_float(&root, "nms_score_threshold", &p->score_threshold, err)) ||
+      (st = opt_float(&root, "nms_iou_threshold", &p->iou_threshold, err)) ||
+      (st = opt_int(&root, "num_classes", true, 0, 1, 1 << 20, &p->num_classes, err)) ||
+      (st = opt_float(&root, "y_scale", &p->y_scale, err)) ||
+      (st = opt_float(&root, "x_scale", &p->x_scale, err)) ||
+      (st = opt_float(&root, "h_scale", &p->h_scale, err)) ||
+      (st = opt_float(&root, "w_scale", &p->w_scale, err)))
+    return st;
+  p->use_regular_nms = regular != 0;
+  if (!(p->iou_threshold > 0.0f && p->iou_threshold <= 1.0f))
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "custom options: nms_iou_threshold %g "
+                        "outside (0, 1]", (double)p->iou_threshold);
+  if (p->y_scale == 0 || p->x_scale == 0 || p->h_scale == 0 || p->w_scale == 0)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "custom options: y/x/h/w_scale %g/%g/%g/%g "
+                        "must be non-zero", (double)p->y_scale, (double)p->x_scale,
+                        (double)p->h_scale, (double)p->w_scale);
+  return TFCC_OK;
+}
+
+/* ---------------------------------------------------------------- init / prepare / eval */
+
+static const char *const k_input_names[3] = {"box encodings", "class predictions", "anchors"};
+
+static tfcc_status init(tfcc_init_ctx *ctx) {
+  const tfcc_ir_node *node = ctx->node;
+  if (node->n_inputs != 3 || node->n_outputs != 4)
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "%d inputs and %d outputs, expected 3 "
+                        "(box encodings, class predictions, anchors) and 4", (int)node->n_inputs,
+                        (int)node->n_outputs);
+  detect_op *d = calloc(1, sizeof *d);
+  if (!d) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory");
+  tfcc_status st = read_options(node, &d->p, ctx->err);
+  for (int i = 0; i < 3 && st == TFCC_OK; i++) {
+    const int32_t t = node->inputs[i];
+    if (t < 0 || t >= ctx->sg->n_tensors) {
+      st = tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "input %d (%s) is missing", i,
+                        k_input_names[i]);
+      break;
+    }
+    const tfcc_ir_tensor *x = &ctx->sg->tensors[t];
+    qparams *q = &d->in[i];
+    q->dtype = x->dtype;
+    if (x->dtype == TFCC_FLOAT32) continue;
+    if (x->dtype != TFCC_UINT8 && x->dtype != TFCC_INT8) {
+      st = tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "input %d (%s) dtype %s, expected "
+                        "float32, uint8 or int8", i, k_input_names[i], tfcc_dtype_name(x->dtype));
+      break;
+    }
+    if (x->quant.count != 1 || !(x->quant.scale[0] > 0.f) || !isfinite(x->quant.scale[0])) {
+      st = tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "input %d (%s): %s needs one positive "
+                        "per-tensor scale (has %d)", i, k_input_names[i],
+                        tfcc_dtype_name(x->dtype), (int)x->quant.count);
+      break;
+    }
+    q->scale = x->quant.scale[0];
+    q->zp = x->quant.zero_point[0];
+  }
+  if (st) {
+    free(d);
+    return st;
+  }
+  ctx->params = d;
+  return TFCC_OK;
+}
+
+static tfcc_status prepare(tfcc_op_ctx *ctx) {
+  const detect_op *d = (const detect_op *)ctx->params;
+  if (!d) return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "operator parameters missing");
+  TFCC_OP_CHECK(ctx, ctx->n_in == 3 && ctx->n_out == 4, TFCC_ERR_INVALID_MODEL,
+                "%d inputs and %d outputs, expected 3 and 4", (int)ctx->n_in, (int)ctx->n_out);
+  for (int i = 0; i < 3; i++) {
+    TFCC_OP_CHECK(ctx, ctx->in[i] != NULL, TFCC_ERR_INVALID_MODEL, "input %d (%s) is missing", i,
+                  k_input_names[i]);
+    TFCC_OP_CHECK(ctx, ctx->in[i]->dtype == d->in[i].dtype, TFCC_ERR_DTYPE,
+                  "input %d (%s) dtype %s, model declared %s", i, k_input_names[i],
+                  tfcc_dtype_name(ctx->in[i]->dtype), tfcc_dtype_name(d->in[i].dtype));
+  }
+  for (int i = 0; i < 4; i++) {
+    TFCC_OP_CHECK(ctx, ctx->out[i] != NULL, TFCC_ERR_INVALID_MODEL, "output %d is missing", i);
+    TFCC_OP_CHECK(ctx, ctx->out[i]->dtype == TFCC_FLOAT32, TFCC_ERR_DTYPE,
+                  "output %d dtype %s, expected float32", i, tfcc_dtype_name(ctx->out[i]->dtype));
+  }
+  const tfcc_tensor *enc = ctx->in[0], *cls = ctx->in[1], *anc = ctx->in[2];
+  TFCC_OP_CHECK(ctx, enc->rank == 3 && enc->dims[0] == 1 && enc->dims[2] >= 4, TFCC_ERR_SHAPE,
+                "box encodings rank %d [%d, %d, ...], expected [1, boxes, >= 4]", (int)enc->rank,
+                enc->rank > 0 ? (int)enc->dims[0] : 0, enc->rank > 1 ? (int)enc->dims[1] : 0);
+  const int32_t n = enc->dims[1];
+  TFCC_OP_CHECK(ctx, cls->rank == 3 && cls->dims[0] == 1 && cls->dims[1] == n, TFCC_ERR_SHAPE,
+                "class predictions rank %d, expected [1, %d, classes]", (int)cls->rank, (int)n);
+  const int32_t n_scores = cls->dims[2];
+  TFCC_OP_CHECK(ctx, n_scores == d->p.num_classes || n_scores == d->p.num_classes + 1,
+                TFCC_ERR_SHAPE, "class predictions have %d columns, num_classes is %d (expected "
+                "%d or %d with background)", (int)n_scores, (int)d->p.num_classes,
+                (int)d->p.num_classes, (int)d->p.num_classes + 1);
+  TFCC_OP_CHECK(ctx, anc->rank == 2 && anc->dims[0] == n && anc->dims[1] == 4, TFCC_ERR_SHAPE,
+                "anchors rank %d [%d, %d], expected [%d, 4]", (int)anc->rank,
+                anc->rank > 0 ? (int)anc->dims[0] : 0, anc->rank > 1 ? (int)anc->dims[1] : 0,
+                (int)n);
+  const int32_t rows = d->p.max_detections * d->p.max_classes_per_detection;
+  const int32_t box_dims[3] = {1, rows, 4}, row_dims[2] = {1, rows}, one[1] = {1};
+  tfcc_status st;
+  if ((st = tfcc_tensor_set_shape(ctx->out[0], 3, box_dims, ctx->err)) ||
+      (st = tfcc_tensor_set_shape(ctx->out[1], 2, row_dims, ctx->err)) ||
+      (st = tfcc_tensor_set_shape(ctx->out[2], 2, row_dims, ctx->err)) ||
+      (st = tfcc_tensor_set_shape(ctx->out[3], 1, one, ctx->err)))
+    return st;
+  ctx->scratch_bytes = layout_of(d, n, n_scores).total;
+  return TFCC_OK;
+}
+
+/* (x - zp) * scale in float, TFLite's Dequantizer of box encodings and anchors: the first
+ * 4 values of each of n rows of `stride`. */
+static void dequant_rows(const qparams *q, const void *src, int32_t n, int32_t stride,
+                         float *dst) {
+  for (int32_t i = 0; i < n; i++)
+    for (int c = 0; c < 4; c++) {
+      const size_t k = (size_t)i * (size_t)stride + (size_t)c;
+      const int32_t v = q->dtype == TFCC_UINT8 ? ((const uint8_t *)src)[k]
+                                               : ((const int8_t *)src)[k];
+      dst[(size_t)i * 4 + (size_t)c] = ((float)v - (float)q->zp) * q->scale;
+    }
+}
+
+static tfcc_status eval(tfcc_op_ctx *ctx) {
+  const detect_op *d = (const detect_op *)ctx->params;
+  const tfcc_tensor *enc = ctx->in[0], *cls = ctx->in[1], *anc = ctx->in[2];
+  const int32_t n = enc->dims[1], n_scores = cls->dims[2];
+  const layout l = layout_of(d, n, n_scores);
+  if (ctx->scratch_bytes < l.total)
+    return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "scratch of %zu bytes, need %zu",
+                        ctx->scratch_bytes, l.total);
+  uint8_t *s = (uint8_t *)ctx->scratch;
+  float *boxes = (float *)(void *)(s + l.boxes);
+  const float *e = (const float *)enc->data, *a = (const float *)anc->data;
+  int32_t e_stride = enc->dims[2];
+  if (d->in[0].dtype != TFCC_FLOAT32) {
+    float *t = (float *)(void *)(s + l.enc);
+    dequant_rows(&d->in[0], enc->data, n, e_stride, t);
+    e = t;
+    e_stride = 4;
+  }
+  if (d->in[2].dtype != TFCC_FLOAT32) {
+    float *t = (float *)(void *)(s + l.anchors);
+    dequant_rows(&d->in[2], anc->data, n, 4, t);
+    a = t;
+  }
+  const float *scores = (const float *)cls->data;
+  if (d->in[1].dtype != TFCC_FLOAT32) {
+    /* reference Dequantize: (float)(scale * (q - zp)) in double */
+    float *t = (float *)(void *)(s + l.scores);
+    const size_t count = (size_t)n * (size_t)n_scores;
+    const double sc = d->in[1].scale;
+    for (size_t k = 0; k < count; k++) {
+      const int32_t v = d->in[1].dtype == TFCC_UINT8 ? ((const uint8_t *)cls->data)[k]
+                                                     : ((const int8_t *)cls->data)[k];
+      t[k] = (float)(sc * (double)(v - d->in[1].zp));
+    }
+    scores = t;
+  }
+  tfcc_detect_decode(e, e_stride, a, n, &d->p, boxes);
+  const int32_t bad = tfcc_detect_nms(boxes, scores, n, n_scores, &d->p, s + l.work,
+                                      (float *)ctx->out[0]->data, (float *)ctx->out[1]->data,
+                                      (float *)ctx->out[2]->data, (float *)ctx->out[3]->data);
+  if (bad >= 0)
+    return tfcc_err_set(ctx->err, TFCC_ERR_RUNTIME, "decoded box %d is inverted (ymin %g > ymax "
+                        "%g or xmin %g > xmax %g): anchors with negative height or width?",
+                        (int)bad, (double)boxes[bad * 4], (double)boxes[bad * 4 + 2],
+                        (double)boxes[bad * 4 + 1], (double)boxes[bad * 4 + 3]);
+  return TFCC_OK;
+}
+
+const tfcc_op_def tfcc_op_detection_postprocess = {
+    .name = OP,
+    .init = init,
+    .prepare = prepare,
+    .eval = eval,
+};

@@ -1,0 +1,63 @@
+/* RFFT2D: 2-D FFT of the real innermost [H, W] slices of a float32 input (rank >= 2), each
+ * cropped or zero-padded to fft_length = [fft_h, fft_w] (int32 [2]); output complex64
+ * [..., fft_h, fft_w / 2 + 1] as tf.signal.rfft2d, computed in double (kernels/fft/fft.h).
+ * fft_length must be known at prepare (constant or folded): TFLite makes the output dynamic
+ * otherwise. TFLite accepts only powers of two; any length >= 1 works here. */
+#include "kernels/fft/fft.h"
+#include "ops/op.h"
+
+#define OP "RFFT2D"
+/* keeps the work area and output sizes far from overflow */
+#define FFT_MAX_LEN (1 << 20)
+
+static tfcc_status prepare(tfcc_op_ctx *ctx) {
+  TFCC_OP_CHECK(ctx, ctx->n_in == 2 && ctx->n_out == 1 && ctx->in[0] && ctx->in[1] && ctx->out[0],
+                TFCC_ERR_INVALID_MODEL, OP ": %d inputs and %d outputs, expected 2 (input, "
+                "fft_length) and 1", (int)ctx->n_in, (int)ctx->n_out);
+  const tfcc_tensor *in = ctx->in[0], *len = ctx->in[1];
+  tfcc_tensor *out = ctx->out[0];
+  TFCC_OP_CHECK(ctx, in->dtype == TFCC_FLOAT32, TFCC_ERR_UNSUPPORTED,
+                OP ": input dtype %s, expected float32", tfcc_dtype_name(in->dtype));
+  TFCC_OP_CHECK(ctx, in->rank >= 2, TFCC_ERR_SHAPE, OP ": input rank %d, expected >= 2",
+                (int)in->rank);
+  TFCC_OP_CHECK(ctx, len->dtype == TFCC_INT32 && len->rank == 1 && len->dims[0] == 2,
+                TFCC_ERR_SHAPE, OP ": fft_length must be int32 [2] (is %s rank %d)",
+                tfcc_dtype_name(len->dtype), (int)len->rank);
+  TFCC_OP_CHECK(ctx, len->known && len->data, TFCC_ERR_UNSUPPORTED,
+                OP ": fft_length (tensor %d) is computed at run time; tfcc needs it constant to "
+                "size the output", (int)len->index);
+  TFCC_OP_CHECK(ctx, out->dtype == TFCC_COMPLEX64, TFCC_ERR_DTYPE,
+                OP ": output dtype %s, expected complex64", tfcc_dtype_name(out->dtype));
+  const int32_t *fl = (const int32_t *)len->data;
+  TFCC_OP_CHECK(ctx, fl[0] >= 1 && fl[0] <= FFT_MAX_LEN && fl[1] >= 1 && fl[1] <= FFT_MAX_LEN,
+                TFCC_ERR_INVALID_MODEL, OP ": fft_length [%d, %d] outside 1..2^20", (int)fl[0],
+                (int)fl[1]);
+  int32_t dims[TFCC_MAX_RANK];
+  for (int32_t i = 0; i < in->rank; i++) dims[i] = in->dims[i];
+  dims[in->rank - 2] = fl[0];
+  dims[in->rank - 1] = fl[1] / 2 + 1;
+  tfcc_status st = tfcc_tensor_set_shape(out, in->rank, dims, ctx->err);
+  if (st) return st;
+  ctx->scratch_bytes = tfcc_rfft2d_work_doubles(fl[0], fl[1]) * sizeof(double);
+  return TFCC_OK;
+}
+
+static tfcc_status eval(tfcc_op_ctx *ctx) {
+  const tfcc_tensor *in = ctx->in[0];
+  const int32_t *fl = (const int32_t *)ctx->in[1]->data;
+  const int32_t fh = fl[0], fw = fl[1];
+  const int32_t h = in->dims[in->rank - 2], w = in->dims[in->rank - 1];
+  size_t slices = 1;
+  for (int32_t i = 0; i < in->rank - 2; i++) slices *= (size_t)in->dims[i];
+  double *work = (double *)ctx->scratch;
+  tfcc_rfft2d_init(fh, fw, work);
+  const float *src = (const float *)in->data;
+  float *dst = (float *)ctx->out[0]->data;
+  const size_t in_slice = (size_t)h * (size_t)w;
+  const size_t out_slice = (size_t)fh * (size_t)(fw / 2 + 1) * 2;
+  for (size_t s = 0; s < slices; s++)
+    tfcc_rfft2d(src + s * in_slice, h, w, fh, fw, work, dst + s * out_slice);
+  return TFCC_OK;
+}
+
+const tfcc_op_def tfcc_op_rfft2d = {.name = OP, .prepare = prepare, .eval = eval};
