@@ -13,6 +13,7 @@
 #include "ops/bf16_fast.h"
 #include "ops/conv_common.h"
 #include "ops/f32_fast.h"
+#include "ops/hybrid.h"
 #include "ops/q8_fast.h"
 #include "runtime/threadpool.h"
 
@@ -24,6 +25,7 @@ typedef struct conv_params {
   tfcc_bf16_fast bf16; /* float32 at precision bf16: filter packed for the bf16 GEMM */
   tfcc_f32_wino_weights wino; /* float32 3x3 stride 1: Winograd-transformed filter (init) */
   const void *wino_src;       /* filter data wino was made from */
+  tfcc_hybrid *hyb;           /* float32 input with int8 filter (ops/hybrid.h), else NULL */
 } conv_params;
 
 static void conv_release(void *p) {
@@ -34,6 +36,7 @@ static void conv_release(void *p) {
   tfcc_q8_fast_free(&cp->q8);
   tfcc_bf16_fast_free(&cp->bf16);
   tfcc_f32_wino_free(&cp->wino);
+  tfcc_hybrid_free(cp->hyb);
   free(cp);
 }
 
@@ -91,8 +94,11 @@ static tfcc_status conv_init(tfcc_init_ctx *ctx) {
   p->o.dil_w = tfcc_fb_i32(t, 4, 1);
   p->o.dil_h = tfcc_fb_i32(t, 5, 1);
   tfcc_status st = tfcc_window_opts_check(&p->o, ctx->err);
-  if (st == TFCC_OK) st = tfcc_conv_init_quant(ctx, 0, 1, p->o.act, false, &p->q);
-  if (st == TFCC_OK) st = conv_f32_wino_init(ctx, p);
+  if (st == TFCC_OK && tfcc_hybrid_applies(ctx, 0, 1))
+    st = tfcc_hybrid_init(ctx, TFCC_HYB_CONV, p->o.act, false, &p->hyb);
+  else if (st == TFCC_OK)
+    st = tfcc_conv_init_quant(ctx, 0, 1, p->o.act, false, &p->q);
+  if (st == TFCC_OK && !p->hyb) st = conv_f32_wino_init(ctx, p);
   if (st != TFCC_OK) {
     conv_release(p);
     return st;
@@ -306,11 +312,21 @@ static tfcc_status conv_prepare(tfcc_op_ctx *ctx) {
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
                         "CONV_2D needs input, filter and one output");
   const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
-  tfcc_status st = tfcc_conv_check_types(ctx->in[0], ctx->in[1], bias, ctx->out[0], ctx->err);
+  tfcc_status st = p->hyb ? TFCC_OK
+                          : tfcc_conv_check_types(ctx->in[0], ctx->in[1], bias, ctx->out[0],
+                                                  ctx->err);
   if (st != TFCC_OK) return st;
   tfcc_conv_geom g;
   st = conv_geom(ctx, &g);
   if (st != TFCC_OK) return st;
+  if (p->hyb) { /* float32 input, int8 filter */
+    int32_t od[4] = {g.batches, g.out_h, g.out_w, g.out_c};
+    if (ctx->n_in > 3)
+      return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "CONV_2D has %d inputs, expected 2 or 3",
+                          (int)ctx->n_in);
+    st = tfcc_hybrid_conv_prepare(ctx, p->hyb, &g);
+    return st != TFCC_OK ? st : tfcc_tensor_set_shape(ctx->out[0], 4, od, ctx->err);
+  }
   if (ctx->in[0]->dtype != TFCC_FLOAT32) {
     if (p->q.n_mult == 0)
       return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "quantization parameters missing");
@@ -368,6 +384,7 @@ static tfcc_status conv_eval(tfcc_op_ctx *ctx) {
   const void *bd = bias ? bias->data : NULL;
   tfcc_tensor *out = ctx->out[0];
   tfcc_conv_requant r;
+  if (p->hyb) return tfcc_hybrid_conv_eval(ctx, p->hyb, &g);
   switch (in->dtype) {
     case TFCC_FLOAT32: {
       float lo, hi;
@@ -421,6 +438,8 @@ static const char *conv_kernel(const tfcc_op_ctx *ctx) {
   c.err = &e;
   if (!ctx->params || ctx->n_in < 2 || !ctx->in[0] || !ctx->in[1]) return "ref";
   if (conv_geom(&c, &g) != TFCC_OK) return "ref";
+  if (((const conv_params *)ctx->params)->hyb)
+    return tfcc_hybrid_kernel(((const conv_params *)ctx->params)->hyb);
   const tfcc_q8_packed *q8 = conv_q8_packed(ctx, &g);
   if (q8) return q8->k->name;
   const char *bf16 = tfcc_bf16_fast_kernel(&((const conv_params *)ctx->params)->bf16, ctx,
