@@ -62,7 +62,8 @@ tfcc_status tfcc_hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t a
   const int32_t qc = w->quant.count;
   if (qc != 1 && qc != n)
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
-                        "%s: int8 weights have %d scales, expected 1 or %d", name, (int)qc, (int)n);
+                        "%s: hybrid (float32 input) int8 weights have %d scales, expected 1 or %d",
+                        name, (int)qc, (int)n);
   for (int32_t i = 0; i < qc; i++)
     if (w->quant.zero_point && w->quant.zero_point[i] != 0)
       return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
