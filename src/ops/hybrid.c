@@ -79,6 +79,7 @@ tfcc_status tfcc_hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t a
   h->kdim = (int32_t)(elems / n);
   h->w = w->data;
   h->fscale_stride = qc > 1 ? 1 : 0;
+  h->qz = tfcc_qz_select(ctx->isa);
   const bool tflite = ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE;
   if (op == TFCC_HYB_DW) {
     h->scheme = TFCC_HYB_ASYM;
@@ -153,6 +154,7 @@ static size_t scratch_layout(size_t elems, size_t groups, size_t gemm, void *bas
 
 typedef struct quant_job {
   tfcc_hyb_scheme scheme;
+  const tfcc_qz_kernel *qz;
   const float *x;
   size_t len, groups, per_task;
   hyb_scratch *s;
@@ -165,12 +167,12 @@ static void quant_task(void *ctx, size_t t, int thread) {
   const size_t g1 = g0 + j->per_task < j->groups ? g0 + j->per_task : j->groups;
   for (size_t g = g0; g < g1; g++)
     tfcc_hyb_quantize(j->scheme, j->x + g * j->len, j->len, j->s->q + g * j->len,
-                      &j->s->scale[g], &j->s->zp[g]);
+                      &j->s->scale[g], &j->s->zp[g], j->qz);
 }
 
-static void quantize_input(tfcc_threadpool *pool, tfcc_hyb_scheme scheme, const float *x,
+static void quantize_input(tfcc_threadpool *pool, const tfcc_hybrid *h, const float *x,
                            size_t len, size_t groups, hyb_scratch *s) {
-  quant_job j = {scheme, x, len, groups, 1, s};
+  quant_job j = {h->scheme, h->qz, x, len, groups, 1, s};
   /* about 16 KiB of input per task */
   const size_t want = len >= 4096 ? 1 : 4096 / len;
   j.per_task = want;
@@ -282,7 +284,7 @@ tfcc_status tfcc_hybrid_conv_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, const 
     return TFCC_OK;
   }
   if (h->op == TFCC_HYB_DW) {
-    quantize_input(ctx->pool, h->scheme, x, img, (size_t)g->batches, &s);
+    quantize_input(ctx->pool, h, x, img, (size_t)g->batches, &s);
     dw_job j = {h, g, &s, bias ? bias->data : NULL, lo, hi, out, 1, 0};
     j.rows_per_task = g->out_h >= 32 ? 4 : 1;
     j.tasks_per_image = (g->out_h + j.rows_per_task - 1) / j.rows_per_task;
@@ -293,11 +295,11 @@ tfcc_status tfcc_hybrid_conv_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, const 
                        h->fscale_stride, bias ? bias->data : NULL, lo, hi, h->combined};
   if (conv_per_pixel(h, g)) {
     const size_t rows = (size_t)g->batches * (size_t)g->in_h * (size_t)g->in_w;
-    quantize_input(ctx->pool, h->scheme, x, (size_t)g->in_c, rows, &s);
+    quantize_input(ctx->pool, h, x, (size_t)g->in_c, rows, &s);
     tfcc_q8_gemm_hybrid(ctx->pool, &h->packed, &hy, (int32_t)rows, s.q, (size_t)g->in_c, s.gemm);
     return TFCC_OK;
   }
-  quantize_input(ctx->pool, h->scheme, x, img, (size_t)g->batches, &s);
+  quantize_input(ctx->pool, h, x, img, (size_t)g->batches, &s);
   tfcc_q8_conv_hybrid(ctx->pool, g, &h->packed, &hy, s.q, s.gemm);
   return TFCC_OK;
 }
@@ -348,7 +350,7 @@ tfcc_status tfcc_hybrid_fc_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32_t 
       }
     return TFCC_OK;
   }
-  quantize_input(ctx->pool, h->scheme, ctx->in[0]->data, (size_t)accum, (size_t)rows, &s);
+  quantize_input(ctx->pool, h, ctx->in[0]->data, (size_t)accum, (size_t)rows, &s);
   tfcc_q8_hybrid hy = {out, (size_t)units, s.zp, s.scale, 1, h->wsum, h->fscale,
                        h->fscale_stride, bias ? bias->data : NULL, lo, hi, h->combined};
   tfcc_q8_gemm_hybrid(ctx->pool, &h->packed, &hy, rows, s.q, (size_t)accum, s.gemm);

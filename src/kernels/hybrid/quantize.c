@@ -6,14 +6,30 @@
 
 #include <math.h>
 
+/* Smallest and largest value (exact in any order): 16 running lanes, which compilers turn
+ * into vector min/max at the baseline ISA. */
 static void min_max(const float *x, size_t n, float *lo, float *hi) {
-  float a = x[0], b = x[0];
-  for (size_t i = 1; i < n; i++) {
-    a = x[i] < a ? x[i] : a;
-    b = x[i] > b ? x[i] : b;
+  enum { L = 16 };
+  float a[L], b[L];
+  for (int j = 0; j < L; j++) a[j] = b[j] = x[0];
+  size_t i = 0;
+  for (; i + L <= n; i += L)
+    for (int j = 0; j < L; j++) {
+      const float v = x[i + (size_t)j];
+      a[j] = v < a[j] ? v : a[j];
+      b[j] = v > b[j] ? v : b[j];
+    }
+  for (; i < n; i++) {
+    a[0] = x[i] < a[0] ? x[i] : a[0];
+    b[0] = x[i] > b[0] ? x[i] : b[0];
   }
-  *lo = a;
-  *hi = b;
+  float ra = a[0], rb = b[0];
+  for (int j = 1; j < L; j++) {
+    ra = a[j] < ra ? a[j] : ra;
+    rb = b[j] > rb ? b[j] : rb;
+  }
+  *lo = ra;
+  *hi = rb;
 }
 
 void tfcc_hyb_qd8_params(float lo, float hi, float *inv, int32_t *zp, float *scale) {
@@ -34,10 +50,15 @@ void tfcc_hyb_qd8_params(float lo, float hi, float *inv, int32_t *zp, float *sca
 /* round half away from zero (TfLiteRound) */
 static inline float round_away(float v) { return roundf(v); }
 
-static void quantize_qd8(const float *x, size_t n, int8_t *q, float *scale, int32_t *zp) {
+static void quantize_qd8(const float *x, size_t n, int8_t *q, float *scale, int32_t *zp,
+                         const tfcc_qz_kernel *qz) {
   float lo, hi, inv;
   min_max(x, n, &lo, &hi);
   tfcc_hyb_qd8_params(lo, hi, &inv, zp, scale);
+  if (qz && qz->quantize_xnn) { /* x * inv, clamped, half to even, + zp: the same element */
+    qz->quantize_xnn(x, q, n, inv, *zp, TFCC_INT8);
+    return;
+  }
   const float lo_q = (float)(-128 - *zp), hi_q = (float)(127 - *zp);
   for (size_t i = 0; i < n; i++) {
     float v = x[i] * inv;
@@ -102,11 +123,11 @@ static void quantize_asym(const float *x, size_t n, int8_t *q, float *scale, int
 }
 
 void tfcc_hyb_quantize(tfcc_hyb_scheme s, const float *x, size_t n, int8_t *q, float *scale,
-                       int32_t *zp) {
+                       int32_t *zp, const tfcc_qz_kernel *qz) {
   switch (s) {
     case TFCC_HYB_SYM: quantize_sym(x, n, q, scale, zp); return;
     case TFCC_HYB_ASYM: quantize_asym(x, n, q, scale, zp); return;
     case TFCC_HYB_QD8:
-    default: quantize_qd8(x, n, q, scale, zp); return;
+    default: quantize_qd8(x, n, q, scale, zp, qz); return;
   }
 }

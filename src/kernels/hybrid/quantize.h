@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernels/quantize/quantize.h"
+
 typedef enum tfcc_hyb_scheme {
   TFCC_HYB_QD8 = 0,
   TFCC_HYB_SYM = 1,
@@ -26,9 +28,10 @@ typedef enum tfcc_hyb_scheme {
 } tfcc_hyb_scheme;
 
 /* Quantizes x[0..n) (n >= 1) into q; *scale is what an int32 accumulator of (q - zp) * w is
- * multiplied by, *zp the zero point. */
+ * multiplied by, *zp the zero point. qz: the vectorised QUANTIZE kernels (their XNNPACK
+ * f32 -> int8 element is qd8's), or NULL for the portable loop; the result is the same. */
 void tfcc_hyb_quantize(tfcc_hyb_scheme s, const float *x, size_t n, int8_t *q, float *scale,
-                       int32_t *zp);
+                       int32_t *zp, const tfcc_qz_kernel *qz);
 
 /* XNNPACK's qd8 parameters of a group whose extremes are lo and hi: the multiplier inv
  * (= 1 / scale), the zero point and the scale. */
