@@ -5,28 +5,46 @@
 #include "kernels/hybrid/quantize.h"
 
 #include <math.h>
+#include <string.h>
 
-/* Smallest and largest value (exact in any order): 16 running lanes, which compilers turn
- * into vector min/max at the baseline ISA. */
+/* Smallest and largest value (exact in any order): four 4-lane GCC / Clang vectors (SSE /
+ * NEON compares and selects at the baseline ISA). */
+typedef float hyb_v4 __attribute__((vector_size(16)));
+typedef int32_t hyb_i4 __attribute__((vector_size(16)));
+
+static inline hyb_v4 vmin4(hyb_v4 v, hyb_v4 a) {
+  const hyb_i4 m = v < a;
+  return (hyb_v4)((m & (hyb_i4)v) | (~m & (hyb_i4)a));
+}
+static inline hyb_v4 vmax4(hyb_v4 v, hyb_v4 b) {
+  const hyb_i4 m = v > b;
+  return (hyb_v4)((m & (hyb_i4)v) | (~m & (hyb_i4)b));
+}
+
 static void min_max(const float *x, size_t n, float *lo, float *hi) {
-  enum { L = 16 };
-  float a[L], b[L];
-  for (int j = 0; j < L; j++) a[j] = b[j] = x[0];
+  float ra = x[0], rb = x[0];
   size_t i = 0;
-  for (; i + L <= n; i += L)
-    for (int j = 0; j < L; j++) {
-      const float v = x[i + (size_t)j];
-      a[j] = v < a[j] ? v : a[j];
-      b[j] = v > b[j] ? v : b[j];
+  if (n >= 16) {
+    hyb_v4 a[4], b[4];
+    memcpy(a, x, sizeof a);
+    memcpy(b, x, sizeof b);
+    for (i = 16; i + 16 <= n; i += 16) {
+      hyb_v4 v[4];
+      memcpy(v, x + i, sizeof v);
+      for (int k = 0; k < 4; k++) {
+        a[k] = vmin4(v[k], a[k]);
+        b[k] = vmax4(v[k], b[k]);
+      }
     }
-  for (; i < n; i++) {
-    a[0] = x[i] < a[0] ? x[i] : a[0];
-    b[0] = x[i] > b[0] ? x[i] : b[0];
+    for (int k = 0; k < 4; k++)
+      for (int j = 0; j < 4; j++) {
+        ra = a[k][j] < ra ? a[k][j] : ra;
+        rb = b[k][j] > rb ? b[k][j] : rb;
+      }
   }
-  float ra = a[0], rb = b[0];
-  for (int j = 1; j < L; j++) {
-    ra = a[j] < ra ? a[j] : ra;
-    rb = b[j] > rb ? b[j] : rb;
+  for (; i < n; i++) {
+    ra = x[i] < ra ? x[i] : ra;
+    rb = x[i] > rb ? x[i] : rb;
   }
   *lo = ra;
   *hi = rb;

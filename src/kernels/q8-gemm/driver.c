@@ -244,32 +244,54 @@ static void out_init(const q8_job *j, int32_t *c32, tfcc_q8_out *o) {
 }
 
 /* Hybrid output stage of a c32 tile (gemm.h, tfcc_q8_hybrid): zero-point correction with
- * the column sums, dequantization, bias, clamp; float out. Separate statements: no
- * contraction into a fused multiply-add, so the rounding is XNNPACK's / TFLite's. */
+ * the column sums, dequantization, bias, clamp; float out. One simple loop per step so that
+ * compilers vectorise them; separate statements, so no contraction into a fused multiply-add:
+ * the rounding is XNNPACK's / TFLite's. */
+static void hybrid_row(const tfcc_q8_hybrid *h, const int32_t *acc, size_t n0, size_t nc,
+                       uint32_t zp, float s, float *out) {
+  float t[TFCC_Q8_MAX_NR];
+  const int32_t *ws = h->wsum + n0;
+  for (size_t j = 0; j < nc; j++) t[j] = (float)(int32_t)((uint32_t)acc[j] - zp * (uint32_t)ws[j]);
+  if (h->fscale_stride) {
+    const float *fs = h->fscale + n0;
+    if (h->combined) {
+      for (size_t j = 0; j < nc; j++) {
+        const float m = s * fs[j];
+        t[j] = t[j] * m;
+      }
+    } else {
+      for (size_t j = 0; j < nc; j++) t[j] = t[j] * s;
+      for (size_t j = 0; j < nc; j++) t[j] = t[j] * fs[j];
+    }
+  } else {
+    const float fs = h->fscale[0];
+    if (h->combined) {
+      const float m = s * fs;
+      for (size_t j = 0; j < nc; j++) t[j] = t[j] * m;
+    } else {
+      for (size_t j = 0; j < nc; j++) t[j] = t[j] * s;
+      for (size_t j = 0; j < nc; j++) t[j] = t[j] * fs;
+    }
+  }
+  if (h->bias) {
+    const float *b = h->bias + n0;
+    for (size_t j = 0; j < nc; j++) t[j] = t[j] + b[j];
+  }
+  const float lo = h->lo, hi = h->hi;
+  for (size_t j = 0; j < nc; j++) {
+    float v = t[j];
+    v = v < lo ? lo : v;
+    v = v > hi ? hi : v;
+    out[j] = v;
+  }
+}
+
 static void hybrid_tile(const tfcc_q8_hybrid *h, const int32_t *c32, size_t NR, size_t m0,
                         size_t mr, size_t n0, size_t nc) {
   for (size_t r = 0; r < mr; r++) {
-    const size_t grp = (m0 + r) / h->rows_per_group;
-    const uint32_t zp = (uint32_t)h->zp[grp];
-    const float s = h->scale[grp];
-    float *cr = h->c + (m0 + r) * h->c_stride + n0;
-    for (size_t jj = 0; jj < nc; jj++) {
-      const size_t n = n0 + jj;
-      const int32_t acc = (int32_t)((uint32_t)c32[r * NR + jj] - zp * (uint32_t)h->wsum[n]);
-      const float fs = h->fscale[n * h->fscale_stride];
-      float v;
-      if (h->combined) {
-        const float m = s * fs;
-        v = (float)acc * m;
-      } else {
-        const float t = (float)acc * s;
-        v = t * fs;
-      }
-      if (h->bias) v += h->bias[n];
-      v = v < h->lo ? h->lo : v;
-      v = v > h->hi ? h->hi : v;
-      cr[jj] = v;
-    }
+    const size_t grp = h->rows_per_group == 1 ? m0 + r : (m0 + r) / h->rows_per_group;
+    hybrid_row(h, c32 + r * NR, n0, nc, (uint32_t)h->zp[grp], h->scale[grp],
+               h->c + (m0 + r) * h->c_stride + n0);
   }
 }
 
