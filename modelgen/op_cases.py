@@ -722,6 +722,24 @@ def hybrid_cases():
         add(single(name, "FULLY_CONNECTED",
                    [act("f32", ishape, -2.0, 3.0), hw(name, [units, ishape[-1]], 0, pc), fbias(name, units)],
                    [T(F32, oshape)], o))
+    # Small hybrid networks: in TFLite's default build (XNNPACK) the float operators before a
+    # hybrid node decide its run-time quantization to the last bit, so these outputs check
+    # tfcc's XNNPACK-exact float CONV_2D and LOGISTIC (kernels/hybrid/xnn_f32.h) in hybrid models.
+    name = "hybrid_net_conv_silu_conv"
+    rng = Rng(seed_of(name + "/wf"))
+    wf = T(F32, [8, 3, 3, 3], const=[f32(rng.uniform(-0.6, 0.6)) for _ in range(8 * 27)])
+    add(Case(name, {"x": act("f32", [1, 12, 12, 3], 0.0, 1.0), "wf": wf, "bf": fbias(name + "f", 8),
+                    "c": T(F32, [1, 6, 6, 8]), "s": T(F32, [1, 6, 6, 8]), "m": T(F32, [1, 6, 6, 8]),
+                    "wh": hw(name, [6, 3, 3, 8], 0, False), "bh": fbias(name, 6), "y": T(F32, [1, 6, 6, 6])},
+             [("CONV_2D", ["x", "wf", "bf"], ["c"], {"padding": "SAME", "stride_w": 2, "stride_h": 2}),
+              ("LOGISTIC", ["c"], ["s"], {}), ("MUL", ["c", "s"], ["m"], {}),
+              ("CONV_2D", ["m", "wh", "bh"], ["y"], {"padding": "SAME", "stride_w": 1, "stride_h": 1})],
+             ["x"], ["c", "s", "y"]))
+    name = "hybrid_net_logistic_fc"
+    add(Case(name, {"x": act("f32", [64, 64], -20.0, 20.0), "s": T(F32, [64, 64]),
+                    "w": hw(name, [4, 64], 0, True), "b": fbias(name, 4), "y": T(F32, [64, 4])},
+             [("LOGISTIC", ["x"], ["s"], {}), ("FULLY_CONNECTED", ["s", "w", "b"], ["y"], {})],
+             ["x"], ["s", "y"]))
 
 
 def cases():

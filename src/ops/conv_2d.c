@@ -13,6 +13,7 @@
 #include "ops/bf16_fast.h"
 #include "ops/conv_common.h"
 #include "ops/f32_fast.h"
+#include "kernels/hybrid/xnn_f32.h"
 #include "ops/hybrid.h"
 #include "ops/q8_fast.h"
 #include "runtime/threadpool.h"
@@ -26,6 +27,10 @@ typedef struct conv_params {
   tfcc_f32_wino_weights wino; /* float32 3x3 stride 1: Winograd-transformed filter (init) */
   const void *wino_src;       /* filter data wino was made from */
   tfcc_hybrid *hyb;           /* float32 input with int8 filter (ops/hybrid.h), else NULL */
+  float *xnn_w;               /* float32 in XNNPACK's exact arithmetic (tfcc_hybrid_xnn_float):
+                                 the filter packed by tfcc_xnn_conv_pack, else NULL */
+  int32_t xnn_ocp;
+  const void *xnn_src;        /* filter data xnn_w was made from */
 } conv_params;
 
 static void conv_release(void *p) {
@@ -37,6 +42,7 @@ static void conv_release(void *p) {
   tfcc_bf16_fast_free(&cp->bf16);
   tfcc_f32_wino_free(&cp->wino);
   tfcc_hybrid_free(cp->hyb);
+  free(cp->xnn_w);
   free(cp);
 }
 
@@ -80,6 +86,21 @@ static tfcc_status conv_f32_wino_init(const tfcc_init_ctx *ctx, conv_params *p) 
   return TFCC_OK;
 }
 
+/* Float32 in a hybrid model (TFLITE mode): XNNPACK's exact order (ops/hybrid.h); constant
+ * dense float filter, groups 1; anything else (or no memory) keeps the usual paths. */
+static void conv_xnn_f32_init(const tfcc_init_ctx *ctx, conv_params *p) {
+  const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, 0), *f = tfcc_conv_ir_input(ctx, 1);
+  if (!in || !f || in->dtype != TFCC_FLOAT32 || f->dtype != TFCC_FLOAT32 || !f->data ||
+      f->sparsity || f->rank != 4 || in->rank != 4 || in->dims[3] != f->dims[3] ||
+      !tfcc_hybrid_xnn_float(ctx))
+    return;
+  const int64_t k = (int64_t)f->dims[1] * f->dims[2] * f->dims[3];
+  if (k <= 0 || k > INT32_MAX || f->data_bytes < (size_t)f->dims[0] * (size_t)k * sizeof(float))
+    return;
+  p->xnn_w = tfcc_xnn_conv_pack(f->data, f->dims[0], (int32_t)k, &p->xnn_ocp);
+  p->xnn_src = f->data;
+}
+
 static tfcc_status conv_init(tfcc_init_ctx *ctx) {
   conv_params *p = calloc(1, sizeof(*p));
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for CONV_2D params");
@@ -98,7 +119,8 @@ static tfcc_status conv_init(tfcc_init_ctx *ctx) {
     st = tfcc_hybrid_init(ctx, TFCC_HYB_CONV, p->o.act, false, &p->hyb);
   else if (st == TFCC_OK)
     st = tfcc_conv_init_quant(ctx, 0, 1, p->o.act, false, &p->q);
-  if (st == TFCC_OK && !p->hyb) st = conv_f32_wino_init(ctx, p);
+  if (st == TFCC_OK && !p->hyb) conv_xnn_f32_init(ctx, p);
+  if (st == TFCC_OK && !p->hyb && !p->xnn_w) st = conv_f32_wino_init(ctx, p);
   if (st != TFCC_OK) {
     conv_release(p);
     return st;
@@ -337,7 +359,7 @@ static tfcc_status conv_prepare(tfcc_op_ctx *ctx) {
   st = conv_residual_check(ctx, od);
   if (st != TFCC_OK) return st;
   ctx->scratch_bytes = 0;
-  if (ctx->in[0]->dtype == TFCC_FLOAT32 &&
+  if (ctx->in[0]->dtype == TFCC_FLOAT32 && !p->xnn_w &&
       !tfcc_bf16_fast_conv_prepare(&((conv_params *)ctx->params)->bf16, ctx, &g))
     conv_f32_prepare(ctx, &g);
   if (ctx->in[0]->dtype == TFCC_INT8 || ctx->in[0]->dtype == TFCC_UINT8) conv_q8_prepare(ctx, &g);
@@ -352,6 +374,10 @@ static tfcc_status conv_f32_eval(tfcc_op_ctx *ctx, const tfcc_conv_geom *gp, flo
   const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
   const void *bd = bias ? bias->data : NULL;
   tfcc_tensor *out = ctx->out[0];
+  if (p->xnn_w && f->data == p->xnn_src && g.in_c == g.filter_in_c) {
+    tfcc_hybrid_xnn_conv(ctx, p->xnn_w, p->xnn_ocp, &g, bd, lo, hi);
+    return TFCC_OK;
+  }
   if (tfcc_bf16_fast_conv_eval(&p->bf16, ctx, &g, lo, hi)) return TFCC_OK;
   const tfcc_f32_wino_weights *wino = conv_f32_wino(ctx, &g);
   if (wino && ctx->scratch_bytes >= tfcc_f32_wino_scratch_bytes(&g, wino,
@@ -440,6 +466,7 @@ static const char *conv_kernel(const tfcc_op_ctx *ctx) {
   if (conv_geom(&c, &g) != TFCC_OK) return "ref";
   if (((const conv_params *)ctx->params)->hyb)
     return tfcc_hybrid_kernel(((const conv_params *)ctx->params)->hyb);
+  if (((const conv_params *)ctx->params)->xnn_w) return "xnn-exact-f32-conv";
   const tfcc_q8_packed *q8 = conv_q8_packed(ctx, &g);
   if (q8) return q8->k->name;
   const char *bf16 = tfcc_bf16_fast_kernel(&((const conv_params *)ctx->params)->bf16, ctx,

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "kernels/hybrid/dwconv.h"
+#include "kernels/hybrid/xnn_f32.h"
 #include "kernels/ref/quant_util.h"
 #include "ops/conv_common.h"
 #include "runtime/threadpool.h"
@@ -24,6 +25,50 @@
 bool tfcc_hybrid_applies(const tfcc_init_ctx *ctx, int32_t in_idx, int32_t w_idx) {
   const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, in_idx), *w = tfcc_conv_ir_input(ctx, w_idx);
   return in && w && in->dtype == TFCC_FLOAT32 && w->dtype == TFCC_INT8;
+}
+
+bool tfcc_hybrid_xnn_float(const tfcc_init_ctx *ctx) {
+  if (ctx->quant_compat != TFCC_QUANT_COMPAT_TFLITE || !ctx->sg) return false;
+  const tfcc_ir_subgraph *sg = ctx->sg;
+  for (int32_t i = 0; i < sg->n_nodes; i++) {
+    const tfcc_ir_node *n = &sg->nodes[i];
+    if (n->builtin != TFCC_OP_CONV_2D && n->builtin != TFCC_OP_DEPTHWISE_CONV_2D &&
+        n->builtin != TFCC_OP_FULLY_CONNECTED)
+      continue;
+    if (n->n_inputs < 2 || n->inputs[0] < 0 || n->inputs[1] < 0 ||
+        n->inputs[0] >= sg->n_tensors || n->inputs[1] >= sg->n_tensors)
+      continue;
+    if (sg->tensors[n->inputs[0]].dtype == TFCC_FLOAT32 &&
+        sg->tensors[n->inputs[1]].dtype == TFCC_INT8)
+      return true;
+  }
+  return false;
+}
+
+typedef struct xnn_conv_job {
+  const tfcc_conv_geom *g;
+  const float *in, *wp, *bias;
+  int32_t ocp, rows_per_task, rows;
+  float lo, hi;
+  float *out;
+} xnn_conv_job;
+
+static void xnn_conv_task(void *ctx, size_t t, int thread) {
+  (void)thread;
+  const xnn_conv_job *j = ctx;
+  const int32_t r0 = (int32_t)t * j->rows_per_task;
+  const int32_t r1 = r0 + j->rows_per_task < j->rows ? r0 + j->rows_per_task : j->rows;
+  tfcc_xnn_conv_f32_rows(j->g, j->in, j->wp, j->ocp, j->bias, j->lo, j->hi, j->out, r0, r1);
+}
+
+void tfcc_hybrid_xnn_conv(tfcc_op_ctx *ctx, const float *wp, int32_t ocp, const tfcc_conv_geom *g,
+                          const float *bias, float lo, float hi) {
+  xnn_conv_job j = {g, ctx->in[0]->data, wp, bias, ocp, 1, g->batches * g->out_h, lo, hi,
+                    ctx->out[0]->data};
+  if (j.rows <= 0 || g->out_w <= 0) return;
+  j.rows_per_task = j.rows >= 64 ? 4 : 1;
+  tfcc_threadpool_run(ctx->pool, (size_t)((j.rows + j.rows_per_task - 1) / j.rows_per_task),
+                      xnn_conv_task, &j);
 }
 
 void tfcc_hybrid_free(tfcc_hybrid *h) {

@@ -49,6 +49,14 @@ tfcc_status tfcc_hybrid_fc_prepare(tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32
                                    int32_t units, int32_t accum);
 tfcc_status tfcc_hybrid_fc_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32_t rows,
                                 int32_t units, int32_t accum);
+/* TFLITE mode in a model with hybrid nodes: float32 LOGISTIC and CONV_2D take XNNPACK's exact
+ * arithmetic (kernels/hybrid/xnn_f32.h), because run-time quantization downstream turns their
+ * last-bit differences into quantization steps. */
+bool tfcc_hybrid_xnn_float(const tfcc_init_ctx *ctx);
+/* Float32 CONV_2D in that arithmetic with weights packed by tfcc_xnn_conv_pack. */
+void tfcc_hybrid_xnn_conv(tfcc_op_ctx *ctx, const float *wp, int32_t ocp, const tfcc_conv_geom *g,
+                          const float *bias, float lo, float hi);
+
 /* Kernel name for inspect / bench. */
 const char *tfcc_hybrid_kernel(const tfcc_hybrid *h);
 

@@ -6,8 +6,9 @@
  *   straightforward int32 reference with the same float steps, bit for bit, on every usable
  *   q8 GEMM kernel, 1 and 2 threads;
  * - TFCC_QUANT_COMPAT_REFERENCE against TensorFlow Lite's builtin hybrid kernels (outputs of
- *   the classic interpreter, tests/ops/hybrid_builtin, on the conformance models; the
- *   default mode is covered by the conformance cases *_hybrid_*). */
+ *   the classic interpreter, tests/ops/hybrid_builtin, on the conformance models), and the
+ *   default mode bit for bit against LiteRT on the small hybrid networks hybrid_net_* (the
+ *   single-op cases *_hybrid_* run in ops_test_conformance). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -267,12 +268,15 @@ static void test_gemm(void) {
 
 /* ---- REFERENCE mode against TFLite's builtin hybrid kernels */
 
-static void run_builtin_case(tfcc_runtime *rt, const char *src, const char *name) {
+/* Runs conformance model `name` (one input) in mode `compat` and requires output `out_i` to
+ * equal ref_dir/<name>.out<out_i>.npy bit for bit. */
+static void run_exact_case(tfcc_runtime *rt, const char *src, const char *name, int compat,
+                           const char *ref_dir, int out_i) {
   char path[4096], ref_path[4096];
   snprintf(path, sizeof path, "%s/tests/ops/conformance/%s.tflite", src, name);
   tfcc_model_options mo;
   tfcc_model_options_default(&mo);
-  mo.quant_compat = TFCC_QUANT_COMPAT_REFERENCE;
+  mo.quant_compat = (tfcc_quant_compat)compat;
   tfcc_model *m = NULL;
   tfcc_status st = tfcc_model_load_file(rt, path, &mo, &m);
   CHECKF(st == TFCC_OK, "%s: %s", name, tfcc_last_error());
@@ -284,17 +288,23 @@ static void run_builtin_case(tfcc_runtime *rt, const char *src, const char *name
   if (st != TFCC_OK) return;
   test_npy in, ref;
   snprintf(path, sizeof path, "%s/tests/ops/conformance/%s.in0.npy", src, name);
-  snprintf(ref_path, sizeof ref_path, "%s/tests/ops/hybrid_builtin/%s.out0.npy", src, name);
+  snprintf(ref_path, sizeof ref_path, "%s/tests/ops/%s/%s.out%d.npy", src, ref_dir, name, out_i);
   if (test_npy_load(path, &in) != 0 || test_npy_load(ref_path, &ref) != 0) {
     CHECKF(0, "%s: data missing", name);
     tfcc_session_destroy(s);
     return;
   }
+  const int n_out = tfcc_session_output_count(s);
+  CHECK(n_out > out_i && n_out <= 4);
   tfcc_tensor_info oi;
-  tfcc_session_output_info(s, 0, &oi);
-  float *out = malloc(oi.bytes ? oi.bytes : 1);
+  void *outs[4] = {NULL, NULL, NULL, NULL};
+  for (int i = 0; i < n_out && i < 4; i++) {
+    tfcc_session_output_info(s, i, &oi);
+    outs[i] = malloc(oi.bytes ? oi.bytes : 1);
+  }
+  tfcc_session_output_info(s, out_i, &oi);
+  float *out = outs[out_i];
   const void *ins[1] = {in.data};
-  void *outs[1] = {out};
   st = tfcc_session_run(s, ins, outs);
   CHECKF(st == TFCC_OK, "%s: run: %s", name, tfcc_last_error());
   CHECKF(oi.bytes == ref.bytes, "%s: %zu output bytes, reference %zu", name, oi.bytes, ref.bytes);
@@ -309,9 +319,11 @@ static void run_builtin_case(tfcc_runtime *rt, const char *src, const char *name
     }
     /* the builtin kernels' arithmetic, bit for bit */
     CHECKF(diff == 0, "%s: %zu of %zu differ (max %g)", name, diff, n, worst);
-    printf("  %-46s REFERENCE vs builtin TFLite: %zu of %zu differ\n", name, diff, n);
+    printf("  %-40s out%d %s: %zu of %zu differ\n", name, out_i,
+           compat == TFCC_QUANT_COMPAT_REFERENCE ? "REFERENCE vs builtin TFLite" : "TFLITE vs LiteRT",
+           diff, n);
   }
-  free(out);
+  for (int i = 0; i < 4; i++) free(outs[i]);
   test_npy_free(&in);
   test_npy_free(&ref);
   tfcc_session_destroy(s);
@@ -329,7 +341,12 @@ static void test_reference_mode(void) {
   CHECK(tfcc_runtime_create(NULL, &rt) == TFCC_OK);
   if (!rt) return;
   const char *src = tfcc_test_source_dir();
-  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) run_builtin_case(rt, src, cases[i]);
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    run_exact_case(rt, src, cases[i], TFCC_QUANT_COMPAT_REFERENCE, "hybrid_builtin", 0);
+  /* default mode, small hybrid networks: XNNPACK-exact float CONV_2D and LOGISTIC before the
+     hybrid nodes, then the hybrid nodes themselves, all bit for bit with LiteRT */
+  for (int o = 0; o < 3; o++) run_exact_case(rt, src, "hybrid_net_conv_silu_conv", 0, "conformance", o);
+  for (int o = 0; o < 2; o++) run_exact_case(rt, src, "hybrid_net_logistic_fc", 0, "conformance", o);
   tfcc_runtime_destroy(rt);
 }
 
