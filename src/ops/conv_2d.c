@@ -31,6 +31,7 @@ typedef struct conv_params {
                                  the filter packed by tfcc_xnn_conv_pack, else NULL */
   int32_t xnn_ocp;
   const void *xnn_src;        /* filter data xnn_w was made from */
+  const tfcc_xnn_f32_kernel *xnn_k;
 } conv_params;
 
 static void conv_release(void *p) {
@@ -99,6 +100,7 @@ static void conv_xnn_f32_init(const tfcc_init_ctx *ctx, conv_params *p) {
     return;
   p->xnn_w = tfcc_xnn_conv_pack(f->data, f->dims[0], (int32_t)k, &p->xnn_ocp);
   p->xnn_src = f->data;
+  p->xnn_k = tfcc_xnn_f32_select(ctx->isa);
 }
 
 static tfcc_status conv_init(tfcc_init_ctx *ctx) {
@@ -375,7 +377,7 @@ static tfcc_status conv_f32_eval(tfcc_op_ctx *ctx, const tfcc_conv_geom *gp, flo
   const void *bd = bias ? bias->data : NULL;
   tfcc_tensor *out = ctx->out[0];
   if (p->xnn_w && f->data == p->xnn_src && g.in_c == g.filter_in_c) {
-    tfcc_hybrid_xnn_conv(ctx, p->xnn_w, p->xnn_ocp, &g, bd, lo, hi);
+    tfcc_hybrid_xnn_conv(ctx, p->xnn_k, p->xnn_w, p->xnn_ocp, &g, bd, lo, hi);
     return TFCC_OK;
   }
   if (tfcc_bf16_fast_conv_eval(&p->bf16, ctx, &g, lo, hi)) return TFCC_OK;
@@ -466,7 +468,7 @@ static const char *conv_kernel(const tfcc_op_ctx *ctx) {
   if (conv_geom(&c, &g) != TFCC_OK) return "ref";
   if (((const conv_params *)ctx->params)->hyb)
     return tfcc_hybrid_kernel(((const conv_params *)ctx->params)->hyb);
-  if (((const conv_params *)ctx->params)->xnn_w) return "xnn-exact-f32-conv";
+  if (((const conv_params *)ctx->params)->xnn_w) return ((const conv_params *)ctx->params)->xnn_k->name;
   const tfcc_q8_packed *q8 = conv_q8_packed(ctx, &g);
   if (q8) return q8->k->name;
   const char *bf16 = tfcc_bf16_fast_kernel(&((const conv_params *)ctx->params)->bf16, ctx,

@@ -46,6 +46,7 @@ bool tfcc_hybrid_xnn_float(const tfcc_init_ctx *ctx) {
 }
 
 typedef struct xnn_conv_job {
+  const tfcc_xnn_f32_kernel *k;
   const tfcc_conv_geom *g;
   const float *in, *wp, *bias;
   int32_t ocp, rows_per_task, rows;
@@ -58,12 +59,13 @@ static void xnn_conv_task(void *ctx, size_t t, int thread) {
   const xnn_conv_job *j = ctx;
   const int32_t r0 = (int32_t)t * j->rows_per_task;
   const int32_t r1 = r0 + j->rows_per_task < j->rows ? r0 + j->rows_per_task : j->rows;
-  tfcc_xnn_conv_f32_rows(j->g, j->in, j->wp, j->ocp, j->bias, j->lo, j->hi, j->out, r0, r1);
+  j->k->conv_rows(j->g, j->in, j->wp, j->ocp, j->bias, j->lo, j->hi, j->out, r0, r1);
 }
 
-void tfcc_hybrid_xnn_conv(tfcc_op_ctx *ctx, const float *wp, int32_t ocp, const tfcc_conv_geom *g,
-                          const float *bias, float lo, float hi) {
-  xnn_conv_job j = {g, ctx->in[0]->data, wp, bias, ocp, 1, g->batches * g->out_h, lo, hi,
+void tfcc_hybrid_xnn_conv(tfcc_op_ctx *ctx, const tfcc_xnn_f32_kernel *k, const float *wp,
+                          int32_t ocp, const tfcc_conv_geom *g, const float *bias, float lo,
+                          float hi) {
+  xnn_conv_job j = {k, g, ctx->in[0]->data, wp, bias, ocp, 1, g->batches * g->out_h, lo, hi,
                     ctx->out[0]->data};
   if (j.rows <= 0 || g->out_w <= 0) return;
   j.rows_per_task = j.rows >= 64 ? 4 : 1;

@@ -54,8 +54,10 @@ tfcc_status tfcc_hybrid_fc_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32_t 
  * last-bit differences into quantization steps. */
 bool tfcc_hybrid_xnn_float(const tfcc_init_ctx *ctx);
 /* Float32 CONV_2D in that arithmetic with weights packed by tfcc_xnn_conv_pack. */
-void tfcc_hybrid_xnn_conv(tfcc_op_ctx *ctx, const float *wp, int32_t ocp, const tfcc_conv_geom *g,
-                          const float *bias, float lo, float hi);
+struct tfcc_xnn_f32_kernel;
+void tfcc_hybrid_xnn_conv(tfcc_op_ctx *ctx, const struct tfcc_xnn_f32_kernel *k, const float *wp,
+                          int32_t ocp, const tfcc_conv_geom *g, const float *bias, float lo,
+                          float hi);
 
 /* Kernel name for inspect / bench. */
 const char *tfcc_hybrid_kernel(const tfcc_hybrid *h);

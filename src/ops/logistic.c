@@ -13,7 +13,7 @@
  * (TFLITE mode in a model with hybrid nodes, ops/hybrid.h). */
 typedef struct logistic_op {
   sigmoid_like_op base;
-  bool xnn_exact;
+  tfcc_xnn_sigmoid_fn xnn_sigmoid; /* NULL: tfcc's float kernel */
 } logistic_op;
 
 tfcc_status tfcc_sigmoid_like_setup(sigmoid_like_op *p, bool is_tanh, const tfcc_ir_tensor *in,
@@ -74,7 +74,8 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
   tfcc_status st = act_unary_init(ctx, sizeof(logistic_op), setup);
   if (st == TFCC_OK && ctx->params) {
     logistic_op *p = ctx->params;
-    p->xnn_exact = p->base.head.in_type == TFCC_FLOAT32 && tfcc_hybrid_xnn_float(ctx);
+    if (p->base.head.in_type == TFCC_FLOAT32 && tfcc_hybrid_xnn_float(ctx))
+      p->xnn_sigmoid = tfcc_xnn_f32_select(ctx->isa)->sigmoid;
   }
   return st;
 }
@@ -84,8 +85,8 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   const size_t n = act_count(ctx->in[0]);
   switch (p->head.in_type) {
     case TFCC_FLOAT32:
-      if (((const logistic_op *)ctx->params)->xnn_exact) {
-        tfcc_xnn_sigmoid_f32(ctx->in[0]->data, ctx->out[0]->data, n);
+      if (((const logistic_op *)ctx->params)->xnn_sigmoid) {
+        ((const logistic_op *)ctx->params)->xnn_sigmoid(ctx->in[0]->data, ctx->out[0]->data, n);
         break;
       }
       act_run_f32(ctx, TFCC_F32VU_LOGISTIC, 0.f, 0.f, 0.f);

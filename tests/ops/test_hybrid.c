@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu/cpu_info.h"
 #include "kernels/hybrid/quantize.h"
+#include "kernels/hybrid/xnn_f32.h"
 #include "kernels/q8-gemm/gemm.h"
 #include "npy_load.h"
 #include "runtime/threadpool.h"
@@ -72,7 +74,7 @@ static void test_schemes(void) {
   v[18] = -0.5f;
   for (int i = 0; i < tfcc_qz_kernel_count(); i++) {
     const tfcc_qz_kernel *k = tfcc_qz_kernel_at(i);
-    if (!tfcc_qz_usable(k, TFCC_ISA_COUNT_)) continue;
+    if (!tfcc_qz_usable(k, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))) continue;
     for (size_t n = 1; n <= N; n += 97) {
       float s1, s2;
       int32_t z1, z2;
@@ -248,7 +250,8 @@ static void test_gemm(void) {
     const tfcc_q8_gemm_kernel *k = tfcc_q8_gemm_kernel_at(i);
     /* AMX panels are 64 columns, wider than the c32 tile the hybrid stage reads; the
        hybrid operators never select them */
-    if (!tfcc_q8_gemm_usable(k, TFCC_ISA_COUNT_) || tfcc_q8_gemm_is_amx(k)) continue;
+    if (!tfcc_q8_gemm_usable(k, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_)) || tfcc_q8_gemm_is_amx(k))
+      continue;
     for (int t = 0; t < 2; t++) {
       tfcc_threadpool *pool = t ? pool2 : NULL;
       gemm_case(k, pool, 1, 7, 5, false, false);
@@ -264,6 +267,70 @@ static void test_gemm(void) {
     }
   }
   tfcc_threadpool_destroy(pool2);
+}
+
+/* ---- XNNPACK-exact float kernels: every variant against LiteRT's sigmoid values (the
+   conformance case hybrid_net_logistic_fc: 4096 inputs in [-20, 20]) plus special values, and
+   every conv variant against the generic one */
+
+static void test_xnn_f32(void) {
+  test_npy in, ref;
+  char path[4096], rpath[4096];
+  const char *src = tfcc_test_source_dir();
+  snprintf(path, sizeof path, "%s/tests/ops/conformance/hybrid_net_logistic_fc.in0.npy", src);
+  snprintf(rpath, sizeof rpath, "%s/tests/ops/conformance/hybrid_net_logistic_fc.out0.npy", src);
+  if (test_npy_load(path, &in) != 0 || test_npy_load(rpath, &ref) != 0) {
+    CHECK(!"hybrid_net_logistic_fc data");
+    return;
+  }
+  const size_t n = in.bytes / sizeof(float);
+  float *y = malloc(in.bytes);
+  const tfcc_xnn_f32_kernel *g = tfcc_xnn_f32_kernel_at(tfcc_xnn_f32_kernel_count() - 1);
+  const float special[] = {0.0f, -0.0f, 1e-30f, -1e-30f, 87.0f, -87.0f, 88.7f, -88.7f, 200.0f,
+                           -200.0f, INFINITY, -INFINITY};
+  float ys[12], yg[12];
+  g->sigmoid(special, yg, 12);
+  CHECK(yg[0] == 0.5f && yg[1] == 0.5f && yg[8] == 1.0f && yg[9] == 0.0f && yg[10] == 1.0f &&
+        yg[11] == 0.0f);
+  for (int i = 0; i < tfcc_xnn_f32_kernel_count(); i++) {
+    const tfcc_xnn_f32_kernel *k = tfcc_xnn_f32_kernel_at(i);
+    if (!tfcc_isa_level_fits(k->isa, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))) continue;
+    for (size_t len = n; len + 13 > n; len--) { /* tails */
+      k->sigmoid(in.data, y, len);
+      CHECKF(memcmp(y, ref.data, len * sizeof(float)) == 0, "%s sigmoid n=%zu", k->name, len);
+    }
+    k->sigmoid(special, ys, 12);
+    CHECKF(memcmp(ys, yg, sizeof ys) == 0, "%s sigmoid special values", k->name);
+    /* conv: 2 images 7x6x5, 19 output channels (a tail at every width), 3x3 stride 2 pad 1 */
+    tfcc_conv_geom cg = {2, 7, 6, 5, 4, 3, 19, 3, 3, 5, 2, 2, 1, 1, 1, 1};
+    float x[2 * 7 * 6 * 5], w[19 * 45], b[19], o1[2 * 4 * 3 * 19], o2[2 * 4 * 3 * 19];
+    for (size_t j = 0; j < sizeof x / sizeof x[0]; j++) x[j] = frand(-2.0f, 2.0f);
+    for (size_t j = 0; j < sizeof w / sizeof w[0]; j++) w[j] = frand(-1.0f, 1.0f);
+    for (size_t j = 0; j < 19; j++) b[j] = frand(-1.0f, 1.0f);
+    int32_t ocp = 0;
+    float *wp = tfcc_xnn_conv_pack(w, 19, 45, &ocp);
+    CHECK(wp && ocp == 32);
+    if (!wp) continue;
+    g->conv_rows(&cg, x, wp, ocp, b, -1.5f, INFINITY, o1, 0, 8);
+    k->conv_rows(&cg, x, wp, ocp, b, -1.5f, INFINITY, o2, 0, 8);
+    CHECKF(memcmp(o1, o2, sizeof o1) == 0, "%s conv", k->name);
+    /* the generic one is the XNNPACK order: bias, taps, channels, rounded steps */
+    float want = b[7];
+    for (int ky = 0; ky < 3; ky++)
+      for (int kx = 0; kx < 3; kx++)
+        for (int c = 0; c < 5; c++) {
+          const int iy = 2 * 1 - 1 + ky, ix = 2 * 2 - 1 + kx;
+          const float xv = iy < 7 && ix < 6 ? x[((7 * 6) + iy * 6 + ix) * 5 + c] : 0.0f;
+          const float prod = xv * w[(7 * 9 + ky * 3 + kx) * 5 + c];
+          want = want + prod;
+        }
+    want = want < -1.5f ? -1.5f : want;
+    CHECKF(o2[((1 * 4 + 1) * 3 + 2) * 19 + 7] == want, "%s conv order", k->name);
+    free(wp);
+  }
+  free(y);
+  test_npy_free(&in);
+  test_npy_free(&ref);
 }
 
 /* ---- REFERENCE mode against TFLite's builtin hybrid kernels */
@@ -353,6 +420,7 @@ static void test_reference_mode(void) {
 int main(void) {
   test_schemes();
   test_gemm();
+  test_xnn_f32();
   test_reference_mode();
   return tfcc_test_finish("hybrid");
 }
