@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "kernels/hybrid/dwconv.h"
+#include "kernels/hybrid/hyb_out.h"
 #include "kernels/hybrid/xnn_f32.h"
 #include "kernels/ref/quant_util.h"
 #include "ops/conv_common.h"
@@ -127,6 +128,7 @@ tfcc_status tfcc_hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t a
   h->w = w->data;
   h->fscale_stride = qc > 1 ? 1 : 0;
   h->qz = tfcc_qz_select(ctx->isa);
+  h->row = tfcc_hyb_out_select(ctx->isa);
   const bool tflite = ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE;
   if (op == TFCC_HYB_DW) {
     h->scheme = TFCC_HYB_ASYM;
@@ -339,7 +341,7 @@ tfcc_status tfcc_hybrid_conv_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, const 
     return TFCC_OK;
   }
   tfcc_q8_hybrid hy = {out, (size_t)g->out_c, s.zp, s.scale, 1, h->wsum, h->fscale,
-                       h->fscale_stride, bias ? bias->data : NULL, lo, hi, h->combined};
+                       h->fscale_stride, bias ? bias->data : NULL, lo, hi, h->combined, h->row};
   if (conv_per_pixel(h, g)) {
     const size_t rows = (size_t)g->batches * (size_t)g->in_h * (size_t)g->in_w;
     quantize_input(ctx->pool, h, x, (size_t)g->in_c, rows, &s);
@@ -399,7 +401,7 @@ tfcc_status tfcc_hybrid_fc_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32_t 
   }
   quantize_input(ctx->pool, h, ctx->in[0]->data, (size_t)accum, (size_t)rows, &s);
   tfcc_q8_hybrid hy = {out, (size_t)units, s.zp, s.scale, 1, h->wsum, h->fscale,
-                       h->fscale_stride, bias ? bias->data : NULL, lo, hi, h->combined};
+                       h->fscale_stride, bias ? bias->data : NULL, lo, hi, h->combined, h->row};
   tfcc_q8_gemm_hybrid(ctx->pool, &h->packed, &hy, rows, s.q, (size_t)accum, s.gemm);
   return TFCC_OK;
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cpu/cpu_info.h"
+#include "kernels/hybrid/hyb_out.h"
 #include "kernels/hybrid/quantize.h"
 #include "kernels/hybrid/xnn_f32.h"
 #include "kernels/q8-gemm/gemm.h"
@@ -91,6 +92,8 @@ out:
 
 /* ---- hybrid GEMM output stage */
 
+static tfcc_q8_hybrid_row_fn g_row; /* the row function under test (NULL: the driver's own) */
+
 static float ref_out(int32_t acc, float s, float fs, const float *bias, int n, bool combined,
                      float lo, float hi) {
   float v;
@@ -152,7 +155,8 @@ static void conv_case(const tfcc_q8_gemm_kernel *k, tfcc_threadpool *pool, int B
     return;
   }
   tfcc_q8_hybrid h = {out, (size_t)N, zp, scale, 1, wsum, fs, per_channel ? 1u : 0u,
-                      with_bias ? bias : NULL, -INFINITY, INFINITY, combined};
+                      with_bias ? bias : NULL, -INFINITY, INFINITY, combined,
+                      g_row};
   if (N % 3 == 0) h.lo = -0.5f, h.hi = 6.0f;
   void *scratch = malloc(tfcc_q8_hybrid_scratch_bytes(&g, &p, tfcc_threadpool_size(pool)) + 64);
   tfcc_q8_conv_hybrid(pool, &g, &p, &h, x, scratch);
@@ -216,7 +220,7 @@ static void gemm_case(const tfcc_q8_gemm_kernel *k, tfcc_threadpool *pool, int M
     return;
   }
   tfcc_q8_hybrid h = {out, (size_t)N, zp, scale, 1, wsum, fs, per_channel ? 1u : 0u, NULL,
-                      -INFINITY, INFINITY, combined};
+                      -INFINITY, INFINITY, combined, g_row};
   void *scratch = malloc(tfcc_q8_hybrid_scratch_bytes(NULL, &p, tfcc_threadpool_size(pool)) + 64);
   tfcc_q8_gemm_hybrid(pool, &p, &h, M, x, (size_t)K, scratch);
   int bad = 0;
@@ -246,6 +250,15 @@ static void test_gemm(void) {
   tfcc_threadpool *pool2 = NULL;
   tfcc_err err = {0};
   CHECK(tfcc_threadpool_create(2, NULL, 0, &pool2, &err) == TFCC_OK);
+  const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
+  tfcc_q8_hybrid_row_fn rows[4] = {NULL, tfcc_hyb_out_row_scalar, NULL, NULL};
+#if defined(__x86_64__) || defined(__i386__)
+  if (tfcc_isa_level_fits(TFCC_ISA_AVX2, best)) rows[2] = tfcc_hyb_out_row_avx2;
+  if (tfcc_isa_level_fits(TFCC_ISA_AVX512, best)) rows[3] = tfcc_hyb_out_row_avx512;
+#endif
+  for (int ri = 0; ri < 4; ri++) {
+  if (ri > 1 && !rows[ri]) continue;
+  g_row = rows[ri];
   for (int i = 0; i < tfcc_q8_gemm_kernel_count(); i++) {
     const tfcc_q8_gemm_kernel *k = tfcc_q8_gemm_kernel_at(i);
     /* AMX panels are 64 columns, wider than the c32 tile the hybrid stage reads; the
@@ -265,6 +278,7 @@ static void test_gemm(void) {
       conv_case(k, pool, 3, 4, 4, 40, 8, 2, 2, 2, 0, false, false, true);
       conv_case(k, pool, 1, 40, 40, 8, 16, 3, 3, 1, 1, true, false, true);
     }
+  }
   }
   tfcc_threadpool_destroy(pool2);
 }

@@ -290,8 +290,8 @@ static void hybrid_tile(const tfcc_q8_hybrid *h, const int32_t *c32, size_t NR, 
                         size_t mr, size_t n0, size_t nc) {
   for (size_t r = 0; r < mr; r++) {
     const size_t grp = h->rows_per_group == 1 ? m0 + r : (m0 + r) / h->rows_per_group;
-    hybrid_row(h, c32 + r * NR, n0, nc, (uint32_t)h->zp[grp], h->scale[grp],
-               h->c + (m0 + r) * h->c_stride + n0);
+    (h->row ? h->row : hybrid_row)(h, c32 + r * NR, n0, nc, (uint32_t)h->zp[grp], h->scale[grp],
+                                   h->c + (m0 + r) * h->c_stride + n0);
   }
 }
 

@@ -152,6 +152,10 @@ size_t tfcc_q8_scratch_bytes(const tfcc_conv_geom *g, const tfcc_q8_packed *p, i
  *   out  = (float)acc * (scale[g] * fscale[n]) + bias[n]        (combined: TFLite builtin
  *                                                                conv / FC)
  * then clamped to [lo, hi]. */
+struct tfcc_q8_hybrid;
+/* One row of the hybrid output stage, columns n0 .. n0+nc-1 (kernels/hybrid/hyb_out.h). */
+typedef void (*tfcc_q8_hybrid_row_fn)(const struct tfcc_q8_hybrid *h, const int32_t *acc,
+                                      size_t n0, size_t nc, uint32_t zp, float s, float *out);
 typedef struct tfcc_q8_hybrid {
   float *c;
   size_t c_stride;         /* floats between output rows */
@@ -164,6 +168,7 @@ typedef struct tfcc_q8_hybrid {
   const float *bias;       /* [n] or NULL */
   float lo, hi;
   bool combined;
+  tfcc_q8_hybrid_row_fn row; /* vectorised row function, or NULL (the driver's portable one) */
 } tfcc_q8_hybrid;
 
 /* out = hybrid(A x B) for m rows of int8 A (row i at a + i * a_stride); p packed signed. */

@@ -1,0 +1,3 @@
+/* Hybrid output stage, scalar build of the portable body (hyb_out_body.h). */
+#define TFCC_HO_ISA scalar
+#include "kernels/hybrid/hyb_out_body.h"
