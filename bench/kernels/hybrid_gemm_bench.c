@@ -79,6 +79,7 @@ static void run_gemm(int M, int K, int N) {
   setup s;
   if (make(&s, K, N, w) != 0) return;
   const tfcc_qz_kernel *qz = tfcc_qz_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_));
+  const tfcc_hyb_minmax_fn mm = tfcc_hyb_minmax_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_));
   void *sc8 = malloc(tfcc_q8_scratch_bytes(NULL, &s.p8, 1) + 64);
   void *sch = malloc(tfcc_q8_hybrid_scratch_bytes(NULL, &s.ph, 1) + 64);
   tfcc_q8_hybrid h = {out, (size_t)N, zp, rs, 1, s.wsum, s.fscale, 1, NULL, -INFINITY, INFINITY,
@@ -90,7 +91,7 @@ static void run_gemm(int M, int K, int N) {
     double t1 = bench_now();
     for (int m = 0; m < M; m++)
       tfcc_hyb_quantize(TFCC_HYB_QD8, xf + (size_t)m * K, (size_t)K, q + (size_t)m * K, &rs[m],
-                        &zp[m], qz);
+                        &zp[m], qz, mm);
     tfcc_q8_gemm_hybrid(NULL, &s.ph, &h, M, q, (size_t)K, sch);
     double t2 = bench_now();
     t8[r] = t1 - t0;
@@ -118,6 +119,7 @@ static void run_conv(int H, int W, int C, int N) {
   setup s;
   if (make(&s, K, N, w) != 0) return;
   const tfcc_qz_kernel *qz = tfcc_qz_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_));
+  const tfcc_hyb_minmax_fn mm = tfcc_hyb_minmax_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_));
   void *sc8 = malloc(tfcc_q8_scratch_bytes(&g, &s.p8, 1) + 64);
   void *sch = malloc(tfcc_q8_hybrid_scratch_bytes(&g, &s.ph, 1) + 64);
   float rs;
@@ -129,7 +131,7 @@ static void run_conv(int H, int W, int C, int N) {
     double t0 = bench_now();
     tfcc_q8_conv(NULL, &g, &s.p8, &s.r8, x8, o8, sc8);
     double t1 = bench_now();
-    tfcc_hyb_quantize(TFCC_HYB_QD8, xf, in_n, q, &rs, &zp, qz);
+    tfcc_hyb_quantize(TFCC_HYB_QD8, xf, in_n, q, &rs, &zp, qz, mm);
     tfcc_q8_conv_hybrid(NULL, &g, &s.ph, &h, q, sch);
     double t2 = bench_now();
     t8[r] = t1 - t0;

@@ -129,6 +129,7 @@ tfcc_status tfcc_hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t a
   h->fscale_stride = qc > 1 ? 1 : 0;
   h->qz = tfcc_qz_select(ctx->isa);
   h->row = tfcc_hyb_out_select(ctx->isa);
+  h->minmax = tfcc_hyb_minmax_select(ctx->isa);
   const bool tflite = ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE;
   if (op == TFCC_HYB_DW) {
     h->scheme = TFCC_HYB_ASYM;
@@ -204,6 +205,7 @@ static size_t scratch_layout(size_t elems, size_t groups, size_t gemm, void *bas
 typedef struct quant_job {
   tfcc_hyb_scheme scheme;
   const tfcc_qz_kernel *qz;
+  tfcc_hyb_minmax_fn mm;
   const float *x;
   size_t len, groups, per_task;
   hyb_scratch *s;
@@ -216,12 +218,12 @@ static void quant_task(void *ctx, size_t t, int thread) {
   const size_t g1 = g0 + j->per_task < j->groups ? g0 + j->per_task : j->groups;
   for (size_t g = g0; g < g1; g++)
     tfcc_hyb_quantize(j->scheme, j->x + g * j->len, j->len, j->s->q + g * j->len,
-                      &j->s->scale[g], &j->s->zp[g], j->qz);
+                      &j->s->scale[g], &j->s->zp[g], j->qz, j->mm);
 }
 
 static void quantize_input(tfcc_threadpool *pool, const tfcc_hybrid *h, const float *x,
                            size_t len, size_t groups, hyb_scratch *s) {
-  quant_job j = {h->scheme, h->qz, x, len, groups, 1, s};
+  quant_job j = {h->scheme, h->qz, h->minmax, x, len, groups, 1, s};
   /* about 16 KiB of input per task */
   const size_t want = len >= 4096 ? 1 : 4096 / len;
   j.per_task = want;

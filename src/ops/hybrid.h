@@ -29,6 +29,7 @@ typedef struct tfcc_hybrid {
   tfcc_q8_packed packed;  /* GEMM ops: weights packed for the q8 GEMM (k NULL: none) */
   const tfcc_qz_kernel *qz; /* vectorised f32 -> int8 element (qd8) */
   tfcc_q8_hybrid_row_fn row; /* vectorised GEMM output stage (kernels/hybrid/hyb_out.h) */
+  tfcc_hyb_minmax_fn minmax; /* vectorised min/max of the qd8 quantizer */
 } tfcc_hybrid;
 
 /* True when node input in_idx is float32 and input w_idx an int8 tensor (a hybrid node). */

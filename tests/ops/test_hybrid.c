@@ -40,29 +40,29 @@ static void test_schemes(void) {
   float scale;
   int32_t zp;
   /* qd8: range [-1, 3], inv = 255 / 4 = 63.75, zero point: -128 + 63.75 = -64.25 -> -64 */
-  tfcc_hyb_quantize(TFCC_HYB_QD8, x, 5, q, &scale, &zp, NULL);
+  tfcc_hyb_quantize(TFCC_HYB_QD8, x, 5, q, &scale, &zp, NULL, NULL);
   CHECK(zp == -64);
   CHECK(scale == 1.0f / 63.75f);
   const int8_t want_qd8[5] = {-128, -64, -32, 64, 127}; /* rint(x * 63.75) - 64 (31.875 -> 32) */
   CHECK(memcmp(q, want_qd8, 5) == 0);
   /* sym: r = 3, q = round(x * 127 / 3), half away from zero */
-  tfcc_hyb_quantize(TFCC_HYB_SYM, x, 5, q, &scale, &zp, NULL);
+  tfcc_hyb_quantize(TFCC_HYB_SYM, x, 5, q, &scale, &zp, NULL, NULL);
   CHECK(zp == 0 && scale == 3.0f / 127.0f);
   const int8_t want_sym[5] = {-42, 0, 21, 85, 127};
   CHECK(memcmp(q, want_sym, 5) == 0);
   /* asym: scale = 4 / 255 (double), zero point -128 + 63.75 -> -64 (round), half away */
-  tfcc_hyb_quantize(TFCC_HYB_ASYM, x, 5, q, &scale, &zp, NULL);
+  tfcc_hyb_quantize(TFCC_HYB_ASYM, x, 5, q, &scale, &zp, NULL, NULL);
   CHECK(zp == -64 && scale == (float)(4.0 / 255.0));
   CHECK(q[0] == -128 && q[1] == -64 && q[4] == 127);
   /* all zeros: every q is the zero point, the accumulator stays 0 */
   const float z[3] = {0.0f, 0.0f, 0.0f};
   for (int s = 0; s <= 2; s++) {
-    tfcc_hyb_quantize((tfcc_hyb_scheme)s, z, 3, q, &scale, &zp, NULL);
+    tfcc_hyb_quantize((tfcc_hyb_scheme)s, z, 3, q, &scale, &zp, NULL, NULL);
     CHECK(scale == 1.0f && q[0] == zp && q[1] == zp && q[2] == zp);
   }
   /* all positive: the range still includes 0 (zero point -128) */
   const float p[2] = {1.0f, 2.0f};
-  tfcc_hyb_quantize(TFCC_HYB_QD8, p, 2, q, &scale, &zp, NULL);
+  tfcc_hyb_quantize(TFCC_HYB_QD8, p, 2, q, &scale, &zp, NULL, NULL);
   CHECK(zp == -128 && q[1] == 127);
   /* the vectorised element is the portable one */
   enum { N = 1003 };
@@ -79,9 +79,18 @@ static void test_schemes(void) {
     for (size_t n = 1; n <= N; n += 97) {
       float s1, s2;
       int32_t z1, z2;
-      tfcc_hyb_quantize(TFCC_HYB_QD8, v, n, a, &s1, &z1, NULL);
-      tfcc_hyb_quantize(TFCC_HYB_QD8, v, n, b, &s2, &z2, k);
+      tfcc_hyb_quantize(TFCC_HYB_QD8, v, n, a, &s1, &z1, NULL, NULL);
+      tfcc_hyb_quantize(TFCC_HYB_QD8, v, n, b, &s2, &z2, k, NULL);
       CHECKF(s1 == s2 && z1 == z2 && memcmp(a, b, n) == 0, "%s n=%zu", k->name, n);
+      const tfcc_hyb_minmax_fn mms[3] = {tfcc_hyb_minmax_scalar,
+                                         tfcc_hyb_minmax_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_)),
+                                         tfcc_isa_level_fits(TFCC_ISA_AVX2, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))
+                                             ? tfcc_hyb_minmax_select(TFCC_ISA_AVX2)
+                                             : tfcc_hyb_minmax_scalar};
+      for (int m = 0; m < 3; m++) {
+        tfcc_hyb_quantize(TFCC_HYB_QD8, v, n, b, &s2, &z2, k, mms[m]);
+        CHECKF(s1 == s2 && z1 == z2 && memcmp(a, b, n) == 0, "%s minmax %d n=%zu", k->name, m, n);
+      }
     }
   }
 out:

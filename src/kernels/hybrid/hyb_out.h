@@ -6,14 +6,20 @@
 #ifndef TFCC_KERNELS_HYBRID_HYB_OUT_H
 #define TFCC_KERNELS_HYBRID_HYB_OUT_H
 
+#include "kernels/hybrid/quantize.h"
 #include "kernels/q8-gemm/gemm.h"
 
 /* The best build allowed at dispatch level isa. */
 tfcc_q8_hybrid_row_fn tfcc_hyb_out_select(tfcc_isa isa);
 
+/* Smallest and largest value of x[0..n), n >= 1 (the qd8 quantizer's range), in the same
+ * per-ISA builds. */
+tfcc_hyb_minmax_fn tfcc_hyb_minmax_select(tfcc_isa isa);
+
 #define TFCC_HYB_OUT_DECL(isa)                                                            \
   void tfcc_hyb_out_row_##isa(const tfcc_q8_hybrid *h, const int32_t *acc, size_t n0,     \
-                              size_t nc, uint32_t zp, float s, float *out);
+                              size_t nc, uint32_t zp, float s, float *out);      \
+  void tfcc_hyb_minmax_##isa(const float *x, size_t n, float *lo, float *hi);
 TFCC_HYB_OUT_DECL(avx512)
 TFCC_HYB_OUT_DECL(avx2)
 TFCC_HYB_OUT_DECL(scalar)

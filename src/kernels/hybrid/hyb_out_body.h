@@ -4,6 +4,7 @@
  * contraction into a fused multiply-add, even where the file is built with FMA enabled). */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "kernels/hybrid/hyb_out.h"
 
@@ -45,4 +46,38 @@ void HO_CAT(tfcc_hyb_out_row_, TFCC_HO_ISA)(const tfcc_q8_hybrid *h, const int32
       else HO_LOOP((t * s) * fs, (void)0)
     }
   }
+}
+
+/* Smallest and largest of x[0..n) (n >= 1), exact in any order: 4 vectors of HO_W floats. */
+typedef float ho_v __attribute__((vector_size(HO_W * 4)));
+typedef int32_t ho_i __attribute__((vector_size(HO_W * 4)));
+
+void HO_CAT(tfcc_hyb_minmax_, TFCC_HO_ISA)(const float *x, size_t n, float *lo, float *hi) {
+  float ra = x[0], rb = x[0];
+  size_t i = 0;
+  if (n >= 4 * HO_W) {
+    ho_v a[4], b[4];
+    memcpy(a, x, sizeof a);
+    memcpy(b, x, sizeof b);
+    for (i = 4 * HO_W; i + 4 * HO_W <= n; i += 4 * HO_W) {
+      ho_v v[4];
+      memcpy(v, x + i, sizeof v);
+      for (int k = 0; k < 4; k++) {
+        const ho_i lt = v[k] < a[k], gt = v[k] > b[k];
+        a[k] = (ho_v)((lt & (ho_i)v[k]) | (~lt & (ho_i)a[k]));
+        b[k] = (ho_v)((gt & (ho_i)v[k]) | (~gt & (ho_i)b[k]));
+      }
+    }
+    for (int k = 0; k < 4; k++)
+      for (int j = 0; j < HO_W; j++) {
+        ra = a[k][j] < ra ? a[k][j] : ra;
+        rb = b[k][j] > rb ? b[k][j] : rb;
+      }
+  }
+  for (; i < n; i++) {
+    ra = x[i] < ra ? x[i] : ra;
+    rb = x[i] > rb ? x[i] : rb;
+  }
+  *lo = ra;
+  *hi = rb;
 }

@@ -69,9 +69,9 @@ void tfcc_hyb_qd8_params(float lo, float hi, float *inv, int32_t *zp, float *sca
 static inline float round_away(float v) { return roundf(v); }
 
 static void quantize_qd8(const float *x, size_t n, int8_t *q, float *scale, int32_t *zp,
-                         const tfcc_qz_kernel *qz) {
+                         const tfcc_qz_kernel *qz, tfcc_hyb_minmax_fn mm) {
   float lo, hi, inv;
-  min_max(x, n, &lo, &hi);
+  (mm ? mm : min_max)(x, n, &lo, &hi);
   tfcc_hyb_qd8_params(lo, hi, &inv, zp, scale);
   if (qz && qz->quantize_xnn) { /* x * inv, clamped, half to even, + zp: the same element */
     qz->quantize_xnn(x, q, n, inv, *zp, TFCC_INT8);
@@ -141,11 +141,11 @@ static void quantize_asym(const float *x, size_t n, int8_t *q, float *scale, int
 }
 
 void tfcc_hyb_quantize(tfcc_hyb_scheme s, const float *x, size_t n, int8_t *q, float *scale,
-                       int32_t *zp, const tfcc_qz_kernel *qz) {
+                       int32_t *zp, const tfcc_qz_kernel *qz, tfcc_hyb_minmax_fn mm) {
   switch (s) {
     case TFCC_HYB_SYM: quantize_sym(x, n, q, scale, zp); return;
     case TFCC_HYB_ASYM: quantize_asym(x, n, q, scale, zp); return;
     case TFCC_HYB_QD8:
-    default: quantize_qd8(x, n, q, scale, zp, qz); return;
+    default: quantize_qd8(x, n, q, scale, zp, qz, mm); return;
   }
 }

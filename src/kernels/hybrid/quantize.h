@@ -27,11 +27,15 @@ typedef enum tfcc_hyb_scheme {
   TFCC_HYB_ASYM = 2,
 } tfcc_hyb_scheme;
 
+/* Smallest and largest value of x[0..n), n >= 1 (vectorised builds: hyb_out.h). */
+typedef void (*tfcc_hyb_minmax_fn)(const float *x, size_t n, float *lo, float *hi);
+
 /* Quantizes x[0..n) (n >= 1) into q; *scale is what an int32 accumulator of (q - zp) * w is
  * multiplied by, *zp the zero point. qz: the vectorised QUANTIZE kernels (their XNNPACK
- * f32 -> int8 element is qd8's), or NULL for the portable loop; the result is the same. */
+ * f32 -> int8 element is qd8's) and mm a vectorised min/max for qd8, or NULL for the portable
+ * loops; the result is the same. */
 void tfcc_hyb_quantize(tfcc_hyb_scheme s, const float *x, size_t n, int8_t *q, float *scale,
-                       int32_t *zp, const tfcc_qz_kernel *qz);
+                       int32_t *zp, const tfcc_qz_kernel *qz, tfcc_hyb_minmax_fn mm);
 
 /* XNNPACK's qd8 parameters of a group whose extremes are lo and hi: the multiplier inv
  * (= 1 / scale), the zero point and the scale. */
