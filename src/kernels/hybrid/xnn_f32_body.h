@@ -16,11 +16,9 @@ typedef float xv4 __attribute__((vector_size(XF_W * 4)));
 typedef int32_t xi4 __attribute__((vector_size(XF_W * 4)));
 typedef uint32_t xu4 __attribute__((vector_size(XF_W * 4)));
 
-static inline xv4 splat(float v) {
-  xv4 r;
-  for (int i = 0; i < XF_W; i++) r[i] = v;
-  return r;
-}
+/* All lanes v: the scalar broadcast of "v - 0" (exact for every v, -0.0 included), which
+ * compilers fold to a plain broadcast. */
+static inline xv4 splat(float v) { return v - (xv4){0}; }
 
 static inline xv4 sigmoid_v(xv4 x) {
   const xv4 magic = splat(0x1.8000FEp23f), minus_log2e = splat(-0x1.715476p+0f);
