@@ -793,6 +793,75 @@ def fft_cases():
         add(Case(name, {"x": T(F32, shape, lo=-1.0, hi=1.0), "n": T(I32, [2], const=fft),
                         "c": T(C64, oshape), "y": T(F32, oshape)},
                  [("RFFT2D", ["x", "n"], ["c"], {}), (part, ["c"], ["y"], {})], ["x"], ["y"]))
+def hybrid_cases():
+    """Dynamic-range ("hybrid") quantization: float32 input and output, int8 constant weights
+    (per-tensor or per-channel), float32 bias; TFLite quantizes the input at run time."""
+    def hw(name, shape, qdim, per_channel):
+        rng = Rng(seed_of(name + "/w"))
+        w, _ = weights(rng, "i8", shape, qdim, per_channel=per_channel, wmax=0.5)
+        return w
+
+    def fbias(name, n):
+        rng = Rng(seed_of(name + "/b"))
+        return T(F32, [n], const=[f32(rng.uniform(-0.5, 0.5)) for _ in range(n)])
+
+    # (tag, in NHWC, out channels, kernel, stride, padding, activation, per-channel)
+    convs = [
+        ("pt_3x3_same", [1, 6, 7, 5], 6, 3, 1, "SAME", "NONE", False),
+        ("pc_3x3_same_relu", [1, 6, 7, 5], 6, 3, 1, "SAME", "RELU", True),
+        ("pt_3x3_valid_s2_b2", [2, 9, 8, 3], 4, 3, 2, "VALID", "NONE", False),
+        ("pc_3x3_same_s2", [1, 9, 9, 4], 5, 3, 2, "SAME", "RELU6", True),
+        ("pt_1x1", [1, 5, 6, 9], 7, 1, 1, "VALID", "NONE", False),
+        ("pc_1x1_b2", [2, 4, 3, 8], 5, 1, 1, "SAME", "NONE", True),
+        ("pt_1x1_s2", [1, 7, 6, 4], 6, 1, 2, "VALID", "NONE", False),
+    ]
+    for tag, ishape, oc, k, st, pad, actf, pc in convs:
+        name = "conv_2d_hybrid_%s" % tag
+        oh, ow = conv_out(ishape[1], k, st, 1, pad), conv_out(ishape[2], k, st, 1, pad)
+        add(single(name, "CONV_2D",
+                   [act("f32", ishape, -2.0, 3.0), hw(name, [oc, k, k, ishape[3]], 0, pc), fbias(name, oc)],
+                   [T(F32, [ishape[0], oh, ow, oc])],
+                   {"padding": pad, "stride_w": st, "stride_h": st, "fused_activation_function": actf}))
+    for tag, ishape, mult, st, pad in [("pc_3x3_same", [1, 7, 6, 4], 1, 1, "SAME"),
+                                        ("pc_3x3_valid_m2_s2", [2, 8, 7, 3], 2, 2, "VALID")]:
+        name = "depthwise_conv_2d_hybrid_%s" % tag
+        oc = ishape[3] * mult
+        oh, ow = conv_out(ishape[1], 3, st, 1, pad), conv_out(ishape[2], 3, st, 1, pad)
+        add(single(name, "DEPTHWISE_CONV_2D",
+                   [act("f32", ishape, -2.0, 3.0), hw(name, [1, 3, 3, oc], 3, True), fbias(name, oc)],
+                   [T(F32, [ishape[0], oh, ow, oc])],
+                   {"padding": pad, "stride_w": st, "stride_h": st, "depth_multiplier": mult}))
+    for tag, ishape, units, pc, asym, opts in [
+            ("pt", [3, 20], 6, False, False, {}),
+            ("pt_asym", [3, 20], 6, False, True, {}),
+            ("pc", [4, 33], 9, True, False, {"fused_activation_function": "RELU"}),
+            ("pc_asym", [2, 33], 9, True, True, {}),
+            ("pt_keep_dims", [2, 3, 16], 5, False, False, {"keep_num_dims": True})]:
+        name = "fully_connected_hybrid_%s" % tag
+        o = dict(opts)
+        o["asymmetric_quantize_inputs"] = asym
+        oshape = ishape[:-1] + [units] if o.get("keep_num_dims") else [numel(ishape) // ishape[-1], units]
+        add(single(name, "FULLY_CONNECTED",
+                   [act("f32", ishape, -2.0, 3.0), hw(name, [units, ishape[-1]], 0, pc), fbias(name, units)],
+                   [T(F32, oshape)], o))
+    # Small hybrid networks: in TFLite's default build (XNNPACK) the float operators before a
+    # hybrid node decide its run-time quantization to the last bit, so these outputs check
+    # tfcc's XNNPACK-exact float CONV_2D and LOGISTIC (kernels/hybrid/xnn_f32.h) in hybrid models.
+    name = "hybrid_net_conv_silu_conv"
+    rng = Rng(seed_of(name + "/wf"))
+    wf = T(F32, [8, 3, 3, 3], const=[f32(rng.uniform(-0.6, 0.6)) for _ in range(8 * 27)])
+    add(Case(name, {"x": act("f32", [1, 12, 12, 3], 0.0, 1.0), "wf": wf, "bf": fbias(name + "f", 8),
+                    "c": T(F32, [1, 6, 6, 8]), "s": T(F32, [1, 6, 6, 8]), "m": T(F32, [1, 6, 6, 8]),
+                    "wh": hw(name, [6, 3, 3, 8], 0, False), "bh": fbias(name, 6), "y": T(F32, [1, 6, 6, 6])},
+             [("CONV_2D", ["x", "wf", "bf"], ["c"], {"padding": "SAME", "stride_w": 2, "stride_h": 2}),
+              ("LOGISTIC", ["c"], ["s"], {}), ("MUL", ["c", "s"], ["m"], {}),
+              ("CONV_2D", ["m", "wh", "bh"], ["y"], {"padding": "SAME", "stride_w": 1, "stride_h": 1})],
+             ["x"], ["c", "s", "y"]))
+    name = "hybrid_net_logistic_fc"
+    add(Case(name, {"x": act("f32", [64, 64], -20.0, 20.0), "s": T(F32, [64, 64]),
+                    "w": hw(name, [4, 64], 0, True), "b": fbias(name, 4), "y": T(F32, [64, 4])},
+             [("LOGISTIC", ["x"], ["s"], {}), ("FULLY_CONNECTED", ["s", "w", "b"], ["y"], {})],
+             ["x"], ["s", "y"]))
 
 
 def cases():
@@ -800,7 +869,7 @@ def cases():
         for gen in (conv_cases, depthwise_cases, transpose_conv_cases, fully_connected_cases,
                     batch_matmul_cases, pool_cases, binary_cases, compare_cases, unary_cases,
                     normalization_cases, conversion_cases, reduce_cases, shape_cases,
-                    detection_cases, nms_cases, fft_cases):
+                    detection_cases, nms_cases, fft_cases, hybrid_cases):
             gen()
         names = [c.name for c in _CASES]
         dup = {n for n in names if names.count(n) > 1}

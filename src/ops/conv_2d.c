@@ -14,6 +14,8 @@
 #include "ops/bf16_fast.h"
 #include "ops/conv_common.h"
 #include "ops/f32_fast.h"
+#include "kernels/hybrid/xnn_f32.h"
+#include "ops/hybrid.h"
 #include "ops/q8_fast.h"
 #include "runtime/threadpool.h"
 
@@ -25,6 +27,12 @@ typedef struct conv_params {
   tfcc_bf16_fast bf16; /* float32 at precision bf16: filter packed for the bf16 GEMM */
   tfcc_f32_wino_weights wino; /* float32 3x3 stride 1: Winograd-transformed filter (init) */
   const void *wino_src;       /* filter data wino was made from */
+  tfcc_hybrid *hyb;           /* float32 input with int8 filter (ops/hybrid.h), else NULL */
+  float *xnn_w;               /* float32 in XNNPACK's exact arithmetic (tfcc_hybrid_xnn_float):
+                                 the filter packed by tfcc_xnn_conv_pack, else NULL */
+  int32_t xnn_ocp;
+  const void *xnn_src;        /* filter data xnn_w was made from */
+  const tfcc_xnn_f32_kernel *xnn_k;
 } conv_params;
 
 static void conv_release(void *p) {
@@ -35,6 +43,8 @@ static void conv_release(void *p) {
   tfcc_q8_fast_free(&cp->q8);
   tfcc_bf16_fast_free(&cp->bf16);
   tfcc_f32_wino_free(&cp->wino);
+  tfcc_hybrid_free(cp->hyb);
+  free(cp->xnn_w);
   free(cp);
 }
 
@@ -78,6 +88,22 @@ static tfcc_status conv_f32_wino_init(const tfcc_init_ctx *ctx, conv_params *p) 
   return TFCC_OK;
 }
 
+/* Float32 in a hybrid model (TFLITE mode): XNNPACK's exact order (ops/hybrid.h); constant
+ * dense float filter, groups 1; anything else (or no memory) keeps the usual paths. */
+static void conv_xnn_f32_init(const tfcc_init_ctx *ctx, conv_params *p) {
+  const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, 0), *f = tfcc_conv_ir_input(ctx, 1);
+  if (!in || !f || in->dtype != TFCC_FLOAT32 || f->dtype != TFCC_FLOAT32 || !f->data ||
+      f->sparsity || f->rank != 4 || in->rank != 4 || in->dims[3] != f->dims[3] ||
+      !tfcc_hybrid_xnn_float(ctx))
+    return;
+  const int64_t k = (int64_t)f->dims[1] * f->dims[2] * f->dims[3];
+  if (k <= 0 || k > INT32_MAX || f->data_bytes < (size_t)f->dims[0] * (size_t)k * sizeof(float))
+    return;
+  p->xnn_w = tfcc_xnn_conv_pack(f->data, f->dims[0], (int32_t)k, &p->xnn_ocp);
+  p->xnn_src = f->data;
+  p->xnn_k = tfcc_xnn_f32_select(ctx->isa);
+}
+
 static tfcc_status conv_init(tfcc_init_ctx *ctx) {
   conv_params *p = calloc(1, sizeof(*p));
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for CONV_2D params");
@@ -93,8 +119,12 @@ static tfcc_status conv_init(tfcc_init_ctx *ctx) {
   p->o.dil_h = o->dilation_h;
   memcpy(p->o.pad, o->pad, sizeof p->o.pad);
   tfcc_status st = tfcc_window_opts_check(&p->o, ctx->err);
-  if (st == TFCC_OK) st = tfcc_conv_init_quant(ctx, 0, 1, p->o.act, false, &p->q);
-  if (st == TFCC_OK) st = conv_f32_wino_init(ctx, p);
+  if (st == TFCC_OK && tfcc_hybrid_applies(ctx, 0, 1))
+    st = tfcc_hybrid_init(ctx, TFCC_HYB_CONV, p->o.act, false, &p->hyb);
+  else if (st == TFCC_OK)
+    st = tfcc_conv_init_quant(ctx, 0, 1, p->o.act, false, &p->q);
+  if (st == TFCC_OK && !p->hyb) conv_xnn_f32_init(ctx, p);
+  if (st == TFCC_OK && !p->hyb && !p->xnn_w) st = conv_f32_wino_init(ctx, p);
   if (st != TFCC_OK) {
     conv_release(p);
     return st;
@@ -308,11 +338,21 @@ static tfcc_status conv_prepare(tfcc_op_ctx *ctx) {
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
                         "CONV_2D needs input, filter and one output");
   const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
-  tfcc_status st = tfcc_conv_check_types(ctx->in[0], ctx->in[1], bias, ctx->out[0], ctx->err);
+  tfcc_status st = p->hyb ? TFCC_OK
+                          : tfcc_conv_check_types(ctx->in[0], ctx->in[1], bias, ctx->out[0],
+                                                  ctx->err);
   if (st != TFCC_OK) return st;
   tfcc_conv_geom g;
   st = conv_geom(ctx, &g);
   if (st != TFCC_OK) return st;
+  if (p->hyb) { /* float32 input, int8 filter */
+    int32_t od[4] = {g.batches, g.out_h, g.out_w, g.out_c};
+    if (ctx->n_in > 3)
+      return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "CONV_2D has %d inputs, expected 2 or 3",
+                          (int)ctx->n_in);
+    st = tfcc_hybrid_conv_prepare(ctx, p->hyb, &g);
+    return st != TFCC_OK ? st : tfcc_tensor_set_shape(ctx->out[0], 4, od, ctx->err);
+  }
   if (ctx->in[0]->dtype != TFCC_FLOAT32) {
     if (p->q.n_mult == 0)
       return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "quantization parameters missing");
@@ -323,7 +363,7 @@ static tfcc_status conv_prepare(tfcc_op_ctx *ctx) {
   st = conv_residual_check(ctx, od);
   if (st != TFCC_OK) return st;
   ctx->scratch_bytes = 0;
-  if (ctx->in[0]->dtype == TFCC_FLOAT32 &&
+  if (ctx->in[0]->dtype == TFCC_FLOAT32 && !p->xnn_w &&
       !tfcc_bf16_fast_conv_prepare(&((conv_params *)ctx->params)->bf16, ctx, &g))
     conv_f32_prepare(ctx, &g);
   if (ctx->in[0]->dtype == TFCC_INT8 || ctx->in[0]->dtype == TFCC_UINT8) conv_q8_prepare(ctx, &g);
@@ -338,6 +378,10 @@ static tfcc_status conv_f32_eval(tfcc_op_ctx *ctx, const tfcc_conv_geom *gp, flo
   const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
   const void *bd = bias ? bias->data : NULL;
   tfcc_tensor *out = ctx->out[0];
+  if (p->xnn_w && f->data == p->xnn_src && g.in_c == g.filter_in_c) {
+    tfcc_hybrid_xnn_conv(ctx, p->xnn_k, p->xnn_w, p->xnn_ocp, &g, bd, lo, hi);
+    return TFCC_OK;
+  }
   if (tfcc_bf16_fast_conv_eval(&p->bf16, ctx, &g, lo, hi)) return TFCC_OK;
   const tfcc_f32_wino_weights *wino = conv_f32_wino(ctx, &g);
   if (wino && ctx->scratch_bytes >= tfcc_f32_wino_scratch_bytes(&g, wino,
@@ -370,6 +414,7 @@ static tfcc_status conv_eval(tfcc_op_ctx *ctx) {
   const void *bd = bias ? bias->data : NULL;
   tfcc_tensor *out = ctx->out[0];
   tfcc_conv_requant r;
+  if (p->hyb) return tfcc_hybrid_conv_eval(ctx, p->hyb, &g);
   switch (in->dtype) {
     case TFCC_FLOAT32: {
       float lo, hi;
@@ -423,6 +468,9 @@ static const char *conv_kernel(const tfcc_op_ctx *ctx) {
   c.err = &e;
   if (!ctx->params || ctx->n_in < 2 || !ctx->in[0] || !ctx->in[1]) return "ref";
   if (conv_geom(&c, &g) != TFCC_OK) return "ref";
+  if (((const conv_params *)ctx->params)->hyb)
+    return tfcc_hybrid_kernel(((const conv_params *)ctx->params)->hyb);
+  if (((const conv_params *)ctx->params)->xnn_w) return ((const conv_params *)ctx->params)->xnn_k->name;
   const tfcc_q8_packed *q8 = conv_q8_packed(ctx, &g);
   if (q8) return q8->k->name;
   const char *bf16 = tfcc_bf16_fast_kernel(&((const conv_params *)ctx->params)->bf16, ctx,

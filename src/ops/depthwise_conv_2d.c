@@ -10,6 +10,7 @@
 #include "kernels/ref/quant_util.h"
 #include "ops/conv_common.h"
 #include "ops/f32_fast.h"
+#include "ops/hybrid.h"
 #include "ops/q8_fast.h"
 #include "runtime/threadpool.h"
 
@@ -18,6 +19,7 @@ typedef struct dw_params {
   tfcc_conv_qparams q;
   tfcc_f32_fast f32; /* float32: only its once-only fallback log (weights used in place) */
   tfcc_q8_fast q8;   /* int8/uint8: filter packed for the q8 depthwise kernels */
+  tfcc_hybrid *hyb;  /* float32 input with int8 filter (ops/hybrid.h), else NULL */
 } dw_params;
 
 static void dw_release(void *p) {
@@ -26,6 +28,7 @@ static void dw_release(void *p) {
   tfcc_conv_qparams_free(&cp->q);
   tfcc_f32_fast_free(&cp->f32);
   tfcc_q8_fast_free(&cp->q8);
+  tfcc_hybrid_free(cp->hyb);
   free(cp);
 }
 
@@ -43,7 +46,10 @@ static tfcc_status dw_init(tfcc_init_ctx *ctx) {
   p->o.dil_h = o->dilation_h;
   memcpy(p->o.pad, o->pad, sizeof p->o.pad);
   tfcc_status st = tfcc_window_opts_check(&p->o, ctx->err);
-  if (st == TFCC_OK) st = tfcc_conv_init_quant(ctx, 0, 1, p->o.act, false, &p->q);
+  if (st == TFCC_OK && tfcc_hybrid_applies(ctx, 0, 1))
+    st = tfcc_hybrid_init(ctx, TFCC_HYB_DW, p->o.act, false, &p->hyb);
+  else if (st == TFCC_OK)
+    st = tfcc_conv_init_quant(ctx, 0, 1, p->o.act, false, &p->q);
   if (st != TFCC_OK) {
     dw_release(p);
     return st;
@@ -130,11 +136,18 @@ static tfcc_status dw_prepare(tfcc_op_ctx *ctx) {
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
                         "DEPTHWISE_CONV_2D needs input, filter and one output");
   const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
-  tfcc_status st = tfcc_conv_check_types(ctx->in[0], ctx->in[1], bias, ctx->out[0], ctx->err);
+  tfcc_status st = p->hyb ? TFCC_OK
+                          : tfcc_conv_check_types(ctx->in[0], ctx->in[1], bias, ctx->out[0],
+                                                  ctx->err);
   if (st != TFCC_OK) return st;
   tfcc_conv_geom g;
   st = dw_geom(ctx, &g);
   if (st != TFCC_OK) return st;
+  if (p->hyb) { /* float32 input, int8 filter */
+    int32_t od[4] = {g.batches, g.out_h, g.out_w, g.out_c};
+    st = tfcc_hybrid_conv_prepare(ctx, p->hyb, &g);
+    return st != TFCC_OK ? st : tfcc_tensor_set_shape(ctx->out[0], 4, od, ctx->err);
+  }
   if (ctx->in[0]->dtype != TFCC_FLOAT32) {
     if (p->q.n_mult == 0)
       return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "quantization parameters missing");
@@ -158,6 +171,7 @@ static tfcc_status dw_eval(tfcc_op_ctx *ctx) {
   const void *bd = bias ? bias->data : NULL;
   tfcc_tensor *out = ctx->out[0];
   tfcc_conv_requant r;
+  if (p->hyb) return tfcc_hybrid_conv_eval(ctx, p->hyb, &g);
   switch (in->dtype) {
     case TFCC_FLOAT32: {
       float lo, hi;
@@ -208,6 +222,8 @@ static int64_t dw_macs(const tfcc_op_ctx *ctx) {
 
 static const char *dw_kernel(const tfcc_op_ctx *ctx) {
   if (!ctx->params || ctx->n_in < 2 || !ctx->in[0] || !ctx->in[1]) return "ref";
+  if (((const dw_params *)ctx->params)->hyb)
+    return tfcc_hybrid_kernel(((const dw_params *)ctx->params)->hyb);
   if (ctx->in[0]->dtype == TFCC_INT8 || ctx->in[0]->dtype == TFCC_UINT8) {
     tfcc_conv_geom g;
     tfcc_err e;

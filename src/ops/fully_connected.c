@@ -1,7 +1,7 @@
 /* FULLY_CONNECTED: inputs (input, weights [units, accum], optional bias), options
  * FullyConnectedOptions (fused_activation_function, weights_format, keep_num_dims,
- * asymmetric_quantize_inputs, quantized_bias_type). Only the DEFAULT weights format; hybrid
- * (float input, integer weights) is not implemented. */
+ * asymmetric_quantize_inputs, quantized_bias_type). Only the DEFAULT weights format. Hybrid
+ * (float32 input, int8 weights) runs in ops/hybrid.c. */
 #include <stdlib.h>
 
 #include "kernels/f32-gemm/gemv.h"
@@ -11,6 +11,7 @@
 #include "ops/bf16_fast.h"
 #include "ops/conv_common.h"
 #include "ops/f32_fast.h"
+#include "ops/hybrid.h"
 #include "ops/q8_fast.h"
 #include "runtime/threadpool.h"
 
@@ -24,6 +25,7 @@ typedef struct fc_params {
   tfcc_bf16_fast bf16; /* float32 at precision bf16: weights packed for the bf16 GEMM */
   tfcc_q8_fcs_packed small; /* int8/uint8 tiny layers: packed at init (q8-fc-small) */
   tfcc_dtype small_dtype;
+  tfcc_hybrid *hyb; /* float32 input with int8 weights (ops/hybrid.h), else NULL */
 } fc_params;
 
 static void fc_release(void *p) {
@@ -34,6 +36,7 @@ static void fc_release(void *p) {
   tfcc_q8_fast_free(&fp->q8);
   tfcc_bf16_fast_free(&fp->bf16);
   tfcc_q8_fcs_packed_free(&fp->small);
+  tfcc_hybrid_free(fp->hyb);
   free(fp);
 }
 
@@ -87,7 +90,9 @@ static tfcc_status fc_init(tfcc_init_ctx *ctx) {
   if (st == TFCC_OK && wf != 0)
     st = tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "weights format %s unsupported",
                       wf == 1 ? "SHUFFLED4x16INT8" : "unknown");
-  if (st == TFCC_OK) {
+  if (st == TFCC_OK && tfcc_hybrid_applies(ctx, 0, 1)) {
+    st = tfcc_hybrid_init(ctx, TFCC_HYB_FC, p->act, tfcc_fb_bool(t, 3, false), &p->hyb);
+  } else if (st == TFCC_OK) {
     const tfcc_ir_tensor *w = tfcc_conv_ir_input(ctx, 1);
     p->per_channel = w && w->quant.count > 1;
     /* per-tensor: GetQuantizedConvolutionMultipler (float product) for every dtype;
@@ -215,12 +220,18 @@ static tfcc_status fc_prepare(tfcc_op_ctx *ctx) {
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
                         "FULLY_CONNECTED needs input, weights and one output");
   const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
-  tfcc_status st = tfcc_conv_check_types(ctx->in[0], ctx->in[1], bias, ctx->out[0], ctx->err);
+  tfcc_status st = p->hyb ? TFCC_OK
+                          : tfcc_conv_check_types(ctx->in[0], ctx->in[1], bias, ctx->out[0],
+                                                  ctx->err);
   if (st != TFCC_OK) return st;
   tfcc_fc_dims d = {0, 0, 0};
   int32_t orank = 0, od[TFCC_MAX_RANK] = {0};
   st = fc_shapes(ctx, &d, &orank, od);
   if (st != TFCC_OK) return st;
+  if (p->hyb) { /* float32 input, int8 weights */
+    st = tfcc_hybrid_fc_prepare(ctx, p->hyb, d.batches, d.units, d.accum);
+    return st != TFCC_OK ? st : tfcc_tensor_set_shape(ctx->out[0], orank, od, ctx->err);
+  }
   if (ctx->in[0]->dtype != TFCC_FLOAT32) {
     if (p->q.n_mult == 0)
       return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "quantization parameters missing");
@@ -253,6 +264,7 @@ static tfcc_status fc_eval(tfcc_op_ctx *ctx) {
   int32_t orank = 0, od[TFCC_MAX_RANK] = {0};
   tfcc_status st = fc_shapes(ctx, &d, &orank, od);
   if (st != TFCC_OK) return st;
+  if (p->hyb) return tfcc_hybrid_fc_eval(ctx, p->hyb, d.batches, d.units, d.accum);
   const tfcc_tensor *in = ctx->in[0], *w = ctx->in[1];
   const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
   const void *bd = bias ? bias->data : NULL;
@@ -316,6 +328,7 @@ static const char *fc_kernel(const tfcc_op_ctx *ctx) {
   int32_t orank = 0, od[TFCC_MAX_RANK] = {0};
   if (fc_shapes(&c, &d, &orank, od) != TFCC_OK) return "ref";
   const fc_params *p = ctx->params;
+  if (p->hyb) return tfcc_hybrid_kernel(p->hyb);
   if (fc_small_takes(p, ctx->in[0], ctx->in[1], d.batches)) return p->small.k->name;
   const tfcc_q8_packed *q8 = fc_q8_packed(ctx, &d);
   if (q8) return q8->k->name;

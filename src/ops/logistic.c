@@ -6,6 +6,15 @@
 #include "kernels/ref/activation.h"
 #include "ops/act_common.h"
 #include "ops/act_kernels.h"
+#include "ops/hybrid.h"
+#include "kernels/hybrid/xnn_f32.h"
+
+/* LOGISTIC's params: the shared sigmoid-like part, and float32 in XNNPACK's exact arithmetic
+ * (TFLITE mode in a model with hybrid nodes, ops/hybrid.h). */
+typedef struct logistic_op {
+  sigmoid_like_op base;
+  tfcc_xnn_sigmoid_fn xnn_sigmoid; /* NULL: tfcc's float kernel */
+} logistic_op;
 
 tfcc_status tfcc_sigmoid_like_setup(sigmoid_like_op *p, bool is_tanh, const tfcc_ir_tensor *in,
                                     const tfcc_ir_tensor *out, tfcc_err *err) {
@@ -62,7 +71,13 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
 }
 
 static tfcc_status init(tfcc_init_ctx *ctx) {
-  return act_unary_init(ctx, sizeof(sigmoid_like_op), setup);
+  tfcc_status st = act_unary_init(ctx, sizeof(logistic_op), setup);
+  if (st == TFCC_OK && ctx->params) {
+    logistic_op *p = ctx->params;
+    if (p->base.head.in_type == TFCC_FLOAT32 && tfcc_hybrid_xnn_float(ctx))
+      p->xnn_sigmoid = tfcc_xnn_f32_select(ctx->isa)->sigmoid;
+  }
+  return st;
 }
 
 static tfcc_status eval(tfcc_op_ctx *ctx) {
@@ -70,6 +85,10 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   const size_t n = act_count(ctx->in[0]);
   switch (p->head.in_type) {
     case TFCC_FLOAT32:
+      if (((const logistic_op *)ctx->params)->xnn_sigmoid) {
+        ((const logistic_op *)ctx->params)->xnn_sigmoid(ctx->in[0]->data, ctx->out[0]->data, n);
+        break;
+      }
       act_run_f32(ctx, TFCC_F32VU_LOGISTIC, 0.f, 0.f, 0.f);
       break;
     case TFCC_INT16:

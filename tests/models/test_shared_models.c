@@ -343,6 +343,8 @@ int main(void) {
   if (WANT("face_landmark")) check_plain("face_landmark");
   if (WANT("hand_landmark_lite")) check_plain("hand_landmark_lite");
   if (WANT("deeplabv3_257_float")) check_plain("deeplabv3_257_float");
+  /* dynamic-range (hybrid) quantization: float32 activations, int8 weights (ops/hybrid.c) */
+  if (WANT("yolov8n_dynamic_range")) check_plain("yolov8n_dynamic_range");
   tfcc_runtime_destroy(g_rt);
   return tfcc_test_finish("shared_models");
 }

@@ -39,6 +39,7 @@
 typedef struct q8_job {
   const tfcc_q8_packed *p;
   const tfcc_conv_requant *r;
+  const tfcc_q8_hybrid *hyb; /* hybrid float output stage instead of r (gemm.h) */
   size_t m;
   const uint8_t *a; /* plain matrix (g == NULL) or convolution input */
   size_t a_stride;
@@ -63,8 +64,10 @@ static size_t im2col_stride(const tfcc_q8_packed *p) {
 static size_t im2col_bytes(const tfcc_q8_packed *p) {
   return ((size_t)p->k->mr * im2col_stride(p) + 63) & ~(size_t)63;
 }
-static size_t c32_bytes(const tfcc_q8_packed *p) {
-  return p->fp32 || p->k->fixed_epilogue ? 0 : (size_t)p->k->mr * (size_t)p->k->nr * sizeof(int32_t);
+static size_t c32_bytes(const tfcc_q8_packed *p, bool hyb) {
+  return !hyb && (p->fp32 || p->k->fixed_epilogue)
+             ? 0
+             : (size_t)p->k->mr * (size_t)p->k->nr * sizeof(int32_t);
 }
 
 static bool conv_direct(const tfcc_conv_geom *g) {
@@ -90,14 +93,26 @@ static size_t shared_bytes(const tfcc_conv_geom *g, const tfcc_q8_packed *p) {
   return (conv_rows_count(g) * im2col_stride(p) + 63) & ~(size_t)63;
 }
 
-static size_t per_thread_bytes(const tfcc_conv_geom *g, const tfcc_q8_packed *p) {
+static size_t per_thread_bytes(const tfcc_conv_geom *g, const tfcc_q8_packed *p, bool hyb) {
   const bool tile = g && !conv_direct(g) && !panels_outer(conv_rows_count(g), p);
-  return (c32_bytes(p) + (tile ? im2col_bytes(p) : 0) + 63) & ~(size_t)63;
+  return (c32_bytes(p, hyb) + (tile ? im2col_bytes(p) : 0) + 63) & ~(size_t)63;
 }
 
 size_t tfcc_q8_scratch_bytes(const tfcc_conv_geom *g, const tfcc_q8_packed *p, int threads) {
   if (threads < 1) threads = 1;
-  return shared_bytes(g, p) + per_thread_bytes(g, p) * (size_t)threads;
+  return shared_bytes(g, p) + per_thread_bytes(g, p, false) * (size_t)threads;
+}
+
+size_t tfcc_q8_hybrid_scratch_bytes(const tfcc_conv_geom *g, const tfcc_q8_packed *p,
+                                    int threads) {
+  if (threads < 1) threads = 1;
+  tfcc_conv_geom g1; /* tfcc_q8_conv_hybrid runs one image at a time */
+  if (g) {
+    g1 = *g;
+    g1.batches = 1;
+    g = &g1;
+  }
+  return shared_bytes(g, p) + per_thread_bytes(g, p, true) * (size_t)threads;
 }
 
 /* memcpy for the short runs of im2col (a few channels times the filter width): inline moves
@@ -211,19 +226,73 @@ static void tile_rows(const q8_job *j, size_t m0, size_t mr, uint8_t *tile, cons
 
 /* Output stage common to both orders. */
 static void out_init(const q8_job *j, int32_t *c32, tfcc_q8_out *o) {
+  static const tfcc_conv_requant none = {0};
+  const tfcc_conv_requant *r = j->r ? j->r : &none;
   o->c_stride = j->c_stride;
   o->c32 = c32;
-  o->zp = j->r->output_offset;
+  o->zp = r->output_offset;
   o->mult = o->shift = NULL;
-  o->mult_stride = j->r->mult_stride;
-  o->act_min = j->r->act_min;
-  o->act_max = j->r->act_max;
-  o->lo = (float)(j->r->act_min - j->r->output_offset);
-  o->hi = (float)(j->r->act_max - j->r->output_offset);
+  o->mult_stride = r->mult_stride;
+  o->act_min = r->act_min;
+  o->act_max = r->act_max;
+  o->lo = (float)(r->act_min - r->output_offset);
+  o->hi = (float)(r->act_max - r->output_offset);
   o->pf = o->pf_end = NULL;
   o->pf_step = 64;
   o->pf_skip = 0;
   o->pf_ahead = 0;
+}
+
+/* Hybrid output stage of a c32 tile (gemm.h, tfcc_q8_hybrid): zero-point correction with
+ * the column sums, dequantization, bias, clamp; float out. One simple loop per step so that
+ * compilers vectorise them; separate statements, so no contraction into a fused multiply-add:
+ * the rounding is XNNPACK's / TFLite's. */
+static void hybrid_row(const tfcc_q8_hybrid *h, const int32_t *acc, size_t n0, size_t nc,
+                       uint32_t zp, float s, float *out) {
+  float t[TFCC_Q8_MAX_NR];
+  const int32_t *ws = h->wsum + n0;
+  for (size_t j = 0; j < nc; j++) t[j] = (float)(int32_t)((uint32_t)acc[j] - zp * (uint32_t)ws[j]);
+  if (h->fscale_stride) {
+    const float *fs = h->fscale + n0;
+    if (h->combined) {
+      for (size_t j = 0; j < nc; j++) {
+        const float m = s * fs[j];
+        t[j] = t[j] * m;
+      }
+    } else {
+      for (size_t j = 0; j < nc; j++) t[j] = t[j] * s;
+      for (size_t j = 0; j < nc; j++) t[j] = t[j] * fs[j];
+    }
+  } else {
+    const float fs = h->fscale[0];
+    if (h->combined) {
+      const float m = s * fs;
+      for (size_t j = 0; j < nc; j++) t[j] = t[j] * m;
+    } else {
+      for (size_t j = 0; j < nc; j++) t[j] = t[j] * s;
+      for (size_t j = 0; j < nc; j++) t[j] = t[j] * fs;
+    }
+  }
+  if (h->bias) {
+    const float *b = h->bias + n0;
+    for (size_t j = 0; j < nc; j++) t[j] = t[j] + b[j];
+  }
+  const float lo = h->lo, hi = h->hi;
+  for (size_t j = 0; j < nc; j++) {
+    float v = t[j];
+    v = v < lo ? lo : v;
+    v = v > hi ? hi : v;
+    out[j] = v;
+  }
+}
+
+static void hybrid_tile(const tfcc_q8_hybrid *h, const int32_t *c32, size_t NR, size_t m0,
+                        size_t mr, size_t n0, size_t nc) {
+  for (size_t r = 0; r < mr; r++) {
+    const size_t grp = h->rows_per_group == 1 ? m0 + r : (m0 + r) / h->rows_per_group;
+    (h->row ? h->row : hybrid_row)(h, c32 + r * NR, n0, nc, (uint32_t)h->zp[grp], h->scale[grp],
+                                   h->c + (m0 + r) * h->c_stride + n0);
+  }
 }
 
 /* One panel against one row tile, then the driver's requantization of a c32 tile. */
@@ -232,9 +301,9 @@ static void run_tile(const q8_job *j, size_t m0, size_t mr, size_t pi, const uin
   const tfcc_q8_packed *p = j->p;
   const size_t NR = (size_t)p->k->nr, N = (size_t)p->n;
   const size_t n0 = pi * NR, nc = N - n0 < NR ? N - n0 : NR;
-  uint8_t *c = j->c + m0 * j->c_stride;
-  o->c = c + n0;
-  if (!p->fp32 && p->k->fixed_epilogue) {
+  uint8_t *c = j->hyb ? NULL : j->c + m0 * j->c_stride;
+  o->c = c ? c + n0 : NULL;
+  if (!j->hyb && !p->fp32 && p->k->fixed_epilogue) {
     o->mult = j->r->mult + n0 * (size_t)j->r->mult_stride;
     o->shift = j->r->shift + n0 * (size_t)j->r->mult_stride;
   }
@@ -242,6 +311,10 @@ static void run_tile(const q8_job *j, size_t m0, size_t mr, size_t pi, const uin
   fn(mr, nc, j->im2col ? im2col_stride(p) : (size_t)p->kdim, (const void *const *)rows, p->w + pi * tfcc_q8_panel_bytes(p),
      row_add, o);
   if (!o->c32) return;
+  if (j->hyb) {
+    hybrid_tile(j->hyb, o->c32, NR, m0, mr, n0, nc);
+    return;
+  }
   for (size_t r = 0; r < mr; r++) {
     uint8_t *cr = c + r * j->c_stride + n0;
     for (size_t jj = 0; jj < nc; jj++)
@@ -277,7 +350,7 @@ static void q8_task_po(void *ctx, size_t task, int thread) {
   if (p1 > j->n_panels) p1 = j->n_panels;
   uint8_t *scratch = j->scratch ? j->scratch + (size_t)thread * j->scratch_stride : NULL;
   tfcc_q8_out o;
-  out_init(j, p->fp32 || p->k->fixed_epilogue ? NULL : (int32_t *)(void *)scratch, &o);
+  out_init(j, c32_bytes(p, j->hyb != NULL) ? (int32_t *)(void *)scratch : NULL, &o);
   /* the sums of all rows, once per task */
   int32_t row_add[TFCC_Q8_PO_MAX_M + TFCC_Q8_MAX_MR];
   const uint8_t *rows[TFCC_Q8_MAX_MR];
@@ -322,8 +395,8 @@ static void q8_task(void *ctx, size_t task, int thread) {
   size_t p1 = p0 + j->panels_per_block;
   if (p1 > j->n_panels) p1 = j->n_panels;
   uint8_t *scratch = j->scratch ? j->scratch + (size_t)thread * j->scratch_stride : NULL;
-  int32_t *c32 = p->fp32 || p->k->fixed_epilogue ? NULL : (int32_t *)(void *)scratch;
-  uint8_t *tile = scratch ? scratch + c32_bytes(p) : NULL;
+  int32_t *c32 = c32_bytes(p, j->hyb != NULL) ? (int32_t *)(void *)scratch : NULL;
+  uint8_t *tile = scratch ? scratch + c32_bytes(p, j->hyb != NULL) : NULL;
   const uint8_t *rows[TFCC_Q8_MAX_MR];
   int32_t row_add[TFCC_Q8_MAX_MR];
   tfcc_q8_out o;
@@ -409,7 +482,7 @@ static void set_scratch(q8_job *j, void *scratch) {
   const size_t shared = shared_bytes(j->g, j->p);
   j->rows_buf = shared ? scratch : NULL;
   j->scratch = scratch ? (uint8_t *)scratch + shared : NULL;
-  j->scratch_stride = per_thread_bytes(j->g, j->p);
+  j->scratch_stride = per_thread_bytes(j->g, j->p, j->hyb != NULL);
 }
 
 void tfcc_q8_gemm(struct tfcc_threadpool *pool, const tfcc_q8_packed *p,
@@ -443,4 +516,46 @@ void tfcc_q8_conv(struct tfcc_threadpool *pool, const tfcc_conv_geom *g, const t
   j.c_stride = (size_t)g->out_c;
   set_scratch(&j, scratch);
   run_job(pool, &j);
+}
+
+void tfcc_q8_gemm_hybrid(struct tfcc_threadpool *pool, const tfcc_q8_packed *p,
+                         const tfcc_q8_hybrid *h, int32_t m, const void *a, size_t a_stride,
+                         void *scratch) {
+  q8_job j;
+  memset(&j, 0, sizeof j);
+  j.p = p;
+  j.hyb = h;
+  j.m = m > 0 ? (size_t)m : 0;
+  j.a = a;
+  j.a_stride = a_stride;
+  set_scratch(&j, scratch);
+  run_job(pool, &j);
+}
+
+void tfcc_q8_conv_hybrid(struct tfcc_threadpool *pool, const tfcc_conv_geom *g,
+                         const tfcc_q8_packed *p, const tfcc_q8_hybrid *h, const void *in,
+                         void *scratch) {
+  /* one image per job: the padding byte is that image's zero point */
+  tfcc_conv_geom g1 = *g;
+  g1.batches = 1;
+  const size_t in_img = (size_t)g->in_h * (size_t)g->in_w * (size_t)g->in_c;
+  const size_t rows = (size_t)g->out_h * (size_t)g->out_w;
+  for (int32_t b = 0; b < g->batches; b++) {
+    tfcc_q8_hybrid hb = *h;
+    hb.c = h->c + (size_t)b * rows * h->c_stride;
+    hb.zp = h->zp + b;
+    hb.scale = h->scale + b;
+    hb.rows_per_group = rows ? rows : 1;
+    q8_job j;
+    memset(&j, 0, sizeof j);
+    j.p = p;
+    j.hyb = &hb;
+    j.m = rows;
+    j.a = (const uint8_t *)in + (size_t)b * in_img;
+    j.g = &g1;
+    j.im2col = !conv_direct(&g1);
+    j.pad = (uint8_t)(int8_t)h->zp[b];
+    set_scratch(&j, scratch);
+    run_job(pool, &j);
+  }
 }

@@ -141,4 +141,48 @@ void tfcc_q8_conv(struct tfcc_threadpool *pool, const tfcc_conv_geom *g, const t
 /* Scratch bytes of the two calls above with `threads` threads (g NULL: plain GEMM). */
 size_t tfcc_q8_scratch_bytes(const tfcc_conv_geom *g, const tfcc_q8_packed *p, int threads);
 
+/* Hybrid (dynamic-range) output stage: float32 out from the int32 accumulators of int8
+ * activations quantized at run time (kernels/hybrid) and weights packed with zero offsets
+ * and no bias (tfcc_q8_pack with bias NULL and an all-zero requantization), so that the
+ * kernel's accumulator is exactly sum_k x[m][k] * w[n][k]. Row m belongs to quantization
+ * group m / rows_per_group (zero point zp[g], dequantization scale scale[g]):
+ *   acc  = kernel accumulator - zp[g] * wsum[n]                 (int32, exact)
+ *   out  = ((float)acc * scale[g]) * fscale[n] + bias[n]        (XNNPACK qd8 GEMM, builtin
+ *                                                                depthwise order)
+ *   out  = (float)acc * (scale[g] * fscale[n]) + bias[n]        (combined: TFLite builtin
+ *                                                                conv / FC)
+ * then clamped to [lo, hi]. */
+struct tfcc_q8_hybrid;
+/* One row of the hybrid output stage, columns n0 .. n0+nc-1 (kernels/hybrid/hyb_out.h). */
+typedef void (*tfcc_q8_hybrid_row_fn)(const struct tfcc_q8_hybrid *h, const int32_t *acc,
+                                      size_t n0, size_t nc, uint32_t zp, float s, float *out);
+typedef struct tfcc_q8_hybrid {
+  float *c;
+  size_t c_stride;         /* floats between output rows */
+  const int32_t *zp;
+  const float *scale;
+  size_t rows_per_group;
+  const int32_t *wsum;     /* [n] sum of each column's int8 weights */
+  const float *fscale;     /* filter scale of column n at n * fscale_stride */
+  size_t fscale_stride;    /* 1 per-channel, 0 per-tensor */
+  const float *bias;       /* [n] or NULL */
+  float lo, hi;
+  bool combined;
+  tfcc_q8_hybrid_row_fn row; /* vectorised row function, or NULL (the driver's portable one) */
+} tfcc_q8_hybrid;
+
+/* out = hybrid(A x B) for m rows of int8 A (row i at a + i * a_stride); p packed signed. */
+void tfcc_q8_gemm_hybrid(struct tfcc_threadpool *pool, const tfcc_q8_packed *p,
+                         const tfcc_q8_hybrid *h, int32_t m, const void *a, size_t a_stride,
+                         void *scratch);
+/* Convolution of int8 input in (one quantization group per image: padding taps are the
+ * group's zero point; g->batches images, group b = zp[b], scale[b]); h->rows_per_group is
+ * set from g. */
+void tfcc_q8_conv_hybrid(struct tfcc_threadpool *pool, const tfcc_conv_geom *g,
+                         const tfcc_q8_packed *p, const tfcc_q8_hybrid *h, const void *in,
+                         void *scratch);
+/* Scratch bytes of the two calls above with `threads` threads (g NULL: plain GEMM). */
+size_t tfcc_q8_hybrid_scratch_bytes(const tfcc_conv_geom *g, const tfcc_q8_packed *p,
+                                    int threads);
+
 #endif

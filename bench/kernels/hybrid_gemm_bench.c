@@ -1,0 +1,173 @@
+/* Micro-benchmark of the hybrid (dynamic-range) GEMM path against the int8 GEMM it reuses
+ * (not a test). Built as build/bench/bench_hybrid_gemm_bench; usage:
+ *   hybrid_gemm_bench [--shape M K N] [--conv H W C N]
+ * For FULLY_CONNECTED / 1x1-conv shaped GEMMs (M rows of K float32 inputs, N outputs) it
+ * times, single thread on the thread's CPU clock, median of 9:
+ *   int8   tfcc_q8_gemm on int8 input, XNNPACK float requantization to int8 (the int8 peak
+ *          of this shape: what a fully quantized model runs)
+ *   hybrid quantization of every row (qd8, vectorised) + tfcc_q8_gemm_hybrid (float out)
+ * and for 3x3 convolutions (H x W x C -> N, SAME) tfcc_q8_conv against per-image quantization
+ * + tfcc_q8_conv_hybrid. GOP/s = 2 x MACs per second; the last column is hybrid / int8. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_clock.h"
+#include "cpu/cpu_info.h"
+#include "kernels/hybrid/hyb_out.h"
+#include "kernels/hybrid/quantize.h"
+#include "kernels/q8-gemm/gemm.h"
+#include "kernels/quantize/quantize.h"
+
+#define REPS 9
+
+static double median(double *v) {
+  qsort(v, REPS, sizeof(double), bench_cmp_double);
+  return v[REPS / 2];
+}
+
+typedef struct setup {
+  const tfcc_q8_gemm_kernel *k;
+  tfcc_q8_packed p8, ph;
+  tfcc_conv_requant r8, rh;
+  float *scale8;
+  int32_t *mult, *shift, *wsum;
+  float *fscale;
+} setup;
+
+static int make(setup *s, int K, int N, int8_t *w) {
+  memset(s, 0, sizeof *s);
+  s->k = tfcc_q8_gemm_select_for(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_), 0, K, N);
+  s->scale8 = malloc(N * sizeof(float));
+  s->mult = calloc(N, sizeof(int32_t));
+  s->shift = calloc(N, sizeof(int32_t));
+  s->wsum = malloc(N * sizeof(int32_t));
+  s->fscale = malloc(N * sizeof(float));
+  if (!s->scale8 || !s->mult || !s->shift || !s->wsum || !s->fscale) return -1;
+  for (int n = 0; n < N; n++) {
+    s->scale8[n] = 0.0004f;
+    s->fscale[n] = 0.01f;
+    int32_t sum = 0;
+    for (int k = 0; k < K; k++) sum += w[(size_t)n * K + k];
+    s->wsum[n] = sum;
+  }
+  s->r8.input_offset = 3;
+  s->r8.output_offset = -5;
+  s->r8.mult = s->mult;
+  s->r8.shift = s->shift;
+  s->r8.mult_stride = 1;
+  s->r8.act_min = -128;
+  s->r8.act_max = 127;
+  s->r8.scale = s->scale8;
+  if (!tfcc_q8_pack(s->k, true, N, K, w, NULL, &s->r8, &s->p8)) return -1;
+  if (!tfcc_q8_pack(s->k, true, N, K, w, NULL, &s->rh, &s->ph)) return -1;
+  return 0;
+}
+
+static void run_gemm(int M, int K, int N) {
+  int8_t *x8 = malloc((size_t)M * K), *w = malloc((size_t)N * K), *q = malloc((size_t)M * K);
+  float *xf = malloc((size_t)M * K * sizeof(float)), *out = malloc((size_t)M * N * sizeof(float));
+  uint8_t *o8 = malloc((size_t)M * N);
+  float *rs = malloc(M * sizeof(float));
+  int32_t *zp = malloc(M * sizeof(int32_t));
+  for (size_t i = 0; i < (size_t)M * K; i++) {
+    x8[i] = (int8_t)(rand() % 256 - 128);
+    xf[i] = (float)(rand() % 2000) * 0.003f - 1.0f;
+  }
+  for (size_t i = 0; i < (size_t)N * K; i++) w[i] = (int8_t)(rand() % 255 - 127);
+  setup s;
+  if (make(&s, K, N, w) != 0) return;
+  const tfcc_qz_kernel *qz = tfcc_qz_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_));
+  const tfcc_hyb_minmax_fn mm = tfcc_hyb_minmax_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_));
+  void *sc8 = malloc(tfcc_q8_scratch_bytes(NULL, &s.p8, 1) + 64);
+  void *sch = malloc(tfcc_q8_hybrid_scratch_bytes(NULL, &s.ph, 1) + 64);
+  tfcc_q8_hybrid h = {out, (size_t)N, zp, rs, 1, s.wsum, s.fscale, 1, NULL, -INFINITY, INFINITY,
+                      false, tfcc_hyb_out_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))};
+  double t8[REPS], th[REPS];
+  for (int r = 0; r < REPS; r++) {
+    double t0 = bench_now();
+    tfcc_q8_gemm(NULL, &s.p8, &s.r8, M, x8, (size_t)K, o8, (size_t)N, sc8);
+    double t1 = bench_now();
+    for (int m = 0; m < M; m++)
+      tfcc_hyb_quantize(TFCC_HYB_QD8, xf + (size_t)m * K, (size_t)K, q + (size_t)m * K, &rs[m],
+                        &zp[m], qz, mm);
+    tfcc_q8_gemm_hybrid(NULL, &s.ph, &h, M, q, (size_t)K, sch);
+    double t2 = bench_now();
+    t8[r] = t1 - t0;
+    th[r] = t2 - t1;
+  }
+  const double ops = 2.0 * M * K * N * 1e-9;
+  const double a = ops / median(t8), b = ops / median(th);
+  printf("gemm  M %5d K %5d N %5d  %-26s int8 %7.1f GOP/s  hybrid %7.1f GOP/s  %5.1f%%\n", M, K, N,
+         s.k->name, a, b, 100.0 * b / a);
+  free(x8); free(w); free(q); free(xf); free(out); free(o8); free(rs); free(zp); free(sc8); free(sch);
+}
+
+static void run_conv(int H, int W, int C, int N) {
+  tfcc_conv_geom g = {1, H, W, C, H, W, N, 3, 3, C, 1, 1, 1, 1, 1, 1};
+  const int K = 9 * C;
+  const size_t in_n = (size_t)H * W * C, out_n = (size_t)H * W * N;
+  int8_t *x8 = malloc(in_n), *w = malloc((size_t)N * K), *q = malloc(in_n);
+  float *xf = malloc(in_n * sizeof(float)), *out = malloc(out_n * sizeof(float));
+  uint8_t *o8 = malloc(out_n);
+  for (size_t i = 0; i < in_n; i++) {
+    x8[i] = (int8_t)(rand() % 256 - 128);
+    xf[i] = (float)(rand() % 2000) * 0.003f - 1.0f;
+  }
+  for (size_t i = 0; i < (size_t)N * K; i++) w[i] = (int8_t)(rand() % 255 - 127);
+  setup s;
+  if (make(&s, K, N, w) != 0) return;
+  const tfcc_qz_kernel *qz = tfcc_qz_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_));
+  const tfcc_hyb_minmax_fn mm = tfcc_hyb_minmax_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_));
+  void *sc8 = malloc(tfcc_q8_scratch_bytes(&g, &s.p8, 1) + 64);
+  void *sch = malloc(tfcc_q8_hybrid_scratch_bytes(&g, &s.ph, 1) + 64);
+  float rs;
+  int32_t zp;
+  tfcc_q8_hybrid h = {out, (size_t)N, &zp, &rs, 1, s.wsum, s.fscale, 1, NULL, -INFINITY, INFINITY,
+                      false, tfcc_hyb_out_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))};
+  double t8[REPS], th[REPS];
+  for (int r = 0; r < REPS; r++) {
+    double t0 = bench_now();
+    tfcc_q8_conv(NULL, &g, &s.p8, &s.r8, x8, o8, sc8);
+    double t1 = bench_now();
+    tfcc_hyb_quantize(TFCC_HYB_QD8, xf, in_n, q, &rs, &zp, qz, mm);
+    tfcc_q8_conv_hybrid(NULL, &g, &s.ph, &h, q, sch);
+    double t2 = bench_now();
+    t8[r] = t1 - t0;
+    th[r] = t2 - t1;
+  }
+  const double ops = 2.0 * H * W * (double)K * N * 1e-9;
+  const double a = ops / median(t8), b = ops / median(th);
+  printf("conv3x3 %4dx%-4d C %4d N %4d %-24s int8 %7.1f GOP/s  hybrid %7.1f GOP/s  %5.1f%%\n", H, W,
+         C, N, s.k->name, a, b, 100.0 * b / a);
+  free(x8); free(w); free(q); free(xf); free(out); free(o8); free(sc8); free(sch);
+}
+
+int main(int argc, char **argv) {
+  int shape[3] = {0, 0, 0}, conv[4] = {0, 0, 0, 0};
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--shape") && i + 3 < argc)
+      for (int d = 0; d < 3; d++) shape[d] = atoi(argv[i + 1 + d]);
+    if (!strcmp(argv[i], "--conv") && i + 4 < argc)
+      for (int d = 0; d < 4; d++) conv[d] = atoi(argv[i + 1 + d]);
+  }
+  bench_use_cpu_clock = 1;
+  if (shape[0] > 0) {
+    run_gemm(shape[0], shape[1], shape[2]);
+  } else if (conv[0] <= 0) {
+    static const int shapes[][3] = {{1, 1024, 1000}, {64, 1024, 1024}, {256, 1024, 1024},
+                                    {3136, 256, 256}, {784, 512, 512}, {6400, 64, 128}};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+      run_gemm(shapes[i][0], shapes[i][1], shapes[i][2]);
+  }
+  if (conv[0] > 0) {
+    run_conv(conv[0], conv[1], conv[2], conv[3]);
+  } else if (shape[0] <= 0) {
+    static const int convs[][4] = {{56, 56, 64, 64}, {28, 28, 128, 128}, {80, 80, 64, 64},
+                                   {20, 20, 256, 256}};
+    for (size_t i = 0; i < sizeof convs / sizeof convs[0]; i++)
+      run_conv(convs[i][0], convs[i][1], convs[i][2], convs[i][3]);
+  }
+  return 0;
+}

@@ -1,0 +1,44 @@
+/* Hybrid depthwise convolution (dwconv.h): int32 accumulators per output channel for one
+ * output pixel, then the builtin kernel's float order. */
+#include "kernels/hybrid/dwconv.h"
+
+void tfcc_hyb_dwconv_rows(const tfcc_conv_geom *g, const int8_t *q, int32_t zp, float scale,
+                          const int8_t *w, const float *fscale, size_t fscale_stride,
+                          const float *bias, float lo, float hi, float *out, int32_t oy0,
+                          int32_t oy1) {
+  const int32_t C = g->in_c, OC = g->out_c, M = OC / C;
+  enum { CHUNK = 256 };
+  int32_t acc[CHUNK];
+  for (int32_t oy = oy0; oy < oy1; oy++) {
+    for (int32_t ox = 0; ox < g->out_w; ox++) {
+      float *o = out + ((size_t)oy * (size_t)g->out_w + (size_t)ox) * (size_t)OC;
+      for (int32_t c0 = 0; c0 < OC; c0 += CHUNK) {
+        const int32_t nc = OC - c0 < CHUNK ? OC - c0 : CHUNK;
+        for (int32_t j = 0; j < nc; j++) acc[j] = 0;
+        for (int32_t ky = 0; ky < g->filter_h; ky++) {
+          const int32_t iy = oy * g->stride_h - g->pad_h + ky * g->dil_h;
+          if (iy < 0 || iy >= g->in_h) continue;
+          for (int32_t kx = 0; kx < g->filter_w; kx++) {
+            const int32_t ix = ox * g->stride_w - g->pad_w + kx * g->dil_w;
+            if (ix < 0 || ix >= g->in_w) continue;
+            const int8_t *x = q + ((size_t)iy * (size_t)g->in_w + (size_t)ix) * (size_t)C;
+            const int8_t *wk = w + ((size_t)ky * (size_t)g->filter_w + (size_t)kx) * (size_t)OC;
+            for (int32_t j = 0; j < nc; j++) {
+              const int32_t oc = c0 + j;
+              acc[j] += ((int32_t)x[oc / M] - zp) * (int32_t)wk[oc];
+            }
+          }
+        }
+        for (int32_t j = 0; j < nc; j++) {
+          const int32_t oc = c0 + j;
+          const float t = (float)acc[j] * scale;
+          float v = t * fscale[(size_t)oc * fscale_stride];
+          if (bias) v += bias[oc];
+          v = v < lo ? lo : v;
+          v = v > hi ? hi : v;
+          o[oc] = v;
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,44 @@
+/* Run-time quantization of float32 activations for the dynamic-range ("hybrid") operators:
+ * float32 input, int8 constant weights, int32 accumulation. One call quantizes one group of
+ * values (a batch, a row or a pixel, as the operator decides) to int8 with its own scale and
+ * zero point. Three schemes, the three ways TensorFlow Lite does it (docs/quantization.md):
+ *
+ *   qd8   XNNPACK's dynamically quantized int8 (xnn_f32_qd8 convert): range [min(0, lo),
+ *         max(0, hi)], inv = 255 / range in float, zero point from the smaller error side,
+ *         nudged with lrintf; q = clamp(rint(x * inv) + zp); the accumulator is dequantized
+ *         with scale = 1 / inv.
+ *   sym   TFLite's builtin SymmetricQuantizeFloats: r = max(|lo|, |hi|), scale = r / 127,
+ *         q = clamp(round(x * (127 / r)), -127, 127) (round half away from zero), zp 0.
+ *   asym  TFLite's builtin AsymmetricQuantizeFloats: scale = (range) / 255 and the zero point
+ *         in double, q = clamp(round(x * (1 / scale)) + zp) (half away from zero).
+ *
+ * An all-zero group gets scale 1 and every q equal to its zero point (0, or 127 for qd8). */
+#ifndef TFCC_KERNELS_HYBRID_QUANTIZE_H
+#define TFCC_KERNELS_HYBRID_QUANTIZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernels/quantize/quantize.h"
+
+typedef enum tfcc_hyb_scheme {
+  TFCC_HYB_QD8 = 0,
+  TFCC_HYB_SYM = 1,
+  TFCC_HYB_ASYM = 2,
+} tfcc_hyb_scheme;
+
+/* Smallest and largest value of x[0..n), n >= 1 (vectorised builds: hyb_out.h). */
+typedef void (*tfcc_hyb_minmax_fn)(const float *x, size_t n, float *lo, float *hi);
+
+/* Quantizes x[0..n) (n >= 1) into q; *scale is what an int32 accumulator of (q - zp) * w is
+ * multiplied by, *zp the zero point. qz: the vectorised QUANTIZE kernels (their XNNPACK
+ * f32 -> int8 element is qd8's) and mm a vectorised min/max for qd8, or NULL for the portable
+ * loops; the result is the same. */
+void tfcc_hyb_quantize(tfcc_hyb_scheme s, const float *x, size_t n, int8_t *q, float *scale,
+                       int32_t *zp, const tfcc_qz_kernel *qz, tfcc_hyb_minmax_fn mm);
+
+/* XNNPACK's qd8 parameters of a group whose extremes are lo and hi: the multiplier inv
+ * (= 1 / scale), the zero point and the scale. */
+void tfcc_hyb_qd8_params(float lo, float hi, float *inv, int32_t *zp, float *scale);
+
+#endif

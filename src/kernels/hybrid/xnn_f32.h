@@ -1,0 +1,55 @@
+/* Float32 operators as TensorFlow Lite's default build computes them (XNNPACK, WebAssembly
+ * SIMD without relaxed instructions, i.e. no fused multiply-add), bit for bit. A hybrid
+ * network quantizes float activations at run time, so a 1-ulp difference in a float operator
+ * before a hybrid node moves values across rounding boundaries and grows into whole
+ * quantization steps downstream; ops/hybrid.c's TFLITE mode therefore runs the float
+ * operators of hybrid models that are not exact anyway through these (docs/quantization.md
+ * "Hybrid"). Portable C with 4-lane GCC / Clang vectors; every product and sum is its own
+ * statement (no contraction). */
+#ifndef TFCC_KERNELS_HYBRID_XNN_F32_H
+#define TFCC_KERNELS_HYBRID_XNN_F32_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernels/ref/conv.h"
+
+#include "tfcc/tfcc.h"
+
+/* LOGISTIC: XNNPACK's f32-vsigmoid rr2-p5-div (range reduction with ln2 in two parts, degree-5
+ * polynomial, e / (e + 1), reflected for x >= 0, 0 below the denormal cutoff). */
+typedef void (*tfcc_xnn_sigmoid_fn)(const float *x, float *y, size_t n);
+
+/* CONV_2D (groups 1): XNNPACK's f32 IGEMM order: acc = bias, then for each filter tap (ky, kx;
+ * padding taps add 0 * w) and each input channel c, acc = acc + x * w (rounded product, rounded
+ * sum); clamp to [lo, hi]. Weights packed once: [K][ocp] (k = (ky * fw + kx) * in_c + c,
+ * ocp = out_c rounded up to 16, zero past out_c). */
+float *tfcc_xnn_conv_pack(const float *w_ohwi, int32_t out_c, int32_t kdim, int32_t *ocp);
+/* Output rows [r0, r1) of the batch-flattened output (row = b * out_h + oy). */
+typedef void (*tfcc_xnn_conv_rows_fn)(const tfcc_conv_geom *g, const float *in, const float *wp,
+                                      int32_t ocp, const float *bias, float lo, float hi,
+                                      float *out, int32_t r0, int32_t r1);
+
+/* One variant per instruction set (the same bits from each: lanes only change the width). */
+typedef struct tfcc_xnn_f32_kernel {
+  const char *name;
+  tfcc_isa isa;
+  tfcc_xnn_sigmoid_fn sigmoid;
+  tfcc_xnn_conv_rows_fn conv_rows;
+} tfcc_xnn_f32_kernel;
+
+const tfcc_xnn_f32_kernel *tfcc_xnn_f32_select(tfcc_isa isa);
+int tfcc_xnn_f32_kernel_count(void);
+const tfcc_xnn_f32_kernel *tfcc_xnn_f32_kernel_at(int i);
+
+#define TFCC_XNN_F32_DECL(isa)                                                                \
+  void tfcc_xnn_sigmoid_f32_##isa(const float *x, float *y, size_t n);                       \
+  void tfcc_xnn_conv_f32_rows_##isa(const tfcc_conv_geom *g, const float *in, const float *wp, \
+                                    int32_t ocp, const float *bias, float lo, float hi,        \
+                                    float *out, int32_t r0, int32_t r1);
+TFCC_XNN_F32_DECL(avx512)
+TFCC_XNN_F32_DECL(avx2)
+TFCC_XNN_F32_DECL(scalar)
+
+#endif

@@ -1,0 +1,109 @@
+/* Portable body of the XNNPACK-exact float32 kernels (xnn_f32.h), included by the per-ISA
+ * files with TFCC_XF_ISA (name suffix) and XF_W (lanes) defined: GCC / Clang vectors of XF_W
+ * floats; every product and sum is its own statement, so nothing is contracted into a fused
+ * multiply-add even where the file is built with FMA enabled. */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "kernels/hybrid/xnn_f32.h"
+
+#define XF_CAT2(a, b) a##b
+#define XF_CAT(a, b) XF_CAT2(a, b)
+
+typedef float xv4 __attribute__((vector_size(XF_W * 4)));
+typedef int32_t xi4 __attribute__((vector_size(XF_W * 4)));
+typedef uint32_t xu4 __attribute__((vector_size(XF_W * 4)));
+
+/* All lanes v: the scalar broadcast of "v - 0" (exact for every v, -0.0 included), which
+ * compilers fold to a plain broadcast. */
+static inline xv4 splat(float v) { return v - (xv4){0}; }
+
+static inline xv4 sigmoid_v(xv4 x) {
+  const xv4 magic = splat(0x1.8000FEp23f), minus_log2e = splat(-0x1.715476p+0f);
+  const xv4 ln2_hi = splat(0x1.62E400p-1f), ln2_lo = splat(0x1.7F7D1Cp-20f);
+  const xv4 c5 = splat(-0x1.0F9F9Cp-7f), c4 = splat(0x1.573A1Ap-5f), c3 = splat(-0x1.555A80p-3f);
+  const xv4 c2 = splat(0x1.FFFDC6p-2f), c1 = splat(-0x1.FFFFF6p-1f), one = splat(1.0f);
+  const xv4 cutoff = splat(0x1.5D589Ep+6f);
+  const xi4 xi = (xi4)x;
+  const xv4 z = (xv4)(xi & 0x7FFFFFFF);
+  xv4 n = z * minus_log2e;
+  n = n + magic;
+  const xv4 s = (xv4)((xu4)n << 23);
+  n = n - magic;
+  xv4 t = n * ln2_hi;
+  t = t + z;
+  xv4 u = n * ln2_lo;
+  t = u + t;
+  xv4 p = t * c5;
+  p = p + c4;
+  p = t * p;
+  p = p + c3;
+  p = t * p;
+  p = p + c2;
+  p = t * p;
+  p = p + c1;
+  t = t * s;
+  xv4 e = t * p;
+  e = e + s;
+  const xv4 d = e + one;
+  xv4 f = e / d;
+  f = (xv4)((xi4)f & ~(z > cutoff));
+  const xv4 cf = one - f;
+  const xi4 neg = xi >> 31; /* all ones for a set sign bit */
+  return (xv4)(((xi4)f & neg) | ((xi4)cf & ~neg));
+}
+
+void XF_CAT(tfcc_xnn_sigmoid_f32_, TFCC_XF_ISA)(const float *x, float *y, size_t n) {
+  size_t i = 0;
+  for (; i + XF_W <= n; i += XF_W) {
+    xv4 v;
+    memcpy(&v, x + i, sizeof v);
+    v = sigmoid_v(v);
+    memcpy(y + i, &v, sizeof v);
+  }
+  if (i < n) {
+    xv4 v = splat(0.0f);
+    memcpy(&v, x + i, (n - i) * sizeof(float));
+    v = sigmoid_v(v);
+    memcpy(y + i, &v, (n - i) * sizeof(float));
+  }
+}
+
+void XF_CAT(tfcc_xnn_conv_f32_rows_, TFCC_XF_ISA)(const tfcc_conv_geom *g, const float *in, const float *wp,
+                            int32_t ocp, const float *bias, float lo, float hi, float *out,
+                            int32_t r0, int32_t r1) {
+  const int32_t C = g->in_c, OC = g->out_c;
+  const xv4 vlo = splat(lo), vhi = splat(hi);
+  for (int32_t row = r0; row < r1; row++) {
+    const int32_t b = row / g->out_h, oy = row % g->out_h;
+    const float *img = in + (size_t)b * (size_t)g->in_h * (size_t)g->in_w * (size_t)C;
+    for (int32_t ox = 0; ox < g->out_w; ox++) {
+      float *o = out + ((size_t)row * (size_t)g->out_w + (size_t)ox) * (size_t)OC;
+      for (int32_t oc = 0; oc < OC; oc += XF_W) {
+        xv4 acc = splat(0.0f);
+        for (int32_t j = 0; j < XF_W && oc + j < OC; j++) acc[j] = bias ? bias[oc + j] : 0.0f;
+        const float *w = wp + oc;
+        for (int32_t ky = 0; ky < g->filter_h; ky++) {
+          const int32_t iy = oy * g->stride_h - g->pad_h + ky * g->dil_h;
+          for (int32_t kx = 0; kx < g->filter_w; kx++) {
+            const int32_t ix = ox * g->stride_w - g->pad_w + kx * g->dil_w;
+            const bool inside = iy >= 0 && iy < g->in_h && ix >= 0 && ix < g->in_w;
+            const float *x = inside ? img + ((size_t)iy * (size_t)g->in_w + (size_t)ix) * (size_t)C
+                                    : NULL;
+            for (int32_t c = 0; c < C; c++, w += ocp) {
+              xv4 wv;
+              memcpy(&wv, w, sizeof wv);
+              const xv4 prod = splat(x ? x[c] : 0.0f) * wv;
+              acc = acc + prod;
+            }
+          }
+        }
+        acc = (xv4)(((xi4)acc & (acc > vlo)) | ((xi4)vlo & ~(acc > vlo)));
+        acc = (xv4)(((xi4)acc & (acc < vhi)) | ((xi4)vhi & ~(acc < vhi)));
+        for (int32_t j = 0; j < XF_W && oc + j < OC; j++) o[oc + j] = acc[j];
+      }
+    }
+  }
+}

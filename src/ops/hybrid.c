@@ -1,0 +1,409 @@
+/* Hybrid conv-family operators (hybrid.h): which arithmetic a node gets, the weights prepared
+ * once, run-time quantization of the input into scratch, then the q8 GEMM with the hybrid
+ * output stage (CONV_2D, FULLY_CONNECTED) or the hybrid depthwise kernel.
+ *
+ * Arithmetic (measured against TensorFlow Lite, docs/quantization.md "Hybrid"):
+ *   TFLITE mode (XNNPACK's qd8 path for CONV_2D and FULLY_CONNECTED): qd8 quantization per
+ *     image for CONV_2D, per row for FULLY_CONNECTED and for a 1x1 stride-1 unpadded CONV_2D
+ *     (XNNPACK turns those into a fully connected node), ((float)acc * s) * fs + b.
+ *   REFERENCE mode (builtin kernels): CONV_2D per image, symmetric for per-tensor filters and
+ *     asymmetric for per-channel ones; FULLY_CONNECTED per row, asymmetric when its
+ *     asymmetric_quantize_inputs option is set, else symmetric; acc * (s * fs) + b.
+ *   DEPTHWISE_CONV_2D, both modes (XNNPACK does not take it): builtin asymmetric per image,
+ *     ((float)acc * s) * fs + b. */
+#include "ops/hybrid.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/hybrid/dwconv.h"
+#include "kernels/hybrid/hyb_out.h"
+#include "kernels/hybrid/xnn_f32.h"
+#include "kernels/ref/quant_util.h"
+#include "ops/conv_common.h"
+#include "runtime/threadpool.h"
+
+bool tfcc_hybrid_applies(const tfcc_init_ctx *ctx, int32_t in_idx, int32_t w_idx) {
+  const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, in_idx), *w = tfcc_conv_ir_input(ctx, w_idx);
+  return in && w && in->dtype == TFCC_FLOAT32 && w->dtype == TFCC_INT8;
+}
+
+bool tfcc_hybrid_xnn_float(const tfcc_init_ctx *ctx) {
+  if (ctx->quant_compat != TFCC_QUANT_COMPAT_TFLITE || !ctx->sg) return false;
+  const tfcc_ir_subgraph *sg = ctx->sg;
+  for (int32_t i = 0; i < sg->n_nodes; i++) {
+    const tfcc_ir_node *n = &sg->nodes[i];
+    if (n->builtin != TFCC_OP_CONV_2D && n->builtin != TFCC_OP_DEPTHWISE_CONV_2D &&
+        n->builtin != TFCC_OP_FULLY_CONNECTED)
+      continue;
+    if (n->n_inputs < 2 || n->inputs[0] < 0 || n->inputs[1] < 0 ||
+        n->inputs[0] >= sg->n_tensors || n->inputs[1] >= sg->n_tensors)
+      continue;
+    if (sg->tensors[n->inputs[0]].dtype == TFCC_FLOAT32 &&
+        sg->tensors[n->inputs[1]].dtype == TFCC_INT8)
+      return true;
+  }
+  return false;
+}
+
+typedef struct xnn_conv_job {
+  const tfcc_xnn_f32_kernel *k;
+  const tfcc_conv_geom *g;
+  const float *in, *wp, *bias;
+  int32_t ocp, rows_per_task, rows;
+  float lo, hi;
+  float *out;
+} xnn_conv_job;
+
+static void xnn_conv_task(void *ctx, size_t t, int thread) {
+  (void)thread;
+  const xnn_conv_job *j = ctx;
+  const int32_t r0 = (int32_t)t * j->rows_per_task;
+  const int32_t r1 = r0 + j->rows_per_task < j->rows ? r0 + j->rows_per_task : j->rows;
+  j->k->conv_rows(j->g, j->in, j->wp, j->ocp, j->bias, j->lo, j->hi, j->out, r0, r1);
+}
+
+void tfcc_hybrid_xnn_conv(tfcc_op_ctx *ctx, const tfcc_xnn_f32_kernel *k, const float *wp,
+                          int32_t ocp, const tfcc_conv_geom *g, const float *bias, float lo,
+                          float hi) {
+  xnn_conv_job j = {k, g, ctx->in[0]->data, wp, bias, ocp, 1, g->batches * g->out_h, lo, hi,
+                    ctx->out[0]->data};
+  if (j.rows <= 0 || g->out_w <= 0) return;
+  j.rows_per_task = j.rows >= 64 ? 4 : 1;
+  tfcc_threadpool_run(ctx->pool, (size_t)((j.rows + j.rows_per_task - 1) / j.rows_per_task),
+                      xnn_conv_task, &j);
+}
+
+void tfcc_hybrid_free(tfcc_hybrid *h) {
+  if (!h) return;
+  free(h->fscale);
+  free(h->wsum);
+  if (h->packed.k) tfcc_q8_packed_free(&h->packed);
+  free(h);
+}
+
+static const char *op_name(tfcc_hyb_op op) {
+  return op == TFCC_HYB_CONV ? "CONV_2D" : op == TFCC_HYB_DW ? "DEPTHWISE_CONV_2D" : "FULLY_CONNECTED";
+}
+
+tfcc_status tfcc_hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t act,
+                             bool asym_inputs, tfcc_hybrid **out) {
+  *out = NULL;
+  const char *name = op_name(op);
+  const tfcc_ir_tensor *w = tfcc_conv_ir_input(ctx, 1), *b = tfcc_conv_ir_input(ctx, 2);
+  if (!w->data || w->sparsity || w->is_variable)
+    return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
+                        "%s: hybrid (float32 input, int8 weights) needs constant dense weights",
+                        name);
+  if (b && b->dtype != TFCC_FLOAT32)
+    return tfcc_err_set(ctx->err, TFCC_ERR_DTYPE, "%s: hybrid bias dtype %s, expected float32",
+                        name, tfcc_dtype_name(b->dtype));
+  int64_t elems;
+  if (!tfcc_conv_count(w->rank, w->dims, &elems) || w->rank < 2 ||
+      w->data_bytes < (size_t)elems)
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "%s: int8 weights shape/data mismatch",
+                        name);
+  /* output channels: dimension 0 (conv OHWI, FC [units, accum]) or the last (depthwise) */
+  const int32_t n = op == TFCC_HYB_DW ? w->dims[w->rank - 1] : w->dims[0];
+  if (n <= 0 || elems == 0)
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "%s: empty int8 weights", name);
+  const int32_t qc = w->quant.count;
+  if (qc != 1 && qc != n)
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
+                        "%s: hybrid (float32 input) int8 weights have %d scales, expected 1 or %d",
+                        name, (int)qc, (int)n);
+  for (int32_t i = 0; i < qc; i++)
+    if (w->quant.zero_point && w->quant.zero_point[i] != 0)
+      return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
+                          "%s: hybrid weights zero point %d (only symmetric int8 weights)", name,
+                          (int)w->quant.zero_point[i]);
+  tfcc_status st = tfcc_conv_check_act(act, ctx->err);
+  if (st != TFCC_OK) return st;
+  tfcc_hybrid *h = calloc(1, sizeof *h);
+  if (!h) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for hybrid %s", name);
+  h->op = op;
+  h->act = act;
+  h->n = n;
+  h->kdim = (int32_t)(elems / n);
+  h->w = w->data;
+  h->fscale_stride = qc > 1 ? 1 : 0;
+  h->qz = tfcc_qz_select(ctx->isa);
+  h->row = tfcc_hyb_out_select(ctx->isa);
+  h->minmax = tfcc_hyb_minmax_select(ctx->isa);
+  const bool tflite = ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE;
+  if (op == TFCC_HYB_DW) {
+    h->scheme = TFCC_HYB_ASYM;
+  } else if (tflite) {
+    h->scheme = TFCC_HYB_QD8;
+    h->xnn = true;
+  } else if (op == TFCC_HYB_CONV) {
+    h->scheme = qc > 1 ? TFCC_HYB_ASYM : TFCC_HYB_SYM;
+    h->combined = true;
+  } else {
+    h->scheme = asym_inputs ? TFCC_HYB_ASYM : TFCC_HYB_SYM;
+    h->combined = true;
+  }
+  h->fscale = malloc((size_t)qc * sizeof(float));
+  if (!h->fscale) goto oom;
+  memcpy(h->fscale, w->quant.scale, (size_t)qc * sizeof(float));
+  if (op != TFCC_HYB_DW) {
+    h->wsum = malloc((size_t)n * sizeof(int32_t));
+    if (!h->wsum) goto oom;
+    for (int32_t c = 0; c < n; c++) {
+      int32_t s = 0;
+      for (int32_t k = 0; k < h->kdim; k++) s += h->w[(size_t)c * (size_t)h->kdim + (size_t)k];
+      h->wsum[c] = s;
+    }
+    /* AMX panels hold 64 columns, wider than the c32 tile the hybrid stage reads: the
+       selection without rows never picks them */
+    const tfcc_q8_gemm_kernel *k = tfcc_q8_gemm_select_for(ctx->isa, 0, h->kdim, n);
+    tfcc_conv_requant r;
+    memset(&r, 0, sizeof r);
+    if (!tfcc_q8_pack(k, true, n, h->kdim, h->w, NULL, &r, &h->packed)) goto oom;
+  }
+  *out = h;
+  return TFCC_OK;
+oom:
+  tfcc_hybrid_free(h);
+  return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory preparing hybrid %s weights",
+                      name);
+}
+
+const char *tfcc_hybrid_kernel(const tfcc_hybrid *h) {
+  if (!h) return "ref";
+  if (h->op == TFCC_HYB_DW) return "hybrid-dwconv";
+  return h->packed.k ? h->packed.k->name : "ref";
+}
+
+/* ---- scratch: [int8 input][zp per group][scale per group][GEMM scratch] */
+
+static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
+
+typedef struct hyb_scratch {
+  int8_t *q;
+  int32_t *zp;
+  float *scale;
+  void *gemm;
+} hyb_scratch;
+
+static size_t scratch_layout(size_t elems, size_t groups, size_t gemm, void *base,
+                             hyb_scratch *s) {
+  const size_t a = align64(elems), b = align64(groups * sizeof(int32_t)),
+               c = align64(groups * sizeof(float));
+  if (base && s) {
+    uint8_t *p = base;
+    s->q = (int8_t *)p;
+    s->zp = (int32_t *)(void *)(p + a);
+    s->scale = (float *)(void *)(p + a + b);
+    s->gemm = p + a + b + c;
+  }
+  return a + b + c + gemm;
+}
+
+/* ---- quantization of the input, groups of `len` floats, in parallel */
+
+typedef struct quant_job {
+  tfcc_hyb_scheme scheme;
+  const tfcc_qz_kernel *qz;
+  tfcc_hyb_minmax_fn mm;
+  const float *x;
+  size_t len, groups, per_task;
+  hyb_scratch *s;
+} quant_job;
+
+static void quant_task(void *ctx, size_t t, int thread) {
+  (void)thread;
+  const quant_job *j = ctx;
+  const size_t g0 = t * j->per_task;
+  const size_t g1 = g0 + j->per_task < j->groups ? g0 + j->per_task : j->groups;
+  for (size_t g = g0; g < g1; g++)
+    tfcc_hyb_quantize(j->scheme, j->x + g * j->len, j->len, j->s->q + g * j->len,
+                      &j->s->scale[g], &j->s->zp[g], j->qz, j->mm);
+}
+
+static void quantize_input(tfcc_threadpool *pool, const tfcc_hybrid *h, const float *x,
+                           size_t len, size_t groups, hyb_scratch *s) {
+  quant_job j = {h->scheme, h->qz, h->minmax, x, len, groups, 1, s};
+  /* about 16 KiB of input per task */
+  const size_t want = len >= 4096 ? 1 : 4096 / len;
+  j.per_task = want;
+  const size_t tasks = (groups + want - 1) / want;
+  tfcc_threadpool_run(tasks > 1 ? pool : NULL, tasks, quant_task, &j);
+}
+
+/* ---- conv / depthwise */
+
+/* XNNPACK runs a 1x1 stride-1 unpadded convolution as a fully connected node: one
+ * quantization group per pixel. */
+static bool conv_per_pixel(const tfcc_hybrid *h, const tfcc_conv_geom *g) {
+  return h->xnn && h->op == TFCC_HYB_CONV && g->filter_h == 1 && g->filter_w == 1 &&
+         g->stride_h == 1 && g->stride_w == 1 && g->pad_h == 0 && g->pad_w == 0 &&
+         g->out_h == g->in_h && g->out_w == g->in_w && g->in_c == g->filter_in_c &&
+         g->in_c + g->out_c > 2;
+}
+
+static tfcc_status check_float_io(tfcc_op_ctx *ctx, const char *name) {
+  const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
+  if (ctx->in[0]->dtype != TFCC_FLOAT32 || ctx->in[1]->dtype != TFCC_INT8 ||
+      ctx->out[0]->dtype != TFCC_FLOAT32 || (bias && bias->dtype != TFCC_FLOAT32))
+    return tfcc_err_set(ctx->err, TFCC_ERR_DTYPE,
+                        "%s hybrid: input %s, filter %s, output %s, expected float32 / int8 / "
+                        "float32 (float32 bias)",
+                        name, tfcc_dtype_name(ctx->in[0]->dtype), tfcc_dtype_name(ctx->in[1]->dtype),
+                        tfcc_dtype_name(ctx->out[0]->dtype));
+  return TFCC_OK;
+}
+
+static size_t conv_scratch(const tfcc_op_ctx *ctx, const tfcc_hybrid *h, const tfcc_conv_geom *g,
+                           void *base, hyb_scratch *s) {
+  const size_t elems = (size_t)g->batches * (size_t)g->in_h * (size_t)g->in_w * (size_t)g->in_c;
+  if (h->op == TFCC_HYB_DW) return scratch_layout(elems, (size_t)g->batches, 0, base, s);
+  if (conv_per_pixel(h, g))
+    return scratch_layout(elems, (size_t)g->batches * (size_t)g->in_h * (size_t)g->in_w,
+                          tfcc_q8_hybrid_scratch_bytes(NULL, &h->packed,
+                                                       tfcc_threadpool_size(ctx->pool)),
+                          base, s);
+  return scratch_layout(elems, (size_t)g->batches,
+                        tfcc_q8_hybrid_scratch_bytes(g, &h->packed, tfcc_threadpool_size(ctx->pool)),
+                        base, s);
+}
+
+tfcc_status tfcc_hybrid_conv_prepare(tfcc_op_ctx *ctx, const tfcc_hybrid *h,
+                                     const tfcc_conv_geom *g) {
+  const char *name = op_name(h->op);
+  tfcc_status st = check_float_io(ctx, name);
+  if (st != TFCC_OK) return st;
+  if (ctx->in[1]->data != (const void *)h->w)
+    return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "%s hybrid: weights changed after load", name);
+  if (h->op == TFCC_HYB_CONV && (g->in_c != g->filter_in_c || g->out_c != h->n))
+    return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
+                        "CONV_2D hybrid: grouped convolution (%d input, %d filter channels) "
+                        "unsupported",
+                        (int)g->in_c, (int)g->filter_in_c);
+  if (h->op == TFCC_HYB_DW && g->out_c != h->n)
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "DEPTHWISE_CONV_2D hybrid: %d channels, filter %d",
+                        (int)g->out_c, (int)h->n);
+  ctx->scratch_bytes = conv_scratch(ctx, h, g, NULL, NULL);
+  return TFCC_OK;
+}
+
+typedef struct dw_job {
+  const tfcc_hybrid *h;
+  const tfcc_conv_geom *g;
+  const hyb_scratch *s;
+  const float *bias;
+  float lo, hi;
+  float *out;
+  int32_t rows_per_task, tasks_per_image;
+} dw_job;
+
+static void dw_task(void *ctx, size_t t, int thread) {
+  (void)thread;
+  const dw_job *j = ctx;
+  const tfcc_conv_geom *g = j->g;
+  const size_t b = t / (size_t)j->tasks_per_image;
+  const int32_t oy0 = (int32_t)(t % (size_t)j->tasks_per_image) * j->rows_per_task;
+  const int32_t oy1 = oy0 + j->rows_per_task < g->out_h ? oy0 + j->rows_per_task : g->out_h;
+  const size_t in_img = (size_t)g->in_h * (size_t)g->in_w * (size_t)g->in_c;
+  const size_t out_img = (size_t)g->out_h * (size_t)g->out_w * (size_t)g->out_c;
+  tfcc_hyb_dwconv_rows(g, j->s->q + b * in_img, j->s->zp[b], j->s->scale[b], j->h->w,
+                       j->h->fscale, j->h->fscale_stride, j->bias, j->lo, j->hi,
+                       j->out + b * out_img, oy0, oy1);
+}
+
+tfcc_status tfcc_hybrid_conv_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, const tfcc_conv_geom *g) {
+  hyb_scratch s;
+  const size_t need = conv_scratch(ctx, h, g, ctx->scratch, &s);
+  if (!ctx->scratch || ctx->scratch_bytes < need)
+    return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "%s hybrid: scratch %zu bytes, need %zu",
+                        op_name(h->op), ctx->scratch_bytes, need);
+  const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
+  float lo, hi;
+  tfcc_act_range_f32(h->act, &lo, &hi);
+  const float *x = ctx->in[0]->data;
+  float *out = ctx->out[0]->data;
+  const size_t img = (size_t)g->in_h * (size_t)g->in_w * (size_t)g->in_c;
+  if (g->batches == 0 || g->out_h == 0 || g->out_w == 0) return TFCC_OK;
+  if (img == 0) {
+    /* no input values: every accumulator is 0 */
+    const size_t n = (size_t)g->batches * (size_t)g->out_h * (size_t)g->out_w;
+    for (size_t i = 0; i < n; i++)
+      for (int32_t c = 0; c < g->out_c; c++) {
+        float v = bias ? ((const float *)bias->data)[c] : 0.0f;
+        out[i * (size_t)g->out_c + (size_t)c] = v < lo ? lo : v > hi ? hi : v;
+      }
+    return TFCC_OK;
+  }
+  if (h->op == TFCC_HYB_DW) {
+    quantize_input(ctx->pool, h, x, img, (size_t)g->batches, &s);
+    dw_job j = {h, g, &s, bias ? bias->data : NULL, lo, hi, out, 1, 0};
+    j.rows_per_task = g->out_h >= 32 ? 4 : 1;
+    j.tasks_per_image = (g->out_h + j.rows_per_task - 1) / j.rows_per_task;
+    tfcc_threadpool_run(ctx->pool, (size_t)g->batches * (size_t)j.tasks_per_image, dw_task, &j);
+    return TFCC_OK;
+  }
+  tfcc_q8_hybrid hy = {out, (size_t)g->out_c, s.zp, s.scale, 1, h->wsum, h->fscale,
+                       h->fscale_stride, bias ? bias->data : NULL, lo, hi, h->combined, h->row};
+  if (conv_per_pixel(h, g)) {
+    const size_t rows = (size_t)g->batches * (size_t)g->in_h * (size_t)g->in_w;
+    quantize_input(ctx->pool, h, x, (size_t)g->in_c, rows, &s);
+    tfcc_q8_gemm_hybrid(ctx->pool, &h->packed, &hy, (int32_t)rows, s.q, (size_t)g->in_c, s.gemm);
+    return TFCC_OK;
+  }
+  quantize_input(ctx->pool, h, x, img, (size_t)g->batches, &s);
+  tfcc_q8_conv_hybrid(ctx->pool, g, &h->packed, &hy, s.q, s.gemm);
+  return TFCC_OK;
+}
+
+/* ---- fully connected */
+
+static size_t fc_scratch(const tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32_t rows,
+                         int32_t accum, void *base, hyb_scratch *s) {
+  return scratch_layout((size_t)rows * (size_t)accum, (size_t)rows,
+                        tfcc_q8_hybrid_scratch_bytes(NULL, &h->packed,
+                                                     tfcc_threadpool_size(ctx->pool)),
+                        base, s);
+}
+
+tfcc_status tfcc_hybrid_fc_prepare(tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32_t rows,
+                                   int32_t units, int32_t accum) {
+  tfcc_status st = check_float_io(ctx, "FULLY_CONNECTED");
+  if (st != TFCC_OK) return st;
+  if (ctx->in[1]->data != (const void *)h->w)
+    return tfcc_err_set(ctx->err, TFCC_ERR_STATE,
+                        "FULLY_CONNECTED hybrid: weights changed after load");
+  if (units != h->n || accum != h->kdim)
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE,
+                        "FULLY_CONNECTED hybrid: weights %dx%d, packed %dx%d", (int)units,
+                        (int)accum, (int)h->n, (int)h->kdim);
+  ctx->scratch_bytes = fc_scratch(ctx, h, rows, accum, NULL, NULL);
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_hybrid_fc_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32_t rows,
+                                int32_t units, int32_t accum) {
+  hyb_scratch s;
+  const size_t need = fc_scratch(ctx, h, rows, accum, ctx->scratch, &s);
+  if (!ctx->scratch || ctx->scratch_bytes < need)
+    return tfcc_err_set(ctx->err, TFCC_ERR_STATE,
+                        "FULLY_CONNECTED hybrid: scratch %zu bytes, need %zu", ctx->scratch_bytes,
+                        need);
+  const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
+  float lo, hi;
+  tfcc_act_range_f32(h->act, &lo, &hi);
+  float *out = ctx->out[0]->data;
+  if (rows <= 0 || units <= 0) return TFCC_OK;
+  if (accum <= 0) {
+    for (int32_t r = 0; r < rows; r++)
+      for (int32_t c = 0; c < units; c++) {
+        float v = bias ? ((const float *)bias->data)[c] : 0.0f;
+        out[(size_t)r * (size_t)units + (size_t)c] = v < lo ? lo : v > hi ? hi : v;
+      }
+    return TFCC_OK;
+  }
+  quantize_input(ctx->pool, h, ctx->in[0]->data, (size_t)accum, (size_t)rows, &s);
+  tfcc_q8_hybrid hy = {out, (size_t)units, s.zp, s.scale, 1, h->wsum, h->fscale,
+                       h->fscale_stride, bias ? bias->data : NULL, lo, hi, h->combined, h->row};
+  tfcc_q8_gemm_hybrid(ctx->pool, &h->packed, &hy, rows, s.q, (size_t)accum, s.gemm);
+  return TFCC_OK;
+}

@@ -1,0 +1,67 @@
+/* Dynamic-range ("hybrid") quantization of the conv-family operators: float32 input and
+ * output, int8 constant weights (per-tensor or per-channel, zero point 0), activations
+ * quantized to int8 at run time, int32 accumulation (docs/quantization.md "Hybrid").
+ * CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED call these from small hooks in their
+ * init / prepare / eval when tfcc_hybrid_applies. */
+#ifndef TFCC_OPS_HYBRID_H
+#define TFCC_OPS_HYBRID_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kernels/hybrid/quantize.h"
+#include "kernels/q8-gemm/gemm.h"
+#include "ops/op.h"
+
+typedef enum tfcc_hyb_op { TFCC_HYB_CONV = 0, TFCC_HYB_DW = 1, TFCC_HYB_FC = 2 } tfcc_hyb_op;
+
+typedef struct tfcc_hybrid {
+  tfcc_hyb_op op;
+  tfcc_hyb_scheme scheme;
+  bool combined;          /* out = acc * (scale * fscale) + bias (builtin conv / FC) */
+  bool xnn;               /* TFLITE mode on an XNNPACK-delegated node (qd8; 1x1 conv per pixel) */
+  int32_t act;
+  int32_t n, kdim;        /* output channels, depth (conv: fh * fw * in_c) */
+  const int8_t *w;        /* the constant weights (model memory) */
+  float *fscale;          /* filter scales (n entries, or 1 when fscale_stride is 0) */
+  size_t fscale_stride;
+  int32_t *wsum;          /* [n] column sums (GEMM ops) */
+  tfcc_q8_packed packed;  /* GEMM ops: weights packed for the q8 GEMM (k NULL: none) */
+  const tfcc_qz_kernel *qz; /* vectorised f32 -> int8 element (qd8) */
+  tfcc_q8_hybrid_row_fn row; /* vectorised GEMM output stage (kernels/hybrid/hyb_out.h) */
+  tfcc_hyb_minmax_fn minmax; /* vectorised min/max of the qd8 quantizer */
+} tfcc_hybrid;
+
+/* True when node input in_idx is float32 and input w_idx an int8 tensor (a hybrid node). */
+bool tfcc_hybrid_applies(const tfcc_init_ctx *ctx, int32_t in_idx, int32_t w_idx);
+
+/* init: weights, scales, scheme for the model's quant_compat. asym_inputs: FULLY_CONNECTED's
+ * asymmetric_quantize_inputs option (REFERENCE mode). *out is malloc'ed (tfcc_hybrid_free). */
+tfcc_status tfcc_hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t act,
+                             bool asym_inputs, tfcc_hybrid **out);
+void tfcc_hybrid_free(tfcc_hybrid *h);
+
+/* Dtype checks (float32 input, output and bias; int8 filter) and scratch for a conv or
+ * depthwise geometry (groups == 1 for CONV_2D). */
+tfcc_status tfcc_hybrid_conv_prepare(tfcc_op_ctx *ctx, const tfcc_hybrid *h,
+                                     const tfcc_conv_geom *g);
+tfcc_status tfcc_hybrid_conv_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, const tfcc_conv_geom *g);
+/* FULLY_CONNECTED: rows x accum input, units outputs. */
+tfcc_status tfcc_hybrid_fc_prepare(tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32_t rows,
+                                   int32_t units, int32_t accum);
+tfcc_status tfcc_hybrid_fc_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32_t rows,
+                                int32_t units, int32_t accum);
+/* TFLITE mode in a model with hybrid nodes: float32 LOGISTIC and CONV_2D take XNNPACK's exact
+ * arithmetic (kernels/hybrid/xnn_f32.h), because run-time quantization downstream turns their
+ * last-bit differences into quantization steps. */
+bool tfcc_hybrid_xnn_float(const tfcc_init_ctx *ctx);
+/* Float32 CONV_2D in that arithmetic with weights packed by tfcc_xnn_conv_pack. */
+struct tfcc_xnn_f32_kernel;
+void tfcc_hybrid_xnn_conv(tfcc_op_ctx *ctx, const struct tfcc_xnn_f32_kernel *k, const float *wp,
+                          int32_t ocp, const tfcc_conv_geom *g, const float *bias, float lo,
+                          float hi);
+
+/* Kernel name for inspect / bench. */
+const char *tfcc_hybrid_kernel(const tfcc_hybrid *h);
+
+#endif

@@ -1,0 +1,449 @@
+/* Dynamic-range ("hybrid") quantization (docs/quantization.md "Hybrid"):
+ * - run-time activation quantization (kernels/hybrid/quantize.h): the three schemes on
+ *   hand-checked values, and the vectorised qd8 path equal to the portable one on every
+ *   QUANTIZE kernel this CPU runs;
+ * - the q8 GEMM's hybrid output stage (tfcc_q8_gemm_hybrid, tfcc_q8_conv_hybrid) against a
+ *   straightforward int32 reference with the same float steps, bit for bit, on every usable
+ *   q8 GEMM kernel, 1 and 2 threads;
+ * - TFCC_QUANT_COMPAT_REFERENCE against TensorFlow Lite's builtin hybrid kernels (outputs of
+ *   the classic interpreter, tests/ops/hybrid_builtin, on the conformance models), and the
+ *   default mode bit for bit against LiteRT on the small hybrid networks hybrid_net_* (the
+ *   single-op cases *_hybrid_* run in ops_test_conformance). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu/cpu_info.h"
+#include "kernels/hybrid/hyb_out.h"
+#include "kernels/hybrid/quantize.h"
+#include "kernels/hybrid/xnn_f32.h"
+#include "kernels/q8-gemm/gemm.h"
+#include "npy_load.h"
+#include "runtime/threadpool.h"
+#include "test_harness.h"
+#include "tfcc/tfcc.h"
+
+static uint64_t g_seed = 0x9e3779b97f4a7c15ull;
+static uint32_t rnd(void) {
+  g_seed ^= g_seed << 13;
+  g_seed ^= g_seed >> 7;
+  g_seed ^= g_seed << 17;
+  return (uint32_t)(g_seed >> 11);
+}
+static float frand(float lo, float hi) { return lo + (hi - lo) * (float)(rnd() % 1000001) / 1e6f; }
+
+/* ---- quantization schemes */
+
+static void test_schemes(void) {
+  const float x[5] = {-1.0f, 0.0f, 0.5f, 2.0f, 3.0f};
+  int8_t q[5];
+  float scale;
+  int32_t zp;
+  /* qd8: range [-1, 3], inv = 255 / 4 = 63.75, zero point: -128 + 63.75 = -64.25 -> -64 */
+  tfcc_hyb_quantize(TFCC_HYB_QD8, x, 5, q, &scale, &zp, NULL, NULL);
+  CHECK(zp == -64);
+  CHECK(scale == 1.0f / 63.75f);
+  const int8_t want_qd8[5] = {-128, -64, -32, 64, 127}; /* rint(x * 63.75) - 64 (31.875 -> 32) */
+  CHECK(memcmp(q, want_qd8, 5) == 0);
+  /* sym: r = 3, q = round(x * 127 / 3), half away from zero */
+  tfcc_hyb_quantize(TFCC_HYB_SYM, x, 5, q, &scale, &zp, NULL, NULL);
+  CHECK(zp == 0 && scale == 3.0f / 127.0f);
+  const int8_t want_sym[5] = {-42, 0, 21, 85, 127};
+  CHECK(memcmp(q, want_sym, 5) == 0);
+  /* asym: scale = 4 / 255 (double), zero point -128 + 63.75 -> -64 (round), half away */
+  tfcc_hyb_quantize(TFCC_HYB_ASYM, x, 5, q, &scale, &zp, NULL, NULL);
+  CHECK(zp == -64 && scale == (float)(4.0 / 255.0));
+  CHECK(q[0] == -128 && q[1] == -64 && q[4] == 127);
+  /* all zeros: every q is the zero point, the accumulator stays 0 */
+  const float z[3] = {0.0f, 0.0f, 0.0f};
+  for (int s = 0; s <= 2; s++) {
+    tfcc_hyb_quantize((tfcc_hyb_scheme)s, z, 3, q, &scale, &zp, NULL, NULL);
+    CHECK(scale == 1.0f && q[0] == zp && q[1] == zp && q[2] == zp);
+  }
+  /* all positive: the range still includes 0 (zero point -128) */
+  const float p[2] = {1.0f, 2.0f};
+  tfcc_hyb_quantize(TFCC_HYB_QD8, p, 2, q, &scale, &zp, NULL, NULL);
+  CHECK(zp == -128 && q[1] == 127);
+  /* the vectorised element is the portable one */
+  enum { N = 1003 };
+  float *v = malloc(N * sizeof(float));
+  int8_t *a = malloc(N), *b = malloc(N);
+  CHECK(v && a && b);
+  if (!v || !a || !b) goto out;
+  for (int i = 0; i < N; i++) v[i] = frand(-3.7f, 11.0f);
+  v[17] = 0.5f; /* ties */
+  v[18] = -0.5f;
+  for (int i = 0; i < tfcc_qz_kernel_count(); i++) {
+    const tfcc_qz_kernel *k = tfcc_qz_kernel_at(i);
+    if (!tfcc_qz_usable(k, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))) continue;
+    for (size_t n = 1; n <= N; n += 97) {
+      float s1, s2;
+      int32_t z1, z2;
+      tfcc_hyb_quantize(TFCC_HYB_QD8, v, n, a, &s1, &z1, NULL, NULL);
+      tfcc_hyb_quantize(TFCC_HYB_QD8, v, n, b, &s2, &z2, k, NULL);
+      CHECKF(s1 == s2 && z1 == z2 && memcmp(a, b, n) == 0, "%s n=%zu", k->name, n);
+      const tfcc_hyb_minmax_fn mms[3] = {tfcc_hyb_minmax_scalar,
+                                         tfcc_hyb_minmax_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_)),
+                                         tfcc_isa_level_fits(TFCC_ISA_AVX2, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))
+                                             ? tfcc_hyb_minmax_select(TFCC_ISA_AVX2)
+                                             : tfcc_hyb_minmax_scalar};
+      for (int m = 0; m < 3; m++) {
+        tfcc_hyb_quantize(TFCC_HYB_QD8, v, n, b, &s2, &z2, k, mms[m]);
+        CHECKF(s1 == s2 && z1 == z2 && memcmp(a, b, n) == 0, "%s minmax %d n=%zu", k->name, m, n);
+      }
+    }
+  }
+out:
+  free(v);
+  free(a);
+  free(b);
+}
+
+/* ---- hybrid GEMM output stage */
+
+static tfcc_q8_hybrid_row_fn g_row; /* the row function under test (NULL: the driver's own) */
+
+static float ref_out(int32_t acc, float s, float fs, const float *bias, int n, bool combined,
+                     float lo, float hi) {
+  float v;
+  if (combined) {
+    const float m = s * fs;
+    v = (float)acc * m;
+  } else {
+    const float t = (float)acc * s;
+    v = t * fs;
+  }
+  if (bias) v = v + bias[n];
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* One conv case: in [B, H, W, C] int8 (quantized per image), filter [N, kh, kw, C]. */
+static void conv_case(const tfcc_q8_gemm_kernel *k, tfcc_threadpool *pool, int B, int H, int W,
+                      int C, int N, int kh, int kw, int stride, int pad, bool per_channel,
+                      bool combined, bool with_bias) {
+  tfcc_conv_geom g = {0};
+  g.batches = B;
+  g.in_h = H;
+  g.in_w = W;
+  g.in_c = C;
+  g.out_c = N;
+  g.filter_h = kh;
+  g.filter_w = kw;
+  g.filter_in_c = C;
+  g.stride_h = g.stride_w = stride;
+  g.dil_h = g.dil_w = 1;
+  g.pad_h = g.pad_w = pad;
+  g.out_h = (H + 2 * pad - kh) / stride + 1;
+  g.out_w = (W + 2 * pad - kw) / stride + 1;
+  const int K = kh * kw * C;
+  const size_t rows = (size_t)g.out_h * g.out_w, in_img = (size_t)H * W * C;
+  int8_t *x = malloc((size_t)B * in_img), *w = malloc((size_t)N * K);
+  float *fs = malloc(N * sizeof(float)), *bias = malloc(N * sizeof(float));
+  float *out = malloc((size_t)B * rows * N * sizeof(float));
+  float scale[4];
+  int32_t zp[4], *wsum = malloc(N * sizeof(int32_t));
+  CHECK(x && w && fs && bias && out && wsum && B <= 4);
+  for (size_t i = 0; i < (size_t)B * in_img; i++) x[i] = (int8_t)(rnd() % 256 - 128);
+  for (int i = 0; i < N * K; i++) w[i] = (int8_t)(rnd() % 255 - 127);
+  for (int n = 0; n < N; n++) {
+    fs[n] = frand(0.001f, 0.02f);
+    bias[n] = frand(-1.0f, 1.0f);
+    int32_t s = 0;
+    for (int kk = 0; kk < K; kk++) s += w[n * K + kk];
+    wsum[n] = s;
+  }
+  for (int b = 0; b < B; b++) {
+    zp[b] = (int32_t)(rnd() % 256) - 128;
+    scale[b] = frand(0.001f, 0.1f);
+  }
+  tfcc_conv_requant r;
+  memset(&r, 0, sizeof r);
+  tfcc_q8_packed p;
+  if (!tfcc_q8_pack(k, true, N, K, w, NULL, &r, &p)) {
+    CHECK(!"pack");
+    return;
+  }
+  tfcc_q8_hybrid h = {out, (size_t)N, zp, scale, 1, wsum, fs, per_channel ? 1u : 0u,
+                      with_bias ? bias : NULL, -INFINITY, INFINITY, combined,
+                      g_row};
+  if (N % 3 == 0) h.lo = -0.5f, h.hi = 6.0f;
+  void *scratch = malloc(tfcc_q8_hybrid_scratch_bytes(&g, &p, tfcc_threadpool_size(pool)) + 64);
+  tfcc_q8_conv_hybrid(pool, &g, &p, &h, x, scratch);
+  int bad = 0;
+  for (int b = 0; b < B && bad < 3; b++)
+    for (int oy = 0; oy < g.out_h; oy++)
+      for (int ox = 0; ox < g.out_w; ox++)
+        for (int n = 0; n < N; n++) {
+          int32_t acc = 0;
+          for (int ky = 0; ky < kh; ky++)
+            for (int kx = 0; kx < kw; kx++) {
+              const int iy = oy * stride - pad + ky, ix = ox * stride - pad + kx;
+              if (iy < 0 || iy >= H || ix < 0 || ix >= W) continue; /* zero point: adds 0 */
+              for (int c = 0; c < C; c++)
+                acc += (x[b * in_img + ((size_t)iy * W + ix) * C + c] - zp[b]) *
+                       w[((n * kh + ky) * kw + kx) * C + c];
+            }
+          const float want = ref_out(acc, scale[b], fs[per_channel ? n : 0],
+                                     with_bias ? bias : NULL, n, combined, h.lo, h.hi);
+          const float got = out[((size_t)b * rows + (size_t)oy * g.out_w + ox) * N + n];
+          if (got != want && bad++ < 3)
+            CHECKF(got == want, "%s conv B%d %dx%dx%d N%d k%dx%d s%d p%d: [%d,%d,%d,%d] %g vs %g",
+                   k->name, B, H, W, C, N, kh, kw, stride, pad, b, oy, ox, n, got, want);
+        }
+  CHECK(bad == 0);
+  free(scratch);
+  tfcc_q8_packed_free(&p);
+  free(x);
+  free(w);
+  free(fs);
+  free(bias);
+  free(out);
+  free(wsum);
+}
+
+/* Plain GEMM, one quantization group per row. */
+static void gemm_case(const tfcc_q8_gemm_kernel *k, tfcc_threadpool *pool, int M, int K, int N,
+                      bool per_channel, bool combined) {
+  int8_t *x = malloc((size_t)M * K), *w = malloc((size_t)N * K);
+  float *fs = malloc(N * sizeof(float)), *out = malloc((size_t)M * N * sizeof(float));
+  float *scale = malloc(M * sizeof(float));
+  int32_t *zp = malloc(M * sizeof(int32_t)), *wsum = malloc(N * sizeof(int32_t));
+  CHECK(x && w && fs && out && scale && zp && wsum);
+  for (size_t i = 0; i < (size_t)M * K; i++) x[i] = (int8_t)(rnd() % 256 - 128);
+  for (int i = 0; i < N * K; i++) w[i] = (int8_t)(rnd() % 255 - 127);
+  for (int n = 0; n < N; n++) {
+    fs[n] = frand(0.001f, 0.02f);
+    int32_t s = 0;
+    for (int kk = 0; kk < K; kk++) s += w[n * K + kk];
+    wsum[n] = s;
+  }
+  for (int m = 0; m < M; m++) {
+    zp[m] = (int32_t)(rnd() % 256) - 128;
+    scale[m] = frand(0.001f, 0.1f);
+  }
+  tfcc_conv_requant r;
+  memset(&r, 0, sizeof r);
+  tfcc_q8_packed p;
+  if (!tfcc_q8_pack(k, true, N, K, w, NULL, &r, &p)) {
+    CHECK(!"pack");
+    return;
+  }
+  tfcc_q8_hybrid h = {out, (size_t)N, zp, scale, 1, wsum, fs, per_channel ? 1u : 0u, NULL,
+                      -INFINITY, INFINITY, combined, g_row};
+  void *scratch = malloc(tfcc_q8_hybrid_scratch_bytes(NULL, &p, tfcc_threadpool_size(pool)) + 64);
+  tfcc_q8_gemm_hybrid(pool, &p, &h, M, x, (size_t)K, scratch);
+  int bad = 0;
+  for (int m = 0; m < M; m++)
+    for (int n = 0; n < N; n++) {
+      int32_t acc = 0;
+      for (int kk = 0; kk < K; kk++) acc += (x[(size_t)m * K + kk] - zp[m]) * w[n * K + kk];
+      const float want = ref_out(acc, scale[m], fs[per_channel ? n : 0], NULL, n, combined,
+                                 -INFINITY, INFINITY);
+      if (out[(size_t)m * N + n] != want && bad++ < 3)
+        CHECKF(0, "%s gemm %dx%dx%d: [%d,%d] %g vs %g", k->name, M, K, N, m, n,
+               out[(size_t)m * N + n], want);
+    }
+  CHECK(bad == 0);
+  free(scratch);
+  tfcc_q8_packed_free(&p);
+  free(x);
+  free(w);
+  free(fs);
+  free(out);
+  free(scale);
+  free(zp);
+  free(wsum);
+}
+
+static void test_gemm(void) {
+  tfcc_threadpool *pool2 = NULL;
+  tfcc_err err = {0};
+  CHECK(tfcc_threadpool_create(2, NULL, 0, &pool2, &err) == TFCC_OK);
+  const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
+  tfcc_q8_hybrid_row_fn rows[4] = {NULL, tfcc_hyb_out_row_scalar, NULL, NULL};
+#if defined(__x86_64__) || defined(__i386__)
+  if (tfcc_isa_level_fits(TFCC_ISA_AVX2, best)) rows[2] = tfcc_hyb_out_row_avx2;
+  if (tfcc_isa_level_fits(TFCC_ISA_AVX512, best)) rows[3] = tfcc_hyb_out_row_avx512;
+#endif
+  for (int ri = 0; ri < 4; ri++) {
+  if (ri > 1 && !rows[ri]) continue;
+  g_row = rows[ri];
+  for (int i = 0; i < tfcc_q8_gemm_kernel_count(); i++) {
+    const tfcc_q8_gemm_kernel *k = tfcc_q8_gemm_kernel_at(i);
+    /* AMX panels are 64 columns, wider than the c32 tile the hybrid stage reads; the
+       hybrid operators never select them */
+    if (!tfcc_q8_gemm_usable(k, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_)) || tfcc_q8_gemm_is_amx(k))
+      continue;
+    for (int t = 0; t < 2; t++) {
+      tfcc_threadpool *pool = t ? pool2 : NULL;
+      gemm_case(k, pool, 1, 7, 5, false, false);
+      gemm_case(k, pool, 37, 70, 45, true, false);
+      gemm_case(k, pool, 200, 129, 67, true, true);
+      gemm_case(k, pool, 3, 1000, 300, false, true); /* panels outer */
+      conv_case(k, pool, 1, 9, 8, 5, 7, 3, 3, 1, 1, false, false, true);
+      conv_case(k, pool, 2, 9, 11, 3, 12, 3, 3, 2, 1, true, false, true);
+      conv_case(k, pool, 2, 6, 5, 16, 33, 3, 3, 1, 1, true, true, false);
+      conv_case(k, pool, 1, 5, 6, 9, 6, 1, 1, 1, 0, true, false, true); /* 1x1: rows in place */
+      conv_case(k, pool, 3, 4, 4, 40, 8, 2, 2, 2, 0, false, false, true);
+      conv_case(k, pool, 1, 40, 40, 8, 16, 3, 3, 1, 1, true, false, true);
+    }
+  }
+  }
+  tfcc_threadpool_destroy(pool2);
+}
+
+/* ---- XNNPACK-exact float kernels: every variant against LiteRT's sigmoid values (the
+   conformance case hybrid_net_logistic_fc: 4096 inputs in [-20, 20]) plus special values, and
+   every conv variant against the generic one */
+
+static void test_xnn_f32(void) {
+  test_npy in, ref;
+  char path[4096], rpath[4096];
+  const char *src = tfcc_test_source_dir();
+  snprintf(path, sizeof path, "%s/tests/ops/conformance/hybrid_net_logistic_fc.in0.npy", src);
+  snprintf(rpath, sizeof rpath, "%s/tests/ops/conformance/hybrid_net_logistic_fc.out0.npy", src);
+  if (test_npy_load(path, &in) != 0 || test_npy_load(rpath, &ref) != 0) {
+    CHECK(!"hybrid_net_logistic_fc data");
+    return;
+  }
+  const size_t n = in.bytes / sizeof(float);
+  float *y = malloc(in.bytes);
+  const tfcc_xnn_f32_kernel *g = tfcc_xnn_f32_kernel_at(tfcc_xnn_f32_kernel_count() - 1);
+  const float special[] = {0.0f, -0.0f, 1e-30f, -1e-30f, 87.0f, -87.0f, 88.7f, -88.7f, 200.0f,
+                           -200.0f, INFINITY, -INFINITY};
+  float ys[12], yg[12];
+  g->sigmoid(special, yg, 12);
+  CHECK(yg[0] == 0.5f && yg[1] == 0.5f && yg[8] == 1.0f && yg[9] == 0.0f && yg[10] == 1.0f &&
+        yg[11] == 0.0f);
+  for (int i = 0; i < tfcc_xnn_f32_kernel_count(); i++) {
+    const tfcc_xnn_f32_kernel *k = tfcc_xnn_f32_kernel_at(i);
+    if (!tfcc_isa_level_fits(k->isa, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))) continue;
+    for (size_t len = n; len + 13 > n; len--) { /* tails */
+      k->sigmoid(in.data, y, len);
+      CHECKF(memcmp(y, ref.data, len * sizeof(float)) == 0, "%s sigmoid n=%zu", k->name, len);
+    }
+    k->sigmoid(special, ys, 12);
+    CHECKF(memcmp(ys, yg, sizeof ys) == 0, "%s sigmoid special values", k->name);
+    /* conv: 2 images 7x6x5, 19 output channels (a tail at every width), 3x3 stride 2 pad 1 */
+    tfcc_conv_geom cg = {2, 7, 6, 5, 4, 3, 19, 3, 3, 5, 2, 2, 1, 1, 1, 1};
+    float x[2 * 7 * 6 * 5], w[19 * 45], b[19], o1[2 * 4 * 3 * 19], o2[2 * 4 * 3 * 19];
+    for (size_t j = 0; j < sizeof x / sizeof x[0]; j++) x[j] = frand(-2.0f, 2.0f);
+    for (size_t j = 0; j < sizeof w / sizeof w[0]; j++) w[j] = frand(-1.0f, 1.0f);
+    for (size_t j = 0; j < 19; j++) b[j] = frand(-1.0f, 1.0f);
+    int32_t ocp = 0;
+    float *wp = tfcc_xnn_conv_pack(w, 19, 45, &ocp);
+    CHECK(wp && ocp == 32);
+    if (!wp) continue;
+    g->conv_rows(&cg, x, wp, ocp, b, -1.5f, INFINITY, o1, 0, 8);
+    k->conv_rows(&cg, x, wp, ocp, b, -1.5f, INFINITY, o2, 0, 8);
+    CHECKF(memcmp(o1, o2, sizeof o1) == 0, "%s conv", k->name);
+    /* the generic one is the XNNPACK order: bias, taps, channels, rounded steps */
+    float want = b[7];
+    for (int ky = 0; ky < 3; ky++)
+      for (int kx = 0; kx < 3; kx++)
+        for (int c = 0; c < 5; c++) {
+          const int iy = 2 * 1 - 1 + ky, ix = 2 * 2 - 1 + kx;
+          const float xv = iy < 7 && ix < 6 ? x[((7 * 6) + iy * 6 + ix) * 5 + c] : 0.0f;
+          const float prod = xv * w[(7 * 9 + ky * 3 + kx) * 5 + c];
+          want = want + prod;
+        }
+    want = want < -1.5f ? -1.5f : want;
+    CHECKF(o2[((1 * 4 + 1) * 3 + 2) * 19 + 7] == want, "%s conv order", k->name);
+    free(wp);
+  }
+  free(y);
+  test_npy_free(&in);
+  test_npy_free(&ref);
+}
+
+/* ---- REFERENCE mode against TFLite's builtin hybrid kernels */
+
+/* Runs conformance model `name` (one input) in mode `compat` and requires output `out_i` to
+ * equal ref_dir/<name>.out<out_i>.npy bit for bit. */
+static void run_exact_case(tfcc_runtime *rt, const char *src, const char *name, int compat,
+                           const char *ref_dir, int out_i) {
+  char path[4096], ref_path[4096];
+  snprintf(path, sizeof path, "%s/tests/ops/conformance/%s.tflite", src, name);
+  tfcc_model_options mo;
+  tfcc_model_options_default(&mo);
+  mo.quant_compat = (tfcc_quant_compat)compat;
+  tfcc_model *m = NULL;
+  tfcc_status st = tfcc_model_load_file(rt, path, &mo, &m);
+  CHECKF(st == TFCC_OK, "%s: %s", name, tfcc_last_error());
+  if (st != TFCC_OK) return;
+  tfcc_session *s = NULL;
+  st = tfcc_session_create(m, NULL, &s);
+  tfcc_model_release(m);
+  CHECKF(st == TFCC_OK, "%s: %s", name, tfcc_last_error());
+  if (st != TFCC_OK) return;
+  test_npy in, ref;
+  snprintf(path, sizeof path, "%s/tests/ops/conformance/%s.in0.npy", src, name);
+  snprintf(ref_path, sizeof ref_path, "%s/tests/ops/%s/%s.out%d.npy", src, ref_dir, name, out_i);
+  if (test_npy_load(path, &in) != 0 || test_npy_load(ref_path, &ref) != 0) {
+    CHECKF(0, "%s: data missing", name);
+    tfcc_session_destroy(s);
+    return;
+  }
+  const int n_out = tfcc_session_output_count(s);
+  CHECK(n_out > out_i && n_out <= 4);
+  tfcc_tensor_info oi;
+  void *outs[4] = {NULL, NULL, NULL, NULL};
+  for (int i = 0; i < n_out && i < 4; i++) {
+    tfcc_session_output_info(s, i, &oi);
+    outs[i] = malloc(oi.bytes ? oi.bytes : 1);
+  }
+  tfcc_session_output_info(s, out_i, &oi);
+  float *out = outs[out_i];
+  const void *ins[1] = {in.data};
+  st = tfcc_session_run(s, ins, outs);
+  CHECKF(st == TFCC_OK, "%s: run: %s", name, tfcc_last_error());
+  CHECKF(oi.bytes == ref.bytes, "%s: %zu output bytes, reference %zu", name, oi.bytes, ref.bytes);
+  if (st == TFCC_OK && oi.bytes == ref.bytes) {
+    const float *r = ref.data;
+    size_t n = oi.bytes / sizeof(float), diff = 0;
+    float worst = 0.0f;
+    for (size_t i = 0; i < n; i++) {
+      const float d = fabsf(out[i] - r[i]);
+      diff += d > 0.0f;
+      worst = d > worst ? d : worst;
+    }
+    /* the builtin kernels' arithmetic, bit for bit */
+    CHECKF(diff == 0, "%s: %zu of %zu differ (max %g)", name, diff, n, worst);
+    printf("  %-40s out%d %s: %zu of %zu differ\n", name, out_i,
+           compat == TFCC_QUANT_COMPAT_REFERENCE ? "REFERENCE vs builtin TFLite" : "TFLITE vs LiteRT",
+           diff, n);
+  }
+  for (int i = 0; i < 4; i++) free(outs[i]);
+  test_npy_free(&in);
+  test_npy_free(&ref);
+  tfcc_session_destroy(s);
+}
+
+static void test_reference_mode(void) {
+  static const char *cases[] = {
+      "conv_2d_hybrid_pt_3x3_same",     "conv_2d_hybrid_pt_3x3_valid_s2_b2",
+      "conv_2d_hybrid_pt_1x1",          "conv_2d_hybrid_pt_1x1_s2",
+      "fully_connected_hybrid_pt",      "fully_connected_hybrid_pt_asym",
+      "fully_connected_hybrid_pt_keep_dims", "depthwise_conv_2d_hybrid_pc_3x3_same",
+      "depthwise_conv_2d_hybrid_pc_3x3_valid_m2_s2",
+  };
+  tfcc_runtime *rt = NULL;
+  CHECK(tfcc_runtime_create(NULL, &rt) == TFCC_OK);
+  if (!rt) return;
+  const char *src = tfcc_test_source_dir();
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    run_exact_case(rt, src, cases[i], TFCC_QUANT_COMPAT_REFERENCE, "hybrid_builtin", 0);
+  /* default mode, small hybrid networks: XNNPACK-exact float CONV_2D and LOGISTIC before the
+     hybrid nodes, then the hybrid nodes themselves, all bit for bit with LiteRT */
+  for (int o = 0; o < 3; o++) run_exact_case(rt, src, "hybrid_net_conv_silu_conv", 0, "conformance", o);
+  for (int o = 0; o < 2; o++) run_exact_case(rt, src, "hybrid_net_logistic_fc", 0, "conformance", o);
+  tfcc_runtime_destroy(rt);
+}
+
+int main(void) {
+  test_schemes();
+  test_gemm();
+  test_xnn_f32();
+  test_reference_mode();
+  return tfcc_test_finish("hybrid");
+}
