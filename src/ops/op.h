@@ -93,6 +93,9 @@ typedef struct tfcc_op_def {
   /* Output 0 is input 0's bytes unchanged (RESHAPE, SQUEEZE, EXPAND_DIMS): the memory plan
    * may make it a view of input 0 and skip the node at run. */
   bool output_is_view;
+  /* prepare and eval read only the inputs' shapes, never their data (SHAPE): the session
+   * computes the output at prepare time even when the inputs' data is not known. */
+  bool reads_shapes_only;
 } tfcc_op_def;
 
 /* Operator for a builtin code (NULL if tfcc has none). */

@@ -277,7 +277,7 @@ tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t
       if (ti < 0) continue;
       tfcc_tensor *t = &p->tensors[ti];
       c->in[k] = t;
-      if (!t->known) all_known = false;
+      if (!t->known && !n->op->reads_shapes_only) all_known = false;
       if (t->is_variable) stateful = true;
       if (!t->is_const && !t->known && !t->is_variable && producer[ti] < 0 && !is_graph_input(sg, ti)) {
         st = tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
