@@ -455,6 +455,22 @@ TFCC_API int tfcc_session_output_is_dynamic(const tfcc_session *s, int index);
 TFCC_API tfcc_status tfcc_session_output_data(const tfcc_session *s, int index, const void **data,
                                               size_t *bytes);
 
+/* Dynamic tensors at the current input shapes (see above): every tensor whose shape is known
+ * only while running, the node that produces it and why. A model whose shapes are all known
+ * before running has none: its sessions run entirely in the static arena. */
+typedef struct tfcc_dynamic_tensor_info {
+  int32_t tensor;      /* tensor index (subgraph 0) */
+  const char *name;    /* tensor name */
+  int32_t node;        /* producing node */
+  const char *op;      /* its operator ("TRANSPOSE_CONV") */
+  const char *reason;  /* "TRANSPOSE_CONV: output_shape (tensor 0) is known only while running",
+                          "reads dynamic tensor 4 (name)" */
+} tfcc_dynamic_tensor_info;
+TFCC_API int tfcc_session_dynamic_tensor_count(const tfcc_session *s);
+/* Pointers inside info stay valid until the session is re-planned or destroyed. */
+TFCC_API tfcc_status tfcc_session_dynamic_tensor_info(const tfcc_session *s, int index,
+                                                      tfcc_dynamic_tensor_info *info);
+
 /* Changes the shape of an input (only dimensions that are -1 in its signature may change,
  * or any if the model has no signature) and re-plans the session. */
 TFCC_API tfcc_status tfcc_session_resize_input(tfcc_session *s, int index, int32_t rank,

@@ -261,6 +261,34 @@ int tfcc_session_output_is_dynamic(const tfcc_session *s, int index) {
   return s->plan.tensors[s->sg->outputs[index]].dynamic ? 1 : 0;
 }
 
+int tfcc_session_dynamic_tensor_count(const tfcc_session *s) {
+  if (!s) return 0;
+  int n = 0;
+  for (int32_t e = 0; e < s->plan.n_nodes; e++)
+    if (s->plan.nodes[e].dynamic) n += s->plan.nodes[e].ctx.n_out;
+  return n;
+}
+
+tfcc_status tfcc_session_dynamic_tensor_info(const tfcc_session *s, int index, tfcc_dynamic_tensor_info *info) {
+  if (!s || !info || index < 0) return TFCC_ERR_INVALID_ARG;
+  for (int32_t e = 0; e < s->plan.n_nodes; e++) {
+    const tfcc_exec_node *en = &s->plan.nodes[e];
+    if (!en->dynamic) continue;
+    if (index >= en->ctx.n_out) {
+      index -= en->ctx.n_out;
+      continue;
+    }
+    const tfcc_tensor *t = en->ctx.out[index];
+    info->tensor = t->index;
+    info->name = s->sg->tensors[t->index].name;
+    info->node = en->node;
+    info->op = s->model->op_names[en->node];
+    info->reason = en->why_dynamic ? en->why_dynamic : "";
+    return TFCC_OK;
+  }
+  return TFCC_ERR_INVALID_ARG;
+}
+
 tfcc_status tfcc_session_output_data(const tfcc_session *s, int index, const void **data, size_t *bytes) {
   if (!s || !data || index < 0 || index >= s->sg->n_outputs) return TFCC_ERR_INVALID_ARG;
   const tfcc_tensor *t = &s->plan.tensors[s->sg->outputs[index]];
