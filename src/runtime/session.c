@@ -473,7 +473,7 @@ static tfcc_status profile_alloc(tfcc_session *s) {
     tfcc_exec_node *en = &s->plan.nodes[e];
     tfcc_op_profile *p = &s->profile[e];
     p->name = s->model->op_names[en->node];
-    p->kernel = en->folded ? "folded" : en->view ? "view" : en->ctx.node->op->kernel ? en->ctx.node->op->kernel(&en->ctx) : "ref";
+    p->kernel = en->folded ? "folded" : en->view ? "view" : en->dynamic ? "dynamic" : en->ctx.node->op->kernel ? en->ctx.node->op->kernel(&en->ctx) : "ref";
     p->node = en->node;
     p->macs = en->macs;
   }
