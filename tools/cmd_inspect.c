@@ -27,6 +27,9 @@ static const char k_usage[] =
     "  --memory     also plan a session at the stored shapes and show its memory: arena bytes,\n"
     "               naive sum of all intermediates, lower bound (largest set of simultaneously\n"
     "               live tensors), per-session persistent bytes, constants\n"
+    "\n"
+    "It also lists the dynamic tensors: those whose shape depends on data known only while\n"
+    "running (at the stored input shapes), each with the node that produces it and why.\n"
     "  -h, --help   this text\n";
 
 enum { OPT_JSON = 1, OPT_MEMORY, OPT_HELP };
@@ -160,6 +163,74 @@ static void print_text(const char *path, const tfcc_model *m, const op_group *g,
   else
     printf("total MACs: %" PRId64 "\n", total_macs);
   printf("unsupported: %s\n", uns[0] ? uns : "none");
+}
+
+/* ------------------------------------------------------------ dynamic tensors */
+
+/* A session at the stored shapes (NULL with why set when none can be made). */
+static tfcc_session *stored_shape_session(tfcc_model *m, char *why, size_t n) {
+  tfcc_session *s = NULL;
+  if (unsupported_list(m)[0]) {
+    snprintf(why, n, "no session: unsupported operators");
+    return NULL;
+  }
+  tfcc_status st = tfcc_session_create(m, NULL, &s);
+  if (st != TFCC_OK) snprintf(why, n, "no session: %s", tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));
+  return st == TFCC_OK ? s : NULL;
+}
+
+/* Tensors whose shape is known only while running, and why. */
+static void text_dynamic(tfcc_model *m) {
+  char why[512];
+  tfcc_session *s = stored_shape_session(m, why, sizeof why);
+  if (!s) {
+    printf("dynamic tensors: unknown (%s)\n", why);
+    return;
+  }
+  int n = tfcc_session_dynamic_tensor_count(s);
+  if (n == 0)
+    printf("dynamic tensors: none (every shape is known before running; runs use the static arena)\n");
+  else
+    printf("dynamic tensors (%d, sized while running, outside the arena):\n", n);
+  for (int i = 0; i < n; i++) {
+    tfcc_dynamic_tensor_info d;
+    if (tfcc_session_dynamic_tensor_info(s, i, &d) != TFCC_OK) continue;
+    printf("  tensor %d (%s) from node %d (%s): %s\n", (int)d.tensor, d.name ? d.name : "", (int)d.node, d.op,
+           d.reason);
+  }
+  tfcc_session_destroy(s);
+}
+
+static void json_dynamic(json_writer *w, tfcc_model *m) {
+  char why[512];
+  tfcc_session *s = stored_shape_session(m, why, sizeof why);
+  json_key(w, "dynamic_tensors");
+  if (!s) {
+    json_null(w);
+    json_key(w, "dynamic_tensors_error");
+    json_string(w, why);
+    return;
+  }
+  json_begin_array(w);
+  int n = tfcc_session_dynamic_tensor_count(s);
+  for (int i = 0; i < n; i++) {
+    tfcc_dynamic_tensor_info d;
+    if (tfcc_session_dynamic_tensor_info(s, i, &d) != TFCC_OK) continue;
+    json_begin_object(w);
+    json_key(w, "tensor");
+    json_int(w, d.tensor);
+    json_key(w, "name");
+    json_string(w, d.name ? d.name : "");
+    json_key(w, "node");
+    json_int(w, d.node);
+    json_key(w, "op");
+    json_string(w, d.op);
+    json_key(w, "reason");
+    json_string(w, d.reason);
+    json_end_object(w);
+  }
+  json_end_array(w);
+  tfcc_session_destroy(s);
 }
 
 /* ------------------------------------------------------------ memory (--memory) */
@@ -326,6 +397,7 @@ static void print_json(const char *path, tfcc_model *m, const op_group *g, int n
   else json_null(&w);
   json_key(&w, "unsupported");
   json_string(&w, unsupported_list(m));
+  json_dynamic(&w, m);
   if (with_memory) json_memory(&w, m);
   json_end_object(&w);
 }
@@ -364,6 +436,7 @@ int cmd_inspect(int argc, char **argv) {
     print_json(path, m, groups, n, total, with_memory);
   } else {
     print_text(path, m, groups, n, total);
+    text_dynamic(m);
     if (with_memory) text_memory(m);
   }
   free(groups);

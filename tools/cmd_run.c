@@ -4,6 +4,7 @@
  * shape signature take the file's size (tfcc_session_resize_input). Output i is written to
  * DIR/<i>_<name>.npy. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +35,9 @@ static const char k_usage[] =
     "  -h, --help                  this text\n"
     "\n"
     "Each file's dtype and shape must equal the input's; dimensions that are -1 in the\n"
-    "input's shape signature are resized to the file's.\n";
+    "input's shape signature are resized to the file's. Outputs whose shape depends on data\n"
+    "known only while running (dynamic) are written at the shape that run produced, and\n"
+    "marked (dynamic).\n";
 
 enum { OPT_INPUT = 1, OPT_OUTPUT, OPT_THREADS, OPT_PRECISION, OPT_HELP };
 static const arg_opt k_opts[] = {
@@ -215,6 +218,7 @@ static int run_model(run_state *r, const char *model_path, const char **specs, i
     if (!npy_descr(info.dtype))
       return cli_error(CMD, CLI_EXIT_FAIL, "output %d (%s): dtype %s cannot be written as .npy", i,
                        info.name, tfcc_dtype_name(info.dtype));
+    if (tfcc_session_output_is_dynamic(r->session, i)) continue; /* sized by the run: read below */
     r->outputs[i] = malloc(info.bytes ? info.bytes : 1);
     if (!r->outputs[i]) return cli_error(CMD, CLI_EXIT_FAIL, "out of memory (%zu bytes)", info.bytes);
   }
@@ -229,10 +233,14 @@ static int run_model(run_state *r, const char *model_path, const char **specs, i
     tfcc_session_output_info(r->session, i, &info);
     cli_safe_name(info.name, safe, sizeof safe);
     snprintf(path, sizeof path, "%s/%d_%s.npy", out_dir, i, safe);
-    if (npy_write_file(path, info.dtype, info.rank, info.dims, r->outputs[i], err, sizeof err) != 0)
+    const void *data = r->outputs[i];
+    bool dynamic = tfcc_session_output_is_dynamic(r->session, i) != 0;
+    if (dynamic && (st = tfcc_session_output_data(r->session, i, &data, NULL)) != TFCC_OK)
+      return cli_error(CMD, CLI_EXIT_FAIL, "output %d (%s): %s", i, info.name, tfcc_status_str(st));
+    if (npy_write_file(path, info.dtype, info.rank, info.dims, data, err, sizeof err) != 0)
       return cli_error(CMD, CLI_EXIT_FAIL, "%s", err);
-    printf("output %d %s %s %s -> %s\n", i, info.name, tfcc_dtype_name(info.dtype),
-           npy_shape_str(info.rank, info.dims, shape, sizeof shape), path);
+    printf("output %d %s %s %s%s -> %s\n", i, info.name, tfcc_dtype_name(info.dtype),
+           npy_shape_str(info.rank, info.dims, shape, sizeof shape), dynamic ? " (dynamic)" : "", path);
   }
   return CLI_EXIT_OK;
 }

@@ -55,7 +55,8 @@ extern "C" {
   X(ERR_NOT_FOUND, "not found")                                               \
   X(ERR_STATE, "invalid state")                                               \
   X(ERR_RUNTIME, "runtime error")                                             \
-  X(ERR_INTEGRITY, "integrity check failed")
+  X(ERR_INTEGRITY, "integrity check failed")                                  \
+  X(ERR_BUFFER_TOO_SMALL, "output buffer too small")
 
 typedef enum tfcc_status {
 #define TFCC_STATUS_ENUM_(name, text) TFCC_##name,
@@ -439,7 +440,9 @@ TFCC_API const char *tfcc_session_last_error(const tfcc_session *s);
 
 TFCC_API int tfcc_session_input_count(const tfcc_session *s);
 TFCC_API int tfcc_session_output_count(const tfcc_session *s);
-/* Current shapes (after any resize). Pointers inside info stay valid while s lives. */
+/* Current shapes (after any resize). Pointers inside info stay valid while s lives.
+ * A dynamic output (tfcc_session_output_is_dynamic) reports the shape of the last run, or the
+ * shape stored in the model before the first run. */
 TFCC_API tfcc_status tfcc_session_input_info(const tfcc_session *s, int index,
                                              tfcc_tensor_info *info);
 TFCC_API tfcc_status tfcc_session_output_info(const tfcc_session *s, int index,
@@ -447,6 +450,40 @@ TFCC_API tfcc_status tfcc_session_output_info(const tfcc_session *s, int index,
 /* Index of an input/output by tensor name; TFCC_ERR_NOT_FOUND if none. */
 TFCC_API tfcc_status tfcc_session_find_input(const tfcc_session *s, const char *name, int *index);
 TFCC_API tfcc_status tfcc_session_find_output(const tfcc_session *s, const char *name, int *index);
+
+/* Dynamic outputs: outputs whose shape depends on data known only while running (a
+ * TRANSPOSE_CONV output_shape fed as a graph input, WHERE, ...). They are sized during run,
+ * outside the arena, in session memory that grows only when a run needs more than any run
+ * before. A caller buffer for one must hold what the run produces: with
+ * tfcc_session_set_output, the bytes given there; with tfcc_session_run, the bytes
+ * tfcc_session_output_info reported when run was called. When it does not, run still computes
+ * everything, writes the outputs that fit, and returns TFCC_ERR_BUFFER_TOO_SMALL naming the
+ * output and the bytes needed; tfcc_session_output_info then gives the shape and bytes, and
+ * tfcc_session_output_data the values. A NULL buffer for a dynamic output is not an error: read
+ * the output with tfcc_session_output_data.
+ * 1 if output index is dynamic at the current input shapes, else 0. */
+TFCC_API int tfcc_session_output_is_dynamic(const tfcc_session *s, int index);
+/* The last run's values of dynamic output index, held by the session (valid until the next
+ * run, resize or destroy). TFCC_ERR_STATE before a successful (or buffer-too-small) run, or
+ * for a static output (those are written only into the caller's buffer). */
+TFCC_API tfcc_status tfcc_session_output_data(const tfcc_session *s, int index, const void **data,
+                                              size_t *bytes);
+
+/* Dynamic tensors at the current input shapes (see above): every tensor whose shape is known
+ * only while running, the node that produces it and why. A model whose shapes are all known
+ * before running has none: its sessions run entirely in the static arena. */
+typedef struct tfcc_dynamic_tensor_info {
+  int32_t tensor;      /* tensor index (subgraph 0) */
+  const char *name;    /* tensor name */
+  int32_t node;        /* producing node */
+  const char *op;      /* its operator ("TRANSPOSE_CONV") */
+  const char *reason;  /* "TRANSPOSE_CONV: output_shape (tensor 0) is known only while running",
+                          "reads dynamic tensor 4 (name)" */
+} tfcc_dynamic_tensor_info;
+TFCC_API int tfcc_session_dynamic_tensor_count(const tfcc_session *s);
+/* Pointers inside info stay valid until the session is re-planned or destroyed. */
+TFCC_API tfcc_status tfcc_session_dynamic_tensor_info(const tfcc_session *s, int index,
+                                                      tfcc_dynamic_tensor_info *info);
 
 /* Changes the shape of an input (only dimensions that are -1 in its signature may change,
  * or any if the model has no signature) and re-plans the session. */
@@ -457,12 +494,14 @@ TFCC_API tfcc_status tfcc_session_resize_input(tfcc_session *s, int index, int32
  * outputs[i] to a caller buffer for output i. Both are caller-owned and only used during
  * the call: inputs are read in place and outputs written in place (no copies), so each
  * buffer must be aligned to its element size (malloc'ed memory always is); a misaligned one
- * is refused with TFCC_ERR_INVALID_ARG. Allocates nothing. */
+ * is refused with TFCC_ERR_INVALID_ARG. Allocates nothing, except for dynamic outputs (above)
+ * whose size grows beyond that of every earlier run. */
 TFCC_API tfcc_status tfcc_session_run(tfcc_session *s, const void *const *inputs,
                                       void *const *outputs);
 
 /* Named helpers: bind caller buffers (kept until rebound), then tfcc_session_invoke().
- * bytes must equal the tensor's current byte size. */
+ * bytes must equal the tensor's current byte size; for a dynamic output it is the buffer's
+ * capacity (any size). */
 TFCC_API tfcc_status tfcc_session_set_input(tfcc_session *s, int index, const void *data,
                                             size_t bytes);
 TFCC_API tfcc_status tfcc_session_set_output(tfcc_session *s, int index, void *data,

@@ -12,9 +12,9 @@ static tfcc_status prepare(tfcc_op_ctx *ctx) {
                 "FILL: dims dtype %s, expected int32 or int64", tfcc_dtype_name(dims->dtype));
   TFCC_OP_CHECK(ctx, dims->rank == 1, TFCC_ERR_SHAPE, "FILL: dims has rank %d, expected 1",
                 (int)dims->rank);
-  TFCC_OP_CHECK(ctx, dims->known && dims->data, TFCC_ERR_UNSUPPORTED,
-                "FILL: dims (tensor %d) must be known at prepare time (constant or folded)",
-                (int)dims->index);
+  if (!dims->known || !dims->data)
+    return TFCC_OP_NEEDS_DATA(ctx, dims, "FILL: dims (tensor %d) is known only while running",
+                              (int)dims->index);
   TFCC_OP_CHECK(ctx, value->rank == 0, TFCC_ERR_SHAPE, "FILL: value has rank %d, expected a scalar",
                 (int)value->rank);
   TFCC_OP_CHECK(ctx, o->dtype == value->dtype, TFCC_ERR_DTYPE, "FILL: output dtype %s, expected %s",

@@ -41,6 +41,8 @@ typedef struct tfcc_tensor {
   bool is_const;            /* constant data from the model */
   bool known;               /* data available at prepare time (constant or folded) */
   bool is_variable;         /* stateful tensor (persistent across runs) */
+  bool dynamic;             /* shape known only during run (depends on data known then): sized
+                               by the session at run, outside the arena */
   int32_t index;            /* tensor index in the subgraph */
 } tfcc_tensor;
 
@@ -81,6 +83,10 @@ typedef struct tfcc_op_ctx {
    * per-call lookup (kernels/kernel_set.h) */
   const tfcc_kernel_set *ks;
   const struct tfcc_logger *log; /* prepare only (e.g. KERNEL_FALLBACK); may be NULL */
+  /* prepare: bit k set (TFCC_OP_NEEDS_DATA) when the output shapes depend on the data of input
+   * k, which is not known yet. The session then prepares the node again during each run, with
+   * those inputs' data available and marked known for prepare and eval (a dynamic node). */
+  uint32_t needs_data;
 } tfcc_op_ctx;
 
 typedef struct tfcc_op_def {
@@ -100,6 +106,9 @@ typedef struct tfcc_op_def {
   /* Output 0 is input 0's bytes unchanged (RESHAPE, SQUEEZE, EXPAND_DIMS): the memory plan
    * may make it a view of input 0 and skip the node at run. */
   bool output_is_view;
+  /* prepare and eval read only the inputs' shapes, never their data (SHAPE): the session
+   * computes the output at prepare time even when the inputs' data is not known. */
+  bool reads_shapes_only;
 } tfcc_op_def;
 
 /* Operator for a builtin code (NULL if tfcc has none). */
@@ -126,6 +135,18 @@ static inline tfcc_status tfcc_tensor_set_shape(tfcc_tensor *t, int32_t rank, co
   for (int32_t i = 0; i < rank; i++) t->dims[i] = dims[i];
   return TFCC_OK;
 }
+
+/* Marks the input of ctx that is t as needed at prepare (see tfcc_op_ctx.needs_data). */
+static inline void tfcc_op_mark_needs_data(tfcc_op_ctx *ctx, const tfcc_tensor *t) {
+  for (int32_t k = 0; k < ctx->n_in && k < 32; k++)
+    if (ctx->in[k] == t) ctx->needs_data |= 1u << k;
+}
+
+/* prepare: returns TFCC_ERR_UNSUPPORTED with the message, and asks the session for the data of
+ * input tensor t (not known yet): the session defers this node to run time. A caller that
+ * cannot defer reports the message. */
+#define TFCC_OP_NEEDS_DATA(ctx, t, ...) \
+  (tfcc_op_mark_needs_data((ctx), (t)), tfcc_err_set((ctx)->err, TFCC_ERR_UNSUPPORTED, __VA_ARGS__))
 
 /* Common messages. */
 #define TFCC_OP_CHECK(ctx, cond, code, ...) \

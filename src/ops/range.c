@@ -59,9 +59,9 @@ static tfcc_status prepare(tfcc_op_ctx *ctx) {
     TFCC_OP_CHECK(ctx, tfcc_tensor_elements(t) == 1, TFCC_ERR_SHAPE,
                   "RANGE: %s has %lld elements, expected a scalar", names[i],
                   (long long)tfcc_tensor_elements(t));
-    TFCC_OP_CHECK(ctx, t->known && t->data, TFCC_ERR_UNSUPPORTED,
-                  "RANGE: %s (tensor %d) must be known at prepare time (constant or folded)",
-                  names[i], (int)t->index);
+    if (!t->known || !t->data)
+      return TFCC_OP_NEEDS_DATA(ctx, t, "RANGE: %s (tensor %d) is known only while running",
+                                names[i], (int)t->index);
   }
   tfcc_tensor *o = ctx->out[0];
   TFCC_OP_CHECK(ctx, o->dtype == ctx->in[0]->dtype, TFCC_ERR_DTYPE, "RANGE: output dtype %s, expected %s",

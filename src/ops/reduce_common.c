@@ -48,8 +48,9 @@ static tfcc_status setup(tfcc_op_ctx *ctx, tfcc_reduce_op op, reduce_setup *su) 
                 "%s: input, axis and output are required", name);
   TFCC_OP_CHECK(ctx, axis->dtype == TFCC_INT32, TFCC_ERR_DTYPE, "%s: axis dtype %s, expected int32",
                 name, tfcc_dtype_name(axis->dtype));
-  TFCC_OP_CHECK(ctx, axis->known && axis->data, TFCC_ERR_UNSUPPORTED,
-                "%s: axis tensor must be constant (known at prepare time)", name);
+  if (!axis->known || !axis->data)
+    return TFCC_OP_NEEDS_DATA(ctx, axis, "%s: axis (tensor %d) is known only while running", name,
+                              (int)axis->index);
   int64_t n_axis = tfcc_tensor_elements(axis);
   TFCC_OP_CHECK(ctx, n_axis >= 0 && n_axis <= 1024, TFCC_ERR_SHAPE, "%s: %lld axes", name,
                 (long long)n_axis);
@@ -392,8 +393,9 @@ static tfcc_status arg_setup_of(tfcc_op_ctx *ctx, bool is_max, arg_setup *a) {
   TFCC_OP_CHECK(ctx, tfcc_tensor_elements(axis) == 1, TFCC_ERR_SHAPE,
                 "%s: axis has %lld elements, expected 1", name,
                 (long long)tfcc_tensor_elements(axis));
-  TFCC_OP_CHECK(ctx, axis->known && axis->data, TFCC_ERR_UNSUPPORTED,
-                "%s: axis tensor must be constant (known at prepare time)", name);
+  if (!axis->known || !axis->data)
+    return TFCC_OP_NEEDS_DATA(ctx, axis, "%s: axis (tensor %d) is known only while running", name,
+                              (int)axis->index);
   TFCC_OP_CHECK(ctx, in->rank >= 1 && in->rank <= TFCC_MAX_RANK, TFCC_ERR_SHAPE,
                 "%s: input rank %d, expected 1..%d", name, (int)in->rank, TFCC_MAX_RANK);
   int64_t ax = axis->dtype == TFCC_INT32 ? *(const int32_t *)axis->data

@@ -40,4 +40,5 @@ static tfcc_status shape_eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
-const tfcc_op_def tfcc_op_shape = {.name = OP, .prepare = shape_prepare, .eval = shape_eval};
+const tfcc_op_def tfcc_op_shape = {
+    .name = OP, .prepare = shape_prepare, .eval = shape_eval, .reads_shapes_only = true};

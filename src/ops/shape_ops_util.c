@@ -64,9 +64,8 @@ tfcc_status tfcc_so_read_ints(tfcc_op_ctx *ctx, const char *op, const char *what
     return tfcc_err_set(ctx->err, TFCC_ERR_DTYPE, "%s: %s dtype %s, expected int32 or int64", op,
                         what, tfcc_dtype_name(t->dtype));
   if (!t->known || t->data == NULL)
-    return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
-                        "%s: %s (tensor %d) must be constant or computable before running", op,
-                        what, (int)t->index);
+    return TFCC_OP_NEEDS_DATA(ctx, t, "%s: %s (tensor %d) is known only while running", op, what,
+                              (int)t->index);
   int64_t n = tfcc_tensor_elements(t);
   if (n < 0 || n > max)
     return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "%s: %s has %lld elements, at most %lld allowed",

@@ -1,4 +1,4 @@
-/* TRANSPOSE_CONV: inputs (output_shape int32[4], must be known at prepare; weights
+/* TRANSPOSE_CONV: inputs (output_shape int32[4], known at prepare or else at run; weights
  * [out_c, H, W, in_c]; input NHWC; optional bias), options TransposeConvOptions (padding,
  * stride_w, stride_h, fused_activation_function). Padding as TFLite: computed from the
  * output size with ComputePaddingHeightWidth. */
@@ -39,15 +39,15 @@ static tfcc_status tconv_init(tfcc_init_ctx *ctx) {
   return TFCC_OK;
 }
 
-static tfcc_status tconv_geom(const tfcc_op_ctx *ctx, tfcc_conv_geom *g) {
+static tfcc_status tconv_geom(tfcc_op_ctx *ctx, tfcc_conv_geom *g) {
   const tconv_params *p = ctx->params;
   const tfcc_tensor *os = ctx->in[0], *f = ctx->in[1], *in = ctx->in[2];
   const tfcc_tensor *bias = ctx->n_in > 3 ? ctx->in[3] : NULL;
   if (os->dtype != TFCC_INT32 || os->rank != 1 || os->dims[0] != 4)
     return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "output_shape must be int32[4]");
   if (!os->known || !os->data)
-    return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
-                        "output_shape must be constant (known at prepare)");
+    return TFCC_OP_NEEDS_DATA(ctx, os, "TRANSPOSE_CONV: output_shape (tensor %d) is known only while running",
+                              (int)os->index);
   if (in->rank != 4 || f->rank != 4)
     return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "input rank %d and weights rank %d, expected 4",
                         (int)in->rank, (int)f->rank);

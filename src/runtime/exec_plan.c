@@ -60,6 +60,12 @@ void tfcc_exec_plan_free(tfcc_exec_plan *p) {
     b = n;
   }
   tfcc_arena_mem_free(p->mem_pool, &p->arena_mem);
+  for (int32_t e = 0; p->nodes && e < p->n_nodes; e++) {
+    free(p->nodes[e].why_dynamic);
+    free(p->nodes[e].dyn_scratch);
+  }
+  for (int32_t i = 0; p->dyn && i < p->n_tensors; i++) free(p->dyn[i].mem);
+  free(p->dyn);
   free(p->tensors);
   free(p->ptrs);
   free(p->nodes);
@@ -78,6 +84,95 @@ static bool is_graph_input(const tfcc_ir_subgraph *sg, int32_t t) {
   for (int32_t i = 0; i < sg->n_inputs; i++)
     if (sg->inputs[i] == t) return true;
   return false;
+}
+
+/* en's prepare needs data known only at run, or en reads a dynamic tensor; err->msg says
+ * which. Its outputs become dynamic tensors (kept at their stored shapes until a run). */
+static tfcc_status mark_dynamic(tfcc_exec_plan *p, tfcc_exec_node *en, int32_t *producer,
+                                int32_t *last_use, tfcc_err *err) {
+  tfcc_op_ctx *c = &en->ctx;
+  en->dynamic = true;
+  en->run_known = c->needs_data;
+  c->needs_data = 0;
+  c->scratch_bytes = 0;
+  en->why_dynamic = strdup(err->msg);
+  if (!en->why_dynamic) return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
+  tfcc_err_clear(err);
+  p->n_dynamic_nodes++;
+  for (int32_t k = 0; k < c->n_out; k++) {
+    tfcc_tensor *t = c->out[k];
+    const tfcc_ir_tensor *it = &p->sg->tensors[t->index];
+    t->dynamic = true;
+    t->rank = it->rank; /* the stored shape until a run sizes it */
+    memcpy(t->dims, it->dims, sizeof t->dims);
+    tfcc_status st = tfcc_tensor_update_bytes(t, err);
+    if (st != TFCC_OK) return st;
+    producer[t->index] = (int32_t)(en - p->nodes);
+    last_use[t->index] = (int32_t)(en - p->nodes);
+  }
+  return TFCC_OK;
+}
+
+/* Grows *mem to hold bytes (by at least half its size, so a slowly growing tensor reallocates
+ * rarely); never shrinks. */
+static tfcc_status dyn_reserve(tfcc_exec_plan *p, void **mem, size_t *cap, size_t bytes,
+                               int32_t tensor, tfcc_err *err) {
+  if (bytes <= *cap && *mem) return TFCC_OK;
+  size_t want = *cap + *cap / 2;
+  if (want < bytes) want = bytes;
+  want = round_up(want ? want : 1, TFCC_ARENA_ALIGN);
+  void *m = aligned_alloc(TFCC_ARENA_ALIGN, want);
+  if (!m) {
+    if (tensor >= 0)
+      return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory growing dynamic tensor %d to %zu bytes",
+                          (int)tensor, bytes);
+    return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory growing scratch to %zu bytes", bytes);
+  }
+  free(*mem);
+  p->dyn_bytes += want - *cap;
+  *mem = m;
+  *cap = want;
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_exec_node_run_dynamic(tfcc_exec_plan *p, tfcc_exec_node *en, tfcc_err *err) {
+  tfcc_op_ctx *c = &en->ctx;
+  const struct tfcc_logger *log = c->log;
+  uint32_t marked = 0;
+  tfcc_status st;
+  for (int attempt = 0;; attempt++) {
+    for (int32_t k = 0; k < c->n_in && k < 32; k++)
+      if ((en->run_known >> k & 1u) && c->in[k] && !c->in[k]->known) {
+        c->in[k]->known = true;
+        marked |= 1u << k;
+      }
+    c->needs_data = 0;
+    c->scratch_bytes = 0;
+    c->log = NULL; /* no logging during run */
+    st = c->node->op->prepare(c);
+    c->log = log;
+    if (st == TFCC_OK) break;
+    uint32_t more = c->needs_data & ~en->run_known;
+    if (!more || attempt > 0) goto restore;
+    en->run_known |= more; /* a tensor read only now (e.g. after another one's value) */
+  }
+  for (int32_t k = 0; k < c->n_out && st == TFCC_OK; k++) {
+    tfcc_tensor *t = c->out[k];
+    if ((st = tfcc_tensor_update_bytes(t, err)) != TFCC_OK) break;
+    tfcc_dyn_buf *b = &p->dyn[t->index];
+    if ((st = dyn_reserve(p, &b->mem, &b->cap, t->bytes, t->index, err)) != TFCC_OK) break;
+    t->data = b->mem;
+  }
+  if (st == TFCC_OK && c->scratch_bytes)
+    st = dyn_reserve(p, &en->dyn_scratch, &en->dyn_scratch_cap, c->scratch_bytes, -1, err);
+  if (st == TFCC_OK) {
+    c->scratch = c->scratch_bytes ? en->dyn_scratch : NULL;
+    st = c->node->op->eval(c);
+  }
+restore:
+  for (int32_t k = 0; k < c->n_in && k < 32; k++)
+    if (marked >> k & 1u) c->in[k]->known = false;
+  return st;
 }
 
 static tfcc_status fold_node(tfcc_exec_plan *p, fold_block **list, tfcc_exec_node *en,
@@ -277,7 +372,7 @@ tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t
       if (ti < 0) continue;
       tfcc_tensor *t = &p->tensors[ti];
       c->in[k] = t;
-      if (!t->known) all_known = false;
+      if (!t->known && !n->op->reads_shapes_only) all_known = false;
       if (t->is_variable) stateful = true;
       if (!t->is_const && !t->known && !t->is_variable && producer[ti] < 0 && !is_graph_input(sg, ti)) {
         st = tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
@@ -313,10 +408,24 @@ tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t
         goto done;
       }
     c->scratch_bytes = 0;
-    st = n->op->prepare(c);
-    if (st != TFCC_OK) {
-      tfcc_err_prefix(err, "node %d (%s)", (int)ni, tfcc_node_op_name(n));
-      goto done;
+    c->needs_data = 0;
+    int32_t dyn_in = -1;
+    for (int32_t k = 0; k < n->n_inputs && dyn_in < 0; k++)
+      if (c->in[k] && c->in[k]->dynamic) dyn_in = k;
+    if (dyn_in >= 0) {
+      st = tfcc_err_set(err, TFCC_OK, "reads dynamic tensor %d (%s)", (int)c->in[dyn_in]->index,
+                        sg->tensors[c->in[dyn_in]->index].name);
+    } else {
+      st = n->op->prepare(c);
+      if (st != TFCC_OK && !c->needs_data) {
+        tfcc_err_prefix(err, "node %d (%s)", (int)ni, tfcc_node_op_name(n));
+        goto done;
+      }
+    }
+    if (dyn_in >= 0 || st != TFCC_OK) {
+      /* Shapes known only while running: prepared again in each run (dynamic node). */
+      if ((st = mark_dynamic(p, en, producer, last_use, err)) != TFCC_OK) goto done;
+      continue;
     }
     size_t out_bytes = 0;
     for (int32_t k = 0; k < n->n_outputs; k++) {
@@ -358,8 +467,9 @@ tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t
   for (int32_t k = 0; k < sg->n_outputs; k++) {
     int32_t ti = sg->outputs[k];
     tfcc_tensor *t = &p->tensors[ti];
-    bool produced = producer[ti] >= 0 && !t->known;
-    if (!produced && !t->is_const && !t->known && !is_graph_input(sg, ti) && !t->is_variable) {
+    bool produced = producer[ti] >= 0 && !t->known && !t->dynamic; /* dynamic: copied */
+    if (!produced && !t->is_const && !t->known && !t->dynamic && !is_graph_input(sg, ti) &&
+        !t->is_variable) {
       free(bound);
       st = tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "output %d: tensor %d (%s) is never written",
                         (int)k, (int)ti, sg->tensors[ti].name);
@@ -382,7 +492,7 @@ tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t
   }
   for (int32_t i = 0; i < sg->n_tensors; i++) {
     tfcc_tensor *t = &p->tensors[i];
-    group[i] = producer[i] < 0 || t->known || bound[i] || t->bytes == 0 ? -2 : i; /* -2: not planned */
+    group[i] = producer[i] < 0 || t->known || t->dynamic || bound[i] || t->bytes == 0 ? -2 : i; /* -2: not planned */
   }
   free(bound);
   plan_sharing(p, group, producer, last_use);
@@ -405,6 +515,13 @@ tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t
   for (int32_t i = 0; i < sg->n_tensors; i++)
     if (p->tensors[i].is_variable) p->variables_bytes += p->tensors[i].bytes;
 
+  if (with_memory && p->n_dynamic_nodes > 0) {
+    p->dyn = calloc((size_t)sg->n_tensors + 1, sizeof *p->dyn);
+    if (!p->dyn) {
+      st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
+      goto done;
+    }
+  }
   if (with_memory) {
     p->mem_pool = env->mem;
     if ((st = tfcc_arena_mem_alloc(env->mem, p->arena_bytes, &p->arena_mem, err)) != TFCC_OK) goto done;

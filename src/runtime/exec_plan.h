@@ -16,8 +16,22 @@ typedef struct tfcc_exec_node {
   bool folded;           /* computed at prepare time: skipped by run */
   bool view;             /* output 0 shares input 0's buffer (RESHAPE-like): skipped by run */
   bool inplace;          /* output 0 shares the buffer of an input read last here */
+  /* Prepared again in each run, before eval: its output shapes depend on data known only then
+   * (ctx.needs_data), or it reads a dynamic tensor. Its outputs are dynamic tensors. */
+  bool dynamic;
+  uint32_t run_known;    /* dynamic: inputs whose data its prepare reads (marked known at run) */
+  char *why_dynamic;     /* dynamic: the reason ("TRANSPOSE_CONV: output_shape (tensor 0) is
+                            known only while running", "reads dynamic tensor 7") */
+  void *dyn_scratch;     /* dynamic: scratch grown at run (dyn_scratch_cap bytes) */
+  size_t dyn_scratch_cap;
   int64_t macs;
 } tfcc_exec_node;
+
+/* Memory of a dynamic tensor: grown at run when a larger size is needed, never shrunk. */
+typedef struct tfcc_dyn_buf {
+  void *mem;
+  size_t cap;
+} tfcc_dyn_buf;
 
 typedef struct tfcc_exec_plan {
   const tfcc_graph *graph;
@@ -42,6 +56,10 @@ typedef struct tfcc_exec_plan {
      input, or listed twice) */
   int32_t n_copy_outputs;
   int32_t *copy_outputs;     /* output positions */
+  /* dynamic tensors (shape known only during run): their memory, per tensor (NULL if none) */
+  int32_t n_dynamic_nodes;
+  tfcc_dyn_buf *dyn;
+  size_t dyn_bytes;          /* bytes currently held for dynamic tensors and their scratch */
 } tfcc_exec_plan;
 
 typedef struct tfcc_input_shape {
@@ -62,6 +80,11 @@ tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t
                                  const tfcc_input_shape *shapes, bool with_memory,
                                  const tfcc_exec_env *env, tfcc_err *err);
 void tfcc_exec_plan_free(tfcc_exec_plan *p);
+
+/* Run: prepares dynamic node en with its inputs' data (those its prepare asks for marked known),
+ * sizes its outputs and scratch (growing their memory only when larger than before), then runs
+ * eval. Allocates only when a size grows. */
+tfcc_status tfcc_exec_node_run_dynamic(tfcc_exec_plan *p, tfcc_exec_node *en, tfcc_err *err);
 /* Zeroes the variable tensors. */
 void tfcc_exec_plan_reset_variables(tfcc_exec_plan *p);
 

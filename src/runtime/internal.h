@@ -67,6 +67,8 @@ struct tfcc_session {
   tfcc_input_shape *shapes;    /* current input shapes */
   const void **bound_in;       /* per input */
   void **bound_out;            /* per output */
+  size_t *bound_out_cap;       /* per output: bytes of the caller's buffer (for dynamic outputs) */
+  bool ran;                    /* a run completed on the current plan (dynamic outputs readable) */
   bool profiling;
   tfcc_op_profile *profile;    /* per active node, when profiling */
   tfcc_op_observer_fn observer;

@@ -43,6 +43,7 @@ static tfcc_status replan_on(tfcc_session *s, tfcc_weights *w) {
   tfcc_exec_plan_free(&s->plan);
   s->plan = next;
   s->gen = w;
+  s->ran = false;
   s->folds_read_consts = false;
   for (int32_t e = 0; e < s->plan.n_nodes; e++) {
     const tfcc_exec_node *en = &s->plan.nodes[e];
@@ -109,8 +110,9 @@ tfcc_status tfcc_session_create(tfcc_model *m, const tfcc_session_options *opts,
   s->shapes = calloc((size_t)ni + 1, sizeof *s->shapes);
   s->bound_in = calloc((size_t)ni + 1, sizeof *s->bound_in);
   s->bound_out = calloc((size_t)no + 1, sizeof *s->bound_out);
+  s->bound_out_cap = calloc((size_t)no + 1, sizeof *s->bound_out_cap);
   tfcc_status st = TFCC_OK;
-  if (!s->shapes || !s->bound_in || !s->bound_out) {
+  if (!s->shapes || !s->bound_in || !s->bound_out || !s->bound_out_cap) {
     st = tfcc_err_set(&s->err, TFCC_ERR_NO_MEMORY, "out of memory");
   } else {
     for (int32_t i = 0; i < ni; i++) {
@@ -136,6 +138,7 @@ void tfcc_session_destroy(tfcc_session *s) {
   free(s->shapes);
   free(s->bound_in);
   free(s->bound_out);
+  free(s->bound_out_cap);
   tfcc_model_release(s->model);
   free(s);
 }
@@ -245,10 +248,53 @@ tfcc_status tfcc_session_set_output(tfcc_session *s, int index, void *data, size
     return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "output %d does not exist (%d outputs)",
                                         index, (int)s->sg->n_outputs));
   const tfcc_tensor *t = &s->plan.tensors[s->sg->outputs[index]];
-  if (bytes != t->bytes)
+  if (bytes != t->bytes && !t->dynamic) /* a dynamic output's buffer may have any capacity */
     return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_SHAPE, "output %d (%s): %zu bytes given, tensor needs %zu",
                                         index, s->sg->tensors[t->index].name, bytes, t->bytes));
   s->bound_out[index] = data;
+  s->bound_out_cap[index] = bytes;
+  return TFCC_OK;
+}
+
+int tfcc_session_output_is_dynamic(const tfcc_session *s, int index) {
+  if (!s || index < 0 || index >= s->sg->n_outputs) return 0;
+  return s->plan.tensors[s->sg->outputs[index]].dynamic ? 1 : 0;
+}
+
+int tfcc_session_dynamic_tensor_count(const tfcc_session *s) {
+  if (!s) return 0;
+  int n = 0;
+  for (int32_t e = 0; e < s->plan.n_nodes; e++)
+    if (s->plan.nodes[e].dynamic) n += s->plan.nodes[e].ctx.n_out;
+  return n;
+}
+
+tfcc_status tfcc_session_dynamic_tensor_info(const tfcc_session *s, int index, tfcc_dynamic_tensor_info *info) {
+  if (!s || !info || index < 0) return TFCC_ERR_INVALID_ARG;
+  for (int32_t e = 0; e < s->plan.n_nodes; e++) {
+    const tfcc_exec_node *en = &s->plan.nodes[e];
+    if (!en->dynamic) continue;
+    if (index >= en->ctx.n_out) {
+      index -= en->ctx.n_out;
+      continue;
+    }
+    const tfcc_tensor *t = en->ctx.out[index];
+    info->tensor = t->index;
+    info->name = s->sg->tensors[t->index].name;
+    info->node = en->node;
+    info->op = s->model->op_names[en->node];
+    info->reason = en->why_dynamic ? en->why_dynamic : "";
+    return TFCC_OK;
+  }
+  return TFCC_ERR_INVALID_ARG;
+}
+
+tfcc_status tfcc_session_output_data(const tfcc_session *s, int index, const void **data, size_t *bytes) {
+  if (!s || !data || index < 0 || index >= s->sg->n_outputs) return TFCC_ERR_INVALID_ARG;
+  const tfcc_tensor *t = &s->plan.tensors[s->sg->outputs[index]];
+  if (!t->dynamic || !s->ran) return TFCC_ERR_STATE;
+  *data = t->data;
+  if (bytes) *bytes = t->bytes;
   return TFCC_OK;
 }
 
@@ -283,6 +329,7 @@ static inline bool misaligned(const void *p, tfcc_dtype dt) {
 static tfcc_status invoke_bound(tfcc_session *s) {
   tfcc_exec_plan *p = &s->plan;
   const tfcc_ir_subgraph *sg = s->sg;
+  s->ran = false;
   for (int32_t i = 0; i < sg->n_inputs; i++) {
     tfcc_tensor *t = &p->tensors[sg->inputs[i]];
     if (!s->bound_in[i] && t->bytes)
@@ -318,7 +365,7 @@ static tfcc_status invoke_bound(tfcc_session *s) {
     if (en->folded || en->view) continue;
     en->ctx.err = &s->err;
     uint64_t t0 = timed ? now_ns() : 0;
-    tfcc_status st = en->ctx.node->op->eval(&en->ctx);
+    tfcc_status st = en->dynamic ? tfcc_exec_node_run_dynamic(p, en, &s->err) : en->ctx.node->op->eval(&en->ctx);
     if (timed) {
       uint64_t t1 = now_ns();
       if (s->profile) {
@@ -332,13 +379,38 @@ static tfcc_status invoke_bound(tfcc_session *s) {
       return session_fail(s, st);
     }
   }
+  s->ran = true;
+  int32_t too_small = -1;
   for (int32_t k = 0; k < p->n_copy_outputs; k++) {
     int32_t i = p->copy_outputs[k];
     tfcc_tensor *t = &p->tensors[sg->outputs[i]];
+    if (t->dynamic) { /* NULL: read with tfcc_session_output_data */
+      if (!s->bound_out[i] || !t->bytes) continue;
+      if (t->bytes > s->bound_out_cap[i]) {
+        if (too_small < 0) too_small = i;
+        continue;
+      }
+      if (misaligned(s->bound_out[i], t->dtype))
+        return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG,
+                                            "output %d (%s): buffer %p is not aligned to its %zu-byte %s elements",
+                                            (int)i, sg->tensors[t->index].name, s->bound_out[i],
+                                            tfcc_dtype_size(t->dtype), tfcc_dtype_name(t->dtype)));
+    }
     if (!s->bound_out[i] && t->bytes)
       return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "output %d (%s) has no buffer",
                                           (int)i, sg->tensors[t->index].name));
     if (t->bytes) memcpy(s->bound_out[i], t->data, t->bytes);
+  }
+  if (too_small >= 0) {
+    const tfcc_tensor *t = &p->tensors[sg->outputs[too_small]];
+    char shp[128];
+    return session_fail(
+        s, tfcc_err_set(&s->err, TFCC_ERR_BUFFER_TOO_SMALL,
+                        "output %d (%s): this run produced %s %s, %zu bytes; the buffer holds %zu "
+                        "(tfcc_session_output_info gives the size, tfcc_session_output_data the values)",
+                        (int)too_small, sg->tensors[t->index].name, tfcc_dtype_name(t->dtype),
+                        tfcc_shape_str(t->rank, t->dims, shp, sizeof shp), t->bytes,
+                        s->bound_out_cap[too_small]));
   }
   return TFCC_OK;
 }
@@ -364,7 +436,11 @@ tfcc_status tfcc_session_run(tfcc_session *s, const void *const *inputs, void *c
   if ((!inputs && s->sg->n_inputs) || (!outputs && s->sg->n_outputs))
     return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "inputs or outputs array is NULL"));
   for (int32_t i = 0; i < s->sg->n_inputs; i++) s->bound_in[i] = inputs[i];
-  for (int32_t i = 0; i < s->sg->n_outputs; i++) s->bound_out[i] = outputs[i];
+  for (int32_t i = 0; i < s->sg->n_outputs; i++) {
+    s->bound_out[i] = outputs[i];
+    /* a dynamic output's buffer holds what tfcc_session_output_info reports now */
+    s->bound_out_cap[i] = s->plan.tensors[s->sg->outputs[i]].bytes;
+  }
   return tfcc_session_invoke(s);
 }
 
@@ -397,7 +473,7 @@ static tfcc_status profile_alloc(tfcc_session *s) {
     tfcc_exec_node *en = &s->plan.nodes[e];
     tfcc_op_profile *p = &s->profile[e];
     p->name = s->model->op_names[en->node];
-    p->kernel = en->folded ? "folded" : en->view ? "view" : en->ctx.node->op->kernel ? en->ctx.node->op->kernel(&en->ctx) : "ref";
+    p->kernel = en->folded ? "folded" : en->view ? "view" : en->dynamic ? "dynamic" : en->ctx.node->op->kernel ? en->ctx.node->op->kernel(&en->ctx) : "ref";
     p->node = en->node;
     p->macs = en->macs;
   }

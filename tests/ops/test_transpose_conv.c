@@ -105,7 +105,7 @@ static void run(tfcc_dtype dt, int32_t padding, int32_t stride, int32_t act, boo
   tt_done(&c);
   /* output_shape not known at prepare */
   c.in[0].not_const = true;
-  tt_expect_fail(&c, false, "output_shape must be constant");
+  tt_expect_fail(&c, false, "output_shape (tensor 0) is known only while running");
   free(in); free(f); free(bias); free(rin); free(rf); free(want);
 }
 

@@ -1,0 +1,105 @@
+/* Dynamic tensors on a small model (tests/models/data/runtime_shapes/dyn_chain.tflite, made by
+ * make_dyn_chain.py there; references from TensorFlow Lite's classic interpreter):
+ *   y = RESHAPE(x, s) with s a graph input; z = MUL(y, y) and zs = SHAPE(z) read it;
+ *   f = FILL(s, 1.5); w = ADD(x, x) stays static.
+ * Checks which tensors are dynamic and why, the values and shapes at three fed shapes, and a
+ * shape that does not fit refused while running with the node named. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "npy_load.h"
+#include "test_harness.h"
+#include "tfcc/tfcc.h"
+
+static char g_dir[4096];
+
+static int load(test_npy *a, const char *file) {
+  char path[8192];
+  snprintf(path, sizeof path, "%s/%s", g_dir, file);
+  int rc = test_npy_load(path, a);
+  CHECKF(rc == 0, "cannot read %s", path);
+  return rc;
+}
+
+static void run_at(tfcc_session *s, const test_npy *x, const char *sname) {
+  test_npy sv;
+  char file[128];
+  snprintf(file, sizeof file, "dyn_chain_%s.npy", sname);
+  if (load(&sv, file) != 0) return;
+  float z[12], f[12], w[12];
+  int32_t zs[2];
+  void *outs[4] = {z, zs, f, w};
+  const void *ins[2] = {x->data, sv.data};
+  tfcc_status st = tfcc_session_run(s, ins, outs);
+  CHECKF(st == TFCC_OK, "%s: run: %s", sname, tfcc_session_last_error(s));
+  for (int i = 0; i < 4 && st == TFCC_OK; i++) {
+    test_npy ref;
+    snprintf(file, sizeof file, "dyn_chain_%s_out%d.npy", sname, i);
+    if (load(&ref, file) != 0) continue;
+    tfcc_tensor_info info;
+    tfcc_session_output_info(s, i, &info);
+    CHECKF(info.rank == ref.rank && info.bytes == ref.bytes, "%s: output %d: rank %d %zu bytes, ref rank %d %zu bytes",
+           sname, i, (int)info.rank, info.bytes, (int)ref.rank, ref.bytes);
+    for (int32_t d = 0; d < ref.rank && d < info.rank; d++)
+      CHECKF(info.dims[d] == ref.dims[d], "%s: output %d dim %d: %d, ref %d", sname, i, (int)d, (int)info.dims[d],
+             (int)ref.dims[d]);
+    CHECKF(info.bytes == ref.bytes && memcmp(outs[i], ref.data, ref.bytes) == 0, "%s: output %d differs from TFLite",
+           sname, i);
+    test_npy_free(&ref);
+  }
+  test_npy_free(&sv);
+}
+
+int main(void) {
+  const char *src = tfcc_test_source_dir();
+  if (!src) return TFCC_TEST_SKIP;
+  snprintf(g_dir, sizeof g_dir, "%s/tests/models/data/runtime_shapes", src);
+  char path[8192];
+  snprintf(path, sizeof path, "%s/dyn_chain.tflite", g_dir);
+  tfcc_runtime *rt = NULL;
+  tfcc_model *m = NULL;
+  tfcc_session *s = NULL;
+  CHECK(tfcc_runtime_create(NULL, &rt) == TFCC_OK);
+  tfcc_status st = tfcc_model_load_file(rt, path, NULL, &m);
+  CHECKF(st == TFCC_OK, "load %s: %s", path, tfcc_last_error());
+  if (st == TFCC_OK) {
+    st = tfcc_session_create(m, NULL, &s);
+    CHECKF(st == TFCC_OK, "session: %s", tfcc_last_error());
+    tfcc_model_release(m);
+  }
+  test_npy x;
+  if (st == TFCC_OK && load(&x, "dyn_chain_x.npy") == 0) {
+    const int dyn[4] = {1, 1, 1, 0};
+    for (int i = 0; i < 4; i++) CHECKF(tfcc_session_output_is_dynamic(s, i) == dyn[i], "output %d dynamic?", i);
+    CHECK(tfcc_session_dynamic_tensor_count(s) == 4);
+    static const char *why[4] = {"RESHAPE: shape (tensor 1) is known only while running", "reads dynamic tensor 2 (y)",
+                                 "reads dynamic tensor 3 (z)", "FILL: dims (tensor 1) is known only while running"};
+    static const char *names[4] = {"y", "z", "zs", "f"};
+    for (int i = 0; i < 4; i++) {
+      tfcc_dynamic_tensor_info d;
+      CHECK(tfcc_session_dynamic_tensor_info(s, i, &d) == TFCC_OK);
+      CHECKF(strcmp(d.name, names[i]) == 0 && strcmp(d.reason, why[i]) == 0, "dynamic %d: %s: %s", i, d.name,
+             d.reason);
+    }
+    run_at(s, &x, "s34");
+    run_at(s, &x, "s62");
+    run_at(s, &x, "s112");
+    run_at(s, &x, "s34");
+    /* 25 elements cannot hold x's 12: refused while running, naming the node */
+    int32_t bad[2] = {5, 5};
+    float z[12], f[12], w[12];
+    int32_t zs[2];
+    void *outs[4] = {z, zs, f, w};
+    const void *ins[2] = {x.data, bad};
+    st = tfcc_session_run(s, ins, outs);
+    CHECKF(st == TFCC_ERR_SHAPE && strstr(tfcc_session_last_error(s), "node 0 (RESHAPE)"), "bad shape: %s: %s",
+           tfcc_status_str(st), tfcc_session_last_error(s));
+    printf("  refused: %s\n", tfcc_session_last_error(s));
+    run_at(s, &x, "s62"); /* and the session still works */
+    test_npy_free(&x);
+  }
+  tfcc_session_destroy(s);
+  tfcc_runtime_destroy(rt);
+  return tfcc_test_finish("dynamic_tensors");
+}
