@@ -460,6 +460,11 @@ TFCC_API tfcc_status tfcc_session_find_output(const tfcc_session *s, const char 
  * or any if the model has no signature) and re-plans the session. */
 TFCC_API tfcc_status tfcc_session_resize_input(tfcc_session *s, int index, int32_t rank,
                                                const int32_t *dims);
+/* Resizes several inputs at once and re-plans once (inputs that must change together, e.g. both
+ * operands of an ADD): input indices[k] gets shape dims[k][0..ranks[k]). On failure no shape
+ * changes and the previous plan stays in force. */
+TFCC_API tfcc_status tfcc_session_resize_inputs(tfcc_session *s, int count, const int *indices,
+                                                const int32_t *ranks, const int32_t *const *dims);
 
 /* Runs the model. inputs[i] points to input i's bytes (tfcc_session_input_info().bytes),
  * outputs[i] to a caller buffer for output i. Both are caller-owned and only used during

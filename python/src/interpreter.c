@@ -25,6 +25,10 @@ typedef struct interp_obj {
   const void **in_ptr;             /* data pointers of the arrays, as run takes them */
   void **out_ptr;
   int busy;                        /* invoke is running with the GIL released */
+  /* resize_tensor_input asked, allocate_tensors applies (TFLite's order: all inputs at once) */
+  int32_t *pending_rank;           /* per input: -1 none */
+  int32_t (*pending_dims)[TFCC_MAX_DIMS];
+  int n_pending;
 } interp_obj;
 
 static const char k_magic_encrypted[8] = {'T', 'F', 'C', 'C', 'E', 'N', 'C', '\0'};
@@ -68,6 +72,11 @@ static void free_buffers(interp_obj *self) {
   PyMem_Free(self->out_ptr);
   PyMem_Free(self->in_tensor);
   PyMem_Free(self->out_tensor);
+  PyMem_Free(self->pending_rank);
+  PyMem_Free(self->pending_dims);
+  self->pending_rank = NULL;
+  self->pending_dims = NULL;
+  self->n_pending = 0;
   self->in_arr = self->out_arr = NULL;
   self->in_ptr = NULL;
   self->out_ptr = NULL;
@@ -136,10 +145,14 @@ static int init_buffers(interp_obj *self) {
   self->out_ptr = PyMem_Calloc(no, sizeof *self->out_ptr);
   self->in_tensor = PyMem_Calloc(ni, sizeof *self->in_tensor);
   self->out_tensor = PyMem_Calloc(no, sizeof *self->out_tensor);
-  if (!self->in_arr || !self->out_arr || !self->in_ptr || !self->out_ptr || !self->in_tensor || !self->out_tensor) {
+  self->pending_rank = PyMem_Calloc(ni, sizeof *self->pending_rank);
+  self->pending_dims = PyMem_Calloc(ni, sizeof *self->pending_dims);
+  if (!self->in_arr || !self->out_arr || !self->in_ptr || !self->out_ptr || !self->in_tensor || !self->out_tensor ||
+      !self->pending_rank || !self->pending_dims) {
     PyErr_NoMemory();
     return -1;
   }
+  for (int i = 0; i < self->n_in; i++) self->pending_rank[i] = -1;
   for (int i = 0; i < self->n_in; i++)
     if (tfcc_model_input_tensor(self->model, i, &self->in_tensor[i]) != TFCC_OK) self->in_tensor[i] = -1;
   for (int i = 0; i < self->n_out; i++)
@@ -176,6 +189,14 @@ static void interp_dealloc(interp_obj *self) {
 }
 
 static void free_plain(void *user, void *data, size_t size) { free(data); }
+
+/* Library log lines: errors become the exception's message, so only warnings (e.g. a
+ * KERNEL_FALLBACK) and, with env TFCC_LOG set, debug lines reach stderr. Thread-safe (one
+ * fprintf per line). */
+static void log_to_stderr(void *user, tfcc_log_level level, const char *tag, const char *message) {
+  if (level == TFCC_LOG_ERROR) return;
+  fprintf(stderr, "tfcc %s [%s] %s\n", level == TFCC_LOG_WARN ? "warning" : "info", tag, message);
+}
 
 #ifdef TFCC_WITH_CRYPTO
 static void free_decrypted(void *user, void *data, size_t size) { tfcc_crypto_free(data, size); }
@@ -243,6 +264,8 @@ static PyObject *interp_open(interp_obj *self, PyObject *args, PyObject *kw) {
   tfcc_runtime_options ro;
   tfcc_runtime_options_default(&ro);
   ro.num_threads = num_threads;
+  ro.log_fn = log_to_stderr;
+  ro.log_level = getenv("TFCC_LOG") && getenv("TFCC_LOG")[0] ? TFCC_LOG_DEBUG : TFCC_LOG_WARN;
   if (isa) {
     tfcc_isa parsed;
     if (tfcc_isa_parse(isa, &parsed) != TFCC_OK) {
@@ -619,8 +642,16 @@ static PyObject *interp_output_copy(interp_obj *self, PyObject *arg) {
 
 /* ------------------------------------------------------------ run */
 
+static PyObject *pending_error(void) {
+  PyErr_SetString(PyExc_RuntimeError,
+                  "Invoke called after resize_tensor_input without allocate_tensors(): call allocate_tensors() "
+                  "first");
+  return NULL;
+}
+
 static PyObject *interp_invoke(interp_obj *self, PyObject *unused) {
   REQUIRE_READY(self);
+  if (self->n_pending) return pending_error();
   tfcc_status st;
   self->busy = 1;
   Py_BEGIN_ALLOW_THREADS
@@ -637,6 +668,7 @@ static PyObject *interp_invoke_loop(interp_obj *self, PyObject *arg) {
   long n = PyLong_AsLong(arg);
   if (n == -1 && PyErr_Occurred()) return NULL;
   REQUIRE_READY(self);
+  if (self->n_pending) return pending_error();
   tfcc_status st = TFCC_OK;
   struct timespec t0, t1;
   self->busy = 1;
@@ -650,8 +682,8 @@ static PyObject *interp_invoke_loop(interp_obj *self, PyObject *arg) {
   return PyFloat_FromDouble((double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
 }
 
-/* _resize(tensor_index, dims): tfcc_session_resize_input now, then new arrays for every input
- * and output whose shape changed. */
+/* _resize(tensor_index, dims): records the shape; allocate_tensors() applies every pending one
+ * at once (inputs that must change together, e.g. both operands of an ADD). */
 static PyObject *interp_resize(interp_obj *self, PyObject *args) {
   long tensor;
   PyObject *dims_obj;
@@ -676,17 +708,57 @@ static PyObject *interp_resize(interp_obj *self, PyObject *args) {
   const int64_t *d64 = PyArray_DATA(dims);
   for (npy_intp i = 0; i < rank; i++) {
     if (d64[i] < 0 || d64[i] > INT32_MAX) {
-      PyErr_Format(PyExc_ValueError, "resize_tensor_input: dimension %zd is %lld", (Py_ssize_t)i, (long long)d64[i]);
+      PyErr_Format(PyExc_ValueError, "resize_tensor_input: input %d dimension %zd is %lld", pos, (Py_ssize_t)i,
+                   (long long)d64[i]);
       Py_DECREF(dims);
       return NULL;
     }
     d32[i] = (int32_t)d64[i];
   }
   Py_DECREF(dims);
-  tfcc_status st = tfcc_session_resize_input(self->session, pos, (int32_t)rank, d32);
-  if (st != TFCC_OK) return tfcc_py_raise(PyExc_ValueError, "resize_tensor_input", session_msg(self, st));
-  if (sync_all(self) != 0) return NULL;
+  if (self->pending_rank[pos] < 0) self->n_pending++;
+  self->pending_rank[pos] = (int32_t)rank;
+  memcpy(self->pending_dims[pos], d32, (size_t)rank * sizeof *d32);
   Py_RETURN_NONE;
+}
+
+/* allocate_tensors(): applies pending resizes (tfcc_session_resize_inputs, one re-plan) and
+ * makes new arrays for the inputs and outputs whose shape changed. Without a pending resize the
+ * buffers are already there: nothing to do. */
+static PyObject *interp_allocate_tensors(interp_obj *self, PyObject *unused) {
+  REQUIRE_READY(self);
+  if (self->n_pending == 0) Py_RETURN_NONE;
+  int idx[64], *indices = self->n_pending <= 64 ? idx : PyMem_Calloc((size_t)self->n_pending, sizeof *indices);
+  int32_t rk[64], *ranks = self->n_pending <= 64 ? rk : PyMem_Calloc((size_t)self->n_pending, sizeof *ranks);
+  const int32_t *dp[64], **dims = self->n_pending <= 64 ? dp : PyMem_Calloc((size_t)self->n_pending, sizeof *dims);
+  PyObject *result = NULL;
+  if (!indices || !ranks || !dims) {
+    PyErr_NoMemory();
+    goto done;
+  }
+  int k = 0;
+  for (int i = 0; i < self->n_in; i++)
+    if (self->pending_rank[i] >= 0) {
+      indices[k] = i;
+      ranks[k] = self->pending_rank[i];
+      dims[k] = self->pending_dims[i];
+      k++;
+    }
+  tfcc_status st = tfcc_session_resize_inputs(self->session, k, indices, ranks, dims);
+  /* applied or refused, the request is consumed (TFLite keeps no half-applied resize either) */
+  for (int i = 0; i < self->n_in; i++) self->pending_rank[i] = -1;
+  self->n_pending = 0;
+  if (st != TFCC_OK) {
+    tfcc_py_raise(PyExc_ValueError, "allocate_tensors", session_msg(self, st));
+    goto done;
+  }
+  if (sync_all(self) != 0) goto done;
+  result = Py_NewRef(Py_None);
+done:
+  if (indices != idx) PyMem_Free(indices);
+  if (ranks != rk) PyMem_Free(ranks);
+  if (dims != dp) PyMem_Free((void *)dims);
+  return result;
 }
 
 static PyObject *interp_reset_all_variables(interp_obj *self, PyObject *unused) {
@@ -777,7 +849,10 @@ static PyMethodDef interp_methods[] = {
     {"_output_copy", (PyCFunction)interp_output_copy, METH_O, "A copy of output i (by position)."},
     {"invoke", (PyCFunction)interp_invoke, METH_NOARGS, "Runs the model (the GIL is released while it runs)."},
     {"_invoke_loop", (PyCFunction)interp_invoke_loop, METH_O, "Seconds for n runs timed in C."},
-    {"_resize", (PyCFunction)interp_resize, METH_VARARGS, "Resizes an input now."},
+    {"_resize", (PyCFunction)interp_resize, METH_VARARGS, "Records an input's new shape."},
+    {"allocate_tensors", (PyCFunction)interp_allocate_tensors, METH_NOARGS,
+     "Applies pending resize_tensor_input calls (all inputs at once) and remakes the arrays whose "
+     "shape changed."},
     {"reset_all_variables", (PyCFunction)interp_reset_all_variables, METH_NOARGS,
      "Sets every variable (stateful) tensor back to zero."},
     {"update_weights", (PyCFunction)interp_update_weights, METH_O,

@@ -4,7 +4,11 @@
 #define TFCC_PYTHON_MODULE_C
 #include "tfcc_python.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #ifdef TFCC_WITH_CRYPTO
+#include "tfcc/tfcc_crypto.h"
 #define TFCC_PY_HAS_CRYPTO 1
 #else
 #define TFCC_PY_HAS_CRYPTO 0
@@ -107,7 +111,48 @@ static PyObject *py_dispatch_isa(PyObject *module, PyObject *arg) {
   return PyUnicode_FromString(tfcc_isa_name(tfcc_isa_dispatch_level(cap)));
 }
 
+/* encrypt_file(in_path, out_path, key, key_id=None): tfcc_crypto_encrypt_file with a 32-byte key. */
+static PyObject *py_encrypt_file(PyObject *module, PyObject *args, PyObject *kw) {
+  static char *kwlist[] = {"in_path", "out_path", "key", "key_id", NULL};
+  PyObject *in_obj, *out_obj, *in_b = NULL, *out_b = NULL, *result = NULL;
+  Py_buffer key = {0};
+  const char *key_id = NULL;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "OOy*|z:encrypt_file", kwlist, &in_obj, &out_obj, &key, &key_id))
+    return NULL;
+  if (!PyUnicode_FSConverter(in_obj, &in_b) || !PyUnicode_FSConverter(out_obj, &out_b)) goto done;
+  if (key.len != 32) {
+    PyErr_Format(PyExc_ValueError, "key: %zd bytes, an AES-256 key has 32", key.len);
+    goto done;
+  }
+#ifdef TFCC_WITH_CRYPTO
+  tfcc_key_source ks;
+  memset(&ks, 0, sizeof ks);
+  ks.kind = TFCC_KEY_FROM_BYTES;
+  ks.bytes = key.buf;
+  tfcc_status st;
+  Py_BEGIN_ALLOW_THREADS
+  st = tfcc_crypto_encrypt_file(PyBytes_AS_STRING(in_b), PyBytes_AS_STRING(out_b), &ks, key_id);
+  Py_END_ALLOW_THREADS
+  if (st != TFCC_OK) {
+    const char *m = tfcc_crypto_last_error();
+    tfcc_py_raise(PyExc_ValueError, "encrypt_file", m && m[0] ? m : tfcc_status_str(st));
+    goto done;
+  }
+  result = Py_NewRef(Py_None);
+#else
+  PyErr_SetString(PyExc_ValueError, "this tfcc build has no encrypted-model support (built without OpenSSL)");
+#endif
+done:
+  PyBuffer_Release(&key);
+  Py_XDECREF(in_b);
+  Py_XDECREF(out_b);
+  return result;
+}
+
 static PyMethodDef module_methods[] = {
+    {"encrypt_file", TFCC_PY_KW(py_encrypt_file), METH_VARARGS | METH_KEYWORDS,
+     "encrypt_file(in_path, out_path, key, key_id=None): writes an encrypted model (.tfcce, AES-256-GCM) "
+     "that Interpreter(model_path, key=key) loads."},
     {"cpu_info", py_cpu_info, METH_NOARGS,
      "cpu_info() -> dict: this CPU as tfcc sees it (vendor, brand, arch, features, caches, the ISA "
      "level kernels dispatch at)."},

@@ -10,7 +10,10 @@ See docs/python.md for the API and where it differs from TensorFlow Lite.
 from . import _tfcc
 from .interpreter import Interpreter, SignatureRunner, bench, cpu_info
 
+encrypt_file = _tfcc.encrypt_file
+
 __version__ = _tfcc.version
 has_crypto = bool(_tfcc.has_crypto)
 
-__all__ = ["Interpreter", "SignatureRunner", "bench", "cpu_info", "has_crypto", "__version__"]
+__all__ = ["Interpreter", "SignatureRunner", "bench", "cpu_info", "encrypt_file", "has_crypto",
+           "__version__"]

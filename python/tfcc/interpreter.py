@@ -74,10 +74,6 @@ class Interpreter(_tfcc.Interpreter):
                    key_file, key_env, bool(disable_winograd))
         self._inputs, self._outputs = self._io_tensors()
 
-    def allocate_tensors(self):
-        """Buffers exist from the constructor on and follow every resize: nothing to do."""
-        return None
-
     def tensor(self, tensor_index):
         """A function returning the NumPy array tfcc reads (input) or writes (output) in place.
 
@@ -90,7 +86,7 @@ class Interpreter(_tfcc.Interpreter):
     def resize_tensor_input(self, input_index, tensor_size, strict=False):
         """Changes an input's shape (TFLite's ``input_index`` is the tensor index from
         ``get_input_details()``). ``strict``: only dimensions that are -1 in the shape signature
-        may change. tfcc applies it at once (``allocate_tensors`` has nothing left to do)."""
+        may change. Like TensorFlow Lite, the new shapes take effect at ``allocate_tensors()``."""
         dims = np.array(tensor_size, dtype=np.int64).reshape(-1)
         if strict:
             detail = self._input_detail(input_index)
@@ -186,6 +182,7 @@ class SignatureRunner:
             raise ValueError("Invalid number of inputs provided for running a SignatureDef, "
                              "expected %d vs provided %d" % (len(self._in), len(kwargs)))
         interp = self._interpreter
+        resized = False
         for name, value in kwargs.items():
             if name not in self._in:
                 raise ValueError("Invalid Input name (%s) for SignatureDef (inputs: %s)"
@@ -195,7 +192,11 @@ class SignatureRunner:
             current = interp._view(t)
             if value.shape != current.shape:
                 interp._resize(t, np.array(value.shape, dtype=np.int64))
-            interp.set_tensor(t, value)
+                resized = True
+        if resized:
+            interp.allocate_tensors()
+        for name, value in kwargs.items():
+            interp.set_tensor(self._in[name], np.asarray(value))
         interp.invoke()
         return {name: interp.get_tensor(t) for name, t in self._out.items()}
 
