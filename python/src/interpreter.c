@@ -562,8 +562,13 @@ static PyObject *interp_set_tensor(interp_obj *self, PyObject *args) {
   PyArrayObject *dst = self->in_arr[pos];
   PyArrayObject *src = (PyArrayObject *)PyArray_FromAny(value, NULL, 0, 0, 0, NULL);
   if (!src) return NULL;
+  /* the tensor's name and dtype only for a message (not on the way of a good call) */
   tfcc_tensor_info info;
-  tfcc_session_input_info(self->session, pos, &info);
+  memset(&info, 0, sizeof info);
+  const int same_type = PyArray_EquivTypenums(PyArray_TYPE(src), PyArray_TYPE(dst));
+  int same_dims = PyArray_NDIM(src) == PyArray_NDIM(dst);
+  for (int d = 0; same_dims && d < PyArray_NDIM(src); d++) same_dims = PyArray_DIMS(src)[d] == PyArray_DIMS(dst)[d];
+  if (!same_type || !same_dims) tfcc_session_input_info(self->session, pos, &info);
   const char *name = info.name ? info.name : "";
   if (!PyArray_EquivTypenums(PyArray_TYPE(src), PyArray_TYPE(dst))) {
     PyObject *got = PyObject_Str((PyObject *)PyArray_DESCR(src));
