@@ -532,9 +532,13 @@ static PyObject *interp_signatures(interp_obj *self, PyObject *unused) {
     }
     PyObject *ins = name_tensor_pairs(s.input_names, s.input_tensors, s.input_count);
     PyObject *outs = ins ? name_tensor_pairs(s.output_names, s.output_tensors, s.output_count) : NULL;
-    PyObject *t = outs ? Py_BuildValue("(slNN)", s.key, (long)s.subgraph, ins, outs) : NULL;
-    if (!t) {
+    if (!outs) {
       Py_XDECREF(ins);
+      Py_DECREF(list);
+      return NULL;
+    }
+    PyObject *t = Py_BuildValue("(slNN)", s.key, (long)s.subgraph, ins, outs); /* N: stolen, also on failure */
+    if (!t) {
       Py_DECREF(list);
       return NULL;
     }
