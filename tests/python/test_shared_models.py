@@ -59,3 +59,21 @@ def test_shared_model(shared, name):
     if name in LABELS:
         y = it.get_tensor(outs[0]["index"]).reshape(-1)
         assert int(np.argmax(y)) == LABELS[name]
+
+
+@pytest.mark.parametrize("name", ["keras_lstm_mnist_ptq", "mnist_lstm_float"])
+def test_reset_all_variables(shared, name):
+    """The LSTM models keep their state in variable tensors: a second run on the same input
+    differs from the first, and reset_all_variables() brings the first result back."""
+    models = os.path.join(shared, "models")
+    it = tfcc.Interpreter(model_path=os.path.join(models, name + ".tflite"))
+    it.set_tensor(it.get_input_details()[0]["index"],
+                  np.load(os.path.join(models, "ref", name, "input_0.npy")))
+    out = it.get_output_details()[0]["index"]
+    it.invoke()
+    first = it.get_tensor(out)
+    it.invoke()
+    assert not np.array_equal(it.get_tensor(out), first)
+    it.reset_all_variables()
+    it.invoke()
+    np.testing.assert_array_equal(it.get_tensor(out), first)
