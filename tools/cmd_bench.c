@@ -402,7 +402,7 @@ int cmd_bench(int argc, char **argv) {
     bench_setting st = {o.model, o.threads, o.warmup, o.seed, o.top, o.cpus, o.n_cpus,
                         o.n_specs == 0 ? "random" : o.n_specs >= b.n_in ? "files" : "files + random",
                         o.trace, b.trace.n_ops, b.trace.dropped};
-    if (o.json) bench_report_json(&b.r, &st);
+    if (o.json) bench_report_json(&b.r, &st, stdout);
     else bench_report_text(&b.r, &st);
   }
   state_free(&b);

@@ -357,6 +357,28 @@ TFCC_API const char *tfcc_model_unsupported(const tfcc_model *m);
 /* Model description string from the file ("" if none). */
 TFCC_API const char *tfcc_model_description(const tfcc_model *m);
 
+/* Tensor index (in the model's main subgraph, as TensorFlow Lite numbers tensors) of input or
+ * output `index` (0..count-1). TFCC_ERR_INVALID_ARG if out of range. */
+TFCC_API tfcc_status tfcc_model_input_tensor(const tfcc_model *m, int index, int32_t *tensor);
+TFCC_API tfcc_status tfcc_model_output_tensor(const tfcc_model *m, int index, int32_t *tensor);
+
+/* SignatureDefs of the file (TensorFlow Lite's signature runner). Names and tensor indices point
+ * into the model and live as long as it does. Sessions run subgraph 0; a signature of another
+ * subgraph is listed but cannot be run. */
+typedef struct tfcc_signature_info {
+  const char *key;                  /* "serving_default" */
+  int32_t subgraph;
+  int32_t input_count, output_count;
+  const char *const *input_names;   /* [input_count] signature names ("x") */
+  const int32_t *input_tensors;     /* [input_count] tensor indices in that subgraph */
+  const char *const *output_names;  /* [output_count] */
+  const int32_t *output_tensors;    /* [output_count] */
+} tfcc_signature_info;
+TFCC_API int tfcc_model_signature_count(const tfcc_model *m);
+/* Signature `index` (0..count-1); TFCC_ERR_INVALID_ARG if out of range. */
+TFCC_API tfcc_status tfcc_model_signature_info(const tfcc_model *m, int index,
+                                               tfcc_signature_info *info);
+
 /* ---------------------------------------------------------------- hot weight update */
 
 /* Replaces the weights (constant tensors, and everything operators precompute from them) of a
@@ -489,6 +511,11 @@ TFCC_API tfcc_status tfcc_session_dynamic_tensor_info(const tfcc_session *s, int
  * or any if the model has no signature) and re-plans the session. */
 TFCC_API tfcc_status tfcc_session_resize_input(tfcc_session *s, int index, int32_t rank,
                                                const int32_t *dims);
+/* Resizes several inputs at once and re-plans once (inputs that must change together, e.g. both
+ * operands of an ADD): input indices[k] gets shape dims[k][0..ranks[k]). On failure no shape
+ * changes and the previous plan stays in force. */
+TFCC_API tfcc_status tfcc_session_resize_inputs(tfcc_session *s, int count, const int *indices,
+                                                const int32_t *ranks, const int32_t *const *dims);
 
 /* Runs the model. inputs[i] points to input i's bytes (tfcc_session_input_info().bytes),
  * outputs[i] to a caller buffer for output i. Both are caller-owned and only used during

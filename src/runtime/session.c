@@ -24,6 +24,9 @@ void tfcc_session_options_default(tfcc_session_options *o) {
   o->struct_size = sizeof *o;
 }
 
+/* resizes of up to this many inputs at once keep their old shapes on the stack */
+#define TFCC_MAX_INPUTS_RESIZED_ 16
+
 static tfcc_status session_fail(tfcc_session *s, tfcc_status st) {
   tfcc_log(s->model->rt ? &s->model->rt->log : NULL, TFCC_LOG_DEBUG, TFCC_TAG_SESSION, "%s", s->err.msg);
   return st;
@@ -197,36 +200,59 @@ tfcc_status tfcc_session_find_output(const tfcc_session *s, const char *name, in
   return s ? find_named(s, s->sg->outputs, s->sg->n_outputs, name, index) : TFCC_ERR_INVALID_ARG;
 }
 
-tfcc_status tfcc_session_resize_input(tfcc_session *s, int index, int32_t rank, const int32_t *dims) {
-  if (!s) return TFCC_ERR_INVALID_ARG;
+/* Checks one requested input shape against the input's signature. */
+static tfcc_status check_resize(tfcc_session *s, int index, int32_t rank, const int32_t *dims) {
   if (index < 0 || index >= s->sg->n_inputs)
-    return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "input %d does not exist (%d inputs)",
-                                        index, (int)s->sg->n_inputs));
+    return tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "input %d does not exist (%d inputs)", index,
+                        (int)s->sg->n_inputs);
   const tfcc_ir_tensor *t = &s->sg->tensors[s->sg->inputs[index]];
   if (rank < 0 || rank > TFCC_MAX_RANK || (rank > 0 && !dims))
-    return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "input %d: rank %d is invalid", index, (int)rank));
+    return tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "input %d: rank %d is invalid", index, (int)rank);
   if (t->has_signature) {
     if (rank != t->rank)
-      return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_SHAPE, "input %d (%s): rank %d, model has rank %d",
-                                          index, t->name, (int)rank, (int)t->rank));
+      return tfcc_err_set(&s->err, TFCC_ERR_SHAPE, "input %d (%s): rank %d, model has rank %d", index, t->name,
+                          (int)rank, (int)t->rank);
     for (int32_t d = 0; d < rank; d++)
       if (t->signature[d] != -1 && dims[d] != t->signature[d])
-        return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_SHAPE,
-                                            "input %d (%s): dimension %d is fixed at %d, cannot be %d", index,
-                                            t->name, (int)d, (int)t->signature[d], (int)dims[d]));
+        return tfcc_err_set(&s->err, TFCC_ERR_SHAPE, "input %d (%s): dimension %d is fixed at %d, cannot be %d",
+                            index, t->name, (int)d, (int)t->signature[d], (int)dims[d]);
   }
   for (int32_t d = 0; d < rank; d++)
     if (dims[d] < 0)
-      return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_SHAPE, "input %d: dimension %d is negative", index, (int)d));
-  tfcc_input_shape old = s->shapes[index];
-  s->shapes[index].rank = rank;
-  for (int32_t d = 0; d < rank; d++) s->shapes[index].dims[d] = dims[d];
-  tfcc_status st = replan(s);
-  if (st != TFCC_OK) {
-    s->shapes[index] = old; /* the previous plan stays in force */
-    return session_fail(s, st);
-  }
+      return tfcc_err_set(&s->err, TFCC_ERR_SHAPE, "input %d: dimension %d is negative", index, (int)d);
   return TFCC_OK;
+}
+
+tfcc_status tfcc_session_resize_input(tfcc_session *s, int index, int32_t rank, const int32_t *dims) {
+  return tfcc_session_resize_inputs(s, 1, &index, &rank, &dims);
+}
+
+tfcc_status tfcc_session_resize_inputs(tfcc_session *s, int count, const int *indices, const int32_t *ranks,
+                                       const int32_t *const *dims) {
+  if (!s) return TFCC_ERR_INVALID_ARG;
+  if (count < 0 || count > s->sg->n_inputs || (count > 0 && (!indices || !ranks || !dims)))
+    return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "resize of %d inputs (%d inputs)", count,
+                                        (int)s->sg->n_inputs));
+  for (int k = 0; k < count; k++) {
+    tfcc_status st = check_resize(s, indices[k], ranks[k], dims[k]);
+    if (st != TFCC_OK) return session_fail(s, st);
+    for (int j = 0; j < k; j++)
+      if (indices[j] == indices[k])
+        return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "input %d is resized twice", indices[k]));
+  }
+  tfcc_input_shape old[TFCC_MAX_INPUTS_RESIZED_];
+  tfcc_input_shape *saved = count <= TFCC_MAX_INPUTS_RESIZED_ ? old : malloc((size_t)count * sizeof *saved);
+  if (!saved) return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_NO_MEMORY, "resize of %d inputs", count));
+  for (int k = 0; k < count; k++) {
+    saved[k] = s->shapes[indices[k]];
+    s->shapes[indices[k]].rank = ranks[k];
+    for (int32_t d = 0; d < ranks[k]; d++) s->shapes[indices[k]].dims[d] = dims[k][d];
+  }
+  tfcc_status st = replan(s);
+  if (st != TFCC_OK) /* the previous plan stays in force */
+    for (int k = count - 1; k >= 0; k--) s->shapes[indices[k]] = saved[k];
+  if (saved != old) free(saved);
+  return st == TFCC_OK ? TFCC_OK : session_fail(s, st);
 }
 
 tfcc_status tfcc_session_set_input(tfcc_session *s, int index, const void *data, size_t bytes) {

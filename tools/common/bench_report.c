@@ -146,9 +146,9 @@ void bench_report_text(const bench_result *r, const bench_setting *o) {
     printf("trace: %s (%zu operator events%s)\n", o->trace, o->trace_events, o->trace_dropped ? ", some dropped" : "");
 }
 
-void bench_report_json(const bench_result *r, const bench_setting *o) {
+void bench_report_json(const bench_result *r, const bench_setting *o, FILE *out) {
   json_writer w;
-  json_init(&w, stdout);
+  json_init(&w, out);
   json_begin_object(&w);
   json_key(&w, "model");
   json_string(&w, o->model);

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "stats.h"
 #include "tfcc/tfcc.h"
@@ -66,6 +67,7 @@ void bench_result_free(bench_result *r);
 double bench_gops(int64_t macs, double ms);
 
 void bench_report_text(const bench_result *r, const bench_setting *st);
-void bench_report_json(const bench_result *r, const bench_setting *st);
+/* The JSON report on out (stdout for `tfcc bench --json`; a memory stream for tfcc.bench). */
+void bench_report_json(const bench_result *r, const bench_setting *st, FILE *out);
 
 #endif

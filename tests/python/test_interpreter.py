@@ -1,0 +1,176 @@
+"""tfcc.Interpreter against TensorFlow Lite's Interpreter API, on committed conformance models
+(TFLite's own outputs) and modelgen networks: no shared files needed."""
+import numpy as np
+import pytest
+
+import tfcc
+from conftest import case
+
+DETAIL_KEYS = {"name", "index", "shape", "shape_signature", "dtype", "quantization",
+               "quantization_parameters", "sparsity_parameters"}
+
+
+def run_case(name, **kw):
+    path, ins, outs = case(name)
+    it = tfcc.Interpreter(model_path=path, **kw)
+    it.allocate_tensors()
+    for d, x in zip(it.get_input_details(), ins):
+        it.set_tensor(d["index"], x)
+    it.invoke()
+    got = [it.get_tensor(d["index"]) for d in it.get_output_details()]
+    return it, got, outs
+
+
+def test_details_float():
+    it = tfcc.Interpreter(model_path=case("add_f32_same")[0])
+    ins, outs = it.get_input_details(), it.get_output_details()
+    assert [d["name"] for d in ins] == ["in0", "in1"] and [d["name"] for d in outs] == ["out0"]
+    for d in ins + outs:
+        assert set(d) == DETAIL_KEYS
+        assert d["dtype"] is np.float32
+        assert d["shape"].dtype == np.int32 and list(d["shape"]) == [2, 3, 5]
+        assert list(d["shape_signature"]) == [2, 3, 5]
+        assert d["quantization"] == (0.0, 0)
+        qp = d["quantization_parameters"]
+        assert qp["scales"].dtype == np.float32 and qp["scales"].size == 0
+        assert qp["zero_points"].dtype == np.int32 and qp["quantized_dimension"] == 0
+        assert d["sparsity_parameters"] == {}
+    # TFLite numbering: the tensor indices of the file
+    assert [d["index"] for d in ins] == [0, 1] and outs[0]["index"] == 2
+
+
+def test_details_quantized():
+    it = tfcc.Interpreter(model_path=case("add_i8_same")[0])
+    d = it.get_input_details()[0]
+    assert d["dtype"] is np.int8
+    scale, zp = d["quantization"]
+    assert scale > 0 and -128 <= zp <= 127
+    qp = d["quantization_parameters"]
+    assert qp["scales"].tolist() == [pytest.approx(scale)] and qp["zero_points"].tolist() == [zp]
+
+
+@pytest.mark.parametrize("name", ["add_f32_same", "add_i8_same", "add_u8_same", "conv_2d_i8_3x3_same",
+                                  "softmax_f32", "fully_connected_i8_2d"])
+def test_outputs_match_tflite(name):
+    import os
+    from conftest import CONFORMANCE
+    if not os.path.exists(os.path.join(CONFORMANCE, name + ".tflite")):
+        pytest.skip("no conformance case %s" % name)
+    _, got, want = run_case(name)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert g.dtype == w.dtype and g.shape == w.shape
+        if w.dtype == np.float32:
+            np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5)
+        else:
+            np.testing.assert_array_equal(g, w)
+
+
+def test_get_tensor_is_a_copy_and_tensor_is_a_view():
+    path, ins, outs = case("add_f32_same")
+    it = tfcc.Interpreter(model_path=path)
+    it.allocate_tensors()
+    in0, in1 = (d["index"] for d in it.get_input_details())
+    out = it.get_output_details()[0]["index"]
+    view_in0, view_in1, view_out = it.tensor(in0), it.tensor(in1), it.tensor(out)
+    view_in0()[...] = ins[0]  # writes straight into the buffer tfcc reads
+    view_in1()[...] = ins[1]
+    address = view_out().ctypes.data
+    it.invoke()
+    np.testing.assert_allclose(view_out(), outs[0], rtol=1e-5, atol=1e-5)
+    assert view_out().ctypes.data == address  # same memory every run: no copies
+    copy = it.get_tensor(out)
+    copy[...] = 0
+    assert np.any(it.get_tensor(out) != 0)
+    # an array held across invoke sees the new results
+    held = view_out()
+    view_in0()[...] = 0
+    view_in1()[...] = 1
+    it.invoke()
+    assert np.all(held == 1)
+
+
+def test_model_content():
+    path, ins, outs = case("add_f32_same")
+    with open(path, "rb") as f:
+        it = tfcc.Interpreter(model_content=f.read())
+    for d, x in zip(it.get_input_details(), ins):
+        it.set_tensor(d["index"], x)
+    it.invoke()
+    np.testing.assert_allclose(it.get_tensor(it.get_output_details()[0]["index"]), outs[0],
+                               rtol=1e-5, atol=1e-5)
+
+
+def test_resize_then_allocate():
+    it = tfcc.Interpreter(model_path=case("add_f32_same")[0])
+    for d in it.get_input_details():
+        it.resize_tensor_input(d["index"], [4, 3, 5])
+    it.allocate_tensors()
+    assert [list(d["shape"]) for d in it.get_input_details()] == [[4, 3, 5], [4, 3, 5]]
+    assert list(it.get_output_details()[0]["shape"]) == [4, 3, 5]
+    a = np.arange(60, dtype=np.float32).reshape(4, 3, 5)
+    it.set_tensor(0, a)
+    it.set_tensor(1, a)
+    it.invoke()
+    np.testing.assert_array_equal(it.get_tensor(2), 2 * a)
+
+
+def test_signatures():
+    path, ins, outs = case("add_f32_same")
+    it = tfcc.Interpreter(model_path=path)
+    assert it.get_signature_list() == {"serving_default": {"inputs": ["in0", "in1"],
+                                                           "outputs": ["out0"]}}
+    runner = it.get_signature_runner()
+    assert set(runner.get_input_details()) == {"in0", "in1"}
+    assert runner.get_output_details()["out0"]["dtype"] is np.float32
+    res = runner(in0=ins[0], in1=ins[1])
+    assert set(res) == {"out0"}
+    np.testing.assert_allclose(res["out0"], outs[0], rtol=1e-5, atol=1e-5)
+    res = it.get_signature_runner("serving_default")(in0=ins[0][:1], in1=ins[1][:1])
+    assert res["out0"].shape == (1, 3, 5)  # the runner resized both inputs
+    np.testing.assert_allclose(res["out0"], outs[0][:1], rtol=1e-5, atol=1e-5)
+
+
+def test_tensor_details_are_inputs_and_outputs():
+    it = tfcc.Interpreter(model_path=case("add_f32_same")[0])
+    assert [d["index"] for d in it.get_tensor_details()] == [0, 1, 2]
+
+
+def test_reset_all_variables_and_memory_info():
+    it = tfcc.Interpreter(model_path=case("add_f32_same")[0])
+    assert it.reset_all_variables() is None
+    m = it.memory_info()
+    assert set(m) == {"arena_bytes", "naive_bytes", "lower_bound_bytes", "persistent_bytes",
+                      "constant_bytes"}
+
+
+def test_network_float_and_int8(modelgen_net):
+    import os
+    rng = np.random.default_rng(1)
+    for name in ("mobilenet_v1_025_128_float", "mobilenet_v1_025_128_int8"):
+        it = tfcc.Interpreter(model_path=os.path.join(modelgen_net, name + ".tflite"))
+        d = it.get_input_details()[0]
+        if d["dtype"] is np.float32:
+            x = rng.uniform(-1, 1, d["shape"]).astype(np.float32)
+        else:
+            x = rng.integers(-128, 128, d["shape"]).astype(d["dtype"])
+        it.set_tensor(d["index"], x)
+        it.invoke()
+        y = it.get_tensor(it.get_output_details()[0]["index"])
+        assert y.shape == (1, 1001)
+        assert np.all(np.isfinite(y))
+        if name.endswith("_float"):  # softmax
+            assert abs(float(y.sum()) - 1.0) < 1e-3
+
+
+def test_options():
+    path, ins, outs = case("add_f32_same")
+    for kw in ({"isa": "generic"}, {"precision": "bf16"}, {"quant_compat": "reference"},
+               {"num_threads": 2}, {"disable_winograd": True}):
+        _, got, want = run_case("add_f32_same", **kw)
+        np.testing.assert_allclose(got[0], want[0], rtol=1e-5, atol=1e-5)
+
+
+def test_import_like_tflite_runtime():
+    import tfcc.interpreter as tflite
+    assert tflite.Interpreter is tfcc.Interpreter
