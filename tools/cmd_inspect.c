@@ -173,9 +173,16 @@ static void print_text(const char *path, const tfcc_model *m, const tfcc_model *
     printf("total MACs: unknown (MACs are only computed for models tfcc can run)\n");
   else
     printf("total MACs: %" PRId64 "\n", total_macs);
-  printf("plan after graph passes (%d nodes, %d types%s):\n", n_plan_ops, n_plan,
-         m == file ? "; the file's operators could not be read apart" : "");
-  text_groups(pg, n_plan, macs_known);
+  int same = n_plan == n_groups && n_plan_ops == n_ops && m != file;
+  for (int k = 0; same && k < n_plan; k++)
+    same = strcmp(pg[k].name, g[k].name) == 0 && pg[k].count == g[k].count && pg[k].macs == g[k].macs;
+  if (same) {
+    printf("plan after graph passes: the file's %d operators, unchanged\n", n_ops);
+  } else {
+    printf("plan after graph passes (%d nodes, %d types%s):\n", n_plan_ops, n_plan,
+           m == file ? "; the file's operators could not be read apart" : "");
+    text_groups(pg, n_plan, macs_known);
+  }
   printf("unsupported: %s\n", uns[0] ? uns : "none");
 }
 
