@@ -36,6 +36,10 @@ if bash -c 'source "$1"; COMP_WORDS=("$2" ""); COMP_CWORD=1; _tfcc; printf "%s\n
 if bash -c 'source "$1"; COMP_WORDS=("$2" run --thr); COMP_CWORD=2; _tfcc; printf "%s\n" "${COMPREPLY[@]}"' _ \
      "$P/share/bash-completion/completions/tfcc" "$P/bin/tfcc" | grep -qx -- --threads; then ok; else bad "bash completion of run's options"; fi
 
+# the README shows examples/c_api/main.c as it is
+if awk '/^## The C API/{on=1} on && /^```c$/{grab=1; next} grab && /^```$/{exit} grab' "$TFCC_SOURCE_DIR/README.md" |
+   cmp -s - "$EXAMPLE"; then ok; else bad "README's C example differs from examples/c_api/main.c"; fi
+
 model=$(example_model)
 # 1. pkg-config (the .pc finds its prefix from its own place: no editing after the move)
 export PKG_CONFIG_PATH=$lib/pkgconfig
