@@ -9,15 +9,19 @@ OUT=${OUT:-/tmp/tfcc-aarch64}
 command -v "$CC" >/dev/null || { echo "SKIP: $CC not installed"; exit 77; }
 mkdir -p "$OUT"
 FLAGS="-std=c11 -O3 -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers -Wno-format-truncation -D_GNU_SOURCE -Iinclude -Isrc"
-objs=""
+# the library's sources for aarch64 (x86 variants and the OpenSSL module left out), compiled
+# in parallel
 for f in $(find src -name '*.c' | sort); do
   case "$f" in *-avx512.c|*-avx2.c|*-sse4.c|*-avx512vnni.c|*-avxvnni.c|*-avx512bf16.c|*-amxbf16.c|*-amxint8.c|src/crypto/*) continue ;; esac
-  o="$OUT/$(echo "$f" | tr '/' '_').o"
-  extra=""
+  echo "$f"
+done >"$OUT/sources"
+export CC FLAGS OUT
+xargs -P "$(nproc)" -n 1 sh -c '
+  f=$1; o="$OUT/$(echo "$f" | tr / _).o"; extra=""
   case "$f" in *-neondot.c) extra="-march=armv8.2-a+dotprod" ;; *-neoni8mm.c) extra="-march=armv8.2-a+dotprod+i8mm" ;; esac
-  $CC $FLAGS $extra -c "$f" -o "$o"
-  objs="$objs $o"
-done
+  $CC $FLAGS $extra -c "$f" -o "$o"' _ <"$OUT/sources"
+objs=$(sed "s|/|_|g; s|^|$OUT/|; s|\$|.o|" "$OUT/sources")
+rm -f "$OUT/libtfcc.a"
 ar rcs "$OUT/libtfcc.a" $objs
 echo "aarch64 library: $OUT/libtfcc.a"
 for t in test_f32_gemm test_f32_dwconv test_q8_gemm test_q8_dwconv test_bf16_gemm test_vbinary test_vunary test_q8_lut test_q8_resize test_pool_fast test_quantize_fast test_reduce_fast test_softmax_fast test_f32_gemv test_f32_conv_direct test_q8_lstm_fast test_f32_lstm_fast test_lstm_op_fast test_q8_fc_small test_f32_winograd test_f32_expand_dw test_f32_conv_residual; do

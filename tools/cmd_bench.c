@@ -37,8 +37,8 @@ static const char k_usage[] =
     "  -d, --duration S       seconds of timed runs (see below)\n"
     "      --affinity LIST    pin the caller and the workers to CPUs, e.g. 0,1 or 0-3 (caller on\n"
     "                         the first, worker k on entry k)\n"
-    "      --isa CAP          cap kernel dispatch: generic, sse4, avx2, avx512 (default: env\n"
-    "                         TFCC_ISA, else the best the CPU has)\n"
+    "      --isa CAP          cap kernel dispatch: generic, sse4, avx2, avx512 (x86-64) or\n"
+    "                         neon (aarch64) (default: env TFCC_ISA, else the best the CPU has)\n"
     "      --precision P      f32 (default) or bf16: float CONV_2D / FULLY_CONNECTED with\n"
     "                         bfloat16 weights and inputs, float32 sums (AVX512-BF16 or\n"
     "                         AMX-BF16; elsewhere float32, see the profile's kernels)\n"
@@ -357,10 +357,7 @@ static int parse_opts(int argc, char **argv, bench_opts *o, int *done) {
         break;
       case OPT_ISA: {
         tfcc_isa isa;
-        if (tfcc_isa_parse(v, &isa) != TFCC_OK) {
-          snprintf(err, sizeof err, "--isa: unknown ISA '%s' (generic, sse4, avx2, avx512, neon)", v);
-          bad = -1;
-        }
+        bad = cli_parse_isa("--isa", v, &isa, err, sizeof err);
         o->isa = v;
         break;
       }

@@ -26,7 +26,8 @@ static const char k_usage[] =
     "\n"
     "Classifies IMAGE (JPEG, PNG or BMP) with MODEL, whose first input is [1,H,W,C] (C = 1 or\n"
     "3) or [1,H,W] (gray), and prints the top K classes of the first output as\n"
-    "'rank index score label'.\n"
+    "'rank index score label'. The first output must be a class vector ([1,N]); for other\n"
+    "outputs (segmentation maps, boxes) it fails with exit status 1.\n"
     "\n"
     "The image is resized bilinearly (TFLite RESIZE_BILINEAR, half-pixel centers) to H x W,\n"
     "converted to gray if C = 1, then fed as: uint8 input: raw pixels; int8 input:\n"
@@ -152,6 +153,15 @@ static int classify(classify_state *c, const classify_opts *o) {
   tfcc_tensor_info out;
   tfcc_session_output_info(c->session, 0, &out);
   size_t n = cli_elements(&out);
+  /* One score per class: [N], [1,N], [1,1,1,N], ... Anything else (a segmentation map, boxes)
+   * would print flat element indices as if they were classes. */
+  int class_vector = out.rank >= 1 && n > 0;
+  for (int32_t d = 0; d + 1 < out.rank; d++) class_vector &= out.dims[d] == 1;
+  if (!class_vector)
+    return cli_error(CMD, CLI_EXIT_FAIL,
+                     "output 0 (%s) is %s %s, not a class vector ([1,N], one score per class): "
+                     "this does not look like a classification model (use 'tfcc run' for its raw outputs)",
+                     out.name, tfcc_dtype_name(out.dtype), cli_shape_sig(&out, shape, sizeof shape));
   c->output = malloc(out.bytes ? out.bytes : 1);
   c->scores = (float *)malloc((n ? n : 1) * sizeof(float));
   if (!c->output || !c->scores) return cli_error(CMD, CLI_EXIT_FAIL, "out of memory");

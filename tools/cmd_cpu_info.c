@@ -223,8 +223,9 @@ int cmd_cpu_info(int argc, char **argv) {
   const char *env = getenv("TFCC_ISA");
   if (env && !env[0]) env = NULL;
   tfcc_isa cap = TFCC_ISA_COUNT_;
-  if (env && tfcc_isa_parse(env, &cap) != TFCC_OK)
-    return cli_error(CMD, CLI_EXIT_FAIL, "TFCC_ISA='%s' is not an ISA cap (generic, sse4, avx2, avx512, neon)", env);
+  char err[256];
+  if (env && cli_parse_isa("TFCC_ISA", env, &cap, err, sizeof err) != 0)
+    return cli_error(CMD, CLI_EXIT_FAIL, "%s", err);
   tfcc_isa level = tfcc_isa_dispatch_level(cap);
   if (as_json) print_json(&c, level, env);
   else print_text(&c, level, env);

@@ -1,7 +1,11 @@
 /* tfcc inspect MODEL [--json]: inputs/outputs (dtype, shape, signature, quantization),
  * operator table (count, versions, MACs per operator type), tensor count, constant bytes,
  * description and unsupported operators. The model is loaded with allow_unsupported=1 so
- * models tfcc cannot run can still be inspected (MACs are then unknown: 0). */
+ * models tfcc cannot run can still be inspected (MACs are then unknown: 0).
+ *
+ * Two views of the operators: the file's (the model loaded a second time with every graph pass
+ * off) and tfcc's plan after its graph passes (docs/passes.md), which folds constants, drops
+ * no-ops and fuses nodes into tfcc-internal operators such as EXPAND_DEPTHWISE_CONV_2D. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,8 +24,9 @@ static const char k_usage[] =
     "usage: tfcc inspect MODEL [--json] [--memory]\n"
     "\n"
     "Describes a .tflite model: inputs and outputs (dtype, shape, shape signature,\n"
-    "quantization), operators (count, versions, MACs per type and in total), tensor count,\n"
-    "constant bytes, description, and operators tfcc does not support.\n"
+    "quantization), the file's operators (count, versions, MACs per type and in total), the\n"
+    "operators of tfcc's plan after its graph passes (constants folded, no-ops dropped, fused\n"
+    "nodes), tensor count, constant bytes, description, and operators tfcc does not support.\n"
     "\n"
     "  --json       machine-readable output\n"
     "  --memory     also plan a session at the stored shapes and show its memory: arena bytes,\n"
@@ -58,15 +63,18 @@ static int cmp_i32(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* Groups the operators by name (sorted by count, then name). Returns the group count or -1. */
-static int group_ops(const tfcc_model *m, op_group **out, int64_t *total_macs) {
+/* Groups the operators by name (sorted by count, then name), leaving out nodes the graph passes
+ * removed. Returns the group count or -1; *nodes: the nodes counted. */
+static int group_ops(const tfcc_model *m, op_group **out, int64_t *total_macs, int *nodes) {
   int n = tfcc_model_op_count(m), g = 0;
+  *nodes = 0;
   op_group *groups = (op_group *)calloc((size_t)(n > 0 ? n : 1), sizeof *groups);
   if (!groups) return -1;
   *total_macs = 0;
   for (int i = 0; i < n; i++) {
     tfcc_op_info oi;
-    if (tfcc_model_op_info(m, i, &oi) != TFCC_OK) continue;
+    if (tfcc_model_op_info(m, i, &oi) != TFCC_OK || oi.removed) continue;
+    ++*nodes;
     const char *name = oi.name ? oi.name : "?";
     int k = 0;
     while (k < g && strcmp(groups[k].name, name) != 0) k++;
@@ -130,8 +138,24 @@ static void text_tensors(const tfcc_model *m, int outputs) {
   }
 }
 
-static void print_text(const char *path, const tfcc_model *m, const op_group *g, int n_groups,
-                       int64_t total_macs) {
+static void text_groups(const op_group *g, int n_groups, int macs_known) {
+  printf("  %-32s %6s  %-10s %16s  %s\n", "type", "count", "versions", "MACs", "supported");
+  for (int k = 0; k < n_groups; k++) {
+    char versions[64] = "";
+    size_t used = 0;
+    for (int v = 0; v < g[k].n_versions && used < sizeof versions; v++)
+      used += (size_t)snprintf(versions + used, sizeof versions - used, "%s%d", v ? "," : "", (int)g[k].versions[v]);
+    char macs[32] = "-";
+    if (macs_known) snprintf(macs, sizeof macs, "%" PRId64, g[k].macs);
+    printf("  %-32s %6d  %-10s %16s  %s\n", g[k].name, g[k].count, versions, macs,
+           g[k].supported ? "yes" : "NO");
+  }
+}
+
+/* m: the model as tfcc runs it (plan); file: the same file loaded with every pass off. */
+static void print_text(const char *path, const tfcc_model *m, const tfcc_model *file, const op_group *g,
+                       int n_groups, int n_ops, int64_t total_macs, const op_group *pg, int n_plan,
+                       int n_plan_ops) {
   const int macs_known = unsupported_list(m)[0] == '\0';
   printf("model: %s\n", path);
   const char *desc = tfcc_model_description(m);
@@ -145,23 +169,23 @@ static void print_text(const char *path, const tfcc_model *m, const op_group *g,
   printf("constant bytes: %zu\n", tfcc_model_constant_bytes(m));
   text_tensors(m, 0);
   text_tensors(m, 1);
-  printf("operators (%d, %d types):\n", tfcc_model_op_count(m), n_groups);
-  printf("  %-32s %6s  %-10s %16s  %s\n", "type", "count", "versions", "MACs", "supported");
-  for (int k = 0; k < n_groups; k++) {
-    char versions[64] = "";
-    size_t used = 0;
-    for (int v = 0; v < g[k].n_versions && used < sizeof versions; v++)
-      used += (size_t)snprintf(versions + used, sizeof versions - used, "%s%d", v ? "," : "", (int)g[k].versions[v]);
-    char macs[32] = "-";
-    if (macs_known) snprintf(macs, sizeof macs, "%" PRId64, g[k].macs);
-    printf("  %-32s %6d  %-10s %16s  %s\n", g[k].name, g[k].count, versions, macs,
-           g[k].supported ? "yes" : "NO");
-  }
+  printf("operators (%d, %d types):\n", n_ops, n_groups);
+  text_groups(g, n_groups, macs_known);
   const char *uns = unsupported_list(m);
   if (uns[0])
     printf("total MACs: unknown (MACs are only computed for models tfcc can run)\n");
   else
     printf("total MACs: %" PRId64 "\n", total_macs);
+  int same = n_plan == n_groups && n_plan_ops == n_ops && m != file;
+  for (int k = 0; same && k < n_plan; k++)
+    same = strcmp(pg[k].name, g[k].name) == 0 && pg[k].count == g[k].count && pg[k].macs == g[k].macs;
+  if (same) {
+    printf("plan after graph passes: the file's %d operators, unchanged\n", n_ops);
+  } else {
+    printf("plan after graph passes (%d nodes, %d types%s):\n", n_plan_ops, n_plan,
+           m == file ? "; the file's operators could not be read apart" : "");
+    text_groups(pg, n_plan, macs_known);
+  }
   printf("unsupported: %s\n", uns[0] ? uns : "none");
 }
 
@@ -332,8 +356,31 @@ static void json_tensor(json_writer *w, const tfcc_tensor_info *t) {
   json_end_object(w);
 }
 
-static void print_json(const char *path, tfcc_model *m, const op_group *g, int n_groups,
-                       int64_t total_macs, int with_memory) {
+static void json_groups(json_writer *w, const op_group *g, int n_groups, int macs_known) {
+  json_begin_array(w);
+  for (int k = 0; k < n_groups; k++) {
+    json_begin_object(w);
+    json_key(w, "name");
+    json_string(w, g[k].name);
+    json_key(w, "count");
+    json_int(w, g[k].count);
+    json_key(w, "versions");
+    json_begin_array_inline(w);
+    for (int v = 0; v < g[k].n_versions; v++) json_int(w, g[k].versions[v]);
+    json_end_array(w);
+    json_key(w, "macs");
+    if (macs_known) json_int(w, g[k].macs);
+    else json_null(w);
+    json_key(w, "supported");
+    json_bool(w, g[k].supported);
+    json_end_object(w);
+  }
+  json_end_array(w);
+}
+
+static void print_json(const char *path, tfcc_model *m, const tfcc_model *file, const op_group *g,
+                       int n_groups, int n_ops, int64_t total_macs, const op_group *pg, int n_plan,
+                       int n_plan_ops, int64_t plan_macs, int with_memory) {
   json_writer w;
   const int macs_known = unsupported_list(m)[0] == '\0';
   json_init(&w, stdout);
@@ -371,30 +418,26 @@ static void print_json(const char *path, tfcc_model *m, const op_group *g, int n
     json_end_array(&w);
   }
   json_key(&w, "operator_count");
-  json_int(&w, tfcc_model_op_count(m));
+  json_int(&w, n_ops);
   json_key(&w, "operators");
-  json_begin_array(&w);
-  for (int k = 0; k < n_groups; k++) {
-    json_begin_object(&w);
-    json_key(&w, "name");
-    json_string(&w, g[k].name);
-    json_key(&w, "count");
-    json_int(&w, g[k].count);
-    json_key(&w, "versions");
-    json_begin_array_inline(&w);
-    for (int v = 0; v < g[k].n_versions; v++) json_int(&w, g[k].versions[v]);
-    json_end_array(&w);
-    json_key(&w, "macs");
-    if (macs_known) json_int(&w, g[k].macs);
-    else json_null(&w);
-    json_key(&w, "supported");
-    json_bool(&w, g[k].supported);
-    json_end_object(&w);
-  }
-  json_end_array(&w);
+  json_groups(&w, g, n_groups, macs_known);
   json_key(&w, "total_macs");
   if (macs_known) json_int(&w, total_macs);
   else json_null(&w);
+  json_key(&w, "plan");
+  json_begin_object(&w);
+  if (m == file) {
+    json_key(&w, "note");
+    json_string(&w, "the file's operators could not be read apart: \"operators\" shows the plan");
+  }
+  json_key(&w, "operator_count");
+  json_int(&w, n_plan_ops);
+  json_key(&w, "operators");
+  json_groups(&w, pg, n_plan, macs_known);
+  json_key(&w, "total_macs");
+  if (macs_known) json_int(&w, plan_macs);
+  else json_null(&w);
+  json_end_object(&w);
   json_key(&w, "unsupported");
   json_string(&w, unsupported_list(m));
   json_dynamic(&w, m);
@@ -424,22 +467,33 @@ int cmd_inspect(int argc, char **argv) {
   }
   if (!path) return cli_error(CMD, CLI_EXIT_USAGE, "missing MODEL (see 'tfcc inspect --help')");
   tfcc_runtime *rt;
-  tfcc_model *m;
+  tfcc_model *m, *file = NULL;
   if (cli_open_model(CMD, path, 1, 1, &rt, &m) != 0) return CLI_EXIT_FAIL;
-  op_group *groups = NULL;
-  int64_t total = 0;
-  int n = group_ops(m, &groups, &total);
+  /* the file's own operators: the same file with every graph pass off (if that fails to load,
+   * the plan stands in for it and says so) */
+  tfcc_model_options fo;
+  tfcc_model_options_default(&fo);
+  fo.allow_unsupported = 1;
+  fo.disabled_passes = TFCC_PASS_ALL;
+  if (tfcc_model_load_file(rt, path, &fo, &file) != TFCC_OK) file = m;
+  op_group *groups = NULL, *plan = NULL;
+  int64_t total = 0, plan_total = 0;
+  int n_file_ops = 0, n_plan_ops = 0;
+  int n = group_ops(file, &groups, &total, &n_file_ops);
+  int n_plan = n < 0 ? -1 : group_ops(m, &plan, &plan_total, &n_plan_ops);
   int rc = CLI_EXIT_OK;
-  if (n < 0) {
+  if (n < 0 || n_plan < 0) {
     rc = cli_error(CMD, CLI_EXIT_FAIL, "out of memory");
   } else if (as_json) {
-    print_json(path, m, groups, n, total, with_memory);
+    print_json(path, m, file, groups, n, n_file_ops, total, plan, n_plan, n_plan_ops, plan_total, with_memory);
   } else {
-    print_text(path, m, groups, n, total);
+    print_text(path, m, file, groups, n, n_file_ops, total, plan, n_plan, n_plan_ops);
     text_dynamic(m);
     if (with_memory) text_memory(m);
   }
   free(groups);
+  free(plan);
+  if (file != m) tfcc_model_release(file);
   tfcc_model_release(m);
   tfcc_runtime_destroy(rt);
   return rc;

@@ -116,6 +116,22 @@ static const char *session_err(const tfcc_session *s, tfcc_status st) {
   return m && m[0] ? m : tfcc_status_str(st);
 }
 
+/* "no input named NAME; inputs are: a, b" for -i NAME=FILE with an unknown NAME. */
+static int unknown_input(const tfcc_session *s, const char *spec, const char *eq) {
+  char names[768];
+  size_t used = 0;
+  names[0] = '\0';
+  int n = tfcc_session_input_count(s);
+  for (int i = 0; i < n && used < sizeof names; i++) {
+    tfcc_tensor_info info;
+    tfcc_session_input_info(s, i, &info);
+    used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
+                             info.name && info.name[0] ? info.name : "(unnamed)");
+  }
+  return cli_error(CMD, CLI_EXIT_USAGE, "-i %s: no input named '%.*s' (and no file of that name); inputs are: %s",
+                   spec, (int)(eq - spec), spec, names);
+}
+
 static int run_model(run_state *r, const char *model_path, const char **specs, int n_specs,
                      const char *out_dir, int threads, tfcc_precision precision) {
   char err[512], shape[160], want[256];
@@ -150,7 +166,13 @@ static int run_model(run_state *r, const char *model_path, const char **specs, i
         if (tfcc_session_find_input(r->session, name, &index) != TFCC_OK) index = -1;
       }
     }
-    if (index < 0) continue; /* a plain file name (possibly containing '=') */
+    if (index < 0) {
+      /* a plain file name (possibly containing '='), unless no such file exists: then NAME
+       * was meant as an input name */
+      struct stat st;
+      if (eq && eq != spec && stat(spec, &st) != 0) return unknown_input(r->session, spec, eq);
+      continue;
+    }
     named[k] = 1;
     paths[k] = eq + 1;
     if (assigned[index] >= 0)

@@ -33,7 +33,7 @@ static const char k_usage[] =
     "      --max-queue N           requests that may wait for a session (default 256)\n"
     "      --max-batch N           dynamic batching: merge queued requests up to N rows (default 0: off)\n"
     "      --max-queue-delay-us N  dynamic batching: longest wait for a batch to fill (default 0)\n"
-    "      --precision fp32|bf16   float CONV_2D / FULLY_CONNECTED arithmetic of every model (default fp32)\n"
+    "      --precision f32|bf16    float CONV_2D / FULLY_CONNECTED arithmetic of every model (default f32)\n"
     "      --poll-ms N             model file / repository poll interval (default 1000)\n"
     "      --log-format text|json  log line format (default text)\n"
     "      --log-level LEVEL       error, warn, info (default), debug\n"

@@ -341,6 +341,8 @@ typedef struct tfcc_op_info {
   int32_t input_count;
   int32_t output_count;
   int64_t macs;           /* multiply-accumulates at the static shapes (0 if not a MAC op) */
+  int32_t removed;        /* 1: a graph pass folded, dropped or fused this node away (it does
+                             not run); always 0 with every pass disabled */
 } tfcc_op_info;
 
 TFCC_API int tfcc_model_input_count(const tfcc_model *m);

@@ -361,6 +361,7 @@ tfcc_status tfcc_model_op_info(const tfcc_model *m, int index, tfcc_op_info *inf
   info->input_count = n->n_inputs;
   info->output_count = n->n_outputs;
   info->macs = m->node_macs ? m->node_macs[index] : 0;
+  info->removed = n->removed;
   return TFCC_OK;
 }
 

@@ -86,6 +86,18 @@ for bad_args in "--runs 0" "--runs x" "--warmup -1" "--duration -1" "--affinity 
   expect_rc 2 "bench $bad_args" -- "$TFCC" bench "$m" $bad_args
   expect_error_line bench "bench $bad_args"
 done
+# an ISA of the other CPU family is refused, naming what this CPU runs
+case $(uname -m) in
+  x86_64) other=neon; mine="generic, sse4, avx2, avx512" ;;
+  aarch64) other=avx2; mine="generic, neon" ;;
+  *) other= ;;
+esac
+if [ -n "$other" ]; then
+  expect_rc 2 "bench --isa $other" -- "$TFCC" bench "$m" --runs 1 --isa "$other"
+  expect_error_line bench "bench --isa $other"
+  expect_in "$TMP/err" "--isa: '$other' is an" "other-family ISA named"
+  expect_in "$TMP/err" "runs only $mine" "this CPU's ISAs listed"
+fi
 expect_rc 2 "bench without model" -- "$TFCC" bench
 expect_error_line bench "bench without model"
 

@@ -106,5 +106,13 @@ for m in mobilenet_v1_025_128_quant person_detect_int8; do
   expect_in "$TMP/err" "JPEG: file truncated" "truncated jpeg message"
 done
 
+# a segmentation model's output is a map, not a class vector: refused, not flat indices
+if model_runnable deeplabv3_mnv2_dm05_quant; then
+  expect_rc 1 "segmentation model" -- "$TFCC" classify "$MODELS/deeplabv3_mnv2_dm05_quant.tflite" "$IMG/bird_segmentation.bmp"
+  expect_error_line classify "segmentation model"
+  expect_in "$TMP/err" "not a class vector ([1,N], one score per class)" "segmentation model message"
+  if [ -s "$TMP/out" ]; then bad "segmentation model: printed $(head -c 200 "$TMP/out")"; else ok; fi
+fi
+
 [ $tested -eq 1 ] || { echo "SKIP: no classification model runnable yet"; exit 77; }
 finish

@@ -20,6 +20,15 @@ expect_rc 0 "inspect hello_world" -- "$TFCC" inspect "$MODELS/hello_world_int8.t
 expect_in "$TMP/out" "int8 [1,1] (signature [-1,1])" "signature"
 expect_in "$TMP/out" "FULLY_CONNECTED" "FC row"
 
+# the file's operators, and tfcc's plan after its graph passes (fused operators) apart
+expect_rc 0 "inspect deeplabv3_257_float" -- "$TFCC" inspect "$MODELS/deeplabv3_257_float.tflite"
+sed -n '/^operators/,/^total MACs/p' "$TMP/out" >"$TMP/file_ops"
+sed -n '/^plan after graph passes/,/^unsupported/p' "$TMP/out" >"$TMP/plan_ops"
+expect_in "$TMP/file_ops" "operators (70, 6 types):" "file operator total"
+if grep -q EXPAND_DEPTHWISE_CONV_2D "$TMP/file_ops"; then bad "tfcc-internal EXPAND_DEPTHWISE_CONV_2D listed among the file's operators"; else ok; fi
+if grep -Eq '^  DEPTHWISE_CONV_2D +17 ' "$TMP/file_ops"; then ok; else bad "file DEPTHWISE row: $(grep DEPTHWISE "$TMP/file_ops")"; fi
+if grep -Eq '^  EXPAND_DEPTHWISE_CONV_2D +[1-9]' "$TMP/plan_ops"; then ok; else bad "plan lacks the fused EXPAND_DEPTHWISE_CONV_2D: $(cat "$TMP/plan_ops")"; fi
+
 # per-axis quantization does not show up on I/O; versions listed
 expect_rc 0 "inspect tf2 ptq" -- "$TFCC" inspect "$MODELS/tf2_mobilenet_v2_224_ptq.tflite"
 if grep -Eq '^  CONV_2D +36  3 ' "$TMP/out"; then ok; else bad "tf2 CONV_2D v3 row"; fi
@@ -37,6 +46,9 @@ import json, sys
 for path in sys.argv[1:]:
     d = json.load(open(path))
     assert d["operator_count"] == sum(o["count"] for o in d["operators"]), path + ": op counts"
+    assert d["plan"]["operator_count"] == sum(o["count"] for o in d["plan"]["operators"]), path + ": plan op counts"
+    assert d["plan"]["operator_count"] <= d["operator_count"], path + ": the plan has more nodes than the file"
+    assert not any(o["name"] == "EXPAND_DEPTHWISE_CONV_2D" for o in d["operators"]), path + ": internal op in the file's"
     for t in d["inputs"] + d["outputs"]:
         assert len(t["shape"]) == len(t["signature"]), path + ": signature rank"
         assert isinstance(t["dtype"], str)

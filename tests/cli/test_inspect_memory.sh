@@ -13,8 +13,8 @@ expect_in "$TMP/out" "operators (1, 1 types):" "memory keeps the normal report"
 expect_rc 0 "inspect without --memory" -- "$TFCC" inspect "$m"
 if grep -q "arena bytes" "$TMP/out"; then bad "memory shown without --memory"; else ok; fi
 
-[ -d "$MODELS" ] || { echo "SKIP: shared models not found (conformance part passed)"; finish; }
-have_python || finish
+[ -d "$MODELS" ] || { skip_part "shared models not found (the part without them passed)"; finish; }
+have_python || { skip_part "python3 needed for the shared-model part"; finish; }
 for name in mobilenet_v2_224_quant person_detect_int8 deeplabv3_257_float face_detection_short_range; do
   f=$MODELS/$name.tflite
   [ -f "$f" ] || continue

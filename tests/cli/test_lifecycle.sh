@@ -49,7 +49,7 @@ PY
       bad "TFLite failed on the watermarked model: $(head -c 400 "$TMP/referr")"
     fi
   else
-    echo "SKIP (part): node or /tmp/tflite-ref absent: TFLite check of the watermarked file not run"
+    skip_part "node or /tmp/tflite-ref absent: TFLite check of the watermarked file not run"
   fi
 fi
 
@@ -75,6 +75,6 @@ if "$TFCC" encrypt --help >/dev/null 2>&1; then
   expect_in "$TMP/err" "truncated" "truncation named"
   expect_rc 2 "no key" -- "$TFCC" encrypt "$m" -o "$TMP/x.tfcce"
 else
-  echo "SKIP (part): tfcc built without encryption"
+  skip_part "tfcc built without encryption"
 fi
 finish

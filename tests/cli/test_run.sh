@@ -50,6 +50,10 @@ if model_runnable split_concat_quant; then
     -i "$r/input_1.npy" -i input1="$r/input_0.npy" -o "$TMP/x"
   expect_error_line run "input twice"
   expect_in "$TMP/err" "input 0 (input1) is given twice" "input twice"
+  # an unknown input name (and no file called NAME=FILE) names the model's inputs
+  expect_rc 2 "unknown input name" -- "$TFCC" run "$MODELS/split_concat_quant.tflite" -i bogus="$r/input_0.npy" -o "$TMP/x"
+  expect_error_line run "unknown input name"
+  expect_in "$TMP/err" "no input named 'bogus' (and no file of that name); inputs are: input1, inputs/rnn1, inputs/rnn2" "unknown input name"
   # plain files fill the inputs not bound by name, in model order
   expect_rc 0 "mixed binding" -- "$TFCC" run "$MODELS/split_concat_quant.tflite" -i "$r/input_0.npy" \
     -i inputs/rnn1="$r/input_1.npy" -i "$r/input_2.npy" -o "$TMP/mixed"

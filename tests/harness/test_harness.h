@@ -6,6 +6,9 @@
 
 extern int tfcc_test_failures;
 extern int tfcc_test_checks;
+/* Set when part of a test could not run (e.g. ../shared absent): tfcc_test_finish then returns
+ * TFCC_TEST_SKIP instead of 0, so ctest reports the test as skipped, not passed. */
+extern int tfcc_test_skipped;
 
 #define CHECK(cond)                                                              \
   do {                                                                           \
@@ -30,10 +33,12 @@ extern int tfcc_test_checks;
 /* Exit code for "skipped" (ctest SKIP_RETURN_CODE). */
 #define TFCC_TEST_SKIP 77
 
-/* Prints a summary and returns the process exit code (0 pass, 1 fail). */
+/* Prints a summary and returns the process exit code: 1 if a check failed, else
+ * TFCC_TEST_SKIP (77) if a part was skipped (tfcc_test_skipped), else 0. */
 int tfcc_test_finish(const char *name);
 
-/* Directory of ../shared (env TFCC_SHARED_DIR), or NULL with a visible SKIP message if absent. */
+/* Directory of ../shared (env TFCC_SHARED_DIR), or NULL with a visible SKIP message if absent
+ * (and tfcc_test_skipped set). */
 const char *tfcc_test_shared_dir(void);
 /* Source dir (env TFCC_SOURCE_DIR, default "."). */
 const char *tfcc_test_source_dir(void);

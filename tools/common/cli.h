@@ -30,6 +30,10 @@ int cli_open_model_opts(const char *cmd, const char *path, int threads,
 
 /* --precision VALUE: "f32" (also "fp32", "float32") or "bf16". 0, or -1 with err set. */
 int cli_parse_precision(const char *v, tfcc_precision *out, char *err, size_t n);
+/* An ISA cap name (--isa VALUE, TFCC_ISA) that this CPU family has kernels for: generic, and
+ * sse4/avx2/avx512 on x86-64 or neon on aarch64. A name of the other family (neon on x86) is
+ * refused with err naming the caps this CPU runs. `what` prefixes the message. 0 or -1. */
+int cli_parse_isa(const char *what, const char *v, tfcc_isa *out, char *err, size_t n);
 /* "f32", "bf16". */
 const char *cli_precision_name(tfcc_precision p);
 
