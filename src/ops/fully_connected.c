@@ -91,7 +91,7 @@ static tfcc_status fc_init(tfcc_init_ctx *ctx) {
     st = tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "weights format %s unsupported",
                       wf == 1 ? "SHUFFLED4x16INT8" : "unknown");
   if (st == TFCC_OK && tfcc_hybrid_applies(ctx, 0, 1)) {
-    st = tfcc_hybrid_init(ctx, TFCC_HYB_FC, p->act, tfcc_fb_bool(t, 3, false), &p->hyb);
+    st = tfcc_hybrid_init(ctx, TFCC_HYB_FC, p->act, o->asymmetric_quantize_inputs, &p->hyb);
   } else if (st == TFCC_OK) {
     const tfcc_ir_tensor *w = tfcc_conv_ir_input(ctx, 1);
     p->per_channel = w && w->quant.count > 1;
