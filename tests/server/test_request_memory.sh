@@ -21,7 +21,7 @@ models:
 YAML
 start_server "$TMP/log" --config "$TMP/config.yaml" || { bad "start"; finish; }
 "$PYTHON" - "$PORT" "$PID" >"$TMP/mem.txt" 2>&1 <<'PY'
-import http.client, json, struct, sys
+import http.client, json, struct, sys, time
 port, pid = int(sys.argv[1]), sys.argv[2]
 def status(key):
     for line in open('/proc/%s/status' % pid):
@@ -50,6 +50,7 @@ st, d = binary(150000)
 print('act %d %s' % (st, d[:300].decode('latin-1')))
 before = status('VmRSS')
 st, d = binary(100000)
+time.sleep(0.5)  # the connection is closed: let the server complete the request (answer freed)
 print('ok %d bytes %d rss_before_mb %d rss_after_mb %d base_mb %d' % (st, len(d), before, status('VmRSS'), base))
 PY
 cat "$TMP/mem.txt"
