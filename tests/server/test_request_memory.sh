@@ -42,7 +42,7 @@ def binary(rows):
 base = status('VmRSS')
 rows = 600000
 body = ('{"inputs":[{"name":"x","datatype":"FP32","shape":[%d,16],"data":[' % rows).encode() + \
-    b','.join([b'0'] * (rows * 16)) + b']}]}'
+    b'0,' * (rows * 16 - 1) + b'0]}]}'
 st, d = post(body, {'Content-Type': 'application/json'})
 del body
 print('json %d %s hwm_mb %d' % (st, d[:300].decode('latin-1'), status('VmHWM')))
