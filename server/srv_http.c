@@ -323,6 +323,16 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
     return send_resp(s, c, method, url, ctx, &r);
   }
   srv_route(s, &req, &r);
+  if (ctx->raw_size > KEEP_BODY_MAX) {
+    /* A large body is not kept for the connection: free it now, not when the keep-alive
+     * connection's next request (or its close) completes this one, and give it back. */
+    free(ctx->raw);
+    ctx->raw = ctx->body = NULL;
+    ctx->raw_size = ctx->cap = 0;
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
+  }
   return send_resp(s, c, method, url, ctx, &r);
 }
 

@@ -21,7 +21,7 @@ models:
 YAML
 start_server "$TMP/log" --config "$TMP/config.yaml" || { bad "start"; finish; }
 "$PYTHON" - "$PORT" "$PID" >"$TMP/mem.txt" 2>&1 <<'PY'
-import http.client, json, struct, sys
+import http.client, json, struct, sys, time
 port, pid = int(sys.argv[1]), sys.argv[2]
 def status(key):
     for line in open('/proc/%s/status' % pid):
@@ -42,7 +42,7 @@ def binary(rows):
 base = status('VmRSS')
 rows = 600000
 body = ('{"inputs":[{"name":"x","datatype":"FP32","shape":[%d,16],"data":[' % rows).encode() + \
-    b','.join([b'0'] * (rows * 16)) + b']}]}'
+    b'0,' * (rows * 16 - 1) + b'0]}]}'
 st, d = post(body, {'Content-Type': 'application/json'})
 del body
 print('json %d %s hwm_mb %d' % (st, d[:300].decode('latin-1'), status('VmHWM')))
@@ -50,6 +50,7 @@ st, d = binary(150000)
 print('act %d %s' % (st, d[:300].decode('latin-1')))
 before = status('VmRSS')
 st, d = binary(100000)
+time.sleep(0.5)  # the connection is closed: let the server complete the request (answer freed)
 print('ok %d bytes %d rss_before_mb %d rss_after_mb %d base_mb %d' % (st, len(d), before, status('VmRSS'), base))
 PY
 cat "$TMP/mem.txt"
@@ -58,15 +59,19 @@ case "$(line json)" in
   "json 413 "*"the inputs need 38400000 bytes (elements x datatype size), more than server.max_request_mb (32 MiB)"*) ok ;;
   *) bad "large JSON request: wanted 413 naming max_request_mb: $(line json)" ;;
 esac
+# RSS figures only mean something without a sanitizer (ASan keeps freed memory in quarantine)
 hwm=$(line json | sed 's/.*hwm_mb //')
-[ -n "$hwm" ] && [ "$hwm" -lt 80 ] && ok || bad "peak RSS ${hwm:-?} MB for a 19 MB JSON request (wanted < 80)"
+if sanitized_build; then echo "skip the RSS checks (sanitizer build)"
+else [ -n "$hwm" ] && [ "$hwm" -lt 80 ] && ok || bad "peak RSS ${hwm:-?} MB for a 19 MB JSON request (wanted < 80)"; fi
 case "$(line act)" in
   "act 413 "*"activations 19200000"*"more than server.max_request_mb (32 MiB)"*) ok ;;
   *) bad "activations over the bound: wanted 413: $(line act)" ;;
 esac
 read -r _ st _ _ _ rb _ ra _ _ <<<"$(line ok)"
 [ "$st" = 200 ] && ok || bad "request within the bound: $(line ok)"
-[ -n "$ra" ] && [ $((ra - rb)) -lt 12 ] && ok || bad "memory kept after a large request: RSS $rb -> $ra MB"
+if ! sanitized_build; then
+  [ -n "$ra" ] && [ $((ra - rb)) -lt 12 ] && ok || bad "memory kept after a large request: RSS $rb -> $ra MB"
+fi
 # the model still answers small requests correctly after shrinking back
 client rand "$TMP/in.npy" FP32 3,16 --seed 2
 "$TFCC" run "$TMP/dyn.tflite" -i "$TMP/in.npy" -o "$TMP/ref" >/dev/null

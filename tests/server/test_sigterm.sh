@@ -43,6 +43,7 @@ lp=$!
 for _ in $(seq 1 100); do
   q=$(curl -s "$URL/metrics" | awk '$1 == "tfcc_inflight_requests{model=\"net\"}" {print $2}')
   [ "${q:-0}" -ge 2 ] && break
+  kill -0 "$lp" 2>/dev/null || break # the requests are done already: no use polling on
   sleep 0.02
 done
 kill -TERM "$PID"
