@@ -410,7 +410,7 @@ TFCC_API tfcc_status tfcc_model_update_weights_buffer(tfcc_model *m, const void 
 
 typedef struct tfcc_update_info {
   uint64_t generation;   /* 0: the weights loaded with the model; +1 per update */
-  double map_ms;         /* open + mmap + prefault + first checksum */
+  double map_ms;         /* open + read into private memory (or map + prefault + checksum) */
   double prepare_ms;     /* verify + signature check + operator init (prepack) + folding +
                             validation + the second integrity check (file unchanged) */
   double switch_ms;      /* pointer publication */

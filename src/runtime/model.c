@@ -1,5 +1,6 @@
-/* tfcc_model: load (private copy or mapping of a file, or a caller buffer), verify, bind operators, run the graph passes
- * (src/graph/pass_manager.c), init operators, validate shapes once; then immutable and shared. */
+/* tfcc_model: load (a file's private copy or mapping, or a caller buffer), verify, bind
+ * operators, run the graph passes (src/graph/pass_manager.c), init operators, validate shapes
+ * once; then immutable and shared. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -128,7 +128,8 @@ static tfcc_status read_copy(tfcc_model_file *f, tfcc_err *err) {
   while (done < f->size) {
     size_t step = f->size - done < READ_STEP ? f->size - done : READ_STEP;
     ssize_t r = read_full(f->fd, dst + done, step, 0, false);
-    if (r < 0) return tfcc_err_set(err, TFCC_ERR_IO, "read failed after %zu of %zu bytes: %s", done, f->size, strerror(errno));
+    if (r < 0)
+      return tfcc_err_set(err, TFCC_ERR_IO, "read failed after %zu of %zu bytes: %s", done, f->size, strerror(errno));
     done += (size_t)r;
     if ((size_t)r < step)
       return tfcc_err_set(err, TFCC_ERR_INTEGRITY,

@@ -542,6 +542,63 @@ static int32_t find_tensor(tfcc_runtime *rt, const char *name, bool want_input, 
   return found;
 }
 
+/* A per-channel weight scale of 0 is what TFLite's quantizer writes for an all-zero (pruned)
+ * channel: it loads, and that channel outputs the output zero point (multiplier 0), as in
+ * TFLite; the other channels keep TFLite's results. A zero scale on an activation is refused
+ * (above). */
+static void test_zero_channel(tfcc_runtime *rt) {
+  io_case c;
+  if (conformance_case(&c, "conv_2d_i8_3x3_same") != 0) {
+    CHECK(0);
+    return;
+  }
+  size_t size;
+  uint8_t *mod = tfcc_test_read_file(c.model, &size);
+  tfcc_graph g;
+  tfcc_err err = {0};
+  CHECK(mod && tfcc_tflite_read(mod, size, &g, &err) == TFCC_OK);
+  if (!mod) return;
+  const tfcc_ir_subgraph *sg = &g.subgraphs[0];
+  int32_t wt = sg->nodes[0].inputs[1];
+  const tfcc_ir_tensor *w = &sg->tensors[wt];
+  CHECKF(w->quant.count == w->dims[0] && w->quant.count > 1, "weights are not per-channel");
+  /* zero channel 0's weights in place, then its scale (and the bias's, if per-channel) */
+  size_t per_channel = w->data_bytes / (size_t)w->dims[0];
+  memset(mod + ((const uint8_t *)w->data - mod), 0, per_channel);
+  int32_t bt = sg->nodes[0].n_inputs > 2 ? sg->nodes[0].inputs[2] : -1;
+  tfcc_graph_free(&g);
+  uint8_t *sp, *zp;
+  uint32_t count;
+  const float zero = 0.0f;
+  CHECK(quant_vectors(mod, size, wt, &sp, &zp, &count) == 0);
+  memcpy(sp, &zero, 4);
+  if (bt >= 0 && quant_vectors(mod, size, bt, &sp, &zp, &count) == 0 && count > 1) memcpy(sp, &zero, 4);
+  tfcc_model *m = NULL;
+  tfcc_session *s = NULL;
+  tfcc_status st = tfcc_model_load_buffer(rt, mod, size, NULL, &m);
+  CHECKF(st == TFCC_OK, "zero channel scale: %s", tfcc_last_error());
+  outs o;
+  if (st == TFCC_OK && tfcc_session_create(m, NULL, &s) == TFCC_OK && outs_alloc(s, 1, &o) == 0) {
+    CHECK(run_case(s, &c, &o) == TFCC_OK);
+    tfcc_tensor_info oi;
+    tfcc_session_output_info(s, 0, &oi);
+    int32_t ch = oi.dims[oi.rank - 1], ozp = oi.zero_points[0];
+    const int8_t *got = (const int8_t *)o.buf[0], *ref = (const int8_t *)c.ref[0].data;
+    int bad0 = 0, bad_rest = 0;
+    for (size_t i = 0; i < o.bytes[0]; i++) {
+      if (i % (size_t)ch == 0) bad0 += got[i] != ozp;
+      else bad_rest += abs(got[i] - ref[i]) > 1;
+    }
+    CHECKF(bad0 == 0 && bad_rest == 0, "zero channel: %d channel-0 outputs differ from the zero point, %d others from TFLite",
+           bad0, bad_rest);
+    outs_free(&o);
+  }
+  tfcc_session_destroy(s);
+  tfcc_model_release(m);
+  free(mod);
+  free_case(&c);
+}
+
 static void test_quantization(tfcc_runtime *rt) {
   const float denormal = 1e-40f, nan_ = NAN, inf = INFINITY;
   const mutant scale_and_int8_zp[] = {
@@ -558,10 +615,14 @@ static void test_quantization(tfcc_runtime *rt) {
   t = find_tensor(rt, "concatenation_u8_axis1", true, false);
   CHECK(t >= 0);
   test_quant_mutants(rt, "concatenation_u8_axis1", t, u8_zp, 3);
-  /* weights of a convolution (per-channel int8) and of a fully connected layer */
+  /* per-channel weights of a convolution: all but a zero scale (see test_zero_channel) */
+  const mutant weights[] = {
+      {true, nan_, 0, "nan"},     {true, inf, 0, "inf"},       {true, -0.5f, 0, "negative"}, {true, denormal, 0, "denormal"},
+      {false, 0, 256, "is 256"}, {false, 0, 1000, "is 1000"}, {false, 0, -129, "is -129"},
+  };
   t = find_tensor(rt, "conv_2d_i8_3x3_same", false, true);
   CHECK(t >= 0);
-  test_quant_mutants(rt, "conv_2d_i8_3x3_same", t, scale_and_int8_zp, n8);
+  test_quant_mutants(rt, "conv_2d_i8_3x3_same", t, weights, (int)(sizeof weights / sizeof weights[0]));
   /* an int16 activation: zero points within int16 */
   const mutant i16_zp[] = {{false, 0, 40000, "is 40000"}, {true, denormal, 0, "denormal"}};
   t = find_tensor(rt, "concatenation_i16_axis1", true, false);
@@ -599,6 +660,7 @@ int main(void) {
     free_case(&c);
   }
   test_quantization(rt);
+  test_zero_channel(rt);
   tfcc_runtime_destroy(rt);
   return tfcc_test_finish("test_model_file");
 }
