@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite, in five stages (about 15 minutes on 2 cores; README, "The two commands"):
+# The whole test suite, in five stages (meant to stay under 20 minutes on 2 cores; each stage
+# prints its time; README, "The two commands"):
 #   1. release: gcc build (-Werror) and every ctest test: unit, operators (kernels against
 #      references, single-operator cases against TensorFlow Lite), real models, graph passes,
 #      the tfcc command, tfcc serve, and the install tests (scratch-prefix install + the README's
