@@ -793,6 +793,14 @@ def fft_cases():
         add(Case(name, {"x": T(F32, shape, lo=-1.0, hi=1.0), "n": T(I32, [2], const=fft),
                         "c": T(C64, oshape), "y": T(F32, oshape)},
                  [("RFFT2D", ["x", "n"], ["c"], {}), (part, ["c"], ["y"], {})], ["x"], ["y"]))
+    # YAMNet's spectrogram: 96 frames [96, 1, 512] at [1, 512], the complex64 result reshaped
+    # to [96, 257], then its magnitude
+    add(Case("rfft2d_yamnet_spectrogram",
+             {"x": T(F32, [96, 1, 512], lo=-1.0, hi=1.0), "n": T(I32, [2], const=[1, 512]),
+              "c": T(C64, [96, 1, 257]), "s": T(I32, [2], const=[96, 257]), "r": T(C64, [96, 257]),
+              "y": T(F32, [96, 257])},
+             [("RFFT2D", ["x", "n"], ["c"], {}), ("RESHAPE", ["c", "s"], ["r"], {}),
+              ("COMPLEX_ABS", ["r"], ["y"], {})], ["x"], ["y"]))
 
 
 def cases():
