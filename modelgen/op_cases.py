@@ -756,6 +756,13 @@ def nms_cases():
         ins = [T(F32, [n, 4], lo=0.0, hi=1.0), T(F32, [n], lo=0.0, hi=1.0), T(I32, [], const=[max_out]),
                scalar_f(iou), scalar_f(score)]
         add(single(name, "NON_MAX_SUPPRESSION_V4", ins, [T(I32, [max_out]), T(I32, [])]))
+    # zero-area boxes: IoU 0 with everything, itself included, so a selected one that TFLite
+    # puts back in its queue is selected again
+    degenerate = [0.1, 0.1, 0.1, 0.5, 0.2, 0.2, 0.6, 0.6, 0.3, 0.3, 0.3, 0.3, 0.25, 0.25, 0.55, 0.6,
+                  0.7, 0.1, 0.9, 0.1, 0.0, 0.0, 1.0, 1.0]
+    add(single("nms_v4_f32_degenerate", "NON_MAX_SUPPRESSION_V4",
+               [T(F32, [6, 4], values=degenerate), T(F32, [6], values=[0.9, 0.8, 0.7, 0.6, 0.5, 0.4]),
+                T(I32, [], const=[8]), scalar_f(0.5), scalar_f(0.1)], [T(I32, [8]), T(I32, [])]))
     # equal scores (quarter steps): the order of TFLite's priority queue decides
     for name, v5 in (("nms_v4_f32_ties", False), ("nms_v5_f32_ties", True)):
         rng = Rng(seed_of(name))
