@@ -756,6 +756,13 @@ def nms_cases():
         ins = [T(F32, [n, 4], lo=0.0, hi=1.0), T(F32, [n], lo=0.0, hi=1.0), T(I32, [], const=[max_out]),
                scalar_f(iou), scalar_f(score)]
         add(single(name, "NON_MAX_SUPPRESSION_V4", ins, [T(I32, [max_out]), T(I32, [])]))
+    # zero-area boxes: IoU 0 with everything, itself included, so a selected one that TFLite
+    # puts back in its queue is selected again
+    degenerate = [0.1, 0.1, 0.1, 0.5, 0.2, 0.2, 0.6, 0.6, 0.3, 0.3, 0.3, 0.3, 0.25, 0.25, 0.55, 0.6,
+                  0.7, 0.1, 0.9, 0.1, 0.0, 0.0, 1.0, 1.0]
+    add(single("nms_v4_f32_degenerate", "NON_MAX_SUPPRESSION_V4",
+               [T(F32, [6, 4], values=degenerate), T(F32, [6], values=[0.9, 0.8, 0.7, 0.6, 0.5, 0.4]),
+                T(I32, [], const=[8]), scalar_f(0.5), scalar_f(0.1)], [T(I32, [8]), T(I32, [])]))
     # equal scores (quarter steps): the order of TFLite's priority queue decides
     for name, v5 in (("nms_v4_f32_ties", False), ("nms_v5_f32_ties", True)):
         rng = Rng(seed_of(name))
@@ -793,6 +800,16 @@ def fft_cases():
         add(Case(name, {"x": T(F32, shape, lo=-1.0, hi=1.0), "n": T(I32, [2], const=fft),
                         "c": T(C64, oshape), "y": T(F32, oshape)},
                  [("RFFT2D", ["x", "n"], ["c"], {}), (part, ["c"], ["y"], {})], ["x"], ["y"]))
+    # YAMNet's spectrogram: 96 frames [96, 1, 512] at [1, 512], the complex64 result reshaped
+    # to [96, 257], then its magnitude
+    add(Case("rfft2d_yamnet_spectrogram",
+             {"x": T(F32, [96, 1, 512], lo=-1.0, hi=1.0), "n": T(I32, [2], const=[1, 512]),
+              "c": T(C64, [96, 1, 257]), "s": T(I32, [2], const=[96, 257]), "r": T(C64, [96, 257]),
+              "y": T(F32, [96, 257])},
+             [("RFFT2D", ["x", "n"], ["c"], {}), ("RESHAPE", ["c", "s"], ["r"], {}),
+              ("COMPLEX_ABS", ["r"], ["y"], {})], ["x"], ["y"]))
+
+
 def hybrid_cases():
     """Dynamic-range ("hybrid") quantization: float32 input and output, int8 constant weights
     (per-tensor or per-channel), float32 bias; TFLite quantizes the input at run time."""
