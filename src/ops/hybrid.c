@@ -10,7 +10,10 @@
  *     asymmetric for per-channel ones; FULLY_CONNECTED per row, asymmetric when its
  *     asymmetric_quantize_inputs option is set, else symmetric; acc * (s * fs) + b.
  *   DEPTHWISE_CONV_2D, both modes (XNNPACK does not take it): builtin asymmetric per image,
- *     ((float)acc * s) * fs + b. */
+ *     ((float)acc * s) * fs + b.
+ *   BATCH_MATMUL with a constant rhs: as FULLY_CONNECTED in both modes.
+ * In TFLITE mode a model with hybrid nodes also runs float32 CONV_2D and LOGISTIC in
+ * XNNPACK's exact arithmetic (tfcc_hybrid_xnn_float, kernels/hybrid/xnn_f32.h). */
 #include "ops/hybrid.h"
 
 #include <stdlib.h>
