@@ -861,6 +861,18 @@ def hybrid_cases():
         add(single(name, "FULLY_CONNECTED",
                    [act("f32", ishape, -2.0, 3.0), hw(name, [units, ishape[-1]], 0, pc), fbias(name, units)],
                    [T(F32, oshape)], o))
+    # BATCH_MATMUL with a constant int8 rhs: TFLite runs it as a FULLY_CONNECTED
+    for tag, lshape, rshape, pc, asym, adj_y in [
+            ("pt", [2, 3, 8], [8, 5], False, False, False),
+            ("pt_asym", [2, 3, 8], [8, 5], False, True, False),
+            ("pc", [4, 7], [7, 6], True, False, False),
+            ("pt_adj_y_rank3", [3, 9], [1, 5, 9], False, False, True)]:
+        name = "batch_matmul_hybrid_%s" % tag
+        n = rshape[-2] if adj_y else rshape[-1]
+        w = hw(name, rshape, len(rshape) - 2 if adj_y else len(rshape) - 1, pc)
+        out = ([1] if len(rshape) > len(lshape) else []) + lshape[:-1] + [n]
+        add(single(name, "BATCH_MATMUL", [act("f32", lshape, -2.0, 3.0), w], [T(F32, out)],
+                   {"adj_y": adj_y, "asymmetric_quantize_inputs": asym}))
     # Small hybrid networks: in TFLite's default build (XNNPACK) the float operators before a
     # hybrid node decide its run-time quantization to the last bit, so these outputs check
     # tfcc's XNNPACK-exact float CONV_2D and LOGISTIC (kernels/hybrid/xnn_f32.h) in hybrid models.

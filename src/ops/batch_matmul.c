@@ -1,7 +1,8 @@
 /* BATCH_MATMUL: inputs (lhs, rhs), options BatchMatMulOptions (adj_x, adj_y,
  * asymmetric_quantize_inputs). float32, int8 and int16 (zero points 0) with per-tensor
  * quantization; the multiplier is GetQuantizedConvolutionMultipler's (float product of the
- * input scales widened to double). Hybrid (float lhs, int8 rhs) is not implemented. */
+ * input scales widened to double). Hybrid (float32 lhs, constant int8 rhs) runs in
+ * ops/hybrid.c as the FULLY_CONNECTED TFLite makes of it. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -10,13 +11,22 @@
 #include "kernels/ref/quant_util.h"
 #include "ops/conv_common.h"
 #include "ops/f32_fast.h"
+#include "ops/hybrid.h"
 
 typedef struct bmm_params {
   bool adj_x, adj_y;
   tfcc_bmm_quant q;
   bool quantized;
   atomic_bool f32_logged; /* KERNEL_FALLBACK written */
+  tfcc_hybrid *hyb;       /* float32 lhs with constant int8 rhs (ops/hybrid.h), else NULL */
 } bmm_params;
+
+static void bmm_release(void *params) {
+  bmm_params *p = params;
+  if (!p) return;
+  tfcc_hybrid_free(p->hyb);
+  free(p);
+}
 
 static tfcc_status bmm_init(tfcc_init_ctx *ctx) {
   bmm_params *p = calloc(1, sizeof(*p));
@@ -27,7 +37,10 @@ static tfcc_status bmm_init(tfcc_init_ctx *ctx) {
   const tfcc_ir_tensor *o = tfcc_conv_ir_output(ctx, 0);
   atomic_init(&p->f32_logged, false);
   tfcc_status st = TFCC_OK;
-  if (l && r && o && (l->dtype == TFCC_INT8 || l->dtype == TFCC_INT16) && r->dtype == l->dtype &&
+  if (tfcc_hybrid_applies(ctx, 0, 1))
+    st = tfcc_hybrid_bmm_init(ctx, p->adj_x, p->adj_y, tfcc_fb_bool(&ctx->node->options, 2, false),
+                              &p->hyb);
+  else if (l && r && o && (l->dtype == TFCC_INT8 || l->dtype == TFCC_INT16) && r->dtype == l->dtype &&
       o->dtype == l->dtype) {
     tfcc_conv_qparams q;
     st = tfcc_conv_qparams_init(&q, l, r, o, 0, true, ctx->err);
@@ -149,6 +162,15 @@ static tfcc_status bmm_prepare(tfcc_op_ctx *ctx) {
   if (ctx->n_in < 2 || !ctx->in[0] || !ctx->in[1] || ctx->n_out < 1 || !ctx->out[0])
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "BATCH_MATMUL needs two inputs and one output");
   const tfcc_tensor *l = ctx->in[0], *r = ctx->in[1];
+  if (p->hyb) { /* float32 lhs, int8 rhs */
+    tfcc_bmm_dims d;
+    int32_t orank = 0, od[TFCC_MAX_RANK] = {0};
+    tfcc_status st = bmm_shapes(ctx, &d, &orank, od);
+    if (st != TFCC_OK) return st;
+    const int32_t rows = d.k > 0 ? (int32_t)(tfcc_tensor_elements(l) / d.k) : 0;
+    st = tfcc_hybrid_fc_prepare(ctx, p->hyb, rows, d.n, d.k);
+    return st != TFCC_OK ? st : tfcc_tensor_set_shape(ctx->out[0], orank, od, ctx->err);
+  }
   if (l->dtype != TFCC_FLOAT32 && l->dtype != TFCC_INT8 && l->dtype != TFCC_INT16)
     return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "lhs dtype %s unsupported",
                         tfcc_dtype_name(l->dtype));
@@ -183,6 +205,10 @@ static tfcc_status bmm_eval(tfcc_op_ctx *ctx) {
   int32_t orank = 0, od[TFCC_MAX_RANK] = {0};
   tfcc_status st = bmm_shapes(ctx, &d, &orank, od);
   if (st != TFCC_OK) return st;
+  if (p->hyb)
+    return tfcc_hybrid_fc_eval(ctx, p->hyb,
+                               d.k > 0 ? (int32_t)(tfcc_tensor_elements(ctx->in[0]) / d.k) : 0,
+                               d.n, d.k);
   const void *l = ctx->in[0]->data, *r = ctx->in[1]->data;
   void *o = ctx->out[0]->data;
   switch (ctx->in[0]->dtype) {
@@ -218,6 +244,8 @@ static const char *bmm_kernel(const tfcc_op_ctx *ctx) {
   c.err = &e;
   tfcc_bmm_dims d;
   int32_t orank = 0, od[TFCC_MAX_RANK] = {0};
+  if (((const bmm_params *)ctx->params)->hyb)
+    return tfcc_hybrid_kernel(((const bmm_params *)ctx->params)->hyb);
   if (bmm_shapes(&c, &d, &orank, od) != TFCC_OK || !bmm_f32_fast(ctx, &d)) return "ref";
   return ctx->ks->f32_gemm->name;
 }
@@ -225,6 +253,7 @@ static const char *bmm_kernel(const tfcc_op_ctx *ctx) {
 const tfcc_op_def tfcc_op_batch_matmul = {
     .name = "BATCH_MATMUL",
     .init = bmm_init,
+    .release = bmm_release,
     .prepare = bmm_prepare,
     .eval = bmm_eval,
     .macs = bmm_macs,

@@ -10,7 +10,10 @@
  *     asymmetric for per-channel ones; FULLY_CONNECTED per row, asymmetric when its
  *     asymmetric_quantize_inputs option is set, else symmetric; acc * (s * fs) + b.
  *   DEPTHWISE_CONV_2D, both modes (XNNPACK does not take it): builtin asymmetric per image,
- *     ((float)acc * s) * fs + b. */
+ *     ((float)acc * s) * fs + b.
+ *   BATCH_MATMUL with a constant rhs: as FULLY_CONNECTED in both modes.
+ * In TFLITE mode a model with hybrid nodes also runs float32 CONV_2D and LOGISTIC in
+ * XNNPACK's exact arithmetic (tfcc_hybrid_xnn_float, kernels/hybrid/xnn_f32.h). */
 #include "ops/hybrid.h"
 
 #include <stdlib.h>
@@ -78,16 +81,46 @@ void tfcc_hybrid_free(tfcc_hybrid *h) {
   if (!h) return;
   free(h->fscale);
   free(h->wsum);
+  free(h->w_own);
   if (h->packed.k) tfcc_q8_packed_free(&h->packed);
   free(h);
 }
 
 static const char *op_name(tfcc_hyb_op op) {
-  return op == TFCC_HYB_CONV ? "CONV_2D" : op == TFCC_HYB_DW ? "DEPTHWISE_CONV_2D" : "FULLY_CONNECTED";
+  return op == TFCC_HYB_CONV ? "CONV_2D"
+         : op == TFCC_HYB_DW ? "DEPTHWISE_CONV_2D"
+         : op == TFCC_HYB_BMM ? "BATCH_MATMUL"
+                              : "FULLY_CONNECTED";
 }
+
+static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t act,
+                               bool asym_inputs, bool adj_y, tfcc_hybrid **out);
 
 tfcc_status tfcc_hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t act,
                              bool asym_inputs, tfcc_hybrid **out) {
+  return hybrid_init(ctx, op, act, asym_inputs, false, out);
+}
+
+tfcc_status tfcc_hybrid_bmm_init(const tfcc_init_ctx *ctx, bool adj_x, bool adj_y,
+                                 bool asym_inputs, tfcc_hybrid **out) {
+  *out = NULL;
+  const tfcc_ir_tensor *w = tfcc_conv_ir_input(ctx, 1);
+  if (adj_x)
+    return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
+                        "BATCH_MATMUL: hybrid (float32 lhs, int8 rhs) with adj_x unsupported");
+  if (w->rank < 2)
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "BATCH_MATMUL: rhs rank %d, expected >= 2",
+                        (int)w->rank);
+  for (int32_t i = 0; i + 2 < w->rank; i++)
+    if (w->dims[i] != 1)
+      return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
+                          "BATCH_MATMUL: hybrid int8 rhs with batch dimension %d = %d unsupported",
+                          (int)i, (int)w->dims[i]);
+  return hybrid_init(ctx, TFCC_HYB_BMM, 0, asym_inputs, adj_y, out);
+}
+
+static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t act,
+                               bool asym_inputs, bool adj_y, tfcc_hybrid **out) {
   *out = NULL;
   const char *name = op_name(op);
   const tfcc_ir_tensor *w = tfcc_conv_ir_input(ctx, 1), *b = tfcc_conv_ir_input(ctx, 2);
@@ -103,8 +136,11 @@ tfcc_status tfcc_hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t a
       w->data_bytes < (size_t)elems)
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "%s: int8 weights shape/data mismatch",
                         name);
-  /* output channels: dimension 0 (conv OHWI, FC [units, accum]) or the last (depthwise) */
-  const int32_t n = op == TFCC_HYB_DW ? w->dims[w->rank - 1] : w->dims[0];
+  /* output channels: dimension 0 (conv OHWI, FC [units, accum]), the last (depthwise,
+     BATCH_MATMUL rhs [.., K, N]) or the one before (BATCH_MATMUL adj_y: [.., N, K]) */
+  const int32_t n = op == TFCC_HYB_DW || (op == TFCC_HYB_BMM && !adj_y) ? w->dims[w->rank - 1]
+                    : op == TFCC_HYB_BMM                              ? w->dims[w->rank - 2]
+                                                                      : w->dims[0];
   if (n <= 0 || elems == 0)
     return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "%s: empty int8 weights", name);
   const int32_t qc = w->quant.count;
@@ -126,6 +162,7 @@ tfcc_status tfcc_hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t a
   h->n = n;
   h->kdim = (int32_t)(elems / n);
   h->w = w->data;
+  h->src = w->data;
   h->fscale_stride = qc > 1 ? 1 : 0;
   h->qz = tfcc_qz_select(ctx->isa);
   h->row = tfcc_hyb_out_select(ctx->isa);
@@ -139,6 +176,9 @@ tfcc_status tfcc_hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t a
   } else if (op == TFCC_HYB_CONV) {
     h->scheme = qc > 1 ? TFCC_HYB_ASYM : TFCC_HYB_SYM;
     h->combined = true;
+  } else if (op == TFCC_HYB_BMM) {
+    h->scheme = asym_inputs ? TFCC_HYB_ASYM : TFCC_HYB_SYM;
+    h->combined = true;
   } else {
     h->scheme = asym_inputs ? TFCC_HYB_ASYM : TFCC_HYB_SYM;
     h->combined = true;
@@ -146,6 +186,15 @@ tfcc_status tfcc_hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t a
   h->fscale = malloc((size_t)qc * sizeof(float));
   if (!h->fscale) goto oom;
   memcpy(h->fscale, w->quant.scale, (size_t)qc * sizeof(float));
+  if (op == TFCC_HYB_BMM && !adj_y) { /* [K, N] -> [N, K] */
+    h->w_own = malloc((size_t)elems);
+    if (!h->w_own) goto oom;
+    const int8_t *src = w->data;
+    for (int32_t k = 0; k < h->kdim; k++)
+      for (int32_t c = 0; c < n; c++)
+        h->w_own[(size_t)c * (size_t)h->kdim + (size_t)k] = src[(size_t)k * (size_t)n + (size_t)c];
+    h->w = h->w_own;
+  }
   if (op != TFCC_HYB_DW) {
     h->wsum = malloc((size_t)n * sizeof(int32_t));
     if (!h->wsum) goto oom;
@@ -273,7 +322,7 @@ tfcc_status tfcc_hybrid_conv_prepare(tfcc_op_ctx *ctx, const tfcc_hybrid *h,
   const char *name = op_name(h->op);
   tfcc_status st = check_float_io(ctx, name);
   if (st != TFCC_OK) return st;
-  if (ctx->in[1]->data != (const void *)h->w)
+  if (ctx->in[1]->data != h->src)
     return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "%s hybrid: weights changed after load", name);
   if (h->op == TFCC_HYB_CONV && (g->in_c != g->filter_in_c || g->out_c != h->n))
     return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
@@ -367,15 +416,14 @@ static size_t fc_scratch(const tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32_t r
 
 tfcc_status tfcc_hybrid_fc_prepare(tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32_t rows,
                                    int32_t units, int32_t accum) {
-  tfcc_status st = check_float_io(ctx, "FULLY_CONNECTED");
+  const char *name = op_name(h->op);
+  tfcc_status st = check_float_io(ctx, name);
   if (st != TFCC_OK) return st;
-  if (ctx->in[1]->data != (const void *)h->w)
-    return tfcc_err_set(ctx->err, TFCC_ERR_STATE,
-                        "FULLY_CONNECTED hybrid: weights changed after load");
+  if (ctx->in[1]->data != h->src)
+    return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "%s hybrid: weights changed after load", name);
   if (units != h->n || accum != h->kdim)
-    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE,
-                        "FULLY_CONNECTED hybrid: weights %dx%d, packed %dx%d", (int)units,
-                        (int)accum, (int)h->n, (int)h->kdim);
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "%s hybrid: weights %dx%d, packed %dx%d", name,
+                        (int)units, (int)accum, (int)h->n, (int)h->kdim);
   ctx->scratch_bytes = fc_scratch(ctx, h, rows, accum, NULL, NULL);
   return TFCC_OK;
 }

@@ -13,7 +13,12 @@
 #include "kernels/q8-gemm/gemm.h"
 #include "ops/op.h"
 
-typedef enum tfcc_hyb_op { TFCC_HYB_CONV = 0, TFCC_HYB_DW = 1, TFCC_HYB_FC = 2 } tfcc_hyb_op;
+typedef enum tfcc_hyb_op {
+  TFCC_HYB_CONV = 0,
+  TFCC_HYB_DW = 1,
+  TFCC_HYB_FC = 2,
+  TFCC_HYB_BMM = 3 /* BATCH_MATMUL with a constant rhs: a FULLY_CONNECTED */
+} tfcc_hyb_op;
 
 typedef struct tfcc_hybrid {
   tfcc_hyb_op op;
@@ -22,7 +27,9 @@ typedef struct tfcc_hybrid {
   bool xnn;               /* TFLITE mode on an XNNPACK-delegated node (qd8; 1x1 conv per pixel) */
   int32_t act;
   int32_t n, kdim;        /* output channels, depth (conv: fh * fw * in_c) */
-  const int8_t *w;        /* the constant weights (model memory) */
+  const int8_t *w;        /* the weights as [n][kdim] (model memory, or w_own) */
+  int8_t *w_own;          /* BATCH_MATMUL without adj_y: rhs [K, N] transposed, else NULL */
+  const void *src;        /* the weights tensor's data */
   float *fscale;          /* filter scales (n entries, or 1 when fscale_stride is 0) */
   size_t fscale_stride;
   int32_t *wsum;          /* [n] column sums (GEMM ops) */
@@ -40,6 +47,10 @@ bool tfcc_hybrid_applies(const tfcc_init_ctx *ctx, int32_t in_idx, int32_t w_idx
 tfcc_status tfcc_hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t act,
                              bool asym_inputs, tfcc_hybrid **out);
 void tfcc_hybrid_free(tfcc_hybrid *h);
+/* BATCH_MATMUL (float lhs, constant int8 rhs whose batch dimensions are all 1, adj_x false):
+ * TFLite runs it as a FULLY_CONNECTED of the lhs rows (both builds, measured). */
+tfcc_status tfcc_hybrid_bmm_init(const tfcc_init_ctx *ctx, bool adj_x, bool adj_y,
+                                 bool asym_inputs, tfcc_hybrid **out);
 
 /* Dtype checks (float32 input, output and bias; int8 filter) and scratch for a conv or
  * depthwise geometry (groups == 1 for CONV_2D). */

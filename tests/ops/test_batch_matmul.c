@@ -114,7 +114,8 @@ int main(void) {
   tt_set(&c.in[1], TFCC_FLOAT32, 3, b, buf);
   tt_expect_fail(&c, false, "batch dimension 0: 2 and 3 do not broadcast");
   c.in[1].dtype = TFCC_INT8;
-  tt_expect_fail(&c, false, "hybrid not implemented");
+  /* hybrid (float lhs, int8 rhs) runs as a FULLY_CONNECTED: an rhs with batches is refused */
+  tt_expect_fail(&c, false, "hybrid int8 rhs with batch dimension 0 = 3 unsupported");
   c.in[0].dtype = c.in[1].dtype = c.out.dtype = TFCC_UINT8;
   tt_expect_fail(&c, false, "lhs dtype uint8 unsupported");
   return tfcc_test_finish("batch_matmul");

@@ -425,7 +425,8 @@ static void test_reference_mode(void) {
       "conv_2d_hybrid_pt_1x1",          "conv_2d_hybrid_pt_1x1_s2",
       "fully_connected_hybrid_pt",      "fully_connected_hybrid_pt_asym",
       "fully_connected_hybrid_pt_keep_dims", "depthwise_conv_2d_hybrid_pc_3x3_same",
-      "depthwise_conv_2d_hybrid_pc_3x3_valid_m2_s2",
+      "depthwise_conv_2d_hybrid_pc_3x3_valid_m2_s2", "batch_matmul_hybrid_pt",
+      "batch_matmul_hybrid_pt_asym", "batch_matmul_hybrid_pt_adj_y_rank3",
   };
   tfcc_runtime *rt = NULL;
   CHECK(tfcc_runtime_create(NULL, &rt) == TFCC_OK);
