@@ -78,10 +78,17 @@ static tfcc_status bind_ops(tfcc_model *m, tfcc_err *err) {
     m->op_names[i] = tfcc_graph_strdup(&m->graph, nm, strlen(nm));
     if (!m->op_names[i]) { free(list); return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory"); }
     n->op = n->builtin == TFCC_OP_CUSTOM ? NULL : tfcc_op_lookup(n->builtin);
-    if (n->op) continue;
+    const int32_t max_version = n->op ? tfcc_op_max_version(n->builtin) : 0;
+    if (n->op && n->version <= max_version) continue;
+    const bool too_new = n->op != NULL; /* a version newer than the operator implements */
+    n->op = NULL;
     char item[160];
-    int w = snprintf(item, sizeof item, "%s%s at node %d", n_bad ? ", " : "unsupported: ",
-                     tfcc_node_op_name(n), (int)i);
+    int w = too_new ? snprintf(item, sizeof item,
+                               "%s%s version %d (tfcc implements up to version %d) at node %d",
+                               n_bad ? ", " : "unsupported: ", tfcc_node_op_name(n),
+                               (int)n->version, (int)max_version, (int)i)
+                    : snprintf(item, sizeof item, "%s%s at node %d",
+                               n_bad ? ", " : "unsupported: ", tfcc_node_op_name(n), (int)i);
     if (w < 0) continue;
     if (len + (size_t)w + 1 > cap) {
       cap = (len + (size_t)w + 1) * 2;
