@@ -38,7 +38,7 @@ static tfcc_status bmm_init(tfcc_init_ctx *ctx) {
   atomic_init(&p->f32_logged, false);
   tfcc_status st = TFCC_OK;
   if (tfcc_hybrid_applies(ctx, 0, 1))
-    st = tfcc_hybrid_bmm_init(ctx, p->adj_x, p->adj_y, tfcc_fb_bool(&ctx->node->options, 2, false),
+    st = tfcc_hybrid_bmm_init(ctx, p->adj_x, p->adj_y, ctx->node->opts.batch_matmul.asymmetric_quantize_inputs,
                               &p->hyb);
   else if (l && r && o && (l->dtype == TFCC_INT8 || l->dtype == TFCC_INT16) && r->dtype == l->dtype &&
       o->dtype == l->dtype) {

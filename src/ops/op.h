@@ -115,6 +115,9 @@ typedef struct tfcc_op_def {
 const tfcc_op_def *tfcc_op_lookup(int32_t builtin);
 /* Operator for a custom operator's custom_code ("TFLite_Detection_PostProcess"), or NULL. */
 const tfcc_op_def *tfcc_op_custom(const char *name);
+/* Highest version of builtin `builtin` that its operator implements (1 when it implements only
+ * the first). A model naming a newer version is refused at load. */
+int32_t tfcc_op_max_version(int32_t builtin);
 /* Operator for a tfcc-internal code (TFCC_OP_INTERNAL_FIRST_ and up, set by graph passes), or
  * NULL. Kept apart from tfcc_op_lookup so that a model file cannot name one. */
 const tfcc_op_def *tfcc_op_internal(int32_t code);

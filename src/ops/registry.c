@@ -43,3 +43,94 @@ const tfcc_op_def *tfcc_op_custom(const char *name) {
 #undef TFCC_MATCH_CUSTOM_
   return NULL;
 }
+
+/* The highest version of each operator that tfcc implements: the versions of TFLite's kernels
+ * whose semantics the operator follows (TFLite's builtin resolver registers the same ranges).
+ * Operators not listed implement version 1 only. A file's newer version may change semantics
+ * (new dtypes, attributes), so the model loader refuses it rather than run it differently. */
+int32_t tfcc_op_max_version(int32_t builtin) {
+  switch (builtin) {
+    case TFCC_OP_DEPTH_TO_SPACE:
+    case TFCC_OP_DIV:
+    case TFCC_OP_EXP:
+    case TFCC_OP_GELU:
+    case TFCC_OP_GREATER:
+    case TFCC_OP_L2_NORMALIZATION:
+    case TFCC_OP_LEAKY_RELU:
+    case TFCC_OP_LOG:
+    case TFCC_OP_LOG_SOFTMAX:
+    case TFCC_OP_RSQRT:
+    case TFCC_OP_SPACE_TO_DEPTH:
+    case TFCC_OP_SPLIT_V:
+    case TFCC_OP_SQUARED_DIFFERENCE:
+    case TFCC_OP_SQUEEZE:
+    case TFCC_OP_SUM:
+    case TFCC_OP_LESS_EQUAL:
+    case TFCC_OP_SELECT_V2:
+    case TFCC_OP_FLOOR_MOD:
+    case TFCC_OP_REDUCE_PROD:
+    case TFCC_OP_RANGE:
+      return 2;
+    case TFCC_OP_ARG_MAX:
+    case TFCC_OP_ARG_MIN:
+    case TFCC_OP_AVERAGE_POOL_2D:
+    case TFCC_OP_FLOOR_DIV:
+    case TFCC_OP_LOGISTIC:
+    case TFCC_OP_MAX_POOL_2D:
+    case TFCC_OP_MEAN:
+    case TFCC_OP_MIRROR_PAD:
+    case TFCC_OP_QUANTIZE:
+    case TFCC_OP_REDUCE_MAX:
+    case TFCC_OP_REDUCE_MIN:
+    case TFCC_OP_RELU:
+    case TFCC_OP_RELU6:
+    case TFCC_OP_SOFTMAX:
+    case TFCC_OP_TANH:
+    case TFCC_OP_TILE:
+    case TFCC_OP_GREATER_EQUAL:
+    case TFCC_OP_LESS:
+    case TFCC_OP_NOT_EQUAL:
+    case TFCC_OP_BROADCAST_TO:
+      return 3;
+    case TFCC_OP_BATCH_MATMUL:
+    case TFCC_OP_CONCATENATION:
+    case TFCC_OP_EQUAL:
+    case TFCC_OP_GATHER_ND:
+    case TFCC_OP_MAXIMUM:
+    case TFCC_OP_MINIMUM:
+    case TFCC_OP_PACK:
+    case TFCC_OP_PAD:
+    case TFCC_OP_PADV2:
+    case TFCC_OP_RESIZE_BILINEAR:
+    case TFCC_OP_RESIZE_NEAREST_NEIGHBOR:
+    case TFCC_OP_SPLIT:
+    case TFCC_OP_TRANSPOSE_CONV:
+    case TFCC_OP_UNIDIRECTIONAL_SEQUENCE_LSTM:
+    case TFCC_OP_UNPACK:
+    case TFCC_OP_SELECT:
+    case TFCC_OP_FILL:
+    case TFCC_OP_SPACE_TO_BATCH_ND:
+    case TFCC_OP_BATCH_TO_SPACE_ND:
+      return 4;
+    case TFCC_OP_ABS:
+    case TFCC_OP_ADD:
+    case TFCC_OP_CAST:
+    case TFCC_OP_DEQUANTIZE:
+    case TFCC_OP_SUB:
+      return 5;
+    case TFCC_OP_GATHER:
+    case TFCC_OP_SLICE:
+    case TFCC_OP_TRANSPOSE:
+      return 6;
+    case TFCC_OP_CONV_2D:
+    case TFCC_OP_DEPTHWISE_CONV_2D:
+    case TFCC_OP_MUL:
+      return 7;
+    case TFCC_OP_STRIDED_SLICE:
+      return 8;
+    case TFCC_OP_FULLY_CONNECTED:
+      return 10;
+    default:
+      return 1;
+  }
+}

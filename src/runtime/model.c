@@ -77,10 +77,19 @@ static tfcc_status bind_ops(tfcc_model *m, tfcc_err *err) {
     if (!m->op_names[i]) { free(list); return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory"); }
     n->op = n->builtin == TFCC_OP_CUSTOM ? tfcc_op_custom(n->custom_code)
                                          : tfcc_op_lookup(n->builtin);
-    if (n->op) continue;
+    /* custom operators carry no meaningful version (converters write 1) */
+    const int32_t max_version =
+        !n->op ? 0 : n->builtin == TFCC_OP_CUSTOM ? INT32_MAX : tfcc_op_max_version(n->builtin);
+    if (n->op && n->version <= max_version) continue;
+    const bool too_new = n->op != NULL; /* a version newer than the operator implements */
+    n->op = NULL;
     char item[160];
-    int w = snprintf(item, sizeof item, "%s%s at node %d", n_bad ? ", " : "unsupported: ",
-                     tfcc_node_op_name(n), (int)i);
+    int w = too_new ? snprintf(item, sizeof item,
+                               "%s%s version %d (tfcc implements up to version %d) at node %d",
+                               n_bad ? ", " : "unsupported: ", tfcc_node_op_name(n),
+                               (int)n->version, (int)max_version, (int)i)
+                    : snprintf(item, sizeof item, "%s%s at node %d",
+                               n_bad ? ", " : "unsupported: ", tfcc_node_op_name(n), (int)i);
     if (w < 0) continue;
     if (len + (size_t)w + 1 > cap) {
       cap = (len + (size_t)w + 1) * 2;
