@@ -631,13 +631,15 @@ static PyObject *interp_get_tensor(interp_obj *self, PyObject *args, PyObject *k
   return a ? PyArray_NewCopy(a, NPY_CORDER) : NULL;
 }
 
-/* The array itself (what tensor(i)() returns): writes go to the input, reads see the output. */
+/* A view of the array tfcc reads or writes (what tensor(i)() returns): writes go to the input,
+ * reads see the output. A view, not the array itself, so that nothing done to it (reshaping,
+ * ndarray.resize, flags) can move or change the buffer tfcc was given. */
 static PyObject *interp_view(interp_obj *self, PyObject *arg) {
   long tensor = PyLong_AsLong(arg);
   if (tensor == -1 && PyErr_Occurred()) return NULL;
   if (!self->session) return not_ready();
   PyArrayObject *a = tensor_array(self, tensor);
-  return a ? Py_NewRef((PyObject *)a) : NULL;
+  return a ? PyArray_View(a, NULL, NULL) : NULL;
 }
 
 /* Input / output by position (signature runners). */

@@ -75,7 +75,8 @@ class Interpreter(_tfcc.Interpreter):
         self._inputs, self._outputs = self._io_tensors()
 
     def tensor(self, tensor_index):
-        """A function returning the NumPy array tfcc reads (input) or writes (output) in place.
+        """A function returning a view of the NumPy array tfcc reads (input) or writes
+        (output) in place.
 
         Unlike TensorFlow Lite, holding the array across ``invoke`` or a resize is safe: after a
         resize that changes the shape, call the function again for the new array.
