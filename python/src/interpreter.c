@@ -320,6 +320,10 @@ static PyObject *interp_open(interp_obj *self, PyObject *args, PyObject *kw) {
   /* Copy a caller's buffer (the model keeps it; 64-byte aligned like a mapping would be). */
   void *copy = NULL;
   size_t copy_size = 0;
+  if (content.buf && content.len == 0) {
+    PyErr_SetString(PyExc_ValueError, "model_content is empty");
+    goto done;
+  }
   if (content.buf && !encrypted) {
     copy_size = (size_t)content.len;
     copy = aligned_alloc(64, (copy_size + 63) & ~(size_t)63);
@@ -338,6 +342,7 @@ static PyObject *interp_open(interp_obj *self, PyObject *args, PyObject *kw) {
   if (st != TFCC_OK) {
     why = last_msg(st);
     stage = "runtime";
+    free(copy); /* never handed to the model */
   } else if (encrypted) {
 #ifdef TFCC_WITH_CRYPTO
     tfcc_key_source ks;
