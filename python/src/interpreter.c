@@ -461,7 +461,7 @@ fail:
 }
 
 static PyObject *io_details(interp_obj *self, int is_output) {
-  if (!self->session) return not_ready();
+  REQUIRE_READY(self); /* the session's shapes are not read while another thread runs it */
   const int n = is_output ? self->n_out : self->n_in;
   PyObject *list = PyList_New(n);
   if (!list) return NULL;
@@ -820,7 +820,7 @@ static PyObject *interp_update_weights(interp_obj *self, PyObject *arg) {
 }
 
 static PyObject *interp_memory_info(interp_obj *self, PyObject *unused) {
-  if (!self->session) return not_ready();
+  REQUIRE_READY(self);
   tfcc_memory_info m;
   tfcc_status st = tfcc_session_memory_info(self->session, &m);
   if (st != TFCC_OK) return tfcc_py_raise(PyExc_RuntimeError, "memory_info", session_msg(self, st));
