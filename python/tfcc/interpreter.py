@@ -62,7 +62,7 @@ class Interpreter(_tfcc.Interpreter):
         elif not isinstance(num_threads, int) or isinstance(num_threads, bool):
             raise ValueError("type of num_threads should be int")
         elif num_threads < -1:
-            raise ValueError("num_threads should >= 1")
+            raise ValueError("num_threads should be >= -1 (-1 or None: 1 thread; 0: all CPUs)")
         elif num_threads == -1:
             num_threads = 1
         if isinstance(key, str):
