@@ -320,6 +320,10 @@ static PyObject *interp_open(interp_obj *self, PyObject *args, PyObject *kw) {
   /* Copy a caller's buffer (the model keeps it; 64-byte aligned like a mapping would be). */
   void *copy = NULL;
   size_t copy_size = 0;
+  if (content.buf && content.len == 0) {
+    PyErr_SetString(PyExc_ValueError, "model_content is empty");
+    goto done;
+  }
   if (content.buf && !encrypted) {
     copy_size = (size_t)content.len;
     copy = aligned_alloc(64, (copy_size + 63) & ~(size_t)63);
@@ -338,6 +342,7 @@ static PyObject *interp_open(interp_obj *self, PyObject *args, PyObject *kw) {
   if (st != TFCC_OK) {
     why = last_msg(st);
     stage = "runtime";
+    free(copy); /* never handed to the model */
   } else if (encrypted) {
 #ifdef TFCC_WITH_CRYPTO
     tfcc_key_source ks;
@@ -456,7 +461,7 @@ fail:
 }
 
 static PyObject *io_details(interp_obj *self, int is_output) {
-  if (!self->session) return not_ready();
+  REQUIRE_READY(self); /* the session's shapes are not read while another thread runs it */
   const int n = is_output ? self->n_out : self->n_in;
   PyObject *list = PyList_New(n);
   if (!list) return NULL;
@@ -631,13 +636,15 @@ static PyObject *interp_get_tensor(interp_obj *self, PyObject *args, PyObject *k
   return a ? PyArray_NewCopy(a, NPY_CORDER) : NULL;
 }
 
-/* The array itself (what tensor(i)() returns): writes go to the input, reads see the output. */
+/* A view of the array tfcc reads or writes (what tensor(i)() returns): writes go to the input,
+ * reads see the output. A view, not the array itself, so that nothing done to it (reshaping,
+ * ndarray.resize, flags) can move or change the buffer tfcc was given. */
 static PyObject *interp_view(interp_obj *self, PyObject *arg) {
   long tensor = PyLong_AsLong(arg);
   if (tensor == -1 && PyErr_Occurred()) return NULL;
   if (!self->session) return not_ready();
   PyArrayObject *a = tensor_array(self, tensor);
-  return a ? Py_NewRef((PyObject *)a) : NULL;
+  return a ? PyArray_View(a, NULL, NULL) : NULL;
 }
 
 /* Input / output by position (signature runners). */
@@ -813,7 +820,7 @@ static PyObject *interp_update_weights(interp_obj *self, PyObject *arg) {
 }
 
 static PyObject *interp_memory_info(interp_obj *self, PyObject *unused) {
-  if (!self->session) return not_ready();
+  REQUIRE_READY(self);
   tfcc_memory_info m;
   tfcc_status st = tfcc_session_memory_info(self->session, &m);
   if (st != TFCC_OK) return tfcc_py_raise(PyExc_RuntimeError, "memory_info", session_msg(self, st));

@@ -62,7 +62,7 @@ class Interpreter(_tfcc.Interpreter):
         elif not isinstance(num_threads, int) or isinstance(num_threads, bool):
             raise ValueError("type of num_threads should be int")
         elif num_threads < -1:
-            raise ValueError("num_threads should >= 1")
+            raise ValueError("num_threads should be >= -1 (-1 or None: 1 thread; 0: all CPUs)")
         elif num_threads == -1:
             num_threads = 1
         if isinstance(key, str):
@@ -75,7 +75,8 @@ class Interpreter(_tfcc.Interpreter):
         self._inputs, self._outputs = self._io_tensors()
 
     def tensor(self, tensor_index):
-        """A function returning the NumPy array tfcc reads (input) or writes (output) in place.
+        """A function returning a view of the NumPy array tfcc reads (input) or writes
+        (output) in place.
 
         Unlike TensorFlow Lite, holding the array across ``invoke`` or a resize is safe: after a
         resize that changes the shape, call the function again for the new array.

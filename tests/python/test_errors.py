@@ -55,6 +55,8 @@ def test_not_a_model(tmp_path):
         tfcc.Interpreter(model_path=str(p))
     with pytest.raises(ValueError, match="not a valid TFLite model"):
         tfcc.Interpreter(model_content=b"garbage" * 10)
+    with pytest.raises(ValueError, match="empty"):
+        tfcc.Interpreter(model_content=b"")
 
 
 def test_arguments():

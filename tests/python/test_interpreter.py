@@ -88,6 +88,12 @@ def test_get_tensor_is_a_copy_and_tensor_is_a_view():
     view_in1()[...] = 1
     it.invoke()
     assert np.all(held == 1)
+    # a view: resizing or reshaping it cannot move the buffer tfcc was given
+    with pytest.raises(ValueError):
+        held.resize((60,), refcheck=False)
+    held.shape = (30,)
+    it.invoke()
+    assert view_out().shape == (2, 3, 5) and view_out().ctypes.data == address
 
 
 def test_model_content():

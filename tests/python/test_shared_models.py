@@ -77,3 +77,28 @@ def test_reset_all_variables(shared, name):
     it.reset_all_variables()
     it.invoke()
     np.testing.assert_array_equal(it.get_tensor(out), first)
+
+
+@pytest.mark.parametrize("name", ["movenet_lightning_ptq", "hello_world_int8",
+                                  "mobilenet_v1_025_128_quant"])
+def test_signature_runner(shared, name):
+    """The signature runner on converted models (serving_default with its own names), and on a
+    model without signatures (tfcc's runner over the inputs and outputs by tensor name)."""
+    models = os.path.join(shared, "models")
+    it = tfcc.Interpreter(model_path=os.path.join(models, name + ".tflite"))
+    sigs = it.get_signature_list()
+    runner = it.get_signature_runner()
+    ins = runner.get_input_details()
+    assert len(ins) == 1
+    (in_name, _), = ins.items()
+    if sigs:
+        assert list(sigs) == ["serving_default"] and sigs["serving_default"]["inputs"] == [in_name]
+    x = np.load(os.path.join(models, "ref", name, "input_0.npy"))
+    res = runner(**{in_name: x})
+    out_names = sigs["serving_default"]["outputs"] if sigs else \
+        [d["name"] for d in it.get_output_details()]
+    assert sorted(res) == sorted(out_names)
+    by_index = {d["index"]: i for i, d in enumerate(it.get_output_details())}
+    for out_name, detail in runner.get_output_details().items():
+        ref = np.load(os.path.join(models, "ref", name, "output_%d.npy" % by_index[detail["index"]]))
+        compare(name, by_index[detail["index"]], res[out_name], ref)
