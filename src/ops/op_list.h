@@ -75,6 +75,7 @@
   X(TRANSPOSE_CONV, transpose_conv) \
   X(UNIDIRECTIONAL_SEQUENCE_LSTM, unidirectional_sequence_lstm) \
   X(UNPACK, unpack) \
+  X(WHERE, where) \
   X(GREATER_EQUAL, greater_equal) \
   X(LESS, less) \
   X(LESS_EQUAL, less_equal) \

@@ -51,6 +51,57 @@ static void run_at(tfcc_session *s, const test_npy *x, const char *sname) {
   test_npy_free(&sv);
 }
 
+/* WHERE: where_chain.tflite (GREATER, WHERE, CAST and GATHER_ND of its result). The count of
+ * true elements sizes three tensors in each run; buffers bound with room for the largest. */
+static void check_where(tfcc_runtime *rt) {
+  char path[8192];
+  snprintf(path, sizeof path, "%s/where_chain.tflite", g_dir);
+  tfcc_model *m = NULL;
+  tfcc_session *s = NULL;
+  tfcc_status st = tfcc_model_load_file(rt, path, NULL, &m);
+  CHECKF(st == TFCC_OK, "load %s: %s", path, tfcc_last_error());
+  if (st != TFCC_OK) return;
+  st = tfcc_session_create(m, NULL, &s);
+  CHECKF(st == TFCC_OK, "session: %s", tfcc_last_error());
+  tfcc_model_release(m);
+  if (st != TFCC_OK) return;
+  CHECK(tfcc_session_output_is_dynamic(s, 0) == 1 && tfcc_session_output_is_dynamic(s, 1) == 1);
+  CHECK(tfcc_session_dynamic_tensor_count(s) == 3);
+  tfcc_dynamic_tensor_info d;
+  CHECK(tfcc_session_dynamic_tensor_info(s, 0, &d) == TFCC_OK && strcmp(d.op, "WHERE") == 0 &&
+        strstr(d.reason, "depends on the values") != NULL);
+  int32_t k[30];
+  float v[15];
+  CHECK(tfcc_session_set_output(s, 0, k, sizeof k) == TFCC_OK);
+  CHECK(tfcc_session_set_output(s, 1, v, sizeof v) == TFCC_OK);
+  static const char *sets[5] = {"p4", "p9", "p0", "p15", "p4"};
+  for (int r = 0; r < 5; r++) {
+    test_npy x;
+    char file[128];
+    snprintf(file, sizeof file, "where_chain_%s.npy", sets[r]);
+    if (load(&x, file) != 0) continue;
+    CHECK(tfcc_session_set_input(s, 0, x.data, x.bytes) == TFCC_OK);
+    st = tfcc_session_invoke(s);
+    CHECKF(st == TFCC_OK, "where %s: run: %s", sets[r], tfcc_session_last_error(s));
+    for (int i = 0; i < 2 && st == TFCC_OK; i++) {
+      test_npy ref;
+      snprintf(file, sizeof file, "where_chain_%s_out%d.npy", sets[r], i);
+      if (load(&ref, file) != 0) continue;
+      tfcc_tensor_info info;
+      tfcc_session_output_info(s, i, &info);
+      CHECKF(info.rank == ref.rank && info.dims[0] == ref.dims[0] && info.bytes == ref.bytes,
+             "where %s: output %d: %d rows %zu bytes, TFLite %d rows %zu bytes", sets[r], i, (int)info.dims[0],
+             info.bytes, (int)ref.dims[0], ref.bytes);
+      CHECKF(info.bytes == ref.bytes && (ref.bytes == 0 || memcmp(i ? (void *)v : (void *)k, ref.data, ref.bytes) == 0),
+             "where %s: output %d differs from TFLite", sets[r], i);
+      test_npy_free(&ref);
+    }
+    test_npy_free(&x);
+  }
+  printf("  WHERE: 4, 12, 0, 15, 4 true elements match TFLite\n");
+  tfcc_session_destroy(s);
+}
+
 int main(void) {
   const char *src = tfcc_test_source_dir();
   if (!src) return TFCC_TEST_SKIP;
@@ -100,6 +151,7 @@ int main(void) {
     test_npy_free(&x);
   }
   tfcc_session_destroy(s);
+  check_where(rt);
   tfcc_runtime_destroy(rt);
   return tfcc_test_finish("dynamic_tensors");
 }
