@@ -349,6 +349,8 @@ static uint8_t expected_type(int32_t builtin, const char **name) {
       {TFCC_OP_REDUCE_MAX, OPT_REDUCER, "ReducerOptions"},
       {TFCC_OP_REDUCE_MIN, OPT_REDUCER, "ReducerOptions"},
       {TFCC_OP_REDUCE_PROD, OPT_REDUCER, "ReducerOptions"},
+      {TFCC_OP_REDUCE_ANY, OPT_REDUCER, "ReducerOptions"},
+      {TFCC_OP_REDUCE_ALL, OPT_REDUCER, "ReducerOptions"},
       {TFCC_OP_ARG_MAX, OPT_ARG_MAX, "ArgMaxOptions"},
       {TFCC_OP_ARG_MIN, OPT_ARG_MIN, "ArgMinOptions"},
       {TFCC_OP_SHAPE, OPT_SHAPE, "ShapeOptions"},

@@ -36,7 +36,9 @@ tfcc_options_kind tfcc_options_kind_of(int32_t builtin) {
     case TFCC_OP_SUM:
     case TFCC_OP_REDUCE_MAX:
     case TFCC_OP_REDUCE_MIN:
-    case TFCC_OP_REDUCE_PROD: return TFCC_OPTIONS_REDUCER;
+    case TFCC_OP_REDUCE_PROD:
+    case TFCC_OP_REDUCE_ANY:
+    case TFCC_OP_REDUCE_ALL: return TFCC_OPTIONS_REDUCER;
     case TFCC_OP_ARG_MAX:
     case TFCC_OP_ARG_MIN: return TFCC_OPTIONS_ARG;
     case TFCC_OP_SHAPE: return TFCC_OPTIONS_SHAPE;

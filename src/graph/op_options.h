@@ -43,7 +43,7 @@ typedef enum tfcc_options_kind {
   TFCC_OPTIONS_GATHER,            /* GATHER */
   TFCC_OPTIONS_MIRROR_PAD,        /* MIRROR_PAD */
   TFCC_OPTIONS_PACK,              /* PACK, UNPACK */
-  TFCC_OPTIONS_REDUCER,           /* MEAN, SUM, REDUCE_MAX, REDUCE_MIN, REDUCE_PROD */
+  TFCC_OPTIONS_REDUCER,           /* MEAN, SUM, REDUCE_MAX/MIN/PROD/ANY/ALL */
   TFCC_OPTIONS_ARG,               /* ARG_MAX, ARG_MIN */
   TFCC_OPTIONS_SHAPE,             /* SHAPE */
   TFCC_OPTIONS_RESHAPE,           /* RESHAPE */
