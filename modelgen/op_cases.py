@@ -904,6 +904,18 @@ def simple_ops_cases():
                                               ("all", [2, 3], [0, 1], False, [])):
             add(single("%s_bool_%s" % (op.lower(), tag), op, [T(BOOL, shp), i32c(axes)], [T(BOOL, oshape)],
                        {"keep_dims": keep}))
+        pass
+    for tag, shp, axes in (("f32_last", [2, 3, 5], [2]), ("f32_first", [4, 3], [0]),
+                           ("f32_neg", [2, 3, 4], [-2])):
+        add(single("reverse_v2_" + tag, "REVERSE_V2", [act("f32", shp), i32c(axes)], [T(F32, shp)]))
+    for dt in ("u8", "i8", "i16", "i32", "i64", "bool"):
+        xr = act(dt, [3, 4, 2]) if dt != "bool" else T(BOOL, [3, 4, 2])
+        add(single("reverse_v2_%s" % dt, "REVERSE_V2", [xr, i32c([1])], [same_q(xr)]))
+    # RANK's output is computed at prepare (persistent in TFLite): added to a runtime input
+    for tag, t in (("f32_4d", act("f32", [2, 1, 3, 4])), ("i8_scalar", T(I8, [])), ("bool_1d", T(BOOL, [5]))):
+        add(Case("rank_" + tag, {"x": t, "r": T(I32, []), "z": T(I32, [3]), "y": T(I32, [3])},
+                 [("RANK", ["x"], ["r"], {}), ("ADD", ["r", "z"], ["y"], {})], ["x", "z"], ["y"]))
+    for op in ("REDUCE_ANY", "REDUCE_ALL"):
         sparse = [i % 7 == 3 for i in range(12)]  # mostly false: rows all-false and mixed
         add(single("%s_bool_sparse" % op.lower(), op, [T(BOOL, [3, 4], values=sparse), i32c([1])],
                    [T(BOOL, [3])]))

@@ -111,6 +111,8 @@
   X(RIGHT_SHIFT, right_shift) \
   X(REDUCE_ANY, reduce_any) \
   X(REDUCE_ALL, reduce_all) \
+  X(REVERSE_V2, reverse_v2) \
+  X(RANK, rank) \
   /* end of list */
 
 /* Custom operators tfcc knows, by their custom_code: X("name", symbol), defined as
