@@ -915,6 +915,12 @@ def simple_ops_cases():
     for tag, t in (("f32_4d", act("f32", [2, 1, 3, 4])), ("i8_scalar", T(I8, [])), ("bool_1d", T(BOOL, [5]))):
         add(Case("rank_" + tag, {"x": t, "r": T(I32, []), "z": T(I32, [3]), "y": T(I32, [3])},
                  [("RANK", ["x"], ["r"], {}), ("ADD", ["r", "z"], ["y"], {})], ["x", "z"], ["y"]))
+    for dt, d in (("f32", F32), ("i32", I32), ("i64", I64)):
+        for tag, shp, axis, opts in (("", [3, 4, 5], 1, {}), ("_excl", [3, 4, 5], -1, {"exclusive": True}),
+                                     ("_rev", [6, 4], 0, {"reverse": True}),
+                                     ("_excl_rev", [2, 3, 7], 2, {"exclusive": True, "reverse": True})):
+            xc = T(d, shp, lo=-100, hi=100) if d != F32 else T(F32, shp)
+            add(single("cumsum_%s%s" % (dt, tag), "CUMSUM", [xc, T(I32, [], const=[axis])], [T(d, shp)], opts))
     for op in ("REDUCE_ANY", "REDUCE_ALL"):
         sparse = [i % 7 == 3 for i in range(12)]  # mostly false: rows all-false and mixed
         add(single("%s_bool_sparse" % op.lower(), op, [T(BOOL, [3, 4], values=sparse), i32c([1])],

@@ -53,7 +53,7 @@ BUILTIN = {
     "BROADCAST_TO": 130, "GELU": 150, "CUSTOM": 32, "NON_MAX_SUPPRESSION_V4": 120,
     "NON_MAX_SUPPRESSION_V5": 121, "RFFT2D": 131, "IMAG": 133, "REAL": 134, "COMPLEX_ABS": 135,
     "SIGN": 158, "ATAN2": 156, "RELU_0_TO_1": 152, "BITWISE_XOR": 160, "RIGHT_SHIFT": 161,
-    "REDUCE_ANY": 91, "REDUCE_ALL": 140, "REVERSE_V2": 105, "RANK": 110,
+    "REDUCE_ANY": 91, "REDUCE_ALL": 140, "REVERSE_V2": 105, "RANK": 110, "CUMSUM": 128,
 }
 PLACEHOLDER_FOR_GREATER_OP_CODES = 127
 
@@ -135,6 +135,7 @@ OPTION_TABLES = {
     "BatchMatMulOptions": {"adj_x": (0, "B"), "adj_y": (1, "B"),
                            "asymmetric_quantize_inputs": (2, "B")},
     "GeluOptions": {"approximate": (0, "B")},
+    "CumsumOptions": {"exclusive": (0, "B"), "reverse": (1, "B")},
     "UnidirectionalSequenceLSTMOptions": {"fused_activation_function": (0, "b"),
                                           "cell_clip": (1, "f"), "proj_clip": (2, "f"),
                                           "time_major": (3, "B"),
@@ -189,7 +190,7 @@ OP_OPTIONS = {
     "BATCH_MATMUL": "BatchMatMulOptions", "BROADCAST_TO": "BroadcastToOptions",
     "GELU": "GeluOptions", "NON_MAX_SUPPRESSION_V4": "NonMaxSuppressionV4Options",
     "NON_MAX_SUPPRESSION_V5": "NonMaxSuppressionV5Options", "RFFT2D": "Rfft2dOptions",
-    "REDUCE_ANY": "ReducerOptions", "REDUCE_ALL": "ReducerOptions",
+    "REDUCE_ANY": "ReducerOptions", "REDUCE_ALL": "ReducerOptions", "CUMSUM": "CumsumOptions",
 }
 
 

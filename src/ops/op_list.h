@@ -113,6 +113,7 @@
   X(REDUCE_ALL, reduce_all) \
   X(REVERSE_V2, reverse_v2) \
   X(RANK, rank) \
+  X(CUMSUM, cumsum) \
   /* end of list */
 
 /* Custom operators tfcc knows, by their custom_code: X("name", symbol), defined as
