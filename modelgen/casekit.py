@@ -116,6 +116,14 @@ class T:
             if n >= 2 and self.lo is None and self.hi is None:
                 vals[0], vals[-1] = qmin, qmax
             return vals
+        if dt == S.FLOAT64:
+            lo = -4.0 if self.lo is None else self.lo
+            hi = 4.0 if self.hi is None else self.hi
+            return [rng.uniform(lo, hi) for _ in range(n)]
+        if dt in (S.UINT16, S.UINT32):
+            lo = 0 if self.lo is None else self.lo
+            hi = (1 << (16 if dt == S.UINT16 else 32)) - 1 if self.hi is None else self.hi
+            return [rng.randint(lo, hi) for _ in range(n)]
         if dt in (S.INT32, S.INT64):
             lo = -10 if self.lo is None else self.lo
             hi = 10 if self.hi is None else self.hi
@@ -135,7 +143,7 @@ class Case:
         self.inputs, self.outputs, self.note = inputs, outputs, note
 
     def tolerance(self):
-        return "float" if any(self.tensors[k].dtype == S.FLOAT32 for k in self.outputs) else "exact"
+        return "float" if any(self.tensors[k].dtype in (S.FLOAT32, S.FLOAT64) for k in self.outputs) else "exact"
 
     def build(self):
         """Returns (model bytes, [(dtype name, shape, values)] for each input)."""

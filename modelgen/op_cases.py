@@ -893,12 +893,77 @@ def hybrid_cases():
              ["x"], ["s", "y"]))
 
 
+def simple_ops_cases():
+    """SIGN, ATAN2, RELU_0_TO_1, BITWISE_XOR, RIGHT_SHIFT, REDUCE_ANY, REDUCE_ALL."""
+    F64, U16, U32 = S.FLOAT64, S.UINT16, S.UINT32
+    shape = [2, 3, 5]
+    x = T(F32, shape, lo=-3, hi=3, values=None)
+    add(single("sign_f32", "SIGN", [x], [T(F32, shape)]))
+    add(single("sign_f32_zeros", "SIGN", [T(F32, [6], values=[0.0, -0.0, 1e-30, -1e-30, 5.0, -2.0])],
+               [T(F32, [6])]))
+    add(single("sign_f64", "SIGN", [T(F64, shape)], [T(F64, shape)]))
+    add(single("sign_i32", "SIGN", [T(I32, shape, lo=-3, hi=3)], [T(I32, shape)]))
+    add(single("atan2_f32", "ATAN2", [T(F32, shape), T(F32, shape)], [T(F32, shape)]))
+    add(single("atan2_f32_zeros", "ATAN2", [T(F32, [4], values=[0.0, 0.0, -0.0, 1.0]),
+                                            T(F32, [4], values=[0.0, -1.0, -1.0, 0.0])], [T(F32, [4])]))
+    add(single("atan2_f64", "ATAN2", [T(F64, shape), T(F64, shape)], [T(F64, shape)]))
+    add(single("relu_0_to_1_f32", "RELU_0_TO_1", [act("f32", shape, -2, 2)], [T(F32, shape)]))
+    for dt in ("u8", "i8"):
+        xi = act(dt, shape, -2, 2)
+        add(single("relu_0_to_1_%s" % dt, "RELU_0_TO_1", [xi], [same_q(xi)]))
+        add(single("relu_0_to_1_%s_rescale" % dt, "RELU_0_TO_1", [xi], [act(dt, shape, 0, 1)]))
+    bit_dts = {"i8": I8, "u8": U8, "i16": I16, "u16": U16, "i32": I32, "u32": U32}
+    rng_of = {"i8": (-128, 127), "u8": (0, 255), "i16": (-32768, 32767), "u16": (0, 65535),
+              "i32": (-(1 << 31), (1 << 31) - 1), "u32": (0, (1 << 32) - 1)}
+    bits = {"i8": 8, "u8": 8, "i16": 16, "u16": 16, "i32": 32, "u32": 32}
+    for tag, d in bit_dts.items():
+        lo, hi = rng_of[tag]
+        add(single("bitwise_xor_%s" % tag, "BITWISE_XOR", [T(d, shape, lo=lo, hi=hi), T(d, shape, lo=lo, hi=hi)],
+                   [T(d, shape)]))
+        add(single("bitwise_xor_%s_bcast" % tag, "BITWISE_XOR", [T(d, [2, 1, 5], lo=lo, hi=hi),
+                                                             T(d, [3, 1], lo=lo, hi=hi)], [T(d, [2, 3, 5])]))
+        slo = -3 if lo < 0 else 0
+        add(single("right_shift_%s" % tag, "RIGHT_SHIFT", [T(d, shape, lo=lo, hi=hi),
+                                                        T(d, shape, lo=slo, hi=bits[tag] + 3)], [T(d, shape)]))
+        add(single("right_shift_%s_bcast" % tag, "RIGHT_SHIFT", [T(d, [2, 3, 5], lo=lo, hi=hi),
+                                                              T(d, [5], lo=0, hi=bits[tag] - 1)], [T(d, [2, 3, 5])]))
+    for op in ("REDUCE_ANY", "REDUCE_ALL"):
+        for tag, shp, axes, keep, oshape in (("last", [3, 4, 5], [2], False, [3, 4]),
+                                              ("keep", [3, 4, 5], [0, -1], True, [1, 4, 1]),
+                                              ("all", [2, 3], [0, 1], False, [])):
+            add(single("%s_bool_%s" % (op.lower(), tag), op, [T(BOOL, shp), i32c(axes)], [T(BOOL, oshape)],
+                       {"keep_dims": keep}))
+        pass
+    for tag, shp, axes in (("f32_last", [2, 3, 5], [2]), ("f32_first", [4, 3], [0]),
+                           ("f32_neg", [2, 3, 4], [-2])):
+        add(single("reverse_v2_" + tag, "REVERSE_V2", [act("f32", shp), i32c(axes)], [T(F32, shp)]))
+    for dt in ("u8", "i8", "i16", "i32", "i64", "bool"):
+        xr = act(dt, [3, 4, 2]) if dt != "bool" else T(BOOL, [3, 4, 2])
+        add(single("reverse_v2_%s" % dt, "REVERSE_V2", [xr, i32c([1])], [same_q(xr)]))
+    # RANK's output is computed at prepare (persistent in TFLite): added to a runtime input
+    for tag, t in (("f32_4d", act("f32", [2, 1, 3, 4])), ("i8_scalar", T(I8, [])), ("bool_1d", T(BOOL, [5]))):
+        add(Case("rank_" + tag, {"x": t, "r": T(I32, []), "z": T(I32, [3]), "y": T(I32, [3])},
+                 [("RANK", ["x"], ["r"], {}), ("ADD", ["r", "z"], ["y"], {})], ["x", "z"], ["y"]))
+    for dt, d in (("f32", F32), ("i32", I32), ("i64", I64)):
+        for tag, shp, axis, opts in (("", [3, 4, 5], 1, {}), ("_excl", [3, 4, 5], -1, {"exclusive": True}),
+                                     ("_rev", [6, 4], 0, {"reverse": True}),
+                                     ("_excl_rev", [2, 3, 7], 2, {"exclusive": True, "reverse": True})):
+            xc = T(d, shp, lo=-100, hi=100) if d != F32 else T(F32, shp)
+            add(single("cumsum_%s%s" % (dt, tag), "CUMSUM", [xc, T(I32, [], const=[axis])], [T(d, shp)], opts))
+    for op in ("REDUCE_ANY", "REDUCE_ALL"):
+        sparse = [i % 7 == 3 for i in range(12)]  # mostly false: rows all-false and mixed
+        add(single("%s_bool_sparse" % op.lower(), op, [T(BOOL, [3, 4], values=sparse), i32c([1])],
+                   [T(BOOL, [3])]))
+        add(single("%s_bool_dense" % op.lower(), op, [T(BOOL, [3, 4], values=[not v for v in sparse]),
+                                                      i32c([1])], [T(BOOL, [3])]))
+
+
 def cases():
     if not _CASES:
         for gen in (conv_cases, depthwise_cases, transpose_conv_cases, fully_connected_cases,
                     batch_matmul_cases, pool_cases, binary_cases, compare_cases, unary_cases,
                     normalization_cases, conversion_cases, reduce_cases, shape_cases,
-                    detection_cases, nms_cases, fft_cases, hybrid_cases):
+                    detection_cases, nms_cases, fft_cases, hybrid_cases, simple_ops_cases):
             gen()
         names = [c.name for c in _CASES]
         dup = {n for n in names if names.count(n) > 1}

@@ -15,14 +15,15 @@ FILE_IDENTIFIER = "TFL3"
 # ---------------------------------------------------------------- enums
 FLOAT32, FLOAT16, INT32, UINT8, INT64, STRING, BOOL, INT16 = 0, 1, 2, 3, 4, 5, 6, 7
 COMPLEX64, INT8, FLOAT64 = 8, 9, 10
+UINT32, UINT16 = 15, 16
 
 DTYPE_NAME = {FLOAT32: "float32", FLOAT16: "float16", INT32: "int32", UINT8: "uint8",
               INT64: "int64", BOOL: "bool", INT16: "int16", INT8: "int8", FLOAT64: "float64",
-              COMPLEX64: "complex64"}
+              COMPLEX64: "complex64", UINT32: "uint32", UINT16: "uint16"}
 DTYPE_BY_NAME = {v: k for k, v in DTYPE_NAME.items()}
 # struct format code and size of one element
 DTYPE_FMT = {FLOAT32: "f", FLOAT16: "e", INT32: "i", UINT8: "B", INT64: "q", BOOL: "?",
-             INT16: "h", INT8: "b", FLOAT64: "d"}
+             INT16: "h", INT8: "b", FLOAT64: "d", UINT32: "I", UINT16: "H"}
 # complex64 constants are given as (real, imag) pairs: two float32 per element
 
 PADDING = {"SAME": 0, "VALID": 1}
@@ -51,6 +52,8 @@ BUILTIN = {
     "ROUND": 116, "HARD_SWISH": 117, "SELECT_V2": 123, "DENSIFY": 124, "BATCH_MATMUL": 126,
     "BROADCAST_TO": 130, "GELU": 150, "CUSTOM": 32, "NON_MAX_SUPPRESSION_V4": 120,
     "NON_MAX_SUPPRESSION_V5": 121, "RFFT2D": 131, "IMAG": 133, "REAL": 134, "COMPLEX_ABS": 135,
+    "SIGN": 158, "ATAN2": 156, "RELU_0_TO_1": 152, "BITWISE_XOR": 160, "RIGHT_SHIFT": 161,
+    "REDUCE_ANY": 91, "REDUCE_ALL": 140, "REVERSE_V2": 105, "RANK": 110, "CUMSUM": 128,
 }
 PLACEHOLDER_FOR_GREATER_OP_CODES = 127
 
@@ -132,6 +135,7 @@ OPTION_TABLES = {
     "BatchMatMulOptions": {"adj_x": (0, "B"), "adj_y": (1, "B"),
                            "asymmetric_quantize_inputs": (2, "B")},
     "GeluOptions": {"approximate": (0, "B")},
+    "CumsumOptions": {"exclusive": (0, "B"), "reverse": (1, "B")},
     "UnidirectionalSequenceLSTMOptions": {"fused_activation_function": (0, "b"),
                                           "cell_clip": (1, "f"), "proj_clip": (2, "f"),
                                           "time_major": (3, "B"),
@@ -186,6 +190,7 @@ OP_OPTIONS = {
     "BATCH_MATMUL": "BatchMatMulOptions", "BROADCAST_TO": "BroadcastToOptions",
     "GELU": "GeluOptions", "NON_MAX_SUPPRESSION_V4": "NonMaxSuppressionV4Options",
     "NON_MAX_SUPPRESSION_V5": "NonMaxSuppressionV5Options", "RFFT2D": "Rfft2dOptions",
+    "REDUCE_ANY": "ReducerOptions", "REDUCE_ALL": "ReducerOptions", "CUMSUM": "CumsumOptions",
 }
 
 

@@ -41,6 +41,7 @@ enum {
   OPT_MIRROR_PAD = 77,
   OPT_DEPTH_TO_SPACE = 94,
   OPT_BATCH_MATMUL = 101,
+  OPT_CUMSUM = 102,
   OPT_GELU = 116
 };
 
@@ -311,6 +312,10 @@ static void read_kind(opt_rd *r, int32_t builtin, tfcc_op_options *o) {
       o->strided_slice.offset = rd_bool(r, 5, "offset", false);
       break;
     case TFCC_OPTIONS_SEQUENCE_LSTM: read_sequence_lstm(r, &o->lstm); break;
+    case TFCC_OPTIONS_CUMSUM:
+      o->cumsum.exclusive = rd_bool(r, 0, "exclusive", false);
+      o->cumsum.reverse = rd_bool(r, 1, "reverse", false);
+      break;
   }
 }
 
@@ -349,6 +354,9 @@ static uint8_t expected_type(int32_t builtin, const char **name) {
       {TFCC_OP_REDUCE_MAX, OPT_REDUCER, "ReducerOptions"},
       {TFCC_OP_REDUCE_MIN, OPT_REDUCER, "ReducerOptions"},
       {TFCC_OP_REDUCE_PROD, OPT_REDUCER, "ReducerOptions"},
+      {TFCC_OP_REDUCE_ANY, OPT_REDUCER, "ReducerOptions"},
+      {TFCC_OP_CUMSUM, OPT_CUMSUM, "CumsumOptions"},
+      {TFCC_OP_REDUCE_ALL, OPT_REDUCER, "ReducerOptions"},
       {TFCC_OP_ARG_MAX, OPT_ARG_MAX, "ArgMaxOptions"},
       {TFCC_OP_ARG_MIN, OPT_ARG_MIN, "ArgMinOptions"},
       {TFCC_OP_SHAPE, OPT_SHAPE, "ShapeOptions"},

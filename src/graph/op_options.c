@@ -36,10 +36,13 @@ tfcc_options_kind tfcc_options_kind_of(int32_t builtin) {
     case TFCC_OP_SUM:
     case TFCC_OP_REDUCE_MAX:
     case TFCC_OP_REDUCE_MIN:
-    case TFCC_OP_REDUCE_PROD: return TFCC_OPTIONS_REDUCER;
+    case TFCC_OP_REDUCE_PROD:
+    case TFCC_OP_REDUCE_ANY:
+    case TFCC_OP_REDUCE_ALL: return TFCC_OPTIONS_REDUCER;
     case TFCC_OP_ARG_MAX:
     case TFCC_OP_ARG_MIN: return TFCC_OPTIONS_ARG;
     case TFCC_OP_SHAPE: return TFCC_OPTIONS_SHAPE;
+    case TFCC_OP_CUMSUM: return TFCC_OPTIONS_CUMSUM;
     case TFCC_OP_RESHAPE: return TFCC_OPTIONS_RESHAPE;
     case TFCC_OP_SQUEEZE: return TFCC_OPTIONS_SQUEEZE;
     case TFCC_OP_RESIZE_BILINEAR:

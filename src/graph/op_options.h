@@ -43,7 +43,7 @@ typedef enum tfcc_options_kind {
   TFCC_OPTIONS_GATHER,            /* GATHER */
   TFCC_OPTIONS_MIRROR_PAD,        /* MIRROR_PAD */
   TFCC_OPTIONS_PACK,              /* PACK, UNPACK */
-  TFCC_OPTIONS_REDUCER,           /* MEAN, SUM, REDUCE_MAX, REDUCE_MIN, REDUCE_PROD */
+  TFCC_OPTIONS_REDUCER,           /* MEAN, SUM, REDUCE_MAX/MIN/PROD/ANY/ALL */
   TFCC_OPTIONS_ARG,               /* ARG_MAX, ARG_MIN */
   TFCC_OPTIONS_SHAPE,             /* SHAPE */
   TFCC_OPTIONS_RESHAPE,           /* RESHAPE */
@@ -51,7 +51,8 @@ typedef enum tfcc_options_kind {
   TFCC_OPTIONS_RESIZE,            /* RESIZE_BILINEAR, RESIZE_NEAREST_NEIGHBOR */
   TFCC_OPTIONS_SPLIT,             /* SPLIT */
   TFCC_OPTIONS_STRIDED_SLICE,     /* STRIDED_SLICE */
-  TFCC_OPTIONS_SEQUENCE_LSTM      /* UNIDIRECTIONAL_SEQUENCE_LSTM */
+  TFCC_OPTIONS_SEQUENCE_LSTM,     /* UNIDIRECTIONAL_SEQUENCE_LSTM */
+  TFCC_OPTIONS_CUMSUM             /* CUMSUM */
 } tfcc_options_kind;
 
 /* Conv2DOptions. */
@@ -173,6 +174,9 @@ typedef struct tfcc_sequence_lstm_options {
   bool time_major, asymmetric_quantize_inputs;
 } tfcc_sequence_lstm_options;
 
+/* CumsumOptions. */
+typedef struct tfcc_cumsum_options { bool exclusive, reverse; } tfcc_cumsum_options;
+
 typedef struct tfcc_op_options {
   tfcc_options_kind kind;
   union { /* the member named by kind */
@@ -202,6 +206,7 @@ typedef struct tfcc_op_options {
     tfcc_split_options split;
     tfcc_strided_slice_options strided_slice;
     tfcc_sequence_lstm_options lstm;
+    tfcc_cumsum_options cumsum;
   };
 } tfcc_op_options;
 

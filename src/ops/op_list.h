@@ -105,6 +105,16 @@
   X(REAL, real) \
   X(IMAG, imag) \
   X(COMPLEX_ABS, complex_abs) \
+  X(SIGN, sign) \
+  X(ATAN2, atan2) \
+  X(RELU_0_TO_1, relu_0_to_1) \
+  X(BITWISE_XOR, bitwise_xor) \
+  X(RIGHT_SHIFT, right_shift) \
+  X(REDUCE_ANY, reduce_any) \
+  X(REDUCE_ALL, reduce_all) \
+  X(REVERSE_V2, reverse_v2) \
+  X(RANK, rank) \
+  X(CUMSUM, cumsum) \
   /* end of list */
 
 /* Custom operators tfcc knows, by their custom_code: X("name", symbol), defined as

@@ -13,7 +13,8 @@
 #include "kernels/ref/reduce.h"
 #include "ops/f32_fast.h"
 
-static const char *const k_names[] = {"MEAN", "SUM", "REDUCE_PROD", "REDUCE_MAX", "REDUCE_MIN"};
+static const char *const k_names[] = {"MEAN", "SUM", "REDUCE_PROD", "REDUCE_MAX", "REDUCE_MIN",
+                                     "REDUCE_ANY", "REDUCE_ALL"};
 
 typedef struct reduce_setup {
   tfcc_reduce_shape shape;
@@ -152,6 +153,12 @@ tfcc_status tfcc_reduce_op_prepare(tfcc_op_ctx *ctx, tfcc_reduce_op op) {
   tfcc_dtype dt = in->dtype;
   TFCC_OP_CHECK(ctx, out->dtype == dt, TFCC_ERR_DTYPE, "%s: output dtype %s, expected %s", name,
                 tfcc_dtype_name(out->dtype), tfcc_dtype_name(dt));
+  if (op == TFCC_REDUCE_OP_ANY || op == TFCC_REDUCE_OP_ALL) {
+    TFCC_OP_CHECK(ctx, dt == TFCC_BOOL, TFCC_ERR_UNSUPPORTED, "%s: input dtype %s, expected bool",
+                  name, tfcc_dtype_name(dt));
+    ctx->scratch_bytes = 0;
+    return tfcc_tensor_set_shape(out, su.out_rank, su.out_dims, ctx->err);
+  }
   bool ok_type = dt == TFCC_FLOAT32 || dt == TFCC_INT32 || dt == TFCC_INT64 || is_q(dt) ||
                  (dt == TFCC_BOOL && (op == TFCC_REDUCE_OP_MAX || op == TFCC_REDUCE_OP_MIN));
   TFCC_OP_CHECK(ctx, ok_type, TFCC_ERR_UNSUPPORTED, "%s: input dtype %s unsupported", name,
@@ -208,6 +215,8 @@ tfcc_status tfcc_reduce_op_prepare(tfcc_op_ctx *ctx, tfcc_reduce_op op) {
                       name, tfcc_dtype_name(dt), (double)in_s, (double)out_s, (int)in_zp,
                       (int)out_zp);
       break;
+    case TFCC_REDUCE_OP_ANY:
+    case TFCC_REDUCE_OP_ALL: break; /* bool: returned above */
   }
   ctx->scratch_bytes = scratch;
   size_t o, r, i;
@@ -366,7 +375,11 @@ tfcc_status tfcc_reduce_op_eval(tfcc_op_ctx *ctx, tfcc_reduce_op op) {
       tfcc_reduce_generic(&su.shape, TFCC_REDUCE_MAX, dt, in->data, out->data);
       return TFCC_OK;
     case TFCC_REDUCE_OP_MIN:
+    case TFCC_REDUCE_OP_ALL: /* bool: min is and, max is or */
       tfcc_reduce_generic(&su.shape, TFCC_REDUCE_MIN, dt, in->data, out->data);
+      return TFCC_OK;
+    case TFCC_REDUCE_OP_ANY:
+      tfcc_reduce_generic(&su.shape, TFCC_REDUCE_MAX, dt, in->data, out->data);
       return TFCC_OK;
   }
   return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_ARG, "unknown reduction %d", (int)op);

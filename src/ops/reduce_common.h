@@ -1,5 +1,5 @@
 /* Shared prepare/eval of the reduction operators (MEAN, SUM, REDUCE_PROD, REDUCE_MAX,
- * REDUCE_MIN: TFLite reduce.cc) and of ARG_MAX/ARG_MIN (TFLite arg_min_max.cc). */
+ * REDUCE_MIN, REDUCE_ANY, REDUCE_ALL: TFLite reduce.cc) and of ARG_MAX/ARG_MIN (TFLite arg_min_max.cc). */
 #ifndef TFCC_OPS_REDUCE_COMMON_H
 #define TFCC_OPS_REDUCE_COMMON_H
 
@@ -13,7 +13,9 @@ typedef enum tfcc_reduce_op {
   TFCC_REDUCE_OP_SUM,
   TFCC_REDUCE_OP_PROD,
   TFCC_REDUCE_OP_MAX,
-  TFCC_REDUCE_OP_MIN
+  TFCC_REDUCE_OP_MIN,
+  TFCC_REDUCE_OP_ANY, /* bool only: logical or (REDUCE_ANY) */
+  TFCC_REDUCE_OP_ALL  /* bool only: logical and (REDUCE_ALL) */
 } tfcc_reduce_op;
 
 /* init of MEAN and SUM: records the model's quant_compat (params: tfcc_reduce_params). */

@@ -37,7 +37,8 @@ static int npy_dtype(const char *descr, tfcc_dtype *out) {
   static const struct { const char *d; tfcc_dtype t; } map[] = {
       {"<f4", TFCC_FLOAT32}, {"<i4", TFCC_INT32}, {"|u1", TFCC_UINT8}, {"<u1", TFCC_UINT8},
       {"<i8", TFCC_INT64},   {"|b1", TFCC_BOOL},  {"<i2", TFCC_INT16}, {"|i1", TFCC_INT8},
-      {"<i1", TFCC_INT8},    {"<f8", TFCC_FLOAT64}, {"<f2", TFCC_FLOAT16}};
+      {"<i1", TFCC_INT8},    {"<f8", TFCC_FLOAT64}, {"<f2", TFCC_FLOAT16}, {"<u2", TFCC_UINT16},
+      {"<u4", TFCC_UINT32}};
   for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
     if (strcmp(descr, map[i].d) == 0) {
       *out = map[i].t;
@@ -143,6 +144,9 @@ static double elem_value(const uint8_t *p, tfcc_dtype t, size_t i) {
     case TFCC_FLOAT32: { float v; memcpy(&v, p + 4 * i, 4); return v; }
     case TFCC_INT32: { int32_t v; memcpy(&v, p + 4 * i, 4); return v; }
     case TFCC_INT64: { int64_t v; memcpy(&v, p + 8 * i, 8); return (double)v; }
+    case TFCC_FLOAT64: { double v; memcpy(&v, p + 8 * i, 8); return v; }
+    case TFCC_UINT32: { uint32_t v; memcpy(&v, p + 4 * i, 4); return v; }
+    case TFCC_UINT16: { uint16_t v; memcpy(&v, p + 2 * i, 2); return v; }
     case TFCC_INT16: { int16_t v; memcpy(&v, p + 2 * i, 2); return v; }
     case TFCC_INT8: return (int8_t)p[i];
     case TFCC_UINT8: return p[i];
@@ -157,7 +161,7 @@ static diff_stats compare(const uint8_t *got, const uint8_t *ref, tfcc_dtype t, 
   for (size_t i = 0; i < n; i++) {
     double g = elem_value(got, t, i), r = elem_value(ref, t, i);
     int differs;
-    if (t == TFCC_FLOAT32) {
+    if (t == TFCC_FLOAT32 || t == TFCC_FLOAT64) {
       differs = !(fabs(g - r) <= 1e-5 + 1e-5 * fabs(r));
       if (isnan(r) && isnan(g)) differs = 0;
     } else if (t == TFCC_BOOL) {
