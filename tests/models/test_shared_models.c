@@ -345,6 +345,8 @@ int main(void) {
   if (WANT("deeplabv3_257_float")) check_plain("deeplabv3_257_float");
   /* dynamic-range (hybrid) quantization: float32 activations, int8 weights (ops/hybrid.c) */
   if (WANT("yolov8n_dynamic_range")) check_plain("yolov8n_dynamic_range");
+  /* RFFT2D + COMPLEX_ABS spectrogram in the graph, then hybrid conv / depthwise / FC */
+  if (WANT("yamnet_hybrid_rfft")) check_plain("yamnet_hybrid_rfft");
   tfcc_runtime_destroy(g_rt);
   return tfcc_test_finish("shared_models");
 }
