@@ -121,7 +121,7 @@ fuzz() {
   stage "$name" "$fz/$name" -max_total_time="$secs" -timeout=10 -print_final_stats=1 \
     -artifact_prefix="$fz/artifacts/$name-" "$@" "$corpus"
   local runs
-  runs=$(sed -n 's/^stat::number_of_executed_runs: *//p' "$logs/$name.log" | tail -1)
+  runs=$(sed -n 's/^stat::number_of_executed_runs: *//p; s/^Done \([0-9]*\) runs.*/\1/p' "$logs/$name.log" | tail -1)
   echo "   $name: ${runs:-?} inputs in $STAGE_SECONDS s, no crash, leak or UB"
 }
 secs=${TFCC_FUZZ_SECONDS:-}
