@@ -48,8 +48,9 @@ stage() {
 # ctest_summary LOG: "N tests passed, K skipped (names)".
 ctest_summary() {
   local passed skipped
-  passed=$(grep -E '^[0-9]+% tests passed' "$1" | tail -1)
-  skipped=$(grep -E '^[[:space:]]+[0-9]+ - .* \(Skipped\)$' "$1" | sed -E 's/^[[:space:]]+[0-9]+ - ([^ ]+) .*/\1/' | tr '\n' ' ')
+  # (no match is not an error: a run with nothing skipped has no "(Skipped)" line)
+  passed=$(grep -E '^[0-9]+% tests passed' "$1" | tail -1 || true)
+  skipped=$( (grep -E '^[[:space:]]+[0-9]+ - .* \(Skipped\)$' "$1" || true) | sed -E 's/^[[:space:]]+[0-9]+ - ([^ ]+) .*/\1/' | tr '\n' ' ')
   echo "   $passed${skipped:+; skipped: $skipped}"
 }
 
