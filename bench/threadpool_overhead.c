@@ -17,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 
 static double now_us(clockid_t c) {
   struct timespec t;

@@ -11,7 +11,7 @@
 #include "cpu/cpu_info.h"
 #include "kernels/bf16-gemm/gemm.h"
 #include "kernels/f32-gemm/gemm.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 
 
 #if defined(__x86_64__)

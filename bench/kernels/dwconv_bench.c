@@ -12,7 +12,7 @@
 #include "kernels/f32-dwconv/dwconv.h"
 #include "kernels/q8-dwconv/dwconv.h"
 #include "kernels/ref/quant_util.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 #include "bench_clock.h"
 
 

@@ -13,7 +13,7 @@
 #include "cpu/cpu_info.h"
 #include "kernels/f32-gemm/conv.h"
 #include "kernels/f32-gemm/gemm.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 #include "bench_clock.h"
 
 

@@ -10,7 +10,7 @@
 #include "cpu/cpu_info.h"
 #include "kernels/f32-conv-direct/direct_conv.h"
 #include "kernels/f32-gemm/conv.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 #include "bench_clock.h"
 
 

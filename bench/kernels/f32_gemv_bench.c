@@ -18,7 +18,7 @@
 #include "cpu/cpu_info.h"
 #include "kernels/f32-gemm/gemm.h"
 #include "kernels/f32-gemm/gemv.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 #include "bench_clock.h"
 
 

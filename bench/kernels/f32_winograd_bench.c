@@ -11,7 +11,7 @@
 #include "cpu/cpu_info.h"
 #include "kernels/f32-gemm/conv.h"
 #include "kernels/f32-winograd/winograd.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 #include "bench_clock.h"
 
 typedef struct shape {

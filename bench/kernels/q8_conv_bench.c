@@ -22,7 +22,7 @@
 
 #include "cpu/cpu_info.h"
 #include "kernels/q8-gemm/gemm.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>

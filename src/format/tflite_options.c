@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "format/fb_verify.h"
-#include "graph/builtin_ops.h"
+#include "ir/builtin_ops.h"
 
 /* BuiltinOptions union types (schema.fbs order, NONE = 0). */
 enum {

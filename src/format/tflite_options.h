@@ -1,4 +1,4 @@
-/* TFLite builtin options tables -> typed operator options (graph/op_options.h).
+/* TFLite builtin options tables -> typed operator options (ir/op_options.h).
  *
  * This is the only code that knows the options tables' field numbers. The loader calls it
  * once per operator; unit tests that build a node around a hand-made options table call it
@@ -10,7 +10,7 @@
 
 #include "base/err.h"
 #include "format/fb.h"
-#include "graph/op_options.h"
+#include "ir/op_options.h"
 
 /* Verifies and reads the options table t of an operator with code `builtin` into *out
  * (kind tfcc_options_kind_of(builtin), schema defaults for absent fields; an absent table,

@@ -8,7 +8,7 @@
 
 #include "base/err.h"
 #include "format/fb.h"
-#include "graph/ir.h"
+#include "ir/ir.h"
 
 /* One entry of Model.buffers, resolved. */
 typedef struct tfl_buffer {

@@ -3,7 +3,7 @@
 #define TFCC_FORMAT_TFLITE_READER_H
 
 #include "base/err.h"
-#include "graph/ir.h"
+#include "ir/ir.h"
 
 /* Reads a .tflite model held in data[0..size) into *g (which must be zeroed).
  * data must stay valid and unchanged for the life of *g: constant tensors point into it.

@@ -3,7 +3,7 @@
 
 #include <stdint.h>
 
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 
 typedef struct split_job {
   const tfcc_bcast *bc;
@@ -22,7 +22,7 @@ static void run_range(const split_job *j, int64_t e0, int64_t e1) {
   const int32_t last = bc->rank - 1;
   const int64_t row = bc->dims[last];
   const int64_t sa = bc->strides[0][last], sb = bc->strides[1][last];
-  int64_t idx[TFCC_MAX_RANK] = {0};
+  int64_t idx[TFCC_MAX_DIMS] = {0};
   int64_t offa = 0, offb = 0, t = e0 / row, col = e0 % row;
   for (int32_t d = last - 1; d >= 0; d--) {
     idx[d] = t % bc->dims[d];

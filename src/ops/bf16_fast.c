@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 
 void tfcc_bf16_fast_init(tfcc_bf16_fast *f, int precision) {
   memset(f, 0, sizeof *f);

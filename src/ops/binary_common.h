@@ -17,7 +17,7 @@
 /* ADD/SUB/MUL/DIV parameters: the node's options (tfcc_arith_options) and what init derives. */
 typedef struct tfcc_arith_opts {
   int32_t activation;    /* fused activation */
-  bool pot_scale_int16;  /* ADD/SUB (graph/op_options.h) */
+  bool pot_scale_int16;  /* ADD/SUB (ir/op_options.h) */
   int quant_compat;      /* tfcc_quant_compat of the model */
   /* Quantized ADD/SUB/MUL/DIV: multipliers and shifts computed once at init from the tensors'
    * quantization (which never changes for a model), so eval does not redo them each run. */

@@ -17,7 +17,7 @@
 #include "kernels/hybrid/xnn_f32.h"
 #include "ops/hybrid.h"
 #include "ops/q8_fast.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 
 typedef struct conv_params {
   tfcc_window_opts o;

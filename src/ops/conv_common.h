@@ -10,7 +10,7 @@
 
 #include "ops/op.h"
 
-/* Padding: TFCC_PAD_SAME, TFCC_PAD_VALID, TFCC_PAD_EXPLICIT (graph/op_options.h) */
+/* Padding: TFCC_PAD_SAME, TFCC_PAD_VALID, TFCC_PAD_EXPLICIT (ir/op_options.h) */
 
 /* Output size along one spatial dimension (tflite::ComputeOutSize). Fails on non-positive
  * stride/dilation/filter or an output that would be < 0 or overflow. */

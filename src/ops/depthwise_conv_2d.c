@@ -12,7 +12,7 @@
 #include "ops/f32_fast.h"
 #include "ops/hybrid.h"
 #include "ops/q8_fast.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 
 typedef struct dw_params {
   tfcc_window_opts o;

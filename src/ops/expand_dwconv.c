@@ -12,7 +12,7 @@
 #include "kernels/f32-expand-dw/expand_dw.h"
 #include "kernels/ref/quant_util.h"
 #include "ops/conv_common.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 
 typedef struct xdw_params {
   tfcc_window_opts o;      /* the depthwise's */

@@ -13,7 +13,7 @@
 #include "ops/f32_fast.h"
 #include "ops/hybrid.h"
 #include "ops/q8_fast.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 
 typedef struct fc_params {
   int32_t act;

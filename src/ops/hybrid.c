@@ -24,7 +24,7 @@
 #include "kernels/hybrid/xnn_f32.h"
 #include "kernels/ref/quant_util.h"
 #include "ops/conv_common.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 
 bool tfcc_hybrid_applies(const tfcc_init_ctx *ctx, int32_t in_idx, int32_t w_idx) {
   const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, in_idx), *w = tfcc_conv_ir_input(ctx, w_idx);

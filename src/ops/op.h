@@ -14,7 +14,7 @@
  * Kernels proper (src/kernels/) see pointers, shapes and parameters only.
  *
  * Options: an operator reads its options from the node's typed struct, never from the model
- * file: ctx->node->opts.<kind> (graph/op_options.h), e.g. ctx->node->opts.conv.stride_w,
+ * file: ctx->node->opts.<kind> (ir/op_options.h), e.g. ctx->node->opts.conv.stride_w,
  * ctx->node->opts.reshape.new_shape. The TFLite reader (src/format/tflite_options.c) fills it
  * at load, verified and with the schema's defaults; graph passes may edit it (a fused
  * activation, an explicit padding). An operator file includes nothing from src/format and
@@ -27,7 +27,7 @@
 #include <stdint.h>
 
 #include "base/err.h"
-#include "graph/ir.h"
+#include "ir/ir.h"
 #include "kernels/kernel_set.h"
 
 /* A tensor as operators see it during prepare and eval. */

@@ -8,7 +8,7 @@
 
 #include "base/err.h"
 #include "base/log.h"
-#include "graph/ir.h"
+#include "ir/ir.h"
 #include "runtime/exec_plan.h"
 #include "runtime/weights.h"
 

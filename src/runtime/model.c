@@ -1,5 +1,5 @@
 /* tfcc_model: load (a file's private copy or mapping, or a caller buffer), verify, bind
- * operators, run the graph passes (src/graph/pass_manager.c), init operators, validate shapes
+ * operators, run the graph passes (src/passes/pass_manager.c), init operators, validate shapes
  * once; then immutable and shared. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +9,7 @@
 
 #include "cpu/cpu_info.h"
 #include "format/tflite_reader.h"
-#include "graph/pass_manager.h"
+#include "passes/pass_manager.h"
 #include "kernels/bf16-gemm/gemm.h"
 #include "ops/op.h"
 #include "runtime/internal.h"

@@ -6,7 +6,7 @@
 
 #include "cpu/cpu_info.h"
 #include "runtime/internal.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 
 void tfcc_runtime_options_default(tfcc_runtime_options *o) {
   if (!o) return;

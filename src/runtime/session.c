@@ -5,7 +5,7 @@
 #include <time.h>
 
 #include "runtime/internal.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 
 void tfcc_model_tensor_info_(const tfcc_model *m, int32_t tensor, const int32_t *dims, int32_t rank,
                              tfcc_tensor_info *info);

@@ -9,7 +9,7 @@
 #include <time.h>
 
 #include "format/tflite_reader.h"
-#include "graph/pass_manager.h"
+#include "passes/pass_manager.h"
 #include "ops/op.h"
 #include "runtime/internal.h"
 #include "runtime/model_file.h"

@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "base/err.h"
-#include "graph/ir.h"
+#include "ir/ir.h"
 
 struct tfcc_model;
 

@@ -9,8 +9,8 @@
 #include "cpu/cpu_info.h"
 #include "fb_test_builder.h"
 #include "format/tflite_options.h"
-#include "graph/pass_manager.h"
-#include "graph/passes/passes.h"
+#include "passes/pass_manager.h"
+#include "passes/passes.h"
 #include "runtime/exec_plan.h"
 #include "test_harness.h"
 

@@ -16,7 +16,7 @@
 #include "kernels/bf16-gemm/conv.h"
 #include "kernels/bf16-gemm/gemm.h"
 #include "kernels/ref/conv.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 #include "test_harness.h"
 
 static uint32_t rng = 4242u;

@@ -11,7 +11,7 @@
 #include "kernels/f32-conv-direct/direct_conv.h"
 #include "kernels/f32-gemm/conv.h"
 #include "kernels/ref/conv.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 #include "test_harness.h"
 
 static uint32_t rng = 4242u;

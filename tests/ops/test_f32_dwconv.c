@@ -10,7 +10,7 @@
 #include "cpu/cpu_info.h"
 #include "kernels/f32-dwconv/dwconv.h"
 #include "kernels/ref/depthwise_conv.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 #include "test_harness.h"
 
 static uint32_t rng = 777u;

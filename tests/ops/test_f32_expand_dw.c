@@ -15,7 +15,7 @@
 #include "kernels/f32-expand-dw/expand_dw.h"
 #include "kernels/ref/depthwise_conv.h"
 #include "kernels/ref/quant_util.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 #include "test_harness.h"
 
 static uint32_t rng = 12345u;

@@ -10,7 +10,7 @@
 #include "kernels/f32-gemm/conv.h"
 #include "kernels/f32-gemm/gemm.h"
 #include "kernels/ref/conv.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 #include "test_harness.h"
 
 static uint32_t rng = 12345u;

@@ -11,7 +11,7 @@
 #include "cpu/cpu_info.h"
 #include "kernels/f32-gemm/gemm.h"
 #include "kernels/f32-gemm/gemv.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 #include "test_harness.h"
 
 static uint32_t rng = 99u;

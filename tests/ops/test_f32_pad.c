@@ -8,7 +8,7 @@
 
 #include "kernels/f32-copy/pad.h"
 #include "kernels/ref/pad.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 #include "test_harness.h"
 
 static tfcc_threadpool *pool2; /* 2 threads: the split variant */

@@ -16,7 +16,7 @@
 #include "kernels/f32-winograd/winograd.h"
 #include "kernels/ref/conv.h"
 #include "conv_family_test_util.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 #include "test_harness.h"
 
 /* Error bound relative to sum |w x| + |bias| (float32 eps = 1.2e-7; seen: see main). */

@@ -19,7 +19,7 @@
 #include "kernels/hybrid/xnn_f32.h"
 #include "kernels/q8-gemm/gemm.h"
 #include "npy_load.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 #include "test_harness.h"
 #include "tfcc/tfcc.h"
 

@@ -13,7 +13,7 @@
 #include "cpu/cpu_info.h"
 #include "kernels/pool/pool.h"
 #include "kernels/ref/pool.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 #include "test_harness.h"
 
 static uint32_t rng = 4242u;

@@ -25,7 +25,7 @@
 #include "kernels/q8-gemm/gemm.h"
 #include "kernels/ref/conv.h"
 #include "kernels/ref/fully_connected.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 #include "q8_conv_test_util.h"
 #include "test_harness.h"
 

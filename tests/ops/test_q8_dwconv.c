@@ -12,7 +12,7 @@
 #include "kernels/q8-dwconv/dwconv.h"
 #include "kernels/ref/depthwise_conv.h"
 #include "kernels/ref/quant_util.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 #include "q8_requant_test_util.h"
 #include "test_harness.h"
 

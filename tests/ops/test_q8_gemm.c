@@ -16,7 +16,7 @@
 #include "kernels/ref/conv.h"
 #include "kernels/ref/fully_connected.h"
 #include "kernels/ref/quant_util.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 #include "q8_conv_test_util.h"
 #include "test_harness.h"
 

@@ -7,7 +7,7 @@
 #include "cpu/cpu_info.h"
 #include "kernels/kernel_families.h"
 #include "kernels/q8-lut/lut.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 #include "test_harness.h"
 
 static uint32_t rng = 99u;

@@ -12,7 +12,7 @@
 #include "kernels/f32-resize/resize.h"
 #include "kernels/kernel_families.h"
 #include "kernels/q8-resize/resize.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 #include "test_harness.h"
 
 static uint32_t rng = 4242u;

@@ -15,7 +15,7 @@
 #include "kernels/quantize/quantize.h"
 #include "kernels/ref/quant_util.h"
 #include "kernels/ref/quantize.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 #include "test_harness.h"
 
 static uint32_t rng = 99u;

@@ -17,7 +17,7 @@
 #include "kernels/kernel_families.h"
 #include "kernels/ref/softmax.h"
 #include "kernels/softmax/softmax.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 #include "test_harness.h"
 
 static uint32_t rng = 2024u;

@@ -19,7 +19,7 @@
 #include "kernels/ref/binary.h"
 #include "kernels/ref/quant_util.h"
 #include "kernels/ref/xnn_quant.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 #include "test_harness.h"
 
 static uint32_t rng = 12345u;
@@ -50,7 +50,7 @@ static const shape_case k_shapes[] = {
 static int64_t plan(const int32_t *da, int ra, const int32_t *db, int rb, tfcc_bcast *bc) {
   const int32_t ranks[2] = {ra, rb};
   const int32_t *dims[2] = {da, db};
-  int32_t out_rank = 0, out_dims[TFCC_MAX_RANK], bad = 0;
+  int32_t out_rank = 0, out_dims[TFCC_MAX_DIMS], bad = 0;
   if (!tfcc_bcast_shape(2, ranks, dims, &out_rank, out_dims, &bad)) return -1;
   tfcc_bcast_plan(bc, 2, ranks, dims, out_rank, out_dims);
   return bc->elements;
@@ -318,7 +318,7 @@ static void run_prelu(const tfcc_f32_vbinary_kernel *k, tfcc_threadpool *pool, c
   tfcc_bcast bc;
   const int64_t n = plan(di, ri, da, ra, &bc), nal = count(da, ra);
   CHECK(n == count(di, ri));
-  int64_t strides[TFCC_MAX_RANK] = {0}, st = 1;
+  int64_t strides[TFCC_MAX_DIMS] = {0}, st = 1;
   for (int d = ra - 1; d >= 0; d--) {
     strides[ri - ra + d] = da[d] == 1 ? 0 : st;
     st *= da[d];

@@ -13,7 +13,7 @@
 #include "kernels/f32-vunary/vunary.h"
 #include "kernels/kernel_families.h"
 #include "kernels/ref/activation.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 #include "test_harness.h"
 
 static uint32_t rng = 2024u;

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "format/fb_core.h"
-#include "graph/builtin_ops.h"
+#include "ir/builtin_ops.h"
 #include "ops/op.h"
 #include "test_harness.h"
 #include "tfcc/tfcc.h"

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 #include "test_harness.h"
 
 typedef struct {

@@ -7,7 +7,7 @@
 #include "cpu/cpu_info.h"
 #include "kernels/bf16-gemm/conv.h"
 #include "kernels/bf16-gemm/gemm.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 
 #define BF16_L2_BLOCK (256u * 1024u)
 #define BF16_GROUP_BYTES (512u * 1024u)

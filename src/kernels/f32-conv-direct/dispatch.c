@@ -1,7 +1,7 @@
 /* f32 direct convolution dispatch table and row-parallel driver. */
 #include "kernels/f32-conv-direct/direct_conv.h"
 #include "cpu/cpu_info.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 
 static const tfcc_f32_direct_conv_kernel kernels[] = {
 #if defined(__x86_64__) || defined(__i386__)

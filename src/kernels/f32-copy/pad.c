@@ -4,7 +4,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 
 typedef struct pad_job {
   int32_t rank;

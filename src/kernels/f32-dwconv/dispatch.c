@@ -3,7 +3,7 @@
 
 #include "kernels/f32-dwconv/dwconv.h"
 #include "cpu/cpu_info.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 
 static const tfcc_f32_dwconv_kernel kernels[] = {
 #if defined(__x86_64__) || defined(__i386__)

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "kernels/f32-expand-dw/expand_dw.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 
 /* Expanded rows one thread's window holds (whole rows: in_w x C floats each). Sized so the
  * window stays in L2 (2 MiB per core here) next to the depthwise's output rows. MobileNetV2's

@@ -23,7 +23,7 @@
 #include "cpu/cpu_info.h"
 #include "kernels/f32-gemm/conv.h"
 #include "kernels/f32-gemm/gemm.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 
 #define TFCC_F32_MAX_MR 16
 /* A rows of one K block of one group: streamed from L2 once per panel. */

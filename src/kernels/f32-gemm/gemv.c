@@ -5,7 +5,7 @@
 
 #include "cpu/cpu_info.h"
 #include "kernels/f32-gemm/ukernels.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 
 /* Below this many weight bytes one thread streams them faster than waking the pool. */
 #define TFCC_F32_GEMV_MIN_PARALLEL_BYTES (256u * 1024u)

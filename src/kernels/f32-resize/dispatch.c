@@ -2,7 +2,7 @@
 #include "kernels/f32-resize/resize.h"
 #include "kernels/dispatch_table.h"
 
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 
 static const tfcc_f32_resize_kernel kernels[] = {
 #if defined(__x86_64__) || defined(__i386__)

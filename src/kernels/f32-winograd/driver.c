@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "kernels/f32-winograd/winograd.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 
 /* Bytes of transformed input + products a block keeps in L2 (2 MiB per core; 1 MiB measured
  * 0.72x of the GEMM's time on ResNet-50's 14x14 stage with F2, two blocks of 25 tiles each

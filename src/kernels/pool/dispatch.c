@@ -1,7 +1,7 @@
 /* Pooling dispatch table and row-parallel driver. */
 #include "kernels/pool/pool.h"
 #include "kernels/dispatch_table.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 
 static const tfcc_pool_kernel kernels[] = {
 #if defined(__x86_64__) || defined(__i386__)

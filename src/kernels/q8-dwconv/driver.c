@@ -6,7 +6,7 @@
 
 #include "kernels/q8-dwconv/dwconv.h"
 #include "kernels/ref/conv_acc.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 
 static size_t c16_of(int32_t c) { return ((size_t)c + 15u) & ~(size_t)15u; }
 

@@ -18,7 +18,7 @@
 
 #include "kernels/q8-gemm/gemm.h"
 #include "kernels/ref/conv_acc.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 
 #define TFCC_Q8_MAX_MR 16
 #define TFCC_Q8_MAX_NR 64

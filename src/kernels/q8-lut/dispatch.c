@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 
 static const tfcc_q8_lut_kernel kernels[] = {
 #if defined(__x86_64__) || defined(__i386__)

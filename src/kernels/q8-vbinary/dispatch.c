@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "kernels/ref/quant_util.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 
 static const tfcc_q8_vbinary_kernel kernels[] = {
 #if defined(__x86_64__) || defined(__i386__)

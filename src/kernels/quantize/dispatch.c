@@ -4,7 +4,7 @@
 #include "kernels/quantize/quantize.h"
 #include "kernels/dispatch_table.h"
 #include "kernels/ref/quantize.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 
 #define K(isa, lvl) \
   {"quantize-" #isa, lvl, tfcc_qz_xnn_##isa, tfcc_qz_ref_##isa, tfcc_dqz_##isa, tfcc_rqz_xnn_##isa}

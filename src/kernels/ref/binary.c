@@ -38,7 +38,7 @@ bool tfcc_bcast_shape(int32_t n, const int32_t *ranks, const int32_t *const *dim
 
 void tfcc_bcast_plan(tfcc_bcast *bc, int32_t n, const int32_t *ranks, const int32_t *const *dims,
                      int32_t out_rank, const int32_t *out_dims) {
-  int64_t full_stride[TFCC_BCAST_MAX_IN][TFCC_MAX_RANK];
+  int64_t full_stride[TFCC_BCAST_MAX_IN][TFCC_MAX_DIMS];
   memset(bc, 0, sizeof(*bc));
   bc->n_in = n;
   for (int32_t k = 0; k < n; k++) {
@@ -83,7 +83,7 @@ void tfcc_bcast_run(const tfcc_bcast *bc, void *out, size_t out_esize, const voi
   const int64_t row = bc->dims[last];
   int64_t step[TFCC_BCAST_MAX_IN];
   int64_t off[TFCC_BCAST_MAX_IN] = {0};
-  int64_t idx[TFCC_MAX_RANK] = {0};
+  int64_t idx[TFCC_MAX_DIMS] = {0};
   const void *ptr[TFCC_BCAST_MAX_IN];
   for (int32_t k = 0; k < bc->n_in; k++) step[k] = bc->strides[k][last];
   int64_t rows = bc->elements / row;

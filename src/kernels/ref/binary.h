@@ -2,7 +2,7 @@
  *
  * Broadcasting follows TFLite (CalculateShapeForBroadcast / NdArrayDesc): shapes are aligned on
  * their last dimension, missing leading dimensions count as 1, and each pair of dimensions must
- * be equal or one of them 1 (1 against 0 gives 0). Up to TFCC_MAX_RANK dimensions (TFLite's
+ * be equal or one of them 1 (1 against 0 gives 0). Up to TFCC_MAX_DIMS dimensions (TFLite's
  * reference kernels stop at 4, 5 or 6). Kernels see pointers, shapes and parameters only. */
 #ifndef TFCC_KERNELS_REF_BINARY_H
 #define TFCC_KERNELS_REF_BINARY_H
@@ -11,7 +11,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "graph/ir.h"
 #include "tfcc/tfcc.h"
 
 #define TFCC_BCAST_MAX_IN 3
@@ -21,8 +20,8 @@
 typedef struct tfcc_bcast {
   int32_t n_in;
   int32_t rank; /* >= 1 */
-  int64_t dims[TFCC_MAX_RANK];
-  int64_t strides[TFCC_BCAST_MAX_IN][TFCC_MAX_RANK]; /* in elements; 0 = broadcast */
+  int64_t dims[TFCC_MAX_DIMS];
+  int64_t strides[TFCC_BCAST_MAX_IN][TFCC_MAX_DIMS]; /* in elements; 0 = broadcast */
   int64_t elements;                                   /* output elements */
 } tfcc_bcast;
 

@@ -20,7 +20,7 @@ typedef struct densify_state {
 } densify_state;
 
 static tfcc_status place(densify_state *s) {
-  int64_t orig[TFCC_MAX_RANK];
+  int64_t orig[TFCC_MAX_DIMS];
   int32_t i = 0;
   for (; i < s->rank; i++) orig[s->sp->traversal_order[i]] = s->idx[i];
   for (; i < s->levels; i++) {
@@ -82,7 +82,7 @@ tfcc_status tfcc_ref_densify(const tfcc_sparsity *sp, int32_t rank, const int32_
   memset(&s, 0, sizeof(s));
   const int32_t levels = sp->n_traversal;
   const int32_t blocks = sp->n_block_map;
-  if (rank < 0 || rank > TFCC_MAX_RANK || levels != rank + blocks || levels > DENSIFY_MAX_LEVELS ||
+  if (rank < 0 || rank > TFCC_MAX_DIMS || levels != rank + blocks || levels > DENSIFY_MAX_LEVELS ||
       sp->n_dim_meta != levels)
     return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
                         "sparse tensor: %d traversal levels, %d block dims, %d dim metadata for "
@@ -100,7 +100,7 @@ tfcc_status tfcc_ref_densify(const tfcc_sparsity *sp, int32_t rank, const int32_
                           "sparse tensor: traversal_order[%d] = %d is invalid", (int)i, (int)t);
     seen[t] = true;
   }
-  int32_t blocked[TFCC_MAX_RANK];
+  int32_t blocked[TFCC_MAX_DIMS];
   for (int32_t d = 0; d < rank; d++) blocked[d] = dims[d];
   for (int32_t b = 0; b < blocks; b++) {
     int32_t d = sp->block_map[b];

@@ -2,7 +2,7 @@
 #include "kernels/dispatch_table.h"
 #include "kernels/ref/softmax.h"
 #include "kernels/softmax/softmax.h"
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 
 static const tfcc_f32_softmax_kernel kernels[] = {
 #if defined(__x86_64__) || defined(__i386__)

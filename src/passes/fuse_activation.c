@@ -6,7 +6,7 @@
  * type) and identical quantization on both sides of the activation (then TFLite's quantized
  * RELU is exactly the clamp a fused activation applies); the producer's own activation is
  * NONE, the same, or RELU with RELU6 (= RELU6). */
-#include "graph/passes/passes.h"
+#include "passes/passes.h"
 #include "kernels/ref/quant_util.h"
 
 static int32_t act_of(int32_t builtin) {

@@ -1,7 +1,7 @@
 /* Helpers shared by the graph passes. */
 #include <string.h>
 
-#include "graph/passes/passes.h"
+#include "passes/passes.h"
 #include "kernels/ref/quant_util.h"
 
 int32_t tfcc_pass_consumers(const tfcc_ir_subgraph *sg, int32_t t, int32_t *only) {

@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "graph/builtin_ops.h"
-#include "graph/op_options.h"
+#include "ir/builtin_ops.h"
+#include "ir/op_options.h"
 #include "tfcc/tfcc.h"
 
 #define TFCC_MAX_RANK TFCC_MAX_DIMS
@@ -95,7 +95,7 @@ typedef struct tfcc_ir_node {
   int32_t *intermediates;
   uint8_t options_type;     /* BuiltinOptions union type in the file (0: none) */
   uint8_t options2_type;    /* BuiltinOptions2 union type (newer ops; none is read) */
-  tfcc_op_options opts;     /* typed options (graph/op_options.h): filled by the reader,
+  tfcc_op_options opts;     /* typed options (ir/op_options.h): filled by the reader,
                                edited by graph passes, read by operators */
   const uint8_t *custom_options; /* custom operators' raw options (in the file), or NULL */
   size_t custom_options_len;

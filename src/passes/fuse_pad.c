@@ -10,7 +10,7 @@
  * Pools are left alone: MAX_POOL would need -inf padding, AVERAGE_POOL counts padded cells. */
 #include <string.h>
 
-#include "graph/passes/passes.h"
+#include "passes/passes.h"
 
 static bool read_pads(const tfcc_ir_tensor *p, int64_t pads[8]) {
   if (!p->data || p->is_variable || p->sparsity || p->rank != 2 || p->dims[0] != 4 || p->dims[1] != 2)

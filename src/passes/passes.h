@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "graph/pass_manager.h"
+#include "passes/pass_manager.h"
 
 tfcc_status tfcc_pass_fold_constants(tfcc_pass_ctx *ctx, int32_t *changed);
 tfcc_status tfcc_pass_drop_noops(tfcc_pass_ctx *ctx, int32_t *changed);

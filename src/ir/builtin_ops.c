@@ -1,5 +1,5 @@
 /* TensorFlow Lite builtin operator codes and their names; the contract is in builtin_ops.h. */
-#include "graph/builtin_ops.h"
+#include "ir/builtin_ops.h"
 
 #include <stdio.h>
 

@@ -7,7 +7,7 @@
 
 #include "base/err.h"
 #include "base/log.h"
-#include "graph/ir.h"
+#include "ir/ir.h"
 
 /* What a pass works on. Passes run after operators are bound (node->op) and before their
  * init, except that the constant folder initialises the nodes it computes. */

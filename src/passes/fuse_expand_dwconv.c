@@ -7,7 +7,7 @@
  * depthwise's place: inputs (x, expand filter, expand bias, depthwise filter, depthwise bias),
  * the depthwise's options and the expand's activation (tfcc_expand_dwconv_options). The
  * expanded tensor then has no reader or writer and leaves the memory plan. */
-#include "graph/passes/passes.h"
+#include "passes/passes.h"
 #include "kernels/ref/quant_util.h"
 #include "ops/op.h"
 

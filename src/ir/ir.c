@@ -1,6 +1,6 @@
 /* Graph IR storage (arena allocation, strings, free) and shape helpers (element counts, text);
  * the contract is in ir.h. */
-#include "graph/ir.h"
+#include "ir/ir.h"
 
 #include <stdio.h>
 #include <stdlib.h>

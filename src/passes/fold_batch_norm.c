@@ -8,7 +8,7 @@
  * Float results change by rounding only (the product is formed in another order). */
 #include <string.h>
 
-#include "graph/passes/passes.h"
+#include "passes/passes.h"
 #include "kernels/ref/quant_util.h"
 
 enum { MAX_CHAIN = 8 };

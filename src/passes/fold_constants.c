@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "graph/passes/passes.h"
+#include "passes/passes.h"
 #include "runtime/exec_plan.h"
 
 #define TFCC_FOLD_ALIGN 64

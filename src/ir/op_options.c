@@ -1,10 +1,10 @@
 /* Typed operator options: kinds per operator code, defaults, field access shared by the
  * passes (the contract is in op_options.h). */
-#include "graph/op_options.h"
+#include "ir/op_options.h"
 
 #include <string.h>
 
-#include "graph/builtin_ops.h"
+#include "ir/builtin_ops.h"
 
 tfcc_options_kind tfcc_options_kind_of(int32_t builtin) {
   switch (builtin) {

@@ -1,4 +1,4 @@
-#include "runtime/threadpool.h"
+#include "base/threadpool.h"
 
 #include <pthread.h>
 #include <sched.h>

@@ -8,7 +8,7 @@
  * A node whose output is a graph output stays (the output keeps its name and buffer). */
 #include <string.h>
 
-#include "graph/passes/passes.h"
+#include "passes/passes.h"
 
 static bool same_shape(const tfcc_ir_tensor *a, const tfcc_ir_tensor *b) {
   if (a->rank != b->rank) return false;

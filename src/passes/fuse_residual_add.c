@@ -11,7 +11,7 @@
  * could make the ADD broadcast); otherwise CONV_2D's prepare reports a residual whose run
  * shape differs from the output's. Runs after fold_batch_norm and fuse_activation (so a conv
  * with folded batch norm has activation NONE and a RELU after the ADD is already the ADD's). */
-#include "graph/passes/passes.h"
+#include "passes/passes.h"
 #include "kernels/ref/quant_util.h"
 
 static bool same_dims(const tfcc_ir_tensor *a, const tfcc_ir_tensor *b) {

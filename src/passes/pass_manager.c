@@ -1,8 +1,8 @@
-#include "graph/pass_manager.h"
+#include "passes/pass_manager.h"
 
 #include <time.h>
 
-#include "graph/passes/passes.h"
+#include "passes/passes.h"
 
 static const tfcc_pass_info k_passes[] = {
     /* Constants first, so float16 / sparse weights are plain float32 constants for the rest. */
