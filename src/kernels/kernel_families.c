@@ -6,6 +6,8 @@
 #include "kernels/bf16-gemm/gemm.h"
 #include "kernels/q8-gemm/gemm.h"
 
+#define TFCC_KERNEL_MAX_VARIANTS 8 /* per family in this table; the API lists them one by one */
+
 typedef struct kernel_variant {
   tfcc_isa isa;
   const char *name;
@@ -95,7 +97,8 @@ static const kernel_family k_families[] = {
     {"f32-resize", "RESIZE_BILINEAR (float32)",
      {{TFCC_ISA_GENERIC, "f32-resize-scalar"},
       {TFCC_ISA_AVX2, "f32-resize-avx2"},
-      {TFCC_ISA_AVX512, "f32-resize-avx512"}}},
+      {TFCC_ISA_AVX512, "f32-resize-avx512"},
+      {TFCC_ISA_NEON, "f32-resize-neon"}}},
     {"q8-resize", "RESIZE_BILINEAR (int8/uint8, XNNPACK arithmetic: TFLITE mode, same in/out quantization)",
      {{TFCC_ISA_GENERIC, "q8-resize-scalar"},
       {TFCC_ISA_AVX2, "q8-resize-avx2"},
@@ -179,14 +182,19 @@ tfcc_status tfcc_kernel_family_get(int index, tfcc_isa level, tfcc_kernel_family
   memset(out, 0, sizeof *out);
   out->name = f->name;
   out->ops = f->ops;
-  for (int v = 0; v < TFCC_KERNEL_MAX_VARIANTS && f->variants[v].name; v++) {
-    out->variants[v] = f->variants[v].name;
-    out->variant_isas[v] = f->variants[v].isa;
-    out->variant_count = v + 1;
-  }
+  for (int v = 0; v < TFCC_KERNEL_MAX_VARIANTS && f->variants[v].name; v++) out->variant_count = v + 1;
   int c = chosen(f, level);
   out->variant = f->variants[c].name;
   out->variant_isa = f->variants[c].isa;
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_kernel_family_variant(int index, int variant, const char **name, tfcc_isa *isa) {
+  if (index < 0 || index >= FAMILY_COUNT || variant < 0 || variant >= TFCC_KERNEL_MAX_VARIANTS ||
+      !k_families[index].variants[variant].name)
+    return TFCC_ERR_INVALID_ARG;
+  if (name) *name = k_families[index].variants[variant].name;
+  if (isa) *isa = k_families[index].variants[variant].isa;
   return TFCC_OK;
 }
 

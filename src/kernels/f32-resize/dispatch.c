@@ -9,6 +9,9 @@ static const tfcc_f32_resize_kernel kernels[] = {
     {"f32-resize-avx512", TFCC_ISA_AVX512, tfcc_f32_resize_avx512},
     {"f32-resize-avx2", TFCC_ISA_AVX2, tfcc_f32_resize_avx2},
 #endif
+#if defined(__aarch64__)
+    {"f32-resize-neon", TFCC_ISA_NEON, tfcc_f32_resize_neon},
+#endif
     {"f32-resize-scalar", TFCC_ISA_GENERIC, tfcc_f32_resize_scalar},
 };
 TFCC_DISPATCH_TABLE_FNS(tfcc_f32_resize, tfcc_f32_resize_kernel)
