@@ -179,7 +179,7 @@ static int open_all(bench_state *b, const bench_opts *o) {
                      tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));
   /* the level the runtime dispatches at: the cap from --isa, else TFCC_ISA, else none */
   const char *cap_name = o->isa ? o->isa : getenv("TFCC_ISA");
-  b->r.cap = TFCC_ISA_COUNT_;
+  b->r.cap = TFCC_ISA_NO_CAP;
   if (cap_name && cap_name[0] && tfcc_isa_parse(cap_name, &b->r.cap) == TFCC_OK) b->r.isa_capped = 1;
   b->r.level = tfcc_isa_dispatch_level(b->r.cap);
 

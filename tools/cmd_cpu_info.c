@@ -82,8 +82,11 @@ static void print_text(const tfcc_cpu_info *c, tfcc_isa level, const char *env_c
     if (tfcc_kernel_family_get(i, level, &k) != TFCC_OK) continue;
     char vars[256] = "";
     size_t used = 0;
-    for (int v = 0; v < k.variant_count && used < sizeof vars; v++)
-      used += (size_t)snprintf(vars + used, sizeof vars - used, "%s%s", v ? "," : "", k.variants[v]);
+    for (int v = 0; v < k.variant_count && used < sizeof vars; v++) {
+      const char *vname = "?";
+      tfcc_kernel_family_variant(i, v, &vname, NULL);
+      used += (size_t)snprintf(vars + used, sizeof vars - used, "%s%s", v ? "," : "", vname);
+    }
     printf("  %-18s %-26s %-8s %-40s %s\n", k.name, k.variant, tfcc_isa_name(k.variant_isa), vars, k.ops);
   }
   if (tfcc_kernel_gated_count() > 0) {
@@ -166,11 +169,14 @@ static void print_json(const tfcc_cpu_info *c, tfcc_isa level, const char *env_c
     json_key(&w, "variants");
     json_begin_array_inline(&w);
     for (int v = 0; v < k.variant_count; v++) {
+      const char *vname = "?";
+      tfcc_isa visa = TFCC_ISA_GENERIC;
+      tfcc_kernel_family_variant(i, v, &vname, &visa);
       json_begin_object_inline(&w);
       json_key(&w, "name");
-      json_string(&w, k.variants[v]);
+      json_string(&w, vname);
       json_key(&w, "isa");
-      json_string(&w, tfcc_isa_name(k.variant_isas[v]));
+      json_string(&w, tfcc_isa_name(visa));
       json_end_object(&w);
     }
     json_end_array(&w);

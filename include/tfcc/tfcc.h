@@ -139,14 +139,17 @@ typedef enum tfcc_cpu_feature {
   TFCC_CPU_FEATURE_COUNT_
 } tfcc_cpu_feature;
 
-/* Kernel dispatch levels, lowest first. */
+/* Kernel dispatch levels, lowest first. The values are stable: a new level is added at the end
+ * (before TFCC_ISA_COUNT_, which therefore grows and is not for use as a value across
+ * versions: ask for "no cap" with TFCC_ISA_NO_CAP). */
 typedef enum tfcc_isa {
   TFCC_ISA_GENERIC = 0,
   TFCC_ISA_SSE4 = 1,
   TFCC_ISA_AVX2 = 2,   /* AVX2 + FMA + F16C */
   TFCC_ISA_AVX512 = 3, /* AVX-512 F/BW/VL/DQ */
   TFCC_ISA_NEON = 4,   /* aarch64 */
-  TFCC_ISA_COUNT_
+  TFCC_ISA_COUNT_,
+  TFCC_ISA_NO_CAP = 255 /* tfcc_isa_dispatch_level(): no cap (the CPU's best) */
 } tfcc_isa;
 
 typedef struct tfcc_cpu_info {
@@ -171,24 +174,26 @@ TFCC_API const char *tfcc_isa_name(tfcc_isa isa);
 /* Parses an ISA cap name; TFCC_ERR_INVALID_ARG if unknown. */
 TFCC_API tfcc_status tfcc_isa_parse(const char *name, tfcc_isa *isa);
 /* The level kernels are dispatched at under a cap (what tfcc_runtime_create does with
- * options.isa / TFCC_ISA): the CPU's best, never raised by the cap. TFCC_ISA_COUNT_ = no cap. */
+ * options.isa / TFCC_ISA): the CPU's best, never raised by the cap. TFCC_ISA_NO_CAP (or any
+ * value past the last level) = no cap. */
 TFCC_API tfcc_isa tfcc_isa_dispatch_level(tfcc_isa cap);
 
 /* Kernel families and the variant dispatch picks for each at a level (for `tfcc cpu-info`,
  * `tfcc bench`). Strings are static. */
-#define TFCC_KERNEL_MAX_VARIANTS 8
 typedef struct tfcc_kernel_family {
   const char *name;       /* "f32-gemm" */
   const char *ops;        /* operators it serves ("CONV_2D 1x1, FULLY_CONNECTED (float32)") */
   const char *variant;    /* the variant chosen at the level asked ("ref", "f32-gemm-8x32-avx512") */
   tfcc_isa variant_isa;   /* the ISA level that variant needs */
-  int variant_count;      /* every variant, lowest ISA first */
-  const char *variants[TFCC_KERNEL_MAX_VARIANTS];
-  tfcc_isa variant_isas[TFCC_KERNEL_MAX_VARIANTS];
+  int variant_count;      /* every variant, lowest ISA first: tfcc_kernel_family_variant() */
 } tfcc_kernel_family;
 TFCC_API int tfcc_kernel_family_count(void);
 /* Family `index` (0..count-1) as dispatched at `level` (e.g. tfcc_isa_dispatch_level(cap)). */
 TFCC_API tfcc_status tfcc_kernel_family_get(int index, tfcc_isa level, tfcc_kernel_family *out);
+/* Variant `variant` (0..variant_count-1, lowest ISA first) of family `index`: its name and the
+ * level it needs (either pointer may be NULL). */
+TFCC_API tfcc_status tfcc_kernel_family_variant(int index, int variant, const char **name,
+                                                tfcc_isa *isa);
 
 /* Kernel variants that need more than an ISA level: CPU features and the OS's permission (AMX
  * tiles). Dispatch takes one (in place of its family's variant above) only when `available`;

@@ -88,7 +88,7 @@ static int bench_run(py_bench *b) {
   tfcc_status st = tfcc_runtime_create(&ro, &b->rt);
   if (st != TFCC_OK) return fail(b, "cannot create runtime: %s%s", why(tfcc_last_error(), st), "");
   const char *cap_name = b->isa ? b->isa : getenv("TFCC_ISA");
-  b->r.cap = TFCC_ISA_COUNT_;
+  b->r.cap = TFCC_ISA_NO_CAP;
   if (cap_name && cap_name[0] && tfcc_isa_parse(cap_name, &b->r.cap) == TFCC_OK) b->r.isa_capped = 1;
   b->r.level = tfcc_isa_dispatch_level(b->r.cap);
 

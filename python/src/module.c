@@ -78,8 +78,8 @@ static PyObject *py_cpu_info(PyObject *module, PyObject *unused) {
   }
   /* the level kernels dispatch at with no cap (the env TFCC_ISA caps it in a runtime) */
   const char *env = getenv("TFCC_ISA");
-  tfcc_isa cap = TFCC_ISA_COUNT_;
-  if (env && env[0] && tfcc_isa_parse(env, &cap) != TFCC_OK) cap = TFCC_ISA_COUNT_;
+  tfcc_isa cap = TFCC_ISA_NO_CAP;
+  if (env && env[0] && tfcc_isa_parse(env, &cap) != TFCC_OK) cap = TFCC_ISA_NO_CAP;
   if (dict_set(d, "vendor", PyUnicode_FromString(ci.vendor)) || dict_set(d, "brand", PyUnicode_FromString(ci.brand)) ||
       dict_set(d, "arch", PyUnicode_FromString(ci.arch)) || dict_set(d, "features", features) ||
       dict_set(d, "logical_cpus", PyLong_FromLong(ci.logical_cpus)) ||
@@ -99,7 +99,7 @@ fail:
 }
 
 static PyObject *py_dispatch_isa(PyObject *module, PyObject *arg) {
-  tfcc_isa cap = TFCC_ISA_COUNT_;
+  tfcc_isa cap = TFCC_ISA_NO_CAP;
   if (arg != Py_None) {
     const char *name = PyUnicode_AsUTF8(arg);
     if (!name) return NULL;

@@ -29,13 +29,22 @@ int main(void) {
       tfcc_isa level = (tfcc_isa)lv;
       CHECK(tfcc_kernel_family_get(i, level, &f) == TFCC_OK);
       CHECKF(f.name && f.name[0] && f.ops && f.ops[0], "family %d", i);
-      CHECKF(f.variant_count >= 1 && f.variant_isas[0] == TFCC_ISA_GENERIC, "%s: first variant must be generic", f.name);
-      for (int v = 1; v < f.variant_count; v++)
-        CHECKF(f.variant_isas[v] >= f.variant_isas[v - 1], "%s: variants out of ISA order", f.name);
+      tfcc_isa visa[16];
+      CHECKF(f.variant_count >= 1 && f.variant_count <= 16, "%s: %d variants", f.name, f.variant_count);
+      for (int v = 0; v < f.variant_count && v < 16; v++) {
+        const char *vname = NULL;
+        CHECK(tfcc_kernel_family_variant(i, v, &vname, &visa[v]) == TFCC_OK);
+        CHECKF(vname && vname[0], "%s: variant %d has no name", f.name, v);
+      }
+      CHECK(tfcc_kernel_family_variant(i, f.variant_count, NULL, NULL) == TFCC_ERR_INVALID_ARG);
+      CHECK(tfcc_kernel_family_variant(i, -1, NULL, NULL) == TFCC_ERR_INVALID_ARG);
+      CHECKF(visa[0] == TFCC_ISA_GENERIC, "%s: first variant must be generic", f.name);
+      for (int v = 1; v < f.variant_count && v < 16; v++)
+        CHECKF(visa[v] >= visa[v - 1], "%s: variants out of ISA order", f.name);
       CHECKF(tfcc_kernel_isa_fits(f.variant_isa, level), "%s at %s picks %s", f.name, tfcc_isa_name(level), f.variant);
       /* the highest fitting variant is chosen */
-      for (int v = 0; v < f.variant_count; v++)
-        if (tfcc_kernel_isa_fits(f.variant_isas[v], level)) CHECK(f.variant_isas[v] <= f.variant_isa || level == TFCC_ISA_NEON);
+      for (int v = 0; v < f.variant_count && v < 16; v++)
+        if (tfcc_kernel_isa_fits(visa[v], level)) CHECK(visa[v] <= f.variant_isa || level == TFCC_ISA_NEON);
       const char *internal = tfcc_kernel_variant(f.name, level);
       CHECKF(internal && strcmp(internal, f.variant) == 0, "%s: table lookup disagrees", f.name);
       for (int j = 0; j < i; j++) {
