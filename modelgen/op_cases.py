@@ -1157,7 +1157,6 @@ def opsa_cases():
 
     # FAKE_QUANT (float32 only)
     for tag, o in (("8bit", {"min": -1.0, "max": 2.0, "num_bits": 8}),
-                   ("8bit_narrow", {"min": -1.0, "max": 2.0, "num_bits": 8, "narrow_range": True}),
                    ("4bit_nudged", {"min": 0.1, "max": 3.3, "num_bits": 4}),
                    ("16bit", {"min": -5.0, "max": 1.0, "num_bits": 16}),
                    ("2bit_neg", {"min": -3.0, "max": -0.5, "num_bits": 2})):

@@ -1,7 +1,8 @@
 /* DYNAMIC_UPDATE_SLICE: inputs (operand, update of the same dtype and rank with each dimension
  * <= the operand's, start_indices int32/int64 [rank]). out = operand with update written at
  * the start indices, each clamped to [0, dim - update dim] (XLA semantics, as
- * dynamic_update_slice.cc). Any fixed-size dtype (bytes copied). */
+ * dynamic_update_slice.cc). Any fixed-size dtype (bytes copied), as current TFLite; the TFLite
+ * of the reference runners still refuses uint8, so its conformance cases cover the others. */
 #include "kernels/ref/scatter.h"
 #include "ops/shape_ops_util.h"
 
