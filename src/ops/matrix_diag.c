@@ -1,5 +1,5 @@
 /* MATRIX_DIAG: input [..., n] -> output [..., n, n] with the input on the diagonal and zeros
- * elsewhere (matrix_diag.cc). float32, uint8, int8, int16, int32, int64, bool (bytes copied;
+ * elsewhere (matrix_diag.cc). float32, uint8, int8, int16, int32, int64 (bytes copied;
  * off-diagonal elements are the value 0, not a zero point, as TFLite). */
 #include "kernels/ref/rearrange.h"
 #include "ops/shape_ops_util.h"
@@ -12,8 +12,10 @@ static tfcc_status matrix_diag_prepare(tfcc_op_ctx *ctx) {
   if (st) return st;
   tfcc_tensor *in;
   if ((st = tfcc_so_input(ctx, 0, OP, &in))) return st;
+  /* TFLite's kernel runs any other dtype (bool too) through its float32 path, reading and
+   * writing 4-byte elements: no defined result to follow, so those are refused */
   static const int allowed[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16, TFCC_INT32,
-                                TFCC_INT64, TFCC_BOOL, -1};
+                                TFCC_INT64, -1};
   if ((st = tfcc_so_check_dtype(ctx, OP, "input 0", in->dtype, allowed))) return st;
   if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, ctx->out[0], in->dtype))) return st;
   TFCC_OP_CHECK(ctx, in->rank >= 1 && in->rank < TFCC_MAX_RANK, TFCC_ERR_SHAPE,

@@ -1,6 +1,6 @@
 /* MATRIX_SET_DIAG: inputs (input [..., m, n], diagonal [..., min(m, n)]); out = input with its
  * main diagonal replaced (matrix_set_diag.cc). float32, uint8, int8, int16, int32, int64,
- * bool (bytes copied). */
+ * (bytes copied; not bool: TFLite treats it as float32). */
 #include "kernels/ref/rearrange.h"
 #include "ops/shape_ops_util.h"
 
@@ -11,8 +11,10 @@ static tfcc_status matrix_set_diag_prepare(tfcc_op_ctx *ctx) {
   if (st) return st;
   tfcc_tensor *in, *diag;
   if ((st = tfcc_so_input(ctx, 0, OP, &in)) || (st = tfcc_so_input(ctx, 1, OP, &diag))) return st;
+  /* TFLite's kernel runs any other dtype (bool too) through its float32 path, reading and
+   * writing 4-byte elements: no defined result to follow, so those are refused */
   static const int allowed[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16, TFCC_INT32,
-                                TFCC_INT64, TFCC_BOOL, -1};
+                                TFCC_INT64, -1};
   if ((st = tfcc_so_check_dtype(ctx, OP, "input 0", in->dtype, allowed))) return st;
   TFCC_OP_CHECK(ctx, diag->dtype == in->dtype, TFCC_ERR_DTYPE, OP ": diagonal dtype %s differs from input's %s",
                 tfcc_dtype_name(diag->dtype), tfcc_dtype_name(in->dtype));
