@@ -17,10 +17,11 @@ static tfcc_status bucketize_init(tfcc_init_ctx *ctx) {
   if (o->n_boundaries) memcpy(b, o->boundaries, o->n_boundaries * sizeof(float));
   for (uint32_t i = 0; i + 1 < o->n_boundaries; i++)
     if (b[i + 1] < b[i]) {
+      const double lo = b[i], hi = b[i + 1];
       free(b);
       return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
                           OP ": boundaries are not sorted (entry %u is %g, entry %u is %g)",
-                          (unsigned)i, (double)b[i], (unsigned)(i + 1), (double)b[i + 1]);
+                          (unsigned)i, lo, (unsigned)(i + 1), hi);
     }
   ctx->params = b;
   return TFCC_OK;

@@ -4,7 +4,7 @@
  * indices out of range (EMBEDDING_LOOKUP, SCATTER_ND, SPARSE_TO_DENSE, UNSORTED_SEGMENT_*,
  * REVERSE_SEQUENCE: TFLite fails the invoke, or writes out of bounds where tfcc fails),
  * unsorted SEGMENT_SUM ids, a negative ONE_HOT depth, TOPK_V2 k above the row length, shapes
- * BROADCAST_ARGS cannot broadcast. */
+ * BROADCAST_ARGS cannot broadcast; and a BUCKETIZE model whose boundaries are not sorted. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,6 +140,37 @@ int main(void) {
     expect_error(rt, "reverse_sequence_f32", in, 2, "seq_lengths[1] = 6 outside [0, 5]");
     in[1].data = neg;
     expect_error(rt, "reverse_sequence_f32", in, 2, "seq_lengths[0] = -1");
+  }
+  { /* BUCKETIZE: boundaries [-3, -1, 0, 0.5, 2, 2, 7] with the first and last swapped */
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/ops/conformance/bucketize_f32.tflite", tfcc_test_source_dir());
+    size_t size = 0;
+    unsigned char *buf = tfcc_test_read_file(path, &size);
+    CHECKF(buf != NULL, "cannot read %s", path);
+    const float first = -3.0f, last = 7.0f, rest[5] = {-1.0f, 0.0f, 0.5f, 2.0f, 2.0f};
+    unsigned char want[28];
+    memcpy(want, &first, 4);
+    memcpy(want + 4, rest, 20);
+    memcpy(want + 24, &last, 4);
+    size_t at = size;
+    for (size_t i = 0; buf && i + sizeof want <= size; i++)
+      if (memcmp(buf + i, want, sizeof want) == 0) at = i;
+    CHECKF(at < size, "boundaries not found in %s", path);
+    if (at < size) {
+      memcpy(buf + at, &last, 4);
+      memcpy(buf + at + 24, &first, 4);
+      tfcc_model *model = NULL;
+      tfcc_session *sess = NULL;
+      tfcc_status st = tfcc_model_load_buffer(rt, buf, size, NULL, &model);
+      if (st == TFCC_OK) st = tfcc_session_create(model, NULL, &sess);
+      const char *msg = tfcc_last_error();
+      CHECKF(st != TFCC_OK, "unsorted BUCKETIZE boundaries were accepted");
+      CHECKF(msg && strstr(msg, "boundaries are not sorted (entry 0 is 7, entry 1 is -1)"), "message \"%s\"", msg ? msg : "");
+      printf("  bucketize unsorted: %s: %s\n", tfcc_status_str(st), msg ? msg : "");
+      if (sess) tfcc_session_destroy(sess);
+      if (model) tfcc_model_release(model);
+    }
+    free(buf);
   }
   tfcc_runtime_destroy(rt);
   return tfcc_test_finish("index errors");
