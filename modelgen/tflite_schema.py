@@ -60,7 +60,8 @@ BUILTIN = {
     "UNSORTED_SEGMENT_PROD": 153, "UNSORTED_SEGMENT_MAX": 154, "UNSORTED_SEGMENT_SUM": 155,
     "UNSORTED_SEGMENT_MIN": 157, "MATRIX_DIAG": 113, "MATRIX_SET_DIAG": 115, "REVERSE_SEQUENCE": 112,
     "SPARSE_TO_DENSE": 68, "UNIQUE": 103, "TOPK_V2": 48, "LOCAL_RESPONSE_NORMALIZATION": 13,
-    "FAKE_QUANT": 80, "BITCAST": 159,
+    "FAKE_QUANT": 80, "BITCAST": 159, "RANDOM_STANDARD_NORMAL": 146, "RANDOM_UNIFORM": 148,
+    "MULTINOMIAL": 149,
 }
 PLACEHOLDER_FOR_GREATER_OP_CODES = 127
 
@@ -153,6 +154,7 @@ OPTION_TABLES = {
     "FakeQuantOptions": {"min": (0, "f"), "max": (1, "f"), "num_bits": (2, "i"),
                          "narrow_range": (3, "B")},
     "UniqueOptions": {"idx_out_type": (0, "b")},
+    "RandomOptions": {"seed": (0, "l"), "seed2": (1, "l")},
     "UnidirectionalSequenceLSTMOptions": {"fused_activation_function": (0, "b"),
                                           "cell_clip": (1, "f"), "proj_clip": (2, "f"),
                                           "time_major": (3, "B"),
@@ -213,6 +215,7 @@ OP_OPTIONS = {
     "REVERSE_SEQUENCE": "ReverseSequenceOptions", "SPARSE_TO_DENSE": "SparseToDenseOptions",
     "LOCAL_RESPONSE_NORMALIZATION": "LocalResponseNormalizationOptions",
     "FAKE_QUANT": "FakeQuantOptions", "UNIQUE": "UniqueOptions",
+    "RANDOM_UNIFORM": "RandomOptions", "RANDOM_STANDARD_NORMAL": "RandomOptions", "MULTINOMIAL": "RandomOptions",
 }
 
 
@@ -287,6 +290,8 @@ def _options_table(b, table_name, values):
             b.add_scalar(fid, "i", int(value))
         elif kind == "f":
             b.add_scalar(fid, "f", float(value))
+        elif kind == "l":
+            b.add_scalar(fid, "q", int(value))
         elif kind == "B":
             b.add_scalar(fid, "B", 1 if value else 0)
         elif kind == "b":
@@ -298,7 +303,7 @@ def _options_table(b, table_name, values):
 
 
 def _size(kind):
-    return {"iv": 4, "fv": 4, "i": 4, "f": 4, "B": 1, "b": 1}[kind]
+    return {"l": 8, "iv": 4, "fv": 4, "i": 4, "f": 4, "B": 1, "b": 1}[kind]
 
 
 def _quant_table(b, q):
