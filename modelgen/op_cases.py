@@ -1169,6 +1169,24 @@ def opsa_cases():
     add(single("bitcast_i64_to_f32", "BITCAST", [T(I64, [4], lo=-1000, hi=100000)], [T(F32, [4, 2])]))
     add(single("bitcast_u8_to_i64", "BITCAST", [T(U8, [2, 8])], [T(I64, [2])]))
 
+    # RANDOM_UNIFORM, RANDOM_STANDARD_NORMAL, MULTINOMIAL: TFLite's first invoke for fixed seeds
+    for op, tag in (("RANDOM_UNIFORM", "random_uniform"), ("RANDOM_STANDARD_NORMAL", "random_standard_normal")):
+        add(single(tag + "_f32", op, [i32c([3, 5])], [T(F32, [3, 5])], {"seed": 1, "seed2": 2}))
+        add(single(tag + "_f32_odd", op, [i32c([7])], [T(F32, [7])], {"seed": -9, "seed2": 0}))
+        add(single(tag + "_f32_seed_only", op, [i32c([2, 2, 3])], [T(F32, [2, 2, 3])], {"seed": 123456789012}))
+        add(tfweb(single(tag + "_f32_dyn_shape", op, [T(I32, [2], values=[2, 9])], [T(F32, [2, 9])],
+                         {"seed": 3, "seed2": 4})))
+    lg = [0.0, 1.0, -1.0, 0.5, 2.0, -3.0, 0.0, 0.1]
+    add(single("multinomial_i64", "MULTINOMIAL", [T(F32, [2, 4], const=lg), T(I32, [], const=[9])], [T(I64, [2, 9])],
+               {"seed": 5, "seed2": 11}))
+    add(tfweb(single("multinomial_i32_runtime_logits", "MULTINOMIAL",
+                     [T(F32, [3, 5], lo=-2, hi=2), T(I32, [], const=[6])], [T(I32, [3, 6])], {"seed": 8, "seed2": 1})))
+    add(single("random_uniform_f32_seeds_64bit", "RANDOM_UNIFORM", [i32c([6])], [T(F32, [6])],
+               {"seed": (3 << 32) - 5, "seed2": -(7 << 33) + 9}))
+    add(single("multinomial_i32_nonfinite", "MULTINOMIAL",
+               [T(F32, [1, 4], const=[float("-inf"), 0.0, float("nan"), 1.0]), T(I32, [], const=[12])],
+               [T(I32, [1, 12])], {"seed": 2, "seed2": 3}))
+
 
 def cases():
     if not _CASES:

@@ -49,6 +49,7 @@ enum {
   OPT_FAKE_QUANT = 58,
   OPT_ONE_HOT = 61,
   OPT_REVERSE_SEQUENCE = 87,
+  OPT_RANDOM = 114,
   OPT_BUCKETIZE = 115
 };
 
@@ -244,6 +245,17 @@ static void read_sequence_lstm(opt_rd *r, tfcc_sequence_lstm_options *o) {
   /* the activation is the operator's check (it takes TfLiteFusedActivation's sigmoid, 6) */
 }
 
+/* opsa: a long field (default 0) */
+static int64_t rd_i64(opt_rd *r, int field, const char *name) {
+  uint64_t v = 0;
+  tfcc_status st;
+  if (rd_live(r) && (st = tfcc_fbv_u64(r->t, field, 0, &v, r->err)) != TFCC_OK) {
+    rd_fail(r, st, name);
+    return 0;
+  }
+  return (int64_t)v;
+}
+
 /* opsa: BucketizeOptions.boundaries [float] (kept as a pointer into the file) */
 static void read_bucketize(opt_rd *r, tfcc_bucketize_options *o) {
   o->boundaries = NULL;
@@ -361,6 +373,10 @@ static void read_kind(opt_rd *r, int32_t builtin, tfcc_op_options *o) {
       o->fake_quant.num_bits = rd_i32(r, 2, "num_bits", 0);
       o->fake_quant.narrow_range = rd_bool(r, 3, "narrow_range", false);
       break;
+    case TFCC_OPTIONS_RANDOM:
+      o->random.seed = rd_i64(r, 0, "seed");
+      o->random.seed2 = rd_i64(r, 1, "seed2");
+      break;
   }
 }
 
@@ -421,6 +437,9 @@ static uint8_t expected_type(int32_t builtin, const char **name) {
       {TFCC_OP_SPARSE_TO_DENSE, OPT_SPARSE_TO_DENSE, "SparseToDenseOptions"},
       {TFCC_OP_LOCAL_RESPONSE_NORMALIZATION, OPT_LRN, "LocalResponseNormalizationOptions"},
       {TFCC_OP_FAKE_QUANT, OPT_FAKE_QUANT, "FakeQuantOptions"},
+      {TFCC_OP_RANDOM_UNIFORM, OPT_RANDOM, "RandomOptions"},
+      {TFCC_OP_RANDOM_STANDARD_NORMAL, OPT_RANDOM, "RandomOptions"},
+      {TFCC_OP_MULTINOMIAL, OPT_RANDOM, "RandomOptions"},
   };
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
     if (map[i].builtin == builtin) {

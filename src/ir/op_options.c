@@ -57,6 +57,9 @@ tfcc_options_kind tfcc_options_kind_of(int32_t builtin) {
     case TFCC_OP_SPARSE_TO_DENSE: return TFCC_OPTIONS_SPARSE_TO_DENSE;
     case TFCC_OP_LOCAL_RESPONSE_NORMALIZATION: return TFCC_OPTIONS_LRN;
     case TFCC_OP_FAKE_QUANT: return TFCC_OPTIONS_FAKE_QUANT;
+    case TFCC_OP_RANDOM_UNIFORM:
+    case TFCC_OP_RANDOM_STANDARD_NORMAL:
+    case TFCC_OP_MULTINOMIAL: return TFCC_OPTIONS_RANDOM;
     default: return TFCC_OPTIONS_NONE;
   }
 }

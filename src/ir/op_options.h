@@ -59,7 +59,8 @@ typedef enum tfcc_options_kind {
   TFCC_OPTIONS_REVERSE_SEQUENCE,  /* REVERSE_SEQUENCE */
   TFCC_OPTIONS_SPARSE_TO_DENSE,   /* SPARSE_TO_DENSE */
   TFCC_OPTIONS_LRN,               /* LOCAL_RESPONSE_NORMALIZATION */
-  TFCC_OPTIONS_FAKE_QUANT         /* FAKE_QUANT */
+  TFCC_OPTIONS_FAKE_QUANT,        /* FAKE_QUANT */
+  TFCC_OPTIONS_RANDOM             /* RANDOM_UNIFORM, RANDOM_STANDARD_NORMAL, MULTINOMIAL */
 } tfcc_options_kind;
 
 /* Conv2DOptions. */
@@ -207,6 +208,8 @@ typedef struct tfcc_fake_quant_options {
   int32_t num_bits;
   bool narrow_range;
 } tfcc_fake_quant_options;
+/* RandomOptions (both 0: a nondeterministic seed, as TFLite). */
+typedef struct tfcc_random_options { int64_t seed, seed2; } tfcc_random_options;
 
 typedef struct tfcc_op_options {
   tfcc_options_kind kind;
@@ -244,6 +247,7 @@ typedef struct tfcc_op_options {
     tfcc_sparse_to_dense_options sparse_to_dense;   /* opsa */
     tfcc_lrn_options lrn;                           /* opsa */
     tfcc_fake_quant_options fake_quant;             /* opsa */
+    tfcc_random_options random;                     /* opsa */
   };
 } tfcc_op_options;
 

@@ -136,6 +136,9 @@
   X(LOCAL_RESPONSE_NORMALIZATION, local_response_normalization) \
   X(FAKE_QUANT, fake_quant) \
   X(BITCAST, bitcast) \
+  X(RANDOM_UNIFORM, random_uniform) \
+  X(RANDOM_STANDARD_NORMAL, random_standard_normal) \
+  X(MULTINOMIAL, multinomial) \
   /* end of list */
 
 /* Custom operators tfcc knows, by their custom_code: X("name", symbol), defined as

@@ -5,14 +5,17 @@
  * 9 samples, int64) models made with modelgen (RandomOptions) and run by
  * `node /tmp/tflite-ref/run_ref.mjs MODEL OUT --engine litert` (LiteRT.js 2.5.3). Uniform and
  * multinomial are compared bit for bit; normal values (sinf/cosf/logf of the C library against
- * TFLite's) within 2 ulp. The operators themselves are not registered yet: TFLite keeps the
- * generator in the interpreter across invokes, and tfcc operators have no per-session state. */
+ * TFLite's) within 2 ulp. Then the operator (ops/random.c) through the public API: a session's
+ * first run gives TFLite's first invoke, its second run continues the generator (TFLite keeps it
+ * in the interpreter across invokes; the oracle re-creates its interpreter for each run, so this
+ * part follows TFLite's code: random_ops.cc), and a new session starts again from the seed. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "kernels/ref/philox.h"
 #include "test_harness.h"
+#include "tfcc/tfcc.h"
 
 static const uint32_t k_uniform[15] = {
     0x3ed0133cu, 0x3f5b8ba6u, 0x3d62e6c0u, 0x3dafddd0u, 0x3ed305ccu, 0x3d160a40u, 0x3f283f22u,
@@ -64,5 +67,39 @@ int main(void) {
   tfcc_ref_random_uniform_f32(&p, u, 4);
   tfcc_ref_random_uniform_f32(&p, u2, 4);
   CHECK(memcmp(u, u2, sizeof u2) != 0);
+
+  /* RANDOM_UNIFORM [3, 5], seeds (1, 2): two runs of one session, then a new session */
+  char path[1024];
+  snprintf(path, sizeof path, "%s/tests/ops/conformance/random_uniform_f32.tflite", tfcc_test_source_dir());
+  tfcc_runtime *rt = NULL;
+  tfcc_model *model = NULL;
+  CHECKF(tfcc_runtime_create(NULL, &rt) == TFCC_OK, "runtime: %s", tfcc_last_error());
+  if (rt && tfcc_model_load_file(rt, path, NULL, &model) != TFCC_OK) {
+    printf("SKIP session part: %s: %s\n", path, tfcc_last_error());
+    tfcc_runtime_destroy(rt);
+    return tfcc_test_finish("philox");
+  }
+  float want[30], got[3][15];
+  tfcc_philox_init(&p, 1, 2);
+  tfcc_ref_random_uniform_f32(&p, want, 15); /* 4 blocks: the last word of the 4th is dropped */
+  tfcc_ref_random_uniform_f32(&p, want + 15, 15);
+  for (int s = 0; s < 2 && model; s++) {
+    tfcc_session *sess = NULL;
+    CHECKF(tfcc_session_create(model, NULL, &sess) == TFCC_OK, "session: %s", tfcc_last_error());
+    if (!sess) break;
+    for (int r = 0; r < (s == 0 ? 2 : 1); r++) {
+      void *outs[1] = {got[s == 0 ? r : 2]};
+      CHECKF(tfcc_session_run(sess, NULL, outs) == TFCC_OK, "run: %s", tfcc_session_last_error(sess));
+    }
+    tfcc_session_destroy(sess);
+  }
+  CHECK(memcmp(got[0], want, sizeof got[0]) == 0);      /* first run: TFLite's first invoke */
+  CHECK(memcmp(got[1], want + 15, sizeof got[1]) == 0); /* second run continues the generator */
+  CHECK(memcmp(got[2], want, sizeof got[2]) == 0);      /* a new session starts from the seed */
+  uint32_t first_bits;
+  memcpy(&first_bits, &got[0][0], 4);
+  CHECK(first_bits == k_uniform[0]);
+  if (model) tfcc_model_release(model);
+  tfcc_runtime_destroy(rt);
   return tfcc_test_finish("philox");
 }
