@@ -33,8 +33,16 @@ def run_case(case, out_dir, oracle, engine):
         in_paths.append(p)
     tmp = tempfile.mkdtemp(prefix="tfcc_conf_")
     try:
-        cmd = ["node", oracle, mpath, tmp] + in_paths + ["--quiet", "--engine", engine]
+        # a case may name its engine (LiteRT.js leaves dynamic outputs unread: tfweb for those)
+        engine = getattr(case, "engine", None) or engine
+        cmd = ["node", oracle, mpath, tmp] + in_paths + ["--engine", engine]  # no --quiet: its log is read below
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        # LiteRT.js logs a failed prepare / invoke and still exits 0 with unwritten outputs
+        silent = [ln for ln in (r.stderr or "").splitlines()
+                  if "Failed to invoke" in ln or "Failed to allocate tensors" in ln]
+        if r.returncode == 0 and silent:
+            errs = [ln for ln in r.stderr.splitlines() if ln.startswith("ERROR:")]
+            return (errs[0] if errs else silent[0]).strip()[:300]
         if r.returncode != 0:
             lines = [ln for ln in (r.stderr or "").splitlines() if ln.strip()]
             errs = [ln for ln in lines if ln.startswith("ERROR:") and "WebGPU" not in ln]

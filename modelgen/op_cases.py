@@ -958,12 +958,243 @@ def simple_ops_cases():
                                                       i32c([1])], [T(BOOL, [3])]))
 
 
+# ---------------------------------------------------------------- opsa: indexing, segments, misc
+def tfweb(case):
+    """Reference from the classic interpreter (LiteRT.js does not read back dynamic outputs)."""
+    case.engine = "tfweb"
+    return case
+
+
+def opsa_cases():
+    F64 = S.FLOAT64
+    plain = {"f32": F32, "i32": I32, "i64": I64, "i8": I8, "u8": U8, "i16": I16, "bool": BOOL}
+
+    def vals(dt, n, rng):
+        if dt == "bool":
+            return [bool(rng.randint(0, 1)) for _ in range(n)]
+        if dt == "f32":
+            return [f32(rng.uniform(-3, 3)) for _ in range(n)]
+        lo, hi = {"i8": (-128, 127), "u8": (0, 255), "i16": (-32768, 32767)}.get(dt, (-50, 50))
+        return [rng.randint(lo, hi) for _ in range(n)]
+
+    # ONE_HOT: indices in [-1, depth] (out-of-range -> an all-off row)
+    for dt in ("f32", "i32", "i64", "i8", "u8", "bool"):
+        d = plain[dt]
+        q = choose_qparams(d, -1.0, 1.0) if dt in ("i8", "u8") else None
+        on = T(d, [], q=q, const=[True] if dt == "bool" else [1.5] if dt == "f32" else [7])
+        off = T(d, [], q=q, const=[False] if dt == "bool" else [-0.25] if dt == "f32" else [-3 if dt != "u8" else 3])
+        add(single("one_hot_%s" % dt, "ONE_HOT", [T(I32, [3, 4], lo=-1, hi=5), T(I32, [], const=[5]), on, off],
+                   [T(d, [3, 4, 5], q=q)], {"axis": -1}))
+    on, off = T(F32, [], const=[2.0]), T(F32, [], const=[0.5])
+    add(single("one_hot_f32_axis0", "ONE_HOT", [T(I32, [2, 3], lo=-1, hi=4), T(I32, [], const=[4]), on, off],
+               [T(F32, [4, 2, 3])], {"axis": 0}))
+    add(single("one_hot_f32_axis1_i64", "ONE_HOT", [T(I64, [2, 3], lo=-1, hi=4), T(I32, [], const=[4]), on, off],
+               [T(F32, [2, 4, 3])], {"axis": 1}))
+    add(single("one_hot_i32_runtime_values", "ONE_HOT",
+                [T(I32, [5], lo=0, hi=3), T(I32, [], const=[3]), T(I32, [], values=[9]), T(I32, [], values=[-9])],
+                [T(I32, [5, 3])], {"axis": -1}))
+    add(tfweb(single("one_hot_f32_dyn_depth", "ONE_HOT",
+                      [T(I32, [4], lo=0, hi=5), T(I32, [], values=[6]), on, off], [T(F32, [4, 6])], {"axis": -1})))
+
+    # BUCKETIZE
+    bounds = [-3.0, -1.0, 0.0, 0.5, 2.0, 2.0, 7.0]
+    fixed = [-3.0, -1.0, 0.0, 0.5, 2.0, 7.0, -4.0, 8.0, 1.0, -0.0, 0.49, 6.99]
+    add(single("bucketize_f32", "BUCKETIZE", [T(F32, [3, 4], values=fixed)], [T(I32, [3, 4])],
+               {"boundaries": bounds}))
+    add(single("bucketize_f32_random", "BUCKETIZE", [T(F32, [2, 3, 5], lo=-5, hi=9)], [T(I32, [2, 3, 5])],
+               {"boundaries": bounds}))
+    add(single("bucketize_f64", "BUCKETIZE", [T(F64, [12], values=fixed)], [T(I32, [12])],
+               {"boundaries": bounds}))
+    add(single("bucketize_i32", "BUCKETIZE", [T(I32, [4, 5], lo=-5, hi=9)], [T(I32, [4, 5])],
+               {"boundaries": bounds}))
+    add(single("bucketize_i64", "BUCKETIZE", [T(I64, [4, 5], lo=-5, hi=9)], [T(I32, [4, 5])],
+               {"boundaries": bounds}))
+    add(single("bucketize_f32_no_boundaries", "BUCKETIZE", [T(F32, [5])], [T(I32, [5])], {"boundaries": []}))
+
+    # BROADCAST_ARGS
+    for dt, d in (("i32", I32), ("i64", I64)):
+        add(single("broadcast_args_%s" % dt, "BROADCAST_ARGS", [T(d, [4], values=[2, 1, 3, 1]), T(d, [2], values=[3, 5])],
+                   [T(d, [4])]))
+        add(single("broadcast_args_%s_ones" % dt, "BROADCAST_ARGS", [T(d, [3], values=[1, 4, 1]),
+                                                                   T(d, [3], values=[6, 1, 1])], [T(d, [3])]))
+    add(single("broadcast_args_i32_empty", "BROADCAST_ARGS", [T(I32, [0], values=[]), T(I32, [2], values=[3, 2])],
+               [T(I32, [2])]))
+
+    # SCATTER_ND (duplicate index tuples add up)
+    pairs = [0, 1, 4, 3, 0, 1, 2, 0, 5, 2]
+    for dt in ("f32", "u8", "i8", "i32", "i64"):
+        d = plain[dt]
+        rng = Rng(seed_of("scatter_nd_" + dt))
+        add(single("scatter_nd_%s" % dt, "SCATTER_ND",
+                   [T(I32, [5, 2], values=pairs), T(d, [5, 3], values=vals(dt, 15, rng)), i32c([6, 4, 3])],
+                   [T(d, [6, 4, 3])]))
+    add(single("scatter_nd_f32_full_index", "SCATTER_ND",
+               [T(I32, [4, 3], values=[0, 0, 0, 1, 2, 1, 1, 2, 1, 0, 1, 0]), T(F32, [4]), i32c([2, 3, 2])],
+               [T(F32, [2, 3, 2])]))
+    add(single("scatter_nd_f32_batched_idx", "SCATTER_ND",
+               [T(I32, [2, 2, 1], values=[3, 0, 1, 3]), T(F32, [2, 2, 4]), i32c([5, 4])], [T(F32, [5, 4])]))
+    add(tfweb(single("scatter_nd_i32_dyn_shape", "SCATTER_ND",
+                     [T(I32, [3, 1], values=[1, 0, 1]), T(I32, [3, 2]), T(I32, [2], values=[3, 2])], [T(I32, [3, 2])])))
+
+    # DYNAMIC_UPDATE_SLICE (start indices clamped)
+    for dt in ("f32", "i8", "i16", "i32", "i64", "bool"):
+        d = plain[dt]
+        q = choose_qparams(d, -2.0, 2.0) if dt in ("i8", "u8", "i16") else None
+        add(single("dynamic_update_slice_%s" % dt, "DYNAMIC_UPDATE_SLICE",
+                   [T(d, [4, 5, 3], q=q), T(d, [2, 3, 3], q=q), T(I32, [3], values=[1, 3, -2])],
+                   [T(d, [4, 5, 3], q=q)]))
+    add(single("dynamic_update_slice_f32_i64_start", "DYNAMIC_UPDATE_SLICE",
+               [T(F32, [6, 4]), T(F32, [2, 1]), T(I64, [2], values=[7, 2])], [T(F32, [6, 4])]))
+    add(single("dynamic_update_slice_f32_full", "DYNAMIC_UPDATE_SLICE",
+               [T(F32, [3, 2]), T(F32, [3, 2]), T(I32, [2], values=[1, 1])], [T(F32, [3, 2])]))
+    add(single("dynamic_update_slice_f32_1d", "DYNAMIC_UPDATE_SLICE",
+               [T(F32, [9]), T(F32, [4]), T(I32, [1], values=[3])], [T(F32, [9])]))
+
+    # EMBEDDING_LOOKUP
+    ids = T(I32, [4], values=[2, 0, 4, 2])
+    rng = Rng(seed_of("embedding_lookup"))
+    add(single("embedding_lookup_f32", "EMBEDDING_LOOKUP", [ids, T(F32, [5, 3, 2])], [T(F32, [4, 3, 2])]))
+    add(single("embedding_lookup_f32_const", "EMBEDDING_LOOKUP",
+               [ids, T(F32, [5, 3], const=[f32(rng.uniform(-2, 2)) for _ in range(15)])], [T(F32, [4, 3])]))
+    for dt in ("i8", "u8"):
+        d = plain[dt]
+        q = choose_qparams(d, -2.0, 2.0)
+        tab = T(d, [5, 4], q=q, const=vals(dt, 20, rng))
+        add(single("embedding_lookup_%s" % dt, "EMBEDDING_LOOKUP", [ids, tab], [T(d, [4, 4], q=q)]))
+        # hybrid (float output): TFLite requires zero points 0
+        htab = T(d, [5, 4], q=(f32(2.0 / 127), 0), const=vals(dt, 20, rng))
+        add(single("embedding_lookup_%s_hybrid" % dt, "EMBEDDING_LOOKUP", [ids, htab], [T(F32, [4, 4])]))
+    perrow = {"scale": [f32(0.01 * (i + 1)) for i in range(5)], "zero_point": [0] * 5, "quantized_dimension": 0}
+    add(single("embedding_lookup_i8_hybrid_per_row", "EMBEDDING_LOOKUP",
+               [ids, T(I8, [5, 3], q=perrow, const=vals("i8", 15, rng))], [T(F32, [4, 3])]))
+
+    # SEGMENT_SUM
+    seg = [0, 0, 1, 2, 2, 2]
+    for dt in ("f32", "i32"):
+        d = plain[dt]
+        # TFLite makes the output dynamic unless data and ids are both constant
+        add(tfweb(single("segment_sum_%s" % dt, "SEGMENT_SUM", [T(d, [6, 3]), i32c(seg)], [T(d, [3, 3])])))
+        add(tfweb(single("segment_sum_%s_dyn_ids" % dt, "SEGMENT_SUM",
+                         [T(d, [6, 2, 2]), T(I32, [6], values=[0, 1, 1, 1, 2, 3])], [T(d, [4, 2, 2])])))
+    # UNSORTED_SEGMENT_*: empty segments keep the identity; negative ids are skipped
+    useg = [3, -1, 0, 3, 1, 0, 3]
+    for op in ("SUM", "PROD", "MAX", "MIN"):
+        for dt in ("f32", "i32"):
+            d = plain[dt]
+            name = "unsorted_segment_%s_%s" % (op.lower(), dt)
+            x = T(d, [7, 2, 3], lo=-3, hi=3) if dt == "f32" else T(d, [7, 2, 3], lo=-9, hi=9)
+            add(single(name, "UNSORTED_SEGMENT_" + op, [x, i32c(useg), T(I32, [], const=[5])], [T(d, [5, 2, 3])]))
+        add(tfweb(single("unsorted_segment_%s_f32_dyn" % op.lower(), "UNSORTED_SEGMENT_" + op,
+                         [T(F32, [5, 2]), T(I32, [5], values=[1, 1, 0, 2, 1]), T(I32, [1], values=[4])],
+                         [T(F32, [4, 2])])))
+
+    # MATRIX_DIAG, MATRIX_SET_DIAG
+    # (no bool cases: LiteRT.js cannot read bool outputs and tfweb's bool I/O is garbled)
+    for dt in ("f32", "u8", "i8", "i16", "i32", "i64"):
+        d = plain[dt]
+        q = choose_qparams(d, -2.0, 2.0) if dt in ("i8", "u8", "i16") else None
+        add(single("matrix_diag_%s" % dt, "MATRIX_DIAG", [T(d, [2, 3, 4], q=q)], [T(d, [2, 3, 4, 4], q=q)]))
+        add(single("matrix_set_diag_%s" % dt, "MATRIX_SET_DIAG", [T(d, [2, 3, 5], q=q), T(d, [2, 3], q=q)],
+                   [T(d, [2, 3, 5], q=q)]))
+    add(single("matrix_diag_f32_1d", "MATRIX_DIAG", [T(F32, [5])], [T(F32, [5, 5])]))
+    add(single("matrix_set_diag_f32_tall", "MATRIX_SET_DIAG", [T(F32, [4, 2]), T(F32, [2])], [T(F32, [4, 2])]))
+
+    # REVERSE_SEQUENCE
+    for dt in ("f32", "u8", "i16", "i32", "i64"):  # TFLite has no int8 kernel
+        d = plain[dt]
+        q = choose_qparams(d, -2.0, 2.0) if dt in ("i8", "u8", "i16") else None
+        add(single("reverse_sequence_%s" % dt, "REVERSE_SEQUENCE", [T(d, [3, 5, 2], q=q), T(I32, [3], values=[2, 5, 0])],
+                   [T(d, [3, 5, 2], q=q)], {"seq_dim": 1, "batch_dim": 0}))
+    add(single("reverse_sequence_f32_seq0_batch2", "REVERSE_SEQUENCE", [T(F32, [4, 2, 3]), T(I64, [3], values=[4, 1, 3])],
+               [T(F32, [4, 2, 3])], {"seq_dim": 0, "batch_dim": 2}))
+    add(single("reverse_sequence_f32_4d", "REVERSE_SEQUENCE", [T(F32, [2, 3, 4, 2]), T(I32, [2], values=[3, 2])],
+               [T(F32, [2, 3, 4, 2])], {"seq_dim": 2, "batch_dim": 0}))
+
+    # SPARSE_TO_DENSE
+    for dt in ("f32", "i32", "i64", "i8", "u8"):
+        d = plain[dt]
+        rng = Rng(seed_of("sparse_to_dense_" + dt))
+        dv = [0.5] if dt == "f32" else [7]
+        add(single("sparse_to_dense_%s" % dt, "SPARSE_TO_DENSE",
+                   [T(I32, [4, 2], values=[0, 1, 2, 3, 1, 0, 2, 1]), i32c([3, 4]), T(d, [4], values=vals(dt, 4, rng)),
+                    T(d, [], const=dv)], [T(d, [3, 4])], {"validate_indices": False}))
+    add(single("sparse_to_dense_f32_scalar_value", "SPARSE_TO_DENSE",
+               [T(I32, [3], values=[4, 0, 2]), i32c([6]), T(F32, [], values=[2.5]), T(F32, [], const=[-1.0])],
+               [T(F32, [6])]))
+    add(single("sparse_to_dense_f32_i64_idx", "SPARSE_TO_DENSE",
+               [T(I64, [2, 3], values=[1, 0, 2, 0, 1, 1]), T(I64, [3], const=[2, 2, 3]), T(F32, [2]), T(F32, [], const=[0.0])],
+               [T(F32, [2, 2, 3])]))
+
+    # TOPK_V2 (ties: lower position first)
+    for dt in ("f32", "u8", "i8", "i16", "i32", "i64"):
+        d = plain[dt]
+        q = choose_qparams(d, -2.0, 2.0) if dt in ("i8", "u8", "i16") else None
+        x = T(d, [3, 9], q=q, lo=-4, hi=4) if dt in ("i32", "i64") else T(d, [3, 9], q=q, lo=0, hi=6) if dt == "u8" \
+            else T(d, [3, 9], q=q, lo=-5, hi=5) if dt in ("i8", "i16") else T(F32, [3, 9])
+        add(single("topk_v2_%s" % dt, "TOPK_V2", [x, T(I32, [], const=[4])], [T(d, [3, 4], q=q), T(I32, [3, 4])]))
+    add(single("topk_v2_f32_ties", "TOPK_V2", [T(F32, [2, 6], values=[1, 3, 3, 2, 3, 1, 0, 0, 0, 0, 5, 0]),
+                                               T(I32, [], const=[3])], [T(F32, [2, 3]), T(I32, [2, 3])]))
+    add(single("topk_v2_f32_k_all_3d", "TOPK_V2", [T(F32, [2, 2, 5]), T(I32, [], const=[5])],
+               [T(F32, [2, 2, 5]), T(I32, [2, 2, 5])]))
+    add(tfweb(single("topk_v2_f32_dyn_k", "TOPK_V2", [T(F32, [3, 7]), T(I32, [], values=[2])],
+                     [T(F32, [3, 2]), T(I32, [3, 2])])))
+
+    # UNIQUE (the output is always dynamic in TFLite)
+    for dt in ("f32", "u8", "i8", "i16", "i32"):
+        d = plain[dt]
+        v = [1.5, -2.0, 1.5, 0.0, 3.25, -2.0, -0.0, 9.0, 1.5] if dt == "f32" else [3, 1, 3, 0, 7, 1, 1, 9, 0]
+        k = len(set(v)) if dt != "f32" else 5
+        add(tfweb(single("unique_%s" % dt, "UNIQUE", [T(d, [9], values=v)], [T(d, [k]), T(I32, [9])],
+                         {"idx_out_type": "int32"})))
+
+    # LOCAL_RESPONSE_NORMALIZATION (float32 only)
+    for tag, shp, o in (("r2", [1, 3, 4, 7], {"radius": 2, "bias": 1.0, "alpha": 0.5, "beta": 0.75}),
+                        ("r1_beta1", [2, 2, 2, 5], {"radius": 1, "bias": 2.0, "alpha": 0.2, "beta": 1.0}),
+                        ("r5_beta_half", [1, 2, 3, 6], {"radius": 5, "bias": 0.5, "alpha": 1.0, "beta": 0.5}),
+                        ("r0", [1, 1, 3, 4], {"radius": 0, "bias": 1.0, "alpha": 1.0, "beta": 0.3})):
+        add(single("local_response_normalization_f32_" + tag, "LOCAL_RESPONSE_NORMALIZATION", [T(F32, shp)],
+                   [T(F32, shp)], o))
+
+    # FAKE_QUANT (float32 only)
+    for tag, o in (("8bit", {"min": -1.0, "max": 2.0, "num_bits": 8}),
+                   ("4bit_nudged", {"min": 0.1, "max": 3.3, "num_bits": 4}),
+                   ("16bit", {"min": -5.0, "max": 1.0, "num_bits": 16}),
+                   ("2bit_neg", {"min": -3.0, "max": -0.5, "num_bits": 2})):
+        add(single("fake_quant_f32_" + tag, "FAKE_QUANT", [T(F32, [3, 11], lo=-4, hi=4)], [T(F32, [3, 11])], o))
+
+    # BITCAST
+    add(single("bitcast_f32_to_i32", "BITCAST", [T(F32, [2, 3])], [T(I32, [2, 3])]))
+    add(single("bitcast_i32_to_u8", "BITCAST", [T(I32, [2, 3], lo=-100000, hi=100000)], [T(U8, [2, 3, 4])]))
+    add(single("bitcast_i8_to_i16", "BITCAST", [T(I8, [3, 2])], [T(I16, [3])]))
+    add(single("bitcast_i64_to_f32", "BITCAST", [T(I64, [4], lo=-1000, hi=100000)], [T(F32, [4, 2])]))
+    add(single("bitcast_u8_to_i64", "BITCAST", [T(U8, [2, 8])], [T(I64, [2])]))
+
+    # RANDOM_UNIFORM, RANDOM_STANDARD_NORMAL, MULTINOMIAL: TFLite's first invoke for fixed seeds
+    for op, tag in (("RANDOM_UNIFORM", "random_uniform"), ("RANDOM_STANDARD_NORMAL", "random_standard_normal")):
+        add(single(tag + "_f32", op, [i32c([3, 5])], [T(F32, [3, 5])], {"seed": 1, "seed2": 2}))
+        add(single(tag + "_f32_odd", op, [i32c([7])], [T(F32, [7])], {"seed": -9, "seed2": 0}))
+        add(single(tag + "_f32_seed_only", op, [i32c([2, 2, 3])], [T(F32, [2, 2, 3])], {"seed": 123456789012}))
+        add(tfweb(single(tag + "_f32_dyn_shape", op, [T(I32, [2], values=[2, 9])], [T(F32, [2, 9])],
+                         {"seed": 3, "seed2": 4})))
+    lg = [0.0, 1.0, -1.0, 0.5, 2.0, -3.0, 0.0, 0.1]
+    add(single("multinomial_i64", "MULTINOMIAL", [T(F32, [2, 4], const=lg), T(I32, [], const=[9])], [T(I64, [2, 9])],
+               {"seed": 5, "seed2": 11}))
+    add(tfweb(single("multinomial_i32_runtime_logits", "MULTINOMIAL",
+                     [T(F32, [3, 5], lo=-2, hi=2), T(I32, [], const=[6])], [T(I32, [3, 6])], {"seed": 8, "seed2": 1})))
+    add(single("random_uniform_f32_seeds_64bit", "RANDOM_UNIFORM", [i32c([6])], [T(F32, [6])],
+               {"seed": (3 << 32) - 5, "seed2": -(7 << 33) + 9}))
+    add(single("multinomial_i32_nonfinite", "MULTINOMIAL",
+               [T(F32, [1, 4], const=[float("-inf"), 0.0, float("nan"), 1.0]), T(I32, [], const=[12])],
+               [T(I32, [1, 12])], {"seed": 2, "seed2": 3}))
+
+
 def cases():
     if not _CASES:
         for gen in (conv_cases, depthwise_cases, transpose_conv_cases, fully_connected_cases,
                     batch_matmul_cases, pool_cases, binary_cases, compare_cases, unary_cases,
                     normalization_cases, conversion_cases, reduce_cases, shape_cases,
-                    detection_cases, nms_cases, fft_cases, hybrid_cases, simple_ops_cases):
+                    detection_cases, nms_cases, fft_cases, hybrid_cases, simple_ops_cases,
+                    opsa_cases):
             gen()
         names = [c.name for c in _CASES]
         dup = {n for n in names if names.count(n) > 1}

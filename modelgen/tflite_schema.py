@@ -54,6 +54,14 @@ BUILTIN = {
     "NON_MAX_SUPPRESSION_V5": 121, "RFFT2D": 131, "IMAG": 133, "REAL": 134, "COMPLEX_ABS": 135,
     "SIGN": 158, "ATAN2": 156, "RELU_0_TO_1": 152, "BITWISE_XOR": 160, "RIGHT_SHIFT": 161,
     "REDUCE_ANY": 91, "REDUCE_ALL": 140, "REVERSE_V2": 105, "RANK": 110, "CUMSUM": 128,
+    # opsa
+    "ONE_HOT": 85, "BUCKETIZE": 147, "BROADCAST_ARGS": 145, "SCATTER_ND": 122,
+    "DYNAMIC_UPDATE_SLICE": 151, "EMBEDDING_LOOKUP": 7, "SEGMENT_SUM": 125,
+    "UNSORTED_SEGMENT_PROD": 153, "UNSORTED_SEGMENT_MAX": 154, "UNSORTED_SEGMENT_SUM": 155,
+    "UNSORTED_SEGMENT_MIN": 157, "MATRIX_DIAG": 113, "MATRIX_SET_DIAG": 115, "REVERSE_SEQUENCE": 112,
+    "SPARSE_TO_DENSE": 68, "UNIQUE": 103, "TOPK_V2": 48, "LOCAL_RESPONSE_NORMALIZATION": 13,
+    "FAKE_QUANT": 80, "BITCAST": 159, "RANDOM_STANDARD_NORMAL": 146, "RANDOM_UNIFORM": 148,
+    "MULTINOMIAL": 149,
 }
 PLACEHOLDER_FOR_GREATER_OP_CODES = 127
 
@@ -136,6 +144,17 @@ OPTION_TABLES = {
                            "asymmetric_quantize_inputs": (2, "B")},
     "GeluOptions": {"approximate": (0, "B")},
     "CumsumOptions": {"exclusive": (0, "B"), "reverse": (1, "B")},
+    # opsa
+    "OneHotOptions": {"axis": (0, "i")},
+    "BucketizeOptions": {"boundaries": (0, "fv")},
+    "ReverseSequenceOptions": {"seq_dim": (0, "i"), "batch_dim": (1, "i")},
+    "SparseToDenseOptions": {"validate_indices": (0, "B")},
+    "LocalResponseNormalizationOptions": {"radius": (0, "i"), "bias": (1, "f"), "alpha": (2, "f"),
+                                          "beta": (3, "f")},
+    "FakeQuantOptions": {"min": (0, "f"), "max": (1, "f"), "num_bits": (2, "i"),
+                         "narrow_range": (3, "B")},
+    "UniqueOptions": {"idx_out_type": (0, "b")},
+    "RandomOptions": {"seed": (0, "l"), "seed2": (1, "l")},
     "UnidirectionalSequenceLSTMOptions": {"fused_activation_function": (0, "b"),
                                           "cell_clip": (1, "f"), "proj_clip": (2, "f"),
                                           "time_major": (3, "B"),
@@ -191,6 +210,12 @@ OP_OPTIONS = {
     "GELU": "GeluOptions", "NON_MAX_SUPPRESSION_V4": "NonMaxSuppressionV4Options",
     "NON_MAX_SUPPRESSION_V5": "NonMaxSuppressionV5Options", "RFFT2D": "Rfft2dOptions",
     "REDUCE_ANY": "ReducerOptions", "REDUCE_ALL": "ReducerOptions", "CUMSUM": "CumsumOptions",
+    # opsa
+    "ONE_HOT": "OneHotOptions", "BUCKETIZE": "BucketizeOptions",
+    "REVERSE_SEQUENCE": "ReverseSequenceOptions", "SPARSE_TO_DENSE": "SparseToDenseOptions",
+    "LOCAL_RESPONSE_NORMALIZATION": "LocalResponseNormalizationOptions",
+    "FAKE_QUANT": "FakeQuantOptions", "UNIQUE": "UniqueOptions",
+    "RANDOM_UNIFORM": "RandomOptions", "RANDOM_STANDARD_NORMAL": "RandomOptions", "MULTINOMIAL": "RandomOptions",
 }
 
 
@@ -254,15 +279,19 @@ def _options_table(b, table_name, values):
         fid, kind = fields[name]
         if kind == "iv":
             vecs[fid] = b.create_scalar_vector("i", value)
+        elif kind == "fv":
+            vecs[fid] = b.create_scalar_vector("f", value)
     b.start_table()
     for name, value in sorted(values.items(), key=lambda kv: -_size(fields[kv[0]][1])):
         fid, kind = fields[name]
-        if kind == "iv":
+        if kind in ("iv", "fv"):
             b.add_offset(fid, vecs[fid])
         elif kind == "i":
             b.add_scalar(fid, "i", int(value))
         elif kind == "f":
             b.add_scalar(fid, "f", float(value))
+        elif kind == "l":
+            b.add_scalar(fid, "q", int(value))
         elif kind == "B":
             b.add_scalar(fid, "B", 1 if value else 0)
         elif kind == "b":
@@ -274,7 +303,7 @@ def _options_table(b, table_name, values):
 
 
 def _size(kind):
-    return {"iv": 4, "i": 4, "f": 4, "B": 1, "b": 1}[kind]
+    return {"l": 8, "iv": 4, "fv": 4, "i": 4, "f": 4, "B": 1, "b": 1}[kind]
 
 
 def _quant_table(b, q):

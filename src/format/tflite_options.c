@@ -42,7 +42,15 @@ enum {
   OPT_DEPTH_TO_SPACE = 94,
   OPT_BATCH_MATMUL = 101,
   OPT_CUMSUM = 102,
-  OPT_GELU = 116
+  OPT_GELU = 116,
+  /* opsa */
+  OPT_LRN = 13,
+  OPT_SPARSE_TO_DENSE = 50,
+  OPT_FAKE_QUANT = 58,
+  OPT_ONE_HOT = 61,
+  OPT_REVERSE_SEQUENCE = 87,
+  OPT_RANDOM = 114,
+  OPT_BUCKETIZE = 115
 };
 
 /* One options table being read: the first error sticks, later reads return defaults. */
@@ -237,6 +245,33 @@ static void read_sequence_lstm(opt_rd *r, tfcc_sequence_lstm_options *o) {
   /* the activation is the operator's check (it takes TfLiteFusedActivation's sigmoid, 6) */
 }
 
+/* opsa: a long field (default 0) */
+static int64_t rd_i64(opt_rd *r, int field, const char *name) {
+  uint64_t v = 0;
+  tfcc_status st;
+  if (rd_live(r) && (st = tfcc_fbv_u64(r->t, field, 0, &v, r->err)) != TFCC_OK) {
+    rd_fail(r, st, name);
+    return 0;
+  }
+  return (int64_t)v;
+}
+
+/* opsa: BucketizeOptions.boundaries [float] (kept as a pointer into the file) */
+static void read_bucketize(opt_rd *r, tfcc_bucketize_options *o) {
+  o->boundaries = NULL;
+  o->n_boundaries = 0;
+  if (!rd_live(r)) return;
+  tfcc_fb_vec v;
+  bool present;
+  tfcc_status st = tfcc_fbv_vector(r->t, 0, 4, &v, &present, r->err);
+  if (st != TFCC_OK) {
+    rd_fail(r, st, "boundaries");
+    return;
+  }
+  o->boundaries = v.data;
+  o->n_boundaries = v.count;
+}
+
 static void read_kind(opt_rd *r, int32_t builtin, tfcc_op_options *o) {
   switch (o->kind) {
     case TFCC_OPTIONS_NONE:
@@ -316,6 +351,32 @@ static void read_kind(opt_rd *r, int32_t builtin, tfcc_op_options *o) {
       o->cumsum.exclusive = rd_bool(r, 0, "exclusive", false);
       o->cumsum.reverse = rd_bool(r, 1, "reverse", false);
       break;
+    /* opsa */
+    case TFCC_OPTIONS_ONE_HOT: o->one_hot.axis = rd_i32(r, 0, "axis", 0); break;
+    case TFCC_OPTIONS_BUCKETIZE: read_bucketize(r, &o->bucketize); break;
+    case TFCC_OPTIONS_REVERSE_SEQUENCE:
+      o->reverse_sequence.seq_dim = rd_i32(r, 0, "seq_dim", 0);
+      o->reverse_sequence.batch_dim = rd_i32(r, 1, "batch_dim", 0);
+      break;
+    case TFCC_OPTIONS_SPARSE_TO_DENSE:
+      o->sparse_to_dense.validate_indices = rd_bool(r, 0, "validate_indices", false);
+      break;
+    case TFCC_OPTIONS_LRN:
+      o->lrn.radius = rd_i32(r, 0, "radius", 0);
+      o->lrn.bias = rd_f32(r, 1, "bias", 0.f);
+      o->lrn.alpha = rd_f32(r, 2, "alpha", 0.f);
+      o->lrn.beta = rd_f32(r, 3, "beta", 0.f);
+      break;
+    case TFCC_OPTIONS_FAKE_QUANT:
+      o->fake_quant.min = rd_f32(r, 0, "min", 0.f);
+      o->fake_quant.max = rd_f32(r, 1, "max", 0.f);
+      o->fake_quant.num_bits = rd_i32(r, 2, "num_bits", 0);
+      o->fake_quant.narrow_range = rd_bool(r, 3, "narrow_range", false);
+      break;
+    case TFCC_OPTIONS_RANDOM:
+      o->random.seed = rd_i64(r, 0, "seed");
+      o->random.seed2 = rd_i64(r, 1, "seed2");
+      break;
   }
 }
 
@@ -369,6 +430,16 @@ static uint8_t expected_type(int32_t builtin, const char **name) {
       {TFCC_OP_STRIDED_SLICE, OPT_STRIDED_SLICE, "StridedSliceOptions"},
       {TFCC_OP_UNIDIRECTIONAL_SEQUENCE_LSTM, OPT_UNIDIRECTIONAL_SEQUENCE_LSTM,
        "UnidirectionalSequenceLSTMOptions"},
+      /* opsa */
+      {TFCC_OP_ONE_HOT, OPT_ONE_HOT, "OneHotOptions"},
+      {TFCC_OP_BUCKETIZE, OPT_BUCKETIZE, "BucketizeOptions"},
+      {TFCC_OP_REVERSE_SEQUENCE, OPT_REVERSE_SEQUENCE, "ReverseSequenceOptions"},
+      {TFCC_OP_SPARSE_TO_DENSE, OPT_SPARSE_TO_DENSE, "SparseToDenseOptions"},
+      {TFCC_OP_LOCAL_RESPONSE_NORMALIZATION, OPT_LRN, "LocalResponseNormalizationOptions"},
+      {TFCC_OP_FAKE_QUANT, OPT_FAKE_QUANT, "FakeQuantOptions"},
+      {TFCC_OP_RANDOM_UNIFORM, OPT_RANDOM, "RandomOptions"},
+      {TFCC_OP_RANDOM_STANDARD_NORMAL, OPT_RANDOM, "RandomOptions"},
+      {TFCC_OP_MULTINOMIAL, OPT_RANDOM, "RandomOptions"},
   };
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
     if (map[i].builtin == builtin) {

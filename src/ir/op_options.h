@@ -52,7 +52,15 @@ typedef enum tfcc_options_kind {
   TFCC_OPTIONS_SPLIT,             /* SPLIT */
   TFCC_OPTIONS_STRIDED_SLICE,     /* STRIDED_SLICE */
   TFCC_OPTIONS_SEQUENCE_LSTM,     /* UNIDIRECTIONAL_SEQUENCE_LSTM */
-  TFCC_OPTIONS_CUMSUM             /* CUMSUM */
+  TFCC_OPTIONS_CUMSUM,            /* CUMSUM */
+  /* opsa: indexing and misc operators */
+  TFCC_OPTIONS_ONE_HOT,           /* ONE_HOT */
+  TFCC_OPTIONS_BUCKETIZE,         /* BUCKETIZE */
+  TFCC_OPTIONS_REVERSE_SEQUENCE,  /* REVERSE_SEQUENCE */
+  TFCC_OPTIONS_SPARSE_TO_DENSE,   /* SPARSE_TO_DENSE */
+  TFCC_OPTIONS_LRN,               /* LOCAL_RESPONSE_NORMALIZATION */
+  TFCC_OPTIONS_FAKE_QUANT,        /* FAKE_QUANT */
+  TFCC_OPTIONS_RANDOM             /* RANDOM_UNIFORM, RANDOM_STANDARD_NORMAL, MULTINOMIAL */
 } tfcc_options_kind;
 
 /* Conv2DOptions. */
@@ -177,6 +185,32 @@ typedef struct tfcc_sequence_lstm_options {
 /* CumsumOptions. */
 typedef struct tfcc_cumsum_options { bool exclusive, reverse; } tfcc_cumsum_options;
 
+/* opsa: OneHotOptions (axis -1: last). */
+typedef struct tfcc_one_hot_options { int32_t axis; } tfcc_one_hot_options;
+/* BucketizeOptions.boundaries: n_boundaries little-endian float32 values in the model file
+ * (unaligned; read with memcpy). */
+typedef struct tfcc_bucketize_options {
+  const uint8_t *boundaries;
+  uint32_t n_boundaries;
+} tfcc_bucketize_options;
+/* ReverseSequenceOptions. */
+typedef struct tfcc_reverse_sequence_options { int32_t seq_dim, batch_dim; } tfcc_reverse_sequence_options;
+/* SparseToDenseOptions. */
+typedef struct tfcc_sparse_to_dense_options { bool validate_indices; } tfcc_sparse_to_dense_options;
+/* LocalResponseNormalizationOptions. */
+typedef struct tfcc_lrn_options {
+  int32_t radius;
+  float bias, alpha, beta;
+} tfcc_lrn_options;
+/* FakeQuantOptions. */
+typedef struct tfcc_fake_quant_options {
+  float min, max;
+  int32_t num_bits;
+  bool narrow_range;
+} tfcc_fake_quant_options;
+/* RandomOptions (both 0: a nondeterministic seed, as TFLite). */
+typedef struct tfcc_random_options { int64_t seed, seed2; } tfcc_random_options;
+
 typedef struct tfcc_op_options {
   tfcc_options_kind kind;
   union { /* the member named by kind */
@@ -207,6 +241,13 @@ typedef struct tfcc_op_options {
     tfcc_strided_slice_options strided_slice;
     tfcc_sequence_lstm_options lstm;
     tfcc_cumsum_options cumsum;
+    tfcc_one_hot_options one_hot;                   /* opsa */
+    tfcc_bucketize_options bucketize;               /* opsa */
+    tfcc_reverse_sequence_options reverse_sequence; /* opsa */
+    tfcc_sparse_to_dense_options sparse_to_dense;   /* opsa */
+    tfcc_lrn_options lrn;                           /* opsa */
+    tfcc_fake_quant_options fake_quant;             /* opsa */
+    tfcc_random_options random;                     /* opsa */
   };
 } tfcc_op_options;
 

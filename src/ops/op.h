@@ -87,6 +87,9 @@ typedef struct tfcc_op_ctx {
    * k, which is not known yet. The session then prepares the node again during each run, with
    * those inputs' data available and marked known for prepare and eval (a dynamic node). */
   uint32_t needs_data;
+  /* op->state_bytes of per-session memory (NULL when 0): zeroed when the session's plan is built
+   * (session creation, resize_input), kept across runs (RANDOM_*: TFLite's generator) */
+  void *state;
 } tfcc_op_ctx;
 
 typedef struct tfcc_op_def {
@@ -109,6 +112,9 @@ typedef struct tfcc_op_def {
   /* prepare and eval read only the inputs' shapes, never their data (SHAPE): the session
    * computes the output at prepare time even when the inputs' data is not known. */
   bool reads_shapes_only;
+  /* Bytes of per-session state (ctx->state); a node with state is never computed at prepare
+   * time or folded at load (each run continues it). */
+  size_t state_bytes;
 } tfcc_op_def;
 
 /* Operator for a builtin code (NULL if tfcc has none). */

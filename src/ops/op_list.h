@@ -115,6 +115,30 @@
   X(REVERSE_V2, reverse_v2) \
   X(RANK, rank) \
   X(CUMSUM, cumsum) \
+  /* opsa: indexing, segment and misc operators */ \
+  X(ONE_HOT, one_hot) \
+  X(BUCKETIZE, bucketize) \
+  X(BROADCAST_ARGS, broadcast_args) \
+  X(SCATTER_ND, scatter_nd) \
+  X(DYNAMIC_UPDATE_SLICE, dynamic_update_slice) \
+  X(EMBEDDING_LOOKUP, embedding_lookup) \
+  X(SEGMENT_SUM, segment_sum) \
+  X(UNSORTED_SEGMENT_SUM, unsorted_segment_sum) \
+  X(UNSORTED_SEGMENT_PROD, unsorted_segment_prod) \
+  X(UNSORTED_SEGMENT_MAX, unsorted_segment_max) \
+  X(UNSORTED_SEGMENT_MIN, unsorted_segment_min) \
+  X(MATRIX_DIAG, matrix_diag) \
+  X(MATRIX_SET_DIAG, matrix_set_diag) \
+  X(REVERSE_SEQUENCE, reverse_sequence) \
+  X(SPARSE_TO_DENSE, sparse_to_dense) \
+  X(TOPK_V2, topk_v2) \
+  X(UNIQUE, unique) \
+  X(LOCAL_RESPONSE_NORMALIZATION, local_response_normalization) \
+  X(FAKE_QUANT, fake_quant) \
+  X(BITCAST, bitcast) \
+  X(RANDOM_UNIFORM, random_uniform) \
+  X(RANDOM_STANDARD_NORMAL, random_standard_normal) \
+  X(MULTINOMIAL, multinomial) \
   /* end of list */
 
 /* Custom operators tfcc knows, by their custom_code: X("name", symbol), defined as

@@ -130,6 +130,14 @@ int32_t tfcc_op_max_version(int32_t builtin) {
       return 8;
     case TFCC_OP_FULLY_CONNECTED:
       return 10;
+    /* opsa: TFLite's registered ranges (new versions add dtypes, which the operators check) */
+    case TFCC_OP_FAKE_QUANT:
+      return 2;
+    case TFCC_OP_EMBEDDING_LOOKUP:
+    case TFCC_OP_SPARSE_TO_DENSE:
+    case TFCC_OP_TOPK_V2:
+    case TFCC_OP_DYNAMIC_UPDATE_SLICE:
+      return 3;
     default:
       return 1;
   }

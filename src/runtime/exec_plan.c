@@ -63,6 +63,7 @@ void tfcc_exec_plan_free(tfcc_exec_plan *p) {
   for (int32_t e = 0; p->nodes && e < p->n_nodes; e++) {
     free(p->nodes[e].why_dynamic);
     free(p->nodes[e].dyn_scratch);
+    free(p->nodes[e].ctx.state);
   }
   for (int32_t i = 0; p->dyn && i < p->n_tensors; i++) free(p->dyn[i].mem);
   free(p->dyn);
@@ -366,7 +367,12 @@ tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t
     c->tmp = &p->ptrs[slot];
     c->n_tmp = n->n_intermediates;
     slot += (size_t)n->n_intermediates;
-    bool all_known = true, stateful = false;
+    if (n->op->state_bytes && !(c->state = calloc(1, n->op->state_bytes))) {
+      st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "node %d (%s): out of memory for its state", (int)ni,
+                        tfcc_node_op_name(n));
+      goto done;
+    }
+    bool all_known = true, stateful = n->op->state_bytes > 0;
     for (int32_t k = 0; k < n->n_inputs; k++) {
       int32_t ti = n->inputs[k];
       if (ti < 0) continue;

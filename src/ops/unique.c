@@ -1,0 +1,56 @@
+/* UNIQUE: input 1-D (float32, uint8, int8, int16, int32, int64); outputs the distinct values in
+ * order of first appearance (dynamic: the count depends on the values) and, for each input
+ * element, its position among them (int32 or int64, UniqueOptions.idx_out_type; the output's
+ * dtype decides) (unique.cc). With an input known at prepare the outputs are sized then. */
+#include <string.h>
+
+#include "kernels/ref/select_k.h"
+#include "ops/shape_ops_util.h"
+
+#define OP "UNIQUE"
+
+static tfcc_status unique_prepare(tfcc_op_ctx *ctx) {
+  tfcc_status st = tfcc_so_check_arity(ctx, OP, 1, 1, 2);
+  if (st) return st;
+  tfcc_tensor *in;
+  if ((st = tfcc_so_input(ctx, 0, OP, &in))) return st;
+  static const int allowed[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16, TFCC_INT32, TFCC_INT64, -1};
+  if ((st = tfcc_so_check_dtype(ctx, OP, "input 0", in->dtype, allowed))) return st;
+  if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, ctx->out[0], in->dtype))) return st;
+  TFCC_OP_CHECK(ctx, ctx->out[1]->dtype == TFCC_INT32 || ctx->out[1]->dtype == TFCC_INT64, TFCC_ERR_DTYPE,
+                OP ": index output dtype %s, expected int32 or int64", tfcc_dtype_name(ctx->out[1]->dtype));
+  TFCC_OP_CHECK(ctx, in->rank == 1, TFCC_ERR_SHAPE, OP ": input rank %d, expected 1", (int)in->rank);
+  if ((st = tfcc_tensor_set_shape(ctx->out[1], 1, in->dims, ctx->err))) return st;
+  if (!in->known || !in->data)
+    return TFCC_OP_NEEDS_DATA(ctx, in, OP ": the output size depends on the values of input 0 (tensor %d)",
+                              (int)in->index);
+  /* count the distinct values with the output index as the only storage: sized exactly */
+  int64_t count = 0;
+  const int64_t n = in->dims[0];
+  const size_t es = tfcc_dtype_size(in->dtype);
+  const uint8_t *x = in->data;
+  for (int64_t i = 0; i < n; i++) {
+    int64_t j = 0;
+    for (; j < i; j++) {
+      bool eq;
+      if (in->dtype == TFCC_FLOAT32) eq = ((const float *)x)[j] == ((const float *)x)[i];
+      else eq = memcmp(x + (size_t)j * es, x + (size_t)i * es, es) == 0;
+      if (eq) break;
+    }
+    count += j == i;
+  }
+  const int32_t dims[1] = {(int32_t)count};
+  return tfcc_tensor_set_shape(ctx->out[0], 1, dims, ctx->err);
+}
+
+static tfcc_status unique_eval(tfcc_op_ctx *ctx) {
+  const tfcc_tensor *in = ctx->in[0];
+  tfcc_tensor *u = ctx->out[0], *ix = ctx->out[1];
+  const int64_t count = tfcc_ref_unique(in->dtype, in->data, in->dims[0], u->data, ix->data,
+                                        ix->dtype == TFCC_INT64 ? 8 : 4);
+  TFCC_OP_CHECK(ctx, count == u->dims[0], TFCC_ERR_RUNTIME, OP ": %lld distinct values, the output holds %d",
+                (long long)count, (int)u->dims[0]);
+  return TFCC_OK;
+}
+
+const tfcc_op_def tfcc_op_unique = {.name = OP, .prepare = unique_prepare, .eval = unique_eval};
