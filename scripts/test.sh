@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite, in five stages (meant to stay under 20 minutes on 2 cores; each stage
+# The whole test suite, in six stages (meant to stay under 20 minutes on 2 cores; each stage
 # prints its time; README, "The two commands"):
 #   1. release: gcc build (-Werror) and every ctest test: unit, operators (kernels against
 #      references, single-operator cases against TensorFlow Lite), real models, graph passes,
@@ -11,6 +11,10 @@
 #   4. sanitizers: clang build with ASan + UBSan and every ctest test again.
 #   5. fuzzing (libFuzzer, from the ASan build): model reader 45 s, encrypted-container parser
 #      20 s, tfcc serve's request parsers 20 s.
+#   6. ThreadSanitizer: clang -fsanitize=thread build of the library, the tfcc command and the
+#      concurrency tests (thread pool, concurrent sessions, hot weight update and file reads
+#      under rewrites, tfcc serve's reload, batching, queue and drain tests); any data race or
+#      lock-order report fails it.
 # Each stage prints a line or two; its whole output goes to build/logs/<stage>.log, and when a
 # stage fails the end of its log is printed. TFCC_TEST_VERBOSE=1 prints everything instead;
 # TFCC_FUZZ_SECONDS=0 skips fuzzing (or sets every target's time); TFCC_SHARED_DIR points at the
@@ -24,7 +28,7 @@ logs=build/logs
 mkdir -p "$logs"
 rm -f "$logs"/*.log
 t_start=$SECONDS
-stages=" ${TFCC_TEST_STAGES:-1 2 3 4 5} "
+stages=" ${TFCC_TEST_STAGES:-1 2 3 4 5 6} "
 want() { [[ $stages == *" $1 "* ]]; }
 
 # stage NAME CMD...: runs CMD with its output in $logs/NAME.log; on failure prints the log's end
@@ -135,4 +139,31 @@ else
   fuzz fuzz_serve_request "${secs:-20}" "$fz/corpus_serve" -dict=tests/fuzz/serve_request.dict
 fi
 fi
+if want 6; then
+echo "== 6. ThreadSanitizer: thread pool, concurrent sessions, hot update, tfcc serve"
+# The tests where threads meet: the pool, sessions run concurrently, hot updates and file
+# rewrites during runs, and the server's reload, batching, queueing and draining paths.
+# (server.test_slowloris measures connection timing against timeouts.receive_s, which the
+# sanitizer's slowdown distorts; it runs in stages 1 and 4.)
+tsan_tests='^(unit\.test_threadpool|unit\.test_concurrent_sessions|lifecycle\.test_hot_update|lifecycle\.test_model_file|server\.test_(hot_update|reload|batching|queue|inplace_rewrite|sigterm|config|endpoints))$'
+stage configure-tsan env CC=clang cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DTFCC_SANITIZE=thread -DTFCC_SHARED_DIR="$shared"
+stage build-tsan ninja -C build-tsan -j "$jobs" tfcc unit_test_threadpool unit_test_concurrent_sessions \
+  lifecycle_test_hot_update lifecycle_test_model_file
+echo "   built ($STAGE_SECONDS s)"
+# Reports go to files (a server's stderr is not always the test's): any file fails the stage.
+tsan_dir=$PWD/$logs/tsan
+rm -rf "$tsan_dir"
+mkdir -p "$tsan_dir"
+TSAN_OPTIONS="log_path=$tsan_dir/report second_deadlock_stack=1" \
+  stage ctest-tsan ctest --test-dir build-tsan --output-on-failure -j "$jobs" -R "$tsan_tests"
+ctest_summary "$logs/ctest-tsan.log"
+if compgen -G "$tsan_dir/report*" >/dev/null; then
+  echo "   FAILED: ThreadSanitizer reports in $tsan_dir:"
+  head -n 60 "$tsan_dir"/report* | sed 's/^/   | /'
+  exit 1
+fi
+echo "   no data race or lock-order report ($STAGE_SECONDS s)"
+fi
+
 echo "== all tests passed ($(( (SECONDS - t_start) / 60 )) min $(( (SECONDS - t_start) % 60 )) s; logs in $logs/)"

@@ -212,9 +212,9 @@ static int check_framing(struct MHD_Connection *c, conn_ctx *ctx, const char *ve
   return srv_http_check_finish(&chk, version, err, n);
 }
 
-static int health_route(const srv_server *s, const char *url) {
+static int health_route(const srv_live *live, const char *url) {
   return !strcmp(url, "/v2/health/live") || !strcmp(url, "/v2/health/ready") ||
-         (s->cfg.metrics_enabled && !strcmp(url, s->cfg.metrics_path));
+         (live->metrics_enabled && !strcmp(url, live->metrics_path));
 }
 
 static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *url, const char *method,
@@ -317,10 +317,14 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
     req.header_len = (long long)v;
   }
   req.content_type = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
-  if (l->health_only && !health_route(s, url)) {
-    srv_resp_error(&r, 404, "no route for %s %s on the health port (it serves /v2/health/live, /v2/health/ready%s%s)",
-                   method, url, s->cfg.metrics_enabled ? " and " : "", s->cfg.metrics_enabled ? s->cfg.metrics_path : "");
-    return send_resp(s, c, method, url, ctx, &r);
+  if (l->health_only) {
+    srv_live live;
+    srv_live_get(s, &live);
+    if (!health_route(&live, url)) {
+      srv_resp_error(&r, 404, "no route for %s %s on the health port (it serves /v2/health/live, /v2/health/ready%s%s)",
+                     method, url, live.metrics_enabled ? " and " : "", live.metrics_enabled ? live.metrics_path : "");
+      return send_resp(s, c, method, url, ctx, &r);
+    }
   }
   srv_route(s, &req, &r);
   if (ctx->raw_size > KEEP_BODY_MAX) {

@@ -147,7 +147,7 @@ static void infer(srv_server *s, const srv_http_req *req, const char *name, long
       srv_buf b;
       srv_buf_init(&b);
       enc_ctx e = {0};
-      status = srv_infer_run(v, s->cfg.request_timeout_ms, r, encode_v2, &e, &b, &tm, err, sizeof err);
+      status = srv_infer_run(v, srv_live_timeout_ms(s), r, encode_v2, &e, &b, &tm, err, sizeof err);
       if (status == 200) {
         int binary = r->any_binary;
         srv_resp_set(resp, 200, binary ? "application/octet-stream" : "application/json", &b);

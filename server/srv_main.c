@@ -78,6 +78,19 @@ static void log_reload_result(const char *what, const srv_reload_result *res) {
 
 /* SIGHUP: one line saying a reload was requested, the reload, then one line with its result.
  * New log settings take effect after that line (the whole reload logs in one format). */
+void srv_live_get(srv_server *s, srv_live *out) {
+  pthread_rwlock_rdlock(&s->live_mu);
+  *out = s->live;
+  pthread_rwlock_unlock(&s->live_mu);
+}
+
+int srv_live_timeout_ms(srv_server *s) {
+  pthread_rwlock_rdlock(&s->live_mu);
+  const int ms = s->live.request_timeout_ms;
+  pthread_rwlock_unlock(&s->live_mu);
+  return ms;
+}
+
 static void reload_config(srv_server *s) {
   srv_reload_result res;
   if (!s->config_path[0]) {
@@ -107,9 +120,11 @@ static void reload_config(srv_server *s) {
     srv_log(SRV_LOG_WARN, "CONFIG_RELOAD", "server/runtime/repository settings changed: they apply after a restart");
   srv_repo_apply_config(s->repo, &nc, &res);
   /* keep the running server settings; take the rest */
-  s->cfg.metrics_enabled = nc.metrics_enabled;
-  snprintf(s->cfg.metrics_path, sizeof s->cfg.metrics_path, "%s", nc.metrics_path);
-  s->cfg.request_timeout_ms = nc.request_timeout_ms;
+  pthread_rwlock_wrlock(&s->live_mu);
+  s->live.metrics_enabled = nc.metrics_enabled;
+  snprintf(s->live.metrics_path, sizeof s->live.metrics_path, "%s", nc.metrics_path);
+  s->live.request_timeout_ms = nc.request_timeout_ms;
+  pthread_rwlock_unlock(&s->live_mu);
   char what[SRV_PATH_MAX + 16];
   snprintf(what, sizeof what, "%s applied: ", s->config_path);
   log_reload_result(what, &res);
@@ -121,6 +136,10 @@ int srv_run(srv_config *cfg, const char *config_path) {
   srv_server *s = calloc(1, sizeof *s);
   if (!s) return 1;
   s->cfg = *cfg;
+  pthread_rwlock_init(&s->live_mu, NULL);
+  s->live.metrics_enabled = cfg->metrics_enabled;
+  snprintf(s->live.metrics_path, sizeof s->live.metrics_path, "%s", cfg->metrics_path);
+  s->live.request_timeout_ms = cfg->request_timeout_ms;
   snprintf(s->config_path, sizeof s->config_path, "%s", config_path ? config_path : "");
   srv_log_setup(cfg->log_level, cfg->log_json, cfg->access_log);
   /* Flat RSS under many connection threads: few malloc arenas, and request bodies above
@@ -193,6 +212,7 @@ out:
   srv_log(SRV_LOG_INFO, "SHUTDOWN", "stopped (exit %d)", rc);
   srv_config_free(&s->cfg);
   srv_metrics_shutdown();
+  pthread_rwlock_destroy(&s->live_mu);
   free(s);
   return rc;
 }

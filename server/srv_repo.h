@@ -58,7 +58,7 @@ typedef struct srv_pending {
 struct srv_model {
   srv_model_config cfg;
   int from_repository;   /* discovered in repository.path (not in the config's models) */
-  int unloaded;          /* by the unload API or removed from the config */
+  _Atomic int unloaded;  /* by the unload API or removed from the config (read unlocked) */
   pthread_mutex_t mu;    /* guards ver[] (the swap) and the status fields */
   pthread_mutex_t scan_mu; /* one scan/load at a time per model */
   srv_version *ver[SRV_MAX_VERSIONS]; /* ascending versions */

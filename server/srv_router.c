@@ -83,7 +83,9 @@ long long srv_parse_version(const char *s) {
 }
 
 void srv_route(srv_server *s, const srv_http_req *req, srv_http_resp *resp) {
-  if (s->cfg.metrics_enabled && !strcmp(req->url, s->cfg.metrics_path)) {
+  srv_live live;
+  srv_live_get(s, &live);
+  if (live.metrics_enabled && !strcmp(req->url, live.metrics_path)) {
     if (strcmp(req->method, "GET") != 0) {
       srv_resp_error(resp, 405, "%s: use GET", req->url);
       return;

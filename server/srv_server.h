@@ -3,6 +3,7 @@
 #ifndef TFCC_SERVER_SRV_SERVER_H
 #define TFCC_SERVER_SRV_SERVER_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 
@@ -10,8 +11,18 @@
 #include "srv_config.h"
 #include "srv_repo.h"
 
+/* The settings a reload (SIGHUP) changes while requests are served: written by the reload under
+ * srv_server.live_mu, read by request threads as a copy (srv_live_get). */
+typedef struct srv_live {
+  int metrics_enabled;
+  char metrics_path[128];
+  int request_timeout_ms;
+} srv_live;
+
 typedef struct srv_server {
-  srv_config cfg;
+  srv_config cfg;                 /* as started; the reloadable part is in `live` */
+  pthread_rwlock_t live_mu;
+  srv_live live;
   char config_path[SRV_PATH_MAX]; /* "" when started without --config */
   tfcc_runtime *rt;
   srv_repo *repo;
@@ -21,6 +32,11 @@ typedef struct srv_server {
   int port;                       /* bound port */
   int health_port;                /* bound port of the health listener; -1: none */
 } srv_server;
+
+/* A consistent copy of the reloadable settings. */
+void srv_live_get(srv_server *s, srv_live *out);
+/* Its request_timeout_ms. */
+int srv_live_timeout_ms(srv_server *s);
 
 typedef struct srv_http_req {
   const char *method, *url, *remote;

@@ -85,7 +85,7 @@ static void predict(srv_server *s, const srv_http_req *req, const char *name, lo
     } else {
       srv_buf b;
       srv_buf_init(&b);
-      status = srv_infer_run(v, s->cfg.request_timeout_ms, r, encode_tfs, NULL, &b, &tm, err, sizeof err);
+      status = srv_infer_run(v, srv_live_timeout_ms(s), r, encode_tfs, NULL, &b, &tm, err, sizeof err);
       if (status == 200) srv_resp_set(resp, 200, "application/json", &b);
       else {
         srv_buf_free(&b);
