@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite, in five stages (meant to stay under 20 minutes on 2 cores; each stage
+# The whole test suite, in six stages (meant to stay under 20 minutes on 2 cores; each stage
 # prints its time; README, "The two commands"):
 #   1. release: gcc build (-Werror) and every ctest test: unit, operators (kernels against
 #      references, single-operator cases against TensorFlow Lite), real models, graph passes,
@@ -11,6 +11,8 @@
 #   4. sanitizers: clang build with ASan + UBSan and every ctest test again.
 #   5. fuzzing (libFuzzer, from the ASan build): model reader 45 s, encrypted-container parser
 #      20 s, tfcc serve's request parsers 20 s.
+#   6. WebAssembly: scripts/build-wasm.sh (Emscripten from apt when missing; skipped when it cannot
+#      be had) and the Node tests of the npm package tfcc-wasm (ctest in build-wasm/).
 # Each stage prints a line or two; its whole output goes to build/logs/<stage>.log, and when a
 # stage fails the end of its log is printed. TFCC_TEST_VERBOSE=1 prints everything instead;
 # TFCC_FUZZ_SECONDS=0 skips fuzzing (or sets every target's time); TFCC_SHARED_DIR points at the
@@ -24,7 +26,7 @@ logs=build/logs
 mkdir -p "$logs"
 rm -f "$logs"/*.log
 t_start=$SECONDS
-stages=" ${TFCC_TEST_STAGES:-1 2 3 4 5} "
+stages=" ${TFCC_TEST_STAGES:-1 2 3 4 5 6} "
 want() { [[ $stages == *" $1 "* ]]; }
 
 # stage NAME CMD...: runs CMD with its output in $logs/NAME.log; on failure prints the log's end
@@ -133,6 +135,18 @@ else
   fuzz fuzz_tflite_reader "${secs:-45}" "$fz/corpus" -max_len=65536
   fuzz fuzz_crypto_container "${secs:-20}" "$fz/corpus_crypto" -max_len=65536
   fuzz fuzz_serve_request "${secs:-20}" "$fz/corpus_serve" -dict=tests/fuzz/serve_request.dict
+fi
+fi
+if want 6; then
+echo "== 6. WebAssembly: tfcc-wasm (Emscripten, SIMD128) and its Node tests"
+stage wasm-build bash -c 'bash scripts/build-wasm.sh; rc=$?; [ $rc -eq 77 ] && echo "wasm stage skipped (exit 77)"; [ $rc -eq 0 ] || [ $rc -eq 77 ]'
+if grep -q 'wasm stage skipped' "$logs/wasm-build.log"; then
+  echo "   SKIPPED: $(grep -m1 SKIP "$logs/wasm-build.log")"
+else
+  echo "   $(grep -m1 '^built ' "$logs/wasm-build.log") ($STAGE_SECONDS s)"
+  TFCC_SHARED_DIR="$shared" stage ctest-wasm ctest --test-dir build-wasm --output-on-failure -j "$jobs"
+  ctest_summary "$logs/ctest-wasm.log"
+  echo "   ($STAGE_SECONDS s)"
 fi
 fi
 echo "== all tests passed ($(( (SECONDS - t_start) / 60 )) min $(( (SECONDS - t_start) % 60 )) s; logs in $logs/)"
