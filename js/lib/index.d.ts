@@ -27,6 +27,16 @@ export interface TensorInfo {
   dynamic: boolean;
 }
 
+export interface OpProfile {
+  node: number;
+  op: string;
+  kernel: string;
+  runs: number;
+  /** mean milliseconds per run */
+  ms: number;
+  macs: number;
+}
+
 /** Error thrown by tfcc-wasm; `message` is tfcc's own message. */
 export class TfccError extends Error {}
 
@@ -69,6 +79,9 @@ export class Session {
   readonly outputs: TensorInfo[];
   /** Zero-copy input: a view of the input's buffer in wasm memory; fill it, then run(). */
   inputView(key: string | number): TensorData;
+  /** Per-operator timing: profile(true) turns it on, profile(false) off; profile() returns the
+   *  operators in run order with the mean ms per run since it was turned on. */
+  profile(enable?: boolean): OpProfile[];
   /** Runs the model; inputs by name or in input order. Returns every output by name. */
   run(inputs?: Record<string, TensorData> | TensorData[], options?: RunOptions): Record<string, TensorData>;
   dispose(): void;

@@ -242,6 +242,27 @@ export class Session {
     return out;
   }
 
+  /** Per-operator timing: profile(true) turns it on; profile() returns the operators in run
+   * order, {node, op, kernel, runs, ms (per run), macs}, accumulated since it was turned on. */
+  profile(enable) {
+    if (!this._h) throw new TfccError('session: disposed');
+    const c = this._core;
+    if (enable !== undefined) {
+      const st = c._tfccw_session_set_profiling(this._h, enable ? 1 : 0);
+      if (st !== 0) throw new TfccError(`profile: ${c.UTF8ToString(c._tfccw_status_str(st))}`);
+      return [];
+    }
+    const n = c.HEAP32[c._tfccw_session_profile(this._h, -1) >> 2];
+    const out = [];
+    for (let i = 0; i < n; i++) {
+      const p = c._tfccw_session_profile(this._h, i) >> 2;
+      const runs = c.HEAP32[p + 3];
+      out.push({node: c.HEAP32[p + 2], op: c.UTF8ToString(c.HEAP32[p]), kernel: c.UTF8ToString(c.HEAP32[p + 1]),
+                runs, ms: runs ? c.HEAPF64[(p >> 1) + 2] / runs : 0, macs: c.HEAPF64[(p >> 1) + 3]});
+    }
+    return out;
+  }
+
   dispose() {
     const c = this._core;
     if (this._h) c._tfccw_session_destroy(this._h);

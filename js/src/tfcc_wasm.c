@@ -143,3 +143,33 @@ EXPORT const void *tfccw_output_data(const tfcc_session *s, int index, size_t *b
   }
   return d;
 }
+
+/* Per-operator profile: turn it on (allocates now) or off. */
+EXPORT int tfccw_session_set_profiling(tfcc_session *s, int enable) {
+  return (int)tfcc_session_set_profiling(s, enable);
+}
+
+/* Operator `i` of the profile as a record of words: [0] name, [1] kernel, [2] node, [3] runs,
+ * [4..5] total_ms (float64, 8-byte aligned), [6..7] macs (float64). Entry count with i = -1
+ * (returned as the first word). Valid until the next call. */
+EXPORT const int32_t *tfccw_session_profile(const tfcc_session *s, int i) {
+  static union {
+    double d[4];
+    int32_t w[8];
+  } rec;
+  const tfcc_op_profile *e = NULL;
+  const int n = tfcc_session_profile(s, &e);
+  memset(&rec, 0, sizeof rec);
+  if (i < 0) {
+    rec.w[0] = n;
+    return rec.w;
+  }
+  if (i >= n || !e) return NULL;
+  rec.w[0] = (int32_t)(intptr_t)e[i].name;
+  rec.w[1] = (int32_t)(intptr_t)e[i].kernel;
+  rec.w[2] = e[i].node;
+  rec.w[3] = (int32_t)e[i].runs;
+  rec.d[2] = e[i].total_ms;
+  rec.d[3] = (double)e[i].macs;
+  return rec.w;
+}

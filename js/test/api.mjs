@@ -80,6 +80,19 @@ await check('run in input order; zero-copy input view and output views', () => {
   assert.deepEqual(Array.from(o), Array.from(a['MobilenetV1/Predictions/Reshape_1']));
 });
 
+await check('per-operator profile names the wasmsimd kernels', () => {
+  s.profile(true);
+  s.run({input});
+  s.run({input});
+  const p = s.profile();
+  assert.equal(p.length, 31, 'one entry per operator (31 in the file, none folded)');
+  const conv = p.filter((e) => e.op === 'CONV_2D');
+  assert.ok(conv.length > 0 && conv.every((e) => e.kernel === 'q8-gemm-4x8-wasmsimd' && e.runs === 2 && e.ms >= 0 && e.macs > 0),
+            JSON.stringify(conv[0]));
+  assert.ok(p.some((e) => e.op === 'DEPTHWISE_CONV_2D' && e.kernel === 'q8-dwconv-8-wasmsimd'), JSON.stringify(p));
+  s.profile(false);
+});
+
 await check('wrong input size, type or name fails naming the input', () => {
   assert.throws(() => s.run({input: new Uint8Array(10)}), (e) => e instanceof TfccError && /input 'input': 10 bytes given/.test(e.message));
   assert.throws(() => s.run({input: [1, 2, 3]}), /expected a typed array/);
