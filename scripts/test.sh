@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite, in six stages (meant to stay under 20 minutes on 2 cores; each stage
+# The whole test suite, in seven stages (meant to stay under 30 minutes on 2 cores; each stage
 # prints its time; README, "The two commands"):
 #   1. release: gcc build (-Werror) and every ctest test: unit, operators (kernels against
 #      references, single-operator cases against TensorFlow Lite), real models, graph passes,
@@ -11,7 +11,9 @@
 #   4. sanitizers: clang build with ASan + UBSan and every ctest test again.
 #   5. fuzzing (libFuzzer, from the ASan build): model reader 45 s, encrypted-container parser
 #      20 s, tfcc serve's request parsers 20 s.
-#   6. ThreadSanitizer: clang -fsanitize=thread build of the library, the tfcc command and the
+#   6. WebAssembly: scripts/build-wasm.sh (Emscripten from apt when missing; skipped when it cannot
+#      be had) and the Node tests of the npm package tfcc-wasm (ctest in build-wasm/).
+#   7. ThreadSanitizer: clang -fsanitize=thread build of the library, the tfcc command and the
 #      concurrency tests (thread pool, concurrent sessions, hot weight update and file reads
 #      under rewrites, tfcc serve's reload, batching, queue and drain tests); any data race or
 #      lock-order report fails it.
@@ -28,7 +30,7 @@ logs=build/logs
 mkdir -p "$logs"
 rm -f "$logs"/*.log
 t_start=$SECONDS
-stages=" ${TFCC_TEST_STAGES:-1 2 3 4 5 6} "
+stages=" ${TFCC_TEST_STAGES:-1 2 3 4 5 6 7} "
 want() { [[ $stages == *" $1 "* ]]; }
 
 # stage NAME CMD...: runs CMD with its output in $logs/NAME.log; on failure prints the log's end
@@ -140,7 +142,20 @@ else
 fi
 fi
 if want 6; then
-echo "== 6. ThreadSanitizer: thread pool, concurrent sessions, hot update, tfcc serve"
+echo "== 6. WebAssembly: tfcc-wasm (Emscripten, SIMD128) and its Node tests"
+stage wasm-build bash -c 'bash scripts/build-wasm.sh; rc=$?; [ $rc -eq 77 ] && echo "wasm stage skipped (exit 77)"; [ $rc -eq 0 ] || [ $rc -eq 77 ]'
+if grep -q 'wasm stage skipped' "$logs/wasm-build.log"; then
+  echo "   SKIPPED: $(grep -m1 SKIP "$logs/wasm-build.log")"
+else
+  echo "   $(grep -m1 '^built ' "$logs/wasm-build.log") ($STAGE_SECONDS s)"
+  TFCC_SHARED_DIR="$shared" stage ctest-wasm ctest --test-dir build-wasm --output-on-failure -j "$jobs"
+  ctest_summary "$logs/ctest-wasm.log"
+  echo "   ($STAGE_SECONDS s)"
+fi
+fi
+
+if want 7; then
+echo "== 7. ThreadSanitizer: thread pool, concurrent sessions, hot update, tfcc serve"
 # The tests where threads meet: the pool, sessions run concurrently, hot updates and file
 # rewrites during runs, and the server's reload, batching, queueing and draining paths.
 # (server.test_slowloris measures connection timing against timeouts.receive_s, which the
@@ -165,5 +180,4 @@ if compgen -G "$tsan_dir/report*" >/dev/null; then
 fi
 echo "   no data race or lock-order report ($STAGE_SECONDS s)"
 fi
-
 echo "== all tests passed ($(( (SECONDS - t_start) / 60 )) min $(( (SECONDS - t_start) % 60 )) s; logs in $logs/)"

@@ -158,10 +158,10 @@ static int runtime_pair(walk *w, void *ctx, const char *key, yaml_node_t *v) {
   if (!strcmp(k, "memory_pool_mb")) return get_int(w, v, key, 0, 1 << 20, &c->memory_pool_mb);
   if (!strcmp(k, "isa")) {
     if (get_str(w, v, key, c->isa, sizeof c->isa)) return -1;
-    const char *ok[] = {"generic", "sse4", "avx2", "avx512", "neon"};
-    for (size_t i = 0; i < 5; i++)
+    const char *ok[] = {"generic", "sse4", "avx2", "avx512", "neon", "wasmsimd"};
+    for (size_t i = 0; i < 6; i++)
       if (!strcmp(c->isa, ok[i])) return 0;
-    return fail(w, v, key, "'%s' is not one of generic, sse4, avx2, avx512, neon", c->isa);
+    return fail(w, v, key, "'%s' is not one of generic, sse4, avx2, avx512, neon, wasmsimd", c->isa);
   }
   if (!strcmp(k, "cpu_affinity")) {
     if (v->type != YAML_SEQUENCE_NODE) return fail(w, v, key, "expected a list of CPU ids");

@@ -148,6 +148,7 @@ typedef enum tfcc_isa {
   TFCC_ISA_AVX2 = 2,   /* AVX2 + FMA + F16C */
   TFCC_ISA_AVX512 = 3, /* AVX-512 F/BW/VL/DQ */
   TFCC_ISA_NEON = 4,   /* aarch64 */
+  TFCC_ISA_WASMSIMD = 5, /* WebAssembly SIMD128 (a build with -msimd128) */
   TFCC_ISA_COUNT_,
   TFCC_ISA_NO_CAP = 255 /* tfcc_isa_dispatch_level(): no cap (the CPU's best) */
 } tfcc_isa;
@@ -155,7 +156,7 @@ typedef enum tfcc_isa {
 typedef struct tfcc_cpu_info {
   char vendor[16];
   char brand[64];
-  char arch[16];            /* "x86_64", "aarch64" */
+  char arch[16];            /* "x86_64", "aarch64", "wasm32" */
   uint64_t flags;           /* 1 << TFCC_CPU_* for usable features (OS state enabled) */
   int logical_cpus;         /* online */
   int physical_cores;       /* 0 if unknown */
@@ -169,7 +170,7 @@ typedef struct tfcc_cpu_info {
 TFCC_API tfcc_status tfcc_cpu_info_get(tfcc_cpu_info *info);
 /* "avx2", ... for a feature; "?" if out of range. */
 TFCC_API const char *tfcc_cpu_feature_name(tfcc_cpu_feature f);
-/* "generic", "sse4", "avx2", "avx512", "neon". */
+/* "generic", "sse4", "avx2", "avx512", "neon", "wasmsimd". */
 TFCC_API const char *tfcc_isa_name(tfcc_isa isa);
 /* Parses an ISA cap name; TFCC_ERR_INVALID_ARG if unknown. */
 TFCC_API tfcc_status tfcc_isa_parse(const char *name, tfcc_isa *isa);

@@ -187,9 +187,16 @@ static void detect(void) {
   detect_x86(c);
 #elif defined(__aarch64__)
   detect_arm(c);
+#elif defined(__wasm__)
+  snprintf(c->arch, sizeof c->arch, "wasm32");
+  snprintf(c->vendor, sizeof c->vendor, "wasm");
 #endif
   detect_topology(c);
   c->best_isa = TFCC_ISA_GENERIC;
+#if defined(__wasm_simd128__)
+  /* SIMD128 is a property of the build: an engine that lacks it refuses the whole module. */
+  c->best_isa = TFCC_ISA_WASMSIMD;
+#endif
   if (tfcc_cpu_has(c, TFCC_CPU_NEON)) c->best_isa = TFCC_ISA_NEON;
   if (tfcc_cpu_has(c, TFCC_CPU_SSE41)) c->best_isa = TFCC_ISA_SSE4;
   if (tfcc_cpu_has(c, TFCC_CPU_AVX2) && tfcc_cpu_has(c, TFCC_CPU_FMA) && tfcc_cpu_has(c, TFCC_CPU_F16C))
@@ -223,8 +230,9 @@ const char *tfcc_cpu_amx_unusable(tfcc_cpu_feature f) {
 
 tfcc_isa tfcc_cpu_dispatch_isa(tfcc_isa cap) {
   tfcc_isa best = tfcc_cpu()->best_isa;
-  if (best == TFCC_ISA_NEON) return cap == TFCC_ISA_GENERIC ? TFCC_ISA_GENERIC : TFCC_ISA_NEON;
-  if (cap >= TFCC_ISA_COUNT_ || cap == TFCC_ISA_NEON) return best;
+  if (best == TFCC_ISA_NEON || best == TFCC_ISA_WASMSIMD)
+    return cap == TFCC_ISA_GENERIC ? TFCC_ISA_GENERIC : best;
+  if (cap >= TFCC_ISA_COUNT_ || cap == TFCC_ISA_NEON || cap == TFCC_ISA_WASMSIMD) return best;
   return cap < best ? cap : best;
 }
 
@@ -243,7 +251,8 @@ const char *tfcc_cpu_feature_name(tfcc_cpu_feature f) {
   return (unsigned)f < TFCC_CPU_FEATURE_COUNT_ ? names[f] : "?";
 }
 
-static const char *const k_isa_names[TFCC_ISA_COUNT_] = {"generic", "sse4", "avx2", "avx512", "neon"};
+static const char *const k_isa_names[TFCC_ISA_COUNT_] = {"generic", "sse4", "avx2", "avx512", "neon",
+                                                              "wasmsimd"};
 
 const char *tfcc_isa_name(tfcc_isa isa) {
   return (unsigned)isa < TFCC_ISA_COUNT_ ? k_isa_names[isa] : "?";

@@ -24,11 +24,15 @@ const char *tfcc_cpu_amx_unusable(tfcc_cpu_feature f);
 tfcc_isa tfcc_cpu_dispatch_isa(tfcc_isa cap);
 
 /* Whether a kernel that needs ISA level `need` may run at dispatch level `level`: generic
- * kernels everywhere; the x86 levels include the lower ones (sse4 < avx2 < avx512); NEON is
- * its own level (aarch64), matched exactly. The one rule every family's dispatch table uses. */
+ * kernels everywhere; the x86 levels include the lower ones (sse4 < avx2 < avx512); NEON
+ * (aarch64) and WASMSIMD (wasm SIMD128) are levels of their own, matched exactly. The one rule
+ * every family's dispatch table uses. */
+static inline bool tfcc_isa_is_x86(tfcc_isa isa) {
+  return isa >= TFCC_ISA_SSE4 && isa <= TFCC_ISA_AVX512;
+}
 static inline bool tfcc_isa_level_fits(tfcc_isa need, tfcc_isa level) {
   if (need == TFCC_ISA_GENERIC) return true;
-  if (need == TFCC_ISA_NEON || level == TFCC_ISA_NEON) return need == level;
+  if (!tfcc_isa_is_x86(need) || !tfcc_isa_is_x86(level)) return need == level;
   return need <= level;
 }
 

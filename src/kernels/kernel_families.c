@@ -30,20 +30,23 @@ static const kernel_family k_families[] = {
       {TFCC_ISA_SSE4, "f32-gemm-4x8-sse4"},
       {TFCC_ISA_AVX2, "f32-gemm-6x16-avx2"},
       {TFCC_ISA_AVX512, "f32-gemm-12x32-avx512"},
-      {TFCC_ISA_NEON, "f32-gemm-8x8-neon"}}},
+      {TFCC_ISA_NEON, "f32-gemm-8x8-neon"},
+      {TFCC_ISA_WASMSIMD, "f32-gemm-6x8-wasmsimd"}}},
     {"f32-conv-direct", "CONV_2D (float32, first layers with K = Cin*KH*KW <= 160: ResNet / "
                         "MobileNet stems; reads the f32-gemm packed weights)",
      {{TFCC_ISA_GENERIC, "f32-conv-direct-8-scalar"},
       {TFCC_ISA_SSE4, "f32-conv-direct-8-sse4"},
       {TFCC_ISA_AVX2, "f32-conv-direct-16-avx2"},
       {TFCC_ISA_AVX512, "f32-conv-direct-32-avx512"},
-      {TFCC_ISA_NEON, "f32-conv-direct-8-neon"}}},
+      {TFCC_ISA_NEON, "f32-conv-direct-8-neon"},
+      {TFCC_ISA_WASMSIMD, "f32-conv-direct-8-wasmsimd"}}},
     {"f32-dwconv", "DEPTHWISE_CONV_2D (float32)",
      {{TFCC_ISA_GENERIC, "f32-dwconv-scalar"},
       {TFCC_ISA_SSE4, "f32-dwconv-sse4"},
       {TFCC_ISA_AVX2, "f32-dwconv-avx2"},
       {TFCC_ISA_AVX512, "f32-dwconv-avx512"},
-      {TFCC_ISA_NEON, "f32-dwconv-neon"}}},
+      {TFCC_ISA_NEON, "f32-dwconv-neon"},
+      {TFCC_ISA_WASMSIMD, "f32-dwconv-wasmsimd"}}},
     {"f32-expand-dw", "EXPAND_DEPTHWISE_CONV_2D (float32 1x1 CONV_2D fused into its "
                       "DEPTHWISE_CONV_2D by the pass fuse_expand_dwconv; f32-gemm + f32-dwconv "
                       "of the same level on a window of expanded rows)",
@@ -51,7 +54,8 @@ static const kernel_family k_families[] = {
       {TFCC_ISA_SSE4, "f32-expand-dw-sse4"},
       {TFCC_ISA_AVX2, "f32-expand-dw-avx2"},
       {TFCC_ISA_AVX512, "f32-expand-dw-avx512"},
-      {TFCC_ISA_NEON, "f32-expand-dw-neon"}}},
+      {TFCC_ISA_NEON, "f32-expand-dw-neon"},
+      {TFCC_ISA_WASMSIMD, "f32-expand-dw-wasmsimd"}}},
     {"conv", "CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED with int16 activations or hybrid weights",
      {{TFCC_ISA_GENERIC, "ref"}}},
     {"q8-gemm", "CONV_2D, FULLY_CONNECTED (int8/uint8; avx512 variant needs AVX512-VNNI, else avx2; "
@@ -59,7 +63,8 @@ static const kernel_family k_families[] = {
      {{TFCC_ISA_GENERIC, "q8-gemm-4x16-scalar"},
       {TFCC_ISA_AVX2, "q8-gemm-4x8-avx2"},
       {TFCC_ISA_AVX512, "q8-gemm-14x32-avx512vnni"},
-      {TFCC_ISA_NEON, "q8-gemm-8x8-neondot"}}},
+      {TFCC_ISA_NEON, "q8-gemm-8x8-neondot"},
+      {TFCC_ISA_WASMSIMD, "q8-gemm-4x8-wasmsimd"}}},
     {"q8-fc-small", "FULLY_CONNECTED (int8/uint8 tiny layers: depth <= 1024, weights <= 16384, "
                     "batches x units x depth <= 16384; generic on NEON)",
      {{TFCC_ISA_GENERIC, "q8-fc-small-scalar"},
@@ -70,7 +75,8 @@ static const kernel_family k_families[] = {
      {{TFCC_ISA_GENERIC, "q8-dwconv-scalar"},
       {TFCC_ISA_AVX2, "q8-dwconv-8-avx2"},
       {TFCC_ISA_AVX512, "q8-dwconv-16-avx512"},
-      {TFCC_ISA_NEON, "q8-dwconv-8-neon"}}},
+      {TFCC_ISA_NEON, "q8-dwconv-8-neon"},
+      {TFCC_ISA_WASMSIMD, "q8-dwconv-8-wasmsimd"}}},
     {"bf16-gemm",
      "CONV_2D, FULLY_CONNECTED (float32 models at precision bf16; needs AVX512-BF16, the AMX "
      "variant AMX-BF16 and the OS's permission; else float32)",
@@ -83,12 +89,14 @@ static const kernel_family k_families[] = {
       {TFCC_ISA_SSE4, "pool-sse4"},
       {TFCC_ISA_AVX2, "pool-avx2"},
       {TFCC_ISA_AVX512, "pool-avx512"},
-      {TFCC_ISA_NEON, "pool-neon"}}},
+      {TFCC_ISA_NEON, "pool-neon"},
+      {TFCC_ISA_WASMSIMD, "pool-wasmsimd"}}},
     {"f32-vbinary", "ADD, SUB, MUL, DIV, MAXIMUM, MINIMUM, SQUARED_DIFFERENCE, PRELU (float32)",
      {{TFCC_ISA_GENERIC, "f32-vbinary-scalar"},
       {TFCC_ISA_AVX2, "f32-vbinary-avx2"},
       {TFCC_ISA_AVX512, "f32-vbinary-avx512"},
-      {TFCC_ISA_NEON, "f32-vbinary-neon"}}},
+      {TFCC_ISA_NEON, "f32-vbinary-neon"},
+      {TFCC_ISA_WASMSIMD, "f32-vbinary-wasmsimd"}}},
     {"q8-vbinary", "ADD, SUB, MUL (int8/uint8, both quant modes; avx512vnni on CPUs with AVX512-VNNI)",
      {{TFCC_ISA_GENERIC, "q8-vbinary-scalar"},
       {TFCC_ISA_AVX2, "q8-vbinary-avx2"},
@@ -98,7 +106,8 @@ static const kernel_family k_families[] = {
      {{TFCC_ISA_GENERIC, "f32-resize-scalar"},
       {TFCC_ISA_AVX2, "f32-resize-avx2"},
       {TFCC_ISA_AVX512, "f32-resize-avx512"},
-      {TFCC_ISA_NEON, "f32-resize-neon"}}},
+      {TFCC_ISA_NEON, "f32-resize-neon"},
+      {TFCC_ISA_WASMSIMD, "f32-resize-wasmsimd"}}},
     {"q8-resize", "RESIZE_BILINEAR (int8/uint8, XNNPACK arithmetic: TFLITE mode, same in/out quantization)",
      {{TFCC_ISA_GENERIC, "q8-resize-scalar"},
       {TFCC_ISA_AVX2, "q8-resize-avx2"},
@@ -115,13 +124,16 @@ static const kernel_family k_families[] = {
      {{TFCC_ISA_GENERIC, "f32-vunary-scalar"},
       {TFCC_ISA_AVX2, "f32-vunary-avx2"},
       {TFCC_ISA_AVX512, "f32-vunary-avx512"},
-      {TFCC_ISA_NEON, "f32-vunary-neon"}}},
+      {TFCC_ISA_NEON, "f32-vunary-neon"},
+      {TFCC_ISA_WASMSIMD, "f32-vunary-wasmsimd"}}},
     {"activation", "GELU, ELU, PRELU (8-bit), int16 activations",
      {{TFCC_ISA_GENERIC, "ref"}}},
     {"f32-softmax", "SOFTMAX (float32, beta >= 0; within 2e-6 relative)",
      {{TFCC_ISA_GENERIC, "f32-softmax-scalar"},
       {TFCC_ISA_AVX2, "f32-softmax-avx2"},
-      {TFCC_ISA_AVX512, "f32-softmax-avx512"}}},
+      {TFCC_ISA_AVX512, "f32-softmax-avx512"},
+      {TFCC_ISA_NEON, "f32-softmax-neon"},
+      {TFCC_ISA_WASMSIMD, "f32-softmax-wasmsimd"}}},
     {"softmax", "SOFTMAX uint8/int8 -> same type (q8-softmax: exact, tables through q8-lut), "
                 "int16 and LOG_SOFTMAX (ref)",
      {{TFCC_ISA_GENERIC, "ref"}}},
@@ -131,7 +143,8 @@ static const kernel_family k_families[] = {
       {TFCC_ISA_SSE4, "reduce-sse4"},
       {TFCC_ISA_AVX2, "reduce-avx2"},
       {TFCC_ISA_AVX512, "reduce-avx512"},
-      {TFCC_ISA_NEON, "reduce-neon"}}},
+      {TFCC_ISA_NEON, "reduce-neon"},
+      {TFCC_ISA_WASMSIMD, "reduce-wasmsimd"}}},
     {"concat", "CONCATENATION, SPLIT, SPLIT_V (strided block copies, any dtype; uint8 requantized "
                "inputs through q8-lut tables)",
      {{TFCC_ISA_GENERIC, "concat-copy"}}},
@@ -143,7 +156,8 @@ static const kernel_family k_families[] = {
       {TFCC_ISA_SSE4, "quantize-sse4"},
       {TFCC_ISA_AVX2, "quantize-avx2"},
       {TFCC_ISA_AVX512, "quantize-avx512"},
-      {TFCC_ISA_NEON, "quantize-neon"}}},
+      {TFCC_ISA_NEON, "quantize-neon"},
+      {TFCC_ISA_WASMSIMD, "quantize-wasmsimd"}}},
     {"lstm", "UNIDIRECTIONAL_SEQUENCE_LSTM (int8x8->16; float32 runs on f32-gemm + f32-vunary)",
      {{TFCC_ISA_GENERIC, "ref"},
       {TFCC_ISA_SSE4, "q8-lstm-sse4"},
@@ -155,8 +169,8 @@ static const kernel_family k_families[] = {
 
 int tfcc_kernel_isa_fits(tfcc_isa need, tfcc_isa level) {
   if (need == TFCC_ISA_GENERIC) return 1;
-  if (need == TFCC_ISA_NEON || level == TFCC_ISA_NEON) return need == level;
-  return (unsigned)need <= (unsigned)level && level < TFCC_ISA_COUNT_;
+  if ((unsigned)level >= TFCC_ISA_COUNT_) return 0;
+  return tfcc_isa_level_fits(need, level);
 }
 
 /* Index of the chosen variant of f at level (0 if none fits: the first row is the fallback). */

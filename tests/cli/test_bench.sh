@@ -46,7 +46,7 @@ op = d["ops"][0]
 assert op["name"] == "CONV_2D" and isinstance(op["kernel"], str) and op["kernel"], op
 assert op["macs"] == i["total_macs"] > 0, (op, i["total_macs"])
 assert abs(op["share"] - 1.0) < 1e-9 and op["ms"] > 0 and op["gops"] > 0, op
-assert d["isa"] in ("generic", "sse4", "avx2", "avx512", "neon")
+assert d["isa"] in ("generic", "sse4", "avx2", "avx512", "neon", "wasmsimd")
 PY
 then ok; else bad "bench JSON"; fi
 

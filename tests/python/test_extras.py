@@ -17,7 +17,7 @@ def test_cpu_info():
               "l1d_bytes", "l2_bytes", "l3_bytes", "amx_permitted", "best_isa", "isa"):
         assert k in ci
     assert ci["logical_cpus"] >= 1
-    assert ci["best_isa"] in ("generic", "sse4", "avx2", "avx512", "neon")
+    assert ci["best_isa"] in ("generic", "sse4", "avx2", "avx512", "neon", "wasmsimd")
 
 
 JSON_KEYS = {"model", "threads", "affinity", "isa", "isa_cap", "precision", "seed", "load_ms",

@@ -16,6 +16,13 @@ int main(void) {
   CHECK(!tfcc_kernel_isa_fits(TFCC_ISA_SSE4, TFCC_ISA_NEON));
   CHECK(!tfcc_kernel_isa_fits(TFCC_ISA_NEON, TFCC_ISA_AVX512));
   CHECK(tfcc_kernel_isa_fits(TFCC_ISA_NEON, TFCC_ISA_NEON));
+  /* wasm SIMD128: a level of its own, like NEON */
+  CHECK(tfcc_kernel_isa_fits(TFCC_ISA_WASMSIMD, TFCC_ISA_WASMSIMD));
+  CHECK(tfcc_kernel_isa_fits(TFCC_ISA_GENERIC, TFCC_ISA_WASMSIMD));
+  CHECK(!tfcc_kernel_isa_fits(TFCC_ISA_WASMSIMD, TFCC_ISA_AVX512));
+  CHECK(!tfcc_kernel_isa_fits(TFCC_ISA_SSE4, TFCC_ISA_WASMSIMD));
+  CHECK(!tfcc_kernel_isa_fits(TFCC_ISA_NEON, TFCC_ISA_WASMSIMD));
+  CHECK(!tfcc_kernel_isa_fits(TFCC_ISA_WASMSIMD, TFCC_ISA_NEON));
 
   int n = tfcc_kernel_family_count();
   CHECK(n > 0);
@@ -44,7 +51,8 @@ int main(void) {
       CHECKF(tfcc_kernel_isa_fits(f.variant_isa, level), "%s at %s picks %s", f.name, tfcc_isa_name(level), f.variant);
       /* the highest fitting variant is chosen */
       for (int v = 0; v < f.variant_count && v < 16; v++)
-        if (tfcc_kernel_isa_fits(visa[v], level)) CHECK(visa[v] <= f.variant_isa || level == TFCC_ISA_NEON);
+        if (tfcc_kernel_isa_fits(visa[v], level))
+          CHECK(visa[v] <= f.variant_isa || level == TFCC_ISA_NEON || level == TFCC_ISA_WASMSIMD);
       const char *internal = tfcc_kernel_variant(f.name, level);
       CHECKF(internal && strcmp(internal, f.variant) == 0, "%s: table lookup disagrees", f.name);
       for (int j = 0; j < i; j++) {
@@ -87,7 +95,7 @@ int main(void) {
   const tfcc_cpu_info *c = tfcc_cpu();
   CHECK(tfcc_isa_dispatch_level(TFCC_ISA_COUNT_) == c->best_isa);
   CHECK(tfcc_isa_dispatch_level(TFCC_ISA_GENERIC) == TFCC_ISA_GENERIC);
-  if (c->best_isa != TFCC_ISA_NEON)
+  if (c->best_isa != TFCC_ISA_NEON && c->best_isa != TFCC_ISA_WASMSIMD)
     for (int cap = 0; cap < TFCC_ISA_NEON; cap++)
       CHECK(tfcc_isa_dispatch_level((tfcc_isa)cap) == (cap < (int)c->best_isa ? (tfcc_isa)cap : c->best_isa));
   return tfcc_test_finish("kernel_families");

@@ -63,22 +63,24 @@ int cli_parse_isa(const char *what, const char *v, tfcc_isa *out, char *err, siz
   tfcc_cpu_info c;
   memset(&c, 0, sizeof c);
   tfcc_cpu_info_get(&c);
-  const int x86 = strcmp(c.arch, "x86_64") == 0, arm = strcmp(c.arch, "aarch64") == 0;
+  const int x86 = strcmp(c.arch, "x86_64") == 0, arm = strcmp(c.arch, "aarch64") == 0,
+            wasm = strcmp(c.arch, "wasm32") == 0;
   /* the caps this CPU family has kernels for, lowest first */
   char runnable[64] = "generic";
   size_t used = strlen(runnable);
   for (int i = TFCC_ISA_GENERIC + 1; i < TFCC_ISA_COUNT_; i++)
-    if ((i == TFCC_ISA_NEON) ? arm : x86)
+    if ((i == TFCC_ISA_NEON) ? arm : (i == TFCC_ISA_WASMSIMD) ? wasm : x86)
       used += (size_t)snprintf(runnable + used, sizeof runnable - used, ", %s", tfcc_isa_name((tfcc_isa)i));
   tfcc_isa isa;
   if (!v || tfcc_isa_parse(v, &isa) != TFCC_OK) {
     snprintf(err, n, "%s: unknown ISA '%s' (on this CPU: %s)", what, v ? v : "", runnable);
     return -1;
   }
-  int ok = isa == TFCC_ISA_GENERIC || (isa == TFCC_ISA_NEON ? arm : x86);
+  int ok = isa == TFCC_ISA_GENERIC ||
+           (isa == TFCC_ISA_NEON ? arm : isa == TFCC_ISA_WASMSIMD ? wasm : x86);
   if (!ok) {
     snprintf(err, n, "%s: '%s' is an %s ISA; this CPU is %s and runs only %s", what, v,
-             isa == TFCC_ISA_NEON ? "aarch64" : "x86-64", c.arch[0] ? c.arch : "of another family",
+             isa == TFCC_ISA_NEON ? "aarch64" : isa == TFCC_ISA_WASMSIMD ? "WebAssembly" : "x86-64", c.arch[0] ? c.arch : "of another family",
              runnable);
     return -1;
   }

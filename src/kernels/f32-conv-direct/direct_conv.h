@@ -57,6 +57,7 @@ TFCC_F32_DIRECT_CONV_DECL(tfcc_f32_direct_conv_32_avx512);
 TFCC_F32_DIRECT_CONV_DECL(tfcc_f32_direct_conv_16_avx2);
 TFCC_F32_DIRECT_CONV_DECL(tfcc_f32_direct_conv_8_sse4);
 TFCC_F32_DIRECT_CONV_DECL(tfcc_f32_direct_conv_8_neon);
+TFCC_F32_DIRECT_CONV_DECL(tfcc_f32_direct_conv_8_wasmsimd);
 TFCC_F32_DIRECT_CONV_DECL(tfcc_f32_direct_conv_8_scalar);
 
 #endif

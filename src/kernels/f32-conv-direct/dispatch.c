@@ -12,6 +12,9 @@ static const tfcc_f32_direct_conv_kernel kernels[] = {
 #if defined(__aarch64__)
     {"f32-conv-direct-8-neon", TFCC_ISA_NEON, 8, tfcc_f32_direct_conv_8_neon},
 #endif
+#if defined(__wasm_simd128__)
+    {"f32-conv-direct-8-wasmsimd", TFCC_ISA_WASMSIMD, 8, tfcc_f32_direct_conv_8_wasmsimd},
+#endif
     {"f32-conv-direct-8-scalar", TFCC_ISA_GENERIC, 8, tfcc_f32_direct_conv_8_scalar},
 };
 #define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))

@@ -14,6 +14,9 @@ static const tfcc_f32_dwconv_kernel kernels[] = {
 #if defined(__aarch64__)
     {"f32-dwconv-neon", TFCC_ISA_NEON, tfcc_f32_dwconv_neon},
 #endif
+#if defined(__wasm_simd128__)
+    {"f32-dwconv-wasmsimd", TFCC_ISA_WASMSIMD, tfcc_f32_dwconv_wasmsimd},
+#endif
     {"f32-dwconv-scalar", TFCC_ISA_GENERIC, tfcc_f32_dwconv_scalar},
 };
 #define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))

@@ -43,6 +43,7 @@ TFCC_F32_DWCONV_DECL(tfcc_f32_dwconv_avx512);
 TFCC_F32_DWCONV_DECL(tfcc_f32_dwconv_avx2);
 TFCC_F32_DWCONV_DECL(tfcc_f32_dwconv_sse4);
 TFCC_F32_DWCONV_DECL(tfcc_f32_dwconv_neon);
+TFCC_F32_DWCONV_DECL(tfcc_f32_dwconv_wasmsimd);
 TFCC_F32_DWCONV_DECL(tfcc_f32_dwconv_scalar);
 
 #endif

@@ -16,6 +16,7 @@ const char *tfcc_f32_expand_dw_name(const tfcc_f32_dwconv_kernel *dw) {
     case TFCC_ISA_AVX2: return "f32-expand-dw-avx2";
     case TFCC_ISA_SSE4: return "f32-expand-dw-sse4";
     case TFCC_ISA_NEON: return "f32-expand-dw-neon";
+    case TFCC_ISA_WASMSIMD: return "f32-expand-dw-wasmsimd";
     default: return "f32-expand-dw-scalar";
   }
 }

@@ -12,6 +12,9 @@ static const tfcc_f32_resize_kernel kernels[] = {
 #if defined(__aarch64__)
     {"f32-resize-neon", TFCC_ISA_NEON, tfcc_f32_resize_neon},
 #endif
+#if defined(__wasm_simd128__)
+    {"f32-resize-wasmsimd", TFCC_ISA_WASMSIMD, tfcc_f32_resize_wasmsimd},
+#endif
     {"f32-resize-scalar", TFCC_ISA_GENERIC, tfcc_f32_resize_scalar},
 };
 TFCC_DISPATCH_TABLE_FNS(tfcc_f32_resize, tfcc_f32_resize_kernel)

@@ -50,6 +50,7 @@ void tfcc_f32_resize_bilinear(struct tfcc_threadpool *pool, const tfcc_f32_resiz
 TFCC_F32_RESIZE_DECL(tfcc_f32_resize_avx512);
 TFCC_F32_RESIZE_DECL(tfcc_f32_resize_avx2);
 TFCC_F32_RESIZE_DECL(tfcc_f32_resize_neon);
+TFCC_F32_RESIZE_DECL(tfcc_f32_resize_wasmsimd);
 TFCC_F32_RESIZE_DECL(tfcc_f32_resize_scalar);
 
 #endif

@@ -11,6 +11,9 @@ static const tfcc_f32_vbinary_kernel kernels[] = {
 #if defined(__aarch64__)
     {"f32-vbinary-neon", TFCC_ISA_NEON, tfcc_f32_vbinary_neon},
 #endif
+#if defined(__wasm_simd128__)
+    {"f32-vbinary-wasmsimd", TFCC_ISA_WASMSIMD, tfcc_f32_vbinary_wasmsimd},
+#endif
     {"f32-vbinary-scalar", TFCC_ISA_GENERIC, tfcc_f32_vbinary_scalar},
 };
 TFCC_DISPATCH_TABLE_FNS(tfcc_f32_vbinary, tfcc_f32_vbinary_kernel)

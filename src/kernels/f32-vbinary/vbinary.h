@@ -56,6 +56,7 @@ void tfcc_f32_vbinary_run(struct tfcc_threadpool *pool, const tfcc_f32_vbinary_k
 TFCC_F32_VBINARY_DECL(tfcc_f32_vbinary_avx512);
 TFCC_F32_VBINARY_DECL(tfcc_f32_vbinary_avx2);
 TFCC_F32_VBINARY_DECL(tfcc_f32_vbinary_neon);
+TFCC_F32_VBINARY_DECL(tfcc_f32_vbinary_wasmsimd);
 TFCC_F32_VBINARY_DECL(tfcc_f32_vbinary_scalar);
 
 #endif

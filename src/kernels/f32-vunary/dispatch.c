@@ -14,6 +14,9 @@ static const tfcc_f32_vunary_kernel kernels[] = {
 #if defined(__aarch64__)
     {"f32-vunary-neon", TFCC_ISA_NEON, tfcc_f32_vunary_neon},
 #endif
+#if defined(__wasm_simd128__)
+    {"f32-vunary-wasmsimd", TFCC_ISA_WASMSIMD, tfcc_f32_vunary_wasmsimd},
+#endif
     {"f32-vunary-scalar", TFCC_ISA_GENERIC, tfcc_f32_vunary_scalar},
 };
 TFCC_DISPATCH_TABLE_FNS(tfcc_f32_vunary, tfcc_f32_vunary_kernel)

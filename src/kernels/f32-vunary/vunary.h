@@ -54,6 +54,7 @@ void tfcc_f32_vunary_run(struct tfcc_threadpool *pool, const tfcc_f32_vunary_ker
 TFCC_F32_VUNARY_DECL(tfcc_f32_vunary_avx512);
 TFCC_F32_VUNARY_DECL(tfcc_f32_vunary_avx2);
 TFCC_F32_VUNARY_DECL(tfcc_f32_vunary_neon);
+TFCC_F32_VUNARY_DECL(tfcc_f32_vunary_wasmsimd);
 TFCC_F32_VUNARY_DECL(tfcc_f32_vunary_scalar);
 
 #endif

@@ -15,6 +15,9 @@ static const tfcc_f32_wino_kernel kernels[] = {
 #if defined(__aarch64__)
     K(neon, TFCC_ISA_NEON),
 #endif
+#if defined(__wasm_simd128__)
+    K(wasmsimd, TFCC_ISA_WASMSIMD),
+#endif
     K(scalar, TFCC_ISA_GENERIC),
 };
 #define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))

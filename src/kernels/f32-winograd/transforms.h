@@ -32,6 +32,7 @@ TFCC_WINO_DECL(avx512);
 TFCC_WINO_DECL(avx2);
 TFCC_WINO_DECL(sse4);
 TFCC_WINO_DECL(neon);
+TFCC_WINO_DECL(wasmsimd);
 TFCC_WINO_DECL(scalar);
 
 #endif

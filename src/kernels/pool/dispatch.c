@@ -12,6 +12,9 @@ static const tfcc_pool_kernel kernels[] = {
 #if defined(__aarch64__)
     {"pool-neon", TFCC_ISA_NEON, tfcc_pool_neon},
 #endif
+#if defined(__wasm_simd128__)
+    {"pool-wasmsimd", TFCC_ISA_WASMSIMD, tfcc_pool_wasmsimd},
+#endif
     {"pool-scalar", TFCC_ISA_GENERIC, tfcc_pool_scalar},
 };
 TFCC_DISPATCH_TABLE_FNS(tfcc_pool, tfcc_pool_kernel)

@@ -52,6 +52,7 @@ TFCC_POOL_DECL(tfcc_pool_avx512);
 TFCC_POOL_DECL(tfcc_pool_avx2);
 TFCC_POOL_DECL(tfcc_pool_sse4);
 TFCC_POOL_DECL(tfcc_pool_neon);
+TFCC_POOL_DECL(tfcc_pool_wasmsimd);
 TFCC_POOL_DECL(tfcc_pool_scalar);
 
 #endif

@@ -13,6 +13,9 @@ static const tfcc_q8_dw_kernel kernels[] = {
 #if defined(__aarch64__)
     {"q8-dwconv-8-neon", TFCC_ISA_NEON, -1, tfcc_q8_dw_s_neon, tfcc_q8_dw_u_neon, NULL, NULL},
 #endif
+#if defined(__wasm_simd128__)
+    {"q8-dwconv-8-wasmsimd", TFCC_ISA_WASMSIMD, -1, tfcc_q8_dw_s_wasmsimd, tfcc_q8_dw_u_wasmsimd, NULL, NULL},
+#endif
     {"q8-dwconv-scalar", TFCC_ISA_GENERIC, -1, tfcc_q8_dw_s_scalar, tfcc_q8_dw_u_scalar, NULL, NULL},
 };
 #define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))

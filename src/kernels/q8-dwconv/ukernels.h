@@ -16,6 +16,8 @@ TFCC_Q8_DW_DECL(tfcc_q8_dw_s_avx2);
 TFCC_Q8_DW_DECL(tfcc_q8_dw_u_avx2);
 TFCC_Q8_DW_DECL(tfcc_q8_dw_s_neon);
 TFCC_Q8_DW_DECL(tfcc_q8_dw_u_neon);
+TFCC_Q8_DW_DECL(tfcc_q8_dw_s_wasmsimd);
+TFCC_Q8_DW_DECL(tfcc_q8_dw_u_wasmsimd);
 TFCC_Q8_DW_DECL(tfcc_q8_dw_s_scalar);
 TFCC_Q8_DW_DECL(tfcc_q8_dw_u_scalar);
 

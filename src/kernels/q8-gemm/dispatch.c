@@ -24,6 +24,11 @@ static const tfcc_q8_gemm_kernel kernels[] = {
     {"q8-gemm-8x8-neondot", TFCC_ISA_NEON, TFCC_CPU_DOTPROD, 0, 8, 8, tfcc_q8_gemm_s_8x8_neondot,
      tfcc_q8_gemm_u_8x8_neondot, NULL, false},
 #endif
+#if defined(__wasm_simd128__)
+    /* i32x4.dot_i16x8 on widened bytes: weights stored as they are (s8 x s8, u8 x u8) */
+    {"q8-gemm-4x8-wasmsimd", TFCC_ISA_WASMSIMD, -1, 0, 4, 8, tfcc_q8_gemm_s_4x8_wasmsimd,
+     tfcc_q8_gemm_u_4x8_wasmsimd, NULL, false},
+#endif
     {"q8-gemm-4x16-scalar", TFCC_ISA_GENERIC, -1, 0x80, 4, 16, tfcc_q8_gemm_s_4x16_scalar,
      tfcc_q8_gemm_u_4x16_scalar, NULL, false},
 };

@@ -36,6 +36,8 @@ TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_8x8_neoni8mm);
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_8x8_neoni8mm);
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_8x8_neondot);
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_8x8_neondot);
+TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_4x8_wasmsimd);
+TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_4x8_wasmsimd);
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_4x16_scalar);
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_4x16_scalar);
 

@@ -87,6 +87,7 @@ TFCC_QZ_DECL(avx512);
 TFCC_QZ_DECL(avx2);
 TFCC_QZ_DECL(sse4);
 TFCC_QZ_DECL(neon);
+TFCC_QZ_DECL(wasmsimd);
 TFCC_QZ_DECL(scalar);
 
 #endif

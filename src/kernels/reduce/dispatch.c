@@ -16,6 +16,9 @@ static const tfcc_rsum_kernel kernels[] = {
 #if defined(__aarch64__)
     K(neon, TFCC_ISA_NEON),
 #endif
+#if defined(__wasm_simd128__)
+    K(wasmsimd, TFCC_ISA_WASMSIMD),
+#endif
     K(scalar, TFCC_ISA_GENERIC),
 };
 #undef K

@@ -52,6 +52,7 @@ TFCC_RSUM_DECL(avx512);
 TFCC_RSUM_DECL(avx2);
 TFCC_RSUM_DECL(sse4);
 TFCC_RSUM_DECL(neon);
+TFCC_RSUM_DECL(wasmsimd);
 TFCC_RSUM_DECL(scalar);
 
 #endif

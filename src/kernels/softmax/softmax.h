@@ -44,6 +44,8 @@ void tfcc_f32_softmax_run(struct tfcc_threadpool *pool, const tfcc_f32_softmax_k
 #define TFCC_F32_SOFTMAX_DECL(name) void name(const float *in, float *out, size_t depth, float beta)
 TFCC_F32_SOFTMAX_DECL(tfcc_f32_softmax_avx512);
 TFCC_F32_SOFTMAX_DECL(tfcc_f32_softmax_avx2);
+TFCC_F32_SOFTMAX_DECL(tfcc_f32_softmax_neon);
+TFCC_F32_SOFTMAX_DECL(tfcc_f32_softmax_wasmsimd);
 TFCC_F32_SOFTMAX_DECL(tfcc_f32_softmax_scalar);
 
 /* 8-bit softmax as tfcc_softmax_q8 for in_type == out_type (uint8 or int8); lk looks up the

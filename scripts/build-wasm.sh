@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Builds the WebAssembly package tfcc-wasm (js/): the library with Emscripten (SIMD128 and the
+# wasmsimd kernels), the glue js/src/tfcc_wasm.c, then `npm pack`, which leaves
+# <build>/tfcc-wasm-<version>.tgz. Installs Emscripten with apt when emcc is missing (Debian 12:
+# emscripten 3.1.6) and exits 77 (skip) when it cannot.
+#   bash scripts/build-wasm.sh [--threads]     build dir: TFCC_WASM_BUILD_DIR (default build-wasm)
+# --threads: pthreads build (SharedArrayBuffer; browsers need cross-origin isolation).
+# Tests: ctest --test-dir build-wasm (wasm.node_api, wasm.node_models; TFCC_SHARED_DIR).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${TFCC_WASM_BUILD_DIR:-build-wasm}
+shared=${TFCC_SHARED_DIR:-$(cd .. && pwd)/shared}
+threads=OFF
+[ "${1:-}" = --threads ] && threads=ON
+
+if ! command -v emcc >/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "installing emscripten (apt)"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q emscripten >/dev/null ||
+      { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q emscripten >/dev/null; } || true
+  fi
+  command -v emcc >/dev/null || { echo "SKIP: emcc (Emscripten) not installed and not installable here"; exit 77; }
+fi
+command -v node >/dev/null || { echo "SKIP: node not installed"; exit 77; }
+command -v npm >/dev/null || { echo "SKIP: npm not installed"; exit 77; }
+# emcc is a Python program; a pyenv shim on PATH costs seconds per compile
+[ -x /usr/bin/python3 ] && export EMSDK_PYTHON=${EMSDK_PYTHON:-/usr/bin/python3}
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache)
+
+emcmake cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" \
+  -DTFCC_BUILD_TOOLS=OFF -DTFCC_BUILD_TESTS=OFF -DTFCC_BUILD_BENCH=OFF -DTFCC_PYTHON=OFF \
+  -DTFCC_WITH_CRYPTO=OFF -DTFCC_WASM_THREADS=$threads -DTFCC_SHARED_DIR="$shared" >/dev/null
+ninja -C "$build" -j "$(nproc)" tfcc_wasm
+
+pkg=$build/npm/tfcc-wasm
+# the package's version is the project's
+version=$(sed -n 's/^project(tfcc VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
+node -e 'const fs=require("fs"),p=process.argv[1],j=JSON.parse(fs.readFileSync(p));j.version=process.argv[2];fs.writeFileSync(p,JSON.stringify(j,null,2)+"\n")' \
+  "$pkg/package.json" "$version"
+rm -f "$build"/tfcc-wasm-*.tgz
+(cd "$pkg" && npm pack --silent --pack-destination "$(cd ../.. && pwd)" >/dev/null)
+tgz=$build/tfcc-wasm-$version.tgz
+[ -f "$tgz" ] || { echo "npm pack left no $tgz"; exit 1; }
+wasm=$build/wasm/tfcc-core.wasm
+echo "built $tgz ($(stat -c %s "$tgz") bytes); tfcc-core.wasm $(stat -c %s "$wasm") bytes, gzip -9 $(gzip -9c "$wasm" | wc -c) bytes"

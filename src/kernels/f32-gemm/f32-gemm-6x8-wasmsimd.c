@@ -1,0 +1,73 @@
+/* f32 GEMM micro-kernels, WebAssembly SIMD128: 6 rows x 8 columns (12 v128 accumulators, which
+ * with two weight vectors and the broadcast fit the 16 xmm registers wasm engines map them to
+ * on x86-64) and 1 x 8. Separate multiply and add (plain SIMD128 has no FMA). Accumulators
+ * start from the bias, or from C (bias == NULL: a later K block); the clamp lets NaN through,
+ * as the portable kernel does. Built only with -msimd128 (CMake keeps *-wasmsimd.c to wasm). */
+#include <stdint.h>
+#include <string.h>
+#include <wasm_simd128.h>
+
+#include "kernels/f32-gemm/ukernels.h"
+
+#define MR 6
+
+static inline v128_t clamp(v128_t v, v128_t lo, v128_t hi) {
+  return wasm_f32x4_pmin(wasm_f32x4_pmax(v, lo), hi); /* v < lo ? lo : v, then hi < v ? hi : v */
+}
+
+static inline void store_row(float *c, size_t nc, v128_t v0, v128_t v1, v128_t lo, v128_t hi) {
+  v0 = clamp(v0, lo, hi);
+  v1 = clamp(v1, lo, hi);
+  if (nc >= 8) {
+    wasm_v128_store(c, v0);
+    wasm_v128_store(c + 4, v1);
+    return;
+  }
+  float t[8];
+  wasm_v128_store(t, v0);
+  wasm_v128_store(t + 4, v1);
+  memcpy(c, t, nc * sizeof(float));
+}
+
+TFCC_F32_GEMM_DECL(tfcc_f32_gemm_6x8_wasmsimd) {
+  (void)pf;
+  (void)pf_lines;
+  v128_t acc[MR][2];
+  const float *ar[MR];
+  for (size_t i = 0; i < MR; i++) {
+    float t[8];
+    const float *r = tfcc_f32_gemm_row_init(t, 8, bias, i < mr ? c + i * c_stride : NULL, nc);
+    acc[i][0] = wasm_v128_load(r);
+    acc[i][1] = wasm_v128_load(r + 4);
+    ar[i] = a[i] + a_off;
+  }
+  for (size_t k = 0; k < kc; k++) {
+    const v128_t b0 = wasm_v128_load(w), b1 = wasm_v128_load(w + 4);
+    w += 8;
+    for (int i = 0; i < MR; i++) {
+      const v128_t v = wasm_v128_load32_splat(ar[i] + k);
+      acc[i][0] = wasm_f32x4_add(acc[i][0], wasm_f32x4_mul(v, b0));
+      acc[i][1] = wasm_f32x4_add(acc[i][1], wasm_f32x4_mul(v, b1));
+    }
+  }
+  const v128_t vlo = wasm_f32x4_splat(lo), vhi = wasm_f32x4_splat(hi);
+  for (size_t i = 0; i < mr && i < MR; i++) store_row(c + i * c_stride, nc, acc[i][0], acc[i][1], vlo, vhi);
+}
+
+TFCC_F32_GEMM_DECL(tfcc_f32_gemm_1x8_wasmsimd) {
+  (void)pf;
+  (void)pf_lines;
+  (void)mr;
+  (void)c_stride;
+  float t[8];
+  const float *r = tfcc_f32_gemm_row_init(t, 8, bias, c, nc);
+  v128_t c0 = wasm_v128_load(r), c1 = wasm_v128_load(r + 4);
+  const float *a0 = a[0] + a_off;
+  for (size_t k = 0; k < kc; k++) {
+    const v128_t v = wasm_v128_load32_splat(a0 + k);
+    c0 = wasm_f32x4_add(c0, wasm_f32x4_mul(v, wasm_v128_load(w)));
+    c1 = wasm_f32x4_add(c1, wasm_f32x4_mul(v, wasm_v128_load(w + 4)));
+    w += 8;
+  }
+  store_row(c, nc, c0, c1, wasm_f32x4_splat(lo), wasm_f32x4_splat(hi));
+}
