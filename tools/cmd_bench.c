@@ -42,6 +42,9 @@ static const char k_usage[] =
     "      --precision P      f32 (default) or bf16: float CONV_2D / FULLY_CONNECTED with\n"
     "                         bfloat16 weights and inputs, float32 sums (AVX512-BF16 or\n"
     "                         AMX-BF16; elsewhere float32, see the profile's kernels)\n"
+    "      --weights-cache PATH  packed-weights cache file: written by the first load, mapped\n"
+    "                         by later ones (docs/weights_cache.md)\n"
+    "      --prefault         touch every page of the session's arena at creation\n"
     "  -i, --input FILE.npy   data for the next input (or NAME=FILE.npy); other inputs get\n"
     "                         seeded random data of their dtype\n"
     "      --seed N           seed of the random inputs (default 1)\n"
@@ -66,6 +69,8 @@ enum {
   OPT_AFFINITY,
   OPT_ISA,
   OPT_PRECISION,
+  OPT_WEIGHTS_CACHE,
+  OPT_PREFAULT,
   OPT_INPUT,
   OPT_SEED,
   OPT_PROFILE_RUNS,
@@ -81,6 +86,8 @@ static const arg_opt k_opts[] = {{OPT_THREADS, "-t", "--threads", 1},
                                  {OPT_AFFINITY, NULL, "--affinity", 1},
                                  {OPT_ISA, NULL, "--isa", 1},
                                  {OPT_PRECISION, NULL, "--precision", 1},
+                                 {OPT_WEIGHTS_CACHE, NULL, "--weights-cache", 1},
+                                 {OPT_PREFAULT, NULL, "--prefault", 0},
                                  {OPT_INPUT, "-i", "--input", 1},
                                  {OPT_SEED, NULL, "--seed", 1},
                                  {OPT_PROFILE_RUNS, NULL, "--profile-runs", 1},
@@ -99,6 +106,8 @@ typedef struct bench_opts {
   int n_cpus;
   const char *isa;
   tfcc_precision precision;
+  const char *weights_cache;
+  int prefault;
   const char *specs[MAX_SPECS];
   int n_specs;
   const char *trace;
@@ -189,6 +198,7 @@ static int open_all(bench_state *b, const bench_opts *o) {
   tfcc_model_options mo;
   tfcc_model_options_default(&mo);
   mo.precision = o->precision;
+  mo.weights_cache = o->weights_cache;
   b->r.precision = o->precision;
   st = tfcc_model_load_file(b->rt, o->model, &mo, &b->model);
   uint64_t t1 = trace_now_ns();
@@ -366,6 +376,8 @@ static int parse_opts(int argc, char **argv, bench_opts *o, int *done) {
         break;
       }
       case OPT_PRECISION: bad = cli_parse_precision(v, &o->precision, err, sizeof err); break;
+      case OPT_WEIGHTS_CACHE: o->weights_cache = v; break;
+      case OPT_PREFAULT: o->prefault = 1; break;
       case OPT_INPUT:
         if (o->n_specs >= MAX_SPECS) return cli_error(CMD, CLI_EXIT_USAGE, "too many -i (at most %d)", MAX_SPECS);
         o->specs[o->n_specs++] = v;

@@ -55,6 +55,7 @@ struct tfcc_model {
   size_t arena_lower_bound;
   size_t arena_naive_bytes;
   size_t constant_bytes;
+  struct tfcc_wcache *wcache; /* packed-weights cache of the load (NULL: none); freed last */
 };
 
 struct tfcc_session {
@@ -92,7 +93,8 @@ tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t siz
 /* Runs op->init of every bound, live node of subgraph 0 that has no params yet (the constant
  * folder initialised the nodes it removed). Run after tfcc_run_passes. */
 tfcc_status tfcc_graph_init_ops(tfcc_graph *g, tfcc_isa isa, const tfcc_logger *log, int quant_compat,
-                                int precision, bool winograd, tfcc_err *err);
+                                int precision, bool winograd, struct tfcc_packed_store *store,
+                                tfcc_err *err);
 
 /* TFCC_ERR_INTEGRITY unless data carries a valid tfcc watermark (model_watermark.c). */
 tfcc_status tfcc_model_check_watermark(const uint8_t *data, size_t size, tfcc_err *err);

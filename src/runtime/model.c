@@ -11,10 +11,12 @@
 #include "format/tflite_reader.h"
 #include "passes/pass_manager.h"
 #include "kernels/bf16-gemm/gemm.h"
+#include "kernels/f32-gemm/gemm.h"
 #include "ops/op.h"
 #include "runtime/internal.h"
 #include "runtime/model_file.h"
 #include "runtime/weights.h"
+#include "runtime/weights_cache.h"
 
 void tfcc_model_options_default(tfcc_model_options *o) {
   if (!o) return;
@@ -54,6 +56,7 @@ static void model_free(tfcc_model *m) {
   if (m->update_lock_init) pthread_mutex_destroy(&m->update_lock);
   tfcc_graph_release_params(&m->graph);
   tfcc_graph_free(&m->graph);
+  tfcc_wcache_free(m->wcache); /* after the params that pointed into it */
   if (m->mapping) munmap(m->mapping, m->mapping_size);
   if (m->owned_free) m->owned_free(m->owned_user, (void *)m->data, m->size);
   free(m->unsupported);
@@ -109,7 +112,8 @@ static tfcc_status bind_ops(tfcc_model *m, tfcc_err *err) {
 }
 
 tfcc_status tfcc_graph_init_ops(tfcc_graph *g, tfcc_isa isa, const tfcc_logger *log, int quant_compat,
-                                int precision, bool winograd, tfcc_err *err) {
+                                int precision, bool winograd, tfcc_packed_store *store,
+                                tfcc_err *err) {
   tfcc_ir_subgraph *sg = &g->subgraphs[0];
   for (int32_t i = 0; i < sg->n_nodes; i++) {
     tfcc_ir_node *n = &sg->nodes[i];
@@ -124,7 +128,8 @@ tfcc_status tfcc_graph_init_ops(tfcc_graph *g, tfcc_isa isa, const tfcc_logger *
                        .log = log,
                        .quant_compat = quant_compat,
                        .precision = precision,
-                       .winograd = winograd};
+                       .winograd = winograd,
+                       .store = store};
     tfcc_status st = n->op->init(&c);
     n->params = c.params;
     if (st != TFCC_OK) return tfcc_err_prefix(err, "node %d (%s)", (int)i, tfcc_node_op_name(n));
@@ -194,11 +199,29 @@ tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t siz
   if (st == TFCC_OK && first) st = name_fused_nodes(m, err);
   if (st == TFCC_OK && first) log_precision_fallback(m, isa);
   if (st == TFCC_OK)
-    st = tfcc_graph_init_ops(g, isa, log, qc, (int)m->opts.precision, !m->opts.disable_winograd, err);
+    st = tfcc_graph_init_ops(g, isa, log, qc, (int)m->opts.precision, !m->opts.disable_winograd,
+                             first ? tfcc_wcache_store(m->wcache) : NULL, err);
   if (st != TFCC_OK) return first ? st : tfcc_err_prefix(err, "new weights");
   if (!first && (st = tfcc_weights_check_signature(ref, g, true, err)) != TFCC_OK) return st;
   st = validate_shapes(m, g, first, err);
   return st == TFCC_OK || first ? st : tfcc_err_prefix(err, "new weights");
+}
+
+/* What the packed blocks depend on besides the model bytes: the kernel level and the tiles
+ * chosen there, and the options that change packing (weights_cache.h). */
+static void weights_cache_ident(const tfcc_model *m, char *buf, size_t cap) {
+  const tfcc_isa isa = tfcc_model_env(m).isa;
+  const tfcc_kernel_set *ks = tfcc_kernel_set_for(isa);
+  snprintf(buf, cap, "tfcc %d.%d isa=%s gemm=%s p%d q%d w%d x%08x", TFCC_VERSION_MAJOR, TFCC_VERSION_MINOR,
+           tfcc_isa_name(isa), ks && ks->f32_gemm ? ks->f32_gemm->name : "-", (int)m->opts.precision,
+           (int)m->opts.quant_compat, m->opts.disable_winograd ? 0 : 1, (unsigned)m->opts.disabled_passes);
+}
+
+static tfcc_status open_weights_cache(tfcc_model *m, tfcc_err *err) {
+  char ident[TFCC_WC_IDENT_BYTES];
+  weights_cache_ident(m, ident, sizeof ident);
+  return tfcc_wcache_open(m->opts.weights_cache, ident, m->data, m->size, m->opts.weights_cache_verify != 0,
+                          tfcc_model_env(m).log, &m->wcache, err);
 }
 
 static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t size, void *mapping,
@@ -250,7 +273,11 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
     if (w && (strcmp(w, "off") == 0 || strcmp(w, "0") == 0)) m->opts.disable_winograd = 1;
   }
   tfcc_status st = m->update_lock_init ? TFCC_OK : tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "cannot create a mutex");
+  if (st == TFCC_OK && m->opts.weights_cache && m->opts.weights_cache[0])
+    st = open_weights_cache(m, err);
   if (st == TFCC_OK) st = tfcc_model_load_graph(m, data, size, &m->graph, NULL, err);
+  if (st == TFCC_OK) tfcc_wcache_finish(m->wcache);
+  m->opts.weights_cache = NULL; /* the caller's string: read during the load only */
   tfcc_ir_subgraph *sg = st == TFCC_OK ? &m->graph.subgraphs[0] : NULL;
   if (st != TFCC_OK) {
     tfcc_log(rt ? &rt->log : NULL, TFCC_LOG_ERROR, TFCC_TAG_MODEL_INVALID, "%s", err->msg);
