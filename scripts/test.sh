@@ -10,7 +10,7 @@
 #   3. aarch64: the library and the NEON kernel tests cross-compiled, run under qemu-aarch64.
 #   4. sanitizers: clang build with ASan + UBSan and every ctest test again.
 #   5. fuzzing (libFuzzer, from the ASan build): model reader 45 s, encrypted-container parser
-#      20 s, tfcc serve's request parsers 20 s.
+#      20 s, tfcc serve's request parsers 20 s, the packed-weights cache reader 20 s.
 # Each stage prints a line or two; its whole output goes to build/logs/<stage>.log, and when a
 # stage fails the end of its log is printed. TFCC_TEST_VERBOSE=1 prints everything instead;
 # TFCC_FUZZ_SECONDS=0 skips fuzzing (or sets every target's time); TFCC_SHARED_DIR points at the
@@ -133,6 +133,7 @@ else
   fuzz fuzz_tflite_reader "${secs:-45}" "$fz/corpus" -max_len=65536
   fuzz fuzz_crypto_container "${secs:-20}" "$fz/corpus_crypto" -max_len=65536
   fuzz fuzz_serve_request "${secs:-20}" "$fz/corpus_serve" -dict=tests/fuzz/serve_request.dict
+  fuzz fuzz_weights_cache "${secs:-20}" "$fz/corpus_wcache" -max_len=1048576
 fi
 fi
 echo "== all tests passed ($(( (SECONDS - t_start) / 60 )) min $(( (SECONDS - t_start) % 60 )) s; logs in $logs/)"
