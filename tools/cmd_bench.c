@@ -57,7 +57,7 @@ static const char k_usage[] =
     "\n"
     "Timed runs: --runs R alone does exactly R; --duration S alone runs until S seconds have\n"
     "passed (at least one run); both: until both are reached; neither: at least 10 runs and 1 s.\n"
-    "JSON keys: load_ms, model_ms, session_ms, load_cpu_ms, first_ms, latency_ms{min,avg,p50,p90,p99,max,stddev}, qps,\n"
+    "JSON keys: load_ms, model_ms, session_ms, load_cpu_ms, first_ms, first_cpu_ms, latency_ms{min,avg,p50,p90,p99,max,stddev}, qps,\n"
     "cpu_ms_per_run (process CPU time per timed run, all threads),\n"
     "peak_rss_bytes, arena_bytes, memory{...}, ops[] (node, name, kernel, ms, share, macs, gops).\n";
 
@@ -207,7 +207,10 @@ static int open_all(bench_state *b, const bench_opts *o) {
     return strstr(why, o->model) ? cli_error(CMD, CLI_EXIT_FAIL, "%s", why)
                                  : cli_error(CMD, CLI_EXIT_FAIL, "%s: %s", o->model, why);
   }
-  st = tfcc_session_create(b->model, NULL, &b->session);
+  tfcc_session_options so;
+  tfcc_session_options_default(&so);
+  so.prefault = o->prefault;
+  st = tfcc_session_create(b->model, &so, &b->session);
   uint64_t t2 = trace_now_ns();
   if (st != TFCC_OK)
     return cli_error(CMD, CLI_EXIT_FAIL, "%s: %s", o->model, tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));
@@ -248,9 +251,11 @@ static int bench(bench_state *b, const bench_opts *o) {
     b->tracing = 1;
     tfcc_session_set_op_observer(b->session, trace_op, &b->trace);
   }
+  const double first_cpu0 = process_cpu_ms();
   double first = run_once(b, "first", NULL);
   if (first < 0) return CLI_EXIT_FAIL;
   b->r.first_ms = first;
+  b->r.first_cpu_ms = process_cpu_ms() - first_cpu0;
   for (long i = 0; i < o->warmup; i++)
     if (run_once(b, "warmup", NULL) < 0) return CLI_EXIT_FAIL;
 

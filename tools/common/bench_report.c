@@ -178,6 +178,8 @@ void bench_report_json(const bench_result *r, const bench_setting *o, FILE *out)
   json_double(&w, r->load_cpu_ms);
   json_key(&w, "first_ms");
   json_double(&w, r->first_ms);
+  json_key(&w, "first_cpu_ms");
+  json_double(&w, r->first_cpu_ms);
   json_key(&w, "warmup_runs");
   json_int(&w, o->warmup);
   json_key(&w, "runs");
