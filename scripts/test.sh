@@ -10,7 +10,7 @@
 #   3. aarch64: the library and the NEON kernel tests cross-compiled, run under qemu-aarch64.
 #   4. sanitizers: clang build with ASan + UBSan and every ctest test again.
 #   5. fuzzing (libFuzzer, from the ASan build): model reader 45 s, encrypted-container parser
-#      20 s, tfcc serve's request parsers 20 s.
+#      20 s, tfcc serve's request parsers 20 s, the packed-weights cache reader 20 s.
 #   6. WebAssembly: scripts/build-wasm.sh (Emscripten from apt when missing; skipped when it cannot
 #      be had) and the Node tests of the npm package tfcc-wasm (ctest in build-wasm/).
 #   7. ThreadSanitizer: clang -fsanitize=thread build of the library, the tfcc command and the
@@ -139,6 +139,7 @@ else
   fuzz fuzz_tflite_reader "${secs:-45}" "$fz/corpus" -max_len=65536
   fuzz fuzz_crypto_container "${secs:-20}" "$fz/corpus_crypto" -max_len=65536
   fuzz fuzz_serve_request "${secs:-20}" "$fz/corpus_serve" -dict=tests/fuzz/serve_request.dict
+  fuzz fuzz_weights_cache "${secs:-20}" "$fz/corpus_wcache" -max_len=1048576
 fi
 fi
 if want 6; then

@@ -156,6 +156,7 @@ static int runtime_pair(walk *w, void *ctx, const char *key, yaml_node_t *v) {
   const char *k = leaf(key);
   if (!strcmp(k, "num_threads")) return get_int(w, v, key, 0, 1024, &c->num_threads);
   if (!strcmp(k, "memory_pool_mb")) return get_int(w, v, key, 0, 1 << 20, &c->memory_pool_mb);
+  if (!strcmp(k, "weights_cache")) return get_str(w, v, key, c->weights_cache, sizeof c->weights_cache);
   if (!strcmp(k, "isa")) {
     if (get_str(w, v, key, c->isa, sizeof c->isa)) return -1;
     const char *ok[] = {"generic", "sse4", "avx2", "avx512", "neon", "wasmsimd"};

@@ -1,6 +1,6 @@
 /* Server configuration: defaults, the YAML file (libyaml), and validation.
  *
- *   runtime: {num_threads, cpu_affinity: [ids], memory_pool_mb, isa}
+ *   runtime: {num_threads, cpu_affinity: [ids], memory_pool_mb, isa, weights_cache: DIR}
  *   models:  [{name, path, versions: [n] | latest, sessions, max_queue, max_batch,
  *              max_queue_delay_us, precision: fp32 | bf16, inputs: [names], outputs: [names]}]
  *   repository: {path, poll_ms, sessions, max_queue, max_batch, max_queue_delay_us, precision}
@@ -46,6 +46,7 @@ typedef struct srv_config {
   int n_affinity;
   int memory_pool_mb;
   char isa[16];
+  char weights_cache[SRV_PATH_MAX]; /* "" = none; else packed-weights caches DIR/<model>-<version>.wc */
   /* models */
   srv_model_config *models;
   int n_models;

@@ -128,6 +128,11 @@ static srv_version *load_version(srv_repo *r, srv_model *m, long long version, c
   tfcc_model_options mo;
   tfcc_model_options_default(&mo);
   mo.precision = (tfcc_precision)m->cfg.precision;
+  char cache[SRV_PATH_MAX + SRV_NAME_MAX + 32];
+  if (r->weights_cache[0]) { /* one cache per model version: versions never evict each other's */
+    snprintf(cache, sizeof cache, "%s/%s-%lld.wc", r->weights_cache, m->cfg.name, version);
+    mo.weights_cache = cache;
+  }
   tfcc_status st = tfcc_model_load_file(r->rt, path, &mo, &v->model);
   if (st != TFCC_OK) {
     const char *why = tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st);
@@ -588,6 +593,7 @@ int srv_repo_create(tfcc_runtime *rt, const srv_config *cfg, srv_repo **out, cha
   r->rt = rt;
   snprintf(r->repo_path, sizeof r->repo_path, "%s", cfg->repository);
   r->repo_model = cfg->repo_model;
+  snprintf(r->weights_cache, sizeof r->weights_cache, "%s", cfg->weights_cache);
   r->poll_ms = cfg->poll_ms;
   r->request_timeout_ms = cfg->request_timeout_ms;
   pthread_mutex_init(&r->mu, NULL);

@@ -77,6 +77,7 @@ typedef struct srv_repo {
   tfcc_runtime *rt;
   char repo_path[SRV_PATH_MAX];
   srv_model_config repo_model; /* settings of discovered models */
+  char weights_cache[SRV_PATH_MAX]; /* "" or the directory of packed-weights caches */
   int poll_ms;
   int request_timeout_ms;
   pthread_mutex_t mu; /* guards models[] (entries are never freed before destroy) */

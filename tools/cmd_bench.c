@@ -42,6 +42,9 @@ static const char k_usage[] =
     "      --precision P      f32 (default) or bf16: float CONV_2D / FULLY_CONNECTED with\n"
     "                         bfloat16 weights and inputs, float32 sums (AVX512-BF16 or\n"
     "                         AMX-BF16; elsewhere float32, see the profile's kernels)\n"
+    "      --weights-cache PATH  packed-weights cache file: written by the first load, mapped\n"
+    "                         by later ones (docs/weights_cache.md)\n"
+    "      --prefault         touch every page of the session's arena at creation\n"
     "  -i, --input FILE.npy   data for the next input (or NAME=FILE.npy); other inputs get\n"
     "                         seeded random data of their dtype\n"
     "      --seed N           seed of the random inputs (default 1)\n"
@@ -54,7 +57,7 @@ static const char k_usage[] =
     "\n"
     "Timed runs: --runs R alone does exactly R; --duration S alone runs until S seconds have\n"
     "passed (at least one run); both: until both are reached; neither: at least 10 runs and 1 s.\n"
-    "JSON keys: load_ms, session_ms, first_ms, latency_ms{min,avg,p50,p90,p99,max,stddev}, qps,\n"
+    "JSON keys: load_ms, model_ms, session_ms, load_cpu_ms, first_ms, first_cpu_ms, latency_ms{min,avg,p50,p90,p99,max,stddev}, qps,\n"
     "cpu_ms_per_run (process CPU time per timed run, all threads),\n"
     "peak_rss_bytes, arena_bytes, memory{...}, ops[] (node, name, kernel, ms, share, macs, gops).\n";
 
@@ -66,6 +69,8 @@ enum {
   OPT_AFFINITY,
   OPT_ISA,
   OPT_PRECISION,
+  OPT_WEIGHTS_CACHE,
+  OPT_PREFAULT,
   OPT_INPUT,
   OPT_SEED,
   OPT_PROFILE_RUNS,
@@ -81,6 +86,8 @@ static const arg_opt k_opts[] = {{OPT_THREADS, "-t", "--threads", 1},
                                  {OPT_AFFINITY, NULL, "--affinity", 1},
                                  {OPT_ISA, NULL, "--isa", 1},
                                  {OPT_PRECISION, NULL, "--precision", 1},
+                                 {OPT_WEIGHTS_CACHE, NULL, "--weights-cache", 1},
+                                 {OPT_PREFAULT, NULL, "--prefault", 0},
                                  {OPT_INPUT, "-i", "--input", 1},
                                  {OPT_SEED, NULL, "--seed", 1},
                                  {OPT_PROFILE_RUNS, NULL, "--profile-runs", 1},
@@ -99,6 +106,8 @@ typedef struct bench_opts {
   int n_cpus;
   const char *isa;
   tfcc_precision precision;
+  const char *weights_cache;
+  int prefault;
   const char *specs[MAX_SPECS];
   int n_specs;
   const char *trace;
@@ -183,10 +192,13 @@ static int open_all(bench_state *b, const bench_opts *o) {
   if (cap_name && cap_name[0] && tfcc_isa_parse(cap_name, &b->r.cap) == TFCC_OK) b->r.isa_capped = 1;
   b->r.level = tfcc_isa_dispatch_level(b->r.cap);
 
+  /* load_ms: from the file name to a session ready to run */
+  const double cpu0 = process_cpu_ms();
   uint64_t t0 = trace_now_ns();
   tfcc_model_options mo;
   tfcc_model_options_default(&mo);
   mo.precision = o->precision;
+  mo.weights_cache = o->weights_cache;
   b->r.precision = o->precision;
   st = tfcc_model_load_file(b->rt, o->model, &mo, &b->model);
   uint64_t t1 = trace_now_ns();
@@ -195,11 +207,16 @@ static int open_all(bench_state *b, const bench_opts *o) {
     return strstr(why, o->model) ? cli_error(CMD, CLI_EXIT_FAIL, "%s", why)
                                  : cli_error(CMD, CLI_EXIT_FAIL, "%s: %s", o->model, why);
   }
-  st = tfcc_session_create(b->model, NULL, &b->session);
+  tfcc_session_options so;
+  tfcc_session_options_default(&so);
+  so.prefault = o->prefault;
+  st = tfcc_session_create(b->model, &so, &b->session);
   uint64_t t2 = trace_now_ns();
   if (st != TFCC_OK)
     return cli_error(CMD, CLI_EXIT_FAIL, "%s: %s", o->model, tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));
-  b->r.load_ms = ms_between(t0, t1);
+  b->r.load_cpu_ms = process_cpu_ms() - cpu0;
+  b->r.load_ms = ms_between(t0, t2);
+  b->r.model_ms = ms_between(t0, t1);
   b->r.session_ms = ms_between(t1, t2);
 
   if (bench_make_inputs(b->session, o->specs, o->n_specs, (uint64_t)o->seed, &b->inputs, &b->n_in, err, sizeof err) != 0)
@@ -234,9 +251,11 @@ static int bench(bench_state *b, const bench_opts *o) {
     b->tracing = 1;
     tfcc_session_set_op_observer(b->session, trace_op, &b->trace);
   }
+  const double first_cpu0 = process_cpu_ms();
   double first = run_once(b, "first", NULL);
   if (first < 0) return CLI_EXIT_FAIL;
   b->r.first_ms = first;
+  b->r.first_cpu_ms = process_cpu_ms() - first_cpu0;
   for (long i = 0; i < o->warmup; i++)
     if (run_once(b, "warmup", NULL) < 0) return CLI_EXIT_FAIL;
 
@@ -362,6 +381,8 @@ static int parse_opts(int argc, char **argv, bench_opts *o, int *done) {
         break;
       }
       case OPT_PRECISION: bad = cli_parse_precision(v, &o->precision, err, sizeof err); break;
+      case OPT_WEIGHTS_CACHE: o->weights_cache = v; break;
+      case OPT_PREFAULT: o->prefault = 1; break;
       case OPT_INPUT:
         if (o->n_specs >= MAX_SPECS) return cli_error(CMD, CLI_EXIT_USAGE, "too many -i (at most %d)", MAX_SPECS);
         o->specs[o->n_specs++] = v;

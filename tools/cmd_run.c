@@ -20,7 +20,7 @@
 
 static const char k_usage[] =
     "usage: tfcc run MODEL -i FILE.npy [-i NAME=FILE.npy ...] -o DIR [--threads N]\n"
-    "                [--precision f32|bf16]\n"
+    "                [--precision f32|bf16] [--weights-cache PATH]\n"
     "\n"
     "Runs MODEL (.tflite) once on .npy inputs and writes every output as DIR/<i>_<name>.npy\n"
     "(characters of <name> outside [A-Za-z0-9._-] become '_'). Prints one line per output.\n"
@@ -32,6 +32,8 @@ static const char k_usage[] =
     "      --precision P           f32 (default) or bf16: float CONV_2D / FULLY_CONNECTED with\n"
     "                              bfloat16 weights and inputs, float32 sums (AVX512-BF16;\n"
     "                              elsewhere float32)\n"
+    "      --weights-cache PATH    packed-weights cache file: written by the first load, mapped\n"
+    "                              by later ones (docs/weights_cache.md)\n"
     "  -h, --help                  this text\n"
     "\n"
     "Each file's dtype and shape must equal the input's; dimensions that are -1 in the\n"
@@ -39,10 +41,11 @@ static const char k_usage[] =
     "known only while running (dynamic) are written at the shape that run produced, and\n"
     "marked (dynamic).\n";
 
-enum { OPT_INPUT = 1, OPT_OUTPUT, OPT_THREADS, OPT_PRECISION, OPT_HELP };
+enum { OPT_INPUT = 1, OPT_OUTPUT, OPT_THREADS, OPT_PRECISION, OPT_WEIGHTS_CACHE, OPT_HELP };
 static const arg_opt k_opts[] = {
     {OPT_INPUT, "-i", "--input", 1},  {OPT_OUTPUT, "-o", "--output", 1},
     {OPT_THREADS, "-t", "--threads", 1}, {OPT_PRECISION, NULL, "--precision", 1},
+    {OPT_WEIGHTS_CACHE, NULL, "--weights-cache", 1},
     {OPT_HELP, "-h", "--help", 0}, {0, NULL, NULL, 0}};
 
 /* mkdir -p */
@@ -133,11 +136,13 @@ static int unknown_input(const tfcc_session *s, const char *spec, const char *eq
 }
 
 static int run_model(run_state *r, const char *model_path, const char **specs, int n_specs,
-                     const char *out_dir, int threads, tfcc_precision precision) {
+                     const char *out_dir, int threads, tfcc_precision precision,
+                     const char *weights_cache) {
   char err[512], shape[160], want[256];
   tfcc_model_options mo;
   tfcc_model_options_default(&mo);
   mo.precision = precision;
+  mo.weights_cache = weights_cache;
   if (cli_open_model_opts(CMD, model_path, threads, &mo, &r->rt, &r->model) != 0) return CLI_EXIT_FAIL;
   tfcc_status st = tfcc_session_create(r->model, NULL, &r->session);
   if (st != TFCC_OK)
@@ -269,7 +274,7 @@ static int run_model(run_state *r, const char *model_path, const char **specs, i
 
 int cmd_run(int argc, char **argv) {
   args a;
-  const char *value, *model = NULL, *out_dir = NULL;
+  const char *value, *model = NULL, *out_dir = NULL, *weights_cache = NULL;
   const char *specs[MAX_SPECS];
   int n_specs = 0;
   long threads = 0;
@@ -295,6 +300,7 @@ int cmd_run(int argc, char **argv) {
         if (cli_parse_precision(value, &precision, err, sizeof err) != 0)
           return cli_error(CMD, CLI_EXIT_USAGE, "%s", err);
         break;
+      case OPT_WEIGHTS_CACHE: weights_cache = value; break;
       case ARGS_POSITIONAL:
         if (model) return cli_error(CMD, CLI_EXIT_USAGE, "unexpected argument '%s' (one MODEL only)", value);
         model = value;
@@ -307,7 +313,7 @@ int cmd_run(int argc, char **argv) {
   if (!out_dir) return cli_error(CMD, CLI_EXIT_USAGE, "no output directory given (-o DIR)");
   run_state r;
   memset(&r, 0, sizeof r);
-  int rc = run_model(&r, model, specs, n_specs, out_dir, (int)threads, precision);
+  int rc = run_model(&r, model, specs, n_specs, out_dir, (int)threads, precision, weights_cache);
   run_cleanup(&r);
   return rc;
 }

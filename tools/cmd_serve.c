@@ -34,6 +34,9 @@ static const char k_usage[] =
     "      --max-batch N           dynamic batching: merge queued requests up to N rows (default 0: off)\n"
     "      --max-queue-delay-us N  dynamic batching: longest wait for a batch to fill (default 0)\n"
     "      --precision f32|bf16    float CONV_2D / FULLY_CONNECTED arithmetic of every model (default f32)\n"
+    "      --weights-cache DIR     packed-weights caches DIR/<model>-<version>.wc: a model's first load\n"
+    "                              writes its cache, later loads and restarts map it (config:\n"
+    "                              runtime.weights_cache)\n"
     "      --poll-ms N             model file / repository poll interval (default 1000)\n"
     "      --log-format text|json  log line format (default text)\n"
     "      --log-level LEVEL       error, warn, info (default), debug\n"
@@ -45,7 +48,7 @@ static const char k_usage[] =
 enum {
   OPT_CONFIG = 1, OPT_REPO, OPT_NAME, OPT_HOST, OPT_PORT, OPT_PORT_FILE, OPT_SESSIONS, OPT_THREADS,
   OPT_MAX_QUEUE, OPT_POLL, OPT_LOG_FORMAT, OPT_LOG_LEVEL, OPT_NO_ACCESS, OPT_HELP, OPT_MAX_BATCH,
-  OPT_BATCH_DELAY, OPT_PRECISION, OPT_HEALTH_PORT
+  OPT_BATCH_DELAY, OPT_PRECISION, OPT_HEALTH_PORT, OPT_WEIGHTS_CACHE
 };
 static const arg_opt k_opts[] = {
     {OPT_CONFIG, "-c", "--config", 1},       {OPT_REPO, "-r", "--model-repository", 1},
@@ -56,11 +59,13 @@ static const arg_opt k_opts[] = {
     {OPT_LOG_FORMAT, NULL, "--log-format", 1}, {OPT_LOG_LEVEL, NULL, "--log-level", 1},
     {OPT_NO_ACCESS, NULL, "--no-access-log", 0}, {OPT_HELP, "-h", "--help", 0},
     {OPT_MAX_BATCH, NULL, "--max-batch", 1}, {OPT_BATCH_DELAY, NULL, "--max-queue-delay-us", 1},
+    {OPT_WEIGHTS_CACHE, NULL, "--weights-cache", 1},
     {OPT_PRECISION, NULL, "--precision", 1}, {OPT_HEALTH_PORT, NULL, "--health-port", 1},
     {0, NULL, NULL, 0}};
 
 typedef struct overrides {
   const char *config, *repo, *name, *host, *port_file, *model, *log_format, *log_level, *precision;
+  const char *weights_cache;
   long port, health_port, sessions, threads, max_queue, poll, max_batch, batch_delay;
   int no_access;
 } overrides;
@@ -79,6 +84,11 @@ static int apply(overrides *o, srv_config *c) {
   if (o->threads >= 0) c->num_threads = (int)o->threads;
   if (o->poll >= 0) c->poll_ms = (int)o->poll;
   if (o->repo) snprintf(c->repository, sizeof c->repository, "%s", o->repo);
+  if (o->weights_cache) {
+    if (strlen(o->weights_cache) >= sizeof c->weights_cache)
+      return cli_error(CMD, CLI_EXIT_USAGE, "--weights-cache: path too long");
+    snprintf(c->weights_cache, sizeof c->weights_cache, "%s", o->weights_cache);
+  }
   if (o->no_access) c->access_log = 0;
   if (o->log_format) {
     if (!strcmp(o->log_format, "json")) c->log_json = 1;
@@ -143,6 +153,7 @@ int cmd_serve(int argc, char **argv) {
       case OPT_LOG_FORMAT: o.log_format = v; break;
       case OPT_LOG_LEVEL: o.log_level = v; break;
       case OPT_PRECISION: o.precision = v; break;
+      case OPT_WEIGHTS_CACHE: o.weights_cache = v; break;
       case OPT_NO_ACCESS: o.no_access = 1; break;
       case OPT_PORT: num = &o.port; lo = 0; hi = 65535; opt = "--port"; break;
       case OPT_HEALTH_PORT: num = &o.health_port; lo = 0; hi = 65535; opt = "--health-port"; break;

@@ -284,6 +284,15 @@ typedef struct tfcc_model_options {
                                      unless env TFCC_MODEL_FILES_IMMUTABLE=1 or the file is on a
                                      file system that cannot be written (squashfs, erofs, ISO
                                      9660) or is a sealed memfd (docs/lifecycle.md) */
+  const char *weights_cache;      /* packed-weights cache file (docs/weights_cache.md), or NULL
+                                     (default: none). The first load packs and writes it; later
+                                     loads of the same model bytes at the same kernel level map
+                                     its blocks and pack nothing. A stale, foreign, truncated or
+                                     corrupt file is ignored (one log line) and rewritten. The
+                                     string is read during the load only */
+  int weights_cache_verify;       /* 1: check the cache against the model's SHA-256 and every
+                                     block's hash at load (default 0: the model's size and 64-bit
+                                     content hash, and each block's hash when it is used) */
 } tfcc_model_options;
 
 /* Graph passes run at load, in this order (docs/passes.md); set a bit in disabled_passes to
@@ -454,6 +463,8 @@ typedef struct tfcc_session tfcc_session;
 typedef struct tfcc_session_options {
   size_t struct_size;    /* sizeof(tfcc_session_options) */
   int reserved;
+  int prefault;          /* 1: touch every page of the arena at creation, so that the first run
+                            takes no page faults there (default 0: pages fault on first use) */
 } tfcc_session_options;
 
 TFCC_API void tfcc_session_options_default(tfcc_session_options *opts);

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -191,6 +192,12 @@ tfcc_status tfcc_model_load_encrypted(tfcc_runtime *rt, const char *path, const 
                                       const tfcc_model_options *opts, tfcc_model **out) {
   if (!out) return fail(TFCC_ERR_INVALID_ARG, "tfcc_model_load_encrypted: out is NULL");
   *out = NULL;
+  /* a packed-weights cache file would hold the weights in the clear (docs/weights_cache.md) */
+  if (opts && opts->struct_size >= offsetof(tfcc_model_options, weights_cache) + sizeof opts->weights_cache &&
+      opts->weights_cache && opts->weights_cache[0])
+    return fail(TFCC_ERR_INVALID_ARG,
+                "%s: weights_cache is not available for encrypted models (the cache would store the "
+                "weights unencrypted)", path ? path : "(null)");
   void *plain = NULL;
   size_t n = 0;
   tfcc_status st = tfcc_crypto_decrypt_file(path, key, &plain, &n);

@@ -27,6 +27,7 @@ typedef struct conv_params {
   tfcc_bf16_fast bf16; /* float32 at precision bf16: filter packed for the bf16 GEMM */
   tfcc_f32_wino_weights wino; /* float32 3x3 stride 1: Winograd-transformed filter (init) */
   const void *wino_src;       /* filter data wino was made from */
+  bool wino_borrowed;         /* wino's block lies in the weights cache */
   tfcc_hybrid *hyb;           /* float32 input with int8 filter (ops/hybrid.h), else NULL */
   float *xnn_w;               /* float32 in XNNPACK's exact arithmetic (tfcc_hybrid_xnn_float):
                                  the filter packed by tfcc_xnn_conv_pack, else NULL */
@@ -42,7 +43,7 @@ static void conv_release(void *p) {
   tfcc_f32_fast_free(&cp->f32);
   tfcc_q8_fast_free(&cp->q8);
   tfcc_bf16_fast_free(&cp->bf16);
-  tfcc_f32_wino_free(&cp->wino);
+  if (!cp->wino_borrowed) tfcc_f32_wino_free(&cp->wino);
   tfcc_hybrid_free(cp->hyb);
   free(cp->xnn_w);
   free(cp);
@@ -82,9 +83,20 @@ static tfcc_status conv_f32_wino_init(const tfcc_init_ctx *ctx, conv_params *p) 
   if (!tfcc_f32_wino_fits(&g) || tfcc_conv_window(&p->o, &g, &e) != TFCC_OK)
     return TFCC_OK;
   const int m = tfcc_f32_wino_choose(&g);
-  if (m && tfcc_f32_wino_pack(tfcc_f32_wino_select(ctx->isa), ctx->ks->f32_gemm, m,
-                              g.out_c, g.in_c, f->data, b ? b->data : NULL, &p->wino))
+  if (!m) return TFCC_OK;
+  const tfcc_f32_wino_kernel *wk = tfcc_f32_wino_select(ctx->isa);
+  const tfcc_packed_key key = tfcc_init_block_key(ctx, TFCC_BLOCK_F32_WINO);
+  const size_t bytes = tfcc_f32_wino_layout(wk, ctx->ks->f32_gemm, m, g.out_c, g.in_c, &p->wino);
+  const void *hit = bytes ? tfcc_packed_get(&key, bytes) : NULL;
+  if (hit) {
+    tfcc_f32_wino_bind(&p->wino, hit);
+    p->wino_borrowed = true;
     p->wino_src = f->data;
+  } else if (tfcc_f32_wino_pack(wk, ctx->ks->f32_gemm, m, g.out_c, g.in_c, f->data,
+                                b ? b->data : NULL, &p->wino)) {
+    tfcc_packed_put(&key, p->wino.mem, bytes);
+    p->wino_src = f->data;
+  }
   return TFCC_OK;
 }
 
@@ -108,7 +120,9 @@ static tfcc_status conv_init(tfcc_init_ctx *ctx) {
   conv_params *p = calloc(1, sizeof(*p));
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for CONV_2D params");
   tfcc_f32_fast_init(&p->f32);
+  tfcc_f32_fast_attach(&p->f32, ctx, TFCC_BLOCK_F32_GEMM);
   tfcc_q8_fast_init(&p->q8);
+  tfcc_q8_fast_attach(&p->q8, ctx, TFCC_BLOCK_Q8_GEMM);
   tfcc_bf16_fast_init(&p->bf16, ctx->precision);
   const tfcc_conv_options *o = &ctx->node->opts.conv;
   p->o.padding = o->padding;

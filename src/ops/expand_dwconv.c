@@ -20,6 +20,7 @@ typedef struct xdw_params {
   int32_t cin, c;          /* input and expanded channels */
   int32_t kh, kw;
   tfcc_f32_packed packed;  /* expand filter + bias */
+  bool packed_borrowed;    /* packed.w lies in the weights cache */
   const tfcc_f32_dwconv_kernel *dw;
   const char *name;
 } xdw_params;
@@ -27,7 +28,7 @@ typedef struct xdw_params {
 static void xdw_release(void *p) {
   xdw_params *x = p;
   if (!x) return;
-  tfcc_f32_packed_free(&x->packed);
+  if (!x->packed_borrowed) tfcc_f32_packed_free(&x->packed);
   free(x);
 }
 
@@ -79,8 +80,16 @@ static tfcc_status xdw_init(tfcc_init_ctx *ctx) {
     xdw_release(p);
     return st;
   }
-  if (!tfcc_f32_pack(ctx->ks->f32_gemm, c, cin, f1->data, (size_t)cin, 1,
-                     b1 ? b1->data : NULL, &p->packed)) {
+  const tfcc_packed_key key = tfcc_init_block_key(ctx, TFCC_BLOCK_XDW_EXPAND);
+  const size_t bytes = tfcc_f32_packed_bytes(ctx->ks->f32_gemm, c, cin);
+  const void *hit = tfcc_packed_get(&key, bytes);
+  if (hit) {
+    tfcc_f32_packed_view(ctx->ks->f32_gemm, c, cin, hit, &p->packed);
+    p->packed_borrowed = true;
+  } else if (tfcc_f32_pack(ctx->ks->f32_gemm, c, cin, f1->data, (size_t)cin, 1,
+                           b1 ? b1->data : NULL, &p->packed)) {
+    tfcc_packed_put(&key, p->packed.w, bytes);
+  } else {
     xdw_release(p);
     return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory packing the expand filter");
   }

@@ -15,7 +15,8 @@ void tfcc_f32_fast_init(tfcc_f32_fast *f) {
 
 void tfcc_f32_fast_free(tfcc_f32_fast *f) {
   if (!f) return;
-  tfcc_f32_packed_free(&f->packed);
+  if (!f->borrowed) tfcc_f32_packed_free(&f->packed);
+  f->borrowed = false;
   if (f->mu_ok) pthread_mutex_destroy(&f->mu);
   f->mu_ok = false;
 }
@@ -31,7 +32,16 @@ const tfcc_f32_packed *tfcc_f32_fast_pack(tfcc_f32_fast *f, tfcc_isa isa, int32_
   /* st == 1 with other weights (not expected: constants are model-level): no fast path,
    * never repack under a running session. */
   if (st == 0) {
-    if (tfcc_f32_pack(tfcc_f32_gemm_select(isa), n, kdim, src, ld_n, ld_k, bias, &f->packed)) {
+    const tfcc_f32_gemm_kernel *k = tfcc_f32_gemm_select(isa);
+    const size_t bytes = tfcc_f32_packed_bytes(k, n, kdim);
+    const void *hit = n >= 0 && kdim >= 0 ? tfcc_packed_get(&f->key, bytes) : NULL;
+    if (hit) {
+      tfcc_f32_packed_view(k, n, kdim, hit, &f->packed);
+      f->borrowed = true;
+      f->src = src;
+      atomic_store_explicit(&f->state, 1, memory_order_release);
+    } else if (tfcc_f32_pack(k, n, kdim, src, ld_n, ld_k, bias, &f->packed)) {
+      tfcc_packed_put(&f->key, f->packed.w, bytes);
       f->src = src;
       atomic_store_explicit(&f->state, 1, memory_order_release);
     } else {

@@ -19,9 +19,15 @@ typedef struct tfcc_f32_fast {
   tfcc_f32_packed packed;
   const void *src;         /* filter data the packing read */
   atomic_bool logged;      /* KERNEL_FALLBACK written */
+  tfcc_packed_key key;     /* where a packing may come from / go to (packed_store.h) */
+  bool borrowed;           /* packed.w lives in the weights cache (not freed here) */
 } tfcc_f32_fast;
 
 void tfcc_f32_fast_init(tfcc_f32_fast *f);
+/* The packing is the block `block` of the init context's store (a weights cache), if any. */
+static inline void tfcc_f32_fast_attach(tfcc_f32_fast *f, const tfcc_init_ctx *ctx, uint32_t block) {
+  f->key = tfcc_init_block_key(ctx, block);
+}
 void tfcc_f32_fast_free(tfcc_f32_fast *f);
 
 /* Packs B[n][k] = src[n * ld_n + k * ld_k] with bias once for the kernel of `isa`; later calls

@@ -80,7 +80,9 @@ static tfcc_status fc_init(tfcc_init_ctx *ctx) {
   if (!p)
     return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for FULLY_CONNECTED params");
   tfcc_f32_fast_init(&p->f32);
+  tfcc_f32_fast_attach(&p->f32, ctx, TFCC_BLOCK_F32_GEMM);
   tfcc_q8_fast_init(&p->q8);
+  tfcc_q8_fast_attach(&p->q8, ctx, TFCC_BLOCK_Q8_GEMM);
   tfcc_bf16_fast_init(&p->bf16, ctx->precision);
   const tfcc_fully_connected_options *o = &ctx->node->opts.fc;
   p->act = o->activation;

@@ -29,6 +29,7 @@
 #include "base/err.h"
 #include "ir/ir.h"
 #include "kernels/kernel_set.h"
+#include "ops/packed_store.h"
 
 /* A tensor as operators see it during prepare and eval. */
 typedef struct tfcc_tensor {
@@ -60,7 +61,14 @@ typedef struct tfcc_init_ctx {
                                default, i.e. XNNPACK arithmetic where it applies) */
   int precision;            /* tfcc_precision of the model (float conv/FC: f32 or bf16) */
   bool winograd;            /* float32 3x3 CONV_2D may use Winograd (model option / TFCC_WINOGRAD) */
+  tfcc_packed_store *store; /* packed weight blocks of a weights cache, or NULL (packed_store.h) */
 } tfcc_init_ctx;
+
+/* The key of this node's packed block `block` (TFCC_BLOCK_*) in the init context's store. */
+static inline tfcc_packed_key tfcc_init_block_key(const tfcc_init_ctx *ctx, uint32_t block) {
+  tfcc_packed_key k = {ctx->store, ctx->node_index, block};
+  return k;
+}
 
 typedef struct tfcc_op_ctx {
   const tfcc_ir_node *node;

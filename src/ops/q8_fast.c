@@ -11,7 +11,8 @@ void tfcc_q8_fast_init(tfcc_q8_fast *f) {
 
 void tfcc_q8_fast_free(tfcc_q8_fast *f) {
   if (!f) return;
-  tfcc_q8_packed_free(&f->packed);
+  if (!f->borrowed) tfcc_q8_packed_free(&f->packed);
+  f->borrowed = false;
   tfcc_q8_dw_packed_free(&f->dw);
   if (f->mu_ok) pthread_mutex_destroy(&f->mu);
   f->mu_ok = false;
@@ -39,7 +40,16 @@ const tfcc_q8_packed *tfcc_q8_fast_pack(tfcc_q8_fast *f, tfcc_isa isa, bool is_s
   if (!f->mu_ok) return NULL;
   pthread_mutex_lock(&f->mu);
   if (atomic_load(&f->state) == 0) {
-    if (tfcc_q8_pack(tfcc_q8_gemm_select_for(isa, rows, kdim, n), is_signed, n, kdim, src, bias, r, &f->packed)) {
+    const tfcc_q8_gemm_kernel *k = tfcc_q8_gemm_select_for(isa, rows, kdim, n);
+    const size_t bytes = tfcc_q8_pack_layout(k, is_signed, n, kdim, r, &f->packed);
+    const void *hit = bytes ? tfcc_packed_get(&f->key, bytes) : NULL;
+    if (hit) {
+      f->packed.w = (uint8_t *)(uintptr_t)hit; /* read only: kernels never write the packing */
+      f->borrowed = true;
+      f->src = src;
+      atomic_store_explicit(&f->state, 1, memory_order_release);
+    } else if (tfcc_q8_pack(k, is_signed, n, kdim, src, bias, r, &f->packed)) {
+      tfcc_packed_put(&f->key, f->packed.w, bytes);
       f->src = src;
       atomic_store_explicit(&f->state, 1, memory_order_release);
     } else {

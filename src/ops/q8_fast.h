@@ -22,9 +22,15 @@ typedef struct tfcc_q8_fast {
   tfcc_q8_dw_packed dw;     /* depthwise weights */
   const void *src;
   atomic_bool logged;
+  tfcc_packed_key key; /* where the GEMM packing may come from / go to (packed_store.h) */
+  bool borrowed;       /* packed.w lives in the weights cache (not freed here) */
 } tfcc_q8_fast;
 
 void tfcc_q8_fast_init(tfcc_q8_fast *f);
+/* The GEMM packing is block `block` of the init context's store (a weights cache), if any. */
+static inline void tfcc_q8_fast_attach(tfcc_q8_fast *f, const tfcc_init_ctx *ctx, uint32_t block) {
+  f->key = tfcc_init_block_key(ctx, block);
+}
 void tfcc_q8_fast_free(tfcc_q8_fast *f);
 
 /* Why the fast path cannot take an 8-bit node with these tensors and requantization (NULL:

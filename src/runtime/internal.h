@@ -55,6 +55,7 @@ struct tfcc_model {
   size_t arena_lower_bound;
   size_t arena_naive_bytes;
   size_t constant_bytes;
+  struct tfcc_wcache *wcache; /* packed-weights cache of the load (NULL: none); freed last */
 };
 
 struct tfcc_session {
@@ -80,10 +81,20 @@ tfcc_status tfcc_model_build(tfcc_runtime *rt, const uint8_t *data, size_t size,
                              size_t mapping_size, const tfcc_model_options *opts, tfcc_model **out,
                              tfcc_err *err);
 
+/* The load pipeline, written once for a model's load and each weight update: read data[0..size)
+ * into g, bind its operators, run the graph passes, init the operators, validate them at the
+ * stored shapes. ref NULL: the model's first load (g is &m->graph): binds by operator code and
+ * lists what is unsupported, names fused nodes, records MACs and arena sizes. Else ref is the
+ * model's graph and g a new weights generation: bound node by node as ref is, and checked
+ * against it after init. */
+tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t size, tfcc_graph *g,
+                                  const tfcc_graph *ref, tfcc_err *err);
+
 /* Runs op->init of every bound, live node of subgraph 0 that has no params yet (the constant
  * folder initialised the nodes it removed). Run after tfcc_run_passes. */
 tfcc_status tfcc_graph_init_ops(tfcc_graph *g, tfcc_isa isa, const tfcc_logger *log, int quant_compat,
-                                int precision, bool winograd, tfcc_err *err);
+                                int precision, bool winograd, struct tfcc_packed_store *store,
+                                tfcc_err *err);
 
 /* TFCC_ERR_INTEGRITY unless data carries a valid tfcc watermark (model_watermark.c). */
 tfcc_status tfcc_model_check_watermark(const uint8_t *data, size_t size, tfcc_err *err);

@@ -11,9 +11,12 @@
 #include "format/tflite_reader.h"
 #include "passes/pass_manager.h"
 #include "kernels/bf16-gemm/gemm.h"
+#include "kernels/f32-gemm/gemm.h"
 #include "ops/op.h"
 #include "runtime/internal.h"
 #include "runtime/model_file.h"
+#include "runtime/weights.h"
+#include "runtime/weights_cache.h"
 
 void tfcc_model_options_default(tfcc_model_options *o) {
   if (!o) return;
@@ -53,6 +56,7 @@ static void model_free(tfcc_model *m) {
   if (m->update_lock_init) pthread_mutex_destroy(&m->update_lock);
   tfcc_graph_release_params(&m->graph);
   tfcc_graph_free(&m->graph);
+  tfcc_wcache_free(m->wcache); /* after the params that pointed into it */
   if (m->mapping) munmap(m->mapping, m->mapping_size);
   if (m->owned_free) m->owned_free(m->owned_user, (void *)m->data, m->size);
   free(m->unsupported);
@@ -108,7 +112,8 @@ static tfcc_status bind_ops(tfcc_model *m, tfcc_err *err) {
 }
 
 tfcc_status tfcc_graph_init_ops(tfcc_graph *g, tfcc_isa isa, const tfcc_logger *log, int quant_compat,
-                                int precision, bool winograd, tfcc_err *err) {
+                                int precision, bool winograd, tfcc_packed_store *store,
+                                tfcc_err *err) {
   tfcc_ir_subgraph *sg = &g->subgraphs[0];
   for (int32_t i = 0; i < sg->n_nodes; i++) {
     tfcc_ir_node *n = &sg->nodes[i];
@@ -123,7 +128,8 @@ tfcc_status tfcc_graph_init_ops(tfcc_graph *g, tfcc_isa isa, const tfcc_logger *
                        .log = log,
                        .quant_compat = quant_compat,
                        .precision = precision,
-                       .winograd = winograd};
+                       .winograd = winograd,
+                       .store = store};
     tfcc_status st = n->op->init(&c);
     n->params = c.params;
     if (st != TFCC_OK) return tfcc_err_prefix(err, "node %d (%s)", (int)i, tfcc_node_op_name(n));
@@ -137,6 +143,85 @@ static void log_precision_fallback(const tfcc_model *m, tfcc_isa isa) {
   if (why)
     tfcc_log(tfcc_model_env(m).log, TFCC_LOG_WARN, TFCC_TAG_KERNEL_FALLBACK,
              "precision bf16: %s; CONV_2D and FULLY_CONNECTED run in float32", why);
+}
+
+/* Nodes a pass turned into an internal fused operator carry its name. */
+static tfcc_status name_fused_nodes(tfcc_model *m, tfcc_err *err) {
+  const tfcc_ir_subgraph *sg = &m->graph.subgraphs[0];
+  for (int32_t i = 0; i < sg->n_nodes; i++) {
+    const tfcc_ir_node *n = &sg->nodes[i];
+    if (n->removed || n->builtin < TFCC_OP_INTERNAL_FIRST_) continue;
+    const char *nm = tfcc_node_op_name(n);
+    m->op_names[i] = tfcc_graph_strdup(&m->graph, nm, strlen(nm));
+    if (!m->op_names[i]) return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
+  }
+  return TFCC_OK;
+}
+
+/* Every operator accepts the constants at the stored input shapes (no memory is allocated);
+ * record: the model's MACs per node and arena sizes (the first load). */
+static tfcc_status validate_shapes(tfcc_model *m, tfcc_graph *g, bool record, tfcc_err *err) {
+  tfcc_exec_plan plan;
+  tfcc_exec_env env = tfcc_model_env(m);
+  const tfcc_ir_subgraph *sg = &g->subgraphs[0];
+  if (record && !(m->node_macs = calloc((size_t)sg->n_nodes + 1, sizeof *m->node_macs)))
+    return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
+  tfcc_status st = tfcc_exec_plan_build(&plan, g, 0, NULL, false, &env, err);
+  if (st != TFCC_OK) return st;
+  if (record) {
+    for (int32_t e = 0; e < plan.n_nodes; e++) m->node_macs[plan.nodes[e].node] = plan.nodes[e].macs;
+    m->arena_bytes = plan.arena_bytes;
+    m->arena_lower_bound = plan.arena_lower_bound;
+    m->arena_naive_bytes = plan.naive_bytes;
+  }
+  tfcc_exec_plan_free(&plan);
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t size, tfcc_graph *g,
+                                  const tfcc_graph *ref, tfcc_err *err) {
+  const bool first = ref == NULL;
+  tfcc_status st = tfcc_tflite_read(data, size, g, err);
+  if (st != TFCC_OK) return first ? st : tfcc_err_prefix(err, "new weights");
+  if (first && m->opts.require_watermark && (st = tfcc_model_check_watermark(data, size, err)) != TFCC_OK)
+    return st;
+  if (first && g->n_subgraphs < 1) return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "model has no subgraph");
+  /* bind: by operator code (first load), or node by node as the model's graph is bound */
+  if ((st = first ? bind_ops(m, err) : tfcc_weights_bind_like(ref, g, err)) != TFCC_OK) return st;
+  if (first && m->unsupported[0]) return TFCC_OK; /* allow_unsupported: introspection only */
+  tfcc_isa isa = tfcc_model_env(m).isa;
+  const tfcc_logger *log = tfcc_model_env(m).log;
+  int qc = (int)m->opts.quant_compat;
+  /* precision bf16: the expand convolutions keep their bf16 GEMM (the fused op is float32);
+   * kept in the options so that weight updates run the same passes */
+  if (m->opts.precision == TFCC_PRECISION_BF16) m->opts.disabled_passes |= TFCC_PASS_FUSE_EXPAND_DWCONV;
+  st = tfcc_run_passes(g, m->opts.disabled_passes, isa, log, qc, err);
+  if (st == TFCC_OK && first) st = name_fused_nodes(m, err);
+  if (st == TFCC_OK && first) log_precision_fallback(m, isa);
+  if (st == TFCC_OK)
+    st = tfcc_graph_init_ops(g, isa, log, qc, (int)m->opts.precision, !m->opts.disable_winograd,
+                             first ? tfcc_wcache_store(m->wcache) : NULL, err);
+  if (st != TFCC_OK) return first ? st : tfcc_err_prefix(err, "new weights");
+  if (!first && (st = tfcc_weights_check_signature(ref, g, true, err)) != TFCC_OK) return st;
+  st = validate_shapes(m, g, first, err);
+  return st == TFCC_OK || first ? st : tfcc_err_prefix(err, "new weights");
+}
+
+/* What the packed blocks depend on besides the model bytes: the kernel level and the tiles
+ * chosen there, and the options that change packing (weights_cache.h). */
+static void weights_cache_ident(const tfcc_model *m, char *buf, size_t cap) {
+  const tfcc_isa isa = tfcc_model_env(m).isa;
+  const tfcc_kernel_set *ks = tfcc_kernel_set_for(isa);
+  snprintf(buf, cap, "tfcc %d.%d isa=%s gemm=%s p%d q%d w%d x%08x", TFCC_VERSION_MAJOR, TFCC_VERSION_MINOR,
+           tfcc_isa_name(isa), ks && ks->f32_gemm ? ks->f32_gemm->name : "-", (int)m->opts.precision,
+           (int)m->opts.quant_compat, m->opts.disable_winograd ? 0 : 1, (unsigned)m->opts.disabled_passes);
+}
+
+static tfcc_status open_weights_cache(tfcc_model *m, tfcc_err *err) {
+  char ident[TFCC_WC_IDENT_BYTES];
+  weights_cache_ident(m, ident, sizeof ident);
+  return tfcc_wcache_open(m->opts.weights_cache, ident, m->data, m->size, m->opts.weights_cache_verify != 0,
+                          tfcc_model_env(m).log, &m->wcache, err);
 }
 
 static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t size, void *mapping,
@@ -188,46 +273,12 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
     if (w && (strcmp(w, "off") == 0 || strcmp(w, "0") == 0)) m->opts.disable_winograd = 1;
   }
   tfcc_status st = m->update_lock_init ? TFCC_OK : tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "cannot create a mutex");
-  if (st == TFCC_OK) st = tfcc_tflite_read(data, size, &m->graph, err);
-  if (st == TFCC_OK && m->opts.require_watermark) st = tfcc_model_check_watermark(data, size, err);
-  if (st == TFCC_OK && m->graph.n_subgraphs < 1)
-    st = tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "model has no subgraph");
-  if (st == TFCC_OK) st = bind_ops(m, err);
+  if (st == TFCC_OK && m->opts.weights_cache && m->opts.weights_cache[0])
+    st = open_weights_cache(m, err);
+  if (st == TFCC_OK) st = tfcc_model_load_graph(m, data, size, &m->graph, NULL, err);
+  if (st == TFCC_OK) tfcc_wcache_finish(m->wcache);
+  m->opts.weights_cache = NULL; /* the caller's string: read during the load only */
   tfcc_ir_subgraph *sg = st == TFCC_OK ? &m->graph.subgraphs[0] : NULL;
-  if (st == TFCC_OK && !m->unsupported[0]) {
-    tfcc_isa isa = tfcc_model_env(m).isa;
-    int qc = (int)m->opts.quant_compat;
-    /* precision bf16: the expand convolutions keep their bf16 GEMM (the fused op is float32);
-     * kept in the options so that weight updates run the same passes */
-    if (m->opts.precision == TFCC_PRECISION_BF16) m->opts.disabled_passes |= TFCC_PASS_FUSE_EXPAND_DWCONV;
-    st = tfcc_run_passes(&m->graph, m->opts.disabled_passes, isa, tfcc_model_env(m).log, qc, err);
-    /* nodes a pass turned into an internal fused operator carry its name */
-    for (int32_t i = 0; st == TFCC_OK && i < sg->n_nodes; i++) {
-      const tfcc_ir_node *n = &sg->nodes[i];
-      if (n->removed || n->builtin < TFCC_OP_INTERNAL_FIRST_) continue;
-      const char *nm = tfcc_node_op_name(n);
-      m->op_names[i] = tfcc_graph_strdup(&m->graph, nm, strlen(nm));
-      if (!m->op_names[i]) st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
-    }
-    if (st == TFCC_OK) log_precision_fallback(m, isa);
-    if (st == TFCC_OK)
-      st = tfcc_graph_init_ops(&m->graph, isa, tfcc_model_env(m).log, qc, (int)m->opts.precision,
-                               !m->opts.disable_winograd, err);
-    if (st == TFCC_OK) {
-      /* Validate shapes once at the stored input shapes, and record MACs and arena size. */
-      tfcc_exec_plan plan;
-      tfcc_exec_env env = tfcc_model_env(m);
-      m->node_macs = calloc((size_t)sg->n_nodes + 1, sizeof *m->node_macs);
-      if (!m->node_macs) st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
-      if (st == TFCC_OK && (st = tfcc_exec_plan_build(&plan, &m->graph, 0, NULL, false, &env, err)) == TFCC_OK) {
-        for (int32_t e = 0; e < plan.n_nodes; e++) m->node_macs[plan.nodes[e].node] = plan.nodes[e].macs;
-        m->arena_bytes = plan.arena_bytes;
-        m->arena_lower_bound = plan.arena_lower_bound;
-        m->arena_naive_bytes = plan.naive_bytes;
-        tfcc_exec_plan_free(&plan);
-      }
-    }
-  }
   if (st != TFCC_OK) {
     tfcc_log(rt ? &rt->log : NULL, TFCC_LOG_ERROR, TFCC_TAG_MODEL_INVALID, "%s", err->msg);
     model_free(m);

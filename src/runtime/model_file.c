@@ -10,6 +10,8 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include "base/hash64.h"
+
 /* Read and re-read in steps (the re-read's buffer stays in L2 while it is compared). */
 #define READ_STEP ((size_t)256 << 10)
 #define HUGE_PAGE ((size_t)2 << 20)
@@ -18,26 +20,9 @@
 #endif
 #define PUBLISH_HINT "; publish model files by writing a temporary file and renaming it over the old one"
 
-/* ---------------------------------------------------------------- checksum */
-
-/* Fast 64-bit content checksum of a mapping (four independent lanes); detects in-place
- * rewrites of a file declared immutable between mapping and switching. Not cryptographic. */
-static uint64_t checksum(const uint8_t *p, size_t n) {
-  const uint64_t k = 0x9E3779B97F4A7C15ull;
-  uint64_t h[4] = {1, 2, 3, 4};
-  size_t i = 0;
-  for (; i + 32 <= n; i += 32)
-    for (int l = 0; l < 4; l++) {
-      uint64_t v;
-      memcpy(&v, p + i + 8 * (size_t)l, 8);
-      h[l] = (h[l] ^ v) * k;
-      h[l] ^= h[l] >> 29;
-    }
-  uint64_t r = (uint64_t)n;
-  for (; i < n; i++) r = (r ^ p[i]) * k;
-  for (int l = 0; l < 4; l++) r = (r ^ h[l]) * k, r ^= r >> 31;
-  return r;
-}
+/* Content checksum of a mapping (base/hash64.h): detects in-place rewrites of a file declared
+ * immutable between mapping and switching. */
+static uint64_t checksum(const uint8_t *p, size_t n) { return tfcc_hash64(p, n); }
 
 /* ---------------------------------------------------------------- helpers */
 

@@ -1,5 +1,6 @@
 /* tfcc_session: one execution plan and arena per caller; run() computes only. */
 #include <stdint.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -130,6 +131,9 @@ tfcc_status tfcc_session_create(tfcc_model *m, const tfcc_session_options *opts,
     tfcc_session_destroy(s);
     return st;
   }
+  if (opts && opts->struct_size >= offsetof(tfcc_session_options, prefault) + sizeof opts->prefault &&
+      opts->prefault && s->plan.arena)
+    memset(s->plan.arena, 0, s->plan.arena_bytes); /* the first run then faults no arena page */
   *out = s;
   return TFCC_OK;
 }

@@ -8,8 +8,6 @@
 #include <sys/mman.h>
 #include <time.h>
 
-#include "format/tflite_reader.h"
-#include "passes/pass_manager.h"
 #include "ops/op.h"
 #include "runtime/internal.h"
 #include "runtime/model_file.h"
@@ -73,9 +71,7 @@ static bool list_equal(const int32_t *a, const int32_t *b, int32_t n) {
   return n == 0 || memcmp(a, b, (size_t)n * sizeof *a) == 0;
 }
 
-/* Names the first difference between the model's graph (old) and the new file's (neu).
- * folded: both graphs have been through the graph passes and init (also compares constants). */
-static tfcc_status check_signature(const tfcc_graph *old, const tfcc_graph *neu, bool folded,
+tfcc_status tfcc_weights_check_signature(const tfcc_graph *old, const tfcc_graph *neu, bool folded,
                                    tfcc_err *err) {
   if (neu->n_subgraphs < 1) return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "new weights: model has no subgraph");
   const tfcc_ir_subgraph *a = &old->subgraphs[0], *b = &neu->subgraphs[0];
@@ -158,45 +154,31 @@ static tfcc_status fail(tfcc_err *err, tfcc_status st) {
   return st;
 }
 
-/* Builds generation w over data[0..size): read, bind, graph passes, init, check, validate.
- * The model's graph has been through the graph passes (nodes rewired, fused), so the new graph
- * is compared after the same passes ran on it; only the counts (binding is by index) before. */
-static tfcc_status build_generation(tfcc_model *m, tfcc_weights *w, const uint8_t *data, size_t size,
-                                    tfcc_err *err) {
-  tfcc_status st = tfcc_tflite_read(data, size, &w->own_graph, err);
-  if (st != TFCC_OK) return tfcc_err_prefix(err, "new weights");
-  w->graph = &w->own_graph;
-  const tfcc_ir_subgraph *msg = &m->graph.subgraphs[0];
-  if (w->own_graph.n_subgraphs < 1 || w->own_graph.subgraphs[0].n_nodes != msg->n_nodes ||
-      w->own_graph.subgraphs[0].n_tensors != msg->n_tensors)
-    return check_signature(&m->graph, &w->own_graph, true, err); /* names the count that differs */
-  tfcc_ir_subgraph *sg = &w->own_graph.subgraphs[0];
+tfcc_status tfcc_weights_bind_like(const tfcc_graph *model, tfcc_graph *neu, tfcc_err *err) {
+  const tfcc_ir_subgraph *msg = &model->subgraphs[0];
+  if (neu->n_subgraphs < 1 || neu->subgraphs[0].n_nodes != msg->n_nodes ||
+      neu->subgraphs[0].n_tensors != msg->n_tensors)
+    return tfcc_weights_check_signature(model, neu, true, err); /* names the count that differs */
+  tfcc_ir_subgraph *sg = &neu->subgraphs[0];
   for (int32_t i = 0; i < sg->n_nodes; i++) {
-    tfcc_ir_node *x = &msg->nodes[i], *y = &sg->nodes[i];
-    if (x->builtin >= TFCC_OP_INTERNAL_FIRST_) { /* fused by a pass: the passes below redo it */
+    const tfcc_ir_node *x = &msg->nodes[i];
+    tfcc_ir_node *y = &sg->nodes[i];
+    if (x->builtin >= TFCC_OP_INTERNAL_FIRST_) { /* fused by a pass: the passes redo it */
       y->op = tfcc_op_lookup(y->builtin);
       continue;
     }
     if (x->builtin != y->builtin || x->version != y->version) /* same message as the full check */
-      return check_signature(&m->graph, &w->own_graph, true, err);
+      return tfcc_weights_check_signature(model, neu, true, err);
     y->op = x->op;
   }
-  tfcc_isa isa = tfcc_model_env(m).isa;
-  if ((st = tfcc_run_passes(&w->own_graph, m->opts.disabled_passes, isa, tfcc_model_env(m).log,
-                             (int)m->opts.quant_compat, err)) != TFCC_OK)
-    return tfcc_err_prefix(err, "new weights");
-  if ((st = tfcc_graph_init_ops(&w->own_graph, isa, tfcc_model_env(m).log, (int)m->opts.quant_compat,
-                                 (int)m->opts.precision, !m->opts.disable_winograd, err)) !=
-      TFCC_OK)
-    return tfcc_err_prefix(err, "new weights");
-  if ((st = check_signature(&m->graph, &w->own_graph, true, err)) != TFCC_OK) return st;
-  /* Every operator accepts the new constants at the stored shapes (no memory). */
-  tfcc_exec_plan plan;
-  tfcc_exec_env env = tfcc_model_env(m);
-  if ((st = tfcc_exec_plan_build(&plan, &w->own_graph, 0, NULL, false, &env, err)) != TFCC_OK)
-    return tfcc_err_prefix(err, "new weights");
-  tfcc_exec_plan_free(&plan);
   return TFCC_OK;
+}
+
+/* Builds generation w over data[0..size) through the load pipeline (tfcc_model_load_graph). */
+static tfcc_status build_generation(tfcc_model *m, tfcc_weights *w, const uint8_t *data, size_t size,
+                                    tfcc_err *err) {
+  w->graph = &w->own_graph;
+  return tfcc_model_load_graph(m, data, size, &w->own_graph, &m->graph, err);
 }
 
 /* Publishes w (built, refs 1), retires the previous generation. */

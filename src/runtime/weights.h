@@ -40,6 +40,15 @@ void tfcc_weights_release(struct tfcc_model *m, tfcc_weights *w);
 /* Releases the node params (op->release or free) of subgraph 0 and clears them. */
 void tfcc_graph_release_params(tfcc_graph *g);
 
+/* Names the first difference between the model's graph and a new weights file's graph (neu).
+ * folded: both graphs have been through the graph passes and init (also compares constants). */
+tfcc_status tfcc_weights_check_signature(const tfcc_graph *model, const tfcc_graph *neu, bool folded,
+                                         tfcc_err *err);
+/* Binds neu's operators node by node as the model's graph is bound (same operator and version
+ * at each index; nodes a pass fused are bound by their file operator, the passes redo the
+ * fusion). Names the first difference. */
+tfcc_status tfcc_weights_bind_like(const tfcc_graph *model, tfcc_graph *neu, tfcc_err *err);
+
 /* Called between the first and the second integrity check of a file update (tests only). */
 extern void (*tfcc_weights_test_hook)(const char *path);
 

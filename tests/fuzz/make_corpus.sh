@@ -32,6 +32,18 @@ if [ -n "$shared" ]; then
   done
 fi
 ls -l "$corpus"
+# Packed-weights cache seeds (fuzz_weights_cache): the caches of small shared models.
+if [ -x "$build/tools/tfcc" ] && [ -n "$shared" ]; then
+  wcorpus="$build/tests/fuzz/corpus_wcache"
+  mkdir -p "$wcorpus"
+  for m in mobilenet_v1_025_128_quant person_detect_int8 face_detection_short_range; do
+    [ -f "$shared/models/$m.tflite" ] || continue
+    rm -f "$wcorpus/$m.wc"
+    "$build/tools/tfcc" bench "$shared/models/$m.tflite" --runs 1 --warmup 0 --profile-runs 0 \
+      --weights-cache "$wcorpus/$m.wc" >/dev/null 2>&1 || true
+  done
+  ls -l "$wcorpus"
+fi
 # Encrypted-container seeds (fuzz_crypto_container's fixed key is 01 02 .. 20).
 if [ -x "$build/tools/tfcc" ] && "$build/tools/tfcc" encrypt --help >/dev/null 2>&1; then
   ccorpus="$build/tests/fuzz/corpus_crypto"

@@ -97,7 +97,8 @@ void bench_report_text(const bench_result *r, const bench_setting *o) {
   printf("   kernels: %s%s%s%s%s   inputs: %s (seed %ld)\n", tfcc_isa_name(r->level), r->isa_capped ? " (cap " : "",
          r->isa_capped ? tfcc_isa_name(r->cap) : "", r->isa_capped ? ")" : "",
          r->precision == TFCC_PRECISION_BF16 ? "   precision: bf16" : "", o->inputs, o->seed);
-  printf("load: %.3f ms   session: %.3f ms   first inference: %.3f ms\n", r->load_ms, r->session_ms, r->first_ms);
+  printf("load: %.3f ms (model %.3f + session %.3f; cpu %.3f ms)   first inference: %.3f ms\n", r->load_ms,
+         r->model_ms, r->session_ms, r->load_cpu_ms, r->first_ms);
   char v[7][32];
   const double lv[7] = {r->lat.min, r->lat.avg, r->lat.p50, r->lat.p90, r->lat.p99, r->lat.max, r->lat.stddev};
   for (int i = 0; i < 7; i++) ms_text(lv[i], v[i], sizeof v[i]);
@@ -169,10 +170,16 @@ void bench_report_json(const bench_result *r, const bench_setting *o, FILE *out)
   json_int(&w, o->seed);
   json_key(&w, "load_ms");
   json_double(&w, r->load_ms);
+  json_key(&w, "model_ms");
+  json_double(&w, r->model_ms);
   json_key(&w, "session_ms");
   json_double(&w, r->session_ms);
+  json_key(&w, "load_cpu_ms");
+  json_double(&w, r->load_cpu_ms);
   json_key(&w, "first_ms");
   json_double(&w, r->first_ms);
+  json_key(&w, "first_cpu_ms");
+  json_double(&w, r->first_cpu_ms);
   json_key(&w, "warmup_runs");
   json_int(&w, o->warmup);
   json_key(&w, "runs");

@@ -27,7 +27,9 @@ typedef struct type_row {
 } type_row;
 
 typedef struct bench_result {
-  double load_ms, session_ms, first_ms, timed_s;
+  /* load_ms: file name to a session ready to run (model load + session creation); model_ms
+   * and session_ms its two parts; load_cpu_ms the process CPU time over the same span */
+  double load_ms, model_ms, session_ms, load_cpu_ms, first_ms, first_cpu_ms, timed_s;
   double cpu_ms_per_run; /* process CPU time (all threads) per timed run */
   size_t n_lat;
   latency_stats lat;

@@ -120,6 +120,16 @@ size_t tfcc_f32_packed_bytes(const tfcc_f32_gemm_kernel *k, int32_t n, int32_t k
 void tfcc_f32_pack_into(const tfcc_f32_gemm_kernel *k, int32_t n, int32_t kdim, const float *src,
                         size_t ld_n, size_t ld_k, const float *bias, float *w,
                         tfcc_f32_packed *out);
+/* out describes packed weights w made by tfcc_f32_pack_into with the same k, n, kdim (kept
+ * elsewhere, e.g. a weights cache; not freed through out). */
+static inline void tfcc_f32_packed_view(const tfcc_f32_gemm_kernel *k, int32_t n, int32_t kdim,
+                                        const float *w, tfcc_f32_packed *out) {
+  out->k = k;
+  out->n = n;
+  out->kdim = kdim;
+  out->kc = (int32_t)tfcc_f32_pack_kc(k, (size_t)(kdim > 0 ? kdim : 0));
+  out->w = (float *)(uintptr_t)w; /* read only: kernels never write the packing */
+}
 static inline size_t tfcc_f32_panels(const tfcc_f32_packed *p) {
   return ((size_t)p->n + (size_t)p->k->nr - 1) / (size_t)p->k->nr;
 }

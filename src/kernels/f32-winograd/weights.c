@@ -1,5 +1,6 @@
 /* Winograd filter transform U = G g G^T per (out_c, in_c), packed per position for the f32
  * GEMM micro-kernel. Runs once per model. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,8 +23,7 @@ bool tfcc_f32_wino_fits(const tfcc_conv_geom *g) {
 
 void tfcc_f32_wino_free(tfcc_f32_wino_weights *w) {
   if (!w) return;
-  free(w->mem);
-  free(w->bias);
+  free(w->mem); /* the bias lies in the same block */
   memset(w, 0, sizeof *w);
 }
 
@@ -33,38 +33,58 @@ size_t tfcc_f32_wino_weight_bytes(const tfcc_f32_wino_weights *w) {
          (size_t)w->out_c * sizeof(float);
 }
 
-bool tfcc_f32_wino_pack(const tfcc_f32_wino_kernel *k, const tfcc_f32_gemm_kernel *gk, int m,
-                        int32_t out_c, int32_t in_c, const float *filter, const float *bias,
-                        tfcc_f32_wino_weights *w) {
+size_t tfcc_f32_wino_layout(const tfcc_f32_wino_kernel *k, const tfcc_f32_gemm_kernel *gk, int m,
+                            int32_t out_c, int32_t in_c, tfcc_f32_wino_weights *w) {
   memset(w, 0, sizeof *w);
-  if ((m != 2 && m != 4) || out_c <= 0 || in_c <= 0 || !filter) return false;
-  const int n = m + 2, npos = n * n;
-  const size_t OC = (size_t)out_c, IC = (size_t)in_c;
-  const size_t pbytes = tfcc_f32_packed_bytes(gk, out_c, in_c);
-  double *t = malloc((size_t)n * 3 * IC * sizeof(double)); /* G g of one o: [a][kx][i] */
-  w->mem = aligned_alloc(64, (size_t)npos * pbytes);
-  w->bias = malloc(OC * sizeof(float));
-  if (!t || !w->mem || !w->bias) {
-    free(t);
-    tfcc_f32_wino_free(w);
-    return false;
-  }
+  if ((m != 2 && m != 4) || out_c <= 0 || in_c <= 0) return 0;
   w->k = k;
   w->gk = gk;
   w->name = m == 4 ? k->name_f4 : k->name_f2;
   w->m = m;
-  w->n = n;
+  w->n = m + 2;
   w->in_c = in_c;
   w->out_c = out_c;
+  const size_t bias = ((size_t)out_c * sizeof(float) + 63) & ~(size_t)63;
+  return (size_t)w->n * (size_t)w->n * tfcc_f32_packed_bytes(gk, out_c, in_c) + bias;
+}
+
+void tfcc_f32_wino_bind(tfcc_f32_wino_weights *w, const void *block) {
+  const int npos = w->n * w->n;
+  const size_t pbytes = tfcc_f32_packed_bytes(w->gk, w->out_c, w->in_c);
+  const size_t kc = tfcc_f32_pack_kc(w->gk, (size_t)w->in_c), pstride = pbytes / sizeof(float);
+  w->mem = (float *)(uintptr_t)block; /* read only once filled */
+  w->bias = w->mem + (size_t)npos * pstride;
+  for (int p = 0; p < npos; p++)
+    w->pos[p] = (tfcc_f32_packed){w->gk, w->out_c, w->in_c, (int32_t)kc, w->mem + (size_t)p * pstride};
+}
+
+bool tfcc_f32_wino_pack(const tfcc_f32_wino_kernel *k, const tfcc_f32_gemm_kernel *gk, int m,
+                        int32_t out_c, int32_t in_c, const float *filter, const float *bias,
+                        tfcc_f32_wino_weights *w) {
+  const size_t bytes = tfcc_f32_wino_layout(k, gk, m, out_c, in_c, w);
+  if (!bytes || !filter) {
+    memset(w, 0, sizeof *w);
+    return false;
+  }
+  const int n = m + 2;
+  const size_t OC = (size_t)out_c, IC = (size_t)in_c;
+  const size_t pbytes = tfcc_f32_packed_bytes(gk, out_c, in_c);
+  double *t = malloc((size_t)n * 3 * IC * sizeof(double)); /* G g of one o: [a][kx][i] */
+  void *block = aligned_alloc(64, bytes);
+  if (!t || !block) {
+    free(t);
+    free(block);
+    memset(w, 0, sizeof *w);
+    return false;
+  }
+  memset(block, 0, bytes);
+  tfcc_f32_wino_bind(w, block);
   for (size_t o = 0; o < OC; o++) w->bias[o] = bias ? bias[o] : 0.0f;
   const double(*G)[3] = m == 4 ? g_f4 : g_f2;
   /* U[p] goes straight into tfcc_f32_pack_into's layout (gemm.h; zero bias and padding):
    * element (o, i) of K block k0 at row * (1 + k0) + panel * kn * NR + (i - k0) * NR + o % NR. */
   const size_t NR = (size_t)gk->nr, row = (OC + NR - 1) / NR * NR;
   const size_t kc = tfcc_f32_pack_kc(gk, IC), pstride = pbytes / sizeof(float);
-  memset(w->mem, 0, (size_t)npos * pbytes);
-  for (int p = 0; p < npos; p++)
-    w->pos[p] = (tfcc_f32_packed){gk, out_c, in_c, (int32_t)kc, w->mem + (size_t)p * pstride};
   /* Input channels innermost (contiguous in the OHWI filter): the first pass vectorises. */
   for (size_t o = 0; o < OC; o++) {
     const float *f = filter + o * 9 * IC; /* tap (ky, kx) at f[(ky * 3 + kx) * IC] */

@@ -49,8 +49,8 @@ typedef struct tfcc_f32_wino_weights {
   int m, n;          /* output tile m x m, input tile n x n (n = m + 2) */
   int32_t in_c, out_c;
   tfcc_f32_packed pos[TFCC_WINO_MAX_POS]; /* U[p], N = out_c, K = in_c (zero bias) */
-  float *mem;        /* one allocation holding every pos[p].w */
-  float *bias;       /* out_c floats (zeros when the conv has none) */
+  float *mem;        /* one block holding every pos[p].w, then the bias */
+  float *bias;       /* out_c floats (zeros when the conv has none), in mem's block */
 } tfcc_f32_wino_weights;
 
 /* True for what the kernel computes: 3x3 window, stride 1, dilation 1, groups 1. */
@@ -65,6 +65,12 @@ bool tfcc_f32_wino_pack(const tfcc_f32_wino_kernel *k, const tfcc_f32_gemm_kerne
                         int32_t out_c, int32_t in_c, const float *filter, const float *bias,
                         tfcc_f32_wino_weights *w);
 void tfcc_f32_wino_free(tfcc_f32_wino_weights *w);
+/* For weights kept elsewhere (a weights cache): the layout tfcc_f32_wino_pack makes (every
+ * field but the pointers) and the bytes of its one block (0 on bad arguments); bind points
+ * mem, pos[] and bias into such a block (64-byte aligned, filled by tfcc_f32_wino_pack). */
+size_t tfcc_f32_wino_layout(const tfcc_f32_wino_kernel *k, const tfcc_f32_gemm_kernel *gk, int m,
+                            int32_t out_c, int32_t in_c, tfcc_f32_wino_weights *w);
+void tfcc_f32_wino_bind(tfcc_f32_wino_weights *w, const void *block);
 /* Bytes the weights hold. */
 size_t tfcc_f32_wino_weight_bytes(const tfcc_f32_wino_weights *w);
 

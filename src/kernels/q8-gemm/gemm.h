@@ -125,6 +125,13 @@ bool tfcc_q8_pack(const tfcc_q8_gemm_kernel *k, bool is_signed, int32_t n, int32
                   const void *src, const int32_t *bias, const tfcc_conv_requant *r,
                   tfcc_q8_packed *out);
 void tfcc_q8_packed_free(tfcc_q8_packed *p);
+/* tfcc_q8_pack in two steps, for packings kept elsewhere (a weights cache): the layout (every
+ * field but w) and its bytes (a multiple of 64; 0 when a size overflows or n, kdim <= 0), then
+ * the fill of w (64-byte aligned, `bytes` long) from the weights (out->w = w). */
+size_t tfcc_q8_pack_layout(const tfcc_q8_gemm_kernel *k, bool is_signed, int32_t n, int32_t kdim,
+                           const tfcc_conv_requant *r, tfcc_q8_packed *out);
+void tfcc_q8_pack_fill(tfcc_q8_packed *out, const void *src, const int32_t *bias,
+                       const tfcc_conv_requant *r, uint8_t *w, size_t bytes);
 static inline size_t tfcc_q8_panel_bytes(const tfcc_q8_packed *p) {
   return (size_t)p->k->nr * (8u + (size_t)p->kpad);
 }

@@ -4,12 +4,11 @@
 
 #include "kernels/q8-gemm/gemm.h"
 
-bool tfcc_q8_pack(const tfcc_q8_gemm_kernel *k, bool is_signed, int32_t n, int32_t kdim,
-                  const void *src, const int32_t *bias, const tfcc_conv_requant *r,
-                  tfcc_q8_packed *out) {
+size_t tfcc_q8_pack_layout(const tfcc_q8_gemm_kernel *k, bool is_signed, int32_t n, int32_t kdim,
+                           const tfcc_conv_requant *r, tfcc_q8_packed *out) {
   memset(out, 0, sizeof *out);
   const int32_t kb = tfcc_q8_gemm_k_block(k);
-  if (n <= 0 || kdim <= 0 || kdim > INT32_MAX - (kb - 1)) return false;
+  if (n <= 0 || kdim <= 0 || kdim > INT32_MAX - (kb - 1)) return 0;
   out->k = k;
   out->n = n;
   out->kdim = kdim;
@@ -17,15 +16,35 @@ bool tfcc_q8_pack(const tfcc_q8_gemm_kernel *k, bool is_signed, int32_t n, int32
   out->is_signed = is_signed;
   const uint8_t wx = k->w_xor;
   out->kz = !wx ? r->filter_offset : is_signed ? r->filter_offset - 128 : r->filter_offset + 128;
-  const bool stored_signed = is_signed != (wx != 0); /* how the stored bytes are read */
   out->fp32 = r->scale != NULL;
   const size_t nr = (size_t)k->nr;
   const size_t panels = ((size_t)n + nr - 1) / nr;
   const size_t panel = tfcc_q8_panel_bytes(out);
-  if (panels > SIZE_MAX / panel) return false;
-  const size_t bytes = (panels * panel + 63) & ~(size_t)63;
+  if (panels > (SIZE_MAX - 63) / panel) return 0;
+  return (panels * panel + 63) & ~(size_t)63;
+}
+
+bool tfcc_q8_pack(const tfcc_q8_gemm_kernel *k, bool is_signed, int32_t n, int32_t kdim,
+                  const void *src, const int32_t *bias, const tfcc_conv_requant *r,
+                  tfcc_q8_packed *out) {
+  const size_t bytes = tfcc_q8_pack_layout(k, is_signed, n, kdim, r, out);
+  if (!bytes) return false;
   uint8_t *w = aligned_alloc(64, bytes);
   if (!w) return false;
+  tfcc_q8_pack_fill(out, src, bias, r, w, bytes);
+  return true;
+}
+
+void tfcc_q8_pack_fill(tfcc_q8_packed *out, const void *src, const int32_t *bias,
+                       const tfcc_conv_requant *r, uint8_t *w, size_t bytes) {
+  const tfcc_q8_gemm_kernel *k = out->k;
+  const int32_t n = out->n, kdim = out->kdim;
+  const bool is_signed = out->is_signed;
+  const uint8_t wx = k->w_xor;
+  const bool stored_signed = is_signed != (wx != 0); /* how the stored bytes are read */
+  const size_t nr = (size_t)k->nr;
+  const size_t panels = ((size_t)n + nr - 1) / nr;
+  const size_t panel = tfcc_q8_panel_bytes(out);
   memset(w, 0, bytes);
   const uint8_t *s = src;
   const uint32_t io = (uint32_t)r->input_offset;
@@ -54,7 +73,6 @@ bool tfcc_q8_pack(const tfcc_q8_gemm_kernel *k, bool is_signed, int32_t n, int32
     }
   }
   out->w = w;
-  return true;
 }
 
 void tfcc_q8_packed_free(tfcc_q8_packed *p) {

@@ -1,0 +1,44 @@
+/* Where operators' packed weight blocks come from at model load (a weights cache file).
+ *
+ * An operator that packs or transforms constant weights asks its init context's store for the
+ * block by a key stable across loads of the same model (node index, block id below) and its
+ * size. A hit is a read-only, 64-byte aligned pointer that lives as long as the model (the
+ * operator uses it in place and never frees it). On a miss (NULL) the operator packs into its
+ * own memory as without a store and offers the result with put; the runtime writes the blocks
+ * to the cache file when the load is done (runtime/weights_cache.h). The store is NULL when
+ * the model has no cache; after the load it answers every get with NULL and ignores puts. */
+#ifndef TFCC_OPS_PACKED_STORE_H
+#define TFCC_OPS_PACKED_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct tfcc_packed_store tfcc_packed_store;
+struct tfcc_packed_store {
+  const void *(*get)(tfcc_packed_store *s, int32_t node, uint32_t block, size_t bytes);
+  void (*put)(tfcc_packed_store *s, int32_t node, uint32_t block, const void *data, size_t bytes);
+};
+
+/* Block ids: one per kind of packing an operator keeps. */
+enum {
+  TFCC_BLOCK_F32_GEMM = 1,   /* tfcc_f32_packed (CONV_2D, FULLY_CONNECTED) */
+  TFCC_BLOCK_Q8_GEMM = 2,    /* tfcc_q8_packed (CONV_2D, FULLY_CONNECTED) */
+  TFCC_BLOCK_F32_WINO = 3,   /* Winograd-transformed 3x3 filter + bias (CONV_2D) */
+  TFCC_BLOCK_XDW_EXPAND = 4  /* expand filter of EXPAND_DEPTHWISE_CONV_2D */
+};
+
+/* A block's key, kept by the operator until it packs (prepare may pack, after init). */
+typedef struct tfcc_packed_key {
+  tfcc_packed_store *store; /* NULL: no cache */
+  int32_t node;
+  uint32_t block;
+} tfcc_packed_key;
+
+static inline const void *tfcc_packed_get(const tfcc_packed_key *k, size_t bytes) {
+  return k->store ? k->store->get(k->store, k->node, k->block, bytes) : NULL;
+}
+static inline void tfcc_packed_put(const tfcc_packed_key *k, const void *data, size_t bytes) {
+  if (k->store && data) k->store->put(k->store, k->node, k->block, data, bytes);
+}
+
+#endif

@@ -1,0 +1,402 @@
+/* Packed-weights cache file: reading, checking, the store operators ask, writing
+ * (weights_cache.h). */
+#include "runtime/weights_cache.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/hash64.h"
+#include "base/sha256.h"
+
+_Static_assert(sizeof(tfcc_wc_header) == 192, "cache header layout");
+_Static_assert(sizeof(tfcc_wc_entry) == 32, "cache entry layout");
+
+/* ---------------------------------------------------------------- parsing */
+
+static uint64_t table_hash(const uint8_t *p, const tfcc_wc_header *h) {
+  tfcc_wc_header z = *h;
+  z.table_hash = 0;
+  uint64_t a = tfcc_hash64(&z, sizeof z);
+  uint64_t b = tfcc_hash64(p + sizeof z, (size_t)h->n_blocks * sizeof(tfcc_wc_entry));
+  return a ^ (b * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull);
+}
+
+void tfcc_wc_entry_at(const uint8_t *p, uint32_t i, tfcc_wc_entry *e) {
+  memcpy(e, p + sizeof(tfcc_wc_header) + (size_t)i * sizeof *e, sizeof *e);
+}
+
+tfcc_status tfcc_wc_parse(const uint8_t *p, size_t n, const tfcc_wc_expect *want, tfcc_wc_header *h,
+                          tfcc_err *err) {
+  if (n < sizeof *h)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "%zu bytes, shorter than the %zu-byte header", n,
+                        sizeof *h);
+  memcpy(h, p, sizeof *h);
+  if (memcmp(h->magic, TFCC_WC_MAGIC, 8) != 0)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "not a tfcc weights cache (magic)");
+  if (h->version != TFCC_WC_VERSION)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "layout version %u, this tfcc writes %u",
+                        (unsigned)h->version, TFCC_WC_VERSION);
+  if (h->header_bytes != sizeof *h || h->entry_bytes != sizeof(tfcc_wc_entry))
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "header or entry size differs");
+  if (h->file_bytes != (uint64_t)n)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "%zu bytes, the header says %llu (truncated?)", n,
+                        (unsigned long long)h->file_bytes);
+  const size_t max_entries = (n - sizeof *h) / sizeof(tfcc_wc_entry);
+  if (h->n_blocks > max_entries)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "table of %u blocks past the end of the file",
+                        (unsigned)h->n_blocks);
+  if (table_hash(p, h) != h->table_hash)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "header or table hash differs (corrupt)");
+  if (memchr(h->ident, 0, sizeof h->ident) == NULL)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "identity not terminated");
+  if (want && want->ident && strcmp(h->ident, want->ident) != 0)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "made for '%s', this load is '%s'", h->ident,
+                        want->ident);
+  if (want && want->src_size && (h->src_size != want->src_size || h->src_hash != want->src_hash))
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "made from other model bytes (stale)");
+  const uint64_t data0 = sizeof *h + (uint64_t)h->n_blocks * sizeof(tfcc_wc_entry);
+  for (uint32_t i = 0; i < h->n_blocks; i++) {
+    tfcc_wc_entry e;
+    tfcc_wc_entry_at(p, i, &e);
+    if (e.offset % TFCC_WC_ALIGN || e.offset < data0 || e.bytes == 0 || e.bytes > (uint64_t)n ||
+        e.offset > (uint64_t)n - e.bytes)
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "block %u (node %d): %llu bytes at %llu out of bounds",
+                          (unsigned)i, (int)e.node, (unsigned long long)e.bytes,
+                          (unsigned long long)e.offset);
+  }
+  return TFCC_OK;
+}
+
+/* ---------------------------------------------------------------- the store */
+
+typedef struct wc_block {
+  int32_t node;
+  uint32_t block;
+  const void *data;
+  size_t bytes;
+} wc_block;
+
+struct tfcc_wcache {
+  tfcc_packed_store store; /* first: the store operators see */
+  char *path;
+  const tfcc_logger *log;
+  char ident[TFCC_WC_IDENT_BYTES];
+  const uint8_t *src;
+  size_t src_size;
+  uint64_t src_hash;
+  /* the mapped file, when its header checked out */
+  const uint8_t *map;
+  size_t map_size;
+  tfcc_wc_header h;
+  uint8_t *state;       /* per entry: 0 unchecked, 1 good, 2 bad */
+  /* the blocks of this load, in the order operators asked (hits and fresh packings) */
+  wc_block *blocks;
+  size_t n_blocks, cap_blocks;
+  bool dirty;           /* write a new file at finish */
+  bool lost;            /* a block could not be recorded (no memory): do not write */
+  bool logged;          /* the one line about refusing the file was written */
+  atomic_bool sealed;
+  tfcc_wcache_stats stats;
+};
+
+static void refuse(tfcc_wcache *c, const char *why) {
+  c->dirty = true;
+  c->stats.rejected = true;
+  if (c->logged) return;
+  c->logged = true;
+  tfcc_log(c->log, TFCC_LOG_WARN, TFCC_TAG_MODEL_LOAD, "weights cache %s ignored (%s); rebuilding it", c->path,
+           why);
+}
+
+static void record(tfcc_wcache *c, int32_t node, uint32_t block, const void *data, size_t bytes) {
+  for (size_t i = 0; i < c->n_blocks; i++)
+    if (c->blocks[i].node == node && c->blocks[i].block == block) return;
+  if (c->n_blocks == c->cap_blocks) {
+    size_t cap = c->cap_blocks ? 2 * c->cap_blocks : 64;
+    wc_block *nb = realloc(c->blocks, cap * sizeof *nb);
+    if (!nb) {
+      c->lost = true;
+      return;
+    }
+    c->blocks = nb;
+    c->cap_blocks = cap;
+  }
+  c->blocks[c->n_blocks++] = (wc_block){node, block, data, bytes};
+}
+
+static bool block_good(tfcc_wcache *c, uint32_t i, const tfcc_wc_entry *e) {
+  if (c->state[i] == 0)
+    c->state[i] = tfcc_hash64(c->map + e->offset, (size_t)e->bytes) == e->hash ? 1 : 2;
+  return c->state[i] == 1;
+}
+
+static const void *store_get(tfcc_packed_store *s, int32_t node, uint32_t block, size_t bytes) {
+  tfcc_wcache *c = (tfcc_wcache *)s;
+  if (atomic_load_explicit(&c->sealed, memory_order_acquire)) return NULL;
+  if (c->map) {
+    for (uint32_t i = 0; i < c->h.n_blocks; i++) {
+      tfcc_wc_entry e;
+      tfcc_wc_entry_at(c->map, i, &e);
+      if (e.node != node || e.block != block) continue;
+      char why[96];
+      if (e.bytes != bytes) {
+        snprintf(why, sizeof why, "node %d block %u holds %llu bytes, the operator needs %zu", (int)node,
+                 (unsigned)block, (unsigned long long)e.bytes, bytes);
+        refuse(c, why);
+        break;
+      }
+      if (!block_good(c, i, &e)) {
+        snprintf(why, sizeof why, "node %d block %u: content hash differs (corrupt)", (int)node,
+                 (unsigned)block);
+        refuse(c, why);
+        break;
+      }
+      const void *p = c->map + e.offset;
+      record(c, node, block, p, bytes);
+      c->stats.hits++;
+      return p;
+    }
+  }
+  c->stats.misses++;
+  c->dirty = true; /* not in the file (or refused): packed now, written at finish */
+  return NULL;
+}
+
+static void store_put(tfcc_packed_store *s, int32_t node, uint32_t block, const void *data, size_t bytes) {
+  tfcc_wcache *c = (tfcc_wcache *)s;
+  if (atomic_load_explicit(&c->sealed, memory_order_acquire)) return;
+  record(c, node, block, data, bytes);
+  c->dirty = true;
+}
+
+tfcc_packed_store *tfcc_wcache_store(tfcc_wcache *c) { return c ? &c->store : NULL; }
+
+void tfcc_wcache_get_stats(const tfcc_wcache *c, tfcc_wcache_stats *s) {
+  if (c) *s = c->stats;
+  else memset(s, 0, sizeof *s);
+}
+
+/* ---------------------------------------------------------------- open */
+
+static void unmap(tfcc_wcache *c) {
+  if (c->map) munmap((void *)(uintptr_t)c->map, c->map_size);
+  c->map = NULL;
+  c->map_size = 0;
+  free(c->state);
+  c->state = NULL;
+}
+
+/* Maps path and checks its header; on any refusal the cache stays unmapped and dirty. */
+static void map_file(tfcc_wcache *c, bool verify_full) {
+  int fd = open(c->path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    c->dirty = true;
+    if (errno != ENOENT) {
+      char why[96];
+      snprintf(why, sizeof why, "cannot open: %s", strerror(errno));
+      refuse(c, why);
+    } else {
+      tfcc_log(c->log, TFCC_LOG_INFO, TFCC_TAG_MODEL_LOAD, "weights cache %s: none yet, writing it after the load",
+               c->path);
+    }
+    return;
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) {
+    close(fd);
+    refuse(c, "not a regular, non-empty file");
+    return;
+  }
+  void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+  close(fd);
+  if (m == MAP_FAILED) {
+    refuse(c, "cannot map it");
+    return;
+  }
+  c->map = m;
+  c->map_size = (size_t)st.st_size;
+  tfcc_err e = {0};
+  tfcc_wc_expect want = {c->ident, (uint64_t)c->src_size, c->src_hash};
+  if (tfcc_wc_parse(c->map, c->map_size, &want, &c->h, &e) != TFCC_OK) {
+    refuse(c, e.msg);
+    unmap(c);
+    return;
+  }
+  c->state = calloc(c->h.n_blocks ? c->h.n_blocks : 1, 1);
+  if (!c->state) {
+    unmap(c);
+    c->dirty = true;
+    return;
+  }
+  if (!verify_full) return;
+  uint8_t sha[32];
+  tfcc_sha256(c->src, c->src_size, sha);
+  if (memcmp(sha, c->h.src_sha256, sizeof sha) != 0) {
+    refuse(c, "made from other model bytes (SHA-256 differs)");
+    unmap(c);
+    return;
+  }
+  for (uint32_t i = 0; i < c->h.n_blocks; i++) {
+    tfcc_wc_entry en;
+    tfcc_wc_entry_at(c->map, i, &en);
+    if (!block_good(c, i, &en)) {
+      char why[96];
+      snprintf(why, sizeof why, "node %d block %u: content hash differs (corrupt)", (int)en.node,
+               (unsigned)en.block);
+      refuse(c, why);
+      unmap(c);
+      return;
+    }
+  }
+}
+
+tfcc_status tfcc_wcache_open(const char *path, const char *ident, const uint8_t *src, size_t size,
+                             bool verify_full, const tfcc_logger *log, tfcc_wcache **out,
+                             tfcc_err *err) {
+  *out = NULL;
+  tfcc_wcache *c = calloc(1, sizeof *c);
+  if (c) c->path = strdup(path);
+  if (!c || !c->path) {
+    free(c);
+    return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory for the weights cache");
+  }
+  c->store.get = store_get;
+  c->store.put = store_put;
+  c->log = log;
+  snprintf(c->ident, sizeof c->ident, "%s", ident);
+  c->src = src;
+  c->src_size = size;
+  c->src_hash = tfcc_hash64(src, size);
+  atomic_init(&c->sealed, false);
+  map_file(c, verify_full);
+  *out = c;
+  return TFCC_OK;
+}
+
+/* ---------------------------------------------------------------- write */
+
+static bool write_all(int fd, const void *p, size_t n) {
+  const uint8_t *b = p;
+  while (n) {
+    ssize_t w = write(fd, b, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    b += w;
+    n -= (size_t)w;
+  }
+  return true;
+}
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Header + table for the recorded blocks (NULL: no memory). */
+static uint8_t *build_table(const tfcc_wcache *c, size_t *table_bytes, uint64_t *file_bytes) {
+  const size_t n = c->n_blocks, tb = sizeof(tfcc_wc_header) + n * sizeof(tfcc_wc_entry);
+  uint8_t *t = calloc(1, tb);
+  if (!t) return NULL;
+  tfcc_wc_header h;
+  memset(&h, 0, sizeof h);
+  memcpy(h.magic, TFCC_WC_MAGIC, 8);
+  h.version = TFCC_WC_VERSION;
+  h.header_bytes = sizeof h;
+  h.entry_bytes = sizeof(tfcc_wc_entry);
+  snprintf(h.ident, sizeof h.ident, "%s", c->ident);
+  h.src_size = c->src_size;
+  h.src_hash = c->src_hash;
+  tfcc_sha256(c->src, c->src_size, h.src_sha256);
+  h.n_blocks = (uint32_t)n;
+  uint64_t off = (tb + TFCC_WC_ALIGN - 1) / TFCC_WC_ALIGN * TFCC_WC_ALIGN, end = tb;
+  for (size_t i = 0; i < n; i++) {
+    const wc_block *b = &c->blocks[i];
+    tfcc_wc_entry e = {b->node, b->block, off, b->bytes, tfcc_hash64(b->data, b->bytes)};
+    memcpy(t + sizeof h + i * sizeof e, &e, sizeof e);
+    end = off + b->bytes;
+    off = (end + TFCC_WC_ALIGN - 1) / TFCC_WC_ALIGN * TFCC_WC_ALIGN;
+  }
+  h.file_bytes = end; /* the last block ends the file */
+  memcpy(t, &h, sizeof h);
+  h.table_hash = table_hash(t, &h);
+  memcpy(t, &h, sizeof h);
+  *table_bytes = tb;
+  *file_bytes = h.file_bytes;
+  return t;
+}
+
+static bool write_file(tfcc_wcache *c, const char *tmp) {
+  size_t tb;
+  uint64_t total;
+  uint8_t *t = build_table(c, &tb, &total);
+  if (!t) return false;
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    free(t);
+    return false;
+  }
+  static const uint8_t zeros[TFCC_WC_ALIGN];
+  bool ok = write_all(fd, t, tb);
+  uint64_t pos = tb;
+  for (size_t i = 0; ok && i < c->n_blocks; i++) {
+    tfcc_wc_entry e;
+    tfcc_wc_entry_at(t, (uint32_t)i, &e);
+    ok = write_all(fd, zeros, (size_t)(e.offset - pos)) && write_all(fd, c->blocks[i].data, c->blocks[i].bytes);
+    pos = e.offset + e.bytes;
+  }
+  free(t);
+  ok = ok && pos == total && fsync(fd) == 0;
+  ok = close(fd) == 0 && ok;
+  return ok;
+}
+
+static void sync_dir(const char *path) {
+  char dir[4096];
+  const char *slash = strrchr(path, '/');
+  if (!slash) snprintf(dir, sizeof dir, ".");
+  else if (slash == path) snprintf(dir, sizeof dir, "/");
+  else snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+  int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd >= 0) {
+    (void)fsync(fd);
+    close(fd);
+  }
+}
+
+void tfcc_wcache_finish(tfcc_wcache *c) {
+  if (!c) return;
+  atomic_store_explicit(&c->sealed, true, memory_order_release);
+  if (!c->dirty || c->lost || c->n_blocks == 0) return;
+  double t0 = now_ms();
+  static atomic_uint seq;
+  char tmp[4200];
+  int w = snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", c->path, (long)getpid(), atomic_fetch_add(&seq, 1u));
+  if (w < 0 || (size_t)w >= sizeof tmp) return;
+  if (!write_file(c, tmp) || rename(tmp, c->path) != 0) {
+    int e = errno;
+    unlink(tmp);
+    tfcc_log(c->log, TFCC_LOG_WARN, TFCC_TAG_MODEL_LOAD, "weights cache %s not written: %s", c->path, strerror(e));
+    return;
+  }
+  sync_dir(c->path);
+  c->stats.written = (uint32_t)c->n_blocks;
+  tfcc_log(c->log, TFCC_LOG_INFO, TFCC_TAG_MODEL_LOAD, "weights cache %s: wrote %zu blocks in %.1f ms", c->path,
+           c->n_blocks, now_ms() - t0);
+}
+
+void tfcc_wcache_free(tfcc_wcache *c) {
+  if (!c) return;
+  unmap(c);
+  free(c->blocks);
+  free(c->path);
+  free(c);
+}

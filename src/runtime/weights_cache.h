@@ -1,0 +1,95 @@
+/* Packed-weights cache file: every packed and transformed weight block of a model, written
+ * after its first load and mapped read-only by later loads, which then pack nothing.
+ *
+ * File (native byte order; docs/weights_cache.md):
+ *   header   magic "TFCCWC1\n", layout version, the kernel-set identity and packing options the
+ *            blocks depend on (ISA level, GEMM tiles, precision, passes...), the source model's
+ *            size, 64-bit content hash and SHA-256, the file's size, block count, and a hash of
+ *            header + table
+ *   table    per block: node index, block id (ops/packed_store.h), offset (64-byte aligned),
+ *            bytes, 64-bit content hash
+ *   blocks
+ * A load checks the header against its own identity and the model bytes (size and content
+ * hash; SHA-256 too on request) and each block's hash when an operator asks for it (all of
+ * them up front on request). Anything that does not match (stale, foreign, truncated, tampered,
+ * other version) makes the load ignore the file with one log line and pack as without a cache;
+ * the blocks are then written to a new file (temporary file, fsync, rename over the old one),
+ * so concurrent writers never leave a torn file. Processes that map one cache share its pages.
+ * The file must be replaced only by rename, never truncated in place (a mapping would fault). */
+#ifndef TFCC_RUNTIME_WEIGHTS_CACHE_H
+#define TFCC_RUNTIME_WEIGHTS_CACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/err.h"
+#include "base/log.h"
+#include "ops/packed_store.h"
+
+#define TFCC_WC_MAGIC "TFCCWC1\n"
+#define TFCC_WC_VERSION 1u
+#define TFCC_WC_IDENT_BYTES 96
+#define TFCC_WC_ALIGN 64u
+
+typedef struct tfcc_wc_header {
+  char magic[8];
+  uint32_t version;
+  uint32_t header_bytes;             /* sizeof(tfcc_wc_header) */
+  char ident[TFCC_WC_IDENT_BYTES];   /* kernel set + packing options, NUL padded */
+  uint64_t src_size;
+  uint64_t src_hash;                 /* tfcc_hash64 of the model bytes */
+  uint8_t src_sha256[32];
+  uint64_t file_bytes;
+  uint32_t n_blocks;
+  uint32_t entry_bytes;              /* sizeof(tfcc_wc_entry) */
+  uint64_t table_hash;               /* tfcc_hash64 of header (this field 0) + table */
+  uint8_t reserved[8];
+} tfcc_wc_header;
+
+typedef struct tfcc_wc_entry {
+  int32_t node;
+  uint32_t block;
+  uint64_t offset;
+  uint64_t bytes;
+  uint64_t hash; /* tfcc_hash64 of the block */
+} tfcc_wc_entry;
+
+/* What a cache must have been made for (NULL fields / zero size: not checked). */
+typedef struct tfcc_wc_expect {
+  const char *ident;
+  uint64_t src_size, src_hash;
+} tfcc_wc_expect;
+
+/* Checks the structure of a cache file's bytes p[0..n) (p 8-byte aligned) against want (may be
+ * NULL): header, table hash, every entry within the file and aligned. Does not read the blocks.
+ * TFCC_OK with *h filled, or TFCC_ERR_INVALID_MODEL with why the file is refused in err. */
+tfcc_status tfcc_wc_parse(const uint8_t *p, size_t n, const tfcc_wc_expect *want, tfcc_wc_header *h,
+                          tfcc_err *err);
+/* Entry i of a parsed file (i < h.n_blocks). */
+void tfcc_wc_entry_at(const uint8_t *p, uint32_t i, tfcc_wc_entry *e);
+
+typedef struct tfcc_wcache tfcc_wcache;
+
+/* Opens the cache at path for a model over src[0..size) built with ident (never fails on a bad
+ * or missing file: it logs one line and the load packs and rewrites it). verify_full: also the
+ * source's SHA-256 and every block's hash now. TFCC_ERR_NO_MEMORY only. */
+tfcc_status tfcc_wcache_open(const char *path, const char *ident, const uint8_t *src, size_t size,
+                             bool verify_full, const tfcc_logger *log, tfcc_wcache **out,
+                             tfcc_err *err);
+/* The store operators ask (ops/packed_store.h). */
+tfcc_packed_store *tfcc_wcache_store(tfcc_wcache *c);
+/* The load succeeded: stop answering, and write the file if a block was missing or refused
+ * (a failed write logs one warning; the model is fine either way). */
+void tfcc_wcache_finish(tfcc_wcache *c);
+/* After every user of its blocks is gone (the model's params released). NULL-safe. */
+void tfcc_wcache_free(tfcc_wcache *c);
+
+/* Counts of the last load, for tests and tools. */
+typedef struct tfcc_wcache_stats {
+  uint32_t hits, misses, written; /* blocks */
+  bool rejected;                  /* the file was there and refused */
+} tfcc_wcache_stats;
+void tfcc_wcache_get_stats(const tfcc_wcache *c, tfcc_wcache_stats *s);
+
+#endif

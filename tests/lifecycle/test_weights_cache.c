@@ -1,0 +1,334 @@
+/* Packed-weights cache file (runtime/weights_cache.h): a load through the cache gives the same
+ * output bits as a load without one, at every ISA cap the CPU has; a cache made at another cap,
+ * from other model bytes, truncated at any length, with a flipped byte or another layout
+ * version is refused (one log line), rebuilt, and the output is still right; processes racing
+ * to write one cache leave a valid file. Models from ../shared (skipped when absent). */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lifecycle_util.h"
+#include "runtime/internal.h"
+#include "runtime/weights_cache.h"
+#include "test_harness.h"
+#include "tfcc/tfcc.h"
+
+static char g_dir[256];
+static int g_refusals; /* WARN lines about the cache */
+
+static void log_fn(void *user, tfcc_log_level level, const char *tag, const char *msg) {
+  (void)user;
+  (void)tag;
+  if (level <= TFCC_LOG_WARN && strstr(msg, "weights cache")) g_refusals++;
+}
+
+static tfcc_runtime *make_rt(const char *isa) {
+  tfcc_runtime_options ro;
+  tfcc_runtime_options_default(&ro);
+  ro.num_threads = 1;
+  ro.isa = isa;
+  ro.log_fn = log_fn;
+  tfcc_runtime *rt = NULL;
+  return tfcc_runtime_create(&ro, &rt) == TFCC_OK ? rt : NULL;
+}
+
+static bool write_file(const char *path, const void *p, size_t n) {
+  FILE *f = fopen(path, "wb");
+  if (!f) return false;
+  bool ok = fwrite(p, 1, n, f) == n;
+  return fclose(f) == 0 && ok;
+}
+
+static uint8_t *read_file(const char *path, size_t *n) {
+  *n = 0;
+  return tfcc_test_read_file(path, n);
+}
+
+/* Loads model (with the cache at cache, or none), runs it once on a fixed input, copies the
+ * output into out (cap bytes; *out_bytes set) and the cache's counts into *st. */
+static bool run_once(tfcc_runtime *rt, const char *model, const char *cache, void *out, size_t cap,
+                     size_t *out_bytes, tfcc_wcache_stats *st) {
+  tfcc_model_options mo;
+  tfcc_model_options_default(&mo);
+  mo.weights_cache = cache;
+  tfcc_model *m = NULL;
+  if (tfcc_model_load_file(rt, model, &mo, &m) != TFCC_OK) {
+    fprintf(stderr, "load %s: %s\n", model, tfcc_last_error());
+    return false;
+  }
+  tfcc_wcache_get_stats(m->wcache, st);
+  tfcc_session *s = NULL;
+  bool ok = tfcc_session_create(m, NULL, &s) == TFCC_OK;
+  const int n_in = ok ? tfcc_session_input_count(s) : 0, n_out = ok ? tfcc_session_output_count(s) : 0;
+  const void *ins[8] = {0};
+  void *outs[8] = {0};
+  size_t total = 0;
+  ok = ok && n_in <= 8 && n_out <= 8;
+  for (int k = 0; ok && k < n_in; k++) {
+    tfcc_tensor_info ii;
+    ok = tfcc_session_input_info(s, k, &ii) == TFCC_OK;
+    uint8_t *in = ok ? malloc(ii.bytes + 1) : NULL;
+    ins[k] = in;
+    ok = ok && in;
+    for (size_t i = 0; ok && i < ii.bytes; i++) in[i] = (uint8_t)((i * 2654435761u) >> 13);
+    if (ok && ii.dtype == TFCC_FLOAT32)
+      for (size_t i = 0; i + 4 <= ii.bytes; i += 4) {
+        float v = (float)((int)((i / 4 * 2654435761u) >> 7) % 2001 - 1000) / 1000.0f;
+        memcpy(in + i, &v, 4);
+      }
+  }
+  for (int k = 0; ok && k < n_out; k++) { /* outputs laid end to end in out */
+    tfcc_tensor_info oi;
+    ok = tfcc_session_output_info(s, k, &oi) == TFCC_OK && total + oi.bytes <= cap;
+    outs[k] = (uint8_t *)out + total;
+    total += ok ? oi.bytes : 0;
+  }
+  ok = ok && tfcc_session_run(s, ins, outs) == TFCC_OK;
+  if (!ok && s) fprintf(stderr, "run %s: %s\n", model, tfcc_session_last_error(s));
+  *out_bytes = total;
+  for (int k = 0; k < n_in; k++) free((void *)ins[k]);
+  tfcc_session_destroy(s);
+  tfcc_model_release(m);
+  return ok;
+}
+
+#define OUT_CAP (1u << 20)
+
+typedef struct model_case {
+  const char *file;  /* in ../shared/models */
+  char path[512];
+  uint8_t *ref;      /* output without a cache (at the cap being tested) */
+  size_t ref_bytes;
+} model_case;
+
+/* Loads through cache with its bytes replaced by bad[0..n): the output must equal the
+ * reference; rejected says whether the file must have been refused. */
+static void check_bad(tfcc_runtime *rt, model_case *mc, const char *cache, const uint8_t *bad, size_t n,
+                      int expect_refused, const char *what, size_t at) {
+  CHECK(write_file(cache, bad, n));
+  static uint8_t out[OUT_CAP];
+  size_t ob = 0;
+  tfcc_wcache_stats st;
+  int before = g_refusals;
+  bool ok = run_once(rt, mc->path, cache, out, sizeof out, &ob, &st);
+  CHECKF(ok && ob == mc->ref_bytes && memcmp(out, mc->ref, ob) == 0, "%s: %s at %zu: output differs", mc->file,
+         what, at);
+  if (expect_refused == 1)
+    CHECKF(st.rejected && g_refusals - before == 1 && st.written > 0, "%s: %s at %zu: not refused once and rebuilt",
+           mc->file, what, at);
+  if (expect_refused == 0) CHECKF(!st.rejected && st.misses == 0, "%s: %s at %zu: refused", mc->file, what, at);
+}
+
+/* Cold and warm loads at cap isa (NULL: the CPU's best) give the reference bits; robust: also
+ * the damaged files (sample: how many lengths and positions past the header). */
+static void test_model(model_case *mc, const char *isa, bool robust, size_t sample, size_t step) {
+  tfcc_runtime *rt = make_rt(isa);
+  if (!rt) return; /* cap above the CPU: nothing to test at it */
+  static uint8_t out[OUT_CAP];
+  char cache[600];
+  if (!isa) isa = "best";
+  snprintf(cache, sizeof cache, "%s/%s.%s.wc", g_dir, mc->file, isa);
+  unlink(cache);
+  size_t ob = 0;
+  tfcc_wcache_stats st;
+  free(mc->ref);
+  mc->ref = malloc(OUT_CAP);
+  CHECK(mc->ref && run_once(rt, mc->path, NULL, mc->ref, OUT_CAP, &mc->ref_bytes, &st));
+  /* cold: packs and writes */
+  int before = g_refusals;
+  CHECK(run_once(rt, mc->path, cache, out, sizeof out, &ob, &st));
+  CHECKF(ob == mc->ref_bytes && memcmp(out, mc->ref, ob) == 0, "%s at %s: cold cache output differs", mc->file, isa);
+  CHECKF(st.hits == 0 && st.written > 0 && !st.rejected, "%s at %s: cold: %u hits %u written", mc->file, isa,
+         st.hits, st.written);
+  CHECK(g_refusals == before);
+  /* warm: every block from the file, nothing written, same bits */
+  CHECK(run_once(rt, mc->path, cache, out, sizeof out, &ob, &st));
+  CHECKF(ob == mc->ref_bytes && memcmp(out, mc->ref, ob) == 0, "%s at %s: warm cache output differs", mc->file, isa);
+  CHECKF(st.hits > 0 && st.misses == 0 && st.written == 0 && !st.rejected, "%s at %s: warm: %u hits %u misses",
+         mc->file, isa, st.hits, st.misses);
+  size_t n = 0;
+  uint8_t *good = read_file(cache, &n);
+  CHECK(good && n > sizeof(tfcc_wc_header));
+  if (!robust || !good || n <= sizeof(tfcc_wc_header)) {
+    free(good);
+    tfcc_runtime_destroy(rt);
+    return;
+  }
+  uint8_t *bad = malloc(n);
+  /* truncated: every length through the header, every 4th through the table, then a sample */
+  tfcc_wc_header h;
+  memcpy(&h, good, sizeof h);
+  const size_t table_end = sizeof h + (size_t)h.n_blocks * sizeof(tfcc_wc_entry);
+  for (size_t len = 0; len < n;
+       len = len <= sizeof h ? len + step : len < table_end + 64 ? len + 4 * step : len + n / sample + 1)
+    check_bad(rt, mc, cache, good, len, 1, "truncated", len);
+  check_bad(rt, mc, cache, good, n - 1, 1, "truncated", n - 1);
+  /* a flipped byte: every header byte, every 8th table byte, a sample of block bytes (a flip
+   * in padding between blocks changes nothing: only the output is checked there) */
+  for (size_t at = 0; at < n; at = at < sizeof h ? at + step : at < table_end ? at + 8 * step : at + n / sample + 1) {
+    memcpy(bad, good, n);
+    bad[at] ^= 0x20;
+    int expect = at < table_end ? 1 : -1;
+    check_bad(rt, mc, cache, bad, n, expect, "flipped byte", at);
+  }
+  /* another layout version */
+  memcpy(bad, good, n);
+  tfcc_wc_header hv = h;
+  hv.version++;
+  memcpy(bad, &hv, sizeof hv);
+  check_bad(rt, mc, cache, bad, n, 1, "version", 0);
+  /* the good file again: taken */
+  check_bad(rt, mc, cache, good, n, 0, "intact", 0);
+  free(bad);
+  free(good);
+  tfcc_runtime_destroy(rt);
+}
+
+/* A cache made at one cap is refused at another and rebuilt; outputs are right at both. */
+static void test_foreign(model_case *mc, const char *isa_a, const char *isa_b) {
+  tfcc_runtime *ra = make_rt(isa_a), *rb = make_rt(isa_b);
+  if (ra && rb) {
+    char cache[600];
+    snprintf(cache, sizeof cache, "%s/%s.foreign.wc", g_dir, mc->file);
+    unlink(cache);
+    static uint8_t out[OUT_CAP], want[OUT_CAP];
+    size_t ob = 0, wb = 0;
+    tfcc_wcache_stats st;
+    CHECK(run_once(rb, mc->path, NULL, want, sizeof want, &wb, &st));
+    CHECK(run_once(ra, mc->path, cache, out, sizeof out, &ob, &st) && st.written > 0);
+    int before = g_refusals;
+    CHECK(run_once(rb, mc->path, cache, out, sizeof out, &ob, &st));
+    CHECKF(st.rejected && st.hits == 0 && st.written > 0 && g_refusals - before == 1,
+           "%s: cache of %s not refused at %s", mc->file, isa_a, isa_b);
+    CHECKF(ob == wb && memcmp(out, want, ob) == 0, "%s: output at %s after a %s cache differs", mc->file, isa_b,
+           isa_a);
+    CHECK(run_once(rb, mc->path, cache, out, sizeof out, &ob, &st) && st.hits > 0 && st.misses == 0);
+  }
+  tfcc_runtime_destroy(ra);
+  tfcc_runtime_destroy(rb);
+}
+
+/* A copy of the model whose largest constant differs (a few of its bytes changed). */
+static uint8_t *stale_variant(const uint8_t *model, size_t size) {
+  tfcc_graph g;
+  memset(&g, 0, sizeof g);
+  tfcc_err err = {0};
+  if (tfcc_tflite_read(model, size, &g, &err) != TFCC_OK) return NULL;
+  const tfcc_ir_subgraph *sg = &g.subgraphs[0];
+  const tfcc_ir_tensor *big = NULL;
+  for (int32_t i = 0; i < sg->n_tensors; i++) {
+    const tfcc_ir_tensor *t = &sg->tensors[i];
+    const uint8_t *d = t->data;
+    if (d && d >= model && d + t->data_bytes <= model + size && (!big || t->data_bytes > big->data_bytes)) big = t;
+  }
+  uint8_t *out = big ? malloc(size) : NULL;
+  if (out) {
+    memcpy(out, model, size);
+    const size_t at = (size_t)((const uint8_t *)big->data - model);
+    for (size_t k = 0; k + 4 <= big->data_bytes; k += big->data_bytes / 16 + 4) out[at + k + 1] ^= 0x11;
+  }
+  tfcc_graph_free(&g);
+  return out;
+}
+
+/* Other weights, same graph, same cache path: refused as stale; the new weights' output. */
+static void test_stale(model_case *mc) {
+  size_t n = 0;
+  uint8_t *orig = read_file(mc->path, &n);
+  uint8_t *var = orig ? stale_variant(orig, n) : NULL;
+  CHECK(var != NULL);
+  tfcc_runtime *rt = make_rt(NULL);
+  char vpath[600], cache[600];
+  snprintf(vpath, sizeof vpath, "%s/variant_%s", g_dir, mc->file);
+  snprintf(cache, sizeof cache, "%s/%s.stale.wc", g_dir, mc->file);
+  unlink(cache);
+  if (var && rt && write_file(vpath, var, n)) {
+    static uint8_t out[OUT_CAP], want[OUT_CAP];
+    size_t ob = 0, wb = 0;
+    tfcc_wcache_stats st;
+    CHECK(run_once(rt, vpath, NULL, want, sizeof want, &wb, &st));
+    CHECK(run_once(rt, mc->path, cache, out, sizeof out, &ob, &st) && st.written > 0);
+    int before = g_refusals;
+    CHECK(run_once(rt, vpath, cache, out, sizeof out, &ob, &st));
+    CHECKF(st.rejected && st.hits == 0 && g_refusals - before == 1, "%s: stale cache not refused", mc->file);
+    CHECKF(ob == wb && memcmp(out, want, ob) == 0, "%s: output with a stale cache differs", mc->file);
+  }
+  tfcc_runtime_destroy(rt);
+  free(var);
+  free(orig);
+}
+
+/* Processes writing one cache at once: afterwards it is whole and taken, outputs right. */
+static void test_race(model_case *mc) {
+  tfcc_runtime *r0 = make_rt(NULL);
+  size_t rb = 0;
+  tfcc_wcache_stats s0;
+  CHECK(r0 && run_once(r0, mc->path, NULL, mc->ref, OUT_CAP, &rb, &s0) && rb == mc->ref_bytes);
+  tfcc_runtime_destroy(r0);
+  char cache[600];
+  snprintf(cache, sizeof cache, "%s/%s.race.wc", g_dir, mc->file);
+  for (int round = 0; round < 3; round++) {
+    unlink(cache);
+    pid_t kids[4];
+    for (int k = 0; k < 4; k++) {
+      kids[k] = fork();
+      if (kids[k] == 0) {
+        tfcc_runtime *rt = make_rt(NULL);
+        static uint8_t out[OUT_CAP];
+        size_t ob = 0;
+        tfcc_wcache_stats st;
+        bool ok = rt && run_once(rt, mc->path, cache, out, sizeof out, &ob, &st) && ob == mc->ref_bytes &&
+                  memcmp(out, mc->ref, ob) == 0;
+        _exit(ok ? 0 : 1);
+      }
+    }
+    for (int k = 0; k < 4; k++) {
+      int status = 0;
+      CHECK(kids[k] > 0 && waitpid(kids[k], &status, 0) == kids[k] && WIFEXITED(status) &&
+            WEXITSTATUS(status) == 0);
+    }
+    tfcc_runtime *rt = make_rt(NULL);
+    static uint8_t out[OUT_CAP];
+    size_t ob = 0;
+    tfcc_wcache_stats st;
+    CHECK(rt && run_once(rt, mc->path, cache, out, sizeof out, &ob, &st));
+    CHECKF(st.hits > 0 && st.misses == 0 && !st.rejected, "%s: cache after a race: %u hits %u misses%s", mc->file,
+           st.hits, st.misses, st.rejected ? ", refused" : "");
+    CHECK(ob == mc->ref_bytes && memcmp(out, mc->ref, ob) == 0);
+    tfcc_runtime_destroy(rt);
+  }
+}
+
+int main(void) {
+  const char *shared = tfcc_test_shared_dir();
+  if (!shared) return TFCC_TEST_SKIP;
+  snprintf(g_dir, sizeof g_dir, "/tmp/tfcc_wcache_XXXXXX");
+  if (!mkdtemp(g_dir)) return 1;
+  /* q8 GEMM (int8); float GEMM + GEMV + the fused expand/depthwise filter */
+  model_case cases[] = {{"mobilenet_v1_025_128_quant.tflite"}, {"hand_landmark_lite.tflite"}};
+  const char *caps[] = {"generic", "sse4", "avx2", "avx512"};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    model_case *mc = &cases[c];
+    snprintf(mc->path, sizeof mc->path, "%s/models/%s", shared, mc->file);
+    if (access(mc->path, R_OK) != 0) {
+      fprintf(stderr, "SKIP: %s absent\n", mc->path);
+      tfcc_test_skipped = 1;
+      continue;
+    }
+    for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++) test_model(mc, caps[i], false, 0, 1);
+    /* every header byte and length on the small model, a sample on the larger */
+    test_model(mc, NULL, true, c == 0 ? 97 : 7, c == 0 ? 1 : 8);
+    test_foreign(mc, "avx2", "sse4");
+    test_stale(mc);
+    test_race(mc);
+    free(mc->ref);
+  }
+  char cmd[400];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
+  if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", g_dir);
+  return tfcc_test_finish("test_weights_cache");
+}
