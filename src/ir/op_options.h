@@ -52,7 +52,10 @@ typedef enum tfcc_options_kind {
   TFCC_OPTIONS_SPLIT,             /* SPLIT */
   TFCC_OPTIONS_STRIDED_SLICE,     /* STRIDED_SLICE */
   TFCC_OPTIONS_SEQUENCE_LSTM,     /* UNIDIRECTIONAL_SEQUENCE_LSTM */
-  TFCC_OPTIONS_CUMSUM             /* CUMSUM */
+  TFCC_OPTIONS_CUMSUM,            /* CUMSUM */
+  /* cflow: control flow and resource variables */
+  TFCC_OPTIONS_SUBGRAPHS,         /* WHILE, IF, CALL_ONCE, CALL */
+  TFCC_OPTIONS_VAR_HANDLE         /* VAR_HANDLE */
 } tfcc_options_kind;
 
 /* Conv2DOptions. */
@@ -177,6 +180,18 @@ typedef struct tfcc_sequence_lstm_options {
 /* CumsumOptions. */
 typedef struct tfcc_cumsum_options { bool exclusive, reverse; } tfcc_cumsum_options;
 
+/* cflow: WhileOptions (cond, body), IfOptions (then, else), CallOnceOptions (init: first),
+ * CallOptions (subgraph: first). Indices are checked against the model at load. */
+typedef struct tfcc_subgraphs_options { int32_t first, second; } tfcc_subgraphs_options;
+
+/* cflow: VarHandleOptions. The strings point into the model file (not NUL-terminated);
+ * resource_id numbers the distinct (container, shared_name) pairs of the model, set at load. */
+typedef struct tfcc_var_handle_options {
+  const char *container, *shared_name;
+  uint32_t container_len, shared_name_len;
+  int32_t resource_id;
+} tfcc_var_handle_options;
+
 typedef struct tfcc_op_options {
   tfcc_options_kind kind;
   union { /* the member named by kind */
@@ -207,6 +222,8 @@ typedef struct tfcc_op_options {
     tfcc_strided_slice_options strided_slice;
     tfcc_sequence_lstm_options lstm;
     tfcc_cumsum_options cumsum;
+    tfcc_subgraphs_options subgraphs;   /* cflow */
+    tfcc_var_handle_options var_handle; /* cflow */
   };
 } tfcc_op_options;
 

@@ -87,6 +87,13 @@ typedef struct tfcc_op_ctx {
    * k, which is not known yet. The session then prepares the node again during each run, with
    * those inputs' data available and marked known for prepare and eval (a dynamic node). */
   uint32_t needs_data;
+  /* The session's run state (runtime/run_state.h): resource variables, CALL_ONCE flags, the
+   * run budget and what operators that run subgraphs need to plan them. NULL only in graph
+   * passes (where no operator that reads it is ever folded). */
+  struct tfcc_run_state *rs;
+  /* Per-plan operator state (operators that run subgraphs keep their subgraphs' plans here):
+   * set by prepare, released by the op's release_state when the plan is freed. */
+  void *state;
 } tfcc_op_ctx;
 
 typedef struct tfcc_op_def {
@@ -109,6 +116,11 @@ typedef struct tfcc_op_def {
   /* prepare and eval read only the inputs' shapes, never their data (SHAPE): the session
    * computes the output at prepare time even when the inputs' data is not known. */
   bool reads_shapes_only;
+  /* Reads or writes session state (resource variables) or runs subgraphs: never computed at
+   * load or prepare time, even when all its inputs are known. */
+  bool stateful;
+  /* Releases ctx->state (optional). */
+  void (*release_state)(void *state);
 } tfcc_op_def;
 
 /* Operator for a builtin code (NULL if tfcc has none). */

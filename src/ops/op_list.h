@@ -115,6 +115,14 @@
   X(REVERSE_V2, reverse_v2) \
   X(RANK, rank) \
   X(CUMSUM, cumsum) \
+  /* cflow: subgraphs and resource variables (src/runtime/control_flow.c, resource_vars.c) */ \
+  X(WHILE, while) \
+  X(IF, if) \
+  X(CALL_ONCE, call_once) \
+  X(CALL, call) \
+  X(VAR_HANDLE, var_handle) \
+  X(READ_VARIABLE, read_variable) \
+  X(ASSIGN_VARIABLE, assign_variable) \
   /* end of list */
 
 /* Custom operators tfcc knows, by their custom_code: X("name", symbol), defined as

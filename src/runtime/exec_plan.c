@@ -23,7 +23,7 @@ const char *tfcc_node_op_name(const tfcc_ir_node *n) {
 }
 
 tfcc_status tfcc_tensor_update_bytes(tfcc_tensor *t, tfcc_err *err) {
-  size_t es = tfcc_dtype_size(t->dtype);
+  size_t es = t->dtype == TFCC_RESOURCE ? sizeof(int32_t) : tfcc_dtype_size(t->dtype);
   if (es == 0)
     return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "tensor %d: dtype %s is not supported",
                         (int)t->index, tfcc_dtype_name(t->dtype));
@@ -61,6 +61,9 @@ void tfcc_exec_plan_free(tfcc_exec_plan *p) {
   }
   tfcc_arena_mem_free(p->mem_pool, &p->arena_mem);
   for (int32_t e = 0; p->nodes && e < p->n_nodes; e++) {
+    tfcc_op_ctx *c = &p->nodes[e].ctx;
+    if (c->state && c->node && c->node->op && c->node->op->release_state) c->node->op->release_state(c->state);
+    c->state = NULL;
     free(p->nodes[e].why_dynamic);
     free(p->nodes[e].dyn_scratch);
   }
@@ -279,6 +282,7 @@ tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t
   const tfcc_ir_subgraph *sg = &g->subgraphs[subgraph];
   p->graph = g;
   p->sg = sg;
+  p->subgraph = subgraph;
   p->n_tensors = sg->n_tensors;
   p->tensors = calloc((size_t)sg->n_tensors + 1, sizeof *p->tensors);
   producer = malloc(((size_t)sg->n_tensors + 1) * sizeof *producer);
@@ -357,6 +361,7 @@ tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t
     c->ks = ks;
     c->pool = env->pool;
     c->log = env->log;
+    c->rs = env->rs;
     c->in = &p->ptrs[slot];
     c->n_in = n->n_inputs;
     slot += (size_t)n->n_inputs;
@@ -366,7 +371,7 @@ tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t
     c->tmp = &p->ptrs[slot];
     c->n_tmp = n->n_intermediates;
     slot += (size_t)n->n_intermediates;
-    bool all_known = true, stateful = false;
+    bool all_known = true, stateful = n->op->stateful;
     for (int32_t k = 0; k < n->n_inputs; k++) {
       int32_t ti = n->inputs[k];
       if (ti < 0) continue;
@@ -417,6 +422,7 @@ tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t
                         sg->tensors[c->in[dyn_in]->index].name);
     } else {
       st = n->op->prepare(c);
+      if (c->state) p->n_stateful++;
       if (st != TFCC_OK && !c->needs_data) {
         tfcc_err_prefix(err, "node %d (%s)", (int)ni, tfcc_node_op_name(n));
         goto done;

@@ -163,6 +163,11 @@ static tfcc_status fail(tfcc_err *err, tfcc_status st) {
  * is compared after the same passes ran on it; only the counts (binding is by index) before. */
 static tfcc_status build_generation(tfcc_model *m, tfcc_weights *w, const uint8_t *data, size_t size,
                                     tfcc_err *err) {
+  if (m->graph.n_subgraphs > 1) /* cflow: subgraph plans are not rebound to new weights */
+    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED,
+                        "new weights: the model has %d subgraphs (control flow or variables); updating the "
+                        "weights of such a model is not supported: load the new file as a new model",
+                        (int)m->graph.n_subgraphs);
   tfcc_status st = tfcc_tflite_read(data, size, &w->own_graph, err);
   if (st != TFCC_OK) return tfcc_err_prefix(err, "new weights");
   w->graph = &w->own_graph;
