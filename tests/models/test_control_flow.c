@@ -17,6 +17,11 @@
 #include <string.h>
 #include <time.h>
 
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+#include <malloc.h>
+#define HAVE_MALLINFO2 1
+#endif
+
 #include "npy_load.h"
 #include "test_harness.h"
 #include "tfcc/tfcc.h"
@@ -119,6 +124,38 @@ static int run_sequence(tfcc_session *s, const char *dir, const char *stem, int 
   return matched;
 }
 
+/* Heap bytes in use (glibc), 0 where unknown. */
+static size_t heap_in_use(void) {
+#ifdef HAVE_MALLINFO2
+  return mallinfo2().uordblks;
+#else
+  return 0;
+#endif
+}
+
+/* Runs s on zero inputs, outputs into scratch buffers; *heap_delta: heap bytes the run left in use. */
+static tfcc_status run_zeros(tfcc_session *s, long *heap_delta) {
+  void *bufs[16] = {0};
+  int ni = tfcc_session_input_count(s), no = tfcc_session_output_count(s);
+  for (int i = 0; i < ni && i < 8; i++) {
+    tfcc_tensor_info info;
+    tfcc_session_input_info(s, i, &info);
+    bufs[i] = calloc(1, info.bytes + 1);
+    tfcc_session_set_input(s, i, bufs[i], info.bytes);
+  }
+  for (int o = 0; o < no && o < 8; o++) {
+    tfcc_tensor_info info;
+    tfcc_session_output_info(s, o, &info);
+    bufs[8 + o] = calloc(1, info.bytes + 1);
+    tfcc_session_set_output(s, o, bufs[8 + o], info.bytes);
+  }
+  size_t before = heap_in_use();
+  tfcc_status st = tfcc_session_invoke(s);
+  if (heap_delta) *heap_delta = (long)heap_in_use() - (long)before;
+  for (int i = 0; i < 16; i++) free(bufs[i]);
+  return st;
+}
+
 static void check_case(const char *name, const char *sig, int runs, int n_in, int n_out) {
   char path[4200], stem[300];
   snprintf(path, sizeof path, "%s/%s.tflite", g_dir, name);
@@ -137,6 +174,12 @@ static void check_case(const char *name, const char *sig, int runs, int n_in, in
     CHECKF(tfcc_session_dynamic_tensor_count(s) == 0, "%s: static control flow made %d dynamic tensors", name,
            tfcc_session_dynamic_tensor_count(s));
   if (strcmp(name, "while_grow") == 0) CHECK(tfcc_session_output_is_dynamic(s, 0) == 1);
+  if (strcmp(name, "while_counter") == 0 || strcmp(name, "if_nested") == 0) {
+    /* static control flow: a run (the last one again, same shapes) allocates nothing */
+    long delta = 0;
+    CHECK(run_zeros(s, &delta) == TFCC_OK && run_zeros(s, &delta) == TFCC_OK);
+    CHECKF(delta == 0, "%s: a run changed the heap in use by %ld bytes", name, delta);
+  }
   if (strcmp(name, "call_once_vars") == 0) { /* a fresh state gives run 0 again */
     CHECK(tfcc_session_reset_state(s) == TFCC_OK);
     CHECKF(run_sequence(s, g_dir, stem, 1, n_in, n_out, 0) == n_out, "%s: after reset_state, run 0 differs", name);
@@ -186,27 +229,6 @@ static tfcc_session *hostile_session(const char *name) {
   return s;
 }
 
-/* Runs s on zero inputs; outputs into scratch buffers (dynamic ones left to the session). */
-static tfcc_status run_zeros(tfcc_session *s) {
-  void *bufs[16] = {0};
-  int ni = tfcc_session_input_count(s), no = tfcc_session_output_count(s);
-  for (int i = 0; i < ni && i < 8; i++) {
-    tfcc_tensor_info info;
-    tfcc_session_input_info(s, i, &info);
-    bufs[i] = calloc(1, info.bytes + 1);
-    tfcc_session_set_input(s, i, bufs[i], info.bytes);
-  }
-  for (int o = 0; o < no && o < 8; o++) {
-    tfcc_tensor_info info;
-    tfcc_session_output_info(s, o, &info);
-    bufs[8 + o] = calloc(1, info.bytes + 1);
-    tfcc_session_set_output(s, o, bufs[8 + o], info.bytes);
-  }
-  tfcc_status st = tfcc_session_invoke(s);
-  for (int i = 0; i < 16; i++) free(bufs[i]);
-  return st;
-}
-
 static void check_hostile(const char *name, const char *stage, const char *status, const char *words) {
   char path[4200];
   snprintf(path, sizeof path, "%s/%s.tflite", g_dir, name);
@@ -231,7 +253,7 @@ static void check_hostile(const char *name, const char *stage, const char *statu
     s = hostile_session(name);
     if (!s) return;
     if (want == TFCC_ERR_DEADLINE) tfcc_session_set_run_timeout(s, 20000); /* 20 ms */
-    st = run_zeros(s);
+    st = run_zeros(s, NULL);
     msg = tfcc_session_last_error(s);
   }
   CHECKF(st == want && strstr(msg, words), "%s: %s gave %s \"%s\"; expected %s with \"%s\"", name, stage,
@@ -254,12 +276,12 @@ static void check_cancel(void) {
   if (!s) return;
   pthread_t th;
   CHECK(pthread_create(&th, NULL, cancel_later, s) == 0);
-  tfcc_status st = run_zeros(s);
+  tfcc_status st = run_zeros(s, NULL);
   pthread_join(th, NULL);
   CHECKF(st == TFCC_ERR_CANCELLED, "cancel: %s: %s", tfcc_status_str(st), tfcc_session_last_error(s));
   printf("  %-28s cancelled from another thread: %s\n", "h_infinite_while", tfcc_session_last_error(s));
   tfcc_session_set_run_timeout(s, 5000);
-  st = run_zeros(s);
+  st = run_zeros(s, NULL);
   CHECKF(st == TFCC_ERR_DEADLINE, "after cancel, timeout: %s", tfcc_status_str(st));
   tfcc_session_destroy(s);
 }
