@@ -383,6 +383,21 @@ TFCC_API int tfcc_model_signature_count(const tfcc_model *m);
 TFCC_API tfcc_status tfcc_model_signature_info(const tfcc_model *m, int index,
                                                tfcc_signature_info *info);
 
+/* Subgraphs of the model (subgraph 0 is the main graph) and which of them run: an entry
+ * (subgraph 0, or a signature's) or called by an operator (WHILE cond/body, IF then/else,
+ * CALL_ONCE init, CALL). */
+typedef struct tfcc_subgraph_info {
+  const char *name;            /* "" if the file has none */
+  int32_t input_count, output_count, op_count;
+  int32_t entry;               /* 1: subgraph 0 or a signature's subgraph */
+  int32_t caller;              /* first subgraph whose operator runs it; -1 if none */
+  int32_t caller_node;         /* that operator's node index in the caller */
+  const char *caller_op;       /* "WHILE", "IF", "CALL_ONCE", "CALL" (NULL if none) */
+  const char *role;            /* "cond", "body", "then", "else", "init", "call" (NULL if none) */
+} tfcc_subgraph_info;
+TFCC_API int tfcc_model_subgraph_count(const tfcc_model *m);
+TFCC_API tfcc_status tfcc_model_subgraph_info(const tfcc_model *m, int index, tfcc_subgraph_info *info);
+
 /* ---------------------------------------------------------------- hot weight update */
 
 /* Replaces the weights (constant tensors, and everything operators precompute from them) of a
