@@ -244,6 +244,23 @@ def h_read_unset():
 # (name, builder, engine): "litert" = run_ref_seq.mjs (one interpreter, runs in sequence);
 # "tfweb" = run_ref.mjs --engine tfweb, one fresh interpreter per run (for stateless models whose
 # outputs are dynamic: LiteRT.js reports them at their stored shape)
+def h_plan_explosion():
+    """Subgraph k runs subgraph k+1 as both branches of an IF, 14 levels: 2^14 plans."""
+    m = T.Model("IF calls that multiply")
+    levels = 14
+    graphs = [m]
+    for k in range(levels):
+        graphs.append(m.add_subgraph("level%d" % (k + 1))[1])
+    for k, g in enumerate(graphs):
+        c, x, y = g.add_tensor("c", BOOL, []), g.add_tensor("x", FLOAT32, [1]), g.add_tensor("y", FLOAT32, [1])
+        if k < levels:
+            g.add_op("IF", [c, c, x], [y], {"then_subgraph_index": k + 1, "else_subgraph_index": k + 1})
+        else:
+            g.add_op("ABS", [x], [y])
+        g.inputs, g.outputs = [c, x], [y]
+    return m
+
+
 CASES = [("while_counter", while_counter, "litert"), ("while_grow", while_grow, "tfweb"),
          ("if_nested", if_nested, "litert"), ("call_once_vars", call_once_vars, "litert"),
          ("signatures", signatures, "litert")]
@@ -253,6 +270,7 @@ HOSTILE = [
     ("h_infinite_while", h_infinite_while, "run", "ERR_DEADLINE", "run deadline exceeded"),
     ("h_var_shape", h_var_shape, "run", "ERR_SHAPE", "holds float32 [2], the value assigned is float32 [3]"),
     ("h_read_unset", h_read_unset, "run", "ERR_STATE", "is read before it is assigned"),
+    ("h_plan_explosion", h_plan_explosion, "load", "ERR_UNSUPPORTED", "subgraph plan of this session (at most 1024"),
 ]
 
 

@@ -23,6 +23,7 @@ typedef struct cf_sub {
 } cf_sub;
 
 typedef struct cf_state {
+  tfcc_run_state *rs;    /* counts the subgraph plans alive (rs->n_plans) */
   cf_sub sub[2];
   int32_t n;             /* loop variables (WHILE) or outputs */
   tfcc_dyn_buf *loop[2]; /* WHILE: two sets of [n] loop variable buffers */
@@ -39,7 +40,10 @@ static void cf_release(void *state) {
   cf_state *st = state;
   if (!st) return;
   for (int k = 0; k < 2; k++) {
-    if (st->sub[k].built) tfcc_exec_plan_free(&st->sub[k].plan);
+    if (st->sub[k].built) {
+      tfcc_exec_plan_free(&st->sub[k].plan);
+      st->rs->n_plans--;
+    }
     for (int32_t i = 0; st->loop[k] && i < st->n; i++) free(st->loop[k][i].mem);
     free(st->loop[k]);
   }
@@ -65,6 +69,7 @@ static tfcc_status state_get(tfcc_op_ctx *ctx, int32_t n, cf_state **out) {
     st = calloc(1, sizeof *st);
     if (!st) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory");
     ctx->state = st;
+    st->rs = ctx->rs;
     st->n = n;
     size_t m = (size_t)n + 1;
     st->loop[0] = calloc(m, sizeof(tfcc_dyn_buf));
@@ -140,6 +145,11 @@ static tfcc_status sub_plan(tfcc_op_ctx *ctx, cf_sub *s, int32_t n, tfcc_tensor 
   if (rs->depth >= TFCC_MAX_SUBGRAPH_DEPTH)
     return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "%s: subgraph calls nest deeper than %d",
                         op_name(ctx), TFCC_MAX_SUBGRAPH_DEPTH);
+  if (!s->built && rs->n_plans >= TFCC_MAX_SUBGRAPH_PLANS)
+    return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
+                        "%s: subgraph %d would be the %dth subgraph plan of this session (at most %d: the "
+                        "model's subgraph calls multiply)", op_name(ctx), (int)s->index, (int)rs->n_plans + 1,
+                        TFCC_MAX_SUBGRAPH_PLANS);
   tfcc_input_shape *shapes = calloc((size_t)n + 1, sizeof *shapes);
   if (!shapes) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory");
   for (int32_t k = 0; k < n; k++) {
@@ -156,6 +166,7 @@ static tfcc_status sub_plan(tfcc_op_ctx *ctx, cf_sub *s, int32_t n, tfcc_tensor 
   free(shapes);
   if (st != TFCC_OK) return tfcc_err_prefix(ctx->err, "subgraph %d", (int)s->index);
   if (s->built) tfcc_exec_plan_free(&s->plan);
+  else rs->n_plans++;
   s->plan = next;
   s->built = true;
   return TFCC_OK;
@@ -300,7 +311,7 @@ static tfcc_status while_eval(tfcc_op_ctx *ctx) {
     if (ct->bytes < 1)
       return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "WHILE: cond subgraph %d gave an empty condition",
                           (int)cond->index);
-    if (!*(const bool *)cdst) break;
+    if (!*(const uint8_t *)cdst) break; /* a bool byte: any non-zero value is true */
     if ((s = sub_plan(ctx, body, n, st->cur_ptrs)) != TFCC_OK) return s;
     tfcc_dyn_buf *set = st->loop[iter & 1];
     for (int32_t k = 0; k < n; k++) {
@@ -351,7 +362,7 @@ static tfcc_status branch_prepare(tfcc_op_ctx *ctx, bool is_if) {
     if (c->dtype != TFCC_BOOL || tfcc_tensor_elements(c) != 1)
       return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "IF: the condition must be one bool (it is %s with %lld elements)",
                           tfcc_dtype_name(c->dtype), (long long)tfcc_tensor_elements(c));
-    chosen = c->known || ctx->rs->running ? (*(const bool *)c->data ? 0 : 1) : -1;
+    chosen = c->known || ctx->rs->running ? (*(const uint8_t *)c->data ? 0 : 1) : -1;
   }
   int32_t differs = -1;
   for (int b = 0; b < (is_if ? 2 : 1); b++) {
@@ -380,7 +391,7 @@ static tfcc_status branch_prepare(tfcc_op_ctx *ctx, bool is_if) {
 static tfcc_status branch_eval(tfcc_op_ctx *ctx, bool is_if) {
   cf_state *st = ctx->state;
   int32_t first = is_if ? 1 : 0;
-  int b = is_if && !*(const bool *)ctx->in[0]->data ? 1 : 0;
+  int b = is_if && !*(const uint8_t *)ctx->in[0]->data ? 1 : 0;
   cf_sub *sub = &st->sub[b];
   tfcc_status s = sub_plan(ctx, sub, ctx->n_in - first, ctx->in + first);
   if (s != TFCC_OK) return s;

@@ -31,6 +31,7 @@ typedef struct tfcc_run_state {
   bool with_memory;         /* plans get arenas (sessions) or only shapes (model load) */
   bool running;             /* inside a run: operators re-prepared now see data of their inputs */
   int32_t depth;            /* nesting of subgraph plans being built */
+  int32_t n_plans;          /* subgraph plans alive (operators' state) */
   int32_t n_vars;
   tfcc_resource_var *vars;  /* [n_vars], by resource id */
   int32_t n_subgraphs;
@@ -40,8 +41,10 @@ typedef struct tfcc_run_state {
   atomic_int cancel;        /* set by tfcc_session_cancel, cleared when a run reports it */
 } tfcc_run_state;
 
-/* Subgraph plans may nest this deep (WHILE in the body of a WHILE ...). */
+/* Subgraph plans may nest this deep (WHILE in the body of a WHILE ...), and a session may hold
+ * this many (a file whose subgraphs each call the next twice would otherwise need 2^n). */
 #define TFCC_MAX_SUBGRAPH_DEPTH 32
+#define TFCC_MAX_SUBGRAPH_PLANS 1024
 
 /* n_vars: the model's distinct resource variables (tfcc_graph_assign_resources). */
 tfcc_status tfcc_run_state_init(tfcc_run_state *rs, const tfcc_graph *g, int32_t n_vars,

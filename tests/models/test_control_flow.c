@@ -237,7 +237,8 @@ static void check_hostile(const char *name, const char *stage, const char *statu
     char nm[64];
     snprintf(nm, sizeof nm, "%s", status);
     if ((k == TFCC_ERR_INVALID_MODEL && !strcmp(nm, "ERR_INVALID_MODEL")) || (k == TFCC_ERR_DEADLINE && !strcmp(nm, "ERR_DEADLINE")) ||
-        (k == TFCC_ERR_SHAPE && !strcmp(nm, "ERR_SHAPE")) || (k == TFCC_ERR_STATE && !strcmp(nm, "ERR_STATE")))
+        (k == TFCC_ERR_SHAPE && !strcmp(nm, "ERR_SHAPE")) || (k == TFCC_ERR_STATE && !strcmp(nm, "ERR_STATE")) ||
+        (k == TFCC_ERR_UNSUPPORTED && !strcmp(nm, "ERR_UNSUPPORTED")))
       want = (tfcc_status)k;
   }
   CHECKF(want != TFCC_OK, "%s: status %s not known to the test", name, status);
@@ -327,7 +328,7 @@ int main(void) {
     }
   }
   if (f) fclose(f);
-  CHECKF(n_cases >= 11, "cases.txt lists %d cases", n_cases);
+  CHECKF(n_cases >= 12, "cases.txt lists %d cases", n_cases);
   check_cancel();
   check_no_hot_update();
   tfcc_runtime_destroy(g_rt);
