@@ -298,6 +298,28 @@ static void check_no_hot_update(void) {
   tfcc_model_release(m);
 }
 
+/* API edges: unknown signature, NULL arguments, subgraph introspection. */
+static void check_api(void) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s/while_counter.tflite", g_dir);
+  tfcc_model *m = load(path);
+  if (!m) return;
+  tfcc_session *s = (tfcc_session *)1;
+  CHECK(tfcc_session_create_for_signature(m, "nope", NULL, &s) == TFCC_ERR_NOT_FOUND && s == NULL);
+  CHECK(strstr(tfcc_last_error(), "no signature 'nope'") != NULL);
+  CHECK(tfcc_session_create_for_signature(m, NULL, NULL, &s) == TFCC_ERR_INVALID_ARG);
+  CHECK(tfcc_session_set_run_timeout(NULL, 1) == TFCC_ERR_INVALID_ARG);
+  CHECK(tfcc_session_cancel(NULL) == TFCC_ERR_INVALID_ARG);
+  CHECK(tfcc_model_subgraph_count(m) == 3);
+  tfcc_subgraph_info gi;
+  CHECK(tfcc_model_subgraph_info(m, 3, &gi) == TFCC_ERR_INVALID_ARG);
+  CHECK(tfcc_model_subgraph_info(m, 0, &gi) == TFCC_OK && gi.entry == 1 && gi.caller == -1);
+  CHECK(tfcc_model_subgraph_info(m, 1, &gi) == TFCC_OK && gi.entry == 0 && gi.caller == 0 && gi.caller_node == 0 &&
+        strcmp(gi.role, "cond") == 0 && strcmp(gi.caller_op, "WHILE") == 0);
+  CHECK(tfcc_model_subgraph_info(m, 2, &gi) == TFCC_OK && strcmp(gi.role, "body") == 0);
+  tfcc_model_release(m);
+}
+
 int main(void) {
   g_src = tfcc_test_source_dir();
   g_shared = tfcc_test_shared_dir();
@@ -331,6 +353,7 @@ int main(void) {
   CHECKF(n_cases >= 12, "cases.txt lists %d cases", n_cases);
   check_cancel();
   check_no_hot_update();
+  check_api();
   tfcc_runtime_destroy(g_rt);
   return tfcc_test_finish("control_flow");
 }
