@@ -54,6 +54,11 @@ static tfcc_status visit(const tfcc_graph *g, int32_t s, uint8_t *state, int32_t
                             (int)s, (int)i, tfcc_builtin_name(n->builtin), what[j], (int)idx[j], chain);
       }
       if (state[idx[j]] == 0) {
+        if (depth + 1 >= TFCC_MAX_SUBGRAPH_DEPTH) /* also bounds this recursion */
+          return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED,
+                              "subgraph %d node %d (%s): %s %d: subgraph calls nest deeper than %d",
+                              (int)s, (int)i, tfcc_builtin_name(n->builtin), what[j], (int)idx[j],
+                              TFCC_MAX_SUBGRAPH_DEPTH);
         tfcc_status st = visit(g, idx[j], state, path, depth + 1, err);
         if (st != TFCC_OK) return st;
       }
