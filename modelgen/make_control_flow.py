@@ -127,6 +127,30 @@ def if_nested():
     return m, runs
 
 
+def if_shapes():
+    """IF a > 0 then x * 2 ([2]) else concat(x, x) ([4]): the output's shape depends on the branch."""
+    m = T.Model("IF whose branches give different shapes")
+    fa, x = m.add_tensor("a", FLOAT32, []), m.add_tensor("x", FLOAT32, [2])
+    zero = const(m, "zero", FLOAT32, [], [0.0])
+    c = m.add_tensor("c", BOOL, [])
+    y = m.add_tensor("y", FLOAT32, [2], shape_signature=[-1])
+    m.add_op("GREATER", [fa, zero], [c])
+    ti, then = m.add_subgraph("then")
+    tx, two = then.add_tensor("x", FLOAT32, [2]), const(then, "two", FLOAT32, [], [2.0])
+    ty = then.add_tensor("y", FLOAT32, [2])
+    then.add_op("MUL", [tx, two], [ty])
+    then.inputs, then.outputs = [tx], [ty]
+    ei, els = m.add_subgraph("else")
+    ex = els.add_tensor("x", FLOAT32, [2])
+    ey = els.add_tensor("y", FLOAT32, [4])
+    els.add_op("CONCATENATION", [ex, ex], [ey], {"axis": 0})
+    els.inputs, els.outputs = [ex], [ey]
+    m.add_op("IF", [c, x], [y], {"then_subgraph_index": ti, "else_subgraph_index": ei})
+    m.inputs, m.outputs = [fa, x], [y]
+    runs = [[(FLOAT32, [], [p]), (FLOAT32, [2], [0.75, -4.0])] for p in (1.0, -1.0, 1.0)]
+    return m, runs
+
+
 def call_once_vars():
     """CALL_ONCE sets variable 'acc' to [1, 2]; each run: y = acc + x; acc = y."""
     m = T.Model("CALL_ONCE + resource variables")
@@ -262,7 +286,8 @@ def h_plan_explosion():
 
 
 CASES = [("while_counter", while_counter, "litert"), ("while_grow", while_grow, "tfweb"),
-         ("if_nested", if_nested, "litert"), ("call_once_vars", call_once_vars, "litert"),
+         ("if_nested", if_nested, "litert"), ("if_shapes", if_shapes, "tfweb"),
+         ("call_once_vars", call_once_vars, "litert"),
          ("signatures", signatures, "litert")]
 HOSTILE = [
     ("h_subgraph_oob", h_subgraph_oob, "load", "ERR_INVALID_MODEL", "body_subgraph_index 9 is out of range"),
