@@ -2,9 +2,9 @@
  * (tests/models/data/control_flow, made by modelgen/make_control_flow.py):
  *   case    models built with modelgen (WHILE with a counter, WHILE with a growing loop
  *           variable, nested IF, IF whose branches differ in shape, CALL_ONCE + variables, two
- *           signatures): every run of a
- *           sequence against TensorFlow Lite running the same sequence on one interpreter
- *           (float32 within 1e-5 + 1e-5 |ref|, others bit-exact)
+ *           signatures): every run of a sequence against TensorFlow Lite running the same
+ *           sequence on one interpreter (cases with dynamic outputs: each run on a fresh classic
+ *           interpreter, engine tfweb); float32 within 1e-5 + 1e-5 |ref|, others bit-exact
  *   shared  okay_nabu_streaming (../shared/models): 8 runs in a row with state carried, bit-exact;
  *           after tfcc_session_reset_state run 0 again gives run 0's output
  *   hostile malformed models: the load or run status and message cases.txt names, no crash
