@@ -15,6 +15,7 @@ FILE_IDENTIFIER = "TFL3"
 # ---------------------------------------------------------------- enums
 FLOAT32, FLOAT16, INT32, UINT8, INT64, STRING, BOOL, INT16 = 0, 1, 2, 3, 4, 5, 6, 7
 COMPLEX64, INT8, FLOAT64 = 8, 9, 10
+RESOURCE = 13
 UINT32, UINT16 = 15, 16
 
 DTYPE_NAME = {FLOAT32: "float32", FLOAT16: "float16", INT32: "int32", UINT8: "uint8",
@@ -62,6 +63,9 @@ BUILTIN = {
     "SPARSE_TO_DENSE": 68, "UNIQUE": 103, "TOPK_V2": 48, "LOCAL_RESPONSE_NORMALIZATION": 13,
     "FAKE_QUANT": 80, "BITCAST": 159, "RANDOM_STANDARD_NORMAL": 146, "RANDOM_UNIFORM": 148,
     "MULTINOMIAL": 149,
+    # control flow and resource variables
+    "IF": 118, "WHILE": 119, "CALL_ONCE": 129, "VAR_HANDLE": 142, "READ_VARIABLE": 143,
+    "ASSIGN_VARIABLE": 144,
 }
 PLACEHOLDER_FOR_GREATER_OP_CODES = 127
 
@@ -94,7 +98,7 @@ RandomOptions BucketizeOptions GeluOptions
 BUILTIN_OPTIONS_TYPE = {name: i + 1 for i, name in enumerate(_BUILTIN_OPTIONS_ORDER)}
 
 # Options tables: field name -> (field id, kind). kinds: b=byte/enum, B=bool, i=int32,
-# f=float32, iv=[int] vector.
+# f=float32, iv=[int] vector, s=string.
 _POOL = {"padding": (0, "b"), "stride_w": (1, "i"), "stride_h": (2, "i"),
          "filter_width": (3, "i"), "filter_height": (4, "i"), "fused_activation_function": (5, "b")}
 _REDUCER = {"keep_dims": (0, "B")}
@@ -155,6 +159,10 @@ OPTION_TABLES = {
                          "narrow_range": (3, "B")},
     "UniqueOptions": {"idx_out_type": (0, "b")},
     "RandomOptions": {"seed": (0, "l"), "seed2": (1, "l")},
+    "IfOptions": {"then_subgraph_index": (0, "i"), "else_subgraph_index": (1, "i")},
+    "WhileOptions": {"cond_subgraph_index": (0, "i"), "body_subgraph_index": (1, "i")},
+    "CallOnceOptions": {"init_subgraph_index": (0, "i")},
+    "VarHandleOptions": {"container": (0, "s"), "shared_name": (1, "s")},
     "UnidirectionalSequenceLSTMOptions": {"fused_activation_function": (0, "b"),
                                           "cell_clip": (1, "f"), "proj_clip": (2, "f"),
                                           "time_major": (3, "B"),
@@ -171,7 +179,8 @@ for _empty in ("PadOptions", "PadV2Options", "TransposeOptions", "ExpOptions", "
                "AbsOptions", "AddNOptions", "GatherNdOptions", "CosOptions", "QuantizeOptions",
                "HardSwishOptions", "SelectV2Options", "DensifyOptions", "BroadcastToOptions",
                "SpaceToBatchNDOptions", "BatchToSpaceNDOptions", "NonMaxSuppressionV4Options",
-               "NonMaxSuppressionV5Options", "Rfft2dOptions"):
+               "NonMaxSuppressionV5Options", "Rfft2dOptions", "ReadVariableOptions",
+               "AssignVariableOptions"):
     OPTION_TABLES[_empty] = {}
 
 # Which options table each builtin operator carries (None: no options).
@@ -216,6 +225,9 @@ OP_OPTIONS = {
     "LOCAL_RESPONSE_NORMALIZATION": "LocalResponseNormalizationOptions",
     "FAKE_QUANT": "FakeQuantOptions", "UNIQUE": "UniqueOptions",
     "RANDOM_UNIFORM": "RandomOptions", "RANDOM_STANDARD_NORMAL": "RandomOptions", "MULTINOMIAL": "RandomOptions",
+    "IF": "IfOptions", "WHILE": "WhileOptions", "CALL_ONCE": "CallOnceOptions",
+    "VAR_HANDLE": "VarHandleOptions", "READ_VARIABLE": "ReadVariableOptions",
+    "ASSIGN_VARIABLE": "AssignVariableOptions",
 }
 
 
@@ -252,12 +264,24 @@ class Operator:
 
 
 class Model:
-    def __init__(self, description="tfcc modelgen"):
+    """Subgraph 0 (tensors, operators, inputs, outputs) plus optional further subgraphs
+    (add_subgraph: each a Model used for its tensors/operators/inputs/outputs/name) and
+    signatures (default: one 'serving_default' over subgraph 0)."""
+
+    def __init__(self, description="tfcc modelgen", name="main"):
         self.tensors = []
         self.operators = []
         self.inputs = []
         self.outputs = []
         self.description = description
+        self.name = name
+        self.subgraphs = []   # subgraphs 1, 2, ...
+        self.signatures = None  # [(key, subgraph, [input tensor], [output tensor])]
+
+    def add_subgraph(self, name):
+        sg = Model(name=name)
+        self.subgraphs.append(sg)
+        return len(self.subgraphs), sg
 
     def add_tensor(self, *args, **kw):
         self.tensors.append(Tensor(*args, **kw))
@@ -281,10 +305,12 @@ def _options_table(b, table_name, values):
             vecs[fid] = b.create_scalar_vector("i", value)
         elif kind == "fv":
             vecs[fid] = b.create_scalar_vector("f", value)
+        elif kind == "s":
+            vecs[fid] = b.create_string(value)
     b.start_table()
     for name, value in sorted(values.items(), key=lambda kv: -_size(fields[kv[0]][1])):
         fid, kind = fields[name]
-        if kind in ("iv", "fv"):
+        if kind in ("iv", "fv", "s"):
             b.add_offset(fid, vecs[fid])
         elif kind == "i":
             b.add_scalar(fid, "i", int(value))
@@ -303,7 +329,7 @@ def _options_table(b, table_name, values):
 
 
 def _size(kind):
-    return {"l": 8, "iv": 4, "fv": 4, "i": 4, "f": 4, "B": 1, "b": 1}[kind]
+    return {"l": 8, "iv": 4, "fv": 4, "s": 4, "i": 4, "f": 4, "B": 1, "b": 1}[kind]
 
 
 def _quant_table(b, q):
@@ -321,17 +347,22 @@ def _quant_table(b, q):
 
 
 def serialize(model):
-    """Returns the .tflite bytes of a Model (one subgraph, one signature 'serving_default')."""
+    """Returns the .tflite bytes of a Model: its subgraphs (subgraph 0 = model itself) and its
+    signatures (default: one 'serving_default' over subgraph 0)."""
     b = Builder(1 << 16)
+    graphs = [model] + list(model.subgraphs)
     # Buffers: 0 is the empty sentinel; every constant tensor gets its own buffer.
     buffer_data = [None]
-    tensor_buffer = []
-    for t in model.tensors:
-        if t.data is not None:
-            buffer_data.append(t.data)
-            tensor_buffer.append(len(buffer_data) - 1)
-        else:
-            tensor_buffer.append(0)
+    tensor_buffer = []  # per graph, per tensor
+    for g in graphs:
+        tb = []
+        for t in g.tensors:
+            if t.data is not None:
+                buffer_data.append(t.data)
+                tb.append(len(buffer_data) - 1)
+            else:
+                tb.append(0)
+        tensor_buffer.append(tb)
     buffer_offs = []
     for data in buffer_data:
         d = b.create_byte_vector(data, alignment=16) if data else None
@@ -340,29 +371,12 @@ def serialize(model):
         buffer_offs.append(b.end_table())
     buffers_vec = b.create_offset_vector(buffer_offs)
 
-    tensor_offs = []
-    for i, t in enumerate(model.tensors):
-        name = b.create_string(t.name)
-        shape = b.create_scalar_vector("i", t.shape)
-        sig = b.create_scalar_vector("i", t.shape_signature) if t.shape_signature else None
-        q = _quant_table(b, t.quant) if t.quant else None
-        b.start_table()
-        b.add_offset(0, shape)
-        b.add_scalar(2, "I", tensor_buffer[i])
-        b.add_offset(3, name)
-        b.add_offset(4, q)
-        b.add_offset(7, sig)
-        b.add_scalar(1, "b", t.dtype)
-        b.add_scalar(5, "B", 1 if t.is_variable else 0, default=0)
-        b.add_scalar(8, "B", 1)  # has_rank
-        tensor_offs.append(b.end_table())
-    tensors_vec = b.create_offset_vector(tensor_offs)
-
     # Operator codes, one per distinct (op, version).
     codes = []
-    for op in model.operators:
-        if (op.op, op.version, op.custom_code) not in codes:
-            codes.append((op.op, op.version, op.custom_code))
+    for g in graphs:
+        for op in g.operators:
+            if (op.op, op.version, op.custom_code) not in codes:
+                codes.append((op.op, op.version, op.custom_code))
     code_offs = []
     for name, version, custom_code in codes:
         code = BUILTIN[name]
@@ -375,57 +389,85 @@ def serialize(model):
         code_offs.append(b.end_table())
     codes_vec = b.create_offset_vector(code_offs)
 
-    op_offs = []
-    for op in model.operators:
-        ins = b.create_scalar_vector("i", op.inputs)
-        outs = b.create_scalar_vector("i", op.outputs)
-        table_name = OP_OPTIONS.get(op.op)
-        opts = _options_table(b, table_name, op.options) if table_name else None
-        if op.options and not table_name:
-            raise KeyError("%s takes no options" % op.op)
-        copts = b.create_byte_vector(op.custom_options) if op.custom_options is not None else None
+    sg_offs = []
+    for gi, g in enumerate(graphs):
+        tensor_offs = []
+        for i, t in enumerate(g.tensors):
+            name = b.create_string(t.name)
+            shape = b.create_scalar_vector("i", t.shape)
+            sig = b.create_scalar_vector("i", t.shape_signature) if t.shape_signature else None
+            q = _quant_table(b, t.quant) if t.quant else None
+            b.start_table()
+            b.add_offset(0, shape)
+            b.add_scalar(2, "I", tensor_buffer[gi][i])
+            b.add_offset(3, name)
+            b.add_offset(4, q)
+            b.add_offset(7, sig)
+            b.add_scalar(1, "b", t.dtype)
+            b.add_scalar(5, "B", 1 if t.is_variable else 0, default=0)
+            b.add_scalar(8, "B", 1)  # has_rank
+            tensor_offs.append(b.end_table())
+        tensors_vec = b.create_offset_vector(tensor_offs)
+
+        op_offs = []
+        for op in g.operators:
+            ins = b.create_scalar_vector("i", op.inputs)
+            outs = b.create_scalar_vector("i", op.outputs)
+            table_name = OP_OPTIONS.get(op.op)
+            opts = _options_table(b, table_name, op.options) if table_name else None
+            if op.options and not table_name:
+                raise KeyError("%s takes no options" % op.op)
+            copts = b.create_byte_vector(op.custom_options) if op.custom_options is not None else None
+            b.start_table()
+            b.add_scalar(0, "I", codes.index((op.op, op.version, op.custom_code)))
+            if copts is not None:
+                b.add_offset(5, copts)
+            b.add_offset(1, ins)
+            b.add_offset(2, outs)
+            if opts is not None:
+                b.add_offset(4, opts)
+                b.add_scalar(3, "B", BUILTIN_OPTIONS_TYPE[table_name])
+            op_offs.append(b.end_table())
+        ops_vec = b.create_offset_vector(op_offs)
+
+        sg_ins = b.create_scalar_vector("i", g.inputs)
+        sg_outs = b.create_scalar_vector("i", g.outputs)
+        sg_name = b.create_string(g.name)
         b.start_table()
-        b.add_scalar(0, "I", codes.index((op.op, op.version, op.custom_code)))
-        if copts is not None:
-            b.add_offset(5, copts)
-        b.add_offset(1, ins)
-        b.add_offset(2, outs)
-        if opts is not None:
-            b.add_offset(4, opts)
-            b.add_scalar(3, "B", BUILTIN_OPTIONS_TYPE[table_name])
-        op_offs.append(b.end_table())
-    ops_vec = b.create_offset_vector(op_offs)
+        b.add_offset(0, tensors_vec)
+        b.add_offset(1, sg_ins)
+        b.add_offset(2, sg_outs)
+        b.add_offset(3, ops_vec)
+        b.add_offset(4, sg_name)
+        sg_offs.append(b.end_table())
+    subgraphs_vec = b.create_offset_vector(sg_offs)
 
-    sg_ins = b.create_scalar_vector("i", model.inputs)
-    sg_outs = b.create_scalar_vector("i", model.outputs)
-    sg_name = b.create_string("main")
-    b.start_table()
-    b.add_offset(0, tensors_vec)
-    b.add_offset(1, sg_ins)
-    b.add_offset(2, sg_outs)
-    b.add_offset(3, ops_vec)
-    b.add_offset(4, sg_name)
-    subgraphs_vec = b.create_offset_vector([b.end_table()])
-
-    def tensor_maps(indices):
+    def tensor_maps(g, indices):
         offs = []
         for ti in indices:
-            n = b.create_string(model.tensors[ti].name)
+            n = b.create_string(g.tensors[ti].name)
             b.start_table()
             b.add_offset(0, n)
             b.add_scalar(1, "I", ti)
             offs.append(b.end_table())
         return b.create_offset_vector(offs)
 
-    sig_in = tensor_maps(model.inputs)
-    sig_out = tensor_maps(model.outputs)
-    sig_key = b.create_string("serving_default")
-    b.start_table()
-    b.add_offset(0, sig_in)
-    b.add_offset(1, sig_out)
-    b.add_offset(2, sig_key)
-    b.add_scalar(4, "I", 0)
-    sigs_vec = b.create_offset_vector([b.end_table()])
+    signatures = model.signatures
+    if signatures is None:
+        signatures = [("serving_default", 0, model.inputs, model.outputs)]
+    sig_offs = []
+    for key, sgi, ins, outs in signatures:
+        g = graphs[sgi]
+        sig_in = tensor_maps(g, ins)
+        sig_out = tensor_maps(g, outs)
+        sig_key = b.create_string(key)
+        b.start_table()
+        b.add_offset(0, sig_in)
+        b.add_offset(1, sig_out)
+        b.add_offset(2, sig_key)
+        b.add_scalar(4, "I", sgi)
+        sig_offs.append(b.end_table())
+    sigs_vec = b.create_offset_vector(sig_offs)
 
     desc = b.create_string(model.description)
     b.start_table()

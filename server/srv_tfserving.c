@@ -58,6 +58,39 @@ static void encode_tfs(void *ctx, const srv_version *v, const srv_request *req, 
   srv_buf_str(b, "}");
 }
 
+/* TF Serving's "signature_name": the server runs the model's subgraph 0, so a request may name
+ * a signature of subgraph 0 (usually serving_default); another signature, or one the model does
+ * not have, is a 400 naming the signatures. 0 when the request names none or a served one. */
+static int check_signature_name(const tfcc_model *m, const char *body, size_t len, char *err, size_t n) {
+  json_t *root = json_loadb(body, len, 0, NULL);
+  const json_t *jn = json_is_object(root) ? json_object_get(root, "signature_name") : NULL;
+  int rc = 0;
+  if (jn && !json_is_string(jn)) {
+    snprintf(err, n, "signature_name must be a string");
+    rc = 400;
+  } else if (jn) {
+    const char *want = json_string_value(jn);
+    int found = -1;
+    char list[512] = "";
+    size_t used = 0;
+    for (int k = 0; k < tfcc_model_signature_count(m); k++) {
+      tfcc_signature_info si;
+      if (tfcc_model_signature_info(m, k, &si) != TFCC_OK) continue;
+      if (strcmp(si.key, want) == 0) found = (int)si.subgraph;
+      if (si.subgraph == 0 && used < sizeof list)
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s'%s'", used ? ", " : "", si.key);
+    }
+    if (found != 0) {
+      snprintf(err, n, "signature_name '%.200s': %s; this server runs the signatures of subgraph 0: %s", want,
+               found < 0 ? "the model has no such signature" : "it runs another subgraph (use tfcc run --signature)",
+               list[0] ? list : "(none named)");
+      rc = 400;
+    }
+  }
+  json_decref(root);
+  return rc;
+}
+
 static void predict(srv_server *s, const srv_http_req *req, const char *name, long long version,
                     srv_http_resp *resp) {
   char err[1024];
@@ -78,7 +111,9 @@ static void predict(srv_server *s, const srv_http_req *req, const char *name, lo
     srv_resp_error(resp, 500, "out of memory");
   } else {
     size_t max_bytes = (size_t)s->cfg.max_request_mb << 20;
-    status = srv_tfs_parse(req->body, req->body_len, &v->sig, max_bytes, r, err, sizeof err);
+    status = check_signature_name(v->model, req->body, req->body_len, err, sizeof err);
+    if (!status) status = srv_tfs_parse(req->body, req->body_len, &v->sig, max_bytes, r, err, sizeof err);
+    else srv_request_init(r, v->sig.n_out);
     r->max_bytes = max_bytes;
     if (status) {
       srv_resp_error(resp, status, "%s", err);

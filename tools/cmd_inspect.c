@@ -189,6 +189,63 @@ static void print_text(const char *path, const tfcc_model *m, const tfcc_model *
   printf("unsupported: %s\n", uns[0] ? uns : "none");
 }
 
+/* ------------------------------------------------------------ subgraphs, signatures */
+
+/* Signatures, then (with several subgraphs) every subgraph and what runs it. */
+static void text_subgraphs(const tfcc_model *m) {
+  int ns = tfcc_model_signature_count(m);
+  if (ns > 0) printf("signatures (%d; tfcc run --signature KEY):\n", ns);
+  for (int k = 0; k < ns; k++) {
+    tfcc_signature_info si;
+    if (tfcc_model_signature_info(m, k, &si) != TFCC_OK) continue;
+    printf("  %s (subgraph %d): inputs", si.key, (int)si.subgraph);
+    for (int i = 0; i < si.input_count; i++) printf("%s %s", i ? "," : "", si.input_names[i]);
+    printf(" -> outputs");
+    for (int i = 0; i < si.output_count; i++) printf("%s %s", i ? "," : "", si.output_names[i]);
+    printf("\n");
+  }
+  int n = tfcc_model_subgraph_count(m);
+  if (n <= 1) return;
+  printf("subgraphs (%d):\n", n);
+  for (int k = 0; k < n; k++) {
+    tfcc_subgraph_info gi;
+    if (tfcc_model_subgraph_info(m, k, &gi) != TFCC_OK) continue;
+    printf("  %d %-20s %d inputs, %d outputs, %d operators: ", k, gi.name[0] ? gi.name : "(unnamed)",
+           (int)gi.input_count, (int)gi.output_count, (int)gi.op_count);
+    if (gi.caller >= 0)
+      printf("runs as %s of %s at subgraph %d node %d%s\n", gi.role, gi.caller_op, (int)gi.caller,
+             (int)gi.caller_node, gi.entry ? "; also an entry" : "");
+    else
+      printf("%s\n", gi.entry ? "entry (runs when its session runs)" : "not run (no entry or operator names it)");
+  }
+}
+
+static void json_subgraphs(json_writer *w, const tfcc_model *m) {
+  json_key(w, "subgraphs");
+  json_begin_array(w);
+  int n = tfcc_model_subgraph_count(m);
+  for (int k = 0; k < n; k++) {
+    tfcc_subgraph_info gi;
+    if (tfcc_model_subgraph_info(m, k, &gi) != TFCC_OK) continue;
+    json_begin_object(w);
+    json_key(w, "name");
+    json_string(w, gi.name);
+    json_key(w, "operators");
+    json_int(w, gi.op_count);
+    json_key(w, "entry");
+    json_bool(w, gi.entry);
+    json_key(w, "caller");
+    json_int(w, gi.caller);
+    json_key(w, "caller_node");
+    json_int(w, gi.caller >= 0 ? gi.caller_node : -1);
+    json_key(w, "role");
+    if (gi.role) json_string(w, gi.role);
+    else json_null(w);
+    json_end_object(w);
+  }
+  json_end_array(w);
+}
+
 /* ------------------------------------------------------------ dynamic tensors */
 
 /* A session at the stored shapes (NULL with why set when none can be made). */
@@ -441,6 +498,7 @@ static void print_json(const char *path, tfcc_model *m, const tfcc_model *file, 
   json_key(&w, "unsupported");
   json_string(&w, unsupported_list(m));
   json_dynamic(&w, m);
+  json_subgraphs(&w, m);
   if (with_memory) json_memory(&w, m);
   json_end_object(&w);
 }
@@ -488,6 +546,7 @@ int cmd_inspect(int argc, char **argv) {
     print_json(path, m, file, groups, n, n_file_ops, total, plan, n_plan, n_plan_ops, plan_total, with_memory);
   } else {
     print_text(path, m, file, groups, n, n_file_ops, total, plan, n_plan, n_plan_ops);
+    text_subgraphs(m);
     text_dynamic(m);
     if (with_memory) text_memory(m);
   }

@@ -20,7 +20,8 @@
 
 static const char k_usage[] =
     "usage: tfcc run MODEL -i FILE.npy [-i NAME=FILE.npy ...] -o DIR [--threads N]\n"
-    "                [--precision f32|bf16] [--weights-cache PATH]\n"
+    "                [--precision f32|bf16] [--weights-cache PATH] [--signature KEY]\n"
+    "                [--timeout-ms MS]\n"
     "\n"
     "Runs MODEL (.tflite) once on .npy inputs and writes every output as DIR/<i>_<name>.npy\n"
     "(characters of <name> outside [A-Za-z0-9._-] become '_'). Prints one line per output.\n"
@@ -34,6 +35,10 @@ static const char k_usage[] =
     "                              elsewhere float32)\n"
     "      --weights-cache PATH    packed-weights cache file: written by the first load, mapped\n"
     "                              by later ones (docs/weights_cache.md)\n"
+    "      --signature KEY         run the signature KEY (tfcc inspect lists them): its\n"
+    "                              subgraph, inputs and outputs named as it names them\n"
+    "      --timeout-ms MS         stop the run after MS milliseconds (e.g. a WHILE loop\n"
+    "                              that does not end): exit status 1, 'run deadline exceeded'\n"
     "  -h, --help                  this text\n"
     "\n"
     "Each file's dtype and shape must equal the input's; dimensions that are -1 in the\n"
@@ -41,12 +46,14 @@ static const char k_usage[] =
     "known only while running (dynamic) are written at the shape that run produced, and\n"
     "marked (dynamic).\n";
 
-enum { OPT_INPUT = 1, OPT_OUTPUT, OPT_THREADS, OPT_PRECISION, OPT_WEIGHTS_CACHE, OPT_HELP };
+enum { OPT_INPUT = 1, OPT_OUTPUT, OPT_THREADS, OPT_PRECISION, OPT_WEIGHTS_CACHE, OPT_HELP, OPT_SIGNATURE,
+       OPT_TIMEOUT };
 static const arg_opt k_opts[] = {
     {OPT_INPUT, "-i", "--input", 1},  {OPT_OUTPUT, "-o", "--output", 1},
     {OPT_THREADS, "-t", "--threads", 1}, {OPT_PRECISION, NULL, "--precision", 1},
     {OPT_WEIGHTS_CACHE, NULL, "--weights-cache", 1},
-    {OPT_HELP, "-h", "--help", 0}, {0, NULL, NULL, 0}};
+    {OPT_HELP, "-h", "--help", 0}, {OPT_SIGNATURE, NULL, "--signature", 1},
+    {OPT_TIMEOUT, NULL, "--timeout-ms", 1}, {0, NULL, NULL, 0}};
 
 /* mkdir -p */
 static int make_dirs(const char *path, char *err, size_t n) {
@@ -137,17 +144,19 @@ static int unknown_input(const tfcc_session *s, const char *spec, const char *eq
 
 static int run_model(run_state *r, const char *model_path, const char **specs, int n_specs,
                      const char *out_dir, int threads, tfcc_precision precision,
-                     const char *weights_cache) {
+                     const char *weights_cache, const char *signature, long timeout_ms) {
   char err[512], shape[160], want[256];
   tfcc_model_options mo;
   tfcc_model_options_default(&mo);
   mo.precision = precision;
   mo.weights_cache = weights_cache;
   if (cli_open_model_opts(CMD, model_path, threads, &mo, &r->rt, &r->model) != 0) return CLI_EXIT_FAIL;
-  tfcc_status st = tfcc_session_create(r->model, NULL, &r->session);
+  tfcc_status st = signature ? tfcc_session_create_for_signature(r->model, signature, NULL, &r->session)
+                             : tfcc_session_create(r->model, NULL, &r->session);
   if (st != TFCC_OK)
     return cli_error(CMD, CLI_EXIT_FAIL, "%s: %s", model_path,
                      tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));
+  if (timeout_ms > 0) tfcc_session_set_run_timeout(r->session, (uint64_t)timeout_ms * 1000u);
   int n_in = tfcc_session_input_count(r->session);
   if (n_in > MAX_SPECS) return cli_error(CMD, CLI_EXIT_FAIL, "model has %d inputs (at most %d supported)", n_in, MAX_SPECS);
 
@@ -277,7 +286,8 @@ int cmd_run(int argc, char **argv) {
   const char *value, *model = NULL, *out_dir = NULL, *weights_cache = NULL;
   const char *specs[MAX_SPECS];
   int n_specs = 0;
-  long threads = 0;
+  long threads = 0, timeout_ms = 0;
+  const char *signature = NULL;
   tfcc_precision precision = TFCC_PRECISION_F32;
   char err[256];
   args_init(&a, argc, argv);
@@ -301,6 +311,11 @@ int cmd_run(int argc, char **argv) {
           return cli_error(CMD, CLI_EXIT_USAGE, "%s", err);
         break;
       case OPT_WEIGHTS_CACHE: weights_cache = value; break;
+      case OPT_SIGNATURE: signature = value; break;
+      case OPT_TIMEOUT:
+        if (args_int("--timeout-ms", value, 1, 86400000, &timeout_ms, err, sizeof err) != 0)
+          return cli_error(CMD, CLI_EXIT_USAGE, "%s", err);
+        break;
       case ARGS_POSITIONAL:
         if (model) return cli_error(CMD, CLI_EXIT_USAGE, "unexpected argument '%s' (one MODEL only)", value);
         model = value;
@@ -313,7 +328,8 @@ int cmd_run(int argc, char **argv) {
   if (!out_dir) return cli_error(CMD, CLI_EXIT_USAGE, "no output directory given (-o DIR)");
   run_state r;
   memset(&r, 0, sizeof r);
-  int rc = run_model(&r, model, specs, n_specs, out_dir, (int)threads, precision, weights_cache);
+  int rc = run_model(&r, model, specs, n_specs, out_dir, (int)threads, precision, weights_cache, signature,
+                     timeout_ms);
   run_cleanup(&r);
   return rc;
 }

@@ -56,7 +56,9 @@ extern "C" {
   X(ERR_STATE, "invalid state")                                               \
   X(ERR_RUNTIME, "runtime error")                                             \
   X(ERR_INTEGRITY, "integrity check failed")                                  \
-  X(ERR_BUFFER_TOO_SMALL, "output buffer too small")
+  X(ERR_BUFFER_TOO_SMALL, "output buffer too small")                         \
+  X(ERR_DEADLINE, "run deadline exceeded")                                    \
+  X(ERR_CANCELLED, "run cancelled")
 
 typedef enum tfcc_status {
 #define TFCC_STATUS_ENUM_(name, text) TFCC_##name,
@@ -396,6 +398,21 @@ TFCC_API int tfcc_model_signature_count(const tfcc_model *m);
 TFCC_API tfcc_status tfcc_model_signature_info(const tfcc_model *m, int index,
                                                tfcc_signature_info *info);
 
+/* Subgraphs of the model (subgraph 0 is the main graph) and which of them run: an entry
+ * (subgraph 0, or a signature's) or called by an operator (WHILE cond/body, IF then/else,
+ * CALL_ONCE init, CALL). */
+typedef struct tfcc_subgraph_info {
+  const char *name;            /* "" if the file has none */
+  int32_t input_count, output_count, op_count;
+  int32_t entry;               /* 1: subgraph 0 or a signature's subgraph */
+  int32_t caller;              /* first subgraph whose operator runs it; -1 if none */
+  int32_t caller_node;         /* that operator's node index in the caller */
+  const char *caller_op;       /* "WHILE", "IF", "CALL_ONCE", "CALL" (NULL if none) */
+  const char *role;            /* "cond", "body", "then", "else", "init", "call" (NULL if none) */
+} tfcc_subgraph_info;
+TFCC_API int tfcc_model_subgraph_count(const tfcc_model *m);
+TFCC_API tfcc_status tfcc_model_subgraph_info(const tfcc_model *m, int index, tfcc_subgraph_info *info);
+
 /* ---------------------------------------------------------------- hot weight update */
 
 /* Replaces the weights (constant tensors, and everything operators precompute from them) of a
@@ -558,8 +575,29 @@ TFCC_API tfcc_status tfcc_session_set_output_by_name(tfcc_session *s, const char
                                                      void *data, size_t bytes);
 TFCC_API tfcc_status tfcc_session_invoke(tfcc_session *s);
 
-/* Sets every stateful (variable) tensor, e.g. LSTM state, back to zero. */
+/* Sets every stateful (variable) tensor, e.g. LSTM state, back to zero, forgets every resource
+ * variable (VAR_HANDLE / ASSIGN_VARIABLE) and lets CALL_ONCE run its init subgraph again on the
+ * next run: the session is as fresh as after tfcc_session_create. */
 TFCC_API tfcc_status tfcc_session_reset_state(tfcc_session *s);
+
+/* Run budget and cancellation. A run checks them between operators and between the
+ * iterations of a WHILE loop, and stops with TFCC_ERR_DEADLINE (the run took longer than
+ * timeout_us microseconds; 0 = no limit, the default) or TFCC_ERR_CANCELLED. Outputs are then
+ * undefined; variables keep what the operators that ran assigned. */
+TFCC_API tfcc_status tfcc_session_set_run_timeout(tfcc_session *s, uint64_t timeout_us);
+/* Asks the run in progress on s (or, if none, the next one) to stop. Thread-safe: the only
+ * session call that may be made from another thread while s runs. */
+TFCC_API tfcc_status tfcc_session_cancel(tfcc_session *s);
+
+/* A session for one signature of the model (tfcc_model_signature_info), as TFLite's
+ * SignatureRunner: it runs the signature's subgraph; its inputs and outputs are the
+ * subgraph's, named (tfcc_session_input_info().name, find_input/find_output) as the signature
+ * names them. TFCC_ERR_NOT_FOUND if the model has no signature key. */
+TFCC_API tfcc_status tfcc_session_create_for_signature(tfcc_model *m, const char *key,
+                                                       const tfcc_session_options *opts,
+                                                       tfcc_session **out);
+/* Subgraph the session runs (0 unless created for a signature). */
+TFCC_API int tfcc_session_subgraph(const tfcc_session *s);
 
 /* Bytes of the session's activation arena. */
 TFCC_API size_t tfcc_session_arena_bytes(const tfcc_session *s);

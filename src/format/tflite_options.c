@@ -50,7 +50,13 @@ enum {
   OPT_ONE_HOT = 61,
   OPT_REVERSE_SEQUENCE = 87,
   OPT_RANDOM = 114,
-  OPT_BUCKETIZE = 115
+  OPT_BUCKETIZE = 115,
+  /* cflow */
+  OPT_CALL = 16,
+  OPT_IF = 92,
+  OPT_WHILE = 93,
+  OPT_CALL_ONCE = 103,
+  OPT_VAR_HANDLE = 111
 };
 
 /* One options table being read: the first error sticks, later reads return defaults. */
@@ -133,6 +139,15 @@ static void rd_ints(opt_rd *r, int field, const char *name, int32_t *dst, uint32
   }
   *n = v.count;
   for (uint32_t i = 0; i < v.count && i < cap; i++) dst[i] = tfcc_fb_vec_i32(&v, i);
+}
+
+/* string field: *s into the file (NULL if absent), *len its length (cflow) */
+static void rd_str(opt_rd *r, int field, const char *name, const char **s, uint32_t *len) {
+  *s = NULL;
+  *len = 0;
+  if (!rd_live(r)) return;
+  tfcc_status st = tfcc_fbv_string(r->t, field, s, len, r->err);
+  if (st != TFCC_OK) rd_fail(r, st, name);
 }
 
 /* ---- value checks (after the reads) */
@@ -377,6 +392,23 @@ static void read_kind(opt_rd *r, int32_t builtin, tfcc_op_options *o) {
       o->random.seed = rd_i64(r, 0, "seed");
       o->random.seed2 = rd_i64(r, 1, "seed2");
       break;
+    case TFCC_OPTIONS_SUBGRAPHS: /* cflow; indices are checked against the model at load */
+      if (builtin == TFCC_OP_WHILE) {
+        o->subgraphs.first = rd_i32(r, 0, "cond_subgraph_index", 0);
+        o->subgraphs.second = rd_i32(r, 1, "body_subgraph_index", 0);
+      } else if (builtin == TFCC_OP_IF) {
+        o->subgraphs.first = rd_i32(r, 0, "then_subgraph_index", 0);
+        o->subgraphs.second = rd_i32(r, 1, "else_subgraph_index", 0);
+      } else if (builtin == TFCC_OP_CALL_ONCE) {
+        o->subgraphs.first = rd_i32(r, 0, "init_subgraph_index", 0);
+      } else {
+        o->subgraphs.first = rd_i32(r, 0, "subgraph", 0); /* uint in the schema */
+      }
+      break;
+    case TFCC_OPTIONS_VAR_HANDLE: /* cflow */
+      rd_str(r, 0, "container", &o->var_handle.container, &o->var_handle.container_len);
+      rd_str(r, 1, "shared_name", &o->var_handle.shared_name, &o->var_handle.shared_name_len);
+      break;
   }
 }
 
@@ -440,6 +472,12 @@ static uint8_t expected_type(int32_t builtin, const char **name) {
       {TFCC_OP_RANDOM_UNIFORM, OPT_RANDOM, "RandomOptions"},
       {TFCC_OP_RANDOM_STANDARD_NORMAL, OPT_RANDOM, "RandomOptions"},
       {TFCC_OP_MULTINOMIAL, OPT_RANDOM, "RandomOptions"},
+      /* cflow */
+      {TFCC_OP_CALL, OPT_CALL, "CallOptions"},
+      {TFCC_OP_IF, OPT_IF, "IfOptions"},
+      {TFCC_OP_WHILE, OPT_WHILE, "WhileOptions"},
+      {TFCC_OP_CALL_ONCE, OPT_CALL_ONCE, "CallOnceOptions"},
+      {TFCC_OP_VAR_HANDLE, OPT_VAR_HANDLE, "VarHandleOptions"},
   };
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
     if (map[i].builtin == builtin) {

@@ -43,6 +43,11 @@ tfcc_options_kind tfcc_options_kind_of(int32_t builtin) {
     case TFCC_OP_ARG_MIN: return TFCC_OPTIONS_ARG;
     case TFCC_OP_SHAPE: return TFCC_OPTIONS_SHAPE;
     case TFCC_OP_CUMSUM: return TFCC_OPTIONS_CUMSUM;
+    case TFCC_OP_WHILE: /* cflow */
+    case TFCC_OP_IF:
+    case TFCC_OP_CALL_ONCE:
+    case TFCC_OP_CALL: return TFCC_OPTIONS_SUBGRAPHS;
+    case TFCC_OP_VAR_HANDLE: return TFCC_OPTIONS_VAR_HANDLE;
     case TFCC_OP_RESHAPE: return TFCC_OPTIONS_RESHAPE;
     case TFCC_OP_SQUEEZE: return TFCC_OPTIONS_SQUEEZE;
     case TFCC_OP_RESIZE_BILINEAR:

@@ -60,7 +60,10 @@ typedef enum tfcc_options_kind {
   TFCC_OPTIONS_SPARSE_TO_DENSE,   /* SPARSE_TO_DENSE */
   TFCC_OPTIONS_LRN,               /* LOCAL_RESPONSE_NORMALIZATION */
   TFCC_OPTIONS_FAKE_QUANT,        /* FAKE_QUANT */
-  TFCC_OPTIONS_RANDOM             /* RANDOM_UNIFORM, RANDOM_STANDARD_NORMAL, MULTINOMIAL */
+  TFCC_OPTIONS_RANDOM,            /* RANDOM_UNIFORM, RANDOM_STANDARD_NORMAL, MULTINOMIAL */
+  /* cflow: control flow and resource variables */
+  TFCC_OPTIONS_SUBGRAPHS,         /* WHILE, IF, CALL_ONCE, CALL */
+  TFCC_OPTIONS_VAR_HANDLE         /* VAR_HANDLE */
 } tfcc_options_kind;
 
 /* Conv2DOptions. */
@@ -210,6 +213,17 @@ typedef struct tfcc_fake_quant_options {
 } tfcc_fake_quant_options;
 /* RandomOptions (both 0: a nondeterministic seed, as TFLite). */
 typedef struct tfcc_random_options { int64_t seed, seed2; } tfcc_random_options;
+/* cflow: WhileOptions (cond, body), IfOptions (then, else), CallOnceOptions (init: first),
+ * CallOptions (subgraph: first). Indices are checked against the model at load. */
+typedef struct tfcc_subgraphs_options { int32_t first, second; } tfcc_subgraphs_options;
+
+/* cflow: VarHandleOptions. The strings point into the model file (not NUL-terminated);
+ * resource_id numbers the distinct (container, shared_name) pairs of the model, set at load. */
+typedef struct tfcc_var_handle_options {
+  const char *container, *shared_name;
+  uint32_t container_len, shared_name_len;
+  int32_t resource_id;
+} tfcc_var_handle_options;
 
 typedef struct tfcc_op_options {
   tfcc_options_kind kind;
@@ -248,6 +262,8 @@ typedef struct tfcc_op_options {
     tfcc_lrn_options lrn;                           /* opsa */
     tfcc_fake_quant_options fake_quant;             /* opsa */
     tfcc_random_options random;                     /* opsa */
+    tfcc_subgraphs_options subgraphs;   /* cflow */
+    tfcc_var_handle_options var_handle; /* cflow */
   };
 } tfcc_op_options;
 

@@ -95,8 +95,14 @@ typedef struct tfcc_op_ctx {
    * k, which is not known yet. The session then prepares the node again during each run, with
    * those inputs' data available and marked known for prepare and eval (a dynamic node). */
   uint32_t needs_data;
-  /* op->state_bytes of per-session memory (NULL when 0): zeroed when the session's plan is built
-   * (session creation, resize_input), kept across runs (RANDOM_*: TFLite's generator) */
+  /* The session's run state (runtime/run_state.h): resource variables, CALL_ONCE flags, the
+   * run budget and what operators that run subgraphs need to plan them. NULL only in graph
+   * passes (where no operator that reads it is ever folded). */
+  struct tfcc_run_state *rs;
+  /* Per-plan operator state: op->state_bytes of memory zeroed when the session's plan is built
+   * (session creation, resize_input) and kept across runs (RANDOM_*: TFLite's generator), or
+   * set by prepare (operators that run subgraphs keep their subgraphs' plans here) and released
+   * by the op's release_state when the plan is freed. */
   void *state;
 } tfcc_op_ctx;
 
@@ -123,6 +129,11 @@ typedef struct tfcc_op_def {
   /* Bytes of per-session state (ctx->state); a node with state is never computed at prepare
    * time or folded at load (each run continues it). */
   size_t state_bytes;
+  /* Reads or writes session state (resource variables) or runs subgraphs: never computed at
+   * load or prepare time, even when all its inputs are known. */
+  bool stateful;
+  /* Releases ctx->state (optional). */
+  void (*release_state)(void *state);
 } tfcc_op_def;
 
 /* Operator for a builtin code (NULL if tfcc has none). */

@@ -139,6 +139,14 @@
   X(RANDOM_UNIFORM, random_uniform) \
   X(RANDOM_STANDARD_NORMAL, random_standard_normal) \
   X(MULTINOMIAL, multinomial) \
+  /* cflow: subgraphs and resource variables (src/runtime/control_flow.c, resource_vars.c) */ \
+  X(WHILE, while) \
+  X(IF, if) \
+  X(CALL_ONCE, call_once) \
+  X(CALL, call) \
+  X(VAR_HANDLE, var_handle) \
+  X(READ_VARIABLE, read_variable) \
+  X(ASSIGN_VARIABLE, assign_variable) \
   /* end of list */
 
 /* Custom operators tfcc knows, by their custom_code: X("name", symbol), defined as

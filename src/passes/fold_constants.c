@@ -13,7 +13,7 @@
 
 static bool foldable(const tfcc_ir_subgraph *sg, const tfcc_ir_node *n) {
   if (!n->op || n->removed || n->n_outputs == 0 || n->n_intermediates > 0) return false;
-  if (n->op->state_bytes) return false; /* per-session state (RANDOM_*): each run continues it */
+  if (n->op->state_bytes || n->op->stateful) return false; /* per-session state (RANDOM_*), variables, subgraph calls */
   bool any_input = false;
   for (int32_t k = 0; k < n->n_inputs; k++) {
     int32_t t = n->inputs[k];

@@ -23,7 +23,7 @@ const char *tfcc_node_op_name(const tfcc_ir_node *n) {
 }
 
 tfcc_status tfcc_tensor_update_bytes(tfcc_tensor *t, tfcc_err *err) {
-  size_t es = tfcc_dtype_size(t->dtype);
+  size_t es = t->dtype == TFCC_RESOURCE ? sizeof(int32_t) : tfcc_dtype_size(t->dtype);
   if (es == 0)
     return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "tensor %d: dtype %s is not supported",
                         (int)t->index, tfcc_dtype_name(t->dtype));
@@ -61,9 +61,16 @@ void tfcc_exec_plan_free(tfcc_exec_plan *p) {
   }
   tfcc_arena_mem_free(p->mem_pool, &p->arena_mem);
   for (int32_t e = 0; p->nodes && e < p->n_nodes; e++) {
+    tfcc_op_ctx *c = &p->nodes[e].ctx;
+    if (c->state) { /* set by prepare (release_state) or allocated here (state_bytes: free) */
+      if (c->node && c->node->op && c->node->op->release_state)
+        c->node->op->release_state(c->state);
+      else
+        free(c->state);
+    }
+    c->state = NULL;
     free(p->nodes[e].why_dynamic);
     free(p->nodes[e].dyn_scratch);
-    free(p->nodes[e].ctx.state);
   }
   for (int32_t i = 0; p->dyn && i < p->n_tensors; i++) free(p->dyn[i].mem);
   free(p->dyn);
@@ -280,6 +287,7 @@ tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t
   const tfcc_ir_subgraph *sg = &g->subgraphs[subgraph];
   p->graph = g;
   p->sg = sg;
+  p->subgraph = subgraph;
   p->n_tensors = sg->n_tensors;
   p->tensors = calloc((size_t)sg->n_tensors + 1, sizeof *p->tensors);
   producer = malloc(((size_t)sg->n_tensors + 1) * sizeof *producer);
@@ -358,6 +366,7 @@ tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t
     c->ks = ks;
     c->pool = env->pool;
     c->log = env->log;
+    c->rs = env->rs;
     c->in = &p->ptrs[slot];
     c->n_in = n->n_inputs;
     slot += (size_t)n->n_inputs;
@@ -372,7 +381,7 @@ tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t
                         tfcc_node_op_name(n));
       goto done;
     }
-    bool all_known = true, stateful = n->op->state_bytes > 0;
+    bool all_known = true, stateful = n->op->stateful || n->op->state_bytes > 0;
     for (int32_t k = 0; k < n->n_inputs; k++) {
       int32_t ti = n->inputs[k];
       if (ti < 0) continue;
@@ -423,6 +432,7 @@ tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t
                         sg->tensors[c->in[dyn_in]->index].name);
     } else {
       st = n->op->prepare(c);
+      if (c->state) p->n_stateful++;
       if (st != TFCC_OK && !c->needs_data) {
         tfcc_err_prefix(err, "node %d (%s)", (int)ni, tfcc_node_op_name(n));
         goto done;

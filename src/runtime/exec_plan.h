@@ -60,6 +60,8 @@ typedef struct tfcc_exec_plan {
   int32_t n_dynamic_nodes;
   tfcc_dyn_buf *dyn;
   size_t dyn_bytes;          /* bytes currently held for dynamic tensors and their scratch */
+  int32_t subgraph;          /* index of sg in graph */
+  int32_t n_stateful;        /* nodes with operator state (subgraph plans) */
 } tfcc_exec_plan;
 
 typedef struct tfcc_input_shape {
@@ -74,6 +76,8 @@ typedef struct tfcc_exec_env {
   struct tfcc_threadpool *pool; /* may be NULL */
   tfcc_mem_pool *mem;           /* arenas; may be NULL */
   const struct tfcc_logger *log; /* for operators' prepare notes; may be NULL */
+  struct tfcc_run_state *rs;    /* session state (runtime/run_state.h); NULL: plans of graphs
+                                   without subgraph calls only (weight checks) */
 } tfcc_exec_env;
 
 tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t subgraph,
@@ -88,7 +92,8 @@ tfcc_status tfcc_exec_node_run_dynamic(tfcc_exec_plan *p, tfcc_exec_node *en, tf
 /* Zeroes the variable tensors. */
 void tfcc_exec_plan_reset_variables(tfcc_exec_plan *p);
 
-/* Computes bytes from dtype and dims; error for dtypes without a fixed size. */
+/* Computes bytes from dtype and dims; error for dtypes without a fixed size (a resource
+ * handle counts 4 bytes: the int32 resource id). */
 tfcc_status tfcc_tensor_update_bytes(tfcc_tensor *t, tfcc_err *err);
 
 /* Operator display name for messages ("CONV_2D", "CUSTOM:Foo"). */

@@ -10,6 +10,7 @@
 #include "base/log.h"
 #include "ir/ir.h"
 #include "runtime/exec_plan.h"
+#include "runtime/run_state.h"
 #include "runtime/weights.h"
 
 struct tfcc_runtime {
@@ -56,6 +57,7 @@ struct tfcc_model {
   size_t arena_naive_bytes;
   size_t constant_bytes;
   struct tfcc_wcache *wcache; /* packed-weights cache of the load (NULL: none); freed last */
+  int32_t n_resources;    /* distinct resource variables (VAR_HANDLE), numbered at load */
 };
 
 struct tfcc_session {
@@ -74,6 +76,9 @@ struct tfcc_session {
   tfcc_op_profile *profile;    /* per active node, when profiling */
   tfcc_op_observer_fn observer;
   void *observer_user;
+  int32_t subgraph;            /* the subgraph this session runs (0, or a signature's) */
+  const tfcc_ir_signature *sig; /* created for a signature: its names for inputs/outputs */
+  tfcc_run_state rs;           /* variables, CALL_ONCE flags, run budget (run_state.h) */
 };
 
 /* Builds the model from a graph over data[0..size) (mapping: file mapping to unmap at release). */
@@ -90,7 +95,7 @@ tfcc_status tfcc_model_build(tfcc_runtime *rt, const uint8_t *data, size_t size,
 tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t size, tfcc_graph *g,
                                   const tfcc_graph *ref, tfcc_err *err);
 
-/* Runs op->init of every bound, live node of subgraph 0 that has no params yet (the constant
+/* Runs op->init of every bound, live node of every subgraph that has no params yet (the constant
  * folder initialised the nodes it removed). Run after tfcc_run_passes. */
 tfcc_status tfcc_graph_init_ops(tfcc_graph *g, tfcc_isa isa, const tfcc_logger *log, int quant_compat,
                                 int precision, bool winograd, struct tfcc_packed_store *store,

@@ -31,15 +31,17 @@ static double now_ms(void) {
 }
 
 void tfcc_graph_release_params(tfcc_graph *g) {
-  tfcc_ir_subgraph *sg = g->n_subgraphs > 0 ? &g->subgraphs[0] : NULL;
-  for (int32_t i = 0; sg && i < sg->n_nodes; i++) {
-    tfcc_ir_node *n = &sg->nodes[i];
-    if (!n->params) continue;
-    if (n->op && n->op->release)
-      n->op->release(n->params);
-    else
-      free(n->params);
-    n->params = NULL;
+  for (int32_t s = 0; s < g->n_subgraphs; s++) {
+    tfcc_ir_subgraph *sg = &g->subgraphs[s];
+    for (int32_t i = 0; i < sg->n_nodes; i++) {
+      tfcc_ir_node *n = &sg->nodes[i];
+      if (!n->params) continue;
+      if (n->op && n->op->release)
+        n->op->release(n->params);
+      else
+        free(n->params);
+      n->params = NULL;
+    }
   }
 }
 
@@ -64,21 +66,28 @@ static void model_free(tfcc_model *m) {
   free(m);
 }
 
-/* Binds each node of subgraph 0 to its operator and lists what is unsupported. */
+/* Binds each node of every subgraph to its operator and lists what is unsupported ("X at node
+ * 3" in subgraph 0, "X at subgraph 1 node 3" in the others). */
 static tfcc_status bind_ops(tfcc_model *m, tfcc_err *err) {
-  tfcc_ir_subgraph *sg = &m->graph.subgraphs[0];
+  tfcc_ir_subgraph *sg0 = &m->graph.subgraphs[0];
   size_t cap = 256, len = 0;
   char *list = malloc(cap);
   if (!list) return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
   list[0] = 0;
   int n_bad = 0;
-  m->op_names = tfcc_graph_alloc(&m->graph, sizeof(char *) * ((size_t)sg->n_nodes + 1), 8);
+  m->op_names = tfcc_graph_alloc(&m->graph, sizeof(char *) * ((size_t)sg0->n_nodes + 1), 8);
   if (!m->op_names) { free(list); return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory"); }
+  for (int32_t s = 0; s < m->graph.n_subgraphs; s++) {
+  tfcc_ir_subgraph *sg = &m->graph.subgraphs[s];
+  char where[32] = "";
+  if (s > 0) snprintf(where, sizeof where, "subgraph %d ", (int)s);
   for (int32_t i = 0; i < sg->n_nodes; i++) {
     tfcc_ir_node *n = &sg->nodes[i];
-    const char *nm = tfcc_node_op_name(n);
-    m->op_names[i] = tfcc_graph_strdup(&m->graph, nm, strlen(nm));
-    if (!m->op_names[i]) { free(list); return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory"); }
+    if (s == 0) {
+      const char *nm = tfcc_node_op_name(n);
+      m->op_names[i] = tfcc_graph_strdup(&m->graph, nm, strlen(nm));
+      if (!m->op_names[i]) { free(list); return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory"); }
+    }
     n->op = n->builtin == TFCC_OP_CUSTOM ? tfcc_op_custom(n->custom_code)
                                          : tfcc_op_lookup(n->builtin);
     /* custom operators carry no meaningful version (converters write 1) */
@@ -89,11 +98,11 @@ static tfcc_status bind_ops(tfcc_model *m, tfcc_err *err) {
     n->op = NULL;
     char item[160];
     int w = too_new ? snprintf(item, sizeof item,
-                               "%s%s version %d (tfcc implements up to version %d) at node %d",
+                               "%s%s version %d (tfcc implements up to version %d) at %snode %d",
                                n_bad ? ", " : "unsupported: ", tfcc_node_op_name(n),
-                               (int)n->version, (int)max_version, (int)i)
-                    : snprintf(item, sizeof item, "%s%s at node %d",
-                               n_bad ? ", " : "unsupported: ", tfcc_node_op_name(n), (int)i);
+                               (int)n->version, (int)max_version, where, (int)i)
+                    : snprintf(item, sizeof item, "%s%s at %snode %d",
+                               n_bad ? ", " : "unsupported: ", tfcc_node_op_name(n), where, (int)i);
     if (w < 0) continue;
     if (len + (size_t)w + 1 > cap) {
       cap = (len + (size_t)w + 1) * 2;
@@ -105,6 +114,7 @@ static tfcc_status bind_ops(tfcc_model *m, tfcc_err *err) {
     len += (size_t)w;
     n_bad++;
   }
+  }
   m->unsupported = list;
   if (n_bad && !m->opts.allow_unsupported)
     return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "%s", list);
@@ -114,7 +124,8 @@ static tfcc_status bind_ops(tfcc_model *m, tfcc_err *err) {
 tfcc_status tfcc_graph_init_ops(tfcc_graph *g, tfcc_isa isa, const tfcc_logger *log, int quant_compat,
                                 int precision, bool winograd, tfcc_packed_store *store,
                                 tfcc_err *err) {
-  tfcc_ir_subgraph *sg = &g->subgraphs[0];
+  for (int32_t s = 0; s < g->n_subgraphs; s++) {
+  tfcc_ir_subgraph *sg = &g->subgraphs[s];
   for (int32_t i = 0; i < sg->n_nodes; i++) {
     tfcc_ir_node *n = &sg->nodes[i];
     if (!n->op || !n->op->init || n->removed || n->params) continue; /* folded: done by the pass */
@@ -132,7 +143,10 @@ tfcc_status tfcc_graph_init_ops(tfcc_graph *g, tfcc_isa isa, const tfcc_logger *
                        .store = store};
     tfcc_status st = n->op->init(&c);
     n->params = c.params;
+    if (st != TFCC_OK && s > 0)
+      return tfcc_err_prefix(err, "subgraph %d node %d (%s)", (int)s, (int)i, tfcc_node_op_name(n));
     if (st != TFCC_OK) return tfcc_err_prefix(err, "node %d (%s)", (int)i, tfcc_node_op_name(n));
+  }
   }
   return TFCC_OK;
 }
@@ -159,23 +173,38 @@ static tfcc_status name_fused_nodes(tfcc_model *m, tfcc_err *err) {
 }
 
 /* Every operator accepts the constants at the stored input shapes (no memory is allocated);
- * record: the model's MACs per node and arena sizes (the first load). */
+ * record: the model's MACs per node and arena sizes (the first load). Subgraph 0 and every
+ * other signature's subgraph are planned; the subgraphs they call are planned by the operators
+ * that run them. */
 static tfcc_status validate_shapes(tfcc_model *m, tfcc_graph *g, bool record, tfcc_err *err) {
   tfcc_exec_plan plan;
   tfcc_exec_env env = tfcc_model_env(m);
   const tfcc_ir_subgraph *sg = &g->subgraphs[0];
   if (record && !(m->node_macs = calloc((size_t)sg->n_nodes + 1, sizeof *m->node_macs)))
     return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
-  tfcc_status st = tfcc_exec_plan_build(&plan, g, 0, NULL, false, &env, err);
+  tfcc_run_state rs;
+  tfcc_status st = tfcc_run_state_init(&rs, g, m->n_resources, &env, false, err);
   if (st != TFCC_OK) return st;
-  if (record) {
-    for (int32_t e = 0; e < plan.n_nodes; e++) m->node_macs[plan.nodes[e].node] = plan.nodes[e].macs;
-    m->arena_bytes = plan.arena_bytes;
-    m->arena_lower_bound = plan.arena_lower_bound;
-    m->arena_naive_bytes = plan.naive_bytes;
+  env.rs = &rs;
+  if ((st = tfcc_exec_plan_build(&plan, g, 0, NULL, false, &env, err)) == TFCC_OK) {
+    if (record) {
+      for (int32_t e = 0; e < plan.n_nodes; e++) m->node_macs[plan.nodes[e].node] = plan.nodes[e].macs;
+      m->arena_bytes = plan.arena_bytes;
+      m->arena_lower_bound = plan.arena_lower_bound;
+      m->arena_naive_bytes = plan.naive_bytes;
+    }
+    tfcc_exec_plan_free(&plan);
   }
-  tfcc_exec_plan_free(&plan);
-  return TFCC_OK;
+  for (int32_t k = 0; st == TFCC_OK && k < g->n_signatures; k++) {
+    int32_t sgi = g->signatures[k].subgraph;
+    if (sgi <= 0 || sgi >= g->n_subgraphs) continue;
+    if ((st = tfcc_exec_plan_build(&plan, g, sgi, NULL, false, &env, err)) == TFCC_OK)
+      tfcc_exec_plan_free(&plan);
+    else
+      tfcc_err_prefix(err, "signature '%s' (subgraph %d)", g->signatures[k].key, (int)sgi);
+  }
+  tfcc_run_state_free(&rs);
+  return st;
 }
 
 tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t size, tfcc_graph *g,
@@ -186,6 +215,8 @@ tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t siz
   if (first && m->opts.require_watermark && (st = tfcc_model_check_watermark(data, size, err)) != TFCC_OK)
     return st;
   if (first && g->n_subgraphs < 1) return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "model has no subgraph");
+  /* subgraph calls: indices in range, no recursion; resource variables numbered */
+  if (first && (st = tfcc_graph_check_calls(g, &m->n_resources, err)) != TFCC_OK) return st;
   /* bind: by operator code (first load), or node by node as the model's graph is bound */
   if ((st = first ? bind_ops(m, err) : tfcc_weights_bind_like(ref, g, err)) != TFCC_OK) return st;
   if (first && m->unsupported[0]) return TFCC_OK; /* allow_unsupported: introspection only */
@@ -387,11 +418,11 @@ static void fill_info(const tfcc_ir_tensor *t, const int32_t *dims, int32_t rank
   info->quant_axis = t->quant.axis;
 }
 
-void tfcc_model_tensor_info_(const tfcc_model *m, int32_t tensor, const int32_t *dims, int32_t rank,
-                             tfcc_tensor_info *info);
-void tfcc_model_tensor_info_(const tfcc_model *m, int32_t tensor, const int32_t *dims, int32_t rank,
-                             tfcc_tensor_info *info) {
-  const tfcc_ir_tensor *t = &m->graph.subgraphs[0].tensors[tensor];
+void tfcc_model_tensor_info_(const tfcc_model *m, int32_t subgraph, int32_t tensor, const int32_t *dims,
+                             int32_t rank, tfcc_tensor_info *info);
+void tfcc_model_tensor_info_(const tfcc_model *m, int32_t subgraph, int32_t tensor, const int32_t *dims,
+                             int32_t rank, tfcc_tensor_info *info) {
+  const tfcc_ir_tensor *t = &m->graph.subgraphs[subgraph].tensors[tensor];
   fill_info(t, dims ? dims : t->dims, dims ? rank : t->rank, info);
 }
 
@@ -400,13 +431,13 @@ int tfcc_model_output_count(const tfcc_model *m) { return m ? m->graph.subgraphs
 
 tfcc_status tfcc_model_input_info(const tfcc_model *m, int index, tfcc_tensor_info *info) {
   if (!m || !info || index < 0 || index >= m->graph.subgraphs[0].n_inputs) return TFCC_ERR_INVALID_ARG;
-  tfcc_model_tensor_info_(m, m->graph.subgraphs[0].inputs[index], NULL, 0, info);
+  tfcc_model_tensor_info_(m, 0, m->graph.subgraphs[0].inputs[index], NULL, 0, info);
   return TFCC_OK;
 }
 
 tfcc_status tfcc_model_output_info(const tfcc_model *m, int index, tfcc_tensor_info *info) {
   if (!m || !info || index < 0 || index >= m->graph.subgraphs[0].n_outputs) return TFCC_ERR_INVALID_ARG;
-  tfcc_model_tensor_info_(m, m->graph.subgraphs[0].outputs[index], NULL, 0, info);
+  tfcc_model_tensor_info_(m, 0, m->graph.subgraphs[0].outputs[index], NULL, 0, info);
   return TFCC_OK;
 }
 

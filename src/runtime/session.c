@@ -1,6 +1,7 @@
 /* tfcc_session: one execution plan and arena per caller; run() computes only. */
 #include <stdint.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -8,8 +9,26 @@
 #include "runtime/internal.h"
 #include "base/threadpool.h"
 
-void tfcc_model_tensor_info_(const tfcc_model *m, int32_t tensor, const int32_t *dims, int32_t rank,
-                             tfcc_tensor_info *info);
+void tfcc_model_tensor_info_(const tfcc_model *m, int32_t subgraph, int32_t tensor, const int32_t *dims,
+                             int32_t rank, tfcc_tensor_info *info);
+
+/* Operator name of node i of the session's subgraph (static strings; op_names cover subgraph 0). */
+static const char *node_name(const tfcc_session *s, int32_t i) {
+  if (s->subgraph == 0) return s->model->op_names[i];
+  const tfcc_ir_node *n = &s->sg->nodes[i];
+  return n->builtin == TFCC_OP_CUSTOM ? (n->custom_code ? n->custom_code : "CUSTOM") : tfcc_builtin_name(n->builtin);
+}
+
+/* The signature name of tensor t of the session's subgraph, or NULL. */
+static const char *sig_name(const tfcc_session *s, int32_t t, bool input) {
+  const tfcc_ir_signature *sig = s->sig;
+  if (!sig) return NULL;
+  int32_t n = input ? sig->n_inputs : sig->n_outputs;
+  for (int32_t k = 0; k < n; k++)
+    if ((input ? sig->input_tensors[k] : sig->output_tensors[k]) == t)
+      return input ? sig->input_names[k] : sig->output_names[k];
+  return NULL;
+}
 
 static uint64_t now_ns(void) {
   struct timespec ts;
@@ -37,7 +56,9 @@ static tfcc_status session_fail(tfcc_session *s, tfcc_status st) {
 static tfcc_status replan_on(tfcc_session *s, tfcc_weights *w) {
   tfcc_exec_plan next;
   tfcc_exec_env env = tfcc_model_env(s->model);
-  tfcc_status st = tfcc_exec_plan_build(&next, w->graph, 0, s->shapes, true, &env, &s->err);
+  env.rs = &s->rs;
+  s->rs.graph = w->graph;
+  tfcc_status st = tfcc_exec_plan_build(&next, w->graph, s->subgraph, s->shapes, true, &env, &s->err);
   if (st != TFCC_OK) {
     if (st == TFCC_ERR_NO_MEMORY)
       tfcc_log(s->model->rt ? &s->model->rt->log : NULL, TFCC_LOG_ERROR, TFCC_TAG_MEM_ALLOC_FAIL, "%s",
@@ -48,7 +69,8 @@ static tfcc_status replan_on(tfcc_session *s, tfcc_weights *w) {
   s->plan = next;
   s->gen = w;
   s->ran = false;
-  s->folds_read_consts = false;
+  /* subgraph plans hold operator params of this generation: a new one replans */
+  s->folds_read_consts = s->plan.n_stateful > 0;
   for (int32_t e = 0; e < s->plan.n_nodes; e++) {
     const tfcc_exec_node *en = &s->plan.nodes[e];
     if (!en->folded) continue;
@@ -71,7 +93,7 @@ static tfcc_status bind_weights(tfcc_session *s, tfcc_weights *w) {
   if (w == s->gen) return TFCC_OK;
   if (s->folds_read_consts) return replan_on(s, w);
   tfcc_exec_plan *p = &s->plan;
-  const tfcc_ir_subgraph *g = &w->graph->subgraphs[0];
+  const tfcc_ir_subgraph *g = &w->graph->subgraphs[s->subgraph];
   p->graph = w->graph;
   p->sg = g;
   for (int32_t i = 0; i < p->n_tensors; i++) {
@@ -88,7 +110,35 @@ static tfcc_status bind_weights(tfcc_session *s, tfcc_weights *w) {
   return TFCC_OK;
 }
 
+static tfcc_status session_create(tfcc_model *m, int32_t subgraph, const tfcc_ir_signature *sig,
+                                  const tfcc_session_options *opts, tfcc_session **out);
+
 tfcc_status tfcc_session_create(tfcc_model *m, const tfcc_session_options *opts, tfcc_session **out) {
+  return session_create(m, 0, NULL, opts, out);
+}
+
+tfcc_status tfcc_session_create_for_signature(tfcc_model *m, const char *key, const tfcc_session_options *opts,
+                                              tfcc_session **out) {
+  if (out) *out = NULL;
+  if (!m || !key || !out) {
+    tfcc_last_error_set("tfcc_session_create_for_signature: model, key or out is NULL");
+    return TFCC_ERR_INVALID_ARG;
+  }
+  for (int32_t k = 0; k < m->graph.n_signatures; k++) {
+    const tfcc_ir_signature *sig = &m->graph.signatures[k];
+    if (sig->key && strcmp(sig->key, key) == 0) return session_create(m, sig->subgraph, sig, opts, out);
+  }
+  char msg[300];
+  snprintf(msg, sizeof msg, "the model has no signature '%.200s' (%d signatures; tfcc inspect lists them)", key,
+           (int)m->graph.n_signatures);
+  tfcc_last_error_set(msg);
+  return TFCC_ERR_NOT_FOUND;
+}
+
+int tfcc_session_subgraph(const tfcc_session *s) { return s ? s->subgraph : 0; }
+
+static tfcc_status session_create(tfcc_model *m, int32_t subgraph, const tfcc_ir_signature *sig,
+                                  const tfcc_session_options *opts, tfcc_session **out) {
   if (!out || !m) {
     tfcc_last_error_set("tfcc_session_create: model or out is NULL");
     return TFCC_ERR_INVALID_ARG;
@@ -109,7 +159,16 @@ tfcc_status tfcc_session_create(tfcc_model *m, const tfcc_session_options *opts,
   }
   s->model = m;
   tfcc_model_retain(m);
-  s->sg = &m->graph.subgraphs[0];
+  s->subgraph = subgraph;
+  s->sig = sig;
+  s->sg = &m->graph.subgraphs[subgraph];
+  tfcc_exec_env env = tfcc_model_env(m);
+  if (tfcc_run_state_init(&s->rs, &m->graph, m->n_resources, &env, true, &s->err) != TFCC_OK) {
+    tfcc_last_error_set(s->err.msg);
+    tfcc_model_release(m);
+    free(s);
+    return TFCC_ERR_NO_MEMORY;
+  }
   int32_t ni = s->sg->n_inputs, no = s->sg->n_outputs;
   s->shapes = calloc((size_t)ni + 1, sizeof *s->shapes);
   s->bound_in = calloc((size_t)ni + 1, sizeof *s->bound_in);
@@ -141,6 +200,7 @@ tfcc_status tfcc_session_create(tfcc_model *m, const tfcc_session_options *opts,
 void tfcc_session_destroy(tfcc_session *s) {
   if (!s) return;
   tfcc_exec_plan_free(&s->plan);
+  tfcc_run_state_free(&s->rs);
   free(s->profile);
   free(s->shapes);
   free(s->bound_in);
@@ -158,14 +218,18 @@ int tfcc_session_output_count(const tfcc_session *s) { return s ? s->sg->n_outpu
 tfcc_status tfcc_session_input_info(const tfcc_session *s, int index, tfcc_tensor_info *info) {
   if (!s || !info || index < 0 || index >= s->sg->n_inputs) return TFCC_ERR_INVALID_ARG;
   const tfcc_tensor *t = &s->plan.tensors[s->sg->inputs[index]];
-  tfcc_model_tensor_info_(s->model, t->index, t->dims, t->rank, info);
+  tfcc_model_tensor_info_(s->model, s->subgraph, t->index, t->dims, t->rank, info);
+  const char *nm = sig_name(s, t->index, true);
+  if (nm) info->name = nm;
   return TFCC_OK;
 }
 
 tfcc_status tfcc_session_output_info(const tfcc_session *s, int index, tfcc_tensor_info *info) {
   if (!s || !info || index < 0 || index >= s->sg->n_outputs) return TFCC_ERR_INVALID_ARG;
   const tfcc_tensor *t = &s->plan.tensors[s->sg->outputs[index]];
-  tfcc_model_tensor_info_(s->model, t->index, t->dims, t->rank, info);
+  tfcc_model_tensor_info_(s->model, s->subgraph, t->index, t->dims, t->rank, info);
+  const char *nm = sig_name(s, t->index, false);
+  if (nm) info->name = nm;
   return TFCC_OK;
 }
 
@@ -180,7 +244,7 @@ static tfcc_status find_named(const tfcc_session *s, const int32_t *list, int32_
   /* Signature names (e.g. "input" for "serving_default_input:0") also match. */
   for (int32_t g = 0; g < s->model->graph.n_signatures; g++) {
     const tfcc_ir_signature *sig = &s->model->graph.signatures[g];
-    if (sig->subgraph != 0) continue;
+    if (sig->subgraph != s->subgraph) continue;
     for (int32_t k = 0; k < sig->n_inputs + sig->n_outputs; k++) {
       bool is_in = k < sig->n_inputs;
       const char *nm = is_in ? sig->input_names[k] : sig->output_names[k - sig->n_inputs];
@@ -312,7 +376,7 @@ tfcc_status tfcc_session_dynamic_tensor_info(const tfcc_session *s, int index, t
     info->tensor = t->index;
     info->name = s->sg->tensors[t->index].name;
     info->node = en->node;
-    info->op = s->model->op_names[en->node];
+    info->op = node_name(s, en->node);
     info->reason = en->why_dynamic ? en->why_dynamic : "";
     return TFCC_OK;
   }
@@ -394,6 +458,13 @@ static tfcc_status invoke_bound(tfcc_session *s) {
     tfcc_exec_node *en = &p->nodes[e];
     if (en->folded || en->view) continue;
     en->ctx.err = &s->err;
+    if (s->rs.deadline_ns || atomic_load_explicit(&s->rs.cancel, memory_order_relaxed)) {
+      tfcc_status st = tfcc_run_check(&s->rs, &s->err);
+      if (st != TFCC_OK) {
+        tfcc_err_prefix(&s->err, "before node %d (%s)", (int)en->node, node_name(s, en->node));
+        return session_fail(s, st);
+      }
+    }
     uint64_t t0 = timed ? now_ns() : 0;
     tfcc_status st = en->dynamic ? tfcc_exec_node_run_dynamic(p, en, &s->err) : en->ctx.node->op->eval(&en->ctx);
     if (timed) {
@@ -402,10 +473,10 @@ static tfcc_status invoke_bound(tfcc_session *s) {
         s->profile[e].runs++;
         s->profile[e].total_ms += (double)(t1 - t0) / 1e6;
       }
-      if (s->observer) s->observer(s->observer_user, en->node, s->model->op_names[en->node], t0, t1);
+      if (s->observer) s->observer(s->observer_user, en->node, node_name(s, en->node), t0, t1);
     }
     if (st != TFCC_OK) {
-      tfcc_err_prefix(&s->err, "node %d (%s)", (int)en->node, s->model->op_names[en->node]);
+      tfcc_err_prefix(&s->err, "node %d (%s)", (int)en->node, node_name(s, en->node));
       return session_fail(s, st);
     }
   }
@@ -454,8 +525,10 @@ tfcc_status tfcc_session_invoke(tfcc_session *s) {
   /* The run holds a reference to the weights generation it started on (no lock). */
   tfcc_weights *w = tfcc_weights_acquire(s->model);
   tfcc_status st = bind_weights(s, w);
+  tfcc_run_state_begin(&s->rs);
   if (st == TFCC_OK) st = invoke_bound(s);
   else session_fail(s, st);
+  tfcc_run_state_end(&s->rs);
   tfcc_weights_release(s->model, w);
   tfcc_threadpool_run_end(pool);
   return st;
@@ -477,6 +550,22 @@ tfcc_status tfcc_session_run(tfcc_session *s, const void *const *inputs, void *c
 tfcc_status tfcc_session_reset_state(tfcc_session *s) {
   if (!s) return TFCC_ERR_INVALID_ARG;
   tfcc_exec_plan_reset_variables(&s->plan);
+  tfcc_run_state_reset(&s->rs);
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_session_set_run_timeout(tfcc_session *s, uint64_t timeout_us) {
+  if (!s) return TFCC_ERR_INVALID_ARG;
+  if (timeout_us > UINT64_MAX / 1000)
+    return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "run timeout %llu us is too large",
+                                        (unsigned long long)timeout_us));
+  s->rs.timeout_ns = timeout_us * 1000;
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_session_cancel(tfcc_session *s) {
+  if (!s) return TFCC_ERR_INVALID_ARG;
+  atomic_store_explicit(&s->rs.cancel, 1, memory_order_relaxed);
   return TFCC_OK;
 }
 
@@ -502,7 +591,7 @@ static tfcc_status profile_alloc(tfcc_session *s) {
   for (int32_t e = 0; e < s->plan.n_nodes; e++) {
     tfcc_exec_node *en = &s->plan.nodes[e];
     tfcc_op_profile *p = &s->profile[e];
-    p->name = s->model->op_names[en->node];
+    p->name = node_name(s, en->node);
     p->kernel = en->folded ? "folded" : en->view ? "view" : en->dynamic ? "dynamic" : en->ctx.node->op->kernel ? en->ctx.node->op->kernel(&en->ctx) : "ref";
     p->node = en->node;
     p->macs = en->macs;

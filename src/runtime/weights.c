@@ -177,6 +177,11 @@ tfcc_status tfcc_weights_bind_like(const tfcc_graph *model, tfcc_graph *neu, tfc
 /* Builds generation w over data[0..size) through the load pipeline (tfcc_model_load_graph). */
 static tfcc_status build_generation(tfcc_model *m, tfcc_weights *w, const uint8_t *data, size_t size,
                                     tfcc_err *err) {
+  if (m->graph.n_subgraphs > 1) /* subgraph plans are not rebound to new weights */
+    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED,
+                        "new weights: the model has %d subgraphs (control flow or variables); updating the "
+                        "weights of such a model is not supported: load the new file as a new model",
+                        (int)m->graph.n_subgraphs);
   w->graph = &w->own_graph;
   return tfcc_model_load_graph(m, data, size, &w->own_graph, &m->graph, err);
 }

@@ -347,6 +347,9 @@ int main(void) {
   if (WANT("yolov8n_dynamic_range")) check_plain("yolov8n_dynamic_range");
   /* RFFT2D + COMPLEX_ABS spectrogram in the graph, then hybrid conv / depthwise / FC */
   if (WANT("yamnet_hybrid_rfft")) check_plain("yamnet_hybrid_rfft");
+  /* resource variables initialised by CALL_ONCE (first run on fresh state; the sequence of
+   * runs with state carried over is models.test_control_flow) */
+  if (WANT("okay_nabu_streaming")) check_plain("okay_nabu_streaming");
   tfcc_runtime_destroy(g_rt);
   return tfcc_test_finish("shared_models");
 }
