@@ -19,6 +19,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import npy  # noqa: E402
 import op_cases  # noqa: E402
+import seq_cases  # noqa: E402
 
 
 def run_case(case, out_dir, oracle, engine):
@@ -33,6 +34,8 @@ def run_case(case, out_dir, oracle, engine):
         in_paths.append(p)
     tmp = tempfile.mkdtemp(prefix="tfcc_conf_")
     try:
+        if engine == "auto" and case.name.startswith(seq_cases.TFWEB_PREFIXES):
+            engine = "tfweb"  # variable tensors: LiteRT.js rejects them
         cmd = ["node", oracle, mpath, tmp] + in_paths + ["--quiet", "--engine", engine]
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
         if r.returncode != 0:

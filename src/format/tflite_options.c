@@ -42,7 +42,14 @@ enum {
   OPT_DEPTH_TO_SPACE = 94,
   OPT_BATCH_MATMUL = 101,
   OPT_CUMSUM = 102,
-  OPT_GELU = 116
+  OPT_GELU = 116,
+  /* sequence models (opsb) */
+  OPT_SVDF = 6,
+  OPT_RNN = 7,
+  OPT_LSTM = 14,
+  OPT_SEQUENCE_RNN = 31,
+  OPT_BIDIRECTIONAL_SEQUENCE_LSTM = 69,
+  OPT_BIDIRECTIONAL_SEQUENCE_RNN = 70
 };
 
 /* One options table being read: the first error sticks, later reads return defaults. */
@@ -237,6 +244,42 @@ static void read_sequence_lstm(opt_rd *r, tfcc_sequence_lstm_options *o) {
   /* the activation is the operator's check (it takes TfLiteFusedActivation's sigmoid, 6) */
 }
 
+/* sequence models (opsb): LSTMOptions, BidirectionalSequenceLSTMOptions, the RNN options
+ * tables and SVDFOptions. Activations are checked by the operators. */
+static void read_lstm(opt_rd *r, tfcc_sequence_lstm_options *o) {
+  o->activation = rd_u8(r, 0, "fused_activation_function", 0);
+  o->cell_clip = rd_f32(r, 1, "cell_clip", 0.f);
+  o->proj_clip = rd_f32(r, 2, "proj_clip", 0.f);
+  o->kernel_type = rd_i8(r, 3, "kernel_type", 0);
+  o->asymmetric_quantize_inputs = rd_bool(r, 4, "asymmetric_quantize_inputs", false);
+  o->time_major = true;
+}
+
+static void read_bidi_lstm(opt_rd *r, tfcc_sequence_lstm_options *o) {
+  o->activation = rd_u8(r, 0, "fused_activation_function", 0);
+  o->cell_clip = rd_f32(r, 1, "cell_clip", 0.f);
+  o->proj_clip = rd_f32(r, 2, "proj_clip", 0.f);
+  o->merge_outputs = rd_bool(r, 3, "merge_outputs", false);
+  o->time_major = rd_bool(r, 4, "time_major", true);
+  o->asymmetric_quantize_inputs = rd_bool(r, 5, "asymmetric_quantize_inputs", false);
+}
+
+static void read_rnn(opt_rd *r, int32_t builtin, tfcc_rnn_options *o) {
+  if (builtin == TFCC_OP_RNN) {
+    o->activation = rd_i8(r, 0, "fused_activation_function", 0);
+    o->asymmetric_quantize_inputs = rd_bool(r, 1, "asymmetric_quantize_inputs", false);
+    return;
+  }
+  o->time_major = rd_bool(r, 0, "time_major", false);
+  o->activation = rd_i8(r, 1, "fused_activation_function", 0);
+  if (builtin == TFCC_OP_BIDIRECTIONAL_SEQUENCE_RNN) {
+    o->merge_outputs = rd_bool(r, 2, "merge_outputs", false);
+    o->asymmetric_quantize_inputs = rd_bool(r, 3, "asymmetric_quantize_inputs", false);
+  } else {
+    o->asymmetric_quantize_inputs = rd_bool(r, 2, "asymmetric_quantize_inputs", false);
+  }
+}
+
 static void read_kind(opt_rd *r, int32_t builtin, tfcc_op_options *o) {
   switch (o->kind) {
     case TFCC_OPTIONS_NONE:
@@ -312,6 +355,14 @@ static void read_kind(opt_rd *r, int32_t builtin, tfcc_op_options *o) {
       o->strided_slice.offset = rd_bool(r, 5, "offset", false);
       break;
     case TFCC_OPTIONS_SEQUENCE_LSTM: read_sequence_lstm(r, &o->lstm); break;
+    case TFCC_OPTIONS_LSTM: read_lstm(r, &o->lstm); break;
+    case TFCC_OPTIONS_BIDI_LSTM: read_bidi_lstm(r, &o->lstm); break;
+    case TFCC_OPTIONS_RNN: read_rnn(r, builtin, &o->rnn); break;
+    case TFCC_OPTIONS_SVDF:
+      o->svdf.rank = rd_i32(r, 0, "rank", 0);
+      o->svdf.activation = rd_i8(r, 1, "fused_activation_function", 0);
+      o->svdf.asymmetric_quantize_inputs = rd_bool(r, 2, "asymmetric_quantize_inputs", false);
+      break;
     case TFCC_OPTIONS_CUMSUM:
       o->cumsum.exclusive = rd_bool(r, 0, "exclusive", false);
       o->cumsum.reverse = rd_bool(r, 1, "reverse", false);
@@ -369,6 +420,15 @@ static uint8_t expected_type(int32_t builtin, const char **name) {
       {TFCC_OP_STRIDED_SLICE, OPT_STRIDED_SLICE, "StridedSliceOptions"},
       {TFCC_OP_UNIDIRECTIONAL_SEQUENCE_LSTM, OPT_UNIDIRECTIONAL_SEQUENCE_LSTM,
        "UnidirectionalSequenceLSTMOptions"},
+      /* sequence models (opsb) */
+      {TFCC_OP_LSTM, OPT_LSTM, "LSTMOptions"},
+      {TFCC_OP_BIDIRECTIONAL_SEQUENCE_LSTM, OPT_BIDIRECTIONAL_SEQUENCE_LSTM,
+       "BidirectionalSequenceLSTMOptions"},
+      {TFCC_OP_RNN, OPT_RNN, "RNNOptions"},
+      {TFCC_OP_UNIDIRECTIONAL_SEQUENCE_RNN, OPT_SEQUENCE_RNN, "SequenceRNNOptions"},
+      {TFCC_OP_BIDIRECTIONAL_SEQUENCE_RNN, OPT_BIDIRECTIONAL_SEQUENCE_RNN,
+       "BidirectionalSequenceRNNOptions"},
+      {TFCC_OP_SVDF, OPT_SVDF, "SVDFOptions"},
   };
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
     if (map[i].builtin == builtin) {

@@ -50,6 +50,13 @@ tfcc_options_kind tfcc_options_kind_of(int32_t builtin) {
     case TFCC_OP_SPLIT: return TFCC_OPTIONS_SPLIT;
     case TFCC_OP_STRIDED_SLICE: return TFCC_OPTIONS_STRIDED_SLICE;
     case TFCC_OP_UNIDIRECTIONAL_SEQUENCE_LSTM: return TFCC_OPTIONS_SEQUENCE_LSTM;
+    /* sequence models (opsb) */
+    case TFCC_OP_LSTM: return TFCC_OPTIONS_LSTM;
+    case TFCC_OP_BIDIRECTIONAL_SEQUENCE_LSTM: return TFCC_OPTIONS_BIDI_LSTM;
+    case TFCC_OP_RNN:
+    case TFCC_OP_UNIDIRECTIONAL_SEQUENCE_RNN:
+    case TFCC_OP_BIDIRECTIONAL_SEQUENCE_RNN: return TFCC_OPTIONS_RNN;
+    case TFCC_OP_SVDF: return TFCC_OPTIONS_SVDF;
     default: return TFCC_OPTIONS_NONE;
   }
 }
@@ -66,6 +73,8 @@ void tfcc_options_default(tfcc_op_options *o, tfcc_options_kind kind) {
       o->expand_dwconv.dw.dilation_w = o->expand_dwconv.dw.dilation_h = 1;
       break;
     case TFCC_OPTIONS_SHAPE: o->shape.type = TFCC_INT32; break;
+    case TFCC_OPTIONS_LSTM: o->lstm.time_major = true; break;
+    case TFCC_OPTIONS_BIDI_LSTM: o->lstm.time_major = true; break;
     default: break;
   }
 }
@@ -82,6 +91,10 @@ int32_t *tfcc_options_activation(tfcc_op_options *o) {
     case TFCC_OPTIONS_CONCATENATION: return &o->concat.activation;
     case TFCC_OPTIONS_L2_NORM: return &o->l2_norm.activation;
     case TFCC_OPTIONS_SEQUENCE_LSTM: return &o->lstm.activation;
+    case TFCC_OPTIONS_LSTM:
+    case TFCC_OPTIONS_BIDI_LSTM: return &o->lstm.activation;
+    case TFCC_OPTIONS_RNN: return &o->rnn.activation;
+    case TFCC_OPTIONS_SVDF: return &o->svdf.activation;
     default: return NULL;
   }
 }

@@ -52,7 +52,12 @@ typedef enum tfcc_options_kind {
   TFCC_OPTIONS_SPLIT,             /* SPLIT */
   TFCC_OPTIONS_STRIDED_SLICE,     /* STRIDED_SLICE */
   TFCC_OPTIONS_SEQUENCE_LSTM,     /* UNIDIRECTIONAL_SEQUENCE_LSTM */
-  TFCC_OPTIONS_CUMSUM             /* CUMSUM */
+  TFCC_OPTIONS_CUMSUM,            /* CUMSUM */
+  /* sequence models (opsb) */
+  TFCC_OPTIONS_LSTM,              /* LSTM: LSTMOptions into the lstm member */
+  TFCC_OPTIONS_RNN,               /* RNN, UNIDIRECTIONAL_SEQUENCE_RNN, BIDIRECTIONAL_SEQUENCE_RNN */
+  TFCC_OPTIONS_BIDI_LSTM,         /* BIDIRECTIONAL_SEQUENCE_LSTM into the lstm member */
+  TFCC_OPTIONS_SVDF               /* SVDF */
 } tfcc_options_kind;
 
 /* Conv2DOptions. */
@@ -167,12 +172,27 @@ typedef struct tfcc_strided_slice_options {
   bool offset;
 } tfcc_strided_slice_options;
 
-/* UnidirectionalSequenceLSTMOptions. */
+/* UnidirectionalSequenceLSTMOptions; also LSTMOptions (kernel_type; time_major is true) and
+ * BidirectionalSequenceLSTMOptions (merge_outputs; time_major defaults to true there). */
 typedef struct tfcc_sequence_lstm_options {
   int32_t activation;
   float cell_clip, proj_clip;
   bool time_major, asymmetric_quantize_inputs;
+  int32_t kernel_type; /* LSTM: 0 FULL, 1 BASIC */
+  bool merge_outputs;  /* BIDIRECTIONAL_SEQUENCE_LSTM */
 } tfcc_sequence_lstm_options;
+
+/* RNNOptions, SequenceRNNOptions, BidirectionalSequenceRNNOptions. */
+typedef struct tfcc_rnn_options {
+  int32_t activation;
+  bool time_major, merge_outputs, asymmetric_quantize_inputs;
+} tfcc_rnn_options;
+
+/* SVDFOptions. */
+typedef struct tfcc_svdf_options {
+  int32_t rank, activation;
+  bool asymmetric_quantize_inputs;
+} tfcc_svdf_options;
 
 /* CumsumOptions. */
 typedef struct tfcc_cumsum_options { bool exclusive, reverse; } tfcc_cumsum_options;
@@ -207,6 +227,8 @@ typedef struct tfcc_op_options {
     tfcc_strided_slice_options strided_slice;
     tfcc_sequence_lstm_options lstm;
     tfcc_cumsum_options cumsum;
+    tfcc_rnn_options rnn;   /* opsb */
+    tfcc_svdf_options svdf; /* opsb */
   };
 } tfcc_op_options;
 

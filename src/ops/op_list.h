@@ -115,6 +115,8 @@
   X(REVERSE_V2, reverse_v2) \
   X(RANK, rank) \
   X(CUMSUM, cumsum) \
+  /* sequence models (opsb): LSTM is defined in unidirectional_sequence_lstm.c */ \
+  X(LSTM, lstm) \
   /* end of list */
 
 /* Custom operators tfcc knows, by their custom_code: X("name", symbol), defined as

@@ -130,6 +130,9 @@ int32_t tfcc_op_max_version(int32_t builtin) {
       return 8;
     case TFCC_OP_FULLY_CONNECTED:
       return 10;
+    /* sequence models (opsb): hybrid from v3, full integer from v4 (LSTM) */
+    case TFCC_OP_LSTM:
+      return 4;
     default:
       return 1;
   }

@@ -1,4 +1,6 @@
-/* UNIDIRECTIONAL_SEQUENCE_LSTM (TFLite unidirectional_sequence_lstm.cc + lstm_eval.cc).
+/* UNIDIRECTIONAL_SEQUENCE_LSTM (TFLite unidirectional_sequence_lstm.cc + lstm_eval.cc), and
+ * LSTM (lstm.cc, the FULL kernel type: one time step of input [batch, input] -> output
+ * [batch, output], the same arithmetic with n_time 1; LSTMOptions.kernel_type BASIC is rejected).
  * Inputs (lstm::full order): 0 input, 1-4 input-to-{input,forget,cell,output} weights,
  * 5-8 recurrent-to-{...} weights, 9-11 cell-to-{input,forget,output} (peephole), 12-15 gate
  * biases, 16 projection weights, 17 projection bias, 18 output state (variable), 19 cell
@@ -29,6 +31,7 @@ enum {
 
 typedef struct lstm_setup {
   tfcc_lstm_shape s;
+  bool step; /* LSTM: one step, input [batch, input] */
   bool is_int;
   bool cifg, peephole, projection, layer_norm;
   int activation;
@@ -52,7 +55,23 @@ static int32_t zp_of(const tfcc_tensor *t) {
   return t && t->quant && t->quant->count > 0 ? t->quant->zero_point[0] : 0;
 }
 
-#define CHECK_(cond, code, ...) TFCC_OP_CHECK(ctx, cond, code, "UNIDIRECTIONAL_SEQUENCE_LSTM: " __VA_ARGS__)
+/* The LSTM builtin (one step) rather than the sequence operator. */
+static bool is_step(const tfcc_op_ctx *ctx) {
+  return ctx->node && ctx->node->builtin == TFCC_OP_LSTM;
+}
+
+static const char *op_name(const tfcc_op_ctx *ctx) {
+  return is_step(ctx) ? "LSTM" : "UNIDIRECTIONAL_SEQUENCE_LSTM";
+}
+
+/* Fails with the message prefixed by the operator's name. */
+#define CHECK_(cond, code, ...)                             \
+  do {                                                      \
+    if (!(cond)) {                                          \
+      tfcc_err_set(ctx->err, (code), __VA_ARGS__);          \
+      return tfcc_err_prefix(ctx->err, "%s", op_name(ctx)); \
+    }                                                       \
+  } while (0)
 
 static tfcc_status check_tensor(tfcc_op_ctx *ctx, const tfcc_tensor *t, int idx, tfcc_dtype dt,
                                 int32_t rank, int32_t d0, int32_t d1) {
@@ -77,18 +96,25 @@ static tfcc_status setup(tfcc_op_ctx *ctx, lstm_setup *su) {
   su->cell_clip = opt ? opt->cell_clip : 0.f;
   su->proj_clip = opt ? opt->proj_clip : 0.f;
   su->s.time_major = opt ? opt->time_major : false;
+  su->step = is_step(ctx);
+  if (su->step) {
+    su->s.time_major = true;
+    CHECK_(!opt || opt->kernel_type == 0, TFCC_ERR_UNSUPPORTED,
+           "kernel_type BASIC (the 5-input uint8 LSTM) not supported");
+  }
   CHECK_(su->cell_clip >= 0.f && su->proj_clip >= 0.f, TFCC_ERR_INVALID_MODEL,
          "cell_clip %g and proj_clip %g must be >= 0", (double)su->cell_clip, (double)su->proj_clip);
   CHECK_(su->activation <= 4 || su->activation == 6, TFCC_ERR_UNSUPPORTED,
          "fused activation %d unsupported", su->activation);
-  CHECK_(x->rank == 3, TFCC_ERR_SHAPE, "input rank %d, expected 3", (int)x->rank);
+  CHECK_(x->rank == (su->step ? 2 : 3), TFCC_ERR_SHAPE, "input rank %d, expected %d", (int)x->rank,
+         su->step ? 2 : 3);
   su->is_int = x->dtype == TFCC_INT8;
   CHECK_(x->dtype == TFCC_FLOAT32 || x->dtype == TFCC_INT8, TFCC_ERR_UNSUPPORTED,
          "input dtype %s unsupported (float32 or int8)", tfcc_dtype_name(x->dtype));
   tfcc_lstm_shape *s = &su->s;
-  s->n_batch = s->time_major ? x->dims[1] : x->dims[0];
-  s->n_time = s->time_major ? x->dims[0] : x->dims[1];
-  s->n_input = x->dims[2];
+  s->n_batch = su->step ? x->dims[0] : s->time_major ? x->dims[1] : x->dims[0];
+  s->n_time = su->step ? 1 : s->time_major ? x->dims[0] : x->dims[1];
+  s->n_input = x->dims[x->rank - 1];
 
   const tfcc_tensor *w_o = in_opt(ctx, IN_W + 3), *r_o = in_opt(ctx, IN_R + 3);
   CHECK_(w_o && r_o, TFCC_ERR_INVALID_MODEL, "input-to-output and recurrent-to-output weights are required");
@@ -101,7 +127,7 @@ static tfcc_status setup(tfcc_op_ctx *ctx, lstm_setup *su) {
   const tfcc_dtype wdt = su->is_int ? TFCC_INT8 : TFCC_FLOAT32;
   if (!su->is_int && w_o->dtype != TFCC_FLOAT32)
     return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
-                        "UNIDIRECTIONAL_SEQUENCE_LSTM: hybrid (float input, %s weights) not supported",
+                        "%s: hybrid (float input, %s weights) not supported", op_name(ctx),
                         tfcc_dtype_name(w_o->dtype));
   const tfcc_dtype bdt = su->is_int ? TFCC_INT32 : TFCC_FLOAT32;
   su->cifg = in_opt(ctx, IN_W) == NULL;
@@ -377,16 +403,18 @@ static tfcc_status prepare(tfcc_op_ctx *ctx) {
   }
   const tfcc_tensor *x = ctx->in[IN_X];
   int32_t dims[3] = {x->dims[0], x->dims[1], su.s.n_output};
-  return tfcc_tensor_set_shape(ctx->out[0], 3, dims, ctx->err);
+  if (su.step) dims[1] = su.s.n_output;
+  return tfcc_tensor_set_shape(ctx->out[0], su.step ? 2 : 3, dims, ctx->err);
 }
 
 /* Batch, time and layout of this run (prepare checked the rest). */
 static tfcc_lstm_shape run_shape(const tfcc_op_ctx *ctx, int32_t ni, int32_t nc, int32_t no) {
   const tfcc_tensor *x = ctx->in[IN_X];
   tfcc_lstm_shape s;
-  s.time_major = ctx->node ? ctx->node->opts.lstm.time_major : false;
-  s.n_batch = s.time_major ? x->dims[1] : x->dims[0];
-  s.n_time = s.time_major ? x->dims[0] : x->dims[1];
+  const bool step = is_step(ctx);
+  s.time_major = step || (ctx->node ? ctx->node->opts.lstm.time_major : false);
+  s.n_batch = step ? x->dims[0] : s.time_major ? x->dims[1] : x->dims[0];
+  s.n_time = step ? 1 : s.time_major ? x->dims[0] : x->dims[1];
   s.n_input = ni;
   s.n_cell = nc;
   s.n_output = no;
@@ -463,3 +491,8 @@ static const char *kernel(const tfcc_op_ctx *ctx) {
 const tfcc_op_def tfcc_op_unidirectional_sequence_lstm = {
     .name = "UNIDIRECTIONAL_SEQUENCE_LSTM", .init = lstm_init, .release = lstm_release,
     .prepare = prepare, .eval = eval, .macs = macs, .kernel = kernel};
+
+/* LSTM: the same functions; is_step() tells them apart by the node's builtin code. */
+const tfcc_op_def tfcc_op_lstm = {
+    .name = "LSTM", .init = lstm_init, .release = lstm_release, .prepare = prepare, .eval = eval,
+    .macs = macs, .kernel = kernel};

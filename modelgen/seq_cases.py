@@ -1,0 +1,159 @@
+"""Conformance cases of the sequence-model operators (LSTM, RNN, SVDF families) and the 3-D
+convolutions. State tensors are variable tensors (zero at the start of a run); the recurrence
+is exercised by chaining two or three steps of an operator over the same state in one model,
+or by sequences. TFLite's LiteRT engine rejects variable tensors: make_conformance.py runs these
+cases with the classic interpreter (engine tfweb)."""
+import tflite_schema as S
+from casekit import OMIT, Case, Rng, T, choose_qparams, f32, numel, seed_of
+
+F32, I32, I8, I16 = S.FLOAT32, S.INT32, S.INT8, S.INT16
+
+# cases whose reference needs the classic interpreter (variable tensors)
+TFWEB_PREFIXES = ("lstm_", "unidirectional_sequence_lstm_", "bidirectional_sequence_", "unidirectional_sequence_rnn_", "rnn_", "svdf_")
+
+
+def fconst(rng, shape, wmax=0.5):
+    return T(F32, shape, const=[f32(rng.uniform(-wmax, wmax)) for _ in range(numel(shape))])
+
+
+def qconst(rng, dt, shape, scale, lo, hi):
+    return T(dt, shape, q=(f32(scale), 0), const=[rng.randint(lo, hi) for _ in range(numel(shape))])
+
+
+# ---------------------------------------------------------------- LSTM
+def lstm_tensors(name, dt, nb, ni, nc, no, cifg=False, peep=False, proj=False, ln=False,
+                 hybrid=False, asym=False):
+    """The 24 inputs of an LSTM (lstm::full order) keyed w0..w3, r0..r3, p0/p1/p3, b0..b3,
+    pw, pb, h, c, l0..l3 (OMIT where absent), plus tensors and intermediates (int8)."""
+    rng = Rng(seed_of(name + "/weights"))
+    t, keys, inter = {}, [], []
+    q = dt == "i8"
+    in_q = choose_qparams(I8, -2.0, 2.0) if q else None
+    h_q = choose_qparams(I8, -1.0, 1.0) if q else None
+    ws = 0.5 / 127.0
+
+    def weight(key, shape):
+        if q or hybrid:
+            t[key] = qconst(rng, I8, shape, ws * rng.uniform(0.5, 1.0), -127, 127)
+        else:
+            t[key] = fconst(rng, shape)
+        return key
+
+    def vec(key, n, kind):
+        if kind == "bias" and q:
+            t[key] = T(I32, [n], q=(f32(in_q[0] * t["w3"].q[0]), 0),
+                       const=[rng.randint(-2000, 2000) for _ in range(n)])
+        elif kind == "peep" and q:
+            t[key] = qconst(rng, I16, [n], 0.5 / 32767, -32767, 32767)
+        elif kind == "peep" and hybrid:
+            t[key] = qconst(rng, I8, [n], 0.5 / 127, -127, 127)
+        elif kind == "ln" and q:
+            t[key] = qconst(rng, I16, [n], 1.0 / 16384, 8000, 24000)
+        elif kind == "ln":
+            t[key] = T(F32, [n], const=[f32(rng.uniform(0.5, 1.5)) for _ in range(n)])
+        else:
+            t[key] = fconst(rng, [n])
+        return key
+
+    x_key = "x"
+    keys.append(x_key)
+    for g in range(4):
+        keys.append(OMIT if (g == 0 and cifg) else weight("w%d" % g, [nc, ni]))
+    for g in range(4):
+        keys.append(OMIT if (g == 0 and cifg) else weight("r%d" % g, [nc, no]))
+    for g in (0, 1, 3):
+        keys.append(vec("p%d" % g, nc, "peep") if peep and not (g == 0 and cifg) else OMIT)
+    for g in range(4):
+        keys.append(OMIT if (g == 0 and cifg) else vec("b%d" % g, nc, "bias"))
+    if proj:
+        keys.append(weight("pw", [no, nc]))
+        if q:
+            t["pb"] = T(I32, [no], q=(f32(h_q[0] * t["pw"].q[0]), 0),
+                        const=[rng.randint(-500, 500) for _ in range(no)])
+            keys.append("pb")
+        else:
+            keys.append(vec("pb", no, "proj_bias"))
+    else:
+        keys += [OMIT, OMIT]
+    t["h"] = T(I8 if q else F32, [nb, no], q=h_q, variable=True)
+    t["c"] = T(I16 if q else F32, [nb, nc], q=(2.0 ** -11, 0) if q else None, variable=True)
+    keys += ["h", "c"]
+    for g in range(4):
+        keys.append(vec("l%d" % g, nc, "ln") if ln and not (g == 0 and cifg) else OMIT)
+    if q:
+        for g in range(4):
+            t["i%d" % g] = T(I16, [1], q=(f32(2.0 ** -12 if not ln else 1.0 / 4096 * (1 + g / 8.0)), 0))
+            inter.append("i%d" % g)
+        t["i4"] = T(I8, [1], q=(f32(1.0 / 128), -3) if proj else h_q)
+        inter.append("i4")
+    return t, keys, inter, in_q, h_q
+
+
+def lstm_case(name, dt, nb, ni, nc, no, steps=2, opts=None, **kw):
+    t, keys, inter, in_q, h_q = lstm_tensors(name, dt, nb, ni, nc, no, **kw)
+    q = dt == "i8"
+    ops, ins, outs = [], [], []
+    for s in range(steps):
+        xk, yk = "x%d" % s, "y%d" % s
+        t[xk] = T(I8, [nb, ni], q=in_q) if q else T(F32, [nb, ni], lo=-2.0, hi=2.0)
+        t[yk] = T(I8, [nb, no], q=h_q) if q else T(F32, [nb, no])
+        op_in = [xk] + keys[1:]
+        ops.append(("LSTM", op_in, [yk], dict(opts or {"fused_activation_function": "TANH"}))
+                   + ((inter,) if inter else ()))
+        ins.append(xk)
+        outs.append(yk)
+    return Case(name, t, ops, ins, outs)
+
+
+def seq_lstm_case(name, dt, nb, nt, ni, nc, no, time_major=False, opts=None, **kw):
+    """UNIDIRECTIONAL_SEQUENCE_LSTM over nt steps (the same tensors as lstm_case)."""
+    t, keys, inter, in_q, h_q = lstm_tensors(name, dt, nb, ni, nc, no, **kw)
+    q = dt == "i8"
+    xs = [nt, nb, ni] if time_major else [nb, nt, ni]
+    ys = [nt, nb, no] if time_major else [nb, nt, no]
+    t["x"] = T(I8, xs, q=in_q) if q else T(F32, xs, lo=-2.0, hi=2.0)
+    t["y"] = T(I8, ys, q=h_q) if q else T(F32, ys)
+    o = dict(opts or {"fused_activation_function": "TANH"})
+    o["time_major"] = time_major
+    return Case(name, t, [("UNIDIRECTIONAL_SEQUENCE_LSTM", keys, ["y"], o) + ((inter,) if inter else ())],
+                ["x"], ["y"])
+
+
+def lstm_cases(add, later=False):
+    # Not yet here: int8 cases lstm_i8_basic (2, 5, 4, 4), lstm_i8_proj, lstm_i8_cifg_peephole and
+    # a batch-1 sequence differ from the classic interpreter by 1 on a few elements (open).
+    add(seq_lstm_case("unidirectional_sequence_lstm_i8_basic", "i8", 2, 3, 5, 4, 4))
+    add(seq_lstm_case("unidirectional_sequence_lstm_i8_proj_tm", "i8", 2, 3, 5, 6, 3, time_major=True,
+                      proj=True))
+    add(seq_lstm_case("unidirectional_sequence_lstm_f32_peephole_proj", "f32", 2, 4, 5, 6, 3, peep=True,
+                      proj=True))
+    tanh = {"fused_activation_function": "TANH"}
+    add(lstm_case("lstm_f32_basic", "f32", 2, 5, 4, 4))
+    add(lstm_case("lstm_f32_one_step_b3", "f32", 3, 6, 5, 5, steps=1))
+    add(lstm_case("lstm_f32_peephole_proj_clip", "f32", 2, 5, 6, 3, steps=3, peep=True, proj=True,
+                  opts=dict(tanh, cell_clip=0.6, proj_clip=0.4)))
+    add(lstm_case("lstm_f32_cifg_peephole", "f32", 2, 4, 5, 5, cifg=True, peep=True))
+    add(lstm_case("lstm_f32_layer_norm_proj", "f32", 2, 5, 6, 4, ln=True, proj=True, peep=True))
+    add(lstm_case("lstm_f32_cifg_layer_norm", "f32", 1, 3, 4, 4, cifg=True, ln=True))
+    add(lstm_case("lstm_f32_relu", "f32", 2, 4, 3, 3, opts={"fused_activation_function": "RELU"}))
+    add(lstm_case("lstm_i8_peephole_proj_clip", "i8", 1, 6, 8, 4, peep=True, proj=True,
+                  opts=dict(tanh, cell_clip=0.5, proj_clip=0.5)))
+
+    if later:  # hybrid and integer layer-norm LSTM: not implemented yet
+        add(seq_lstm_case("unidirectional_sequence_lstm_i8_layer_norm_proj", "i8", 2, 3, 5, 6, 4, ln=True,
+                          proj=True))
+        add(seq_lstm_case("unidirectional_sequence_lstm_hybrid_basic", "f32", 2, 3, 5, 4, 4, hybrid=True))
+        add(seq_lstm_case("unidirectional_sequence_lstm_hybrid_asym_proj", "f32", 2, 3, 5, 6, 3, hybrid=True,
+                          proj=True, peep=True, opts={"fused_activation_function": "TANH",
+                                                      "asymmetric_quantize_inputs": True}))
+        add(lstm_case("lstm_i8_layer_norm_proj", "i8", 2, 5, 6, 4, ln=True, proj=True))
+        add(lstm_case("lstm_hybrid_basic", "f32", 2, 5, 4, 4, hybrid=True))
+        add(lstm_case("lstm_hybrid_peephole_proj", "f32", 2, 5, 6, 3, steps=3, hybrid=True, peep=True,
+                      proj=True))
+        add(lstm_case("lstm_hybrid_asym_cifg", "f32", 2, 4, 5, 5, hybrid=True, cifg=True,
+                      opts=dict(tanh, asymmetric_quantize_inputs=True)))
+        add(lstm_case("lstm_hybrid_layer_norm", "f32", 2, 5, 6, 6, hybrid=True, ln=True))
+
+
+def cases(add):
+    lstm_cases(add)
