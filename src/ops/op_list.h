@@ -117,6 +117,10 @@
   X(CUMSUM, cumsum) \
   /* sequence models (opsb): LSTM is defined in unidirectional_sequence_lstm.c */ \
   X(LSTM, lstm) \
+  /* RNN family: all three in rnn.c */ \
+  X(RNN, rnn) \
+  X(UNIDIRECTIONAL_SEQUENCE_RNN, unidirectional_sequence_rnn) \
+  X(BIDIRECTIONAL_SEQUENCE_RNN, bidirectional_sequence_rnn) \
   /* end of list */
 
 /* Custom operators tfcc knows, by their custom_code: X("name", symbol), defined as

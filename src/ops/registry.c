@@ -131,6 +131,10 @@ int32_t tfcc_op_max_version(int32_t builtin) {
     case TFCC_OP_FULLY_CONNECTED:
       return 10;
     /* sequence models (opsb): hybrid from v3, full integer from v4 (LSTM) */
+    case TFCC_OP_RNN:
+    case TFCC_OP_UNIDIRECTIONAL_SEQUENCE_RNN:
+    case TFCC_OP_BIDIRECTIONAL_SEQUENCE_RNN:
+      return 3;
     case TFCC_OP_LSTM:
       return 4;
     default:
