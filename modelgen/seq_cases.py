@@ -139,20 +139,20 @@ def lstm_cases(add, later=False):
     add(lstm_case("lstm_i8_peephole_proj_clip", "i8", 1, 6, 8, 4, peep=True, proj=True,
                   opts=dict(tanh, cell_clip=0.5, proj_clip=0.5)))
 
-    if later:  # hybrid and integer layer-norm LSTM: not implemented yet
+    add(seq_lstm_case("unidirectional_sequence_lstm_hybrid_basic", "f32", 2, 3, 5, 4, 4, hybrid=True))
+    add(seq_lstm_case("unidirectional_sequence_lstm_hybrid_asym_proj", "f32", 2, 3, 5, 6, 3, hybrid=True,
+                      proj=True, peep=True, opts={"fused_activation_function": "TANH",
+                                                  "asymmetric_quantize_inputs": True}))
+    add(lstm_case("lstm_hybrid_basic", "f32", 2, 5, 4, 4, hybrid=True))
+    add(lstm_case("lstm_hybrid_peephole_proj", "f32", 2, 5, 6, 3, steps=3, hybrid=True, peep=True,
+                  proj=True))
+    add(lstm_case("lstm_hybrid_asym_cifg", "f32", 2, 4, 5, 5, hybrid=True, cifg=True,
+                  opts=dict(tanh, asymmetric_quantize_inputs=True)))
+    add(lstm_case("lstm_hybrid_layer_norm", "f32", 2, 5, 6, 6, hybrid=True, ln=True))
+    if later:  # integer layer-norm LSTM: not implemented yet
         add(seq_lstm_case("unidirectional_sequence_lstm_i8_layer_norm_proj", "i8", 2, 3, 5, 6, 4, ln=True,
                           proj=True))
-        add(seq_lstm_case("unidirectional_sequence_lstm_hybrid_basic", "f32", 2, 3, 5, 4, 4, hybrid=True))
-        add(seq_lstm_case("unidirectional_sequence_lstm_hybrid_asym_proj", "f32", 2, 3, 5, 6, 3, hybrid=True,
-                          proj=True, peep=True, opts={"fused_activation_function": "TANH",
-                                                      "asymmetric_quantize_inputs": True}))
         add(lstm_case("lstm_i8_layer_norm_proj", "i8", 2, 5, 6, 4, ln=True, proj=True))
-        add(lstm_case("lstm_hybrid_basic", "f32", 2, 5, 4, 4, hybrid=True))
-        add(lstm_case("lstm_hybrid_peephole_proj", "f32", 2, 5, 6, 3, steps=3, hybrid=True, peep=True,
-                      proj=True))
-        add(lstm_case("lstm_hybrid_asym_cifg", "f32", 2, 4, 5, 5, hybrid=True, cifg=True,
-                      opts=dict(tanh, asymmetric_quantize_inputs=True)))
-        add(lstm_case("lstm_hybrid_layer_norm", "f32", 2, 5, 6, 6, hybrid=True, ln=True))
 
 
 # ---------------------------------------------------------------- RNN family

@@ -4,9 +4,10 @@
  * Inputs (lstm::full order): 0 input, 1-4 input-to-{input,forget,cell,output} weights,
  * 5-8 recurrent-to-{...} weights, 9-11 cell-to-{input,forget,output} (peephole), 12-15 gate
  * biases, 16 projection weights, 17 projection bias, 18 output state (variable), 19 cell
- * state (variable), 20-23 layer-norm coefficients. Float32, or full integer (int8 input and
- * weights, int16 cell state, 5 intermediates carrying the gate scales). Hybrid (float input,
- * int8 weights) and integer layer norm are rejected.
+ * state (variable), 20-23 layer-norm coefficients. Float32, full integer (int8 input and
+ * weights, int16 cell state, 5 intermediates carrying the gate scales), or hybrid (float input
+ * and states, int8 weights with per-tensor scales, float biases; kernels/ref/lstm_hybrid.c,
+ * options asymmetric_quantize_inputs). Integer layer norm is rejected.
  * Fast paths (model-level params): with constant weights the first prepare (model load runs it)
  * builds the integer plan of src/kernels/q8-lstm (multipliers, effective biases, packed
  * weights), byte-identical to the reference kernel, or the float plan of src/kernels/f32-lstm
@@ -33,6 +34,7 @@ typedef struct lstm_setup {
   tfcc_lstm_shape s;
   bool step; /* LSTM: one step, input [batch, input] */
   bool is_int;
+  bool hybrid; /* float input, int8 weights (per-tensor scales) */
   bool cifg, peephole, projection, layer_norm;
   int activation;
   float cell_clip, proj_clip;
@@ -124,11 +126,8 @@ static tfcc_status setup(tfcc_op_ctx *ctx, lstm_setup *su) {
   CHECK_(s->n_batch >= 0 && s->n_time >= 0 && s->n_input > 0 && s->n_cell > 0 && s->n_output > 0,
          TFCC_ERR_SHAPE, "bad sizes: batch %d time %d input %d cell %d output %d", (int)s->n_batch,
          (int)s->n_time, (int)s->n_input, (int)s->n_cell, (int)s->n_output);
-  const tfcc_dtype wdt = su->is_int ? TFCC_INT8 : TFCC_FLOAT32;
-  if (!su->is_int && w_o->dtype != TFCC_FLOAT32)
-    return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
-                        "%s: hybrid (float input, %s weights) not supported", op_name(ctx),
-                        tfcc_dtype_name(w_o->dtype));
+  su->hybrid = !su->is_int && w_o->dtype == TFCC_INT8;
+  const tfcc_dtype wdt = su->is_int || su->hybrid ? TFCC_INT8 : TFCC_FLOAT32;
   const tfcc_dtype bdt = su->is_int ? TFCC_INT32 : TFCC_FLOAT32;
   su->cifg = in_opt(ctx, IN_W) == NULL;
   CHECK_((in_opt(ctx, IN_R) == NULL) == su->cifg && (in_opt(ctx, IN_BIAS) == NULL) == su->cifg,
@@ -149,7 +148,8 @@ static tfcc_status setup(tfcc_op_ctx *ctx, lstm_setup *su) {
     /* With CIFG the cell-to-input weights are ignored (TFLite accepts them either way). */
     CHECK_((p != NULL) == su->peephole || (g == 0 && su->cifg), TFCC_ERR_INVALID_MODEL,
            "peephole weights must be all present or all absent");
-    if (p && (st = check_tensor(ctx, p, IN_PEEP + (g == 3 ? 2 : g), su->is_int ? TFCC_INT16 : TFCC_FLOAT32,
+    if (p && (st = check_tensor(ctx, p, IN_PEEP + (g == 3 ? 2 : g),
+                                su->is_int ? TFCC_INT16 : su->hybrid ? TFCC_INT8 : TFCC_FLOAT32,
                                 1, s->n_cell, 0)) != TFCC_OK)
       return st;
   }
@@ -158,6 +158,12 @@ static tfcc_status setup(tfcc_op_ctx *ctx, lstm_setup *su) {
   CHECK_(pw || !pb, TFCC_ERR_INVALID_MODEL, "projection bias without projection weights");
   if (pw && (st = check_tensor(ctx, pw, IN_PROJ_W, wdt, 2, s->n_output, s->n_cell)) != TFCC_OK) return st;
   if (pb && (st = check_tensor(ctx, pb, IN_PROJ_B, bdt, 1, s->n_output, 0)) != TFCC_OK) return st;
+  if (su->hybrid) /* per-tensor scales: TFLite reads params.scale of each weight */
+    for (int i = IN_W; i <= IN_PROJ_W; i++) {
+      const tfcc_tensor *t = in_opt(ctx, i);
+      if (t && t->dtype == TFCC_INT8)
+        CHECK_(scale_of(t) > 0.f, TFCC_ERR_INVALID_MODEL, "int8 input %d without a quantization scale", i);
+    }
   if (!pw) CHECK_(s->n_output == s->n_cell, TFCC_ERR_SHAPE, "without projection n_output %d must equal n_cell %d",
                   (int)s->n_output, (int)s->n_cell);
   if (su->is_int && su->peephole)
@@ -395,6 +401,8 @@ static tfcc_status prepare(tfcc_op_ctx *ctx) {
     q8_plan_build(ctx, &su, &p);
     const tfcc_q8_lstm_plan *pl = q8_plan_get(ctx);
     ctx->scratch_bytes = pl ? tfcc_q8_lstm_scratch_bytes(pl) : tfcc_lstm_q_scratch_bytes(&su.s);
+  } else if (su.hybrid) {
+    ctx->scratch_bytes = tfcc_lstm_hybrid_scratch_bytes(&su.s);
   } else {
     f32_plan_build(ctx, &su);
     const tfcc_f32_lstm_plan *pl = f32_plan_get(ctx);
@@ -442,6 +450,28 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   tfcc_status st = setup(ctx, &su);
   if (st != TFCC_OK) return st;
   tfcc_tensor *h = ctx->in[IN_H], *c = ctx->in[IN_C];
+  if (su.hybrid) {
+    tfcc_lstm_hybrid_weights wt;
+    memset(&wt, 0, sizeof(wt));
+    for (int g = 0; g < 4; g++) {
+      wt.w[g] = data_of(in_opt(ctx, IN_W + g));
+      wt.r[g] = data_of(in_opt(ctx, IN_R + g));
+      wt.peep[g] = data_of(peep_of(ctx, g));
+      wt.w_scale[g] = scale_of(in_opt(ctx, IN_W + g));
+      wt.r_scale[g] = scale_of(in_opt(ctx, IN_R + g));
+      wt.peep_scale[g] = scale_of(peep_of(ctx, g));
+      wt.bias[g] = data_of(in_opt(ctx, IN_BIAS + g));
+      wt.ln[g] = su.layer_norm ? data_of(in_opt(ctx, IN_LN + g)) : NULL;
+    }
+    wt.proj_w = data_of(in_opt(ctx, IN_PROJ_W));
+    wt.proj_scale = scale_of(in_opt(ctx, IN_PROJ_W));
+    wt.proj_b = data_of(in_opt(ctx, IN_PROJ_B));
+    tfcc_lstm_f32_params p = {su.activation, su.cell_clip, su.proj_clip};
+    const bool asym = ctx->node && ctx->node->opts.lstm.asymmetric_quantize_inputs;
+    tfcc_lstm_hybrid(&su.s, &wt, &p, asym, ctx->in[IN_X]->data, h->data, c->data,
+                     ctx->out[0]->data, ctx->scratch);
+    return TFCC_OK;
+  }
   if (!su.is_int) {
     tfcc_lstm_f32_weights wt;
     memset(&wt, 0, sizeof(wt));

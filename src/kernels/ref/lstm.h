@@ -80,6 +80,27 @@ void tfcc_lstm_q8(const tfcc_lstm_shape *s, const tfcc_lstm_q_weights *wt,
                   const tfcc_lstm_q_params *p, const int8_t *input, int8_t *output_state,
                   int16_t *cell_state, int8_t *output, void *scratch);
 
+/* ---------------------------------------------------------------- hybrid */
+
+/* Dynamic-range LSTM (lstm_eval.cc LstmStepHybrid): int8 weights with per-tensor scales, float
+ * input, states, biases and layer-norm coefficients. Per step and batch row the input, the
+ * output state and (with projection) the hidden vector are quantized at run time (TFLite's
+ * BatchQuantizeFloats: symmetric, or asymmetric with a zero point; an all-zero vector is
+ * skipped), each product is an int32 dot product times (vector scale * weight scale) added to
+ * the float gate; peephole weights are dequantized (q * scale) and multiply the cell state.
+ * Everything else is the float step. */
+typedef struct tfcc_lstm_hybrid_weights {
+  const int8_t *w[4], *r[4], *peep[4], *proj_w; /* as tfcc_lstm_f32_weights, int8 */
+  float w_scale[4], r_scale[4], peep_scale[4], proj_scale;
+  const float *bias[4], *ln[4], *proj_b;
+} tfcc_lstm_hybrid_weights;
+
+/* Scratch bytes needed by tfcc_lstm_hybrid. */
+size_t tfcc_lstm_hybrid_scratch_bytes(const tfcc_lstm_shape *s);
+void tfcc_lstm_hybrid(const tfcc_lstm_shape *s, const tfcc_lstm_hybrid_weights *wt,
+                      const tfcc_lstm_f32_params *p, bool asymmetric, const float *input,
+                      float *output_state, float *cell_state, float *output, void *scratch);
+
 /* gemmlowp int16 fixed point, exposed for tests: logistic of Q(int_bits).(15-int_bits) input
  * to Q0.15, and tanh likewise (int_bits 0..6). */
 int16_t tfcc_fx16_logistic(int16_t x, int int_bits);
