@@ -155,6 +155,47 @@ def lstm_cases(add, later=False):
         add(lstm_case("lstm_i8_layer_norm_proj", "i8", 2, 5, 6, 4, ln=True, proj=True))
 
 
+def bidi_lstm_case(name, nb, nt, ni, nc, no, time_major=True, merge=False, hybrid=False, opts=None,
+                   **kw):
+    """BIDIRECTIONAL_SEQUENCE_LSTM: two directions with their own weights and states."""
+    fw, fk, _, _, _ = lstm_tensors(name + "/fw", "f32", nb, ni, nc, no, hybrid=hybrid, **kw)
+    bw, bk, _, _, _ = lstm_tensors(name + "/bw", "f32", nb, ni, nc, no, hybrid=hybrid, **kw)
+    t = {}
+    for pre, src in (("f_", fw), ("b_", bw)):
+        for k, v in src.items():
+            t[pre + k] = v
+    key = lambda pre, k: k if k == OMIT else pre + k
+    keys = ["x"] + [key("f_", k) for k in fk[1:18]] + [key("b_", k) for k in bk[1:18]]
+    keys += ["f_h", "f_c", "b_h", "b_c"] + [OMIT] * 9
+    xs = [nt, nb, ni] if time_major else [nb, nt, ni]
+    t["x"] = T(F32, xs, lo=-2.0, hi=2.0)
+    ysh = ([nt, nb] if time_major else [nb, nt]) + [2 * no if merge else no]
+    t["y"] = T(F32, ysh)
+    outs = ["y"]
+    if not merge:
+        t["y2"] = T(F32, ysh)
+        outs.append("y2")
+    o = dict(opts or {"fused_activation_function": "TANH"})
+    o["time_major"] = time_major
+    o["merge_outputs"] = merge
+    return Case(name, t, [("BIDIRECTIONAL_SEQUENCE_LSTM", keys, outs, o)], ["x"], outs)
+
+
+def bidi_lstm_cases(add):
+    add(bidi_lstm_case("bidirectional_sequence_lstm_f32", 2, 3, 4, 5, 5))
+    add(bidi_lstm_case("bidirectional_sequence_lstm_f32_merge_batch_major", 2, 4, 3, 4, 4, time_major=False,
+                       merge=True))
+    add(bidi_lstm_case("bidirectional_sequence_lstm_f32_peephole_proj", 1, 3, 4, 6, 3, peep=True, proj=True,
+                       opts={"fused_activation_function": "TANH", "cell_clip": 0.7, "proj_clip": 0.5}))
+    add(bidi_lstm_case("bidirectional_sequence_lstm_f32_cifg", 2, 3, 4, 5, 5, cifg=True))
+    add(bidi_lstm_case("bidirectional_sequence_lstm_hybrid", 2, 3, 4, 5, 5, hybrid=True))
+    add(bidi_lstm_case("bidirectional_sequence_lstm_hybrid_merge_proj", 2, 3, 5, 6, 3, hybrid=True, merge=True,
+                       proj=True, peep=True))
+    add(bidi_lstm_case("bidirectional_sequence_lstm_hybrid_asym_batch_major", 2, 3, 4, 5, 5, hybrid=True,
+                       time_major=False, opts={"fused_activation_function": "TANH",
+                                               "asymmetric_quantize_inputs": True}))
+
+
 # ---------------------------------------------------------------- RNN family
 def rnn_cell(t, rng, prefix, ni, nu, nb, hybrid):
     """W, R, bias, hidden state of one RNN cell keyed prefix+w/r/b/h."""
@@ -232,4 +273,5 @@ def rnn_cases(add):
 
 def cases(add):
     lstm_cases(add)
+    bidi_lstm_cases(add)
     rnn_cases(add)

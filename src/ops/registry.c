@@ -134,6 +134,7 @@ int32_t tfcc_op_max_version(int32_t builtin) {
     case TFCC_OP_RNN:
     case TFCC_OP_UNIDIRECTIONAL_SEQUENCE_RNN:
     case TFCC_OP_BIDIRECTIONAL_SEQUENCE_RNN:
+    case TFCC_OP_BIDIRECTIONAL_SEQUENCE_LSTM:
       return 3;
     case TFCC_OP_LSTM:
       return 4;

@@ -23,6 +23,7 @@
 #include "kernels/q8-lstm/lstm.h"
 #include "kernels/ref/lstm.h"
 #include "kernels/ref/quant_util.h"
+#include "ops/lstm_direction.h"
 #include "ops/op.h"
 
 enum {
@@ -63,6 +64,8 @@ static bool is_step(const tfcc_op_ctx *ctx) {
 }
 
 static const char *op_name(const tfcc_op_ctx *ctx) {
+  if (ctx->node && ctx->node->builtin == TFCC_OP_BIDIRECTIONAL_SEQUENCE_LSTM)
+    return "BIDIRECTIONAL_SEQUENCE_LSTM (one direction)";
   return is_step(ctx) ? "LSTM" : "UNIDIRECTIONAL_SEQUENCE_LSTM";
 }
 
@@ -521,6 +524,66 @@ static const char *kernel(const tfcc_op_ctx *ctx) {
 const tfcc_op_def tfcc_op_unidirectional_sequence_lstm = {
     .name = "UNIDIRECTIONAL_SEQUENCE_LSTM", .init = lstm_init, .release = lstm_release,
     .prepare = prepare, .eval = eval, .macs = macs, .kernel = kernel};
+
+/* ---------------------------------------------------------------- one direction (BIDIRECTIONAL) */
+
+tfcc_status tfcc_lstm_direction_prepare(tfcc_op_ctx *d, size_t *scratch_bytes, int32_t *n_output) {
+  lstm_setup su;
+  tfcc_status st = setup(d, &su);
+  if (st != TFCC_OK) return st;
+  if (su.is_int)
+    return tfcc_err_set(d->err, TFCC_ERR_UNSUPPORTED, "int8 input unsupported (float32 or hybrid)");
+  su.s.n_batch = su.s.n_time = 1;
+  *scratch_bytes = su.hybrid ? tfcc_lstm_hybrid_scratch_bytes(&su.s)
+                             : tfcc_lstm_f32_scratch_floats(&su.s) * sizeof(float);
+  *n_output = su.s.n_output;
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_lstm_direction_eval(tfcc_op_ctx *d, bool backward, float *out, int32_t out_stride,
+                                     int32_t out_offset) {
+  lstm_setup su;
+  tfcc_status st = setup(d, &su);
+  if (st != TFCC_OK) return st;
+  tfcc_lstm_f32_weights fw;
+  tfcc_lstm_hybrid_weights hw;
+  f32_weights_of(d, &su, &fw);
+  memset(&hw, 0, sizeof hw);
+  for (int g = 0; g < 4 && su.hybrid; g++) {
+    hw.w[g] = data_of(in_opt(d, IN_W + g));
+    hw.r[g] = data_of(in_opt(d, IN_R + g));
+    hw.peep[g] = data_of(peep_of(d, g));
+    hw.w_scale[g] = scale_of(in_opt(d, IN_W + g));
+    hw.r_scale[g] = scale_of(in_opt(d, IN_R + g));
+    hw.peep_scale[g] = scale_of(peep_of(d, g));
+    hw.bias[g] = fw.bias[g];
+    hw.ln[g] = fw.ln[g];
+  }
+  hw.proj_w = data_of(in_opt(d, IN_PROJ_W));
+  hw.proj_scale = scale_of(in_opt(d, IN_PROJ_W));
+  hw.proj_b = fw.proj_b;
+  const tfcc_lstm_f32_params p = {su.activation, su.cell_clip, su.proj_clip};
+  const bool asym = d->node && d->node->opts.lstm.asymmetric_quantize_inputs;
+  const tfcc_lstm_shape one = {1, 1, su.s.n_input, su.s.n_cell, su.s.n_output, true};
+  const float *x = d->in[IN_X]->data;
+  float *h = d->in[IN_H]->data, *c = d->in[IN_C]->data;
+  const int32_t nb = su.s.n_batch, nt = su.s.n_time;
+  /* one row at a time: the output rows are strided (merged outputs) and backward runs the
+   * sequence from its end; each batch row has its own states */
+  for (int32_t b = 0; b < nb; b++)
+    for (int32_t k = 0; k < nt; k++) {
+      const int32_t t = backward ? nt - 1 - k : k;
+      const size_t row = su.s.time_major ? (size_t)t * nb + b : (size_t)b * nt + t;
+      const float *xr = x + row * su.s.n_input;
+      float *hb = h + (size_t)b * su.s.n_output, *cb = c + (size_t)b * su.s.n_cell;
+      float *o = out + row * out_stride + out_offset;
+      if (su.hybrid)
+        tfcc_lstm_hybrid(&one, &hw, &p, asym, xr, hb, cb, o, d->scratch);
+      else
+        tfcc_lstm_f32(&one, &fw, &p, xr, hb, cb, o, d->scratch);
+    }
+  return TFCC_OK;
+}
 
 /* LSTM: the same functions; is_step() tells them apart by the node's builtin code. */
 const tfcc_op_def tfcc_op_lstm = {
