@@ -196,6 +196,52 @@ def bidi_lstm_cases(add):
                                                "asymmetric_quantize_inputs": True}))
 
 
+# ---------------------------------------------------------------- SVDF
+def svdf_case(name, dt, nb, ni, nf, nm, rank, steps=3, act="RELU", bias=True, asym=False):
+    rng = Rng(seed_of(name + "/weights"))
+    nu = nf // rank
+    t = {}
+    if dt == "i8":
+        in_q = choose_qparams(I8, -2.0, 2.0)
+        out_q = choose_qparams(I8, -3.0, 3.0)
+        t["wf"] = qconst(rng, I8, [nf, ni], 0.5 / 127, -127, 127)
+        t["wt"] = qconst(rng, I16, [nf, nm], 0.5 / 32767, -32767, 32767)
+        if bias:
+            t["b"] = T(I32, [nu], q=(f32(2.0 ** -10 * t["wt"].q[0]), 0),
+                       const=[rng.randint(-3000, 3000) for _ in range(nu)])
+        t["s"] = T(I16, [nb, nf * nm], q=(f32(2.0 ** -10), 0), variable=True)
+    else:
+        hyb = dt == "hybrid"
+        t["wf"] = qconst(rng, I8, [nf, ni], 0.5 / 127, -127, 127) if hyb else fconst(rng, [nf, ni])
+        t["wt"] = qconst(rng, I8, [nf, nm], 0.6 / 127, -127, 127) if hyb else fconst(rng, [nf, nm], 0.6)
+        if bias:
+            t["b"] = fconst(rng, [nu], 0.3)
+        t["s"] = T(F32, [nb, nf * nm], variable=True)
+    ops, ins, outs = [], [], []
+    for k in range(steps):
+        xk, yk = "x%d" % k, "y%d" % k
+        t[xk] = T(I8, [nb, ni], q=in_q) if dt == "i8" else T(F32, [nb, ni], lo=-2.0, hi=2.0)
+        t[yk] = T(I8, [nb, nu], q=out_q) if dt == "i8" else T(F32, [nb, nu])
+        o = {"rank": rank, "fused_activation_function": act}
+        if asym:
+            o["asymmetric_quantize_inputs"] = True
+        ops.append(("SVDF", [xk, "wf", "wt", "b" if bias else OMIT, "s"], [yk], o))
+        ins.append(xk)
+        outs.append(yk)
+    return Case(name, t, ops, ins, outs)
+
+
+def svdf_cases(add):
+    add(svdf_case("svdf_f32_rank1", "f32", 2, 5, 4, 3, 1))
+    add(svdf_case("svdf_f32_rank2_none", "f32", 2, 4, 6, 4, 2, act="NONE"))
+    add(svdf_case("svdf_f32_nobias_tanh", "f32", 1, 3, 4, 5, 2, act="TANH", bias=False))
+    add(svdf_case("svdf_hybrid_rank1", "hybrid", 2, 5, 4, 3, 1))
+    add(svdf_case("svdf_hybrid_rank2_asym", "hybrid", 3, 6, 6, 4, 2, act="NONE", asym=True))
+    add(svdf_case("svdf_i8_rank1", "i8", 2, 5, 4, 3, 1))
+    add(svdf_case("svdf_i8_rank2", "i8", 2, 6, 6, 4, 2, steps=4))
+    add(svdf_case("svdf_i8_nobias_b1", "i8", 1, 7, 3, 5, 1, bias=False))
+
+
 # ---------------------------------------------------------------- RNN family
 def rnn_cell(t, rng, prefix, ni, nu, nb, hybrid):
     """W, R, bias, hidden state of one RNN cell keyed prefix+w/r/b/h."""
@@ -275,3 +321,4 @@ def cases(add):
     lstm_cases(add)
     bidi_lstm_cases(add)
     rnn_cases(add)
+    svdf_cases(add)

@@ -122,6 +122,7 @@
   X(UNIDIRECTIONAL_SEQUENCE_RNN, unidirectional_sequence_rnn) \
   X(BIDIRECTIONAL_SEQUENCE_RNN, bidirectional_sequence_rnn) \
   X(BIDIRECTIONAL_SEQUENCE_LSTM, bidirectional_sequence_lstm) \
+  X(SVDF, svdf) \
   /* end of list */
 
 /* Custom operators tfcc knows, by their custom_code: X("name", symbol), defined as

@@ -137,6 +137,7 @@ int32_t tfcc_op_max_version(int32_t builtin) {
     case TFCC_OP_BIDIRECTIONAL_SEQUENCE_LSTM:
       return 3;
     case TFCC_OP_LSTM:
+    case TFCC_OP_SVDF:
       return 4;
     default:
       return 1;
