@@ -242,6 +242,27 @@ def svdf_cases(add):
     add(svdf_case("svdf_i8_nobias_b1", "i8", 1, 7, 3, 5, 1, bias=False))
 
 
+# ---------------------------------------------------------------- exactness (issue 15 point 6)
+def fc_runtime_weights_cases(add):
+    """FULLY_CONNECTED whose int8 weights are a run-time tensor (attention's Q x K^T written as
+    FULLY_CONNECTED), weights zero point non-zero: TFLite runs its builtin kernel (XNNPACK does
+    not take run-time int8 weights)."""
+    for tag, b, k, n, wzp, bias, ys in (("", 16, 40, 24, 3, False, 0.9), ("_bias", 8, 33, 17, -7, True, 0.9),
+                                         ("_zp0", 12, 64, 12, 0, False, 0.9),
+                                         ("_wide", 32, 64, 48, 11, False, 0.9),
+                                         ("_mult_0p07", 32, 16, 48, 5, False, 0.03),
+                                         ("_mult_0p3", 16, 8, 40, -9, True, 0.0066)):
+        name = "fully_connected_i8_runtime_weights" + tag
+        rng = Rng(seed_of(name))
+        xq, wq, yq = (f32(0.05), -3), (f32(0.04), wzp), (f32(ys), 6)
+        t = [T(I8, [b, k], q=xq), T(I8, [n, k], q=wq)]
+        if bias:
+            t.append(T(I32, [n], q=(f32(xq[0] * wq[0]), 0), const=[rng.randint(-400, 400) for _ in range(n)]))
+        ins = t
+        from casekit import single
+        add(single(name, "FULLY_CONNECTED", ins, [T(I8, [b, n], q=yq)]))
+
+
 # ---------------------------------------------------------------- RNN family
 def rnn_cell(t, rng, prefix, ni, nu, nb, hybrid):
     """W, R, bias, hidden state of one RNN cell keyed prefix+w/r/b/h."""
@@ -322,3 +343,4 @@ def cases(add):
     bidi_lstm_cases(add)
     rnn_cases(add)
     svdf_cases(add)
+    fc_runtime_weights_cases(add)
