@@ -120,8 +120,12 @@ def seq_lstm_case(name, dt, nb, nt, ni, nc, no, time_major=False, opts=None, **k
 
 
 def lstm_cases(add, later=False):
-    # Not yet here: int8 cases lstm_i8_basic (2, 5, 4, 4), lstm_i8_proj, lstm_i8_cifg_peephole and
-    # a batch-1 sequence differ from the classic interpreter by 1 on a few elements (open).
+    # Open (cases under `later`): int8 lstm_i8_basic, lstm_i8_proj, lstm_i8_cifg_peephole and a
+    # batch-1 sequence differ from the classic interpreter by 1 on 1-3 elements, already at the
+    # first step from zero state, where the hidden value lies near a rounding midpoint. Ruled
+    # out: the int16 gate activations (gemmlowp vs TFLite's LUT Logistic/Tanh give the same
+    # bytes here) and the gate matmuls' rounding (single vs double). Write the cases with
+    # seq_cases.cases(add, later=True).
     add(seq_lstm_case("unidirectional_sequence_lstm_i8_basic", "i8", 2, 3, 5, 4, 4))
     add(seq_lstm_case("unidirectional_sequence_lstm_i8_proj_tm", "i8", 2, 3, 5, 6, 3, time_major=True,
                       proj=True))
@@ -149,7 +153,11 @@ def lstm_cases(add, later=False):
     add(lstm_case("lstm_hybrid_asym_cifg", "f32", 2, 4, 5, 5, hybrid=True, cifg=True,
                   opts=dict(tanh, asymmetric_quantize_inputs=True)))
     add(lstm_case("lstm_hybrid_layer_norm", "f32", 2, 5, 6, 6, hybrid=True, ln=True))
-    if later:  # integer layer-norm LSTM: not implemented yet
+    if later:  # integer: the +-1 cases and layer norm (open)
+        add(lstm_case("lstm_i8_basic", "i8", 2, 5, 4, 4))
+        add(lstm_case("lstm_i8_proj", "i8", 2, 5, 6, 3, steps=3, proj=True))
+        add(lstm_case("lstm_i8_cifg_peephole", "i8", 2, 4, 5, 5, cifg=True, peep=True))
+        add(seq_lstm_case("unidirectional_sequence_lstm_i8_b1", "i8", 1, 3, 5, 4, 4))
         add(seq_lstm_case("unidirectional_sequence_lstm_i8_layer_norm_proj", "i8", 2, 3, 5, 6, 4, ln=True,
                           proj=True))
         add(lstm_case("lstm_i8_layer_norm_proj", "i8", 2, 5, 6, 4, ln=True, proj=True))
@@ -338,8 +346,8 @@ def rnn_cases(add):
     add(seq_rnn_case("unidirectional_sequence_rnn_f32_relu6", 2, 5, 3, 4, act="RELU6"))
 
 
-def cases(add):
-    lstm_cases(add)
+def cases(add, later=False):
+    lstm_cases(add, later)
     bidi_lstm_cases(add)
     rnn_cases(add)
     svdf_cases(add)
