@@ -271,6 +271,47 @@ def fc_runtime_weights_cases(add):
         add(single(name, "FULLY_CONNECTED", ins, [T(I8, [b, n], q=yq)]))
 
 
+# ---------------------------------------------------------------- 3-D convolutions
+def conv3d_cases(add):
+    from casekit import conv_out, single
+    # (tag, input NDHWC, out_c, kernel dhw, strides dhw, dilations dhw, padding, activation, bias)
+    convs = [
+        ("valid", [1, 4, 5, 6, 2], 3, (2, 3, 3), (1, 1, 1), (1, 1, 1), "VALID", "NONE", True),
+        ("same_relu", [2, 3, 4, 5, 3], 4, (3, 3, 3), (1, 1, 1), (1, 1, 1), "SAME", "RELU", True),
+        ("same_s2", [1, 5, 6, 7, 2], 3, (3, 2, 3), (2, 2, 1), (1, 1, 1), "SAME", "RELU6", True),
+        ("valid_dil", [1, 6, 5, 6, 2], 2, (2, 2, 2), (1, 1, 1), (2, 1, 2), "VALID", "NONE", False),
+        ("same_1x1x1", [1, 3, 3, 3, 4], 5, (1, 1, 1), (1, 1, 1), (1, 1, 1), "SAME", "NONE", True),
+    ]
+    for tag, ish, oc, k, st, dl, pad, actf, hasb in convs:
+        name = "conv_3d_f32_" + tag
+        rng = Rng(seed_of(name))
+        osh = [ish[0]] + [conv_out(ish[1 + i], k[i], st[i], dl[i], pad) for i in range(3)] + [oc]
+        ins = [T(F32, ish, lo=-2.0, hi=2.0), fconst(rng, list(k) + [ish[4], oc])]
+        if hasb:
+            ins.append(fconst(rng, [oc], 0.5))
+        add(single(name, "CONV_3D", ins, [T(F32, osh)],
+                   {"padding": pad, "stride_d": st[0], "stride_h": st[1], "stride_w": st[2],
+                    "dilation_d_factor": dl[0], "dilation_h_factor": dl[1], "dilation_w_factor": dl[2],
+                    "fused_activation_function": actf}))
+    # CONV_3D_TRANSPOSE: (tag, input NDHWC, out_c, kernel, strides, padding, output dhw, bias)
+    trs = [
+        ("same_s2", [1, 2, 3, 3, 2], 3, (3, 3, 3), (2, 2, 2), "SAME", (4, 6, 6), True),
+        ("valid_s1", [1, 3, 2, 4, 3], 2, (2, 3, 2), (1, 1, 1), "VALID", (4, 4, 5), True),
+        ("valid_s2_b2", [2, 2, 2, 3, 1], 2, (3, 3, 3), (2, 2, 2), "VALID", (5, 5, 7), False),
+        ("same_s1_relu", [1, 3, 3, 3, 2], 2, (3, 3, 3), (1, 1, 1), "SAME", (3, 3, 3), True),
+    ]
+    for tag, ish, oc, k, st, pad, od, hasb in trs:
+        name = "conv_3d_transpose_f32_" + tag
+        rng = Rng(seed_of(name))
+        osh = [ish[0]] + list(od) + [oc]
+        ins = [T(I32, [5], const=osh), fconst(rng, list(k) + [oc, ish[4]]), T(F32, ish, lo=-2.0, hi=2.0)]
+        if hasb:
+            ins.append(fconst(rng, [oc], 0.5))
+        add(single(name, "CONV_3D_TRANSPOSE", ins, [T(F32, osh)],
+                   {"padding": pad, "stride_d": st[0], "stride_h": st[1], "stride_w": st[2],
+                    "fused_activation_function": "RELU" if "relu" in tag else "NONE"}))
+
+
 # ---------------------------------------------------------------- RNN family
 def rnn_cell(t, rng, prefix, ni, nu, nb, hybrid):
     """W, R, bias, hidden state of one RNN cell keyed prefix+w/r/b/h."""
@@ -352,3 +393,4 @@ def cases(add, later=False):
     rnn_cases(add)
     svdf_cases(add)
     fc_runtime_weights_cases(add)
+    conv3d_cases(add)

@@ -49,7 +49,8 @@ enum {
   OPT_LSTM = 14,
   OPT_SEQUENCE_RNN = 31,
   OPT_BIDIRECTIONAL_SEQUENCE_LSTM = 69,
-  OPT_BIDIRECTIONAL_SEQUENCE_RNN = 70
+  OPT_BIDIRECTIONAL_SEQUENCE_RNN = 70,
+  OPT_CONV_3D = 106
 };
 
 /* One options table being read: the first error sticks, later reads return defaults. */
@@ -280,6 +281,22 @@ static void read_rnn(opt_rd *r, int32_t builtin, tfcc_rnn_options *o) {
   }
 }
 
+static void read_conv3d(opt_rd *r, tfcc_conv3d_options *o) {
+  o->padding = rd_i8(r, 0, "padding", 0);
+  o->stride_d = rd_i32(r, 1, "stride_d", 0);
+  o->stride_w = rd_i32(r, 2, "stride_w", 0);
+  o->stride_h = rd_i32(r, 3, "stride_h", 0);
+  o->activation = rd_i8(r, 4, "fused_activation_function", 0);
+  o->dilation_d = rd_i32(r, 5, "dilation_d_factor", 1);
+  o->dilation_w = rd_i32(r, 6, "dilation_w_factor", 1);
+  o->dilation_h = rd_i32(r, 7, "dilation_h_factor", 1);
+  check_padding(r, o->padding);
+  check_pair(r, "strides (h x w)", o->stride_h, o->stride_w);
+  check_pair(r, "stride_d x dilation_d", o->stride_d, o->dilation_d);
+  check_pair(r, "dilations (h x w)", o->dilation_h, o->dilation_w);
+  check_activation(r, o->activation);
+}
+
 static void read_kind(opt_rd *r, int32_t builtin, tfcc_op_options *o) {
   switch (o->kind) {
     case TFCC_OPTIONS_NONE:
@@ -358,6 +375,7 @@ static void read_kind(opt_rd *r, int32_t builtin, tfcc_op_options *o) {
     case TFCC_OPTIONS_LSTM: read_lstm(r, &o->lstm); break;
     case TFCC_OPTIONS_BIDI_LSTM: read_bidi_lstm(r, &o->lstm); break;
     case TFCC_OPTIONS_RNN: read_rnn(r, builtin, &o->rnn); break;
+    case TFCC_OPTIONS_CONV_3D: read_conv3d(r, &o->conv3d); break;
     case TFCC_OPTIONS_SVDF:
       o->svdf.rank = rd_i32(r, 0, "rank", 0);
       o->svdf.activation = rd_i8(r, 1, "fused_activation_function", 0);
@@ -429,6 +447,8 @@ static uint8_t expected_type(int32_t builtin, const char **name) {
       {TFCC_OP_BIDIRECTIONAL_SEQUENCE_RNN, OPT_BIDIRECTIONAL_SEQUENCE_RNN,
        "BidirectionalSequenceRNNOptions"},
       {TFCC_OP_SVDF, OPT_SVDF, "SVDFOptions"},
+      {TFCC_OP_CONV_3D, OPT_CONV_3D, "Conv3DOptions"},
+      {TFCC_OP_CONV_3D_TRANSPOSE, OPT_CONV_3D, "Conv3DOptions"},
   };
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
     if (map[i].builtin == builtin) {

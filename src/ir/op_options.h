@@ -57,7 +57,8 @@ typedef enum tfcc_options_kind {
   TFCC_OPTIONS_LSTM,              /* LSTM: LSTMOptions into the lstm member */
   TFCC_OPTIONS_RNN,               /* RNN, UNIDIRECTIONAL_SEQUENCE_RNN, BIDIRECTIONAL_SEQUENCE_RNN */
   TFCC_OPTIONS_BIDI_LSTM,         /* BIDIRECTIONAL_SEQUENCE_LSTM into the lstm member */
-  TFCC_OPTIONS_SVDF               /* SVDF */
+  TFCC_OPTIONS_SVDF,              /* SVDF */
+  TFCC_OPTIONS_CONV_3D            /* CONV_3D, CONV_3D_TRANSPOSE */
 } tfcc_options_kind;
 
 /* Conv2DOptions. */
@@ -188,6 +189,14 @@ typedef struct tfcc_rnn_options {
   bool time_major, merge_outputs, asymmetric_quantize_inputs;
 } tfcc_rnn_options;
 
+/* Conv3DOptions (CONV_3D, CONV_3D_TRANSPOSE). */
+typedef struct tfcc_conv3d_options {
+  int32_t padding;                            /* TFCC_PAD_SAME / TFCC_PAD_VALID */
+  int32_t stride_d, stride_h, stride_w;       /* > 0 */
+  int32_t dilation_d, dilation_h, dilation_w; /* > 0 (default 1) */
+  int32_t activation;                         /* TFCC_ACT_* */
+} tfcc_conv3d_options;
+
 /* SVDFOptions. */
 typedef struct tfcc_svdf_options {
   int32_t rank, activation;
@@ -229,6 +238,7 @@ typedef struct tfcc_op_options {
     tfcc_cumsum_options cumsum;
     tfcc_rnn_options rnn;   /* opsb */
     tfcc_svdf_options svdf; /* opsb */
+    tfcc_conv3d_options conv3d; /* opsb */
   };
 } tfcc_op_options;
 

@@ -123,6 +123,9 @@
   X(BIDIRECTIONAL_SEQUENCE_RNN, bidirectional_sequence_rnn) \
   X(BIDIRECTIONAL_SEQUENCE_LSTM, bidirectional_sequence_lstm) \
   X(SVDF, svdf) \
+  /* 3-D convolutions: both in conv_3d.c */ \
+  X(CONV_3D, conv_3d) \
+  X(CONV_3D_TRANSPOSE, conv_3d_transpose) \
   /* end of list */
 
 /* Custom operators tfcc knows, by their custom_code: X("name", symbol), defined as
