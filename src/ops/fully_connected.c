@@ -1,7 +1,8 @@
 /* FULLY_CONNECTED: inputs (input, weights [units, accum], optional bias), options
  * FullyConnectedOptions (fused_activation_function, weights_format, keep_num_dims,
  * asymmetric_quantize_inputs, quantized_bias_type). Only the DEFAULT weights format. Hybrid
- * (float32 input, int8 weights) runs in ops/hybrid.c. */
+ * (float32 input, int8 weights) runs in ops/hybrid.c. int8 with run-time weights requantizes
+ * with one rounding (ruy's, as TFLite's builtin kernel) in the default arithmetic. */
 #include <stdlib.h>
 
 #include "kernels/f32-gemm/gemv.h"
