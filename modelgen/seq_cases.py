@@ -124,8 +124,9 @@ def lstm_cases(add, later=False):
     # batch-1 sequence differ from the classic interpreter by 1 on 1-3 elements, already at the
     # first step from zero state, where the hidden value lies near a rounding midpoint. Ruled
     # out: the int16 gate activations (gemmlowp vs TFLite's LUT Logistic/Tanh give the same
-    # bytes here) and the gate matmuls' rounding (single vs double). Write the cases with
-    # seq_cases.cases(add, later=True).
+    # bytes here) and the rounding of every fixed-point multiplier (single vs double rounding
+    # leaves the bytes unchanged). The integer layer-norm cases differ the same way (1-3
+    # elements by 1). Write the cases with seq_cases.cases(add, later=True).
     add(seq_lstm_case("unidirectional_sequence_lstm_i8_basic", "i8", 2, 3, 5, 4, 4))
     add(seq_lstm_case("unidirectional_sequence_lstm_i8_proj_tm", "i8", 2, 3, 5, 6, 3, time_major=True,
                       proj=True))
@@ -153,7 +154,7 @@ def lstm_cases(add, later=False):
     add(lstm_case("lstm_hybrid_asym_cifg", "f32", 2, 4, 5, 5, hybrid=True, cifg=True,
                   opts=dict(tanh, asymmetric_quantize_inputs=True)))
     add(lstm_case("lstm_hybrid_layer_norm", "f32", 2, 5, 6, 6, hybrid=True, ln=True))
-    if later:  # integer: the +-1 cases and layer norm (open)
+    if later:  # integer: the +-1 cases, incl. layer norm (open)
         add(lstm_case("lstm_i8_basic", "i8", 2, 5, 4, 4))
         add(lstm_case("lstm_i8_proj", "i8", 2, 5, 6, 3, steps=3, proj=True))
         add(lstm_case("lstm_i8_cifg_peephole", "i8", 2, 4, 5, 5, cifg=True, peep=True))

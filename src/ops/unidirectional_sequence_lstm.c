@@ -7,7 +7,8 @@
  * state (variable), 20-23 layer-norm coefficients. Float32, full integer (int8 input and
  * weights, int16 cell state, 5 intermediates carrying the gate scales), or hybrid (float input
  * and states, int8 weights with per-tensor scales, float biases; kernels/ref/lstm_hybrid.c,
- * options asymmetric_quantize_inputs). Integer layer norm is rejected.
+ * options asymmetric_quantize_inputs). Integer layer norm (int16 coefficients, the gate scales
+ * from intermediates 0-3) runs the reference kernel.
  * Fast paths (model-level params): with constant weights the first prepare (model load runs it)
  * builds the integer plan of src/kernels/q8-lstm (multipliers, effective biases, packed
  * weights), byte-identical to the reference kernel, or the float plan of src/kernels/f32-lstm
@@ -174,7 +175,6 @@ static tfcc_status setup(tfcc_op_ctx *ctx, lstm_setup *su) {
 
   su->layer_norm = in_opt(ctx, IN_LN + 1) != NULL;
   if (su->layer_norm) {
-    CHECK_(!su->is_int, TFCC_ERR_UNSUPPORTED, "integer layer-norm LSTM not supported");
     for (int g = 0; g < 4; g++) {
       const tfcc_tensor *l = in_opt(ctx, IN_LN + g);
       if (g == 0 && su->cifg) {
@@ -182,7 +182,9 @@ static tfcc_status setup(tfcc_op_ctx *ctx, lstm_setup *su) {
         continue;
       }
       CHECK_(l, TFCC_ERR_INVALID_MODEL, "layer-norm coefficients %d missing", IN_LN + g);
-      if ((st = check_tensor(ctx, l, IN_LN + g, TFCC_FLOAT32, 1, s->n_cell, 0)) != TFCC_OK) return st;
+      if ((st = check_tensor(ctx, l, IN_LN + g, su->is_int ? TFCC_INT16 : TFCC_FLOAT32, 1, s->n_cell, 0)) !=
+          TFCC_OK)
+        return st;
     }
   }
 
@@ -229,7 +231,16 @@ static tfcc_status quant_params(tfcc_op_ctx *ctx, const lstm_setup *su, tfcc_lst
   CHECK_(cell_scale >= -15 && cell_scale <= -9, TFCC_ERR_UNSUPPORTED,
          "cell state scale 2^%d unsupported (2^-15..2^-9)", cell_scale);
   p->cell_scale = cell_scale;
-  const float inter_scale = (float)pow(2.0, -12); /* Q3.12 gate scale without layer norm */
+  /* gate scales: Q3.12 without layer norm, else the intermediates 0-3 */
+  float gate_scale[4];
+  for (int g = 0; g < 4; g++) {
+    gate_scale[g] = (float)pow(2.0, -12);
+    if (su->layer_norm && !(g == 0 && su->cifg)) {
+      const tfcc_tensor *it = ctx->tmp[g];
+      CHECK_(it && scale_of(it) > 0.f, TFCC_ERR_INVALID_MODEL, "intermediate %d (gate %d scale) is not quantized", g, g);
+      gate_scale[g] = scale_of(it);
+    }
+  }
   const float hidden_scale = hidden->quant->scale[0];
   p->hidden_zp = hidden->quant->zero_point[0];
   const float in_s = scale_of(x), h_s = scale_of(h);
@@ -241,6 +252,7 @@ static tfcc_status quant_params(tfcc_op_ctx *ctx, const lstm_setup *su, tfcc_lst
     }
     const tfcc_tensor *w = ctx->in[IN_W + g], *r = ctx->in[IN_R + g];
     CHECK_(scale_of(w) > 0.f && scale_of(r) > 0.f, TFCC_ERR_INVALID_MODEL, "gate %d weights not quantized", g);
+    const float inter_scale = gate_scale[g];
     float ew = scale_of(w) * in_s / inter_scale;
     float er = scale_of(r) * h_s / inter_scale;
     tfcc_quantize_multiplier((double)ew, &p->in_a[g], &p->in_b[g]);
@@ -249,6 +261,13 @@ static tfcc_status quant_params(tfcc_op_ctx *ctx, const lstm_setup *su, tfcc_lst
     float ep = 1.0f;
     if (pe) ep = (float)(pow(2.0, cell_scale) * (double)scale_of(pe) / (double)inter_scale);
     tfcc_quantize_multiplier((double)ep, &p->peep_a[g], &p->peep_b[g]);
+    if (su->layer_norm) { /* PopulateQuantizedLstmParams8x8_16 */
+      const float ls = scale_of(in_opt(ctx, IN_LN + g));
+      CHECK_(ls > 0.f, TFCC_ERR_INVALID_MODEL, "layer-norm coefficients %d are not quantized", IN_LN + g);
+      tfcc_quantize_multiplier((double)ls, &p->ln_a[g], &p->ln_b[g]);
+      const int32_t guard = (int32_t)(10000.0f * ls);
+      p->ln_guard[g] = guard > 1 ? guard : 1;
+    }
   }
   float eh = (float)(pow(2.0, -15) / (double)hidden_scale * pow(2.0, -15));
   tfcc_quantize_multiplier((double)eh, &p->hidden_a, &p->hidden_b);
@@ -333,6 +352,7 @@ static void q8_weights_of(const tfcc_op_ctx *ctx, tfcc_lstm_q_weights *wt) {
   }
   wt->proj_w = data_of(in_opt(ctx, IN_PROJ_W));
   wt->proj_b = data_of(in_opt(ctx, IN_PROJ_B));
+  for (int g = 0; g < 4; g++) wt->ln[g] = ctx->n_in > IN_LN + g ? data_of(in_opt(ctx, IN_LN + g)) : NULL;
 }
 
 static void f32_weights_of(const tfcc_op_ctx *ctx, const lstm_setup *su, tfcc_lstm_f32_weights *wt) {
@@ -378,6 +398,7 @@ static void q8_plan_build(tfcc_op_ctx *ctx, const lstm_setup *su, const tfcc_lst
   /* Without a SIMD variant the reference kernel is as fast (its row dot products vectorize;
    * the scalar variant's packed ones do not). */
   if (ctx->ks->q8_lstm->isa == TFCC_ISA_GENERIC) return;
+  if (su->layer_norm) return; /* the plan has no layer norm: the reference kernel runs it */
   for (int i = 1; i < IN_H; i++)
     if (!const_or_absent(in_opt(ctx, i))) return;
   tfcc_lstm_q_weights wt;

@@ -51,6 +51,8 @@ typedef struct tfcc_lstm_q_weights {
   const int32_t *bias[4]; /* gate biases (int32) */
   const int8_t *proj_w;   /* [n_output, n_cell] or NULL */
   const int32_t *proj_b;  /* [n_output] or NULL */
+  const int16_t *ln[4];   /* layer-norm coefficients (int16) or NULL; with them the gate biases
+                             are the layer norm's (not added to the products) */
 } tfcc_lstm_q_weights;
 
 /* Fixed-point parameters, as TFLite's PopulateQuantizedLstmParams8x8_16 computes them. */
@@ -64,10 +66,14 @@ typedef struct tfcc_lstm_q_params {
   int32_t cell_scale;       /* log2 of the cell state scale (-15..-9) */
   int16_t cell_clip;        /* quantized; 0 = none */
   int8_t proj_clip;         /* quantized; 0 = none */
+  /* layer norm (weights ln[g] set): multiplier of the coefficients' scale and the variance
+   * guard max(1, (int)(10000 * scale)) */
+  int32_t ln_a[4], ln_guard[4];
+  int ln_b[4];
 } tfcc_lstm_q_params;
 
 /* Effective biases (TFLite PrecomputeZeroPointTimesWeightWithBias):
- * in_bias[g] = bias[g] - input_zp * rowsum(w[g]); rec_bias[g] = -output_state_zp * rowsum(r[g]);
+ * in_bias[g] = bias[g] (0 with layer norm) - input_zp * rowsum(w[g]); rec_bias[g] = -output_state_zp * rowsum(r[g]);
  * proj_bias = proj_b + hidden_zp * rowsum(proj_w). Each array: n_cell (n_output for proj). */
 typedef struct tfcc_lstm_q_bias {
   int32_t *in_bias[4], *rec_bias[4], *proj_bias;

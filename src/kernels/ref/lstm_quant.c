@@ -4,6 +4,7 @@
  * every add/sub wraps to 16 bits, every multiply is a saturating rounding doubling high mul. */
 #include <string.h>
 
+#include "kernels/ref/l2norm.h"
 #include "kernels/ref/lstm.h"
 #include "kernels/ref/quant_util.h"
 
@@ -152,7 +153,37 @@ static void mbvma_i8(const int8_t *x, const int32_t *bias, const int8_t *w, int3
   }
 }
 
-/* CalculateLstmGateInteger8x8_16 (no layer norm). */
+/* tensor_utils ApplyLayerNorm: integer mean and variance with 10 extra fraction bits, the
+ * inverse square root as a fixed-point multiplier, coefficients and bias in 32-bit arithmetic
+ * (wrapping, as TFLite's int32 expression), then the coefficients' scale and Q3.12. */
+static void layer_norm_q(int16_t *g, int32_t n, const int16_t *w, const int32_t *bias, int32_t a,
+                         int b, int32_t guard) {
+  int64_t sum = 0, sum_sq = 0;
+  for (int32_t i = 0; i < n; i++) {
+    const int32_t v = g[i];
+    sum += v;
+    sum_sq += v * v;
+  }
+  const int32_t mean = (int32_t)(sum * 1024 / n);
+  const int32_t temp = (1 << 20) / n;
+  const int64_t variance = sum_sq * temp - (int64_t)mean * mean;
+  int32_t var2 = (int32_t)(variance / (1 << 20));
+  if (var2 < 1) var2 = guard;
+  int32_t inv_a;
+  int inv_b;
+  tfcc_inv_sqrt_multiplier_exp(var2, -1, &inv_a, &inv_b);
+  for (int32_t i = 0; i < n; i++) {
+    const int32_t shifted = 1024 * (int32_t)g[i] - mean;
+    const int32_t rescaled = tfcc_mbqm(shifted, inv_a, inv_b);
+    const int32_t prod = (int32_t)((uint32_t)rescaled * (uint32_t)(int32_t)w[i]);
+    const int64_t val3 = (int32_t)((uint32_t)prod + (uint32_t)bias[i]);
+    const int32_t val4 = (int32_t)((val3 > 0 ? val3 + 512 : val3 - 512) / 1024);
+    const int32_t val5 = tfcc_mbqm(val4, a, b + 12);
+    g[i] = (int16_t)tfcc_clamp_i32(val5, INT16_MIN, INT16_MAX);
+  }
+}
+
+/* CalculateLstmGateInteger8x8_16. */
 static void gate_q(const tfcc_lstm_shape *s, const tfcc_lstm_q_weights *wt,
                    const tfcc_lstm_q_params *p, const tfcc_lstm_q_bias *eb, int g, const int8_t *x,
                    const int8_t *h, const int16_t *c, bool is_tanh, int16_t *gate) {
@@ -168,6 +199,8 @@ static void gate_q(const tfcc_lstm_shape *s, const tfcc_lstm_q_weights *wt,
       gate[i] = (int16_t)tfcc_clamp_i32(prod + gate[i], INT16_MIN, INT16_MAX);
     }
   }
+  if (wt->ln[g])
+    layer_norm_q(gate, nc, wt->ln[g], wt->bias[g], p->ln_a[g], p->ln_b[g], p->ln_guard[g]);
   for (int32_t i = 0; i < nc; i++)
     gate[i] = is_tanh ? tfcc_fx16_tanh(gate[i], 3) : tfcc_fx16_logistic(gate[i], 3);
 }
@@ -239,7 +272,8 @@ void tfcc_lstm_q8(const tfcc_lstm_shape *s, const tfcc_lstm_q_weights *wt,
     eb.in_bias[g] = b32 + (size_t)g * nc;
     eb.rec_bias[g] = b32 + (size_t)(4 + g) * nc;
     if (!wt->w[g]) continue;
-    row_sums_times(wt->w[g], nc, s->n_input, -p->input_zp, wt->bias[g], eb.in_bias[g]);
+    row_sums_times(wt->w[g], nc, s->n_input, -p->input_zp, wt->ln[g] ? NULL : wt->bias[g],
+                   eb.in_bias[g]);
     row_sums_times(wt->r[g], nc, no, -p->output_state_zp, NULL, eb.rec_bias[g]);
   }
   eb.proj_bias = b32 + (size_t)8 * nc;
