@@ -415,6 +415,13 @@ static void q8_plan_build(tfcc_op_ctx *ctx, const lstm_setup *su, const tfcc_lst
   pthread_mutex_unlock(&p->mu);
 }
 
+/* Integer peephole with n_output < n_cell over time-major steps of several batch rows: TFLite's
+ * flat-buffer peephole reach (kernels/ref/lstm_quant.c), which only the reference kernel
+ * reproduces. */
+static bool peep_reach_differs(const tfcc_lstm_shape *s, bool peephole) {
+  return peephole && s->n_output != s->n_cell && s->time_major && s->n_batch > 1;
+}
+
 static tfcc_status prepare(tfcc_op_ctx *ctx) {
   lstm_setup su;
   tfcc_status st = setup(ctx, &su);
@@ -425,6 +432,10 @@ static tfcc_status prepare(tfcc_op_ctx *ctx) {
     q8_plan_build(ctx, &su, &p);
     const tfcc_q8_lstm_plan *pl = q8_plan_get(ctx);
     ctx->scratch_bytes = pl ? tfcc_q8_lstm_scratch_bytes(pl) : tfcc_lstm_q_scratch_bytes(&su.s);
+    if (pl && peep_reach_differs(&su.s, su.peephole)) { /* eval runs the reference kernel */
+      const size_t r = tfcc_lstm_q_scratch_bytes(&su.s);
+      if (r > ctx->scratch_bytes) ctx->scratch_bytes = r;
+    }
   } else if (su.hybrid) {
     ctx->scratch_bytes = tfcc_lstm_hybrid_scratch_bytes(&su.s);
   } else {
@@ -457,8 +468,11 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   /* A plan is used only with the scratch prepare sized for it (a session prepared before the
    * plan existed keeps the reference kernel). */
   const tfcc_q8_lstm_plan *pl = q8_plan_get(ctx);
+  const tfcc_lstm_shape ps =
+      pl ? run_shape(ctx, pl->n_input, pl->n_cell, pl->n_output) : (tfcc_lstm_shape){0};
+  if (pl && peep_reach_differs(&ps, in_opt(ctx, IN_PEEP + 2) != NULL)) pl = NULL;
   if (pl && ctx->scratch_bytes >= tfcc_q8_lstm_scratch_bytes(pl)) {
-    const tfcc_lstm_shape s = run_shape(ctx, pl->n_input, pl->n_cell, pl->n_output);
+    const tfcc_lstm_shape s = ps;
     tfcc_q8_lstm_run(ctx->ks->q8_lstm, pl, &s, ctx->in[IN_X]->data,
                      ctx->in[IN_H]->data, ctx->in[IN_C]->data, ctx->out[0]->data, ctx->scratch);
     return TFCC_OK;

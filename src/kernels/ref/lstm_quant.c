@@ -184,18 +184,30 @@ static void layer_norm_q(int16_t *g, int32_t n, const int16_t *w, const int32_t 
 }
 
 /* CalculateLstmGateInteger8x8_16. */
+/* The peephole's reach (see gate_q): this row's offset in TFLite's flat [batch, n_cell] gate
+ * buffer and the flat length n_output * (rows of one TFLite step). */
+typedef struct peep_span {
+  int32_t base, lim;
+} peep_span;
+
 static void gate_q(const tfcc_lstm_shape *s, const tfcc_lstm_q_weights *wt,
                    const tfcc_lstm_q_params *p, const tfcc_lstm_q_bias *eb, int g, const int8_t *x,
-                   const int8_t *h, const int16_t *c, bool is_tanh, int16_t *gate) {
+                   const int8_t *h, const int16_t *c, bool is_tanh, const peep_span *ps,
+                   int16_t *gate) {
   const int32_t nc = s->n_cell;
   memset(gate, 0, (size_t)nc * sizeof(int16_t));
   mbvma_i16(x, eb->in_bias[g], wt->w[g], p->in_a[g], p->in_b[g], s->n_input, nc, gate);
   mbvma_i16(h, eb->rec_bias[g], wt->r[g], p->rec_a[g], p->rec_b[g], s->n_output, nc, gate);
   if (wt->peep[g]) {
-    /* TFLite passes n_output as the vector size here (VectorBatchVectorCwiseProductAccumulate);
-     * prepare guarantees n_output <= n_cell, so only the first n_output cells get it. */
-    for (int32_t i = 0; i < s->n_output; i++) {
-      int32_t prod = tfcc_mbqm((int32_t)wt->peep[g][i] * c[i], p->peep_a[g], p->peep_b[g]);
+    /* TFLite passes n_output as the vector size here (VectorBatchVectorCwiseProductAccumulate
+     * over the step's flat [batch, n_cell] buffers): the flat elements k < rows * n_output get
+     * weight peep[k % n_output] times the cell state at the same place. With one row per call
+     * (batch-major) that is the first n_output cells; time-major steps take all batch rows at
+     * once, so with n_output < n_cell later rows are reached at other offsets. */
+    for (int32_t i = 0; i < nc; i++) {
+      const int32_t k = ps->base + i;
+      if (k >= ps->lim) break;
+      int32_t prod = tfcc_mbqm((int32_t)wt->peep[g][k % s->n_output] * c[i], p->peep_a[g], p->peep_b[g]);
       gate[i] = (int16_t)tfcc_clamp_i32(prod + gate[i], INT16_MIN, INT16_MAX);
     }
   }
@@ -211,13 +223,14 @@ static inline int16_t cwise_mul_shift(int16_t a, int16_t b, int shift) {
 
 static void step_q(const tfcc_lstm_shape *s, const tfcc_lstm_q_weights *wt,
                    const tfcc_lstm_q_params *p, const tfcc_lstm_q_bias *eb, const int8_t *x,
-                   int8_t *h, int16_t *c, int8_t *out, int16_t *g16, int8_t *hid) {
+                   int8_t *h, int16_t *c, int8_t *out, int16_t *g16, int8_t *hid,
+                   const peep_span *ps) {
   const int32_t nc = s->n_cell, no = s->n_output;
   const bool cifg = wt->w[0] == NULL;
   int16_t *ig = g16, *fg = g16 + nc, *cg = g16 + 2 * nc, *og = g16 + 3 * nc, *th = g16 + 4 * nc;
-  if (!cifg) gate_q(s, wt, p, eb, 0, x, h, c, false, ig);
-  gate_q(s, wt, p, eb, 1, x, h, c, false, fg);
-  gate_q(s, wt, p, eb, 2, x, h, c, true, cg);
+  if (!cifg) gate_q(s, wt, p, eb, 0, x, h, c, false, ps, ig);
+  gate_q(s, wt, p, eb, 1, x, h, c, false, ps, fg);
+  gate_q(s, wt, p, eb, 2, x, h, c, true, ps, cg);
   /* UpdateLstmCellInteger. */
   for (int32_t i = 0; i < nc; i++) {
     int16_t kept = cwise_mul_shift(fg[i], c[i], 15);
@@ -227,7 +240,7 @@ static void step_q(const tfcc_lstm_shape *s, const tfcc_lstm_q_weights *wt,
     if (p->cell_clip > 0) v = tfcc_clamp_i32(v, -p->cell_clip, p->cell_clip);
     c[i] = (int16_t)v;
   }
-  gate_q(s, wt, p, eb, 3, x, h, c, false, og);
+  gate_q(s, wt, p, eb, 3, x, h, c, false, ps, og);
   /* CalculateLstmOutputInteger8x8_16. */
   for (int32_t i = 0; i < nc; i++) th[i] = tfcc_fx16_tanh(c[i], 15 + p->cell_scale);
   for (int32_t i = 0; i < nc; i++) {
@@ -285,7 +298,9 @@ void tfcc_lstm_q8(const tfcc_lstm_shape *s, const tfcc_lstm_q_weights *wt,
     int16_t *c = cell_state + (size_t)b * nc;
     for (int32_t t = 0; t < s->n_time; t++) {
       size_t row = s->time_major ? (size_t)t * s->n_batch + b : (size_t)b * s->n_time + t;
-      step_q(s, wt, p, &eb, input + row * s->n_input, h, c, output + row * no, g16, hid);
+      /* TFLite's step: all batch rows at once when time-major, one row otherwise */
+      const peep_span ps = {s->time_major ? b * nc : 0, (s->time_major ? s->n_batch : 1) * no};
+      step_q(s, wt, p, &eb, input + row * s->n_input, h, c, output + row * no, g16, hid, &ps);
     }
   }
 }
