@@ -314,6 +314,30 @@ def conv3d_cases(add):
                     "fused_activation_function": "RELU" if "relu" in tag else "NONE"}))
 
 
+# ---------------------------------------------------------------- hybrid TRANSPOSE_CONV
+def transpose_conv_hybrid_cases(add):
+    """float32 input, int8 weights (per-tensor or per-output-channel), float32 bias: LiteRT
+    quantizes the input per image, asymmetric (the classic interpreter rejects the model)."""
+    from casekit import single
+    # (tag, input NHWC, out_c, kernel, stride, padding, output hw, per-channel, activation)
+    for tag, ish, oc, k, st, pad, ohw, pc, actf in (
+            ("pt_same_s2", [1, 3, 3, 2], 3, 3, 2, "SAME", (6, 6), False, "NONE"),
+            ("pc_valid_s1", [1, 4, 5, 3], 4, 3, 1, "VALID", (6, 7), True, "NONE"),
+            ("pc_same_s2_b2_relu", [2, 4, 3, 4], 5, 3, 2, "SAME", (8, 6), True, "RELU"),
+            ("pt_valid_s2", [1, 3, 4, 2], 2, 2, 2, "VALID", (6, 8), False, "NONE")):
+        name = "transpose_conv_hybrid_" + tag
+        rng = Rng(seed_of(name))
+        n = oc * k * k * ish[3]
+        scales = [f32(0.5 / 127 * rng.uniform(0.4, 1.0)) for _ in range(oc if pc else 1)]
+        w = T(I8, [oc, k, k, ish[3]], q={"scale": scales, "zero_point": [0] * len(scales),
+                                         "quantized_dimension": 0},
+              const=[rng.randint(-127, 127) for _ in range(n)])
+        osh = [ish[0], ohw[0], ohw[1], oc]
+        add(single(name, "TRANSPOSE_CONV", [T(I32, [4], const=osh), w, T(F32, ish, lo=-2.0, hi=3.0),
+                                            fconst(rng, [oc], 0.5)], [T(F32, osh)],
+                   {"padding": pad, "stride_w": st, "stride_h": st, "fused_activation_function": actf}))
+
+
 # ---------------------------------------------------------------- RNN family
 def rnn_cell(t, rng, prefix, ni, nu, nb, hybrid):
     """W, R, bias, hidden state of one RNN cell keyed prefix+w/r/b/h."""
@@ -396,3 +420,4 @@ def cases(add):
     svdf_cases(add)
     fc_runtime_weights_cases(add)
     conv3d_cases(add)
+    transpose_conv_hybrid_cases(add)
