@@ -7,10 +7,11 @@
 #include "kernels/ref/quant_util.h"
 #include "kernels/ref/rnn.h"
 
+/* Scratch layout (aligned first): per-filter results (nf float or int32), the dequantized
+ * weights_time (nf * memory floats, hybrid), then the int8 input copy (n_input). */
 size_t tfcc_svdf_scratch_bytes(const tfcc_svdf_shape *s) {
   const size_t nf = (size_t)s->n_filter;
-  return (size_t)s->n_input + 16 + nf * sizeof(float) + nf * (size_t)s->n_memory * sizeof(float) +
-         (size_t)s->n_batch * nf * sizeof(int32_t) + 64;
+  return nf * sizeof(float) + nf * (size_t)s->n_memory * sizeof(float) + (size_t)s->n_input + 64;
 }
 
 /* The state's memory shifts left by one over the whole buffer (each filter's last slot is
@@ -41,7 +42,7 @@ void tfcc_svdf_f32(const tfcc_svdf_shape *s, const float *input, const float *w_
                    const float *w_time, const float *bias, int act, float *state, float *output,
                    void *scratch) {
   const int32_t nf = s->n_filter, nm = s->n_memory, ni = s->n_input, nu = nf / s->rank;
-  float *per_filter = (float *)((char *)scratch + ni + 16);
+  float *per_filter = scratch;
   shift_state(state, (size_t)s->n_batch * nf * nm, sizeof(float));
   for (int32_t b = 0; b < s->n_batch; b++) {
     float *st = state + (size_t)b * nf * nm;
@@ -63,9 +64,9 @@ void tfcc_svdf_hybrid(const tfcc_svdf_shape *s, const float *input, const int8_t
                       const float *bias, int act, bool asymmetric, float *state, float *output,
                       void *scratch) {
   const int32_t nf = s->n_filter, nm = s->n_memory, ni = s->n_input, nu = nf / s->rank;
-  int8_t *q = scratch;
-  float *per_filter = (float *)((char *)scratch + ni + 16);
+  float *per_filter = scratch;
   float *wt = per_filter + nf; /* weights_time dequantized as TFLite does: q * scale */
+  int8_t *q = (int8_t *)(wt + (size_t)nf * nm);
   for (size_t i = 0; i < (size_t)nf * nm; i++) wt[i] = (float)w_time[i] * time_scale;
   shift_state(state, (size_t)s->n_batch * nf * nm, sizeof(float));
   bool zero = true;
@@ -91,7 +92,7 @@ void tfcc_svdf_q8(const tfcc_svdf_shape *s, const tfcc_svdf_q_params *p, const i
                   const int8_t *w_feature, const int16_t *w_time, const int32_t *bias,
                   int16_t *state, int8_t *output, void *scratch) {
   const int32_t nf = s->n_filter, nm = s->n_memory, ni = s->n_input, nu = nf / s->rank;
-  int32_t *per_filter = (int32_t *)((char *)scratch + ni + 16);
+  int32_t *per_filter = scratch;
   shift_state(state, (size_t)s->n_batch * nf * nm, sizeof(int16_t));
   for (int32_t b = 0; b < s->n_batch; b++) {
     int16_t *st = state + (size_t)b * nf * nm;
