@@ -85,7 +85,8 @@ class T:
     values: fixed runtime input values; lo/hi: range for random runtime values."""
 
     def __init__(self, dtype, shape, q=None, const=None, values=None, lo=None, hi=None,
-                 name=None):
+                 name=None, variable=False):
+        self.variable = variable  # a variable (state) tensor: is_variable, zero-initialised
         self.dtype, self.shape, self.q = dtype, list(shape), q
         self.const, self.values, self.lo, self.hi, self.name = const, values, lo, hi, name
 
@@ -152,13 +153,16 @@ class Case:
         index = {}
         for key, t in self.tensors.items():
             data = S.pack(t.dtype, t.const) if t.const is not None else None
-            index[key] = m.add_tensor(t.name or key, t.dtype, t.shape, data=data, quant=t.quant())
-        for op, ins, outs, opts in self.ops:
+            index[key] = m.add_tensor(t.name or key, t.dtype, t.shape, data=data, quant=t.quant(),
+                                      is_variable=t.variable)
+        for spec in self.ops:  # (op, ins, outs, opts[, intermediates])
+            op, ins, outs, opts = spec[:4]
+            inter = [index[k] for k in spec[4]] if len(spec) > 4 else None
             in_idx, out_idx = [-1 if k == OMIT else index[k] for k in ins], [index[k] for k in outs]
             if op.startswith("CUSTOM:"):  # "CUSTOM:<custom_code>", opts = custom_options bytes
                 m.add_op("CUSTOM", in_idx, out_idx, custom_code=op[7:], custom_options=opts or None)
             else:
-                m.add_op(op, in_idx, out_idx, opts)
+                m.add_op(op, in_idx, out_idx, opts, intermediates=inter)
         m.inputs = [index[k] for k in self.inputs]
         m.outputs = [index[k] for k in self.outputs]
         feeds = []
@@ -179,7 +183,7 @@ def single(name, op, ins, outs, options=None, note=""):
         key = t.name or "in%d" % i
         tensors[key] = t
         in_keys.append(key)
-        if t.const is None:
+        if t.const is None and not t.variable:
             model_inputs.append(key)
     out_keys = []
     for i, t in enumerate(outs):

@@ -19,6 +19,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import npy  # noqa: E402
 import op_cases  # noqa: E402
+import seq_cases  # noqa: E402
 
 
 def run_case(case, out_dir, oracle, engine):
@@ -35,6 +36,8 @@ def run_case(case, out_dir, oracle, engine):
     try:
         # a case may name its engine (LiteRT.js leaves dynamic outputs unread: tfweb for those)
         engine = getattr(case, "engine", None) or engine
+        if engine == "auto" and case.name.startswith(seq_cases.TFWEB_PREFIXES):
+            engine = "tfweb"  # variable tensors: LiteRT.js rejects them
         cmd = ["node", oracle, mpath, tmp] + in_paths + ["--engine", engine]  # no --quiet: its log is read below
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
         # LiteRT.js logs a failed prepare / invoke and still exits 0 with unwritten outputs

@@ -8,6 +8,7 @@ cases() returns the list of casekit.Case; make_conformance.py writes them out an
 runs TensorFlow Lite on them."""
 import math
 
+import seq_cases
 import tflite_schema as S
 from casekit import (OMIT, QRANGE, Case, Rng, T, broadcast, choose_qparams, conv_out, f32, single,
                      numel, seed_of)
@@ -1196,6 +1197,7 @@ def cases():
                     detection_cases, nms_cases, fft_cases, hybrid_cases, simple_ops_cases,
                     opsa_cases):
             gen()
+        seq_cases.cases(add)  # sequence models, 3-D convolutions (opsb)
         names = [c.name for c in _CASES]
         dup = {n for n in names if names.count(n) > 1}
         if dup:

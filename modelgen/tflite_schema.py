@@ -66,6 +66,10 @@ BUILTIN = {
     # control flow and resource variables
     "IF": 118, "WHILE": 119, "CALL_ONCE": 129, "VAR_HANDLE": 142, "READ_VARIABLE": 143,
     "ASSIGN_VARIABLE": 144,
+    # sequence models, 3-D convolutions (opsb)
+    "LSTM": 16, "RNN": 24, "SVDF": 27, "UNIDIRECTIONAL_SEQUENCE_RNN": 35,
+    "BIDIRECTIONAL_SEQUENCE_RNN": 46, "BIDIRECTIONAL_SEQUENCE_LSTM": 52, "CONV_3D": 132,
+    "CONV_3D_TRANSPOSE": 141,
 }
 PLACEHOLDER_FOR_GREATER_OP_CODES = 127
 
@@ -168,6 +172,26 @@ OPTION_TABLES = {
                                           "time_major": (3, "B"),
                                           "asymmetric_quantize_inputs": (4, "B"),
                                           "diagonal_recurrent_tensors": (5, "B")},
+    # sequence models, 3-D convolutions (opsb)
+    "LSTMOptions": {"fused_activation_function": (0, "b"), "cell_clip": (1, "f"),
+                    "proj_clip": (2, "f"), "kernel_type": (3, "b"),
+                    "asymmetric_quantize_inputs": (4, "B")},
+    "RNNOptions": {"fused_activation_function": (0, "b"), "asymmetric_quantize_inputs": (1, "B")},
+    "SequenceRNNOptions": {"time_major": (0, "B"), "fused_activation_function": (1, "b"),
+                           "asymmetric_quantize_inputs": (2, "B")},
+    "BidirectionalSequenceRNNOptions": {"time_major": (0, "B"), "fused_activation_function": (1, "b"),
+                                        "merge_outputs": (2, "B"),
+                                        "asymmetric_quantize_inputs": (3, "B")},
+    "BidirectionalSequenceLSTMOptions": {"fused_activation_function": (0, "b"), "cell_clip": (1, "f"),
+                                         "proj_clip": (2, "f"), "merge_outputs": (3, "B"),
+                                         "time_major": (4, "B"),
+                                         "asymmetric_quantize_inputs": (5, "B")},
+    "SVDFOptions": {"rank": (0, "i"), "fused_activation_function": (1, "b"),
+                    "asymmetric_quantize_inputs": (2, "B")},
+    "Conv3DOptions": {"padding": (0, "b"), "stride_d": (1, "i"), "stride_w": (2, "i"),
+                      "stride_h": (3, "i"), "fused_activation_function": (4, "b"),
+                      "dilation_d_factor": (5, "i"), "dilation_w_factor": (6, "i"),
+                      "dilation_h_factor": (7, "i")},
 }
 for _empty in ("PadOptions", "PadV2Options", "TransposeOptions", "ExpOptions", "LogSoftmaxOptions",
                "DequantizeOptions", "MaximumMinimumOptions", "LessOptions", "NegOptions",
@@ -228,6 +252,12 @@ OP_OPTIONS = {
     "IF": "IfOptions", "WHILE": "WhileOptions", "CALL_ONCE": "CallOnceOptions",
     "VAR_HANDLE": "VarHandleOptions", "READ_VARIABLE": "ReadVariableOptions",
     "ASSIGN_VARIABLE": "AssignVariableOptions",
+    # sequence models, 3-D convolutions (opsb)
+    "LSTM": "LSTMOptions", "RNN": "RNNOptions", "SVDF": "SVDFOptions",
+    "UNIDIRECTIONAL_SEQUENCE_RNN": "SequenceRNNOptions",
+    "BIDIRECTIONAL_SEQUENCE_RNN": "BidirectionalSequenceRNNOptions",
+    "BIDIRECTIONAL_SEQUENCE_LSTM": "BidirectionalSequenceLSTMOptions",
+    "CONV_3D": "Conv3DOptions", "CONV_3D_TRANSPOSE": "Conv3DOptions",
 }
 
 
@@ -252,7 +282,7 @@ class Operator:
     (bytes, e.g. flexbuf.map_bytes(...))."""
 
     def __init__(self, op, inputs, outputs, options=None, version=None, custom_code=None,
-                 custom_options=None):
+                 custom_options=None, intermediates=None):
         if op not in BUILTIN:
             raise KeyError("unknown builtin operator %s" % op)
         if (op == "CUSTOM") != (custom_code is not None):
@@ -261,6 +291,7 @@ class Operator:
         self.options = dict(options or {})
         self.version = version if version is not None else MIN_VERSION.get(op, 1)
         self.custom_code, self.custom_options = custom_code, custom_options
+        self.intermediates = list(intermediates or [])
 
 
 class Model:
@@ -288,9 +319,9 @@ class Model:
         return len(self.tensors) - 1
 
     def add_op(self, op, inputs, outputs, options=None, version=None, custom_code=None,
-               custom_options=None):
+               custom_options=None, intermediates=None):
         self.operators.append(Operator(op, inputs, outputs, options, version, custom_code,
-                                       custom_options))
+                                       custom_options, intermediates))
 
 
 # ---------------------------------------------------------------- serialization
@@ -418,7 +449,10 @@ def serialize(model):
             if op.options and not table_name:
                 raise KeyError("%s takes no options" % op.op)
             copts = b.create_byte_vector(op.custom_options) if op.custom_options is not None else None
+            inter = b.create_scalar_vector("i", op.intermediates) if op.intermediates else None
             b.start_table()
+            if inter is not None:
+                b.add_offset(8, inter)
             b.add_scalar(0, "I", codes.index((op.op, op.version, op.custom_code)))
             if copts is not None:
                 b.add_offset(5, copts)

@@ -56,7 +56,15 @@ enum {
   OPT_IF = 92,
   OPT_WHILE = 93,
   OPT_CALL_ONCE = 103,
-  OPT_VAR_HANDLE = 111
+  OPT_VAR_HANDLE = 111,
+  /* sequence models (opsb) */
+  OPT_SVDF = 6,
+  OPT_RNN = 7,
+  OPT_LSTM = 14,
+  OPT_SEQUENCE_RNN = 31,
+  OPT_BIDIRECTIONAL_SEQUENCE_LSTM = 69,
+  OPT_BIDIRECTIONAL_SEQUENCE_RNN = 70,
+  OPT_CONV_3D = 106
 };
 
 /* One options table being read: the first error sticks, later reads return defaults. */
@@ -287,6 +295,58 @@ static void read_bucketize(opt_rd *r, tfcc_bucketize_options *o) {
   o->n_boundaries = v.count;
 }
 
+/* sequence models (opsb): LSTMOptions, BidirectionalSequenceLSTMOptions, the RNN options
+ * tables and SVDFOptions. Activations are checked by the operators. */
+static void read_lstm(opt_rd *r, tfcc_sequence_lstm_options *o) {
+  o->activation = rd_u8(r, 0, "fused_activation_function", 0);
+  o->cell_clip = rd_f32(r, 1, "cell_clip", 0.f);
+  o->proj_clip = rd_f32(r, 2, "proj_clip", 0.f);
+  o->kernel_type = rd_i8(r, 3, "kernel_type", 0);
+  o->asymmetric_quantize_inputs = rd_bool(r, 4, "asymmetric_quantize_inputs", false);
+  o->time_major = true;
+}
+
+static void read_bidi_lstm(opt_rd *r, tfcc_sequence_lstm_options *o) {
+  o->activation = rd_u8(r, 0, "fused_activation_function", 0);
+  o->cell_clip = rd_f32(r, 1, "cell_clip", 0.f);
+  o->proj_clip = rd_f32(r, 2, "proj_clip", 0.f);
+  o->merge_outputs = rd_bool(r, 3, "merge_outputs", false);
+  o->time_major = rd_bool(r, 4, "time_major", true);
+  o->asymmetric_quantize_inputs = rd_bool(r, 5, "asymmetric_quantize_inputs", false);
+}
+
+static void read_rnn(opt_rd *r, int32_t builtin, tfcc_rnn_options *o) {
+  if (builtin == TFCC_OP_RNN) {
+    o->activation = rd_i8(r, 0, "fused_activation_function", 0);
+    o->asymmetric_quantize_inputs = rd_bool(r, 1, "asymmetric_quantize_inputs", false);
+    return;
+  }
+  o->time_major = rd_bool(r, 0, "time_major", false);
+  o->activation = rd_i8(r, 1, "fused_activation_function", 0);
+  if (builtin == TFCC_OP_BIDIRECTIONAL_SEQUENCE_RNN) {
+    o->merge_outputs = rd_bool(r, 2, "merge_outputs", false);
+    o->asymmetric_quantize_inputs = rd_bool(r, 3, "asymmetric_quantize_inputs", false);
+  } else {
+    o->asymmetric_quantize_inputs = rd_bool(r, 2, "asymmetric_quantize_inputs", false);
+  }
+}
+
+static void read_conv3d(opt_rd *r, tfcc_conv3d_options *o) {
+  o->padding = rd_i8(r, 0, "padding", 0);
+  o->stride_d = rd_i32(r, 1, "stride_d", 0);
+  o->stride_w = rd_i32(r, 2, "stride_w", 0);
+  o->stride_h = rd_i32(r, 3, "stride_h", 0);
+  o->activation = rd_i8(r, 4, "fused_activation_function", 0);
+  o->dilation_d = rd_i32(r, 5, "dilation_d_factor", 1);
+  o->dilation_w = rd_i32(r, 6, "dilation_w_factor", 1);
+  o->dilation_h = rd_i32(r, 7, "dilation_h_factor", 1);
+  check_padding(r, o->padding);
+  check_pair(r, "strides (h x w)", o->stride_h, o->stride_w);
+  check_pair(r, "stride_d x dilation_d", o->stride_d, o->dilation_d);
+  check_pair(r, "dilations (h x w)", o->dilation_h, o->dilation_w);
+  check_activation(r, o->activation);
+}
+
 static void read_kind(opt_rd *r, int32_t builtin, tfcc_op_options *o) {
   switch (o->kind) {
     case TFCC_OPTIONS_NONE:
@@ -362,6 +422,15 @@ static void read_kind(opt_rd *r, int32_t builtin, tfcc_op_options *o) {
       o->strided_slice.offset = rd_bool(r, 5, "offset", false);
       break;
     case TFCC_OPTIONS_SEQUENCE_LSTM: read_sequence_lstm(r, &o->lstm); break;
+    case TFCC_OPTIONS_LSTM: read_lstm(r, &o->lstm); break;
+    case TFCC_OPTIONS_BIDI_LSTM: read_bidi_lstm(r, &o->lstm); break;
+    case TFCC_OPTIONS_RNN: read_rnn(r, builtin, &o->rnn); break;
+    case TFCC_OPTIONS_CONV_3D: read_conv3d(r, &o->conv3d); break;
+    case TFCC_OPTIONS_SVDF:
+      o->svdf.rank = rd_i32(r, 0, "rank", 0);
+      o->svdf.activation = rd_i8(r, 1, "fused_activation_function", 0);
+      o->svdf.asymmetric_quantize_inputs = rd_bool(r, 2, "asymmetric_quantize_inputs", false);
+      break;
     case TFCC_OPTIONS_CUMSUM:
       o->cumsum.exclusive = rd_bool(r, 0, "exclusive", false);
       o->cumsum.reverse = rd_bool(r, 1, "reverse", false);
@@ -478,6 +547,17 @@ static uint8_t expected_type(int32_t builtin, const char **name) {
       {TFCC_OP_WHILE, OPT_WHILE, "WhileOptions"},
       {TFCC_OP_CALL_ONCE, OPT_CALL_ONCE, "CallOnceOptions"},
       {TFCC_OP_VAR_HANDLE, OPT_VAR_HANDLE, "VarHandleOptions"},
+      /* sequence models (opsb) */
+      {TFCC_OP_LSTM, OPT_LSTM, "LSTMOptions"},
+      {TFCC_OP_BIDIRECTIONAL_SEQUENCE_LSTM, OPT_BIDIRECTIONAL_SEQUENCE_LSTM,
+       "BidirectionalSequenceLSTMOptions"},
+      {TFCC_OP_RNN, OPT_RNN, "RNNOptions"},
+      {TFCC_OP_UNIDIRECTIONAL_SEQUENCE_RNN, OPT_SEQUENCE_RNN, "SequenceRNNOptions"},
+      {TFCC_OP_BIDIRECTIONAL_SEQUENCE_RNN, OPT_BIDIRECTIONAL_SEQUENCE_RNN,
+       "BidirectionalSequenceRNNOptions"},
+      {TFCC_OP_SVDF, OPT_SVDF, "SVDFOptions"},
+      {TFCC_OP_CONV_3D, OPT_CONV_3D, "Conv3DOptions"},
+      {TFCC_OP_CONV_3D_TRANSPOSE, OPT_CONV_3D, "Conv3DOptions"},
   };
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
     if (map[i].builtin == builtin) {

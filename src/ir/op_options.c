@@ -65,6 +65,15 @@ tfcc_options_kind tfcc_options_kind_of(int32_t builtin) {
     case TFCC_OP_RANDOM_UNIFORM:
     case TFCC_OP_RANDOM_STANDARD_NORMAL:
     case TFCC_OP_MULTINOMIAL: return TFCC_OPTIONS_RANDOM;
+    /* sequence models (opsb) */
+    case TFCC_OP_LSTM: return TFCC_OPTIONS_LSTM;
+    case TFCC_OP_BIDIRECTIONAL_SEQUENCE_LSTM: return TFCC_OPTIONS_BIDI_LSTM;
+    case TFCC_OP_RNN:
+    case TFCC_OP_UNIDIRECTIONAL_SEQUENCE_RNN:
+    case TFCC_OP_BIDIRECTIONAL_SEQUENCE_RNN: return TFCC_OPTIONS_RNN;
+    case TFCC_OP_SVDF: return TFCC_OPTIONS_SVDF;
+    case TFCC_OP_CONV_3D:
+    case TFCC_OP_CONV_3D_TRANSPOSE: return TFCC_OPTIONS_CONV_3D;
     default: return TFCC_OPTIONS_NONE;
   }
 }
@@ -81,6 +90,11 @@ void tfcc_options_default(tfcc_op_options *o, tfcc_options_kind kind) {
       o->expand_dwconv.dw.dilation_w = o->expand_dwconv.dw.dilation_h = 1;
       break;
     case TFCC_OPTIONS_SHAPE: o->shape.type = TFCC_INT32; break;
+    case TFCC_OPTIONS_LSTM: o->lstm.time_major = true; break;
+    case TFCC_OPTIONS_BIDI_LSTM: o->lstm.time_major = true; break;
+    case TFCC_OPTIONS_CONV_3D:
+      o->conv3d.dilation_d = o->conv3d.dilation_h = o->conv3d.dilation_w = 1;
+      break;
     default: break;
   }
 }
@@ -97,6 +111,11 @@ int32_t *tfcc_options_activation(tfcc_op_options *o) {
     case TFCC_OPTIONS_CONCATENATION: return &o->concat.activation;
     case TFCC_OPTIONS_L2_NORM: return &o->l2_norm.activation;
     case TFCC_OPTIONS_SEQUENCE_LSTM: return &o->lstm.activation;
+    case TFCC_OPTIONS_LSTM:
+    case TFCC_OPTIONS_BIDI_LSTM: return &o->lstm.activation;
+    case TFCC_OPTIONS_RNN: return &o->rnn.activation;
+    case TFCC_OPTIONS_SVDF: return &o->svdf.activation;
+    case TFCC_OPTIONS_CONV_3D: return &o->conv3d.activation;
     default: return NULL;
   }
 }

@@ -63,7 +63,13 @@ typedef enum tfcc_options_kind {
   TFCC_OPTIONS_RANDOM,            /* RANDOM_UNIFORM, RANDOM_STANDARD_NORMAL, MULTINOMIAL */
   /* cflow: control flow and resource variables */
   TFCC_OPTIONS_SUBGRAPHS,         /* WHILE, IF, CALL_ONCE, CALL */
-  TFCC_OPTIONS_VAR_HANDLE         /* VAR_HANDLE */
+  TFCC_OPTIONS_VAR_HANDLE,        /* VAR_HANDLE */
+  /* sequence models (opsb) */
+  TFCC_OPTIONS_LSTM,              /* LSTM: LSTMOptions into the lstm member */
+  TFCC_OPTIONS_RNN,               /* RNN, UNIDIRECTIONAL_SEQUENCE_RNN, BIDIRECTIONAL_SEQUENCE_RNN */
+  TFCC_OPTIONS_BIDI_LSTM,         /* BIDIRECTIONAL_SEQUENCE_LSTM into the lstm member */
+  TFCC_OPTIONS_SVDF,              /* SVDF */
+  TFCC_OPTIONS_CONV_3D            /* CONV_3D, CONV_3D_TRANSPOSE */
 } tfcc_options_kind;
 
 /* Conv2DOptions. */
@@ -178,12 +184,35 @@ typedef struct tfcc_strided_slice_options {
   bool offset;
 } tfcc_strided_slice_options;
 
-/* UnidirectionalSequenceLSTMOptions. */
+/* UnidirectionalSequenceLSTMOptions; also LSTMOptions (kernel_type; time_major is true) and
+ * BidirectionalSequenceLSTMOptions (merge_outputs; time_major defaults to true there). */
 typedef struct tfcc_sequence_lstm_options {
   int32_t activation;
   float cell_clip, proj_clip;
   bool time_major, asymmetric_quantize_inputs;
+  int32_t kernel_type; /* LSTM: 0 FULL, 1 BASIC */
+  bool merge_outputs;  /* BIDIRECTIONAL_SEQUENCE_LSTM */
 } tfcc_sequence_lstm_options;
+
+/* RNNOptions, SequenceRNNOptions, BidirectionalSequenceRNNOptions. */
+typedef struct tfcc_rnn_options {
+  int32_t activation;
+  bool time_major, merge_outputs, asymmetric_quantize_inputs;
+} tfcc_rnn_options;
+
+/* Conv3DOptions (CONV_3D, CONV_3D_TRANSPOSE). */
+typedef struct tfcc_conv3d_options {
+  int32_t padding;                            /* TFCC_PAD_SAME / TFCC_PAD_VALID */
+  int32_t stride_d, stride_h, stride_w;       /* > 0 */
+  int32_t dilation_d, dilation_h, dilation_w; /* > 0 (default 1) */
+  int32_t activation;                         /* TFCC_ACT_* */
+} tfcc_conv3d_options;
+
+/* SVDFOptions. */
+typedef struct tfcc_svdf_options {
+  int32_t rank, activation;
+  bool asymmetric_quantize_inputs;
+} tfcc_svdf_options;
 
 /* CumsumOptions. */
 typedef struct tfcc_cumsum_options { bool exclusive, reverse; } tfcc_cumsum_options;
@@ -264,6 +293,9 @@ typedef struct tfcc_op_options {
     tfcc_random_options random;                     /* opsa */
     tfcc_subgraphs_options subgraphs;   /* cflow */
     tfcc_var_handle_options var_handle; /* cflow */
+    tfcc_rnn_options rnn;   /* opsb */
+    tfcc_svdf_options svdf; /* opsb */
+    tfcc_conv3d_options conv3d; /* opsb */
   };
 } tfcc_op_options;
 

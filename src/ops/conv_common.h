@@ -101,6 +101,7 @@ static inline void tfcc_conv_requant_from(const tfcc_conv_qparams *q, tfcc_dtype
   r->act_min = q->act_min;
   r->act_max = q->act_max;
   r->scale = q->scale;
+  r->single_round = false;
 }
 
 /* Checks the dtypes of (input, filter, bias, output) of a conv-like op and classifies it.

@@ -1,7 +1,8 @@
 /* FULLY_CONNECTED: inputs (input, weights [units, accum], optional bias), options
  * FullyConnectedOptions (fused_activation_function, weights_format, keep_num_dims,
  * asymmetric_quantize_inputs, quantized_bias_type). Only the DEFAULT weights format. Hybrid
- * (float32 input, int8 weights) runs in ops/hybrid.c. */
+ * (float32 input, int8 weights) runs in ops/hybrid.c. int8 with run-time weights requantizes
+ * with one rounding (ruy's, as TFLite's builtin kernel) in the default arithmetic. */
 #include <stdlib.h>
 
 #include "kernels/f32-gemm/gemv.h"
@@ -26,6 +27,10 @@ typedef struct fc_params {
   tfcc_q8_fcs_packed small; /* int8/uint8 tiny layers: packed at init (q8-fc-small) */
   tfcc_dtype small_dtype;
   tfcc_hybrid *hyb; /* float32 input with int8 weights (ops/hybrid.h), else NULL */
+  /* int8 with run-time weights in TFLite's default arithmetic: XNNPACK does not take the node
+   * and TFLite's builtin kernel requantizes through ruy, with one rounding (issue 15: tfcc was
+   * 1 below on ~1% of elements with gemmlowp's two roundings) */
+  bool ruy_round;
 } fc_params;
 
 static void fc_release(void *p) {
@@ -45,6 +50,7 @@ static void fc_release(void *p) {
 static void fc_requant(const fc_params *p, tfcc_dtype dt, tfcc_conv_requant *r) {
   tfcc_conv_requant_from(&p->q, dt, r);
   r->filter_offset = p->per_channel ? 0 : p->q.filter_offset;
+  r->single_round = p->ruy_round && dt == TFCC_INT8;
 }
 
 /* Tiny int8/uint8 layers: everything the q8-fc-small kernel needs, computed once here
@@ -100,6 +106,9 @@ static tfcc_status fc_init(tfcc_init_ctx *ctx) {
     /* per-tensor: GetQuantizedConvolutionMultipler (float product) for every dtype;
      * per-channel: double all through. */
     st = tfcc_conv_init_quant(ctx, 0, 1, p->act, !p->per_channel, &p->q);
+    const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, 0);
+    p->ruy_round = st == TFCC_OK && ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE && in &&
+                   in->dtype == TFCC_INT8 && w && !w->data && !p->q.scale;
   }
   if (st == TFCC_OK) fc_small_init(ctx, p);
   if (st != TFCC_OK) {

@@ -147,6 +147,17 @@
   X(VAR_HANDLE, var_handle) \
   X(READ_VARIABLE, read_variable) \
   X(ASSIGN_VARIABLE, assign_variable) \
+  /* sequence models (opsb): LSTM is defined in unidirectional_sequence_lstm.c */ \
+  X(LSTM, lstm) \
+  /* RNN family: all three in rnn.c */ \
+  X(RNN, rnn) \
+  X(UNIDIRECTIONAL_SEQUENCE_RNN, unidirectional_sequence_rnn) \
+  X(BIDIRECTIONAL_SEQUENCE_RNN, bidirectional_sequence_rnn) \
+  X(BIDIRECTIONAL_SEQUENCE_LSTM, bidirectional_sequence_lstm) \
+  X(SVDF, svdf) \
+  /* 3-D convolutions: both in conv_3d.c */ \
+  X(CONV_3D, conv_3d) \
+  X(CONV_3D_TRANSPOSE, conv_3d_transpose) \
   /* end of list */
 
 /* Custom operators tfcc knows, by their custom_code: X("name", symbol), defined as

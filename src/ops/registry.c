@@ -138,6 +138,15 @@ int32_t tfcc_op_max_version(int32_t builtin) {
     case TFCC_OP_TOPK_V2:
     case TFCC_OP_DYNAMIC_UPDATE_SLICE:
       return 3;
+    /* sequence models (opsb): hybrid from v3, full integer from v4 (LSTM) */
+    case TFCC_OP_RNN:
+    case TFCC_OP_UNIDIRECTIONAL_SEQUENCE_RNN:
+    case TFCC_OP_BIDIRECTIONAL_SEQUENCE_RNN:
+    case TFCC_OP_BIDIRECTIONAL_SEQUENCE_LSTM:
+      return 3;
+    case TFCC_OP_LSTM:
+    case TFCC_OP_SVDF:
+      return 4;
     default:
       return 1;
   }

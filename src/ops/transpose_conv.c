@@ -1,7 +1,9 @@
 /* TRANSPOSE_CONV: inputs (output_shape int32[4], known at prepare or else at run; weights
  * [out_c, H, W, in_c]; input NHWC; optional bias), options TransposeConvOptions (padding,
  * stride_w, stride_h, fused_activation_function). Padding as TFLite: computed from the
- * output size with ComputePaddingHeightWidth. */
+ * output size with ComputePaddingHeightWidth. Hybrid (float32 input, int8 weights with
+ * per-tensor or per-channel scales, float32 bias), as TFLite's builtin kernel: the input
+ * quantized per image, asymmetric (kernels/ref/transpose_conv.h). */
 #include <stdlib.h>
 
 #include "kernels/ref/quant_util.h"
@@ -93,6 +95,26 @@ static tfcc_status tconv_geom(tfcc_op_ctx *ctx, tfcc_conv_geom *g) {
   return TFCC_OK;
 }
 
+/* float32 input with int8 weights: dynamic-range quantization */
+static bool tconv_hybrid(const tfcc_op_ctx *ctx) {
+  return ctx->in[2]->dtype == TFCC_FLOAT32 && ctx->in[1]->dtype == TFCC_INT8;
+}
+
+static tfcc_status tconv_hybrid_check(const tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
+  const tfcc_tensor *f = ctx->in[1], *bias = ctx->n_in > 3 ? ctx->in[3] : NULL;
+  if (ctx->out[0]->dtype != TFCC_FLOAT32 || (bias && bias->dtype != TFCC_FLOAT32))
+    return tfcc_err_set(ctx->err, TFCC_ERR_DTYPE,
+                        "hybrid TRANSPOSE_CONV needs a float32 output and bias");
+  if (!f->quant || (f->quant->count != 1 && f->quant->count != g->out_c))
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
+                        "int8 weights need 1 or %d scales (they have %d)", (int)g->out_c,
+                        f->quant ? (int)f->quant->count : 0);
+  for (int32_t c = 0; c < f->quant->count; c++)
+    if (!(f->quant->scale[c] > 0.f))
+      return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "weights scale %d is not positive", (int)c);
+  return TFCC_OK;
+}
+
 static tfcc_status tconv_prepare(tfcc_op_ctx *ctx) {
   const tconv_params *p = ctx->params;
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "TRANSPOSE_CONV not initialised");
@@ -101,12 +123,20 @@ static tfcc_status tconv_prepare(tfcc_op_ctx *ctx) {
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
                         "TRANSPOSE_CONV needs output_shape, weights, input and one output");
   const tfcc_tensor *bias = ctx->n_in > 3 ? ctx->in[3] : NULL;
-  tfcc_status st = tfcc_conv_check_types(ctx->in[2], ctx->in[1], bias, ctx->out[0], ctx->err);
+  tfcc_status st = tconv_hybrid(ctx) ? TFCC_OK
+                                     : tfcc_conv_check_types(ctx->in[2], ctx->in[1], bias,
+                                                             ctx->out[0], ctx->err);
   if (st != TFCC_OK) return st;
   tfcc_conv_geom g;
   st = tconv_geom(ctx, &g);
   if (st != TFCC_OK) return st;
   ctx->scratch_bytes = 0;
+  if (tconv_hybrid(ctx)) {
+    if ((st = tconv_hybrid_check(ctx, &g)) != TFCC_OK) return st;
+    ctx->scratch_bytes = tfcc_tconv_hybrid_scratch(&g);
+    int32_t hd[4] = {g.batches, g.out_h, g.out_w, g.out_c};
+    return tfcc_tensor_set_shape(ctx->out[0], 4, hd, ctx->err);
+  }
   if (ctx->in[2]->dtype != TFCC_FLOAT32) {
     if (p->q.n_mult == 0)
       return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "quantization parameters missing");
@@ -128,6 +158,13 @@ static tfcc_status tconv_eval(tfcc_op_ctx *ctx) {
   const void *bd = bias ? bias->data : NULL;
   void *out = ctx->out[0]->data;
   tfcc_conv_requant r;
+  if (tconv_hybrid(ctx)) {
+    float lo, hi;
+    tfcc_act_range_f32(p->o.act, &lo, &hi);
+    tfcc_tconv_hybrid(&g, in->data, f->data, f->quant->scale, f->quant->count > 1 ? 1 : 0, bd, lo, hi,
+                      ctx->scratch, out);
+    return TFCC_OK;
+  }
   if (in->dtype != TFCC_FLOAT32) tfcc_conv_requant_from(&p->q, in->dtype, &r);
   switch (in->dtype) {
     case TFCC_FLOAT32: {

@@ -1,10 +1,14 @@
-/* UNIDIRECTIONAL_SEQUENCE_LSTM (TFLite unidirectional_sequence_lstm.cc + lstm_eval.cc).
+/* UNIDIRECTIONAL_SEQUENCE_LSTM (TFLite unidirectional_sequence_lstm.cc + lstm_eval.cc), and
+ * LSTM (lstm.cc, the FULL kernel type: one time step of input [batch, input] -> output
+ * [batch, output], the same arithmetic with n_time 1; LSTMOptions.kernel_type BASIC is rejected).
  * Inputs (lstm::full order): 0 input, 1-4 input-to-{input,forget,cell,output} weights,
  * 5-8 recurrent-to-{...} weights, 9-11 cell-to-{input,forget,output} (peephole), 12-15 gate
  * biases, 16 projection weights, 17 projection bias, 18 output state (variable), 19 cell
- * state (variable), 20-23 layer-norm coefficients. Float32, or full integer (int8 input and
- * weights, int16 cell state, 5 intermediates carrying the gate scales). Hybrid (float input,
- * int8 weights) and integer layer norm are rejected.
+ * state (variable), 20-23 layer-norm coefficients. Float32, full integer (int8 input and
+ * weights, int16 cell state, 5 intermediates carrying the gate scales), or hybrid (float input
+ * and states, int8 weights with per-tensor scales, float biases; kernels/ref/lstm_hybrid.c,
+ * options asymmetric_quantize_inputs). Integer layer norm (int16 coefficients, the gate scales
+ * from intermediates 0-3) runs the reference kernel.
  * Fast paths (model-level params): with constant weights the first prepare (model load runs it)
  * builds the integer plan of src/kernels/q8-lstm (multipliers, effective biases, packed
  * weights), byte-identical to the reference kernel, or the float plan of src/kernels/f32-lstm
@@ -20,6 +24,7 @@
 #include "kernels/q8-lstm/lstm.h"
 #include "kernels/ref/lstm.h"
 #include "kernels/ref/quant_util.h"
+#include "ops/lstm_direction.h"
 #include "ops/op.h"
 
 enum {
@@ -29,7 +34,9 @@ enum {
 
 typedef struct lstm_setup {
   tfcc_lstm_shape s;
+  bool step; /* LSTM: one step, input [batch, input] */
   bool is_int;
+  bool hybrid; /* float input, int8 weights (per-tensor scales) */
   bool cifg, peephole, projection, layer_norm;
   int activation;
   float cell_clip, proj_clip;
@@ -52,7 +59,25 @@ static int32_t zp_of(const tfcc_tensor *t) {
   return t && t->quant && t->quant->count > 0 ? t->quant->zero_point[0] : 0;
 }
 
-#define CHECK_(cond, code, ...) TFCC_OP_CHECK(ctx, cond, code, "UNIDIRECTIONAL_SEQUENCE_LSTM: " __VA_ARGS__)
+/* The LSTM builtin (one step) rather than the sequence operator. */
+static bool is_step(const tfcc_op_ctx *ctx) {
+  return ctx->node && ctx->node->builtin == TFCC_OP_LSTM;
+}
+
+static const char *op_name(const tfcc_op_ctx *ctx) {
+  if (ctx->node && ctx->node->builtin == TFCC_OP_BIDIRECTIONAL_SEQUENCE_LSTM)
+    return "BIDIRECTIONAL_SEQUENCE_LSTM (one direction)";
+  return is_step(ctx) ? "LSTM" : "UNIDIRECTIONAL_SEQUENCE_LSTM";
+}
+
+/* Fails with the message prefixed by the operator's name. */
+#define CHECK_(cond, code, ...)                             \
+  do {                                                      \
+    if (!(cond)) {                                          \
+      tfcc_err_set(ctx->err, (code), __VA_ARGS__);          \
+      return tfcc_err_prefix(ctx->err, "%s", op_name(ctx)); \
+    }                                                       \
+  } while (0)
 
 static tfcc_status check_tensor(tfcc_op_ctx *ctx, const tfcc_tensor *t, int idx, tfcc_dtype dt,
                                 int32_t rank, int32_t d0, int32_t d1) {
@@ -77,18 +102,25 @@ static tfcc_status setup(tfcc_op_ctx *ctx, lstm_setup *su) {
   su->cell_clip = opt ? opt->cell_clip : 0.f;
   su->proj_clip = opt ? opt->proj_clip : 0.f;
   su->s.time_major = opt ? opt->time_major : false;
+  su->step = is_step(ctx);
+  if (su->step) {
+    su->s.time_major = true;
+    CHECK_(!opt || opt->kernel_type == 0, TFCC_ERR_UNSUPPORTED,
+           "kernel_type BASIC (the 5-input uint8 LSTM) not supported");
+  }
   CHECK_(su->cell_clip >= 0.f && su->proj_clip >= 0.f, TFCC_ERR_INVALID_MODEL,
          "cell_clip %g and proj_clip %g must be >= 0", (double)su->cell_clip, (double)su->proj_clip);
   CHECK_(su->activation <= 4 || su->activation == 6, TFCC_ERR_UNSUPPORTED,
          "fused activation %d unsupported", su->activation);
-  CHECK_(x->rank == 3, TFCC_ERR_SHAPE, "input rank %d, expected 3", (int)x->rank);
+  CHECK_(x->rank == (su->step ? 2 : 3), TFCC_ERR_SHAPE, "input rank %d, expected %d", (int)x->rank,
+         su->step ? 2 : 3);
   su->is_int = x->dtype == TFCC_INT8;
   CHECK_(x->dtype == TFCC_FLOAT32 || x->dtype == TFCC_INT8, TFCC_ERR_UNSUPPORTED,
          "input dtype %s unsupported (float32 or int8)", tfcc_dtype_name(x->dtype));
   tfcc_lstm_shape *s = &su->s;
-  s->n_batch = s->time_major ? x->dims[1] : x->dims[0];
-  s->n_time = s->time_major ? x->dims[0] : x->dims[1];
-  s->n_input = x->dims[2];
+  s->n_batch = su->step ? x->dims[0] : s->time_major ? x->dims[1] : x->dims[0];
+  s->n_time = su->step ? 1 : s->time_major ? x->dims[0] : x->dims[1];
+  s->n_input = x->dims[x->rank - 1];
 
   const tfcc_tensor *w_o = in_opt(ctx, IN_W + 3), *r_o = in_opt(ctx, IN_R + 3);
   CHECK_(w_o && r_o, TFCC_ERR_INVALID_MODEL, "input-to-output and recurrent-to-output weights are required");
@@ -98,11 +130,8 @@ static tfcc_status setup(tfcc_op_ctx *ctx, lstm_setup *su) {
   CHECK_(s->n_batch >= 0 && s->n_time >= 0 && s->n_input > 0 && s->n_cell > 0 && s->n_output > 0,
          TFCC_ERR_SHAPE, "bad sizes: batch %d time %d input %d cell %d output %d", (int)s->n_batch,
          (int)s->n_time, (int)s->n_input, (int)s->n_cell, (int)s->n_output);
-  const tfcc_dtype wdt = su->is_int ? TFCC_INT8 : TFCC_FLOAT32;
-  if (!su->is_int && w_o->dtype != TFCC_FLOAT32)
-    return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
-                        "UNIDIRECTIONAL_SEQUENCE_LSTM: hybrid (float input, %s weights) not supported",
-                        tfcc_dtype_name(w_o->dtype));
+  su->hybrid = !su->is_int && w_o->dtype == TFCC_INT8;
+  const tfcc_dtype wdt = su->is_int || su->hybrid ? TFCC_INT8 : TFCC_FLOAT32;
   const tfcc_dtype bdt = su->is_int ? TFCC_INT32 : TFCC_FLOAT32;
   su->cifg = in_opt(ctx, IN_W) == NULL;
   CHECK_((in_opt(ctx, IN_R) == NULL) == su->cifg && (in_opt(ctx, IN_BIAS) == NULL) == su->cifg,
@@ -123,7 +152,8 @@ static tfcc_status setup(tfcc_op_ctx *ctx, lstm_setup *su) {
     /* With CIFG the cell-to-input weights are ignored (TFLite accepts them either way). */
     CHECK_((p != NULL) == su->peephole || (g == 0 && su->cifg), TFCC_ERR_INVALID_MODEL,
            "peephole weights must be all present or all absent");
-    if (p && (st = check_tensor(ctx, p, IN_PEEP + (g == 3 ? 2 : g), su->is_int ? TFCC_INT16 : TFCC_FLOAT32,
+    if (p && (st = check_tensor(ctx, p, IN_PEEP + (g == 3 ? 2 : g),
+                                su->is_int ? TFCC_INT16 : su->hybrid ? TFCC_INT8 : TFCC_FLOAT32,
                                 1, s->n_cell, 0)) != TFCC_OK)
       return st;
   }
@@ -132,6 +162,12 @@ static tfcc_status setup(tfcc_op_ctx *ctx, lstm_setup *su) {
   CHECK_(pw || !pb, TFCC_ERR_INVALID_MODEL, "projection bias without projection weights");
   if (pw && (st = check_tensor(ctx, pw, IN_PROJ_W, wdt, 2, s->n_output, s->n_cell)) != TFCC_OK) return st;
   if (pb && (st = check_tensor(ctx, pb, IN_PROJ_B, bdt, 1, s->n_output, 0)) != TFCC_OK) return st;
+  if (su->hybrid) /* per-tensor scales: TFLite reads params.scale of each weight */
+    for (int i = IN_W; i <= IN_PROJ_W; i++) {
+      const tfcc_tensor *t = in_opt(ctx, i);
+      if (t && t->dtype == TFCC_INT8)
+        CHECK_(scale_of(t) > 0.f, TFCC_ERR_INVALID_MODEL, "int8 input %d without a quantization scale", i);
+    }
   if (!pw) CHECK_(s->n_output == s->n_cell, TFCC_ERR_SHAPE, "without projection n_output %d must equal n_cell %d",
                   (int)s->n_output, (int)s->n_cell);
   if (su->is_int && su->peephole)
@@ -139,7 +175,6 @@ static tfcc_status setup(tfcc_op_ctx *ctx, lstm_setup *su) {
 
   su->layer_norm = in_opt(ctx, IN_LN + 1) != NULL;
   if (su->layer_norm) {
-    CHECK_(!su->is_int, TFCC_ERR_UNSUPPORTED, "integer layer-norm LSTM not supported");
     for (int g = 0; g < 4; g++) {
       const tfcc_tensor *l = in_opt(ctx, IN_LN + g);
       if (g == 0 && su->cifg) {
@@ -147,7 +182,9 @@ static tfcc_status setup(tfcc_op_ctx *ctx, lstm_setup *su) {
         continue;
       }
       CHECK_(l, TFCC_ERR_INVALID_MODEL, "layer-norm coefficients %d missing", IN_LN + g);
-      if ((st = check_tensor(ctx, l, IN_LN + g, TFCC_FLOAT32, 1, s->n_cell, 0)) != TFCC_OK) return st;
+      if ((st = check_tensor(ctx, l, IN_LN + g, su->is_int ? TFCC_INT16 : TFCC_FLOAT32, 1, s->n_cell, 0)) !=
+          TFCC_OK)
+        return st;
     }
   }
 
@@ -194,7 +231,16 @@ static tfcc_status quant_params(tfcc_op_ctx *ctx, const lstm_setup *su, tfcc_lst
   CHECK_(cell_scale >= -15 && cell_scale <= -9, TFCC_ERR_UNSUPPORTED,
          "cell state scale 2^%d unsupported (2^-15..2^-9)", cell_scale);
   p->cell_scale = cell_scale;
-  const float inter_scale = (float)pow(2.0, -12); /* Q3.12 gate scale without layer norm */
+  /* gate scales: Q3.12 without layer norm, else the intermediates 0-3 */
+  float gate_scale[4];
+  for (int g = 0; g < 4; g++) {
+    gate_scale[g] = (float)pow(2.0, -12);
+    if (su->layer_norm && !(g == 0 && su->cifg)) {
+      const tfcc_tensor *it = ctx->tmp[g];
+      CHECK_(it && scale_of(it) > 0.f, TFCC_ERR_INVALID_MODEL, "intermediate %d (gate %d scale) is not quantized", g, g);
+      gate_scale[g] = scale_of(it);
+    }
+  }
   const float hidden_scale = hidden->quant->scale[0];
   p->hidden_zp = hidden->quant->zero_point[0];
   const float in_s = scale_of(x), h_s = scale_of(h);
@@ -206,6 +252,7 @@ static tfcc_status quant_params(tfcc_op_ctx *ctx, const lstm_setup *su, tfcc_lst
     }
     const tfcc_tensor *w = ctx->in[IN_W + g], *r = ctx->in[IN_R + g];
     CHECK_(scale_of(w) > 0.f && scale_of(r) > 0.f, TFCC_ERR_INVALID_MODEL, "gate %d weights not quantized", g);
+    const float inter_scale = gate_scale[g];
     float ew = scale_of(w) * in_s / inter_scale;
     float er = scale_of(r) * h_s / inter_scale;
     tfcc_quantize_multiplier((double)ew, &p->in_a[g], &p->in_b[g]);
@@ -214,6 +261,13 @@ static tfcc_status quant_params(tfcc_op_ctx *ctx, const lstm_setup *su, tfcc_lst
     float ep = 1.0f;
     if (pe) ep = (float)(pow(2.0, cell_scale) * (double)scale_of(pe) / (double)inter_scale);
     tfcc_quantize_multiplier((double)ep, &p->peep_a[g], &p->peep_b[g]);
+    if (su->layer_norm) { /* PopulateQuantizedLstmParams8x8_16 */
+      const float ls = scale_of(in_opt(ctx, IN_LN + g));
+      CHECK_(ls > 0.f, TFCC_ERR_INVALID_MODEL, "layer-norm coefficients %d are not quantized", IN_LN + g);
+      tfcc_quantize_multiplier((double)ls, &p->ln_a[g], &p->ln_b[g]);
+      const int32_t guard = (int32_t)(10000.0f * ls);
+      p->ln_guard[g] = guard > 1 ? guard : 1;
+    }
   }
   float eh = (float)(pow(2.0, -15) / (double)hidden_scale * pow(2.0, -15));
   tfcc_quantize_multiplier((double)eh, &p->hidden_a, &p->hidden_b);
@@ -298,6 +352,7 @@ static void q8_weights_of(const tfcc_op_ctx *ctx, tfcc_lstm_q_weights *wt) {
   }
   wt->proj_w = data_of(in_opt(ctx, IN_PROJ_W));
   wt->proj_b = data_of(in_opt(ctx, IN_PROJ_B));
+  for (int g = 0; g < 4; g++) wt->ln[g] = ctx->n_in > IN_LN + g ? data_of(in_opt(ctx, IN_LN + g)) : NULL;
 }
 
 static void f32_weights_of(const tfcc_op_ctx *ctx, const lstm_setup *su, tfcc_lstm_f32_weights *wt) {
@@ -343,6 +398,7 @@ static void q8_plan_build(tfcc_op_ctx *ctx, const lstm_setup *su, const tfcc_lst
   /* Without a SIMD variant the reference kernel is as fast (its row dot products vectorize;
    * the scalar variant's packed ones do not). */
   if (ctx->ks->q8_lstm->isa == TFCC_ISA_GENERIC) return;
+  if (su->layer_norm) return; /* the plan has no layer norm: the reference kernel runs it */
   for (int i = 1; i < IN_H; i++)
     if (!const_or_absent(in_opt(ctx, i))) return;
   tfcc_lstm_q_weights wt;
@@ -359,6 +415,13 @@ static void q8_plan_build(tfcc_op_ctx *ctx, const lstm_setup *su, const tfcc_lst
   pthread_mutex_unlock(&p->mu);
 }
 
+/* Integer peephole with n_output < n_cell over time-major steps of several batch rows: TFLite's
+ * flat-buffer peephole reach (kernels/ref/lstm_quant.c), which only the reference kernel
+ * reproduces. */
+static bool peep_reach_differs(const tfcc_lstm_shape *s, bool peephole) {
+  return peephole && s->n_output != s->n_cell && s->time_major && s->n_batch > 1;
+}
+
 static tfcc_status prepare(tfcc_op_ctx *ctx) {
   lstm_setup su;
   tfcc_status st = setup(ctx, &su);
@@ -369,6 +432,12 @@ static tfcc_status prepare(tfcc_op_ctx *ctx) {
     q8_plan_build(ctx, &su, &p);
     const tfcc_q8_lstm_plan *pl = q8_plan_get(ctx);
     ctx->scratch_bytes = pl ? tfcc_q8_lstm_scratch_bytes(pl) : tfcc_lstm_q_scratch_bytes(&su.s);
+    if (pl && peep_reach_differs(&su.s, su.peephole)) { /* eval runs the reference kernel */
+      const size_t r = tfcc_lstm_q_scratch_bytes(&su.s);
+      if (r > ctx->scratch_bytes) ctx->scratch_bytes = r;
+    }
+  } else if (su.hybrid) {
+    ctx->scratch_bytes = tfcc_lstm_hybrid_scratch_bytes(&su.s);
   } else {
     f32_plan_build(ctx, &su);
     const tfcc_f32_lstm_plan *pl = f32_plan_get(ctx);
@@ -377,16 +446,18 @@ static tfcc_status prepare(tfcc_op_ctx *ctx) {
   }
   const tfcc_tensor *x = ctx->in[IN_X];
   int32_t dims[3] = {x->dims[0], x->dims[1], su.s.n_output};
-  return tfcc_tensor_set_shape(ctx->out[0], 3, dims, ctx->err);
+  if (su.step) dims[1] = su.s.n_output;
+  return tfcc_tensor_set_shape(ctx->out[0], su.step ? 2 : 3, dims, ctx->err);
 }
 
 /* Batch, time and layout of this run (prepare checked the rest). */
 static tfcc_lstm_shape run_shape(const tfcc_op_ctx *ctx, int32_t ni, int32_t nc, int32_t no) {
   const tfcc_tensor *x = ctx->in[IN_X];
   tfcc_lstm_shape s;
-  s.time_major = ctx->node ? ctx->node->opts.lstm.time_major : false;
-  s.n_batch = s.time_major ? x->dims[1] : x->dims[0];
-  s.n_time = s.time_major ? x->dims[0] : x->dims[1];
+  const bool step = is_step(ctx);
+  s.time_major = step || (ctx->node ? ctx->node->opts.lstm.time_major : false);
+  s.n_batch = step ? x->dims[0] : s.time_major ? x->dims[1] : x->dims[0];
+  s.n_time = step ? 1 : s.time_major ? x->dims[0] : x->dims[1];
   s.n_input = ni;
   s.n_cell = nc;
   s.n_output = no;
@@ -397,8 +468,11 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   /* A plan is used only with the scratch prepare sized for it (a session prepared before the
    * plan existed keeps the reference kernel). */
   const tfcc_q8_lstm_plan *pl = q8_plan_get(ctx);
+  const tfcc_lstm_shape ps =
+      pl ? run_shape(ctx, pl->n_input, pl->n_cell, pl->n_output) : (tfcc_lstm_shape){0};
+  if (pl && peep_reach_differs(&ps, in_opt(ctx, IN_PEEP + 2) != NULL)) pl = NULL;
   if (pl && ctx->scratch_bytes >= tfcc_q8_lstm_scratch_bytes(pl)) {
-    const tfcc_lstm_shape s = run_shape(ctx, pl->n_input, pl->n_cell, pl->n_output);
+    const tfcc_lstm_shape s = ps;
     tfcc_q8_lstm_run(ctx->ks->q8_lstm, pl, &s, ctx->in[IN_X]->data,
                      ctx->in[IN_H]->data, ctx->in[IN_C]->data, ctx->out[0]->data, ctx->scratch);
     return TFCC_OK;
@@ -414,6 +488,28 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   tfcc_status st = setup(ctx, &su);
   if (st != TFCC_OK) return st;
   tfcc_tensor *h = ctx->in[IN_H], *c = ctx->in[IN_C];
+  if (su.hybrid) {
+    tfcc_lstm_hybrid_weights wt;
+    memset(&wt, 0, sizeof(wt));
+    for (int g = 0; g < 4; g++) {
+      wt.w[g] = data_of(in_opt(ctx, IN_W + g));
+      wt.r[g] = data_of(in_opt(ctx, IN_R + g));
+      wt.peep[g] = data_of(peep_of(ctx, g));
+      wt.w_scale[g] = scale_of(in_opt(ctx, IN_W + g));
+      wt.r_scale[g] = scale_of(in_opt(ctx, IN_R + g));
+      wt.peep_scale[g] = scale_of(peep_of(ctx, g));
+      wt.bias[g] = data_of(in_opt(ctx, IN_BIAS + g));
+      wt.ln[g] = su.layer_norm ? data_of(in_opt(ctx, IN_LN + g)) : NULL;
+    }
+    wt.proj_w = data_of(in_opt(ctx, IN_PROJ_W));
+    wt.proj_scale = scale_of(in_opt(ctx, IN_PROJ_W));
+    wt.proj_b = data_of(in_opt(ctx, IN_PROJ_B));
+    tfcc_lstm_f32_params p = {su.activation, su.cell_clip, su.proj_clip};
+    const bool asym = ctx->node && ctx->node->opts.lstm.asymmetric_quantize_inputs;
+    tfcc_lstm_hybrid(&su.s, &wt, &p, asym, ctx->in[IN_X]->data, h->data, c->data,
+                     ctx->out[0]->data, ctx->scratch);
+    return TFCC_OK;
+  }
   if (!su.is_int) {
     tfcc_lstm_f32_weights wt;
     memset(&wt, 0, sizeof(wt));
@@ -463,3 +559,68 @@ static const char *kernel(const tfcc_op_ctx *ctx) {
 const tfcc_op_def tfcc_op_unidirectional_sequence_lstm = {
     .name = "UNIDIRECTIONAL_SEQUENCE_LSTM", .init = lstm_init, .release = lstm_release,
     .prepare = prepare, .eval = eval, .macs = macs, .kernel = kernel};
+
+/* ---------------------------------------------------------------- one direction (BIDIRECTIONAL) */
+
+tfcc_status tfcc_lstm_direction_prepare(tfcc_op_ctx *d, size_t *scratch_bytes, int32_t *n_output) {
+  lstm_setup su;
+  tfcc_status st = setup(d, &su);
+  if (st != TFCC_OK) return st;
+  if (su.is_int)
+    return tfcc_err_set(d->err, TFCC_ERR_UNSUPPORTED, "int8 input unsupported (float32 or hybrid)");
+  su.s.n_batch = su.s.n_time = 1;
+  *scratch_bytes = su.hybrid ? tfcc_lstm_hybrid_scratch_bytes(&su.s)
+                             : tfcc_lstm_f32_scratch_floats(&su.s) * sizeof(float);
+  *n_output = su.s.n_output;
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_lstm_direction_eval(tfcc_op_ctx *d, bool backward, float *out, int32_t out_stride,
+                                     int32_t out_offset) {
+  lstm_setup su;
+  tfcc_status st = setup(d, &su);
+  if (st != TFCC_OK) return st;
+  tfcc_lstm_f32_weights fw;
+  tfcc_lstm_hybrid_weights hw;
+  f32_weights_of(d, &su, &fw);
+  memset(&hw, 0, sizeof hw);
+  for (int g = 0; g < 4 && su.hybrid; g++) {
+    hw.w[g] = data_of(in_opt(d, IN_W + g));
+    hw.r[g] = data_of(in_opt(d, IN_R + g));
+    hw.peep[g] = data_of(peep_of(d, g));
+    hw.w_scale[g] = scale_of(in_opt(d, IN_W + g));
+    hw.r_scale[g] = scale_of(in_opt(d, IN_R + g));
+    hw.peep_scale[g] = scale_of(peep_of(d, g));
+    hw.bias[g] = fw.bias[g];
+    hw.ln[g] = fw.ln[g];
+  }
+  hw.proj_w = data_of(in_opt(d, IN_PROJ_W));
+  hw.proj_scale = scale_of(in_opt(d, IN_PROJ_W));
+  hw.proj_b = fw.proj_b;
+  const tfcc_lstm_f32_params p = {su.activation, su.cell_clip, su.proj_clip};
+  const bool asym = d->node && d->node->opts.lstm.asymmetric_quantize_inputs;
+  const tfcc_lstm_shape one = {1, 1, su.s.n_input, su.s.n_cell, su.s.n_output, true};
+  const float *x = d->in[IN_X]->data;
+  float *h = d->in[IN_H]->data, *c = d->in[IN_C]->data;
+  const int32_t nb = su.s.n_batch, nt = su.s.n_time;
+  /* one row at a time: the output rows are strided (merged outputs) and backward runs the
+   * sequence from its end; each batch row has its own states */
+  for (int32_t b = 0; b < nb; b++)
+    for (int32_t k = 0; k < nt; k++) {
+      const int32_t t = backward ? nt - 1 - k : k;
+      const size_t row = su.s.time_major ? (size_t)t * nb + b : (size_t)b * nt + t;
+      const float *xr = x + row * su.s.n_input;
+      float *hb = h + (size_t)b * su.s.n_output, *cb = c + (size_t)b * su.s.n_cell;
+      float *o = out + row * out_stride + out_offset;
+      if (su.hybrid)
+        tfcc_lstm_hybrid(&one, &hw, &p, asym, xr, hb, cb, o, d->scratch);
+      else
+        tfcc_lstm_f32(&one, &fw, &p, xr, hb, cb, o, d->scratch);
+    }
+  return TFCC_OK;
+}
+
+/* LSTM: the same functions; is_step() tells them apart by the node's builtin code. */
+const tfcc_op_def tfcc_op_lstm = {
+    .name = "LSTM", .init = lstm_init, .release = lstm_release, .prepare = prepare, .eval = eval,
+    .macs = macs, .kernel = kernel};

@@ -81,10 +81,20 @@ void tfcc_exec_plan_free(tfcc_exec_plan *p) {
   memset(p, 0, sizeof *p);
 }
 
+/* A variable tensor's initial value, as TFLite's ResetVariableTensor: every byte 0, except an
+ * int8 tensor, whose bytes are its zero point (the real value 0; an int8 LSTM's output state
+ * with a non-zero zero point starts there, and starting at raw 0 instead shifted its first
+ * outputs by a few LSB). */
+static void reset_variable(tfcc_tensor *t) {
+  int value = 0;
+  if (t->dtype == TFCC_INT8 && t->quant && t->quant->count > 0) value = t->quant->zero_point[0];
+  memset(t->data, value, t->bytes);
+}
+
 void tfcc_exec_plan_reset_variables(tfcc_exec_plan *p) {
   for (int32_t i = 0; i < p->n_tensors; i++) {
     tfcc_tensor *t = &p->tensors[i];
-    if (t->is_variable && t->data) memset(t->data, 0, t->bytes);
+    if (t->is_variable && t->data) reset_variable(t);
   }
 }
 
@@ -559,7 +569,7 @@ tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t
                           (int)i, t->bytes);
         goto done;
       }
-      memset(t->data, 0, t->bytes);
+      reset_variable(t);
     }
   }
 

@@ -4,6 +4,7 @@
 #ifndef TFCC_KERNELS_REF_CONV_H
 #define TFCC_KERNELS_REF_CONV_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Geometry shared by the convolution-family kernels. */
@@ -31,6 +32,10 @@ typedef struct tfcc_conv_requant {
   /* Non-NULL: XNNPACK arithmetic (TFCC_QUANT_COMPAT_TFLITE) with these float scales (indexed
    * like mult); mult/shift are then unused by 8-bit kernels. */
   const float *scale;
+  /* mult/shift applied with one rounding, half up: (acc * mult + 2^(t-1)) >> t, t = 31 - shift
+   * (ruy's MultiplyByQuantizedMultiplier, which TFLite's builtin int8 FULLY_CONNECTED runs),
+   * instead of gemmlowp's two roundings. Read by tfcc_requant32 (conv_acc.h). */
+  bool single_round;
 } tfcc_conv_requant;
 
 void tfcc_conv_f32(const tfcc_conv_geom *g, const float *in, const float *filter,

@@ -23,7 +23,13 @@ static inline int32_t tfcc_requant32(int64_t acc, int32_t bias, const tfcc_conv_
   int32_t a = tfcc_wrap_i32(acc + bias);
   const int32_t k = c * q->mult_stride;
   if (q->scale) return tfcc_requant_fp32(a, q->scale[k], q->output_offset, q->act_min, q->act_max);
-  int32_t v = tfcc_mbqm(a, q->mult[k], q->shift[k]);
+  int32_t v;
+  if (q->single_round) {
+    const int t = 31 - q->shift[k]; /* >= 1: the multiplier is below 2^30 (shift <= 30) */
+    v = (int32_t)(((int64_t)a * q->mult[k] + ((int64_t)1 << (t - 1))) >> t);
+  } else {
+    v = tfcc_mbqm(a, q->mult[k], q->shift[k]);
+  }
   v = (int32_t)((int64_t)v + q->output_offset);
   return tfcc_clamp_i32(v, q->act_min, q->act_max);
 }

@@ -51,6 +51,8 @@ typedef struct tfcc_lstm_q_weights {
   const int32_t *bias[4]; /* gate biases (int32) */
   const int8_t *proj_w;   /* [n_output, n_cell] or NULL */
   const int32_t *proj_b;  /* [n_output] or NULL */
+  const int16_t *ln[4];   /* layer-norm coefficients (int16) or NULL; with them the gate biases
+                             are the layer norm's (not added to the products) */
 } tfcc_lstm_q_weights;
 
 /* Fixed-point parameters, as TFLite's PopulateQuantizedLstmParams8x8_16 computes them. */
@@ -64,10 +66,14 @@ typedef struct tfcc_lstm_q_params {
   int32_t cell_scale;       /* log2 of the cell state scale (-15..-9) */
   int16_t cell_clip;        /* quantized; 0 = none */
   int8_t proj_clip;         /* quantized; 0 = none */
+  /* layer norm (weights ln[g] set): multiplier of the coefficients' scale and the variance
+   * guard max(1, (int)(10000 * scale)) */
+  int32_t ln_a[4], ln_guard[4];
+  int ln_b[4];
 } tfcc_lstm_q_params;
 
 /* Effective biases (TFLite PrecomputeZeroPointTimesWeightWithBias):
- * in_bias[g] = bias[g] - input_zp * rowsum(w[g]); rec_bias[g] = -output_state_zp * rowsum(r[g]);
+ * in_bias[g] = bias[g] (0 with layer norm) - input_zp * rowsum(w[g]); rec_bias[g] = -output_state_zp * rowsum(r[g]);
  * proj_bias = proj_b + hidden_zp * rowsum(proj_w). Each array: n_cell (n_output for proj). */
 typedef struct tfcc_lstm_q_bias {
   int32_t *in_bias[4], *rec_bias[4], *proj_bias;
@@ -79,6 +85,27 @@ size_t tfcc_lstm_q_scratch_bytes(const tfcc_lstm_shape *s);
 void tfcc_lstm_q8(const tfcc_lstm_shape *s, const tfcc_lstm_q_weights *wt,
                   const tfcc_lstm_q_params *p, const int8_t *input, int8_t *output_state,
                   int16_t *cell_state, int8_t *output, void *scratch);
+
+/* ---------------------------------------------------------------- hybrid */
+
+/* Dynamic-range LSTM (lstm_eval.cc LstmStepHybrid): int8 weights with per-tensor scales, float
+ * input, states, biases and layer-norm coefficients. Per step and batch row the input, the
+ * output state and (with projection) the hidden vector are quantized at run time (TFLite's
+ * BatchQuantizeFloats: symmetric, or asymmetric with a zero point; an all-zero vector is
+ * skipped), each product is an int32 dot product times (vector scale * weight scale) added to
+ * the float gate; peephole weights are dequantized (q * scale) and multiply the cell state.
+ * Everything else is the float step. */
+typedef struct tfcc_lstm_hybrid_weights {
+  const int8_t *w[4], *r[4], *peep[4], *proj_w; /* as tfcc_lstm_f32_weights, int8 */
+  float w_scale[4], r_scale[4], peep_scale[4], proj_scale;
+  const float *bias[4], *ln[4], *proj_b;
+} tfcc_lstm_hybrid_weights;
+
+/* Scratch bytes needed by tfcc_lstm_hybrid. */
+size_t tfcc_lstm_hybrid_scratch_bytes(const tfcc_lstm_shape *s);
+void tfcc_lstm_hybrid(const tfcc_lstm_shape *s, const tfcc_lstm_hybrid_weights *wt,
+                      const tfcc_lstm_f32_params *p, bool asymmetric, const float *input,
+                      float *output_state, float *cell_state, float *output, void *scratch);
 
 /* gemmlowp int16 fixed point, exposed for tests: logistic of Q(int_bits).(15-int_bits) input
  * to Q0.15, and tanh likewise (int_bits 0..6). */

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "kernels/hybrid/quantize.h"
 #include "kernels/ref/conv_acc.h"
 
 #define TFCC_TCONV_SCATTER(ACC, IN_EXPR, F_EXPR)                                             \
@@ -79,5 +80,52 @@ void tfcc_tconv_i16(const tfcc_conv_geom *g, const tfcc_conv_requant *q, const i
     const int32_t oc = (int32_t)(i % (size_t)g->out_c);
     int64_t bv = bias64 ? bias64[oc] : (bias32 ? (int64_t)bias32[oc] : 0);
     out[i] = (int16_t)tfcc_requant64(acc[i], bv, q, oc);
+  }
+}
+
+size_t tfcc_tconv_hybrid_scratch(const tfcc_conv_geom *g) {
+  const size_t n_out = (size_t)g->out_h * g->out_w * g->out_c;
+  const size_t n_in = (size_t)g->in_h * g->in_w * g->in_c;
+  return n_out * sizeof(int32_t) + n_in + 64;
+}
+
+void tfcc_tconv_hybrid(const tfcc_conv_geom *g, const float *in, const int8_t *filter,
+                       const float *w_scale, int32_t w_scale_stride, const float *bias,
+                       float act_min, float act_max, void *scratch, float *out) {
+  const size_t n_out = (size_t)g->out_h * g->out_w * g->out_c;
+  const size_t n_in = (size_t)g->in_h * g->in_w * g->in_c;
+  int32_t *acc = scratch;
+  int8_t *q = (int8_t *)(acc + n_out);
+  for (int32_t b = 0; b < g->batches; b++) {
+    float s = 1.f;
+    int32_t zp = 0;
+    if (n_in > 0) tfcc_hyb_quantize(TFCC_HYB_ASYM, in + (size_t)b * n_in, n_in, q, &s, &zp, NULL, NULL);
+    memset(acc, 0, n_out * sizeof(int32_t));
+    for (int32_t iy = 0; iy < g->in_h; iy++)
+      for (int32_t ix = 0; ix < g->in_w; ix++) {
+        const int8_t *ip = q + ((size_t)iy * g->in_w + ix) * g->in_c;
+        const int32_t oy0 = iy * g->stride_h - g->pad_h, ox0 = ix * g->stride_w - g->pad_w;
+        for (int32_t fy = 0; fy < g->filter_h; fy++) {
+          const int32_t oy = oy0 + fy;
+          if (oy < 0 || oy >= g->out_h) continue;
+          for (int32_t fx = 0; fx < g->filter_w; fx++) {
+            const int32_t ox = ox0 + fx;
+            if (ox < 0 || ox >= g->out_w) continue;
+            int32_t *op = acc + ((size_t)oy * g->out_w + ox) * g->out_c;
+            for (int32_t oc = 0; oc < g->out_c; oc++) {
+              const int8_t *fp = filter + (((size_t)oc * g->filter_h + fy) * g->filter_w + fx) * g->in_c;
+              int32_t sum = 0;
+              for (int32_t ic = 0; ic < g->in_c; ic++) sum += ((int32_t)ip[ic] - zp) * fp[ic];
+              op[oc] += sum;
+            }
+          }
+        }
+      }
+    float *ob = out + (size_t)b * n_out;
+    for (size_t i = 0; i < n_out; i++) {
+      const int32_t oc = (int32_t)(i % (size_t)g->out_c);
+      float v = (float)acc[i] * (s * w_scale[oc * w_scale_stride]) + (bias ? bias[oc] : 0.f);
+      ob[i] = v < act_min ? act_min : (v > act_max ? act_max : v);
+    }
   }
 }

@@ -8,6 +8,8 @@
 
 #include <stdint.h>
 
+#include <stddef.h>
+
 #include "kernels/ref/conv.h"
 
 void tfcc_tconv_f32(const tfcc_conv_geom *g, const float *in, const float *filter,
@@ -19,5 +21,15 @@ void tfcc_tconv_i8(const tfcc_conv_geom *g, const tfcc_conv_requant *q, const in
 void tfcc_tconv_i16(const tfcc_conv_geom *g, const tfcc_conv_requant *q, const int16_t *in,
                     const int8_t *filter, const int64_t *bias64, const int32_t *bias32,
                     int64_t *acc, int16_t *out);
+
+/* Hybrid (dynamic-range) TRANSPOSE_CONV, as TensorFlow Lite's builtin EvalHybrid: float input
+ * quantized per image with the asymmetric scheme (kernels/hybrid/quantize.h), int8 weights with
+ * per-tensor (w_scale_stride 0) or per-output-channel scales, int32 sums of (q - zp) * w, then
+ * out = sum * (input scale * weight scale) + bias, clamped. scratch: tfcc_tconv_hybrid_scratch
+ * bytes. */
+size_t tfcc_tconv_hybrid_scratch(const tfcc_conv_geom *g);
+void tfcc_tconv_hybrid(const tfcc_conv_geom *g, const float *in, const int8_t *filter,
+                       const float *w_scale, int32_t w_scale_stride, const float *bias,
+                       float act_min, float act_max, void *scratch, float *out);
 
 #endif

@@ -1,0 +1,423 @@
+"""Conformance cases of the sequence-model operators (LSTM, RNN, SVDF families) and the 3-D
+convolutions. State tensors are variable tensors (zero at the start of a run); the recurrence
+is exercised by chaining two or three steps of an operator over the same state in one model,
+or by sequences. TFLite's LiteRT engine rejects variable tensors: make_conformance.py runs these
+cases with the classic interpreter (engine tfweb)."""
+import tflite_schema as S
+from casekit import OMIT, Case, Rng, T, choose_qparams, f32, numel, seed_of
+
+F32, I32, I8, I16 = S.FLOAT32, S.INT32, S.INT8, S.INT16
+
+# cases whose reference needs the classic interpreter (variable tensors)
+TFWEB_PREFIXES = ("lstm_", "unidirectional_sequence_lstm_", "bidirectional_sequence_", "unidirectional_sequence_rnn_", "rnn_", "svdf_")
+
+
+def fconst(rng, shape, wmax=0.5):
+    return T(F32, shape, const=[f32(rng.uniform(-wmax, wmax)) for _ in range(numel(shape))])
+
+
+def qconst(rng, dt, shape, scale, lo, hi):
+    return T(dt, shape, q=(f32(scale), 0), const=[rng.randint(lo, hi) for _ in range(numel(shape))])
+
+
+# ---------------------------------------------------------------- LSTM
+def lstm_tensors(name, dt, nb, ni, nc, no, cifg=False, peep=False, proj=False, ln=False,
+                 hybrid=False, asym=False):
+    """The 24 inputs of an LSTM (lstm::full order) keyed w0..w3, r0..r3, p0/p1/p3, b0..b3,
+    pw, pb, h, c, l0..l3 (OMIT where absent), plus tensors and intermediates (int8)."""
+    rng = Rng(seed_of(name + "/weights"))
+    t, keys, inter = {}, [], []
+    q = dt == "i8"
+    in_q = choose_qparams(I8, -2.0, 2.0) if q else None
+    h_q = choose_qparams(I8, -1.0, 1.0) if q else None
+    ws = 0.5 / 127.0
+
+    def weight(key, shape):
+        if q or hybrid:
+            t[key] = qconst(rng, I8, shape, ws * rng.uniform(0.5, 1.0), -127, 127)
+        else:
+            t[key] = fconst(rng, shape)
+        return key
+
+    def vec(key, n, kind):
+        if kind == "bias" and q:
+            t[key] = T(I32, [n], q=(f32(in_q[0] * t["w3"].q[0]), 0),
+                       const=[rng.randint(-2000, 2000) for _ in range(n)])
+        elif kind == "peep" and q:
+            t[key] = qconst(rng, I16, [n], 0.5 / 32767, -32767, 32767)
+        elif kind == "peep" and hybrid:
+            t[key] = qconst(rng, I8, [n], 0.5 / 127, -127, 127)
+        elif kind == "ln" and q:
+            t[key] = qconst(rng, I16, [n], 1.0 / 16384, 8000, 24000)
+        elif kind == "ln":
+            t[key] = T(F32, [n], const=[f32(rng.uniform(0.5, 1.5)) for _ in range(n)])
+        else:
+            t[key] = fconst(rng, [n])
+        return key
+
+    x_key = "x"
+    keys.append(x_key)
+    for g in range(4):
+        keys.append(OMIT if (g == 0 and cifg) else weight("w%d" % g, [nc, ni]))
+    for g in range(4):
+        keys.append(OMIT if (g == 0 and cifg) else weight("r%d" % g, [nc, no]))
+    for g in (0, 1, 3):
+        keys.append(vec("p%d" % g, nc, "peep") if peep and not (g == 0 and cifg) else OMIT)
+    for g in range(4):
+        keys.append(OMIT if (g == 0 and cifg) else vec("b%d" % g, nc, "bias"))
+    if proj:
+        keys.append(weight("pw", [no, nc]))
+        if q:
+            t["pb"] = T(I32, [no], q=(f32(h_q[0] * t["pw"].q[0]), 0),
+                        const=[rng.randint(-500, 500) for _ in range(no)])
+            keys.append("pb")
+        else:
+            keys.append(vec("pb", no, "proj_bias"))
+    else:
+        keys += [OMIT, OMIT]
+    t["h"] = T(I8 if q else F32, [nb, no], q=h_q, variable=True)
+    t["c"] = T(I16 if q else F32, [nb, nc], q=(2.0 ** -11, 0) if q else None, variable=True)
+    keys += ["h", "c"]
+    for g in range(4):
+        keys.append(vec("l%d" % g, nc, "ln") if ln and not (g == 0 and cifg) else OMIT)
+    if q:
+        for g in range(4):
+            t["i%d" % g] = T(I16, [1], q=(f32(2.0 ** -12 if not ln else 1.0 / 4096 * (1 + g / 8.0)), 0))
+            inter.append("i%d" % g)
+        t["i4"] = T(I8, [1], q=(f32(1.0 / 128), -3) if proj else h_q)
+        inter.append("i4")
+    return t, keys, inter, in_q, h_q
+
+
+def lstm_case(name, dt, nb, ni, nc, no, steps=2, opts=None, **kw):
+    t, keys, inter, in_q, h_q = lstm_tensors(name, dt, nb, ni, nc, no, **kw)
+    q = dt == "i8"
+    ops, ins, outs = [], [], []
+    for s in range(steps):
+        xk, yk = "x%d" % s, "y%d" % s
+        t[xk] = T(I8, [nb, ni], q=in_q) if q else T(F32, [nb, ni], lo=-2.0, hi=2.0)
+        t[yk] = T(I8, [nb, no], q=h_q) if q else T(F32, [nb, no])
+        op_in = [xk] + keys[1:]
+        ops.append(("LSTM", op_in, [yk], dict(opts or {"fused_activation_function": "TANH"}))
+                   + ((inter,) if inter else ()))
+        ins.append(xk)
+        outs.append(yk)
+    return Case(name, t, ops, ins, outs)
+
+
+def seq_lstm_case(name, dt, nb, nt, ni, nc, no, time_major=False, opts=None, **kw):
+    """UNIDIRECTIONAL_SEQUENCE_LSTM over nt steps (the same tensors as lstm_case)."""
+    t, keys, inter, in_q, h_q = lstm_tensors(name, dt, nb, ni, nc, no, **kw)
+    q = dt == "i8"
+    xs = [nt, nb, ni] if time_major else [nb, nt, ni]
+    ys = [nt, nb, no] if time_major else [nb, nt, no]
+    t["x"] = T(I8, xs, q=in_q) if q else T(F32, xs, lo=-2.0, hi=2.0)
+    t["y"] = T(I8, ys, q=h_q) if q else T(F32, ys)
+    o = dict(opts or {"fused_activation_function": "TANH"})
+    o["time_major"] = time_major
+    return Case(name, t, [("UNIDIRECTIONAL_SEQUENCE_LSTM", keys, ["y"], o) + ((inter,) if inter else ())],
+                ["x"], ["y"])
+
+
+def lstm_cases(add):
+    # int8 cases start from an output state equal to its zero point (-1 here), as TFLite
+    # resets int8 variable tensors; a state of raw 0 shifted the first outputs by 1 LSB.
+    # The time-major peephole case with n_output < n_cell and 3 batch rows checks TFLite's
+    # flat-buffer peephole reach (kernels/ref/lstm_quant.c).
+    add(seq_lstm_case("unidirectional_sequence_lstm_i8_basic", "i8", 2, 3, 5, 4, 4))
+    add(seq_lstm_case("unidirectional_sequence_lstm_i8_proj_tm", "i8", 2, 3, 5, 6, 3, time_major=True,
+                      proj=True))
+    add(seq_lstm_case("unidirectional_sequence_lstm_f32_peephole_proj", "f32", 2, 4, 5, 6, 3, peep=True,
+                      proj=True))
+    tanh = {"fused_activation_function": "TANH"}
+    add(lstm_case("lstm_f32_basic", "f32", 2, 5, 4, 4))
+    add(lstm_case("lstm_f32_one_step_b3", "f32", 3, 6, 5, 5, steps=1))
+    add(lstm_case("lstm_f32_peephole_proj_clip", "f32", 2, 5, 6, 3, steps=3, peep=True, proj=True,
+                  opts=dict(tanh, cell_clip=0.6, proj_clip=0.4)))
+    add(lstm_case("lstm_f32_cifg_peephole", "f32", 2, 4, 5, 5, cifg=True, peep=True))
+    add(lstm_case("lstm_f32_layer_norm_proj", "f32", 2, 5, 6, 4, ln=True, proj=True, peep=True))
+    add(lstm_case("lstm_f32_cifg_layer_norm", "f32", 1, 3, 4, 4, cifg=True, ln=True))
+    add(lstm_case("lstm_f32_relu", "f32", 2, 4, 3, 3, opts={"fused_activation_function": "RELU"}))
+    add(lstm_case("lstm_i8_peephole_proj_clip", "i8", 1, 6, 8, 4, peep=True, proj=True,
+                  opts=dict(tanh, cell_clip=0.5, proj_clip=0.5)))
+
+    add(seq_lstm_case("unidirectional_sequence_lstm_hybrid_basic", "f32", 2, 3, 5, 4, 4, hybrid=True))
+    add(seq_lstm_case("unidirectional_sequence_lstm_hybrid_asym_proj", "f32", 2, 3, 5, 6, 3, hybrid=True,
+                      proj=True, peep=True, opts={"fused_activation_function": "TANH",
+                                                  "asymmetric_quantize_inputs": True}))
+    add(lstm_case("lstm_hybrid_basic", "f32", 2, 5, 4, 4, hybrid=True))
+    add(lstm_case("lstm_hybrid_peephole_proj", "f32", 2, 5, 6, 3, steps=3, hybrid=True, peep=True,
+                  proj=True))
+    add(lstm_case("lstm_hybrid_asym_cifg", "f32", 2, 4, 5, 5, hybrid=True, cifg=True,
+                  opts=dict(tanh, asymmetric_quantize_inputs=True)))
+    add(lstm_case("lstm_hybrid_layer_norm", "f32", 2, 5, 6, 6, hybrid=True, ln=True))
+    add(lstm_case("lstm_i8_basic", "i8", 2, 5, 4, 4))
+    add(lstm_case("lstm_i8_proj", "i8", 2, 5, 6, 3, steps=3, proj=True))
+    add(lstm_case("lstm_i8_cifg_peephole", "i8", 2, 4, 5, 5, cifg=True, peep=True))
+    add(seq_lstm_case("unidirectional_sequence_lstm_i8_b1", "i8", 1, 3, 5, 4, 4))
+    add(seq_lstm_case("unidirectional_sequence_lstm_i8_layer_norm_proj", "i8", 2, 3, 5, 6, 4, ln=True,
+                      proj=True))
+    add(lstm_case("lstm_i8_layer_norm_proj", "i8", 2, 5, 6, 4, ln=True, proj=True))
+    add(lstm_case("lstm_i8_cifg_layer_norm", "i8", 2, 4, 8, 8, steps=3, cifg=True, ln=True))
+    add(lstm_case("lstm_i8_peephole_proj_b3", "i8", 3, 5, 6, 3, steps=2, peep=True, proj=True))
+    add(seq_lstm_case("unidirectional_sequence_lstm_i8_layer_norm_peephole_tm", "i8", 3, 4, 6, 8, 5,
+                      time_major=True, ln=True, peep=True, proj=True,
+                      opts={"fused_activation_function": "TANH", "cell_clip": 0.8}))
+
+
+def bidi_lstm_case(name, nb, nt, ni, nc, no, time_major=True, merge=False, hybrid=False, opts=None,
+                   **kw):
+    """BIDIRECTIONAL_SEQUENCE_LSTM: two directions with their own weights and states."""
+    fw, fk, _, _, _ = lstm_tensors(name + "/fw", "f32", nb, ni, nc, no, hybrid=hybrid, **kw)
+    bw, bk, _, _, _ = lstm_tensors(name + "/bw", "f32", nb, ni, nc, no, hybrid=hybrid, **kw)
+    t = {}
+    for pre, src in (("f_", fw), ("b_", bw)):
+        for k, v in src.items():
+            t[pre + k] = v
+    key = lambda pre, k: k if k == OMIT else pre + k
+    keys = ["x"] + [key("f_", k) for k in fk[1:18]] + [key("b_", k) for k in bk[1:18]]
+    keys += ["f_h", "f_c", "b_h", "b_c"] + [OMIT] * 9
+    xs = [nt, nb, ni] if time_major else [nb, nt, ni]
+    t["x"] = T(F32, xs, lo=-2.0, hi=2.0)
+    ysh = ([nt, nb] if time_major else [nb, nt]) + [2 * no if merge else no]
+    t["y"] = T(F32, ysh)
+    outs = ["y"]
+    if not merge:
+        t["y2"] = T(F32, ysh)
+        outs.append("y2")
+    o = dict(opts or {"fused_activation_function": "TANH"})
+    o["time_major"] = time_major
+    o["merge_outputs"] = merge
+    return Case(name, t, [("BIDIRECTIONAL_SEQUENCE_LSTM", keys, outs, o)], ["x"], outs)
+
+
+def bidi_lstm_cases(add):
+    add(bidi_lstm_case("bidirectional_sequence_lstm_f32", 2, 3, 4, 5, 5))
+    add(bidi_lstm_case("bidirectional_sequence_lstm_f32_merge_batch_major", 2, 4, 3, 4, 4, time_major=False,
+                       merge=True))
+    add(bidi_lstm_case("bidirectional_sequence_lstm_f32_peephole_proj", 1, 3, 4, 6, 3, peep=True, proj=True,
+                       opts={"fused_activation_function": "TANH", "cell_clip": 0.7, "proj_clip": 0.5}))
+    add(bidi_lstm_case("bidirectional_sequence_lstm_f32_cifg", 2, 3, 4, 5, 5, cifg=True))
+    add(bidi_lstm_case("bidirectional_sequence_lstm_hybrid", 2, 3, 4, 5, 5, hybrid=True))
+    add(bidi_lstm_case("bidirectional_sequence_lstm_hybrid_merge_proj", 2, 3, 5, 6, 3, hybrid=True, merge=True,
+                       proj=True, peep=True))
+    add(bidi_lstm_case("bidirectional_sequence_lstm_hybrid_asym_batch_major", 2, 3, 4, 5, 5, hybrid=True,
+                       time_major=False, opts={"fused_activation_function": "TANH",
+                                               "asymmetric_quantize_inputs": True}))
+
+
+# ---------------------------------------------------------------- SVDF
+def svdf_case(name, dt, nb, ni, nf, nm, rank, steps=3, act="RELU", bias=True, asym=False):
+    rng = Rng(seed_of(name + "/weights"))
+    nu = nf // rank
+    t = {}
+    if dt == "i8":
+        in_q = choose_qparams(I8, -2.0, 2.0)
+        out_q = choose_qparams(I8, -3.0, 3.0)
+        t["wf"] = qconst(rng, I8, [nf, ni], 0.5 / 127, -127, 127)
+        t["wt"] = qconst(rng, I16, [nf, nm], 0.5 / 32767, -32767, 32767)
+        if bias:
+            t["b"] = T(I32, [nu], q=(f32(2.0 ** -10 * t["wt"].q[0]), 0),
+                       const=[rng.randint(-3000, 3000) for _ in range(nu)])
+        t["s"] = T(I16, [nb, nf * nm], q=(f32(2.0 ** -10), 0), variable=True)
+    else:
+        hyb = dt == "hybrid"
+        t["wf"] = qconst(rng, I8, [nf, ni], 0.5 / 127, -127, 127) if hyb else fconst(rng, [nf, ni])
+        t["wt"] = qconst(rng, I8, [nf, nm], 0.6 / 127, -127, 127) if hyb else fconst(rng, [nf, nm], 0.6)
+        if bias:
+            t["b"] = fconst(rng, [nu], 0.3)
+        t["s"] = T(F32, [nb, nf * nm], variable=True)
+    ops, ins, outs = [], [], []
+    for k in range(steps):
+        xk, yk = "x%d" % k, "y%d" % k
+        t[xk] = T(I8, [nb, ni], q=in_q) if dt == "i8" else T(F32, [nb, ni], lo=-2.0, hi=2.0)
+        t[yk] = T(I8, [nb, nu], q=out_q) if dt == "i8" else T(F32, [nb, nu])
+        o = {"rank": rank, "fused_activation_function": act}
+        if asym:
+            o["asymmetric_quantize_inputs"] = True
+        ops.append(("SVDF", [xk, "wf", "wt", "b" if bias else OMIT, "s"], [yk], o))
+        ins.append(xk)
+        outs.append(yk)
+    return Case(name, t, ops, ins, outs)
+
+
+def svdf_cases(add):
+    add(svdf_case("svdf_f32_rank1", "f32", 2, 5, 4, 3, 1))
+    add(svdf_case("svdf_f32_rank2_none", "f32", 2, 4, 6, 4, 2, act="NONE"))
+    add(svdf_case("svdf_f32_nobias_tanh", "f32", 1, 3, 4, 5, 2, act="TANH", bias=False))
+    add(svdf_case("svdf_hybrid_rank1", "hybrid", 2, 5, 4, 3, 1))
+    add(svdf_case("svdf_hybrid_rank2_asym", "hybrid", 3, 6, 6, 4, 2, act="NONE", asym=True))
+    add(svdf_case("svdf_i8_rank1", "i8", 2, 5, 4, 3, 1))
+    add(svdf_case("svdf_i8_rank2", "i8", 2, 6, 6, 4, 2, steps=4))
+    add(svdf_case("svdf_i8_nobias_b1", "i8", 1, 7, 3, 5, 1, bias=False))
+
+
+# ---------------------------------------------------------------- exactness (issue 15 point 6)
+def fc_runtime_weights_cases(add):
+    """FULLY_CONNECTED whose int8 weights are a run-time tensor (attention's Q x K^T written as
+    FULLY_CONNECTED), weights zero point non-zero: TFLite runs its builtin kernel (XNNPACK does
+    not take run-time int8 weights)."""
+    for tag, b, k, n, wzp, bias, ys in (("", 16, 40, 24, 3, False, 0.9), ("_bias", 8, 33, 17, -7, True, 0.9),
+                                         ("_zp0", 12, 64, 12, 0, False, 0.9),
+                                         ("_wide", 32, 64, 48, 11, False, 0.9),
+                                         ("_mult_0p07", 32, 16, 48, 5, False, 0.03),
+                                         ("_mult_0p3", 16, 8, 40, -9, True, 0.0066)):
+        name = "fully_connected_i8_runtime_weights" + tag
+        rng = Rng(seed_of(name))
+        xq, wq, yq = (f32(0.05), -3), (f32(0.04), wzp), (f32(ys), 6)
+        t = [T(I8, [b, k], q=xq), T(I8, [n, k], q=wq)]
+        if bias:
+            t.append(T(I32, [n], q=(f32(xq[0] * wq[0]), 0), const=[rng.randint(-400, 400) for _ in range(n)]))
+        ins = t
+        from casekit import single
+        add(single(name, "FULLY_CONNECTED", ins, [T(I8, [b, n], q=yq)]))
+
+
+# ---------------------------------------------------------------- 3-D convolutions
+def conv3d_cases(add):
+    from casekit import conv_out, single
+    # (tag, input NDHWC, out_c, kernel dhw, strides dhw, dilations dhw, padding, activation, bias)
+    convs = [
+        ("valid", [1, 4, 5, 6, 2], 3, (2, 3, 3), (1, 1, 1), (1, 1, 1), "VALID", "NONE", True),
+        ("same_relu", [2, 3, 4, 5, 3], 4, (3, 3, 3), (1, 1, 1), (1, 1, 1), "SAME", "RELU", True),
+        ("same_s2", [1, 5, 6, 7, 2], 3, (3, 2, 3), (2, 2, 1), (1, 1, 1), "SAME", "RELU6", True),
+        ("valid_dil", [1, 6, 5, 6, 2], 2, (2, 2, 2), (1, 1, 1), (2, 1, 2), "VALID", "NONE", False),
+        ("same_1x1x1", [1, 3, 3, 3, 4], 5, (1, 1, 1), (1, 1, 1), (1, 1, 1), "SAME", "NONE", True),
+    ]
+    for tag, ish, oc, k, st, dl, pad, actf, hasb in convs:
+        name = "conv_3d_f32_" + tag
+        rng = Rng(seed_of(name))
+        osh = [ish[0]] + [conv_out(ish[1 + i], k[i], st[i], dl[i], pad) for i in range(3)] + [oc]
+        ins = [T(F32, ish, lo=-2.0, hi=2.0), fconst(rng, list(k) + [ish[4], oc])]
+        if hasb:
+            ins.append(fconst(rng, [oc], 0.5))
+        add(single(name, "CONV_3D", ins, [T(F32, osh)],
+                   {"padding": pad, "stride_d": st[0], "stride_h": st[1], "stride_w": st[2],
+                    "dilation_d_factor": dl[0], "dilation_h_factor": dl[1], "dilation_w_factor": dl[2],
+                    "fused_activation_function": actf}))
+    # CONV_3D_TRANSPOSE: (tag, input NDHWC, out_c, kernel, strides, padding, output dhw, bias)
+    trs = [
+        ("same_s2", [1, 2, 3, 3, 2], 3, (3, 3, 3), (2, 2, 2), "SAME", (4, 6, 6), True),
+        ("valid_s1", [1, 3, 2, 4, 3], 2, (2, 3, 2), (1, 1, 1), "VALID", (4, 4, 5), True),
+        ("valid_s2_b2", [2, 2, 2, 3, 1], 2, (3, 3, 3), (2, 2, 2), "VALID", (5, 5, 7), False),
+        ("same_s1_relu", [1, 3, 3, 3, 2], 2, (3, 3, 3), (1, 1, 1), "SAME", (3, 3, 3), True),
+    ]
+    for tag, ish, oc, k, st, pad, od, hasb in trs:
+        name = "conv_3d_transpose_f32_" + tag
+        rng = Rng(seed_of(name))
+        osh = [ish[0]] + list(od) + [oc]
+        ins = [T(I32, [5], const=osh), fconst(rng, list(k) + [oc, ish[4]]), T(F32, ish, lo=-2.0, hi=2.0)]
+        if hasb:
+            ins.append(fconst(rng, [oc], 0.5))
+        add(single(name, "CONV_3D_TRANSPOSE", ins, [T(F32, osh)],
+                   {"padding": pad, "stride_d": st[0], "stride_h": st[1], "stride_w": st[2],
+                    "fused_activation_function": "RELU" if "relu" in tag else "NONE"}))
+
+
+# ---------------------------------------------------------------- hybrid TRANSPOSE_CONV
+def transpose_conv_hybrid_cases(add):
+    """float32 input, int8 weights (per-tensor or per-output-channel), float32 bias: LiteRT
+    quantizes the input per image, asymmetric (the classic interpreter rejects the model)."""
+    from casekit import single
+    # (tag, input NHWC, out_c, kernel, stride, padding, output hw, per-channel, activation)
+    for tag, ish, oc, k, st, pad, ohw, pc, actf in (
+            ("pt_same_s2", [1, 3, 3, 2], 3, 3, 2, "SAME", (6, 6), False, "NONE"),
+            ("pc_valid_s1", [1, 4, 5, 3], 4, 3, 1, "VALID", (6, 7), True, "NONE"),
+            ("pc_same_s2_b2_relu", [2, 4, 3, 4], 5, 3, 2, "SAME", (8, 6), True, "RELU"),
+            ("pt_valid_s2", [1, 3, 4, 2], 2, 2, 2, "VALID", (6, 8), False, "NONE")):
+        name = "transpose_conv_hybrid_" + tag
+        rng = Rng(seed_of(name))
+        n = oc * k * k * ish[3]
+        scales = [f32(0.5 / 127 * rng.uniform(0.4, 1.0)) for _ in range(oc if pc else 1)]
+        w = T(I8, [oc, k, k, ish[3]], q={"scale": scales, "zero_point": [0] * len(scales),
+                                         "quantized_dimension": 0},
+              const=[rng.randint(-127, 127) for _ in range(n)])
+        osh = [ish[0], ohw[0], ohw[1], oc]
+        add(single(name, "TRANSPOSE_CONV", [T(I32, [4], const=osh), w, T(F32, ish, lo=-2.0, hi=3.0),
+                                            fconst(rng, [oc], 0.5)], [T(F32, osh)],
+                   {"padding": pad, "stride_w": st, "stride_h": st, "fused_activation_function": actf}))
+
+
+# ---------------------------------------------------------------- RNN family
+def rnn_cell(t, rng, prefix, ni, nu, nb, hybrid):
+    """W, R, bias, hidden state of one RNN cell keyed prefix+w/r/b/h."""
+    def weight(shape):
+        if hybrid:
+            return qconst(rng, I8, shape, 0.6 / 127 * rng.uniform(0.5, 1.0), -127, 127)
+        return fconst(rng, shape, 0.6)
+    t[prefix + "w"] = weight([nu, ni])
+    t[prefix + "r"] = weight([nu, nu])
+    t[prefix + "b"] = fconst(rng, [nu], 0.3)
+    t[prefix + "h"] = T(F32, [nb, nu], variable=True)
+    return [prefix + "w", prefix + "r", prefix + "b", prefix + "h"]
+
+
+def rnn_case(name, nb, ni, nu, steps=2, hybrid=False, act="TANH", asym=False):
+    rng = Rng(seed_of(name + "/weights"))
+    t = {}
+    cell = rnn_cell(t, rng, "", ni, nu, nb, hybrid)
+    ops, ins, outs = [], [], []
+    for s in range(steps):
+        xk, yk = "x%d" % s, "y%d" % s
+        t[xk] = T(F32, [nb, ni], lo=-2.0, hi=2.0)
+        t[yk] = T(F32, [nb, nu])
+        o = {"fused_activation_function": act}
+        if asym:
+            o["asymmetric_quantize_inputs"] = True
+        ops.append(("RNN", [xk] + cell, [yk], o))
+        ins.append(xk)
+        outs.append(yk)
+    return Case(name, t, ops, ins, outs)
+
+
+def seq_rnn_case(name, nb, nt, ni, nu, time_major=False, hybrid=False, act="TANH", asym=False,
+                 bidi=False, merge=False):
+    rng = Rng(seed_of(name + "/weights"))
+    t = {}
+    keys = ["x"] + rnn_cell(t, rng, "f", ni, nu, nb, hybrid)
+    if bidi:
+        keys += rnn_cell(t, rng, "b", ni, nu, nb, hybrid) + [OMIT, OMIT, OMIT]  # no aux input
+    xs = [nt, nb, ni] if time_major else [nb, nt, ni]
+    t["x"] = T(F32, xs, lo=-2.0, hi=2.0)
+    ysh = ([nt, nb] if time_major else [nb, nt]) + [2 * nu if merge else nu]
+    t["y"] = T(F32, ysh)
+    outs = ["y"]
+    if bidi and not merge:  # TFLite sizes the backward output batch-major, whatever the layout
+        t["y2"] = T(F32, [nb, nt, nu])
+        outs.append("y2")
+    o = {"time_major": time_major, "fused_activation_function": act}
+    if asym:
+        o["asymmetric_quantize_inputs"] = True
+    if bidi:
+        o["merge_outputs"] = merge
+    op = "BIDIRECTIONAL_SEQUENCE_RNN" if bidi else "UNIDIRECTIONAL_SEQUENCE_RNN"
+    return Case(name, t, [(op, keys, outs, o)], ["x"], outs)
+
+
+def rnn_cases(add):
+    # Open: BIDIRECTIONAL_SEQUENCE_RNN hybrid, symmetric, merge_outputs, time-major differs from
+    # the classic interpreter on half the elements (the asymmetric twin matches).
+    add(rnn_case("rnn_f32_tanh", 2, 5, 4))
+    add(rnn_case("rnn_f32_relu_3steps", 3, 4, 6, steps=3, act="RELU"))
+    add(rnn_case("rnn_f32_none_b1", 1, 7, 3, act="NONE"))
+    add(rnn_case("rnn_hybrid_tanh", 2, 5, 4, hybrid=True))
+    add(rnn_case("rnn_hybrid_asym_relu", 3, 6, 5, steps=3, hybrid=True, asym=True, act="RELU"))
+    for tag, kw in (("f32", {}), ("hybrid", {"hybrid": True}), ("hybrid_asym", {"hybrid": True, "asym": True})):
+        add(seq_rnn_case("unidirectional_sequence_rnn_%s" % tag, 2, 4, 5, 6, **kw))
+        add(seq_rnn_case("unidirectional_sequence_rnn_%s_time_major" % tag, 3, 3, 4, 5, time_major=True, **kw))
+        add(seq_rnn_case("bidirectional_sequence_rnn_%s" % tag, 2, 4, 5, 3, bidi=True, **kw))
+        if tag != "hybrid":  # symmetric hybrid, merged, time-major: open, see rnn_cases' note
+            add(seq_rnn_case("bidirectional_sequence_rnn_%s_merge_tm" % tag, 2, 3, 4, 5, bidi=True,
+                             merge=True, time_major=True, **kw))
+        add(seq_rnn_case("bidirectional_sequence_rnn_%s_tm" % tag, 3, 2, 4, 3, bidi=True, time_major=True, **kw))
+    add(seq_rnn_case("unidirectional_sequence_rnn_f32_relu6", 2, 5, 3, 4, act="RELU6"))
+
+
+def cases(add):
+    lstm_cases(add)
+    bidi_lstm_cases(add)
+    rnn_cases(add)
+    svdf_cases(add)
+    fc_runtime_weights_cases(add)
+    conv3d_cases(add)
+    transpose_conv_hybrid_cases(add)

@@ -1,0 +1,41 @@
+/* Fully connected RNN cell (TFLite kernel_utils RnnBatchStep, as basic_rnn.cc,
+ * unidirectional_sequence_rnn.cc and bidirectional_sequence_rnn.cc run it):
+ *   out = act(bias + W x + R h), h = out
+ * for one batch row: W [units, n_input], R [units, units], bias [units], h [units].
+ * float32, and hybrid: int8 W and R (per-tensor scales), float x and h quantized per row at run
+ * time (TFLite's BatchQuantizeFloats: symmetric, or asymmetric with a zero point), int32 dot
+ * products scaled by (input scale * weight scale) and accumulated in float:
+ *   out = bias; out += dot(W, qx) * sx; out += dot(R, qh) * sh; act. A zero vector (x or h) is
+ * skipped, as TFLite's IsZeroVector test. */
+#ifndef TFCC_KERNELS_REF_RNN_H
+#define TFCC_KERNELS_REF_RNN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* TFLite's ApplyActivationToVector: TFCC_ACT_* codes, 6 = sigmoid. */
+void tfcc_rnn_activation(int act, const float *in, float *out, size_t n);
+
+/* One step of one batch row; out may not alias h. */
+void tfcc_rnn_step_f32(const float *x, const float *w, const float *r, const float *bias,
+                       int32_t n_input, int32_t units, int act, float *h, float *out);
+
+typedef struct tfcc_rnn_hybrid_weights {
+  const int8_t *w, *r;
+  float w_scale, r_scale;
+  const float *bias;
+} tfcc_rnn_hybrid_weights;
+
+/* Scratch bytes for tfcc_rnn_step_hybrid (int8 copies of x and h). */
+size_t tfcc_rnn_hybrid_scratch_bytes(int32_t n_input, int32_t units);
+void tfcc_rnn_step_hybrid(const float *x, const tfcc_rnn_hybrid_weights *wt, int32_t n_input,
+                          int32_t units, int act, bool asymmetric, float *h, float *out,
+                          void *scratch);
+
+/* out[i] += dot(w row i, q - zp) * scale for rows [0, rows): TFLite's hybrid
+ * MatrixBatchVectorMultiplyAccumulate (the dot product is int32, then one float multiply). */
+void tfcc_hybrid_mv_acc(const int8_t *w, int32_t rows, int32_t cols, const int8_t *q, int32_t zp,
+                        float scale, float *out);
+
+#endif

@@ -1,0 +1,20 @@
+/* One direction of BIDIRECTIONAL_SEQUENCE_LSTM run by the sequence LSTM's code
+ * (unidirectional_sequence_lstm.c): d is a context whose inputs are in the 24-input
+ * UNIDIRECTIONAL_SEQUENCE_LSTM order and whose node carries the (bidirectional) LSTM options;
+ * float32 or hybrid only. */
+#ifndef TFCC_OPS_LSTM_DIRECTION_H
+#define TFCC_OPS_LSTM_DIRECTION_H
+
+#include <stdbool.h>
+
+#include "ops/op.h"
+
+/* Checks the direction; its scratch bytes and output features. */
+tfcc_status tfcc_lstm_direction_prepare(tfcc_op_ctx *d, size_t *scratch_bytes, int32_t *n_output);
+/* Runs the sequence (backward: from its last step) writing each step's n_output features at
+ * out + row * out_stride + out_offset (row in the input's layout). d->scratch: the bytes
+ * prepare asked for. */
+tfcc_status tfcc_lstm_direction_eval(tfcc_op_ctx *d, bool backward, float *out, int32_t out_stride,
+                                     int32_t out_offset);
+
+#endif
