@@ -75,22 +75,32 @@ def test_invoke_releases_the_gil(modelgen_net):
 
 
 def test_parallel_throughput(modelgen_net):
-    """Reports the speed-up of 2 threads with one Interpreter each (asserted only loosely: the
-    CPUs may be shared with other work)."""
+    """Two threads, one Interpreter each: their invokes overlap in time (the GIL is released
+    while tfcc runs) and each gives the single-thread result. The speed-up is printed, not
+    asserted (a timed assertion fails on a shared machine; bench/ measures speed)."""
     if (os.cpu_count() or 1) < 2:
         pytest.skip("one CPU")
     its = [tfcc.Interpreter(model_path=_model(modelgen_net)) for _ in range(2)]
-    n = 30
+    x = np.random.default_rng(3).standard_normal(its[0].get_input_details()[0]["shape"]).astype(np.float32)
+    for it in its:
+        it.set_tensor(it.get_input_details()[0]["index"], x)
+    its[0].invoke()
+    want = its[0].get_tensor(its[0].get_output_details()[0]["index"]).copy()
+    n = 60
     t0 = time.perf_counter()
     for _ in range(n):
         its[0].invoke()
     serial = time.perf_counter() - t0
+    spans = [[], []]
 
-    def work(it):
+    def work(k):
+        it = its[k]
         for _ in range(n):
+            a = time.perf_counter()
             it.invoke()
+            spans[k].append((a, time.perf_counter()))
 
-    threads = [threading.Thread(target=work, args=(it,)) for it in its]
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(2)]
     t0 = time.perf_counter()
     for t in threads:
         t.start()
@@ -99,4 +109,7 @@ def test_parallel_throughput(modelgen_net):
     both = time.perf_counter() - t0
     print("\n2 threads x %d invokes: %.3f s, 1 thread x %d: %.3f s (speed-up %.2fx of 2)"
           % (n, both, n, serial, 2 * serial / both))
-    assert both < 2 * serial * 1.5  # not serialised worse than one after the other
+    for it in its:
+        np.testing.assert_array_equal(it.get_tensor(it.get_output_details()[0]["index"]), want)
+    overlap = any(a0 < b1 and b0 < a1 for a0, a1 in spans[0] for b0, b1 in spans[1])
+    assert overlap, "no invoke() of one thread overlapped the other's: is the GIL released?"
