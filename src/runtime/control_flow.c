@@ -172,6 +172,21 @@ static tfcc_status sub_plan(tfcc_op_ctx *ctx, cf_sub *s, int32_t n, tfcc_tensor 
   return TFCC_OK;
 }
 
+/* Makes *dst (of *cap bytes) hold output k's `bytes`: grown through grow when not NULL, else a
+ * size error naming the subgraph and output. */
+static tfcc_status fit_output(tfcc_op_ctx *ctx, const cf_sub *s, int32_t k, size_t bytes, void **dst,
+                              size_t *cap, tfcc_dyn_buf *grow) {
+  if (bytes <= *cap) return TFCC_OK;
+  if (!grow)
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "%s: subgraph %d output %d needs %zu bytes, %zu planned",
+                        op_name(ctx), (int)s->index, (int)k, bytes, *cap);
+  tfcc_status st = reserve(grow, bytes, ctx->err);
+  if (st != TFCC_OK) return st;
+  *dst = grow->mem;
+  *cap = grow->cap;
+  return TFCC_OK;
+}
+
 /* Runs planned subgraph s on in; output k goes to dst[k] (cap[k] bytes; grown through grow[k]
  * when not NULL, else a size error). */
 static tfcc_status sub_run(tfcc_op_ctx *ctx, cf_sub *s, tfcc_tensor *const *in, void **dst, size_t *cap,
@@ -188,14 +203,7 @@ static tfcc_status sub_run(tfcc_op_ctx *ctx, cf_sub *s, tfcc_tensor *const *in, 
       continue;
     }
     tfcc_tensor *t = &p->tensors[sg->outputs[k]];
-    if (t->bytes > cap[k]) {
-      if (!grow[k])
-        return tfcc_err_set(err, TFCC_ERR_SHAPE, "%s: subgraph %d output %d needs %zu bytes, %zu planned",
-                            op_name(ctx), (int)s->index, (int)k, t->bytes, cap[k]);
-      if ((st = reserve(grow[k], t->bytes, err)) != TFCC_OK) return st;
-      dst[k] = grow[k]->mem;
-      cap[k] = grow[k]->cap;
-    }
+    if ((st = fit_output(ctx, s, k, t->bytes, &dst[k], &cap[k], grow[k])) != TFCC_OK) return st;
     t->data = dst[k];
   }
   for (int32_t e = 0; e < p->n_nodes; e++) {
@@ -203,7 +211,7 @@ static tfcc_status sub_run(tfcc_op_ctx *ctx, cf_sub *s, tfcc_tensor *const *in, 
     if (en->folded || en->view) continue;
     if ((st = tfcc_run_check(ctx->rs, err)) != TFCC_OK) return st;
     en->ctx.err = err;
-    st = en->dynamic ? tfcc_exec_node_run_dynamic(p, en, err) : en->ctx.node->op->eval(&en->ctx);
+    st = tfcc_exec_node_run(p, en, err);
     if (st != TFCC_OK)
       return tfcc_err_prefix(err, "subgraph %d node %d (%s)", (int)s->index, (int)en->node,
                              tfcc_node_op_name(en->ctx.node));
@@ -211,14 +219,7 @@ static tfcc_status sub_run(tfcc_op_ctx *ctx, cf_sub *s, tfcc_tensor *const *in, 
   for (int32_t i = 0; i < p->n_copy_outputs; i++) {
     int32_t k = p->copy_outputs[i];
     const tfcc_tensor *t = &p->tensors[sg->outputs[k]];
-    if (t->bytes > cap[k]) {
-      if (!grow[k])
-        return tfcc_err_set(err, TFCC_ERR_SHAPE, "%s: subgraph %d output %d needs %zu bytes, %zu planned",
-                            op_name(ctx), (int)s->index, (int)k, t->bytes, cap[k]);
-      if ((st = reserve(grow[k], t->bytes, err)) != TFCC_OK) return st;
-      dst[k] = grow[k]->mem;
-      cap[k] = grow[k]->cap;
-    }
+    if ((st = fit_output(ctx, s, k, t->bytes, &dst[k], &cap[k], grow[k])) != TFCC_OK) return st;
     if (t->bytes && dst[k] != t->data) memmove(dst[k], t->data, t->bytes);
   }
   return TFCC_OK;

@@ -89,6 +89,11 @@ void tfcc_exec_plan_free(tfcc_exec_plan *p);
  * sizes its outputs and scratch (growing their memory only when larger than before), then runs
  * eval. Allocates only when a size grows. */
 tfcc_status tfcc_exec_node_run_dynamic(tfcc_exec_plan *p, tfcc_exec_node *en, tfcc_err *err);
+/* Runs node en of p: tfcc_exec_node_run_dynamic for a dynamic node, else its eval (what the
+ * session's run and the subgraphs of control-flow operators both do per node). */
+static inline tfcc_status tfcc_exec_node_run(tfcc_exec_plan *p, tfcc_exec_node *en, tfcc_err *err) {
+  return en->dynamic ? tfcc_exec_node_run_dynamic(p, en, err) : en->ctx.node->op->eval(&en->ctx);
+}
 /* Zeroes the variable tensors. */
 void tfcc_exec_plan_reset_variables(tfcc_exec_plan *p);
 

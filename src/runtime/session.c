@@ -466,7 +466,7 @@ static tfcc_status invoke_bound(tfcc_session *s) {
       }
     }
     uint64_t t0 = timed ? now_ns() : 0;
-    tfcc_status st = en->dynamic ? tfcc_exec_node_run_dynamic(p, en, &s->err) : en->ctx.node->op->eval(&en->ctx);
+    tfcc_status st = tfcc_exec_node_run(p, en, &s->err);
     if (timed) {
       uint64_t t1 = now_ns();
       if (s->profile) {
