@@ -12,7 +12,8 @@
 #   5. fuzzing (libFuzzer, from the ASan build): model reader 45 s, encrypted-container parser
 #      20 s, tfcc serve's request parsers 20 s, the packed-weights cache reader 20 s.
 #   6. WebAssembly: scripts/build-wasm.sh (Emscripten from apt when missing; skipped when it cannot
-#      be had) and the Node tests of the npm package tfcc-wasm (ctest in build-wasm/).
+#      be had), the Node tests of the npm package tfcc-wasm and its headless-Chromium page test
+#      (chromium from apt when missing; ctest in build-wasm/).
 #   7. ThreadSanitizer: clang -fsanitize=thread build of the library, the tfcc command and the
 #      concurrency tests (thread pool, concurrent sessions, hot weight update and file reads
 #      under rewrites, tfcc serve's reload, batching, queue and drain tests); any data race or
@@ -149,6 +150,13 @@ if grep -q 'wasm stage skipped' "$logs/wasm-build.log"; then
   echo "   SKIPPED: $(grep -m1 SKIP "$logs/wasm-build.log")"
 else
   echo "   $(grep -m1 '^built ' "$logs/wasm-build.log") ($STAGE_SECONDS s)"
+  # wasm.browser drives Debian's chromium headless: installed here when missing (the test
+  # reports skipped, exit 77, when it cannot be had)
+  if ! command -v chromium >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    stage chromium-install bash -c 'export DEBIAN_FRONTEND=noninteractive; apt-get install -y -q --no-install-recommends chromium ||
+      { apt-get update -q && apt-get install -y -q --no-install-recommends chromium; } || echo "chromium could not be installed"'
+    echo "   chromium: $(command -v chromium || echo 'not installed: wasm.browser will be skipped') ($STAGE_SECONDS s)"
+  fi
   TFCC_SHARED_DIR="$shared" stage ctest-wasm ctest --test-dir build-wasm --output-on-failure -j "$jobs"
   ctest_summary "$logs/ctest-wasm.log"
   echo "   ($STAGE_SECONDS s)"
