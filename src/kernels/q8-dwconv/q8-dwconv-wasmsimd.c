@@ -9,13 +9,10 @@
 #include "kernels/q8-dwconv/ukernels.h"
 
 static inline v128_t widen(const uint8_t *p, size_t n, bool is_signed) {
+  if (n >= 8) return is_signed ? wasm_i16x8_load8x8(p) : wasm_u16x8_load8x8(p);
   uint8_t tmp[8] = {0};
-  const uint8_t *src = p;
-  if (n < 8) {
-    memcpy(tmp, p, n);
-    src = tmp;
-  }
-  return is_signed ? wasm_i16x8_load8x8(src) : wasm_u16x8_load8x8(src);
+  memcpy(tmp, p, n);
+  return is_signed ? wasm_i16x8_load8x8(tmp) : wasm_u16x8_load8x8(tmp);
 }
 
 static inline void pixel(size_t c, size_t ntaps, const uint8_t *const *taps, const int32_t *pw,
@@ -49,9 +46,13 @@ static inline void pixel(size_t c, size_t ntaps, const uint8_t *const *taps, con
     const v128_t q0 = wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(f0)), zp);
     const v128_t q1 = wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(f1)), zp);
     const v128_t b = wasm_i8x16_shuffle(q0, q1, 0, 4, 8, 12, 16, 20, 24, 28, 0, 4, 8, 12, 16, 20, 24, 28);
+    if (n >= 8) {
+      wasm_v128_store64_lane(o->c + ch, b, 0);
+      continue;
+    }
     uint8_t tmp[16];
     wasm_v128_store(tmp, b);
-    memcpy(o->c + ch, tmp, n < 8 ? n : 8);
+    memcpy(o->c + ch, tmp, n);
   }
 }
 
