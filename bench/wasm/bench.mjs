@@ -171,20 +171,26 @@ for (const spec of models) {
     check.tfcc_vs_litert_max_diff = maxDiff(bytesOf(t), r, dtype);
   }
   const per = Object.fromEntries(Object.keys(eng).map((k) => [k, []]));
+  const cpu = Object.fromEntries(Object.keys(eng).map((k) => [k, []]));
   const names = Object.keys(eng);
   for (const k of names) await eng[k].run(); // warm-up
   for (let r = 0; r < rounds; r++) {
     for (let j = 0; j < names.length; j++) {
       const k = names[(r + j) % names.length];
-      const t0 = performance.now();
+      const t0 = performance.now(), c0 = process.cpuUsage();
       for (let i = 0; i < runs; i++) await eng[k].run();
+      const c = process.cpuUsage(c0);
       per[k].push((performance.now() - t0) / runs);
+      cpu[k].push((c.user + c.system) / 1000 / runs);
     }
   }
-  const row = {model: name, file, ms: {}, ratio: {}, ...check};
+  const row = {model: name, file, ms: {}, ratio: {}, cpu_ms: {}, cpu_ratio: {}, ...check};
   for (const k of names) row.ms[k] = +median(per[k]).toFixed(2);
+  for (const k of names) row.cpu_ms[k] = +median(cpu[k]).toFixed(2);
   for (const k of names.filter((n) => n !== 'tfcc-wasm')) {
-    if (per['tfcc-wasm']) row.ratio[`tfcc/${k}`] = +median(per['tfcc-wasm'].map((v, i) => v / per[k][i])).toFixed(3);
+    if (!per['tfcc-wasm']) continue;
+    row.ratio[`tfcc/${k}`] = +median(per['tfcc-wasm'].map((v, i) => v / per[k][i])).toFixed(3);
+    row.cpu_ratio[`tfcc/${k}`] = +median(cpu['tfcc-wasm'].map((v, i) => v / cpu[k][i])).toFixed(3);
   }
   results.push(row);
   console.log(JSON.stringify(row));
@@ -199,11 +205,15 @@ const summary = {
   tfcc_wasm_bytes: wasmBytes.length, tfcc_wasm_gzip_bytes: zlib.gzipSync(wasmBytes, {level: 9}).length,
 };
 console.log(JSON.stringify(summary));
-console.log('\n| model | tfcc-wasm ms | LiteRT.js ms | tfjs-tflite ms | tfcc / LiteRT.js | tfcc / tfjs-tflite | max |tfcc - LiteRT| |');
-console.log('|---|---:|---:|---:|---:|---:|---:|');
+// wall ms, then CPU ms (process.cpuUsage: every engine runs on this thread, so CPU time is
+// what each engine costs even when other processes share the machine)
+console.log('\n| model | tfcc-wasm ms | LiteRT.js ms | tfjs-tflite ms | tfcc / LiteRT.js | tfcc / tfjs-tflite | CPU ms tfcc / LiteRT.js / tfjs | CPU tfcc / LiteRT.js | CPU tfcc / tfjs | max |tfcc - LiteRT| |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of results) {
   console.log(`| ${r.model} | ${r.ms['tfcc-wasm'] ?? '-'} | ${r.ms.litert ?? '-'} | ${r.ms['tfjs-tflite'] ?? '-'} | ` +
-              `${r.ratio['tfcc/litert'] ?? '-'} | ${r.ratio['tfcc/tfjs-tflite'] ?? '-'} | ${r.tfcc_vs_litert_max_diff ?? '-'} |`);
+              `${r.ratio['tfcc/litert'] ?? '-'} | ${r.ratio['tfcc/tfjs-tflite'] ?? '-'} | ` +
+              `${r.cpu_ms['tfcc-wasm'] ?? '-'} / ${r.cpu_ms.litert ?? '-'} / ${r.cpu_ms['tfjs-tflite'] ?? '-'} | ` +
+              `${r.cpu_ratio['tfcc/litert'] ?? '-'} | ${r.cpu_ratio['tfcc/tfjs-tflite'] ?? '-'} | ${r.tfcc_vs_litert_max_diff ?? '-'} |`);
 }
 const out = opt('--json', null);
 if (out) fs.writeFileSync(out, JSON.stringify({summary, results}, null, 2) + '\n');
