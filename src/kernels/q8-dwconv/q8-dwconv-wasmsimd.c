@@ -1,8 +1,8 @@
 /* q8 depthwise micro-kernel, WebAssembly SIMD128: 8 channels per step; each tap widens 8 input
- * bytes to int16 and multiplies them with the int16 weights into int32 (i32x4.extmul, an exact
- * product). The channel tail goes through a zero-padded copy. Requantization as
- * tfcc_requant_fp32 (f32x4.nearest rounds half to even). The layout and arithmetic are those of
- * the NEON kernel (q8-dwconv-neon.c) in SIMD128 operations. */
+ * bytes to int32 and multiplies them with the packed int32 weights (w' in the low 16 bits) in
+ * i32x4.dot_i16x8, an exact product. The channel tail goes through a zero-padded copy.
+ * Requantization as tfcc_requant_fp32 (f32x4.nearest rounds half to even). The layout is that of
+ * the NEON kernel (q8-dwconv-neon.c). */
 #include <string.h>
 #include <wasm_simd128.h>
 
@@ -28,11 +28,11 @@ static inline void pixel(size_t c, size_t ntaps, const uint8_t *const *taps, con
     for (size_t t = 0; t < ntaps; t++) {
       const v128_t x = widen(taps[t] + ch, n, is_signed);
       const int32_t *wt = w + t * c16 + ch;
-      /* w' is the low 16 bits of each int32 (high bits zero): keep them, no saturation */
-      const v128_t w16 = wasm_i8x16_shuffle(wasm_v128_load(wt), wasm_v128_load(wt + 4), 0, 1, 4, 5, 8, 9,
-                                            12, 13, 16, 17, 20, 21, 24, 25, 28, 29);
-      a0 = wasm_i32x4_add(a0, wasm_i32x4_extmul_low_i16x8(x, w16));
-      a1 = wasm_i32x4_add(a1, wasm_i32x4_extmul_high_i16x8(x, w16));
+      /* Each weight int32 is (w', 0) as two int16 (w' in its low 16 bits, high bits zero), and
+         each input widened to int32 is (x, sign) as two int16: their i32x4.dot_i16x8 is
+         x * w' + sign * 0, the exact product, with no shuffle of the weights. */
+      a0 = wasm_i32x4_add(a0, wasm_i32x4_dot_i16x8(wasm_i32x4_extend_low_i16x8(x), wasm_v128_load(wt)));
+      a1 = wasm_i32x4_add(a1, wasm_i32x4_dot_i16x8(wasm_i32x4_extend_high_i16x8(x), wasm_v128_load(wt + 4)));
     }
     if (o->c32) {
       wasm_v128_store(o->c32 + ch, a0);
