@@ -31,7 +31,7 @@ static const kernel_family k_families[] = {
       {TFCC_ISA_AVX2, "f32-gemm-6x16-avx2"},
       {TFCC_ISA_AVX512, "f32-gemm-12x32-avx512"},
       {TFCC_ISA_NEON, "f32-gemm-8x8-neon"},
-      {TFCC_ISA_WASMSIMD, "f32-gemm-6x8-wasmsimd"}}},
+      {TFCC_ISA_WASMSIMD, "f32-gemm-4x8-wasmsimd"}}},
     {"f32-conv-direct", "CONV_2D (float32, first layers with K = Cin*KH*KW <= 160: ResNet / "
                         "MobileNet stems; reads the f32-gemm packed weights)",
      {{TFCC_ISA_GENERIC, "f32-conv-direct-8-scalar"},

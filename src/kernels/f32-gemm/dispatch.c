@@ -17,7 +17,7 @@ static const tfcc_f32_gemm_kernel kernels[] = {
     {"f32-gemm-8x8-neon", "f32-gemv-8-neon", TFCC_ISA_NEON, 8, 8, tfcc_f32_gemm_8x8_neon, tfcc_f32_gemm_1x8_neon},
 #endif
 #if defined(__wasm_simd128__)
-    {"f32-gemm-6x8-wasmsimd", "f32-gemv-8-wasmsimd", TFCC_ISA_WASMSIMD, 6, 8, tfcc_f32_gemm_6x8_wasmsimd,
+    {"f32-gemm-4x8-wasmsimd", "f32-gemv-8-wasmsimd", TFCC_ISA_WASMSIMD, 4, 8, tfcc_f32_gemm_4x8_wasmsimd,
      tfcc_f32_gemm_1x8_wasmsimd},
 #endif
     {"f32-gemm-4x8-scalar", "f32-gemv-8-scalar", TFCC_ISA_GENERIC, 4, 8, tfcc_f32_gemm_4x8_scalar,
