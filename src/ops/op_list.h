@@ -158,6 +158,13 @@
   /* 3-D convolutions: both in conv_3d.c */ \
   X(CONV_3D, conv_3d) \
   X(CONV_3D_TRANSPOSE, conv_3d_transpose) \
+  /* opsc: StableHLO elementwise operators, all in stablehlo_elementwise.c */ \
+  X(STABLEHLO_ADD, stablehlo_add) \
+  X(STABLEHLO_MULTIPLY, stablehlo_multiply) \
+  X(STABLEHLO_MAXIMUM, stablehlo_maximum) \
+  X(STABLEHLO_MINIMUM, stablehlo_minimum) \
+  X(STABLEHLO_AND, stablehlo_and) \
+  X(STABLEHLO_SHIFT_LEFT, stablehlo_shift_left) \
   /* end of list */
 
 /* Custom operators tfcc knows, by their custom_code: X("name", symbol), defined as

@@ -31,6 +31,13 @@ if [ -n "$shared" ]; then
     [ -f "$shared/models/$m.tflite" ] && cp -f "$shared/models/$m.tflite" "$corpus/"
   done
 fi
+# opsc operators (StableHLO, LSH_PROJECTION, EMBEDDING_LOOKUP_SPARSE): one conformance model
+# each, so that the fuzzer starts from their operator codes, options and operand checks
+conf="$(dirname "$0")/../ops/conformance"
+for m in stablehlo_add_f32 stablehlo_multiply_i32 stablehlo_maximum_f32_nan stablehlo_minimum_u8 \
+         stablehlo_and_bool stablehlo_shift_left_i16; do
+  [ -f "$conf/$m.tflite" ] && cp -f "$conf/$m.tflite" "$corpus/"
+done
 ls -l "$corpus"
 # Packed-weights cache seeds (fuzz_weights_cache): the caches of small shared models.
 if [ -x "$build/tools/tfcc" ] && [ -n "$shared" ]; then
