@@ -42,5 +42,50 @@ def stablehlo_elementwise_cases(add):
                    [T(d, shape, lo=lo, hi=hi), T(d, shape, lo=0, hi=min(bits + 4, 31))], [T(d, shape)]))
 
 
+
+
+def lsh_projection_cases(add):
+    """LSH_PROJECTION: key lengths 4 + item bytes cover every branch of farmhash's
+    Fingerprint64 (4-7, 8-16, 17-32, 33-64 and > 64 bytes); with and without weights."""
+    for tag, d, shape in (("u8", U8, [5, 1]), ("i32", I32, [6]), ("i32x2", I32, [4, 2]),
+                          ("f32x4", F32, [3, 4]), ("f32x10", F32, [3, 10]), ("i8x70", I8, [2, 70]),
+                          ("f32x40", F32, [3, 5, 8])):
+        for typ, tname in ((1, "sparse"), (2, "dense")):
+            nh, nb = 3, 4
+            hash_t = T(F32, [nh, nb], lo=-10.0, hi=10.0)
+            out = T(I32, [nh] if typ == 1 else [nh * nb])
+            add(single("lsh_projection_%s_%s" % (tname, tag), "LSH_PROJECTION", [hash_t, T(d, shape)], [out],
+                       {"type": typ}))
+            w = T(F32, [shape[0]], lo=-2.0, hi=2.0)
+            add(single("lsh_projection_%s_%s_weighted" % (tname, tag), "LSH_PROJECTION",
+                       [T(F32, [nh, nb], lo=-10.0, hi=10.0), T(d, shape), w], [out], {"type": typ}))
+    add(single("lsh_projection_sparse_f32_16bits", "LSH_PROJECTION",
+               [T(F32, [2, 16], lo=-5.0, hi=5.0), T(F32, [4, 3])], [T(I32, [2])], {"type": 1}))
+
+
+def embedding_lookup_sparse_cases(add):
+    """EMBEDDING_LOOKUP_SPARSE: the three combiners over 1-, 2- and 3-column indices, params of
+    rank 2 and 3, sorted ids and a bucket revisited (TFLite closes a bucket on every change)."""
+    combiners = {"sum": 0, "mean": 1, "sqrtn": 2}
+    # (tag, ids, indices rows, dense_shape, params shape)
+    sets = (("2d", [1, 3, 0, 1], [[0, 0], [0, 1], [1, 0], [2, 3]], [3, 4], [5, 6]),
+            ("3d", [0, 2, 2, 4, 1], [[0, 0, 0], [0, 0, 1], [0, 1, 0], [1, 2, 0], [1, 2, 1]], [2, 3, 2], [5, 3, 2]),
+            ("1col", [2, 0, 1], [[0], [1], [2]], [3], [4, 3]),
+            ("revisit", [0, 1, 2], [[0, 0], [1, 0], [0, 1]], [2, 2], [3, 4]))
+    for tag, ids, ix, ds, pshape in sets:
+        n, r = len(ids), len(ds)
+        lead = ds[:-1]
+        oshape = lead + pshape[1:]
+        for cname, cval in combiners.items():
+            case = single("embedding_lookup_sparse_%s_%s" % (cname, tag), "EMBEDDING_LOOKUP_SPARSE",
+                          [T(I32, [n], const=ids), T(I32, [n, r], const=[v for row in ix for v in row]),
+                           T(I32, [r], const=ds), T(F32, [n], lo=0.25, hi=2.0), T(F32, pshape)],
+                          [T(F32, oshape)], {"combiner": cval})
+            case.engine = "tfweb"  # TFLite makes the output dynamic: LiteRT.js does not read it back
+            add(case)
+
+
 def cases(add):
     stablehlo_elementwise_cases(add)
+    lsh_projection_cases(add)
+    embedding_lookup_sparse_cases(add)

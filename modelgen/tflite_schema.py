@@ -192,6 +192,8 @@ OPTION_TABLES = {
                                          "asymmetric_quantize_inputs": (5, "B")},
     "SVDFOptions": {"rank": (0, "i"), "fused_activation_function": (1, "b"),
                     "asymmetric_quantize_inputs": (2, "B")},
+    "LSHProjectionOptions": {"type": (0, "b")},  # opsc
+    "EmbeddingLookupSparseOptions": {"combiner": (0, "b")},  # opsc
     "Conv3DOptions": {"padding": (0, "b"), "stride_d": (1, "i"), "stride_w": (2, "i"),
                       "stride_h": (3, "i"), "fused_activation_function": (4, "b"),
                       "dilation_d_factor": (5, "i"), "dilation_w_factor": (6, "i"),
@@ -262,6 +264,8 @@ OP_OPTIONS = {
     "BIDIRECTIONAL_SEQUENCE_RNN": "BidirectionalSequenceRNNOptions",
     "BIDIRECTIONAL_SEQUENCE_LSTM": "BidirectionalSequenceLSTMOptions",
     "CONV_3D": "Conv3DOptions", "CONV_3D_TRANSPOSE": "Conv3DOptions",
+    # opsc
+    "LSH_PROJECTION": "LSHProjectionOptions", "EMBEDDING_LOOKUP_SPARSE": "EmbeddingLookupSparseOptions",
 }
 
 

@@ -64,7 +64,10 @@ enum {
   OPT_SEQUENCE_RNN = 31,
   OPT_BIDIRECTIONAL_SEQUENCE_LSTM = 69,
   OPT_BIDIRECTIONAL_SEQUENCE_RNN = 70,
-  OPT_CONV_3D = 106
+  OPT_CONV_3D = 106,
+  /* opsc */
+  OPT_LSH_PROJECTION = 4,
+  OPT_EMBEDDING_LOOKUP_SPARSE = 20
 };
 
 /* One options table being read: the first error sticks, later reads return defaults. */
@@ -474,6 +477,13 @@ static void read_kind(opt_rd *r, int32_t builtin, tfcc_op_options *o) {
         o->subgraphs.first = rd_i32(r, 0, "subgraph", 0); /* uint in the schema */
       }
       break;
+    case TFCC_OPTIONS_LSH_PROJECTION: /* opsc; the type is the operator's check */
+      o->lsh_projection.type = rd_i8(r, 0, "type", 0);
+      break;
+    case TFCC_OPTIONS_EMBEDDING_LOOKUP_SPARSE: /* opsc */
+      o->els.combiner = rd_i8(r, 0, "combiner", 0);
+      check_range(r, "combiner", o->els.combiner, 0, 2);
+      break;
     case TFCC_OPTIONS_VAR_HANDLE: /* cflow */
       rd_str(r, 0, "container", &o->var_handle.container, &o->var_handle.container_len);
       rd_str(r, 1, "shared_name", &o->var_handle.shared_name, &o->var_handle.shared_name_len);
@@ -558,6 +568,10 @@ static uint8_t expected_type(int32_t builtin, const char **name) {
       {TFCC_OP_SVDF, OPT_SVDF, "SVDFOptions"},
       {TFCC_OP_CONV_3D, OPT_CONV_3D, "Conv3DOptions"},
       {TFCC_OP_CONV_3D_TRANSPOSE, OPT_CONV_3D, "Conv3DOptions"},
+      /* opsc */
+      {TFCC_OP_LSH_PROJECTION, OPT_LSH_PROJECTION, "LSHProjectionOptions"},
+      {TFCC_OP_EMBEDDING_LOOKUP_SPARSE, OPT_EMBEDDING_LOOKUP_SPARSE,
+       "EmbeddingLookupSparseOptions"},
   };
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
     if (map[i].builtin == builtin) {

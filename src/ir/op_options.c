@@ -74,6 +74,9 @@ tfcc_options_kind tfcc_options_kind_of(int32_t builtin) {
     case TFCC_OP_SVDF: return TFCC_OPTIONS_SVDF;
     case TFCC_OP_CONV_3D:
     case TFCC_OP_CONV_3D_TRANSPOSE: return TFCC_OPTIONS_CONV_3D;
+    /* opsc */
+    case TFCC_OP_LSH_PROJECTION: return TFCC_OPTIONS_LSH_PROJECTION;
+    case TFCC_OP_EMBEDDING_LOOKUP_SPARSE: return TFCC_OPTIONS_EMBEDDING_LOOKUP_SPARSE;
     default: return TFCC_OPTIONS_NONE;
   }
 }

@@ -69,7 +69,10 @@ typedef enum tfcc_options_kind {
   TFCC_OPTIONS_RNN,               /* RNN, UNIDIRECTIONAL_SEQUENCE_RNN, BIDIRECTIONAL_SEQUENCE_RNN */
   TFCC_OPTIONS_BIDI_LSTM,         /* BIDIRECTIONAL_SEQUENCE_LSTM into the lstm member */
   TFCC_OPTIONS_SVDF,              /* SVDF */
-  TFCC_OPTIONS_CONV_3D            /* CONV_3D, CONV_3D_TRANSPOSE */
+  TFCC_OPTIONS_CONV_3D,           /* CONV_3D, CONV_3D_TRANSPOSE */
+  /* opsc */
+  TFCC_OPTIONS_LSH_PROJECTION,    /* LSH_PROJECTION */
+  TFCC_OPTIONS_EMBEDDING_LOOKUP_SPARSE /* EMBEDDING_LOOKUP_SPARSE */
 } tfcc_options_kind;
 
 /* Conv2DOptions. */
@@ -254,6 +257,12 @@ typedef struct tfcc_var_handle_options {
   int32_t resource_id;
 } tfcc_var_handle_options;
 
+/* opsc: LSHProjectionOptions.type (LSHProjectionType: 1 SPARSE, 2 DENSE; 0 UNKNOWN is refused
+ * by the operator) and EmbeddingLookupSparseOptions.combiner (CombinerType: 0 SUM, 1 MEAN,
+ * 2 SQRTN; checked at load). */
+typedef struct tfcc_lsh_projection_options { int32_t type; } tfcc_lsh_projection_options;
+typedef struct tfcc_embedding_lookup_sparse_options { int32_t combiner; } tfcc_embedding_lookup_sparse_options;
+
 typedef struct tfcc_op_options {
   tfcc_options_kind kind;
   union { /* the member named by kind */
@@ -296,6 +305,8 @@ typedef struct tfcc_op_options {
     tfcc_rnn_options rnn;   /* opsb */
     tfcc_svdf_options svdf; /* opsb */
     tfcc_conv3d_options conv3d; /* opsb */
+    tfcc_lsh_projection_options lsh_projection;     /* opsc */
+    tfcc_embedding_lookup_sparse_options els;       /* opsc */
   };
 } tfcc_op_options;
 

@@ -165,6 +165,9 @@
   X(STABLEHLO_MINIMUM, stablehlo_minimum) \
   X(STABLEHLO_AND, stablehlo_and) \
   X(STABLEHLO_SHIFT_LEFT, stablehlo_shift_left) \
+  /* opsc: LSH and sparse embeddings */ \
+  X(LSH_PROJECTION, lsh_projection) \
+  X(EMBEDDING_LOOKUP_SPARSE, embedding_lookup_sparse) \
   /* end of list */
 
 /* Custom operators tfcc knows, by their custom_code: X("name", symbol), defined as
