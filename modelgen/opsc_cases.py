@@ -85,7 +85,22 @@ def embedding_lookup_sparse_cases(add):
             add(case)
 
 
+def dilate_cases(add):
+    """DILATE: interior padding with a padding value, 1-4 dimensions, factors of 1 mixed in,
+    several dtypes (bytes copied)."""
+    def odim(shape, f):
+        return [(d - 1) * k + 1 for d, k in zip(shape, f)]
+    for tag, d, shape, f in (("f32_2d", F32, [3, 3], [2, 3]), ("f32_1d", F32, [5], [3]),
+                             ("i32_3d", I32, [2, 3, 4], [1, 2, 1]), ("i8_4d", I8, [2, 2, 3, 2], [2, 1, 3, 2]),
+                             ("u8_ones", U8, [3, 4], [1, 1]), ("f32_trailing", F32, [2, 3, 2], [3, 1, 1]),
+                             ("i64_2d", I64, [3, 2], [2, 2])):
+        pad = {F32: [0.5], I32: [-7], I8: [-128], U8: [255], I64: [1 << 40]}[d]
+        add(single("dilate_%s" % tag, "DILATE", [T(d, shape), T(I32, [len(shape)], const=f),
+                                                 T(d, [], const=pad)], [T(d, odim(shape, f))]))
+
+
 def cases(add):
     stablehlo_elementwise_cases(add)
     lsh_projection_cases(add)
     embedding_lookup_sparse_cases(add)
+    dilate_cases(add)

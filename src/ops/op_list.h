@@ -168,6 +168,7 @@
   /* opsc: LSH and sparse embeddings */ \
   X(LSH_PROJECTION, lsh_projection) \
   X(EMBEDDING_LOOKUP_SPARSE, embedding_lookup_sparse) \
+  X(DILATE, dilate) \
   /* end of list */
 
 /* Custom operators tfcc knows, by their custom_code: X("name", symbol), defined as
