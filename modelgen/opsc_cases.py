@@ -99,8 +99,30 @@ def dilate_cases(add):
                                                  T(d, [], const=pad)], [T(d, odim(shape, f))]))
 
 
+def stablehlo_pad_cases(add):
+    """STABLEHLO_PAD: edge padding (positive and negative: cropping), interior padding, both,
+    several dtypes (bytes copied). An all-empty result is a unit test (test_stablehlo_pad.c):
+    LiteRT.js cannot hand back an empty output."""
+    def odim(shape, lo, hi, it):
+        d = [(s - 1) * (i + 1) + 1 + a + b for s, a, b, i in zip(shape, lo, hi, it)]
+        return [0] * len(d) if min(d) <= 0 else d
+    for tag, d, shape, lo, hi, it in (
+            ("f32_edge", F32, [3, 4], [1, 0], [2, 3], [0, 0]),
+            ("f32_interior", F32, [3, 3], [0, 0], [0, 0], [1, 2]),
+            ("f32_mixed", F32, [2, 3, 4], [1, -1, 2], [-1, 2, 0], [2, 1, 1]),
+            ("i32_crop", I32, [5, 6], [-2, -1], [-1, -3], [0, 0]),
+            ("i8_crop_interior", I8, [4, 5], [-3, -2], [-2, -4], [2, 1]),
+            ("u8_1d", U8, [7], [3], [2], [1]),
+            ("i64_4d", I64, [2, 2, 3, 2], [0, 1, 0, 1], [1, 0, 1, 0], [1, 0, 0, 2])):
+        pad = {F32: [0.25], I32: [-7], I8: [-128], U8: [255], I64: [1 << 40]}[d]
+        add(single("stablehlo_pad_%s" % tag, "STABLEHLO_PAD", [T(d, shape), T(d, [], const=pad)],
+                   [T(d, odim(shape, lo, hi, it))],
+                   {"edge_padding_low": lo, "edge_padding_high": hi, "interior_padding": it}))
+
+
 def cases(add):
     stablehlo_elementwise_cases(add)
     lsh_projection_cases(add)
     embedding_lookup_sparse_cases(add)
     dilate_cases(add)
+    stablehlo_pad_cases(add)

@@ -104,6 +104,11 @@ HashtableSizeOptions VarHandleOptions ReadVariableOptions AssignVariableOptions
 RandomOptions BucketizeOptions GeluOptions
 """.split()
 BUILTIN_OPTIONS_TYPE = {name: i + 1 for i, name in enumerate(_BUILTIN_OPTIONS_ORDER)}
+# opsc: the BuiltinOptions2 union (Operator fields 11/12), schema order (type = position + 1).
+BUILTIN_OPTIONS2_TYPE = {"StablehloScatterOptions": 7, "StablehloPadOptions": 10,
+                         "StablehloReduceWindowOptions": 13, "StablehloGatherOptions": 16,
+                         "DilateOptions": 18, "StablehloRngBitGeneratorOptions": 19,
+                         "ReduceWindowOptions": 20, "StableHLOCompositeOptions": 21}
 
 # Options tables: field name -> (field id, kind). kinds: b=byte/enum, B=bool, i=int32,
 # f=float32, iv=[int] vector, s=string.
@@ -193,6 +198,8 @@ OPTION_TABLES = {
     "SVDFOptions": {"rank": (0, "i"), "fused_activation_function": (1, "b"),
                     "asymmetric_quantize_inputs": (2, "B")},
     "LSHProjectionOptions": {"type": (0, "b")},  # opsc
+    "StablehloPadOptions": {"edge_padding_low": (0, "lv"), "edge_padding_high": (1, "lv"),
+                            "interior_padding": (2, "lv")},  # opsc (BuiltinOptions2)
     "EmbeddingLookupSparseOptions": {"combiner": (0, "b")},  # opsc
     "Conv3DOptions": {"padding": (0, "b"), "stride_d": (1, "i"), "stride_w": (2, "i"),
                       "stride_h": (3, "i"), "fused_activation_function": (4, "b"),
@@ -265,7 +272,7 @@ OP_OPTIONS = {
     "BIDIRECTIONAL_SEQUENCE_LSTM": "BidirectionalSequenceLSTMOptions",
     "CONV_3D": "Conv3DOptions", "CONV_3D_TRANSPOSE": "Conv3DOptions",
     # opsc
-    "LSH_PROJECTION": "LSHProjectionOptions", "EMBEDDING_LOOKUP_SPARSE": "EmbeddingLookupSparseOptions",
+    "STABLEHLO_PAD": "StablehloPadOptions", "LSH_PROJECTION": "LSHProjectionOptions", "EMBEDDING_LOOKUP_SPARSE": "EmbeddingLookupSparseOptions",
 }
 
 
@@ -344,12 +351,14 @@ def _options_table(b, table_name, values):
             vecs[fid] = b.create_scalar_vector("i", value)
         elif kind == "fv":
             vecs[fid] = b.create_scalar_vector("f", value)
+        elif kind == "lv":
+            vecs[fid] = b.create_scalar_vector("q", value)
         elif kind == "s":
             vecs[fid] = b.create_string(value)
     b.start_table()
     for name, value in sorted(values.items(), key=lambda kv: -_size(fields[kv[0]][1])):
         fid, kind = fields[name]
-        if kind in ("iv", "fv", "s"):
+        if kind in ("iv", "fv", "lv", "s"):
             b.add_offset(fid, vecs[fid])
         elif kind == "i":
             b.add_scalar(fid, "i", int(value))
@@ -368,7 +377,7 @@ def _options_table(b, table_name, values):
 
 
 def _size(kind):
-    return {"l": 8, "iv": 4, "fv": 4, "s": 4, "i": 4, "f": 4, "B": 1, "b": 1}[kind]
+    return {"l": 8, "iv": 4, "fv": 4, "lv": 4, "s": 4, "i": 4, "f": 4, "B": 1, "b": 1}[kind]
 
 
 def _quant_table(b, q):
@@ -466,7 +475,10 @@ def serialize(model):
                 b.add_offset(5, copts)
             b.add_offset(1, ins)
             b.add_offset(2, outs)
-            if opts is not None:
+            if opts is not None and table_name in BUILTIN_OPTIONS2_TYPE:  # opsc
+                b.add_offset(12, opts)
+                b.add_scalar(11, "B", BUILTIN_OPTIONS2_TYPE[table_name])
+            elif opts is not None:
                 b.add_offset(4, opts)
                 b.add_scalar(3, "B", BUILTIN_OPTIONS_TYPE[table_name])
             op_offs.append(b.end_table())

@@ -484,6 +484,8 @@ static void read_kind(opt_rd *r, int32_t builtin, tfcc_op_options *o) {
       o->els.combiner = rd_i8(r, 0, "combiner", 0);
       check_range(r, "combiner", o->els.combiner, 0, 2);
       break;
+    case TFCC_OPTIONS_STABLEHLO_PAD: /* opsc: BuiltinOptions2, read by tfl_read_options2 */
+      break;
     case TFCC_OPTIONS_VAR_HANDLE: /* cflow */
       rd_str(r, 0, "container", &o->var_handle.container, &o->var_handle.container_len);
       rd_str(r, 1, "shared_name", &o->var_handle.shared_name, &o->var_handle.shared_name_len);
@@ -595,5 +597,46 @@ tfcc_status tfl_read_options(int32_t builtin, uint8_t type, const tfcc_fb_table 
                         (unsigned)type, (unsigned)want, name);
   opt_rd r = {t, name, err, TFCC_OK};
   read_kind(&r, builtin, out);
+  return r.st;
+}
+
+/* ---- opsc: BuiltinOptions2 (the StableHLO options tables) */
+
+enum { OPT2_STABLEHLO_PAD = 10 }; /* BuiltinOptions2 union types (schema.fbs order, NONE = 0) */
+
+/* [long] field: *n = its length in the file, dst[0..min(n, cap)) its entries. */
+static void rd_longs(opt_rd *r, int field, const char *name, int64_t *dst, uint32_t cap,
+                     uint32_t *n) {
+  *n = 0;
+  if (!rd_live(r)) return;
+  tfcc_fb_vec v;
+  bool present;
+  tfcc_status st = tfcc_fbv_vector(r->t, field, 8, &v, &present, r->err);
+  if (st != TFCC_OK) {
+    rd_fail(r, st, name);
+    return;
+  }
+  *n = v.count;
+  for (uint32_t i = 0; i < v.count && i < cap; i++) dst[i] = tfcc_fb_vec_i64(&v, i);
+}
+
+tfcc_status tfl_read_options2(int32_t builtin, uint8_t type, const tfcc_fb_table *t,
+                              tfcc_op_options *out, tfcc_err *err) {
+  uint8_t want;
+  const char *name;
+  switch (builtin) {
+    case TFCC_OP_STABLEHLO_PAD: want = OPT2_STABLEHLO_PAD; name = "StablehloPadOptions"; break;
+    default: return TFCC_OK; /* no BuiltinOptions2 table tfcc reads */
+  }
+  if (t && !t->buf) t = NULL;
+  if (t && type != 0 && type != want)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                        "options table has BuiltinOptions2 type %u, expected %u (%s)",
+                        (unsigned)type, (unsigned)want, name);
+  opt_rd r = {t, name, err, TFCC_OK};
+  tfcc_stablehlo_pad_options *o = &out->shlo_pad;
+  rd_longs(&r, 0, "edge_padding_low", o->low, TFCC_MAX_DIMS, &o->n_low);
+  rd_longs(&r, 1, "edge_padding_high", o->high, TFCC_MAX_DIMS, &o->n_high);
+  rd_longs(&r, 2, "interior_padding", o->interior, TFCC_MAX_DIMS, &o->n_interior);
   return r.st;
 }

@@ -77,6 +77,7 @@ tfcc_options_kind tfcc_options_kind_of(int32_t builtin) {
     /* opsc */
     case TFCC_OP_LSH_PROJECTION: return TFCC_OPTIONS_LSH_PROJECTION;
     case TFCC_OP_EMBEDDING_LOOKUP_SPARSE: return TFCC_OPTIONS_EMBEDDING_LOOKUP_SPARSE;
+    case TFCC_OP_STABLEHLO_PAD: return TFCC_OPTIONS_STABLEHLO_PAD;
     default: return TFCC_OPTIONS_NONE;
   }
 }

@@ -72,7 +72,8 @@ typedef enum tfcc_options_kind {
   TFCC_OPTIONS_CONV_3D,           /* CONV_3D, CONV_3D_TRANSPOSE */
   /* opsc */
   TFCC_OPTIONS_LSH_PROJECTION,    /* LSH_PROJECTION */
-  TFCC_OPTIONS_EMBEDDING_LOOKUP_SPARSE /* EMBEDDING_LOOKUP_SPARSE */
+  TFCC_OPTIONS_EMBEDDING_LOOKUP_SPARSE, /* EMBEDDING_LOOKUP_SPARSE */
+  TFCC_OPTIONS_STABLEHLO_PAD      /* STABLEHLO_PAD (BuiltinOptions2) */
 } tfcc_options_kind;
 
 /* Conv2DOptions. */
@@ -262,6 +263,13 @@ typedef struct tfcc_var_handle_options {
  * 2 SQRTN; checked at load). */
 typedef struct tfcc_lsh_projection_options { int32_t type; } tfcc_lsh_projection_options;
 typedef struct tfcc_embedding_lookup_sparse_options { int32_t combiner; } tfcc_embedding_lookup_sparse_options;
+/* opsc: StablehloPadOptions (in BuiltinOptions2): the three [long] vectors, their lengths in
+ * the file (n_*, checked against the input rank by the operator) and their first
+ * TFCC_MAX_DIMS entries. */
+typedef struct tfcc_stablehlo_pad_options {
+  int64_t low[TFCC_MAX_DIMS], high[TFCC_MAX_DIMS], interior[TFCC_MAX_DIMS];
+  uint32_t n_low, n_high, n_interior;
+} tfcc_stablehlo_pad_options;
 
 typedef struct tfcc_op_options {
   tfcc_options_kind kind;
@@ -307,6 +315,7 @@ typedef struct tfcc_op_options {
     tfcc_conv3d_options conv3d; /* opsb */
     tfcc_lsh_projection_options lsh_projection;     /* opsc */
     tfcc_embedding_lookup_sparse_options els;       /* opsc */
+    tfcc_stablehlo_pad_options shlo_pad;            /* opsc */
   };
 } tfcc_op_options;
 

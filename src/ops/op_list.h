@@ -169,6 +169,7 @@
   X(LSH_PROJECTION, lsh_projection) \
   X(EMBEDDING_LOOKUP_SPARSE, embedding_lookup_sparse) \
   X(DILATE, dilate) \
+  X(STABLEHLO_PAD, stablehlo_pad) \
   /* end of list */
 
 /* Custom operators tfcc knows, by their custom_code: X("name", symbol), defined as

@@ -36,7 +36,8 @@ fi
 conf="$(dirname "$0")/../ops/conformance"
 for m in stablehlo_add_f32 stablehlo_multiply_i32 stablehlo_maximum_f32_nan stablehlo_minimum_u8 \
          stablehlo_and_bool stablehlo_shift_left_i16 lsh_projection_sparse_i32x2_weighted \
-         lsh_projection_dense_f32x40 embedding_lookup_sparse_mean_3d embedding_lookup_sparse_sqrtn_revisit dilate_i8_4d; do
+         lsh_projection_dense_f32x40 embedding_lookup_sparse_mean_3d embedding_lookup_sparse_sqrtn_revisit dilate_i8_4d \
+         stablehlo_pad_f32_mixed stablehlo_pad_i8_crop_interior; do
   [ -f "$conf/$m.tflite" ] && cp -f "$conf/$m.tflite" "$corpus/"
 done
 ls -l "$corpus"
