@@ -1,6 +1,7 @@
 """Conformance cases of the operators added by the opsc work (the rest of the standard
 resolver's builtins): the StableHLO elementwise operators, LSH_PROJECTION and
 EMBEDDING_LOOKUP_SPARSE. Called from op_cases.cases() with its add()."""
+import flexbuf
 import tflite_schema as S
 from casekit import T, single
 
@@ -120,9 +121,55 @@ def stablehlo_pad_cases(add):
                    {"edge_padding_low": lo, "edge_padding_high": hi, "interior_padding": it}))
 
 
+
+class CompositeCase:
+    """STABLEHLO_COMPOSITE over a decomposition subgraph (subgraph 1): main graph
+    z = COMPOSITE(x, y); the decomposition computes ops on its own inputs (a, b)."""
+
+    def __init__(self, name, dtype, shape, decomposition, note=""):
+        self.name, self.dtype, self.shape, self.decomposition = name, dtype, shape, decomposition
+        self.inputs, self.outputs, self.note = ["x", "y"], ["z"], note
+        self.tensors = {"x": T(dtype, shape), "y": T(dtype, shape), "z": T(dtype, shape)}
+
+    def tolerance(self):
+        return "float" if self.dtype in (F32, F64) else "exact"
+
+    def build(self):
+        from casekit import Rng, seed_of
+        m = S.Model(description="tfcc conformance case " + self.name)
+        x = m.add_tensor("x", self.dtype, self.shape)
+        y = m.add_tensor("y", self.dtype, self.shape)
+        z = m.add_tensor("z", self.dtype, self.shape)
+        idx, sg = m.add_subgraph("decomposition")
+        names = {}
+        for key in ("a", "b") + tuple(k for _, _, outs in self.decomposition for k in outs):
+            if key not in names:
+                names[key] = sg.add_tensor(key, self.dtype, self.shape)
+        for op, ins, outs in self.decomposition:
+            sg.add_op(op, [names[k] for k in ins], [names[k] for k in outs])
+        sg.inputs = [names["a"], names["b"]]
+        sg.outputs = [names[self.decomposition[-1][2][0]]]
+        m.add_op("STABLEHLO_COMPOSITE", [x, y], [z],
+                 {"name": "tfcc.test_composite", "decomposition_subgraph_index": idx, "version": 1,
+                  "composite_attributes": flexbuf.map_bytes({"k": 1})})
+        m.inputs, m.outputs = [x, y], [z]
+        rng = Rng(seed_of(self.name))
+        feeds = [(S.DTYPE_NAME[self.dtype], self.shape, self.tensors[k].random_values(rng)) for k in ("x", "y")]
+        return S.serialize(m), feeds
+
+
+def stablehlo_composite_cases(add):
+    """STABLEHLO_COMPOSITE: the decomposition subgraph runs on the operator's inputs."""
+    add(CompositeCase("stablehlo_composite_f32_add_mul", F32, [2, 3],
+                      [("ADD", ["a", "b"], ["t"]), ("MUL", ["t", "a"], ["u"])]))
+    add(CompositeCase("stablehlo_composite_i32_shlo", I32, [4],
+                      [("STABLEHLO_MULTIPLY", ["a", "b"], ["t"]), ("STABLEHLO_MAXIMUM", ["t", "a"], ["u"])]))
+
+
 def cases(add):
     stablehlo_elementwise_cases(add)
     lsh_projection_cases(add)
     embedding_lookup_sparse_cases(add)
     dilate_cases(add)
     stablehlo_pad_cases(add)
+    stablehlo_composite_cases(add)

@@ -74,6 +74,7 @@ BUILTIN = {
     "LSH_PROJECTION": 15, "EMBEDDING_LOOKUP_SPARSE": 33, "STABLEHLO_ADD": 163,
     "STABLEHLO_MULTIPLY": 165, "STABLEHLO_MAXIMUM": 166, "STABLEHLO_AND": 176,
     "STABLEHLO_MINIMUM": 181, "STABLEHLO_SHIFT_LEFT": 207, "STABLEHLO_PAD": 195, "DILATE": 203,
+    "STABLEHLO_COMPOSITE": 206,
 }
 PLACEHOLDER_FOR_GREATER_OP_CODES = 127
 
@@ -198,6 +199,8 @@ OPTION_TABLES = {
     "SVDFOptions": {"rank": (0, "i"), "fused_activation_function": (1, "b"),
                     "asymmetric_quantize_inputs": (2, "B")},
     "LSHProjectionOptions": {"type": (0, "b")},  # opsc
+    "StableHLOCompositeOptions": {"name": (0, "s"), "decomposition_subgraph_index": (1, "i"),
+                                  "composite_attributes": (2, "bv"), "version": (4, "i")},  # opsc (BuiltinOptions2)
     "StablehloPadOptions": {"edge_padding_low": (0, "lv"), "edge_padding_high": (1, "lv"),
                             "interior_padding": (2, "lv")},  # opsc (BuiltinOptions2)
     "EmbeddingLookupSparseOptions": {"combiner": (0, "b")},  # opsc
@@ -272,7 +275,7 @@ OP_OPTIONS = {
     "BIDIRECTIONAL_SEQUENCE_LSTM": "BidirectionalSequenceLSTMOptions",
     "CONV_3D": "Conv3DOptions", "CONV_3D_TRANSPOSE": "Conv3DOptions",
     # opsc
-    "STABLEHLO_PAD": "StablehloPadOptions", "LSH_PROJECTION": "LSHProjectionOptions", "EMBEDDING_LOOKUP_SPARSE": "EmbeddingLookupSparseOptions",
+    "STABLEHLO_PAD": "StablehloPadOptions", "STABLEHLO_COMPOSITE": "StableHLOCompositeOptions", "LSH_PROJECTION": "LSHProjectionOptions", "EMBEDDING_LOOKUP_SPARSE": "EmbeddingLookupSparseOptions",
 }
 
 
@@ -353,12 +356,14 @@ def _options_table(b, table_name, values):
             vecs[fid] = b.create_scalar_vector("f", value)
         elif kind == "lv":
             vecs[fid] = b.create_scalar_vector("q", value)
+        elif kind == "bv":
+            vecs[fid] = b.create_byte_vector(value)
         elif kind == "s":
             vecs[fid] = b.create_string(value)
     b.start_table()
     for name, value in sorted(values.items(), key=lambda kv: -_size(fields[kv[0]][1])):
         fid, kind = fields[name]
-        if kind in ("iv", "fv", "lv", "s"):
+        if kind in ("iv", "fv", "lv", "bv", "s"):
             b.add_offset(fid, vecs[fid])
         elif kind == "i":
             b.add_scalar(fid, "i", int(value))
@@ -377,7 +382,7 @@ def _options_table(b, table_name, values):
 
 
 def _size(kind):
-    return {"l": 8, "iv": 4, "fv": 4, "lv": 4, "s": 4, "i": 4, "f": 4, "B": 1, "b": 1}[kind]
+    return {"l": 8, "iv": 4, "fv": 4, "lv": 4, "bv": 4, "s": 4, "i": 4, "f": 4, "B": 1, "b": 1}[kind]
 
 
 def _quant_table(b, q):

@@ -602,7 +602,8 @@ tfcc_status tfl_read_options(int32_t builtin, uint8_t type, const tfcc_fb_table 
 
 /* ---- opsc: BuiltinOptions2 (the StableHLO options tables) */
 
-enum { OPT2_STABLEHLO_PAD = 10 }; /* BuiltinOptions2 union types (schema.fbs order, NONE = 0) */
+/* BuiltinOptions2 union types (schema.fbs order, NONE = 0) */
+enum { OPT2_STABLEHLO_PAD = 10, OPT2_STABLEHLO_COMPOSITE = 21 };
 
 /* [long] field: *n = its length in the file, dst[0..min(n, cap)) its entries. */
 static void rd_longs(opt_rd *r, int field, const char *name, int64_t *dst, uint32_t cap,
@@ -626,6 +627,10 @@ tfcc_status tfl_read_options2(int32_t builtin, uint8_t type, const tfcc_fb_table
   const char *name;
   switch (builtin) {
     case TFCC_OP_STABLEHLO_PAD: want = OPT2_STABLEHLO_PAD; name = "StablehloPadOptions"; break;
+    case TFCC_OP_STABLEHLO_COMPOSITE:
+      want = OPT2_STABLEHLO_COMPOSITE;
+      name = "StableHLOCompositeOptions";
+      break;
     default: return TFCC_OK; /* no BuiltinOptions2 table tfcc reads */
   }
   if (t && !t->buf) t = NULL;
@@ -634,6 +639,10 @@ tfcc_status tfl_read_options2(int32_t builtin, uint8_t type, const tfcc_fb_table
                         "options table has BuiltinOptions2 type %u, expected %u (%s)",
                         (unsigned)type, (unsigned)want, name);
   opt_rd r = {t, name, err, TFCC_OK};
+  if (builtin == TFCC_OP_STABLEHLO_COMPOSITE) { /* name, attributes, version: not needed to run */
+    out->subgraphs.first = rd_i32(&r, 1, "decomposition_subgraph_index", 0);
+    return r.st;
+  }
   tfcc_stablehlo_pad_options *o = &out->shlo_pad;
   rd_longs(&r, 0, "edge_padding_low", o->low, TFCC_MAX_DIMS, &o->n_low);
   rd_longs(&r, 1, "edge_padding_high", o->high, TFCC_MAX_DIMS, &o->n_high);

@@ -170,6 +170,8 @@
   X(EMBEDDING_LOOKUP_SPARSE, embedding_lookup_sparse) \
   X(DILATE, dilate) \
   X(STABLEHLO_PAD, stablehlo_pad) \
+  /* opsc: runs its decomposition subgraph; defined in src/runtime/control_flow.c with CALL */ \
+  X(STABLEHLO_COMPOSITE, stablehlo_composite) \
   /* end of list */
 
 /* Custom operators tfcc knows, by their custom_code: X("name", symbol), defined as

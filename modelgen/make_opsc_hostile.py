@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Writes the hostile models of the opsc operators (StableHLO, LSH_PROJECTION,
+EMBEDDING_LOOKUP_SPARSE, DILATE): each names a fault and the words tfcc's load or session
+error must contain (index.txt: "<file> <substring>"). tests/ops/test_opsc_hostile_models.c
+loads them; tests/fuzz/make_corpus.sh seeds the fuzzer with them.
+
+usage: python3 modelgen/make_opsc_hostile.py --out tests/ops/data/opsc_hostile"""
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import flexbuf  # noqa: E402
+import tflite_schema as S  # noqa: E402
+from casekit import T, single  # noqa: E402
+
+F32, I32 = S.FLOAT32, S.INT32
+
+
+def composite(index):
+    m = S.Model(description="hostile composite")
+    x = m.add_tensor("x", F32, [2])
+    z = m.add_tensor("z", F32, [2])
+    _, sg = m.add_subgraph("decomposition")
+    a = sg.add_tensor("a", F32, [2])
+    b = sg.add_tensor("b", F32, [2])
+    sg.add_op("RELU", [a], [b])
+    sg.inputs, sg.outputs = [a], [b]
+    m.add_op("STABLEHLO_COMPOSITE", [x], [z], {"name": "bad", "decomposition_subgraph_index": index,
+                                               "version": 1, "composite_attributes": flexbuf.map_bytes({})})
+    m.inputs, m.outputs = [x], [z]
+    return S.serialize(m)
+
+
+def one(op, ins, outs, opts=None):
+    return single("hostile", op, ins, outs, opts).build()[0]
+
+
+MODELS = [
+    ("composite_recursive", lambda: composite(0), "recursive subgraph calls"),
+    ("composite_out_of_range", lambda: composite(7), "decomposition_subgraph_index 7 is out of range"),
+    ("stablehlo_add_shapes", lambda: one("STABLEHLO_ADD", [T(F32, [2, 3]), T(F32, [3, 2])], [T(F32, [2, 3])]),
+     "STABLEHLO_ADD: input 0 shape [2,3] and input 1 shape [3,2] differ"),
+    ("stablehlo_shift_left_float", lambda: one("STABLEHLO_SHIFT_LEFT", [T(F32, [4]), T(F32, [4])], [T(F32, [4])]),
+     "STABLEHLO_SHIFT_LEFT: input 0 dtype float32 is not supported"),
+    ("stablehlo_pad_short_options", lambda: one("STABLEHLO_PAD", [T(F32, [2, 3]), T(F32, [], const=[0.0])],
+                                                [T(F32, [3, 3])], {"edge_padding_low": [1], "edge_padding_high": [0],
+                                                                   "interior_padding": [0]}),
+     "StablehloPadOptions has 1/1/1 edge_padding_low/high/interior entries"),
+    ("stablehlo_pad_negative_interior", lambda: one("STABLEHLO_PAD", [T(F32, [2]), T(F32, [], const=[0.0])],
+                                                    [T(F32, [2])], {"edge_padding_low": [0], "edge_padding_high": [0],
+                                                                    "interior_padding": [-1]}),
+     "interior_padding[0] is -1"),
+    ("embedding_lookup_sparse_combiner", lambda: one(
+        "EMBEDDING_LOOKUP_SPARSE", [T(I32, [1], const=[0]), T(I32, [1, 1], const=[0]), T(I32, [1], const=[1]),
+                                    T(F32, [1]), T(F32, [2, 2])], [T(F32, [2])], {"combiner": 5}),
+     "EmbeddingLookupSparseOptions.combiner 5 out of range"),
+    ("embedding_lookup_sparse_ids_dtype", lambda: one(
+        "EMBEDDING_LOOKUP_SPARSE", [T(F32, [1]), T(I32, [1, 1], const=[0]), T(I32, [1], const=[1]),
+                                    T(F32, [1]), T(F32, [2, 2])], [T(F32, [2])], {"combiner": 0}),
+     "input 0 (ids) dtype float32, expected int32"),
+    ("lsh_projection_unknown_type", lambda: one("LSH_PROJECTION", [T(F32, [2, 3], const=[0.0] * 6), T(I32, [4])],
+                                                [T(I32, [2])], {"type": 0}),
+     "LSHProjectionOptions.type 0 is not SPARSE (1) or DENSE (2)"),
+    ("lsh_projection_weight_shape", lambda: one("LSH_PROJECTION", [T(F32, [2, 3], const=[0.0] * 6), T(I32, [4]),
+                                                                   T(F32, [3])], [T(I32, [2])], {"type": 1}),
+     "input 2 (weight) must be [4]"),
+    ("dilate_padding_dtype", lambda: one("DILATE", [T(F32, [2, 2]), T(I32, [2], const=[2, 2]), T(I32, [], const=[0])],
+                                         [T(F32, [3, 3])]),
+     "input 2 (padding_value) dtype int32 differs from input 0 dtype float32"),
+]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    with open(os.path.join(args.out, "index.txt"), "w") as idx:
+        idx.write("# <file> <words the load or session error must contain>: modelgen/make_opsc_hostile.py\n")
+        for name, make, words in MODELS:
+            with open(os.path.join(args.out, name + ".tflite"), "wb") as f:
+                f.write(make())
+            idx.write("%s.tflite %s\n" % (name, words))
+    print("%d hostile models written to %s" % (len(MODELS), args.out))
+
+
+if __name__ == "__main__":
+    main()
