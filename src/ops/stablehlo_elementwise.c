@@ -5,8 +5,8 @@
  * int8, int16, int32, int64, uint8, uint16, uint32, uint64 (integers wrap); AND: bool and those
  * integers; SHIFT_LEFT: int8, int16, int32 (shift modulo 32 on the 32-bit promoted value, as
  * TFLite's `<<` runs). Kernels: kernels/ref/shlo_binary.h. TFLite's float16 forms are not
- * implemented. TFLite checks equal shapes for the first four only (AND, SHIFT_LEFT read past a
- * smaller input); tfcc requires them for all six. */
+ * implemented. TFLite checks equal shapes for all but SHIFT_LEFT (which reads past a smaller
+ * input); tfcc requires them for all six. */
 #include "kernels/ref/shlo_binary.h"
 #include "ops/binary_common.h"
 
