@@ -32,6 +32,12 @@ def composite(index):
     return S.serialize(m)
 
 
+def gather(oshape, ishape, idt, out, offset, collapsed, smap, ivd, sizes):
+    return one("STABLEHLO_GATHER", [T(F32, oshape), T(idt, ishape)], [T(F32, out)],
+               {"offset_dims": offset, "collapsed_slice_dims": collapsed, "start_index_map": smap,
+                "index_vector_dim": ivd, "slice_sizes": sizes})
+
+
 def one(op, ins, outs, opts=None):
     return single("hostile", op, ins, outs, opts).build()[0]
 
@@ -68,6 +74,13 @@ MODELS = [
     ("dilate_padding_dtype", lambda: one("DILATE", [T(F32, [2, 2]), T(I32, [2], const=[2, 2]), T(I32, [], const=[0])],
                                          [T(F32, [3, 3])]),
      "input 2 (padding_value) dtype int32 differs from input 0 dtype float32"),
+    ("stablehlo_gather_slice_too_big", lambda: gather([5, 4], [3, 1], I32, [3, 5], [1], [0], [0], 1, [1, 5]),
+     "slice_sizes[1] = 5 outside [0, 4]"),
+    ("stablehlo_gather_offset_dims_order", lambda: gather([6, 7], [2, 2], I32, [2, 2, 3], [2, 1], [], [0, 1], 1,
+                                                          [2, 3]),
+     "offset_dims (2 entries) must be 2 ascending output dimensions"),
+    ("stablehlo_gather_float_indices", lambda: gather([5, 4], [3, 1], F32, [3, 4], [1], [0], [0], 1, [1, 4]),
+     "input 1 (start_indices) dtype float32, expected int32 or int64"),
 ]
 
 

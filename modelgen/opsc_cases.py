@@ -166,6 +166,24 @@ def stablehlo_composite_cases(add):
                       [("STABLEHLO_MULTIPLY", ["a", "b"], ["t"]), ("STABLEHLO_MAXIMUM", ["t", "a"], ["u"])]))
 
 
+def stablehlo_gather_cases(add):
+    """STABLEHLO_GATHER: row gathers, 2-D index vectors, uncollapsed slices, index_vector_dim 0
+    and last, offset dimensions before the batch ones, int64 indices; index values outside the
+    operand (clamped by the operator's semantics)."""
+    def g(name, d, oshape, ishape, idt, out, offset, collapsed, smap, ivd, sizes):
+        add(single("stablehlo_gather_" + name, "STABLEHLO_GATHER",
+                   [T(d, oshape), T(idt, ishape, lo=-2, hi=7)], [T(d, out)],
+                   {"offset_dims": offset, "collapsed_slice_dims": collapsed, "start_index_map": smap,
+                    "index_vector_dim": ivd, "slice_sizes": sizes}))
+    g("rows_f32", F32, [5, 4], [3, 1], I32, [3, 4], [1], [0], [0], 1, [1, 4])
+    g("points_f32", F32, [4, 5, 3], [2, 2], I32, [2, 3], [1], [0, 1], [0, 1], 1, [1, 1, 3])
+    g("windows_i32", I32, [6, 7], [2, 2], I32, [2, 2, 3], [1, 2], [], [0, 1], 1, [2, 3])
+    g("ivd0_i8", I8, [5, 6], [2, 3], I32, [3, 2], [1], [0], [1, 0], 0, [1, 2])
+    g("offset_first_i64idx", I32, [4, 5], [3, 1], I64, [4, 3], [0], [1], [1], 1, [4, 1])
+    g("batch2_u8", U8, [6, 5], [2, 3, 1], I32, [2, 3, 2, 5], [2, 3], [], [0], 2, [2, 5])
+    g("implicit_ivd_f32", F32, [5, 4], [3], I32, [3, 4], [1], [0], [0], 1, [1, 4])
+
+
 def cases(add):
     stablehlo_elementwise_cases(add)
     lsh_projection_cases(add)
@@ -173,3 +191,4 @@ def cases(add):
     dilate_cases(add)
     stablehlo_pad_cases(add)
     stablehlo_composite_cases(add)
+    stablehlo_gather_cases(add)

@@ -485,6 +485,7 @@ static void read_kind(opt_rd *r, int32_t builtin, tfcc_op_options *o) {
       check_range(r, "combiner", o->els.combiner, 0, 2);
       break;
     case TFCC_OPTIONS_STABLEHLO_PAD: /* opsc: BuiltinOptions2, read by tfl_read_options2 */
+    case TFCC_OPTIONS_STABLEHLO_GATHER:
       break;
     case TFCC_OPTIONS_VAR_HANDLE: /* cflow */
       rd_str(r, 0, "container", &o->var_handle.container, &o->var_handle.container_len);
@@ -603,7 +604,7 @@ tfcc_status tfl_read_options(int32_t builtin, uint8_t type, const tfcc_fb_table 
 /* ---- opsc: BuiltinOptions2 (the StableHLO options tables) */
 
 /* BuiltinOptions2 union types (schema.fbs order, NONE = 0) */
-enum { OPT2_STABLEHLO_PAD = 10, OPT2_STABLEHLO_COMPOSITE = 21 };
+enum { OPT2_STABLEHLO_PAD = 10, OPT2_STABLEHLO_GATHER = 16, OPT2_STABLEHLO_COMPOSITE = 21 };
 
 /* [long] field: *n = its length in the file, dst[0..min(n, cap)) its entries. */
 static void rd_longs(opt_rd *r, int field, const char *name, int64_t *dst, uint32_t cap,
@@ -627,6 +628,7 @@ tfcc_status tfl_read_options2(int32_t builtin, uint8_t type, const tfcc_fb_table
   const char *name;
   switch (builtin) {
     case TFCC_OP_STABLEHLO_PAD: want = OPT2_STABLEHLO_PAD; name = "StablehloPadOptions"; break;
+    case TFCC_OP_STABLEHLO_GATHER: want = OPT2_STABLEHLO_GATHER; name = "StablehloGatherOptions"; break;
     case TFCC_OP_STABLEHLO_COMPOSITE:
       want = OPT2_STABLEHLO_COMPOSITE;
       name = "StableHLOCompositeOptions";
@@ -641,6 +643,17 @@ tfcc_status tfl_read_options2(int32_t builtin, uint8_t type, const tfcc_fb_table
   opt_rd r = {t, name, err, TFCC_OK};
   if (builtin == TFCC_OP_STABLEHLO_COMPOSITE) { /* name, attributes, version: not needed to run */
     out->subgraphs.first = rd_i32(&r, 1, "decomposition_subgraph_index", 0);
+    return r.st;
+  }
+  if (builtin == TFCC_OP_STABLEHLO_GATHER) {
+    tfcc_stablehlo_gather_options *g = &out->shlo_gather;
+    rd_longs(&r, 0, "offset_dims", g->offset_dims, TFCC_MAX_DIMS, &g->n_offset_dims);
+    rd_longs(&r, 1, "collapsed_slice_dims", g->collapsed_slice_dims, TFCC_MAX_DIMS,
+             &g->n_collapsed_slice_dims);
+    rd_longs(&r, 2, "start_index_map", g->start_index_map, TFCC_MAX_DIMS, &g->n_start_index_map);
+    g->index_vector_dim = rd_i64(&r, 3, "index_vector_dim");
+    rd_longs(&r, 4, "slice_sizes", g->slice_sizes, TFCC_MAX_DIMS, &g->n_slice_sizes);
+    g->indices_are_sorted = rd_bool(&r, 5, "indices_are_sorted", false);
     return r.st;
   }
   tfcc_stablehlo_pad_options *o = &out->shlo_pad;

@@ -73,7 +73,8 @@ typedef enum tfcc_options_kind {
   /* opsc */
   TFCC_OPTIONS_LSH_PROJECTION,    /* LSH_PROJECTION */
   TFCC_OPTIONS_EMBEDDING_LOOKUP_SPARSE, /* EMBEDDING_LOOKUP_SPARSE */
-  TFCC_OPTIONS_STABLEHLO_PAD      /* STABLEHLO_PAD (BuiltinOptions2) */
+  TFCC_OPTIONS_STABLEHLO_PAD,     /* STABLEHLO_PAD (BuiltinOptions2) */
+  TFCC_OPTIONS_STABLEHLO_GATHER   /* STABLEHLO_GATHER (BuiltinOptions2) */
 } tfcc_options_kind;
 
 /* Conv2DOptions. */
@@ -270,6 +271,15 @@ typedef struct tfcc_stablehlo_pad_options {
   int64_t low[TFCC_MAX_DIMS], high[TFCC_MAX_DIMS], interior[TFCC_MAX_DIMS];
   uint32_t n_low, n_high, n_interior;
 } tfcc_stablehlo_pad_options;
+/* opsc: StablehloGatherOptions (in BuiltinOptions2): the [long] vectors' lengths in the file and
+ * their first TFCC_MAX_DIMS entries; the operator checks them against the shapes. */
+typedef struct tfcc_stablehlo_gather_options {
+  int64_t offset_dims[TFCC_MAX_DIMS], collapsed_slice_dims[TFCC_MAX_DIMS];
+  int64_t start_index_map[TFCC_MAX_DIMS], slice_sizes[TFCC_MAX_DIMS];
+  uint32_t n_offset_dims, n_collapsed_slice_dims, n_start_index_map, n_slice_sizes;
+  int64_t index_vector_dim;
+  bool indices_are_sorted;
+} tfcc_stablehlo_gather_options;
 
 typedef struct tfcc_op_options {
   tfcc_options_kind kind;
@@ -316,6 +326,7 @@ typedef struct tfcc_op_options {
     tfcc_lsh_projection_options lsh_projection;     /* opsc */
     tfcc_embedding_lookup_sparse_options els;       /* opsc */
     tfcc_stablehlo_pad_options shlo_pad;            /* opsc */
+    tfcc_stablehlo_gather_options shlo_gather;      /* opsc */
   };
 } tfcc_op_options;
 

@@ -170,6 +170,7 @@
   X(EMBEDDING_LOOKUP_SPARSE, embedding_lookup_sparse) \
   X(DILATE, dilate) \
   X(STABLEHLO_PAD, stablehlo_pad) \
+  X(STABLEHLO_GATHER, stablehlo_gather) \
   /* opsc: runs its decomposition subgraph; defined in src/runtime/control_flow.c with CALL */ \
   X(STABLEHLO_COMPOSITE, stablehlo_composite) \
   /* end of list */
