@@ -38,6 +38,13 @@ def gather(oshape, ishape, idt, out, offset, collapsed, smap, ivd, sizes):
                 "index_vector_dim": ivd, "slice_sizes": sizes})
 
 
+def reduce_window(fn, win, strides):
+    I64 = S.INT64
+    return one("REDUCE_WINDOW", [T(F32, [4, 4]), T(F32, [], const=[0.0]), T(I64, [2], const=win),
+                                 T(I64, [2], const=strides), T(I64, [2], const=[1, 1])], [T(F32, [3, 3])],
+               {"reduce_function": fn})
+
+
 def one(op, ins, outs, opts=None):
     return single("hostile", op, ins, outs, opts).build()[0]
 
@@ -81,6 +88,9 @@ MODELS = [
      "offset_dims (2 entries) must be 2 ascending output dimensions"),
     ("stablehlo_gather_float_indices", lambda: gather([5, 4], [3, 1], F32, [3, 4], [1], [0], [0], 1, [1, 4]),
      "input 1 (start_indices) dtype float32, expected int32 or int64"),
+    ("reduce_window_unsupported_fn", lambda: reduce_window(0, [2, 2], [1, 1]),
+     "ReduceWindowOptions.reduce_function 0 is UNSUPPORTED"),
+    ("reduce_window_zero_stride", lambda: reduce_window(1, [2, 2], [1, 0]), "window_strides[1] is 0"),
 ]
 
 

@@ -184,6 +184,35 @@ def stablehlo_gather_cases(add):
     g("implicit_ivd_f32", F32, [5, 4], [3], I32, [3, 4], [1], [0], [0], 1, [1, 4])
 
 
+def reduce_window_cases(add):
+    """REDUCE_WINDOW (code 205): the six functions over 1- to 4-D inputs, strides and dilations,
+    a non-identity init value; windows kept inside the input (TFLite's last window may read past
+    it otherwise: see docs/operators.md)."""
+    fns = {"add": 1, "mul": 2, "min": 3, "max": 4, "all": 5, "any": 6}
+
+    def odim(n, w, st, dl):
+        return (n - ((w - 1) * dl + 1) + st - 1) // st + 1
+
+    def rw(name, d, shape, win, st, dl, fn, init, lo=None, hi=None):
+        out = [odim(n, w, a, b) for n, w, a, b in zip(shape, win, st, dl)]
+        for n, w, a, b, o in zip(shape, win, st, dl, out):
+            assert (o - 1) * a + (w - 1) * b < n, name
+        add(single("reduce_window_" + name, "REDUCE_WINDOW",
+                   [T(d, shape, lo=lo, hi=hi), T(d, [], const=[init]), T(I64, [len(shape)], const=win),
+                    T(I64, [len(shape)], const=st), T(I64, [len(shape)], const=dl)],
+                   [T(d, out)], {"reduce_function": fns[fn]}))
+    rw("add_f32", F32, [4, 5], [2, 2], [1, 1], [1, 1], "add", 0.0)
+    rw("add_f32_init", F32, [3, 6], [2, 3], [1, 3], [1, 1], "add", 1.5)
+    rw("max_f32_dilated", F32, [7, 9], [3, 2], [2, 2], [1, 2], "max", float("-inf"))
+    rw("min_i8", I8, [2, 5, 6], [1, 2, 3], [1, 1, 3], [1, 2, 1], "min", 127)
+    rw("mul_i32", I32, [6, 4], [2, 2], [2, 2], [1, 1], "mul", 1, -3, 3)
+    rw("any_u8", U8, [5, 5], [2, 2], [1, 1], [1, 1], "any", 0, 0, 1)
+    rw("all_i32", I32, [2, 3, 4, 5], [1, 2, 2, 2], [1, 1, 2, 3], [1, 1, 1, 1], "all", 1, 0, 1)
+    rw("max_i16_1d", I16, [11], [3], [2], [2], "max", -32768)
+    rw("add_f64_3d", F64, [3, 4, 5], [2, 2, 2], [1, 2, 1], [2, 1, 2], "add", 0.0)
+    rw("add_i64_wrap", I64, [4, 4], [2, 2], [2, 2], [1, 1], "add", 0, -(1 << 62), 1 << 62)
+
+
 def cases(add):
     stablehlo_elementwise_cases(add)
     lsh_projection_cases(add)
@@ -192,3 +221,4 @@ def cases(add):
     stablehlo_pad_cases(add)
     stablehlo_composite_cases(add)
     stablehlo_gather_cases(add)
+    reduce_window_cases(add)

@@ -486,6 +486,7 @@ static void read_kind(opt_rd *r, int32_t builtin, tfcc_op_options *o) {
       break;
     case TFCC_OPTIONS_STABLEHLO_PAD: /* opsc: BuiltinOptions2, read by tfl_read_options2 */
     case TFCC_OPTIONS_STABLEHLO_GATHER:
+    case TFCC_OPTIONS_REDUCE_WINDOW:
       break;
     case TFCC_OPTIONS_VAR_HANDLE: /* cflow */
       rd_str(r, 0, "container", &o->var_handle.container, &o->var_handle.container_len);
@@ -604,7 +605,12 @@ tfcc_status tfl_read_options(int32_t builtin, uint8_t type, const tfcc_fb_table 
 /* ---- opsc: BuiltinOptions2 (the StableHLO options tables) */
 
 /* BuiltinOptions2 union types (schema.fbs order, NONE = 0) */
-enum { OPT2_STABLEHLO_PAD = 10, OPT2_STABLEHLO_GATHER = 16, OPT2_STABLEHLO_COMPOSITE = 21 };
+enum {
+  OPT2_STABLEHLO_PAD = 10,
+  OPT2_STABLEHLO_GATHER = 16,
+  OPT2_REDUCE_WINDOW = 20,
+  OPT2_STABLEHLO_COMPOSITE = 21
+};
 
 /* [long] field: *n = its length in the file, dst[0..min(n, cap)) its entries. */
 static void rd_longs(opt_rd *r, int field, const char *name, int64_t *dst, uint32_t cap,
@@ -629,6 +635,7 @@ tfcc_status tfl_read_options2(int32_t builtin, uint8_t type, const tfcc_fb_table
   switch (builtin) {
     case TFCC_OP_STABLEHLO_PAD: want = OPT2_STABLEHLO_PAD; name = "StablehloPadOptions"; break;
     case TFCC_OP_STABLEHLO_GATHER: want = OPT2_STABLEHLO_GATHER; name = "StablehloGatherOptions"; break;
+    case TFCC_OP_REDUCE_WINDOW: want = OPT2_REDUCE_WINDOW; name = "ReduceWindowOptions"; break;
     case TFCC_OP_STABLEHLO_COMPOSITE:
       want = OPT2_STABLEHLO_COMPOSITE;
       name = "StableHLOCompositeOptions";
@@ -643,6 +650,11 @@ tfcc_status tfl_read_options2(int32_t builtin, uint8_t type, const tfcc_fb_table
   opt_rd r = {t, name, err, TFCC_OK};
   if (builtin == TFCC_OP_STABLEHLO_COMPOSITE) { /* name, attributes, version: not needed to run */
     out->subgraphs.first = rd_i32(&r, 1, "decomposition_subgraph_index", 0);
+    return r.st;
+  }
+  if (builtin == TFCC_OP_REDUCE_WINDOW) {
+    out->reduce_window.function = rd_i32(&r, 0, "reduce_function", 0);
+    check_range(&r, "reduce_function", out->reduce_window.function, 0, 6);
     return r.st;
   }
   if (builtin == TFCC_OP_STABLEHLO_GATHER) {

@@ -74,7 +74,8 @@ typedef enum tfcc_options_kind {
   TFCC_OPTIONS_LSH_PROJECTION,    /* LSH_PROJECTION */
   TFCC_OPTIONS_EMBEDDING_LOOKUP_SPARSE, /* EMBEDDING_LOOKUP_SPARSE */
   TFCC_OPTIONS_STABLEHLO_PAD,     /* STABLEHLO_PAD (BuiltinOptions2) */
-  TFCC_OPTIONS_STABLEHLO_GATHER   /* STABLEHLO_GATHER (BuiltinOptions2) */
+  TFCC_OPTIONS_STABLEHLO_GATHER,  /* STABLEHLO_GATHER (BuiltinOptions2) */
+  TFCC_OPTIONS_REDUCE_WINDOW      /* REDUCE_WINDOW (BuiltinOptions2) */
 } tfcc_options_kind;
 
 /* Conv2DOptions. */
@@ -280,6 +281,9 @@ typedef struct tfcc_stablehlo_gather_options {
   int64_t index_vector_dim;
   bool indices_are_sorted;
 } tfcc_stablehlo_gather_options;
+/* opsc: ReduceWindowOptions.reduce_function (ReduceWindowFunction: 1 ADD .. 6 ANY; 0
+ * UNSUPPORTED is refused by the operator). */
+typedef struct tfcc_reduce_window_options { int32_t function; } tfcc_reduce_window_options;
 
 typedef struct tfcc_op_options {
   tfcc_options_kind kind;
@@ -327,6 +331,7 @@ typedef struct tfcc_op_options {
     tfcc_embedding_lookup_sparse_options els;       /* opsc */
     tfcc_stablehlo_pad_options shlo_pad;            /* opsc */
     tfcc_stablehlo_gather_options shlo_gather;      /* opsc */
+    tfcc_reduce_window_options reduce_window;       /* opsc */
   };
 } tfcc_op_options;
 
