@@ -1,10 +1,10 @@
 /* REDUCE_WINDOW (TFLite reduce_window.cc; schema code 205): inputs (input rank 1-6, init_value:
  * one element of the input's dtype, window_shape, window_strides, window_dilations: int64 [rank],
  * constant as TFLite requires, each >= 1); ReduceWindowOptions.reduce_function ADD, MUL,
- * MINIMUM, MAXIMUM, ALL, ANY. Output of the input's dtype, (d - (w - 1) dilation - 1 + stride -
- * 1) / stride + 1 per dimension as TFLite. int8..int64, uint8..uint64, float32, float64;
- * kernels/ref/reduce_window.h (where TFLite's last window reaches past the input and reads
- * there, tfcc skips those elements). */
+ * MINIMUM, MAXIMUM, ALL, ANY. Output of the input's dtype with (d - dw) / stride + 1 entries per
+ * dimension (dw = (w - 1) dilation + 1; 0 when dw > d), as current TFLite and LiteRT (older
+ * TFLite rounded up and read past the input). int8..int64, uint8..uint64, float32, float64;
+ * kernels/ref/reduce_window.h. */
 #include "kernels/ref/reduce_window.h"
 #include "ops/shape_ops_util.h"
 
@@ -45,10 +45,7 @@ static tfcc_status rw_prepare(tfcc_op_ctx *ctx) {
   int64_t dims[TFCC_MAX_RANK];
   for (int32_t k = 0; k < in->rank; k++) {
     const int64_t dw = (win[k] - 1) * dil[k] + 1;
-    dims[k] = (in->dims[k] - dw + str[k] - 1) / str[k] + 1; /* C truncation, as TFLite */
-    TFCC_OP_CHECK(ctx, dims[k] >= 0, TFCC_ERR_SHAPE,
-                  OP ": the dilated window (%lld) does not fit dimension %d (%d)", (long long)dw, (int)k,
-                  (int)in->dims[k]);
+    dims[k] = in->dims[k] < dw ? 0 : (in->dims[k] - dw) / str[k] + 1;
   }
   return tfcc_so_set_shape(ctx, OP, ctx->out[0], in->rank, dims);
 }

@@ -1,9 +1,7 @@
 /* REDUCE_WINDOW (reference), TFLite's reduce_window.cc: out[o] = init combined, in window order
- * (row-major over the window), with every in[o * stride + w * dilation] of the window. As
- * TFLite, the output has (d - (w - 1) * dilation - 1 + stride - 1) / stride + 1 entries per
- * dimension; TFLite's last window can then reach past the input, and reads there: tfcc skips
- * the elements past the input instead (the result differs from TFLite only where TFLite reads
- * memory that is not the input's). Functions: ADD, MUL (integers wrap), MIN (a <= b ? a : b),
+ * (row-major over the window), with every in[o * stride + w * dilation] of the window; the
+ * caller sizes the output so that every window lies inside the input (elements past it would be
+ * skipped). Functions: ADD, MUL (integers wrap), MIN (a <= b ? a : b),
  * MAX (a >= b ? a : b), ALL, ANY (logical, giving 0 or 1 in the dtype). */
 #ifndef TFCC_KERNELS_REF_REDUCE_WINDOW_H
 #define TFCC_KERNELS_REF_REDUCE_WINDOW_H
