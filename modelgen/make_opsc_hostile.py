@@ -88,6 +88,8 @@ MODELS = [
      "offset_dims (2 entries) must be 2 ascending output dimensions"),
     ("stablehlo_gather_float_indices", lambda: gather([5, 4], [3, 1], F32, [3, 4], [1], [0], [0], 1, [1, 4]),
      "input 1 (start_indices) dtype float32, expected int32 or int64"),
+    ("stablehlo_gather_collapsed_size0", lambda: gather([5, 4], [3, 1], I32, [3, 4], [1], [0], [0], 1, [0, 4]),
+     "collapsed dimension 0 has slice size 0 (must be 1)"),
     ("reduce_window_unsupported_fn", lambda: reduce_window(0, [2, 2], [1, 1]),
      "ReduceWindowOptions.reduce_function 0 is UNSUPPORTED"),
     ("reduce_window_zero_stride", lambda: reduce_window(1, [2, 2], [1, 0]), "window_strides[1] is 0"),

@@ -5,7 +5,8 @@
  * not collapsed placed at offset_dims; start indices are clamped into the operand, so every
  * index value is valid (kernels/ref/shlo_gather.h). Any fixed-size dtype (bytes copied). tfcc
  * checks the options against the shapes at prepare (TFLite trusts them): slice sizes within the
- * operand, dimension lists in range and without repeats, offset_dims ascending. An
+ * operand (1 in collapsed dimensions), dimension lists in range and without repeats, offset_dims
+ * ascending. An
  * index_vector_dim equal to start_indices' rank means one-element index vectors (the spec). */
 #include "kernels/ref/shlo_gather.h"
 #include "ops/shape_ops_util.h"
@@ -43,6 +44,10 @@ static tfcc_status gather_prepare(tfcc_op_ctx *ctx) {
                   (long long)g->slice_sizes[d], (int)x->dims[d]);
   TFCC_OP_CHECK(ctx, g->n_collapsed_slice_dims <= (uint32_t)r && dims_ok(g->collapsed_slice_dims, g->n_collapsed_slice_dims, r, false),
                 TFCC_ERR_INVALID_MODEL, OP ": collapsed_slice_dims must be distinct operand dimensions");
+  for (uint32_t k = 0; k < g->n_collapsed_slice_dims; k++) /* the spec's rule; it keeps reads inside */
+    TFCC_OP_CHECK(ctx, g->slice_sizes[g->collapsed_slice_dims[k]] == 1, TFCC_ERR_INVALID_MODEL,
+                  OP ": collapsed dimension %lld has slice size %lld (must be 1)",
+                  (long long)g->collapsed_slice_dims[k], (long long)g->slice_sizes[g->collapsed_slice_dims[k]]);
   TFCC_OP_CHECK(ctx, g->index_vector_dim >= 0 && g->index_vector_dim <= ix->rank, TFCC_ERR_INVALID_MODEL,
                 OP ": index_vector_dim %lld outside [0, %d]", (long long)g->index_vector_dim, (int)ix->rank);
   const bool implicit = g->index_vector_dim == ix->rank;

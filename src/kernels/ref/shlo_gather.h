@@ -29,7 +29,7 @@ typedef struct tfcc_shlo_gather_args {
 } tfcc_shlo_gather_args;
 
 /* Operands checked by the caller: every dimension and option in range (slice_sizes[d] <=
- * operand_dims[d]), so that every read is inside the operand. */
+ * operand_dims[d], 1 in collapsed dimensions), so that every read is inside the operand. */
 void tfcc_ref_shlo_gather(const tfcc_shlo_gather_args *a, uint8_t *out);
 
 #endif
