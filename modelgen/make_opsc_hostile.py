@@ -45,6 +45,21 @@ def reduce_window(fn, win, strides):
                {"reduce_function": fn})
 
 
+def shlo_reduce_window(body_index, body_op, window):
+    m = S.Model(description="hostile stablehlo reduce_window")
+    x = m.add_tensor("x", I32, [4, 4])
+    iv = m.add_tensor("init", I32, [], data=S.pack(I32, [0]))
+    z = m.add_tensor("z", I32, [3, 3])
+    _, sg = m.add_subgraph("body")
+    a, b, c = (sg.add_tensor(k, I32, []) for k in ("a", "b", "c"))
+    sg.add_op(body_op, [a, b], [c])
+    sg.inputs, sg.outputs = [a, b], [c]
+    m.add_op("STABLEHLO_REDUCE_WINDOW", [x, iv], [z], {"window_dimensions": window,
+                                                       "body_subgraph_index": body_index})
+    m.inputs, m.outputs = [x], [z]
+    return S.serialize(m)
+
+
 def one(op, ins, outs, opts=None):
     return single("hostile", op, ins, outs, opts).build()[0]
 
@@ -90,6 +105,12 @@ MODELS = [
      "input 1 (start_indices) dtype float32, expected int32 or int64"),
     ("stablehlo_gather_collapsed_size0", lambda: gather([5, 4], [3, 1], I32, [3, 4], [1], [0], [0], 1, [0, 4]),
      "collapsed dimension 0 has slice size 0 (must be 1)"),
+    ("stablehlo_reduce_window_body_index", lambda: shlo_reduce_window(5, "STABLEHLO_ADD", [2, 2]),
+     "body_subgraph_index 5 is out of range"),
+    ("stablehlo_reduce_window_body_op", lambda: shlo_reduce_window(1, "STABLEHLO_SHIFT_LEFT", [2, 2]),
+     "body subgraph 1's operator STABLEHLO_SHIFT_LEFT is not a reduction"),
+    ("stablehlo_reduce_window_options_rank", lambda: shlo_reduce_window(1, "STABLEHLO_ADD", [2]),
+     "do not match the input rank 2"),
     ("reduce_window_unsupported_fn", lambda: reduce_window(0, [2, 2], [1, 1]),
      "ReduceWindowOptions.reduce_function 0 is UNSUPPORTED"),
     ("reduce_window_zero_stride", lambda: reduce_window(1, [2, 2], [1, 0]), "window_strides[1] is 0"),

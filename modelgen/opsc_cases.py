@@ -214,6 +214,70 @@ def reduce_window_cases(add):
     rw("add_i64_wrap", I64, [4, 4], [2, 2], [2, 2], [1, 1], "add", 0, -(1 << 62), 1 << 62)
 
 
+
+class ReduceWindowBodyCase:
+    """STABLEHLO_REDUCE_WINDOW over x with a constant init value; the body subgraph (1) holds one
+    operator on scalars, which names the reduction."""
+
+    def __init__(self, name, dtype, shape, init, body_op, opts, out, lo=None, hi=None):
+        self.name, self.dtype, self.shape, self.init, self.body_op = name, dtype, shape, init, body_op
+        self.opts, self.note = opts, ""
+        self.inputs, self.outputs = ["x"], ["z"]
+        self.tensors = {"x": T(dtype, shape, lo=lo, hi=hi), "z": T(dtype, out)}
+
+    def tolerance(self):
+        return "float" if self.dtype in (F32, F64) else "exact"
+
+    def build(self):
+        from casekit import Rng, seed_of
+        m = S.Model(description="tfcc conformance case " + self.name)
+        x = m.add_tensor("x", self.dtype, self.shape)
+        iv = m.add_tensor("init", self.dtype, [], data=S.pack(self.dtype, [self.init]))
+        z = m.add_tensor("z", self.dtype, self.tensors["z"].shape)
+        idx, sg = m.add_subgraph("body")
+        a, b, c = (sg.add_tensor(k, self.dtype, []) for k in ("a", "b", "c"))
+        sg.add_op(self.body_op, [a, b], [c])
+        sg.inputs, sg.outputs = [a, b], [c]
+        m.add_op("STABLEHLO_REDUCE_WINDOW", [x, iv], [z], dict(self.opts, body_subgraph_index=idx))
+        m.inputs, m.outputs = [x], [z]
+        rng = Rng(seed_of(self.name))
+        return S.serialize(m), [(S.DTYPE_NAME[self.dtype], self.shape, self.tensors["x"].random_values(rng))]
+
+
+def stablehlo_reduce_window_cases(add):
+    """STABLEHLO_REDUCE_WINDOW: each body operator (StableHLO and TFLite forms), strides, window
+    and base dilations, positive and negative padding."""
+    def out_shape(shape, o):
+        r = len(shape)
+        st = o.get("window_strides", [1] * r)
+        bd = o.get("base_dilations", [1] * r)
+        wd = o.get("window_dilations", [1] * r)
+        pd = o.get("padding", [0] * (2 * r))
+        res = []
+        for k in range(r):
+            d2 = (shape[k] - 1) * bd[k] + 1 + pd[2 * k] + pd[2 * k + 1]
+            dw = (o["window_dimensions"][k] - 1) * wd[k] + 1
+            res.append(0 if d2 < dw else (d2 - dw) // st[k] + 1)
+        return res
+
+    def rw(name, d, shape, init, body, o, lo=None, hi=None):
+        add(ReduceWindowBodyCase("stablehlo_reduce_window_" + name, d, shape, init, body, o, out_shape(shape, o),
+                                 lo, hi))
+    rw("add_f32", F32, [4, 5], 0.0, "STABLEHLO_ADD", {"window_dimensions": [2, 2]})
+    rw("max_f32_pool", F32, [1, 6, 6, 2], float("-inf"), "STABLEHLO_MAXIMUM",
+       {"window_dimensions": [1, 3, 3, 1], "window_strides": [1, 2, 2, 1], "padding": [0, 0, 1, 1, 1, 1, 0, 0]})
+    rw("add_f32_dilations", F32, [5, 4], 0.5, "ADD",
+       {"window_dimensions": [2, 3], "window_strides": [2, 1], "base_dilations": [2, 1], "window_dilations": [1, 2],
+        "padding": [1, 0, 0, 2]})
+    rw("min_i32_crop", I32, [7, 6], 1 << 30, "STABLEHLO_MINIMUM",
+       {"window_dimensions": [2, 2], "window_strides": [1, 2], "padding": [-1, -2, 1, -1]}, -100, 100)
+    rw("mul_i8", I8, [3, 6], 1, "MUL", {"window_dimensions": [1, 3], "window_strides": [1, 3]}, -3, 3)
+    rw("and_i32", I32, [4, 4], 1, "STABLEHLO_AND", {"window_dimensions": [2, 2]}, 0, 1)
+    rw("maximum_u8", U8, [2, 3, 5], 0, "MAXIMUM", {"window_dimensions": [1, 2, 2], "base_dilations": [1, 2, 1]})
+    rw("minimum_f64", F64, [6], 100.0, "MINIMUM", {"window_dimensions": [3], "window_strides": [2],
+                                                   "padding": [2, 1]})
+
+
 def cases(add):
     stablehlo_elementwise_cases(add)
     lsh_projection_cases(add)
@@ -223,3 +287,4 @@ def cases(add):
     stablehlo_composite_cases(add)
     stablehlo_gather_cases(add)
     reduce_window_cases(add)
+    stablehlo_reduce_window_cases(add)

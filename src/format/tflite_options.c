@@ -487,6 +487,7 @@ static void read_kind(opt_rd *r, int32_t builtin, tfcc_op_options *o) {
     case TFCC_OPTIONS_STABLEHLO_PAD: /* opsc: BuiltinOptions2, read by tfl_read_options2 */
     case TFCC_OPTIONS_STABLEHLO_GATHER:
     case TFCC_OPTIONS_REDUCE_WINDOW:
+    case TFCC_OPTIONS_STABLEHLO_REDUCE_WINDOW:
       break;
     case TFCC_OPTIONS_VAR_HANDLE: /* cflow */
       rd_str(r, 0, "container", &o->var_handle.container, &o->var_handle.container_len);
@@ -607,6 +608,7 @@ tfcc_status tfl_read_options(int32_t builtin, uint8_t type, const tfcc_fb_table 
 /* BuiltinOptions2 union types (schema.fbs order, NONE = 0) */
 enum {
   OPT2_STABLEHLO_PAD = 10,
+  OPT2_STABLEHLO_REDUCE_WINDOW = 13,
   OPT2_STABLEHLO_GATHER = 16,
   OPT2_REDUCE_WINDOW = 20,
   OPT2_STABLEHLO_COMPOSITE = 21
@@ -636,6 +638,10 @@ tfcc_status tfl_read_options2(int32_t builtin, uint8_t type, const tfcc_fb_table
     case TFCC_OP_STABLEHLO_PAD: want = OPT2_STABLEHLO_PAD; name = "StablehloPadOptions"; break;
     case TFCC_OP_STABLEHLO_GATHER: want = OPT2_STABLEHLO_GATHER; name = "StablehloGatherOptions"; break;
     case TFCC_OP_REDUCE_WINDOW: want = OPT2_REDUCE_WINDOW; name = "ReduceWindowOptions"; break;
+    case TFCC_OP_STABLEHLO_REDUCE_WINDOW:
+      want = OPT2_STABLEHLO_REDUCE_WINDOW;
+      name = "StablehloReduceWindowOptions";
+      break;
     case TFCC_OP_STABLEHLO_COMPOSITE:
       want = OPT2_STABLEHLO_COMPOSITE;
       name = "StableHLOCompositeOptions";
@@ -650,6 +656,16 @@ tfcc_status tfl_read_options2(int32_t builtin, uint8_t type, const tfcc_fb_table
   opt_rd r = {t, name, err, TFCC_OK};
   if (builtin == TFCC_OP_STABLEHLO_COMPOSITE) { /* name, attributes, version: not needed to run */
     out->subgraphs.first = rd_i32(&r, 1, "decomposition_subgraph_index", 0);
+    return r.st;
+  }
+  if (builtin == TFCC_OP_STABLEHLO_REDUCE_WINDOW) {
+    tfcc_stablehlo_reduce_window_options *w = &out->shlo_rw;
+    rd_longs(&r, 0, "window_dimensions", w->window, TFCC_MAX_DIMS, &w->n_window);
+    rd_longs(&r, 1, "window_strides", w->strides, TFCC_MAX_DIMS, &w->n_strides);
+    rd_longs(&r, 2, "base_dilations", w->base_dilations, TFCC_MAX_DIMS, &w->n_base_dilations);
+    rd_longs(&r, 3, "window_dilations", w->window_dilations, TFCC_MAX_DIMS, &w->n_window_dilations);
+    rd_longs(&r, 4, "padding", w->padding, 2 * TFCC_MAX_DIMS, &w->n_padding);
+    w->body_subgraph = rd_i32(&r, 5, "body_subgraph_index", 0);
     return r.st;
   }
   if (builtin == TFCC_OP_REDUCE_WINDOW) {

@@ -75,7 +75,8 @@ typedef enum tfcc_options_kind {
   TFCC_OPTIONS_EMBEDDING_LOOKUP_SPARSE, /* EMBEDDING_LOOKUP_SPARSE */
   TFCC_OPTIONS_STABLEHLO_PAD,     /* STABLEHLO_PAD (BuiltinOptions2) */
   TFCC_OPTIONS_STABLEHLO_GATHER,  /* STABLEHLO_GATHER (BuiltinOptions2) */
-  TFCC_OPTIONS_REDUCE_WINDOW      /* REDUCE_WINDOW (BuiltinOptions2) */
+  TFCC_OPTIONS_REDUCE_WINDOW,     /* REDUCE_WINDOW (BuiltinOptions2) */
+  TFCC_OPTIONS_STABLEHLO_REDUCE_WINDOW /* STABLEHLO_REDUCE_WINDOW (BuiltinOptions2) */
 } tfcc_options_kind;
 
 /* Conv2DOptions. */
@@ -284,6 +285,14 @@ typedef struct tfcc_stablehlo_gather_options {
 /* opsc: ReduceWindowOptions.reduce_function (ReduceWindowFunction: 1 ADD .. 6 ANY; 0
  * UNSUPPORTED is refused by the operator). */
 typedef struct tfcc_reduce_window_options { int32_t function; } tfcc_reduce_window_options;
+/* opsc: StablehloReduceWindowOptions (in BuiltinOptions2): the vectors' lengths in the file and
+ * their first entries (padding: low, high per dimension), the body subgraph. */
+typedef struct tfcc_stablehlo_reduce_window_options {
+  int64_t window[TFCC_MAX_DIMS], strides[TFCC_MAX_DIMS], base_dilations[TFCC_MAX_DIMS];
+  int64_t window_dilations[TFCC_MAX_DIMS], padding[2 * TFCC_MAX_DIMS];
+  uint32_t n_window, n_strides, n_base_dilations, n_window_dilations, n_padding;
+  int32_t body_subgraph;
+} tfcc_stablehlo_reduce_window_options;
 
 typedef struct tfcc_op_options {
   tfcc_options_kind kind;
@@ -332,6 +341,7 @@ typedef struct tfcc_op_options {
     tfcc_stablehlo_pad_options shlo_pad;            /* opsc */
     tfcc_stablehlo_gather_options shlo_gather;      /* opsc */
     tfcc_reduce_window_options reduce_window;       /* opsc */
+    tfcc_stablehlo_reduce_window_options shlo_rw;   /* opsc */
   };
 } tfcc_op_options;
 

@@ -172,6 +172,7 @@
   X(STABLEHLO_PAD, stablehlo_pad) \
   X(STABLEHLO_GATHER, stablehlo_gather) \
   X(REDUCE_WINDOW, reduce_window) \
+  X(STABLEHLO_REDUCE_WINDOW, stablehlo_reduce_window) \
   /* opsc: runs its decomposition subgraph; defined in src/runtime/control_flow.c with CALL */ \
   X(STABLEHLO_COMPOSITE, stablehlo_composite) \
   /* end of list */
