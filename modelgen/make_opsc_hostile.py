@@ -60,6 +60,23 @@ def shlo_reduce_window(body_index, body_op, window):
     return S.serialize(m)
 
 
+def scatter(body_op, ushape):
+    m = S.Model(description="hostile stablehlo scatter")
+    x = m.add_tensor("x", F32, [5, 3])
+    i = m.add_tensor("i", I32, [2, 1])
+    u = m.add_tensor("u", F32, ushape)
+    z = m.add_tensor("z", F32, [5, 3])
+    _, sg = m.add_subgraph("update_computation")
+    a, b, c = (sg.add_tensor(k, F32, []) for k in ("a", "b", "c"))
+    sg.add_op(body_op, [a, b], [c])
+    sg.inputs, sg.outputs = [a, b], [c]
+    m.add_op("STABLEHLO_SCATTER", [x, i, u], [z], {"update_window_dims": [1], "inserted_window_dims": [0],
+                                                    "scatter_dims_to_operand_dims": [0], "index_vector_dim": 1,
+                                                    "update_computation_subgraph_index": 1})
+    m.inputs, m.outputs = [x, i, u], [z]
+    return S.serialize(m)
+
+
 def one(op, ins, outs, opts=None):
     return single("hostile", op, ins, outs, opts).build()[0]
 
@@ -111,6 +128,10 @@ MODELS = [
      "body subgraph 1's operator STABLEHLO_SHIFT_LEFT is not a reduction"),
     ("stablehlo_reduce_window_options_rank", lambda: shlo_reduce_window(1, "STABLEHLO_ADD", [2]),
      "do not match the input rank 2"),
+    ("stablehlo_scatter_body_op", lambda: scatter("ADD", [2, 3]),
+     "update computation subgraph 1's operator ADD is not supported"),
+    ("stablehlo_scatter_updates_shape", lambda: scatter("STABLEHLO_ADD", [3, 3]),
+     "updates dimension 0 (3) differs from indices dimension 0 (2)"),
     ("reduce_window_unsupported_fn", lambda: reduce_window(0, [2, 2], [1, 1]),
      "ReduceWindowOptions.reduce_function 0 is UNSUPPORTED"),
     ("reduce_window_zero_stride", lambda: reduce_window(1, [2, 2], [1, 0]), "window_strides[1] is 0"),

@@ -278,6 +278,57 @@ def stablehlo_reduce_window_cases(add):
                                                    "padding": [2, 1]})
 
 
+
+class ScatterCase:
+    """STABLEHLO_SCATTER(operand, indices, updates) with an update computation subgraph (1) that
+    holds no operator (the update replaces) or one StableHLO operator on scalars."""
+
+    def __init__(self, name, dtype, oshape, idt, ishape, ushape, body_op, opts, ihi, ulo=None, uhi=None):
+        self.name, self.dtype, self.body_op, self.opts = name, dtype, body_op, opts
+        self.note, self.inputs, self.outputs = "", ["x", "i", "u"], ["z"]
+        # index values in [0, ihi]: past-the-end targets are skipped (TFLite writes below 0)
+        self.tensors = {"x": T(dtype, oshape, lo=ulo, hi=uhi), "i": T(idt, ishape, lo=0, hi=ihi),
+                        "u": T(dtype, ushape, lo=ulo, hi=uhi), "z": T(dtype, oshape)}
+
+    def tolerance(self):
+        return "float" if self.dtype in (F32, F64) else "exact"
+
+    def build(self):
+        from casekit import Rng, seed_of
+        m = S.Model(description="tfcc conformance case " + self.name)
+        idx = {k: m.add_tensor(k, t.dtype, t.shape) for k, t in self.tensors.items()}
+        gi, sg = m.add_subgraph("update_computation")
+        a, b = sg.add_tensor("a", self.dtype, []), sg.add_tensor("b", self.dtype, [])
+        if self.body_op:
+            c = sg.add_tensor("c", self.dtype, [])
+            sg.add_op(self.body_op, [a, b], [c])
+            sg.inputs, sg.outputs = [a, b], [c]
+        else:
+            sg.inputs, sg.outputs = [a, b], [b]
+        m.add_op("STABLEHLO_SCATTER", [idx["x"], idx["i"], idx["u"]], [idx["z"]],
+                 dict(self.opts, update_computation_subgraph_index=gi))
+        m.inputs, m.outputs = [idx["x"], idx["i"], idx["u"]], [idx["z"]]
+        rng = Rng(seed_of(self.name))
+        feeds = [(S.DTYPE_NAME[self.tensors[k].dtype], self.tensors[k].shape,
+                  self.tensors[k].random_values(rng)) for k in self.inputs]
+        return S.serialize(m), feeds
+
+
+def stablehlo_scatter_cases(add):
+    """STABLEHLO_SCATTER: replace, add (repeated targets accumulate in order), max, min, mul;
+    row and point scatters, windows, index_vector_dim 0, int64 indices, targets past the end."""
+    def sc(name, d, oshape, idt, ishape, ushape, body, uwd, iwd, sd, ivd, ihi, lo=None, hi=None):
+        add(ScatterCase("stablehlo_scatter_" + name, d, oshape, idt, ishape, ushape, body,
+                        {"update_window_dims": uwd, "inserted_window_dims": iwd,
+                         "scatter_dims_to_operand_dims": sd, "index_vector_dim": ivd}, ihi, lo, hi))
+    sc("rows_update_f32", F32, [5, 3], I32, [2, 1], [2, 3], None, [1], [0], [0], 1, 5)
+    sc("rows_add_i32", I32, [4, 3], I32, [6, 1], [6, 3], "STABLEHLO_ADD", [1], [0], [0], 1, 3, -50, 50)
+    sc("points_max_f32", F32, [4, 5], I32, [7, 2], [7], "STABLEHLO_MAXIMUM", [], [0, 1], [0, 1], 1, 4)
+    sc("window_min_i8", I8, [6, 4], I32, [2, 1], [2, 3, 4], "STABLEHLO_MINIMUM", [1, 2], [], [0], 1, 4)
+    sc("ivd0_mul_u8", U8, [5, 4], I32, [1, 3], [3, 4], "STABLEHLO_MULTIPLY", [1], [0], [0], 0, 5, 0, 3)
+    sc("i64idx_add_f32", F32, [3, 4, 2], I64, [2, 2, 2], [2, 2, 2], "STABLEHLO_ADD", [2], [0, 1], [0, 1], 2, 3)
+
+
 def cases(add):
     stablehlo_elementwise_cases(add)
     lsh_projection_cases(add)
@@ -288,3 +339,4 @@ def cases(add):
     stablehlo_gather_cases(add)
     reduce_window_cases(add)
     stablehlo_reduce_window_cases(add)
+    stablehlo_scatter_cases(add)

@@ -74,7 +74,7 @@ BUILTIN = {
     "LSH_PROJECTION": 15, "EMBEDDING_LOOKUP_SPARSE": 33, "STABLEHLO_ADD": 163,
     "STABLEHLO_MULTIPLY": 165, "STABLEHLO_MAXIMUM": 166, "STABLEHLO_AND": 176,
     "STABLEHLO_MINIMUM": 181, "STABLEHLO_SHIFT_LEFT": 207, "STABLEHLO_PAD": 195, "DILATE": 203,
-    "STABLEHLO_COMPOSITE": 206, "STABLEHLO_GATHER": 201, "REDUCE_WINDOW": 205, "STABLEHLO_REDUCE_WINDOW": 198,
+    "STABLEHLO_COMPOSITE": 206, "STABLEHLO_GATHER": 201, "REDUCE_WINDOW": 205, "STABLEHLO_REDUCE_WINDOW": 198, "STABLEHLO_SCATTER": 190,
 }
 PLACEHOLDER_FOR_GREATER_OP_CODES = 127
 
@@ -207,6 +207,10 @@ OPTION_TABLES = {
     "StablehloReduceWindowOptions": {"window_dimensions": (0, "lv"), "window_strides": (1, "lv"),
                                      "base_dilations": (2, "lv"), "window_dilations": (3, "lv"),
                                      "padding": (4, "lv"), "body_subgraph_index": (5, "i")},  # opsc
+    "StablehloScatterOptions": {"indices_are_sorted": (0, "B"), "update_window_dims": (1, "lv"),
+                                "inserted_window_dims": (2, "lv"), "scatter_dims_to_operand_dims": (3, "lv"),
+                                "index_vector_dim": (4, "l"), "unique_indices": (5, "B"),
+                                "update_computation_subgraph_index": (6, "i")},  # opsc
     "ReduceWindowOptions": {"reduce_function": (0, "i")},  # opsc (BuiltinOptions2)
     "StablehloPadOptions": {"edge_padding_low": (0, "lv"), "edge_padding_high": (1, "lv"),
                             "interior_padding": (2, "lv")},  # opsc (BuiltinOptions2)
@@ -284,7 +288,7 @@ OP_OPTIONS = {
     # opsc
     "STABLEHLO_PAD": "StablehloPadOptions", "STABLEHLO_COMPOSITE": "StableHLOCompositeOptions",
     "STABLEHLO_GATHER": "StablehloGatherOptions", "REDUCE_WINDOW": "ReduceWindowOptions",
-    "STABLEHLO_REDUCE_WINDOW": "StablehloReduceWindowOptions", "LSH_PROJECTION": "LSHProjectionOptions", "EMBEDDING_LOOKUP_SPARSE": "EmbeddingLookupSparseOptions",
+    "STABLEHLO_REDUCE_WINDOW": "StablehloReduceWindowOptions", "STABLEHLO_SCATTER": "StablehloScatterOptions", "LSH_PROJECTION": "LSHProjectionOptions", "EMBEDDING_LOOKUP_SPARSE": "EmbeddingLookupSparseOptions",
 }
 
 

@@ -488,6 +488,7 @@ static void read_kind(opt_rd *r, int32_t builtin, tfcc_op_options *o) {
     case TFCC_OPTIONS_STABLEHLO_GATHER:
     case TFCC_OPTIONS_REDUCE_WINDOW:
     case TFCC_OPTIONS_STABLEHLO_REDUCE_WINDOW:
+    case TFCC_OPTIONS_STABLEHLO_SCATTER:
       break;
     case TFCC_OPTIONS_VAR_HANDLE: /* cflow */
       rd_str(r, 0, "container", &o->var_handle.container, &o->var_handle.container_len);
@@ -607,6 +608,7 @@ tfcc_status tfl_read_options(int32_t builtin, uint8_t type, const tfcc_fb_table 
 
 /* BuiltinOptions2 union types (schema.fbs order, NONE = 0) */
 enum {
+  OPT2_STABLEHLO_SCATTER = 7,
   OPT2_STABLEHLO_PAD = 10,
   OPT2_STABLEHLO_REDUCE_WINDOW = 13,
   OPT2_STABLEHLO_GATHER = 16,
@@ -638,6 +640,7 @@ tfcc_status tfl_read_options2(int32_t builtin, uint8_t type, const tfcc_fb_table
     case TFCC_OP_STABLEHLO_PAD: want = OPT2_STABLEHLO_PAD; name = "StablehloPadOptions"; break;
     case TFCC_OP_STABLEHLO_GATHER: want = OPT2_STABLEHLO_GATHER; name = "StablehloGatherOptions"; break;
     case TFCC_OP_REDUCE_WINDOW: want = OPT2_REDUCE_WINDOW; name = "ReduceWindowOptions"; break;
+    case TFCC_OP_STABLEHLO_SCATTER: want = OPT2_STABLEHLO_SCATTER; name = "StablehloScatterOptions"; break;
     case TFCC_OP_STABLEHLO_REDUCE_WINDOW:
       want = OPT2_STABLEHLO_REDUCE_WINDOW;
       name = "StablehloReduceWindowOptions";
@@ -656,6 +659,17 @@ tfcc_status tfl_read_options2(int32_t builtin, uint8_t type, const tfcc_fb_table
   opt_rd r = {t, name, err, TFCC_OK};
   if (builtin == TFCC_OP_STABLEHLO_COMPOSITE) { /* name, attributes, version: not needed to run */
     out->subgraphs.first = rd_i32(&r, 1, "decomposition_subgraph_index", 0);
+    return r.st;
+  }
+  if (builtin == TFCC_OP_STABLEHLO_SCATTER) { /* indices_are_sorted, unique_indices: not needed */
+    tfcc_stablehlo_scatter_options *sc = &out->shlo_scatter;
+    rd_longs(&r, 1, "update_window_dims", sc->update_window_dims, TFCC_MAX_DIMS, &sc->n_update_window_dims);
+    rd_longs(&r, 2, "inserted_window_dims", sc->inserted_window_dims, TFCC_MAX_DIMS,
+             &sc->n_inserted_window_dims);
+    rd_longs(&r, 3, "scatter_dims_to_operand_dims", sc->scatter_dims_to_operand_dims, TFCC_MAX_DIMS,
+             &sc->n_scatter_dims_to_operand_dims);
+    sc->index_vector_dim = rd_i64(&r, 4, "index_vector_dim");
+    sc->update_computation_subgraph = rd_i32(&r, 6, "update_computation_subgraph_index", 0);
     return r.st;
   }
   if (builtin == TFCC_OP_STABLEHLO_REDUCE_WINDOW) {

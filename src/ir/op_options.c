@@ -81,6 +81,7 @@ tfcc_options_kind tfcc_options_kind_of(int32_t builtin) {
     case TFCC_OP_STABLEHLO_GATHER: return TFCC_OPTIONS_STABLEHLO_GATHER;
     case TFCC_OP_REDUCE_WINDOW: return TFCC_OPTIONS_REDUCE_WINDOW;
     case TFCC_OP_STABLEHLO_REDUCE_WINDOW: return TFCC_OPTIONS_STABLEHLO_REDUCE_WINDOW;
+    case TFCC_OP_STABLEHLO_SCATTER: return TFCC_OPTIONS_STABLEHLO_SCATTER;
     case TFCC_OP_STABLEHLO_COMPOSITE: return TFCC_OPTIONS_SUBGRAPHS; /* first: the decomposition */
     default: return TFCC_OPTIONS_NONE;
   }

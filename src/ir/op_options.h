@@ -76,7 +76,8 @@ typedef enum tfcc_options_kind {
   TFCC_OPTIONS_STABLEHLO_PAD,     /* STABLEHLO_PAD (BuiltinOptions2) */
   TFCC_OPTIONS_STABLEHLO_GATHER,  /* STABLEHLO_GATHER (BuiltinOptions2) */
   TFCC_OPTIONS_REDUCE_WINDOW,     /* REDUCE_WINDOW (BuiltinOptions2) */
-  TFCC_OPTIONS_STABLEHLO_REDUCE_WINDOW /* STABLEHLO_REDUCE_WINDOW (BuiltinOptions2) */
+  TFCC_OPTIONS_STABLEHLO_REDUCE_WINDOW, /* STABLEHLO_REDUCE_WINDOW (BuiltinOptions2) */
+  TFCC_OPTIONS_STABLEHLO_SCATTER  /* STABLEHLO_SCATTER (BuiltinOptions2) */
 } tfcc_options_kind;
 
 /* Conv2DOptions. */
@@ -293,6 +294,14 @@ typedef struct tfcc_stablehlo_reduce_window_options {
   uint32_t n_window, n_strides, n_base_dilations, n_window_dilations, n_padding;
   int32_t body_subgraph;
 } tfcc_stablehlo_reduce_window_options;
+/* opsc: StablehloScatterOptions (in BuiltinOptions2). */
+typedef struct tfcc_stablehlo_scatter_options {
+  int64_t update_window_dims[TFCC_MAX_DIMS], inserted_window_dims[TFCC_MAX_DIMS];
+  int64_t scatter_dims_to_operand_dims[TFCC_MAX_DIMS];
+  uint32_t n_update_window_dims, n_inserted_window_dims, n_scatter_dims_to_operand_dims;
+  int64_t index_vector_dim;
+  int32_t update_computation_subgraph;
+} tfcc_stablehlo_scatter_options;
 
 typedef struct tfcc_op_options {
   tfcc_options_kind kind;
@@ -342,6 +351,7 @@ typedef struct tfcc_op_options {
     tfcc_stablehlo_gather_options shlo_gather;      /* opsc */
     tfcc_reduce_window_options reduce_window;       /* opsc */
     tfcc_stablehlo_reduce_window_options shlo_rw;   /* opsc */
+    tfcc_stablehlo_scatter_options shlo_scatter;    /* opsc */
   };
 } tfcc_op_options;
 

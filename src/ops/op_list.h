@@ -173,6 +173,7 @@
   X(STABLEHLO_GATHER, stablehlo_gather) \
   X(REDUCE_WINDOW, reduce_window) \
   X(STABLEHLO_REDUCE_WINDOW, stablehlo_reduce_window) \
+  X(STABLEHLO_SCATTER, stablehlo_scatter) \
   /* opsc: runs its decomposition subgraph; defined in src/runtime/control_flow.c with CALL */ \
   X(STABLEHLO_COMPOSITE, stablehlo_composite) \
   /* end of list */

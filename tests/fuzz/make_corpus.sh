@@ -40,7 +40,8 @@ for m in stablehlo_add_f32 stablehlo_multiply_i32 stablehlo_maximum_f32_nan stab
          stablehlo_pad_f32_mixed stablehlo_pad_i8_crop_interior stablehlo_composite_f32_add_mul \
          stablehlo_gather_windows_i32 stablehlo_gather_batch2_u8 \
          reduce_window_max_f32_dilated reduce_window_min_i8 \
-         stablehlo_reduce_window_max_f32_pool stablehlo_reduce_window_add_f32_dilations; do
+         stablehlo_reduce_window_max_f32_pool stablehlo_reduce_window_add_f32_dilations \
+         stablehlo_scatter_rows_add_i32 stablehlo_scatter_window_min_i8; do
   [ -f "$conf/$m.tflite" ] && cp -f "$conf/$m.tflite" "$corpus/"
 done
 # and their hostile models (modelgen/make_opsc_hostile.py): each fails with a named cause
