@@ -138,6 +138,27 @@ MODELS = [
 ]
 
 
+def versioned(op, dtype, version, extra_const=None):
+    """A one-operator model naming a version the standard resolver registers (accepted.txt)."""
+    m = S.Model(description="operator version %s v%d" % (op, version))
+    x = m.add_tensor("x", dtype, [2, 3])
+    ins = [x]
+    if extra_const is not None:
+        ins.append(m.add_tensor("k", I32, [len(extra_const)], data=S.pack(I32, extra_const)))
+    y = m.add_tensor("y", dtype, [2, 3])
+    m.add_op(op, ins, [y], version=version)
+    m.inputs, m.outputs = [x], [y]
+    return S.serialize(m)
+
+
+# models that must load: operator versions TFLite's resolver registers, in dtypes tfcc runs
+ACCEPTED = [
+    ("reverse_v2_int8_v3", lambda: versioned("REVERSE_V2", S.INT8, 3, [1])),
+    ("reverse_v2_bool_v2", lambda: versioned("REVERSE_V2", S.BOOL, 2, [0])),
+    ("sign_int32_v2", lambda: versioned("SIGN", I32, 2)),
+]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
@@ -149,6 +170,12 @@ def main():
             with open(os.path.join(args.out, name + ".tflite"), "wb") as f:
                 f.write(make())
             idx.write("%s.tflite %s\n" % (name, words))
+    with open(os.path.join(args.out, "accepted.txt"), "w") as idx:
+        idx.write("# <file>: models that must load and prepare (modelgen/make_opsc_hostile.py)\n")
+        for name, make in ACCEPTED:
+            with open(os.path.join(args.out, name + ".tflite"), "wb") as f:
+                f.write(make())
+            idx.write("%s.tflite\n" % name)
     print("%d hostile models written to %s" % (len(MODELS), args.out))
 
 

@@ -2,7 +2,8 @@
  * EMBEDDING_LOOKUP_SPARSE, DILATE, STABLEHLO_COMPOSITE): wrong operand types, mismatched shapes,
  * bad options and bad subgraph indices must fail the load or the session creation through the
  * public API with an error naming the operator and the cause (tests/ops/data/opsc_hostile,
- * written by modelgen/make_opsc_hostile.py; index.txt gives the words each error must hold). */
+ * written by modelgen/make_opsc_hostile.py; index.txt gives the words each error must hold), and
+ * models naming operator versions TFLite's resolver registers must load (accepted.txt). */
 #include <stdio.h>
 #include <string.h>
 
@@ -49,6 +50,27 @@ int main(void) {
     n++;
   }
   fclose(f);
+  /* and the operator versions the standard resolver registers must load */
+  snprintf(index, sizeof index, "%s/accepted.txt", dir);
+  FILE *g = fopen(index, "r");
+  CHECKF(g != NULL, "%s not found", index);
+  int n_ok = 0;
+  while (rt && g && fgets(line, sizeof line, g)) {
+    if (line[0] == '#' || line[0] == '\n') continue;
+    line[strcspn(line, "\n")] = 0;
+    char path[1700];
+    snprintf(path, sizeof path, "%s/%s", dir, line);
+    tfcc_model *m = NULL;
+    tfcc_session *s = NULL;
+    tfcc_status st = tfcc_model_load_file(rt, path, NULL, &m);
+    if (st == TFCC_OK) st = tfcc_session_create(m, NULL, &s);
+    CHECKF(st == TFCC_OK, "%s: %s", line, tfcc_last_error());
+    if (s) tfcc_session_destroy(s);
+    if (m) tfcc_model_release(m);
+    n_ok++;
+  }
+  if (g) fclose(g);
+  CHECKF(n_ok >= 3, "only %d accepted models listed", n_ok);
   CHECKF(n >= 22, "only %d hostile models listed", n);
   if (rt) tfcc_runtime_destroy(rt);
   return tfcc_test_finish("ops.opsc_hostile_models");
