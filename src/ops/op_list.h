@@ -165,7 +165,7 @@
   X(STABLEHLO_MINIMUM, stablehlo_minimum) \
   X(STABLEHLO_AND, stablehlo_and) \
   X(STABLEHLO_SHIFT_LEFT, stablehlo_shift_left) \
-  /* opsc: LSH and sparse embeddings */ \
+  /* opsc: LSH, sparse embeddings, DILATE, REDUCE_WINDOW and the StableHLO operators with options */ \
   X(LSH_PROJECTION, lsh_projection) \
   X(EMBEDDING_LOOKUP_SPARSE, embedding_lookup_sparse) \
   X(DILATE, dilate) \
