@@ -8,6 +8,7 @@ cases() returns the list of casekit.Case; make_conformance.py writes them out an
 runs TensorFlow Lite on them."""
 import math
 
+import opsc_cases
 import seq_cases
 import tflite_schema as S
 from casekit import (OMIT, QRANGE, Case, Rng, T, broadcast, choose_qparams, conv_out, f32, single,
@@ -1198,6 +1199,7 @@ def cases():
                     opsa_cases):
             gen()
         seq_cases.cases(add)  # sequence models, 3-D convolutions (opsb)
+        opsc_cases.cases(add)  # StableHLO elementwise, LSH_PROJECTION, EMBEDDING_LOOKUP_SPARSE
         names = [c.name for c in _CASES]
         dup = {n for n in names if names.count(n) > 1}
         if dup:

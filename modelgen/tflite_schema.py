@@ -70,6 +70,11 @@ BUILTIN = {
     "LSTM": 16, "RNN": 24, "SVDF": 27, "UNIDIRECTIONAL_SEQUENCE_RNN": 35,
     "BIDIRECTIONAL_SEQUENCE_RNN": 46, "BIDIRECTIONAL_SEQUENCE_LSTM": 52, "CONV_3D": 132,
     "CONV_3D_TRANSPOSE": 141,
+    # opsc: the rest of the standard resolver's builtins (LSH, sparse embeddings, StableHLO)
+    "LSH_PROJECTION": 15, "EMBEDDING_LOOKUP_SPARSE": 33, "STABLEHLO_ADD": 163,
+    "STABLEHLO_MULTIPLY": 165, "STABLEHLO_MAXIMUM": 166, "STABLEHLO_AND": 176,
+    "STABLEHLO_MINIMUM": 181, "STABLEHLO_SHIFT_LEFT": 207, "STABLEHLO_PAD": 195, "DILATE": 203,
+    "STABLEHLO_COMPOSITE": 206, "STABLEHLO_GATHER": 201, "REDUCE_WINDOW": 205, "STABLEHLO_REDUCE_WINDOW": 198, "STABLEHLO_SCATTER": 190,
 }
 PLACEHOLDER_FOR_GREATER_OP_CODES = 127
 
@@ -100,6 +105,11 @@ HashtableSizeOptions VarHandleOptions ReadVariableOptions AssignVariableOptions
 RandomOptions BucketizeOptions GeluOptions
 """.split()
 BUILTIN_OPTIONS_TYPE = {name: i + 1 for i, name in enumerate(_BUILTIN_OPTIONS_ORDER)}
+# opsc: the BuiltinOptions2 union (Operator fields 11/12), schema order (type = position + 1).
+BUILTIN_OPTIONS2_TYPE = {"StablehloScatterOptions": 7, "StablehloPadOptions": 10,
+                         "StablehloReduceWindowOptions": 13, "StablehloGatherOptions": 16,
+                         "DilateOptions": 18, "StablehloRngBitGeneratorOptions": 19,
+                         "ReduceWindowOptions": 20, "StableHLOCompositeOptions": 21}
 
 # Options tables: field name -> (field id, kind). kinds: b=byte/enum, B=bool, i=int32,
 # f=float32, iv=[int] vector, s=string.
@@ -188,6 +198,23 @@ OPTION_TABLES = {
                                          "asymmetric_quantize_inputs": (5, "B")},
     "SVDFOptions": {"rank": (0, "i"), "fused_activation_function": (1, "b"),
                     "asymmetric_quantize_inputs": (2, "B")},
+    "LSHProjectionOptions": {"type": (0, "b")},  # opsc
+    "StableHLOCompositeOptions": {"name": (0, "s"), "decomposition_subgraph_index": (1, "i"),
+                                  "composite_attributes": (2, "bv"), "version": (4, "i")},  # opsc (BuiltinOptions2)
+    "StablehloGatherOptions": {"offset_dims": (0, "lv"), "collapsed_slice_dims": (1, "lv"),
+                               "start_index_map": (2, "lv"), "index_vector_dim": (3, "l"),
+                               "slice_sizes": (4, "lv"), "indices_are_sorted": (5, "B")},  # opsc
+    "StablehloReduceWindowOptions": {"window_dimensions": (0, "lv"), "window_strides": (1, "lv"),
+                                     "base_dilations": (2, "lv"), "window_dilations": (3, "lv"),
+                                     "padding": (4, "lv"), "body_subgraph_index": (5, "i")},  # opsc
+    "StablehloScatterOptions": {"indices_are_sorted": (0, "B"), "update_window_dims": (1, "lv"),
+                                "inserted_window_dims": (2, "lv"), "scatter_dims_to_operand_dims": (3, "lv"),
+                                "index_vector_dim": (4, "l"), "unique_indices": (5, "B"),
+                                "update_computation_subgraph_index": (6, "i")},  # opsc
+    "ReduceWindowOptions": {"reduce_function": (0, "i")},  # opsc (BuiltinOptions2)
+    "StablehloPadOptions": {"edge_padding_low": (0, "lv"), "edge_padding_high": (1, "lv"),
+                            "interior_padding": (2, "lv")},  # opsc (BuiltinOptions2)
+    "EmbeddingLookupSparseOptions": {"combiner": (0, "b")},  # opsc
     "Conv3DOptions": {"padding": (0, "b"), "stride_d": (1, "i"), "stride_w": (2, "i"),
                       "stride_h": (3, "i"), "fused_activation_function": (4, "b"),
                       "dilation_d_factor": (5, "i"), "dilation_w_factor": (6, "i"),
@@ -258,6 +285,10 @@ OP_OPTIONS = {
     "BIDIRECTIONAL_SEQUENCE_RNN": "BidirectionalSequenceRNNOptions",
     "BIDIRECTIONAL_SEQUENCE_LSTM": "BidirectionalSequenceLSTMOptions",
     "CONV_3D": "Conv3DOptions", "CONV_3D_TRANSPOSE": "Conv3DOptions",
+    # opsc
+    "STABLEHLO_PAD": "StablehloPadOptions", "STABLEHLO_COMPOSITE": "StableHLOCompositeOptions",
+    "STABLEHLO_GATHER": "StablehloGatherOptions", "REDUCE_WINDOW": "ReduceWindowOptions",
+    "STABLEHLO_REDUCE_WINDOW": "StablehloReduceWindowOptions", "STABLEHLO_SCATTER": "StablehloScatterOptions", "LSH_PROJECTION": "LSHProjectionOptions", "EMBEDDING_LOOKUP_SPARSE": "EmbeddingLookupSparseOptions",
 }
 
 
@@ -336,12 +367,16 @@ def _options_table(b, table_name, values):
             vecs[fid] = b.create_scalar_vector("i", value)
         elif kind == "fv":
             vecs[fid] = b.create_scalar_vector("f", value)
+        elif kind == "lv":
+            vecs[fid] = b.create_scalar_vector("q", value)
+        elif kind == "bv":
+            vecs[fid] = b.create_byte_vector(value)
         elif kind == "s":
             vecs[fid] = b.create_string(value)
     b.start_table()
     for name, value in sorted(values.items(), key=lambda kv: -_size(fields[kv[0]][1])):
         fid, kind = fields[name]
-        if kind in ("iv", "fv", "s"):
+        if kind in ("iv", "fv", "lv", "bv", "s"):
             b.add_offset(fid, vecs[fid])
         elif kind == "i":
             b.add_scalar(fid, "i", int(value))
@@ -360,7 +395,7 @@ def _options_table(b, table_name, values):
 
 
 def _size(kind):
-    return {"l": 8, "iv": 4, "fv": 4, "s": 4, "i": 4, "f": 4, "B": 1, "b": 1}[kind]
+    return {"l": 8, "iv": 4, "fv": 4, "lv": 4, "bv": 4, "s": 4, "i": 4, "f": 4, "B": 1, "b": 1}[kind]
 
 
 def _quant_table(b, q):
@@ -458,7 +493,10 @@ def serialize(model):
                 b.add_offset(5, copts)
             b.add_offset(1, ins)
             b.add_offset(2, outs)
-            if opts is not None:
+            if opts is not None and table_name in BUILTIN_OPTIONS2_TYPE:  # opsc
+                b.add_offset(12, opts)
+                b.add_scalar(11, "B", BUILTIN_OPTIONS2_TYPE[table_name])
+            elif opts is not None:
                 b.add_offset(4, opts)
                 b.add_scalar(3, "B", BUILTIN_OPTIONS_TYPE[table_name])
             op_offs.append(b.end_table())

@@ -64,7 +64,10 @@ enum {
   OPT_SEQUENCE_RNN = 31,
   OPT_BIDIRECTIONAL_SEQUENCE_LSTM = 69,
   OPT_BIDIRECTIONAL_SEQUENCE_RNN = 70,
-  OPT_CONV_3D = 106
+  OPT_CONV_3D = 106,
+  /* opsc */
+  OPT_LSH_PROJECTION = 4,
+  OPT_EMBEDDING_LOOKUP_SPARSE = 20
 };
 
 /* One options table being read: the first error sticks, later reads return defaults. */
@@ -474,6 +477,19 @@ static void read_kind(opt_rd *r, int32_t builtin, tfcc_op_options *o) {
         o->subgraphs.first = rd_i32(r, 0, "subgraph", 0); /* uint in the schema */
       }
       break;
+    case TFCC_OPTIONS_LSH_PROJECTION: /* opsc; the type is the operator's check */
+      o->lsh_projection.type = rd_i8(r, 0, "type", 0);
+      break;
+    case TFCC_OPTIONS_EMBEDDING_LOOKUP_SPARSE: /* opsc */
+      o->els.combiner = rd_i8(r, 0, "combiner", 0);
+      check_range(r, "combiner", o->els.combiner, 0, 2);
+      break;
+    case TFCC_OPTIONS_STABLEHLO_PAD: /* opsc: BuiltinOptions2, read by tfl_read_options2 */
+    case TFCC_OPTIONS_STABLEHLO_GATHER:
+    case TFCC_OPTIONS_REDUCE_WINDOW:
+    case TFCC_OPTIONS_STABLEHLO_REDUCE_WINDOW:
+    case TFCC_OPTIONS_STABLEHLO_SCATTER:
+      break;
     case TFCC_OPTIONS_VAR_HANDLE: /* cflow */
       rd_str(r, 0, "container", &o->var_handle.container, &o->var_handle.container_len);
       rd_str(r, 1, "shared_name", &o->var_handle.shared_name, &o->var_handle.shared_name_len);
@@ -558,6 +574,10 @@ static uint8_t expected_type(int32_t builtin, const char **name) {
       {TFCC_OP_SVDF, OPT_SVDF, "SVDFOptions"},
       {TFCC_OP_CONV_3D, OPT_CONV_3D, "Conv3DOptions"},
       {TFCC_OP_CONV_3D_TRANSPOSE, OPT_CONV_3D, "Conv3DOptions"},
+      /* opsc */
+      {TFCC_OP_LSH_PROJECTION, OPT_LSH_PROJECTION, "LSHProjectionOptions"},
+      {TFCC_OP_EMBEDDING_LOOKUP_SPARSE, OPT_EMBEDDING_LOOKUP_SPARSE,
+       "EmbeddingLookupSparseOptions"},
   };
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
     if (map[i].builtin == builtin) {
@@ -581,5 +601,106 @@ tfcc_status tfl_read_options(int32_t builtin, uint8_t type, const tfcc_fb_table 
                         (unsigned)type, (unsigned)want, name);
   opt_rd r = {t, name, err, TFCC_OK};
   read_kind(&r, builtin, out);
+  return r.st;
+}
+
+/* ---- opsc: BuiltinOptions2 (the StableHLO options tables) */
+
+/* BuiltinOptions2 union types (schema.fbs order, NONE = 0) */
+enum {
+  OPT2_STABLEHLO_SCATTER = 7,
+  OPT2_STABLEHLO_PAD = 10,
+  OPT2_STABLEHLO_REDUCE_WINDOW = 13,
+  OPT2_STABLEHLO_GATHER = 16,
+  OPT2_REDUCE_WINDOW = 20,
+  OPT2_STABLEHLO_COMPOSITE = 21
+};
+
+/* [long] field: *n = its length in the file, dst[0..min(n, cap)) its entries. */
+static void rd_longs(opt_rd *r, int field, const char *name, int64_t *dst, uint32_t cap,
+                     uint32_t *n) {
+  *n = 0;
+  if (!rd_live(r)) return;
+  tfcc_fb_vec v;
+  bool present;
+  tfcc_status st = tfcc_fbv_vector(r->t, field, 8, &v, &present, r->err);
+  if (st != TFCC_OK) {
+    rd_fail(r, st, name);
+    return;
+  }
+  *n = v.count;
+  for (uint32_t i = 0; i < v.count && i < cap; i++) dst[i] = tfcc_fb_vec_i64(&v, i);
+}
+
+tfcc_status tfl_read_options2(int32_t builtin, uint8_t type, const tfcc_fb_table *t,
+                              tfcc_op_options *out, tfcc_err *err) {
+  uint8_t want;
+  const char *name;
+  switch (builtin) {
+    case TFCC_OP_STABLEHLO_PAD: want = OPT2_STABLEHLO_PAD; name = "StablehloPadOptions"; break;
+    case TFCC_OP_STABLEHLO_GATHER: want = OPT2_STABLEHLO_GATHER; name = "StablehloGatherOptions"; break;
+    case TFCC_OP_REDUCE_WINDOW: want = OPT2_REDUCE_WINDOW; name = "ReduceWindowOptions"; break;
+    case TFCC_OP_STABLEHLO_SCATTER: want = OPT2_STABLEHLO_SCATTER; name = "StablehloScatterOptions"; break;
+    case TFCC_OP_STABLEHLO_REDUCE_WINDOW:
+      want = OPT2_STABLEHLO_REDUCE_WINDOW;
+      name = "StablehloReduceWindowOptions";
+      break;
+    case TFCC_OP_STABLEHLO_COMPOSITE:
+      want = OPT2_STABLEHLO_COMPOSITE;
+      name = "StableHLOCompositeOptions";
+      break;
+    default: return TFCC_OK; /* no BuiltinOptions2 table tfcc reads */
+  }
+  if (t && !t->buf) t = NULL;
+  if (t && type != 0 && type != want)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                        "options table has BuiltinOptions2 type %u, expected %u (%s)",
+                        (unsigned)type, (unsigned)want, name);
+  opt_rd r = {t, name, err, TFCC_OK};
+  if (builtin == TFCC_OP_STABLEHLO_COMPOSITE) { /* name, attributes, version: not needed to run */
+    out->subgraphs.first = rd_i32(&r, 1, "decomposition_subgraph_index", 0);
+    return r.st;
+  }
+  if (builtin == TFCC_OP_STABLEHLO_SCATTER) { /* indices_are_sorted, unique_indices: not needed */
+    tfcc_stablehlo_scatter_options *sc = &out->shlo_scatter;
+    rd_longs(&r, 1, "update_window_dims", sc->update_window_dims, TFCC_MAX_DIMS, &sc->n_update_window_dims);
+    rd_longs(&r, 2, "inserted_window_dims", sc->inserted_window_dims, TFCC_MAX_DIMS,
+             &sc->n_inserted_window_dims);
+    rd_longs(&r, 3, "scatter_dims_to_operand_dims", sc->scatter_dims_to_operand_dims, TFCC_MAX_DIMS,
+             &sc->n_scatter_dims_to_operand_dims);
+    sc->index_vector_dim = rd_i64(&r, 4, "index_vector_dim");
+    sc->update_computation_subgraph = rd_i32(&r, 6, "update_computation_subgraph_index", 0);
+    return r.st;
+  }
+  if (builtin == TFCC_OP_STABLEHLO_REDUCE_WINDOW) {
+    tfcc_stablehlo_reduce_window_options *w = &out->shlo_rw;
+    rd_longs(&r, 0, "window_dimensions", w->window, TFCC_MAX_DIMS, &w->n_window);
+    rd_longs(&r, 1, "window_strides", w->strides, TFCC_MAX_DIMS, &w->n_strides);
+    rd_longs(&r, 2, "base_dilations", w->base_dilations, TFCC_MAX_DIMS, &w->n_base_dilations);
+    rd_longs(&r, 3, "window_dilations", w->window_dilations, TFCC_MAX_DIMS, &w->n_window_dilations);
+    rd_longs(&r, 4, "padding", w->padding, 2 * TFCC_MAX_DIMS, &w->n_padding);
+    w->body_subgraph = rd_i32(&r, 5, "body_subgraph_index", 0);
+    return r.st;
+  }
+  if (builtin == TFCC_OP_REDUCE_WINDOW) {
+    out->reduce_window.function = rd_i32(&r, 0, "reduce_function", 0);
+    check_range(&r, "reduce_function", out->reduce_window.function, 0, 6);
+    return r.st;
+  }
+  if (builtin == TFCC_OP_STABLEHLO_GATHER) {
+    tfcc_stablehlo_gather_options *g = &out->shlo_gather;
+    rd_longs(&r, 0, "offset_dims", g->offset_dims, TFCC_MAX_DIMS, &g->n_offset_dims);
+    rd_longs(&r, 1, "collapsed_slice_dims", g->collapsed_slice_dims, TFCC_MAX_DIMS,
+             &g->n_collapsed_slice_dims);
+    rd_longs(&r, 2, "start_index_map", g->start_index_map, TFCC_MAX_DIMS, &g->n_start_index_map);
+    g->index_vector_dim = rd_i64(&r, 3, "index_vector_dim");
+    rd_longs(&r, 4, "slice_sizes", g->slice_sizes, TFCC_MAX_DIMS, &g->n_slice_sizes);
+    g->indices_are_sorted = rd_bool(&r, 5, "indices_are_sorted", false);
+    return r.st;
+  }
+  tfcc_stablehlo_pad_options *o = &out->shlo_pad;
+  rd_longs(&r, 0, "edge_padding_low", o->low, TFCC_MAX_DIMS, &o->n_low);
+  rd_longs(&r, 1, "edge_padding_high", o->high, TFCC_MAX_DIMS, &o->n_high);
+  rd_longs(&r, 2, "interior_padding", o->interior, TFCC_MAX_DIMS, &o->n_interior);
   return r.st;
 }

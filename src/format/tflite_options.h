@@ -22,4 +22,9 @@
 tfcc_status tfl_read_options(int32_t builtin, uint8_t type, const tfcc_fb_table *t,
                              tfcc_op_options *out, tfcc_err *err);
 
+/* The same for the operator's BuiltinOptions2 table (StableHLO operators), read after
+ * tfl_read_options into the same *out: a no-op for operators without such options. */
+tfcc_status tfl_read_options2(int32_t builtin, uint8_t type, const tfcc_fb_table *t,
+                              tfcc_op_options *out, tfcc_err *err);
+
 #endif

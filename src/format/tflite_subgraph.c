@@ -99,6 +99,8 @@ tfcc_status tfl_read_operator(tfl_ctx *c, const tfcc_fb_table *t, int32_t ni, in
   if (node->options2_type == 0) memset(&options2, 0, sizeof options2);
   if (!options2.buf) node->options2_type = 0;
   st = tfl_read_options(node->builtin, node->options_type, &options, &node->opts, c->err);
+  if (st == TFCC_OK)
+    st = tfl_read_options2(node->builtin, node->options2_type, &options2, &node->opts, c->err);
   if (st != TFCC_OK) return tfcc_err_prefix(c->err, "operator %d (%s)", (int)ni, name);
   if (large_off > 1) {
     st = external_bytes(c, large_off, large_size, &node->custom_options,

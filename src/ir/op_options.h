@@ -69,7 +69,15 @@ typedef enum tfcc_options_kind {
   TFCC_OPTIONS_RNN,               /* RNN, UNIDIRECTIONAL_SEQUENCE_RNN, BIDIRECTIONAL_SEQUENCE_RNN */
   TFCC_OPTIONS_BIDI_LSTM,         /* BIDIRECTIONAL_SEQUENCE_LSTM into the lstm member */
   TFCC_OPTIONS_SVDF,              /* SVDF */
-  TFCC_OPTIONS_CONV_3D            /* CONV_3D, CONV_3D_TRANSPOSE */
+  TFCC_OPTIONS_CONV_3D,           /* CONV_3D, CONV_3D_TRANSPOSE */
+  /* opsc */
+  TFCC_OPTIONS_LSH_PROJECTION,    /* LSH_PROJECTION */
+  TFCC_OPTIONS_EMBEDDING_LOOKUP_SPARSE, /* EMBEDDING_LOOKUP_SPARSE */
+  TFCC_OPTIONS_STABLEHLO_PAD,     /* STABLEHLO_PAD (BuiltinOptions2) */
+  TFCC_OPTIONS_STABLEHLO_GATHER,  /* STABLEHLO_GATHER (BuiltinOptions2) */
+  TFCC_OPTIONS_REDUCE_WINDOW,     /* REDUCE_WINDOW (BuiltinOptions2) */
+  TFCC_OPTIONS_STABLEHLO_REDUCE_WINDOW, /* STABLEHLO_REDUCE_WINDOW (BuiltinOptions2) */
+  TFCC_OPTIONS_STABLEHLO_SCATTER  /* STABLEHLO_SCATTER (BuiltinOptions2) */
 } tfcc_options_kind;
 
 /* Conv2DOptions. */
@@ -254,6 +262,47 @@ typedef struct tfcc_var_handle_options {
   int32_t resource_id;
 } tfcc_var_handle_options;
 
+/* opsc: LSHProjectionOptions.type (LSHProjectionType: 1 SPARSE, 2 DENSE; 0 UNKNOWN is refused
+ * by the operator) and EmbeddingLookupSparseOptions.combiner (CombinerType: 0 SUM, 1 MEAN,
+ * 2 SQRTN; checked at load). */
+typedef struct tfcc_lsh_projection_options { int32_t type; } tfcc_lsh_projection_options;
+typedef struct tfcc_embedding_lookup_sparse_options { int32_t combiner; } tfcc_embedding_lookup_sparse_options;
+/* opsc: StablehloPadOptions (in BuiltinOptions2): the three [long] vectors, their lengths in
+ * the file (n_*, checked against the input rank by the operator) and their first
+ * TFCC_MAX_DIMS entries. */
+typedef struct tfcc_stablehlo_pad_options {
+  int64_t low[TFCC_MAX_DIMS], high[TFCC_MAX_DIMS], interior[TFCC_MAX_DIMS];
+  uint32_t n_low, n_high, n_interior;
+} tfcc_stablehlo_pad_options;
+/* opsc: StablehloGatherOptions (in BuiltinOptions2): the [long] vectors' lengths in the file and
+ * their first TFCC_MAX_DIMS entries; the operator checks them against the shapes. */
+typedef struct tfcc_stablehlo_gather_options {
+  int64_t offset_dims[TFCC_MAX_DIMS], collapsed_slice_dims[TFCC_MAX_DIMS];
+  int64_t start_index_map[TFCC_MAX_DIMS], slice_sizes[TFCC_MAX_DIMS];
+  uint32_t n_offset_dims, n_collapsed_slice_dims, n_start_index_map, n_slice_sizes;
+  int64_t index_vector_dim;
+  bool indices_are_sorted;
+} tfcc_stablehlo_gather_options;
+/* opsc: ReduceWindowOptions.reduce_function (ReduceWindowFunction: 1 ADD .. 6 ANY; 0
+ * UNSUPPORTED is refused by the operator). */
+typedef struct tfcc_reduce_window_options { int32_t function; } tfcc_reduce_window_options;
+/* opsc: StablehloReduceWindowOptions (in BuiltinOptions2): the vectors' lengths in the file and
+ * their first entries (padding: low, high per dimension), the body subgraph. */
+typedef struct tfcc_stablehlo_reduce_window_options {
+  int64_t window[TFCC_MAX_DIMS], strides[TFCC_MAX_DIMS], base_dilations[TFCC_MAX_DIMS];
+  int64_t window_dilations[TFCC_MAX_DIMS], padding[2 * TFCC_MAX_DIMS];
+  uint32_t n_window, n_strides, n_base_dilations, n_window_dilations, n_padding;
+  int32_t body_subgraph;
+} tfcc_stablehlo_reduce_window_options;
+/* opsc: StablehloScatterOptions (in BuiltinOptions2). */
+typedef struct tfcc_stablehlo_scatter_options {
+  int64_t update_window_dims[TFCC_MAX_DIMS], inserted_window_dims[TFCC_MAX_DIMS];
+  int64_t scatter_dims_to_operand_dims[TFCC_MAX_DIMS];
+  uint32_t n_update_window_dims, n_inserted_window_dims, n_scatter_dims_to_operand_dims;
+  int64_t index_vector_dim;
+  int32_t update_computation_subgraph;
+} tfcc_stablehlo_scatter_options;
+
 typedef struct tfcc_op_options {
   tfcc_options_kind kind;
   union { /* the member named by kind */
@@ -296,6 +345,13 @@ typedef struct tfcc_op_options {
     tfcc_rnn_options rnn;   /* opsb */
     tfcc_svdf_options svdf; /* opsb */
     tfcc_conv3d_options conv3d; /* opsb */
+    tfcc_lsh_projection_options lsh_projection;     /* opsc */
+    tfcc_embedding_lookup_sparse_options els;       /* opsc */
+    tfcc_stablehlo_pad_options shlo_pad;            /* opsc */
+    tfcc_stablehlo_gather_options shlo_gather;      /* opsc */
+    tfcc_reduce_window_options reduce_window;       /* opsc */
+    tfcc_stablehlo_reduce_window_options shlo_rw;   /* opsc */
+    tfcc_stablehlo_scatter_options shlo_scatter;    /* opsc */
   };
 } tfcc_op_options;
 

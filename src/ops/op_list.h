@@ -158,6 +158,24 @@
   /* 3-D convolutions: both in conv_3d.c */ \
   X(CONV_3D, conv_3d) \
   X(CONV_3D_TRANSPOSE, conv_3d_transpose) \
+  /* opsc: StableHLO elementwise operators, all in stablehlo_elementwise.c */ \
+  X(STABLEHLO_ADD, stablehlo_add) \
+  X(STABLEHLO_MULTIPLY, stablehlo_multiply) \
+  X(STABLEHLO_MAXIMUM, stablehlo_maximum) \
+  X(STABLEHLO_MINIMUM, stablehlo_minimum) \
+  X(STABLEHLO_AND, stablehlo_and) \
+  X(STABLEHLO_SHIFT_LEFT, stablehlo_shift_left) \
+  /* opsc: LSH, sparse embeddings, DILATE, REDUCE_WINDOW and the StableHLO operators with options */ \
+  X(LSH_PROJECTION, lsh_projection) \
+  X(EMBEDDING_LOOKUP_SPARSE, embedding_lookup_sparse) \
+  X(DILATE, dilate) \
+  X(STABLEHLO_PAD, stablehlo_pad) \
+  X(STABLEHLO_GATHER, stablehlo_gather) \
+  X(REDUCE_WINDOW, reduce_window) \
+  X(STABLEHLO_REDUCE_WINDOW, stablehlo_reduce_window) \
+  X(STABLEHLO_SCATTER, stablehlo_scatter) \
+  /* opsc: runs its decomposition subgraph; defined in src/runtime/control_flow.c with CALL */ \
+  X(STABLEHLO_COMPOSITE, stablehlo_composite) \
   /* end of list */
 
 /* Custom operators tfcc knows, by their custom_code: X("name", symbol), defined as

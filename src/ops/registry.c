@@ -147,6 +147,13 @@ int32_t tfcc_op_max_version(int32_t builtin) {
     case TFCC_OP_LSTM:
     case TFCC_OP_SVDF:
       return 4;
+    /* opsc: versions the standard resolver registers whose dtypes these operators already run
+     * (SIGN v2: int32; WHERE v2: non-bool conditions; REVERSE_V2 v2: bool, v3: int8) */
+    case TFCC_OP_SIGN:
+    case TFCC_OP_WHERE:
+      return 2;
+    case TFCC_OP_REVERSE_V2:
+      return 3;
     default:
       return 1;
   }

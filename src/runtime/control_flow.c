@@ -448,5 +448,9 @@ const tfcc_op_def tfcc_op_if = {.name = "IF", .prepare = if_prepare, .eval = if_
                                 .release_state = cf_release};
 const tfcc_op_def tfcc_op_call = {.name = "CALL", .prepare = call_prepare, .eval = call_eval, .stateful = true,
                                   .release_state = cf_release};
+/* opsc: STABLEHLO_COMPOSITE runs its decomposition subgraph as CALL runs its subgraph
+ * (TFLite stablehlo_composite.cc). */
+const tfcc_op_def tfcc_op_stablehlo_composite = {.name = "STABLEHLO_COMPOSITE", .prepare = call_prepare,
+                                                 .eval = call_eval, .stateful = true, .release_state = cf_release};
 const tfcc_op_def tfcc_op_call_once = {.name = "CALL_ONCE", .prepare = call_once_prepare, .eval = call_once_eval,
                                        .stateful = true, .release_state = cf_release};

@@ -17,6 +17,7 @@ static int32_t called(const tfcc_ir_node *n, int32_t idx[2], const char *what[2]
     case TFCC_OP_IF: what[0] = "then_subgraph_index"; what[1] = "else_subgraph_index"; return 2;
     case TFCC_OP_CALL_ONCE: what[0] = "init_subgraph_index"; return 1;
     case TFCC_OP_CALL: what[0] = "subgraph"; return 1;
+    case TFCC_OP_STABLEHLO_COMPOSITE: what[0] = "decomposition_subgraph_index"; return 1; /* opsc */
     default: return 0;
   }
 }

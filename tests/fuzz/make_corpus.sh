@@ -31,6 +31,23 @@ if [ -n "$shared" ]; then
     [ -f "$shared/models/$m.tflite" ] && cp -f "$shared/models/$m.tflite" "$corpus/"
   done
 fi
+# opsc operators (StableHLO, LSH_PROJECTION, EMBEDDING_LOOKUP_SPARSE): one conformance model
+# each, so that the fuzzer starts from their operator codes, options and operand checks
+conf="$(dirname "$0")/../ops/conformance"
+for m in stablehlo_add_f32 stablehlo_multiply_i32 stablehlo_maximum_f32_nan stablehlo_minimum_u8 \
+         stablehlo_and_bool stablehlo_shift_left_i16 lsh_projection_sparse_i32x2_weighted \
+         lsh_projection_dense_f32x40 embedding_lookup_sparse_mean_3d embedding_lookup_sparse_sqrtn_revisit dilate_i8_4d \
+         stablehlo_pad_f32_mixed stablehlo_pad_i8_crop_interior stablehlo_composite_f32_add_mul \
+         stablehlo_gather_windows_i32 stablehlo_gather_batch2_u8 \
+         reduce_window_max_f32_dilated reduce_window_min_i8 \
+         stablehlo_reduce_window_max_f32_pool stablehlo_reduce_window_add_f32_dilations \
+         stablehlo_scatter_rows_add_i32 stablehlo_scatter_window_min_i8; do
+  [ -f "$conf/$m.tflite" ] && cp -f "$conf/$m.tflite" "$corpus/"
+done
+# and their hostile models (modelgen/make_opsc_hostile.py): each fails with a named cause
+for m in "$(dirname "$0")"/../ops/data/opsc_hostile/*.tflite; do
+  [ -f "$m" ] && cp -f "$m" "$corpus/opsc_hostile_$(basename "$m")"
+done
 ls -l "$corpus"
 # Packed-weights cache seeds (fuzz_weights_cache): the caches of small shared models.
 if [ -x "$build/tools/tfcc" ] && [ -n "$shared" ]; then

@@ -163,7 +163,7 @@ static diff_stats compare(const uint8_t *got, const uint8_t *ref, tfcc_dtype t, 
     int differs;
     if (t == TFCC_FLOAT32 || t == TFCC_FLOAT64) {
       differs = !(fabs(g - r) <= 1e-5 + 1e-5 * fabs(r));
-      if (isnan(r) && isnan(g)) differs = 0;
+      if ((isnan(r) && isnan(g)) || g == r) differs = 0; /* equal infinities, NaN for NaN */
     } else if (t == TFCC_BOOL) {
       differs = (got[i] != 0) != (ref[i] != 0);
     } else {

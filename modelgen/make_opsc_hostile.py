@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""Writes the hostile models of the opsc operators (StableHLO, LSH_PROJECTION,
+EMBEDDING_LOOKUP_SPARSE, DILATE): each names a fault and the words tfcc's load or session
+error must contain (index.txt: "<file> <substring>"). tests/ops/test_opsc_hostile_models.c
+loads them; tests/fuzz/make_corpus.sh seeds the fuzzer with them.
+
+usage: python3 modelgen/make_opsc_hostile.py --out tests/ops/data/opsc_hostile"""
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import flexbuf  # noqa: E402
+import tflite_schema as S  # noqa: E402
+from casekit import T, single  # noqa: E402
+
+F32, I32 = S.FLOAT32, S.INT32
+
+
+def composite(index):
+    m = S.Model(description="hostile composite")
+    x = m.add_tensor("x", F32, [2])
+    z = m.add_tensor("z", F32, [2])
+    _, sg = m.add_subgraph("decomposition")
+    a = sg.add_tensor("a", F32, [2])
+    b = sg.add_tensor("b", F32, [2])
+    sg.add_op("RELU", [a], [b])
+    sg.inputs, sg.outputs = [a], [b]
+    m.add_op("STABLEHLO_COMPOSITE", [x], [z], {"name": "bad", "decomposition_subgraph_index": index,
+                                               "version": 1, "composite_attributes": flexbuf.map_bytes({})})
+    m.inputs, m.outputs = [x], [z]
+    return S.serialize(m)
+
+
+def gather(oshape, ishape, idt, out, offset, collapsed, smap, ivd, sizes):
+    return one("STABLEHLO_GATHER", [T(F32, oshape), T(idt, ishape)], [T(F32, out)],
+               {"offset_dims": offset, "collapsed_slice_dims": collapsed, "start_index_map": smap,
+                "index_vector_dim": ivd, "slice_sizes": sizes})
+
+
+def reduce_window(fn, win, strides):
+    I64 = S.INT64
+    return one("REDUCE_WINDOW", [T(F32, [4, 4]), T(F32, [], const=[0.0]), T(I64, [2], const=win),
+                                 T(I64, [2], const=strides), T(I64, [2], const=[1, 1])], [T(F32, [3, 3])],
+               {"reduce_function": fn})
+
+
+def shlo_reduce_window(body_index, body_op, window):
+    m = S.Model(description="hostile stablehlo reduce_window")
+    x = m.add_tensor("x", I32, [4, 4])
+    iv = m.add_tensor("init", I32, [], data=S.pack(I32, [0]))
+    z = m.add_tensor("z", I32, [3, 3])
+    _, sg = m.add_subgraph("body")
+    a, b, c = (sg.add_tensor(k, I32, []) for k in ("a", "b", "c"))
+    sg.add_op(body_op, [a, b], [c])
+    sg.inputs, sg.outputs = [a, b], [c]
+    m.add_op("STABLEHLO_REDUCE_WINDOW", [x, iv], [z], {"window_dimensions": window,
+                                                       "body_subgraph_index": body_index})
+    m.inputs, m.outputs = [x], [z]
+    return S.serialize(m)
+
+
+def scatter(body_op, ushape):
+    m = S.Model(description="hostile stablehlo scatter")
+    x = m.add_tensor("x", F32, [5, 3])
+    i = m.add_tensor("i", I32, [2, 1])
+    u = m.add_tensor("u", F32, ushape)
+    z = m.add_tensor("z", F32, [5, 3])
+    _, sg = m.add_subgraph("update_computation")
+    a, b, c = (sg.add_tensor(k, F32, []) for k in ("a", "b", "c"))
+    sg.add_op(body_op, [a, b], [c])
+    sg.inputs, sg.outputs = [a, b], [c]
+    m.add_op("STABLEHLO_SCATTER", [x, i, u], [z], {"update_window_dims": [1], "inserted_window_dims": [0],
+                                                    "scatter_dims_to_operand_dims": [0], "index_vector_dim": 1,
+                                                    "update_computation_subgraph_index": 1})
+    m.inputs, m.outputs = [x, i, u], [z]
+    return S.serialize(m)
+
+
+def one(op, ins, outs, opts=None):
+    return single("hostile", op, ins, outs, opts).build()[0]
+
+
+MODELS = [
+    ("composite_recursive", lambda: composite(0), "recursive subgraph calls"),
+    ("composite_out_of_range", lambda: composite(7), "decomposition_subgraph_index 7 is out of range"),
+    ("stablehlo_add_shapes", lambda: one("STABLEHLO_ADD", [T(F32, [2, 3]), T(F32, [3, 2])], [T(F32, [2, 3])]),
+     "STABLEHLO_ADD: input 0 shape [2,3] and input 1 shape [3,2] differ"),
+    ("stablehlo_shift_left_float", lambda: one("STABLEHLO_SHIFT_LEFT", [T(F32, [4]), T(F32, [4])], [T(F32, [4])]),
+     "STABLEHLO_SHIFT_LEFT: input 0 dtype float32 is not supported"),
+    ("stablehlo_pad_short_options", lambda: one("STABLEHLO_PAD", [T(F32, [2, 3]), T(F32, [], const=[0.0])],
+                                                [T(F32, [3, 3])], {"edge_padding_low": [1], "edge_padding_high": [0],
+                                                                   "interior_padding": [0]}),
+     "StablehloPadOptions has 1/1/1 edge_padding_low/high/interior entries"),
+    ("stablehlo_pad_negative_interior", lambda: one("STABLEHLO_PAD", [T(F32, [2]), T(F32, [], const=[0.0])],
+                                                    [T(F32, [2])], {"edge_padding_low": [0], "edge_padding_high": [0],
+                                                                    "interior_padding": [-1]}),
+     "interior_padding[0] is -1"),
+    ("embedding_lookup_sparse_combiner", lambda: one(
+        "EMBEDDING_LOOKUP_SPARSE", [T(I32, [1], const=[0]), T(I32, [1, 1], const=[0]), T(I32, [1], const=[1]),
+                                    T(F32, [1]), T(F32, [2, 2])], [T(F32, [2])], {"combiner": 5}),
+     "EmbeddingLookupSparseOptions.combiner 5 out of range"),
+    ("embedding_lookup_sparse_ids_dtype", lambda: one(
+        "EMBEDDING_LOOKUP_SPARSE", [T(F32, [1]), T(I32, [1, 1], const=[0]), T(I32, [1], const=[1]),
+                                    T(F32, [1]), T(F32, [2, 2])], [T(F32, [2])], {"combiner": 0}),
+     "input 0 (ids) dtype float32, expected int32"),
+    ("lsh_projection_unknown_type", lambda: one("LSH_PROJECTION", [T(F32, [2, 3], const=[0.0] * 6), T(I32, [4])],
+                                                [T(I32, [2])], {"type": 0}),
+     "LSHProjectionOptions.type 0 is not SPARSE (1) or DENSE (2)"),
+    ("lsh_projection_weight_shape", lambda: one("LSH_PROJECTION", [T(F32, [2, 3], const=[0.0] * 6), T(I32, [4]),
+                                                                   T(F32, [3])], [T(I32, [2])], {"type": 1}),
+     "input 2 (weight) must be [4]"),
+    ("dilate_padding_dtype", lambda: one("DILATE", [T(F32, [2, 2]), T(I32, [2], const=[2, 2]), T(I32, [], const=[0])],
+                                         [T(F32, [3, 3])]),
+     "input 2 (padding_value) dtype int32 differs from input 0 dtype float32"),
+    ("stablehlo_gather_slice_too_big", lambda: gather([5, 4], [3, 1], I32, [3, 5], [1], [0], [0], 1, [1, 5]),
+     "slice_sizes[1] = 5 outside [0, 4]"),
+    ("stablehlo_gather_offset_dims_order", lambda: gather([6, 7], [2, 2], I32, [2, 2, 3], [2, 1], [], [0, 1], 1,
+                                                          [2, 3]),
+     "offset_dims (2 entries) must be 2 ascending output dimensions"),
+    ("stablehlo_gather_float_indices", lambda: gather([5, 4], [3, 1], F32, [3, 4], [1], [0], [0], 1, [1, 4]),
+     "input 1 (start_indices) dtype float32, expected int32 or int64"),
+    ("stablehlo_gather_collapsed_size0", lambda: gather([5, 4], [3, 1], I32, [3, 4], [1], [0], [0], 1, [0, 4]),
+     "collapsed dimension 0 has slice size 0 (must be 1)"),
+    ("stablehlo_reduce_window_body_index", lambda: shlo_reduce_window(5, "STABLEHLO_ADD", [2, 2]),
+     "body_subgraph_index 5 is out of range"),
+    ("stablehlo_reduce_window_body_op", lambda: shlo_reduce_window(1, "STABLEHLO_SHIFT_LEFT", [2, 2]),
+     "body subgraph 1's operator STABLEHLO_SHIFT_LEFT is not a reduction"),
+    ("stablehlo_reduce_window_options_rank", lambda: shlo_reduce_window(1, "STABLEHLO_ADD", [2]),
+     "do not match the input rank 2"),
+    ("stablehlo_scatter_body_op", lambda: scatter("ADD", [2, 3]),
+     "update computation subgraph 1's operator ADD is not supported"),
+    ("stablehlo_scatter_updates_shape", lambda: scatter("STABLEHLO_ADD", [3, 3]),
+     "updates dimension 0 (3) differs from indices dimension 0 (2)"),
+    ("reduce_window_unsupported_fn", lambda: reduce_window(0, [2, 2], [1, 1]),
+     "ReduceWindowOptions.reduce_function 0 is UNSUPPORTED"),
+    ("reduce_window_zero_stride", lambda: reduce_window(1, [2, 2], [1, 0]), "window_strides[1] is 0"),
+]
+
+
+def versioned(op, dtype, version, extra_const=None):
+    """A one-operator model naming a version the standard resolver registers (accepted.txt)."""
+    m = S.Model(description="operator version %s v%d" % (op, version))
+    x = m.add_tensor("x", dtype, [2, 3])
+    ins = [x]
+    if extra_const is not None:
+        ins.append(m.add_tensor("k", I32, [len(extra_const)], data=S.pack(I32, extra_const)))
+    y = m.add_tensor("y", dtype, [2, 3])
+    m.add_op(op, ins, [y], version=version)
+    m.inputs, m.outputs = [x], [y]
+    return S.serialize(m)
+
+
+# models that must load: operator versions TFLite's resolver registers, in dtypes tfcc runs
+ACCEPTED = [
+    ("reverse_v2_int8_v3", lambda: versioned("REVERSE_V2", S.INT8, 3, [1])),
+    ("reverse_v2_bool_v2", lambda: versioned("REVERSE_V2", S.BOOL, 2, [0])),
+    ("sign_int32_v2", lambda: versioned("SIGN", I32, 2)),
+]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    with open(os.path.join(args.out, "index.txt"), "w") as idx:
+        idx.write("# <file> <words the load or session error must contain>: modelgen/make_opsc_hostile.py\n")
+        for name, make, words in MODELS:
+            with open(os.path.join(args.out, name + ".tflite"), "wb") as f:
+                f.write(make())
+            idx.write("%s.tflite %s\n" % (name, words))
+    with open(os.path.join(args.out, "accepted.txt"), "w") as idx:
+        idx.write("# <file>: models that must load and prepare (modelgen/make_opsc_hostile.py)\n")
+        for name, make in ACCEPTED:
+            with open(os.path.join(args.out, name + ".tflite"), "wb") as f:
+                f.write(make())
+            idx.write("%s.tflite\n" % name)
+    print("%d hostile models written to %s" % (len(MODELS), args.out))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,93 @@
+/* StableHLO elementwise binary kernels: see shlo_binary.h. */
+#include "kernels/ref/shlo_binary.h"
+
+/* ADD / MUL on an integer type T through its unsigned twin U (wrapping, no UB). */
+#define INT_LOOPS(T, U)                                                              \
+  {                                                                                  \
+    const T *x = a, *y = b;                                                          \
+    T *o = out;                                                                      \
+    switch (op) {                                                                    \
+      case TFCC_SHLO_ADD:                                                            \
+        for (int64_t i = 0; i < n; i++) o[i] = (T)(U)((uint64_t)(U)x[i] + (U)y[i]);  \
+        return true;                                                                 \
+      case TFCC_SHLO_MUL:                                                            \
+        for (int64_t i = 0; i < n; i++) o[i] = (T)(U)((uint64_t)(U)x[i] * (U)y[i]);  \
+        return true;                                                                 \
+      case TFCC_SHLO_MAX:                                                            \
+        for (int64_t i = 0; i < n; i++) o[i] = x[i] < y[i] ? y[i] : x[i];            \
+        return true;                                                                 \
+      case TFCC_SHLO_MIN:                                                            \
+        for (int64_t i = 0; i < n; i++) o[i] = y[i] < x[i] ? y[i] : x[i];            \
+        return true;                                                                 \
+      case TFCC_SHLO_AND:                                                            \
+        for (int64_t i = 0; i < n; i++) o[i] = (T)(x[i] & y[i]);                     \
+        return true;                                                                 \
+      case TFCC_SHLO_SHL:                                                            \
+        for (int64_t i = 0; i < n; i++)                                              \
+          o[i] = (T)(uint32_t)((uint32_t)(int32_t)x[i] << ((uint32_t)(int32_t)y[i] & 31u)); \
+        return true;                                                                 \
+    }                                                                                \
+    return false;                                                                    \
+  }
+
+#define FLOAT_LOOPS(T)                                                               \
+  {                                                                                  \
+    const T *x = a, *y = b;                                                          \
+    T *o = out;                                                                      \
+    switch (op) {                                                                    \
+      case TFCC_SHLO_ADD:                                                            \
+        for (int64_t i = 0; i < n; i++) o[i] = x[i] + y[i];                          \
+        return true;                                                                 \
+      case TFCC_SHLO_MUL:                                                            \
+        for (int64_t i = 0; i < n; i++) o[i] = x[i] * y[i];                          \
+        return true;                                                                 \
+      case TFCC_SHLO_MAX:                                                            \
+        for (int64_t i = 0; i < n; i++) o[i] = x[i] < y[i] ? y[i] : x[i];            \
+        return true;                                                                 \
+      case TFCC_SHLO_MIN:                                                            \
+        for (int64_t i = 0; i < n; i++) o[i] = y[i] < x[i] ? y[i] : x[i];            \
+        return true;                                                                 \
+      default:                                                                       \
+        return false;                                                                \
+    }                                                                                \
+  }
+
+bool tfcc_ref_shlo_binary_supported(tfcc_shlo_binop op, tfcc_dtype dt) {
+  const bool is_int = dt == TFCC_INT8 || dt == TFCC_INT16 || dt == TFCC_INT32 ||
+                      dt == TFCC_INT64 || dt == TFCC_UINT8 || dt == TFCC_UINT16 ||
+                      dt == TFCC_UINT32 || dt == TFCC_UINT64;
+  const bool is_float = dt == TFCC_FLOAT32 || dt == TFCC_FLOAT64;
+  switch (op) {
+    case TFCC_SHLO_ADD:
+    case TFCC_SHLO_MUL:
+    case TFCC_SHLO_MAX:
+    case TFCC_SHLO_MIN: return is_int || is_float;
+    case TFCC_SHLO_AND: return is_int || dt == TFCC_BOOL;
+    case TFCC_SHLO_SHL: return dt == TFCC_INT8 || dt == TFCC_INT16 || dt == TFCC_INT32;
+  }
+  return false;
+}
+
+bool tfcc_ref_shlo_binary(tfcc_shlo_binop op, tfcc_dtype dt, const void *a, const void *b,
+                          void *out, int64_t n) {
+  if (!tfcc_ref_shlo_binary_supported(op, dt)) return false;
+  switch (dt) {
+    case TFCC_FLOAT32: FLOAT_LOOPS(float)
+    case TFCC_FLOAT64: FLOAT_LOOPS(double)
+    case TFCC_INT8: INT_LOOPS(int8_t, uint8_t)
+    case TFCC_INT16: INT_LOOPS(int16_t, uint16_t)
+    case TFCC_INT32: INT_LOOPS(int32_t, uint32_t)
+    case TFCC_INT64: INT_LOOPS(int64_t, uint64_t)
+    case TFCC_UINT8: INT_LOOPS(uint8_t, uint8_t)
+    case TFCC_UINT16: INT_LOOPS(uint16_t, uint16_t)
+    case TFCC_UINT32: INT_LOOPS(uint32_t, uint32_t)
+    case TFCC_UINT64: INT_LOOPS(uint64_t, uint64_t)
+    case TFCC_BOOL: {
+      const bool *x = a, *y = b;
+      bool *o = out;
+      for (int64_t i = 0; i < n; i++) o[i] = x[i] && y[i];
+      return true;
+    }
+    default: return false;
+  }
+}

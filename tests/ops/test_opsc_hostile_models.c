@@ -1,0 +1,77 @@
+/* Hostile model files of the opsc operators (StableHLO, LSH_PROJECTION,
+ * EMBEDDING_LOOKUP_SPARSE, DILATE, STABLEHLO_COMPOSITE): wrong operand types, mismatched shapes,
+ * bad options and bad subgraph indices must fail the load or the session creation through the
+ * public API with an error naming the operator and the cause (tests/ops/data/opsc_hostile,
+ * written by modelgen/make_opsc_hostile.py; index.txt gives the words each error must hold), and
+ * models naming operator versions TFLite's resolver registers must load (accepted.txt). */
+#include <stdio.h>
+#include <string.h>
+
+#include "test_harness.h"
+#include "tfcc/tfcc.h"
+
+static void quiet_log(void *user, tfcc_log_level level, const char *tag, const char *message) {
+  (void)user, (void)level, (void)tag, (void)message;
+}
+
+int main(void) {
+  char dir[1024], index[1100];
+  snprintf(dir, sizeof dir, "%s/tests/ops/data/opsc_hostile", tfcc_test_source_dir());
+  snprintf(index, sizeof index, "%s/index.txt", dir);
+  FILE *f = fopen(index, "r");
+  CHECKF(f != NULL, "%s not found", index);
+  if (!f) return tfcc_test_finish("ops.opsc_hostile_models");
+  tfcc_runtime_options ro;
+  tfcc_runtime_options_default(&ro);
+  ro.num_threads = 1;
+  ro.log_fn = quiet_log;
+  tfcc_runtime *rt = NULL;
+  CHECKF(tfcc_runtime_create(&ro, &rt) == TFCC_OK, "tfcc_runtime_create: %s", tfcc_last_error());
+  char line[512];
+  int n = 0;
+  while (rt && fgets(line, sizeof line, f)) {
+    if (line[0] == '#' || line[0] == '\n') continue;
+    line[strcspn(line, "\n")] = 0;
+    char *words = strchr(line, ' ');
+    if (!words) continue;
+    *words++ = 0;
+    char path[1700];
+    snprintf(path, sizeof path, "%s/%s", dir, line);
+    tfcc_model *m = NULL;
+    tfcc_session *s = NULL;
+    char msg[1024];
+    tfcc_status st = tfcc_model_load_file(rt, path, NULL, &m);
+    if (st == TFCC_OK) st = tfcc_session_create(m, NULL, &s);
+    snprintf(msg, sizeof msg, "%s", tfcc_last_error());
+    CHECKF(st != TFCC_OK, "%s: loaded and prepared, expected an error with '%s'", line, words);
+    CHECKF(strstr(msg, words) != NULL, "%s: error '%s' lacks '%s'", line, msg, words);
+    if (s) tfcc_session_destroy(s);
+    if (m) tfcc_model_release(m);
+    n++;
+  }
+  fclose(f);
+  /* and the operator versions the standard resolver registers must load */
+  snprintf(index, sizeof index, "%s/accepted.txt", dir);
+  FILE *g = fopen(index, "r");
+  CHECKF(g != NULL, "%s not found", index);
+  int n_ok = 0;
+  while (rt && g && fgets(line, sizeof line, g)) {
+    if (line[0] == '#' || line[0] == '\n') continue;
+    line[strcspn(line, "\n")] = 0;
+    char path[1700];
+    snprintf(path, sizeof path, "%s/%s", dir, line);
+    tfcc_model *m = NULL;
+    tfcc_session *s = NULL;
+    tfcc_status st = tfcc_model_load_file(rt, path, NULL, &m);
+    if (st == TFCC_OK) st = tfcc_session_create(m, NULL, &s);
+    CHECKF(st == TFCC_OK, "%s: %s", line, tfcc_last_error());
+    if (s) tfcc_session_destroy(s);
+    if (m) tfcc_model_release(m);
+    n_ok++;
+  }
+  if (g) fclose(g);
+  CHECKF(n_ok >= 3, "only %d accepted models listed", n_ok);
+  CHECKF(n >= 22, "only %d hostile models listed", n);
+  if (rt) tfcc_runtime_destroy(rt);
+  return tfcc_test_finish("ops.opsc_hostile_models");
+}
