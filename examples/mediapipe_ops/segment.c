@@ -1,10 +1,11 @@
 /* Runs a MediaPipe segmentation model (hair, selfie) with the MediaPipe custom operators
  * registered, on a 24- or 32-bit uncompressed BMP image (or a mid-grey image if none is given),
  * and prints how much of the image, its centre and its border the mask covers:
- *   mediapipe_segment MODEL.tflite [IMAGE.bmp]
+ *   mediapipe_segment MODEL.tflite [IMAGE.bmp [MASK.pgm]]
  * The input is the image resized (nearest) to the model's float32 NHWC input, RGB in [0, 1];
  * channels past the third (the hair model's previous mask) are 0. The mask is output 0: one
- * channel (a probability, foreground where > 0.5) or two (foreground where channel 1 > 0). */
+ * channel (a probability, foreground where > 0.5) or two (foreground where channel 1 > channel 0);
+ * MASK.pgm, if given, receives it (255 = foreground). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,12 +60,12 @@ static int fail(const char *what) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2 || argc > 3) {
-    fprintf(stderr, "usage: %s MODEL.tflite [IMAGE.bmp]\n", argv[0]);
+  if (argc < 2 || argc > 4) {
+    fprintf(stderr, "usage: %s MODEL.tflite [IMAGE.bmp [MASK.pgm]]\n", argv[0]);
     return 2;
   }
   image img = {0, 0, NULL};
-  if (argc == 3 && read_bmp(argv[2], &img) != 0) {
+  if (argc >= 3 && read_bmp(argv[2], &img) != 0) {
     fprintf(stderr, "mediapipe_segment: %s: not an uncompressed 24/32-bit BMP\n", argv[2]);
     return 1;
   }
@@ -118,6 +119,12 @@ int main(int argc, char **argv) {
     goto out;
   }
   const int oh = o.dims[1], ow = o.dims[2], oc = o.dims[3];
+  FILE *pgm = argc == 4 ? fopen(argv[3], "wb") : NULL;
+  if (argc == 4 && !pgm) {
+    fprintf(stderr, "mediapipe_segment: cannot write %s\n", argv[3]);
+    goto out;
+  }
+  if (pgm) fprintf(pgm, "P5\n%d %d\n255\n", ow, oh);
   long fg = 0, centre = 0, centre_n = 0, border = 0, border_n = 0;
   for (int r = 0; r < oh; r++)
     for (int c = 0; c < ow; c++) {
@@ -126,9 +133,14 @@ int main(int argc, char **argv) {
       const int in_centre = r >= oh / 4 && r < oh * 3 / 4 && c >= ow / 4 && c < ow * 3 / 4;
       const int in_border = r < oh / 10 || r >= oh - oh / 10 || c < ow / 10 || c >= ow - ow / 10;
       fg += on;
+      if (pgm) fputc(on ? 255 : 0, pgm);
       if (in_centre) centre += on, centre_n++;
       if (in_border) border += on, border_n++;
     }
+  if (pgm && fclose(pgm) != 0) {
+    fprintf(stderr, "mediapipe_segment: cannot write %s\n", argv[3]);
+    goto out;
+  }
   printf("input %dx%dx%dx%d, mask %dx%dx%dx%d\n", in.dims[0], ih, iw, ic, o.dims[0], oh, ow, oc);
   printf("foreground %.1f%% (centre %.1f%%, border %.1f%%)\n", 100.0 * fg / ((double)oh * ow),
          centre_n ? 100.0 * centre / centre_n : 0.0, border_n ? 100.0 * border / border_n : 0.0);
