@@ -13,6 +13,8 @@
 #include "runtime/internal.h"
 
 #define CUSTOM_ALIGN 64
+/* Views (inputs + outputs) prepare keeps on its stack; more are allocated. */
+#define PREPARE_LOCAL_VIEWS 16
 
 struct tfcc_custom_reg {
   tfcc_op_def def; /* first: a node's op pointer is the registration */
@@ -155,7 +157,10 @@ static tfcc_status custom_prepare(tfcc_op_ctx *oc) {
   const tfcc_custom_reg *reg = reg_of(oc->node);
   const custom_params *p = oc->params;
   const size_t vb = views_bytes(oc->n_in, oc->n_out);
-  void *mem = vb ? malloc(vb) : NULL;
+  /* on the stack for the usual few tensors: a node whose input is dynamic is prepared again in
+   * every run, which allocates nothing for it */
+  _Alignas(CUSTOM_ALIGN) uint8_t local[PREPARE_LOCAL_VIEWS * (sizeof(void *) + sizeof(tfcc_custom_tensor))];
+  void *mem = vb <= sizeof local ? (vb ? local : NULL) : malloc(vb);
   if (vb && !mem) return tfcc_err_set(oc->err, TFCC_ERR_NO_MEMORY, "out of memory");
   custom_call call = {oc->err, false};
   tfcc_custom_ctx c;
@@ -185,7 +190,7 @@ static tfcc_status custom_prepare(tfcc_op_ctx *oc) {
     if (st == TFCC_OK) st = tfcc_tensor_set_shape(t, v->rank, v->dims, oc->err);
   }
   const size_t user_scratch = c.scratch_bytes;
-  free(mem);
+  if (mem != (void *)local) free(mem);
   if (st != TFCC_OK) return st;
   if (user_scratch > SIZE_MAX / 2)
     return tfcc_err_set(oc->err, TFCC_ERR_NO_MEMORY, "prepare: scratch of %zu bytes asked", user_scratch);
