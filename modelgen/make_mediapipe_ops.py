@@ -19,8 +19,9 @@ takes few distinct values, so windows hold ties (the first maximum wins).
 
     /usr/bin/python3 modelgen/make_mediapipe_ops.py --out tests/models/data/mediapipe_ops
 
-Writes mediapipe_ops.tflite, in0.npy, out<i>.npy (outputs in the model's order), and
-mediapipe_unknown_op.tflite (a custom operator nobody registers). Needs NumPy for the
+Writes mediapipe_ops.tflite, in0.npy, out<i>.npy (outputs in the model's order),
+mediapipe_unknown_op.tflite (a custom operator nobody registers) and mediapipe_bad_<tag>.tflite
+(MaxPoolingWithArgmax2D with hostile options: too short, padding 0, stride 0). Needs NumPy for the
 references (Debian's /usr/bin/python3 has it); the model itself is built with modelgen only.
 """
 import argparse
@@ -175,6 +176,17 @@ def unknown_op_model():
     return m
 
 
+def bad_options_model(options):
+    """MaxPoolingWithArgmax2D with hostile options (too short, padding 0, ...)."""
+    m = T.Model(description="tfcc modelgen: MaxPoolingWithArgmax2D with bad options")
+    x = m.add_tensor("x", FLOAT32, [1, 4, 4, 1])
+    y = m.add_tensor("y", FLOAT32, [1, 2, 2, 1])
+    i = m.add_tensor("i", FLOAT32, [1, 2, 2, 1])
+    m.add_op("CUSTOM", [x], [y, i], custom_code="MaxPoolingWithArgmax2D", custom_options=options)
+    m.inputs, m.outputs = [x], [y, i]
+    return m
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", required=True)
@@ -189,6 +201,11 @@ def main():
         npy.save(os.path.join(args.out, "out%d.npy" % i), "float32", list(a.shape), a.ravel().tolist())
     with open(os.path.join(args.out, "mediapipe_unknown_op.tflite"), "wb") as f:
         f.write(T.serialize(unknown_op_model()))
+    hostile = {"short": struct.pack("<2i", SAME, 2), "padding0": pool_options(0, (2, 2), (2, 2), ACT_NONE),
+               "stride0": pool_options(SAME, (0, 2), (2, 2), ACT_NONE)}
+    for tag, opts in hostile.items():
+        with open(os.path.join(args.out, "mediapipe_bad_%s.tflite" % tag), "wb") as f:
+            f.write(T.serialize(bad_options_model(opts)))
 
 
 if __name__ == "__main__":

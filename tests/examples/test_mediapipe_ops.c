@@ -137,6 +137,27 @@ static void test_reference(void) {
   tfcc_runtime_destroy(rt);
 }
 
+/* hostile options: the load fails naming the operator and the fault */
+static void test_bad_options(void) {
+  static const struct {
+    const char *file, *words;
+  } cases[] = {
+      {"mediapipe_bad_short.tflite", "custom_options: 8 bytes, MaxPoolingWithArgmax2D needs at least 24"},
+      {"mediapipe_bad_padding0.tflite", "padding 0 is neither SAME (1) nor VALID (2)"},
+      {"mediapipe_bad_stride0.tflite", "stride 0x2, filter 2x2: each must be in 1..65536"},
+  };
+  tfcc_runtime *rt = new_runtime();
+  CHECK(mediapipe_ops_register(rt) == TFCC_OK);
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    tfcc_model *m = NULL;
+    CHECK(load(rt, cases[i].file, &m, 0) == TFCC_ERR_INVALID_MODEL && !m);
+    CHECKF(strstr(tfcc_last_error(), "node 0 (CUSTOM:MaxPoolingWithArgmax2D): init: ") &&
+               strstr(tfcc_last_error(), cases[i].words),
+           "%s: %s", cases[i].file, tfcc_last_error());
+  }
+  tfcc_runtime_destroy(rt);
+}
+
 /* ---------------------------------------------------------------- unregistered operators */
 
 static void test_unregistered(void) {
@@ -400,6 +421,7 @@ static void test_concurrent(void) {
 int main(void) {
   snprintf(g_dir, sizeof g_dir, "%s/tests/models/data/mediapipe_ops", tfcc_test_source_dir());
   test_reference();
+  test_bad_options();
   test_unregistered();
   test_own_operator();
   test_misuse();
