@@ -613,6 +613,96 @@ typedef struct tfcc_memory_info {
 } tfcc_memory_info;
 TFCC_API tfcc_status tfcc_session_memory_info(const tfcc_session *s, tfcc_memory_info *info);
 
+/* ---------------------------------------------------------------- custom operators */
+
+/* A runtime's own operators for a model's CUSTOM operator codes (docs/custom_ops.md), as
+ * TensorFlow Lite's resolver AddCustom: register them on the runtime before loading the models
+ * that use them. Each model binds the operators its runtime has when it is loaded: a
+ * registration made after a model was loaded affects only later loads, and a model whose
+ * custom operator is not registered fails to load with TFCC_ERR_UNSUPPORTED naming it. A name
+ * registered here takes precedence over the custom operators tfcc implements itself
+ * (TFLite_Detection_PostProcess) for this runtime's later loads. Registrations last as long
+ * as the runtime (which outlives its models). Registering is thread-safe and may overlap
+ * loads on this and other runtimes.
+ *
+ * The contract is the built-in operators': init once per model (options), prepare per session
+ * and input shapes (check, set output shapes, ask for scratch: the shapes go into the static
+ * memory plan), eval per run (compute; no allocation, I/O, locking or logging). A callback
+ * returns TFCC_OK or an error status with a message set by tfcc_custom_op_error(): the error
+ * becomes the load, session-create or run status, prefixed with the node and operator. */
+
+/* A tensor as a custom operator sees it. Owned by tfcc; valid during the callback only. */
+typedef struct tfcc_custom_tensor {
+  size_t struct_size;          /* sizeof(tfcc_custom_tensor) as tfcc was built (fields are only
+                                  ever added at the end) */
+  int32_t tensor;              /* tensor index in the subgraph */
+  tfcc_dtype dtype;            /* outputs: the model's dtype (prepare may not change it) */
+  int32_t rank;                /* outputs: prepare sets rank and dims */
+  int32_t dims[TFCC_MAX_DIMS];
+  size_t bytes;                /* elements x dtype size (eval; inputs at prepare) */
+  void *data;                  /* eval: the values (inputs are read-only); prepare: an input's
+                                  values when known then (constant), else NULL */
+  int32_t is_const;            /* 1: constant (model weights, or computed at prepare) */
+  int32_t quant_count;         /* 0: not quantized; 1: per-tensor; >1: per-axis */
+  const float *scales;         /* [quant_count] */
+  const int32_t *zero_points;  /* [quant_count] */
+  int32_t quant_axis;
+} tfcc_custom_tensor;
+
+/* What a callback gets. Fields are filled as the phase says; tfcc owns the struct. */
+typedef struct tfcc_custom_ctx {
+  size_t struct_size;          /* sizeof(tfcc_custom_ctx) as tfcc was built */
+  const char *op_name;         /* the custom_code ("MaxUnpooling2D") */
+  int32_t node;                /* node index in its subgraph */
+  const void *options;         /* the operator's custom_options bytes (NULL if none) */
+  size_t options_size;
+  void *op_user;               /* tfcc_custom_op.user */
+  void *node_data;             /* init may set it; given to prepare, eval and free */
+  int32_t input_count;         /* prepare, eval (init: the count, views NULL) */
+  const tfcc_custom_tensor *const *inputs; /* [input_count]; an omitted optional input is NULL */
+  int32_t output_count;
+  tfcc_custom_tensor *const *outputs;      /* [output_count] */
+  size_t scratch_bytes;        /* prepare: set to the bytes eval needs (default 0) */
+  void *scratch;               /* eval: scratch_bytes of 64-byte aligned memory (undefined
+                                  contents; reused by other nodes between evals) */
+  void *internal_;             /* tfcc's */
+} tfcc_custom_ctx;
+
+typedef tfcc_status (*tfcc_custom_fn)(tfcc_custom_ctx *ctx);
+/* Frees what init stored in node_data (called once per node whose init succeeded). */
+typedef void (*tfcc_custom_free_fn)(void *op_user, void *node_data);
+
+typedef struct tfcc_custom_op {
+  size_t struct_size;          /* sizeof(tfcc_custom_op), set by tfcc_custom_op_default() */
+  const char *name;            /* custom_code to serve: 1..TFCC_CUSTOM_OP_NAME_MAX bytes (copied) */
+  tfcc_custom_fn init;         /* optional: once per node at load (options, counts) */
+  tfcc_custom_fn prepare;      /* required */
+  tfcc_custom_fn eval;         /* required */
+  tfcc_custom_free_fn free;    /* optional */
+  void *user;                  /* given to every callback as ctx->op_user */
+} tfcc_custom_op;
+
+#define TFCC_CUSTOM_OP_NAME_MAX 127
+
+TFCC_API void tfcc_custom_op_default(tfcc_custom_op *op);
+
+/* Registers op (copied) on rt for the models loaded after this call. TFCC_ERR_INVALID_ARG for a
+ * NULL argument, an unset struct_size, a missing prepare or eval or a bad name;
+ * TFCC_ERR_STATE if rt already has an operator of that name. The message is in
+ * tfcc_last_error(). */
+TFCC_API tfcc_status tfcc_runtime_register_custom_op(tfcc_runtime *rt, const tfcc_custom_op *op);
+/* Number of custom operators registered on rt. */
+TFCC_API int tfcc_runtime_custom_op_count(const tfcc_runtime *rt);
+
+/* For callbacks: sets the message of the callback's failure (printf format) and returns code,
+ * as `return tfcc_custom_op_error(ctx, TFCC_ERR_SHAPE, "input 0: rank %d, needs 4", r);`. */
+TFCC_API tfcc_status tfcc_custom_op_error(tfcc_custom_ctx *ctx, tfcc_status code, const char *fmt,
+                                          ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
 /* ---------------------------------------------------------------- profiling */
 
 /* Per-operator figures accumulated over runs while profiling is on. */

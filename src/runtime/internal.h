@@ -9,6 +9,7 @@
 #include "base/err.h"
 #include "base/log.h"
 #include "ir/ir.h"
+#include "runtime/custom_ops.h"
 #include "runtime/exec_plan.h"
 #include "runtime/run_state.h"
 #include "runtime/weights.h"
@@ -23,6 +24,7 @@ struct tfcc_runtime {
   tfcc_isa isa;                /* dispatch level: the CPU's best, capped by options/TFCC_ISA */
   struct tfcc_threadpool *pool;
   tfcc_mem_pool *mem;          /* session arenas */
+  tfcc_custom_table custom;    /* registered custom operators (custom_ops.c) */
 };
 
 typedef struct tfcc_model_node_info {

@@ -75,6 +75,7 @@ static tfcc_status bind_ops(tfcc_model *m, tfcc_err *err) {
   if (!list) return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
   list[0] = 0;
   int n_bad = 0;
+  const char *missing_custom = NULL; /* first custom operator neither registered nor built in */
   m->op_names = tfcc_graph_alloc(&m->graph, sizeof(char *) * ((size_t)sg0->n_nodes + 1), 8);
   if (!m->op_names) { free(list); return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory"); }
   for (int32_t s = 0; s < m->graph.n_subgraphs; s++) {
@@ -88,8 +89,13 @@ static tfcc_status bind_ops(tfcc_model *m, tfcc_err *err) {
       m->op_names[i] = tfcc_graph_strdup(&m->graph, nm, strlen(nm));
       if (!m->op_names[i]) { free(list); return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory"); }
     }
-    n->op = n->builtin == TFCC_OP_CUSTOM ? tfcc_op_custom(n->custom_code)
-                                         : tfcc_op_lookup(n->builtin);
+    if (n->builtin == TFCC_OP_CUSTOM) { /* the runtime's registrations first (custom_ops.c) */
+      n->op = m->rt ? tfcc_custom_table_find(&m->rt->custom, n->custom_code) : NULL;
+      if (!n->op) n->op = tfcc_op_custom(n->custom_code);
+      if (!n->op && !missing_custom) missing_custom = n->custom_code;
+    } else {
+      n->op = tfcc_op_lookup(n->builtin);
+    }
     /* custom operators carry no meaningful version (converters write 1) */
     const int32_t max_version =
         !n->op ? 0 : n->builtin == TFCC_OP_CUSTOM ? INT32_MAX : tfcc_op_max_version(n->builtin);
@@ -116,6 +122,11 @@ static tfcc_status bind_ops(tfcc_model *m, tfcc_err *err) {
   }
   }
   m->unsupported = list;
+  if (n_bad && !m->opts.allow_unsupported && missing_custom)
+    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED,
+                        "%s (custom operator %s is not registered on this runtime: register it with "
+                        "tfcc_runtime_register_custom_op() before loading the model; docs/custom_ops.md)",
+                        list, missing_custom);
   if (n_bad && !m->opts.allow_unsupported)
     return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "%s", list);
   return TFCC_OK;

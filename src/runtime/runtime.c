@@ -48,6 +48,12 @@ tfcc_status tfcc_runtime_create(const tfcc_runtime_options *opts, tfcc_runtime *
     tfcc_last_error_set("tfcc_runtime_create: out of memory");
     return TFCC_ERR_NO_MEMORY;
   }
+  tfcc_err terr = {0};
+  if (tfcc_custom_table_init(&rt->custom, &terr) != TFCC_OK) {
+    free(rt);
+    tfcc_last_error_set(terr.msg);
+    return terr.code;
+  }
   rt->log.level = o.log_level;
   rt->log.fn = o.log_fn;
   rt->log.user = o.log_user;
@@ -61,7 +67,7 @@ tfcc_status tfcc_runtime_create(const tfcc_runtime_options *opts, tfcc_runtime *
   if (o.cpu_affinity_count > 0) {
     rt->cpu_affinity = malloc(sizeof(int) * (size_t)o.cpu_affinity_count);
     if (!rt->cpu_affinity) {
-      free(rt);
+      tfcc_runtime_destroy(rt);
       tfcc_last_error_set("tfcc_runtime_create: out of memory");
       return TFCC_ERR_NO_MEMORY;
     }
@@ -100,5 +106,6 @@ void tfcc_runtime_destroy(tfcc_runtime *rt) {
   tfcc_threadpool_destroy(rt->pool);
   tfcc_mem_pool_destroy(rt->mem);
   free(rt->cpu_affinity);
+  tfcc_custom_table_free(&rt->custom);
   free(rt);
 }
