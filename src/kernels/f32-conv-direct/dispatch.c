@@ -1,6 +1,6 @@
 /* f32 direct convolution dispatch table and row-parallel driver. */
 #include "kernels/f32-conv-direct/direct_conv.h"
-#include "cpu/cpu_info.h"
+#include "kernels/dispatch_table.h"
 #include "base/threadpool.h"
 
 static const tfcc_f32_direct_conv_kernel kernels[] = {
@@ -17,7 +17,7 @@ static const tfcc_f32_direct_conv_kernel kernels[] = {
 #endif
     {"f32-conv-direct-8-scalar", TFCC_ISA_GENERIC, 8, tfcc_f32_direct_conv_8_scalar},
 };
-#define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
+TFCC_DISPATCH_TABLE_ACCESS_FNS(tfcc_f32_direct_conv, tfcc_f32_direct_conv_kernel)
 
 bool tfcc_f32_direct_conv_fits(const tfcc_conv_geom *g) {
   const int64_t k = (int64_t)g->filter_h * g->filter_w * g->in_c;
@@ -27,14 +27,9 @@ bool tfcc_f32_direct_conv_fits(const tfcc_conv_geom *g) {
 }
 
 const tfcc_f32_direct_conv_kernel *tfcc_f32_direct_conv_select(tfcc_isa isa, int nr) {
-  for (int i = 0; i < N_KERNELS; i++)
+  for (int i = 0; i < tfcc_f32_direct_conv_n_kernels_; i++)
     if (kernels[i].nr == nr && tfcc_isa_level_fits(kernels[i].isa, isa)) return &kernels[i];
   return NULL;
-}
-
-int tfcc_f32_direct_conv_kernel_count(void) { return N_KERNELS; }
-const tfcc_f32_direct_conv_kernel *tfcc_f32_direct_conv_kernel_at(int i) {
-  return i >= 0 && i < N_KERNELS ? &kernels[i] : NULL;
 }
 
 typedef struct dc_job {

@@ -2,7 +2,7 @@
 #include <stdbool.h>
 
 #include "kernels/f32-dwconv/dwconv.h"
-#include "cpu/cpu_info.h"
+#include "kernels/dispatch_table.h"
 #include "base/threadpool.h"
 
 static const tfcc_f32_dwconv_kernel kernels[] = {
@@ -19,22 +19,7 @@ static const tfcc_f32_dwconv_kernel kernels[] = {
 #endif
     {"f32-dwconv-scalar", TFCC_ISA_GENERIC, tfcc_f32_dwconv_scalar},
 };
-#define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
-
-static bool usable(tfcc_isa k, tfcc_isa isa) {
-  return tfcc_isa_level_fits(k, isa);
-}
-
-const tfcc_f32_dwconv_kernel *tfcc_f32_dwconv_select(tfcc_isa isa) {
-  for (int i = 0; i < N_KERNELS; i++)
-    if (usable(kernels[i].isa, isa)) return &kernels[i];
-  return &kernels[N_KERNELS - 1];
-}
-
-int tfcc_f32_dwconv_kernel_count(void) { return N_KERNELS; }
-const tfcc_f32_dwconv_kernel *tfcc_f32_dwconv_kernel_at(int i) {
-  return i >= 0 && i < N_KERNELS ? &kernels[i] : NULL;
-}
+TFCC_DISPATCH_TABLE_FNS(tfcc_f32_dwconv, tfcc_f32_dwconv_kernel)
 
 typedef struct dw_job {
   const tfcc_f32_dwconv_kernel *k;

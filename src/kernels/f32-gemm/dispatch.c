@@ -1,6 +1,6 @@
 /* f32 GEMM dispatch table: the best micro-kernel at or below the model's ISA level. */
 #include "kernels/f32-gemm/gemm.h"
-#include "cpu/cpu_info.h"
+#include "kernels/dispatch_table.h"
 #include "kernels/f32-gemm/ukernels.h"
 
 static const tfcc_f32_gemm_kernel kernels[] = {
@@ -23,21 +23,5 @@ static const tfcc_f32_gemm_kernel kernels[] = {
     {"f32-gemm-4x8-scalar", "f32-gemv-8-scalar", TFCC_ISA_GENERIC, 4, 8, tfcc_f32_gemm_4x8_scalar,
      tfcc_f32_gemm_1x8_scalar},
 };
-#define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
-
 /* tfcc_isa_level_fits: NEON is its own level (aarch64), not above AVX-512. */
-static bool usable(const tfcc_f32_gemm_kernel *k, tfcc_isa isa) {
-  return tfcc_isa_level_fits(k->isa, isa);
-}
-
-const tfcc_f32_gemm_kernel *tfcc_f32_gemm_select(tfcc_isa isa) {
-  for (int i = 0; i < N_KERNELS; i++)
-    if (usable(&kernels[i], isa)) return &kernels[i];
-  return &kernels[N_KERNELS - 1];
-}
-
-int tfcc_f32_gemm_kernel_count(void) { return N_KERNELS; }
-
-const tfcc_f32_gemm_kernel *tfcc_f32_gemm_kernel_at(int i) {
-  return i >= 0 && i < N_KERNELS ? &kernels[i] : NULL;
-}
+TFCC_DISPATCH_TABLE_FNS(tfcc_f32_gemm, tfcc_f32_gemm_kernel)

@@ -1,5 +1,5 @@
 /* q8 depthwise dispatch table: the best micro-kernel at or below the model's ISA level. */
-#include "cpu/cpu_info.h"
+#include "kernels/dispatch_table.h"
 #include "kernels/q8-dwconv/dwconv.h"
 #include "kernels/q8-dwconv/ukernels.h"
 
@@ -18,7 +18,8 @@ static const tfcc_q8_dw_kernel kernels[] = {
 #endif
     {"q8-dwconv-scalar", TFCC_ISA_GENERIC, -1, tfcc_q8_dw_s_scalar, tfcc_q8_dw_u_scalar, NULL, NULL},
 };
-#define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
+TFCC_DISPATCH_TABLE_FNS_USABLE(tfcc_q8_dw, tfcc_q8_dw_kernel, tfcc_q8_dw_usable)
+#define N_KERNELS tfcc_q8_dw_n_kernels_
 
 bool tfcc_q8_dw_usable(const tfcc_q8_dw_kernel *k, tfcc_isa isa) {
   if (!tfcc_isa_level_fits(k->isa, isa)) return false;
@@ -33,16 +34,4 @@ const tfcc_q8_dw_kernel *tfcc_q8_dw_pixel_fallback(const tfcc_q8_dw_kernel *k, t
   for (; i < N_KERNELS; i++)
     if (kernels[i].fn_s && tfcc_q8_dw_usable(&kernels[i], isa)) return &kernels[i];
   return &kernels[N_KERNELS - 1];
-}
-
-const tfcc_q8_dw_kernel *tfcc_q8_dw_select(tfcc_isa isa) {
-  for (int i = 0; i < N_KERNELS; i++)
-    if (tfcc_q8_dw_usable(&kernels[i], isa)) return &kernels[i];
-  return &kernels[N_KERNELS - 1];
-}
-
-int tfcc_q8_dw_kernel_count(void) { return N_KERNELS; }
-
-const tfcc_q8_dw_kernel *tfcc_q8_dw_kernel_at(int i) {
-  return i >= 0 && i < N_KERNELS ? &kernels[i] : NULL;
 }
