@@ -5,10 +5,9 @@
 
 tfcc_status tfcc_depth_space_args(tfcc_op_ctx *ctx, const char *op, tfcc_tensor **in_out,
                                   int32_t *bs_out) {
-  tfcc_status st = tfcc_so_check_arity(ctx, op, 1, 1, 1);
-  if (st) return st;
   tfcc_tensor *in;
-  if ((st = tfcc_so_input(ctx, 0, op, &in))) return st;
+  tfcc_status st = tfcc_so_open(ctx, op, 1, 1, 1, &in);
+  if (st) return st;
   static const int ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16, TFCC_INT32, TFCC_INT64,
                            TFCC_FLOAT16, -1};
   if ((st = tfcc_so_check_dtype(ctx, op, "input", in->dtype, ok))) return st;
