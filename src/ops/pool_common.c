@@ -99,13 +99,12 @@ tfcc_status tfcc_pool_prepare(tfcc_op_ctx *ctx) {
   tfcc_conv_geom g;
   st = pool_geom(ctx, &g);
   if (st != TFCC_OK) return st;
-  int32_t od[4] = {g.batches, g.out_h, g.out_w, g.out_c};
   ctx->scratch_bytes = 0;
   if (p->kind != TFCC_POOL_L2 && !tfcc_pool_fast_ok(&g, p->kind == TFCC_POOL_AVG, in->dtype))
     tfcc_f32_log_fallback_once(&((pool_params *)p)->logged, ctx, p->name,
                                in->dtype == TFCC_INT16 ? "int16 pooling"
                                                        : "average window over 65535 taps");
-  return tfcc_tensor_set_shape(ctx->out[0], 4, od, ctx->err);
+  return tfcc_conv_geom_set_output(ctx->out[0], &g, ctx->err);
 }
 
 tfcc_status tfcc_pool_eval(tfcc_op_ctx *ctx) {
