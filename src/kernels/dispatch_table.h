@@ -42,6 +42,25 @@
     return &kernels[prefix##_n_kernels_ - 1];                                         \
   }
 
+/* Table rows that exist only where the build compiles their ISA's files: write
+ *   TFCC_KERNELS_X86(row, row, ...) TFCC_KERNELS_ARM64(row) TFCC_KERNELS_WASMSIMD(row)
+ * before the generic row (each expands to its rows and a comma, or to nothing). */
+#if defined(__x86_64__) || defined(__i386__)
+#define TFCC_KERNELS_X86(...) __VA_ARGS__,
+#else
+#define TFCC_KERNELS_X86(...)
+#endif
+#if defined(__aarch64__)
+#define TFCC_KERNELS_ARM64(...) __VA_ARGS__,
+#else
+#define TFCC_KERNELS_ARM64(...)
+#endif
+#if defined(__wasm_simd128__)
+#define TFCC_KERNELS_WASMSIMD(...) __VA_ARGS__,
+#else
+#define TFCC_KERNELS_WASMSIMD(...)
+#endif
+
 /* The ISA level alone decides (tfcc_isa_level_fits). */
 #define TFCC_DISPATCH_LEVEL_FITS_(k, isa) tfcc_isa_level_fits((k)->isa, isa)
 #define TFCC_DISPATCH_TABLE_FNS(prefix, type) \

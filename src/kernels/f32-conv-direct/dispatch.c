@@ -4,17 +4,11 @@
 #include "base/threadpool.h"
 
 static const tfcc_f32_direct_conv_kernel kernels[] = {
-#if defined(__x86_64__) || defined(__i386__)
-    {"f32-conv-direct-32-avx512", TFCC_ISA_AVX512, 32, tfcc_f32_direct_conv_32_avx512},
-    {"f32-conv-direct-16-avx2", TFCC_ISA_AVX2, 16, tfcc_f32_direct_conv_16_avx2},
-    {"f32-conv-direct-8-sse4", TFCC_ISA_SSE4, 8, tfcc_f32_direct_conv_8_sse4},
-#endif
-#if defined(__aarch64__)
-    {"f32-conv-direct-8-neon", TFCC_ISA_NEON, 8, tfcc_f32_direct_conv_8_neon},
-#endif
-#if defined(__wasm_simd128__)
-    {"f32-conv-direct-8-wasmsimd", TFCC_ISA_WASMSIMD, 8, tfcc_f32_direct_conv_8_wasmsimd},
-#endif
+    TFCC_KERNELS_X86({"f32-conv-direct-32-avx512", TFCC_ISA_AVX512, 32, tfcc_f32_direct_conv_32_avx512},
+                     {"f32-conv-direct-16-avx2", TFCC_ISA_AVX2, 16, tfcc_f32_direct_conv_16_avx2},
+                     {"f32-conv-direct-8-sse4", TFCC_ISA_SSE4, 8, tfcc_f32_direct_conv_8_sse4})
+    TFCC_KERNELS_ARM64({"f32-conv-direct-8-neon", TFCC_ISA_NEON, 8, tfcc_f32_direct_conv_8_neon})
+    TFCC_KERNELS_WASMSIMD({"f32-conv-direct-8-wasmsimd", TFCC_ISA_WASMSIMD, 8, tfcc_f32_direct_conv_8_wasmsimd})
     {"f32-conv-direct-8-scalar", TFCC_ISA_GENERIC, 8, tfcc_f32_direct_conv_8_scalar},
 };
 TFCC_DISPATCH_TABLE_ACCESS_FNS(tfcc_f32_direct_conv, tfcc_f32_direct_conv_kernel)

@@ -5,16 +5,10 @@
 #include "base/threadpool.h"
 
 static const tfcc_f32_resize_kernel kernels[] = {
-#if defined(__x86_64__) || defined(__i386__)
-    {"f32-resize-avx512", TFCC_ISA_AVX512, tfcc_f32_resize_avx512},
-    {"f32-resize-avx2", TFCC_ISA_AVX2, tfcc_f32_resize_avx2},
-#endif
-#if defined(__aarch64__)
-    {"f32-resize-neon", TFCC_ISA_NEON, tfcc_f32_resize_neon},
-#endif
-#if defined(__wasm_simd128__)
-    {"f32-resize-wasmsimd", TFCC_ISA_WASMSIMD, tfcc_f32_resize_wasmsimd},
-#endif
+    TFCC_KERNELS_X86({"f32-resize-avx512", TFCC_ISA_AVX512, tfcc_f32_resize_avx512},
+                     {"f32-resize-avx2", TFCC_ISA_AVX2, tfcc_f32_resize_avx2})
+    TFCC_KERNELS_ARM64({"f32-resize-neon", TFCC_ISA_NEON, tfcc_f32_resize_neon})
+    TFCC_KERNELS_WASMSIMD({"f32-resize-wasmsimd", TFCC_ISA_WASMSIMD, tfcc_f32_resize_wasmsimd})
     {"f32-resize-scalar", TFCC_ISA_GENERIC, tfcc_f32_resize_scalar},
 };
 TFCC_DISPATCH_TABLE_FNS(tfcc_f32_resize, tfcc_f32_resize_kernel)

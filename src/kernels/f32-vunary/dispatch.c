@@ -7,16 +7,10 @@
 #include "base/threadpool.h"
 
 static const tfcc_f32_vunary_kernel kernels[] = {
-#if defined(__x86_64__) || defined(__i386__)
-    {"f32-vunary-avx512", TFCC_ISA_AVX512, tfcc_f32_vunary_avx512},
-    {"f32-vunary-avx2", TFCC_ISA_AVX2, tfcc_f32_vunary_avx2},
-#endif
-#if defined(__aarch64__)
-    {"f32-vunary-neon", TFCC_ISA_NEON, tfcc_f32_vunary_neon},
-#endif
-#if defined(__wasm_simd128__)
-    {"f32-vunary-wasmsimd", TFCC_ISA_WASMSIMD, tfcc_f32_vunary_wasmsimd},
-#endif
+    TFCC_KERNELS_X86({"f32-vunary-avx512", TFCC_ISA_AVX512, tfcc_f32_vunary_avx512},
+                     {"f32-vunary-avx2", TFCC_ISA_AVX2, tfcc_f32_vunary_avx2})
+    TFCC_KERNELS_ARM64({"f32-vunary-neon", TFCC_ISA_NEON, tfcc_f32_vunary_neon})
+    TFCC_KERNELS_WASMSIMD({"f32-vunary-wasmsimd", TFCC_ISA_WASMSIMD, tfcc_f32_vunary_wasmsimd})
     {"f32-vunary-scalar", TFCC_ISA_GENERIC, tfcc_f32_vunary_scalar},
 };
 TFCC_DISPATCH_TABLE_FNS(tfcc_f32_vunary, tfcc_f32_vunary_kernel)

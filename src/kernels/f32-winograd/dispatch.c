@@ -7,17 +7,11 @@
    tfcc_wino_out_f2_##isa, tfcc_wino_in_f4_##isa, tfcc_wino_out_f4_##isa}
 
 static const tfcc_f32_wino_kernel kernels[] = {
-#if defined(__x86_64__) || defined(__i386__)
-    K(avx512, TFCC_ISA_AVX512),
-    K(avx2, TFCC_ISA_AVX2),
-    K(sse4, TFCC_ISA_SSE4),
-#endif
-#if defined(__aarch64__)
-    K(neon, TFCC_ISA_NEON),
-#endif
-#if defined(__wasm_simd128__)
-    K(wasmsimd, TFCC_ISA_WASMSIMD),
-#endif
+    TFCC_KERNELS_X86(K(avx512, TFCC_ISA_AVX512),
+                     K(avx2, TFCC_ISA_AVX2),
+                     K(sse4, TFCC_ISA_SSE4))
+    TFCC_KERNELS_ARM64(K(neon, TFCC_ISA_NEON))
+    TFCC_KERNELS_WASMSIMD(K(wasmsimd, TFCC_ISA_WASMSIMD))
     K(scalar, TFCC_ISA_GENERIC),
 };
 TFCC_DISPATCH_TABLE_FNS(tfcc_f32_wino, tfcc_f32_wino_kernel)

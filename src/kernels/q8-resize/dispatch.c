@@ -5,13 +5,9 @@
 #include "base/threadpool.h"
 
 static const tfcc_q8_resize_kernel kernels[] = {
-#if defined(__x86_64__) || defined(__i386__)
-    {"q8-resize-avx512", TFCC_ISA_AVX512, tfcc_q8_resize_avx512},
-    {"q8-resize-avx2", TFCC_ISA_AVX2, tfcc_q8_resize_avx2},
-#endif
-#if defined(__aarch64__)
-    {"q8-resize-neon", TFCC_ISA_NEON, tfcc_q8_resize_neon},
-#endif
+    TFCC_KERNELS_X86({"q8-resize-avx512", TFCC_ISA_AVX512, tfcc_q8_resize_avx512},
+                     {"q8-resize-avx2", TFCC_ISA_AVX2, tfcc_q8_resize_avx2})
+    TFCC_KERNELS_ARM64({"q8-resize-neon", TFCC_ISA_NEON, tfcc_q8_resize_neon})
     {"q8-resize-scalar", TFCC_ISA_GENERIC, tfcc_q8_resize_scalar},
 };
 TFCC_DISPATCH_TABLE_FNS(tfcc_q8_resize, tfcc_q8_resize_kernel)

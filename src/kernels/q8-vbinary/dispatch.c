@@ -10,14 +10,10 @@
 #include "base/threadpool.h"
 
 static const tfcc_q8_vbinary_kernel kernels[] = {
-#if defined(__x86_64__) || defined(__i386__)
-    {"q8-vbinary-avx512vnni", TFCC_ISA_AVX512, TFCC_CPU_AVX512VNNI, tfcc_q8_vbinary_avx512vnni},
-    {"q8-vbinary-avx512", TFCC_ISA_AVX512, -1, tfcc_q8_vbinary_avx512},
-    {"q8-vbinary-avx2", TFCC_ISA_AVX2, -1, tfcc_q8_vbinary_avx2},
-#endif
-#if defined(__aarch64__)
-    {"q8-vbinary-neon", TFCC_ISA_NEON, -1, tfcc_q8_vbinary_neon},
-#endif
+    TFCC_KERNELS_X86({"q8-vbinary-avx512vnni", TFCC_ISA_AVX512, TFCC_CPU_AVX512VNNI, tfcc_q8_vbinary_avx512vnni},
+                     {"q8-vbinary-avx512", TFCC_ISA_AVX512, -1, tfcc_q8_vbinary_avx512},
+                     {"q8-vbinary-avx2", TFCC_ISA_AVX2, -1, tfcc_q8_vbinary_avx2})
+    TFCC_KERNELS_ARM64({"q8-vbinary-neon", TFCC_ISA_NEON, -1, tfcc_q8_vbinary_neon})
     {"q8-vbinary-scalar", TFCC_ISA_GENERIC, -1, tfcc_q8_vbinary_scalar},
 };
 TFCC_DISPATCH_TABLE_FNS_USABLE(tfcc_q8_vbinary, tfcc_q8_vbinary_kernel, tfcc_q8_vbinary_usable)
