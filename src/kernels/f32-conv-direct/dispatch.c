@@ -32,15 +32,11 @@ typedef struct dc_job {
   const float *in, *w;
   float lo, hi;
   float *out;
-  int32_t rows, rows_per_task;
 } dc_job;
 
-static void dc_task(void *ctx, size_t task, int thread) {
-  (void)thread;
+static void dc_range(void *ctx, size_t r0, size_t r1) {
   const dc_job *j = ctx;
-  const int32_t r0 = (int32_t)task * j->rows_per_task;
-  const int32_t r1 = r0 + j->rows_per_task < j->rows ? r0 + j->rows_per_task : j->rows;
-  j->k->fn(j->g, j->in, j->w, j->lo, j->hi, j->out, r0, r1);
+  j->k->fn(j->g, j->in, j->w, j->lo, j->hi, j->out, (int32_t)r0, (int32_t)r1);
 }
 
 void tfcc_f32_direct_conv(struct tfcc_threadpool *pool, const tfcc_f32_direct_conv_kernel *k,
@@ -54,10 +50,7 @@ void tfcc_f32_direct_conv(struct tfcc_threadpool *pool, const tfcc_f32_direct_co
     threads = 1;
     pool = NULL;
   }
-  dc_job j = {k, g, in, w, lo, hi, out, g->batches * g->out_h, 0};
-  int32_t tasks = threads > 1 ? 4 * threads : 1;
-  if (tasks > j.rows) tasks = j.rows;
-  j.rows_per_task = (j.rows + tasks - 1) / tasks;
-  tasks = (j.rows + j.rows_per_task - 1) / j.rows_per_task;
-  tfcc_threadpool_run(pool, (size_t)tasks, dc_task, &j);
+  dc_job j = {k, g, in, w, lo, hi, out};
+  tfcc_threadpool_run_split(pool, (size_t)g->batches * (size_t)g->out_h,
+                            threads > 1 ? 4 * (size_t)threads : 1, dc_range, &j);
 }
