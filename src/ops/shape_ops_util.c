@@ -37,6 +37,19 @@ tfcc_status tfcc_so_open(tfcc_op_ctx *ctx, const char *op, int32_t min_in, int32
   return st ? st : tfcc_so_input(ctx, 0, op, in0);
 }
 
+tfcc_status tfcc_so_input_like(tfcc_op_ctx *ctx, int32_t i, const char *op, const tfcc_tensor *t0,
+                               tfcc_tensor **t) {
+  tfcc_status st = tfcc_so_input(ctx, i, op, t);
+  if (st) return st;
+  if ((*t)->dtype != t0->dtype)
+    return tfcc_err_set(ctx->err, TFCC_ERR_DTYPE, "%s: input %d dtype %s, expected %s", op, (int)i,
+                        tfcc_dtype_name((*t)->dtype), tfcc_dtype_name(t0->dtype));
+  if ((*t)->rank != t0->rank)
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "%s: input %d rank %d, expected %d", op, (int)i,
+                        (int)(*t)->rank, (int)t0->rank);
+  return TFCC_OK;
+}
+
 size_t tfcc_so_elem_size(tfcc_dtype t) {
   switch (t) {
     case TFCC_FLOAT32: case TFCC_FLOAT16: case TFCC_INT32: case TFCC_UINT8: case TFCC_INT64:
