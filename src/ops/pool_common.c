@@ -34,7 +34,8 @@ tfcc_status tfcc_pool_init(tfcc_init_ctx *ctx, tfcc_pool_kind kind) {
   p->filter_w = po->filter_w;
   p->filter_h = po->filter_h;
   p->act = po->activation;
-  tfcc_window_opts o = {p->padding, p->stride_w, p->stride_h, 1, 1, p->act};
+  tfcc_window_opts o = {.padding = p->padding, .stride_w = p->stride_w, .stride_h = p->stride_h,
+                        .dil_w = 1, .dil_h = 1, .act = p->act};
   tfcc_status st = tfcc_window_opts_check(&o, ctx->err);
   if (st == TFCC_OK && (p->filter_w <= 0 || p->filter_h <= 0))
     st = tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "filter %dx%d must be positive",
