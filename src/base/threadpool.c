@@ -310,3 +310,32 @@ void tfcc_threadpool_run(tfcc_threadpool *p, size_t n_tasks, tfcc_task_fn fn, vo
   if (atomic_fetch_or_explicit(&p->state, CLOSED, memory_order_acq_rel) & COUNT_MASK) wait_workers(p);
   atomic_store_explicit(&p->busy, 0, memory_order_release);
 }
+
+typedef struct range_job {
+  tfcc_range_fn fn;
+  void *ctx;
+  size_t n, chunk;
+} range_job;
+
+static void range_task(void *ctx, size_t task, int thread) {
+  (void)thread;
+  const range_job *r = ctx;
+  const size_t begin = task * r->chunk;
+  const size_t end = r->n - begin < r->chunk ? r->n : begin + r->chunk;
+  r->fn(r->ctx, begin, end);
+}
+
+void tfcc_threadpool_run_chunks(tfcc_threadpool *pool, size_t n, size_t chunk, tfcc_range_fn fn,
+                                void *ctx) {
+  if (n == 0 || chunk == 0) return;
+  range_job r = {fn, ctx, n, chunk};
+  tfcc_threadpool_run(pool, (n + chunk - 1) / chunk, range_task, &r);
+}
+
+void tfcc_threadpool_run_split(tfcc_threadpool *pool, size_t n, size_t max_tasks,
+                               tfcc_range_fn fn, void *ctx) {
+  if (n == 0) return;
+  if (max_tasks < 1) max_tasks = 1;
+  if (max_tasks > n) max_tasks = n;
+  tfcc_threadpool_run_chunks(pool, n, (n + max_tasks - 1) / max_tasks, fn, ctx);
+}

@@ -30,6 +30,14 @@ int tfcc_threadpool_size(const tfcc_threadpool *pool);
 /* Runs fn(ctx, t, thread) for t in [0, n_tasks); returns when all are done. thread is in
  * [0, size). pool may be NULL (inline). No allocation, no lock on the way. */
 void tfcc_threadpool_run(tfcc_threadpool *pool, size_t n_tasks, tfcc_task_fn fn, void *ctx);
+/* Range form: fn(ctx, begin, end) on pieces of [0, n). run_chunks cuts pieces of `chunk`
+ * items (the last one shorter), one task each; run_split cuts at most max_tasks pieces of
+ * equal size (the last one shorter). Nothing runs for n == 0. */
+typedef void (*tfcc_range_fn)(void *ctx, size_t begin, size_t end);
+void tfcc_threadpool_run_chunks(tfcc_threadpool *pool, size_t n, size_t chunk, tfcc_range_fn fn,
+                                void *ctx);
+void tfcc_threadpool_run_split(tfcc_threadpool *pool, size_t n, size_t max_tasks,
+                               tfcc_range_fn fn, void *ctx);
 /* Run scope: regions are about to follow one another (a session's invoke). Workers stay
  * awake (spinning, up to a few ms without a region) until the matching run_end. Scopes nest
  * and may be open from several threads at once. pool may be NULL; no-ops for 1 thread. */

@@ -1,29 +1,69 @@
-/* The three lookup functions every kernel family's dispatch.c exposes over its table.
+/* The lookup functions every kernel family's dispatch.c exposes over its table.
  *
  * A family keeps one `static const <type> kernels[]`, best variant first and the generic one
- * last, each entry with a `tfcc_isa isa` member, and writes
+ * last, each entry with a `tfcc_isa isa` member. Its header writes
+ *   TFCC_DISPATCH_TABLE_DECL(tfcc_<family>, tfcc_<family>_kernel)
+ * and its dispatch.c, after the table,
  *   TFCC_DISPATCH_TABLE_FNS(tfcc_<family>, tfcc_<family>_kernel)
- * after it to get
+ * to get
  *   <prefix>_select(isa)    the first variant allowed at dispatch level `isa` (generic if none),
  *   <prefix>_kernel_count() the table's length (for tests, benches and `tfcc cpu-info`),
  *   <prefix>_kernel_at(i)   entry i, or NULL out of range.
- * Families that choose by more than the ISA level (extra CPU features, shape limits) write
- * their own select. */
+ * Families whose variants need more than the ISA level (a CPU feature) write
+ * TFCC_DISPATCH_TABLE_FNS_USABLE(prefix, type, usable) with their own
+ * `bool usable(const type *k, tfcc_isa isa)`; families that choose by more than that (shape
+ * limits, tiles) write their own select and TFCC_DISPATCH_TABLE_ACCESS_FNS for the other two
+ * (TFCC_DISPATCH_TABLE_ACCESS_DECL in the header). */
 #ifndef TFCC_KERNELS_DISPATCH_TABLE_H
 #define TFCC_KERNELS_DISPATCH_TABLE_H
 
 #include "cpu/cpu_info.h"
 
-#define TFCC_DISPATCH_TABLE_FNS(prefix, type)                                         \
+#define TFCC_DISPATCH_TABLE_ACCESS_DECL(prefix, type) \
+  int prefix##_kernel_count(void);                    \
+  const type *prefix##_kernel_at(int i)
+
+#define TFCC_DISPATCH_TABLE_DECL(prefix, type)  \
+  const type *prefix##_select(tfcc_isa isa);    \
+  TFCC_DISPATCH_TABLE_ACCESS_DECL(prefix, type)
+
+#define TFCC_DISPATCH_TABLE_ACCESS_FNS(prefix, type)                                  \
   enum { prefix##_n_kernels_ = (int)(sizeof kernels / sizeof kernels[0]) };           \
-  const type *prefix##_select(tfcc_isa isa) {                                         \
-    for (int i = 0; i < prefix##_n_kernels_; i++)                                     \
-      if (tfcc_isa_level_fits(kernels[i].isa, isa)) return &kernels[i];               \
-    return &kernels[prefix##_n_kernels_ - 1];                                         \
-  }                                                                                   \
   int prefix##_kernel_count(void) { return prefix##_n_kernels_; }                     \
   const type *prefix##_kernel_at(int i) {                                             \
     return i >= 0 && i < prefix##_n_kernels_ ? &kernels[i] : NULL;                    \
   }
+
+#define TFCC_DISPATCH_TABLE_FNS_USABLE(prefix, type, usable)                          \
+  TFCC_DISPATCH_TABLE_ACCESS_FNS(prefix, type)                                        \
+  const type *prefix##_select(tfcc_isa isa) {                                         \
+    for (int i = 0; i < prefix##_n_kernels_; i++)                                     \
+      if (usable(&kernels[i], isa)) return &kernels[i];                               \
+    return &kernels[prefix##_n_kernels_ - 1];                                         \
+  }
+
+/* Table rows that exist only where the build compiles their ISA's files: write
+ *   TFCC_KERNELS_X86(row, row, ...) TFCC_KERNELS_ARM64(row) TFCC_KERNELS_WASMSIMD(row)
+ * before the generic row (each expands to its rows and a comma, or to nothing). */
+#if defined(__x86_64__) || defined(__i386__)
+#define TFCC_KERNELS_X86(...) __VA_ARGS__,
+#else
+#define TFCC_KERNELS_X86(...)
+#endif
+#if defined(__aarch64__)
+#define TFCC_KERNELS_ARM64(...) __VA_ARGS__,
+#else
+#define TFCC_KERNELS_ARM64(...)
+#endif
+#if defined(__wasm_simd128__)
+#define TFCC_KERNELS_WASMSIMD(...) __VA_ARGS__,
+#else
+#define TFCC_KERNELS_WASMSIMD(...)
+#endif
+
+/* The ISA level alone decides (tfcc_isa_level_fits). */
+#define TFCC_DISPATCH_LEVEL_FITS_(k, isa) tfcc_isa_level_fits((k)->isa, isa)
+#define TFCC_DISPATCH_TABLE_FNS(prefix, type) \
+  TFCC_DISPATCH_TABLE_FNS_USABLE(prefix, type, TFCC_DISPATCH_LEVEL_FITS_)
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "kernels/f32-vunary/vunary.h"
 #include "kernels/q8-lut/lut.h"
+#include "ops/act_common.h"
 #include "ops/op.h"
 
 /* out[0] = op(in[0]) in float32; lo/hi for CLAMP, alpha for LEAKY_RELU. */
@@ -30,5 +31,17 @@ static inline const char *act_kernel_name(const tfcc_op_ctx *ctx, tfcc_dtype t) 
   if (t == TFCC_UINT8 || t == TFCC_INT8) return ctx->ks->q8_lut->name;
   return "ref";
 }
+
+/* The .kernel of an operator whose params start with an act_head (ops/act_common.h). */
+static inline const char *act_unary_kernel(const tfcc_op_ctx *ctx) {
+  const act_head *h = (const act_head *)ctx->params;
+  return h ? act_kernel_name(ctx, h->in_type) : "ref";
+}
+
+/* The operator definition of such an activation: its own init and eval, the shared
+ * prepare and kernel name, in place allowed. */
+#define TFCC_ACT_UNARY_OP_DEF(sym, op_name, init_fn, eval_fn)                          \
+  const tfcc_op_def sym = {.name = op_name, .init = init_fn, .prepare = act_unary_prepare, \
+                           .eval = eval_fn, .kernel = act_unary_kernel, .inplace_ok = true}
 
 #endif

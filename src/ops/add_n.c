@@ -50,4 +50,4 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
-const tfcc_op_def tfcc_op_add_n = {"ADD_N", NULL, NULL, prepare, eval, NULL};
+const tfcc_op_def tfcc_op_add_n = {.name = "ADD_N", .prepare = prepare, .eval = eval};

@@ -6,10 +6,9 @@
 #define OP "BITCAST"
 
 static tfcc_status bitcast_prepare(tfcc_op_ctx *ctx) {
-  tfcc_status st = tfcc_so_check_arity(ctx, OP, 1, 1, 1);
-  if (st) return st;
   tfcc_tensor *in, *out = ctx->out[0];
-  if ((st = tfcc_so_input(ctx, 0, OP, &in))) return st;
+  tfcc_status st = tfcc_so_open(ctx, OP, 1, 1, 1, &in);
+  if (st) return st;
   const size_t a = tfcc_so_elem_size(in->dtype), b = tfcc_so_elem_size(out->dtype);
   TFCC_OP_CHECK(ctx, a > 0 && b > 0, TFCC_ERR_UNSUPPORTED, OP ": %s -> %s is not supported",
                 tfcc_dtype_name(in->dtype), tfcc_dtype_name(out->dtype));

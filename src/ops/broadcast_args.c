@@ -6,10 +6,9 @@
 #define OP "BROADCAST_ARGS"
 
 static tfcc_status broadcast_args_prepare(tfcc_op_ctx *ctx) {
-  tfcc_status st = tfcc_so_check_arity(ctx, OP, 2, 2, 1);
-  if (st) return st;
   tfcc_tensor *a, *b;
-  if ((st = tfcc_so_input(ctx, 0, OP, &a)) || (st = tfcc_so_input(ctx, 1, OP, &b))) return st;
+  tfcc_status st = tfcc_so_open(ctx, OP, 2, 2, 1, &a);
+  if (st || (st = tfcc_so_input(ctx, 1, OP, &b))) return st;
   TFCC_OP_CHECK(ctx, a->dtype == TFCC_INT32 || a->dtype == TFCC_INT64, TFCC_ERR_DTYPE,
                 OP ": input 0 dtype %s, expected int32 or int64", tfcc_dtype_name(a->dtype));
   TFCC_OP_CHECK(ctx, b->dtype == a->dtype, TFCC_ERR_DTYPE, OP ": input 1 dtype %s differs from input 0's %s",

@@ -6,10 +6,9 @@
 #define OP "BROADCAST_TO"
 
 static tfcc_status bt_prepare(tfcc_op_ctx *ctx) {
-  tfcc_status st = tfcc_so_check_arity(ctx, OP, 2, 2, 1);
-  if (st) return st;
   tfcc_tensor *in, *sh;
-  if ((st = tfcc_so_input(ctx, 0, OP, &in)) || (st = tfcc_so_input(ctx, 1, OP, &sh))) return st;
+  tfcc_status st = tfcc_so_open(ctx, OP, 2, 2, 1, &in);
+  if (st || (st = tfcc_so_input(ctx, 1, OP, &sh))) return st;
   TFCC_OP_CHECK(ctx, tfcc_so_elem_size(in->dtype) != 0, TFCC_ERR_UNSUPPORTED,
                 OP ": input dtype %s is not supported", tfcc_dtype_name(in->dtype));
   if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, ctx->out[0], in->dtype))) return st;

@@ -28,10 +28,9 @@ static tfcc_status bucketize_init(tfcc_init_ctx *ctx) {
 }
 
 static tfcc_status bucketize_prepare(tfcc_op_ctx *ctx) {
-  tfcc_status st = tfcc_so_check_arity(ctx, OP, 1, 1, 1);
-  if (st) return st;
   tfcc_tensor *in;
-  if ((st = tfcc_so_input(ctx, 0, OP, &in))) return st;
+  tfcc_status st = tfcc_so_open(ctx, OP, 1, 1, 1, &in);
+  if (st) return st;
   static const int allowed[] = {TFCC_FLOAT32, TFCC_FLOAT64, TFCC_INT32, TFCC_INT64, -1};
   if ((st = tfcc_so_check_dtype(ctx, OP, "input 0", in->dtype, allowed))) return st;
   if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, ctx->out[0], TFCC_INT32))) return st;

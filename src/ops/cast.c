@@ -22,4 +22,4 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
-const tfcc_op_def tfcc_op_cast = {"CAST", NULL, NULL, prepare, eval, NULL};
+const tfcc_op_def tfcc_op_cast = {.name = "CAST", .prepare = prepare, .eval = eval};

@@ -4,4 +4,4 @@
 static tfcc_status prepare(tfcc_op_ctx *ctx) { return tfcc_unary_prepare(ctx, TFCC_UN_CEIL); }
 static tfcc_status eval(tfcc_op_ctx *ctx) { return tfcc_unary_eval(ctx, TFCC_UN_CEIL); }
 
-const tfcc_op_def tfcc_op_ceil = {"CEIL", NULL, NULL, prepare, eval, NULL};
+const tfcc_op_def tfcc_op_ceil = {.name = "CEIL", .prepare = prepare, .eval = eval};

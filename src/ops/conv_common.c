@@ -69,6 +69,38 @@ tfcc_status tfcc_conv_window(const tfcc_window_opts *o, struct tfcc_conv_geom *g
   return TFCC_OK;
 }
 
+void tfcc_conv_geom_input(struct tfcc_conv_geom *g, const tfcc_tensor *in) {
+  g->batches = in->dims[0];
+  g->in_h = in->dims[1];
+  g->in_w = in->dims[2];
+  g->in_c = in->dims[3];
+}
+
+tfcc_status tfcc_conv_geom_fits(const tfcc_tensor *in, const struct tfcc_conv_geom *g,
+                                tfcc_err *err) {
+  int64_t n;
+  int32_t od[4] = {g->batches, g->out_h, g->out_w, g->out_c};
+  if (!tfcc_conv_count(4, od, &n) || !tfcc_conv_count(4, in->dims, &n))
+    return tfcc_err_set(err, TFCC_ERR_SHAPE, "tensor too large");
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_conv_geom_set_output(tfcc_tensor *out, const struct tfcc_conv_geom *g,
+                                      tfcc_err *err) {
+  int32_t od[4] = {g->batches, g->out_h, g->out_w, g->out_c};
+  return tfcc_tensor_set_shape(out, 4, od, err);
+}
+
+tfcc_status tfcc_conv_geom_window(const tfcc_window_opts *o, const tfcc_tensor *in,
+                                  struct tfcc_conv_geom *g, tfcc_err *err) {
+  g->stride_h = o->stride_h;
+  g->stride_w = o->stride_w;
+  g->dil_h = o->dil_h;
+  g->dil_w = o->dil_w;
+  tfcc_status st = tfcc_conv_window(o, g, err);
+  return st != TFCC_OK ? st : tfcc_conv_geom_fits(in, g, err);
+}
+
 const tfcc_ir_tensor *tfcc_conv_ir_input(const tfcc_init_ctx *ctx, int32_t i) {
   const tfcc_ir_node *n = ctx->node;
   if (i < 0 || i >= n->n_inputs) return NULL;

@@ -28,6 +28,22 @@ struct tfcc_window_opts;
 tfcc_status tfcc_conv_window(const struct tfcc_window_opts *o, struct tfcc_conv_geom *g,
                              tfcc_err *err);
 
+/* The convolution geometry every 2-D windowed operator shares, in two steps around its own
+ * filter and channel checks:
+ *   tfcc_conv_geom_input   batches, in_h, in_w, in_c from the NHWC input;
+ *   tfcc_conv_geom_window  stride and dilation from o, output size and padding
+ *                          (tfcc_conv_window), then tfcc_conv_geom_fits;
+ *   tfcc_conv_geom_fits    the input's and the [batches, out_h, out_w, out_c] output's element
+ *                          counts fit ("tensor too large"). */
+void tfcc_conv_geom_input(struct tfcc_conv_geom *g, const tfcc_tensor *in);
+tfcc_status tfcc_conv_geom_window(const struct tfcc_window_opts *o, const tfcc_tensor *in,
+                                  struct tfcc_conv_geom *g, tfcc_err *err);
+tfcc_status tfcc_conv_geom_fits(const tfcc_tensor *in, const struct tfcc_conv_geom *g,
+                                tfcc_err *err);
+/* Sets out's shape to [batches, out_h, out_w, out_c] (the end of a windowed prepare). */
+tfcc_status tfcc_conv_geom_set_output(tfcc_tensor *out, const struct tfcc_conv_geom *g,
+                                      tfcc_err *err);
+
 /* Quantization of a node's tensors, read from the IR at init. */
 typedef struct tfcc_conv_qparams {
   int32_t input_offset;   /* -input zero point */

@@ -1,14 +1,14 @@
-/* Prepare-time checks shared by DEPTH_TO_SPACE and SPACE_TO_DEPTH. */
+/* Prepare-time checks and the strided copy shared by DEPTH_TO_SPACE and SPACE_TO_DEPTH. */
 #include "ops/depth_space_args.h"
 
+#include "kernels/ref/copy.h"
 #include "ops/shape_ops_util.h"
 
 tfcc_status tfcc_depth_space_args(tfcc_op_ctx *ctx, const char *op, tfcc_tensor **in_out,
                                   int32_t *bs_out) {
-  tfcc_status st = tfcc_so_check_arity(ctx, op, 1, 1, 1);
-  if (st) return st;
   tfcc_tensor *in;
-  if ((st = tfcc_so_input(ctx, 0, op, &in))) return st;
+  tfcc_status st = tfcc_so_open(ctx, op, 1, 1, 1, &in);
+  if (st) return st;
   static const int ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16, TFCC_INT32, TFCC_INT64,
                            TFCC_FLOAT16, -1};
   if ((st = tfcc_so_check_dtype(ctx, op, "input", in->dtype, ok))) return st;
@@ -21,4 +21,13 @@ tfcc_status tfcc_depth_space_args(tfcc_op_ctx *ctx, const char *op, tfcc_tensor 
   *in_out = in;
   *bs_out = bs;
   return TFCC_OK;
+}
+
+void tfcc_depth_space_copy(tfcc_op_ctx *ctx, const int32_t dims[6], const int64_t is[6]) {
+  const tfcc_tensor *in = ctx->in[0];
+  int64_t os[6];
+  tfcc_ref_strides(6, dims, os);
+  if (tfcc_tensor_elements(in) > 0)
+    tfcc_ref_copy_nd(6, dims, in->data, 0, is, ctx->out[0]->data, 0, os,
+                     tfcc_dtype_size(in->dtype));
 }

@@ -1,6 +1,5 @@
 /* DEPTH_TO_SPACE (NHWC, DCR order as TFLite): out[b, h*bs+i, w*bs+j, c] =
  * in[b, h, w, (i*bs + j)*C_out + c]; DepthToSpaceOptions.block_size. */
-#include "kernels/ref/copy.h"
 #include "ops/depth_space_args.h"
 #include "ops/shape_ops_util.h"
 
@@ -27,11 +26,7 @@ static tfcc_status d2s_eval(tfcc_op_ctx *ctx) {
   /* Output viewed as [B, H, bs(i), W, bs(j), Co], contiguous. */
   int32_t dims[6] = {B, H, bs, W, bs, Co};
   int64_t is[6] = {(int64_t)H * W * C, (int64_t)W * C, (int64_t)bs * Co, C, Co, 1};
-  int64_t os[6];
-  tfcc_ref_strides(6, dims, os);
-  if (tfcc_tensor_elements(in) > 0)
-    tfcc_ref_copy_nd(6, dims, in->data, 0, is, ctx->out[0]->data, 0, os,
-                     tfcc_dtype_size(in->dtype));
+  tfcc_depth_space_copy(ctx, dims, is);
   return TFCC_OK;
 }
 

@@ -70,10 +70,7 @@ static tfcc_status dw_geom(const tfcc_op_ctx *ctx, tfcc_conv_geom *g) {
   if (f->dims[0] != 1)
     return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "filter dimension 0 is %d, expected 1",
                         (int)f->dims[0]);
-  g->batches = in->dims[0];
-  g->in_h = in->dims[1];
-  g->in_w = in->dims[2];
-  g->in_c = in->dims[3];
+  tfcc_conv_geom_input(g, in);
   g->out_c = f->dims[3];
   g->filter_h = f->dims[1];
   g->filter_w = f->dims[2];
@@ -88,17 +85,7 @@ static tfcc_status dw_geom(const tfcc_op_ctx *ctx, tfcc_conv_geom *g) {
       return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "bias has %lld elements, expected %d",
                           (long long)n, (int)g->out_c);
   }
-  g->stride_h = p->o.stride_h;
-  g->stride_w = p->o.stride_w;
-  g->dil_h = p->o.dil_h;
-  g->dil_w = p->o.dil_w;
-  tfcc_status st = tfcc_conv_window(&p->o, g, ctx->err);
-  if (st != TFCC_OK) return st;
-  int64_t n;
-  int32_t od[4] = {g->batches, g->out_h, g->out_w, g->out_c};
-  if (!tfcc_conv_count(4, od, &n) || !tfcc_conv_count(4, in->dims, &n))
-    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "tensor too large");
-  return TFCC_OK;
+  return tfcc_conv_geom_window(&p->o, in, g, ctx->err);
 }
 
 /* 8-bit fast path: packed filter for this node, or NULL (reference kernel). */
@@ -144,9 +131,8 @@ static tfcc_status dw_prepare(tfcc_op_ctx *ctx) {
   st = dw_geom(ctx, &g);
   if (st != TFCC_OK) return st;
   if (p->hyb) { /* float32 input, int8 filter */
-    int32_t od[4] = {g.batches, g.out_h, g.out_w, g.out_c};
     st = tfcc_hybrid_conv_prepare(ctx, p->hyb, &g);
-    return st != TFCC_OK ? st : tfcc_tensor_set_shape(ctx->out[0], 4, od, ctx->err);
+    return st != TFCC_OK ? st : tfcc_conv_geom_set_output(ctx->out[0], &g, ctx->err);
   }
   if (ctx->in[0]->dtype != TFCC_FLOAT32) {
     if (p->q.n_mult == 0)
@@ -154,11 +140,10 @@ static tfcc_status dw_prepare(tfcc_op_ctx *ctx) {
     st = tfcc_conv_check_channels(&p->q, g.out_c, ctx->err);
     if (st != TFCC_OK) return st;
   }
-  int32_t od[4] = {g.batches, g.out_h, g.out_w, g.out_c};
   ctx->scratch_bytes = 0;
   if (ctx->in[0]->dtype == TFCC_FLOAT32) ctx->scratch_bytes = tfcc_f32_dwconv_scratch_bytes(&g);
   if (ctx->in[0]->dtype == TFCC_INT8 || ctx->in[0]->dtype == TFCC_UINT8) dw_q8_prepare(ctx, &g);
-  return tfcc_tensor_set_shape(ctx->out[0], 4, od, ctx->err);
+  return tfcc_conv_geom_set_output(ctx->out[0], &g, ctx->err);
 }
 
 static tfcc_status dw_eval(tfcc_op_ctx *ctx) {

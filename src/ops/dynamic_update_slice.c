@@ -9,10 +9,9 @@
 #define OP "DYNAMIC_UPDATE_SLICE"
 
 static tfcc_status dus_prepare(tfcc_op_ctx *ctx) {
-  tfcc_status st = tfcc_so_check_arity(ctx, OP, 3, 3, 1);
-  if (st) return st;
   tfcc_tensor *x, *u, *s;
-  if ((st = tfcc_so_input(ctx, 0, OP, &x)) || (st = tfcc_so_input(ctx, 1, OP, &u)) ||
+  tfcc_status st = tfcc_so_open(ctx, OP, 3, 3, 1, &x);
+  if (st || (st = tfcc_so_input(ctx, 1, OP, &u)) ||
       (st = tfcc_so_input(ctx, 2, OP, &s)))
     return st;
   TFCC_OP_CHECK(ctx, tfcc_so_elem_size(x->dtype) > 0 && x->dtype != TFCC_COMPLEX64, TFCC_ERR_UNSUPPORTED,

@@ -13,10 +13,9 @@ static bool is_hybrid(const tfcc_tensor *table, const tfcc_tensor *out) {
 }
 
 static tfcc_status embedding_prepare(tfcc_op_ctx *ctx) {
-  tfcc_status st = tfcc_so_check_arity(ctx, OP, 2, 2, 1);
-  if (st) return st;
   tfcc_tensor *ids, *table;
-  if ((st = tfcc_so_input(ctx, 0, OP, &ids)) || (st = tfcc_so_input(ctx, 1, OP, &table))) return st;
+  tfcc_status st = tfcc_so_open(ctx, OP, 2, 2, 1, &ids);
+  if (st || (st = tfcc_so_input(ctx, 1, OP, &table))) return st;
   tfcc_tensor *out = ctx->out[0];
   TFCC_OP_CHECK(ctx, ids->dtype == TFCC_INT32 && ids->rank == 1, TFCC_ERR_SHAPE,
                 OP ": ids are %s rank %d, expected int32 1-D", tfcc_dtype_name(ids->dtype), (int)ids->rank);

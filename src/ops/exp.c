@@ -5,4 +5,4 @@ static tfcc_status init(tfcc_init_ctx *ctx) { return tfcc_unary_lut_init(ctx, TF
 static tfcc_status prepare(tfcc_op_ctx *ctx) { return tfcc_unary_lut_prepare(ctx, TFCC_UN_EXP); }
 static tfcc_status eval(tfcc_op_ctx *ctx) { return tfcc_unary_lut_eval(ctx, TFCC_UN_EXP); }
 
-const tfcc_op_def tfcc_op_exp = {"EXP", init, NULL, prepare, eval, NULL};
+const tfcc_op_def tfcc_op_exp = {.name = "EXP", .init = init, .prepare = prepare, .eval = eval};

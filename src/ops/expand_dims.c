@@ -5,10 +5,9 @@
 #define OP "EXPAND_DIMS"
 
 static tfcc_status expand_dims_prepare(tfcc_op_ctx *ctx) {
-  tfcc_status st = tfcc_so_check_arity(ctx, OP, 2, 2, 1);
-  if (st) return st;
   tfcc_tensor *in, *ax;
-  if ((st = tfcc_so_input(ctx, 0, OP, &in)) || (st = tfcc_so_input(ctx, 1, OP, &ax))) return st;
+  tfcc_status st = tfcc_so_open(ctx, OP, 2, 2, 1, &in);
+  if (st || (st = tfcc_so_input(ctx, 1, OP, &ax))) return st;
   tfcc_tensor *out = ctx->out[0];
   if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, out, in->dtype))) return st;
   int64_t axis_v, n;

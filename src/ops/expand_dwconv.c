@@ -110,24 +110,12 @@ static tfcc_status xdw_geom(const tfcc_op_ctx *ctx, tfcc_conv_geom *g) {
   if (in->dims[3] != p->cin)
     return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "input has %d channels, the filter %d",
                         (int)in->dims[3], (int)p->cin);
-  g->batches = in->dims[0];
-  g->in_h = in->dims[1];
-  g->in_w = in->dims[2];
+  tfcc_conv_geom_input(g, in);
   g->in_c = g->out_c = p->c;
   g->filter_h = p->kh;
   g->filter_w = p->kw;
   g->filter_in_c = 1;
-  g->stride_h = p->o.stride_h;
-  g->stride_w = p->o.stride_w;
-  g->dil_h = p->o.dil_h;
-  g->dil_w = p->o.dil_w;
-  tfcc_status st = tfcc_conv_window(&p->o, g, ctx->err);
-  if (st != TFCC_OK) return st;
-  int64_t n;
-  int32_t od[4] = {g->batches, g->out_h, g->out_w, g->out_c};
-  if (!tfcc_conv_count(4, od, &n) || !tfcc_conv_count(4, in->dims, &n))
-    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "tensor too large");
-  return TFCC_OK;
+  return tfcc_conv_geom_window(&p->o, in, g, ctx->err);
 }
 
 static tfcc_status xdw_prepare(tfcc_op_ctx *ctx) {
@@ -140,8 +128,7 @@ static tfcc_status xdw_prepare(tfcc_op_ctx *ctx) {
   tfcc_status st = xdw_geom(ctx, &g);
   if (st != TFCC_OK) return st;
   ctx->scratch_bytes = tfcc_f32_expand_dw_scratch_bytes(&g, tfcc_threadpool_size(ctx->pool));
-  int32_t od[4] = {g.batches, g.out_h, g.out_w, g.out_c};
-  return tfcc_tensor_set_shape(ctx->out[0], 4, od, ctx->err);
+  return tfcc_conv_geom_set_output(ctx->out[0], &g, ctx->err);
 }
 
 static tfcc_status xdw_eval(tfcc_op_ctx *ctx) {

@@ -7,10 +7,9 @@
 #define OP "FAKE_QUANT"
 
 static tfcc_status fake_quant_prepare(tfcc_op_ctx *ctx) {
-  tfcc_status st = tfcc_so_check_arity(ctx, OP, 1, 1, 1);
-  if (st) return st;
   tfcc_tensor *in;
-  if ((st = tfcc_so_input(ctx, 0, OP, &in))) return st;
+  tfcc_status st = tfcc_so_open(ctx, OP, 1, 1, 1, &in);
+  if (st) return st;
   TFCC_OP_CHECK(ctx, in->dtype == TFCC_FLOAT32, TFCC_ERR_UNSUPPORTED, OP ": input dtype %s (float32 only, as TFLite)",
                 tfcc_dtype_name(in->dtype));
   const tfcc_fake_quant_options *o = &ctx->node->opts.fake_quant;

@@ -44,4 +44,4 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
-const tfcc_op_def tfcc_op_fill = {"FILL", NULL, NULL, prepare, eval, NULL};
+const tfcc_op_def tfcc_op_fill = {.name = "FILL", .prepare = prepare, .eval = eval};

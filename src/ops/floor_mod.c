@@ -4,4 +4,4 @@
 static tfcc_status prepare(tfcc_op_ctx *ctx) { return tfcc_arith_prepare(ctx, TFCC_ARITH_FLOOR_MOD); }
 static tfcc_status eval(tfcc_op_ctx *ctx) { return tfcc_arith_eval(ctx, TFCC_ARITH_FLOOR_MOD); }
 
-const tfcc_op_def tfcc_op_floor_mod = {"FLOOR_MOD", NULL, NULL, prepare, eval, NULL};
+const tfcc_op_def tfcc_op_floor_mod = {.name = "FLOOR_MOD", .prepare = prepare, .eval = eval};

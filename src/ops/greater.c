@@ -5,4 +5,4 @@
 static tfcc_status prepare(tfcc_op_ctx *ctx) { return tfcc_compare_prepare(ctx, TFCC_CMP_GT); }
 static tfcc_status eval(tfcc_op_ctx *ctx) { return tfcc_compare_eval(ctx, TFCC_CMP_GT); }
 
-const tfcc_op_def tfcc_op_greater = {"GREATER", NULL, NULL, prepare, eval, NULL};
+const tfcc_op_def tfcc_op_greater = {.name = "GREATER", .prepare = prepare, .eval = eval};

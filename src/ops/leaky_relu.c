@@ -70,16 +70,4 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
-static const char *kernel(const tfcc_op_ctx *ctx) {
-  const act_head *h = (const act_head *)ctx->params;
-  return h ? act_kernel_name(ctx, h->in_type) : "ref";
-}
-
-const tfcc_op_def tfcc_op_leaky_relu = {
-    .name = "LEAKY_RELU",
-    .init = init,
-    .prepare = act_unary_prepare,
-    .eval = eval,
-    .kernel = kernel,
-    .inplace_ok = true,
-};
+TFCC_ACT_UNARY_OP_DEF(tfcc_op_leaky_relu, "LEAKY_RELU", init, eval);

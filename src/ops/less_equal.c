@@ -5,4 +5,4 @@
 static tfcc_status prepare(tfcc_op_ctx *ctx) { return tfcc_compare_prepare(ctx, TFCC_CMP_LE); }
 static tfcc_status eval(tfcc_op_ctx *ctx) { return tfcc_compare_eval(ctx, TFCC_CMP_LE); }
 
-const tfcc_op_def tfcc_op_less_equal = {"LESS_EQUAL", NULL, NULL, prepare, eval, NULL};
+const tfcc_op_def tfcc_op_less_equal = {.name = "LESS_EQUAL", .prepare = prepare, .eval = eval};

@@ -7,10 +7,9 @@
 #define OP "LOCAL_RESPONSE_NORMALIZATION"
 
 static tfcc_status lrn_prepare(tfcc_op_ctx *ctx) {
-  tfcc_status st = tfcc_so_check_arity(ctx, OP, 1, 1, 1);
-  if (st) return st;
   tfcc_tensor *in;
-  if ((st = tfcc_so_input(ctx, 0, OP, &in))) return st;
+  tfcc_status st = tfcc_so_open(ctx, OP, 1, 1, 1, &in);
+  if (st) return st;
   TFCC_OP_CHECK(ctx, in->dtype == TFCC_FLOAT32, TFCC_ERR_UNSUPPORTED, OP ": input dtype %s (float32 only, as TFLite)",
                 tfcc_dtype_name(in->dtype));
   TFCC_OP_CHECK(ctx, in->rank == 4, TFCC_ERR_SHAPE, OP ": input rank %d, expected 4", (int)in->rank);

@@ -5,4 +5,4 @@ static tfcc_status init(tfcc_init_ctx *ctx) { return tfcc_unary_lut_init(ctx, TF
 static tfcc_status prepare(tfcc_op_ctx *ctx) { return tfcc_unary_lut_prepare(ctx, TFCC_UN_LOG); }
 static tfcc_status eval(tfcc_op_ctx *ctx) { return tfcc_unary_lut_eval(ctx, TFCC_UN_LOG); }
 
-const tfcc_op_def tfcc_op_log = {"LOG", init, NULL, prepare, eval, NULL};
+const tfcc_op_def tfcc_op_log = {.name = "LOG", .init = init, .prepare = prepare, .eval = eval};

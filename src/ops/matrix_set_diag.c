@@ -7,10 +7,9 @@
 #define OP "MATRIX_SET_DIAG"
 
 static tfcc_status matrix_set_diag_prepare(tfcc_op_ctx *ctx) {
-  tfcc_status st = tfcc_so_check_arity(ctx, OP, 2, 2, 1);
-  if (st) return st;
   tfcc_tensor *in, *diag;
-  if ((st = tfcc_so_input(ctx, 0, OP, &in)) || (st = tfcc_so_input(ctx, 1, OP, &diag))) return st;
+  tfcc_status st = tfcc_so_open(ctx, OP, 2, 2, 1, &in);
+  if (st || (st = tfcc_so_input(ctx, 1, OP, &diag))) return st;
   /* TFLite's kernel runs any other dtype (bool too) through its float32 path, reading and
    * writing 4-byte elements: no defined result to follow, so those are refused */
   static const int allowed[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16, TFCC_INT32,

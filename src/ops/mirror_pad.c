@@ -7,10 +7,9 @@
 #define OP "MIRROR_PAD"
 
 static tfcc_status mirror_pad_prepare(tfcc_op_ctx *ctx) {
-  tfcc_status st = tfcc_so_check_arity(ctx, OP, 2, 2, 1);
-  if (st) return st;
   tfcc_tensor *in, *pd;
-  if ((st = tfcc_so_input(ctx, 0, OP, &in)) || (st = tfcc_so_input(ctx, 1, OP, &pd))) return st;
+  tfcc_status st = tfcc_so_open(ctx, OP, 2, 2, 1, &in);
+  if (st || (st = tfcc_so_input(ctx, 1, OP, &pd))) return st;
   static const int ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16, TFCC_INT32, TFCC_INT64,
                            TFCC_FLOAT16, TFCC_BOOL, -1};
   if ((st = tfcc_so_check_dtype(ctx, OP, "input", in->dtype, ok))) return st;

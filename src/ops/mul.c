@@ -6,4 +6,5 @@ static tfcc_status prepare(tfcc_op_ctx *ctx) { return tfcc_arith_prepare(ctx, TF
 static tfcc_status eval(tfcc_op_ctx *ctx) { return tfcc_arith_eval(ctx, TFCC_ARITH_MUL); }
 static const char *kernel(const tfcc_op_ctx *ctx) { return tfcc_arith_kernel(ctx, TFCC_ARITH_MUL); }
 
-const tfcc_op_def tfcc_op_mul = {"MUL", init, NULL, prepare, eval, NULL, kernel, true};
+const tfcc_op_def tfcc_op_mul = {.name = "MUL", .init = init, .prepare = prepare, .eval = eval,
+                                 .kernel = kernel, .inplace_ok = true};

@@ -5,4 +5,4 @@
 static tfcc_status prepare(tfcc_op_ctx *ctx) { return tfcc_compare_prepare(ctx, TFCC_CMP_NE); }
 static tfcc_status eval(tfcc_op_ctx *ctx) { return tfcc_compare_eval(ctx, TFCC_CMP_NE); }
 
-const tfcc_op_def tfcc_op_not_equal = {"NOT_EQUAL", NULL, NULL, prepare, eval, NULL};
+const tfcc_op_def tfcc_op_not_equal = {.name = "NOT_EQUAL", .prepare = prepare, .eval = eval};

@@ -9,10 +9,9 @@
 #define OP "ONE_HOT"
 
 static tfcc_status one_hot_prepare(tfcc_op_ctx *ctx) {
-  tfcc_status st = tfcc_so_check_arity(ctx, OP, 4, 4, 1);
-  if (st) return st;
   tfcc_tensor *idx, *depth, *on, *off;
-  if ((st = tfcc_so_input(ctx, 0, OP, &idx)) || (st = tfcc_so_input(ctx, 1, OP, &depth)) ||
+  tfcc_status st = tfcc_so_open(ctx, OP, 4, 4, 1, &idx);
+  if (st || (st = tfcc_so_input(ctx, 1, OP, &depth)) ||
       (st = tfcc_so_input(ctx, 2, OP, &on)) || (st = tfcc_so_input(ctx, 3, OP, &off)))
     return st;
   tfcc_tensor *out = ctx->out[0];

@@ -21,11 +21,7 @@ static tfcc_status pack_prepare(tfcc_op_ctx *ctx) {
   if ((st = tfcc_so_axis(ctx, OP, axis_opt, t0->rank + 1, &axis))) return st;
   for (int32_t i = 1; i < ctx->n_in; i++) {
     tfcc_tensor *t;
-    if ((st = tfcc_so_input(ctx, i, OP, &t))) return st;
-    TFCC_OP_CHECK(ctx, t->dtype == t0->dtype, TFCC_ERR_DTYPE, OP ": input %d dtype %s, expected %s",
-                  (int)i, tfcc_dtype_name(t->dtype), tfcc_dtype_name(t0->dtype));
-    TFCC_OP_CHECK(ctx, t->rank == t0->rank, TFCC_ERR_SHAPE, OP ": input %d rank %d, expected %d",
-                  (int)i, (int)t->rank, (int)t0->rank);
+    if ((st = tfcc_so_input_like(ctx, i, OP, t0, &t))) return st;
     for (int32_t d = 0; d < t0->rank; d++)
       TFCC_OP_CHECK(ctx, t->dims[d] == t0->dims[d], TFCC_ERR_SHAPE,
                     OP ": input %d dimension %d is %d, expected %d", (int)i, (int)d,

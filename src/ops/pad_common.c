@@ -27,10 +27,9 @@ tfcc_status tfcc_pad_read(tfcc_op_ctx *ctx, const char *op, const tfcc_tensor *i
 
 tfcc_status tfcc_pad_prepare_common(tfcc_op_ctx *ctx, const char *op, int32_t min_in,
                                     int32_t max_in) {
-  tfcc_status st = tfcc_so_check_arity(ctx, op, min_in, max_in, 1);
-  if (st) return st;
   tfcc_tensor *in, *pd;
-  if ((st = tfcc_so_input(ctx, 0, op, &in)) || (st = tfcc_so_input(ctx, 1, op, &pd))) return st;
+  tfcc_status st = tfcc_so_open(ctx, op, min_in, max_in, 1, &in);
+  if (st || (st = tfcc_so_input(ctx, 1, op, &pd))) return st;
   static const int ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16, TFCC_INT32, TFCC_INT64,
                            TFCC_FLOAT16, TFCC_BOOL, -1};
   if ((st = tfcc_so_check_dtype(ctx, op, "input", in->dtype, ok))) return st;

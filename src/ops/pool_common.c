@@ -34,7 +34,8 @@ tfcc_status tfcc_pool_init(tfcc_init_ctx *ctx, tfcc_pool_kind kind) {
   p->filter_w = po->filter_w;
   p->filter_h = po->filter_h;
   p->act = po->activation;
-  tfcc_window_opts o = {p->padding, p->stride_w, p->stride_h, 1, 1, p->act};
+  tfcc_window_opts o = {.padding = p->padding, .stride_w = p->stride_w, .stride_h = p->stride_h,
+                        .dil_w = 1, .dil_h = 1, .act = p->act};
   tfcc_status st = tfcc_window_opts_check(&o, ctx->err);
   if (st == TFCC_OK && (p->filter_w <= 0 || p->filter_h <= 0))
     st = tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "filter %dx%d must be positive",
@@ -99,13 +100,12 @@ tfcc_status tfcc_pool_prepare(tfcc_op_ctx *ctx) {
   tfcc_conv_geom g;
   st = pool_geom(ctx, &g);
   if (st != TFCC_OK) return st;
-  int32_t od[4] = {g.batches, g.out_h, g.out_w, g.out_c};
   ctx->scratch_bytes = 0;
   if (p->kind != TFCC_POOL_L2 && !tfcc_pool_fast_ok(&g, p->kind == TFCC_POOL_AVG, in->dtype))
     tfcc_f32_log_fallback_once(&((pool_params *)p)->logged, ctx, p->name,
                                in->dtype == TFCC_INT16 ? "int16 pooling"
                                                        : "average window over 65535 taps");
-  return tfcc_tensor_set_shape(ctx->out[0], 4, od, ctx->err);
+  return tfcc_conv_geom_set_output(ctx->out[0], &g, ctx->err);
 }
 
 tfcc_status tfcc_pool_eval(tfcc_op_ctx *ctx) {

@@ -42,10 +42,9 @@ static tfcc_philox *generator(tfcc_op_ctx *ctx) {
 }
 
 static tfcc_status random_prepare(tfcc_op_ctx *ctx, const char *op) {
-  tfcc_status st = tfcc_so_check_arity(ctx, op, 1, 1, 1);
-  if (st) return st;
   tfcc_tensor *shape;
-  if ((st = tfcc_so_input(ctx, 0, op, &shape))) return st;
+  tfcc_status st = tfcc_so_open(ctx, op, 1, 1, 1, &shape);
+  if (st) return st;
   TFCC_OP_CHECK(ctx, shape->dtype == TFCC_INT32 && shape->rank == 1, TFCC_ERR_SHAPE,
                 "%s: shape must be int32 1-D (%s rank %d)", op, tfcc_dtype_name(shape->dtype), (int)shape->rank);
   TFCC_OP_CHECK(ctx, ctx->out[0]->dtype == TFCC_FLOAT32, TFCC_ERR_UNSUPPORTED,
@@ -71,10 +70,9 @@ static tfcc_status normal_eval(tfcc_op_ctx *ctx) {
 #define MN "MULTINOMIAL"
 
 static tfcc_status multinomial_prepare(tfcc_op_ctx *ctx) {
-  tfcc_status st = tfcc_so_check_arity(ctx, MN, 2, 2, 1);
-  if (st) return st;
   tfcc_tensor *logits, *num;
-  if ((st = tfcc_so_input(ctx, 0, MN, &logits)) || (st = tfcc_so_input(ctx, 1, MN, &num))) return st;
+  tfcc_status st = tfcc_so_open(ctx, MN, 2, 2, 1, &logits);
+  if (st || (st = tfcc_so_input(ctx, 1, MN, &num))) return st;
   TFCC_OP_CHECK(ctx, logits->dtype == TFCC_FLOAT32 && logits->rank == 2, TFCC_ERR_SHAPE,
                 MN ": logits must be float32 [batch, classes] (%s rank %d)", tfcc_dtype_name(logits->dtype),
                 (int)logits->rank);

@@ -90,4 +90,4 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
-const tfcc_op_def tfcc_op_range = {"RANGE", NULL, NULL, prepare, eval, NULL};
+const tfcc_op_def tfcc_op_range = {.name = "RANGE", .prepare = prepare, .eval = eval};

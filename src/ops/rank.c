@@ -4,10 +4,9 @@
 #define OP "RANK"
 
 static tfcc_status rank_prepare(tfcc_op_ctx *ctx) {
-  tfcc_status st = tfcc_so_check_arity(ctx, OP, 1, 1, 1);
-  if (st) return st;
   tfcc_tensor *in;
-  if ((st = tfcc_so_input(ctx, 0, OP, &in))) return st;
+  tfcc_status st = tfcc_so_open(ctx, OP, 1, 1, 1, &in);
+  if (st) return st;
   tfcc_tensor *out = ctx->out[0];
   if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, out, TFCC_INT32))) return st;
   return tfcc_so_set_shape(ctx, OP, out, 0, NULL);

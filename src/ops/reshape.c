@@ -6,10 +6,9 @@
 #define OP "RESHAPE"
 
 static tfcc_status reshape_prepare(tfcc_op_ctx *ctx) {
-  tfcc_status st = tfcc_so_check_arity(ctx, OP, 1, 2, 1);
-  if (st) return st;
   tfcc_tensor *in;
-  if ((st = tfcc_so_input(ctx, 0, OP, &in))) return st;
+  tfcc_status st = tfcc_so_open(ctx, OP, 1, 2, 1, &in);
+  if (st) return st;
   tfcc_tensor *out = ctx->out[0];
   if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, out, in->dtype))) return st;
   int64_t shape[TFCC_MAX_RANK + 1], n = 0;

@@ -5,10 +5,9 @@
 
 tfcc_status tfcc_resize_prepare_common(tfcc_op_ctx *ctx, const char *op, const int *dtypes,
                                        bool align_corners, bool half_pixel) {
-  tfcc_status st = tfcc_so_check_arity(ctx, op, 2, 2, 1);
-  if (st) return st;
   tfcc_tensor *in, *sz;
-  if ((st = tfcc_so_input(ctx, 0, op, &in)) || (st = tfcc_so_input(ctx, 1, op, &sz))) return st;
+  tfcc_status st = tfcc_so_open(ctx, op, 2, 2, 1, &in);
+  if (st || (st = tfcc_so_input(ctx, 1, op, &sz))) return st;
   if ((st = tfcc_so_check_dtype(ctx, op, "input", in->dtype, dtypes))) return st;
   if ((st = tfcc_so_check_out_dtype(ctx, op, 0, ctx->out[0], in->dtype))) return st;
   TFCC_OP_CHECK(ctx, in->rank == 4, TFCC_ERR_SHAPE, "%s: input rank %d, expected 4", op,

@@ -9,10 +9,9 @@
 #define OP "REVERSE_SEQUENCE"
 
 static tfcc_status reverse_sequence_prepare(tfcc_op_ctx *ctx) {
-  tfcc_status st = tfcc_so_check_arity(ctx, OP, 2, 2, 1);
-  if (st) return st;
   tfcc_tensor *in, *len;
-  if ((st = tfcc_so_input(ctx, 0, OP, &in)) || (st = tfcc_so_input(ctx, 1, OP, &len))) return st;
+  tfcc_status st = tfcc_so_open(ctx, OP, 2, 2, 1, &in);
+  if (st || (st = tfcc_so_input(ctx, 1, OP, &len))) return st;
   static const int allowed[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT16, TFCC_INT32, TFCC_INT64, -1};
   if ((st = tfcc_so_check_dtype(ctx, OP, "input 0", in->dtype, allowed))) return st;
   TFCC_OP_CHECK(ctx, len->dtype == TFCC_INT32 || len->dtype == TFCC_INT64, TFCC_ERR_DTYPE,

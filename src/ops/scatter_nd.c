@@ -9,10 +9,9 @@
 #define OP "SCATTER_ND"
 
 static tfcc_status scatter_nd_prepare(tfcc_op_ctx *ctx) {
-  tfcc_status st = tfcc_so_check_arity(ctx, OP, 3, 3, 1);
-  if (st) return st;
   tfcc_tensor *idx, *upd, *shape;
-  if ((st = tfcc_so_input(ctx, 0, OP, &idx)) || (st = tfcc_so_input(ctx, 1, OP, &upd)) ||
+  tfcc_status st = tfcc_so_open(ctx, OP, 3, 3, 1, &idx);
+  if (st || (st = tfcc_so_input(ctx, 1, OP, &upd)) ||
       (st = tfcc_so_input(ctx, 2, OP, &shape)))
     return st;
   static const int allowed[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT32, TFCC_INT64, -1};

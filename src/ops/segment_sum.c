@@ -8,10 +8,9 @@
 #define OP "SEGMENT_SUM"
 
 static tfcc_status segment_sum_prepare(tfcc_op_ctx *ctx) {
-  tfcc_status st = tfcc_so_check_arity(ctx, OP, 2, 2, 1);
-  if (st) return st;
   tfcc_tensor *data, *ids;
-  if ((st = tfcc_so_input(ctx, 0, OP, &data)) || (st = tfcc_so_input(ctx, 1, OP, &ids))) return st;
+  tfcc_status st = tfcc_so_open(ctx, OP, 2, 2, 1, &data);
+  if (st || (st = tfcc_so_input(ctx, 1, OP, &ids))) return st;
   static const int allowed[] = {TFCC_FLOAT32, TFCC_INT32, -1};
   if ((st = tfcc_so_check_dtype(ctx, OP, "data (input 0)", data->dtype, allowed))) return st;
   TFCC_OP_CHECK(ctx, ids->dtype == TFCC_INT32, TFCC_ERR_DTYPE, OP ": segment_ids dtype %s, expected int32",

@@ -4,4 +4,4 @@
 static tfcc_status prepare(tfcc_op_ctx *ctx) { return tfcc_select_prepare(ctx, false); }
 static tfcc_status eval(tfcc_op_ctx *ctx) { return tfcc_select_eval(ctx, false); }
 
-const tfcc_op_def tfcc_op_select = {"SELECT", NULL, NULL, prepare, eval, NULL};
+const tfcc_op_def tfcc_op_select = {.name = "SELECT", .prepare = prepare, .eval = eval};

@@ -4,4 +4,4 @@
 static tfcc_status prepare(tfcc_op_ctx *ctx) { return tfcc_select_prepare(ctx, true); }
 static tfcc_status eval(tfcc_op_ctx *ctx) { return tfcc_select_eval(ctx, true); }
 
-const tfcc_op_def tfcc_op_select_v2 = {"SELECT_V2", NULL, NULL, prepare, eval, NULL};
+const tfcc_op_def tfcc_op_select_v2 = {.name = "SELECT_V2", .prepare = prepare, .eval = eval};

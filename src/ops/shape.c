@@ -7,10 +7,9 @@
 #define OP "SHAPE"
 
 static tfcc_status shape_prepare(tfcc_op_ctx *ctx) {
-  tfcc_status st = tfcc_so_check_arity(ctx, OP, 1, 1, 1);
-  if (st) return st;
   tfcc_tensor *in;
-  if ((st = tfcc_so_input(ctx, 0, OP, &in))) return st;
+  tfcc_status st = tfcc_so_open(ctx, OP, 1, 1, 1, &in);
+  if (st) return st;
   tfcc_tensor *out = ctx->out[0];
   const tfcc_type_options *o = &ctx->node->opts.shape;
   int32_t out_type = o->type;

@@ -31,6 +31,25 @@ tfcc_status tfcc_so_check_arity(tfcc_op_ctx *ctx, const char *op, int32_t min_in
   return TFCC_OK;
 }
 
+tfcc_status tfcc_so_open(tfcc_op_ctx *ctx, const char *op, int32_t min_in, int32_t max_in,
+                         int32_t n_out, tfcc_tensor **in0) {
+  tfcc_status st = tfcc_so_check_arity(ctx, op, min_in, max_in, n_out);
+  return st ? st : tfcc_so_input(ctx, 0, op, in0);
+}
+
+tfcc_status tfcc_so_input_like(tfcc_op_ctx *ctx, int32_t i, const char *op, const tfcc_tensor *t0,
+                               tfcc_tensor **t) {
+  tfcc_status st = tfcc_so_input(ctx, i, op, t);
+  if (st) return st;
+  if ((*t)->dtype != t0->dtype)
+    return tfcc_err_set(ctx->err, TFCC_ERR_DTYPE, "%s: input %d dtype %s, expected %s", op, (int)i,
+                        tfcc_dtype_name((*t)->dtype), tfcc_dtype_name(t0->dtype));
+  if ((*t)->rank != t0->rank)
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "%s: input %d rank %d, expected %d", op, (int)i,
+                        (int)(*t)->rank, (int)t0->rank);
+  return TFCC_OK;
+}
+
 size_t tfcc_so_elem_size(tfcc_dtype t) {
   switch (t) {
     case TFCC_FLOAT32: case TFCC_FLOAT16: case TFCC_INT32: case TFCC_UINT8: case TFCC_INT64:
@@ -137,10 +156,8 @@ void tfcc_so_copy(tfcc_tensor *out, const tfcc_tensor *in) {
 
 tfcc_status tfcc_so_gather_inputs(tfcc_op_ctx *ctx, const char *op, tfcc_tensor **params,
                                   tfcc_tensor **indices) {
-  tfcc_status st = tfcc_so_check_arity(ctx, op, 2, 2, 1);
-  if (st) return st;
-  if ((st = tfcc_so_input(ctx, 0, op, params)) || (st = tfcc_so_input(ctx, 1, op, indices)))
-    return st;
+  tfcc_status st = tfcc_so_open(ctx, op, 2, 2, 1, params);
+  if (st || (st = tfcc_so_input(ctx, 1, op, indices))) return st;
   static const int ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16, TFCC_INT32,
                            TFCC_INT64,   TFCC_BOOL,  TFCC_FLOAT16, -1};
   static const int ok_idx[] = {TFCC_INT16, TFCC_INT32, TFCC_INT64, -1};

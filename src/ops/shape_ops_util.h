@@ -15,6 +15,12 @@ tfcc_status tfcc_so_input(tfcc_op_ctx *ctx, int32_t i, const char *op, tfcc_tens
 /* Checks n_in in [min_in, max_in] and n_out == n_out_expected (-1: any >= 1). */
 tfcc_status tfcc_so_check_arity(tfcc_op_ctx *ctx, const char *op, int32_t min_in, int32_t max_in,
                                 int32_t n_out);
+/* Input i, which must have t0's dtype and rank (the later inputs of CONCATENATION, PACK). */
+tfcc_status tfcc_so_input_like(tfcc_op_ctx *ctx, int32_t i, const char *op, const tfcc_tensor *t0,
+                               tfcc_tensor **t);
+/* The opening of most prepares: tfcc_so_check_arity, then input 0 into *in0. */
+tfcc_status tfcc_so_open(tfcc_op_ctx *ctx, const char *op, int32_t min_in, int32_t max_in,
+                         int32_t n_out, tfcc_tensor **in0);
 
 /* Element size for a dtype that data-movement ops can carry (fixed 1/2/4/8 bytes), else 0. */
 size_t tfcc_so_elem_size(tfcc_dtype t);

@@ -36,10 +36,9 @@ static tfcc_status slice_params(tfcc_op_ctx *ctx, const tfcc_tensor *in, int64_t
 }
 
 static tfcc_status slice_prepare(tfcc_op_ctx *ctx) {
-  tfcc_status st = tfcc_so_check_arity(ctx, OP, 3, 3, 1);
-  if (st) return st;
   tfcc_tensor *in, *b, *s;
-  if ((st = tfcc_so_input(ctx, 0, OP, &in)) || (st = tfcc_so_input(ctx, 1, OP, &b)) ||
+  tfcc_status st = tfcc_so_open(ctx, OP, 3, 3, 1, &in);
+  if (st || (st = tfcc_so_input(ctx, 1, OP, &b)) ||
       (st = tfcc_so_input(ctx, 2, OP, &s)))
     return st;
   TFCC_OP_CHECK(ctx, tfcc_so_elem_size(in->dtype) != 0, TFCC_ERR_UNSUPPORTED,

@@ -34,12 +34,9 @@ tfcc_status tfcc_space_batch_args(tfcc_op_ctx *ctx, const char *op, const tfcc_t
 }
 
 tfcc_status tfcc_space_batch_check(tfcc_op_ctx *ctx, const char *op, tfcc_tensor **in) {
-  tfcc_status st = tfcc_so_check_arity(ctx, op, 3, 3, 1);
-  if (st) return st;
   tfcc_tensor *t;
-  if ((st = tfcc_so_input(ctx, 0, op, in)) || (st = tfcc_so_input(ctx, 1, op, &t)) ||
-      (st = tfcc_so_input(ctx, 2, op, &t)))
-    return st;
+  tfcc_status st = tfcc_so_open(ctx, op, 3, 3, 1, in);
+  if (st || (st = tfcc_so_input(ctx, 1, op, &t)) || (st = tfcc_so_input(ctx, 2, op, &t))) return st;
   static const int ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16, TFCC_INT32, TFCC_INT64,
                            TFCC_FLOAT16, -1};
   if ((st = tfcc_so_check_dtype(ctx, op, "input", (*in)->dtype, ok))) return st;

@@ -1,6 +1,5 @@
 /* SPACE_TO_DEPTH (NHWC): out[b, h, w, (i*bs + j)*C + c] = in[b, h*bs+i, w*bs+j, c];
  * SpaceToDepthOptions.block_size; H and W must be divisible by it. */
-#include "kernels/ref/copy.h"
 #include "ops/depth_space_args.h"
 #include "ops/shape_ops_util.h"
 
@@ -26,11 +25,7 @@ static tfcc_status s2d_eval(tfcc_op_ctx *ctx) {
   /* Output viewed as [B, H/bs, W/bs, bs(i), bs(j), C], contiguous. */
   int32_t dims[6] = {B, H / bs, W / bs, bs, bs, C};
   int64_t is[6] = {(int64_t)H * W * C, (int64_t)bs * W * C, (int64_t)bs * C, (int64_t)W * C, C, 1};
-  int64_t os[6];
-  tfcc_ref_strides(6, dims, os);
-  if (tfcc_tensor_elements(in) > 0)
-    tfcc_ref_copy_nd(6, dims, in->data, 0, is, ctx->out[0]->data, 0, os,
-                     tfcc_dtype_size(in->dtype));
+  tfcc_depth_space_copy(ctx, dims, is);
   return TFCC_OK;
 }
 

@@ -10,10 +10,9 @@
 #define OP "SPARSE_TO_DENSE"
 
 static tfcc_status s2d_prepare(tfcc_op_ctx *ctx) {
-  tfcc_status st = tfcc_so_check_arity(ctx, OP, 4, 4, 1);
-  if (st) return st;
   tfcc_tensor *idx, *shape, *vals, *def;
-  if ((st = tfcc_so_input(ctx, 0, OP, &idx)) || (st = tfcc_so_input(ctx, 1, OP, &shape)) ||
+  tfcc_status st = tfcc_so_open(ctx, OP, 4, 4, 1, &idx);
+  if (st || (st = tfcc_so_input(ctx, 1, OP, &shape)) ||
       (st = tfcc_so_input(ctx, 2, OP, &vals)) || (st = tfcc_so_input(ctx, 3, OP, &def)))
     return st;
   static const int allowed[] = {TFCC_FLOAT32, TFCC_INT32, TFCC_INT64, TFCC_INT8, TFCC_UINT8, -1};

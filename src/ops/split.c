@@ -6,10 +6,9 @@
 #define OP "SPLIT"
 
 static tfcc_status split_prepare(tfcc_op_ctx *ctx) {
-  tfcc_status st = tfcc_so_check_arity(ctx, OP, 2, 2, -1);
-  if (st) return st;
   tfcc_tensor *axis_t, *in;
-  if ((st = tfcc_so_input(ctx, 0, OP, &axis_t)) || (st = tfcc_so_input(ctx, 1, OP, &in))) return st;
+  tfcc_status st = tfcc_so_open(ctx, OP, 2, 2, -1, &axis_t);
+  if (st || (st = tfcc_so_input(ctx, 1, OP, &in))) return st;
   int32_t num = ctx->node->opts.split.num_splits;
   TFCC_OP_CHECK(ctx, num == ctx->n_out, TFCC_ERR_INVALID_MODEL,
                 OP ": num_splits %d but the node has %d outputs", (int)num, (int)ctx->n_out);

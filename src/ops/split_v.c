@@ -17,10 +17,9 @@ static tfcc_status split_v_axis(tfcc_op_ctx *ctx, const tfcc_tensor *in, int32_t
 }
 
 static tfcc_status split_v_prepare(tfcc_op_ctx *ctx) {
-  tfcc_status st = tfcc_so_check_arity(ctx, OP, 3, 3, -1);
-  if (st) return st;
   tfcc_tensor *in, *sz, *ax;
-  if ((st = tfcc_so_input(ctx, 0, OP, &in)) || (st = tfcc_so_input(ctx, 1, OP, &sz)) ||
+  tfcc_status st = tfcc_so_open(ctx, OP, 3, 3, -1, &in);
+  if (st || (st = tfcc_so_input(ctx, 1, OP, &sz)) ||
       (st = tfcc_so_input(ctx, 2, OP, &ax)))
     return st;
   int32_t axis;

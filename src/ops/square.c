@@ -4,4 +4,4 @@
 static tfcc_status prepare(tfcc_op_ctx *ctx) { return tfcc_unary_prepare(ctx, TFCC_UN_SQUARE); }
 static tfcc_status eval(tfcc_op_ctx *ctx) { return tfcc_unary_eval(ctx, TFCC_UN_SQUARE); }
 
-const tfcc_op_def tfcc_op_square = {"SQUARE", NULL, NULL, prepare, eval, NULL};
+const tfcc_op_def tfcc_op_square = {.name = "SQUARE", .prepare = prepare, .eval = eval};

@@ -5,10 +5,9 @@
 #define OP "SQUEEZE"
 
 static tfcc_status squeeze_prepare(tfcc_op_ctx *ctx) {
-  tfcc_status st = tfcc_so_check_arity(ctx, OP, 1, 1, 1);
-  if (st) return st;
   tfcc_tensor *in;
-  if ((st = tfcc_so_input(ctx, 0, OP, &in))) return st;
+  tfcc_status st = tfcc_so_open(ctx, OP, 1, 1, 1, &in);
+  if (st) return st;
   tfcc_tensor *out = ctx->out[0];
   if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, out, in->dtype))) return st;
   bool drop[TFCC_MAX_RANK] = {false};

@@ -172,10 +172,9 @@ static tfcc_status ss_plan_make(tfcc_op_ctx *ctx, const tfcc_tensor *in, ss_plan
 }
 
 static tfcc_status strided_slice_prepare(tfcc_op_ctx *ctx) {
-  tfcc_status st = tfcc_so_check_arity(ctx, OP, 4, 4, 1);
-  if (st) return st;
   tfcc_tensor *in, *t;
-  if ((st = tfcc_so_input(ctx, 0, OP, &in))) return st;
+  tfcc_status st = tfcc_so_open(ctx, OP, 4, 4, 1, &in);
+  if (st) return st;
   for (int32_t i = 1; i < 4; i++)
     if ((st = tfcc_so_input(ctx, i, OP, &t))) return st;
   TFCC_OP_CHECK(ctx, tfcc_so_elem_size(in->dtype) != 0, TFCC_ERR_UNSUPPORTED,

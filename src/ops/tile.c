@@ -17,10 +17,9 @@ static tfcc_status read_multiples(tfcc_op_ctx *ctx, const tfcc_tensor *in, int64
 }
 
 static tfcc_status tile_prepare(tfcc_op_ctx *ctx) {
-  tfcc_status st = tfcc_so_check_arity(ctx, OP, 2, 2, 1);
-  if (st) return st;
   tfcc_tensor *in, *mt;
-  if ((st = tfcc_so_input(ctx, 0, OP, &in)) || (st = tfcc_so_input(ctx, 1, OP, &mt))) return st;
+  tfcc_status st = tfcc_so_open(ctx, OP, 2, 2, 1, &in);
+  if (st || (st = tfcc_so_input(ctx, 1, OP, &mt))) return st;
   TFCC_OP_CHECK(ctx, tfcc_so_elem_size(in->dtype) != 0, TFCC_ERR_UNSUPPORTED,
                 OP ": input dtype %s is not supported", tfcc_dtype_name(in->dtype));
   if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, ctx->out[0], in->dtype))) return st;

@@ -54,10 +54,7 @@ static tfcc_status tconv_geom(tfcc_op_ctx *ctx, tfcc_conv_geom *g) {
     return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "input rank %d and weights rank %d, expected 4",
                         (int)in->rank, (int)f->rank);
   const int32_t *shp = os->data;
-  g->batches = in->dims[0];
-  g->in_h = in->dims[1];
-  g->in_w = in->dims[2];
-  g->in_c = in->dims[3];
+  tfcc_conv_geom_input(g, in);
   g->out_c = f->dims[0];
   g->filter_h = f->dims[1];
   g->filter_w = f->dims[2];
@@ -88,11 +85,7 @@ static tfcc_status tconv_geom(tfcc_op_ctx *ctx, tfcc_conv_geom *g) {
   if (st != TFCC_OK) return st;
   g->pad_h = tfcc_conv_pad(g->stride_h, 1, g->out_h, g->filter_h, uh);
   g->pad_w = tfcc_conv_pad(g->stride_w, 1, g->out_w, g->filter_w, uw);
-  int64_t n;
-  int32_t od[4] = {g->batches, g->out_h, g->out_w, g->out_c};
-  if (!tfcc_conv_count(4, od, &n) || !tfcc_conv_count(4, in->dims, &n))
-    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "tensor too large");
-  return TFCC_OK;
+  return tfcc_conv_geom_fits(in, g, ctx->err);
 }
 
 /* float32 input with int8 weights: dynamic-range quantization */
@@ -144,8 +137,7 @@ static tfcc_status tconv_prepare(tfcc_op_ctx *ctx) {
     if (st != TFCC_OK) return st;
     ctx->scratch_bytes = (size_t)g.batches * g.out_h * g.out_w * g.out_c * sizeof(int64_t);
   }
-  int32_t od[4] = {g.batches, g.out_h, g.out_w, g.out_c};
-  return tfcc_tensor_set_shape(ctx->out[0], 4, od, ctx->err);
+  return tfcc_conv_geom_set_output(ctx->out[0], &g, ctx->err);
 }
 
 static tfcc_status tconv_eval(tfcc_op_ctx *ctx) {

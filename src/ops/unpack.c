@@ -6,10 +6,9 @@
 #define OP "UNPACK"
 
 static tfcc_status unpack_prepare(tfcc_op_ctx *ctx) {
-  tfcc_status st = tfcc_so_check_arity(ctx, OP, 1, 1, -1);
-  if (st) return st;
   tfcc_tensor *in;
-  if ((st = tfcc_so_input(ctx, 0, OP, &in))) return st;
+  tfcc_status st = tfcc_so_open(ctx, OP, 1, 1, -1, &in);
+  if (st) return st;
   int32_t num = ctx->node->opts.pack.count;
   int32_t axis;
   if ((st = tfcc_so_axis(ctx, OP, ctx->node->opts.pack.axis, in->rank, &axis)))

@@ -8,10 +8,9 @@
 #include "ops/shape_ops_util.h"
 
 static tfcc_status unsorted_prepare(tfcc_op_ctx *ctx, const char *op) {
-  tfcc_status st = tfcc_so_check_arity(ctx, op, 3, 3, 1);
-  if (st) return st;
   tfcc_tensor *data, *ids, *num;
-  if ((st = tfcc_so_input(ctx, 0, op, &data)) || (st = tfcc_so_input(ctx, 1, op, &ids)) ||
+  tfcc_status st = tfcc_so_open(ctx, op, 3, 3, 1, &data);
+  if (st || (st = tfcc_so_input(ctx, 1, op, &ids)) ||
       (st = tfcc_so_input(ctx, 2, op, &num)))
     return st;
   static const int allowed[] = {TFCC_FLOAT32, TFCC_INT32, -1};

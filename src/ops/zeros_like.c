@@ -23,4 +23,4 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
-const tfcc_op_def tfcc_op_zeros_like = {"ZEROS_LIKE", NULL, NULL, prepare, eval, NULL};
+const tfcc_op_def tfcc_op_zeros_like = {.name = "ZEROS_LIKE", .prepare = prepare, .eval = eval};

@@ -2,6 +2,7 @@
  * (vdpbf16ps), else none (precision bf16 then runs the float32 kernels). The scalar
  * emulation is listed for tests and never dispatched. */
 #include "cpu/cpu_info.h"
+#include "kernels/dispatch_table.h"
 #include "kernels/bf16-gemm/gemm.h"
 #include "kernels/bf16-gemm/ukernels.h"
 
@@ -21,7 +22,8 @@ static const tfcc_bf16_gemm_kernel kernels[] = {
     {"bf16-gemm-4x16-scalar", "bf16-gemv-16-scalar", TFCC_ISA_GENERIC, 0, false, true, 4, 16, 2,
      tfcc_bf16_gemm_4x16_scalar, tfcc_bf16_gemm_1x16_scalar, NULL, tfcc_bf16_cvt_scalar},
 };
-#define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
+TFCC_DISPATCH_TABLE_ACCESS_FNS(tfcc_bf16_gemm, tfcc_bf16_gemm_kernel)
+#define N_KERNELS tfcc_bf16_gemm_n_kernels_
 
 bool tfcc_bf16_gemm_runnable(const tfcc_bf16_gemm_kernel *k) {
   const tfcc_cpu_info *c = tfcc_cpu();
@@ -54,10 +56,4 @@ const char *tfcc_bf16_gemm_unavailable(tfcc_isa isa) {
   (void)isa;
   return "bf16 kernels exist for x86-64 (AVX512-BF16, AMX-BF16) only";
 #endif
-}
-
-int tfcc_bf16_gemm_kernel_count(void) { return N_KERNELS; }
-
-const tfcc_bf16_gemm_kernel *tfcc_bf16_gemm_kernel_at(int i) {
-  return i >= 0 && i < N_KERNELS ? &kernels[i] : NULL;
 }

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "tfcc/tfcc.h"
+#include "kernels/dispatch_table.h"
 
 /* One tile: rows i < mr of A at a + i * a_stride (bf16 elements; rows mr..MR-1 are readable
  * scratch, their results are not stored), kp pair rows, columns j < nc <= NR of the packed
@@ -52,8 +53,7 @@ const tfcc_bf16_gemm_kernel *tfcc_bf16_gemm_select(tfcc_isa isa);
 /* Why tfcc_bf16_gemm_select(isa) is NULL (static text), or NULL when it is not. */
 const char *tfcc_bf16_gemm_unavailable(tfcc_isa isa);
 /* Every kernel this build has (tests, benchmarks), and whether this CPU can run one. */
-int tfcc_bf16_gemm_kernel_count(void);
-const tfcc_bf16_gemm_kernel *tfcc_bf16_gemm_kernel_at(int i);
+TFCC_DISPATCH_TABLE_ACCESS_DECL(tfcc_bf16_gemm, tfcc_bf16_gemm_kernel);
 bool tfcc_bf16_gemm_runnable(const tfcc_bf16_gemm_kernel *k);
 
 /* float32 -> bf16 bits, round to nearest even; NaN stays NaN (quiet); subnormal inputs become

@@ -17,6 +17,7 @@
 
 #include "kernels/ref/conv.h"
 #include "tfcc/tfcc.h"
+#include "kernels/dispatch_table.h"
 
 /* Largest K = filter_h * filter_w * in_c taken (border pixels gather K floats on the stack):
  * 7x7 x 3 (ResNet-50's stem, 2.99 -> 2.34 ms) and 3x3 x 16 (56x56 -> 64: 0.65 -> 0.55 ms) are
@@ -41,8 +42,7 @@ typedef struct tfcc_f32_direct_conv_kernel {
 bool tfcc_f32_direct_conv_fits(const tfcc_conv_geom *g);
 /* Best kernel at or below `isa` that reads panels of nr columns, or NULL. */
 const tfcc_f32_direct_conv_kernel *tfcc_f32_direct_conv_select(tfcc_isa isa, int nr);
-int tfcc_f32_direct_conv_kernel_count(void);
-const tfcc_f32_direct_conv_kernel *tfcc_f32_direct_conv_kernel_at(int i);
+TFCC_DISPATCH_TABLE_ACCESS_DECL(tfcc_f32_direct_conv, tfcc_f32_direct_conv_kernel);
 
 struct tfcc_threadpool;
 /* Splits output rows over the pool. No scratch, no allocation. */

@@ -1,23 +1,17 @@
 /* f32 direct convolution dispatch table and row-parallel driver. */
 #include "kernels/f32-conv-direct/direct_conv.h"
-#include "cpu/cpu_info.h"
+#include "kernels/dispatch_table.h"
 #include "base/threadpool.h"
 
 static const tfcc_f32_direct_conv_kernel kernels[] = {
-#if defined(__x86_64__) || defined(__i386__)
-    {"f32-conv-direct-32-avx512", TFCC_ISA_AVX512, 32, tfcc_f32_direct_conv_32_avx512},
-    {"f32-conv-direct-16-avx2", TFCC_ISA_AVX2, 16, tfcc_f32_direct_conv_16_avx2},
-    {"f32-conv-direct-8-sse4", TFCC_ISA_SSE4, 8, tfcc_f32_direct_conv_8_sse4},
-#endif
-#if defined(__aarch64__)
-    {"f32-conv-direct-8-neon", TFCC_ISA_NEON, 8, tfcc_f32_direct_conv_8_neon},
-#endif
-#if defined(__wasm_simd128__)
-    {"f32-conv-direct-8-wasmsimd", TFCC_ISA_WASMSIMD, 8, tfcc_f32_direct_conv_8_wasmsimd},
-#endif
+    TFCC_KERNELS_X86({"f32-conv-direct-32-avx512", TFCC_ISA_AVX512, 32, tfcc_f32_direct_conv_32_avx512},
+                     {"f32-conv-direct-16-avx2", TFCC_ISA_AVX2, 16, tfcc_f32_direct_conv_16_avx2},
+                     {"f32-conv-direct-8-sse4", TFCC_ISA_SSE4, 8, tfcc_f32_direct_conv_8_sse4})
+    TFCC_KERNELS_ARM64({"f32-conv-direct-8-neon", TFCC_ISA_NEON, 8, tfcc_f32_direct_conv_8_neon})
+    TFCC_KERNELS_WASMSIMD({"f32-conv-direct-8-wasmsimd", TFCC_ISA_WASMSIMD, 8, tfcc_f32_direct_conv_8_wasmsimd})
     {"f32-conv-direct-8-scalar", TFCC_ISA_GENERIC, 8, tfcc_f32_direct_conv_8_scalar},
 };
-#define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
+TFCC_DISPATCH_TABLE_ACCESS_FNS(tfcc_f32_direct_conv, tfcc_f32_direct_conv_kernel)
 
 bool tfcc_f32_direct_conv_fits(const tfcc_conv_geom *g) {
   const int64_t k = (int64_t)g->filter_h * g->filter_w * g->in_c;
@@ -27,14 +21,9 @@ bool tfcc_f32_direct_conv_fits(const tfcc_conv_geom *g) {
 }
 
 const tfcc_f32_direct_conv_kernel *tfcc_f32_direct_conv_select(tfcc_isa isa, int nr) {
-  for (int i = 0; i < N_KERNELS; i++)
+  for (int i = 0; i < tfcc_f32_direct_conv_n_kernels_; i++)
     if (kernels[i].nr == nr && tfcc_isa_level_fits(kernels[i].isa, isa)) return &kernels[i];
   return NULL;
-}
-
-int tfcc_f32_direct_conv_kernel_count(void) { return N_KERNELS; }
-const tfcc_f32_direct_conv_kernel *tfcc_f32_direct_conv_kernel_at(int i) {
-  return i >= 0 && i < N_KERNELS ? &kernels[i] : NULL;
 }
 
 typedef struct dc_job {
@@ -43,15 +32,11 @@ typedef struct dc_job {
   const float *in, *w;
   float lo, hi;
   float *out;
-  int32_t rows, rows_per_task;
 } dc_job;
 
-static void dc_task(void *ctx, size_t task, int thread) {
-  (void)thread;
+static void dc_range(void *ctx, size_t r0, size_t r1) {
   const dc_job *j = ctx;
-  const int32_t r0 = (int32_t)task * j->rows_per_task;
-  const int32_t r1 = r0 + j->rows_per_task < j->rows ? r0 + j->rows_per_task : j->rows;
-  j->k->fn(j->g, j->in, j->w, j->lo, j->hi, j->out, r0, r1);
+  j->k->fn(j->g, j->in, j->w, j->lo, j->hi, j->out, (int32_t)r0, (int32_t)r1);
 }
 
 void tfcc_f32_direct_conv(struct tfcc_threadpool *pool, const tfcc_f32_direct_conv_kernel *k,
@@ -65,10 +50,7 @@ void tfcc_f32_direct_conv(struct tfcc_threadpool *pool, const tfcc_f32_direct_co
     threads = 1;
     pool = NULL;
   }
-  dc_job j = {k, g, in, w, lo, hi, out, g->batches * g->out_h, 0};
-  int32_t tasks = threads > 1 ? 4 * threads : 1;
-  if (tasks > j.rows) tasks = j.rows;
-  j.rows_per_task = (j.rows + tasks - 1) / tasks;
-  tasks = (j.rows + j.rows_per_task - 1) / j.rows_per_task;
-  tfcc_threadpool_run(pool, (size_t)tasks, dc_task, &j);
+  dc_job j = {k, g, in, w, lo, hi, out};
+  tfcc_threadpool_run_split(pool, (size_t)g->batches * (size_t)g->out_h,
+                            threads > 1 ? 4 * (size_t)threads : 1, dc_range, &j);
 }

@@ -10,6 +10,7 @@
 
 #include "kernels/ref/conv.h"
 #include "tfcc/tfcc.h"
+#include "kernels/dispatch_table.h"
 
 /* Output rows [row0, row1) where row = batch * out_h + oy. filter: [KH][KW][C]; bias may be
  * NULL. g->out_c == g->in_c. */
@@ -23,9 +24,7 @@ typedef struct tfcc_f32_dwconv_kernel {
   tfcc_f32_dwconv_fn fn;
 } tfcc_f32_dwconv_kernel;
 
-const tfcc_f32_dwconv_kernel *tfcc_f32_dwconv_select(tfcc_isa isa);
-int tfcc_f32_dwconv_kernel_count(void);
-const tfcc_f32_dwconv_kernel *tfcc_f32_dwconv_kernel_at(int i);
+TFCC_DISPATCH_TABLE_DECL(tfcc_f32_dwconv, tfcc_f32_dwconv_kernel);
 
 struct tfcc_threadpool;
 /* Scratch tfcc_f32_dwconv needs: 0 for depth multiplier 1, else the input expanded to out_c

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "tfcc/tfcc.h"
+#include "kernels/dispatch_table.h"
 
 /* One tile over one K block: rows i < mr (a[i] valid for i < MR; rows >= mr may alias row 0
  * and are not stored), columns j < nc <= NR of one packed panel; A row i's block starts at
@@ -83,11 +84,9 @@ typedef struct tfcc_f32_gemm_kernel {
 void tfcc_f32_gemm_res_generic(size_t mr, size_t nc, float *c, size_t c_stride, const float *r,
                                size_t r_stride, float lo, float hi);
 
-/* Best kernel at or below `isa` (never NULL: the generic C kernel is always there). */
-const tfcc_f32_gemm_kernel *tfcc_f32_gemm_select(tfcc_isa isa);
-/* Every kernel this build has, for tests and benchmarks: count, then entry i. */
-int tfcc_f32_gemm_kernel_count(void);
-const tfcc_f32_gemm_kernel *tfcc_f32_gemm_kernel_at(int i);
+/* Best kernel at or below `isa` (never NULL: the generic C kernel is always there); every
+ * kernel this build has, for tests and benchmarks: count, then entry i. */
+TFCC_DISPATCH_TABLE_DECL(tfcc_f32_gemm, tfcc_f32_gemm_kernel);
 
 /* Weights packed for one kernel. */
 typedef struct tfcc_f32_packed {

@@ -5,16 +5,10 @@
 #include "base/threadpool.h"
 
 static const tfcc_f32_resize_kernel kernels[] = {
-#if defined(__x86_64__) || defined(__i386__)
-    {"f32-resize-avx512", TFCC_ISA_AVX512, tfcc_f32_resize_avx512},
-    {"f32-resize-avx2", TFCC_ISA_AVX2, tfcc_f32_resize_avx2},
-#endif
-#if defined(__aarch64__)
-    {"f32-resize-neon", TFCC_ISA_NEON, tfcc_f32_resize_neon},
-#endif
-#if defined(__wasm_simd128__)
-    {"f32-resize-wasmsimd", TFCC_ISA_WASMSIMD, tfcc_f32_resize_wasmsimd},
-#endif
+    TFCC_KERNELS_X86({"f32-resize-avx512", TFCC_ISA_AVX512, tfcc_f32_resize_avx512},
+                     {"f32-resize-avx2", TFCC_ISA_AVX2, tfcc_f32_resize_avx2})
+    TFCC_KERNELS_ARM64({"f32-resize-neon", TFCC_ISA_NEON, tfcc_f32_resize_neon})
+    TFCC_KERNELS_WASMSIMD({"f32-resize-wasmsimd", TFCC_ISA_WASMSIMD, tfcc_f32_resize_wasmsimd})
     {"f32-resize-scalar", TFCC_ISA_GENERIC, tfcc_f32_resize_scalar},
 };
 TFCC_DISPATCH_TABLE_FNS(tfcc_f32_resize, tfcc_f32_resize_kernel)
@@ -30,25 +24,21 @@ typedef struct rs_job {
   const float *in;
   float *out;
   const tfcc_f32_resize_tab *xt, *yt;
-  int32_t rows, per_task;
 } rs_job;
 
-static void rs_task(void *ctx, size_t task, int thread) {
-  (void)thread;
+static void rs_range(void *ctx, size_t r0, size_t r1) {
   const rs_job *j = ctx;
-  const int32_t r0 = (int32_t)task * j->per_task;
-  int32_t r1 = r0 + j->per_task;
-  if (r1 > j->rows) r1 = j->rows;
-  if (r0 < r1) j->k->fn(j->s, j->in, j->out, j->xt, j->yt, r0, r1);
+  j->k->fn(j->s, j->in, j->out, j->xt, j->yt, (int32_t)r0, (int32_t)r1);
 }
 
 void tfcc_f32_resize_bilinear(struct tfcc_threadpool *pool, const tfcc_f32_resize_kernel *k,
                               const tfcc_resize_shape *s, bool align_corners, bool half_pixel,
                               const float *in, float *out, void *scratch) {
   if (s->batch <= 0 || s->out_h <= 0 || s->out_w <= 0 || s->depth <= 0) return;
-  rs_job j = {k, s, in, out, NULL, NULL, 0, 0};
+  rs_job j = {k, s, in, out, NULL, NULL};
+  int32_t rows;
   if (tfcc_ref_resize_f32_is_2x(s, align_corners, half_pixel)) {
-    j.rows = s->batch * s->in_h;
+    rows = s->batch * s->in_h;
   } else {
     tfcc_f32_resize_tab *xt = scratch, *yt = xt + s->out_w;
     float hs, ws, v;
@@ -63,14 +53,10 @@ void tfcc_f32_resize_bilinear(struct tfcc_threadpool *pool, const tfcc_f32_resiz
     }
     j.xt = xt;
     j.yt = yt;
-    j.rows = s->batch * s->out_h;
+    rows = s->batch * s->out_h;
   }
   int threads = tfcc_threadpool_size(pool);
   if ((double)s->batch * s->out_h * s->out_w * s->depth < 64.0 * 1024.0) threads = 1;
-  int32_t tasks = threads > 1 ? 4 * threads : 1;
-  if (tasks > j.rows) tasks = j.rows;
-  if (tasks < 1) return;
-  j.per_task = (j.rows + tasks - 1) / tasks;
-  tasks = (j.rows + j.per_task - 1) / j.per_task;
-  tfcc_threadpool_run(threads > 1 ? pool : NULL, (size_t)tasks, rs_task, &j);
+  tfcc_threadpool_run_split(threads > 1 ? pool : NULL, (size_t)rows, threads > 1 ? 4 * (size_t)threads : 1,
+                            rs_range, &j);
 }

@@ -12,6 +12,7 @@
 
 #include "kernels/ref/resize.h"
 #include "tfcc/tfcc.h"
+#include "kernels/dispatch_table.h"
 
 /* One output coordinate: source indices and the fraction (scaled - lo). */
 typedef struct tfcc_f32_resize_tab {
@@ -31,9 +32,7 @@ typedef struct tfcc_f32_resize_kernel {
   tfcc_f32_resize_fn fn;
 } tfcc_f32_resize_kernel;
 
-const tfcc_f32_resize_kernel *tfcc_f32_resize_select(tfcc_isa isa);
-int tfcc_f32_resize_kernel_count(void);
-const tfcc_f32_resize_kernel *tfcc_f32_resize_kernel_at(int i);
+TFCC_DISPATCH_TABLE_DECL(tfcc_f32_resize, tfcc_f32_resize_kernel);
 
 size_t tfcc_f32_resize_scratch_bytes(const tfcc_resize_shape *s);
 

@@ -10,6 +10,7 @@
 
 #include "kernels/ref/binary.h"
 #include "tfcc/tfcc.h"
+#include "kernels/dispatch_table.h"
 
 typedef enum tfcc_f32_vbinary_op {
   TFCC_F32VB_ADD,
@@ -40,9 +41,7 @@ typedef struct tfcc_f32_vbinary_kernel {
   tfcc_f32_vbinary_fn fn;
 } tfcc_f32_vbinary_kernel;
 
-const tfcc_f32_vbinary_kernel *tfcc_f32_vbinary_select(tfcc_isa isa);
-int tfcc_f32_vbinary_kernel_count(void);
-const tfcc_f32_vbinary_kernel *tfcc_f32_vbinary_kernel_at(int i);
+TFCC_DISPATCH_TABLE_DECL(tfcc_f32_vbinary, tfcc_f32_vbinary_kernel);
 
 struct tfcc_threadpool;
 /* The whole broadcast output, split over pool for large tensors. */

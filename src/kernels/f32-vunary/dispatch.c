@@ -7,16 +7,10 @@
 #include "base/threadpool.h"
 
 static const tfcc_f32_vunary_kernel kernels[] = {
-#if defined(__x86_64__) || defined(__i386__)
-    {"f32-vunary-avx512", TFCC_ISA_AVX512, tfcc_f32_vunary_avx512},
-    {"f32-vunary-avx2", TFCC_ISA_AVX2, tfcc_f32_vunary_avx2},
-#endif
-#if defined(__aarch64__)
-    {"f32-vunary-neon", TFCC_ISA_NEON, tfcc_f32_vunary_neon},
-#endif
-#if defined(__wasm_simd128__)
-    {"f32-vunary-wasmsimd", TFCC_ISA_WASMSIMD, tfcc_f32_vunary_wasmsimd},
-#endif
+    TFCC_KERNELS_X86({"f32-vunary-avx512", TFCC_ISA_AVX512, tfcc_f32_vunary_avx512},
+                     {"f32-vunary-avx2", TFCC_ISA_AVX2, tfcc_f32_vunary_avx2})
+    TFCC_KERNELS_ARM64({"f32-vunary-neon", TFCC_ISA_NEON, tfcc_f32_vunary_neon})
+    TFCC_KERNELS_WASMSIMD({"f32-vunary-wasmsimd", TFCC_ISA_WASMSIMD, tfcc_f32_vunary_wasmsimd})
     {"f32-vunary-scalar", TFCC_ISA_GENERIC, tfcc_f32_vunary_scalar},
 };
 TFCC_DISPATCH_TABLE_FNS(tfcc_f32_vunary, tfcc_f32_vunary_kernel)
@@ -26,16 +20,11 @@ typedef struct vu_job {
   const tfcc_f32_vunary_params *p;
   const float *in;
   float *out;
-  size_t n, chunk;
 } vu_job;
 
-static void vu_task(void *ctx, size_t task, int thread) {
-  (void)thread;
+static void vu_range(void *ctx, size_t i0, size_t i1) {
   const vu_job *j = ctx;
-  const size_t i0 = task * j->chunk;
-  size_t i1 = i0 + j->chunk;
-  if (i1 > j->n) i1 = j->n;
-  if (i0 < i1) j->k->fn(j->p, j->in + i0, j->out + i0, i1 - i0);
+  j->k->fn(j->p, j->in + i0, j->out + i0, i1 - i0);
 }
 
 void tfcc_f32_vunary_run(struct tfcc_threadpool *pool, const tfcc_f32_vunary_kernel *k,
@@ -50,6 +39,6 @@ void tfcc_f32_vunary_run(struct tfcc_threadpool *pool, const tfcc_f32_vunary_ker
   }
   size_t tasks = n / min_task;
   if (tasks > 4 * (size_t)threads) tasks = 4 * (size_t)threads;
-  vu_job j = {k, p, in, out, n, ((n + tasks - 1) / tasks + 15) & ~(size_t)15};
-  tfcc_threadpool_run(pool, (n + j.chunk - 1) / j.chunk, vu_task, &j);
+  vu_job j = {k, p, in, out};
+  tfcc_threadpool_run_chunks(pool, n, ((n + tasks - 1) / tasks + 15) & ~(size_t)15, vu_range, &j);
 }

@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "tfcc/tfcc.h"
+#include "kernels/dispatch_table.h"
 
 typedef enum tfcc_f32_vunary_op {
   TFCC_F32VU_CLAMP,
@@ -40,9 +41,7 @@ typedef struct tfcc_f32_vunary_kernel {
   tfcc_f32_vunary_fn fn;
 } tfcc_f32_vunary_kernel;
 
-const tfcc_f32_vunary_kernel *tfcc_f32_vunary_select(tfcc_isa isa);
-int tfcc_f32_vunary_kernel_count(void);
-const tfcc_f32_vunary_kernel *tfcc_f32_vunary_kernel_at(int i);
+TFCC_DISPATCH_TABLE_DECL(tfcc_f32_vunary, tfcc_f32_vunary_kernel);
 
 struct tfcc_threadpool;
 /* n elements, split over pool for large tensors; out may equal in. */

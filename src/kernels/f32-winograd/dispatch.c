@@ -1,35 +1,17 @@
 /* f32 Winograd dispatch table: the best tile transforms at or below the model's ISA level. */
 #include "kernels/f32-winograd/winograd.h"
-#include "cpu/cpu_info.h"
+#include "kernels/dispatch_table.h"
 
 #define K(isa, level)                                                                   \
   {"f32-winograd-f2-" #isa, "f32-winograd-f4-" #isa, level, tfcc_wino_in_f2_##isa,     \
    tfcc_wino_out_f2_##isa, tfcc_wino_in_f4_##isa, tfcc_wino_out_f4_##isa}
 
 static const tfcc_f32_wino_kernel kernels[] = {
-#if defined(__x86_64__) || defined(__i386__)
-    K(avx512, TFCC_ISA_AVX512),
-    K(avx2, TFCC_ISA_AVX2),
-    K(sse4, TFCC_ISA_SSE4),
-#endif
-#if defined(__aarch64__)
-    K(neon, TFCC_ISA_NEON),
-#endif
-#if defined(__wasm_simd128__)
-    K(wasmsimd, TFCC_ISA_WASMSIMD),
-#endif
+    TFCC_KERNELS_X86(K(avx512, TFCC_ISA_AVX512),
+                     K(avx2, TFCC_ISA_AVX2),
+                     K(sse4, TFCC_ISA_SSE4))
+    TFCC_KERNELS_ARM64(K(neon, TFCC_ISA_NEON))
+    TFCC_KERNELS_WASMSIMD(K(wasmsimd, TFCC_ISA_WASMSIMD))
     K(scalar, TFCC_ISA_GENERIC),
 };
-#define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
-
-const tfcc_f32_wino_kernel *tfcc_f32_wino_select(tfcc_isa isa) {
-  for (int i = 0; i < N_KERNELS; i++)
-    if (tfcc_isa_level_fits(kernels[i].isa, isa)) return &kernels[i];
-  return &kernels[N_KERNELS - 1];
-}
-
-int tfcc_f32_wino_kernel_count(void) { return N_KERNELS; }
-
-const tfcc_f32_wino_kernel *tfcc_f32_wino_kernel_at(int i) {
-  return i >= 0 && i < N_KERNELS ? &kernels[i] : NULL;
-}
+TFCC_DISPATCH_TABLE_FNS(tfcc_f32_wino, tfcc_f32_wino_kernel)

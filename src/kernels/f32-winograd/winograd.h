@@ -23,6 +23,7 @@
 #include "kernels/f32-gemm/gemm.h"
 #include "kernels/f32-winograd/transforms.h"
 #include "kernels/ref/conv.h"
+#include "kernels/dispatch_table.h"
 
 typedef struct tfcc_f32_wino_kernel {
   const char *name_f2; /* "f32-winograd-f2-avx512" */
@@ -35,9 +36,7 @@ typedef struct tfcc_f32_wino_kernel {
 } tfcc_f32_wino_kernel;
 
 /* Best transforms at or below `isa` (never NULL). */
-const tfcc_f32_wino_kernel *tfcc_f32_wino_select(tfcc_isa isa);
-int tfcc_f32_wino_kernel_count(void);
-const tfcc_f32_wino_kernel *tfcc_f32_wino_kernel_at(int i);
+TFCC_DISPATCH_TABLE_DECL(tfcc_f32_wino, tfcc_f32_wino_kernel);
 
 #define TFCC_WINO_MAX_POS 36
 

@@ -16,6 +16,7 @@
 #include "kernels/ref/conv.h"
 
 #include "tfcc/tfcc.h"
+#include "kernels/dispatch_table.h"
 
 /* LOGISTIC: XNNPACK's f32-vsigmoid rr2-p5-div (range reduction with ln2 in two parts, degree-5
  * polynomial, e / (e + 1), reflected for x >= 0, 0 below the denormal cutoff). */
@@ -39,9 +40,7 @@ typedef struct tfcc_xnn_f32_kernel {
   tfcc_xnn_conv_rows_fn conv_rows;
 } tfcc_xnn_f32_kernel;
 
-const tfcc_xnn_f32_kernel *tfcc_xnn_f32_select(tfcc_isa isa);
-int tfcc_xnn_f32_kernel_count(void);
-const tfcc_xnn_f32_kernel *tfcc_xnn_f32_kernel_at(int i);
+TFCC_DISPATCH_TABLE_DECL(tfcc_xnn_f32, tfcc_xnn_f32_kernel);
 
 #define TFCC_XNN_F32_DECL(isa)                                                                \
   void tfcc_xnn_sigmoid_f32_##isa(const float *x, float *y, size_t n);                       \

@@ -4,17 +4,11 @@
 #include "base/threadpool.h"
 
 static const tfcc_pool_kernel kernels[] = {
-#if defined(__x86_64__) || defined(__i386__)
-    {"pool-avx512", TFCC_ISA_AVX512, tfcc_pool_avx512},
-    {"pool-avx2", TFCC_ISA_AVX2, tfcc_pool_avx2},
-    {"pool-sse4", TFCC_ISA_SSE4, tfcc_pool_sse4},
-#endif
-#if defined(__aarch64__)
-    {"pool-neon", TFCC_ISA_NEON, tfcc_pool_neon},
-#endif
-#if defined(__wasm_simd128__)
-    {"pool-wasmsimd", TFCC_ISA_WASMSIMD, tfcc_pool_wasmsimd},
-#endif
+    TFCC_KERNELS_X86({"pool-avx512", TFCC_ISA_AVX512, tfcc_pool_avx512},
+                     {"pool-avx2", TFCC_ISA_AVX2, tfcc_pool_avx2},
+                     {"pool-sse4", TFCC_ISA_SSE4, tfcc_pool_sse4})
+    TFCC_KERNELS_ARM64({"pool-neon", TFCC_ISA_NEON, tfcc_pool_neon})
+    TFCC_KERNELS_WASMSIMD({"pool-wasmsimd", TFCC_ISA_WASMSIMD, tfcc_pool_wasmsimd})
     {"pool-scalar", TFCC_ISA_GENERIC, tfcc_pool_scalar},
 };
 TFCC_DISPATCH_TABLE_FNS(tfcc_pool, tfcc_pool_kernel)
@@ -34,32 +28,25 @@ bool tfcc_pool_fast_ok(const tfcc_conv_geom *g, bool is_avg, tfcc_dtype dt) {
 typedef struct pool_task {
   const tfcc_pool_kernel *k;
   const tfcc_pool_job *j;
-  int32_t rows, rows_per_task;
 } pool_task;
 
-static void run_task(void *ctx, size_t task, int thread) {
-  (void)thread;
+static void run_range(void *ctx, size_t r0, size_t r1) {
   const pool_task *t = ctx;
-  int32_t r0 = (int32_t)task * t->rows_per_task, r1 = r0 + t->rows_per_task;
-  if (r1 > t->rows) r1 = t->rows;
-  t->k->fn(t->j, r0, r1);
+  t->k->fn(t->j, (int32_t)r0, (int32_t)r1);
 }
 
 void tfcc_pool_run(struct tfcc_threadpool *pool, const tfcc_pool_kernel *k,
                    const tfcc_pool_job *j) {
   const tfcc_conv_geom *g = j->g;
-  pool_task t = {k, j, g->batches * g->out_h, 0};
-  if (t.rows <= 0 || g->out_w <= 0 || g->out_c <= 0) return;
+  pool_task t = {k, j};
+  const int32_t rows = g->batches * g->out_h;
+  if (rows <= 0 || g->out_w <= 0 || g->out_c <= 0) return;
   int threads = tfcc_threadpool_size(pool);
   /* small layers: waking workers costs more than it saves */
-  const double work = (double)t.rows * g->out_w * g->out_c * g->filter_h * g->filter_w;
+  const double work = (double)rows * g->out_w * g->out_c * g->filter_h * g->filter_w;
   if (work < 256.0 * 1024.0) {
     threads = 1;
     pool = NULL;
   }
-  int32_t tasks = threads > 1 ? 4 * threads : 1;
-  if (tasks > t.rows) tasks = t.rows;
-  t.rows_per_task = (t.rows + tasks - 1) / tasks;
-  tasks = (t.rows + t.rows_per_task - 1) / t.rows_per_task;
-  tfcc_threadpool_run(pool, (size_t)tasks, run_task, &t);
+  tfcc_threadpool_run_split(pool, (size_t)rows, threads > 1 ? 4 * (size_t)threads : 1, run_range, &t);
 }

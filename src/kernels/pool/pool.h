@@ -14,6 +14,7 @@
 
 #include "kernels/ref/conv.h"
 #include "tfcc/tfcc.h"
+#include "kernels/dispatch_table.h"
 
 typedef struct tfcc_pool_job {
   const tfcc_conv_geom *g; /* in_c == out_c; dilation unused */
@@ -34,9 +35,7 @@ typedef struct tfcc_pool_kernel {
   tfcc_pool_fn fn;
 } tfcc_pool_kernel;
 
-const tfcc_pool_kernel *tfcc_pool_select(tfcc_isa isa);
-int tfcc_pool_kernel_count(void);
-const tfcc_pool_kernel *tfcc_pool_kernel_at(int i);
+TFCC_DISPATCH_TABLE_DECL(tfcc_pool, tfcc_pool_kernel);
 bool tfcc_pool_usable(const tfcc_pool_kernel *k, tfcc_isa isa);
 
 /* Whether the fast kernels take this pooling (else use the reference kernel). */

@@ -1,24 +1,19 @@
 /* q8 depthwise dispatch table: the best micro-kernel at or below the model's ISA level. */
-#include "cpu/cpu_info.h"
+#include "kernels/dispatch_table.h"
 #include "kernels/q8-dwconv/dwconv.h"
 #include "kernels/q8-dwconv/ukernels.h"
 
 static const tfcc_q8_dw_kernel kernels[] = {
-#if defined(__x86_64__) || defined(__i386__)
-    {"q8-dwconv-64-avx512vnni", TFCC_ISA_AVX512, TFCC_CPU_AVX512VNNI, NULL, NULL,
-     tfcc_q8_dw_row_s_avx512vnni, tfcc_q8_dw_row_u_avx512vnni},
-    {"q8-dwconv-16-avx512", TFCC_ISA_AVX512, -1, tfcc_q8_dw_s_avx512, tfcc_q8_dw_u_avx512, NULL, NULL},
-    {"q8-dwconv-8-avx2", TFCC_ISA_AVX2, -1, tfcc_q8_dw_s_avx2, tfcc_q8_dw_u_avx2, NULL, NULL},
-#endif
-#if defined(__aarch64__)
-    {"q8-dwconv-8-neon", TFCC_ISA_NEON, -1, tfcc_q8_dw_s_neon, tfcc_q8_dw_u_neon, NULL, NULL},
-#endif
-#if defined(__wasm_simd128__)
-    {"q8-dwconv-8-wasmsimd", TFCC_ISA_WASMSIMD, -1, tfcc_q8_dw_s_wasmsimd, tfcc_q8_dw_u_wasmsimd, NULL, NULL},
-#endif
+    TFCC_KERNELS_X86({"q8-dwconv-64-avx512vnni", TFCC_ISA_AVX512, TFCC_CPU_AVX512VNNI, NULL, NULL,
+                      tfcc_q8_dw_row_s_avx512vnni, tfcc_q8_dw_row_u_avx512vnni},
+                     {"q8-dwconv-16-avx512", TFCC_ISA_AVX512, -1, tfcc_q8_dw_s_avx512, tfcc_q8_dw_u_avx512, NULL, NULL},
+                     {"q8-dwconv-8-avx2", TFCC_ISA_AVX2, -1, tfcc_q8_dw_s_avx2, tfcc_q8_dw_u_avx2, NULL, NULL})
+    TFCC_KERNELS_ARM64({"q8-dwconv-8-neon", TFCC_ISA_NEON, -1, tfcc_q8_dw_s_neon, tfcc_q8_dw_u_neon, NULL, NULL})
+    TFCC_KERNELS_WASMSIMD({"q8-dwconv-8-wasmsimd", TFCC_ISA_WASMSIMD, -1, tfcc_q8_dw_s_wasmsimd, tfcc_q8_dw_u_wasmsimd, NULL, NULL})
     {"q8-dwconv-scalar", TFCC_ISA_GENERIC, -1, tfcc_q8_dw_s_scalar, tfcc_q8_dw_u_scalar, NULL, NULL},
 };
-#define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
+TFCC_DISPATCH_TABLE_FNS_USABLE(tfcc_q8_dw, tfcc_q8_dw_kernel, tfcc_q8_dw_usable)
+#define N_KERNELS tfcc_q8_dw_n_kernels_
 
 bool tfcc_q8_dw_usable(const tfcc_q8_dw_kernel *k, tfcc_isa isa) {
   if (!tfcc_isa_level_fits(k->isa, isa)) return false;
@@ -33,16 +28,4 @@ const tfcc_q8_dw_kernel *tfcc_q8_dw_pixel_fallback(const tfcc_q8_dw_kernel *k, t
   for (; i < N_KERNELS; i++)
     if (kernels[i].fn_s && tfcc_q8_dw_usable(&kernels[i], isa)) return &kernels[i];
   return &kernels[N_KERNELS - 1];
-}
-
-const tfcc_q8_dw_kernel *tfcc_q8_dw_select(tfcc_isa isa) {
-  for (int i = 0; i < N_KERNELS; i++)
-    if (tfcc_q8_dw_usable(&kernels[i], isa)) return &kernels[i];
-  return &kernels[N_KERNELS - 1];
-}
-
-int tfcc_q8_dw_kernel_count(void) { return N_KERNELS; }
-
-const tfcc_q8_dw_kernel *tfcc_q8_dw_kernel_at(int i) {
-  return i >= 0 && i < N_KERNELS ? &kernels[i] : NULL;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "kernels/q8-dwconv/dwconv.h"
+#include "kernels/dw_expand.h"
 #include "kernels/ref/conv_acc.h"
 #include "base/threadpool.h"
 
@@ -217,26 +218,6 @@ static void dw_task(void *ctx, size_t task, int thread) {
   }
 }
 
-/* Depth multiplier m: channel oc of the expanded input is input channel oc / m. */
-typedef struct expand_job {
-  const uint8_t *in;
-  uint8_t *out;
-  size_t pixels, in_c, m, per_task;
-} expand_job;
-
-static void expand_task(void *ctx, size_t task, int thread) {
-  (void)thread;
-  const expand_job *e = ctx;
-  size_t p0 = task * e->per_task, p1 = p0 + e->per_task;
-  if (p1 > e->pixels) p1 = e->pixels;
-  for (size_t px = p0; px < p1; px++) {
-    const uint8_t *s = e->in + px * e->in_c;
-    uint8_t *d = e->out + px * e->in_c * e->m;
-    for (size_t c = 0; c < e->in_c; c++)
-      for (size_t k = 0; k < e->m; k++) *d++ = s[c];
-  }
-}
-
 void tfcc_q8_dwconv(struct tfcc_threadpool *pool, const tfcc_conv_geom *g,
                     const tfcc_q8_dw_packed *p, const tfcc_conv_requant *r, const void *in,
                     void *out, void *scratch) {
@@ -248,10 +229,8 @@ void tfcc_q8_dwconv(struct tfcc_threadpool *pool, const tfcc_conv_geom *g,
   uint8_t *buf = scratch;
   if (g->in_c != g->out_c) { /* depth multiplier: expand the input to out_c channels */
     const size_t pixels = (size_t)g->batches * (size_t)g->in_h * (size_t)g->in_w;
-    expand_job e = {in, buf, pixels, (size_t)g->in_c, (size_t)(g->out_c / g->in_c), 0};
-    const size_t tasks = pool ? 8 : 1;
-    e.per_task = (pixels + tasks - 1) / tasks;
-    tfcc_threadpool_run(pool, (pixels + e.per_task - 1) / e.per_task, expand_task, &e);
+    tfcc_dw_expand_channels(pool, in, buf, pixels, (size_t)g->in_c, (size_t)(g->out_c / g->in_c),
+                            1);
     in = buf;
     buf += expand_bytes(g);
     ge.in_c = g->out_c;

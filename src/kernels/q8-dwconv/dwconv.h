@@ -34,6 +34,7 @@
 
 #include "kernels/q8-gemm/gemm.h"
 #include "kernels/ref/conv.h"
+#include "kernels/dispatch_table.h"
 
 #define TFCC_Q8_DW_MAX_TAPS 128
 
@@ -64,9 +65,7 @@ typedef struct tfcc_q8_dw_kernel {
   tfcc_q8_dw_row_fn row_s, row_u; /* row kernels (or NULL) */
 } tfcc_q8_dw_kernel;
 
-const tfcc_q8_dw_kernel *tfcc_q8_dw_select(tfcc_isa isa);
-int tfcc_q8_dw_kernel_count(void);
-const tfcc_q8_dw_kernel *tfcc_q8_dw_kernel_at(int i);
+TFCC_DISPATCH_TABLE_DECL(tfcc_q8_dw, tfcc_q8_dw_kernel);
 bool tfcc_q8_dw_usable(const tfcc_q8_dw_kernel *k, tfcc_isa isa);
 /* The best per-pixel kernel at or after k usable at isa (for filters a row kernel cannot
  * take). */

@@ -24,6 +24,7 @@
 
 #include "kernels/ref/conv.h"
 #include "tfcc/tfcc.h"
+#include "kernels/dispatch_table.h"
 
 /* Limits of the small path: depth (the kernels widen one input row on the stack), weights
  * (units x depth) and work per call (batches x units x depth multiply-adds); beyond them the
@@ -47,10 +48,8 @@ typedef struct tfcc_q8_fcs_kernel {
 } tfcc_q8_fcs_kernel;
 
 /* Best variant usable at `isa` on this CPU (never NULL: the generic one). */
-const tfcc_q8_fcs_kernel *tfcc_q8_fcs_select(tfcc_isa isa);
+TFCC_DISPATCH_TABLE_DECL(tfcc_q8_fcs, tfcc_q8_fcs_kernel);
 bool tfcc_q8_fcs_usable(const tfcc_q8_fcs_kernel *k, tfcc_isa isa);
-int tfcc_q8_fcs_kernel_count(void);
-const tfcc_q8_fcs_kernel *tfcc_q8_fcs_kernel_at(int i);
 
 typedef struct tfcc_q8_fcs_packed {
   const tfcc_q8_fcs_kernel *k; /* NULL: not packed */

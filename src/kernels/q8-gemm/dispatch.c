@@ -1,5 +1,6 @@
 /* q8 GEMM dispatch table: the best micro-kernel the model's ISA level and the CPU allow. */
 #include "cpu/cpu_info.h"
+#include "kernels/dispatch_table.h"
 #include "kernels/q8-gemm/gemm.h"
 #include "kernels/q8-gemm/ukernels.h"
 
@@ -32,7 +33,8 @@ static const tfcc_q8_gemm_kernel kernels[] = {
     {"q8-gemm-4x16-scalar", TFCC_ISA_GENERIC, -1, 0x80, 4, 16, tfcc_q8_gemm_s_4x16_scalar,
      tfcc_q8_gemm_u_4x16_scalar, NULL, false},
 };
-#define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
+TFCC_DISPATCH_TABLE_FNS_USABLE(tfcc_q8_gemm, tfcc_q8_gemm_kernel, tfcc_q8_gemm_usable)
+#define N_KERNELS tfcc_q8_gemm_n_kernels_
 
 bool tfcc_q8_gemm_is_amx(const tfcc_q8_gemm_kernel *k) { return k->feature == TFCC_CPU_AMXINT8; }
 
@@ -66,12 +68,6 @@ bool tfcc_q8_gemm_usable(const tfcc_q8_gemm_kernel *k, tfcc_isa isa) {
          tfcc_cpu_has(tfcc_cpu(), (tfcc_cpu_feature)k->feature);
 }
 
-const tfcc_q8_gemm_kernel *tfcc_q8_gemm_select(tfcc_isa isa) {
-  for (int i = 0; i < N_KERNELS; i++)
-    if (tfcc_q8_gemm_usable(&kernels[i], isa)) return &kernels[i];
-  return &kernels[N_KERNELS - 1];
-}
-
 const tfcc_q8_gemm_kernel *tfcc_q8_gemm_select_for(tfcc_isa isa, int64_t rows, int32_t kdim,
                                                    int32_t n) {
   (void)n;
@@ -80,10 +76,4 @@ const tfcc_q8_gemm_kernel *tfcc_q8_gemm_select_for(tfcc_isa isa, int64_t rows, i
     if ((amx_pays || !tfcc_q8_gemm_is_amx(&kernels[i])) && tfcc_q8_gemm_usable(&kernels[i], isa))
       return &kernels[i];
   return &kernels[N_KERNELS - 1];
-}
-
-int tfcc_q8_gemm_kernel_count(void) { return N_KERNELS; }
-
-const tfcc_q8_gemm_kernel *tfcc_q8_gemm_kernel_at(int i) {
-  return i >= 0 && i < N_KERNELS ? &kernels[i] : NULL;
 }

@@ -27,6 +27,7 @@
 
 #include "kernels/ref/conv.h"
 #include "tfcc/tfcc.h"
+#include "kernels/dispatch_table.h"
 
 /* Output stage of one tile. c32 != NULL: store the int32 accumulators there (row i at
  * c32 + i * NR) and nothing else (the driver requantizes with the fixed-point reference);
@@ -80,8 +81,9 @@ typedef struct tfcc_q8_gemm_kernel {
                           driver does it on the c32 tile */
 } tfcc_q8_gemm_kernel;
 
-/* Best kernel usable at `isa` on this CPU (never NULL: the generic C kernel). */
-const tfcc_q8_gemm_kernel *tfcc_q8_gemm_select(tfcc_isa isa);
+/* Best kernel usable at `isa` on this CPU (never NULL: the generic C kernel); every kernel
+ * this build has (tests, benchmarks): count, then entry i. */
+TFCC_DISPATCH_TABLE_DECL(tfcc_q8_gemm, tfcc_q8_gemm_kernel);
 /* The same for one GEMM of `rows` x `kdim` -> n: the AMX kernel only where it beats AVX512-VNNI,
  * i.e. depth >= TFCC_Q8_AMX_MIN_K and rows >= TFCC_Q8_AMX_MIN_ROWS (measured on a 16-core
  * Xeon with AMX, docs/kernels.md "AMX-INT8": below that, the depth padded to a 64-byte tile row
@@ -91,9 +93,7 @@ const tfcc_q8_gemm_kernel *tfcc_q8_gemm_select(tfcc_isa isa);
 #define TFCC_Q8_AMX_MIN_ROWS 16
 const tfcc_q8_gemm_kernel *tfcc_q8_gemm_select_for(tfcc_isa isa, int64_t rows, int32_t kdim,
                                                    int32_t n);
-/* Every kernel this build has (tests, benchmarks), and whether this CPU can run it at isa. */
-int tfcc_q8_gemm_kernel_count(void);
-const tfcc_q8_gemm_kernel *tfcc_q8_gemm_kernel_at(int i);
+/* Whether this CPU can run k at isa. */
 bool tfcc_q8_gemm_usable(const tfcc_q8_gemm_kernel *k, tfcc_isa isa);
 /* NULL when k is usable at isa, else why not (static text, for `tfcc cpu-info`). */
 const char *tfcc_q8_gemm_unavailable(const tfcc_q8_gemm_kernel *k, tfcc_isa isa);

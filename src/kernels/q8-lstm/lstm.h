@@ -26,6 +26,7 @@
 
 #include "kernels/ref/lstm.h"
 #include "tfcc/tfcc.h"
+#include "kernels/dispatch_table.h"
 
 /* acc[r] = sum_k W[r][k] * x[k] for row_blocks * 16 rows; xp[p] holds x[2p] (low 16 bits) and
  * x[2p+1] (high 16 bits) as int16. */
@@ -58,9 +59,7 @@ typedef struct tfcc_q8_lstm_kernel {
   tfcc_q8_lstm_hidden_fn hidden;
 } tfcc_q8_lstm_kernel;
 
-const tfcc_q8_lstm_kernel *tfcc_q8_lstm_select(tfcc_isa isa);
-int tfcc_q8_lstm_kernel_count(void);
-const tfcc_q8_lstm_kernel *tfcc_q8_lstm_kernel_at(int i);
+TFCC_DISPATCH_TABLE_DECL(tfcc_q8_lstm, tfcc_q8_lstm_kernel);
 
 #define TFCC_Q8_LSTM_DECL(sfx)                                                              \
   void tfcc_q8_lstm_gemv_##sfx(const int8_t *packed, int32_t row_blocks, int32_t k_pairs, \

@@ -7,13 +7,9 @@
 #include "base/threadpool.h"
 
 static const tfcc_q8_lut_kernel kernels[] = {
-#if defined(__x86_64__) || defined(__i386__)
-    {"q8-lut-64-avx512", TFCC_ISA_AVX512, tfcc_q8_lut_avx512},
-    {"q8-lut-32-avx2", TFCC_ISA_AVX2, tfcc_q8_lut_avx2},
-#endif
-#if defined(__aarch64__)
-    {"q8-lut-16-neon", TFCC_ISA_NEON, tfcc_q8_lut_neon},
-#endif
+    TFCC_KERNELS_X86({"q8-lut-64-avx512", TFCC_ISA_AVX512, tfcc_q8_lut_avx512},
+                     {"q8-lut-32-avx2", TFCC_ISA_AVX2, tfcc_q8_lut_avx2})
+    TFCC_KERNELS_ARM64({"q8-lut-16-neon", TFCC_ISA_NEON, tfcc_q8_lut_neon})
     {"q8-lut-scalar", TFCC_ISA_GENERIC, tfcc_q8_lut_scalar},
 };
 TFCC_DISPATCH_TABLE_FNS(tfcc_q8_lut, tfcc_q8_lut_kernel)
@@ -23,16 +19,11 @@ typedef struct lut_job {
   const uint8_t *table;
   const uint8_t *in;
   uint8_t *out;
-  size_t n, chunk;
 } lut_job;
 
-static void lut_task(void *ctx, size_t task, int thread) {
-  (void)thread;
+static void lut_range(void *ctx, size_t i0, size_t i1) {
   const lut_job *j = ctx;
-  const size_t i0 = task * j->chunk;
-  size_t i1 = i0 + j->chunk;
-  if (i1 > j->n) i1 = j->n;
-  if (i0 < i1) j->k->fn(j->table, j->in + i0, j->out + i0, i1 - i0);
+  j->k->fn(j->table, j->in + i0, j->out + i0, i1 - i0);
 }
 
 void tfcc_q8_lut_run(struct tfcc_threadpool *pool, const tfcc_q8_lut_kernel *k,
@@ -46,6 +37,6 @@ void tfcc_q8_lut_run(struct tfcc_threadpool *pool, const tfcc_q8_lut_kernel *k,
   }
   size_t tasks = n / min_task;
   if (tasks > 4 * (size_t)threads) tasks = 4 * (size_t)threads;
-  lut_job j = {k, table, in, out, n, ((n + tasks - 1) / tasks + 63) & ~(size_t)63};
-  tfcc_threadpool_run(pool, (n + j.chunk - 1) / j.chunk, lut_task, &j);
+  lut_job j = {k, table, in, out};
+  tfcc_threadpool_run_chunks(pool, n, ((n + tasks - 1) / tasks + 63) & ~(size_t)63, lut_range, &j);
 }

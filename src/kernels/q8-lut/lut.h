@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "tfcc/tfcc.h"
+#include "kernels/dispatch_table.h"
 
 typedef void (*tfcc_q8_lut_fn)(const uint8_t table[256], const uint8_t *in, uint8_t *out,
                                size_t n);
@@ -21,9 +22,7 @@ typedef struct tfcc_q8_lut_kernel {
   tfcc_q8_lut_fn fn;
 } tfcc_q8_lut_kernel;
 
-const tfcc_q8_lut_kernel *tfcc_q8_lut_select(tfcc_isa isa);
-int tfcc_q8_lut_kernel_count(void);
-const tfcc_q8_lut_kernel *tfcc_q8_lut_kernel_at(int i);
+TFCC_DISPATCH_TABLE_DECL(tfcc_q8_lut, tfcc_q8_lut_kernel);
 
 struct tfcc_threadpool;
 /* n elements, split over pool for large tensors; out may equal in. */

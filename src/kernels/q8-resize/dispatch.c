@@ -5,13 +5,9 @@
 #include "base/threadpool.h"
 
 static const tfcc_q8_resize_kernel kernels[] = {
-#if defined(__x86_64__) || defined(__i386__)
-    {"q8-resize-avx512", TFCC_ISA_AVX512, tfcc_q8_resize_avx512},
-    {"q8-resize-avx2", TFCC_ISA_AVX2, tfcc_q8_resize_avx2},
-#endif
-#if defined(__aarch64__)
-    {"q8-resize-neon", TFCC_ISA_NEON, tfcc_q8_resize_neon},
-#endif
+    TFCC_KERNELS_X86({"q8-resize-avx512", TFCC_ISA_AVX512, tfcc_q8_resize_avx512},
+                     {"q8-resize-avx2", TFCC_ISA_AVX2, tfcc_q8_resize_avx2})
+    TFCC_KERNELS_ARM64({"q8-resize-neon", TFCC_ISA_NEON, tfcc_q8_resize_neon})
     {"q8-resize-scalar", TFCC_ISA_GENERIC, tfcc_q8_resize_scalar},
 };
 TFCC_DISPATCH_TABLE_FNS(tfcc_q8_resize, tfcc_q8_resize_kernel)
@@ -27,16 +23,11 @@ typedef struct rs_job {
   const void *in;
   void *out;
   const int32_t *xt, *yt;
-  int32_t rows, per_task;
 } rs_job;
 
-static void rs_task(void *ctx, size_t task, int thread) {
-  (void)thread;
+static void rs_range(void *ctx, size_t r0, size_t r1) {
   const rs_job *j = ctx;
-  const int32_t r0 = (int32_t)task * j->per_task;
-  int32_t r1 = r0 + j->per_task;
-  if (r1 > j->rows) r1 = j->rows;
-  if (r0 < r1) j->k->fn(j->s, j->is_signed, j->in, j->out, j->xt, j->yt, r0, r1);
+  j->k->fn(j->s, j->is_signed, j->in, j->out, j->xt, j->yt, (int32_t)r0, (int32_t)r1);
 }
 
 void tfcc_q8_resize_bilinear(struct tfcc_threadpool *pool, const tfcc_q8_resize_kernel *k,
@@ -50,12 +41,10 @@ void tfcc_q8_resize_bilinear(struct tfcc_threadpool *pool, const tfcc_q8_resize_
   for (int32_t oy = 0; oy < s->out_h; oy++)
     tfcc_xnn_resize_axis(oy, s->in_h, s->out_h, align_corners, half_pixel, &yt[3 * oy],
                          &yt[3 * oy + 1], &yt[3 * oy + 2]);
-  rs_job j = {k, s, is_signed, in, out, xt, yt, s->batch * s->out_h, 0};
+  rs_job j = {k, s, is_signed, in, out, xt, yt};
+  const int32_t rows = s->batch * s->out_h;
   int threads = tfcc_threadpool_size(pool);
-  if ((double)j.rows * s->out_w * s->depth < 64.0 * 1024.0) threads = 1;
-  int32_t tasks = threads > 1 ? 4 * threads : 1;
-  if (tasks > j.rows) tasks = j.rows;
-  j.per_task = (j.rows + tasks - 1) / tasks;
-  tasks = (j.rows + j.per_task - 1) / j.per_task;
-  tfcc_threadpool_run(threads > 1 ? pool : NULL, (size_t)tasks, rs_task, &j);
+  if ((double)rows * s->out_w * s->depth < 64.0 * 1024.0) threads = 1;
+  tfcc_threadpool_run_split(threads > 1 ? pool : NULL, (size_t)rows, threads > 1 ? 4 * (size_t)threads : 1,
+                            rs_range, &j);
 }

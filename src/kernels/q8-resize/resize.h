@@ -11,6 +11,7 @@
 
 #include "kernels/ref/resize.h"
 #include "tfcc/tfcc.h"
+#include "kernels/dispatch_table.h"
 
 /* Output rows [row0, row1) (row = batch * out_h + oy). xt: per output column {x0, x1, wx},
  * yt: per output row {y0, y1, wy} (tfcc_xnn_resize_axis). */
@@ -24,9 +25,7 @@ typedef struct tfcc_q8_resize_kernel {
   tfcc_q8_resize_fn fn;
 } tfcc_q8_resize_kernel;
 
-const tfcc_q8_resize_kernel *tfcc_q8_resize_select(tfcc_isa isa);
-int tfcc_q8_resize_kernel_count(void);
-const tfcc_q8_resize_kernel *tfcc_q8_resize_kernel_at(int i);
+TFCC_DISPATCH_TABLE_DECL(tfcc_q8_resize, tfcc_q8_resize_kernel);
 
 /* Scratch the driver needs for the coordinate tables. */
 size_t tfcc_q8_resize_scratch_bytes(const tfcc_resize_shape *s);

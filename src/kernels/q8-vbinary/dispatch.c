@@ -1,6 +1,6 @@
 /* q8 elementwise dispatch table, parameter translation and threaded driver. */
 #include "kernels/bcast_split.h"
-#include "cpu/cpu_info.h"
+#include "kernels/dispatch_table.h"
 #include "kernels/q8-vbinary/vbinary.h"
 
 #include <math.h>
@@ -10,32 +10,17 @@
 #include "base/threadpool.h"
 
 static const tfcc_q8_vbinary_kernel kernels[] = {
-#if defined(__x86_64__) || defined(__i386__)
-    {"q8-vbinary-avx512vnni", TFCC_ISA_AVX512, TFCC_CPU_AVX512VNNI, tfcc_q8_vbinary_avx512vnni},
-    {"q8-vbinary-avx512", TFCC_ISA_AVX512, -1, tfcc_q8_vbinary_avx512},
-    {"q8-vbinary-avx2", TFCC_ISA_AVX2, -1, tfcc_q8_vbinary_avx2},
-#endif
-#if defined(__aarch64__)
-    {"q8-vbinary-neon", TFCC_ISA_NEON, -1, tfcc_q8_vbinary_neon},
-#endif
+    TFCC_KERNELS_X86({"q8-vbinary-avx512vnni", TFCC_ISA_AVX512, TFCC_CPU_AVX512VNNI, tfcc_q8_vbinary_avx512vnni},
+                     {"q8-vbinary-avx512", TFCC_ISA_AVX512, -1, tfcc_q8_vbinary_avx512},
+                     {"q8-vbinary-avx2", TFCC_ISA_AVX2, -1, tfcc_q8_vbinary_avx2})
+    TFCC_KERNELS_ARM64({"q8-vbinary-neon", TFCC_ISA_NEON, -1, tfcc_q8_vbinary_neon})
     {"q8-vbinary-scalar", TFCC_ISA_GENERIC, -1, tfcc_q8_vbinary_scalar},
 };
-#define N_KERNELS ((int)(sizeof kernels / sizeof kernels[0]))
+TFCC_DISPATCH_TABLE_FNS_USABLE(tfcc_q8_vbinary, tfcc_q8_vbinary_kernel, tfcc_q8_vbinary_usable)
 
 bool tfcc_q8_vbinary_usable(const tfcc_q8_vbinary_kernel *k, tfcc_isa isa) {
   if (!tfcc_isa_level_fits(k->isa, isa)) return false;
   return k->feature < 0 || tfcc_cpu_has(tfcc_cpu(), (tfcc_cpu_feature)k->feature);
-}
-
-const tfcc_q8_vbinary_kernel *tfcc_q8_vbinary_select(tfcc_isa isa) {
-  for (int i = 0; i < N_KERNELS; i++)
-    if (tfcc_q8_vbinary_usable(&kernels[i], isa)) return &kernels[i];
-  return &kernels[N_KERNELS - 1];
-}
-
-int tfcc_q8_vbinary_kernel_count(void) { return N_KERNELS; }
-const tfcc_q8_vbinary_kernel *tfcc_q8_vbinary_kernel_at(int i) {
-  return i >= 0 && i < N_KERNELS ? &kernels[i] : NULL;
 }
 
 static bool rshift_ok(int32_t s) { return s >= 0 && s <= 31; }

@@ -18,6 +18,7 @@
 
 #include "kernels/ref/arith_quant.h"
 #include "tfcc/tfcc.h"
+#include "kernels/dispatch_table.h"
 
 typedef enum tfcc_q8_vbinary_op {
   TFCC_Q8VB_ADD_XNN,
@@ -69,9 +70,7 @@ typedef struct tfcc_q8_vbinary_kernel {
 
 /* Whether k runs at dispatch level isa on this CPU (level and extra feature). */
 bool tfcc_q8_vbinary_usable(const tfcc_q8_vbinary_kernel *k, tfcc_isa isa);
-const tfcc_q8_vbinary_kernel *tfcc_q8_vbinary_select(tfcc_isa isa);
-int tfcc_q8_vbinary_kernel_count(void);
-const tfcc_q8_vbinary_kernel *tfcc_q8_vbinary_kernel_at(int i);
+TFCC_DISPATCH_TABLE_DECL(tfcc_q8_vbinary, tfcc_q8_vbinary_kernel);
 
 struct tfcc_threadpool;
 /* The whole broadcast output, split over pool for large tensors. */

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "tfcc/tfcc.h"
+#include "kernels/dispatch_table.h"
 
 /* ot: uint8 | int8. */
 typedef void (*tfcc_qz_xnn_fn)(const float *in, void *out, size_t n, float inv_scale, int32_t zp,
@@ -45,9 +46,7 @@ typedef struct tfcc_qz_kernel {
   tfcc_rqz_xnn_fn requantize_xnn;
 } tfcc_qz_kernel;
 
-const tfcc_qz_kernel *tfcc_qz_select(tfcc_isa isa);
-int tfcc_qz_kernel_count(void);
-const tfcc_qz_kernel *tfcc_qz_kernel_at(int i);
+TFCC_DISPATCH_TABLE_DECL(tfcc_qz, tfcc_qz_kernel);
 bool tfcc_qz_usable(const tfcc_qz_kernel *k, tfcc_isa isa);
 
 struct tfcc_threadpool;

@@ -8,17 +8,11 @@
 
 #define K(isa, lvl) {"reduce-" #isa, lvl, tfcc_rsum_f32_##isa, tfcc_rsum_q_##isa}
 static const tfcc_rsum_kernel kernels[] = {
-#if defined(__x86_64__) || defined(__i386__)
-    K(avx512, TFCC_ISA_AVX512),
-    K(avx2, TFCC_ISA_AVX2),
-    K(sse4, TFCC_ISA_SSE4),
-#endif
-#if defined(__aarch64__)
-    K(neon, TFCC_ISA_NEON),
-#endif
-#if defined(__wasm_simd128__)
-    K(wasmsimd, TFCC_ISA_WASMSIMD),
-#endif
+    TFCC_KERNELS_X86(K(avx512, TFCC_ISA_AVX512),
+                     K(avx2, TFCC_ISA_AVX2),
+                     K(sse4, TFCC_ISA_SSE4))
+    TFCC_KERNELS_ARM64(K(neon, TFCC_ISA_NEON))
+    TFCC_KERNELS_WASMSIMD(K(wasmsimd, TFCC_ISA_WASMSIMD))
     K(scalar, TFCC_ISA_GENERIC),
 };
 #undef K

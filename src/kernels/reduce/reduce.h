@@ -15,6 +15,7 @@
 
 #include "kernels/ref/reduce.h"
 #include "tfcc/tfcc.h"
+#include "kernels/dispatch_table.h"
 
 /* out[o * I + i] = sum over r of in[(o * R + r) * I + i]. */
 typedef void (*tfcc_rsum_f32_fn)(const float *in, size_t O, size_t R, size_t I, float *out);
@@ -29,9 +30,7 @@ typedef struct tfcc_rsum_kernel {
   tfcc_rsum_q_fn sum_q;
 } tfcc_rsum_kernel;
 
-const tfcc_rsum_kernel *tfcc_rsum_select(tfcc_isa isa);
-int tfcc_rsum_kernel_count(void);
-const tfcc_rsum_kernel *tfcc_rsum_kernel_at(int i);
+TFCC_DISPATCH_TABLE_DECL(tfcc_rsum, tfcc_rsum_kernel);
 bool tfcc_rsum_usable(const tfcc_rsum_kernel *k, tfcc_isa isa);
 
 /* Whether s is an [O, R, I] reduction (at least one element); sets the three sizes. */

@@ -5,16 +5,10 @@
 #include "base/threadpool.h"
 
 static const tfcc_f32_softmax_kernel kernels[] = {
-#if defined(__x86_64__) || defined(__i386__)
-    {"f32-softmax-avx512", TFCC_ISA_AVX512, tfcc_f32_softmax_avx512},
-    {"f32-softmax-avx2", TFCC_ISA_AVX2, tfcc_f32_softmax_avx2},
-#endif
-#if defined(__aarch64__)
-    {"f32-softmax-neon", TFCC_ISA_NEON, tfcc_f32_softmax_neon},
-#endif
-#if defined(__wasm_simd128__)
-    {"f32-softmax-wasmsimd", TFCC_ISA_WASMSIMD, tfcc_f32_softmax_wasmsimd},
-#endif
+    TFCC_KERNELS_X86({"f32-softmax-avx512", TFCC_ISA_AVX512, tfcc_f32_softmax_avx512},
+                     {"f32-softmax-avx2", TFCC_ISA_AVX2, tfcc_f32_softmax_avx2})
+    TFCC_KERNELS_ARM64({"f32-softmax-neon", TFCC_ISA_NEON, tfcc_f32_softmax_neon})
+    TFCC_KERNELS_WASMSIMD({"f32-softmax-wasmsimd", TFCC_ISA_WASMSIMD, tfcc_f32_softmax_wasmsimd})
     {"f32-softmax-scalar", TFCC_ISA_GENERIC, tfcc_f32_softmax_scalar},
 };
 TFCC_DISPATCH_TABLE_FNS(tfcc_f32_softmax, tfcc_f32_softmax_kernel)
@@ -23,16 +17,12 @@ typedef struct sm_job {
   const tfcc_f32_softmax_kernel *k;
   const float *in;
   float *out;
-  size_t outer, depth, rows_per_task;
+  size_t depth;
   float beta;
 } sm_job;
 
-static void sm_task(void *ctx, size_t task, int thread) {
-  (void)thread;
+static void sm_range(void *ctx, size_t r0, size_t r1) {
   const sm_job *j = ctx;
-  const size_t r0 = task * j->rows_per_task;
-  size_t r1 = r0 + j->rows_per_task;
-  if (r1 > j->outer) r1 = j->outer;
   for (size_t r = r0; r < r1; r++) j->k->fn(j->in + r * j->depth, j->out + r * j->depth, j->depth, j->beta);
 }
 
@@ -51,7 +41,6 @@ void tfcc_f32_softmax_run(struct tfcc_threadpool *pool, const tfcc_f32_softmax_k
   }
   size_t tasks = n / min_task;
   if (tasks > 4 * (size_t)threads) tasks = 4 * (size_t)threads;
-  if (tasks > outer) tasks = outer;
-  sm_job j = {k, in, out, outer, depth, (outer + tasks - 1) / tasks, beta};
-  tfcc_threadpool_run(pool, (outer + j.rows_per_task - 1) / j.rows_per_task, sm_task, &j);
+  sm_job j = {k, in, out, depth, beta};
+  tfcc_threadpool_run_split(pool, outer, tasks, sm_range, &j);
 }

@@ -22,6 +22,7 @@
 
 #include "kernels/q8-lut/lut.h"
 #include "tfcc/tfcc.h"
+#include "kernels/dispatch_table.h"
 
 /* One row: out[c] = softmax(in[0..depth) * beta)[c], beta >= 0. */
 typedef void (*tfcc_f32_softmax_fn)(const float *in, float *out, size_t depth, float beta);
@@ -32,9 +33,7 @@ typedef struct tfcc_f32_softmax_kernel {
   tfcc_f32_softmax_fn fn;
 } tfcc_f32_softmax_kernel;
 
-const tfcc_f32_softmax_kernel *tfcc_f32_softmax_select(tfcc_isa isa);
-int tfcc_f32_softmax_kernel_count(void);
-const tfcc_f32_softmax_kernel *tfcc_f32_softmax_kernel_at(int i);
+TFCC_DISPATCH_TABLE_DECL(tfcc_f32_softmax, tfcc_f32_softmax_kernel);
 
 struct tfcc_threadpool;
 /* outer rows, split over pool when large; beta < 0 or NaN runs the reference. */
