@@ -19,8 +19,7 @@ void srv_version_release(srv_version *v) {
   if (atomic_fetch_sub(&v->refs, 1) != 1) return;
   srv_log(SRV_LOG_INFO, "MODEL_RELEASED", "model=%s version=%lld released (last request done)",
           v->owner->cfg.name, v->version);
-  srv_pool_destroy(&v->pool);
-  srv_batcher_destroy(&v->batch);
+  srv_endpoints_destroy(v);
   tfcc_model_release(v->model);
   free(v);
 }
@@ -39,25 +38,13 @@ static int same_id(const srv_file_id *a, const srv_file_id *b) {
   return a->dev == b->dev && a->ino == b->ino && a->size == b->size && a->mtime_ns == b->mtime_ns;
 }
 
-static int io_from_info(srv_io *io, const tfcc_tensor_info *info) {
-  snprintf(io->name, sizeof io->name, "%s", info->name ? info->name : "");
-  io->dtype = info->dtype;
-  io->rank = info->rank;
-  int has_sig = 0;
-  for (int32_t d = 0; d < info->rank; d++) has_sig |= info->signature[d] != 0;
-  for (int32_t d = 0; d < info->rank; d++) {
-    io->dims[d] = info->dims[d];
-    io->sig[d] = has_sig ? info->signature[d] : info->dims[d];
-  }
-  return 0;
-}
-
 /* Verification of a freshly loaded version: the configured tensor names exist, every input
  * has a JSON-able datatype, and one run on zero inputs succeeds. */
 static int verify(srv_version *v, const srv_model_config *cfg, char *err, size_t n) {
+  const srv_sig *sig = &v->ep[0].sig;
   for (int i = 0; i < cfg->n_inputs; i++) {
     int found = 0;
-    for (int k = 0; k < v->sig.n_in; k++) found |= !strcmp(v->sig.in[k].name, cfg->inputs[i]);
+    for (int k = 0; k < sig->n_in; k++) found |= !strcmp(sig->in[k].name, cfg->inputs[i]);
     if (!found) {
       snprintf(err, n, "incompatible: the model has no input '%s' (required by the config)", cfg->inputs[i]);
       return -1;
@@ -65,17 +52,17 @@ static int verify(srv_version *v, const srv_model_config *cfg, char *err, size_t
   }
   for (int i = 0; i < cfg->n_outputs; i++) {
     int found = 0;
-    for (int k = 0; k < v->sig.n_out; k++) found |= !strcmp(v->sig.out[k].name, cfg->outputs[i]);
+    for (int k = 0; k < sig->n_out; k++) found |= !strcmp(sig->out[k].name, cfg->outputs[i]);
     if (!found) {
       snprintf(err, n, "incompatible: the model has no output '%s' (required by the config)", cfg->outputs[i]);
       return -1;
     }
   }
-  srv_slot *s = &v->pool.slots[0];
+  srv_slot *s = &v->ep[0].pool.slots[0];
   const void *ins[SRV_MAX_IO];
   void *zero[SRV_MAX_IO] = {0};
   int rc = 0;
-  for (int i = 0; i < v->sig.n_in; i++) {
+  for (int i = 0; i < sig->n_in; i++) {
     tfcc_tensor_info info;
     tfcc_session_input_info(s->session, i, &info);
     zero[i] = calloc(1, info.bytes ? info.bytes : 1);
@@ -91,23 +78,8 @@ static int verify(srv_version *v, const srv_model_config *cfg, char *err, size_t
   } else {
     snprintf(err, n, "out of memory for the warm-up inputs");
   }
-  for (int i = 0; i < v->sig.n_in; i++) free(zero[i]);
+  for (int i = 0; i < sig->n_in; i++) free(zero[i]);
   return rc;
-}
-
-/* NULL when every input and output has a dynamic dimension 0 (requests can be merged along
- * it), else why not. */
-static const char *batch_dim_dynamic(const srv_sig *sig) {
-  static _Thread_local char why[400];
-  for (int i = 0; i < sig->n_in + sig->n_out; i++) {
-    const srv_io *io = i < sig->n_in ? &sig->in[i] : &sig->out[i - sig->n_in];
-    if (io->rank < 1 || io->sig[0] != -1) {
-      snprintf(why, sizeof why, "%s '%s' has no dynamic batch dimension (dimension 0 must be -1 in its signature)",
-               i < sig->n_in ? "input" : "output", io->name);
-      return why;
-    }
-  }
-  return NULL;
 }
 
 /* Loads and verifies one version in the calling (background) thread. NULL with err. */
@@ -144,46 +116,19 @@ static srv_version *load_version(srv_repo *r, srv_model *m, long long version, c
     free(v);
     return NULL;
   }
-  int n_in = tfcc_model_input_count(v->model), n_out = tfcc_model_output_count(v->model);
-  if (n_in > SRV_MAX_IO || n_out > SRV_MAX_IO) {
-    snprintf(err, n, "%s: %d inputs and %d outputs (at most %d each are served)", path, n_in, n_out, SRV_MAX_IO);
-    goto fail;
-  }
   v->cfg_gen = m->cfg_gen;
-  srv_batcher_init(&v->batch, 0, 0);
-  if (srv_pool_create(&v->pool, v->model, v->sessions, m->cfg.max_batch, err, n) != 0) goto fail;
-  v->sig.n_in = n_in;
-  v->sig.n_out = n_out;
-  for (int i = 0; i < n_in; i++) {
-    tfcc_tensor_info info;
-    tfcc_session_input_info(v->pool.slots[0].session, i, &info);
-    io_from_info(&v->sig.in[i], &info);
-  }
-  for (int i = 0; i < n_out; i++) {
-    tfcc_tensor_info info;
-    tfcc_session_output_info(v->pool.slots[0].session, i, &info);
-    io_from_info(&v->sig.out[i], &info);
-  }
+  v->max_batch = m->cfg.max_batch;
+  v->max_queue_delay_us = m->cfg.max_queue_delay_us;
+  if (srv_endpoints_create(v, err, n) != 0) goto fail;
   char why[400];
   if (verify(v, &m->cfg, why, sizeof why) != 0) {
     snprintf(err, n, "%s: %s", path, why);
     goto fail;
   }
-  if (m->cfg.max_batch > 1) {
-    const char *why_not = batch_dim_dynamic(&v->sig);
-    if (why_not) {
-      srv_log(SRV_LOG_WARN, "BATCHING_DISABLED", "model=%s version=%lld: max_batch %d ignored: %s", m->cfg.name,
-              version, m->cfg.max_batch, why_not);
-    } else {
-      v->batch.max_batch = m->cfg.max_batch;
-      v->batch.delay_ns = m->cfg.max_queue_delay_us * 1000;
-    }
-  }
   v->stats = srv_metrics_version(m->cfg.name, version);
   return v;
 fail:
-  srv_pool_destroy(&v->pool);
-  srv_batcher_destroy(&v->batch);
+  srv_endpoints_destroy(v);
   tfcc_model_release(v->model);
   free(v);
   return NULL;
