@@ -288,17 +288,6 @@ static void check_cancel(void) {
   tfcc_session_destroy(s);
 }
 
-/* Weights of a model with several subgraphs are not swapped (a clear refusal). */
-static void check_no_hot_update(void) {
-  char path[4200];
-  snprintf(path, sizeof path, "%s/while_counter.tflite", g_dir);
-  tfcc_model *m = load(path);
-  if (!m) return;
-  tfcc_status st = tfcc_model_update_weights(m, path);
-  CHECKF(st == TFCC_ERR_UNSUPPORTED, "update_weights of a model with subgraphs: %s", tfcc_status_str(st));
-  tfcc_model_release(m);
-}
-
 /* API edges: unknown signature, NULL arguments, subgraph introspection. */
 static void check_api(void) {
   char path[4200];
@@ -353,7 +342,6 @@ int main(void) {
   if (f) fclose(f);
   CHECKF(n_cases >= 12, "cases.txt lists %d cases", n_cases);
   check_cancel();
-  check_no_hot_update();
   check_api();
   tfcc_runtime_destroy(g_rt);
   return tfcc_test_finish("control_flow");

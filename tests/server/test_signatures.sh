@@ -6,8 +6,8 @@
 #  - TF Serving: signature_name picks one (inputs and outputs named as the signature names
 #    them); GET .../metadata lists every signature_def.
 #  - an unknown signature name is a 400 naming the model's signatures.
-#  - a new file (constants x3: encode x * 6, decode code + 3) under the same version serves on
-#    every signature.
+#  - a new file (constants x3: encode x * 6, decode code + 3) under the same version is a hot
+#    weight update of both subgraphs: every signature's sessions serve the new constants.
 source "$(dirname "$0")/lib_server.bash"
 mk() { "$PYTHON" "$SRV_HERE/make_signatures.py" "$@" || bad "make model $*"; }
 mk "$TMP/s1.tflite" 1
@@ -91,7 +91,7 @@ expect_http 404 "tfs metadata of a missing version" GET /v1/models/sig/versions/
 [ "$(grep -c 'SIGNATURE_READY model=sig version=1 signature=decode subgraph=1 sessions=2' "$TMP/log")" = 1 ] && ok ||
   bad "decode's sessions should be created once, on its first request: $(grep SIGNATURE_READY "$TMP/log")"
 
-# a new file under the same version: every signature serves the new constants
+# a new file under the same version: every signature serves the new constants (hot update)
 cp "$TMP/s3.tflite" "$TMP/repo/sig/.partial" && mv "$TMP/repo/sig/.partial" "$TMP/repo/sig/1/model.tflite"
 ok=0
 for _ in $(seq 1 100); do
@@ -104,4 +104,8 @@ tfs 200 "tfs encode after the update" '{"signature_name":"encode","inputs":{"x":
 json_is 'j["outputs"]' '[6,-12,3]' "tfs encode after the update"
 v2 200 "v2 decode after the update" decode code_in
 json_is 'j["outputs"][0]["data"]' '[4,1,3.5]' "v2 decode after the update"
+# the same graph: a hot weight update of every subgraph (sessions kept), not a reload
+grep -q "MODEL_UPDATED model=sig version=1 .*hot weight update generation=1" "$TMP/log" && ok ||
+  bad "no hot weight update: $(grep -E 'HOT_UPDATE|MODEL_' "$TMP/log" | tail -3)"
+grep -q "MODEL_RELEASED" "$TMP/log" && bad "the update released the version (sessions should be kept)" || ok
 finish
