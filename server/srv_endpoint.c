@@ -77,9 +77,9 @@ static int start_pool(srv_endpoint *e, char *err, size_t n) {
     srv_batcher_destroy(&e->batch);
     return -1;
   }
-  char what[300];
-  snprintf(what, sizeof what, "%s%s%s", v->path, e->key ? ": signature " : "", e->key ? e->key : "");
-  if (sig_from_session(&e->sig, e->pool.slots[0].session, what, err, n) != 0) {
+  /* ep[0]'s io comes from its first session (before the version is published); a signature's
+   * was read at load and is read by metadata requests meanwhile: not written again */
+  if (!e->key && sig_from_session(&e->sig, e->pool.slots[0].session, v->path, err, n) != 0) {
     srv_pool_destroy(&e->pool);
     srv_batcher_destroy(&e->batch);
     return -1;
