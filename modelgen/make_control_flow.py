@@ -90,6 +90,41 @@ def while_grow():
     return m, runs
 
 
+def while_fused():
+    """WHILE i < n: i += 1; x = relu(x + a * b) - c, with a * b a constant expression: the graph
+    passes fold a * b and fuse the RELU into the ADD inside the body subgraph."""
+    m = T.Model("WHILE whose body the graph passes rewrite")
+    n = m.add_tensor("n", INT32, [])
+    x = m.add_tensor("x", FLOAT32, [3])
+    i0 = const(m, "i0", INT32, [], [0])
+    i_f, n_f = m.add_tensor("i_final", INT32, []), m.add_tensor("n_final", INT32, [])
+    acc = m.add_tensor("acc", FLOAT32, [3])
+    ci, cond = m.add_subgraph("cond")
+    a, b = cond.add_tensor("i", INT32, []), cond.add_tensor("n", INT32, [])
+    cond.add_tensor("x", FLOAT32, [3])
+    r = cond.add_tensor("more", BOOL, [])
+    cond.add_op("LESS", [a, b], [r])
+    cond.inputs, cond.outputs = [0, 1, 2], [r]
+    bi, body = m.add_subgraph("body")
+    i, nn, xx = body.add_tensor("i", INT32, []), body.add_tensor("n", INT32, []), body.add_tensor("x", FLOAT32, [3])
+    one = const(body, "one", INT32, [], [1])
+    ka, kb = const(body, "a", FLOAT32, [], [0.5]), const(body, "b", FLOAT32, [], [3.0])
+    c = const(body, "c", FLOAT32, [], [0.75])
+    i2, k = body.add_tensor("i2", INT32, []), body.add_tensor("k", FLOAT32, [])
+    y, yr, x2 = (body.add_tensor("y", FLOAT32, [3]), body.add_tensor("y_relu", FLOAT32, [3]),
+                 body.add_tensor("x2", FLOAT32, [3]))
+    body.add_op("ADD", [i, one], [i2])
+    body.add_op("MUL", [ka, kb], [k])
+    body.add_op("ADD", [xx, k], [y])
+    body.add_op("RELU", [y], [yr])
+    body.add_op("SUB", [yr, c], [x2])
+    body.inputs, body.outputs = [i, nn, xx], [i2, nn, x2]
+    m.add_op("WHILE", [i0, n, x], [i_f, n_f, acc], {"cond_subgraph_index": ci, "body_subgraph_index": bi})
+    m.inputs, m.outputs = [n, x], [acc, i_f]
+    runs = [[(INT32, [], [v]), (FLOAT32, [3], [-4.0, 0.5, -1.0])] for v in (0, 1, 2, 5)]
+    return m, runs
+
+
 def if_nested():
     """IF a > 0 (IF b > 0 (x * 2) else (x + 10)) else (x - 1) (the conditions are computed in
     the graph: LiteRT.js mishandles bool graph inputs)."""
@@ -288,7 +323,7 @@ def h_plan_explosion():
 CASES = [("while_counter", while_counter, "litert"), ("while_grow", while_grow, "tfweb"),
          ("if_nested", if_nested, "litert"), ("if_shapes", if_shapes, "tfweb"),
          ("call_once_vars", call_once_vars, "litert"),
-         ("signatures", signatures, "litert")]
+         ("signatures", signatures, "litert"), ("while_fused", while_fused, "litert")]
 HOSTILE = [
     ("h_subgraph_oob", h_subgraph_oob, "load", "ERR_INVALID_MODEL", "body_subgraph_index 9 is out of range"),
     ("h_recursive", h_recursive, "load", "ERR_INVALID_MODEL", "recursive subgraph calls (1 -> 1)"),

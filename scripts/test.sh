@@ -169,7 +169,7 @@ echo "== 7. ThreadSanitizer: thread pool, concurrent sessions, hot update, tfcc 
 # rewrites during runs, and the server's reload, batching, queueing and draining paths.
 # (server.test_slowloris measures connection timing against timeouts.receive_s, which the
 # sanitizer's slowdown distorts; it runs in stages 1 and 4.)
-tsan_tests='^(unit\.test_threadpool|unit\.test_concurrent_sessions|lifecycle\.test_hot_update|lifecycle\.test_model_file|server\.test_(hot_update|reload|batching|queue|inplace_rewrite|sigterm|config|endpoints))$'
+tsan_tests='^(unit\.test_threadpool|unit\.test_concurrent_sessions|lifecycle\.test_hot_update|lifecycle\.test_model_file|server\.test_(hot_update|reload|batching|queue|inplace_rewrite|sigterm|config|endpoints|signatures))$'
 stage configure-tsan env CC=clang cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DTFCC_SANITIZE=thread -DTFCC_SHARED_DIR="$shared"
 stage build-tsan ninja -C build-tsan -j "$jobs" tfcc unit_test_threadpool unit_test_concurrent_sessions \

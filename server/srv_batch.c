@@ -41,11 +41,11 @@ void srv_batcher_destroy(srv_batcher *b) {
   pthread_cond_destroy(&b->cv);
 }
 
-int srv_batch_accepts(const srv_version *v, const srv_request *req) {
-  int max = v->batch.max_batch;
-  if (max < 2 || v->sig.n_in == 0) return 0;
+int srv_batch_accepts(const srv_endpoint *e, const srv_request *req) {
+  int max = srv_endpoint_runner(e)->batch.max_batch;
+  if (max < 2 || e->sig.n_in == 0) return 0;
   int32_t rows = -1;
-  for (int i = 0; i < v->sig.n_in; i++) {
+  for (int i = 0; i < e->sig.n_in; i++) {
     const srv_tensor *t = &req->in[i];
     if (t->rank < 1 || t->dims[0] < 1 || t->dims[0] >= max) return 0;
     if (rows >= 0 && t->dims[0] != rows) return 0;
@@ -55,8 +55,8 @@ int srv_batch_accepts(const srv_version *v, const srv_request *req) {
 }
 
 /* Same shape as the head's in every dimension but 0. */
-static int compatible(const srv_version *v, const srv_request *a, const srv_request *b) {
-  for (int i = 0; i < v->sig.n_in; i++) {
+static int compatible(const srv_endpoint *e, const srv_request *a, const srv_request *b) {
+  for (int i = 0; i < e->sig.n_in; i++) {
     if (a->in[i].rank != b->in[i].rank) return 0;
     for (int32_t d = 1; d < a->in[i].rank; d++)
       if (a->in[i].dims[d] != b->in[i].dims[d]) return 0;
@@ -65,10 +65,10 @@ static int compatible(const srv_version *v, const srv_request *a, const srv_requ
 }
 
 /* Rows the head could take now (compatible members in arrival order, up to max). */
-static int rows_ready(const srv_version *v, const srv_batcher *b) {
+static int rows_ready(const srv_endpoint *e, const srv_batcher *b) {
   int rows = 0;
   for (const srv_batch_member *m = b->head; m && rows < b->max_batch; m = m->next)
-    if (compatible(v, b->head->req, m->req) && rows + m->rows <= b->max_batch) rows += m->rows;
+    if (compatible(e, b->head->req, m->req) && rows + m->rows <= b->max_batch) rows += m->rows;
   return rows;
 }
 
@@ -97,7 +97,7 @@ static void timespec_at(struct timespec *ts, uint64_t ns) {
 
 /* Runs the group (members linked through next, total rows) on slot and fills every member's
  * results; the members then encode from the slot's buffers. */
-static void run_group(srv_version *v, srv_slot *slot, srv_batch_member *group, int k, int32_t rows) {
+static void run_group(srv_endpoint *e, srv_slot *slot, srv_batch_member *group, int k, int32_t rows) {
   srv_tensor merged[SRV_MAX_IO];
   const srv_tensor *in = group->req->in;
   tfcc_session *s = slot->session;
@@ -105,7 +105,7 @@ static void run_group(srv_version *v, srv_slot *slot, srv_batch_member *group, i
   int rc = 200;
   err[0] = '\0';
   if (k > 1) {
-    for (int i = 0; i < v->sig.n_in && rc == 200; i++) {
+    for (int i = 0; i < e->sig.n_in && rc == 200; i++) {
       const srv_tensor *h = &group->req->in[i];
       size_t row_bytes = h->bytes / (size_t)h->dims[0];
       merged[i] = *h;
@@ -113,7 +113,7 @@ static void run_group(srv_version *v, srv_slot *slot, srv_batch_member *group, i
       merged[i].bytes = row_bytes * (size_t)rows;
       merged[i].owned = NULL;
       if (srv_slot_in_reserve(slot, i, merged[i].bytes) != 0) {
-        snprintf(err, sizeof err, "out of memory merging input '%s' (%zu bytes)", v->sig.in[i].name, merged[i].bytes);
+        snprintf(err, sizeof err, "out of memory merging input '%s' (%zu bytes)", e->sig.in[i].name, merged[i].bytes);
         rc = 500;
         break;
       }
@@ -126,7 +126,7 @@ static void run_group(srv_version *v, srv_slot *slot, srv_batch_member *group, i
     }
     in = merged;
     if (rc == 200 && !slot->bsess[rows]) {
-      tfcc_status st = tfcc_session_create(v->model, NULL, &slot->bsess[rows]);
+      tfcc_status st = srv_pool_new_session(&srv_endpoint_runner(e)->pool, &slot->bsess[rows]);
       if (st != TFCC_OK) {
         snprintf(err, sizeof err, "cannot create a session for a batch of %d: %s", (int)rows,
                  tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));
@@ -138,16 +138,16 @@ static void run_group(srv_version *v, srv_slot *slot, srv_batch_member *group, i
   uint64_t start = srv_now_ns();
   srv_outputs outs;
   uint64_t compute = 0;
-  if (rc == 200) rc = srv_run_session(v, slot, s, in, 0, &outs, &compute, err, sizeof err); /* <= max_batch rows */
+  if (rc == 200) rc = srv_run_session(e, slot, s, in, 0, &outs, &compute, err, sizeof err); /* <= max_batch rows */
   if (rc == 200 && k > 1) {
     for (int i = 0; i < outs.n; i++)
       if (outs.info[i].rank < 1 || outs.info[i].dims[0] != rows) {
         snprintf(err, sizeof err, "output '%s' has %d rows for a batch of %d (the model does not batch along dimension 0)",
-                 v->sig.out[i].name, outs.info[i].rank ? (int)outs.info[i].dims[0] : 0, (int)rows);
+                 e->sig.out[i].name, outs.info[i].rank ? (int)outs.info[i].dims[0] : 0, (int)rows);
         rc = 500;
       }
   }
-  srv_batch_observe(v->owner->stats, rows, k);
+  srv_batch_observe(e->ver->owner->stats, rows, k);
   atomic_store(&slot->readers, k);
   int32_t row0 = 0;
   for (srv_batch_member *m = group; m; m = m->next) {
@@ -172,10 +172,10 @@ static void run_group(srv_version *v, srv_slot *slot, srv_batch_member *group, i
   }
 }
 
-int srv_batch_run(srv_version *v, int timeout_ms, srv_request *req, srv_encode_fn enc, void *ctx,
+int srv_batch_run(srv_endpoint *e, int timeout_ms, srv_request *req, srv_encode_fn enc, void *ctx,
                   srv_buf *body, srv_timing *t, char *err, size_t n) {
-  srv_batcher *b = &v->batch;
-  srv_model_stats *ms = v->owner->stats;
+  srv_batcher *b = &srv_endpoint_runner(e)->batch;
+  srv_model_stats *ms = e->ver->owner->stats;
   srv_batch_member me;
   memset(&me, 0, sizeof me);
   me.req = req;
@@ -186,11 +186,11 @@ int srv_batch_run(srv_version *v, int timeout_ms, srv_request *req, srv_encode_f
 
   pthread_mutex_lock(&b->mu);
   /* max_queue requests may wait beyond the batch being collected */
-  if (b->n_pending >= v->max_queue + b->max_batch) {
+  if (b->n_pending >= e->ver->max_queue + b->max_batch) {
     pthread_mutex_unlock(&b->mu);
     pthread_cond_destroy(&me.cv);
     atomic_fetch_add(&ms->rejected_full, 1);
-    snprintf(err, n, "model '%s' is busy: %d requests already queued (max_queue)", ms->model, v->max_queue);
+    snprintf(err, n, "model '%s' is busy: %d requests already queued (max_queue)", ms->model, e->ver->max_queue);
     t->queue_ns = t->compute_ns = 0;
     return 503;
   }
@@ -211,7 +211,7 @@ int srv_batch_run(srv_version *v, int timeout_ms, srv_request *req, srv_encode_f
     /* I am the head: take a slot (within my own deadline), then collect. */
     pthread_mutex_unlock(&b->mu);
     int64_t left_ms = timeout_ms - (int64_t)((srv_now_ns() - me.t_enq) / 1000000u);
-    srv_slot *slot = srv_pool_wait(&v->pool, left_ms > 0 ? (int)left_ms : 0);
+    srv_slot *slot = srv_pool_wait(&srv_endpoint_runner(e)->pool, left_ms > 0 ? (int)left_ms : 0);
     pthread_mutex_lock(&b->mu);
     if (!slot) {
       unlink_member(b, NULL, &me);
@@ -226,7 +226,7 @@ int srv_batch_run(srv_version *v, int timeout_ms, srv_request *req, srv_encode_f
     }
     uint64_t deadline = me.t_enq + (uint64_t)b->delay_ns;
     b->collecting = 1;
-    while (rows_ready(v, b) < b->max_batch) {
+    while (rows_ready(e, b) < b->max_batch) {
       uint64_t now = srv_now_ns();
       if (now >= deadline) break;
       struct timespec ts;
@@ -240,7 +240,7 @@ int srv_batch_run(srv_version *v, int timeout_ms, srv_request *req, srv_encode_f
     int32_t rows = 0;
     while (m && rows < b->max_batch) {
       srv_batch_member *next = m->next;
-      if (compatible(v, me.req, m->req) && rows + m->rows <= b->max_batch) {
+      if (compatible(e, me.req, m->req) && rows + m->rows <= b->max_batch) {
         unlink_member(b, prev, m);
         if (gtail) gtail->next = m;
         else group = m;
@@ -255,7 +255,7 @@ int srv_batch_run(srv_version *v, int timeout_ms, srv_request *req, srv_encode_f
     atomic_fetch_sub(&ms->queued, k);
     pass_lead(b);
     pthread_mutex_unlock(&b->mu);
-    run_group(v, slot, group, k, rows);
+    run_group(e, slot, group, k, rows);
     pthread_mutex_lock(&b->mu);
     for (m = group; m;) {
       srv_batch_member *next = m->next;
@@ -272,7 +272,7 @@ int srv_batch_run(srv_version *v, int timeout_ms, srv_request *req, srv_encode_f
   *t = me.t;
   int rc = me.status;
   if (rc == 200) {
-    enc(ctx, v, req, &me.outs, body);
+    enc(ctx, e, req, &me.outs, body);
     if (body->oom) {
       snprintf(err, n, "out of memory encoding the response");
       rc = 500;
@@ -280,6 +280,6 @@ int srv_batch_run(srv_version *v, int timeout_ms, srv_request *req, srv_encode_f
   } else {
     snprintf(err, n, "%s", me.err);
   }
-  if (atomic_fetch_sub(&me.slot->readers, 1) == 1) srv_pool_release(&v->pool, me.slot);
+  if (atomic_fetch_sub(&me.slot->readers, 1) == 1) srv_pool_release(&srv_endpoint_runner(e)->pool, me.slot);
   return rc;
 }

@@ -11,11 +11,11 @@
  * back to the model's shapes afterwards, and the memory returned to the system. */
 #define SHRINK_BYTES ((size_t)16 << 20)
 
-static int at_model_shapes(const srv_version *v, tfcc_session *s) {
-  for (int i = 0; i < v->sig.n_in; i++) {
+static int at_model_shapes(const srv_endpoint *e, tfcc_session *s) {
+  for (int i = 0; i < e->sig.n_in; i++) {
     tfcc_tensor_info info;
     tfcc_session_input_info(s, i, &info);
-    const srv_io *io = &v->sig.in[i];
+    const srv_io *io = &e->sig.in[i];
     if (info.rank != io->rank) return 0;
     for (int32_t d = 0; d < info.rank; d++)
       if (info.dims[d] != io->dims[d]) return 0;
@@ -24,11 +24,11 @@ static int at_model_shapes(const srv_version *v, tfcc_session *s) {
 }
 
 /* Puts every input of s back to the model's shape (the one it was loaded with). */
-static void restore_shapes(const srv_version *v, tfcc_session *s) {
-  for (int i = 0; i < v->sig.n_in; i++) {
+static void restore_shapes(const srv_endpoint *e, tfcc_session *s) {
+  for (int i = 0; i < e->sig.n_in; i++) {
     tfcc_tensor_info info;
     tfcc_session_input_info(s, i, &info);
-    const srv_io *io = &v->sig.in[i];
+    const srv_io *io = &e->sig.in[i];
     int same = info.rank == io->rank;
     for (int32_t d = 0; same && d < info.rank; d++) same = info.dims[d] == io->dims[d];
     if (!same) tfcc_session_resize_input(s, i, io->rank, io->dims);
@@ -43,12 +43,12 @@ static size_t slot_out_bytes(const srv_slot *slot, int n_out) {
 
 /* After a large request: the session back to the model's shapes (its arena shrinks with
  * them), the slot's output buffers back to those shapes' sizes, and free memory to the OS. */
-static void give_back(const srv_version *v, srv_slot *slot) {
-  if (tfcc_session_arena_bytes(slot->session) + slot_out_bytes(slot, v->sig.n_out) <= SHRINK_BYTES ||
-      at_model_shapes(v, slot->session))
+static void give_back(const srv_endpoint *e, srv_slot *slot) {
+  if (tfcc_session_arena_bytes(slot->session) + slot_out_bytes(slot, e->sig.n_out) <= SHRINK_BYTES ||
+      at_model_shapes(e, slot->session))
     return; /* small, or the model's own shapes (nothing to give back, and no trim per request) */
-  restore_shapes(v, slot->session);
-  for (int i = 0; i < v->sig.n_out; i++) {
+  restore_shapes(e, slot->session);
+  for (int i = 0; i < e->sig.n_out; i++) {
     tfcc_tensor_info info;
     tfcc_session_output_info(slot->session, i, &info);
     size_t want = info.bytes ? info.bytes : 1;
@@ -63,12 +63,12 @@ static void give_back(const srv_version *v, srv_slot *slot) {
 #endif
 }
 
-int srv_run_session(srv_version *v, srv_slot *slot, tfcc_session *s, const srv_tensor *in, size_t max_bytes,
+int srv_run_session(srv_endpoint *e, srv_slot *slot, tfcc_session *s, const srv_tensor *in, size_t max_bytes,
                     srv_outputs *outs, uint64_t *compute_ns, char *err, size_t n) {
   const void *ins[SRV_MAX_IO];
   *compute_ns = 0;
   size_t in_bytes = 0;
-  for (int i = 0; i < v->sig.n_in; i++) {
+  for (int i = 0; i < e->sig.n_in; i++) {
     tfcc_tensor_info info;
     tfcc_session_input_info(s, i, &info);
     const srv_tensor *tin = &in[i];
@@ -77,14 +77,14 @@ int srv_run_session(srv_version *v, srv_slot *slot, tfcc_session *s, const srv_t
     if (!same) {
       tfcc_status st = tfcc_session_resize_input(s, i, tin->rank, tin->dims);
       if (st != TFCC_OK) {
-        snprintf(err, n, "input '%s': cannot resize: %s", v->sig.in[i].name, tfcc_session_last_error(s));
+        snprintf(err, n, "input '%s': cannot resize: %s", e->sig.in[i].name, tfcc_session_last_error(s));
         return 400;
       }
     }
     ins[i] = tin->data;
     in_bytes += tin->bytes;
   }
-  outs->n = v->sig.n_out;
+  outs->n = e->sig.n_out;
   size_t out_bytes = 0;
   for (int i = 0; i < outs->n; i++) {
     tfcc_session_output_info(s, i, &outs->info[i]);
@@ -95,12 +95,12 @@ int srv_run_session(srv_version *v, srv_slot *slot, tfcc_session *s, const srv_t
     snprintf(err, n, "the request needs %zu MiB at its shapes (inputs %zu, activations %zu, outputs %zu bytes), "
              "more than server.max_request_mb (%zu MiB)", (in_bytes + arena + out_bytes + (1u << 20) - 1) >> 20,
              in_bytes, arena, out_bytes, max_bytes >> 20);
-    restore_shapes(v, s);
+    restore_shapes(e, s);
     return 413;
   }
   for (int i = 0; i < outs->n; i++) {
     if (srv_slot_out_reserve(slot, i, outs->info[i].bytes) != 0) {
-      snprintf(err, n, "out of memory for output '%s' (%zu bytes)", v->sig.out[i].name, outs->info[i].bytes);
+      snprintf(err, n, "out of memory for output '%s' (%zu bytes)", e->sig.out[i].name, outs->info[i].bytes);
       return 500;
     }
     outs->data[i] = slot->out[i];
@@ -120,7 +120,7 @@ int srv_run_session(srv_version *v, srv_slot *slot, tfcc_session *s, const srv_t
 
 /* A request's work on a slot (srv_pool_run): run, then encode from the slot's buffers. */
 typedef struct infer_job {
-  srv_version *v;
+  srv_endpoint *e;
   srv_request *req;
   srv_encode_fn enc;
   void *ctx;
@@ -134,23 +134,24 @@ typedef struct infer_job {
 static void run_job(void *arg, srv_slot *slot) {
   infer_job *j = arg;
   srv_outputs outs;
-  j->rc = srv_run_session(j->v, slot, slot->session, j->req->in, j->req->max_bytes, &outs, &j->compute_ns, j->err,
+  j->rc = srv_run_session(j->e, slot, slot->session, j->req->in, j->req->max_bytes, &outs, &j->compute_ns, j->err,
                           j->n);
   if (j->rc == 200) {
-    j->enc(j->ctx, j->v, j->req, &outs, j->body);
+    j->enc(j->ctx, j->e, j->req, &outs, j->body);
     if (j->body->oom) {
       snprintf(j->err, j->n, "out of memory encoding the response");
       j->rc = 500;
     }
   }
-  give_back(j->v, slot);
+  give_back(j->e, slot);
 }
 
-int srv_infer_run(srv_version *v, int timeout_ms, srv_request *req, srv_encode_fn enc, void *ctx,
+int srv_infer_run(srv_endpoint *e, int timeout_ms, srv_request *req, srv_encode_fn enc, void *ctx,
                   srv_buf *body, srv_timing *t, char *err, size_t n) {
-  if (srv_batch_accepts(v, req)) return srv_batch_run(v, timeout_ms, req, enc, ctx, body, t, err, n);
-  infer_job j = {v, req, enc, ctx, body, 0, 500, err, n};
-  int status = srv_pool_run(&v->pool, v->owner->stats, v->max_queue, timeout_ms, run_job, &j, &t->queue_ns, err, n);
+  if (srv_batch_accepts(e, req)) return srv_batch_run(e, timeout_ms, req, enc, ctx, body, t, err, n);
+  infer_job j = {e, req, enc, ctx, body, 0, 500, err, n};
+  int status = srv_pool_run(&srv_endpoint_runner(e)->pool, e->ver->owner->stats, e->ver->max_queue, timeout_ms,
+                            run_job, &j, &t->queue_ns, err, n);
   t->compute_ns = j.compute_ns;
   return status ? status : j.rc;
 }

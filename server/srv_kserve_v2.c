@@ -57,9 +57,23 @@ static void model_metadata(srv_server *s, const char *name, long long version, s
   srv_buf_str(&b, "],\"platform\":\"tensorflow_tflite\"");
   if (v) {
     srv_buf_str(&b, ",\"inputs\":");
-    io_json(&b, v->sig.in, v->sig.n_in);
+    io_json(&b, v->ep[0].sig.in, v->ep[0].sig.n_in);
     srv_buf_str(&b, ",\"outputs\":");
-    io_json(&b, v->sig.out, v->sig.n_out);
+    io_json(&b, v->ep[0].sig.out, v->ep[0].sig.n_out);
+    /* the file's signatures: an infer request picks one with parameters.signature_name */
+    if (v->n_ep > 1) {
+      srv_buf_str(&b, ",\"signatures\":[");
+      for (int i = 1; i < v->n_ep; i++) {
+        srv_buf_str(&b, i > 1 ? ",{\"name\":" : "{\"name\":");
+        srv_buf_json_str(&b, v->ep[i].key);
+        srv_buf_printf(&b, ",\"subgraph\":%d,\"inputs\":", v->ep[i].subgraph);
+        io_json(&b, v->ep[i].sig.in, v->ep[i].sig.n_in);
+        srv_buf_str(&b, ",\"outputs\":");
+        io_json(&b, v->ep[i].sig.out, v->ep[i].sig.n_out);
+        srv_buf_str(&b, "}");
+      }
+      srv_buf_str(&b, "]");
+    }
   }
   srv_buf_printf(&b, ",\"state\":\"%s\",\"last_error\":", v ? "READY" : "UNAVAILABLE");
   srv_buf_json_str(&b, last);
@@ -72,8 +86,9 @@ typedef struct enc_ctx {
   size_t json_len;
 } enc_ctx;
 
-static void encode_v2(void *ctx, const srv_version *v, const srv_request *req, const srv_outputs *outs,
+static void encode_v2(void *ctx, const srv_endpoint *ep, const srv_request *req, const srv_outputs *outs,
                       srv_buf *b) {
+  const srv_version *v = ep->ver;
   enc_ctx *e = ctx;
   /* one allocation for the answer: the JSON header plus the binary outputs (not a chain of
    * doublings from 256 bytes, each copying what was written) */
@@ -95,7 +110,7 @@ static void encode_v2(void *ctx, const srv_version *v, const srv_request *req, c
     const tfcc_tensor_info *info = &outs->info[i];
     srv_buf_str(b, first ? "{\"name\":" : ",{\"name\":");
     first = 0;
-    srv_buf_json_str(b, v->sig.out[i].name);
+    srv_buf_json_str(b, ep->sig.out[i].name);
     const char *dt = srv_v2_dtype(info->dtype);
     srv_buf_str(b, ",\"datatype\":");
     srv_buf_json_str(b, dt ? dt : tfcc_dtype_name(info->dtype));
@@ -139,7 +154,12 @@ static void infer(srv_server *s, const srv_http_req *req, const char *name, long
     size_t json_len = req->header_len >= 0 ? (size_t)req->header_len : req->body_len;
     if (req->header_len >= 0 && (size_t)req->header_len > req->body_len) json_len = req->body_len + 1;
     size_t max_bytes = (size_t)s->cfg.max_request_mb << 20;
-    status = srv_kserve_parse(req->body, req->body_len, json_len, &v->sig, max_bytes, r, err, sizeof err);
+    char sig_name[SRV_NAME_MAX];
+    srv_endpoint *ep = NULL;
+    status = srv_request_signature_name(req->body, json_len < req->body_len ? json_len : req->body_len, 1, sig_name,
+                                        sizeof sig_name, err, sizeof err);
+    if (!status) ep = srv_version_endpoint(v, sig_name, &status, err, sizeof err);
+    if (!status) status = srv_kserve_parse(req->body, req->body_len, json_len, &ep->sig, max_bytes, r, err, sizeof err);
     r->max_bytes = max_bytes;
     if (status) {
       srv_resp_error(resp, status, "%s", err);
@@ -147,7 +167,7 @@ static void infer(srv_server *s, const srv_http_req *req, const char *name, long
       srv_buf b;
       srv_buf_init(&b);
       enc_ctx e = {0};
-      status = srv_infer_run(v, srv_live_timeout_ms(s), r, encode_v2, &e, &b, &tm, err, sizeof err);
+      status = srv_infer_run(ep, srv_live_timeout_ms(s), r, encode_v2, &e, &b, &tm, err, sizeof err);
       if (status == 200) {
         int binary = r->any_binary;
         srv_resp_set(resp, 200, binary ? "application/octet-stream" : "application/json", &b);

@@ -28,8 +28,16 @@ typedef struct srv_worker_arg {
 
 static void *worker_main(void *arg);
 
-int srv_pool_create(srv_pool *p, tfcc_model *m, int n, int max_batch, char *err, size_t err_size) {
+tfcc_status srv_pool_new_session(const srv_pool *p, tfcc_session **out) {
+  return p->sig_key ? tfcc_session_create_for_signature(p->model, p->sig_key, NULL, out)
+                    : tfcc_session_create(p->model, NULL, out);
+}
+
+int srv_pool_create(srv_pool *p, tfcc_model *m, const char *sig_key, int n, int max_batch, char *err,
+                    size_t err_size) {
   memset(p, 0, sizeof *p);
+  p->model = m;
+  p->sig_key = sig_key;
   p->slots = calloc((size_t)n, sizeof *p->slots);
   p->free_list = calloc((size_t)n, sizeof *p->free_list);
   if (!p->slots || !p->free_list) {
@@ -51,7 +59,7 @@ int srv_pool_create(srv_pool *p, tfcc_model *m, int n, int max_batch, char *err,
         return -1;
       }
     }
-    tfcc_status st = tfcc_session_create(m, NULL, &p->slots[i].session);
+    tfcc_status st = srv_pool_new_session(p, &p->slots[i].session);
     if (st != TFCC_OK) {
       snprintf(err, err_size, "session %d: %s", i, tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));
       srv_pool_destroy(p);

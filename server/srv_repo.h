@@ -34,21 +34,58 @@ typedef struct srv_file_id {
 } srv_file_id;
 
 typedef struct srv_model srv_model;
+typedef struct srv_version srv_version;
 
-typedef struct srv_version {
+/* What a request runs on a version: subgraph 0 under its tensor names (ep[0], the default),
+ * or one signature of the file (its subgraph, inputs and outputs named as the signature names
+ * them). Each has its own session pool and batcher; a signature's pool is created on its
+ * first request (srv_endpoint.c). */
+typedef struct srv_endpoint {
+  srv_version *ver;
+  const char *key;      /* signature key (owned by the model); NULL for ep[0] */
+  int subgraph;
+  srv_sig sig;
+  int served_by;        /* index of the endpoint whose pool and batcher run it: itself, or 0
+                           for a signature of subgraph 0 (same sessions, its own names) */
+  pthread_mutex_t mu;   /* the pool's creation */
+  _Atomic int ready;    /* pool and batcher created */
+  srv_pool pool;
+  srv_batcher batch;    /* dynamic batching (off unless max_batch > 1 and dim 0 is dynamic) */
+} srv_endpoint;
+
+struct srv_version {
   srv_model *owner;
   long long version;
   char path[SRV_PATH_MAX];
   srv_file_id id;
   tfcc_model *model;
-  srv_sig sig;
-  srv_pool pool;
-  int max_queue, sessions;
+  srv_endpoint *ep;     /* [n_ep]: ep[0] subgraph 0, ep[1 + k] signature k of the file */
+  int n_ep;
+  int max_queue, sessions, max_batch;
+  int64_t max_queue_delay_us;
   _Atomic int refs;
   srv_version_stats *stats;
   int cfg_gen;          /* the model settings it was loaded with (srv_model.cfg_gen) */
-  srv_batcher batch;    /* dynamic batching (off unless max_batch > 1 and dim 0 is dynamic) */
-} srv_version;
+};
+
+/* The endpoint whose pool and batcher run e's requests. */
+static inline srv_endpoint *srv_endpoint_runner(const srv_endpoint *e) { return &e->ver->ep[e->served_by]; }
+
+/* srv_endpoint.c. Fills v->ep from v->model (ep[0]'s pool created; signatures' io read from a
+ * probe session). 0 or -1 with err. */
+int srv_endpoints_create(srv_version *v, char *err, size_t n);
+void srv_endpoints_destroy(srv_version *v);
+/* The endpoint for signature key (NULL or "": ep[0]), its runner's pool created if needed (other
+ * endpoints are not blocked meanwhile). NULL with *status 400 (no such signature: err names
+ * the file's signatures) or 500 (the sessions could not be created). */
+srv_endpoint *srv_version_endpoint(srv_version *v, const char *key, int *status, char *err, size_t n);
+/* Index of signature key in v->ep, -1 if none. */
+int srv_version_find_signature(const srv_version *v, const char *key);
+/* The "signature_name" a request names: TF Serving's top-level one (kserve 0) or KServe's
+ * "parameters": {"signature_name": ...} (kserve 1). Looks only at bodies containing the text
+ * "signature_name" (no second parse of ordinary requests). 0 (out = "" if none) or 400. */
+int srv_request_signature_name(const char *body, size_t len, int kserve, char *out, size_t out_n, char *err,
+                               size_t n);
 
 typedef struct srv_pending {
   long long version;

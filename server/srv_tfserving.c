@@ -1,6 +1,10 @@
 /* TF Serving REST API routes:
  *   POST /v1/models/{name}[/versions/{v}]:predict   ("instances" or "inputs")
- *   GET  /v1/models/{name}[/versions/{v}]           (model_version_status) */
+ *   GET  /v1/models/{name}[/versions/{v}]           (model_version_status)
+ *   GET  /v1/models/{name}[/versions/{v}]/metadata  (signature_def of every signature)
+ * A predict request's "signature_name" picks the signature (default: serving_default when
+ * the file has it, else subgraph 0); its inputs and outputs are named as the signature names
+ * them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +22,7 @@ static void nested_value(srv_buf *b, const tfcc_tensor_info *info, const void *d
   }
 }
 
-static void encode_tfs(void *ctx, const srv_version *v, const srv_request *req, const srv_outputs *outs,
+static void encode_tfs(void *ctx, const srv_endpoint *e, const srv_request *req, const srv_outputs *outs,
                        srv_buf *b) {
   (void)ctx;
   if (req->row_format) {
@@ -33,7 +37,7 @@ static void encode_tfs(void *ctx, const srv_version *v, const srv_request *req, 
       srv_buf_str(b, "{");
       for (int i = 0; i < outs->n; i++) {
         if (i) srv_buf_str(b, ",");
-        srv_buf_json_str(b, v->sig.out[i].name);
+        srv_buf_json_str(b, e->sig.out[i].name);
         srv_buf_str(b, ":");
         nested_value(b, &outs->info[i], outs->data[i], r, rows);
       }
@@ -49,46 +53,13 @@ static void encode_tfs(void *ctx, const srv_version *v, const srv_request *req, 
     srv_buf_str(b, "{");
     for (int i = 0; i < outs->n; i++) {
       if (i) srv_buf_str(b, ",");
-      srv_buf_json_str(b, v->sig.out[i].name);
+      srv_buf_json_str(b, e->sig.out[i].name);
       srv_buf_str(b, ":");
       nested_value(b, &outs->info[i], outs->data[i], -1, 0);
     }
     srv_buf_str(b, "}");
   }
   srv_buf_str(b, "}");
-}
-
-/* TF Serving's "signature_name": the server runs the model's subgraph 0, so a request may name
- * a signature of subgraph 0 (usually serving_default); another signature, or one the model does
- * not have, is a 400 naming the signatures. 0 when the request names none or a served one. */
-static int check_signature_name(const tfcc_model *m, const char *body, size_t len, char *err, size_t n) {
-  json_t *root = json_loadb(body, len, 0, NULL);
-  const json_t *jn = json_is_object(root) ? json_object_get(root, "signature_name") : NULL;
-  int rc = 0;
-  if (jn && !json_is_string(jn)) {
-    snprintf(err, n, "signature_name must be a string");
-    rc = 400;
-  } else if (jn) {
-    const char *want = json_string_value(jn);
-    int found = -1;
-    char list[512] = "";
-    size_t used = 0;
-    for (int k = 0; k < tfcc_model_signature_count(m); k++) {
-      tfcc_signature_info si;
-      if (tfcc_model_signature_info(m, k, &si) != TFCC_OK) continue;
-      if (strcmp(si.key, want) == 0) found = (int)si.subgraph;
-      if (si.subgraph == 0 && used < sizeof list)
-        used += (size_t)snprintf(list + used, sizeof list - used, "%s'%s'", used ? ", " : "", si.key);
-    }
-    if (found != 0) {
-      snprintf(err, n, "signature_name '%.200s': %s; this server runs the signatures of subgraph 0: %s", want,
-               found < 0 ? "the model has no such signature" : "it runs another subgraph (use tfcc run --signature)",
-               list[0] ? list : "(none named)");
-      rc = 400;
-    }
-  }
-  json_decref(root);
-  return rc;
 }
 
 static void predict(srv_server *s, const srv_http_req *req, const char *name, long long version,
@@ -111,16 +82,22 @@ static void predict(srv_server *s, const srv_http_req *req, const char *name, lo
     srv_resp_error(resp, 500, "out of memory");
   } else {
     size_t max_bytes = (size_t)s->cfg.max_request_mb << 20;
-    status = check_signature_name(v->model, req->body, req->body_len, err, sizeof err);
-    if (!status) status = srv_tfs_parse(req->body, req->body_len, &v->sig, max_bytes, r, err, sizeof err);
-    else srv_request_init(r, v->sig.n_out);
+    char sig_name[SRV_NAME_MAX];
+    srv_endpoint *ep = NULL;
+    status = srv_request_signature_name(req->body, req->body_len, 0, sig_name, sizeof sig_name, err, sizeof err);
+    /* TF Serving's default: serving_default when the file has it, else subgraph 0 */
+    if (!status && !sig_name[0] && srv_version_find_signature(v, "serving_default") > 0)
+      snprintf(sig_name, sizeof sig_name, "serving_default");
+    if (!status) ep = srv_version_endpoint(v, sig_name, &status, err, sizeof err);
+    if (!status) status = srv_tfs_parse(req->body, req->body_len, &ep->sig, max_bytes, r, err, sizeof err);
+    else srv_request_init(r, 0);
     r->max_bytes = max_bytes;
     if (status) {
       srv_resp_error(resp, status, "%s", err);
     } else {
       srv_buf b;
       srv_buf_init(&b);
-      status = srv_infer_run(v, srv_live_timeout_ms(s), r, encode_tfs, NULL, &b, &tm, err, sizeof err);
+      status = srv_infer_run(ep, srv_live_timeout_ms(s), r, encode_tfs, NULL, &b, &tm, err, sizeof err);
       if (status == 200) srv_resp_set(resp, 200, "application/json", &b);
       else {
         srv_buf_free(&b);
@@ -138,6 +115,75 @@ static void predict(srv_server *s, const srv_http_req *req, const char *name, lo
   resp->compute_ms = (double)tm.compute_ns / 1e6;
   atomic_fetch_sub(&ms->in_flight, 1);
   srv_version_release(v);
+}
+
+/* TensorFlow's DataType names (types.proto), as TF Serving's metadata writes them. */
+static const char *tf_dtype(tfcc_dtype t) {
+  switch (t) {
+    case TFCC_FLOAT32: return "DT_FLOAT";
+    case TFCC_FLOAT16: return "DT_HALF";
+    case TFCC_BFLOAT16: return "DT_BFLOAT16";
+    case TFCC_FLOAT64: return "DT_DOUBLE";
+    case TFCC_INT8: return "DT_INT8";
+    case TFCC_INT16: return "DT_INT16";
+    case TFCC_INT32: return "DT_INT32";
+    case TFCC_INT64: return "DT_INT64";
+    case TFCC_UINT8: return "DT_UINT8";
+    case TFCC_UINT16: return "DT_UINT16";
+    case TFCC_UINT32: return "DT_UINT32";
+    case TFCC_UINT64: return "DT_UINT64";
+    case TFCC_BOOL: return "DT_BOOL";
+    case TFCC_STRING: return "DT_STRING";
+    default: return "DT_INVALID";
+  }
+}
+
+static void tensor_map(srv_buf *b, const srv_io *ios, int n) {
+  srv_buf_str(b, "{");
+  for (int i = 0; i < n; i++) {
+    if (i) srv_buf_str(b, ",");
+    srv_buf_json_str(b, ios[i].name);
+    srv_buf_printf(b, ":{\"dtype\":\"%s\",\"tensor_shape\":{\"dim\":[", tf_dtype(ios[i].dtype));
+    for (int32_t d = 0; d < ios[i].rank; d++)
+      srv_buf_printf(b, "%s{\"size\":\"%d\",\"name\":\"\"}", d ? "," : "", (int)ios[i].sig[d]);
+    srv_buf_str(b, "],\"unknown_rank\":false},\"name\":");
+    srv_buf_json_str(b, ios[i].name);
+    srv_buf_str(b, "}");
+  }
+  srv_buf_str(b, "}");
+}
+
+static void signature_def(srv_buf *b, const char *key, const srv_sig *sig, int first) {
+  if (!first) srv_buf_str(b, ",");
+  srv_buf_json_str(b, key);
+  srv_buf_str(b, ":{\"inputs\":");
+  tensor_map(b, sig->in, sig->n_in);
+  srv_buf_str(b, ",\"outputs\":");
+  tensor_map(b, sig->out, sig->n_out);
+  srv_buf_str(b, ",\"method_name\":\"tensorflow/serving/predict\"}");
+}
+
+/* GET /v1/models/{name}[/versions/{v}]/metadata: TF Serving's GetModelMetadata answer with
+ * every signature_def of the file (a file without signatures: "serving_default" = subgraph 0). */
+static void metadata_json(srv_server *s, const char *name, long long version, srv_http_resp *resp) {
+  char err[600];
+  int status = 0;
+  srv_version *v = srv_repo_acquire(s->repo, name, version, &status, err, sizeof err);
+  if (!v) {
+    srv_resp_error(resp, status, "%s", err);
+    return;
+  }
+  srv_buf b;
+  srv_buf_init(&b);
+  srv_buf_str(&b, "{\"model_spec\":{\"name\":");
+  srv_buf_json_str(&b, name);
+  srv_buf_printf(&b, ",\"signature_name\":\"\",\"version\":\"%lld\"},"
+                 "\"metadata\":{\"signature_def\":{\"signature_def\":{", v->version);
+  if (v->n_ep == 1) signature_def(&b, "serving_default", &v->ep[0].sig, 1);
+  for (int i = 1; i < v->n_ep; i++) signature_def(&b, v->ep[i].key, &v->ep[i].sig, i == 1);
+  srv_buf_str(&b, "}}}}");
+  srv_version_release(v);
+  srv_resp_set(resp, 200, "application/json", &b);
 }
 
 static void status_json(srv_server *s, const char *name, long long version, srv_http_resp *resp) {
@@ -176,7 +222,7 @@ static void status_json(srv_server *s, const char *name, long long version, srv_
 int srv_route_tfserving(srv_server *s, const srv_http_req *req, srv_http_resp *resp) {
   char buf[2048];
   char *seg[8];
-  int n = srv_path_split(req->url, buf, sizeof buf, seg, 6);
+  int n = srv_path_split(req->url, buf, sizeof buf, seg, 7);
   if (n < 3 || strcmp(seg[0], "v1") != 0 || strcmp(seg[1], "models") != 0) return 0;
   char *last = seg[n - 1];
   char *colon = strchr(last, ':');
@@ -186,6 +232,8 @@ int srv_route_tfserving(srv_server *s, const srv_http_req *req, srv_http_resp *r
     verb = colon + 1;
   }
   long long version = -1;
+  int metadata = !verb && (n == 4 || n == 6) && !strcmp(seg[n - 1], "metadata");
+  if (metadata) n--;
   if (n == 5 && !strcmp(seg[3], "versions")) {
     version = srv_parse_version(seg[4]);
     if (version < 0) {
@@ -198,6 +246,7 @@ int srv_route_tfserving(srv_server *s, const srv_http_req *req, srv_http_resp *r
   }
   if (!verb) {
     if (strcmp(req->method, "GET") != 0) srv_resp_error(resp, 405, "%s: use GET", req->url);
+    else if (metadata) metadata_json(s, seg[2], version, resp);
     else status_json(s, seg[2], version, resp);
     return 1;
   }

@@ -29,6 +29,10 @@ typedef struct interp_obj {
   int32_t *pending_rank;           /* per input: -1 none */
   int32_t (*pending_dims)[TFCC_MAX_DIMS];
   int n_pending;
+  /* a signature's interpreter (_open_signature): the session runs that signature's subgraph
+   * on the parent's model; the parent (kept alive) owns the runtime */
+  PyObject *parent;
+  int sig_index;                   /* -1: subgraph 0 */
 } interp_obj;
 
 static const char k_magic_encrypted[8] = {'T', 'F', 'C', 'C', 'E', 'N', 'C', '\0'};
@@ -153,6 +157,26 @@ static int init_buffers(interp_obj *self) {
     return -1;
   }
   for (int i = 0; i < self->n_in; i++) self->pending_rank[i] = -1;
+  tfcc_signature_info si;
+  if (self->parent && tfcc_model_signature_info(self->model, self->sig_index, &si) == TFCC_OK) {
+    /* a signature's session: its inputs and outputs are named as the signature names them; the
+     * tensor indices are the signature's (in its subgraph) */
+    for (int i = 0; i < self->n_in + self->n_out; i++) {
+      const int is_out = i >= self->n_in, k = is_out ? i - self->n_in : i;
+      tfcc_tensor_info info;
+      int32_t *slot = is_out ? &self->out_tensor[k] : &self->in_tensor[k];
+      *slot = -1;
+      if ((is_out ? tfcc_session_output_info(self->session, k, &info) : tfcc_session_input_info(self->session, k, &info)) !=
+          TFCC_OK)
+        continue;
+      const int n = is_out ? si.output_count : si.input_count;
+      const char *const *names = is_out ? si.output_names : si.input_names;
+      for (int j = 0; j < n; j++)
+        if (names[j] && info.name && strcmp(names[j], info.name) == 0)
+          *slot = is_out ? si.output_tensors[j] : si.input_tensors[j];
+    }
+    return sync_all(self);
+  }
   for (int i = 0; i < self->n_in; i++)
     if (tfcc_model_input_tensor(self->model, i, &self->in_tensor[i]) != TFCC_OK) self->in_tensor[i] = -1;
   for (int i = 0; i < self->n_out; i++)
@@ -177,10 +201,11 @@ static void interp_close(interp_obj *self) {
   free_buffers(self);
   tfcc_session_destroy(self->session);
   tfcc_model_release(self->model);
-  tfcc_runtime_destroy(self->rt);
+  if (!self->parent) tfcc_runtime_destroy(self->rt); /* a signature's: the parent's runtime */
   self->session = NULL;
   self->model = NULL;
   self->rt = NULL;
+  Py_CLEAR(self->parent);
 }
 
 static void interp_dealloc(interp_obj *self) {
@@ -405,6 +430,46 @@ done:
   if (content.buf) PyBuffer_Release(&content);
   if (key.key.buf) PyBuffer_Release(&key.key);
   return result;
+}
+
+/* _open_signature(parent, key): this (empty) interpreter runs signature `key` of the parent's
+ * model (tfcc_session_create_for_signature: any subgraph), with its own session and buffers;
+ * tensor indices are the signature's. ValueError naming the signatures if there is no such
+ * key. */
+static PyObject *interp_open_signature(interp_obj *self, PyObject *args) {
+  PyObject *parent_obj;
+  const char *key;
+  if (!PyArg_ParseTuple(args, "O!s:_open_signature", &tfcc_py_interpreter_type, &parent_obj, &key)) return NULL;
+  interp_obj *parent = (interp_obj *)parent_obj;
+  if (self->session) {
+    PyErr_SetString(PyExc_RuntimeError, "Interpreter is already open");
+    return NULL;
+  }
+  if (!parent->model) return not_ready();
+  int index = -1;
+  for (int k = 0; k < tfcc_model_signature_count(parent->model) && index < 0; k++) {
+    tfcc_signature_info si;
+    if (tfcc_model_signature_info(parent->model, k, &si) == TFCC_OK && strcmp(si.key, key) == 0) index = k;
+  }
+  tfcc_status st;
+  Py_BEGIN_ALLOW_THREADS
+  st = tfcc_session_create_for_signature(parent->model, key, NULL, &self->session);
+  Py_END_ALLOW_THREADS
+  if (st != TFCC_OK || index < 0) {
+    self->session = NULL;
+    PyErr_Format(PyExc_ValueError, "signature '%s': %s", key, last_msg(st));
+    return NULL;
+  }
+  tfcc_model_retain(parent->model);
+  self->model = parent->model;
+  self->rt = parent->rt;
+  self->parent = Py_NewRef(parent_obj);
+  self->sig_index = index;
+  if (init_buffers(self) != 0) {
+    interp_close(self);
+    return NULL;
+  }
+  Py_RETURN_NONE;
 }
 
 /* ------------------------------------------------------------ details */
@@ -857,6 +922,8 @@ static PyMethodDef interp_methods[] = {
      "Details of every output (TensorFlow Lite's dict keys)."},
     {"_io_tensors", (PyCFunction)interp_io_tensors, METH_NOARGS, "([input tensor indices], [output tensor indices])"},
     {"_signatures", (PyCFunction)interp_signatures, METH_NOARGS, "The file's SignatureDefs."},
+    {"_open_signature", (PyCFunction)interp_open_signature, METH_VARARGS,
+     "_open_signature(parent, key): runs signature key of parent's model (its own session)."},
     {"set_tensor", (PyCFunction)interp_set_tensor, METH_VARARGS,
      "set_tensor(tensor_index, value): copies value into the input (same dtype and shape)."},
     {"get_tensor", TFCC_PY_KW(interp_get_tensor), METH_VARARGS | METH_KEYWORDS,

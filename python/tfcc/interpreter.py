@@ -150,11 +150,17 @@ class Interpreter(_tfcc.Interpreter):
 
 
 class SignatureRunner:
-    """Runs one SignatureDef of an Interpreter: ``runner(x=array) -> {'y': array}``."""
+    """Runs one SignatureDef of an Interpreter: ``runner(x=array) -> {'y': array}``.
+
+    A signature of subgraph 0 runs on the interpreter's own session and tensors (as in
+    TensorFlow Lite); one of another subgraph (e.g. ``decode`` next to ``encode``) on a session
+    of its own for that subgraph, sharing the interpreter's model and weights. Tensor indices
+    in its details are the signature's, in its subgraph."""
 
     def __init__(self, interpreter, signature_key):
         self._interpreter = interpreter
         self._key = signature_key
+        target = interpreter
         if signature_key is None:
             ins = [(d["name"], d["index"]) for d in interpreter.get_input_details()]
             outs = [(d["name"], d["index"]) for d in interpreter.get_output_details()]
@@ -165,16 +171,18 @@ class SignatureRunner:
                                  % (signature_key, [s[0] for s in interpreter._signatures()]))
             _, subgraph, ins, outs = found[0]
             if subgraph != 0:
-                raise ValueError("signature '%s' runs subgraph %d; tfcc runs subgraph 0 only"
-                                 % (signature_key, subgraph))
+                target = _tfcc.Interpreter()
+                target._open_signature(interpreter, signature_key)
+        self._target = target
         self._in = dict(ins)
         self._out = dict(outs)
+        t_ins, t_outs = target._io_tensors()
         for name, t in ins:
-            if t not in interpreter._inputs:
+            if t not in t_ins:
                 raise ValueError("signature '%s' input '%s' is tensor %d, not an input of the "
                                  "model" % (signature_key, name, t))
         for name, t in outs:
-            if t not in interpreter._outputs:
+            if t not in t_outs:
                 raise ValueError("signature '%s' output '%s' is tensor %d, not an output of the "
                                  "model" % (signature_key, name, t))
 
@@ -182,7 +190,7 @@ class SignatureRunner:
         if len(kwargs) != len(self._in):
             raise ValueError("Invalid number of inputs provided for running a SignatureDef, "
                              "expected %d vs provided %d" % (len(self._in), len(kwargs)))
-        interp = self._interpreter
+        interp = self._target
         resized = False
         for name, value in kwargs.items():
             if name not in self._in:
@@ -207,8 +215,8 @@ class SignatureRunner:
 
     def get_input_details(self):
         """``{name: details}`` of the signature's inputs."""
-        return self._details(self._in, self._interpreter.get_input_details())
+        return self._details(self._in, self._target.get_input_details())
 
     def get_output_details(self):
         """``{name: details}`` of the signature's outputs."""
-        return self._details(self._out, self._interpreter.get_output_details())
+        return self._details(self._out, self._target.get_output_details())

@@ -3,8 +3,9 @@
  *   - CAST to the same dtype, QUANTIZE with identical input and output quantization (a
  *     requantization by exactly 1.0 is the identity in TFLite's arithmetic): for any shape;
  *   - RESHAPE / SQUEEZE / EXPAND_DIMS whose output shape equals the input's: only when the
- *     graph's shapes are static (every input has a fixed signature), since a resized input
- *     could make them real reshapes. Elsewhere the memory plan makes them free views.
+ *     graph's shapes are static (every input has a fixed signature, and the subgraph is not
+ *     run by an operator with its own shapes), since a resized input could make them real
+ *     reshapes. Elsewhere the memory plan makes them free views.
  * A node whose output is a graph output stays (the output keeps its name and buffer). */
 #include <string.h>
 
@@ -42,7 +43,7 @@ static bool is_noop(const tfcc_ir_subgraph *sg, const tfcc_ir_node *n, bool stat
 
 tfcc_status tfcc_pass_drop_noops(tfcc_pass_ctx *ctx, int32_t *changed) {
   tfcc_ir_subgraph *sg = ctx->sg;
-  bool static_shapes = tfcc_pass_static_shapes(sg);
+  bool static_shapes = !ctx->shapes_from_caller && tfcc_pass_static_shapes(sg);
   for (int32_t i = 0; i < sg->n_nodes; i++) {
     tfcc_ir_node *n = &sg->nodes[i];
     if (!is_noop(sg, n, static_shapes)) continue;

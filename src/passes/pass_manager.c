@@ -31,23 +31,34 @@ static double now_ms(void) {
   return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+/* Subgraph 0 and the subgraphs of signatures get their input shapes from a session (resized
+ * only where the signature allows); the others from the operator that runs them. */
+static bool is_entry(const tfcc_graph *g, int32_t s) {
+  if (s == 0) return true;
+  for (int32_t k = 0; k < g->n_signatures; k++)
+    if (g->signatures[k].subgraph == s) return true;
+  return false;
+}
+
 tfcc_status tfcc_run_passes(tfcc_graph *g, uint32_t disabled, tfcc_isa isa, const tfcc_logger *log,
                             int quant_compat, tfcc_err *err) {
-  if (g->n_subgraphs < 1) return TFCC_OK;
-  tfcc_pass_ctx ctx = {g, &g->subgraphs[0], isa, err, log, quant_compat};
   int32_t n;
   const tfcc_pass_info *list = tfcc_pass_list(&n);
-  for (int32_t i = 0; i < n; i++) {
-    if (disabled & list[i].bit) {
-      tfcc_log(log, TFCC_LOG_DEBUG, TFCC_TAG_MODEL_LOAD, "pass %s: disabled", list[i].name);
-      continue;
+  for (int32_t s = 0; s < g->n_subgraphs; s++) {
+    tfcc_pass_ctx ctx = {g, &g->subgraphs[s], isa, err, log, quant_compat, !is_entry(g, s)};
+    for (int32_t i = 0; i < n; i++) {
+      if (disabled & list[i].bit) {
+        if (s == 0) tfcc_log(log, TFCC_LOG_DEBUG, TFCC_TAG_MODEL_LOAD, "pass %s: disabled", list[i].name);
+        continue;
+      }
+      int32_t changed = 0;
+      double t0 = now_ms();
+      tfcc_status st = list[i].run(&ctx, &changed);
+      if (st != TFCC_OK) return s == 0 ? st : tfcc_err_prefix(err, "subgraph %d", (int)s);
+      if (s == 0 || changed)
+        tfcc_log(log, TFCC_LOG_DEBUG, TFCC_TAG_MODEL_LOAD, "pass %s: subgraph %d: %d change%s in %.3f ms",
+                 list[i].name, (int)s, (int)changed, changed == 1 ? "" : "s", now_ms() - t0);
     }
-    int32_t changed = 0;
-    double t0 = now_ms();
-    tfcc_status st = list[i].run(&ctx, &changed);
-    if (st != TFCC_OK) return st;
-    tfcc_log(log, TFCC_LOG_DEBUG, TFCC_TAG_MODEL_LOAD, "pass %s: %d change%s in %.3f ms", list[i].name,
-             (int)changed, changed == 1 ? "" : "s", now_ms() - t0);
   }
   return TFCC_OK;
 }

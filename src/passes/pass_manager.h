@@ -3,6 +3,7 @@
 #ifndef TFCC_GRAPH_PASS_MANAGER_H
 #define TFCC_GRAPH_PASS_MANAGER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "base/err.h"
@@ -18,6 +19,8 @@ typedef struct tfcc_pass_ctx {
   tfcc_err *err;
   const tfcc_logger *log; /* may be NULL */
   int quant_compat;        /* tfcc_quant_compat, for the operators the constant folder inits */
+  bool shapes_from_caller; /* sg is run by an operator (WHILE body, IF branch, ...): its input
+                              shapes are the caller's at run time, not the stored ones */
 } tfcc_pass_ctx;
 
 /* A pass rewrites ctx->sg and counts the rewrites in *changed. */
@@ -32,7 +35,7 @@ typedef struct tfcc_pass_info {
 /* The passes in the order they run. */
 const tfcc_pass_info *tfcc_pass_list(int32_t *count);
 
-/* Runs every pass not in `disabled` on subgraph 0; logs (debug) what each changed. */
+/* Runs every pass not in `disabled` on every subgraph; logs (debug) what each changed. */
 tfcc_status tfcc_run_passes(tfcc_graph *g, uint32_t disabled, tfcc_isa isa, const tfcc_logger *log,
                             int quant_compat, tfcc_err *err);
 

@@ -71,10 +71,9 @@ static bool list_equal(const int32_t *a, const int32_t *b, int32_t n) {
   return n == 0 || memcmp(a, b, (size_t)n * sizeof *a) == 0;
 }
 
-tfcc_status tfcc_weights_check_signature(const tfcc_graph *old, const tfcc_graph *neu, bool folded,
-                                   tfcc_err *err) {
-  if (neu->n_subgraphs < 1) return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "new weights: model has no subgraph");
-  const tfcc_ir_subgraph *a = &old->subgraphs[0], *b = &neu->subgraphs[0];
+/* Subgraph a (the model's) against b (the new file's): same tensors, operators, inputs and
+ * outputs. */
+static tfcc_status check_subgraph(const tfcc_ir_subgraph *a, const tfcc_ir_subgraph *b, bool folded, tfcc_err *err) {
   char s1[128], s2[128];
   if (a->n_tensors != b->n_tensors)
     return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "graph differs: %d tensors, model has %d",
@@ -143,6 +142,54 @@ tfcc_status tfcc_weights_check_signature(const tfcc_graph *old, const tfcc_graph
     if (folded && x->removed != y->removed)
       return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "operator %d (%s): folded differently", (int)i,
                           tfcc_node_op_name(y));
+    /* the subgraphs a control-flow operator runs, the variable a VAR_HANDLE names */
+    if (x->opts.kind == TFCC_OPTIONS_SUBGRAPHS && y->opts.kind == TFCC_OPTIONS_SUBGRAPHS &&
+        (x->opts.subgraphs.first != y->opts.subgraphs.first || x->opts.subgraphs.second != y->opts.subgraphs.second))
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "operator %d (%s): runs subgraphs %d, %d, model's runs %d, %d",
+                          (int)i, tfcc_node_op_name(y), (int)y->opts.subgraphs.first, (int)y->opts.subgraphs.second,
+                          (int)x->opts.subgraphs.first, (int)x->opts.subgraphs.second);
+    if (x->opts.kind == TFCC_OPTIONS_VAR_HANDLE && y->opts.kind == TFCC_OPTIONS_VAR_HANDLE &&
+        x->opts.var_handle.resource_id != y->opts.var_handle.resource_id)
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "operator %d (%s): names another variable", (int)i,
+                          tfcc_node_op_name(y));
+  }
+  return TFCC_OK;
+}
+
+static bool names_equal(const char *const *a, const char *const *b, int32_t n) {
+  for (int32_t i = 0; i < n; i++)
+    if (strcmp(a[i] ? a[i] : "", b[i] ? b[i] : "") != 0) return false;
+  return true;
+}
+
+tfcc_status tfcc_weights_check_signature(const tfcc_graph *old, const tfcc_graph *neu, bool folded,
+                                   tfcc_err *err) {
+  if (neu->n_subgraphs < 1) return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "new weights: model has no subgraph");
+  if (neu->n_subgraphs != old->n_subgraphs)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "graph differs: %d subgraphs, model has %d",
+                        (int)neu->n_subgraphs, (int)old->n_subgraphs);
+  for (int32_t s = 0; s < old->n_subgraphs; s++) {
+    tfcc_status st = check_subgraph(&old->subgraphs[s], &neu->subgraphs[s], folded, err);
+    /* subgraph 0's messages stay as they were for single-subgraph models */
+    if (st != TFCC_OK)
+      return s == 0 ? st
+                    : tfcc_err_prefix(err, "subgraph %d (%s)", (int)s,
+                                      old->subgraphs[s].name ? old->subgraphs[s].name : "");
+  }
+  if (neu->n_signatures != old->n_signatures)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "graph differs: %d signatures, model has %d",
+                        (int)neu->n_signatures, (int)old->n_signatures);
+  for (int32_t k = 0; k < old->n_signatures; k++) {
+    const tfcc_ir_signature *x = &old->signatures[k], *y = &neu->signatures[k];
+    if (strcmp(x->key ? x->key : "", y->key ? y->key : "") != 0 || x->subgraph != y->subgraph ||
+        x->n_inputs != y->n_inputs || x->n_outputs != y->n_outputs ||
+        !list_equal(x->input_tensors, y->input_tensors, x->n_inputs) ||
+        !list_equal(x->output_tensors, y->output_tensors, x->n_outputs) ||
+        !names_equal(x->input_names, y->input_names, x->n_inputs) ||
+        !names_equal(x->output_names, y->output_names, x->n_outputs))
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                          "signature %d ('%s', subgraph %d): differs from the model's ('%s', subgraph %d)", (int)k,
+                          y->key ? y->key : "", (int)y->subgraph, x->key ? x->key : "", (int)x->subgraph);
   }
   return TFCC_OK;
 }
@@ -155,21 +202,31 @@ static tfcc_status fail(tfcc_err *err, tfcc_status st) {
 }
 
 tfcc_status tfcc_weights_bind_like(const tfcc_graph *model, tfcc_graph *neu, tfcc_err *err) {
-  const tfcc_ir_subgraph *msg = &model->subgraphs[0];
-  if (neu->n_subgraphs < 1 || neu->subgraphs[0].n_nodes != msg->n_nodes ||
-      neu->subgraphs[0].n_tensors != msg->n_tensors)
+  if (neu->n_subgraphs != model->n_subgraphs)
     return tfcc_weights_check_signature(model, neu, true, err); /* names the count that differs */
-  tfcc_ir_subgraph *sg = &neu->subgraphs[0];
-  for (int32_t i = 0; i < sg->n_nodes; i++) {
-    const tfcc_ir_node *x = &msg->nodes[i];
-    tfcc_ir_node *y = &sg->nodes[i];
-    if (x->builtin >= TFCC_OP_INTERNAL_FIRST_) { /* fused by a pass: the passes redo it */
-      y->op = tfcc_op_lookup(y->builtin);
-      continue;
-    }
-    if (x->builtin != y->builtin || x->version != y->version) /* same message as the full check */
+  for (int32_t s = 0; s < model->n_subgraphs; s++)
+    if (neu->subgraphs[s].n_nodes != model->subgraphs[s].n_nodes ||
+        neu->subgraphs[s].n_tensors != model->subgraphs[s].n_tensors)
       return tfcc_weights_check_signature(model, neu, true, err);
-    y->op = x->op;
+  /* subgraph calls in range and not recursive, variables numbered as at the model's load (the
+   * check above compares the numbers) */
+  int32_t n_vars = 0;
+  tfcc_status st = tfcc_graph_check_calls(neu, &n_vars, err);
+  if (st != TFCC_OK) return tfcc_err_prefix(err, "new weights");
+  for (int32_t s = 0; s < model->n_subgraphs; s++) {
+    const tfcc_ir_subgraph *msg = &model->subgraphs[s];
+    tfcc_ir_subgraph *sg = &neu->subgraphs[s];
+    for (int32_t i = 0; i < sg->n_nodes; i++) {
+      const tfcc_ir_node *x = &msg->nodes[i];
+      tfcc_ir_node *y = &sg->nodes[i];
+      if (x->builtin >= TFCC_OP_INTERNAL_FIRST_) { /* fused by a pass: the passes redo it */
+        y->op = tfcc_op_lookup(y->builtin);
+        continue;
+      }
+      if (x->builtin != y->builtin || x->version != y->version) /* same message as the full check */
+        return tfcc_weights_check_signature(model, neu, true, err);
+      y->op = x->op;
+    }
   }
   return TFCC_OK;
 }
@@ -177,11 +234,9 @@ tfcc_status tfcc_weights_bind_like(const tfcc_graph *model, tfcc_graph *neu, tfc
 /* Builds generation w over data[0..size) through the load pipeline (tfcc_model_load_graph). */
 static tfcc_status build_generation(tfcc_model *m, tfcc_weights *w, const uint8_t *data, size_t size,
                                     tfcc_err *err) {
-  if (m->graph.n_subgraphs > 1) /* subgraph plans are not rebound to new weights */
-    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED,
-                        "new weights: the model has %d subgraphs (control flow or variables); updating the "
-                        "weights of such a model is not supported: load the new file as a new model",
-                        (int)m->graph.n_subgraphs);
+  /* Every subgraph is checked and bound (tfcc_weights_bind_like, _check_signature). Sessions
+   * whose plans run subgraphs or hold variables replan on the new generation (their subgraph
+   * plans hold operator params), keeping their variables; the others rebind in place. */
   w->graph = &w->own_graph;
   return tfcc_model_load_graph(m, data, size, &w->own_graph, &m->graph, err);
 }

@@ -253,6 +253,96 @@ static void test_concurrent(tfcc_runtime *rt, model_case *c) {
   tfcc_model_release(m);
 }
 
+/* ---------------------------------------------------------------- control flow */
+
+/* while_counter (tests/models/data/control_flow): acc = x; n times acc = acc * k + c (WHILE,
+ * the constants in the body subgraph). Runs it with n = 3 and checks acc against k, c. */
+static void cf_check_while(tfcc_session *s, float k, float c, const char *what) {
+  int32_t n = 3, i_final = -1;
+  const float x[3] = {0.5f, -1.0f, 2.0f};
+  float acc[3] = {0};
+  const void *ins[2] = {&n, x};
+  void *outs[2] = {acc, &i_final};
+  tfcc_status st = tfcc_session_run(s, ins, outs);
+  CHECKF(st == TFCC_OK, "%s: run: %s", what, tfcc_session_last_error(s));
+  for (int j = 0; j < 3; j++) {
+    volatile float want = x[j]; /* one rounding per operator, as MUL then ADD */
+    for (int it = 0; it < n; it++) {
+      volatile float t = want * k;
+      want = t + c;
+    }
+    CHECKF(memcmp(&acc[j], (const float *)&want, 4) == 0, "%s: acc[%d] = %.9g, want %.9g", what, j, acc[j],
+           (double)want);
+  }
+  CHECKF(i_final == n, "%s: i_final %d", what, (int)i_final);
+}
+
+static void cf_check_sig(tfcc_session *s, const float want[3], const char *what) {
+  const float x[3] = {1.0f, -2.0f, 0.5f};
+  float y[3] = {0};
+  CHECKF(lc_run1(s, x, y) == TFCC_OK, "%s: run: %s", what, tfcc_session_last_error(s));
+  CHECKF(memcmp(y, want, sizeof y) == 0, "%s: [%g, %g, %g], want [%g, %g, %g]", what, y[0], y[1], y[2], want[0],
+         want[1], want[2]);
+}
+
+/* Models with several subgraphs: an update rebinds every subgraph (WHILE's body, a signature's
+ * subgraph) in sessions created before it, and a file whose subgraphs differ is refused with a
+ * message naming the subgraph and the difference. */
+static void test_control_flow(tfcc_runtime *rt) {
+  char dir[400], path[512];
+  snprintf(dir, sizeof dir, "%s/tests/models/data/control_flow", tfcc_test_source_dir());
+  snprintf(path, sizeof path, "%s/while_counter.tflite", dir);
+  tfcc_model *m = NULL;
+  CHECKF(tfcc_model_load_file(rt, path, NULL, &m) == TFCC_OK, "%s: %s", path, tfcc_last_error());
+  if (!m) return;
+  tfcc_session *s = NULL, *s2 = NULL;
+  CHECK(tfcc_session_create(m, NULL, &s) == TFCC_OK);
+  cf_check_while(s, 1.5f, 0.25f, "while_counter");
+  snprintf(path, sizeof path, "%s/while_counter.w2.tflite", dir);
+  tfcc_status st = tfcc_model_update_weights(m, path);
+  CHECKF(st == TFCC_OK, "update while_counter: %s", tfcc_last_error());
+  cf_check_while(s, 2.5f, -0.75f, "while_counter after the update");
+  CHECK(tfcc_session_create(m, NULL, &s2) == TFCC_OK);
+  cf_check_while(s2, 2.5f, -0.75f, "while_counter, a session created after the update");
+  snprintf(path, sizeof path, "%s/while_counter.body_shape.tflite", dir);
+  st = tfcc_model_update_weights(m, path);
+  CHECKF(st == TFCC_ERR_INVALID_MODEL, "update with another body: %s", tfcc_status_str(st));
+  const char *msg = tfcc_last_error();
+  CHECKF(strstr(msg, "subgraph 2 (body): tensor") && strstr(msg, "(c): shape [1], model has []"), "message: %s",
+         msg);
+  printf("  refused: %s\n", msg);
+  cf_check_while(s, 2.5f, -0.75f, "while_counter after a refused update");
+  snprintf(path, sizeof path, "%s/if_nested.tflite", dir);
+  st = tfcc_model_update_weights(m, path);
+  CHECKF(st == TFCC_ERR_INVALID_MODEL && strstr(tfcc_last_error(), "subgraphs, model has 3"), "another model: %s",
+         tfcc_last_error());
+  tfcc_session_destroy(s);
+  tfcc_session_destroy(s2);
+  tfcc_model_release(m);
+
+  /* signatures: encode (subgraph 0) and decode (subgraph 1), each session rebound */
+  snprintf(path, sizeof path, "%s/signatures.tflite", dir);
+  m = NULL;
+  CHECKF(tfcc_model_load_file(rt, path, NULL, &m) == TFCC_OK, "%s: %s", path, tfcc_last_error());
+  if (!m) return;
+  tfcc_session *enc = NULL, *dec = NULL;
+  CHECK(tfcc_session_create_for_signature(m, "encode", NULL, &enc) == TFCC_OK);
+  CHECK(tfcc_session_create_for_signature(m, "decode", NULL, &dec) == TFCC_OK);
+  const float e1[3] = {2.0f, -4.0f, 1.0f}, d1[3] = {2.0f, -1.0f, 1.5f};
+  const float e3[3] = {6.0f, -12.0f, 3.0f}, d3[3] = {4.0f, 1.0f, 3.5f};
+  if (enc && dec) {
+    cf_check_sig(enc, e1, "encode");
+    cf_check_sig(dec, d1, "decode");
+    snprintf(path, sizeof path, "%s/signatures.w3.tflite", dir);
+    CHECKF(tfcc_model_update_weights(m, path) == TFCC_OK, "update signatures: %s", tfcc_last_error());
+    cf_check_sig(enc, e3, "encode after the update");
+    cf_check_sig(dec, d3, "decode after the update");
+  }
+  tfcc_session_destroy(enc);
+  tfcc_session_destroy(dec);
+  tfcc_model_release(m);
+}
+
 int main(void) {
   tfcc_runtime_options ro;
   tfcc_runtime_options_default(&ro);
@@ -278,6 +368,7 @@ int main(void) {
     unlink(g_path_b);
     teardown(&c);
   }
+  test_control_flow(rt);
   tfcc_runtime_destroy(rt);
   return tfcc_test_finish("lifecycle.hot_update");
 }

@@ -1,10 +1,12 @@
 """tfcc.Interpreter against TensorFlow Lite's Interpreter API, on committed conformance models
 (TFLite's own outputs) and modelgen networks: no shared files needed."""
+import os
+
 import numpy as np
 import pytest
 
 import tfcc
-from conftest import case
+from conftest import SOURCE_DIR, case
 
 DETAIL_KEYS = {"name", "index", "shape", "shape_signature", "dtype", "quantization",
                "quantization_parameters", "sparsity_parameters"}
@@ -135,6 +137,37 @@ def test_signatures():
     res = it.get_signature_runner("serving_default")(in0=ins[0][:1], in1=ins[1][:1])
     assert res["out0"].shape == (1, 3, 5)  # the runner resized both inputs
     np.testing.assert_allclose(res["out0"], outs[0][:1], rtol=1e-5, atol=1e-5)
+
+
+def test_signature_runner_any_subgraph():
+    """modelgen's `signatures` model: encode (subgraph 0, x * 2) and decode (subgraph 1,
+    code + 1), against TensorFlow Lite's outputs (tests/models/data/control_flow)."""
+    d = os.path.join(SOURCE_DIR, "tests", "models", "data", "control_flow")
+    it = tfcc.Interpreter(model_path=os.path.join(d, "signatures.tflite"))
+    assert it.get_signature_list() == {"encode": {"inputs": ["x"], "outputs": ["code"]},
+                                       "decode": {"inputs": ["code_in"], "outputs": ["out"]}}
+    with pytest.raises(ValueError, match="has 2 Signatures"):
+        it.get_signature_runner()
+    enc, dec = it.get_signature_runner("encode"), it.get_signature_runner("decode")
+    assert set(dec.get_input_details()) == {"code_in"}
+    assert dec.get_output_details()["out"]["dtype"] is np.float32
+    for key, runner, out in (("encode", enc, "code"), ("decode", dec, "out")):
+        x = np.load(os.path.join(d, "signatures.%s.r0.in0.npy" % key))
+        want = np.load(os.path.join(d, "signatures.%s.r0.out0.npy" % key))
+        res = runner(**{list(runner.get_input_details())[0]: x})
+        assert set(res) == {out}
+        np.testing.assert_array_equal(res[out], want)
+    # encode then decode: (x * 2) + 1; the decode runner keeps its session between calls
+    x = np.array([3.0, -0.5, 0.0], dtype=np.float32)
+    np.testing.assert_array_equal(dec(code_in=enc(x=x)["code"])["out"], x * 2 + 1)
+    with pytest.raises(ValueError, match="Invalid Input name"):
+        dec(x=x)
+    # a hot weight update reaches the signature runner's session too (constants x3)
+    it.update_weights(os.path.join(d, "signatures.w3.tflite"))
+    np.testing.assert_array_equal(dec(code_in=x)["out"], x + 3)
+    np.testing.assert_array_equal(enc(x=x)["code"], x * 6)
+    del it  # the runner keeps the model (and its runtime) alive
+    np.testing.assert_array_equal(dec(code_in=x)["out"], x + 3)
 
 
 def test_tensor_details_are_inputs_and_outputs():

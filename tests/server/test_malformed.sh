@@ -93,7 +93,7 @@ expect_http 400 "tfs named unknown" POST $T --data-binary '{"inputs":{"foo":[1]}
 body_has "unknown input 'foo'" "tfs named unknown"
 expect_http 404 "tfs verb" POST /v1/models/net:classify --data-binary '{}'
 expect_http 400 "tfs unknown signature_name" POST $T --data-binary '{"signature_name":"decode","instances":[1]}'
-body_has "signature_name 'decode': the model has no such signature; this server runs the signatures of subgraph 0: 'serving_default'" "tfs unknown signature_name"
+body_has "signature_name 'decode': the model has no such signature (its signatures: 'serving_default')" "tfs unknown signature_name"
 expect_http 400 "tfs signature_name not a string" POST $T --data-binary '{"signature_name":3,"instances":[1]}'
 
 # still up and serving correctly

@@ -1,0 +1,48 @@
+"""Variants of the control-flow test models for the hot weight update tests
+(tests/lifecycle/test_hot_update.c), written next to them in tests/models/data/control_flow:
+
+  while_counter.w2.tflite          the same graph, other weights in the WHILE body: k 1.5 -> 2.5,
+                                   c 0.25 -> -0.75 (acc = acc * k + c per iteration)
+  while_counter.body_shape.tflite  another graph: the body's constant c has shape [1], not []
+  signatures.w3.tflite             the same graph, constants x3: encode x * 6, decode code + 3
+
+    python3 modelgen/make_cf_variants.py --out tests/models/data/control_flow
+"""
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import make_control_flow as cf  # noqa: E402
+import tflite_schema as T  # noqa: E402
+
+
+def build(fn, values=None, shapes=None, scale=1.0):
+    orig = cf.const
+
+    def const(g, name, dtype, shape, vals):
+        vals = (values or {}).get(name, [v * scale for v in vals] if scale != 1.0 else vals)
+        return orig(g, name, dtype, (shapes or {}).get(name, shape), vals)
+
+    cf.const = const
+    try:
+        m, _ = fn()
+    finally:
+        cf.const = orig
+    return T.serialize(m)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args()
+    files = {"while_counter.w2.tflite": build(cf.while_counter, values={"k": [2.5], "c": [-0.75]}),
+             "while_counter.body_shape.tflite": build(cf.while_counter, shapes={"c": [1]}),
+             "signatures.w3.tflite": build(cf.signatures, scale=3.0)}
+    for name, data in files.items():
+        with open(os.path.join(a.out, name), "wb") as f:
+            f.write(data)
+
+
+if __name__ == "__main__":
+    main()
