@@ -108,22 +108,26 @@ echo "# load average at end: $(cut -d' ' -f1-3 /proc/loadavg); raw JSON in $OUT"
 import json, statistics, sys
 out, models, threads, rounds = sys.argv[1], sys.argv[2].split(), sys.argv[3].split(), int(sys.argv[4])
 med = statistics.median
-hdr = ("model", "thr", "tfcc p50 ms", "ORT p50 ms", "tfcc/ORT", "tfcc CPU ms/run", "ORT CPU ms/run", "CPU ratio")
+hdr = ("model", "thr", "tfcc p50 ms", "ORT p50 ms", "tfcc/ORT", "tfcc CPU ms/run", "ORT CPU ms/run", "CPU ratio",
+       "tfcc p99/p50", "ORT p99/p50")
 if rounds > 1:
     hdr += ("ratio range",)
 rows = []
 for m in models:
     for t in threads:
-        pa, pb, ca, cb = [], [], [], []
+        pa, pb, ca, cb, ta, tb = [], [], [], [], [], []
         for r in range(1, rounds + 1):
             a = json.load(open("%s/%s.t%s.r%d.tfcc.json" % (out, m, t, r)))
             b = json.load(open("%s/%s.t%s.r%d.ort.json" % (out, m, t, r)))
             pa.append(a["latency_ms"]["p50"]); pb.append(b["latency_ms"]["p50"])
             ca.append(a["cpu_ms_per_run"]); cb.append(b["cpu_ms_per_run"])
+            # tail: each engine's p99 over its own p50, in the same round
+            ta.append(a["latency_ms"]["p99"] / a["latency_ms"]["p50"])
+            tb.append(b["latency_ms"]["p99"] / b["latency_ms"]["p50"])
         ratios = [x / y for x, y in zip(pa, pb)]
         cratios = [x / y for x, y in zip(ca, cb)]
         row = (m, t, "%.2f" % med(pa), "%.2f" % med(pb), "%.2f" % med(ratios), "%.2f" % med(ca),
-               "%.2f" % med(cb), "%.2f" % med(cratios))
+               "%.2f" % med(cb), "%.2f" % med(cratios), "%.2f" % med(ta), "%.2f" % med(tb))
         if rounds > 1:
             row += ("%.2f-%.2f" % (min(ratios), max(ratios)),)
         rows.append(row)
