@@ -9,7 +9,6 @@
 #include "base/err.h"
 #include "base/log.h"
 #include "ir/ir.h"
-#include "runtime/const_release.h"
 #include "runtime/custom_ops.h"
 #include "runtime/exec_plan.h"
 #include "runtime/run_state.h"
@@ -60,8 +59,6 @@ struct tfcc_model {
   size_t arena_naive_bytes;
   size_t constant_bytes;
   struct tfcc_wcache *wcache; /* packed-weights cache of the load (NULL: none); freed last */
-  tfcc_const_release crel;    /* first load of a file: releases constants packing consumed */
-  bool crel_on;
   int32_t n_resources;    /* distinct resource variables (VAR_HANDLE), numbered at load */
 };
 

@@ -59,7 +59,6 @@ static void model_free(tfcc_model *m) {
   tfcc_graph_release_params(&m->graph);
   tfcc_graph_free(&m->graph);
   tfcc_wcache_free(m->wcache); /* after the params that pointed into it */
-  if (m->crel_on) tfcc_const_release_free(&m->crel);
   if (m->mapping) munmap(m->mapping, m->mapping_size);
   if (m->owned_free) m->owned_free(m->owned_user, (void *)m->data, m->size);
   free(m->unsupported);
@@ -241,16 +240,9 @@ tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t siz
   st = tfcc_run_passes(g, m->opts.disabled_passes, isa, log, qc, err);
   if (st == TFCC_OK && first) st = name_fused_nodes(m, err);
   if (st == TFCC_OK && first) log_precision_fallback(m, isa);
-  /* first load of a file the model owns: operators' packing may release its source pages */
-  tfcc_packed_store *store = first ? tfcc_wcache_store(m->wcache) : NULL;
-  if (st == TFCC_OK && first && m->mapping && !m->crel_on) {
-    m->crel_on = true;
-    tfcc_const_release_init(&m->crel, g, m->data, m->size, store);
-    store = &m->crel.store;
-  }
   if (st == TFCC_OK)
     st = tfcc_graph_init_ops(g, isa, log, qc, (int)m->opts.precision, !m->opts.disable_winograd,
-                             store, err);
+                             first ? tfcc_wcache_store(m->wcache) : NULL, err);
   if (st != TFCC_OK) return first ? st : tfcc_err_prefix(err, "new weights");
   if (!first && (st = tfcc_weights_check_signature(ref, g, true, err)) != TFCC_OK) return st;
   st = validate_shapes(m, g, first, err);
@@ -326,7 +318,6 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
   if (st == TFCC_OK && m->opts.weights_cache && m->opts.weights_cache[0])
     st = open_weights_cache(m, err);
   if (st == TFCC_OK) st = tfcc_model_load_graph(m, data, size, &m->graph, NULL, err);
-  if (m->crel_on) tfcc_const_release_seal(&m->crel);
   if (st == TFCC_OK) tfcc_wcache_finish(m->wcache);
   m->opts.weights_cache = NULL; /* the caller's string: read during the load only */
   tfcc_ir_subgraph *sg = st == TFCC_OK ? &m->graph.subgraphs[0] : NULL;
