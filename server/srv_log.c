@@ -1,6 +1,7 @@
 #include "srv_log.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -9,16 +10,18 @@
 
 #include "srv_buf.h"
 
-static int g_level = SRV_LOG_INFO, g_json = 0, g_access = 1;
+/* Set at start and by a config reload (SIGHUP) while request threads log: atomics, each read
+ * on its own (a line may use the old format, never a torn value). */
+static atomic_int g_level = SRV_LOG_INFO, g_json = 0, g_access = 1;
 static const char *const k_names[] = {"ERROR", "WARN", "INFO", "DEBUG"};
 
 void srv_log_setup(int level, int json, int access_log) {
-  g_level = level;
-  g_json = json;
-  g_access = access_log;
+  atomic_store_explicit(&g_level, level, memory_order_relaxed);
+  atomic_store_explicit(&g_json, json, memory_order_relaxed);
+  atomic_store_explicit(&g_access, access_log, memory_order_relaxed);
 }
 
-int srv_log_level(void) { return g_level; }
+int srv_log_level(void) { return atomic_load_explicit(&g_level, memory_order_relaxed); }
 
 int srv_log_parse_level(const char *s) {
   for (int i = 0; i < 4; i++)
@@ -48,7 +51,7 @@ static void emit(srv_buf *b) {
 }
 
 void srv_log(int level, const char *tag, const char *fmt, ...) {
-  if (level > g_level) return;
+  if (level > srv_log_level()) return;
   char msg[2048], ts[40];
   va_list ap;
   va_start(ap, fmt);
@@ -57,7 +60,7 @@ void srv_log(int level, const char *tag, const char *fmt, ...) {
   timestamp(ts, sizeof ts);
   srv_buf b;
   srv_buf_init(&b);
-  if (g_json) {
+  if (atomic_load_explicit(&g_json, memory_order_relaxed)) {
     srv_buf_printf(&b, "{\"ts\":\"%s\",\"level\":\"%s\",\"tag\":", ts, k_names[level]);
     srv_buf_json_str(&b, tag);
     srv_buf_str(&b, ",\"msg\":");
@@ -70,15 +73,15 @@ void srv_log(int level, const char *tag, const char *fmt, ...) {
   srv_buf_free(&b);
 }
 
-int srv_log_access_enabled(void) { return g_access; }
+int srv_log_access_enabled(void) { return atomic_load_explicit(&g_access, memory_order_relaxed); }
 
 void srv_log_access(const srv_access *a) {
-  if (!g_access) return;
+  if (!srv_log_access_enabled()) return;
   char ts[40];
   timestamp(ts, sizeof ts);
   srv_buf b;
   srv_buf_init(&b);
-  if (g_json) {
+  if (atomic_load_explicit(&g_json, memory_order_relaxed)) {
     srv_buf_printf(&b, "{\"ts\":\"%s\",\"level\":\"INFO\",\"tag\":\"ACCESS\",\"remote\":", ts);
     srv_buf_json_str(&b, a->remote ? a->remote : "");
     srv_buf_str(&b, ",\"method\":");
