@@ -32,6 +32,23 @@ def composite(index):
     return S.serialize(m)
 
 
+def shlo_case(branches, index_dtype=I32, n_sub=2, sub_inputs=1):
+    """ops: z = STABLEHLO_CASE(index, x) over n_sub RELU subgraphs (sub_inputs inputs each)."""
+    m = S.Model(description="hostile stablehlo case")
+    i = m.add_tensor("index", index_dtype, [])
+    x = m.add_tensor("x", F32, [2])
+    z = m.add_tensor("z", F32, [2])
+    for k in range(n_sub):
+        _, sg = m.add_subgraph("branch_%d" % k)
+        ins = [sg.add_tensor("a%d" % j, F32, [2]) for j in range(sub_inputs)]
+        b = sg.add_tensor("b", F32, [2])
+        sg.add_op("RELU", [ins[0]], [b])
+        sg.inputs, sg.outputs = ins, [b]
+    m.add_op("STABLEHLO_CASE", [i, x], [z], {"branch_subgraph_indices": branches})
+    m.inputs, m.outputs = [i, x], [z]
+    return S.serialize(m)
+
+
 def gather(oshape, ishape, idt, out, offset, collapsed, smap, ivd, sizes):
     return one("STABLEHLO_GATHER", [T(F32, oshape), T(idt, ishape)], [T(F32, out)],
                {"offset_dims": offset, "collapsed_slice_dims": collapsed, "start_index_map": smap,
@@ -135,6 +152,15 @@ MODELS = [
     ("reduce_window_unsupported_fn", lambda: reduce_window(0, [2, 2], [1, 1]),
      "ReduceWindowOptions.reduce_function 0 is UNSUPPORTED"),
     ("reduce_window_zero_stride", lambda: reduce_window(1, [2, 2], [1, 0]), "window_strides[1] is 0"),
+    # ops: STABLEHLO_CASE
+    ("stablehlo_case_branch_out_of_range", lambda: shlo_case([1, 9]),
+     "branch_subgraph_indices entry 9 is out of range"),
+    ("stablehlo_case_recursive", lambda: shlo_case([1, 0]), "recursive subgraph calls"),
+    ("stablehlo_case_no_branches", lambda: shlo_case([]), "branch_subgraph_indices is empty"),
+    ("stablehlo_case_float_index", lambda: shlo_case([1, 2], index_dtype=F32),
+     "STABLEHLO_CASE: the branch index must be one int32 (it is float32"),
+    ("stablehlo_case_branch_inputs", lambda: shlo_case([1, 2], sub_inputs=2),
+     "STABLEHLO_CASE: subgraph 1 has 2 inputs, the operator passes 1"),
 ]
 
 

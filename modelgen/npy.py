@@ -5,10 +5,10 @@ import struct
 
 DESCR = {"float32": "<f4", "int32": "<i4", "uint8": "|u1", "int64": "<i8", "bool": "|b1",
          "int16": "<i2", "int8": "|i1", "float64": "<f8", "float16": "<f2",
-         "uint16": "<u2", "uint32": "<u4"}
+         "uint16": "<u2", "uint32": "<u4", "uint64": "<u8"}
 FMT = {"float32": "f", "int32": "i", "uint8": "B", "int64": "q", "bool": "?", "int16": "h",
        "int8": "b", "float64": "d", "float16": "e",
-       "uint16": "H", "uint32": "I"}
+       "uint16": "H", "uint32": "I", "uint64": "Q"}
 _BY_DESCR = {v: k for k, v in DESCR.items()}
 _BY_DESCR.update({"<u1": "uint8", "<i1": "int8", "<b1": "bool", "u1": "uint8", "i1": "int8"})
 

@@ -166,6 +166,64 @@ def stablehlo_composite_cases(add):
                       [("STABLEHLO_MULTIPLY", ["a", "b"], ["t"]), ("STABLEHLO_MAXIMUM", ["t", "a"], ["u"])]))
 
 
+class StablehloCaseCase:
+    """STABLEHLO_CASE (ops): main graph z = CASE(index, x, y) over branch subgraphs that each
+    compute ops on their own inputs (a, b); order lists the subgraphs in branch order (a
+    permutation of 1..n, so the branch list maps indices to subgraphs). The int32 index is a
+    model input: values outside [0, n) select the last branch (StableHLO; TFLite's kernel)."""
+
+    def __init__(self, name, dtype, shape, branches, index, order=None, index_shape=()):
+        self.name, self.dtype, self.shape, self.branches = name, dtype, shape, branches
+        self.index, self.order = index, order or list(range(1, len(branches) + 1))
+        self.index_shape = list(index_shape)
+        self.inputs, self.outputs, self.note = ["index", "x", "y"], ["z"], ""
+        self.tensors = {"index": T(I32, self.index_shape), "x": T(dtype, shape), "y": T(dtype, shape),
+                        "z": T(dtype, shape)}
+
+    def tolerance(self):
+        return "float" if self.dtype in (F32, F64) else "exact"
+
+    def build(self):
+        from casekit import Rng, seed_of
+        m = S.Model(description="tfcc conformance case " + self.name)
+        i = m.add_tensor("index", I32, self.index_shape)
+        x = m.add_tensor("x", self.dtype, self.shape)
+        y = m.add_tensor("y", self.dtype, self.shape)
+        z = m.add_tensor("z", self.dtype, self.shape)
+        subs = [m.add_subgraph("branch_%d" % k)[1] for k in range(len(self.branches))]
+        for pos, sub_index in enumerate(self.order):  # subgraph sub_index runs branch pos
+            sg, ops = subs[sub_index - 1], self.branches[pos]
+            names = {}
+            for key in ("a", "b") + tuple(k for _, _, outs in ops for k in outs):
+                if key not in names:
+                    names[key] = sg.add_tensor(key, self.dtype, self.shape)
+            for op, ins, outs in ops:
+                sg.add_op(op, [names[k] for k in ins], [names[k] for k in outs])
+            sg.inputs = [names["a"], names["b"]]
+            sg.outputs = [names[ops[-1][2][0]] if ops else names["a"]]
+        m.add_op("STABLEHLO_CASE", [i, x, y], [z], {"branch_subgraph_indices": self.order})
+        m.inputs, m.outputs = [i, x, y], [z]
+        rng = Rng(seed_of(self.name))
+        feeds = [("int32", self.index_shape, [self.index])]
+        feeds += [(S.DTYPE_NAME[self.dtype], self.shape, self.tensors[k].random_values(rng)) for k in ("x", "y")]
+        return S.serialize(m), feeds
+
+
+def stablehlo_case_cases(add):
+    """STABLEHLO_CASE: each branch of three chosen by index (branch list not in subgraph order),
+    an index past the end and a negative one (the last branch), a branch that returns its input
+    unchanged, an integer case, a [1]-shaped index."""
+    three = [[("ADD", ["a", "b"], ["t"])],
+             [("MUL", ["a", "b"], ["t"]), ("SUB", ["t", "a"], ["u"])],
+             [("MAXIMUM", ["a", "b"], ["t"])]]
+    for idx, tag in ((0, "0"), (1, "1"), (2, "2"), (7, "past_end"), (-1, "negative")):
+        add(StablehloCaseCase("stablehlo_case_f32_index_%s" % tag, F32, [2, 3], three, idx, order=[2, 3, 1]))
+    add(StablehloCaseCase("stablehlo_case_f32_passthrough", F32, [4], [three[0], []], 1))
+    ints = [[("STABLEHLO_MULTIPLY", ["a", "b"], ["t"])], [("STABLEHLO_MINIMUM", ["a", "b"], ["t"])]]
+    add(StablehloCaseCase("stablehlo_case_i32_index_1", I32, [3, 2], ints, 1, index_shape=[1]))
+    add(StablehloCaseCase("stablehlo_case_i32_index_0", I32, [3, 2], ints, 0, index_shape=[1]))
+
+
 def stablehlo_gather_cases(add):
     """STABLEHLO_GATHER: row gathers, 2-D index vectors, uncollapsed slices, index_vector_dim 0
     and last, offset dimensions before the batch ones, int64 indices; index values outside the
@@ -340,3 +398,4 @@ def cases(add):
     reduce_window_cases(add)
     stablehlo_reduce_window_cases(add)
     stablehlo_scatter_cases(add)
+    stablehlo_case_cases(add)  # ops

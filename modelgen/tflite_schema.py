@@ -17,14 +17,16 @@ FLOAT32, FLOAT16, INT32, UINT8, INT64, STRING, BOOL, INT16 = 0, 1, 2, 3, 4, 5, 6
 COMPLEX64, INT8, FLOAT64 = 8, 9, 10
 RESOURCE = 13
 UINT32, UINT16 = 15, 16
+UINT64 = 12  # ops: STABLEHLO_RNG_BIT_GENERATOR state
 
 DTYPE_NAME = {FLOAT32: "float32", FLOAT16: "float16", INT32: "int32", UINT8: "uint8",
               INT64: "int64", BOOL: "bool", INT16: "int16", INT8: "int8", FLOAT64: "float64",
-              COMPLEX64: "complex64", UINT32: "uint32", UINT16: "uint16"}
+              COMPLEX64: "complex64", UINT32: "uint32", UINT16: "uint16",
+              UINT64: "uint64"}
 DTYPE_BY_NAME = {v: k for k, v in DTYPE_NAME.items()}
 # struct format code and size of one element
 DTYPE_FMT = {FLOAT32: "f", FLOAT16: "e", INT32: "i", UINT8: "B", INT64: "q", BOOL: "?",
-             INT16: "h", INT8: "b", FLOAT64: "d", UINT32: "I", UINT16: "H"}
+             INT16: "h", INT8: "b", FLOAT64: "d", UINT32: "I", UINT16: "H", UINT64: "Q"}
 # complex64 constants are given as (real, imag) pairs: two float32 per element
 
 PADDING = {"SAME": 0, "VALID": 1}
@@ -75,6 +77,8 @@ BUILTIN = {
     "STABLEHLO_MULTIPLY": 165, "STABLEHLO_MAXIMUM": 166, "STABLEHLO_AND": 176,
     "STABLEHLO_MINIMUM": 181, "STABLEHLO_SHIFT_LEFT": 207, "STABLEHLO_PAD": 195, "DILATE": 203,
     "STABLEHLO_COMPOSITE": 206, "STABLEHLO_GATHER": 201, "REDUCE_WINDOW": 205, "STABLEHLO_REDUCE_WINDOW": 198, "STABLEHLO_SCATTER": 190,
+    # ops: control flow by index and the StableHLO bit generator
+    "STABLEHLO_CASE": 209, "STABLEHLO_RNG_BIT_GENERATOR": 204,
 }
 PLACEHOLDER_FOR_GREATER_OP_CODES = 127
 
@@ -109,7 +113,8 @@ BUILTIN_OPTIONS_TYPE = {name: i + 1 for i, name in enumerate(_BUILTIN_OPTIONS_OR
 BUILTIN_OPTIONS2_TYPE = {"StablehloScatterOptions": 7, "StablehloPadOptions": 10,
                          "StablehloReduceWindowOptions": 13, "StablehloGatherOptions": 16,
                          "DilateOptions": 18, "StablehloRngBitGeneratorOptions": 19,
-                         "ReduceWindowOptions": 20, "StableHLOCompositeOptions": 21}
+                         "ReduceWindowOptions": 20, "StableHLOCompositeOptions": 21,
+                         "StablehloCaseOptions": 23}
 
 # Options tables: field name -> (field id, kind). kinds: b=byte/enum, B=bool, i=int32,
 # f=float32, iv=[int] vector, s=string.
@@ -212,6 +217,8 @@ OPTION_TABLES = {
                                 "index_vector_dim": (4, "l"), "unique_indices": (5, "B"),
                                 "update_computation_subgraph_index": (6, "i")},  # opsc
     "ReduceWindowOptions": {"reduce_function": (0, "i")},  # opsc (BuiltinOptions2)
+    "StablehloCaseOptions": {"branch_subgraph_indices": (0, "iv")},  # ops (BuiltinOptions2)
+    "StablehloRngBitGeneratorOptions": {"algorithm": (0, "b")},  # ops (BuiltinOptions2)
     "StablehloPadOptions": {"edge_padding_low": (0, "lv"), "edge_padding_high": (1, "lv"),
                             "interior_padding": (2, "lv")},  # opsc (BuiltinOptions2)
     "EmbeddingLookupSparseOptions": {"combiner": (0, "b")},  # opsc
@@ -289,6 +296,8 @@ OP_OPTIONS = {
     "STABLEHLO_PAD": "StablehloPadOptions", "STABLEHLO_COMPOSITE": "StableHLOCompositeOptions",
     "STABLEHLO_GATHER": "StablehloGatherOptions", "REDUCE_WINDOW": "ReduceWindowOptions",
     "STABLEHLO_REDUCE_WINDOW": "StablehloReduceWindowOptions", "STABLEHLO_SCATTER": "StablehloScatterOptions", "LSH_PROJECTION": "LSHProjectionOptions", "EMBEDDING_LOOKUP_SPARSE": "EmbeddingLookupSparseOptions",
+    # ops
+    "STABLEHLO_CASE": "StablehloCaseOptions", "STABLEHLO_RNG_BIT_GENERATOR": "StablehloRngBitGeneratorOptions",
 }
 
 

@@ -489,6 +489,8 @@ static void read_kind(opt_rd *r, int32_t builtin, tfcc_op_options *o) {
     case TFCC_OPTIONS_REDUCE_WINDOW:
     case TFCC_OPTIONS_STABLEHLO_REDUCE_WINDOW:
     case TFCC_OPTIONS_STABLEHLO_SCATTER:
+    case TFCC_OPTIONS_STABLEHLO_CASE: /* ops */
+    case TFCC_OPTIONS_RNG_BIT_GENERATOR:
       break;
     case TFCC_OPTIONS_VAR_HANDLE: /* cflow */
       rd_str(r, 0, "container", &o->var_handle.container, &o->var_handle.container_len);
@@ -613,7 +615,9 @@ enum {
   OPT2_STABLEHLO_REDUCE_WINDOW = 13,
   OPT2_STABLEHLO_GATHER = 16,
   OPT2_REDUCE_WINDOW = 20,
-  OPT2_STABLEHLO_COMPOSITE = 21
+  OPT2_STABLEHLO_COMPOSITE = 21,
+  OPT2_STABLEHLO_RNG_BIT_GENERATOR = 19, /* ops */
+  OPT2_STABLEHLO_CASE = 23               /* ops */
 };
 
 /* [long] field: *n = its length in the file, dst[0..min(n, cap)) its entries. */
@@ -630,6 +634,29 @@ static void rd_longs(opt_rd *r, int field, const char *name, int64_t *dst, uint3
   }
   *n = v.count;
   for (uint32_t i = 0; i < v.count && i < cap; i++) dst[i] = tfcc_fb_vec_i64(&v, i);
+}
+
+/* ops: StablehloCaseOptions.branch_subgraph_indices ([int]): at least one branch, at most
+ * TFCC_MAX_CASE_BRANCHES. */
+static tfcc_status read_case_branches(opt_rd *r, tfcc_stablehlo_case_options *o) {
+  o->n_branches = 0;
+  if (!rd_live(r)) return r->st;
+  tfcc_fb_vec v;
+  bool present;
+  tfcc_status st = tfcc_fbv_vector(r->t, 0, 4, &v, &present, r->err);
+  if (st != TFCC_OK) {
+    rd_fail(r, st, "branch_subgraph_indices");
+    return r->st;
+  }
+  if (v.count == 0)
+    return tfcc_err_set(r->err, TFCC_ERR_INVALID_MODEL, "%s: branch_subgraph_indices is empty (a CASE needs a branch)",
+                        r->table);
+  if (v.count > TFCC_MAX_CASE_BRANCHES)
+    return tfcc_err_set(r->err, TFCC_ERR_UNSUPPORTED, "%s: %u branches, tfcc runs at most %d", r->table,
+                        (unsigned)v.count, TFCC_MAX_CASE_BRANCHES);
+  o->n_branches = (int32_t)v.count;
+  for (uint32_t i = 0; i < v.count; i++) o->branch[i] = tfcc_fb_vec_i32(&v, i);
+  return r->st;
 }
 
 tfcc_status tfl_read_options2(int32_t builtin, uint8_t type, const tfcc_fb_table *t,
@@ -649,6 +676,11 @@ tfcc_status tfl_read_options2(int32_t builtin, uint8_t type, const tfcc_fb_table
       want = OPT2_STABLEHLO_COMPOSITE;
       name = "StableHLOCompositeOptions";
       break;
+    case TFCC_OP_STABLEHLO_CASE: want = OPT2_STABLEHLO_CASE; name = "StablehloCaseOptions"; break; /* ops */
+    case TFCC_OP_STABLEHLO_RNG_BIT_GENERATOR:
+      want = OPT2_STABLEHLO_RNG_BIT_GENERATOR;
+      name = "StablehloRngBitGeneratorOptions";
+      break;
     default: return TFCC_OK; /* no BuiltinOptions2 table tfcc reads */
   }
   if (t && !t->buf) t = NULL;
@@ -659,6 +691,13 @@ tfcc_status tfl_read_options2(int32_t builtin, uint8_t type, const tfcc_fb_table
   opt_rd r = {t, name, err, TFCC_OK};
   if (builtin == TFCC_OP_STABLEHLO_COMPOSITE) { /* name, attributes, version: not needed to run */
     out->subgraphs.first = rd_i32(&r, 1, "decomposition_subgraph_index", 0);
+    return r.st;
+  }
+  if (builtin == TFCC_OP_STABLEHLO_CASE) /* ops */
+    return read_case_branches(&r, &out->shlo_case);
+  if (builtin == TFCC_OP_STABLEHLO_RNG_BIT_GENERATOR) { /* ops */
+    out->rng_bits.algorithm = rd_i8(&r, 0, "algorithm", 0);
+    check_range(&r, "algorithm", out->rng_bits.algorithm, 0, 2);
     return r.st;
   }
   if (builtin == TFCC_OP_STABLEHLO_SCATTER) { /* indices_are_sorted, unique_indices: not needed */

@@ -77,7 +77,9 @@ typedef enum tfcc_options_kind {
   TFCC_OPTIONS_STABLEHLO_GATHER,  /* STABLEHLO_GATHER (BuiltinOptions2) */
   TFCC_OPTIONS_REDUCE_WINDOW,     /* REDUCE_WINDOW (BuiltinOptions2) */
   TFCC_OPTIONS_STABLEHLO_REDUCE_WINDOW, /* STABLEHLO_REDUCE_WINDOW (BuiltinOptions2) */
-  TFCC_OPTIONS_STABLEHLO_SCATTER  /* STABLEHLO_SCATTER (BuiltinOptions2) */
+  TFCC_OPTIONS_STABLEHLO_SCATTER, /* STABLEHLO_SCATTER (BuiltinOptions2) */
+  TFCC_OPTIONS_STABLEHLO_CASE,    /* ops: STABLEHLO_CASE (BuiltinOptions2) */
+  TFCC_OPTIONS_RNG_BIT_GENERATOR  /* ops: STABLEHLO_RNG_BIT_GENERATOR (BuiltinOptions2) */
 } tfcc_options_kind;
 
 /* Conv2DOptions. */
@@ -302,6 +304,15 @@ typedef struct tfcc_stablehlo_scatter_options {
   int64_t index_vector_dim;
   int32_t update_computation_subgraph;
 } tfcc_stablehlo_scatter_options;
+/* ops: StablehloCaseOptions (in BuiltinOptions2): the branch subgraphs in branch order
+ * (n_branches as in the file; a model with more than TFCC_MAX_CASE_BRANCHES is refused at load). */
+#define TFCC_MAX_CASE_BRANCHES 64
+typedef struct tfcc_stablehlo_case_options {
+  int32_t n_branches;
+  int32_t branch[TFCC_MAX_CASE_BRANCHES];
+} tfcc_stablehlo_case_options;
+/* ops: StablehloRngBitGeneratorOptions.algorithm (RngAlgorithm: 0 DEFAULT, 1 PHILOX, 2 THREEFRY). */
+typedef struct tfcc_rng_bit_generator_options { int32_t algorithm; } tfcc_rng_bit_generator_options;
 
 typedef struct tfcc_op_options {
   tfcc_options_kind kind;
@@ -352,6 +363,8 @@ typedef struct tfcc_op_options {
     tfcc_reduce_window_options reduce_window;       /* opsc */
     tfcc_stablehlo_reduce_window_options shlo_rw;   /* opsc */
     tfcc_stablehlo_scatter_options shlo_scatter;    /* opsc */
+    tfcc_stablehlo_case_options shlo_case;          /* ops */
+    tfcc_rng_bit_generator_options rng_bits;        /* ops */
   };
 } tfcc_op_options;
 

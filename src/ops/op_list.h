@@ -176,6 +176,8 @@
   X(STABLEHLO_SCATTER, stablehlo_scatter) \
   /* opsc: runs its decomposition subgraph; defined in src/runtime/control_flow.c with CALL */ \
   X(STABLEHLO_COMPOSITE, stablehlo_composite) \
+  /* ops: STABLEHLO_CASE (defined in src/runtime/control_flow.c), the StableHLO bit generator */ \
+  X(STABLEHLO_CASE, stablehlo_case) \
   /* end of list */
 
 /* Custom operators tfcc knows, by their custom_code: X("name", symbol), defined as

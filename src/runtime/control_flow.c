@@ -1,5 +1,5 @@
-/* Operators that run other subgraphs: WHILE, IF, CALL_ONCE, CALL (TensorFlow Lite's while.cc,
- * if.cc, call_once.cc semantics). Each called subgraph has its own execution plan (its own
+/* Operators that run other subgraphs: WHILE, IF, CALL_ONCE, CALL, STABLEHLO_COMPOSITE and
+ * STABLEHLO_CASE (TensorFlow Lite's while.cc, if.cc, call_once.cc, stablehlo_case.cc semantics). Each called subgraph has its own execution plan (its own
  * tensors and arena), built by the operator's prepare for the shapes it is called with and
  * kept in the operator's per-plan state; it is built again only when those shapes change.
  *
@@ -24,7 +24,8 @@ typedef struct cf_sub {
 
 typedef struct cf_state {
   tfcc_run_state *rs;    /* counts the subgraph plans alive (rs->n_plans) */
-  cf_sub sub[2];
+  cf_sub *sub;           /* [n_sub]: the called subgraphs (STABLEHLO_CASE: its branches) */
+  int32_t n_sub;
   int32_t n;             /* loop variables (WHILE) or outputs */
   tfcc_dyn_buf *loop[2]; /* WHILE: two sets of [n] loop variable buffers */
   tfcc_dyn_buf cond;     /* WHILE: the condition's output */
@@ -39,11 +40,13 @@ typedef struct cf_state {
 static void cf_release(void *state) {
   cf_state *st = state;
   if (!st) return;
-  for (int k = 0; k < 2; k++) {
+  for (int32_t k = 0; st->sub && k < st->n_sub; k++)
     if (st->sub[k].built) {
       tfcc_exec_plan_free(&st->sub[k].plan);
       st->rs->n_plans--;
     }
+  free(st->sub);
+  for (int k = 0; k < 2; k++) {
     for (int32_t i = 0; st->loop[k] && i < st->n; i++) free(st->loop[k][i].mem);
     free(st->loop[k]);
   }
@@ -84,10 +87,22 @@ static tfcc_status state_get(tfcc_op_ctx *ctx, int32_t n, cf_state **out) {
         !st->grow)
       return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory");
     for (int32_t k = 0; k < n; k++) st->cur_ptrs[k] = &st->cur[k];
-    const tfcc_subgraphs_options *o = &ctx->node->opts.subgraphs;
-    st->sub[0].index = o->first;
-    st->sub[1].index = o->second;
+    const tfcc_op_options *o = &ctx->node->opts;
+    st->n_sub = o->kind == TFCC_OPTIONS_STABLEHLO_CASE ? o->shlo_case.n_branches : 2;
+    st->sub = st->n_sub > 0 ? calloc((size_t)st->n_sub, sizeof *st->sub) : NULL;
+    if (st->n_sub < 1)
+      return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "%s: no branch subgraphs (StablehloCaseOptions "
+                          "missing or without branch_subgraph_indices)", op_name(ctx));
+    if (!st->sub) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory");
+    if (o->kind == TFCC_OPTIONS_STABLEHLO_CASE) {
+      for (int32_t k = 0; k < st->n_sub; k++) st->sub[k].index = o->shlo_case.branch[k];
+    } else {
+      st->sub[0].index = o->subgraphs.first;
+      st->sub[1].index = o->subgraphs.second;
+    }
   }
+  if (!st->sub)
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "%s: no subgraphs to run", op_name(ctx));
   if (st->n != n)
     return tfcc_err_set(ctx->err, TFCC_ERR_RUNTIME, "%s: %d values, prepared with %d", op_name(ctx), (int)n,
                         (int)st->n);
@@ -346,27 +361,48 @@ static tfcc_status while_eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
-/* ---------------------------------------------------------------- IF, CALL */
+/* ---------------------------------------------------------------- IF, CALL, STABLEHLO_CASE */
 
-/* IF: input 0 is the condition, the branches take inputs 1..; CALL: one subgraph, all inputs. */
-static tfcc_status branch_prepare(tfcc_op_ctx *ctx, bool is_if) {
+typedef enum { BRANCH_CALL, BRANCH_IF, BRANCH_CASE } branch_kind;
+
+/* The subgraph a selector value picks: IF's bool (then 0, else 1); STABLEHLO_CASE's int32
+ * index, where an index outside [0, n) picks the last branch (StableHLO's case; TFLite's
+ * stablehlo_case.cc). */
+static int branch_of(const cf_state *st, branch_kind kind, const void *sel) {
+  if (kind == BRANCH_IF) return *(const uint8_t *)sel ? 0 : 1;
+  if (kind == BRANCH_CASE) {
+    int32_t i;
+    memcpy(&i, sel, sizeof i);
+    return i < 0 || i >= st->n_sub ? st->n_sub - 1 : i;
+  }
+  return 0;
+}
+
+/* IF: input 0 is the condition, the branches take inputs 1..; STABLEHLO_CASE: input 0 is the
+ * int32 branch index, likewise; CALL, STABLEHLO_COMPOSITE: one subgraph, all inputs. */
+static tfcc_status branch_prepare(tfcc_op_ctx *ctx, branch_kind kind) {
   cf_state *st = NULL;
   tfcc_status s = state_get(ctx, ctx->n_out, &st);
   if (s != TFCC_OK) return s;
-  int32_t first = is_if ? 1 : 0, n_in = ctx->n_in - first;
-  if (n_in < 0) return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "IF: no condition input");
+  int32_t first = kind == BRANCH_CALL ? 0 : 1, n_in = ctx->n_in - first;
+  if (n_in < 0)
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "%s: no %s input", op_name(ctx),
+                        kind == BRANCH_IF ? "condition" : "branch index");
   for (int32_t k = 0; k < ctx->n_in; k++)
     if (!ctx->in[k]) return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "%s: input %d is omitted", op_name(ctx), (int)k);
-  int chosen = 0; /* -1: both (condition not known yet) */
-  if (is_if) {
+  int32_t n_sub = kind == BRANCH_CALL ? 1 : st->n_sub;
+  int chosen = 0; /* -1: every branch (the selector is not known yet) */
+  if (kind != BRANCH_CALL) {
     const tfcc_tensor *c = ctx->in[0];
-    if (c->dtype != TFCC_BOOL || tfcc_tensor_elements(c) != 1)
-      return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "IF: the condition must be one bool (it is %s with %lld elements)",
+    tfcc_dtype want = kind == BRANCH_IF ? TFCC_BOOL : TFCC_INT32;
+    if (c->dtype != want || tfcc_tensor_elements(c) != 1)
+      return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "%s: the %s must be one %s (it is %s with %lld elements)",
+                          op_name(ctx), kind == BRANCH_IF ? "condition" : "branch index", tfcc_dtype_name(want),
                           tfcc_dtype_name(c->dtype), (long long)tfcc_tensor_elements(c));
-    chosen = c->known || ctx->rs->running ? (*(const uint8_t *)c->data ? 0 : 1) : -1;
+    chosen = c->known || ctx->rs->running ? branch_of(st, kind, c->data) : -1;
   }
-  int32_t differs = -1;
-  for (int b = 0; b < (is_if ? 2 : 1); b++) {
+  int32_t differs = -1, ref = -1; /* ref: the first branch planned, whose shapes the others must match */
+  for (int32_t b = 0; b < n_sub; b++) {
     if (chosen >= 0 && b != chosen) continue;
     cf_sub *sub = &st->sub[b];
     if ((s = sub_plan(ctx, sub, n_in, ctx->in + first)) != TFCC_OK) return s;
@@ -376,12 +412,13 @@ static tfcc_status branch_prepare(tfcc_op_ctx *ctx, bool is_if) {
     for (int32_t k = 0; k < ctx->n_out; k++) {
       const tfcc_tensor *o = sub_output(sub, k);
       if (differs < 0 && o->dynamic) differs = k;
-      if (chosen < 0 && b == 1 && differs < 0) {
-        const tfcc_tensor *t = sub_output(&st->sub[0], k);
+      if (ref >= 0 && differs < 0) {
+        const tfcc_tensor *t = sub_output(&st->sub[ref], k);
         if (!same_shape(t->rank, t->dims, o->rank, o->dims)) differs = k;
       }
       if ((s = take_shape(ctx, k, o)) != TFCC_OK) return s;
     }
+    if (ref < 0) ref = b;
   }
   if (ctx->rs->running || differs < 0) return TFCC_OK;
   return TFCC_OP_NEEDS_DATA(ctx, ctx->in[0], "%s: output %d's shape depends on %s; it is sized while running",
@@ -389,11 +426,10 @@ static tfcc_status branch_prepare(tfcc_op_ctx *ctx, bool is_if) {
                             chosen < 0 ? "which branch runs" : "data the subgraph computes");
 }
 
-static tfcc_status branch_eval(tfcc_op_ctx *ctx, bool is_if) {
+static tfcc_status branch_eval(tfcc_op_ctx *ctx, branch_kind kind) {
   cf_state *st = ctx->state;
-  int32_t first = is_if ? 1 : 0;
-  int b = is_if && !*(const uint8_t *)ctx->in[0]->data ? 1 : 0;
-  cf_sub *sub = &st->sub[b];
+  int32_t first = kind == BRANCH_CALL ? 0 : 1;
+  cf_sub *sub = &st->sub[branch_of(st, kind, kind == BRANCH_CALL ? NULL : ctx->in[0]->data)];
   tfcc_status s = sub_plan(ctx, sub, ctx->n_in - first, ctx->in + first);
   if (s != TFCC_OK) return s;
   for (int32_t k = 0; k < ctx->n_out; k++) {
@@ -412,10 +448,12 @@ static tfcc_status branch_eval(tfcc_op_ctx *ctx, bool is_if) {
   return TFCC_OK;
 }
 
-static tfcc_status if_prepare(tfcc_op_ctx *ctx) { return branch_prepare(ctx, true); }
-static tfcc_status if_eval(tfcc_op_ctx *ctx) { return branch_eval(ctx, true); }
-static tfcc_status call_prepare(tfcc_op_ctx *ctx) { return branch_prepare(ctx, false); }
-static tfcc_status call_eval(tfcc_op_ctx *ctx) { return branch_eval(ctx, false); }
+static tfcc_status if_prepare(tfcc_op_ctx *ctx) { return branch_prepare(ctx, BRANCH_IF); }
+static tfcc_status if_eval(tfcc_op_ctx *ctx) { return branch_eval(ctx, BRANCH_IF); }
+static tfcc_status call_prepare(tfcc_op_ctx *ctx) { return branch_prepare(ctx, BRANCH_CALL); }
+static tfcc_status call_eval(tfcc_op_ctx *ctx) { return branch_eval(ctx, BRANCH_CALL); }
+static tfcc_status case_prepare(tfcc_op_ctx *ctx) { return branch_prepare(ctx, BRANCH_CASE); }
+static tfcc_status case_eval(tfcc_op_ctx *ctx) { return branch_eval(ctx, BRANCH_CASE); }
 
 /* ---------------------------------------------------------------- CALL_ONCE */
 
@@ -454,3 +492,6 @@ const tfcc_op_def tfcc_op_stablehlo_composite = {.name = "STABLEHLO_COMPOSITE", 
                                                  .eval = call_eval, .stateful = true, .release_state = cf_release};
 const tfcc_op_def tfcc_op_call_once = {.name = "CALL_ONCE", .prepare = call_once_prepare, .eval = call_once_eval,
                                        .stateful = true, .release_state = cf_release};
+/* ops: STABLEHLO_CASE runs the branch its int32 index selects (TFLite stablehlo_case.cc). */
+const tfcc_op_def tfcc_op_stablehlo_case = {.name = "STABLEHLO_CASE", .prepare = case_prepare, .eval = case_eval,
+                                            .stateful = true, .release_state = cf_release};

@@ -7,8 +7,14 @@
 #include "ops/op.h"
 #include "runtime/run_state.h"
 
-/* The subgraphs node n runs: up to 2, with the option names for messages. */
-static int32_t called(const tfcc_ir_node *n, int32_t idx[2], const char *what[2]) {
+/* The subgraphs node n runs: up to TFCC_MAX_CASE_BRANCHES, with the option names for
+ * messages. */
+static int32_t called(const tfcc_ir_node *n, int32_t idx[TFCC_MAX_CASE_BRANCHES], const char *what[2]) {
+  if (n->opts.kind == TFCC_OPTIONS_STABLEHLO_CASE) { /* ops */
+    what[0] = what[1] = "branch_subgraph_indices entry";
+    for (int32_t k = 0; k < n->opts.shlo_case.n_branches; k++) idx[k] = n->opts.shlo_case.branch[k];
+    return n->opts.shlo_case.n_branches;
+  }
   if (n->opts.kind != TFCC_OPTIONS_SUBGRAPHS) return 0;
   idx[0] = n->opts.subgraphs.first;
   idx[1] = n->opts.subgraphs.second;
@@ -31,14 +37,14 @@ static tfcc_status visit(const tfcc_graph *g, int32_t s, uint8_t *state, int32_t
   const tfcc_ir_subgraph *sg = &g->subgraphs[s];
   for (int32_t i = 0; i < sg->n_nodes; i++) {
     const tfcc_ir_node *n = &sg->nodes[i];
-    int32_t idx[2];
+    int32_t idx[TFCC_MAX_CASE_BRANCHES];
     const char *what[2];
     int32_t k = called(n, idx, what);
     for (int32_t j = 0; j < k; j++) {
       if (idx[j] < 0 || idx[j] >= g->n_subgraphs)
         return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
                             "subgraph %d node %d (%s): %s %d is out of range (the model has %d subgraphs)",
-                            (int)s, (int)i, tfcc_builtin_name(n->builtin), what[j], (int)idx[j],
+                            (int)s, (int)i, tfcc_builtin_name(n->builtin), what[j < 2 ? j : 1], (int)idx[j],
                             (int)g->n_subgraphs);
       if (state[idx[j]] == 1) {
         char chain[256];
@@ -52,13 +58,13 @@ static tfcc_status visit(const tfcc_graph *g, int32_t s, uint8_t *state, int32_t
         return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
                             "subgraph %d node %d (%s): %s %d calls a subgraph that is already running: "
                             "recursive subgraph calls (%s) are not supported",
-                            (int)s, (int)i, tfcc_builtin_name(n->builtin), what[j], (int)idx[j], chain);
+                            (int)s, (int)i, tfcc_builtin_name(n->builtin), what[j < 2 ? j : 1], (int)idx[j], chain);
       }
       if (state[idx[j]] == 0) {
         if (depth + 1 >= TFCC_MAX_SUBGRAPH_DEPTH) /* also bounds this recursion */
           return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED,
                               "subgraph %d node %d (%s): %s %d: subgraph calls nest deeper than %d",
-                              (int)s, (int)i, tfcc_builtin_name(n->builtin), what[j], (int)idx[j],
+                              (int)s, (int)i, tfcc_builtin_name(n->builtin), what[j < 2 ? j : 1], (int)idx[j],
                               TFCC_MAX_SUBGRAPH_DEPTH);
         tfcc_status st = visit(g, idx[j], state, path, depth + 1, err);
         if (st != TFCC_OK) return st;
