@@ -49,6 +49,13 @@ def shlo_case(branches, index_dtype=I32, n_sub=2, sub_inputs=1):
     return S.serialize(m)
 
 
+def rng_bits(alg, n_state, bits_dtype, state_dtype=None):
+    """ops: (state', bits) = STABLEHLO_RNG_BIT_GENERATOR(state)."""
+    sd = S.UINT64 if state_dtype is None else state_dtype
+    return one("STABLEHLO_RNG_BIT_GENERATOR", [T(sd, [n_state], const=[1] * n_state)],
+               [T(sd, [n_state]), T(bits_dtype, [4])], {"algorithm": alg})
+
+
 def gather(oshape, ishape, idt, out, offset, collapsed, smap, ivd, sizes):
     return one("STABLEHLO_GATHER", [T(F32, oshape), T(idt, ishape)], [T(F32, out)],
                {"offset_dims": offset, "collapsed_slice_dims": collapsed, "start_index_map": smap,
@@ -161,6 +168,15 @@ MODELS = [
      "STABLEHLO_CASE: the branch index must be one int32 (it is float32"),
     ("stablehlo_case_branch_inputs", lambda: shlo_case([1, 2], sub_inputs=2),
      "STABLEHLO_CASE: subgraph 1 has 2 inputs, the operator passes 1"),
+    # ops: STABLEHLO_RNG_BIT_GENERATOR
+    ("rng_bit_generator_threefry_state3", lambda: rng_bits(2, 3, I32),
+     "THREEFRY takes a uint64[2] state (input 0 has 3 words)"),
+    ("rng_bit_generator_state_dtype", lambda: rng_bits(1, 2, I32, state_dtype=S.INT64),
+     "input 0 (initial_state) dtype int64, expected uint64"),
+    ("rng_bit_generator_float_bits", lambda: rng_bits(1, 2, F32),
+     "output 1 dtype float32, expected int32, uint32, int64 or uint64"),
+    ("rng_bit_generator_algorithm", lambda: rng_bits(7, 2, I32),
+     "StablehloRngBitGeneratorOptions.algorithm 7 out of range"),
 ]
 
 

@@ -224,6 +224,32 @@ def stablehlo_case_cases(add):
     add(StablehloCaseCase("stablehlo_case_i32_index_0", I32, [3, 2], ints, 0, index_shape=[1]))
 
 
+def stablehlo_rng_bit_generator_cases(add):
+    """STABLEHLO_RNG_BIT_GENERATOR (ops): DEFAULT / PHILOX / THREEFRY over their state sizes
+    (Philox u64[2] or u64[3], ThreeFry u64[2]), int32/uint32/int64/uint64 outputs whose word
+    counts leave a partial last block, a counter about to carry into its second word. The
+    oracle's .npy I/O has no uint64, so the state is a constant and a second generator runs on
+    the first one's new state: both bit outputs are the model's, which checks the new state."""
+    from casekit import Case
+    U64 = S.UINT64
+    full = 0xFFFFFFFFFFFFFFFF
+    states = {"s2": [0x0123456789ABCDEF, 0xFEDCBA9876543210], "s3": [7, 0xFFFFFFFE00000001, 0xDEADBEEFCAFEF00D],
+              "carry": [0x9E3779B97F4A7C15, 0x00000000FFFFFFFE], "zero": [0, 0], "ones": [full, full]}
+    for alg, aname, sizes in ((0, "default", ("s2", "s3")), (1, "philox", ("s2", "s3", "carry", "zero")),
+                              (2, "threefry", ("s2", "carry", "zero", "ones"))):
+        for st in sizes:
+            for tag, d, shape in (("u32", U32, [3, 5]), ("i32", I32, [7]), ("i64", I64, [5])):
+                if st != "s2" and tag not in ("i32", "i64"):
+                    continue
+                state = states[st]
+                n = len(state)
+                tensors = {"state": T(U64, [n], const=state), "s1": T(U64, [n]), "s2": T(U64, [n]),
+                           "bits1": T(d, shape), "bits2": T(d, [2])}
+                ops = [("STABLEHLO_RNG_BIT_GENERATOR", ["state"], ["s1", "bits1"], {"algorithm": alg}),
+                       ("STABLEHLO_RNG_BIT_GENERATOR", ["s1"], ["s2", "bits2"], {"algorithm": alg})]
+                add(Case("stablehlo_rng_bit_generator_%s_%s_%s" % (aname, st, tag), tensors, ops, [],
+                         ["bits1", "bits2"]))
+
 def stablehlo_gather_cases(add):
     """STABLEHLO_GATHER: row gathers, 2-D index vectors, uncollapsed slices, index_vector_dim 0
     and last, offset dimensions before the batch ones, int64 indices; index values outside the
@@ -399,3 +425,4 @@ def cases(add):
     stablehlo_reduce_window_cases(add)
     stablehlo_scatter_cases(add)
     stablehlo_case_cases(add)  # ops
+    stablehlo_rng_bit_generator_cases(add)  # ops

@@ -178,6 +178,7 @@
   X(STABLEHLO_COMPOSITE, stablehlo_composite) \
   /* ops: STABLEHLO_CASE (defined in src/runtime/control_flow.c), the StableHLO bit generator */ \
   X(STABLEHLO_CASE, stablehlo_case) \
+  X(STABLEHLO_RNG_BIT_GENERATOR, stablehlo_rng_bit_generator) \
   /* end of list */
 
 /* Custom operators tfcc knows, by their custom_code: X("name", symbol), defined as
