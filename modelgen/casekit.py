@@ -161,8 +161,11 @@ class Case:
             in_idx, out_idx = [-1 if k == OMIT else index[k] for k in ins], [index[k] for k in outs]
             if op.startswith("CUSTOM:"):  # "CUSTOM:<custom_code>", opts = custom_options bytes
                 m.add_op("CUSTOM", in_idx, out_idx, custom_code=op[7:], custom_options=opts or None)
-            else:
-                m.add_op(op, in_idx, out_idx, opts, intermediates=inter)
+            else:  # opts may name the operator version as "_version" (ops: version cases)
+                version = opts.get("_version") if isinstance(opts, dict) else None
+                if version is not None:
+                    opts = {k: v for k, v in opts.items() if k != "_version"}
+                m.add_op(op, in_idx, out_idx, opts, intermediates=inter, version=version)
         m.inputs = [index[k] for k in self.inputs]
         m.outputs = [index[k] for k in self.outputs]
         feeds = []

@@ -426,3 +426,5 @@ def cases(add):
     stablehlo_scatter_cases(add)
     stablehlo_case_cases(add)  # ops
     stablehlo_rng_bit_generator_cases(add)  # ops
+    import version_cases  # ops: higher operator versions
+    version_cases.cases(add)

@@ -18,11 +18,12 @@ COMPLEX64, INT8, FLOAT64 = 8, 9, 10
 RESOURCE = 13
 UINT32, UINT16 = 15, 16
 UINT64 = 12  # ops: STABLEHLO_RNG_BIT_GENERATOR state
+INT4, BFLOAT16 = 17, 18  # ops: int4 weights (packed two per byte), bfloat16 casts
 
 DTYPE_NAME = {FLOAT32: "float32", FLOAT16: "float16", INT32: "int32", UINT8: "uint8",
               INT64: "int64", BOOL: "bool", INT16: "int16", INT8: "int8", FLOAT64: "float64",
               COMPLEX64: "complex64", UINT32: "uint32", UINT16: "uint16",
-              UINT64: "uint64"}
+              UINT64: "uint64", INT4: "int4", BFLOAT16: "bfloat16"}
 DTYPE_BY_NAME = {v: k for k, v in DTYPE_NAME.items()}
 # struct format code and size of one element
 DTYPE_FMT = {FLOAT32: "f", FLOAT16: "e", INT32: "i", UINT8: "B", INT64: "q", BOOL: "?",
@@ -564,5 +565,10 @@ def serialize(model):
 
 def pack(dtype, values):
     """Little-endian bytes of a flat list of values in dtype."""
+    if dtype == INT4:  # ops: two per byte, the even element in the low nibble (TFLite's packing)
+        v = [int(x) & 15 for x in values] + [0]
+        return bytes(v[i] | (v[i + 1] << 4) for i in range(0, len(values), 2))
+    if dtype == BFLOAT16:  # ops: the upper 16 bits of the float32 (values exact in bfloat16)
+        return b"".join(struct.pack("<f", x)[2:] for x in values)
     fmt = DTYPE_FMT[dtype]
     return struct.pack("<%d%s" % (len(values), fmt), *values)

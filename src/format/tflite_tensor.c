@@ -355,6 +355,26 @@ static tfcc_status check_string_buffer(tfl_ctx *c, int32_t ti, const tfcc_ir_ten
   return TFCC_OK;
 }
 
+/* ops: a constant int4 tensor becomes an int8 one (same values, same quantization), one byte
+ * per element, as TFLite's kernels unpack int4 weights (UnpackDenseInt4IntoInt8) before running
+ * their int8 arithmetic: the buffer is read as packed, element 2i in the low nibble of byte i and
+ * 2i + 1 in the high nibble, each sign-extended. */
+static tfcc_status unpack_int4(tfl_ctx *c, tfcc_ir_tensor *x, const tfl_buffer *b, int64_t elements) {
+  void *mem = NULL;
+  tfcc_status st = tfl_alloc(c, (size_t)elements + 1, 1, 16, &mem, "unpacked int4 constant");
+  if (st != TFCC_OK) return st;
+  int8_t *dst = mem;
+  const uint8_t *src = b->data;
+  for (int64_t i = 0; i < elements; i++) {
+    const uint8_t nib = (uint8_t)((i & 1) ? src[i / 2] >> 4 : src[i / 2] & 15);
+    dst[i] = (int8_t)(nib >= 8 ? (int)nib - 16 : (int)nib);
+  }
+  x->dtype = TFCC_INT8;
+  x->data = mem;
+  x->data_bytes = (size_t)elements;
+  return TFCC_OK;
+}
+
 static tfcc_status attach_data(tfl_ctx *c, int32_t ti, tfcc_ir_tensor *x, uint64_t sparse_values) {
   tfl_buffer *b = &c->buffers[x->buffer];
   if (!b->data) return TFCC_OK; /* not constant */
@@ -392,6 +412,7 @@ static tfcc_status attach_data(tfl_ctx *c, int32_t ti, tfcc_ir_tensor *x, uint64
                         b->size, shape, tfcc_dtype_name(x->dtype), (unsigned long long)need);
     }
   }
+  if (x->dtype == TFCC_INT4) return unpack_int4(c, x, b, elements);
   size_t align = esize > 8 ? 8 : esize ? esize : 1;
   if (x->dtype == TFCC_STRING) align = 4;
   if ((uintptr_t)b->data % align != 0) {

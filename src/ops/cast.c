@@ -1,5 +1,6 @@
 /* CAST: static_cast of every element between bool, uint8, int8, uint16, int16, uint32, int32,
- * uint64, int64, float16, float32, float64 (cast.cc). The output dtype comes from the model. */
+ * uint64, int64, float16, float32, float64, bfloat16 (cast.cc; bfloat16 as Eigen::bfloat16: round
+ * to nearest even through float32). The output dtype comes from the model. */
 #include "ops/binary_common.h"
 
 static tfcc_status prepare(tfcc_op_ctx *ctx) {

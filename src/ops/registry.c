@@ -59,7 +59,6 @@ int32_t tfcc_op_max_version(int32_t builtin) {
     case TFCC_OP_LEAKY_RELU:
     case TFCC_OP_LOG:
     case TFCC_OP_LOG_SOFTMAX:
-    case TFCC_OP_RSQRT:
     case TFCC_OP_SPACE_TO_DEPTH:
     case TFCC_OP_SPLIT_V:
     case TFCC_OP_SQUARED_DIFFERENCE:
@@ -95,16 +94,12 @@ int32_t tfcc_op_max_version(int32_t builtin) {
     case TFCC_OP_BATCH_MATMUL:
     case TFCC_OP_CONCATENATION:
     case TFCC_OP_EQUAL:
-    case TFCC_OP_GATHER_ND:
     case TFCC_OP_MAXIMUM:
     case TFCC_OP_MINIMUM:
     case TFCC_OP_PACK:
-    case TFCC_OP_PAD:
-    case TFCC_OP_PADV2:
     case TFCC_OP_RESIZE_BILINEAR:
     case TFCC_OP_RESIZE_NEAREST_NEIGHBOR:
     case TFCC_OP_SPLIT:
-    case TFCC_OP_TRANSPOSE_CONV:
     case TFCC_OP_UNIDIRECTIONAL_SEQUENCE_LSTM:
     case TFCC_OP_UNPACK:
     case TFCC_OP_SELECT:
@@ -114,7 +109,6 @@ int32_t tfcc_op_max_version(int32_t builtin) {
       return 4;
     case TFCC_OP_ABS:
     case TFCC_OP_ADD:
-    case TFCC_OP_CAST:
     case TFCC_OP_DEQUANTIZE:
     case TFCC_OP_SUB:
       return 5;
@@ -122,21 +116,16 @@ int32_t tfcc_op_max_version(int32_t builtin) {
     case TFCC_OP_SLICE:
     case TFCC_OP_TRANSPOSE:
       return 6;
-    case TFCC_OP_CONV_2D:
     case TFCC_OP_DEPTHWISE_CONV_2D:
     case TFCC_OP_MUL:
       return 7;
     case TFCC_OP_STRIDED_SLICE:
       return 8;
-    case TFCC_OP_FULLY_CONNECTED:
-      return 10;
     /* opsa: TFLite's registered ranges (new versions add dtypes, which the operators check) */
     case TFCC_OP_FAKE_QUANT:
       return 2;
-    case TFCC_OP_EMBEDDING_LOOKUP:
     case TFCC_OP_SPARSE_TO_DENSE:
     case TFCC_OP_TOPK_V2:
-    case TFCC_OP_DYNAMIC_UPDATE_SLICE:
       return 3;
     /* sequence models (opsb): hybrid from v3, full integer from v4 (LSTM) */
     case TFCC_OP_RNN:
@@ -154,6 +143,27 @@ int32_t tfcc_op_max_version(int32_t builtin) {
       return 2;
     case TFCC_OP_REVERSE_V2:
       return 3;
+    /* ops: versions of the newest standard resolver whose new forms these operators now run:
+     * int4 weights (unpacked to int8 at load: CONV_2D v7, FULLY_CONNECTED v10, EMBEDDING_LOOKUP
+     * v4 with CAST v6 int4 -> float32), int32 bias with int16 activations (CONV_2D v8,
+     * FULLY_CONNECTED v11, TRANSPOSE_CONV v5), bfloat16 (CAST v7), bool (PAD / PADV2 v5,
+     * GATHER_ND v5), int16 (RSQRT v3, DYNAMIC_UPDATE_SLICE v4) */
+    case TFCC_OP_RSQRT:
+      return 3;
+    case TFCC_OP_EMBEDDING_LOOKUP:
+    case TFCC_OP_DYNAMIC_UPDATE_SLICE:
+      return 4;
+    case TFCC_OP_PAD:
+    case TFCC_OP_PADV2:
+    case TFCC_OP_GATHER_ND:
+    case TFCC_OP_TRANSPOSE_CONV:
+      return 5;
+    case TFCC_OP_CAST:
+      return 7;
+    case TFCC_OP_CONV_2D:
+      return 8;
+    case TFCC_OP_FULLY_CONNECTED:
+      return 11;
     default:
       return 1;
   }

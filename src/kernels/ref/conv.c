@@ -67,7 +67,7 @@ void tfcc_conv_i16(const tfcc_conv_geom *g, const tfcc_conv_requant *q, const in
                    int16_t *out) {
   const int32_t io = q->input_offset;
   TFCC_CONV_LOOP(int64_t, 0, (int64_t)((int32_t)in[ib + ic] + io), (int64_t)filter[fb + ic], {
-    int64_t bv = bias64 ? bias64[oc] : (bias32 ? (int64_t)bias32[oc] : 0);
-    out[out_base + oc] = (int16_t)tfcc_requant64(acc, bv, q, oc);
+    out[out_base + oc] = (int16_t)(bias32 ? tfcc_requant16_b32(acc, bias32[oc], q, oc)
+                                          : tfcc_requant64(acc, bias64 ? bias64[oc] : 0, q, oc));
   })
 }

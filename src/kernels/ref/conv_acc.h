@@ -39,6 +39,16 @@ static inline int64_t tfcc_clamp_acc48(int64_t v) {
   return v < -lim ? -lim : (v > lim - 1 ? lim - 1 : v);
 }
 
+/* int16 activations with an int32 bias (quantized_bias_type INT32): TFLite's 16x8 reference
+ * kernels then accumulate in int32 (AccumScalar = int32_t) and requantize with the int32
+ * MultiplyByQuantizedMultiplier (two roundings), not the int64 one. */
+static inline int32_t tfcc_requant16_b32(int64_t acc, int32_t bias, const tfcc_conv_requant *q, int32_t c) {
+  const int32_t a = tfcc_wrap_i32(acc + bias);
+  const int32_t k = c * q->mult_stride;
+  const int32_t v = (int32_t)((int64_t)tfcc_mbqm(a, q->mult[k], q->shift[k]) + q->output_offset);
+  return tfcc_clamp_i32(v, q->act_min, q->act_max);
+}
+
 static inline int32_t tfcc_requant64(int64_t acc, int64_t bias, const tfcc_conv_requant *q,
                                      int32_t c) {
   const int64_t lim = (int64_t)1 << 47;

@@ -78,8 +78,8 @@ void tfcc_tconv_i16(const tfcc_conv_geom *g, const tfcc_conv_requant *q, const i
   TFCC_TCONV_SCATTER(acc, (int64_t)in[ib + ic], (int64_t)filter[fb + ic])
   for (size_t i = 0; i < n; i++) {
     const int32_t oc = (int32_t)(i % (size_t)g->out_c);
-    int64_t bv = bias64 ? bias64[oc] : (bias32 ? (int64_t)bias32[oc] : 0);
-    out[i] = (int16_t)tfcc_requant64(acc[i], bv, q, oc);
+    out[i] = (int16_t)(bias32 ? tfcc_requant16_b32(acc[i], bias32[oc], q, oc)
+                              : tfcc_requant64(acc[i], bias64 ? bias64[oc] : 0, q, oc));
   }
 }
 

@@ -200,7 +200,7 @@ static bool is_cast_type(tfcc_dtype t) {
   switch (t) {
     case TFCC_BOOL: case TFCC_UINT8: case TFCC_INT8: case TFCC_UINT16: case TFCC_INT16:
     case TFCC_UINT32: case TFCC_INT32: case TFCC_UINT64: case TFCC_INT64: case TFCC_FLOAT16:
-    case TFCC_FLOAT32: case TFCC_FLOAT64:
+    case TFCC_FLOAT32: case TFCC_FLOAT64: case TFCC_BFLOAT16:
       return true;
     default:
       return false;
@@ -209,6 +209,23 @@ static bool is_cast_type(tfcc_dtype t) {
 
 bool tfcc_ref_cast_supported(tfcc_dtype from, tfcc_dtype to) {
   return is_cast_type(from) && is_cast_type(to);
+}
+
+/* ops: bfloat16 as Eigen::bfloat16 converts (CAST v7): the upper 16 bits of a float32, rounded
+ * to nearest even; NaN becomes the quiet NaN 0x7FC0 (0xFFC0 with the sign set). */
+static uint16_t f32_to_bf16(float f) {
+  uint32_t b;
+  memcpy(&b, &f, sizeof b);
+  if (f != f) return (uint16_t)((b >> 16 & 0x8000u) | 0x7FC0u);
+  b += 0x7FFFu + (b >> 16 & 1u);
+  return (uint16_t)(b >> 16);
+}
+
+static float bf16_to_f32(uint16_t h) {
+  const uint32_t b = (uint32_t)h << 16;
+  float f;
+  memcpy(&f, &b, sizeof f);
+  return f;
 }
 
 static scalar load(tfcc_dtype t, const void *p, int64_t k) {
@@ -226,6 +243,7 @@ static scalar load(tfcc_dtype t, const void *p, int64_t k) {
     case TFCC_FLOAT16: s.kind = V_FLOAT; s.f = tfcc_f16_to_f32(((const uint16_t *)p)[k]); break;
     case TFCC_FLOAT32: s.kind = V_FLOAT; s.f = ((const float *)p)[k]; break;
     case TFCC_FLOAT64: s.kind = V_FLOAT; s.f = ((const double *)p)[k]; break;
+    case TFCC_BFLOAT16: s.kind = V_FLOAT; s.f = bf16_to_f32(((const uint16_t *)p)[k]); break;
     default: break;
   }
   return s;
@@ -283,6 +301,7 @@ static void store(tfcc_dtype t, void *p, int64_t k, scalar s) {
     case TFCC_FLOAT16: ((uint16_t *)p)[k] = tfcc_f32_to_f16(as_f32(s)); break;
     case TFCC_FLOAT32: ((float *)p)[k] = as_f32(s); break;
     case TFCC_FLOAT64: ((double *)p)[k] = as_f64(s); break;
+    case TFCC_BFLOAT16: ((uint16_t *)p)[k] = f32_to_bf16(as_f32(s)); break;
     default: break;
   }
 }

@@ -1,0 +1,149 @@
+"""Conformance cases of the operator versions the newest standard resolver registers above what
+tfcc accepted before (ops work): int4 weights (FULLY_CONNECTED v10/v13, CONV_2D and
+DEPTHWISE_CONV_2D v7, EMBEDDING_LOOKUP v4, DEQUANTIZE v6, CAST v6), int32 bias with int16
+activations (quantized_bias_type: CONV_2D v8, FULLY_CONNECTED v11, TRANSPOSE_CONV v5), and the
+new dtypes of CAST v7 (bfloat16), PAD/PADV2 v5 and GATHER_ND v5 (bool), RSQRT v3 (int16),
+DYNAMIC_UPDATE_SLICE v4 (int16). Called from opsc_cases.cases() with its add()."""
+import tflite_schema as S
+from casekit import Rng, T, choose_qparams, f32, numel, seed_of, single
+
+F32, I32, I64, I8, I16, BOOL = S.FLOAT32, S.INT32, S.INT64, S.INT8, S.INT16, S.BOOL
+I4, BF16 = S.INT4, S.BFLOAT16
+INT32_BIAS = 2  # TensorType INT32 for quantized_bias_type
+
+
+def w4(rng, shape, qdim, per_channel=True, wmax=0.5):
+    """Constant int4 weights (-8..7, both ends present), symmetric, per channel along qdim."""
+    n = numel(shape)
+    ch = shape[qdim] if per_channel else 1
+    scales = [f32(wmax / 7.0 * rng.uniform(0.3, 1.0)) for _ in range(ch)]
+    vals = [rng.randint(-8, 7) for _ in range(n)]
+    vals[0], vals[-1] = -8, 7
+    q = {"scale": scales, "zero_point": [0] * ch, "quantized_dimension": qdim if per_channel else 0}
+    return T(I4, shape, q=q, const=vals), scales
+
+
+def w8(rng, shape, qdim, wmax=0.5):
+    ch = shape[qdim]
+    scales = [f32(wmax / 127.0 * rng.uniform(0.3, 1.0)) for _ in range(ch)]
+    vals = [rng.randint(-127, 127) for _ in range(numel(shape))]
+    return T(I8, shape, q={"scale": scales, "zero_point": [0] * ch, "quantized_dimension": qdim},
+             const=vals), scales
+
+
+def qbias(rng, n, in_scale, w_scales, dtype, bmax=0.5):
+    scales = [f32(in_scale * w_scales[i if len(w_scales) > 1 else 0]) for i in range(n)]
+    if len(w_scales) == 1:
+        scales = scales[:1]
+    vals = [int(round(rng.uniform(-bmax, bmax) / scales[i if len(scales) > 1 else 0])) for i in range(n)]
+    return T(dtype, [n], q={"scale": scales, "zero_point": [0] * len(scales), "quantized_dimension": 0},
+             const=vals)
+
+
+def qact(d, shape, lo, hi):
+    return T(d, shape, q=choose_qparams(d, lo, hi))
+
+
+def int4_weight_cases(add):
+    # FULLY_CONNECTED int8 x int4 per channel (v10), int16 x int4 (v13, int64 bias)
+    # (int16 x int4, v13, is not here: LiteRT's int16 FULLY_CONNECTED rescales in double
+    # precision, tfcc with TFLite's int64 multiplier; 1-LSB differences, see docs/operators.md)
+    for tag, d, bdt in (("i8_w4", I8, I32),):
+        name = "fully_connected_%s" % tag
+        rng = Rng(seed_of(name))
+        x = qact(d, [3, 9], -2.0, 2.0)
+        w, ws = w4(rng, [5, 9], 0, per_channel=(d == I8))
+        b = qbias(rng, 5, x.q[0], ws, bdt)
+        add(single(name, "FULLY_CONNECTED", [x, w, b], [qact(d, [3, 5], -3.0, 3.0)], {"_version": 10}))
+    # CONV_2D / DEPTHWISE_CONV_2D int8 x int4 per channel (v7)
+    name = "conv_2d_i8_w4"
+    rng = Rng(seed_of(name))
+    x = qact(I8, [1, 5, 6, 3], -2.0, 2.0)
+    w, ws = w4(rng, [4, 3, 3, 3], 0)
+    b = qbias(rng, 4, x.q[0], ws, I32)
+    add(single(name, "CONV_2D", [x, w, b], [qact(I8, [1, 5, 6, 4], -3.0, 3.0)],
+               {"padding": "SAME", "stride_w": 1, "stride_h": 1, "_version": 7}))
+    name = "depthwise_conv_2d_i8_w4"
+    rng = Rng(seed_of(name))
+    x = qact(I8, [1, 5, 5, 4], -2.0, 2.0)
+    w, ws = w4(rng, [1, 3, 3, 4], 3)
+    b = qbias(rng, 4, x.q[0], ws, I32)
+    add(single(name, "DEPTHWISE_CONV_2D", [x, w, b], [qact(I8, [1, 3, 3, 4], -3.0, 3.0)],
+               {"padding": "VALID", "stride_w": 1, "stride_h": 1, "depth_multiplier": 1, "_version": 7}))
+    # EMBEDDING_LOOKUP over an int4 table, per row (v4): float output
+    rng = Rng(seed_of("embedding_lookup_w4"))
+    tab, _ = w4(rng, [5, 6], 0)
+    add(single("embedding_lookup_w4_per_row", "EMBEDDING_LOOKUP", [T(I32, [4], values=[2, 0, 4, 2]), tab],
+               [T(F32, [4, 6])], {"_version": 4}))
+    # CAST int4 -> float32 (v6). (DEQUANTIZE of an int4 constant, v6, is not here: LiteRT.js
+    # hands back values that are not the dequantized ones, see docs/operators.md)
+    rng = Rng(seed_of("cast_w4"))
+    add(single("cast_w4_f32", "CAST", [T(I4, [2, 7], const=[rng.randint(-8, 7) for _ in range(14)])],
+               [T(F32, [2, 7])], {"_version": 6}))
+
+
+def int32_bias_cases(add):
+    """int16 activations, int8 weights, int32 bias (quantized_bias_type = INT32)."""
+    name = "fully_connected_i16_bias32"
+    rng = Rng(seed_of(name))
+    x = qact(I16, [2, 8], -2.0, 2.0)
+    w, ws = w8(rng, [4, 8], 0)
+    b = qbias(rng, 4, x.q[0], ws, I32)
+    add(single(name, "FULLY_CONNECTED", [x, w, b], [qact(I16, [2, 4], -3.0, 3.0)],
+               {"quantized_bias_type": INT32_BIAS, "_version": 11}))
+    name = "conv_2d_i16_bias32"
+    rng = Rng(seed_of(name))
+    x = qact(I16, [1, 4, 5, 2], -2.0, 2.0)
+    w, ws = w8(rng, [3, 3, 3, 2], 0)
+    b = qbias(rng, 3, x.q[0], ws, I32)
+    add(single(name, "CONV_2D", [x, w, b], [qact(I16, [1, 4, 5, 3], -3.0, 3.0)],
+               {"padding": "SAME", "stride_w": 1, "stride_h": 1, "quantized_bias_type": INT32_BIAS, "_version": 8}))
+    name = "transpose_conv_i16_bias32"
+    rng = Rng(seed_of(name))
+    x = qact(I16, [1, 3, 3, 2], -2.0, 2.0)
+    w, ws = w8(rng, [3, 3, 3, 2], 0)
+    b = qbias(rng, 3, x.q[0], ws, I32)
+    add(single(name, "TRANSPOSE_CONV", [T(I32, [4], const=[1, 6, 6, 3]), w, x, b],
+               [qact(I16, [1, 6, 6, 3], -3.0, 3.0)],
+               {"padding": "SAME", "stride_w": 2, "stride_h": 2, "quantized_bias_type": INT32_BIAS, "_version": 5}))
+
+
+def dtype_cases(add):
+    # CAST v7: bfloat16 <-> float32 / int32 (bfloat16 values exact: 8 significant bits)
+    bf = [1.0, -2.5, 0.15625, 3.0e5, -7.0e-3, 65280.0, 0.0, -0.0, 1.5e-38, 3.3895314e38]
+    bf = [f32(v) for v in bf]
+    add(single("cast_bf16_f32", "CAST", [T(BF16, [10], const=bf)], [T(F32, [10])], {"_version": 7}))
+    add(single("cast_bf16_i32", "CAST", [T(BF16, [6], const=[1.0, -2.5, 129.0, -300.0, 0.75, 65280.0])],
+               [T(I32, [6])], {"_version": 7}))
+    # float32 -> bfloat16 -> float32 (round to nearest even, NaN kept) through an input
+    vals = [1.0, 1.00390625, 1.01171875, -1.0078125, 3.14159265, 1e-40, -6.5e4, 3.4e38, 0.1, -0.2]
+    add(_chain("cast_f32_bf16_f32", F32, [10], [f32(v) for v in vals], BF16))
+    add(_chain("cast_i32_bf16_f32", I32, [6], [1, -3, 257, 65535, -1 << 20, 12345], BF16))
+    # PAD / PADV2 v5, GATHER_ND v5: bool
+    pads = T(I32, [2, 2], const=[1, 0, 2, 1])
+    add(single("pad_bool", "PAD", [T(BOOL, [2, 3]), pads], [T(BOOL, [3, 6])], {"_version": 5}))
+    add(single("padv2_bool", "PADV2", [T(BOOL, [2, 3]), pads, T(BOOL, [], const=[True])], [T(BOOL, [3, 6])],
+               {"_version": 5}))
+    add(single("gather_nd_bool", "GATHER_ND", [T(BOOL, [3, 4]), T(I32, [2, 2], const=[2, 1, 0, 3])],
+               [T(BOOL, [2])], {"_version": 5}))
+    # RSQRT v3 (int16, symmetric; inputs above the zero point), DYNAMIC_UPDATE_SLICE v4 (int16)
+    add(single("rsqrt_i16_v3", "RSQRT", [T(I16, [2, 7], q=(f32(8.0 / 32767), 0), lo=1, hi=32767)],
+               [T(I16, [2, 7], q=(f32(4.0 / 32767), 0))], {"_version": 3}))
+    q = choose_qparams(I16, -2.0, 2.0)
+    add(single("dynamic_update_slice_i16_v4", "DYNAMIC_UPDATE_SLICE",
+               [T(I16, [4, 3], q=q), T(I16, [2, 2], q=q), T(I32, [2], values=[1, 2])], [T(I16, [4, 3], q=q)],
+               {"_version": 4}))
+
+
+def _chain(name, d, shape, values, mid):
+    """x -> CAST(mid) -> CAST(float32): a bfloat16 intermediate seen through float32."""
+    from casekit import Case
+    tensors = {"x": T(d, shape, values=values), "m": T(mid, shape), "y": T(F32, shape)}
+    ops = [("CAST", ["x"], ["m"], {"_version": 7}), ("CAST", ["m"], ["y"], {"_version": 7})]
+    return Case(name, tensors, ops, ["x"], ["y"])
+
+
+def cases(add):
+    int4_weight_cases(add)
+    int32_bias_cases(add)
+    dtype_cases(add)
