@@ -135,6 +135,24 @@ def dtype_cases(add):
                {"_version": 4}))
 
 
+def stablehlo_f16_cases(add):
+    """STABLEHLO_ADD / MULTIPLY / MAXIMUM / MINIMUM in float16 (TFLite's kernels take Eigen::half):
+    values exact in half precision, sums and products that round, overflow to infinity, NaN."""
+    import struct
+    rng = Rng(seed_of("stablehlo_f16"))
+
+    def h(v):
+        return struct.unpack("<e", struct.pack("<e", v))[0]
+    n = 30
+    a = [h(rng.uniform(-60.0, 60.0)) for _ in range(n)]
+    b = [h(rng.uniform(-60.0, 60.0)) for _ in range(n)]
+    a[:6] = [h(60000.0), h(-65504.0), float("nan"), 1.0, h(0.1), -0.0]
+    b[:6] = [h(60000.0), h(-65504.0), 2.0, float("nan"), h(0.2), 0.0]
+    for op in ("STABLEHLO_ADD", "STABLEHLO_MULTIPLY", "STABLEHLO_MAXIMUM", "STABLEHLO_MINIMUM"):
+        add(single("%s_f16" % op.lower(), op, [T(S.FLOAT16, [5, 6], values=a), T(S.FLOAT16, [5, 6], values=b)],
+                   [T(S.FLOAT16, [5, 6])]))
+
+
 def _chain(name, d, shape, values, mid):
     """x -> CAST(mid) -> CAST(float32): a bfloat16 intermediate seen through float32."""
     from casekit import Case
@@ -147,3 +165,4 @@ def cases(add):
     int4_weight_cases(add)
     int32_bias_cases(add)
     dtype_cases(add)
+    stablehlo_f16_cases(add)

@@ -1,11 +1,11 @@
 /* STABLEHLO_ADD, STABLEHLO_MULTIPLY, STABLEHLO_MAXIMUM, STABLEHLO_MINIMUM, STABLEHLO_AND,
  * STABLEHLO_SHIFT_LEFT (TFLite stablehlo_elementwise.h, stablehlo_and.cc,
  * stablehlo_shift_left.cc): two inputs and the output of one dtype and one shape (no
- * broadcasting, no quantization, no options). ADD/MULTIPLY/MAXIMUM/MINIMUM: float32, float64,
- * int8, int16, int32, int64, uint8, uint16, uint32, uint64 (integers wrap); AND: bool and those
- * integers; SHIFT_LEFT: int8, int16, int32 (shift modulo 32 on the 32-bit promoted value, as
- * TFLite's `<<` runs). Kernels: kernels/ref/shlo_binary.h. TFLite's float16 forms are not
- * implemented. TFLite checks equal shapes for all but SHIFT_LEFT (which reads past a smaller
+ * broadcasting, no quantization, no options). ADD/MULTIPLY/MAXIMUM/MINIMUM: float16, float32,
+ * float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64 (integers wrap; float16 as
+ * Eigen::half: float32 arithmetic rounded to half); AND: bool and those integers; SHIFT_LEFT:
+ * int8, int16, int32 (shift modulo 32 on the 32-bit promoted value, as TFLite's `<<` runs).
+ * Kernels: kernels/ref/shlo_binary.h. TFLite checks equal shapes for all but SHIFT_LEFT (which reads past a smaller
  * input); tfcc requires them for all six. */
 #include "kernels/ref/shlo_binary.h"
 #include "ops/binary_common.h"
@@ -17,13 +17,13 @@ typedef struct shlo_kind {
 } shlo_kind;
 
 static const shlo_kind k_add = {"STABLEHLO_ADD", TFCC_SHLO_ADD,
-                                "float32, float64, int8..int64, uint8..uint64"};
+                                "float16, float32, float64, int8..int64, uint8..uint64"};
 static const shlo_kind k_mul = {"STABLEHLO_MULTIPLY", TFCC_SHLO_MUL,
-                                "float32, float64, int8..int64, uint8..uint64"};
+                                "float16, float32, float64, int8..int64, uint8..uint64"};
 static const shlo_kind k_max = {"STABLEHLO_MAXIMUM", TFCC_SHLO_MAX,
-                                "float32, float64, int8..int64, uint8..uint64"};
+                                "float16, float32, float64, int8..int64, uint8..uint64"};
 static const shlo_kind k_min = {"STABLEHLO_MINIMUM", TFCC_SHLO_MIN,
-                                "float32, float64, int8..int64, uint8..uint64"};
+                                "float16, float32, float64, int8..int64, uint8..uint64"};
 static const shlo_kind k_and = {"STABLEHLO_AND", TFCC_SHLO_AND, "bool, int8..int64, uint8..uint64"};
 static const shlo_kind k_shl = {"STABLEHLO_SHIFT_LEFT", TFCC_SHLO_SHL, "int8, int16, int32"};
 

@@ -1,6 +1,8 @@
 /* StableHLO elementwise binary kernels: see shlo_binary.h. */
 #include "kernels/ref/shlo_binary.h"
 
+#include "kernels/ref/unary.h"
+
 /* ADD / MUL on an integer type T through its unsigned twin U (wrapping, no UB). */
 #define INT_LOOPS(T, U)                                                              \
   {                                                                                  \
@@ -52,11 +54,27 @@
     }                                                                                \
   }
 
+/* float16 (ops) as Eigen::half computes: each operation in float32, the result rounded to the
+ * nearest half; MAX / MIN compare the float32 values (std::max / std::min). */
+static bool half_loops(tfcc_shlo_binop op, const uint16_t *x, const uint16_t *y, uint16_t *o, int64_t n) {
+  for (int64_t i = 0; i < n; i++) {
+    const float a = tfcc_f16_to_f32(x[i]), b = tfcc_f16_to_f32(y[i]);
+    switch (op) {
+      case TFCC_SHLO_ADD: o[i] = tfcc_f32_to_f16(a + b); break;
+      case TFCC_SHLO_MUL: o[i] = tfcc_f32_to_f16(a * b); break;
+      case TFCC_SHLO_MAX: o[i] = a < b ? y[i] : x[i]; break;
+      case TFCC_SHLO_MIN: o[i] = b < a ? y[i] : x[i]; break;
+      default: return false;
+    }
+  }
+  return true;
+}
+
 bool tfcc_ref_shlo_binary_supported(tfcc_shlo_binop op, tfcc_dtype dt) {
   const bool is_int = dt == TFCC_INT8 || dt == TFCC_INT16 || dt == TFCC_INT32 ||
                       dt == TFCC_INT64 || dt == TFCC_UINT8 || dt == TFCC_UINT16 ||
                       dt == TFCC_UINT32 || dt == TFCC_UINT64;
-  const bool is_float = dt == TFCC_FLOAT32 || dt == TFCC_FLOAT64;
+  const bool is_float = dt == TFCC_FLOAT32 || dt == TFCC_FLOAT64 || dt == TFCC_FLOAT16;
   switch (op) {
     case TFCC_SHLO_ADD:
     case TFCC_SHLO_MUL:
@@ -74,6 +92,7 @@ bool tfcc_ref_shlo_binary(tfcc_shlo_binop op, tfcc_dtype dt, const void *a, cons
   switch (dt) {
     case TFCC_FLOAT32: FLOAT_LOOPS(float)
     case TFCC_FLOAT64: FLOAT_LOOPS(double)
+    case TFCC_FLOAT16: return half_loops(op, a, b, out, n);
     case TFCC_INT8: INT_LOOPS(int8_t, uint8_t)
     case TFCC_INT16: INT_LOOPS(int16_t, uint16_t)
     case TFCC_INT32: INT_LOOPS(int32_t, uint32_t)

@@ -27,7 +27,8 @@ typedef enum tfcc_shlo_binop {
 } tfcc_shlo_binop;
 
 /* Whether the kernel exists for (op, dtype):
- *   ADD, MUL, MAX, MIN  float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64
+ *   ADD, MUL, MAX, MIN  float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32,
+ *                       uint64 (float16: computed in float32, rounded to half, as Eigen::half)
  *   AND                 bool and the integer dtypes above
  *   SHL                 int8, int16, int32 */
 bool tfcc_ref_shlo_binary_supported(tfcc_shlo_binop op, tfcc_dtype dt);
