@@ -177,7 +177,40 @@ MODELS = [
      "output 1 dtype float32, expected int32, uint32, int64 or uint64"),
     ("rng_bit_generator_algorithm", lambda: rng_bits(7, 2, I32),
      "StablehloRngBitGeneratorOptions.algorithm 7 out of range"),
+    # ops: newer operator versions and their dtypes
+    ("fully_connected_v13", lambda: versioned_fc(13), "FULLY_CONNECTED version 13 (tfcc implements up to version 11)"),
+    ("gather_int4_output", lambda: one("GATHER", [T(S.INT4, [4, 2], q=(0.5, 0), const=[1, -2, 3, -4, 5, -6, 7, -8]),
+                                                  T(I32, [2], const=[0, 3])], [T(S.INT4, [2, 2], q=(0.5, 0))]),
+     "GATHER: output 0 dtype int4, expected int8"),
+    ("int4_buffer_short", lambda: int4_short(), "int4 needs 4"),
+    ("cast_bf16_to_complex64", lambda: one("CAST", [T(S.BFLOAT16, [3], const=[1.0, 2.0, 3.0])], [T(S.COMPLEX64, [3])]),
+     "CAST: bfloat16 to complex64 not supported"),
+    ("stablehlo_add_f16_f32", lambda: one("STABLEHLO_ADD", [T(S.FLOAT16, [4], values=[1.0] * 4), T(F32, [4])],
+                                          [T(S.FLOAT16, [4])]),
+     "STABLEHLO_ADD: input 1 dtype float32 differs from input 0 dtype float16"),
 ]
+
+
+def versioned_fc(version):
+    """A FULLY_CONNECTED naming a version above tfcc's range (ops)."""
+    m = S.Model(description="FULLY_CONNECTED v%d" % version)
+    x = m.add_tensor("x", F32, [1, 4])
+    w = m.add_tensor("w", F32, [2, 4], data=S.pack(F32, [0.5] * 8))
+    y = m.add_tensor("y", F32, [1, 2])
+    m.add_op("FULLY_CONNECTED", [x, w], [y], version=version)
+    m.inputs, m.outputs = [x], [y]
+    return S.serialize(m)
+
+
+def int4_short():
+    """An int4 weight whose buffer holds fewer bytes than its packed elements (ops)."""
+    m = S.Model(description="short int4 buffer")
+    x = m.add_tensor("x", S.INT8, [1, 4], quant={"scale": [0.1], "zero_point": [0]})
+    w = m.add_tensor("w", S.INT4, [2, 4], data=bytes([0x12, 0x34]), quant={"scale": [0.1], "zero_point": [0]})
+    y = m.add_tensor("y", S.INT8, [1, 2], quant={"scale": [0.1], "zero_point": [0]})
+    m.add_op("FULLY_CONNECTED", [x, w], [y])
+    m.inputs, m.outputs = [x], [y]
+    return S.serialize(m)
 
 
 def versioned(op, dtype, version, extra_const=None):
