@@ -178,7 +178,7 @@ MODELS = [
     ("rng_bit_generator_algorithm", lambda: rng_bits(7, 2, I32),
      "StablehloRngBitGeneratorOptions.algorithm 7 out of range"),
     # ops: newer operator versions and their dtypes
-    ("fully_connected_v13", lambda: versioned_fc(13), "FULLY_CONNECTED version 13 (tfcc implements up to version 11)"),
+    ("fully_connected_v14", lambda: versioned_fc(14), "FULLY_CONNECTED version 14 (tfcc implements up to version 13)"),
     ("gather_int4_output", lambda: one("GATHER", [T(S.INT4, [4, 2], q=(0.5, 0), const=[1, -2, 3, -4, 5, -6, 7, -8]),
                                                   T(I32, [2], const=[0, 3])], [T(S.INT4, [2, 2], q=(0.5, 0))]),
      "GATHER: output 0 dtype int4, expected int8"),

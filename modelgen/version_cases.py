@@ -1,5 +1,5 @@
 """Conformance cases of the operator versions the newest standard resolver registers above what
-tfcc accepted before (ops work): int4 weights (FULLY_CONNECTED v10/v13, CONV_2D and
+tfcc accepted before (ops work): FULLY_CONNECTED v12 (hybrid per-channel), int4 weights (FULLY_CONNECTED v10/v13, CONV_2D and
 DEPTHWISE_CONV_2D v7, EMBEDDING_LOOKUP v4, DEQUANTIZE v6, CAST v6), int32 bias with int16
 activations (quantized_bias_type: CONV_2D v8, FULLY_CONNECTED v11, TRANSPOSE_CONV v5), and the
 new dtypes of CAST v7 (bfloat16), PAD/PADV2 v5 and GATHER_ND v5 (bool), RSQRT v3 (int16),
@@ -46,15 +46,20 @@ def qact(d, shape, lo, hi):
 
 def int4_weight_cases(add):
     # FULLY_CONNECTED int8 x int4 per channel (v10), int16 x int4 (v13, int64 bias)
-    # (int16 x int4, v13, is not here: LiteRT's int16 FULLY_CONNECTED rescales in double
-    # precision, tfcc with TFLite's int64 multiplier; 1-LSB differences, see docs/operators.md)
-    for tag, d, bdt in (("i8_w4", I8, I32),):
+    for tag, d, bdt, ver in (("i8_w4", I8, I32, 10), ("i16_w4", I16, I64, 13)):
         name = "fully_connected_%s" % tag
         rng = Rng(seed_of(name))
         x = qact(d, [3, 9], -2.0, 2.0)
         w, ws = w4(rng, [5, 9], 0, per_channel=(d == I8))
         b = qbias(rng, 5, x.q[0], ws, bdt)
-        add(single(name, "FULLY_CONNECTED", [x, w, b], [qact(d, [3, 5], -3.0, 3.0)], {"_version": 10}))
+        add(single(name, "FULLY_CONNECTED", [x, w, b], [qact(d, [3, 5], -3.0, 3.0)], {"_version": ver}))
+    # FULLY_CONNECTED v12: hybrid (float32 input) with per-channel int8 weights
+    name = "fully_connected_hybrid_pc_v12"
+    rng = Rng(seed_of(name))
+    w, _ = w8(rng, [4, 8], 0)
+    add(single(name, "FULLY_CONNECTED", [T(F32, [2, 8], lo=-2.0, hi=2.0), w,
+                                         T(F32, [4], const=[f32(rng.uniform(-0.5, 0.5)) for _ in range(4)])],
+               [T(F32, [2, 4])], {"_version": 12}))
     # CONV_2D / DEPTHWISE_CONV_2D int8 x int4 per channel (v7)
     name = "conv_2d_i8_w4"
     rng = Rng(seed_of(name))

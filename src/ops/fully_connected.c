@@ -31,6 +31,9 @@ typedef struct fc_params {
    * and TFLite's builtin kernel requantizes through ruy, with one rounding (issue 15: tfcc was
    * 1 below on ~1% of elements with gemmlowp's two roundings) */
   bool ruy_round;
+  /* int16 input (ops): the effective scales input * weight / output in double, [q.n_mult], which
+   * current TFLite's int16 kernel rescales with (FULLY_CONNECTED v13, int16 x int4) */
+  double *real16;
 } fc_params;
 
 static void fc_release(void *p) {
@@ -42,6 +45,7 @@ static void fc_release(void *p) {
   tfcc_bf16_fast_free(&fp->bf16);
   tfcc_q8_fcs_packed_free(&fp->small);
   tfcc_hybrid_free(fp->hyb);
+  free(fp->real16);
   free(fp);
 }
 
@@ -51,6 +55,21 @@ static void fc_requant(const fc_params *p, tfcc_dtype dt, tfcc_conv_requant *r) 
   tfcc_conv_requant_from(&p->q, dt, r);
   r->filter_offset = p->per_channel ? 0 : p->q.filter_offset;
   r->single_round = p->ruy_round && dt == TFCC_INT8;
+}
+
+/* ops: int16 input: the double effective scales of current TFLite's int16 reference kernel
+ * (round(acc * input_scale * weight_scale / output_scale)), one per multiplier. */
+static tfcc_status fc_real16_init(const tfcc_init_ctx *ctx, const tfcc_ir_tensor *w, fc_params *p) {
+  const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, 0), *out = tfcc_conv_ir_output(ctx, 0);
+  const int32_t n = p->q.n_mult;
+  if (!w || !out || n < 1 || in->quant.count < 1 || out->quant.count < 1 || w->quant.count < 1) return TFCC_OK;
+  p->real16 = malloc((size_t)n * sizeof *p->real16);
+  if (!p->real16) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory");
+  for (int32_t c = 0; c < n; c++) {
+    const float ws = w->quant.scale[w->quant.count > 1 && c < w->quant.count ? c : 0];
+    p->real16[c] = (double)in->quant.scale[0] * (double)ws / (double)out->quant.scale[0];
+  }
+  return TFCC_OK;
 }
 
 /* Tiny int8/uint8 layers: everything the q8-fc-small kernel needs, computed once here
@@ -109,6 +128,7 @@ static tfcc_status fc_init(tfcc_init_ctx *ctx) {
     const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, 0);
     p->ruy_round = st == TFCC_OK && ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE && in &&
                    in->dtype == TFCC_INT8 && w && !w->data && !p->q.scale;
+    if (st == TFCC_OK && in && in->dtype == TFCC_INT16) st = fc_real16_init(ctx, w, p);
   }
   if (st == TFCC_OK) fc_small_init(ctx, p);
   if (st != TFCC_OK) {
@@ -311,7 +331,7 @@ static tfcc_status fc_eval(tfcc_op_ctx *ctx) {
     case TFCC_INT8: tfcc_fc_i8(&d, &r, in->data, w->data, bd, out); return TFCC_OK;
     case TFCC_INT16:
       tfcc_fc_i16(&d, &r, in->data, w->data, bias && bias->dtype == TFCC_INT64 ? bd : NULL,
-                  bias && bias->dtype == TFCC_INT32 ? bd : NULL, out);
+                  bias && bias->dtype == TFCC_INT32 ? bd : NULL, p->real16, out);
       return TFCC_OK;
     default:
       return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "input dtype %s unsupported",

@@ -144,9 +144,9 @@ int32_t tfcc_op_max_version(int32_t builtin) {
     case TFCC_OP_REVERSE_V2:
       return 3;
     /* ops: versions of the newest standard resolver whose new forms these operators now run:
-     * int4 weights (unpacked to int8 at load: CONV_2D v7, FULLY_CONNECTED v10, EMBEDDING_LOOKUP
-     * v4 with CAST v6 int4 -> float32), int32 bias with int16 activations (CONV_2D v8,
-     * FULLY_CONNECTED v11, TRANSPOSE_CONV v5), bfloat16 (CAST v7), bool (PAD / PADV2 v5,
+     * int4 weights (unpacked to int8 at load: CONV_2D v7, FULLY_CONNECTED v10 and v13 with int16,
+     * EMBEDDING_LOOKUP v4, CAST v6 int4 -> float32), int32 bias with int16 activations (CONV_2D
+     * v8, FULLY_CONNECTED v11, TRANSPOSE_CONV v5), hybrid per-channel FULLY_CONNECTED v12, bfloat16 (CAST v7), bool (PAD / PADV2 v5,
      * GATHER_ND v5), int16 (RSQRT v3, DYNAMIC_UPDATE_SLICE v4) */
     case TFCC_OP_RSQRT:
       return 3;
@@ -163,7 +163,7 @@ int32_t tfcc_op_max_version(int32_t builtin) {
     case TFCC_OP_CONV_2D:
       return 8;
     case TFCC_OP_FULLY_CONNECTED:
-      return 11;
+      return 13;
     default:
       return 1;
   }

@@ -1,6 +1,7 @@
 /* Reference fully-connected kernels (float and integer); the contract is in fully_connected.h. */
 #include "kernels/ref/fully_connected.h"
 
+#include <math.h>
 #include <stddef.h>
 
 #include "kernels/ref/conv_acc.h"
@@ -45,9 +46,27 @@ void tfcc_fc_i8(const tfcc_fc_dims *d, const tfcc_conv_requant *q, const int8_t 
   TFCC_FC_LOOP(int8_t, int8_t, out[oi] = (int8_t)tfcc_requant32(acc, bias ? bias[u] : 0, q, u))
 }
 
+/* round(acc * real) as a double, to int32 (saturated before the conversion), plus the output
+ * offset, clamped to the activation range. */
+static int32_t rescale_real(double acc, double real, const tfcc_conv_requant *q) {
+  double v = round(acc * real);
+  if (v > 2147483647.0) v = 2147483647.0;
+  if (v < -2147483648.0) v = -2147483648.0;
+  return tfcc_clamp_i32((int32_t)((int64_t)v + q->output_offset), q->act_min, q->act_max);
+}
+
 void tfcc_fc_i16(const tfcc_fc_dims *d, const tfcc_conv_requant *q, const int16_t *in,
-                 const int8_t *w, const int64_t *bias64, const int32_t *bias32, int16_t *out) {
+                 const int8_t *w, const int64_t *bias64, const int32_t *bias32, const double *real,
+                 int16_t *out) {
   const int32_t io = 0, fo = q->filter_offset;
+  if (real) {
+    TFCC_FC_LOOP(int16_t, int8_t, {
+      const double rs = real[u * q->mult_stride];
+      const double a = bias32 ? (double)tfcc_wrap_i32(acc + bias32[u]) : (double)(acc + (bias64 ? bias64[u] : 0));
+      out[oi] = (int16_t)rescale_real(a, rs, q);
+    })
+    return;
+  }
   if (bias32) {
     TFCC_FC_LOOP(int16_t, int8_t, {
       int32_t a = tfcc_wrap_i32(acc + bias32[u]);

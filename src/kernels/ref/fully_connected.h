@@ -21,9 +21,13 @@ void tfcc_fc_u8(const tfcc_fc_dims *d, const tfcc_conv_requant *q, const uint8_t
                 const uint8_t *w, const int32_t *bias, uint8_t *out);
 void tfcc_fc_i8(const tfcc_fc_dims *d, const tfcc_conv_requant *q, const int8_t *in,
                 const int8_t *w, const int32_t *bias, int8_t *out);
-/* 16x8: with an int32 bias TFLite accumulates in int32 and uses the int32 multiplier
- * routine; with an int64 bias (or none) in int64 with the int64 routine. */
+/* 16x8: with an int32 bias TFLite accumulates in int32, with an int64 bias (or none) in
+ * int64. real (ops; per unit when q->mult_stride is 1, else one value): the effective scales
+ * input * weight / output in double; when given, the sum is rescaled as current TFLite's
+ * reference kernel does, round(acc * real) (half away from zero), else with the multiplier
+ * routines (the int32 one for an int32 bias, the int64 one otherwise). */
 void tfcc_fc_i16(const tfcc_fc_dims *d, const tfcc_conv_requant *q, const int16_t *in,
-                 const int8_t *w, const int64_t *bias64, const int32_t *bias32, int16_t *out);
+                 const int8_t *w, const int64_t *bias64, const int32_t *bias32, const double *real,
+                 int16_t *out);
 
 #endif
