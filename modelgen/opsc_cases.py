@@ -172,11 +172,12 @@ class StablehloCaseCase:
     permutation of 1..n, so the branch list maps indices to subgraphs). The int32 index is a
     model input: values outside [0, n) select the last branch (StableHLO; TFLite's kernel)."""
 
-    def __init__(self, name, dtype, shape, branches, index, order=None, index_shape=()):
+    def __init__(self, name, dtype, shape, branches, index, order=None, index_shape=(), const_index=False):
         self.name, self.dtype, self.shape, self.branches = name, dtype, shape, branches
         self.index, self.order = index, order or list(range(1, len(branches) + 1))
-        self.index_shape = list(index_shape)
-        self.inputs, self.outputs, self.note = ["index", "x", "y"], ["z"], ""
+        self.index_shape, self.const_index = list(index_shape), const_index
+        self.inputs = (["x", "y"] if const_index else ["index", "x", "y"])
+        self.outputs, self.note = ["z"], ""
         self.tensors = {"index": T(I32, self.index_shape), "x": T(dtype, shape), "y": T(dtype, shape),
                         "z": T(dtype, shape)}
 
@@ -186,7 +187,8 @@ class StablehloCaseCase:
     def build(self):
         from casekit import Rng, seed_of
         m = S.Model(description="tfcc conformance case " + self.name)
-        i = m.add_tensor("index", I32, self.index_shape)
+        i = m.add_tensor("index", I32, self.index_shape,
+                         data=S.pack(I32, [self.index]) if self.const_index else None)
         x = m.add_tensor("x", self.dtype, self.shape)
         y = m.add_tensor("y", self.dtype, self.shape)
         z = m.add_tensor("z", self.dtype, self.shape)
@@ -202,9 +204,9 @@ class StablehloCaseCase:
             sg.inputs = [names["a"], names["b"]]
             sg.outputs = [names[ops[-1][2][0]] if ops else names["a"]]
         m.add_op("STABLEHLO_CASE", [i, x, y], [z], {"branch_subgraph_indices": self.order})
-        m.inputs, m.outputs = [i, x, y], [z]
+        m.inputs, m.outputs = ([x, y] if self.const_index else [i, x, y]), [z]
         rng = Rng(seed_of(self.name))
-        feeds = [("int32", self.index_shape, [self.index])]
+        feeds = [] if self.const_index else [("int32", self.index_shape, [self.index])]
         feeds += [(S.DTYPE_NAME[self.dtype], self.shape, self.tensors[k].random_values(rng)) for k in ("x", "y")]
         return S.serialize(m), feeds
 
@@ -219,6 +221,9 @@ def stablehlo_case_cases(add):
     for idx, tag in ((0, "0"), (1, "1"), (2, "2"), (7, "past_end"), (-1, "negative")):
         add(StablehloCaseCase("stablehlo_case_f32_index_%s" % tag, F32, [2, 3], three, idx, order=[2, 3, 1]))
     add(StablehloCaseCase("stablehlo_case_f32_passthrough", F32, [4], [three[0], []], 1))
+    # a constant index: only its branch is planned
+    add(StablehloCaseCase("stablehlo_case_f32_const_index", F32, [2, 3], three, 1, order=[3, 1, 2],
+                          const_index=True))
     ints = [[("STABLEHLO_MULTIPLY", ["a", "b"], ["t"])], [("STABLEHLO_MINIMUM", ["a", "b"], ["t"])]]
     add(StablehloCaseCase("stablehlo_case_i32_index_1", I32, [3, 2], ints, 1, index_shape=[1]))
     add(StablehloCaseCase("stablehlo_case_i32_index_0", I32, [3, 2], ints, 0, index_shape=[1]))
