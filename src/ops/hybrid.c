@@ -81,6 +81,7 @@ void tfcc_hybrid_free(tfcc_hybrid *h) {
   if (!h) return;
   free(h->fscale);
   free(h->wsum);
+  free(h->w32);
   free(h->w_own);
   if (h->packed.k) tfcc_q8_packed_free(&h->packed);
   free(h);
@@ -167,6 +168,8 @@ static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t
   h->qz = tfcc_qz_select(ctx->isa);
   h->row = tfcc_hyb_out_select(ctx->isa);
   h->minmax = tfcc_hyb_minmax_select(ctx->isa);
+  h->dw = tfcc_hyb_dwconv_select(ctx->isa);
+  h->rnd = tfcc_hyb_round_select(ctx->isa);
   const bool tflite = ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE;
   if (op == TFCC_HYB_DW) {
     h->scheme = TFCC_HYB_ASYM;
@@ -195,7 +198,11 @@ static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t
         h->w_own[(size_t)c * (size_t)h->kdim + (size_t)k] = src[(size_t)k * (size_t)n + (size_t)c];
     h->w = h->w_own;
   }
-  if (op != TFCC_HYB_DW) {
+  if (op == TFCC_HYB_DW) {
+    h->w32 = malloc((size_t)elems * sizeof(int32_t));
+    if (!h->w32) goto oom;
+    for (int64_t i = 0; i < elems; i++) h->w32[i] = h->w[i];
+  } else {
     h->wsum = malloc((size_t)n * sizeof(int32_t));
     if (!h->wsum) goto oom;
     for (int32_t c = 0; c < n; c++) {
@@ -255,6 +262,7 @@ typedef struct quant_job {
   tfcc_hyb_scheme scheme;
   const tfcc_qz_kernel *qz;
   tfcc_hyb_minmax_fn mm;
+  tfcc_hyb_round_fn rnd;
   const float *x;
   size_t len, groups, per_task;
   hyb_scratch *s;
@@ -266,13 +274,13 @@ static void quant_task(void *ctx, size_t t, int thread) {
   const size_t g0 = t * j->per_task;
   const size_t g1 = g0 + j->per_task < j->groups ? g0 + j->per_task : j->groups;
   for (size_t g = g0; g < g1; g++)
-    tfcc_hyb_quantize(j->scheme, j->x + g * j->len, j->len, j->s->q + g * j->len,
-                      &j->s->scale[g], &j->s->zp[g], j->qz, j->mm);
+    tfcc_hyb_quantize_vec(j->scheme, j->x + g * j->len, j->len, j->s->q + g * j->len,
+                          &j->s->scale[g], &j->s->zp[g], j->qz, j->mm, j->rnd);
 }
 
 static void quantize_input(tfcc_threadpool *pool, const tfcc_hybrid *h, const float *x,
                            size_t len, size_t groups, hyb_scratch *s) {
-  quant_job j = {h->scheme, h->qz, h->minmax, x, len, groups, 1, s};
+  quant_job j = {h->scheme, h->qz, h->minmax, h->rnd, x, len, groups, 1, s};
   /* about 16 KiB of input per task */
   const size_t want = len >= 4096 ? 1 : 4096 / len;
   j.per_task = want;
@@ -306,7 +314,9 @@ static tfcc_status check_float_io(tfcc_op_ctx *ctx, const char *name) {
 static size_t conv_scratch(const tfcc_op_ctx *ctx, const tfcc_hybrid *h, const tfcc_conv_geom *g,
                            void *base, hyb_scratch *s) {
   const size_t elems = (size_t)g->batches * (size_t)g->in_h * (size_t)g->in_w * (size_t)g->in_c;
-  if (h->op == TFCC_HYB_DW) return scratch_layout(elems, (size_t)g->batches, 0, base, s);
+  if (h->op == TFCC_HYB_DW) /* int32 q - zp for the fast kernel, else int8 */
+    return scratch_layout(tfcc_hyb_dwconv_fast_applies(g) ? elems * sizeof(int32_t) : elems,
+                          (size_t)g->batches, 0, base, s);
   if (conv_per_pixel(h, g))
     return scratch_layout(elems, (size_t)g->batches * (size_t)g->in_h * (size_t)g->in_w,
                           tfcc_q8_hybrid_scratch_bytes(NULL, &h->packed,
@@ -344,6 +354,7 @@ typedef struct dw_job {
   float lo, hi;
   float *out;
   int32_t rows_per_task, tasks_per_image;
+  bool fast;
 } dw_job;
 
 static void dw_task(void *ctx, size_t t, int thread) {
@@ -355,6 +366,12 @@ static void dw_task(void *ctx, size_t t, int thread) {
   const int32_t oy1 = oy0 + j->rows_per_task < g->out_h ? oy0 + j->rows_per_task : g->out_h;
   const size_t in_img = (size_t)g->in_h * (size_t)g->in_w * (size_t)g->in_c;
   const size_t out_img = (size_t)g->out_h * (size_t)g->out_w * (size_t)g->out_c;
+  if (j->fast) {
+    j->h->dw(g, (const int32_t *)(const void *)j->s->q + b * in_img, j->s->scale[b], j->h->w32,
+             j->h->fscale, j->h->fscale_stride, j->bias, j->lo, j->hi, j->out + b * out_img, oy0,
+             oy1);
+    return;
+  }
   tfcc_hyb_dwconv_rows(g, j->s->q + b * in_img, j->s->zp[b], j->s->scale[b], j->h->w,
                        j->h->fscale, j->h->fscale_stride, j->bias, j->lo, j->hi,
                        j->out + b * out_img, oy0, oy1);
@@ -384,8 +401,15 @@ tfcc_status tfcc_hybrid_conv_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, const 
     return TFCC_OK;
   }
   if (h->op == TFCC_HYB_DW) {
-    quantize_input(ctx->pool, h, x, img, (size_t)g->batches, &s);
-    dw_job j = {h, g, &s, bias ? bias->data : NULL, lo, hi, out, 1, 0};
+    const bool fast = tfcc_hyb_dwconv_fast_applies(g);
+    if (fast)
+      for (int32_t b = 0; b < g->batches; b++)
+        tfcc_hyb_quantize_asym_centered(x + (size_t)b * img, img,
+                                        (int32_t *)(void *)s.q + (size_t)b * img, &s.scale[b],
+                                        &s.zp[b], h->minmax, h->rnd);
+    else
+      quantize_input(ctx->pool, h, x, img, (size_t)g->batches, &s);
+    dw_job j = {h, g, &s, bias ? bias->data : NULL, lo, hi, out, 1, 0, fast};
     j.rows_per_task = g->out_h >= 32 ? 4 : 1;
     j.tasks_per_image = (g->out_h + j.rows_per_task - 1) / j.rows_per_task;
     tfcc_threadpool_run(ctx->pool, (size_t)g->batches * (size_t)j.tasks_per_image, dw_task, &j);

@@ -15,11 +15,15 @@ tfcc_q8_hybrid_row_fn tfcc_hyb_out_select(tfcc_isa isa);
 /* Smallest and largest value of x[0..n), n >= 1 (the qd8 quantizer's range), in the same
  * per-ISA builds. */
 tfcc_hyb_minmax_fn tfcc_hyb_minmax_select(tfcc_isa isa);
+/* The element of the sym and asym quantizers (quantize.h), in the same builds. */
+tfcc_hyb_round_fn tfcc_hyb_round_select(tfcc_isa isa);
 
 #define TFCC_HYB_OUT_DECL(isa)                                                            \
   void tfcc_hyb_out_row_##isa(const tfcc_q8_hybrid *h, const int32_t *acc, size_t n0,     \
                               size_t nc, uint32_t zp, float s, float *out);      \
-  void tfcc_hyb_minmax_##isa(const float *x, size_t n, float *lo, float *hi);
+  void tfcc_hyb_minmax_##isa(const float *x, size_t n, float *lo, float *hi);              \
+  void tfcc_hyb_round_##isa(const float *x, size_t n, float inv, int32_t zp, int32_t qmin,  \
+                            int32_t qmax, void *q, bool centered);
 TFCC_HYB_OUT_DECL(avx512)
 TFCC_HYB_OUT_DECL(avx2)
 TFCC_HYB_OUT_DECL(scalar)

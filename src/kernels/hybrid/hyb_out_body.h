@@ -4,6 +4,7 @@
  * contraction into a fused multiply-add, even where the file is built with FMA enabled). */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "kernels/hybrid/hyb_out.h"
@@ -48,36 +49,114 @@ void HO_CAT(tfcc_hyb_out_row_, TFCC_HO_ISA)(const tfcc_q8_hybrid *h, const int32
   }
 }
 
-/* Smallest and largest of x[0..n) (n >= 1), exact in any order: 4 vectors of HO_W floats. */
+/* Smallest and largest of x[0..n) (n >= 1), exact in any order: 4 vectors of HO_W floats,
+ * then single vectors, then one vector ending at the last element (elements seen twice change
+ * nothing), so that short rows (a 1x1 convolution's pixels) stay in vectors too. */
 typedef float ho_v __attribute__((vector_size(HO_W * 4)));
 typedef int32_t ho_i __attribute__((vector_size(HO_W * 4)));
 
+static inline void HO_CAT(ho_minmax1_, TFCC_HO_ISA)(ho_v v, ho_v *a, ho_v *b) {
+  const ho_i lt = v < *a, gt = v > *b;
+  *a = (ho_v)((lt & (ho_i)v) | (~lt & (ho_i)*a));
+  *b = (ho_v)((gt & (ho_i)v) | (~gt & (ho_i)*b));
+}
+
 void HO_CAT(tfcc_hyb_minmax_, TFCC_HO_ISA)(const float *x, size_t n, float *lo, float *hi) {
   float ra = x[0], rb = x[0];
-  size_t i = 0;
-  if (n >= 4 * HO_W) {
+  if (n >= HO_W) {
     ho_v a[4], b[4];
-    memcpy(a, x, sizeof a);
-    memcpy(b, x, sizeof b);
-    for (i = 4 * HO_W; i + 4 * HO_W <= n; i += 4 * HO_W) {
-      ho_v v[4];
-      memcpy(v, x + i, sizeof v);
+    size_t i = HO_W;
+    memcpy(&a[0], x, sizeof a[0]);
+    b[0] = a[1] = b[1] = a[2] = b[2] = a[3] = b[3] = a[0];
+    for (; i + 4 * HO_W <= n; i += 4 * HO_W)
       for (int k = 0; k < 4; k++) {
-        const ho_i lt = v[k] < a[k], gt = v[k] > b[k];
-        a[k] = (ho_v)((lt & (ho_i)v[k]) | (~lt & (ho_i)a[k]));
-        b[k] = (ho_v)((gt & (ho_i)v[k]) | (~gt & (ho_i)b[k]));
+        ho_v v;
+        memcpy(&v, x + i + (size_t)k * HO_W, sizeof v);
+        HO_CAT(ho_minmax1_, TFCC_HO_ISA)(v, &a[k], &b[k]);
       }
+    for (; i + HO_W <= n; i += HO_W) {
+      ho_v v;
+      memcpy(&v, x + i, sizeof v);
+      HO_CAT(ho_minmax1_, TFCC_HO_ISA)(v, &a[0], &b[0]);
+    }
+    if (i < n) {
+      ho_v v;
+      memcpy(&v, x + n - HO_W, sizeof v);
+      HO_CAT(ho_minmax1_, TFCC_HO_ISA)(v, &a[1], &b[1]);
     }
     for (int k = 0; k < 4; k++)
       for (int j = 0; j < HO_W; j++) {
         ra = a[k][j] < ra ? a[k][j] : ra;
         rb = b[k][j] > rb ? b[k][j] : rb;
       }
+    *lo = ra;
+    *hi = rb;
+    return;
   }
-  for (; i < n; i++) {
+  for (size_t i = 1; i < n; i++) {
     ra = x[i] < ra ? x[i] : ra;
     rb = x[i] > rb ? x[i] : rb;
   }
   *lo = ra;
   *hi = rb;
+}
+
+/* Element of the sym / asym quantizers (quantize.h, tfcc_hyb_round_fn): round half away from
+ * zero as the truncation plus or minus one where the (exact) remainder is at least one half in
+ * magnitude, which is roundf; in GCC / Clang vectors of HO_W lanes. Clamping to +-256 first
+ * keeps every value inside int32 (NaN goes to -256, where the portable loop's conversion would
+ * be undefined). */
+typedef int8_t ho_b __attribute__((vector_size(HO_W)));
+
+static inline int32_t HO_CAT(ho_round1_, TFCC_HO_ISA)(float v, int32_t zp, int32_t qmin,
+                                                      int32_t qmax) {
+  v = v > -256.0f ? v : -256.0f;
+  v = v < 256.0f ? v : 256.0f;
+  int32_t t = (int32_t)v;
+  const float f = v - (float)t;
+  t += f >= 0.5f ? 1 : f <= -0.5f ? -1 : 0;
+  t += zp;
+  t = t < qmin ? qmin : t;
+  return t > qmax ? qmax : t;
+}
+
+void HO_CAT(tfcc_hyb_round_, TFCC_HO_ISA)(const float *restrict x, size_t n, float inv,
+                                         int32_t zp, int32_t qmin, int32_t qmax,
+                                         void *restrict q, bool centered) {
+  int8_t *restrict q8 = q;
+  int32_t *restrict q32 = q;
+  size_t i = 0;
+  const ho_v vinv = (ho_v){0} + inv, lo = (ho_v){0} - 256.0f, hi = (ho_v){0} + 256.0f;
+  const ho_v half = (ho_v){0} + 0.5f, mhalf = (ho_v){0} - 0.5f;
+  const ho_i vzp = (ho_i){0} + zp, vmin = (ho_i){0} + qmin, vmax = (ho_i){0} + qmax;
+  for (; i + HO_W <= n; i += HO_W) {
+    ho_v v;
+    memcpy(&v, x + i, sizeof v);
+    v = v * vinv;
+    ho_i m = v > lo;
+    v = (ho_v)((m & (ho_i)v) | (~m & (ho_i)lo));
+    m = v < hi;
+    v = (ho_v)((m & (ho_i)v) | (~m & (ho_i)hi));
+    ho_i t = __builtin_convertvector(v, ho_i);
+    const ho_v f = v - __builtin_convertvector(t, ho_v);
+    t = t - (ho_i)(f >= half) + (ho_i)(f <= mhalf) + vzp; /* true lanes are -1 */
+    m = t < vmin;
+    t = (m & vmin) | (~m & t);
+    m = t > vmax;
+    t = (m & vmax) | (~m & t);
+    if (centered) {
+      t = t - vzp;
+      memcpy(q32 + i, &t, sizeof t);
+    } else {
+      const ho_b b = __builtin_convertvector(t, ho_b);
+      memcpy(q8 + i, &b, sizeof b);
+    }
+  }
+  for (; i < n; i++) {
+    const int32_t v = HO_CAT(ho_round1_, TFCC_HO_ISA)(x[i] * inv, zp, qmin, qmax);
+    if (centered)
+      q32[i] = v - zp;
+    else
+      q8[i] = (int8_t)v;
+  }
 }
