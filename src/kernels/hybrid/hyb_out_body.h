@@ -84,13 +84,18 @@ void HO_CAT(tfcc_hyb_minmax_, TFCC_HO_ISA)(const float *x, size_t n, float *lo, 
       memcpy(&v, x + n - HO_W, sizeof v);
       HO_CAT(ho_minmax1_, TFCC_HO_ISA)(v, &a[1], &b[1]);
     }
-    for (int k = 0; k < 4; k++)
-      for (int j = 0; j < HO_W; j++) {
-        ra = a[k][j] < ra ? a[k][j] : ra;
-        rb = b[k][j] > rb ? b[k][j] : rb;
+    for (int k = 1; k < 4; k++) HO_CAT(ho_minmax1_, TFCC_HO_ISA)(a[k], &a[0], &b[0]), HO_CAT(ho_minmax1_, TFCC_HO_ISA)(b[k], &a[0], &b[0]);
+    /* halving tree over the lanes */
+    float la[HO_W], lb[HO_W];
+    memcpy(la, &a[0], sizeof la);
+    memcpy(lb, &b[0], sizeof lb);
+    for (int w = HO_W / 2; w >= 1; w /= 2)
+      for (int j = 0; j < w; j++) {
+        la[j] = la[j + w] < la[j] ? la[j + w] : la[j];
+        lb[j] = lb[j + w] > lb[j] ? lb[j + w] : lb[j];
       }
-    *lo = ra;
-    *hi = rb;
+    *lo = la[0];
+    *hi = lb[0];
     return;
   }
   for (size_t i = 1; i < n; i++) {
