@@ -83,7 +83,8 @@ static void run_gemm(int M, int K, int N) {
   void *sc8 = malloc(tfcc_q8_scratch_bytes(NULL, &s.p8, 1) + 64);
   void *sch = malloc(tfcc_q8_hybrid_scratch_bytes(NULL, &s.ph, 1) + 64);
   tfcc_q8_hybrid h = {out, (size_t)N, zp, rs, 1, s.wsum, s.fscale, 1, NULL, -INFINITY, INFINITY,
-                      false, tfcc_hyb_out_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))};
+                      false, tfcc_hyb_out_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_)),
+                      tfcc_hyb_out_tile_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))};
   double t8[REPS], th[REPS];
   for (int r = 0; r < REPS; r++) {
     double t0 = bench_now();
@@ -125,7 +126,8 @@ static void run_conv(int H, int W, int C, int N) {
   float rs;
   int32_t zp;
   tfcc_q8_hybrid h = {out, (size_t)N, &zp, &rs, 1, s.wsum, s.fscale, 1, NULL, -INFINITY, INFINITY,
-                      false, tfcc_hyb_out_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))};
+                      false, tfcc_hyb_out_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_)),
+                      tfcc_hyb_out_tile_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))};
   double t8[REPS], th[REPS];
   for (int r = 0; r < REPS; r++) {
     double t0 = bench_now();

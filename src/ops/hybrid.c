@@ -167,6 +167,7 @@ static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t
   h->fscale_stride = qc > 1 ? 1 : 0;
   h->qz = tfcc_qz_select(ctx->isa);
   h->row = tfcc_hyb_out_select(ctx->isa);
+  h->tile = tfcc_hyb_out_tile_select(ctx->isa);
   h->minmax = tfcc_hyb_minmax_select(ctx->isa);
   h->dw = tfcc_hyb_dwconv_select(ctx->isa);
   h->rnd = tfcc_hyb_round_select(ctx->isa);
@@ -416,7 +417,7 @@ tfcc_status tfcc_hybrid_conv_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, const 
     return TFCC_OK;
   }
   tfcc_q8_hybrid hy = {out, (size_t)g->out_c, s.zp, s.scale, 1, h->wsum, h->fscale,
-                       h->fscale_stride, bias ? bias->data : NULL, lo, hi, h->combined, h->row};
+                       h->fscale_stride, bias ? bias->data : NULL, lo, hi, h->combined, h->row, h->tile};
   if (conv_per_pixel(h, g)) {
     const size_t rows = (size_t)g->batches * (size_t)g->in_h * (size_t)g->in_w;
     quantize_input(ctx->pool, h, x, (size_t)g->in_c, rows, &s);
@@ -475,7 +476,7 @@ tfcc_status tfcc_hybrid_fc_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32_t 
   }
   quantize_input(ctx->pool, h, ctx->in[0]->data, (size_t)accum, (size_t)rows, &s);
   tfcc_q8_hybrid hy = {out, (size_t)units, s.zp, s.scale, 1, h->wsum, h->fscale,
-                       h->fscale_stride, bias ? bias->data : NULL, lo, hi, h->combined, h->row};
+                       h->fscale_stride, bias ? bias->data : NULL, lo, hi, h->combined, h->row, h->tile};
   tfcc_q8_gemm_hybrid(ctx->pool, &h->packed, &hy, rows, s.q, (size_t)accum, s.gemm);
   return TFCC_OK;
 }

@@ -38,6 +38,7 @@ typedef struct tfcc_hybrid {
   tfcc_q8_packed packed;  /* GEMM ops: weights packed for the q8 GEMM (k NULL: none) */
   const tfcc_qz_kernel *qz; /* vectorised f32 -> int8 element (qd8) */
   tfcc_q8_hybrid_row_fn row; /* vectorised GEMM output stage (kernels/hybrid/hyb_out.h) */
+  tfcc_q8_hybrid_tile_fn tile; /* the same, a whole tile at a time */
   tfcc_hyb_minmax_fn minmax; /* vectorised min/max of the qd8 quantizer */
   tfcc_hyb_round_fn rnd;     /* vectorised element of the sym / asym quantizers */
   tfcc_hyb_dwconv_fn dw;     /* vectorised depthwise kernel (kernels/hybrid/dwconv.h) */

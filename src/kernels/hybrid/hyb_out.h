@@ -11,6 +11,8 @@
 
 /* The best build allowed at dispatch level isa. */
 tfcc_q8_hybrid_row_fn tfcc_hyb_out_select(tfcc_isa isa);
+/* The whole-tile form (columns in vectors, their sums, scales and biases loaded once). */
+tfcc_q8_hybrid_tile_fn tfcc_hyb_out_tile_select(tfcc_isa isa);
 
 /* Smallest and largest value of x[0..n), n >= 1 (the qd8 quantizer's range), in the same
  * per-ISA builds. */
@@ -21,6 +23,8 @@ tfcc_hyb_round_fn tfcc_hyb_round_select(tfcc_isa isa);
 #define TFCC_HYB_OUT_DECL(isa)                                                            \
   void tfcc_hyb_out_row_##isa(const tfcc_q8_hybrid *h, const int32_t *acc, size_t n0,     \
                               size_t nc, uint32_t zp, float s, float *out);      \
+  void tfcc_hyb_out_tile_##isa(const tfcc_q8_hybrid *h, const int32_t *c32, size_t NR,    \
+                               size_t m0, size_t mr, size_t n0, size_t nc);     \
   void tfcc_hyb_minmax_##isa(const float *x, size_t n, float *lo, float *hi);              \
   void tfcc_hyb_round_##isa(const float *x, size_t n, float inv, int32_t zp, int32_t qmin,  \
                             int32_t qmax, void *q, bool centered);

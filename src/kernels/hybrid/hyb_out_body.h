@@ -49,6 +49,71 @@ void HO_CAT(tfcc_hyb_out_row_, TFCC_HO_ISA)(const tfcc_q8_hybrid *h, const int32
   }
 }
 
+/* A whole c32 tile (gemm.h, tfcc_q8_hybrid_tile_fn): rows r < mr (int32 row r at c32 + r * NR)
+ * of output rows m0 + r, columns n0 .. n0+nc-1, in vectors of HO_W columns whose weight sums,
+ * scales and biases are loaded once for all the rows; the same operations in the same order as
+ * the row function (so the same bits), the last nc % HO_W columns through it. */
+typedef uint32_t ho_u __attribute__((vector_size(HO_W * 4)));
+typedef float ho_f __attribute__((vector_size(HO_W * 4)));
+typedef int32_t ho_s __attribute__((vector_size(HO_W * 4)));
+
+#define HO_TILE_LOOP(SCALE, BIAS)                                                      \
+  for (size_t r = 0; r < mr; r++) {                                                   \
+    const size_t grp = h->rows_per_group == 1 ? m0 + r : (m0 + r) / h->rows_per_group; \
+    const ho_u vzp = (ho_u){0} + (uint32_t)h->zp[grp];                                \
+    const float s = h->scale[grp];                                                    \
+    ho_u a;                                                                           \
+    memcpy(&a, c32 + r * NR + j0, sizeof a);                                          \
+    const ho_f t = __builtin_convertvector((ho_s)(a - vzp * ws), ho_f);               \
+    ho_f v = SCALE;                                                                   \
+    BIAS;                                                                             \
+    ho_s m = v < vlo;                                                                 \
+    v = (ho_f)((m & (ho_s)vlo) | (~m & (ho_s)v));                                     \
+    m = v > vhi;                                                                      \
+    v = (ho_f)((m & (ho_s)vhi) | (~m & (ho_s)v));                                     \
+    memcpy(h->c + (m0 + r) * h->c_stride + n0 + j0, &v, sizeof v);                    \
+  }
+
+void HO_CAT(tfcc_hyb_out_tile_, TFCC_HO_ISA)(const tfcc_q8_hybrid *h, const int32_t *c32,
+                                            size_t NR, size_t m0, size_t mr, size_t n0,
+                                            size_t nc) {
+  const ho_f vlo = (ho_f){0} + h->lo, vhi = (ho_f){0} + h->hi;
+  size_t j0 = 0;
+  for (; j0 + HO_W <= nc; j0 += HO_W) {
+    ho_u ws;
+    memcpy(&ws, h->wsum + n0 + j0, sizeof ws);
+    ho_f b = {0};
+    if (h->bias) memcpy(&b, h->bias + n0 + j0, sizeof b);
+    if (h->fscale_stride) {
+      ho_f fs;
+      memcpy(&fs, h->fscale + n0 + j0, sizeof fs);
+      if (h->combined) {
+        if (h->bias) HO_TILE_LOOP(t * (s * fs), v = v + b)
+        else HO_TILE_LOOP(t * (s * fs), (void)0)
+      } else {
+        if (h->bias) HO_TILE_LOOP((t * s) * fs, v = v + b)
+        else HO_TILE_LOOP((t * s) * fs, (void)0)
+      }
+    } else {
+      const float fs = h->fscale[0];
+      if (h->combined) {
+        if (h->bias) HO_TILE_LOOP(t * (s * fs), v = v + b)
+        else HO_TILE_LOOP(t * (s * fs), (void)0)
+      } else {
+        if (h->bias) HO_TILE_LOOP((t * s) * fs, v = v + b)
+        else HO_TILE_LOOP((t * s) * fs, (void)0)
+      }
+    }
+  }
+  if (j0 < nc)
+    for (size_t r = 0; r < mr; r++) {
+      const size_t grp = h->rows_per_group == 1 ? m0 + r : (m0 + r) / h->rows_per_group;
+      HO_CAT(tfcc_hyb_out_row_, TFCC_HO_ISA)(h, c32 + r * NR + j0, n0 + j0, nc - j0,
+                                            (uint32_t)h->zp[grp], h->scale[grp],
+                                            h->c + (m0 + r) * h->c_stride + n0 + j0);
+    }
+}
+
 /* Smallest and largest of x[0..n) (n >= 1), exact in any order: 4 vectors of HO_W floats,
  * then single vectors, then one vector ending at the last element (elements seen twice change
  * nothing), so that short rows (a 1x1 convolution's pixels) stay in vectors too. */
