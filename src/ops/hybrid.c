@@ -171,6 +171,7 @@ static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t
   h->minmax = tfcc_hyb_minmax_select(ctx->isa);
   h->dw = tfcc_hyb_dwconv_select(ctx->isa);
   h->rnd = tfcc_hyb_round_select(ctx->isa);
+  h->qd8_rows = tfcc_hyb_qd8_rows_select(ctx->isa);
   const bool tflite = ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE;
   if (op == TFCC_HYB_DW) {
     h->scheme = TFCC_HYB_ASYM;
@@ -264,6 +265,7 @@ typedef struct quant_job {
   const tfcc_qz_kernel *qz;
   tfcc_hyb_minmax_fn mm;
   tfcc_hyb_round_fn rnd;
+  tfcc_hyb_qd8_rows_fn qd8_rows;
   const float *x;
   size_t len, groups, per_task;
   hyb_scratch *s;
@@ -274,6 +276,11 @@ static void quant_task(void *ctx, size_t t, int thread) {
   const quant_job *j = ctx;
   const size_t g0 = t * j->per_task;
   const size_t g1 = g0 + j->per_task < j->groups ? g0 + j->per_task : j->groups;
+  if (j->scheme == TFCC_HYB_QD8 && j->qd8_rows) {
+    j->qd8_rows(j->x + g0 * j->len, j->len, g1 - g0, j->s->q + g0 * j->len, &j->s->scale[g0],
+                &j->s->zp[g0]);
+    return;
+  }
   for (size_t g = g0; g < g1; g++)
     tfcc_hyb_quantize_vec(j->scheme, j->x + g * j->len, j->len, j->s->q + g * j->len,
                           &j->s->scale[g], &j->s->zp[g], j->qz, j->mm, j->rnd);
@@ -281,7 +288,7 @@ static void quant_task(void *ctx, size_t t, int thread) {
 
 static void quantize_input(tfcc_threadpool *pool, const tfcc_hybrid *h, const float *x,
                            size_t len, size_t groups, hyb_scratch *s) {
-  quant_job j = {h->scheme, h->qz, h->minmax, h->rnd, x, len, groups, 1, s};
+  quant_job j = {h->scheme, h->qz, h->minmax, h->rnd, h->qd8_rows, x, len, groups, 1, s};
   /* about 16 KiB of input per task */
   const size_t want = len >= 4096 ? 1 : 4096 / len;
   j.per_task = want;

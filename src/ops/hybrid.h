@@ -40,6 +40,7 @@ typedef struct tfcc_hybrid {
   tfcc_q8_hybrid_row_fn row; /* vectorised GEMM output stage (kernels/hybrid/hyb_out.h) */
   tfcc_q8_hybrid_tile_fn tile; /* the same, a whole tile at a time */
   tfcc_hyb_minmax_fn minmax; /* vectorised min/max of the qd8 quantizer */
+  tfcc_hyb_qd8_rows_fn qd8_rows; /* vectorised qd8 of many rows (groups of one row or pixel) */
   tfcc_hyb_round_fn rnd;     /* vectorised element of the sym / asym quantizers */
   tfcc_hyb_dwconv_fn dw;     /* vectorised depthwise kernel (kernels/hybrid/dwconv.h) */
 } tfcc_hybrid;

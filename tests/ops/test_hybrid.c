@@ -464,9 +464,13 @@ static void test_vector_quantizers(void) {
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
   tfcc_hyb_round_fn rnds[3] = {tfcc_hyb_round_scalar, NULL, NULL};
   tfcc_hyb_minmax_fn mms[3] = {tfcc_hyb_minmax_scalar, NULL, NULL};
+  tfcc_hyb_qd8_rows_fn qd8s[3] = {tfcc_hyb_qd8_rows_scalar, NULL, NULL};
 #if defined(__x86_64__) || defined(__i386__)
-  if (tfcc_isa_level_fits(TFCC_ISA_AVX2, best)) rnds[1] = tfcc_hyb_round_avx2, mms[1] = tfcc_hyb_minmax_avx2;
-  if (tfcc_isa_level_fits(TFCC_ISA_AVX512, best)) rnds[2] = tfcc_hyb_round_avx512, mms[2] = tfcc_hyb_minmax_avx512;
+  if (tfcc_isa_level_fits(TFCC_ISA_AVX2, best))
+    rnds[1] = tfcc_hyb_round_avx2, mms[1] = tfcc_hyb_minmax_avx2, qd8s[1] = tfcc_hyb_qd8_rows_avx2;
+  if (tfcc_isa_level_fits(TFCC_ISA_AVX512, best))
+    rnds[2] = tfcc_hyb_round_avx512, mms[2] = tfcc_hyb_minmax_avx512,
+    qd8s[2] = tfcc_hyb_qd8_rows_avx512;
 #endif
   static const size_t lens[] = {1, 3, 16, 17, 40, 64, 100, 1000};
   float x[1000];
@@ -477,6 +481,22 @@ static void test_vector_quantizers(void) {
     for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
       const size_t n = lens[li];
       fill_activations(x, n);
+      {
+        /* qd8 rows: the whole array as one row, and as rows of n / 2 (n even) */
+        float s0, s1[2];
+        int32_t z0, z1[2];
+        tfcc_hyb_quantize(TFCC_HYB_QD8, x, n, q0, &s0, &z0, NULL, NULL);
+        qd8s[v](x, n, 1, q1, s1, z1);
+        CHECKF(s0 == s1[0] && z0 == z1[0] && memcmp(q0, q1, n) == 0, "qd8 rows %d n %zu", v, n);
+        if (n % 2 == 0) {
+          qd8s[v](x, n / 2, 2, q1, s1, z1);
+          for (int r = 0; r < 2; r++) {
+            tfcc_hyb_quantize(TFCC_HYB_QD8, x + r * (n / 2), n / 2, q0, &s0, &z0, NULL, NULL);
+            CHECKF(s0 == s1[r] && z0 == z1[r] && memcmp(q0, q1 + r * (n / 2), n / 2) == 0,
+                   "qd8 rows %d n %zu row %d", v, n / 2, r);
+          }
+        }
+      }
       for (int sch = TFCC_HYB_SYM; sch <= TFCC_HYB_ASYM; sch++) {
         float s0, s1, s2;
         int32_t z0, z1, z2;

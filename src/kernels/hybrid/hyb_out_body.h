@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "kernels/hybrid/hyb_out.h"
+#include "kernels/hybrid/quantize.h"
 
 #define HO_CAT2(a, b) a##b
 #define HO_CAT(a, b) HO_CAT2(a, b)
@@ -228,5 +229,56 @@ void HO_CAT(tfcc_hyb_round_, TFCC_HO_ISA)(const float *restrict x, size_t n, flo
       q32[i] = v - zp;
     else
       q8[i] = (int8_t)v;
+  }
+}
+
+/* qd8 quantization of `rows` rows of len floats each (quantize.h, one group per row): the
+ * min/max above, tfcc_hyb_qd8_params, then XNNPACK's f32 -> qs8 element (x * inv clamped to
+ * [-128 - zp, 127 - zp], rounded with the 1.5 * 2^23 trick, + zp; the QUANTIZE kernels'
+ * quantize_xnn) in vectors, the last vector ending at the row's last element (overlapping
+ * elements are written twice with the same value), scalar only for rows shorter than a vector. */
+static inline int8_t HO_CAT(ho_qd8_1_, TFCC_HO_ISA)(float x, float inv, float flo, float fhi,
+                                                   int32_t zp) {
+  float f = x * inv;
+  f = f >= flo ? f : flo;
+  f = f <= fhi ? f : fhi;
+  const float r = (f + 12582912.0f) - 12582912.0f;
+  return (int8_t)((int32_t)r + zp);
+}
+
+static inline void HO_CAT(ho_qd8_vec_, TFCC_HO_ISA)(const float *x, int8_t *q, ho_v vinv, ho_v vflo,
+                                                   ho_v vfhi, ho_i vzp) {
+  const ho_v magic = (ho_v){0} + 12582912.0f;
+  ho_v f;
+  memcpy(&f, x, sizeof f);
+  f = f * vinv;
+  ho_i m = f >= vflo;
+  f = (ho_v)((m & (ho_i)f) | (~m & (ho_i)vflo));
+  m = f <= vfhi;
+  f = (ho_v)((m & (ho_i)f) | (~m & (ho_i)vfhi));
+  f = f + magic;
+  f = f - magic;
+  const ho_b b = __builtin_convertvector(__builtin_convertvector(f, ho_i) + vzp, ho_b);
+  memcpy(q, &b, sizeof b);
+}
+
+void HO_CAT(tfcc_hyb_qd8_rows_, TFCC_HO_ISA)(const float *x, size_t len, size_t rows, int8_t *q,
+                                            float *scale, int32_t *zp) {
+  for (size_t r = 0; r < rows; r++, x += len, q += len) {
+    float lo, hi, inv;
+    HO_CAT(tfcc_hyb_minmax_, TFCC_HO_ISA)(x, len, &lo, &hi);
+    tfcc_hyb_qd8_params(lo, hi, &inv, &zp[r], &scale[r]);
+    const float flo = (float)(-128 - zp[r]), fhi = (float)(127 - zp[r]);
+    if (len < HO_W) {
+      for (size_t i = 0; i < len; i++) q[i] = HO_CAT(ho_qd8_1_, TFCC_HO_ISA)(x[i], inv, flo, fhi, zp[r]);
+      continue;
+    }
+    const ho_v vinv = (ho_v){0} + inv, vflo = (ho_v){0} + flo, vfhi = (ho_v){0} + fhi;
+    const ho_i vzp = (ho_i){0} + zp[r];
+    size_t i = 0;
+    for (; i + HO_W <= len; i += HO_W)
+      HO_CAT(ho_qd8_vec_, TFCC_HO_ISA)(x + i, q + i, vinv, vflo, vfhi, vzp);
+    if (i < len)
+      HO_CAT(ho_qd8_vec_, TFCC_HO_ISA)(x + len - HO_W, q + len - HO_W, vinv, vflo, vfhi, vzp);
   }
 }

@@ -52,6 +52,10 @@ void tfcc_hyb_quantize_vec(tfcc_hyb_scheme s, const float *x, size_t n, int8_t *
 /* XNNPACK's qd8 parameters of a group whose extremes are lo and hi: the multiplier inv
  * (= 1 / scale), the zero point and the scale. */
 void tfcc_hyb_qd8_params(float lo, float hi, float *inv, int32_t *zp, float *scale);
+/* qd8 of `rows` rows of len floats, one group per row (vectorised builds: hyb_out.h). */
+typedef void (*tfcc_hyb_qd8_rows_fn)(const float *x, size_t len, size_t rows, int8_t *q,
+                                     float *scale, int32_t *zp);
+
 /* asym into int32 values q - zp (the hybrid depthwise kernel's input). */
 void tfcc_hyb_quantize_asym_centered(const float *x, size_t n, int32_t *q, float *scale,
                                      int32_t *zp, tfcc_hyb_minmax_fn mm, tfcc_hyb_round_fn rnd);
