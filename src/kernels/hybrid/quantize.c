@@ -50,20 +50,6 @@ static void min_max(const float *x, size_t n, float *lo, float *hi) {
   *hi = rb;
 }
 
-void tfcc_hyb_qd8_params(float lo, float hi, float *inv, int32_t *zp, float *scale) {
-  const float qmin = -128.0f, qmax = 127.0f;
-  const float rmin = lo < 0.0f ? lo : 0.0f;
-  const float rmax = hi > 0.0f ? hi : 0.0f;
-  const float s = rmin == rmax ? 1.0f : (qmax - qmin) / (rmax - rmin);
-  const float dmin = rmin * s, dmax = rmax * s;
-  const float emin = qmin + dmin, emax = qmax + dmax;
-  float z = emin + emax > 0.0f ? qmin - dmin : qmax - dmax;
-  z = z > qmin ? z : qmin;
-  z = z < qmax ? z : qmax;
-  *inv = s;
-  *zp = (int32_t)lrintf(z);
-  *scale = 1.0f / s;
-}
 
 /* round half away from zero (TfLiteRound) */
 static inline float round_away(float v) { return roundf(v); }

@@ -20,6 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <math.h>
+
 #include "kernels/quantize/quantize.h"
 
 typedef enum tfcc_hyb_scheme {
@@ -50,8 +52,23 @@ void tfcc_hyb_quantize_vec(tfcc_hyb_scheme s, const float *x, size_t n, int8_t *
                            tfcc_hyb_round_fn rnd);
 
 /* XNNPACK's qd8 parameters of a group whose extremes are lo and hi: the multiplier inv
- * (= 1 / scale), the zero point and the scale. */
-void tfcc_hyb_qd8_params(float lo, float hi, float *inv, int32_t *zp, float *scale);
+ * (= 1 / scale), the zero point and the scale (inline: once per row of a 1x1 convolution). */
+static inline void tfcc_hyb_qd8_params(float lo, float hi, float *inv, int32_t *zp,
+                                       float *scale) {
+  const float qmin = -128.0f, qmax = 127.0f;
+  const float rmin = lo < 0.0f ? lo : 0.0f;
+  const float rmax = hi > 0.0f ? hi : 0.0f;
+  const float s = rmin == rmax ? 1.0f : (qmax - qmin) / (rmax - rmin);
+  const float dmin = rmin * s, dmax = rmax * s;
+  const float emin = qmin + dmin, emax = qmax + dmax;
+  float z = emin + emax > 0.0f ? qmin - dmin : qmax - dmax;
+  z = z > qmin ? z : qmin;
+  z = z < qmax ? z : qmax;
+  *inv = s;
+  *zp = (int32_t)lrintf(z);
+  *scale = 1.0f / s;
+}
+
 /* qd8 of `rows` rows of len floats, one group per row (vectorised builds: hyb_out.h). */
 typedef void (*tfcc_hyb_qd8_rows_fn)(const float *x, size_t len, size_t rows, int8_t *q,
                                      float *scale, int32_t *zp);
