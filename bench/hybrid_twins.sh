@@ -3,7 +3,7 @@
 # side: CPU time per run (process CPU time, which a shared machine does not inflate).
 #
 #   bench/hybrid_twins.sh [--rounds N] [--runs R] [--threads T] [--zoo DIR] [--build DIR]
-#                         [--tfcc PATH] [ARCH...]
+#                         [--tfcc PATH] [--before PATH] [ARCH...]
 #
 # ARCH: mobilenet_v2, resnet18, resnet50 (the zoo's float/int8 pairs in --zoo, default
 # ~/.cache/tfcc-zoo, from /work/shared/tools/zoo) and yolov8n (../shared/models'
@@ -11,7 +11,8 @@
 # modelgen/make_hybrid_twins.py next to the originals (--zoo folder: <arch>.hybrid.tflite,
 # yolov8n.float.tflite). Each round runs `tfcc bench -t T -r R --json` on every variant in turn
 # (interleaved, so that load changes hit all alike); the table gives the median over the rounds
-# of CPU ms per run and the ratios hybrid / float32 and hybrid / int8.
+# of CPU ms per run and the ratios hybrid / float32 and hybrid / int8. --before PATH: another
+# tfcc binary (an older build) also runs the hybrid model in each round ("hybrid before").
 # Benchmarks are not tests: nothing is asserted.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -23,6 +24,7 @@ ROUNDS=5
 RUNS=10
 THREADS=1
 TFCC=
+BEFORE=
 ARCHS=()
 while [ $# -gt 0 ]; do
   case $1 in
@@ -32,7 +34,8 @@ while [ $# -gt 0 ]; do
     --zoo) ZOO=$2; shift 2 ;;
     --build) BUILD=$2; shift 2 ;;
     --tfcc) TFCC=$2; shift 2 ;;
-    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --before) BEFORE=$2; shift 2 ;;
+    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "hybrid_twins.sh: error: unknown option '$1' (see --help)" >&2; exit 2 ;;
     *) ARCHS+=("$1"); shift ;;
   esac
@@ -66,6 +69,11 @@ for a in "${ARCHS[@]}"; do variants "$a" > "$TMP/$a.list"; done
 for r in $(seq 1 "$ROUNDS"); do
   for a in "${ARCHS[@]}"; do
     while read -r label path; do
+      if [ -n "$BEFORE" ] && [ "$label" = hybrid ]; then
+        "$BEFORE" bench "$path" -t "$THREADS" -r "$RUNS" --profile-runs 0 --json 2>/dev/null |
+          "$PY" -c 'import json,sys; print(json.load(sys.stdin)["cpu_ms_per_run"])' \
+          >> "$TMP/$a.before"
+      fi
       "$TFCC" bench "$path" -t "$THREADS" -r "$RUNS" --profile-runs 0 --json 2>/dev/null |
         "$PY" -c 'import json,sys; print(json.load(sys.stdin)["cpu_ms_per_run"])' \
         >> "$TMP/$a.$label"
@@ -76,16 +84,19 @@ done
 import os, statistics, sys
 tmp, rounds, threads, archs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 print("CPU ms per run, median of %s rounds, %s thread(s)" % (rounds, threads))
-print("| network | float32 | hybrid | int8 | hybrid / float32 | hybrid / int8 |")
-print("|---|---|---|---|---|---|")
+before = any(os.path.exists(os.path.join(tmp, a + ".before")) for a in archs)
+print("| network | float32 | %shybrid | int8 | hybrid / float32 | hybrid / int8 |"
+      % ("hybrid before | " if before else ""))
+print("|---|---|---|---|---|---|" + ("---|" if before else ""))
 for a in archs:
     med = {}
-    for label in ("float32", "hybrid", "int8"):
+    for label in ("float32", "before", "hybrid", "int8"):
         p = os.path.join(tmp, "%s.%s" % (a, label))
         if os.path.exists(p):
             med[label] = statistics.median(float(x) for x in open(p).read().split())
     f, h, i = med.get("float32"), med.get("hybrid"), med.get("int8")
     fmt = lambda v: "%.2f" % v if v is not None else "-"
-    print("| %s | %s | %s | %s | %s | %s |" % (a, fmt(f), fmt(h), fmt(i),
+    print("| %s | %s | %s%s | %s | %s | %s |" % (a, fmt(f),
+          fmt(med.get("before")) + " | " if before else "", fmt(h), fmt(i),
           "%.2f" % (h / f) if f and h else "-", "%.2f" % (h / i) if i and h else "-"))
 EOF
