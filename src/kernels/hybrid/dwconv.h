@@ -24,8 +24,8 @@ void tfcc_hyb_dwconv_rows(const tfcc_conv_geom *g, const int8_t *q, int32_t zp, 
 
 /* The same results, vectorised (dwconv_body.h, per-ISA builds), where
  * tfcc_hyb_dwconv_fast_applies(g): depth multiplier 1 and at most TFCC_HYB_DW_MAX_TAPS filter
- * taps. The input comes as int32 q - zp (tfcc_hyb_quantize_asym_centered) and the filter as
- * int32 (tfcc_hyb_dwconv_widen). */
+ * taps. The input comes as int32 q - zp (tfcc_hyb_quantize_asym_centered) and the filter
+ * widened to int32 (done once at load, ops/hybrid.c). */
 #define TFCC_HYB_DW_MAX_TAPS 64
 bool tfcc_hyb_dwconv_fast_applies(const tfcc_conv_geom *g);
 typedef void (*tfcc_hyb_dwconv_fn)(const tfcc_conv_geom *g, const int32_t *x, float scale,
