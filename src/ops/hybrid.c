@@ -296,6 +296,75 @@ static void quantize_input(tfcc_threadpool *pool, const tfcc_hybrid *h, const fl
   tfcc_threadpool_run(tasks > 1 ? pool : NULL, tasks, quant_task, &j);
 }
 
+/* One large group (an image) quantized by all threads: min/max of chunks, the parameters, then
+ * the element on chunks; the same values as one thread (min/max is exact in any order, the
+ * element is per value). qd8 into int8, or (centered, the depthwise kernel's input) asym
+ * into int32 q - zp. */
+#define TFCC_HYB_IMG_CHUNK 16384u
+#define TFCC_HYB_IMG_MAX_CHUNKS 64u
+
+typedef struct image_job {
+  const tfcc_hybrid *h;
+  const float *x;
+  size_t len, chunk;
+  void *q;
+  bool centered, zero;
+  float inv;
+  int32_t zp;
+  float lo[TFCC_HYB_IMG_MAX_CHUNKS], hi[TFCC_HYB_IMG_MAX_CHUNKS];
+} image_job;
+
+static void image_minmax_task(void *ctx, size_t t, int thread) {
+  (void)thread;
+  image_job *j = ctx;
+  const size_t off = t * j->chunk, n = j->len - off < j->chunk ? j->len - off : j->chunk;
+  j->h->minmax(j->x + off, n, &j->lo[t], &j->hi[t]);
+}
+
+static void image_element_task(void *ctx, size_t t, int thread) {
+  (void)thread;
+  const image_job *j = ctx;
+  const size_t off = t * j->chunk, n = j->len - off < j->chunk ? j->len - off : j->chunk;
+  if (!j->centered)
+    j->h->qz->quantize_xnn(j->x + off, (int8_t *)j->q + off, n, j->inv, j->zp, TFCC_INT8);
+  else if (j->zero)
+    memset((int32_t *)j->q + off, 0, n * sizeof(int32_t));
+  else
+    j->h->rnd(j->x + off, n, j->inv, j->zp, -128, 127, (int32_t *)j->q + off, true);
+}
+
+static void quantize_image(tfcc_threadpool *pool, const tfcc_hybrid *h, const float *x,
+                           size_t len, void *q, bool centered, float *scale, int32_t *zp) {
+  size_t chunks = len / TFCC_HYB_IMG_CHUNK;
+  if (chunks > TFCC_HYB_IMG_MAX_CHUNKS) chunks = TFCC_HYB_IMG_MAX_CHUNKS;
+  const bool par = tfcc_threadpool_size(pool) > 1 && chunks >= 2 &&
+                   (centered || (h->qz && h->qz->quantize_xnn));
+  if (!par) {
+    if (centered)
+      tfcc_hyb_quantize_asym_centered(x, len, q, scale, zp, h->minmax, h->rnd);
+    else
+      h->qd8_rows(x, len, 1, q, scale, zp);
+    return;
+  }
+  image_job job = {h, x, len, 0, q, centered, false, 0.0f, 0, {0}, {0}}, *j = &job;
+  j->chunk = ((len + chunks - 1) / chunks + 63) & ~(size_t)63;
+  chunks = (len + j->chunk - 1) / j->chunk;
+  tfcc_threadpool_run(pool, chunks, image_minmax_task, j);
+  float lo = j->lo[0], hi = j->hi[0];
+  for (size_t t = 1; t < chunks; t++) {
+    lo = j->lo[t] < lo ? j->lo[t] : lo;
+    hi = j->hi[t] > hi ? j->hi[t] : hi;
+  }
+  if (centered) {
+    j->zero = !tfcc_hyb_asym_params(lo, hi, scale, zp);
+    j->inv = 1.0f / *scale;
+  } else {
+    tfcc_hyb_qd8_params(lo, hi, &j->inv, zp, scale);
+  }
+  j->zp = *zp;
+  tfcc_threadpool_run(pool, chunks, image_element_task, j);
+}
+
 /* ---- conv / depthwise */
 
 /* XNNPACK runs a 1x1 stride-1 unpadded convolution as a fully connected node: one
@@ -412,9 +481,8 @@ tfcc_status tfcc_hybrid_conv_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, const 
     const bool fast = tfcc_hyb_dwconv_fast_applies(g);
     if (fast)
       for (int32_t b = 0; b < g->batches; b++)
-        tfcc_hyb_quantize_asym_centered(x + (size_t)b * img, img,
-                                        (int32_t *)(void *)s.q + (size_t)b * img, &s.scale[b],
-                                        &s.zp[b], h->minmax, h->rnd);
+        quantize_image(ctx->pool, h, x + (size_t)b * img, img,
+                       (int32_t *)(void *)s.q + (size_t)b * img, true, &s.scale[b], &s.zp[b]);
     else
       quantize_input(ctx->pool, h, x, img, (size_t)g->batches, &s);
     dw_job j = {h, g, &s, bias ? bias->data : NULL, lo, hi, out, 1, 0, fast};
@@ -431,7 +499,12 @@ tfcc_status tfcc_hybrid_conv_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, const 
     tfcc_q8_gemm_hybrid(ctx->pool, &h->packed, &hy, (int32_t)rows, s.q, (size_t)g->in_c, s.gemm);
     return TFCC_OK;
   }
-  quantize_input(ctx->pool, h, x, img, (size_t)g->batches, &s);
+  if (h->scheme == TFCC_HYB_QD8)
+    for (int32_t b = 0; b < g->batches; b++)
+      quantize_image(ctx->pool, h, x + (size_t)b * img, img, s.q + (size_t)b * img, false,
+                     &s.scale[b], &s.zp[b]);
+  else
+    quantize_input(ctx->pool, h, x, img, (size_t)g->batches, &s);
   tfcc_q8_conv_hybrid(ctx->pool, g, &h->packed, &hy, s.q, s.gemm);
   return TFCC_OK;
 }

@@ -96,31 +96,39 @@ static void quantize_sym(const float *x, size_t n, int8_t *q, float *scale, int3
   }
 }
 
-/* q: int8, or (centered) int32 values q - zp */
-static void quantize_asym(const float *x, size_t n, void *q, bool centered, float *scale,
-                          int32_t *zp, tfcc_hyb_minmax_fn mm, tfcc_hyb_round_fn rnd) {
-  float lo, hi;
-  (mm ? mm : min_max)(x, n, &lo, &hi);
+bool tfcc_hyb_asym_params(float lo, float hi, float *scale, int32_t *zp) {
   const double rmin = lo < 0.0f ? (double)lo : 0.0, rmax = hi > 0.0f ? (double)hi : 0.0;
   if (rmin == rmax) {
-    memset(q, 0, n * (centered ? sizeof(int32_t) : 1));
     *scale = 1.0f;
     *zp = 0;
-    return;
+    return false;
   }
   const double qmin = -128.0, qmax = 127.0;
   const double s = (rmax - rmin) / (qmax - qmin);
   const double z_min = qmin - rmin / s, z_max = qmax - rmax / s;
   const double e_min = fabs(qmin) + fabs(rmin / s), e_max = fabs(qmax) + fabs(rmax / s);
   const double z = e_min < e_max ? z_min : z_max;
-  int32_t nz;
   if (z <= qmin)
-    nz = -128;
+    *zp = -128;
   else if (z >= qmax)
-    nz = 127;
+    *zp = 127;
   else
-    nz = (int32_t)round(z);
+    *zp = (int32_t)round(z);
   *scale = (float)s;
+  return true;
+}
+
+/* q: int8, or (centered) int32 values q - zp */
+static void quantize_asym(const float *x, size_t n, void *q, bool centered, float *scale,
+                          int32_t *zp, tfcc_hyb_minmax_fn mm, tfcc_hyb_round_fn rnd) {
+  float lo, hi;
+  (mm ? mm : min_max)(x, n, &lo, &hi);
+  int32_t nz;
+  if (!tfcc_hyb_asym_params(lo, hi, scale, &nz)) {
+    memset(q, 0, n * (centered ? sizeof(int32_t) : 1));
+    *zp = 0;
+    return;
+  }
   *zp = nz;
   const float inv = 1.0f / *scale;
   if (rnd) {

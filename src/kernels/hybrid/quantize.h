@@ -73,6 +73,10 @@ static inline void tfcc_hyb_qd8_params(float lo, float hi, float *inv, int32_t *
 typedef void (*tfcc_hyb_qd8_rows_fn)(const float *x, size_t len, size_t rows, int8_t *q,
                                      float *scale, int32_t *zp);
 
+/* The asym scale and zero point of a group whose extremes are lo and hi (the element's
+ * multiplier is 1.0f / scale); false for an all-zero range (scale 1, zp 0, every q 0). */
+bool tfcc_hyb_asym_params(float lo, float hi, float *scale, int32_t *zp);
+
 /* asym into int32 values q - zp (the hybrid depthwise kernel's input). */
 void tfcc_hyb_quantize_asym_centered(const float *x, size_t n, int32_t *q, float *scale,
                                      int32_t *zp, tfcc_hyb_minmax_fn mm, tfcc_hyb_round_fn rnd);
