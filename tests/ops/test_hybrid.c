@@ -264,6 +264,7 @@ static void test_gemm(void) {
   tfcc_err err = {0};
   CHECK(tfcc_threadpool_create(2, NULL, 0, &pool2, &err) == TFCC_OK);
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
+  (void)best; /* only the x86 variants below read it */
   /* variants 0-3: row functions (driver's, scalar, avx2, avx512); 4-6: tile functions */
   tfcc_q8_hybrid_row_fn rows[4] = {NULL, tfcc_hyb_out_row_scalar, NULL, NULL};
   tfcc_q8_hybrid_tile_fn tiles[3] = {tfcc_hyb_out_tile_scalar, NULL, NULL};
@@ -462,6 +463,7 @@ static void fill_activations(float *x, size_t n) {
 
 static void test_vector_quantizers(void) {
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
+  (void)best; /* only the x86 variants below read it */
   tfcc_hyb_round_fn rnds[3] = {tfcc_hyb_round_scalar, NULL, NULL};
   tfcc_hyb_minmax_fn mms[3] = {tfcc_hyb_minmax_scalar, NULL, NULL};
   tfcc_hyb_qd8_rows_fn qd8s[3] = {tfcc_hyb_qd8_rows_scalar, NULL, NULL};
@@ -517,6 +519,7 @@ static void test_vector_quantizers(void) {
 static void dw_case(int H, int W, int C, int kh, int kw, int stride, int pad, int dil,
                     bool per_channel, bool with_bias) {
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
+  (void)best; /* only the x86 variants below read it */
   tfcc_hyb_dwconv_fn fns[3] = {tfcc_hyb_dwconv_fast_scalar, NULL, NULL};
 #if defined(__x86_64__) || defined(__i386__)
   if (tfcc_isa_level_fits(TFCC_ISA_AVX2, best)) fns[1] = tfcc_hyb_dwconv_fast_avx2;
