@@ -35,7 +35,7 @@ while [ $# -gt 0 ]; do
     --build) BUILD=$2; shift 2 ;;
     --tfcc) TFCC=$2; shift 2 ;;
     --before) BEFORE=$2; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "hybrid_twins.sh: error: unknown option '$1' (see --help)" >&2; exit 2 ;;
     *) ARCHS+=("$1"); shift ;;
   esac
