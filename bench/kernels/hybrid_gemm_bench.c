@@ -5,7 +5,8 @@
  * times, single thread on the thread's CPU clock, median of 9:
  *   int8   tfcc_q8_gemm on int8 input, XNNPACK float requantization to int8 (the int8 peak
  *          of this shape: what a fully quantized model runs)
- *   hybrid quantization of every row (qd8, vectorised) + tfcc_q8_gemm_hybrid (float out)
+ *   hybrid quantization of every row (qd8, tfcc_hyb_qd8_rows: what the operators run) +
+ *          tfcc_q8_gemm_hybrid (float out)
  * and for 3x3 convolutions (H x W x C -> N, SAME) tfcc_q8_conv against per-image quantization
  * + tfcc_q8_conv_hybrid. GOP/s = 2 x MACs per second; the last column is hybrid / int8. */
 #include <math.h>
@@ -18,7 +19,6 @@
 #include "kernels/hybrid/hyb_out.h"
 #include "kernels/hybrid/quantize.h"
 #include "kernels/q8-gemm/gemm.h"
-#include "kernels/quantize/quantize.h"
 
 #define REPS 9
 
@@ -78,20 +78,19 @@ static void run_gemm(int M, int K, int N) {
   for (size_t i = 0; i < (size_t)N * K; i++) w[i] = (int8_t)(rand() % 255 - 127);
   setup s;
   if (make(&s, K, N, w) != 0) return;
-  const tfcc_qz_kernel *qz = tfcc_qz_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_));
-  const tfcc_hyb_minmax_fn mm = tfcc_hyb_minmax_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_));
+  const tfcc_hyb_qd8_rows_fn qd8_rows =
+      tfcc_hyb_qd8_rows_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_));
   void *sc8 = malloc(tfcc_q8_scratch_bytes(NULL, &s.p8, 1) + 64);
   void *sch = malloc(tfcc_q8_hybrid_scratch_bytes(NULL, &s.ph, 1) + 64);
   tfcc_q8_hybrid h = {out, (size_t)N, zp, rs, 1, s.wsum, s.fscale, 1, NULL, -INFINITY, INFINITY,
-                      false, tfcc_hyb_out_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))};
+                      false, tfcc_hyb_out_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_)),
+                      tfcc_hyb_out_tile_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))};
   double t8[REPS], th[REPS];
   for (int r = 0; r < REPS; r++) {
     double t0 = bench_now();
     tfcc_q8_gemm(NULL, &s.p8, &s.r8, M, x8, (size_t)K, o8, (size_t)N, sc8);
     double t1 = bench_now();
-    for (int m = 0; m < M; m++)
-      tfcc_hyb_quantize(TFCC_HYB_QD8, xf + (size_t)m * K, (size_t)K, q + (size_t)m * K, &rs[m],
-                        &zp[m], qz, mm);
+    qd8_rows(xf, (size_t)K, (size_t)M, q, rs, zp);
     tfcc_q8_gemm_hybrid(NULL, &s.ph, &h, M, q, (size_t)K, sch);
     double t2 = bench_now();
     t8[r] = t1 - t0;
@@ -118,20 +117,21 @@ static void run_conv(int H, int W, int C, int N) {
   for (size_t i = 0; i < (size_t)N * K; i++) w[i] = (int8_t)(rand() % 255 - 127);
   setup s;
   if (make(&s, K, N, w) != 0) return;
-  const tfcc_qz_kernel *qz = tfcc_qz_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_));
-  const tfcc_hyb_minmax_fn mm = tfcc_hyb_minmax_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_));
+  const tfcc_hyb_qd8_rows_fn qd8_rows =
+      tfcc_hyb_qd8_rows_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_));
   void *sc8 = malloc(tfcc_q8_scratch_bytes(&g, &s.p8, 1) + 64);
   void *sch = malloc(tfcc_q8_hybrid_scratch_bytes(&g, &s.ph, 1) + 64);
   float rs;
   int32_t zp;
   tfcc_q8_hybrid h = {out, (size_t)N, &zp, &rs, 1, s.wsum, s.fscale, 1, NULL, -INFINITY, INFINITY,
-                      false, tfcc_hyb_out_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))};
+                      false, tfcc_hyb_out_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_)),
+                      tfcc_hyb_out_tile_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))};
   double t8[REPS], th[REPS];
   for (int r = 0; r < REPS; r++) {
     double t0 = bench_now();
     tfcc_q8_conv(NULL, &g, &s.p8, &s.r8, x8, o8, sc8);
     double t1 = bench_now();
-    tfcc_hyb_quantize(TFCC_HYB_QD8, xf, in_n, q, &rs, &zp, qz, mm);
+    qd8_rows(xf, in_n, 1, q, &rs, &zp);
     tfcc_q8_conv_hybrid(NULL, &g, &s.ph, &h, q, sch);
     double t2 = bench_now();
     t8[r] = t1 - t0;

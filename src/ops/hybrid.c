@@ -81,6 +81,7 @@ void tfcc_hybrid_free(tfcc_hybrid *h) {
   if (!h) return;
   free(h->fscale);
   free(h->wsum);
+  free(h->w32);
   free(h->w_own);
   if (h->packed.k) tfcc_q8_packed_free(&h->packed);
   free(h);
@@ -166,7 +167,11 @@ static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t
   h->fscale_stride = qc > 1 ? 1 : 0;
   h->qz = tfcc_qz_select(ctx->isa);
   h->row = tfcc_hyb_out_select(ctx->isa);
+  h->tile = tfcc_hyb_out_tile_select(ctx->isa);
   h->minmax = tfcc_hyb_minmax_select(ctx->isa);
+  h->dw = tfcc_hyb_dwconv_select(ctx->isa);
+  h->rnd = tfcc_hyb_round_select(ctx->isa);
+  h->qd8_rows = tfcc_hyb_qd8_rows_select(ctx->isa);
   const bool tflite = ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE;
   if (op == TFCC_HYB_DW) {
     h->scheme = TFCC_HYB_ASYM;
@@ -195,7 +200,11 @@ static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t
         h->w_own[(size_t)c * (size_t)h->kdim + (size_t)k] = src[(size_t)k * (size_t)n + (size_t)c];
     h->w = h->w_own;
   }
-  if (op != TFCC_HYB_DW) {
+  if (op == TFCC_HYB_DW) {
+    h->w32 = malloc((size_t)elems * sizeof(int32_t));
+    if (!h->w32) goto oom;
+    for (int64_t i = 0; i < elems; i++) h->w32[i] = h->w[i];
+  } else {
     h->wsum = malloc((size_t)n * sizeof(int32_t));
     if (!h->wsum) goto oom;
     for (int32_t c = 0; c < n; c++) {
@@ -255,6 +264,8 @@ typedef struct quant_job {
   tfcc_hyb_scheme scheme;
   const tfcc_qz_kernel *qz;
   tfcc_hyb_minmax_fn mm;
+  tfcc_hyb_round_fn rnd;
+  tfcc_hyb_qd8_rows_fn qd8_rows;
   const float *x;
   size_t len, groups, per_task;
   hyb_scratch *s;
@@ -265,19 +276,93 @@ static void quant_task(void *ctx, size_t t, int thread) {
   const quant_job *j = ctx;
   const size_t g0 = t * j->per_task;
   const size_t g1 = g0 + j->per_task < j->groups ? g0 + j->per_task : j->groups;
+  if (j->scheme == TFCC_HYB_QD8 && j->qd8_rows) {
+    j->qd8_rows(j->x + g0 * j->len, j->len, g1 - g0, j->s->q + g0 * j->len, &j->s->scale[g0],
+                &j->s->zp[g0]);
+    return;
+  }
   for (size_t g = g0; g < g1; g++)
-    tfcc_hyb_quantize(j->scheme, j->x + g * j->len, j->len, j->s->q + g * j->len,
-                      &j->s->scale[g], &j->s->zp[g], j->qz, j->mm);
+    tfcc_hyb_quantize_vec(j->scheme, j->x + g * j->len, j->len, j->s->q + g * j->len,
+                          &j->s->scale[g], &j->s->zp[g], j->qz, j->mm, j->rnd);
 }
 
 static void quantize_input(tfcc_threadpool *pool, const tfcc_hybrid *h, const float *x,
                            size_t len, size_t groups, hyb_scratch *s) {
-  quant_job j = {h->scheme, h->qz, h->minmax, x, len, groups, 1, s};
+  quant_job j = {h->scheme, h->qz, h->minmax, h->rnd, h->qd8_rows, x, len, groups, 1, s};
   /* about 16 KiB of input per task */
   const size_t want = len >= 4096 ? 1 : 4096 / len;
   j.per_task = want;
   const size_t tasks = (groups + want - 1) / want;
   tfcc_threadpool_run(tasks > 1 ? pool : NULL, tasks, quant_task, &j);
+}
+
+/* One large group (an image) quantized by all threads: min/max of chunks, the parameters, then
+ * the element on chunks; the same values as one thread (min/max is exact in any order, the
+ * element is per value). qd8 into int8, or (centered, the depthwise kernel's input) asym
+ * into int32 q - zp. */
+#define TFCC_HYB_IMG_CHUNK 16384u
+#define TFCC_HYB_IMG_MAX_CHUNKS 64u
+
+typedef struct image_job {
+  const tfcc_hybrid *h;
+  const float *x;
+  size_t len, chunk;
+  void *q;
+  bool centered, zero;
+  float inv;
+  int32_t zp;
+  float lo[TFCC_HYB_IMG_MAX_CHUNKS], hi[TFCC_HYB_IMG_MAX_CHUNKS];
+} image_job;
+
+static void image_minmax_task(void *ctx, size_t t, int thread) {
+  (void)thread;
+  image_job *j = ctx;
+  const size_t off = t * j->chunk, n = j->len - off < j->chunk ? j->len - off : j->chunk;
+  j->h->minmax(j->x + off, n, &j->lo[t], &j->hi[t]);
+}
+
+static void image_element_task(void *ctx, size_t t, int thread) {
+  (void)thread;
+  const image_job *j = ctx;
+  const size_t off = t * j->chunk, n = j->len - off < j->chunk ? j->len - off : j->chunk;
+  if (!j->centered)
+    j->h->qz->quantize_xnn(j->x + off, (int8_t *)j->q + off, n, j->inv, j->zp, TFCC_INT8);
+  else if (j->zero)
+    memset((int32_t *)j->q + off, 0, n * sizeof(int32_t));
+  else
+    j->h->rnd(j->x + off, n, j->inv, j->zp, -128, 127, (int32_t *)j->q + off, true);
+}
+
+static void quantize_image(tfcc_threadpool *pool, const tfcc_hybrid *h, const float *x,
+                           size_t len, void *q, bool centered, float *scale, int32_t *zp) {
+  size_t chunks = len / TFCC_HYB_IMG_CHUNK;
+  if (chunks > TFCC_HYB_IMG_MAX_CHUNKS) chunks = TFCC_HYB_IMG_MAX_CHUNKS;
+  const bool par = tfcc_threadpool_size(pool) > 1 && chunks >= 2 &&
+                   (centered || (h->qz && h->qz->quantize_xnn));
+  if (!par) {
+    if (centered)
+      tfcc_hyb_quantize_asym_centered(x, len, q, scale, zp, h->minmax, h->rnd);
+    else
+      h->qd8_rows(x, len, 1, q, scale, zp);
+    return;
+  }
+  image_job job = {h, x, len, 0, q, centered, false, 0.0f, 0, {0}, {0}}, *j = &job;
+  j->chunk = ((len + chunks - 1) / chunks + 63) & ~(size_t)63;
+  chunks = (len + j->chunk - 1) / j->chunk;
+  tfcc_threadpool_run(pool, chunks, image_minmax_task, j);
+  float lo = j->lo[0], hi = j->hi[0];
+  for (size_t t = 1; t < chunks; t++) {
+    lo = j->lo[t] < lo ? j->lo[t] : lo;
+    hi = j->hi[t] > hi ? j->hi[t] : hi;
+  }
+  if (centered) {
+    j->zero = !tfcc_hyb_asym_params(lo, hi, scale, zp);
+    j->inv = 1.0f / *scale;
+  } else {
+    tfcc_hyb_qd8_params(lo, hi, &j->inv, zp, scale);
+  }
+  j->zp = *zp;
+  tfcc_threadpool_run(pool, chunks, image_element_task, j);
 }
 
 /* ---- conv / depthwise */
@@ -306,7 +391,9 @@ static tfcc_status check_float_io(tfcc_op_ctx *ctx, const char *name) {
 static size_t conv_scratch(const tfcc_op_ctx *ctx, const tfcc_hybrid *h, const tfcc_conv_geom *g,
                            void *base, hyb_scratch *s) {
   const size_t elems = (size_t)g->batches * (size_t)g->in_h * (size_t)g->in_w * (size_t)g->in_c;
-  if (h->op == TFCC_HYB_DW) return scratch_layout(elems, (size_t)g->batches, 0, base, s);
+  if (h->op == TFCC_HYB_DW) /* int32 q - zp for the fast kernel, else int8 */
+    return scratch_layout(tfcc_hyb_dwconv_fast_applies(g) ? elems * sizeof(int32_t) : elems,
+                          (size_t)g->batches, 0, base, s);
   if (conv_per_pixel(h, g))
     return scratch_layout(elems, (size_t)g->batches * (size_t)g->in_h * (size_t)g->in_w,
                           tfcc_q8_hybrid_scratch_bytes(NULL, &h->packed,
@@ -344,6 +431,7 @@ typedef struct dw_job {
   float lo, hi;
   float *out;
   int32_t rows_per_task, tasks_per_image;
+  bool fast;
 } dw_job;
 
 static void dw_task(void *ctx, size_t t, int thread) {
@@ -355,6 +443,12 @@ static void dw_task(void *ctx, size_t t, int thread) {
   const int32_t oy1 = oy0 + j->rows_per_task < g->out_h ? oy0 + j->rows_per_task : g->out_h;
   const size_t in_img = (size_t)g->in_h * (size_t)g->in_w * (size_t)g->in_c;
   const size_t out_img = (size_t)g->out_h * (size_t)g->out_w * (size_t)g->out_c;
+  if (j->fast) {
+    j->h->dw(g, (const int32_t *)(const void *)j->s->q + b * in_img, j->s->scale[b], j->h->w32,
+             j->h->fscale, j->h->fscale_stride, j->bias, j->lo, j->hi, j->out + b * out_img, oy0,
+             oy1);
+    return;
+  }
   tfcc_hyb_dwconv_rows(g, j->s->q + b * in_img, j->s->zp[b], j->s->scale[b], j->h->w,
                        j->h->fscale, j->h->fscale_stride, j->bias, j->lo, j->hi,
                        j->out + b * out_img, oy0, oy1);
@@ -384,22 +478,33 @@ tfcc_status tfcc_hybrid_conv_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, const 
     return TFCC_OK;
   }
   if (h->op == TFCC_HYB_DW) {
-    quantize_input(ctx->pool, h, x, img, (size_t)g->batches, &s);
-    dw_job j = {h, g, &s, bias ? bias->data : NULL, lo, hi, out, 1, 0};
+    const bool fast = tfcc_hyb_dwconv_fast_applies(g);
+    if (fast)
+      for (int32_t b = 0; b < g->batches; b++)
+        quantize_image(ctx->pool, h, x + (size_t)b * img, img,
+                       (int32_t *)(void *)s.q + (size_t)b * img, true, &s.scale[b], &s.zp[b]);
+    else
+      quantize_input(ctx->pool, h, x, img, (size_t)g->batches, &s);
+    dw_job j = {h, g, &s, bias ? bias->data : NULL, lo, hi, out, 1, 0, fast};
     j.rows_per_task = g->out_h >= 32 ? 4 : 1;
     j.tasks_per_image = (g->out_h + j.rows_per_task - 1) / j.rows_per_task;
     tfcc_threadpool_run(ctx->pool, (size_t)g->batches * (size_t)j.tasks_per_image, dw_task, &j);
     return TFCC_OK;
   }
   tfcc_q8_hybrid hy = {out, (size_t)g->out_c, s.zp, s.scale, 1, h->wsum, h->fscale,
-                       h->fscale_stride, bias ? bias->data : NULL, lo, hi, h->combined, h->row};
+                       h->fscale_stride, bias ? bias->data : NULL, lo, hi, h->combined, h->row, h->tile};
   if (conv_per_pixel(h, g)) {
     const size_t rows = (size_t)g->batches * (size_t)g->in_h * (size_t)g->in_w;
     quantize_input(ctx->pool, h, x, (size_t)g->in_c, rows, &s);
     tfcc_q8_gemm_hybrid(ctx->pool, &h->packed, &hy, (int32_t)rows, s.q, (size_t)g->in_c, s.gemm);
     return TFCC_OK;
   }
-  quantize_input(ctx->pool, h, x, img, (size_t)g->batches, &s);
+  if (h->scheme == TFCC_HYB_QD8)
+    for (int32_t b = 0; b < g->batches; b++)
+      quantize_image(ctx->pool, h, x + (size_t)b * img, img, s.q + (size_t)b * img, false,
+                     &s.scale[b], &s.zp[b]);
+  else
+    quantize_input(ctx->pool, h, x, img, (size_t)g->batches, &s);
   tfcc_q8_conv_hybrid(ctx->pool, g, &h->packed, &hy, s.q, s.gemm);
   return TFCC_OK;
 }
@@ -451,7 +556,7 @@ tfcc_status tfcc_hybrid_fc_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32_t 
   }
   quantize_input(ctx->pool, h, ctx->in[0]->data, (size_t)accum, (size_t)rows, &s);
   tfcc_q8_hybrid hy = {out, (size_t)units, s.zp, s.scale, 1, h->wsum, h->fscale,
-                       h->fscale_stride, bias ? bias->data : NULL, lo, hi, h->combined, h->row};
+                       h->fscale_stride, bias ? bias->data : NULL, lo, hi, h->combined, h->row, h->tile};
   tfcc_q8_gemm_hybrid(ctx->pool, &h->packed, &hy, rows, s.q, (size_t)accum, s.gemm);
   return TFCC_OK;
 }

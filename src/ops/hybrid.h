@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kernels/hybrid/dwconv.h"
 #include "kernels/hybrid/quantize.h"
 #include "kernels/q8-gemm/gemm.h"
 #include "ops/op.h"
@@ -33,10 +34,15 @@ typedef struct tfcc_hybrid {
   float *fscale;          /* filter scales (n entries, or 1 when fscale_stride is 0) */
   size_t fscale_stride;
   int32_t *wsum;          /* [n] column sums (GEMM ops) */
+  int32_t *w32;           /* depthwise: the filter widened to int32 (fast kernel) */
   tfcc_q8_packed packed;  /* GEMM ops: weights packed for the q8 GEMM (k NULL: none) */
   const tfcc_qz_kernel *qz; /* vectorised f32 -> int8 element (qd8) */
   tfcc_q8_hybrid_row_fn row; /* vectorised GEMM output stage (kernels/hybrid/hyb_out.h) */
+  tfcc_q8_hybrid_tile_fn tile; /* the same, a whole tile at a time */
   tfcc_hyb_minmax_fn minmax; /* vectorised min/max of the qd8 quantizer */
+  tfcc_hyb_qd8_rows_fn qd8_rows; /* vectorised qd8 of many rows (groups of one row or pixel) */
+  tfcc_hyb_round_fn rnd;     /* vectorised element of the sym / asym quantizers */
+  tfcc_hyb_dwconv_fn dw;     /* vectorised depthwise kernel (kernels/hybrid/dwconv.h) */
 } tfcc_hybrid;
 
 /* True when node input in_idx is float32 and input w_idx an int8 tensor (a hybrid node). */

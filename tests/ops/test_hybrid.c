@@ -5,6 +5,8 @@
  * - the q8 GEMM's hybrid output stage (tfcc_q8_gemm_hybrid, tfcc_q8_conv_hybrid) against a
  *   straightforward int32 reference with the same float steps, bit for bit, on every usable
  *   q8 GEMM kernel, 1 and 2 threads;
+ * - the vectorised sym / asym element (centered int32 output too) and the fast depthwise
+ *   kernels equal to the portable ones, bit for bit, on every build this CPU runs;
  * - TFCC_QUANT_COMPAT_REFERENCE against TensorFlow Lite's builtin hybrid kernels (outputs of
  *   the classic interpreter, tests/ops/hybrid_builtin, on the conformance models), and the
  *   default mode bit for bit against LiteRT on the small hybrid networks hybrid_net_* (the
@@ -14,6 +16,7 @@
 #include <string.h>
 
 #include "cpu/cpu_info.h"
+#include "kernels/hybrid/dwconv.h"
 #include "kernels/hybrid/hyb_out.h"
 #include "kernels/hybrid/quantize.h"
 #include "kernels/hybrid/xnn_f32.h"
@@ -102,6 +105,7 @@ out:
 /* ---- hybrid GEMM output stage */
 
 static tfcc_q8_hybrid_row_fn g_row; /* the row function under test (NULL: the driver's own) */
+static tfcc_q8_hybrid_tile_fn g_tile; /* the tile function under test (NULL: row by row) */
 
 static float ref_out(int32_t acc, float s, float fs, const float *bias, int n, bool combined,
                      float lo, float hi) {
@@ -165,7 +169,7 @@ static void conv_case(const tfcc_q8_gemm_kernel *k, tfcc_threadpool *pool, int B
   }
   tfcc_q8_hybrid h = {out, (size_t)N, zp, scale, 1, wsum, fs, per_channel ? 1u : 0u,
                       with_bias ? bias : NULL, -INFINITY, INFINITY, combined,
-                      g_row};
+                      g_row, g_tile};
   if (N % 3 == 0) h.lo = -0.5f, h.hi = 6.0f;
   void *scratch = malloc(tfcc_q8_hybrid_scratch_bytes(&g, &p, tfcc_threadpool_size(pool)) + 64);
   tfcc_q8_conv_hybrid(pool, &g, &p, &h, x, scratch);
@@ -229,7 +233,7 @@ static void gemm_case(const tfcc_q8_gemm_kernel *k, tfcc_threadpool *pool, int M
     return;
   }
   tfcc_q8_hybrid h = {out, (size_t)N, zp, scale, 1, wsum, fs, per_channel ? 1u : 0u, NULL,
-                      -INFINITY, INFINITY, combined, g_row};
+                      -INFINITY, INFINITY, combined, g_row, g_tile};
   void *scratch = malloc(tfcc_q8_hybrid_scratch_bytes(NULL, &p, tfcc_threadpool_size(pool)) + 64);
   tfcc_q8_gemm_hybrid(pool, &p, &h, M, x, (size_t)K, scratch);
   int bad = 0;
@@ -260,14 +264,20 @@ static void test_gemm(void) {
   tfcc_err err = {0};
   CHECK(tfcc_threadpool_create(2, NULL, 0, &pool2, &err) == TFCC_OK);
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
+  (void)best; /* only the x86 variants below read it */
+  /* variants 0-3: row functions (driver's, scalar, avx2, avx512); 4-6: tile functions */
   tfcc_q8_hybrid_row_fn rows[4] = {NULL, tfcc_hyb_out_row_scalar, NULL, NULL};
+  tfcc_q8_hybrid_tile_fn tiles[3] = {tfcc_hyb_out_tile_scalar, NULL, NULL};
 #if defined(__x86_64__) || defined(__i386__)
   if (tfcc_isa_level_fits(TFCC_ISA_AVX2, best)) rows[2] = tfcc_hyb_out_row_avx2;
   if (tfcc_isa_level_fits(TFCC_ISA_AVX512, best)) rows[3] = tfcc_hyb_out_row_avx512;
+  if (tfcc_isa_level_fits(TFCC_ISA_AVX2, best)) tiles[1] = tfcc_hyb_out_tile_avx2;
+  if (tfcc_isa_level_fits(TFCC_ISA_AVX512, best)) tiles[2] = tfcc_hyb_out_tile_avx512;
 #endif
-  for (int ri = 0; ri < 4; ri++) {
-  if (ri > 1 && !rows[ri]) continue;
-  g_row = rows[ri];
+  for (int ri = 0; ri < 7; ri++) {
+  if (ri < 4 ? ri > 1 && !rows[ri] : !tiles[ri - 4]) continue;
+  g_row = ri < 4 ? rows[ri] : NULL;
+  g_tile = ri < 4 ? NULL : tiles[ri - 4];
   for (int i = 0; i < tfcc_q8_gemm_kernel_count(); i++) {
     const tfcc_q8_gemm_kernel *k = tfcc_q8_gemm_kernel_at(i);
     /* AMX panels are 64 columns, wider than the c32 tile the hybrid stage reads; the
@@ -441,9 +451,136 @@ static void test_reference_mode(void) {
   tfcc_runtime_destroy(rt);
 }
 
+/* ---- vectorised sym / asym element and fast depthwise kernels against the portable ones */
+
+static void fill_activations(float *x, size_t n) {
+  for (size_t i = 0; i < n; i++) x[i] = frand(-3.0f, 5.0f);
+  if (n > 7) {
+    x[1] = 0.0f, x[2] = -0.0f, x[3] = 1e30f, x[4] = -1e30f; /* clamps */
+    x[5] = 0.5f, x[6] = -2.5f;                              /* ties once scaled by 1 */
+  }
+}
+
+static void test_vector_quantizers(void) {
+  const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
+  (void)best; /* only the x86 variants below read it */
+  tfcc_hyb_round_fn rnds[3] = {tfcc_hyb_round_scalar, NULL, NULL};
+  tfcc_hyb_minmax_fn mms[3] = {tfcc_hyb_minmax_scalar, NULL, NULL};
+  tfcc_hyb_qd8_rows_fn qd8s[3] = {tfcc_hyb_qd8_rows_scalar, NULL, NULL};
+#if defined(__x86_64__) || defined(__i386__)
+  if (tfcc_isa_level_fits(TFCC_ISA_AVX2, best))
+    rnds[1] = tfcc_hyb_round_avx2, mms[1] = tfcc_hyb_minmax_avx2, qd8s[1] = tfcc_hyb_qd8_rows_avx2;
+  if (tfcc_isa_level_fits(TFCC_ISA_AVX512, best))
+    rnds[2] = tfcc_hyb_round_avx512, mms[2] = tfcc_hyb_minmax_avx512,
+    qd8s[2] = tfcc_hyb_qd8_rows_avx512;
+#endif
+  static const size_t lens[] = {1, 3, 16, 17, 40, 64, 100, 1000};
+  float x[1000];
+  int8_t q0[1000], q1[1000];
+  int32_t c1[1000];
+  for (int v = 0; v < 3; v++) {
+    if (!rnds[v]) continue;
+    for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+      const size_t n = lens[li];
+      fill_activations(x, n);
+      {
+        /* qd8 rows: the whole array as one row, and as rows of n / 2 (n even) */
+        float s0, s1[2];
+        int32_t z0, z1[2];
+        tfcc_hyb_quantize(TFCC_HYB_QD8, x, n, q0, &s0, &z0, NULL, NULL);
+        qd8s[v](x, n, 1, q1, s1, z1);
+        CHECKF(s0 == s1[0] && z0 == z1[0] && memcmp(q0, q1, n) == 0, "qd8 rows %d n %zu", v, n);
+        if (n % 2 == 0) {
+          qd8s[v](x, n / 2, 2, q1, s1, z1);
+          for (int r = 0; r < 2; r++) {
+            tfcc_hyb_quantize(TFCC_HYB_QD8, x + r * (n / 2), n / 2, q0, &s0, &z0, NULL, NULL);
+            CHECKF(s0 == s1[r] && z0 == z1[r] && memcmp(q0, q1 + r * (n / 2), n / 2) == 0,
+                   "qd8 rows %d n %zu row %d", v, n / 2, r);
+          }
+        }
+      }
+      for (int sch = TFCC_HYB_SYM; sch <= TFCC_HYB_ASYM; sch++) {
+        float s0, s1, s2;
+        int32_t z0, z1, z2;
+        tfcc_hyb_quantize((tfcc_hyb_scheme)sch, x, n, q0, &s0, &z0, NULL, NULL);
+        tfcc_hyb_quantize_vec((tfcc_hyb_scheme)sch, x, n, q1, &s1, &z1, NULL, mms[v], rnds[v]);
+        CHECKF(s0 == s1 && z0 == z1 && memcmp(q0, q1, n) == 0,
+               "vector quantizer %d scheme %d n %zu differs", v, sch, n);
+        if (sch != TFCC_HYB_ASYM) continue;
+        tfcc_hyb_quantize_asym_centered(x, n, c1, &s2, &z2, mms[v], rnds[v]);
+        int bad = 0;
+        for (size_t i = 0; i < n; i++) bad += c1[i] != (int32_t)q0[i] - z0;
+        CHECKF(s0 == s2 && z0 == z2 && bad == 0, "centered asym %d n %zu: %d differ", v, n, bad);
+      }
+    }
+  }
+}
+
+static void dw_case(int H, int W, int C, int kh, int kw, int stride, int pad, int dil,
+                    bool per_channel, bool with_bias) {
+  const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
+  (void)best; /* only the x86 variants below read it */
+  tfcc_hyb_dwconv_fn fns[3] = {tfcc_hyb_dwconv_fast_scalar, NULL, NULL};
+#if defined(__x86_64__) || defined(__i386__)
+  if (tfcc_isa_level_fits(TFCC_ISA_AVX2, best)) fns[1] = tfcc_hyb_dwconv_fast_avx2;
+  if (tfcc_isa_level_fits(TFCC_ISA_AVX512, best)) fns[2] = tfcc_hyb_dwconv_fast_avx512;
+#endif
+  tfcc_conv_geom g;
+  memset(&g, 0, sizeof g);
+  g.batches = 1, g.in_h = H, g.in_w = W, g.in_c = C, g.filter_in_c = 1;
+  g.filter_h = kh, g.filter_w = kw, g.stride_h = g.stride_w = stride;
+  g.pad_h = g.pad_w = pad, g.dil_h = g.dil_w = dil, g.out_c = C;
+  g.out_h = (H + 2 * pad - dil * (kh - 1) - 1) / stride + 1;
+  g.out_w = (W + 2 * pad - dil * (kw - 1) - 1) / stride + 1;
+  CHECK(tfcc_hyb_dwconv_fast_applies(&g));
+  const size_t in_n = (size_t)H * W * C, out_n = (size_t)g.out_h * g.out_w * C;
+  float *x = malloc(in_n * sizeof(float)), *fs = malloc((size_t)C * sizeof(float));
+  float *bias = malloc((size_t)C * sizeof(float)), *o0 = malloc(out_n * sizeof(float));
+  float *o1 = malloc(out_n * sizeof(float));
+  int8_t *q = malloc(in_n), *w = malloc((size_t)kh * kw * C);
+  int32_t *qc = malloc(in_n * sizeof(int32_t)), *w32 = malloc((size_t)kh * kw * C * sizeof(int32_t));
+  CHECK(x && fs && bias && o0 && o1 && q && w && qc && w32);
+  fill_activations(x, in_n);
+  x[3] = 4.0f, x[4] = -2.0f; /* a usable range, not the clamp tests' extremes */
+  for (int i = 0; i < kh * kw * C; i++) w32[i] = w[i] = (int8_t)(rnd() % 255 - 127);
+  for (int c = 0; c < C; c++) fs[c] = frand(0.001f, 0.02f), bias[c] = frand(-1.0f, 1.0f);
+  float scale, s2;
+  int32_t zp, z2;
+  tfcc_hyb_quantize(TFCC_HYB_ASYM, x, in_n, q, &scale, &zp, NULL, NULL);
+  tfcc_hyb_quantize_asym_centered(x, in_n, qc, &s2, &z2, NULL, NULL);
+  CHECK(scale == s2 && zp == z2);
+  const float lo = C % 2 ? 0.0f : -INFINITY, hi = C % 2 ? 6.0f : INFINITY;
+  tfcc_hyb_dwconv_rows(&g, q, zp, scale, w, fs, per_channel ? 1 : 0, with_bias ? bias : NULL, lo,
+                       hi, o0, 0, g.out_h);
+  for (int v = 0; v < 3; v++) {
+    if (!fns[v]) continue;
+    memset(o1, 0, out_n * sizeof(float));
+    /* two row ranges, as two tasks would */
+    const int32_t mid = g.out_h / 2;
+    fns[v](&g, qc, scale, w32, fs, per_channel ? 1 : 0, with_bias ? bias : NULL, lo, hi, o1, 0,
+           mid);
+    fns[v](&g, qc, scale, w32, fs, per_channel ? 1 : 0, with_bias ? bias : NULL, lo, hi, o1, mid,
+           g.out_h);
+    CHECKF(memcmp(o0, o1, out_n * sizeof(float)) == 0,
+           "fast depthwise %d %dx%dx%d k%dx%d s%d p%d d%d differs from the portable kernel", v, H,
+           W, C, kh, kw, stride, pad, dil);
+  }
+  free(x), free(fs), free(bias), free(o0), free(o1), free(q), free(w), free(qc), free(w32);
+}
+
+static void test_dwconv(void) {
+  dw_case(9, 7, 5, 3, 3, 1, 1, 1, true, true);    /* channels < 16 */
+  dw_case(8, 8, 16, 3, 3, 2, 1, 1, false, true);  /* one block of 16, per-tensor */
+  dw_case(12, 10, 96, 3, 3, 1, 1, 1, true, false); /* 64 + 32 */
+  dw_case(11, 11, 149, 5, 5, 2, 2, 1, true, true); /* 2 x 64 + 16 + 5 */
+  dw_case(10, 9, 33, 3, 3, 1, 2, 2, true, true);  /* dilation */
+}
+
 int main(void) {
   test_schemes();
   test_gemm();
+  test_vector_quantizers();
+  test_dwconv();
   test_xnn_f32();
   test_reference_mode();
   return tfcc_test_finish("hybrid");

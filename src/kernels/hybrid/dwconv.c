@@ -2,6 +2,21 @@
  * output pixel, then the builtin kernel's float order. */
 #include "kernels/hybrid/dwconv.h"
 
+#include "cpu/cpu_info.h"
+
+bool tfcc_hyb_dwconv_fast_applies(const tfcc_conv_geom *g) {
+  return g->out_c == g->in_c && g->filter_h > 0 && g->filter_w > 0 &&
+         (int64_t)g->filter_h * g->filter_w <= TFCC_HYB_DW_MAX_TAPS;
+}
+
+tfcc_hyb_dwconv_fn tfcc_hyb_dwconv_select(tfcc_isa isa) {
+#if defined(__x86_64__) || defined(__i386__)
+  if (tfcc_isa_level_fits(TFCC_ISA_AVX512, isa)) return tfcc_hyb_dwconv_fast_avx512;
+  if (tfcc_isa_level_fits(TFCC_ISA_AVX2, isa)) return tfcc_hyb_dwconv_fast_avx2;
+#endif
+  return tfcc_hyb_dwconv_fast_scalar;
+}
+
 void tfcc_hyb_dwconv_rows(const tfcc_conv_geom *g, const int8_t *q, int32_t zp, float scale,
                           const int8_t *w, const float *fscale, size_t fscale_stride,
                           const float *bias, float lo, float hi, float *out, int32_t oy0,

@@ -7,10 +7,12 @@
 #ifndef TFCC_KERNELS_HYBRID_DWCONV_H
 #define TFCC_KERNELS_HYBRID_DWCONV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "kernels/ref/conv.h"
+#include "tfcc/tfcc.h"
 
 /* Image b of g (g->out_c = in_c * multiplier): q is that image's int8 input, zp and scale its
  * quantization; fscale[c * fscale_stride]; bias may be NULL; out is that image's output.
@@ -19,5 +21,27 @@ void tfcc_hyb_dwconv_rows(const tfcc_conv_geom *g, const int8_t *q, int32_t zp, 
                           const int8_t *w, const float *fscale, size_t fscale_stride,
                           const float *bias, float lo, float hi, float *out, int32_t oy0,
                           int32_t oy1);
+
+/* The same results, vectorised (dwconv_body.h, per-ISA builds), where
+ * tfcc_hyb_dwconv_fast_applies(g): depth multiplier 1 and at most TFCC_HYB_DW_MAX_TAPS filter
+ * taps. The input comes as int32 q - zp (tfcc_hyb_quantize_asym_centered) and the filter
+ * widened to int32 (done once at load, ops/hybrid.c). */
+#define TFCC_HYB_DW_MAX_TAPS 64
+bool tfcc_hyb_dwconv_fast_applies(const tfcc_conv_geom *g);
+typedef void (*tfcc_hyb_dwconv_fn)(const tfcc_conv_geom *g, const int32_t *x, float scale,
+                                   const int32_t *w, const float *fscale, size_t fscale_stride,
+                                   const float *bias, float lo, float hi, float *out, int32_t oy0,
+                                   int32_t oy1);
+/* The best build allowed at dispatch level isa. */
+tfcc_hyb_dwconv_fn tfcc_hyb_dwconv_select(tfcc_isa isa);
+
+#define TFCC_HYB_DW_DECL(isa)                                                                 \
+  void tfcc_hyb_dwconv_fast_##isa(const tfcc_conv_geom *g, const int32_t *x, float scale,     \
+                                  const int32_t *w, const float *fscale, size_t fscale_stride, \
+                                  const float *bias, float lo, float hi, float *out,          \
+                                  int32_t oy0, int32_t oy1);
+TFCC_HYB_DW_DECL(avx512)
+TFCC_HYB_DW_DECL(avx2)
+TFCC_HYB_DW_DECL(scalar)
 
 #endif

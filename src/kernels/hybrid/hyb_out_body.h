@@ -4,9 +4,11 @@
  * contraction into a fused multiply-add, even where the file is built with FMA enabled). */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "kernels/hybrid/hyb_out.h"
+#include "kernels/hybrid/quantize.h"
 
 #define HO_CAT2(a, b) a##b
 #define HO_CAT(a, b) HO_CAT2(a, b)
@@ -48,36 +50,235 @@ void HO_CAT(tfcc_hyb_out_row_, TFCC_HO_ISA)(const tfcc_q8_hybrid *h, const int32
   }
 }
 
-/* Smallest and largest of x[0..n) (n >= 1), exact in any order: 4 vectors of HO_W floats. */
+/* A whole c32 tile (gemm.h, tfcc_q8_hybrid_tile_fn): rows r < mr (int32 row r at c32 + r * NR)
+ * of output rows m0 + r, columns n0 .. n0+nc-1, in vectors of HO_W columns whose weight sums,
+ * scales and biases are loaded once for all the rows; the same operations in the same order as
+ * the row function (so the same bits), the last nc % HO_W columns through it. */
+typedef uint32_t ho_u __attribute__((vector_size(HO_W * 4)));
+typedef float ho_f __attribute__((vector_size(HO_W * 4)));
+typedef int32_t ho_s __attribute__((vector_size(HO_W * 4)));
+
+#define HO_TILE_LOOP(SCALE, BIAS)                                                      \
+  for (size_t r = 0; r < mr; r++) {                                                   \
+    const size_t grp = h->rows_per_group == 1 ? m0 + r : (m0 + r) / h->rows_per_group; \
+    const ho_u vzp = (ho_u){0} + (uint32_t)h->zp[grp];                                \
+    const float s = h->scale[grp];                                                    \
+    ho_u a;                                                                           \
+    memcpy(&a, c32 + r * NR + j0, sizeof a);                                          \
+    const ho_f t = __builtin_convertvector((ho_s)(a - vzp * ws), ho_f);               \
+    ho_f v = SCALE;                                                                   \
+    BIAS;                                                                             \
+    ho_s m = v < vlo;                                                                 \
+    v = (ho_f)((m & (ho_s)vlo) | (~m & (ho_s)v));                                     \
+    m = v > vhi;                                                                      \
+    v = (ho_f)((m & (ho_s)vhi) | (~m & (ho_s)v));                                     \
+    memcpy(h->c + (m0 + r) * h->c_stride + n0 + j0, &v, sizeof v);                    \
+  }
+
+void HO_CAT(tfcc_hyb_out_tile_, TFCC_HO_ISA)(const tfcc_q8_hybrid *h, const int32_t *c32,
+                                            size_t NR, size_t m0, size_t mr, size_t n0,
+                                            size_t nc) {
+  const ho_f vlo = (ho_f){0} + h->lo, vhi = (ho_f){0} + h->hi;
+  size_t j0 = 0;
+  for (; j0 + HO_W <= nc; j0 += HO_W) {
+    ho_u ws;
+    memcpy(&ws, h->wsum + n0 + j0, sizeof ws);
+    ho_f b = {0};
+    if (h->bias) memcpy(&b, h->bias + n0 + j0, sizeof b);
+    if (h->fscale_stride) {
+      ho_f fs;
+      memcpy(&fs, h->fscale + n0 + j0, sizeof fs);
+      if (h->combined) {
+        if (h->bias) HO_TILE_LOOP(t * (s * fs), v = v + b)
+        else HO_TILE_LOOP(t * (s * fs), (void)0)
+      } else {
+        if (h->bias) HO_TILE_LOOP((t * s) * fs, v = v + b)
+        else HO_TILE_LOOP((t * s) * fs, (void)0)
+      }
+    } else {
+      const float fs = h->fscale[0];
+      if (h->combined) {
+        if (h->bias) HO_TILE_LOOP(t * (s * fs), v = v + b)
+        else HO_TILE_LOOP(t * (s * fs), (void)0)
+      } else {
+        if (h->bias) HO_TILE_LOOP((t * s) * fs, v = v + b)
+        else HO_TILE_LOOP((t * s) * fs, (void)0)
+      }
+    }
+  }
+  if (j0 < nc)
+    for (size_t r = 0; r < mr; r++) {
+      const size_t grp = h->rows_per_group == 1 ? m0 + r : (m0 + r) / h->rows_per_group;
+      HO_CAT(tfcc_hyb_out_row_, TFCC_HO_ISA)(h, c32 + r * NR + j0, n0 + j0, nc - j0,
+                                            (uint32_t)h->zp[grp], h->scale[grp],
+                                            h->c + (m0 + r) * h->c_stride + n0 + j0);
+    }
+}
+
+/* Smallest and largest of x[0..n) (n >= 1), exact in any order: 4 vectors of HO_W floats,
+ * then single vectors, then one vector ending at the last element (elements seen twice change
+ * nothing), so that short rows (a 1x1 convolution's pixels) stay in vectors too. */
 typedef float ho_v __attribute__((vector_size(HO_W * 4)));
 typedef int32_t ho_i __attribute__((vector_size(HO_W * 4)));
 
+static inline void HO_CAT(ho_minmax1_, TFCC_HO_ISA)(ho_v v, ho_v *a, ho_v *b) {
+  const ho_i lt = v < *a, gt = v > *b;
+  *a = (ho_v)((lt & (ho_i)v) | (~lt & (ho_i)*a));
+  *b = (ho_v)((gt & (ho_i)v) | (~gt & (ho_i)*b));
+}
+
 void HO_CAT(tfcc_hyb_minmax_, TFCC_HO_ISA)(const float *x, size_t n, float *lo, float *hi) {
   float ra = x[0], rb = x[0];
-  size_t i = 0;
-  if (n >= 4 * HO_W) {
+  if (n >= HO_W) {
     ho_v a[4], b[4];
-    memcpy(a, x, sizeof a);
-    memcpy(b, x, sizeof b);
-    for (i = 4 * HO_W; i + 4 * HO_W <= n; i += 4 * HO_W) {
-      ho_v v[4];
-      memcpy(v, x + i, sizeof v);
+    size_t i = HO_W;
+    memcpy(&a[0], x, sizeof a[0]);
+    b[0] = a[1] = b[1] = a[2] = b[2] = a[3] = b[3] = a[0];
+    for (; i + 4 * HO_W <= n; i += 4 * HO_W)
       for (int k = 0; k < 4; k++) {
-        const ho_i lt = v[k] < a[k], gt = v[k] > b[k];
-        a[k] = (ho_v)((lt & (ho_i)v[k]) | (~lt & (ho_i)a[k]));
-        b[k] = (ho_v)((gt & (ho_i)v[k]) | (~gt & (ho_i)b[k]));
+        ho_v v;
+        memcpy(&v, x + i + (size_t)k * HO_W, sizeof v);
+        HO_CAT(ho_minmax1_, TFCC_HO_ISA)(v, &a[k], &b[k]);
       }
+    for (; i + HO_W <= n; i += HO_W) {
+      ho_v v;
+      memcpy(&v, x + i, sizeof v);
+      HO_CAT(ho_minmax1_, TFCC_HO_ISA)(v, &a[0], &b[0]);
     }
-    for (int k = 0; k < 4; k++)
-      for (int j = 0; j < HO_W; j++) {
-        ra = a[k][j] < ra ? a[k][j] : ra;
-        rb = b[k][j] > rb ? b[k][j] : rb;
+    if (i < n) {
+      ho_v v;
+      memcpy(&v, x + n - HO_W, sizeof v);
+      HO_CAT(ho_minmax1_, TFCC_HO_ISA)(v, &a[1], &b[1]);
+    }
+    for (int k = 1; k < 4; k++) HO_CAT(ho_minmax1_, TFCC_HO_ISA)(a[k], &a[0], &b[0]), HO_CAT(ho_minmax1_, TFCC_HO_ISA)(b[k], &a[0], &b[0]);
+    /* halving tree over the lanes */
+    float la[HO_W], lb[HO_W];
+    memcpy(la, &a[0], sizeof la);
+    memcpy(lb, &b[0], sizeof lb);
+    for (int w = HO_W / 2; w >= 1; w /= 2)
+      for (int j = 0; j < w; j++) {
+        la[j] = la[j + w] < la[j] ? la[j + w] : la[j];
+        lb[j] = lb[j + w] > lb[j] ? lb[j + w] : lb[j];
       }
+    *lo = la[0];
+    *hi = lb[0];
+    return;
   }
-  for (; i < n; i++) {
+  for (size_t i = 1; i < n; i++) {
     ra = x[i] < ra ? x[i] : ra;
     rb = x[i] > rb ? x[i] : rb;
   }
   *lo = ra;
   *hi = rb;
+}
+
+/* Element of the sym / asym quantizers (quantize.h, tfcc_hyb_round_fn): round half away from
+ * zero as the truncation plus or minus one where the (exact) remainder is at least one half in
+ * magnitude, which is roundf; in GCC / Clang vectors of HO_W lanes. Clamping to +-256 first
+ * keeps every value inside int32 (NaN goes to -256, where the portable loop's conversion would
+ * be undefined). */
+typedef int8_t ho_b __attribute__((vector_size(HO_W)));
+
+static inline int32_t HO_CAT(ho_round1_, TFCC_HO_ISA)(float v, int32_t zp, int32_t qmin,
+                                                      int32_t qmax) {
+  v = v > -256.0f ? v : -256.0f;
+  v = v < 256.0f ? v : 256.0f;
+  int32_t t = (int32_t)v;
+  const float f = v - (float)t;
+  t += f >= 0.5f ? 1 : f <= -0.5f ? -1 : 0;
+  t += zp;
+  t = t < qmin ? qmin : t;
+  return t > qmax ? qmax : t;
+}
+
+void HO_CAT(tfcc_hyb_round_, TFCC_HO_ISA)(const float *restrict x, size_t n, float inv,
+                                         int32_t zp, int32_t qmin, int32_t qmax,
+                                         void *restrict q, bool centered) {
+  int8_t *restrict q8 = q;
+  int32_t *restrict q32 = q;
+  size_t i = 0;
+  const ho_v vinv = (ho_v){0} + inv, lo = (ho_v){0} - 256.0f, hi = (ho_v){0} + 256.0f;
+  const ho_v half = (ho_v){0} + 0.5f, mhalf = (ho_v){0} - 0.5f;
+  const ho_i vzp = (ho_i){0} + zp, vmin = (ho_i){0} + qmin, vmax = (ho_i){0} + qmax;
+  for (; i + HO_W <= n; i += HO_W) {
+    ho_v v;
+    memcpy(&v, x + i, sizeof v);
+    v = v * vinv;
+    ho_i m = v > lo;
+    v = (ho_v)((m & (ho_i)v) | (~m & (ho_i)lo));
+    m = v < hi;
+    v = (ho_v)((m & (ho_i)v) | (~m & (ho_i)hi));
+    ho_i t = __builtin_convertvector(v, ho_i);
+    const ho_v f = v - __builtin_convertvector(t, ho_v);
+    t = t - (ho_i)(f >= half) + (ho_i)(f <= mhalf) + vzp; /* true lanes are -1 */
+    m = t < vmin;
+    t = (m & vmin) | (~m & t);
+    m = t > vmax;
+    t = (m & vmax) | (~m & t);
+    if (centered) {
+      t = t - vzp;
+      memcpy(q32 + i, &t, sizeof t);
+    } else {
+      const ho_b b = __builtin_convertvector(t, ho_b);
+      memcpy(q8 + i, &b, sizeof b);
+    }
+  }
+  for (; i < n; i++) {
+    const int32_t v = HO_CAT(ho_round1_, TFCC_HO_ISA)(x[i] * inv, zp, qmin, qmax);
+    if (centered)
+      q32[i] = v - zp;
+    else
+      q8[i] = (int8_t)v;
+  }
+}
+
+/* qd8 quantization of `rows` rows of len floats each (quantize.h, one group per row): the
+ * min/max above, tfcc_hyb_qd8_params, then XNNPACK's f32 -> qs8 element (x * inv clamped to
+ * [-128 - zp, 127 - zp], rounded with the 1.5 * 2^23 trick, + zp; the QUANTIZE kernels'
+ * quantize_xnn) in vectors, the last vector ending at the row's last element (overlapping
+ * elements are written twice with the same value), scalar only for rows shorter than a vector. */
+static inline int8_t HO_CAT(ho_qd8_1_, TFCC_HO_ISA)(float x, float inv, float flo, float fhi,
+                                                   int32_t zp) {
+  float f = x * inv;
+  f = f >= flo ? f : flo;
+  f = f <= fhi ? f : fhi;
+  const float r = (f + 12582912.0f) - 12582912.0f;
+  return (int8_t)((int32_t)r + zp);
+}
+
+static inline void HO_CAT(ho_qd8_vec_, TFCC_HO_ISA)(const float *x, int8_t *q, ho_v vinv, ho_v vflo,
+                                                   ho_v vfhi, ho_i vzp) {
+  const ho_v magic = (ho_v){0} + 12582912.0f;
+  ho_v f;
+  memcpy(&f, x, sizeof f);
+  f = f * vinv;
+  ho_i m = f >= vflo;
+  f = (ho_v)((m & (ho_i)f) | (~m & (ho_i)vflo));
+  m = f <= vfhi;
+  f = (ho_v)((m & (ho_i)f) | (~m & (ho_i)vfhi));
+  f = f + magic;
+  f = f - magic;
+  const ho_b b = __builtin_convertvector(__builtin_convertvector(f, ho_i) + vzp, ho_b);
+  memcpy(q, &b, sizeof b);
+}
+
+void HO_CAT(tfcc_hyb_qd8_rows_, TFCC_HO_ISA)(const float *x, size_t len, size_t rows, int8_t *q,
+                                            float *scale, int32_t *zp) {
+  for (size_t r = 0; r < rows; r++, x += len, q += len) {
+    float lo, hi, inv;
+    HO_CAT(tfcc_hyb_minmax_, TFCC_HO_ISA)(x, len, &lo, &hi);
+    tfcc_hyb_qd8_params(lo, hi, &inv, &zp[r], &scale[r]);
+    const float flo = (float)(-128 - zp[r]), fhi = (float)(127 - zp[r]);
+    if (len < HO_W) {
+      for (size_t i = 0; i < len; i++) q[i] = HO_CAT(ho_qd8_1_, TFCC_HO_ISA)(x[i], inv, flo, fhi, zp[r]);
+      continue;
+    }
+    const ho_v vinv = (ho_v){0} + inv, vflo = (ho_v){0} + flo, vfhi = (ho_v){0} + fhi;
+    const ho_i vzp = (ho_i){0} + zp[r];
+    size_t i = 0;
+    for (; i + HO_W <= len; i += HO_W)
+      HO_CAT(ho_qd8_vec_, TFCC_HO_ISA)(x + i, q + i, vinv, vflo, vfhi, vzp);
+    if (i < len)
+      HO_CAT(ho_qd8_vec_, TFCC_HO_ISA)(x + len - HO_W, q + len - HO_W, vinv, vflo, vfhi, vzp);
+  }
 }

@@ -50,20 +50,6 @@ static void min_max(const float *x, size_t n, float *lo, float *hi) {
   *hi = rb;
 }
 
-void tfcc_hyb_qd8_params(float lo, float hi, float *inv, int32_t *zp, float *scale) {
-  const float qmin = -128.0f, qmax = 127.0f;
-  const float rmin = lo < 0.0f ? lo : 0.0f;
-  const float rmax = hi > 0.0f ? hi : 0.0f;
-  const float s = rmin == rmax ? 1.0f : (qmax - qmin) / (rmax - rmin);
-  const float dmin = rmin * s, dmax = rmax * s;
-  const float emin = qmin + dmin, emax = qmax + dmax;
-  float z = emin + emax > 0.0f ? qmin - dmin : qmax - dmax;
-  z = z > qmin ? z : qmin;
-  z = z < qmax ? z : qmax;
-  *inv = s;
-  *zp = (int32_t)lrintf(z);
-  *scale = 1.0f / s;
-}
 
 /* round half away from zero (TfLiteRound) */
 static inline float round_away(float v) { return roundf(v); }
@@ -86,9 +72,10 @@ static void quantize_qd8(const float *x, size_t n, int8_t *q, float *scale, int3
   }
 }
 
-static void quantize_sym(const float *x, size_t n, int8_t *q, float *scale, int32_t *zp) {
+static void quantize_sym(const float *x, size_t n, int8_t *q, float *scale, int32_t *zp,
+                         tfcc_hyb_minmax_fn mm, tfcc_hyb_round_fn rnd) {
   float lo, hi;
-  min_max(x, n, &lo, &hi);
+  (mm ? mm : min_max)(x, n, &lo, &hi);
   *zp = 0;
   const float r = fabsf(lo) > fabsf(hi) ? fabsf(lo) : fabsf(hi);
   if (r == 0.0f) {
@@ -98,6 +85,10 @@ static void quantize_sym(const float *x, size_t n, int8_t *q, float *scale, int3
   }
   *scale = r / 127.0f;
   const float inv = 127.0f / r;
+  if (rnd) {
+    rnd(x, n, inv, 0, -127, 127, q, false);
+    return;
+  }
   for (size_t i = 0; i < n; i++) {
     float v = round_away(x[i] * inv);
     v = v < -127.0f ? -127.0f : v > 127.0f ? 127.0f : v;
@@ -105,47 +96,75 @@ static void quantize_sym(const float *x, size_t n, int8_t *q, float *scale, int3
   }
 }
 
-static void quantize_asym(const float *x, size_t n, int8_t *q, float *scale, int32_t *zp) {
-  float lo, hi;
-  min_max(x, n, &lo, &hi);
+bool tfcc_hyb_asym_params(float lo, float hi, float *scale, int32_t *zp) {
   const double rmin = lo < 0.0f ? (double)lo : 0.0, rmax = hi > 0.0f ? (double)hi : 0.0;
   if (rmin == rmax) {
-    for (size_t i = 0; i < n; i++) q[i] = 0;
     *scale = 1.0f;
     *zp = 0;
-    return;
+    return false;
   }
   const double qmin = -128.0, qmax = 127.0;
   const double s = (rmax - rmin) / (qmax - qmin);
   const double z_min = qmin - rmin / s, z_max = qmax - rmax / s;
   const double e_min = fabs(qmin) + fabs(rmin / s), e_max = fabs(qmax) + fabs(rmax / s);
   const double z = e_min < e_max ? z_min : z_max;
-  int32_t nz;
   if (z <= qmin)
-    nz = -128;
+    *zp = -128;
   else if (z >= qmax)
-    nz = 127;
+    *zp = 127;
   else
-    nz = (int32_t)round(z);
+    *zp = (int32_t)round(z);
   *scale = (float)s;
+  return true;
+}
+
+/* q: int8, or (centered) int32 values q - zp */
+static void quantize_asym(const float *x, size_t n, void *q, bool centered, float *scale,
+                          int32_t *zp, tfcc_hyb_minmax_fn mm, tfcc_hyb_round_fn rnd) {
+  float lo, hi;
+  (mm ? mm : min_max)(x, n, &lo, &hi);
+  int32_t nz;
+  if (!tfcc_hyb_asym_params(lo, hi, scale, &nz)) {
+    memset(q, 0, n * (centered ? sizeof(int32_t) : 1));
+    *zp = 0;
+    return;
+  }
   *zp = nz;
   const float inv = 1.0f / *scale;
+  if (rnd) {
+    rnd(x, n, inv, nz, -128, 127, q, centered);
+    return;
+  }
   for (size_t i = 0; i < n; i++) {
     const float v = round_away(inv * x[i]);
     /* |v| <= 2^31 is not guaranteed for extreme inputs: clamp in float first */
     const float c = v < -256.0f ? -256.0f : v > 256.0f ? 256.0f : v;
     int32_t t = (int32_t)c + nz;
     t = t < -128 ? -128 : t > 127 ? 127 : t;
-    q[i] = (int8_t)t;
+    if (centered)
+      ((int32_t *)q)[i] = t - nz;
+    else
+      ((int8_t *)q)[i] = (int8_t)t;
   }
 }
 
 void tfcc_hyb_quantize(tfcc_hyb_scheme s, const float *x, size_t n, int8_t *q, float *scale,
                        int32_t *zp, const tfcc_qz_kernel *qz, tfcc_hyb_minmax_fn mm) {
+  tfcc_hyb_quantize_vec(s, x, n, q, scale, zp, qz, mm, NULL);
+}
+
+void tfcc_hyb_quantize_vec(tfcc_hyb_scheme s, const float *x, size_t n, int8_t *q, float *scale,
+                           int32_t *zp, const tfcc_qz_kernel *qz, tfcc_hyb_minmax_fn mm,
+                           tfcc_hyb_round_fn rnd) {
   switch (s) {
-    case TFCC_HYB_SYM: quantize_sym(x, n, q, scale, zp); return;
-    case TFCC_HYB_ASYM: quantize_asym(x, n, q, scale, zp); return;
+    case TFCC_HYB_SYM: quantize_sym(x, n, q, scale, zp, rnd ? mm : NULL, rnd); return;
+    case TFCC_HYB_ASYM: quantize_asym(x, n, q, false, scale, zp, rnd ? mm : NULL, rnd); return;
     case TFCC_HYB_QD8:
     default: quantize_qd8(x, n, q, scale, zp, qz, mm); return;
   }
+}
+
+void tfcc_hyb_quantize_asym_centered(const float *x, size_t n, int32_t *q, float *scale,
+                                     int32_t *zp, tfcc_hyb_minmax_fn mm, tfcc_hyb_round_fn rnd) {
+  quantize_asym(x, n, q, true, scale, zp, rnd ? mm : NULL, rnd);
 }

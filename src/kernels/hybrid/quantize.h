@@ -16,8 +16,11 @@
 #ifndef TFCC_KERNELS_HYBRID_QUANTIZE_H
 #define TFCC_KERNELS_HYBRID_QUANTIZE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include <math.h>
 
 #include "kernels/quantize/quantize.h"
 
@@ -30,15 +33,52 @@ typedef enum tfcc_hyb_scheme {
 /* Smallest and largest value of x[0..n), n >= 1 (vectorised builds: hyb_out.h). */
 typedef void (*tfcc_hyb_minmax_fn)(const float *x, size_t n, float *lo, float *hi);
 
+/* v = clamp(round_half_away(clamp(x[i] * inv, -256, 256)) + zp, qmin, qmax), the element of
+ * the sym and asym schemes (vectorised builds: hyb_out.h), stored as int8 q[i] = v, or
+ * (centered) as int32 q[i] = v - zp. */
+typedef void (*tfcc_hyb_round_fn)(const float *x, size_t n, float inv, int32_t zp, int32_t qmin,
+                                  int32_t qmax, void *q, bool centered);
+
 /* Quantizes x[0..n) (n >= 1) into q; *scale is what an int32 accumulator of (q - zp) * w is
  * multiplied by, *zp the zero point. qz: the vectorised QUANTIZE kernels (their XNNPACK
  * f32 -> int8 element is qd8's) and mm a vectorised min/max for qd8, or NULL for the portable
  * loops; the result is the same. */
 void tfcc_hyb_quantize(tfcc_hyb_scheme s, const float *x, size_t n, int8_t *q, float *scale,
                        int32_t *zp, const tfcc_qz_kernel *qz, tfcc_hyb_minmax_fn mm);
+/* The same with a vectorised element of the sym and asym schemes (rnd; NULL: the portable
+ * loop), whose min/max pass is then mm too. */
+void tfcc_hyb_quantize_vec(tfcc_hyb_scheme s, const float *x, size_t n, int8_t *q, float *scale,
+                           int32_t *zp, const tfcc_qz_kernel *qz, tfcc_hyb_minmax_fn mm,
+                           tfcc_hyb_round_fn rnd);
 
 /* XNNPACK's qd8 parameters of a group whose extremes are lo and hi: the multiplier inv
- * (= 1 / scale), the zero point and the scale. */
-void tfcc_hyb_qd8_params(float lo, float hi, float *inv, int32_t *zp, float *scale);
+ * (= 1 / scale), the zero point and the scale (inline: once per row of a 1x1 convolution). */
+static inline void tfcc_hyb_qd8_params(float lo, float hi, float *inv, int32_t *zp,
+                                       float *scale) {
+  const float qmin = -128.0f, qmax = 127.0f;
+  const float rmin = lo < 0.0f ? lo : 0.0f;
+  const float rmax = hi > 0.0f ? hi : 0.0f;
+  const float s = rmin == rmax ? 1.0f : (qmax - qmin) / (rmax - rmin);
+  const float dmin = rmin * s, dmax = rmax * s;
+  const float emin = qmin + dmin, emax = qmax + dmax;
+  float z = emin + emax > 0.0f ? qmin - dmin : qmax - dmax;
+  z = z > qmin ? z : qmin;
+  z = z < qmax ? z : qmax;
+  *inv = s;
+  *zp = (int32_t)lrintf(z);
+  *scale = 1.0f / s;
+}
+
+/* qd8 of `rows` rows of len floats, one group per row (vectorised builds: hyb_out.h). */
+typedef void (*tfcc_hyb_qd8_rows_fn)(const float *x, size_t len, size_t rows, int8_t *q,
+                                     float *scale, int32_t *zp);
+
+/* The asym scale and zero point of a group whose extremes are lo and hi (the element's
+ * multiplier is 1.0f / scale); false for an all-zero range (scale 1, zp 0, every q 0). */
+bool tfcc_hyb_asym_params(float lo, float hi, float *scale, int32_t *zp);
+
+/* asym into int32 values q - zp (the hybrid depthwise kernel's input). */
+void tfcc_hyb_quantize_asym_centered(const float *x, size_t n, int32_t *q, float *scale,
+                                     int32_t *zp, tfcc_hyb_minmax_fn mm, tfcc_hyb_round_fn rnd);
 
 #endif

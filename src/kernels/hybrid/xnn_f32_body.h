@@ -71,6 +71,11 @@ void XF_CAT(tfcc_xnn_sigmoid_f32_, TFCC_XF_ISA)(const float *x, float *y, size_t
   }
 }
 
+/* XF_PX output pixels of a row at a time, each with its own accumulator (independent chains, so
+ * that the adds overlap; every pixel's sum is formed in the IGEMM order, as one at a time). A
+ * short last group repeats its last pixel and stores only its own. */
+#define XF_PX 8
+
 void XF_CAT(tfcc_xnn_conv_f32_rows_, TFCC_XF_ISA)(const tfcc_conv_geom *g, const float *in, const float *wp,
                             int32_t ocp, const float *bias, float lo, float hi, float *out,
                             int32_t r0, int32_t r1) {
@@ -79,30 +84,54 @@ void XF_CAT(tfcc_xnn_conv_f32_rows_, TFCC_XF_ISA)(const tfcc_conv_geom *g, const
   for (int32_t row = r0; row < r1; row++) {
     const int32_t b = row / g->out_h, oy = row % g->out_h;
     const float *img = in + (size_t)b * (size_t)g->in_h * (size_t)g->in_w * (size_t)C;
-    for (int32_t ox = 0; ox < g->out_w; ox++) {
-      float *o = out + ((size_t)row * (size_t)g->out_w + (size_t)ox) * (size_t)OC;
+    for (int32_t ox0 = 0; ox0 < g->out_w; ox0 += XF_PX) {
+      const int32_t np = g->out_w - ox0 < XF_PX ? g->out_w - ox0 : XF_PX;
+      float *o = out + ((size_t)row * (size_t)g->out_w + (size_t)ox0) * (size_t)OC;
       for (int32_t oc = 0; oc < OC; oc += XF_W) {
-        xv4 acc = splat(0.0f);
-        for (int32_t j = 0; j < XF_W && oc + j < OC; j++) acc[j] = bias ? bias[oc + j] : 0.0f;
+        xv4 acc[XF_PX];
+        acc[0] = splat(0.0f);
+        for (int32_t j = 0; j < XF_W && oc + j < OC; j++) acc[0][j] = bias ? bias[oc + j] : 0.0f;
+        for (int p = 1; p < XF_PX; p++) acc[p] = acc[0];
         const float *w = wp + oc;
         for (int32_t ky = 0; ky < g->filter_h; ky++) {
           const int32_t iy = oy * g->stride_h - g->pad_h + ky * g->dil_h;
           for (int32_t kx = 0; kx < g->filter_w; kx++) {
-            const int32_t ix = ox * g->stride_w - g->pad_w + kx * g->dil_w;
-            const bool inside = iy >= 0 && iy < g->in_h && ix >= 0 && ix < g->in_w;
-            const float *x = inside ? img + ((size_t)iy * (size_t)g->in_w + (size_t)ix) * (size_t)C
-                                    : NULL;
+            const float *x[XF_PX];
+            bool all_inside = true;
+            for (int p = 0; p < XF_PX; p++) {
+              const int32_t ox = ox0 + (p < np ? p : np - 1);
+              const int32_t ix = ox * g->stride_w - g->pad_w + kx * g->dil_w;
+              const bool inside = iy >= 0 && iy < g->in_h && ix >= 0 && ix < g->in_w;
+              x[p] = inside ? img + ((size_t)iy * (size_t)g->in_w + (size_t)ix) * (size_t)C : NULL;
+              all_inside = all_inside && inside;
+            }
+            if (all_inside) {
+              for (int32_t c = 0; c < C; c++, w += ocp) {
+                xv4 wv;
+                memcpy(&wv, w, sizeof wv);
+                for (int p = 0; p < XF_PX; p++) {
+                  const xv4 prod = splat(x[p][c]) * wv;
+                  acc[p] = acc[p] + prod;
+                }
+              }
+              continue;
+            }
             for (int32_t c = 0; c < C; c++, w += ocp) {
               xv4 wv;
               memcpy(&wv, w, sizeof wv);
-              const xv4 prod = splat(x ? x[c] : 0.0f) * wv;
-              acc = acc + prod;
+              for (int p = 0; p < XF_PX; p++) {
+                const xv4 prod = splat(x[p] ? x[p][c] : 0.0f) * wv;
+                acc[p] = acc[p] + prod;
+              }
             }
           }
         }
-        acc = (xv4)(((xi4)acc & (acc > vlo)) | ((xi4)vlo & ~(acc > vlo)));
-        acc = (xv4)(((xi4)acc & (acc < vhi)) | ((xi4)vhi & ~(acc < vhi)));
-        for (int32_t j = 0; j < XF_W && oc + j < OC; j++) o[oc + j] = acc[j];
+        for (int p = 0; p < np; p++) {
+          xv4 v = acc[p];
+          v = (xv4)(((xi4)v & (v > vlo)) | ((xi4)vlo & ~(v > vlo)));
+          v = (xv4)(((xi4)v & (v < vhi)) | ((xi4)vhi & ~(v < vhi)));
+          for (int32_t j = 0; j < XF_W && oc + j < OC; j++) o[(size_t)p * (size_t)OC + (size_t)(oc + j)] = v[j];
+        }
       }
     }
   }

@@ -288,6 +288,10 @@ static void hybrid_row(const tfcc_q8_hybrid *h, const int32_t *acc, size_t n0, s
 
 static void hybrid_tile(const tfcc_q8_hybrid *h, const int32_t *c32, size_t NR, size_t m0,
                         size_t mr, size_t n0, size_t nc) {
+  if (h->tile) {
+    h->tile(h, c32, NR, m0, mr, n0, nc);
+    return;
+  }
   for (size_t r = 0; r < mr; r++) {
     const size_t grp = h->rows_per_group == 1 ? m0 + r : (m0 + r) / h->rows_per_group;
     (h->row ? h->row : hybrid_row)(h, c32 + r * NR, n0, nc, (uint32_t)h->zp[grp], h->scale[grp],

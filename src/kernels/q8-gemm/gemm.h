@@ -163,6 +163,9 @@ struct tfcc_q8_hybrid;
 /* One row of the hybrid output stage, columns n0 .. n0+nc-1 (kernels/hybrid/hyb_out.h). */
 typedef void (*tfcc_q8_hybrid_row_fn)(const struct tfcc_q8_hybrid *h, const int32_t *acc,
                                       size_t n0, size_t nc, uint32_t zp, float s, float *out);
+/* A whole c32 tile: rows r < mr at c32 + r * NR, output rows m0 + r, columns n0 .. n0+nc-1. */
+typedef void (*tfcc_q8_hybrid_tile_fn)(const struct tfcc_q8_hybrid *h, const int32_t *c32,
+                                       size_t NR, size_t m0, size_t mr, size_t n0, size_t nc);
 typedef struct tfcc_q8_hybrid {
   float *c;
   size_t c_stride;         /* floats between output rows */
@@ -176,6 +179,7 @@ typedef struct tfcc_q8_hybrid {
   float lo, hi;
   bool combined;
   tfcc_q8_hybrid_row_fn row; /* vectorised row function, or NULL (the driver's portable one) */
+  tfcc_q8_hybrid_tile_fn tile; /* vectorised tile function (NULL: row by row) */
 } tfcc_q8_hybrid;
 
 /* out = hybrid(A x B) for m rows of int8 A (row i at a + i * a_stride); p packed signed. */

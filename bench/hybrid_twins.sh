@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# A dynamic-range ("hybrid") network against the same network in float32 and in int8, side by
+# side: CPU time per run (process CPU time, which a shared machine does not inflate).
+#
+#   bench/hybrid_twins.sh [--rounds N] [--runs R] [--threads T] [--zoo DIR] [--build DIR]
+#                         [--tfcc PATH] [--before PATH] [ARCH...]
+#
+# ARCH: mobilenet_v2, resnet18, resnet50 (the zoo's float/int8 pairs in --zoo, default
+# ~/.cache/tfcc-zoo, from /work/shared/tools/zoo) and yolov8n (../shared/models'
+# yolov8n_dynamic_range against its float32 twin). The twins are made once by
+# modelgen/make_hybrid_twins.py next to the originals (--zoo folder: <arch>.hybrid.tflite,
+# yolov8n.float.tflite). Each round runs `tfcc bench -t T -r R --json` on every variant in turn
+# (interleaved, so that load changes hit all alike); the table gives the median over the rounds
+# of CPU ms per run and the ratios hybrid / float32 and hybrid / int8. --before PATH: another
+# tfcc binary (an older build) also runs the hybrid model in each round ("hybrid before").
+# Benchmarks are not tests: nothing is asserted.
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
+BUILD=$ROOT/build
+ZOO=${TFCC_ZOO_DIR:-$HOME/.cache/tfcc-zoo}
+SHARED=${TFCC_SHARED_DIR:-$ROOT/../shared}
+ROUNDS=5
+RUNS=10
+THREADS=1
+TFCC=
+BEFORE=
+ARCHS=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --rounds) ROUNDS=$2; shift 2 ;;
+    --runs) RUNS=$2; shift 2 ;;
+    --threads) THREADS=$2; shift 2 ;;
+    --zoo) ZOO=$2; shift 2 ;;
+    --build) BUILD=$2; shift 2 ;;
+    --tfcc) TFCC=$2; shift 2 ;;
+    --before) BEFORE=$2; shift 2 ;;
+    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "hybrid_twins.sh: error: unknown option '$1' (see --help)" >&2; exit 2 ;;
+    *) ARCHS+=("$1"); shift ;;
+  esac
+done
+[ ${#ARCHS[@]} -gt 0 ] || ARCHS=(mobilenet_v2 resnet18 yolov8n)
+TFCC=${TFCC:-$BUILD/tools/tfcc}
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+[ -x "$TFCC" ] || { echo "hybrid_twins.sh: error: no tfcc at $TFCC (build it first)" >&2; exit 1; }
+
+variants() { # ARCH -> "label path" lines
+  local a=$1
+  if [ "$a" = yolov8n ]; then
+    local h=$SHARED/models/yolov8n_dynamic_range.tflite f=$ZOO/yolov8n.float.tflite
+    [ -f "$h" ] || { echo "hybrid_twins.sh: error: $h missing" >&2; exit 1; }
+    [ -f "$f" ] || "$PY" "$ROOT/modelgen/make_hybrid_twins.py" --dequantize "$h" "$f" >&2
+    echo "float32 $f"; echo "hybrid $h"
+    return
+  fi
+  local f=$ZOO/$a.tflite h=$ZOO/$a.hybrid.tflite i=$ZOO/$a.int8.tflite
+  [ -f "$f" ] || { echo "hybrid_twins.sh: error: $f missing (make the zoo pairs first)" >&2; exit 1; }
+  [ -f "$h" ] || "$PY" "$ROOT/modelgen/make_hybrid_twins.py" "$f" "$h" >&2
+  echo "float32 $f"; echo "hybrid $h"
+  [ -f "$i" ] && echo "int8 $i"
+  return 0
+}
+
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+for a in "${ARCHS[@]}"; do variants "$a" > "$TMP/$a.list"; done
+for r in $(seq 1 "$ROUNDS"); do
+  for a in "${ARCHS[@]}"; do
+    while read -r label path; do
+      if [ -n "$BEFORE" ] && [ "$label" = hybrid ]; then
+        "$BEFORE" bench "$path" -t "$THREADS" -r "$RUNS" --profile-runs 0 --json 2>/dev/null |
+          "$PY" -c 'import json,sys; print(json.load(sys.stdin)["cpu_ms_per_run"])' \
+          >> "$TMP/$a.before"
+      fi
+      "$TFCC" bench "$path" -t "$THREADS" -r "$RUNS" --profile-runs 0 --json 2>/dev/null |
+        "$PY" -c 'import json,sys; print(json.load(sys.stdin)["cpu_ms_per_run"])' \
+        >> "$TMP/$a.$label"
+    done < "$TMP/$a.list"
+  done
+done
+"$PY" - "$TMP" "$ROUNDS" "$THREADS" "${ARCHS[@]}" <<'EOF'
+import os, statistics, sys
+tmp, rounds, threads, archs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+print("CPU ms per run, median of %s rounds, %s thread(s)" % (rounds, threads))
+before = any(os.path.exists(os.path.join(tmp, a + ".before")) for a in archs)
+print("| network | float32 | %shybrid | int8 | hybrid / float32 | hybrid / int8 |"
+      % ("hybrid before | " if before else ""))
+print("|---|---|---|---|---|---|" + ("---|" if before else ""))
+for a in archs:
+    med = {}
+    for label in ("float32", "before", "hybrid", "int8"):
+        p = os.path.join(tmp, "%s.%s" % (a, label))
+        if os.path.exists(p):
+            med[label] = statistics.median(float(x) for x in open(p).read().split())
+    f, h, i = med.get("float32"), med.get("hybrid"), med.get("int8")
+    fmt = lambda v: "%.2f" % v if v is not None else "-"
+    print("| %s | %s | %s%s | %s | %s | %s |" % (a, fmt(f),
+          fmt(med.get("before")) + " | " if before else "", fmt(h), fmt(i),
+          "%.2f" % (h / f) if f and h else "-", "%.2f" % (h / i) if i and h else "-"))
+EOF

@@ -1,0 +1,106 @@
+/* Portable body of the fast hybrid depthwise convolution (dwconv.h), included by the per-ISA
+ * files with TFCC_HD_ISA (name suffix) defined: GCC / Clang vectors of 16 int32 lanes (one
+ * AVX-512 register, two AVX2 ones, four SSE / NEON ones). Depth multiplier 1; the input comes
+ * quantized and centered (int32 q - zp) and the filter widened to int32, so that the tap loop
+ * is plain 32-bit multiply-adds. Per output pixel the taps inside the image are listed once,
+ * then each block of 64 channels accumulates over them (exact, so any order) and goes
+ * through the builtin kernel's float order, one statement per step (no contraction into a
+ * fused multiply-add):
+ *   out = clamp(((float)acc * scale) * fscale[c] + bias[c], lo, hi). */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "kernels/hybrid/dwconv.h"
+
+#define HD_CAT2(a, b) a##b
+#define HD_CAT(a, b) HD_CAT2(a, b)
+
+typedef int32_t hd_i __attribute__((vector_size(64)));
+typedef float hd_f __attribute__((vector_size(64)));
+
+/* 16 * nb channels (nb = 4, or 1 for the last ones) from channel 0 of x, w, fs, b and o. */
+static inline __attribute__((always_inline)) void HD_CAT(hd_block_, TFCC_HD_ISA)(
+    int nb, const int32_t *x, const int32_t *w, const size_t *xoff, const size_t *woff,
+    int32_t ntaps, float scale, const float *fs, size_t fs_stride, const float *b, float lo,
+    float hi, float *o) {
+  hd_i acc[4] = {{0}, {0}, {0}, {0}};
+  for (int32_t t = 0; t < ntaps; t++) {
+    const int32_t *xt = x + xoff[t], *wt = w + woff[t];
+    for (int u = 0; u < nb; u++) {
+      hd_i xv, wv;
+      memcpy(&xv, xt + 16 * u, sizeof xv);
+      memcpy(&wv, wt + 16 * u, sizeof wv);
+      acc[u] += xv * wv;
+    }
+  }
+  const hd_f vlo = (hd_f){0} + lo, vhi = (hd_f){0} + hi;
+  for (int u = 0; u < nb; u++) {
+    hd_f f;
+    if (fs_stride)
+      memcpy(&f, fs + 16 * u, sizeof f);
+    else
+      f = (hd_f){0} + fs[0];
+    const hd_f s = __builtin_convertvector(acc[u], hd_f) * scale;
+    hd_f v = s * f;
+    if (b) {
+      hd_f bb;
+      memcpy(&bb, b + 16 * u, sizeof bb);
+      v = v + bb;
+    }
+    hd_i m = v < vlo;
+    v = (hd_f)((m & (hd_i)vlo) | (~m & (hd_i)v));
+    m = v > vhi;
+    v = (hd_f)((m & (hd_i)vhi) | (~m & (hd_i)v));
+    memcpy(o + 16 * u, &v, sizeof v);
+  }
+}
+
+/* Fewer than 16 channels, one at a time. */
+static void HD_CAT(hd_tail_, TFCC_HD_ISA)(size_t nc, const int32_t *x, const int32_t *w,
+                                          const size_t *xoff, const size_t *woff, int32_t ntaps,
+                                          float scale, const float *fs, size_t fs_stride,
+                                          const float *b, float lo, float hi, float *o) {
+  for (size_t j = 0; j < nc; j++) {
+    int32_t acc = 0;
+    for (int32_t t = 0; t < ntaps; t++) acc += x[xoff[t] + j] * w[woff[t] + j];
+    const float s = (float)acc * scale;
+    float v = s * fs[j * fs_stride];
+    if (b) v = v + b[j];
+    v = v < lo ? lo : v;
+    v = v > hi ? hi : v;
+    o[j] = v;
+  }
+}
+
+void HD_CAT(tfcc_hyb_dwconv_fast_, TFCC_HD_ISA)(const tfcc_conv_geom *g, const int32_t *x,
+                                              float scale, const int32_t *w, const float *fscale,
+                                              size_t fscale_stride, const float *bias, float lo,
+                                              float hi, float *out, int32_t oy0, int32_t oy1) {
+  const size_t C = (size_t)g->in_c;
+  size_t xoff[TFCC_HYB_DW_MAX_TAPS], woff[TFCC_HYB_DW_MAX_TAPS];
+  for (int32_t oy = oy0; oy < oy1; oy++) {
+    for (int32_t ox = 0; ox < g->out_w; ox++) {
+      int32_t nt = 0;
+      for (int32_t ky = 0; ky < g->filter_h; ky++) {
+        const int32_t iy = oy * g->stride_h - g->pad_h + ky * g->dil_h;
+        if (iy < 0 || iy >= g->in_h) continue;
+        for (int32_t kx = 0; kx < g->filter_w; kx++) {
+          const int32_t ix = ox * g->stride_w - g->pad_w + kx * g->dil_w;
+          if (ix < 0 || ix >= g->in_w) continue;
+          xoff[nt] = ((size_t)iy * (size_t)g->in_w + (size_t)ix) * C;
+          woff[nt] = ((size_t)ky * (size_t)g->filter_w + (size_t)kx) * C;
+          nt++;
+        }
+      }
+      float *o = out + ((size_t)oy * (size_t)g->out_w + (size_t)ox) * C;
+#define HD_AT(c) x + (c), w + (c), xoff, woff, nt, scale, fscale + (c) * fscale_stride, \
+                 fscale_stride, bias ? bias + (c) : NULL, lo, hi, o + (c)
+      size_t c = 0;
+      for (; c + 64 <= C; c += 64) HD_CAT(hd_block_, TFCC_HD_ISA)(4, HD_AT(c));
+      for (; c + 16 <= C; c += 16) HD_CAT(hd_block_, TFCC_HD_ISA)(1, HD_AT(c));
+      if (c < C) HD_CAT(hd_tail_, TFCC_HD_ISA)(C - c, HD_AT(c));
+#undef HD_AT
+    }
+  }
+}
