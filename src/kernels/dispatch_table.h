@@ -8,7 +8,10 @@
  * to get
  *   <prefix>_select(isa)    the first variant allowed at dispatch level `isa` (generic if none),
  *   <prefix>_kernel_count() the table's length (for tests, benches and `tfcc cpu-info`),
- *   <prefix>_kernel_at(i)   entry i, or NULL out of range.
+ *   <prefix>_kernel_at(i)   entry i, or NULL out of range,
+ *   <prefix>_row_name(i, &isa)     entry i's name and level (NULL out of range): what the
+ *                           family registry (kernel_families.c) lists for `tfcc cpu-info`,
+ *   <prefix>_kernel_chosen(isa)    the index _select(isa) picks (not with _ACCESS_FNS alone).
  * Families whose variants need more than the ISA level (a CPU feature) write
  * TFCC_DISPATCH_TABLE_FNS_USABLE(prefix, type, usable) with their own
  * `bool usable(const type *k, tfcc_isa isa)`; families that choose by more than that (shape
@@ -19,12 +22,14 @@
 
 #include "cpu/cpu_info.h"
 
-#define TFCC_DISPATCH_TABLE_ACCESS_DECL(prefix, type) \
-  int prefix##_kernel_count(void);                    \
-  const type *prefix##_kernel_at(int i)
+#define TFCC_DISPATCH_TABLE_ACCESS_DECL(prefix, type)        \
+  int prefix##_kernel_count(void);                           \
+  const type *prefix##_kernel_at(int i);                     \
+  const char *prefix##_row_name(int i, tfcc_isa *isa)
 
 #define TFCC_DISPATCH_TABLE_DECL(prefix, type)  \
   const type *prefix##_select(tfcc_isa isa);    \
+  int prefix##_kernel_chosen(tfcc_isa isa);     \
   TFCC_DISPATCH_TABLE_ACCESS_DECL(prefix, type)
 
 #define TFCC_DISPATCH_TABLE_ACCESS_FNS(prefix, type)                                  \
@@ -32,6 +37,11 @@
   int prefix##_kernel_count(void) { return prefix##_n_kernels_; }                     \
   const type *prefix##_kernel_at(int i) {                                             \
     return i >= 0 && i < prefix##_n_kernels_ ? &kernels[i] : NULL;                    \
+  }                                                                                   \
+  const char *prefix##_row_name(int i, tfcc_isa *isa) {                            \
+    if (i < 0 || i >= prefix##_n_kernels_) return NULL;                              \
+    if (isa) *isa = kernels[i].isa;                                                   \
+    return kernels[i].name;                                                           \
   }
 
 #define TFCC_DISPATCH_TABLE_FNS_USABLE(prefix, type, usable)                          \
@@ -40,7 +50,8 @@
     for (int i = 0; i < prefix##_n_kernels_; i++)                                     \
       if (usable(&kernels[i], isa)) return &kernels[i];                               \
     return &kernels[prefix##_n_kernels_ - 1];                                         \
-  }
+  }                                                                                   \
+  int prefix##_kernel_chosen(tfcc_isa isa) { return (int)(prefix##_select(isa) - kernels); }
 
 /* Table rows that exist only where the build compiles their ISA's files: write
  *   TFCC_KERNELS_X86(row, row, ...) TFCC_KERNELS_ARM64(row) TFCC_KERNELS_WASMSIMD(row)
