@@ -72,6 +72,26 @@
 #define TFCC_KERNELS_WASMSIMD(...)
 #endif
 
+/* A family's whole table from one row macro R(name, fn, suffix, level), called for each level
+ * the build has: TFCC_KERNEL_ROWS gives avx512, avx2, neon, wasmsimd, scalar; _SSE4 adds sse4
+ * below avx2. A family whose variants follow the file naming (<fn>_avx512 ... <fn>_scalar,
+ * named "<name>-avx512" ...) and whose rows are {name, level, fn} uses TFCC_KERNEL_ROW:
+ *   static const tfcc_f32_vunary_kernel kernels[] = {
+ *       TFCC_KERNEL_ROWS(TFCC_KERNEL_ROW, "f32-vunary", tfcc_f32_vunary)};
+ * others pass their own R (name and fn may then be left empty). */
+#define TFCC_KERNEL_ROW(name, fn, sfx, level) {name "-" #sfx, level, fn##_##sfx}
+#define TFCC_KERNEL_ROWS_TAIL_(R, name, fn)                                  \
+  TFCC_KERNELS_ARM64(R(name, fn, neon, TFCC_ISA_NEON))                       \
+  TFCC_KERNELS_WASMSIMD(R(name, fn, wasmsimd, TFCC_ISA_WASMSIMD))            \
+  R(name, fn, scalar, TFCC_ISA_GENERIC)
+#define TFCC_KERNEL_ROWS(R, name, fn)                                                      \
+  TFCC_KERNELS_X86(R(name, fn, avx512, TFCC_ISA_AVX512), R(name, fn, avx2, TFCC_ISA_AVX2)) \
+  TFCC_KERNEL_ROWS_TAIL_(R, name, fn)
+#define TFCC_KERNEL_ROWS_SSE4(R, name, fn)                                                 \
+  TFCC_KERNELS_X86(R(name, fn, avx512, TFCC_ISA_AVX512), R(name, fn, avx2, TFCC_ISA_AVX2), \
+                   R(name, fn, sse4, TFCC_ISA_SSE4))                                       \
+  TFCC_KERNEL_ROWS_TAIL_(R, name, fn)
+
 /* The ISA level alone decides (tfcc_isa_level_fits). */
 #define TFCC_DISPATCH_LEVEL_FITS_(k, isa) tfcc_isa_level_fits((k)->isa, isa)
 #define TFCC_DISPATCH_TABLE_FNS(prefix, type) \
