@@ -152,7 +152,7 @@ static void stats(const char *what, double *v, size_t n) {
 }
 
 static double measure_loop(tfcc_model *m, updater *u, double seconds, const char *label) {
-  loop l = {m};
+  loop l = {.m = m};
   atomic_init(&l.stop, 0);
   l.cap = 1000000;
   l.lat = malloc(l.cap * sizeof *l.lat);
@@ -342,7 +342,7 @@ int main(int argc, char **argv) {
   /* 2. run loop p99 without and with updates */
   if (!load_only) {
     double p99_quiet = measure_loop(m, NULL, seconds, "run loop, no updates");
-    updater up = {m, pa, pb};
+    updater up = {.m = m, .a = pa, .b = pb};
     double p99_busy = measure_loop(m, &up, seconds, "run loop, update every 100 ms");
     printf("updates during the loop: %d (worst switch %.1f ms); p99 ratio %.2f (target <= 2)\n", up.count, up.worst,
            p99_quiet > 0 ? p99_busy / p99_quiet : 0);

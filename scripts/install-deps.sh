@@ -12,7 +12,7 @@ export DEBIAN_FRONTEND=noninteractive
 pkgs=(build-essential cmake ninja-build clang llvm python3 libjpeg62-turbo-dev libpng-dev
       pkg-config libmicrohttpd-dev libjansson-dev libyaml-dev curl wrk nginx libssl-dev
       dpkg-dev file python3-dev python3-numpy python3-pytest
-      gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)
+      gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user clang-format)
 # (the aarch64 cross compiler and qemu run the NEON kernel tests: scripts/check-aarch64.sh)
 missing=()
 for p in "${pkgs[@]}"; do

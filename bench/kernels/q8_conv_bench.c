@@ -163,7 +163,9 @@ int main(int argc, char **argv) {
       shift[i] = -10;
       bias[i] = i * 37 - 1000;
     }
-    tfcc_conv_requant r = {128, 0, -5, mult, shift, 1, -128, 127, fixed ? NULL : scale};
+    tfcc_conv_requant r = {.input_offset = 128, .output_offset = -5, .mult = mult, .shift = shift,
+                           .mult_stride = 1, .act_min = -128, .act_max = 127,
+                           .scale = fixed ? NULL : scale};
     tfcc_q8_packed p;
     if (!tfcc_q8_pack(k, true, N, K, w, bias, &r, &p)) return 1;
     const size_t sb = tfcc_q8_scratch_bytes(&g, &p, threads);

@@ -76,7 +76,8 @@ int main(int argc, char **argv) {
         for (size_t i = 0; i < (size_t)N * K; i++) w[i] = (int8_t)(i * 13);
         for (int i = 0; i < N; i++) scale[i] = 1e-3f;
         int32_t mult = 1 << 30, shift = -8;
-        tfcc_conv_requant r = {3, 0, -2, &mult, &shift, 0, -128, 127, mode ? NULL : scale};
+        tfcc_conv_requant r = {.input_offset = 3, .output_offset = -2, .mult = &mult, .shift = &shift,
+                               .act_min = -128, .act_max = 127, .scale = mode ? NULL : scale};
         if (mode) r.mult_stride = 0;
         tfcc_q8_packed p;
         if (!tfcc_q8_pack(k, true, N, K, w, NULL, &r, &p)) return 1;

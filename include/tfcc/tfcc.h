@@ -125,6 +125,8 @@ typedef void (*tfcc_log_fn)(void *user, tfcc_log_level level, const char *tag,
 /* ---------------------------------------------------------------- CPU */
 
 /* CPU features tfcc dispatches on (bit numbers of tfcc_cpu_info.flags). */
+/* a macro list that clang-format 14 rewraps differently on each pass: */
+/* clang-format off */
 #define TFCC_CPU_FEATURE_LIST(X)                                               \
   X(SSE41, "sse4.1") X(AVX, "avx") X(AVX2, "avx2") X(FMA, "fma") X(F16C, "f16c") \
   X(AVX512F, "avx512f") X(AVX512BW, "avx512bw") X(AVX512VL, "avx512vl")        \
@@ -133,6 +135,7 @@ typedef void (*tfcc_log_fn)(void *user, tfcc_log_level level, const char *tag,
   X(AMXTILE, "amx_tile") X(AMXINT8, "amx_int8") X(AMXBF16, "amx_bf16")          \
   X(NEON, "neon") X(DOTPROD, "dotprod") X(FP16ARITH, "fp16") X(I8MM, "i8mm")     \
   X(SVE, "sve")
+/* clang-format on */
 
 typedef enum tfcc_cpu_feature {
 #define TFCC_CPU_FEATURE_ENUM_(name, text) TFCC_CPU_##name,

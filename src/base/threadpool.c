@@ -339,3 +339,16 @@ void tfcc_threadpool_run_split(tfcc_threadpool *pool, size_t n, size_t max_tasks
   if (max_tasks > n) max_tasks = n;
   tfcc_threadpool_run_chunks(pool, n, (n + max_tasks - 1) / max_tasks, fn, ctx);
 }
+
+void tfcc_threadpool_run_elementwise(tfcc_threadpool *pool, size_t n, size_t min_task,
+                                     size_t align, tfcc_range_fn fn, void *ctx) {
+  if (n == 0) return;
+  const int threads = tfcc_threadpool_size(pool);
+  if (threads <= 1 || n < 2 * min_task) {
+    fn(ctx, 0, n);
+    return;
+  }
+  size_t tasks = n / min_task;
+  if (tasks > 4 * (size_t)threads) tasks = 4 * (size_t)threads;
+  tfcc_threadpool_run_chunks(pool, n, ((n + tasks - 1) / tasks + align - 1) & ~(align - 1), fn, ctx);
+}

@@ -36,6 +36,11 @@ void tfcc_threadpool_run(tfcc_threadpool *pool, size_t n_tasks, tfcc_task_fn fn,
 typedef void (*tfcc_range_fn)(void *ctx, size_t begin, size_t end);
 void tfcc_threadpool_run_chunks(tfcc_threadpool *pool, size_t n, size_t chunk, tfcc_range_fn fn,
                                 void *ctx);
+/* Elementwise work over [0, n): fn(ctx, 0, n) inline when the pool has one thread or
+ * n < 2 * min_task, else at most 4 pieces per thread of about n / tasks items (tasks =
+ * n / min_task), each a multiple of `align` (a power of two) but the last. */
+void tfcc_threadpool_run_elementwise(tfcc_threadpool *pool, size_t n, size_t min_task,
+                                     size_t align, tfcc_range_fn fn, void *ctx);
 void tfcc_threadpool_run_split(tfcc_threadpool *pool, size_t n, size_t max_tasks,
                                tfcc_range_fn fn, void *ctx);
 /* Run scope: regions are about to follow one another (a session's invoke). Workers stay

@@ -4,166 +4,150 @@
 
 #include "cpu/cpu_info.h"
 #include "kernels/bf16-gemm/gemm.h"
+#include "kernels/f32-conv-direct/direct_conv.h"
+#include "kernels/f32-dwconv/dwconv.h"
+#include "kernels/f32-expand-dw/expand_dw.h"
+#include "kernels/f32-gemm/gemm.h"
+#include "kernels/f32-resize/resize.h"
+#include "kernels/f32-vbinary/vbinary.h"
+#include "kernels/f32-vunary/vunary.h"
+#include "kernels/f32-winograd/winograd.h"
+#include "kernels/hybrid/xnn_f32.h"
+#include "kernels/pool/pool.h"
+#include "kernels/q8-dwconv/dwconv.h"
+#include "kernels/q8-fc-small/fc_small.h"
 #include "kernels/q8-gemm/gemm.h"
+#include "kernels/q8-lstm/lstm.h"
+#include "kernels/q8-lut/lut.h"
+#include "kernels/q8-resize/resize.h"
+#include "kernels/q8-vbinary/vbinary.h"
+#include "kernels/quantize/quantize.h"
+#include "kernels/reduce/reduce.h"
+#include "kernels/softmax/softmax.h"
 
-#define TFCC_KERNEL_MAX_VARIANTS 8 /* per family in this table; the API lists them one by one */
-
-typedef struct kernel_variant {
-  tfcc_isa isa;
-  const char *name;
-} kernel_variant;
-
+/* THE registry of kernel families: one row per family, its operators in words and where its
+ * variants come from. A family with a dispatch table (kernels/dispatch_table.h) names it with
+ * TABLE(prefix): its variants, their levels and the one dispatch picks are the table's own
+ * rows, so a variant added to the table is listed (`tfcc cpu-info`, tfcc_kernel_family_*) and
+ * tested (the per-variant loops over <prefix>_kernel_at) with no second list to edit. A
+ * family without one (reference code, copies) names its single generic variant with ONE. */
 typedef struct kernel_family {
   const char *name;
   const char *ops;
-  kernel_variant variants[TFCC_KERNEL_MAX_VARIANTS]; /* lowest ISA first; ends at name NULL */
+  int (*count)(void);                            /* table length; NULL: ONE */
+  const char *(*variant)(int i, tfcc_isa *isa);  /* table row i, best first */
+  int (*chosen)(tfcc_isa level);                 /* row dispatch takes; NULL: first that fits */
+  const char *only;                              /* ONE: its variant's name */
 } kernel_family;
 
-/* THE table. One row per family; within a row, one {isa, name} per variant, lowest ISA first.
- * Add a variant here when you add its file (e.g. {TFCC_ISA_AVX512, "f32-gemm-12x32-avx512"});
- * variants that need a CPU feature beyond the ISA level are named in the operators text, gated
- * ones (AMX) in the gated table below. */
+#define TABLE(prefix) prefix##_kernel_count, prefix##_row_name, prefix##_kernel_chosen, NULL
+#define TABLE_ACCESS(prefix) prefix##_kernel_count, prefix##_row_name, NULL, NULL
+#define ONE(name) NULL, NULL, NULL, name
+
+/* f32-expand-dw runs the f32-dwconv row of the level (with f32-gemm): its variants are
+ * f32-dwconv's, under their own names. */
+static const char *expand_dw_variant(int i, tfcc_isa *isa) {
+  const tfcc_f32_dwconv_kernel *k = tfcc_f32_dwconv_kernel_at(i);
+  if (!k) return NULL;
+  if (isa) *isa = k->isa;
+  return tfcc_f32_expand_dw_name(k);
+}
+
+/* bf16-gemm: the AVX512-BF16 / AMX rows when the CPU has them, else precision bf16 runs the
+ * float32 kernels (the generic "variant"); the scalar row is an emulation for tests only. */
+static int bf16_count(void) {
+  int n = 1;
+  for (int i = 0; i < tfcc_bf16_gemm_kernel_count(); i++) n += !tfcc_bf16_gemm_kernel_at(i)->test_only;
+  return n;
+}
+static const char *bf16_variant(int i, tfcc_isa *isa) {
+  if (i == bf16_count() - 1) { /* last row, listed first: the fallback */
+    if (isa) *isa = TFCC_ISA_GENERIC;
+    return "float32 kernels";
+  }
+  for (int t = 0; t < tfcc_bf16_gemm_kernel_count(); t++) {
+    const tfcc_bf16_gemm_kernel *k = tfcc_bf16_gemm_kernel_at(t);
+    if (k->test_only || i-- > 0) continue;
+    if (isa) *isa = k->isa;
+    return k->name;
+  }
+  return NULL;
+}
+static int bf16_chosen(tfcc_isa level) {
+  const tfcc_bf16_gemm_kernel *k = tfcc_bf16_gemm_select(level);
+  for (int i = 0; k && i < bf16_count() - 1; i++)
+    if (strcmp(bf16_variant(i, NULL), k->name) == 0) return i;
+  return bf16_count() - 1;
+}
+
 static const kernel_family k_families[] = {
     {"f32-gemm", "CONV_2D, FULLY_CONNECTED (float32: 1x1 in place, KxK through im2col; batch-1 FC "
                  "through the same family's GEMV, f32-gemv-<nr>-<isa>)",
-     {{TFCC_ISA_GENERIC, "f32-gemm-4x8-scalar"},
-      {TFCC_ISA_SSE4, "f32-gemm-4x8-sse4"},
-      {TFCC_ISA_AVX2, "f32-gemm-6x16-avx2"},
-      {TFCC_ISA_AVX512, "f32-gemm-12x32-avx512"},
-      {TFCC_ISA_NEON, "f32-gemm-8x8-neon"},
-      {TFCC_ISA_WASMSIMD, "f32-gemm-4x8-wasmsimd"}}},
+     TABLE(tfcc_f32_gemm)},
     {"f32-conv-direct", "CONV_2D (float32, first layers with K = Cin*KH*KW <= 160: ResNet / "
                         "MobileNet stems; reads the f32-gemm packed weights)",
-     {{TFCC_ISA_GENERIC, "f32-conv-direct-8-scalar"},
-      {TFCC_ISA_SSE4, "f32-conv-direct-8-sse4"},
-      {TFCC_ISA_AVX2, "f32-conv-direct-16-avx2"},
-      {TFCC_ISA_AVX512, "f32-conv-direct-32-avx512"},
-      {TFCC_ISA_NEON, "f32-conv-direct-8-neon"},
-      {TFCC_ISA_WASMSIMD, "f32-conv-direct-8-wasmsimd"}}},
-    {"f32-dwconv", "DEPTHWISE_CONV_2D (float32)",
-     {{TFCC_ISA_GENERIC, "f32-dwconv-scalar"},
-      {TFCC_ISA_SSE4, "f32-dwconv-sse4"},
-      {TFCC_ISA_AVX2, "f32-dwconv-avx2"},
-      {TFCC_ISA_AVX512, "f32-dwconv-avx512"},
-      {TFCC_ISA_NEON, "f32-dwconv-neon"},
-      {TFCC_ISA_WASMSIMD, "f32-dwconv-wasmsimd"}}},
+     TABLE_ACCESS(tfcc_f32_direct_conv)},
+    {"f32-winograd", "CONV_2D (float32 3x3 stride 1: F(2,3) / F(4,3) transforms around f32-gemm)",
+     TABLE(tfcc_f32_wino)},
+    {"f32-dwconv", "DEPTHWISE_CONV_2D (float32)", TABLE(tfcc_f32_dwconv)},
     {"f32-expand-dw", "EXPAND_DEPTHWISE_CONV_2D (float32 1x1 CONV_2D fused into its "
                       "DEPTHWISE_CONV_2D by the pass fuse_expand_dwconv; f32-gemm + f32-dwconv "
                       "of the same level on a window of expanded rows)",
-     {{TFCC_ISA_GENERIC, "f32-expand-dw-scalar"},
-      {TFCC_ISA_SSE4, "f32-expand-dw-sse4"},
-      {TFCC_ISA_AVX2, "f32-expand-dw-avx2"},
-      {TFCC_ISA_AVX512, "f32-expand-dw-avx512"},
-      {TFCC_ISA_NEON, "f32-expand-dw-neon"},
-      {TFCC_ISA_WASMSIMD, "f32-expand-dw-wasmsimd"}}},
+     tfcc_f32_dwconv_kernel_count, expand_dw_variant, tfcc_f32_dwconv_kernel_chosen, NULL},
     {"conv", "CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED with int16 activations or hybrid weights",
-     {{TFCC_ISA_GENERIC, "ref"}}},
-    {"q8-gemm", "CONV_2D, FULLY_CONNECTED (int8/uint8; avx512 variant needs AVX512-VNNI, else avx2; "
-                "avx2 runs q8-gemm-6x16-avxvnni on CPUs with AVX-VNNI; neon runs q8-gemm-8x8-neoni8mm on CPUs with I8MM)",
-     {{TFCC_ISA_GENERIC, "q8-gemm-4x16-scalar"},
-      {TFCC_ISA_AVX2, "q8-gemm-4x8-avx2"},
-      {TFCC_ISA_AVX512, "q8-gemm-14x32-avx512vnni"},
-      {TFCC_ISA_NEON, "q8-gemm-8x8-neondot"},
-      {TFCC_ISA_WASMSIMD, "q8-gemm-4x8-wasmsimd"}}},
+     ONE("ref")},
+    {"q8-gemm", "CONV_2D, FULLY_CONNECTED (int8/uint8; AMX-INT8 / AVX512-VNNI / AVX-VNNI / I8MM / "
+                "dot-product rows need their CPU feature)",
+     TABLE(tfcc_q8_gemm)},
     {"q8-fc-small", "FULLY_CONNECTED (int8/uint8 tiny layers: depth <= 1024, weights <= 16384, "
                     "batches x units x depth <= 16384; generic on NEON)",
-     {{TFCC_ISA_GENERIC, "q8-fc-small-scalar"},
-      {TFCC_ISA_AVX2, "q8-fc-small-8-avx2"},
-      {TFCC_ISA_AVX512, "q8-fc-small-16-avx512"}}},
-    {"q8-dwconv", "DEPTHWISE_CONV_2D (int8/uint8, any depth multiplier; avx512 runs "
-                  "q8-dwconv-64-avx512vnni on CPUs with AVX512-VNNI)",
-     {{TFCC_ISA_GENERIC, "q8-dwconv-scalar"},
-      {TFCC_ISA_AVX2, "q8-dwconv-8-avx2"},
-      {TFCC_ISA_AVX512, "q8-dwconv-16-avx512"},
-      {TFCC_ISA_NEON, "q8-dwconv-8-neon"},
-      {TFCC_ISA_WASMSIMD, "q8-dwconv-8-wasmsimd"}}},
+     TABLE(tfcc_q8_fcs)},
+    {"q8-dwconv", "DEPTHWISE_CONV_2D (int8/uint8, any depth multiplier; the avx512vnni row needs "
+                  "AVX512-VNNI)",
+     TABLE(tfcc_q8_dw)},
     {"bf16-gemm",
      "CONV_2D, FULLY_CONNECTED (float32 models at precision bf16; needs AVX512-BF16, the AMX "
      "variant AMX-BF16 and the OS's permission; else float32)",
-     {{TFCC_ISA_GENERIC, "float32 kernels"},
-      {TFCC_ISA_AVX512, "bf16-gemm-8x32-avx512bf16"}}},
-    {"batch-matmul", "BATCH_MATMUL", {{TFCC_ISA_GENERIC, "ref"}}},
-    {"transpose-conv", "TRANSPOSE_CONV", {{TFCC_ISA_GENERIC, "ref"}}},
+     bf16_count, bf16_variant, bf16_chosen, NULL},
+    {"batch-matmul", "BATCH_MATMUL", ONE("ref")},
+    {"transpose-conv", "TRANSPOSE_CONV", ONE("ref")},
     {"pool", "AVERAGE_POOL_2D, MAX_POOL_2D (float32, int8, uint8; int16 and L2_POOL_2D: ref)",
-     {{TFCC_ISA_GENERIC, "pool-scalar"},
-      {TFCC_ISA_SSE4, "pool-sse4"},
-      {TFCC_ISA_AVX2, "pool-avx2"},
-      {TFCC_ISA_AVX512, "pool-avx512"},
-      {TFCC_ISA_NEON, "pool-neon"},
-      {TFCC_ISA_WASMSIMD, "pool-wasmsimd"}}},
+     TABLE(tfcc_pool)},
     {"f32-vbinary", "ADD, SUB, MUL, DIV, MAXIMUM, MINIMUM, SQUARED_DIFFERENCE, PRELU (float32)",
-     {{TFCC_ISA_GENERIC, "f32-vbinary-scalar"},
-      {TFCC_ISA_AVX2, "f32-vbinary-avx2"},
-      {TFCC_ISA_AVX512, "f32-vbinary-avx512"},
-      {TFCC_ISA_NEON, "f32-vbinary-neon"},
-      {TFCC_ISA_WASMSIMD, "f32-vbinary-wasmsimd"}}},
-    {"q8-vbinary", "ADD, SUB, MUL (int8/uint8, both quant modes; avx512vnni on CPUs with AVX512-VNNI)",
-     {{TFCC_ISA_GENERIC, "q8-vbinary-scalar"},
-      {TFCC_ISA_AVX2, "q8-vbinary-avx2"},
-      {TFCC_ISA_AVX512, "q8-vbinary-avx512"},
-      {TFCC_ISA_NEON, "q8-vbinary-neon"}}},
-    {"f32-resize", "RESIZE_BILINEAR (float32)",
-     {{TFCC_ISA_GENERIC, "f32-resize-scalar"},
-      {TFCC_ISA_AVX2, "f32-resize-avx2"},
-      {TFCC_ISA_AVX512, "f32-resize-avx512"},
-      {TFCC_ISA_NEON, "f32-resize-neon"},
-      {TFCC_ISA_WASMSIMD, "f32-resize-wasmsimd"}}},
+     TABLE(tfcc_f32_vbinary)},
+    {"q8-vbinary", "ADD, SUB, MUL (int8/uint8, both quant modes; the avx512vnni row needs "
+                   "AVX512-VNNI)",
+     TABLE(tfcc_q8_vbinary)},
+    {"f32-resize", "RESIZE_BILINEAR (float32)", TABLE(tfcc_f32_resize)},
     {"q8-resize", "RESIZE_BILINEAR (int8/uint8, XNNPACK arithmetic: TFLITE mode, same in/out quantization)",
-     {{TFCC_ISA_GENERIC, "q8-resize-scalar"},
-      {TFCC_ISA_AVX2, "q8-resize-avx2"},
-      {TFCC_ISA_AVX512, "q8-resize-avx512"},
-      {TFCC_ISA_NEON, "q8-resize-neon"}}},
+     TABLE(tfcc_q8_resize)},
     {"q8-lut", "LOGISTIC, TANH, HARD_SWISH, LEAKY_RELU, RELU, RELU6, RELU_N1_TO_1 (int8/uint8: 256-entry table)",
-     {{TFCC_ISA_GENERIC, "q8-lut-scalar"},
-      {TFCC_ISA_AVX2, "q8-lut-32-avx2"},
-      {TFCC_ISA_AVX512, "q8-lut-64-avx512"},
-      {TFCC_ISA_NEON, "q8-lut-16-neon"}}},
+     TABLE(tfcc_q8_lut)},
     {"elementwise", "DIV (quantized), POW, FLOOR_DIV, FLOOR_MOD, comparisons, unary math",
-     {{TFCC_ISA_GENERIC, "ref"}}},
+     ONE("ref")},
     {"f32-vunary", "RELU, RELU6, RELU_N1_TO_1, LEAKY_RELU, HARD_SWISH, LOGISTIC, TANH (float32)",
-     {{TFCC_ISA_GENERIC, "f32-vunary-scalar"},
-      {TFCC_ISA_AVX2, "f32-vunary-avx2"},
-      {TFCC_ISA_AVX512, "f32-vunary-avx512"},
-      {TFCC_ISA_NEON, "f32-vunary-neon"},
-      {TFCC_ISA_WASMSIMD, "f32-vunary-wasmsimd"}}},
-    {"activation", "GELU, ELU, PRELU (8-bit), int16 activations",
-     {{TFCC_ISA_GENERIC, "ref"}}},
-    {"f32-softmax", "SOFTMAX (float32, beta >= 0; within 2e-6 relative)",
-     {{TFCC_ISA_GENERIC, "f32-softmax-scalar"},
-      {TFCC_ISA_AVX2, "f32-softmax-avx2"},
-      {TFCC_ISA_AVX512, "f32-softmax-avx512"},
-      {TFCC_ISA_NEON, "f32-softmax-neon"},
-      {TFCC_ISA_WASMSIMD, "f32-softmax-wasmsimd"}}},
+     TABLE(tfcc_f32_vunary)},
+    {"activation", "GELU, ELU, PRELU (8-bit), int16 activations", ONE("ref")},
+    {"f32-softmax", "SOFTMAX (float32, beta >= 0; within 2e-6 relative)", TABLE(tfcc_f32_softmax)},
     {"softmax", "SOFTMAX uint8/int8 -> same type (q8-softmax: exact, tables through q8-lut), "
                 "int16 and LOG_SOFTMAX (ref)",
-     {{TFCC_ISA_GENERIC, "ref"}}},
+     ONE("ref")},
     {"reduce", "MEAN (float32, int8, uint8, int16), quantized SUM over [outer, reduced, inner]; "
                "REDUCE_MAX, REDUCE_MIN, REDUCE_PROD and other layouts: ref",
-     {{TFCC_ISA_GENERIC, "reduce-scalar"},
-      {TFCC_ISA_SSE4, "reduce-sse4"},
-      {TFCC_ISA_AVX2, "reduce-avx2"},
-      {TFCC_ISA_AVX512, "reduce-avx512"},
-      {TFCC_ISA_NEON, "reduce-neon"},
-      {TFCC_ISA_WASMSIMD, "reduce-wasmsimd"}}},
+     TABLE(tfcc_rsum)},
     {"concat", "CONCATENATION, SPLIT, SPLIT_V (strided block copies, any dtype; uint8 requantized "
                "inputs through q8-lut tables)",
-     {{TFCC_ISA_GENERIC, "concat-copy"}}},
+     ONE("concat-copy")},
     {"pad", "PAD, PADV2 (constant, any dtype: one pass over the output, rows split over the pool)",
-     {{TFCC_ISA_GENERIC, "pad-copy"}}},
-    {"copy", "TRANSPOSE, SLICE, GATHER, RESIZE_*, MIRROR_PAD", {{TFCC_ISA_GENERIC, "ref"}}},
+     ONE("pad-copy")},
+    {"copy", "TRANSPOSE, SLICE, GATHER, RESIZE_*, MIRROR_PAD", ONE("ref")},
     {"quantize", "QUANTIZE, DEQUANTIZE (per-tensor; builtin 8-bit requantize: quantize-lut table)",
-     {{TFCC_ISA_GENERIC, "quantize-scalar"},
-      {TFCC_ISA_SSE4, "quantize-sse4"},
-      {TFCC_ISA_AVX2, "quantize-avx2"},
-      {TFCC_ISA_AVX512, "quantize-avx512"},
-      {TFCC_ISA_NEON, "quantize-neon"},
-      {TFCC_ISA_WASMSIMD, "quantize-wasmsimd"}}},
+     TABLE(tfcc_qz)},
+    {"xnn-f32", "LOGISTIC, CONV_2D (float32 operators of hybrid networks in TFLITE mode: "
+                "XNNPACK's bits, no fused multiply-add)",
+     TABLE(tfcc_xnn_f32)},
     {"lstm", "UNIDIRECTIONAL_SEQUENCE_LSTM (int8x8->16; float32 runs on f32-gemm + f32-vunary)",
-     {{TFCC_ISA_GENERIC, "ref"},
-      {TFCC_ISA_SSE4, "q8-lstm-sse4"},
-      {TFCC_ISA_AVX2, "q8-lstm-avx2"},
-      {TFCC_ISA_AVX512, "q8-lstm-avx512"},
-      {TFCC_ISA_NEON, "q8-lstm-neon"}}},
+     TABLE(tfcc_q8_lstm)},
 };
 #define FAMILY_COUNT ((int)(sizeof k_families / sizeof k_families[0]))
 
@@ -173,18 +157,37 @@ int tfcc_kernel_isa_fits(tfcc_isa need, tfcc_isa level) {
   return tfcc_isa_level_fits(need, level);
 }
 
-/* Index of the chosen variant of f at level (0 if none fits: the first row is the fallback). */
+static int variant_count(const kernel_family *f) { return f->count ? f->count() : 1; }
+
+/* Variant v of f, lowest level first (tables are best first: read from the end). */
+static const char *variant_at(const kernel_family *f, int v, tfcc_isa *isa) {
+  const int n = variant_count(f);
+  if (v < 0 || v >= n) return NULL;
+  if (!f->count) {
+    if (isa) *isa = TFCC_ISA_GENERIC;
+    return f->only;
+  }
+  return f->variant(n - 1 - v, isa);
+}
+
+/* The variant of f dispatch takes at level (lowest-first index). */
 static int chosen(const kernel_family *f, tfcc_isa level) {
-  int best = 0;
-  for (int v = 0; v < TFCC_KERNEL_MAX_VARIANTS && f->variants[v].name; v++)
-    if (tfcc_kernel_isa_fits(f->variants[v].isa, level)) best = v;
-  return best;
+  const int n = variant_count(f);
+  if (!f->count) return 0;
+  if (f->chosen) return n - 1 - f->chosen(level);
+  for (int r = 0; r < n; r++) { /* best first: the first row that fits */
+    tfcc_isa isa = TFCC_ISA_GENERIC;
+    f->variant(r, &isa);
+    if (tfcc_kernel_isa_fits(isa, level)) return n - 1 - r;
+  }
+  return 0;
 }
 
 const char *tfcc_kernel_variant(const char *family, tfcc_isa level) {
   if (!family) return NULL;
   for (int i = 0; i < FAMILY_COUNT; i++)
-    if (strcmp(k_families[i].name, family) == 0) return k_families[i].variants[chosen(&k_families[i], level)].name;
+    if (strcmp(k_families[i].name, family) == 0)
+      return variant_at(&k_families[i], chosen(&k_families[i], level), NULL);
   return NULL;
 }
 
@@ -196,19 +199,18 @@ tfcc_status tfcc_kernel_family_get(int index, tfcc_isa level, tfcc_kernel_family
   memset(out, 0, sizeof *out);
   out->name = f->name;
   out->ops = f->ops;
-  for (int v = 0; v < TFCC_KERNEL_MAX_VARIANTS && f->variants[v].name; v++) out->variant_count = v + 1;
-  int c = chosen(f, level);
-  out->variant = f->variants[c].name;
-  out->variant_isa = f->variants[c].isa;
+  out->variant_count = variant_count(f);
+  out->variant = variant_at(f, chosen(f, level), &out->variant_isa);
   return TFCC_OK;
 }
 
 tfcc_status tfcc_kernel_family_variant(int index, int variant, const char **name, tfcc_isa *isa) {
-  if (index < 0 || index >= FAMILY_COUNT || variant < 0 || variant >= TFCC_KERNEL_MAX_VARIANTS ||
-      !k_families[index].variants[variant].name)
-    return TFCC_ERR_INVALID_ARG;
-  if (name) *name = k_families[index].variants[variant].name;
-  if (isa) *isa = k_families[index].variants[variant].isa;
+  if (index < 0 || index >= FAMILY_COUNT) return TFCC_ERR_INVALID_ARG;
+  tfcc_isa visa = TFCC_ISA_GENERIC;
+  const char *vname = variant_at(&k_families[index], variant, &visa);
+  if (!vname) return TFCC_ERR_INVALID_ARG;
+  if (name) *name = vname;
+  if (isa) *isa = visa;
   return TFCC_OK;
 }
 

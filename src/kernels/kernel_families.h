@@ -1,9 +1,8 @@
-/* The table of kernel families and their ISA variants (src/kernels/kernel_families.c).
+/* The registry of kernel families (src/kernels/kernel_families.c): one row per family, its
+ * variants read from the family's dispatch table (kernels/dispatch_table.h).
  *
  * It is what `tfcc cpu-info` and `tfcc bench` report as "which kernel family dispatches where".
- * A kernel engineer who adds a variant adds one row to the table, and the family's dispatch code
- * may ask the table for the name of the variant to run (tfcc_kernel_variant) so the two cannot
- * drift apart. */
+ * A kernel engineer who adds a variant adds its row to the family's dispatch table only. */
 #ifndef TFCC_KERNELS_KERNEL_FAMILIES_H
 #define TFCC_KERNELS_KERNEL_FAMILIES_H
 

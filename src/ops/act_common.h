@@ -188,6 +188,25 @@ static inline tfcc_status act_quant_io(tfcc_err *err, const tfcc_ir_tensor *in,
 }
 
 
+/* Input and output quantization of a quantized activation (act_open_io). */
+typedef struct act_io {
+  bool quantized; /* false: float32, nothing below read */
+  float s_in, s_out;
+  int32_t z_in, z_out;
+} act_io;
+
+/* The activations' common start: types checked (act_check_types), then, unless the input is
+ * float32, the input's and output's quantization. */
+static inline tfcc_status act_open_io(tfcc_err *err, const tfcc_ir_tensor *in,
+                                      const tfcc_ir_tensor *out, const tfcc_dtype *ok, int n,
+                                      const char *list, act_io *io) {
+  *io = (act_io){.quantized = false};
+  tfcc_status st = act_check_types(err, in, out, ok, n, list);
+  if (st || in->dtype == TFCC_FLOAT32) return st;
+  io->quantized = true;
+  return act_quant_io(err, in, out, &io->s_in, &io->z_in, &io->s_out, &io->z_out);
+}
+
 /* tflite CheckedLog2: rounded log2 of x (float math); true if x is a power of two within
  * 1e-3 in the exponent. */
 static inline bool act_checked_log2(float x, int *log2_result) {

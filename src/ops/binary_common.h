@@ -49,6 +49,16 @@ tfcc_status tfcc_arith_eval(tfcc_op_ctx *ctx, tfcc_arith_kind kind);
 /* Name of the kernel eval runs (op_def.kernel): a vectorised family variant or "ref". */
 const char *tfcc_arith_kernel(const tfcc_op_ctx *ctx, tfcc_arith_kind kind);
 
+/* The operator definition `def` of arithmetic kind `kind` (ADD, SUB, MUL: in place allowed):
+ * its init / prepare / eval / kernel are the tfcc_arith_* functions above for that kind. */
+#define TFCC_ARITH_OP_DEF(def, op_name, kind)                                                  \
+  static tfcc_status init(tfcc_init_ctx *ctx) { return tfcc_arith_init(ctx, kind); }          \
+  static tfcc_status prepare(tfcc_op_ctx *ctx) { return tfcc_arith_prepare(ctx, kind); }      \
+  static tfcc_status eval(tfcc_op_ctx *ctx) { return tfcc_arith_eval(ctx, kind); }            \
+  static const char *kernel(const tfcc_op_ctx *ctx) { return tfcc_arith_kernel(ctx, kind); }  \
+  const tfcc_op_def def = {.name = op_name, .init = init, .prepare = prepare, .eval = eval,   \
+                           .kernel = kernel, .inplace_ok = true}
+
 tfcc_status tfcc_compare_prepare(tfcc_op_ctx *ctx, tfcc_cmpop op);
 tfcc_status tfcc_compare_eval(tfcc_op_ctx *ctx, tfcc_cmpop op);
 

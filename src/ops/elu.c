@@ -11,12 +11,10 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
                          const tfcc_ir_tensor *out, tfcc_err *err) {
   static const tfcc_dtype ok[] = {TFCC_FLOAT32, TFCC_INT8};
   elu_op *p = (elu_op *)params;
-  tfcc_status st = act_check_types(err, in, out, ok, 2, "float32, int8");
-  if (st || in->dtype == TFCC_FLOAT32) return st;
-  float s_in = 0.f, s_out = 0.f;
-  int32_t z_in = 0, z_out = 0;
-  if ((st = act_quant_io(err, in, out, &s_in, &z_in, &s_out, &z_out))) return st;
-  tfcc_lut8_build(in->dtype, s_in, z_in, s_out, z_out, tfcc_act_elu, p->lut);
+  act_io io;
+  tfcc_status st = act_open_io(err, in, out, ok, 2, "float32, int8", &io);
+  if (st || !io.quantized) return st;
+  tfcc_lut8_build(in->dtype, io.s_in, io.z_in, io.s_out, io.z_out, tfcc_act_elu, p->lut);
   return TFCC_OK;
 }
 

@@ -21,16 +21,14 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
   static const tfcc_dtype ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16};
   gelu_op *p = (gelu_op *)params;
   p->approximate = node->opts.gelu.approximate;
-  tfcc_status st = act_check_types(err, in, out, ok, 4, "float32, uint8, int8, int16");
-  if (st || in->dtype == TFCC_FLOAT32) return st;
-  float s_in = 0.f, s_out = 0.f;
-  int32_t z_in = 0, z_out = 0;
-  if ((st = act_quant_io(err, in, out, &s_in, &z_in, &s_out, &z_out))) return st;
+  act_io io;
+  tfcc_status st = act_open_io(err, in, out, ok, 4, "float32, uint8, int8, int16", &io);
+  if (st || !io.quantized) return st;
   if (in->dtype == TFCC_INT16) {
-    tfcc_lut16_build_fn(s_in, z_in, s_out, z_out, gelu_fn, &p->approximate, p->lut16);
+    tfcc_lut16_build_fn(io.s_in, io.z_in, io.s_out, io.z_out, gelu_fn, &p->approximate, p->lut16);
     return TFCC_OK;
   }
-  tfcc_lut8_build(in->dtype, s_in, z_in, s_out, z_out,
+  tfcc_lut8_build(in->dtype, io.s_in, io.z_in, io.s_out, io.z_out,
                   p->approximate ? tfcc_act_gelu_approx : tfcc_act_gelu, p->lut);
   return TFCC_OK;
 }

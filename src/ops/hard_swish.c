@@ -14,15 +14,13 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
                          const tfcc_ir_tensor *out, tfcc_err *err) {
   static const tfcc_dtype ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8};
   hard_swish_op *p = (hard_swish_op *)params;
-  tfcc_status st = act_check_types(err, in, out, ok, 3, "float32, uint8, int8");
-  if (st || in->dtype == TFCC_FLOAT32) return st;
-  float s_in = 0.f, s_out = 0.f;
-  int32_t z_in = 0, z_out = 0;
-  if ((st = act_quant_io(err, in, out, &s_in, &z_in, &s_out, &z_out))) return st;
-  if (!tfcc_hard_swish_params_init(s_in, z_in, s_out, z_out, &p->q))
+  act_io io;
+  tfcc_status st = act_open_io(err, in, out, ok, 3, "float32, uint8, int8", &io);
+  if (st || !io.quantized) return st;
+  if (!tfcc_hard_swish_params_init(io.s_in, io.z_in, io.s_out, io.z_out, &p->q))
     return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "output multiplier input_scale/128/output_scale"
                         " = %g has a positive exponent %d (TFLite requires <= 0)",
-                        (double)s_in / 128.0 / (double)s_out, p->q.output_exponent);
+                        (double)io.s_in / 128.0 / (double)io.s_out, p->q.output_exponent);
   uint8_t all[256];
   for (int i = 0; i < 256; i++) all[i] = (uint8_t)i;
   tfcc_hard_swish_q(in->dtype, all, p->lut, 256, &p->q);

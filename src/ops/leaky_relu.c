@@ -17,27 +17,25 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
   static const tfcc_dtype ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16};
   leaky_relu_op *p = (leaky_relu_op *)params;
   p->alpha = node->opts.leaky_relu.alpha;
-  tfcc_status st = act_check_types(err, in, out, ok, 4, "float32, uint8, int8, int16");
-  if (st || in->dtype == TFCC_FLOAT32) return st;
-  float s_in = 0.f, s_out = 0.f;
-  int32_t z_in = 0, z_out = 0;
-  if ((st = act_quant_io(err, in, out, &s_in, &z_in, &s_out, &z_out))) return st;
-  if (in->dtype == TFCC_INT16 && (z_in != 0 || z_out != 0))
+  act_io io;
+  tfcc_status st = act_open_io(err, in, out, ok, 4, "float32, uint8, int8, int16", &io);
+  if (st || !io.quantized) return st;
+  if (in->dtype == TFCC_INT16 && (io.z_in != 0 || io.z_out != 0))
     return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "int16 zero points must be 0 (input %d, "
-                        "output %d)", (int)z_in, (int)z_out);
-  const float alpha_mult = s_in * p->alpha / s_out;
-  const float identity_mult = s_in / s_out;
+                        "output %d)", (int)io.z_in, (int)io.z_out);
+  const float alpha_mult = io.s_in * p->alpha / io.s_out;
+  const float identity_mult = io.s_in / io.s_out;
   if ((st = act_multiplier(err, "alpha", (double)alpha_mult, &p->q.mult_alpha, &p->q.shift_alpha)))
     return st;
   if ((st = act_multiplier(err, "identity", (double)identity_mult, &p->q.mult_identity,
                            &p->q.shift_identity)))
     return st;
-  p->q.in_zp = z_in;
-  p->q.out_zp = z_out;
+  p->q.in_zp = io.z_in;
+  p->q.out_zp = io.z_out;
   if (p->head.quant_compat == TFCC_QUANT_COMPAT_TFLITE && in->dtype != TFCC_INT16) {
     /* VisitLeakyReluNode: positive scale in [2^-8, 2^7], negative scale (positive * alpha) in
      * [-127.99609375, 128] and at least 2^-8 in magnitude; all float. */
-    const float pos = s_in / s_out;
+    const float pos = io.s_in / io.s_out;
     const float neg = pos * p->alpha;
     if (pos >= 0x1.0p-8f && pos <= 0x1.0p+7f && neg >= -127.99609375f && neg <= 128.0f &&
         fabsf(neg) >= 0x1.0p-8f) {

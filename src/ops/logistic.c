@@ -19,38 +19,36 @@ typedef struct logistic_op {
 tfcc_status tfcc_sigmoid_like_setup(sigmoid_like_op *p, bool is_tanh, const tfcc_ir_tensor *in,
                                     const tfcc_ir_tensor *out, tfcc_err *err) {
   static const tfcc_dtype ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16};
-  tfcc_status st = act_check_types(err, in, out, ok, 4, "float32, uint8, int8, int16");
-  if (st || in->dtype == TFCC_FLOAT32) return st;
-  float s_in = 0.f, s_out = 0.f;
-  int32_t z_in = 0, z_out = 0;
-  if ((st = act_quant_io(err, in, out, &s_in, &z_in, &s_out, &z_out))) return st;
+  act_io io;
+  tfcc_status st = act_open_io(err, in, out, ok, 4, "float32, uint8, int8, int16", &io);
+  if (st || !io.quantized) return st;
   if (in->dtype != TFCC_INT16) {
-    if (!is_tanh && (double)s_out != 1. / 256)
+    if (!is_tanh && (double)io.s_out != 1. / 256)
       return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "output scale %g, LOGISTIC requires 1/256",
-                          (double)s_out);
-    tfcc_lut8_build(in->dtype, s_in, z_in, s_out, z_out, is_tanh ? tfcc_act_tanh : tfcc_act_logistic,
-                    p->lut);
+                          (double)io.s_out);
+    tfcc_lut8_build(in->dtype, io.s_in, io.z_in, io.s_out, io.z_out,
+                    is_tanh ? tfcc_act_tanh : tfcc_act_logistic, p->lut);
     return TFCC_OK;
   }
-  if (z_in != 0 || z_out != 0)
+  if (io.z_in != 0 || io.z_out != 0)
     return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "int16 zero points must be 0 (input %d, "
-                        "output %d)", (int)z_in, (int)z_out);
-  if (!is_tanh && (double)s_out != 1. / 32768)
+                        "output %d)", (int)io.z_in, (int)io.z_out);
+  if (!is_tanh && (double)io.s_out != 1. / 32768)
     return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "output scale %g, int16 LOGISTIC requires "
-                        "1/32768", (double)s_out);
+                        "1/32768", (double)io.s_out);
   int out_log2;
-  if (!act_checked_log2(s_out, &out_log2) || out_log2 != -15)
+  if (!act_checked_log2(io.s_out, &out_log2) || out_log2 != -15)
     return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "output scale %g, int16 %s requires 2^-15",
-                        (double)s_out, is_tanh ? "TANH" : "LOGISTIC");
+                        (double)io.s_out, is_tanh ? "TANH" : "LOGISTIC");
   /* Input integer bits 3: a power-of-two input scale 2^-12 (or 2^-13 for tanh) runs the
    * fixed-point kernel; anything else rescales to 1/(3*4096) for the table kernel. */
   int in_log2;
-  bool pot = act_checked_log2(s_in, &in_log2);
+  bool pot = act_checked_log2(io.s_in, &in_log2);
   p->input_left_shift = (15 - 3) + in_log2;
   pot = pot && (p->input_left_shift == 0 || (is_tanh && p->input_left_shift == 1));
   p->input_multiplier = 0;
   if (!pot) {
-    double multiplier = (double)s_in * 4096.0 * 3.0;
+    double multiplier = (double)io.s_in * 4096.0 * 3.0;
     p->input_left_shift = 0;
     while (multiplier <= 32767.0 / 2.0 && p->input_left_shift <= 30) {
       p->input_left_shift++;
@@ -58,7 +56,7 @@ tfcc_status tfcc_sigmoid_like_setup(sigmoid_like_op *p, bool is_tanh, const tfcc
     }
     if (!(multiplier >= 1.0 && multiplier < 2147483648.0))
       return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "int16 input scale %g out of the supported "
-                          "range", (double)s_in);
+                          "range", (double)io.s_in);
     p->input_multiplier = (int32_t)multiplier;
   }
   return TFCC_OK;

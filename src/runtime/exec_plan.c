@@ -1,5 +1,7 @@
 #include "runtime/exec_plan.h"
 
+#include "plan/buffer_sharing.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,105 +217,25 @@ static tfcc_status fold_node(tfcc_exec_plan *p, fold_block **list, tfcc_exec_nod
   return TFCC_OK;
 }
 
-/* ---- buffer sharing: union-find over tensors. group[i]: -2 not in the arena, else a parent
- * (roots point to themselves). The root carries the group's lifetime: producer = first write,
- * last_use = last read of any member. */
-static int32_t group_root(int32_t *group, int32_t i) {
-  while (group[i] != i) {
-    group[i] = group[group[i]];
-    i = group[i];
-  }
-  return i;
-}
+/* ---- building a plan: the state its steps share */
+typedef struct plan_build {
+  tfcc_exec_plan *p;
+  const tfcc_exec_env *env;
+  const tfcc_kernel_set *ks; /* kernels at env->isa */
+  tfcc_err *err;
+  tfcc_buffer_groups g; /* lifetimes (producer, last_use per tensor) and sharing groups */
+  fold_block *folds;    /* folded values and variables (the plan's persist list) */
+  bool *bound;          /* tensors written straight into the caller's output buffer */
+  tfcc_plan_buffer *bufs;
+  int32_t *buf_tensor;  /* per buffer: its tensor, or -1 - node for a node's scratch */
+  int32_t nb;
+} plan_build;
 
-static void group_join(int32_t *group, int32_t *producer, int32_t *last_use, int32_t into, int32_t t) {
-  int32_t a = group_root(group, into), b = group_root(group, t);
-  if (a == b) return;
-  group[b] = a;
-  if (producer[b] < producer[a]) producer[a] = producer[b];
-  if (last_use[b] > last_use[a]) last_use[a] = last_use[b];
-}
-
-static bool same_shape(const tfcc_tensor *a, const tfcc_tensor *b) {
-  if (a->rank != b->rank) return false;
-  for (int32_t d = 0; d < a->rank; d++)
-    if (a->dims[d] != b->dims[d]) return false;
-  return true;
-}
-
-/* Views first (a RESHAPE-like output is its input's bytes: the node is skipped at run), then
- * in-place outputs in node order: output 0 of an op that declares inplace_ok takes the buffer
- * of an input of the same shape and dtype whose group is read for the last time by this node
- * (so no later reader sees it overwritten) and that no other input of the node shares. */
-static void plan_sharing(tfcc_exec_plan *p, int32_t *group, int32_t *producer, int32_t *last_use) {
-  for (int32_t e = 0; e < p->n_nodes; e++) {
-    tfcc_exec_node *en = &p->nodes[e];
-    const tfcc_op_ctx *c = &en->ctx;
-    if (en->folded || !c->node->op->output_is_view || c->n_out != 1 || c->n_in < 1 || !c->in[0]) continue;
-    int32_t ti = c->in[0]->index, to = c->out[0]->index;
-    if (group[ti] < 0 || group[to] < 0 || ti == to || c->in[0]->bytes != c->out[0]->bytes) continue;
-    group_join(group, producer, last_use, ti, to);
-    en->view = true;
-    p->n_views++;
-  }
-  for (int32_t e = 0; e < p->n_nodes; e++) {
-    tfcc_exec_node *en = &p->nodes[e];
-    const tfcc_op_ctx *c = &en->ctx;
-    if (en->folded || en->view || !c->node->op->inplace_ok || c->n_out != 1 || c->n_tmp > 0) continue;
-    const tfcc_tensor *out = c->out[0];
-    if (group[out->index] < 0) continue;
-    for (int32_t k = 0; k < c->n_in; k++) {
-      const tfcc_tensor *in = c->in[k];
-      if (!in || group[in->index] < 0 || in->dtype != out->dtype || !same_shape(in, out)) continue;
-      int32_t r = group_root(group, in->index);
-      if (last_use[r] != e || r == group_root(group, out->index)) continue;
-      bool shared = false;
-      for (int32_t j = 0; j < c->n_in; j++)
-        if (j != k && c->in[j] && c->in[j]->index != in->index && group[c->in[j]->index] >= 0 &&
-            group_root(group, c->in[j]->index) == r)
-          shared = true;
-      if (shared) continue;
-      group_join(group, producer, last_use, in->index, out->index);
-      en->inplace = true;
-      p->n_inplace++;
-      break;
-    }
-  }
-}
-
-tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t subgraph,
-                                 const tfcc_input_shape *shapes, bool with_memory,
-                                 const tfcc_exec_env *env, tfcc_err *err) {
-  memset(p, 0, sizeof *p);
-  tfcc_status st = TFCC_OK;
-  int32_t *producer = NULL, *last_use = NULL;
-  tfcc_plan_buffer *bufs = NULL;
-  int32_t *buf_tensor = NULL;
-  fold_block *folds = NULL;
-  int32_t *group = NULL;
-
-  if (subgraph < 0 || subgraph >= g->n_subgraphs)
-    return tfcc_err_set(err, TFCC_ERR_INVALID_ARG, "subgraph %d does not exist", (int)subgraph);
-  const tfcc_ir_subgraph *sg = &g->subgraphs[subgraph];
-  p->graph = g;
-  p->sg = sg;
-  p->subgraph = subgraph;
-  p->n_tensors = sg->n_tensors;
-  p->tensors = calloc((size_t)sg->n_tensors + 1, sizeof *p->tensors);
-  producer = malloc(((size_t)sg->n_tensors + 1) * sizeof *producer);
-  last_use = malloc(((size_t)sg->n_tensors + 1) * sizeof *last_use);
-  size_t n_slots = 0;
-  for (int32_t i = 0; i < sg->n_nodes; i++)
-    n_slots += (size_t)sg->nodes[i].n_inputs + (size_t)sg->nodes[i].n_outputs +
-               (size_t)sg->nodes[i].n_intermediates;
-  p->ptrs = calloc(n_slots + 1, sizeof *p->ptrs);
-  p->nodes = calloc((size_t)sg->n_nodes + 1, sizeof *p->nodes);
-  if (!p->tensors || !producer || !last_use || !p->ptrs || !p->nodes) {
-    st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory planning %d tensors", (int)sg->n_tensors);
-    goto done;
-  }
-
-  /* Tensors from the IR. */
+/* The plan's tensors from the IR at the given input shapes (NULL: stored shapes). */
+static tfcc_status plan_tensors(plan_build *b, const tfcc_input_shape *shapes) {
+  tfcc_exec_plan *p = b->p;
+  const tfcc_ir_subgraph *sg = p->sg;
+  tfcc_status st;
   for (int32_t i = 0; i < sg->n_tensors; i++) {
     const tfcc_ir_tensor *it = &sg->tensors[i];
     tfcc_tensor *t = &p->tensors[i];
@@ -328,22 +250,21 @@ tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t
     t->data = t->is_const ? (void *)it->data : NULL;
     if (t->is_const && it->sparsity) {
       t->bytes = it->data_bytes;
-    } else if ((st = tfcc_tensor_update_bytes(t, err)) != TFCC_OK) {
-      goto done;
+    } else if ((st = tfcc_tensor_update_bytes(t, b->err)) != TFCC_OK) {
+      return st;
     } else if (t->is_const && t->bytes != it->data_bytes) {
-      st = tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "tensor %d (%s): constant holds %zu bytes, shape needs %zu",
-                        (int)i, it->name, it->data_bytes, t->bytes);
-      goto done;
+      return tfcc_err_set(b->err, TFCC_ERR_INVALID_MODEL, "tensor %d (%s): constant holds %zu bytes, shape needs %zu",
+                          (int)i, it->name, it->data_bytes, t->bytes);
     }
-    producer[i] = -1;
-    last_use[i] = -1;
+    b->g.producer[i] = -1;
+    b->g.last_use[i] = -1;
   }
   if (shapes) {
     for (int32_t k = 0; k < sg->n_inputs; k++) {
       tfcc_tensor *t = &p->tensors[sg->inputs[k]];
       t->rank = shapes[k].rank;
       memcpy(t->dims, shapes[k].dims, sizeof t->dims);
-      if ((st = tfcc_tensor_update_bytes(t, err)) != TFCC_OK) goto done;
+      if ((st = tfcc_tensor_update_bytes(t, b->err)) != TFCC_OK) return st;
     }
   }
   for (int32_t k = 0; k < sg->n_inputs; k++) {
@@ -352,234 +273,294 @@ tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t
     t->is_const = false;
     t->data = NULL;
   }
+  return TFCC_OK;
+}
 
-  /* Prepare every node in order; fold what can be computed now. */
-  const tfcc_kernel_set *ks = tfcc_kernel_set_for(env->isa);
-  size_t slot = 0;
-  for (int32_t ni = 0; ni < sg->n_nodes; ni++) {
-    const tfcc_ir_node *n = &sg->nodes[ni];
-    if (n->removed) continue;
-    if (!n->op) {
-      st = tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "node %d: operator %s is not supported", (int)ni,
+/* Node ni as execution node ei: its context over the plan's tensors (pointer slots from *slot
+ * on), its state, and the checks on what it reads and writes. *stateful: it keeps state or
+ * touches a variable; *all_known: every input it reads is known now. */
+static tfcc_status bind_node(plan_build *b, int32_t ni, int32_t ei, size_t *slot, bool *stateful,
+                             bool *all_known) {
+  tfcc_exec_plan *p = b->p;
+  const tfcc_ir_subgraph *sg = p->sg;
+  const tfcc_ir_node *n = &sg->nodes[ni];
+  tfcc_err *err = b->err;
+  tfcc_exec_node *en = &p->nodes[ei];
+  en->node = ni;
+  tfcc_op_ctx *c = &en->ctx;
+  c->node = n;
+  c->node_index = ni;
+  c->params = n->params;
+  c->err = err;
+  c->isa = b->env->isa;
+  c->ks = b->ks;
+  c->pool = b->env->pool;
+  c->log = b->env->log;
+  c->rs = b->env->rs;
+  c->in = &p->ptrs[*slot];
+  c->n_in = n->n_inputs;
+  *slot += (size_t)n->n_inputs;
+  c->out = &p->ptrs[*slot];
+  c->n_out = n->n_outputs;
+  *slot += (size_t)n->n_outputs;
+  c->tmp = &p->ptrs[*slot];
+  c->n_tmp = n->n_intermediates;
+  *slot += (size_t)n->n_intermediates;
+  if (n->op->state_bytes && !(c->state = calloc(1, n->op->state_bytes)))
+    return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "node %d (%s): out of memory for its state", (int)ni,
                         tfcc_node_op_name(n));
-      goto done;
-    }
-    int32_t ei = p->n_nodes++;
-    tfcc_exec_node *en = &p->nodes[ei];
-    en->node = ni;
-    tfcc_op_ctx *c = &en->ctx;
-    c->node = n;
-    c->node_index = ni;
-    c->params = n->params;
-    c->err = err;
-    c->isa = env->isa;
-    c->ks = ks;
-    c->pool = env->pool;
-    c->log = env->log;
-    c->rs = env->rs;
-    c->in = &p->ptrs[slot];
-    c->n_in = n->n_inputs;
-    slot += (size_t)n->n_inputs;
-    c->out = &p->ptrs[slot];
-    c->n_out = n->n_outputs;
-    slot += (size_t)n->n_outputs;
-    c->tmp = &p->ptrs[slot];
-    c->n_tmp = n->n_intermediates;
-    slot += (size_t)n->n_intermediates;
-    if (n->op->state_bytes && !(c->state = calloc(1, n->op->state_bytes))) {
-      st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "node %d (%s): out of memory for its state", (int)ni,
-                        tfcc_node_op_name(n));
-      goto done;
-    }
-    bool all_known = true, stateful = n->op->stateful || n->op->state_bytes > 0;
-    for (int32_t k = 0; k < n->n_inputs; k++) {
-      int32_t ti = n->inputs[k];
-      if (ti < 0) continue;
-      tfcc_tensor *t = &p->tensors[ti];
-      c->in[k] = t;
-      if (!t->known && !n->op->reads_shapes_only) all_known = false;
-      if (t->is_variable) stateful = true;
-      if (!t->is_const && !t->known && !t->is_variable && producer[ti] < 0 && !is_graph_input(sg, ti)) {
-        st = tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+  *all_known = true;
+  *stateful = n->op->stateful || n->op->state_bytes > 0;
+  for (int32_t k = 0; k < n->n_inputs; k++) {
+    int32_t ti = n->inputs[k];
+    if (ti < 0) continue;
+    tfcc_tensor *t = &p->tensors[ti];
+    c->in[k] = t;
+    if (!t->known && !n->op->reads_shapes_only) *all_known = false;
+    if (t->is_variable) *stateful = true;
+    if (!t->is_const && !t->known && !t->is_variable && b->g.producer[ti] < 0 && !is_graph_input(sg, ti))
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
                           "node %d (%s): input %d reads tensor %d (%s), which no earlier node writes",
                           (int)ni, tfcc_node_op_name(n), (int)k, (int)ti, sg->tensors[ti].name);
-        goto done;
-      }
-      last_use[ti] = ei;
-    }
-    for (int32_t k = 0; k < n->n_intermediates; k++) {
-      int32_t ti = n->intermediates[k];
-      c->tmp[k] = ti >= 0 ? &p->tensors[ti] : NULL;
-    }
-    for (int32_t k = 0; k < n->n_outputs; k++) {
-      int32_t ti = n->outputs[k];
-      if (ti < 0) continue;
-      tfcc_tensor *t = &p->tensors[ti];
-      if (t->is_const || t->is_variable || is_graph_input(sg, ti) || producer[ti] >= 0) {
-        st = tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+    b->g.last_use[ti] = ei;
+  }
+  for (int32_t k = 0; k < n->n_intermediates; k++) {
+    int32_t ti = n->intermediates[k];
+    c->tmp[k] = ti >= 0 ? &p->tensors[ti] : NULL;
+  }
+  for (int32_t k = 0; k < n->n_outputs; k++) {
+    int32_t ti = n->outputs[k];
+    if (ti < 0) continue;
+    tfcc_tensor *t = &p->tensors[ti];
+    if (t->is_const || t->is_variable || is_graph_input(sg, ti) || b->g.producer[ti] >= 0)
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
                           "node %d (%s): output %d writes tensor %d (%s), which is %s", (int)ni,
                           tfcc_node_op_name(n), (int)k, (int)ti, sg->tensors[ti].name,
                           t->is_const ? "a constant" : t->is_variable ? "a variable" :
-                          producer[ti] >= 0 ? "written by an earlier node" : "a graph input");
-        goto done;
-      }
-      c->out[k] = t;
-      if (n->outputs[k] >= 0) stateful = stateful || t->is_variable;
-    }
-    for (int32_t k = 0; k < n->n_outputs; k++)
-      if (!c->out[k]) {
-        st = tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "node %d (%s): output %d is omitted (-1)",
-                          (int)ni, tfcc_node_op_name(n), (int)k);
-        goto done;
-      }
-    c->scratch_bytes = 0;
-    c->needs_data = 0;
-    int32_t dyn_in = -1;
-    for (int32_t k = 0; k < n->n_inputs && dyn_in < 0; k++)
-      if (c->in[k] && c->in[k]->dynamic) dyn_in = k;
-    if (dyn_in >= 0) {
-      st = tfcc_err_set(err, TFCC_OK, "reads dynamic tensor %d (%s)", (int)c->in[dyn_in]->index,
-                        sg->tensors[c->in[dyn_in]->index].name);
-    } else {
-      st = n->op->prepare(c);
-      if (c->state) p->n_stateful++;
-      if (st != TFCC_OK && !c->needs_data) {
-        tfcc_err_prefix(err, "node %d (%s)", (int)ni, tfcc_node_op_name(n));
-        goto done;
-      }
-    }
-    if (dyn_in >= 0 || st != TFCC_OK) {
-      /* Shapes known only while running: prepared again in each run (dynamic node). */
-      if ((st = mark_dynamic(p, en, producer, last_use, err)) != TFCC_OK) goto done;
-      continue;
-    }
-    size_t out_bytes = 0;
-    for (int32_t k = 0; k < n->n_outputs; k++) {
-      tfcc_tensor *t = c->out[k];
-      if (t->dtype != sg->tensors[t->index].dtype) {
-        st = tfcc_err_set(err, TFCC_ERR_RUNTIME, "node %d (%s): output %d dtype changed by prepare",
-                          (int)ni, tfcc_node_op_name(n), (int)k);
-        goto done;
-      }
-      if ((st = tfcc_tensor_update_bytes(t, err)) != TFCC_OK) {
-        tfcc_err_prefix(err, "node %d (%s)", (int)ni, tfcc_node_op_name(n));
-        goto done;
-      }
-      out_bytes += t->bytes;
-      producer[t->index] = ei;
-      last_use[t->index] = ei;
-    }
-    if (n->op->macs) en->macs = n->op->macs(c);
-    if (all_known && !stateful && out_bytes <= TFCC_FOLD_MAX_BYTES) {
-      if ((st = fold_node(p, &folds, en, err)) != TFCC_OK) {
-        tfcc_err_prefix(err, "node %d (%s) computing at prepare time", (int)ni, tfcc_node_op_name(n));
-        goto done;
-      }
-    }
+                          b->g.producer[ti] >= 0 ? "written by an earlier node" : "a graph input");
+    c->out[k] = t;
+    if (n->outputs[k] >= 0) *stateful = *stateful || t->is_variable;
   }
+  for (int32_t k = 0; k < n->n_outputs; k++)
+    if (!c->out[k])
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "node %d (%s): output %d is omitted (-1)",
+                          (int)ni, tfcc_node_op_name(n), (int)k);
+  return TFCC_OK;
+}
 
-  /* Graph outputs: written in place into the caller's buffer unless they are constant, known,
-   * a graph input, never written, or listed twice; those are copied at the end of run. */
+/* Prepares execution node ei: sizes its outputs, or makes it dynamic when its shapes are known
+ * only while running; folds it when every input is known, it keeps no state and its outputs
+ * are small. */
+static tfcc_status prepare_node(plan_build *b, int32_t ei, bool stateful, bool all_known) {
+  tfcc_exec_plan *p = b->p;
+  const tfcc_ir_subgraph *sg = p->sg;
+  tfcc_err *err = b->err;
+  tfcc_exec_node *en = &p->nodes[ei];
+  tfcc_op_ctx *c = &en->ctx;
+  const tfcc_ir_node *n = c->node;
+  const int32_t ni = en->node;
+  tfcc_status st;
+  c->scratch_bytes = 0;
+  c->needs_data = 0;
+  int32_t dyn_in = -1;
+  for (int32_t k = 0; k < n->n_inputs && dyn_in < 0; k++)
+    if (c->in[k] && c->in[k]->dynamic) dyn_in = k;
+  if (dyn_in >= 0) {
+    st = tfcc_err_set(err, TFCC_OK, "reads dynamic tensor %d (%s)", (int)c->in[dyn_in]->index,
+                      sg->tensors[c->in[dyn_in]->index].name);
+  } else {
+    st = n->op->prepare(c);
+    if (c->state) p->n_stateful++;
+    if (st != TFCC_OK && !c->needs_data) {
+      tfcc_err_prefix(err, "node %d (%s)", (int)ni, tfcc_node_op_name(n));
+      return st;
+    }
+  }
+  /* Shapes known only while running: prepared again in each run (dynamic node). */
+  if (dyn_in >= 0 || st != TFCC_OK) return mark_dynamic(p, en, b->g.producer, b->g.last_use, err);
+  size_t out_bytes = 0;
+  for (int32_t k = 0; k < n->n_outputs; k++) {
+    tfcc_tensor *t = c->out[k];
+    if (t->dtype != sg->tensors[t->index].dtype)
+      return tfcc_err_set(err, TFCC_ERR_RUNTIME, "node %d (%s): output %d dtype changed by prepare",
+                          (int)ni, tfcc_node_op_name(n), (int)k);
+    if ((st = tfcc_tensor_update_bytes(t, err)) != TFCC_OK) {
+      tfcc_err_prefix(err, "node %d (%s)", (int)ni, tfcc_node_op_name(n));
+      return st;
+    }
+    out_bytes += t->bytes;
+    b->g.producer[t->index] = ei;
+    b->g.last_use[t->index] = ei;
+  }
+  if (n->op->macs) en->macs = n->op->macs(c);
+  if (all_known && !stateful && out_bytes <= TFCC_FOLD_MAX_BYTES &&
+      (st = fold_node(p, &b->folds, en, err)) != TFCC_OK) {
+    tfcc_err_prefix(err, "node %d (%s) computing at prepare time", (int)ni, tfcc_node_op_name(n));
+    return st;
+  }
+  return TFCC_OK;
+}
+
+/* Prepare every node in order; fold what can be computed now. */
+static tfcc_status prepare_nodes(plan_build *b) {
+  tfcc_exec_plan *p = b->p;
+  const tfcc_ir_subgraph *sg = p->sg;
+  size_t slot = 0;
+  tfcc_status st;
+  for (int32_t ni = 0; ni < sg->n_nodes; ni++) {
+    const tfcc_ir_node *n = &sg->nodes[ni];
+    if (n->removed) continue;
+    if (!n->op)
+      return tfcc_err_set(b->err, TFCC_ERR_UNSUPPORTED, "node %d: operator %s is not supported", (int)ni,
+                          tfcc_node_op_name(n));
+    int32_t ei = p->n_nodes++;
+    bool stateful = false, all_known = false;
+    if ((st = bind_node(b, ni, ei, &slot, &stateful, &all_known)) != TFCC_OK) return st;
+    if ((st = prepare_node(b, ei, stateful, all_known)) != TFCC_OK) return st;
+  }
+  return TFCC_OK;
+}
+
+/* Graph outputs: written in place into the caller's buffer unless they are constant, known,
+ * a graph input, never written, or listed twice; those are copied at the end of run. */
+static tfcc_status plan_outputs(plan_build *b) {
+  tfcc_exec_plan *p = b->p;
+  const tfcc_ir_subgraph *sg = p->sg;
   p->copy_outputs = calloc((size_t)sg->n_outputs + 1, sizeof *p->copy_outputs);
-  if (!p->copy_outputs) {
-    st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
-    goto done;
-  }
-  bool *bound = calloc((size_t)sg->n_tensors + 1, sizeof *bound);
-  if (!bound) {
-    st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
-    goto done;
-  }
+  b->bound = calloc((size_t)sg->n_tensors + 1, sizeof *b->bound);
+  if (!p->copy_outputs || !b->bound) return tfcc_err_set(b->err, TFCC_ERR_NO_MEMORY, "out of memory");
   for (int32_t k = 0; k < sg->n_outputs; k++) {
     int32_t ti = sg->outputs[k];
     tfcc_tensor *t = &p->tensors[ti];
-    bool produced = producer[ti] >= 0 && !t->known && !t->dynamic; /* dynamic: copied */
+    bool produced = b->g.producer[ti] >= 0 && !t->known && !t->dynamic; /* dynamic: copied */
     if (!produced && !t->is_const && !t->known && !t->dynamic && !is_graph_input(sg, ti) &&
-        !t->is_variable) {
-      free(bound);
-      st = tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "output %d: tensor %d (%s) is never written",
-                        (int)k, (int)ti, sg->tensors[ti].name);
-      goto done;
-    }
-    if (!produced || bound[ti]) p->copy_outputs[p->n_copy_outputs++] = k;
-    if (produced) bound[ti] = true;
+        !t->is_variable)
+      return tfcc_err_set(b->err, TFCC_ERR_INVALID_MODEL, "output %d: tensor %d (%s) is never written",
+                          (int)k, (int)ti, sg->tensors[ti].name);
+    if (!produced || b->bound[ti]) p->copy_outputs[p->n_copy_outputs++] = k;
+    if (produced) b->bound[ti] = true;
   }
+  return TFCC_OK;
+}
 
-  /* Arena: every produced, non-folded tensor not bound to the caller, plus per-node scratch.
-   * Tensors that share a buffer (views, in-place outputs) form one group: one buffer whose
-   * lifetime covers all of them. */
-  bufs = calloc((size_t)sg->n_tensors + (size_t)p->n_nodes + 1, sizeof *bufs);
-  buf_tensor = calloc((size_t)sg->n_tensors + (size_t)p->n_nodes + 1, sizeof *buf_tensor);
-  group = malloc(((size_t)sg->n_tensors + 1) * sizeof *group);
-  if (!bufs || !buf_tensor || !group) {
-    free(bound);
-    st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
-    goto done;
-  }
+/* Arena: every produced, non-folded tensor not bound to the caller, plus per-node scratch.
+ * Tensors that share a buffer (plan/buffer_sharing.h: views, in-place outputs) form one group:
+ * one buffer whose lifetime covers all of them. */
+static tfcc_status plan_arena(plan_build *b) {
+  tfcc_exec_plan *p = b->p;
+  const tfcc_ir_subgraph *sg = p->sg;
+  tfcc_status st;
+  b->bufs = calloc((size_t)sg->n_tensors + (size_t)p->n_nodes + 1, sizeof *b->bufs);
+  b->buf_tensor = calloc((size_t)sg->n_tensors + (size_t)p->n_nodes + 1, sizeof *b->buf_tensor);
+  b->g.group = malloc(((size_t)sg->n_tensors + 1) * sizeof *b->g.group);
+  if (!b->bufs || !b->buf_tensor || !b->g.group) return tfcc_err_set(b->err, TFCC_ERR_NO_MEMORY, "out of memory");
+  int32_t *group = b->g.group;
   for (int32_t i = 0; i < sg->n_tensors; i++) {
     tfcc_tensor *t = &p->tensors[i];
-    group[i] = producer[i] < 0 || t->known || t->dynamic || bound[i] || t->bytes == 0 ? -2 : i; /* -2: not planned */
+    group[i] = b->g.producer[i] < 0 || t->known || t->dynamic || b->bound[i] || t->bytes == 0 ? -2 : i; /* -2: not planned */
   }
-  free(bound);
-  plan_sharing(p, group, producer, last_use);
+  /* views first (the node is skipped at run), then in-place outputs in node order */
+  for (int32_t e = 0; e < p->n_nodes; e++)
+    if (!p->nodes[e].folded && tfcc_share_view(&b->g, &p->nodes[e].ctx)) {
+      p->nodes[e].view = true;
+      p->n_views++;
+    }
+  for (int32_t e = 0; e < p->n_nodes; e++)
+    if (!p->nodes[e].folded && !p->nodes[e].view && tfcc_share_in_place(&b->g, &p->nodes[e].ctx, e)) {
+      p->nodes[e].inplace = true;
+      p->n_inplace++;
+    }
   int32_t nb = 0;
   for (int32_t i = 0; i < sg->n_tensors; i++) {
     if (group[i] != i) continue; /* not planned, or shares its group root's buffer */
-    bufs[nb] = (tfcc_plan_buffer){p->tensors[i].bytes, producer[i], last_use[i], 0};
-    buf_tensor[nb++] = i;
+    b->bufs[nb] = (tfcc_plan_buffer){p->tensors[i].bytes, b->g.producer[i], b->g.last_use[i], 0};
+    b->buf_tensor[nb++] = i;
   }
   for (int32_t e = 0; e < p->n_nodes; e++) {
     if (p->nodes[e].folded || p->nodes[e].ctx.scratch_bytes == 0) continue;
-    bufs[nb] = (tfcc_plan_buffer){p->nodes[e].ctx.scratch_bytes, e, e, 0};
-    buf_tensor[nb++] = -1 - e;
+    b->bufs[nb] = (tfcc_plan_buffer){p->nodes[e].ctx.scratch_bytes, e, e, 0};
+    b->buf_tensor[nb++] = -1 - e;
   }
-  if ((st = tfcc_arena_plan(bufs, nb, TFCC_ARENA_ALIGN, &p->arena_bytes, err)) != TFCC_OK) goto done;
-  p->arena_lower_bound = tfcc_arena_lower_bound(bufs, nb, TFCC_ARENA_ALIGN);
-  for (int32_t b = 0; b < nb; b++) p->naive_bytes += round_up(bufs[b].size, TFCC_ARENA_ALIGN);
-
+  b->nb = nb;
+  if ((st = tfcc_arena_plan(b->bufs, nb, TFCC_ARENA_ALIGN, &p->arena_bytes, b->err)) != TFCC_OK) return st;
+  p->arena_lower_bound = tfcc_arena_lower_bound(b->bufs, nb, TFCC_ARENA_ALIGN);
+  for (int32_t k = 0; k < nb; k++) p->naive_bytes += round_up(b->bufs[k].size, TFCC_ARENA_ALIGN);
   /* Variables: persistent, zeroed. */
   for (int32_t i = 0; i < sg->n_tensors; i++)
     if (p->tensors[i].is_variable) p->variables_bytes += p->tensors[i].bytes;
+  return TFCC_OK;
+}
 
-  if (with_memory && p->n_dynamic_nodes > 0) {
+/* The memory: dynamic tensors' table, the arena (tensors and scratch at their offsets, group
+ * members at their root's bytes), the variables. */
+static tfcc_status plan_memory(plan_build *b) {
+  tfcc_exec_plan *p = b->p;
+  const tfcc_ir_subgraph *sg = p->sg;
+  tfcc_status st;
+  if (p->n_dynamic_nodes > 0) {
     p->dyn = calloc((size_t)sg->n_tensors + 1, sizeof *p->dyn);
-    if (!p->dyn) {
-      st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
-      goto done;
-    }
+    if (!p->dyn) return tfcc_err_set(b->err, TFCC_ERR_NO_MEMORY, "out of memory");
   }
-  if (with_memory) {
-    p->mem_pool = env->mem;
-    if ((st = tfcc_arena_mem_alloc(env->mem, p->arena_bytes, &p->arena_mem, err)) != TFCC_OK) goto done;
-    p->arena = p->arena_mem.ptr;
-    for (int32_t b = 0; b < nb; b++) {
-      if (buf_tensor[b] >= 0)
-        p->tensors[buf_tensor[b]].data = p->arena + bufs[b].offset;
-      else
-        p->nodes[-1 - buf_tensor[b]].ctx.scratch = p->arena + bufs[b].offset;
-    }
-    for (int32_t i = 0; i < sg->n_tensors; i++)
-      if (group[i] >= 0 && group[i] != i) p->tensors[i].data = p->tensors[group_root(group, i)].data;
-    for (int32_t i = 0; i < sg->n_tensors; i++) {
-      tfcc_tensor *t = &p->tensors[i];
-      if (!t->is_variable) continue;
-      t->data = fold_alloc(p, &folds, t->bytes);
-      if (!t->data) {
-        st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "cannot allocate variable tensor %d (%zu bytes)",
+  p->mem_pool = b->env->mem;
+  if ((st = tfcc_arena_mem_alloc(b->env->mem, p->arena_bytes, &p->arena_mem, b->err)) != TFCC_OK) return st;
+  p->arena = p->arena_mem.ptr;
+  for (int32_t k = 0; k < b->nb; k++) {
+    if (b->buf_tensor[k] >= 0)
+      p->tensors[b->buf_tensor[k]].data = p->arena + b->bufs[k].offset;
+    else
+      p->nodes[-1 - b->buf_tensor[k]].ctx.scratch = p->arena + b->bufs[k].offset;
+  }
+  for (int32_t i = 0; i < sg->n_tensors; i++)
+    if (b->g.group[i] >= 0 && b->g.group[i] != i)
+      p->tensors[i].data = p->tensors[tfcc_buffer_group_root(&b->g, i)].data;
+  for (int32_t i = 0; i < sg->n_tensors; i++) {
+    tfcc_tensor *t = &p->tensors[i];
+    if (!t->is_variable) continue;
+    t->data = fold_alloc(p, &b->folds, t->bytes);
+    if (!t->data)
+      return tfcc_err_set(b->err, TFCC_ERR_NO_MEMORY, "cannot allocate variable tensor %d (%zu bytes)",
                           (int)i, t->bytes);
-        goto done;
-      }
-      reset_variable(t);
-    }
+    reset_variable(t);
   }
+  return TFCC_OK;
+}
 
-done:
-  p->persist = (uint8_t *)folds;
-  free(producer);
-  free(last_use);
-  free(group);
-  free(bufs);
-  free(buf_tensor);
+tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t subgraph,
+                                 const tfcc_input_shape *shapes, bool with_memory,
+                                 const tfcc_exec_env *env, tfcc_err *err) {
+  memset(p, 0, sizeof *p);
+  if (subgraph < 0 || subgraph >= g->n_subgraphs)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_ARG, "subgraph %d does not exist", (int)subgraph);
+  const tfcc_ir_subgraph *sg = &g->subgraphs[subgraph];
+  plan_build b = {.p = p, .env = env, .ks = tfcc_kernel_set_for(env->isa), .err = err};
+  tfcc_status st = TFCC_OK;
+  p->graph = g;
+  p->sg = sg;
+  p->subgraph = subgraph;
+  p->n_tensors = sg->n_tensors;
+  p->tensors = calloc((size_t)sg->n_tensors + 1, sizeof *p->tensors);
+  b.g.producer = malloc(((size_t)sg->n_tensors + 1) * sizeof *b.g.producer);
+  b.g.last_use = malloc(((size_t)sg->n_tensors + 1) * sizeof *b.g.last_use);
+  size_t n_slots = 0;
+  for (int32_t i = 0; i < sg->n_nodes; i++)
+    n_slots += (size_t)sg->nodes[i].n_inputs + (size_t)sg->nodes[i].n_outputs +
+               (size_t)sg->nodes[i].n_intermediates;
+  p->ptrs = calloc(n_slots + 1, sizeof *p->ptrs);
+  p->nodes = calloc((size_t)sg->n_nodes + 1, sizeof *p->nodes);
+  if (!p->tensors || !b.g.producer || !b.g.last_use || !p->ptrs || !p->nodes)
+    st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory planning %d tensors", (int)sg->n_tensors);
+  if (st == TFCC_OK) st = plan_tensors(&b, shapes);
+  if (st == TFCC_OK) st = prepare_nodes(&b);
+  if (st == TFCC_OK) st = plan_outputs(&b);
+  if (st == TFCC_OK) st = plan_arena(&b);
+  if (st == TFCC_OK && with_memory) st = plan_memory(&b);
+  p->persist = (uint8_t *)b.folds;
+  free(b.g.producer);
+  free(b.g.last_use);
+  free(b.g.group);
+  free(b.bound);
+  free(b.bufs);
+  free(b.buf_tensor);
   if (st != TFCC_OK) tfcc_exec_plan_free(p);
   return st;
 }

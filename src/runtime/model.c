@@ -342,7 +342,7 @@ tfcc_status tfcc_model_build(tfcc_runtime *rt, const uint8_t *data, size_t size,
 }
 
 tfcc_exec_env tfcc_model_env(const tfcc_model *m) {
-  tfcc_exec_env env = {tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_), NULL, NULL};
+  tfcc_exec_env env = {.isa = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_)};
   if (m->rt) {
     env.isa = m->rt->isa;
     env.pool = m->rt->pool;

@@ -135,7 +135,7 @@ static inline int ptu_eval(ptu *p, const void *const *inputs, void *const *outpu
     if (st != TFCC_OK) return -1;
   }
   tfcc_exec_plan plan;
-  tfcc_exec_env env = {isa, NULL, NULL, NULL};
+  tfcc_exec_env env = {.isa = isa};
   tfcc_status st = tfcc_exec_plan_build(&plan, &p->g, 0, NULL, true, &env, &err);
   CHECKF(st == TFCC_OK, "plan: %s", err.msg);
   if (st != TFCC_OK) return -1;

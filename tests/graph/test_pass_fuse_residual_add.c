@@ -161,12 +161,12 @@ static void four_inputs_rejected(void) {
   tfcc_isa isa = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
   for (int32_t i = 0; i < p.sg->n_nodes; i++) {
     tfcc_ir_node *n = &p.sg->nodes[i];
-    tfcc_init_ctx ic = {&p.g, p.sg, n, i, NULL, &err, isa, NULL, 0};
+    tfcc_init_ctx ic = {.graph = &p.g, .sg = p.sg, .node = n, .node_index = i, .err = &err, .isa = isa};
     CHECK(n->op->init(&ic) == TFCC_OK);
     n->params = ic.params;
   }
   tfcc_exec_plan plan;
-  tfcc_exec_env env = {isa, NULL, NULL, NULL};
+  tfcc_exec_env env = {.isa = isa};
   tfcc_status st = tfcc_exec_plan_build(&plan, &p.g, 0, NULL, true, &env, &err);
   CHECK(st == TFCC_ERR_INVALID_MODEL);
   CHECKF(strstr(err.msg, "4 inputs") != NULL, "message: %s", err.msg);

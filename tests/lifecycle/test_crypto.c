@@ -49,7 +49,7 @@ int main(void) {
   size_t plain_n = 0;
   uint8_t *plain = tfcc_test_read_file(model, &plain_n);
   CHECK(plain != NULL);
-  tfcc_key_source kf = {TFCC_KEY_FROM_FILE, keyf};
+  tfcc_key_source kf = {.kind = TFCC_KEY_FROM_FILE, .path = keyf};
   CHECK(tfcc_crypto_encrypt_file(model, enc, &kf, "unit-key-7") == TFCC_OK);
   size_t enc_n = 0;
   uint8_t *encd = tfcc_test_read_file(enc, &enc_n);
@@ -60,10 +60,10 @@ int main(void) {
 
   /* Round trips. */
   int calls = 0;
-  tfcc_key_source sources[4] = {{TFCC_KEY_FROM_FILE, keyf},
-                                {TFCC_KEY_FROM_ENV, NULL, "TFCC_TEST_MODEL_KEY"},
-                                {TFCC_KEY_FROM_CALLBACK, NULL, NULL, key_cb, &calls},
-                                {TFCC_KEY_FROM_BYTES, NULL, NULL, NULL, NULL, g_key}};
+  tfcc_key_source sources[4] = {{.kind = TFCC_KEY_FROM_FILE, .path = keyf},
+                                {.kind = TFCC_KEY_FROM_ENV, .env = "TFCC_TEST_MODEL_KEY"},
+                                {.kind = TFCC_KEY_FROM_CALLBACK, .fn = key_cb, .user = &calls},
+                                {.kind = TFCC_KEY_FROM_BYTES, .bytes = g_key}};
   tfcc_runtime *rt = NULL;
   CHECK(tfcc_runtime_create(NULL, &rt) == TFCC_OK);
   for (int s = 0; s < 4; s++) {
@@ -139,7 +139,7 @@ int main(void) {
   tfcc_model *m = (tfcc_model *)1;
   CHECK(tfcc_model_load_encrypted(rt, enc, &kw, NULL, &m) == TFCC_ERR_INTEGRITY && m == NULL);
   CHECKF(strstr(tfcc_crypto_last_error(), "wrong key") != NULL, "%s", tfcc_crypto_last_error());
-  tfcc_key_source kmiss = {TFCC_KEY_FROM_ENV, NULL, "TFCC_TEST_NO_SUCH_VAR"};
+  tfcc_key_source kmiss = {.kind = TFCC_KEY_FROM_ENV, .env = "TFCC_TEST_NO_SUCH_VAR"};
   CHECK(tfcc_model_load_encrypted(rt, enc, &kmiss, NULL, &m) == TFCC_ERR_NOT_FOUND && m == NULL);
 
   /* Every truncation length (sampled) and a bit flip in every byte: error, no output. */

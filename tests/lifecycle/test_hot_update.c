@@ -354,7 +354,7 @@ int main(void) {
   const char *others[] = {"conv_2d_i8_3x3_valid_s2_relu", "conv_2d_f32_3x3_same", "conv_2d_f32_3x3_same"};
   const char *tmp = getenv("TFCC_BINARY_DIR");
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-    model_case c = {names[i]};
+    model_case c = {.name = names[i]};
     CHECKF(setup(&c, rt) == 0, "%s: setup", names[i]);
     if (!c.out_b) continue;
     snprintf(g_path_a, sizeof g_path_a, "%s/hot_update_%d_a.tflite", tmp ? tmp : "/tmp", (int)getpid());

@@ -309,7 +309,7 @@ int main(void) {
   snprintf(g_dir, sizeof g_dir, "/tmp/tfcc_wcache_XXXXXX");
   if (!mkdtemp(g_dir)) return 1;
   /* q8 GEMM (int8); float GEMM + GEMV + the fused expand/depthwise filter */
-  model_case cases[] = {{"mobilenet_v1_025_128_quant.tflite"}, {"hand_landmark_lite.tflite"}};
+  model_case cases[] = {{.file = "mobilenet_v1_025_128_quant.tflite"}, {.file = "hand_landmark_lite.tflite"}};
   const char *caps[] = {"generic", "sse4", "avx2", "avx512"};
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
     model_case *mc = &cases[c];

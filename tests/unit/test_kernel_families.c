@@ -1,6 +1,7 @@
 /* Kernel family table: every family has a generic fallback, variants are ordered and named,
  * the chosen variant never needs more than the level asked, and the public view agrees with the
  * internal lookup. */
+#include <stdbool.h>
 #include <string.h>
 
 #include "cpu/cpu_info.h"
@@ -49,8 +50,21 @@ int main(void) {
       for (int v = 1; v < f.variant_count && v < 16; v++)
         CHECKF(visa[v] >= visa[v - 1], "%s: variants out of ISA order", f.name);
       CHECKF(tfcc_kernel_isa_fits(f.variant_isa, level), "%s at %s picks %s", f.name, tfcc_isa_name(level), f.variant);
-      /* the highest fitting variant is chosen */
-      for (int v = 0; v < f.variant_count && v < 16; v++)
+      /* the chosen variant is listed; where the level alone decides (no row needs a CPU
+       * feature), it is the highest fitting one */
+      int listed = 0;
+      for (int v = 0; v < f.variant_count && v < 16; v++) {
+        const char *vname = NULL;
+        tfcc_kernel_family_variant(i, v, &vname, NULL);
+        listed |= strcmp(vname, f.variant) == 0;
+      }
+      CHECKF(listed, "%s: chosen %s is not listed", f.name, f.variant);
+      static const char *const by_feature[] = {"q8-gemm", "q8-dwconv", "q8-vbinary", "q8-fc-small",
+                                               "bf16-gemm"};
+      bool level_only = true;
+      for (size_t b = 0; b < sizeof by_feature / sizeof by_feature[0]; b++)
+        if (strcmp(f.name, by_feature[b]) == 0) level_only = false;
+      for (int v = 0; level_only && v < f.variant_count && v < 16; v++)
         if (tfcc_kernel_isa_fits(visa[v], level))
           CHECK(visa[v] <= f.variant_isa || level == TFCC_ISA_NEON || level == TFCC_ISA_WASMSIMD);
       const char *internal = tfcc_kernel_variant(f.name, level);

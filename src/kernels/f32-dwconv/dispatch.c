@@ -7,13 +7,7 @@
 #include "base/threadpool.h"
 
 static const tfcc_f32_dwconv_kernel kernels[] = {
-    TFCC_KERNELS_X86({"f32-dwconv-avx512", TFCC_ISA_AVX512, tfcc_f32_dwconv_avx512},
-                     {"f32-dwconv-avx2", TFCC_ISA_AVX2, tfcc_f32_dwconv_avx2},
-                     {"f32-dwconv-sse4", TFCC_ISA_SSE4, tfcc_f32_dwconv_sse4})
-    TFCC_KERNELS_ARM64({"f32-dwconv-neon", TFCC_ISA_NEON, tfcc_f32_dwconv_neon})
-    TFCC_KERNELS_WASMSIMD({"f32-dwconv-wasmsimd", TFCC_ISA_WASMSIMD, tfcc_f32_dwconv_wasmsimd})
-    {"f32-dwconv-scalar", TFCC_ISA_GENERIC, tfcc_f32_dwconv_scalar},
-};
+    TFCC_KERNEL_ROWS_SSE4(TFCC_KERNEL_ROW, "f32-dwconv", tfcc_f32_dwconv)};
 TFCC_DISPATCH_TABLE_FNS(tfcc_f32_dwconv, tfcc_f32_dwconv_kernel)
 
 typedef struct dw_job {

@@ -92,9 +92,12 @@ static inline void store_row(float *c, size_t nc, __m512 v0, __m512 v1, __m512 l
   } else {                                                                       \
     LOOP(PF_2, ROWS)                                                             \
   }
+/* macro lists that clang-format 14 rewraps differently on each pass: */
+/* clang-format off */
 #define ROWS_12(k)                                                               \
   ROW(0, k) ROW(1, k) ROW(2, k) ROW(3, k) ROW(4, k) ROW(5, k)                    \
   ROW(6, k) ROW(7, k) ROW(8, k) ROW(9, k) ROW(10, k) ROW(11, k)
+/* clang-format on */
 #define ROWS_4(k) ROW(0, k) ROW(1, k) ROW(2, k) ROW(3, k)
 
 /* The kernels' bodies take the residual (NULL: none) and are inlined into the plain entry
@@ -126,6 +129,8 @@ CORE(core_12x32) {
     c01 = c11 = c21 = c31 = c41 = c51 = c61 = c71 = c81 = c91 = c101 = c111 =
         _mm512_load_ps(bias + 16);
   } else {
+    /* macro lists that clang-format 14 rewraps differently on each pass: */
+    /* clang-format off */
     INIT2(0) INIT2(1) INIT2(2) INIT2(3) INIT2(4) INIT2(5)
     INIT2(6) INIT2(7) INIT2(8) INIT2(9) INIT2(10) INIT2(11)
   }
@@ -138,6 +143,7 @@ CORE(core_12x32) {
     STORE2(0) STORE2(1) STORE2(2) STORE2(3) STORE2(4) STORE2(5)
     STORE2(6) STORE2(7) STORE2(8) STORE2(9) STORE2(10) STORE2(11)
   }
+  /* clang-format on */
 }
 ENTRIES(tfcc_f32_gemm_12x32_avx512, tfcc_f32_gemm_12x32_res_avx512, core_12x32)
 /* Up to 4 rows x 32 columns: the last tile of M = 12q + 2..4 (ResNet-50's 14x14 stage,

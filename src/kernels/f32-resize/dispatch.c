@@ -5,12 +5,7 @@
 #include "base/threadpool.h"
 
 static const tfcc_f32_resize_kernel kernels[] = {
-    TFCC_KERNELS_X86({"f32-resize-avx512", TFCC_ISA_AVX512, tfcc_f32_resize_avx512},
-                     {"f32-resize-avx2", TFCC_ISA_AVX2, tfcc_f32_resize_avx2})
-    TFCC_KERNELS_ARM64({"f32-resize-neon", TFCC_ISA_NEON, tfcc_f32_resize_neon})
-    TFCC_KERNELS_WASMSIMD({"f32-resize-wasmsimd", TFCC_ISA_WASMSIMD, tfcc_f32_resize_wasmsimd})
-    {"f32-resize-scalar", TFCC_ISA_GENERIC, tfcc_f32_resize_scalar},
-};
+    TFCC_KERNEL_ROWS(TFCC_KERNEL_ROW, "f32-resize", tfcc_f32_resize)};
 TFCC_DISPATCH_TABLE_FNS(tfcc_f32_resize, tfcc_f32_resize_kernel)
 
 size_t tfcc_f32_resize_scratch_bytes(const tfcc_resize_shape *s) {

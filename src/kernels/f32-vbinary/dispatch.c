@@ -4,12 +4,7 @@
 #include "kernels/f32-vbinary/vbinary.h"
 
 static const tfcc_f32_vbinary_kernel kernels[] = {
-    TFCC_KERNELS_X86({"f32-vbinary-avx512", TFCC_ISA_AVX512, tfcc_f32_vbinary_avx512},
-                     {"f32-vbinary-avx2", TFCC_ISA_AVX2, tfcc_f32_vbinary_avx2})
-    TFCC_KERNELS_ARM64({"f32-vbinary-neon", TFCC_ISA_NEON, tfcc_f32_vbinary_neon})
-    TFCC_KERNELS_WASMSIMD({"f32-vbinary-wasmsimd", TFCC_ISA_WASMSIMD, tfcc_f32_vbinary_wasmsimd})
-    {"f32-vbinary-scalar", TFCC_ISA_GENERIC, tfcc_f32_vbinary_scalar},
-};
+    TFCC_KERNEL_ROWS(TFCC_KERNEL_ROW, "f32-vbinary", tfcc_f32_vbinary)};
 TFCC_DISPATCH_TABLE_FNS(tfcc_f32_vbinary, tfcc_f32_vbinary_kernel)
 
 bool tfcc_f32_vbinary_op_of(tfcc_binop op, tfcc_f32_vbinary_op *out) {

@@ -26,6 +26,7 @@
 #include "kernels/dispatch_table.h"
 
 typedef struct tfcc_f32_wino_kernel {
+  const char *name;    /* "f32-winograd-avx512" (the family's variant) */
   const char *name_f2; /* "f32-winograd-f2-avx512" */
   const char *name_f4; /* "f32-winograd-f4-avx512" */
   tfcc_isa isa;        /* level the transforms need */

@@ -4,13 +4,7 @@
 #include "base/threadpool.h"
 
 static const tfcc_pool_kernel kernels[] = {
-    TFCC_KERNELS_X86({"pool-avx512", TFCC_ISA_AVX512, tfcc_pool_avx512},
-                     {"pool-avx2", TFCC_ISA_AVX2, tfcc_pool_avx2},
-                     {"pool-sse4", TFCC_ISA_SSE4, tfcc_pool_sse4})
-    TFCC_KERNELS_ARM64({"pool-neon", TFCC_ISA_NEON, tfcc_pool_neon})
-    TFCC_KERNELS_WASMSIMD({"pool-wasmsimd", TFCC_ISA_WASMSIMD, tfcc_pool_wasmsimd})
-    {"pool-scalar", TFCC_ISA_GENERIC, tfcc_pool_scalar},
-};
+    TFCC_KERNEL_ROWS_SSE4(TFCC_KERNEL_ROW, "pool", tfcc_pool)};
 TFCC_DISPATCH_TABLE_FNS(tfcc_pool, tfcc_pool_kernel)
 
 bool tfcc_pool_usable(const tfcc_pool_kernel *k, tfcc_isa isa) {

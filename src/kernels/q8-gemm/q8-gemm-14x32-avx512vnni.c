@@ -58,6 +58,8 @@
   }
 
 /* One function per (rows, signedness): ROWS rows computed, mr <= ROWS stored. */
+/* a macro list that clang-format 14 rewraps differently on each pass: */
+/* clang-format off */
 #define DEFINE_TILE(name, rows, is_signed)                                                \
   static void name(size_t mr, size_t nc, size_t kc, const void *const *a, const void *w,  \
                    const int32_t *row_add, const tfcc_q8_out *o) {                        \
@@ -98,6 +100,7 @@
     const __m512 s0 = _mm512_loadu_ps(scale), s1 = _mm512_loadu_ps(scale + 16);          \
     PAIR(0, 1) PAIR(2, 3) PAIR(4, 5) PAIR(6, 7) PAIR(8, 9) PAIR(10, 11) PAIR(12, 13)      \
   }
+/* clang-format on */
 
 DEFINE_TILE(tile_s14, 14, 1)
 DEFINE_TILE(tile_s7, 7, 1)

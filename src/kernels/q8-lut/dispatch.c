@@ -28,15 +28,6 @@ static void lut_range(void *ctx, size_t i0, size_t i1) {
 
 void tfcc_q8_lut_run(struct tfcc_threadpool *pool, const tfcc_q8_lut_kernel *k,
                      const uint8_t table[256], const void *in, void *out, size_t n) {
-  if (n == 0) return;
-  const int threads = tfcc_threadpool_size(pool);
-  const size_t min_task = 64 * 1024;
-  if (threads <= 1 || n < 2 * min_task) {
-    k->fn(table, in, out, n);
-    return;
-  }
-  size_t tasks = n / min_task;
-  if (tasks > 4 * (size_t)threads) tasks = 4 * (size_t)threads;
   lut_job j = {k, table, in, out};
-  tfcc_threadpool_run_chunks(pool, n, ((n + tasks - 1) / tasks + 63) & ~(size_t)63, lut_range, &j);
+  tfcc_threadpool_run_elementwise(pool, n, 64 * 1024, 64, lut_range, &j);
 }

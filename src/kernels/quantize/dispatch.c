@@ -6,16 +6,9 @@
 #include "kernels/ref/quantize.h"
 #include "base/threadpool.h"
 
-#define K(isa, lvl) \
+#define K(name_, fn_, isa, lvl) \
   {"quantize-" #isa, lvl, tfcc_qz_xnn_##isa, tfcc_qz_ref_##isa, tfcc_dqz_##isa, tfcc_rqz_xnn_##isa}
-static const tfcc_qz_kernel kernels[] = {
-    TFCC_KERNELS_X86(K(avx512, TFCC_ISA_AVX512),
-                     K(avx2, TFCC_ISA_AVX2),
-                     K(sse4, TFCC_ISA_SSE4))
-    TFCC_KERNELS_ARM64(K(neon, TFCC_ISA_NEON))
-    TFCC_KERNELS_WASMSIMD(K(wasmsimd, TFCC_ISA_WASMSIMD))
-    K(scalar, TFCC_ISA_GENERIC),
-};
+static const tfcc_qz_kernel kernels[] = {TFCC_KERNEL_ROWS_SSE4(K, , )};
 #undef K
 TFCC_DISPATCH_TABLE_FNS(tfcc_qz, tfcc_qz_kernel)
 

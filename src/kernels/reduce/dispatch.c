@@ -6,15 +6,8 @@
 
 #include "kernels/quantize/quantize.h"
 
-#define K(isa, lvl) {"reduce-" #isa, lvl, tfcc_rsum_f32_##isa, tfcc_rsum_q_##isa}
-static const tfcc_rsum_kernel kernels[] = {
-    TFCC_KERNELS_X86(K(avx512, TFCC_ISA_AVX512),
-                     K(avx2, TFCC_ISA_AVX2),
-                     K(sse4, TFCC_ISA_SSE4))
-    TFCC_KERNELS_ARM64(K(neon, TFCC_ISA_NEON))
-    TFCC_KERNELS_WASMSIMD(K(wasmsimd, TFCC_ISA_WASMSIMD))
-    K(scalar, TFCC_ISA_GENERIC),
-};
+#define K(name_, fn_, isa, lvl) {"reduce-" #isa, lvl, tfcc_rsum_f32_##isa, tfcc_rsum_q_##isa}
+static const tfcc_rsum_kernel kernels[] = {TFCC_KERNEL_ROWS_SSE4(K, , )};
 #undef K
 TFCC_DISPATCH_TABLE_FNS(tfcc_rsum, tfcc_rsum_kernel)
 

@@ -3,6 +3,7 @@
 #include "kernels/ref/l2norm.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "kernels/ref/quant_util.h"
@@ -63,18 +64,24 @@ void tfcc_inv_sqrt_multiplier_exp(int32_t input, int reverse_shift, int32_t *mul
   *shift = s * reverse_shift;
 }
 
+/* The multiplier and shift of 1 / sqrt(sum of the row's squared values less the zero point)
+ * (the 8-bit kernels' per-row step; int8 when s8, else uint8). */
+static void row_inv_sqrt(const void *row, bool s8, int32_t depth, int32_t zp, int32_t *m, int *s) {
+  int64_t sq = 0;
+  for (int32_t c = 0; c < depth; c++) {
+    int32_t d = (s8 ? (int32_t)((const int8_t *)row)[c] : (int32_t)((const uint8_t *)row)[c]) - zp;
+    sq += (int64_t)d * d;
+  }
+  tfcc_inv_sqrt_multiplier_exp((int32_t)(uint32_t)(uint64_t)sq, -1, m, s);
+}
+
 void tfcc_l2norm_u8(int32_t outer, int32_t depth, int32_t in_zp, const uint8_t *in,
                     uint8_t *out) {
   for (int32_t i = 0; i < outer; i++) {
     const uint8_t *x = in + (size_t)i * depth;
-    int64_t sq = 0;
-    for (int32_t c = 0; c < depth; c++) {
-      int32_t d = (int32_t)x[c] - in_zp;
-      sq += (int64_t)d * d;
-    }
     int32_t m;
     int s;
-    tfcc_inv_sqrt_multiplier_exp((int32_t)(uint32_t)(uint64_t)sq, -1, &m, &s);
+    row_inv_sqrt(x, false, depth, in_zp, &m, &s);
     for (int32_t c = 0; c < depth; c++) {
       int32_t d = (int32_t)x[c] - in_zp;
       int32_t v = 128 + tfcc_mbqm_lt1(128 * d, m, s);
@@ -86,14 +93,9 @@ void tfcc_l2norm_u8(int32_t outer, int32_t depth, int32_t in_zp, const uint8_t *
 void tfcc_l2norm_i8(int32_t outer, int32_t depth, int32_t in_zp, const int8_t *in, int8_t *out) {
   for (int32_t i = 0; i < outer; i++) {
     const int8_t *x = in + (size_t)i * depth;
-    int64_t sq = 0;
-    for (int32_t c = 0; c < depth; c++) {
-      int32_t d = (int32_t)x[c] - in_zp;
-      sq += (int64_t)d * d;
-    }
     int32_t m;
     int s;
-    tfcc_inv_sqrt_multiplier_exp((int32_t)(uint32_t)(uint64_t)sq, -1, &m, &s);
+    row_inv_sqrt(x, true, depth, in_zp, &m, &s);
     for (int32_t c = 0; c < depth; c++) {
       int32_t d = (int32_t)x[c] - in_zp;
       int32_t v = tfcc_mbqm(d, m, s + 7); /* output scale 1/128 folded into the shift */

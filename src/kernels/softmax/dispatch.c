@@ -5,12 +5,7 @@
 #include "base/threadpool.h"
 
 static const tfcc_f32_softmax_kernel kernels[] = {
-    TFCC_KERNELS_X86({"f32-softmax-avx512", TFCC_ISA_AVX512, tfcc_f32_softmax_avx512},
-                     {"f32-softmax-avx2", TFCC_ISA_AVX2, tfcc_f32_softmax_avx2})
-    TFCC_KERNELS_ARM64({"f32-softmax-neon", TFCC_ISA_NEON, tfcc_f32_softmax_neon})
-    TFCC_KERNELS_WASMSIMD({"f32-softmax-wasmsimd", TFCC_ISA_WASMSIMD, tfcc_f32_softmax_wasmsimd})
-    {"f32-softmax-scalar", TFCC_ISA_GENERIC, tfcc_f32_softmax_scalar},
-};
+    TFCC_KERNEL_ROWS(TFCC_KERNEL_ROW, "f32-softmax", tfcc_f32_softmax)};
 TFCC_DISPATCH_TABLE_FNS(tfcc_f32_softmax, tfcc_f32_softmax_kernel)
 
 typedef struct sm_job {
