@@ -647,6 +647,9 @@ typedef struct tfcc_custom_tensor {
   const float *scales;         /* [quant_count] */
   const int32_t *zero_points;  /* [quant_count] */
   int32_t quant_axis;
+  int32_t is_dynamic;          /* outputs: prepare sets 1 when the shape depends on input values
+                                  (eval sizes it with tfcc_custom_output_resize); at eval, 1 on
+                                  the outputs eval must size. Inputs: 1 when sized while running */
 } tfcc_custom_tensor;
 
 /* What a callback gets. Fields are filled as the phase says; tfcc owns the struct. */
@@ -693,6 +696,16 @@ TFCC_API void tfcc_custom_op_default(tfcc_custom_op *op);
 TFCC_API tfcc_status tfcc_runtime_register_custom_op(tfcc_runtime *rt, const tfcc_custom_op *op);
 /* Number of custom operators registered on rt. */
 TFCC_API int tfcc_runtime_custom_op_count(const tfcc_runtime *rt);
+
+/* For eval: gives output `output`, which prepare marked is_dynamic, its shape for this run (as
+ * TFLite's ResizeTensor): the view's rank, dims, bytes and data change (data may move; its
+ * contents are undefined until eval writes them). Memory grows only when this run needs more
+ * than any run before. Every output prepare marked must be sized before eval returns OK.
+ * TFCC_ERR_STATE outside eval or for an output prepare did not mark; TFCC_ERR_SHAPE for a
+ * rank outside 0..TFCC_MAX_DIMS or a negative dimension; the message is set as by
+ * tfcc_custom_op_error (return the status). */
+TFCC_API tfcc_status tfcc_custom_output_resize(tfcc_custom_ctx *ctx, int32_t output, int32_t rank,
+                                               const int32_t *dims);
 
 /* For callbacks: sets the message of the callback's failure (printf format) and returns code,
  * as `return tfcc_custom_op_error(ctx, TFCC_ERR_SHAPE, "input 0: rank %d, needs 4", r);`. */
