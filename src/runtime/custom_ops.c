@@ -452,3 +452,17 @@ int tfcc_runtime_custom_op_count(const tfcc_runtime *rt) {
   return n;
 }
 
+void tfcc_custom_api_get(tfcc_custom_api *api) {
+  if (!api) return;
+  memset(api, 0, sizeof *api);
+  api->struct_size = sizeof *api;
+  api->register_custom_op = tfcc_runtime_register_custom_op;
+  api->custom_op_count = tfcc_runtime_custom_op_count;
+  api->custom_op_verror = custom_op_verror;
+  api->custom_output_resize = tfcc_custom_output_resize;
+  api->last_error = tfcc_last_error;
+  api->status_str = tfcc_status_str;
+  api->dtype_name = tfcc_dtype_name;
+  api->dtype_size = tfcc_dtype_size;
+  api->version = tfcc_version;
+}
