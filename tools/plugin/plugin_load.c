@@ -1,3 +1,6 @@
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* RTLD_DEFAULT */
+#endif
 #include "plugin_load.h"
 
 #include <dlfcn.h>
@@ -22,6 +25,25 @@ static pthread_once_t g_api_once = PTHREAD_ONCE_INIT;
 static void api_init(void) {
   tfcc_custom_api_get(&g_api);
   g_api.register_custom_op = register_noting;
+}
+
+tfcc_status tfcc_plugin_call(tfcc_runtime *rt, tfcc_custom_ops_register_fn fn, const char *what, char *err,
+                             size_t n) {
+  if (!rt || !fn) {
+    snprintf(err, n, "plugin %s: %s", what ? what : "", !rt ? "no runtime" : "no registration function");
+    return TFCC_ERR_INVALID_ARG;
+  }
+  pthread_once(&g_api_once, api_init);
+  t_msg[0] = '\0';
+  tfcc_status st = fn(rt, &g_api);
+  if (st != TFCC_OK) {
+    const char *msg = t_msg[0] ? t_msg
+                      : st == TFCC_ERR_UNSUPPORTED ? "the plugin may need a newer tfcc (its custom-operator table)"
+                                                   : "";
+    snprintf(err, n, "plugin %s: " TFCC_CUSTOM_OPS_REGISTER_SYMBOL " failed (%s)%s%s", what, tfcc_status_str(st),
+             msg[0] ? ": " : "", msg);
+  }
+  return st;
 }
 
 tfcc_status tfcc_plugin_load(tfcc_runtime *rt, const char *path, char *err, size_t n) {
@@ -49,19 +71,18 @@ tfcc_status tfcc_plugin_load(tfcc_runtime *rt, const char *path, char *err, size
   }
   tfcc_custom_ops_register_fn fn;
   memcpy(&fn, &sym, sizeof fn); /* object pointer to function pointer, as POSIX dlsym allows */
-  pthread_once(&g_api_once, api_init);
   const int before = tfcc_runtime_custom_op_count(rt);
-  t_msg[0] = '\0';
-  tfcc_status st = fn(rt, &g_api);
-  if (st != TFCC_OK) {
-    const char *msg = t_msg[0] ? t_msg
-                      : st == TFCC_ERR_UNSUPPORTED ? "the plugin may need a newer tfcc (its custom-operator table)"
-                                                   : "";
-    snprintf(err, n, "plugin %s: " TFCC_CUSTOM_OPS_REGISTER_SYMBOL " failed (%s)%s%s", path, tfcc_status_str(st),
-             msg[0] ? ": " : "", msg);
-    /* kept loaded: operators it registered before failing point into it */
-    if (tfcc_runtime_custom_op_count(rt) == before) dlclose(lib);
-    return st;
-  }
-  return TFCC_OK; /* never closed */
+  tfcc_status st = tfcc_plugin_call(rt, fn, path, err, n);
+  /* kept loaded when it registered anything (its operators point into it); never closed after
+   * a success */
+  if (st != TFCC_OK && tfcc_runtime_custom_op_count(rt) == before) dlclose(lib);
+  return st;
+}
+
+tfcc_custom_ops_register_fn tfcc_plugin_find(const char *name) {
+  if (!name || !name[0]) return NULL;
+  void *sym = dlsym(RTLD_DEFAULT, name);
+  tfcc_custom_ops_register_fn fn = NULL;
+  if (sym) memcpy(&fn, &sym, sizeof fn);
+  return fn;
 }
