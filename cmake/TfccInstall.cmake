@@ -1,6 +1,6 @@
 # Install rules (included from the top-level CMakeLists.txt).
 #   lib/libtfcc.so.0 (SONAME libtfcc.so.0), libtfcc.a, libtfcc_crypto.so.0 (with OpenSSL)
-#   include/tfcc/tfcc.h (+ tfcc_crypto.h)
+#   include/tfcc/tfcc.h, tfcc_plugin.h (+ tfcc_crypto.h)
 #   bin/tfcc (RUNPATH $ORIGIN/../lib: the tree can be moved)
 #   lib/pkgconfig/tfcc.pc (+ tfcc_crypto.pc), relocatable (${pcfiledir})
 #   lib/cmake/tfcc/: find_package(tfcc) -> tfcc::tfcc (shared), tfcc::tfcc_static, tfcc::crypto
@@ -17,7 +17,7 @@ set_target_properties(tfcc_static PROPERTIES EXPORT_NAME tfcc_static)
 target_include_directories(tfcc_shared INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 target_include_directories(tfcc_static INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 set(TFCC_INSTALL_TARGETS tfcc_shared tfcc_static)
-set(TFCC_INSTALL_HEADERS ${CMAKE_SOURCE_DIR}/include/tfcc/tfcc.h)
+set(TFCC_INSTALL_HEADERS ${CMAKE_SOURCE_DIR}/include/tfcc/tfcc.h ${CMAKE_SOURCE_DIR}/include/tfcc/tfcc_plugin.h)
 if(TARGET tfcc_crypto)
   set_target_properties(tfcc_crypto PROPERTIES EXPORT_NAME crypto)
   target_include_directories(tfcc_crypto INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)

@@ -20,7 +20,8 @@ takes few distinct values, so windows hold ties (the first maximum wins).
     /usr/bin/python3 modelgen/make_mediapipe_ops.py --out tests/models/data/mediapipe_ops
 
 Writes mediapipe_ops.tflite, in0.npy, out<i>.npy (outputs in the model's order),
-mediapipe_unknown_op.tflite (a custom operator nobody registers) and mediapipe_bad_<tag>.tflite
+mediapipe_unknown_op.tflite (a custom operator nobody registers), keep_positive.tflite (a custom
+operator with a run-time-shaped output, keep_positive_model) and mediapipe_bad_<tag>.tflite
 (MaxPoolingWithArgmax2D with hostile options: too short, padding 0, stride 0). Needs NumPy for the
 references (Debian's /usr/bin/python3 has it); the model itself is built with modelgen only.
 """
@@ -176,6 +177,25 @@ def unknown_op_model():
     return m
 
 
+def keep_positive_model():
+    """A custom operator whose output shape depends on input values (tests/examples/
+    test_custom_dynamic.c registers it): x [8] -> KeepPositive -> p (the positive values, a
+    dynamic tensor) -> ADD 1 -> y; KeepPositive of a constant -> q (with the fold pass on, a node
+    of constant inputs whose output is still sized while running)."""
+    m = T.Model(description="tfcc modelgen: a custom operator with a run-time-shaped output")
+    x = m.add_tensor("x", FLOAT32, [8])
+    p = m.add_tensor("p", FLOAT32, [8])
+    one = m.add_tensor("one", FLOAT32, [1], data=T.pack(FLOAT32, [1.0]))
+    y = m.add_tensor("y", FLOAT32, [8])
+    c = m.add_tensor("c", FLOAT32, [5], data=T.pack(FLOAT32, [-1.0, 2.0, 0.0, 3.5, -4.0]))
+    q = m.add_tensor("q", FLOAT32, [5])
+    m.add_op("CUSTOM", [x], [p], custom_code="KeepPositive")
+    m.add_op("ADD", [p, one], [y], {"fused_activation_function": 0})
+    m.add_op("CUSTOM", [c], [q], custom_code="KeepPositive")
+    m.inputs, m.outputs = [x], [p, y, q]
+    return m
+
+
 def bad_options_model(options):
     """MaxPoolingWithArgmax2D with hostile options (too short, padding 0, ...)."""
     m = T.Model(description="tfcc modelgen: MaxPoolingWithArgmax2D with bad options")
@@ -201,6 +221,8 @@ def main():
         npy.save(os.path.join(args.out, "out%d.npy" % i), "float32", list(a.shape), a.ravel().tolist())
     with open(os.path.join(args.out, "mediapipe_unknown_op.tflite"), "wb") as f:
         f.write(T.serialize(unknown_op_model()))
+    with open(os.path.join(args.out, "keep_positive.tflite"), "wb") as f:
+        f.write(T.serialize(keep_positive_model()))
     hostile = {"short": struct.pack("<2i", SAME, 2), "padding0": pool_options(0, (2, 2), (2, 2), ACT_NONE),
                "stride0": pool_options(SAME, (0, 2), (2, 2), ACT_NONE)}
     for tag, opts in hostile.items():

@@ -54,6 +54,7 @@ class BuildExt(build_ext):
         ext.extra_objects.append(os.path.join(lib_build, "libtfcc.a"))
         # sources outside this directory join here, after setup()'s relative-path check
         ext.sources += [os.path.join(ROOT, "tools", "common", f) for f in TOOL_SOURCES]
+        ext.sources.append(os.path.join(ROOT, "tools", "plugin", "plugin_load.c"))  # custom_op_libraries
         # encrypted models: src/crypto compiled in when OpenSSL's libcrypto is there
         crypto_dir = os.path.join(ROOT, "src", "crypto")
         if os.environ.get("TFCC_PYTHON_CRYPTO", "1") != "0" and _has_openssl(self.compiler):
@@ -73,10 +74,10 @@ def _extension():
         "tfcc._tfcc",
         sources=src,
         include_dirs=[os.path.join(ROOT, "include"), os.path.join(ROOT, "src"),
-                      os.path.join(ROOT, "tools"), numpy.get_include()],
+                      os.path.join(ROOT, "tools"), os.path.join(ROOT, "tools", "plugin"), numpy.get_include()],
         define_macros=[("_GNU_SOURCE", None)],
         extra_compile_args=["-std=c11", "-fvisibility=hidden", "-fno-strict-aliasing"],
-        extra_link_args=["-Wl,--exclude-libs,ALL", "-lpthread", "-lm"],
+        extra_link_args=["-Wl,--exclude-libs,ALL", "-lpthread", "-lm", "-ldl"],
         libraries=[],
     )
 

@@ -157,6 +157,22 @@ static int runtime_pair(walk *w, void *ctx, const char *key, yaml_node_t *v) {
   if (!strcmp(k, "num_threads")) return get_int(w, v, key, 0, 1024, &c->num_threads);
   if (!strcmp(k, "memory_pool_mb")) return get_int(w, v, key, 0, 1 << 20, &c->memory_pool_mb);
   if (!strcmp(k, "weights_cache")) return get_str(w, v, key, c->weights_cache, sizeof c->weights_cache);
+  if (!strcmp(k, "custom_ops")) { /* a list of plugin paths, or one path */
+    c->n_custom_ops = 0;
+    if (v->type == YAML_SCALAR_NODE) {
+      c->n_custom_ops = 1;
+      return get_str(w, v, key, c->custom_ops[0], sizeof c->custom_ops[0]);
+    }
+    if (v->type != YAML_SEQUENCE_NODE) return fail(w, v, key, "expected a list of custom-operator libraries");
+    for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
+      if (c->n_custom_ops >= SRV_MAX_CUSTOM_OPS) return fail(w, v, key, "more than %d libraries", SRV_MAX_CUSTOM_OPS);
+      if (get_str(w, yaml_document_get_node(w->doc, *it), key, c->custom_ops[c->n_custom_ops],
+                  sizeof c->custom_ops[0]))
+        return -1;
+      c->n_custom_ops++;
+    }
+    return 0;
+  }
   if (!strcmp(k, "isa")) {
     if (get_str(w, v, key, c->isa, sizeof c->isa)) return -1;
     const char *ok[] = {"generic", "sse4", "avx2", "avx512", "neon", "wasmsimd"};

@@ -1,6 +1,7 @@
 /* Server configuration: defaults, the YAML file (libyaml), and validation.
  *
- *   runtime: {num_threads, cpu_affinity: [ids], memory_pool_mb, isa, weights_cache: DIR}
+ *   runtime: {num_threads, cpu_affinity: [ids], memory_pool_mb, isa, weights_cache: DIR,
+ *             custom_ops: [LIB.so]}
  *   models:  [{name, path, versions: [n] | latest, sessions, max_queue, max_batch,
  *              max_queue_delay_us, precision: fp32 | bf16, inputs: [names], outputs: [names]}]
  *   repository: {path, poll_ms, sessions, max_queue, max_batch, max_queue_delay_us, precision}
@@ -22,6 +23,7 @@
 #define SRV_NAME_MAX 128
 #define SRV_PATH_MAX 1024
 #define SRV_CONFIG_MAX_DEPTH 64 /* YAML nesting (the schema needs 4) */
+#define SRV_MAX_CUSTOM_OPS 16
 
 typedef struct srv_model_config {
   char name[SRV_NAME_MAX];
@@ -47,6 +49,9 @@ typedef struct srv_config {
   int memory_pool_mb;
   char isa[16];
   char weights_cache[SRV_PATH_MAX]; /* "" = none; else packed-weights caches DIR/<model>-<version>.wc */
+  /* custom-operator plugins registered on the runtime at startup (docs/custom_ops.md) */
+  char custom_ops[SRV_MAX_CUSTOM_OPS][SRV_PATH_MAX];
+  int n_custom_ops;
   /* models */
   srv_model_config *models;
   int n_models;

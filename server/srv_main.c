@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "plugin_load.h"
 #include "srv_log.h"
 #include "srv_metrics.h"
 #include "srv_server.h"
@@ -57,6 +58,17 @@ static int create_runtime(const srv_config *cfg, tfcc_runtime **rt) {
     srv_log(SRV_LOG_ERROR, "STARTUP", "cannot create the runtime: %s",
             tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));
     return -1;
+  }
+  for (int i = 0; i < cfg->n_custom_ops; i++) { /* before any model loads */
+    char err[1024];
+    if (tfcc_plugin_load(*rt, cfg->custom_ops[i], err, sizeof err) != TFCC_OK) {
+      srv_log(SRV_LOG_ERROR, "STARTUP", "runtime.custom_ops: %s", err);
+      tfcc_runtime_destroy(*rt);
+      *rt = NULL;
+      return -1;
+    }
+    srv_log(SRV_LOG_INFO, "STARTUP", "runtime.custom_ops: %s registered (%d custom operators on the runtime)",
+            cfg->custom_ops[i], tfcc_runtime_custom_op_count(*rt));
   }
   return 0;
 }
@@ -116,6 +128,7 @@ static void reload_config(srv_server *s) {
       nc.receive_timeout_s != s->cfg.receive_timeout_s || nc.read_timeout_s != s->cfg.read_timeout_s ||
       nc.max_body_mb != s->cfg.max_body_mb ||
       nc.num_threads != s->cfg.num_threads || strcmp(nc.repository, s->cfg.repository) ||
+      nc.n_custom_ops != s->cfg.n_custom_ops || memcmp(nc.custom_ops, s->cfg.custom_ops, sizeof nc.custom_ops) ||
       memcmp(&nc.repo_model, &s->cfg.repo_model, sizeof nc.repo_model))
     srv_log(SRV_LOG_WARN, "CONFIG_RELOAD", "server/runtime/repository settings changed: they apply after a restart");
   srv_repo_apply_config(s->repo, &nc, &res);

@@ -53,6 +53,8 @@ static const char k_usage[] =
     "      --trace FILE.json  write a Chrome trace (chrome://tracing, Perfetto) of every\n"
     "                         operator of every run\n"
     "      --json             machine-readable report on stdout\n"
+    "      --custom-ops LIB.so  register the custom operators of plugin LIB.so (repeatable;\n"
+    "                         docs/custom_ops.md)\n"
     "  -h, --help             this text\n"
     "\n"
     "Timed runs: --runs R alone does exactly R; --duration S alone runs until S seconds have\n"
@@ -77,7 +79,8 @@ enum {
   OPT_TOP,
   OPT_TRACE,
   OPT_JSON,
-  OPT_HELP
+  OPT_HELP,
+  OPT_CUSTOM_OPS
 };
 static const arg_opt k_opts[] = {{OPT_THREADS, "-t", "--threads", 1},
                                  {OPT_WARMUP, "-w", "--warmup", 1},
@@ -95,6 +98,7 @@ static const arg_opt k_opts[] = {{OPT_THREADS, "-t", "--threads", 1},
                                  {OPT_TRACE, NULL, "--trace", 1},
                                  {OPT_JSON, NULL, "--json", 0},
                                  {OPT_HELP, "-h", "--help", 0},
+                                 {OPT_CUSTOM_OPS, NULL, "--custom-ops", 1},
                                  {0, NULL, NULL, 0}};
 
 typedef struct bench_opts {
@@ -186,6 +190,7 @@ static int open_all(bench_state *b, const bench_opts *o) {
   if (st != TFCC_OK)
     return cli_error(CMD, CLI_EXIT_FAIL, "cannot create runtime: %s",
                      tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));
+  if (cli_load_custom_ops(CMD, b->rt) != 0) return CLI_EXIT_FAIL;
   /* the level the runtime dispatches at: the cap from --isa, else TFCC_ISA, else none */
   const char *cap_name = o->isa ? o->isa : getenv("TFCC_ISA");
   b->r.cap = TFCC_ISA_NO_CAP;
@@ -357,6 +362,9 @@ static int parse_opts(int argc, char **argv, bench_opts *o, int *done) {
         *done = 1;
         return CLI_EXIT_OK;
       case OPT_THREADS: bad = args_int("--threads", v, 0, 1024, &o->threads, err, sizeof err); break;
+      case OPT_CUSTOM_OPS:
+        if (cli_add_custom_ops(CMD, v) != 0) return CLI_EXIT_USAGE;
+        break;
       case OPT_WARMUP: bad = args_int("--warmup", v, 0, 1000000, &o->warmup, err, sizeof err); break;
       case OPT_RUNS:
         bad = args_int("--runs", v, 1, 100000000, &o->runs, err, sizeof err);

@@ -39,15 +39,17 @@ static const char k_usage[] =
     "  --std S             float inputs: divisor after the subtraction (default 127.5)\n"
     "  --save-input FILE   also write the prepared input tensor as FILE (.npy)\n"
     "  -t, --threads N     worker threads (default: all CPUs)\n"
+    "  --custom-ops LIB.so register the custom operators of plugin LIB.so (repeatable;\n"
+    "                      docs/custom_ops.md)\n"
     "  -h, --help          this text\n";
 
-enum { OPT_LABELS = 1, OPT_TOP, OPT_MEAN, OPT_STD, OPT_SAVE, OPT_THREADS, OPT_HELP };
+enum { OPT_LABELS = 1, OPT_TOP, OPT_MEAN, OPT_STD, OPT_SAVE, OPT_THREADS, OPT_HELP, OPT_CUSTOM_OPS };
 static const arg_opt k_opts[] = {
     {OPT_LABELS, "-l", "--labels", 1}, {OPT_TOP, "-k", "--top", 1},
     {OPT_MEAN, NULL, "--mean", 1},     {OPT_STD, NULL, "--std", 1},
     {OPT_SAVE, NULL, "--save-input", 1},
     {OPT_THREADS, "-t", "--threads", 1}, {OPT_HELP, "-h", "--help", 0},
-    {0, NULL, NULL, 0}};
+    {OPT_CUSTOM_OPS, NULL, "--custom-ops", 1}, {0, NULL, NULL, 0}};
 
 typedef struct classify_opts {
   const char *model;
@@ -224,6 +226,9 @@ int cmd_classify(int argc, char **argv) {
       case OPT_HELP: fputs(k_usage, stdout); return CLI_EXIT_OK;
       case OPT_LABELS: o.labels = value; break;
       case OPT_SAVE: o.save_input = value; break;
+      case OPT_CUSTOM_OPS:
+        if (cli_add_custom_ops(CMD, value) != 0) return CLI_EXIT_USAGE;
+        break;
       case OPT_TOP: bad = args_int("--top", value, 1, 1000000, &o.top, err, sizeof err); break;
       case OPT_MEAN: bad = args_float("--mean", value, &o.mean, err, sizeof err); break;
       case OPT_STD:

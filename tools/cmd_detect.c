@@ -39,14 +39,17 @@ static const char k_usage[] =
     "  --mean M             float inputs: value subtracted from each pixel (default 127.5)\n"
     "  --std S              float inputs: divisor after the subtraction (default 127.5)\n"
     "  -t, --threads N      worker threads (default: all CPUs)\n"
+    "  --custom-ops LIB.so  register the custom operators of plugin LIB.so (repeatable;\n"
+    "                       docs/custom_ops.md)\n"
     "  -h, --help           this text\n";
 
-enum { OPT_LABELS = 1, OPT_THRESHOLD, OPT_OUT, OPT_MEAN, OPT_STD, OPT_THREADS, OPT_HELP };
+enum { OPT_LABELS = 1, OPT_THRESHOLD, OPT_OUT, OPT_MEAN, OPT_STD, OPT_THREADS, OPT_HELP, OPT_CUSTOM_OPS };
 static const arg_opt k_opts[] = {
     {OPT_LABELS, "-l", "--labels", 1},   {OPT_THRESHOLD, NULL, "--threshold", 1},
     {OPT_OUT, "-o", "--out", 1},         {OPT_MEAN, NULL, "--mean", 1},
     {OPT_STD, NULL, "--std", 1},         {OPT_THREADS, "-t", "--threads", 1},
-    {OPT_HELP, "-h", "--help", 0},       {0, NULL, NULL, 0}};
+    {OPT_HELP, "-h", "--help", 0},       {OPT_CUSTOM_OPS, NULL, "--custom-ops", 1},
+    {0, NULL, NULL, 0}};
 
 typedef struct detect_opts {
   const char *model, *image, *labels, *out;
@@ -275,6 +278,9 @@ int cmd_detect(int argc, char **argv) {
       case OPT_HELP: fputs(k_usage, stdout); return CLI_EXIT_OK;
       case OPT_LABELS: o.labels = value; break;
       case OPT_OUT: o.out = value; break;
+      case OPT_CUSTOM_OPS:
+        if (cli_add_custom_ops(CMD, value) != 0) return CLI_EXIT_USAGE;
+        break;
       case OPT_THRESHOLD:
         bad = args_float("--threshold", value, &o.threshold, err, sizeof err);
         break;

@@ -21,7 +21,7 @@
 #define MAX_VERSIONS 16
 
 static const char k_usage[] =
-    "usage: tfcc inspect MODEL [--json] [--memory]\n"
+    "usage: tfcc inspect MODEL [--json] [--memory] [--custom-ops LIB.so ...]\n"
     "\n"
     "Describes a .tflite model: inputs and outputs (dtype, shape, shape signature,\n"
     "quantization), the file's operators (count, versions, MACs per type and in total), the\n"
@@ -35,12 +35,15 @@ static const char k_usage[] =
     "\n"
     "It also lists the dynamic tensors: those whose shape depends on data known only while\n"
     "running (at the stored input shapes), each with the node that produces it and why.\n"
+    "  --custom-ops LIB.so  register the custom operators of plugin LIB.so (repeatable;\n"
+    "               docs/custom_ops.md)\n"
     "  -h, --help   this text\n";
 
-enum { OPT_JSON = 1, OPT_MEMORY, OPT_HELP };
+enum { OPT_JSON = 1, OPT_MEMORY, OPT_HELP, OPT_CUSTOM_OPS };
 static const arg_opt k_opts[] = {{OPT_JSON, NULL, "--json", 0},
                                  {OPT_MEMORY, NULL, "--memory", 0},
                                  {OPT_HELP, "-h", "--help", 0},
+                                 {OPT_CUSTOM_OPS, NULL, "--custom-ops", 1},
                                  {0, NULL, NULL, 0}};
 
 typedef struct op_group {
@@ -518,6 +521,7 @@ int cmd_inspect(int argc, char **argv) {
     }
     if (id == OPT_JSON) as_json = 1;
     if (id == OPT_MEMORY) with_memory = 1;
+    if (id == OPT_CUSTOM_OPS && cli_add_custom_ops(CMD, value) != 0) return CLI_EXIT_USAGE;
     if (id == ARGS_POSITIONAL) {
       if (path) return cli_error(CMD, CLI_EXIT_USAGE, "unexpected argument '%s' (one MODEL only)", value);
       path = value;

@@ -21,7 +21,7 @@
 static const char k_usage[] =
     "usage: tfcc run MODEL -i FILE.npy [-i NAME=FILE.npy ...] -o DIR [--threads N]\n"
     "                [--precision f32|bf16] [--weights-cache PATH] [--signature KEY]\n"
-    "                [--timeout-ms MS]\n"
+    "                [--timeout-ms MS] [--custom-ops LIB.so ...]\n"
     "\n"
     "Runs MODEL (.tflite) once on .npy inputs and writes every output as DIR/<i>_<name>.npy\n"
     "(characters of <name> outside [A-Za-z0-9._-] become '_'). Prints one line per output.\n"
@@ -39,6 +39,7 @@ static const char k_usage[] =
     "                              subgraph, inputs and outputs named as it names them\n"
     "      --timeout-ms MS         stop the run after MS milliseconds (e.g. a WHILE loop\n"
     "                              that does not end): exit status 1, 'run deadline exceeded'\n"
+    CLI_CUSTOM_OPS_USAGE
     "  -h, --help                  this text\n"
     "\n"
     "Each file's dtype and shape must equal the input's; dimensions that are -1 in the\n"
@@ -47,13 +48,13 @@ static const char k_usage[] =
     "marked (dynamic).\n";
 
 enum { OPT_INPUT = 1, OPT_OUTPUT, OPT_THREADS, OPT_PRECISION, OPT_WEIGHTS_CACHE, OPT_HELP, OPT_SIGNATURE,
-       OPT_TIMEOUT };
+       OPT_TIMEOUT, OPT_CUSTOM_OPS };
 static const arg_opt k_opts[] = {
     {OPT_INPUT, "-i", "--input", 1},  {OPT_OUTPUT, "-o", "--output", 1},
     {OPT_THREADS, "-t", "--threads", 1}, {OPT_PRECISION, NULL, "--precision", 1},
     {OPT_WEIGHTS_CACHE, NULL, "--weights-cache", 1},
     {OPT_HELP, "-h", "--help", 0}, {OPT_SIGNATURE, NULL, "--signature", 1},
-    {OPT_TIMEOUT, NULL, "--timeout-ms", 1}, {0, NULL, NULL, 0}};
+    {OPT_TIMEOUT, NULL, "--timeout-ms", 1}, {OPT_CUSTOM_OPS, NULL, "--custom-ops", 1}, {0, NULL, NULL, 0}};
 
 /* mkdir -p */
 static int make_dirs(const char *path, char *err, size_t n) {
@@ -312,6 +313,9 @@ int cmd_run(int argc, char **argv) {
         break;
       case OPT_WEIGHTS_CACHE: weights_cache = value; break;
       case OPT_SIGNATURE: signature = value; break;
+      case OPT_CUSTOM_OPS:
+        if (cli_add_custom_ops(CMD, value) != 0) return CLI_EXIT_USAGE;
+        break;
       case OPT_TIMEOUT:
         if (args_int("--timeout-ms", value, 1, 86400000, &timeout_ms, err, sizeof err) != 0)
           return cli_error(CMD, CLI_EXIT_USAGE, "%s", err);

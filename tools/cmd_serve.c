@@ -38,6 +38,8 @@ static const char k_usage[] =
     "                              writes its cache, later loads and restarts map it (config:\n"
     "                              runtime.weights_cache)\n"
     "      --poll-ms N             model file / repository poll interval (default 1000)\n"
+    "      --custom-ops LIB.so     register the custom operators of plugin LIB.so on the runtime\n"
+    "                              (repeatable; config: runtime.custom_ops, which these add to)\n"
     "      --log-format text|json  log line format (default text)\n"
     "      --log-level LEVEL       error, warn, info (default), debug\n"
     "      --no-access-log         no access log lines\n"
@@ -48,7 +50,7 @@ static const char k_usage[] =
 enum {
   OPT_CONFIG = 1, OPT_REPO, OPT_NAME, OPT_HOST, OPT_PORT, OPT_PORT_FILE, OPT_SESSIONS, OPT_THREADS,
   OPT_MAX_QUEUE, OPT_POLL, OPT_LOG_FORMAT, OPT_LOG_LEVEL, OPT_NO_ACCESS, OPT_HELP, OPT_MAX_BATCH,
-  OPT_BATCH_DELAY, OPT_PRECISION, OPT_HEALTH_PORT, OPT_WEIGHTS_CACHE
+  OPT_BATCH_DELAY, OPT_PRECISION, OPT_HEALTH_PORT, OPT_WEIGHTS_CACHE, OPT_CUSTOM_OPS
 };
 static const arg_opt k_opts[] = {
     {OPT_CONFIG, "-c", "--config", 1},       {OPT_REPO, "-r", "--model-repository", 1},
@@ -61,11 +63,13 @@ static const arg_opt k_opts[] = {
     {OPT_MAX_BATCH, NULL, "--max-batch", 1}, {OPT_BATCH_DELAY, NULL, "--max-queue-delay-us", 1},
     {OPT_WEIGHTS_CACHE, NULL, "--weights-cache", 1},
     {OPT_PRECISION, NULL, "--precision", 1}, {OPT_HEALTH_PORT, NULL, "--health-port", 1},
-    {0, NULL, NULL, 0}};
+    {OPT_CUSTOM_OPS, NULL, "--custom-ops", 1}, {0, NULL, NULL, 0}};
 
 typedef struct overrides {
   const char *config, *repo, *name, *host, *port_file, *model, *log_format, *log_level, *precision;
   const char *weights_cache;
+  const char *custom_ops[SRV_MAX_CUSTOM_OPS];
+  int n_custom_ops;
   long port, health_port, sessions, threads, max_queue, poll, max_batch, batch_delay;
   int no_access;
 } overrides;
@@ -88,6 +92,13 @@ static int apply(overrides *o, srv_config *c) {
     if (strlen(o->weights_cache) >= sizeof c->weights_cache)
       return cli_error(CMD, CLI_EXIT_USAGE, "--weights-cache: path too long");
     snprintf(c->weights_cache, sizeof c->weights_cache, "%s", o->weights_cache);
+  }
+  for (int i = 0; i < o->n_custom_ops; i++) { /* added to the config's runtime.custom_ops */
+    if (c->n_custom_ops >= SRV_MAX_CUSTOM_OPS)
+      return cli_error(CMD, CLI_EXIT_USAGE, "--custom-ops: more than %d libraries in all", SRV_MAX_CUSTOM_OPS);
+    if (!o->custom_ops[i][0] || strlen(o->custom_ops[i]) >= sizeof c->custom_ops[0])
+      return cli_error(CMD, CLI_EXIT_USAGE, "--custom-ops: '%s': empty or too long a path", o->custom_ops[i]);
+    snprintf(c->custom_ops[c->n_custom_ops++], sizeof c->custom_ops[0], "%s", o->custom_ops[i]);
   }
   if (o->no_access) c->access_log = 0;
   if (o->log_format) {
@@ -155,6 +166,11 @@ int cmd_serve(int argc, char **argv) {
       case OPT_PRECISION: o.precision = v; break;
       case OPT_WEIGHTS_CACHE: o.weights_cache = v; break;
       case OPT_NO_ACCESS: o.no_access = 1; break;
+      case OPT_CUSTOM_OPS:
+        if (o.n_custom_ops >= SRV_MAX_CUSTOM_OPS)
+          return cli_error(CMD, CLI_EXIT_USAGE, "--custom-ops: at most %d libraries", SRV_MAX_CUSTOM_OPS);
+        o.custom_ops[o.n_custom_ops++] = v;
+        break;
       case OPT_PORT: num = &o.port; lo = 0; hi = 65535; opt = "--port"; break;
       case OPT_HEALTH_PORT: num = &o.health_port; lo = 0; hi = 65535; opt = "--health-port"; break;
       case OPT_SESSIONS: num = &o.sessions; lo = 1; hi = 256; opt = "--sessions"; break;

@@ -20,6 +20,7 @@
 #ifndef TFCC_TFCC_H
 #define TFCC_TFCC_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,7 +28,11 @@
 extern "C" {
 #endif
 
-#if defined(_WIN32)
+#if defined(TFCC_CUSTOM_OPS_PLUGIN)
+/* compiling a custom-operator plugin (tfcc/tfcc_plugin.h): the API is reached through the
+ * host's tfcc_custom_api table, by definitions inside the plugin */
+#define TFCC_API __attribute__((visibility("hidden")))
+#elif defined(_WIN32)
 #define TFCC_API
 #else
 #define TFCC_API __attribute__((visibility("default")))
@@ -650,6 +655,9 @@ typedef struct tfcc_custom_tensor {
   const float *scales;         /* [quant_count] */
   const int32_t *zero_points;  /* [quant_count] */
   int32_t quant_axis;
+  int32_t is_dynamic;          /* outputs: prepare sets 1 when the shape depends on input values
+                                  (eval sizes it with tfcc_custom_output_resize); at eval, 1 on
+                                  the outputs eval must size. Inputs: 1 when sized while running */
 } tfcc_custom_tensor;
 
 /* What a callback gets. Fields are filled as the phase says; tfcc owns the struct. */
@@ -697,6 +705,16 @@ TFCC_API tfcc_status tfcc_runtime_register_custom_op(tfcc_runtime *rt, const tfc
 /* Number of custom operators registered on rt. */
 TFCC_API int tfcc_runtime_custom_op_count(const tfcc_runtime *rt);
 
+/* For eval: gives output `output`, which prepare marked is_dynamic, its shape for this run (as
+ * TFLite's ResizeTensor): the view's rank, dims, bytes and data change (data may move; its
+ * contents are undefined until eval writes them). Memory grows only when this run needs more
+ * than any run before. Every output prepare marked must be sized before eval returns OK.
+ * TFCC_ERR_STATE outside eval or for an output prepare did not mark; TFCC_ERR_SHAPE for a
+ * rank outside 0..TFCC_MAX_DIMS or a negative dimension; the message is set as by
+ * tfcc_custom_op_error (return the status). */
+TFCC_API tfcc_status tfcc_custom_output_resize(tfcc_custom_ctx *ctx, int32_t output, int32_t rank,
+                                               const int32_t *dims);
+
 /* For callbacks: sets the message of the callback's failure (printf format) and returns code,
  * as `return tfcc_custom_op_error(ctx, TFCC_ERR_SHAPE, "input 0: rank %d, needs 4", r);`. */
 TFCC_API tfcc_status tfcc_custom_op_error(tfcc_custom_ctx *ctx, tfcc_status code, const char *fmt,
@@ -705,6 +723,39 @@ TFCC_API tfcc_status tfcc_custom_op_error(tfcc_custom_ctx *ctx, tfcc_status code
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* Plugins: a shared library of custom operators exports one function named
+ * TFCC_CUSTOM_OPS_REGISTER_SYMBOL, of type tfcc_custom_ops_register_fn, that registers its
+ * operators on rt through api (docs/custom_ops.md, "Plugins"). The host (tfcc run/bench/
+ * inspect/serve --custom-ops, Python's custom_op_libraries) dlopens the library, fills api with
+ * tfcc_custom_api_get and calls the function once per runtime. The table is how a plugin
+ * reaches the tfcc that loads it, whether that tfcc is libtfcc.so or a copy linked statically
+ * into the host (the Python extension): write the plugin against this header as usual and
+ * include tfcc/tfcc_plugin.h in one of its files. The core has no loader (no dlopen): hosts do. */
+#define TFCC_CUSTOM_OPS_REGISTER_SYMBOL "tfcc_custom_ops_register"
+
+typedef struct tfcc_custom_api {
+  size_t struct_size; /* sizeof(tfcc_custom_api) as the host was built (fields only added at
+                         the end): a plugin checks it covers what it calls */
+  tfcc_status (*register_custom_op)(tfcc_runtime *rt, const tfcc_custom_op *op);
+  int (*custom_op_count)(const tfcc_runtime *rt);
+  tfcc_status (*custom_op_verror)(tfcc_custom_ctx *ctx, tfcc_status code, const char *fmt, va_list ap);
+  tfcc_status (*custom_output_resize)(tfcc_custom_ctx *ctx, int32_t output, int32_t rank, const int32_t *dims);
+  const char *(*last_error)(void);
+  const char *(*status_str)(tfcc_status s);
+  const char *(*dtype_name)(tfcc_dtype t);
+  size_t (*dtype_size)(tfcc_dtype t);
+  const char *(*version)(void);
+} tfcc_custom_api;
+
+/* Returns the plugin's status; on failure it leaves a message in the host's tfcc_last_error()
+ * (api->register_custom_op does). The host's table stays valid for the life of the process:
+ * the plugin keeps the pointer for its operators' calls. Hosts call it from one thread at a
+ * time. */
+typedef tfcc_status (*tfcc_custom_ops_register_fn)(tfcc_runtime *rt, const tfcc_custom_api *api);
+
+/* Fills api with this library's functions (struct_size first). */
+TFCC_API void tfcc_custom_api_get(tfcc_custom_api *api);
 
 /* ---------------------------------------------------------------- profiling */
 

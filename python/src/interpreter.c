@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "plugin_load.h"
 #include "tfcc_python.h"
 #ifdef TFCC_WITH_CRYPTO
 #include "tfcc/tfcc_crypto.h"
@@ -251,12 +252,98 @@ static int file_is_encrypted(const char *path) {
   return enc;
 }
 
+/* Custom-operator plugins to register on the runtime before the model loads
+ * (docs/custom_ops.md, "Plugins"): library paths (bytes) and registration functions (their
+ * address, or a name found in the process), taken from the Python objects while the GIL is held. */
+#define MAX_PLUGINS 32
+typedef struct plugin_args {
+  PyObject *libs_fast, *regs_fast;
+  const char *libs[MAX_PLUGINS];
+  int n_libs;
+  tfcc_custom_ops_register_fn regs[MAX_PLUGINS];
+  char reg_names[MAX_PLUGINS][96];
+  int n_regs;
+} plugin_args;
+
+static int plugin_args_parse(plugin_args *pa, PyObject *libs, PyObject *regs) {
+  if (libs != Py_None) {
+    if (!(pa->libs_fast = PySequence_Fast(libs, "custom_op_libraries: expected a list of paths"))) return -1;
+    if (PySequence_Fast_GET_SIZE(pa->libs_fast) > MAX_PLUGINS) {
+      PyErr_Format(PyExc_ValueError, "custom_op_libraries: at most %d libraries", MAX_PLUGINS);
+      return -1;
+    }
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(pa->libs_fast); i++) {
+      PyObject *o = PySequence_Fast_GET_ITEM(pa->libs_fast, i);
+      if (!PyBytes_Check(o)) {
+        PyErr_SetString(PyExc_TypeError, "custom_op_libraries: each entry must be a path (bytes)");
+        return -1;
+      }
+      pa->libs[pa->n_libs++] = PyBytes_AS_STRING(o);
+    }
+  }
+  if (regs != Py_None) {
+    if (!(pa->regs_fast = PySequence_Fast(regs, "custom_op_registerers: expected a list"))) return -1;
+    if (PySequence_Fast_GET_SIZE(pa->regs_fast) > MAX_PLUGINS) {
+      PyErr_Format(PyExc_ValueError, "custom_op_registerers: at most %d functions", MAX_PLUGINS);
+      return -1;
+    }
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(pa->regs_fast); i++) {
+      PyObject *o = PySequence_Fast_GET_ITEM(pa->regs_fast, i);
+      char *name = pa->reg_names[pa->n_regs];
+      tfcc_custom_ops_register_fn fn = NULL;
+      if (PyLong_Check(o)) {
+        void *addr = PyLong_AsVoidPtr(o);
+        if (!addr && PyErr_Occurred()) return -1;
+        memcpy(&fn, &addr, sizeof fn);
+        snprintf(name, sizeof pa->reg_names[0], "registerer at %p", addr);
+      } else if (PyUnicode_Check(o)) {
+        const char *s = PyUnicode_AsUTF8(o);
+        if (!s) return -1;
+        snprintf(name, sizeof pa->reg_names[0], "registerer %s", s);
+        fn = tfcc_plugin_find(s);
+        if (!fn) {
+          PyErr_Format(PyExc_ValueError,
+                       "custom_op_registerers: no function named '%s' in this process (load its library with "
+                       "ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL) first, or pass the library in "
+                       "custom_op_libraries)", s);
+          return -1;
+        }
+      } else {
+        PyErr_SetString(PyExc_TypeError, "custom_op_registerers: each entry must be a function name (str) or "
+                        "a function address (int)");
+        return -1;
+      }
+      if (!fn) {
+        PyErr_SetString(PyExc_ValueError, "custom_op_registerers: a NULL function address");
+        return -1;
+      }
+      pa->regs[pa->n_regs++] = fn;
+    }
+  }
+  return 0;
+}
+
+/* Without the GIL: the libraries, then the functions; err holds the first failure. */
+static tfcc_status plugin_args_register(const plugin_args *pa, tfcc_runtime *rt, char *err, size_t n) {
+  for (int i = 0; i < pa->n_libs; i++) {
+    tfcc_status st = tfcc_plugin_load(rt, pa->libs[i], err, n);
+    if (st != TFCC_OK) return st;
+  }
+  for (int i = 0; i < pa->n_regs; i++) {
+    tfcc_status st = tfcc_plugin_call(rt, pa->regs[i], pa->reg_names[i], err, n);
+    if (st != TFCC_OK) return st;
+  }
+  return TFCC_OK;
+}
+
 /* _open(model_path, model_content, num_threads, isa, precision, quant_compat, key, key_file,
- *       key_env, disable_winograd): loads the model and creates the session and buffers. Raises
- * ValueError with tfcc's message on a model or option that does not load. */
+ *       key_env, disable_winograd, custom_op_libraries, custom_op_registerers): loads the model
+ * and creates the session and buffers. Raises ValueError with tfcc's message on a model, option
+ * or plugin that does not load. */
 static PyObject *interp_open(interp_obj *self, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"model_path", "model_content", "num_threads", "isa", "precision", "quant_compat",
-                           "key", "key_file", "key_env", "disable_winograd", NULL};
+                           "key", "key_file", "key_env", "disable_winograd", "custom_op_libraries",
+                           "custom_op_registerers", NULL};
   PyObject *path_obj = Py_None, *path_bytes = NULL;
   Py_buffer content = {0};
   int num_threads = 1, disable_winograd = 0;
@@ -267,10 +354,14 @@ static PyObject *interp_open(interp_obj *self, PyObject *args, PyObject *kw) {
     PyErr_SetString(PyExc_RuntimeError, "Interpreter is already open");
     return NULL;
   }
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "|Oz*izzzz*zzp", kwlist, &path_obj, &content, &num_threads, &isa,
+  PyObject *libs_obj = Py_None, *regs_obj = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|Oz*izzzz*zzpOO", kwlist, &path_obj, &content, &num_threads, &isa,
                                    &precision, &quant_compat, &key.key, &key.key_file, &key.key_env,
-                                   &disable_winograd))
+                                   &disable_winograd, &libs_obj, &regs_obj))
     return NULL;
+  plugin_args plugins;
+  memset(&plugins, 0, sizeof plugins);
+  char plugin_err[1024] = "";
   key.has_key = key.key.buf != NULL;
   PyObject *result = NULL;
   const char *path = NULL;
@@ -282,6 +373,7 @@ static PyObject *interp_open(interp_obj *self, PyObject *args, PyObject *kw) {
     PyErr_SetString(PyExc_ValueError, "pass exactly one of model_path and model_content");
     goto done;
   }
+  if (plugin_args_parse(&plugins, libs_obj, regs_obj) != 0) goto done;
   if (num_threads < 0 || num_threads > 1024) {
     PyErr_Format(PyExc_ValueError, "num_threads: %d is out of range [0, 1024] (0: all CPUs)", num_threads);
     goto done;
@@ -364,7 +456,11 @@ static PyObject *interp_open(interp_obj *self, PyObject *args, PyObject *kw) {
   const char *stage = "load";
   Py_BEGIN_ALLOW_THREADS
   st = tfcc_runtime_create(&ro, &self->rt);
-  if (st != TFCC_OK) {
+  if (st == TFCC_OK && (st = plugin_args_register(&plugins, self->rt, plugin_err, sizeof plugin_err)) != TFCC_OK) {
+    why = plugin_err;
+    stage = "custom_ops";
+    free(copy);
+  } else if (st != TFCC_OK) {
     why = last_msg(st);
     stage = "runtime";
     free(copy); /* never handed to the model */
@@ -413,7 +509,7 @@ static PyObject *interp_open(interp_obj *self, PyObject *args, PyObject *kw) {
   if (st != TFCC_OK) {
     /* a message that does not name the file gets it in front */
     const char *name = path ? path : "model_content";
-    if (strstr(why, name) || strcmp(stage, "runtime") == 0)
+    if (strstr(why, name) || strcmp(stage, "runtime") == 0 || strcmp(stage, "custom_ops") == 0)
       PyErr_SetString(strcmp(stage, "runtime") == 0 ? PyExc_RuntimeError : PyExc_ValueError, why);
     else
       PyErr_Format(PyExc_ValueError, "%s: %s", name, why);
@@ -426,6 +522,8 @@ static PyObject *interp_open(interp_obj *self, PyObject *args, PyObject *kw) {
   }
   result = Py_NewRef(Py_None);
 done:
+  Py_XDECREF(plugins.libs_fast);
+  Py_XDECREF(plugins.regs_fast);
   Py_XDECREF(path_bytes);
   if (content.buf) PyBuffer_Release(&content);
   if (key.key.buf) PyBuffer_Release(&key.key);

@@ -8,12 +8,12 @@ Existing scripts work by changing the import::
 See docs/python.md for the API and where it differs from TensorFlow Lite.
 """
 from . import _tfcc
-from .interpreter import Interpreter, SignatureRunner, bench, cpu_info
+from .interpreter import Interpreter, InterpreterWithCustomOps, SignatureRunner, bench, cpu_info
 
 encrypt_file = _tfcc.encrypt_file
 
 __version__ = _tfcc.version
 has_crypto = bool(_tfcc.has_crypto)
 
-__all__ = ["Interpreter", "SignatureRunner", "bench", "cpu_info", "encrypt_file", "has_crypto",
+__all__ = ["Interpreter", "InterpreterWithCustomOps", "SignatureRunner", "bench", "cpu_info", "encrypt_file", "has_crypto",
            "__version__"]

@@ -5,6 +5,8 @@ model on them in place; this module adds TensorFlow Lite's argument names, ``ten
 ``resize_tensor_input(strict=)``, signatures and ``get_tensor_details``. ``invoke`` is the C
 method itself (no Python frame in between).
 """
+import os
+
 import numpy as np
 
 from . import _tfcc
@@ -38,6 +40,14 @@ class Interpreter(_tfcc.Interpreter):
     ``experimental_preserve_all_tensors`` (must be False: intermediate tensors share memory);
     the other ``experimental_*`` arguments are accepted and ignored.
 
+    Custom operators (docs/custom_ops.md, "Plugins"): ``custom_op_libraries``, paths of tfcc
+    custom-operator plugins (shared libraries exporting ``tfcc_custom_ops_register``), and
+    ``custom_op_registerers`` as in TensorFlow Lite's ``InterpreterWithCustomOps``: each the
+    name of such a function already in the process (its library loaded with
+    ``ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)``) or its address (int). They are registered on
+    this interpreter's runtime before the model loads; a library that does not load or a
+    registration that fails raises ValueError naming it.
+
     tfcc's own: ``isa`` ("generic", "sse4", "avx2", "avx512": cap kernel dispatch),
     ``precision`` ("f32" or "bf16"), ``quant_compat`` ("tflite" or "reference"),
     ``disable_winograd``, and for encrypted models (.tfcce) one of ``key`` (32 bytes or 64 hex
@@ -49,7 +59,8 @@ class Interpreter(_tfcc.Interpreter):
                  experimental_preserve_all_tensors=False,
                  experimental_disable_delegate_clustering=False,
                  experimental_default_delegate_latest_features=False,
-                 *, isa=None, precision=None, quant_compat=None, disable_winograd=False,
+                 *, custom_op_libraries=None, custom_op_registerers=None,
+                 isa=None, precision=None, quant_compat=None, disable_winograd=False,
                  key=None, key_file=None, key_env=None):
         if experimental_delegates:
             raise ValueError("tfcc has no delegates: experimental_delegates must be empty "
@@ -70,8 +81,17 @@ class Interpreter(_tfcc.Interpreter):
                 key = bytes.fromhex(key)
             except ValueError:
                 raise ValueError("key: a str key must be 64 hex digits") from None
+        if isinstance(custom_op_libraries, (str, bytes, os.PathLike)):
+            custom_op_libraries = [custom_op_libraries]
+        if custom_op_libraries is not None:
+            custom_op_libraries = [os.fsencode(p) for p in custom_op_libraries]
+        if isinstance(custom_op_registerers, (str, int)):
+            custom_op_registerers = [custom_op_registerers]
+        if custom_op_registerers is not None:
+            custom_op_registerers = list(custom_op_registerers)
         self._open(model_path, model_content, num_threads, isa, precision, quant_compat, key,
-                   key_file, key_env, bool(disable_winograd))
+                   key_file, key_env, bool(disable_winograd), custom_op_libraries,
+                   custom_op_registerers)
         self._inputs, self._outputs = self._io_tensors()
 
     def tensor(self, tensor_index):
@@ -147,6 +167,14 @@ class Interpreter(_tfcc.Interpreter):
         """The model's operators: dicts with index, op_name, version, supported, macs (tfcc
         lists operators after its load-time graph passes are planned, by file order)."""
         return self._ops()
+
+
+class InterpreterWithCustomOps(Interpreter):
+    """TensorFlow Lite's name for an Interpreter with custom operators: ``custom_op_registerers``
+    (and tfcc's ``custom_op_libraries``) as ``Interpreter`` takes them."""
+
+    def __init__(self, custom_op_registerers=None, **kwargs):
+        super().__init__(custom_op_registerers=custom_op_registerers, **kwargs)
 
 
 class SignatureRunner:

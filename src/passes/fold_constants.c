@@ -95,6 +95,11 @@ tfcc_status tfcc_pass_fold_constants(tfcc_pass_ctx *ctx, int32_t *changed) {
     c.ks = tfcc_kernel_set_for(ctx->isa);
     c.log = ctx->log;
     tfcc_status st = n->op->prepare(&c);
+    if (st != TFCC_OK && c.needs_data) { /* output shapes set while running (a custom operator's
+                                            dynamic outputs): not folded, sized in each run */
+      tfcc_err_clear(err);
+      continue;
+    }
     if (st != TFCC_OK) return tfcc_err_prefix(err, "node %d (%s)", (int)ni, tfcc_node_op_name(n));
     for (int32_t k = 0; k < n->n_outputs; k++) {
       if ((st = tfcc_tensor_update_bytes(pout[k], err)) != TFCC_OK)

@@ -29,10 +29,26 @@ typedef struct custom_params {
   void *node_data;
 } custom_params;
 
-/* ctx->internal_: where tfcc_custom_op_error writes. */
+/* Per-plan state of a node whose prepare marked outputs dynamic (ctx->state, made by the
+ * prepare of the first run, released with the plan): for each output, whether prepare marked
+ * it, whether this eval sized it, and the memory tfcc_custom_output_resize gave it (grown only,
+ * by at least half, as the session's dynamic tensors). */
+typedef struct custom_dyn_out {
+  bool marked, sized;
+  void *mem;
+  size_t cap;
+} custom_dyn_out;
+
+typedef struct custom_dyn {
+  int32_t n_out;
+  custom_dyn_out out[];
+} custom_dyn;
+
+/* ctx->internal_: where tfcc_custom_op_error writes; at eval, the node (for resizes). */
 typedef struct custom_call {
   tfcc_err *err;
   bool set;
+  tfcc_op_ctx *eval_oc; /* eval only */
 } custom_call;
 
 static size_t round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
@@ -45,18 +61,23 @@ void tfcc_custom_op_default(tfcc_custom_op *op) {
   op->struct_size = sizeof *op;
 }
 
-tfcc_status tfcc_custom_op_error(tfcc_custom_ctx *ctx, tfcc_status code, const char *fmt, ...) {
+static tfcc_status custom_op_verror(tfcc_custom_ctx *ctx, tfcc_status code, const char *fmt, va_list ap) {
   if (code == TFCC_OK) code = TFCC_ERR_RUNTIME; /* an error with status OK is still an error */
   if (!ctx || !ctx->internal_ || !fmt) return code;
   custom_call *call = ctx->internal_;
   char msg[TFCC_ERR_MSG_MAX];
-  va_list ap;
-  va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
   tfcc_err_set(call->err, code, "%s", msg);
   call->set = true;
   return code;
+}
+
+tfcc_status tfcc_custom_op_error(tfcc_custom_ctx *ctx, tfcc_status code, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  tfcc_status st = custom_op_verror(ctx, code, fmt, ap);
+  va_end(ap);
+  return st;
 }
 
 /* A callback's result: its status, with a message naming the step when it set none. */
@@ -120,6 +141,7 @@ static void fill_view(tfcc_custom_tensor *v, const tfcc_tensor *t, bool with_dat
   v->bytes = t->bytes;
   v->data = with_data ? t->data : NULL;
   v->is_const = t->is_const || t->known;
+  v->is_dynamic = t->dynamic;
   if (t->quant) {
     v->quant_count = t->quant->count;
     v->scales = t->quant->scale;
@@ -145,12 +167,57 @@ static void build_views(const tfcc_op_ctx *oc, void *mem, bool eval, tfcc_custom
     fill_view(&views[k], oc->in[k], eval || oc->in[k]->known || oc->in[k]->is_const);
     ptrs[k] = &views[k];
   }
+  const custom_dyn *dyn = oc->state;
   for (int32_t k = 0; k < oc->n_out; k++) {
     fill_view(&views[oc->n_in + k], oc->out[k], eval);
+    /* prepare marks the outputs it wants sized by eval; eval sees which it must size */
+    views[oc->n_in + k].is_dynamic = eval && dyn && dyn->out[k].marked;
     ptrs[oc->n_in + k] = &views[oc->n_in + k];
   }
   c->inputs = (const tfcc_custom_tensor *const *)ptrs;
   c->outputs = (tfcc_custom_tensor *const *)(ptrs + oc->n_in);
+}
+
+static void custom_release_state(void *state) {
+  custom_dyn *d = state;
+  if (!d) return;
+  for (int32_t k = 0; k < d->n_out; k++) free(d->out[k].mem);
+  free(d);
+}
+
+/* prepare marked some outputs dynamic (mask `marked`, bit per output below 32; `first` the
+ * lowest). While the session plans, the node becomes a dynamic node: it asks for the data of
+ * its inputs, so that it is prepared again in each run, before its eval (exec_plan.c). In that
+ * run-time prepare (its outputs are dynamic tensors then) the marked outputs get zero elements
+ * until eval sizes them; the state remembers which eval must size. */
+static tfcc_status prepare_dynamic(tfcc_op_ctx *oc, const tfcc_custom_ctx *c, int32_t first, const char *name) {
+  if (!oc->out[first]->dynamic) {
+    int32_t asked = -1;
+    for (int32_t k = 0; k < oc->n_in && k < 32; k++) {
+      if (!oc->in[k]) continue;
+      if (asked < 0 || !oc->in[k]->known) tfcc_op_mark_needs_data(oc, oc->in[k]);
+      if (asked < 0) asked = k;
+    }
+    if (!oc->needs_data) oc->needs_data = 1u; /* no input: still prepared in each run */
+    return tfcc_err_set(oc->err, TFCC_ERR_UNSUPPORTED,
+                        "CUSTOM:%s: output %d's shape depends on input values: set by eval "
+                        "(tfcc_custom_output_resize) in each run",
+                        name, (int)first);
+  }
+  custom_dyn *d = oc->state;
+  if (!d) { /* the first run of this plan: kept until the plan is freed */
+    d = calloc(1, sizeof *d + sizeof(custom_dyn_out) * (size_t)oc->n_out);
+    if (!d) return tfcc_err_set(oc->err, TFCC_ERR_NO_MEMORY, "out of memory");
+    d->n_out = oc->n_out;
+    oc->state = d;
+  }
+  for (int32_t k = 0; k < oc->n_out; k++) {
+    d->out[k].marked = c->outputs[k]->is_dynamic != 0;
+    if (!d->out[k].marked) continue;
+    tfcc_tensor *t = oc->out[k];
+    for (int32_t i = 0; i < t->rank; i++) t->dims[i] = 0; /* nothing until eval sizes it */
+  }
+  return TFCC_OK;
 }
 
 static tfcc_status custom_prepare(tfcc_op_ctx *oc) {
@@ -168,8 +235,10 @@ static tfcc_status custom_prepare(tfcc_op_ctx *oc) {
   c.node_data = p ? p->node_data : NULL;
   if (mem) build_views(oc, mem, false, &c);
   tfcc_status st = finish_call(&call, reg->op.prepare(&c), reg->name, "prepare");
+  int32_t first_dynamic = -1;
   for (int32_t k = 0; st == TFCC_OK && k < oc->n_out; k++) {
     const tfcc_custom_tensor *v = c.outputs[k];
+    if (v->is_dynamic && first_dynamic < 0) first_dynamic = k;
     tfcc_tensor *t = oc->out[k];
     if (v->dtype != t->dtype) {
       st = tfcc_err_set(oc->err, TFCC_ERR_DTYPE,
@@ -189,6 +258,7 @@ static tfcc_status custom_prepare(tfcc_op_ctx *oc) {
                           (int)v->dims[d]);
     if (st == TFCC_OK) st = tfcc_tensor_set_shape(t, v->rank, v->dims, oc->err);
   }
+  if (st == TFCC_OK && first_dynamic >= 0) st = prepare_dynamic(oc, &c, first_dynamic, reg->name);
   const size_t user_scratch = c.scratch_bytes;
   if (mem != (void *)local) free(mem);
   if (st != TFCC_OK) return st;
@@ -209,7 +279,70 @@ static tfcc_status custom_eval(tfcc_op_ctx *oc) {
   if (vb) build_views(oc, oc->scratch, true, &c);
   c.scratch_bytes = oc->scratch_bytes - vb;
   c.scratch = c.scratch_bytes ? (uint8_t *)oc->scratch + vb : NULL;
-  return finish_call(&call, reg->op.eval(&c), reg->name, "eval");
+  custom_dyn *d = oc->state;
+  call.eval_oc = oc;
+  for (int32_t k = 0; d && k < d->n_out; k++) d->out[k].sized = false;
+  tfcc_status st = finish_call(&call, reg->op.eval(&c), reg->name, "eval");
+  for (int32_t k = 0; st == TFCC_OK && d && k < d->n_out; k++)
+    if (d->out[k].marked && !d->out[k].sized)
+      st = tfcc_err_set(oc->err, TFCC_ERR_RUNTIME,
+                        "eval: output %d is dynamic (marked by prepare) and eval did not size it with "
+                        "tfcc_custom_output_resize", (int)k);
+  return st;
+}
+
+tfcc_status tfcc_custom_output_resize(tfcc_custom_ctx *ctx, int32_t output, int32_t rank, const int32_t *dims) {
+  if (!ctx || !ctx->internal_) return TFCC_ERR_INVALID_ARG;
+  const custom_call *call = ctx->internal_;
+  tfcc_op_ctx *oc = call->eval_oc;
+  custom_dyn *d = oc ? oc->state : NULL;
+  if (output < 0 || output >= ctx->output_count)
+    return tfcc_custom_op_error(ctx, TFCC_ERR_INVALID_ARG, "tfcc_custom_output_resize: output %d out of 0..%d",
+                                (int)output, (int)ctx->output_count - 1);
+  if (!d || !d->out[output].marked)
+    return tfcc_custom_op_error(ctx, TFCC_ERR_STATE,
+                                "tfcc_custom_output_resize: output %d %s", (int)output,
+                                !oc ? "can be sized only in eval"
+                                    : "is not dynamic (its prepare did not set is_dynamic): its shape is prepare's");
+  if (rank < 0 || rank > TFCC_MAX_DIMS || (rank > 0 && !dims))
+    return tfcc_custom_op_error(ctx, TFCC_ERR_SHAPE, "tfcc_custom_output_resize: output %d: rank %d out of 0..%d%s",
+                                (int)output, (int)rank, TFCC_MAX_DIMS, rank > 0 && !dims ? " (dims NULL)" : "");
+  tfcc_tensor *t = oc->out[output];
+  size_t bytes = tfcc_dtype_size(t->dtype);
+  for (int32_t i = 0; i < rank; i++) {
+    if (dims[i] < 0)
+      return tfcc_custom_op_error(ctx, TFCC_ERR_SHAPE, "tfcc_custom_output_resize: output %d: dimension %d is %d",
+                                  (int)output, (int)i, (int)dims[i]);
+    if (dims[i] && bytes > SIZE_MAX / 2 / (size_t)dims[i])
+      return tfcc_custom_op_error(ctx, TFCC_ERR_NO_MEMORY, "tfcc_custom_output_resize: output %d: the shape is too large",
+                                  (int)output);
+    bytes *= (size_t)dims[i];
+  }
+  custom_dyn_out *o = &d->out[output];
+  if (bytes > o->cap || !o->mem) { /* grow: the only allocation of a run, as dynamic tensors */
+    size_t want = o->cap + o->cap / 2;
+    if (want < bytes) want = bytes;
+    want = round_up(want ? want : 1, CUSTOM_ALIGN);
+    void *m = aligned_alloc(CUSTOM_ALIGN, want);
+    if (!m)
+      return tfcc_custom_op_error(ctx, TFCC_ERR_NO_MEMORY, "tfcc_custom_output_resize: output %d: out of memory "
+                                  "for %zu bytes", (int)output, bytes);
+    free(o->mem);
+    o->mem = m;
+    o->cap = want;
+  }
+  t->rank = rank;
+  for (int32_t i = 0; i < rank; i++) t->dims[i] = dims[i];
+  t->bytes = bytes;
+  t->data = o->mem;
+  o->sized = true;
+  tfcc_custom_tensor *v = ctx->outputs[output];
+  v->rank = rank;
+  memset(v->dims, 0, sizeof v->dims);
+  for (int32_t i = 0; i < rank; i++) v->dims[i] = dims[i];
+  v->bytes = bytes;
+  v->data = o->mem;
+  return TFCC_OK;
 }
 
 static const char *custom_kernel(const tfcc_op_ctx *oc) { return "custom"; }
@@ -290,7 +423,8 @@ tfcc_status tfcc_runtime_register_custom_op(tfcc_runtime *rt, const tfcc_custom_
                          .release = custom_release,
                          .prepare = custom_prepare,
                          .eval = custom_eval,
-                         .kernel = custom_kernel};
+                         .kernel = custom_kernel,
+                         .release_state = custom_release_state};
   tfcc_custom_table *t = &rt->custom;
   pthread_mutex_lock(&t->lock);
   const bool dup = find_locked(t, r->name) != NULL;
@@ -316,4 +450,19 @@ int tfcc_runtime_custom_op_count(const tfcc_runtime *rt) {
   int n = t->count;
   pthread_mutex_unlock(&t->lock);
   return n;
+}
+
+void tfcc_custom_api_get(tfcc_custom_api *api) {
+  if (!api) return;
+  memset(api, 0, sizeof *api);
+  api->struct_size = sizeof *api;
+  api->register_custom_op = tfcc_runtime_register_custom_op;
+  api->custom_op_count = tfcc_runtime_custom_op_count;
+  api->custom_op_verror = custom_op_verror;
+  api->custom_output_resize = tfcc_custom_output_resize;
+  api->last_error = tfcc_last_error;
+  api->status_str = tfcc_status_str;
+  api->dtype_name = tfcc_dtype_name;
+  api->dtype_size = tfcc_dtype_size;
+  api->version = tfcc_version;
 }

@@ -10,6 +10,7 @@
 #include "../../tools/common/json.c"
 #include "../../tools/common/labels.c"
 #include "../../tools/common/npy.c"
+#include "../../tools/plugin/plugin_load.c" /* cli.c loads --custom-ops plugins */
 #include "test_harness.h"
 
 enum { O_IN = 1, O_OUT, O_FLAG };

@@ -6,6 +6,27 @@
 #include <string.h>
 
 #include "npy.h"
+#include "../plugin/plugin_load.h"
+
+static const char *g_custom_ops[CLI_MAX_CUSTOM_OPS];
+static int g_n_custom_ops;
+
+int cli_add_custom_ops(const char *cmd, const char *path) {
+  if (!path || !path[0]) return cli_error(cmd, CLI_EXIT_USAGE, "--custom-ops: empty library path");
+  if (g_n_custom_ops >= CLI_MAX_CUSTOM_OPS)
+    return cli_error(cmd, CLI_EXIT_USAGE, "--custom-ops: at most %d libraries", CLI_MAX_CUSTOM_OPS);
+  g_custom_ops[g_n_custom_ops++] = path;
+  return 0;
+}
+
+int cli_load_custom_ops(const char *cmd, tfcc_runtime *rt) {
+  for (int i = 0; i < g_n_custom_ops; i++) {
+    char err[1024];
+    if (tfcc_plugin_load(rt, g_custom_ops[i], err, sizeof err) != TFCC_OK)
+      return cli_error(cmd, CLI_EXIT_FAIL, "--custom-ops %s", err);
+  }
+  return 0;
+}
 
 int cli_error(const char *cmd, int code, const char *fmt, ...) {
   char msg[1024];
@@ -101,6 +122,11 @@ int cli_open_model_opts(const char *cmd, const char *path, int threads,
   tfcc_status st = tfcc_runtime_create(&ro, rt);
   if (st != TFCC_OK)
     return cli_error(cmd, CLI_EXIT_FAIL, "cannot create runtime: %s", tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));
+  if (cli_load_custom_ops(cmd, *rt) != 0) {
+    tfcc_runtime_destroy(*rt);
+    *rt = NULL;
+    return CLI_EXIT_FAIL;
+  }
   st = tfcc_model_load_file(*rt, path, mo, model);
   if (st != TFCC_OK) {
     const char *why = tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st);

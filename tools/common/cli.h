@@ -28,6 +28,18 @@ int cli_open_model(const char *cmd, const char *path, int threads, int allow_uns
 int cli_open_model_opts(const char *cmd, const char *path, int threads,
                         const tfcc_model_options *mo, tfcc_runtime **rt, tfcc_model **model);
 
+/* --custom-ops LIB.so (repeatable): custom-operator plugins (docs/custom_ops.md, "Plugins")
+ * registered on every runtime the command creates (cli_open_model*, and cli_load_custom_ops
+ * where a command creates its runtime itself). cli_add_custom_ops records one (0, or the usage
+ * error line and CLI_EXIT_USAGE); cli_load_custom_ops loads them all onto rt (0, or the error
+ * line naming the library and dlerror() / the plugin's message, and CLI_EXIT_FAIL). */
+#define CLI_MAX_CUSTOM_OPS 16
+#define CLI_CUSTOM_OPS_USAGE \
+  "      --custom-ops LIB.so     register the custom operators of plugin LIB.so (repeatable;\n" \
+  "                              docs/custom_ops.md)\n"
+int cli_add_custom_ops(const char *cmd, const char *path);
+int cli_load_custom_ops(const char *cmd, tfcc_runtime *rt);
+
 /* --precision VALUE: "f32" (also "fp32", "float32") or "bf16". 0, or -1 with err set. */
 int cli_parse_precision(const char *v, tfcc_precision *out, char *err, size_t n);
 /* An ISA cap name (--isa VALUE, TFCC_ISA) that this CPU family has kernels for: generic, and
