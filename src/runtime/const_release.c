@@ -66,7 +66,9 @@ static void release_entry(tfcc_const_release *r, tfcc_cr_entry *e) {
     if (!note_trapped(r, p, len)) return; /* could not remember it: keep the bytes */
     if (mprotect(p, len, PROT_NONE) == 0) r->released_bytes += len;
     else r->n_trapped--;
-  } else if (madvise(p, len, MADV_DONTNEED) == 0) {
+  } else {
+    if (r->wipe) explicit_bzero(p, len); /* plaintext never goes back to the kernel unwiped */
+    if (madvise(p, len, MADV_DONTNEED) != 0) return;
     r->released_bytes += len;
   }
 }
@@ -114,12 +116,13 @@ static void add_entry(tfcc_const_release *r, const uint8_t *d, size_t bytes, int
 }
 
 bool tfcc_const_release_init(tfcc_const_release *r, const tfcc_graph *g, const void *region,
-                             size_t region_size, tfcc_packed_store *inner) {
+                             size_t region_size, bool wipe, tfcc_packed_store *inner) {
   memset(r, 0, sizeof *r);
   r->store.get = cr_get;
   r->store.put = cr_put;
   r->store.consumed = cr_consumed;
   r->inner = inner;
+  r->wipe = wipe;
   long pg = sysconf(_SC_PAGESIZE);
   r->page = pg > 0 ? (size_t)pg : 4096;
   const char *trap = getenv("TFCC_DEBUG_RELEASE_TRAP");

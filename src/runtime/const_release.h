@@ -17,7 +17,8 @@
  * tensors, variables, sparse tensors and metadata buffers (the last ones never release).
  * Constants whose bytes overlap keep their pages. Only memory the model owns is released (its
  * private copy or mapping of a file, an owned buffer such as a decrypted model), never a
- * caller's buffer. A released page of anonymous memory reads as zeros afterwards, one of a file
+ * caller's buffer. An owned buffer's pages (a decrypted model's plaintext) are zeroed before
+ * they are given back, as its free function would wipe them. A released page of anonymous memory reads as zeros afterwards, one of a file
  * mapping rereads the file: nothing may read it. What is read from the file after the load
  * (the watermark) is captured before (model_watermark.c). Env TFCC_DEBUG_RELEASE_TRAP=1 makes
  * released pages inaccessible instead (PROT_NONE; made accessible again before the model's
@@ -61,6 +62,7 @@ typedef struct tfcc_const_release {
   size_t n_trapped, cap_trapped;
   size_t page;
   bool trap;
+  bool wipe; /* zero released bytes before giving the pages back (owned buffers: plaintext) */
   bool sealed;
   size_t released_bytes;
 } tfcc_const_release;
@@ -69,7 +71,7 @@ typedef struct tfcc_const_release {
  * before operator init). false: out of memory (r then releases nothing but still forwards
  * to inner). */
 bool tfcc_const_release_init(tfcc_const_release *r, const tfcc_graph *g, const void *region,
-                             size_t region_size, tfcc_packed_store *inner);
+                             size_t region_size, bool wipe, tfcc_packed_store *inner);
 /* The load is over: releases what is left; later consumed calls are ignored (get/put still go
  * to inner). */
 void tfcc_const_release_seal(tfcc_const_release *r);

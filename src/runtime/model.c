@@ -245,7 +245,7 @@ tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t siz
   tfcc_packed_store *store = first ? tfcc_wcache_store(m->wcache) : NULL;
   if (st == TFCC_OK && first && m->releasable && !m->crel_on) {
     m->crel_on = true;
-    tfcc_const_release_init(&m->crel, g, m->data, m->size, store);
+    tfcc_const_release_init(&m->crel, g, m->data, m->size, m->owned_free != NULL, store);
     store = &m->crel.store;
   }
   if (st == TFCC_OK)
