@@ -18,7 +18,8 @@
  * Constants whose bytes overlap keep their pages. Only memory the model owns is released (its
  * private copy or mapping of a file, an owned buffer such as a decrypted model), never a
  * caller's buffer. An owned buffer's pages (a decrypted model's plaintext) are zeroed before
- * they are given back, as its free function would wipe them. A released page of anonymous memory reads as zeros afterwards, one of a file
+ * they are given back, as its free function would wipe them, and only whole 2 MiB pages of it
+ * are released (its plaintext lies in huge pages: splitting them cost more than the load). A released page of anonymous memory reads as zeros afterwards, one of a file
  * mapping rereads the file: nothing may read it. What is read from the file after the load
  * (the watermark) is captured before (model_watermark.c). Env TFCC_DEBUG_RELEASE_TRAP=1 makes
  * released pages inaccessible instead (PROT_NONE; made accessible again before the model's
