@@ -32,6 +32,22 @@ typedef struct block_hdr {
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static chunk *g_cur; /* the chunk blocks are cut from */
+/* Empty 2 MiB chunks kept for the next load (a model replaced by another, a weight update):
+ * their pages are resident already. At most SPARE_MAX (8 MiB). */
+#define SPARE_MAX 4
+static chunk *g_spare[SPARE_MAX];
+static int g_n_spare;
+
+/* An empty chunk: kept as a spare or unmapped. */
+static void drop(chunk *c) {
+  if (c->size == CHUNK && g_n_spare < SPARE_MAX) {
+    c->used = HDR;
+    c->live = 0;
+    g_spare[g_n_spare++] = c;
+  } else {
+    munmap(c, c->size);
+  }
+}
 
 static size_t page_size(void) {
   long pg = sysconf(_SC_PAGESIZE);
@@ -61,7 +77,7 @@ static chunk *map_chunk(size_t len) {
 /* c is no longer cut from: unmapped if empty, else its unused tail is given back. */
 static void retire(chunk *c) {
   if (c->live == 0) {
-    munmap(c, c->size);
+    drop(c);
     return;
   }
   const size_t pg = page_size();
@@ -90,7 +106,8 @@ void *tfcc_wmem_alloc(size_t bytes) {
   } else {
     /* a new chunk of whole huge pages starting with this block; the chunk with more room
      * left stays current, the other one is retired */
-    c = map_chunk((HDR + need + CHUNK - 1) / CHUNK * CHUNK);
+    const size_t len = (HDR + need + CHUNK - 1) / CHUNK * CHUNK;
+    c = len == CHUNK && g_n_spare ? g_spare[--g_n_spare] : map_chunk(len);
     if (!c) {
       pthread_mutex_unlock(&g_lock);
       return NULL;
@@ -126,7 +143,7 @@ void tfcc_wmem_free(void *p) {
   pthread_mutex_lock(&g_lock);
   if (--c->live == 0) {
     if (c == g_cur) c->used = HDR; /* empty: cut from its start again */
-    else munmap(c, c->size);
+    else drop(c);
   }
   pthread_mutex_unlock(&g_lock);
 }
