@@ -334,7 +334,10 @@ TFCC_API tfcc_status tfcc_model_load_buffer(tfcc_runtime *rt, const void *data, 
 
 /* Like tfcc_model_load_buffer, but the model takes ownership of data: it calls
  * free_fn(free_user, data, size) when its last reference is released (also when loading fails).
- * Used by loaders that produce the bytes themselves (decryption, decompression). */
+ * Used by loaders that produce the bytes themselves (decryption, decompression). data must be
+ * writable memory: the whole pages inside constants that no operator reads after packing are
+ * zeroed and given back to the system during the load (madvise MADV_DONTNEED), so free_fn may
+ * find them zero (docs/weights_cache.md). */
 typedef void (*tfcc_free_fn)(void *user, void *data, size_t size);
 TFCC_API tfcc_status tfcc_model_load_owned_buffer(tfcc_runtime *rt, void *data, size_t size,
                                                   tfcc_free_fn free_fn, void *free_user,

@@ -97,6 +97,12 @@ static tfcc_status conv_f32_wino_init(const tfcc_init_ctx *ctx, conv_params *p) 
     tfcc_packed_put(&key, p->wino.mem, bytes);
     p->wino_src = f->data;
   }
+  if (p->wino_src && ctx->precision != TFCC_PRECISION_BF16) {
+    /* every shape of this filter fits Winograd (tfcc_f32_wino_fits): the raw filter and bias
+     * are never read again */
+    tfcc_packed_consumed(&key, p, f->data);
+    tfcc_packed_consumed(&key, p, b ? b->data : NULL);
+  }
   return TFCC_OK;
 }
 
@@ -229,6 +235,10 @@ static void conv_f32_prepare(tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
     tfcc_f32_fast_fallback(&p->f32, ctx, "CONV_2D", why);
     return;
   }
+  if (!p->bf16.wanted) { /* groups 1: every later shape runs on the packing */
+    tfcc_packed_consumed(&p->f32.key, p, f->data);
+    tfcc_packed_consumed(&p->f32.key, p, bias ? bias->data : NULL);
+  }
   const tfcc_f32_packed *pk = conv_f32_packed(ctx, g);
   if (pk && !conv_f32_direct(ctx, g, pk))
     ctx->scratch_bytes = tfcc_f32_conv_scratch_bytes(g, pk, tfcc_threadpool_size(ctx->pool));
@@ -258,6 +268,8 @@ static void conv_q8_prepare(tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
     tfcc_f32_log_fallback_once(&p->q8.logged, ctx, "CONV_2D", why);
     return;
   }
+  tfcc_packed_consumed(&p->q8.key, p, f->data); /* every later shape runs on the packing */
+  tfcc_packed_consumed(&p->q8.key, p, bias ? bias->data : NULL);
   const tfcc_q8_packed *pk = conv_q8_packed(ctx, g);
   if (pk) ctx->scratch_bytes = tfcc_q8_scratch_bytes(g, pk, tfcc_threadpool_size(ctx->pool));
 }

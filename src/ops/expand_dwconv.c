@@ -93,6 +93,8 @@ static tfcc_status xdw_init(tfcc_init_ctx *ctx) {
     xdw_release(p);
     return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory packing the expand filter");
   }
+  tfcc_packed_consumed(&key, p, f1->data); /* eval reads the packing (the depthwise filter raw) */
+  tfcc_packed_consumed(&key, p, b1 ? b1->data : NULL);
   p->dw = ctx->ks->f32_dwconv;
   p->name = tfcc_f32_expand_dw_name(p->dw);
   ctx->params = p;

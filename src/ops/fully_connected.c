@@ -212,7 +212,12 @@ static void fc_f32_prepare(tfcc_op_ctx *ctx, const tfcc_fc_dims *d) {
   else if (!tfcc_f32_fast_pack(&p->f32, ctx->isa, d->units, d->accum, w->data, (size_t)d->accum,
                                1, bias ? bias->data : NULL))
     why = "out of memory packing the weights";
-  if (why) tfcc_f32_fast_fallback(&p->f32, ctx, "FULLY_CONNECTED", why);
+  if (why) {
+    tfcc_f32_fast_fallback(&p->f32, ctx, "FULLY_CONNECTED", why);
+  } else if (!p->bf16.wanted) { /* every later batch size runs on the packing */
+    tfcc_packed_consumed(&p->f32.key, p, w->data);
+    tfcc_packed_consumed(&p->f32.key, p, bias ? bias->data : NULL);
+  }
 }
 
 /* 8-bit fast path: packed weights, or NULL (reference kernel). */
@@ -239,6 +244,10 @@ static void fc_q8_prepare(tfcc_op_ctx *ctx, const tfcc_fc_dims *d) {
   if (why) {
     tfcc_f32_log_fallback_once(&p->q8.logged, ctx, "FULLY_CONNECTED", why);
     return;
+  }
+  if (!p->small.k) { /* no tiny-layer kernel on the raw weights: the packing serves every batch */
+    tfcc_packed_consumed(&p->q8.key, p, w->data);
+    tfcc_packed_consumed(&p->q8.key, p, bias ? bias->data : NULL);
   }
   const tfcc_q8_packed *pk = fc_q8_packed(ctx, d);
   if (pk) ctx->scratch_bytes = tfcc_q8_scratch_bytes(NULL, pk, tfcc_threadpool_size(ctx->pool));

@@ -17,6 +17,10 @@ typedef struct tfcc_packed_store tfcc_packed_store;
 struct tfcc_packed_store {
   const void *(*get)(tfcc_packed_store *s, int32_t node, uint32_t block, size_t bytes);
   void (*put)(tfcc_packed_store *s, int32_t node, uint32_t block, const void *data, size_t bytes);
+  /* Optional (may be NULL): the operator whose params are `owner` will never read the
+   * constant at `data` again, at any shape (it runs on its packing only). The model may then
+   * release those bytes (runtime/const_release.h). Repeated calls count once. */
+  void (*consumed)(tfcc_packed_store *s, const void *owner, const void *data);
 };
 
 /* Block ids: one per kind of packing an operator keeps. */
@@ -39,6 +43,13 @@ static inline const void *tfcc_packed_get(const tfcc_packed_key *k, size_t bytes
 }
 static inline void tfcc_packed_put(const tfcc_packed_key *k, const void *data, size_t bytes) {
   if (k->store && data) k->store->put(k->store, k->node, k->block, data, bytes);
+}
+
+/* The operator with params `owner` reads the constant `data` (NULL: ignored) no more. Only
+ * for a node whose every later eval and prepare, at any input shape, uses its packing (never
+ * a reference path on the raw constant). */
+static inline void tfcc_packed_consumed(const tfcc_packed_key *k, const void *owner, const void *data) {
+  if (k->store && k->store->consumed && data) k->store->consumed(k->store, owner, data);
 }
 
 #endif

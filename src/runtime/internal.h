@@ -9,6 +9,7 @@
 #include "base/err.h"
 #include "base/log.h"
 #include "ir/ir.h"
+#include "runtime/const_release.h"
 #include "runtime/custom_ops.h"
 #include "runtime/exec_plan.h"
 #include "runtime/run_state.h"
@@ -59,6 +60,14 @@ struct tfcc_model {
   size_t arena_naive_bytes;
   size_t constant_bytes;
   struct tfcc_wcache *wcache; /* packed-weights cache of the load (NULL: none); freed last */
+  tfcc_const_release crel;    /* first load: releases constants packing consumed */
+  bool crel_on;
+  bool releasable;            /* the model owns its bytes (file copy or mapping, owned buffer) */
+  /* the watermark, read at load when constant pages may be released (model_watermark.c) */
+  bool wm_captured;
+  tfcc_status wm_status;
+  tfcc_watermark_info wm_info;
+  tfcc_err wm_err;
   int32_t n_resources;    /* distinct resource variables (VAR_HANDLE), numbered at load */
 };
 
@@ -105,6 +114,11 @@ tfcc_status tfcc_graph_init_ops(tfcc_graph *g, tfcc_isa isa, const tfcc_logger *
 
 /* TFCC_ERR_INTEGRITY unless data carries a valid tfcc watermark (model_watermark.c). */
 tfcc_status tfcc_model_check_watermark(const uint8_t *data, size_t size, tfcc_err *err);
+/* Reads the model's watermark now (before constant pages are released); later
+ * tfcc_model_watermark and tfcc_model_require_watermark answer from it. */
+void tfcc_model_watermark_capture(tfcc_model *m);
+/* The require_watermark check of the load (from the captured watermark when there is one). */
+tfcc_status tfcc_model_require_watermark(const tfcc_model *m, tfcc_err *err);
 
 /* Kernel level and pool this model's sessions use. */
 tfcc_exec_env tfcc_model_env(const tfcc_model *m);

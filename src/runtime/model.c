@@ -59,6 +59,7 @@ static void model_free(tfcc_model *m) {
   tfcc_graph_release_params(&m->graph);
   tfcc_graph_free(&m->graph);
   tfcc_wcache_free(m->wcache); /* after the params that pointed into it */
+  if (m->crel_on) tfcc_const_release_free(&m->crel); /* trapped pages accessible again */
   if (m->mapping) munmap(m->mapping, m->mapping_size);
   if (m->owned_free) m->owned_free(m->owned_user, (void *)m->data, m->size);
   free(m->unsupported);
@@ -223,7 +224,7 @@ tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t siz
   const bool first = ref == NULL;
   tfcc_status st = tfcc_tflite_read(data, size, g, err);
   if (st != TFCC_OK) return first ? st : tfcc_err_prefix(err, "new weights");
-  if (first && m->opts.require_watermark && (st = tfcc_model_check_watermark(data, size, err)) != TFCC_OK)
+  if (first && m->opts.require_watermark && (st = tfcc_model_require_watermark(m, err)) != TFCC_OK)
     return st;
   if (first && g->n_subgraphs < 1) return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "model has no subgraph");
   /* subgraph calls: indices in range, no recursion; resource variables numbered */
@@ -240,9 +241,16 @@ tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t siz
   st = tfcc_run_passes(g, m->opts.disabled_passes, isa, log, qc, err);
   if (st == TFCC_OK && first) st = name_fused_nodes(m, err);
   if (st == TFCC_OK && first) log_precision_fallback(m, isa);
+  /* first load of bytes the model owns: operators' packing may release its source pages */
+  tfcc_packed_store *store = first ? tfcc_wcache_store(m->wcache) : NULL;
+  if (st == TFCC_OK && first && m->releasable && !m->crel_on) {
+    m->crel_on = true;
+    tfcc_const_release_init(&m->crel, g, m->data, m->size, m->owned_free != NULL, store);
+    store = &m->crel.store;
+  }
   if (st == TFCC_OK)
     st = tfcc_graph_init_ops(g, isa, log, qc, (int)m->opts.precision, !m->opts.disable_winograd,
-                             first ? tfcc_wcache_store(m->wcache) : NULL, err);
+                             store, err);
   if (st != TFCC_OK) return first ? st : tfcc_err_prefix(err, "new weights");
   if (!first && (st = tfcc_weights_check_signature(ref, g, true, err)) != TFCC_OK) return st;
   st = validate_shapes(m, g, first, err);
@@ -264,6 +272,12 @@ static tfcc_status open_weights_cache(tfcc_model *m, tfcc_err *err) {
   weights_cache_ident(m, ident, sizeof ident);
   return tfcc_wcache_open(m->opts.weights_cache, ident, m->data, m->size, m->opts.weights_cache_verify != 0,
                           tfcc_model_env(m).log, &m->wcache, err);
+}
+
+/* env NAME=off|0 */
+static bool getenv_off(const char *name) {
+  const char *v = getenv(name);
+  return v && (strcmp(v, "off") == 0 || strcmp(v, "0") == 0);
 }
 
 static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t size, void *mapping,
@@ -317,7 +331,12 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
   tfcc_status st = m->update_lock_init ? TFCC_OK : tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "cannot create a mutex");
   if (st == TFCC_OK && m->opts.weights_cache && m->opts.weights_cache[0])
     st = open_weights_cache(m, err);
+  /* bytes the model owns: constant pages may be released during the load, so what is read
+   * from the file later is read now (runtime/const_release.h) */
+  m->releasable = (mapping || owned_free) && !getenv_off("TFCC_RELEASE_CONSTANTS");
+  if (st == TFCC_OK && m->releasable) tfcc_model_watermark_capture(m);
   if (st == TFCC_OK) st = tfcc_model_load_graph(m, data, size, &m->graph, NULL, err);
+  if (m->crel_on) tfcc_const_release_seal(&m->crel);
   if (st == TFCC_OK) tfcc_wcache_finish(m->wcache);
   m->opts.weights_cache = NULL; /* the caller's string: read during the load only */
   tfcc_ir_subgraph *sg = st == TFCC_OK ? &m->graph.subgraphs[0] : NULL;

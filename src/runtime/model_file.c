@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/vfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/hash64.h"
@@ -160,6 +161,11 @@ tfcc_status tfcc_model_file_open(const char *path, bool immutable, unsigned flag
     return st;
   }
   f->size = (size_t)f->st.st_size;
+  struct timespec t;
+  if (clock_gettime(CLOCK_REALTIME, &t) == 0) {
+    time_t last = f->st.st_mtim.tv_sec > f->st.st_ctim.tv_sec ? f->st.st_mtim.tv_sec : f->st.st_ctim.tv_sec;
+    f->settled = t.tv_sec - last >= TFCC_MF_SETTLED_S;
+  }
   const char *why = immutable ? "declared immutable" : immutable_reason(f->fd);
   if (why) {
     /* Zero-copy: the file's pages are the model's bytes. */
@@ -207,6 +213,10 @@ tfcc_status tfcc_model_file_recheck(tfcc_model_file *f, tfcc_err *err) {
                           "file content changed while being loaded (checksum differs)" PUBLISH_HINT);
     return TFCC_OK;
   }
+  /* Unchanged for seconds before it was opened: any write since (however small, however soon)
+   * stamps a later mtime and ctime, which the fstat above compared; only a file changed within
+   * the clock tick of its last stamp needs the bytes compared. */
+  if (f->settled) return TFCC_OK;
   {
     /* The copy cannot change; the file can: read it again, in steps through a small buffer,
      * and compare (memcmp: cheaper than checksumming both). */

@@ -26,9 +26,14 @@ typedef struct tfcc_model_file {
   const char *why_mapped; /* what said the file is immutable ("" when copied) */
   int fd;               /* open until tfcc_model_file_close_fd */
   struct stat st;       /* the file as it was read */
+  bool settled;         /* its last change (mtime, ctime) was TFCC_MF_SETTLED_S or more before
+                           it was opened: a write since would show in them (no re-read) */
   uint64_t checksum;    /* mapped, with TFCC_MF_CHECKSUM: content checksum */
 } tfcc_model_file;
 
+/* Seconds between a file's last change and its open after which its timestamps alone tell a
+ * later change (ticks are 1-4 ms; the margin covers clock steps and file servers' clocks). */
+#define TFCC_MF_SETTLED_S 10
 #define TFCC_MF_POPULATE 1u /* mapped: prefault every page */
 #define TFCC_MF_CHECKSUM 2u /* mapped: checksum it (for tfcc_model_file_recheck) */
 #define TFCC_MF_KEEP_FD 4u  /* leave fd open (for tfcc_model_file_recheck) */

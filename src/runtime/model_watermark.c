@@ -256,25 +256,29 @@ tfcc_status tfcc_model_check_watermark(const uint8_t *data, size_t size, tfcc_er
   return verify(data, size, &v, &f, err);
 }
 
-tfcc_status tfcc_watermark_read(const void *model, size_t size, tfcc_watermark_info *info) {
-  tfcc_err err = {0};
-  if (!model || !info) return TFCC_ERR_INVALID_ARG;
+/* The watermark of model[0..size): TFCC_OK with info->present = 0 when there is none, or with
+ * info->valid = 0 and err's message when the check failed. */
+static tfcc_status read_info(const void *model, size_t size, tfcc_watermark_info *info, tfcc_err *err) {
   memset(info, 0, sizeof *info);
   model_view v;
   wm_fields f;
-  tfcc_status st = view_model(model, size, &v, &err);
+  tfcc_status st = view_model(model, size, &v, err);
   if (st == TFCC_OK && v.wm_index >= 0) {
     info->present = 1;
-    st = verify(model, size, &v, &f, &err);
+    st = verify(model, size, &v, &f, err);
     snprintf(info->id, sizeof info->id, "%s", f.id);
     snprintf(info->sha256, sizeof info->sha256, "%s", f.sha);
     info->valid = st == TFCC_OK;
-    if (st == TFCC_ERR_INTEGRITY) {
-      tfcc_last_error_set(err.msg);
-      return TFCC_OK; /* present but invalid: reported through info->valid */
-    }
+    if (st == TFCC_ERR_INTEGRITY) return TFCC_OK; /* present but invalid: reported through info->valid */
   }
-  if (st != TFCC_OK) tfcc_last_error_set(err.msg);
+  return st;
+}
+
+tfcc_status tfcc_watermark_read(const void *model, size_t size, tfcc_watermark_info *info) {
+  tfcc_err err = {0};
+  if (!model || !info) return TFCC_ERR_INVALID_ARG;
+  tfcc_status st = read_info(model, size, info, &err);
+  if (err.msg[0]) tfcc_last_error_set(err.msg);
   return st;
 }
 
@@ -320,7 +324,28 @@ tfcc_status tfcc_watermark_embed(const void *model, size_t size, const char *id,
   return TFCC_OK;
 }
 
+void tfcc_model_watermark_capture(tfcc_model *m) {
+  memset(&m->wm_err, 0, sizeof m->wm_err);
+  m->wm_status = read_info(m->data, m->size, &m->wm_info, &m->wm_err);
+  m->wm_captured = true;
+}
+
+tfcc_status tfcc_model_require_watermark(const tfcc_model *m, tfcc_err *err) {
+  if (!m->wm_captured) return tfcc_model_check_watermark(m->data, m->size, err);
+  if (m->wm_status != TFCC_OK) {
+    tfcc_err_set(err, m->wm_status, "%s", m->wm_err.msg);
+    return tfcc_err_prefix(err, "watermark required");
+  }
+  if (!m->wm_info.present) return tfcc_err_set(err, TFCC_ERR_INTEGRITY, "watermark required, but the model has none");
+  if (!m->wm_info.valid) return tfcc_err_set(err, TFCC_ERR_INTEGRITY, "%s", m->wm_err.msg);
+  return TFCC_OK;
+}
+
 tfcc_status tfcc_model_watermark(const tfcc_model *m, tfcc_watermark_info *info) {
   if (!m || !info) return TFCC_ERR_INVALID_ARG;
-  return tfcc_watermark_read(m->data, m->size, info);
+  if (!m->wm_captured) return tfcc_watermark_read(m->data, m->size, info);
+  /* read at load: constant pages of the file may have been released since */
+  *info = m->wm_info;
+  if (m->wm_err.msg[0]) tfcc_last_error_set(m->wm_err.msg);
+  return m->wm_status;
 }

@@ -92,6 +92,8 @@ struct tfcc_wcache {
   const uint8_t *src;
   size_t src_size;
   uint64_t src_hash;
+  uint8_t src_sha256[32]; /* for a new file's header: taken at open, before the load's
+                             operators may release source pages (runtime/const_release.h) */
   /* the mapped file, when its header checked out */
   const uint8_t *map;
   size_t map_size;
@@ -277,6 +279,10 @@ tfcc_status tfcc_wcache_open(const char *path, const char *ident, const uint8_t 
   c->src_hash = tfcc_hash64(src, size);
   atomic_init(&c->sealed, false);
   map_file(c, verify_full);
+  /* a header that matched the source's size and hash carries its SHA-256; else compute it
+   * now, while every source byte is still there */
+  if (c->map) memcpy(c->src_sha256, c->h.src_sha256, sizeof c->src_sha256);
+  else tfcc_sha256(src, size, c->src_sha256);
   *out = c;
   return TFCC_OK;
 }
@@ -315,7 +321,7 @@ static uint8_t *build_table(const tfcc_wcache *c, size_t *table_bytes, uint64_t 
   snprintf(h.ident, sizeof h.ident, "%s", c->ident);
   h.src_size = c->src_size;
   h.src_hash = c->src_hash;
-  tfcc_sha256(c->src, c->src_size, h.src_sha256);
+  memcpy(h.src_sha256, c->src_sha256, sizeof h.src_sha256);
   h.n_blocks = (uint32_t)n;
   uint64_t off = (tb + TFCC_WC_ALIGN - 1) / TFCC_WC_ALIGN * TFCC_WC_ALIGN, end = tb;
   for (size_t i = 0; i < n; i++) {

@@ -40,6 +40,12 @@ static void test_sha256(void) {
   CHECK(strcmp(h, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0") == 0);
 }
 
+static void free_owned(void *user, void *data, size_t size) {
+  (void)user;
+  (void)size;
+  free(data);
+}
+
 static void run_model(tfcc_runtime *rt, const void *data, size_t n, int require, tfcc_status *st, uint8_t *out,
                       size_t out_cap) {
   tfcc_model_options o;
@@ -111,6 +117,36 @@ int main(void) {
   run_model(rt, model, n, 1, &st, out_b, sizeof out_b);
   CHECK(st == TFCC_ERR_INTEGRITY);
   CHECKF(strstr(tfcc_last_error(), "watermark") != NULL, "%s", tfcc_last_error());
+
+  /* A model that owns its bytes (owned buffer, file) may release constant pages during the
+   * load (runtime/const_release.h): its watermark is read at load and answered from that, the
+   * same as from the bytes; with TFCC_DEBUG_RELEASE_TRAP a later read of a released page would
+   * fault. require_watermark gives the same answers. */
+  setenv("TFCC_DEBUG_RELEASE_TRAP", "1", 1);
+  for (int tamper = 0; tamper < 2; tamper++) {
+    for (int require = 0; require < 2; require++) {
+      uint8_t *own = malloc(wn);
+      memcpy(own, w, wn);
+      if (tamper) own[wn - 10] ^= 0x40;
+      tfcc_model_options o;
+      tfcc_model_options_default(&o);
+      o.require_watermark = require;
+      tfcc_model *om = NULL;
+      tfcc_status ls = tfcc_model_load_owned_buffer(rt, own, wn, free_owned, NULL, &o, &om);
+      if (tamper && require) {
+        CHECK(ls == TFCC_ERR_INTEGRITY);
+        CHECKF(strstr(tfcc_last_error(), "watermark") != NULL, "%s", tfcc_last_error());
+        continue;
+      }
+      CHECKF(ls == TFCC_OK, "%s", tfcc_last_error());
+      tfcc_watermark_info oi;
+      CHECK(tfcc_model_watermark(om, &oi) == TFCC_OK && oi.present && oi.valid == !tamper);
+      CHECK(strcmp(oi.id, "acme/vision build 2026.11.30-7") == 0);
+      if (tamper) CHECKF(strstr(tfcc_last_error(), "watermark") != NULL, "%s", tfcc_last_error());
+      tfcc_model_release(om);
+    }
+  }
+  unsetenv("TFCC_DEBUG_RELEASE_TRAP");
 
   /* Any changed byte (prefix tables, text, graph, weights) is detected, except that the id is a
    * claim, not a secret: a changed id character reads back as that other id (re-embedding with

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/weights_mem.h"
 #include "kernels/f32-gemm/gemm.h"
 
 size_t tfcc_f32_packed_bytes(const tfcc_f32_gemm_kernel *k, int32_t n, int32_t kdim) {
@@ -44,7 +45,7 @@ bool tfcc_f32_pack(const tfcc_f32_gemm_kernel *k, int32_t n, int32_t kdim, const
   memset(out, 0, sizeof *out);
   if (n < 0 || kdim < 0) return false;
   const size_t bytes = tfcc_f32_packed_bytes(k, n, kdim);
-  float *w = aligned_alloc(64, bytes ? bytes : 64);
+  float *w = tfcc_wmem_alloc(bytes); /* huge pages, populated: few first-touch faults */
   if (!w) return false;
   tfcc_f32_pack_into(k, n, kdim, src, ld_n, ld_k, bias, w, out);
   return true;
@@ -52,6 +53,6 @@ bool tfcc_f32_pack(const tfcc_f32_gemm_kernel *k, int32_t n, int32_t kdim, const
 
 void tfcc_f32_packed_free(tfcc_f32_packed *p) {
   if (!p) return;
-  free(p->w);
+  tfcc_wmem_free(p->w);
   p->w = NULL;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/weights_mem.h"
 #include "kernels/f32-winograd/winograd.h"
 
 /* G of F(2x2,3x3) and F(4x4,3x3) (rows: positions, columns: filter taps). */
@@ -23,7 +24,7 @@ bool tfcc_f32_wino_fits(const tfcc_conv_geom *g) {
 
 void tfcc_f32_wino_free(tfcc_f32_wino_weights *w) {
   if (!w) return;
-  free(w->mem); /* the bias lies in the same block */
+  tfcc_wmem_free(w->mem); /* the bias lies in the same block */
   memset(w, 0, sizeof *w);
 }
 
@@ -70,10 +71,10 @@ bool tfcc_f32_wino_pack(const tfcc_f32_wino_kernel *k, const tfcc_f32_gemm_kerne
   const size_t OC = (size_t)out_c, IC = (size_t)in_c;
   const size_t pbytes = tfcc_f32_packed_bytes(gk, out_c, in_c);
   double *t = malloc((size_t)n * 3 * IC * sizeof(double)); /* G g of one o: [a][kx][i] */
-  void *block = aligned_alloc(64, bytes);
+  void *block = tfcc_wmem_alloc(bytes); /* huge pages, populated: few first-touch faults */
   if (!t || !block) {
     free(t);
-    free(block);
+    tfcc_wmem_free(block);
     memset(w, 0, sizeof *w);
     return false;
   }

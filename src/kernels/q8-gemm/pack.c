@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/weights_mem.h"
 #include "kernels/q8-gemm/gemm.h"
 
 size_t tfcc_q8_pack_layout(const tfcc_q8_gemm_kernel *k, bool is_signed, int32_t n, int32_t kdim,
@@ -29,7 +30,7 @@ bool tfcc_q8_pack(const tfcc_q8_gemm_kernel *k, bool is_signed, int32_t n, int32
                   tfcc_q8_packed *out) {
   const size_t bytes = tfcc_q8_pack_layout(k, is_signed, n, kdim, r, out);
   if (!bytes) return false;
-  uint8_t *w = aligned_alloc(64, bytes);
+  uint8_t *w = tfcc_wmem_alloc(bytes); /* huge pages, populated: few first-touch faults */
   if (!w) return false;
   tfcc_q8_pack_fill(out, src, bias, r, w, bytes);
   return true;
@@ -77,6 +78,6 @@ void tfcc_q8_pack_fill(tfcc_q8_packed *out, const void *src, const int32_t *bias
 
 void tfcc_q8_packed_free(tfcc_q8_packed *p) {
   if (!p) return;
-  free(p->w);
+  tfcc_wmem_free(p->w);
   p->w = NULL;
 }

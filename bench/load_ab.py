@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""A/B of model load time and peak memory: `tfcc bench` per model under named environment
+settings, interleaved round by round (one process per cell), medians printed as a Markdown table.
+
+  bench/load_ab.py --tfcc build/tools/tfcc --rounds 3 \
+      --setting before@/tmp/old-build-copy: --setting after: \
+      ~/.cache/tfcc-zoo/mobilenet_v2.tflite ...
+
+Extra `tfcc bench` flags after `--` (default: --threads 1 --runs 200 --json --profile-runs 0).
+--cache DIR adds rows with a weights cache: the first load writes DIR/NAME.wc ("write"), the
+next ones map it ("warm"). "floor" is the issue's weights + arena + 8 MiB (file constants +
+arena_bytes + 8 MiB). Standard library only.
+"""
+import argparse, json, os, statistics, subprocess, sys
+
+
+def run(tfcc, model, env_kv, extra, cache):
+    if "@" in tfcc:  # setting NAME@DIR: DIR/tfcc with DIR's libraries
+        d = tfcc.split("@", 1)[1]
+        tfcc = os.path.join(d, "tfcc")
+        env_kv = env_kv + ["LD_LIBRARY_PATH=" + d]
+    env = dict(os.environ)
+    for kv in env_kv:
+        k, _, v = kv.partition("=")
+        env[k] = v
+    cmd = [tfcc, "bench", model] + extra
+    if cache:
+        cmd += ["--weights-cache", cache]
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout
+    return json.loads(out)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tfcc", default="build/tools/tfcc")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--setting", action="append", required=True,
+                    help="NAME[@DIR]:K=V,K=V (empty: none); @DIR: run DIR/tfcc with DIR's libraries")
+    ap.add_argument("--cache", help="directory for weights-cache rows")
+    ap.add_argument("models", nargs="+")
+    a, extra = ap.parse_known_args()
+    extra = [x for x in extra if x != "--"] or ["--threads", "1", "--runs", "200", "--json", "--profile-runs", "0"]
+    settings = []
+    for s in a.setting:
+        name, _, kvs = s.partition(":")
+        name, _, d = name.partition("@")
+        settings.append((name, [kv for kv in kvs.split(",") if kv], d))
+    modes = ["none"] + (["write", "warm"] if a.cache else [])
+    res = {}
+    for _ in range(a.rounds):
+        for m in a.models:
+            for mode in modes:
+                for name, kv, d in settings:
+                    tfcc = a.tfcc + ("@" + d if d else "")
+                    cache = None
+                    if mode != "none":
+                        cache = os.path.join(a.cache, os.path.basename(m) + "." + name + ".wc")
+                        if mode == "write" and os.path.exists(cache):
+                            os.remove(cache)
+                        if mode == "warm" and not os.path.exists(cache):
+                            run(tfcc, m, kv, extra, cache)
+                    j = run(tfcc, m, kv, extra, cache)
+                    res.setdefault((m, mode, name), []).append(j)
+    print("| model | cache | setting | peak RSS MB | floor MB | load_ms | load CPU ms | first_ms | p50 ms |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for m in a.models:
+        for mode in modes:
+            for name, _, _ in settings:
+                js = res[(m, mode, name)]
+                med = lambda f: statistics.median(f(j) for j in js)
+                floor = (js[0]["memory"]["constant_bytes"] + js[0]["arena_bytes"]) / 1e6 + 8 * 1.048576
+                print("| %s | %s | %s | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f |" % (
+                    os.path.basename(m), mode, name, med(lambda j: j["peak_rss_bytes"]) / 1e6, floor,
+                    med(lambda j: j["load_ms"]), med(lambda j: j["load_cpu_ms"]), med(lambda j: j["first_ms"]),
+                    med(lambda j: j["latency_ms"]["p50"])))
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,149 @@
+/* Packed-weights memory in populated huge-page regions (contract in weights_mem.h). */
+#include "base/weights_mem.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14; older kernels answer EINVAL and pages fault on first write */
+#endif
+
+#define CHUNK ((size_t)2 << 20) /* huge page: chunks are whole multiples of it */
+#define HDR ((size_t)64)          /* block header, keeps the 64-byte alignment */
+
+typedef struct chunk {
+  size_t size; /* bytes mapped */
+  size_t used; /* bytes handed out, from the chunk's start (this struct's HDR included) */
+  size_t live; /* blocks not yet freed */
+} chunk;
+
+typedef struct block_hdr {
+  chunk *c; /* NULL: from aligned_alloc */
+} block_hdr;
+
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+#define USE_MAP 1 /* elsewhere (WebAssembly): aligned_alloc */
+#else
+#define USE_MAP 0
+#endif
+
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+static chunk *g_cur; /* the chunk blocks are cut from */
+/* Empty 2 MiB chunks kept for the next load (a model replaced by another, a weight update):
+ * their pages are resident already. At most SPARE_MAX (8 MiB). */
+#define SPARE_MAX 4
+static chunk *g_spare[SPARE_MAX];
+static int g_n_spare;
+
+/* An empty chunk: kept as a spare or unmapped. */
+static void drop(chunk *c) {
+  if (c->size == CHUNK && g_n_spare < SPARE_MAX) {
+    c->used = HDR;
+    c->live = 0;
+    g_spare[g_n_spare++] = c;
+  } else {
+    munmap(c, c->size);
+  }
+}
+
+static size_t page_size(void) {
+  long pg = sysconf(_SC_PAGESIZE);
+  return pg > 0 ? (size_t)pg : 4096;
+}
+
+/* A chunk of len bytes (a multiple of CHUNK), 2 MiB aligned, huge pages advised; NULL when out
+ * of memory. Blocks are populated as they are cut (only the huge pages they reach). */
+static chunk *map_chunk(size_t len) {
+  const size_t over = len + CHUNK;
+  if (over < len) return NULL;
+  uint8_t *raw = mmap(NULL, over, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) return NULL;
+  uint8_t *p = (uint8_t *)(((uintptr_t)raw + CHUNK - 1) & ~(uintptr_t)(CHUNK - 1));
+  if (p > raw) munmap(raw, (size_t)(p - raw));
+  if (raw + over > p + len) munmap(p + len, (size_t)(raw + over - (p + len)));
+#ifdef MADV_HUGEPAGE
+  (void)madvise(p, len, MADV_HUGEPAGE);
+#endif
+  chunk *c = (chunk *)(void *)p;
+  c->size = len;
+  c->used = HDR;
+  c->live = 0;
+  return c;
+}
+
+/* c is no longer cut from: unmapped if empty, else its unused tail is given back. */
+static void retire(chunk *c) {
+  if (c->live == 0) {
+    drop(c);
+    return;
+  }
+  const size_t pg = page_size();
+  const size_t from = (c->used + pg - 1) / pg * pg;
+  if (from < c->size) (void)madvise((uint8_t *)c + from, c->size - from, MADV_DONTNEED);
+  c->used = c->size;
+}
+
+void *tfcc_wmem_alloc(size_t bytes) {
+  size_t need = (bytes + 63) / 64 * 64;
+  if (need < bytes || need > SIZE_MAX / 2 - HDR - CHUNK) return NULL;
+  need += HDR;
+  if (!USE_MAP) {
+    uint8_t *p = aligned_alloc(64, need);
+    if (!p) return NULL;
+    ((block_hdr *)(void *)p)->c = NULL;
+    return p + HDR;
+  }
+  pthread_mutex_lock(&g_lock);
+  chunk *c = g_cur;
+  uint8_t *p;
+  if (c && c->used + need <= c->size) {
+    p = (uint8_t *)c + c->used;
+    c->used += need;
+    c->live++;
+  } else {
+    /* a new chunk of whole huge pages starting with this block; the chunk with more room
+     * left stays current, the other one is retired */
+    const size_t len = (HDR + need + CHUNK - 1) / CHUNK * CHUNK;
+    c = len == CHUNK && g_n_spare ? g_spare[--g_n_spare] : map_chunk(len);
+    if (!c) {
+      pthread_mutex_unlock(&g_lock);
+      return NULL;
+    }
+    p = (uint8_t *)c + c->used;
+    c->used += need;
+    c->live = 1;
+    if (!g_cur || c->size - c->used > g_cur->size - g_cur->used) {
+      if (g_cur) retire(g_cur);
+      g_cur = c;
+    } else {
+      retire(c);
+    }
+  }
+  ((block_hdr *)(void *)p)->c = c;
+  pthread_mutex_unlock(&g_lock);
+  /* one call for the block's pages (failing that, they fault on first touch) */
+  const size_t pg = page_size();
+  const uintptr_t a = (uintptr_t)p & ~(uintptr_t)(pg - 1);
+  const uintptr_t b = ((uintptr_t)p + need + pg - 1) & ~(uintptr_t)(pg - 1);
+  (void)madvise((void *)a, (size_t)(b - a), MADV_POPULATE_WRITE);
+  return p + HDR;
+}
+
+void tfcc_wmem_free(void *p) {
+  if (!p) return;
+  block_hdr *h = (block_hdr *)(void *)((uint8_t *)p - HDR);
+  chunk *c = h->c;
+  if (!c) {
+    free(h);
+    return;
+  }
+  pthread_mutex_lock(&g_lock);
+  if (--c->live == 0) {
+    if (c == g_cur) c->used = HDR; /* empty: cut from its start again */
+    else drop(c);
+  }
+  pthread_mutex_unlock(&g_lock);
+}

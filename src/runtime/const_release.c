@@ -1,0 +1,226 @@
+/* Releasing constant bytes no operator reads any more (contract in const_release.h). */
+#include "runtime/const_release.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define KEEP (1 << 20) /* reader count of something read after the load: never released */
+/* Constants from this size on are released as soon as consumed (during the load). */
+#define BIG_BYTES ((size_t)2 << 20)
+#define HUGE_BYTES ((uintptr_t)2 << 20)
+
+static const void *cr_get(tfcc_packed_store *s, int32_t node, uint32_t block, size_t bytes) {
+  tfcc_const_release *r = (tfcc_const_release *)s;
+  return r->inner ? r->inner->get(r->inner, node, block, bytes) : NULL;
+}
+
+static void cr_put(tfcc_packed_store *s, int32_t node, uint32_t block, const void *data, size_t bytes) {
+  tfcc_const_release *r = (tfcc_const_release *)s;
+  if (r->inner) r->inner->put(r->inner, node, block, data, bytes);
+}
+
+static int cmp_entry(const void *a, const void *b) {
+  const uint8_t *x = ((const tfcc_cr_entry *)a)->data, *y = ((const tfcc_cr_entry *)b)->data;
+  return x < y ? -1 : x > y;
+}
+
+/* The entry whose data is exactly d, or NULL. */
+static tfcc_cr_entry *find(tfcc_const_release *r, const void *d) {
+  size_t lo = 0, hi = r->n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if ((const void *)r->e[mid].data < d) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < r->n && (const void *)r->e[lo].data == d ? &r->e[lo] : NULL;
+}
+
+/* Trap mode: remembers a PROT_NONE range to make accessible again before the memory is freed. */
+static bool note_trapped(tfcc_const_release *r, void *p, size_t len) {
+  if (r->n_trapped == r->cap_trapped) {
+    size_t cap = r->cap_trapped ? 2 * r->cap_trapped : 64;
+    tfcc_cr_range *nr = realloc(r->trapped, cap * sizeof *nr);
+    if (!nr) return false;
+    r->trapped = nr;
+    r->cap_trapped = cap;
+  }
+  r->trapped[r->n_trapped].p = p;
+  r->trapped[r->n_trapped].len = len;
+  r->n_trapped++;
+  return true;
+}
+
+/* The whole pages inside entry e's own bytes (entries are disjoint: no other constant, table
+ * or metadata byte shares them). */
+static void release_entry(tfcc_const_release *r, tfcc_cr_entry *e) {
+  if (e->freed) return;
+  e->freed = true;
+  /* an owned buffer (a decrypted model): whole huge pages only. Its plaintext lies in huge
+   * pages; releasing 4 KiB pieces splits them, and with the wipe that doubled an encrypted
+   * load's time on this VM (bench/README.md) */
+  const uintptr_t pg = r->wipe ? HUGE_BYTES : r->page;
+  const uintptr_t a = ((uintptr_t)e->data + pg - 1) & ~(pg - 1);
+  const uintptr_t b = ((uintptr_t)e->data + e->bytes) & ~(pg - 1);
+  if (a >= b) return;
+  void *p = (void *)a;
+  const size_t len = (size_t)(b - a);
+  if (r->trap) {
+    if (!note_trapped(r, p, len)) return; /* could not remember it: keep the bytes */
+    if (mprotect(p, len, PROT_NONE) == 0) r->released_bytes += len;
+    else r->n_trapped--;
+  } else {
+    if (r->wipe) explicit_bzero(p, len); /* plaintext never goes back to the kernel unwiped */
+    if (madvise(p, len, MADV_DONTNEED) != 0) return;
+    r->released_bytes += len;
+  }
+}
+
+static void cr_consumed(tfcc_packed_store *s, const void *owner, const void *data) {
+  tfcc_const_release *r = (tfcc_const_release *)s;
+  if (r->sealed || !r->e) return;
+  tfcc_cr_entry *e = find(r, data);
+  if (!e || e->readers <= 0 || e->readers >= KEEP) return;
+  for (size_t i = 0; i < r->n_seen; i++)
+    if (r->seen[i].owner == owner && r->seen[i].data == data) return;
+  if (r->n_seen == r->cap_seen) {
+    size_t cap = r->cap_seen ? 2 * r->cap_seen : 64;
+    tfcc_cr_seen *ns = realloc(r->seen, cap * sizeof *ns);
+    if (!ns) return; /* keep the bytes */
+    r->seen = ns;
+    r->cap_seen = cap;
+  }
+  r->seen[r->n_seen].owner = owner;
+  r->seen[r->n_seen].data = data;
+  r->n_seen++;
+  if (--e->readers == 0) {
+    e->released = true;
+    if (e->bytes >= BIG_BYTES) release_entry(r, e); /* splits at most the huge pages at its ends */
+  }
+}
+
+/* Adds one reader of tensor t (if it is a constant in the region). */
+static void count(tfcc_const_release *r, const tfcc_ir_subgraph *sg, int32_t t, bool keep) {
+  if (t < 0 || t >= sg->n_tensors) return;
+  const tfcc_ir_tensor *x = &sg->tensors[t];
+  const uint8_t *d = x->data;
+  if (!d || d < r->lo || d >= r->hi) return;
+  tfcc_cr_entry *e = find(r, d);
+  if (!e) return;
+  e->readers += keep ? KEEP : 1; /* keep: a reader that never says consumed */
+}
+
+static void add_entry(tfcc_const_release *r, const uint8_t *d, size_t bytes, int32_t readers) {
+  if (!d || d < r->lo || d >= r->hi || bytes > (size_t)(r->hi - d)) return;
+  r->e[r->n].data = d;
+  r->e[r->n].bytes = bytes;
+  r->e[r->n].readers = readers;
+  r->n++;
+}
+
+bool tfcc_const_release_init(tfcc_const_release *r, const tfcc_graph *g, const void *region,
+                             size_t region_size, bool wipe, tfcc_packed_store *inner) {
+  memset(r, 0, sizeof *r);
+  r->store.get = cr_get;
+  r->store.put = cr_put;
+  r->store.consumed = cr_consumed;
+  r->inner = inner;
+  r->wipe = wipe;
+  long pg = sysconf(_SC_PAGESIZE);
+  r->page = pg > 0 ? (size_t)pg : 4096;
+  const char *trap = getenv("TFCC_DEBUG_RELEASE_TRAP");
+  r->trap = trap && strcmp(trap, "1") == 0;
+  r->lo = region;
+  r->hi = r->lo + region_size;
+  if (!region || !region_size) return true;
+  size_t n = (size_t)(g->n_metadata > 0 ? g->n_metadata : 0);
+  for (int32_t s = 0; s < g->n_subgraphs; s++) n += (size_t)g->subgraphs[s].n_tensors;
+  if (!n) return true;
+  r->e = calloc(n, sizeof *r->e);
+  if (!r->e) return false;
+  for (int32_t s = 0; s < g->n_subgraphs; s++) {
+    const tfcc_ir_subgraph *sg = &g->subgraphs[s];
+    for (int32_t t = 0; t < sg->n_tensors; t++) add_entry(r, sg->tensors[t].data, sg->tensors[t].data_bytes, 0);
+  }
+  for (int32_t i = 0; i < g->n_metadata; i++) /* read after the load (introspection) */
+    add_entry(r, g->metadata[i].data, g->metadata[i].size, KEEP);
+  qsort(r->e, r->n, sizeof *r->e, cmp_entry);
+  size_t k = 0; /* one entry per data pointer (tensors may share a buffer) */
+  for (size_t i = 0; i < r->n; i++) {
+    if (k && r->e[k - 1].data == r->e[i].data) {
+      if (r->e[i].bytes > r->e[k - 1].bytes) r->e[k - 1].bytes = r->e[i].bytes;
+      r->e[k - 1].readers += r->e[i].readers;
+      continue;
+    }
+    r->e[k++] = r->e[i];
+  }
+  r->n = k;
+  /* Overlapping constants (not made by a converter, but a file may say so) keep their bytes,
+   * so that the pages of one released constant never hold bytes of another. */
+  const uint8_t *max_end = NULL;
+  for (size_t i = 0; i < r->n; i++) {
+    tfcc_cr_entry *x = &r->e[i];
+    if (max_end && x->data < max_end) {
+      x->readers += KEEP;
+      for (size_t j = 0; j < i; j++)
+        if (r->e[j].data + r->e[j].bytes > x->data) r->e[j].readers += KEEP;
+    }
+    if (!max_end || x->data + x->bytes > max_end) max_end = x->data + x->bytes;
+  }
+  for (int32_t s = 0; s < g->n_subgraphs; s++) {
+    const tfcc_ir_subgraph *sg = &g->subgraphs[s];
+    for (int32_t i = 0; i < sg->n_nodes; i++) {
+      const tfcc_ir_node *nd = &sg->nodes[i];
+      if (nd->removed) continue;
+      for (int32_t j = 0; j < nd->n_inputs; j++) count(r, sg, nd->inputs[j], false);
+      for (int32_t j = 0; j < nd->n_intermediates; j++) count(r, sg, nd->intermediates[j], true);
+      for (int32_t j = 0; j < nd->n_outputs; j++) count(r, sg, nd->outputs[j], true);
+    }
+    for (int32_t j = 0; j < sg->n_inputs; j++) count(r, sg, sg->inputs[j], true);
+    for (int32_t j = 0; j < sg->n_outputs; j++) count(r, sg, sg->outputs[j], true);
+    for (int32_t t = 0; t < sg->n_tensors; t++)
+      if (sg->tensors[t].is_variable || sg->tensors[t].sparsity) count(r, sg, t, true);
+  }
+  for (int32_t k2 = 0; k2 < g->n_signatures; k2++) {
+    const tfcc_ir_signature *sig = &g->signatures[k2];
+    if (sig->subgraph < 0 || sig->subgraph >= g->n_subgraphs) continue;
+    const tfcc_ir_subgraph *sg = &g->subgraphs[sig->subgraph];
+    for (int32_t j = 0; j < sig->n_inputs; j++) count(r, sg, sig->input_tensors[j], true);
+    for (int32_t j = 0; j < sig->n_outputs; j++) count(r, sg, sig->output_tensors[j], true);
+  }
+  return true;
+}
+
+void tfcc_const_release_seal(tfcc_const_release *r) {
+  if (r->sealed) return;
+  bool any = false;
+  for (size_t i = 0; i < r->n && !any; i++) any = r->e[i].released;
+  if (any) {
+#ifdef MADV_NOHUGEPAGE
+    /* a private copy in huge pages: without this, khugepaged may collapse a released range
+     * back into a whole resident huge page (only the region's own whole pages) */
+    const uintptr_t pg = r->page;
+    uintptr_t lo = ((uintptr_t)r->lo + pg - 1) & ~(pg - 1), hi = (uintptr_t)r->hi & ~(pg - 1);
+    if (!r->trap && lo < hi) (void)madvise((void *)lo, hi - lo, MADV_NOHUGEPAGE);
+#endif
+    for (size_t i = 0; i < r->n; i++)
+      if (r->e[i].released) release_entry(r, &r->e[i]);
+  }
+  r->sealed = true;
+  free(r->seen);
+  r->seen = NULL;
+  r->n_seen = r->cap_seen = 0;
+  free(r->e);
+  r->e = NULL;
+  r->n = 0;
+}
+
+void tfcc_const_release_free(tfcc_const_release *r) {
+  tfcc_const_release_seal(r);
+  for (size_t i = 0; i < r->n_trapped; i++)
+    (void)mprotect(r->trapped[i].p, r->trapped[i].len, PROT_READ | PROT_WRITE);
+  free(r->trapped);
+  r->trapped = NULL;
+  r->n_trapped = r->cap_trapped = 0;
+}

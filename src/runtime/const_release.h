@@ -1,0 +1,82 @@
+/* Releasing the constant bytes of a model's own copy of its file that no operator reads any more.
+ *
+ * Operators that pack or transform a constant (GEMM panels, Winograd, the fused expand filter)
+ * keep their own copy, or take it from the weights cache; the source bytes are then never read
+ * again. During the first load the model gives operators this store (ops/packed_store.h; it
+ * forwards get and put to the weights cache, if any): an operator that will read only its
+ * packing from now on, at every shape, says so with tfcc_packed_consumed. When the last reader
+ * of a constant has said so, the whole pages that lie entirely inside that constant's own bytes
+ * are released (madvise MADV_DONTNEED): never a page that also holds FlatBuffer tables, another
+ * constant, metadata or the vector length in front of the constant. A constant of 2 MiB or more
+ * is released as soon as it is consumed, smaller ones when the load ends (releasing 4 KiB
+ * pieces during the load splits the huge pages of a private copy under the packing that still
+ * reads them: 2-3x slower packing measured in a VM).
+ *
+ * Readers are counted per data pointer over every subgraph: node inputs and intermediates of
+ * nodes left after the graph passes, node outputs, subgraph inputs and outputs, signature
+ * tensors, variables, sparse tensors and metadata buffers (the last ones never release).
+ * Constants whose bytes overlap keep their pages. Only memory the model owns is released (its
+ * private copy or mapping of a file, an owned buffer such as a decrypted model), never a
+ * caller's buffer. An owned buffer's pages (a decrypted model's plaintext) are zeroed before
+ * they are given back, as its free function would wipe them, and only whole 2 MiB pages of it
+ * are released (its plaintext lies in huge pages: splitting them cost more than the load). A released page of anonymous memory reads as zeros afterwards, one of a file
+ * mapping rereads the file: nothing may read it. What is read from the file after the load
+ * (the watermark) is captured before (model_watermark.c). Env TFCC_DEBUG_RELEASE_TRAP=1 makes
+ * released pages inaccessible instead (PROT_NONE; made accessible again before the model's
+ * memory is freed), so that a test run faults on any read of a released byte. */
+#ifndef TFCC_RUNTIME_CONST_RELEASE_H
+#define TFCC_RUNTIME_CONST_RELEASE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ir/ir.h"
+#include "ops/packed_store.h"
+
+typedef struct tfcc_cr_entry {
+  const uint8_t *data;
+  size_t bytes;
+  int32_t readers; /* operators still reading it; KEEP and more: never released */
+  bool released;   /* every reader said consumed */
+  bool freed;      /* its pages were given back */
+} tfcc_cr_entry;
+
+typedef struct tfcc_cr_seen {
+  const void *owner, *data;
+} tfcc_cr_seen;
+
+typedef struct tfcc_cr_range {
+  void *p;
+  size_t len;
+} tfcc_cr_range;
+
+typedef struct tfcc_const_release {
+  tfcc_packed_store store;  /* first: what operators see */
+  tfcc_packed_store *inner; /* the weights cache's store, or NULL */
+  const uint8_t *lo, *hi;   /* the releasable region */
+  tfcc_cr_entry *e;         /* sorted by data, disjoint */
+  size_t n;
+  tfcc_cr_seen *seen;       /* (operator, constant) pairs already counted */
+  size_t n_seen, cap_seen;
+  tfcc_cr_range *trapped;   /* TFCC_DEBUG_RELEASE_TRAP: ranges made PROT_NONE */
+  size_t n_trapped, cap_trapped;
+  size_t page;
+  bool trap;
+  bool wipe; /* zero released bytes before giving the pages back (owned buffers: plaintext) */
+  bool sealed;
+  size_t released_bytes;
+} tfcc_const_release;
+
+/* Counts the readers of g's constants in region[0..region_size) (after the graph passes,
+ * before operator init). false: out of memory (r then releases nothing but still forwards
+ * to inner). */
+bool tfcc_const_release_init(tfcc_const_release *r, const tfcc_graph *g, const void *region,
+                             size_t region_size, bool wipe, tfcc_packed_store *inner);
+/* The load is over: releases what is left; later consumed calls are ignored (get/put still go
+ * to inner). */
+void tfcc_const_release_seal(tfcc_const_release *r);
+/* Before the region is unmapped or freed: trapped pages become accessible again. */
+void tfcc_const_release_free(tfcc_const_release *r);
+
+#endif
