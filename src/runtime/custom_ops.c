@@ -110,7 +110,7 @@ static tfcc_status custom_init(tfcc_init_ctx *ic) {
   if (!p) return tfcc_err_set(ic->err, TFCC_ERR_NO_MEMORY, "out of memory");
   p->reg = reg;
   if (reg->op.init) {
-    custom_call call = {ic->err, false};
+    custom_call call = {.err = ic->err, .set = false};
     tfcc_custom_ctx c;
     base_ctx(&c, reg, ic->node, ic->node_index, &call);
     tfcc_status st = finish_call(&call, reg->op.init(&c), reg->name, "init");
@@ -229,7 +229,7 @@ static tfcc_status custom_prepare(tfcc_op_ctx *oc) {
   _Alignas(CUSTOM_ALIGN) uint8_t local[PREPARE_LOCAL_VIEWS * (sizeof(void *) + sizeof(tfcc_custom_tensor))];
   void *mem = vb <= sizeof local ? (vb ? local : NULL) : malloc(vb);
   if (vb && !mem) return tfcc_err_set(oc->err, TFCC_ERR_NO_MEMORY, "out of memory");
-  custom_call call = {oc->err, false};
+  custom_call call = {.err = oc->err, .set = false};
   tfcc_custom_ctx c;
   base_ctx(&c, reg, oc->node, oc->node_index, &call);
   c.node_data = p ? p->node_data : NULL;
@@ -272,7 +272,7 @@ static tfcc_status custom_eval(tfcc_op_ctx *oc) {
   const tfcc_custom_reg *reg = reg_of(oc->node);
   const custom_params *p = oc->params;
   const size_t vb = views_bytes(oc->n_in, oc->n_out);
-  custom_call call = {oc->err, false};
+  custom_call call = {.err = oc->err, .set = false};
   tfcc_custom_ctx c;
   base_ctx(&c, reg, oc->node, oc->node_index, &call);
   c.node_data = p ? p->node_data : NULL;
