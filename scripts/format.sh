@@ -6,6 +6,8 @@ cd "$(dirname "$0")/.."
 cf=$(bash scripts/format-files.sh --binary)
 if [ $# -gt 0 ]; then
   "$cf" -i --style=file "$@"
+  "$cf" -i --style=file "$@" # twice: clang-format 14 settles some constructs on its second pass
 else
+  bash scripts/format-files.sh | xargs -r "$cf" -i --style=file
   bash scripts/format-files.sh | xargs -r "$cf" -i --style=file
 fi
