@@ -184,7 +184,8 @@ static int open_all(bench_state *b, const bench_opts *o) {
   if (o->n_cpus > 0) {
     ro.cpu_affinity = o->cpus;
     ro.cpu_affinity_count = o->n_cpus;
-    if (cpulist_pin_self(o->cpus[0], err, sizeof err) != 0) return cli_error(CMD, CLI_EXIT_FAIL, "--affinity: %s", err);
+    if (cpulist_pin_self(o->cpus[0], err, sizeof err) != 0)
+      return cli_error(CMD, CLI_EXIT_FAIL, "--affinity: %s", err);
   }
   tfcc_status st = tfcc_runtime_create(&ro, &b->rt);
   if (st != TFCC_OK)
@@ -194,7 +195,8 @@ static int open_all(bench_state *b, const bench_opts *o) {
   /* the level the runtime dispatches at: the cap from --isa, else TFCC_ISA, else none */
   const char *cap_name = o->isa ? o->isa : getenv("TFCC_ISA");
   b->r.cap = TFCC_ISA_NO_CAP;
-  if (cap_name && cap_name[0] && tfcc_isa_parse(cap_name, &b->r.cap) == TFCC_OK) b->r.isa_capped = 1;
+  if (cap_name && cap_name[0] && tfcc_isa_parse(cap_name, &b->r.cap) == TFCC_OK)
+    b->r.isa_capped = 1;
   b->r.level = tfcc_isa_dispatch_level(b->r.cap);
 
   /* load_ms: from the file name to a session ready to run */
@@ -218,13 +220,15 @@ static int open_all(bench_state *b, const bench_opts *o) {
   st = tfcc_session_create(b->model, &so, &b->session);
   uint64_t t2 = trace_now_ns();
   if (st != TFCC_OK)
-    return cli_error(CMD, CLI_EXIT_FAIL, "%s: %s", o->model, tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));
+    return cli_error(CMD, CLI_EXIT_FAIL, "%s: %s", o->model,
+                     tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));
   b->r.load_cpu_ms = process_cpu_ms() - cpu0;
   b->r.load_ms = ms_between(t0, t2);
   b->r.model_ms = ms_between(t0, t1);
   b->r.session_ms = ms_between(t1, t2);
 
-  if (bench_make_inputs(b->session, o->specs, o->n_specs, (uint64_t)o->seed, &b->inputs, &b->n_in, err, sizeof err) != 0)
+  if (bench_make_inputs(b->session, o->specs, o->n_specs, (uint64_t)o->seed, &b->inputs, &b->n_in,
+                        err, sizeof err) != 0)
     return cli_error(CMD, CLI_EXIT_FAIL, "%s", err);
   b->n_out = tfcc_session_output_count(b->session);
   b->outputs = (void **)calloc((size_t)b->n_out + 1, sizeof *b->outputs);
@@ -233,12 +237,12 @@ static int open_all(bench_state *b, const bench_opts *o) {
     tfcc_tensor_info info;
     tfcc_session_output_info(b->session, i, &info);
     b->outputs[i] = malloc(info.bytes ? info.bytes : 1);
-    if (!b->outputs[i]) return cli_error(CMD, CLI_EXIT_FAIL, "out of memory (%zu bytes for output %d)", info.bytes, i);
+    if (!b->outputs[i])
+      return cli_error(CMD, CLI_EXIT_FAIL, "out of memory (%zu bytes for output %d)", info.bytes,
+                       i);
   }
   return 0;
 }
-
-
 
 static int bench(bench_state *b, const bench_opts *o) {
   if (open_all(b, o) != 0) return CLI_EXIT_FAIL;
@@ -317,13 +321,15 @@ static int bench(bench_state *b, const bench_opts *o) {
 
   if (profile_runs > 0) {
     tfcc_status st = tfcc_session_set_profiling(b->session, 1);
-    if (st != TFCC_OK) return cli_error(CMD, CLI_EXIT_FAIL, "cannot profile: %s", session_err(b->session, st));
+    if (st != TFCC_OK)
+      return cli_error(CMD, CLI_EXIT_FAIL, "cannot profile: %s", session_err(b->session, st));
     tfcc_session_profile_reset(b->session);
     for (long i = 0; i < profile_runs; i++)
       if (run_once(b, "profiled", NULL) < 0) return CLI_EXIT_FAIL;
     const tfcc_op_profile *entries = NULL;
     int n_entries = tfcc_session_profile(b->session, &entries);
-    if (bench_profile_collect(entries, n_entries, &b->r) != 0) return cli_error(CMD, CLI_EXIT_FAIL, "out of memory");
+    if (bench_profile_collect(entries, n_entries, &b->r) != 0)
+      return cli_error(CMD, CLI_EXIT_FAIL, "out of memory");
     tfcc_session_set_profiling(b->session, 0);
   }
   b->r.peak_rss = stats_peak_rss_bytes();
@@ -332,11 +338,11 @@ static int bench(bench_state *b, const bench_opts *o) {
   if (b->tracing) {
     char err[512];
     tfcc_session_set_op_observer(b->session, NULL, NULL);
-    if (trace_write(&b->trace, o->trace, o->model, err, sizeof err) != 0) return cli_error(CMD, CLI_EXIT_FAIL, "%s", err);
+    if (trace_write(&b->trace, o->trace, o->model, err, sizeof err) != 0)
+      return cli_error(CMD, CLI_EXIT_FAIL, "%s", err);
   }
   return 0;
 }
-
 
 /* ------------------------------------------------------------ options */
 
@@ -361,11 +367,15 @@ static int parse_opts(int argc, char **argv, bench_opts *o, int *done) {
         fputs(k_usage, stdout);
         *done = 1;
         return CLI_EXIT_OK;
-      case OPT_THREADS: bad = args_int("--threads", v, 0, 1024, &o->threads, err, sizeof err); break;
+      case OPT_THREADS:
+        bad = args_int("--threads", v, 0, 1024, &o->threads, err, sizeof err);
+        break;
       case OPT_CUSTOM_OPS:
         if (cli_add_custom_ops(CMD, v) != 0) return CLI_EXIT_USAGE;
         break;
-      case OPT_WARMUP: bad = args_int("--warmup", v, 0, 1000000, &o->warmup, err, sizeof err); break;
+      case OPT_WARMUP:
+        bad = args_int("--warmup", v, 0, 1000000, &o->warmup, err, sizeof err);
+        break;
       case OPT_RUNS:
         bad = args_int("--runs", v, 1, 100000000, &o->runs, err, sizeof err);
         o->runs_set = 1;
@@ -392,7 +402,8 @@ static int parse_opts(int argc, char **argv, bench_opts *o, int *done) {
       case OPT_WEIGHTS_CACHE: o->weights_cache = v; break;
       case OPT_PREFAULT: o->prefault = 1; break;
       case OPT_INPUT:
-        if (o->n_specs >= MAX_SPECS) return cli_error(CMD, CLI_EXIT_USAGE, "too many -i (at most %d)", MAX_SPECS);
+        if (o->n_specs >= MAX_SPECS)
+          return cli_error(CMD, CLI_EXIT_USAGE, "too many -i (at most %d)", MAX_SPECS);
         o->specs[o->n_specs++] = v;
         break;
       case OPT_SEED: bad = args_int("--seed", v, 0, 2147483647L, &o->seed, err, sizeof err); break;
@@ -404,7 +415,8 @@ static int parse_opts(int argc, char **argv, bench_opts *o, int *done) {
       case OPT_TRACE: o->trace = v; break;
       case OPT_JSON: o->json = 1; break;
       case ARGS_POSITIONAL:
-        if (o->model) return cli_error(CMD, CLI_EXIT_USAGE, "unexpected argument '%s' (one MODEL only)", v);
+        if (o->model)
+          return cli_error(CMD, CLI_EXIT_USAGE, "unexpected argument '%s' (one MODEL only)", v);
         o->model = v;
         break;
       default: break;
@@ -425,11 +437,22 @@ int cmd_bench(int argc, char **argv) {
   memset(&b, 0, sizeof b);
   rc = bench(&b, &o);
   if (rc == 0) {
-    bench_setting st = {o.model, o.threads, o.warmup, o.seed, o.top, o.cpus, o.n_cpus,
-                        o.n_specs == 0 ? "random" : o.n_specs >= b.n_in ? "files" : "files + random",
-                        o.trace, b.trace.n_ops, b.trace.dropped};
-    if (o.json) bench_report_json(&b.r, &st, stdout);
-    else bench_report_text(&b.r, &st);
+    bench_setting st = {
+        o.model,
+        o.threads,
+        o.warmup,
+        o.seed,
+        o.top,
+        o.cpus,
+        o.n_cpus,
+        o.n_specs == 0 ? "random" : o.n_specs >= b.n_in ? "files" : "files + random",
+        o.trace,
+        b.trace.n_ops,
+        b.trace.dropped};
+    if (o.json)
+      bench_report_json(&b.r, &st, stdout);
+    else
+      bench_report_text(&b.r, &st);
   }
   state_free(&b);
   return rc;

@@ -43,13 +43,25 @@ static const char k_usage[] =
     "                      docs/custom_ops.md)\n"
     "  -h, --help          this text\n";
 
-enum { OPT_LABELS = 1, OPT_TOP, OPT_MEAN, OPT_STD, OPT_SAVE, OPT_THREADS, OPT_HELP, OPT_CUSTOM_OPS };
-static const arg_opt k_opts[] = {
-    {OPT_LABELS, "-l", "--labels", 1}, {OPT_TOP, "-k", "--top", 1},
-    {OPT_MEAN, NULL, "--mean", 1},     {OPT_STD, NULL, "--std", 1},
-    {OPT_SAVE, NULL, "--save-input", 1},
-    {OPT_THREADS, "-t", "--threads", 1}, {OPT_HELP, "-h", "--help", 0},
-    {OPT_CUSTOM_OPS, NULL, "--custom-ops", 1}, {0, NULL, NULL, 0}};
+enum {
+  OPT_LABELS = 1,
+  OPT_TOP,
+  OPT_MEAN,
+  OPT_STD,
+  OPT_SAVE,
+  OPT_THREADS,
+  OPT_HELP,
+  OPT_CUSTOM_OPS
+};
+static const arg_opt k_opts[] = {{OPT_LABELS, "-l", "--labels", 1},
+                                 {OPT_TOP, "-k", "--top", 1},
+                                 {OPT_MEAN, NULL, "--mean", 1},
+                                 {OPT_STD, NULL, "--std", 1},
+                                 {OPT_SAVE, NULL, "--save-input", 1},
+                                 {OPT_THREADS, "-t", "--threads", 1},
+                                 {OPT_HELP, "-h", "--help", 0},
+                                 {OPT_CUSTOM_OPS, NULL, "--custom-ops", 1},
+                                 {0, NULL, NULL, 0}};
 
 typedef struct classify_opts {
   const char *model;
@@ -109,15 +121,18 @@ static int classify(classify_state *c, const classify_opts *o) {
   char err[512], shape[256];
   if (o->labels && labels_load(o->labels, &c->names, err, sizeof err) != 0)
     return cli_error(CMD, CLI_EXIT_FAIL, "labels: %s", err);
-  if (cli_open_model(CMD, o->model, (int)o->threads, 0, &c->rt, &c->model) != 0) return CLI_EXIT_FAIL;
+  if (cli_open_model(CMD, o->model, (int)o->threads, 0, &c->rt, &c->model) != 0)
+    return CLI_EXIT_FAIL;
   tfcc_status st = tfcc_session_create(c->model, NULL, &c->session);
   if (st != TFCC_OK)
     return cli_error(CMD, CLI_EXIT_FAIL, "%s: %s", o->model,
                      tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));
   if (tfcc_session_input_count(c->session) != 1)
-    return cli_error(CMD, CLI_EXIT_FAIL, "the model has %d inputs; classify needs a single image input",
+    return cli_error(CMD, CLI_EXIT_FAIL,
+                     "the model has %d inputs; classify needs a single image input",
                      tfcc_session_input_count(c->session));
-  if (tfcc_session_output_count(c->session) < 1) return cli_error(CMD, CLI_EXIT_FAIL, "the model has no output");
+  if (tfcc_session_output_count(c->session) < 1)
+    return cli_error(CMD, CLI_EXIT_FAIL, "the model has no output");
 
   tfcc_tensor_info in;
   tfcc_session_input_info(c->session, 0, &in);
@@ -127,15 +142,19 @@ static int classify(classify_state *c, const classify_opts *o) {
   } else if (in.rank == 3 && in.dims[0] == 1) {
     h = in.dims[1], w = in.dims[2], ch = 1;
   } else {
-    return cli_error(CMD, CLI_EXIT_FAIL, "input 0 (%s) is %s %s; classify needs [1,H,W,3], [1,H,W,1] or [1,H,W]",
+    return cli_error(CMD, CLI_EXIT_FAIL,
+                     "input 0 (%s) is %s %s; classify needs [1,H,W,3], [1,H,W,1] or [1,H,W]",
                      in.name, tfcc_dtype_name(in.dtype), cli_shape_sig(&in, shape, sizeof shape));
   }
-  if (h <= 0 || w <= 0) return cli_error(CMD, CLI_EXIT_FAIL, "input 0 (%s) has an empty shape", in.name);
+  if (h <= 0 || w <= 0)
+    return cli_error(CMD, CLI_EXIT_FAIL, "input 0 (%s) has an empty shape", in.name);
   if (in.dtype != TFCC_UINT8 && in.dtype != TFCC_INT8 && in.dtype != TFCC_FLOAT32)
-    return cli_error(CMD, CLI_EXIT_FAIL, "input 0 (%s) is %s; classify feeds uint8, int8 or float32 inputs",
-                     in.name, tfcc_dtype_name(in.dtype));
+    return cli_error(CMD, CLI_EXIT_FAIL,
+                     "input 0 (%s) is %s; classify feeds uint8, int8 or float32 inputs", in.name,
+                     tfcc_dtype_name(in.dtype));
 
-  if (image_load_file(o->image, ch, &c->img, err, sizeof err) != 0) return cli_error(CMD, CLI_EXIT_FAIL, "%s", err);
+  if (image_load_file(o->image, ch, &c->img, err, sizeof err) != 0)
+    return cli_error(CMD, CLI_EXIT_FAIL, "%s", err);
   size_t count = (size_t)h * (size_t)w * (size_t)ch;
   c->resized = (uint8_t *)malloc(count);
   c->input = malloc(in.bytes ? in.bytes : 1);
@@ -143,9 +162,12 @@ static int classify(classify_state *c, const classify_opts *o) {
     return cli_error(CMD, CLI_EXIT_FAIL, "out of memory");
   resize_bilinear_u8(c->img.pixels, c->img.height, c->img.width, ch, c->resized, h, w);
   for (size_t i = 0; i < count; i++) {
-    if (in.dtype == TFCC_UINT8) ((uint8_t *)c->input)[i] = c->resized[i];
-    else if (in.dtype == TFCC_INT8) ((int8_t *)c->input)[i] = (int8_t)((int)c->resized[i] - 128);
-    else ((float *)c->input)[i] = (float)(((double)c->resized[i] - o->mean) / o->std);
+    if (in.dtype == TFCC_UINT8)
+      ((uint8_t *)c->input)[i] = c->resized[i];
+    else if (in.dtype == TFCC_INT8)
+      ((int8_t *)c->input)[i] = (int8_t)((int)c->resized[i] - 128);
+    else
+      ((float *)c->input)[i] = (float)(((double)c->resized[i] - o->mean) / o->std);
   }
 
   if (o->save_input &&
@@ -160,10 +182,11 @@ static int classify(classify_state *c, const classify_opts *o) {
   int class_vector = out.rank >= 1 && n > 0;
   for (int32_t d = 0; d + 1 < out.rank; d++) class_vector &= out.dims[d] == 1;
   if (!class_vector)
-    return cli_error(CMD, CLI_EXIT_FAIL,
-                     "output 0 (%s) is %s %s, not a class vector ([1,N], one score per class): "
-                     "this does not look like a classification model (use 'tfcc run' for its raw outputs)",
-                     out.name, tfcc_dtype_name(out.dtype), cli_shape_sig(&out, shape, sizeof shape));
+    return cli_error(
+        CMD, CLI_EXIT_FAIL,
+        "output 0 (%s) is %s %s, not a class vector ([1,N], one score per class): "
+        "this does not look like a classification model (use 'tfcc run' for its raw outputs)",
+        out.name, tfcc_dtype_name(out.dtype), cli_shape_sig(&out, shape, sizeof shape));
   c->output = malloc(out.bytes ? out.bytes : 1);
   c->scores = (float *)malloc((n ? n : 1) * sizeof(float));
   if (!c->output || !c->scores) return cli_error(CMD, CLI_EXIT_FAIL, "out of memory");
@@ -192,8 +215,10 @@ static int classify(classify_state *c, const classify_opts *o) {
   if (rc != CLI_EXIT_OK) return rc;
 
   if (output_scores(&out, c->output, c->scores, n) != 0)
-    return cli_error(CMD, CLI_EXIT_FAIL, "output 0 (%s) is %s; classify reads float32, uint8, int8, int16 or int32 scores",
-                     out.name, tfcc_dtype_name(out.dtype));
+    return cli_error(
+        CMD, CLI_EXIT_FAIL,
+        "output 0 (%s) is %s; classify reads float32, uint8, int8, int16 or int32 scores", out.name,
+        tfcc_dtype_name(out.dtype));
   /* Top K by repeated selection: highest score first, lower index first on ties. */
   size_t k = (size_t)o->top < n ? (size_t)o->top : n;
   unsigned char *taken = (unsigned char *)calloc(n ? n : 1, 1);
@@ -238,18 +263,24 @@ int cmd_classify(int argc, char **argv) {
           bad = 1;
         }
         break;
-      case OPT_THREADS: bad = args_int("--threads", value, 0, 1024, &o.threads, err, sizeof err); break;
+      case OPT_THREADS:
+        bad = args_int("--threads", value, 0, 1024, &o.threads, err, sizeof err);
+        break;
       case ARGS_POSITIONAL:
-        if (!o.model) o.model = value;
-        else if (!o.image) o.image = value;
-        else return cli_error(CMD, CLI_EXIT_USAGE, "unexpected argument '%s'", value);
+        if (!o.model)
+          o.model = value;
+        else if (!o.image)
+          o.image = value;
+        else
+          return cli_error(CMD, CLI_EXIT_USAGE, "unexpected argument '%s'", value);
         break;
       default: break;
     }
     if (bad) return cli_error(CMD, CLI_EXIT_USAGE, "%s", err);
   }
   if (!o.model || !o.image)
-    return cli_error(CMD, CLI_EXIT_USAGE, "missing %s (see 'tfcc classify --help')", o.model ? "IMAGE" : "MODEL and IMAGE");
+    return cli_error(CMD, CLI_EXIT_USAGE, "missing %s (see 'tfcc classify --help')",
+                     o.model ? "IMAGE" : "MODEL and IMAGE");
   classify_state c;
   memset(&c, 0, sizeof c);
   int rc = classify(&c, &o);

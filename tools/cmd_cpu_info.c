@@ -24,7 +24,8 @@ static const char k_usage[] =
     "  -h, --help   this text\n";
 
 enum { OPT_JSON = 1, OPT_HELP };
-static const arg_opt k_opts[] = {{OPT_JSON, NULL, "--json", 0}, {OPT_HELP, "-h", "--help", 0}, {0, NULL, NULL, 0}};
+static const arg_opt k_opts[] = {
+    {OPT_JSON, NULL, "--json", 0}, {OPT_HELP, "-h", "--help", 0}, {0, NULL, NULL, 0}};
 
 /* x86 caps first; NEON only on aarch64 (where x86 caps do not apply). */
 static int caps_for(const tfcc_cpu_info *c, tfcc_isa *caps) {
@@ -39,9 +40,12 @@ static int caps_for(const tfcc_cpu_info *c, tfcc_isa *caps) {
 }
 
 static void size_text(size_t v, char *buf, size_t n) {
-  if (v == 0) snprintf(buf, n, "unknown");
-  else if (v % (1024 * 1024) == 0) snprintf(buf, n, "%zu MiB", v / (1024 * 1024));
-  else snprintf(buf, n, "%zu KiB", v / 1024);
+  if (v == 0)
+    snprintf(buf, n, "unknown");
+  else if (v % (1024 * 1024) == 0)
+    snprintf(buf, n, "%zu MiB", v / (1024 * 1024));
+  else
+    snprintf(buf, n, "%zu KiB", v / 1024);
 }
 
 static const char *amx_text(const tfcc_cpu_info *c) {
@@ -53,10 +57,13 @@ static const char *amx_text(const tfcc_cpu_info *c) {
 static void print_text(const tfcc_cpu_info *c, tfcc_isa level, const char *env_cap) {
   char l1[32], l2[32], l3[32];
   printf("cpu: %s\n", c->brand[0] ? c->brand : "(unknown)");
-  printf("vendor: %s   arch: %s\n", c->vendor[0] ? c->vendor : "(unknown)", c->arch[0] ? c->arch : "(unknown)");
+  printf("vendor: %s   arch: %s\n", c->vendor[0] ? c->vendor : "(unknown)",
+         c->arch[0] ? c->arch : "(unknown)");
   printf("cores: %d logical, ", c->logical_cpus);
-  if (c->physical_cores) printf("%d physical", c->physical_cores);
-  else printf("physical unknown");
+  if (c->physical_cores)
+    printf("%d physical", c->physical_cores);
+  else
+    printf("physical unknown");
   printf("   NUMA nodes: %d\n", c->numa_nodes);
   size_text(c->l1d_bytes, l1, sizeof l1);
   size_text(c->l2_bytes, l2, sizeof l2);
@@ -70,13 +77,16 @@ static void print_text(const tfcc_cpu_info *c, tfcc_isa level, const char *env_c
     if (!((c->flags >> f) & 1u)) printf(" %s", tfcc_cpu_feature_name((tfcc_cpu_feature)f));
   printf("\nAMX: %s\n", amx_text(c));
   printf("best ISA: %s\n", tfcc_isa_name(c->best_isa));
-  printf("TFCC_ISA: %s -> kernels dispatch at %s\n", env_cap ? env_cap : "(unset)", tfcc_isa_name(level));
+  printf("TFCC_ISA: %s -> kernels dispatch at %s\n", env_cap ? env_cap : "(unset)",
+         tfcc_isa_name(level));
   tfcc_isa caps[TFCC_ISA_COUNT_];
   int nc = caps_for(c, caps);
   printf("dispatch level by cap:");
-  for (int i = 0; i < nc; i++) printf("  %s->%s", tfcc_isa_name(caps[i]), tfcc_isa_name(tfcc_isa_dispatch_level(caps[i])));
+  for (int i = 0; i < nc; i++)
+    printf("  %s->%s", tfcc_isa_name(caps[i]), tfcc_isa_name(tfcc_isa_dispatch_level(caps[i])));
   printf("\nkernel families at %s:\n", tfcc_isa_name(level));
-  printf("  %-18s %-26s %-8s %-40s %s\n", "family", "variant", "needs", "variants (lowest ISA first)", "operators");
+  printf("  %-18s %-26s %-8s %-40s %s\n", "family", "variant", "needs",
+         "variants (lowest ISA first)", "operators");
   for (int i = 0; i < tfcc_kernel_family_count(); i++) {
     tfcc_kernel_family k;
     if (tfcc_kernel_family_get(i, level, &k) != TFCC_OK) continue;
@@ -87,7 +97,8 @@ static void print_text(const tfcc_cpu_info *c, tfcc_isa level, const char *env_c
       tfcc_kernel_family_variant(i, v, &vname, NULL);
       used += (size_t)snprintf(vars + used, sizeof vars - used, "%s%s", v ? "," : "", vname);
     }
-    printf("  %-18s %-26s %-8s %-40s %s\n", k.name, k.variant, tfcc_isa_name(k.variant_isa), vars, k.ops);
+    printf("  %-18s %-26s %-8s %-40s %s\n", k.name, k.variant, tfcc_isa_name(k.variant_isa), vars,
+           k.ops);
   }
   if (tfcc_kernel_gated_count() > 0) {
     printf("gated variants at %s (taken in place of the family's variant only when available):\n",
@@ -139,8 +150,10 @@ static void print_json(const tfcc_cpu_info *c, tfcc_isa level, const char *env_c
   json_key(&w, "best_isa");
   json_string(&w, tfcc_isa_name(c->best_isa));
   json_key(&w, "isa_env");
-  if (env_cap) json_string(&w, env_cap);
-  else json_null(&w);
+  if (env_cap)
+    json_string(&w, env_cap);
+  else
+    json_null(&w);
   json_key(&w, "dispatch_isa");
   json_string(&w, tfcc_isa_name(level));
   json_key(&w, "dispatch_by_cap");
@@ -200,8 +213,10 @@ static void print_json(const tfcc_cpu_info *c, tfcc_isa level, const char *env_c
     json_key(&w, "available");
     json_bool(&w, g.available);
     json_key(&w, "reason");
-    if (g.reason) json_string(&w, g.reason);
-    else json_null(&w);
+    if (g.reason)
+      json_string(&w, g.reason);
+    else
+      json_null(&w);
     json_end_object(&w);
   }
   json_end_array(&w);
@@ -222,10 +237,12 @@ int cmd_cpu_info(int argc, char **argv) {
       return CLI_EXIT_OK;
     }
     if (id == OPT_JSON) as_json = 1;
-    if (id == ARGS_POSITIONAL) return cli_error(CMD, CLI_EXIT_USAGE, "unexpected argument '%s'", value);
+    if (id == ARGS_POSITIONAL)
+      return cli_error(CMD, CLI_EXIT_USAGE, "unexpected argument '%s'", value);
   }
   tfcc_cpu_info c;
-  if (tfcc_cpu_info_get(&c) != TFCC_OK) return cli_error(CMD, CLI_EXIT_FAIL, "cannot read the CPU fingerprint");
+  if (tfcc_cpu_info_get(&c) != TFCC_OK)
+    return cli_error(CMD, CLI_EXIT_FAIL, "cannot read the CPU fingerprint");
   const char *env = getenv("TFCC_ISA");
   if (env && !env[0]) env = NULL;
   tfcc_isa cap = TFCC_ISA_COUNT_;
@@ -233,7 +250,9 @@ int cmd_cpu_info(int argc, char **argv) {
   if (env && cli_parse_isa("TFCC_ISA", env, &cap, err, sizeof err) != 0)
     return cli_error(CMD, CLI_EXIT_FAIL, "%s", err);
   tfcc_isa level = tfcc_isa_dispatch_level(cap);
-  if (as_json) print_json(&c, level, env);
-  else print_text(&c, level, env);
+  if (as_json)
+    print_json(&c, level, env);
+  else
+    print_text(&c, level, env);
   return CLI_EXIT_OK;
 }

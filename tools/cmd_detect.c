@@ -43,13 +43,25 @@ static const char k_usage[] =
     "                       docs/custom_ops.md)\n"
     "  -h, --help           this text\n";
 
-enum { OPT_LABELS = 1, OPT_THRESHOLD, OPT_OUT, OPT_MEAN, OPT_STD, OPT_THREADS, OPT_HELP, OPT_CUSTOM_OPS };
-static const arg_opt k_opts[] = {
-    {OPT_LABELS, "-l", "--labels", 1},   {OPT_THRESHOLD, NULL, "--threshold", 1},
-    {OPT_OUT, "-o", "--out", 1},         {OPT_MEAN, NULL, "--mean", 1},
-    {OPT_STD, NULL, "--std", 1},         {OPT_THREADS, "-t", "--threads", 1},
-    {OPT_HELP, "-h", "--help", 0},       {OPT_CUSTOM_OPS, NULL, "--custom-ops", 1},
-    {0, NULL, NULL, 0}};
+enum {
+  OPT_LABELS = 1,
+  OPT_THRESHOLD,
+  OPT_OUT,
+  OPT_MEAN,
+  OPT_STD,
+  OPT_THREADS,
+  OPT_HELP,
+  OPT_CUSTOM_OPS
+};
+static const arg_opt k_opts[] = {{OPT_LABELS, "-l", "--labels", 1},
+                                 {OPT_THRESHOLD, NULL, "--threshold", 1},
+                                 {OPT_OUT, "-o", "--out", 1},
+                                 {OPT_MEAN, NULL, "--mean", 1},
+                                 {OPT_STD, NULL, "--std", 1},
+                                 {OPT_THREADS, "-t", "--threads", 1},
+                                 {OPT_HELP, "-h", "--help", 0},
+                                 {OPT_CUSTOM_OPS, NULL, "--custom-ops", 1},
+                                 {0, NULL, NULL, 0}};
 
 typedef struct detect_opts {
   const char *model, *image, *labels, *out;
@@ -87,7 +99,8 @@ static void detect_cleanup(detect_state *c) {
 static int check_outputs(detect_state *c, int32_t *n_det) {
   char shape[256];
   if (tfcc_session_output_count(c->session) < N_OUTS)
-    return cli_error(CMD, CLI_EXIT_FAIL, "the model has %d outputs; detect needs boxes, classes, "
+    return cli_error(CMD, CLI_EXIT_FAIL,
+                     "the model has %d outputs; detect needs boxes, classes, "
                      "scores and count (TFLite_Detection_PostProcess)",
                      tfcc_session_output_count(c->session));
   tfcc_tensor_info o[N_OUTS];
@@ -102,7 +115,8 @@ static int check_outputs(detect_state *c, int32_t *n_det) {
                  o[1].dims[1] == n && o[2].rank == 2 && o[2].dims[1] == n &&
                  cli_elements(&o[3]) == 1;
   if (!ok)
-    return cli_error(CMD, CLI_EXIT_FAIL, "outputs 0..3 are not boxes [1,N,4], classes [1,N], "
+    return cli_error(CMD, CLI_EXIT_FAIL,
+                     "outputs 0..3 are not boxes [1,N,4], classes [1,N], "
                      "scores [1,N], count [1] (output 0 is %s)",
                      cli_shape_sig(&o[0], shape, sizeof shape));
   *n_det = n;
@@ -113,17 +127,20 @@ static int check_outputs(detect_state *c, int32_t *n_det) {
 static int prepare_input(detect_state *c, const detect_opts *o) {
   char err[512], shape[256];
   if (tfcc_session_input_count(c->session) != 1)
-    return cli_error(CMD, CLI_EXIT_FAIL, "the model has %d inputs; detect needs a single image input",
+    return cli_error(CMD, CLI_EXIT_FAIL,
+                     "the model has %d inputs; detect needs a single image input",
                      tfcc_session_input_count(c->session));
   tfcc_tensor_info in;
   tfcc_session_input_info(c->session, 0, &in);
   if (!(in.rank == 4 && in.dims[0] == 1 && in.dims[1] > 0 && in.dims[2] > 0 &&
         (in.dims[3] == 1 || in.dims[3] == 3)))
-    return cli_error(CMD, CLI_EXIT_FAIL, "input 0 (%s) is %s %s; detect needs [1,H,W,3] or [1,H,W,1]",
-                     in.name, tfcc_dtype_name(in.dtype), cli_shape_sig(&in, shape, sizeof shape));
+    return cli_error(CMD, CLI_EXIT_FAIL,
+                     "input 0 (%s) is %s %s; detect needs [1,H,W,3] or [1,H,W,1]", in.name,
+                     tfcc_dtype_name(in.dtype), cli_shape_sig(&in, shape, sizeof shape));
   if (in.dtype != TFCC_UINT8 && in.dtype != TFCC_INT8 && in.dtype != TFCC_FLOAT32)
-    return cli_error(CMD, CLI_EXIT_FAIL, "input 0 (%s) is %s; detect feeds uint8, int8 or float32 inputs",
-                     in.name, tfcc_dtype_name(in.dtype));
+    return cli_error(CMD, CLI_EXIT_FAIL,
+                     "input 0 (%s) is %s; detect feeds uint8, int8 or float32 inputs", in.name,
+                     tfcc_dtype_name(in.dtype));
   const int32_t h = in.dims[1], w = in.dims[2], ch = in.dims[3];
   if (image_load_file(o->image, 3, &c->img, err, sizeof err) != 0)
     return cli_error(CMD, CLI_EXIT_FAIL, "%s", err);
@@ -147,9 +164,12 @@ static int prepare_input(detect_state *c, const detect_opts *o) {
     free(gray.pixels);
   }
   for (size_t i = 0; i < count; i++) {
-    if (in.dtype == TFCC_UINT8) ((uint8_t *)c->input)[i] = c->resized[i];
-    else if (in.dtype == TFCC_INT8) ((int8_t *)c->input)[i] = (int8_t)((int)c->resized[i] - 128);
-    else ((float *)c->input)[i] = (float)(((double)c->resized[i] - o->mean) / o->std);
+    if (in.dtype == TFCC_UINT8)
+      ((uint8_t *)c->input)[i] = c->resized[i];
+    else if (in.dtype == TFCC_INT8)
+      ((int8_t *)c->input)[i] = (int8_t)((int)c->resized[i] - 128);
+    else
+      ((float *)c->input)[i] = (float)(((double)c->resized[i] - o->mean) / o->std);
   }
   return CLI_EXIT_OK;
 }
@@ -186,7 +206,7 @@ static void draw_box(image_u8 *img, const float *box, const uint8_t rgb[3]) {
 }
 
 static void class_color(int32_t cls, uint8_t rgb[3]) {
-  static const uint8_t pal[8][3] = {{230, 25, 75}, {60, 180, 75},  {255, 225, 25}, {0, 130, 200},
+  static const uint8_t pal[8][3] = {{230, 25, 75},  {60, 180, 75},  {255, 225, 25}, {0, 130, 200},
                                     {245, 130, 48}, {145, 30, 180}, {70, 240, 240}, {240, 50, 230}};
   const uint32_t i = (uint32_t)(cls < 0 ? -cls : cls) % 8u;
   memcpy(rgb, pal[i], 3);
@@ -213,7 +233,8 @@ static int detect(detect_state *c, const detect_opts *o) {
   char err[512];
   if (o->labels && labels_load(o->labels, &c->names, err, sizeof err) != 0)
     return cli_error(CMD, CLI_EXIT_FAIL, "labels: %s", err);
-  if (cli_open_model(CMD, o->model, (int)o->threads, 0, &c->rt, &c->model) != 0) return CLI_EXIT_FAIL;
+  if (cli_open_model(CMD, o->model, (int)o->threads, 0, &c->rt, &c->model) != 0)
+    return CLI_EXIT_FAIL;
   tfcc_status st = tfcc_session_create(c->model, NULL, &c->session);
   if (st != TFCC_OK)
     return cli_error(CMD, CLI_EXIT_FAIL, "%s: %s", o->model,
@@ -242,7 +263,8 @@ static int detect(detect_state *c, const detect_opts *o) {
   const float *scores = (const float *)c->outs[OUT_SCORES];
   const float count_f = *(const float *)c->outs[OUT_COUNT];
   /* the count is a float; anything outside 0..N (or NaN) is clamped */
-  const int32_t count = count_f >= 0 && count_f <= (float)n_det ? (int32_t)count_f : (count_f > 0 ? n_det : 0);
+  const int32_t count =
+      count_f >= 0 && count_f <= (float)n_det ? (int32_t)count_f : (count_f > 0 ? n_det : 0);
   int rank = 0;
   for (int32_t i = 0; i < count; i++) {
     if (!(scores[i] >= o->threshold)) continue;
@@ -292,11 +314,16 @@ int cmd_detect(int argc, char **argv) {
           bad = 1;
         }
         break;
-      case OPT_THREADS: bad = args_int("--threads", value, 0, 1024, &o.threads, err, sizeof err); break;
+      case OPT_THREADS:
+        bad = args_int("--threads", value, 0, 1024, &o.threads, err, sizeof err);
+        break;
       case ARGS_POSITIONAL:
-        if (!o.model) o.model = value;
-        else if (!o.image) o.image = value;
-        else return cli_error(CMD, CLI_EXIT_USAGE, "unexpected argument '%s'", value);
+        if (!o.model)
+          o.model = value;
+        else if (!o.image)
+          o.image = value;
+        else
+          return cli_error(CMD, CLI_EXIT_USAGE, "unexpected argument '%s'", value);
         break;
       default: break;
     }

@@ -25,7 +25,9 @@ static const char k_usage[] =
 int cmd_encrypt(int argc, char **argv) {
 #ifndef TFCC_WITH_CRYPTO
   (void)argc, (void)argv, (void)k_usage;
-  return cli_error(CMD, CLI_EXIT_FAIL, "this tfcc was built without encryption support (-DTFCC_WITH_CRYPTO=ON, needs OpenSSL)");
+  return cli_error(
+      CMD, CLI_EXIT_FAIL,
+      "this tfcc was built without encryption support (-DTFCC_WITH_CRYPTO=ON, needs OpenSSL)");
 #else
   crypto_args ca;
   int r = crypto_args_parse(CMD, k_usage, argc, argv, 1, &ca);

@@ -95,7 +95,8 @@ static int group_ops(const tfcc_model *m, op_group **out, int64_t *total_macs, i
     for (int v = 0; v < gr->n_versions; v++) seen |= gr->versions[v] == oi.version;
     if (!seen && gr->n_versions < MAX_VERSIONS) gr->versions[gr->n_versions++] = oi.version;
   }
-  for (int k = 0; k < g; k++) qsort(groups[k].versions, (size_t)groups[k].n_versions, sizeof(int32_t), cmp_i32);
+  for (int k = 0; k < g; k++)
+    qsort(groups[k].versions, (size_t)groups[k].n_versions, sizeof(int32_t), cmp_i32);
   qsort(groups, (size_t)g, sizeof *groups, cmp_group);
   *out = groups;
   return g;
@@ -133,7 +134,8 @@ static void text_tensors(const tfcc_model *m, int outputs) {
   for (int i = 0; i < n; i++) {
     tfcc_tensor_info t;
     char shape[256];
-    if ((outputs ? tfcc_model_output_info(m, i, &t) : tfcc_model_input_info(m, i, &t)) != TFCC_OK) continue;
+    if ((outputs ? tfcc_model_output_info(m, i, &t) : tfcc_model_input_info(m, i, &t)) != TFCC_OK)
+      continue;
     printf("  %d  %s  %s %s  ", i, t.name ? t.name : "", tfcc_dtype_name(t.dtype),
            cli_shape_sig(&t, shape, sizeof shape));
     text_quant(&t);
@@ -147,7 +149,8 @@ static void text_groups(const op_group *g, int n_groups, int macs_known) {
     char versions[64] = "";
     size_t used = 0;
     for (int v = 0; v < g[k].n_versions && used < sizeof versions; v++)
-      used += (size_t)snprintf(versions + used, sizeof versions - used, "%s%d", v ? "," : "", (int)g[k].versions[v]);
+      used += (size_t)snprintf(versions + used, sizeof versions - used, "%s%d", v ? "," : "",
+                               (int)g[k].versions[v]);
     char macs[32] = "-";
     if (macs_known) snprintf(macs, sizeof macs, "%" PRId64, g[k].macs);
     printf("  %-32s %6d  %-10s %16s  %s\n", g[k].name, g[k].count, versions, macs,
@@ -156,16 +159,17 @@ static void text_groups(const op_group *g, int n_groups, int macs_known) {
 }
 
 /* m: the model as tfcc runs it (plan); file: the same file loaded with every pass off. */
-static void print_text(const char *path, const tfcc_model *m, const tfcc_model *file, const op_group *g,
-                       int n_groups, int n_ops, int64_t total_macs, const op_group *pg, int n_plan,
-                       int n_plan_ops) {
+static void print_text(const char *path, const tfcc_model *m, const tfcc_model *file,
+                       const op_group *g, int n_groups, int n_ops, int64_t total_macs,
+                       const op_group *pg, int n_plan, int n_plan_ops) {
   const int macs_known = unsupported_list(m)[0] == '\0';
   printf("model: %s\n", path);
   const char *desc = tfcc_model_description(m);
   printf("description: %s\n", desc[0] ? desc : "(none)");
   tfcc_watermark_info wm;
   if (tfcc_model_watermark(m, &wm) == TFCC_OK && wm.present)
-    printf("watermark: id '%s', sha256 %s, %s\n", wm.id, wm.sha256, wm.valid ? "valid" : "INVALID (content changed)");
+    printf("watermark: id '%s', sha256 %s, %s\n", wm.id, wm.sha256,
+           wm.valid ? "valid" : "INVALID (content changed)");
   else
     printf("watermark: (none)\n");
   printf("tensors: %d\n", tfcc_model_tensor_count(m));
@@ -181,7 +185,8 @@ static void print_text(const char *path, const tfcc_model *m, const tfcc_model *
     printf("total MACs: %" PRId64 "\n", total_macs);
   int same = n_plan == n_groups && n_plan_ops == n_ops && m != file;
   for (int k = 0; same && k < n_plan; k++)
-    same = strcmp(pg[k].name, g[k].name) == 0 && pg[k].count == g[k].count && pg[k].macs == g[k].macs;
+    same =
+        strcmp(pg[k].name, g[k].name) == 0 && pg[k].count == g[k].count && pg[k].macs == g[k].macs;
   if (same) {
     printf("plan after graph passes: the file's %d operators, unchanged\n", n_ops);
   } else {
@@ -213,13 +218,15 @@ static void text_subgraphs(const tfcc_model *m) {
   for (int k = 0; k < n; k++) {
     tfcc_subgraph_info gi;
     if (tfcc_model_subgraph_info(m, k, &gi) != TFCC_OK) continue;
-    printf("  %d %-20s %d inputs, %d outputs, %d operators: ", k, gi.name[0] ? gi.name : "(unnamed)",
-           (int)gi.input_count, (int)gi.output_count, (int)gi.op_count);
+    printf("  %d %-20s %d inputs, %d outputs, %d operators: ", k,
+           gi.name[0] ? gi.name : "(unnamed)", (int)gi.input_count, (int)gi.output_count,
+           (int)gi.op_count);
     if (gi.caller >= 0)
       printf("runs as %s of %s at subgraph %d node %d%s\n", gi.role, gi.caller_op, (int)gi.caller,
              (int)gi.caller_node, gi.entry ? "; also an entry" : "");
     else
-      printf("%s\n", gi.entry ? "entry (runs when its session runs)" : "not run (no entry or operator names it)");
+      printf("%s\n", gi.entry ? "entry (runs when its session runs)"
+                              : "not run (no entry or operator names it)");
   }
 }
 
@@ -242,8 +249,10 @@ static void json_subgraphs(json_writer *w, const tfcc_model *m) {
     json_key(w, "caller_node");
     json_int(w, gi.caller >= 0 ? gi.caller_node : -1);
     json_key(w, "role");
-    if (gi.role) json_string(w, gi.role);
-    else json_null(w);
+    if (gi.role)
+      json_string(w, gi.role);
+    else
+      json_null(w);
     json_end_object(w);
   }
   json_end_array(w);
@@ -259,7 +268,9 @@ static tfcc_session *stored_shape_session(tfcc_model *m, char *why, size_t n) {
     return NULL;
   }
   tfcc_status st = tfcc_session_create(m, NULL, &s);
-  if (st != TFCC_OK) snprintf(why, n, "no session: %s", tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));
+  if (st != TFCC_OK)
+    snprintf(why, n, "no session: %s",
+             tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));
   return st == TFCC_OK ? s : NULL;
 }
 
@@ -273,14 +284,15 @@ static void text_dynamic(tfcc_model *m) {
   }
   int n = tfcc_session_dynamic_tensor_count(s);
   if (n == 0)
-    printf("dynamic tensors: none (every shape is known before running; runs use the static arena)\n");
+    printf(
+        "dynamic tensors: none (every shape is known before running; runs use the static arena)\n");
   else
     printf("dynamic tensors (%d, sized while running, outside the arena):\n", n);
   for (int i = 0; i < n; i++) {
     tfcc_dynamic_tensor_info d;
     if (tfcc_session_dynamic_tensor_info(s, i, &d) != TFCC_OK) continue;
-    printf("  tensor %d (%s) from node %d (%s): %s\n", (int)d.tensor, d.name ? d.name : "", (int)d.node, d.op,
-           d.reason);
+    printf("  tensor %d (%s) from node %d (%s): %s\n", (int)d.tensor, d.name ? d.name : "",
+           (int)d.node, d.op, d.reason);
   }
   tfcc_session_destroy(s);
 }
@@ -328,7 +340,8 @@ static int memory_info(tfcc_model *m, tfcc_memory_info *mi, char *why, size_t n)
   }
   tfcc_status st = tfcc_session_create(m, NULL, &s);
   if (st != TFCC_OK) {
-    snprintf(why, n, "no session: %s", tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));
+    snprintf(why, n, "no session: %s",
+             tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));
     return 0;
   }
   st = tfcc_session_memory_info(s, mi);
@@ -348,7 +361,9 @@ static void text_memory(tfcc_model *m) {
   printf("  arena bytes:                %zu\n", mi.arena_bytes);
   printf("  naive sum of intermediates: %zu\n", mi.naive_bytes);
   printf("  lower bound (live set):     %zu\n", mi.lower_bound_bytes);
-  if (mi.lower_bound_bytes) printf("  arena / lower bound:        %.3f\n", (double)mi.arena_bytes / (double)mi.lower_bound_bytes);
+  if (mi.lower_bound_bytes)
+    printf("  arena / lower bound:        %.3f\n",
+           (double)mi.arena_bytes / (double)mi.lower_bound_bytes);
   printf("  persistent per session:     %zu\n", mi.persistent_bytes);
   printf("  constants (shared):         %zu\n", mi.constant_bytes);
 }
@@ -429,8 +444,10 @@ static void json_groups(json_writer *w, const op_group *g, int n_groups, int mac
     for (int v = 0; v < g[k].n_versions; v++) json_int(w, g[k].versions[v]);
     json_end_array(w);
     json_key(w, "macs");
-    if (macs_known) json_int(w, g[k].macs);
-    else json_null(w);
+    if (macs_known)
+      json_int(w, g[k].macs);
+    else
+      json_null(w);
     json_key(w, "supported");
     json_bool(w, g[k].supported);
     json_end_object(w);
@@ -473,7 +490,8 @@ static void print_json(const char *path, tfcc_model *m, const tfcc_model *file, 
     int n = o ? tfcc_model_output_count(m) : tfcc_model_input_count(m);
     for (int i = 0; i < n; i++) {
       tfcc_tensor_info t;
-      if ((o ? tfcc_model_output_info(m, i, &t) : tfcc_model_input_info(m, i, &t)) == TFCC_OK) json_tensor(&w, &t);
+      if ((o ? tfcc_model_output_info(m, i, &t) : tfcc_model_input_info(m, i, &t)) == TFCC_OK)
+        json_tensor(&w, &t);
     }
     json_end_array(&w);
   }
@@ -482,8 +500,10 @@ static void print_json(const char *path, tfcc_model *m, const tfcc_model *file, 
   json_key(&w, "operators");
   json_groups(&w, g, n_groups, macs_known);
   json_key(&w, "total_macs");
-  if (macs_known) json_int(&w, total_macs);
-  else json_null(&w);
+  if (macs_known)
+    json_int(&w, total_macs);
+  else
+    json_null(&w);
   json_key(&w, "plan");
   json_begin_object(&w);
   if (m == file) {
@@ -495,8 +515,10 @@ static void print_json(const char *path, tfcc_model *m, const tfcc_model *file, 
   json_key(&w, "operators");
   json_groups(&w, pg, n_plan, macs_known);
   json_key(&w, "total_macs");
-  if (macs_known) json_int(&w, plan_macs);
-  else json_null(&w);
+  if (macs_known)
+    json_int(&w, plan_macs);
+  else
+    json_null(&w);
   json_end_object(&w);
   json_key(&w, "unsupported");
   json_string(&w, unsupported_list(m));
@@ -523,7 +545,8 @@ int cmd_inspect(int argc, char **argv) {
     if (id == OPT_MEMORY) with_memory = 1;
     if (id == OPT_CUSTOM_OPS && cli_add_custom_ops(CMD, value) != 0) return CLI_EXIT_USAGE;
     if (id == ARGS_POSITIONAL) {
-      if (path) return cli_error(CMD, CLI_EXIT_USAGE, "unexpected argument '%s' (one MODEL only)", value);
+      if (path)
+        return cli_error(CMD, CLI_EXIT_USAGE, "unexpected argument '%s' (one MODEL only)", value);
       path = value;
     }
   }
@@ -547,7 +570,8 @@ int cmd_inspect(int argc, char **argv) {
   if (n < 0 || n_plan < 0) {
     rc = cli_error(CMD, CLI_EXIT_FAIL, "out of memory");
   } else if (as_json) {
-    print_json(path, m, file, groups, n, n_file_ops, total, plan, n_plan, n_plan_ops, plan_total, with_memory);
+    print_json(path, m, file, groups, n, n_file_ops, total, plan, n_plan, n_plan_ops, plan_total,
+               with_memory);
   } else {
     print_text(path, m, file, groups, n, n_file_ops, total, plan, n_plan, n_plan_ops);
     text_subgraphs(m);

@@ -38,8 +38,7 @@ static const char k_usage[] =
     "      --signature KEY         run the signature KEY (tfcc inspect lists them): its\n"
     "                              subgraph, inputs and outputs named as it names them\n"
     "      --timeout-ms MS         stop the run after MS milliseconds (e.g. a WHILE loop\n"
-    "                              that does not end): exit status 1, 'run deadline exceeded'\n"
-    CLI_CUSTOM_OPS_USAGE
+    "                              that does not end): exit status 1, 'run deadline exceeded'\n" CLI_CUSTOM_OPS_USAGE
     "  -h, --help                  this text\n"
     "\n"
     "Each file's dtype and shape must equal the input's; dimensions that are -1 in the\n"
@@ -47,14 +46,27 @@ static const char k_usage[] =
     "known only while running (dynamic) are written at the shape that run produced, and\n"
     "marked (dynamic).\n";
 
-enum { OPT_INPUT = 1, OPT_OUTPUT, OPT_THREADS, OPT_PRECISION, OPT_WEIGHTS_CACHE, OPT_HELP, OPT_SIGNATURE,
-       OPT_TIMEOUT, OPT_CUSTOM_OPS };
-static const arg_opt k_opts[] = {
-    {OPT_INPUT, "-i", "--input", 1},  {OPT_OUTPUT, "-o", "--output", 1},
-    {OPT_THREADS, "-t", "--threads", 1}, {OPT_PRECISION, NULL, "--precision", 1},
-    {OPT_WEIGHTS_CACHE, NULL, "--weights-cache", 1},
-    {OPT_HELP, "-h", "--help", 0}, {OPT_SIGNATURE, NULL, "--signature", 1},
-    {OPT_TIMEOUT, NULL, "--timeout-ms", 1}, {OPT_CUSTOM_OPS, NULL, "--custom-ops", 1}, {0, NULL, NULL, 0}};
+enum {
+  OPT_INPUT = 1,
+  OPT_OUTPUT,
+  OPT_THREADS,
+  OPT_PRECISION,
+  OPT_WEIGHTS_CACHE,
+  OPT_HELP,
+  OPT_SIGNATURE,
+  OPT_TIMEOUT,
+  OPT_CUSTOM_OPS
+};
+static const arg_opt k_opts[] = {{OPT_INPUT, "-i", "--input", 1},
+                                 {OPT_OUTPUT, "-o", "--output", 1},
+                                 {OPT_THREADS, "-t", "--threads", 1},
+                                 {OPT_PRECISION, NULL, "--precision", 1},
+                                 {OPT_WEIGHTS_CACHE, NULL, "--weights-cache", 1},
+                                 {OPT_HELP, "-h", "--help", 0},
+                                 {OPT_SIGNATURE, NULL, "--signature", 1},
+                                 {OPT_TIMEOUT, NULL, "--timeout-ms", 1},
+                                 {OPT_CUSTOM_OPS, NULL, "--custom-ops", 1},
+                                 {0, NULL, NULL, 0}};
 
 /* mkdir -p */
 static int make_dirs(const char *path, char *err, size_t n) {
@@ -95,8 +107,10 @@ static int resizable(const tfcc_tensor_info *info, const npy_array *a) {
   if (info->rank != a->rank) return 0;
   int dynamic = 0;
   for (int32_t d = 0; d < info->rank; d++) {
-    if (info->signature[d] == -1) dynamic = 1;
-    else if (info->dims[d] != a->dims[d]) return 0;
+    if (info->signature[d] == -1)
+      dynamic = 1;
+    else if (info->dims[d] != a->dims[d])
+      return 0;
   }
   return dynamic;
 }
@@ -139,8 +153,9 @@ static int unknown_input(const tfcc_session *s, const char *spec, const char *eq
     used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
                              info.name && info.name[0] ? info.name : "(unnamed)");
   }
-  return cli_error(CMD, CLI_EXIT_USAGE, "-i %s: no input named '%.*s' (and no file of that name); inputs are: %s",
-                   spec, (int)(eq - spec), spec, names);
+  return cli_error(CMD, CLI_EXIT_USAGE,
+                   "-i %s: no input named '%.*s' (and no file of that name); inputs are: %s", spec,
+                   (int)(eq - spec), spec, names);
 }
 
 static int run_model(run_state *r, const char *model_path, const char **specs, int n_specs,
@@ -151,15 +166,19 @@ static int run_model(run_state *r, const char *model_path, const char **specs, i
   tfcc_model_options_default(&mo);
   mo.precision = precision;
   mo.weights_cache = weights_cache;
-  if (cli_open_model_opts(CMD, model_path, threads, &mo, &r->rt, &r->model) != 0) return CLI_EXIT_FAIL;
-  tfcc_status st = signature ? tfcc_session_create_for_signature(r->model, signature, NULL, &r->session)
-                             : tfcc_session_create(r->model, NULL, &r->session);
+  if (cli_open_model_opts(CMD, model_path, threads, &mo, &r->rt, &r->model) != 0)
+    return CLI_EXIT_FAIL;
+  tfcc_status st = signature
+                       ? tfcc_session_create_for_signature(r->model, signature, NULL, &r->session)
+                       : tfcc_session_create(r->model, NULL, &r->session);
   if (st != TFCC_OK)
     return cli_error(CMD, CLI_EXIT_FAIL, "%s: %s", model_path,
                      tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));
   if (timeout_ms > 0) tfcc_session_set_run_timeout(r->session, (uint64_t)timeout_ms * 1000u);
   int n_in = tfcc_session_input_count(r->session);
-  if (n_in > MAX_SPECS) return cli_error(CMD, CLI_EXIT_FAIL, "model has %d inputs (at most %d supported)", n_in, MAX_SPECS);
+  if (n_in > MAX_SPECS)
+    return cli_error(CMD, CLI_EXIT_FAIL, "model has %d inputs (at most %d supported)", n_in,
+                     MAX_SPECS);
 
   /* Assign files to inputs: first the NAME=FILE ones, then the plain files, in order, to
    * the inputs still without a file. */
@@ -200,7 +219,8 @@ static int run_model(run_state *r, const char *model_path, const char **specs, i
     if (named[k]) continue;
     while (next < n_in && assigned[next] >= 0) next++;
     if (next >= n_in)
-      return cli_error(CMD, CLI_EXIT_USAGE, "too many input files: '%s' is left over (the model has %d input%s)",
+      return cli_error(CMD, CLI_EXIT_USAGE,
+                       "too many input files: '%s' is left over (the model has %d input%s)",
                        specs[k], n_in, n_in == 1 ? "" : "s");
     assigned[next] = k;
   }
@@ -213,8 +233,9 @@ static int run_model(run_state *r, const char *model_path, const char **specs, i
     if (assigned[i] >= 0) continue;
     tfcc_tensor_info info;
     tfcc_session_input_info(r->session, i, &info);
-    return cli_error(CMD, CLI_EXIT_USAGE, "input %d (%s) has no file (%d given, model has %d inputs)",
-                     i, info.name, n_specs, n_in);
+    return cli_error(CMD, CLI_EXIT_USAGE,
+                     "input %d (%s) has no file (%d given, model has %d inputs)", i, info.name,
+                     n_specs, n_in);
   }
 
   /* Check dtypes and shapes; resize dynamic inputs. */
@@ -232,7 +253,8 @@ static int run_model(run_state *r, const char *model_path, const char **specs, i
       st = tfcc_session_resize_input(r->session, i, a->rank, a->dims);
       if (st != TFCC_OK)
         return cli_error(CMD, CLI_EXIT_FAIL, "input %d (%s): cannot resize to %s: %s", i, info.name,
-                         npy_shape_str(a->rank, a->dims, shape, sizeof shape), session_err(r->session, st));
+                         npy_shape_str(a->rank, a->dims, shape, sizeof shape),
+                         session_err(r->session, st));
     }
   }
   r->inputs = (const void **)calloc((size_t)n_in + 1, sizeof *r->inputs);
@@ -241,8 +263,8 @@ static int run_model(run_state *r, const char *model_path, const char **specs, i
     tfcc_tensor_info info;
     tfcc_session_input_info(r->session, i, &info);
     if (info.bytes != r->files[i].bytes)
-      return cli_error(CMD, CLI_EXIT_FAIL, "input %d (%s): file holds %zu bytes, tensor needs %zu", i,
-                       info.name, r->files[i].bytes, info.bytes);
+      return cli_error(CMD, CLI_EXIT_FAIL, "input %d (%s): file holds %zu bytes, tensor needs %zu",
+                       i, info.name, r->files[i].bytes, info.bytes);
     r->inputs[i] = r->files[i].data;
   }
 
@@ -257,12 +279,14 @@ static int run_model(run_state *r, const char *model_path, const char **specs, i
                        info.name, tfcc_dtype_name(info.dtype));
     if (tfcc_session_output_is_dynamic(r->session, i)) continue; /* sized by the run: read below */
     r->outputs[i] = malloc(info.bytes ? info.bytes : 1);
-    if (!r->outputs[i]) return cli_error(CMD, CLI_EXIT_FAIL, "out of memory (%zu bytes)", info.bytes);
+    if (!r->outputs[i])
+      return cli_error(CMD, CLI_EXIT_FAIL, "out of memory (%zu bytes)", info.bytes);
   }
   if (make_dirs(out_dir, err, sizeof err) != 0) return cli_error(CMD, CLI_EXIT_FAIL, "%s", err);
 
   st = tfcc_session_run(r->session, r->inputs, r->outputs);
-  if (st != TFCC_OK) return cli_error(CMD, CLI_EXIT_FAIL, "run failed: %s", session_err(r->session, st));
+  if (st != TFCC_OK)
+    return cli_error(CMD, CLI_EXIT_FAIL, "run failed: %s", session_err(r->session, st));
 
   for (int i = 0; i < r->n_out; i++) {
     tfcc_tensor_info info;
@@ -277,7 +301,8 @@ static int run_model(run_state *r, const char *model_path, const char **specs, i
     if (npy_write_file(path, info.dtype, info.rank, info.dims, data, err, sizeof err) != 0)
       return cli_error(CMD, CLI_EXIT_FAIL, "%s", err);
     printf("output %d %s %s %s%s -> %s\n", i, info.name, tfcc_dtype_name(info.dtype),
-           npy_shape_str(info.rank, info.dims, shape, sizeof shape), dynamic ? " (dynamic)" : "", path);
+           npy_shape_str(info.rank, info.dims, shape, sizeof shape), dynamic ? " (dynamic)" : "",
+           path);
   }
   return CLI_EXIT_OK;
 }
@@ -299,7 +324,8 @@ int cmd_run(int argc, char **argv) {
       case ARGS_ERROR: return cli_error(CMD, CLI_EXIT_USAGE, "%s", a.err);
       case OPT_HELP: fputs(k_usage, stdout); return CLI_EXIT_OK;
       case OPT_INPUT:
-        if (n_specs >= MAX_SPECS) return cli_error(CMD, CLI_EXIT_USAGE, "too many -i (at most %d)", MAX_SPECS);
+        if (n_specs >= MAX_SPECS)
+          return cli_error(CMD, CLI_EXIT_USAGE, "too many -i (at most %d)", MAX_SPECS);
         specs[n_specs++] = value;
         break;
       case OPT_OUTPUT: out_dir = value; break;
@@ -321,7 +347,8 @@ int cmd_run(int argc, char **argv) {
           return cli_error(CMD, CLI_EXIT_USAGE, "%s", err);
         break;
       case ARGS_POSITIONAL:
-        if (model) return cli_error(CMD, CLI_EXIT_USAGE, "unexpected argument '%s' (one MODEL only)", value);
+        if (model)
+          return cli_error(CMD, CLI_EXIT_USAGE, "unexpected argument '%s' (one MODEL only)", value);
         model = value;
         break;
       default: break;
@@ -332,8 +359,8 @@ int cmd_run(int argc, char **argv) {
   if (!out_dir) return cli_error(CMD, CLI_EXIT_USAGE, "no output directory given (-o DIR)");
   run_state r;
   memset(&r, 0, sizeof r);
-  int rc = run_model(&r, model, specs, n_specs, out_dir, (int)threads, precision, weights_cache, signature,
-                     timeout_ms);
+  int rc = run_model(&r, model, specs, n_specs, out_dir, (int)threads, precision, weights_cache,
+                     signature, timeout_ms);
   run_cleanup(&r);
   return rc;
 }

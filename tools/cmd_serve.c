@@ -48,22 +48,48 @@ static const char k_usage[] =
     "SIGTERM/SIGINT: stop accepting, finish in-flight requests, exit 0. SIGHUP: re-read the config.\n";
 
 enum {
-  OPT_CONFIG = 1, OPT_REPO, OPT_NAME, OPT_HOST, OPT_PORT, OPT_PORT_FILE, OPT_SESSIONS, OPT_THREADS,
-  OPT_MAX_QUEUE, OPT_POLL, OPT_LOG_FORMAT, OPT_LOG_LEVEL, OPT_NO_ACCESS, OPT_HELP, OPT_MAX_BATCH,
-  OPT_BATCH_DELAY, OPT_PRECISION, OPT_HEALTH_PORT, OPT_WEIGHTS_CACHE, OPT_CUSTOM_OPS
+  OPT_CONFIG = 1,
+  OPT_REPO,
+  OPT_NAME,
+  OPT_HOST,
+  OPT_PORT,
+  OPT_PORT_FILE,
+  OPT_SESSIONS,
+  OPT_THREADS,
+  OPT_MAX_QUEUE,
+  OPT_POLL,
+  OPT_LOG_FORMAT,
+  OPT_LOG_LEVEL,
+  OPT_NO_ACCESS,
+  OPT_HELP,
+  OPT_MAX_BATCH,
+  OPT_BATCH_DELAY,
+  OPT_PRECISION,
+  OPT_HEALTH_PORT,
+  OPT_WEIGHTS_CACHE,
+  OPT_CUSTOM_OPS
 };
-static const arg_opt k_opts[] = {
-    {OPT_CONFIG, "-c", "--config", 1},       {OPT_REPO, "-r", "--model-repository", 1},
-    {OPT_NAME, "-n", "--name", 1},           {OPT_HOST, NULL, "--host", 1},
-    {OPT_PORT, "-p", "--port", 1},           {OPT_PORT_FILE, NULL, "--port-file", 1},
-    {OPT_SESSIONS, "-s", "--sessions", 1},   {OPT_THREADS, "-t", "--threads", 1},
-    {OPT_MAX_QUEUE, NULL, "--max-queue", 1}, {OPT_POLL, NULL, "--poll-ms", 1},
-    {OPT_LOG_FORMAT, NULL, "--log-format", 1}, {OPT_LOG_LEVEL, NULL, "--log-level", 1},
-    {OPT_NO_ACCESS, NULL, "--no-access-log", 0}, {OPT_HELP, "-h", "--help", 0},
-    {OPT_MAX_BATCH, NULL, "--max-batch", 1}, {OPT_BATCH_DELAY, NULL, "--max-queue-delay-us", 1},
-    {OPT_WEIGHTS_CACHE, NULL, "--weights-cache", 1},
-    {OPT_PRECISION, NULL, "--precision", 1}, {OPT_HEALTH_PORT, NULL, "--health-port", 1},
-    {OPT_CUSTOM_OPS, NULL, "--custom-ops", 1}, {0, NULL, NULL, 0}};
+static const arg_opt k_opts[] = {{OPT_CONFIG, "-c", "--config", 1},
+                                 {OPT_REPO, "-r", "--model-repository", 1},
+                                 {OPT_NAME, "-n", "--name", 1},
+                                 {OPT_HOST, NULL, "--host", 1},
+                                 {OPT_PORT, "-p", "--port", 1},
+                                 {OPT_PORT_FILE, NULL, "--port-file", 1},
+                                 {OPT_SESSIONS, "-s", "--sessions", 1},
+                                 {OPT_THREADS, "-t", "--threads", 1},
+                                 {OPT_MAX_QUEUE, NULL, "--max-queue", 1},
+                                 {OPT_POLL, NULL, "--poll-ms", 1},
+                                 {OPT_LOG_FORMAT, NULL, "--log-format", 1},
+                                 {OPT_LOG_LEVEL, NULL, "--log-level", 1},
+                                 {OPT_NO_ACCESS, NULL, "--no-access-log", 0},
+                                 {OPT_HELP, "-h", "--help", 0},
+                                 {OPT_MAX_BATCH, NULL, "--max-batch", 1},
+                                 {OPT_BATCH_DELAY, NULL, "--max-queue-delay-us", 1},
+                                 {OPT_WEIGHTS_CACHE, NULL, "--weights-cache", 1},
+                                 {OPT_PRECISION, NULL, "--precision", 1},
+                                 {OPT_HEALTH_PORT, NULL, "--health-port", 1},
+                                 {OPT_CUSTOM_OPS, NULL, "--custom-ops", 1},
+                                 {0, NULL, NULL, 0}};
 
 typedef struct overrides {
   const char *config, *repo, *name, *host, *port_file, *model, *log_format, *log_level, *precision;
@@ -95,28 +121,38 @@ static int apply(overrides *o, srv_config *c) {
   }
   for (int i = 0; i < o->n_custom_ops; i++) { /* added to the config's runtime.custom_ops */
     if (c->n_custom_ops >= SRV_MAX_CUSTOM_OPS)
-      return cli_error(CMD, CLI_EXIT_USAGE, "--custom-ops: more than %d libraries in all", SRV_MAX_CUSTOM_OPS);
+      return cli_error(CMD, CLI_EXIT_USAGE, "--custom-ops: more than %d libraries in all",
+                       SRV_MAX_CUSTOM_OPS);
     if (!o->custom_ops[i][0] || strlen(o->custom_ops[i]) >= sizeof c->custom_ops[0])
-      return cli_error(CMD, CLI_EXIT_USAGE, "--custom-ops: '%s': empty or too long a path", o->custom_ops[i]);
+      return cli_error(CMD, CLI_EXIT_USAGE, "--custom-ops: '%s': empty or too long a path",
+                       o->custom_ops[i]);
     snprintf(c->custom_ops[c->n_custom_ops++], sizeof c->custom_ops[0], "%s", o->custom_ops[i]);
   }
   if (o->no_access) c->access_log = 0;
   if (o->log_format) {
-    if (!strcmp(o->log_format, "json")) c->log_json = 1;
-    else if (!strcmp(o->log_format, "text")) c->log_json = 0;
-    else return cli_error(CMD, CLI_EXIT_USAGE, "--log-format: '%s' is not text or json", o->log_format);
+    if (!strcmp(o->log_format, "json"))
+      c->log_json = 1;
+    else if (!strcmp(o->log_format, "text"))
+      c->log_json = 0;
+    else
+      return cli_error(CMD, CLI_EXIT_USAGE, "--log-format: '%s' is not text or json",
+                       o->log_format);
   }
   if (o->log_level) {
     int l = srv_log_parse_level(o->log_level);
-    if (l < 0) return cli_error(CMD, CLI_EXIT_USAGE, "--log-level: '%s' is not error, warn, info or debug", o->log_level);
+    if (l < 0)
+      return cli_error(CMD, CLI_EXIT_USAGE, "--log-level: '%s' is not error, warn, info or debug",
+                       o->log_level);
     c->log_level = l;
   }
   if (o->model) {
     srv_model_config *m = srv_config_add_model(c);
     if (!m) return cli_error(CMD, CLI_EXIT_USAGE, "too many models");
-    if (strlen(o->model) >= sizeof m->path) return cli_error(CMD, CLI_EXIT_USAGE, "model path too long");
+    if (strlen(o->model) >= sizeof m->path)
+      return cli_error(CMD, CLI_EXIT_USAGE, "model path too long");
     snprintf(m->path, sizeof m->path, "%s", o->model);
-    if (o->name) snprintf(m->name, sizeof m->name, "%s", o->name);
+    if (o->name)
+      snprintf(m->name, sizeof m->name, "%s", o->name);
     else {
       const char *base = strrchr(o->model, '/');
       base = base ? base + 1 : o->model;
@@ -139,7 +175,8 @@ static int apply(overrides *o, srv_config *c) {
 int cmd_serve(int argc, char **argv) {
   overrides o;
   memset(&o, 0, sizeof o);
-  o.port = o.health_port = o.sessions = o.threads = o.max_queue = o.poll = o.max_batch = o.batch_delay = -1;
+  o.port = o.health_port = o.sessions = o.threads = o.max_queue = o.poll = o.max_batch =
+      o.batch_delay = -1;
   args a;
   args_init(&a, argc, argv);
   const char *v;
@@ -152,7 +189,8 @@ int cmd_serve(int argc, char **argv) {
     switch (id) {
       case ARGS_ERROR: return cli_error(CMD, CLI_EXIT_USAGE, "%s", a.err);
       case ARGS_POSITIONAL:
-        if (o.model) return cli_error(CMD, CLI_EXIT_USAGE, "one MODEL.tflite only (use --config for several)");
+        if (o.model)
+          return cli_error(CMD, CLI_EXIT_USAGE, "one MODEL.tflite only (use --config for several)");
         o.model = v;
         break;
       case OPT_HELP: fputs(k_usage, stdout); return CLI_EXIT_OK;
@@ -168,20 +206,62 @@ int cmd_serve(int argc, char **argv) {
       case OPT_NO_ACCESS: o.no_access = 1; break;
       case OPT_CUSTOM_OPS:
         if (o.n_custom_ops >= SRV_MAX_CUSTOM_OPS)
-          return cli_error(CMD, CLI_EXIT_USAGE, "--custom-ops: at most %d libraries", SRV_MAX_CUSTOM_OPS);
+          return cli_error(CMD, CLI_EXIT_USAGE, "--custom-ops: at most %d libraries",
+                           SRV_MAX_CUSTOM_OPS);
         o.custom_ops[o.n_custom_ops++] = v;
         break;
-      case OPT_PORT: num = &o.port; lo = 0; hi = 65535; opt = "--port"; break;
-      case OPT_HEALTH_PORT: num = &o.health_port; lo = 0; hi = 65535; opt = "--health-port"; break;
-      case OPT_SESSIONS: num = &o.sessions; lo = 1; hi = 256; opt = "--sessions"; break;
-      case OPT_THREADS: num = &o.threads; lo = 0; hi = 1024; opt = "--threads"; break;
-      case OPT_MAX_QUEUE: num = &o.max_queue; lo = 0; hi = 1 << 20; opt = "--max-queue"; break;
-      case OPT_POLL: num = &o.poll; lo = 50; hi = 3600000; opt = "--poll-ms"; break;
-      case OPT_MAX_BATCH: num = &o.max_batch; lo = 0; hi = 1024; opt = "--max-batch"; break;
-      case OPT_BATCH_DELAY: num = &o.batch_delay; lo = 0; hi = 10000000; opt = "--max-queue-delay-us"; break;
+      case OPT_PORT:
+        num = &o.port;
+        lo = 0;
+        hi = 65535;
+        opt = "--port";
+        break;
+      case OPT_HEALTH_PORT:
+        num = &o.health_port;
+        lo = 0;
+        hi = 65535;
+        opt = "--health-port";
+        break;
+      case OPT_SESSIONS:
+        num = &o.sessions;
+        lo = 1;
+        hi = 256;
+        opt = "--sessions";
+        break;
+      case OPT_THREADS:
+        num = &o.threads;
+        lo = 0;
+        hi = 1024;
+        opt = "--threads";
+        break;
+      case OPT_MAX_QUEUE:
+        num = &o.max_queue;
+        lo = 0;
+        hi = 1 << 20;
+        opt = "--max-queue";
+        break;
+      case OPT_POLL:
+        num = &o.poll;
+        lo = 50;
+        hi = 3600000;
+        opt = "--poll-ms";
+        break;
+      case OPT_MAX_BATCH:
+        num = &o.max_batch;
+        lo = 0;
+        hi = 1024;
+        opt = "--max-batch";
+        break;
+      case OPT_BATCH_DELAY:
+        num = &o.batch_delay;
+        lo = 0;
+        hi = 10000000;
+        opt = "--max-queue-delay-us";
+        break;
       default: break;
     }
-    if (num && args_int(opt, v, lo, hi, num, err, sizeof err) != 0) return cli_error(CMD, CLI_EXIT_USAGE, "%s", err);
+    if (num && args_int(opt, v, lo, hi, num, err, sizeof err) != 0)
+      return cli_error(CMD, CLI_EXIT_USAGE, "%s", err);
   }
   if (!o.config && !o.model && !o.repo) {
     fputs(k_usage, stderr);
@@ -201,7 +281,8 @@ int cmd_serve(int argc, char **argv) {
     }
   }
   int rc = apply(&o, c);
-  if (rc == 0 && srv_config_validate(c, err, sizeof err) != 0) rc = cli_error(CMD, CLI_EXIT_USAGE, "%s", err);
+  if (rc == 0 && srv_config_validate(c, err, sizeof err) != 0)
+    rc = cli_error(CMD, CLI_EXIT_USAGE, "%s", err);
   if (rc != 0) {
     srv_config_free(c);
     free(c);

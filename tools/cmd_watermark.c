@@ -28,8 +28,10 @@ static const char k_usage[] =
     "Loading with tfcc_model_options.require_watermark = 1 refuses models without a valid one.\n";
 
 enum { OPT_ID = 1, OPT_OUT, OPT_HELP };
-static const arg_opt k_opts[] = {{OPT_ID, NULL, "--id", 1}, {OPT_OUT, "-o", "--out", 1},
-                                 {OPT_HELP, "-h", "--help", 0}, {0, NULL, NULL, 0}};
+static const arg_opt k_opts[] = {{OPT_ID, NULL, "--id", 1},
+                                 {OPT_OUT, "-o", "--out", 1},
+                                 {OPT_HELP, "-h", "--help", 0},
+                                 {0, NULL, NULL, 0}};
 
 static void *read_all(const char *path, size_t *size) {
   FILE *f = fopen(path, "rb");
@@ -73,9 +75,12 @@ int cmd_watermark(int argc, char **argv) {
       case OPT_ID: id = v; break;
       case OPT_OUT: out = v; break;
       case ARGS_POSITIONAL:
-        if (!action) action = v;
-        else if (!model) model = v;
-        else return cli_error(CMD, CLI_EXIT_USAGE, "unexpected argument '%s'", v);
+        if (!action)
+          action = v;
+        else if (!model)
+          model = v;
+        else
+          return cli_error(CMD, CLI_EXIT_USAGE, "unexpected argument '%s'", v);
         break;
     }
   }
@@ -83,9 +88,12 @@ int cmd_watermark(int argc, char **argv) {
     fputs(k_usage, stderr);
     return CLI_EXIT_USAGE;
   }
-  int embed = strcmp(action, "embed") == 0, show = strcmp(action, "show") == 0, verify = strcmp(action, "verify") == 0;
-  if (!embed && !show && !verify) return cli_error(CMD, CLI_EXIT_USAGE, "unknown action '%s' (embed, show, verify)", action);
-  if (embed && (!id || !out)) return cli_error(CMD, CLI_EXIT_USAGE, "embed needs --id TEXT and -o OUT");
+  int embed = strcmp(action, "embed") == 0, show = strcmp(action, "show") == 0,
+      verify = strcmp(action, "verify") == 0;
+  if (!embed && !show && !verify)
+    return cli_error(CMD, CLI_EXIT_USAGE, "unknown action '%s' (embed, show, verify)", action);
+  if (embed && (!id || !out))
+    return cli_error(CMD, CLI_EXIT_USAGE, "embed needs --id TEXT and -o OUT");
   size_t n = 0;
   void *d = read_all(model, &n);
   if (!d) return cli_error(CMD, CLI_EXIT_FAIL, "%s: cannot read", model);
@@ -102,7 +110,8 @@ int cmd_watermark(int argc, char **argv) {
     void *back = read_all(out, &wn);
     st = back ? tfcc_watermark_read(back, wn, &info) : TFCC_ERR_IO;
     free(back);
-    if (st != TFCC_OK || !info.valid) return cli_error(CMD, CLI_EXIT_FAIL, "%s: written file does not verify", out);
+    if (st != TFCC_OK || !info.valid)
+      return cli_error(CMD, CLI_EXIT_FAIL, "%s: written file does not verify", out);
     printf("%s: watermark id '%s', sha256 %s\n", out, info.id, info.sha256);
     return CLI_EXIT_OK;
   }

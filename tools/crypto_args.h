@@ -15,12 +15,13 @@ typedef struct crypto_args {
 } crypto_args;
 
 /* Returns an exit code to return now, or -1 to go on. */
-static inline int crypto_args_parse(const char *cmd, const char *usage, int argc, char **argv, int allow_key_id,
-                                    crypto_args *ca) {
+static inline int crypto_args_parse(const char *cmd, const char *usage, int argc, char **argv,
+                                    int allow_key_id, crypto_args *ca) {
   enum { OPT_OUT = 1, OPT_KEY_FILE, OPT_KEY_ENV, OPT_KEY_ID, OPT_HELP };
-  const arg_opt opts[] = {{OPT_OUT, "-o", "--out", 1},     {OPT_KEY_FILE, NULL, "--key-file", 1},
-                          {OPT_KEY_ENV, NULL, "--key-env", 1}, {OPT_KEY_ID, NULL, "--key-id", 1},
-                          {OPT_HELP, "-h", "--help", 0},   {0, NULL, NULL, 0}};
+  const arg_opt opts[] = {
+      {OPT_OUT, "-o", "--out", 1},         {OPT_KEY_FILE, NULL, "--key-file", 1},
+      {OPT_KEY_ENV, NULL, "--key-env", 1}, {OPT_KEY_ID, NULL, "--key-id", 1},
+      {OPT_HELP, "-h", "--help", 0},       {0, NULL, NULL, 0}};
   args a;
   args_init(&a, argc, argv);
   const char *v;
@@ -34,7 +35,8 @@ static inline int crypto_args_parse(const char *cmd, const char *usage, int argc
       case OPT_KEY_FILE: ca->key.kind = TFCC_KEY_FROM_FILE, ca->key.path = v; break;
       case OPT_KEY_ENV: ca->key.kind = TFCC_KEY_FROM_ENV, ca->key.env = v; break;
       case OPT_KEY_ID:
-        if (!allow_key_id) return cli_error(cmd, CLI_EXIT_USAGE, "--key-id is read from the container");
+        if (!allow_key_id)
+          return cli_error(cmd, CLI_EXIT_USAGE, "--key-id is read from the container");
         ca->key_id = v;
         break;
       case ARGS_POSITIONAL:
@@ -47,7 +49,8 @@ static inline int crypto_args_parse(const char *cmd, const char *usage, int argc
     fputs(usage, stderr);
     return CLI_EXIT_USAGE;
   }
-  if (!ca->key.kind) return cli_error(cmd, CLI_EXIT_USAGE, "a key is required: --key-file FILE or --key-env VAR");
+  if (!ca->key.kind)
+    return cli_error(cmd, CLI_EXIT_USAGE, "a key is required: --key-file FILE or --key-env VAR");
   return -1;
 }
 #endif

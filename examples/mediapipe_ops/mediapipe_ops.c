@@ -33,8 +33,8 @@ typedef struct tconv_opts {
 static tfcc_status read_ints(tfcc_custom_ctx *ctx, int32_t *v, size_t n, const char *what) {
   if (!ctx->options || ctx->options_size < n * sizeof(int32_t))
     return tfcc_custom_op_error(ctx, TFCC_ERR_INVALID_MODEL,
-                                "custom_options: %zu bytes, %s needs at least %zu (%s)", ctx->options_size,
-                                ctx->op_name, n * sizeof(int32_t), what);
+                                "custom_options: %zu bytes, %s needs at least %zu (%s)",
+                                ctx->options_size, ctx->op_name, n * sizeof(int32_t), what);
   memcpy(v, ctx->options, n * sizeof(int32_t));
   return TFCC_OK;
 }
@@ -45,11 +45,12 @@ static tfcc_status pool_init(tfcc_custom_ctx *ctx) {
   if (st != TFCC_OK) return st;
   pool_opts o = {v[0], v[1], v[2], v[3], v[4], v[5]};
   if (o.padding != PAD_SAME && o.padding != PAD_VALID)
-    return tfcc_custom_op_error(ctx, TFCC_ERR_INVALID_MODEL, "padding %d is neither SAME (1) nor VALID (2)",
-                                (int)o.padding);
+    return tfcc_custom_op_error(ctx, TFCC_ERR_INVALID_MODEL,
+                                "padding %d is neither SAME (1) nor VALID (2)", (int)o.padding);
   if (o.stride_w < 1 || o.stride_h < 1 || o.filter_w < 1 || o.filter_h < 1 || o.stride_w > LIMIT ||
       o.stride_h > LIMIT || o.filter_w > LIMIT || o.filter_h > LIMIT)
-    return tfcc_custom_op_error(ctx, TFCC_ERR_INVALID_MODEL, "stride %dx%d, filter %dx%d: each must be in 1..65536",
+    return tfcc_custom_op_error(ctx, TFCC_ERR_INVALID_MODEL,
+                                "stride %dx%d, filter %dx%d: each must be in 1..65536",
                                 (int)o.stride_h, (int)o.stride_w, (int)o.filter_h, (int)o.filter_w);
   if (o.activation < ACT_NONE || o.activation > ACT_RELU6)
     return tfcc_custom_op_error(ctx, TFCC_ERR_UNSUPPORTED, "fused activation %d is not supported",
@@ -67,11 +68,12 @@ static tfcc_status tconv_init(tfcc_custom_ctx *ctx) {
   if (st != TFCC_OK) return st;
   tconv_opts o = {v[0], v[1], v[2]};
   if (o.padding != PAD_SAME && o.padding != PAD_VALID)
-    return tfcc_custom_op_error(ctx, TFCC_ERR_INVALID_MODEL, "padding %d is neither SAME (1) nor VALID (2)",
-                                (int)o.padding);
+    return tfcc_custom_op_error(ctx, TFCC_ERR_INVALID_MODEL,
+                                "padding %d is neither SAME (1) nor VALID (2)", (int)o.padding);
   if (o.stride_w < 1 || o.stride_h < 1 || o.stride_w > LIMIT || o.stride_h > LIMIT)
-    return tfcc_custom_op_error(ctx, TFCC_ERR_INVALID_MODEL, "stride %dx%d: each must be in 1..65536",
-                                (int)o.stride_h, (int)o.stride_w);
+    return tfcc_custom_op_error(ctx, TFCC_ERR_INVALID_MODEL,
+                                "stride %dx%d: each must be in 1..65536", (int)o.stride_h,
+                                (int)o.stride_w);
   tconv_opts *p = malloc(sizeof *p);
   if (!p) return tfcc_custom_op_error(ctx, TFCC_ERR_NO_MEMORY, "out of memory");
   *p = o;
@@ -87,8 +89,9 @@ static void free_opts(void *op_user, void *node_data) {
 /* Checks count, rank 4 and float32 of the node's tensors. */
 static tfcc_status check_io(tfcc_custom_ctx *ctx, int n_in, int n_out) {
   if (ctx->input_count != n_in || ctx->output_count != n_out)
-    return tfcc_custom_op_error(ctx, TFCC_ERR_INVALID_MODEL, "%d inputs and %d outputs, needs %d and %d",
-                                (int)ctx->input_count, (int)ctx->output_count, n_in, n_out);
+    return tfcc_custom_op_error(ctx, TFCC_ERR_INVALID_MODEL,
+                                "%d inputs and %d outputs, needs %d and %d", (int)ctx->input_count,
+                                (int)ctx->output_count, n_in, n_out);
   for (int k = 0; k < n_in; k++) {
     const tfcc_custom_tensor *t = ctx->inputs[k];
     if (!t) return tfcc_custom_op_error(ctx, TFCC_ERR_INVALID_MODEL, "input %d is omitted", k);
@@ -200,12 +203,13 @@ static tfcc_status unpool_prepare(tfcc_custom_ctx *ctx) {
   const int32_t *d = ctx->inputs[0]->dims, *di = ctx->inputs[1]->dims;
   for (int k = 0; k < 4; k++)
     if (d[k] != di[k])
-      return tfcc_custom_op_error(ctx, TFCC_ERR_SHAPE, "indices (input 1) dimension %d is %d, values have %d", k,
+      return tfcc_custom_op_error(ctx, TFCC_ERR_SHAPE,
+                                  "indices (input 1) dimension %d is %d, values have %d", k,
                                   (int)di[k], (int)d[k]);
   /* MediaPipe's output: the input scaled by the filter size (not the stride) */
   if ((int64_t)d[1] * o->filter_h > INT32_MAX || (int64_t)d[2] * o->filter_w > INT32_MAX)
-    return tfcc_custom_op_error(ctx, TFCC_ERR_SHAPE, "output of %dx%d x filter %dx%d is too large", (int)d[1],
-                                (int)d[2], (int)o->filter_h, (int)o->filter_w);
+    return tfcc_custom_op_error(ctx, TFCC_ERR_SHAPE, "output of %dx%d x filter %dx%d is too large",
+                                (int)d[1], (int)d[2], (int)o->filter_h, (int)o->filter_w);
   set_nhwc(ctx->outputs[0], d[0], d[1] * o->filter_h, d[2] * o->filter_w, d[3]);
   return TFCC_OK;
 }
@@ -258,17 +262,23 @@ static tfcc_status tconv_prepare(tfcc_custom_ctx *ctx) {
   if (st != TFCC_OK) return st;
   const int32_t *d = ctx->inputs[0]->dims, *wd = ctx->inputs[1]->dims, *bd = ctx->inputs[2]->dims;
   if (wd[3] != d[3])
-    return tfcc_custom_op_error(ctx, TFCC_ERR_SHAPE, "weights (OHWI) have %d input channels, the input %d",
-                                (int)wd[3], (int)d[3]);
+    return tfcc_custom_op_error(ctx, TFCC_ERR_SHAPE,
+                                "weights (OHWI) have %d input channels, the input %d", (int)wd[3],
+                                (int)d[3]);
   if (bd[0] != wd[0])
-    return tfcc_custom_op_error(ctx, TFCC_ERR_SHAPE, "bias has %d values, the weights %d output channels",
-                                (int)bd[0], (int)wd[0]);
+    return tfcc_custom_op_error(ctx, TFCC_ERR_SHAPE,
+                                "bias has %d values, the weights %d output channels", (int)bd[0],
+                                (int)wd[0]);
   if (d[1] < 1 || d[2] < 1)
-    return tfcc_custom_op_error(ctx, TFCC_ERR_SHAPE, "input is %dx%d, needs at least 1x1", (int)d[1], (int)d[2]);
-  const int64_t oh = (int64_t)o->stride_h * (d[1] - 1) + wd[1] - tconv_pad_total(o, d[1], wd[1], o->stride_h);
-  const int64_t ow = (int64_t)o->stride_w * (d[2] - 1) + wd[2] - tconv_pad_total(o, d[2], wd[2], o->stride_w);
+    return tfcc_custom_op_error(ctx, TFCC_ERR_SHAPE, "input is %dx%d, needs at least 1x1",
+                                (int)d[1], (int)d[2]);
+  const int64_t oh =
+      (int64_t)o->stride_h * (d[1] - 1) + wd[1] - tconv_pad_total(o, d[1], wd[1], o->stride_h);
+  const int64_t ow =
+      (int64_t)o->stride_w * (d[2] - 1) + wd[2] - tconv_pad_total(o, d[2], wd[2], o->stride_w);
   if (oh > INT32_MAX || ow > INT32_MAX)
-    return tfcc_custom_op_error(ctx, TFCC_ERR_SHAPE, "output %lldx%lld is too large", (long long)oh, (long long)ow);
+    return tfcc_custom_op_error(ctx, TFCC_ERR_SHAPE, "output %lldx%lld is too large", (long long)oh,
+                                (long long)ow);
   set_nhwc(ctx->outputs[0], d[0], (int32_t)oh, (int32_t)ow, wd[0]);
   return TFCC_OK;
 }
@@ -286,7 +296,8 @@ static tfcc_status tconv_eval(tfcc_custom_ctx *ctx) {
   float *y = out->data;
   for (int32_t b = 0; b < n; b++) {
     float *yb = y + (size_t)b * oh * ow * oc;
-    for (size_t p = 0; p < (size_t)oh * ow; p++) memcpy(yb + p * oc, bv, sizeof(float) * (size_t)oc);
+    for (size_t p = 0; p < (size_t)oh * ow; p++)
+      memcpy(yb + p * oc, bv, sizeof(float) * (size_t)oc);
     /* scatter: each input pixel adds its filter-weighted values to the outputs it reaches, in
      * the order MediaPipe's reference loop adds them (input row, column, channel, then filter
      * row, column, output channel) */

@@ -35,18 +35,21 @@ static int read_bmp(const char *path, image *img) {
   int bpp = ok ? (int)le(hdr + 28, 2) : 0;
   int top_down = h < 0;
   if (top_down) h = -h;
-  ok = ok && w > 0 && h > 0 && w <= 16384 && h <= 16384 && (bpp == 24 || bpp == 32) && (comp == 0 || comp == 3);
+  ok = ok && w > 0 && h > 0 && w <= 16384 && h <= 16384 && (bpp == 24 || bpp == 32) &&
+       (comp == 0 || comp == 3);
   size_t row = ((size_t)w * (size_t)(bpp / 8) + 3) & ~(size_t)3;
   uint8_t *buf = ok ? malloc(row * (size_t)h) : NULL;
   img->rgb = ok ? malloc((size_t)w * (size_t)h * 3) : NULL;
-  ok = ok && buf && img->rgb && fseek(f, (long)off, SEEK_SET) == 0 && fread(buf, row, (size_t)h, f) == (size_t)h;
+  ok = ok && buf && img->rgb && fseek(f, (long)off, SEEK_SET) == 0 &&
+       fread(buf, row, (size_t)h, f) == (size_t)h;
   fclose(f);
   if (ok) {
     img->w = w, img->h = h;
     for (int y = 0; y < h; y++) {
       const uint8_t *src = buf + row * (size_t)(top_down ? y : h - 1 - y);
       for (int x = 0; x < w; x++)
-        for (int c = 0; c < 3; c++) img->rgb[((size_t)y * w + x) * 3 + c] = src[x * (bpp / 8) + 2 - c];
+        for (int c = 0; c < 3; c++)
+          img->rgb[((size_t)y * w + x) * 3 + c] = src[x * (bpp / 8) + 2 - c];
     }
   }
   free(buf);
@@ -75,16 +78,26 @@ int main(int argc, char **argv) {
   if (tfcc_runtime_create(NULL, &rt) != TFCC_OK) return fail("runtime");
   int rc = 1;
   float *x = NULL, *y = NULL;
-  if (mediapipe_ops_register(rt) != TFCC_OK) { rc = fail("registering the MediaPipe operators"); goto out; }
-  if (tfcc_model_load_file(rt, argv[1], NULL, &model) != TFCC_OK) { rc = fail(argv[1]); goto out; }
-  if (tfcc_session_create(model, NULL, &s) != TFCC_OK) { rc = fail("session"); goto out; }
+  if (mediapipe_ops_register(rt) != TFCC_OK) {
+    rc = fail("registering the MediaPipe operators");
+    goto out;
+  }
+  if (tfcc_model_load_file(rt, argv[1], NULL, &model) != TFCC_OK) {
+    rc = fail(argv[1]);
+    goto out;
+  }
+  if (tfcc_session_create(model, NULL, &s) != TFCC_OK) {
+    rc = fail("session");
+    goto out;
+  }
   tfcc_tensor_info in, o;
   tfcc_session_input_info(s, 0, &in);
   tfcc_session_output_info(s, 0, &o);
-  if (in.dtype != TFCC_FLOAT32 || in.rank != 4 || in.dims[3] < 3 || o.dtype != TFCC_FLOAT32 || o.rank != 4 ||
-      o.dims[3] < 1 || o.dims[3] > 2) {
-    fprintf(stderr, "mediapipe_segment: expects a float32 NHWC image input (>= 3 channels) and a 1- or "
-                    "2-channel float32 mask output\n");
+  if (in.dtype != TFCC_FLOAT32 || in.rank != 4 || in.dims[3] < 3 || o.dtype != TFCC_FLOAT32 ||
+      o.rank != 4 || o.dims[3] < 1 || o.dims[3] > 2) {
+    fprintf(stderr,
+            "mediapipe_segment: expects a float32 NHWC image input (>= 3 channels) and a 1- or "
+            "2-channel float32 mask output\n");
     goto out;
   }
   const int ih = in.dims[1], iw = in.dims[2], ic = in.dims[3];
@@ -95,7 +108,10 @@ int main(int argc, char **argv) {
     for (int c = 0; c < iw; c++)
       for (int k = 0; k < 3; k++)
         x[((size_t)r * iw + c) * ic + k] =
-            img.rgb ? img.rgb[((size_t)(r * img.h / ih) * img.w + (size_t)(c * img.w / iw)) * 3 + k] / 255.f : 0.5f;
+            img.rgb
+                ? img.rgb[((size_t)(r * img.h / ih) * img.w + (size_t)(c * img.w / iw)) * 3 + k] /
+                      255.f
+                : 0.5f;
   const void *ins[] = {x};
   void *outs[] = {y};
   if (tfcc_session_input_count(s) != 1) {

@@ -48,28 +48,28 @@ extern "C" {
 /* ---------------------------------------------------------------- status */
 
 /* X(name, text): the one table of status codes. */
-#define TFCC_STATUS_LIST(X)                                                   \
-  X(OK, "ok")                                                                 \
-  X(ERR_INVALID_ARG, "invalid argument")                                      \
-  X(ERR_INVALID_MODEL, "invalid model")                                       \
-  X(ERR_UNSUPPORTED, "unsupported")                                           \
-  X(ERR_NO_MEMORY, "out of memory")                                           \
-  X(ERR_IO, "i/o error")                                                      \
-  X(ERR_SHAPE, "shape mismatch")                                              \
-  X(ERR_DTYPE, "dtype mismatch")                                              \
-  X(ERR_NOT_FOUND, "not found")                                               \
-  X(ERR_STATE, "invalid state")                                               \
-  X(ERR_RUNTIME, "runtime error")                                             \
-  X(ERR_INTEGRITY, "integrity check failed")                                  \
-  X(ERR_BUFFER_TOO_SMALL, "output buffer too small")                         \
-  X(ERR_DEADLINE, "run deadline exceeded")                                    \
+#define TFCC_STATUS_LIST(X) \
+  X(OK, "ok") \
+  X(ERR_INVALID_ARG, "invalid argument") \
+  X(ERR_INVALID_MODEL, "invalid model") \
+  X(ERR_UNSUPPORTED, "unsupported") \
+  X(ERR_NO_MEMORY, "out of memory") \
+  X(ERR_IO, "i/o error") \
+  X(ERR_SHAPE, "shape mismatch") \
+  X(ERR_DTYPE, "dtype mismatch") \
+  X(ERR_NOT_FOUND, "not found") \
+  X(ERR_STATE, "invalid state") \
+  X(ERR_RUNTIME, "runtime error") \
+  X(ERR_INTEGRITY, "integrity check failed") \
+  X(ERR_BUFFER_TOO_SMALL, "output buffer too small") \
+  X(ERR_DEADLINE, "run deadline exceeded") \
   X(ERR_CANCELLED, "run cancelled")
 
 typedef enum tfcc_status {
 #define TFCC_STATUS_ENUM_(name, text) TFCC_##name,
   TFCC_STATUS_LIST(TFCC_STATUS_ENUM_)
 #undef TFCC_STATUS_ENUM_
-  TFCC_STATUS_COUNT_
+      TFCC_STATUS_COUNT_
 } tfcc_status;
 
 /* Static text of a status ("invalid model"). Never NULL. */
@@ -124,8 +124,7 @@ typedef enum tfcc_log_level {
 
 /* tag is a short grep-able word (KERNEL_FALLBACK, MEM_ALLOC_FAIL, MODEL_INVALID, ...).
  * Called from any thread that hits the event; must be thread-safe. */
-typedef void (*tfcc_log_fn)(void *user, tfcc_log_level level, const char *tag,
-                            const char *message);
+typedef void (*tfcc_log_fn)(void *user, tfcc_log_level level, const char *tag, const char *message);
 
 /* ---------------------------------------------------------------- CPU */
 
@@ -146,7 +145,7 @@ typedef enum tfcc_cpu_feature {
 #define TFCC_CPU_FEATURE_ENUM_(name, text) TFCC_CPU_##name,
   TFCC_CPU_FEATURE_LIST(TFCC_CPU_FEATURE_ENUM_)
 #undef TFCC_CPU_FEATURE_ENUM_
-  TFCC_CPU_FEATURE_COUNT_
+      TFCC_CPU_FEATURE_COUNT_
 } tfcc_cpu_feature;
 
 /* Kernel dispatch levels, lowest first. The values are stable: a new level is added at the end
@@ -155,9 +154,9 @@ typedef enum tfcc_cpu_feature {
 typedef enum tfcc_isa {
   TFCC_ISA_GENERIC = 0,
   TFCC_ISA_SSE4 = 1,
-  TFCC_ISA_AVX2 = 2,   /* AVX2 + FMA + F16C */
-  TFCC_ISA_AVX512 = 3, /* AVX-512 F/BW/VL/DQ */
-  TFCC_ISA_NEON = 4,   /* aarch64 */
+  TFCC_ISA_AVX2 = 2,     /* AVX2 + FMA + F16C */
+  TFCC_ISA_AVX512 = 3,   /* AVX-512 F/BW/VL/DQ */
+  TFCC_ISA_NEON = 4,     /* aarch64 */
   TFCC_ISA_WASMSIMD = 5, /* WebAssembly SIMD128 (a build with -msimd128) */
   TFCC_ISA_COUNT_,
   TFCC_ISA_NO_CAP = 255 /* tfcc_isa_dispatch_level(): no cap (the CPU's best) */
@@ -166,14 +165,14 @@ typedef enum tfcc_isa {
 typedef struct tfcc_cpu_info {
   char vendor[16];
   char brand[64];
-  char arch[16];            /* "x86_64", "aarch64", "wasm32" */
-  uint64_t flags;           /* 1 << TFCC_CPU_* for usable features (OS state enabled) */
-  int logical_cpus;         /* online */
-  int physical_cores;       /* 0 if unknown */
+  char arch[16];      /* "x86_64", "aarch64", "wasm32" */
+  uint64_t flags;     /* 1 << TFCC_CPU_* for usable features (OS state enabled) */
+  int logical_cpus;   /* online */
+  int physical_cores; /* 0 if unknown */
   int numa_nodes;
   size_t l1d_bytes, l2_bytes, l3_bytes; /* per core (L1/L2) and per package/CCX (L3); 0 unknown */
-  int amx_permitted;        /* Linux granted AMX tile state to this process */
-  tfcc_isa best_isa;        /* what the CPU supports */
+  int amx_permitted;                    /* Linux granted AMX tile state to this process */
+  tfcc_isa best_isa;                    /* what the CPU supports */
 } tfcc_cpu_info;
 
 /* Fingerprint of this CPU (cached after the first call; thread-safe). */
@@ -192,11 +191,11 @@ TFCC_API tfcc_isa tfcc_isa_dispatch_level(tfcc_isa cap);
 /* Kernel families and the variant dispatch picks for each at a level (for `tfcc cpu-info`,
  * `tfcc bench`). Strings are static. */
 typedef struct tfcc_kernel_family {
-  const char *name;       /* "f32-gemm" */
-  const char *ops;        /* operators it serves ("CONV_2D 1x1, FULLY_CONNECTED (float32)") */
-  const char *variant;    /* the variant chosen at the level asked ("ref", "f32-gemm-8x32-avx512") */
-  tfcc_isa variant_isa;   /* the ISA level that variant needs */
-  int variant_count;      /* every variant, lowest ISA first: tfcc_kernel_family_variant() */
+  const char *name;     /* "f32-gemm" */
+  const char *ops;      /* operators it serves ("CONV_2D 1x1, FULLY_CONNECTED (float32)") */
+  const char *variant;  /* the variant chosen at the level asked ("ref", "f32-gemm-8x32-avx512") */
+  tfcc_isa variant_isa; /* the ISA level that variant needs */
+  int variant_count;    /* every variant, lowest ISA first: tfcc_kernel_family_variant() */
 } tfcc_kernel_family;
 TFCC_API int tfcc_kernel_family_count(void);
 /* Family `index` (0..count-1) as dispatched at `level` (e.g. tfcc_isa_dispatch_level(cap)). */
@@ -211,12 +210,12 @@ TFCC_API tfcc_status tfcc_kernel_family_variant(int index, int variant, const ch
  * else `reason` names what is missing here (cpuid, XCR0, Linux's tile permission, the level).
  * For `tfcc cpu-info`. Strings are static. */
 typedef struct tfcc_kernel_gated {
-  const char *family;    /* "q8-gemm" */
-  const char *name;      /* "q8-gemm-16x64-amxint8" */
-  tfcc_isa isa;          /* the level it needs */
-  const char *needs;     /* what else it needs, in words */
-  int available;         /* dispatch takes it at the level asked */
-  const char *reason;    /* NULL when available, else why not */
+  const char *family; /* "q8-gemm" */
+  const char *name;   /* "q8-gemm-16x64-amxint8" */
+  tfcc_isa isa;       /* the level it needs */
+  const char *needs;  /* what else it needs, in words */
+  int available;      /* dispatch takes it at the level asked */
+  const char *reason; /* NULL when available, else why not */
 } tfcc_kernel_gated;
 TFCC_API int tfcc_kernel_gated_count(void);
 /* Gated variant `index` (0..count-1) at `level` (e.g. tfcc_isa_dispatch_level(cap)). */
@@ -227,16 +226,16 @@ TFCC_API tfcc_status tfcc_kernel_gated_get(int index, tfcc_isa level, tfcc_kerne
 typedef struct tfcc_runtime tfcc_runtime;
 
 typedef struct tfcc_runtime_options {
-  size_t struct_size;         /* sizeof(tfcc_runtime_options), set by _default() */
-  int num_threads;            /* worker threads incl. the caller; 0 = all online CPUs */
-  const int *cpu_affinity;    /* optional: CPU ids to pin workers to (copied) */
+  size_t struct_size;      /* sizeof(tfcc_runtime_options), set by _default() */
+  int num_threads;         /* worker threads incl. the caller; 0 = all online CPUs */
+  const int *cpu_affinity; /* optional: CPU ids to pin workers to (copied) */
   int cpu_affinity_count;
-  size_t memory_pool_bytes;   /* arena pool to reserve up front; 0 = grow on demand */
-  int huge_pages;             /* 1: try MAP_HUGETLB, then MADV_HUGEPAGE for arenas */
-  tfcc_log_level log_level;   /* default TFCC_LOG_WARN */
-  tfcc_log_fn log_fn;         /* NULL: log to stderr */
+  size_t memory_pool_bytes; /* arena pool to reserve up front; 0 = grow on demand */
+  int huge_pages;           /* 1: try MAP_HUGETLB, then MADV_HUGEPAGE for arenas */
+  tfcc_log_level log_level; /* default TFCC_LOG_WARN */
+  tfcc_log_fn log_fn;       /* NULL: log to stderr */
   void *log_user;
-  const char *isa;            /* cap kernel dispatch: "generic", "sse4", "avx2", "avx512";
+  const char *isa; /* cap kernel dispatch: "generic", "sse4", "avx2", "avx512";
                                  NULL: env TFCC_ISA, else the best the CPU has (copied) */
 } tfcc_runtime_options;
 
@@ -264,7 +263,7 @@ typedef enum tfcc_quant_compat {
 
 /* Arithmetic of float32 CONV_2D and FULLY_CONNECTED (docs/kernels.md, "Precision bf16"). */
 typedef enum tfcc_precision {
-  TFCC_PRECISION_F32 = 0,  /* float32 throughout (default) */
+  TFCC_PRECISION_F32 = 0, /* float32 throughout (default) */
   /* Weights and input activations rounded to bfloat16 (round to nearest even), products
    * accumulated in float32, bias, activation and output in float32: half the weight memory;
    * outputs typically move by up to ~1% of their range (measured per model in the docs).
@@ -275,11 +274,11 @@ typedef enum tfcc_precision {
 } tfcc_precision;
 
 typedef struct tfcc_model_options {
-  size_t struct_size;         /* sizeof(tfcc_model_options) */
-  int allow_unsupported;      /* 1: load even if operators are unsupported (for inspection);
+  size_t struct_size;             /* sizeof(tfcc_model_options) */
+  int allow_unsupported;          /* 1: load even if operators are unsupported (for inspection);
                                  sessions of such a model cannot be created */
-  uint32_t disabled_passes;   /* bit mask of TFCC_PASS_* graph passes to skip */
-  int require_watermark;      /* 1: fail to load (TFCC_ERR_INTEGRITY) unless the file carries a
+  uint32_t disabled_passes;       /* bit mask of TFCC_PASS_* graph passes to skip */
+  int require_watermark;          /* 1: fail to load (TFCC_ERR_INTEGRITY) unless the file carries a
                                  tfcc watermark whose content hash matches (see tfcc_watermark_*) */
   tfcc_quant_compat quant_compat; /* default TFCC_QUANT_COMPAT_TFLITE */
   tfcc_precision precision;       /* default TFCC_PRECISION_F32 */
@@ -307,14 +306,14 @@ typedef struct tfcc_model_options {
 
 /* Graph passes run at load, in this order (docs/passes.md); set a bit in disabled_passes to
  * skip one. */
-#define TFCC_PASS_FOLD_CONSTANTS  (1u << 0) /* nodes with only constant inputs computed once */
-#define TFCC_PASS_DROP_NOOPS      (1u << 1) /* identity RESHAPE/SQUEEZE/EXPAND_DIMS/CAST/QUANTIZE */
+#define TFCC_PASS_FOLD_CONSTANTS (1u << 0)  /* nodes with only constant inputs computed once */
+#define TFCC_PASS_DROP_NOOPS (1u << 1)      /* identity RESHAPE/SQUEEZE/EXPAND_DIMS/CAST/QUANTIZE */
 #define TFCC_PASS_FOLD_BATCH_NORM (1u << 2) /* constant per-channel MUL/ADD/SUB into conv/FC */
-#define TFCC_PASS_FUSE_PAD        (1u << 3) /* PAD of H/W into the following conv */
+#define TFCC_PASS_FUSE_PAD (1u << 3)        /* PAD of H/W into the following conv */
 #define TFCC_PASS_FUSE_ACTIVATION (1u << 4) /* RELU/RELU6/RELU_N1_TO_1 into the producer */
 #define TFCC_PASS_FUSE_EXPAND_DWCONV (1u << 5) /* f32 1x1 CONV_2D into its DEPTHWISE_CONV_2D */
-#define TFCC_PASS_FUSE_RESIDUAL_ADD (1u << 6) /* float ADD into the CONV_2D feeding it */
-#define TFCC_PASS_ALL             0xffffffffu
+#define TFCC_PASS_FUSE_RESIDUAL_ADD (1u << 6)  /* float ADD into the CONV_2D feeding it */
+#define TFCC_PASS_ALL 0xffffffffu
 
 TFCC_API void tfcc_model_options_default(tfcc_model_options *opts);
 
@@ -353,23 +352,23 @@ typedef struct tfcc_tensor_info {
   const char *name;
   tfcc_dtype dtype;
   int32_t rank;
-  int32_t dims[TFCC_MAX_DIMS];       /* current shape */
-  int32_t signature[TFCC_MAX_DIMS];  /* shape_signature: -1 marks a dynamic dimension */
-  size_t bytes;                      /* dims x dtype size */
-  int32_t quant_count;               /* 0: not quantized; 1: per-tensor; >1: per-axis */
-  const float *scales;               /* [quant_count] */
-  const int32_t *zero_points;        /* [quant_count] */
-  int32_t quant_axis;                /* quantized dimension for per-axis */
+  int32_t dims[TFCC_MAX_DIMS];      /* current shape */
+  int32_t signature[TFCC_MAX_DIMS]; /* shape_signature: -1 marks a dynamic dimension */
+  size_t bytes;                     /* dims x dtype size */
+  int32_t quant_count;              /* 0: not quantized; 1: per-tensor; >1: per-axis */
+  const float *scales;              /* [quant_count] */
+  const int32_t *zero_points;       /* [quant_count] */
+  int32_t quant_axis;               /* quantized dimension for per-axis */
 } tfcc_tensor_info;
 
 typedef struct tfcc_op_info {
-  const char *name;       /* "CONV_2D", or "CUSTOM:<code>" */
+  const char *name; /* "CONV_2D", or "CUSTOM:<code>" */
   int32_t version;
-  int32_t supported;      /* 0 if tfcc has no kernel for it */
+  int32_t supported; /* 0 if tfcc has no kernel for it */
   int32_t input_count;
   int32_t output_count;
-  int64_t macs;           /* multiply-accumulates at the static shapes (0 if not a MAC op) */
-  int32_t removed;        /* 1: a graph pass folded, dropped or fused this node away (it does
+  int64_t macs;    /* multiply-accumulates at the static shapes (0 if not a MAC op) */
+  int32_t removed; /* 1: a graph pass folded, dropped or fused this node away (it does
                              not run); always 0 with every pass disabled */
 } tfcc_op_info;
 
@@ -396,13 +395,13 @@ TFCC_API tfcc_status tfcc_model_output_tensor(const tfcc_model *m, int index, in
  * into the model and live as long as it does. Sessions run subgraph 0; a signature of another
  * subgraph is listed but cannot be run. */
 typedef struct tfcc_signature_info {
-  const char *key;                  /* "serving_default" */
+  const char *key; /* "serving_default" */
   int32_t subgraph;
   int32_t input_count, output_count;
-  const char *const *input_names;   /* [input_count] signature names ("x") */
-  const int32_t *input_tensors;     /* [input_count] tensor indices in that subgraph */
-  const char *const *output_names;  /* [output_count] */
-  const int32_t *output_tensors;    /* [output_count] */
+  const char *const *input_names;  /* [input_count] signature names ("x") */
+  const int32_t *input_tensors;    /* [input_count] tensor indices in that subgraph */
+  const char *const *output_names; /* [output_count] */
+  const int32_t *output_tensors;   /* [output_count] */
 } tfcc_signature_info;
 TFCC_API int tfcc_model_signature_count(const tfcc_model *m);
 /* Signature `index` (0..count-1); TFCC_ERR_INVALID_ARG if out of range. */
@@ -413,16 +412,17 @@ TFCC_API tfcc_status tfcc_model_signature_info(const tfcc_model *m, int index,
  * (subgraph 0, or a signature's) or called by an operator (WHILE cond/body, IF then/else,
  * CALL_ONCE init, CALL). */
 typedef struct tfcc_subgraph_info {
-  const char *name;            /* "" if the file has none */
+  const char *name; /* "" if the file has none */
   int32_t input_count, output_count, op_count;
-  int32_t entry;               /* 1: subgraph 0 or a signature's subgraph */
-  int32_t caller;              /* first subgraph whose operator runs it; -1 if none */
-  int32_t caller_node;         /* that operator's node index in the caller */
-  const char *caller_op;       /* "WHILE", "IF", "CALL_ONCE", "CALL" (NULL if none) */
-  const char *role;            /* "cond", "body", "then", "else", "init", "call" (NULL if none) */
+  int32_t entry;         /* 1: subgraph 0 or a signature's subgraph */
+  int32_t caller;        /* first subgraph whose operator runs it; -1 if none */
+  int32_t caller_node;   /* that operator's node index in the caller */
+  const char *caller_op; /* "WHILE", "IF", "CALL_ONCE", "CALL" (NULL if none) */
+  const char *role;      /* "cond", "body", "then", "else", "init", "call" (NULL if none) */
 } tfcc_subgraph_info;
 TFCC_API int tfcc_model_subgraph_count(const tfcc_model *m);
-TFCC_API tfcc_status tfcc_model_subgraph_info(const tfcc_model *m, int index, tfcc_subgraph_info *info);
+TFCC_API tfcc_status tfcc_model_subgraph_info(const tfcc_model *m, int index,
+                                              tfcc_subgraph_info *info);
 
 /* ---------------------------------------------------------------- hot weight update */
 
@@ -452,13 +452,13 @@ TFCC_API tfcc_status tfcc_model_update_weights(tfcc_model *m, const char *path);
 TFCC_API tfcc_status tfcc_model_update_weights_buffer(tfcc_model *m, const void *data, size_t size);
 
 typedef struct tfcc_update_info {
-  uint64_t generation;   /* 0: the weights loaded with the model; +1 per update */
-  double map_ms;         /* open + read into private memory (or map + prefault + checksum) */
-  double prepare_ms;     /* verify + signature check + operator init (prepack) + folding +
+  uint64_t generation; /* 0: the weights loaded with the model; +1 per update */
+  double map_ms;       /* open + read into private memory (or map + prefault + checksum) */
+  double prepare_ms;   /* verify + signature check + operator init (prepack) + folding +
                             validation + the second integrity check (file unchanged) */
-  double switch_ms;      /* pointer publication */
-  double total_ms;       /* call start to publication (the switch time) */
-  double drain_ms;       /* waiting for runs on the old weights, then freeing them */
+  double switch_ms;    /* pointer publication */
+  double total_ms;     /* call start to publication (the switch time) */
+  double drain_ms;     /* waiting for runs on the old weights, then freeing them */
 } tfcc_update_info;
 /* Figures of the model's last successful update (all zero before the first). */
 TFCC_API tfcc_status tfcc_model_update_info(const tfcc_model *m, tfcc_update_info *info);
@@ -468,10 +468,10 @@ TFCC_API tfcc_status tfcc_model_update_info(const tfcc_model *m, tfcc_update_inf
 /* A tfcc watermark is a TFLite metadata entry named "tfcc_watermark" holding an owner/build id
  * and the SHA-256 of the model without the watermark. Other TFLite runtimes ignore it. */
 typedef struct tfcc_watermark_info {
-  char id[257];          /* owner/build id */
-  char sha256[65];       /* hex digest stored in the watermark */
-  int present;           /* 1 if the file has a tfcc watermark */
-  int valid;             /* 1 if the stored digest matches the content and layout */
+  char id[257];    /* owner/build id */
+  char sha256[65]; /* hex digest stored in the watermark */
+  int present;     /* 1 if the file has a tfcc watermark */
+  int valid;       /* 1 if the stored digest matches the content and layout */
 } tfcc_watermark_info;
 
 /* Writes a watermarked copy of model[0..size) to *out (malloc'ed; free() it). id: 1-256
@@ -489,9 +489,9 @@ TFCC_API tfcc_status tfcc_model_watermark(const tfcc_model *m, tfcc_watermark_in
 typedef struct tfcc_session tfcc_session;
 
 typedef struct tfcc_session_options {
-  size_t struct_size;    /* sizeof(tfcc_session_options) */
+  size_t struct_size; /* sizeof(tfcc_session_options) */
   int reserved;
-  int prefault;          /* 1: touch every page of the arena at creation, so that the first run
+  int prefault; /* 1: touch every page of the arena at creation, so that the first run
                             takes no page faults there (default 0: pages fault on first use) */
 } tfcc_session_options;
 
@@ -542,11 +542,11 @@ TFCC_API tfcc_status tfcc_session_output_data(const tfcc_session *s, int index, 
  * only while running, the node that produces it and why. A model whose shapes are all known
  * before running has none: its sessions run entirely in the static arena. */
 typedef struct tfcc_dynamic_tensor_info {
-  int32_t tensor;      /* tensor index (subgraph 0) */
-  const char *name;    /* tensor name */
-  int32_t node;        /* producing node */
-  const char *op;      /* its operator ("TRANSPOSE_CONV") */
-  const char *reason;  /* "TRANSPOSE_CONV: output_shape (tensor 0) is known only while running",
+  int32_t tensor;     /* tensor index (subgraph 0) */
+  const char *name;   /* tensor name */
+  int32_t node;       /* producing node */
+  const char *op;     /* its operator ("TRANSPOSE_CONV") */
+  const char *reason; /* "TRANSPOSE_CONV: output_shape (tensor 0) is known only while running",
                           "reads dynamic tensor 4 (name)" */
 } tfcc_dynamic_tensor_info;
 TFCC_API int tfcc_session_dynamic_tensor_count(const tfcc_session *s);
@@ -578,12 +578,11 @@ TFCC_API tfcc_status tfcc_session_run(tfcc_session *s, const void *const *inputs
  * capacity (any size). */
 TFCC_API tfcc_status tfcc_session_set_input(tfcc_session *s, int index, const void *data,
                                             size_t bytes);
-TFCC_API tfcc_status tfcc_session_set_output(tfcc_session *s, int index, void *data,
-                                             size_t bytes);
+TFCC_API tfcc_status tfcc_session_set_output(tfcc_session *s, int index, void *data, size_t bytes);
 TFCC_API tfcc_status tfcc_session_set_input_by_name(tfcc_session *s, const char *name,
                                                     const void *data, size_t bytes);
-TFCC_API tfcc_status tfcc_session_set_output_by_name(tfcc_session *s, const char *name,
-                                                     void *data, size_t bytes);
+TFCC_API tfcc_status tfcc_session_set_output_by_name(tfcc_session *s, const char *name, void *data,
+                                                     size_t bytes);
 TFCC_API tfcc_status tfcc_session_invoke(tfcc_session *s);
 
 /* Sets every stateful (variable) tensor, e.g. LSTM state, back to zero, forgets every resource
@@ -619,8 +618,8 @@ typedef struct tfcc_memory_info {
   size_t arena_bytes;
   size_t naive_bytes;
   size_t lower_bound_bytes;
-  size_t persistent_bytes;  /* stateful tensors and values computed at prepare time */
-  size_t constant_bytes;    /* model constants (shared by all sessions; mostly mapped file) */
+  size_t persistent_bytes; /* stateful tensors and values computed at prepare time */
+  size_t constant_bytes;   /* model constants (shared by all sessions; mostly mapped file) */
 } tfcc_memory_info;
 TFCC_API tfcc_status tfcc_session_memory_info(const tfcc_session *s, tfcc_memory_info *info);
 
@@ -644,42 +643,42 @@ TFCC_API tfcc_status tfcc_session_memory_info(const tfcc_session *s, tfcc_memory
 
 /* A tensor as a custom operator sees it. Owned by tfcc; valid during the callback only. */
 typedef struct tfcc_custom_tensor {
-  size_t struct_size;          /* sizeof(tfcc_custom_tensor) as tfcc was built (fields are only
+  size_t struct_size; /* sizeof(tfcc_custom_tensor) as tfcc was built (fields are only
                                   ever added at the end) */
-  int32_t tensor;              /* tensor index in the subgraph */
-  tfcc_dtype dtype;            /* outputs: the model's dtype (prepare may not change it) */
-  int32_t rank;                /* outputs: prepare sets rank and dims */
+  int32_t tensor;     /* tensor index in the subgraph */
+  tfcc_dtype dtype;   /* outputs: the model's dtype (prepare may not change it) */
+  int32_t rank;       /* outputs: prepare sets rank and dims */
   int32_t dims[TFCC_MAX_DIMS];
-  size_t bytes;                /* elements x dtype size (eval; inputs at prepare) */
-  void *data;                  /* eval: the values (inputs are read-only); prepare: an input's
+  size_t bytes;               /* elements x dtype size (eval; inputs at prepare) */
+  void *data;                 /* eval: the values (inputs are read-only); prepare: an input's
                                   values when known then (constant), else NULL */
-  int32_t is_const;            /* 1: constant (model weights, or computed at prepare) */
-  int32_t quant_count;         /* 0: not quantized; 1: per-tensor; >1: per-axis */
-  const float *scales;         /* [quant_count] */
-  const int32_t *zero_points;  /* [quant_count] */
+  int32_t is_const;           /* 1: constant (model weights, or computed at prepare) */
+  int32_t quant_count;        /* 0: not quantized; 1: per-tensor; >1: per-axis */
+  const float *scales;        /* [quant_count] */
+  const int32_t *zero_points; /* [quant_count] */
   int32_t quant_axis;
-  int32_t is_dynamic;          /* outputs: prepare sets 1 when the shape depends on input values
+  int32_t is_dynamic; /* outputs: prepare sets 1 when the shape depends on input values
                                   (eval sizes it with tfcc_custom_output_resize); at eval, 1 on
                                   the outputs eval must size. Inputs: 1 when sized while running */
 } tfcc_custom_tensor;
 
 /* What a callback gets. Fields are filled as the phase says; tfcc owns the struct. */
 typedef struct tfcc_custom_ctx {
-  size_t struct_size;          /* sizeof(tfcc_custom_ctx) as tfcc was built */
-  const char *op_name;         /* the custom_code ("MaxUnpooling2D") */
-  int32_t node;                /* node index in its subgraph */
-  const void *options;         /* the operator's custom_options bytes (NULL if none) */
+  size_t struct_size;  /* sizeof(tfcc_custom_ctx) as tfcc was built */
+  const char *op_name; /* the custom_code ("MaxUnpooling2D") */
+  int32_t node;        /* node index in its subgraph */
+  const void *options; /* the operator's custom_options bytes (NULL if none) */
   size_t options_size;
-  void *op_user;               /* tfcc_custom_op.user */
-  void *node_data;             /* init may set it; given to prepare, eval and free */
-  int32_t input_count;         /* prepare, eval (init: the count, views NULL) */
+  void *op_user;                           /* tfcc_custom_op.user */
+  void *node_data;                         /* init may set it; given to prepare, eval and free */
+  int32_t input_count;                     /* prepare, eval (init: the count, views NULL) */
   const tfcc_custom_tensor *const *inputs; /* [input_count]; an omitted optional input is NULL */
   int32_t output_count;
-  tfcc_custom_tensor *const *outputs;      /* [output_count] */
-  size_t scratch_bytes;        /* prepare: set to the bytes eval needs (default 0) */
-  void *scratch;               /* eval: scratch_bytes of 64-byte aligned memory (undefined
+  tfcc_custom_tensor *const *outputs; /* [output_count] */
+  size_t scratch_bytes;               /* prepare: set to the bytes eval needs (default 0) */
+  void *scratch;                      /* eval: scratch_bytes of 64-byte aligned memory (undefined
                                   contents; reused by other nodes between evals) */
-  void *internal_;             /* tfcc's */
+  void *internal_;                    /* tfcc's */
 } tfcc_custom_ctx;
 
 typedef tfcc_status (*tfcc_custom_fn)(tfcc_custom_ctx *ctx);
@@ -687,13 +686,13 @@ typedef tfcc_status (*tfcc_custom_fn)(tfcc_custom_ctx *ctx);
 typedef void (*tfcc_custom_free_fn)(void *op_user, void *node_data);
 
 typedef struct tfcc_custom_op {
-  size_t struct_size;          /* sizeof(tfcc_custom_op), set by tfcc_custom_op_default() */
-  const char *name;            /* custom_code to serve: 1..TFCC_CUSTOM_OP_NAME_MAX bytes (copied) */
-  tfcc_custom_fn init;         /* optional: once per node at load (options, counts) */
-  tfcc_custom_fn prepare;      /* required */
-  tfcc_custom_fn eval;         /* required */
-  tfcc_custom_free_fn free;    /* optional */
-  void *user;                  /* given to every callback as ctx->op_user */
+  size_t struct_size;       /* sizeof(tfcc_custom_op), set by tfcc_custom_op_default() */
+  const char *name;         /* custom_code to serve: 1..TFCC_CUSTOM_OP_NAME_MAX bytes (copied) */
+  tfcc_custom_fn init;      /* optional: once per node at load (options, counts) */
+  tfcc_custom_fn prepare;   /* required */
+  tfcc_custom_fn eval;      /* required */
+  tfcc_custom_free_fn free; /* optional */
+  void *user;               /* given to every callback as ctx->op_user */
 } tfcc_custom_op;
 
 #define TFCC_CUSTOM_OP_NAME_MAX 127
@@ -742,8 +741,10 @@ typedef struct tfcc_custom_api {
                          the end): a plugin checks it covers what it calls */
   tfcc_status (*register_custom_op)(tfcc_runtime *rt, const tfcc_custom_op *op);
   int (*custom_op_count)(const tfcc_runtime *rt);
-  tfcc_status (*custom_op_verror)(tfcc_custom_ctx *ctx, tfcc_status code, const char *fmt, va_list ap);
-  tfcc_status (*custom_output_resize)(tfcc_custom_ctx *ctx, int32_t output, int32_t rank, const int32_t *dims);
+  tfcc_status (*custom_op_verror)(tfcc_custom_ctx *ctx, tfcc_status code, const char *fmt,
+                                  va_list ap);
+  tfcc_status (*custom_output_resize)(tfcc_custom_ctx *ctx, int32_t output, int32_t rank,
+                                      const int32_t *dims);
   const char *(*last_error)(void);
   const char *(*status_str)(tfcc_status s);
   const char *(*dtype_name)(tfcc_dtype t);
@@ -764,21 +765,22 @@ TFCC_API void tfcc_custom_api_get(tfcc_custom_api *api);
 
 /* Per-operator figures accumulated over runs while profiling is on. */
 typedef struct tfcc_op_profile {
-  const char *name;     /* operator ("CONV_2D") */
-  const char *kernel;   /* kernel that ran ("ref", "f32-gemm-avx512", ...) */
-  int32_t node;         /* node index in the model */
-  int64_t macs;         /* multiply-accumulates per run */
+  const char *name;   /* operator ("CONV_2D") */
+  const char *kernel; /* kernel that ran ("ref", "f32-gemm-avx512", ...) */
+  int32_t node;       /* node index in the model */
+  int64_t macs;       /* multiply-accumulates per run */
   uint64_t runs;
   double total_ms;
 } tfcc_op_profile;
 
 /* Called after each operator while set (for traces): times are CLOCK_MONOTONIC nanoseconds. */
 typedef void (*tfcc_op_observer_fn)(void *user, int32_t node, const char *name, uint64_t start_ns,
-                                     uint64_t end_ns);
+                                    uint64_t end_ns);
 
 /* Turns per-operator timing on (allocates its table now, never during run) or off. */
 TFCC_API tfcc_status tfcc_session_set_profiling(tfcc_session *s, int enable);
-TFCC_API tfcc_status tfcc_session_set_op_observer(tfcc_session *s, tfcc_op_observer_fn fn, void *user);
+TFCC_API tfcc_status tfcc_session_set_op_observer(tfcc_session *s, tfcc_op_observer_fn fn,
+                                                  void *user);
 /* Entries in execution order; valid until the session is re-planned or destroyed. */
 TFCC_API int tfcc_session_profile(const tfcc_session *s, const tfcc_op_profile **entries);
 TFCC_API void tfcc_session_profile_reset(tfcc_session *s);

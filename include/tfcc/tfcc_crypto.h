@@ -39,11 +39,11 @@ typedef tfcc_status (*tfcc_key_fn)(void *user, const char *key_id, uint8_t key[T
 
 typedef struct tfcc_key_source {
   tfcc_key_kind kind;
-  const char *path;       /* FROM_FILE */
-  const char *env;        /* FROM_ENV: variable name */
-  tfcc_key_fn fn;         /* FROM_CALLBACK */
+  const char *path; /* FROM_FILE */
+  const char *env;  /* FROM_ENV: variable name */
+  tfcc_key_fn fn;   /* FROM_CALLBACK */
   void *user;
-  const uint8_t *bytes;   /* FROM_BYTES: TFCC_KEY_BYTES bytes (e.g. from a KMS client) */
+  const uint8_t *bytes; /* FROM_BYTES: TFCC_KEY_BYTES bytes (e.g. from a KMS client) */
 } tfcc_key_source;
 
 /* Message of this thread's last failed tfcc_crypto call ("" if none). */

@@ -43,7 +43,9 @@ static const tfcc_custom_api *tfcc_plugin_api_;
 tfcc_status tfcc_runtime_register_custom_op(tfcc_runtime *rt, const tfcc_custom_op *op) {
   return tfcc_plugin_api_->register_custom_op(rt, op);
 }
-int tfcc_runtime_custom_op_count(const tfcc_runtime *rt) { return tfcc_plugin_api_->custom_op_count(rt); }
+int tfcc_runtime_custom_op_count(const tfcc_runtime *rt) {
+  return tfcc_plugin_api_->custom_op_count(rt);
+}
 /* the plugin's own: it sets the size of the struct as the plugin was compiled */
 void tfcc_custom_op_default(tfcc_custom_op *op) {
   if (!op) return;
@@ -57,7 +59,8 @@ tfcc_status tfcc_custom_op_error(tfcc_custom_ctx *ctx, tfcc_status code, const c
   va_end(ap);
   return st;
 }
-tfcc_status tfcc_custom_output_resize(tfcc_custom_ctx *ctx, int32_t output, int32_t rank, const int32_t *dims) {
+tfcc_status tfcc_custom_output_resize(tfcc_custom_ctx *ctx, int32_t output, int32_t rank,
+                                      const int32_t *dims) {
   return tfcc_plugin_api_->custom_output_resize(ctx, output, rank, dims);
 }
 const char *tfcc_last_error(void) { return tfcc_plugin_api_->last_error(); }
@@ -69,15 +72,15 @@ const char *tfcc_version(void) { return tfcc_plugin_api_->version(); }
 /* Defines the exported entry point around fn, a tfcc_status fn(tfcc_runtime *rt) that
  * registers the plugin's operators. A host whose table is older than this header is refused
  * with TFCC_ERR_UNSUPPORTED. */
-#define TFCC_CUSTOM_OPS_PLUGIN_ENTRY(fn)                                                           \
-  __attribute__((visibility("default"))) tfcc_status tfcc_custom_ops_register(                     \
-      tfcc_runtime *rt, const tfcc_custom_api *api);                                               \
-  __attribute__((visibility("default"))) tfcc_status tfcc_custom_ops_register(                     \
-      tfcc_runtime *rt, const tfcc_custom_api *api) {                                              \
-    if (!rt || !api) return TFCC_ERR_INVALID_ARG;                                                  \
-    if (api->struct_size < TFCC_PLUGIN_API_NEEDED_) return TFCC_ERR_UNSUPPORTED;                   \
-    tfcc_plugin_api_ = api;                                                                        \
-    return fn(rt);                                                                                 \
+#define TFCC_CUSTOM_OPS_PLUGIN_ENTRY(fn) \
+  __attribute__((visibility("default"))) tfcc_status tfcc_custom_ops_register( \
+      tfcc_runtime *rt, const tfcc_custom_api *api); \
+  __attribute__((visibility("default"))) tfcc_status tfcc_custom_ops_register( \
+      tfcc_runtime *rt, const tfcc_custom_api *api) { \
+    if (!rt || !api) return TFCC_ERR_INVALID_ARG; \
+    if (api->struct_size < TFCC_PLUGIN_API_NEEDED_) return TFCC_ERR_UNSUPPORTED; \
+    tfcc_plugin_api_ = api; \
+    return fn(rt); \
   }
 
 #endif

@@ -63,13 +63,16 @@ static int fail(py_bench *b, const char *fmt, const char *a, const char *c) {
   return -1;
 }
 
-static const char *why(const char *m, tfcc_status st) { return m && m[0] ? m : tfcc_status_str(st); }
+static const char *why(const char *m, tfcc_status st) {
+  return m && m[0] ? m : tfcc_status_str(st);
+}
 
 static int run_once(py_bench *b, const char *phase, double *ms) {
   uint64_t t0 = now_ns();
   tfcc_status st = tfcc_session_run(b->s, (const void *const *)b->inputs, b->outputs);
   uint64_t t1 = now_ns();
-  if (st != TFCC_OK) return fail(b, "%s run failed: %s", phase, why(tfcc_session_last_error(b->s), st));
+  if (st != TFCC_OK)
+    return fail(b, "%s run failed: %s", phase, why(tfcc_session_last_error(b->s), st));
   *ms = ms_between(t0, t1);
   return 0;
 }
@@ -89,7 +92,8 @@ static int bench_run(py_bench *b) {
   if (st != TFCC_OK) return fail(b, "cannot create runtime: %s%s", why(tfcc_last_error(), st), "");
   const char *cap_name = b->isa ? b->isa : getenv("TFCC_ISA");
   b->r.cap = TFCC_ISA_NO_CAP;
-  if (cap_name && cap_name[0] && tfcc_isa_parse(cap_name, &b->r.cap) == TFCC_OK) b->r.isa_capped = 1;
+  if (cap_name && cap_name[0] && tfcc_isa_parse(cap_name, &b->r.cap) == TFCC_OK)
+    b->r.isa_capped = 1;
   b->r.level = tfcc_isa_dispatch_level(b->r.cap);
 
   uint64_t t0 = now_ns();
@@ -108,7 +112,8 @@ static int bench_run(py_bench *b) {
   if (st != TFCC_OK) return fail(b, "%s: %s", b->model, why(tfcc_last_error(), st));
   b->r.load_ms = ms_between(t0, t1);
   b->r.session_ms = ms_between(t1, t2);
-  if (bench_make_inputs(b->s, b->specs, b->n_specs, (uint64_t)b->seed, &b->inputs, &b->n_in, b->err, sizeof b->err) != 0)
+  if (bench_make_inputs(b->s, b->specs, b->n_specs, (uint64_t)b->seed, &b->inputs, &b->n_in, b->err,
+                        sizeof b->err) != 0)
     return -1;
   b->n_out = tfcc_session_output_count(b->s);
   b->outputs = (void **)calloc((size_t)b->n_out + 1, sizeof *b->outputs);
@@ -150,7 +155,8 @@ static int bench_run(py_bench *b) {
     }
     st = tfcc_session_run(b->s, (const void *const *)b->inputs, b->outputs);
     const uint64_t end = now_ns();
-    if (st != TFCC_OK) return fail(b, "timed run failed: %s%s", why(tfcc_session_last_error(b->s), st), "");
+    if (st != TFCC_OK)
+      return fail(b, "timed run failed: %s%s", why(tfcc_session_last_error(b->s), st), "");
     b->lat[n++] = ms_between(now, end);
     now = end;
   }
@@ -166,7 +172,8 @@ static int bench_run(py_bench *b) {
 
   if (profile_runs > 0) {
     st = tfcc_session_set_profiling(b->s, 1);
-    if (st != TFCC_OK) return fail(b, "cannot profile: %s%s", why(tfcc_session_last_error(b->s), st), "");
+    if (st != TFCC_OK)
+      return fail(b, "cannot profile: %s%s", why(tfcc_session_last_error(b->s), st), "");
     tfcc_session_profile_reset(b->s);
     for (long i = 0; i < profile_runs; i++) {
       double ms;
@@ -174,7 +181,8 @@ static int bench_run(py_bench *b) {
     }
     const tfcc_op_profile *entries = NULL;
     int n_entries = tfcc_session_profile(b->s, &entries);
-    if (bench_profile_collect(entries, n_entries, &b->r) != 0) return fail(b, "out of memory%s%s", "", "");
+    if (bench_profile_collect(entries, n_entries, &b->r) != 0)
+      return fail(b, "out of memory%s%s", "", "");
     tfcc_session_set_profiling(b->s, 0);
   }
   b->r.peak_rss = stats_peak_rss_bytes();
@@ -202,8 +210,11 @@ static char *report_json(py_bench *b) {
   size_t len = 0;
   FILE *f = open_memstream(&text, &len);
   if (!f) return NULL;
-  const char *inputs = b->n_specs == 0 ? "random" : b->n_specs >= b->n_in ? "files" : "files + random";
-  bench_setting st = {b->model, b->threads, b->warmup, b->seed, 15, b->cpus, b->n_cpus, inputs, NULL, 0, 0};
+  const char *inputs = b->n_specs == 0         ? "random"
+                       : b->n_specs >= b->n_in ? "files"
+                                               : "files + random";
+  bench_setting st = {b->model,  b->threads, b->warmup, b->seed, 15, b->cpus,
+                      b->n_cpus, inputs,     NULL,      0,       0};
   bench_report_json(&b->r, &st, f);
   if (fclose(f) != 0) {
     free(text);
@@ -229,14 +240,16 @@ static int string_list(PyObject *seq, const char **out, int max, int *n, PyObjec
 }
 
 PyObject *tfcc_py_bench(PyObject *module, PyObject *args, PyObject *kw) {
-  static char *kwlist[] = {"model_path", "num_threads", "warmup", "runs", "duration", "affinity", "isa",
-                           "precision", "inputs", "seed", "profile_runs", NULL};
-  PyObject *path_obj, *runs_obj = Py_None, *duration_obj = Py_None, *affinity_obj = Py_None, *inputs_obj = Py_None,
-                      *profile_obj = Py_None;
+  static char *kwlist[] = {"model_path", "num_threads", "warmup",       "runs",
+                           "duration",   "affinity",    "isa",          "precision",
+                           "inputs",     "seed",        "profile_runs", NULL};
+  PyObject *path_obj, *runs_obj = Py_None, *duration_obj = Py_None, *affinity_obj = Py_None,
+                      *inputs_obj = Py_None, *profile_obj = Py_None;
   long threads = 1, warmup = 1, seed = 1;
   const char *isa = NULL, *precision = NULL;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "O|llOOOzzOlO:bench", kwlist, &path_obj, &threads, &warmup, &runs_obj,
-                                   &duration_obj, &affinity_obj, &isa, &precision, &inputs_obj, &seed, &profile_obj))
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O|llOOOzzOlO:bench", kwlist, &path_obj, &threads,
+                                   &warmup, &runs_obj, &duration_obj, &affinity_obj, &isa,
+                                   &precision, &inputs_obj, &seed, &profile_obj))
     return NULL;
   py_bench *b = PyMem_Calloc(1, sizeof *b);
   if (!b) return PyErr_NoMemory();
@@ -248,7 +261,8 @@ PyObject *tfcc_py_bench(PyObject *module, PyObject *args, PyObject *kw) {
   b->warmup = warmup;
   b->seed = seed;
   if (threads < 0 || threads > 1024 || warmup < 0 || seed < 0 || seed > 2147483647L) {
-    PyErr_SetString(PyExc_ValueError, "num_threads must be in [0, 1024], warmup >= 0, seed in [0, 2^31)");
+    PyErr_SetString(PyExc_ValueError,
+                    "num_threads must be in [0, 1024], warmup >= 0, seed in [0, 2^31)");
     goto done;
   }
   if (runs_obj != Py_None) {
@@ -288,7 +302,8 @@ PyObject *tfcc_py_bench(PyObject *module, PyObject *args, PyObject *kw) {
         goto done;
       }
     } else {
-      PyObject *seq = PySequence_Fast(affinity_obj, "affinity must be a CPU list string ('0-3') or a list of ints");
+      PyObject *seq = PySequence_Fast(
+          affinity_obj, "affinity must be a CPU list string ('0-3') or a list of ints");
       if (!seq) goto done;
       Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
       for (Py_ssize_t i = 0; i < len && i < MAX_CPUS; i++) {
@@ -307,7 +322,8 @@ PyObject *tfcc_py_bench(PyObject *module, PyObject *args, PyObject *kw) {
   if (isa) {
     tfcc_isa parsed;
     if (tfcc_isa_parse(isa, &parsed) != TFCC_OK) {
-      PyErr_Format(PyExc_ValueError, "isa: unknown ISA '%s' (generic, sse4, avx2, avx512, neon)", isa);
+      PyErr_Format(PyExc_ValueError, "isa: unknown ISA '%s' (generic, sse4, avx2, avx512, neon)",
+                   isa);
       goto done;
     }
     b->isa = isa;
@@ -319,17 +335,19 @@ PyObject *tfcc_py_bench(PyObject *module, PyObject *args, PyObject *kw) {
     }
     b->precision = TFCC_PRECISION_BF16;
   }
-  if (inputs_obj != Py_None && string_list(inputs_obj, b->specs, MAX_SPECS, &b->n_specs, &specs_keep) != 0) goto done;
+  if (inputs_obj != Py_None &&
+      string_list(inputs_obj, b->specs, MAX_SPECS, &b->n_specs, &specs_keep) != 0)
+    goto done;
 
   int rc;
   cpu_set_t saved;
-  const int restore = b->n_cpus > 0 && pthread_getaffinity_np(pthread_self(), sizeof saved, &saved) == 0;
-  Py_BEGIN_ALLOW_THREADS
-  rc = bench_run(b);
-  if (restore) pthread_setaffinity_np(pthread_self(), sizeof saved, &saved); /* pinned by --affinity */
+  const int restore =
+      b->n_cpus > 0 && pthread_getaffinity_np(pthread_self(), sizeof saved, &saved) == 0;
+  Py_BEGIN_ALLOW_THREADS rc = bench_run(b);
+  if (restore)
+    pthread_setaffinity_np(pthread_self(), sizeof saved, &saved); /* pinned by --affinity */
   if (rc == 0) text = report_json(b);
-  Py_END_ALLOW_THREADS
-  if (rc != 0) {
+  Py_END_ALLOW_THREADS if (rc != 0) {
     PyErr_SetString(PyExc_RuntimeError, b->err);
     goto done;
   }

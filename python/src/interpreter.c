@@ -16,24 +16,23 @@
 #endif
 
 typedef struct interp_obj {
-  PyObject_HEAD
-  tfcc_runtime *rt;
+  PyObject_HEAD tfcc_runtime *rt;
   tfcc_model *model;
   tfcc_session *session;
   int n_in, n_out;
   int32_t *in_tensor, *out_tensor; /* TFLite tensor index of each input / output */
   PyArrayObject **in_arr, **out_arr;
-  const void **in_ptr;             /* data pointers of the arrays, as run takes them */
+  const void **in_ptr; /* data pointers of the arrays, as run takes them */
   void **out_ptr;
-  int busy;                        /* invoke is running with the GIL released */
+  int busy; /* invoke is running with the GIL released */
   /* resize_tensor_input asked, allocate_tensors applies (TFLite's order: all inputs at once) */
-  int32_t *pending_rank;           /* per input: -1 none */
+  int32_t *pending_rank; /* per input: -1 none */
   int32_t (*pending_dims)[TFCC_MAX_DIMS];
   int n_pending;
   /* a signature's interpreter (_open_signature): the session runs that signature's subgraph
    * on the parent's model; the parent (kept alive) owns the runtime */
   PyObject *parent;
-  int sig_index;                   /* -1: subgraph 0 */
+  int sig_index; /* -1: subgraph 0 */
 } interp_obj;
 
 static const char k_magic_encrypted[8] = {'T', 'F', 'C', 'C', 'E', 'N', 'C', '\0'};
@@ -50,10 +49,10 @@ static PyObject *busy_error(void) {
   return NULL;
 }
 
-#define REQUIRE_READY(self)                 \
-  do {                                      \
+#define REQUIRE_READY(self) \
+  do { \
     if (!(self)->session) return not_ready(); \
-    if ((self)->busy) return busy_error();  \
+    if ((self)->busy) return busy_error(); \
   } while (0)
 
 static const char *session_msg(const interp_obj *self, tfcc_status st) {
@@ -102,13 +101,15 @@ static int sync_buffer(interp_obj *self, int is_output, int i) {
   tfcc_status st = is_output ? tfcc_session_output_info(self->session, i, &info)
                              : tfcc_session_input_info(self->session, i, &info);
   if (st != TFCC_OK) {
-    PyErr_Format(PyExc_RuntimeError, "%s %d: %s", is_output ? "output" : "input", i, session_msg(self, st));
+    PyErr_Format(PyExc_RuntimeError, "%s %d: %s", is_output ? "output" : "input", i,
+                 session_msg(self, st));
     return -1;
   }
   int num = tfcc_py_typenum(info.dtype);
   if (num < 0) {
-    PyErr_Format(PyExc_ValueError, "%s %d (%s): dtype %s has no NumPy buffer type", is_output ? "output" : "input", i,
-                 info.name ? info.name : "", tfcc_dtype_name(info.dtype));
+    PyErr_Format(PyExc_ValueError, "%s %d (%s): dtype %s has no NumPy buffer type",
+                 is_output ? "output" : "input", i, info.name ? info.name : "",
+                 tfcc_dtype_name(info.dtype));
     return -1;
   }
   PyArrayObject **slot = is_output ? &self->out_arr[i] : &self->in_arr[i];
@@ -118,8 +119,8 @@ static int sync_buffer(interp_obj *self, int is_output, int i) {
   PyArrayObject *a = (PyArrayObject *)PyArray_ZEROS(info.rank, dims, num, 0);
   if (!a) return -1;
   if ((size_t)PyArray_NBYTES(a) != info.bytes) {
-    PyErr_Format(PyExc_RuntimeError, "%s %d: array of %zd bytes for a tensor of %zu", is_output ? "output" : "input",
-                 i, (Py_ssize_t)PyArray_NBYTES(a), info.bytes);
+    PyErr_Format(PyExc_RuntimeError, "%s %d: array of %zd bytes for a tensor of %zu",
+                 is_output ? "output" : "input", i, (Py_ssize_t)PyArray_NBYTES(a), info.bytes);
     Py_DECREF(a);
     return -1;
   }
@@ -152,8 +153,8 @@ static int init_buffers(interp_obj *self) {
   self->out_tensor = PyMem_Calloc(no, sizeof *self->out_tensor);
   self->pending_rank = PyMem_Calloc(ni, sizeof *self->pending_rank);
   self->pending_dims = PyMem_Calloc(ni, sizeof *self->pending_dims);
-  if (!self->in_arr || !self->out_arr || !self->in_ptr || !self->out_ptr || !self->in_tensor || !self->out_tensor ||
-      !self->pending_rank || !self->pending_dims) {
+  if (!self->in_arr || !self->out_arr || !self->in_ptr || !self->out_ptr || !self->in_tensor ||
+      !self->out_tensor || !self->pending_rank || !self->pending_dims) {
     PyErr_NoMemory();
     return -1;
   }
@@ -167,8 +168,8 @@ static int init_buffers(interp_obj *self) {
       tfcc_tensor_info info;
       int32_t *slot = is_out ? &self->out_tensor[k] : &self->in_tensor[k];
       *slot = -1;
-      if ((is_out ? tfcc_session_output_info(self->session, k, &info) : tfcc_session_input_info(self->session, k, &info)) !=
-          TFCC_OK)
+      if ((is_out ? tfcc_session_output_info(self->session, k, &info)
+                  : tfcc_session_input_info(self->session, k, &info)) != TFCC_OK)
         continue;
       const int n = is_out ? si.output_count : si.input_count;
       const char *const *names = is_out ? si.output_names : si.input_names;
@@ -179,9 +180,11 @@ static int init_buffers(interp_obj *self) {
     return sync_all(self);
   }
   for (int i = 0; i < self->n_in; i++)
-    if (tfcc_model_input_tensor(self->model, i, &self->in_tensor[i]) != TFCC_OK) self->in_tensor[i] = -1;
+    if (tfcc_model_input_tensor(self->model, i, &self->in_tensor[i]) != TFCC_OK)
+      self->in_tensor[i] = -1;
   for (int i = 0; i < self->n_out; i++)
-    if (tfcc_model_output_tensor(self->model, i, &self->out_tensor[i]) != TFCC_OK) self->out_tensor[i] = -1;
+    if (tfcc_model_output_tensor(self->model, i, &self->out_tensor[i]) != TFCC_OK)
+      self->out_tensor[i] = -1;
   return sync_all(self);
 }
 
@@ -235,7 +238,7 @@ static const char *crypto_msg(tfcc_status st) {
 #endif
 
 typedef struct key_args {
-  Py_buffer key;      /* 32 raw bytes */
+  Py_buffer key; /* 32 raw bytes */
   int has_key;
   const char *key_file;
   const char *key_env;
@@ -247,7 +250,8 @@ static int file_is_encrypted(const char *path) {
   FILE *f = fopen(path, "rb");
   if (!f) return 0;
   char head[8];
-  int enc = fread(head, 1, sizeof head, f) == sizeof head && memcmp(head, k_magic_encrypted, 8) == 0;
+  int enc =
+      fread(head, 1, sizeof head, f) == sizeof head && memcmp(head, k_magic_encrypted, 8) == 0;
   fclose(f);
   return enc;
 }
@@ -267,7 +271,8 @@ typedef struct plugin_args {
 
 static int plugin_args_parse(plugin_args *pa, PyObject *libs, PyObject *regs) {
   if (libs != Py_None) {
-    if (!(pa->libs_fast = PySequence_Fast(libs, "custom_op_libraries: expected a list of paths"))) return -1;
+    if (!(pa->libs_fast = PySequence_Fast(libs, "custom_op_libraries: expected a list of paths")))
+      return -1;
     if (PySequence_Fast_GET_SIZE(pa->libs_fast) > MAX_PLUGINS) {
       PyErr_Format(PyExc_ValueError, "custom_op_libraries: at most %d libraries", MAX_PLUGINS);
       return -1;
@@ -282,7 +287,8 @@ static int plugin_args_parse(plugin_args *pa, PyObject *libs, PyObject *regs) {
     }
   }
   if (regs != Py_None) {
-    if (!(pa->regs_fast = PySequence_Fast(regs, "custom_op_registerers: expected a list"))) return -1;
+    if (!(pa->regs_fast = PySequence_Fast(regs, "custom_op_registerers: expected a list")))
+      return -1;
     if (PySequence_Fast_GET_SIZE(pa->regs_fast) > MAX_PLUGINS) {
       PyErr_Format(PyExc_ValueError, "custom_op_registerers: at most %d functions", MAX_PLUGINS);
       return -1;
@@ -302,14 +308,17 @@ static int plugin_args_parse(plugin_args *pa, PyObject *libs, PyObject *regs) {
         snprintf(name, sizeof pa->reg_names[0], "registerer %s", s);
         fn = tfcc_plugin_find(s);
         if (!fn) {
-          PyErr_Format(PyExc_ValueError,
-                       "custom_op_registerers: no function named '%s' in this process (load its library with "
-                       "ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL) first, or pass the library in "
-                       "custom_op_libraries)", s);
+          PyErr_Format(
+              PyExc_ValueError,
+              "custom_op_registerers: no function named '%s' in this process (load its library with "
+              "ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL) first, or pass the library in "
+              "custom_op_libraries)",
+              s);
           return -1;
         }
       } else {
-        PyErr_SetString(PyExc_TypeError, "custom_op_registerers: each entry must be a function name (str) or "
+        PyErr_SetString(PyExc_TypeError,
+                        "custom_op_registerers: each entry must be a function name (str) or "
                         "a function address (int)");
         return -1;
       }
@@ -324,7 +333,8 @@ static int plugin_args_parse(plugin_args *pa, PyObject *libs, PyObject *regs) {
 }
 
 /* Without the GIL: the libraries, then the functions; err holds the first failure. */
-static tfcc_status plugin_args_register(const plugin_args *pa, tfcc_runtime *rt, char *err, size_t n) {
+static tfcc_status plugin_args_register(const plugin_args *pa, tfcc_runtime *rt, char *err,
+                                        size_t n) {
   for (int i = 0; i < pa->n_libs; i++) {
     tfcc_status st = tfcc_plugin_load(rt, pa->libs[i], err, n);
     if (st != TFCC_OK) return st;
@@ -341,9 +351,19 @@ static tfcc_status plugin_args_register(const plugin_args *pa, tfcc_runtime *rt,
  * and creates the session and buffers. Raises ValueError with tfcc's message on a model, option
  * or plugin that does not load. */
 static PyObject *interp_open(interp_obj *self, PyObject *args, PyObject *kw) {
-  static char *kwlist[] = {"model_path", "model_content", "num_threads", "isa", "precision", "quant_compat",
-                           "key", "key_file", "key_env", "disable_winograd", "custom_op_libraries",
-                           "custom_op_registerers", NULL};
+  static char *kwlist[] = {"model_path",
+                           "model_content",
+                           "num_threads",
+                           "isa",
+                           "precision",
+                           "quant_compat",
+                           "key",
+                           "key_file",
+                           "key_env",
+                           "disable_winograd",
+                           "custom_op_libraries",
+                           "custom_op_registerers",
+                           NULL};
   PyObject *path_obj = Py_None, *path_bytes = NULL;
   Py_buffer content = {0};
   int num_threads = 1, disable_winograd = 0;
@@ -355,9 +375,10 @@ static PyObject *interp_open(interp_obj *self, PyObject *args, PyObject *kw) {
     return NULL;
   }
   PyObject *libs_obj = Py_None, *regs_obj = Py_None;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "|Oz*izzzz*zzpOO", kwlist, &path_obj, &content, &num_threads, &isa,
-                                   &precision, &quant_compat, &key.key, &key.key_file, &key.key_env,
-                                   &disable_winograd, &libs_obj, &regs_obj))
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|Oz*izzzz*zzpOO", kwlist, &path_obj, &content,
+                                   &num_threads, &isa, &precision, &quant_compat, &key.key,
+                                   &key.key_file, &key.key_env, &disable_winograd, &libs_obj,
+                                   &regs_obj))
     return NULL;
   plugin_args plugins;
   memset(&plugins, 0, sizeof plugins);
@@ -375,7 +396,8 @@ static PyObject *interp_open(interp_obj *self, PyObject *args, PyObject *kw) {
   }
   if (plugin_args_parse(&plugins, libs_obj, regs_obj) != 0) goto done;
   if (num_threads < 0 || num_threads > 1024) {
-    PyErr_Format(PyExc_ValueError, "num_threads: %d is out of range [0, 1024] (0: all CPUs)", num_threads);
+    PyErr_Format(PyExc_ValueError, "num_threads: %d is out of range [0, 1024] (0: all CPUs)",
+                 num_threads);
     goto done;
   }
   tfcc_runtime_options ro;
@@ -386,7 +408,8 @@ static PyObject *interp_open(interp_obj *self, PyObject *args, PyObject *kw) {
   if (isa) {
     tfcc_isa parsed;
     if (tfcc_isa_parse(isa, &parsed) != TFCC_OK) {
-      PyErr_Format(PyExc_ValueError, "isa: unknown ISA '%s' (generic, sse4, avx2, avx512, neon)", isa);
+      PyErr_Format(PyExc_ValueError, "isa: unknown ISA '%s' (generic, sse4, avx2, avx512, neon)",
+                   isa);
       goto done;
     }
     ro.isa = isa;
@@ -412,24 +435,28 @@ static PyObject *interp_open(interp_obj *self, PyObject *args, PyObject *kw) {
     PyErr_Format(PyExc_ValueError, "key: %zd bytes, an AES-256 key has 32", key.key.len);
     goto done;
   }
-  const int content_encrypted = content.buf && content.len >= 8 && memcmp(content.buf, k_magic_encrypted, 8) == 0;
+  const int content_encrypted =
+      content.buf && content.len >= 8 && memcmp(content.buf, k_magic_encrypted, 8) == 0;
   const int encrypted = path ? file_is_encrypted(path) : content_encrypted;
 #ifndef TFCC_WITH_CRYPTO
   if (encrypted || wants_key(&key)) {
-    PyErr_SetString(PyExc_ValueError,
-                    "this tfcc build has no encrypted-model support (libtfcc_crypto, OpenSSL, was not found "
-                    "when it was built)");
+    PyErr_SetString(
+        PyExc_ValueError,
+        "this tfcc build has no encrypted-model support (libtfcc_crypto, OpenSSL, was not found "
+        "when it was built)");
     goto done;
   }
 #else
   if (encrypted && !wants_key(&key)) {
-    PyErr_Format(PyExc_ValueError, "%s is an encrypted tfcc model: pass key=, key_file= or key_env=",
+    PyErr_Format(PyExc_ValueError,
+                 "%s is an encrypted tfcc model: pass key=, key_file= or key_env=",
                  path ? path : "model_content");
     goto done;
   }
 #endif
   if (!encrypted && wants_key(&key)) {
-    PyErr_Format(PyExc_ValueError, "%s is not an encrypted tfcc model (no TFCCENC header), but a key was given",
+    PyErr_Format(PyExc_ValueError,
+                 "%s is not an encrypted tfcc model (no TFCCENC header), but a key was given",
                  path ? path : "model_content");
     goto done;
   }
@@ -454,9 +481,9 @@ static PyObject *interp_open(interp_obj *self, PyObject *args, PyObject *kw) {
   tfcc_status st;
   const char *why = NULL;
   const char *stage = "load";
-  Py_BEGIN_ALLOW_THREADS
-  st = tfcc_runtime_create(&ro, &self->rt);
-  if (st == TFCC_OK && (st = plugin_args_register(&plugins, self->rt, plugin_err, sizeof plugin_err)) != TFCC_OK) {
+  Py_BEGIN_ALLOW_THREADS st = tfcc_runtime_create(&ro, &self->rt);
+  if (st == TFCC_OK &&
+      (st = plugin_args_register(&plugins, self->rt, plugin_err, sizeof plugin_err)) != TFCC_OK) {
     why = plugin_err;
     stage = "custom_ops";
     free(copy);
@@ -488,7 +515,8 @@ static PyObject *interp_open(interp_obj *self, PyObject *args, PyObject *kw) {
       if (st != TFCC_OK)
         why = crypto_msg(st);
       else {
-        st = tfcc_model_load_owned_buffer(self->rt, plain, plain_size, free_decrypted, NULL, &mo, &self->model);
+        st = tfcc_model_load_owned_buffer(self->rt, plain, plain_size, free_decrypted, NULL, &mo,
+                                          &self->model);
         if (st != TFCC_OK) why = last_msg(st);
       }
     }
@@ -497,7 +525,8 @@ static PyObject *interp_open(interp_obj *self, PyObject *args, PyObject *kw) {
     st = tfcc_model_load_file(self->rt, path, &mo, &self->model);
     if (st != TFCC_OK) why = last_msg(st);
   } else {
-    st = tfcc_model_load_owned_buffer(self->rt, copy, copy_size, free_plain, NULL, &mo, &self->model);
+    st = tfcc_model_load_owned_buffer(self->rt, copy, copy_size, free_plain, NULL, &mo,
+                                      &self->model);
     if (st != TFCC_OK) why = last_msg(st);
   }
   if (st == TFCC_OK) {
@@ -505,8 +534,7 @@ static PyObject *interp_open(interp_obj *self, PyObject *args, PyObject *kw) {
     st = tfcc_session_create(self->model, NULL, &self->session);
     if (st != TFCC_OK) why = last_msg(st);
   }
-  Py_END_ALLOW_THREADS
-  if (st != TFCC_OK) {
+  Py_END_ALLOW_THREADS if (st != TFCC_OK) {
     /* a message that does not name the file gets it in front */
     const char *name = path ? path : "model_content";
     if (strstr(why, name) || strcmp(stage, "runtime") == 0 || strcmp(stage, "custom_ops") == 0)
@@ -537,7 +565,8 @@ done:
 static PyObject *interp_open_signature(interp_obj *self, PyObject *args) {
   PyObject *parent_obj;
   const char *key;
-  if (!PyArg_ParseTuple(args, "O!s:_open_signature", &tfcc_py_interpreter_type, &parent_obj, &key)) return NULL;
+  if (!PyArg_ParseTuple(args, "O!s:_open_signature", &tfcc_py_interpreter_type, &parent_obj, &key))
+    return NULL;
   interp_obj *parent = (interp_obj *)parent_obj;
   if (self->session) {
     PyErr_SetString(PyExc_RuntimeError, "Interpreter is already open");
@@ -547,13 +576,13 @@ static PyObject *interp_open_signature(interp_obj *self, PyObject *args) {
   int index = -1;
   for (int k = 0; k < tfcc_model_signature_count(parent->model) && index < 0; k++) {
     tfcc_signature_info si;
-    if (tfcc_model_signature_info(parent->model, k, &si) == TFCC_OK && strcmp(si.key, key) == 0) index = k;
+    if (tfcc_model_signature_info(parent->model, k, &si) == TFCC_OK && strcmp(si.key, key) == 0)
+      index = k;
   }
   tfcc_status st;
-  Py_BEGIN_ALLOW_THREADS
-  st = tfcc_session_create_for_signature(parent->model, key, NULL, &self->session);
-  Py_END_ALLOW_THREADS
-  if (st != TFCC_OK || index < 0) {
+  Py_BEGIN_ALLOW_THREADS st =
+      tfcc_session_create_for_signature(parent->model, key, NULL, &self->session);
+  Py_END_ALLOW_THREADS if (st != TFCC_OK || index < 0) {
     self->session = NULL;
     PyErr_Format(PyExc_ValueError, "signature '%s': %s", key, last_msg(st));
     return NULL;
@@ -601,7 +630,8 @@ static PyObject *details(const tfcc_tensor_info *info, int32_t tensor) {
   const double scale = q == 1 ? info->scales[0] : 0.0;
   const long zp = q == 1 ? info->zero_points[0] : 0;
   if (set_item(d, "name", PyUnicode_FromString(info->name ? info->name : "")) ||
-      set_item(d, "index", PyLong_FromLong(tensor)) || set_item(d, "shape", int32_array(info->dims, info->rank)) ||
+      set_item(d, "index", PyLong_FromLong(tensor)) ||
+      set_item(d, "shape", int32_array(info->dims, info->rank)) ||
       set_item(d, "shape_signature", int32_array(info->signature, info->rank)) ||
       set_item(d, "dtype", tfcc_py_dtype_object(info->dtype)) ||
       set_item(d, "quantization", Py_BuildValue("(dl)", scale, zp)))
@@ -634,7 +664,8 @@ static PyObject *io_details(interp_obj *self, int is_output) {
                                : tfcc_session_input_info(self->session, i, &info);
     if (st != TFCC_OK) {
       Py_DECREF(list);
-      PyErr_Format(PyExc_RuntimeError, "%s %d: %s", is_output ? "output" : "input", i, session_msg(self, st));
+      PyErr_Format(PyExc_RuntimeError, "%s %d: %s", is_output ? "output" : "input", i,
+                   session_msg(self, st));
       return NULL;
     }
     PyObject *d = details(&info, is_output ? self->out_tensor[i] : self->in_tensor[i]);
@@ -647,8 +678,12 @@ static PyObject *io_details(interp_obj *self, int is_output) {
   return list;
 }
 
-static PyObject *interp_get_input_details(interp_obj *self, PyObject *unused) { return io_details(self, 0); }
-static PyObject *interp_get_output_details(interp_obj *self, PyObject *unused) { return io_details(self, 1); }
+static PyObject *interp_get_input_details(interp_obj *self, PyObject *unused) {
+  return io_details(self, 0);
+}
+static PyObject *interp_get_output_details(interp_obj *self, PyObject *unused) {
+  return io_details(self, 1);
+}
 
 static PyObject *tensor_list(const int32_t *v, int n) {
   PyObject *list = PyList_New(n);
@@ -665,7 +700,8 @@ static PyObject *tensor_list(const int32_t *v, int n) {
 
 static PyObject *interp_io_tensors(interp_obj *self, PyObject *unused) {
   if (!self->session) return not_ready();
-  PyObject *a = tensor_list(self->in_tensor, self->n_in), *b = a ? tensor_list(self->out_tensor, self->n_out) : NULL;
+  PyObject *a = tensor_list(self->in_tensor, self->n_in),
+           *b = a ? tensor_list(self->out_tensor, self->n_out) : NULL;
   if (!b) {
     Py_XDECREF(a);
     return NULL;
@@ -699,13 +735,15 @@ static PyObject *interp_signatures(interp_obj *self, PyObject *unused) {
       return NULL;
     }
     PyObject *ins = name_tensor_pairs(s.input_names, s.input_tensors, s.input_count);
-    PyObject *outs = ins ? name_tensor_pairs(s.output_names, s.output_tensors, s.output_count) : NULL;
+    PyObject *outs =
+        ins ? name_tensor_pairs(s.output_names, s.output_tensors, s.output_count) : NULL;
     if (!outs) {
       Py_XDECREF(ins);
       Py_DECREF(list);
       return NULL;
     }
-    PyObject *t = Py_BuildValue("(slNN)", s.key, (long)s.subgraph, ins, outs); /* N: stolen, also on failure */
+    PyObject *t = Py_BuildValue("(slNN)", s.key, (long)s.subgraph, ins,
+                                outs); /* N: stolen, also on failure */
     if (!t) {
       Py_DECREF(list);
       return NULL;
@@ -725,10 +763,13 @@ static PyObject *interp_set_tensor(interp_obj *self, PyObject *args) {
   const int pos = find_pos(self->in_tensor, self->n_in, tensor);
   if (pos < 0) {
     if (find_pos(self->out_tensor, self->n_out, tensor) >= 0)
-      PyErr_Format(PyExc_ValueError, "Cannot set tensor: tensor %ld is an output; tfcc sets inputs only", tensor);
+      PyErr_Format(PyExc_ValueError,
+                   "Cannot set tensor: tensor %ld is an output; tfcc sets inputs only", tensor);
     else
-      PyErr_Format(PyExc_ValueError, "Cannot set tensor: tensor %ld is not an input of this model (inputs are "
-                   "the 'index' values of get_input_details())", tensor);
+      PyErr_Format(PyExc_ValueError,
+                   "Cannot set tensor: tensor %ld is not an input of this model (inputs are "
+                   "the 'index' values of get_input_details())",
+                   tensor);
     return NULL;
   }
   PyArrayObject *dst = self->in_arr[pos];
@@ -739,31 +780,36 @@ static PyObject *interp_set_tensor(interp_obj *self, PyObject *args) {
   memset(&info, 0, sizeof info);
   const int same_type = PyArray_EquivTypenums(PyArray_TYPE(src), PyArray_TYPE(dst));
   int same_dims = PyArray_NDIM(src) == PyArray_NDIM(dst);
-  for (int d = 0; same_dims && d < PyArray_NDIM(src); d++) same_dims = PyArray_DIMS(src)[d] == PyArray_DIMS(dst)[d];
+  for (int d = 0; same_dims && d < PyArray_NDIM(src); d++)
+    same_dims = PyArray_DIMS(src)[d] == PyArray_DIMS(dst)[d];
   if (!same_type || !same_dims) tfcc_session_input_info(self->session, pos, &info);
   const char *name = info.name ? info.name : "";
   if (!PyArray_EquivTypenums(PyArray_TYPE(src), PyArray_TYPE(dst))) {
     PyObject *got = PyObject_Str((PyObject *)PyArray_DESCR(src));
-    PyErr_Format(PyExc_ValueError, "Cannot set tensor: got value of type %s but expected type %s for input %d, name: %s",
-                 got ? PyUnicode_AsUTF8(got) : "?", tfcc_dtype_name(info.dtype), pos, name);
+    PyErr_Format(
+        PyExc_ValueError,
+        "Cannot set tensor: got value of type %s but expected type %s for input %d, name: %s",
+        got ? PyUnicode_AsUTF8(got) : "?", tfcc_dtype_name(info.dtype), pos, name);
     Py_XDECREF(got);
     Py_DECREF(src);
     return NULL;
   }
   if (PyArray_NDIM(src) != PyArray_NDIM(dst)) {
-    PyErr_Format(PyExc_ValueError,
-                 "Cannot set tensor: dimension mismatch: got %d dimensions but expected %d for input %d, name: %s "
-                 "(resize_tensor_input changes the shape)",
-                 PyArray_NDIM(src), PyArray_NDIM(dst), pos, name);
+    PyErr_Format(
+        PyExc_ValueError,
+        "Cannot set tensor: dimension mismatch: got %d dimensions but expected %d for input %d, name: %s "
+        "(resize_tensor_input changes the shape)",
+        PyArray_NDIM(src), PyArray_NDIM(dst), pos, name);
     Py_DECREF(src);
     return NULL;
   }
   for (int d = 0; d < PyArray_NDIM(src); d++)
     if (PyArray_DIMS(src)[d] != PyArray_DIMS(dst)[d]) {
-      PyErr_Format(PyExc_ValueError,
-                   "Cannot set tensor: dimension mismatch: got %zd but expected %zd for dimension %d of input %d, "
-                   "name: %s (resize_tensor_input changes the shape)",
-                   (Py_ssize_t)PyArray_DIMS(src)[d], (Py_ssize_t)PyArray_DIMS(dst)[d], d, pos, name);
+      PyErr_Format(
+          PyExc_ValueError,
+          "Cannot set tensor: dimension mismatch: got %zd but expected %zd for dimension %d of input %d, "
+          "name: %s (resize_tensor_input changes the shape)",
+          (Py_ssize_t)PyArray_DIMS(src)[d], (Py_ssize_t)PyArray_DIMS(dst)[d], d, pos, name);
       Py_DECREF(src);
       return NULL;
     }
@@ -779,17 +825,19 @@ static PyArrayObject *tensor_array(interp_obj *self, long tensor) {
   if (pos >= 0) return self->out_arr[pos];
   pos = find_pos(self->in_tensor, self->n_in, tensor);
   if (pos >= 0) return self->in_arr[pos];
-  PyErr_Format(PyExc_ValueError,
-               "tensor %ld: tfcc keeps the inputs and outputs only (intermediate tensors share reused memory; "
-               "see get_input_details / get_output_details for their indices)",
-               tensor);
+  PyErr_Format(
+      PyExc_ValueError,
+      "tensor %ld: tfcc keeps the inputs and outputs only (intermediate tensors share reused memory; "
+      "see get_input_details / get_output_details for their indices)",
+      tensor);
   return NULL;
 }
 
 static PyObject *interp_get_tensor(interp_obj *self, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"tensor_index", "subgraph_index", NULL};
   long tensor, subgraph = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "l|l:get_tensor", kwlist, &tensor, &subgraph)) return NULL;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "l|l:get_tensor", kwlist, &tensor, &subgraph))
+    return NULL;
   REQUIRE_READY(self);
   if (subgraph != 0) {
     PyErr_Format(PyExc_ValueError, "subgraph_index %ld: tfcc runs subgraph 0 only", subgraph);
@@ -815,16 +863,18 @@ static PyObject *interp_output_copy(interp_obj *self, PyObject *arg) {
   long pos = PyLong_AsLong(arg);
   if (pos == -1 && PyErr_Occurred()) return NULL;
   REQUIRE_READY(self);
-  if (pos < 0 || pos >= self->n_out) return PyErr_Format(PyExc_IndexError, "output %ld out of range", pos);
+  if (pos < 0 || pos >= self->n_out)
+    return PyErr_Format(PyExc_IndexError, "output %ld out of range", pos);
   return PyArray_NewCopy(self->out_arr[pos], NPY_CORDER);
 }
 
 /* ------------------------------------------------------------ run */
 
 static PyObject *pending_error(void) {
-  PyErr_SetString(PyExc_RuntimeError,
-                  "Invoke called after resize_tensor_input without allocate_tensors(): call allocate_tensors() "
-                  "first");
+  PyErr_SetString(
+      PyExc_RuntimeError,
+      "Invoke called after resize_tensor_input without allocate_tensors(): call allocate_tensors() "
+      "first");
   return NULL;
 }
 
@@ -833,10 +883,8 @@ static PyObject *interp_invoke(interp_obj *self, PyObject *unused) {
   if (self->n_pending) return pending_error();
   tfcc_status st;
   self->busy = 1;
-  Py_BEGIN_ALLOW_THREADS
-  st = tfcc_session_run(self->session, self->in_ptr, self->out_ptr);
-  Py_END_ALLOW_THREADS
-  self->busy = 0;
+  Py_BEGIN_ALLOW_THREADS st = tfcc_session_run(self->session, self->in_ptr, self->out_ptr);
+  Py_END_ALLOW_THREADS self->busy = 0;
   if (st != TFCC_OK) return tfcc_py_raise(PyExc_RuntimeError, "invoke", session_msg(self, st));
   Py_RETURN_NONE;
 }
@@ -851,14 +899,14 @@ static PyObject *interp_invoke_loop(interp_obj *self, PyObject *arg) {
   tfcc_status st = TFCC_OK;
   struct timespec t0, t1;
   self->busy = 1;
-  Py_BEGIN_ALLOW_THREADS
-  clock_gettime(CLOCK_MONOTONIC, &t0);
-  for (long i = 0; i < n && st == TFCC_OK; i++) st = tfcc_session_run(self->session, self->in_ptr, self->out_ptr);
+  Py_BEGIN_ALLOW_THREADS clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (long i = 0; i < n && st == TFCC_OK; i++)
+    st = tfcc_session_run(self->session, self->in_ptr, self->out_ptr);
   clock_gettime(CLOCK_MONOTONIC, &t1);
-  Py_END_ALLOW_THREADS
-  self->busy = 0;
+  Py_END_ALLOW_THREADS self->busy = 0;
   if (st != TFCC_OK) return tfcc_py_raise(PyExc_RuntimeError, "invoke", session_msg(self, st));
-  return PyFloat_FromDouble((double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
+  return PyFloat_FromDouble((double)(t1.tv_sec - t0.tv_sec) +
+                            (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
 }
 
 /* _resize(tensor_index, dims): records the shape; allocate_tensors() applies every pending one
@@ -870,16 +918,19 @@ static PyObject *interp_resize(interp_obj *self, PyObject *args) {
   REQUIRE_READY(self);
   const int pos = find_pos(self->in_tensor, self->n_in, tensor);
   if (pos < 0) {
-    PyErr_Format(PyExc_ValueError, "resize_tensor_input: tensor %ld is not an input of this model", tensor);
+    PyErr_Format(PyExc_ValueError, "resize_tensor_input: tensor %ld is not an input of this model",
+                 tensor);
     return NULL;
   }
-  PyArrayObject *dims = (PyArrayObject *)PyArray_FromAny(dims_obj, PyArray_DescrFromType(NPY_INT64), 0, 1,
-                                                         NPY_ARRAY_CARRAY | NPY_ARRAY_FORCECAST, NULL);
+  PyArrayObject *dims =
+      (PyArrayObject *)PyArray_FromAny(dims_obj, PyArray_DescrFromType(NPY_INT64), 0, 1,
+                                       NPY_ARRAY_CARRAY | NPY_ARRAY_FORCECAST, NULL);
   if (!dims) return NULL;
   const npy_intp rank = PyArray_SIZE(dims);
   if (PyArray_NDIM(dims) != 1 || rank > TFCC_MAX_DIMS) {
     Py_DECREF(dims);
-    PyErr_Format(PyExc_ValueError, "resize_tensor_input: tensor_size must be a 1-D list of at most %d dimensions",
+    PyErr_Format(PyExc_ValueError,
+                 "resize_tensor_input: tensor_size must be a 1-D list of at most %d dimensions",
                  TFCC_MAX_DIMS);
     return NULL;
   }
@@ -887,8 +938,8 @@ static PyObject *interp_resize(interp_obj *self, PyObject *args) {
   const int64_t *d64 = PyArray_DATA(dims);
   for (npy_intp i = 0; i < rank; i++) {
     if (d64[i] < 0 || d64[i] > INT32_MAX) {
-      PyErr_Format(PyExc_ValueError, "resize_tensor_input: input %d dimension %zd is %lld", pos, (Py_ssize_t)i,
-                   (long long)d64[i]);
+      PyErr_Format(PyExc_ValueError, "resize_tensor_input: input %d dimension %zd is %lld", pos,
+                   (Py_ssize_t)i, (long long)d64[i]);
       Py_DECREF(dims);
       return NULL;
     }
@@ -907,9 +958,13 @@ static PyObject *interp_resize(interp_obj *self, PyObject *args) {
 static PyObject *interp_allocate_tensors(interp_obj *self, PyObject *unused) {
   REQUIRE_READY(self);
   if (self->n_pending == 0) Py_RETURN_NONE;
-  int idx[64], *indices = self->n_pending <= 64 ? idx : PyMem_Calloc((size_t)self->n_pending, sizeof *indices);
-  int32_t rk[64], *ranks = self->n_pending <= 64 ? rk : PyMem_Calloc((size_t)self->n_pending, sizeof *ranks);
-  const int32_t *dp[64], **dims = self->n_pending <= 64 ? dp : PyMem_Calloc((size_t)self->n_pending, sizeof *dims);
+  int idx[64], *indices = self->n_pending <= 64
+                              ? idx
+                              : PyMem_Calloc((size_t)self->n_pending, sizeof *indices);
+  int32_t rk[64],
+      *ranks = self->n_pending <= 64 ? rk : PyMem_Calloc((size_t)self->n_pending, sizeof *ranks);
+  const int32_t *dp[64],
+      **dims = self->n_pending <= 64 ? dp : PyMem_Calloc((size_t)self->n_pending, sizeof *dims);
   PyObject *result = NULL;
   if (!indices || !ranks || !dims) {
     PyErr_NoMemory();
@@ -943,7 +998,8 @@ done:
 static PyObject *interp_reset_all_variables(interp_obj *self, PyObject *unused) {
   REQUIRE_READY(self);
   tfcc_status st = tfcc_session_reset_state(self->session);
-  if (st != TFCC_OK) return tfcc_py_raise(PyExc_RuntimeError, "reset_all_variables", session_msg(self, st));
+  if (st != TFCC_OK)
+    return tfcc_py_raise(PyExc_RuntimeError, "reset_all_variables", session_msg(self, st));
   Py_RETURN_NONE;
 }
 
@@ -962,24 +1018,24 @@ static PyObject *interp_update_weights(interp_obj *self, PyObject *arg) {
   const char *path = path_bytes ? PyBytes_AS_STRING(path_bytes) : NULL;
   tfcc_status st;
   const char *why = NULL;
-  Py_BEGIN_ALLOW_THREADS
-  st = path ? tfcc_model_update_weights(self->model, path)
-            : tfcc_model_update_weights_buffer(self->model, buf.buf, (size_t)buf.len);
+  Py_BEGIN_ALLOW_THREADS st =
+      path ? tfcc_model_update_weights(self->model, path)
+           : tfcc_model_update_weights_buffer(self->model, buf.buf, (size_t)buf.len);
   if (st != TFCC_OK) why = last_msg(st);
-  Py_END_ALLOW_THREADS
-  if (buf.buf) PyBuffer_Release(&buf);
+  Py_END_ALLOW_THREADS if (buf.buf) PyBuffer_Release(&buf);
   if (st != TFCC_OK) {
-    PyObject *r = path && !strstr(why, path) ? PyErr_Format(PyExc_ValueError, "update_weights: %s: %s", path, why)
-                                             : tfcc_py_raise(PyExc_ValueError, "update_weights", why);
+    PyObject *r = path && !strstr(why, path)
+                      ? PyErr_Format(PyExc_ValueError, "update_weights: %s: %s", path, why)
+                      : tfcc_py_raise(PyExc_ValueError, "update_weights", why);
     Py_XDECREF(path_bytes);
     return r;
   }
   Py_XDECREF(path_bytes);
   tfcc_update_info u;
   tfcc_model_update_info(self->model, &u);
-  return Py_BuildValue("{s:K,s:d,s:d,s:d,s:d,s:d}", "generation", (unsigned long long)u.generation, "map_ms",
-                       u.map_ms, "prepare_ms", u.prepare_ms, "switch_ms", u.switch_ms, "total_ms", u.total_ms,
-                       "drain_ms", u.drain_ms);
+  return Py_BuildValue("{s:K,s:d,s:d,s:d,s:d,s:d}", "generation", (unsigned long long)u.generation,
+                       "map_ms", u.map_ms, "prepare_ms", u.prepare_ms, "switch_ms", u.switch_ms,
+                       "total_ms", u.total_ms, "drain_ms", u.drain_ms);
 }
 
 static PyObject *interp_memory_info(interp_obj *self, PyObject *unused) {
@@ -987,9 +1043,10 @@ static PyObject *interp_memory_info(interp_obj *self, PyObject *unused) {
   tfcc_memory_info m;
   tfcc_status st = tfcc_session_memory_info(self->session, &m);
   if (st != TFCC_OK) return tfcc_py_raise(PyExc_RuntimeError, "memory_info", session_msg(self, st));
-  return Py_BuildValue("{s:n,s:n,s:n,s:n,s:n}", "arena_bytes", (Py_ssize_t)m.arena_bytes, "naive_bytes",
-                       (Py_ssize_t)m.naive_bytes, "lower_bound_bytes", (Py_ssize_t)m.lower_bound_bytes,
-                       "persistent_bytes", (Py_ssize_t)m.persistent_bytes, "constant_bytes",
+  return Py_BuildValue("{s:n,s:n,s:n,s:n,s:n}", "arena_bytes", (Py_ssize_t)m.arena_bytes,
+                       "naive_bytes", (Py_ssize_t)m.naive_bytes, "lower_bound_bytes",
+                       (Py_ssize_t)m.lower_bound_bytes, "persistent_bytes",
+                       (Py_ssize_t)m.persistent_bytes, "constant_bytes",
                        (Py_ssize_t)m.constant_bytes);
 }
 
@@ -1001,8 +1058,9 @@ static PyObject *interp_ops(interp_obj *self, PyObject *unused) {
   for (int i = 0; list && i < n; i++) {
     tfcc_op_info oi;
     tfcc_model_op_info(self->model, i, &oi);
-    PyObject *t = Py_BuildValue("{s:i,s:s,s:i,s:O,s:L}", "index", i, "op_name", oi.name, "version", (int)oi.version,
-                                "supported", oi.supported ? Py_True : Py_False, "macs", (long long)oi.macs);
+    PyObject *t = Py_BuildValue("{s:i,s:s,s:i,s:O,s:L}", "index", i, "op_name", oi.name, "version",
+                                (int)oi.version, "supported", oi.supported ? Py_True : Py_False,
+                                "macs", (long long)oi.macs);
     if (!t) {
       Py_DECREF(list);
       return NULL;
@@ -1013,12 +1071,14 @@ static PyObject *interp_ops(interp_obj *self, PyObject *unused) {
 }
 
 static PyMethodDef interp_methods[] = {
-    {"_open", TFCC_PY_KW(interp_open), METH_VARARGS | METH_KEYWORDS, "Loads the model (tfcc.Interpreter calls it)."},
+    {"_open", TFCC_PY_KW(interp_open), METH_VARARGS | METH_KEYWORDS,
+     "Loads the model (tfcc.Interpreter calls it)."},
     {"get_input_details", (PyCFunction)interp_get_input_details, METH_NOARGS,
      "Details of every input (TensorFlow Lite's dict keys)."},
     {"get_output_details", (PyCFunction)interp_get_output_details, METH_NOARGS,
      "Details of every output (TensorFlow Lite's dict keys)."},
-    {"_io_tensors", (PyCFunction)interp_io_tensors, METH_NOARGS, "([input tensor indices], [output tensor indices])"},
+    {"_io_tensors", (PyCFunction)interp_io_tensors, METH_NOARGS,
+     "([input tensor indices], [output tensor indices])"},
     {"_signatures", (PyCFunction)interp_signatures, METH_NOARGS, "The file's SignatureDefs."},
     {"_open_signature", (PyCFunction)interp_open_signature, METH_VARARGS,
      "_open_signature(parent, key): runs signature key of parent's model (its own session)."},
@@ -1028,7 +1088,8 @@ static PyMethodDef interp_methods[] = {
      "get_tensor(tensor_index, subgraph_index=0): a copy of an input or output."},
     {"_view", (PyCFunction)interp_view, METH_O, "The array tfcc reads or writes for a tensor."},
     {"_output_copy", (PyCFunction)interp_output_copy, METH_O, "A copy of output i (by position)."},
-    {"invoke", (PyCFunction)interp_invoke, METH_NOARGS, "Runs the model (the GIL is released while it runs)."},
+    {"invoke", (PyCFunction)interp_invoke, METH_NOARGS,
+     "Runs the model (the GIL is released while it runs)."},
     {"_invoke_loop", (PyCFunction)interp_invoke_loop, METH_O, "Seconds for n runs timed in C."},
     {"_resize", (PyCFunction)interp_resize, METH_VARARGS, "Records an input's new shape."},
     {"allocate_tensors", (PyCFunction)interp_allocate_tensors, METH_NOARGS,

@@ -80,7 +80,8 @@ static PyObject *py_cpu_info(PyObject *module, PyObject *unused) {
   const char *env = getenv("TFCC_ISA");
   tfcc_isa cap = TFCC_ISA_NO_CAP;
   if (env && env[0] && tfcc_isa_parse(env, &cap) != TFCC_OK) cap = TFCC_ISA_NO_CAP;
-  if (dict_set(d, "vendor", PyUnicode_FromString(ci.vendor)) || dict_set(d, "brand", PyUnicode_FromString(ci.brand)) ||
+  if (dict_set(d, "vendor", PyUnicode_FromString(ci.vendor)) ||
+      dict_set(d, "brand", PyUnicode_FromString(ci.brand)) ||
       dict_set(d, "arch", PyUnicode_FromString(ci.arch)) || dict_set(d, "features", features) ||
       dict_set(d, "logical_cpus", PyLong_FromLong(ci.logical_cpus)) ||
       dict_set(d, "physical_cores", PyLong_FromLong(ci.physical_cores)) ||
@@ -104,7 +105,8 @@ static PyObject *py_dispatch_isa(PyObject *module, PyObject *arg) {
     const char *name = PyUnicode_AsUTF8(arg);
     if (!name) return NULL;
     if (tfcc_isa_parse(name, &cap) != TFCC_OK) {
-      PyErr_Format(PyExc_ValueError, "isa: unknown ISA '%s' (generic, sse4, avx2, avx512, neon)", name);
+      PyErr_Format(PyExc_ValueError, "isa: unknown ISA '%s' (generic, sse4, avx2, avx512, neon)",
+                   name);
       return NULL;
     }
   }
@@ -117,7 +119,8 @@ static PyObject *py_encrypt_file(PyObject *module, PyObject *args, PyObject *kw)
   PyObject *in_obj, *out_obj, *in_b = NULL, *out_b = NULL, *result = NULL;
   Py_buffer key = {0};
   const char *key_id = NULL;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "OOy*|z:encrypt_file", kwlist, &in_obj, &out_obj, &key, &key_id))
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "OOy*|z:encrypt_file", kwlist, &in_obj, &out_obj, &key,
+                                   &key_id))
     return NULL;
   if (!PyUnicode_FSConverter(in_obj, &in_b) || !PyUnicode_FSConverter(out_obj, &out_b)) goto done;
   if (key.len != 32) {
@@ -130,17 +133,17 @@ static PyObject *py_encrypt_file(PyObject *module, PyObject *args, PyObject *kw)
   ks.kind = TFCC_KEY_FROM_BYTES;
   ks.bytes = key.buf;
   tfcc_status st;
-  Py_BEGIN_ALLOW_THREADS
-  st = tfcc_crypto_encrypt_file(PyBytes_AS_STRING(in_b), PyBytes_AS_STRING(out_b), &ks, key_id);
-  Py_END_ALLOW_THREADS
-  if (st != TFCC_OK) {
+  Py_BEGIN_ALLOW_THREADS st =
+      tfcc_crypto_encrypt_file(PyBytes_AS_STRING(in_b), PyBytes_AS_STRING(out_b), &ks, key_id);
+  Py_END_ALLOW_THREADS if (st != TFCC_OK) {
     const char *m = tfcc_crypto_last_error();
     tfcc_py_raise(PyExc_ValueError, "encrypt_file", m && m[0] ? m : tfcc_status_str(st));
     goto done;
   }
   result = Py_NewRef(Py_None);
 #else
-  PyErr_SetString(PyExc_ValueError, "this tfcc build has no encrypted-model support (built without OpenSSL)");
+  PyErr_SetString(PyExc_ValueError,
+                  "this tfcc build has no encrypted-model support (built without OpenSSL)");
 #endif
 done:
   PyBuffer_Release(&key);
@@ -156,14 +159,21 @@ static PyMethodDef module_methods[] = {
     {"cpu_info", py_cpu_info, METH_NOARGS,
      "cpu_info() -> dict: this CPU as tfcc sees it (vendor, brand, arch, features, caches, the ISA "
      "level kernels dispatch at)."},
-    {"_dispatch_isa", py_dispatch_isa, METH_O, "The ISA level kernels run at under a cap (None: no cap)."},
+    {"_dispatch_isa", py_dispatch_isa, METH_O,
+     "The ISA level kernels run at under a cap (None: no cap)."},
     {"bench", TFCC_PY_KW(tfcc_py_bench), METH_VARARGS | METH_KEYWORDS,
      "bench(model_path, ...) -> dict: the report of `tfcc bench MODEL --json` (see tfcc.bench)."},
     {NULL, NULL, 0, NULL}};
 
-static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "_tfcc",
-                                        "tfcc's CPython extension (use the tfcc package).", -1,
-                                        module_methods, NULL, NULL, NULL, NULL};
+static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT,
+                                        "_tfcc",
+                                        "tfcc's CPython extension (use the tfcc package).",
+                                        -1,
+                                        module_methods,
+                                        NULL,
+                                        NULL,
+                                        NULL,
+                                        NULL};
 
 PyMODINIT_FUNC PyInit__tfcc(void) {
   import_array();

@@ -7,7 +7,7 @@
 
 typedef struct tfcc_logger {
   tfcc_log_level level;
-  tfcc_log_fn fn;   /* NULL: stderr */
+  tfcc_log_fn fn; /* NULL: stderr */
   void *user;
 } tfcc_logger;
 

@@ -78,10 +78,10 @@ struct tfcc_threadpool {
   alignas(LINE) _Atomic uint64_t state;
   range *ranges; /* per thread, each on its own line */
   /* rarely written */
-  alignas(LINE) atomic_int sleepers;      /* workers asleep (or about to) on cv_work */
-  atomic_int caller_sleeping;             /* the caller waits on cv_done */
-  atomic_uint wake;                       /* bumped by run_begin */
-  atomic_int active_runs;                 /* open run scopes */
+  alignas(LINE) atomic_int sleepers; /* workers asleep (or about to) on cv_work */
+  atomic_int caller_sleeping;        /* the caller waits on cv_done */
+  atomic_uint wake;                  /* bumped by run_begin */
+  atomic_int active_runs;            /* open run scopes */
   atomic_bool stop;
 };
 
@@ -102,7 +102,8 @@ static void run_tasks(tfcc_threadpool *p, int thread) {
     _Atomic uint64_t *other = &p->ranges[(thread + k) % p->n].fb;
     uint64_t r = atomic_load_explicit(other, memory_order_relaxed);
     while ((uint32_t)(r >> 32) < (uint32_t)r) {
-      if (atomic_compare_exchange_weak_explicit(other, &r, r - 1, memory_order_relaxed, memory_order_relaxed)) {
+      if (atomic_compare_exchange_weak_explicit(other, &r, r - 1, memory_order_relaxed,
+                                                memory_order_relaxed)) {
         fn(ctx, (uint32_t)r - 1, thread);
         r = atomic_load_explicit(other, memory_order_relaxed);
       }
@@ -125,7 +126,8 @@ static void worker_sleep(tfcc_threadpool *p, uint32_t gen, unsigned wake) {
 static bool try_join(tfcc_threadpool *p, uint64_t s, uint32_t gen) {
   for (;;) {
     if ((uint32_t)(s >> GEN_SHIFT) != gen || (s & CLOSED)) return false;
-    if (atomic_compare_exchange_weak_explicit(&p->state, &s, s + 1, memory_order_acquire, memory_order_relaxed))
+    if (atomic_compare_exchange_weak_explicit(&p->state, &s, s + 1, memory_order_acquire,
+                                              memory_order_relaxed))
       return true;
   }
 }
@@ -141,7 +143,9 @@ static void *worker_main(void *arg) {
     uint64_t s;
     for (unsigned i = 1;; i++) {
       s = atomic_load_explicit(&p->state, memory_order_relaxed);
-      if ((uint32_t)(s >> GEN_SHIFT) != seen || atomic_load_explicit(&p->stop, memory_order_relaxed)) break;
+      if ((uint32_t)(s >> GEN_SHIFT) != seen ||
+          atomic_load_explicit(&p->stop, memory_order_relaxed))
+        break;
       CPU_RELAX();
       if (i % SPIN_CHECK) continue;
       const unsigned long long budget =
@@ -202,7 +206,8 @@ tfcc_status tfcc_threadpool_create(int n_threads, const int *affinity, int n_aff
       w->id = k;
       if (pthread_create(&w->thread, NULL, worker_main, w) != 0) {
         tfcc_threadpool_destroy(p);
-        return tfcc_err_set(err, TFCC_ERR_RUNTIME, "thread pool: cannot start worker %d of %d", k, n_threads);
+        return tfcc_err_set(err, TFCC_ERR_RUNTIME, "thread pool: cannot start worker %d of %d", k,
+                            n_threads);
       }
       p->started = k;
 #ifdef __linux__
@@ -307,7 +312,8 @@ void tfcc_threadpool_run(tfcc_threadpool *p, size_t n_tasks, tfcc_task_fn fn, vo
   wake_sleepers(p);
   run_tasks(p, 0);
   /* Every task is taken: no one may join any more; wait for those still at work. */
-  if (atomic_fetch_or_explicit(&p->state, CLOSED, memory_order_acq_rel) & COUNT_MASK) wait_workers(p);
+  if (atomic_fetch_or_explicit(&p->state, CLOSED, memory_order_acq_rel) & COUNT_MASK)
+    wait_workers(p);
   atomic_store_explicit(&p->busy, 0, memory_order_release);
 }
 
@@ -332,16 +338,16 @@ void tfcc_threadpool_run_chunks(tfcc_threadpool *pool, size_t n, size_t chunk, t
   tfcc_threadpool_run(pool, (n + chunk - 1) / chunk, range_task, &r);
 }
 
-void tfcc_threadpool_run_split(tfcc_threadpool *pool, size_t n, size_t max_tasks,
-                               tfcc_range_fn fn, void *ctx) {
+void tfcc_threadpool_run_split(tfcc_threadpool *pool, size_t n, size_t max_tasks, tfcc_range_fn fn,
+                               void *ctx) {
   if (n == 0) return;
   if (max_tasks < 1) max_tasks = 1;
   if (max_tasks > n) max_tasks = n;
   tfcc_threadpool_run_chunks(pool, n, (n + max_tasks - 1) / max_tasks, fn, ctx);
 }
 
-void tfcc_threadpool_run_elementwise(tfcc_threadpool *pool, size_t n, size_t min_task,
-                                     size_t align, tfcc_range_fn fn, void *ctx) {
+void tfcc_threadpool_run_elementwise(tfcc_threadpool *pool, size_t n, size_t min_task, size_t align,
+                                     tfcc_range_fn fn, void *ctx) {
   if (n == 0) return;
   const int threads = tfcc_threadpool_size(pool);
   if (threads <= 1 || n < 2 * min_task) {
@@ -350,5 +356,6 @@ void tfcc_threadpool_run_elementwise(tfcc_threadpool *pool, size_t n, size_t min
   }
   size_t tasks = n / min_task;
   if (tasks > 4 * (size_t)threads) tasks = 4 * (size_t)threads;
-  tfcc_threadpool_run_chunks(pool, n, ((n + tasks - 1) / tasks + align - 1) & ~(align - 1), fn, ctx);
+  tfcc_threadpool_run_chunks(pool, n, ((n + tasks - 1) / tasks + align - 1) & ~(align - 1), fn,
+                             ctx);
 }

@@ -39,10 +39,10 @@ void tfcc_threadpool_run_chunks(tfcc_threadpool *pool, size_t n, size_t chunk, t
 /* Elementwise work over [0, n): fn(ctx, 0, n) inline when the pool has one thread or
  * n < 2 * min_task, else at most 4 pieces per thread of about n / tasks items (tasks =
  * n / min_task), each a multiple of `align` (a power of two) but the last. */
-void tfcc_threadpool_run_elementwise(tfcc_threadpool *pool, size_t n, size_t min_task,
-                                     size_t align, tfcc_range_fn fn, void *ctx);
-void tfcc_threadpool_run_split(tfcc_threadpool *pool, size_t n, size_t max_tasks,
-                               tfcc_range_fn fn, void *ctx);
+void tfcc_threadpool_run_elementwise(tfcc_threadpool *pool, size_t n, size_t min_task, size_t align,
+                                     tfcc_range_fn fn, void *ctx);
+void tfcc_threadpool_run_split(tfcc_threadpool *pool, size_t n, size_t max_tasks, tfcc_range_fn fn,
+                               void *ctx);
 /* Run scope: regions are about to follow one another (a session's invoke). Workers stay
  * awake (spinning, up to a few ms without a region) until the matching run_end. Scopes nest
  * and may be open from several threads at once. pool may be NULL; no-ops for 1 thread. */

@@ -8,11 +8,12 @@
 #include <unistd.h>
 
 #ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23 /* Linux 5.14; older kernels answer EINVAL and pages fault on first write */
+#define MADV_POPULATE_WRITE \
+  23 /* Linux 5.14; older kernels answer EINVAL and pages fault on first write */
 #endif
 
 #define CHUNK ((size_t)2 << 20) /* huge page: chunks are whole multiples of it */
-#define HDR ((size_t)64)          /* block header, keeps the 64-byte alignment */
+#define HDR ((size_t)64)        /* block header, keeps the 64-byte alignment */
 
 typedef struct chunk {
   size_t size; /* bytes mapped */
@@ -142,8 +143,10 @@ void tfcc_wmem_free(void *p) {
   }
   pthread_mutex_lock(&g_lock);
   if (--c->live == 0) {
-    if (c == g_cur) c->used = HDR; /* empty: cut from its start again */
-    else drop(c);
+    if (c == g_cur)
+      c->used = HDR; /* empty: cut from its start again */
+    else
+      drop(c);
   }
   pthread_mutex_unlock(&g_lock);
 }

@@ -42,7 +42,8 @@ static void detect_x86(tfcc_cpu_info *c) {
   unsigned ext_max = __get_cpuid_max(0x80000000u, NULL);
   if (ext_max >= 0x80000004u) {
     unsigned r[12];
-    for (unsigned i = 0; i < 3; i++) __get_cpuid(0x80000002u + i, &r[4 * i], &r[4 * i + 1], &r[4 * i + 2], &r[4 * i + 3]);
+    for (unsigned i = 0; i < 3; i++)
+      __get_cpuid(0x80000002u + i, &r[4 * i], &r[4 * i + 1], &r[4 * i + 2], &r[4 * i + 3]);
     memcpy(c->brand, r, 48);
     c->brand[48] = 0;
     char *p = c->brand;
@@ -52,8 +53,8 @@ static void detect_x86(tfcc_cpu_info *c) {
   __get_cpuid(1, &a, &b, &cx, &d);
   bool osxsave = (cx >> 27) & 1;
   uint64_t xcr0 = osxsave ? xgetbv0() : 0;
-  bool ymm = (xcr0 & 0x6) == 0x6;           /* SSE + AVX state */
-  bool zmm = ymm && (xcr0 & 0xe0) == 0xe0;  /* opmask, ZMM_Hi256, Hi16_ZMM */
+  bool ymm = (xcr0 & 0x6) == 0x6;          /* SSE + AVX state */
+  bool zmm = ymm && (xcr0 & 0xe0) == 0xe0; /* opmask, ZMM_Hi256, Hi16_ZMM */
   bool tiles = (xcr0 & (3ull << 17)) == (3ull << 17);
   if ((cx >> 19) & 1) SET(SSE41);
   if (ymm && ((cx >> 28) & 1)) SET(AVX);
@@ -91,12 +92,14 @@ static void detect_x86(tfcc_cpu_info *c) {
   const char *amx_env = getenv("TFCC_AMX");
   g_amx_disabled = amx_env && (!strcmp(amx_env, "off") || !strcmp(amx_env, "0"));
   if (g_amx_disabled)
-    c->flags &= ~((1ull << TFCC_CPU_AMXTILE) | (1ull << TFCC_CPU_AMXINT8) | (1ull << TFCC_CPU_AMXBF16));
+    c->flags &=
+        ~((1ull << TFCC_CPU_AMXTILE) | (1ull << TFCC_CPU_AMXINT8) | (1ull << TFCC_CPU_AMXBF16));
   if (tfcc_cpu_has(c, TFCC_CPU_AMXTILE)) {
     c->amx_permitted = syscall(SYS_arch_prctl, 0x1023, 18) == 0;
     g_amx_refused = !c->amx_permitted;
     if (!c->amx_permitted)
-      c->flags &= ~((1ull << TFCC_CPU_AMXTILE) | (1ull << TFCC_CPU_AMXINT8) | (1ull << TFCC_CPU_AMXBF16));
+      c->flags &=
+          ~((1ull << TFCC_CPU_AMXTILE) | (1ull << TFCC_CPU_AMXINT8) | (1ull << TFCC_CPU_AMXBF16));
   }
 #endif
 }
@@ -106,7 +109,7 @@ static void detect_x86(tfcc_cpu_info *c) {
 static void detect_arm(tfcc_cpu_info *c) {
   snprintf(c->arch, sizeof c->arch, "aarch64");
   unsigned long hw = getauxval(AT_HWCAP), hw2 = getauxval(AT_HWCAP2);
-  SET(NEON); /* mandatory on aarch64 */
+  SET(NEON);                            /* mandatory on aarch64 */
   if (hw & (1ul << 20)) SET(DOTPROD);   /* HWCAP_ASIMDDP */
   if (hw & (1ul << 10)) SET(FP16ARITH); /* HWCAP_ASIMDHP */
   if (hw & (1ul << 22)) SET(SVE);       /* HWCAP_SVE */
@@ -123,8 +126,10 @@ static size_t read_size_file(const char *path) {
   if (fgets(buf, sizeof buf, f)) {
     char *end;
     v = strtoul(buf, &end, 10);
-    if (*end == 'K') v *= 1024;
-    else if (*end == 'M') v *= 1024 * 1024;
+    if (*end == 'K')
+      v *= 1024;
+    else if (*end == 'M')
+      v *= 1024 * 1024;
   }
   fclose(f);
   return v;
@@ -150,9 +155,12 @@ static void detect_topology(tfcc_cpu_info *c) {
     if (read_int_file(path, lvl, sizeof lvl) != 0) continue;
     snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
     size_t sz = read_size_file(path);
-    if (lvl[0] == '1' && strncmp(type, "Data", 4) == 0) c->l1d_bytes = sz;
-    else if (lvl[0] == '2') c->l2_bytes = sz;
-    else if (lvl[0] == '3') c->l3_bytes = sz;
+    if (lvl[0] == '1' && strncmp(type, "Data", 4) == 0)
+      c->l1d_bytes = sz;
+    else if (lvl[0] == '2')
+      c->l2_bytes = sz;
+    else if (lvl[0] == '3')
+      c->l3_bytes = sz;
   }
   /* physical cores: distinct (package, core_id) pairs */
   int cores = 0;
@@ -163,11 +171,18 @@ static void detect_topology(tfcc_cpu_info *c) {
     snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/physical_package_id", cpu);
     if (read_int_file(path, buf, sizeof buf) == 0) pkg = atoi(buf);
     snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/core_id", cpu);
-    if (read_int_file(path, buf, sizeof buf) != 0) { cores = 0; break; }
+    if (read_int_file(path, buf, sizeof buf) != 0) {
+      cores = 0;
+      break;
+    }
     core = atoi(buf);
     bool dup = false;
     for (int k = 0; k < cores; k++) dup = dup || (seen[k][0] == pkg && seen[k][1] == core);
-    if (!dup) { seen[cores][0] = pkg; seen[cores][1] = core; cores++; }
+    if (!dup) {
+      seen[cores][0] = pkg;
+      seen[cores][1] = core;
+      cores++;
+    }
   }
   c->physical_cores = cores;
   int nodes = 0;
@@ -199,10 +214,12 @@ static void detect(void) {
 #endif
   if (tfcc_cpu_has(c, TFCC_CPU_NEON)) c->best_isa = TFCC_ISA_NEON;
   if (tfcc_cpu_has(c, TFCC_CPU_SSE41)) c->best_isa = TFCC_ISA_SSE4;
-  if (tfcc_cpu_has(c, TFCC_CPU_AVX2) && tfcc_cpu_has(c, TFCC_CPU_FMA) && tfcc_cpu_has(c, TFCC_CPU_F16C))
+  if (tfcc_cpu_has(c, TFCC_CPU_AVX2) && tfcc_cpu_has(c, TFCC_CPU_FMA) &&
+      tfcc_cpu_has(c, TFCC_CPU_F16C))
     c->best_isa = TFCC_ISA_AVX2;
-  if (c->best_isa == TFCC_ISA_AVX2 && tfcc_cpu_has(c, TFCC_CPU_AVX512F) && tfcc_cpu_has(c, TFCC_CPU_AVX512BW) &&
-      tfcc_cpu_has(c, TFCC_CPU_AVX512VL) && tfcc_cpu_has(c, TFCC_CPU_AVX512DQ))
+  if (c->best_isa == TFCC_ISA_AVX2 && tfcc_cpu_has(c, TFCC_CPU_AVX512F) &&
+      tfcc_cpu_has(c, TFCC_CPU_AVX512BW) && tfcc_cpu_has(c, TFCC_CPU_AVX512VL) &&
+      tfcc_cpu_has(c, TFCC_CPU_AVX512DQ))
     c->best_isa = TFCC_ISA_AVX512;
 }
 
@@ -251,8 +268,8 @@ const char *tfcc_cpu_feature_name(tfcc_cpu_feature f) {
   return (unsigned)f < TFCC_CPU_FEATURE_COUNT_ ? names[f] : "?";
 }
 
-static const char *const k_isa_names[TFCC_ISA_COUNT_] = {"generic", "sse4", "avx2", "avx512", "neon",
-                                                              "wasmsimd"};
+static const char *const k_isa_names[TFCC_ISA_COUNT_] = {"generic", "sse4", "avx2",
+                                                         "avx512",  "neon", "wasmsimd"};
 
 const char *tfcc_isa_name(tfcc_isa isa) {
   return (unsigned)isa < TFCC_ISA_COUNT_ ? k_isa_names[isa] : "?";

@@ -26,7 +26,8 @@ tfcc_status tfcc_enc_header_parse(const uint8_t raw[TFCC_ENC_HEADER_BYTES], uint
   h->algorithm = (uint16_t)rd(raw + 10, 2);
   uint32_t hb = (uint32_t)rd(raw + 12, 4);
   if (h->version != TFCC_ENC_VERSION) {
-    snprintf(msg, msg_len, "encrypted model version %u, this tfcc reads version %d", h->version, TFCC_ENC_VERSION);
+    snprintf(msg, msg_len, "encrypted model version %u, this tfcc reads version %d", h->version,
+             TFCC_ENC_VERSION);
     return TFCC_ERR_UNSUPPORTED;
   }
   if (h->algorithm != TFCC_ENC_ALG_AES256GCM) {
@@ -54,7 +55,8 @@ tfcc_status tfcc_enc_header_parse(const uint8_t raw[TFCC_ENC_HEADER_BYTES], uint
   memcpy(h->key_id, raw + 40, idl);
   memcpy(h->key_check, raw + 72, TFCC_ENC_CHECK_BYTES);
   if (h->plaintext_bytes > ((uint64_t)1 << 40)) {
-    snprintf(msg, msg_len, "plaintext size %llu is implausible", (unsigned long long)h->plaintext_bytes);
+    snprintf(msg, msg_len, "plaintext size %llu is implausible",
+             (unsigned long long)h->plaintext_bytes);
     return TFCC_ERR_INVALID_MODEL;
   }
   uint64_t need = TFCC_ENC_HEADER_BYTES + h->plaintext_bytes + TFCC_ENC_TAG_BYTES;
@@ -89,7 +91,10 @@ static int parse_hex_key(const char *s, size_t n, uint8_t key[TFCC_KEY_BYTES]) {
     int v = 0;
     for (int k = 0; k < 2; k++) {
       char c = s[2 * i + k];
-      int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+      int d = c >= '0' && c <= '9'   ? c - '0'
+              : c >= 'a' && c <= 'f' ? c - 'a' + 10
+              : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                     : -1;
       if (d < 0) return -1;
       v = v * 16 + d;
     }
@@ -98,8 +103,8 @@ static int parse_hex_key(const char *s, size_t n, uint8_t key[TFCC_KEY_BYTES]) {
   return 0;
 }
 
-tfcc_status tfcc_key_get(const tfcc_key_source *src, const char *key_id, uint8_t key[TFCC_KEY_BYTES],
-                         char *msg, size_t msg_len) {
+tfcc_status tfcc_key_get(const tfcc_key_source *src, const char *key_id,
+                         uint8_t key[TFCC_KEY_BYTES], char *msg, size_t msg_len) {
   if (!src) {
     snprintf(msg, msg_len, "no key source given");
     return TFCC_ERR_INVALID_ARG;
@@ -112,7 +117,8 @@ tfcc_status tfcc_key_get(const tfcc_key_source *src, const char *key_id, uint8_t
     case TFCC_KEY_FROM_ENV: {
       const char *v = src->env ? getenv(src->env) : NULL;
       if (!v) {
-        snprintf(msg, msg_len, "key: environment variable %s is not set", src->env ? src->env : "(null)");
+        snprintf(msg, msg_len, "key: environment variable %s is not set",
+                 src->env ? src->env : "(null)");
         return TFCC_ERR_NOT_FOUND;
       }
       if (parse_hex_key(v, strlen(v), key) != 0) {
@@ -124,7 +130,8 @@ tfcc_status tfcc_key_get(const tfcc_key_source *src, const char *key_id, uint8_t
     case TFCC_KEY_FROM_FILE: {
       FILE *f = src->path ? fopen(src->path, "rb") : NULL;
       if (!f) {
-        snprintf(msg, msg_len, "key file %s: %s", src->path ? src->path : "(null)", strerror(errno));
+        snprintf(msg, msg_len, "key file %s: %s", src->path ? src->path : "(null)",
+                 strerror(errno));
         return TFCC_ERR_IO;
       }
       char buf[160];
@@ -134,7 +141,8 @@ tfcc_status tfcc_key_get(const tfcc_key_source *src, const char *key_id, uint8_t
       if (n == TFCC_KEY_BYTES && parse_hex_key(buf, n, key) != 0)
         memcpy(key, buf, TFCC_KEY_BYTES);
       else if (parse_hex_key(buf, n, key) != 0) {
-        snprintf(msg, msg_len, "key file %s: must hold 32 raw bytes or 64 hex digits (%zu bytes)", src->path, n);
+        snprintf(msg, msg_len, "key file %s: must hold 32 raw bytes or 64 hex digits (%zu bytes)",
+                 src->path, n);
         st = TFCC_ERR_INVALID_ARG;
       }
       memset(buf, 0, sizeof buf);

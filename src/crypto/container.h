@@ -7,7 +7,7 @@
 
 #include "tfcc/tfcc_crypto.h"
 
-#define TFCC_ENC_MAGIC "TFCCENC"   /* + NUL: 8 bytes */
+#define TFCC_ENC_MAGIC "TFCCENC" /* + NUL: 8 bytes */
 #define TFCC_ENC_VERSION 1
 #define TFCC_ENC_ALG_AES256GCM 1
 #define TFCC_ENC_HEADER_BYTES 80
@@ -30,7 +30,7 @@ tfcc_status tfcc_enc_header_parse(const uint8_t raw[TFCC_ENC_HEADER_BYTES], uint
 void tfcc_enc_header_write(const tfcc_enc_header *h, uint8_t raw[TFCC_ENC_HEADER_BYTES]);
 
 /* Gets the 32-byte key for key_id from src. */
-tfcc_status tfcc_key_get(const tfcc_key_source *src, const char *key_id, uint8_t key[TFCC_KEY_BYTES],
-                         char *msg, size_t msg_len);
+tfcc_status tfcc_key_get(const tfcc_key_source *src, const char *key_id,
+                         uint8_t key[TFCC_KEY_BYTES], char *msg, size_t msg_len);
 
 #endif

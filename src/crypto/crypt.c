@@ -76,7 +76,8 @@ static tfcc_status decrypt(const uint8_t raw[TFCC_ENC_HEADER_BYTES], const uint8
   key_check(key, chk);
   if (memcmp(chk, h->key_check, sizeof chk) != 0) {
     OPENSSL_cleanse(key, sizeof key);
-    return fail(TFCC_ERR_INTEGRITY, "wrong key for this model (key id '%s'): its key check value differs", h->key_id);
+    return fail(TFCC_ERR_INTEGRITY,
+                "wrong key for this model (key id '%s'): its key check value differs", h->key_id);
   }
   size_t n = (size_t)h->plaintext_bytes;
   uint8_t *out = tfcc_plain_alloc(n);
@@ -101,43 +102,50 @@ static tfcc_status decrypt(const uint8_t raw[TFCC_ENC_HEADER_BYTES], const uint8
     done += len;
   }
   uint8_t tag[TFCC_ENC_TAG_BYTES];
-  if (ct) memcpy(tag, ct + n, sizeof tag);
-  else ok = ok && read_at(fd, tag, sizeof tag, (off_t)(TFCC_ENC_HEADER_BYTES + n));
+  if (ct)
+    memcpy(tag, ct + n, sizeof tag);
+  else
+    ok = ok && read_at(fd, tag, sizeof tag, (off_t)(TFCC_ENC_HEADER_BYTES + n));
   if (ok)
     ok = EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG, TFCC_ENC_TAG_BYTES, tag) == 1 &&
          EVP_DecryptFinal_ex(ctx, out + n, &outl) == 1;
   EVP_CIPHER_CTX_free(ctx);
   if (!ok) {
     tfcc_plain_free(out, n);
-    return fail(TFCC_ERR_INTEGRITY,
-                "encrypted model failed authentication: the file was modified or corrupted (key id '%s')", h->key_id);
+    return fail(
+        TFCC_ERR_INTEGRITY,
+        "encrypted model failed authentication: the file was modified or corrupted (key id '%s')",
+        h->key_id);
   }
   *plain = out;
   *plain_size = n;
   return TFCC_OK;
 }
 
-tfcc_status tfcc_crypto_decrypt_buffer(const void *data, size_t size, const tfcc_key_source *key, void **plain,
-                                       size_t *plain_size) {
+tfcc_status tfcc_crypto_decrypt_buffer(const void *data, size_t size, const tfcc_key_source *key,
+                                       void **plain, size_t *plain_size) {
   g_msg[0] = 0;
-  if (!data || !plain || !plain_size) return fail(TFCC_ERR_INVALID_ARG, "tfcc_crypto_decrypt_buffer: NULL argument");
+  if (!data || !plain || !plain_size)
+    return fail(TFCC_ERR_INVALID_ARG, "tfcc_crypto_decrypt_buffer: NULL argument");
   *plain = NULL;
   *plain_size = 0;
   if (size < TFCC_ENC_HEADER_BYTES + TFCC_ENC_TAG_BYTES)
-    return fail(TFCC_ERR_INTEGRITY, "encrypted model is %zu bytes, shorter than header and tag (truncated)", size);
+    return fail(TFCC_ERR_INTEGRITY,
+                "encrypted model is %zu bytes, shorter than header and tag (truncated)", size);
   tfcc_enc_header h;
   char msg[512];
   tfcc_status st = tfcc_enc_header_parse(data, size, &h, msg, sizeof msg);
   if (st != TFCC_OK) return fail(st, "%s", msg);
-  return decrypt(data, (const uint8_t *)data + TFCC_ENC_HEADER_BYTES, -1, &h, key, plain, plain_size);
+  return decrypt(data, (const uint8_t *)data + TFCC_ENC_HEADER_BYTES, -1, &h, key, plain,
+                 plain_size);
 }
 
 /* Maps a container file read-only (populated up front when it is about to be decrypted, so
  * the decryption takes no page faults on it) and parses its header. The mapping is private and
  * lives only for the call: publish containers by write-then-rename (as tfcc encrypt does); a
  * file truncated in place during those milliseconds would raise SIGBUS, like any mmap user. */
-static tfcc_status map_container(const char *path, bool populate, const uint8_t **map, size_t *map_size,
-                                 tfcc_enc_header *h) {
+static tfcc_status map_container(const char *path, bool populate, const uint8_t **map,
+                                 size_t *map_size, tfcc_enc_header *h) {
   *map = NULL;
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   struct stat sb;
@@ -170,9 +178,11 @@ static tfcc_status map_container(const char *path, bool populate, const uint8_t 
   return TFCC_OK;
 }
 
-tfcc_status tfcc_crypto_decrypt_file(const char *path, const tfcc_key_source *key, void **plain, size_t *plain_size) {
+tfcc_status tfcc_crypto_decrypt_file(const char *path, const tfcc_key_source *key, void **plain,
+                                     size_t *plain_size) {
   g_msg[0] = 0;
-  if (!path || !plain || !plain_size) return fail(TFCC_ERR_INVALID_ARG, "tfcc_crypto_decrypt_file: NULL argument");
+  if (!path || !plain || !plain_size)
+    return fail(TFCC_ERR_INVALID_ARG, "tfcc_crypto_decrypt_file: NULL argument");
   *plain = NULL;
   *plain_size = 0;
   int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -195,8 +205,10 @@ tfcc_status tfcc_crypto_decrypt_file(const char *path, const tfcc_key_source *ke
   tfcc_enc_header h;
   char msg[512];
   tfcc_status st = read_at(fd, raw, sizeof raw, 0) ? TFCC_OK : TFCC_ERR_IO;
-  if (st != TFCC_OK) snprintf(msg, sizeof msg, "cannot read the header");
-  else st = tfcc_enc_header_parse(raw, (uint64_t)sb.st_size, &h, msg, sizeof msg);
+  if (st != TFCC_OK)
+    snprintf(msg, sizeof msg, "cannot read the header");
+  else
+    st = tfcc_enc_header_parse(raw, (uint64_t)sb.st_size, &h, msg, sizeof msg);
   if (st != TFCC_OK) {
     close(fd);
     return fail(st, "%s: %s", path, msg);
@@ -230,16 +242,21 @@ static void plain_free(void *user, void *data, size_t size) {
   tfcc_crypto_free(data, size);
 }
 
-tfcc_status tfcc_model_load_encrypted(tfcc_runtime *rt, const char *path, const tfcc_key_source *key,
-                                      const tfcc_model_options *opts, tfcc_model **out) {
+tfcc_status tfcc_model_load_encrypted(tfcc_runtime *rt, const char *path,
+                                      const tfcc_key_source *key, const tfcc_model_options *opts,
+                                      tfcc_model **out) {
   if (!out) return fail(TFCC_ERR_INVALID_ARG, "tfcc_model_load_encrypted: out is NULL");
   *out = NULL;
   /* a packed-weights cache file would hold the weights in the clear (docs/weights_cache.md) */
-  if (opts && opts->struct_size >= offsetof(tfcc_model_options, weights_cache) + sizeof opts->weights_cache &&
+  if (opts &&
+      opts->struct_size >=
+          offsetof(tfcc_model_options, weights_cache) + sizeof opts->weights_cache &&
       opts->weights_cache && opts->weights_cache[0])
-    return fail(TFCC_ERR_INVALID_ARG,
-                "%s: weights_cache is not available for encrypted models (the cache would store the "
-                "weights unencrypted)", path ? path : "(null)");
+    return fail(
+        TFCC_ERR_INVALID_ARG,
+        "%s: weights_cache is not available for encrypted models (the cache would store the "
+        "weights unencrypted)",
+        path ? path : "(null)");
   void *plain = NULL;
   size_t n = 0;
   tfcc_status st = tfcc_crypto_decrypt_file(path, key, &plain, &n);
@@ -249,17 +266,19 @@ tfcc_status tfcc_model_load_encrypted(tfcc_runtime *rt, const char *path, const 
   return st;
 }
 
-tfcc_status tfcc_crypto_encrypt_file(const char *in_path, const char *out_path, const tfcc_key_source *key,
-                                     const char *key_id) {
+tfcc_status tfcc_crypto_encrypt_file(const char *in_path, const char *out_path,
+                                     const tfcc_key_source *key, const char *key_id) {
   g_msg[0] = 0;
-  if (!in_path || !out_path) return fail(TFCC_ERR_INVALID_ARG, "tfcc_crypto_encrypt_file: NULL path");
+  if (!in_path || !out_path)
+    return fail(TFCC_ERR_INVALID_ARG, "tfcc_crypto_encrypt_file: NULL path");
   tfcc_enc_header h;
   memset(&h, 0, sizeof h);
   h.version = TFCC_ENC_VERSION;
   h.algorithm = TFCC_ENC_ALG_AES256GCM;
   if (key_id) {
     size_t l = strlen(key_id);
-    if (l > TFCC_KEY_ID_MAX) return fail(TFCC_ERR_INVALID_ARG, "key id is %zu characters, at most %d", l, TFCC_KEY_ID_MAX);
+    if (l > TFCC_KEY_ID_MAX)
+      return fail(TFCC_ERR_INVALID_ARG, "key id is %zu characters, at most %d", l, TFCC_KEY_ID_MAX);
     for (size_t i = 0; i < l; i++)
       if ((unsigned char)key_id[i] < 0x20 || (unsigned char)key_id[i] > 0x7e)
         return fail(TFCC_ERR_INVALID_ARG, "key id must be printable ASCII");
@@ -311,12 +330,14 @@ tfcc_status tfcc_crypto_encrypt_file(const char *in_path, const char *out_path, 
     size_t n = fread(buf, 1, CHUNK, in);
     if (n == 0) break;
     total += n;
-    ok = EVP_EncryptUpdate(ctx, enc, &outl, buf, (int)n) == 1 && fwrite(enc, 1, (size_t)outl, out) == (size_t)outl;
+    ok = EVP_EncryptUpdate(ctx, enc, &outl, buf, (int)n) == 1 &&
+         fwrite(enc, 1, (size_t)outl, out) == (size_t)outl;
   }
   uint8_t tag[TFCC_ENC_TAG_BYTES];
-  if (ok) ok = !ferror(in) && total == h.plaintext_bytes && EVP_EncryptFinal_ex(ctx, enc, &outl) == 1 &&
-               EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG, TFCC_ENC_TAG_BYTES, tag) == 1 &&
-               fwrite(tag, 1, sizeof tag, out) == sizeof tag;
+  if (ok)
+    ok = !ferror(in) && total == h.plaintext_bytes && EVP_EncryptFinal_ex(ctx, enc, &outl) == 1 &&
+         EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG, TFCC_ENC_TAG_BYTES, tag) == 1 &&
+         fwrite(tag, 1, sizeof tag, out) == sizeof tag;
   if (buf) OPENSSL_cleanse(buf, CHUNK);
   free(buf);
   free(enc);
@@ -325,7 +346,8 @@ tfcc_status tfcc_crypto_encrypt_file(const char *in_path, const char *out_path, 
   if (fclose(out) != 0) ok = 0;
   if (!ok || rename(tmp, out_path) != 0) {
     unlink(tmp);
-    return fail(TFCC_ERR_IO, "encrypting %s to %s failed (%s)", in_path, out_path, errno ? strerror(errno) : "input changed");
+    return fail(TFCC_ERR_IO, "encrypting %s to %s failed (%s)", in_path, out_path,
+                errno ? strerror(errno) : "input changed");
   }
   return TFCC_OK;
 }

@@ -8,7 +8,8 @@
 
 #define HUGE_PAGE ((size_t)2 << 20)
 #ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23 /* Linux 5.14; older kernels answer EINVAL and pages fault on first write */
+#define MADV_POPULATE_WRITE \
+  23 /* Linux 5.14; older kernels answer EINVAL and pages fault on first write */
 #endif
 
 static size_t page_size(void) {

@@ -133,4 +133,3 @@ float tfcc_fb_vec_f32(const tfcc_fb_vec *v, uint32_t i) {
   memcpy(&f, &u, sizeof f);
   return f;
 }
-

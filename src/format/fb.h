@@ -17,7 +17,7 @@
 typedef struct tfcc_fb_table {
   const uint8_t *buf; /* whole buffer; NULL for an absent table */
   size_t len;
-  uint32_t pos;       /* offset of the table's start (its soffset to the vtable) */
+  uint32_t pos; /* offset of the table's start (its soffset to the vtable) */
 } tfcc_fb_table;
 
 /* A vector of scalars: data points at the first element (unaligned access is allowed

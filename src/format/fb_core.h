@@ -45,15 +45,15 @@ typedef enum tfcc_fb_res { TFCC_FB_ABSENT = 0, TFCC_FB_OK = 1, TFCC_FB_BAD = 2 }
 
 /* Decoded table header. */
 typedef struct tfcc_fb_header {
-  size_t vtable;   /* vtable position */
-  uint16_t vsize;  /* vtable bytes */
-  uint16_t tsize;  /* table inline bytes */
+  size_t vtable;  /* vtable position */
+  uint16_t vsize; /* vtable bytes */
+  uint16_t tsize; /* table inline bytes */
 } tfcc_fb_header;
 
 /* Appends a formatted reason to why (if not NULL). */
-#define TFCC_FB_WHY(why, n, ...)                        \
-  do {                                                  \
-    if (why) snprintf((why), (n), __VA_ARGS__);         \
+#define TFCC_FB_WHY(why, n, ...) \
+  do { \
+    if (why) snprintf((why), (n), __VA_ARGS__); \
   } while (0)
 
 /* Checks the table header at pos: soffset inside the buffer, vtable inside it, vtable size
@@ -66,8 +66,8 @@ static inline tfcc_fb_res tfcc_fb_header_at(const uint8_t *buf, size_t len, size
   }
   int64_t vt = (int64_t)pos - (int64_t)(int32_t)tfcc_fb_ld32(buf + pos);
   if (vt < 0 || !tfcc_fb_in(len, (size_t)vt, 4)) {
-    TFCC_FB_WHY(why, n, "table at offset %zu: vtable offset %lld outside the file (size %zu)",
-                pos, (long long)vt, len);
+    TFCC_FB_WHY(why, n, "table at offset %zu: vtable offset %lld outside the file (size %zu)", pos,
+                (long long)vt, len);
     return TFCC_FB_BAD;
   }
   h->vtable = (size_t)vt;
@@ -108,8 +108,8 @@ static inline tfcc_fb_res tfcc_fb_field_at(const tfcc_fb_table *t, int field, si
 }
 
 /* Follows the uoffset stored at `at` (a field or a vector element) to its target. */
-static inline tfcc_fb_res tfcc_fb_follow(const uint8_t *buf, size_t len, size_t at,
-                                         size_t *target, char *why, size_t n) {
+static inline tfcc_fb_res tfcc_fb_follow(const uint8_t *buf, size_t len, size_t at, size_t *target,
+                                         char *why, size_t n) {
   if (!tfcc_fb_in(len, at, 4)) {
     TFCC_FB_WHY(why, n, "offset at %zu past end (size %zu)", at, len);
     return TFCC_FB_BAD;
@@ -128,8 +128,8 @@ static inline tfcc_fb_res tfcc_fb_follow(const uint8_t *buf, size_t len, size_t 
 }
 
 /* Vector (count elements of elem bytes) at pos. */
-static inline tfcc_fb_res tfcc_fb_vector_at(const uint8_t *buf, size_t len, size_t pos,
-                                            size_t elem, tfcc_fb_vec *v, char *why, size_t n) {
+static inline tfcc_fb_res tfcc_fb_vector_at(const uint8_t *buf, size_t len, size_t pos, size_t elem,
+                                            tfcc_fb_vec *v, char *why, size_t n) {
   if (!tfcc_fb_in(len, pos, 4)) {
     TFCC_FB_WHY(why, n, "vector at %zu past end (size %zu)", pos, len);
     return TFCC_FB_BAD;
@@ -137,8 +137,8 @@ static inline tfcc_fb_res tfcc_fb_vector_at(const uint8_t *buf, size_t len, size
   uint32_t count = tfcc_fb_ld32(buf + pos);
   size_t room = len - pos - 4;
   if (elem == 0 || (size_t)count > room / elem) {
-    TFCC_FB_WHY(why, n, "vector at %zu claims %u elements of %zu bytes, only %zu bytes left",
-                pos, count, elem, room);
+    TFCC_FB_WHY(why, n, "vector at %zu claims %u elements of %zu bytes, only %zu bytes left", pos,
+                count, elem, room);
     return TFCC_FB_BAD;
   }
   v->data = buf + pos + 4;
@@ -148,8 +148,7 @@ static inline tfcc_fb_res tfcc_fb_vector_at(const uint8_t *buf, size_t len, size
 
 /* String at pos: length, bytes and the terminating NUL inside the buffer. */
 static inline tfcc_fb_res tfcc_fb_string_at(const uint8_t *buf, size_t len, size_t pos,
-                                            const char **s, uint32_t *slen, char *why,
-                                            size_t n) {
+                                            const char **s, uint32_t *slen, char *why, size_t n) {
   if (!tfcc_fb_in(len, pos, 4)) {
     TFCC_FB_WHY(why, n, "string at %zu past end (size %zu)", pos, len);
     return TFCC_FB_BAD;

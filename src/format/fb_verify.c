@@ -57,13 +57,13 @@ static tfcc_status scalar(const tfcc_fb_table *t, int field, size_t size, const 
   return TFCC_OK;
 }
 
-#define SCALAR_READER(name, type, size, expr)                                              \
+#define SCALAR_READER(name, type, size, expr) \
   tfcc_status name(const tfcc_fb_table *t, int field, type def, type *v, tfcc_err *err) { \
-    const uint8_t *p;                                                                      \
-    tfcc_status st = scalar(t, field, size, &p, err);                                      \
-    if (st != TFCC_OK) return st;                                                          \
-    *v = p ? (type)(expr) : def;                                                           \
-    return TFCC_OK;                                                                        \
+    const uint8_t *p; \
+    tfcc_status st = scalar(t, field, size, &p, err); \
+    if (st != TFCC_OK) return st; \
+    *v = p ? (type)(expr) : def; \
+    return TFCC_OK; \
   }
 
 SCALAR_READER(tfcc_fbv_u8, uint8_t, 1, p[0])
@@ -81,14 +81,12 @@ static tfcc_status target(const tfcc_fb_table *t, int field, size_t *pos, bool *
   tfcc_fb_res r = tfcc_fb_field_at(t, field, 4, &at, why, sizeof why);
   if (r == TFCC_FB_BAD) return bad(err, why);
   if (r == TFCC_FB_ABSENT) return TFCC_OK;
-  if (tfcc_fb_follow(t->buf, t->len, at, pos, why, sizeof why) != TFCC_FB_OK)
-    return bad(err, why);
+  if (tfcc_fb_follow(t->buf, t->len, at, pos, why, sizeof why) != TFCC_FB_OK) return bad(err, why);
   *found = true;
   return TFCC_OK;
 }
 
-static tfcc_status table_at(const tfcc_fb_table *t, size_t pos, tfcc_fb_table *out,
-                            tfcc_err *err) {
+static tfcc_status table_at(const tfcc_fb_table *t, size_t pos, tfcc_fb_table *out, tfcc_err *err) {
   tfcc_fb_table r = {t->buf, t->len, (uint32_t)pos};
   tfcc_status st = tfcc_fbv_table(&r, err);
   if (st != TFCC_OK) return st;
@@ -143,7 +141,6 @@ tfcc_status tfcc_fbv_vec_table(const tfcc_fb_table *t, const tfcc_fb_vec *v, uin
     return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "element %u of a %u-element vector", i,
                         v->count);
   size_t at = (size_t)(d - base) + 4 * (size_t)i, pos;
-  if (tfcc_fb_follow(t->buf, t->len, at, &pos, why, sizeof why) != TFCC_FB_OK)
-    return bad(err, why);
+  if (tfcc_fb_follow(t->buf, t->len, at, &pos, why, sizeof why) != TFCC_FB_OK) return bad(err, why);
   return table_at(t, pos, out, err);
 }

@@ -22,16 +22,14 @@ tfcc_status tfcc_fbv_table(const tfcc_fb_table *t, tfcc_err *err);
 /* Scalar fields: *v = def if absent. */
 tfcc_status tfcc_fbv_u8(const tfcc_fb_table *t, int field, uint8_t def, uint8_t *v, tfcc_err *err);
 tfcc_status tfcc_fbv_i8(const tfcc_fb_table *t, int field, int8_t def, int8_t *v, tfcc_err *err);
-tfcc_status tfcc_fbv_i32(const tfcc_fb_table *t, int field, int32_t def, int32_t *v,
-                         tfcc_err *err);
+tfcc_status tfcc_fbv_i32(const tfcc_fb_table *t, int field, int32_t def, int32_t *v, tfcc_err *err);
 tfcc_status tfcc_fbv_u32(const tfcc_fb_table *t, int field, uint32_t def, uint32_t *v,
                          tfcc_err *err);
 tfcc_status tfcc_fbv_u64(const tfcc_fb_table *t, int field, uint64_t def, uint64_t *v,
                          tfcc_err *err);
 
 /* Sub-table (header verified with tfcc_fbv_table); out->buf == NULL if absent. */
-tfcc_status tfcc_fbv_subtable(const tfcc_fb_table *t, int field, tfcc_fb_table *out,
-                              tfcc_err *err);
+tfcc_status tfcc_fbv_subtable(const tfcc_fb_table *t, int field, tfcc_fb_table *out, tfcc_err *err);
 /* Vector of elem-byte elements; *present false (and out zeroed) if absent. */
 tfcc_status tfcc_fbv_vector(const tfcc_fb_table *t, int field, size_t elem, tfcc_fb_vec *out,
                             bool *present, tfcc_err *err);

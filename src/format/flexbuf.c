@@ -47,12 +47,16 @@ static void set_packed(tfcc_flex_ref *r, uint8_t packed) {
 tfcc_status tfcc_flex_root(const uint8_t *buf, size_t len, tfcc_flex_ref *root, tfcc_err *err) {
   memset(root, 0, sizeof *root);
   if (!buf || len < 3)
-    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "flexbuffer of %zu bytes is too short "
-                        "(at least 3: value, type, width)", buf ? len : 0);
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                        "flexbuffer of %zu bytes is too short "
+                        "(at least 3: value, type, width)",
+                        buf ? len : 0);
   const size_t w = buf[len - 1];
   if (!valid_width(w) || len < 2 + w)
-    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "flexbuffer root width %zu invalid for %zu "
-                        "bytes", w, len);
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                        "flexbuffer root width %zu invalid for %zu "
+                        "bytes",
+                        w, len);
   root->buf = buf;
   root->len = len;
   root->slot = len - 2 - w;
@@ -65,8 +69,10 @@ tfcc_status tfcc_flex_root(const uint8_t *buf, size_t len, tfcc_flex_ref *root, 
 static tfcc_status target_of(const tfcc_flex_ref *r, size_t *at, tfcc_err *err) {
   const uint64_t off = ld_uint(r->buf + r->slot, r->slot_width);
   if (off > r->slot)
-    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "flexbuffer: offset %llu at byte %zu points "
-                        "before the buffer", (unsigned long long)off, r->slot);
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                        "flexbuffer: offset %llu at byte %zu points "
+                        "before the buffer",
+                        (unsigned long long)off, r->slot);
   *at = r->slot - (size_t)off;
   return TFCC_OK;
 }
@@ -83,37 +89,47 @@ tfcc_status tfcc_flex_map_get(const tfcc_flex_ref *map, const char *key, tfcc_fl
   tfcc_status st = target_of(map, &x, err);
   if (st) return st;
   if (x < 3 * w)
-    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "flexbuffer: map at byte %zu has no room "
-                        "for its header", x);
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                        "flexbuffer: map at byte %zu has no room "
+                        "for its header",
+                        x);
   const uint64_t n = ld_uint(b + x - w, w);
   const uint64_t kw = ld_uint(b + x - 2 * w, w);
   const size_t kpos = x - 3 * w;
   const uint64_t koff = ld_uint(b + kpos, w);
   if (n > len || !in_buf(len, x, (size_t)n * w + (size_t)n))
-    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "flexbuffer: map of %llu entries at byte %zu "
-                        "runs past the end (%zu bytes)", (unsigned long long)n, x, len);
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                        "flexbuffer: map of %llu entries at byte %zu "
+                        "runs past the end (%zu bytes)",
+                        (unsigned long long)n, x, len);
   if (!valid_width((size_t)kw) || koff > kpos)
-    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "flexbuffer: map at byte %zu: keys vector "
-                        "width %llu / offset %llu invalid", x, (unsigned long long)kw,
-                        (unsigned long long)koff);
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                        "flexbuffer: map at byte %zu: keys vector "
+                        "width %llu / offset %llu invalid",
+                        x, (unsigned long long)kw, (unsigned long long)koff);
   const size_t kx = kpos - (size_t)koff;
-  if (kx < kw || !in_buf(len, kx, (size_t)n * (size_t)kw) ||
-      ld_uint(b + kx - kw, (size_t)kw) != n)
-    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "flexbuffer: map at byte %zu: keys vector "
-                        "does not hold %llu keys inside the buffer", x, (unsigned long long)n);
+  if (kx < kw || !in_buf(len, kx, (size_t)n * (size_t)kw) || ld_uint(b + kx - kw, (size_t)kw) != n)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                        "flexbuffer: map at byte %zu: keys vector "
+                        "does not hold %llu keys inside the buffer",
+                        x, (unsigned long long)n);
   const size_t klen = strlen(key);
   for (size_t i = 0; i < (size_t)n; i++) {
     const size_t kslot = kx + i * (size_t)kw;
     const uint64_t off = ld_uint(b + kslot, (size_t)kw);
     if (off > kslot)
-      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "flexbuffer: map key %zu points before "
-                          "the buffer", i);
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                          "flexbuffer: map key %zu points before "
+                          "the buffer",
+                          i);
     const size_t ks = kslot - (size_t)off;
     /* the key must be NUL-terminated inside the buffer */
     const uint8_t *nul = memchr(b + ks, 0, len - ks);
     if (!nul)
-      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "flexbuffer: map key %zu at byte %zu is "
-                          "not NUL-terminated", i, ks);
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                          "flexbuffer: map key %zu at byte %zu is "
+                          "not NUL-terminated",
+                          i, ks);
     if ((size_t)(nul - (b + ks)) != klen || memcmp(b + ks, key, klen) != 0) continue;
     value->buf = b;
     value->len = len;
@@ -137,8 +153,10 @@ static tfcc_status scalar(const tfcc_flex_ref *r, const char *what, bool *is_flo
     if (st) return st;
     w = r->data_width;
     if (!in_buf(r->len, at, w))
-      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "%s: indirect value at byte %zu past the "
-                          "end", what, at);
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                          "%s: indirect value at byte %zu past the "
+                          "end",
+                          what, at);
     t = (uint8_t)(t - TFCC_FLEX_INDIRECT_INT + TFCC_FLEX_INT);
   }
   *is_float = false;

@@ -44,10 +44,10 @@ enum {
 typedef struct tfcc_flex_ref {
   const uint8_t *buf;
   size_t len;
-  size_t slot;          /* position of the value's slot */
-  uint8_t slot_width;   /* bytes of the slot (parent width) */
-  uint8_t type;         /* TFCC_FLEX_* */
-  uint8_t data_width;   /* bytes of the pointed-to data (offset types) */
+  size_t slot;        /* position of the value's slot */
+  uint8_t slot_width; /* bytes of the slot (parent width) */
+  uint8_t type;       /* TFCC_FLEX_* */
+  uint8_t data_width; /* bytes of the pointed-to data (offset types) */
 } tfcc_flex_ref;
 
 /* The root value of buf[0, len). Errors name the fault ("custom options: 3 bytes, ..."). */
@@ -60,10 +60,8 @@ tfcc_status tfcc_flex_map_get(const tfcc_flex_ref *map, const char *key, tfcc_fl
 /* Numeric value of an INT, UINT, FLOAT, BOOL (or their INDIRECT forms): as a double, or as an
  * int64 (floats truncated toward zero, as flexbuffers' AsInt64). Other types: an error that
  * names `what` and the type. */
-tfcc_status tfcc_flex_as_double(const tfcc_flex_ref *r, const char *what, double *v,
-                                tfcc_err *err);
-tfcc_status tfcc_flex_as_int64(const tfcc_flex_ref *r, const char *what, int64_t *v,
-                               tfcc_err *err);
+tfcc_status tfcc_flex_as_double(const tfcc_flex_ref *r, const char *what, double *v, tfcc_err *err);
+tfcc_status tfcc_flex_as_int64(const tfcc_flex_ref *r, const char *what, int64_t *v, tfcc_err *err);
 
 /* Name of a FlexBuffer type ("int", "map", ...; "type 17" style for others is not kept:
  * "unknown"). */

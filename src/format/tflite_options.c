@@ -137,8 +137,8 @@ static float rd_f32(opt_rd *r, int field, const char *name, float def) {
 static bool rd_has(const opt_rd *r, int field) { return rd_live(r) && tfcc_fb_has(r->t, field); }
 
 /* [int] field: *present, *n = its length in the file, dst[0..min(n, cap)) its entries. */
-static void rd_ints(opt_rd *r, int field, const char *name, int32_t *dst, uint32_t cap,
-                    uint32_t *n, bool *present) {
+static void rd_ints(opt_rd *r, int field, const char *name, int32_t *dst, uint32_t cap, uint32_t *n,
+                    bool *present) {
   *n = 0;
   *present = false;
   if (!rd_live(r)) return;
@@ -172,20 +172,20 @@ static void check_padding(opt_rd *r, int32_t padding) {
 /* ActivationFunctionType: NONE .. SIGN_BIT (which of them an operator runs is its check) */
 static void check_activation(opt_rd *r, int32_t act) {
   if (r->st == TFCC_OK && (act < 0 || act > 5))
-    r->st = tfcc_err_set(r->err, TFCC_ERR_INVALID_MODEL,
-                         "%s: fused_activation_function %d unknown", r->table, (int)act);
+    r->st = tfcc_err_set(r->err, TFCC_ERR_INVALID_MODEL, "%s: fused_activation_function %d unknown",
+                         r->table, (int)act);
 }
 
 static void check_pair(opt_rd *r, const char *what, int32_t h, int32_t w) {
   if (r->st == TFCC_OK && (h <= 0 || w <= 0))
-    r->st = tfcc_err_set(r->err, TFCC_ERR_INVALID_MODEL, "%s: %s %dx%d must be positive",
-                         r->table, what, (int)h, (int)w);
+    r->st = tfcc_err_set(r->err, TFCC_ERR_INVALID_MODEL, "%s: %s %dx%d must be positive", r->table,
+                         what, (int)h, (int)w);
 }
 
 static void check_range(opt_rd *r, const char *field, int32_t v, int32_t lo, int32_t hi) {
   if (r->st == TFCC_OK && (v < lo || v > hi))
-    r->st = tfcc_err_set(r->err, TFCC_ERR_INVALID_MODEL, "%s.%s %d out of range [%d, %d]",
-                         r->table, field, (int)v, (int)lo, (int)hi);
+    r->st = tfcc_err_set(r->err, TFCC_ERR_INVALID_MODEL, "%s.%s %d out of range [%d, %d]", r->table,
+                         field, (int)v, (int)lo, (int)hi);
 }
 
 /* ---- one reader per options kind */
@@ -353,8 +353,7 @@ static void read_conv3d(opt_rd *r, tfcc_conv3d_options *o) {
 static void read_kind(opt_rd *r, int32_t builtin, tfcc_op_options *o) {
   switch (o->kind) {
     case TFCC_OPTIONS_NONE:
-    case TFCC_OPTIONS_EXPAND_DWCONV: /* made by a pass, never read from a file */
-      break;
+    case TFCC_OPTIONS_EXPAND_DWCONV: /* made by a pass, never read from a file */ break;
     case TFCC_OPTIONS_CONV_2D: read_conv(r, &o->conv); break;
     case TFCC_OPTIONS_DEPTHWISE_CONV_2D: read_depthwise(r, &o->depthwise); break;
     case TFCC_OPTIONS_TRANSPOSE_CONV: read_transpose_conv(r, &o->transpose_conv); break;
@@ -402,8 +401,7 @@ static void read_kind(opt_rd *r, int32_t builtin, tfcc_op_options *o) {
       break;
     case TFCC_OPTIONS_SQUEEZE: {
       bool present;
-      rd_ints(r, 0, "squeeze_dims", o->squeeze.dims, TFCC_MAX_DIMS, &o->squeeze.n_dims,
-              &present);
+      rd_ints(r, 0, "squeeze_dims", o->squeeze.dims, TFCC_MAX_DIMS, &o->squeeze.n_dims, &present);
       break;
     }
     case TFCC_OPTIONS_RESIZE: /* ResizeBilinearOptions has two deprecated fields first */
@@ -490,8 +488,7 @@ static void read_kind(opt_rd *r, int32_t builtin, tfcc_op_options *o) {
     case TFCC_OPTIONS_STABLEHLO_REDUCE_WINDOW:
     case TFCC_OPTIONS_STABLEHLO_SCATTER:
     case TFCC_OPTIONS_STABLEHLO_CASE: /* ops */
-    case TFCC_OPTIONS_RNG_BIT_GENERATOR:
-      break;
+    case TFCC_OPTIONS_RNG_BIT_GENERATOR: break;
     case TFCC_OPTIONS_VAR_HANDLE: /* cflow */
       rd_str(r, 0, "container", &o->var_handle.container, &o->var_handle.container_len);
       rd_str(r, 1, "shared_name", &o->var_handle.shared_name, &o->var_handle.shared_name_len);
@@ -649,11 +646,11 @@ static tfcc_status read_case_branches(opt_rd *r, tfcc_stablehlo_case_options *o)
     return r->st;
   }
   if (v.count == 0)
-    return tfcc_err_set(r->err, TFCC_ERR_INVALID_MODEL, "%s: branch_subgraph_indices is empty (a CASE needs a branch)",
-                        r->table);
+    return tfcc_err_set(r->err, TFCC_ERR_INVALID_MODEL,
+                        "%s: branch_subgraph_indices is empty (a CASE needs a branch)", r->table);
   if (v.count > TFCC_MAX_CASE_BRANCHES)
-    return tfcc_err_set(r->err, TFCC_ERR_UNSUPPORTED, "%s: %u branches, tfcc runs at most %d", r->table,
-                        (unsigned)v.count, TFCC_MAX_CASE_BRANCHES);
+    return tfcc_err_set(r->err, TFCC_ERR_UNSUPPORTED, "%s: %u branches, tfcc runs at most %d",
+                        r->table, (unsigned)v.count, TFCC_MAX_CASE_BRANCHES);
   o->n_branches = (int32_t)v.count;
   for (uint32_t i = 0; i < v.count; i++) o->branch[i] = tfcc_fb_vec_i32(&v, i);
   return r->st;
@@ -664,10 +661,22 @@ tfcc_status tfl_read_options2(int32_t builtin, uint8_t type, const tfcc_fb_table
   uint8_t want;
   const char *name;
   switch (builtin) {
-    case TFCC_OP_STABLEHLO_PAD: want = OPT2_STABLEHLO_PAD; name = "StablehloPadOptions"; break;
-    case TFCC_OP_STABLEHLO_GATHER: want = OPT2_STABLEHLO_GATHER; name = "StablehloGatherOptions"; break;
-    case TFCC_OP_REDUCE_WINDOW: want = OPT2_REDUCE_WINDOW; name = "ReduceWindowOptions"; break;
-    case TFCC_OP_STABLEHLO_SCATTER: want = OPT2_STABLEHLO_SCATTER; name = "StablehloScatterOptions"; break;
+    case TFCC_OP_STABLEHLO_PAD:
+      want = OPT2_STABLEHLO_PAD;
+      name = "StablehloPadOptions";
+      break;
+    case TFCC_OP_STABLEHLO_GATHER:
+      want = OPT2_STABLEHLO_GATHER;
+      name = "StablehloGatherOptions";
+      break;
+    case TFCC_OP_REDUCE_WINDOW:
+      want = OPT2_REDUCE_WINDOW;
+      name = "ReduceWindowOptions";
+      break;
+    case TFCC_OP_STABLEHLO_SCATTER:
+      want = OPT2_STABLEHLO_SCATTER;
+      name = "StablehloScatterOptions";
+      break;
     case TFCC_OP_STABLEHLO_REDUCE_WINDOW:
       want = OPT2_STABLEHLO_REDUCE_WINDOW;
       name = "StablehloReduceWindowOptions";
@@ -676,7 +685,10 @@ tfcc_status tfl_read_options2(int32_t builtin, uint8_t type, const tfcc_fb_table
       want = OPT2_STABLEHLO_COMPOSITE;
       name = "StableHLOCompositeOptions";
       break;
-    case TFCC_OP_STABLEHLO_CASE: want = OPT2_STABLEHLO_CASE; name = "StablehloCaseOptions"; break; /* ops */
+    case TFCC_OP_STABLEHLO_CASE:
+      want = OPT2_STABLEHLO_CASE;
+      name = "StablehloCaseOptions";
+      break; /* ops */
     case TFCC_OP_STABLEHLO_RNG_BIT_GENERATOR:
       want = OPT2_STABLEHLO_RNG_BIT_GENERATOR;
       name = "StablehloRngBitGeneratorOptions";
@@ -702,7 +714,8 @@ tfcc_status tfl_read_options2(int32_t builtin, uint8_t type, const tfcc_fb_table
   }
   if (builtin == TFCC_OP_STABLEHLO_SCATTER) { /* indices_are_sorted, unique_indices: not needed */
     tfcc_stablehlo_scatter_options *sc = &out->shlo_scatter;
-    rd_longs(&r, 1, "update_window_dims", sc->update_window_dims, TFCC_MAX_DIMS, &sc->n_update_window_dims);
+    rd_longs(&r, 1, "update_window_dims", sc->update_window_dims, TFCC_MAX_DIMS,
+             &sc->n_update_window_dims);
     rd_longs(&r, 2, "inserted_window_dims", sc->inserted_window_dims, TFCC_MAX_DIMS,
              &sc->n_inserted_window_dims);
     rd_longs(&r, 3, "scatter_dims_to_operand_dims", sc->scatter_dims_to_operand_dims, TFCC_MAX_DIMS,

@@ -14,7 +14,7 @@
 typedef struct tfl_buffer {
   const uint8_t *data; /* inside the file, or NULL if empty */
   size_t size;
-  void *aligned;       /* graph-owned 16-byte-aligned copy, made on first misaligned use */
+  void *aligned; /* graph-owned 16-byte-aligned copy, made on first misaligned use */
 } tfl_buffer;
 
 typedef struct tfl_opcode {
@@ -25,11 +25,11 @@ typedef struct tfl_opcode {
 
 typedef struct tfl_ctx {
   const uint8_t *file;
-  size_t size;          /* whole file (external buffers may lie past the FlatBuffer) */
-  tfcc_fb_table root;   /* root.len: the FlatBuffer-addressable part */
+  size_t size;        /* whole file (external buffers may lie past the FlatBuffer) */
+  tfcc_fb_table root; /* root.len: the FlatBuffer-addressable part */
   tfcc_graph *g;
   tfcc_err *err;
-  size_t budget;        /* bytes the loader may still allocate or scan (see tfl_charge) */
+  size_t budget; /* bytes the loader may still allocate or scan (see tfl_charge) */
   uint32_t n_buffers;
   tfl_buffer *buffers;
   uint32_t n_opcodes;
@@ -47,8 +47,7 @@ tfcc_status tfl_alloc(tfl_ctx *c, size_t count, size_t elem, size_t align, void 
 tfcc_status tfl_strdup(tfl_ctx *c, const char *s, uint32_t len, const char **out);
 
 /* Reads subgraph index si (table t) into *sg. */
-tfcc_status tfl_read_subgraph(tfl_ctx *c, const tfcc_fb_table *t, int32_t si,
-                              tfcc_ir_subgraph *sg);
+tfcc_status tfl_read_subgraph(tfl_ctx *c, const tfcc_fb_table *t, int32_t si, tfcc_ir_subgraph *sg);
 /* Reads tensor ti of subgraph si (table t) into *tensor. */
 tfcc_status tfl_read_tensor(tfl_ctx *c, const tfcc_fb_table *t, int32_t si, int32_t ti,
                             tfcc_ir_tensor *tensor);

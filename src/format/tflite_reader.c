@@ -113,8 +113,8 @@ static tfcc_status read_opcodes(tfl_ctx *c) {
      * for codes >= 127, and both fields for smaller codes. max() covers all three. */
     if (deprecated > code) code = deprecated;
     if (code < 0)
-      return tfcc_err_set(c->err, TFCC_ERR_INVALID_MODEL, "operator code %u: builtin code %d",
-                          i, (int)code);
+      return tfcc_err_set(c->err, TFCC_ERR_INVALID_MODEL, "operator code %u: builtin code %d", i,
+                          (int)code);
     if (code == TFCC_OP_CUSTOM && (!custom || custom_len == 0))
       return tfcc_err_set(c->err, TFCC_ERR_INVALID_MODEL,
                           "operator code %u: CUSTOM operator without a custom_code name", i);
@@ -134,8 +134,7 @@ static tfcc_status read_subgraphs(tfl_ctx *c) {
   tfcc_graph *g = c->g;
   tfcc_status st = tfcc_fbv_vector(&c->root, TFL_MODEL_SUBGRAPHS, 4, &v, &present, c->err);
   if (st != TFCC_OK) return tfcc_err_prefix(c->err, "model subgraphs");
-  if (v.count == 0)
-    return tfcc_err_set(c->err, TFCC_ERR_INVALID_MODEL, "model has no subgraphs");
+  if (v.count == 0) return tfcc_err_set(c->err, TFCC_ERR_INVALID_MODEL, "model has no subgraphs");
   if (v.count > INT32_MAX)
     return tfcc_err_set(c->err, TFCC_ERR_INVALID_MODEL, "%u subgraphs", v.count);
   st = tfl_alloc(c, v.count, sizeof(tfcc_ir_subgraph), 8, (void **)&g->subgraphs, "subgraphs");
@@ -187,9 +186,9 @@ static tfcc_status read_metadata(tfl_ctx *c) {
 }
 
 /* One side (inputs or outputs) of a signature: TensorMap entries. */
-static tfcc_status read_tensor_maps(tfl_ctx *c, const tfcc_fb_table *sig, int field,
-                                    uint32_t si, const char *side, int32_t n_tensors,
-                                    int32_t *count, const char ***names, int32_t **tensors) {
+static tfcc_status read_tensor_maps(tfl_ctx *c, const tfcc_fb_table *sig, int field, uint32_t si,
+                                    const char *side, int32_t n_tensors, int32_t *count,
+                                    const char ***names, int32_t **tensors) {
   tfcc_fb_vec v;
   tfcc_status st = tfcc_fbv_vector(sig, field, 4, &v, NULL, c->err);
   if (st != TFCC_OK) return tfcc_err_prefix(c->err, "signature %u %s", si, side);
@@ -207,8 +206,8 @@ static tfcc_status read_tensor_maps(tfl_ctx *c, const tfcc_fb_table *sig, int fi
       return tfcc_err_prefix(c->err, "signature %u %s %u", si, side, i);
     if (index >= (uint32_t)n_tensors)
       return tfcc_err_set(c->err, TFCC_ERR_INVALID_MODEL,
-                          "signature %u %s %u (%s): tensor %u out of range (%d tensors)", si,
-                          side, i, name ? name : "", index, (int)n_tensors);
+                          "signature %u %s %u (%s): tensor %u out of range (%d tensors)", si, side,
+                          i, name ? name : "", index, (int)n_tensors);
     st = tfl_strdup(c, name, name_len, &(*names)[i]);
     if (st != TFCC_OK) return st;
     (*tensors)[i] = (int32_t)index;
@@ -223,8 +222,7 @@ static tfcc_status read_signatures(tfl_ctx *c) {
   if (st != TFCC_OK) return tfcc_err_prefix(c->err, "model signature_defs");
   if (v.count > INT32_MAX)
     return tfcc_err_set(c->err, TFCC_ERR_INVALID_MODEL, "%u signatures", v.count);
-  st = tfl_alloc(c, v.count, sizeof(tfcc_ir_signature), 8, (void **)&g->signatures,
-                 "signatures");
+  st = tfl_alloc(c, v.count, sizeof(tfcc_ir_signature), 8, (void **)&g->signatures, "signatures");
   if (st != TFCC_OK) return st;
   g->n_signatures = (int32_t)v.count;
   for (uint32_t i = 0; i < v.count; i++) {
@@ -308,8 +306,8 @@ tfcc_status tfcc_tflite_read(const uint8_t *data, size_t size, tfcc_graph *g, tf
         id[k] = (ch >= 0x20 && ch < 0x7f) ? (char)ch : '?';
       }
       id[4] = 0;
-      tfcc_err_prefix(err, "not a valid TFLite model (file identifier \"%s\", expected \"%s\")",
-                      id, TFL_FILE_IDENTIFIER);
+      tfcc_err_prefix(err, "not a valid TFLite model (file identifier \"%s\", expected \"%s\")", id,
+                      TFL_FILE_IDENTIFIER);
     }
     tfcc_graph_free(g);
     return st;

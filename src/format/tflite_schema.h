@@ -21,8 +21,8 @@ enum tfl_model_field {
 enum tfl_opcode_field {
   TFL_OPCODE_DEPRECATED_BUILTIN_CODE = 0, /* int8 */
   TFL_OPCODE_CUSTOM_CODE = 1,
-  TFL_OPCODE_VERSION = 2,                 /* int32, default 1 */
-  TFL_OPCODE_BUILTIN_CODE = 3             /* int32 */
+  TFL_OPCODE_VERSION = 2,     /* int32, default 1 */
+  TFL_OPCODE_BUILTIN_CODE = 3 /* int32 */
 };
 /* deprecated_builtin_code value telling readers to use builtin_code. */
 #define TFL_PLACEHOLDER_FOR_GREATER_OP_CODES 127
@@ -65,9 +65,9 @@ enum tfl_sparsity_field {
 };
 
 enum tfl_dim_meta_field {
-  TFL_DIM_FORMAT = 0,         /* DimensionType: 0 DENSE, 1 SPARSE_CSR */
+  TFL_DIM_FORMAT = 0, /* DimensionType: 0 DENSE, 1 SPARSE_CSR */
   TFL_DIM_DENSE_SIZE = 1,
-  TFL_DIM_SEGMENTS_TYPE = 2,  /* SparseIndexVector: 1 Int32Vector, 2 Uint16Vector, 3 Uint8Vector */
+  TFL_DIM_SEGMENTS_TYPE = 2, /* SparseIndexVector: 1 Int32Vector, 2 Uint16Vector, 3 Uint8Vector */
   TFL_DIM_SEGMENTS = 3,
   TFL_DIM_INDICES_TYPE = 4,
   TFL_DIM_INDICES = 5

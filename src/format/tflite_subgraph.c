@@ -66,8 +66,7 @@ tfcc_status tfl_read_operator(tfl_ctx *c, const tfcc_fb_table *t, int32_t ni, in
   st = read_indices(c, t, TFL_OP_INPUTS, n_tensors, true, &node->n_inputs, &node->inputs, what);
   if (st != TFCC_OK) return st;
   snprintf(what, sizeof what, "operator %d (%s): output", (int)ni, name);
-  st = read_indices(c, t, TFL_OP_OUTPUTS, n_tensors, false, &node->n_outputs, &node->outputs,
-                    what);
+  st = read_indices(c, t, TFL_OP_OUTPUTS, n_tensors, false, &node->n_outputs, &node->outputs, what);
   if (st != TFCC_OK) return st;
   snprintf(what, sizeof what, "operator %d (%s): intermediate", (int)ni, name);
   st = read_indices(c, t, TFL_OP_INTERMEDIATES, n_tensors, true, &node->n_intermediates,
@@ -103,8 +102,7 @@ tfcc_status tfl_read_operator(tfl_ctx *c, const tfcc_fb_table *t, int32_t ni, in
     st = tfl_read_options2(node->builtin, node->options2_type, &options2, &node->opts, c->err);
   if (st != TFCC_OK) return tfcc_err_prefix(c->err, "operator %d (%s)", (int)ni, name);
   if (large_off > 1) {
-    st = external_bytes(c, large_off, large_size, &node->custom_options,
-                        &node->custom_options_len);
+    st = external_bytes(c, large_off, large_size, &node->custom_options, &node->custom_options_len);
     if (st != TFCC_OK) return tfcc_err_prefix(c->err, "operator %d (%s)", (int)ni, name);
   } else if (has_custom) {
     node->custom_options = custom.data;
@@ -142,8 +140,8 @@ tfcc_status tfl_read_subgraph(tfl_ctx *c, const tfcc_fb_table *t, int32_t si,
                     what);
   if (st != TFCC_OK) return st;
   snprintf(what, sizeof what, "subgraph %d: output", (int)si);
-  st = read_indices(c, t, TFL_SUBGRAPH_OUTPUTS, sg->n_tensors, false, &sg->n_outputs,
-                    &sg->outputs, what);
+  st = read_indices(c, t, TFL_SUBGRAPH_OUTPUTS, sg->n_tensors, false, &sg->n_outputs, &sg->outputs,
+                    what);
   if (st != TFCC_OK) return st;
 
   st = tfl_alloc(c, ops.count, sizeof(tfcc_ir_node), 8, (void **)&sg->nodes, "operators");
@@ -202,8 +200,7 @@ tfcc_status tfl_check_dataflow(tfl_ctx *c, const tfcc_ir_subgraph *sg) {
           st = tfcc_err_set(c->err, TFCC_ERR_INVALID_MODEL,
                             "operator %d (%s): output %d is tensor %d (%s), already produced by "
                             "operator %d (cycle or duplicate producer)",
-                            (int)n, name, (int)k, (int)ti, sg->tensors[ti].name,
-                            (int)producer[ti]);
+                            (int)n, name, (int)k, (int)ti, sg->tensors[ti].name, (int)producer[ti]);
         else
           st = tfcc_err_set(c->err, TFCC_ERR_INVALID_MODEL,
                             "operator %d (%s): output %d is tensor %d (%s), which is %s", (int)n,

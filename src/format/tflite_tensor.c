@@ -24,8 +24,7 @@ static tfcc_status tensor_err(tfl_ctx *c, int32_t ti, const char *name, const ch
                       name ? name : "", msg);
 }
 
-static tfcc_status read_shape(tfl_ctx *c, const tfcc_fb_table *t, int32_t ti,
-                              tfcc_ir_tensor *x) {
+static tfcc_status read_shape(tfl_ctx *c, const tfcc_fb_table *t, int32_t ti, tfcc_ir_tensor *x) {
   tfcc_fb_vec v;
   bool present;
   tfcc_status st = tfcc_fbv_vector(t, TFL_TENSOR_SHAPE, 4, &v, NULL, c->err);
@@ -83,8 +82,7 @@ static const char *scale_problem(float s) {
   return "denormal";
 }
 
-static tfcc_status read_quant(tfl_ctx *c, const tfcc_fb_table *t, int32_t ti,
-                              tfcc_ir_tensor *x) {
+static tfcc_status read_quant(tfl_ctx *c, const tfcc_fb_table *t, int32_t ti, tfcc_ir_tensor *x) {
   tfcc_fb_table q;
   tfcc_fb_vec scale, zp, min, max;
   bool has_zp;
@@ -130,8 +128,7 @@ static tfcc_status read_quant(tfl_ctx *c, const tfcc_fb_table *t, int32_t ti,
   x->quant.axis = axis;
   st = tfl_alloc(c, scale.count, sizeof(float), 4, (void **)&x->quant.scale, "scales");
   if (st != TFCC_OK) return st;
-  st = tfl_alloc(c, scale.count, sizeof(int32_t), 4, (void **)&x->quant.zero_point,
-                 "zero points");
+  st = tfl_alloc(c, scale.count, sizeof(int32_t), 4, (void **)&x->quant.zero_point, "zero points");
   if (st != TFCC_OK) return st;
   int64_t zlo, zhi;
   zero_point_range(x->dtype, &zlo, &zhi);
@@ -139,7 +136,8 @@ static tfcc_status read_quant(tfl_ctx *c, const tfcc_fb_table *t, int32_t ti,
    * filters) the scale 0 (half range 0 / 127), and its bias the scale input x 0: the channel's
    * requantisation multiplier is 0 and it outputs the zero point, in TFLite as here. Allowed
    * there only: a per-tensor or activation scale of 0 has no such meaning. */
-  bool constant_per_axis = scale.count > 1 && x->buffer < c->n_buffers && c->buffers[x->buffer].data;
+  bool constant_per_axis =
+      scale.count > 1 && x->buffer < c->n_buffers && c->buffers[x->buffer].data;
   for (uint32_t i = 0; i < scale.count; i++) {
     int64_t z = tfcc_fb_vec_i64(&zp, zp.count == 1 ? 0 : i);
     float s = tfcc_fb_vec_f32(&scale, i);
@@ -148,11 +146,12 @@ static tfcc_status read_quant(tfl_ctx *c, const tfcc_fb_table *t, int32_t ti,
     if (z < INT32_MIN || z > INT32_MAX)
       return TENSOR_ERR(c, ti, x, "zero point %u is %lld, outside int32", i, (long long)z);
     if ((!isnormal(s) || s < 0) && !(s == 0 && constant_per_axis))
-      return TENSOR_ERR(c, ti, x, "quantization scale %u is %g (%s); scales must be finite, positive and normal",
-                        i, (double)s, scale_problem(s));
+      return TENSOR_ERR(
+          c, ti, x, "quantization scale %u is %g (%s); scales must be finite, positive and normal",
+          i, (double)s, scale_problem(s));
     if (z < zlo || z > zhi)
-      return TENSOR_ERR(c, ti, x, "quantization zero point %u is %lld, outside %s [%lld, %lld]", i, (long long)z,
-                        tfcc_dtype_name(x->dtype), (long long)zlo, (long long)zhi);
+      return TENSOR_ERR(c, ti, x, "quantization zero point %u is %lld, outside %s [%lld, %lld]", i,
+                        (long long)z, tfcc_dtype_name(x->dtype), (long long)zlo, (long long)zhi);
     x->quant.scale[i] = s;
     x->quant.zero_point[i] = (int32_t)z;
   }
@@ -222,8 +221,8 @@ static tfcc_status count_sparse_values(tfl_ctx *c, int32_t ti, const tfcc_ir_ten
     if (block <= 0)
       return TENSOR_ERR(c, ti, x, "sparsity block dimension %d has size %d", (int)i, (int)block);
     if (mapped < 0 || mapped >= rank)
-      return TENSOR_ERR(c, ti, x, "sparsity block_map[%d] = %d out of range for rank %d",
-                        (int)i, (int)mapped, (int)rank);
+      return TENSOR_ERR(c, ti, x, "sparsity block_map[%d] = %d out of range for rank %d", (int)i,
+                        (int)mapped, (int)rank);
     if (x->dims[mapped] % block != 0)
       return TENSOR_ERR(c, ti, x, "sparsity block size %d does not divide dimension %d (%d)",
                         (int)block, (int)mapped, (int)x->dims[mapped]);
@@ -236,30 +235,31 @@ static tfcc_status count_sparse_values(tfl_ctx *c, int32_t ti, const tfcc_ir_ten
     int64_t dim_size = size[sp->traversal_order[i]];
     if (dm->format == 0) {
       if (dm->dense_size != dim_size)
-        return TENSOR_ERR(c, ti, x, "sparsity level %d: dense_size %d, dimension size %lld",
-                          (int)i, (int)dm->dense_size, (long long)dim_size);
+        return TENSOR_ERR(c, ti, x, "sparsity level %d: dense_size %d, dimension size %lld", (int)i,
+                          (int)dm->dense_size, (long long)dim_size);
       n *= (uint64_t)dim_size;
       if (n > UINT32_MAX) return TENSOR_ERR(c, ti, x, "sparsity: too many elements");
       continue;
     }
     if (dm->format != 1)
-      return TENSOR_ERR(c, ti, x, "sparsity level %d: unknown format %d", (int)i,
-                        (int)dm->format);
+      return TENSOR_ERR(c, ti, x, "sparsity level %d: unknown format %d", (int)i, (int)dm->format);
     const tfcc_sparse_index *seg = &dm->segments, *idx = &dm->indices;
     if (seg->type == TFCC_SPARSE_IDX_NONE || idx->type == TFCC_SPARSE_IDX_NONE)
       return TENSOR_ERR(c, ti, x, "sparsity level %d: CSR dimension without segments/indices",
                         (int)i);
     if ((uint64_t)seg->count != n + 1)
-      return TENSOR_ERR(c, ti, x, "sparsity level %d: %u segments for %llu parent elements",
-                        (int)i, seg->count, (unsigned long long)n);
+      return TENSOR_ERR(c, ti, x, "sparsity level %d: %u segments for %llu parent elements", (int)i,
+                        seg->count, (unsigned long long)n);
     tfcc_status st = tfl_charge(c, (size_t)seg->count + idx->count, "sparsity indices");
     if (st != TFCC_OK) return st;
     int32_t prev = 0;
     for (uint32_t k = 0; k < seg->count; k++) {
       int32_t s = tfcc_sparse_index_get(seg, k);
       if (s < prev || (k == 0 && s != 0))
-        return TENSOR_ERR(c, ti, x, "sparsity level %d: segment %u = %d is not non-decreasing "
-                          "from 0", (int)i, k, (int)s);
+        return TENSOR_ERR(c, ti, x,
+                          "sparsity level %d: segment %u = %d is not non-decreasing "
+                          "from 0",
+                          (int)i, k, (int)s);
       prev = s;
     }
     if ((uint32_t)prev != idx->count)
@@ -277,8 +277,8 @@ static tfcc_status count_sparse_values(tfl_ctx *c, int32_t ti, const tfcc_ir_ten
   return TFCC_OK;
 }
 
-static tfcc_status read_int_vector(tfl_ctx *c, const tfcc_fb_table *t, int field,
-                                   int32_t *count, int32_t **out) {
+static tfcc_status read_int_vector(tfl_ctx *c, const tfcc_fb_table *t, int field, int32_t *count,
+                                   int32_t **out) {
   tfcc_fb_vec v;
   tfcc_status st = tfcc_fbv_vector(t, field, 4, &v, NULL, c->err);
   if (st != TFCC_OK) return st;
@@ -289,8 +289,8 @@ static tfcc_status read_int_vector(tfl_ctx *c, const tfcc_fb_table *t, int field
   return TFCC_OK;
 }
 
-static tfcc_status read_sparsity(tfl_ctx *c, const tfcc_fb_table *t, int32_t ti,
-                                 tfcc_ir_tensor *x, uint64_t *values) {
+static tfcc_status read_sparsity(tfl_ctx *c, const tfcc_fb_table *t, int32_t ti, tfcc_ir_tensor *x,
+                                 uint64_t *values) {
   tfcc_fb_table s;
   tfcc_status st = tfcc_fbv_subtable(t, TFL_TENSOR_SPARSITY, &s, c->err);
   if (st != TFCC_OK || !s.buf) goto done;
@@ -324,8 +324,7 @@ static tfcc_status read_sparsity(tfl_ctx *c, const tfcc_fb_table *t, int32_t ti,
   x->sparsity = sp;
   return count_sparse_values(c, ti, x, sp, values);
 done:
-  if (st != TFCC_OK)
-    return tfcc_err_prefix(c->err, "tensor %d (%s): sparsity", (int)ti, x->name);
+  if (st != TFCC_OK) return tfcc_err_prefix(c->err, "tensor %d (%s): sparsity", (int)ti, x->name);
   return st;
 }
 
@@ -346,8 +345,8 @@ static tfcc_status check_string_buffer(tfl_ctx *c, int32_t ti, const tfcc_ir_ten
   for (uint32_t i = 1; i <= n; i++) {
     uint32_t o = tfcc_fb_ld32(p + 4 + 4 * (size_t)i);
     if (o < prev || o > size)
-      return TENSOR_ERR(c, ti, x, "string buffer: offset %u = %u out of order or past %zu", i,
-                        o, size);
+      return TENSOR_ERR(c, ti, x, "string buffer: offset %u = %u out of order or past %zu", i, o,
+                        size);
     prev = o;
   }
   if (prev != size)
@@ -359,7 +358,8 @@ static tfcc_status check_string_buffer(tfl_ctx *c, int32_t ti, const tfcc_ir_ten
  * per element, as TFLite's kernels unpack int4 weights (UnpackDenseInt4IntoInt8) before running
  * their int8 arithmetic: the buffer is read as packed, element 2i in the low nibble of byte i and
  * 2i + 1 in the high nibble, each sign-extended. */
-static tfcc_status unpack_int4(tfl_ctx *c, tfcc_ir_tensor *x, const tfl_buffer *b, int64_t elements) {
+static tfcc_status unpack_int4(tfl_ctx *c, tfcc_ir_tensor *x, const tfl_buffer *b,
+                               int64_t elements) {
   void *mem = NULL;
   tfcc_status st = tfl_alloc(c, (size_t)elements + 1, 1, 16, &mem, "unpacked int4 constant");
   if (st != TFCC_OK) return st;
@@ -394,8 +394,8 @@ static tfcc_status attach_data(tfl_ctx *c, int32_t ti, tfcc_ir_tensor *x, uint64
     /* Packed two per byte, or (as TFLite's verifier counts it) one per byte. */
     uint64_t packed = ((uint64_t)elements + 1) / 2;
     if (b->size != packed && b->size != (uint64_t)elements)
-      return TENSOR_ERR(c, ti, x, "buffer %u holds %zu bytes, shape %s int4 needs %llu",
-                        x->buffer, b->size, shape, (unsigned long long)packed);
+      return TENSOR_ERR(c, ti, x, "buffer %u holds %zu bytes, shape %s int4 needs %llu", x->buffer,
+                        b->size, shape, (unsigned long long)packed);
   } else if (esize == 0) {
     return TENSOR_ERR(c, ti, x, "%s tensor cannot have constant data (buffer %u)",
                       tfcc_dtype_name(x->dtype), x->buffer);
@@ -445,8 +445,7 @@ tfcc_status tfl_read_tensor(tfl_ctx *c, const tfcc_fb_table *t, int32_t si, int3
       (st = tfcc_fbv_u8(t, TFL_TENSOR_IS_VARIABLE, 0, &is_var, c->err)) != TFCC_OK)
     return tfcc_err_prefix(c->err, "tensor %d (%s)", (int)ti, x->name);
   if ((st = tfcc_fbv_u8(t, TFL_TENSOR_HAS_RANK, 0, &has_rank, c->err)) != TFCC_OK ||
-      (st = tfcc_fbv_vector(t, TFL_TENSOR_VARIANT_TENSORS, 4, &variants, NULL, c->err)) !=
-          TFCC_OK)
+      (st = tfcc_fbv_vector(t, TFL_TENSOR_VARIANT_TENSORS, 4, &variants, NULL, c->err)) != TFCC_OK)
     return tfcc_err_prefix(c->err, "tensor %d (%s)", (int)ti, x->name);
   if (type < 0 || type >= TFCC_DTYPE_COUNT_)
     return TENSOR_ERR(c, ti, x, "unknown type %d", (int)type);

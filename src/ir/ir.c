@@ -17,9 +17,15 @@ void *tfcc_graph_alloc(tfcc_graph *g, size_t bytes, size_t align) {
   tfcc_graph_block *b = malloc(sizeof *b);
   if (!b) return NULL;
   size_t rounded = (bytes + align - 1) / align * align;
-  if (rounded < bytes) { free(b); return NULL; }
+  if (rounded < bytes) {
+    free(b);
+    return NULL;
+  }
   b->mem = aligned_alloc(align, rounded);
-  if (!b->mem) { free(b); return NULL; }
+  if (!b->mem) {
+    free(b);
+    return NULL;
+  }
   memset(b->mem, 0, rounded);
   b->next = g->blocks;
   g->blocks = b;

@@ -37,7 +37,8 @@ typedef enum tfcc_sparse_index_type {
 typedef struct tfcc_sparse_index {
   tfcc_sparse_index_type type;
   uint32_t count;
-  const uint8_t *data; /* little-endian elements inside the file (read with tfcc_sparse_index_get) */
+  const uint8_t
+      *data; /* little-endian elements inside the file (read with tfcc_sparse_index_get) */
 } tfcc_sparse_index;
 
 typedef struct tfcc_dim_meta {
@@ -60,8 +61,8 @@ static inline int32_t tfcc_sparse_index_get(const tfcc_sparse_index *v, uint32_t
   const uint8_t *p = v->data;
   switch (v->type) {
     case TFCC_SPARSE_IDX_I32: {
-      uint32_t u = (uint32_t)p[4 * i] | (uint32_t)p[4 * i + 1] << 8 |
-                   (uint32_t)p[4 * i + 2] << 16 | (uint32_t)p[4 * i + 3] << 24;
+      uint32_t u = (uint32_t)p[4 * i] | (uint32_t)p[4 * i + 1] << 8 | (uint32_t)p[4 * i + 2] << 16 |
+                   (uint32_t)p[4 * i + 3] << 24;
       return (int32_t)u;
     }
     case TFCC_SPARSE_IDX_U16: return (int32_t)((uint32_t)p[2 * i] | (uint32_t)p[2 * i + 1] << 8);
@@ -78,24 +79,24 @@ typedef struct tfcc_ir_tensor {
   bool has_signature;
   int32_t signature[TFCC_MAX_RANK]; /* -1 = dynamic; equals dims when !has_signature */
   tfcc_quant quant;
-  const void *data;   /* constant contents or NULL */
-  size_t data_bytes;  /* bytes at data */
-  uint32_t buffer;    /* buffer index in the file (0 = none) */
-  bool is_variable;   /* stateful: persistent per session, zero at start */
+  const void *data;              /* constant contents or NULL */
+  size_t data_bytes;             /* bytes at data */
+  uint32_t buffer;               /* buffer index in the file (0 = none) */
+  bool is_variable;              /* stateful: persistent per session, zero at start */
   const tfcc_sparsity *sparsity; /* non-NULL: data is the sparse encoding */
 } tfcc_ir_tensor;
 
 typedef struct tfcc_ir_node {
-  int32_t builtin;          /* tfcc_builtin code (TFCC_OP_CUSTOM for custom ops) */
+  int32_t builtin; /* tfcc_builtin code (TFCC_OP_CUSTOM for custom ops) */
   int32_t version;
-  const char *custom_code;  /* custom op name, or NULL */
+  const char *custom_code; /* custom op name, or NULL */
   int32_t n_inputs, n_outputs, n_intermediates;
-  int32_t *inputs;          /* tensor indices; -1 = omitted optional input */
+  int32_t *inputs; /* tensor indices; -1 = omitted optional input */
   int32_t *outputs;
   int32_t *intermediates;
-  uint8_t options_type;     /* BuiltinOptions union type in the file (0: none) */
-  uint8_t options2_type;    /* BuiltinOptions2 union type (newer ops; none is read) */
-  tfcc_op_options opts;     /* typed options (ir/op_options.h): filled by the reader,
+  uint8_t options_type;          /* BuiltinOptions union type in the file (0: none) */
+  uint8_t options2_type;         /* BuiltinOptions2 union type (newer ops; none is read) */
+  tfcc_op_options opts;          /* typed options (ir/op_options.h): filled by the reader,
                                edited by graph passes, read by operators */
   const uint8_t *custom_options; /* custom operators' raw options (in the file), or NULL */
   size_t custom_options_len;
@@ -110,7 +111,7 @@ typedef struct tfcc_ir_subgraph {
   int32_t n_tensors;
   tfcc_ir_tensor *tensors;
   int32_t n_nodes;
-  tfcc_ir_node *nodes;      /* in execution order */
+  tfcc_ir_node *nodes; /* in execution order */
   int32_t n_inputs, n_outputs;
   int32_t *inputs, *outputs;
 } tfcc_ir_subgraph;
@@ -126,8 +127,8 @@ typedef struct tfcc_ir_signature {
   const char *key;
   int32_t subgraph;
   int32_t n_inputs, n_outputs;
-  const char **input_names;   /* signature names */
-  int32_t *input_tensors;     /* tensor indices */
+  const char **input_names; /* signature names */
+  int32_t *input_tensors;   /* tensor indices */
   const char **output_names;
   int32_t *output_tensors;
 } tfcc_ir_signature;
@@ -143,7 +144,7 @@ typedef struct tfcc_graph {
   tfcc_ir_metadata *metadata;
   int32_t n_signatures;
   tfcc_ir_signature *signatures;
-  const uint8_t *file;      /* the model bytes the graph points into */
+  const uint8_t *file; /* the model bytes the graph points into */
   size_t file_size;
   tfcc_graph_block *blocks; /* everything the graph allocated */
 } tfcc_graph;

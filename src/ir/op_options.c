@@ -83,7 +83,7 @@ tfcc_options_kind tfcc_options_kind_of(int32_t builtin) {
     case TFCC_OP_STABLEHLO_REDUCE_WINDOW: return TFCC_OPTIONS_STABLEHLO_REDUCE_WINDOW;
     case TFCC_OP_STABLEHLO_SCATTER: return TFCC_OPTIONS_STABLEHLO_SCATTER;
     case TFCC_OP_STABLEHLO_COMPOSITE: return TFCC_OPTIONS_SUBGRAPHS; /* first: the decomposition */
-    case TFCC_OP_STABLEHLO_CASE: return TFCC_OPTIONS_STABLEHLO_CASE;                 /* ops */
+    case TFCC_OP_STABLEHLO_CASE: return TFCC_OPTIONS_STABLEHLO_CASE; /* ops */
     case TFCC_OP_STABLEHLO_RNG_BIT_GENERATOR: return TFCC_OPTIONS_RNG_BIT_GENERATOR; /* ops */
     default: return TFCC_OPTIONS_NONE;
   }

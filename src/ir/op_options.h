@@ -54,32 +54,32 @@ typedef enum tfcc_options_kind {
   TFCC_OPTIONS_SEQUENCE_LSTM,     /* UNIDIRECTIONAL_SEQUENCE_LSTM */
   TFCC_OPTIONS_CUMSUM,            /* CUMSUM */
   /* opsa: indexing and misc operators */
-  TFCC_OPTIONS_ONE_HOT,           /* ONE_HOT */
-  TFCC_OPTIONS_BUCKETIZE,         /* BUCKETIZE */
-  TFCC_OPTIONS_REVERSE_SEQUENCE,  /* REVERSE_SEQUENCE */
-  TFCC_OPTIONS_SPARSE_TO_DENSE,   /* SPARSE_TO_DENSE */
-  TFCC_OPTIONS_LRN,               /* LOCAL_RESPONSE_NORMALIZATION */
-  TFCC_OPTIONS_FAKE_QUANT,        /* FAKE_QUANT */
-  TFCC_OPTIONS_RANDOM,            /* RANDOM_UNIFORM, RANDOM_STANDARD_NORMAL, MULTINOMIAL */
+  TFCC_OPTIONS_ONE_HOT,          /* ONE_HOT */
+  TFCC_OPTIONS_BUCKETIZE,        /* BUCKETIZE */
+  TFCC_OPTIONS_REVERSE_SEQUENCE, /* REVERSE_SEQUENCE */
+  TFCC_OPTIONS_SPARSE_TO_DENSE,  /* SPARSE_TO_DENSE */
+  TFCC_OPTIONS_LRN,              /* LOCAL_RESPONSE_NORMALIZATION */
+  TFCC_OPTIONS_FAKE_QUANT,       /* FAKE_QUANT */
+  TFCC_OPTIONS_RANDOM,           /* RANDOM_UNIFORM, RANDOM_STANDARD_NORMAL, MULTINOMIAL */
   /* cflow: control flow and resource variables */
-  TFCC_OPTIONS_SUBGRAPHS,         /* WHILE, IF, CALL_ONCE, CALL */
-  TFCC_OPTIONS_VAR_HANDLE,        /* VAR_HANDLE */
+  TFCC_OPTIONS_SUBGRAPHS,  /* WHILE, IF, CALL_ONCE, CALL */
+  TFCC_OPTIONS_VAR_HANDLE, /* VAR_HANDLE */
   /* sequence models (opsb) */
-  TFCC_OPTIONS_LSTM,              /* LSTM: LSTMOptions into the lstm member */
-  TFCC_OPTIONS_RNN,               /* RNN, UNIDIRECTIONAL_SEQUENCE_RNN, BIDIRECTIONAL_SEQUENCE_RNN */
-  TFCC_OPTIONS_BIDI_LSTM,         /* BIDIRECTIONAL_SEQUENCE_LSTM into the lstm member */
-  TFCC_OPTIONS_SVDF,              /* SVDF */
-  TFCC_OPTIONS_CONV_3D,           /* CONV_3D, CONV_3D_TRANSPOSE */
+  TFCC_OPTIONS_LSTM,      /* LSTM: LSTMOptions into the lstm member */
+  TFCC_OPTIONS_RNN,       /* RNN, UNIDIRECTIONAL_SEQUENCE_RNN, BIDIRECTIONAL_SEQUENCE_RNN */
+  TFCC_OPTIONS_BIDI_LSTM, /* BIDIRECTIONAL_SEQUENCE_LSTM into the lstm member */
+  TFCC_OPTIONS_SVDF,      /* SVDF */
+  TFCC_OPTIONS_CONV_3D,   /* CONV_3D, CONV_3D_TRANSPOSE */
   /* opsc */
-  TFCC_OPTIONS_LSH_PROJECTION,    /* LSH_PROJECTION */
+  TFCC_OPTIONS_LSH_PROJECTION,          /* LSH_PROJECTION */
   TFCC_OPTIONS_EMBEDDING_LOOKUP_SPARSE, /* EMBEDDING_LOOKUP_SPARSE */
-  TFCC_OPTIONS_STABLEHLO_PAD,     /* STABLEHLO_PAD (BuiltinOptions2) */
-  TFCC_OPTIONS_STABLEHLO_GATHER,  /* STABLEHLO_GATHER (BuiltinOptions2) */
-  TFCC_OPTIONS_REDUCE_WINDOW,     /* REDUCE_WINDOW (BuiltinOptions2) */
+  TFCC_OPTIONS_STABLEHLO_PAD,           /* STABLEHLO_PAD (BuiltinOptions2) */
+  TFCC_OPTIONS_STABLEHLO_GATHER,        /* STABLEHLO_GATHER (BuiltinOptions2) */
+  TFCC_OPTIONS_REDUCE_WINDOW,           /* REDUCE_WINDOW (BuiltinOptions2) */
   TFCC_OPTIONS_STABLEHLO_REDUCE_WINDOW, /* STABLEHLO_REDUCE_WINDOW (BuiltinOptions2) */
-  TFCC_OPTIONS_STABLEHLO_SCATTER, /* STABLEHLO_SCATTER (BuiltinOptions2) */
-  TFCC_OPTIONS_STABLEHLO_CASE,    /* ops: STABLEHLO_CASE (BuiltinOptions2) */
-  TFCC_OPTIONS_RNG_BIT_GENERATOR  /* ops: STABLEHLO_RNG_BIT_GENERATOR (BuiltinOptions2) */
+  TFCC_OPTIONS_STABLEHLO_SCATTER,       /* STABLEHLO_SCATTER (BuiltinOptions2) */
+  TFCC_OPTIONS_STABLEHLO_CASE,          /* ops: STABLEHLO_CASE (BuiltinOptions2) */
+  TFCC_OPTIONS_RNG_BIT_GENERATOR        /* ops: STABLEHLO_RNG_BIT_GENERATOR (BuiltinOptions2) */
 } tfcc_options_kind;
 
 /* Conv2DOptions. */
@@ -106,7 +106,7 @@ typedef struct tfcc_depthwise_options {
 /* EXPAND_DEPTHWISE_CONV_2D: the depthwise's options and the absorbed 1x1 conv's activation. */
 typedef struct tfcc_expand_dwconv_options {
   tfcc_depthwise_options dw;
-  int32_t expand_activation;      /* TFCC_ACT_* of the expand conv */
+  int32_t expand_activation; /* TFCC_ACT_* of the expand conv */
 } tfcc_expand_dwconv_options;
 
 /* TransposeConvOptions. */
@@ -122,7 +122,7 @@ typedef struct tfcc_pool_options {
 /* FullyConnectedOptions. */
 typedef struct tfcc_fully_connected_options {
   int32_t activation;
-  int32_t weights_format;         /* 0 DEFAULT, 1 SHUFFLED4x16INT8 */
+  int32_t weights_format; /* 0 DEFAULT, 1 SHUFFLED4x16INT8 */
   bool keep_num_dims;
   bool asymmetric_quantize_inputs;
 } tfcc_fully_connected_options;
@@ -135,7 +135,7 @@ typedef struct tfcc_batch_matmul_options {
 /* AddOptions, SubOptions, MulOptions, DivOptions. */
 typedef struct tfcc_arith_options {
   int32_t activation;
-  bool pot_scale_int16;           /* ADD/SUB: true when the table exists and does not say
+  bool pot_scale_int16; /* ADD/SUB: true when the table exists and does not say
                                      otherwise; false without a table (as TFLite parses it) */
 } tfcc_arith_options;
 
@@ -148,17 +148,33 @@ typedef struct tfcc_activation_options { /* L2NormOptions */
   int32_t activation;
 } tfcc_activation_options;
 
-typedef struct tfcc_softmax_options { float beta; } tfcc_softmax_options;
-typedef struct tfcc_leaky_relu_options { float alpha; } tfcc_leaky_relu_options;
-typedef struct tfcc_gelu_options { bool approximate; } tfcc_gelu_options;
+typedef struct tfcc_softmax_options {
+  float beta;
+} tfcc_softmax_options;
+typedef struct tfcc_leaky_relu_options {
+  float alpha;
+} tfcc_leaky_relu_options;
+typedef struct tfcc_gelu_options {
+  bool approximate;
+} tfcc_gelu_options;
 /* DepthToSpaceOptions, SpaceToDepthOptions. */
-typedef struct tfcc_block_options { int32_t block_size; } tfcc_block_options;
-typedef struct tfcc_gather_options { int32_t axis, batch_dims; } tfcc_gather_options;
+typedef struct tfcc_block_options {
+  int32_t block_size;
+} tfcc_block_options;
+typedef struct tfcc_gather_options {
+  int32_t axis, batch_dims;
+} tfcc_gather_options;
 /* MirrorPadOptions: mode 0 REFLECT, 1 SYMMETRIC. */
-typedef struct tfcc_mirror_pad_options { int32_t mode; } tfcc_mirror_pad_options;
+typedef struct tfcc_mirror_pad_options {
+  int32_t mode;
+} tfcc_mirror_pad_options;
 /* PackOptions (values_count) / UnpackOptions (num). */
-typedef struct tfcc_pack_options { int32_t count, axis; } tfcc_pack_options;
-typedef struct tfcc_reducer_options { bool keep_dims; } tfcc_reducer_options;
+typedef struct tfcc_pack_options {
+  int32_t count, axis;
+} tfcc_pack_options;
+typedef struct tfcc_reducer_options {
+  bool keep_dims;
+} tfcc_reducer_options;
 /* ArgMaxOptions/ArgMinOptions.output_type, ShapeOptions.out_type (a tfcc_dtype, which has
  * TensorType's values); has_type false when the file leaves the field out. */
 typedef struct tfcc_type_options {
@@ -186,7 +202,9 @@ typedef struct tfcc_resize_options {
   bool align_corners, half_pixel_centers;
 } tfcc_resize_options;
 
-typedef struct tfcc_split_options { int32_t num_splits; } tfcc_split_options;
+typedef struct tfcc_split_options {
+  int32_t num_splits;
+} tfcc_split_options;
 
 /* StridedSliceOptions. */
 typedef struct tfcc_strided_slice_options {
@@ -225,10 +243,14 @@ typedef struct tfcc_svdf_options {
 } tfcc_svdf_options;
 
 /* CumsumOptions. */
-typedef struct tfcc_cumsum_options { bool exclusive, reverse; } tfcc_cumsum_options;
+typedef struct tfcc_cumsum_options {
+  bool exclusive, reverse;
+} tfcc_cumsum_options;
 
 /* opsa: OneHotOptions (axis -1: last). */
-typedef struct tfcc_one_hot_options { int32_t axis; } tfcc_one_hot_options;
+typedef struct tfcc_one_hot_options {
+  int32_t axis;
+} tfcc_one_hot_options;
 /* BucketizeOptions.boundaries: n_boundaries little-endian float32 values in the model file
  * (unaligned; read with memcpy). */
 typedef struct tfcc_bucketize_options {
@@ -236,9 +258,13 @@ typedef struct tfcc_bucketize_options {
   uint32_t n_boundaries;
 } tfcc_bucketize_options;
 /* ReverseSequenceOptions. */
-typedef struct tfcc_reverse_sequence_options { int32_t seq_dim, batch_dim; } tfcc_reverse_sequence_options;
+typedef struct tfcc_reverse_sequence_options {
+  int32_t seq_dim, batch_dim;
+} tfcc_reverse_sequence_options;
 /* SparseToDenseOptions. */
-typedef struct tfcc_sparse_to_dense_options { bool validate_indices; } tfcc_sparse_to_dense_options;
+typedef struct tfcc_sparse_to_dense_options {
+  bool validate_indices;
+} tfcc_sparse_to_dense_options;
 /* LocalResponseNormalizationOptions. */
 typedef struct tfcc_lrn_options {
   int32_t radius;
@@ -251,10 +277,14 @@ typedef struct tfcc_fake_quant_options {
   bool narrow_range;
 } tfcc_fake_quant_options;
 /* RandomOptions (both 0: a nondeterministic seed, as TFLite). */
-typedef struct tfcc_random_options { int64_t seed, seed2; } tfcc_random_options;
+typedef struct tfcc_random_options {
+  int64_t seed, seed2;
+} tfcc_random_options;
 /* cflow: WhileOptions (cond, body), IfOptions (then, else), CallOnceOptions (init: first),
  * CallOptions (subgraph: first). Indices are checked against the model at load. */
-typedef struct tfcc_subgraphs_options { int32_t first, second; } tfcc_subgraphs_options;
+typedef struct tfcc_subgraphs_options {
+  int32_t first, second;
+} tfcc_subgraphs_options;
 
 /* cflow: VarHandleOptions. The strings point into the model file (not NUL-terminated);
  * resource_id numbers the distinct (container, shared_name) pairs of the model, set at load. */
@@ -267,8 +297,12 @@ typedef struct tfcc_var_handle_options {
 /* opsc: LSHProjectionOptions.type (LSHProjectionType: 1 SPARSE, 2 DENSE; 0 UNKNOWN is refused
  * by the operator) and EmbeddingLookupSparseOptions.combiner (CombinerType: 0 SUM, 1 MEAN,
  * 2 SQRTN; checked at load). */
-typedef struct tfcc_lsh_projection_options { int32_t type; } tfcc_lsh_projection_options;
-typedef struct tfcc_embedding_lookup_sparse_options { int32_t combiner; } tfcc_embedding_lookup_sparse_options;
+typedef struct tfcc_lsh_projection_options {
+  int32_t type;
+} tfcc_lsh_projection_options;
+typedef struct tfcc_embedding_lookup_sparse_options {
+  int32_t combiner;
+} tfcc_embedding_lookup_sparse_options;
 /* opsc: StablehloPadOptions (in BuiltinOptions2): the three [long] vectors, their lengths in
  * the file (n_*, checked against the input rank by the operator) and their first
  * TFCC_MAX_DIMS entries. */
@@ -287,7 +321,9 @@ typedef struct tfcc_stablehlo_gather_options {
 } tfcc_stablehlo_gather_options;
 /* opsc: ReduceWindowOptions.reduce_function (ReduceWindowFunction: 1 ADD .. 6 ANY; 0
  * UNSUPPORTED is refused by the operator). */
-typedef struct tfcc_reduce_window_options { int32_t function; } tfcc_reduce_window_options;
+typedef struct tfcc_reduce_window_options {
+  int32_t function;
+} tfcc_reduce_window_options;
 /* opsc: StablehloReduceWindowOptions (in BuiltinOptions2): the vectors' lengths in the file and
  * their first entries (padding: low, high per dimension), the body subgraph. */
 typedef struct tfcc_stablehlo_reduce_window_options {
@@ -312,7 +348,9 @@ typedef struct tfcc_stablehlo_case_options {
   int32_t branch[TFCC_MAX_CASE_BRANCHES];
 } tfcc_stablehlo_case_options;
 /* ops: StablehloRngBitGeneratorOptions.algorithm (RngAlgorithm: 0 DEFAULT, 1 PHILOX, 2 THREEFRY). */
-typedef struct tfcc_rng_bit_generator_options { int32_t algorithm; } tfcc_rng_bit_generator_options;
+typedef struct tfcc_rng_bit_generator_options {
+  int32_t algorithm;
+} tfcc_rng_bit_generator_options;
 
 typedef struct tfcc_op_options {
   tfcc_options_kind kind;
@@ -351,11 +389,11 @@ typedef struct tfcc_op_options {
     tfcc_lrn_options lrn;                           /* opsa */
     tfcc_fake_quant_options fake_quant;             /* opsa */
     tfcc_random_options random;                     /* opsa */
-    tfcc_subgraphs_options subgraphs;   /* cflow */
-    tfcc_var_handle_options var_handle; /* cflow */
-    tfcc_rnn_options rnn;   /* opsb */
-    tfcc_svdf_options svdf; /* opsb */
-    tfcc_conv3d_options conv3d; /* opsb */
+    tfcc_subgraphs_options subgraphs;               /* cflow */
+    tfcc_var_handle_options var_handle;             /* cflow */
+    tfcc_rnn_options rnn;                           /* opsb */
+    tfcc_svdf_options svdf;                         /* opsb */
+    tfcc_conv3d_options conv3d;                     /* opsb */
     tfcc_lsh_projection_options lsh_projection;     /* opsc */
     tfcc_embedding_lookup_sparse_options els;       /* opsc */
     tfcc_stablehlo_pad_options shlo_pad;            /* opsc */

@@ -35,12 +35,14 @@ static void run_range(const split_job *j, int64_t e0, int64_t e1) {
     int64_t n = row - col;
     if (n > e1 - e) n = e1 - e;
     if (unit) {
-      j->fn(j->params, j->a + (size_t)(offa + col * sa) * j->es, j->b + (size_t)(offb + col * sb) * j->es,
-            j->out + (size_t)e * j->es, (size_t)n, (int)sa, (int)sb);
+      j->fn(j->params, j->a + (size_t)(offa + col * sa) * j->es,
+            j->b + (size_t)(offb + col * sb) * j->es, j->out + (size_t)e * j->es, (size_t)n,
+            (int)sa, (int)sb);
     } else { /* not produced by tfcc_bcast_plan (innermost strides are 0 or 1); kept correct */
       for (int64_t i = 0; i < n; i++)
         j->fn(j->params, j->a + (size_t)(offa + (col + i) * sa) * j->es,
-              j->b + (size_t)(offb + (col + i) * sb) * j->es, j->out + (size_t)(e + i) * j->es, 1, 0, 0);
+              j->b + (size_t)(offb + (col + i) * sb) * j->es, j->out + (size_t)(e + i) * j->es, 1,
+              0, 0);
     }
     e += n;
     col = 0;
@@ -68,7 +70,8 @@ static void split_task(void *ctx, size_t task, int thread) {
 void tfcc_bcast_split_run(struct tfcc_threadpool *pool, const tfcc_bcast *bc, size_t esize,
                           const void *a, const void *b, void *out, tfcc_vbin_row_fn fn,
                           const void *params, size_t min_task) {
-  if (!bc || bc->n_in != 2 || bc->elements <= 0 || bc->rank < 1 || bc->dims[bc->rank - 1] <= 0) return;
+  if (!bc || bc->n_in != 2 || bc->elements <= 0 || bc->rank < 1 || bc->dims[bc->rank - 1] <= 0)
+    return;
   split_job j = {bc, esize, a, b, out, fn, params, bc->elements, bc->elements};
   const int threads = tfcc_threadpool_size(pool);
   if (min_task < 64) min_task = 64;

@@ -22,35 +22,35 @@
 
 #include "cpu/cpu_info.h"
 
-#define TFCC_DISPATCH_TABLE_ACCESS_DECL(prefix, type)        \
-  int prefix##_kernel_count(void);                           \
-  const type *prefix##_kernel_at(int i);                     \
+#define TFCC_DISPATCH_TABLE_ACCESS_DECL(prefix, type) \
+  int prefix##_kernel_count(void); \
+  const type *prefix##_kernel_at(int i); \
   const char *prefix##_row_name(int i, tfcc_isa *isa)
 
-#define TFCC_DISPATCH_TABLE_DECL(prefix, type)  \
-  const type *prefix##_select(tfcc_isa isa);    \
-  int prefix##_kernel_chosen(tfcc_isa isa);     \
+#define TFCC_DISPATCH_TABLE_DECL(prefix, type) \
+  const type *prefix##_select(tfcc_isa isa); \
+  int prefix##_kernel_chosen(tfcc_isa isa); \
   TFCC_DISPATCH_TABLE_ACCESS_DECL(prefix, type)
 
-#define TFCC_DISPATCH_TABLE_ACCESS_FNS(prefix, type)                                  \
-  enum { prefix##_n_kernels_ = (int)(sizeof kernels / sizeof kernels[0]) };           \
-  int prefix##_kernel_count(void) { return prefix##_n_kernels_; }                     \
-  const type *prefix##_kernel_at(int i) {                                             \
-    return i >= 0 && i < prefix##_n_kernels_ ? &kernels[i] : NULL;                    \
-  }                                                                                   \
-  const char *prefix##_row_name(int i, tfcc_isa *isa) {                            \
-    if (i < 0 || i >= prefix##_n_kernels_) return NULL;                              \
-    if (isa) *isa = kernels[i].isa;                                                   \
-    return kernels[i].name;                                                           \
+#define TFCC_DISPATCH_TABLE_ACCESS_FNS(prefix, type) \
+  enum { prefix##_n_kernels_ = (int)(sizeof kernels / sizeof kernels[0]) }; \
+  int prefix##_kernel_count(void) { return prefix##_n_kernels_; } \
+  const type *prefix##_kernel_at(int i) { \
+    return i >= 0 && i < prefix##_n_kernels_ ? &kernels[i] : NULL; \
+  } \
+  const char *prefix##_row_name(int i, tfcc_isa *isa) { \
+    if (i < 0 || i >= prefix##_n_kernels_) return NULL; \
+    if (isa) *isa = kernels[i].isa; \
+    return kernels[i].name; \
   }
 
-#define TFCC_DISPATCH_TABLE_FNS_USABLE(prefix, type, usable)                          \
-  TFCC_DISPATCH_TABLE_ACCESS_FNS(prefix, type)                                        \
-  const type *prefix##_select(tfcc_isa isa) {                                         \
-    for (int i = 0; i < prefix##_n_kernels_; i++)                                     \
-      if (usable(&kernels[i], isa)) return &kernels[i];                               \
-    return &kernels[prefix##_n_kernels_ - 1];                                         \
-  }                                                                                   \
+#define TFCC_DISPATCH_TABLE_FNS_USABLE(prefix, type, usable) \
+  TFCC_DISPATCH_TABLE_ACCESS_FNS(prefix, type) \
+  const type *prefix##_select(tfcc_isa isa) { \
+    for (int i = 0; i < prefix##_n_kernels_; i++) \
+      if (usable(&kernels[i], isa)) return &kernels[i]; \
+    return &kernels[prefix##_n_kernels_ - 1]; \
+  } \
   int prefix##_kernel_chosen(tfcc_isa isa) { return (int)(prefix##_select(isa) - kernels); }
 
 /* Table rows that exist only where the build compiles their ISA's files: write
@@ -79,17 +79,18 @@
  *   static const tfcc_f32_vunary_kernel kernels[] = {
  *       TFCC_KERNEL_ROWS(TFCC_KERNEL_ROW, "f32-vunary", tfcc_f32_vunary)};
  * others pass their own R (name and fn may then be left empty). */
-#define TFCC_KERNEL_ROW(name, fn, sfx, level) {name "-" #sfx, level, fn##_##sfx}
-#define TFCC_KERNEL_ROWS_TAIL_(R, name, fn)                                  \
-  TFCC_KERNELS_ARM64(R(name, fn, neon, TFCC_ISA_NEON))                       \
-  TFCC_KERNELS_WASMSIMD(R(name, fn, wasmsimd, TFCC_ISA_WASMSIMD))            \
+#define TFCC_KERNEL_ROW(name, fn, sfx, level) \
+  { name "-" #sfx, level, fn##_##sfx }
+#define TFCC_KERNEL_ROWS_TAIL_(R, name, fn) \
+  TFCC_KERNELS_ARM64(R(name, fn, neon, TFCC_ISA_NEON)) \
+  TFCC_KERNELS_WASMSIMD(R(name, fn, wasmsimd, TFCC_ISA_WASMSIMD)) \
   R(name, fn, scalar, TFCC_ISA_GENERIC)
-#define TFCC_KERNEL_ROWS(R, name, fn)                                                      \
+#define TFCC_KERNEL_ROWS(R, name, fn) \
   TFCC_KERNELS_X86(R(name, fn, avx512, TFCC_ISA_AVX512), R(name, fn, avx2, TFCC_ISA_AVX2)) \
   TFCC_KERNEL_ROWS_TAIL_(R, name, fn)
-#define TFCC_KERNEL_ROWS_SSE4(R, name, fn)                                                 \
+#define TFCC_KERNEL_ROWS_SSE4(R, name, fn) \
   TFCC_KERNELS_X86(R(name, fn, avx512, TFCC_ISA_AVX512), R(name, fn, avx2, TFCC_ISA_AVX2), \
-                   R(name, fn, sse4, TFCC_ISA_SSE4))                                       \
+                   R(name, fn, sse4, TFCC_ISA_SSE4)) \
   TFCC_KERNEL_ROWS_TAIL_(R, name, fn)
 
 /* The ISA level alone decides (tfcc_isa_level_fits). */

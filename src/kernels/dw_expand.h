@@ -11,7 +11,7 @@ struct tfcc_threadpool;
 /* For each of `pixels` pixels: channel oc of out is channel oc / m of in (in_c channels in,
  * in_c * m out; elements of esize bytes, 1 or 4). Split in eight pieces over pool (NULL:
  * inline). */
-void tfcc_dw_expand_channels(struct tfcc_threadpool *pool, const void *in, void *out,
-                             size_t pixels, size_t in_c, size_t m, size_t esize);
+void tfcc_dw_expand_channels(struct tfcc_threadpool *pool, const void *in, void *out, size_t pixels,
+                             size_t in_c, size_t m, size_t esize);
 
 #endif

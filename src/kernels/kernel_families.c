@@ -34,10 +34,10 @@
 typedef struct kernel_family {
   const char *name;
   const char *ops;
-  int (*count)(void);                            /* table length; NULL: ONE */
-  const char *(*variant)(int i, tfcc_isa *isa);  /* table row i, best first */
-  int (*chosen)(tfcc_isa level);                 /* row dispatch takes; NULL: first that fits */
-  const char *only;                              /* ONE: its variant's name */
+  int (*count)(void);                           /* table length; NULL: ONE */
+  const char *(*variant)(int i, tfcc_isa *isa); /* table row i, best first */
+  int (*chosen)(tfcc_isa level);                /* row dispatch takes; NULL: first that fits */
+  const char *only;                             /* ONE: its variant's name */
 } kernel_family;
 
 #define TABLE(prefix) prefix##_kernel_count, prefix##_row_name, prefix##_kernel_chosen, NULL
@@ -57,7 +57,8 @@ static const char *expand_dw_variant(int i, tfcc_isa *isa) {
  * float32 kernels (the generic "variant"); the scalar row is an emulation for tests only. */
 static int bf16_count(void) {
   int n = 1;
-  for (int i = 0; i < tfcc_bf16_gemm_kernel_count(); i++) n += !tfcc_bf16_gemm_kernel_at(i)->test_only;
+  for (int i = 0; i < tfcc_bf16_gemm_kernel_count(); i++)
+    n += !tfcc_bf16_gemm_kernel_at(i)->test_only;
   return n;
 }
 static const char *bf16_variant(int i, tfcc_isa *isa) {
@@ -81,29 +82,35 @@ static int bf16_chosen(tfcc_isa level) {
 }
 
 static const kernel_family k_families[] = {
-    {"f32-gemm", "CONV_2D, FULLY_CONNECTED (float32: 1x1 in place, KxK through im2col; batch-1 FC "
-                 "through the same family's GEMV, f32-gemv-<nr>-<isa>)",
+    {"f32-gemm",
+     "CONV_2D, FULLY_CONNECTED (float32: 1x1 in place, KxK through im2col; batch-1 FC "
+     "through the same family's GEMV, f32-gemv-<nr>-<isa>)",
      TABLE(tfcc_f32_gemm)},
-    {"f32-conv-direct", "CONV_2D (float32, first layers with K = Cin*KH*KW <= 160: ResNet / "
-                        "MobileNet stems; reads the f32-gemm packed weights)",
+    {"f32-conv-direct",
+     "CONV_2D (float32, first layers with K = Cin*KH*KW <= 160: ResNet / "
+     "MobileNet stems; reads the f32-gemm packed weights)",
      TABLE_ACCESS(tfcc_f32_direct_conv)},
     {"f32-winograd", "CONV_2D (float32 3x3 stride 1: F(2,3) / F(4,3) transforms around f32-gemm)",
      TABLE(tfcc_f32_wino)},
     {"f32-dwconv", "DEPTHWISE_CONV_2D (float32)", TABLE(tfcc_f32_dwconv)},
-    {"f32-expand-dw", "EXPAND_DEPTHWISE_CONV_2D (float32 1x1 CONV_2D fused into its "
-                      "DEPTHWISE_CONV_2D by the pass fuse_expand_dwconv; f32-gemm + f32-dwconv "
-                      "of the same level on a window of expanded rows)",
+    {"f32-expand-dw",
+     "EXPAND_DEPTHWISE_CONV_2D (float32 1x1 CONV_2D fused into its "
+     "DEPTHWISE_CONV_2D by the pass fuse_expand_dwconv; f32-gemm + f32-dwconv "
+     "of the same level on a window of expanded rows)",
      tfcc_f32_dwconv_kernel_count, expand_dw_variant, tfcc_f32_dwconv_kernel_chosen, NULL},
     {"conv", "CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED with int16 activations or hybrid weights",
      ONE("ref")},
-    {"q8-gemm", "CONV_2D, FULLY_CONNECTED (int8/uint8; AMX-INT8 / AVX512-VNNI / AVX-VNNI / I8MM / "
-                "dot-product rows need their CPU feature)",
+    {"q8-gemm",
+     "CONV_2D, FULLY_CONNECTED (int8/uint8; AMX-INT8 / AVX512-VNNI / AVX-VNNI / I8MM / "
+     "dot-product rows need their CPU feature)",
      TABLE(tfcc_q8_gemm)},
-    {"q8-fc-small", "FULLY_CONNECTED (int8/uint8 tiny layers: depth <= 1024, weights <= 16384, "
-                    "batches x units x depth <= 16384; generic on NEON)",
+    {"q8-fc-small",
+     "FULLY_CONNECTED (int8/uint8 tiny layers: depth <= 1024, weights <= 16384, "
+     "batches x units x depth <= 16384; generic on NEON)",
      TABLE(tfcc_q8_fcs)},
-    {"q8-dwconv", "DEPTHWISE_CONV_2D (int8/uint8, any depth multiplier; the avx512vnni row needs "
-                  "AVX512-VNNI)",
+    {"q8-dwconv",
+     "DEPTHWISE_CONV_2D (int8/uint8, any depth multiplier; the avx512vnni row needs "
+     "AVX512-VNNI)",
      TABLE(tfcc_q8_dw)},
     {"bf16-gemm",
      "CONV_2D, FULLY_CONNECTED (float32 models at precision bf16; needs AVX512-BF16, the AMX "
@@ -115,13 +122,16 @@ static const kernel_family k_families[] = {
      TABLE(tfcc_pool)},
     {"f32-vbinary", "ADD, SUB, MUL, DIV, MAXIMUM, MINIMUM, SQUARED_DIFFERENCE, PRELU (float32)",
      TABLE(tfcc_f32_vbinary)},
-    {"q8-vbinary", "ADD, SUB, MUL (int8/uint8, both quant modes; the avx512vnni row needs "
-                   "AVX512-VNNI)",
+    {"q8-vbinary",
+     "ADD, SUB, MUL (int8/uint8, both quant modes; the avx512vnni row needs "
+     "AVX512-VNNI)",
      TABLE(tfcc_q8_vbinary)},
     {"f32-resize", "RESIZE_BILINEAR (float32)", TABLE(tfcc_f32_resize)},
-    {"q8-resize", "RESIZE_BILINEAR (int8/uint8, XNNPACK arithmetic: TFLITE mode, same in/out quantization)",
+    {"q8-resize",
+     "RESIZE_BILINEAR (int8/uint8, XNNPACK arithmetic: TFLITE mode, same in/out quantization)",
      TABLE(tfcc_q8_resize)},
-    {"q8-lut", "LOGISTIC, TANH, HARD_SWISH, LEAKY_RELU, RELU, RELU6, RELU_N1_TO_1 (int8/uint8: 256-entry table)",
+    {"q8-lut",
+     "LOGISTIC, TANH, HARD_SWISH, LEAKY_RELU, RELU, RELU6, RELU_N1_TO_1 (int8/uint8: 256-entry table)",
      TABLE(tfcc_q8_lut)},
     {"elementwise", "DIV (quantized), POW, FLOOR_DIV, FLOOR_MOD, comparisons, unary math",
      ONE("ref")},
@@ -129,22 +139,26 @@ static const kernel_family k_families[] = {
      TABLE(tfcc_f32_vunary)},
     {"activation", "GELU, ELU, PRELU (8-bit), int16 activations", ONE("ref")},
     {"f32-softmax", "SOFTMAX (float32, beta >= 0; within 2e-6 relative)", TABLE(tfcc_f32_softmax)},
-    {"softmax", "SOFTMAX uint8/int8 -> same type (q8-softmax: exact, tables through q8-lut), "
-                "int16 and LOG_SOFTMAX (ref)",
+    {"softmax",
+     "SOFTMAX uint8/int8 -> same type (q8-softmax: exact, tables through q8-lut), "
+     "int16 and LOG_SOFTMAX (ref)",
      ONE("ref")},
-    {"reduce", "MEAN (float32, int8, uint8, int16), quantized SUM over [outer, reduced, inner]; "
-               "REDUCE_MAX, REDUCE_MIN, REDUCE_PROD and other layouts: ref",
+    {"reduce",
+     "MEAN (float32, int8, uint8, int16), quantized SUM over [outer, reduced, inner]; "
+     "REDUCE_MAX, REDUCE_MIN, REDUCE_PROD and other layouts: ref",
      TABLE(tfcc_rsum)},
-    {"concat", "CONCATENATION, SPLIT, SPLIT_V (strided block copies, any dtype; uint8 requantized "
-               "inputs through q8-lut tables)",
+    {"concat",
+     "CONCATENATION, SPLIT, SPLIT_V (strided block copies, any dtype; uint8 requantized "
+     "inputs through q8-lut tables)",
      ONE("concat-copy")},
     {"pad", "PAD, PADV2 (constant, any dtype: one pass over the output, rows split over the pool)",
      ONE("pad-copy")},
     {"copy", "TRANSPOSE, SLICE, GATHER, RESIZE_*, MIRROR_PAD", ONE("ref")},
     {"quantize", "QUANTIZE, DEQUANTIZE (per-tensor; builtin 8-bit requantize: quantize-lut table)",
      TABLE(tfcc_qz)},
-    {"xnn-f32", "LOGISTIC, CONV_2D (float32 operators of hybrid networks in TFLITE mode: "
-                "XNNPACK's bits, no fused multiply-add)",
+    {"xnn-f32",
+     "LOGISTIC, CONV_2D (float32 operators of hybrid networks in TFLITE mode: "
+     "XNNPACK's bits, no fused multiply-add)",
      TABLE(tfcc_xnn_f32)},
     {"lstm", "UNIDIRECTIONAL_SEQUENCE_LSTM (int8x8->16; float32 runs on f32-gemm + f32-vunary)",
      TABLE(tfcc_q8_lstm)},
@@ -194,7 +208,8 @@ const char *tfcc_kernel_variant(const char *family, tfcc_isa level) {
 int tfcc_kernel_family_count(void) { return FAMILY_COUNT; }
 
 tfcc_status tfcc_kernel_family_get(int index, tfcc_isa level, tfcc_kernel_family *out) {
-  if (!out || index < 0 || index >= FAMILY_COUNT || (unsigned)level >= TFCC_ISA_COUNT_) return TFCC_ERR_INVALID_ARG;
+  if (!out || index < 0 || index >= FAMILY_COUNT || (unsigned)level >= TFCC_ISA_COUNT_)
+    return TFCC_ERR_INVALID_ARG;
   const kernel_family *f = &k_families[index];
   memset(out, 0, sizeof *out);
   out->name = f->name;
@@ -233,8 +248,9 @@ static void gated_q8(tfcc_isa level, tfcc_kernel_gated *out) {
   out->family = "q8-gemm";
   out->name = k ? k->name : "q8-gemm-16x64-amxint8";
   out->isa = TFCC_ISA_AVX512;
-  out->needs = "AMX-TILE + AMX-INT8 (cpuid), tile state in XCR0, Linux's tile permission, "
-               "AVX512-VNNI; taken per layer for depth >= 256 and >= 16 rows (TFCC_AMX=off: never)";
+  out->needs =
+      "AMX-TILE + AMX-INT8 (cpuid), tile state in XCR0, Linux's tile permission, "
+      "AVX512-VNNI; taken per layer for depth >= 256 and >= 16 rows (TFCC_AMX=off: never)";
   out->reason = k ? tfcc_q8_gemm_unavailable(k, level) : "not in this build";
 }
 
@@ -244,8 +260,9 @@ static void gated_bf16(tfcc_isa level, tfcc_kernel_gated *out) {
   out->family = "bf16-gemm";
   out->name = k ? k->name : "bf16-gemm-16x32-amxbf16";
   out->isa = TFCC_ISA_AVX512;
-  out->needs = "precision bf16; AMX-TILE + AMX-BF16 (cpuid), tile state in XCR0, Linux's tile "
-               "permission, AVX512-BF16";
+  out->needs =
+      "precision bf16; AMX-TILE + AMX-BF16 (cpuid), tile state in XCR0, Linux's tile "
+      "permission, AVX512-BF16";
   if (!k)
     out->reason = "not in this build";
   else if (!tfcc_isa_level_fits(k->isa, level))

@@ -46,20 +46,22 @@ static inline tfcc_status act_check_io(const tfcc_op_ctx *ctx, int n_in) {
 static inline tfcc_status act_quant(tfcc_err *err, const char *what, tfcc_dtype t,
                                     const tfcc_quant *q, float *scale, int32_t *zp) {
   if (!q || q->count < 1)
-    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "%s (%s) has no quantization parameters",
-                        what, tfcc_dtype_name(t));
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "%s (%s) has no quantization parameters", what,
+                        tfcc_dtype_name(t));
   if (q->count != 1)
     return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED,
                         "%s: per-axis quantization (%d scales) not supported here", what,
                         (int)q->count);
   const float s = q->scale[0];
   if (!(s > 0.f) || !isfinite(s))
-    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "%s: quantization scale %g is not a positive "
-                        "finite number", what, (double)s);
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                        "%s: quantization scale %g is not a positive "
+                        "finite number",
+                        what, (double)s);
   const int32_t z = q->zero_point[0];
   if (z < act_qmin(t) || z > act_qmax(t))
-    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "%s: zero point %d out of range for %s",
-                        what, (int)z, tfcc_dtype_name(t));
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "%s: zero point %d out of range for %s", what,
+                        (int)z, tfcc_dtype_name(t));
   *scale = s;
   *zp = z;
   return TFCC_OK;
@@ -105,7 +107,6 @@ static inline tfcc_status act_params_missing(tfcc_op_ctx *ctx) {
 /* Element count of the input, for element-wise eval. */
 static inline size_t act_count(const tfcc_tensor *t) { return (size_t)tfcc_tensor_elements(t); }
 
-
 /* Unary operators keep this header first in their params: the dtypes init accepted. */
 typedef struct act_head {
   tfcc_dtype in_type, out_type;
@@ -136,15 +137,16 @@ static inline tfcc_status act_unary_init(tfcc_init_ctx *ctx, size_t bytes, act_s
   return st;
 }
 
-
 /* Per-axis quantization of t (its quant): the quantized dimension must index the channels.
  * Splits t's shape into outer x channels x inner around that axis. */
 static inline tfcc_status act_per_axis_layout(tfcc_err *err, const tfcc_tensor *t, size_t *outer,
                                               size_t *channels, size_t *inner) {
   const tfcc_quant *q = t->quant;
   if (q->axis < 0 || q->axis >= t->rank || t->dims[q->axis] != q->count)
-    return tfcc_err_set(err, TFCC_ERR_SHAPE, "per-axis quantization: axis %d with %d scales does "
-                        "not match rank-%d shape", (int)q->axis, (int)q->count, (int)t->rank);
+    return tfcc_err_set(err, TFCC_ERR_SHAPE,
+                        "per-axis quantization: axis %d with %d scales does "
+                        "not match rank-%d shape",
+                        (int)q->axis, (int)q->count, (int)t->rank);
   *outer = 1;
   *inner = 1;
   for (int32_t d = 0; d < q->axis; d++) *outer *= (size_t)t->dims[d];
@@ -187,7 +189,6 @@ static inline tfcc_status act_quant_io(tfcc_err *err, const tfcc_ir_tensor *in,
   return act_quant(err, "output 0", out->dtype, &out->quant, s_out, z_out);
 }
 
-
 /* Input and output quantization of a quantized activation (act_open_io). */
 typedef struct act_io {
   bool quantized; /* false: float32, nothing below read */
@@ -220,9 +221,9 @@ static inline bool act_checked_log2(float x, int *log2_result) {
 /* LOGISTIC and TANH share their quantization logic (src/ops/logistic.c). */
 typedef struct sigmoid_like_op {
   act_head head;
-  uint8_t lut[256];          /* uint8 / int8 */
-  int32_t input_multiplier;  /* int16: > 0 selects the table kernel */
-  int input_left_shift;      /* int16 */
+  uint8_t lut[256];         /* uint8 / int8 */
+  int32_t input_multiplier; /* int16: > 0 selects the table kernel */
+  int input_left_shift;     /* int16 */
 } sigmoid_like_op;
 tfcc_status tfcc_sigmoid_like_setup(sigmoid_like_op *p, bool is_tanh, const tfcc_ir_tensor *in,
                                     const tfcc_ir_tensor *out, tfcc_err *err);

@@ -14,15 +14,14 @@
 static inline void act_run_f32(const tfcc_op_ctx *ctx, tfcc_f32_vunary_op op, float lo, float hi,
                                float alpha) {
   const tfcc_f32_vunary_params fp = {op, lo, hi, alpha};
-  tfcc_f32_vunary_run(ctx->pool, ctx->ks->f32_vunary, &fp,
-                      (const float *)ctx->in[0]->data, (float *)ctx->out[0]->data,
-                      (size_t)tfcc_tensor_elements(ctx->in[0]));
+  tfcc_f32_vunary_run(ctx->pool, ctx->ks->f32_vunary, &fp, (const float *)ctx->in[0]->data,
+                      (float *)ctx->out[0]->data, (size_t)tfcc_tensor_elements(ctx->in[0]));
 }
 
 /* out[0] = lut[in[0]] for uint8 / int8 tensors. */
 static inline void act_run_lut(const tfcc_op_ctx *ctx, const uint8_t lut[256]) {
-  tfcc_q8_lut_run(ctx->pool, ctx->ks->q8_lut, lut, ctx->in[0]->data,
-                  ctx->out[0]->data, (size_t)tfcc_tensor_elements(ctx->in[0]));
+  tfcc_q8_lut_run(ctx->pool, ctx->ks->q8_lut, lut, ctx->in[0]->data, ctx->out[0]->data,
+                  (size_t)tfcc_tensor_elements(ctx->in[0]));
 }
 
 /* The kernel name `tfcc bench` shows for an activation node whose input dtype is t. */
@@ -40,8 +39,12 @@ static inline const char *act_unary_kernel(const tfcc_op_ctx *ctx) {
 
 /* The operator definition of such an activation: its own init and eval, the shared
  * prepare and kernel name, in place allowed. */
-#define TFCC_ACT_UNARY_OP_DEF(sym, op_name, init_fn, eval_fn)                          \
-  const tfcc_op_def sym = {.name = op_name, .init = init_fn, .prepare = act_unary_prepare, \
-                           .eval = eval_fn, .kernel = act_unary_kernel, .inplace_ok = true}
+#define TFCC_ACT_UNARY_OP_DEF(sym, op_name, init_fn, eval_fn) \
+  const tfcc_op_def sym = {.name = op_name, \
+                           .init = init_fn, \
+                           .prepare = act_unary_prepare, \
+                           .eval = eval_fn, \
+                           .kernel = act_unary_kernel, \
+                           .inplace_ok = true}
 
 #endif

@@ -16,8 +16,9 @@ static tfcc_status prepare(tfcc_op_ctx *ctx) {
   for (int32_t k = 1; k < ctx->n_in; k++) {
     const tfcc_tensor *t = ctx->in[k];
     TFCC_OP_CHECK(ctx, t != NULL, TFCC_ERR_INVALID_MODEL, "ADD_N: input %d is missing", (int)k);
-    TFCC_OP_CHECK(ctx, t->dtype == a->dtype, TFCC_ERR_DTYPE, "ADD_N: input %d dtype %s, expected %s",
-                  (int)k, tfcc_dtype_name(t->dtype), tfcc_dtype_name(a->dtype));
+    TFCC_OP_CHECK(ctx, t->dtype == a->dtype, TFCC_ERR_DTYPE,
+                  "ADD_N: input %d dtype %s, expected %s", (int)k, tfcc_dtype_name(t->dtype),
+                  tfcc_dtype_name(a->dtype));
     bool same = t->rank == a->rank;
     for (int32_t j = 0; same && j < a->rank; j++) same = t->dims[j] == a->dims[j];
     char s0[96], s1[96];

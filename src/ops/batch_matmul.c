@@ -38,10 +38,10 @@ static tfcc_status bmm_init(tfcc_init_ctx *ctx) {
   atomic_init(&p->f32_logged, false);
   tfcc_status st = TFCC_OK;
   if (tfcc_hybrid_applies(ctx, 0, 1))
-    st = tfcc_hybrid_bmm_init(ctx, p->adj_x, p->adj_y, ctx->node->opts.batch_matmul.asymmetric_quantize_inputs,
-                              &p->hyb);
-  else if (l && r && o && (l->dtype == TFCC_INT8 || l->dtype == TFCC_INT16) && r->dtype == l->dtype &&
-      o->dtype == l->dtype) {
+    st = tfcc_hybrid_bmm_init(ctx, p->adj_x, p->adj_y,
+                              ctx->node->opts.batch_matmul.asymmetric_quantize_inputs, &p->hyb);
+  else if (l && r && o && (l->dtype == TFCC_INT8 || l->dtype == TFCC_INT16) &&
+           r->dtype == l->dtype && o->dtype == l->dtype) {
     tfcc_conv_qparams q;
     st = tfcc_conv_qparams_init(&q, l, r, o, 0, true, ctx->err);
     if (st == TFCC_OK) {
@@ -54,8 +54,7 @@ static tfcc_status bmm_init(tfcc_init_ctx *ctx) {
       p->q.act_min = q.act_min;
       p->q.act_max = q.act_max;
       tfcc_conv_qparams_free(&q);
-      if (l->dtype == TFCC_INT16 &&
-          (p->q.lhs_offset || p->q.rhs_offset || p->q.output_offset))
+      if (l->dtype == TFCC_INT16 && (p->q.lhs_offset || p->q.rhs_offset || p->q.output_offset))
         st = tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "int16 zero points must be 0");
       else if (l->dtype == TFCC_INT16 && p->q.shift > 14)
         st = tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "multiplier 2^%d too large",
@@ -95,8 +94,8 @@ static tfcc_status bmm_shapes(const tfcc_op_ctx *ctx, tfcc_bmm_dims *d, int32_t 
     int32_t li = i - (d->nbd - lb), ri = i - (d->nbd - rb);
     int32_t a = li >= 0 ? l->dims[li] : 1, b = ri >= 0 ? r->dims[ri] : 1;
     if (a != b && a != 1 && b != 1)
-      return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "batch dimension %d: %d and %d do not broadcast",
-                          (int)i, (int)a, (int)b);
+      return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE,
+                          "batch dimension %d: %d and %d do not broadcast", (int)i, (int)a, (int)b);
     d->lhs_b[i] = a;
     d->rhs_b[i] = b;
     d->out_b[i] = a == 1 ? b : a;
@@ -151,8 +150,8 @@ static void bmm_f32_run(const tfcc_op_ctx *ctx, const tfcc_bmm_dims *d, const fl
         tfcc_f32_pack_into(k, d->n, d->k, rb, 1, (size_t)d->n, NULL, ctx->scratch, &pk);
       packed_off = roff;
     }
-    tfcc_f32_gemm(ctx->pool, &pk, d->m, l + (size_t)loff * lsz, (size_t)d->k,
-                  o + (size_t)ob * osz, (size_t)d->n, -INFINITY, INFINITY);
+    tfcc_f32_gemm(ctx->pool, &pk, d->m, l + (size_t)loff * lsz, (size_t)d->k, o + (size_t)ob * osz,
+                  (size_t)d->n, -INFINITY, INFINITY);
   }
 }
 
@@ -160,7 +159,8 @@ static tfcc_status bmm_prepare(tfcc_op_ctx *ctx) {
   const bmm_params *p = ctx->params;
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "BATCH_MATMUL not initialised");
   if (ctx->n_in < 2 || !ctx->in[0] || !ctx->in[1] || ctx->n_out < 1 || !ctx->out[0])
-    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "BATCH_MATMUL needs two inputs and one output");
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
+                        "BATCH_MATMUL needs two inputs and one output");
   const tfcc_tensor *l = ctx->in[0], *r = ctx->in[1];
   if (p->hyb) { /* float32 lhs, int8 rhs */
     tfcc_bmm_dims d;
@@ -206,9 +206,8 @@ static tfcc_status bmm_eval(tfcc_op_ctx *ctx) {
   tfcc_status st = bmm_shapes(ctx, &d, &orank, od);
   if (st != TFCC_OK) return st;
   if (p->hyb)
-    return tfcc_hybrid_fc_eval(ctx, p->hyb,
-                               d.k > 0 ? (int32_t)(tfcc_tensor_elements(ctx->in[0]) / d.k) : 0,
-                               d.n, d.k);
+    return tfcc_hybrid_fc_eval(
+        ctx, p->hyb, d.k > 0 ? (int32_t)(tfcc_tensor_elements(ctx->in[0]) / d.k) : 0, d.n, d.k);
   const void *l = ctx->in[0]->data, *r = ctx->in[1]->data;
   void *o = ctx->out[0]->data;
   switch (ctx->in[0]->dtype) {

@@ -71,8 +71,8 @@ bool tfcc_bf16_fast_conv_eval(const tfcc_bf16_fast *f, tfcc_op_ctx *ctx, const t
   return true;
 }
 
-bool tfcc_bf16_fast_fc_prepare(tfcc_bf16_fast *f, tfcc_op_ctx *ctx, int32_t batches,
-                               int32_t units, int32_t accum) {
+bool tfcc_bf16_fast_fc_prepare(tfcc_bf16_fast *f, tfcc_op_ctx *ctx, int32_t batches, int32_t units,
+                               int32_t accum) {
   const tfcc_tensor *w = ctx->in[1], *bias = bias_of(ctx);
   if (!f->wanted || ctx->in[0]->dtype != TFCC_FLOAT32 || units <= 0 || accum <= 0 ||
       !const_or_absent(w) || !const_or_absent(bias))

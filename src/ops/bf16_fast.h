@@ -18,10 +18,10 @@
 typedef struct tfcc_bf16_fast {
   pthread_mutex_t mu;
   bool mu_ok;
-  bool wanted;       /* the model's precision is bf16 */
-  atomic_int state;  /* 0 not packed, 1 packed, 2 not possible (no kernel, out of memory) */
+  bool wanted;      /* the model's precision is bf16 */
+  atomic_int state; /* 0 not packed, 1 packed, 2 not possible (no kernel, out of memory) */
   tfcc_bf16_packed packed;
-  const void *src;   /* weights the packing read */
+  const void *src; /* weights the packing read */
 } tfcc_bf16_fast;
 
 /* init: precision is the model's tfcc_precision (tfcc_init_ctx.precision). */
@@ -29,8 +29,7 @@ void tfcc_bf16_fast_init(tfcc_bf16_fast *f, int precision);
 void tfcc_bf16_fast_free(tfcc_bf16_fast *f);
 
 /* The packing for these weights, or NULL (eval: no locking). */
-static inline const tfcc_bf16_packed *tfcc_bf16_fast_get(const tfcc_bf16_fast *f,
-                                                         const void *src) {
+static inline const tfcc_bf16_packed *tfcc_bf16_fast_get(const tfcc_bf16_fast *f, const void *src) {
   return f->wanted &&
                  atomic_load_explicit(&((tfcc_bf16_fast *)f)->state, memory_order_acquire) == 1 &&
                  f->src == src
@@ -46,8 +45,8 @@ bool tfcc_bf16_fast_conv_prepare(tfcc_bf16_fast *f, tfcc_op_ctx *ctx, const tfcc
 bool tfcc_bf16_fast_conv_eval(const tfcc_bf16_fast *f, tfcc_op_ctx *ctx, const tfcc_conv_geom *g,
                               float lo, float hi);
 /* FULLY_CONNECTED (float32): the same for weights [units, accum], `batches` input rows. */
-bool tfcc_bf16_fast_fc_prepare(tfcc_bf16_fast *f, tfcc_op_ctx *ctx, int32_t batches,
-                               int32_t units, int32_t accum);
+bool tfcc_bf16_fast_fc_prepare(tfcc_bf16_fast *f, tfcc_op_ctx *ctx, int32_t batches, int32_t units,
+                               int32_t accum);
 bool tfcc_bf16_fast_fc_eval(const tfcc_bf16_fast *f, tfcc_op_ctx *ctx, int32_t batches,
                             int32_t units, int32_t accum, float lo, float hi);
 /* Kernel name for the profile when bf16 runs (rows == 1: the GEMV name), else NULL. */

@@ -42,7 +42,9 @@ static void make_dir(const tfcc_op_ctx *ctx, bool backward, dir_ctx *d) {
   d->c.n_tmp = 0;
 }
 
-static bool merged(const tfcc_op_ctx *ctx) { return ctx->node && ctx->node->opts.lstm.merge_outputs; }
+static bool merged(const tfcc_op_ctx *ctx) {
+  return ctx->node && ctx->node->opts.lstm.merge_outputs;
+}
 
 static tfcc_status prepare(tfcc_op_ctx *ctx) {
   if (ctx->n_in != 48)
@@ -55,10 +57,12 @@ static tfcc_status prepare(tfcc_op_ctx *ctx) {
   const int want_out = merged(ctx) ? 1 : 2;
   if (ctx->n_out != want_out || !ctx->out[0] || (want_out == 2 && !ctx->out[1]))
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
-                        "BIDIRECTIONAL_SEQUENCE_LSTM: %d outputs, expected %d", (int)ctx->n_out, want_out);
+                        "BIDIRECTIONAL_SEQUENCE_LSTM: %d outputs, expected %d", (int)ctx->n_out,
+                        want_out);
   const tfcc_tensor *x = ctx->in[0];
   if (!x || x->rank != 3)
-    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "BIDIRECTIONAL_SEQUENCE_LSTM: input must have rank 3");
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE,
+                        "BIDIRECTIONAL_SEQUENCE_LSTM: input must have rank 3");
   dir_ctx f, b;
   make_dir(ctx, false, &f);
   make_dir(ctx, true, &b);
@@ -87,10 +91,12 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   tfcc_status st;
   if (m) {
     const int32_t stride = fw_n + bw_n;
-    if ((st = tfcc_lstm_direction_eval(&f.c, false, ctx->out[0]->data, stride, 0)) != TFCC_OK) return st;
+    if ((st = tfcc_lstm_direction_eval(&f.c, false, ctx->out[0]->data, stride, 0)) != TFCC_OK)
+      return st;
     return tfcc_lstm_direction_eval(&b.c, true, ctx->out[0]->data, stride, fw_n);
   }
-  if ((st = tfcc_lstm_direction_eval(&f.c, false, ctx->out[0]->data, fw_n, 0)) != TFCC_OK) return st;
+  if ((st = tfcc_lstm_direction_eval(&f.c, false, ctx->out[0]->data, fw_n, 0)) != TFCC_OK)
+    return st;
   return tfcc_lstm_direction_eval(&b.c, true, ctx->out[1]->data, bw_n, 0);
 }
 

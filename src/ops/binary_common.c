@@ -55,7 +55,8 @@ tfcc_status tfcc_elem_broadcast_shape(tfcc_op_ctx *ctx, const char *op, int32_t 
   return tfcc_tensor_set_shape(out, out_rank, out_dims, ctx->err);
 }
 
-void tfcc_elem_plan(tfcc_bcast *bc, int32_t n, const tfcc_tensor *const *in, const tfcc_tensor *out) {
+void tfcc_elem_plan(tfcc_bcast *bc, int32_t n, const tfcc_tensor *const *in,
+                    const tfcc_tensor *out) {
   int32_t ranks[TFCC_BCAST_MAX_IN] = {0};
   const int32_t *dims[TFCC_BCAST_MAX_IN] = {NULL};
   if (n > TFCC_BCAST_MAX_IN) n = TFCC_BCAST_MAX_IN;
@@ -68,22 +69,34 @@ void tfcc_elem_plan(tfcc_bcast *bc, int32_t n, const tfcc_tensor *const *in, con
 
 void tfcc_elem_qrange(tfcc_dtype dt, int32_t *lo, int32_t *hi) {
   switch (dt) {
-    case TFCC_UINT8: *lo = 0; *hi = 255; break;
-    case TFCC_INT8: *lo = INT8_MIN; *hi = INT8_MAX; break;
-    case TFCC_INT16: *lo = INT16_MIN; *hi = INT16_MAX; break;
-    default: *lo = INT32_MIN; *hi = INT32_MAX; break;
+    case TFCC_UINT8:
+      *lo = 0;
+      *hi = 255;
+      break;
+    case TFCC_INT8:
+      *lo = INT8_MIN;
+      *hi = INT8_MAX;
+      break;
+    case TFCC_INT16:
+      *lo = INT16_MIN;
+      *hi = INT16_MAX;
+      break;
+    default:
+      *lo = INT32_MIN;
+      *hi = INT32_MAX;
+      break;
   }
 }
 
-tfcc_status tfcc_elem_quant(tfcc_op_ctx *ctx, const char *op, const char *what, const tfcc_tensor *t,
-                            float *scale, int32_t *zp) {
+tfcc_status tfcc_elem_quant(tfcc_op_ctx *ctx, const char *op, const char *what,
+                            const tfcc_tensor *t, float *scale, int32_t *zp) {
   TFCC_OP_CHECK(ctx, t->quant && t->quant->count >= 1 && t->quant->scale && t->quant->zero_point,
                 TFCC_ERR_INVALID_MODEL, "%s: %s (%s) has no quantization parameters", op, what,
                 tfcc_dtype_name(t->dtype));
   const float s = t->quant->scale[0];
   const int32_t z = t->quant->zero_point[0];
-  TFCC_OP_CHECK(ctx, isfinite(s) && s > 0.f, TFCC_ERR_INVALID_MODEL, "%s: %s scale %g is not positive",
-                op, what, (double)s);
+  TFCC_OP_CHECK(ctx, isfinite(s) && s > 0.f, TFCC_ERR_INVALID_MODEL,
+                "%s: %s scale %g is not positive", op, what, (double)s);
   int32_t lo, hi;
   tfcc_elem_qrange(t->dtype, &lo, &hi);
   TFCC_OP_CHECK(ctx, z >= lo && z <= hi, TFCC_ERR_INVALID_MODEL,

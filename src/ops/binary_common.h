@@ -16,9 +16,9 @@
 
 /* ADD/SUB/MUL/DIV parameters: the node's options (tfcc_arith_options) and what init derives. */
 typedef struct tfcc_arith_opts {
-  int32_t activation;    /* fused activation */
-  bool pot_scale_int16;  /* ADD/SUB (ir/op_options.h) */
-  int quant_compat;      /* tfcc_quant_compat of the model */
+  int32_t activation;   /* fused activation */
+  bool pot_scale_int16; /* ADD/SUB (ir/op_options.h) */
+  int quant_compat;     /* tfcc_quant_compat of the model */
   /* Quantized ADD/SUB/MUL/DIV: multipliers and shifts computed once at init from the tensors'
    * quantization (which never changes for a model), so eval does not redo them each run. */
   bool q_ready;
@@ -51,13 +51,17 @@ const char *tfcc_arith_kernel(const tfcc_op_ctx *ctx, tfcc_arith_kind kind);
 
 /* The operator definition `def` of arithmetic kind `kind` (ADD, SUB, MUL: in place allowed):
  * its init / prepare / eval / kernel are the tfcc_arith_* functions above for that kind. */
-#define TFCC_ARITH_OP_DEF(def, op_name, kind)                                                  \
-  static tfcc_status init(tfcc_init_ctx *ctx) { return tfcc_arith_init(ctx, kind); }          \
-  static tfcc_status prepare(tfcc_op_ctx *ctx) { return tfcc_arith_prepare(ctx, kind); }      \
-  static tfcc_status eval(tfcc_op_ctx *ctx) { return tfcc_arith_eval(ctx, kind); }            \
-  static const char *kernel(const tfcc_op_ctx *ctx) { return tfcc_arith_kernel(ctx, kind); }  \
-  const tfcc_op_def def = {.name = op_name, .init = init, .prepare = prepare, .eval = eval,   \
-                           .kernel = kernel, .inplace_ok = true}
+#define TFCC_ARITH_OP_DEF(def, op_name, kind) \
+  static tfcc_status init(tfcc_init_ctx *ctx) { return tfcc_arith_init(ctx, kind); } \
+  static tfcc_status prepare(tfcc_op_ctx *ctx) { return tfcc_arith_prepare(ctx, kind); } \
+  static tfcc_status eval(tfcc_op_ctx *ctx) { return tfcc_arith_eval(ctx, kind); } \
+  static const char *kernel(const tfcc_op_ctx *ctx) { return tfcc_arith_kernel(ctx, kind); } \
+  const tfcc_op_def def = {.name = op_name, \
+                           .init = init, \
+                           .prepare = prepare, \
+                           .eval = eval, \
+                           .kernel = kernel, \
+                           .inplace_ok = true}
 
 tfcc_status tfcc_compare_prepare(tfcc_op_ctx *ctx, tfcc_cmpop op);
 tfcc_status tfcc_compare_eval(tfcc_op_ctx *ctx, tfcc_cmpop op);
@@ -76,10 +80,11 @@ tfcc_status tfcc_elem_check_io(tfcc_op_ctx *ctx, const char *op, int32_t n_in, i
 /* Sets out's shape to the broadcast of the n inputs' shapes. */
 tfcc_status tfcc_elem_broadcast_shape(tfcc_op_ctx *ctx, const char *op, int32_t n,
                                       const tfcc_tensor *const *in, tfcc_tensor *out);
-void tfcc_elem_plan(tfcc_bcast *bc, int32_t n, const tfcc_tensor *const *in, const tfcc_tensor *out);
+void tfcc_elem_plan(tfcc_bcast *bc, int32_t n, const tfcc_tensor *const *in,
+                    const tfcc_tensor *out);
 /* Per-tensor quantization of t (scale finite > 0, zero point within dt's range). */
-tfcc_status tfcc_elem_quant(tfcc_op_ctx *ctx, const char *op, const char *what, const tfcc_tensor *t,
-                            float *scale, int32_t *zp);
+tfcc_status tfcc_elem_quant(tfcc_op_ctx *ctx, const char *op, const char *what,
+                            const tfcc_tensor *t, float *scale, int32_t *zp);
 /* Storage range of an integer dtype. */
 void tfcc_elem_qrange(tfcc_dtype dt, int32_t *lo, int32_t *hi);
 

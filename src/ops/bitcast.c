@@ -15,7 +15,8 @@ static tfcc_status bitcast_prepare(tfcc_op_ctx *ctx) {
   int32_t dims[TFCC_MAX_RANK], rank = in->rank;
   for (int32_t d = 0; d < rank; d++) dims[d] = in->dims[d];
   if (a > b) {
-    TFCC_OP_CHECK(ctx, rank < TFCC_MAX_RANK, TFCC_ERR_SHAPE, OP ": output rank would exceed %d", TFCC_MAX_RANK);
+    TFCC_OP_CHECK(ctx, rank < TFCC_MAX_RANK, TFCC_ERR_SHAPE, OP ": output rank would exceed %d",
+                  TFCC_MAX_RANK);
     dims[rank++] = (int32_t)(a / b);
   } else if (a < b) {
     TFCC_OP_CHECK(ctx, rank >= 1 && (size_t)in->dims[rank - 1] == b / a, TFCC_ERR_SHAPE,

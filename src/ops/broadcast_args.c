@@ -11,11 +11,13 @@ static tfcc_status broadcast_args_prepare(tfcc_op_ctx *ctx) {
   if (st || (st = tfcc_so_input(ctx, 1, OP, &b))) return st;
   TFCC_OP_CHECK(ctx, a->dtype == TFCC_INT32 || a->dtype == TFCC_INT64, TFCC_ERR_DTYPE,
                 OP ": input 0 dtype %s, expected int32 or int64", tfcc_dtype_name(a->dtype));
-  TFCC_OP_CHECK(ctx, b->dtype == a->dtype, TFCC_ERR_DTYPE, OP ": input 1 dtype %s differs from input 0's %s",
-                tfcc_dtype_name(b->dtype), tfcc_dtype_name(a->dtype));
+  TFCC_OP_CHECK(ctx, b->dtype == a->dtype, TFCC_ERR_DTYPE,
+                OP ": input 1 dtype %s differs from input 0's %s", tfcc_dtype_name(b->dtype),
+                tfcc_dtype_name(a->dtype));
   if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, ctx->out[0], a->dtype))) return st;
   TFCC_OP_CHECK(ctx, a->rank == 1 && b->rank == 1, TFCC_ERR_SHAPE,
-                OP ": inputs have ranks %d and %d, expected 1-D shapes", (int)a->rank, (int)b->rank);
+                OP ": inputs have ranks %d and %d, expected 1-D shapes", (int)a->rank,
+                (int)b->rank);
   const int32_t n = a->dims[0] > b->dims[0] ? a->dims[0] : b->dims[0];
   return tfcc_tensor_set_shape(ctx->out[0], 1, &n, ctx->err);
 }
@@ -32,14 +34,19 @@ static tfcc_status broadcast_args_eval(tfcc_op_ctx *ctx) {
     const int64_t ia = i - (n - na), ib = i - (n - nb);
     const int64_t va = ia >= 0 ? at(a, ia) : 1, vb = ib >= 0 ? at(b, ib) : 1;
     int64_t v;
-    if (va == 1) v = vb;
-    else if (vb == 1 || va == vb) v = va;
+    if (va == 1)
+      v = vb;
+    else if (vb == 1 || va == vb)
+      v = va;
     else
-      return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE,
-                          OP ": shapes do not broadcast: entry %lld of input 0 is %lld, of input 1 %lld",
-                          (long long)ia, (long long)va, (long long)vb);
-    if (out->dtype == TFCC_INT32) ((int32_t *)out->data)[i] = (int32_t)v;
-    else ((int64_t *)out->data)[i] = v;
+      return tfcc_err_set(
+          ctx->err, TFCC_ERR_SHAPE,
+          OP ": shapes do not broadcast: entry %lld of input 0 is %lld, of input 1 %lld",
+          (long long)ia, (long long)va, (long long)vb);
+    if (out->dtype == TFCC_INT32)
+      ((int32_t *)out->data)[i] = (int32_t)v;
+    else
+      ((int64_t *)out->data)[i] = v;
   }
   return TFCC_OK;
 }

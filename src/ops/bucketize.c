@@ -12,8 +12,9 @@
 static tfcc_status bucketize_init(tfcc_init_ctx *ctx) {
   const tfcc_bucketize_options *o = &ctx->node->opts.bucketize;
   float *b = malloc((o->n_boundaries ? o->n_boundaries : 1) * sizeof(float));
-  if (!b) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, OP ": out of memory for %u boundaries",
-                              (unsigned)o->n_boundaries);
+  if (!b)
+    return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, OP ": out of memory for %u boundaries",
+                        (unsigned)o->n_boundaries);
   if (o->n_boundaries) memcpy(b, o->boundaries, o->n_boundaries * sizeof(float));
   for (uint32_t i = 0; i + 1 < o->n_boundaries; i++)
     if (b[i + 1] < b[i]) {

@@ -20,8 +20,8 @@
 typedef struct concat_params {
   int32_t n;
   int32_t n_tables;
-  int32_t *slot;          /* [n] */
-  uint8_t (*table)[256];  /* [n_tables] */
+  int32_t *slot;         /* [n] */
+  uint8_t (*table)[256]; /* [n_tables] */
 } concat_params;
 
 static tfcc_status concat_init(tfcc_init_ctx *ctx) {
@@ -78,8 +78,8 @@ static tfcc_status concat_prepare(tfcc_op_ctx *ctx) {
   int32_t axis_opt = ctx->node->opts.concat.axis;
   tfcc_tensor *t0;
   if ((st = tfcc_so_input(ctx, 0, OP, &t0))) return st;
-  static const int ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16, TFCC_INT32, TFCC_INT64,
-                           TFCC_FLOAT16, TFCC_BOOL, -1};
+  static const int ok[] = {TFCC_FLOAT32, TFCC_UINT8,   TFCC_INT8, TFCC_INT16, TFCC_INT32,
+                           TFCC_INT64,   TFCC_FLOAT16, TFCC_BOOL, -1};
   if ((st = tfcc_so_check_dtype(ctx, OP, "input", t0->dtype, ok))) return st;
   int32_t axis;
   if ((st = tfcc_so_axis(ctx, OP, axis_opt, t0->rank, &axis))) return st;
@@ -105,21 +105,24 @@ static tfcc_status concat_prepare(tfcc_op_ctx *ctx) {
       TFCC_OP_CHECK(ctx, t->quant->count <= 1, TFCC_ERR_UNSUPPORTED,
                     OP ": per-axis quantization is not supported");
       if (t0->dtype == TFCC_UINT8) {
-        TFCC_OP_CHECK(ctx, i == ctx->n_in || tfcc_so_scale(t) == tfcc_so_scale(out) ||
-                               tfcc_so_scale(out) > 0.0f,
-                      TFCC_ERR_INVALID_MODEL, OP ": output scale must be positive to rescale");
+        TFCC_OP_CHECK(
+            ctx,
+            i == ctx->n_in || tfcc_so_scale(t) == tfcc_so_scale(out) || tfcc_so_scale(out) > 0.0f,
+            TFCC_ERR_INVALID_MODEL, OP ": output scale must be positive to rescale");
       } else if (t0->dtype == TFCC_INT8 && i < ctx->n_in) {
         /* TFLite Prepare: no rescaling for int8. */
-        TFCC_OP_CHECK(ctx, tfcc_so_scale(t) == tfcc_so_scale(out) &&
-                               tfcc_so_zero_point(t) == tfcc_so_zero_point(out),
+        TFCC_OP_CHECK(ctx,
+                      tfcc_so_scale(t) == tfcc_so_scale(out) &&
+                          tfcc_so_zero_point(t) == tfcc_so_zero_point(out),
                       TFCC_ERR_UNSUPPORTED,
                       OP ": int8 input %d scale %g zero point %d differ from output %g/%d", (int)i,
                       (double)tfcc_so_scale(t), (int)tfcc_so_zero_point(t),
                       (double)tfcc_so_scale(out), (int)tfcc_so_zero_point(out));
       } else if (t0->dtype == TFCC_INT16) {
         TFCC_OP_CHECK(ctx, tfcc_so_zero_point(t) == 0, TFCC_ERR_UNSUPPORTED,
-                      OP ": int16 %s %d zero point %d, expected 0", i < ctx->n_in ? "input" : "output",
-                      (int)(i < ctx->n_in ? i : 0), (int)tfcc_so_zero_point(t));
+                      OP ": int16 %s %d zero point %d, expected 0",
+                      i < ctx->n_in ? "input" : "output", (int)(i < ctx->n_in ? i : 0),
+                      (int)tfcc_so_zero_point(t));
       }
     }
   }
@@ -144,7 +147,8 @@ static void concat_u8_tables(const tfcc_op_ctx *ctx, const concat_params *p, int
       tfcc_q8_lut_run(ctx->pool, lk, p->table[slot], ptrs[i], o, inner[i]);
     } else if (inner[i]) {
       const uint8_t *src = ptrs[i];
-      for (int64_t k = 0; k < outer; k++) lk->fn(p->table[slot], src + (size_t)k * inner[i], o + (size_t)k * row, inner[i]);
+      for (int64_t k = 0; k < outer; k++)
+        lk->fn(p->table[slot], src + (size_t)k * inner[i], o + (size_t)k * row, inner[i]);
     }
     o += inner[i];
   }

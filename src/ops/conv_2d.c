@@ -22,9 +22,9 @@
 typedef struct conv_params {
   tfcc_window_opts o;
   tfcc_conv_qparams q;
-  tfcc_f32_fast f32; /* float32: filter packed for the GEMM micro-kernel */
-  tfcc_q8_fast q8;   /* int8/uint8: the same for the q8 GEMM */
-  tfcc_bf16_fast bf16; /* float32 at precision bf16: filter packed for the bf16 GEMM */
+  tfcc_f32_fast f32;          /* float32: filter packed for the GEMM micro-kernel */
+  tfcc_q8_fast q8;            /* int8/uint8: the same for the q8 GEMM */
+  tfcc_bf16_fast bf16;        /* float32 at precision bf16: filter packed for the bf16 GEMM */
   tfcc_f32_wino_weights wino; /* float32 3x3 stride 1: Winograd-transformed filter (init) */
   const void *wino_src;       /* filter data wino was made from */
   bool wino_borrowed;         /* wino's block lies in the weights cache */
@@ -32,7 +32,7 @@ typedef struct conv_params {
   float *xnn_w;               /* float32 in XNNPACK's exact arithmetic (tfcc_hybrid_xnn_float):
                                  the filter packed by tfcc_xnn_conv_pack, else NULL */
   int32_t xnn_ocp;
-  const void *xnn_src;        /* filter data xnn_w was made from */
+  const void *xnn_src; /* filter data xnn_w was made from */
   const tfcc_xnn_f32_kernel *xnn_k;
 } conv_params;
 
@@ -80,8 +80,7 @@ static tfcc_status conv_f32_wino_init(const tfcc_init_ctx *ctx, conv_params *p) 
       (b && b->data_bytes < (size_t)g.out_c * sizeof(float)))
     return TFCC_OK;
   tfcc_err e = {0};
-  if (!tfcc_f32_wino_fits(&g) || tfcc_conv_window(&p->o, &g, &e) != TFCC_OK)
-    return TFCC_OK;
+  if (!tfcc_f32_wino_fits(&g) || tfcc_conv_window(&p->o, &g, &e) != TFCC_OK) return TFCC_OK;
   const int m = tfcc_f32_wino_choose(&g);
   if (!m) return TFCC_OK;
   const tfcc_f32_wino_kernel *wk = tfcc_f32_wino_select(ctx->isa);
@@ -173,9 +172,8 @@ static tfcc_status conv_geom(const tfcc_op_ctx *ctx, tfcc_conv_geom *g) {
                         (int)g->in_c, (int)g->filter_in_c);
   const int32_t groups = g->in_c / g->filter_in_c;
   if (g->out_c <= 0 || g->out_c % groups != 0)
-    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE,
-                        "output channels %d not a multiple of %d groups", (int)g->out_c,
-                        (int)groups);
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "output channels %d not a multiple of %d groups",
+                        (int)g->out_c, (int)groups);
   if (bias) {
     int64_t n = tfcc_tensor_elements(bias);
     if (n != g->out_c)
@@ -204,8 +202,8 @@ static const tfcc_f32_wino_weights *conv_f32_wino(const tfcc_op_ctx *ctx, const 
 /* Small-K first layers (e.g. 3x3 x 3 channels): the direct kernel on the GEMM's packing, or
  * NULL (im2col + GEMM). */
 static const tfcc_f32_direct_conv_kernel *conv_f32_direct(const tfcc_op_ctx *ctx,
-                                                           const tfcc_conv_geom *g,
-                                                           const tfcc_f32_packed *pk) {
+                                                          const tfcc_conv_geom *g,
+                                                          const tfcc_f32_packed *pk) {
   const tfcc_f32_direct_conv_kernel *dk = ctx->ks->f32_direct_conv;
   return pk && dk && dk->nr == pk->k->nr && pk->kc == pk->kdim && tfcc_f32_direct_conv_fits(g)
              ? dk
@@ -226,10 +224,9 @@ static void conv_f32_prepare(tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
     why = "grouped convolution";
   else if (!tfcc_f32_const_or_absent(f) || !tfcc_f32_const_or_absent(bias))
     why = "filter or bias is not constant";
-  else if (!tfcc_f32_fast_pack(&p->f32, ctx->isa, g->out_c,
-                               g->filter_h * g->filter_w * g->filter_in_c, f->data,
-                               (size_t)g->filter_h * g->filter_w * g->filter_in_c, 1,
-                               bias ? bias->data : NULL))
+  else if (!tfcc_f32_fast_pack(
+               &p->f32, ctx->isa, g->out_c, g->filter_h * g->filter_w * g->filter_in_c, f->data,
+               (size_t)g->filter_h * g->filter_w * g->filter_in_c, 1, bias ? bias->data : NULL))
     why = "out of memory packing the filter";
   if (why) {
     tfcc_f32_fast_fallback(&p->f32, ctx, "CONV_2D", why);
@@ -300,7 +297,8 @@ static tfcc_status conv_residual_check(const tfcc_op_ctx *ctx, const int32_t od[
     return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE,
                         "fused residual ADD: residual %s differs from the conv output %s (it would "
                         "broadcast; load with pass fuse_residual_add disabled)",
-                        tfcc_shape_str(r->rank, r->dims, a, sizeof a), tfcc_shape_str(4, od, b, sizeof b));
+                        tfcc_shape_str(r->rank, r->dims, a, sizeof a),
+                        tfcc_shape_str(4, od, b, sizeof b));
   }
   return TFCC_OK;
 }
@@ -351,17 +349,16 @@ static tfcc_status conv_prepare(tfcc_op_ctx *ctx) {
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
                         "CONV_2D needs input, filter and one output");
   const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
-  tfcc_status st = p->hyb ? TFCC_OK
-                          : tfcc_conv_check_types(ctx->in[0], ctx->in[1], bias, ctx->out[0],
-                                                  ctx->err);
+  tfcc_status st =
+      p->hyb ? TFCC_OK : tfcc_conv_check_types(ctx->in[0], ctx->in[1], bias, ctx->out[0], ctx->err);
   if (st != TFCC_OK) return st;
   tfcc_conv_geom g;
   st = conv_geom(ctx, &g);
   if (st != TFCC_OK) return st;
   if (p->hyb) { /* float32 input, int8 filter */
     if (ctx->n_in > 3)
-      return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "CONV_2D has %d inputs, expected 2 or 3",
-                          (int)ctx->n_in);
+      return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
+                          "CONV_2D has %d inputs, expected 2 or 3", (int)ctx->n_in);
     st = tfcc_hybrid_conv_prepare(ctx, p->hyb, &g);
     return st != TFCC_OK ? st : tfcc_conv_geom_set_output(ctx->out[0], &g, ctx->err);
   }
@@ -396,8 +393,8 @@ static tfcc_status conv_f32_eval(tfcc_op_ctx *ctx, const tfcc_conv_geom *gp, flo
   }
   if (tfcc_bf16_fast_conv_eval(&p->bf16, ctx, &g, lo, hi)) return TFCC_OK;
   const tfcc_f32_wino_weights *wino = conv_f32_wino(ctx, &g);
-  if (wino && ctx->scratch_bytes >= tfcc_f32_wino_scratch_bytes(&g, wino,
-                                                                 tfcc_threadpool_size(ctx->pool))) {
+  if (wino && ctx->scratch_bytes >=
+                  tfcc_f32_wino_scratch_bytes(&g, wino, tfcc_threadpool_size(ctx->pool))) {
     tfcc_f32_wino_conv(ctx->pool, &g, wino, in->data, out->data, lo, hi, ctx->scratch);
     return TFCC_OK;
   }
@@ -407,8 +404,8 @@ static tfcc_status conv_f32_eval(tfcc_op_ctx *ctx, const tfcc_conv_geom *gp, flo
     tfcc_f32_direct_conv(ctx->pool, dk, &g, pk->w, in->data, out->data, lo, hi);
     return TFCC_OK;
   }
-  if (pk && (ctx->scratch_bytes >= tfcc_f32_conv_scratch_bytes(
-                                        &g, pk, tfcc_threadpool_size(ctx->pool)))) {
+  if (pk && (ctx->scratch_bytes >=
+             tfcc_f32_conv_scratch_bytes(&g, pk, tfcc_threadpool_size(ctx->pool)))) {
     tfcc_f32_conv(ctx->pool, &g, pk, in->data, out->data, lo, hi, ctx->scratch);
     return TFCC_OK;
   }
@@ -438,8 +435,8 @@ static tfcc_status conv_eval(tfcc_op_ctx *ctx) {
     case TFCC_INT8: {
       tfcc_conv_requant_from(&p->q, in->dtype, &r);
       const tfcc_q8_packed *pk = conv_q8_packed(ctx, &g);
-      if (pk && ctx->scratch_bytes >=
-                    tfcc_q8_scratch_bytes(&g, pk, tfcc_threadpool_size(ctx->pool))) {
+      if (pk &&
+          ctx->scratch_bytes >= tfcc_q8_scratch_bytes(&g, pk, tfcc_threadpool_size(ctx->pool))) {
         tfcc_q8_conv(ctx->pool, &g, pk, &r, in->data, out->data, ctx->scratch);
         return TFCC_OK;
       }
@@ -452,8 +449,7 @@ static tfcc_status conv_eval(tfcc_op_ctx *ctx) {
     }
     case TFCC_INT16:
       tfcc_conv_requant_from(&p->q, in->dtype, &r);
-      tfcc_conv_i16(&g, &r, in->data, f->data,
-                    bias && bias->dtype == TFCC_INT64 ? bd : NULL,
+      tfcc_conv_i16(&g, &r, in->data, f->data, bias && bias->dtype == TFCC_INT64 ? bd : NULL,
                     bias && bias->dtype == TFCC_INT32 ? bd : NULL, out->data);
       return TFCC_OK;
     default:
@@ -469,8 +465,7 @@ static int64_t conv_macs(const tfcc_op_ctx *ctx) {
   c.err = &e;
   if (!ctx->params || ctx->n_in < 2 || !ctx->in[0] || !ctx->in[1]) return 0;
   if (conv_geom(&c, &g) != TFCC_OK) return 0;
-  return (int64_t)g.batches * g.out_h * g.out_w * g.out_c * g.filter_h * g.filter_w *
-         g.filter_in_c;
+  return (int64_t)g.batches * g.out_h * g.out_w * g.out_c * g.filter_h * g.filter_w * g.filter_in_c;
 }
 
 static const char *conv_kernel(const tfcc_op_ctx *ctx) {
@@ -482,7 +477,8 @@ static const char *conv_kernel(const tfcc_op_ctx *ctx) {
   if (conv_geom(&c, &g) != TFCC_OK) return "ref";
   if (((const conv_params *)ctx->params)->hyb)
     return tfcc_hybrid_kernel(((const conv_params *)ctx->params)->hyb);
-  if (((const conv_params *)ctx->params)->xnn_w) return ((const conv_params *)ctx->params)->xnn_k->name;
+  if (((const conv_params *)ctx->params)->xnn_w)
+    return ((const conv_params *)ctx->params)->xnn_k->name;
   const tfcc_q8_packed *q8 = conv_q8_packed(ctx, &g);
   if (q8) return q8->k->name;
   const char *bf16 = tfcc_bf16_fast_kernel(&((const conv_params *)ctx->params)->bf16, ctx,

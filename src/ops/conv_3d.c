@@ -14,12 +14,12 @@ static bool is_transpose(const tfcc_op_ctx *ctx) {
   return ctx->node && ctx->node->builtin == TFCC_OP_CONV_3D_TRANSPOSE;
 }
 
-#define CHECK_(cond, code, ...)                                                        \
-  do {                                                                                 \
-    if (!(cond)) {                                                                     \
-      tfcc_err_set(ctx->err, (code), __VA_ARGS__);                                     \
+#define CHECK_(cond, code, ...) \
+  do { \
+    if (!(cond)) { \
+      tfcc_err_set(ctx->err, (code), __VA_ARGS__); \
       return tfcc_err_prefix(ctx->err, "%s", is_transpose(ctx) ? "CONV_3D_TRANSPOSE" : "CONV_3D"); \
-    }                                                                                  \
+    } \
   } while (0)
 
 /* TFLite's ComputeOutSize and ComputePaddingWithOffset (the "before" padding). */
@@ -42,12 +42,12 @@ static tfcc_status geom(tfcc_op_ctx *ctx, tfcc_conv3d_geom *g, const tfcc_tensor
   const tfcc_tensor *in = ctx->in[tr ? 2 : 0], *f = ctx->in[tr ? 1 : 1];
   *bias = ctx->n_in > want ? ctx->in[want] : NULL;
   CHECK_(in && f, TFCC_ERR_INVALID_MODEL, "input and filter are required");
-  CHECK_(in->dtype == TFCC_FLOAT32 && f->dtype == TFCC_FLOAT32 && ctx->out[0]->dtype == TFCC_FLOAT32 &&
-             (!*bias || (*bias)->dtype == TFCC_FLOAT32),
+  CHECK_(in->dtype == TFCC_FLOAT32 && f->dtype == TFCC_FLOAT32 &&
+             ctx->out[0]->dtype == TFCC_FLOAT32 && (!*bias || (*bias)->dtype == TFCC_FLOAT32),
          TFCC_ERR_UNSUPPORTED, "only float32 (input %s, filter %s)", tfcc_dtype_name(in->dtype),
          tfcc_dtype_name(f->dtype));
-  CHECK_(in->rank == 5 && f->rank == 5, TFCC_ERR_SHAPE, "input and filter must have rank 5 (got %d, %d)",
-         (int)in->rank, (int)f->rank);
+  CHECK_(in->rank == 5 && f->rank == 5, TFCC_ERR_SHAPE,
+         "input and filter must have rank 5 (got %d, %d)", (int)in->rank, (int)f->rank);
   g->batches = in->dims[0];
   g->in_d = in->dims[1];
   g->in_h = in->dims[2];
@@ -57,24 +57,27 @@ static tfcc_status geom(tfcc_op_ctx *ctx, tfcc_conv3d_geom *g, const tfcc_tensor
   g->f_h = f->dims[1];
   g->f_w = f->dims[2];
   g->out_c = tr ? f->dims[3] : f->dims[4];
-  CHECK_((tr ? f->dims[4] : f->dims[3]) == g->in_c, TFCC_ERR_SHAPE, "filter input channels %d, input has %d",
-         (int)(tr ? f->dims[4] : f->dims[3]), (int)g->in_c);
+  CHECK_((tr ? f->dims[4] : f->dims[3]) == g->in_c, TFCC_ERR_SHAPE,
+         "filter input channels %d, input has %d", (int)(tr ? f->dims[4] : f->dims[3]),
+         (int)g->in_c);
   CHECK_(g->f_d > 0 && g->f_h > 0 && g->f_w > 0, TFCC_ERR_SHAPE, "empty filter");
-  CHECK_(!*bias || tfcc_tensor_elements(*bias) == g->out_c, TFCC_ERR_SHAPE, "bias must have %d elements",
-         (int)g->out_c);
+  CHECK_(!*bias || tfcc_tensor_elements(*bias) == g->out_c, TFCC_ERR_SHAPE,
+         "bias must have %d elements", (int)g->out_c);
   g->stride_d = o->stride_d;
   g->stride_h = o->stride_h;
   g->stride_w = o->stride_w;
   g->dil_d = o->dilation_d;
   g->dil_h = o->dilation_h;
   g->dil_w = o->dilation_w;
-  CHECK_(g->stride_d > 0 && g->stride_h > 0 && g->stride_w > 0 && g->dil_d > 0 && g->dil_h > 0 && g->dil_w > 0,
+  CHECK_(g->stride_d > 0 && g->stride_h > 0 && g->stride_w > 0 && g->dil_d > 0 && g->dil_h > 0 &&
+             g->dil_w > 0,
          TFCC_ERR_INVALID_MODEL, "strides and dilations must be positive");
   if (!tr) {
     g->out_d = out_size(o->padding, g->in_d, g->f_d, g->stride_d, g->dil_d);
     g->out_h = out_size(o->padding, g->in_h, g->f_h, g->stride_h, g->dil_h);
     g->out_w = out_size(o->padding, g->in_w, g->f_w, g->stride_w, g->dil_w);
-    CHECK_(g->out_d > 0 && g->out_h > 0 && g->out_w > 0, TFCC_ERR_SHAPE, "filter larger than the input");
+    CHECK_(g->out_d > 0 && g->out_h > 0 && g->out_w > 0, TFCC_ERR_SHAPE,
+           "filter larger than the input");
     g->pad_d = pad_before(g->stride_d, g->dil_d, g->in_d, g->f_d, g->out_d);
     g->pad_h = pad_before(g->stride_h, g->dil_h, g->in_h, g->f_h, g->out_h);
     g->pad_w = pad_before(g->stride_w, g->dil_w, g->in_w, g->f_w, g->out_w);
@@ -87,8 +90,8 @@ static tfcc_status geom(tfcc_op_ctx *ctx, tfcc_conv3d_geom *g, const tfcc_tensor
          "output_shape must be known at prepare (constant)");
   const int32_t *s = os->data;
   CHECK_(s[0] == g->batches && s[4] == g->out_c && s[1] > 0 && s[2] > 0 && s[3] > 0, TFCC_ERR_SHAPE,
-         "output_shape [%d, %d, %d, %d, %d] does not match batch %d and %d output channels", (int)s[0],
-         (int)s[1], (int)s[2], (int)s[3], (int)s[4], (int)g->batches, (int)g->out_c);
+         "output_shape [%d, %d, %d, %d, %d] does not match batch %d and %d output channels",
+         (int)s[0], (int)s[1], (int)s[2], (int)s[3], (int)s[4], (int)g->batches, (int)g->out_c);
   g->out_d = s[1];
   g->out_h = s[2];
   g->out_w = s[3];
@@ -139,6 +142,7 @@ static int64_t macs(const tfcc_op_ctx *ctx) {
                            : k * g.batches * g.out_d * g.out_h * g.out_w;
 }
 
-const tfcc_op_def tfcc_op_conv_3d = {.name = "CONV_3D", .prepare = prepare, .eval = eval, .macs = macs};
+const tfcc_op_def tfcc_op_conv_3d = {
+    .name = "CONV_3D", .prepare = prepare, .eval = eval, .macs = macs};
 const tfcc_op_def tfcc_op_conv_3d_transpose = {
     .name = "CONV_3D_TRANSPOSE", .prepare = prepare, .eval = eval, .macs = macs};

@@ -11,8 +11,7 @@ tfcc_status tfcc_conv_out_size(int32_t padding, int32_t in, int32_t filter, int3
   if (stride <= 0)
     return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "stride %d must be positive", (int)stride);
   if (dilation <= 0)
-    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "dilation %d must be positive",
-                        (int)dilation);
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "dilation %d must be positive", (int)dilation);
   if (filter <= 0)
     return tfcc_err_set(err, TFCC_ERR_SHAPE, "filter size %d must be positive", (int)filter);
   if (in < 0) return tfcc_err_set(err, TFCC_ERR_SHAPE, "input size %d is negative", (int)in);
@@ -42,8 +41,7 @@ int32_t tfcc_conv_pad(int32_t stride, int32_t dilation, int32_t in, int32_t filt
   return p > INT32_MAX ? INT32_MAX : (int32_t)p;
 }
 
-tfcc_status tfcc_conv_window(const tfcc_window_opts *o, struct tfcc_conv_geom *g,
-                             tfcc_err *err) {
+tfcc_status tfcc_conv_window(const tfcc_window_opts *o, struct tfcc_conv_geom *g, tfcc_err *err) {
   const int32_t padding = o->padding;
   if (padding == TFCC_PAD_EXPLICIT) {
     const int32_t *p = o->pad;
@@ -59,8 +57,8 @@ tfcc_status tfcc_conv_window(const tfcc_window_opts *o, struct tfcc_conv_geom *g
     g->pad_w = p[2];
     return st;
   }
-  tfcc_status st = tfcc_conv_out_size(padding, g->in_h, g->filter_h, g->stride_h, g->dil_h,
-                                      &g->out_h, err);
+  tfcc_status st =
+      tfcc_conv_out_size(padding, g->in_h, g->filter_h, g->stride_h, g->dil_h, &g->out_h, err);
   if (st != TFCC_OK) return st;
   st = tfcc_conv_out_size(padding, g->in_w, g->filter_w, g->stride_w, g->dil_w, &g->out_w, err);
   if (st != TFCC_OK) return st;
@@ -128,9 +126,18 @@ tfcc_status tfcc_conv_act_range(tfcc_dtype dt, int32_t act, const tfcc_quant *q,
                                 int32_t *hi, tfcc_err *err) {
   int32_t qmin, qmax;
   switch (dt) {
-    case TFCC_UINT8: qmin = 0; qmax = 255; break;
-    case TFCC_INT8: qmin = -128; qmax = 127; break;
-    case TFCC_INT16: qmin = -32768; qmax = 32767; break;
+    case TFCC_UINT8:
+      qmin = 0;
+      qmax = 255;
+      break;
+    case TFCC_INT8:
+      qmin = -128;
+      qmax = 127;
+      break;
+    case TFCC_INT16:
+      qmin = -32768;
+      qmax = 32767;
+      break;
     default:
       return tfcc_err_set(err, TFCC_ERR_DTYPE, "output dtype %s is not quantized",
                           tfcc_dtype_name(dt));
@@ -144,8 +151,8 @@ tfcc_status tfcc_conv_act_range(tfcc_dtype dt, int32_t act, const tfcc_quant *q,
   tfcc_act_range_q(act, q->scale[0], q->zero_point[0], qmin, qmax, lo, hi);
   if (*lo > *hi)
     return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
-                        "empty activation range [%d, %d] for output zero point %d",
-                        (int)*lo, (int)*hi, (int)q->zero_point[0]);
+                        "empty activation range [%d, %d] for output zero point %d", (int)*lo,
+                        (int)*hi, (int)q->zero_point[0]);
   return TFCC_OK;
 }
 
@@ -153,8 +160,8 @@ static tfcc_status check_shift(int shift, tfcc_err *err) {
   /* tfcc_mbqm handles left shifts up to 30 and right shifts up to 31 (QuantizeMultiplier
    * already zeroes anything below -31); a real multiplier >= 2^30 is a broken model. */
   if (shift > 30)
-    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
-                        "effective output multiplier 2^%d too large", shift);
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "effective output multiplier 2^%d too large",
+                        shift);
   return TFCC_OK;
 }
 
@@ -197,8 +204,7 @@ tfcc_status tfcc_conv_qparams_init(tfcc_conv_qparams *q, const tfcc_ir_tensor *i
     const float fs = filter->quant.scale[c];
     if (!(fs >= 0.f) || isinf(fs)) {
       tfcc_conv_qparams_free(q);
-      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "filter scale %d is %g", (int)c,
-                          (double)fs);
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "filter scale %d is %g", (int)c, (double)fs);
     }
     double real;
     if (per_tensor_float) /* GetQuantizedConvolutionMultipler: float product, then double */
@@ -234,8 +240,7 @@ void tfcc_conv_qparams_free(tfcc_conv_qparams *q) {
   q->n_mult = 0;
 }
 
-tfcc_status tfcc_conv_check_channels(const tfcc_conv_qparams *q, int32_t channels,
-                                     tfcc_err *err) {
+tfcc_status tfcc_conv_check_channels(const tfcc_conv_qparams *q, int32_t channels, tfcc_err *err) {
   if (q->n_mult == 1 || q->n_mult == channels) return TFCC_OK;
   return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
                       "filter has %d per-channel scales, expected 1 or %d output channels",
@@ -261,8 +266,7 @@ bool tfcc_conv_count(int32_t rank, const int32_t *dims, int64_t *n) {
 }
 
 tfcc_status tfcc_conv_check_types(const tfcc_tensor *in, const tfcc_tensor *filter,
-                                  const tfcc_tensor *bias, const tfcc_tensor *out,
-                                  tfcc_err *err) {
+                                  const tfcc_tensor *bias, const tfcc_tensor *out, tfcc_err *err) {
   tfcc_dtype want_f, want_out = in->dtype;
   switch (in->dtype) {
     case TFCC_FLOAT32:
@@ -330,7 +334,8 @@ tfcc_status tfcc_conv_qparams_xnn(tfcc_conv_qparams *q, const tfcc_ir_tensor *in
                                   const tfcc_ir_tensor *filter, const tfcc_ir_tensor *out,
                                   int32_t act, tfcc_err *err) {
   float *sc = malloc(sizeof(float) * (size_t)(q->n_mult > 0 ? q->n_mult : 1));
-  if (!sc) return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory for %d scales", (int)q->n_mult);
+  if (!sc)
+    return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory for %d scales", (int)q->n_mult);
   const float in_scale = in->quant.scale[0], out_scale = out->quant.scale[0];
   for (int32_t c = 0; c < q->n_mult; c++) {
     /* xnn_create_convolution2d_nhwc_q*: input_scale * kernel_scale / output_scale, float */
@@ -341,16 +346,17 @@ tfcc_status tfcc_conv_qparams_xnn(tfcc_conv_qparams *q, const tfcc_ir_tensor *in
     }
     sc[c] = s;
   }
-  const int32_t qmin = out->dtype == TFCC_UINT8 ? 0 : -128, qmax = out->dtype == TFCC_UINT8 ? 255 : 127;
-  tfcc_xnn_act_range(act, out_scale, out->quant.zero_point[0], qmin, qmax, &q->act_min, &q->act_max);
+  const int32_t qmin = out->dtype == TFCC_UINT8 ? 0 : -128,
+                qmax = out->dtype == TFCC_UINT8 ? 255 : 127;
+  tfcc_xnn_act_range(act, out_scale, out->quant.zero_point[0], qmin, qmax, &q->act_min,
+                     &q->act_max);
   free(q->scale);
   q->scale = sc;
   return TFCC_OK;
 }
 
 tfcc_status tfcc_conv_init_quant(const tfcc_init_ctx *ctx, int32_t in_idx, int32_t filter_idx,
-                                 int32_t act, bool force_per_tensor_float,
-                                 tfcc_conv_qparams *q) {
+                                 int32_t act, bool force_per_tensor_float, tfcc_conv_qparams *q) {
   const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, in_idx);
   const tfcc_ir_tensor *f = tfcc_conv_ir_input(ctx, filter_idx);
   const tfcc_ir_tensor *out = tfcc_conv_ir_output(ctx, 0);
@@ -358,8 +364,8 @@ tfcc_status tfcc_conv_init_quant(const tfcc_init_ctx *ctx, int32_t in_idx, int32
   q->scale = NULL;
   q->n_mult = 0;
   if (!in || !f || !out)
-    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
-                        "input %d, filter %d or output 0 missing", (int)in_idx, (int)filter_idx);
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "input %d, filter %d or output 0 missing",
+                        (int)in_idx, (int)filter_idx);
   if (in->dtype != TFCC_UINT8 && in->dtype != TFCC_INT8 && in->dtype != TFCC_INT16)
     return TFCC_OK; /* float (or rejected in prepare) */
   if (f->dtype != TFCC_UINT8 && f->dtype != TFCC_INT8)

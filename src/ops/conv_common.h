@@ -46,14 +46,14 @@ tfcc_status tfcc_conv_geom_set_output(tfcc_tensor *out, const struct tfcc_conv_g
 
 /* Quantization of a node's tensors, read from the IR at init. */
 typedef struct tfcc_conv_qparams {
-  int32_t input_offset;   /* -input zero point */
-  int32_t filter_offset;  /* -filter zero point (per-tensor kernels only) */
-  int32_t output_offset;  /* output zero point */
-  int32_t n_mult;         /* 1 (per-tensor) or the number of output channels */
-  int32_t *mult;          /* [n_mult] Q0.31 multipliers */
-  int32_t *shift;         /* [n_mult] left shifts (negative: right) */
+  int32_t input_offset;  /* -input zero point */
+  int32_t filter_offset; /* -filter zero point (per-tensor kernels only) */
+  int32_t output_offset; /* output zero point */
+  int32_t n_mult;        /* 1 (per-tensor) or the number of output channels */
+  int32_t *mult;         /* [n_mult] Q0.31 multipliers */
+  int32_t *shift;        /* [n_mult] left shifts (negative: right) */
   int32_t act_min, act_max;
-  float *scale;           /* [n_mult] XNNPACK float scales (TFCC_QUANT_COMPAT_TFLITE on an op
+  float *scale; /* [n_mult] XNNPACK float scales (TFCC_QUANT_COMPAT_TFLITE on an op
                              the delegate takes), else NULL */
 } tfcc_conv_qparams;
 
@@ -89,8 +89,7 @@ tfcc_status tfcc_conv_act_range(tfcc_dtype dt, int32_t act, const tfcc_quant *q,
 tfcc_status tfcc_conv_check_act(int32_t act, tfcc_err *err);
 
 /* Checks for the per-channel arrays: n_mult is 1 or equals channels. */
-tfcc_status tfcc_conv_check_channels(const tfcc_conv_qparams *q, int32_t channels,
-                                     tfcc_err *err);
+tfcc_status tfcc_conv_check_channels(const tfcc_conv_qparams *q, int32_t channels, tfcc_err *err);
 
 /* Common dtype check messages. */
 tfcc_status tfcc_conv_expect_dtype(const tfcc_tensor *t, const char *what, tfcc_dtype want,
@@ -124,8 +123,7 @@ static inline void tfcc_conv_requant_from(const tfcc_conv_qparams *q, tfcc_dtype
  * Supported: float32/float32/float32, uint8/uint8/int32, int8/int8/int32,
  * int16/int8/(int64|int32). bias may be NULL. */
 tfcc_status tfcc_conv_check_types(const tfcc_tensor *in, const tfcc_tensor *filter,
-                                  const tfcc_tensor *bias, const tfcc_tensor *out,
-                                  tfcc_err *err);
+                                  const tfcc_tensor *bias, const tfcc_tensor *out, tfcc_err *err);
 
 /* Options common to the windowed ops (copied from the node's options at init). */
 typedef struct tfcc_window_opts {
@@ -141,5 +139,4 @@ tfcc_status tfcc_window_opts_check(const tfcc_window_opts *o, tfcc_err *err);
  * nodes that TFLite's XNNPACK delegate takes (see tfcc_conv_xnn_applies) also get q->scale
  * and XNNPACK's activation range. */
 tfcc_status tfcc_conv_init_quant(const tfcc_init_ctx *ctx, int32_t in_idx, int32_t filter_idx,
-                                 int32_t act, bool force_per_tensor_float,
-                                 tfcc_conv_qparams *q);
+                                 int32_t act, bool force_per_tensor_float, tfcc_conv_qparams *q);

@@ -22,26 +22,26 @@ static tfcc_status cumsum_prepare(tfcc_op_ctx *ctx) {
   return tfcc_tensor_set_shape(out, in->rank, in->dims, ctx->err);
 }
 
-#define CUMSUM_LOOP(T)                                                                  \
-  do {                                                                                  \
-    const T *x = in->data;                                                              \
-    T *y = out->data;                                                                   \
-    for (int64_t o = 0; o < outer; o++)                                                 \
-      for (int64_t i = 0; i < inner; i++) {                                             \
-        T acc = 0;                                                                      \
-        for (int64_t k = 0; k < n; k++) {                                               \
-          const int64_t kk = rev ? n - 1 - k : k;                                       \
-          const int64_t at = (o * n + kk) * inner + i;                                  \
-          if (excl) {                                                                   \
-            const T v = x[at];                                                          \
-            y[at] = acc;                                                                \
-            acc = (T)(acc + v);                                                         \
-          } else {                                                                      \
-            acc = (T)(acc + x[at]);                                                     \
-            y[at] = acc;                                                                \
-          }                                                                             \
-        }                                                                               \
-      }                                                                                 \
+#define CUMSUM_LOOP(T) \
+  do { \
+    const T *x = in->data; \
+    T *y = out->data; \
+    for (int64_t o = 0; o < outer; o++) \
+      for (int64_t i = 0; i < inner; i++) { \
+        T acc = 0; \
+        for (int64_t k = 0; k < n; k++) { \
+          const int64_t kk = rev ? n - 1 - k : k; \
+          const int64_t at = (o * n + kk) * inner + i; \
+          if (excl) { \
+            const T v = x[at]; \
+            y[at] = acc; \
+            acc = (T)(acc + v); \
+          } else { \
+            acc = (T)(acc + x[at]); \
+            y[at] = acc; \
+          } \
+        } \
+      } \
   } while (0)
 
 static tfcc_status cumsum_eval(tfcc_op_ctx *ctx) {
@@ -54,7 +54,8 @@ static tfcc_status cumsum_eval(tfcc_op_ctx *ctx) {
   const int64_t outer = tfcc_so_prod(in->dims, 0, a), n = in->dims[a];
   const int64_t inner = tfcc_so_prod(in->dims, a + 1, in->rank);
   const bool excl = ctx->node->opts.cumsum.exclusive, rev = ctx->node->opts.cumsum.reverse;
-  if (in->dtype == TFCC_FLOAT32) CUMSUM_LOOP(float);
+  if (in->dtype == TFCC_FLOAT32)
+    CUMSUM_LOOP(float);
   else if (in->dtype == TFCC_INT32) {
     /* wrap like TFLite's int32 adds without signed-overflow UB */
     const int32_t *x = in->data;

@@ -16,8 +16,9 @@ typedef struct densify_params {
 static tfcc_status densify_init(tfcc_init_ctx *ctx) {
   const tfcc_ir_node *node = ctx->node;
   if (node->n_inputs != 1 || node->n_outputs != 1)
-    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, OP ": %d inputs and %d outputs, expected 1 and 1",
-                        (int)node->n_inputs, (int)node->n_outputs);
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
+                        OP ": %d inputs and %d outputs, expected 1 and 1", (int)node->n_inputs,
+                        (int)node->n_outputs);
   int32_t ti = node->inputs[0];
   if (ti < 0 || ti >= ctx->sg->n_tensors)
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, OP ": input tensor %d does not exist",

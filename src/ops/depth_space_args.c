@@ -9,8 +9,8 @@ tfcc_status tfcc_depth_space_args(tfcc_op_ctx *ctx, const char *op, tfcc_tensor 
   tfcc_tensor *in;
   tfcc_status st = tfcc_so_open(ctx, op, 1, 1, 1, &in);
   if (st) return st;
-  static const int ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16, TFCC_INT32, TFCC_INT64,
-                           TFCC_FLOAT16, -1};
+  static const int ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8,    TFCC_INT16,
+                           TFCC_INT32,   TFCC_INT64, TFCC_FLOAT16, -1};
   if ((st = tfcc_so_check_dtype(ctx, op, "input", in->dtype, ok))) return st;
   if ((st = tfcc_so_check_out_dtype(ctx, op, 0, ctx->out[0], in->dtype))) return st;
   TFCC_OP_CHECK(ctx, in->rank == 4, TFCC_ERR_SHAPE, "%s: input rank %d, expected 4", op,

@@ -34,7 +34,8 @@ static void dw_release(void *p) {
 
 static tfcc_status dw_init(tfcc_init_ctx *ctx) {
   dw_params *p = calloc(1, sizeof(*p));
-  if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for DEPTHWISE_CONV_2D params");
+  if (!p)
+    return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for DEPTHWISE_CONV_2D params");
   tfcc_f32_fast_init(&p->f32);
   tfcc_q8_fast_init(&p->q8);
   const tfcc_depthwise_options *o = &ctx->node->opts.depthwise;
@@ -77,8 +78,8 @@ static tfcc_status dw_geom(const tfcc_op_ctx *ctx, tfcc_conv_geom *g) {
   g->filter_in_c = 1;
   if (g->in_c <= 0 || g->out_c <= 0 || g->out_c % g->in_c != 0)
     return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE,
-                        "filter channels %d not a multiple of input channels %d",
-                        (int)g->out_c, (int)g->in_c);
+                        "filter channels %d not a multiple of input channels %d", (int)g->out_c,
+                        (int)g->in_c);
   if (bias) {
     int64_t n = tfcc_tensor_elements(bias);
     if (n != g->out_c)
@@ -104,9 +105,9 @@ static void dw_q8_prepare(tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
   tfcc_conv_requant_from(&p->q, ctx->in[0]->dtype, &r);
   const char *why = tfcc_q8_fast_refuse(ctx->in[0], f, bias, &r);
   if (!why && (int64_t)g->filter_h * g->filter_w > TFCC_Q8_DW_MAX_TAPS) why = "filter too large";
-  if (!why && !tfcc_q8_fast_pack_dw(&p->q8, ctx->isa, ctx->in[0]->dtype == TFCC_INT8, g->out_c,
-                                    g->filter_h, g->filter_w, f->data,
-                                    bias ? bias->data : NULL, &r))
+  if (!why &&
+      !tfcc_q8_fast_pack_dw(&p->q8, ctx->isa, ctx->in[0]->dtype == TFCC_INT8, g->out_c, g->filter_h,
+                            g->filter_w, f->data, bias ? bias->data : NULL, &r))
     why = "out of memory packing the filter";
   if (why) {
     tfcc_f32_log_fallback_once(&p->q8.logged, ctx, "DEPTHWISE_CONV_2D", why);
@@ -123,9 +124,8 @@ static tfcc_status dw_prepare(tfcc_op_ctx *ctx) {
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
                         "DEPTHWISE_CONV_2D needs input, filter and one output");
   const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
-  tfcc_status st = p->hyb ? TFCC_OK
-                          : tfcc_conv_check_types(ctx->in[0], ctx->in[1], bias, ctx->out[0],
-                                                  ctx->err);
+  tfcc_status st =
+      p->hyb ? TFCC_OK : tfcc_conv_check_types(ctx->in[0], ctx->in[1], bias, ctx->out[0], ctx->err);
   if (st != TFCC_OK) return st;
   tfcc_conv_geom g;
   st = dw_geom(ctx, &g);
@@ -162,8 +162,8 @@ static tfcc_status dw_eval(tfcc_op_ctx *ctx) {
       float lo, hi;
       tfcc_act_range_f32(p->o.act, &lo, &hi);
       if (ctx->scratch_bytes >= tfcc_f32_dwconv_scratch_bytes(&g)) {
-        tfcc_f32_dwconv(ctx->pool, ctx->ks->f32_dwconv, &g, in->data, f->data, bd,
-                        lo, hi, out->data, ctx->scratch);
+        tfcc_f32_dwconv(ctx->pool, ctx->ks->f32_dwconv, &g, in->data, f->data, bd, lo, hi,
+                        out->data, ctx->scratch);
         return TFCC_OK;
       }
       tfcc_dwconv_f32(&g, in->data, f->data, bd, lo, hi, out->data);
@@ -173,7 +173,8 @@ static tfcc_status dw_eval(tfcc_op_ctx *ctx) {
     case TFCC_INT8: {
       tfcc_conv_requant_from(&p->q, in->dtype, &r);
       const tfcc_q8_dw_packed *pk = dw_q8_packed(ctx, &g);
-      if (pk && ctx->scratch_bytes >= tfcc_q8_dw_scratch_bytes(pk, &g, tfcc_threadpool_size(ctx->pool))) {
+      if (pk &&
+          ctx->scratch_bytes >= tfcc_q8_dw_scratch_bytes(pk, &g, tfcc_threadpool_size(ctx->pool))) {
         tfcc_q8_dwconv(ctx->pool, &g, pk, &r, in->data, out->data, ctx->scratch);
         return TFCC_OK;
       }
@@ -185,9 +186,8 @@ static tfcc_status dw_eval(tfcc_op_ctx *ctx) {
     }
     case TFCC_INT16:
       tfcc_conv_requant_from(&p->q, in->dtype, &r);
-      tfcc_dwconv_i16(&g, &r, in->data, f->data,
-                    bias && bias->dtype == TFCC_INT64 ? bd : NULL,
-                    bias && bias->dtype == TFCC_INT32 ? bd : NULL, out->data);
+      tfcc_dwconv_i16(&g, &r, in->data, f->data, bias && bias->dtype == TFCC_INT64 ? bd : NULL,
+                      bias && bias->dtype == TFCC_INT32 ? bd : NULL, out->data);
       return TFCC_OK;
     default:
       return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "input dtype %s unsupported",

@@ -21,16 +21,20 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
   dequantize_op *p = (dequantize_op *)params;
   const tfcc_dtype it = in->dtype;
   if (!(it == TFCC_UINT8 || it == TFCC_INT8 || it == TFCC_INT16 || it == TFCC_FLOAT16))
-    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "input dtype %s not supported (uint8, int8, "
-                        "int16, float16)", tfcc_dtype_name(it));
+    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED,
+                        "input dtype %s not supported (uint8, int8, "
+                        "int16, float16)",
+                        tfcc_dtype_name(it));
   tfcc_status st = act_out_dtype(err, out->dtype, TFCC_FLOAT32);
   if (st || it == TFCC_FLOAT16) return st;
   const tfcc_quant *q = &in->quant;
   if (q->count > 1) {
     for (int32_t c = 0; c < q->count; c++) {
       if (!isfinite(q->scale[c]))
-        return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "input 0: channel %d scale %g is not "
-                            "finite", (int)c, (double)q->scale[c]);
+        return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                            "input 0: channel %d scale %g is not "
+                            "finite",
+                            (int)c, (double)q->scale[c]);
     }
     p->per_axis = true;
     return TFCC_OK;
@@ -50,7 +54,8 @@ static tfcc_status prepare(tfcc_op_ctx *ctx) {
   tfcc_status st = act_unary_prepare(ctx);
   if (st) return st;
   dequantize_op *p = (dequantize_op *)ctx->params;
-  if (p->per_axis) tfcc_f32_log_fallback_once(&p->logged, ctx, "DEQUANTIZE", "per-axis quantization");
+  if (p->per_axis)
+    tfcc_f32_log_fallback_once(&p->logged, ctx, "DEQUANTIZE", "per-axis quantization");
   if (p->per_axis) {
     size_t o = 0, c = 0, i = 0;
     return act_per_axis_layout(ctx->err, ctx->in[0], &o, &c, &i);
@@ -71,8 +76,8 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   } else if (p->head.in_type == TFCC_FLOAT16) {
     tfcc_dequantize(p->head.in_type, in->data, out, act_count(in), p->scale, p->zp);
   } else {
-    tfcc_qz_dequantize(ctx->pool, ctx->ks->qz, in->data, out, act_count(in),
-                       p->scale, p->zp, p->head.in_type);
+    tfcc_qz_dequantize(ctx->pool, ctx->ks->qz, in->data, out, act_count(in), p->scale, p->zp,
+                       p->head.in_type);
   }
   return TFCC_OK;
 }

@@ -60,15 +60,14 @@ static layout layout_of(const detect_op *d, int32_t n, int32_t n_scores) {
 
 /* ---------------------------------------------------------------- options */
 
-static tfcc_status opt_num(const tfcc_flex_ref *map, const char *key, bool required,
-                           double dflt, double *v, tfcc_err *err) {
+static tfcc_status opt_num(const tfcc_flex_ref *map, const char *key, bool required, double dflt,
+                           double *v, tfcc_err *err) {
   tfcc_flex_ref r;
   bool found = false;
   tfcc_status st = tfcc_flex_map_get(map, key, &r, &found, err);
   if (st) return tfcc_err_prefix(err, "custom options");
   if (!found || r.type == TFCC_FLEX_NULL) {
-    if (required)
-      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "custom options: no '%s'", key);
+    if (required) return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "custom options: no '%s'", key);
     *v = dflt;
     return TFCC_OK;
   }
@@ -76,26 +75,27 @@ static tfcc_status opt_num(const tfcc_flex_ref *map, const char *key, bool requi
   return TFCC_OK;
 }
 
-static tfcc_status opt_int(const tfcc_flex_ref *map, const char *key, bool required,
-                           int32_t dflt, int32_t lo, int32_t hi, int32_t *v, tfcc_err *err) {
+static tfcc_status opt_int(const tfcc_flex_ref *map, const char *key, bool required, int32_t dflt,
+                           int32_t lo, int32_t hi, int32_t *v, tfcc_err *err) {
   double d;
   tfcc_status st = opt_num(map, key, required, dflt, &d, err);
   if (st) return st;
   if (!(d >= lo && d <= hi))
-    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "custom options: %s = %g, expected "
-                        "%d..%d", key, d, (int)lo, (int)hi);
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                        "custom options: %s = %g, expected "
+                        "%d..%d",
+                        key, d, (int)lo, (int)hi);
   *v = (int32_t)d;
   return TFCC_OK;
 }
 
-static tfcc_status opt_float(const tfcc_flex_ref *map, const char *key, float *v,
-                             tfcc_err *err) {
+static tfcc_status opt_float(const tfcc_flex_ref *map, const char *key, float *v, tfcc_err *err) {
   double d;
   tfcc_status st = opt_num(map, key, true, 0, &d, err);
   if (st) return st;
   if (!isfinite(d))
-    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "custom options: %s = %g is not finite",
-                        key, d);
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "custom options: %s = %g is not finite", key,
+                        d);
   *v = (float)d;
   return TFCC_OK;
 }
@@ -103,14 +103,17 @@ static tfcc_status opt_float(const tfcc_flex_ref *map, const char *key, float *v
 /* Reads and checks the FlexBuffer options of the node. */
 static tfcc_status read_options(const tfcc_ir_node *node, tfcc_detect_params *p, tfcc_err *err) {
   if (!node->custom_options || node->custom_options_len == 0)
-    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "no custom options (a FlexBuffer map of "
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                        "no custom options (a FlexBuffer map of "
                         "max_detections, num_classes, ... is required)");
   tfcc_flex_ref root;
   tfcc_status st = tfcc_flex_root(node->custom_options, node->custom_options_len, &root, err);
   if (st) return tfcc_err_prefix(err, "custom options");
   if (root.type != TFCC_FLEX_MAP)
-    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "custom options: root is a %s, expected a "
-                        "map", tfcc_flex_type_name(root.type));
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                        "custom options: root is a %s, expected a "
+                        "map",
+                        tfcc_flex_type_name(root.type));
   double regular = 0;
   /* bounds keep rows = max_detections * max_classes_per_detection far below 2^31 */
   if ((st = opt_int(&root, "max_detections", true, 0, 1, 1 << 16, &p->max_detections, err)) ||
@@ -129,12 +132,16 @@ static tfcc_status read_options(const tfcc_ir_node *node, tfcc_detect_params *p,
     return st;
   p->use_regular_nms = regular != 0;
   if (!(p->iou_threshold > 0.0f && p->iou_threshold <= 1.0f))
-    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "custom options: nms_iou_threshold %g "
-                        "outside (0, 1]", (double)p->iou_threshold);
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                        "custom options: nms_iou_threshold %g "
+                        "outside (0, 1]",
+                        (double)p->iou_threshold);
   if (p->y_scale == 0 || p->x_scale == 0 || p->h_scale == 0 || p->w_scale == 0)
-    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "custom options: y/x/h/w_scale %g/%g/%g/%g "
-                        "must be non-zero", (double)p->y_scale, (double)p->x_scale,
-                        (double)p->h_scale, (double)p->w_scale);
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                        "custom options: y/x/h/w_scale %g/%g/%g/%g "
+                        "must be non-zero",
+                        (double)p->y_scale, (double)p->x_scale, (double)p->h_scale,
+                        (double)p->w_scale);
   return TFCC_OK;
 }
 
@@ -145,9 +152,10 @@ static const char *const k_input_names[3] = {"box encodings", "class predictions
 static tfcc_status init(tfcc_init_ctx *ctx) {
   const tfcc_ir_node *node = ctx->node;
   if (node->n_inputs != 3 || node->n_outputs != 4)
-    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "%d inputs and %d outputs, expected 3 "
-                        "(box encodings, class predictions, anchors) and 4", (int)node->n_inputs,
-                        (int)node->n_outputs);
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
+                        "%d inputs and %d outputs, expected 3 "
+                        "(box encodings, class predictions, anchors) and 4",
+                        (int)node->n_inputs, (int)node->n_outputs);
   detect_op *d = calloc(1, sizeof *d);
   if (!d) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory");
   tfcc_status st = read_options(node, &d->p, ctx->err);
@@ -163,14 +171,17 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
     q->dtype = x->dtype;
     if (x->dtype == TFCC_FLOAT32) continue;
     if (x->dtype != TFCC_UINT8 && x->dtype != TFCC_INT8) {
-      st = tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "input %d (%s) dtype %s, expected "
-                        "float32, uint8 or int8", i, k_input_names[i], tfcc_dtype_name(x->dtype));
+      st = tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
+                        "input %d (%s) dtype %s, expected "
+                        "float32, uint8 or int8",
+                        i, k_input_names[i], tfcc_dtype_name(x->dtype));
       break;
     }
     if (x->quant.count != 1 || !(x->quant.scale[0] > 0.f) || !isfinite(x->quant.scale[0])) {
-      st = tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "input %d (%s): %s needs one positive "
-                        "per-tensor scale (has %d)", i, k_input_names[i],
-                        tfcc_dtype_name(x->dtype), (int)x->quant.count);
+      st = tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
+                        "input %d (%s): %s needs one positive "
+                        "per-tensor scale (has %d)",
+                        i, k_input_names[i], tfcc_dtype_name(x->dtype), (int)x->quant.count);
       break;
     }
     q->scale = x->quant.scale[0];
@@ -209,10 +220,11 @@ static tfcc_status prepare(tfcc_op_ctx *ctx) {
   TFCC_OP_CHECK(ctx, cls->rank == 3 && cls->dims[0] == 1 && cls->dims[1] == n, TFCC_ERR_SHAPE,
                 "class predictions rank %d, expected [1, %d, classes]", (int)cls->rank, (int)n);
   const int32_t n_scores = cls->dims[2];
-  TFCC_OP_CHECK(ctx, n_scores == d->p.num_classes || n_scores == d->p.num_classes + 1,
-                TFCC_ERR_SHAPE, "class predictions have %d columns, num_classes is %d (expected "
-                "%d or %d with background)", (int)n_scores, (int)d->p.num_classes,
-                (int)d->p.num_classes, (int)d->p.num_classes + 1);
+  TFCC_OP_CHECK(
+      ctx, n_scores == d->p.num_classes || n_scores == d->p.num_classes + 1, TFCC_ERR_SHAPE,
+      "class predictions have %d columns, num_classes is %d (expected "
+      "%d or %d with background)",
+      (int)n_scores, (int)d->p.num_classes, (int)d->p.num_classes, (int)d->p.num_classes + 1);
   TFCC_OP_CHECK(ctx, anc->rank == 2 && anc->dims[0] == n && anc->dims[1] == 4, TFCC_ERR_SHAPE,
                 "anchors rank %d [%d, %d], expected [%d, 4]", (int)anc->rank,
                 anc->rank > 0 ? (int)anc->dims[0] : 0, anc->rank > 1 ? (int)anc->dims[1] : 0,
@@ -231,13 +243,12 @@ static tfcc_status prepare(tfcc_op_ctx *ctx) {
 
 /* (x - zp) * scale in float, TFLite's Dequantizer of box encodings and anchors: the first
  * 4 values of each of n rows of `stride`. */
-static void dequant_rows(const qparams *q, const void *src, int32_t n, int32_t stride,
-                         float *dst) {
+static void dequant_rows(const qparams *q, const void *src, int32_t n, int32_t stride, float *dst) {
   for (int32_t i = 0; i < n; i++)
     for (int c = 0; c < 4; c++) {
       const size_t k = (size_t)i * (size_t)stride + (size_t)c;
-      const int32_t v = q->dtype == TFCC_UINT8 ? ((const uint8_t *)src)[k]
-                                               : ((const int8_t *)src)[k];
+      const int32_t v =
+          q->dtype == TFCC_UINT8 ? ((const uint8_t *)src)[k] : ((const int8_t *)src)[k];
       dst[(size_t)i * 4 + (size_t)c] = ((float)v - (float)q->zp) * q->scale;
     }
 }
@@ -283,7 +294,8 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
                                       (float *)ctx->out[0]->data, (float *)ctx->out[1]->data,
                                       (float *)ctx->out[2]->data, (float *)ctx->out[3]->data);
   if (bad >= 0)
-    return tfcc_err_set(ctx->err, TFCC_ERR_RUNTIME, "decoded box %d is inverted (ymin %g > ymax "
+    return tfcc_err_set(ctx->err, TFCC_ERR_RUNTIME,
+                        "decoded box %d is inverted (ymin %g > ymax "
                         "%g or xmin %g > xmax %g): anchors with negative height or width?",
                         (int)bad, (double)boxes[bad * 4], (double)boxes[bad * 4 + 2],
                         (double)boxes[bad * 4 + 1], (double)boxes[bad * 4 + 3]);

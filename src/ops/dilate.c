@@ -17,7 +17,8 @@ static tfcc_status dilate_prepare(tfcc_op_ctx *ctx) {
       (st = tfcc_so_input(ctx, 2, OP, &pad)))
     return st;
   TFCC_OP_CHECK(ctx, tfcc_so_elem_size(in->dtype) != 0, TFCC_ERR_UNSUPPORTED,
-                OP ": input 0 dtype %s is not supported (fixed-size dtypes)", tfcc_dtype_name(in->dtype));
+                OP ": input 0 dtype %s is not supported (fixed-size dtypes)",
+                tfcc_dtype_name(in->dtype));
   TFCC_OP_CHECK(ctx, in->rank >= 1, TFCC_ERR_SHAPE, OP ": input 0 must have rank >= 1");
   TFCC_OP_CHECK(ctx, pad->dtype == in->dtype, TFCC_ERR_DTYPE,
                 OP ": input 2 (padding_value) dtype %s differs from input 0 dtype %s",
@@ -28,7 +29,8 @@ static tfcc_status dilate_prepare(tfcc_op_ctx *ctx) {
   TFCC_OP_CHECK(ctx, f->dtype == TFCC_INT32, TFCC_ERR_DTYPE,
                 OP ": input 1 (dilations) dtype %s, expected int32", tfcc_dtype_name(f->dtype));
   TFCC_OP_CHECK(ctx, f->rank == 1 && f->dims[0] == in->rank, TFCC_ERR_SHAPE,
-                OP ": input 1 (dilations) must be [%d] (one factor per input dimension)", (int)in->rank);
+                OP ": input 1 (dilations) must be [%d] (one factor per input dimension)",
+                (int)in->rank);
   if (!f->known || !f->data)
     return TFCC_OP_NEEDS_DATA(ctx, f, OP ": the output shape depends on the dilations (tensor %d)",
                               (int)f->index);
@@ -37,7 +39,8 @@ static tfcc_status dilate_prepare(tfcc_op_ctx *ctx) {
   for (int32_t k = 0; k < in->rank; k++) {
     TFCC_OP_CHECK(ctx, fd[k] >= 1, TFCC_ERR_INVALID_ARG, OP ": dilation %d is %d (must be >= 1)",
                   (int)k, (int)fd[k]);
-    TFCC_OP_CHECK(ctx, in->dims[k] >= 1, TFCC_ERR_SHAPE, OP ": input 0 dimension %d is empty", (int)k);
+    TFCC_OP_CHECK(ctx, in->dims[k] >= 1, TFCC_ERR_SHAPE, OP ": input 0 dimension %d is empty",
+                  (int)k);
     dims[k] = (int64_t)(in->dims[k] - 1) * fd[k] + 1;
   }
   return tfcc_so_set_shape(ctx, OP, ctx->out[0], in->rank, dims);

@@ -11,17 +11,18 @@
 static tfcc_status dus_prepare(tfcc_op_ctx *ctx) {
   tfcc_tensor *x, *u, *s;
   tfcc_status st = tfcc_so_open(ctx, OP, 3, 3, 1, &x);
-  if (st || (st = tfcc_so_input(ctx, 1, OP, &u)) ||
-      (st = tfcc_so_input(ctx, 2, OP, &s)))
-    return st;
-  TFCC_OP_CHECK(ctx, tfcc_so_elem_size(x->dtype) > 0 && x->dtype != TFCC_COMPLEX64, TFCC_ERR_UNSUPPORTED,
-                OP ": operand dtype %s is not supported", tfcc_dtype_name(x->dtype));
-  TFCC_OP_CHECK(ctx, u->dtype == x->dtype, TFCC_ERR_DTYPE, OP ": update dtype %s differs from operand's %s",
-                tfcc_dtype_name(u->dtype), tfcc_dtype_name(x->dtype));
+  if (st || (st = tfcc_so_input(ctx, 1, OP, &u)) || (st = tfcc_so_input(ctx, 2, OP, &s))) return st;
+  TFCC_OP_CHECK(ctx, tfcc_so_elem_size(x->dtype) > 0 && x->dtype != TFCC_COMPLEX64,
+                TFCC_ERR_UNSUPPORTED, OP ": operand dtype %s is not supported",
+                tfcc_dtype_name(x->dtype));
+  TFCC_OP_CHECK(ctx, u->dtype == x->dtype, TFCC_ERR_DTYPE,
+                OP ": update dtype %s differs from operand's %s", tfcc_dtype_name(u->dtype),
+                tfcc_dtype_name(x->dtype));
   TFCC_OP_CHECK(ctx, s->dtype == TFCC_INT32 || s->dtype == TFCC_INT64, TFCC_ERR_DTYPE,
                 OP ": start_indices dtype %s, expected int32 or int64", tfcc_dtype_name(s->dtype));
   TFCC_OP_CHECK(ctx, s->rank == 1 && s->dims[0] == x->rank, TFCC_ERR_SHAPE,
-                OP ": start_indices must be 1-D with %d entries (the operand's rank)", (int)x->rank);
+                OP ": start_indices must be 1-D with %d entries (the operand's rank)",
+                (int)x->rank);
   TFCC_OP_CHECK(ctx, u->rank == x->rank, TFCC_ERR_SHAPE, OP ": update rank %d, operand rank %d",
                 (int)u->rank, (int)x->rank);
   for (int32_t d = 0; d < x->rank; d++)
@@ -36,7 +37,8 @@ static tfcc_status dus_eval(tfcc_op_ctx *ctx) {
   const tfcc_tensor *x = ctx->in[0], *u = ctx->in[1], *s = ctx->in[2];
   int64_t start[TFCC_MAX_RANK];
   for (int32_t d = 0; d < x->rank; d++) {
-    int64_t v = s->dtype == TFCC_INT32 ? ((const int32_t *)s->data)[d] : ((const int64_t *)s->data)[d];
+    int64_t v =
+        s->dtype == TFCC_INT32 ? ((const int32_t *)s->data)[d] : ((const int64_t *)s->data)[d];
     const int64_t hi = (int64_t)x->dims[d] - u->dims[d];
     start[d] = v < 0 ? 0 : v > hi ? hi : v;
   }

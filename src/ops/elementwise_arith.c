@@ -24,11 +24,10 @@ static tfcc_status arith_qparams(tfcc_op_ctx *ctx, tfcc_arith_kind k, tfcc_arith
 
 /* Computes the quantized parameters from the IR tensors once per model. Problems are left for
  * prepare to report (with the same message); then eval computes them itself. */
-static void arith_cache_qparams(const tfcc_init_ctx *ictx, tfcc_arith_opts *o,
-                                tfcc_arith_kind k) {
+static void arith_cache_qparams(const tfcc_init_ctx *ictx, tfcc_arith_opts *o, tfcc_arith_kind k) {
   const tfcc_ir_node *n = ictx->node;
-  if (!n || !ictx->sg || n->n_inputs < 2 || n->n_outputs < 1 || n->inputs[0] < 0 || n->inputs[1] < 0 ||
-      n->outputs[0] < 0)
+  if (!n || !ictx->sg || n->n_inputs < 2 || n->n_outputs < 1 || n->inputs[0] < 0 ||
+      n->inputs[1] < 0 || n->outputs[0] < 0)
     return;
   tfcc_tensor views[3];
   tfcc_tensor *pin[2] = {&views[0], &views[1]}, *pout[1] = {&views[2]};
@@ -72,7 +71,8 @@ tfcc_status tfcc_arith_init(tfcc_init_ctx *ctx, tfcc_arith_kind kind) {
     int a = o->activation;
     free(o);
     return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
-                        "fused activation %d not supported (only NONE, RELU, RELU_N1_TO_1, RELU6)", a);
+                        "fused activation %d not supported (only NONE, RELU, RELU_N1_TO_1, RELU6)",
+                        a);
   }
   arith_cache_qparams(ctx, o, kind);
   ctx->params = o;
@@ -100,14 +100,14 @@ static arith_flags opts_of(const tfcc_op_ctx *ctx) {
 /* ------------------------------------------------------------------ arithmetic */
 
 static const char *arith_name(tfcc_arith_kind k) {
-  static const char *n[] = {"ADD", "SUB", "MUL", "DIV", "SQUARED_DIFFERENCE", "MAXIMUM",
-                            "MINIMUM", "POW", "FLOOR_DIV", "FLOOR_MOD"};
+  static const char *n[] = {"ADD",     "SUB",     "MUL", "DIV",       "SQUARED_DIFFERENCE",
+                            "MAXIMUM", "MINIMUM", "POW", "FLOOR_DIV", "FLOOR_MOD"};
   return n[k];
 }
 
 static tfcc_binop arith_binop(tfcc_arith_kind k) {
-  static const tfcc_binop m[] = {TFCC_BIN_ADD, TFCC_BIN_SUB, TFCC_BIN_MUL, TFCC_BIN_DIV,
-                                 TFCC_BIN_SQDIFF, TFCC_BIN_MAX, TFCC_BIN_MIN, TFCC_BIN_POW,
+  static const tfcc_binop m[] = {TFCC_BIN_ADD,       TFCC_BIN_SUB,      TFCC_BIN_MUL, TFCC_BIN_DIV,
+                                 TFCC_BIN_SQDIFF,    TFCC_BIN_MAX,      TFCC_BIN_MIN, TFCC_BIN_POW,
                                  TFCC_BIN_FLOOR_DIV, TFCC_BIN_FLOOR_MOD};
   return m[k];
 }
@@ -182,12 +182,12 @@ static tfcc_status arith_qparams(tfcc_op_ctx *ctx, tfcc_arith_kind k, tfcc_arith
       if (pot) {
         q->in1_shift = l1 - lo2;
         q->in2_shift = l2 - lo2;
-        TFCC_OP_CHECK(ctx, (q->in1_shift == 0 || q->in2_shift == 0) && q->in1_shift <= 0 &&
-                               q->in2_shift <= 0,
-                      TFCC_ERR_UNSUPPORTED,
-                      "%s: int16 power-of-two scales need one input at the output scale and the "
-                      "other finer (shifts %d, %d)",
-                      op, (int)q->in1_shift, (int)q->in2_shift);
+        TFCC_OP_CHECK(
+            ctx, (q->in1_shift == 0 || q->in2_shift == 0) && q->in1_shift <= 0 && q->in2_shift <= 0,
+            TFCC_ERR_UNSUPPORTED,
+            "%s: int16 power-of-two scales need one input at the output scale and the "
+            "other finer (shifts %d, %d)",
+            op, (int)q->in1_shift, (int)q->in2_shift);
         *qop = k == TFCC_ARITH_ADD ? TFCC_AQ_ADD_POT : TFCC_AQ_SUB_POT;
       } else {
         tfcc_arith_q_prepare_add(q, s1, z1, s2, z2, so, zo, dt == TFCC_INT16 ? 15 : 20,
@@ -306,8 +306,7 @@ tfcc_status tfcc_arith_eval(tfcc_op_ctx *ctx, tfcc_arith_kind k) {
       const tfcc_q8_vbinary_params *vpp = po && po->q_ready && po->vp_ready ? &po->vp : NULL;
       if (!vpp && !(po && po->q_ready) && tfcc_q8_vbinary_params_init(qop, dt, &q, &vp)) vpp = &vp;
       if (vpp) {
-        tfcc_q8_vbinary_run(ctx->pool, ctx->ks->q8_vbinary, vpp, &bc, a->data, b->data,
-                            o->data);
+        tfcc_q8_vbinary_run(ctx->pool, ctx->ks->q8_vbinary, vpp, &bc, a->data, b->data, o->data);
         return TFCC_OK;
       }
     }
@@ -322,8 +321,7 @@ tfcc_status tfcc_arith_eval(tfcc_op_ctx *ctx, tfcc_arith_kind k) {
   tfcc_f32_vbinary_op fop;
   if (dt == TFCC_FLOAT32 && tfcc_f32_vbinary_op_of(arith_binop(k), &fop)) {
     const tfcc_f32_vbinary_params fp = {fop, act.f_lo, act.f_hi};
-    tfcc_f32_vbinary_run(ctx->pool, ctx->ks->f32_vbinary, &fp, &bc, a->data, b->data,
-                         o->data);
+    tfcc_f32_vbinary_run(ctx->pool, ctx->ks->f32_vbinary, &fp, &bc, a->data, b->data, o->data);
     return TFCC_OK;
   }
   if (!tfcc_ref_binary(arith_binop(k), dt, &bc, a->data, b->data, o->data, &act))
@@ -350,8 +348,7 @@ const char *tfcc_arith_kernel(const tfcc_op_ctx *ctx, tfcc_arith_kind k) {
       return "ref";
     }
     tfcc_q8_vbinary_params vp;
-    return tfcc_q8_vbinary_params_init(qop, dt, &q, &vp) ? ctx->ks->q8_vbinary->name
-                                                          : "ref";
+    return tfcc_q8_vbinary_params_init(qop, dt, &q, &vp) ? ctx->ks->q8_vbinary->name : "ref";
   }
   tfcc_f32_vbinary_op fop;
   if (dt == TFCC_FLOAT32 && tfcc_f32_vbinary_op_of(arith_binop(k), &fop))

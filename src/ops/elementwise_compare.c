@@ -30,13 +30,17 @@ tfcc_status tfcc_compare_prepare(tfcc_op_ctx *ctx, tfcc_cmpop op) {
   if (st != TFCC_OK) return st;
   const tfcc_tensor *a = ctx->in[0], *b = ctx->in[1];
   tfcc_tensor *o = ctx->out[0];
-  TFCC_OP_CHECK(ctx, a->dtype == b->dtype, TFCC_ERR_DTYPE, "%s: input 1 dtype %s, expected %s", name,
-                tfcc_dtype_name(b->dtype), tfcc_dtype_name(a->dtype));
+  TFCC_OP_CHECK(ctx, a->dtype == b->dtype, TFCC_ERR_DTYPE, "%s: input 1 dtype %s, expected %s",
+                name, tfcc_dtype_name(b->dtype), tfcc_dtype_name(a->dtype));
   TFCC_OP_CHECK(ctx, o->dtype == TFCC_BOOL, TFCC_ERR_DTYPE, "%s: output dtype %s, expected bool",
                 name, tfcc_dtype_name(o->dtype));
   bool ok;
   switch (a->dtype) {
-    case TFCC_FLOAT32: case TFCC_INT16: case TFCC_INT32: case TFCC_INT64: case TFCC_UINT8:
+    case TFCC_FLOAT32:
+    case TFCC_INT16:
+    case TFCC_INT32:
+    case TFCC_INT64:
+    case TFCC_UINT8:
     case TFCC_INT8: ok = true; break;
     case TFCC_BOOL: ok = op == TFCC_CMP_EQ || op == TFCC_CMP_NE; break;
     default: ok = false; break;
@@ -64,8 +68,8 @@ tfcc_status tfcc_compare_eval(tfcc_op_ctx *ctx, tfcc_cmpop op) {
   bool ok;
   if (cmp_quantized(a)) {
     tfcc_arith_q q;
-    tfcc_arith_q_prepare_compare(&q, a->quant->scale[0], a->quant->zero_point[0], b->quant->scale[0],
-                                 b->quant->zero_point[0]);
+    tfcc_arith_q_prepare_compare(&q, a->quant->scale[0], a->quant->zero_point[0],
+                                 b->quant->scale[0], b->quant->zero_point[0]);
     ok = tfcc_ref_compare_q(op, a->dtype, &bc, a->data, b->data, o->data, &q);
   } else {
     ok = tfcc_ref_compare(op, a->dtype, &bc, a->data, b->data, o->data);

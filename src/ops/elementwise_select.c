@@ -28,13 +28,18 @@ tfcc_status tfcc_select_prepare(tfcc_op_ctx *ctx, bool v2) {
   tfcc_tensor *o = ctx->out[0];
   TFCC_OP_CHECK(ctx, c->dtype == TFCC_BOOL, TFCC_ERR_DTYPE, "%s: condition dtype %s, expected bool",
                 name, tfcc_dtype_name(c->dtype));
-  TFCC_OP_CHECK(ctx, x->dtype == y->dtype, TFCC_ERR_DTYPE, "%s: input 2 dtype %s, expected %s", name,
-                tfcc_dtype_name(y->dtype), tfcc_dtype_name(x->dtype));
+  TFCC_OP_CHECK(ctx, x->dtype == y->dtype, TFCC_ERR_DTYPE, "%s: input 2 dtype %s, expected %s",
+                name, tfcc_dtype_name(y->dtype), tfcc_dtype_name(x->dtype));
   TFCC_OP_CHECK(ctx, o->dtype == x->dtype, TFCC_ERR_DTYPE, "%s: output dtype %s, expected %s", name,
                 tfcc_dtype_name(o->dtype), tfcc_dtype_name(x->dtype));
   switch (x->dtype) {
-    case TFCC_BOOL: case TFCC_FLOAT32: case TFCC_UINT8: case TFCC_INT8: case TFCC_INT16:
-    case TFCC_INT32: case TFCC_INT64: break;
+    case TFCC_BOOL:
+    case TFCC_FLOAT32:
+    case TFCC_UINT8:
+    case TFCC_INT8:
+    case TFCC_INT16:
+    case TFCC_INT32:
+    case TFCC_INT64: break;
     default:
       return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "%s: dtype %s not supported", name,
                           tfcc_dtype_name(x->dtype));

@@ -15,8 +15,8 @@
 /* ------------------------------------------------------------------ unary */
 
 static const char *unary_name(tfcc_unop op) {
-  static const char *n[] = {"ABS", "NEG", "EXP", "LOG", "SQRT", "RSQRT", "SQUARE",
-                            "FLOOR", "CEIL", "ROUND", "SIN", "COS", "LOGICAL_NOT"};
+  static const char *n[] = {"ABS",   "NEG",  "EXP",   "LOG", "SQRT", "RSQRT",      "SQUARE",
+                            "FLOOR", "CEIL", "ROUND", "SIN", "COS",  "LOGICAL_NOT"};
   return n[op];
 }
 
@@ -49,8 +49,8 @@ tfcc_status tfcc_unary_prepare(tfcc_op_ctx *ctx, tfcc_unop op) {
   if (st != TFCC_OK) return st;
   const tfcc_tensor *in = ctx->in[0];
   tfcc_tensor *o = ctx->out[0];
-  TFCC_OP_CHECK(ctx, o->dtype == in->dtype, TFCC_ERR_DTYPE, "%s: output dtype %s, expected %s", name,
-                tfcc_dtype_name(o->dtype), tfcc_dtype_name(in->dtype));
+  TFCC_OP_CHECK(ctx, o->dtype == in->dtype, TFCC_ERR_DTYPE, "%s: output dtype %s, expected %s",
+                name, tfcc_dtype_name(o->dtype), tfcc_dtype_name(in->dtype));
   if (unary_quantized(op, in)) {
     tfcc_unary_q q;
     if ((st = unary_qparams(ctx, op, &q)) != TFCC_OK) return st;

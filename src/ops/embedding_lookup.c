@@ -18,8 +18,10 @@ static tfcc_status embedding_prepare(tfcc_op_ctx *ctx) {
   if (st || (st = tfcc_so_input(ctx, 1, OP, &table))) return st;
   tfcc_tensor *out = ctx->out[0];
   TFCC_OP_CHECK(ctx, ids->dtype == TFCC_INT32 && ids->rank == 1, TFCC_ERR_SHAPE,
-                OP ": ids are %s rank %d, expected int32 1-D", tfcc_dtype_name(ids->dtype), (int)ids->rank);
-  TFCC_OP_CHECK(ctx, table->rank >= 2, TFCC_ERR_SHAPE, OP ": table rank %d, expected >= 2", (int)table->rank);
+                OP ": ids are %s rank %d, expected int32 1-D", tfcc_dtype_name(ids->dtype),
+                (int)ids->rank);
+  TFCC_OP_CHECK(ctx, table->rank >= 2, TFCC_ERR_SHAPE, OP ": table rank %d, expected >= 2",
+                (int)table->rank);
   static const int allowed[] = {TFCC_FLOAT32, TFCC_INT8, TFCC_UINT8, -1};
   if ((st = tfcc_so_check_dtype(ctx, OP, "table (input 1)", table->dtype, allowed))) return st;
   if (is_hybrid(table, out)) {
@@ -30,7 +32,8 @@ static tfcc_status embedding_prepare(tfcc_op_ctx *ctx) {
                   q ? (int)q->count : 0, (int)table->dims[0]);
     for (int32_t i = 0; i < q->count; i++) /* as TFLite's prepare */
       TFCC_OP_CHECK(ctx, q->zero_point[i] == 0, TFCC_ERR_UNSUPPORTED,
-                    OP ": hybrid table zero point %d is %d, TFLite requires 0", (int)i, (int)q->zero_point[i]);
+                    OP ": hybrid table zero point %d is %d, TFLite requires 0", (int)i,
+                    (int)q->zero_point[i]);
   } else if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, out, table->dtype))) {
     return st;
   }
@@ -51,8 +54,9 @@ static tfcc_status embedding_eval(tfcc_op_ctx *ctx) {
   else
     bad = tfcc_ref_embedding_lookup(ids->data, ids->dims[0], table->data, rows, row_elems,
                                     tfcc_dtype_size(table->dtype), out->data);
-  TFCC_OP_CHECK(ctx, bad < 0, TFCC_ERR_RUNTIME, OP ": id %d (entry %lld) outside the table's rows [0, %lld)",
-                bad >= 0 ? (int)((const int32_t *)ids->data)[bad] : 0, (long long)bad, (long long)rows);
+  TFCC_OP_CHECK(
+      ctx, bad < 0, TFCC_ERR_RUNTIME, OP ": id %d (entry %lld) outside the table's rows [0, %lld)",
+      bad >= 0 ? (int)((const int32_t *)ids->data)[bad] : 0, (long long)bad, (long long)rows);
   return TFCC_OK;
 }
 

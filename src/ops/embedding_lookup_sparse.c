@@ -19,7 +19,9 @@ static tfcc_status els_check(tfcc_op_ctx *ctx, int32_t i, const char *what, tfcc
                 (int)i, what, tfcc_dtype_name(t->dtype), tfcc_dtype_name(want));
   TFCC_OP_CHECK(ctx, rank < 0 ? t->rank >= 2 : t->rank == rank, TFCC_ERR_SHAPE,
                 OP ": input %d (%s) has rank %d, expected %s", (int)i, what, (int)t->rank,
-                rank == 1 ? "1" : rank == 2 ? "2" : ">= 2");
+                rank == 1   ? "1"
+                : rank == 2 ? "2"
+                            : ">= 2");
   TFCC_OP_CHECK(ctx, t->quant->count == 0, TFCC_ERR_UNSUPPORTED,
                 OP ": input %d (%s) is quantized (not supported)", (int)i, what);
   return TFCC_OK;
@@ -32,7 +34,8 @@ static tfcc_status els_prepare(tfcc_op_ctx *ctx) {
     tfcc_tensor *t;
     if ((st = tfcc_so_input(ctx, i, OP, &t))) return st;
   }
-  if ((st = els_check(ctx, 0, "ids", TFCC_INT32, 1)) || (st = els_check(ctx, 1, "indices", TFCC_INT32, 2)) ||
+  if ((st = els_check(ctx, 0, "ids", TFCC_INT32, 1)) ||
+      (st = els_check(ctx, 1, "indices", TFCC_INT32, 2)) ||
       (st = els_check(ctx, 2, "dense_shape", TFCC_INT32, 1)) ||
       (st = els_check(ctx, 3, "weights", TFCC_FLOAT32, 1)) ||
       (st = els_check(ctx, 4, "params", TFCC_FLOAT32, -1)))
@@ -54,8 +57,8 @@ static tfcc_status els_prepare(tfcc_op_ctx *ctx) {
   int64_t dims[TFCC_MAX_RANK];
   const int32_t rank = (r - 1) + (params->rank - 1);
   TFCC_OP_CHECK(ctx, rank <= TFCC_MAX_RANK, TFCC_ERR_SHAPE,
-                OP ": output rank %d (dense_shape %d - 1 + params rank %d - 1) exceeds %d", (int)rank,
-                (int)r, (int)params->rank, TFCC_MAX_RANK);
+                OP ": output rank %d (dense_shape %d - 1 + params rank %d - 1) exceeds %d",
+                (int)rank, (int)r, (int)params->rank, TFCC_MAX_RANK);
   for (int32_t k = 0; k < r - 1; k++) {
     TFCC_OP_CHECK(ctx, d[k] >= 0, TFCC_ERR_SHAPE, OP ": dense_shape[%d] is %d (negative)", (int)k,
                   (int)d[k]);

@@ -12,7 +12,8 @@ static tfcc_status expand_dims_prepare(tfcc_op_ctx *ctx) {
   if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, out, in->dtype))) return st;
   int64_t axis_v, n;
   if ((st = tfcc_so_read_ints(ctx, OP, "axis", ax, &axis_v, 1, &n))) return st;
-  TFCC_OP_CHECK(ctx, n == 1, TFCC_ERR_SHAPE, OP ": axis has %lld elements, expected 1", (long long)n);
+  TFCC_OP_CHECK(ctx, n == 1, TFCC_ERR_SHAPE, OP ": axis has %lld elements, expected 1",
+                (long long)n);
   int32_t axis;
   if ((st = tfcc_so_axis(ctx, OP, axis_v, in->rank + 1, &axis))) return st;
   int64_t dims[TFCC_MAX_RANK + 1];

@@ -15,12 +15,12 @@
 #include "base/threadpool.h"
 
 typedef struct xdw_params {
-  tfcc_window_opts o;      /* the depthwise's */
+  tfcc_window_opts o; /* the depthwise's */
   int32_t expand_act;
-  int32_t cin, c;          /* input and expanded channels */
+  int32_t cin, c; /* input and expanded channels */
   int32_t kh, kw;
-  tfcc_f32_packed packed;  /* expand filter + bias */
-  bool packed_borrowed;    /* packed.w lies in the weights cache */
+  tfcc_f32_packed packed; /* expand filter + bias */
+  bool packed_borrowed;   /* packed.w lies in the weights cache */
   const tfcc_f32_dwconv_kernel *dw;
   const char *name;
 } xdw_params;
@@ -46,21 +46,25 @@ static tfcc_status xdw_init(tfcc_init_ctx *ctx) {
   if (!f32_const(f1) || !f32_const(f2) || (b1 && !f32_const(b1)) || (b2 && !f32_const(b2)))
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
                         "EXPAND_DEPTHWISE_CONV_2D needs constant float32 filters and biases");
-  if (f1->rank != 4 || f1->dims[1] != 1 || f1->dims[2] != 1 || f1->dims[0] <= 0 || f1->dims[3] <= 0 ||
-      f2->rank != 4 || f2->dims[0] != 1 || f2->dims[3] != f1->dims[0] || f2->dims[1] <= 0 ||
-      f2->dims[2] <= 0)
-    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "EXPAND_DEPTHWISE_CONV_2D filter shapes do not match");
+  if (f1->rank != 4 || f1->dims[1] != 1 || f1->dims[2] != 1 || f1->dims[0] <= 0 ||
+      f1->dims[3] <= 0 || f2->rank != 4 || f2->dims[0] != 1 || f2->dims[3] != f1->dims[0] ||
+      f2->dims[1] <= 0 || f2->dims[2] <= 0)
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE,
+                        "EXPAND_DEPTHWISE_CONV_2D filter shapes do not match");
   const int32_t c = f1->dims[0], cin = f1->dims[3];
   if ((b1 && tfcc_shape_elements(b1->rank, b1->dims) != c) ||
       (b2 && tfcc_shape_elements(b2->rank, b2->dims) != c))
-    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "EXPAND_DEPTHWISE_CONV_2D bias has not %d elements",
-                        (int)c);
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE,
+                        "EXPAND_DEPTHWISE_CONV_2D bias has not %d elements", (int)c);
   if (f1->data_bytes < (size_t)c * (size_t)cin * sizeof(float) ||
       f2->data_bytes < (size_t)c * (size_t)f2->dims[1] * (size_t)f2->dims[2] * sizeof(float) ||
-      (b1 && b1->data_bytes < (size_t)c * sizeof(float)) || (b2 && b2->data_bytes < (size_t)c * sizeof(float)))
-    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "EXPAND_DEPTHWISE_CONV_2D weights truncated");
+      (b1 && b1->data_bytes < (size_t)c * sizeof(float)) ||
+      (b2 && b2->data_bytes < (size_t)c * sizeof(float)))
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
+                        "EXPAND_DEPTHWISE_CONV_2D weights truncated");
   xdw_params *p = calloc(1, sizeof(*p));
-  if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for EXPAND_DEPTHWISE_CONV_2D");
+  if (!p)
+    return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for EXPAND_DEPTHWISE_CONV_2D");
   const tfcc_depthwise_options *o = &n->opts.expand_dwconv.dw;
   p->o.padding = o->padding;
   p->o.stride_w = o->stride_w;
@@ -123,7 +127,8 @@ static tfcc_status xdw_geom(const tfcc_op_ctx *ctx, tfcc_conv_geom *g) {
 static tfcc_status xdw_prepare(tfcc_op_ctx *ctx) {
   if (!ctx->params)
     return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "EXPAND_DEPTHWISE_CONV_2D not initialised");
-  if (ctx->n_in != 5 || !ctx->in[0] || !ctx->in[1] || !ctx->in[3] || ctx->n_out != 1 || !ctx->out[0])
+  if (ctx->n_in != 5 || !ctx->in[0] || !ctx->in[1] || !ctx->in[3] || ctx->n_out != 1 ||
+      !ctx->out[0])
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
                         "EXPAND_DEPTHWISE_CONV_2D needs input, two filters and one output");
   tfcc_conv_geom g;

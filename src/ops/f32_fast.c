@@ -21,9 +21,9 @@ void tfcc_f32_fast_free(tfcc_f32_fast *f) {
   f->mu_ok = false;
 }
 
-const tfcc_f32_packed *tfcc_f32_fast_pack(tfcc_f32_fast *f, tfcc_isa isa, int32_t n,
-                                          int32_t kdim, const float *src, size_t ld_n,
-                                          size_t ld_k, const float *bias) {
+const tfcc_f32_packed *tfcc_f32_fast_pack(tfcc_f32_fast *f, tfcc_isa isa, int32_t n, int32_t kdim,
+                                          const float *src, size_t ld_n, size_t ld_k,
+                                          const float *bias) {
   const tfcc_f32_packed *p = tfcc_f32_fast_get(f, src);
   if (p) return p;
   if (!f->mu_ok) return NULL;

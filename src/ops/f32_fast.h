@@ -15,29 +15,29 @@
 typedef struct tfcc_f32_fast {
   pthread_mutex_t mu;
   bool mu_ok;
-  atomic_int state;        /* 0 not packed, 1 packed, 2 packing failed */
+  atomic_int state; /* 0 not packed, 1 packed, 2 packing failed */
   tfcc_f32_packed packed;
-  const void *src;         /* filter data the packing read */
-  atomic_bool logged;      /* KERNEL_FALLBACK written */
-  tfcc_packed_key key;     /* where a packing may come from / go to (packed_store.h) */
-  bool borrowed;           /* packed.w lives in the weights cache (not freed here) */
+  const void *src;     /* filter data the packing read */
+  atomic_bool logged;  /* KERNEL_FALLBACK written */
+  tfcc_packed_key key; /* where a packing may come from / go to (packed_store.h) */
+  bool borrowed;       /* packed.w lives in the weights cache (not freed here) */
 } tfcc_f32_fast;
 
 void tfcc_f32_fast_init(tfcc_f32_fast *f);
 /* The packing is the block `block` of the init context's store (a weights cache), if any. */
-static inline void tfcc_f32_fast_attach(tfcc_f32_fast *f, const tfcc_init_ctx *ctx, uint32_t block) {
+static inline void tfcc_f32_fast_attach(tfcc_f32_fast *f, const tfcc_init_ctx *ctx,
+                                        uint32_t block) {
   f->key = tfcc_init_block_key(ctx, block);
 }
 void tfcc_f32_fast_free(tfcc_f32_fast *f);
 
 /* Packs B[n][k] = src[n * ld_n + k * ld_k] with bias once for the kernel of `isa`; later calls
  * return the same packing. NULL when packing failed (out of memory). */
-const tfcc_f32_packed *tfcc_f32_fast_pack(tfcc_f32_fast *f, tfcc_isa isa, int32_t n,
-                                          int32_t kdim, const float *src, size_t ld_n,
-                                          size_t ld_k, const float *bias);
+const tfcc_f32_packed *tfcc_f32_fast_pack(tfcc_f32_fast *f, tfcc_isa isa, int32_t n, int32_t kdim,
+                                          const float *src, size_t ld_n, size_t ld_k,
+                                          const float *bias);
 /* The packing for this weights tensor, or NULL (eval: no locking). */
-static inline const tfcc_f32_packed *tfcc_f32_fast_get(const tfcc_f32_fast *f,
-                                                       const void *src) {
+static inline const tfcc_f32_packed *tfcc_f32_fast_get(const tfcc_f32_fast *f, const void *src) {
   return atomic_load_explicit(&((tfcc_f32_fast *)f)->state, memory_order_acquire) == 1 &&
                  f->src == src
              ? &f->packed

@@ -10,15 +10,15 @@ static tfcc_status fake_quant_prepare(tfcc_op_ctx *ctx) {
   tfcc_tensor *in;
   tfcc_status st = tfcc_so_open(ctx, OP, 1, 1, 1, &in);
   if (st) return st;
-  TFCC_OP_CHECK(ctx, in->dtype == TFCC_FLOAT32, TFCC_ERR_UNSUPPORTED, OP ": input dtype %s (float32 only, as TFLite)",
-                tfcc_dtype_name(in->dtype));
+  TFCC_OP_CHECK(ctx, in->dtype == TFCC_FLOAT32, TFCC_ERR_UNSUPPORTED,
+                OP ": input dtype %s (float32 only, as TFLite)", tfcc_dtype_name(in->dtype));
   const tfcc_fake_quant_options *o = &ctx->node->opts.fake_quant;
   TFCC_OP_CHECK(ctx, o->num_bits >= 2 && o->num_bits <= 16, TFCC_ERR_INVALID_MODEL,
                 OP ": num_bits %d outside [2, 16]", (int)o->num_bits);
   TFCC_OP_CHECK(ctx, !o->narrow_range, TFCC_ERR_UNSUPPORTED,
                 OP ": narrow_range is not supported at run time (TFLite: it is for weights only)");
-  TFCC_OP_CHECK(ctx, o->min < o->max, TFCC_ERR_INVALID_MODEL, OP ": min %g must be below max %g", (double)o->min,
-                (double)o->max);
+  TFCC_OP_CHECK(ctx, o->min < o->max, TFCC_ERR_INVALID_MODEL, OP ": min %g must be below max %g",
+                (double)o->min, (double)o->max);
   if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, ctx->out[0], TFCC_FLOAT32))) return st;
   return tfcc_tensor_set_shape(ctx->out[0], in->rank, in->dims, ctx->err);
 }
@@ -31,4 +31,5 @@ static tfcc_status fake_quant_eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
-const tfcc_op_def tfcc_op_fake_quant = {.name = OP, .prepare = fake_quant_prepare, .eval = fake_quant_eval};
+const tfcc_op_def tfcc_op_fake_quant = {
+    .name = OP, .prepare = fake_quant_prepare, .eval = fake_quant_eval};

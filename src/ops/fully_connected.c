@@ -21,9 +21,9 @@ typedef struct fc_params {
   bool keep_num_dims;
   bool per_channel;
   tfcc_conv_qparams q;
-  tfcc_f32_fast f32; /* float32: weights packed for the GEMM / GEMV micro-kernels */
-  tfcc_q8_fast q8;   /* int8/uint8: weights packed for the q8 GEMM */
-  tfcc_bf16_fast bf16; /* float32 at precision bf16: weights packed for the bf16 GEMM */
+  tfcc_f32_fast f32;        /* float32: weights packed for the GEMM / GEMV micro-kernels */
+  tfcc_q8_fast q8;          /* int8/uint8: weights packed for the q8 GEMM */
+  tfcc_bf16_fast bf16;      /* float32 at precision bf16: weights packed for the bf16 GEMM */
   tfcc_q8_fcs_packed small; /* int8/uint8 tiny layers: packed at init (q8-fc-small) */
   tfcc_dtype small_dtype;
   tfcc_hybrid *hyb; /* float32 input with int8 weights (ops/hybrid.h), else NULL */
@@ -62,7 +62,8 @@ static void fc_requant(const fc_params *p, tfcc_dtype dt, tfcc_conv_requant *r) 
 static tfcc_status fc_real16_init(const tfcc_init_ctx *ctx, const tfcc_ir_tensor *w, fc_params *p) {
   const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, 0), *out = tfcc_conv_ir_output(ctx, 0);
   const int32_t n = p->q.n_mult;
-  if (!w || !out || n < 1 || in->quant.count < 1 || out->quant.count < 1 || w->quant.count < 1) return TFCC_OK;
+  if (!w || !out || n < 1 || in->quant.count < 1 || out->quant.count < 1 || w->quant.count < 1)
+    return TFCC_OK;
   p->real16 = malloc((size_t)n * sizeof *p->real16);
   if (!p->real16) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory");
   for (int32_t c = 0; c < n; c++) {
@@ -88,8 +89,8 @@ static void fc_small_init(const tfcc_init_ctx *ctx, fc_params *p) {
   if (p->q.n_mult != 1 && p->q.n_mult != units) return;
   tfcc_conv_requant r;
   fc_requant(p, in->dtype, &r);
-  if (tfcc_q8_fcs_pack(ctx->ks->q8_fcs, in->dtype == TFCC_INT8, units, accum,
-                       w->data, bias ? bias->data : NULL, &r, &p->small))
+  if (tfcc_q8_fcs_pack(ctx->ks->q8_fcs, in->dtype == TFCC_INT8, units, accum, w->data,
+                       bias ? bias->data : NULL, &r, &p->small))
     p->small_dtype = in->dtype;
 }
 
@@ -140,8 +141,7 @@ static tfcc_status fc_init(tfcc_init_ctx *ctx) {
 }
 
 /* Shapes: output dims into od/orank and kernel dims into d. */
-static tfcc_status fc_shapes(const tfcc_op_ctx *ctx, tfcc_fc_dims *d, int32_t *orank,
-                             int32_t *od) {
+static tfcc_status fc_shapes(const tfcc_op_ctx *ctx, tfcc_fc_dims *d, int32_t *orank, int32_t *od) {
   const fc_params *p = ctx->params;
   const tfcc_tensor *in = ctx->in[0], *w = ctx->in[1];
   const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
@@ -209,8 +209,8 @@ static void fc_f32_prepare(tfcc_op_ctx *ctx, const tfcc_fc_dims *d) {
   if (d->units == 0 || d->accum == 0) return;
   if (!tfcc_f32_const_or_absent(w) || !tfcc_f32_const_or_absent(bias))
     why = "weights or bias are not constant";
-  else if (!tfcc_f32_fast_pack(&p->f32, ctx->isa, d->units, d->accum, w->data, (size_t)d->accum,
-                               1, bias ? bias->data : NULL))
+  else if (!tfcc_f32_fast_pack(&p->f32, ctx->isa, d->units, d->accum, w->data, (size_t)d->accum, 1,
+                               bias ? bias->data : NULL))
     why = "out of memory packing the weights";
   if (why) {
     tfcc_f32_fast_fallback(&p->f32, ctx, "FULLY_CONNECTED", why);
@@ -225,8 +225,7 @@ static const tfcc_q8_packed *fc_q8_packed(const tfcc_op_ctx *ctx, const tfcc_fc_
   const fc_params *p = ctx->params;
   const tfcc_q8_packed *pk = tfcc_q8_fast_get(&p->q8, ctx->in[1]->data);
   const tfcc_dtype dt = ctx->in[0]->dtype;
-  return (dt == TFCC_INT8 || dt == TFCC_UINT8) && pk && pk->n == d->units &&
-                 pk->kdim == d->accum
+  return (dt == TFCC_INT8 || dt == TFCC_UINT8) && pk && pk->n == d->units && pk->kdim == d->accum
              ? pk
              : NULL;
 }
@@ -260,9 +259,8 @@ static tfcc_status fc_prepare(tfcc_op_ctx *ctx) {
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
                         "FULLY_CONNECTED needs input, weights and one output");
   const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
-  tfcc_status st = p->hyb ? TFCC_OK
-                          : tfcc_conv_check_types(ctx->in[0], ctx->in[1], bias, ctx->out[0],
-                                                  ctx->err);
+  tfcc_status st =
+      p->hyb ? TFCC_OK : tfcc_conv_check_types(ctx->in[0], ctx->in[1], bias, ctx->out[0], ctx->err);
   if (st != TFCC_OK) return st;
   tfcc_fc_dims d = {0, 0, 0};
   int32_t orank = 0, od[TFCC_MAX_RANK] = {0};
@@ -312,7 +310,8 @@ static tfcc_status fc_eval(tfcc_op_ctx *ctx) {
   tfcc_conv_requant r;
   if (in->dtype != TFCC_FLOAT32) fc_requant(p, in->dtype, &r);
   const tfcc_q8_packed *q8 = in->dtype != TFCC_FLOAT32 ? fc_q8_packed(ctx, &d) : NULL;
-  if (q8 && ctx->scratch_bytes >= tfcc_q8_scratch_bytes(NULL, q8, tfcc_threadpool_size(ctx->pool))) {
+  if (q8 &&
+      ctx->scratch_bytes >= tfcc_q8_scratch_bytes(NULL, q8, tfcc_threadpool_size(ctx->pool))) {
     tfcc_q8_gemm(ctx->pool, q8, &r, d.batches, in->data, (size_t)d.accum, out, (size_t)d.units,
                  ctx->scratch);
     return TFCC_OK;
@@ -329,8 +328,8 @@ static tfcc_status fc_eval(tfcc_op_ctx *ctx) {
         return TFCC_OK;
       }
       if (pk) {
-        tfcc_f32_gemm(ctx->pool, pk, d.batches, in->data, (size_t)d.accum, out, (size_t)d.units,
-                      lo, hi);
+        tfcc_f32_gemm(ctx->pool, pk, d.batches, in->data, (size_t)d.accum, out, (size_t)d.units, lo,
+                      hi);
         return TFCC_OK;
       }
       tfcc_fc_f32(&d, in->data, w->data, bd, lo, hi, out);

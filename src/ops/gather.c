@@ -12,8 +12,7 @@ typedef struct gather_dims {
 
 static tfcc_status gather_dims_get(tfcc_op_ctx *ctx, const tfcc_tensor *p, const tfcc_tensor *ix,
                                    gather_dims *g) {
-  tfcc_status st =
-      tfcc_so_axis(ctx, OP, ctx->node->opts.gather.axis, p->rank, &g->axis);
+  tfcc_status st = tfcc_so_axis(ctx, OP, ctx->node->opts.gather.axis, p->rank, &g->axis);
   if (st) return st;
   int32_t bd = ctx->node->opts.gather.batch_dims;
   if (bd < 0) bd += ix->rank;
@@ -55,10 +54,9 @@ static tfcc_status gather_eval(tfcc_op_ctx *ctx) {
   int64_t bad = tfcc_ref_gather(p->data, batch, outer, p->dims[g.axis], inner, ix->data, isz,
                                 coords, tfcc_dtype_size(p->dtype), ctx->out[0]->data);
   if (bad >= 0)
-    return tfcc_err_set(ctx->err, TFCC_ERR_RUNTIME,
-                        OP ": index %lld at position %lld out of range [0, %d)",
-                        (long long)tfcc_ref_index_at(ix->data, isz, bad), (long long)bad,
-                        (int)p->dims[g.axis]);
+    return tfcc_err_set(
+        ctx->err, TFCC_ERR_RUNTIME, OP ": index %lld at position %lld out of range [0, %d)",
+        (long long)tfcc_ref_index_at(ix->data, isz, bad), (long long)bad, (int)p->dims[g.axis]);
   return TFCC_OK;
 }
 

@@ -5,5 +5,5 @@
 static tfcc_status prepare(tfcc_op_ctx *ctx) { return tfcc_compare_prepare(ctx, TFCC_CMP_GE); }
 static tfcc_status eval(tfcc_op_ctx *ctx) { return tfcc_compare_eval(ctx, TFCC_CMP_GE); }
 
-const tfcc_op_def tfcc_op_greater_equal = {.name = "GREATER_EQUAL", .prepare = prepare,
-                                           .eval = eval};
+const tfcc_op_def tfcc_op_greater_equal = {
+    .name = "GREATER_EQUAL", .prepare = prepare, .eval = eval};

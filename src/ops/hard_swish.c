@@ -18,7 +18,8 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
   tfcc_status st = act_open_io(err, in, out, ok, 3, "float32, uint8, int8", &io);
   if (st || !io.quantized) return st;
   if (!tfcc_hard_swish_params_init(io.s_in, io.z_in, io.s_out, io.z_out, &p->q))
-    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "output multiplier input_scale/128/output_scale"
+    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED,
+                        "output multiplier input_scale/128/output_scale"
                         " = %g has a positive exponent %d (TFLite requires <= 0)",
                         (double)io.s_in / 128.0 / (double)io.s_out, p->q.output_exponent);
   uint8_t all[256];

@@ -39,8 +39,8 @@ bool tfcc_hybrid_xnn_float(const tfcc_init_ctx *ctx) {
     if (n->builtin != TFCC_OP_CONV_2D && n->builtin != TFCC_OP_DEPTHWISE_CONV_2D &&
         n->builtin != TFCC_OP_FULLY_CONNECTED)
       continue;
-    if (n->n_inputs < 2 || n->inputs[0] < 0 || n->inputs[1] < 0 ||
-        n->inputs[0] >= sg->n_tensors || n->inputs[1] >= sg->n_tensors)
+    if (n->n_inputs < 2 || n->inputs[0] < 0 || n->inputs[1] < 0 || n->inputs[0] >= sg->n_tensors ||
+        n->inputs[1] >= sg->n_tensors)
       continue;
     if (sg->tensors[n->inputs[0]].dtype == TFCC_FLOAT32 &&
         sg->tensors[n->inputs[1]].dtype == TFCC_INT8)
@@ -69,8 +69,8 @@ static void xnn_conv_task(void *ctx, size_t t, int thread) {
 void tfcc_hybrid_xnn_conv(tfcc_op_ctx *ctx, const tfcc_xnn_f32_kernel *k, const float *wp,
                           int32_t ocp, const tfcc_conv_geom *g, const float *bias, float lo,
                           float hi) {
-  xnn_conv_job j = {k, g, ctx->in[0]->data, wp, bias, ocp, 1, g->batches * g->out_h, lo, hi,
-                    ctx->out[0]->data};
+  xnn_conv_job j = {k,  g,  ctx->in[0]->data, wp, bias, ocp, 1, g->batches * g->out_h,
+                    lo, hi, ctx->out[0]->data};
   if (j.rows <= 0 || g->out_w <= 0) return;
   j.rows_per_task = j.rows >= 64 ? 4 : 1;
   tfcc_threadpool_run(ctx->pool, (size_t)((j.rows + j.rows_per_task - 1) / j.rows_per_task),
@@ -88,8 +88,8 @@ void tfcc_hybrid_free(tfcc_hybrid *h) {
 }
 
 static const char *op_name(tfcc_hyb_op op) {
-  return op == TFCC_HYB_CONV ? "CONV_2D"
-         : op == TFCC_HYB_DW ? "DEPTHWISE_CONV_2D"
+  return op == TFCC_HYB_CONV  ? "CONV_2D"
+         : op == TFCC_HYB_DW  ? "DEPTHWISE_CONV_2D"
          : op == TFCC_HYB_BMM ? "BATCH_MATMUL"
                               : "FULLY_CONNECTED";
 }
@@ -102,8 +102,8 @@ tfcc_status tfcc_hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t a
   return hybrid_init(ctx, op, act, asym_inputs, false, out);
 }
 
-tfcc_status tfcc_hybrid_bmm_init(const tfcc_init_ctx *ctx, bool adj_x, bool adj_y,
-                                 bool asym_inputs, tfcc_hybrid **out) {
+tfcc_status tfcc_hybrid_bmm_init(const tfcc_init_ctx *ctx, bool adj_x, bool adj_y, bool asym_inputs,
+                                 tfcc_hybrid **out) {
   *out = NULL;
   const tfcc_ir_tensor *w = tfcc_conv_ir_input(ctx, 1);
   if (adj_x)
@@ -133,15 +133,14 @@ static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t
     return tfcc_err_set(ctx->err, TFCC_ERR_DTYPE, "%s: hybrid bias dtype %s, expected float32",
                         name, tfcc_dtype_name(b->dtype));
   int64_t elems;
-  if (!tfcc_conv_count(w->rank, w->dims, &elems) || w->rank < 2 ||
-      w->data_bytes < (size_t)elems)
+  if (!tfcc_conv_count(w->rank, w->dims, &elems) || w->rank < 2 || w->data_bytes < (size_t)elems)
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "%s: int8 weights shape/data mismatch",
                         name);
   /* output channels: dimension 0 (conv OHWI, FC [units, accum]), the last (depthwise,
      BATCH_MATMUL rhs [.., K, N]) or the one before (BATCH_MATMUL adj_y: [.., N, K]) */
   const int32_t n = op == TFCC_HYB_DW || (op == TFCC_HYB_BMM && !adj_y) ? w->dims[w->rank - 1]
-                    : op == TFCC_HYB_BMM                              ? w->dims[w->rank - 2]
-                                                                      : w->dims[0];
+                    : op == TFCC_HYB_BMM                                ? w->dims[w->rank - 2]
+                                                                        : w->dims[0];
   if (n <= 0 || elems == 0)
     return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "%s: empty int8 weights", name);
   const int32_t qc = w->quant.count;
@@ -244,8 +243,7 @@ typedef struct hyb_scratch {
   void *gemm;
 } hyb_scratch;
 
-static size_t scratch_layout(size_t elems, size_t groups, size_t gemm, void *base,
-                             hyb_scratch *s) {
+static size_t scratch_layout(size_t elems, size_t groups, size_t gemm, void *base, hyb_scratch *s) {
   const size_t a = align64(elems), b = align64(groups * sizeof(int32_t)),
                c = align64(groups * sizeof(float));
   if (base && s) {
@@ -286,8 +284,8 @@ static void quant_task(void *ctx, size_t t, int thread) {
                           &j->s->scale[g], &j->s->zp[g], j->qz, j->mm, j->rnd);
 }
 
-static void quantize_input(tfcc_threadpool *pool, const tfcc_hybrid *h, const float *x,
-                           size_t len, size_t groups, hyb_scratch *s) {
+static void quantize_input(tfcc_threadpool *pool, const tfcc_hybrid *h, const float *x, size_t len,
+                           size_t groups, hyb_scratch *s) {
   quant_job j = {h->scheme, h->qz, h->minmax, h->rnd, h->qd8_rows, x, len, groups, 1, s};
   /* about 16 KiB of input per task */
   const size_t want = len >= 4096 ? 1 : 4096 / len;
@@ -333,12 +331,12 @@ static void image_element_task(void *ctx, size_t t, int thread) {
     j->h->rnd(j->x + off, n, j->inv, j->zp, -128, 127, (int32_t *)j->q + off, true);
 }
 
-static void quantize_image(tfcc_threadpool *pool, const tfcc_hybrid *h, const float *x,
-                           size_t len, void *q, bool centered, float *scale, int32_t *zp) {
+static void quantize_image(tfcc_threadpool *pool, const tfcc_hybrid *h, const float *x, size_t len,
+                           void *q, bool centered, float *scale, int32_t *zp) {
   size_t chunks = len / TFCC_HYB_IMG_CHUNK;
   if (chunks > TFCC_HYB_IMG_MAX_CHUNKS) chunks = TFCC_HYB_IMG_MAX_CHUNKS;
-  const bool par = tfcc_threadpool_size(pool) > 1 && chunks >= 2 &&
-                   (centered || (h->qz && h->qz->quantize_xnn));
+  const bool par =
+      tfcc_threadpool_size(pool) > 1 && chunks >= 2 && (centered || (h->qz && h->qz->quantize_xnn));
   if (!par) {
     if (centered)
       tfcc_hyb_quantize_asym_centered(x, len, q, scale, zp, h->minmax, h->rnd);
@@ -383,8 +381,8 @@ static tfcc_status check_float_io(tfcc_op_ctx *ctx, const char *name) {
     return tfcc_err_set(ctx->err, TFCC_ERR_DTYPE,
                         "%s hybrid: input %s, filter %s, output %s, expected float32 / int8 / "
                         "float32 (float32 bias)",
-                        name, tfcc_dtype_name(ctx->in[0]->dtype), tfcc_dtype_name(ctx->in[1]->dtype),
-                        tfcc_dtype_name(ctx->out[0]->dtype));
+                        name, tfcc_dtype_name(ctx->in[0]->dtype),
+                        tfcc_dtype_name(ctx->in[1]->dtype), tfcc_dtype_name(ctx->out[0]->dtype));
   return TFCC_OK;
 }
 
@@ -395,13 +393,12 @@ static size_t conv_scratch(const tfcc_op_ctx *ctx, const tfcc_hybrid *h, const t
     return scratch_layout(tfcc_hyb_dwconv_fast_applies(g) ? elems * sizeof(int32_t) : elems,
                           (size_t)g->batches, 0, base, s);
   if (conv_per_pixel(h, g))
-    return scratch_layout(elems, (size_t)g->batches * (size_t)g->in_h * (size_t)g->in_w,
-                          tfcc_q8_hybrid_scratch_bytes(NULL, &h->packed,
-                                                       tfcc_threadpool_size(ctx->pool)),
-                          base, s);
-  return scratch_layout(elems, (size_t)g->batches,
-                        tfcc_q8_hybrid_scratch_bytes(g, &h->packed, tfcc_threadpool_size(ctx->pool)),
-                        base, s);
+    return scratch_layout(
+        elems, (size_t)g->batches * (size_t)g->in_h * (size_t)g->in_w,
+        tfcc_q8_hybrid_scratch_bytes(NULL, &h->packed, tfcc_threadpool_size(ctx->pool)), base, s);
+  return scratch_layout(
+      elems, (size_t)g->batches,
+      tfcc_q8_hybrid_scratch_bytes(g, &h->packed, tfcc_threadpool_size(ctx->pool)), base, s);
 }
 
 tfcc_status tfcc_hybrid_conv_prepare(tfcc_op_ctx *ctx, const tfcc_hybrid *h,
@@ -417,8 +414,9 @@ tfcc_status tfcc_hybrid_conv_prepare(tfcc_op_ctx *ctx, const tfcc_hybrid *h,
                         "unsupported",
                         (int)g->in_c, (int)g->filter_in_c);
   if (h->op == TFCC_HYB_DW && g->out_c != h->n)
-    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "DEPTHWISE_CONV_2D hybrid: %d channels, filter %d",
-                        (int)g->out_c, (int)h->n);
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE,
+                        "DEPTHWISE_CONV_2D hybrid: %d channels, filter %d", (int)g->out_c,
+                        (int)h->n);
   ctx->scratch_bytes = conv_scratch(ctx, h, g, NULL, NULL);
   return TFCC_OK;
 }
@@ -449,9 +447,8 @@ static void dw_task(void *ctx, size_t t, int thread) {
              oy1);
     return;
   }
-  tfcc_hyb_dwconv_rows(g, j->s->q + b * in_img, j->s->zp[b], j->s->scale[b], j->h->w,
-                       j->h->fscale, j->h->fscale_stride, j->bias, j->lo, j->hi,
-                       j->out + b * out_img, oy0, oy1);
+  tfcc_hyb_dwconv_rows(g, j->s->q + b * in_img, j->s->zp[b], j->s->scale[b], j->h->w, j->h->fscale,
+                       j->h->fscale_stride, j->bias, j->lo, j->hi, j->out + b * out_img, oy0, oy1);
 }
 
 tfcc_status tfcc_hybrid_conv_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, const tfcc_conv_geom *g) {
@@ -491,8 +488,20 @@ tfcc_status tfcc_hybrid_conv_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, const 
     tfcc_threadpool_run(ctx->pool, (size_t)g->batches * (size_t)j.tasks_per_image, dw_task, &j);
     return TFCC_OK;
   }
-  tfcc_q8_hybrid hy = {out, (size_t)g->out_c, s.zp, s.scale, 1, h->wsum, h->fscale,
-                       h->fscale_stride, bias ? bias->data : NULL, lo, hi, h->combined, h->row, h->tile};
+  tfcc_q8_hybrid hy = {out,
+                       (size_t)g->out_c,
+                       s.zp,
+                       s.scale,
+                       1,
+                       h->wsum,
+                       h->fscale,
+                       h->fscale_stride,
+                       bias ? bias->data : NULL,
+                       lo,
+                       hi,
+                       h->combined,
+                       h->row,
+                       h->tile};
   if (conv_per_pixel(h, g)) {
     const size_t rows = (size_t)g->batches * (size_t)g->in_h * (size_t)g->in_w;
     quantize_input(ctx->pool, h, x, (size_t)g->in_c, rows, &s);
@@ -511,12 +520,11 @@ tfcc_status tfcc_hybrid_conv_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, const 
 
 /* ---- fully connected */
 
-static size_t fc_scratch(const tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32_t rows,
-                         int32_t accum, void *base, hyb_scratch *s) {
-  return scratch_layout((size_t)rows * (size_t)accum, (size_t)rows,
-                        tfcc_q8_hybrid_scratch_bytes(NULL, &h->packed,
-                                                     tfcc_threadpool_size(ctx->pool)),
-                        base, s);
+static size_t fc_scratch(const tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32_t rows, int32_t accum,
+                         void *base, hyb_scratch *s) {
+  return scratch_layout(
+      (size_t)rows * (size_t)accum, (size_t)rows,
+      tfcc_q8_hybrid_scratch_bytes(NULL, &h->packed, tfcc_threadpool_size(ctx->pool)), base, s);
 }
 
 tfcc_status tfcc_hybrid_fc_prepare(tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32_t rows,
@@ -533,8 +541,8 @@ tfcc_status tfcc_hybrid_fc_prepare(tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32
   return TFCC_OK;
 }
 
-tfcc_status tfcc_hybrid_fc_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32_t rows,
-                                int32_t units, int32_t accum) {
+tfcc_status tfcc_hybrid_fc_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32_t rows, int32_t units,
+                                int32_t accum) {
   hyb_scratch s;
   const size_t need = fc_scratch(ctx, h, rows, accum, ctx->scratch, &s);
   if (!ctx->scratch || ctx->scratch_bytes < need)
@@ -555,8 +563,20 @@ tfcc_status tfcc_hybrid_fc_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32_t 
     return TFCC_OK;
   }
   quantize_input(ctx->pool, h, ctx->in[0]->data, (size_t)accum, (size_t)rows, &s);
-  tfcc_q8_hybrid hy = {out, (size_t)units, s.zp, s.scale, 1, h->wsum, h->fscale,
-                       h->fscale_stride, bias ? bias->data : NULL, lo, hi, h->combined, h->row, h->tile};
+  tfcc_q8_hybrid hy = {out,
+                       (size_t)units,
+                       s.zp,
+                       s.scale,
+                       1,
+                       h->wsum,
+                       h->fscale,
+                       h->fscale_stride,
+                       bias ? bias->data : NULL,
+                       lo,
+                       hi,
+                       h->combined,
+                       h->row,
+                       h->tile};
   tfcc_q8_gemm_hybrid(ctx->pool, &h->packed, &hy, rows, s.q, (size_t)accum, s.gemm);
   return TFCC_OK;
 }

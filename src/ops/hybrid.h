@@ -24,25 +24,25 @@ typedef enum tfcc_hyb_op {
 typedef struct tfcc_hybrid {
   tfcc_hyb_op op;
   tfcc_hyb_scheme scheme;
-  bool combined;          /* out = acc * (scale * fscale) + bias (builtin conv / FC) */
-  bool xnn;               /* TFLITE mode on an XNNPACK-delegated node (qd8; 1x1 conv per pixel) */
+  bool combined; /* out = acc * (scale * fscale) + bias (builtin conv / FC) */
+  bool xnn;      /* TFLITE mode on an XNNPACK-delegated node (qd8; 1x1 conv per pixel) */
   int32_t act;
-  int32_t n, kdim;        /* output channels, depth (conv: fh * fw * in_c) */
-  const int8_t *w;        /* the weights as [n][kdim] (model memory, or w_own) */
-  int8_t *w_own;          /* BATCH_MATMUL without adj_y: rhs [K, N] transposed, else NULL */
-  const void *src;        /* the weights tensor's data */
-  float *fscale;          /* filter scales (n entries, or 1 when fscale_stride is 0) */
+  int32_t n, kdim; /* output channels, depth (conv: fh * fw * in_c) */
+  const int8_t *w; /* the weights as [n][kdim] (model memory, or w_own) */
+  int8_t *w_own;   /* BATCH_MATMUL without adj_y: rhs [K, N] transposed, else NULL */
+  const void *src; /* the weights tensor's data */
+  float *fscale;   /* filter scales (n entries, or 1 when fscale_stride is 0) */
   size_t fscale_stride;
-  int32_t *wsum;          /* [n] column sums (GEMM ops) */
-  int32_t *w32;           /* depthwise: the filter widened to int32 (fast kernel) */
-  tfcc_q8_packed packed;  /* GEMM ops: weights packed for the q8 GEMM (k NULL: none) */
-  const tfcc_qz_kernel *qz; /* vectorised f32 -> int8 element (qd8) */
-  tfcc_q8_hybrid_row_fn row; /* vectorised GEMM output stage (kernels/hybrid/hyb_out.h) */
-  tfcc_q8_hybrid_tile_fn tile; /* the same, a whole tile at a time */
-  tfcc_hyb_minmax_fn minmax; /* vectorised min/max of the qd8 quantizer */
+  int32_t *wsum;                 /* [n] column sums (GEMM ops) */
+  int32_t *w32;                  /* depthwise: the filter widened to int32 (fast kernel) */
+  tfcc_q8_packed packed;         /* GEMM ops: weights packed for the q8 GEMM (k NULL: none) */
+  const tfcc_qz_kernel *qz;      /* vectorised f32 -> int8 element (qd8) */
+  tfcc_q8_hybrid_row_fn row;     /* vectorised GEMM output stage (kernels/hybrid/hyb_out.h) */
+  tfcc_q8_hybrid_tile_fn tile;   /* the same, a whole tile at a time */
+  tfcc_hyb_minmax_fn minmax;     /* vectorised min/max of the qd8 quantizer */
   tfcc_hyb_qd8_rows_fn qd8_rows; /* vectorised qd8 of many rows (groups of one row or pixel) */
-  tfcc_hyb_round_fn rnd;     /* vectorised element of the sym / asym quantizers */
-  tfcc_hyb_dwconv_fn dw;     /* vectorised depthwise kernel (kernels/hybrid/dwconv.h) */
+  tfcc_hyb_round_fn rnd;         /* vectorised element of the sym / asym quantizers */
+  tfcc_hyb_dwconv_fn dw;         /* vectorised depthwise kernel (kernels/hybrid/dwconv.h) */
 } tfcc_hybrid;
 
 /* True when node input in_idx is float32 and input w_idx an int8 tensor (a hybrid node). */
@@ -55,8 +55,8 @@ tfcc_status tfcc_hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t a
 void tfcc_hybrid_free(tfcc_hybrid *h);
 /* BATCH_MATMUL (float lhs, constant int8 rhs whose batch dimensions are all 1, adj_x false):
  * TFLite runs it as a FULLY_CONNECTED of the lhs rows (both builds, measured). */
-tfcc_status tfcc_hybrid_bmm_init(const tfcc_init_ctx *ctx, bool adj_x, bool adj_y,
-                                 bool asym_inputs, tfcc_hybrid **out);
+tfcc_status tfcc_hybrid_bmm_init(const tfcc_init_ctx *ctx, bool adj_x, bool adj_y, bool asym_inputs,
+                                 tfcc_hybrid **out);
 
 /* Dtype checks (float32 input, output and bias; int8 filter) and scratch for a conv or
  * depthwise geometry (groups == 1 for CONV_2D). */
@@ -66,8 +66,8 @@ tfcc_status tfcc_hybrid_conv_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, const 
 /* FULLY_CONNECTED: rows x accum input, units outputs. */
 tfcc_status tfcc_hybrid_fc_prepare(tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32_t rows,
                                    int32_t units, int32_t accum);
-tfcc_status tfcc_hybrid_fc_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32_t rows,
-                                int32_t units, int32_t accum);
+tfcc_status tfcc_hybrid_fc_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32_t rows, int32_t units,
+                                int32_t accum);
 /* TFLITE mode in a model with hybrid nodes: float32 LOGISTIC and CONV_2D take XNNPACK's exact
  * arithmetic (kernels/hybrid/xnn_f32.h), because run-time quantization downstream turns their
  * last-bit differences into quantization steps. */

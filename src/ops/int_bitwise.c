@@ -32,25 +32,25 @@ tfcc_status tfcc_int_bitwise_prepare(tfcc_op_ctx *ctx, tfcc_int_bitwise_kind kin
 }
 
 /* Row functions: one per (kind, dtype). */
-#define XOR_ROW(NAME, T)                                                                   \
-  static void NAME(void *out, const void *const *in, const int64_t *step, int64_t n,       \
-                   const void *params) {                                                   \
-    (void)params;                                                                          \
-    const T *x = in[0], *y = in[1];                                                        \
-    T *o = out;                                                                            \
-    for (int64_t i = 0; i < n; i++) o[i] = (T)(x[i * step[0]] ^ y[i * step[1]]);           \
+#define XOR_ROW(NAME, T) \
+  static void NAME(void *out, const void *const *in, const int64_t *step, int64_t n, \
+                   const void *params) { \
+    (void)params; \
+    const T *x = in[0], *y = in[1]; \
+    T *o = out; \
+    for (int64_t i = 0; i < n; i++) o[i] = (T)(x[i * step[0]] ^ y[i * step[1]]); \
   }
-#define SHIFT_ROW(NAME, T, BITS)                                                           \
-  static void NAME(void *out, const void *const *in, const int64_t *step, int64_t n,       \
-                   const void *params) {                                                   \
-    (void)params;                                                                          \
-    const T *x = in[0], *y = in[1];                                                        \
-    T *o = out;                                                                            \
-    for (int64_t i = 0; i < n; i++) {                                                      \
-      int64_t s = (int64_t)y[i * step[1]];                                                 \
-      s = s < 0 ? 0 : (s > (BITS) - 1 ? (BITS) - 1 : s);                                   \
-      o[i] = (T)(x[i * step[0]] >> s);                                                     \
-    }                                                                                      \
+#define SHIFT_ROW(NAME, T, BITS) \
+  static void NAME(void *out, const void *const *in, const int64_t *step, int64_t n, \
+                   const void *params) { \
+    (void)params; \
+    const T *x = in[0], *y = in[1]; \
+    T *o = out; \
+    for (int64_t i = 0; i < n; i++) { \
+      int64_t s = (int64_t)y[i * step[1]]; \
+      s = s < 0 ? 0 : (s > (BITS)-1 ? (BITS)-1 : s); \
+      o[i] = (T)(x[i * step[0]] >> s); \
+    } \
   }
 
 XOR_ROW(xor_i8, int8_t)

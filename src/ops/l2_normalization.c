@@ -58,8 +58,7 @@ static tfcc_status l2n_eval(tfcc_op_ctx *ctx) {
     case TFCC_INT8:
       tfcc_l2norm_i8(outer, depth, in->quant->zero_point[0], in->data, out);
       return TFCC_OK;
-    default:
-      return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "input dtype unsupported");
+    default: return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "input dtype unsupported");
   }
 }
 

@@ -21,8 +21,10 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
   tfcc_status st = act_open_io(err, in, out, ok, 4, "float32, uint8, int8, int16", &io);
   if (st || !io.quantized) return st;
   if (in->dtype == TFCC_INT16 && (io.z_in != 0 || io.z_out != 0))
-    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "int16 zero points must be 0 (input %d, "
-                        "output %d)", (int)io.z_in, (int)io.z_out);
+    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED,
+                        "int16 zero points must be 0 (input %d, "
+                        "output %d)",
+                        (int)io.z_in, (int)io.z_out);
   const float alpha_mult = io.s_in * p->alpha / io.s_out;
   const float identity_mult = io.s_in / io.s_out;
   if ((st = act_multiplier(err, "alpha", (double)alpha_mult, &p->q.mult_alpha, &p->q.shift_alpha)))

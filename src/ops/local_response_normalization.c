@@ -10,11 +10,12 @@ static tfcc_status lrn_prepare(tfcc_op_ctx *ctx) {
   tfcc_tensor *in;
   tfcc_status st = tfcc_so_open(ctx, OP, 1, 1, 1, &in);
   if (st) return st;
-  TFCC_OP_CHECK(ctx, in->dtype == TFCC_FLOAT32, TFCC_ERR_UNSUPPORTED, OP ": input dtype %s (float32 only, as TFLite)",
-                tfcc_dtype_name(in->dtype));
-  TFCC_OP_CHECK(ctx, in->rank == 4, TFCC_ERR_SHAPE, OP ": input rank %d, expected 4", (int)in->rank);
-  TFCC_OP_CHECK(ctx, ctx->node->opts.lrn.radius >= 0, TFCC_ERR_INVALID_MODEL, OP ": radius %d is negative",
-                (int)ctx->node->opts.lrn.radius);
+  TFCC_OP_CHECK(ctx, in->dtype == TFCC_FLOAT32, TFCC_ERR_UNSUPPORTED,
+                OP ": input dtype %s (float32 only, as TFLite)", tfcc_dtype_name(in->dtype));
+  TFCC_OP_CHECK(ctx, in->rank == 4, TFCC_ERR_SHAPE, OP ": input rank %d, expected 4",
+                (int)in->rank);
+  TFCC_OP_CHECK(ctx, ctx->node->opts.lrn.radius >= 0, TFCC_ERR_INVALID_MODEL,
+                OP ": radius %d is negative", (int)ctx->node->opts.lrn.radius);
   if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, ctx->out[0], TFCC_FLOAT32))) return st;
   return tfcc_tensor_set_shape(ctx->out[0], in->rank, in->dims, ctx->err);
 }
@@ -23,9 +24,10 @@ static tfcc_status lrn_eval(tfcc_op_ctx *ctx) {
   const tfcc_tensor *in = ctx->in[0];
   const tfcc_lrn_options *o = &ctx->node->opts.lrn;
   const int64_t depth = in->dims[3];
-  tfcc_ref_lrn_f32(in->data, depth ? tfcc_tensor_elements(in) / depth : 0, depth, o->radius, o->bias, o->alpha,
-                   o->beta, ctx->out[0]->data);
+  tfcc_ref_lrn_f32(in->data, depth ? tfcc_tensor_elements(in) / depth : 0, depth, o->radius,
+                   o->bias, o->alpha, o->beta, ctx->out[0]->data);
   return TFCC_OK;
 }
 
-const tfcc_op_def tfcc_op_local_response_normalization = {.name = OP, .prepare = lrn_prepare, .eval = lrn_eval};
+const tfcc_op_def tfcc_op_local_response_normalization = {
+    .name = OP, .prepare = lrn_prepare, .eval = lrn_eval};

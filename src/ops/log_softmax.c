@@ -22,8 +22,10 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
   if ((st = act_quant_io(err, in, out, &p->in_scale, &z_in, &p->out_scale, &p->out_zp))) return st;
   const int32_t want_zp = in->dtype == TFCC_UINT8 ? 255 : 127;
   if ((double)p->out_scale != 16.0 / 256 || p->out_zp != want_zp)
-    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "output needs scale 16/256 and zero point %d, "
-                        "got %g and %d", (int)want_zp, (double)p->out_scale, (int)p->out_zp);
+    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED,
+                        "output needs scale 16/256 and zero point %d, "
+                        "got %g and %d",
+                        (int)want_zp, (double)p->out_scale, (int)p->out_zp);
   tfcc_softmax_table_build(p->table, p->in_scale, 1.0f);
   return TFCC_OK;
 }
@@ -35,8 +37,7 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
 static tfcc_status prepare(tfcc_op_ctx *ctx) {
   tfcc_status st = act_unary_prepare(ctx);
   if (st) return st;
-  TFCC_OP_CHECK(ctx, ctx->in[0]->rank >= 1, TFCC_ERR_SHAPE,
-                "input rank 0, LOG_SOFTMAX needs >= 1");
+  TFCC_OP_CHECK(ctx, ctx->in[0]->rank >= 1, TFCC_ERR_SHAPE, "input rank 0, LOG_SOFTMAX needs >= 1");
   return TFCC_OK;
 }
 

@@ -31,11 +31,15 @@ tfcc_status tfcc_sigmoid_like_setup(sigmoid_like_op *p, bool is_tanh, const tfcc
     return TFCC_OK;
   }
   if (io.z_in != 0 || io.z_out != 0)
-    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "int16 zero points must be 0 (input %d, "
-                        "output %d)", (int)io.z_in, (int)io.z_out);
+    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED,
+                        "int16 zero points must be 0 (input %d, "
+                        "output %d)",
+                        (int)io.z_in, (int)io.z_out);
   if (!is_tanh && (double)io.s_out != 1. / 32768)
-    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "output scale %g, int16 LOGISTIC requires "
-                        "1/32768", (double)io.s_out);
+    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED,
+                        "output scale %g, int16 LOGISTIC requires "
+                        "1/32768",
+                        (double)io.s_out);
   int out_log2;
   if (!act_checked_log2(io.s_out, &out_log2) || out_log2 != -15)
     return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "output scale %g, int16 %s requires 2^-15",
@@ -55,8 +59,10 @@ tfcc_status tfcc_sigmoid_like_setup(sigmoid_like_op *p, bool is_tanh, const tfcc
       multiplier = multiplier * 2.0;
     }
     if (!(multiplier >= 1.0 && multiplier < 2147483648.0))
-      return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "int16 input scale %g out of the supported "
-                          "range", (double)io.s_in);
+      return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED,
+                          "int16 input scale %g out of the supported "
+                          "range",
+                          (double)io.s_in);
     p->input_multiplier = (int32_t)multiplier;
   }
   return TFCC_OK;
@@ -94,12 +100,9 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
         tfcc_logistic_i16_lut((const int16_t *)ctx->in[0]->data, (int16_t *)ctx->out[0]->data, n,
                               p->input_multiplier, p->input_left_shift);
       else
-        tfcc_logistic_i16_fixed((const int16_t *)ctx->in[0]->data, (int16_t *)ctx->out[0]->data,
-                                n);
+        tfcc_logistic_i16_fixed((const int16_t *)ctx->in[0]->data, (int16_t *)ctx->out[0]->data, n);
       break;
-    default:
-      act_run_lut(ctx, p->lut);
-      break;
+    default: act_run_lut(ctx, p->lut); break;
   }
   return TFCC_OK;
 }

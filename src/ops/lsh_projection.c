@@ -25,7 +25,8 @@ static tfcc_status lsh_prepare(tfcc_op_ctx *ctx) {
   TFCC_OP_CHECK(ctx, hash->dtype == TFCC_FLOAT32, TFCC_ERR_DTYPE,
                 OP ": input 0 (hash) dtype %s, expected float32", tfcc_dtype_name(hash->dtype));
   TFCC_OP_CHECK(ctx, hash->rank == 2 && hash->dims[1] <= 32, TFCC_ERR_SHAPE,
-                OP ": input 0 (hash) must be [num_hash, num_bits <= 32] (rank %d)", (int)hash->rank);
+                OP ": input 0 (hash) must be [num_hash, num_bits <= 32] (rank %d)",
+                (int)hash->rank);
   TFCC_OP_CHECK(ctx, in->rank >= 1, TFCC_ERR_SHAPE, OP ": input 1 (input) must have rank >= 1");
   TFCC_OP_CHECK(ctx, tfcc_so_elem_size(in->dtype) != 0, TFCC_ERR_UNSUPPORTED,
                 OP ": input 1 (input) dtype %s is not supported (fixed-size dtypes)",
@@ -35,7 +36,8 @@ static tfcc_status lsh_prepare(tfcc_op_ctx *ctx) {
     TFCC_OP_CHECK(ctx, w->dtype == TFCC_FLOAT32, TFCC_ERR_DTYPE,
                   OP ": input 2 (weight) dtype %s, expected float32", tfcc_dtype_name(w->dtype));
     TFCC_OP_CHECK(ctx, w->rank == 1 && w->dims[0] == in->dims[0], TFCC_ERR_SHAPE,
-                  OP ": input 2 (weight) must be [%d] (one weight per input item)", (int)in->dims[0]);
+                  OP ": input 2 (weight) must be [%d] (one weight per input item)",
+                  (int)in->dims[0]);
   }
   if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, ctx->out[0], TFCC_INT32))) return st;
   const int64_t n = type == 1 ? hash->dims[0] : (int64_t)hash->dims[0] * hash->dims[1];

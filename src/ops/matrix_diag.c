@@ -6,15 +6,14 @@
 
 #define OP "MATRIX_DIAG"
 
-
 static tfcc_status matrix_diag_prepare(tfcc_op_ctx *ctx) {
   tfcc_tensor *in;
   tfcc_status st = tfcc_so_open(ctx, OP, 1, 1, 1, &in);
   if (st) return st;
   /* TFLite's kernel runs any other dtype (bool too) through its float32 path, reading and
    * writing 4-byte elements: no defined result to follow, so those are refused */
-  static const int allowed[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16, TFCC_INT32,
-                                TFCC_INT64, -1};
+  static const int allowed[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16,
+                                TFCC_INT32,   TFCC_INT64, -1};
   if ((st = tfcc_so_check_dtype(ctx, OP, "input 0", in->dtype, allowed))) return st;
   if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, ctx->out[0], in->dtype))) return st;
   TFCC_OP_CHECK(ctx, in->rank >= 1 && in->rank < TFCC_MAX_RANK, TFCC_ERR_SHAPE,
@@ -28,9 +27,10 @@ static tfcc_status matrix_diag_prepare(tfcc_op_ctx *ctx) {
 static tfcc_status matrix_diag_eval(tfcc_op_ctx *ctx) {
   const tfcc_tensor *in = ctx->in[0];
   const int64_t n = in->dims[in->rank - 1];
-  tfcc_ref_matrix_diag(in->data, tfcc_so_prod(in->dims, 0, in->rank - 1), n, tfcc_dtype_size(in->dtype),
-                       ctx->out[0]->data);
+  tfcc_ref_matrix_diag(in->data, tfcc_so_prod(in->dims, 0, in->rank - 1), n,
+                       tfcc_dtype_size(in->dtype), ctx->out[0]->data);
   return TFCC_OK;
 }
 
-const tfcc_op_def tfcc_op_matrix_diag = {.name = OP, .prepare = matrix_diag_prepare, .eval = matrix_diag_eval};
+const tfcc_op_def tfcc_op_matrix_diag = {
+    .name = OP, .prepare = matrix_diag_prepare, .eval = matrix_diag_eval};

@@ -12,26 +12,29 @@ static tfcc_status matrix_set_diag_prepare(tfcc_op_ctx *ctx) {
   if (st || (st = tfcc_so_input(ctx, 1, OP, &diag))) return st;
   /* TFLite's kernel runs any other dtype (bool too) through its float32 path, reading and
    * writing 4-byte elements: no defined result to follow, so those are refused */
-  static const int allowed[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16, TFCC_INT32,
-                                TFCC_INT64, -1};
+  static const int allowed[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16,
+                                TFCC_INT32,   TFCC_INT64, -1};
   if ((st = tfcc_so_check_dtype(ctx, OP, "input 0", in->dtype, allowed))) return st;
-  TFCC_OP_CHECK(ctx, diag->dtype == in->dtype, TFCC_ERR_DTYPE, OP ": diagonal dtype %s differs from input's %s",
-                tfcc_dtype_name(diag->dtype), tfcc_dtype_name(in->dtype));
+  TFCC_OP_CHECK(ctx, diag->dtype == in->dtype, TFCC_ERR_DTYPE,
+                OP ": diagonal dtype %s differs from input's %s", tfcc_dtype_name(diag->dtype),
+                tfcc_dtype_name(in->dtype));
   if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, ctx->out[0], in->dtype))) return st;
-  TFCC_OP_CHECK(ctx, in->rank >= 2, TFCC_ERR_SHAPE, OP ": input rank %d, expected >= 2", (int)in->rank);
+  TFCC_OP_CHECK(ctx, in->rank >= 2, TFCC_ERR_SHAPE, OP ": input rank %d, expected >= 2",
+                (int)in->rank);
   const int32_t m = in->dims[in->rank - 2], n = in->dims[in->rank - 1];
   bool ok = diag->rank == in->rank - 1 && diag->dims[diag->rank - 1] == (m < n ? m : n);
   for (int32_t d = 0; ok && d < in->rank - 2; d++) ok = diag->dims[d] == in->dims[d];
   TFCC_OP_CHECK(ctx, ok, TFCC_ERR_SHAPE,
-                OP ": diagonal must have the input's batch dimensions and %d entries last", (int)(m < n ? m : n));
+                OP ": diagonal must have the input's batch dimensions and %d entries last",
+                (int)(m < n ? m : n));
   return tfcc_tensor_set_shape(ctx->out[0], in->rank, in->dims, ctx->err);
 }
 
 static tfcc_status matrix_set_diag_eval(tfcc_op_ctx *ctx) {
   const tfcc_tensor *in = ctx->in[0];
   tfcc_ref_matrix_set_diag(in->data, ctx->in[1]->data, tfcc_so_prod(in->dims, 0, in->rank - 2),
-                           in->dims[in->rank - 2], in->dims[in->rank - 1], tfcc_dtype_size(in->dtype),
-                           ctx->out[0]->data);
+                           in->dims[in->rank - 2], in->dims[in->rank - 1],
+                           tfcc_dtype_size(in->dtype), ctx->out[0]->data);
   return TFCC_OK;
 }
 

@@ -5,5 +5,5 @@ static tfcc_status prepare(tfcc_op_ctx *ctx) { return tfcc_arith_prepare(ctx, TF
 static tfcc_status eval(tfcc_op_ctx *ctx) { return tfcc_arith_eval(ctx, TFCC_ARITH_MAX); }
 static const char *kernel(const tfcc_op_ctx *ctx) { return tfcc_arith_kernel(ctx, TFCC_ARITH_MAX); }
 
-const tfcc_op_def tfcc_op_maximum = {.name = "MAXIMUM", .prepare = prepare, .eval = eval,
-                                     .kernel = kernel};
+const tfcc_op_def tfcc_op_maximum = {
+    .name = "MAXIMUM", .prepare = prepare, .eval = eval, .kernel = kernel};

@@ -1,9 +1,16 @@
 /* MEAN (TFLite reduce.cc); shared logic in reduce_common.c. */
 #include "ops/reduce_common.h"
 
-static tfcc_status prepare(tfcc_op_ctx *ctx) { return tfcc_reduce_op_prepare(ctx, TFCC_REDUCE_OP_MEAN); }
+static tfcc_status prepare(tfcc_op_ctx *ctx) {
+  return tfcc_reduce_op_prepare(ctx, TFCC_REDUCE_OP_MEAN);
+}
 static tfcc_status eval(tfcc_op_ctx *ctx) { return tfcc_reduce_op_eval(ctx, TFCC_REDUCE_OP_MEAN); }
-static const char *kernel(const tfcc_op_ctx *ctx) { return tfcc_reduce_op_kernel(ctx, TFCC_REDUCE_OP_MEAN); }
+static const char *kernel(const tfcc_op_ctx *ctx) {
+  return tfcc_reduce_op_kernel(ctx, TFCC_REDUCE_OP_MEAN);
+}
 
-const tfcc_op_def tfcc_op_mean = {.name = "MEAN", .init = tfcc_reduce_op_init, .prepare = prepare, .eval = eval,
-    .kernel = kernel};
+const tfcc_op_def tfcc_op_mean = {.name = "MEAN",
+                                  .init = tfcc_reduce_op_init,
+                                  .prepare = prepare,
+                                  .eval = eval,
+                                  .kernel = kernel};

@@ -10,8 +10,8 @@ static tfcc_status mirror_pad_prepare(tfcc_op_ctx *ctx) {
   tfcc_tensor *in, *pd;
   tfcc_status st = tfcc_so_open(ctx, OP, 2, 2, 1, &in);
   if (st || (st = tfcc_so_input(ctx, 1, OP, &pd))) return st;
-  static const int ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16, TFCC_INT32, TFCC_INT64,
-                           TFCC_FLOAT16, TFCC_BOOL, -1};
+  static const int ok[] = {TFCC_FLOAT32, TFCC_UINT8,   TFCC_INT8, TFCC_INT16, TFCC_INT32,
+                           TFCC_INT64,   TFCC_FLOAT16, TFCC_BOOL, -1};
   if ((st = tfcc_so_check_dtype(ctx, OP, "input", in->dtype, ok))) return st;
   if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, ctx->out[0], in->dtype))) return st;
   int32_t mode = ctx->node->opts.mirror_pad.mode;

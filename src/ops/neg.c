@@ -4,5 +4,5 @@
 static tfcc_status prepare(tfcc_op_ctx *ctx) { return tfcc_unary_prepare(ctx, TFCC_UN_NEG); }
 static tfcc_status eval(tfcc_op_ctx *ctx) { return tfcc_unary_eval(ctx, TFCC_UN_NEG); }
 
-const tfcc_op_def tfcc_op_neg = {.name = "NEG", .prepare = prepare, .eval = eval,
-                                 .inplace_ok = true};
+const tfcc_op_def tfcc_op_neg = {
+    .name = "NEG", .prepare = prepare, .eval = eval, .inplace_ok = true};

@@ -49,17 +49,18 @@ static tfcc_status nms_prepare(tfcc_op_ctx *ctx, bool v5) {
     return st;
   TFCC_OP_CHECK(ctx, ctx->in[2]->known && ctx->in[2]->data, TFCC_ERR_UNSUPPORTED,
                 "%s: max_output_size (tensor %d) is computed at run time; tfcc needs it constant "
-                "to size the outputs", op, (int)ctx->in[2]->index);
+                "to size the outputs",
+                op, (int)ctx->in[2]->index);
   const int32_t max_out = *(const int32_t *)ctx->in[2]->data;
   TFCC_OP_CHECK(ctx, max_out >= 0 && max_out <= (1 << 24), TFCC_ERR_INVALID_MODEL,
                 "%s: max_output_size %d outside 0..2^24", op, (int)max_out);
   for (int i = 0; i < n_out; i++) {
-    TFCC_OP_CHECK(ctx, ctx->out[i] != NULL, TFCC_ERR_INVALID_MODEL, "%s: output %d is missing",
-                  op, i);
+    TFCC_OP_CHECK(ctx, ctx->out[i] != NULL, TFCC_ERR_INVALID_MODEL, "%s: output %d is missing", op,
+                  i);
     const tfcc_dtype want = v5 && i == 1 ? TFCC_FLOAT32 : TFCC_INT32;
     TFCC_OP_CHECK(ctx, ctx->out[i]->dtype == want, TFCC_ERR_DTYPE,
-                  "%s: output %d dtype %s, expected %s", op, i,
-                  tfcc_dtype_name(ctx->out[i]->dtype), tfcc_dtype_name(want));
+                  "%s: output %d dtype %s, expected %s", op, i, tfcc_dtype_name(ctx->out[i]->dtype),
+                  tfcc_dtype_name(want));
     if (i == n_out - 1)
       st = tfcc_tensor_set_shape(ctx->out[i], 0, NULL, ctx->err);
     else
@@ -77,13 +78,14 @@ static tfcc_status nms_eval(tfcc_op_ctx *ctx, bool v5) {
   const float score = *(const float *)ctx->in[4]->data;
   const float sigma = v5 ? *(const float *)ctx->in[5]->data : 0.0f;
   if (v5 && !(sigma >= 0.0f))
-    return tfcc_err_set(ctx->err, TFCC_ERR_RUNTIME, "NON_MAX_SUPPRESSION_V5: soft_nms_sigma %g "
-                        "is negative", (double)sigma);
+    return tfcc_err_set(ctx->err, TFCC_ERR_RUNTIME,
+                        "NON_MAX_SUPPRESSION_V5: soft_nms_sigma %g "
+                        "is negative",
+                        (double)sigma);
   int32_t *sel = (int32_t *)ctx->out[0]->data;
   float *sel_scores = v5 ? (float *)ctx->out[1]->data : NULL;
-  const int32_t count = tfcc_nms((const float *)ctx->in[0]->data,
-                                 (const float *)ctx->in[1]->data, n, max_out, iou, score, sigma,
-                                 ctx->scratch, sel, sel_scores);
+  const int32_t count = tfcc_nms((const float *)ctx->in[0]->data, (const float *)ctx->in[1]->data,
+                                 n, max_out, iou, score, sigma, ctx->scratch, sel, sel_scores);
   for (int32_t i = count; i < max_out; i++) {
     sel[i] = 0;
     if (sel_scores) sel_scores[i] = 0.0f;

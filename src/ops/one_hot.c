@@ -11,12 +11,12 @@
 static tfcc_status one_hot_prepare(tfcc_op_ctx *ctx) {
   tfcc_tensor *idx, *depth, *on, *off;
   tfcc_status st = tfcc_so_open(ctx, OP, 4, 4, 1, &idx);
-  if (st || (st = tfcc_so_input(ctx, 1, OP, &depth)) ||
-      (st = tfcc_so_input(ctx, 2, OP, &on)) || (st = tfcc_so_input(ctx, 3, OP, &off)))
+  if (st || (st = tfcc_so_input(ctx, 1, OP, &depth)) || (st = tfcc_so_input(ctx, 2, OP, &on)) ||
+      (st = tfcc_so_input(ctx, 3, OP, &off)))
     return st;
   tfcc_tensor *out = ctx->out[0];
-  static const int allowed[] = {TFCC_FLOAT32, TFCC_INT32, TFCC_INT64, TFCC_INT8, TFCC_UINT8,
-                                TFCC_BOOL, -1};
+  static const int allowed[] = {TFCC_FLOAT32, TFCC_INT32, TFCC_INT64, TFCC_INT8,
+                                TFCC_UINT8,   TFCC_BOOL,  -1};
   if ((st = tfcc_so_check_dtype(ctx, OP, "on_value (input 2)", on->dtype, allowed))) return st;
   TFCC_OP_CHECK(ctx, off->dtype == on->dtype, TFCC_ERR_DTYPE,
                 OP ": off_value dtype %s differs from on_value's %s", tfcc_dtype_name(off->dtype),
@@ -24,10 +24,11 @@ static tfcc_status one_hot_prepare(tfcc_op_ctx *ctx) {
   if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, out, on->dtype))) return st;
   TFCC_OP_CHECK(ctx, idx->dtype == TFCC_INT32 || idx->dtype == TFCC_INT64, TFCC_ERR_DTYPE,
                 OP ": indices dtype %s, expected int32 or int64", tfcc_dtype_name(idx->dtype));
-  TFCC_OP_CHECK(ctx, depth->dtype == TFCC_INT32, TFCC_ERR_DTYPE, OP ": depth dtype %s, expected int32",
-                tfcc_dtype_name(depth->dtype));
-  TFCC_OP_CHECK(ctx, tfcc_tensor_elements(depth) == 1 && tfcc_tensor_elements(on) == 1 &&
-                         tfcc_tensor_elements(off) == 1,
+  TFCC_OP_CHECK(ctx, depth->dtype == TFCC_INT32, TFCC_ERR_DTYPE,
+                OP ": depth dtype %s, expected int32", tfcc_dtype_name(depth->dtype));
+  TFCC_OP_CHECK(ctx,
+                tfcc_tensor_elements(depth) == 1 && tfcc_tensor_elements(on) == 1 &&
+                    tfcc_tensor_elements(off) == 1,
                 TFCC_ERR_SHAPE, OP ": depth, on_value and off_value must have one element each");
   const int32_t rank = idx->rank;
   TFCC_OP_CHECK(ctx, rank + 1 <= TFCC_MAX_RANK, TFCC_ERR_SHAPE, OP ": indices rank %d too large",

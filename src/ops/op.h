@@ -36,15 +36,15 @@ typedef struct tfcc_tensor {
   tfcc_dtype dtype;
   int32_t rank;
   int32_t dims[TFCC_MAX_RANK];
-  void *data;               /* eval: valid; prepare: valid only if known */
-  size_t bytes;             /* elements x dtype size (set by the session from dims) */
-  const tfcc_quant *quant;  /* never NULL (count 0 when not quantized) */
-  bool is_const;            /* constant data from the model */
-  bool known;               /* data available at prepare time (constant or folded) */
-  bool is_variable;         /* stateful tensor (persistent across runs) */
-  bool dynamic;             /* shape known only during run (depends on data known then): sized
+  void *data;              /* eval: valid; prepare: valid only if known */
+  size_t bytes;            /* elements x dtype size (set by the session from dims) */
+  const tfcc_quant *quant; /* never NULL (count 0 when not quantized) */
+  bool is_const;           /* constant data from the model */
+  bool known;              /* data available at prepare time (constant or folded) */
+  bool is_variable;        /* stateful tensor (persistent across runs) */
+  bool dynamic;            /* shape known only during run (depends on data known then): sized
                                by the session at run, outside the arena */
-  int32_t index;            /* tensor index in the subgraph */
+  int32_t index;           /* tensor index in the subgraph */
 } tfcc_tensor;
 
 typedef struct tfcc_init_ctx {
@@ -52,15 +52,15 @@ typedef struct tfcc_init_ctx {
   const tfcc_ir_subgraph *sg;
   const tfcc_ir_node *node;
   int32_t node_index;
-  void *params;             /* out: operator parameters (malloc'ed; freed by op->release or free) */
+  void *params; /* out: operator parameters (malloc'ed; freed by op->release or free) */
   tfcc_err *err;
-  tfcc_isa isa;             /* kernel dispatch level for this model (CPU's best, capped) */
-  const tfcc_kernel_set *ks; /* the kernels chosen at that level (kernels/kernel_set.h) */
+  tfcc_isa isa;                  /* kernel dispatch level for this model (CPU's best, capped) */
+  const tfcc_kernel_set *ks;     /* the kernels chosen at that level (kernels/kernel_set.h) */
   const struct tfcc_logger *log; /* runtime's logger for init/prepare notes (may be NULL) */
-  int quant_compat;         /* tfcc_quant_compat of the model (0 = TFLite as it runs by
+  int quant_compat;              /* tfcc_quant_compat of the model (0 = TFLite as it runs by
                                default, i.e. XNNPACK arithmetic where it applies) */
-  int precision;            /* tfcc_precision of the model (float conv/FC: f32 or bf16) */
-  bool winograd;            /* float32 3x3 CONV_2D may use Winograd (model option / TFCC_WINOGRAD) */
+  int precision;                 /* tfcc_precision of the model (float conv/FC: f32 or bf16) */
+  bool winograd; /* float32 3x3 CONV_2D may use Winograd (model option / TFCC_WINOGRAD) */
   tfcc_packed_store *store; /* packed weight blocks of a weights cache, or NULL (packed_store.h) */
 } tfcc_init_ctx;
 
@@ -73,12 +73,12 @@ static inline tfcc_packed_key tfcc_init_block_key(const tfcc_init_ctx *ctx, uint
 typedef struct tfcc_op_ctx {
   const tfcc_ir_node *node;
   int32_t node_index;
-  const void *params;       /* from init (NULL if the op has no init) */
-  tfcc_tensor **in;         /* in[i] is NULL for an omitted optional input */
+  const void *params; /* from init (NULL if the op has no init) */
+  tfcc_tensor **in;   /* in[i] is NULL for an omitted optional input */
   int32_t n_in;
   tfcc_tensor **out;
   int32_t n_out;
-  tfcc_tensor **tmp;        /* intermediates (e.g. LSTM), may be NULL */
+  tfcc_tensor **tmp; /* intermediates (e.g. LSTM), may be NULL */
   int32_t n_tmp;
   /* prepare: set scratch_bytes to the scratch this node needs during eval.
    * eval: scratch points to scratch_bytes of 64-byte aligned memory (contents undefined). */
@@ -86,7 +86,7 @@ typedef struct tfcc_op_ctx {
   size_t scratch_bytes;
   struct tfcc_threadpool *pool; /* may be NULL: run single-threaded */
   tfcc_err *err;
-  tfcc_isa isa;             /* kernel dispatch level (CPU's best, capped by TFCC_ISA / options) */
+  tfcc_isa isa; /* kernel dispatch level (CPU's best, capped by TFCC_ISA / options) */
   /* the kernels chosen once at that level: eval runs ctx->ks->f32_vbinary etc., never a
    * per-call lookup (kernels/kernel_set.h) */
   const tfcc_kernel_set *ks;
@@ -108,8 +108,8 @@ typedef struct tfcc_op_ctx {
 
 typedef struct tfcc_op_def {
   const char *name;
-  tfcc_status (*init)(tfcc_init_ctx *ctx);      /* optional */
-  void (*release)(void *params);                /* optional; default free(params) */
+  tfcc_status (*init)(tfcc_init_ctx *ctx); /* optional */
+  void (*release)(void *params);           /* optional; default free(params) */
   tfcc_status (*prepare)(tfcc_op_ctx *ctx);
   tfcc_status (*eval)(tfcc_op_ctx *ctx);
   /* Optional: multiply-accumulates at the current shapes, for inspect/bench. */
@@ -178,7 +178,7 @@ static inline void tfcc_op_mark_needs_data(tfcc_op_ctx *ctx, const tfcc_tensor *
 
 /* Common messages. */
 #define TFCC_OP_CHECK(ctx, cond, code, ...) \
-  do {                                      \
+  do { \
     if (!(cond)) return tfcc_err_set((ctx)->err, (code), __VA_ARGS__); \
   } while (0)
 

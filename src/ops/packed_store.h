@@ -25,10 +25,10 @@ struct tfcc_packed_store {
 
 /* Block ids: one per kind of packing an operator keeps. */
 enum {
-  TFCC_BLOCK_F32_GEMM = 1,   /* tfcc_f32_packed (CONV_2D, FULLY_CONNECTED) */
-  TFCC_BLOCK_Q8_GEMM = 2,    /* tfcc_q8_packed (CONV_2D, FULLY_CONNECTED) */
-  TFCC_BLOCK_F32_WINO = 3,   /* Winograd-transformed 3x3 filter + bias (CONV_2D) */
-  TFCC_BLOCK_XDW_EXPAND = 4  /* expand filter of EXPAND_DEPTHWISE_CONV_2D */
+  TFCC_BLOCK_F32_GEMM = 1,  /* tfcc_f32_packed (CONV_2D, FULLY_CONNECTED) */
+  TFCC_BLOCK_Q8_GEMM = 2,   /* tfcc_q8_packed (CONV_2D, FULLY_CONNECTED) */
+  TFCC_BLOCK_F32_WINO = 3,  /* Winograd-transformed 3x3 filter + bias (CONV_2D) */
+  TFCC_BLOCK_XDW_EXPAND = 4 /* expand filter of EXPAND_DEPTHWISE_CONV_2D */
 };
 
 /* A block's key, kept by the operator until it packs (prepare may pack, after init). */
@@ -48,7 +48,8 @@ static inline void tfcc_packed_put(const tfcc_packed_key *k, const void *data, s
 /* The operator with params `owner` reads the constant `data` (NULL: ignored) no more. Only
  * for a node whose every later eval and prepare, at any input shape, uses its packing (never
  * a reference path on the raw constant). */
-static inline void tfcc_packed_consumed(const tfcc_packed_key *k, const void *owner, const void *data) {
+static inline void tfcc_packed_consumed(const tfcc_packed_key *k, const void *owner,
+                                        const void *data) {
   if (k->store && k->store->consumed && data) k->store->consumed(k->store, owner, data);
 }
 

@@ -13,5 +13,5 @@ static tfcc_status pad_eval(tfcc_op_ctx *ctx) {
   return tfcc_pad_eval_common(ctx, OP, value);
 }
 
-const tfcc_op_def tfcc_op_pad = {.name = OP, .prepare = pad_prepare, .eval = pad_eval,
-                                 .kernel = tfcc_pad_kernel_name};
+const tfcc_op_def tfcc_op_pad = {
+    .name = OP, .prepare = pad_prepare, .eval = pad_eval, .kernel = tfcc_pad_kernel_name};

@@ -21,8 +21,9 @@ static tfcc_status padv2_prepare(tfcc_op_ctx *ctx) {
                   OP ": constant_values has %lld elements, expected 1",
                   (long long)tfcc_tensor_elements(cv));
     if (in->dtype == TFCC_UINT8 || in->dtype == TFCC_INT8 || in->dtype == TFCC_INT16)
-      TFCC_OP_CHECK(ctx, tfcc_so_scale(cv) == tfcc_so_scale(out) &&
-                             tfcc_so_zero_point(cv) == tfcc_so_zero_point(out),
+      TFCC_OP_CHECK(ctx,
+                    tfcc_so_scale(cv) == tfcc_so_scale(out) &&
+                        tfcc_so_zero_point(cv) == tfcc_so_zero_point(out),
                     TFCC_ERR_UNSUPPORTED,
                     OP ": constant_values quantization (%g, %d) differs from the output's (%g, %d)",
                     (double)tfcc_so_scale(cv), (int)tfcc_so_zero_point(cv),
@@ -44,5 +45,5 @@ static tfcc_status padv2_eval(tfcc_op_ctx *ctx) {
   return tfcc_pad_eval_common(ctx, OP, value);
 }
 
-const tfcc_op_def tfcc_op_padv2 = {.name = OP, .prepare = padv2_prepare, .eval = padv2_eval,
-                                   .kernel = tfcc_pad_kernel_name};
+const tfcc_op_def tfcc_op_padv2 = {
+    .name = OP, .prepare = padv2_prepare, .eval = padv2_eval, .kernel = tfcc_pad_kernel_name};

@@ -34,8 +34,12 @@ tfcc_status tfcc_pool_init(tfcc_init_ctx *ctx, tfcc_pool_kind kind) {
   p->filter_w = po->filter_w;
   p->filter_h = po->filter_h;
   p->act = po->activation;
-  tfcc_window_opts o = {.padding = p->padding, .stride_w = p->stride_w, .stride_h = p->stride_h,
-                        .dil_w = 1, .dil_h = 1, .act = p->act};
+  tfcc_window_opts o = {.padding = p->padding,
+                        .stride_w = p->stride_w,
+                        .stride_h = p->stride_h,
+                        .dil_w = 1,
+                        .dil_h = 1,
+                        .act = p->act};
   tfcc_status st = tfcc_window_opts_check(&o, ctx->err);
   if (st == TFCC_OK && (p->filter_w <= 0 || p->filter_h <= 0))
     st = tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "filter %dx%d must be positive",
@@ -75,7 +79,8 @@ static tfcc_status pool_geom(const tfcc_op_ctx *ctx, tfcc_conv_geom *g) {
   g->pad_h = tfcc_conv_pad(g->stride_h, 1, g->in_h, g->filter_h, g->out_h);
   g->pad_w = tfcc_conv_pad(g->stride_w, 1, g->in_w, g->filter_w, g->out_w);
   int64_t n;
-  if (!tfcc_conv_count(4, in->dims, &n)) return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "input too large");
+  if (!tfcc_conv_count(4, in->dims, &n))
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "input too large");
   return TFCC_OK;
 }
 
@@ -102,9 +107,9 @@ tfcc_status tfcc_pool_prepare(tfcc_op_ctx *ctx) {
   if (st != TFCC_OK) return st;
   ctx->scratch_bytes = 0;
   if (p->kind != TFCC_POOL_L2 && !tfcc_pool_fast_ok(&g, p->kind == TFCC_POOL_AVG, in->dtype))
-    tfcc_f32_log_fallback_once(&((pool_params *)p)->logged, ctx, p->name,
-                               in->dtype == TFCC_INT16 ? "int16 pooling"
-                                                       : "average window over 65535 taps");
+    tfcc_f32_log_fallback_once(
+        &((pool_params *)p)->logged, ctx, p->name,
+        in->dtype == TFCC_INT16 ? "int16 pooling" : "average window over 65535 taps");
   return tfcc_conv_geom_set_output(ctx->out[0], &g, ctx->err);
 }
 
@@ -126,24 +131,32 @@ tfcc_status tfcc_pool_eval(tfcc_op_ctx *ctx) {
   }
   switch (ctx->in[0]->dtype) {
     case TFCC_FLOAT32:
-      if (p->kind == TFCC_POOL_AVG) tfcc_avgpool_f32(&g, in, lo, hi, out);
-      else if (p->kind == TFCC_POOL_MAX) tfcc_maxpool_f32(&g, in, lo, hi, out);
-      else tfcc_l2pool_f32(&g, in, lo, hi, out);
+      if (p->kind == TFCC_POOL_AVG)
+        tfcc_avgpool_f32(&g, in, lo, hi, out);
+      else if (p->kind == TFCC_POOL_MAX)
+        tfcc_maxpool_f32(&g, in, lo, hi, out);
+      else
+        tfcc_l2pool_f32(&g, in, lo, hi, out);
       return TFCC_OK;
     case TFCC_UINT8:
-      if (p->kind == TFCC_POOL_AVG) tfcc_avgpool_u8(&g, in, ql, qh, out);
-      else tfcc_maxpool_u8(&g, in, ql, qh, out);
+      if (p->kind == TFCC_POOL_AVG)
+        tfcc_avgpool_u8(&g, in, ql, qh, out);
+      else
+        tfcc_maxpool_u8(&g, in, ql, qh, out);
       return TFCC_OK;
     case TFCC_INT8:
-      if (p->kind == TFCC_POOL_AVG) tfcc_avgpool_i8(&g, in, ql, qh, out);
-      else tfcc_maxpool_i8(&g, in, ql, qh, out);
+      if (p->kind == TFCC_POOL_AVG)
+        tfcc_avgpool_i8(&g, in, ql, qh, out);
+      else
+        tfcc_maxpool_i8(&g, in, ql, qh, out);
       return TFCC_OK;
     case TFCC_INT16:
-      if (p->kind == TFCC_POOL_AVG) tfcc_avgpool_i16(&g, in, ql, qh, out);
-      else tfcc_maxpool_i16(&g, in, ql, qh, out);
+      if (p->kind == TFCC_POOL_AVG)
+        tfcc_avgpool_i16(&g, in, ql, qh, out);
+      else
+        tfcc_maxpool_i16(&g, in, ql, qh, out);
       return TFCC_OK;
-    default:
-      return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "input dtype unsupported");
+    default: return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "input dtype unsupported");
   }
 }
 
@@ -155,7 +168,6 @@ const char *tfcc_pool_kernel_name(const tfcc_op_ctx *ctx) {
   tfcc_op_ctx c = *ctx;
   c.err = &e;
   if (pool_geom(&c, &g) != TFCC_OK) return "ref";
-  return tfcc_pool_fast_ok(&g, p->kind == TFCC_POOL_AVG, ctx->in[0]->dtype)
-             ? ctx->ks->pool->name
-             : "ref";
+  return tfcc_pool_fast_ok(&g, p->kind == TFCC_POOL_AVG, ctx->in[0]->dtype) ? ctx->ks->pool->name
+                                                                            : "ref";
 }

@@ -12,10 +12,13 @@ tfcc_status tfcc_pool_init(tfcc_init_ctx *ctx, tfcc_pool_kind kind);
 
 /* The operator definition `def` of pooling kind `kind`: init through tfcc_pool_init, the
  * shared prepare and eval; `kernel_fn` names the kernel for the profile (NULL: none). */
-#define TFCC_POOL_OP_DEF(def, op_name, kind, kernel_fn)                                         \
-  static tfcc_status init(tfcc_init_ctx *ctx) { return tfcc_pool_init(ctx, kind); }            \
-  const tfcc_op_def def = {.name = op_name, .init = init, .prepare = tfcc_pool_prepare,         \
-                           .eval = tfcc_pool_eval, .kernel = kernel_fn}
+#define TFCC_POOL_OP_DEF(def, op_name, kind, kernel_fn) \
+  static tfcc_status init(tfcc_init_ctx *ctx) { return tfcc_pool_init(ctx, kind); } \
+  const tfcc_op_def def = {.name = op_name, \
+                           .init = init, \
+                           .prepare = tfcc_pool_prepare, \
+                           .eval = tfcc_pool_eval, \
+                           .kernel = kernel_fn}
 tfcc_status tfcc_pool_prepare(tfcc_op_ctx *ctx);
 tfcc_status tfcc_pool_eval(tfcc_op_ctx *ctx);
 /* Name of the kernel eval runs (op kernel hook): "pool-avx512"..., or "ref". */

@@ -13,7 +13,8 @@ typedef struct prelu_op {
 } prelu_op;
 
 static tfcc_status init(tfcc_init_ctx *ctx) {
-  const tfcc_ir_tensor *in = act_ir_in(ctx, 0), *alpha = act_ir_in(ctx, 1), *out = act_ir_out(ctx, 0);
+  const tfcc_ir_tensor *in = act_ir_in(ctx, 0), *alpha = act_ir_in(ctx, 1),
+                       *out = act_ir_out(ctx, 0);
   if (!in || !alpha || !out)
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "expected 2 inputs and 1 output");
   prelu_op *p;
@@ -92,9 +93,8 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
     tfcc_bcast bc;
     tfcc_bcast_plan(&bc, 2, ranks, dims, in->rank, in->dims);
     const tfcc_f32_vbinary_params fp = {TFCC_F32VB_PRELU, -INFINITY, INFINITY};
-    tfcc_f32_vbinary_run(ctx->pool, ctx->ks->f32_vbinary, &fp, &bc,
-                         (const float *)in->data, (const float *)alpha->data,
-                         (float *)ctx->out[0]->data);
+    tfcc_f32_vbinary_run(ctx->pool, ctx->ks->f32_vbinary, &fp, &bc, (const float *)in->data,
+                         (const float *)alpha->data, (float *)ctx->out[0]->data);
     return TFCC_OK;
   }
   tfcc_prelu_q(p->type, in->data, alpha->data, ctx->out[0]->data, in->rank, in->dims, strides,

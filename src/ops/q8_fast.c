@@ -32,8 +32,8 @@ const char *tfcc_q8_fast_refuse(const tfcc_tensor *in, const tfcc_tensor *w,
   return NULL;
 }
 
-const tfcc_q8_packed *tfcc_q8_fast_pack(tfcc_q8_fast *f, tfcc_isa isa, bool is_signed,
-                                        int64_t rows, int32_t n, int32_t kdim, const void *src,
+const tfcc_q8_packed *tfcc_q8_fast_pack(tfcc_q8_fast *f, tfcc_isa isa, bool is_signed, int64_t rows,
+                                        int32_t n, int32_t kdim, const void *src,
                                         const int32_t *bias, const tfcc_conv_requant *r) {
   const tfcc_q8_packed *p = tfcc_q8_fast_get(f, src);
   if (p) return p;
@@ -61,9 +61,8 @@ const tfcc_q8_packed *tfcc_q8_fast_pack(tfcc_q8_fast *f, tfcc_isa isa, bool is_s
 }
 
 const tfcc_q8_dw_packed *tfcc_q8_fast_pack_dw(tfcc_q8_fast *f, tfcc_isa isa, bool is_signed,
-                                              int32_t c, int32_t fh, int32_t fw,
-                                              const void *src, const int32_t *bias,
-                                              const tfcc_conv_requant *r) {
+                                              int32_t c, int32_t fh, int32_t fw, const void *src,
+                                              const int32_t *bias, const tfcc_conv_requant *r) {
   const tfcc_q8_dw_packed *p = tfcc_q8_fast_get_dw(f, src);
   if (p) return p;
   if (!f->mu_ok) return NULL;

@@ -17,9 +17,9 @@
 typedef struct tfcc_q8_fast {
   pthread_mutex_t mu;
   bool mu_ok;
-  atomic_int state; /* 0 not packed, 1 packed, 2 packing failed */
-  tfcc_q8_packed packed;    /* GEMM weights (CONV_2D, FULLY_CONNECTED) */
-  tfcc_q8_dw_packed dw;     /* depthwise weights */
+  atomic_int state;      /* 0 not packed, 1 packed, 2 packing failed */
+  tfcc_q8_packed packed; /* GEMM weights (CONV_2D, FULLY_CONNECTED) */
+  tfcc_q8_dw_packed dw;  /* depthwise weights */
   const void *src;
   atomic_bool logged;
   tfcc_packed_key key; /* where the GEMM packing may come from / go to (packed_store.h) */
@@ -40,17 +40,15 @@ const char *tfcc_q8_fast_refuse(const tfcc_tensor *in, const tfcc_tensor *w,
 
 /* Packs once (N = n, K = kdim, weights src[n * kdim + k]) for the kernel that suits a GEMM of
  * `rows` rows (tfcc_q8_gemm_select_for); NULL when packing failed. */
-const tfcc_q8_packed *tfcc_q8_fast_pack(tfcc_q8_fast *f, tfcc_isa isa, bool is_signed,
-                                        int64_t rows, int32_t n, int32_t kdim, const void *src,
+const tfcc_q8_packed *tfcc_q8_fast_pack(tfcc_q8_fast *f, tfcc_isa isa, bool is_signed, int64_t rows,
+                                        int32_t n, int32_t kdim, const void *src,
                                         const int32_t *bias, const tfcc_conv_requant *r);
 
 /* Depthwise: packs a [1, fh, fw, c] filter once; NULL when packing failed. */
 const tfcc_q8_dw_packed *tfcc_q8_fast_pack_dw(tfcc_q8_fast *f, tfcc_isa isa, bool is_signed,
-                                              int32_t c, int32_t fh, int32_t fw,
-                                              const void *src, const int32_t *bias,
-                                              const tfcc_conv_requant *r);
-static inline const tfcc_q8_dw_packed *tfcc_q8_fast_get_dw(const tfcc_q8_fast *f,
-                                                           const void *src) {
+                                              int32_t c, int32_t fh, int32_t fw, const void *src,
+                                              const int32_t *bias, const tfcc_conv_requant *r);
+static inline const tfcc_q8_dw_packed *tfcc_q8_fast_get_dw(const tfcc_q8_fast *f, const void *src) {
   return atomic_load_explicit(&((tfcc_q8_fast *)f)->state, memory_order_acquire) == 1 &&
                  f->src == src && f->dw.w
              ? &f->dw

@@ -16,21 +16,23 @@ typedef struct quantize_op {
   int32_t zp, in_zp;
   int32_t mult;
   int shift;
-  bool xnn;          /* TFCC_QUANT_COMPAT_TFLITE and the XNNPACK delegate takes the node */
-  float inv_scale;   /* xnn f32 -> q8: 1 / output scale (float) */
-  int32_t xnn_mult;  /* xnn q8 -> q8: lrintf(256 * in_scale / out_scale) */
-  bool use_lut;      /* 8-bit input: the requantization as a table of all 256 inputs */
+  bool xnn;           /* TFCC_QUANT_COMPAT_TFLITE and the XNNPACK delegate takes the node */
+  float inv_scale;    /* xnn f32 -> q8: 1 / output scale (float) */
+  int32_t xnn_mult;   /* xnn q8 -> q8: lrintf(256 * in_scale / out_scale) */
+  bool use_lut;       /* 8-bit input: the requantization as a table of all 256 inputs */
   atomic_bool logged; /* KERNEL_FALLBACK noted */
   tfcc_qz_lut lut;
 } quantize_op;
 
 /* act_quant, with int32 (any zero point) besides the 8/16-bit types. */
 static tfcc_status quant_of(tfcc_err *err, const char *what, tfcc_dtype t, const tfcc_quant *q,
-                           float *scale, int32_t *zp) {
+                            float *scale, int32_t *zp) {
   if (t != TFCC_INT32 || !q || q->count != 1) return act_quant(err, what, t, q, scale, zp);
   if (!(q->scale[0] > 0.f) || !isfinite(q->scale[0]))
-    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "%s: quantization scale %g is not a positive "
-                        "finite number", what, (double)q->scale[0]);
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                        "%s: quantization scale %g is not a positive "
+                        "finite number",
+                        what, (double)q->scale[0]);
   *scale = q->scale[0];
   *zp = q->zero_point[0];
   return TFCC_OK;
@@ -53,7 +55,8 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
   else
     ok = (it == TFCC_UINT8 || it == TFCC_INT8) && (ot == TFCC_UINT8 || ot == TFCC_INT8);
   if (!ok)
-    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "input %s with output %s not supported "
+    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED,
+                        "input %s with output %s not supported "
                         "(float32->uint8|int8|int16, uint8->uint8|int8, int8->uint8|int8|int16, "
                         "int16->int8|int16|int32, int32->int8|int16)",
                         tfcc_dtype_name(it), tfcc_dtype_name(ot));
@@ -62,12 +65,16 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
     const tfcc_quant *q = &out->quant;
     for (int32_t c = 0; c < q->count; c++) {
       if (!(q->scale[c] > 0.f) || !isfinite(q->scale[c]))
-        return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "output 0: channel %d scale %g is not a "
-                            "positive finite number", (int)c, (double)q->scale[c]);
+        return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                            "output 0: channel %d scale %g is not a "
+                            "positive finite number",
+                            (int)c, (double)q->scale[c]);
       if (q->zero_point[c] < act_qmin(ot) || q->zero_point[c] > act_qmax(ot) ||
           (ot == TFCC_INT16 && q->zero_point[c] != 0))
-        return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "output 0: channel %d zero point %d "
-                            "invalid for %s", (int)c, (int)q->zero_point[c], tfcc_dtype_name(ot));
+        return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                            "output 0: channel %d zero point %d "
+                            "invalid for %s",
+                            (int)c, (int)q->zero_point[c], tfcc_dtype_name(ot));
     }
     p->per_axis = true;
     return TFCC_OK;
@@ -137,15 +144,15 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
       tfcc_affine_quantize_pc((const float *)in->data, p->head.out_type, out->data, o, c, i,
                               out->quant->scale, out->quant->zero_point);
     } else if (p->xnn) {
-      tfcc_qz_quantize_xnn(ctx->pool, ctx->ks->qz, (const float *)in->data, out->data,
-                           n, p->inv_scale, p->zp, p->head.out_type);
+      tfcc_qz_quantize_xnn(ctx->pool, ctx->ks->qz, (const float *)in->data, out->data, n,
+                           p->inv_scale, p->zp, p->head.out_type);
     } else {
-      tfcc_qz_quantize_ref(ctx->pool, ctx->ks->qz, (const float *)in->data, out->data,
-                           n, p->scale, p->zp, p->head.out_type);
+      tfcc_qz_quantize_ref(ctx->pool, ctx->ks->qz, (const float *)in->data, out->data, n, p->scale,
+                           p->zp, p->head.out_type);
     }
   } else if (p->xnn) {
-    tfcc_qz_requantize_xnn(ctx->pool, ctx->ks->qz, in->data, out->data, n,
-                           p->xnn_mult, p->in_zp, p->zp, p->head.in_type);
+    tfcc_qz_requantize_xnn(ctx->pool, ctx->ks->qz, in->data, out->data, n, p->xnn_mult, p->in_zp,
+                           p->zp, p->head.in_type);
   } else if (p->use_lut) {
     tfcc_qz_lut_apply(&p->lut, in->data, out->data, n);
   } else {

@@ -29,10 +29,12 @@ static tfcc_philox *generator(tfcc_op_ctx *ctx) {
   random_state *s = ctx->state;
   if (!s->seeded) {
     /* TFLite keeps the seeds in ints (TfLiteRandomParams): the low 32 bits, sign-extended */
-    uint64_t a = (uint64_t)sext32(ctx->node->opts.random.seed), b = (uint64_t)sext32(ctx->node->opts.random.seed2);
+    uint64_t a = (uint64_t)sext32(ctx->node->opts.random.seed),
+             b = (uint64_t)sext32(ctx->node->opts.random.seed2);
     if (a == 0 && b == 0) { /* nondeterministic, as TFLite's std::random_device seeding */
       static _Atomic uint64_t calls;
-      a = (uint64_t)time(NULL) * 0x9E3779B97F4A7C15u ^ (uint64_t)(uintptr_t)s ^ atomic_fetch_add(&calls, 1);
+      a = (uint64_t)time(NULL) * 0x9E3779B97F4A7C15u ^ (uint64_t)(uintptr_t)s ^
+          atomic_fetch_add(&calls, 1);
       b = (uint64_t)clock() * 0xBF58476D1CE4E5B9u ^ (a >> 29);
     }
     tfcc_philox_init(&s->rng, a, b);
@@ -46,16 +48,23 @@ static tfcc_status random_prepare(tfcc_op_ctx *ctx, const char *op) {
   tfcc_status st = tfcc_so_open(ctx, op, 1, 1, 1, &shape);
   if (st) return st;
   TFCC_OP_CHECK(ctx, shape->dtype == TFCC_INT32 && shape->rank == 1, TFCC_ERR_SHAPE,
-                "%s: shape must be int32 1-D (%s rank %d)", op, tfcc_dtype_name(shape->dtype), (int)shape->rank);
+                "%s: shape must be int32 1-D (%s rank %d)", op, tfcc_dtype_name(shape->dtype),
+                (int)shape->rank);
   TFCC_OP_CHECK(ctx, ctx->out[0]->dtype == TFCC_FLOAT32, TFCC_ERR_UNSUPPORTED,
-                "%s: output dtype %s (float32 only, as TFLite)", op, tfcc_dtype_name(ctx->out[0]->dtype));
+                "%s: output dtype %s (float32 only, as TFLite)", op,
+                tfcc_dtype_name(ctx->out[0]->dtype));
   int64_t dims[TFCC_MAX_RANK], n;
-  if ((st = tfcc_so_read_ints(ctx, op, "shape (input 0)", shape, dims, TFCC_MAX_RANK, &n))) return st;
+  if ((st = tfcc_so_read_ints(ctx, op, "shape (input 0)", shape, dims, TFCC_MAX_RANK, &n)))
+    return st;
   return tfcc_so_set_shape(ctx, op, ctx->out[0], (int32_t)n, dims);
 }
 
-static tfcc_status uniform_prepare(tfcc_op_ctx *ctx) { return random_prepare(ctx, "RANDOM_UNIFORM"); }
-static tfcc_status normal_prepare(tfcc_op_ctx *ctx) { return random_prepare(ctx, "RANDOM_STANDARD_NORMAL"); }
+static tfcc_status uniform_prepare(tfcc_op_ctx *ctx) {
+  return random_prepare(ctx, "RANDOM_UNIFORM");
+}
+static tfcc_status normal_prepare(tfcc_op_ctx *ctx) {
+  return random_prepare(ctx, "RANDOM_STANDARD_NORMAL");
+}
 
 static tfcc_status uniform_eval(tfcc_op_ctx *ctx) {
   tfcc_ref_random_uniform_f32(generator(ctx), ctx->out[0]->data, tfcc_tensor_elements(ctx->out[0]));
@@ -74,16 +83,18 @@ static tfcc_status multinomial_prepare(tfcc_op_ctx *ctx) {
   tfcc_status st = tfcc_so_open(ctx, MN, 2, 2, 1, &logits);
   if (st || (st = tfcc_so_input(ctx, 1, MN, &num))) return st;
   TFCC_OP_CHECK(ctx, logits->dtype == TFCC_FLOAT32 && logits->rank == 2, TFCC_ERR_SHAPE,
-                MN ": logits must be float32 [batch, classes] (%s rank %d)", tfcc_dtype_name(logits->dtype),
-                (int)logits->rank);
+                MN ": logits must be float32 [batch, classes] (%s rank %d)",
+                tfcc_dtype_name(logits->dtype), (int)logits->rank);
   TFCC_OP_CHECK(ctx, logits->dims[1] > 0, TFCC_ERR_SHAPE, MN ": logits have no classes");
   TFCC_OP_CHECK(ctx, num->dtype == TFCC_INT32 && num->rank == 0, TFCC_ERR_SHAPE,
-                MN ": num_samples must be an int32 scalar (%s rank %d)", tfcc_dtype_name(num->dtype), (int)num->rank);
+                MN ": num_samples must be an int32 scalar (%s rank %d)",
+                tfcc_dtype_name(num->dtype), (int)num->rank);
   tfcc_tensor *out = ctx->out[0];
   TFCC_OP_CHECK(ctx, out->dtype == TFCC_INT32 || out->dtype == TFCC_INT64, TFCC_ERR_DTYPE,
                 MN ": output dtype %s, expected int32 or int64", tfcc_dtype_name(out->dtype));
   if (!num->known || !num->data)
-    return TFCC_OP_NEEDS_DATA(ctx, num, MN ": the output size depends on num_samples (tensor %d)", (int)num->index);
+    return TFCC_OP_NEEDS_DATA(ctx, num, MN ": the output size depends on num_samples (tensor %d)",
+                              (int)num->index);
   const int32_t s = *(const int32_t *)num->data;
   TFCC_OP_CHECK(ctx, s >= 0, TFCC_ERR_INVALID_ARG, MN ": num_samples %d is negative", (int)s);
   ctx->scratch_bytes = sizeof(double) * (size_t)logits->dims[1];
@@ -94,14 +105,20 @@ static tfcc_status multinomial_prepare(tfcc_op_ctx *ctx) {
 static tfcc_status multinomial_eval(tfcc_op_ctx *ctx) {
   const tfcc_tensor *logits = ctx->in[0];
   tfcc_tensor *out = ctx->out[0];
-  tfcc_ref_multinomial(generator(ctx), logits->data, logits->dims[0], logits->dims[1], out->dims[1], out->data,
-                       out->dtype == TFCC_INT64 ? 8 : 4, ctx->scratch);
+  tfcc_ref_multinomial(generator(ctx), logits->data, logits->dims[0], logits->dims[1], out->dims[1],
+                       out->data, out->dtype == TFCC_INT64 ? 8 : 4, ctx->scratch);
   return TFCC_OK;
 }
 
-const tfcc_op_def tfcc_op_random_uniform = {.name = "RANDOM_UNIFORM", .prepare = uniform_prepare,
-                                            .eval = uniform_eval, .state_bytes = sizeof(random_state)};
-const tfcc_op_def tfcc_op_random_standard_normal = {.name = "RANDOM_STANDARD_NORMAL", .prepare = normal_prepare,
-                                                    .eval = normal_eval, .state_bytes = sizeof(random_state)};
-const tfcc_op_def tfcc_op_multinomial = {.name = MN, .prepare = multinomial_prepare, .eval = multinomial_eval,
+const tfcc_op_def tfcc_op_random_uniform = {.name = "RANDOM_UNIFORM",
+                                            .prepare = uniform_prepare,
+                                            .eval = uniform_eval,
+                                            .state_bytes = sizeof(random_state)};
+const tfcc_op_def tfcc_op_random_standard_normal = {.name = "RANDOM_STANDARD_NORMAL",
+                                                    .prepare = normal_prepare,
+                                                    .eval = normal_eval,
+                                                    .state_bytes = sizeof(random_state)};
+const tfcc_op_def tfcc_op_multinomial = {.name = MN,
+                                         .prepare = multinomial_prepare,
+                                         .eval = multinomial_eval,
                                          .state_bytes = sizeof(random_state)};

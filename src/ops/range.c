@@ -6,7 +6,8 @@
 
 static tfcc_status range_size(tfcc_op_ctx *ctx, int64_t *size) {
   const tfcc_tensor *s = ctx->in[0], *l = ctx->in[1], *d = ctx->in[2];
-  const char *bad = "RANGE: requires start <= limit with delta > 0, or start >= limit with delta < 0";
+  const char *bad =
+      "RANGE: requires start <= limit with delta > 0, or start >= limit with delta < 0";
   switch (s->dtype) {
     case TFCC_FLOAT32: {
       const float a = *(const float *)s->data, b = *(const float *)l->data,
@@ -37,8 +38,8 @@ static tfcc_status range_size(tfcc_op_ctx *ctx, int64_t *size) {
       const uint64_t span = a <= b ? (uint64_t)b - (uint64_t)a : (uint64_t)a - (uint64_t)b;
       const uint64_t step = c > 0 ? (uint64_t)c : 0u - (uint64_t)c;
       const uint64_t n = span / step + (span % step != 0);
-      TFCC_OP_CHECK(ctx, n <= (uint64_t)INT32_MAX, TFCC_ERR_SHAPE, "RANGE: %llu elements is too many",
-                    (unsigned long long)n);
+      TFCC_OP_CHECK(ctx, n <= (uint64_t)INT32_MAX, TFCC_ERR_SHAPE,
+                    "RANGE: %llu elements is too many", (unsigned long long)n);
       *size = (int64_t)n;
       return TFCC_OK;
     }
@@ -54,8 +55,9 @@ static tfcc_status prepare(tfcc_op_ctx *ctx) {
   static const char *names[3] = {"start", "limit", "delta"};
   for (int32_t i = 0; i < 3; i++) {
     const tfcc_tensor *t = ctx->in[i];
-    TFCC_OP_CHECK(ctx, t->dtype == ctx->in[0]->dtype, TFCC_ERR_DTYPE, "RANGE: %s dtype %s, expected %s",
-                  names[i], tfcc_dtype_name(t->dtype), tfcc_dtype_name(ctx->in[0]->dtype));
+    TFCC_OP_CHECK(ctx, t->dtype == ctx->in[0]->dtype, TFCC_ERR_DTYPE,
+                  "RANGE: %s dtype %s, expected %s", names[i], tfcc_dtype_name(t->dtype),
+                  tfcc_dtype_name(ctx->in[0]->dtype));
     TFCC_OP_CHECK(ctx, tfcc_tensor_elements(t) == 1, TFCC_ERR_SHAPE,
                   "RANGE: %s has %lld elements, expected a scalar", names[i],
                   (long long)tfcc_tensor_elements(t));
@@ -64,8 +66,9 @@ static tfcc_status prepare(tfcc_op_ctx *ctx) {
                                 names[i], (int)t->index);
   }
   tfcc_tensor *o = ctx->out[0];
-  TFCC_OP_CHECK(ctx, o->dtype == ctx->in[0]->dtype, TFCC_ERR_DTYPE, "RANGE: output dtype %s, expected %s",
-                tfcc_dtype_name(o->dtype), tfcc_dtype_name(ctx->in[0]->dtype));
+  TFCC_OP_CHECK(ctx, o->dtype == ctx->in[0]->dtype, TFCC_ERR_DTYPE,
+                "RANGE: output dtype %s, expected %s", tfcc_dtype_name(o->dtype),
+                tfcc_dtype_name(ctx->in[0]->dtype));
   int64_t n = 0;
   if ((st = range_size(ctx, &n)) != TFCC_OK) return st;
   int32_t d = (int32_t)n;

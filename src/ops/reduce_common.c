@@ -13,16 +13,16 @@
 #include "kernels/ref/reduce.h"
 #include "ops/f32_fast.h"
 
-static const char *const k_names[] = {"MEAN", "SUM", "REDUCE_PROD", "REDUCE_MAX", "REDUCE_MIN",
-                                     "REDUCE_ANY", "REDUCE_ALL"};
+static const char *const k_names[] = {"MEAN",       "SUM",        "REDUCE_PROD", "REDUCE_MAX",
+                                      "REDUCE_MIN", "REDUCE_ANY", "REDUCE_ALL"};
 
 typedef struct reduce_setup {
   tfcc_reduce_shape shape;
   bool keep_dims;
   int32_t out_rank;
   int32_t out_dims[TFCC_MAX_RANK];
-  int32_t n_axis;        /* raw axis count (before removing duplicates) */
-  bool is_mean_hw;       /* TFLite's special 4-D mean over axes {1,2} (raw axis values) */
+  int32_t n_axis;  /* raw axis count (before removing duplicates) */
+  bool is_mean_hw; /* TFLite's special 4-D mean over axes {1,2} (raw axis values) */
 } reduce_setup;
 
 static void quant_of(const tfcc_tensor *t, float *scale, int32_t *zp) {
@@ -81,8 +81,10 @@ static tfcc_status setup(tfcc_op_ctx *ctx, tfcc_reduce_op op, reduce_setup *su) 
   tfcc_reduce_shape_finish(s);
   su->out_rank = 0;
   for (int32_t d = 0; d < in->rank; d++) {
-    if (!s->reduced[d]) su->out_dims[su->out_rank++] = s->dims[d];
-    else if (su->keep_dims) su->out_dims[su->out_rank++] = 1;
+    if (!s->reduced[d])
+      su->out_dims[su->out_rank++] = s->dims[d];
+    else if (su->keep_dims)
+      su->out_dims[su->out_rank++] = 1;
   }
   su->is_mean_hw = su->keep_dims && in->rank == 4 && n_axis == 2 &&
                    ((ax[0] == 1 && ax[1] == 2) || (ax[0] == 2 && ax[1] == 1));
@@ -221,8 +223,7 @@ tfcc_status tfcc_reduce_op_prepare(tfcc_op_ctx *ctx, tfcc_reduce_op op) {
   ctx->scratch_bytes = scratch;
   size_t o, r, i;
   if ((op == TFCC_REDUCE_OP_MEAN || op == TFCC_REDUCE_OP_SUM) && ctx->params &&
-      su.shape.in_count > 0 &&
-      (is_q(dt) || (dt == TFCC_FLOAT32 && op == TFCC_REDUCE_OP_MEAN)) &&
+      su.shape.in_count > 0 && (is_q(dt) || (dt == TFCC_FLOAT32 && op == TFCC_REDUCE_OP_MEAN)) &&
       !tfcc_rsum_shape(&su.shape, &o, &r, &i))
     tfcc_f32_log_fallback_once(&((tfcc_reduce_params *)ctx->params)->logged, ctx, name,
                                "reduced axes are not one contiguous run");
@@ -344,7 +345,8 @@ tfcc_status tfcc_reduce_op_eval(tfcc_op_ctx *ctx, tfcc_reduce_op op) {
         return TFCC_OK;
       }
       if ((dt == TFCC_UINT8 || dt == TFCC_INT8 || dt == TFCC_INT16) &&
-          (!same_quant(in, out) || (in->quant && in->quant->count > 0 && in->quant->scale[0] > 0.f))) {
+          (!same_quant(in, out) ||
+           (in->quant && in->quant->count > 0 && in->quant->scale[0] > 0.f))) {
         float in_s, out_s;
         int32_t in_zp, out_zp;
         quant_of(in, &in_s, &in_zp);
@@ -411,8 +413,8 @@ static tfcc_status arg_setup_of(tfcc_op_ctx *ctx, bool is_max, arg_setup *a) {
                               (int)axis->index);
   TFCC_OP_CHECK(ctx, in->rank >= 1 && in->rank <= TFCC_MAX_RANK, TFCC_ERR_SHAPE,
                 "%s: input rank %d, expected 1..%d", name, (int)in->rank, TFCC_MAX_RANK);
-  int64_t ax = axis->dtype == TFCC_INT32 ? *(const int32_t *)axis->data
-                                         : *(const int64_t *)axis->data;
+  int64_t ax =
+      axis->dtype == TFCC_INT32 ? *(const int32_t *)axis->data : *(const int64_t *)axis->data;
   TFCC_OP_CHECK(ctx, ax >= -in->rank && ax < in->rank, TFCC_ERR_SHAPE,
                 "%s: axis %lld out of range for rank %d", name, (long long)ax, (int)in->rank);
   a->axis = (int32_t)(ax < 0 ? ax + in->rank : ax);
@@ -441,11 +443,9 @@ tfcc_status tfcc_arg_op_prepare(tfcc_op_ctx *ctx, bool is_max) {
   TFCC_OP_CHECK(ctx,
                 dt == TFCC_FLOAT32 || dt == TFCC_UINT8 || dt == TFCC_INT8 || dt == TFCC_INT16 ||
                     dt == TFCC_INT32 || dt == TFCC_INT64 || dt == TFCC_BOOL,
-                TFCC_ERR_UNSUPPORTED, "%s: input dtype %s unsupported", name,
-                tfcc_dtype_name(dt));
+                TFCC_ERR_UNSUPPORTED, "%s: input dtype %s unsupported", name, tfcc_dtype_name(dt));
   TFCC_OP_CHECK(ctx, out->dtype == TFCC_INT32 || out->dtype == TFCC_INT64, TFCC_ERR_DTYPE,
-                "%s: output dtype %s, expected int32 or int64", name,
-                tfcc_dtype_name(out->dtype));
+                "%s: output dtype %s, expected int32 or int64", name, tfcc_dtype_name(out->dtype));
   /* ArgMaxOptions/ArgMinOptions.output_type (field 0) must agree with the output tensor. */
   if (ctx->node && ctx->node->opts.arg.has_type) {
     int32_t ot = ctx->node->opts.arg.type;

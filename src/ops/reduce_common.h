@@ -21,7 +21,7 @@ typedef enum tfcc_reduce_op {
 /* init of MEAN and SUM: records the model's quant_compat (params: tfcc_reduce_params). */
 typedef struct tfcc_reduce_params {
   int quant_compat;
-  bool axis_const; /* the axis tensor is a model constant (XNNPACK needs static axes) */
+  bool axis_const;    /* the axis tensor is a model constant (XNNPACK needs static axes) */
   atomic_bool logged; /* KERNEL_FALLBACK noted */
 } tfcc_reduce_params;
 tfcc_status tfcc_reduce_op_init(tfcc_init_ctx *ctx);

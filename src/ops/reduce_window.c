@@ -22,20 +22,23 @@ static tfcc_status rw_prepare(tfcc_op_ctx *ctx) {
   const int32_t fn = ctx->node->opts.reduce_window.function;
   TFCC_OP_CHECK(ctx, fn >= TFCC_RW_ADD && fn <= TFCC_RW_ANY, TFCC_ERR_UNSUPPORTED,
                 OP ": ReduceWindowOptions.reduce_function %d is UNSUPPORTED", (int)fn);
-  TFCC_OP_CHECK(ctx, tfcc_ref_reduce_window_supported(in->dtype), TFCC_ERR_UNSUPPORTED,
-                OP ": input 0 dtype %s is not supported (int8..int64, uint8..uint64, float32, float64)",
-                tfcc_dtype_name(in->dtype));
-  TFCC_OP_CHECK(ctx, in->rank >= 1 && in->rank <= 6, TFCC_ERR_SHAPE, OP ": input 0 rank %d outside [1, 6]",
-                (int)in->rank);
+  TFCC_OP_CHECK(
+      ctx, tfcc_ref_reduce_window_supported(in->dtype), TFCC_ERR_UNSUPPORTED,
+      OP ": input 0 dtype %s is not supported (int8..int64, uint8..uint64, float32, float64)",
+      tfcc_dtype_name(in->dtype));
+  TFCC_OP_CHECK(ctx, in->rank >= 1 && in->rank <= 6, TFCC_ERR_SHAPE,
+                OP ": input 0 rank %d outside [1, 6]", (int)in->rank);
   TFCC_OP_CHECK(ctx, t[1]->dtype == in->dtype && tfcc_tensor_elements(t[1]) == 1, TFCC_ERR_DTYPE,
                 OP ": input 1 (init_value) must be one %s element", tfcc_dtype_name(in->dtype));
   if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, ctx->out[0], in->dtype))) return st;
   for (int32_t p = 0; p < 3; p++) {
     const tfcc_tensor *w = t[2 + p];
-    TFCC_OP_CHECK(ctx, w->dtype == TFCC_INT64 && w->rank == 1 && w->dims[0] == in->rank, TFCC_ERR_SHAPE,
-                  OP ": input %d (%s) must be int64 [%d]", (int)(2 + p), k_param[p], (int)in->rank);
+    TFCC_OP_CHECK(ctx, w->dtype == TFCC_INT64 && w->rank == 1 && w->dims[0] == in->rank,
+                  TFCC_ERR_SHAPE, OP ": input %d (%s) must be int64 [%d]", (int)(2 + p), k_param[p],
+                  (int)in->rank);
     TFCC_OP_CHECK(ctx, w->known && w->data, TFCC_ERR_UNSUPPORTED,
-                  OP ": input %d (%s) must be constant (as TFLite requires)", (int)(2 + p), k_param[p]);
+                  OP ": input %d (%s) must be constant (as TFLite requires)", (int)(2 + p),
+                  k_param[p]);
     const int64_t *v = w->data;
     for (int32_t k = 0; k < in->rank; k++)
       TFCC_OP_CHECK(ctx, v[k] >= 1 && v[k] <= INT32_MAX, TFCC_ERR_INVALID_ARG,
@@ -52,11 +55,12 @@ static tfcc_status rw_prepare(tfcc_op_ctx *ctx) {
 
 static tfcc_status rw_eval(tfcc_op_ctx *ctx) {
   const tfcc_tensor *in = ctx->in[0];
-  const bool ok = tfcc_ref_reduce_window((tfcc_rw_fn)ctx->node->opts.reduce_window.function, in->dtype,
-                                         in->data, in->dims, in->rank, ctx->in[2]->data, ctx->in[3]->data,
-                                         ctx->in[4]->data, ctx->in[1]->data, ctx->out[0]->dims,
-                                         ctx->out[0]->data);
-  TFCC_OP_CHECK(ctx, ok, TFCC_ERR_UNSUPPORTED, OP ": dtype %s is not supported", tfcc_dtype_name(in->dtype));
+  const bool ok = tfcc_ref_reduce_window((tfcc_rw_fn)ctx->node->opts.reduce_window.function,
+                                         in->dtype, in->data, in->dims, in->rank, ctx->in[2]->data,
+                                         ctx->in[3]->data, ctx->in[4]->data, ctx->in[1]->data,
+                                         ctx->out[0]->dims, ctx->out[0]->data);
+  TFCC_OP_CHECK(ctx, ok, TFCC_ERR_UNSUPPORTED, OP ": dtype %s is not supported",
+                tfcc_dtype_name(in->dtype));
   return TFCC_OK;
 }
 

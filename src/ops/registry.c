@@ -11,12 +11,10 @@ TFCC_OP_LIST(TFCC_DECLARE_OP_)
 const tfcc_op_def *tfcc_op_lookup(int32_t builtin) {
   switch (builtin) {
 #define TFCC_CASE_OP_(code, sym) \
-  case TFCC_OP_##code:           \
-    return &tfcc_op_##sym;
+  case TFCC_OP_##code: return &tfcc_op_##sym;
     TFCC_OP_LIST(TFCC_CASE_OP_)
 #undef TFCC_CASE_OP_
-    default:
-      return NULL;
+    default: return NULL;
   }
 }
 
@@ -24,10 +22,8 @@ extern const tfcc_op_def tfcc_op_expand_dwconv;
 
 const tfcc_op_def *tfcc_op_internal(int32_t code) {
   switch (code) {
-    case TFCC_OP_EXPAND_DEPTHWISE_CONV_2D:
-      return &tfcc_op_expand_dwconv;
-    default:
-      return NULL;
+    case TFCC_OP_EXPAND_DEPTHWISE_CONV_2D: return &tfcc_op_expand_dwconv;
+    default: return NULL;
   }
 }
 
@@ -68,8 +64,7 @@ int32_t tfcc_op_max_version(int32_t builtin) {
     case TFCC_OP_SELECT_V2:
     case TFCC_OP_FLOOR_MOD:
     case TFCC_OP_REDUCE_PROD:
-    case TFCC_OP_RANGE:
-      return 2;
+    case TFCC_OP_RANGE: return 2;
     case TFCC_OP_ARG_MAX:
     case TFCC_OP_ARG_MIN:
     case TFCC_OP_AVERAGE_POOL_2D:
@@ -89,8 +84,7 @@ int32_t tfcc_op_max_version(int32_t builtin) {
     case TFCC_OP_GREATER_EQUAL:
     case TFCC_OP_LESS:
     case TFCC_OP_NOT_EQUAL:
-    case TFCC_OP_BROADCAST_TO:
-      return 3;
+    case TFCC_OP_BROADCAST_TO: return 3;
     case TFCC_OP_BATCH_MATMUL:
     case TFCC_OP_CONCATENATION:
     case TFCC_OP_EQUAL:
@@ -105,66 +99,48 @@ int32_t tfcc_op_max_version(int32_t builtin) {
     case TFCC_OP_SELECT:
     case TFCC_OP_FILL:
     case TFCC_OP_SPACE_TO_BATCH_ND:
-    case TFCC_OP_BATCH_TO_SPACE_ND:
-      return 4;
+    case TFCC_OP_BATCH_TO_SPACE_ND: return 4;
     case TFCC_OP_ABS:
     case TFCC_OP_ADD:
     case TFCC_OP_DEQUANTIZE:
-    case TFCC_OP_SUB:
-      return 5;
+    case TFCC_OP_SUB: return 5;
     case TFCC_OP_GATHER:
     case TFCC_OP_SLICE:
-    case TFCC_OP_TRANSPOSE:
-      return 6;
+    case TFCC_OP_TRANSPOSE: return 6;
     case TFCC_OP_DEPTHWISE_CONV_2D:
-    case TFCC_OP_MUL:
-      return 7;
-    case TFCC_OP_STRIDED_SLICE:
-      return 8;
+    case TFCC_OP_MUL: return 7;
+    case TFCC_OP_STRIDED_SLICE: return 8;
     /* opsa: TFLite's registered ranges (new versions add dtypes, which the operators check) */
-    case TFCC_OP_FAKE_QUANT:
-      return 2;
+    case TFCC_OP_FAKE_QUANT: return 2;
     case TFCC_OP_SPARSE_TO_DENSE:
-    case TFCC_OP_TOPK_V2:
-      return 3;
+    case TFCC_OP_TOPK_V2: return 3;
     /* sequence models (opsb): hybrid from v3, full integer from v4 (LSTM) */
     case TFCC_OP_RNN:
     case TFCC_OP_UNIDIRECTIONAL_SEQUENCE_RNN:
     case TFCC_OP_BIDIRECTIONAL_SEQUENCE_RNN:
-    case TFCC_OP_BIDIRECTIONAL_SEQUENCE_LSTM:
-      return 3;
+    case TFCC_OP_BIDIRECTIONAL_SEQUENCE_LSTM: return 3;
     case TFCC_OP_LSTM:
-    case TFCC_OP_SVDF:
-      return 4;
+    case TFCC_OP_SVDF: return 4;
     /* opsc: versions the standard resolver registers whose dtypes these operators already run
      * (SIGN v2: int32; WHERE v2: non-bool conditions; REVERSE_V2 v2: bool, v3: int8) */
     case TFCC_OP_SIGN:
-    case TFCC_OP_WHERE:
-      return 2;
-    case TFCC_OP_REVERSE_V2:
-      return 3;
+    case TFCC_OP_WHERE: return 2;
+    case TFCC_OP_REVERSE_V2: return 3;
     /* ops: versions of the newest standard resolver whose new forms these operators now run:
      * int4 weights (unpacked to int8 at load: CONV_2D v7, FULLY_CONNECTED v10 and v13 with int16,
      * EMBEDDING_LOOKUP v4, CAST v6 int4 -> float32), int32 bias with int16 activations (CONV_2D
      * v8, FULLY_CONNECTED v11, TRANSPOSE_CONV v5), hybrid per-channel FULLY_CONNECTED v12, bfloat16 (CAST v7), bool (PAD / PADV2 v5,
      * GATHER_ND v5), int16 (RSQRT v3, DYNAMIC_UPDATE_SLICE v4) */
-    case TFCC_OP_RSQRT:
-      return 3;
+    case TFCC_OP_RSQRT: return 3;
     case TFCC_OP_EMBEDDING_LOOKUP:
-    case TFCC_OP_DYNAMIC_UPDATE_SLICE:
-      return 4;
+    case TFCC_OP_DYNAMIC_UPDATE_SLICE: return 4;
     case TFCC_OP_PAD:
     case TFCC_OP_PADV2:
     case TFCC_OP_GATHER_ND:
-    case TFCC_OP_TRANSPOSE_CONV:
-      return 5;
-    case TFCC_OP_CAST:
-      return 7;
-    case TFCC_OP_CONV_2D:
-      return 8;
-    case TFCC_OP_FULLY_CONNECTED:
-      return 13;
-    default:
-      return 1;
+    case TFCC_OP_TRANSPOSE_CONV: return 5;
+    case TFCC_OP_CAST: return 7;
+    case TFCC_OP_CONV_2D: return 8;
+    case TFCC_OP_FULLY_CONNECTED: return 13;
+    default: return 1;
   }
 }

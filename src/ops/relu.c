@@ -30,16 +30,20 @@ static tfcc_status relux_setup(relux_op *p, const tfcc_ir_tensor *in, const tfcc
   if (in->dtype == TFCC_FLOAT32) return TFCC_OK;
   if (!(in->dtype == TFCC_UINT8 || in->dtype == TFCC_INT8 ||
         (allow_int16 && in->dtype == TFCC_INT16)))
-    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "input dtype %s not supported (float32, uint8, "
-                        "int8%s)", tfcc_dtype_name(in->dtype), allow_int16 ? ", int16" : "");
+    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED,
+                        "input dtype %s not supported (float32, uint8, "
+                        "int8%s)",
+                        tfcc_dtype_name(in->dtype), allow_int16 ? ", int16" : "");
   float s_in = 0.f, s_out = 0.f;
   int32_t z_in = 0, z_out = 0;
   tfcc_status st = act_quant(err, "input 0", in->dtype, &in->quant, &s_in, &z_in);
   if (st) return st;
   if ((st = act_quant(err, "output 0", out->dtype, &out->quant, &s_out, &z_out))) return st;
   if (in->dtype == TFCC_INT16 && (z_in != 0 || z_out != 0))
-    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "int16 zero points must be 0 (input %d, "
-                        "output %d)", (int)z_in, (int)z_out);
+    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED,
+                        "int16 zero points must be 0 (input %d, "
+                        "output %d)",
+                        (int)z_in, (int)z_out);
   const float real = s_in / s_out; /* float division, as ReluPrepare */
   if ((st = act_multiplier(err, "input/output scale", (double)real, &p->q.mult, &p->q.shift)))
     return st;

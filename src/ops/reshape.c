@@ -19,8 +19,8 @@ static tfcc_status reshape_prepare(tfcc_op_ctx *ctx) {
     const tfcc_reshape_options *o = &ctx->node->opts.reshape;
     if (o->has_new_shape) {
       TFCC_OP_CHECK(ctx, o->n_new_shape <= TFCC_MAX_RANK, TFCC_ERR_SHAPE,
-                    OP ": new_shape has %u entries, at most %d supported",
-                    (unsigned)o->n_new_shape, TFCC_MAX_RANK);
+                    OP ": new_shape has %u entries, at most %d supported", (unsigned)o->n_new_shape,
+                    TFCC_MAX_RANK);
       n = o->n_new_shape;
       for (uint32_t i = 0; i < o->n_new_shape; i++) shape[i] = o->new_shape[i];
       if (n == 1 && shape[0] == 0) n = 0; /* legacy scalar */
@@ -65,4 +65,5 @@ static tfcc_status reshape_eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
-const tfcc_op_def tfcc_op_reshape = {.name = OP, .prepare = reshape_prepare, .eval = reshape_eval, .output_is_view = true};
+const tfcc_op_def tfcc_op_reshape = {
+    .name = OP, .prepare = reshape_prepare, .eval = reshape_eval, .output_is_view = true};

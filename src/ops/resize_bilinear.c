@@ -28,8 +28,7 @@ static tfcc_status rb_init(tfcc_init_ctx *ctx) {
   const bool half = ctx->node->opts.resize.half_pixel_centers;
   if (ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE && in && sz && out && sz->data &&
       !(align && half) && (in->dtype == TFCC_UINT8 || in->dtype == TFCC_INT8) &&
-      in->quant.count >= 1 && out->quant.count >= 1 &&
-      in->quant.scale[0] == out->quant.scale[0] &&
+      in->quant.count >= 1 && out->quant.count >= 1 && in->quant.scale[0] == out->quant.scale[0] &&
       in->quant.zero_point[0] == out->quant.zero_point[0])
     p->xnn = true;
   ctx->params = p;
@@ -44,9 +43,8 @@ static bool rb_xnn(const tfcc_op_ctx *ctx) {
 
 static tfcc_status rb_prepare(tfcc_op_ctx *ctx) {
   static const int ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16, -1};
-  tfcc_status st =
-      tfcc_resize_prepare_common(ctx, OP, ok, ctx->node->opts.resize.align_corners,
-                                 ctx->node->opts.resize.half_pixel_centers);
+  tfcc_status st = tfcc_resize_prepare_common(ctx, OP, ok, ctx->node->opts.resize.align_corners,
+                                              ctx->node->opts.resize.half_pixel_centers);
   if (st) return st;
   ctx->scratch_bytes = 0;
   tfcc_resize_shape s;

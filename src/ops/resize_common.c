@@ -25,8 +25,9 @@ tfcc_status tfcc_resize_prepare_common(tfcc_op_ctx *ctx, const char *op, const i
   TFCC_OP_CHECK(ctx, v[0] > 0 && v[1] > 0, TFCC_ERR_INVALID_MODEL,
                 "%s: output size %lldx%lld must be positive", op, (long long)v[0], (long long)v[1]);
   /* Keeps the 10-bit fixed-point coordinates of the integer kernels inside int32. */
-  TFCC_OP_CHECK(ctx, v[0] <= (1 << 20) && v[1] <= (1 << 20) && in->dims[1] <= (1 << 20) &&
-                         in->dims[2] <= (1 << 20),
+  TFCC_OP_CHECK(ctx,
+                v[0] <= (1 << 20) && v[1] <= (1 << 20) && in->dims[1] <= (1 << 20) &&
+                    in->dims[2] <= (1 << 20),
                 TFCC_ERR_UNSUPPORTED, "%s: sizes above 2^20 are not supported", op);
   int64_t dims[4] = {in->dims[0], v[0], v[1], in->dims[3]};
   return tfcc_so_set_shape(ctx, op, ctx->out[0], 4, dims);

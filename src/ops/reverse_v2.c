@@ -63,4 +63,5 @@ static tfcc_status reverse_eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
-const tfcc_op_def tfcc_op_reverse_v2 = {.name = OP, .prepare = reverse_prepare, .eval = reverse_eval};
+const tfcc_op_def tfcc_op_reverse_v2 = {
+    .name = OP, .prepare = reverse_prepare, .eval = reverse_eval};

@@ -12,8 +12,11 @@
 
 static tfcc_status prepare(tfcc_op_ctx *ctx) {
   TFCC_OP_CHECK(ctx, ctx->n_in == 2 && ctx->n_out == 1 && ctx->in[0] && ctx->in[1] && ctx->out[0],
-                TFCC_ERR_INVALID_MODEL, OP ": %d inputs and %d outputs, expected 2 (input, "
-                "fft_length) and 1", (int)ctx->n_in, (int)ctx->n_out);
+                TFCC_ERR_INVALID_MODEL,
+                OP
+                ": %d inputs and %d outputs, expected 2 (input, "
+                "fft_length) and 1",
+                (int)ctx->n_in, (int)ctx->n_out);
   const tfcc_tensor *in = ctx->in[0], *len = ctx->in[1];
   tfcc_tensor *out = ctx->out[0];
   TFCC_OP_CHECK(ctx, in->dtype == TFCC_FLOAT32, TFCC_ERR_UNSUPPORTED,
@@ -24,8 +27,10 @@ static tfcc_status prepare(tfcc_op_ctx *ctx) {
                 TFCC_ERR_SHAPE, OP ": fft_length must be int32 [2] (is %s rank %d)",
                 tfcc_dtype_name(len->dtype), (int)len->rank);
   TFCC_OP_CHECK(ctx, len->known && len->data, TFCC_ERR_UNSUPPORTED,
-                OP ": fft_length (tensor %d) is computed at run time; tfcc needs it constant to "
-                "size the output", (int)len->index);
+                OP
+                ": fft_length (tensor %d) is computed at run time; tfcc needs it constant to "
+                "size the output",
+                (int)len->index);
   TFCC_OP_CHECK(ctx, out->dtype == TFCC_COMPLEX64, TFCC_ERR_DTYPE,
                 OP ": output dtype %s, expected complex64", tfcc_dtype_name(out->dtype));
   const int32_t *fl = (const int32_t *)len->data;

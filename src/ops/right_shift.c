@@ -5,6 +5,8 @@
 static tfcc_status prepare(tfcc_op_ctx *ctx) {
   return tfcc_int_bitwise_prepare(ctx, TFCC_INT_RIGHT_SHIFT);
 }
-static tfcc_status eval(tfcc_op_ctx *ctx) { return tfcc_int_bitwise_eval(ctx, TFCC_INT_RIGHT_SHIFT); }
+static tfcc_status eval(tfcc_op_ctx *ctx) {
+  return tfcc_int_bitwise_eval(ctx, TFCC_INT_RIGHT_SHIFT);
+}
 
 const tfcc_op_def tfcc_op_right_shift = {.name = "RIGHT_SHIFT", .prepare = prepare, .eval = eval};

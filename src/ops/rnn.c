@@ -29,15 +29,17 @@ static rnn_kind kind_of(const tfcc_op_ctx *ctx) {
 }
 
 static const char *name_of(rnn_kind k) {
-  return k == RNN_STEP ? "RNN" : k == RNN_SEQ ? "UNIDIRECTIONAL_SEQUENCE_RNN" : "BIDIRECTIONAL_SEQUENCE_RNN";
+  return k == RNN_STEP  ? "RNN"
+         : k == RNN_SEQ ? "UNIDIRECTIONAL_SEQUENCE_RNN"
+                        : "BIDIRECTIONAL_SEQUENCE_RNN";
 }
 
-#define CHECK_(cond, code, ...)                                    \
-  do {                                                             \
-    if (!(cond)) {                                                 \
-      tfcc_err_set(ctx->err, (code), __VA_ARGS__);                 \
+#define CHECK_(cond, code, ...) \
+  do { \
+    if (!(cond)) { \
+      tfcc_err_set(ctx->err, (code), __VA_ARGS__); \
       return tfcc_err_prefix(ctx->err, "%s", name_of(kind_of(ctx))); \
-    }                                                              \
+    } \
   } while (0)
 
 typedef struct rnn_setup {
@@ -60,8 +62,10 @@ static float scale_of(const tfcc_tensor *t) {
 static tfcc_status check_cell(tfcc_op_ctx *ctx, rnn_setup *su, int base, bool first) {
   const tfcc_tensor *w = in_opt(ctx, base), *r = in_opt(ctx, base + 1), *b = in_opt(ctx, base + 2),
                     *h = in_opt(ctx, base + 3);
-  CHECK_(w && r && b && h, TFCC_ERR_INVALID_MODEL, "inputs %d-%d (weights, recurrent weights, bias, "
-         "hidden state) are required", base, base + 3);
+  CHECK_(w && r && b && h, TFCC_ERR_INVALID_MODEL,
+         "inputs %d-%d (weights, recurrent weights, bias, "
+         "hidden state) are required",
+         base, base + 3);
   CHECK_(w->rank == 2 && r->rank == 2 && b->rank == 1, TFCC_ERR_SHAPE,
          "weights and recurrent weights must have rank 2, bias rank 1");
   if (first) {
@@ -98,10 +102,11 @@ static tfcc_status setup(tfcc_op_ctx *ctx, rnn_setup *su) {
   su->asym = o ? o->asymmetric_quantize_inputs : false;
   su->time_major = su->kind == RNN_STEP || (o && o->time_major);
   su->merge = su->kind == RNN_BIDI && o && o->merge_outputs;
-  CHECK_(su->act <= 4 || su->act == 6, TFCC_ERR_UNSUPPORTED, "fused activation %d unsupported", su->act);
+  CHECK_(su->act <= 4 || su->act == 6, TFCC_ERR_UNSUPPORTED, "fused activation %d unsupported",
+         su->act);
   const int want_in = su->kind == RNN_BIDI ? 9 : 5;
-  CHECK_(ctx->n_in >= want_in && ctx->n_in <= (su->kind == RNN_BIDI ? 12 : 5), TFCC_ERR_INVALID_MODEL,
-         "%d inputs, expected %d", (int)ctx->n_in, want_in);
+  CHECK_(ctx->n_in >= want_in && ctx->n_in <= (su->kind == RNN_BIDI ? 12 : 5),
+         TFCC_ERR_INVALID_MODEL, "%d inputs, expected %d", (int)ctx->n_in, want_in);
   if (su->kind == RNN_BIDI)
     for (int i = 9; i < ctx->n_in; i++)
       CHECK_(ctx->in[i] == NULL, TFCC_ERR_UNSUPPORTED, "auxiliary input %d not supported", i);
@@ -127,7 +132,8 @@ static tfcc_status setup(tfcc_op_ctx *ctx, rnn_setup *su) {
     CHECK_((ctx->in[1]->dtype == TFCC_INT8) == su->hybrid, TFCC_ERR_DTYPE,
            "forward and backward weights differ in dtype");
   for (int i = 0; i < ctx->n_out; i++)
-    CHECK_(ctx->out[i] && ctx->out[i]->dtype == TFCC_FLOAT32, TFCC_ERR_DTYPE, "output %d must be float32", i);
+    CHECK_(ctx->out[i] && ctx->out[i]->dtype == TFCC_FLOAT32, TFCC_ERR_DTYPE,
+           "output %d must be float32", i);
   return TFCC_OK;
 }
 
@@ -174,7 +180,8 @@ static void run_cell(const tfcc_op_ctx *ctx, const rnn_setup *su, int base, bool
       const float *xr = x + row * su->n_input;
       float *o = out + row * stride + off;
       if (su->hybrid)
-        tfcc_rnn_step_hybrid(xr, &hw, su->n_input, su->units, su->act, su->asym, h, o, ctx->scratch);
+        tfcc_rnn_step_hybrid(xr, &hw, su->n_input, su->units, su->act, su->asym, h, o,
+                             ctx->scratch);
       else
         tfcc_rnn_step_f32(xr, ctx->in[base]->data, ctx->in[base + 1]->data, bias, su->n_input,
                           su->units, su->act, h, o);

@@ -23,8 +23,7 @@ tfcc_status tfcc_so_check_arity(tfcc_op_ctx *ctx, const char *op, int32_t min_in
   if (n_out >= 0 && ctx->n_out != n_out)
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "%s: %d outputs, expected %d", op,
                         (int)ctx->n_out, (int)n_out);
-  if (ctx->n_out < 1)
-    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "%s: no outputs", op);
+  if (ctx->n_out < 1) return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "%s: no outputs", op);
   for (int32_t i = 0; i < ctx->n_out; i++)
     if (ctx->out[i] == NULL)
       return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "%s: output %d is missing", op, (int)i);
@@ -52,12 +51,21 @@ tfcc_status tfcc_so_input_like(tfcc_op_ctx *ctx, int32_t i, const char *op, cons
 
 size_t tfcc_so_elem_size(tfcc_dtype t) {
   switch (t) {
-    case TFCC_FLOAT32: case TFCC_FLOAT16: case TFCC_INT32: case TFCC_UINT8: case TFCC_INT64:
-    case TFCC_BOOL: case TFCC_INT16: case TFCC_INT8: case TFCC_FLOAT64: case TFCC_UINT64:
-    case TFCC_UINT32: case TFCC_UINT16: case TFCC_BFLOAT16: case TFCC_COMPLEX64:
-      return tfcc_dtype_size(t);
-    default:
-      return 0;
+    case TFCC_FLOAT32:
+    case TFCC_FLOAT16:
+    case TFCC_INT32:
+    case TFCC_UINT8:
+    case TFCC_INT64:
+    case TFCC_BOOL:
+    case TFCC_INT16:
+    case TFCC_INT8:
+    case TFCC_FLOAT64:
+    case TFCC_UINT64:
+    case TFCC_UINT32:
+    case TFCC_UINT16:
+    case TFCC_BFLOAT16:
+    case TFCC_COMPLEX64: return tfcc_dtype_size(t);
+    default: return 0;
   }
 }
 
@@ -158,7 +166,7 @@ tfcc_status tfcc_so_gather_inputs(tfcc_op_ctx *ctx, const char *op, tfcc_tensor 
                                   tfcc_tensor **indices) {
   tfcc_status st = tfcc_so_open(ctx, op, 2, 2, 1, params);
   if (st || (st = tfcc_so_input(ctx, 1, op, indices))) return st;
-  static const int ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16, TFCC_INT32,
+  static const int ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8,    TFCC_INT16, TFCC_INT32,
                            TFCC_INT64,   TFCC_BOOL,  TFCC_FLOAT16, -1};
   static const int ok_idx[] = {TFCC_INT16, TFCC_INT32, TFCC_INT64, -1};
   if ((st = tfcc_so_check_dtype(ctx, op, "params", (*params)->dtype, ok)) ||

@@ -8,9 +8,10 @@ static tfcc_status sign_prepare(tfcc_op_ctx *ctx) {
   if (st) return st;
   const tfcc_tensor *in = ctx->in[0];
   tfcc_tensor *out = ctx->out[0];
-  TFCC_OP_CHECK(ctx, in->dtype == TFCC_FLOAT32 || in->dtype == TFCC_FLOAT64 || in->dtype == TFCC_INT32,
-                TFCC_ERR_UNSUPPORTED, OP ": input dtype %s is not supported (float32, float64, int32)",
-                tfcc_dtype_name(in->dtype));
+  TFCC_OP_CHECK(
+      ctx, in->dtype == TFCC_FLOAT32 || in->dtype == TFCC_FLOAT64 || in->dtype == TFCC_INT32,
+      TFCC_ERR_UNSUPPORTED, OP ": input dtype %s is not supported (float32, float64, int32)",
+      tfcc_dtype_name(in->dtype));
   TFCC_OP_CHECK(ctx, out->dtype == in->dtype, TFCC_ERR_DTYPE,
                 OP ": output dtype %s differs from input dtype %s", tfcc_dtype_name(out->dtype),
                 tfcc_dtype_name(in->dtype));

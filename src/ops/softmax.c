@@ -31,7 +31,8 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
                   (it == TFCC_INT8 && (ot == TFCC_INT8 || ot == TFCC_INT16)) ||
                   (it == TFCC_INT16 && ot == TFCC_INT16);
   if (!ok)
-    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "input %s with output %s not supported "
+    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED,
+                        "input %s with output %s not supported "
                         "(float32->float32, uint8->uint8|int16, int8->int8|int16, int16->int16)",
                         tfcc_dtype_name(it), tfcc_dtype_name(ot));
   if (it == TFCC_FLOAT32) return TFCC_OK;
@@ -41,13 +42,16 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
   if (st) return st;
   if (it == TFCC_INT8 && ot == TFCC_INT8) {
     if (z_out != -128 || fabsf(s_out - 1.f / 256) > 0.001f * 1.f / 256)
-      return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "int8 output needs scale 1/256 and zero "
-                          "point -128, got %g and %d", (double)s_out, (int)z_out);
+      return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED,
+                          "int8 output needs scale 1/256 and zero "
+                          "point -128, got %g and %d",
+                          (double)s_out, (int)z_out);
   } else if (it == TFCC_INT16) {
     if (z_in != 0 || z_out != 0 || fabsf(s_out - 1.f / 32768) > 0.001f * 1.f / 32768)
-      return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "int16 softmax needs zero points 0 and "
-                          "output scale 1/32768, got %d, %d, %g", (int)z_in, (int)z_out,
-                          (double)s_out);
+      return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED,
+                          "int16 softmax needs zero points 0 and "
+                          "output scale 1/32768, got %d, %d, %g",
+                          (int)z_in, (int)z_out, (double)s_out);
   }
   p->out_scale = s_out;
   p->out_zp = z_out;
@@ -90,9 +94,8 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
                        &p->i16);
       break;
     default:
-      if (!tfcc_q8_softmax(ctx->ks->q8_lut, p->head.in_type, in->data,
-                           p->head.out_type, ctx->out[0]->data, outer, depth, p->table,
-                           p->out_scale, p->out_zp))
+      if (!tfcc_q8_softmax(ctx->ks->q8_lut, p->head.in_type, in->data, p->head.out_type,
+                           ctx->out[0]->data, outer, depth, p->table, p->out_scale, p->out_zp))
         tfcc_softmax_q8(p->head.in_type, in->data, p->head.out_type, ctx->out[0]->data, outer,
                         depth, p->table, p->out_scale, p->out_zp);
       break;
@@ -103,8 +106,7 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
 static const char *kernel(const tfcc_op_ctx *ctx) {
   const softmax_op *p = (const softmax_op *)ctx->params;
   if (!p) return "ref";
-  if (p->head.in_type == TFCC_FLOAT32)
-    return p->beta >= 0.f ? ctx->ks->f32_softmax->name : "ref";
+  if (p->head.in_type == TFCC_FLOAT32) return p->beta >= 0.f ? ctx->ks->f32_softmax->name : "ref";
   if (p->head.in_type == p->head.out_type &&
       (p->head.in_type == TFCC_UINT8 || p->head.in_type == TFCC_INT8))
     return "q8-softmax";

@@ -20,8 +20,9 @@ tfcc_status tfcc_space_batch_args(tfcc_op_ctx *ctx, const char *op, const tfcc_t
   for (int32_t i = 0; i < m; i++) {
     TFCC_OP_CHECK(ctx, block[i] >= 1 && block[i] <= INT32_MAX, TFCC_ERR_INVALID_MODEL,
                   "%s: block_shape[%d] is %lld", op, (int)i, (long long)block[i]);
-    TFCC_OP_CHECK(ctx, pairs[2 * i] >= 0 && pairs[2 * i + 1] >= 0 &&
-                           pairs[2 * i] <= INT32_MAX && pairs[2 * i + 1] <= INT32_MAX,
+    TFCC_OP_CHECK(ctx,
+                  pairs[2 * i] >= 0 && pairs[2 * i + 1] >= 0 && pairs[2 * i] <= INT32_MAX &&
+                      pairs[2 * i + 1] <= INT32_MAX,
                   TFCC_ERR_INVALID_MODEL, "%s: %s of spatial dimension %d are negative", op,
                   pairs_name, (int)i);
   }
@@ -37,8 +38,8 @@ tfcc_status tfcc_space_batch_check(tfcc_op_ctx *ctx, const char *op, tfcc_tensor
   tfcc_tensor *t;
   tfcc_status st = tfcc_so_open(ctx, op, 3, 3, 1, in);
   if (st || (st = tfcc_so_input(ctx, 1, op, &t)) || (st = tfcc_so_input(ctx, 2, op, &t))) return st;
-  static const int ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16, TFCC_INT32, TFCC_INT64,
-                           TFCC_FLOAT16, -1};
+  static const int ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8,    TFCC_INT16,
+                           TFCC_INT32,   TFCC_INT64, TFCC_FLOAT16, -1};
   if ((st = tfcc_so_check_dtype(ctx, op, "input", (*in)->dtype, ok))) return st;
   return tfcc_so_check_out_dtype(ctx, op, 0, ctx->out[0], (*in)->dtype);
 }

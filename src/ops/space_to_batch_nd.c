@@ -54,8 +54,8 @@ static tfcc_status s2b_eval(tfcc_op_ctx *ctx) {
   int64_t dims[4];
   tfcc_status st = s2b_compute(ctx, ctx->in[0], &p, dims);
   if (st) return st;
-  tfcc_ref_space_to_batch(ctx->in[0]->data, p.in4, p.out4, (int32_t)p.block[0],
-                          (int32_t)p.block[1], (int32_t)p.pad[0], (int32_t)p.pad[2],
+  tfcc_ref_space_to_batch(ctx->in[0]->data, p.in4, p.out4, (int32_t)p.block[0], (int32_t)p.block[1],
+                          (int32_t)p.pad[0], (int32_t)p.pad[2],
                           (uint8_t)tfcc_so_zero_point(ctx->out[0]),
                           tfcc_dtype_size(ctx->in[0]->dtype), ctx->out[0]->data);
   return TFCC_OK;

@@ -12,8 +12,8 @@
 static tfcc_status s2d_prepare(tfcc_op_ctx *ctx) {
   tfcc_tensor *idx, *shape, *vals, *def;
   tfcc_status st = tfcc_so_open(ctx, OP, 4, 4, 1, &idx);
-  if (st || (st = tfcc_so_input(ctx, 1, OP, &shape)) ||
-      (st = tfcc_so_input(ctx, 2, OP, &vals)) || (st = tfcc_so_input(ctx, 3, OP, &def)))
+  if (st || (st = tfcc_so_input(ctx, 1, OP, &shape)) || (st = tfcc_so_input(ctx, 2, OP, &vals)) ||
+      (st = tfcc_so_input(ctx, 3, OP, &def)))
     return st;
   static const int allowed[] = {TFCC_FLOAT32, TFCC_INT32, TFCC_INT64, TFCC_INT8, TFCC_UINT8, -1};
   if ((st = tfcc_so_check_dtype(ctx, OP, "values (input 2)", vals->dtype, allowed))) return st;
@@ -21,8 +21,10 @@ static tfcc_status s2d_prepare(tfcc_op_ctx *ctx) {
                 OP ": default_value must be one %s element", tfcc_dtype_name(vals->dtype));
   TFCC_OP_CHECK(ctx, idx->dtype == TFCC_INT32 || idx->dtype == TFCC_INT64, TFCC_ERR_DTYPE,
                 OP ": indices dtype %s, expected int32 or int64", tfcc_dtype_name(idx->dtype));
-  TFCC_OP_CHECK(ctx, idx->rank <= 2, TFCC_ERR_SHAPE, OP ": indices rank %d, expected <= 2", (int)idx->rank);
-  TFCC_OP_CHECK(ctx, shape->rank == 1, TFCC_ERR_SHAPE, OP ": output_shape rank %d, expected 1", (int)shape->rank);
+  TFCC_OP_CHECK(ctx, idx->rank <= 2, TFCC_ERR_SHAPE, OP ": indices rank %d, expected <= 2",
+                (int)idx->rank);
+  TFCC_OP_CHECK(ctx, shape->rank == 1, TFCC_ERR_SHAPE, OP ": output_shape rank %d, expected 1",
+                (int)shape->rank);
   const int64_t n = idx->rank == 0 ? 1 : idx->dims[0];
   TFCC_OP_CHECK(ctx, vals->rank == 0 || (vals->rank == 1 && vals->dims[0] == n), TFCC_ERR_SHAPE,
                 OP ": values must be a scalar or have %lld entries", (long long)n);
@@ -30,8 +32,9 @@ static tfcc_status s2d_prepare(tfcc_op_ctx *ctx) {
   int64_t dims[4], rank;
   if ((st = tfcc_so_read_ints(ctx, OP, "output_shape (input 1)", shape, dims, 4, &rank))) return st;
   const int64_t per = idx->rank == 2 ? idx->dims[1] : 1;
-  TFCC_OP_CHECK(ctx, per == rank, TFCC_ERR_SHAPE, OP ": index tuples have %lld entries for a rank-%lld output",
-                (long long)per, (long long)rank);
+  TFCC_OP_CHECK(ctx, per == rank, TFCC_ERR_SHAPE,
+                OP ": index tuples have %lld entries for a rank-%lld output", (long long)per,
+                (long long)rank);
   ctx->scratch_bytes = sizeof(int64_t) * (size_t)(n + 1);
   return tfcc_so_set_shape(ctx, OP, ctx->out[0], (int32_t)rank, dims);
 }
@@ -45,16 +48,17 @@ static tfcc_status s2d_eval(tfcc_op_ctx *ctx) {
     int64_t f = 0;
     for (int64_t k = 0; k < rank; k++) {
       const int64_t at = i * rank + k;
-      const int64_t v = idx->dtype == TFCC_INT32 ? ((const int32_t *)idx->data)[at] : ((const int64_t *)idx->data)[at];
+      const int64_t v = idx->dtype == TFCC_INT32 ? ((const int32_t *)idx->data)[at]
+                                                 : ((const int64_t *)idx->data)[at];
       TFCC_OP_CHECK(ctx, v >= 0 && v < out->dims[k], TFCC_ERR_RUNTIME,
-                    OP ": index %lld, entry %lld is %lld, outside [0, %d)", (long long)i, (long long)k,
-                    (long long)v, (int)out->dims[k]);
+                    OP ": index %lld, entry %lld is %lld, outside [0, %d)", (long long)i,
+                    (long long)k, (long long)v, (int)out->dims[k]);
       f = f * out->dims[k] + v;
     }
     flat[i] = f;
   }
-  tfcc_ref_sparse_to_dense(flat, n, vals->data, vals->rank == 0, ctx->in[3]->data, tfcc_tensor_elements(out),
-                           tfcc_dtype_size(vals->dtype), out->data);
+  tfcc_ref_sparse_to_dense(flat, n, vals->data, vals->rank == 0, ctx->in[3]->data,
+                           tfcc_tensor_elements(out), tfcc_dtype_size(vals->dtype), out->data);
   return TFCC_OK;
 }
 

@@ -13,8 +13,8 @@ static tfcc_status split_prepare(tfcc_op_ctx *ctx) {
   TFCC_OP_CHECK(ctx, num == ctx->n_out, TFCC_ERR_INVALID_MODEL,
                 OP ": num_splits %d but the node has %d outputs", (int)num, (int)ctx->n_out);
   int64_t axis_v, cnt;
-  TFCC_OP_CHECK(ctx, axis_t->dtype == TFCC_INT32, TFCC_ERR_DTYPE, OP ": axis dtype %s, expected int32",
-                tfcc_dtype_name(axis_t->dtype));
+  TFCC_OP_CHECK(ctx, axis_t->dtype == TFCC_INT32, TFCC_ERR_DTYPE,
+                OP ": axis dtype %s, expected int32", tfcc_dtype_name(axis_t->dtype));
   if ((st = tfcc_so_read_ints(ctx, OP, "axis", axis_t, &axis_v, 1, &cnt))) return st;
   TFCC_OP_CHECK(ctx, cnt == 1, TFCC_ERR_SHAPE, OP ": axis has %lld elements, expected 1",
                 (long long)cnt);

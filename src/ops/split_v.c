@@ -7,8 +7,8 @@
 static tfcc_status split_v_axis(tfcc_op_ctx *ctx, const tfcc_tensor *in, int32_t *axis) {
   int64_t axis_v, cnt;
   const tfcc_tensor *axis_t = ctx->in[2];
-  TFCC_OP_CHECK(ctx, axis_t->dtype == TFCC_INT32, TFCC_ERR_DTYPE, OP ": axis dtype %s, expected int32",
-                tfcc_dtype_name(axis_t->dtype));
+  TFCC_OP_CHECK(ctx, axis_t->dtype == TFCC_INT32, TFCC_ERR_DTYPE,
+                OP ": axis dtype %s, expected int32", tfcc_dtype_name(axis_t->dtype));
   tfcc_status st = tfcc_so_read_ints(ctx, OP, "axis", axis_t, &axis_v, 1, &cnt);
   if (st) return st;
   TFCC_OP_CHECK(ctx, cnt == 1, TFCC_ERR_SHAPE, OP ": axis has %lld elements, expected 1",
@@ -19,8 +19,7 @@ static tfcc_status split_v_axis(tfcc_op_ctx *ctx, const tfcc_tensor *in, int32_t
 static tfcc_status split_v_prepare(tfcc_op_ctx *ctx) {
   tfcc_tensor *in, *sz, *ax;
   tfcc_status st = tfcc_so_open(ctx, OP, 3, 3, -1, &in);
-  if (st || (st = tfcc_so_input(ctx, 1, OP, &sz)) ||
-      (st = tfcc_so_input(ctx, 2, OP, &ax)))
+  if (st || (st = tfcc_so_input(ctx, 1, OP, &sz)) || (st = tfcc_so_input(ctx, 2, OP, &ax)))
     return st;
   int32_t axis;
   if ((st = split_v_axis(ctx, in, &axis))) return st;

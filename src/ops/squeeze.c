@@ -13,8 +13,8 @@ static tfcc_status squeeze_prepare(tfcc_op_ctx *ctx) {
   bool drop[TFCC_MAX_RANK] = {false};
   const tfcc_squeeze_options *o = &ctx->node->opts.squeeze;
   if (o->n_dims > 0) {
-    TFCC_OP_CHECK(ctx, o->n_dims <= TFCC_MAX_RANK, TFCC_ERR_INVALID_MODEL,
-                  OP ": %u squeeze_dims", (unsigned)o->n_dims);
+    TFCC_OP_CHECK(ctx, o->n_dims <= TFCC_MAX_RANK, TFCC_ERR_INVALID_MODEL, OP ": %u squeeze_dims",
+                  (unsigned)o->n_dims);
     for (uint32_t i = 0; i < o->n_dims; i++) {
       int32_t a;
       if ((st = tfcc_so_axis(ctx, OP, o->dims[i], in->rank, &a))) return st;
@@ -37,4 +37,5 @@ static tfcc_status squeeze_eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
-const tfcc_op_def tfcc_op_squeeze = {.name = OP, .prepare = squeeze_prepare, .eval = squeeze_eval, .output_is_view = true};
+const tfcc_op_def tfcc_op_squeeze = {
+    .name = OP, .prepare = squeeze_prepare, .eval = squeeze_eval, .output_is_view = true};

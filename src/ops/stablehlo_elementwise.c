@@ -59,18 +59,17 @@ static tfcc_status shlo_prepare(tfcc_op_ctx *ctx, const shlo_kind *k) {
 static tfcc_status shlo_eval(tfcc_op_ctx *ctx, const shlo_kind *k) {
   const tfcc_tensor *a = ctx->in[0], *b = ctx->in[1];
   tfcc_tensor *out = ctx->out[0];
-  TFCC_OP_CHECK(ctx,
-                tfcc_ref_shlo_binary(k->op, a->dtype, a->data, b->data, out->data,
-                                     tfcc_tensor_elements(a)),
-                TFCC_ERR_UNSUPPORTED, "%s: dtype %s is not supported", k->name,
-                tfcc_dtype_name(a->dtype));
+  TFCC_OP_CHECK(
+      ctx,
+      tfcc_ref_shlo_binary(k->op, a->dtype, a->data, b->data, out->data, tfcc_tensor_elements(a)),
+      TFCC_ERR_UNSUPPORTED, "%s: dtype %s is not supported", k->name, tfcc_dtype_name(a->dtype));
   return TFCC_OK;
 }
 
-#define SHLO_OP(sym, kind, NAME)                                                              \
+#define SHLO_OP(sym, kind, NAME) \
   static tfcc_status sym##_prepare(tfcc_op_ctx *ctx) { return shlo_prepare(ctx, &kind); } \
-  static tfcc_status sym##_eval(tfcc_op_ctx *ctx) { return shlo_eval(ctx, &kind); }       \
-  const tfcc_op_def tfcc_op_##sym = {                                                     \
+  static tfcc_status sym##_eval(tfcc_op_ctx *ctx) { return shlo_eval(ctx, &kind); } \
+  const tfcc_op_def tfcc_op_##sym = { \
       .name = NAME, .prepare = sym##_prepare, .eval = sym##_eval, .inplace_ok = true};
 
 SHLO_OP(stablehlo_add, k_add, "STABLEHLO_ADD")

@@ -32,37 +32,52 @@ static tfcc_status gather_prepare(tfcc_op_ctx *ctx) {
                 OP ": input 0 (operand) dtype %s is not supported (fixed-size dtypes)",
                 tfcc_dtype_name(x->dtype));
   TFCC_OP_CHECK(ctx, ix->dtype == TFCC_INT32 || ix->dtype == TFCC_INT64, TFCC_ERR_DTYPE,
-                OP ": input 1 (start_indices) dtype %s, expected int32 or int64", tfcc_dtype_name(ix->dtype));
+                OP ": input 1 (start_indices) dtype %s, expected int32 or int64",
+                tfcc_dtype_name(ix->dtype));
   if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, ctx->out[0], x->dtype))) return st;
   const tfcc_stablehlo_gather_options *g = &ctx->node->opts.shlo_gather;
   const int32_t r = x->rank;
   TFCC_OP_CHECK(ctx, g->n_slice_sizes == (uint32_t)r, TFCC_ERR_INVALID_MODEL,
-                OP ": slice_sizes has %u entries, the operand rank is %d", (unsigned)g->n_slice_sizes, (int)r);
+                OP ": slice_sizes has %u entries, the operand rank is %d",
+                (unsigned)g->n_slice_sizes, (int)r);
   for (int32_t d = 0; d < r; d++)
-    TFCC_OP_CHECK(ctx, g->slice_sizes[d] >= 0 && g->slice_sizes[d] <= x->dims[d], TFCC_ERR_INVALID_MODEL,
+    TFCC_OP_CHECK(ctx, g->slice_sizes[d] >= 0 && g->slice_sizes[d] <= x->dims[d],
+                  TFCC_ERR_INVALID_MODEL,
                   OP ": slice_sizes[%d] = %lld outside [0, %d] (operand dimension)", (int)d,
                   (long long)g->slice_sizes[d], (int)x->dims[d]);
-  TFCC_OP_CHECK(ctx, g->n_collapsed_slice_dims <= (uint32_t)r && dims_ok(g->collapsed_slice_dims, g->n_collapsed_slice_dims, r, false),
-                TFCC_ERR_INVALID_MODEL, OP ": collapsed_slice_dims must be distinct operand dimensions");
-  for (uint32_t k = 0; k < g->n_collapsed_slice_dims; k++) /* the spec's rule; it keeps reads inside */
+  TFCC_OP_CHECK(ctx,
+                g->n_collapsed_slice_dims <= (uint32_t)r &&
+                    dims_ok(g->collapsed_slice_dims, g->n_collapsed_slice_dims, r, false),
+                TFCC_ERR_INVALID_MODEL,
+                OP ": collapsed_slice_dims must be distinct operand dimensions");
+  for (uint32_t k = 0; k < g->n_collapsed_slice_dims;
+       k++) /* the spec's rule; it keeps reads inside */
     TFCC_OP_CHECK(ctx, g->slice_sizes[g->collapsed_slice_dims[k]] == 1, TFCC_ERR_INVALID_MODEL,
                   OP ": collapsed dimension %lld has slice size %lld (must be 1)",
-                  (long long)g->collapsed_slice_dims[k], (long long)g->slice_sizes[g->collapsed_slice_dims[k]]);
-  TFCC_OP_CHECK(ctx, g->index_vector_dim >= 0 && g->index_vector_dim <= ix->rank, TFCC_ERR_INVALID_MODEL,
-                OP ": index_vector_dim %lld outside [0, %d]", (long long)g->index_vector_dim, (int)ix->rank);
+                  (long long)g->collapsed_slice_dims[k],
+                  (long long)g->slice_sizes[g->collapsed_slice_dims[k]]);
+  TFCC_OP_CHECK(ctx, g->index_vector_dim >= 0 && g->index_vector_dim <= ix->rank,
+                TFCC_ERR_INVALID_MODEL, OP ": index_vector_dim %lld outside [0, %d]",
+                (long long)g->index_vector_dim, (int)ix->rank);
   const bool implicit = g->index_vector_dim == ix->rank;
   const int64_t vlen = implicit ? 1 : ix->dims[g->index_vector_dim];
-  TFCC_OP_CHECK(ctx, g->n_start_index_map == (uint64_t)vlen && g->n_start_index_map <= (uint32_t)r &&
-                         dims_ok(g->start_index_map, g->n_start_index_map, r, false),
-                TFCC_ERR_INVALID_MODEL,
-                OP ": start_index_map (%u entries) must name %lld distinct operand dimensions (the index "
-                "vector's length)", (unsigned)g->n_start_index_map, (long long)vlen);
+  TFCC_OP_CHECK(
+      ctx,
+      g->n_start_index_map == (uint64_t)vlen && g->n_start_index_map <= (uint32_t)r &&
+          dims_ok(g->start_index_map, g->n_start_index_map, r, false),
+      TFCC_ERR_INVALID_MODEL,
+      OP
+      ": start_index_map (%u entries) must name %lld distinct operand dimensions (the index "
+      "vector's length)",
+      (unsigned)g->n_start_index_map, (long long)vlen);
   const int32_t n_batch = ix->rank - (implicit ? 0 : 1);
   const int32_t n_off = r - (int32_t)g->n_collapsed_slice_dims;
   const int32_t out_rank = n_batch + n_off;
   TFCC_OP_CHECK(ctx, out_rank <= TFCC_MAX_RANK, TFCC_ERR_SHAPE, OP ": output rank %d exceeds %d",
                 (int)out_rank, TFCC_MAX_RANK);
-  TFCC_OP_CHECK(ctx, g->n_offset_dims == (uint32_t)n_off && dims_ok(g->offset_dims, g->n_offset_dims, out_rank, true),
+  TFCC_OP_CHECK(ctx,
+                g->n_offset_dims == (uint32_t)n_off &&
+                    dims_ok(g->offset_dims, g->n_offset_dims, out_rank, true),
                 TFCC_ERR_INVALID_MODEL,
                 OP ": offset_dims (%u entries) must be %d ascending output dimensions below %d",
                 (unsigned)g->n_offset_dims, (int)n_off, (int)out_rank);
@@ -73,7 +88,8 @@ static tfcc_status gather_prepare(tfcc_op_ctx *ctx) {
     if (is_off) {
       while (s < r) { /* the next slice dimension that is not collapsed */
         bool collapsed = false;
-        for (uint32_t k = 0; k < g->n_collapsed_slice_dims; k++) collapsed |= g->collapsed_slice_dims[k] == s;
+        for (uint32_t k = 0; k < g->n_collapsed_slice_dims; k++)
+          collapsed |= g->collapsed_slice_dims[k] == s;
         if (!collapsed) break;
         s++;
       }
@@ -112,4 +128,5 @@ static tfcc_status gather_eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
-const tfcc_op_def tfcc_op_stablehlo_gather = {.name = OP, .prepare = gather_prepare, .eval = gather_eval};
+const tfcc_op_def tfcc_op_stablehlo_gather = {
+    .name = OP, .prepare = gather_prepare, .eval = gather_eval};

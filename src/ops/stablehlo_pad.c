@@ -15,7 +15,8 @@ static tfcc_status shlo_pad_prepare(tfcc_op_ctx *ctx) {
   tfcc_tensor *in, *pad;
   if ((st = tfcc_so_input(ctx, 0, OP, &in)) || (st = tfcc_so_input(ctx, 1, OP, &pad))) return st;
   TFCC_OP_CHECK(ctx, tfcc_so_elem_size(in->dtype) != 0, TFCC_ERR_UNSUPPORTED,
-                OP ": input 0 dtype %s is not supported (fixed-size dtypes)", tfcc_dtype_name(in->dtype));
+                OP ": input 0 dtype %s is not supported (fixed-size dtypes)",
+                tfcc_dtype_name(in->dtype));
   TFCC_OP_CHECK(ctx, in->rank >= 1, TFCC_ERR_SHAPE, OP ": input 0 must have rank >= 1");
   TFCC_OP_CHECK(ctx, pad->dtype == in->dtype, TFCC_ERR_DTYPE,
                 OP ": input 1 (padding_value) dtype %s differs from input 0 dtype %s",
@@ -26,18 +27,23 @@ static tfcc_status shlo_pad_prepare(tfcc_op_ctx *ctx) {
   if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, ctx->out[0], in->dtype))) return st;
   const tfcc_stablehlo_pad_options *o = &ctx->node->opts.shlo_pad;
   const uint32_t r = (uint32_t)in->rank;
-  TFCC_OP_CHECK(ctx, o->n_low == r && o->n_high == r && o->n_interior == r, TFCC_ERR_INVALID_MODEL,
-                OP ": StablehloPadOptions has %u/%u/%u edge_padding_low/high/interior entries, the input "
-                "rank is %u", (unsigned)o->n_low, (unsigned)o->n_high, (unsigned)o->n_interior, (unsigned)r);
+  TFCC_OP_CHECK(
+      ctx, o->n_low == r && o->n_high == r && o->n_interior == r, TFCC_ERR_INVALID_MODEL,
+      OP
+      ": StablehloPadOptions has %u/%u/%u edge_padding_low/high/interior entries, the input "
+      "rank is %u",
+      (unsigned)o->n_low, (unsigned)o->n_high, (unsigned)o->n_interior, (unsigned)r);
   int64_t dims[TFCC_MAX_RANK];
   bool empty = false;
   for (int32_t k = 0; k < in->rank; k++) {
     const int64_t lim = (int64_t)1 << 40; /* far beyond any int32 dimension, far from overflow */
     TFCC_OP_CHECK(ctx, o->interior[k] >= 0 && o->interior[k] < lim, TFCC_ERR_INVALID_MODEL,
-                  OP ": interior_padding[%d] is %lld (must be >= 0)", (int)k, (long long)o->interior[k]);
+                  OP ": interior_padding[%d] is %lld (must be >= 0)", (int)k,
+                  (long long)o->interior[k]);
     TFCC_OP_CHECK(ctx, o->low[k] > -lim && o->low[k] < lim && o->high[k] > -lim && o->high[k] < lim,
-                  TFCC_ERR_INVALID_MODEL, OP ": edge padding of dimension %d (%lld, %lld) out of range",
-                  (int)k, (long long)o->low[k], (long long)o->high[k]);
+                  TFCC_ERR_INVALID_MODEL,
+                  OP ": edge padding of dimension %d (%lld, %lld) out of range", (int)k,
+                  (long long)o->low[k], (long long)o->high[k]);
     TFCC_OP_CHECK(ctx, in->dims[k] >= 1 || o->interior[k] == 0, TFCC_ERR_SHAPE,
                   OP ": input 0 dimension %d is empty", (int)k);
     dims[k] = (int64_t)(in->dims[k] - 1) * (o->interior[k] + 1) + 1 + o->low[k] + o->high[k];
@@ -56,4 +62,5 @@ static tfcc_status shlo_pad_eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
-const tfcc_op_def tfcc_op_stablehlo_pad = {.name = OP, .prepare = shlo_pad_prepare, .eval = shlo_pad_eval};
+const tfcc_op_def tfcc_op_stablehlo_pad = {
+    .name = OP, .prepare = shlo_pad_prepare, .eval = shlo_pad_eval};

@@ -27,24 +27,31 @@ static tfcc_status srw_init(tfcc_init_ctx *ctx) {
   const int32_t b = o->body_subgraph;
   if (b < 0 || b >= ctx->graph->n_subgraphs)
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
-                        OP ": body_subgraph_index %d is out of range (the model has %d subgraphs)", (int)b,
-                        (int)ctx->graph->n_subgraphs);
+                        OP ": body_subgraph_index %d is out of range (the model has %d subgraphs)",
+                        (int)b, (int)ctx->graph->n_subgraphs);
   const tfcc_ir_subgraph *body = &ctx->graph->subgraphs[b];
   if (body->n_nodes != 1)
     return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
-                        OP ": body subgraph %d has %d operators; TFLite runs bodies of exactly one", (int)b,
-                        (int)body->n_nodes);
+                        OP ": body subgraph %d has %d operators; TFLite runs bodies of exactly one",
+                        (int)b, (int)body->n_nodes);
   tfcc_rw_fn fn;
   switch (body->nodes[0].builtin) {
-    case TFCC_OP_ADD: case TFCC_OP_STABLEHLO_ADD: fn = TFCC_RW_ADD; break;
-    case TFCC_OP_MUL: case TFCC_OP_STABLEHLO_MULTIPLY: fn = TFCC_RW_MUL; break;
-    case TFCC_OP_MAXIMUM: case TFCC_OP_STABLEHLO_MAXIMUM: fn = TFCC_RW_MAX; break;
-    case TFCC_OP_MINIMUM: case TFCC_OP_STABLEHLO_MINIMUM: fn = TFCC_RW_MIN; break;
-    case TFCC_OP_LOGICAL_AND: case TFCC_OP_STABLEHLO_AND: fn = TFCC_RW_ALL; break;
-    case TFCC_OP_LOGICAL_OR: case TFCC_OP_STABLEHLO_OR: fn = TFCC_RW_ANY; break;
+    case TFCC_OP_ADD:
+    case TFCC_OP_STABLEHLO_ADD: fn = TFCC_RW_ADD; break;
+    case TFCC_OP_MUL:
+    case TFCC_OP_STABLEHLO_MULTIPLY: fn = TFCC_RW_MUL; break;
+    case TFCC_OP_MAXIMUM:
+    case TFCC_OP_STABLEHLO_MAXIMUM: fn = TFCC_RW_MAX; break;
+    case TFCC_OP_MINIMUM:
+    case TFCC_OP_STABLEHLO_MINIMUM: fn = TFCC_RW_MIN; break;
+    case TFCC_OP_LOGICAL_AND:
+    case TFCC_OP_STABLEHLO_AND: fn = TFCC_RW_ALL; break;
+    case TFCC_OP_LOGICAL_OR:
+    case TFCC_OP_STABLEHLO_OR: fn = TFCC_RW_ANY; break;
     default:
-      return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, OP ": body subgraph %d's operator %s is not a reduction",
-                          (int)b, tfcc_builtin_name(body->nodes[0].builtin));
+      return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
+                          OP ": body subgraph %d's operator %s is not a reduction", (int)b,
+                          tfcc_builtin_name(body->nodes[0].builtin));
   }
   srw_params *p = malloc(sizeof *p);
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory");
@@ -59,8 +66,11 @@ typedef struct srw_dim {
 } srw_dim;
 
 static srw_dim dim_of(const tfcc_stablehlo_reduce_window_options *o, int32_t k) {
-  srw_dim d = {o->window[k], o->n_strides ? o->strides[k] : 1, o->n_base_dilations ? o->base_dilations[k] : 1,
-               o->n_window_dilations ? o->window_dilations[k] : 1, o->n_padding ? o->padding[2 * k] : 0,
+  srw_dim d = {o->window[k],
+               o->n_strides ? o->strides[k] : 1,
+               o->n_base_dilations ? o->base_dilations[k] : 1,
+               o->n_window_dilations ? o->window_dilations[k] : 1,
+               o->n_padding ? o->padding[2 * k] : 0,
                o->n_padding ? o->padding[2 * k + 1] : 0};
   return d;
 }
@@ -82,41 +92,47 @@ static tfcc_status srw_prepare(tfcc_op_ctx *ctx) {
   if (st) return st;
   tfcc_tensor *in, *init;
   if ((st = tfcc_so_input(ctx, 0, OP, &in)) || (st = tfcc_so_input(ctx, 1, OP, &init))) return st;
-  TFCC_OP_CHECK(ctx, tfcc_ref_reduce_window_supported(in->dtype), TFCC_ERR_UNSUPPORTED,
-                OP ": input 0 dtype %s is not supported (int8..int64, uint8..uint64, float32, float64)",
-                tfcc_dtype_name(in->dtype));
-  TFCC_OP_CHECK(ctx, in->rank >= 1 && in->rank <= 6, TFCC_ERR_SHAPE, OP ": input 0 rank %d outside [1, 6]",
-                (int)in->rank);
+  TFCC_OP_CHECK(
+      ctx, tfcc_ref_reduce_window_supported(in->dtype), TFCC_ERR_UNSUPPORTED,
+      OP ": input 0 dtype %s is not supported (int8..int64, uint8..uint64, float32, float64)",
+      tfcc_dtype_name(in->dtype));
+  TFCC_OP_CHECK(ctx, in->rank >= 1 && in->rank <= 6, TFCC_ERR_SHAPE,
+                OP ": input 0 rank %d outside [1, 6]", (int)in->rank);
   TFCC_OP_CHECK(ctx, init->dtype == in->dtype && tfcc_tensor_elements(init) == 1, TFCC_ERR_DTYPE,
                 OP ": input 1 (init_value) must be one %s element", tfcc_dtype_name(in->dtype));
   if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, ctx->out[0], in->dtype))) return st;
   const tfcc_stablehlo_reduce_window_options *o = &ctx->node->opts.shlo_rw;
   const uint32_t r = (uint32_t)in->rank;
-  TFCC_OP_CHECK(ctx, o->n_window == r && (o->n_strides == 0 || o->n_strides == r) &&
-                         (o->n_base_dilations == 0 || o->n_base_dilations == r) &&
-                         (o->n_window_dilations == 0 || o->n_window_dilations == r) &&
-                         (o->n_padding == 0 || o->n_padding == 2 * r),
-                TFCC_ERR_INVALID_MODEL,
-                OP ": StablehloReduceWindowOptions vectors (%u window, %u strides, %u base_dilations, %u "
-                "window_dilations, %u padding) do not match the input rank %u",
-                (unsigned)o->n_window, (unsigned)o->n_strides, (unsigned)o->n_base_dilations,
-                (unsigned)o->n_window_dilations, (unsigned)o->n_padding, (unsigned)r);
+  TFCC_OP_CHECK(
+      ctx,
+      o->n_window == r && (o->n_strides == 0 || o->n_strides == r) &&
+          (o->n_base_dilations == 0 || o->n_base_dilations == r) &&
+          (o->n_window_dilations == 0 || o->n_window_dilations == r) &&
+          (o->n_padding == 0 || o->n_padding == 2 * r),
+      TFCC_ERR_INVALID_MODEL,
+      OP
+      ": StablehloReduceWindowOptions vectors (%u window, %u strides, %u base_dilations, %u "
+      "window_dilations, %u padding) do not match the input rank %u",
+      (unsigned)o->n_window, (unsigned)o->n_strides, (unsigned)o->n_base_dilations,
+      (unsigned)o->n_window_dilations, (unsigned)o->n_padding, (unsigned)r);
   const int64_t lim = (int64_t)1 << 24;
   size_t bytes1 = 1, bytes2 = 1;
   for (int32_t k = 0; k < in->rank; k++) {
     const srw_dim d = dim_of(o, k);
-    TFCC_OP_CHECK(ctx, d.window >= 1 && d.window < lim && d.stride >= 1 && d.stride < lim && d.base >= 1 &&
-                           d.base < lim && d.wdil >= 1 && d.wdil < lim,
-                  TFCC_ERR_INVALID_MODEL, OP ": dimension %d: window, strides and dilations must be in [1, 2^24)",
+    TFCC_OP_CHECK(ctx,
+                  d.window >= 1 && d.window < lim && d.stride >= 1 && d.stride < lim &&
+                      d.base >= 1 && d.base < lim && d.wdil >= 1 && d.wdil < lim,
+                  TFCC_ERR_INVALID_MODEL,
+                  OP ": dimension %d: window, strides and dilations must be in [1, 2^24)", (int)k);
+    TFCC_OP_CHECK(ctx, d.low > -lim && d.low < lim && d.high > -lim && d.high < lim,
+                  TFCC_ERR_INVALID_MODEL, OP ": padding of dimension %d (%lld, %lld) out of range",
+                  (int)k, (long long)d.low, (long long)d.high);
+    TFCC_OP_CHECK(ctx, in->dims[k] >= 1, TFCC_ERR_SHAPE, OP ": input 0 dimension %d is empty",
                   (int)k);
-    TFCC_OP_CHECK(ctx, d.low > -lim && d.low < lim && d.high > -lim && d.high < lim, TFCC_ERR_INVALID_MODEL,
-                  OP ": padding of dimension %d (%lld, %lld) out of range", (int)k, (long long)d.low,
-                  (long long)d.high);
-    TFCC_OP_CHECK(ctx, in->dims[k] >= 1, TFCC_ERR_SHAPE, OP ": input 0 dimension %d is empty", (int)k);
     const int64_t d1 = (in->dims[k] - 1) * d.base + 1, d2 = d1 + d.low + d.high;
     TFCC_OP_CHECK(ctx, d1 <= INT32_MAX && d2 >= 0 && d2 <= INT32_MAX, TFCC_ERR_SHAPE,
-                  OP ": dimension %d: dilated %lld, padded %lld out of range", (int)k, (long long)d1,
-                  (long long)d2);
+                  OP ": dimension %d: dilated %lld, padded %lld out of range", (int)k,
+                  (long long)d1, (long long)d2);
     bytes1 *= (size_t)d1;
     bytes2 *= (size_t)d2;
   }
@@ -154,7 +170,8 @@ static tfcc_status srw_eval(tfcc_op_ctx *ctx) {
   tfcc_ref_shlo_pad(dilated, d1, d2, low, zero, rank, es, init, padded);
   const bool ok = tfcc_ref_reduce_window(p->fn, in->dtype, padded, d2, rank, win, str, wdil, init,
                                          ctx->out[0]->dims, ctx->out[0]->data);
-  TFCC_OP_CHECK(ctx, ok, TFCC_ERR_UNSUPPORTED, OP ": dtype %s is not supported", tfcc_dtype_name(in->dtype));
+  TFCC_OP_CHECK(ctx, ok, TFCC_ERR_UNSUPPORTED, OP ": dtype %s is not supported",
+                tfcc_dtype_name(in->dtype));
   return TFCC_OK;
 }
 

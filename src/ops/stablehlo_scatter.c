@@ -22,15 +22,17 @@ typedef struct scatter_params {
 static tfcc_status scatter_init(tfcc_init_ctx *ctx) {
   const int32_t b = ctx->node->opts.shlo_scatter.update_computation_subgraph;
   if (b < 0 || b >= ctx->graph->n_subgraphs)
-    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
-                        OP ": update_computation_subgraph_index %d is out of range (the model has %d subgraphs)",
-                        (int)b, (int)ctx->graph->n_subgraphs);
+    return tfcc_err_set(
+        ctx->err, TFCC_ERR_INVALID_MODEL,
+        OP ": update_computation_subgraph_index %d is out of range (the model has %d subgraphs)",
+        (int)b, (int)ctx->graph->n_subgraphs);
   const tfcc_ir_subgraph *body = &ctx->graph->subgraphs[b];
   tfcc_scatter_fn fn = TFCC_SCATTER_UPDATE;
   if (body->n_nodes > 1)
-    return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
-                        OP ": update computation subgraph %d has %d operators; TFLite runs at most one", (int)b,
-                        (int)body->n_nodes);
+    return tfcc_err_set(
+        ctx->err, TFCC_ERR_UNSUPPORTED,
+        OP ": update computation subgraph %d has %d operators; TFLite runs at most one", (int)b,
+        (int)body->n_nodes);
   if (body->n_nodes == 1) {
     switch (body->nodes[0].builtin) {
       case TFCC_OP_STABLEHLO_ADD: fn = TFCC_SCATTER_ADD; break;
@@ -38,10 +40,12 @@ static tfcc_status scatter_init(tfcc_init_ctx *ctx) {
       case TFCC_OP_STABLEHLO_MAXIMUM: fn = TFCC_SCATTER_MAX; break;
       case TFCC_OP_STABLEHLO_MINIMUM: fn = TFCC_SCATTER_MIN; break;
       default:
-        return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
-                            OP ": update computation subgraph %d's operator %s is not supported (STABLEHLO_ADD, "
-                            "_MULTIPLY, _MAXIMUM, _MINIMUM, or none)",
-                            (int)b, tfcc_builtin_name(body->nodes[0].builtin));
+        return tfcc_err_set(
+            ctx->err, TFCC_ERR_UNSUPPORTED,
+            OP
+            ": update computation subgraph %d's operator %s is not supported (STABLEHLO_ADD, "
+            "_MULTIPLY, _MAXIMUM, _MINIMUM, or none)",
+            (int)b, tfcc_builtin_name(body->nodes[0].builtin));
     }
   }
   scatter_params *p = malloc(sizeof *p);
@@ -67,35 +71,47 @@ static tfcc_status scatter_prepare(tfcc_op_ctx *ctx) {
   if ((st = tfcc_so_input(ctx, 0, OP, &x)) || (st = tfcc_so_input(ctx, 1, OP, &ix)) ||
       (st = tfcc_so_input(ctx, 2, OP, &up)))
     return st;
-  TFCC_OP_CHECK(ctx, tfcc_ref_shlo_scatter_supported(x->dtype), TFCC_ERR_UNSUPPORTED,
-                OP ": input 0 (operand) dtype %s is not supported (int8..int64, uint8..uint64, float32, float64)",
-                tfcc_dtype_name(x->dtype));
+  TFCC_OP_CHECK(
+      ctx, tfcc_ref_shlo_scatter_supported(x->dtype), TFCC_ERR_UNSUPPORTED,
+      OP
+      ": input 0 (operand) dtype %s is not supported (int8..int64, uint8..uint64, float32, float64)",
+      tfcc_dtype_name(x->dtype));
   TFCC_OP_CHECK(ctx, ix->dtype == TFCC_INT32 || ix->dtype == TFCC_INT64, TFCC_ERR_DTYPE,
-                OP ": input 1 (scatter_indices) dtype %s, expected int32 or int64", tfcc_dtype_name(ix->dtype));
+                OP ": input 1 (scatter_indices) dtype %s, expected int32 or int64",
+                tfcc_dtype_name(ix->dtype));
   TFCC_OP_CHECK(ctx, up->dtype == x->dtype, TFCC_ERR_DTYPE,
-                OP ": input 2 (updates) dtype %s differs from the operand's %s", tfcc_dtype_name(up->dtype),
-                tfcc_dtype_name(x->dtype));
+                OP ": input 2 (updates) dtype %s differs from the operand's %s",
+                tfcc_dtype_name(up->dtype), tfcc_dtype_name(x->dtype));
   if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, ctx->out[0], x->dtype))) return st;
   const tfcc_stablehlo_scatter_options *o = &ctx->node->opts.shlo_scatter;
-  TFCC_OP_CHECK(ctx, o->index_vector_dim >= 0 && o->index_vector_dim <= ix->rank, TFCC_ERR_INVALID_MODEL,
-                OP ": index_vector_dim %lld outside [0, %d]", (long long)o->index_vector_dim, (int)ix->rank);
+  TFCC_OP_CHECK(ctx, o->index_vector_dim >= 0 && o->index_vector_dim <= ix->rank,
+                TFCC_ERR_INVALID_MODEL, OP ": index_vector_dim %lld outside [0, %d]",
+                (long long)o->index_vector_dim, (int)ix->rank);
   const bool implicit = o->index_vector_dim == ix->rank;
   const int64_t vlen = implicit ? 1 : ix->dims[o->index_vector_dim];
-  TFCC_OP_CHECK(ctx, o->n_scatter_dims_to_operand_dims == (uint64_t)vlen &&
-                         o->n_scatter_dims_to_operand_dims <= (uint32_t)x->rank &&
-                         dims_ok(o->scatter_dims_to_operand_dims, o->n_scatter_dims_to_operand_dims, x->rank, false),
+  TFCC_OP_CHECK(
+      ctx,
+      o->n_scatter_dims_to_operand_dims == (uint64_t)vlen &&
+          o->n_scatter_dims_to_operand_dims <= (uint32_t)x->rank &&
+          dims_ok(o->scatter_dims_to_operand_dims, o->n_scatter_dims_to_operand_dims, x->rank,
+                  false),
+      TFCC_ERR_INVALID_MODEL,
+      OP ": scatter_dims_to_operand_dims (%u entries) must name %lld distinct operand dimensions",
+      (unsigned)o->n_scatter_dims_to_operand_dims, (long long)vlen);
+  TFCC_OP_CHECK(ctx,
+                o->n_update_window_dims <= (uint32_t)up->rank &&
+                    dims_ok(o->update_window_dims, o->n_update_window_dims, up->rank, true),
                 TFCC_ERR_INVALID_MODEL,
-                OP ": scatter_dims_to_operand_dims (%u entries) must name %lld distinct operand dimensions",
-                (unsigned)o->n_scatter_dims_to_operand_dims, (long long)vlen);
-  TFCC_OP_CHECK(ctx, o->n_update_window_dims <= (uint32_t)up->rank &&
-                         dims_ok(o->update_window_dims, o->n_update_window_dims, up->rank, true),
-                TFCC_ERR_INVALID_MODEL, OP ": update_window_dims must be ascending updates dimensions");
-  TFCC_OP_CHECK(ctx, o->n_inserted_window_dims <= (uint32_t)x->rank &&
-                         dims_ok(o->inserted_window_dims, o->n_inserted_window_dims, x->rank, false) &&
-                         o->n_update_window_dims + o->n_inserted_window_dims == (uint32_t)x->rank,
-                TFCC_ERR_INVALID_MODEL,
-                OP ": update_window_dims (%u) and inserted_window_dims (%u) must add up to the operand rank %d",
-                (unsigned)o->n_update_window_dims, (unsigned)o->n_inserted_window_dims, (int)x->rank);
+                OP ": update_window_dims must be ascending updates dimensions");
+  TFCC_OP_CHECK(
+      ctx,
+      o->n_inserted_window_dims <= (uint32_t)x->rank &&
+          dims_ok(o->inserted_window_dims, o->n_inserted_window_dims, x->rank, false) &&
+          o->n_update_window_dims + o->n_inserted_window_dims == (uint32_t)x->rank,
+      TFCC_ERR_INVALID_MODEL,
+      OP
+      ": update_window_dims (%u) and inserted_window_dims (%u) must add up to the operand rank %d",
+      (unsigned)o->n_update_window_dims, (unsigned)o->n_inserted_window_dims, (int)x->rank);
   /* the updates' scatter dimensions are the indices' batch dimensions, in order */
   const int32_t n_batch = ix->rank - (implicit ? 0 : 1);
   TFCC_OP_CHECK(ctx, up->rank - (int32_t)o->n_update_window_dims == n_batch, TFCC_ERR_SHAPE,
@@ -107,8 +123,8 @@ static tfcc_status scatter_prepare(tfcc_op_ctx *ctx) {
     if (is_win) continue;
     if (!implicit && b == o->index_vector_dim) b++;
     TFCC_OP_CHECK(ctx, up->dims[d] == ix->dims[b], TFCC_ERR_SHAPE,
-                  OP ": updates dimension %d (%d) differs from indices dimension %d (%d)", (int)d, (int)up->dims[d],
-                  (int)b, (int)ix->dims[b]);
+                  OP ": updates dimension %d (%d) differs from indices dimension %d (%d)", (int)d,
+                  (int)up->dims[d], (int)b, (int)ix->dims[b]);
     b++;
   }
   return tfcc_tensor_set_shape(ctx->out[0], x->rank, x->dims, ctx->err);
@@ -137,8 +153,8 @@ static tfcc_status scatter_eval(tfcc_op_ctx *ctx) {
                                     .n_inserted = (int32_t)o->n_inserted_window_dims,
                                     .n_scatter_dims = (int32_t)o->n_scatter_dims_to_operand_dims,
                                     .index_vector_dim = (int32_t)o->index_vector_dim};
-  TFCC_OP_CHECK(ctx, tfcc_ref_shlo_scatter(&a, out->data), TFCC_ERR_UNSUPPORTED, OP ": dtype %s is not supported",
-                tfcc_dtype_name(x->dtype));
+  TFCC_OP_CHECK(ctx, tfcc_ref_shlo_scatter(&a, out->data), TFCC_ERR_UNSUPPORTED,
+                OP ": dtype %s is not supported", tfcc_dtype_name(x->dtype));
   return TFCC_OK;
 }
 

@@ -13,7 +13,7 @@
 typedef struct ss_plan {
   int32_t out_rank;
   int64_t out_dims[TFCC_MAX_RANK];
-  int32_t copy_rank;            /* axes with count != 1 */
+  int32_t copy_rank; /* axes with count != 1 */
   int32_t copy_dims[TFCC_MAX_RANK];
   int64_t copy_in_strides[TFCC_MAX_RANK];
   int64_t in_offset;
@@ -98,8 +98,9 @@ static tfcc_status ss_plan_make(tfcc_op_ctx *ctx, const tfcc_tensor *in, ss_plan
       const int32_t k = i - added_ellipsis;
       TFCC_OP_CHECK(ctx, k >= 0 && k < begin_count, TFCC_ERR_INVALID_MODEL,
                     OP ": inconsistent ellipsis/new-axis masks");
-      TFCC_OP_CHECK(ctx, b[k] >= INT32_MIN && b[k] <= INT32_MAX && e[k] >= INT32_MIN &&
-                             e[k] <= INT32_MAX && s[k] >= INT32_MIN && s[k] <= INT32_MAX,
+      TFCC_OP_CHECK(ctx,
+                    b[k] >= INT32_MIN && b[k] <= INT32_MAX && e[k] >= INT32_MIN &&
+                        e[k] <= INT32_MAX && s[k] >= INT32_MIN && s[k] <= INT32_MAX,
                     TFCC_ERR_INVALID_MODEL, OP ": index %d out of int32 range", (int)k);
       start[i] = (int32_t)b[k];
       stop[i] = (int32_t)e[k];
@@ -154,8 +155,8 @@ static tfcc_status ss_plan_make(tfcc_op_ctx *ctx, const tfcc_tensor *in, ss_plan
       /* ceil(diff / stride) */
       count = st_i > 0 ? (diff > 0 ? (diff + st_i - 1) / st_i : 0)
                        : (diff < 0 ? (-diff + (-(int64_t)st_i) - 1) / (-(int64_t)st_i) : 0);
-      TFCC_OP_CHECK(ctx, p->out_rank < TFCC_MAX_RANK, TFCC_ERR_SHAPE,
-                    OP ": output rank exceeds %d", TFCC_MAX_RANK);
+      TFCC_OP_CHECK(ctx, p->out_rank < TFCC_MAX_RANK, TFCC_ERR_SHAPE, OP ": output rank exceeds %d",
+                    TFCC_MAX_RANK);
       p->out_dims[p->out_rank++] = count;
     }
     if (count == 0) p->empty = true;

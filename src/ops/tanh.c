@@ -20,9 +20,7 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   const sigmoid_like_op *p = (const sigmoid_like_op *)ctx->params;
   const size_t n = act_count(ctx->in[0]);
   switch (p->head.in_type) {
-    case TFCC_FLOAT32:
-      act_run_f32(ctx, TFCC_F32VU_TANH, 0.f, 0.f, 0.f);
-      break;
+    case TFCC_FLOAT32: act_run_f32(ctx, TFCC_F32VU_TANH, 0.f, 0.f, 0.f); break;
     case TFCC_INT16:
       if (p->input_multiplier > 0)
         tfcc_tanh_i16_lut((const int16_t *)ctx->in[0]->data, (int16_t *)ctx->out[0]->data, n,
@@ -31,9 +29,7 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
         tfcc_tanh_i16_fixed((const int16_t *)ctx->in[0]->data, (int16_t *)ctx->out[0]->data, n,
                             p->input_left_shift);
       break;
-    default:
-      act_run_lut(ctx, p->lut);
-      break;
+    default: act_run_lut(ctx, p->lut); break;
   }
   return TFCC_OK;
 }

@@ -48,8 +48,9 @@ static tfcc_status tconv_geom(tfcc_op_ctx *ctx, tfcc_conv_geom *g) {
   if (os->dtype != TFCC_INT32 || os->rank != 1 || os->dims[0] != 4)
     return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "output_shape must be int32[4]");
   if (!os->known || !os->data)
-    return TFCC_OP_NEEDS_DATA(ctx, os, "TRANSPOSE_CONV: output_shape (tensor %d) is known only while running",
-                              (int)os->index);
+    return TFCC_OP_NEEDS_DATA(
+        ctx, os, "TRANSPOSE_CONV: output_shape (tensor %d) is known only while running",
+        (int)os->index);
   if (in->rank != 4 || f->rank != 4)
     return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "input rank %d and weights rank %d, expected 4",
                         (int)in->rank, (int)f->rank);
@@ -78,8 +79,8 @@ static tfcc_status tconv_geom(tfcc_op_ctx *ctx, tfcc_conv_geom *g) {
   g->stride_w = p->o.stride_w;
   g->dil_h = g->dil_w = 1;
   int32_t uh, uw;
-  tfcc_status st = tfcc_conv_out_size(p->o.padding, g->out_h, g->filter_h, g->stride_h, 1, &uh,
-                                      ctx->err);
+  tfcc_status st =
+      tfcc_conv_out_size(p->o.padding, g->out_h, g->filter_h, g->stride_h, 1, &uh, ctx->err);
   if (st == TFCC_OK)
     st = tfcc_conv_out_size(p->o.padding, g->out_w, g->filter_w, g->stride_w, 1, &uw, ctx->err);
   if (st != TFCC_OK) return st;
@@ -104,21 +105,21 @@ static tfcc_status tconv_hybrid_check(const tfcc_op_ctx *ctx, const tfcc_conv_ge
                         f->quant ? (int)f->quant->count : 0);
   for (int32_t c = 0; c < f->quant->count; c++)
     if (!(f->quant->scale[c] > 0.f))
-      return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "weights scale %d is not positive", (int)c);
+      return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "weights scale %d is not positive",
+                          (int)c);
   return TFCC_OK;
 }
 
 static tfcc_status tconv_prepare(tfcc_op_ctx *ctx) {
   const tconv_params *p = ctx->params;
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "TRANSPOSE_CONV not initialised");
-  if (ctx->n_in < 3 || !ctx->in[0] || !ctx->in[1] || !ctx->in[2] || ctx->n_out < 1 ||
-      !ctx->out[0])
+  if (ctx->n_in < 3 || !ctx->in[0] || !ctx->in[1] || !ctx->in[2] || ctx->n_out < 1 || !ctx->out[0])
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
                         "TRANSPOSE_CONV needs output_shape, weights, input and one output");
   const tfcc_tensor *bias = ctx->n_in > 3 ? ctx->in[3] : NULL;
-  tfcc_status st = tconv_hybrid(ctx) ? TFCC_OK
-                                     : tfcc_conv_check_types(ctx->in[2], ctx->in[1], bias,
-                                                             ctx->out[0], ctx->err);
+  tfcc_status st = tconv_hybrid(ctx)
+                       ? TFCC_OK
+                       : tfcc_conv_check_types(ctx->in[2], ctx->in[1], bias, ctx->out[0], ctx->err);
   if (st != TFCC_OK) return st;
   tfcc_conv_geom g;
   st = tconv_geom(ctx, &g);
@@ -153,8 +154,8 @@ static tfcc_status tconv_eval(tfcc_op_ctx *ctx) {
   if (tconv_hybrid(ctx)) {
     float lo, hi;
     tfcc_act_range_f32(p->o.act, &lo, &hi);
-    tfcc_tconv_hybrid(&g, in->data, f->data, f->quant->scale, f->quant->count > 1 ? 1 : 0, bd, lo, hi,
-                      ctx->scratch, out);
+    tfcc_tconv_hybrid(&g, in->data, f->data, f->quant->scale, f->quant->count > 1 ? 1 : 0, bd, lo,
+                      hi, ctx->scratch, out);
     return TFCC_OK;
   }
   if (in->dtype != TFCC_FLOAT32) tfcc_conv_requant_from(&p->q, in->dtype, &r);
@@ -165,14 +166,15 @@ static tfcc_status tconv_eval(tfcc_op_ctx *ctx) {
       tfcc_tconv_f32(&g, in->data, f->data, bd, lo, hi, out);
       return TFCC_OK;
     }
-    case TFCC_UINT8: tfcc_tconv_u8(&g, &r, in->data, f->data, bd, ctx->scratch, out); return TFCC_OK;
+    case TFCC_UINT8:
+      tfcc_tconv_u8(&g, &r, in->data, f->data, bd, ctx->scratch, out);
+      return TFCC_OK;
     case TFCC_INT8: tfcc_tconv_i8(&g, &r, in->data, f->data, bd, ctx->scratch, out); return TFCC_OK;
     case TFCC_INT16:
       tfcc_tconv_i16(&g, &r, in->data, f->data, bias && bias->dtype == TFCC_INT64 ? bd : NULL,
                      bias && bias->dtype == TFCC_INT32 ? bd : NULL, ctx->scratch, out);
       return TFCC_OK;
-    default:
-      return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "input dtype unsupported");
+    default: return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "input dtype unsupported");
   }
 }
 

@@ -11,9 +11,9 @@
 #include "ops/binary_common.h"
 
 typedef struct unary_lut {
-  tfcc_dtype dtype;      /* TFCC_INT8 or TFCC_INT16 */
-  int32_t in_zp;         /* RSQRT: inputs below it are an error, as TFLite */
-  uint8_t lut8[256];     /* int8 */
+  tfcc_dtype dtype;               /* TFCC_INT8 or TFCC_INT16 */
+  int32_t in_zp;                  /* RSQRT: inputs below it are an error, as TFLite */
+  uint8_t lut8[256];              /* int8 */
   int16_t lut16[TFCC_LUT16_SIZE]; /* int16 */
 } unary_lut;
 
@@ -101,14 +101,15 @@ fail:
 tfcc_status tfcc_unary_lut_prepare(tfcc_op_ctx *ctx, tfcc_unop op) {
   const unary_lut *p = (const unary_lut *)ctx->params;
   if (!p) {
-    TFCC_OP_CHECK(ctx, ctx->n_in < 1 || !ctx->in[0] || !lut_path(ctx->in[0]->dtype, ctx->in[0]->quant),
+    TFCC_OP_CHECK(ctx,
+                  ctx->n_in < 1 || !ctx->in[0] || !lut_path(ctx->in[0]->dtype, ctx->in[0]->quant),
                   TFCC_ERR_STATE, "%s: quantized tables missing (init did not run)", op_name(op));
     return tfcc_unary_prepare(ctx, op);
   }
   tfcc_status st = act_check_io(ctx, 1);
   if (st) return st;
-  TFCC_OP_CHECK(ctx, ctx->in[0]->dtype == p->dtype && ctx->out[0]->dtype == p->dtype, TFCC_ERR_DTYPE,
-                "%s: input/output dtype %s/%s, model declared %s", op_name(op),
+  TFCC_OP_CHECK(ctx, ctx->in[0]->dtype == p->dtype && ctx->out[0]->dtype == p->dtype,
+                TFCC_ERR_DTYPE, "%s: input/output dtype %s/%s, model declared %s", op_name(op),
                 tfcc_dtype_name(ctx->in[0]->dtype), tfcc_dtype_name(ctx->out[0]->dtype),
                 tfcc_dtype_name(p->dtype));
   return act_same_shape(ctx);
@@ -124,7 +125,8 @@ tfcc_status tfcc_unary_lut_eval(tfcc_op_ctx *ctx, tfcc_unop op) {
       for (size_t i = 0; i < n; i++)
         TFCC_OP_CHECK(ctx, x[i] >= p->in_zp, TFCC_ERR_RUNTIME,
                       "RSQRT: input element %zu is negative (%d below zero point %d); RSQRT is "
-                      "only defined for positive values", i, (int)x[i], (int)p->in_zp);
+                      "only defined for positive values",
+                      i, (int)x[i], (int)p->in_zp);
     tfcc_lut8_apply((const uint8_t *)x, (uint8_t *)ctx->out[0]->data, n, p->lut8);
   } else {
     const int16_t *x = (const int16_t *)ctx->in[0]->data;
@@ -132,7 +134,8 @@ tfcc_status tfcc_unary_lut_eval(tfcc_op_ctx *ctx, tfcc_unop op) {
       for (size_t i = 0; i < n; i++)
         TFCC_OP_CHECK(ctx, x[i] >= 0, TFCC_ERR_RUNTIME,
                       "RSQRT: input element %zu is negative (%d); RSQRT is only defined for "
-                      "positive values", i, (int)x[i]);
+                      "positive values",
+                      i, (int)x[i]);
     tfcc_lut16_apply(x, (int16_t *)ctx->out[0]->data, n, p->lut16);
   }
   return TFCC_OK;

@@ -28,8 +28,16 @@
 #include "ops/op.h"
 
 enum {
-  IN_X = 0, IN_W = 1, IN_R = 5, IN_PEEP = 9, IN_BIAS = 12, IN_PROJ_W = 16, IN_PROJ_B = 17,
-  IN_H = 18, IN_C = 19, IN_LN = 20
+  IN_X = 0,
+  IN_W = 1,
+  IN_R = 5,
+  IN_PEEP = 9,
+  IN_BIAS = 12,
+  IN_PROJ_W = 16,
+  IN_PROJ_B = 17,
+  IN_H = 18,
+  IN_C = 19,
+  IN_LN = 20
 };
 
 typedef struct lstm_setup {
@@ -71,12 +79,12 @@ static const char *op_name(const tfcc_op_ctx *ctx) {
 }
 
 /* Fails with the message prefixed by the operator's name. */
-#define CHECK_(cond, code, ...)                             \
-  do {                                                      \
-    if (!(cond)) {                                          \
-      tfcc_err_set(ctx->err, (code), __VA_ARGS__);          \
+#define CHECK_(cond, code, ...) \
+  do { \
+    if (!(cond)) { \
+      tfcc_err_set(ctx->err, (code), __VA_ARGS__); \
       return tfcc_err_prefix(ctx->err, "%s", op_name(ctx)); \
-    }                                                       \
+    } \
   } while (0)
 
 static tfcc_status check_tensor(tfcc_op_ctx *ctx, const tfcc_tensor *t, int idx, tfcc_dtype dt,
@@ -109,7 +117,8 @@ static tfcc_status setup(tfcc_op_ctx *ctx, lstm_setup *su) {
            "kernel_type BASIC (the 5-input uint8 LSTM) not supported");
   }
   CHECK_(su->cell_clip >= 0.f && su->proj_clip >= 0.f, TFCC_ERR_INVALID_MODEL,
-         "cell_clip %g and proj_clip %g must be >= 0", (double)su->cell_clip, (double)su->proj_clip);
+         "cell_clip %g and proj_clip %g must be >= 0", (double)su->cell_clip,
+         (double)su->proj_clip);
   CHECK_(su->activation <= 4 || su->activation == 6, TFCC_ERR_UNSUPPORTED,
          "fused activation %d unsupported", su->activation);
   CHECK_(x->rank == (su->step ? 2 : 3), TFCC_ERR_SHAPE, "input rank %d, expected %d", (int)x->rank,
@@ -123,7 +132,8 @@ static tfcc_status setup(tfcc_op_ctx *ctx, lstm_setup *su) {
   s->n_input = x->dims[x->rank - 1];
 
   const tfcc_tensor *w_o = in_opt(ctx, IN_W + 3), *r_o = in_opt(ctx, IN_R + 3);
-  CHECK_(w_o && r_o, TFCC_ERR_INVALID_MODEL, "input-to-output and recurrent-to-output weights are required");
+  CHECK_(w_o && r_o, TFCC_ERR_INVALID_MODEL,
+         "input-to-output and recurrent-to-output weights are required");
   CHECK_(w_o->rank == 2 && r_o->rank == 2, TFCC_ERR_SHAPE, "weights must have rank 2");
   s->n_cell = w_o->dims[0];
   s->n_output = r_o->dims[1];
@@ -135,11 +145,13 @@ static tfcc_status setup(tfcc_op_ctx *ctx, lstm_setup *su) {
   const tfcc_dtype bdt = su->is_int ? TFCC_INT32 : TFCC_FLOAT32;
   su->cifg = in_opt(ctx, IN_W) == NULL;
   CHECK_((in_opt(ctx, IN_R) == NULL) == su->cifg && (in_opt(ctx, IN_BIAS) == NULL) == su->cifg,
-         TFCC_ERR_INVALID_MODEL, "input gate weights, recurrent weights and bias must be all present or all absent (CIFG)");
+         TFCC_ERR_INVALID_MODEL,
+         "input gate weights, recurrent weights and bias must be all present or all absent (CIFG)");
   tfcc_status st;
   for (int g = 0; g < 4; g++) {
     if (g == 0 && su->cifg) continue;
-    const tfcc_tensor *w = in_opt(ctx, IN_W + g), *r = in_opt(ctx, IN_R + g), *b = in_opt(ctx, IN_BIAS + g);
+    const tfcc_tensor *w = in_opt(ctx, IN_W + g), *r = in_opt(ctx, IN_R + g),
+                      *b = in_opt(ctx, IN_BIAS + g);
     CHECK_(w && r && b, TFCC_ERR_INVALID_MODEL, "gate %d weights and bias are required", g);
     if ((st = check_tensor(ctx, w, IN_W + g, wdt, 2, s->n_cell, s->n_input)) != TFCC_OK) return st;
     if ((st = check_tensor(ctx, r, IN_R + g, wdt, 2, s->n_cell, s->n_output)) != TFCC_OK) return st;
@@ -153,25 +165,31 @@ static tfcc_status setup(tfcc_op_ctx *ctx, lstm_setup *su) {
     CHECK_((p != NULL) == su->peephole || (g == 0 && su->cifg), TFCC_ERR_INVALID_MODEL,
            "peephole weights must be all present or all absent");
     if (p && (st = check_tensor(ctx, p, IN_PEEP + (g == 3 ? 2 : g),
-                                su->is_int ? TFCC_INT16 : su->hybrid ? TFCC_INT8 : TFCC_FLOAT32,
+                                su->is_int   ? TFCC_INT16
+                                : su->hybrid ? TFCC_INT8
+                                             : TFCC_FLOAT32,
                                 1, s->n_cell, 0)) != TFCC_OK)
       return st;
   }
   const tfcc_tensor *pw = in_opt(ctx, IN_PROJ_W), *pb = in_opt(ctx, IN_PROJ_B);
   su->projection = pw != NULL;
   CHECK_(pw || !pb, TFCC_ERR_INVALID_MODEL, "projection bias without projection weights");
-  if (pw && (st = check_tensor(ctx, pw, IN_PROJ_W, wdt, 2, s->n_output, s->n_cell)) != TFCC_OK) return st;
+  if (pw && (st = check_tensor(ctx, pw, IN_PROJ_W, wdt, 2, s->n_output, s->n_cell)) != TFCC_OK)
+    return st;
   if (pb && (st = check_tensor(ctx, pb, IN_PROJ_B, bdt, 1, s->n_output, 0)) != TFCC_OK) return st;
   if (su->hybrid) /* per-tensor scales: TFLite reads params.scale of each weight */
     for (int i = IN_W; i <= IN_PROJ_W; i++) {
       const tfcc_tensor *t = in_opt(ctx, i);
       if (t && t->dtype == TFCC_INT8)
-        CHECK_(scale_of(t) > 0.f, TFCC_ERR_INVALID_MODEL, "int8 input %d without a quantization scale", i);
+        CHECK_(scale_of(t) > 0.f, TFCC_ERR_INVALID_MODEL,
+               "int8 input %d without a quantization scale", i);
     }
-  if (!pw) CHECK_(s->n_output == s->n_cell, TFCC_ERR_SHAPE, "without projection n_output %d must equal n_cell %d",
-                  (int)s->n_output, (int)s->n_cell);
+  if (!pw)
+    CHECK_(s->n_output == s->n_cell, TFCC_ERR_SHAPE,
+           "without projection n_output %d must equal n_cell %d", (int)s->n_output, (int)s->n_cell);
   if (su->is_int && su->peephole)
-    CHECK_(s->n_output <= s->n_cell, TFCC_ERR_UNSUPPORTED, "integer peephole needs n_output <= n_cell");
+    CHECK_(s->n_output <= s->n_cell, TFCC_ERR_UNSUPPORTED,
+           "integer peephole needs n_output <= n_cell");
 
   su->layer_norm = in_opt(ctx, IN_LN + 1) != NULL;
   if (su->layer_norm) {
@@ -182,8 +200,8 @@ static tfcc_status setup(tfcc_op_ctx *ctx, lstm_setup *su) {
         continue;
       }
       CHECK_(l, TFCC_ERR_INVALID_MODEL, "layer-norm coefficients %d missing", IN_LN + g);
-      if ((st = check_tensor(ctx, l, IN_LN + g, su->is_int ? TFCC_INT16 : TFCC_FLOAT32, 1, s->n_cell, 0)) !=
-          TFCC_OK)
+      if ((st = check_tensor(ctx, l, IN_LN + g, su->is_int ? TFCC_INT16 : TFCC_FLOAT32, 1,
+                             s->n_cell, 0)) != TFCC_OK)
         return st;
     }
   }
@@ -237,7 +255,8 @@ static tfcc_status quant_params(tfcc_op_ctx *ctx, const lstm_setup *su, tfcc_lst
     gate_scale[g] = (float)pow(2.0, -12);
     if (su->layer_norm && !(g == 0 && su->cifg)) {
       const tfcc_tensor *it = ctx->tmp[g];
-      CHECK_(it && scale_of(it) > 0.f, TFCC_ERR_INVALID_MODEL, "intermediate %d (gate %d scale) is not quantized", g, g);
+      CHECK_(it && scale_of(it) > 0.f, TFCC_ERR_INVALID_MODEL,
+             "intermediate %d (gate %d scale) is not quantized", g, g);
       gate_scale[g] = scale_of(it);
     }
   }
@@ -251,7 +270,8 @@ static tfcc_status quant_params(tfcc_op_ctx *ctx, const lstm_setup *su, tfcc_lst
       continue;
     }
     const tfcc_tensor *w = ctx->in[IN_W + g], *r = ctx->in[IN_R + g];
-    CHECK_(scale_of(w) > 0.f && scale_of(r) > 0.f, TFCC_ERR_INVALID_MODEL, "gate %d weights not quantized", g);
+    CHECK_(scale_of(w) > 0.f && scale_of(r) > 0.f, TFCC_ERR_INVALID_MODEL,
+           "gate %d weights not quantized", g);
     const float inter_scale = gate_scale[g];
     float ew = scale_of(w) * in_s / inter_scale;
     float er = scale_of(r) * h_s / inter_scale;
@@ -263,7 +283,8 @@ static tfcc_status quant_params(tfcc_op_ctx *ctx, const lstm_setup *su, tfcc_lst
     tfcc_quantize_multiplier((double)ep, &p->peep_a[g], &p->peep_b[g]);
     if (su->layer_norm) { /* PopulateQuantizedLstmParams8x8_16 */
       const float ls = scale_of(in_opt(ctx, IN_LN + g));
-      CHECK_(ls > 0.f, TFCC_ERR_INVALID_MODEL, "layer-norm coefficients %d are not quantized", IN_LN + g);
+      CHECK_(ls > 0.f, TFCC_ERR_INVALID_MODEL, "layer-norm coefficients %d are not quantized",
+             IN_LN + g);
       tfcc_quantize_multiplier((double)ls, &p->ln_a[g], &p->ln_b[g]);
       const int32_t guard = (int32_t)(10000.0f * ls);
       p->ln_guard[g] = guard > 1 ? guard : 1;
@@ -296,9 +317,9 @@ static tfcc_status quant_params(tfcc_op_ctx *ctx, const lstm_setup *su, tfcc_lst
 typedef struct lstm_params {
   pthread_mutex_t mu;
   bool mu_ok;
-  atomic_int state;      /* 0 not built, 1 built, 2 not applicable or out of memory */
-  const void *src;       /* input-to-output weights the plan was built from */
-  bool is_f32;           /* which plan */
+  atomic_int state; /* 0 not built, 1 built, 2 not applicable or out of memory */
+  const void *src;  /* input-to-output weights the plan was built from */
+  bool is_f32;      /* which plan */
   tfcc_q8_lstm_plan q8;
   tfcc_f32_lstm_plan f32;
 } lstm_params;
@@ -330,7 +351,8 @@ static bool const_or_absent(const tfcc_tensor *t) {
 /* The built params for these weights, or NULL (eval: no locking). */
 static const lstm_params *plan_get(const tfcc_op_ctx *ctx) {
   const lstm_params *p = ctx->params;
-  if (!p || atomic_load_explicit(&((lstm_params *)p)->state, memory_order_acquire) != 1) return NULL;
+  if (!p || atomic_load_explicit(&((lstm_params *)p)->state, memory_order_acquire) != 1)
+    return NULL;
   return p->src == data_of(in_opt(ctx, IN_W + 3)) ? p : NULL;
 }
 static const tfcc_q8_lstm_plan *q8_plan_get(const tfcc_op_ctx *ctx) {
@@ -352,10 +374,12 @@ static void q8_weights_of(const tfcc_op_ctx *ctx, tfcc_lstm_q_weights *wt) {
   }
   wt->proj_w = data_of(in_opt(ctx, IN_PROJ_W));
   wt->proj_b = data_of(in_opt(ctx, IN_PROJ_B));
-  for (int g = 0; g < 4; g++) wt->ln[g] = ctx->n_in > IN_LN + g ? data_of(in_opt(ctx, IN_LN + g)) : NULL;
+  for (int g = 0; g < 4; g++)
+    wt->ln[g] = ctx->n_in > IN_LN + g ? data_of(in_opt(ctx, IN_LN + g)) : NULL;
 }
 
-static void f32_weights_of(const tfcc_op_ctx *ctx, const lstm_setup *su, tfcc_lstm_f32_weights *wt) {
+static void f32_weights_of(const tfcc_op_ctx *ctx, const lstm_setup *su,
+                           tfcc_lstm_f32_weights *wt) {
   memset(wt, 0, sizeof(*wt));
   for (int g = 0; g < 4; g++) {
     wt->w[g] = data_of(in_opt(ctx, IN_W + g));
@@ -441,8 +465,8 @@ static tfcc_status prepare(tfcc_op_ctx *ctx) {
   } else {
     f32_plan_build(ctx, &su);
     const tfcc_f32_lstm_plan *pl = f32_plan_get(ctx);
-    ctx->scratch_bytes = pl ? tfcc_f32_lstm_scratch_bytes(pl)
-                            : tfcc_lstm_f32_scratch_floats(&su.s) * sizeof(float);
+    ctx->scratch_bytes =
+        pl ? tfcc_f32_lstm_scratch_bytes(pl) : tfcc_lstm_f32_scratch_floats(&su.s) * sizeof(float);
   }
   const tfcc_tensor *x = ctx->in[IN_X];
   int32_t dims[3] = {x->dims[0], x->dims[1], su.s.n_output};
@@ -473,15 +497,15 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   if (pl && peep_reach_differs(&ps, in_opt(ctx, IN_PEEP + 2) != NULL)) pl = NULL;
   if (pl && ctx->scratch_bytes >= tfcc_q8_lstm_scratch_bytes(pl)) {
     const tfcc_lstm_shape s = ps;
-    tfcc_q8_lstm_run(ctx->ks->q8_lstm, pl, &s, ctx->in[IN_X]->data,
-                     ctx->in[IN_H]->data, ctx->in[IN_C]->data, ctx->out[0]->data, ctx->scratch);
+    tfcc_q8_lstm_run(ctx->ks->q8_lstm, pl, &s, ctx->in[IN_X]->data, ctx->in[IN_H]->data,
+                     ctx->in[IN_C]->data, ctx->out[0]->data, ctx->scratch);
     return TFCC_OK;
   }
   const tfcc_f32_lstm_plan *fpl = f32_plan_get(ctx);
   if (fpl && ctx->scratch_bytes >= tfcc_f32_lstm_scratch_bytes(fpl)) {
     const tfcc_lstm_shape s = run_shape(ctx, fpl->n_input, fpl->n_cell, fpl->n_output);
-    tfcc_f32_lstm_run(fpl, &s, ctx->in[IN_X]->data, ctx->in[IN_H]->data,
-                      ctx->in[IN_C]->data, ctx->out[0]->data, ctx->scratch);
+    tfcc_f32_lstm_run(fpl, &s, ctx->in[IN_X]->data, ctx->in[IN_H]->data, ctx->in[IN_C]->data,
+                      ctx->out[0]->data, ctx->scratch);
     return TFCC_OK;
   }
   lstm_setup su;
@@ -506,8 +530,8 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
     wt.proj_b = data_of(in_opt(ctx, IN_PROJ_B));
     tfcc_lstm_f32_params p = {su.activation, su.cell_clip, su.proj_clip};
     const bool asym = ctx->node && ctx->node->opts.lstm.asymmetric_quantize_inputs;
-    tfcc_lstm_hybrid(&su.s, &wt, &p, asym, ctx->in[IN_X]->data, h->data, c->data,
-                     ctx->out[0]->data, ctx->scratch);
+    tfcc_lstm_hybrid(&su.s, &wt, &p, asym, ctx->in[IN_X]->data, h->data, c->data, ctx->out[0]->data,
+                     ctx->scratch);
     return TFCC_OK;
   }
   if (!su.is_int) {
@@ -556,9 +580,13 @@ static const char *kernel(const tfcc_op_ctx *ctx) {
   return "ref";
 }
 
-const tfcc_op_def tfcc_op_unidirectional_sequence_lstm = {
-    .name = "UNIDIRECTIONAL_SEQUENCE_LSTM", .init = lstm_init, .release = lstm_release,
-    .prepare = prepare, .eval = eval, .macs = macs, .kernel = kernel};
+const tfcc_op_def tfcc_op_unidirectional_sequence_lstm = {.name = "UNIDIRECTIONAL_SEQUENCE_LSTM",
+                                                          .init = lstm_init,
+                                                          .release = lstm_release,
+                                                          .prepare = prepare,
+                                                          .eval = eval,
+                                                          .macs = macs,
+                                                          .kernel = kernel};
 
 /* ---------------------------------------------------------------- one direction (BIDIRECTIONAL) */
 
@@ -621,6 +649,10 @@ tfcc_status tfcc_lstm_direction_eval(tfcc_op_ctx *d, bool backward, float *out, 
 }
 
 /* LSTM: the same functions; is_step() tells them apart by the node's builtin code. */
-const tfcc_op_def tfcc_op_lstm = {
-    .name = "LSTM", .init = lstm_init, .release = lstm_release, .prepare = prepare, .eval = eval,
-    .macs = macs, .kernel = kernel};
+const tfcc_op_def tfcc_op_lstm = {.name = "LSTM",
+                                  .init = lstm_init,
+                                  .release = lstm_release,
+                                  .prepare = prepare,
+                                  .eval = eval,
+                                  .macs = macs,
+                                  .kernel = kernel};

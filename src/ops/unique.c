@@ -13,15 +13,19 @@ static tfcc_status unique_prepare(tfcc_op_ctx *ctx) {
   tfcc_tensor *in;
   tfcc_status st = tfcc_so_open(ctx, OP, 1, 1, 2, &in);
   if (st) return st;
-  static const int allowed[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16, TFCC_INT32, TFCC_INT64, -1};
+  static const int allowed[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16,
+                                TFCC_INT32,   TFCC_INT64, -1};
   if ((st = tfcc_so_check_dtype(ctx, OP, "input 0", in->dtype, allowed))) return st;
   if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, ctx->out[0], in->dtype))) return st;
-  TFCC_OP_CHECK(ctx, ctx->out[1]->dtype == TFCC_INT32 || ctx->out[1]->dtype == TFCC_INT64, TFCC_ERR_DTYPE,
-                OP ": index output dtype %s, expected int32 or int64", tfcc_dtype_name(ctx->out[1]->dtype));
-  TFCC_OP_CHECK(ctx, in->rank == 1, TFCC_ERR_SHAPE, OP ": input rank %d, expected 1", (int)in->rank);
+  TFCC_OP_CHECK(ctx, ctx->out[1]->dtype == TFCC_INT32 || ctx->out[1]->dtype == TFCC_INT64,
+                TFCC_ERR_DTYPE, OP ": index output dtype %s, expected int32 or int64",
+                tfcc_dtype_name(ctx->out[1]->dtype));
+  TFCC_OP_CHECK(ctx, in->rank == 1, TFCC_ERR_SHAPE, OP ": input rank %d, expected 1",
+                (int)in->rank);
   if ((st = tfcc_tensor_set_shape(ctx->out[1], 1, in->dims, ctx->err))) return st;
   if (!in->known || !in->data)
-    return TFCC_OP_NEEDS_DATA(ctx, in, OP ": the output size depends on the values of input 0 (tensor %d)",
+    return TFCC_OP_NEEDS_DATA(ctx, in,
+                              OP ": the output size depends on the values of input 0 (tensor %d)",
                               (int)in->index);
   /* count the distinct values with the output index as the only storage: sized exactly */
   int64_t count = 0;
@@ -32,8 +36,10 @@ static tfcc_status unique_prepare(tfcc_op_ctx *ctx) {
     int64_t j = 0;
     for (; j < i; j++) {
       bool eq;
-      if (in->dtype == TFCC_FLOAT32) eq = ((const float *)x)[j] == ((const float *)x)[i];
-      else eq = memcmp(x + (size_t)j * es, x + (size_t)i * es, es) == 0;
+      if (in->dtype == TFCC_FLOAT32)
+        eq = ((const float *)x)[j] == ((const float *)x)[i];
+      else
+        eq = memcmp(x + (size_t)j * es, x + (size_t)i * es, es) == 0;
       if (eq) break;
     }
     count += j == i;
@@ -47,8 +53,9 @@ static tfcc_status unique_eval(tfcc_op_ctx *ctx) {
   tfcc_tensor *u = ctx->out[0], *ix = ctx->out[1];
   const int64_t count = tfcc_ref_unique(in->dtype, in->data, in->dims[0], u->data, ix->data,
                                         ix->dtype == TFCC_INT64 ? 8 : 4);
-  TFCC_OP_CHECK(ctx, count == u->dims[0], TFCC_ERR_RUNTIME, OP ": %lld distinct values, the output holds %d",
-                (long long)count, (int)u->dims[0]);
+  TFCC_OP_CHECK(ctx, count == u->dims[0], TFCC_ERR_RUNTIME,
+                OP ": %lld distinct values, the output holds %d", (long long)count,
+                (int)u->dims[0]);
   return TFCC_OK;
 }
 

@@ -15,33 +15,54 @@ static bool is_true(const tfcc_tensor *c, int64_t i) {
     case TFCC_BOOL:
     case TFCC_UINT8:
     case TFCC_INT8: return p[i] != 0;
-    case TFCC_INT16: { int16_t v; memcpy(&v, p + 2 * i, 2); return v != 0; }
-    case TFCC_INT32: { int32_t v; memcpy(&v, p + 4 * i, 4); return v != 0; }
-    case TFCC_INT64: { int64_t v; memcpy(&v, p + 8 * i, 8); return v != 0; }
-    case TFCC_FLOAT32: { float v; memcpy(&v, p + 4 * i, 4); return v != 0.0f; }
+    case TFCC_INT16: {
+      int16_t v;
+      memcpy(&v, p + 2 * i, 2);
+      return v != 0;
+    }
+    case TFCC_INT32: {
+      int32_t v;
+      memcpy(&v, p + 4 * i, 4);
+      return v != 0;
+    }
+    case TFCC_INT64: {
+      int64_t v;
+      memcpy(&v, p + 8 * i, 8);
+      return v != 0;
+    }
+    case TFCC_FLOAT32: {
+      float v;
+      memcpy(&v, p + 4 * i, 4);
+      return v != 0.0f;
+    }
     default: return false;
   }
 }
 
 static tfcc_status where_prepare(tfcc_op_ctx *ctx) {
-  TFCC_OP_CHECK(ctx, ctx->n_in == 1 && ctx->n_out == 1 && ctx->in[0] && ctx->out[0], TFCC_ERR_INVALID_MODEL,
+  TFCC_OP_CHECK(ctx, ctx->n_in == 1 && ctx->n_out == 1 && ctx->in[0] && ctx->out[0],
+                TFCC_ERR_INVALID_MODEL,
                 OP ": %d inputs and %d outputs, expected 1 and 1 (the 3-input form is SELECT)",
                 (int)ctx->n_in, (int)ctx->n_out);
   const tfcc_tensor *c = ctx->in[0];
   tfcc_tensor *out = ctx->out[0];
-  TFCC_OP_CHECK(ctx, c->dtype == TFCC_BOOL || c->dtype == TFCC_UINT8 || c->dtype == TFCC_INT8 ||
-                         c->dtype == TFCC_INT16 || c->dtype == TFCC_INT32 || c->dtype == TFCC_INT64 ||
-                         c->dtype == TFCC_FLOAT32,
-                TFCC_ERR_UNSUPPORTED, OP ": condition dtype %s is not supported", tfcc_dtype_name(c->dtype));
-  TFCC_OP_CHECK(ctx, out->dtype == TFCC_INT64, TFCC_ERR_DTYPE, OP ": output dtype %s, expected int64",
-                tfcc_dtype_name(out->dtype));
+  TFCC_OP_CHECK(ctx,
+                c->dtype == TFCC_BOOL || c->dtype == TFCC_UINT8 || c->dtype == TFCC_INT8 ||
+                    c->dtype == TFCC_INT16 || c->dtype == TFCC_INT32 || c->dtype == TFCC_INT64 ||
+                    c->dtype == TFCC_FLOAT32,
+                TFCC_ERR_UNSUPPORTED, OP ": condition dtype %s is not supported",
+                tfcc_dtype_name(c->dtype));
+  TFCC_OP_CHECK(ctx, out->dtype == TFCC_INT64, TFCC_ERR_DTYPE,
+                OP ": output dtype %s, expected int64", tfcc_dtype_name(out->dtype));
   TFCC_OP_CHECK(ctx, c->rank >= 1, TFCC_ERR_SHAPE, OP ": the condition is a scalar (rank 0)");
   if (!c->known || !c->data)
-    return TFCC_OP_NEEDS_DATA(ctx, c, OP ": the output size depends on the values of the condition (tensor %d)",
-                              (int)c->index);
+    return TFCC_OP_NEEDS_DATA(
+        ctx, c, OP ": the output size depends on the values of the condition (tensor %d)",
+        (int)c->index);
   int64_t n = tfcc_tensor_elements(c), count = 0;
   for (int64_t i = 0; i < n; i++) count += is_true(c, i);
-  TFCC_OP_CHECK(ctx, count <= INT32_MAX, TFCC_ERR_SHAPE, OP ": %lld true elements", (long long)count);
+  TFCC_OP_CHECK(ctx, count <= INT32_MAX, TFCC_ERR_SHAPE, OP ": %lld true elements",
+                (long long)count);
   int32_t dims[2] = {(int32_t)count, c->rank};
   return tfcc_tensor_set_shape(out, 2, dims, ctx->err);
 }
@@ -54,8 +75,8 @@ static tfcc_status where_eval(tfcc_op_ctx *ctx) {
   for (int64_t i = 0; i < n; i++) {
     if (!is_true(c, i)) continue;
     if (row >= rows) /* sized by prepare over the same data */
-      return tfcc_err_set(ctx->err, TFCC_ERR_RUNTIME, OP ": more true elements than the output's %lld rows",
-                          (long long)rows);
+      return tfcc_err_set(ctx->err, TFCC_ERR_RUNTIME,
+                          OP ": more true elements than the output's %lld rows", (long long)rows);
     int64_t rest = i;
     for (int32_t d = c->rank - 1; d >= 0; d--) {
       o[row * c->rank + d] = rest % c->dims[d];

@@ -9,8 +9,9 @@ static tfcc_status prepare(tfcc_op_ctx *ctx) {
   if (st != TFCC_OK) return st;
   const tfcc_tensor *in = ctx->in[0];
   tfcc_tensor *o = ctx->out[0];
-  TFCC_OP_CHECK(ctx, o->dtype == in->dtype, TFCC_ERR_DTYPE, "ZEROS_LIKE: output dtype %s, expected %s",
-                tfcc_dtype_name(o->dtype), tfcc_dtype_name(in->dtype));
+  TFCC_OP_CHECK(ctx, o->dtype == in->dtype, TFCC_ERR_DTYPE,
+                "ZEROS_LIKE: output dtype %s, expected %s", tfcc_dtype_name(o->dtype),
+                tfcc_dtype_name(in->dtype));
   TFCC_OP_CHECK(ctx, tfcc_dtype_size(in->dtype) > 0, TFCC_ERR_UNSUPPORTED,
                 "ZEROS_LIKE: dtype %s not supported", tfcc_dtype_name(in->dtype));
   return tfcc_tensor_set_shape(o, in->rank, in->dims, ctx->err);

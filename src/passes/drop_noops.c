@@ -27,17 +27,14 @@ static bool is_noop(const tfcc_ir_subgraph *sg, const tfcc_ir_node *n, bool stat
   if (!tfcc_pass_same_quant(&in->quant, &out->quant)) return false;
   if (tfcc_pass_is_graph_output(sg, to) || tfcc_pass_is_graph_input(sg, to)) return false;
   switch (n->builtin) {
-    case TFCC_OP_CAST:
-      return n->n_inputs == 1;
+    case TFCC_OP_CAST: return n->n_inputs == 1;
     case TFCC_OP_QUANTIZE:
       /* float -> int is a real quantization; int -> int with the same parameters is not. */
       return n->n_inputs == 1 && in->quant.count == 1 && in->dtype != TFCC_FLOAT32;
     case TFCC_OP_RESHAPE:
     case TFCC_OP_SQUEEZE:
-    case TFCC_OP_EXPAND_DIMS:
-      return static_shapes && same_shape(in, out);
-    default:
-      return false;
+    case TFCC_OP_EXPAND_DIMS: return static_shapes && same_shape(in, out);
+    default: return false;
   }
 }
 

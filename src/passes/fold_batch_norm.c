@@ -16,8 +16,8 @@ enum { MAX_CHAIN = 8 };
 /* Output-channel count and the channel of weight element k. */
 typedef struct wlayout {
   int32_t channels;
-  int64_t n;        /* weight elements */
-  int64_t inner;    /* conv/FC: elements per output channel (channel = k / inner); dw: 0 */
+  int64_t n;     /* weight elements */
+  int64_t inner; /* conv/FC: elements per output channel (channel = k / inner); dw: 0 */
 } wlayout;
 
 static bool weight_layout(const tfcc_ir_node *p, const tfcc_ir_tensor *w, wlayout *L) {
@@ -40,8 +40,7 @@ static bool weight_layout(const tfcc_ir_node *p, const tfcc_ir_tensor *w, wlayou
       L->channels = w->dims[0];
       L->inner = L->n / L->channels;
       return true;
-    default:
-      return false;
+    default: return false;
   }
 }
 
@@ -75,7 +74,8 @@ tfcc_status tfcc_pass_fold_batch_norm(tfcc_pass_ctx *ctx, int32_t *changed) {
   tfcc_ir_subgraph *sg = ctx->sg;
   for (int32_t pi = 0; pi < sg->n_nodes; pi++) {
     tfcc_ir_node *p = &sg->nodes[pi];
-    if (p->removed || !p->op || p->n_outputs != 1 || p->n_inputs < 2 || p->n_intermediates) continue;
+    if (p->removed || !p->op || p->n_outputs != 1 || p->n_inputs < 2 || p->n_intermediates)
+      continue;
     if (p->builtin != TFCC_OP_CONV_2D && p->builtin != TFCC_OP_DEPTHWISE_CONV_2D &&
         p->builtin != TFCC_OP_FULLY_CONNECTED)
       continue;
@@ -83,15 +83,17 @@ tfcc_status tfcc_pass_fold_batch_norm(tfcc_pass_ctx *ctx, int32_t *changed) {
     int32_t tw = p->inputs[1], tb = p->n_inputs > 2 ? p->inputs[2] : -1, t = p->outputs[0];
     if (t < 0 || sg->tensors[t].dtype != TFCC_FLOAT32 || sg->tensors[t].rank < 1) continue;
     if (p->inputs[0] < 0 || sg->tensors[p->inputs[0]].dtype != TFCC_FLOAT32) continue;
-    if (!tfcc_pass_is_const(sg, tw, TFCC_FLOAT32) || tfcc_pass_consumers(sg, tw, NULL) != 1) continue;
+    if (!tfcc_pass_is_const(sg, tw, TFCC_FLOAT32) || tfcc_pass_consumers(sg, tw, NULL) != 1)
+      continue;
     const tfcc_ir_tensor *w = &sg->tensors[tw];
     wlayout L;
     if (!weight_layout(p, w, &L) || w->data_bytes < (size_t)L.n * 4) continue;
     const int32_t C = L.channels;
     if (sg->tensors[t].dims[sg->tensors[t].rank - 1] != C) continue;
-    if (tb >= 0 && (!tfcc_pass_is_const(sg, tb, TFCC_FLOAT32) || tfcc_pass_consumers(sg, tb, NULL) != 1 ||
-                    tfcc_shape_elements(sg->tensors[tb].rank, sg->tensors[tb].dims) != C ||
-                    sg->tensors[tb].data_bytes < (size_t)C * 4))
+    if (tb >= 0 &&
+        (!tfcc_pass_is_const(sg, tb, TFCC_FLOAT32) || tfcc_pass_consumers(sg, tb, NULL) != 1 ||
+         tfcc_shape_elements(sg->tensors[tb].rank, sg->tensors[tb].dims) != C ||
+         sg->tensors[tb].data_bytes < (size_t)C * 4))
       continue;
 
     /* Walk the chain. */
@@ -100,7 +102,8 @@ tfcc_status tfcc_pass_fold_batch_norm(tfcc_pass_ctx *ctx, int32_t *changed) {
       int32_t ni;
       if (tfcc_pass_is_graph_output(sg, cur) || tfcc_pass_consumers(sg, cur, &ni) != 1) break;
       tfcc_ir_node *n = &sg->nodes[ni];
-      if (n->builtin != TFCC_OP_MUL && n->builtin != TFCC_OP_ADD && n->builtin != TFCC_OP_SUB) break;
+      if (n->builtin != TFCC_OP_MUL && n->builtin != TFCC_OP_ADD && n->builtin != TFCC_OP_SUB)
+        break;
       if (n->n_inputs != 2 || n->n_outputs != 1 || n->outputs[0] < 0) break;
       int32_t c = n->inputs[0] == cur ? n->inputs[1] : n->inputs[0];
       if (n->builtin == TFCC_OP_SUB && n->inputs[0] != cur) break;
@@ -121,7 +124,8 @@ tfcc_status tfcc_pass_fold_batch_norm(tfcc_pass_ctx *ctx, int32_t *changed) {
     for (int32_t k = 0; k < n_chain && bias_t < 0; k++) {
       int32_t c = consts[k], users = 0;
       for (int32_t j = 0; j < n_chain; j++) users += consts[j] == c;
-      if (tfcc_pass_consumers(sg, c, NULL) == users && users == 1 && !tfcc_pass_is_graph_output(sg, c))
+      if (tfcc_pass_consumers(sg, c, NULL) == users && users == 1 &&
+          !tfcc_pass_is_graph_output(sg, c))
         bias_t = c;
     }
     if (bias_t < 0) continue;
@@ -129,17 +133,21 @@ tfcc_status tfcc_pass_fold_batch_norm(tfcc_pass_ctx *ctx, int32_t *changed) {
     float *scale = tfcc_graph_alloc(ctx->graph, (size_t)C * 4, 64);
     float *bias = tfcc_graph_alloc(ctx->graph, (size_t)C * 4, 64);
     float *nw = tfcc_graph_alloc(ctx->graph, (size_t)L.n * 4, 64);
-    int32_t *inputs = p->n_inputs > 2 ? p->inputs : tfcc_graph_alloc(ctx->graph, 3 * sizeof(int32_t), 4);
+    int32_t *inputs =
+        p->n_inputs > 2 ? p->inputs : tfcc_graph_alloc(ctx->graph, 3 * sizeof(int32_t), 4);
     if (!scale || !bias || !nw || !inputs)
-      return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory folding batch norm into node %d",
-                          (int)pi);
+      return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY,
+                          "out of memory folding batch norm into node %d", (int)pi);
     for (int32_t ch = 0; ch < C; ch++) {
       float s = 1.0f, b = 0.0f;
       if (tb >= 0) memcpy(&b, (const float *)sg->tensors[tb].data + ch, 4);
       for (int32_t k = 0; k < n_chain; k++) {
         float v = const_at(&sg->tensors[consts[k]], ch);
         switch (sg->nodes[chain[k]].builtin) {
-          case TFCC_OP_MUL: s *= v; b *= v; break;
+          case TFCC_OP_MUL:
+            s *= v;
+            b *= v;
+            break;
           case TFCC_OP_ADD: b += v; break;
           default: b -= v; break;
         }

@@ -13,7 +13,8 @@
 
 static bool foldable(const tfcc_ir_subgraph *sg, const tfcc_ir_node *n) {
   if (!n->op || n->removed || n->n_outputs == 0 || n->n_intermediates > 0) return false;
-  if (n->op->state_bytes || n->op->stateful) return false; /* per-session state (RANDOM_*), variables, subgraph calls */
+  if (n->op->state_bytes || n->op->stateful)
+    return false; /* per-session state (RANDOM_*), variables, subgraph calls */
   bool any_input = false;
   for (int32_t k = 0; k < n->n_inputs; k++) {
     int32_t t = n->inputs[k];
@@ -53,7 +54,8 @@ tfcc_status tfcc_pass_fold_constants(tfcc_pass_ctx *ctx, int32_t *changed) {
                           .quant_compat = ctx->quant_compat};
       tfcc_status ist = n->op->init(&ic);
       n->params = ic.params;
-      if (ist != TFCC_OK) return tfcc_err_prefix(err, "node %d (%s)", (int)ni, tfcc_node_op_name(n));
+      if (ist != TFCC_OK)
+        return tfcc_err_prefix(err, "node %d (%s)", (int)ni, tfcc_node_op_name(n));
     }
     memset(views_in, 0, sizeof views_in);
     memset(views_out, 0, sizeof views_out);
@@ -106,18 +108,21 @@ tfcc_status tfcc_pass_fold_constants(tfcc_pass_ctx *ctx, int32_t *changed) {
         return tfcc_err_prefix(err, "node %d (%s)", (int)ni, tfcc_node_op_name(n));
       pout[k]->data = tfcc_graph_alloc(ctx->graph, pout[k]->bytes, TFCC_FOLD_ALIGN);
       if (!pout[k]->data)
-        return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "node %d: out of memory folding %zu bytes", (int)ni,
-                            pout[k]->bytes);
+        return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "node %d: out of memory folding %zu bytes",
+                            (int)ni, pout[k]->bytes);
     }
     void *scratch = NULL;
     if (c.scratch_bytes) {
-      scratch = aligned_alloc(TFCC_FOLD_ALIGN, (c.scratch_bytes + TFCC_FOLD_ALIGN - 1) / TFCC_FOLD_ALIGN * TFCC_FOLD_ALIGN);
-      if (!scratch) return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "node %d: out of memory for scratch", (int)ni);
+      scratch = aligned_alloc(TFCC_FOLD_ALIGN, (c.scratch_bytes + TFCC_FOLD_ALIGN - 1) /
+                                                   TFCC_FOLD_ALIGN * TFCC_FOLD_ALIGN);
+      if (!scratch)
+        return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "node %d: out of memory for scratch", (int)ni);
     }
     c.scratch = scratch;
     st = n->op->eval(&c);
     free(scratch);
-    if (st != TFCC_OK) return tfcc_err_prefix(err, "node %d (%s) folding constants", (int)ni, tfcc_node_op_name(n));
+    if (st != TFCC_OK)
+      return tfcc_err_prefix(err, "node %d (%s) folding constants", (int)ni, tfcc_node_op_name(n));
     for (int32_t k = 0; k < n->n_outputs; k++) {
       tfcc_ir_tensor *it = &sg->tensors[n->outputs[k]];
       it->data = pout[k]->data;

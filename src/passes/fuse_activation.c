@@ -40,8 +40,10 @@ tfcc_status tfcc_pass_fuse_activation(tfcc_pass_ctx *ctx, int32_t *changed) {
     int32_t t = a->inputs[0], out = a->outputs[0];
     if (t < 0 || out < 0 || tfcc_pass_is_graph_output(sg, t)) continue;
     const tfcc_ir_tensor *ti = &sg->tensors[t], *to = &sg->tensors[out];
-    if (ti->dtype != to->dtype || !fusable_dtype(ti->dtype) || ti->data || ti->is_variable) continue;
-    if (ti->dtype != TFCC_FLOAT32 && (ti->quant.count != 1 || !tfcc_pass_same_quant(&ti->quant, &to->quant)))
+    if (ti->dtype != to->dtype || !fusable_dtype(ti->dtype) || ti->data || ti->is_variable)
+      continue;
+    if (ti->dtype != TFCC_FLOAT32 &&
+        (ti->quant.count != 1 || !tfcc_pass_same_quant(&ti->quant, &to->quant)))
       continue;
     int32_t consumer;
     if (tfcc_pass_consumers(sg, t, &consumer) != 1 || consumer != i) continue;

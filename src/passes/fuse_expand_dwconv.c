@@ -83,8 +83,9 @@ tfcc_status tfcc_pass_fuse_expand_dwconv(tfcc_pass_ctx *ctx, int32_t *changed) {
     tfcc_ir_node *d = &sg->nodes[di];
     if (!dw_qualifies(sg, d, t, ce)) continue;
     int32_t *in = tfcc_graph_alloc(ctx->graph, sizeof(int32_t) * 5, 4);
-    if (!in) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory fusing nodes %d and %d",
-                                 (int)i, (int)di);
+    if (!in)
+      return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory fusing nodes %d and %d",
+                          (int)i, (int)di);
     in[0] = c->inputs[0];
     in[1] = c->inputs[1];
     in[2] = c->n_inputs > 2 ? c->inputs[2] : -1;

@@ -13,7 +13,8 @@
 #include "passes/passes.h"
 
 static bool read_pads(const tfcc_ir_tensor *p, int64_t pads[8]) {
-  if (!p->data || p->is_variable || p->sparsity || p->rank != 2 || p->dims[0] != 4 || p->dims[1] != 2)
+  if (!p->data || p->is_variable || p->sparsity || p->rank != 2 || p->dims[0] != 4 ||
+      p->dims[1] != 2)
     return false;
   for (int i = 0; i < 8; i++) {
     if (p->dtype == TFCC_INT32 && p->data_bytes >= 32) {
@@ -37,7 +38,8 @@ static bool pad_value_is_default(const tfcc_ir_subgraph *sg, const tfcc_ir_node 
   if (n->builtin == TFCC_OP_PAD) return n->n_inputs == 2;
   if (n->n_inputs != 3 || n->inputs[2] < 0) return n->n_inputs == 2;
   const tfcc_ir_tensor *v = &sg->tensors[n->inputs[2]], *in = &sg->tensors[n->inputs[0]];
-  if (!v->data || v->is_variable || v->dtype != in->dtype || tfcc_shape_elements(v->rank, v->dims) != 1)
+  if (!v->data || v->is_variable || v->dtype != in->dtype ||
+      tfcc_shape_elements(v->rank, v->dims) != 1)
     return false;
   if (in->dtype != TFCC_FLOAT32 && !tfcc_pass_same_quant(&v->quant, &in->quant)) return false;
   switch (in->dtype) {
@@ -46,8 +48,10 @@ static bool pad_value_is_default(const tfcc_ir_subgraph *sg, const tfcc_ir_node 
       memcpy(&f, v->data, 4);
       return f == 0.0f;
     }
-    case TFCC_INT8: return in->quant.count == 1 && *(const int8_t *)v->data == in->quant.zero_point[0];
-    case TFCC_UINT8: return in->quant.count == 1 && *(const uint8_t *)v->data == in->quant.zero_point[0];
+    case TFCC_INT8:
+      return in->quant.count == 1 && *(const int8_t *)v->data == in->quant.zero_point[0];
+    case TFCC_UINT8:
+      return in->quant.count == 1 && *(const uint8_t *)v->data == in->quant.zero_point[0];
     default: return false;
   }
 }
@@ -68,7 +72,8 @@ tfcc_status tfcc_pass_fuse_pad(tfcc_pass_ctx *ctx, int32_t *changed) {
   for (int32_t i = 0; i < sg->n_nodes; i++) {
     tfcc_ir_node *pad = &sg->nodes[i];
     if (pad->removed || (pad->builtin != TFCC_OP_PAD && pad->builtin != TFCC_OP_PADV2)) continue;
-    if (pad->n_inputs < 2 || pad->n_outputs != 1 || pad->inputs[0] < 0 || pad->inputs[1] < 0) continue;
+    if (pad->n_inputs < 2 || pad->n_outputs != 1 || pad->inputs[0] < 0 || pad->inputs[1] < 0)
+      continue;
     int32_t tin = pad->inputs[0], tout = pad->outputs[0];
     if (tout < 0 || tfcc_pass_is_graph_output(sg, tout)) continue;
     const tfcc_ir_tensor *in = &sg->tensors[tin], *out = &sg->tensors[tout];

@@ -48,7 +48,8 @@ tfcc_status tfcc_run_passes(tfcc_graph *g, uint32_t disabled, tfcc_isa isa, cons
     tfcc_pass_ctx ctx = {g, &g->subgraphs[s], isa, err, log, quant_compat, !is_entry(g, s)};
     for (int32_t i = 0; i < n; i++) {
       if (disabled & list[i].bit) {
-        if (s == 0) tfcc_log(log, TFCC_LOG_DEBUG, TFCC_TAG_MODEL_LOAD, "pass %s: disabled", list[i].name);
+        if (s == 0)
+          tfcc_log(log, TFCC_LOG_DEBUG, TFCC_TAG_MODEL_LOAD, "pass %s: disabled", list[i].name);
         continue;
       }
       int32_t changed = 0;
@@ -56,8 +57,9 @@ tfcc_status tfcc_run_passes(tfcc_graph *g, uint32_t disabled, tfcc_isa isa, cons
       tfcc_status st = list[i].run(&ctx, &changed);
       if (st != TFCC_OK) return s == 0 ? st : tfcc_err_prefix(err, "subgraph %d", (int)s);
       if (s == 0 || changed)
-        tfcc_log(log, TFCC_LOG_DEBUG, TFCC_TAG_MODEL_LOAD, "pass %s: subgraph %d: %d change%s in %.3f ms",
-                 list[i].name, (int)s, (int)changed, changed == 1 ? "" : "s", now_ms() - t0);
+        tfcc_log(log, TFCC_LOG_DEBUG, TFCC_TAG_MODEL_LOAD,
+                 "pass %s: subgraph %d: %d change%s in %.3f ms", list[i].name, (int)s, (int)changed,
+                 changed == 1 ? "" : "s", now_ms() - t0);
     }
   }
   return TFCC_OK;

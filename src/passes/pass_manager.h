@@ -15,9 +15,9 @@
 typedef struct tfcc_pass_ctx {
   tfcc_graph *graph;
   tfcc_ir_subgraph *sg;
-  tfcc_isa isa;      /* for the kernels the constant folder runs */
+  tfcc_isa isa; /* for the kernels the constant folder runs */
   tfcc_err *err;
-  const tfcc_logger *log; /* may be NULL */
+  const tfcc_logger *log;  /* may be NULL */
   int quant_compat;        /* tfcc_quant_compat, for the operators the constant folder inits */
   bool shapes_from_caller; /* sg is run by an operator (WHILE body, IF branch, ...): its input
                               shapes are the caller's at run time, not the stored ones */
@@ -27,8 +27,8 @@ typedef struct tfcc_pass_ctx {
 typedef tfcc_status (*tfcc_pass_fn)(tfcc_pass_ctx *ctx, int32_t *changed);
 
 typedef struct tfcc_pass_info {
-  const char *name;  /* "fuse_activation" */
-  uint32_t bit;      /* TFCC_PASS_* */
+  const char *name; /* "fuse_activation" */
+  uint32_t bit;     /* TFCC_PASS_* */
   tfcc_pass_fn run;
 } tfcc_pass_info;
 

@@ -20,14 +20,22 @@ static int by_key_desc(const void *a, const void *b) {
 /* Placement orders tried; the smallest arena wins. Greedy best-fit is a heuristic, and which
  * order packs tightest depends on the graph (chains favour size order, wide graphs favour
  * area). */
-enum { ORDER_SIZE, ORDER_AREA, ORDER_FIRST_USE, ORDER_LIFETIME, ORDER_SIZE_THEN_FIRST, ORDER_COUNT };
+enum {
+  ORDER_SIZE,
+  ORDER_AREA,
+  ORDER_FIRST_USE,
+  ORDER_LIFETIME,
+  ORDER_SIZE_THEN_FIRST,
+  ORDER_COUNT
+};
 
 static uint64_t order_key(const tfcc_plan_buffer *b, size_t size, int order, int32_t last_node) {
   switch (order) {
     case ORDER_AREA: return (uint64_t)size * (uint64_t)(b->last - b->first + 1);
     case ORDER_FIRST_USE: return (uint64_t)(last_node - b->first);
     case ORDER_LIFETIME: return ((uint64_t)(b->last - b->first) << 40) | (size >> 8);
-    case ORDER_SIZE_THEN_FIRST: return ((uint64_t)(size >> 12) << 20) | (uint64_t)(last_node - b->first);
+    case ORDER_SIZE_THEN_FIRST:
+      return ((uint64_t)(size >> 12) << 20) | (uint64_t)(last_node - b->first);
     default: return size;
   }
 }
@@ -49,22 +57,30 @@ tfcc_status tfcc_arena_plan(tfcc_plan_buffer *bufs, int32_t n, size_t align, siz
   tfcc_plan_buffer **placed = malloc(sizeof *placed * (size_t)n);
   tfcc_plan_buffer **live = malloc(sizeof *live * (size_t)n);
   if (!order || !placed || !live) {
-    free(order); free(placed); free(live);
-    return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "arena plan: out of memory for %d buffers", (int)n);
+    free(order);
+    free(placed);
+    free(live);
+    return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "arena plan: out of memory for %d buffers",
+                        (int)n);
   }
   size_t best = SIZE_MAX;
   int best_order = 0;
   for (int o = 0; o < ORDER_COUNT; o++) {
     size_t total = plan_once(bufs, n, align, o, order, placed, live);
-    if (total < best) { best = total; best_order = o; }
+    if (total < best) {
+      best = total;
+      best_order = o;
+    }
   }
   *arena = plan_once(bufs, n, align, best_order, order, placed, live);
-  free(order); free(placed); free(live);
+  free(order);
+  free(placed);
+  free(live);
   return TFCC_OK;
 }
 
-static size_t plan_once(tfcc_plan_buffer *bufs, int32_t n, size_t align, int ord,
-                        order_item *order, tfcc_plan_buffer **placed, tfcc_plan_buffer **live) {
+static size_t plan_once(tfcc_plan_buffer *bufs, int32_t n, size_t align, int ord, order_item *order,
+                        tfcc_plan_buffer **placed, tfcc_plan_buffer **live) {
   int32_t m = 0, last_node = 0;
   for (int32_t i = 0; i < n; i++)
     if (bufs[i].last > last_node) last_node = bufs[i].last;
@@ -91,7 +107,10 @@ static size_t plan_once(tfcc_plan_buffer *bufs, int32_t n, size_t align, int ord
       size_t start = live[j]->offset;
       if (start > cursor) {
         size_t gap = start - cursor;
-        if (gap >= need && gap < best_gap) { best = cursor; best_gap = gap; }
+        if (gap >= need && gap < best_gap) {
+          best = cursor;
+          best_gap = gap;
+        }
       }
       size_t end = live[j]->offset + round_up(live[j]->size, align);
       if (end > cursor) cursor = end;
@@ -112,7 +131,8 @@ size_t tfcc_arena_lower_bound(const tfcc_plan_buffer *bufs, int32_t n, size_t al
   for (int32_t t = 0; t <= last_node; t++) {
     size_t sum = 0;
     for (int32_t i = 0; i < n; i++)
-      if (bufs[i].size && bufs[i].first <= t && t <= bufs[i].last) sum += round_up(bufs[i].size, align);
+      if (bufs[i].size && bufs[i].first <= t && t <= bufs[i].last)
+        sum += round_up(bufs[i].size, align);
     if (sum > best) best = sum;
   }
   return best;

@@ -11,10 +11,10 @@
 #include "base/err.h"
 
 typedef struct tfcc_plan_buffer {
-  size_t size;     /* bytes (0: ignored) */
-  int32_t first;   /* first node that uses it */
-  int32_t last;    /* last node that uses it */
-  size_t offset;   /* out */
+  size_t size;   /* bytes (0: ignored) */
+  int32_t first; /* first node that uses it */
+  int32_t last;  /* last node that uses it */
+  size_t offset; /* out */
 } tfcc_plan_buffer;
 
 /* Assigns offsets (aligned to `align`, a power of two) and returns the arena size in *arena. */

@@ -16,7 +16,8 @@ static const void *cr_get(tfcc_packed_store *s, int32_t node, uint32_t block, si
   return r->inner ? r->inner->get(r->inner, node, block, bytes) : NULL;
 }
 
-static void cr_put(tfcc_packed_store *s, int32_t node, uint32_t block, const void *data, size_t bytes) {
+static void cr_put(tfcc_packed_store *s, int32_t node, uint32_t block, const void *data,
+                   size_t bytes) {
   tfcc_const_release *r = (tfcc_const_release *)s;
   if (r->inner) r->inner->put(r->inner, node, block, data, bytes);
 }
@@ -31,8 +32,10 @@ static tfcc_cr_entry *find(tfcc_const_release *r, const void *d) {
   size_t lo = 0, hi = r->n;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if ((const void *)r->e[mid].data < d) lo = mid + 1;
-    else hi = mid;
+    if ((const void *)r->e[mid].data < d)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo < r->n && (const void *)r->e[lo].data == d ? &r->e[lo] : NULL;
 }
@@ -68,8 +71,10 @@ static void release_entry(tfcc_const_release *r, tfcc_cr_entry *e) {
   const size_t len = (size_t)(b - a);
   if (r->trap) {
     if (!note_trapped(r, p, len)) return; /* could not remember it: keep the bytes */
-    if (mprotect(p, len, PROT_NONE) == 0) r->released_bytes += len;
-    else r->n_trapped--;
+    if (mprotect(p, len, PROT_NONE) == 0)
+      r->released_bytes += len;
+    else
+      r->n_trapped--;
   } else {
     if (r->wipe) explicit_bzero(p, len); /* plaintext never goes back to the kernel unwiped */
     if (madvise(p, len, MADV_DONTNEED) != 0) return;
@@ -141,7 +146,8 @@ bool tfcc_const_release_init(tfcc_const_release *r, const tfcc_graph *g, const v
   if (!r->e) return false;
   for (int32_t s = 0; s < g->n_subgraphs; s++) {
     const tfcc_ir_subgraph *sg = &g->subgraphs[s];
-    for (int32_t t = 0; t < sg->n_tensors; t++) add_entry(r, sg->tensors[t].data, sg->tensors[t].data_bytes, 0);
+    for (int32_t t = 0; t < sg->n_tensors; t++)
+      add_entry(r, sg->tensors[t].data, sg->tensors[t].data_bytes, 0);
   }
   for (int32_t i = 0; i < g->n_metadata; i++) /* read after the load (introspection) */
     add_entry(r, g->metadata[i].data, g->metadata[i].size, KEEP);

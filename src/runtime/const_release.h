@@ -57,9 +57,9 @@ typedef struct tfcc_const_release {
   const uint8_t *lo, *hi;   /* the releasable region */
   tfcc_cr_entry *e;         /* sorted by data, disjoint */
   size_t n;
-  tfcc_cr_seen *seen;       /* (operator, constant) pairs already counted */
+  tfcc_cr_seen *seen; /* (operator, constant) pairs already counted */
   size_t n_seen, cap_seen;
-  tfcc_cr_range *trapped;   /* TFCC_DEBUG_RELEASE_TRAP: ranges made PROT_NONE */
+  tfcc_cr_range *trapped; /* TFCC_DEBUG_RELEASE_TRAP: ranges made PROT_NONE */
   size_t n_trapped, cap_trapped;
   size_t page;
   bool trap;

@@ -23,8 +23,8 @@ typedef struct cf_sub {
 } cf_sub;
 
 typedef struct cf_state {
-  tfcc_run_state *rs;    /* counts the subgraph plans alive (rs->n_plans) */
-  cf_sub *sub;           /* [n_sub]: the called subgraphs (STABLEHLO_CASE: its branches) */
+  tfcc_run_state *rs; /* counts the subgraph plans alive (rs->n_plans) */
+  cf_sub *sub;        /* [n_sub]: the called subgraphs (STABLEHLO_CASE: its branches) */
   int32_t n_sub;
   int32_t n;             /* loop variables (WHILE) or outputs */
   tfcc_dyn_buf *loop[2]; /* WHILE: two sets of [n] loop variable buffers */
@@ -32,7 +32,7 @@ typedef struct cf_state {
   tfcc_dyn_buf *out;     /* [n]: memory of dynamic outputs */
   tfcc_tensor *cur;      /* [n]: WHILE's current loop variables */
   tfcc_tensor **cur_ptrs;
-  void **dst;            /* [n] scratch for sub_run */
+  void **dst; /* [n] scratch for sub_run */
   size_t *cap;
   tfcc_dyn_buf **grow;
 } cf_state;
@@ -83,16 +83,18 @@ static tfcc_status state_get(tfcc_op_ctx *ctx, int32_t n, cf_state **out) {
     st->dst = calloc(m, sizeof(void *));
     st->cap = calloc(m, sizeof(size_t));
     st->grow = calloc(m, sizeof(tfcc_dyn_buf *));
-    if (!st->loop[0] || !st->loop[1] || !st->out || !st->cur || !st->cur_ptrs || !st->dst || !st->cap ||
-        !st->grow)
+    if (!st->loop[0] || !st->loop[1] || !st->out || !st->cur || !st->cur_ptrs || !st->dst ||
+        !st->cap || !st->grow)
       return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory");
     for (int32_t k = 0; k < n; k++) st->cur_ptrs[k] = &st->cur[k];
     const tfcc_op_options *o = &ctx->node->opts;
     st->n_sub = o->kind == TFCC_OPTIONS_STABLEHLO_CASE ? o->shlo_case.n_branches : 2;
     st->sub = st->n_sub > 0 ? calloc((size_t)st->n_sub, sizeof *st->sub) : NULL;
     if (st->n_sub < 1)
-      return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "%s: no branch subgraphs (StablehloCaseOptions "
-                          "missing or without branch_subgraph_indices)", op_name(ctx));
+      return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
+                          "%s: no branch subgraphs (StablehloCaseOptions "
+                          "missing or without branch_subgraph_indices)",
+                          op_name(ctx));
     if (!st->sub) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory");
     if (o->kind == TFCC_OPTIONS_STABLEHLO_CASE) {
       for (int32_t k = 0; k < st->n_sub; k++) st->sub[k].index = o->shlo_case.branch[k];
@@ -104,8 +106,8 @@ static tfcc_status state_get(tfcc_op_ctx *ctx, int32_t n, cf_state **out) {
   if (!st->sub)
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "%s: no subgraphs to run", op_name(ctx));
   if (st->n != n)
-    return tfcc_err_set(ctx->err, TFCC_ERR_RUNTIME, "%s: %d values, prepared with %d", op_name(ctx), (int)n,
-                        (int)st->n);
+    return tfcc_err_set(ctx->err, TFCC_ERR_RUNTIME, "%s: %d values, prepared with %d", op_name(ctx),
+                        (int)n, (int)st->n);
   *out = st;
   return TFCC_OK;
 }
@@ -118,7 +120,9 @@ static tfcc_status reserve(tfcc_dyn_buf *b, size_t bytes, tfcc_err *err) {
   want = (want + CF_ALIGN - 1) & ~(size_t)(CF_ALIGN - 1);
   if (!want) want = CF_ALIGN;
   void *m = aligned_alloc(CF_ALIGN, want);
-  if (!m) return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory for %zu bytes of loop state", bytes);
+  if (!m)
+    return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory for %zu bytes of loop state",
+                        bytes);
   free(b->mem);
   b->mem = m;
   b->cap = want;
@@ -142,13 +146,15 @@ static tfcc_status sub_plan(tfcc_op_ctx *ctx, cf_sub *s, int32_t n, tfcc_tensor 
   const tfcc_graph *g = rs->graph;
   const tfcc_ir_subgraph *sg = &g->subgraphs[s->index];
   if (sg->n_inputs != n)
-    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "%s: subgraph %d has %d inputs, the operator passes %d",
-                        op_name(ctx), (int)s->index, (int)sg->n_inputs, (int)n);
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
+                        "%s: subgraph %d has %d inputs, the operator passes %d", op_name(ctx),
+                        (int)s->index, (int)sg->n_inputs, (int)n);
   bool same = s->built;
   for (int32_t k = 0; k < n; k++) {
     const tfcc_ir_tensor *it = &sg->tensors[sg->inputs[k]];
     if (it->dtype != in[k]->dtype)
-      return tfcc_err_set(ctx->err, TFCC_ERR_DTYPE, "%s: subgraph %d input %d (%s) is %s, the operator passes %s",
+      return tfcc_err_set(ctx->err, TFCC_ERR_DTYPE,
+                          "%s: subgraph %d input %d (%s) is %s, the operator passes %s",
                           op_name(ctx), (int)s->index, (int)k, it->name, tfcc_dtype_name(it->dtype),
                           tfcc_dtype_name(in[k]->dtype));
     if (same) {
@@ -161,10 +167,11 @@ static tfcc_status sub_plan(tfcc_op_ctx *ctx, cf_sub *s, int32_t n, tfcc_tensor 
     return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "%s: subgraph calls nest deeper than %d",
                         op_name(ctx), TFCC_MAX_SUBGRAPH_DEPTH);
   if (!s->built && rs->n_plans >= TFCC_MAX_SUBGRAPH_PLANS)
-    return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
-                        "%s: subgraph %d would be the %dth subgraph plan of this session (at most %d: the "
-                        "model's subgraph calls multiply)", op_name(ctx), (int)s->index, (int)rs->n_plans + 1,
-                        TFCC_MAX_SUBGRAPH_PLANS);
+    return tfcc_err_set(
+        ctx->err, TFCC_ERR_UNSUPPORTED,
+        "%s: subgraph %d would be the %dth subgraph plan of this session (at most %d: the "
+        "model's subgraph calls multiply)",
+        op_name(ctx), (int)s->index, (int)rs->n_plans + 1, TFCC_MAX_SUBGRAPH_PLANS);
   tfcc_input_shape *shapes = calloc((size_t)n + 1, sizeof *shapes);
   if (!shapes) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory");
   for (int32_t k = 0; k < n; k++) {
@@ -175,13 +182,16 @@ static tfcc_status sub_plan(tfcc_op_ctx *ctx, cf_sub *s, int32_t n, tfcc_tensor 
   bool running = rs->running;
   rs->running = false; /* the subgraph's own nodes are being planned, not run */
   rs->depth++;
-  tfcc_status st = tfcc_exec_plan_build(&next, g, s->index, shapes, rs->with_memory, &rs->env, ctx->err);
+  tfcc_status st =
+      tfcc_exec_plan_build(&next, g, s->index, shapes, rs->with_memory, &rs->env, ctx->err);
   rs->depth--;
   rs->running = running;
   free(shapes);
   if (st != TFCC_OK) return tfcc_err_prefix(ctx->err, "subgraph %d", (int)s->index);
-  if (s->built) tfcc_exec_plan_free(&s->plan);
-  else rs->n_plans++;
+  if (s->built)
+    tfcc_exec_plan_free(&s->plan);
+  else
+    rs->n_plans++;
   s->plan = next;
   s->built = true;
   return TFCC_OK;
@@ -189,12 +199,13 @@ static tfcc_status sub_plan(tfcc_op_ctx *ctx, cf_sub *s, int32_t n, tfcc_tensor 
 
 /* Makes *dst (of *cap bytes) hold output k's `bytes`: grown through grow when not NULL, else a
  * size error naming the subgraph and output. */
-static tfcc_status fit_output(tfcc_op_ctx *ctx, const cf_sub *s, int32_t k, size_t bytes, void **dst,
-                              size_t *cap, tfcc_dyn_buf *grow) {
+static tfcc_status fit_output(tfcc_op_ctx *ctx, const cf_sub *s, int32_t k, size_t bytes,
+                              void **dst, size_t *cap, tfcc_dyn_buf *grow) {
   if (bytes <= *cap) return TFCC_OK;
   if (!grow)
-    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "%s: subgraph %d output %d needs %zu bytes, %zu planned",
-                        op_name(ctx), (int)s->index, (int)k, bytes, *cap);
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE,
+                        "%s: subgraph %d output %d needs %zu bytes, %zu planned", op_name(ctx),
+                        (int)s->index, (int)k, bytes, *cap);
   tfcc_status st = reserve(grow, bytes, ctx->err);
   if (st != TFCC_OK) return st;
   *dst = grow->mem;
@@ -204,8 +215,8 @@ static tfcc_status fit_output(tfcc_op_ctx *ctx, const cf_sub *s, int32_t k, size
 
 /* Runs planned subgraph s on in; output k goes to dst[k] (cap[k] bytes; grown through grow[k]
  * when not NULL, else a size error). */
-static tfcc_status sub_run(tfcc_op_ctx *ctx, cf_sub *s, tfcc_tensor *const *in, void **dst, size_t *cap,
-                           tfcc_dyn_buf **grow) {
+static tfcc_status sub_run(tfcc_op_ctx *ctx, cf_sub *s, tfcc_tensor *const *in, void **dst,
+                           size_t *cap, tfcc_dyn_buf **grow) {
   tfcc_exec_plan *p = &s->plan;
   const tfcc_ir_subgraph *sg = p->sg;
   tfcc_err *err = ctx->err;
@@ -244,8 +255,9 @@ static tfcc_status sub_run(tfcc_op_ctx *ctx, cf_sub *s, tfcc_tensor *const *in, 
 static tfcc_status take_shape(tfcc_op_ctx *ctx, int32_t k, const tfcc_tensor *src) {
   tfcc_tensor *o = ctx->out[k];
   if (o->dtype != src->dtype)
-    return tfcc_err_set(ctx->err, TFCC_ERR_DTYPE, "%s: output %d is %s, the subgraph gives %s", op_name(ctx),
-                        (int)k, tfcc_dtype_name(o->dtype), tfcc_dtype_name(src->dtype));
+    return tfcc_err_set(ctx->err, TFCC_ERR_DTYPE, "%s: output %d is %s, the subgraph gives %s",
+                        op_name(ctx), (int)k, tfcc_dtype_name(o->dtype),
+                        tfcc_dtype_name(src->dtype));
   tfcc_status st = tfcc_tensor_set_shape(o, src->rank, src->dims, ctx->err);
   if (st == TFCC_OK) st = tfcc_tensor_update_bytes(o, ctx->err);
   return st;
@@ -259,32 +271,38 @@ static tfcc_status while_prepare(tfcc_op_ctx *ctx) {
   tfcc_status s = state_get(ctx, n, &st);
   if (s != TFCC_OK) return s;
   if (ctx->n_out != n)
-    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "WHILE: %d inputs but %d outputs", (int)n, (int)ctx->n_out);
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "WHILE: %d inputs but %d outputs", (int)n,
+                        (int)ctx->n_out);
   for (int32_t k = 0; k < n; k++) {
-    if (!ctx->in[k]) return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "WHILE: input %d is omitted", (int)k);
+    if (!ctx->in[k])
+      return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "WHILE: input %d is omitted", (int)k);
     if (ctx->in[k]->dtype != ctx->out[k]->dtype)
-      return tfcc_err_set(ctx->err, TFCC_ERR_DTYPE, "WHILE: loop variable %d is %s, output %d is %s", (int)k,
-                          tfcc_dtype_name(ctx->in[k]->dtype), (int)k, tfcc_dtype_name(ctx->out[k]->dtype));
+      return tfcc_err_set(
+          ctx->err, TFCC_ERR_DTYPE, "WHILE: loop variable %d is %s, output %d is %s", (int)k,
+          tfcc_dtype_name(ctx->in[k]->dtype), (int)k, tfcc_dtype_name(ctx->out[k]->dtype));
   }
   cf_sub *cond = &st->sub[0], *body = &st->sub[1];
   if ((s = sub_plan(ctx, cond, n, ctx->in)) != TFCC_OK) return s;
   const tfcc_ir_subgraph *csg = cond->plan.sg;
   if (csg->n_outputs != 1 || sub_output(cond, 0)->dtype != TFCC_BOOL)
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
-                        "WHILE: cond subgraph %d must have one bool output (it has %d outputs)", (int)cond->index,
-                        (int)csg->n_outputs);
+                        "WHILE: cond subgraph %d must have one bool output (it has %d outputs)",
+                        (int)cond->index, (int)csg->n_outputs);
   if ((s = sub_plan(ctx, body, n, ctx->in)) != TFCC_OK) return s;
   if (body->plan.sg->n_outputs != n)
-    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "WHILE: body subgraph %d has %d outputs for %d loop variables",
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
+                        "WHILE: body subgraph %d has %d outputs for %d loop variables",
                         (int)body->index, (int)body->plan.sg->n_outputs, (int)n);
   int32_t changed = -1;
   for (int32_t k = 0; k < n; k++) {
     const tfcc_tensor *b = sub_output(body, k);
     if (b->dtype != ctx->in[k]->dtype)
-      return tfcc_err_set(ctx->err, TFCC_ERR_DTYPE, "WHILE: body subgraph %d output %d is %s, loop variable %d is %s",
+      return tfcc_err_set(ctx->err, TFCC_ERR_DTYPE,
+                          "WHILE: body subgraph %d output %d is %s, loop variable %d is %s",
                           (int)body->index, (int)k, tfcc_dtype_name(b->dtype), (int)k,
                           tfcc_dtype_name(ctx->in[k]->dtype));
-    if (changed < 0 && (b->dynamic || !same_shape(b->rank, b->dims, ctx->in[k]->rank, ctx->in[k]->dims)))
+    if (changed < 0 &&
+        (b->dynamic || !same_shape(b->rank, b->dims, ctx->in[k]->rank, ctx->in[k]->dims)))
       changed = k;
   }
   for (int32_t k = 0; k < n; k++)
@@ -293,12 +311,13 @@ static tfcc_status while_prepare(tfcc_op_ctx *ctx) {
   if (changed >= 0) {
     char a[96], b[96];
     const tfcc_tensor *bo = sub_output(body, changed);
-    return TFCC_OP_NEEDS_DATA(ctx, ctx->in[0],
-                              "WHILE: body subgraph %d changes the shape of loop variable %d (%s -> %s%s); "
-                              "the outputs are sized while running",
-                              (int)body->index, (int)changed,
-                              tfcc_shape_str(ctx->in[changed]->rank, ctx->in[changed]->dims, a, sizeof a),
-                              tfcc_shape_str(bo->rank, bo->dims, b, sizeof b), bo->dynamic ? ", dynamic" : "");
+    return TFCC_OP_NEEDS_DATA(
+        ctx, ctx->in[0],
+        "WHILE: body subgraph %d changes the shape of loop variable %d (%s -> %s%s); "
+        "the outputs are sized while running",
+        (int)body->index, (int)changed,
+        tfcc_shape_str(ctx->in[changed]->rank, ctx->in[changed]->dims, a, sizeof a),
+        tfcc_shape_str(bo->rank, bo->dims, b, sizeof b), bo->dynamic ? ", dynamic" : "");
   }
   if (ctx->rs->with_memory) { /* static: the loop buffers are sized now, run allocates nothing */
     for (int32_t k = 0; k < n; k++)
@@ -325,8 +344,8 @@ static tfcc_status while_eval(tfcc_op_ctx *ctx) {
     if ((s = sub_run(ctx, cond, st->cur_ptrs, &cdst, &ccap, &cgrow)) != TFCC_OK) return s;
     const tfcc_tensor *ct = sub_output(cond, 0);
     if (ct->bytes < 1)
-      return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "WHILE: cond subgraph %d gave an empty condition",
-                          (int)cond->index);
+      return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE,
+                          "WHILE: cond subgraph %d gave an empty condition", (int)cond->index);
     if (!*(const uint8_t *)cdst) break; /* a bool byte: any non-zero value is true */
     if ((s = sub_plan(ctx, body, n, st->cur_ptrs)) != TFCC_OK) return s;
     tfcc_dyn_buf *set = st->loop[iter & 1];
@@ -353,8 +372,10 @@ static tfcc_status while_eval(tfcc_op_ctx *ctx) {
       o->data = st->out[k].mem;
     } else if (!same_shape(o->rank, o->dims, c->rank, c->dims)) {
       char a[96], b[96];
-      return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "WHILE: loop variable %d ended as %s, planned as %s", (int)k,
-                          tfcc_shape_str(c->rank, c->dims, a, sizeof a), tfcc_shape_str(o->rank, o->dims, b, sizeof b));
+      return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE,
+                          "WHILE: loop variable %d ended as %s, planned as %s", (int)k,
+                          tfcc_shape_str(c->rank, c->dims, a, sizeof a),
+                          tfcc_shape_str(o->rank, o->dims, b, sizeof b));
     }
     if (c->bytes && o->data != c->data) memmove(o->data, c->data, c->bytes);
   }
@@ -389,26 +410,31 @@ static tfcc_status branch_prepare(tfcc_op_ctx *ctx, branch_kind kind) {
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "%s: no %s input", op_name(ctx),
                         kind == BRANCH_IF ? "condition" : "branch index");
   for (int32_t k = 0; k < ctx->n_in; k++)
-    if (!ctx->in[k]) return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "%s: input %d is omitted", op_name(ctx), (int)k);
+    if (!ctx->in[k])
+      return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "%s: input %d is omitted", op_name(ctx),
+                          (int)k);
   int32_t n_sub = kind == BRANCH_CALL ? 1 : st->n_sub;
   int chosen = 0; /* -1: every branch (the selector is not known yet) */
   if (kind != BRANCH_CALL) {
     const tfcc_tensor *c = ctx->in[0];
     tfcc_dtype want = kind == BRANCH_IF ? TFCC_BOOL : TFCC_INT32;
     if (c->dtype != want || tfcc_tensor_elements(c) != 1)
-      return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "%s: the %s must be one %s (it is %s with %lld elements)",
-                          op_name(ctx), kind == BRANCH_IF ? "condition" : "branch index", tfcc_dtype_name(want),
+      return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
+                          "%s: the %s must be one %s (it is %s with %lld elements)", op_name(ctx),
+                          kind == BRANCH_IF ? "condition" : "branch index", tfcc_dtype_name(want),
                           tfcc_dtype_name(c->dtype), (long long)tfcc_tensor_elements(c));
     chosen = c->known || ctx->rs->running ? branch_of(st, kind, c->data) : -1;
   }
-  int32_t differs = -1, ref = -1; /* ref: the first branch planned, whose shapes the others must match */
+  int32_t differs = -1,
+          ref = -1; /* ref: the first branch planned, whose shapes the others must match */
   for (int32_t b = 0; b < n_sub; b++) {
     if (chosen >= 0 && b != chosen) continue;
     cf_sub *sub = &st->sub[b];
     if ((s = sub_plan(ctx, sub, n_in, ctx->in + first)) != TFCC_OK) return s;
     if (sub->plan.sg->n_outputs != ctx->n_out)
-      return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "%s: subgraph %d has %d outputs, the operator %d",
-                          op_name(ctx), (int)sub->index, (int)sub->plan.sg->n_outputs, (int)ctx->n_out);
+      return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
+                          "%s: subgraph %d has %d outputs, the operator %d", op_name(ctx),
+                          (int)sub->index, (int)sub->plan.sg->n_outputs, (int)ctx->n_out);
     for (int32_t k = 0; k < ctx->n_out; k++) {
       const tfcc_tensor *o = sub_output(sub, k);
       if (differs < 0 && o->dynamic) differs = k;
@@ -421,9 +447,9 @@ static tfcc_status branch_prepare(tfcc_op_ctx *ctx, branch_kind kind) {
     if (ref < 0) ref = b;
   }
   if (ctx->rs->running || differs < 0) return TFCC_OK;
-  return TFCC_OP_NEEDS_DATA(ctx, ctx->in[0], "%s: output %d's shape depends on %s; it is sized while running",
-                            op_name(ctx), (int)differs,
-                            chosen < 0 ? "which branch runs" : "data the subgraph computes");
+  return TFCC_OP_NEEDS_DATA(
+      ctx, ctx->in[0], "%s: output %d's shape depends on %s; it is sized while running",
+      op_name(ctx), (int)differs, chosen < 0 ? "which branch runs" : "data the subgraph computes");
 }
 
 static tfcc_status branch_eval(tfcc_op_ctx *ctx, branch_kind kind) {
@@ -462,11 +488,13 @@ static tfcc_status call_once_prepare(tfcc_op_ctx *ctx) {
   tfcc_status s = state_get(ctx, 0, &st);
   if (s != TFCC_OK) return s;
   if (ctx->n_in != 0 || ctx->n_out != 0)
-    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "CALL_ONCE: has %d inputs and %d outputs, takes none",
-                        (int)ctx->n_in, (int)ctx->n_out);
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
+                        "CALL_ONCE: has %d inputs and %d outputs, takes none", (int)ctx->n_in,
+                        (int)ctx->n_out);
   if ((s = sub_plan(ctx, &st->sub[0], 0, NULL)) != TFCC_OK) return s;
   if (st->sub[0].plan.sg->n_outputs != 0)
-    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "CALL_ONCE: init subgraph %d has %d outputs, must have none",
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
+                        "CALL_ONCE: init subgraph %d has %d outputs, must have none",
                         (int)st->sub[0].index, (int)st->sub[0].plan.sg->n_outputs);
   return TFCC_OK;
 }
@@ -480,18 +508,36 @@ static tfcc_status call_once_eval(tfcc_op_ctx *ctx) {
   return s;
 }
 
-const tfcc_op_def tfcc_op_while = {.name = "WHILE", .prepare = while_prepare, .eval = while_eval,
-                                   .stateful = true, .release_state = cf_release};
-const tfcc_op_def tfcc_op_if = {.name = "IF", .prepare = if_prepare, .eval = if_eval, .stateful = true,
+const tfcc_op_def tfcc_op_while = {.name = "WHILE",
+                                   .prepare = while_prepare,
+                                   .eval = while_eval,
+                                   .stateful = true,
+                                   .release_state = cf_release};
+const tfcc_op_def tfcc_op_if = {.name = "IF",
+                                .prepare = if_prepare,
+                                .eval = if_eval,
+                                .stateful = true,
                                 .release_state = cf_release};
-const tfcc_op_def tfcc_op_call = {.name = "CALL", .prepare = call_prepare, .eval = call_eval, .stateful = true,
+const tfcc_op_def tfcc_op_call = {.name = "CALL",
+                                  .prepare = call_prepare,
+                                  .eval = call_eval,
+                                  .stateful = true,
                                   .release_state = cf_release};
 /* opsc: STABLEHLO_COMPOSITE runs its decomposition subgraph as CALL runs its subgraph
  * (TFLite stablehlo_composite.cc). */
-const tfcc_op_def tfcc_op_stablehlo_composite = {.name = "STABLEHLO_COMPOSITE", .prepare = call_prepare,
-                                                 .eval = call_eval, .stateful = true, .release_state = cf_release};
-const tfcc_op_def tfcc_op_call_once = {.name = "CALL_ONCE", .prepare = call_once_prepare, .eval = call_once_eval,
-                                       .stateful = true, .release_state = cf_release};
+const tfcc_op_def tfcc_op_stablehlo_composite = {.name = "STABLEHLO_COMPOSITE",
+                                                 .prepare = call_prepare,
+                                                 .eval = call_eval,
+                                                 .stateful = true,
+                                                 .release_state = cf_release};
+const tfcc_op_def tfcc_op_call_once = {.name = "CALL_ONCE",
+                                       .prepare = call_once_prepare,
+                                       .eval = call_once_eval,
+                                       .stateful = true,
+                                       .release_state = cf_release};
 /* ops: STABLEHLO_CASE runs the branch its int32 index selects (TFLite stablehlo_case.cc). */
-const tfcc_op_def tfcc_op_stablehlo_case = {.name = "STABLEHLO_CASE", .prepare = case_prepare, .eval = case_eval,
-                                            .stateful = true, .release_state = cf_release};
+const tfcc_op_def tfcc_op_stablehlo_case = {.name = "STABLEHLO_CASE",
+                                            .prepare = case_prepare,
+                                            .eval = case_eval,
+                                            .stateful = true,
+                                            .release_state = cf_release};

@@ -53,7 +53,9 @@ typedef struct custom_call {
 
 static size_t round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
-static const tfcc_custom_reg *reg_of(const tfcc_ir_node *n) { return (const tfcc_custom_reg *)n->op; }
+static const tfcc_custom_reg *reg_of(const tfcc_ir_node *n) {
+  return (const tfcc_custom_reg *)n->op;
+}
 
 void tfcc_custom_op_default(tfcc_custom_op *op) {
   if (!op) return;
@@ -61,7 +63,8 @@ void tfcc_custom_op_default(tfcc_custom_op *op) {
   op->struct_size = sizeof *op;
 }
 
-static tfcc_status custom_op_verror(tfcc_custom_ctx *ctx, tfcc_status code, const char *fmt, va_list ap) {
+static tfcc_status custom_op_verror(tfcc_custom_ctx *ctx, tfcc_status code, const char *fmt,
+                                    va_list ap) {
   if (code == TFCC_OK) code = TFCC_ERR_RUNTIME; /* an error with status OK is still an error */
   if (!ctx || !ctx->internal_ || !fmt) return code;
   custom_call *call = ctx->internal_;
@@ -81,17 +84,18 @@ tfcc_status tfcc_custom_op_error(tfcc_custom_ctx *ctx, tfcc_status code, const c
 }
 
 /* A callback's result: its status, with a message naming the step when it set none. */
-static tfcc_status finish_call(const custom_call *call, tfcc_status st, const char *op, const char *step) {
+static tfcc_status finish_call(const custom_call *call, tfcc_status st, const char *op,
+                               const char *step) {
   if (st == TFCC_OK) return TFCC_OK;
   if ((unsigned)st >= TFCC_STATUS_COUNT_) st = TFCC_ERR_RUNTIME;
   if (!call->set)
-    return tfcc_err_set(call->err, st, "custom operator %s: %s failed (%s) without a message", op, step,
-                        tfcc_status_str(st));
+    return tfcc_err_set(call->err, st, "custom operator %s: %s failed (%s) without a message", op,
+                        step, tfcc_status_str(st));
   return tfcc_err_prefix(call->err, "%s", step);
 }
 
-static void base_ctx(tfcc_custom_ctx *c, const tfcc_custom_reg *reg, const tfcc_ir_node *n, int32_t node,
-                     custom_call *call) {
+static void base_ctx(tfcc_custom_ctx *c, const tfcc_custom_reg *reg, const tfcc_ir_node *n,
+                     int32_t node, custom_call *call) {
   memset(c, 0, sizeof *c);
   c->struct_size = sizeof *c;
   c->op_name = reg->name;
@@ -190,7 +194,8 @@ static void custom_release_state(void *state) {
  * its inputs, so that it is prepared again in each run, before its eval (exec_plan.c). In that
  * run-time prepare (its outputs are dynamic tensors then) the marked outputs get zero elements
  * until eval sizes them; the state remembers which eval must size. */
-static tfcc_status prepare_dynamic(tfcc_op_ctx *oc, const tfcc_custom_ctx *c, int32_t first, const char *name) {
+static tfcc_status prepare_dynamic(tfcc_op_ctx *oc, const tfcc_custom_ctx *c, int32_t first,
+                                   const char *name) {
   if (!oc->out[first]->dynamic) {
     int32_t asked = -1;
     for (int32_t k = 0; k < oc->n_in && k < 32; k++) {
@@ -226,7 +231,8 @@ static tfcc_status custom_prepare(tfcc_op_ctx *oc) {
   const size_t vb = views_bytes(oc->n_in, oc->n_out);
   /* on the stack for the usual few tensors: a node whose input is dynamic is prepared again in
    * every run, which allocates nothing for it */
-  _Alignas(CUSTOM_ALIGN) uint8_t local[PREPARE_LOCAL_VIEWS * (sizeof(void *) + sizeof(tfcc_custom_tensor))];
+  _Alignas(CUSTOM_ALIGN)
+      uint8_t local[PREPARE_LOCAL_VIEWS * (sizeof(void *) + sizeof(tfcc_custom_tensor))];
   void *mem = vb <= sizeof local ? (vb ? local : NULL) : malloc(vb);
   if (vb && !mem) return tfcc_err_set(oc->err, TFCC_ERR_NO_MEMORY, "out of memory");
   custom_call call = {.err = oc->err, .set = false};
@@ -241,10 +247,11 @@ static tfcc_status custom_prepare(tfcc_op_ctx *oc) {
     if (v->is_dynamic && first_dynamic < 0) first_dynamic = k;
     tfcc_tensor *t = oc->out[k];
     if (v->dtype != t->dtype) {
-      st = tfcc_err_set(oc->err, TFCC_ERR_DTYPE,
-                        "prepare: output %d: dtype set to %s, the model's is %s (custom operators keep the "
-                        "model's output dtypes)",
-                        (int)k, tfcc_dtype_name(v->dtype), tfcc_dtype_name(t->dtype));
+      st = tfcc_err_set(
+          oc->err, TFCC_ERR_DTYPE,
+          "prepare: output %d: dtype set to %s, the model's is %s (custom operators keep the "
+          "model's output dtypes)",
+          (int)k, tfcc_dtype_name(v->dtype), tfcc_dtype_name(t->dtype));
       break;
     }
     if (v->rank < 0 || v->rank > TFCC_MAX_DIMS) {
@@ -254,8 +261,8 @@ static tfcc_status custom_prepare(tfcc_op_ctx *oc) {
     }
     for (int32_t d = 0; d < v->rank && st == TFCC_OK; d++)
       if (v->dims[d] < 0)
-        st = tfcc_err_set(oc->err, TFCC_ERR_SHAPE, "prepare: output %d: dimension %d is %d", (int)k, (int)d,
-                          (int)v->dims[d]);
+        st = tfcc_err_set(oc->err, TFCC_ERR_SHAPE, "prepare: output %d: dimension %d is %d", (int)k,
+                          (int)d, (int)v->dims[d]);
     if (st == TFCC_OK) st = tfcc_tensor_set_shape(t, v->rank, v->dims, oc->err);
   }
   if (st == TFCC_OK && first_dynamic >= 0) st = prepare_dynamic(oc, &c, first_dynamic, reg->name);
@@ -263,7 +270,8 @@ static tfcc_status custom_prepare(tfcc_op_ctx *oc) {
   if (mem != (void *)local) free(mem);
   if (st != TFCC_OK) return st;
   if (user_scratch > SIZE_MAX / 2)
-    return tfcc_err_set(oc->err, TFCC_ERR_NO_MEMORY, "prepare: scratch of %zu bytes asked", user_scratch);
+    return tfcc_err_set(oc->err, TFCC_ERR_NO_MEMORY, "prepare: scratch of %zu bytes asked",
+                        user_scratch);
   oc->scratch_bytes = vb + user_scratch;
   return TFCC_OK;
 }
@@ -285,36 +293,43 @@ static tfcc_status custom_eval(tfcc_op_ctx *oc) {
   tfcc_status st = finish_call(&call, reg->op.eval(&c), reg->name, "eval");
   for (int32_t k = 0; st == TFCC_OK && d && k < d->n_out; k++)
     if (d->out[k].marked && !d->out[k].sized)
-      st = tfcc_err_set(oc->err, TFCC_ERR_RUNTIME,
-                        "eval: output %d is dynamic (marked by prepare) and eval did not size it with "
-                        "tfcc_custom_output_resize", (int)k);
+      st = tfcc_err_set(
+          oc->err, TFCC_ERR_RUNTIME,
+          "eval: output %d is dynamic (marked by prepare) and eval did not size it with "
+          "tfcc_custom_output_resize",
+          (int)k);
   return st;
 }
 
-tfcc_status tfcc_custom_output_resize(tfcc_custom_ctx *ctx, int32_t output, int32_t rank, const int32_t *dims) {
+tfcc_status tfcc_custom_output_resize(tfcc_custom_ctx *ctx, int32_t output, int32_t rank,
+                                      const int32_t *dims) {
   if (!ctx || !ctx->internal_) return TFCC_ERR_INVALID_ARG;
   const custom_call *call = ctx->internal_;
   tfcc_op_ctx *oc = call->eval_oc;
   custom_dyn *d = oc ? oc->state : NULL;
   if (output < 0 || output >= ctx->output_count)
-    return tfcc_custom_op_error(ctx, TFCC_ERR_INVALID_ARG, "tfcc_custom_output_resize: output %d out of 0..%d",
-                                (int)output, (int)ctx->output_count - 1);
+    return tfcc_custom_op_error(ctx, TFCC_ERR_INVALID_ARG,
+                                "tfcc_custom_output_resize: output %d out of 0..%d", (int)output,
+                                (int)ctx->output_count - 1);
   if (!d || !d->out[output].marked)
-    return tfcc_custom_op_error(ctx, TFCC_ERR_STATE,
-                                "tfcc_custom_output_resize: output %d %s", (int)output,
-                                !oc ? "can be sized only in eval"
-                                    : "is not dynamic (its prepare did not set is_dynamic): its shape is prepare's");
+    return tfcc_custom_op_error(
+        ctx, TFCC_ERR_STATE, "tfcc_custom_output_resize: output %d %s", (int)output,
+        !oc ? "can be sized only in eval"
+            : "is not dynamic (its prepare did not set is_dynamic): its shape is prepare's");
   if (rank < 0 || rank > TFCC_MAX_DIMS || (rank > 0 && !dims))
-    return tfcc_custom_op_error(ctx, TFCC_ERR_SHAPE, "tfcc_custom_output_resize: output %d: rank %d out of 0..%d%s",
-                                (int)output, (int)rank, TFCC_MAX_DIMS, rank > 0 && !dims ? " (dims NULL)" : "");
+    return tfcc_custom_op_error(
+        ctx, TFCC_ERR_SHAPE, "tfcc_custom_output_resize: output %d: rank %d out of 0..%d%s",
+        (int)output, (int)rank, TFCC_MAX_DIMS, rank > 0 && !dims ? " (dims NULL)" : "");
   tfcc_tensor *t = oc->out[output];
   size_t bytes = tfcc_dtype_size(t->dtype);
   for (int32_t i = 0; i < rank; i++) {
     if (dims[i] < 0)
-      return tfcc_custom_op_error(ctx, TFCC_ERR_SHAPE, "tfcc_custom_output_resize: output %d: dimension %d is %d",
+      return tfcc_custom_op_error(ctx, TFCC_ERR_SHAPE,
+                                  "tfcc_custom_output_resize: output %d: dimension %d is %d",
                                   (int)output, (int)i, (int)dims[i]);
     if (dims[i] && bytes > SIZE_MAX / 2 / (size_t)dims[i])
-      return tfcc_custom_op_error(ctx, TFCC_ERR_NO_MEMORY, "tfcc_custom_output_resize: output %d: the shape is too large",
+      return tfcc_custom_op_error(ctx, TFCC_ERR_NO_MEMORY,
+                                  "tfcc_custom_output_resize: output %d: the shape is too large",
                                   (int)output);
     bytes *= (size_t)dims[i];
   }
@@ -325,8 +340,10 @@ tfcc_status tfcc_custom_output_resize(tfcc_custom_ctx *ctx, int32_t output, int3
     want = round_up(want ? want : 1, CUSTOM_ALIGN);
     void *m = aligned_alloc(CUSTOM_ALIGN, want);
     if (!m)
-      return tfcc_custom_op_error(ctx, TFCC_ERR_NO_MEMORY, "tfcc_custom_output_resize: output %d: out of memory "
-                                  "for %zu bytes", (int)output, bytes);
+      return tfcc_custom_op_error(ctx, TFCC_ERR_NO_MEMORY,
+                                  "tfcc_custom_output_resize: output %d: out of memory "
+                                  "for %zu bytes",
+                                  (int)output, bytes);
     free(o->mem);
     o->mem = m;
     o->cap = want;
@@ -395,21 +412,26 @@ static tfcc_status reg_fail(tfcc_status st, const char *fmt, ...) {
 
 tfcc_status tfcc_runtime_register_custom_op(tfcc_runtime *rt, const tfcc_custom_op *op) {
   const char *fn = "tfcc_runtime_register_custom_op";
-  if (!rt || !op) return reg_fail(TFCC_ERR_INVALID_ARG, "%s: %s is NULL", fn, !rt ? "runtime" : "op");
-  if (op->struct_size < offsetof(tfcc_custom_op, user) + sizeof op->user || op->struct_size > sizeof *op)
-    return reg_fail(TFCC_ERR_INVALID_ARG, "%s: op.struct_size %zu is not set by tfcc_custom_op_default()", fn,
+  if (!rt || !op)
+    return reg_fail(TFCC_ERR_INVALID_ARG, "%s: %s is NULL", fn, !rt ? "runtime" : "op");
+  if (op->struct_size < offsetof(tfcc_custom_op, user) + sizeof op->user ||
+      op->struct_size > sizeof *op)
+    return reg_fail(TFCC_ERR_INVALID_ARG,
+                    "%s: op.struct_size %zu is not set by tfcc_custom_op_default()", fn,
                     op->struct_size);
   tfcc_custom_op o;
   tfcc_custom_op_default(&o);
   memcpy(&o, op, op->struct_size);
-  if (!o.name || !o.name[0]) return reg_fail(TFCC_ERR_INVALID_ARG, "%s: op.name is %s", fn, o.name ? "empty" : "NULL");
+  if (!o.name || !o.name[0])
+    return reg_fail(TFCC_ERR_INVALID_ARG, "%s: op.name is %s", fn, o.name ? "empty" : "NULL");
   size_t len = strnlen(o.name, TFCC_CUSTOM_OP_NAME_MAX + 1);
   if (len > TFCC_CUSTOM_OP_NAME_MAX)
-    return reg_fail(TFCC_ERR_INVALID_ARG, "%s: op.name '%.32s...' is longer than %d bytes", fn, o.name,
-                    TFCC_CUSTOM_OP_NAME_MAX);
+    return reg_fail(TFCC_ERR_INVALID_ARG, "%s: op.name '%.32s...' is longer than %d bytes", fn,
+                    o.name, TFCC_CUSTOM_OP_NAME_MAX);
   for (size_t i = 0; i < len; i++)
     if ((unsigned char)o.name[i] < 0x20 || o.name[i] == 0x7f)
-      return reg_fail(TFCC_ERR_INVALID_ARG, "%s: op.name has a control character at byte %zu", fn, i);
+      return reg_fail(TFCC_ERR_INVALID_ARG, "%s: op.name has a control character at byte %zu", fn,
+                      i);
   if (!o.prepare || !o.eval)
     return reg_fail(TFCC_ERR_INVALID_ARG, "%s: custom operator %s has no %s callback", fn, o.name,
                     !o.prepare ? "prepare" : "eval");
@@ -435,8 +457,9 @@ tfcc_status tfcc_runtime_register_custom_op(tfcc_runtime *rt, const tfcc_custom_
   }
   pthread_mutex_unlock(&t->lock);
   if (dup) {
-    tfcc_status st = reg_fail(TFCC_ERR_STATE, "%s: custom operator %s is already registered on this runtime", fn,
-                              r->name);
+    tfcc_status st =
+        reg_fail(TFCC_ERR_STATE, "%s: custom operator %s is already registered on this runtime", fn,
+                 r->name);
     free(r);
     return st;
   }

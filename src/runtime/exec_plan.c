@@ -44,7 +44,8 @@ static size_t round_up(size_t v, size_t a) { return (v + a - 1) & ~(a - 1); }
 /* Memory for folded values, kept in a list in front of each block. */
 static void *fold_alloc(tfcc_exec_plan *p, fold_block **list, size_t bytes) {
   size_t hdr = TFCC_ARENA_ALIGN;
-  uint8_t *m = aligned_alloc(TFCC_ARENA_ALIGN, round_up(hdr + (bytes ? bytes : 1), TFCC_ARENA_ALIGN));
+  uint8_t *m =
+      aligned_alloc(TFCC_ARENA_ALIGN, round_up(hdr + (bytes ? bytes : 1), TFCC_ARENA_ALIGN));
   if (!m) return NULL;
   fold_block *b = (fold_block *)m;
   b->next = *list;
@@ -144,9 +145,11 @@ static tfcc_status dyn_reserve(tfcc_exec_plan *p, void **mem, size_t *cap, size_
   void *m = aligned_alloc(TFCC_ARENA_ALIGN, want);
   if (!m) {
     if (tensor >= 0)
-      return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory growing dynamic tensor %d to %zu bytes",
-                          (int)tensor, bytes);
-    return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory growing scratch to %zu bytes", bytes);
+      return tfcc_err_set(err, TFCC_ERR_NO_MEMORY,
+                          "out of memory growing dynamic tensor %d to %zu bytes", (int)tensor,
+                          bytes);
+    return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory growing scratch to %zu bytes",
+                        bytes);
   }
   free(*mem);
   p->dyn_bytes += want - *cap;
@@ -200,7 +203,8 @@ static tfcc_status fold_node(tfcc_exec_plan *p, fold_block **list, tfcc_exec_nod
   for (int32_t o = 0; o < en->ctx.n_out; o++) {
     tfcc_tensor *t = en->ctx.out[o];
     t->data = fold_alloc(p, list, t->bytes);
-    if (!t->data) return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory folding %zu bytes", t->bytes);
+    if (!t->data)
+      return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory folding %zu bytes", t->bytes);
   }
   void *scratch = NULL;
   if (en->ctx.scratch_bytes) {
@@ -227,7 +231,7 @@ typedef struct plan_build {
   fold_block *folds;    /* folded values and variables (the plan's persist list) */
   bool *bound;          /* tensors written straight into the caller's output buffer */
   tfcc_plan_buffer *bufs;
-  int32_t *buf_tensor;  /* per buffer: its tensor, or -1 - node for a node's scratch */
+  int32_t *buf_tensor; /* per buffer: its tensor, or -1 - node for a node's scratch */
   int32_t nb;
 } plan_build;
 
@@ -253,8 +257,9 @@ static tfcc_status plan_tensors(plan_build *b, const tfcc_input_shape *shapes) {
     } else if ((st = tfcc_tensor_update_bytes(t, b->err)) != TFCC_OK) {
       return st;
     } else if (t->is_const && t->bytes != it->data_bytes) {
-      return tfcc_err_set(b->err, TFCC_ERR_INVALID_MODEL, "tensor %d (%s): constant holds %zu bytes, shape needs %zu",
-                          (int)i, it->name, it->data_bytes, t->bytes);
+      return tfcc_err_set(b->err, TFCC_ERR_INVALID_MODEL,
+                          "tensor %d (%s): constant holds %zu bytes, shape needs %zu", (int)i,
+                          it->name, it->data_bytes, t->bytes);
     }
     b->g.producer[i] = -1;
     b->g.last_use[i] = -1;
@@ -307,8 +312,8 @@ static tfcc_status bind_node(plan_build *b, int32_t ni, int32_t ei, size_t *slot
   c->n_tmp = n->n_intermediates;
   *slot += (size_t)n->n_intermediates;
   if (n->op->state_bytes && !(c->state = calloc(1, n->op->state_bytes)))
-    return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "node %d (%s): out of memory for its state", (int)ni,
-                        tfcc_node_op_name(n));
+    return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "node %d (%s): out of memory for its state",
+                        (int)ni, tfcc_node_op_name(n));
   *all_known = true;
   *stateful = n->op->stateful || n->op->state_bytes > 0;
   for (int32_t k = 0; k < n->n_inputs; k++) {
@@ -318,10 +323,12 @@ static tfcc_status bind_node(plan_build *b, int32_t ni, int32_t ei, size_t *slot
     c->in[k] = t;
     if (!t->known && !n->op->reads_shapes_only) *all_known = false;
     if (t->is_variable) *stateful = true;
-    if (!t->is_const && !t->known && !t->is_variable && b->g.producer[ti] < 0 && !is_graph_input(sg, ti))
-      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
-                          "node %d (%s): input %d reads tensor %d (%s), which no earlier node writes",
-                          (int)ni, tfcc_node_op_name(n), (int)k, (int)ti, sg->tensors[ti].name);
+    if (!t->is_const && !t->known && !t->is_variable && b->g.producer[ti] < 0 &&
+        !is_graph_input(sg, ti))
+      return tfcc_err_set(
+          err, TFCC_ERR_INVALID_MODEL,
+          "node %d (%s): input %d reads tensor %d (%s), which no earlier node writes", (int)ni,
+          tfcc_node_op_name(n), (int)k, (int)ti, sg->tensors[ti].name);
     b->g.last_use[ti] = ei;
   }
   for (int32_t k = 0; k < n->n_intermediates; k++) {
@@ -336,8 +343,10 @@ static tfcc_status bind_node(plan_build *b, int32_t ni, int32_t ei, size_t *slot
       return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
                           "node %d (%s): output %d writes tensor %d (%s), which is %s", (int)ni,
                           tfcc_node_op_name(n), (int)k, (int)ti, sg->tensors[ti].name,
-                          t->is_const ? "a constant" : t->is_variable ? "a variable" :
-                          b->g.producer[ti] >= 0 ? "written by an earlier node" : "a graph input");
+                          t->is_const              ? "a constant"
+                          : t->is_variable         ? "a variable"
+                          : b->g.producer[ti] >= 0 ? "written by an earlier node"
+                                                   : "a graph input");
     c->out[k] = t;
     if (n->outputs[k] >= 0) *stateful = *stateful || t->is_variable;
   }
@@ -411,8 +420,8 @@ static tfcc_status prepare_nodes(plan_build *b) {
     const tfcc_ir_node *n = &sg->nodes[ni];
     if (n->removed) continue;
     if (!n->op)
-      return tfcc_err_set(b->err, TFCC_ERR_UNSUPPORTED, "node %d: operator %s is not supported", (int)ni,
-                          tfcc_node_op_name(n));
+      return tfcc_err_set(b->err, TFCC_ERR_UNSUPPORTED, "node %d: operator %s is not supported",
+                          (int)ni, tfcc_node_op_name(n));
     int32_t ei = p->n_nodes++;
     bool stateful = false, all_known = false;
     if ((st = bind_node(b, ni, ei, &slot, &stateful, &all_known)) != TFCC_OK) return st;
@@ -428,15 +437,17 @@ static tfcc_status plan_outputs(plan_build *b) {
   const tfcc_ir_subgraph *sg = p->sg;
   p->copy_outputs = calloc((size_t)sg->n_outputs + 1, sizeof *p->copy_outputs);
   b->bound = calloc((size_t)sg->n_tensors + 1, sizeof *b->bound);
-  if (!p->copy_outputs || !b->bound) return tfcc_err_set(b->err, TFCC_ERR_NO_MEMORY, "out of memory");
+  if (!p->copy_outputs || !b->bound)
+    return tfcc_err_set(b->err, TFCC_ERR_NO_MEMORY, "out of memory");
   for (int32_t k = 0; k < sg->n_outputs; k++) {
     int32_t ti = sg->outputs[k];
     tfcc_tensor *t = &p->tensors[ti];
     bool produced = b->g.producer[ti] >= 0 && !t->known && !t->dynamic; /* dynamic: copied */
     if (!produced && !t->is_const && !t->known && !t->dynamic && !is_graph_input(sg, ti) &&
         !t->is_variable)
-      return tfcc_err_set(b->err, TFCC_ERR_INVALID_MODEL, "output %d: tensor %d (%s) is never written",
-                          (int)k, (int)ti, sg->tensors[ti].name);
+      return tfcc_err_set(b->err, TFCC_ERR_INVALID_MODEL,
+                          "output %d: tensor %d (%s) is never written", (int)k, (int)ti,
+                          sg->tensors[ti].name);
     if (!produced || b->bound[ti]) p->copy_outputs[p->n_copy_outputs++] = k;
     if (produced) b->bound[ti] = true;
   }
@@ -453,11 +464,14 @@ static tfcc_status plan_arena(plan_build *b) {
   b->bufs = calloc((size_t)sg->n_tensors + (size_t)p->n_nodes + 1, sizeof *b->bufs);
   b->buf_tensor = calloc((size_t)sg->n_tensors + (size_t)p->n_nodes + 1, sizeof *b->buf_tensor);
   b->g.group = malloc(((size_t)sg->n_tensors + 1) * sizeof *b->g.group);
-  if (!b->bufs || !b->buf_tensor || !b->g.group) return tfcc_err_set(b->err, TFCC_ERR_NO_MEMORY, "out of memory");
+  if (!b->bufs || !b->buf_tensor || !b->g.group)
+    return tfcc_err_set(b->err, TFCC_ERR_NO_MEMORY, "out of memory");
   int32_t *group = b->g.group;
   for (int32_t i = 0; i < sg->n_tensors; i++) {
     tfcc_tensor *t = &p->tensors[i];
-    group[i] = b->g.producer[i] < 0 || t->known || t->dynamic || b->bound[i] || t->bytes == 0 ? -2 : i; /* -2: not planned */
+    group[i] = b->g.producer[i] < 0 || t->known || t->dynamic || b->bound[i] || t->bytes == 0
+                   ? -2
+                   : i; /* -2: not planned */
   }
   /* views first (the node is skipped at run), then in-place outputs in node order */
   for (int32_t e = 0; e < p->n_nodes; e++)
@@ -466,7 +480,8 @@ static tfcc_status plan_arena(plan_build *b) {
       p->n_views++;
     }
   for (int32_t e = 0; e < p->n_nodes; e++)
-    if (!p->nodes[e].folded && !p->nodes[e].view && tfcc_share_in_place(&b->g, &p->nodes[e].ctx, e)) {
+    if (!p->nodes[e].folded && !p->nodes[e].view &&
+        tfcc_share_in_place(&b->g, &p->nodes[e].ctx, e)) {
       p->nodes[e].inplace = true;
       p->n_inplace++;
     }
@@ -482,7 +497,8 @@ static tfcc_status plan_arena(plan_build *b) {
     b->buf_tensor[nb++] = -1 - e;
   }
   b->nb = nb;
-  if ((st = tfcc_arena_plan(b->bufs, nb, TFCC_ARENA_ALIGN, &p->arena_bytes, b->err)) != TFCC_OK) return st;
+  if ((st = tfcc_arena_plan(b->bufs, nb, TFCC_ARENA_ALIGN, &p->arena_bytes, b->err)) != TFCC_OK)
+    return st;
   p->arena_lower_bound = tfcc_arena_lower_bound(b->bufs, nb, TFCC_ARENA_ALIGN);
   for (int32_t k = 0; k < nb; k++) p->naive_bytes += round_up(b->bufs[k].size, TFCC_ARENA_ALIGN);
   /* Variables: persistent, zeroed. */
@@ -502,7 +518,8 @@ static tfcc_status plan_memory(plan_build *b) {
     if (!p->dyn) return tfcc_err_set(b->err, TFCC_ERR_NO_MEMORY, "out of memory");
   }
   p->mem_pool = b->env->mem;
-  if ((st = tfcc_arena_mem_alloc(b->env->mem, p->arena_bytes, &p->arena_mem, b->err)) != TFCC_OK) return st;
+  if ((st = tfcc_arena_mem_alloc(b->env->mem, p->arena_bytes, &p->arena_mem, b->err)) != TFCC_OK)
+    return st;
   p->arena = p->arena_mem.ptr;
   for (int32_t k = 0; k < b->nb; k++) {
     if (b->buf_tensor[k] >= 0)
@@ -518,8 +535,8 @@ static tfcc_status plan_memory(plan_build *b) {
     if (!t->is_variable) continue;
     t->data = fold_alloc(p, &b->folds, t->bytes);
     if (!t->data)
-      return tfcc_err_set(b->err, TFCC_ERR_NO_MEMORY, "cannot allocate variable tensor %d (%zu bytes)",
-                          (int)i, t->bytes);
+      return tfcc_err_set(b->err, TFCC_ERR_NO_MEMORY,
+                          "cannot allocate variable tensor %d (%zu bytes)", (int)i, t->bytes);
     reset_variable(t);
   }
   return TFCC_OK;
@@ -548,7 +565,8 @@ tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t
   p->ptrs = calloc(n_slots + 1, sizeof *p->ptrs);
   p->nodes = calloc((size_t)sg->n_nodes + 1, sizeof *p->nodes);
   if (!p->tensors || !b.g.producer || !b.g.last_use || !p->ptrs || !p->nodes)
-    st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory planning %d tensors", (int)sg->n_tensors);
+    st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory planning %d tensors",
+                      (int)sg->n_tensors);
   if (st == TFCC_OK) st = plan_tensors(&b, shapes);
   if (st == TFCC_OK) st = prepare_nodes(&b);
   if (st == TFCC_OK) st = plan_outputs(&b);

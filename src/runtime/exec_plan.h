@@ -11,18 +11,18 @@
 #include "runtime/mem_pool.h"
 
 typedef struct tfcc_exec_node {
-  int32_t node;          /* index in sg->nodes */
-  tfcc_op_ctx ctx;       /* in/out/tmp point into the plan's tensors */
-  bool folded;           /* computed at prepare time: skipped by run */
-  bool view;             /* output 0 shares input 0's buffer (RESHAPE-like): skipped by run */
-  bool inplace;          /* output 0 shares the buffer of an input read last here */
+  int32_t node;    /* index in sg->nodes */
+  tfcc_op_ctx ctx; /* in/out/tmp point into the plan's tensors */
+  bool folded;     /* computed at prepare time: skipped by run */
+  bool view;       /* output 0 shares input 0's buffer (RESHAPE-like): skipped by run */
+  bool inplace;    /* output 0 shares the buffer of an input read last here */
   /* Prepared again in each run, before eval: its output shapes depend on data known only then
    * (ctx.needs_data), or it reads a dynamic tensor. Its outputs are dynamic tensors. */
   bool dynamic;
-  uint32_t run_known;    /* dynamic: inputs whose data its prepare reads (marked known at run) */
-  char *why_dynamic;     /* dynamic: the reason ("TRANSPOSE_CONV: output_shape (tensor 0) is
+  uint32_t run_known; /* dynamic: inputs whose data its prepare reads (marked known at run) */
+  char *why_dynamic;  /* dynamic: the reason ("TRANSPOSE_CONV: output_shape (tensor 0) is
                             known only while running", "reads dynamic tensor 7") */
-  void *dyn_scratch;     /* dynamic: scratch grown at run (dyn_scratch_cap bytes) */
+  void *dyn_scratch;  /* dynamic: scratch grown at run (dyn_scratch_cap bytes) */
   size_t dyn_scratch_cap;
   int64_t macs;
 } tfcc_exec_node;
@@ -38,30 +38,30 @@ typedef struct tfcc_exec_plan {
   const tfcc_ir_subgraph *sg;
   int32_t n_tensors;
   tfcc_tensor *tensors;
-  tfcc_tensor **ptrs;        /* storage for ctx.in/out/tmp arrays */
+  tfcc_tensor **ptrs; /* storage for ctx.in/out/tmp arrays */
   int32_t n_nodes;
-  tfcc_exec_node *nodes;     /* active nodes in execution order */
+  tfcc_exec_node *nodes; /* active nodes in execution order */
   /* memory */
-  uint8_t *arena;            /* activations + scratch (NULL when built without memory) */
+  uint8_t *arena; /* activations + scratch (NULL when built without memory) */
   tfcc_arena_mem arena_mem;
   tfcc_mem_pool *mem_pool;
   size_t arena_bytes;
-  size_t arena_lower_bound;  /* largest set of simultaneously live buffers (after aliasing) */
-  size_t naive_bytes;        /* sum of all planned buffers (after aliasing) */
+  size_t arena_lower_bound;   /* largest set of simultaneously live buffers (after aliasing) */
+  size_t naive_bytes;         /* sum of all planned buffers (after aliasing) */
   int32_t n_views, n_inplace; /* tensors sharing another's buffer */
-  uint8_t *persist;          /* variables and values folded at prepare (zeroed at build) */
+  uint8_t *persist;           /* variables and values folded at prepare (zeroed at build) */
   size_t persist_bytes;
   size_t variables_bytes;
   /* graph outputs that must be copied to the caller at the end of run (constant, folded, a graph
      input, or listed twice) */
   int32_t n_copy_outputs;
-  int32_t *copy_outputs;     /* output positions */
+  int32_t *copy_outputs; /* output positions */
   /* dynamic tensors (shape known only during run): their memory, per tensor (NULL if none) */
   int32_t n_dynamic_nodes;
   tfcc_dyn_buf *dyn;
-  size_t dyn_bytes;          /* bytes currently held for dynamic tensors and their scratch */
-  int32_t subgraph;          /* index of sg in graph */
-  int32_t n_stateful;        /* nodes with operator state (subgraph plans) */
+  size_t dyn_bytes;   /* bytes currently held for dynamic tensors and their scratch */
+  int32_t subgraph;   /* index of sg in graph */
+  int32_t n_stateful; /* nodes with operator state (subgraph plans) */
 } tfcc_exec_plan;
 
 typedef struct tfcc_input_shape {
@@ -72,11 +72,11 @@ typedef struct tfcc_input_shape {
 /* Builds a plan. shapes: one per graph input (NULL: the model's stored shapes). With
  * with_memory false only shapes, folding and the layout are computed (no arena). */
 typedef struct tfcc_exec_env {
-  tfcc_isa isa;                 /* kernel dispatch level */
-  struct tfcc_threadpool *pool; /* may be NULL */
-  tfcc_mem_pool *mem;           /* arenas; may be NULL */
+  tfcc_isa isa;                  /* kernel dispatch level */
+  struct tfcc_threadpool *pool;  /* may be NULL */
+  tfcc_mem_pool *mem;            /* arenas; may be NULL */
   const struct tfcc_logger *log; /* for operators' prepare notes; may be NULL */
-  struct tfcc_run_state *rs;    /* session state (runtime/run_state.h); NULL: plans of graphs
+  struct tfcc_run_state *rs;     /* session state (runtime/run_state.h); NULL: plans of graphs
                                    without subgraph calls only (weight checks) */
 } tfcc_exec_env;
 

@@ -22,10 +22,10 @@ struct tfcc_runtime {
   int cpu_affinity_count;
   size_t memory_pool_bytes;
   int huge_pages;
-  tfcc_isa isa;                /* dispatch level: the CPU's best, capped by options/TFCC_ISA */
+  tfcc_isa isa; /* dispatch level: the CPU's best, capped by options/TFCC_ISA */
   struct tfcc_threadpool *pool;
-  tfcc_mem_pool *mem;          /* session arenas */
-  tfcc_custom_table custom;    /* registered custom operators (custom_ops.c) */
+  tfcc_mem_pool *mem;       /* session arenas */
+  tfcc_custom_table custom; /* registered custom operators (custom_ops.c) */
 };
 
 typedef struct tfcc_model_node_info {
@@ -39,7 +39,7 @@ struct tfcc_model {
   /* the bytes the graph points into */
   const uint8_t *data;
   size_t size;
-  void *mapping;          /* mmap'ed file, or NULL for a caller buffer */
+  void *mapping; /* mmap'ed file, or NULL for a caller buffer */
   size_t mapping_size;
   tfcc_free_fn owned_free; /* owned buffer (tfcc_model_load_owned_buffer): how to free data */
   void *owned_user;
@@ -52,44 +52,44 @@ struct tfcc_model {
   pthread_mutex_t update_lock;     /* serialises updates (never taken by run) */
   bool update_lock_init;
   tfcc_update_info last_update;
-  char *unsupported;      /* "" or "unsupported: X at node 3, ..." */
-  int64_t *node_macs;     /* per node, at the stored shapes */
-  const char **op_names;  /* per node: "CONV_2D", "CUSTOM:<code>" (graph memory) */
-  size_t arena_bytes;     /* at the stored shapes (0 if not planned) */
+  char *unsupported;     /* "" or "unsupported: X at node 3, ..." */
+  int64_t *node_macs;    /* per node, at the stored shapes */
+  const char **op_names; /* per node: "CONV_2D", "CUSTOM:<code>" (graph memory) */
+  size_t arena_bytes;    /* at the stored shapes (0 if not planned) */
   size_t arena_lower_bound;
   size_t arena_naive_bytes;
   size_t constant_bytes;
   struct tfcc_wcache *wcache; /* packed-weights cache of the load (NULL: none); freed last */
   tfcc_const_release crel;    /* first load: releases constants packing consumed */
   bool crel_on;
-  bool releasable;            /* the model owns its bytes (file copy or mapping, owned buffer) */
+  bool releasable; /* the model owns its bytes (file copy or mapping, owned buffer) */
   /* the watermark, read at load when constant pages may be released (model_watermark.c) */
   bool wm_captured;
   tfcc_status wm_status;
   tfcc_watermark_info wm_info;
   tfcc_err wm_err;
-  int32_t n_resources;    /* distinct resource variables (VAR_HANDLE), numbered at load */
+  int32_t n_resources; /* distinct resource variables (VAR_HANDLE), numbered at load */
 };
 
 struct tfcc_session {
   tfcc_model *model;
   tfcc_err err;
   tfcc_exec_plan plan;
-  const tfcc_ir_subgraph *sg;  /* structure (model->graph); the plan points into gen's graph */
-  tfcc_weights *gen;           /* generation the plan is bound to (no reference held between runs) */
-  bool folds_read_consts;      /* a node folded at prepare reads constants: rebinding must replan */
-  tfcc_input_shape *shapes;    /* current input shapes */
-  const void **bound_in;       /* per input */
-  void **bound_out;            /* per output */
-  size_t *bound_out_cap;       /* per output: bytes of the caller's buffer (for dynamic outputs) */
-  bool ran;                    /* a run completed on the current plan (dynamic outputs readable) */
+  const tfcc_ir_subgraph *sg; /* structure (model->graph); the plan points into gen's graph */
+  tfcc_weights *gen;          /* generation the plan is bound to (no reference held between runs) */
+  bool folds_read_consts;     /* a node folded at prepare reads constants: rebinding must replan */
+  tfcc_input_shape *shapes;   /* current input shapes */
+  const void **bound_in;      /* per input */
+  void **bound_out;           /* per output */
+  size_t *bound_out_cap;      /* per output: bytes of the caller's buffer (for dynamic outputs) */
+  bool ran;                   /* a run completed on the current plan (dynamic outputs readable) */
   bool profiling;
-  tfcc_op_profile *profile;    /* per active node, when profiling */
+  tfcc_op_profile *profile; /* per active node, when profiling */
   tfcc_op_observer_fn observer;
   void *observer_user;
-  int32_t subgraph;            /* the subgraph this session runs (0, or a signature's) */
+  int32_t subgraph;             /* the subgraph this session runs (0, or a signature's) */
   const tfcc_ir_signature *sig; /* created for a signature: its names for inputs/outputs */
-  tfcc_run_state rs;           /* variables, CALL_ONCE flags, run budget (run_state.h) */
+  tfcc_run_state rs;            /* variables, CALL_ONCE flags, run budget (run_state.h) */
 };
 
 /* Builds the model from a graph over data[0..size) (mapping: file mapping to unmap at release). */
@@ -108,9 +108,9 @@ tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t siz
 
 /* Runs op->init of every bound, live node of every subgraph that has no params yet (the constant
  * folder initialised the nodes it removed). Run after tfcc_run_passes. */
-tfcc_status tfcc_graph_init_ops(tfcc_graph *g, tfcc_isa isa, const tfcc_logger *log, int quant_compat,
-                                int precision, bool winograd, struct tfcc_packed_store *store,
-                                tfcc_err *err);
+tfcc_status tfcc_graph_init_ops(tfcc_graph *g, tfcc_isa isa, const tfcc_logger *log,
+                                int quant_compat, int precision, bool winograd,
+                                struct tfcc_packed_store *store, tfcc_err *err);
 
 /* TFCC_ERR_INTEGRITY unless data carries a valid tfcc watermark (model_watermark.c). */
 tfcc_status tfcc_model_check_watermark(const uint8_t *data, size_t size, tfcc_err *err);

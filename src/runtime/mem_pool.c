@@ -22,7 +22,7 @@ struct tfcc_mem_pool {
   uint8_t *base;
   size_t size;
   int base_kind;
-  pool_block *blocks;  /* sorted by offset, covering [0, size) */
+  pool_block *blocks; /* sorted by offset, covering [0, size) */
   int n_blocks, cap_blocks;
 };
 
@@ -33,7 +33,8 @@ static void *map_region(size_t bytes, bool huge_pages, size_t *mapped, int *kind
 #ifdef MAP_HUGETLB
   if (huge_pages) {
     size_t n = round_up(bytes, HUGE_PAGE);
-    void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+    void *p =
+        mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
     if (p != MAP_FAILED) {
       *mapped = n;
       *kind = KIND_HUGETLB;
@@ -52,7 +53,8 @@ static void *map_region(size_t bytes, bool huge_pages, size_t *mapped, int *kind
   return p;
 }
 
-tfcc_status tfcc_mem_pool_create(size_t reserve, bool huge_pages, tfcc_mem_pool **out, tfcc_err *err) {
+tfcc_status tfcc_mem_pool_create(size_t reserve, bool huge_pages, tfcc_mem_pool **out,
+                                 tfcc_err *err) {
   *out = NULL;
   tfcc_mem_pool *p = calloc(1, sizeof *p);
   if (!p) return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "memory pool: out of memory");
@@ -119,7 +121,8 @@ static void pool_give(tfcc_mem_pool *p, size_t offset) {
     /* merge with free neighbours */
     if (i + 1 < p->n_blocks && !p->blocks[i + 1].used) {
       p->blocks[i].size += p->blocks[i + 1].size;
-      memmove(&p->blocks[i + 1], &p->blocks[i + 2], sizeof *p->blocks * (size_t)(p->n_blocks - i - 2));
+      memmove(&p->blocks[i + 1], &p->blocks[i + 2],
+              sizeof *p->blocks * (size_t)(p->n_blocks - i - 2));
       p->n_blocks--;
     }
     if (i > 0 && !p->blocks[i - 1].used) {
@@ -131,7 +134,8 @@ static void pool_give(tfcc_mem_pool *p, size_t offset) {
   }
 }
 
-tfcc_status tfcc_arena_mem_alloc(tfcc_mem_pool *pool, size_t bytes, tfcc_arena_mem *out, tfcc_err *err) {
+tfcc_status tfcc_arena_mem_alloc(tfcc_mem_pool *pool, size_t bytes, tfcc_arena_mem *out,
+                                 tfcc_err *err) {
   memset(out, 0, sizeof *out);
   out->size = bytes;
   if (bytes == 0) return TFCC_OK;

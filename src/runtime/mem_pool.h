@@ -14,18 +14,20 @@
 typedef struct tfcc_mem_pool tfcc_mem_pool;
 
 typedef struct tfcc_arena_mem {
-  void *ptr;         /* 64-byte aligned, zero-filled */
-  size_t size;       /* bytes asked for */
-  size_t mapped;     /* bytes mapped (0: from the pool or malloc) */
-  int kind;          /* private: how to give it back */
+  void *ptr;     /* 64-byte aligned, zero-filled */
+  size_t size;   /* bytes asked for */
+  size_t mapped; /* bytes mapped (0: from the pool or malloc) */
+  int kind;      /* private: how to give it back */
 } tfcc_arena_mem;
 
 /* reserve == 0: no pool (each arena maps its own). */
-tfcc_status tfcc_mem_pool_create(size_t reserve, bool huge_pages, tfcc_mem_pool **out, tfcc_err *err);
+tfcc_status tfcc_mem_pool_create(size_t reserve, bool huge_pages, tfcc_mem_pool **out,
+                                 tfcc_err *err);
 void tfcc_mem_pool_destroy(tfcc_mem_pool *p);
 
 /* pool may be NULL. */
-tfcc_status tfcc_arena_mem_alloc(tfcc_mem_pool *pool, size_t bytes, tfcc_arena_mem *out, tfcc_err *err);
+tfcc_status tfcc_arena_mem_alloc(tfcc_mem_pool *pool, size_t bytes, tfcc_arena_mem *out,
+                                 tfcc_err *err);
 void tfcc_arena_mem_free(tfcc_mem_pool *pool, tfcc_arena_mem *m);
 
 /* "hugetlb", "thp", "pages", "heap", "pool" for messages. */

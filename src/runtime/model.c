@@ -58,7 +58,7 @@ static void model_free(tfcc_model *m) {
   if (m->update_lock_init) pthread_mutex_destroy(&m->update_lock);
   tfcc_graph_release_params(&m->graph);
   tfcc_graph_free(&m->graph);
-  tfcc_wcache_free(m->wcache); /* after the params that pointed into it */
+  tfcc_wcache_free(m->wcache);                       /* after the params that pointed into it */
   if (m->crel_on) tfcc_const_release_free(&m->crel); /* trapped pages accessible again */
   if (m->mapping) munmap(m->mapping, m->mapping_size);
   if (m->owned_free) m->owned_free(m->owned_user, (void *)m->data, m->size);
@@ -78,94 +78,109 @@ static tfcc_status bind_ops(tfcc_model *m, tfcc_err *err) {
   int n_bad = 0;
   const char *missing_custom = NULL; /* first custom operator neither registered nor built in */
   m->op_names = tfcc_graph_alloc(&m->graph, sizeof(char *) * ((size_t)sg0->n_nodes + 1), 8);
-  if (!m->op_names) { free(list); return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory"); }
-  for (int32_t s = 0; s < m->graph.n_subgraphs; s++) {
-  tfcc_ir_subgraph *sg = &m->graph.subgraphs[s];
-  char where[32] = "";
-  if (s > 0) snprintf(where, sizeof where, "subgraph %d ", (int)s);
-  for (int32_t i = 0; i < sg->n_nodes; i++) {
-    tfcc_ir_node *n = &sg->nodes[i];
-    if (s == 0) {
-      const char *nm = tfcc_node_op_name(n);
-      m->op_names[i] = tfcc_graph_strdup(&m->graph, nm, strlen(nm));
-      if (!m->op_names[i]) { free(list); return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory"); }
-    }
-    if (n->builtin == TFCC_OP_CUSTOM) { /* the runtime's registrations first (custom_ops.c) */
-      n->op = m->rt ? tfcc_custom_table_find(&m->rt->custom, n->custom_code) : NULL;
-      if (!n->op) n->op = tfcc_op_custom(n->custom_code);
-      if (!n->op && !missing_custom) missing_custom = n->custom_code;
-    } else {
-      n->op = tfcc_op_lookup(n->builtin);
-    }
-    /* custom operators carry no meaningful version (converters write 1) */
-    const int32_t max_version =
-        !n->op ? 0 : n->builtin == TFCC_OP_CUSTOM ? INT32_MAX : tfcc_op_max_version(n->builtin);
-    if (n->op && n->version <= max_version) continue;
-    const bool too_new = n->op != NULL; /* a version newer than the operator implements */
-    n->op = NULL;
-    char item[160];
-    int w = too_new ? snprintf(item, sizeof item,
-                               "%s%s version %d (tfcc implements up to version %d) at %snode %d",
-                               n_bad ? ", " : "unsupported: ", tfcc_node_op_name(n),
-                               (int)n->version, (int)max_version, where, (int)i)
-                    : snprintf(item, sizeof item, "%s%s at %snode %d",
-                               n_bad ? ", " : "unsupported: ", tfcc_node_op_name(n), where, (int)i);
-    if (w < 0) continue;
-    if (len + (size_t)w + 1 > cap) {
-      cap = (len + (size_t)w + 1) * 2;
-      char *nl = realloc(list, cap);
-      if (!nl) { free(list); return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory"); }
-      list = nl;
-    }
-    memcpy(list + len, item, (size_t)w + 1);
-    len += (size_t)w;
-    n_bad++;
+  if (!m->op_names) {
+    free(list);
+    return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
   }
+  for (int32_t s = 0; s < m->graph.n_subgraphs; s++) {
+    tfcc_ir_subgraph *sg = &m->graph.subgraphs[s];
+    char where[32] = "";
+    if (s > 0) snprintf(where, sizeof where, "subgraph %d ", (int)s);
+    for (int32_t i = 0; i < sg->n_nodes; i++) {
+      tfcc_ir_node *n = &sg->nodes[i];
+      if (s == 0) {
+        const char *nm = tfcc_node_op_name(n);
+        m->op_names[i] = tfcc_graph_strdup(&m->graph, nm, strlen(nm));
+        if (!m->op_names[i]) {
+          free(list);
+          return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
+        }
+      }
+      if (n->builtin == TFCC_OP_CUSTOM) { /* the runtime's registrations first (custom_ops.c) */
+        n->op = m->rt ? tfcc_custom_table_find(&m->rt->custom, n->custom_code) : NULL;
+        if (!n->op) n->op = tfcc_op_custom(n->custom_code);
+        if (!n->op && !missing_custom) missing_custom = n->custom_code;
+      } else {
+        n->op = tfcc_op_lookup(n->builtin);
+      }
+      /* custom operators carry no meaningful version (converters write 1) */
+      const int32_t max_version = !n->op                         ? 0
+                                  : n->builtin == TFCC_OP_CUSTOM ? INT32_MAX
+                                                                 : tfcc_op_max_version(n->builtin);
+      if (n->op && n->version <= max_version) continue;
+      const bool too_new = n->op != NULL; /* a version newer than the operator implements */
+      n->op = NULL;
+      char item[160];
+      int w = too_new
+                  ? snprintf(item, sizeof item,
+                             "%s%s version %d (tfcc implements up to version %d) at %snode %d",
+                             n_bad ? ", " : "unsupported: ", tfcc_node_op_name(n), (int)n->version,
+                             (int)max_version, where, (int)i)
+                  : snprintf(item, sizeof item, "%s%s at %snode %d",
+                             n_bad ? ", " : "unsupported: ", tfcc_node_op_name(n), where, (int)i);
+      if (w < 0) continue;
+      if (len + (size_t)w + 1 > cap) {
+        cap = (len + (size_t)w + 1) * 2;
+        char *nl = realloc(list, cap);
+        if (!nl) {
+          free(list);
+          return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
+        }
+        list = nl;
+      }
+      memcpy(list + len, item, (size_t)w + 1);
+      len += (size_t)w;
+      n_bad++;
+    }
   }
   m->unsupported = list;
   if (n_bad && !m->opts.allow_unsupported && missing_custom)
-    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED,
-                        "%s (custom operator %s is not registered on this runtime: register it with "
-                        "tfcc_runtime_register_custom_op() before loading the model; docs/custom_ops.md)",
-                        list, missing_custom);
+    return tfcc_err_set(
+        err, TFCC_ERR_UNSUPPORTED,
+        "%s (custom operator %s is not registered on this runtime: register it with "
+        "tfcc_runtime_register_custom_op() before loading the model; docs/custom_ops.md)",
+        list, missing_custom);
   if (n_bad && !m->opts.allow_unsupported)
     return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "%s", list);
   return TFCC_OK;
 }
 
-tfcc_status tfcc_graph_init_ops(tfcc_graph *g, tfcc_isa isa, const tfcc_logger *log, int quant_compat,
-                                int precision, bool winograd, tfcc_packed_store *store,
-                                tfcc_err *err) {
+tfcc_status tfcc_graph_init_ops(tfcc_graph *g, tfcc_isa isa, const tfcc_logger *log,
+                                int quant_compat, int precision, bool winograd,
+                                tfcc_packed_store *store, tfcc_err *err) {
   for (int32_t s = 0; s < g->n_subgraphs; s++) {
-  tfcc_ir_subgraph *sg = &g->subgraphs[s];
-  for (int32_t i = 0; i < sg->n_nodes; i++) {
-    tfcc_ir_node *n = &sg->nodes[i];
-    if (!n->op || !n->op->init || n->removed || n->params) continue; /* folded: done by the pass */
-    tfcc_init_ctx c = {.graph = g,
-                       .sg = sg,
-                       .node = n,
-                       .node_index = i,
-                       .err = err,
-                       .isa = isa,
-                       .ks = tfcc_kernel_set_for(isa),
-                       .log = log,
-                       .quant_compat = quant_compat,
-                       .precision = precision,
-                       .winograd = winograd,
-                       .store = store};
-    tfcc_status st = n->op->init(&c);
-    n->params = c.params;
-    if (st != TFCC_OK && s > 0)
-      return tfcc_err_prefix(err, "subgraph %d node %d (%s)", (int)s, (int)i, tfcc_node_op_name(n));
-    if (st != TFCC_OK) return tfcc_err_prefix(err, "node %d (%s)", (int)i, tfcc_node_op_name(n));
-  }
+    tfcc_ir_subgraph *sg = &g->subgraphs[s];
+    for (int32_t i = 0; i < sg->n_nodes; i++) {
+      tfcc_ir_node *n = &sg->nodes[i];
+      if (!n->op || !n->op->init || n->removed || n->params)
+        continue; /* folded: done by the pass */
+      tfcc_init_ctx c = {.graph = g,
+                         .sg = sg,
+                         .node = n,
+                         .node_index = i,
+                         .err = err,
+                         .isa = isa,
+                         .ks = tfcc_kernel_set_for(isa),
+                         .log = log,
+                         .quant_compat = quant_compat,
+                         .precision = precision,
+                         .winograd = winograd,
+                         .store = store};
+      tfcc_status st = n->op->init(&c);
+      n->params = c.params;
+      if (st != TFCC_OK && s > 0)
+        return tfcc_err_prefix(err, "subgraph %d node %d (%s)", (int)s, (int)i,
+                               tfcc_node_op_name(n));
+      if (st != TFCC_OK) return tfcc_err_prefix(err, "node %d (%s)", (int)i, tfcc_node_op_name(n));
+    }
   }
   return TFCC_OK;
 }
 
 /* precision bf16 without a bf16 kernel at this level: one KERNEL_FALLBACK for the model. */
 static void log_precision_fallback(const tfcc_model *m, tfcc_isa isa) {
-  const char *why = m->opts.precision == TFCC_PRECISION_BF16 ? tfcc_bf16_gemm_unavailable(isa) : NULL;
+  const char *why =
+      m->opts.precision == TFCC_PRECISION_BF16 ? tfcc_bf16_gemm_unavailable(isa) : NULL;
   if (why)
     tfcc_log(tfcc_model_env(m).log, TFCC_LOG_WARN, TFCC_TAG_KERNEL_FALLBACK,
              "precision bf16: %s; CONV_2D and FULLY_CONNECTED run in float32", why);
@@ -200,7 +215,8 @@ static tfcc_status validate_shapes(tfcc_model *m, tfcc_graph *g, bool record, tf
   env.rs = &rs;
   if ((st = tfcc_exec_plan_build(&plan, g, 0, NULL, false, &env, err)) == TFCC_OK) {
     if (record) {
-      for (int32_t e = 0; e < plan.n_nodes; e++) m->node_macs[plan.nodes[e].node] = plan.nodes[e].macs;
+      for (int32_t e = 0; e < plan.n_nodes; e++)
+        m->node_macs[plan.nodes[e].node] = plan.nodes[e].macs;
       m->arena_bytes = plan.arena_bytes;
       m->arena_lower_bound = plan.arena_lower_bound;
       m->arena_naive_bytes = plan.naive_bytes;
@@ -226,7 +242,8 @@ tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t siz
   if (st != TFCC_OK) return first ? st : tfcc_err_prefix(err, "new weights");
   if (first && m->opts.require_watermark && (st = tfcc_model_require_watermark(m, err)) != TFCC_OK)
     return st;
-  if (first && g->n_subgraphs < 1) return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "model has no subgraph");
+  if (first && g->n_subgraphs < 1)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "model has no subgraph");
   /* subgraph calls: indices in range, no recursion; resource variables numbered */
   if (first && (st = tfcc_graph_check_calls(g, &m->n_resources, err)) != TFCC_OK) return st;
   /* bind: by operator code (first load), or node by node as the model's graph is bound */
@@ -237,7 +254,8 @@ tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t siz
   int qc = (int)m->opts.quant_compat;
   /* precision bf16: the expand convolutions keep their bf16 GEMM (the fused op is float32);
    * kept in the options so that weight updates run the same passes */
-  if (m->opts.precision == TFCC_PRECISION_BF16) m->opts.disabled_passes |= TFCC_PASS_FUSE_EXPAND_DWCONV;
+  if (m->opts.precision == TFCC_PRECISION_BF16)
+    m->opts.disabled_passes |= TFCC_PASS_FUSE_EXPAND_DWCONV;
   st = tfcc_run_passes(g, m->opts.disabled_passes, isa, log, qc, err);
   if (st == TFCC_OK && first) st = name_fused_nodes(m, err);
   if (st == TFCC_OK && first) log_precision_fallback(m, isa);
@@ -262,16 +280,18 @@ tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t siz
 static void weights_cache_ident(const tfcc_model *m, char *buf, size_t cap) {
   const tfcc_isa isa = tfcc_model_env(m).isa;
   const tfcc_kernel_set *ks = tfcc_kernel_set_for(isa);
-  snprintf(buf, cap, "tfcc %d.%d isa=%s gemm=%s p%d q%d w%d x%08x", TFCC_VERSION_MAJOR, TFCC_VERSION_MINOR,
-           tfcc_isa_name(isa), ks && ks->f32_gemm ? ks->f32_gemm->name : "-", (int)m->opts.precision,
-           (int)m->opts.quant_compat, m->opts.disable_winograd ? 0 : 1, (unsigned)m->opts.disabled_passes);
+  snprintf(buf, cap, "tfcc %d.%d isa=%s gemm=%s p%d q%d w%d x%08x", TFCC_VERSION_MAJOR,
+           TFCC_VERSION_MINOR, tfcc_isa_name(isa), ks && ks->f32_gemm ? ks->f32_gemm->name : "-",
+           (int)m->opts.precision, (int)m->opts.quant_compat, m->opts.disable_winograd ? 0 : 1,
+           (unsigned)m->opts.disabled_passes);
 }
 
 static tfcc_status open_weights_cache(tfcc_model *m, tfcc_err *err) {
   char ident[TFCC_WC_IDENT_BYTES];
   weights_cache_ident(m, ident, sizeof ident);
-  return tfcc_wcache_open(m->opts.weights_cache, ident, m->data, m->size, m->opts.weights_cache_verify != 0,
-                          tfcc_model_env(m).log, &m->wcache, err);
+  return tfcc_wcache_open(m->opts.weights_cache, ident, m->data, m->size,
+                          m->opts.weights_cache_verify != 0, tfcc_model_env(m).log, &m->wcache,
+                          err);
 }
 
 /* env NAME=off|0 */
@@ -328,7 +348,9 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
     const char *w = getenv("TFCC_WINOGRAD");
     if (w && (strcmp(w, "off") == 0 || strcmp(w, "0") == 0)) m->opts.disable_winograd = 1;
   }
-  tfcc_status st = m->update_lock_init ? TFCC_OK : tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "cannot create a mutex");
+  tfcc_status st = m->update_lock_init
+                       ? TFCC_OK
+                       : tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "cannot create a mutex");
   if (st == TFCC_OK && m->opts.weights_cache && m->opts.weights_cache[0])
     st = open_weights_cache(m, err);
   /* bytes the model owns: constant pages may be released during the load, so what is read
@@ -379,18 +401,25 @@ static tfcc_status fail_create(tfcc_status st, const tfcc_err *err) {
 tfcc_status tfcc_model_load_file(tfcc_runtime *rt, const char *path, const tfcc_model_options *opts,
                                  tfcc_model **out) {
   tfcc_err err = {0};
-  if (!out || !path) return fail_create(tfcc_err_set(&err, TFCC_ERR_INVALID_ARG, "tfcc_model_load_file: path or out is NULL"), &err);
+  if (!out || !path)
+    return fail_create(
+        tfcc_err_set(&err, TFCC_ERR_INVALID_ARG, "tfcc_model_load_file: path or out is NULL"),
+        &err);
   *out = NULL;
   /* A private copy unless the file is immutable: nothing the model touches may stay on a
    * mapping of a file that can be truncated (SIGBUS) or rewritten in place (docs/lifecycle.md). */
   tfcc_model_file f;
-  tfcc_status s = tfcc_model_file_open(path, tfcc_model_opts_file_immutable(opts), TFCC_MF_KEEP_FD, &f, &err);
+  tfcc_status s =
+      tfcc_model_file_open(path, tfcc_model_opts_file_immutable(opts), TFCC_MF_KEEP_FD, &f, &err);
   /* The copy must be one state of the file, not a mix of an old and a new one written while
    * it was read within one tick of the file's timestamps: read it again and compare. */
   if (s == TFCC_OK && !f.mapped) s = tfcc_model_file_recheck(&f, &err);
-  if (s == TFCC_OK) tfcc_model_file_close_fd(&f);
-  else tfcc_model_file_release(&f);
-  if (s == TFCC_OK) s = tfcc_model_build(rt, f.data, f.size, f.region, f.region_size, opts, out, &err);
+  if (s == TFCC_OK)
+    tfcc_model_file_close_fd(&f);
+  else
+    tfcc_model_file_release(&f);
+  if (s == TFCC_OK)
+    s = tfcc_model_build(rt, f.data, f.size, f.region, f.region_size, opts, out, &err);
   if (s != TFCC_OK) {
     tfcc_err_prefix(&err, "%s", path);
     return fail_create(s, &err);
@@ -401,7 +430,10 @@ tfcc_status tfcc_model_load_file(tfcc_runtime *rt, const char *path, const tfcc_
 tfcc_status tfcc_model_load_buffer(tfcc_runtime *rt, const void *data, size_t size,
                                    const tfcc_model_options *opts, tfcc_model **out) {
   tfcc_err err = {0};
-  if (!out || !data) return fail_create(tfcc_err_set(&err, TFCC_ERR_INVALID_ARG, "tfcc_model_load_buffer: data or out is NULL"), &err);
+  if (!out || !data)
+    return fail_create(
+        tfcc_err_set(&err, TFCC_ERR_INVALID_ARG, "tfcc_model_load_buffer: data or out is NULL"),
+        &err);
   *out = NULL;
   tfcc_status s = tfcc_model_build(rt, data, size, NULL, 0, opts, out, &err);
   return s == TFCC_OK ? s : fail_create(s, &err);
@@ -414,7 +446,8 @@ tfcc_status tfcc_model_load_owned_buffer(tfcc_runtime *rt, void *data, size_t si
   if (!out || !data || !free_fn) {
     if (data && free_fn) free_fn(free_user, data, size);
     return fail_create(tfcc_err_set(&err, TFCC_ERR_INVALID_ARG,
-                                    "tfcc_model_load_owned_buffer: data, free_fn or out is NULL"), &err);
+                                    "tfcc_model_load_owned_buffer: data, free_fn or out is NULL"),
+                       &err);
   }
   *out = NULL;
   tfcc_status s = model_build(rt, data, size, NULL, 0, free_fn, free_user, opts, out, &err);
@@ -431,7 +464,8 @@ void tfcc_model_release(tfcc_model *m) {
 
 /* ---------------------------------------------------------------- introspection */
 
-static void fill_info(const tfcc_ir_tensor *t, const int32_t *dims, int32_t rank, tfcc_tensor_info *info) {
+static void fill_info(const tfcc_ir_tensor *t, const int32_t *dims, int32_t rank,
+                      tfcc_tensor_info *info) {
   memset(info, 0, sizeof *info);
   info->name = t->name;
   info->dtype = t->dtype;
@@ -448,10 +482,10 @@ static void fill_info(const tfcc_ir_tensor *t, const int32_t *dims, int32_t rank
   info->quant_axis = t->quant.axis;
 }
 
-void tfcc_model_tensor_info_(const tfcc_model *m, int32_t subgraph, int32_t tensor, const int32_t *dims,
-                             int32_t rank, tfcc_tensor_info *info);
-void tfcc_model_tensor_info_(const tfcc_model *m, int32_t subgraph, int32_t tensor, const int32_t *dims,
-                             int32_t rank, tfcc_tensor_info *info) {
+void tfcc_model_tensor_info_(const tfcc_model *m, int32_t subgraph, int32_t tensor,
+                             const int32_t *dims, int32_t rank, tfcc_tensor_info *info);
+void tfcc_model_tensor_info_(const tfcc_model *m, int32_t subgraph, int32_t tensor,
+                             const int32_t *dims, int32_t rank, tfcc_tensor_info *info) {
   const tfcc_ir_tensor *t = &m->graph.subgraphs[subgraph].tensors[tensor];
   fill_info(t, dims ? dims : t->dims, dims ? rank : t->rank, info);
 }
@@ -460,13 +494,15 @@ int tfcc_model_input_count(const tfcc_model *m) { return m ? m->graph.subgraphs[
 int tfcc_model_output_count(const tfcc_model *m) { return m ? m->graph.subgraphs[0].n_outputs : 0; }
 
 tfcc_status tfcc_model_input_info(const tfcc_model *m, int index, tfcc_tensor_info *info) {
-  if (!m || !info || index < 0 || index >= m->graph.subgraphs[0].n_inputs) return TFCC_ERR_INVALID_ARG;
+  if (!m || !info || index < 0 || index >= m->graph.subgraphs[0].n_inputs)
+    return TFCC_ERR_INVALID_ARG;
   tfcc_model_tensor_info_(m, 0, m->graph.subgraphs[0].inputs[index], NULL, 0, info);
   return TFCC_OK;
 }
 
 tfcc_status tfcc_model_output_info(const tfcc_model *m, int index, tfcc_tensor_info *info) {
-  if (!m || !info || index < 0 || index >= m->graph.subgraphs[0].n_outputs) return TFCC_ERR_INVALID_ARG;
+  if (!m || !info || index < 0 || index >= m->graph.subgraphs[0].n_outputs)
+    return TFCC_ERR_INVALID_ARG;
   tfcc_model_tensor_info_(m, 0, m->graph.subgraphs[0].outputs[index], NULL, 0, info);
   return TFCC_OK;
 }
@@ -474,7 +510,8 @@ tfcc_status tfcc_model_output_info(const tfcc_model *m, int index, tfcc_tensor_i
 int tfcc_model_op_count(const tfcc_model *m) { return m ? m->graph.subgraphs[0].n_nodes : 0; }
 
 tfcc_status tfcc_model_op_info(const tfcc_model *m, int index, tfcc_op_info *info) {
-  if (!m || !info || index < 0 || index >= m->graph.subgraphs[0].n_nodes) return TFCC_ERR_INVALID_ARG;
+  if (!m || !info || index < 0 || index >= m->graph.subgraphs[0].n_nodes)
+    return TFCC_ERR_INVALID_ARG;
   const tfcc_ir_node *n = &m->graph.subgraphs[0].nodes[index];
   memset(info, 0, sizeof *info);
   info->name = m->op_names ? m->op_names[index] : "";
@@ -489,7 +526,9 @@ tfcc_status tfcc_model_op_info(const tfcc_model *m, int index, tfcc_op_info *inf
 
 int tfcc_model_tensor_count(const tfcc_model *m) { return m ? m->graph.subgraphs[0].n_tensors : 0; }
 size_t tfcc_model_constant_bytes(const tfcc_model *m) { return m ? m->constant_bytes : 0; }
-const char *tfcc_model_unsupported(const tfcc_model *m) { return m && m->unsupported ? m->unsupported : ""; }
+const char *tfcc_model_unsupported(const tfcc_model *m) {
+  return m && m->unsupported ? m->unsupported : "";
+}
 const char *tfcc_model_description(const tfcc_model *m) {
   return m && m->graph.description ? m->graph.description : "";
 }

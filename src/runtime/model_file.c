@@ -17,9 +17,11 @@
 #define READ_STEP ((size_t)256 << 10)
 #define HUGE_PAGE ((size_t)2 << 20)
 #ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23 /* Linux 5.14; older kernels answer EINVAL and pages fault on first write */
+#define MADV_POPULATE_WRITE \
+  23 /* Linux 5.14; older kernels answer EINVAL and pages fault on first write */
 #endif
-#define PUBLISH_HINT "; publish model files by writing a temporary file and renaming it over the old one"
+#define PUBLISH_HINT \
+  "; publish model files by writing a temporary file and renaming it over the old one"
 
 /* Content checksum of a mapping (base/hash64.h): detects in-place rewrites of a file declared
  * immutable between mapping and switching. */
@@ -98,7 +100,8 @@ static void *private_alloc(size_t size, size_t *region_size) {
 static ssize_t read_full(int fd, uint8_t *p, size_t n, off_t at, bool positioned) {
   size_t got = 0;
   while (got < n) {
-    ssize_t r = positioned ? pread(fd, p + got, n - got, at + (off_t)got) : read(fd, p + got, n - got);
+    ssize_t r =
+        positioned ? pread(fd, p + got, n - got, at + (off_t)got) : read(fd, p + got, n - got);
     if (r < 0 && errno == EINTR) continue;
     if (r < 0) return -1;
     if (r == 0) break;
@@ -115,34 +118,41 @@ static tfcc_status read_copy(tfcc_model_file *f, tfcc_err *err) {
     size_t step = f->size - done < READ_STEP ? f->size - done : READ_STEP;
     ssize_t r = read_full(f->fd, dst + done, step, 0, false);
     if (r < 0)
-      return tfcc_err_set(err, TFCC_ERR_IO, "read failed after %zu of %zu bytes: %s", done, f->size, strerror(errno));
+      return tfcc_err_set(err, TFCC_ERR_IO, "read failed after %zu of %zu bytes: %s", done, f->size,
+                          strerror(errno));
     done += (size_t)r;
     if ((size_t)r < step)
-      return tfcc_err_set(err, TFCC_ERR_INTEGRITY,
-                          "file shrank while being read: %zu of %zu bytes, then end of file (truncated or "
-                          "rewritten in place)" PUBLISH_HINT,
-                          done, f->size);
+      return tfcc_err_set(
+          err, TFCC_ERR_INTEGRITY,
+          "file shrank while being read: %zu of %zu bytes, then end of file (truncated or "
+          "rewritten in place)" PUBLISH_HINT,
+          done, f->size);
   }
   uint8_t extra;
   ssize_t r = read_full(f->fd, &extra, 1, 0, false);
   if (r > 0)
-    return tfcc_err_set(err, TFCC_ERR_INTEGRITY,
-                        "file grew while being read: more than the %zu bytes it had when opened" PUBLISH_HINT, f->size);
+    return tfcc_err_set(
+        err, TFCC_ERR_INTEGRITY,
+        "file grew while being read: more than the %zu bytes it had when opened" PUBLISH_HINT,
+        f->size);
   return TFCC_OK;
 }
 
-static tfcc_status changed_error(const struct stat *a, const struct stat *b, const char *when, tfcc_err *err) {
+static tfcc_status changed_error(const struct stat *a, const struct stat *b, const char *when,
+                                 tfcc_err *err) {
   if (a->st_size != b->st_size)
-    return tfcc_err_set(err, TFCC_ERR_INTEGRITY, "file changed %s (size %lld -> %lld bytes)" PUBLISH_HINT, when,
+    return tfcc_err_set(err, TFCC_ERR_INTEGRITY,
+                        "file changed %s (size %lld -> %lld bytes)" PUBLISH_HINT, when,
                         (long long)a->st_size, (long long)b->st_size);
-  return tfcc_err_set(err, TFCC_ERR_INTEGRITY, "file changed %s (same size, %s differs)" PUBLISH_HINT, when,
-                      a->st_ino != b->st_ino || a->st_dev != b->st_dev ? "inode" : "modification time");
+  return tfcc_err_set(
+      err, TFCC_ERR_INTEGRITY, "file changed %s (same size, %s differs)" PUBLISH_HINT, when,
+      a->st_ino != b->st_ino || a->st_dev != b->st_dev ? "inode" : "modification time");
 }
 
 /* ---------------------------------------------------------------- open */
 
-tfcc_status tfcc_model_file_open(const char *path, bool immutable, unsigned flags, tfcc_model_file *f,
-                                 tfcc_err *err) {
+tfcc_status tfcc_model_file_open(const char *path, bool immutable, unsigned flags,
+                                 tfcc_model_file *f, tfcc_err *err) {
   memset(f, 0, sizeof *f);
   f->fd = open(path, O_RDONLY | O_CLOEXEC);
   if (f->fd < 0) return tfcc_err_set(err, TFCC_ERR_IO, "%s", strerror(errno));
@@ -152,10 +162,11 @@ tfcc_status tfcc_model_file_open(const char *path, bool immutable, unsigned flag
   else if (!S_ISREG(f->st.st_mode))
     st = tfcc_err_set(err, TFCC_ERR_IO, "not a regular file");
   else if (f->st.st_size < 8)
-    st = tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "file is %lld bytes, too small for a TFLite model",
-                      (long long)f->st.st_size);
+    st = tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                      "file is %lld bytes, too small for a TFLite model", (long long)f->st.st_size);
   else if ((unsigned long long)f->st.st_size > (unsigned long long)(SIZE_MAX / 2))
-    st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "file of %lld bytes is too large", (long long)f->st.st_size);
+    st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "file of %lld bytes is too large",
+                      (long long)f->st.st_size);
   if (st != TFCC_OK) {
     tfcc_model_file_release(f);
     return st;
@@ -163,13 +174,15 @@ tfcc_status tfcc_model_file_open(const char *path, bool immutable, unsigned flag
   f->size = (size_t)f->st.st_size;
   struct timespec t;
   if (clock_gettime(CLOCK_REALTIME, &t) == 0) {
-    time_t last = f->st.st_mtim.tv_sec > f->st.st_ctim.tv_sec ? f->st.st_mtim.tv_sec : f->st.st_ctim.tv_sec;
+    time_t last =
+        f->st.st_mtim.tv_sec > f->st.st_ctim.tv_sec ? f->st.st_mtim.tv_sec : f->st.st_ctim.tv_sec;
     f->settled = t.tv_sec - last >= TFCC_MF_SETTLED_S;
   }
   const char *why = immutable ? "declared immutable" : immutable_reason(f->fd);
   if (why) {
     /* Zero-copy: the file's pages are the model's bytes. */
-    void *map = mmap(NULL, f->size, PROT_READ, MAP_PRIVATE | ((flags & TFCC_MF_POPULATE) ? MAP_POPULATE : 0), f->fd, 0);
+    void *map = mmap(NULL, f->size, PROT_READ,
+                     MAP_PRIVATE | ((flags & TFCC_MF_POPULATE) ? MAP_POPULATE : 0), f->fd, 0);
     if (map == MAP_FAILED) {
       st = tfcc_err_set(err, TFCC_ERR_IO, "mmap failed: %s", strerror(errno));
     } else {
@@ -184,7 +197,8 @@ tfcc_status tfcc_model_file_open(const char *path, bool immutable, unsigned flag
     f->why_mapped = "";
     f->region = private_alloc(f->size, &f->region_size);
     if (!f->region) {
-      st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory for a private copy of %zu bytes", f->size);
+      st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory for a private copy of %zu bytes",
+                        f->size);
     } else {
       f->data = f->region;
       st = read_copy(f, err);
@@ -209,8 +223,9 @@ tfcc_status tfcc_model_file_recheck(tfcc_model_file *f, tfcc_err *err) {
     return changed_error(&f->st, f->fd < 0 ? &f->st : &now, "while being loaded", err);
   if (f->mapped) {
     if (checksum(f->data, f->size) != f->checksum)
-      return tfcc_err_set(err, TFCC_ERR_INTEGRITY,
-                          "file content changed while being loaded (checksum differs)" PUBLISH_HINT);
+      return tfcc_err_set(
+          err, TFCC_ERR_INTEGRITY,
+          "file content changed while being loaded (checksum differs)" PUBLISH_HINT);
     return TFCC_OK;
   }
   /* Unchanged for seconds before it was opened: any write since (however small, however soon)
@@ -229,13 +244,15 @@ tfcc_status tfcc_model_file_recheck(tfcc_model_file *f, tfcc_err *err) {
       ssize_t r = read_full(f->fd, buf, step, (off_t)done, true);
       if (r != (ssize_t)step)
         st = r < 0 ? tfcc_err_set(err, TFCC_ERR_IO, "read failed: %s", strerror(errno))
-                   : tfcc_err_set(err, TFCC_ERR_INTEGRITY,
-                                  "file changed while being loaded (%zu of %zu bytes left)" PUBLISH_HINT,
-                                  done + (size_t)r, f->size);
+                   : tfcc_err_set(
+                         err, TFCC_ERR_INTEGRITY,
+                         "file changed while being loaded (%zu of %zu bytes left)" PUBLISH_HINT,
+                         done + (size_t)r, f->size);
       else if (memcmp(buf, f->data + done, step) != 0)
-        st = tfcc_err_set(err, TFCC_ERR_INTEGRITY,
-                          "file content changed while being loaded (bytes %zu..%zu differ)" PUBLISH_HINT, done,
-                          done + step);
+        st = tfcc_err_set(
+            err, TFCC_ERR_INTEGRITY,
+            "file content changed while being loaded (bytes %zu..%zu differ)" PUBLISH_HINT, done,
+            done + step);
       done += step;
     }
     free(buf);

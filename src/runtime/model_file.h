@@ -18,17 +18,17 @@
 #include "tfcc/tfcc.h"
 
 typedef struct tfcc_model_file {
-  const uint8_t *data;  /* size bytes: the file's content */
+  const uint8_t *data; /* size bytes: the file's content */
   size_t size;
-  void *region;         /* munmap(region, region_size) releases data (mapping or private copy) */
+  void *region; /* munmap(region, region_size) releases data (mapping or private copy) */
   size_t region_size;
-  bool mapped;          /* data is a mapping of the (immutable) file itself */
+  bool mapped;            /* data is a mapping of the (immutable) file itself */
   const char *why_mapped; /* what said the file is immutable ("" when copied) */
-  int fd;               /* open until tfcc_model_file_close_fd */
-  struct stat st;       /* the file as it was read */
-  bool settled;         /* its last change (mtime, ctime) was TFCC_MF_SETTLED_S or more before
+  int fd;                 /* open until tfcc_model_file_close_fd */
+  struct stat st;         /* the file as it was read */
+  bool settled;           /* its last change (mtime, ctime) was TFCC_MF_SETTLED_S or more before
                            it was opened: a write since would show in them (no re-read) */
-  uint64_t checksum;    /* mapped, with TFCC_MF_CHECKSUM: content checksum */
+  uint64_t checksum;      /* mapped, with TFCC_MF_CHECKSUM: content checksum */
 } tfcc_model_file;
 
 /* Seconds between a file's last change and its open after which its timestamps alone tell a
@@ -43,8 +43,8 @@ typedef struct tfcc_model_file {
  * regular file, read, mmap), TFCC_ERR_INVALID_MODEL (too small), TFCC_ERR_NO_MEMORY,
  * TFCC_ERR_INTEGRITY (the file changed size, identity or time while it was read). Messages do
  * not name the path (callers prefix it). On failure *f holds nothing to release. */
-tfcc_status tfcc_model_file_open(const char *path, bool immutable, unsigned flags, tfcc_model_file *f,
-                                 tfcc_err *err);
+tfcc_status tfcc_model_file_open(const char *path, bool immutable, unsigned flags,
+                                 tfcc_model_file *f, tfcc_err *err);
 
 /* Is the file still what was read? Same identity, size and times (fstat), and the same
  * content: a copy is compared with the file read again, a mapping's checksum computed again.

@@ -60,10 +60,14 @@ tfcc_status tfcc_model_subgraph_info(const tfcc_model *m, int index, tfcc_subgra
       const char *role = NULL;
       switch (n->builtin) {
         case TFCC_OP_WHILE:
-          role = n->opts.subgraphs.first == index ? "cond" : n->opts.subgraphs.second == index ? "body" : NULL;
+          role = n->opts.subgraphs.first == index    ? "cond"
+                 : n->opts.subgraphs.second == index ? "body"
+                                                     : NULL;
           break;
         case TFCC_OP_IF:
-          role = n->opts.subgraphs.first == index ? "then" : n->opts.subgraphs.second == index ? "else" : NULL;
+          role = n->opts.subgraphs.first == index    ? "then"
+                 : n->opts.subgraphs.second == index ? "else"
+                                                     : NULL;
           break;
         case TFCC_OP_CALL_ONCE: role = n->opts.subgraphs.first == index ? "init" : NULL; break;
         case TFCC_OP_CALL: role = n->opts.subgraphs.first == index ? "call" : NULL; break;

@@ -25,7 +25,8 @@ tfcc_status tfcc_run_state_init(tfcc_run_state *rs, const tfcc_graph *g, int32_t
   rs->once_done = calloc((size_t)g->n_subgraphs + 1, sizeof *rs->once_done);
   if (!rs->vars || !rs->once_done) {
     tfcc_run_state_free(rs);
-    return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory for %d resource variables", (int)n_vars);
+    return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory for %d resource variables",
+                        (int)n_vars);
   }
   for (int32_t s = 0; s < g->n_subgraphs; s++)
     for (int32_t i = 0; i < g->subgraphs[s].n_nodes; i++) {

@@ -14,7 +14,7 @@
 /* One resource variable (VAR_HANDLE's resource id): unset until its first ASSIGN_VARIABLE,
  * then its dtype and shape are fixed; its memory is kept across runs and resets. */
 typedef struct tfcc_resource_var {
-  const char *name;      /* shared_name in the model file (not NUL-terminated) */
+  const char *name; /* shared_name in the model file (not NUL-terminated) */
   uint32_t name_len;
   bool set;
   tfcc_dtype dtype;
@@ -26,19 +26,19 @@ typedef struct tfcc_resource_var {
 } tfcc_resource_var;
 
 typedef struct tfcc_run_state {
-  const tfcc_graph *graph;  /* the graph (weights generation) the session's plans are built on */
-  tfcc_exec_env env;        /* for plans of called subgraphs (env.rs points back here) */
-  bool with_memory;         /* plans get arenas (sessions) or only shapes (model load) */
-  bool running;             /* inside a run: operators re-prepared now see data of their inputs */
-  int32_t depth;            /* nesting of subgraph plans being built */
-  int32_t n_plans;          /* subgraph plans alive (operators' state) */
+  const tfcc_graph *graph; /* the graph (weights generation) the session's plans are built on */
+  tfcc_exec_env env;       /* for plans of called subgraphs (env.rs points back here) */
+  bool with_memory;        /* plans get arenas (sessions) or only shapes (model load) */
+  bool running;            /* inside a run: operators re-prepared now see data of their inputs */
+  int32_t depth;           /* nesting of subgraph plans being built */
+  int32_t n_plans;         /* subgraph plans alive (operators' state) */
   int32_t n_vars;
-  tfcc_resource_var *vars;  /* [n_vars], by resource id */
+  tfcc_resource_var *vars; /* [n_vars], by resource id */
   int32_t n_subgraphs;
-  bool *once_done;          /* [n_subgraphs]: CALL_ONCE ran this init subgraph */
-  uint64_t timeout_ns;      /* per run; 0: none */
-  uint64_t deadline_ns;     /* of the current run (CLOCK_MONOTONIC); 0: none */
-  atomic_int cancel;        /* set by tfcc_session_cancel, cleared when a run reports it */
+  bool *once_done;      /* [n_subgraphs]: CALL_ONCE ran this init subgraph */
+  uint64_t timeout_ns;  /* per run; 0: none */
+  uint64_t deadline_ns; /* of the current run (CLOCK_MONOTONIC); 0: none */
+  atomic_int cancel;    /* set by tfcc_session_cancel, cleared when a run reports it */
 } tfcc_run_state;
 
 /* Subgraph plans may nest this deep (WHILE in the body of a WHILE ...), and a session may hold
@@ -67,8 +67,10 @@ static inline tfcc_status tfcc_run_check(tfcc_run_state *rs, tfcc_err *err) {
     return tfcc_err_set(err, TFCC_ERR_CANCELLED, "run cancelled (tfcc_session_cancel)");
   }
   if (rs->deadline_ns && tfcc_run_now_ns() > rs->deadline_ns)
-    return tfcc_err_set(err, TFCC_ERR_DEADLINE, "run deadline exceeded: the run took longer than its %.3f ms "
-                        "budget (tfcc_session_set_run_timeout)", (double)rs->timeout_ns / 1e6);
+    return tfcc_err_set(err, TFCC_ERR_DEADLINE,
+                        "run deadline exceeded: the run took longer than its %.3f ms "
+                        "budget (tfcc_session_set_run_timeout)",
+                        (double)rs->timeout_ns / 1e6);
   return TFCC_OK;
 }
 

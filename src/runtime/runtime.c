@@ -26,7 +26,8 @@ tfcc_status tfcc_runtime_create(const tfcc_runtime_options *opts, tfcc_runtime *
   tfcc_runtime_options_default(&o);
   if (opts) {
     if (opts->struct_size == 0 || opts->struct_size > sizeof o) {
-      tfcc_last_error_set("tfcc_runtime_create: options.struct_size is not set by tfcc_runtime_options_default()");
+      tfcc_last_error_set(
+          "tfcc_runtime_create: options.struct_size is not set by tfcc_runtime_options_default()");
       return TFCC_ERR_INVALID_ARG;
     }
     memcpy(&o, opts, opts->struct_size);
@@ -78,14 +79,16 @@ tfcc_status tfcc_runtime_create(const tfcc_runtime_options *opts, tfcc_runtime *
   tfcc_isa cap = TFCC_ISA_COUNT_;
   if (isa && *isa && tfcc_isa_parse(isa, &cap) != TFCC_OK) {
     char msg[160];
-    snprintf(msg, sizeof msg, "tfcc_runtime_create: unknown ISA cap '%s' (generic, sse4, avx2, avx512, neon)", isa);
+    snprintf(msg, sizeof msg,
+             "tfcc_runtime_create: unknown ISA cap '%s' (generic, sse4, avx2, avx512, neon)", isa);
     tfcc_runtime_destroy(rt);
     tfcc_last_error_set(msg);
     return TFCC_ERR_INVALID_ARG;
   }
   rt->isa = tfcc_cpu_dispatch_isa(cap);
   tfcc_err err = {0};
-  if (tfcc_threadpool_create(rt->num_threads, rt->cpu_affinity, rt->cpu_affinity_count, &rt->pool, &err) != TFCC_OK) {
+  if (tfcc_threadpool_create(rt->num_threads, rt->cpu_affinity, rt->cpu_affinity_count, &rt->pool,
+                             &err) != TFCC_OK) {
     tfcc_runtime_destroy(rt);
     tfcc_last_error_set(err.msg);
     return err.code;
@@ -96,7 +99,8 @@ tfcc_status tfcc_runtime_create(const tfcc_runtime_options *opts, tfcc_runtime *
     tfcc_last_error_set(err.msg);
     return err.code;
   }
-  tfcc_log(&rt->log, TFCC_LOG_INFO, "RUNTIME", "%d thread(s), kernels for %s", rt->num_threads, tfcc_isa_name(rt->isa));
+  tfcc_log(&rt->log, TFCC_LOG_INFO, "RUNTIME", "%d thread(s), kernels for %s", rt->num_threads,
+           tfcc_isa_name(rt->isa));
   *out = rt;
   return TFCC_OK;
 }

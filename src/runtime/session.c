@@ -9,14 +9,15 @@
 #include "runtime/internal.h"
 #include "base/threadpool.h"
 
-void tfcc_model_tensor_info_(const tfcc_model *m, int32_t subgraph, int32_t tensor, const int32_t *dims,
-                             int32_t rank, tfcc_tensor_info *info);
+void tfcc_model_tensor_info_(const tfcc_model *m, int32_t subgraph, int32_t tensor,
+                             const int32_t *dims, int32_t rank, tfcc_tensor_info *info);
 
 /* Operator name of node i of the session's subgraph (static strings; op_names cover subgraph 0). */
 static const char *node_name(const tfcc_session *s, int32_t i) {
   if (s->subgraph == 0) return s->model->op_names[i];
   const tfcc_ir_node *n = &s->sg->nodes[i];
-  return n->builtin == TFCC_OP_CUSTOM ? (n->custom_code ? n->custom_code : "CUSTOM") : tfcc_builtin_name(n->builtin);
+  return n->builtin == TFCC_OP_CUSTOM ? (n->custom_code ? n->custom_code : "CUSTOM")
+                                      : tfcc_builtin_name(n->builtin);
 }
 
 /* The signature name of tensor t of the session's subgraph, or NULL. */
@@ -48,7 +49,8 @@ void tfcc_session_options_default(tfcc_session_options *o) {
 #define TFCC_MAX_INPUTS_RESIZED_ 16
 
 static tfcc_status session_fail(tfcc_session *s, tfcc_status st) {
-  tfcc_log(s->model->rt ? &s->model->rt->log : NULL, TFCC_LOG_DEBUG, TFCC_TAG_SESSION, "%s", s->err.msg);
+  tfcc_log(s->model->rt ? &s->model->rt->log : NULL, TFCC_LOG_DEBUG, TFCC_TAG_SESSION, "%s",
+           s->err.msg);
   return st;
 }
 
@@ -58,11 +60,12 @@ static tfcc_status replan_on(tfcc_session *s, tfcc_weights *w) {
   tfcc_exec_env env = tfcc_model_env(s->model);
   env.rs = &s->rs;
   s->rs.graph = w->graph;
-  tfcc_status st = tfcc_exec_plan_build(&next, w->graph, s->subgraph, s->shapes, true, &env, &s->err);
+  tfcc_status st =
+      tfcc_exec_plan_build(&next, w->graph, s->subgraph, s->shapes, true, &env, &s->err);
   if (st != TFCC_OK) {
     if (st == TFCC_ERR_NO_MEMORY)
-      tfcc_log(s->model->rt ? &s->model->rt->log : NULL, TFCC_LOG_ERROR, TFCC_TAG_MEM_ALLOC_FAIL, "%s",
-               s->err.msg);
+      tfcc_log(s->model->rt ? &s->model->rt->log : NULL, TFCC_LOG_ERROR, TFCC_TAG_MEM_ALLOC_FAIL,
+               "%s", s->err.msg);
     return st;
   }
   tfcc_exec_plan_free(&s->plan);
@@ -113,11 +116,13 @@ static tfcc_status bind_weights(tfcc_session *s, tfcc_weights *w) {
 static tfcc_status session_create(tfcc_model *m, int32_t subgraph, const tfcc_ir_signature *sig,
                                   const tfcc_session_options *opts, tfcc_session **out);
 
-tfcc_status tfcc_session_create(tfcc_model *m, const tfcc_session_options *opts, tfcc_session **out) {
+tfcc_status tfcc_session_create(tfcc_model *m, const tfcc_session_options *opts,
+                                tfcc_session **out) {
   return session_create(m, 0, NULL, opts, out);
 }
 
-tfcc_status tfcc_session_create_for_signature(tfcc_model *m, const char *key, const tfcc_session_options *opts,
+tfcc_status tfcc_session_create_for_signature(tfcc_model *m, const char *key,
+                                              const tfcc_session_options *opts,
                                               tfcc_session **out) {
   if (out) *out = NULL;
   if (!m || !key || !out) {
@@ -126,10 +131,12 @@ tfcc_status tfcc_session_create_for_signature(tfcc_model *m, const char *key, co
   }
   for (int32_t k = 0; k < m->graph.n_signatures; k++) {
     const tfcc_ir_signature *sig = &m->graph.signatures[k];
-    if (sig->key && strcmp(sig->key, key) == 0) return session_create(m, sig->subgraph, sig, opts, out);
+    if (sig->key && strcmp(sig->key, key) == 0)
+      return session_create(m, sig->subgraph, sig, opts, out);
   }
   char msg[300];
-  snprintf(msg, sizeof msg, "the model has no signature '%.200s' (%d signatures; tfcc inspect lists them)", key,
+  snprintf(msg, sizeof msg,
+           "the model has no signature '%.200s' (%d signatures; tfcc inspect lists them)", key,
            (int)m->graph.n_signatures);
   tfcc_last_error_set(msg);
   return TFCC_ERR_NOT_FOUND;
@@ -145,7 +152,8 @@ static tfcc_status session_create(tfcc_model *m, int32_t subgraph, const tfcc_ir
   }
   *out = NULL;
   if (opts && (opts->struct_size == 0 || opts->struct_size > sizeof(tfcc_session_options))) {
-    tfcc_last_error_set("tfcc_session_create: options.struct_size is not set by tfcc_session_options_default()");
+    tfcc_last_error_set(
+        "tfcc_session_create: options.struct_size is not set by tfcc_session_options_default()");
     return TFCC_ERR_INVALID_ARG;
   }
   if (m->unsupported && m->unsupported[0]) {
@@ -190,7 +198,8 @@ static tfcc_status session_create(tfcc_model *m, int32_t subgraph, const tfcc_ir
     tfcc_session_destroy(s);
     return st;
   }
-  if (opts && opts->struct_size >= offsetof(tfcc_session_options, prefault) + sizeof opts->prefault &&
+  if (opts &&
+      opts->struct_size >= offsetof(tfcc_session_options, prefault) + sizeof opts->prefault &&
       opts->prefault && s->plan.arena)
     memset(s->plan.arena, 0, s->plan.arena_bytes); /* the first run then faults no arena page */
   *out = s;
@@ -233,8 +242,8 @@ tfcc_status tfcc_session_output_info(const tfcc_session *s, int index, tfcc_tens
   return TFCC_OK;
 }
 
-static tfcc_status find_named(const tfcc_session *s, const int32_t *list, int32_t n, const char *name,
-                              int *index) {
+static tfcc_status find_named(const tfcc_session *s, const int32_t *list, int32_t n,
+                              const char *name, int *index) {
   if (!s || !name || !index) return TFCC_ERR_INVALID_ARG;
   for (int32_t i = 0; i < n; i++)
     if (strcmp(s->sg->tensors[list[i]].name, name) == 0) {
@@ -275,42 +284,50 @@ static tfcc_status check_resize(tfcc_session *s, int index, int32_t rank, const 
                         (int)s->sg->n_inputs);
   const tfcc_ir_tensor *t = &s->sg->tensors[s->sg->inputs[index]];
   if (rank < 0 || rank > TFCC_MAX_RANK || (rank > 0 && !dims))
-    return tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "input %d: rank %d is invalid", index, (int)rank);
+    return tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "input %d: rank %d is invalid", index,
+                        (int)rank);
   if (t->has_signature) {
     if (rank != t->rank)
-      return tfcc_err_set(&s->err, TFCC_ERR_SHAPE, "input %d (%s): rank %d, model has rank %d", index, t->name,
-                          (int)rank, (int)t->rank);
+      return tfcc_err_set(&s->err, TFCC_ERR_SHAPE, "input %d (%s): rank %d, model has rank %d",
+                          index, t->name, (int)rank, (int)t->rank);
     for (int32_t d = 0; d < rank; d++)
       if (t->signature[d] != -1 && dims[d] != t->signature[d])
-        return tfcc_err_set(&s->err, TFCC_ERR_SHAPE, "input %d (%s): dimension %d is fixed at %d, cannot be %d",
-                            index, t->name, (int)d, (int)t->signature[d], (int)dims[d]);
+        return tfcc_err_set(&s->err, TFCC_ERR_SHAPE,
+                            "input %d (%s): dimension %d is fixed at %d, cannot be %d", index,
+                            t->name, (int)d, (int)t->signature[d], (int)dims[d]);
   }
   for (int32_t d = 0; d < rank; d++)
     if (dims[d] < 0)
-      return tfcc_err_set(&s->err, TFCC_ERR_SHAPE, "input %d: dimension %d is negative", index, (int)d);
+      return tfcc_err_set(&s->err, TFCC_ERR_SHAPE, "input %d: dimension %d is negative", index,
+                          (int)d);
   return TFCC_OK;
 }
 
-tfcc_status tfcc_session_resize_input(tfcc_session *s, int index, int32_t rank, const int32_t *dims) {
+tfcc_status tfcc_session_resize_input(tfcc_session *s, int index, int32_t rank,
+                                      const int32_t *dims) {
   return tfcc_session_resize_inputs(s, 1, &index, &rank, &dims);
 }
 
-tfcc_status tfcc_session_resize_inputs(tfcc_session *s, int count, const int *indices, const int32_t *ranks,
-                                       const int32_t *const *dims) {
+tfcc_status tfcc_session_resize_inputs(tfcc_session *s, int count, const int *indices,
+                                       const int32_t *ranks, const int32_t *const *dims) {
   if (!s) return TFCC_ERR_INVALID_ARG;
   if (count < 0 || count > s->sg->n_inputs || (count > 0 && (!indices || !ranks || !dims)))
-    return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "resize of %d inputs (%d inputs)", count,
-                                        (int)s->sg->n_inputs));
+    return session_fail(
+        s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "resize of %d inputs (%d inputs)", count,
+                        (int)s->sg->n_inputs));
   for (int k = 0; k < count; k++) {
     tfcc_status st = check_resize(s, indices[k], ranks[k], dims[k]);
     if (st != TFCC_OK) return session_fail(s, st);
     for (int j = 0; j < k; j++)
       if (indices[j] == indices[k])
-        return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "input %d is resized twice", indices[k]));
+        return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG,
+                                            "input %d is resized twice", indices[k]));
   }
   tfcc_input_shape old[TFCC_MAX_INPUTS_RESIZED_];
-  tfcc_input_shape *saved = count <= TFCC_MAX_INPUTS_RESIZED_ ? old : malloc((size_t)count * sizeof *saved);
-  if (!saved) return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_NO_MEMORY, "resize of %d inputs", count));
+  tfcc_input_shape *saved =
+      count <= TFCC_MAX_INPUTS_RESIZED_ ? old : malloc((size_t)count * sizeof *saved);
+  if (!saved)
+    return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_NO_MEMORY, "resize of %d inputs", count));
   for (int k = 0; k < count; k++) {
     saved[k] = s->shapes[indices[k]];
     s->shapes[indices[k]].rank = ranks[k];
@@ -326,12 +343,14 @@ tfcc_status tfcc_session_resize_inputs(tfcc_session *s, int count, const int *in
 tfcc_status tfcc_session_set_input(tfcc_session *s, int index, const void *data, size_t bytes) {
   if (!s) return TFCC_ERR_INVALID_ARG;
   if (index < 0 || index >= s->sg->n_inputs)
-    return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "input %d does not exist (%d inputs)",
-                                        index, (int)s->sg->n_inputs));
+    return session_fail(
+        s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "input %d does not exist (%d inputs)", index,
+                        (int)s->sg->n_inputs));
   const tfcc_tensor *t = &s->plan.tensors[s->sg->inputs[index]];
   if (bytes != t->bytes)
-    return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_SHAPE, "input %d (%s): %zu bytes given, tensor needs %zu",
-                                        index, s->sg->tensors[t->index].name, bytes, t->bytes));
+    return session_fail(
+        s, tfcc_err_set(&s->err, TFCC_ERR_SHAPE, "input %d (%s): %zu bytes given, tensor needs %zu",
+                        index, s->sg->tensors[t->index].name, bytes, t->bytes));
   s->bound_in[index] = data;
   return TFCC_OK;
 }
@@ -339,12 +358,14 @@ tfcc_status tfcc_session_set_input(tfcc_session *s, int index, const void *data,
 tfcc_status tfcc_session_set_output(tfcc_session *s, int index, void *data, size_t bytes) {
   if (!s) return TFCC_ERR_INVALID_ARG;
   if (index < 0 || index >= s->sg->n_outputs)
-    return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "output %d does not exist (%d outputs)",
-                                        index, (int)s->sg->n_outputs));
+    return session_fail(
+        s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "output %d does not exist (%d outputs)",
+                        index, (int)s->sg->n_outputs));
   const tfcc_tensor *t = &s->plan.tensors[s->sg->outputs[index]];
   if (bytes != t->bytes && !t->dynamic) /* a dynamic output's buffer may have any capacity */
-    return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_SHAPE, "output %d (%s): %zu bytes given, tensor needs %zu",
-                                        index, s->sg->tensors[t->index].name, bytes, t->bytes));
+    return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_SHAPE,
+                                        "output %d (%s): %zu bytes given, tensor needs %zu", index,
+                                        s->sg->tensors[t->index].name, bytes, t->bytes));
   s->bound_out[index] = data;
   s->bound_out_cap[index] = bytes;
   return TFCC_OK;
@@ -363,7 +384,8 @@ int tfcc_session_dynamic_tensor_count(const tfcc_session *s) {
   return n;
 }
 
-tfcc_status tfcc_session_dynamic_tensor_info(const tfcc_session *s, int index, tfcc_dynamic_tensor_info *info) {
+tfcc_status tfcc_session_dynamic_tensor_info(const tfcc_session *s, int index,
+                                             tfcc_dynamic_tensor_info *info) {
   if (!s || !info || index < 0) return TFCC_ERR_INVALID_ARG;
   for (int32_t e = 0; e < s->plan.n_nodes; e++) {
     const tfcc_exec_node *en = &s->plan.nodes[e];
@@ -383,7 +405,8 @@ tfcc_status tfcc_session_dynamic_tensor_info(const tfcc_session *s, int index, t
   return TFCC_ERR_INVALID_ARG;
 }
 
-tfcc_status tfcc_session_output_data(const tfcc_session *s, int index, const void **data, size_t *bytes) {
+tfcc_status tfcc_session_output_data(const tfcc_session *s, int index, const void **data,
+                                     size_t *bytes) {
   if (!s || !data || index < 0 || index >= s->sg->n_outputs) return TFCC_ERR_INVALID_ARG;
   const tfcc_tensor *t = &s->plan.tensors[s->sg->outputs[index]];
   if (!t->dynamic || !s->ran) return TFCC_ERR_STATE;
@@ -392,19 +415,23 @@ tfcc_status tfcc_session_output_data(const tfcc_session *s, int index, const voi
   return TFCC_OK;
 }
 
-tfcc_status tfcc_session_set_input_by_name(tfcc_session *s, const char *name, const void *data, size_t bytes) {
+tfcc_status tfcc_session_set_input_by_name(tfcc_session *s, const char *name, const void *data,
+                                           size_t bytes) {
   int i;
   if (!s) return TFCC_ERR_INVALID_ARG;
   if (tfcc_session_find_input(s, name, &i) != TFCC_OK)
-    return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_NOT_FOUND, "no input named '%s'", name ? name : "(null)"));
+    return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_NOT_FOUND, "no input named '%s'",
+                                        name ? name : "(null)"));
   return tfcc_session_set_input(s, i, data, bytes);
 }
 
-tfcc_status tfcc_session_set_output_by_name(tfcc_session *s, const char *name, void *data, size_t bytes) {
+tfcc_status tfcc_session_set_output_by_name(tfcc_session *s, const char *name, void *data,
+                                            size_t bytes) {
   int i;
   if (!s) return TFCC_ERR_INVALID_ARG;
   if (tfcc_session_find_output(s, name, &i) != TFCC_OK)
-    return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_NOT_FOUND, "no output named '%s'", name ? name : "(null)"));
+    return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_NOT_FOUND, "no output named '%s'",
+                                        name ? name : "(null)"));
   return tfcc_session_set_output(s, i, data, bytes);
 }
 
@@ -427,13 +454,15 @@ static tfcc_status invoke_bound(tfcc_session *s) {
   for (int32_t i = 0; i < sg->n_inputs; i++) {
     tfcc_tensor *t = &p->tensors[sg->inputs[i]];
     if (!s->bound_in[i] && t->bytes)
-      return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "input %d (%s) has no data",
-                                          (int)i, sg->tensors[t->index].name));
+      return session_fail(
+          s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "input %d (%s) has no data", (int)i,
+                          sg->tensors[t->index].name));
     if (misaligned(s->bound_in[i], t->dtype))
-      return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG,
-                                          "input %d (%s): buffer %p is not aligned to its %zu-byte %s elements",
-                                          (int)i, sg->tensors[t->index].name, s->bound_in[i],
-                                          tfcc_dtype_size(t->dtype), tfcc_dtype_name(t->dtype)));
+      return session_fail(
+          s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG,
+                          "input %d (%s): buffer %p is not aligned to its %zu-byte %s elements",
+                          (int)i, sg->tensors[t->index].name, s->bound_in[i],
+                          tfcc_dtype_size(t->dtype), tfcc_dtype_name(t->dtype)));
     t->data = (void *)s->bound_in[i];
   }
   int32_t c = 0;
@@ -444,13 +473,15 @@ static tfcc_status invoke_bound(tfcc_session *s) {
     }
     tfcc_tensor *t = &p->tensors[sg->outputs[i]];
     if (!s->bound_out[i] && t->bytes)
-      return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "output %d (%s) has no buffer",
-                                          (int)i, sg->tensors[t->index].name));
+      return session_fail(
+          s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "output %d (%s) has no buffer", (int)i,
+                          sg->tensors[t->index].name));
     if (misaligned(s->bound_out[i], t->dtype))
-      return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG,
-                                          "output %d (%s): buffer %p is not aligned to its %zu-byte %s elements",
-                                          (int)i, sg->tensors[t->index].name, s->bound_out[i],
-                                          tfcc_dtype_size(t->dtype), tfcc_dtype_name(t->dtype)));
+      return session_fail(
+          s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG,
+                          "output %d (%s): buffer %p is not aligned to its %zu-byte %s elements",
+                          (int)i, sg->tensors[t->index].name, s->bound_out[i],
+                          tfcc_dtype_size(t->dtype), tfcc_dtype_name(t->dtype)));
     t->data = s->bound_out[i];
   }
   bool timed = s->profiling || s->observer;
@@ -492,26 +523,29 @@ static tfcc_status invoke_bound(tfcc_session *s) {
         continue;
       }
       if (misaligned(s->bound_out[i], t->dtype))
-        return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG,
-                                            "output %d (%s): buffer %p is not aligned to its %zu-byte %s elements",
-                                            (int)i, sg->tensors[t->index].name, s->bound_out[i],
-                                            tfcc_dtype_size(t->dtype), tfcc_dtype_name(t->dtype)));
+        return session_fail(
+            s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG,
+                            "output %d (%s): buffer %p is not aligned to its %zu-byte %s elements",
+                            (int)i, sg->tensors[t->index].name, s->bound_out[i],
+                            tfcc_dtype_size(t->dtype), tfcc_dtype_name(t->dtype)));
     }
     if (!s->bound_out[i] && t->bytes)
-      return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "output %d (%s) has no buffer",
-                                          (int)i, sg->tensors[t->index].name));
+      return session_fail(
+          s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "output %d (%s) has no buffer", (int)i,
+                          sg->tensors[t->index].name));
     if (t->bytes) memcpy(s->bound_out[i], t->data, t->bytes);
   }
   if (too_small >= 0) {
     const tfcc_tensor *t = &p->tensors[sg->outputs[too_small]];
     char shp[128];
     return session_fail(
-        s, tfcc_err_set(&s->err, TFCC_ERR_BUFFER_TOO_SMALL,
-                        "output %d (%s): this run produced %s %s, %zu bytes; the buffer holds %zu "
-                        "(tfcc_session_output_info gives the size, tfcc_session_output_data the values)",
-                        (int)too_small, sg->tensors[t->index].name, tfcc_dtype_name(t->dtype),
-                        tfcc_shape_str(t->rank, t->dims, shp, sizeof shp), t->bytes,
-                        s->bound_out_cap[too_small]));
+        s, tfcc_err_set(
+               &s->err, TFCC_ERR_BUFFER_TOO_SMALL,
+               "output %d (%s): this run produced %s %s, %zu bytes; the buffer holds %zu "
+               "(tfcc_session_output_info gives the size, tfcc_session_output_data the values)",
+               (int)too_small, sg->tensors[t->index].name, tfcc_dtype_name(t->dtype),
+               tfcc_shape_str(t->rank, t->dims, shp, sizeof shp), t->bytes,
+               s->bound_out_cap[too_small]));
   }
   return TFCC_OK;
 }
@@ -526,8 +560,10 @@ tfcc_status tfcc_session_invoke(tfcc_session *s) {
   tfcc_weights *w = tfcc_weights_acquire(s->model);
   tfcc_status st = bind_weights(s, w);
   tfcc_run_state_begin(&s->rs);
-  if (st == TFCC_OK) st = invoke_bound(s);
-  else session_fail(s, st);
+  if (st == TFCC_OK)
+    st = invoke_bound(s);
+  else
+    session_fail(s, st);
   tfcc_run_state_end(&s->rs);
   tfcc_weights_release(s->model, w);
   tfcc_threadpool_run_end(pool);
@@ -537,7 +573,8 @@ tfcc_status tfcc_session_invoke(tfcc_session *s) {
 tfcc_status tfcc_session_run(tfcc_session *s, const void *const *inputs, void *const *outputs) {
   if (!s) return TFCC_ERR_INVALID_ARG;
   if ((!inputs && s->sg->n_inputs) || (!outputs && s->sg->n_outputs))
-    return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "inputs or outputs array is NULL"));
+    return session_fail(
+        s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "inputs or outputs array is NULL"));
   for (int32_t i = 0; i < s->sg->n_inputs; i++) s->bound_in[i] = inputs[i];
   for (int32_t i = 0; i < s->sg->n_outputs; i++) {
     s->bound_out[i] = outputs[i];
@@ -557,8 +594,9 @@ tfcc_status tfcc_session_reset_state(tfcc_session *s) {
 tfcc_status tfcc_session_set_run_timeout(tfcc_session *s, uint64_t timeout_us) {
   if (!s) return TFCC_ERR_INVALID_ARG;
   if (timeout_us > UINT64_MAX / 1000)
-    return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "run timeout %llu us is too large",
-                                        (unsigned long long)timeout_us));
+    return session_fail(
+        s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "run timeout %llu us is too large",
+                        (unsigned long long)timeout_us));
   s->rs.timeout_ns = timeout_us * 1000;
   return TFCC_OK;
 }
@@ -587,12 +625,17 @@ static tfcc_status profile_alloc(tfcc_session *s) {
   s->profile = NULL;
   if (!s->profiling) return TFCC_OK;
   s->profile = calloc((size_t)s->plan.n_nodes + 1, sizeof *s->profile);
-  if (!s->profile) return tfcc_err_set(&s->err, TFCC_ERR_NO_MEMORY, "out of memory for the profile table");
+  if (!s->profile)
+    return tfcc_err_set(&s->err, TFCC_ERR_NO_MEMORY, "out of memory for the profile table");
   for (int32_t e = 0; e < s->plan.n_nodes; e++) {
     tfcc_exec_node *en = &s->plan.nodes[e];
     tfcc_op_profile *p = &s->profile[e];
     p->name = node_name(s, en->node);
-    p->kernel = en->folded ? "folded" : en->view ? "view" : en->dynamic ? "dynamic" : en->ctx.node->op->kernel ? en->ctx.node->op->kernel(&en->ctx) : "ref";
+    p->kernel = en->folded                 ? "folded"
+                : en->view                 ? "view"
+                : en->dynamic              ? "dynamic"
+                : en->ctx.node->op->kernel ? en->ctx.node->op->kernel(&en->ctx)
+                                           : "ref";
     p->node = en->node;
     p->macs = en->macs;
   }

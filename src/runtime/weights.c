@@ -54,7 +54,8 @@ static void weights_free_contents(tfcc_model *m, tfcc_weights *w) {
 }
 
 void tfcc_weights_release(tfcc_model *m, tfcc_weights *w) {
-  if (atomic_fetch_sub_explicit(&w->refs, 1, memory_order_acq_rel) == 1) weights_free_contents(m, w);
+  if (atomic_fetch_sub_explicit(&w->refs, 1, memory_order_acq_rel) == 1)
+    weights_free_contents(m, w);
 }
 
 /* ---------------------------------------------------------------- signature check */
@@ -62,7 +63,8 @@ void tfcc_weights_release(tfcc_model *m, tfcc_weights *w) {
 static bool quant_equal(const tfcc_quant *a, const tfcc_quant *b) {
   if (a->count != b->count || (a->count > 1 && a->axis != b->axis)) return false;
   for (int32_t i = 0; i < a->count; i++)
-    if (memcmp(&a->scale[i], &b->scale[i], sizeof(float)) != 0 || a->zero_point[i] != b->zero_point[i])
+    if (memcmp(&a->scale[i], &b->scale[i], sizeof(float)) != 0 ||
+        a->zero_point[i] != b->zero_point[i])
       return false;
   return true;
 }
@@ -73,7 +75,8 @@ static bool list_equal(const int32_t *a, const int32_t *b, int32_t n) {
 
 /* Subgraph a (the model's) against b (the new file's): same tensors, operators, inputs and
  * outputs. */
-static tfcc_status check_subgraph(const tfcc_ir_subgraph *a, const tfcc_ir_subgraph *b, bool folded, tfcc_err *err) {
+static tfcc_status check_subgraph(const tfcc_ir_subgraph *a, const tfcc_ir_subgraph *b, bool folded,
+                                  tfcc_err *err) {
   char s1[128], s2[128];
   if (a->n_tensors != b->n_tensors)
     return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "graph differs: %d tensors, model has %d",
@@ -82,35 +85,42 @@ static tfcc_status check_subgraph(const tfcc_ir_subgraph *a, const tfcc_ir_subgr
     return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "graph differs: %d operators, model has %d",
                         (int)b->n_nodes, (int)a->n_nodes);
   if (a->n_inputs != b->n_inputs || !list_equal(a->inputs, b->inputs, a->n_inputs))
-    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "graph differs: input tensors (%d inputs, model has %d)",
-                        (int)b->n_inputs, (int)a->n_inputs);
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                        "graph differs: input tensors (%d inputs, model has %d)", (int)b->n_inputs,
+                        (int)a->n_inputs);
   if (a->n_outputs != b->n_outputs || !list_equal(a->outputs, b->outputs, a->n_outputs))
-    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "graph differs: output tensors (%d outputs, model has %d)",
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                        "graph differs: output tensors (%d outputs, model has %d)",
                         (int)b->n_outputs, (int)a->n_outputs);
   for (int32_t i = 0; i < a->n_tensors; i++) {
     const tfcc_ir_tensor *x = &a->tensors[i], *y = &b->tensors[i];
     if (x->dtype != y->dtype)
-      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "tensor %d (%s): dtype %s, model has %s", (int)i, y->name,
-                          tfcc_dtype_name(y->dtype), tfcc_dtype_name(x->dtype));
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "tensor %d (%s): dtype %s, model has %s",
+                          (int)i, y->name, tfcc_dtype_name(y->dtype), tfcc_dtype_name(x->dtype));
     if (x->rank != y->rank || memcmp(x->dims, y->dims, (size_t)x->rank * sizeof(int32_t)) != 0)
-      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "tensor %d (%s): shape %s, model has %s", (int)i, y->name,
-                          tfcc_shape_str(y->rank, y->dims, s1, sizeof s1),
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "tensor %d (%s): shape %s, model has %s",
+                          (int)i, y->name, tfcc_shape_str(y->rank, y->dims, s1, sizeof s1),
                           tfcc_shape_str(x->rank, x->dims, s2, sizeof s2));
     if (x->has_signature != y->has_signature ||
-        (x->has_signature && memcmp(x->signature, y->signature, (size_t)x->rank * sizeof(int32_t)) != 0))
-      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "tensor %d (%s): shape signature differs", (int)i, y->name);
-    if (x->is_variable != y->is_variable)
-      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "tensor %d (%s): %s variable, model's %s", (int)i, y->name,
-                          y->is_variable ? "is a" : "is not a", x->is_variable ? "is" : "is not");
-    if (folded && ((x->data != NULL) != (y->data != NULL)))
-      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "tensor %d (%s): %s constant, model's %s", (int)i, y->name,
-                          y->data ? "is a" : "is not a", x->data ? "is" : "is not");
-    if (folded && x->data && x->data_bytes != y->data_bytes)
-      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "tensor %d (%s): constant holds %zu bytes, model's %zu",
-                          (int)i, y->name, y->data_bytes, x->data_bytes);
-    if (!folded && x->buffer && !y->buffer)
-      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "tensor %d (%s): has no data, model's is a constant",
+        (x->has_signature &&
+         memcmp(x->signature, y->signature, (size_t)x->rank * sizeof(int32_t)) != 0))
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "tensor %d (%s): shape signature differs",
                           (int)i, y->name);
+    if (x->is_variable != y->is_variable)
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "tensor %d (%s): %s variable, model's %s",
+                          (int)i, y->name, y->is_variable ? "is a" : "is not a",
+                          x->is_variable ? "is" : "is not");
+    if (folded && ((x->data != NULL) != (y->data != NULL)))
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "tensor %d (%s): %s constant, model's %s",
+                          (int)i, y->name, y->data ? "is a" : "is not a",
+                          x->data ? "is" : "is not");
+    if (folded && x->data && x->data_bytes != y->data_bytes)
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                          "tensor %d (%s): constant holds %zu bytes, model's %zu", (int)i, y->name,
+                          y->data_bytes, x->data_bytes);
+    if (!folded && x->buffer && !y->buffer)
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                          "tensor %d (%s): has no data, model's is a constant", (int)i, y->name);
   }
   for (int32_t k = 0; k < a->n_inputs + a->n_outputs; k++) {
     int32_t t = k < a->n_inputs ? a->inputs[k] : a->outputs[k - a->n_inputs];
@@ -128,30 +138,36 @@ static tfcc_status check_subgraph(const tfcc_ir_subgraph *a, const tfcc_ir_subgr
         strcmp(x->custom_code ? x->custom_code : "", y->custom_code ? y->custom_code : "") != 0) {
       char nx[96];
       snprintf(nx, sizeof nx, "%s", tfcc_node_op_name(x));
-      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "operator %d: %s v%d, model has %s v%d", (int)i,
-                          tfcc_node_op_name(y), (int)y->version, nx, (int)x->version);
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "operator %d: %s v%d, model has %s v%d",
+                          (int)i, tfcc_node_op_name(y), (int)y->version, nx, (int)x->version);
     }
-    if (x->n_inputs != y->n_inputs || x->n_outputs != y->n_outputs || x->n_intermediates != y->n_intermediates ||
-        !list_equal(x->inputs, y->inputs, x->n_inputs) || !list_equal(x->outputs, y->outputs, x->n_outputs) ||
+    if (x->n_inputs != y->n_inputs || x->n_outputs != y->n_outputs ||
+        x->n_intermediates != y->n_intermediates ||
+        !list_equal(x->inputs, y->inputs, x->n_inputs) ||
+        !list_equal(x->outputs, y->outputs, x->n_outputs) ||
         !list_equal(x->intermediates, y->intermediates, x->n_intermediates))
-      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "operator %d (%s): connects different tensors", (int)i,
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                          "operator %d (%s): connects different tensors", (int)i,
                           tfcc_node_op_name(y));
     if (x->options_type != y->options_type || x->options2_type != y->options2_type)
-      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "operator %d (%s): options type differs", (int)i,
-                          tfcc_node_op_name(y));
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "operator %d (%s): options type differs",
+                          (int)i, tfcc_node_op_name(y));
     if (folded && x->removed != y->removed)
-      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "operator %d (%s): folded differently", (int)i,
-                          tfcc_node_op_name(y));
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "operator %d (%s): folded differently",
+                          (int)i, tfcc_node_op_name(y));
     /* the subgraphs a control-flow operator runs, the variable a VAR_HANDLE names */
     if (x->opts.kind == TFCC_OPTIONS_SUBGRAPHS && y->opts.kind == TFCC_OPTIONS_SUBGRAPHS &&
-        (x->opts.subgraphs.first != y->opts.subgraphs.first || x->opts.subgraphs.second != y->opts.subgraphs.second))
-      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "operator %d (%s): runs subgraphs %d, %d, model's runs %d, %d",
-                          (int)i, tfcc_node_op_name(y), (int)y->opts.subgraphs.first, (int)y->opts.subgraphs.second,
-                          (int)x->opts.subgraphs.first, (int)x->opts.subgraphs.second);
+        (x->opts.subgraphs.first != y->opts.subgraphs.first ||
+         x->opts.subgraphs.second != y->opts.subgraphs.second))
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                          "operator %d (%s): runs subgraphs %d, %d, model's runs %d, %d", (int)i,
+                          tfcc_node_op_name(y), (int)y->opts.subgraphs.first,
+                          (int)y->opts.subgraphs.second, (int)x->opts.subgraphs.first,
+                          (int)x->opts.subgraphs.second);
     if (x->opts.kind == TFCC_OPTIONS_VAR_HANDLE && y->opts.kind == TFCC_OPTIONS_VAR_HANDLE &&
         x->opts.var_handle.resource_id != y->opts.var_handle.resource_id)
-      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "operator %d (%s): names another variable", (int)i,
-                          tfcc_node_op_name(y));
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "operator %d (%s): names another variable",
+                          (int)i, tfcc_node_op_name(y));
   }
   return TFCC_OK;
 }
@@ -163,8 +179,9 @@ static bool names_equal(const char *const *a, const char *const *b, int32_t n) {
 }
 
 tfcc_status tfcc_weights_check_signature(const tfcc_graph *old, const tfcc_graph *neu, bool folded,
-                                   tfcc_err *err) {
-  if (neu->n_subgraphs < 1) return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "new weights: model has no subgraph");
+                                         tfcc_err *err) {
+  if (neu->n_subgraphs < 1)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "new weights: model has no subgraph");
   if (neu->n_subgraphs != old->n_subgraphs)
     return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "graph differs: %d subgraphs, model has %d",
                         (int)neu->n_subgraphs, (int)old->n_subgraphs);
@@ -187,9 +204,10 @@ tfcc_status tfcc_weights_check_signature(const tfcc_graph *old, const tfcc_graph
         !list_equal(x->output_tensors, y->output_tensors, x->n_outputs) ||
         !names_equal(x->input_names, y->input_names, x->n_inputs) ||
         !names_equal(x->output_names, y->output_names, x->n_outputs))
-      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
-                          "signature %d ('%s', subgraph %d): differs from the model's ('%s', subgraph %d)", (int)k,
-                          y->key ? y->key : "", (int)y->subgraph, x->key ? x->key : "", (int)x->subgraph);
+      return tfcc_err_set(
+          err, TFCC_ERR_INVALID_MODEL,
+          "signature %d ('%s', subgraph %d): differs from the model's ('%s', subgraph %d)", (int)k,
+          y->key ? y->key : "", (int)y->subgraph, x->key ? x->key : "", (int)x->subgraph);
   }
   return TFCC_OK;
 }
@@ -232,8 +250,8 @@ tfcc_status tfcc_weights_bind_like(const tfcc_graph *model, tfcc_graph *neu, tfc
 }
 
 /* Builds generation w over data[0..size) through the load pipeline (tfcc_model_load_graph). */
-static tfcc_status build_generation(tfcc_model *m, tfcc_weights *w, const uint8_t *data, size_t size,
-                                    tfcc_err *err) {
+static tfcc_status build_generation(tfcc_model *m, tfcc_weights *w, const uint8_t *data,
+                                    size_t size, tfcc_err *err) {
   /* Every subgraph is checked and bound (tfcc_weights_bind_like, _check_signature). Sessions
    * whose plans run subgraphs or hold variables replan on the new generation (their subgraph
    * plans hold operator params), keeping their variables; the others rebind in place. */
@@ -242,7 +260,8 @@ static tfcc_status build_generation(tfcc_model *m, tfcc_weights *w, const uint8_
 }
 
 /* Publishes w (built, refs 1), retires the previous generation. */
-static void publish(tfcc_model *m, tfcc_weights *w, double t_start, double t_prepared, double map_ms) {
+static void publish(tfcc_model *m, tfcc_weights *w, double t_start, double t_prepared,
+                    double map_ms) {
   w->next = m->gens;
   m->gens = w;
   tfcc_weights *old = atomic_exchange_explicit(&m->weights, w, memory_order_acq_rel);
@@ -275,18 +294,23 @@ static void publish(tfcc_model *m, tfcc_weights *w, double t_start, double t_pre
   u->drain_ms = t_end - t_switch;
   const tfcc_logger *lg = m->rt ? &m->rt->log : NULL;
   if (u->total_ms > HOT_UPDATE_BUDGET_MS)
-    tfcc_log(lg, TFCC_LOG_WARN, TFCC_TAG_HOT_UPDATE_DELAY,
-             "weights generation %llu published after %.1f ms (budget %.0f ms): map %.1f, prepare %.1f, switch %.1f",
-             (unsigned long long)w->id, u->total_ms, HOT_UPDATE_BUDGET_MS, u->map_ms, u->prepare_ms, u->switch_ms);
+    tfcc_log(
+        lg, TFCC_LOG_WARN, TFCC_TAG_HOT_UPDATE_DELAY,
+        "weights generation %llu published after %.1f ms (budget %.0f ms): map %.1f, prepare %.1f, switch %.1f",
+        (unsigned long long)w->id, u->total_ms, HOT_UPDATE_BUDGET_MS, u->map_ms, u->prepare_ms,
+        u->switch_ms);
   else
-    tfcc_log(lg, TFCC_LOG_INFO, TFCC_TAG_MODEL_LOAD,
-             "weights generation %llu published in %.1f ms (map %.1f, prepare %.1f, switch %.2f; old freed after %.2f ms)",
-             (unsigned long long)w->id, u->total_ms, u->map_ms, u->prepare_ms, u->switch_ms, u->drain_ms);
+    tfcc_log(
+        lg, TFCC_LOG_INFO, TFCC_TAG_MODEL_LOAD,
+        "weights generation %llu published in %.1f ms (map %.1f, prepare %.1f, switch %.2f; old freed after %.2f ms)",
+        (unsigned long long)w->id, u->total_ms, u->map_ms, u->prepare_ms, u->switch_ms,
+        u->drain_ms);
 }
 
 static tfcc_status update_begin(tfcc_model *m, tfcc_weights **out, tfcc_err *err) {
   if (m->unsupported && m->unsupported[0])
-    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "cannot update the weights of a model with %s", m->unsupported);
+    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "cannot update the weights of a model with %s",
+                        m->unsupported);
   tfcc_weights *w = calloc(1, sizeof *w);
   if (!w) return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
   atomic_init(&w->refs, 1);
@@ -301,7 +325,9 @@ static void discard(tfcc_model *m, tfcc_weights *w) {
 
 tfcc_status tfcc_model_update_weights(tfcc_model *m, const char *path) {
   tfcc_err err = {0};
-  if (!m || !path) return fail(&err, tfcc_err_set(&err, TFCC_ERR_INVALID_ARG, "tfcc_model_update_weights: model or path is NULL"));
+  if (!m || !path)
+    return fail(&err, tfcc_err_set(&err, TFCC_ERR_INVALID_ARG,
+                                   "tfcc_model_update_weights: model or path is NULL"));
   double t0 = now_ms();
   pthread_mutex_lock(&m->update_lock);
   tfcc_weights *w = NULL;
@@ -313,7 +339,8 @@ tfcc_status tfcc_model_update_weights(tfcc_model *m, const char *path) {
      * place later cannot touch it), or a prefaulted mapping of an immutable file (the first run
      * on the new weights takes no page faults either way). */
     bool immutable = m->opts.file_immutable || tfcc_model_files_immutable_env();
-    st = tfcc_model_file_open(path, immutable, TFCC_MF_POPULATE | TFCC_MF_CHECKSUM | TFCC_MF_KEEP_FD, &f, &err);
+    st = tfcc_model_file_open(path, immutable,
+                              TFCC_MF_POPULATE | TFCC_MF_CHECKSUM | TFCC_MF_KEEP_FD, &f, &err);
   }
   if (st == TFCC_OK) {
     w->mapping = f.region; /* the generation owns the bytes from here */
@@ -332,11 +359,14 @@ tfcc_status tfcc_model_update_weights(tfcc_model *m, const char *path) {
   }
   tfcc_model_file_close_fd(&f);
   if (st != TFCC_OK) {
-    if (w) discard(m, w);
-    else tfcc_model_file_release(&f);
+    if (w)
+      discard(m, w);
+    else
+      tfcc_model_file_release(&f);
     pthread_mutex_unlock(&m->update_lock);
     tfcc_err_prefix(&err, "%s", path);
-    tfcc_log(m->rt ? &m->rt->log : NULL, TFCC_LOG_ERROR, TFCC_TAG_MODEL_INVALID, "weight update rejected: %s", err.msg);
+    tfcc_log(m->rt ? &m->rt->log : NULL, TFCC_LOG_ERROR, TFCC_TAG_MODEL_INVALID,
+             "weight update rejected: %s", err.msg);
     return fail(&err, st);
   }
   w->id = m->last_update.generation + 1;
@@ -347,7 +377,9 @@ tfcc_status tfcc_model_update_weights(tfcc_model *m, const char *path) {
 
 tfcc_status tfcc_model_update_weights_buffer(tfcc_model *m, const void *data, size_t size) {
   tfcc_err err = {0};
-  if (!m || !data) return fail(&err, tfcc_err_set(&err, TFCC_ERR_INVALID_ARG, "tfcc_model_update_weights_buffer: model or data is NULL"));
+  if (!m || !data)
+    return fail(&err, tfcc_err_set(&err, TFCC_ERR_INVALID_ARG,
+                                   "tfcc_model_update_weights_buffer: model or data is NULL"));
   double t0 = now_ms();
   pthread_mutex_lock(&m->update_lock);
   tfcc_weights *w = NULL;
@@ -366,7 +398,8 @@ tfcc_status tfcc_model_update_weights_buffer(tfcc_model *m, const void *data, si
   if (st != TFCC_OK) {
     if (w) discard(m, w);
     pthread_mutex_unlock(&m->update_lock);
-    tfcc_log(m->rt ? &m->rt->log : NULL, TFCC_LOG_ERROR, TFCC_TAG_MODEL_INVALID, "weight update rejected: %s", err.msg);
+    tfcc_log(m->rt ? &m->rt->log : NULL, TFCC_LOG_ERROR, TFCC_TAG_MODEL_INVALID,
+             "weight update rejected: %s", err.msg);
     return fail(&err, st);
   }
   w->id = m->last_update.generation + 1;

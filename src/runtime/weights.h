@@ -22,14 +22,14 @@
 struct tfcc_model;
 
 typedef struct tfcc_weights {
-  atomic_int refs;            /* the model while current + runs in flight; 0 = retired and freed */
-  uint64_t id;                /* 0: the weights the model was loaded with */
-  tfcc_graph *graph;          /* graph holding this generation's constants and node params */
-  tfcc_graph own_graph;       /* generations >= 1: read from their own file */
-  void *mapping;              /* file bytes, private copy or mapping (path update): munmap */
+  atomic_int refs;      /* the model while current + runs in flight; 0 = retired and freed */
+  uint64_t id;          /* 0: the weights the model was loaded with */
+  tfcc_graph *graph;    /* graph holding this generation's constants and node params */
+  tfcc_graph own_graph; /* generations >= 1: read from their own file */
+  void *mapping;        /* file bytes, private copy or mapping (path update): munmap */
   size_t mapping_size;
-  void *owned;                /* private copy (buffer update) */
-  struct tfcc_weights *next;  /* all generations >= 1 of the model, newest first */
+  void *owned;               /* private copy (buffer update) */
+  struct tfcc_weights *next; /* all generations >= 1 of the model, newest first */
 } tfcc_weights;
 
 /* Reference to the model's current generation. Lock-free; never fails. */
@@ -42,8 +42,8 @@ void tfcc_graph_release_params(tfcc_graph *g);
 
 /* Names the first difference between the model's graph and a new weights file's graph (neu).
  * folded: both graphs have been through the graph passes and init (also compares constants). */
-tfcc_status tfcc_weights_check_signature(const tfcc_graph *model, const tfcc_graph *neu, bool folded,
-                                         tfcc_err *err);
+tfcc_status tfcc_weights_check_signature(const tfcc_graph *model, const tfcc_graph *neu,
+                                         bool folded, tfcc_err *err);
 /* Binds neu's operators node by node as the model's graph is bound (same operator and version
  * at each index; nodes a pass fused are bound by their file operator, the passes redo the
  * fusion). Names the first difference. */

@@ -36,8 +36,8 @@ void tfcc_wc_entry_at(const uint8_t *p, uint32_t i, tfcc_wc_entry *e) {
 tfcc_status tfcc_wc_parse(const uint8_t *p, size_t n, const tfcc_wc_expect *want, tfcc_wc_header *h,
                           tfcc_err *err) {
   if (n < sizeof *h)
-    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "%zu bytes, shorter than the %zu-byte header", n,
-                        sizeof *h);
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "%zu bytes, shorter than the %zu-byte header",
+                        n, sizeof *h);
   memcpy(h, p, sizeof *h);
   if (memcmp(h->magic, TFCC_WC_MAGIC, 8) != 0)
     return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "not a tfcc weights cache (magic)");
@@ -47,8 +47,8 @@ tfcc_status tfcc_wc_parse(const uint8_t *p, size_t n, const tfcc_wc_expect *want
   if (h->header_bytes != sizeof *h || h->entry_bytes != sizeof(tfcc_wc_entry))
     return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "header or entry size differs");
   if (h->file_bytes != (uint64_t)n)
-    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "%zu bytes, the header says %llu (truncated?)", n,
-                        (unsigned long long)h->file_bytes);
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "%zu bytes, the header says %llu (truncated?)",
+                        n, (unsigned long long)h->file_bytes);
   const size_t max_entries = (n - sizeof *h) / sizeof(tfcc_wc_entry);
   if (h->n_blocks > max_entries)
     return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "table of %u blocks past the end of the file",
@@ -68,9 +68,9 @@ tfcc_status tfcc_wc_parse(const uint8_t *p, size_t n, const tfcc_wc_expect *want
     tfcc_wc_entry_at(p, i, &e);
     if (e.offset % TFCC_WC_ALIGN || e.offset < data0 || e.bytes == 0 || e.bytes > (uint64_t)n ||
         e.offset > (uint64_t)n - e.bytes)
-      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "block %u (node %d): %llu bytes at %llu out of bounds",
-                          (unsigned)i, (int)e.node, (unsigned long long)e.bytes,
-                          (unsigned long long)e.offset);
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                          "block %u (node %d): %llu bytes at %llu out of bounds", (unsigned)i,
+                          (int)e.node, (unsigned long long)e.bytes, (unsigned long long)e.offset);
   }
   return TFCC_OK;
 }
@@ -98,13 +98,13 @@ struct tfcc_wcache {
   const uint8_t *map;
   size_t map_size;
   tfcc_wc_header h;
-  uint8_t *state;       /* per entry: 0 unchecked, 1 good, 2 bad */
+  uint8_t *state; /* per entry: 0 unchecked, 1 good, 2 bad */
   /* the blocks of this load, in the order operators asked (hits and fresh packings) */
   wc_block *blocks;
   size_t n_blocks, cap_blocks;
-  bool dirty;           /* write a new file at finish */
-  bool lost;            /* a block could not be recorded (no memory): do not write */
-  bool logged;          /* the one line about refusing the file was written */
+  bool dirty;  /* write a new file at finish */
+  bool lost;   /* a block could not be recorded (no memory): do not write */
+  bool logged; /* the one line about refusing the file was written */
   atomic_bool sealed;
   tfcc_wcache_stats stats;
 };
@@ -114,8 +114,8 @@ static void refuse(tfcc_wcache *c, const char *why) {
   c->stats.rejected = true;
   if (c->logged) return;
   c->logged = true;
-  tfcc_log(c->log, TFCC_LOG_WARN, TFCC_TAG_MODEL_LOAD, "weights cache %s ignored (%s); rebuilding it", c->path,
-           why);
+  tfcc_log(c->log, TFCC_LOG_WARN, TFCC_TAG_MODEL_LOAD,
+           "weights cache %s ignored (%s); rebuilding it", c->path, why);
 }
 
 static void record(tfcc_wcache *c, int32_t node, uint32_t block, const void *data, size_t bytes) {
@@ -150,8 +150,8 @@ static const void *store_get(tfcc_packed_store *s, int32_t node, uint32_t block,
       if (e.node != node || e.block != block) continue;
       char why[96];
       if (e.bytes != bytes) {
-        snprintf(why, sizeof why, "node %d block %u holds %llu bytes, the operator needs %zu", (int)node,
-                 (unsigned)block, (unsigned long long)e.bytes, bytes);
+        snprintf(why, sizeof why, "node %d block %u holds %llu bytes, the operator needs %zu",
+                 (int)node, (unsigned)block, (unsigned long long)e.bytes, bytes);
         refuse(c, why);
         break;
       }
@@ -172,7 +172,8 @@ static const void *store_get(tfcc_packed_store *s, int32_t node, uint32_t block,
   return NULL;
 }
 
-static void store_put(tfcc_packed_store *s, int32_t node, uint32_t block, const void *data, size_t bytes) {
+static void store_put(tfcc_packed_store *s, int32_t node, uint32_t block, const void *data,
+                      size_t bytes) {
   tfcc_wcache *c = (tfcc_wcache *)s;
   if (atomic_load_explicit(&c->sealed, memory_order_acquire)) return;
   record(c, node, block, data, bytes);
@@ -182,8 +183,10 @@ static void store_put(tfcc_packed_store *s, int32_t node, uint32_t block, const 
 tfcc_packed_store *tfcc_wcache_store(tfcc_wcache *c) { return c ? &c->store : NULL; }
 
 void tfcc_wcache_get_stats(const tfcc_wcache *c, tfcc_wcache_stats *s) {
-  if (c) *s = c->stats;
-  else memset(s, 0, sizeof *s);
+  if (c)
+    *s = c->stats;
+  else
+    memset(s, 0, sizeof *s);
 }
 
 /* ---------------------------------------------------------------- open */
@@ -206,8 +209,8 @@ static void map_file(tfcc_wcache *c, bool verify_full) {
       snprintf(why, sizeof why, "cannot open: %s", strerror(errno));
       refuse(c, why);
     } else {
-      tfcc_log(c->log, TFCC_LOG_INFO, TFCC_TAG_MODEL_LOAD, "weights cache %s: none yet, writing it after the load",
-               c->path);
+      tfcc_log(c->log, TFCC_LOG_INFO, TFCC_TAG_MODEL_LOAD,
+               "weights cache %s: none yet, writing it after the load", c->path);
     }
     return;
   }
@@ -281,8 +284,10 @@ tfcc_status tfcc_wcache_open(const char *path, const char *ident, const uint8_t 
   map_file(c, verify_full);
   /* a header that matched the source's size and hash carries its SHA-256; else compute it
    * now, while every source byte is still there */
-  if (c->map) memcpy(c->src_sha256, c->h.src_sha256, sizeof c->src_sha256);
-  else tfcc_sha256(src, size, c->src_sha256);
+  if (c->map)
+    memcpy(c->src_sha256, c->h.src_sha256, sizeof c->src_sha256);
+  else
+    tfcc_sha256(src, size, c->src_sha256);
   *out = c;
   return TFCC_OK;
 }
@@ -356,7 +361,8 @@ static bool write_file(tfcc_wcache *c, const char *tmp) {
   for (size_t i = 0; ok && i < c->n_blocks; i++) {
     tfcc_wc_entry e;
     tfcc_wc_entry_at(t, (uint32_t)i, &e);
-    ok = write_all(fd, zeros, (size_t)(e.offset - pos)) && write_all(fd, c->blocks[i].data, c->blocks[i].bytes);
+    ok = write_all(fd, zeros, (size_t)(e.offset - pos)) &&
+         write_all(fd, c->blocks[i].data, c->blocks[i].bytes);
     pos = e.offset + e.bytes;
   }
   free(t);
@@ -368,9 +374,12 @@ static bool write_file(tfcc_wcache *c, const char *tmp) {
 static void sync_dir(const char *path) {
   char dir[4096];
   const char *slash = strrchr(path, '/');
-  if (!slash) snprintf(dir, sizeof dir, ".");
-  else if (slash == path) snprintf(dir, sizeof dir, "/");
-  else snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+  if (!slash)
+    snprintf(dir, sizeof dir, ".");
+  else if (slash == path)
+    snprintf(dir, sizeof dir, "/");
+  else
+    snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
   int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd >= 0) {
     (void)fsync(fd);
@@ -385,18 +394,20 @@ void tfcc_wcache_finish(tfcc_wcache *c) {
   double t0 = now_ms();
   static atomic_uint seq;
   char tmp[4200];
-  int w = snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", c->path, (long)getpid(), atomic_fetch_add(&seq, 1u));
+  int w = snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", c->path, (long)getpid(),
+                   atomic_fetch_add(&seq, 1u));
   if (w < 0 || (size_t)w >= sizeof tmp) return;
   if (!write_file(c, tmp) || rename(tmp, c->path) != 0) {
     int e = errno;
     unlink(tmp);
-    tfcc_log(c->log, TFCC_LOG_WARN, TFCC_TAG_MODEL_LOAD, "weights cache %s not written: %s", c->path, strerror(e));
+    tfcc_log(c->log, TFCC_LOG_WARN, TFCC_TAG_MODEL_LOAD, "weights cache %s not written: %s",
+             c->path, strerror(e));
     return;
   }
   sync_dir(c->path);
   c->stats.written = (uint32_t)c->n_blocks;
-  tfcc_log(c->log, TFCC_LOG_INFO, TFCC_TAG_MODEL_LOAD, "weights cache %s: wrote %zu blocks in %.1f ms", c->path,
-           c->n_blocks, now_ms() - t0);
+  tfcc_log(c->log, TFCC_LOG_INFO, TFCC_TAG_MODEL_LOAD,
+           "weights cache %s: wrote %zu blocks in %.1f ms", c->path, c->n_blocks, now_ms() - t0);
 }
 
 void tfcc_wcache_free(tfcc_wcache *c) {

@@ -35,15 +35,15 @@
 typedef struct tfcc_wc_header {
   char magic[8];
   uint32_t version;
-  uint32_t header_bytes;             /* sizeof(tfcc_wc_header) */
-  char ident[TFCC_WC_IDENT_BYTES];   /* kernel set + packing options, NUL padded */
+  uint32_t header_bytes;           /* sizeof(tfcc_wc_header) */
+  char ident[TFCC_WC_IDENT_BYTES]; /* kernel set + packing options, NUL padded */
   uint64_t src_size;
-  uint64_t src_hash;                 /* tfcc_hash64 of the model bytes */
+  uint64_t src_hash; /* tfcc_hash64 of the model bytes */
   uint8_t src_sha256[32];
   uint64_t file_bytes;
   uint32_t n_blocks;
-  uint32_t entry_bytes;              /* sizeof(tfcc_wc_entry) */
-  uint64_t table_hash;               /* tfcc_hash64 of header (this field 0) + table */
+  uint32_t entry_bytes; /* sizeof(tfcc_wc_entry) */
+  uint64_t table_hash;  /* tfcc_hash64 of header (this field 0) + table */
   uint8_t reserved[8];
 } tfcc_wc_header;
 

@@ -94,13 +94,14 @@ static int check_output(tfcc_session *s, int k, const float *want, int32_t n, co
   tfcc_tensor_info oi;
   const void *data = NULL;
   size_t bytes = 0;
-  if (tfcc_session_output_info(s, k, &oi) != TFCC_OK || tfcc_session_output_data(s, k, &data, &bytes) != TFCC_OK) {
+  if (tfcc_session_output_info(s, k, &oi) != TFCC_OK ||
+      tfcc_session_output_data(s, k, &data, &bytes) != TFCC_OK) {
     fprintf(stderr, "%s: output %d: no info or data\n", what, k);
     return 1;
   }
   if (oi.rank != 1 || oi.dims[0] != n || oi.bytes != (size_t)n * 4 || bytes != oi.bytes) {
-    fprintf(stderr, "%s: output %d: rank %d dims[0] %d bytes %zu/%zu, want [%d]\n", what, k, (int)oi.rank,
-            (int)oi.dims[0], oi.bytes, bytes, (int)n);
+    fprintf(stderr, "%s: output %d: rank %d dims[0] %d bytes %zu/%zu, want [%d]\n", what, k,
+            (int)oi.rank, (int)oi.dims[0], oi.bytes, bytes, (int)n);
     return 1;
   }
   if (n && memcmp(data, want, (size_t)n * 4) != 0) {
@@ -128,7 +129,8 @@ static int run_and_check(tfcc_session *s, const float *x, const char *what) {
       n++;
     }
   static const float q[] = {2.f, 3.5f};
-  return check_output(s, 0, p, n, what) + check_output(s, 1, y, n, what) + check_output(s, 2, q, 2, what);
+  return check_output(s, 0, p, n, what) + check_output(s, 1, y, n, what) +
+         check_output(s, 2, q, 2, what);
 }
 
 static void test_runs(uint32_t disabled_passes) {
@@ -137,7 +139,8 @@ static void test_runs(uint32_t disabled_passes) {
   tfcc_model *m = NULL;
   tfcc_session *s = NULL, *s2 = NULL;
   CHECKF(load(rt, disabled_passes, &m) == TFCC_OK, "%s", tfcc_last_error());
-  CHECK(m && tfcc_session_create(m, NULL, &s) == TFCC_OK && tfcc_session_create(m, NULL, &s2) == TFCC_OK);
+  CHECK(m && tfcc_session_create(m, NULL, &s) == TFCC_OK &&
+        tfcc_session_create(m, NULL, &s2) == TFCC_OK);
   if (!s || !s2) goto done;
   for (int k = 0; k < 3; k++) CHECK(tfcc_session_output_is_dynamic(s, k) == 1);
   /* the reason names the operator and the call that sizes it */
@@ -152,11 +155,11 @@ static void test_runs(uint32_t disabled_passes) {
   CHECKF(found == 2, "%d reasons name KeepPositive", found);
 
   static const float xs[][8] = {
-      {1.f, -2.f, 3.f, -4.f, 0.f, 6.f, -7.f, -8.f},  /* 3 */
-      {1.f, 2.f, 3.f, 4.f, 5.f, 6.f, 7.f, 8.f},      /* 8: grows */
-      {-1.f, -2.f, 0.f, -4.f, 0.f, -6.f, -7.f, 0.f}, /* 0 */
+      {1.f, -2.f, 3.f, -4.f, 0.f, 6.f, -7.f, -8.f},   /* 3 */
+      {1.f, 2.f, 3.f, 4.f, 5.f, 6.f, 7.f, 8.f},       /* 8: grows */
+      {-1.f, -2.f, 0.f, -4.f, 0.f, -6.f, -7.f, 0.f},  /* 0 */
       {-1.f, -2.f, 0.f, -4.f, 9.5f, -6.f, -7.f, 0.f}, /* 1 */
-      {0.5f, 2.f, 3.f, 4.f, 5.f, 6.f, 7.f, 0.25f},   /* 8 again: no growth */
+      {0.5f, 2.f, 3.f, 4.f, 5.f, 6.f, 7.f, 0.25f},    /* 8 again: no growth */
   };
   const void *p_after_largest = NULL;
   for (int r = 0; r < 5; r++) {
@@ -173,15 +176,17 @@ static void test_runs(uint32_t disabled_passes) {
   /* a caller's buffer: values land in it; one too small says so */
   {
     float p[8], y[8], q[2];
-    CHECK(tfcc_session_set_output(s, 0, p, sizeof p) == TFCC_OK && tfcc_session_set_output(s, 1, y, sizeof y) == TFCC_OK &&
+    CHECK(tfcc_session_set_output(s, 0, p, sizeof p) == TFCC_OK &&
+          tfcc_session_set_output(s, 1, y, sizeof y) == TFCC_OK &&
           tfcc_session_set_output(s, 2, q, sizeof q) == TFCC_OK);
     CHECK(tfcc_session_set_input(s, 0, xs[0], sizeof xs[0]) == TFCC_OK);
     CHECKF(tfcc_session_invoke(s) == TFCC_OK, "%s", tfcc_session_last_error(s));
     CHECK(p[0] == 1.f && p[1] == 3.f && p[2] == 6.f && y[2] == 7.f && q[0] == 2.f && q[1] == 3.5f);
     CHECK(tfcc_session_set_output(s, 0, p, 2 * sizeof(float)) == TFCC_OK);
     CHECK(tfcc_session_invoke(s) == TFCC_ERR_BUFFER_TOO_SMALL);
-    CHECKF(strstr(tfcc_session_last_error(s), "output 0 (p): this run produced float32 [3], 12 bytes"), "%s",
-           tfcc_session_last_error(s));
+    CHECKF(
+        strstr(tfcc_session_last_error(s), "output 0 (p): this run produced float32 [3], 12 bytes"),
+        "%s", tfcc_session_last_error(s));
   }
 done:
   tfcc_session_destroy(s2);
@@ -196,8 +201,10 @@ static void test_misuse(void) {
     tfcc_status st;
     const char *words;
   } cases[] = {
-      {MODE_FORGET, TFCC_ERR_RUNTIME, "eval: output 0 is dynamic (marked by prepare) and eval did not size it"},
-      {MODE_STATIC_RESIZE, TFCC_ERR_STATE, "output 0 is not dynamic (its prepare did not set is_dynamic)"},
+      {MODE_FORGET, TFCC_ERR_RUNTIME,
+       "eval: output 0 is dynamic (marked by prepare) and eval did not size it"},
+      {MODE_STATIC_RESIZE, TFCC_ERR_STATE,
+       "output 0 is not dynamic (its prepare did not set is_dynamic)"},
       {MODE_NEGATIVE, TFCC_ERR_SHAPE, "tfcc_custom_output_resize: output 0: dimension 0 is -3"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -208,8 +215,9 @@ static void test_misuse(void) {
     if (cases[i].mode == MODE_STATIC_RESIZE) {
       /* a static node of constant inputs runs at load (folded): its resize fails the load */
       CHECK(load(rt, 0, &m) == cases[i].st && !m);
-      CHECKF(strstr(tfcc_last_error(), "CUSTOM:KeepPositive") && strstr(tfcc_last_error(), cases[i].words), "%s",
-             tfcc_last_error());
+      CHECKF(strstr(tfcc_last_error(), "CUSTOM:KeepPositive") &&
+                 strstr(tfcc_last_error(), cases[i].words),
+             "%s", tfcc_last_error());
       tfcc_runtime_destroy(rt);
       continue;
     }
@@ -220,7 +228,8 @@ static void test_misuse(void) {
       void *outs[] = {NULL, NULL, NULL};
       CHECK(tfcc_session_run(s, ins, outs) == cases[i].st);
       const char *e = tfcc_session_last_error(s);
-      CHECKF(strstr(e, "CUSTOM:KeepPositive") && strstr(e, cases[i].words), "mode %d: %s", cases[i].mode, e);
+      CHECKF(strstr(e, "CUSTOM:KeepPositive") && strstr(e, cases[i].words), "mode %d: %s",
+             cases[i].mode, e);
       tfcc_session_destroy(s);
     }
     tfcc_model_release(m);
@@ -237,7 +246,8 @@ static void test_misuse(void) {
 }
 
 int main(void) {
-  snprintf(g_model, sizeof g_model, "%s/tests/models/data/mediapipe_ops/keep_positive.tflite", tfcc_test_source_dir());
+  snprintf(g_model, sizeof g_model, "%s/tests/models/data/mediapipe_ops/keep_positive.tflite",
+           tfcc_test_source_dir());
   test_runs(0);
   test_runs(TFCC_PASS_ALL);
   test_misuse();

@@ -16,7 +16,9 @@
 
 static char g_dir[1024];
 
-static void path_of(char *buf, size_t n, const char *file) { snprintf(buf, n, "%s/%s", g_dir, file); }
+static void path_of(char *buf, size_t n, const char *file) {
+  snprintf(buf, n, "%s/%s", g_dir, file);
+}
 
 static tfcc_runtime *new_runtime(void) {
   tfcc_runtime *rt = NULL;
@@ -28,7 +30,8 @@ static tfcc_runtime *new_runtime(void) {
   return rt;
 }
 
-static tfcc_status load(tfcc_runtime *rt, const char *file, tfcc_model **m, uint32_t disabled_passes) {
+static tfcc_status load(tfcc_runtime *rt, const char *file, tfcc_model **m,
+                        uint32_t disabled_passes) {
   char p[1200];
   path_of(p, sizeof p, file);
   tfcc_model_options mo;
@@ -75,8 +78,8 @@ static int run_reference(tfcc_runtime *rt, uint32_t disabled_passes, int verbose
     tfcc_tensor_info oi;
     tfcc_session_output_info(s, k, &oi);
     if (oi.bytes != ref[k].bytes || oi.rank != ref[k].rank) {
-      fprintf(stderr, "output %d: %zu bytes rank %d, reference %zu bytes rank %d\n", k, oi.bytes, (int)oi.rank,
-              ref[k].bytes, (int)ref[k].rank);
+      fprintf(stderr, "output %d: %zu bytes rank %d, reference %zu bytes rank %d\n", k, oi.bytes,
+              (int)oi.rank, ref[k].bytes, (int)ref[k].rank);
       bad++;
     }
     outs[k] = calloc(1, ref[k].bytes);
@@ -91,14 +94,16 @@ static int run_reference(tfcc_runtime *rt, uint32_t disabled_passes, int verbose
     }
     for (int k = 0; k < N_OUT; k++) {
       const float *y = outs[k], *r = ref[k].data;
-      const int exact = k != 3 && k != 6; /* pools, indices, unpooling: exact; convolutions: float */
+      const int exact =
+          k != 3 && k != 6; /* pools, indices, unpooling: exact; convolutions: float */
       size_t n = ref[k].bytes / 4, n_bad = 0;
       for (size_t i = 0; i < n; i++) {
         float tol = exact ? 0.f : 1e-5f + 1e-5f * (r[i] < 0 ? -r[i] : r[i]);
         float d = y[i] - r[i];
         if (d < 0) d = -d;
         if (!(d <= tol)) {
-          if (n_bad++ < 3) fprintf(stderr, "output %d [%zu]: %.9g, reference %.9g\n", k, i, y[i], r[i]);
+          if (n_bad++ < 3)
+            fprintf(stderr, "output %d [%zu]: %.9g, reference %.9g\n", k, i, y[i], r[i]);
         }
       }
       if (n_bad) bad++;
@@ -126,8 +131,8 @@ static void test_reference(void) {
   CHECK(load(rt, "mediapipe_ops.tflite", &m, 0) == TFCC_OK);
   if (m) {
     tfcc_op_info oi;
-    CHECK(tfcc_model_op_info(m, 0, &oi) == TFCC_OK && strcmp(oi.name, "CUSTOM:MaxPoolingWithArgmax2D") == 0 &&
-          oi.supported == 1);
+    CHECK(tfcc_model_op_info(m, 0, &oi) == TFCC_OK &&
+          strcmp(oi.name, "CUSTOM:MaxPoolingWithArgmax2D") == 0 && oi.supported == 1);
     CHECK(strcmp(tfcc_model_unsupported(m), "") == 0);
     tfcc_model_release(m);
   }
@@ -142,7 +147,8 @@ static void test_bad_options(void) {
   static const struct {
     const char *file, *words;
   } cases[] = {
-      {"mediapipe_bad_short.tflite", "custom_options: 8 bytes, MaxPoolingWithArgmax2D needs at least 24"},
+      {"mediapipe_bad_short.tflite",
+       "custom_options: 8 bytes, MaxPoolingWithArgmax2D needs at least 24"},
       {"mediapipe_bad_padding0.tflite", "padding 0 is neither SAME (1) nor VALID (2)"},
       {"mediapipe_bad_stride0.tflite", "stride 0x2, filter 2x2: each must be in 1..65536"},
   };
@@ -165,7 +171,8 @@ static void test_unregistered(void) {
   tfcc_model *m = NULL;
   CHECK(load(rt, "mediapipe_ops.tflite", &m, 0) == TFCC_ERR_UNSUPPORTED && m == NULL);
   const char *e = tfcc_last_error();
-  CHECKF(strstr(e, "CUSTOM:MaxPoolingWithArgmax2D at node 0") && strstr(e, "CUSTOM:MaxUnpooling2D at node 1") &&
+  CHECKF(strstr(e, "CUSTOM:MaxPoolingWithArgmax2D at node 0") &&
+             strstr(e, "CUSTOM:MaxUnpooling2D at node 1") &&
              strstr(e, "custom operator MaxPoolingWithArgmax2D is not registered") &&
              strstr(e, "tfcc_runtime_register_custom_op"),
          "%s", e);
@@ -202,8 +209,10 @@ static tfcc_status spy_init(tfcc_custom_ctx *ctx) {
   spy *sp = ctx->op_user;
   sp->inits++;
   sp->saw_options = ctx->options_size == 2 && ((const uint8_t *)ctx->options)[0] == 1 &&
-                    ((const uint8_t *)ctx->options)[1] == 2 && ctx->input_count == 1 && ctx->output_count == 1;
-  if (sp->fail_init) return tfcc_custom_op_error(ctx, TFCC_ERR_INVALID_MODEL, "spy init refuses option %d", 7);
+                    ((const uint8_t *)ctx->options)[1] == 2 && ctx->input_count == 1 &&
+                    ctx->output_count == 1;
+  if (sp->fail_init)
+    return tfcc_custom_op_error(ctx, TFCC_ERR_INVALID_MODEL, "spy init refuses option %d", 7);
   int *scale = malloc(sizeof *scale);
   if (!scale) return tfcc_custom_op_error(ctx, TFCC_ERR_NO_MEMORY, "out of memory");
   *scale = 3;
@@ -220,11 +229,13 @@ static tfcc_status spy_prepare(tfcc_custom_ctx *ctx) {
   spy *sp = ctx->op_user;
   sp->prepares++;
   if (sp->fail_prepare)
-    return sp->silent_fail ? TFCC_ERR_SHAPE : tfcc_custom_op_error(ctx, TFCC_ERR_SHAPE, "spy prepare says no");
+    return sp->silent_fail ? TFCC_ERR_SHAPE
+                           : tfcc_custom_op_error(ctx, TFCC_ERR_SHAPE, "spy prepare says no");
   const tfcc_custom_tensor *in = ctx->inputs[0];
   tfcc_custom_tensor *out = ctx->outputs[0];
   sp->prepare_data_null = in->data == NULL && !in->is_const && in->struct_size == sizeof *in;
-  sp->user_ok = ctx->node_data && *(int *)ctx->node_data == 3 && strcmp(ctx->op_name, "MyUnregisteredOp") == 0;
+  sp->user_ok = ctx->node_data && *(int *)ctx->node_data == 3 &&
+                strcmp(ctx->op_name, "MyUnregisteredOp") == 0;
   if (sp->bad_dtype) out->dtype = TFCC_INT32;
   out->rank = in->rank;
   memcpy(out->dims, in->dims, sizeof(int32_t) * (size_t)in->rank);
@@ -243,7 +254,8 @@ static tfcc_status spy_eval(tfcc_custom_ctx *ctx) {
   const float *x = ctx->inputs[0]->data;
   float *y = ctx->outputs[0]->data;
   const int scale = *(int *)ctx->node_data;
-  for (size_t i = 0; i < ctx->outputs[0]->bytes / sizeof(float); i++) y[i] = x[i] * (float)scale + 1.f;
+  for (size_t i = 0; i < ctx->outputs[0]->bytes / sizeof(float); i++)
+    y[i] = x[i] * (float)scale + 1.f;
   return TFCC_OK;
 }
 
@@ -297,19 +309,22 @@ static void test_own_operator(void) {
          "%s", tfcc_last_error());
   sp.silent_fail = 1;
   CHECK(load(rt, "mediapipe_unknown_op.tflite", &m, 0) == TFCC_ERR_SHAPE);
-  CHECKF(strstr(tfcc_last_error(), "prepare failed (shape mismatch) without a message"), "%s", tfcc_last_error());
+  CHECKF(strstr(tfcc_last_error(), "prepare failed (shape mismatch) without a message"), "%s",
+         tfcc_last_error());
   sp.fail_prepare = sp.silent_fail = 0;
   /* prepare may not change the model's output dtype */
   sp.bad_dtype = 1;
   CHECK(load(rt, "mediapipe_unknown_op.tflite", &m, 0) == TFCC_ERR_DTYPE);
-  CHECKF(strstr(tfcc_last_error(), "output 0: dtype set to int32, the model's is float32"), "%s", tfcc_last_error());
+  CHECKF(strstr(tfcc_last_error(), "output 0: dtype set to int32, the model's is float32"), "%s",
+         tfcc_last_error());
   sp.bad_dtype = 0;
   /* init failure */
   sp.fail_init = 1;
   CHECK(load(rt, "mediapipe_unknown_op.tflite", &m, 0) == TFCC_ERR_INVALID_MODEL);
   CHECKF(strstr(tfcc_last_error(), "init: spy init refuses option 7"), "%s", tfcc_last_error());
   sp.fail_init = 0;
-  CHECKF(sp.frees == sp.inits - 1, "inits %d frees %d", sp.inits, sp.frees); /* the failed init frees nothing */
+  CHECKF(sp.frees == sp.inits - 1, "inits %d frees %d", sp.inits,
+         sp.frees); /* the failed init frees nothing */
   tfcc_runtime_destroy(rt);
 }
 

@@ -32,7 +32,8 @@ static int run_reference(tfcc_runtime *rt) {
   snprintf(p, sizeof p, "%s/mediapipe_ops.tflite", g_dir);
   tfcc_model *m = NULL;
   tfcc_session *s = NULL;
-  if (tfcc_model_load_file(rt, p, NULL, &m) != TFCC_OK || tfcc_session_create(m, NULL, &s) != TFCC_OK) {
+  if (tfcc_model_load_file(rt, p, NULL, &m) != TFCC_OK ||
+      tfcc_session_create(m, NULL, &s) != TFCC_OK) {
     fprintf(stderr, "load: %s\n", tfcc_last_error());
     tfcc_model_release(m);
     return 1;
@@ -102,7 +103,8 @@ int main(void) {
     tfcc_model *m = NULL;
     CHECK(tfcc_model_load_file(rt, p, NULL, &m) == TFCC_ERR_INVALID_MODEL && !m);
     CHECKF(strstr(tfcc_last_error(), "node 0 (CUSTOM:MaxPoolingWithArgmax2D): init: ") &&
-               strstr(tfcc_last_error(), "custom_options: 8 bytes, MaxPoolingWithArgmax2D needs at least 24"),
+               strstr(tfcc_last_error(),
+                      "custom_options: 8 bytes, MaxPoolingWithArgmax2D needs at least 24"),
            "%s", tfcc_last_error());
     tfcc_runtime_destroy(rt);
   }
@@ -110,7 +112,9 @@ int main(void) {
   tfcc_runtime *rt = new_runtime();
   /* no such library: dlerror() names it */
   CHECK(tfcc_plugin_load(rt, "/nonexistent/libnope.so", err, sizeof err) == TFCC_ERR_NOT_FOUND);
-  CHECKF(strstr(err, "plugin /nonexistent/libnope.so: cannot load: ") && strstr(err, "No such file"), "%s", err);
+  CHECKF(
+      strstr(err, "plugin /nonexistent/libnope.so: cannot load: ") && strstr(err, "No such file"),
+      "%s", err);
   /* a library that is not a plugin */
   CHECK(tfcc_plugin_load(rt, "libm.so.6", err, sizeof err) == TFCC_ERR_UNSUPPORTED);
   CHECKF(strstr(err, "plugin libm.so.6: no function tfcc_custom_ops_register") &&
@@ -123,7 +127,8 @@ int main(void) {
   /* the table a host hands over */
   tfcc_custom_api api;
   tfcc_custom_api_get(&api);
-  CHECK(api.struct_size == sizeof api && api.register_custom_op == tfcc_runtime_register_custom_op &&
-        api.custom_output_resize == tfcc_custom_output_resize && api.custom_op_verror && api.version);
+  CHECK(
+      api.struct_size == sizeof api && api.register_custom_op == tfcc_runtime_register_custom_op &&
+      api.custom_output_resize == tfcc_custom_output_resize && api.custom_op_verror && api.version);
   return tfcc_test_finish("mediapipe_plugin");
 }

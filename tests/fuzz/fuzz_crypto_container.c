@@ -8,7 +8,7 @@
 #include "crypto/container.h"
 #include "tfcc/tfcc_crypto.h"
 
-static const uint8_t k_key[32] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+static const uint8_t k_key[32] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16,
                                   17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

@@ -92,11 +92,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       break;
     }
     case 1:
-      if (srv_tfs_parse(body, len, &g_sig, FUZZ_MAX_BYTES, r, err, sizeof err) == 0) srv_request_free(r);
+      if (srv_tfs_parse(body, len, &g_sig, FUZZ_MAX_BYTES, r, err, sizeof err) == 0)
+        srv_request_free(r);
       break;
-    case 3:
-      check_http(body, len);
-      break;
+    case 3: check_http(body, len); break;
     default: {
       srv_config c;
       if (srv_config_init(&c) == 0) {

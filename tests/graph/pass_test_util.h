@@ -96,7 +96,8 @@ static inline void ptu_node(ptu *p, int32_t i, int32_t builtin, int32_t n_in, co
   n->op = tfcc_op_lookup(builtin);
 }
 
-static inline void ptu_io(ptu *p, int32_t n_in, const int32_t *in, int32_t n_out, const int32_t *out) {
+static inline void ptu_io(ptu *p, int32_t n_in, const int32_t *in, int32_t n_out,
+                          const int32_t *out) {
   p->sg->n_inputs = n_in;
   p->sg->n_outputs = n_out;
   p->sg->inputs = tfcc_graph_alloc(&p->g, sizeof(int32_t) * (size_t)(n_in + 1), 4);
@@ -108,7 +109,8 @@ static inline void ptu_io(ptu *p, int32_t n_in, const int32_t *in, int32_t n_out
 /* Runs the passes whose bits are not in `disabled` (TFCC_PASS_ALL: none). 0 on success. */
 static inline int ptu_passes(ptu *p, uint32_t disabled) {
   tfcc_err err = {0};
-  tfcc_status st = tfcc_run_passes(&p->g, disabled, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_), NULL, 0, &err);
+  tfcc_status st =
+      tfcc_run_passes(&p->g, disabled, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_), NULL, 0, &err);
   CHECKF(st == TFCC_OK, "passes: %s", err.msg);
   p->n_live = 0;
   for (int32_t i = 0; i < p->sg->n_nodes; i++) p->n_live += !p->sg->nodes[i].removed;
@@ -139,7 +141,8 @@ static inline int ptu_eval(ptu *p, const void *const *inputs, void *const *outpu
   tfcc_status st = tfcc_exec_plan_build(&plan, &p->g, 0, NULL, true, &env, &err);
   CHECKF(st == TFCC_OK, "plan: %s", err.msg);
   if (st != TFCC_OK) return -1;
-  for (int32_t i = 0; i < p->sg->n_inputs; i++) plan.tensors[p->sg->inputs[i]].data = (void *)inputs[i];
+  for (int32_t i = 0; i < p->sg->n_inputs; i++)
+    plan.tensors[p->sg->inputs[i]].data = (void *)inputs[i];
   for (int32_t i = 0; i < p->sg->n_outputs; i++) plan.tensors[p->sg->outputs[i]].data = outputs[i];
   p->arena_bytes = plan.arena_bytes;
   p->lower_bound = plan.arena_lower_bound;
@@ -163,8 +166,10 @@ static inline void ptu_end(ptu *p) {
   for (int32_t i = 0; i < p->sg->n_nodes; i++) {
     tfcc_ir_node *n = &p->sg->nodes[i];
     if (!n->params) continue;
-    if (n->op && n->op->release) n->op->release(n->params);
-    else free(n->params);
+    if (n->op && n->op->release)
+      n->op->release(n->params);
+    else
+      free(n->params);
   }
   tfcc_graph_free(&p->g);
 }

@@ -8,14 +8,23 @@
 
 #include "pass_test_util.h"
 
-static const tfb_field k_same[] = {{0, TFB_U8, 0, 0, NULL, 0, NULL}, {1, TFB_I32, 1, 0, NULL, 0, NULL},
+static const tfb_field k_same[] = {{0, TFB_U8, 0, 0, NULL, 0, NULL},
+                                   {1, TFB_I32, 1, 0, NULL, 0, NULL},
                                    {2, TFB_I32, 1, 0, NULL, 0, NULL}};
-static const tfb_field k_dw[] = {{0, TFB_U8, 0, 0, NULL, 0, NULL}, {1, TFB_I32, 1, 0, NULL, 0, NULL},
-                                 {2, TFB_I32, 1, 0, NULL, 0, NULL}, {3, TFB_I32, 1, 0, NULL, 0, NULL}};
+static const tfb_field k_dw[] = {{0, TFB_U8, 0, 0, NULL, 0, NULL},
+                                 {1, TFB_I32, 1, 0, NULL, 0, NULL},
+                                 {2, TFB_I32, 1, 0, NULL, 0, NULL},
+                                 {3, TFB_I32, 1, 0, NULL, 0, NULL}};
 static const tfb_field k_relu[] = {{0, TFB_U8, 1, 0, NULL, 0, NULL}};
 
 enum { PRODUCER_CONV, PRODUCER_DW, PRODUCER_FC };
-enum { CHAIN_MUL_ADD_RELU, CHAIN_SCALAR_MUL_SUB, CHAIN_ADD_FUSED_RELU, CHAIN_BAD_AXIS, CHAIN_SHARED_W };
+enum {
+  CHAIN_MUL_ADD_RELU,
+  CHAIN_SCALAR_MUL_SUB,
+  CHAIN_ADD_FUSED_RELU,
+  CHAIN_BAD_AXIS,
+  CHAIN_SHARED_W
+};
 
 /* Tensors: 0 x, 1 w, 2 t, 3 c1, 4 t1, 5 c2, 6 t2, 7 y, 8 y2 (second conv's output when shared). */
 static int build(ptu *p, int producer, int chain) {
@@ -103,9 +112,11 @@ static int check(int producer, int chain, uint32_t disabled) {
     if (!(d <= 1e-5f * fmaxf(1.0f, fabsf(off[0][i])))) over++;
     nonzero += off[0][i] != 0;
   }
-  CHECKF(over == 0, "producer %d chain %d: %d of %d differ (max %g)", producer, chain, over, n, (double)max_d);
+  CHECKF(over == 0, "producer %d chain %d: %d of %d differ (max %g)", producer, chain, over, n,
+         (double)max_d);
   CHECK(nonzero > 0);
-  printf("  producer %d chain %d: %d live nodes, max |on - off| %g\n", producer, chain, live, (double)max_d);
+  printf("  producer %d chain %d: %d live nodes, max |on - off| %g\n", producer, chain, live,
+         (double)max_d);
   return live;
 }
 

@@ -6,8 +6,10 @@
 enum { X, W, B, T, Y, NT };
 static const int32_t XD[4] = {1, 5, 5, 3}, WD[4] = {4, 3, 3, 3}, BD[1] = {4}, YD[4] = {1, 5, 5, 4};
 
-static const tfb_field k_conv_same[] = {{0, TFB_U8, 0, 0, NULL, 0, NULL}, {1, TFB_I32, 1, 0, NULL, 0, NULL},
-                                        {2, TFB_I32, 1, 0, NULL, 0, NULL}, {3, TFB_U8, 0, 0, NULL, 0, NULL}};
+static const tfb_field k_conv_same[] = {{0, TFB_U8, 0, 0, NULL, 0, NULL},
+                                        {1, TFB_I32, 1, 0, NULL, 0, NULL},
+                                        {2, TFB_I32, 1, 0, NULL, 0, NULL},
+                                        {3, TFB_U8, 0, 0, NULL, 0, NULL}};
 
 /* x -> CONV_2D -> t -> act -> y (t also a graph output when t_is_output). */
 static void build_conv(ptu *p, tfcc_dtype dt, int32_t act_op, bool t_is_output, bool requant) {
@@ -45,7 +47,8 @@ static void build_conv(ptu *p, tfcc_dtype dt, int32_t act_op, bool t_is_output, 
 }
 
 /* Builds twice, with and without the pass; returns the live node count with it. */
-static int check_conv(tfcc_dtype dt, int32_t act_op, bool t_is_output, bool requant, uint32_t disabled) {
+static int check_conv(tfcc_dtype dt, int32_t act_op, bool t_is_output, bool requant,
+                      uint32_t disabled) {
   size_t es = tfcc_dtype_size(dt);
   float xf[75];
   int8_t xq[75];
@@ -69,7 +72,8 @@ static int check_conv(tfcc_dtype dt, int32_t act_op, bool t_is_output, bool requ
   CHECK(b.n_live == 2);
   ptu_eval(&b, in, out_off);
   ptu_end(&b);
-  CHECKF(memcmp(y_on, y_off, 100 * es) == 0, "%s act %d: outputs differ", tfcc_dtype_name(dt), (int)act_op);
+  CHECKF(memcmp(y_on, y_off, 100 * es) == 0, "%s act %d: outputs differ", tfcc_dtype_name(dt),
+         (int)act_op);
   if (t_is_output) CHECK(memcmp(t_on, t_off, 100 * es) == 0);
   /* The activation did something (some values clamped). */
   return live;

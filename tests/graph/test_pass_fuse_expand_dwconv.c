@@ -78,14 +78,17 @@ static int build(ptu *p, int kase) {
     ptu_tensor(p, 5, dt, 1, (int32_t[]){cdw}, b2);
   }
   /* Conv2DOptions: padding SAME, strides, RELU6 */
-  const tfb_field conv_opts[] = {{0, TFB_U8, 0, 0, NULL, 0, NULL}, {1, TFB_I32, cs, 0, NULL, 0, NULL},
-                                 {2, TFB_I32, cs, 0, NULL, 0, NULL}, {3, TFB_U8, 3, 0, NULL, 0, NULL}};
+  const tfb_field conv_opts[] = {{0, TFB_U8, 0, 0, NULL, 0, NULL},
+                                 {1, TFB_I32, cs, 0, NULL, 0, NULL},
+                                 {2, TFB_I32, cs, 0, NULL, 0, NULL},
+                                 {3, TFB_U8, 3, 0, NULL, 0, NULL}};
   /* DepthwiseConv2DOptions: padding, strides, multiplier, RELU, dilation */
   const int dil = kase == CASE_DW_DILATED ? 2 : 1;
-  const tfb_field dw_opts[] = {{0, TFB_U8, pad ? 1 : 0, 0, NULL, 0, NULL}, {1, TFB_I32, stride, 0, NULL, 0, NULL},
-                               {2, TFB_I32, stride, 0, NULL, 0, NULL}, {3, TFB_I32, mult2 ? 2 : 1, 0, NULL, 0, NULL},
-                               {4, TFB_U8, 1, 0, NULL, 0, NULL},      {5, TFB_I32, dil, 0, NULL, 0, NULL},
-                               {6, TFB_I32, dil, 0, NULL, 0, NULL}};
+  const tfb_field dw_opts[] = {
+      {0, TFB_U8, pad ? 1 : 0, 0, NULL, 0, NULL}, {1, TFB_I32, stride, 0, NULL, 0, NULL},
+      {2, TFB_I32, stride, 0, NULL, 0, NULL},     {3, TFB_I32, mult2 ? 2 : 1, 0, NULL, 0, NULL},
+      {4, TFB_U8, 1, 0, NULL, 0, NULL},           {5, TFB_I32, dil, 0, NULL, 0, NULL},
+      {6, TFB_I32, dil, 0, NULL, 0, NULL}};
   ptu_node(p, 0, TFCC_OP_CONV_2D, 3, (int32_t[]){0, 1, 2}, 1, (int32_t[]){3}, 1, conv_opts, 4);
   int32_t dw_in = 3, ni = 1;
   if (pad) {
@@ -95,7 +98,8 @@ static int build(ptu *p, int kase) {
     ptu_node(p, ni++, TFCC_OP_PAD, 2, (int32_t[]){3, 8}, 1, (int32_t[]){7}, 0, NULL, 0);
     dw_in = 7;
   }
-  ptu_node(p, ni++, TFCC_OP_DEPTHWISE_CONV_2D, 3, (int32_t[]){dw_in, 4, 5}, 1, (int32_t[]){6}, 2, dw_opts, 7);
+  ptu_node(p, ni++, TFCC_OP_DEPTHWISE_CONV_2D, 3, (int32_t[]){dw_in, 4, 5}, 1, (int32_t[]){6}, 2,
+           dw_opts, 7);
   if (kase == CASE_OTHER_READER) {
     ptu_tensor(p, 7, dt, 4, (int32_t[]){1, th, tw, CE}, NULL);
     ptu_node(p, ni++, TFCC_OP_RELU, 1, (int32_t[]){3}, 1, (int32_t[]){7}, 0, NULL, 0);
@@ -140,7 +144,8 @@ static int check(int kase, uint32_t disabled) {
   ptu_eval(&b, in, (void *[]){off[0], off[1]});
   const size_t arena_off = b.arena_bytes;
   ptu_end(&b);
-  CHECKF(memcmp(on[0], off[0], (size_t)n * (kase == CASE_INT8 ? 1 : 4)) == 0, "case %d: outputs differ", kase);
+  CHECKF(memcmp(on[0], off[0], (size_t)n * (kase == CASE_INT8 ? 1 : 4)) == 0,
+         "case %d: outputs differ", kase);
   if (fused)
     CHECKF(arena_on <= arena_off, "case %d: arena %zu, unfused %zu", kase, arena_on, arena_off);
   return fused;

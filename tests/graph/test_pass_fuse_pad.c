@@ -6,12 +6,16 @@
  * the channel axis, a PADV2 value other than the zero point, the pass disabled. */
 #include "pass_test_util.h"
 
-static const tfb_field k_conv_valid_s2[] = {{0, TFB_U8, 1, 0, NULL, 0, NULL}, {1, TFB_I32, 2, 0, NULL, 0, NULL},
+static const tfb_field k_conv_valid_s2[] = {{0, TFB_U8, 1, 0, NULL, 0, NULL},
+                                            {1, TFB_I32, 2, 0, NULL, 0, NULL},
                                             {2, TFB_I32, 1, 0, NULL, 0, NULL}};
-static const tfb_field k_conv_same[] = {{0, TFB_U8, 0, 0, NULL, 0, NULL}, {1, TFB_I32, 1, 0, NULL, 0, NULL},
+static const tfb_field k_conv_same[] = {{0, TFB_U8, 0, 0, NULL, 0, NULL},
+                                        {1, TFB_I32, 1, 0, NULL, 0, NULL},
                                         {2, TFB_I32, 1, 0, NULL, 0, NULL}};
-static const tfb_field k_dw_valid[] = {{0, TFB_U8, 1, 0, NULL, 0, NULL}, {1, TFB_I32, 1, 0, NULL, 0, NULL},
-                                       {2, TFB_I32, 2, 0, NULL, 0, NULL}, {3, TFB_I32, 1, 0, NULL, 0, NULL}};
+static const tfb_field k_dw_valid[] = {{0, TFB_U8, 1, 0, NULL, 0, NULL},
+                                       {1, TFB_I32, 1, 0, NULL, 0, NULL},
+                                       {2, TFB_I32, 2, 0, NULL, 0, NULL},
+                                       {3, TFB_I32, 1, 0, NULL, 0, NULL}};
 
 enum { CASE_CONV, CASE_DW, CASE_CONV_SAME, CASE_PAD_CHANNELS, CASE_PADV2_ZERO, CASE_PADV2_OTHER };
 
@@ -30,11 +34,20 @@ static int build(ptu *p, int kase, tfcc_dtype dt) {
   bool dw = kase == CASE_DW;
   int32_t yd[4];
   if (kase == CASE_CONV_SAME) {
-    yd[0] = 1; yd[1] = pd[1]; yd[2] = pd[2]; yd[3] = 3;
+    yd[0] = 1;
+    yd[1] = pd[1];
+    yd[2] = pd[2];
+    yd[3] = 3;
   } else if (dw) {
-    yd[0] = 1; yd[1] = (pd[1] - 3) / 1 + 1; yd[2] = (pd[2] - 3) / 2 + 1; yd[3] = 3;
+    yd[0] = 1;
+    yd[1] = (pd[1] - 3) / 1 + 1;
+    yd[2] = (pd[2] - 3) / 2 + 1;
+    yd[3] = 3;
   } else {
-    yd[0] = 1; yd[1] = (pd[1] - 3) / 1 + 1; yd[2] = (pd[2] - 3) / 2 + 1; yd[3] = 3;
+    yd[0] = 1;
+    yd[1] = (pd[1] - 3) / 1 + 1;
+    yd[2] = (pd[2] - 3) / 2 + 1;
+    yd[3] = 3;
   }
   ptu_begin(p, 7, 2);
   int32_t cin = pd[3];
@@ -45,7 +58,10 @@ static int build(ptu *p, int kase, tfcc_dtype dt) {
   ptu_tensor(p, 1, TFCC_INT32, 2, (int32_t[]){4, 2}, pads);
   ptu_tensor(p, 2, dt, 4, pd, NULL);
   int32_t wd[4] = {3, 3, 3, cin};
-  if (dw) { wd[0] = 1; wd[3] = 3; }
+  if (dw) {
+    wd[0] = 1;
+    wd[3] = 3;
+  }
   ptu_tensor(p, 5, dt, 4, yd, NULL);
   if (dt == TFCC_FLOAT32) {
     ptu_tensor(p, 3, dt, 4, wd, wf);
@@ -88,7 +104,8 @@ static int build(ptu *p, int kase, tfcc_dtype dt) {
   else
     ptu_node(p, 0, TFCC_OP_PAD, 2, (int32_t[]){0, 1}, 1, (int32_t[]){2}, 0, NULL, 0);
   if (dw)
-    ptu_node(p, 1, TFCC_OP_DEPTHWISE_CONV_2D, 3, (int32_t[]){2, 3, 4}, 1, (int32_t[]){5}, 2, k_dw_valid, 4);
+    ptu_node(p, 1, TFCC_OP_DEPTHWISE_CONV_2D, 3, (int32_t[]){2, 3, 4}, 1, (int32_t[]){5}, 2,
+             k_dw_valid, 4);
   else
     ptu_node(p, 1, TFCC_OP_CONV_2D, 3, (int32_t[]){2, 3, 4}, 1, (int32_t[]){5}, 1,
              kase == CASE_CONV_SAME ? k_conv_same : k_conv_valid_s2, 3);
@@ -113,7 +130,8 @@ static int check(int kase, tfcc_dtype dt, uint32_t disabled) {
   int n = build(&a, kase, dt);
   ptu_passes(&a, disabled);
   int live = a.n_live;
-  if (live == 1) CHECK(padding_of_node(&a.sg->nodes[1]) == TFCC_PAD_EXPLICIT && a.sg->nodes[1].inputs[0] == 0);
+  if (live == 1)
+    CHECK(padding_of_node(&a.sg->nodes[1]) == TFCC_PAD_EXPLICIT && a.sg->nodes[1].inputs[0] == 0);
   ptu_eval(&a, in, (void *[]){on});
   ptu_end(&a);
   build(&b, kase, dt);

@@ -14,21 +14,23 @@ enum { R_EARLIER, R_INPUT, R_CONST, R_BCAST, R_AFTER };
 
 typedef struct spec {
   int rmode;
-  int kh;          /* conv1 filter size (SAME) */
-  int c;           /* channels (input = output) */
-  bool grouped;    /* conv1: filter input channels c / 2 */
-  bool swap;       /* ADD(R, T) instead of ADD(T, R) */
-  int conv_act;    /* conv1's own activation */
-  int add_act;     /* the ADD's */
-  bool t_output;   /* T also a graph output */
+  int kh;        /* conv1 filter size (SAME) */
+  int c;         /* channels (input = output) */
+  bool grouped;  /* conv1: filter input channels c / 2 */
+  bool swap;     /* ADD(R, T) instead of ADD(T, R) */
+  int conv_act;  /* conv1's own activation */
+  int add_act;   /* the ADD's */
+  bool t_output; /* T also a graph output */
   bool int8;
 } spec;
 
 static tfb_field conv_opts[4], add_opts[1];
 
 static void set_conv_opts(int act) {
-  const tfb_field f[4] = {{0, TFB_U8, 0, 0, NULL, 0, NULL}, {1, TFB_I32, 1, 0, NULL, 0, NULL},
-                          {2, TFB_I32, 1, 0, NULL, 0, NULL}, {3, TFB_U8, act, 0, NULL, 0, NULL}};
+  const tfb_field f[4] = {{0, TFB_U8, 0, 0, NULL, 0, NULL},
+                          {1, TFB_I32, 1, 0, NULL, 0, NULL},
+                          {2, TFB_I32, 1, 0, NULL, 0, NULL},
+                          {3, TFB_U8, act, 0, NULL, 0, NULL}};
   memcpy(conv_opts, f, sizeof f);
 }
 
@@ -83,7 +85,8 @@ static void build(ptu *p, const spec *s, uint32_t disabled) {
   int ni = 0;
   if (s->rmode == R_EARLIER) { /* R0 = conv0(X) (1x1), itself a residual candidate */
     set_conv_opts(0);
-    ptu_node(p, ni++, TFCC_OP_CONV_2D, 3, (int32_t[]){X, W0, B0}, 1, (int32_t[]){R0}, 1, conv_opts, 4);
+    ptu_node(p, ni++, TFCC_OP_CONV_2D, 3, (int32_t[]){X, W0, B0}, 1, (int32_t[]){R0}, 1, conv_opts,
+             4);
   }
   set_conv_opts(s->conv_act);
   ptu_node(p, ni++, TFCC_OP_CONV_2D, 3, (int32_t[]){X, W1, B1}, 1, (int32_t[]){T}, 1, conv_opts, 4);
@@ -161,7 +164,8 @@ static void four_inputs_rejected(void) {
   tfcc_isa isa = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
   for (int32_t i = 0; i < p.sg->n_nodes; i++) {
     tfcc_ir_node *n = &p.sg->nodes[i];
-    tfcc_init_ctx ic = {.graph = &p.g, .sg = p.sg, .node = n, .node_index = i, .err = &err, .isa = isa};
+    tfcc_init_ctx ic = {
+        .graph = &p.g, .sg = p.sg, .node = n, .node_index = i, .err = &err, .isa = isa};
     CHECK(n->op->init(&ic) == TFCC_OK);
     n->params = ic.params;
   }

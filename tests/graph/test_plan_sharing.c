@@ -51,12 +51,12 @@ int main(void) {
   /* a, b, c, d share one buffer: b is a view, c and d in place. */
   run(0, x, y, &p);
   CHECK(p.n_views == 1 && p.n_inplace == 2);
-  CHECKF(p.arena_bytes == N * 4 && p.lower_bound == N * 4, "arena %zu lower bound %zu", p.arena_bytes,
-         p.lower_bound);
+  CHECKF(p.arena_bytes == N * 4 && p.lower_bound == N * 4, "arena %zu lower bound %zu",
+         p.arena_bytes, p.lower_bound);
   /* a is read again by the ADD: RELU6 must not overwrite a/b; the ADD may write into a. */
   run(1, x, y, &p);
   CHECK(p.n_views == 1 && p.n_inplace == 1);
-  CHECKF(p.arena_bytes == 2 * N * 4 && p.lower_bound == 2 * N * 4, "arena %zu lower bound %zu", p.arena_bytes,
-         p.lower_bound);
+  CHECKF(p.arena_bytes == 2 * N * 4 && p.lower_bound == 2 * N * 4, "arena %zu lower bound %zu",
+         p.arena_bytes, p.lower_bound);
   return tfcc_test_finish("plan_sharing");
 }

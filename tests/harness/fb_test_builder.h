@@ -9,10 +9,10 @@
 #include "format/fb.h"
 
 typedef enum {
-  TFB_U8 = 1,   /* also bool, int8 (value in .i) */
+  TFB_U8 = 1, /* also bool, int8 (value in .i) */
   TFB_I16 = 2,
   TFB_I32 = 4,
-  TFB_F32 = 5,  /* value in .f */
+  TFB_F32 = 5, /* value in .f */
   TFB_I64 = 8,
   TFB_VEC_I32 = 9, /* .vec / .vec_len */
   TFB_STRING = 10  /* .str */

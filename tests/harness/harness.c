@@ -37,12 +37,21 @@ const char *tfcc_test_source_dir(void) {
 void *tfcc_test_read_file(const char *path, size_t *size) {
   FILE *f = fopen(path, "rb");
   if (!f) return NULL;
-  if (fseek(f, 0, SEEK_END) != 0) { fclose(f); return NULL; }
+  if (fseek(f, 0, SEEK_END) != 0) {
+    fclose(f);
+    return NULL;
+  }
   long n = ftell(f);
-  if (n < 0) { fclose(f); return NULL; }
+  if (n < 0) {
+    fclose(f);
+    return NULL;
+  }
   rewind(f);
   void *buf = malloc((size_t)n + 1);
-  if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) { free(buf); buf = NULL; }
+  if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+    free(buf);
+    buf = NULL;
+  }
   fclose(f);
   if (buf && size) *size = (size_t)n;
   return buf;

@@ -11,7 +11,7 @@ typedef struct test_npy {
   tfcc_dtype dtype;
   int32_t rank;
   int32_t dims[TFCC_MAX_DIMS];
-  void *data;   /* malloc'ed */
+  void *data; /* malloc'ed */
   size_t bytes;
 } test_npy;
 

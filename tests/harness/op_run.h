@@ -80,9 +80,9 @@ typedef struct oh_node_run {
   /* true: each output gets a fresh buffer of its prepared size, filled with 0xA5 (the caller
    * frees out[i]->data); false: outputs keep the caller's buffers. */
   bool alloc_outputs;
-  bool prepare_only;   /* stop after prepare (and macs) */
-  bool winograd;       /* init may choose Winograd for float32 3x3 CONV_2D (as a model load) */
-  int64_t macs;        /* result: op->macs after prepare, 0 if the op has none */
+  bool prepare_only; /* stop after prepare (and macs) */
+  bool winograd;     /* init may choose Winograd for float32 3x3 CONV_2D (as a model load) */
+  int64_t macs;      /* result: op->macs after prepare, 0 if the op has none */
 } oh_node_run;
 
 /* Runs r->op on r->node. Scratch is 64-byte aligned and filled with 0x5A, as an arena gives
@@ -210,15 +210,14 @@ static inline int32_t oh_get_q(const void *p, tfcc_dtype dt, int64_t i) {
 
 /* Compares quantized values: counts elements that differ, fails at the first one off by more
  * than max_diff. Returns the number of elements that differ. */
-static inline int64_t oh_cmp_q(const char *what, const int32_t *got, const int32_t *want,
-                               int64_t n, int32_t max_diff) {
+static inline int64_t oh_cmp_q(const char *what, const int32_t *got, const int32_t *want, int64_t n,
+                               int32_t max_diff) {
   int64_t diff = 0;
   for (int64_t i = 0; i < n; i++) {
     int32_t d = got[i] - want[i];
     if (d) diff++;
     if (d > max_diff || d < -max_diff) {
-      CHECKF(0, "%s: element %lld got %d want %d", what, (long long)i, (int)got[i],
-             (int)want[i]);
+      CHECKF(0, "%s: element %lld got %d want %d", what, (long long)i, (int)got[i], (int)want[i]);
       return diff;
     }
   }
@@ -231,8 +230,7 @@ static inline void oh_cmp_f(const char *what, const float *got, const double *wa
   for (int64_t i = 0; i < n; i++) {
     double e = fabs(got[i] - want[i]);
     if (!(e <= tol * (1.0 + fabs(want[i])))) {
-      CHECKF(0, "%s: element %lld got %.8g want %.8g", what, (long long)i, (double)got[i],
-             want[i]);
+      CHECKF(0, "%s: element %lld got %.8g want %.8g", what, (long long)i, (double)got[i], want[i]);
       return;
     }
   }

@@ -10,24 +10,24 @@ extern int tfcc_test_checks;
  * TFCC_TEST_SKIP instead of 0, so ctest reports the test as skipped, not passed. */
 extern int tfcc_test_skipped;
 
-#define CHECK(cond)                                                              \
-  do {                                                                           \
-    tfcc_test_checks++;                                                          \
-    if (!(cond)) {                                                               \
-      tfcc_test_failures++;                                                      \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);  \
-    }                                                                            \
+#define CHECK(cond) \
+  do { \
+    tfcc_test_checks++; \
+    if (!(cond)) { \
+      tfcc_test_failures++; \
+      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+    } \
   } while (0)
 
-#define CHECKF(cond, ...)                                                        \
-  do {                                                                           \
-    tfcc_test_checks++;                                                          \
-    if (!(cond)) {                                                               \
-      tfcc_test_failures++;                                                      \
-      fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__, __LINE__, #cond);  \
-      fprintf(stderr, __VA_ARGS__);                                              \
-      fputc('\n', stderr);                                                       \
-    }                                                                            \
+#define CHECKF(cond, ...) \
+  do { \
+    tfcc_test_checks++; \
+    if (!(cond)) { \
+      tfcc_test_failures++; \
+      fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__, __LINE__, #cond); \
+      fprintf(stderr, __VA_ARGS__); \
+      fputc('\n', stderr); \
+    } \
   } while (0)
 
 /* Exit code for "skipped" (ctest SKIP_RETURN_CODE). */

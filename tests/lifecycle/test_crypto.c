@@ -35,7 +35,8 @@ static int write_file(const char *path, const void *d, size_t n) {
 
 int main(void) {
   char model[512], enc[512], keyf[512], tmp[512];
-  snprintf(model, sizeof model, "%s/tests/ops/conformance/conv_2d_i8_3x3_same.tflite", tfcc_test_source_dir());
+  snprintf(model, sizeof model, "%s/tests/ops/conformance/conv_2d_i8_3x3_same.tflite",
+           tfcc_test_source_dir());
   const char *dir = getenv("TFCC_BINARY_DIR");
   snprintf(enc, sizeof enc, "%s/crypto_%d.tfcce", dir ? dir : "/tmp", (int)getpid());
   snprintf(keyf, sizeof keyf, "%s/crypto_%d.key", dir ? dir : "/tmp", (int)getpid());
@@ -87,7 +88,8 @@ int main(void) {
   {
     void *p = NULL;
     size_t n = 0;
-    CHECKF(tfcc_crypto_decrypt_file(enc, &sources[3], &p, &n) == TFCC_OK, "%s", tfcc_crypto_last_error());
+    CHECKF(tfcc_crypto_decrypt_file(enc, &sources[3], &p, &n) == TFCC_OK, "%s",
+           tfcc_crypto_last_error());
     CHECK(p && n == plain_n && memcmp(p, plain, n) == 0 && ((uintptr_t)p & 4095) == 0);
     if (p) ((uint8_t *)p)[0] ^= 1;
     tfcc_crypto_free(p, n);
@@ -95,14 +97,17 @@ int main(void) {
     CHECK(tfcc_model_load_file(rt, model, NULL, &mp) == TFCC_OK);
     CHECK(tfcc_model_load_encrypted(rt, enc, &sources[3], NULL, &me) == TFCC_OK);
     tfcc_session *sp = NULL, *se = NULL;
-    if (mp && me && tfcc_session_create(mp, NULL, &sp) == TFCC_OK && tfcc_session_create(me, NULL, &se) == TFCC_OK) {
+    if (mp && me && tfcc_session_create(mp, NULL, &sp) == TFCC_OK &&
+        tfcc_session_create(me, NULL, &se) == TFCC_OK) {
       tfcc_tensor_info ii, oi;
-      CHECK(tfcc_session_input_info(sp, 0, &ii) == TFCC_OK && tfcc_session_output_info(sp, 0, &oi) == TFCC_OK);
+      CHECK(tfcc_session_input_info(sp, 0, &ii) == TFCC_OK &&
+            tfcc_session_output_info(sp, 0, &oi) == TFCC_OK);
       uint8_t *in = malloc(ii.bytes), *o1 = malloc(oi.bytes), *o2 = malloc(oi.bytes);
       for (size_t i = 0; i < ii.bytes; i++) in[i] = (uint8_t)(i * 37 + 11);
       const void *ins[1] = {in};
       void *out1[1] = {o1}, *out2[1] = {o2};
-      CHECK(tfcc_session_run(sp, ins, out1) == TFCC_OK && tfcc_session_run(se, ins, out2) == TFCC_OK);
+      CHECK(tfcc_session_run(sp, ins, out1) == TFCC_OK &&
+            tfcc_session_run(se, ins, out2) == TFCC_OK);
       CHECK(memcmp(o1, o2, oi.bytes) == 0);
       free(in), free(o1), free(o2);
     } else {
@@ -122,13 +127,15 @@ int main(void) {
     CHECK(tfcc_crypto_encrypt_file(tmp, enc0, &sources[3], NULL) == TFCC_OK);
     void *p = NULL;
     size_t n = 7;
-    CHECKF(tfcc_crypto_decrypt_file(enc0, &sources[3], &p, &n) == TFCC_OK, "%s", tfcc_crypto_last_error());
+    CHECKF(tfcc_crypto_decrypt_file(enc0, &sources[3], &p, &n) == TFCC_OK, "%s",
+           tfcc_crypto_last_error());
     CHECK(p != NULL && n == 0);
     tfcc_crypto_free(p, n);
     unlink(enc0);
     char kid0[33];
     CHECK(tfcc_crypto_key_id(dir ? dir : "/tmp", kid0) == TFCC_ERR_IO);
-    CHECKF(strstr(tfcc_crypto_last_error(), "not a regular file") != NULL, "%s", tfcc_crypto_last_error());
+    CHECKF(strstr(tfcc_crypto_last_error(), "not a regular file") != NULL, "%s",
+           tfcc_crypto_last_error());
   }
 
   /* Wrong key: named as such, no model. */

@@ -34,15 +34,17 @@ typedef struct model_case {
 
 static int setup(model_case *c, tfcc_runtime *rt) {
   char path[512];
-  snprintf(path, sizeof path, "%s/tests/ops/conformance/%s.tflite", tfcc_test_source_dir(), c->name);
+  snprintf(path, sizeof path, "%s/tests/ops/conformance/%s.tflite", tfcc_test_source_dir(),
+           c->name);
   c->a = tfcc_test_read_file(path, &c->size);
   if (!c->a) return -1;
   c->b = lc_variant(c->a, c->size, 0);
   if (!c->b) return -1;
   tfcc_model *ma = NULL, *mb = NULL;
   tfcc_session *sa = NULL, *sb = NULL;
-  if (tfcc_model_load_buffer(rt, c->a, c->size, NULL, &ma) || tfcc_model_load_buffer(rt, c->b, c->size, NULL, &mb) ||
-      tfcc_session_create(ma, NULL, &sa) || tfcc_session_create(mb, NULL, &sb))
+  if (tfcc_model_load_buffer(rt, c->a, c->size, NULL, &ma) ||
+      tfcc_model_load_buffer(rt, c->b, c->size, NULL, &mb) || tfcc_session_create(ma, NULL, &sa) ||
+      tfcc_session_create(mb, NULL, &sb))
     return -1;
   tfcc_tensor_info ii, oi;
   tfcc_session_input_info(sa, 0, &ii);
@@ -54,10 +56,12 @@ static int setup(model_case *c, tfcc_runtime *rt) {
   c->out_b = malloc(oi.bytes);
   for (size_t k = 0; k < ii.bytes; k++) c->input[k] = (uint8_t)(k * 37 + 11);
   if (ii.dtype == TFCC_FLOAT32)
-    for (size_t k = 0; k < ii.bytes / 4; k++) ((float *)(void *)c->input)[k] = (float)((int)(k % 13) - 6) * 0.37f;
+    for (size_t k = 0; k < ii.bytes / 4; k++)
+      ((float *)(void *)c->input)[k] = (float)((int)(k % 13) - 6) * 0.37f;
   CHECK(lc_run1(sa, c->input, c->out_a) == TFCC_OK);
   CHECK(lc_run1(sb, c->input, c->out_b) == TFCC_OK);
-  CHECKF(memcmp(c->out_a, c->out_b, c->out_bytes) != 0, "%s: variant gives the same output", c->name);
+  CHECKF(memcmp(c->out_a, c->out_b, c->out_bytes) != 0, "%s: variant gives the same output",
+         c->name);
   tfcc_session_destroy(sa);
   tfcc_session_destroy(sb);
   tfcc_model_release(ma);
@@ -83,7 +87,8 @@ static void test_basic(tfcc_runtime *rt, model_case *c) {
   CHECK(lc_run1(s, c->input, out) == TFCC_OK && memcmp(out, c->out_a, c->out_bytes) == 0);
   CHECK(tfcc_model_update_weights_buffer(m, c->b, c->size) == TFCC_OK);
   CHECK(lc_run1(s, c->input, out) == TFCC_OK);
-  CHECKF(memcmp(out, c->out_b, c->out_bytes) == 0, "%s: output after update is not the new weights'", c->name);
+  CHECKF(memcmp(out, c->out_b, c->out_bytes) == 0,
+         "%s: output after update is not the new weights'", c->name);
   /* A session created after the update, and a resize-free replan, see the new weights. */
   tfcc_session *s2 = NULL;
   CHECK(tfcc_session_create(m, NULL, &s2) == TFCC_OK);
@@ -113,7 +118,8 @@ static void test_mismatch(tfcc_runtime *rt, model_case *c, const char *other) {
   tfcc_status st = tfcc_model_update_weights(m, path);
   CHECKF(st == TFCC_ERR_INVALID_MODEL, "status %s", tfcc_status_str(st));
   const char *msg = tfcc_last_error();
-  CHECKF(strstr(msg, other) && (strstr(msg, "tensor") || strstr(msg, "operator") || strstr(msg, "graph")),
+  CHECKF(strstr(msg, other) &&
+             (strstr(msg, "tensor") || strstr(msg, "operator") || strstr(msg, "graph")),
          "message: %s", msg);
   CHECK(tfcc_model_update_weights(m, "/nonexistent/x.tflite") == TFCC_ERR_IO);
   uint8_t junk[64] = {0};
@@ -133,7 +139,8 @@ static void hook(const char *path) {
     int fd = open(path, O_WRONLY);
     if (fd >= 0) {
       uint8_t x = 0x5a;
-      if (pwrite(fd, &x, 1, (off_t)g_hook_case->size - 3) != 1) { /* ignore */ }
+      if (pwrite(fd, &x, 1, (off_t)g_hook_case->size - 3) != 1) { /* ignore */
+      }
       close(fd);
     }
   } else if (g_hook_mode == 2) { /* appended */
@@ -194,9 +201,12 @@ static void *run_loop(void *arg) {
     }
     w->runs++;
     atomic_fetch_add(&w->progress, 1);
-    if (memcmp(out, w->c->out_a, w->c->out_bytes) == 0) w->old_seen++;
-    else if (memcmp(out, w->c->out_b, w->c->out_bytes) == 0) w->new_seen++;
-    else w->torn++;
+    if (memcmp(out, w->c->out_a, w->c->out_bytes) == 0)
+      w->old_seen++;
+    else if (memcmp(out, w->c->out_b, w->c->out_bytes) == 0)
+      w->new_seen++;
+    else
+      w->torn++;
   }
   free(out);
   tfcc_session_destroy(s);
@@ -240,16 +250,19 @@ static void test_concurrent(tfcc_runtime *rt, model_case *c) {
   long runs = 0, olds = 0, news = 0, torn = 0, errors = 0;
   for (int i = 0; i < N_THREADS; i++) {
     pthread_join(th[i], NULL);
-    runs += w[i].runs, olds += w[i].old_seen, news += w[i].new_seen, torn += w[i].torn, errors += w[i].errors;
+    runs += w[i].runs, olds += w[i].old_seen, news += w[i].new_seen, torn += w[i].torn,
+        errors += w[i].errors;
   }
   CHECK(failed == 0);
-  CHECKF(torn == 0 && errors == 0, "%s: %ld torn outputs, %ld errors in %ld runs", c->name, torn, errors, runs);
+  CHECKF(torn == 0 && errors == 0, "%s: %ld torn outputs, %ld errors in %ld runs", c->name, torn,
+         errors, runs);
   CHECKF(olds > 0 && news > 0, "%s: old %ld new %ld", c->name, olds, news);
   tfcc_update_info u;
   tfcc_model_update_info(m, &u);
   CHECK(u.generation == N_UPDATES);
-  printf("%s: %d updates under %d running threads: %ld runs (%ld old, %ld new weights), 0 torn; worst switch %.2f ms\n",
-         c->name, N_UPDATES, N_THREADS, runs, olds, news, worst);
+  printf(
+      "%s: %d updates under %d running threads: %ld runs (%ld old, %ld new weights), 0 torn; worst switch %.2f ms\n",
+      c->name, N_UPDATES, N_THREADS, runs, olds, news, worst);
   tfcc_model_release(m);
 }
 
@@ -271,8 +284,8 @@ static void cf_check_while(tfcc_session *s, float k, float c, const char *what) 
       volatile float t = want * k;
       want = t + c;
     }
-    CHECKF(memcmp(&acc[j], (const float *)&want, 4) == 0, "%s: acc[%d] = %.9g, want %.9g", what, j, acc[j],
-           (double)want);
+    CHECKF(memcmp(&acc[j], (const float *)&want, 4) == 0, "%s: acc[%d] = %.9g, want %.9g", what, j,
+           acc[j], (double)want);
   }
   CHECKF(i_final == n, "%s: i_final %d", what, (int)i_final);
 }
@@ -281,8 +294,8 @@ static void cf_check_sig(tfcc_session *s, const float want[3], const char *what)
   const float x[3] = {1.0f, -2.0f, 0.5f};
   float y[3] = {0};
   CHECKF(lc_run1(s, x, y) == TFCC_OK, "%s: run: %s", what, tfcc_session_last_error(s));
-  CHECKF(memcmp(y, want, sizeof y) == 0, "%s: [%g, %g, %g], want [%g, %g, %g]", what, y[0], y[1], y[2], want[0],
-         want[1], want[2]);
+  CHECKF(memcmp(y, want, sizeof y) == 0, "%s: [%g, %g, %g], want [%g, %g, %g]", what, y[0], y[1],
+         y[2], want[0], want[1], want[2]);
 }
 
 /* Models with several subgraphs: an update rebinds every subgraph (WHILE's body, a signature's
@@ -308,14 +321,14 @@ static void test_control_flow(tfcc_runtime *rt) {
   st = tfcc_model_update_weights(m, path);
   CHECKF(st == TFCC_ERR_INVALID_MODEL, "update with another body: %s", tfcc_status_str(st));
   const char *msg = tfcc_last_error();
-  CHECKF(strstr(msg, "subgraph 2 (body): tensor") && strstr(msg, "(c): shape [1], model has []"), "message: %s",
-         msg);
+  CHECKF(strstr(msg, "subgraph 2 (body): tensor") && strstr(msg, "(c): shape [1], model has []"),
+         "message: %s", msg);
   printf("  refused: %s\n", msg);
   cf_check_while(s, 2.5f, -0.75f, "while_counter after a refused update");
   snprintf(path, sizeof path, "%s/if_nested.tflite", dir);
   st = tfcc_model_update_weights(m, path);
-  CHECKF(st == TFCC_ERR_INVALID_MODEL && strstr(tfcc_last_error(), "subgraphs, model has 3"), "another model: %s",
-         tfcc_last_error());
+  CHECKF(st == TFCC_ERR_INVALID_MODEL && strstr(tfcc_last_error(), "subgraphs, model has 3"),
+         "another model: %s", tfcc_last_error());
   tfcc_session_destroy(s);
   tfcc_session_destroy(s2);
   tfcc_model_release(m);
@@ -334,7 +347,8 @@ static void test_control_flow(tfcc_runtime *rt) {
     cf_check_sig(enc, e1, "encode");
     cf_check_sig(dec, d1, "decode");
     snprintf(path, sizeof path, "%s/signatures.w3.tflite", dir);
-    CHECKF(tfcc_model_update_weights(m, path) == TFCC_OK, "update signatures: %s", tfcc_last_error());
+    CHECKF(tfcc_model_update_weights(m, path) == TFCC_OK, "update signatures: %s",
+           tfcc_last_error());
     cf_check_sig(enc, e3, "encode after the update");
     cf_check_sig(dec, d3, "decode after the update");
   }
@@ -350,15 +364,19 @@ int main(void) {
   ro.log_level = TFCC_LOG_ERROR;
   tfcc_runtime *rt = NULL;
   if (tfcc_runtime_create(&ro, &rt) != TFCC_OK) return 1;
-  const char *names[] = {"conv_2d_i8_3x3_same", "fully_connected_f32_2d", "depthwise_conv_2d_f32_3x3_same_m1"};
-  const char *others[] = {"conv_2d_i8_3x3_valid_s2_relu", "conv_2d_f32_3x3_same", "conv_2d_f32_3x3_same"};
+  const char *names[] = {"conv_2d_i8_3x3_same", "fully_connected_f32_2d",
+                         "depthwise_conv_2d_f32_3x3_same_m1"};
+  const char *others[] = {"conv_2d_i8_3x3_valid_s2_relu", "conv_2d_f32_3x3_same",
+                          "conv_2d_f32_3x3_same"};
   const char *tmp = getenv("TFCC_BINARY_DIR");
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
     model_case c = {.name = names[i]};
     CHECKF(setup(&c, rt) == 0, "%s: setup", names[i]);
     if (!c.out_b) continue;
-    snprintf(g_path_a, sizeof g_path_a, "%s/hot_update_%d_a.tflite", tmp ? tmp : "/tmp", (int)getpid());
-    snprintf(g_path_b, sizeof g_path_b, "%s/hot_update_%d_b.tflite", tmp ? tmp : "/tmp", (int)getpid());
+    snprintf(g_path_a, sizeof g_path_a, "%s/hot_update_%d_a.tflite", tmp ? tmp : "/tmp",
+             (int)getpid());
+    snprintf(g_path_b, sizeof g_path_b, "%s/hot_update_%d_b.tflite", tmp ? tmp : "/tmp",
+             (int)getpid());
     CHECK(write_file(g_path_a, c.a, c.size) == 0 && write_file(g_path_b, c.b, c.size) == 0);
     test_basic(rt, &c);
     test_mismatch(rt, &c, others[i]);

@@ -216,7 +216,8 @@ static void test_truncate_while_loaded(tfcc_runtime *rt, const io_case *c) {
   CHECK(fd >= 0 && pwrite(fd, junk, size, 0) == (ssize_t)size);
   memset(after.buf[0], 0, after.bytes[0]);
   CHECK(run_case(s, c, &after) == TFCC_OK);
-  CHECKF(outs_equal(&before, &after), "%s: output changed after the file was overwritten", c->label);
+  CHECKF(outs_equal(&before, &after), "%s: output changed after the file was overwritten",
+         c->label);
   if (fd >= 0) close(fd);
   free(junk);
   outs_free(&before);
@@ -306,12 +307,14 @@ static void *run_loop(void *arg) {
 }
 
 /* Outputs of model bytes m on the case's inputs (for the variant's reference). */
-static int outputs_of(tfcc_runtime *rt, const uint8_t *bytes, size_t size, const io_case *c, outs *o) {
+static int outputs_of(tfcc_runtime *rt, const uint8_t *bytes, size_t size, const io_case *c,
+                      outs *o) {
   tfcc_model *m = NULL;
   tfcc_session *s = NULL;
   int rc = -1;
-  if (tfcc_model_load_buffer(rt, bytes, size, NULL, &m) == TFCC_OK && tfcc_session_create(m, NULL, &s) == TFCC_OK &&
-      outs_alloc(s, c->n_out, o) == 0 && run_case(s, c, o) == TFCC_OK)
+  if (tfcc_model_load_buffer(rt, bytes, size, NULL, &m) == TFCC_OK &&
+      tfcc_session_create(m, NULL, &s) == TFCC_OK && outs_alloc(s, c->n_out, o) == 0 &&
+      run_case(s, c, o) == TFCC_OK)
     rc = 0;
   tfcc_session_destroy(s);
   tfcc_model_release(m);
@@ -346,7 +349,9 @@ static uint8_t *weights_variant(const uint8_t *model, size_t size) {
   return out;
 }
 
-static bool clean_failure(tfcc_status st) { return st == TFCC_ERR_INTEGRITY || st == TFCC_ERR_INVALID_MODEL; }
+static bool clean_failure(tfcc_status st) {
+  return st == TFCC_ERR_INTEGRITY || st == TFCC_ERR_INVALID_MODEL;
+}
 
 static void test_rewrite_races(tfcc_runtime *rt, const io_case *c, int iterations) {
   size_t size;
@@ -376,21 +381,22 @@ static void test_rewrite_races(tfcc_runtime *rt, const io_case *c, int iteration
       outs o;
       CHECK(tfcc_session_create(m, NULL, &s) == TFCC_OK && outs_alloc(s, c->n_out, &o) == 0);
       CHECK(run_case(s, c, &o) == TFCC_OK);
-      CHECKF(outs_equal(&o, &out_a) || outs_equal(&o, &out_b), "%s: a load during a rewrite gives a torn model",
-             c->label);
+      CHECKF(outs_equal(&o, &out_a) || outs_equal(&o, &out_b),
+             "%s: a load during a rewrite gives a torn model", c->label);
       outs_free(&o);
       tfcc_session_destroy(s);
       tfcc_model_release(m);
       ok++;
     } else {
-      CHECKF(clean_failure(st), "%s: load during a rewrite: %s: %s", c->label, tfcc_status_str(st), tfcc_last_error());
+      CHECKF(clean_failure(st), "%s: load during a rewrite: %s: %s", c->label, tfcc_status_str(st),
+             tfcc_last_error());
       refused++;
     }
   }
   atomic_store(&wr.stop, 1);
   pthread_join(th, NULL);
-  fprintf(stderr, "%s: %d loads during %ld in-place rewrites: %ld complete, %ld refused cleanly\n", c->label,
-          iterations, wr.rewrites, ok, refused);
+  fprintf(stderr, "%s: %d loads during %ld in-place rewrites: %ld complete, %ld refused cleanly\n",
+          c->label, iterations, wr.rewrites, ok, refused);
 
   /* 2. Hot updates from the served file while it is rewritten, runs going on. */
   CHECK(write_file(g_tmp, a, size) == 0);
@@ -414,8 +420,8 @@ static void test_rewrite_races(tfcc_runtime *rt, const io_case *c, int iteration
     if (st == TFCC_OK) {
       ok++;
     } else {
-      CHECKF(clean_failure(st), "%s: update during a rewrite: %s: %s", c->label, tfcc_status_str(st),
-             tfcc_last_error());
+      CHECKF(clean_failure(st), "%s: update during a rewrite: %s: %s", c->label,
+             tfcc_status_str(st), tfcc_last_error());
       refused++;
     }
   }
@@ -428,13 +434,15 @@ static void test_rewrite_races(tfcc_runtime *rt, const io_case *c, int iteration
   long runs = 0;
   for (int k = 0; k < 2; k++) {
     pthread_join(rth[k], NULL);
-    CHECKF(rn[k].errors == 0 && rn[k].torn == 0, "%s: runner %d: %ld errors, %ld torn outputs", c->label, k,
-           rn[k].errors, rn[k].torn);
+    CHECKF(rn[k].errors == 0 && rn[k].torn == 0, "%s: runner %d: %ld errors, %ld torn outputs",
+           c->label, k, rn[k].errors, rn[k].torn);
     runs += rn[k].runs;
   }
   CHECK(runs > 0);
-  fprintf(stderr, "%s: %d updates during %ld in-place rewrites: %ld published, %ld refused cleanly; %ld runs\n",
-          c->label, iterations, wr.rewrites, ok, refused, runs);
+  fprintf(
+      stderr,
+      "%s: %d updates during %ld in-place rewrites: %ld published, %ld refused cleanly; %ld runs\n",
+      c->label, iterations, wr.rewrites, ok, refused, runs);
   /* A final update from a complete file works. */
   CHECK(write_file(g_tmp, b, size) == 0);
   CHECKF(tfcc_model_update_weights(m, g_tmp) == TFCC_OK, "%s", tfcc_last_error());
@@ -456,18 +464,21 @@ out:
 /* ---------------------------------------------------------------- quantization mutants */
 
 /* Locates tensor ti's quantization scale and zero_point vectors inside a model's bytes. */
-static int quant_vectors(uint8_t *model, size_t size, int32_t ti, uint8_t **scale, uint8_t **zp, uint32_t *count) {
+static int quant_vectors(uint8_t *model, size_t size, int32_t ti, uint8_t **scale, uint8_t **zp,
+                         uint32_t *count) {
   tfcc_err err = {0};
   tfcc_fb_table root;
   if (tfcc_fbv_root(model, size, &root, &err) != TFCC_OK) return -1;
   tfcc_fb_vec subgraphs, tensors, sv, zv;
-  if (!tfcc_fb_vec_field(&root, TFL_MODEL_SUBGRAPHS, 4, &subgraphs) || subgraphs.count < 1) return -1;
+  if (!tfcc_fb_vec_field(&root, TFL_MODEL_SUBGRAPHS, 4, &subgraphs) || subgraphs.count < 1)
+    return -1;
   tfcc_fb_table sg = tfcc_fb_vec_table(&root, &subgraphs, 0);
-  if (!tfcc_fb_vec_field(&sg, TFL_SUBGRAPH_TENSORS, 4, &tensors) || (uint32_t)ti >= tensors.count) return -1;
+  if (!tfcc_fb_vec_field(&sg, TFL_SUBGRAPH_TENSORS, 4, &tensors) || (uint32_t)ti >= tensors.count)
+    return -1;
   tfcc_fb_table t = tfcc_fb_vec_table(&sg, &tensors, (uint32_t)ti);
   tfcc_fb_table q = tfcc_fb_table_field(&t, TFL_TENSOR_QUANTIZATION);
-  if (!q.buf || !tfcc_fb_vec_field(&q, TFL_QUANT_SCALE, 4, &sv) || !tfcc_fb_vec_field(&q, TFL_QUANT_ZERO_POINT, 8, &zv) ||
-      sv.count < 1 || zv.count < 1)
+  if (!q.buf || !tfcc_fb_vec_field(&q, TFL_QUANT_SCALE, 4, &sv) ||
+      !tfcc_fb_vec_field(&q, TFL_QUANT_ZERO_POINT, 8, &zv) || sv.count < 1 || zv.count < 1)
     return -1;
   *scale = model + (sv.data - model);
   *zp = model + (zv.data - model);
@@ -484,7 +495,8 @@ typedef struct mutant {
 
 /* Each mutant of tensor ti (its first scale or zero point) is refused naming the tensor and
  * the value; the unchanged model and a valid change load. */
-static void test_quant_mutants(tfcc_runtime *rt, const char *name, int32_t ti, const mutant *mu, int n) {
+static void test_quant_mutants(tfcc_runtime *rt, const char *name, int32_t ti, const mutant *mu,
+                               int n) {
   char path[600];
   snprintf(path, sizeof path, "%s/tests/ops/conformance/%s.tflite", tfcc_test_source_dir(), name);
   size_t size;
@@ -498,7 +510,8 @@ static void test_quant_mutants(tfcc_runtime *rt, const char *name, int32_t ti, c
   int located = quant_vectors(mod, size, ti, &sp, &zp, &count);
   CHECKF(located == 0, "%s: tensor %d has no quantization", name, (int)ti);
   tfcc_model *m = NULL;
-  CHECKF(tfcc_model_load_buffer(rt, orig, size, NULL, &m) == TFCC_OK, "%s: %s", name, tfcc_last_error());
+  CHECKF(tfcc_model_load_buffer(rt, orig, size, NULL, &m) == TFCC_OK, "%s: %s", name,
+         tfcc_last_error());
   tfcc_model_release(m);
   char prefix[64];
   snprintf(prefix, sizeof prefix, "tensor %d (", (int)ti);
@@ -572,7 +585,8 @@ static void test_zero_channel(tfcc_runtime *rt) {
   const float zero = 0.0f;
   CHECK(quant_vectors(mod, size, wt, &sp, &zp, &count) == 0);
   memcpy(sp, &zero, 4);
-  if (bt >= 0 && quant_vectors(mod, size, bt, &sp, &zp, &count) == 0 && count > 1) memcpy(sp, &zero, 4);
+  if (bt >= 0 && quant_vectors(mod, size, bt, &sp, &zp, &count) == 0 && count > 1)
+    memcpy(sp, &zero, 4);
   tfcc_model *m = NULL;
   tfcc_session *s = NULL;
   tfcc_status st = tfcc_model_load_buffer(rt, mod, size, NULL, &m);
@@ -586,10 +600,13 @@ static void test_zero_channel(tfcc_runtime *rt) {
     const int8_t *got = (const int8_t *)o.buf[0], *ref = (const int8_t *)c.ref[0].data;
     int bad0 = 0, bad_rest = 0;
     for (size_t i = 0; i < o.bytes[0]; i++) {
-      if (i % (size_t)ch == 0) bad0 += got[i] != ozp;
-      else bad_rest += abs(got[i] - ref[i]) > 1;
+      if (i % (size_t)ch == 0)
+        bad0 += got[i] != ozp;
+      else
+        bad_rest += abs(got[i] - ref[i]) > 1;
     }
-    CHECKF(bad0 == 0 && bad_rest == 0, "zero channel: %d channel-0 outputs differ from the zero point, %d others from TFLite",
+    CHECKF(bad0 == 0 && bad_rest == 0,
+           "zero channel: %d channel-0 outputs differ from the zero point, %d others from TFLite",
            bad0, bad_rest);
     outs_free(&o);
   }
@@ -602,27 +619,30 @@ static void test_zero_channel(tfcc_runtime *rt) {
 static void test_quantization(tfcc_runtime *rt) {
   const float denormal = 1e-40f, nan_ = NAN, inf = INFINITY;
   const mutant scale_and_int8_zp[] = {
-      {true, nan_, 0, "nan"},          {true, inf, 0, "inf"},         {true, -inf, 0, "infinite"},
-      {true, 0.0f, 0, "zero"},         {true, -0.5f, 0, "negative"},  {true, denormal, 0, "denormal"},
-      {false, 0, 256, "is 256"},       {false, 0, 1000, "is 1000"},   {false, 0, -129, "is -129"},
+      {true, nan_, 0, "nan"},    {true, inf, 0, "inf"},        {true, -inf, 0, "infinite"},
+      {true, 0.0f, 0, "zero"},   {true, -0.5f, 0, "negative"}, {true, denormal, 0, "denormal"},
+      {false, 0, 256, "is 256"}, {false, 0, 1000, "is 1000"},  {false, 0, -129, "is -129"},
   };
   const int n8 = (int)(sizeof scale_and_int8_zp / sizeof scale_and_int8_zp[0]);
   /* CONCATENATION inputs (the UBSan report), int8 and uint8 */
   int32_t t = find_tensor(rt, "concatenation_i8_axis1", true, false);
   CHECK(t >= 0);
   test_quant_mutants(rt, "concatenation_i8_axis1", t, scale_and_int8_zp, n8);
-  const mutant u8_zp[] = {{false, 0, 256, "is 256"}, {false, 0, -1, "is -1"}, {true, nan_, 0, "nan"}};
+  const mutant u8_zp[] = {
+      {false, 0, 256, "is 256"}, {false, 0, -1, "is -1"}, {true, nan_, 0, "nan"}};
   t = find_tensor(rt, "concatenation_u8_axis1", true, false);
   CHECK(t >= 0);
   test_quant_mutants(rt, "concatenation_u8_axis1", t, u8_zp, 3);
   /* per-channel weights of a convolution: all but a zero scale (see test_zero_channel) */
   const mutant weights[] = {
-      {true, nan_, 0, "nan"},     {true, inf, 0, "inf"},       {true, -0.5f, 0, "negative"}, {true, denormal, 0, "denormal"},
-      {false, 0, 256, "is 256"}, {false, 0, 1000, "is 1000"}, {false, 0, -129, "is -129"},
+      {true, nan_, 0, "nan"},          {true, inf, 0, "inf"},     {true, -0.5f, 0, "negative"},
+      {true, denormal, 0, "denormal"}, {false, 0, 256, "is 256"}, {false, 0, 1000, "is 1000"},
+      {false, 0, -129, "is -129"},
   };
   t = find_tensor(rt, "conv_2d_i8_3x3_same", false, true);
   CHECK(t >= 0);
-  test_quant_mutants(rt, "conv_2d_i8_3x3_same", t, weights, (int)(sizeof weights / sizeof weights[0]));
+  test_quant_mutants(rt, "conv_2d_i8_3x3_same", t, weights,
+                     (int)(sizeof weights / sizeof weights[0]));
   /* an int16 activation: zero points within int16 */
   const mutant i16_zp[] = {{false, 0, 40000, "is 40000"}, {true, denormal, 0, "denormal"}};
   t = find_tensor(rt, "concatenation_i16_axis1", true, false);
@@ -641,8 +661,8 @@ int main(void) {
   ro.num_threads = 1;
   if (tfcc_runtime_create(&ro, &rt) != TFCC_OK) return 1;
   /* operators that read options at run time (RESIZE_*), several inputs, integer kernels */
-  const char *names[] = {"resize_bilinear_f32_half_pixel", "resize_nearest_neighbor_u8_up", "concatenation_i8_axis1",
-                         "conv_2d_i8_3x3_same"};
+  const char *names[] = {"resize_bilinear_f32_half_pixel", "resize_nearest_neighbor_u8_up",
+                         "concatenation_i8_axis1", "conv_2d_i8_3x3_same"};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
     io_case c;
     CHECKF(conformance_case(&c, names[i]) == 0, "%s: case files", names[i]);

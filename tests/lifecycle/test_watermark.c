@@ -46,8 +46,8 @@ static void free_owned(void *user, void *data, size_t size) {
   free(data);
 }
 
-static void run_model(tfcc_runtime *rt, const void *data, size_t n, int require, tfcc_status *st, uint8_t *out,
-                      size_t out_cap) {
+static void run_model(tfcc_runtime *rt, const void *data, size_t n, int require, tfcc_status *st,
+                      uint8_t *out, size_t out_cap) {
   tfcc_model_options o;
   tfcc_model_options_default(&o);
   o.require_watermark = require;
@@ -72,7 +72,8 @@ static void run_model(tfcc_runtime *rt, const void *data, size_t n, int require,
 int main(void) {
   test_sha256();
   char path[512];
-  snprintf(path, sizeof path, "%s/tests/ops/conformance/conv_2d_i8_3x3_same.tflite", tfcc_test_source_dir());
+  snprintf(path, sizeof path, "%s/tests/ops/conformance/conv_2d_i8_3x3_same.tflite",
+           tfcc_test_source_dir());
   size_t n = 0;
   uint8_t *model = tfcc_test_read_file(path, &n);
   CHECK(model != NULL);
@@ -158,7 +159,8 @@ int main(void) {
     t[i] ^= 0x01;
     tfcc_watermark_info ti;
     tfcc_status rs = tfcc_watermark_read(t, wn, &ti);
-    if (rs == TFCC_OK && ti.present && ti.valid && strcmp(ti.id, "acme/vision build 2026.11.30-7") == 0) {
+    if (rs == TFCC_OK && ti.present && ti.valid &&
+        strcmp(ti.id, "acme/vision build 2026.11.30-7") == 0) {
       accepted++;
       fprintf(stderr, "flip at %zu accepted\n", i);
     }

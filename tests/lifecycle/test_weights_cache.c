@@ -63,7 +63,8 @@ static bool run_once(tfcc_runtime *rt, const char *model, const char *cache, voi
   tfcc_wcache_get_stats(m->wcache, st);
   tfcc_session *s = NULL;
   bool ok = tfcc_session_create(m, NULL, &s) == TFCC_OK;
-  const int n_in = ok ? tfcc_session_input_count(s) : 0, n_out = ok ? tfcc_session_output_count(s) : 0;
+  const int n_in = ok ? tfcc_session_input_count(s) : 0,
+            n_out = ok ? tfcc_session_output_count(s) : 0;
   const void *ins[8] = {0};
   void *outs[8] = {0};
   size_t total = 0;
@@ -99,28 +100,29 @@ static bool run_once(tfcc_runtime *rt, const char *model, const char *cache, voi
 #define OUT_CAP (1u << 20)
 
 typedef struct model_case {
-  const char *file;  /* in ../shared/models */
+  const char *file; /* in ../shared/models */
   char path[512];
-  uint8_t *ref;      /* output without a cache (at the cap being tested) */
+  uint8_t *ref; /* output without a cache (at the cap being tested) */
   size_t ref_bytes;
 } model_case;
 
 /* Loads through cache with its bytes replaced by bad[0..n): the output must equal the
  * reference; rejected says whether the file must have been refused. */
-static void check_bad(tfcc_runtime *rt, model_case *mc, const char *cache, const uint8_t *bad, size_t n,
-                      int expect_refused, const char *what, size_t at) {
+static void check_bad(tfcc_runtime *rt, model_case *mc, const char *cache, const uint8_t *bad,
+                      size_t n, int expect_refused, const char *what, size_t at) {
   CHECK(write_file(cache, bad, n));
   static uint8_t out[OUT_CAP];
   size_t ob = 0;
   tfcc_wcache_stats st;
   int before = g_refusals;
   bool ok = run_once(rt, mc->path, cache, out, sizeof out, &ob, &st);
-  CHECKF(ok && ob == mc->ref_bytes && memcmp(out, mc->ref, ob) == 0, "%s: %s at %zu: output differs", mc->file,
-         what, at);
+  CHECKF(ok && ob == mc->ref_bytes && memcmp(out, mc->ref, ob) == 0,
+         "%s: %s at %zu: output differs", mc->file, what, at);
   if (expect_refused == 1)
-    CHECKF(st.rejected && g_refusals - before == 1 && st.written > 0, "%s: %s at %zu: not refused once and rebuilt",
-           mc->file, what, at);
-  if (expect_refused == 0) CHECKF(!st.rejected && st.misses == 0, "%s: %s at %zu: refused", mc->file, what, at);
+    CHECKF(st.rejected && g_refusals - before == 1 && st.written > 0,
+           "%s: %s at %zu: not refused once and rebuilt", mc->file, what, at);
+  if (expect_refused == 0)
+    CHECKF(!st.rejected && st.misses == 0, "%s: %s at %zu: refused", mc->file, what, at);
 }
 
 /* Cold and warm loads at cap isa (NULL: the CPU's best) give the reference bits; robust: also
@@ -141,15 +143,17 @@ static void test_model(model_case *mc, const char *isa, bool robust, size_t samp
   /* cold: packs and writes */
   int before = g_refusals;
   CHECK(run_once(rt, mc->path, cache, out, sizeof out, &ob, &st));
-  CHECKF(ob == mc->ref_bytes && memcmp(out, mc->ref, ob) == 0, "%s at %s: cold cache output differs", mc->file, isa);
-  CHECKF(st.hits == 0 && st.written > 0 && !st.rejected, "%s at %s: cold: %u hits %u written", mc->file, isa,
-         st.hits, st.written);
+  CHECKF(ob == mc->ref_bytes && memcmp(out, mc->ref, ob) == 0,
+         "%s at %s: cold cache output differs", mc->file, isa);
+  CHECKF(st.hits == 0 && st.written > 0 && !st.rejected, "%s at %s: cold: %u hits %u written",
+         mc->file, isa, st.hits, st.written);
   CHECK(g_refusals == before);
   /* warm: every block from the file, nothing written, same bits */
   CHECK(run_once(rt, mc->path, cache, out, sizeof out, &ob, &st));
-  CHECKF(ob == mc->ref_bytes && memcmp(out, mc->ref, ob) == 0, "%s at %s: warm cache output differs", mc->file, isa);
-  CHECKF(st.hits > 0 && st.misses == 0 && st.written == 0 && !st.rejected, "%s at %s: warm: %u hits %u misses",
-         mc->file, isa, st.hits, st.misses);
+  CHECKF(ob == mc->ref_bytes && memcmp(out, mc->ref, ob) == 0,
+         "%s at %s: warm cache output differs", mc->file, isa);
+  CHECKF(st.hits > 0 && st.misses == 0 && st.written == 0 && !st.rejected,
+         "%s at %s: warm: %u hits %u misses", mc->file, isa, st.hits, st.misses);
   size_t n = 0;
   uint8_t *good = read_file(cache, &n);
   CHECK(good && n > sizeof(tfcc_wc_header));
@@ -163,13 +167,16 @@ static void test_model(model_case *mc, const char *isa, bool robust, size_t samp
   tfcc_wc_header h;
   memcpy(&h, good, sizeof h);
   const size_t table_end = sizeof h + (size_t)h.n_blocks * sizeof(tfcc_wc_entry);
-  for (size_t len = 0; len < n;
-       len = len <= sizeof h ? len + step : len < table_end + 64 ? len + 4 * step : len + n / sample + 1)
+  for (size_t len = 0; len < n; len = len <= sizeof h        ? len + step
+                                      : len < table_end + 64 ? len + 4 * step
+                                                             : len + n / sample + 1)
     check_bad(rt, mc, cache, good, len, 1, "truncated", len);
   check_bad(rt, mc, cache, good, n - 1, 1, "truncated", n - 1);
   /* a flipped byte: every header byte, every 8th table byte, a sample of block bytes (a flip
    * in padding between blocks changes nothing: only the output is checked there) */
-  for (size_t at = 0; at < n; at = at < sizeof h ? at + step : at < table_end ? at + 8 * step : at + n / sample + 1) {
+  for (size_t at = 0; at < n; at = at < sizeof h    ? at + step
+                                   : at < table_end ? at + 8 * step
+                                                    : at + n / sample + 1) {
     memcpy(bad, good, n);
     bad[at] ^= 0x20;
     int expect = at < table_end ? 1 : -1;
@@ -204,9 +211,10 @@ static void test_foreign(model_case *mc, const char *isa_a, const char *isa_b) {
     CHECK(run_once(rb, mc->path, cache, out, sizeof out, &ob, &st));
     CHECKF(st.rejected && st.hits == 0 && st.written > 0 && g_refusals - before == 1,
            "%s: cache of %s not refused at %s", mc->file, isa_a, isa_b);
-    CHECKF(ob == wb && memcmp(out, want, ob) == 0, "%s: output at %s after a %s cache differs", mc->file, isa_b,
-           isa_a);
-    CHECK(run_once(rb, mc->path, cache, out, sizeof out, &ob, &st) && st.hits > 0 && st.misses == 0);
+    CHECKF(ob == wb && memcmp(out, want, ob) == 0, "%s: output at %s after a %s cache differs",
+           mc->file, isa_b, isa_a);
+    CHECK(run_once(rb, mc->path, cache, out, sizeof out, &ob, &st) && st.hits > 0 &&
+          st.misses == 0);
   }
   tfcc_runtime_destroy(ra);
   tfcc_runtime_destroy(rb);
@@ -223,13 +231,16 @@ static uint8_t *stale_variant(const uint8_t *model, size_t size) {
   for (int32_t i = 0; i < sg->n_tensors; i++) {
     const tfcc_ir_tensor *t = &sg->tensors[i];
     const uint8_t *d = t->data;
-    if (d && d >= model && d + t->data_bytes <= model + size && (!big || t->data_bytes > big->data_bytes)) big = t;
+    if (d && d >= model && d + t->data_bytes <= model + size &&
+        (!big || t->data_bytes > big->data_bytes))
+      big = t;
   }
   uint8_t *out = big ? malloc(size) : NULL;
   if (out) {
     memcpy(out, model, size);
     const size_t at = (size_t)((const uint8_t *)big->data - model);
-    for (size_t k = 0; k + 4 <= big->data_bytes; k += big->data_bytes / 16 + 4) out[at + k + 1] ^= 0x11;
+    for (size_t k = 0; k + 4 <= big->data_bytes; k += big->data_bytes / 16 + 4)
+      out[at + k + 1] ^= 0x11;
   }
   tfcc_graph_free(&g);
   return out;
@@ -254,8 +265,10 @@ static void test_stale(model_case *mc) {
     CHECK(run_once(rt, mc->path, cache, out, sizeof out, &ob, &st) && st.written > 0);
     int before = g_refusals;
     CHECK(run_once(rt, vpath, cache, out, sizeof out, &ob, &st));
-    CHECKF(st.rejected && st.hits == 0 && g_refusals - before == 1, "%s: stale cache not refused", mc->file);
-    CHECKF(ob == wb && memcmp(out, want, ob) == 0, "%s: output with a stale cache differs", mc->file);
+    CHECKF(st.rejected && st.hits == 0 && g_refusals - before == 1, "%s: stale cache not refused",
+           mc->file);
+    CHECKF(ob == wb && memcmp(out, want, ob) == 0, "%s: output with a stale cache differs",
+           mc->file);
   }
   tfcc_runtime_destroy(rt);
   free(var);
@@ -281,8 +294,8 @@ static void test_race(model_case *mc) {
         static uint8_t out[OUT_CAP];
         size_t ob = 0;
         tfcc_wcache_stats st;
-        bool ok = rt && run_once(rt, mc->path, cache, out, sizeof out, &ob, &st) && ob == mc->ref_bytes &&
-                  memcmp(out, mc->ref, ob) == 0;
+        bool ok = rt && run_once(rt, mc->path, cache, out, sizeof out, &ob, &st) &&
+                  ob == mc->ref_bytes && memcmp(out, mc->ref, ob) == 0;
         _exit(ok ? 0 : 1);
       }
     }
@@ -296,8 +309,9 @@ static void test_race(model_case *mc) {
     size_t ob = 0;
     tfcc_wcache_stats st;
     CHECK(rt && run_once(rt, mc->path, cache, out, sizeof out, &ob, &st));
-    CHECKF(st.hits > 0 && st.misses == 0 && !st.rejected, "%s: cache after a race: %u hits %u misses%s", mc->file,
-           st.hits, st.misses, st.rejected ? ", refused" : "");
+    CHECKF(st.hits > 0 && st.misses == 0 && !st.rejected,
+           "%s: cache after a race: %u hits %u misses%s", mc->file, st.hits, st.misses,
+           st.rejected ? ", refused" : "");
     CHECK(ob == mc->ref_bytes && memcmp(out, mc->ref, ob) == 0);
     tfcc_runtime_destroy(rt);
   }
@@ -309,7 +323,8 @@ int main(void) {
   snprintf(g_dir, sizeof g_dir, "/tmp/tfcc_wcache_XXXXXX");
   if (!mkdtemp(g_dir)) return 1;
   /* q8 GEMM (int8); float GEMM + GEMV + the fused expand/depthwise filter */
-  model_case cases[] = {{.file = "mobilenet_v1_025_128_quant.tflite"}, {.file = "hand_landmark_lite.tflite"}};
+  model_case cases[] = {{.file = "mobilenet_v1_025_128_quant.tflite"},
+                        {.file = "hand_landmark_lite.tflite"}};
   const char *caps[] = {"generic", "sse4", "avx2", "avx512"};
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
     model_case *mc = &cases[c];

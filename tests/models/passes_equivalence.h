@@ -74,7 +74,8 @@ static void outputs_free(outputs *o) {
   memset(o, 0, sizeof *o);
 }
 
-static int run(const char *path, uint32_t disabled, bool hot_update, test_npy *ins, int n_ins, outputs *res) {
+static int run(const char *path, uint32_t disabled, bool hot_update, test_npy *ins, int n_ins,
+               outputs *res) {
   memset(res, 0, sizeof *res);
   tfcc_model_options mo;
   tfcc_model_options_default(&mo);
@@ -126,7 +127,8 @@ static int run(const char *path, uint32_t disabled, bool hot_update, test_npy *i
       CHECKF(0, "%s: run after update: %s", path, tfcc_session_last_error(s));
     for (int i = 0; i < no; i++) {
       if (st == TFCC_OK)
-        CHECKF(memcmp(again[i], res->data[i], res->bytes[i]) == 0, "%s: output %d differs after update", path, i);
+        CHECKF(memcmp(again[i], res->data[i], res->bytes[i]) == 0,
+               "%s: output %d differs after update", path, i);
       free(again[i]);
     }
   }
@@ -142,16 +144,22 @@ static int compare(const char *name, const outputs *on, const outputs *off, floa
   int bad = 0;
   CHECKF(on->n == off->n, "%s: %d outputs vs %d", name, on->n, off->n);
   for (int i = 0; i < on->n && i < off->n; i++) {
-    CHECKF(on->bytes[i] == off->bytes[i] && on->dtype[i] == off->dtype[i], "%s: output %d shape/dtype differ", name, i);
-    if (on->bytes[i] != off->bytes[i]) { bad++; continue; }
+    CHECKF(on->bytes[i] == off->bytes[i] && on->dtype[i] == off->dtype[i],
+           "%s: output %d shape/dtype differ", name, i);
+    if (on->bytes[i] != off->bytes[i]) {
+      bad++;
+      continue;
+    }
     if (on->dtype[i] == TFCC_FLOAT32) {
       size_t n = on->bytes[i] / 4, over = 0;
       const float *a = on->data[i], *b = off->data[i];
       for (size_t k = 0; k < n; k++) {
-        if ((isnan(a[k]) && isnan(b[k])) || a[k] == b[k]) continue; /* NaN for NaN, equal infinities */
+        if ((isnan(a[k]) && isnan(b[k])) || a[k] == b[k])
+          continue; /* NaN for NaN, equal infinities */
         if (!(fabsf(a[k] - b[k]) <= tol * fmaxf(1.0f, fabsf(b[k])))) over++;
       }
-      CHECKF(over == 0, "%s: output %d: %zu of %zu floats differ beyond %g", name, i, over, n, (double)tol);
+      CHECKF(over == 0, "%s: output %d: %zu of %zu floats differ beyond %g", name, i, over, n,
+             (double)tol);
       bad += over != 0;
     } else {
       int same = memcmp(on->data[i], off->data[i], on->bytes[i]) == 0;
@@ -182,13 +190,16 @@ static inline void shared_models(const char *shared, const char *const *names, i
         run(path, 0, on_live_differs(path, base.live_nodes), ins, n, &on) == 0) {
       compare(names[m], &on, &base, 1e-5f);
       if (!EQUIV_SANITIZED) compare(names[m], &on, &off, 1e-3f);
-      double ratio = on.mem.lower_bound_bytes ? (double)on.mem.arena_bytes / (double)on.mem.lower_bound_bytes : 1.0;
+      double ratio = on.mem.lower_bound_bytes
+                         ? (double)on.mem.arena_bytes / (double)on.mem.lower_bound_bytes
+                         : 1.0;
       CHECKF(ratio <= 1.1, "%s: arena %zu > 1.1 x lower bound %zu", names[m], on.mem.arena_bytes,
              on.mem.lower_bound_bytes);
-      printf("  %-34s nodes %3d (fold only) -> %3d  arena %9zu (fold only %9zu)  lower bound %9zu  x%.3f"
-             "  views %d in-place %d\n",
-             names[m], base.live_nodes, on.live_nodes, on.mem.arena_bytes, base.mem.arena_bytes,
-             on.mem.lower_bound_bytes, ratio, on.views, on.inplace);
+      printf(
+          "  %-34s nodes %3d (fold only) -> %3d  arena %9zu (fold only %9zu)  lower bound %9zu  x%.3f"
+          "  views %d in-place %d\n",
+          names[m], base.live_nodes, on.live_nodes, on.mem.arena_bytes, base.mem.arena_bytes,
+          on.mem.lower_bound_bytes, ratio, on.views, on.inplace);
     }
     outputs_free(&on);
     outputs_free(&base);
@@ -217,7 +228,8 @@ static inline void conformance(const char *src) {
     }
     snprintf(path, sizeof path, "%s/tests/ops/conformance/%s.tflite", src, name);
     outputs on = {0}, off = {0};
-    if (ok && run(path, 0, false, ins, n_in, &on) == 0 && run(path, TFCC_PASS_ALL, false, ins, n_in, &off) == 0)
+    if (ok && run(path, 0, false, ins, n_in, &on) == 0 &&
+        run(path, TFCC_PASS_ALL, false, ins, n_in, &off) == 0)
       failed += compare(name, &on, &off, 1e-5f) != 0;
     else
       failed++;
@@ -231,8 +243,8 @@ static inline void conformance(const char *src) {
   CHECK(cases > 600);
 }
 
-static inline int equivalence_main(const char *name, bool with_conformance, const char *const *models,
-                                   int n_models) {
+static inline int equivalence_main(const char *name, bool with_conformance,
+                                   const char *const *models, int n_models) {
   tfcc_runtime_options ro;
   tfcc_runtime_options_default(&ro);
   ro.num_threads = 1;

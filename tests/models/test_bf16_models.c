@@ -34,8 +34,8 @@
 
 typedef struct model_case {
   const char *name;
-  int zoo;         /* 1: $TFCC_ZOO_DIR/<name>.tflite with <name>.input_nhwc.npy */
-  int cls_output;  /* output whose rows (last dimension) are class scores: argmax checked; -1 */
+  int zoo;          /* 1: $TFCC_ZOO_DIR/<name>.tflite with <name>.input_nhwc.npy */
+  int cls_output;   /* output whose rows (last dimension) are class scores: argmax checked; -1 */
   double min_agree; /* fraction of rows whose argmax must agree (1: all) */
   double max_rel;   /* bound on max |bf16 - f32| / max |f32| over every output */
 } model_case;
@@ -126,7 +126,8 @@ static void check_model(const model_case *c, const char *shared, const char *zoo
     snprintf(path, sizeof path, "%s/models/%s.tflite", shared, c->name);
     snprintf(in_path, sizeof in_path, "%s/models/ref/%s/input_0.npy", shared, c->name);
   }
-  if (TFCC_SANITIZED && (strcmp(c->name, "resnet50") == 0 || strcmp(c->name, "deeplabv3_257_float") == 0)) {
+  if (TFCC_SANITIZED &&
+      (strcmp(c->name, "resnet50") == 0 || strcmp(c->name, "deeplabv3_257_float") == 0)) {
     printf("%-34s (skipped in a sanitizer build)\n", c->name);
     return;
   }
@@ -229,7 +230,8 @@ static void check_update(const char *shared, bool bf16_runs) {
       if (e[i].runs && e[i].kernel && strncmp(e[i].kernel, "bf16-", 5) == 0) bf16_nodes++;
     CHECKF(bf16_runs ? bf16_nodes > 0 : bf16_nodes == 0, "after update: %d bf16 nodes", bf16_nodes);
     for (int i = 0; i < 2; i++) {
-      CHECKF(memcmp(out[0][i], out[1][i], info[i].bytes) == 0, "output %d changed by the update", i);
+      CHECKF(memcmp(out[0][i], out[1][i], info[i].bytes) == 0, "output %d changed by the update",
+             i);
       free(out[0][i]);
       free(out[1][i]);
     }
@@ -246,7 +248,11 @@ int main(void) {
   if (!shared) return TFCC_TEST_SKIP;
   char zoo[4096];
   const char *z = getenv("TFCC_ZOO_DIR"), *home = getenv("HOME");
-  snprintf(zoo, sizeof zoo, "%s%s", z ? z : home ? home : "/nonexistent", z ? "" : "/.cache/tfcc-zoo");
+  snprintf(zoo, sizeof zoo, "%s%s",
+           z      ? z
+           : home ? home
+                  : "/nonexistent",
+           z ? "" : "/.cache/tfcc-zoo");
   tfcc_runtime_options ro;
   tfcc_runtime_options_default(&ro);
   ro.num_threads = 2;

@@ -40,13 +40,14 @@ static tfcc_model *load(const char *path) {
   return st == TFCC_OK ? m : NULL;
 }
 
-static bool same_values(const char *what, const test_npy *ref, tfcc_dtype dt, int32_t rank, const int32_t *dims,
-                        const void *got) {
+static bool same_values(const char *what, const test_npy *ref, tfcc_dtype dt, int32_t rank,
+                        const int32_t *dims, const void *got) {
   bool ok = ref->dtype == dt && ref->rank == rank;
   for (int32_t d = 0; ok && d < rank; d++) ok = ref->dims[d] == dims[d];
-  CHECKF(ok, "%s: tfcc gives %s rank %d [%d,%d,...], TFLite %s rank %d [%d,%d,...]", what, tfcc_dtype_name(dt),
-         (int)rank, rank > 0 ? (int)dims[0] : 0, rank > 1 ? (int)dims[1] : 0, tfcc_dtype_name(ref->dtype),
-         (int)ref->rank, ref->rank > 0 ? (int)ref->dims[0] : 0, ref->rank > 1 ? (int)ref->dims[1] : 0);
+  CHECKF(ok, "%s: tfcc gives %s rank %d [%d,%d,...], TFLite %s rank %d [%d,%d,...]", what,
+         tfcc_dtype_name(dt), (int)rank, rank > 0 ? (int)dims[0] : 0, rank > 1 ? (int)dims[1] : 0,
+         tfcc_dtype_name(ref->dtype), (int)ref->rank, ref->rank > 0 ? (int)ref->dims[0] : 0,
+         ref->rank > 1 ? (int)ref->dims[1] : 0);
   if (!ok) return false;
   size_t n = ref->bytes / tfcc_dtype_size(dt), bad = 0;
   double max_diff = 0;
@@ -58,14 +59,15 @@ static bool same_values(const char *what, const test_npy *ref, tfcc_dtype dt, in
     }
   }
   if (dt != TFCC_FLOAT32) bad = memcmp(got, ref->data, ref->bytes) != 0;
-  CHECKF(bad == 0, "%s: %zu of %zu values differ from TFLite (max diff %g)", what, bad, n, max_diff);
+  CHECKF(bad == 0, "%s: %zu of %zu values differ from TFLite (max diff %g)", what, bad, n,
+         max_diff);
   return bad == 0;
 }
 
 /* Runs `runs` runs of stem (inputs stem.r<r>.in<i>.npy) on s and compares every output with
  * stem.r<r>.out<o>.npy. Returns the number of outputs that matched. */
-static int run_sequence(tfcc_session *s, const char *dir, const char *stem, int runs, int n_in, int n_out,
-                        int first_run) {
+static int run_sequence(tfcc_session *s, const char *dir, const char *stem, int runs, int n_in,
+                        int n_out, int first_run) {
   int matched = 0;
   for (int r = first_run; r < first_run + runs; r++) {
     test_npy in[8], ref[8];
@@ -73,9 +75,10 @@ static int run_sequence(tfcc_session *s, const char *dir, const char *stem, int 
     memset(in, 0, sizeof in);
     memset(ref, 0, sizeof ref);
     char path[4200], what[256];
-    bool ok = n_in <= 8 && n_out <= 8 && tfcc_session_input_count(s) == n_in && tfcc_session_output_count(s) == n_out;
-    CHECKF(ok, "%s: session has %d inputs / %d outputs, cases.txt %d / %d", stem, tfcc_session_input_count(s),
-           tfcc_session_output_count(s), n_in, n_out);
+    bool ok = n_in <= 8 && n_out <= 8 && tfcc_session_input_count(s) == n_in &&
+              tfcc_session_output_count(s) == n_out;
+    CHECKF(ok, "%s: session has %d inputs / %d outputs, cases.txt %d / %d", stem,
+           tfcc_session_input_count(s), tfcc_session_output_count(s), n_in, n_out);
     for (int i = 0; ok && i < n_in; i++) {
       snprintf(path, sizeof path, "%s/%s.r%d.in%d.npy", dir, stem, r, i);
       if (test_npy_load(path, &in[i]) != 0) ok = false;
@@ -87,7 +90,8 @@ static int run_sequence(tfcc_session *s, const char *dir, const char *stem, int 
       for (int32_t d = 0; same && d < info.rank; d++) same = info.dims[d] == in[i].dims[d];
       if (!same) {
         tfcc_status st = tfcc_session_resize_input(s, i, in[i].rank, in[i].dims);
-        CHECKF(st == TFCC_OK, "%s run %d: resize input %d: %s", stem, r, i, tfcc_session_last_error(s));
+        CHECKF(st == TFCC_OK, "%s run %d: resize input %d: %s", stem, r, i,
+               tfcc_session_last_error(s));
       }
       tfcc_status st = tfcc_session_set_input(s, i, in[i].data, in[i].bytes);
       CHECKF(st == TFCC_OK, "%s run %d: input %d: %s", stem, r, i, tfcc_session_last_error(s));
@@ -172,11 +176,15 @@ static void check_case(const char *name, const char *sig, int runs, int n_in, in
   tfcc_model_release(m);
   if (st != TFCC_OK) return;
   int matched = run_sequence(s, g_dir, stem, runs, n_in, n_out, 0);
-  printf("  %-28s %-16s %d runs: %d of %d outputs match TFLite\n", name, sig, runs, matched, runs * n_out);
-  if (strcmp(name, "while_counter") == 0 || strcmp(name, "if_nested") == 0 || strcmp(name, "call_once_vars") == 0)
-    CHECKF(tfcc_session_dynamic_tensor_count(s) == 0, "%s: static control flow made %d dynamic tensors", name,
+  printf("  %-28s %-16s %d runs: %d of %d outputs match TFLite\n", name, sig, runs, matched,
+         runs * n_out);
+  if (strcmp(name, "while_counter") == 0 || strcmp(name, "if_nested") == 0 ||
+      strcmp(name, "call_once_vars") == 0)
+    CHECKF(tfcc_session_dynamic_tensor_count(s) == 0,
+           "%s: static control flow made %d dynamic tensors", name,
            tfcc_session_dynamic_tensor_count(s));
-  if (strcmp(name, "while_grow") == 0 || strcmp(name, "if_shapes") == 0) CHECK(tfcc_session_output_is_dynamic(s, 0) == 1);
+  if (strcmp(name, "while_grow") == 0 || strcmp(name, "if_shapes") == 0)
+    CHECK(tfcc_session_output_is_dynamic(s, 0) == 1);
   if (strcmp(name, "while_counter") == 0 || strcmp(name, "if_nested") == 0) {
     /* static control flow: a run (the last one again, same shapes) allocates nothing */
     long delta = 0;
@@ -185,7 +193,8 @@ static void check_case(const char *name, const char *sig, int runs, int n_in, in
   }
   if (strcmp(name, "call_once_vars") == 0) { /* a fresh state gives run 0 again */
     CHECK(tfcc_session_reset_state(s) == TFCC_OK);
-    CHECKF(run_sequence(s, g_dir, stem, 1, n_in, n_out, 0) == n_out, "%s: after reset_state, run 0 differs", name);
+    CHECKF(run_sequence(s, g_dir, stem, 1, n_in, n_out, 0) == n_out,
+           "%s: after reset_state, run 0 differs", name);
   }
   if (several) { /* inputs and outputs carry the signature's names */
     tfcc_tensor_info info;
@@ -215,8 +224,9 @@ static void check_okay_nabu(int runs) {
   int matched = run_sequence(s, g_dir, "okay_nabu_streaming", runs, 1, 1, 0);
   CHECK(tfcc_session_reset_state(s) == TFCC_OK);
   matched += run_sequence(s, g_dir, "okay_nabu_streaming", 1, 1, 1, 0);
-  printf("  %-28s %-16s %d runs in a row + 1 after reset_state: %d of %d match TFLite bit-exactly\n",
-         "okay_nabu_streaming", "serving_default", runs, matched, runs + 1);
+  printf(
+      "  %-28s %-16s %d runs in a row + 1 after reset_state: %d of %d match TFLite bit-exactly\n",
+      "okay_nabu_streaming", "serving_default", runs, matched, runs + 1);
   tfcc_session_destroy(s);
 }
 
@@ -232,15 +242,18 @@ static tfcc_session *hostile_session(const char *name) {
   return s;
 }
 
-static void check_hostile(const char *name, const char *stage, const char *status, const char *words) {
+static void check_hostile(const char *name, const char *stage, const char *status,
+                          const char *words) {
   char path[4200];
   snprintf(path, sizeof path, "%s/%s.tflite", g_dir, name);
   tfcc_status want = TFCC_OK;
   for (int k = 0; k < TFCC_STATUS_COUNT_; k++) {
     char nm[64];
     snprintf(nm, sizeof nm, "%s", status);
-    if ((k == TFCC_ERR_INVALID_MODEL && !strcmp(nm, "ERR_INVALID_MODEL")) || (k == TFCC_ERR_DEADLINE && !strcmp(nm, "ERR_DEADLINE")) ||
-        (k == TFCC_ERR_SHAPE && !strcmp(nm, "ERR_SHAPE")) || (k == TFCC_ERR_STATE && !strcmp(nm, "ERR_STATE")) ||
+    if ((k == TFCC_ERR_INVALID_MODEL && !strcmp(nm, "ERR_INVALID_MODEL")) ||
+        (k == TFCC_ERR_DEADLINE && !strcmp(nm, "ERR_DEADLINE")) ||
+        (k == TFCC_ERR_SHAPE && !strcmp(nm, "ERR_SHAPE")) ||
+        (k == TFCC_ERR_STATE && !strcmp(nm, "ERR_STATE")) ||
         (k == TFCC_ERR_UNSUPPORTED && !strcmp(nm, "ERR_UNSUPPORTED")))
       want = (tfcc_status)k;
   }
@@ -260,8 +273,8 @@ static void check_hostile(const char *name, const char *stage, const char *statu
     st = run_zeros(s, NULL);
     msg = tfcc_session_last_error(s);
   }
-  CHECKF(st == want && strstr(msg, words), "%s: %s gave %s \"%s\"; expected %s with \"%s\"", name, stage,
-         tfcc_status_str(st), msg, status, words);
+  CHECKF(st == want && strstr(msg, words), "%s: %s gave %s \"%s\"; expected %s with \"%s\"", name,
+         stage, tfcc_status_str(st), msg, status, words);
   printf("  %-28s %-4s %s: %s\n", name, stage, tfcc_status_str(st), msg);
   tfcc_session_destroy(s);
 }
@@ -282,8 +295,10 @@ static void check_cancel(void) {
   CHECK(pthread_create(&th, NULL, cancel_later, s) == 0);
   tfcc_status st = run_zeros(s, NULL);
   pthread_join(th, NULL);
-  CHECKF(st == TFCC_ERR_CANCELLED, "cancel: %s: %s", tfcc_status_str(st), tfcc_session_last_error(s));
-  printf("  %-28s cancelled from another thread: %s\n", "h_infinite_while", tfcc_session_last_error(s));
+  CHECKF(st == TFCC_ERR_CANCELLED, "cancel: %s: %s", tfcc_status_str(st),
+         tfcc_session_last_error(s));
+  printf("  %-28s cancelled from another thread: %s\n", "h_infinite_while",
+         tfcc_session_last_error(s));
   tfcc_session_set_run_timeout(s, 5000);
   st = run_zeros(s, NULL);
   CHECKF(st == TFCC_ERR_DEADLINE, "after cancel, timeout: %s", tfcc_status_str(st));
@@ -323,7 +338,8 @@ static void check_passes_in_subgraphs(void) {
   mo.disabled_passes = TFCC_PASS_ALL;
   CHECK(tfcc_model_load_file(rt, path, &mo, &off) == TFCC_OK);
   tfcc_session *a = NULL, *b = NULL;
-  if (on && off && tfcc_session_create(on, NULL, &a) == TFCC_OK && tfcc_session_create(off, NULL, &b) == TFCC_OK) {
+  if (on && off && tfcc_session_create(on, NULL, &a) == TFCC_OK &&
+      tfcc_session_create(off, NULL, &b) == TFCC_OK) {
     for (int32_t n = 0; n < 8; n++) {
       const float x[3] = {-4.0f, 0.5f, -1.0f};
       float ya[3] = {0}, yb[3] = {1};
@@ -331,8 +347,9 @@ static void check_passes_in_subgraphs(void) {
       const void *ins[2] = {&n, x};
       void *oa[2] = {ya, &ia}, *ob[2] = {yb, &ib};
       CHECK(tfcc_session_run(a, ins, oa) == TFCC_OK && tfcc_session_run(b, ins, ob) == TFCC_OK);
-      CHECKF(memcmp(ya, yb, sizeof ya) == 0 && ia == n && ib == n, "while_fused n=%d: passes on [%g %g %g], off [%g %g %g]",
-             (int)n, ya[0], ya[1], ya[2], yb[0], yb[1], yb[2]);
+      CHECKF(memcmp(ya, yb, sizeof ya) == 0 && ia == n && ib == n,
+             "while_fused n=%d: passes on [%g %g %g], off [%g %g %g]", (int)n, ya[0], ya[1], ya[2],
+             yb[0], yb[1], yb[2]);
     }
   }
   tfcc_session_destroy(a);
@@ -358,8 +375,8 @@ static void check_api(void) {
   tfcc_subgraph_info gi;
   CHECK(tfcc_model_subgraph_info(m, 3, &gi) == TFCC_ERR_INVALID_ARG);
   CHECK(tfcc_model_subgraph_info(m, 0, &gi) == TFCC_OK && gi.entry == 1 && gi.caller == -1);
-  CHECK(tfcc_model_subgraph_info(m, 1, &gi) == TFCC_OK && gi.entry == 0 && gi.caller == 0 && gi.caller_node == 0 &&
-        strcmp(gi.role, "cond") == 0 && strcmp(gi.caller_op, "WHILE") == 0);
+  CHECK(tfcc_model_subgraph_info(m, 1, &gi) == TFCC_OK && gi.entry == 0 && gi.caller == 0 &&
+        gi.caller_node == 0 && strcmp(gi.role, "cond") == 0 && strcmp(gi.caller_op, "WHILE") == 0);
   CHECK(tfcc_model_subgraph_info(m, 2, &gi) == TFCC_OK && strcmp(gi.role, "body") == 0);
   tfcc_model_release(m);
 }
@@ -382,12 +399,14 @@ int main(void) {
     char kind[16], name[128], a[64], b[64];
     int runs, n_in, n_out, off = 0;
     if (line[0] == '#' || sscanf(line, "%15s %127s", kind, name) != 2) continue;
-    if (strcmp(kind, "case") == 0 && sscanf(line, "%*s %*s %63s %d %d %d", a, &runs, &n_in, &n_out) == 4) {
+    if (strcmp(kind, "case") == 0 &&
+        sscanf(line, "%*s %*s %63s %d %d %d", a, &runs, &n_in, &n_out) == 4) {
       check_case(name, a, runs, n_in, n_out);
       n_cases++;
     } else if (strcmp(kind, "shared") == 0 && sscanf(line, "%*s %*s %*s %d", &runs) == 1) {
       check_okay_nabu(runs);
-    } else if (strcmp(kind, "hostile") == 0 && sscanf(line, "%*s %*s %63s %63s %n", a, b, &off) == 2 && off > 0) {
+    } else if (strcmp(kind, "hostile") == 0 &&
+               sscanf(line, "%*s %*s %63s %63s %n", a, b, &off) == 2 && off > 0) {
       line[strcspn(line, "\n")] = 0;
       check_hostile(name, a, b, line + off);
       n_cases++;

@@ -53,7 +53,10 @@ static int run_model(const char *name, run_result *res) {
   if (ni > MAX_IO || no > MAX_IO) rc = -1;
   for (int i = 0; i < ni && rc == 0; i++) {
     snprintf(path, sizeof path, "%s/models/ref/%s/input_%d.npy", g_shared, name, i);
-    if (test_npy_load(path, &ins[i]) != 0) { rc = -1; break; }
+    if (test_npy_load(path, &ins[i]) != 0) {
+      rc = -1;
+      break;
+    }
     in_ptrs[i] = ins[i].data;
     tfcc_tensor_info info;
     tfcc_session_input_info(s, i, &info);
@@ -91,33 +94,50 @@ static void compare_ref(const char *name, const run_result *r, int i, double flo
   char path[4096];
   test_npy ref;
   snprintf(path, sizeof path, "%s/models/ref/%s/output_%d.npy", g_shared, name, i);
-  if (test_npy_load(path, &ref) != 0) { CHECKF(0, "%s: missing %s", name, path); return; }
+  if (test_npy_load(path, &ref) != 0) {
+    CHECKF(0, "%s: missing %s", name, path);
+    return;
+  }
   const test_npy *o = &r->out[i];
   bool same = ref.dtype == o->dtype && ref.bytes == o->bytes && ref.rank == o->rank;
   for (int d = 0; same && d < ref.rank; d++) same = ref.dims[d] == o->dims[d];
   CHECKF(same, "%s: output %d: ours %s rank %d %zu bytes, ref %s rank %d %zu bytes", name, i,
          tfcc_dtype_name(o->dtype), (int)o->rank, o->bytes, tfcc_dtype_name(ref.dtype),
          (int)ref.rank, ref.bytes);
-  if (!same) { test_npy_free(&ref); return; }
+  if (!same) {
+    test_npy_free(&ref);
+    return;
+  }
   const size_t n = ref.bytes / tfcc_dtype_size(ref.dtype);
   size_t differ = 0;
   double max_diff = 0;
   for (size_t k = 0; k < n; k++) {
     double a, b, tol = 0;
     switch (ref.dtype) {
-      case TFCC_INT16: a = ((int16_t *)o->data)[k]; b = ((int16_t *)ref.data)[k]; break;
-      case TFCC_INT32: a = ((int32_t *)o->data)[k]; b = ((int32_t *)ref.data)[k]; break;
-      case TFCC_FLOAT32:
-        a = ((float *)o->data)[k]; b = ((float *)ref.data)[k]; tol = float_tol;
+      case TFCC_INT16:
+        a = ((int16_t *)o->data)[k];
+        b = ((int16_t *)ref.data)[k];
         break;
-      default: a = 0; b = 1; break;
+      case TFCC_INT32:
+        a = ((int32_t *)o->data)[k];
+        b = ((int32_t *)ref.data)[k];
+        break;
+      case TFCC_FLOAT32:
+        a = ((float *)o->data)[k];
+        b = ((float *)ref.data)[k];
+        tol = float_tol;
+        break;
+      default:
+        a = 0;
+        b = 1;
+        break;
     }
     const double d = fabs(a - b);
     if (d > tol) differ++;
     if (d > max_diff) max_diff = d;
   }
-  CHECKF(differ == 0, "%s: output %d: %zu of %zu elements beyond %g (max diff %g)", name, i,
-         differ, n, float_tol, max_diff);
+  CHECKF(differ == 0, "%s: output %d: %zu of %zu elements beyond %g (max diff %g)", name, i, differ,
+         n, float_tol, max_diff);
   printf("  %-32s out%d %-7s %6zu elements, max diff %g\n", name, i, tfcc_dtype_name(ref.dtype), n,
          max_diff);
   test_npy_free(&ref);
@@ -132,7 +152,10 @@ static void check_quantize(const char *name) {
 }
 
 /* EXPECTED.md's detections on grace_hopper.bmp: (class, score, ymin, xmin, ymax, xmax). */
-static const struct { int cls; double score, box[4]; } k_ssd_expected[] = {
+static const struct {
+  int cls;
+  double score, box[4];
+} k_ssd_expected[] = {
     {0, 0.7188, {0.0505, 0.0077, 0.9857, 0.9861}}, {31, 0.6445, {0.7100, 0.4378, 0.8982, 0.5649}},
     {0, 0.4883, {0.0102, 0.0155, 0.6771, 0.2498}}, {31, 0.4258, {0.7193, 0.4546, 0.8480, 0.5560}},
     {0, 0.3555, {0.2294, 0.0219, 0.7263, 0.2595}},
@@ -143,10 +166,13 @@ static void check_ssd(void) {
   run_result r;
   if (run_model(name, &r) != 0) return;
   CHECK(r.n_out == 4);
-  if (r.n_out != 4) { free_result(&r); return; }
+  if (r.n_out != 4) {
+    free_result(&r);
+    return;
+  }
   /* the file declares no shapes: prepare sets [1,10,4], [1,10], [1,10], [1] */
-  CHECKF(r.out[0].rank == 3 && r.out[0].dims[1] == 10 && r.out[0].dims[2] == 4,
-         "boxes rank %d", (int)r.out[0].rank);
+  CHECKF(r.out[0].rank == 3 && r.out[0].dims[1] == 10 && r.out[0].dims[2] == 4, "boxes rank %d",
+         (int)r.out[0].rank);
   CHECKF(r.out[1].rank == 2 && r.out[1].dims[1] == 10, "classes rank %d", (int)r.out[1].rank);
   CHECKF(r.out[3].rank == 1 && r.out[3].dims[0] == 1, "count rank %d", (int)r.out[3].rank);
   /* box decoding runs in double then float: the references agree to float rounding */
@@ -163,8 +189,8 @@ static void check_ssd(void) {
              "%s: detection %zu coordinate %d: %.4f, expected %.4f", name, k, c,
              (double)boxes[k * 4 + (size_t)c], k_ssd_expected[k].box[c]);
   }
-  printf("  %-32s %g detections; first: class %g score %.4f\n", name, (double)count,
-         (double)cls[0], (double)sc[0]);
+  printf("  %-32s %g detections; first: class %g score %.4f\n", name, (double)count, (double)cls[0],
+         (double)sc[0]);
   free_result(&r);
 }
 

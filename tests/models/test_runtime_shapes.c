@@ -56,8 +56,8 @@ static tfcc_session *open_session(const char *name) {
 static void expect_close(const char *what, const void *got, size_t got_elems, const test_npy *ref,
                          size_t stride) {
   size_t n = ref->bytes / tfcc_dtype_size(ref->dtype), over = 0;
-  CHECKF(n * stride <= got_elems + stride - 1, "%s: %zu elements, reference needs %zu", what, got_elems,
-         n * stride);
+  CHECKF(n * stride <= got_elems + stride - 1, "%s: %zu elements, reference needs %zu", what,
+         got_elems, n * stride);
   if (n * stride > got_elems + stride - 1) return;
   double max_diff = 0;
   for (size_t k = 0; k < n; k++) {
@@ -78,20 +78,24 @@ static void expect_close(const char *what, const void *got, size_t got_elems, co
     if (!(d <= tol)) over++;
     if (d > max_diff) max_diff = d;
   }
-  CHECKF(over == 0, "%s: %zu of %zu elements beyond tolerance (max diff %g)", what, over, n, max_diff);
+  CHECKF(over == 0, "%s: %zu of %zu elements beyond tolerance (max diff %g)", what, over, n,
+         max_diff);
   printf("  %-52s %6zu elements, max diff %g\n", what, n, max_diff);
 }
 
-static void expect_shape(const char *what, const tfcc_tensor_info *info, int32_t rank, const int32_t *dims) {
+static void expect_shape(const char *what, const tfcc_tensor_info *info, int32_t rank,
+                         const int32_t *dims) {
   bool same = info->rank == rank;
   for (int32_t d = 0; same && d < rank; d++) same = info->dims[d] == dims[d];
-  CHECKF(same, "%s: shape rank %d [%d,%d,%d,%d...] differs from the expected", what, (int)info->rank,
-         (int)info->dims[0], (int)info->dims[1], (int)info->dims[2], (int)info->dims[3]);
+  CHECKF(same, "%s: shape rank %d [%d,%d,%d,%d...] differs from the expected", what,
+         (int)info->rank, (int)info->dims[0], (int)info->dims[1], (int)info->dims[2],
+         (int)info->dims[3]);
 }
 
 /* ---------------------------------------------------------------- dilated conv */
 
-static void dilated_at(tfcc_session *s, const char *in_file, const char *out_file, const int32_t *out_dims) {
+static void dilated_at(tfcc_session *s, const char *in_file, const char *out_file,
+                       const int32_t *out_dims) {
   test_npy in, ref;
   if (load_data(&in, in_file) != 0) return;
   if (load_data(&ref, out_file) != 0) {
@@ -189,8 +193,8 @@ static void check_basic_pitch(void) {
     for (int i = 0; i < 3; i++) {
       tfcc_tensor_info info;
       tfcc_session_output_info(s, i, &info);
-      CHECKF(info.dims[0] == 2 && info.bytes == elems[i] * 8, "basic_pitch: output %d: batch %d, %zu bytes",
-             i, (int)info.dims[0], info.bytes);
+      CHECKF(info.dims[0] == 2 && info.bytes == elems[i] * 8,
+             "basic_pitch: output %d: batch %d, %zu bytes", i, (int)info.dims[0], info.bytes);
       outs2[i] = calloc(1, elems[i] * 8);
     }
     const void *ins2[1] = {in2};
@@ -202,9 +206,12 @@ static void check_basic_pitch(void) {
         size_t bad = 0;
         for (size_t k = 0; k < elems[i]; k++)
           if (!(fabsf(x[k] - y[k]) <= 1e-5f + 1e-5f * fabsf(y[k]))) bad++;
-        CHECKF(bad == 0, "basic_pitch batch 2: output %d batch %d: %zu elements differ from batch 1", i, b, bad);
+        CHECKF(bad == 0,
+               "basic_pitch batch 2: output %d batch %d: %zu elements differ from batch 1", i, b,
+               bad);
       }
-    if (st == TFCC_OK) printf("  basic_pitch_nmp batch 2: both batches equal the batch-1 outputs\n");
+    if (st == TFCC_OK)
+      printf("  basic_pitch_nmp batch 2: both batches equal the batch-1 outputs\n");
     for (int i = 0; i < 3; i++) free(outs2[i]);
     free(in2);
   }
@@ -223,7 +230,8 @@ static void check_transpose_conv(void) {
   CHECK(tfcc_session_dynamic_tensor_count(s) == 1);
   tfcc_dynamic_tensor_info d;
   CHECK(tfcc_session_dynamic_tensor_info(s, 0, &d) == TFCC_OK);
-  CHECK(d.node == 0 && strcmp(d.op, "TRANSPOSE_CONV") == 0 && strstr(d.reason, "output_shape") != NULL);
+  CHECK(d.node == 0 && strcmp(d.op, "TRANSPOSE_CONV") == 0 &&
+        strstr(d.reason, "output_shape") != NULL);
   CHECK(tfcc_session_dynamic_tensor_info(s, 1, &d) == TFCC_ERR_INVALID_ARG);
   const void *p;
   size_t got_bytes = 0;
@@ -232,7 +240,8 @@ static void check_transpose_conv(void) {
   test_npy os, x, r12, r13, r11;
   if (load_shared(name, &os, "ref/transpose_conv_shape_input_int16/input_0.npy") != 0) return;
   if (load_shared(name, &x, "ref/transpose_conv_shape_input_int16/input_1.npy") != 0) return;
-  if (load_data(&r12, "transpose_conv_os12_out0.npy") || load_data(&r13, "transpose_conv_os13_out0.npy") ||
+  if (load_data(&r12, "transpose_conv_os12_out0.npy") ||
+      load_data(&r13, "transpose_conv_os13_out0.npy") ||
       load_data(&r11, "transpose_conv_os11_out0.npy"))
     return;
   tfcc_tensor_info info;
@@ -246,7 +255,8 @@ static void check_transpose_conv(void) {
   void *outs[1] = {buf};
   tfcc_status st = tfcc_session_run(s, ins, outs);
   CHECKF(st == TFCC_OK, "tconv: run: %s", tfcc_session_last_error(s));
-  if (st == TFCC_OK) expect_close("transpose_conv_shape_input_int16 [1,3,12,64]", buf, 2304, &r12, 1);
+  if (st == TFCC_OK)
+    expect_close("transpose_conv_shape_input_int16 [1,3,12,64]", buf, 2304, &r12, 1);
 
   /* 2. A larger output_shape into the same 4608-byte buffer: a clear status and the size. */
   int32_t os13[4] = {1, 3, 13, 64}, os11[4] = {1, 3, 11, 64};
@@ -255,7 +265,8 @@ static void check_transpose_conv(void) {
   CHECK(tfcc_session_set_output(s, 0, buf, 4608) == TFCC_OK); /* dynamic: any capacity */
   st = tfcc_session_invoke(s);
   CHECKF(st == TFCC_ERR_BUFFER_TOO_SMALL, "tconv: larger output: status %s", tfcc_status_str(st));
-  CHECKF(strstr(tfcc_session_last_error(s), "4992 bytes") && strstr(tfcc_session_last_error(s), "holds 4608"),
+  CHECKF(strstr(tfcc_session_last_error(s), "4992 bytes") &&
+             strstr(tfcc_session_last_error(s), "holds 4608"),
          "tconv: message '%s'", tfcc_session_last_error(s));
   printf("  too small: %s\n", tfcc_session_last_error(s));
   tfcc_session_output_info(s, 0, &info);
@@ -290,7 +301,8 @@ static void check_transpose_conv(void) {
   st = tfcc_session_run(s, ins13, none);
   CHECKF(st == TFCC_OK, "tconv: NULL output run: %s", tfcc_session_last_error(s));
   CHECK(tfcc_session_output_data(s, 0, &p, &got_bytes) == TFCC_OK && got_bytes == 4992);
-  if (got_bytes == 4992) expect_close("tconv [1,3,13,64] NULL buffer, output_data", p, 2496, &r13, 1);
+  if (got_bytes == 4992)
+    expect_close("tconv [1,3,13,64] NULL buffer, output_data", p, 2496, &r13, 1);
 
   /* 6. A wrong output_shape is refused while running, naming the node. */
   int32_t bad[4] = {2, 3, 12, 64};

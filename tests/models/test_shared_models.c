@@ -53,14 +53,18 @@ static int run_model(const char *name, test_npy *given, int n_given, run_result 
       in_ptrs[i] = given[i].data;
     } else {
       snprintf(path, sizeof path, "%s/models/ref/%s/input_%d.npy", g_shared, name, i);
-      if (test_npy_load(path, &ins[i]) != 0) { rc = -1; break; }
+      if (test_npy_load(path, &ins[i]) != 0) {
+        rc = -1;
+        break;
+      }
       in_ptrs[i] = ins[i].data;
     }
     tfcc_tensor_info info;
     tfcc_session_input_info(s, i, &info);
     const test_npy *a = given ? &given[i] : &ins[i];
-    CHECKF(info.dtype == a->dtype && info.bytes == a->bytes, "%s: input %d: model %s %zu bytes, npy %s %zu bytes",
-           name, i, tfcc_dtype_name(info.dtype), info.bytes, tfcc_dtype_name(a->dtype), a->bytes);
+    CHECKF(info.dtype == a->dtype && info.bytes == a->bytes,
+           "%s: input %d: model %s %zu bytes, npy %s %zu bytes", name, i,
+           tfcc_dtype_name(info.dtype), info.bytes, tfcc_dtype_name(a->dtype), a->bytes);
     if (info.bytes != a->bytes) rc = -1;
   }
   for (int i = 0; i < no && rc == 0; i++) {
@@ -93,23 +97,52 @@ static void compare_refs(const char *name, const run_result *r) {
   for (int i = 0; i < r->n_out; i++) {
     test_npy ref;
     snprintf(path, sizeof path, "%s/models/ref/%s/output_%d.npy", g_shared, name, i);
-    if (test_npy_load(path, &ref) != 0) { CHECKF(0, "%s: missing %s", name, path); continue; }
+    if (test_npy_load(path, &ref) != 0) {
+      CHECKF(0, "%s: missing %s", name, path);
+      continue;
+    }
     const test_npy *o = &r->out[i];
-    CHECKF(ref.dtype == o->dtype && ref.bytes == o->bytes, "%s: output %d: ours %s %zu bytes, ref %s %zu bytes",
-           name, i, tfcc_dtype_name(o->dtype), o->bytes, tfcc_dtype_name(ref.dtype), ref.bytes);
-    if (ref.dtype != o->dtype || ref.bytes != o->bytes) { test_npy_free(&ref); continue; }
+    CHECKF(ref.dtype == o->dtype && ref.bytes == o->bytes,
+           "%s: output %d: ours %s %zu bytes, ref %s %zu bytes", name, i, tfcc_dtype_name(o->dtype),
+           o->bytes, tfcc_dtype_name(ref.dtype), ref.bytes);
+    if (ref.dtype != o->dtype || ref.bytes != o->bytes) {
+      test_npy_free(&ref);
+      continue;
+    }
     size_t n = ref.bytes / tfcc_dtype_size(ref.dtype), differ = 0, over = 0;
     double max_diff = 0;
     for (size_t k = 0; k < n; k++) {
       double a, b, tol;
       switch (ref.dtype) {
-        case TFCC_UINT8: a = ((uint8_t *)o->data)[k]; b = ((uint8_t *)ref.data)[k]; tol = 1; break;
-        case TFCC_INT8: a = ((int8_t *)o->data)[k]; b = ((int8_t *)ref.data)[k]; tol = 1; break;
-        case TFCC_INT16: a = ((int16_t *)o->data)[k]; b = ((int16_t *)ref.data)[k]; tol = 1; break;
-        case TFCC_INT32: a = ((int32_t *)o->data)[k]; b = ((int32_t *)ref.data)[k]; tol = 0; break;
-        case TFCC_INT64: a = (double)((int64_t *)o->data)[k]; b = (double)((int64_t *)ref.data)[k]; tol = 0; break;
+        case TFCC_UINT8:
+          a = ((uint8_t *)o->data)[k];
+          b = ((uint8_t *)ref.data)[k];
+          tol = 1;
+          break;
+        case TFCC_INT8:
+          a = ((int8_t *)o->data)[k];
+          b = ((int8_t *)ref.data)[k];
+          tol = 1;
+          break;
+        case TFCC_INT16:
+          a = ((int16_t *)o->data)[k];
+          b = ((int16_t *)ref.data)[k];
+          tol = 1;
+          break;
+        case TFCC_INT32:
+          a = ((int32_t *)o->data)[k];
+          b = ((int32_t *)ref.data)[k];
+          tol = 0;
+          break;
+        case TFCC_INT64:
+          a = (double)((int64_t *)o->data)[k];
+          b = (double)((int64_t *)ref.data)[k];
+          tol = 0;
+          break;
         case TFCC_FLOAT32:
-          a = ((float *)o->data)[k]; b = ((float *)ref.data)[k]; tol = 1e-3 + 1e-3 * fabs(b);
+          a = ((float *)o->data)[k];
+          b = ((float *)ref.data)[k];
+          tol = 1e-3 + 1e-3 * fabs(b);
           if (isnan(a) != isnan(b)) a = b + 2 * tol + 1;
           break;
         default: a = b = tol = 0; break;
@@ -123,9 +156,10 @@ static void compare_refs(const char *name, const run_result *r) {
     if (labels) /* label maps: ties can flip; >= 99.5% exact */
       CHECKF(differ * 1000 <= n * 5, "%s: output %d: %zu of %zu labels differ", name, i, differ, n);
     else
-      CHECKF(over == 0, "%s: output %d: %zu of %zu elements beyond tolerance (max diff %g)", name, i, over, n, max_diff);
-    printf("  %-34s out%d %-7s %8zu elements: %zu differ (max %g)%s\n", name, i, tfcc_dtype_name(ref.dtype), n,
-           differ, max_diff, differ == 0 ? ", bit-exact" : "");
+      CHECKF(over == 0, "%s: output %d: %zu of %zu elements beyond tolerance (max diff %g)", name,
+             i, over, n, max_diff);
+    printf("  %-34s out%d %-7s %8zu elements: %zu differ (max %g)%s\n", name, i,
+           tfcc_dtype_name(ref.dtype), n, differ, max_diff, differ == 0 ? ", bit-exact" : "");
     test_npy_free(&ref);
   }
 }
@@ -133,8 +167,11 @@ static void compare_refs(const char *name, const run_result *r) {
 static int argmax_u8(const uint8_t *p, int n, int *second) {
   int best = 0, sec = -1;
   for (int i = 1; i < n; i++) {
-    if (p[i] > p[best]) { sec = best; best = i; }
-    else if (sec < 0 || p[i] > p[sec]) sec = i;
+    if (p[i] > p[best]) {
+      sec = best;
+      best = i;
+    } else if (sec < 0 || p[i] > p[sec])
+      sec = i;
   }
   if (second) *second = sec;
   return best;
@@ -142,7 +179,8 @@ static int argmax_u8(const uint8_t *p, int n, int *second) {
 
 static bool in_top_k_u8(const uint8_t *p, int n, int label, int k) {
   int better = 0;
-  for (int i = 0; i < n; i++) if (p[i] > p[label]) better++;
+  for (int i = 0; i < n; i++)
+    if (p[i] > p[label]) better++;
   return better < k;
 }
 
@@ -154,16 +192,22 @@ static void check_classifier(const char *name, int label, double min_score) {
   int n = (int)r.out[0].bytes;
   int top = argmax_u8(p, n, NULL);
   CHECKF(in_top_k_u8(p, n, label, 3), "%s: label %d not in top 3 (top-1 %d)", name, label, top);
-  CHECKF(p[label] / 256.0 > min_score, "%s: label %d score %.4f <= %.2f", name, label, p[label] / 256.0, min_score);
-  printf("  %-34s top-1 %d score %.4f (expected %d in top 3, > %.2f)\n", name, top, p[top] / 256.0, label, min_score);
+  CHECKF(p[label] / 256.0 > min_score, "%s: label %d score %.4f <= %.2f", name, label,
+         p[label] / 256.0, min_score);
+  printf("  %-34s top-1 %d score %.4f (expected %d in top 3, > %.2f)\n", name, top, p[top] / 256.0,
+         label, min_score);
   free_result(&r);
 }
 
 /* 8-bit BMP pixel rows in top-down order (palette indices). NULL on failure. */
-static uint8_t *read_bmp8(const char *path, int *w, int *h, uint8_t **raw_file_order, size_t *raw_len) {
+static uint8_t *read_bmp8(const char *path, int *w, int *h, uint8_t **raw_file_order,
+                          size_t *raw_len) {
   size_t size;
   uint8_t *f = tfcc_test_read_file(path, &size);
-  if (!f || size < 54 || f[0] != 'B' || f[1] != 'M') { free(f); return NULL; }
+  if (!f || size < 54 || f[0] != 'B' || f[1] != 'M') {
+    free(f);
+    return NULL;
+  }
   uint32_t off = f[10] | f[11] << 8 | f[12] << 16 | (uint32_t)f[13] << 24;
   int32_t width = (int32_t)(f[18] | f[19] << 8 | f[20] << 16 | (uint32_t)f[21] << 24);
   int32_t height = (int32_t)(f[22] | f[23] << 8 | f[24] << 16 | (uint32_t)f[25] << 24);
@@ -171,7 +215,10 @@ static uint8_t *read_bmp8(const char *path, int *w, int *h, uint8_t **raw_file_o
   bool bottom_up = height > 0;
   if (height < 0) height = -height;
   size_t stride = ((size_t)width + 3) & ~(size_t)3;
-  if (bpp != 8 || width <= 0 || off + stride * (size_t)height > size) { free(f); return NULL; }
+  if (bpp != 8 || width <= 0 || off + stride * (size_t)height > size) {
+    free(f);
+    return NULL;
+  }
   uint8_t *px = malloc((size_t)width * (size_t)height);
   for (int y = 0; y < height; y++) {
     int src = bottom_up ? height - 1 - y : y;
@@ -216,7 +263,8 @@ static void check_movenet(void) {
   if (run_model(name, NULL, 0, &r) != 0) return;
   compare_refs(name, &r);
   char path[4096];
-  snprintf(path, sizeof path, "%s/models/expected/movenet_single_pose_lightning_ptq_reference.csv", g_shared);
+  snprintf(path, sizeof path, "%s/models/expected/movenet_single_pose_lightning_ptq_reference.csv",
+           g_shared);
   FILE *f = fopen(path, "r");
   CHECKF(f != NULL, "cannot read %s", path);
   if (f && r.out[0].bytes == 17 * 3 * 4) {
@@ -239,7 +287,8 @@ static void check_movenet(void) {
       }
     }
     CHECKF(checked >= 8, "%s: only %d keypoints above score 0.4", name, checked);
-    printf("  %-34s %d keypoints checked, max y/x error %.4f (expected <= 0.04)\n", name, checked, worst);
+    printf("  %-34s %d keypoints checked, max y/x error %.4f (expected <= 0.04)\n", name, checked,
+           worst);
   }
   if (f) fclose(f);
   free_result(&r);
@@ -252,7 +301,8 @@ static void check_hello_world(void) {
   compare_refs(name, &r);
   double y = (((int8_t *)r.out[0].data)[0] - 5) * 0.008290957;
   CHECKF(fabs(sin(1.57) - y) <= 0.05, "%s: y %.4f vs sin(1.57)", name, y);
-  printf("  %-34s y = %.5f, |sin(1.57) - y| = %.4f (expected <= 0.05)\n", name, y, fabs(sin(1.57) - y));
+  printf("  %-34s y = %.5f, |sin(1.57) - y| = %.4f (expected <= 0.05)\n", name, y,
+         fabs(sin(1.57) - y));
   free_result(&r);
 }
 
@@ -293,7 +343,8 @@ static void check_argmax_float(const char *name, int label) {
   compare_refs(name, &r);
   const float *p = r.out[0].data;
   int n = (int)(r.out[0].bytes / 4), best = 0;
-  for (int i = 1; i < n; i++) if (p[i] > p[best]) best = i;
+  for (int i = 1; i < n; i++)
+    if (p[i] > p[best]) best = i;
   CHECKF(best == label, "%s: argmax %d, expected %d", name, best, label);
   printf("  %-34s argmax %d (%.4f), expected %d\n", name, best, p[best], label);
   free_result(&r);
@@ -306,7 +357,8 @@ static void check_lstm_quant(void) {
   compare_refs(name, &r);
   const uint8_t *p = r.out[0].data;
   int top = argmax_u8(p, 10, NULL);
-  CHECKF(top == 9 && p[9] / 256.0 > 0.7, "%s: top-1 %d score %.4f, expected 9 > 0.7", name, top, p[top] / 256.0);
+  CHECKF(top == 9 && p[9] / 256.0 > 0.7, "%s: top-1 %d score %.4f, expected 9 > 0.7", name, top,
+         p[top] / 256.0);
   printf("  %-34s top-1 %d score %.4f (expected 9, > 0.7)\n", name, top, p[top] / 256.0);
   free_result(&r);
 }

@@ -19,8 +19,8 @@ typedef struct att_tensor {
 } att_tensor;
 
 /* A tensor over caller-owned data; scale 0 means "not quantized". */
-static inline void att_make(att_tensor *a, tfcc_dtype dt, int32_t rank, const int32_t *dims, void *data,
-                     float scale, int32_t zp) {
+static inline void att_make(att_tensor *a, tfcc_dtype dt, int32_t rank, const int32_t *dims,
+                            void *data, float scale, int32_t zp) {
   memset(a, 0, sizeof *a);
   a->scale[0] = scale;
   a->zp[0] = zp;
@@ -33,7 +33,7 @@ static inline void att_make(att_tensor *a, tfcc_dtype dt, int32_t rank, const in
 
 /* Runs builtin on inputs -> out. Returns the first failing status (err has the message). */
 static inline tfcc_status att_run(int32_t builtin, att_tensor **ins, int n_in, att_tensor *out,
-                           tfcc_fb_table options, tfcc_err *err) {
+                                  tfcc_fb_table options, tfcc_err *err) {
   const tfcc_op_def *op = tfcc_op_lookup(builtin);
   if (!op) return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "no op %d", (int)builtin);
   tfcc_ir_node node;
@@ -47,8 +47,13 @@ static inline tfcc_status att_run(int32_t builtin, att_tensor **ins, int n_in, a
 
   tfcc_tensor *in_ptrs[3], *out_ptrs[1] = {&out->t};
   for (int i = 0; i < n_in; i++) in_ptrs[i] = &ins[i]->t;
-  oh_node_run r = {.op = op, .node = &node, .in = in_ptrs, .n_in = n_in,
-                   .out = out_ptrs, .n_out = 1, .err = err};
+  oh_node_run r = {.op = op,
+                   .node = &node,
+                   .in = in_ptrs,
+                   .n_in = n_in,
+                   .out = out_ptrs,
+                   .n_out = 1,
+                   .err = err};
   return oh_run_node(&r);
 }
 
@@ -90,8 +95,12 @@ static inline float att_uniform(float lo, float hi) {
   return lo + (hi - lo) * (float)(att_rand() >> 8) / 16777216.0f;
 }
 
-static inline int32_t att_qmin(tfcc_dtype t) { return t == TFCC_UINT8 ? 0 : (t == TFCC_INT8 ? -128 : -32768); }
-static inline int32_t att_qmax(tfcc_dtype t) { return t == TFCC_UINT8 ? 255 : (t == TFCC_INT8 ? 127 : 32767); }
+static inline int32_t att_qmin(tfcc_dtype t) {
+  return t == TFCC_UINT8 ? 0 : (t == TFCC_INT8 ? -128 : -32768);
+}
+static inline int32_t att_qmax(tfcc_dtype t) {
+  return t == TFCC_UINT8 ? 255 : (t == TFCC_INT8 ? 127 : 32767);
+}
 
 static inline int32_t att_get(tfcc_dtype t, const void *p, size_t i) {
   if (t == TFCC_UINT8) return ((const uint8_t *)p)[i];
@@ -99,9 +108,12 @@ static inline int32_t att_get(tfcc_dtype t, const void *p, size_t i) {
   return ((const int16_t *)p)[i];
 }
 static inline void att_set(tfcc_dtype t, void *p, size_t i, int32_t v) {
-  if (t == TFCC_UINT8) ((uint8_t *)p)[i] = (uint8_t)v;
-  else if (t == TFCC_INT8) ((int8_t *)p)[i] = (int8_t)v;
-  else ((int16_t *)p)[i] = (int16_t)v;
+  if (t == TFCC_UINT8)
+    ((uint8_t *)p)[i] = (uint8_t)v;
+  else if (t == TFCC_INT8)
+    ((int8_t *)p)[i] = (int8_t)v;
+  else
+    ((int16_t *)p)[i] = (int16_t)v;
 }
 
 /* Straightforward quantization of a real value: round half away from zero, clamp. */

@@ -20,16 +20,16 @@
 #define TT_MAXIN 5
 
 typedef struct tt_spec {
-  bool used;          /* false: omitted optional input (index -1) */
+  bool used; /* false: omitted optional input (index -1) */
   tfcc_dtype dtype;
   int32_t rank;
   int32_t dims[TFCC_MAX_RANK];
-  void *data;         /* inputs: the data (NULL allowed in prepare-only runs) */
-  int32_t nq;         /* 0: not quantized */
+  void *data; /* inputs: the data (NULL allowed in prepare-only runs) */
+  int32_t nq; /* 0: not quantized */
   float qs[TT_MAXQ];
   int32_t qz[TT_MAXQ];
   int32_t qaxis;
-  bool not_const;     /* input data not known at prepare */
+  bool not_const; /* input data not known at prepare */
 } tt_spec;
 
 typedef struct tt_case {
@@ -39,11 +39,11 @@ typedef struct tt_case {
   tt_spec out;
   tfb_field opts[8];
   int32_t n_opts;
-  bool winograd;      /* CONV_2D init may take Winograd (off by default in op tests) */
+  bool winograd; /* CONV_2D init may take Winograd (off by default in op tests) */
   /* results */
   tfcc_status st;
   tfcc_err err;
-  void *out_data;     /* malloc'ed by tt_run (free with tt_done) */
+  void *out_data; /* malloc'ed by tt_run (free with tt_done) */
   int32_t out_rank;
   int32_t out_dims[TFCC_MAX_RANK];
   int64_t macs;
@@ -107,7 +107,8 @@ static tfcc_status tt_run(tt_case *c, bool eval) {
     t->quant.scale = s->qs;
     t->quant.zero_point = s->qz;
     t->data = s->not_const ? NULL : s->data;
-    t->data_bytes = t->data ? (size_t)tfcc_shape_elements(s->rank, s->dims) * tfcc_dtype_size(s->dtype) : 0;
+    t->data_bytes =
+        t->data ? (size_t)tfcc_shape_elements(s->rank, s->dims) * tfcc_dtype_size(s->dtype) : 0;
     inputs[i] = nt++;
   }
   {
@@ -155,9 +156,18 @@ static tfcc_status tt_run(tt_case *c, bool eval) {
   tfcc_tensor tout = oh_tensor(c->out.dtype, 0, NULL, NULL, &irt[outputs[0]].quant);
   tout.index = outputs[0];
   tfcc_tensor *pout[1] = {&tout};
-  oh_node_run r = {.op = op, .sg = &sg, .node = &node, .in = pin, .n_in = c->n_in, .out = pout,
-                   .n_out = 1, .isa = tt_isa(), .err = &c->err, .alloc_outputs = true,
-                   .prepare_only = !eval, .winograd = c->winograd};
+  oh_node_run r = {.op = op,
+                   .sg = &sg,
+                   .node = &node,
+                   .in = pin,
+                   .n_in = c->n_in,
+                   .out = pout,
+                   .n_out = 1,
+                   .isa = tt_isa(),
+                   .err = &c->err,
+                   .alloc_outputs = true,
+                   .prepare_only = !eval,
+                   .winograd = c->winograd};
   c->st = oh_run_node(&r);
   c->out_data = tout.data;
   c->out_rank = tout.rank;
@@ -173,8 +183,7 @@ static inline void tt_done(tt_case *c) {
 
 /* ------------------------------------------------------------ data helpers */
 /* Round-half-away, quantize and clamp (test-side reference of output quantization). */
-static inline int32_t tt_quantize(double real, double scale, int32_t zp, int32_t lo,
-                                  int32_t hi) {
+static inline int32_t tt_quantize(double real, double scale, int32_t zp, int32_t lo, int32_t hi) {
   double v = round(real / scale) + zp;
   if (v < lo) v = lo;
   if (v > hi) v = hi;
@@ -185,8 +194,8 @@ static inline int32_t tt_quantize(double real, double scale, int32_t zp, int32_t
 static inline void tt_expect_fail(tt_case *c, bool eval, const char *needle) {
   tfcc_status st = tt_run(c, eval);
   CHECKF(st != TFCC_OK, "expected failure containing '%s'", needle);
-  if (st != TFCC_OK) CHECKF(strstr(c->err.msg, needle) != NULL, "message '%s' lacks '%s'",
-                            c->err.msg, needle);
+  if (st != TFCC_OK)
+    CHECKF(strstr(c->err.msg, needle) != NULL, "message '%s' lacks '%s'", c->err.msg, needle);
   tt_done(c);
 }
 

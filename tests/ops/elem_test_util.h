@@ -22,7 +22,7 @@ typedef struct {
 /* Runs op `builtin` on in[0..n_in) -> out (caller's buffer). Returns the first failing status;
  * the message is in *err. */
 static inline tfcc_status etu_run(int32_t builtin, tfcc_tensor **in, int32_t n_in, tfcc_tensor *out,
-                           const etu_opts *opts, tfcc_err *err) {
+                                  const etu_opts *opts, tfcc_err *err) {
   const tfcc_op_def *op = tfcc_op_lookup(builtin);
   tfcc_err_clear(err);
   if (!op) return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "no op %d", (int)builtin);
@@ -36,18 +36,20 @@ static inline tfcc_status etu_run(int32_t builtin, tfcc_tensor **in, int32_t n_i
     f[nf++] = (tfb_field){0, TFB_U8, opts->activation, 0, NULL, 0, NULL};
     if (opts->pot >= 0) f[nf++] = (tfb_field){1, TFB_U8, opts->pot, 0, NULL, 0, NULL};
     node.options_type = opts->opts_type;
-    tfcc_status st = oh_node_options(&node, opts->opts_type, tfb_build(storage, sizeof storage, f, nf), err);
+    tfcc_status st =
+        oh_node_options(&node, opts->opts_type, tfb_build(storage, sizeof storage, f, nf), err);
     if (st != TFCC_OK) return st;
   }
   tfcc_tensor *outs[1] = {out};
-  oh_node_run r = {.op = op, .node = &node, .in = in, .n_in = n_in, .out = outs, .n_out = 1,
-                   .err = err};
+  oh_node_run r = {
+      .op = op, .node = &node, .in = in, .n_in = n_in, .out = outs, .n_out = 1, .err = err};
   return oh_run_node(&r);
 }
 
 /* Broadcast index: the element of a tensor of shape (r, d) read for output index `oi` of an
  * output of shape (ro, dout) (numpy rules). */
-static inline int64_t etu_bidx(int64_t oi, int32_t ro, const int32_t *dout, int32_t r, const int32_t *d) {
+static inline int64_t etu_bidx(int64_t oi, int32_t ro, const int32_t *dout, int32_t r,
+                               const int32_t *d) {
   int64_t idx = 0, mul = 1;
   for (int32_t j = ro - 1; j >= 0; j--) {
     int64_t c = oi % dout[j];

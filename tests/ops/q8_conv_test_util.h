@@ -21,9 +21,9 @@
 typedef void (*q8_packed_check_fn)(const tfcc_q8_packed *p, int K, const tfcc_conv_requant *r);
 
 static void q8_check_conv(const char *what, const tfcc_q8_gemm_kernel *k, tfcc_threadpool *pool,
-                          const qcase *q, size_t slack, q8_packed_check_fn on_packed,
-                          int batches, int ih, int iw, int ic, int oc, int fh, int fw, int sh,
-                          int sw, int dh, int dw, bool same, bool with_bias) {
+                          const qcase *q, size_t slack, q8_packed_check_fn on_packed, int batches,
+                          int ih, int iw, int ic, int oc, int fh, int fw, int sh, int sw, int dh,
+                          int dw, bool same, bool with_bias) {
   tfcc_conv_geom g;
   memset(&g, 0, sizeof g);
   g.batches = batches;
@@ -44,7 +44,8 @@ static void q8_check_conv(const char *what, const tfcc_q8_gemm_kernel *k, tfcc_t
   int32_t *b = malloc(sizeof(int32_t) * (size_t)oc);
   uint8_t *want = malloc(nout + 1), *got = malloc(nout + 1);
   float *scale = malloc(sizeof(float) * (size_t)oc);
-  int32_t *mult = malloc(sizeof(int32_t) * (size_t)oc), *shift = malloc(sizeof(int32_t) * (size_t)oc);
+  int32_t *mult = malloc(sizeof(int32_t) * (size_t)oc),
+          *shift = malloc(sizeof(int32_t) * (size_t)oc);
   q8_test_fill(in, nin, f, nf);
   for (int c = 0; c < oc; c++) b[c] = (int32_t)(urand() % 200001) - 100000;
   tfcc_conv_requant r;
@@ -67,8 +68,8 @@ static void q8_check_conv(const char *what, const tfcc_q8_gemm_kernel *k, tfcc_t
   for (size_t i = 0; i < nout; i++)
     if (got[i] != want[i] && bad++ < 3)
       fprintf(stderr, "%s %s conv %dx%dx%d->%d f%dx%d s%d,%d d%d,%d: out[%zu] = %d, want %d\n",
-              what, q->is_signed ? "s8" : "u8", ih, iw, ic, oc, fh, fw, sh, sw, dh, dw, i,
-              got[i], want[i]);
+              what, q->is_signed ? "s8" : "u8", ih, iw, ic, oc, fh, fw, sh, sw, dh, dw, i, got[i],
+              want[i]);
   CHECKF(bad == 0 && got[nout] == 0xEE,
          "%s %s %s conv b%d %dx%dx%d->%d f%dx%d s%d,%d d%d,%d %s zp %d/%d/%d: %d wrong", what,
          q->is_signed ? "s8" : "u8", q->fp32 ? "fp32" : "fixed", batches, ih, iw, ic, oc, fh, fw,
@@ -83,9 +84,8 @@ static void q8_check_conv(const char *what, const tfcc_q8_gemm_kernel *k, tfcc_t
     sb = tfcc_q8_scratch_bytes(NULL, &p, tfcc_threadpool_size(pool));
     void *s2 = sb ? aligned_alloc(64, (sb + 63) & ~(size_t)63) : NULL;
     tfcc_q8_gemm(pool, &p, &r, d.batches, in, (size_t)ic, got, (size_t)oc, s2);
-    CHECKF(memcmp(got, want, (size_t)d.batches * (size_t)oc) == 0,
-           "%s %s %s gemm %dx%dx%d differs", what, q->is_signed ? "s8" : "u8",
-           q->fp32 ? "fp32" : "fixed", d.batches, oc, ic);
+    CHECKF(memcmp(got, want, (size_t)d.batches * (size_t)oc) == 0, "%s %s %s gemm %dx%dx%d differs",
+           what, q->is_signed ? "s8" : "u8", q->fp32 ? "fp32" : "fixed", d.batches, oc, ic);
     free(s2);
   }
   free(scratch);

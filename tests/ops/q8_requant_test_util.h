@@ -23,8 +23,8 @@ typedef struct qcase {
   int32_t act_min, act_max;
 } qcase;
 
-static void make_requant(const qcase *q, int oc, tfcc_conv_requant *r, float *scale,
-                         int32_t *mult, int32_t *shift) {
+static void make_requant(const qcase *q, int oc, tfcc_conv_requant *r, float *scale, int32_t *mult,
+                         int32_t *shift) {
   memset(r, 0, sizeof *r);
   r->input_offset = -q->in_zp;
   r->filter_offset = q->is_signed ? 0 : -q->w_zp;

@@ -13,7 +13,8 @@
 /* ---- tensors ---- */
 
 /* A tensor of dtype and shape; data copied from src (if any) into a fresh buffer. */
-static inline tfcc_tensor st_tensor(tfcc_dtype dt, int32_t rank, const int32_t *dims, const void *src) {
+static inline tfcc_tensor st_tensor(tfcc_dtype dt, int32_t rank, const int32_t *dims,
+                                    const void *src) {
   tfcc_tensor t = oh_tensor(dt, rank, dims, NULL, NULL);
   t.index = 0;
   t.data = malloc(t.bytes ? t.bytes : 1);
@@ -38,16 +39,23 @@ static inline void st_free(tfcc_tensor *t) {
 
 /* Runs op `builtin` (options table opts). Outputs get buffers of their prepared size (freed by
  * the caller with st_free). Returns the status of the first failing step; msg gets the error. */
-static inline tfcc_status st_run(int32_t builtin, tfcc_fb_table opts, tfcc_tensor **in, int32_t n_in,
-                          tfcc_tensor **out, int32_t n_out, char *msg, size_t msg_len) {
+static inline tfcc_status st_run(int32_t builtin, tfcc_fb_table opts, tfcc_tensor **in,
+                                 int32_t n_in, tfcc_tensor **out, int32_t n_out, char *msg,
+                                 size_t msg_len) {
   static tfcc_err err;
   tfcc_ir_node node;
   memset(&node, 0, sizeof(node));
   node.builtin = builtin;
   node.n_inputs = n_in;
   node.n_outputs = n_out;
-  oh_node_run r = {.op = tfcc_op_lookup(builtin), .node = &node, .in = in, .n_in = n_in,
-                   .out = out, .n_out = n_out, .err = &err, .alloc_outputs = true};
+  oh_node_run r = {.op = tfcc_op_lookup(builtin),
+                   .node = &node,
+                   .in = in,
+                   .n_in = n_in,
+                   .out = out,
+                   .n_out = n_out,
+                   .err = &err,
+                   .alloc_outputs = true};
   tfcc_status st = oh_node_options(&node, 0, opts, &err);
   if (st == TFCC_OK) st = oh_run_node(&r);
   snprintf(msg, msg_len, "%s", err.msg);

@@ -5,14 +5,35 @@
 
 typedef double (*real_fn)(double x, double arg);
 
-static double f_clamp_relu(double x, double a) { (void)a; return x > 0 ? x : 0; }
-static double f_clamp_relu6(double x, double a) { (void)a; return x < 0 ? 0 : (x > 6 ? 6 : x); }
-static double f_clamp_relu1(double x, double a) { (void)a; return x < -1 ? -1 : (x > 1 ? 1 : x); }
+static double f_clamp_relu(double x, double a) {
+  (void)a;
+  return x > 0 ? x : 0;
+}
+static double f_clamp_relu6(double x, double a) {
+  (void)a;
+  return x < 0 ? 0 : (x > 6 ? 6 : x);
+}
+static double f_clamp_relu1(double x, double a) {
+  (void)a;
+  return x < -1 ? -1 : (x > 1 ? 1 : x);
+}
 static double f_leaky(double x, double a) { return x > 0 ? x : x * a; }
-static double f_logistic(double x, double a) { (void)a; return 1.0 / (1.0 + exp(-x)); }
-static double f_tanh(double x, double a) { (void)a; return tanh(x); }
-static double f_elu(double x, double a) { (void)a; return x < 0 ? expm1(x) : x; }
-static double f_gelu(double x, double a) { (void)a; return 0.5 * x * (1.0 + erf(x / sqrt(2.0))); }
+static double f_logistic(double x, double a) {
+  (void)a;
+  return 1.0 / (1.0 + exp(-x));
+}
+static double f_tanh(double x, double a) {
+  (void)a;
+  return tanh(x);
+}
+static double f_elu(double x, double a) {
+  (void)a;
+  return x < 0 ? expm1(x) : x;
+}
+static double f_gelu(double x, double a) {
+  (void)a;
+  return 0.5 * x * (1.0 + erf(x / sqrt(2.0)));
+}
 static double f_gelu_approx(double x, double a) {
   (void)a;
   return 0.5 * x * (1.0 + tanh(sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x)));
@@ -51,7 +72,11 @@ static void check_unary_q(const char *what, int32_t builtin, tfcc_fb_table opts,
     const int32_t want = att_quantize(f(s_in * (double)(q - z_in), arg), s_out, z_out, t);
     const int32_t got = att_get(t, out_buf, i);
     const int d = abs(got - want);
-    if (d) { off++; if (getenv("ATT_DEBUG")) printf("    %s q=%d got %d want %d\n", what, (int)q, (int)got, (int)want); }
+    if (d) {
+      off++;
+      if (getenv("ATT_DEBUG"))
+        printf("    %s q=%d got %d want %d\n", what, (int)q, (int)got, (int)want);
+    }
     if (d > worst) worst = d;
     if (d > tol) {
       CHECKF(d <= tol, "%s: input %d -> %d, expected %d", what, (int)q, (int)got, (int)want);
@@ -84,8 +109,7 @@ static void check_unary_f32(const char *what, int32_t builtin, tfcc_fb_table opt
   for (int i = 0; i < N; i++) {
     const double want = f(in_buf[i], arg);
     CHECKF(fabs(out_buf[i] - want) <= rel_tol * (1e-6 + fabs(want)) + (rel_tol ? 1e-6 : 0),
-           "%s: f(%g) = %g, expected %g",
-           what, (double)in_buf[i], (double)out_buf[i], want);
+           "%s: f(%g) = %g, expected %g", what, (double)in_buf[i], (double)out_buf[i], want);
   }
 }
 
@@ -94,10 +118,14 @@ static void test_relu_family(void) {
   check_unary_f32("RELU f32", TFCC_OP_RELU, none, f_clamp_relu, 0, -8, 8, 0);
   check_unary_f32("RELU6 f32", TFCC_OP_RELU6, none, f_clamp_relu6, 0, -8, 8, 0);
   check_unary_f32("RELU_N1_TO_1 f32", TFCC_OP_RELU_N1_TO_1, none, f_clamp_relu1, 0, -3, 3, 0);
-  const struct { int32_t op; real_fn f; const char *name; bool i16; } ops[] = {
-      {TFCC_OP_RELU, f_clamp_relu, "RELU", true},
-      {TFCC_OP_RELU6, f_clamp_relu6, "RELU6", true},
-      {TFCC_OP_RELU_N1_TO_1, f_clamp_relu1, "RELU_N1_TO_1", false}};
+  const struct {
+    int32_t op;
+    real_fn f;
+    const char *name;
+    bool i16;
+  } ops[] = {{TFCC_OP_RELU, f_clamp_relu, "RELU", true},
+             {TFCC_OP_RELU6, f_clamp_relu6, "RELU6", true},
+             {TFCC_OP_RELU_N1_TO_1, f_clamp_relu1, "RELU_N1_TO_1", false}};
   char name[96];
   for (int k = 0; k < 3; k++) {
     snprintf(name, sizeof name, "%s uint8", ops[k].name);
@@ -108,8 +136,8 @@ static void test_relu_family(void) {
     check_unary_q(name, ops[k].op, none, TFCC_INT8, 0.04f, -5, 0.06f, -128, ops[k].f, 0, 1, 0.05);
     if (ops[k].i16) {
       snprintf(name, sizeof name, "%s int16", ops[k].name);
-      check_unary_q(name, ops[k].op, none, TFCC_INT16, 1.f / 4096, 0, 1.f / 5000, 0, ops[k].f, 0,
-                    1, 0.05);
+      check_unary_q(name, ops[k].op, none, TFCC_INT16, 1.f / 4096, 0, 1.f / 5000, 0, ops[k].f, 0, 1,
+                    0.05);
     }
   }
   /* RELU_N1_TO_1 has no int16 kernel in TFLite. */
@@ -173,8 +201,8 @@ static void test_lut_ops(void) {
                 f_logistic, 0, 1, 0.02);
   check_unary_q("LOGISTIC int8", TFCC_OP_LOGISTIC, none, TFCC_INT8, 0.06f, 3, 1.f / 256, -128,
                 f_logistic, 0, 1, 0.02);
-  check_unary_q("TANH uint8", TFCC_OP_TANH, none, TFCC_UINT8, 0.03f, 120, 1.f / 128, 128, f_tanh,
-                0, 1, 0.02);
+  check_unary_q("TANH uint8", TFCC_OP_TANH, none, TFCC_UINT8, 0.03f, 120, 1.f / 128, 128, f_tanh, 0,
+                1, 0.02);
   check_unary_q("TANH int8", TFCC_OP_TANH, none, TFCC_INT8, 0.03f, 0, 1.f / 128, 0, f_tanh, 0, 1,
                 0.02);
   check_unary_q("ELU int8", TFCC_OP_ELU, none, TFCC_INT8, 0.05f, 20, 0.04f, -60, f_elu, 0, 1, 0.02);
@@ -195,16 +223,16 @@ static void test_lut_ops(void) {
    * are TFLite's approximations: a few units of 2^-15 from the true function (16-bit
    * Newton-Raphson reciprocal has 2^-13 resolution; the 16-bit exp underflows near the ends),
    * so wider tolerances here; exact anchor values are checked below. */
-  check_unary_q("LOGISTIC int16 (pot, fixed point)", TFCC_OP_LOGISTIC, none, TFCC_INT16,
-                1.f / 4096, 0, 1.f / 32768, 0, f_logistic, 0, 8, 1.0);
+  check_unary_q("LOGISTIC int16 (pot, fixed point)", TFCC_OP_LOGISTIC, none, TFCC_INT16, 1.f / 4096,
+                0, 1.f / 32768, 0, f_logistic, 0, 8, 1.0);
   check_unary_q("LOGISTIC int16 (table)", TFCC_OP_LOGISTIC, none, TFCC_INT16, 1.f / 3000, 0,
                 1.f / 32768, 0, f_logistic, 0, 2, 0.5);
   check_unary_q("TANH int16 (pot 2^-12, fixed point)", TFCC_OP_TANH, none, TFCC_INT16, 1.f / 4096,
                 0, 1.f / 32768, 0, f_tanh, 0, 12, 1.0);
   check_unary_q("TANH int16 (pot 2^-13, fixed point)", TFCC_OP_TANH, none, TFCC_INT16, 1.f / 8192,
                 0, 1.f / 32768, 0, f_tanh, 0, 4, 0.6);
-  check_unary_q("TANH int16 (table)", TFCC_OP_TANH, none, TFCC_INT16, 1.f / 1000, 0, 1.f / 32768,
-                0, f_tanh, 0, 2, 0.6);
+  check_unary_q("TANH int16 (table)", TFCC_OP_TANH, none, TFCC_INT16, 1.f / 1000, 0, 1.f / 32768, 0,
+                f_tanh, 0, 2, 0.6);
 
   /* Fixed values: logistic(0) = 1/2, tanh(0) = 0 exactly; near-saturation at +-8. */
   int16_t in16[3] = {0, 32767, -32768}, out16[3];
@@ -215,8 +243,8 @@ static void test_lut_ops(void) {
   att_make(&in, TFCC_INT16, 1, dims, in16, 1.f / 4096, 0);
   att_make(&out, TFCC_INT16, 1, dims, out16, 1.f / 32768, 0);
   CHECK(att_run(TFCC_OP_LOGISTIC, ins, 1, &out, none, &err) == TFCC_OK);
-  CHECKF(out16[0] == 16384 && abs(out16[1] - 32757) <= 2 && abs(out16[2] - 11) <= 2, "%d %d %d", out16[0], out16[1],
-         out16[2]);
+  CHECKF(out16[0] == 16384 && abs(out16[1] - 32757) <= 2 && abs(out16[2] - 11) <= 2, "%d %d %d",
+         out16[0], out16[1], out16[2]);
   CHECK(att_run(TFCC_OP_TANH, ins, 1, &out, none, &err) == TFCC_OK);
   CHECKF(out16[0] == 0 && out16[1] >= 32765 && out16[2] <= -32765, "%d %d %d", out16[0], out16[1],
          out16[2]);
@@ -242,8 +270,10 @@ static void test_lut_ops(void) {
 static void test_prelu(void) {
   enum { B = 2, H = 3, W = 4, C = 5, N = B * H * W * C };
   const int32_t dims[4] = {B, H, W, C};
-  struct { int32_t rank; int32_t dims[4]; } alphas[] = {
-      {1, {C}}, {3, {1, 1, C}}, {4, {B, H, W, C}}, {3, {H, 1, C}}, {1, {1}}};
+  struct {
+    int32_t rank;
+    int32_t dims[4];
+  } alphas[] = {{1, {C}}, {3, {1, 1, C}}, {4, {B, H, W, C}}, {3, {H, 1, C}}, {1, {1}}};
   tfcc_fb_table none = att_no_options();
   for (size_t k = 0; k < sizeof alphas / sizeof alphas[0]; k++) {
     int32_t an = 1;
@@ -289,7 +319,8 @@ static void test_prelu(void) {
           for (int c = 0; c < C; c++, i++) {
             int ai;
             switch (k) {
-              case 0: case 1: ai = c; break;
+              case 0:
+              case 1: ai = c; break;
               case 2: ai = i; break;
               case 3: ai = h * C + c; break;
               default: ai = 0; break;
@@ -301,8 +332,8 @@ static void test_prelu(void) {
             const int32_t wu = att_quantize(xr >= 0 ? xr : xr * ar, s_out, z_out, TFCC_UINT8);
             const double xr2 = s_in * (double)(xs[i] - (z_in - 128));
             const double ar2 = s_a * (double)(as[ai] - (z_a - 128));
-            const int32_t ws = att_quantize(xr2 >= 0 ? xr2 : xr2 * ar2, s_out, z_out - 128,
-                                            TFCC_INT8);
+            const int32_t ws =
+                att_quantize(xr2 >= 0 ? xr2 : xr2 * ar2, s_out, z_out - 128, TFCC_INT8);
             CHECKF(abs(oq[i] - wu) <= 1, "PRELU uint8 %d: %d vs %d", i, oq[i], (int)wu);
             CHECKF(abs(os[i] - ws) <= 1, "PRELU int8 %d: %d vs %d", i, os[i], (int)ws);
             off_u += oq[i] != wu;

@@ -34,7 +34,8 @@ static void mk(tfcc_tensor *t, tfcc_dtype dt, int32_t rank, const int32_t *dims,
 static double get(tfcc_dtype dt, const void *p, int64_t i) {
   switch (dt) {
     case TFCC_FLOAT32: return ((const float *)p)[i];
-    case TFCC_UINT8: case TFCC_BOOL: return ((const uint8_t *)p)[i];
+    case TFCC_UINT8:
+    case TFCC_BOOL: return ((const uint8_t *)p)[i];
     case TFCC_INT8: return ((const int8_t *)p)[i];
     case TFCC_INT16: return ((const int16_t *)p)[i];
     case TFCC_INT32: return ((const int32_t *)p)[i];
@@ -65,7 +66,12 @@ static tfcc_status run(bool is_max, tfcc_tensor *in, tfcc_tensor *axis, tfcc_ten
       read_opts(&node, 0, tfb_build(storage, sizeof(storage), &f, out_type_opt >= 0 ? 1 : 0), err);
   if (st != TFCC_OK) return st;
   tfcc_tensor *ins[2] = {in, axis}, *outs[1] = {out};
-  tfcc_op_ctx ctx = {.node = &node, .in = ins, .n_in = 2, .out = outs, .n_out = 1, .err = err,
+  tfcc_op_ctx ctx = {.node = &node,
+                     .in = ins,
+                     .n_in = 2,
+                     .out = outs,
+                     .n_out = 1,
+                     .err = err,
                      .ks = tfcc_kernel_set_for(TFCC_ISA_GENERIC)};
   const tfcc_op_def *def = tfcc_op_lookup(is_max ? TFCC_OP_ARG_MAX : TFCC_OP_ARG_MIN);
   st = def->prepare(&ctx);
@@ -76,7 +82,7 @@ static tfcc_status run(bool is_max, tfcc_tensor *in, tfcc_tensor *axis, tfcc_ten
 
 static void test_all(void) {
   static const tfcc_dtype in_types[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16,
-                                        TFCC_INT32, TFCC_INT64, TFCC_BOOL};
+                                        TFCC_INT32,   TFCC_INT64, TFCC_BOOL};
   static const int32_t shapes[][4] = {{2, 3, 4, 5}, {1, 7, 1, 3}, {3, 1, 2, 9}};
   for (size_t t = 0; t < sizeof(in_types) / sizeof(in_types[0]); t++) {
     for (int s = 0; s < 3; s++) {

@@ -16,16 +16,35 @@ static void run(tfcc_dtype dt, int32_t lr, const int32_t *ld, int32_t rr, const 
   double *rl = malloc(sizeof(double) * (size_t)nl), *rrv = malloc(sizeof(double) * (size_t)nr);
   float ls = dt == TFCC_INT16 ? 0.001f : 0.05f, rs = dt == TFCC_INT16 ? 0.002f : 0.03f;
   float os = dt == TFCC_INT16 ? 0.02f : 0.2f;
-  int32_t lz = dt == TFCC_INT8 ? 3 : 0, rz = dt == TFCC_INT8 ? -5 : 0, oz = dt == TFCC_INT8 ? -2 : 0;
+  int32_t lz = dt == TFCC_INT8 ? 3 : 0, rz = dt == TFCC_INT8 ? -5 : 0,
+          oz = dt == TFCC_INT8 ? -2 : 0;
   for (int64_t i = 0; i < nl; i++) {
-    if (dt == TFCC_FLOAT32) { ((float *)l)[i] = oh_randf(-1, 1); rl[i] = ((float *)l)[i]; }
-    else if (dt == TFCC_INT8) { int32_t v = oh_randi(-128, 127); ((int8_t *)l)[i] = (int8_t)v; rl[i] = (double)ls * (v - lz); }
-    else { int32_t v = oh_randi(-32768, 32767); ((int16_t *)l)[i] = (int16_t)v; rl[i] = (double)ls * v; }
+    if (dt == TFCC_FLOAT32) {
+      ((float *)l)[i] = oh_randf(-1, 1);
+      rl[i] = ((float *)l)[i];
+    } else if (dt == TFCC_INT8) {
+      int32_t v = oh_randi(-128, 127);
+      ((int8_t *)l)[i] = (int8_t)v;
+      rl[i] = (double)ls * (v - lz);
+    } else {
+      int32_t v = oh_randi(-32768, 32767);
+      ((int16_t *)l)[i] = (int16_t)v;
+      rl[i] = (double)ls * v;
+    }
   }
   for (int64_t i = 0; i < nr; i++) {
-    if (dt == TFCC_FLOAT32) { ((float *)r)[i] = oh_randf(-1, 1); rrv[i] = ((float *)r)[i]; }
-    else if (dt == TFCC_INT8) { int32_t v = oh_randi(-128, 127); ((int8_t *)r)[i] = (int8_t)v; rrv[i] = (double)rs * (v - rz); }
-    else { int32_t v = oh_randi(-32768, 32767); ((int16_t *)r)[i] = (int16_t)v; rrv[i] = (double)rs * v; }
+    if (dt == TFCC_FLOAT32) {
+      ((float *)r)[i] = oh_randf(-1, 1);
+      rrv[i] = ((float *)r)[i];
+    } else if (dt == TFCC_INT8) {
+      int32_t v = oh_randi(-128, 127);
+      ((int8_t *)r)[i] = (int8_t)v;
+      rrv[i] = (double)rs * (v - rz);
+    } else {
+      int32_t v = oh_randi(-32768, 32767);
+      ((int16_t *)r)[i] = (int16_t)v;
+      rrv[i] = (double)rs * v;
+    }
   }
   tt_set(&c.in[0], dt, lr, ld, l);
   tt_set(&c.in[1], dt, rr, rd, r);
@@ -53,15 +72,23 @@ static void run(tfcc_dtype dt, int32_t lr, const int32_t *ld, int32_t rr, const 
         int64_t idx = rem % od[i];
         rem /= od[i];
         int li = i - (orank - lr), ri = i - (orank - rr);
-        if (li >= 0) { if (ld[li] != 1) lb += idx * lmul; lmul *= ld[li]; }
-        if (ri >= 0) { if (rd[ri] != 1) rb += idx * rmul; rmul *= rd[ri]; }
+        if (li >= 0) {
+          if (ld[li] != 1) lb += idx * lmul;
+          lmul *= ld[li];
+        }
+        if (ri >= 0) {
+          if (rd[ri] != 1) rb += idx * rmul;
+          rmul *= rd[ri];
+        }
       }
       for (int32_t i = 0; i < M; i++)
         for (int32_t j = 0; j < N; j++) {
           double s = 0;
           for (int32_t k = 0; k < K; k++) {
-            double a = ax ? rl[lb * Lm * Lk + (int64_t)k * Lk + i] : rl[lb * Lm * Lk + (int64_t)i * Lk + k];
-            double bb = ay ? rrv[rb * Rk * Rn + (int64_t)j * Rn + k] : rrv[rb * Rk * Rn + (int64_t)k * Rn + j];
+            double a = ax ? rl[lb * Lm * Lk + (int64_t)k * Lk + i]
+                          : rl[lb * Lm * Lk + (int64_t)i * Lk + k];
+            double bb = ay ? rrv[rb * Rk * Rn + (int64_t)j * Rn + k]
+                           : rrv[rb * Rk * Rn + (int64_t)k * Rn + j];
             s += a * bb;
           }
           want[(b * M + i) * N + j] = s;
@@ -86,7 +113,10 @@ static void run(tfcc_dtype dt, int32_t lr, const int32_t *ld, int32_t rr, const 
     free(want);
   }
   tt_done(&c);
-  free(l); free(r); free(rl); free(rrv);
+  free(l);
+  free(r);
+  free(rl);
+  free(rrv);
 }
 
 int main(void) {

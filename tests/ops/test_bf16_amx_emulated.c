@@ -66,7 +66,8 @@ static float bf(const uint8_t *p) {
 #if !defined(__clang__)
 __attribute__((optimize("no-tree-loop-vectorize")))
 #endif
-static void emu_dpbf16ps(int c, int a, int b) {
+static void
+emu_dpbf16ps(int c, int a, int b) {
   if (!g_emu.configured || g_emu.colsb[a] / 4 != g_emu.rows[b] || g_emu.rows[c] != g_emu.rows[a] ||
       g_emu.colsb[c] != g_emu.colsb[b])
     g_emu_faults++;
@@ -83,7 +84,8 @@ static void emu_dpbf16ps(int c, int a, int b) {
 }
 
 #if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512bf16"))), apply_to = function)
+#pragma clang attribute push( \
+    __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512bf16"))), apply_to = function)
 #else
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")
@@ -117,7 +119,8 @@ static float r16(float x) { return tfcc_bf16_to_f32(tfcc_bf16_from_f32(x)); }
 
 #ifdef TFCC_AMX_EMULATED
 static void test_gemm(const tfcc_bf16_gemm_kernel *k, int M, int N, int K, float lo, float hi) {
-  float *a = malloc(sizeof(float) * (size_t)M * K + 4), *w = malloc(sizeof(float) * (size_t)N * K + 4);
+  float *a = malloc(sizeof(float) * (size_t)M * K + 4),
+        *w = malloc(sizeof(float) * (size_t)N * K + 4);
   float *bias = malloc(sizeof(float) * (size_t)N + 4);
   const size_t cs = (size_t)N + 5;
   float *c = malloc(sizeof(float) * (size_t)M * cs + 4);
@@ -195,8 +198,8 @@ static void test_conv(const tfcc_bf16_gemm_kernel *k, int ih, int iw, int ic, in
   int bad = 0;
   for (size_t i = 0; i < nout; i++)
     if (!(fabs((double)got[i] - want[i]) <= 2e-5 * (K + 1) + 1e-5) && bad++ < 3)
-      fprintf(stderr, "emulated AMX conv %dx%dx%d->%d f%d s%d: out[%zu] = %g, want %g\n", ih, iw, ic,
-              oc, f, s, i, got[i], want[i]);
+      fprintf(stderr, "emulated AMX conv %dx%dx%d->%d f%d s%d: out[%zu] = %g, want %g\n", ih, iw,
+              ic, oc, f, s, i, got[i], want[i]);
   CHECKF(bad == 0, "emulated AMX conv %dx%dx%d->%d f%d s%d: %d wrong", ih, iw, ic, oc, f, s, bad);
   free(scratch);
   tfcc_bf16_packed_free(&p);
@@ -222,7 +225,7 @@ int main(void) {
     if (tfcc_bf16_gemm_kernel_at(i)->amx) amx = tfcc_bf16_gemm_kernel_at(i);
   CHECK(amx != NULL && amx->mr == 16 && amx->nr == 32 && amx->kalign == 32);
   if (amx) {
-    static const int sizes[][3] = {{2, 5, 3},    {16, 32, 32},  {17, 33, 31}, {40, 100, 70},
+    static const int sizes[][3] = {{2, 5, 3},      {16, 32, 32}, {17, 33, 31},  {40, 100, 70},
                                    {61, 129, 131}, {5, 16, 64},  {33, 48, 100}, {16, 1, 1}};
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
       test_gemm(amx, sizes[s][0], sizes[s][1], sizes[s][2], -INFINITY, INFINITY);

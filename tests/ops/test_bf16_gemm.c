@@ -78,8 +78,8 @@ static void test_rounding(void) {
 static void test_dispatch(void) {
   const tfcc_cpu_info *c = tfcc_cpu();
   const bool has_bf16 = tfcc_cpu_has(c, TFCC_CPU_AVX512BF16) && c->best_isa == TFCC_ISA_AVX512;
-  const bool has_amx = tfcc_cpu_has(c, TFCC_CPU_AMXTILE) && tfcc_cpu_has(c, TFCC_CPU_AMXBF16) &&
-                       c->amx_permitted;
+  const bool has_amx =
+      tfcc_cpu_has(c, TFCC_CPU_AMXTILE) && tfcc_cpu_has(c, TFCC_CPU_AMXBF16) && c->amx_permitted;
   for (int cap = 0; cap <= TFCC_ISA_COUNT_; cap++) {
     const tfcc_isa level = tfcc_cpu_dispatch_isa((tfcc_isa)cap);
     const tfcc_bf16_gemm_kernel *k = tfcc_bf16_gemm_select(level);
@@ -102,8 +102,7 @@ static void test_dispatch(void) {
     const tfcc_bf16_gemm_kernel *k = tfcc_bf16_gemm_kernel_at(ki);
     CHECK(k->kalign % 2 == 0 && k->nr % 16 == 0);
     if (k->amx && !has_amx)
-      printf("%s: compiled, NOT executed (this CPU/OS has no AMX-BF16 tile permission)\n",
-             k->name);
+      printf("%s: compiled, NOT executed (this CPU/OS has no AMX-BF16 tile permission)\n", k->name);
   }
 }
 
@@ -141,7 +140,8 @@ static void test_gemm(const tfcc_bf16_gemm_kernel *k, tfcc_threadpool *pool, int
       const double e16 = fabs(got - s16), e32 = fabs(got - s32);
       if (e16 / (mag + 1e-30) > *max_rel16) *max_rel16 = e16 / (mag + 1e-30);
       if ((e16 > 1e-5 * mag + 1e-6 || e32 > 8e-3 * mag + 1e-6) && bad++ < 3)
-        fprintf(stderr, "%s M=%d N=%d K=%d: c[%d][%d] = %.8g, want %.8g (bf16 inputs), %.8g (f32)\n",
+        fprintf(stderr,
+                "%s M=%d N=%d K=%d: c[%d][%d] = %.8g, want %.8g (bf16 inputs), %.8g (f32)\n",
                 k->name, M, N, K, m, n, got, s16, s32);
     }
     for (size_t n = (size_t)N; n < c_stride; n++)
@@ -218,7 +218,8 @@ static void test_conv(const tfcc_bf16_gemm_kernel *k, tfcc_threadpool *pool, int
     const double tol16 = 1e-5 * (K + 1) * 2.0 + 1e-5, tol32 = 8e-3 * (K + 1);
     if ((fabs((double)got[i] - want16[i]) > tol16 || fabs((double)got[i] - want32[i]) > tol32) &&
         bad++ < 3)
-      fprintf(stderr, "%s conv %dx%dx%d->%d f%dx%d s%d,%d d%d,%d: out[%zu] = %g, want %g (f32 %g)\n",
+      fprintf(stderr,
+              "%s conv %dx%dx%d->%d f%dx%d s%d,%d d%d,%d: out[%zu] = %g, want %g (f32 %g)\n",
               k->name, ih, iw, ic, oc, fh, fw, sh, sw, dh, dw, i, got[i], want16[i], want32[i]);
   }
   CHECKF(bad == 0, "%s conv %dx%dx%d->%d f%dx%d s%d,%d d%d,%d %s: %d wrong", k->name, ih, iw, ic,
@@ -241,12 +242,26 @@ int main(void) {
   CHECK(tfcc_threadpool_create(2, NULL, 0, &pool2, &err) == TFCC_OK);
   test_rounding();
   test_dispatch();
-  static const int sizes[][3] = {{1, 1, 1},    {1, 7, 3},     {2, 33, 5},   {3, 17, 64},
-                                 {7, 31, 13},  {8, 32, 16},   {9, 47, 29},  {13, 64, 37},
-                                 {17, 100, 1}, {31, 97, 53},  {64, 1, 8},   {1, 1000, 1280},
-                                 {5, 257, 130}, {61, 129, 131}, {16, 48, 64}, {33, 40, 100},
+  static const int sizes[][3] = {{1, 1, 1},
+                                 {1, 7, 3},
+                                 {2, 33, 5},
+                                 {3, 17, 64},
+                                 {7, 31, 13},
+                                 {8, 32, 16},
+                                 {9, 47, 29},
+                                 {13, 64, 37},
+                                 {17, 100, 1},
+                                 {31, 97, 53},
+                                 {64, 1, 8},
+                                 {1, 1000, 1280},
+                                 {5, 257, 130},
+                                 {61, 129, 131},
+                                 {16, 48, 64},
+                                 {33, 40, 100},
                                  /* half-full panels: N = 16 and a 16-column tail */
-                                 {12, 16, 32}, {20, 144, 24}, {9, 40, 7}};
+                                 {12, 16, 32},
+                                 {20, 144, 24},
+                                 {9, 40, 7}};
   int tested = 0;
   for (int ki = 0; ki < tfcc_bf16_gemm_kernel_count(); ki++) {
     const tfcc_bf16_gemm_kernel *k = tfcc_bf16_gemm_kernel_at(ki);

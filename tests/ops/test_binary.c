@@ -28,11 +28,16 @@ typedef struct {
 } binop_case;
 
 static const binop_case kFloatOps[] = {
-    {TFCC_OP_ADD, "ADD", r_add, 11},         {TFCC_OP_SUB, "SUB", r_sub, 28},
-    {TFCC_OP_MUL, "MUL", r_mul, 21},         {TFCC_OP_DIV, "DIV", r_div, 29},
-    {TFCC_OP_SQUARED_DIFFERENCE, "SQD", r_sqd, 0}, {TFCC_OP_MAXIMUM, "MAX", r_max, 0},
-    {TFCC_OP_MINIMUM, "MIN", r_min, 0},      {TFCC_OP_POW, "POW", r_pow, 0},
-    {TFCC_OP_FLOOR_DIV, "FLOOR_DIV", r_fdiv, 0}, {TFCC_OP_FLOOR_MOD, "FLOOR_MOD", r_fmod, 0},
+    {TFCC_OP_ADD, "ADD", r_add, 11},
+    {TFCC_OP_SUB, "SUB", r_sub, 28},
+    {TFCC_OP_MUL, "MUL", r_mul, 21},
+    {TFCC_OP_DIV, "DIV", r_div, 29},
+    {TFCC_OP_SQUARED_DIFFERENCE, "SQD", r_sqd, 0},
+    {TFCC_OP_MAXIMUM, "MAX", r_max, 0},
+    {TFCC_OP_MINIMUM, "MIN", r_min, 0},
+    {TFCC_OP_POW, "POW", r_pow, 0},
+    {TFCC_OP_FLOOR_DIV, "FLOOR_DIV", r_fdiv, 0},
+    {TFCC_OP_FLOOR_MOD, "FLOOR_MOD", r_fmod, 0},
 };
 
 static double act_clamp(double v, int act) {
@@ -48,10 +53,8 @@ static void test_float(void) {
     int32_t ra, rb;
     int32_t da[6], db[6];
   } shapes[] = {
-      {4, 3, {2, 3, 1, 4}, {3, 5, 1}},
-      {2, 2, {7, 5}, {7, 5}},
-      {0, 3, {0}, {2, 1, 3}},
-      {6, 6, {2, 1, 3, 1, 2, 2}, {1, 2, 1, 3, 2, 1}},
+      {4, 3, {2, 3, 1, 4}, {3, 5, 1}}, {2, 2, {7, 5}, {7, 5}},
+      {0, 3, {0}, {2, 1, 3}},          {6, 6, {2, 1, 3, 1, 2, 2}, {1, 2, 1, 3, 2, 1}},
       {1, 4, {1}, {1, 1, 1, 9}},
   };
   for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
@@ -63,7 +66,8 @@ static void test_float(void) {
         float *a = malloc(sizeof(float) * (size_t)na), *b = malloc(sizeof(float) * (size_t)nb);
         float *o = malloc(sizeof(float) * 1024);
         bool positive = c->builtin == TFCC_OP_POW;
-        for (int64_t i = 0; i < na; i++) a[i] = positive ? oh_randf(0.1f, 3.f) : oh_randf(-8.f, 8.f);
+        for (int64_t i = 0; i < na; i++)
+          a[i] = positive ? oh_randf(0.1f, 3.f) : oh_randf(-8.f, 8.f);
         for (int64_t i = 0; i < nb; i++) {
           float v = positive ? oh_randf(-2.f, 2.f) : oh_randf(-4.f, 4.f);
           if (fabsf(v) < 0.25f) v = 0.5f;
@@ -84,7 +88,8 @@ static void test_float(void) {
           double x = a[etu_bidx(i, to.rank, to.dims, ta.rank, ta.dims)];
           double y = b[etu_bidx(i, to.rank, to.dims, tb.rank, tb.dims)];
           double want = act_clamp(c->f(x, y), act);
-          if (c->builtin == TFCC_OP_FLOOR_MOD) want = act_clamp(fmodf((float)x, (float)y), 0), want = r_fmod(x, y);
+          if (c->builtin == TFCC_OP_FLOOR_MOD)
+            want = act_clamp(fmodf((float)x, (float)y), 0), want = r_fmod(x, y);
           double tol = 1e-5 * fabs(want) + 1e-6;
           if (c->builtin == TFCC_OP_FLOOR_MOD) tol = 1e-5 * fabs(y) + 1e-6;
           if (!(fabs(o[i] - want) <= tol)) bad++;
@@ -113,13 +118,19 @@ static void test_int(void) {
     int32_t builtin;
     const char *name;
     uint8_t opts_type;
-  } ops[] = {{TFCC_OP_ADD, "ADD", 11}, {TFCC_OP_SUB, "SUB", 28}, {TFCC_OP_MUL, "MUL", 21},
-             {TFCC_OP_DIV, "DIV", 29}, {TFCC_OP_SQUARED_DIFFERENCE, "SQD", 0},
-             {TFCC_OP_MAXIMUM, "MAX", 0}, {TFCC_OP_MINIMUM, "MIN", 0},
-             {TFCC_OP_FLOOR_DIV, "FLOOR_DIV", 0}, {TFCC_OP_FLOOR_MOD, "FLOOR_MOD", 0}};
+  } ops[] = {{TFCC_OP_ADD, "ADD", 11},
+             {TFCC_OP_SUB, "SUB", 28},
+             {TFCC_OP_MUL, "MUL", 21},
+             {TFCC_OP_DIV, "DIV", 29},
+             {TFCC_OP_SQUARED_DIFFERENCE, "SQD", 0},
+             {TFCC_OP_MAXIMUM, "MAX", 0},
+             {TFCC_OP_MINIMUM, "MIN", 0},
+             {TFCC_OP_FLOOR_DIV, "FLOOR_DIV", 0},
+             {TFCC_OP_FLOOR_MOD, "FLOOR_MOD", 0}};
   for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
     for (int act = 0; act <= (ops[k].opts_type ? 3 : 0); act += 1) {
-      tfcc_tensor ta = oh_tensor(TFCC_INT32, 3, da, a, NULL), tb = oh_tensor(TFCC_INT32, 2, db, b, NULL);
+      tfcc_tensor ta = oh_tensor(TFCC_INT32, 3, da, a, NULL),
+                  tb = oh_tensor(TFCC_INT32, 2, db, b, NULL);
       tfcc_tensor to = oh_tensor(TFCC_INT32, 0, NULL, o, NULL);
       tfcc_tensor *in[2] = {&ta, &tb};
       etu_opts opts = {ops[k].opts_type, act, -1};
@@ -152,7 +163,8 @@ static void test_int(void) {
   {
     int32_t pa[4] = {2, -3, 5, 0}, pb[4] = {10, 3, 0, 2}, po[4];
     const int32_t d4[1] = {4};
-    tfcc_tensor ta = oh_tensor(TFCC_INT32, 1, d4, pa, NULL), tb = oh_tensor(TFCC_INT32, 1, d4, pb, NULL);
+    tfcc_tensor ta = oh_tensor(TFCC_INT32, 1, d4, pa, NULL),
+                tb = oh_tensor(TFCC_INT32, 1, d4, pb, NULL);
     tfcc_tensor to = oh_tensor(TFCC_INT32, 0, NULL, po, NULL);
     tfcc_tensor *in[2] = {&ta, &tb};
     tfcc_err err;
@@ -167,7 +179,8 @@ static void test_int(void) {
     b[3] = 0;
     int32_t ops0[3] = {TFCC_OP_DIV, TFCC_OP_FLOOR_DIV, TFCC_OP_FLOOR_MOD};
     for (int k = 0; k < 3; k++) {
-      tfcc_tensor ta = oh_tensor(TFCC_INT32, 3, da, a, NULL), tb = oh_tensor(TFCC_INT32, 2, db, b, NULL);
+      tfcc_tensor ta = oh_tensor(TFCC_INT32, 3, da, a, NULL),
+                  tb = oh_tensor(TFCC_INT32, 2, db, b, NULL);
       tfcc_tensor to = oh_tensor(TFCC_INT32, 0, NULL, o, NULL);
       tfcc_tensor *in[2] = {&ta, &tb};
       tfcc_err err;
@@ -180,7 +193,8 @@ static void test_int(void) {
   {
     int32_t wa[2] = {INT32_MAX, INT32_MIN}, wb[2] = {1, -1}, wo[2];
     const int32_t d2[1] = {2};
-    tfcc_tensor ta = oh_tensor(TFCC_INT32, 1, d2, wa, NULL), tb = oh_tensor(TFCC_INT32, 1, d2, wb, NULL);
+    tfcc_tensor ta = oh_tensor(TFCC_INT32, 1, d2, wa, NULL),
+                tb = oh_tensor(TFCC_INT32, 1, d2, wb, NULL);
     tfcc_tensor to = oh_tensor(TFCC_INT32, 0, NULL, wo, NULL);
     tfcc_tensor *in[2] = {&ta, &tb};
     tfcc_err err;
@@ -193,7 +207,8 @@ static void test_int(void) {
   {
     int64_t la[3] = {INT64_C(5000000000), -7, 9}, lb[1] = {-4}, lo[3];
     const int32_t d3[1] = {3}, d1[1] = {1};
-    tfcc_tensor ta = oh_tensor(TFCC_INT64, 1, d3, la, NULL), tb = oh_tensor(TFCC_INT64, 1, d1, lb, NULL);
+    tfcc_tensor ta = oh_tensor(TFCC_INT64, 1, d3, la, NULL),
+                tb = oh_tensor(TFCC_INT64, 1, d1, lb, NULL);
     tfcc_tensor to = oh_tensor(TFCC_INT64, 0, NULL, lo, NULL);
     tfcc_tensor *in[2] = {&ta, &tb};
     tfcc_err err;
@@ -210,7 +225,8 @@ static void test_int(void) {
   {
     int8_t ca[4] = {-128, 7, -7, 127}, cb[4] = {3, -2, 2, -1}, co[4];
     const int32_t d4[1] = {4};
-    tfcc_tensor ta = oh_tensor(TFCC_INT8, 1, d4, ca, NULL), tb = oh_tensor(TFCC_INT8, 1, d4, cb, NULL);
+    tfcc_tensor ta = oh_tensor(TFCC_INT8, 1, d4, ca, NULL),
+                tb = oh_tensor(TFCC_INT8, 1, d4, cb, NULL);
     tfcc_tensor to = oh_tensor(TFCC_INT8, 0, NULL, co, NULL);
     tfcc_tensor *in[2] = {&ta, &tb};
     tfcc_err err;
@@ -220,7 +236,8 @@ static void test_int(void) {
     CHECK(co[0] == -128 && co[1] == -2 && co[2] == -7 && co[3] == -1);
     int16_t sa[2] = {-300, 301}, sb[2] = {7, 7}, so[2];
     const int32_t d2[1] = {2};
-    tfcc_tensor ua = oh_tensor(TFCC_INT16, 1, d2, sa, NULL), ub = oh_tensor(TFCC_INT16, 1, d2, sb, NULL);
+    tfcc_tensor ua = oh_tensor(TFCC_INT16, 1, d2, sa, NULL),
+                ub = oh_tensor(TFCC_INT16, 1, d2, sb, NULL);
     tfcc_tensor uo = oh_tensor(TFCC_INT16, 0, NULL, so, NULL);
     tfcc_tensor *in2[2] = {&ua, &ub};
     CHECK(etu_run(TFCC_OP_FLOOR_DIV, in2, 2, &uo, NULL, &err) == TFCC_OK);
@@ -263,26 +280,45 @@ static bool div_shift_overflows(const qcase *c, int32_t v1, int32_t v2) {
 static void run_qcase(const qcase *c) {
   int32_t lo, hi;
   switch (c->dt) {
-    case TFCC_UINT8: lo = 0; hi = 255; break;
-    case TFCC_INT8: lo = -128; hi = 127; break;
-    default: lo = -32768; hi = 32767; break;
+    case TFCC_UINT8:
+      lo = 0;
+      hi = 255;
+      break;
+    case TFCC_INT8:
+      lo = -128;
+      hi = 127;
+      break;
+    default:
+      lo = -32768;
+      hi = 32767;
+      break;
   }
   /* Every pair of values for 8 bits (a: 256 x 1 broadcast against b: 1 x 256), sampled for 16. */
   const int32_t n = c->dt == TFCC_INT16 ? 181 : 256;
   const int32_t da[2] = {n, 1}, db[2] = {1, n};
   const size_t es = tfcc_dtype_size(c->dt);
-  uint8_t *a = malloc(es * (size_t)n), *b = malloc(es * (size_t)n), *o = malloc(es * (size_t)n * (size_t)n);
+  uint8_t *a = malloc(es * (size_t)n), *b = malloc(es * (size_t)n),
+          *o = malloc(es * (size_t)n * (size_t)n);
   int32_t va[256], vb[256];
   for (int32_t i = 0; i < n; i++) {
     int32_t x = c->dt == TFCC_INT16 ? lo + (int32_t)((int64_t)i * 65535 / (n - 1)) : lo + i;
     va[i] = x;
-    vb[i] = c->dt == TFCC_INT16 ? lo + (int32_t)((int64_t)(n - 1 - i) * 65535 / (n - 1)) + (i % 3) - 1 : lo + (n - 1 - i);
+    vb[i] = c->dt == TFCC_INT16
+                ? lo + (int32_t)((int64_t)(n - 1 - i) * 65535 / (n - 1)) + (i % 3) - 1
+                : lo + (n - 1 - i);
     if (vb[i] < lo) vb[i] = lo;
     if (vb[i] > hi) vb[i] = hi;
     if (c->builtin == TFCC_OP_DIV && vb[i] == c->z2) vb[i] = c->z2 + 1; /* tested in test_errors */
-    if (c->dt == TFCC_UINT8) { a[i] = (uint8_t)va[i]; b[i] = (uint8_t)vb[i]; }
-    else if (c->dt == TFCC_INT8) { ((int8_t *)a)[i] = (int8_t)va[i]; ((int8_t *)b)[i] = (int8_t)vb[i]; }
-    else { ((int16_t *)a)[i] = (int16_t)va[i]; ((int16_t *)b)[i] = (int16_t)vb[i]; }
+    if (c->dt == TFCC_UINT8) {
+      a[i] = (uint8_t)va[i];
+      b[i] = (uint8_t)vb[i];
+    } else if (c->dt == TFCC_INT8) {
+      ((int8_t *)a)[i] = (int8_t)va[i];
+      ((int8_t *)b)[i] = (int8_t)vb[i];
+    } else {
+      ((int16_t *)a)[i] = (int16_t)va[i];
+      ((int16_t *)b)[i] = (int16_t)vb[i];
+    }
   }
   oh_qparam q1, q2, qo;
   oh_qparam_set(&q1, c->s1, c->z1);
@@ -316,7 +352,9 @@ static void run_qcase(const qcase *c) {
         double qv = round(r / c->so) + c->zo;
         int32_t want = qv < alo ? alo : (qv > ahi ? ahi : (int32_t)qv);
         int64_t at = (int64_t)i * n + j;
-        int32_t got = c->dt == TFCC_UINT8 ? o[at] : c->dt == TFCC_INT8 ? ((int8_t *)o)[at] : ((int16_t *)o)[at];
+        int32_t got = c->dt == TFCC_UINT8  ? o[at]
+                      : c->dt == TFCC_INT8 ? ((int8_t *)o)[at]
+                                           : ((int16_t *)o)[at];
         int32_t d = abs(got - want);
         total++;
         if (d == 1) diff1++;
@@ -330,8 +368,8 @@ static void run_qcase(const qcase *c) {
     }
     CHECKF(worse == 0, "%s %s: %lld of %lld elements off by more than 1", c->name,
            tfcc_dtype_name(c->dt), (long long)worse, (long long)total);
-    CHECKF(diff1 * 100 <= total * c->max_diff_pct, "%s %s: %lld of %lld elements off by 1",
-           c->name, tfcc_dtype_name(c->dt), (long long)diff1, (long long)total);
+    CHECKF(diff1 * 100 <= total * c->max_diff_pct, "%s %s: %lld of %lld elements off by 1", c->name,
+           tfcc_dtype_name(c->dt), (long long)diff1, (long long)total);
     printf("%-4s %-5s act %d: %lld/%lld off by one\n", c->name, tfcc_dtype_name(c->dt), c->act,
            (long long)diff1, (long long)total);
   }
@@ -371,13 +409,14 @@ static void test_div_shift_overflow(void) {
     oh_qparam_set(&q1, 0.05f, 128);
     oh_qparam_set(&q2, 0.04f, 130);
     oh_qparam_set(&qo, 0.3f, 100);
-    tfcc_tensor ta = oh_tensor(TFCC_UINT8, 1, d4, a, &q1.q), tb = oh_tensor(TFCC_UINT8, 1, d4, b, &q2.q);
+    tfcc_tensor ta = oh_tensor(TFCC_UINT8, 1, d4, a, &q1.q),
+                tb = oh_tensor(TFCC_UINT8, 1, d4, b, &q2.q);
     tfcc_tensor to = oh_tensor(TFCC_UINT8, 0, NULL, o, &qo.q);
     tfcc_tensor *in[2] = {&ta, &tb};
     etu_opts opts = {29, 0, -1};
     CHECKF(etu_run(TFCC_OP_DIV, in, 2, &to, &opts, &err) == TFCC_OK, "%s", err.msg);
-    CHECKF(o[0] == 255 && o[1] == 255 && o[2] == 101 && o[3] == 101, "DIV uint8 %d %d %d %d",
-           o[0], o[1], o[2], o[3]);
+    CHECKF(o[0] == 255 && o[1] == 255 && o[2] == 101 && o[3] == 101, "DIV uint8 %d %d %d %d", o[0],
+           o[1], o[2], o[3]);
   }
   {
     int8_t a[4] = {-7, -7, 0, 0}, b[4] = {-125, -126, -125, 100}, o[4];
@@ -385,7 +424,8 @@ static void test_div_shift_overflow(void) {
     oh_qparam_set(&q1, 0.05f, 0);
     oh_qparam_set(&q2, 0.04f, 3);
     oh_qparam_set(&qo, 0.3f, -10);
-    tfcc_tensor ta = oh_tensor(TFCC_INT8, 1, d4, a, &q1.q), tb = oh_tensor(TFCC_INT8, 1, d4, b, &q2.q);
+    tfcc_tensor ta = oh_tensor(TFCC_INT8, 1, d4, a, &q1.q),
+                tb = oh_tensor(TFCC_INT8, 1, d4, b, &q2.q);
     tfcc_tensor to = oh_tensor(TFCC_INT8, 0, NULL, o, &qo.q);
     tfcc_tensor *in[2] = {&ta, &tb};
     etu_opts opts = {29, 0, -1};
@@ -405,12 +445,14 @@ static void test_int16_pot(void) {
   oh_qparam_set(&q2, 1.0f / 4096, 0);
   oh_qparam_set(&qo, 1.0f / 1024, 0);
   for (int sub = 0; sub < 2; sub++) {
-    tfcc_tensor ta = oh_tensor(TFCC_INT16, 1, d, a, &q1.q), tb = oh_tensor(TFCC_INT16, 1, d, b, &q2.q);
+    tfcc_tensor ta = oh_tensor(TFCC_INT16, 1, d, a, &q1.q),
+                tb = oh_tensor(TFCC_INT16, 1, d, b, &q2.q);
     tfcc_tensor to = oh_tensor(TFCC_INT16, 0, NULL, o, &qo.q);
     tfcc_tensor *in[2] = {&ta, &tb};
     etu_opts opts = {sub ? 28 : 11, 0, 1};
     tfcc_err err;
-    CHECKF(etu_run(sub ? TFCC_OP_SUB : TFCC_OP_ADD, in, 2, &to, &opts, &err) == TFCC_OK, "%s", err.msg);
+    CHECKF(etu_run(sub ? TFCC_OP_SUB : TFCC_OP_ADD, in, 2, &to, &opts, &err) == TFCC_OK, "%s",
+           err.msg);
     int bad = 0;
     for (int i = 0; i < 9; i++) {
       /* b / 4 rounded half away from zero, then saturating add/sub. */
@@ -422,7 +464,8 @@ static void test_int16_pot(void) {
     CHECKF(bad == 0, "int16 pot %s: %d differ", sub ? "SUB" : "ADD", bad);
   }
   /* Without the options table TFLite takes the general path: zero points 0 still work. */
-  tfcc_tensor ta = oh_tensor(TFCC_INT16, 1, d, a, &q1.q), tb = oh_tensor(TFCC_INT16, 1, d, b, &q2.q);
+  tfcc_tensor ta = oh_tensor(TFCC_INT16, 1, d, a, &q1.q),
+              tb = oh_tensor(TFCC_INT16, 1, d, b, &q2.q);
   tfcc_tensor to = oh_tensor(TFCC_INT16, 0, NULL, o, &qo.q);
   tfcc_tensor *in[2] = {&ta, &tb};
   tfcc_err err;
@@ -434,7 +477,7 @@ static void test_int16_pot(void) {
 static void test_params(void) {
   tfcc_arith_q q;
   tfcc_arith_q_prepare_add(&q, 0.0078125f, 128, 0.0078125f, 128, 0.015625f, 128, 20, false);
-  CHECK(q.in1_mult == 1073741824 && q.in1_shift == 0); /* 0.5 */
+  CHECK(q.in1_mult == 1073741824 && q.in1_shift == 0);   /* 0.5 */
   CHECK(q.out_mult == 1073741824 && q.out_shift == -19); /* 2^-20 ... as 0.5 * 2^-19 */
   tfcc_arith_q_prepare_add(&q, 0.5f, 0, 0.25f, 0, 1.0f, 0, 20, true);
   CHECK(q.in2_mult == -1073741824 && q.in2_shift == -1);
@@ -462,7 +505,8 @@ static void test_errors(void) {
   int32_t ia[4] = {0};
   const int32_t d4[1] = {4}, d3[1] = {3}, d22[2] = {2, 2};
   tfcc_err err;
-  tfcc_tensor ta = oh_tensor(TFCC_FLOAT32, 1, d4, fa, NULL), tb = oh_tensor(TFCC_INT32, 1, d4, ia, NULL);
+  tfcc_tensor ta = oh_tensor(TFCC_FLOAT32, 1, d4, fa, NULL),
+              tb = oh_tensor(TFCC_INT32, 1, d4, ia, NULL);
   tfcc_tensor to = oh_tensor(TFCC_FLOAT32, 0, NULL, fo, NULL);
   tfcc_tensor *in[2] = {&ta, &tb};
   CHECK(etu_run(TFCC_OP_ADD, in, 2, &to, NULL, &err) == TFCC_ERR_DTYPE);
@@ -477,12 +521,14 @@ static void test_errors(void) {
   in[1] = &ta;
   etu_opts tanh_opts = {11, 4, -1};
   CHECK(etu_run(TFCC_OP_ADD, in, 2, &to, &tanh_opts, &err) == TFCC_ERR_UNSUPPORTED);
-  tfcc_tensor tbool = oh_tensor(TFCC_BOOL, 1, d4, fa, NULL), tbo = oh_tensor(TFCC_BOOL, 0, NULL, fo, NULL);
+  tfcc_tensor tbool = oh_tensor(TFCC_BOOL, 1, d4, fa, NULL),
+              tbo = oh_tensor(TFCC_BOOL, 0, NULL, fo, NULL);
   tfcc_tensor *inb[2] = {&tbool, &tbool};
   CHECK(etu_run(TFCC_OP_ADD, inb, 2, &tbo, NULL, &err) == TFCC_ERR_UNSUPPORTED);
   /* Quantized input without quantization parameters. */
   uint8_t ua[4] = {0}, uo[4];
-  tfcc_tensor qa = oh_tensor(TFCC_UINT8, 1, d4, ua, NULL), qo = oh_tensor(TFCC_UINT8, 0, NULL, uo, NULL);
+  tfcc_tensor qa = oh_tensor(TFCC_UINT8, 1, d4, ua, NULL),
+              qo = oh_tensor(TFCC_UINT8, 0, NULL, uo, NULL);
   tfcc_tensor *inq[2] = {&qa, &qa};
   CHECK(etu_run(TFCC_OP_ADD, inq, 2, &qo, NULL, &err) == TFCC_ERR_INVALID_MODEL);
   /* Quantized DIV by a value equal to the zero point. */
@@ -506,8 +552,10 @@ static void test_add_n(void) {
     x1[i] = oh_randf(-1, 1);
     x2[i] = oh_randf(-1, 1);
   }
-  tfcc_tensor t0 = oh_tensor(TFCC_FLOAT32, 2, d, x0, NULL), t1 = oh_tensor(TFCC_FLOAT32, 2, d, x1, NULL),
-              t2 = oh_tensor(TFCC_FLOAT32, 2, d, x2, NULL), to = oh_tensor(TFCC_FLOAT32, 0, NULL, o, NULL);
+  tfcc_tensor t0 = oh_tensor(TFCC_FLOAT32, 2, d, x0, NULL),
+              t1 = oh_tensor(TFCC_FLOAT32, 2, d, x1, NULL),
+              t2 = oh_tensor(TFCC_FLOAT32, 2, d, x2, NULL),
+              to = oh_tensor(TFCC_FLOAT32, 0, NULL, o, NULL);
   tfcc_tensor *in[3] = {&t0, &t1, &t2};
   tfcc_err err;
   CHECK(etu_run(TFCC_OP_ADD_N, in, 3, &to, NULL, &err) == TFCC_OK);

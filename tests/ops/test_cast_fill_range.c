@@ -38,24 +38,28 @@ static void test_cast(void) {
   int32_t src[3] = {16777217, -7, 0};
   float fo[3];
   const int32_t d3[1] = {3};
-  tfcc_tensor ts = oh_tensor(TFCC_INT32, 1, d3, src, NULL), tfo = oh_tensor(TFCC_FLOAT32, 0, NULL, fo, NULL);
+  tfcc_tensor ts = oh_tensor(TFCC_INT32, 1, d3, src, NULL),
+              tfo = oh_tensor(TFCC_FLOAT32, 0, NULL, fo, NULL);
   tfcc_tensor *ins[1] = {&ts};
   CHECK(etu_run(TFCC_OP_CAST, ins, 1, &tfo, NULL, &err) == TFCC_OK);
   CHECK(fo[0] == 16777216.f && fo[1] == -7.f);
   int64_t big[1] = {(INT64_C(1) << 53) + 1 + (INT64_C(1) << 29)};
   const int32_t d1[1] = {1};
-  tfcc_tensor tbig = oh_tensor(TFCC_INT64, 1, d1, big, NULL), tbo = oh_tensor(TFCC_FLOAT32, 0, NULL, fo, NULL);
+  tfcc_tensor tbig = oh_tensor(TFCC_INT64, 1, d1, big, NULL),
+              tbo = oh_tensor(TFCC_FLOAT32, 0, NULL, fo, NULL);
   tfcc_tensor *inbig[1] = {&tbig};
   CHECK(etu_run(TFCC_OP_CAST, inbig, 1, &tbo, NULL, &err) == TFCC_OK);
   CHECK(fo[0] == (float)big[0]);
   uint8_t bools[3] = {0, 1, 7};
-  tfcc_tensor tbool = oh_tensor(TFCC_BOOL, 1, d3, bools, NULL), ti = oh_tensor(TFCC_INT32, 0, NULL, src, NULL);
+  tfcc_tensor tbool = oh_tensor(TFCC_BOOL, 1, d3, bools, NULL),
+              ti = oh_tensor(TFCC_INT32, 0, NULL, src, NULL);
   tfcc_tensor *inb[1] = {&tbool};
   CHECK(etu_run(TFCC_OP_CAST, inb, 1, &ti, NULL, &err) == TFCC_OK);
   CHECK(src[0] == 0 && src[1] == 1 && src[2] == 1);
   uint8_t us[3] = {0, 200, 255};
   int8_t so[3];
-  tfcc_tensor tus = oh_tensor(TFCC_UINT8, 1, d3, us, NULL), tso = oh_tensor(TFCC_INT8, 0, NULL, so, NULL);
+  tfcc_tensor tus = oh_tensor(TFCC_UINT8, 1, d3, us, NULL),
+              tso = oh_tensor(TFCC_INT8, 0, NULL, so, NULL);
   tfcc_tensor *inu[1] = {&tus};
   CHECK(etu_run(TFCC_OP_CAST, inu, 1, &tso, NULL, &err) == TFCC_OK);
   CHECK(so[0] == 0 && so[1] == -56 && so[2] == -1);
@@ -75,9 +79,9 @@ static void test_f16(void) {
   }
   CHECKF(bad == 0, "float16 round trip: %d values differ", bad);
   CHECK(tfcc_f16_to_f32(0x3C00) == 1.0f && tfcc_f16_to_f32(0x0001) == ldexpf(1.f, -24));
-  CHECK(tfcc_f32_to_f16(1.0f + ldexpf(1.f, -11)) == 0x3C00);          /* tie -> even */
-  CHECK(tfcc_f32_to_f16(1.0f + 3 * ldexpf(1.f, -11)) == 0x3C02);      /* tie -> even (up) */
-  CHECK(tfcc_f32_to_f16(ldexpf(1.f, -25)) == 0x0000);                 /* tie -> 0 */
+  CHECK(tfcc_f32_to_f16(1.0f + ldexpf(1.f, -11)) == 0x3C00);     /* tie -> even */
+  CHECK(tfcc_f32_to_f16(1.0f + 3 * ldexpf(1.f, -11)) == 0x3C02); /* tie -> even (up) */
+  CHECK(tfcc_f32_to_f16(ldexpf(1.f, -25)) == 0x0000);            /* tie -> 0 */
   CHECK(tfcc_f32_to_f16(ldexpf(1.5f, -25)) == 0x0001);
   CHECK(tfcc_f32_to_f16(65520.f) == 0x7C00 && tfcc_f32_to_f16(65519.f) == 0x7BFF);
 }
@@ -86,7 +90,8 @@ static void test_fill_zeros(void) {
   int32_t dims[3] = {2, 3, 4};
   float value = 2.5f, out[24];
   const int32_t d3[1] = {3};
-  tfcc_tensor td = oh_tensor(TFCC_INT32, 1, d3, dims, NULL), tv = oh_tensor(TFCC_FLOAT32, 0, NULL, &value, NULL);
+  tfcc_tensor td = oh_tensor(TFCC_INT32, 1, d3, dims, NULL),
+              tv = oh_tensor(TFCC_FLOAT32, 0, NULL, &value, NULL);
   tfcc_tensor to = oh_tensor(TFCC_FLOAT32, 0, NULL, out, NULL);
   tfcc_tensor *in[2] = {&td, &tv};
   tfcc_err err;
@@ -101,7 +106,8 @@ static void test_fill_zeros(void) {
   int64_t dims64[2] = {3, 0};
   const int32_t d2[1] = {2};
   int8_t v8 = -3, o8[1];
-  tfcc_tensor td64 = oh_tensor(TFCC_INT64, 1, d2, dims64, NULL), tv8 = oh_tensor(TFCC_INT8, 0, NULL, &v8, NULL);
+  tfcc_tensor td64 = oh_tensor(TFCC_INT64, 1, d2, dims64, NULL),
+              tv8 = oh_tensor(TFCC_INT8, 0, NULL, &v8, NULL);
   tfcc_tensor to8 = oh_tensor(TFCC_INT8, 0, NULL, o8, NULL);
   td64.known = true;
   tfcc_tensor *in8[2] = {&td64, &tv8};
@@ -128,8 +134,10 @@ static void test_range(void) {
   tfcc_err err;
   {
     int32_t s = 3, l = 18, dl = 4, o[8];
-    tfcc_tensor ts = oh_tensor(TFCC_INT32, 0, NULL, &s, NULL), tl = oh_tensor(TFCC_INT32, 0, NULL, &l, NULL),
-                td = oh_tensor(TFCC_INT32, 0, NULL, &dl, NULL), to = oh_tensor(TFCC_INT32, 0, NULL, o, NULL);
+    tfcc_tensor ts = oh_tensor(TFCC_INT32, 0, NULL, &s, NULL),
+                tl = oh_tensor(TFCC_INT32, 0, NULL, &l, NULL),
+                td = oh_tensor(TFCC_INT32, 0, NULL, &dl, NULL),
+                to = oh_tensor(TFCC_INT32, 0, NULL, o, NULL);
     tfcc_tensor *in[3] = {&ts, &tl, &td};
     CHECK(etu_run(TFCC_OP_RANGE, in, 3, &to, NULL, &err) == TFCC_ERR_UNSUPPORTED);
     ts.known = tl.known = td.known = true;
@@ -145,8 +153,10 @@ static void test_range(void) {
   }
   {
     float s = 0.1f, l = 1.0f, dl = 0.3f, o[8];
-    tfcc_tensor ts = oh_tensor(TFCC_FLOAT32, 0, NULL, &s, NULL), tl = oh_tensor(TFCC_FLOAT32, 0, NULL, &l, NULL),
-                td = oh_tensor(TFCC_FLOAT32, 0, NULL, &dl, NULL), to = oh_tensor(TFCC_FLOAT32, 0, NULL, o, NULL);
+    tfcc_tensor ts = oh_tensor(TFCC_FLOAT32, 0, NULL, &s, NULL),
+                tl = oh_tensor(TFCC_FLOAT32, 0, NULL, &l, NULL),
+                td = oh_tensor(TFCC_FLOAT32, 0, NULL, &dl, NULL),
+                to = oh_tensor(TFCC_FLOAT32, 0, NULL, o, NULL);
     ts.known = tl.known = td.known = true;
     tfcc_tensor *in[3] = {&ts, &tl, &td};
     CHECK(etu_run(TFCC_OP_RANGE, in, 3, &to, NULL, &err) == TFCC_OK);
@@ -159,8 +169,10 @@ static void test_range(void) {
   }
   {
     int64_t s = -5, l = 5, dl = 5, o[2];
-    tfcc_tensor ts = oh_tensor(TFCC_INT64, 0, NULL, &s, NULL), tl = oh_tensor(TFCC_INT64, 0, NULL, &l, NULL),
-                td = oh_tensor(TFCC_INT64, 0, NULL, &dl, NULL), to = oh_tensor(TFCC_INT64, 0, NULL, o, NULL);
+    tfcc_tensor ts = oh_tensor(TFCC_INT64, 0, NULL, &s, NULL),
+                tl = oh_tensor(TFCC_INT64, 0, NULL, &l, NULL),
+                td = oh_tensor(TFCC_INT64, 0, NULL, &dl, NULL),
+                to = oh_tensor(TFCC_INT64, 0, NULL, o, NULL);
     ts.known = tl.known = td.known = true;
     tfcc_tensor *in[3] = {&ts, &tl, &td};
     CHECK(etu_run(TFCC_OP_RANGE, in, 3, &to, NULL, &err) == TFCC_OK);

@@ -1,8 +1,8 @@
 /* Comparisons, logical ops, SELECT / SELECT_V2 against straightforward references. */
 #include "elem_test_util.h"
 
-static const int32_t kCmp[6] = {TFCC_OP_EQUAL, TFCC_OP_NOT_EQUAL, TFCC_OP_GREATER,
-                                TFCC_OP_GREATER_EQUAL, TFCC_OP_LESS, TFCC_OP_LESS_EQUAL};
+static const int32_t kCmp[6] = {TFCC_OP_EQUAL,         TFCC_OP_NOT_EQUAL, TFCC_OP_GREATER,
+                                TFCC_OP_GREATER_EQUAL, TFCC_OP_LESS,      TFCC_OP_LESS_EQUAL};
 static bool cmp_ref(int k, double x, double y) {
   switch (k) {
     case 0: return x == y;
@@ -19,8 +19,12 @@ static void test_float_int(void) {
   float fa[8], fb[3];
   int32_t ia[8], ib[3];
   int64_t la[8], lb[3];
-  for (int i = 0; i < 8; i++) ia[i] = (int32_t)(oh_rand() % 5) - 2, fa[i] = (float)ia[i] * 0.5f, la[i] = ia[i] * INT64_C(1000000000000);
-  for (int i = 0; i < 3; i++) ib[i] = (int32_t)(oh_rand() % 5) - 2, fb[i] = (float)ib[i] * 0.5f, lb[i] = ib[i] * INT64_C(1000000000000);
+  for (int i = 0; i < 8; i++)
+    ia[i] = (int32_t)(oh_rand() % 5) - 2, fa[i] = (float)ia[i] * 0.5f,
+    la[i] = ia[i] * INT64_C(1000000000000);
+  for (int i = 0; i < 3; i++)
+    ib[i] = (int32_t)(oh_rand() % 5) - 2, fb[i] = (float)ib[i] * 0.5f,
+    lb[i] = ib[i] * INT64_C(1000000000000);
   uint8_t o[24];
   for (int k = 0; k < 6; k++) {
     for (int t = 0; t < 3; t++) {
@@ -44,7 +48,8 @@ static void test_float_int(void) {
   /* bool EQUAL / NOT_EQUAL; GREATER on bool is unsupported. */
   uint8_t ba[4] = {0, 1, 0, 2}, bb[4] = {0, 0, 1, 1};
   const int32_t d4[1] = {4};
-  tfcc_tensor ta = oh_tensor(TFCC_BOOL, 1, d4, ba, NULL), tb = oh_tensor(TFCC_BOOL, 1, d4, bb, NULL);
+  tfcc_tensor ta = oh_tensor(TFCC_BOOL, 1, d4, ba, NULL),
+              tb = oh_tensor(TFCC_BOOL, 1, d4, bb, NULL);
   tfcc_tensor to = oh_tensor(TFCC_BOOL, 0, NULL, o, NULL);
   tfcc_tensor *in[2] = {&ta, &tb};
   tfcc_err err;
@@ -112,8 +117,10 @@ static void test_logical_select(void) {
   const int32_t dc[3] = {2, 1, 3}, dx[3] = {1, 4, 1};
   uint8_t c[6] = {1, 0, 1, 0, 0, 1};
   float x[4] = {1, 2, 3, 4}, y[1] = {-9}, so[24];
-  tfcc_tensor tc = oh_tensor(TFCC_BOOL, 3, dc, c, NULL), tx = oh_tensor(TFCC_FLOAT32, 3, dx, x, NULL),
-              ty = oh_tensor(TFCC_FLOAT32, 0, NULL, y, NULL), tso = oh_tensor(TFCC_FLOAT32, 0, NULL, so, NULL);
+  tfcc_tensor tc = oh_tensor(TFCC_BOOL, 3, dc, c, NULL),
+              tx = oh_tensor(TFCC_FLOAT32, 3, dx, x, NULL),
+              ty = oh_tensor(TFCC_FLOAT32, 0, NULL, y, NULL),
+              tso = oh_tensor(TFCC_FLOAT32, 0, NULL, so, NULL);
   tfcc_tensor *in3[3] = {&tc, &tx, &ty};
   CHECKF(etu_run(TFCC_OP_SELECT_V2, in3, 3, &tso, NULL, &err) == TFCC_OK, "%s", err.msg);
   CHECK(tso.rank == 3 && tso.dims[0] == 2 && tso.dims[1] == 4 && tso.dims[2] == 3);
@@ -127,8 +134,10 @@ static void test_logical_select(void) {
   const int32_t d2x3[2] = {2, 3}, d2[1] = {2};
   int32_t xi[6] = {1, 2, 3, 4, 5, 6}, yi[6] = {-1, -2, -3, -4, -5, -6}, oi[6];
   uint8_t c2[2] = {0, 1};
-  tfcc_tensor tc2 = oh_tensor(TFCC_BOOL, 1, d2, c2, NULL), txi = oh_tensor(TFCC_INT32, 2, d2x3, xi, NULL),
-              tyi = oh_tensor(TFCC_INT32, 2, d2x3, yi, NULL), toi = oh_tensor(TFCC_INT32, 0, NULL, oi, NULL);
+  tfcc_tensor tc2 = oh_tensor(TFCC_BOOL, 1, d2, c2, NULL),
+              txi = oh_tensor(TFCC_INT32, 2, d2x3, xi, NULL),
+              tyi = oh_tensor(TFCC_INT32, 2, d2x3, yi, NULL),
+              toi = oh_tensor(TFCC_INT32, 0, NULL, oi, NULL);
   tfcc_tensor *in4[3] = {&tc2, &txi, &tyi};
   CHECKF(etu_run(TFCC_OP_SELECT, in4, 3, &toi, NULL, &err) == TFCC_OK, "%s", err.msg);
   const int32_t want_sel[6] = {-1, -2, -3, 4, 5, 6};

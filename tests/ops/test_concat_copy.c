@@ -96,7 +96,8 @@ static void check_u8_op(int32_t n, const int32_t *widths, int32_t rows, const fl
   int32_t total_w = 0;
   for (int32_t i = 0; i < n; i++) {
     uint8_t *d = malloc((size_t)(rows * widths[i]) + 1);
-    for (int32_t j = 0; j < rows * widths[i]; j++) d[j] = (uint8_t)(j < 256 ? (uint32_t)j : urand());
+    for (int32_t j = 0; j < rows * widths[i]; j++)
+      d[j] = (uint8_t)(j < 256 ? (uint32_t)j : urand());
     t[i] = st_tensor(TFCC_UINT8, 2, (int32_t[]){rows, widths[i]}, d);
     free(d);
     st_quant(&t[i], &q[i], scales[i], zps[i]);
@@ -140,7 +141,8 @@ static void test_u8_requant(void) {
 static void test_ops_roundtrip(tfcc_dtype dt) {
   const size_t es = tfcc_dtype_size(dt);
   for (int32_t axis = 0; axis < 3; axis++) {
-    const int32_t da[3] = {3, 5, 7}, db[3] = {axis == 0 ? 2 : 3, axis == 1 ? 1 : 5, axis == 2 ? 9 : 7};
+    const int32_t da[3] = {3, 5, 7},
+                  db[3] = {axis == 0 ? 2 : 3, axis == 1 ? 1 : 5, axis == 2 ? 9 : 7};
     const size_t na = 105, nb = (size_t)(db[0] * db[1] * db[2]);
     uint8_t *a = malloc(na * es), *b = malloc(nb * es);
     for (size_t i = 0; i < na * es; i++) a[i] = (uint8_t)urand();
@@ -155,8 +157,9 @@ static void test_ops_roundtrip(tfcc_dtype dt) {
     tfcc_tensor *in[2] = {&ta, &tb}, *out[1] = {&o};
     tfb_field f[] = {{.field = 0, .kind = TFB_I32, .i = axis}};
     char msg[256];
-    CHECKF(st_run(TFCC_OP_CONCATENATION, tfb_table(f, 1), in, 2, out, 1, msg, sizeof msg) == TFCC_OK,
-           "%s", msg);
+    CHECKF(
+        st_run(TFCC_OP_CONCATENATION, tfb_table(f, 1), in, 2, out, 1, msg, sizeof msg) == TFCC_OK,
+        "%s", msg);
     /* expected by the reference kernel */
     int64_t outer = 1;
     for (int32_t d = 0; d < axis; d++) outer *= da[d];
@@ -176,8 +179,16 @@ static void test_ops_roundtrip(tfcc_dtype dt) {
            "%s", msg);
     CHECKF(memcmp(o1.data, a, na * es) == 0 && memcmp(o2.data, b, nb * es) == 0,
            "dtype %d axis %d split_v differs", (int)dt, (int)axis);
-    st_free(&ta); st_free(&tb); st_free(&o); st_free(&tsz); st_free(&tax); st_free(&o1); st_free(&o2);
-    free(a); free(b); free(want);
+    st_free(&ta);
+    st_free(&tb);
+    st_free(&o);
+    st_free(&tsz);
+    st_free(&tax);
+    st_free(&o1);
+    st_free(&o2);
+    free(a);
+    free(b);
+    free(want);
   }
 }
 

@@ -34,11 +34,14 @@ typedef struct npy_array {
 } npy_array;
 
 static int npy_dtype(const char *descr, tfcc_dtype *out) {
-  static const struct { const char *d; tfcc_dtype t; } map[] = {
-      {"<f4", TFCC_FLOAT32}, {"<i4", TFCC_INT32}, {"|u1", TFCC_UINT8}, {"<u1", TFCC_UINT8},
-      {"<i8", TFCC_INT64},   {"|b1", TFCC_BOOL},  {"<i2", TFCC_INT16}, {"|i1", TFCC_INT8},
-      {"<i1", TFCC_INT8},    {"<f8", TFCC_FLOAT64}, {"<f2", TFCC_FLOAT16}, {"<u2", TFCC_UINT16},
-      {"<u4", TFCC_UINT32}};
+  static const struct {
+    const char *d;
+    tfcc_dtype t;
+  } map[] = {{"<f4", TFCC_FLOAT32}, {"<i4", TFCC_INT32},   {"|u1", TFCC_UINT8},
+             {"<u1", TFCC_UINT8},   {"<i8", TFCC_INT64},   {"|b1", TFCC_BOOL},
+             {"<i2", TFCC_INT16},   {"|i1", TFCC_INT8},    {"<i1", TFCC_INT8},
+             {"<f8", TFCC_FLOAT64}, {"<f2", TFCC_FLOAT16}, {"<u2", TFCC_UINT16},
+             {"<u4", TFCC_UINT32}};
   for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
     if (strcmp(descr, map[i].d) == 0) {
       *out = map[i].t;
@@ -71,7 +74,8 @@ static int npy_read(const char *path, npy_array *a, char *why, size_t why_size) 
       snprintf(why, why_size, "%s: truncated header", path);
       return -1;
     }
-    hlen = (size_t)buf[8] | ((size_t)buf[9] << 8) | ((size_t)buf[10] << 16) | ((size_t)buf[11] << 24);
+    hlen =
+        (size_t)buf[8] | ((size_t)buf[9] << 8) | ((size_t)buf[10] << 16) | ((size_t)buf[11] << 24);
     hstart = 12;
   }
   if (hstart + hlen > size || hlen > 4096) {
@@ -141,13 +145,41 @@ typedef struct diff_stats {
 
 static double elem_value(const uint8_t *p, tfcc_dtype t, size_t i) {
   switch (t) {
-    case TFCC_FLOAT32: { float v; memcpy(&v, p + 4 * i, 4); return v; }
-    case TFCC_INT32: { int32_t v; memcpy(&v, p + 4 * i, 4); return v; }
-    case TFCC_INT64: { int64_t v; memcpy(&v, p + 8 * i, 8); return (double)v; }
-    case TFCC_FLOAT64: { double v; memcpy(&v, p + 8 * i, 8); return v; }
-    case TFCC_UINT32: { uint32_t v; memcpy(&v, p + 4 * i, 4); return v; }
-    case TFCC_UINT16: { uint16_t v; memcpy(&v, p + 2 * i, 2); return v; }
-    case TFCC_INT16: { int16_t v; memcpy(&v, p + 2 * i, 2); return v; }
+    case TFCC_FLOAT32: {
+      float v;
+      memcpy(&v, p + 4 * i, 4);
+      return v;
+    }
+    case TFCC_INT32: {
+      int32_t v;
+      memcpy(&v, p + 4 * i, 4);
+      return v;
+    }
+    case TFCC_INT64: {
+      int64_t v;
+      memcpy(&v, p + 8 * i, 8);
+      return (double)v;
+    }
+    case TFCC_FLOAT64: {
+      double v;
+      memcpy(&v, p + 8 * i, 8);
+      return v;
+    }
+    case TFCC_UINT32: {
+      uint32_t v;
+      memcpy(&v, p + 4 * i, 4);
+      return v;
+    }
+    case TFCC_UINT16: {
+      uint16_t v;
+      memcpy(&v, p + 2 * i, 2);
+      return v;
+    }
+    case TFCC_INT16: {
+      int16_t v;
+      memcpy(&v, p + 2 * i, 2);
+      return v;
+    }
     case TFCC_INT8: return (int8_t)p[i];
     case TFCC_UINT8: return p[i];
     case TFCC_BOOL: return p[i] != 0;
@@ -251,7 +283,8 @@ static int run_case(tfcc_runtime *rt, const char *dir, const char *name, int n_i
     }
     if (info.dtype != refs[i].dtype || info.bytes != refs[i].bytes) {
       printf("FAIL %s: output %d: session gives %s %zu bytes, TFLite %s %zu bytes\n", name, i,
-             tfcc_dtype_name(info.dtype), info.bytes, tfcc_dtype_name(refs[i].dtype), refs[i].bytes);
+             tfcc_dtype_name(info.dtype), info.bytes, tfcc_dtype_name(refs[i].dtype),
+             refs[i].bytes);
       goto done;
     }
     int same_shape = info.rank == refs[i].rank;
@@ -279,11 +312,12 @@ static int run_case(tfcc_runtime *rt, const char *dir, const char *name, int n_i
     size_t n = refs[i].bytes / tfcc_dtype_size(refs[i].dtype);
     diff_stats s = compare(outs[i], refs[i].data, refs[i].dtype, n);
     if (s.count) {
-      printf("FAIL %s: output %d (%s): %zu of %zu elements differ, max |diff| %g, first at %zu "
-             "(got %g, TFLite %g)\n",
-             name, i, tfcc_dtype_name(refs[i].dtype), s.count, n, s.max_abs, s.first,
-             elem_value(outs[i], refs[i].dtype, s.first),
-             elem_value(refs[i].data, refs[i].dtype, s.first));
+      printf(
+          "FAIL %s: output %d (%s): %zu of %zu elements differ, max |diff| %g, first at %zu "
+          "(got %g, TFLite %g)\n",
+          name, i, tfcc_dtype_name(refs[i].dtype), s.count, n, s.max_abs, s.first,
+          elem_value(outs[i], refs[i].dtype, s.first),
+          elem_value(refs[i].data, refs[i].dtype, s.first));
       ok = 0;
     } else if (verbose) {
       printf("ok   %s: output %d (%s) %zu elements, max |diff| %g\n", name, i,

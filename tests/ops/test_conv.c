@@ -48,8 +48,14 @@ static void act_real(int32_t act, double *lo, double *hi) {
   *lo = -INFINITY;
   *hi = INFINITY;
   if (act == 1) *lo = 0;
-  if (act == 3) { *lo = 0; *hi = 6; }
-  if (act == 2) { *lo = -1; *hi = 1; }
+  if (act == 3) {
+    *lo = 0;
+    *hi = 6;
+  }
+  if (act == 2) {
+    *lo = -1;
+    *hi = 1;
+  }
 }
 
 static void qrange(tfcc_dtype dt, int32_t *lo, int32_t *hi) {
@@ -59,8 +65,7 @@ static void qrange(tfcc_dtype dt, int32_t *lo, int32_t *hi) {
 
 /* Quantized activation clamp computed like TFLite (quantize the real bounds with float
  * division and round, then clamp to the storage range). */
-static void act_q(int32_t act, float scale, int32_t zp, tfcc_dtype dt, int32_t *lo,
-                  int32_t *hi) {
+static void act_q(int32_t act, float scale, int32_t zp, tfcc_dtype dt, int32_t *lo, int32_t *hi) {
   qrange(dt, lo, hi);
   double rl, rh;
   act_real(act, &rl, &rh);
@@ -81,12 +86,17 @@ static void run_cfg(const char *name, const conv_cfg *k) {
   int64_t n_in = (int64_t)k->n * k->h * k->w * k->c, n_f = (int64_t)k->oc * k->fh * k->fw * k->fic;
   int64_t n_out = (int64_t)k->n * oh * ow * k->oc;
   size_t es = tfcc_dtype_size(k->dt);
-  tfcc_dtype fdt = k->dt == TFCC_FLOAT32 ? TFCC_FLOAT32 : k->dt == TFCC_UINT8 ? TFCC_UINT8 : TFCC_INT8;
-  tfcc_dtype bdt = k->dt == TFCC_FLOAT32 ? TFCC_FLOAT32 : k->dt == TFCC_INT16 ? k->bias_dt : TFCC_INT32;
+  tfcc_dtype fdt = k->dt == TFCC_FLOAT32 ? TFCC_FLOAT32
+                   : k->dt == TFCC_UINT8 ? TFCC_UINT8
+                                         : TFCC_INT8;
+  tfcc_dtype bdt = k->dt == TFCC_FLOAT32 ? TFCC_FLOAT32
+                   : k->dt == TFCC_INT16 ? k->bias_dt
+                                         : TFCC_INT32;
   void *in = malloc((size_t)n_in * es), *f = malloc((size_t)n_f * tfcc_dtype_size(fdt));
   void *bias = malloc((size_t)k->oc * 8);
   double *rin = malloc(sizeof(double) * (size_t)n_in), *rf = malloc(sizeof(double) * (size_t)n_f);
-  double *rb = malloc(sizeof(double) * (size_t)k->oc), *rout = malloc(sizeof(double) * (size_t)n_out);
+  double *rb = malloc(sizeof(double) * (size_t)k->oc),
+         *rout = malloc(sizeof(double) * (size_t)n_out);
   tt_case c;
   memset(&c, 0, sizeof(c));
   c.builtin = TFCC_OP_CONV_2D;
@@ -101,42 +111,102 @@ static void run_cfg(const char *name, const conv_cfg *k) {
   /* quantization */
   float in_s = 0.05f, out_s = 0.11f;
   int32_t in_zp = 0, out_zp = 0, f_zp = 0;
-  if (k->dt == TFCC_UINT8) { in_zp = 131; out_zp = 121; f_zp = 117; out_s = 0.17f; }
-  if (k->dt == TFCC_INT8) { in_zp = -7; out_zp = 5; out_s = 0.13f; }
-  if (k->dt == TFCC_INT16) { in_s = 0.0007f; out_s = 0.0031f; }
+  if (k->dt == TFCC_UINT8) {
+    in_zp = 131;
+    out_zp = 121;
+    f_zp = 117;
+    out_s = 0.17f;
+  }
+  if (k->dt == TFCC_INT8) {
+    in_zp = -7;
+    out_zp = 5;
+    out_s = 0.13f;
+  }
+  if (k->dt == TFCC_INT16) {
+    in_s = 0.0007f;
+    out_s = 0.0031f;
+  }
   float fs[TT_MAXQ];
   int32_t nfs = k->per_channel ? k->oc : 1;
-  for (int32_t i = 0; i < nfs; i++) fs[i] = k->dt == TFCC_UINT8 ? 0.0123f : 0.004f + 0.0011f * (float)i;
+  for (int32_t i = 0; i < nfs; i++)
+    fs[i] = k->dt == TFCC_UINT8 ? 0.0123f : 0.004f + 0.0011f * (float)i;
   if (k->dt != TFCC_FLOAT32) {
     tt_q(&c.in[0], in_s, in_zp);
     tt_q(&c.out, out_s, out_zp);
     c.in[1].nq = nfs;
-    for (int32_t i = 0; i < nfs; i++) { c.in[1].qs[i] = fs[i]; c.in[1].qz[i] = f_zp; }
+    for (int32_t i = 0; i < nfs; i++) {
+      c.in[1].qs[i] = fs[i];
+      c.in[1].qz[i] = f_zp;
+    }
     c.in[1].qaxis = 0;
   }
   for (int64_t i = 0; i < n_in; i++) {
     switch (k->dt) {
-      case TFCC_FLOAT32: ((float *)in)[i] = oh_randf(-2, 2); rin[i] = ((float *)in)[i]; break;
-      case TFCC_UINT8: { int32_t v = oh_randi(0, 255); ((uint8_t *)in)[i] = (uint8_t)v; rin[i] = (double)in_s * (v - in_zp); break; }
-      case TFCC_INT8: { int32_t v = oh_randi(-128, 127); ((int8_t *)in)[i] = (int8_t)v; rin[i] = (double)in_s * (v - in_zp); break; }
-      default: { int32_t v = oh_randi(-32768, 32767); ((int16_t *)in)[i] = (int16_t)v; rin[i] = (double)in_s * v; break; }
+      case TFCC_FLOAT32:
+        ((float *)in)[i] = oh_randf(-2, 2);
+        rin[i] = ((float *)in)[i];
+        break;
+      case TFCC_UINT8: {
+        int32_t v = oh_randi(0, 255);
+        ((uint8_t *)in)[i] = (uint8_t)v;
+        rin[i] = (double)in_s * (v - in_zp);
+        break;
+      }
+      case TFCC_INT8: {
+        int32_t v = oh_randi(-128, 127);
+        ((int8_t *)in)[i] = (int8_t)v;
+        rin[i] = (double)in_s * (v - in_zp);
+        break;
+      }
+      default: {
+        int32_t v = oh_randi(-32768, 32767);
+        ((int16_t *)in)[i] = (int16_t)v;
+        rin[i] = (double)in_s * v;
+        break;
+      }
     }
   }
   for (int64_t i = 0; i < n_f; i++) {
     int32_t o = (int32_t)(i / ((int64_t)k->fh * k->fw * k->fic));
     double s = fs[k->per_channel ? o : 0];
     switch (fdt) {
-      case TFCC_FLOAT32: ((float *)f)[i] = oh_randf(-1, 1); rf[i] = ((float *)f)[i]; break;
-      case TFCC_UINT8: { int32_t v = oh_randi(0, 255); ((uint8_t *)f)[i] = (uint8_t)v; rf[i] = s * (v - f_zp); break; }
-      default: { int32_t v = oh_randi(-127, 127); ((int8_t *)f)[i] = (int8_t)v; rf[i] = s * v; break; }
+      case TFCC_FLOAT32:
+        ((float *)f)[i] = oh_randf(-1, 1);
+        rf[i] = ((float *)f)[i];
+        break;
+      case TFCC_UINT8: {
+        int32_t v = oh_randi(0, 255);
+        ((uint8_t *)f)[i] = (uint8_t)v;
+        rf[i] = s * (v - f_zp);
+        break;
+      }
+      default: {
+        int32_t v = oh_randi(-127, 127);
+        ((int8_t *)f)[i] = (int8_t)v;
+        rf[i] = s * v;
+        break;
+      }
     }
   }
   for (int32_t o = 0; o < k->oc; o++) {
     double bs = (double)in_s * fs[k->per_channel ? o : 0];
     switch (bdt) {
-      case TFCC_FLOAT32: ((float *)bias)[o] = oh_randf(-1, 1); rb[o] = ((float *)bias)[o]; break;
-      case TFCC_INT32: { int32_t v = oh_randi(-3000, 3000); ((int32_t *)bias)[o] = v; rb[o] = bs * v; break; }
-      default: { int64_t v = oh_randi(-300000, 300000); ((int64_t *)bias)[o] = v; rb[o] = bs * (double)v; break; }
+      case TFCC_FLOAT32:
+        ((float *)bias)[o] = oh_randf(-1, 1);
+        rb[o] = ((float *)bias)[o];
+        break;
+      case TFCC_INT32: {
+        int32_t v = oh_randi(-3000, 3000);
+        ((int32_t *)bias)[o] = v;
+        rb[o] = bs * v;
+        break;
+      }
+      default: {
+        int64_t v = oh_randi(-300000, 300000);
+        ((int64_t *)bias)[o] = v;
+        rb[o] = bs * (double)v;
+        break;
+      }
     }
   }
   int oi = 0;
@@ -162,14 +232,15 @@ static void run_cfg(const char *name, const conv_cfg *k) {
     } else {
       int32_t lo, hi;
       act_q(k->act, out_s, out_zp, k->dt, &lo, &hi);
-      int32_t *got = malloc(sizeof(int32_t) * (size_t)n_out), *want = malloc(sizeof(int32_t) * (size_t)n_out);
+      int32_t *got = malloc(sizeof(int32_t) * (size_t)n_out),
+              *want = malloc(sizeof(int32_t) * (size_t)n_out);
       for (int64_t i = 0; i < n_out; i++) {
         got[i] = oh_get_q(c.out_data, k->dt, i);
         want[i] = tt_quantize(rout[i], out_s, out_zp, lo, hi);
       }
       int64_t nd = oh_cmp_q(name, got, want, n_out, 1);
-      printf("%s: %lld/%lld elements differ by 1 from the double reference\n", name,
-             (long long)nd, (long long)n_out);
+      printf("%s: %lld/%lld elements differ by 1 from the double reference\n", name, (long long)nd,
+             (long long)n_out);
       /* 16x8: TFLite's int64 MultiplyByQuantizedMultiplier keeps only 16 bits of the
        * multiplier, so ties near .5 flip more often than with the 8-bit path. */
       int64_t allowed = k->dt == TFCC_INT16 ? n_out / 6 : n_out / 20;
@@ -179,14 +250,20 @@ static void run_cfg(const char *name, const conv_cfg *k) {
     }
   }
   tt_done(&c);
-  free(in); free(f); free(bias); free(rin); free(rf); free(rb); free(rout);
+  free(in);
+  free(f);
+  free(bias);
+  free(rin);
+  free(rf);
+  free(rb);
+  free(rout);
 }
 
 static void test_numerics(void) {
   const tfcc_dtype dts[4] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16};
   for (int d = 0; d < 4; d++) {
-    conv_cfg k = {dts[d], 2, 7, 5, 3, 4, 3, 2, 3, 2, 1, 1, 2, TFCC_PAD_SAME, 0, true, d >= 2,
-                  TFCC_INT64};
+    conv_cfg k = {dts[d],        2, 7,    5,      3,         4, 3, 2, 3, 2, 1, 1, 2,
+                  TFCC_PAD_SAME, 0, true, d >= 2, TFCC_INT64};
     char name[64];
     snprintf(name, sizeof(name), "%s same s2x1 d1x2", tfcc_dtype_name(dts[d]));
     run_cfg(name, &k);
@@ -195,12 +272,12 @@ static void test_numerics(void) {
     k.bias = false;
     snprintf(name, sizeof(name), "%s valid relu nobias", tfcc_dtype_name(dts[d]));
     run_cfg(name, &k);
-    conv_cfg g = {dts[d], 1, 6, 6, 6, 4, 3, 3, 3, 1, 1, 1, 1, TFCC_PAD_SAME, 3, true, d >= 2,
-                  TFCC_INT32};
+    conv_cfg g = {dts[d],        1, 6,    6,      6,         4, 3, 3, 3, 1, 1, 1, 1,
+                  TFCC_PAD_SAME, 3, true, d >= 2, TFCC_INT32};
     snprintf(name, sizeof(name), "%s grouped relu6", tfcc_dtype_name(dts[d]));
     run_cfg(name, &g);
-    conv_cfg p = {dts[d], 1, 9, 8, 5, 7, 1, 1, 5, 3, 2, 1, 1, TFCC_PAD_SAME, 2, true, false,
-                  TFCC_INT64};
+    conv_cfg p = {dts[d],        1, 9,    8,     5,         7, 1, 1, 5, 3, 2, 1, 1,
+                  TFCC_PAD_SAME, 2, true, false, TFCC_INT64};
     snprintf(name, sizeof(name), "%s 1x1 stride3x2 relu_n1_1", tfcc_dtype_name(dts[d]));
     run_cfg(name, &p);
   }

@@ -26,15 +26,22 @@ static tfcc_status run_densify(tfcc_ir_tensor *t, tfcc_tensor *out) {
   sg.n_tensors = 2;
   sg.tensors = tensors;
   tfcc_err err = {0};
-  tfcc_init_ctx ic = {.sg = &sg, .node = &node, .err = &err, .ks = tfcc_kernel_set_for(TFCC_ISA_GENERIC)};
+  tfcc_init_ctx ic = {
+      .sg = &sg, .node = &node, .err = &err, .ks = tfcc_kernel_set_for(TFCC_ISA_GENERIC)};
   const tfcc_op_def *op = tfcc_op_lookup(TFCC_OP_DENSIFY);
   tfcc_status st = op->init(&ic);
   snprintf(msg, sizeof msg, "%s", err.msg);
   if (st) return st;
   tfcc_tensor in = st_tensor(t->dtype, t->rank, t->dims, NULL);
   tfcc_tensor *inp[] = {&in}, *outp[] = {out};
-  tfcc_op_ctx ctx = {.node = &node, .params = ic.params, .in = inp, .n_in = 1, .out = outp,
-                     .n_out = 1, .err = &err, .ks = tfcc_kernel_set_for(TFCC_ISA_GENERIC)};
+  tfcc_op_ctx ctx = {.node = &node,
+                     .params = ic.params,
+                     .in = inp,
+                     .n_in = 1,
+                     .out = outp,
+                     .n_out = 1,
+                     .err = &err,
+                     .ks = tfcc_kernel_set_for(TFCC_ISA_GENERIC)};
   st = op->prepare(&ctx);
   if (st == TFCC_OK) {
     out->bytes = (size_t)tfcc_tensor_elements(out) * tfcc_dtype_size(out->dtype);

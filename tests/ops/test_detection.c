@@ -66,7 +66,8 @@ static size_t fx_map(uint8_t *b, const fx_val *vals, int n, size_t w) {
     at = fx_put(b, at, bits, w);
   }
   static const uint8_t types[5] = {1, 3, 26, 0, 5};
-  for (int i = 0; i < n; i++) b[at++] = (uint8_t)(types[vals[i].kind] << 2 | (vals[i].kind == 3 ? 0 : code));
+  for (int i = 0; i < n; i++)
+    b[at++] = (uint8_t)(types[vals[i].kind] << 2 | (vals[i].kind == 3 ? 0 : code));
   while (at % w) b[at++] = 0;
   const size_t root = at;
   at = fx_put(b, at, root - map, w);
@@ -76,8 +77,8 @@ static size_t fx_map(uint8_t *b, const fx_val *vals, int n, size_t w) {
 }
 
 static void test_flexbuf(void) {
-  const fx_val vals[] = {{"alpha", 0, -7}, {"beta", 1, 0.5}, {"flag", 2, 1}, {"nothing", 3, 0},
-                         {"zeta", 0, 100}};
+  const fx_val vals[] = {
+      {"alpha", 0, -7}, {"beta", 1, 0.5}, {"flag", 2, 1}, {"nothing", 3, 0}, {"zeta", 0, 100}};
   static const size_t widths[4] = {1, 2, 4, 8};
   uint8_t buf[512];
   for (int k = 0; k < 4; k++) {

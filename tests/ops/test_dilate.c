@@ -14,8 +14,10 @@ int main(void) {
   const int32_t d33[2] = {3, 3}, d2[1] = {2}, d3[1] = {3}, d03[2] = {0, 3};
   int32_t a[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9}, f[2] = {2, 3}, f3[3] = {1, 1, 1}, pad = -1, o[64];
   float fpad = 0.f;
-  tfcc_tensor ta = oh_tensor(TFCC_INT32, 2, d33, a, NULL), tf = oh_tensor(TFCC_INT32, 1, d2, f, NULL);
-  tfcc_tensor tp = oh_tensor(TFCC_INT32, 0, NULL, &pad, NULL), to = oh_tensor(TFCC_INT32, 0, NULL, o, NULL);
+  tfcc_tensor ta = oh_tensor(TFCC_INT32, 2, d33, a, NULL),
+              tf = oh_tensor(TFCC_INT32, 1, d2, f, NULL);
+  tfcc_tensor tp = oh_tensor(TFCC_INT32, 0, NULL, &pad, NULL),
+              to = oh_tensor(TFCC_INT32, 0, NULL, o, NULL);
   tf.known = tf.is_const = true;
   tfcc_tensor *in[3] = {&ta, &tf, &tp};
   tfcc_err err;

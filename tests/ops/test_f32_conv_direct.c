@@ -87,16 +87,16 @@ static void test_dc(const tfcc_f32_direct_conv_kernel *k, tfcc_threadpool *pool,
   int bad = 0, diff = 0;
   for (size_t i = 0; i < nout; i++) {
     if (fabsf(got[i] - want[i]) > 1e-5f * (float)(K + 1) && bad++ < 3)
-      fprintf(stderr, "%s %dx%dx%d->%d f%dx%d s%d,%d: out[%zu] = %g, want %g\n", k->name, ih,
-              iw, ic, oc, fh, fw, sh, sw, i, got[i], want[i]);
+      fprintf(stderr, "%s %dx%dx%d->%d f%dx%d s%d,%d: out[%zu] = %g, want %g\n", k->name, ih, iw,
+              ic, oc, fh, fw, sh, sw, i, got[i], want[i]);
     if (memcmp(&got[i], &gemm[i], sizeof(float)) != 0 && diff++ < 3)
-      fprintf(stderr, "%s %dx%dx%d->%d f%dx%d s%d,%d: out[%zu] = %a, GEMM %a\n", k->name, ih,
-              iw, ic, oc, fh, fw, sh, sw, i, got[i], gemm[i]);
+      fprintf(stderr, "%s %dx%dx%d->%d f%dx%d s%d,%d: out[%zu] = %a, GEMM %a\n", k->name, ih, iw,
+              ic, oc, fh, fw, sh, sw, i, got[i], gemm[i]);
   }
   CHECKF(bad == 0, "%s %dx%dx%d->%d f%dx%d s%d,%d %s: %d wrong", k->name, ih, iw, ic, oc, fh, fw,
          sh, sw, same ? "SAME" : "VALID", bad);
-  CHECKF(diff == 0, "%s %dx%dx%d->%d f%dx%d s%d,%d %s: %d differ from the GEMM path", k->name,
-         ih, iw, ic, oc, fh, fw, sh, sw, same ? "SAME" : "VALID", diff);
+  CHECKF(diff == 0, "%s %dx%dx%d->%d f%dx%d s%d,%d %s: %d differ from the GEMM path", k->name, ih,
+         iw, ic, oc, fh, fw, sh, sw, same ? "SAME" : "VALID", diff);
   CHECK(got[nout] == 12345.0f);
   tfcc_f32_packed_free(&pk);
   free(scratch);
@@ -155,8 +155,7 @@ int main(void) {
     test_dc(k, pool2, 1, 224, 224, 3, 32, 3, 3, 2, 2, true, true, 0.0f, 6.0f);
   }
   CHECK(tested >= 1);
-  printf("%d f32 direct convolution kernels tested at CPU level %s\n", tested,
-         tfcc_isa_name(best));
+  printf("%d f32 direct convolution kernels tested at CPU level %s\n", tested, tfcc_isa_name(best));
   tfcc_threadpool_destroy(pool2);
   return tfcc_test_finish("test_f32_conv_direct");
 }

@@ -156,7 +156,8 @@ int main(void) {
     }
   }
   CHECK(tested >= 1);
-  printf("%d f32 GEMM kernels tested with a residual at CPU level %s\n", tested, tfcc_isa_name(best));
+  printf("%d f32 GEMM kernels tested with a residual at CPU level %s\n", tested,
+         tfcc_isa_name(best));
   tfcc_threadpool_destroy(pool2);
   return tfcc_test_finish("test_f32_conv_residual");
 }

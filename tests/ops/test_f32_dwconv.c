@@ -69,8 +69,8 @@ static void test_dwm(const tfcc_f32_dwconv_kernel *k, tfcc_threadpool *pool, int
   int bad = 0;
   for (size_t i = 0; i < nout; i++)
     if (fabsf(got[i] - want[i]) > 1e-5f * (float)(fh * fw + 1) && bad++ < 3)
-      fprintf(stderr, "%s %dx%dx%d m%d f%dx%d s%d,%d d%d,%d: out[%zu] = %g, want %g\n", k->name,
-              ih, iw, ic, mult, fh, fw, sh, sw, dh, dw, i, got[i], want[i]);
+      fprintf(stderr, "%s %dx%dx%d m%d f%dx%d s%d,%d d%d,%d: out[%zu] = %g, want %g\n", k->name, ih,
+              iw, ic, mult, fh, fw, sh, sw, dh, dw, i, got[i], want[i]);
   CHECKF(bad == 0, "%s %dx%dx%d m%d f%dx%d s%d,%d d%d,%d %s: %d wrong", k->name, ih, iw, ic, mult,
          fh, fw, sh, sw, dh, dw, same ? "SAME" : "VALID", bad);
   free(scratch);

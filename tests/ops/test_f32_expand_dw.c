@@ -52,7 +52,8 @@ static void geom_of(const shape *s, tfcc_conv_geom *g) {
   if (s->pad_mode == 0) {
     g->out_h = (s->h + s->sh - 1) / s->sh;
     g->out_w = (s->w + s->sw - 1) / s->sw;
-    const int ph = ((g->out_h - 1) * s->sh + s->k - s->h) / 2, pw = ((g->out_w - 1) * s->sw + s->k - s->w) / 2;
+    const int ph = ((g->out_h - 1) * s->sh + s->k - s->h) / 2,
+              pw = ((g->out_w - 1) * s->sw + s->k - s->w) / 2;
     g->pad_h = ph > 0 ? ph : 0;
     g->pad_w = pw > 0 ? pw : 0;
   } else if (s->pad_mode == 1) {
@@ -136,18 +137,33 @@ static void run_shape(const shape *s, const tfcc_isa *isas, int n_isa, tfcc_thre
         if (err / tol > worst) worst = err / tol;
         if (memcmp(&got[i], &fast[i], sizeof(float)) != 0) differ++;
       }
-      CHECKF(bad == 0 && differ == 0,
-             "%s b%d %dx%dx%d->%d k%d s%dx%d pad%d(%d,%d,%d,%d) act %d/%d bias %d/%d threads %d: %zu "
-             "outside tolerance (worst %.2f x tol), %zu differ from the unfused fast kernels",
-             dk->name, s->b, s->h, s->w, s->cin, s->c, s->k, s->sh, s->sw, s->pad_mode, s->pt, s->pb,
-             s->pl, s->pr, s->act1, s->act2, s->bias1, s->bias2, tfcc_threadpool_size(tp), bad, worst,
-             differ);
+      CHECKF(
+          bad == 0 && differ == 0,
+          "%s b%d %dx%dx%d->%d k%d s%dx%d pad%d(%d,%d,%d,%d) act %d/%d bias %d/%d threads %d: %zu "
+          "outside tolerance (worst %.2f x tol), %zu differ from the unfused fast kernels",
+          dk->name, s->b, s->h, s->w, s->cin, s->c, s->k, s->sh, s->sw, s->pad_mode, s->pt, s->pb,
+          s->pl, s->pr, s->act1, s->act2, s->bias1, s->bias2, tfcc_threadpool_size(tp), bad, worst,
+          differ);
       if (bad || differ) n_fail_shapes++;
       tfcc_f32_packed_free(&p);
       free(scratch);
     }
-  free(x); free(w1); free(b1); free(w2); free(b2); free(e); free(ea); free(ref); free(bound);
-  free(fast); free(got); free(xa); free(w1a); free(b1a); free(w2a); free(b2a);
+  free(x);
+  free(w1);
+  free(b1);
+  free(w2);
+  free(b2);
+  free(e);
+  free(ea);
+  free(ref);
+  free(bound);
+  free(fast);
+  free(got);
+  free(xa);
+  free(w1a);
+  free(b1a);
+  free(w2a);
+  free(b2a);
 }
 
 int main(void) {
@@ -195,9 +211,7 @@ int main(void) {
       {1, 40, 56, 24, 144, 3, 1, 1, 0, 0, 0, 0, 0, TFCC_ACT_RELU6, TFCC_ACT_NONE, true, true},
       {1, 30, 120, 8, 200, 5, 2, 1, 2, 1, 3, 2, 0, TFCC_ACT_RELU, TFCC_ACT_RELU6, false, true},
   };
-  for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
-    run_shape(&big[i], &best, 1, pool);
-  }
+  for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) { run_shape(&big[i], &best, 1, pool); }
   tfcc_threadpool_destroy(pool);
   return tfcc_test_finish("f32_expand_dw");
 }

@@ -54,8 +54,8 @@ static void test_gemm(const tfcc_f32_gemm_kernel *k, tfcc_threadpool *pool, int 
       s = s < lo ? lo : s > hi ? hi : s;
       float got = c[(size_t)m * c_stride + (size_t)n];
       if (fabs(got - s) > 1e-5 * mag + 1e-6 && bad++ < 3)
-        fprintf(stderr, "%s M=%d N=%d K=%d: c[%d][%d] = %g, want %g\n", k->name, M, N, K, m, n,
-                got, s);
+        fprintf(stderr, "%s M=%d N=%d K=%d: c[%d][%d] = %g, want %g\n", k->name, M, N, K, m, n, got,
+                s);
     }
     for (size_t n = (size_t)N; n < c_stride; n++)
       if (c[(size_t)m * c_stride + n] != 777.0f && bad++ < 3)
@@ -176,22 +176,39 @@ int main(void) {
           (k->isa < (tfcc_isa)isa && k->isa != TFCC_ISA_NEON));
   }
   CHECK(tfcc_f32_gemm_select(TFCC_ISA_GENERIC)->isa == TFCC_ISA_GENERIC);
-  static const int sizes[][3] = {{1, 1, 1},    {1, 7, 3},    {2, 33, 5},  {3, 17, 64},
-                                 {7, 31, 13},  {8, 32, 16},  {9, 47, 29}, {13, 64, 37},
-                                 {17, 100, 1}, {31, 97, 53}, {64, 1, 8},  {1, 1000, 1280},
-                                 {5, 257, 130}, {61, 129, 131},
+  static const int sizes[][3] = {{1, 1, 1},
+                                 {1, 7, 3},
+                                 {2, 33, 5},
+                                 {3, 17, 64},
+                                 {7, 31, 13},
+                                 {8, 32, 16},
+                                 {9, 47, 29},
+                                 {13, 64, 37},
+                                 {17, 100, 1},
+                                 {31, 97, 53},
+                                 {64, 1, 8},
+                                 {1, 1000, 1280},
+                                 {5, 257, 130},
+                                 {61, 129, 131},
                                  /* half-full panels: N = 16 and a 16-column tail */
-                                 {12, 16, 32}, {20, 144, 24}, {9, 40, 7},
+                                 {12, 16, 32},
+                                 {20, 144, 24},
+                                 {9, 40, 7},
                                  /* long K, several row groups; weights over 1 MiB (several
                                   * K blocks at every kernel's kc), with several row groups */
-                                 {29, 70, 600}, {13, 40, 1030}, {9, 37, 2100},
-                                 {500, 20, 40}, {1000, 9, 300},
+                                 {29, 70, 600},
+                                 {13, 40, 1030},
+                                 {9, 37, 2100},
+                                 {500, 20, 40},
+                                 {1000, 9, 300},
                                  {13, 130, 2100},
                                  /* weights over 1 MiB swept by several tiles (the next
                                   * block's prefetch shared by two) and a one-row last tile */
                                  {49, 520, 600},
                                  /* short last tiles of 2, 3, 4 rows */
-                                 {14, 70, 9}, {27, 45, 300}, {196, 40, 64}};
+                                 {14, 70, 9},
+                                 {27, 45, 300},
+                                 {196, 40, 64}};
   int tested = 0;
   for (int ki = 0; ki < tfcc_f32_gemm_kernel_count(); ki++) {
     const tfcc_f32_gemm_kernel *k = tfcc_f32_gemm_kernel_at(ki);
@@ -208,7 +225,7 @@ int main(void) {
     }
     test_row_invariance(k, 7, 40, 33);
     test_row_invariance(k, 25, 300, 1000); /* weights over 1 MiB: K blocks when batched */
-    test_row_invariance(k, 30, 40, 600); /* weights in L2: tile by tile over the K blocks */
+    test_row_invariance(k, 30, 40, 600);   /* weights in L2: tile by tile over the K blocks */
     /* short last tiles (M = 12q + 2..4: the few-row kernel where there is one) */
     test_row_invariance(k, 28, 70, 300);
     test_row_invariance(k, 14, 33, 20);

@@ -26,8 +26,8 @@ static bool runnable(tfcc_isa k, tfcc_isa best) {
   return k <= best;
 }
 
-static void test_gemv(const tfcc_f32_gemm_kernel *k, tfcc_threadpool *pool, int K, int N,
-                      bool bias, float lo, float hi) {
+static void test_gemv(const tfcc_f32_gemm_kernel *k, tfcc_threadpool *pool, int K, int N, bool bias,
+                      float lo, float hi) {
   const int M = 5;
   float *a = malloc(sizeof(float) * (size_t)M * K), *w = malloc(sizeof(float) * (size_t)N * K);
   float *b = malloc(sizeof(float) * (size_t)N), *got = malloc(sizeof(float) * (size_t)(N + 1));
@@ -51,8 +51,8 @@ static void test_gemv(const tfcc_f32_gemm_kernel *k, tfcc_threadpool *pool, int 
               got[n], s);
     if ((memcmp(&got[n], &one[n], sizeof(float)) || memcmp(&got[n], &five[n], sizeof(float))) &&
         diff++ < 3)
-      fprintf(stderr, "%s K %d N %d: c[%d] = %a, GEMM %a / %a\n", tfcc_f32_gemv_name(&pk), K, N,
-              n, got[n], one[n], five[n]);
+      fprintf(stderr, "%s K %d N %d: c[%d] = %a, GEMM %a / %a\n", tfcc_f32_gemv_name(&pk), K, N, n,
+              got[n], one[n], five[n]);
   }
   CHECKF(bad == 0, "%s K %d N %d: %d wrong", tfcc_f32_gemv_name(&pk), K, N, bad);
   CHECKF(diff == 0, "%s K %d N %d: %d differ from the GEMM", tfcc_f32_gemv_name(&pk), K, N, diff);

@@ -60,7 +60,8 @@ static void run_case(tfcc_isa isa, const fcase *fc) {
   const size_t nx = (size_t)fc->nb * fc->nt * fc->ni, ny = (size_t)fc->nb * fc->nt * fc->no;
   float *x = fill(nx, 2.f), *y_ref = fill(ny, 0.f), *y = fill(ny, 0.f);
   float *h_ref = fill((size_t)fc->nb * fc->no, 0.5f), *c_ref = fill((size_t)fc->nb * fc->nc, 1.f);
-  float *h = malloc(sizeof(float) * (size_t)fc->nb * fc->no), *c = malloc(sizeof(float) * (size_t)fc->nb * fc->nc);
+  float *h = malloc(sizeof(float) * (size_t)fc->nb * fc->no),
+        *c = malloc(sizeof(float) * (size_t)fc->nb * fc->nc);
   memcpy(h, h_ref, sizeof(float) * (size_t)fc->nb * fc->no);
   memcpy(c, c_ref, sizeof(float) * (size_t)fc->nb * fc->nc);
   float *ref_scratch = malloc(sizeof(float) * tfcc_lstm_f32_scratch_floats(&s));

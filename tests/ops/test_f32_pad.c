@@ -19,8 +19,8 @@ static uint32_t urand(void) {
   return rng >> 8;
 }
 
-static void check(int32_t rank, const int32_t *in_dims, const int64_t *before,
-                  const int64_t *after, size_t es, bool zero_value) {
+static void check(int32_t rank, const int32_t *in_dims, const int64_t *before, const int64_t *after,
+                  size_t es, bool zero_value) {
   int32_t out_dims[8];
   size_t n_in = 1, n_out = 1;
   for (int32_t d = 0; d < rank; d++) {
@@ -38,8 +38,8 @@ static void check(int32_t rank, const int32_t *in_dims, const int64_t *before,
   for (size_t i = 0; i < es; i++) value[i] = zero_value ? 0 : (uint8_t)(urand() | 1u);
   tfcc_ref_pad_const(in, rank, in_dims, before, out_dims, value, es, a);
   tfcc_pad_const_fast(in, rank, in_dims, before, out_dims, value, es, b);
-  CHECKF(memcmp(a, b, n_out * es) == 0, "rank %d es %zu zero %d: fast PAD differs", (int)rank,
-         es, (int)zero_value);
+  CHECKF(memcmp(a, b, n_out * es) == 0, "rank %d es %zu zero %d: fast PAD differs", (int)rank, es,
+         (int)zero_value);
   memset(b, 0x3C, n_out * es);
   tfcc_pad_const_fast_pool(pool2, in, rank, in_dims, before, out_dims, value, es, b);
   CHECKF(memcmp(a, b, n_out * es) == 0, "rank %d es %zu zero %d: PAD split over 2 threads differs",
@@ -76,7 +76,8 @@ int main(void) {
   {
     const int32_t r50[] = {1, 112, 112, 64}, nb[] = {9, 7, 33, 40}, lead[] = {1, 1, 7, 9000};
     const int32_t vec[] = {70000}, mat[] = {3, 40000};
-    const int64_t p1[] = {0, 1, 1, 0}, q1[] = {0, 1, 1, 0}, p2[] = {2, 1, 0, 3}, q2[] = {1, 0, 2, 1};
+    const int64_t p1[] = {0, 1, 1, 0}, q1[] = {0, 1, 1, 0}, p2[] = {2, 1, 0, 3},
+                  q2[] = {1, 0, 2, 1};
     const int64_t p3[] = {0, 0, 2, 5}, q3[] = {0, 0, 1, 0}, pv[] = {5}, qv[] = {9};
     const int64_t pm[] = {1, 3}, qm[] = {2, 0};
     for (int z0 = 0; z0 < 2; z0++) {

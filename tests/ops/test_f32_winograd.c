@@ -84,8 +84,8 @@ static void test_wino(const tfcc_f32_wino_kernel *k, int m, tfcc_threadpool *poo
     const double ratio = err / ((double)mag[i] + 1e-30);
     if (err > 0 && ratio > worst[m]) worst[m] = ratio;
     if (!(err <= tol * (double)mag[i]) && bad++ < 3)
-      fprintf(stderr, "%s %dx%dx%dx%d->%d: out[%zu] = %g, want %g (sum |wx| %g)\n", w.name,
-              batches, ih, iw, ic, oc, i, got[i], want[i], mag[i]);
+      fprintf(stderr, "%s %dx%dx%dx%d->%d: out[%zu] = %g, want %g (sum |wx| %g)\n", w.name, batches,
+              ih, iw, ic, oc, i, got[i], want[i], mag[i]);
   }
   CHECKF(bad == 0, "%s %dx%dx%dx%d->%d %s act [%g, %g] threads %d: %d wrong", w.name, batches, ih,
          iw, ic, oc, same ? "SAME" : "VALID", lo, hi, threads, bad);
@@ -126,9 +126,9 @@ static void op_case(int batches, int ih, int iw, int ic, int oc, bool same, int 
 
 static void test_op(int batches, int ih, int iw, int ic, int oc, bool same, int act, int expect_m) {
   tfcc_conv_geom g = {batches, ih, iw, ic, same ? ih : ih - 2, same ? iw : iw - 2, oc, 3, 3, ic,
-                      1, 1, 1, 1, same ? 1 : 0, same ? 1 : 0};
-  CHECKF(tfcc_f32_wino_choose(&g) == expect_m, "rule for %dx%dx%d->%d: %d, expected %d", ih, iw,
-         ic, oc, tfcc_f32_wino_choose(&g), expect_m);
+                      1,       1,  1,  1,  same ? 1 : 0,       same ? 1 : 0};
+  CHECKF(tfcc_f32_wino_choose(&g) == expect_m, "rule for %dx%dx%d->%d: %d, expected %d", ih, iw, ic,
+         oc, tfcc_f32_wino_choose(&g), expect_m);
   const size_t nin = (size_t)batches * ih * iw * ic, nf = (size_t)oc * 9 * ic;
   const size_t nout = (size_t)batches * g.out_h * g.out_w * oc;
   float *in = malloc(sizeof(float) * nin), *f = malloc(sizeof(float) * nf);
@@ -152,8 +152,8 @@ static void test_op(int batches, int ih, int iw, int ic, int oc, bool same, int 
     int bad = 0, differ = 0;
     for (size_t i = 0; i < nout; i++) {
       if (!(fabs((double)got[i] - want[i]) <= tol * (double)mag[i]) && bad++ < 3)
-        fprintf(stderr, "CONV_2D %dx%dx%d->%d: out[%zu] = %g, want %g\n", ih, iw, ic, oc, i,
-                got[i], want[i]);
+        fprintf(stderr, "CONV_2D %dx%dx%d->%d: out[%zu] = %g, want %g\n", ih, iw, ic, oc, i, got[i],
+                want[i]);
       differ += memcmp(&got[i], &gemm[i], sizeof(float)) != 0;
     }
     CHECKF(bad == 0, "CONV_2D with Winograd %dx%dx%dx%d->%d: %d wrong", batches, ih, iw, ic, oc,
@@ -162,8 +162,8 @@ static void test_op(int batches, int ih, int iw, int ic, int oc, bool same, int 
       CHECKF(differ > 0, "CONV_2D %dx%dx%d->%d: bit-identical to the GEMM, Winograd did not run",
              ih, iw, ic, oc);
     else
-      CHECKF(differ == 0, "CONV_2D %dx%dx%d->%d: %d outputs differ from the GEMM path", ih, iw,
-             ic, oc, differ);
+      CHECKF(differ == 0, "CONV_2D %dx%dx%d->%d: %d outputs differ from the GEMM path", ih, iw, ic,
+             oc, differ);
   }
   tt_done(&on);
   tt_done(&off);
@@ -215,9 +215,9 @@ int main(void) {
   static const struct {
     int ih, iw, ic, oc;
   } shapes[] = {
-      {1, 1, 3, 5},    {2, 3, 1, 1},   {4, 4, 16, 16}, {5, 7, 17, 33}, {6, 6, 32, 32},
-      {7, 7, 70, 17},  {9, 8, 8, 70},  {11, 13, 31, 15}, {17, 17, 20, 40}, {16, 3, 64, 48},
-      {3, 17, 5, 64},  {13, 10, 48, 9},
+      {1, 1, 3, 5},     {2, 3, 1, 1},    {4, 4, 16, 16}, {5, 7, 17, 33},
+      {6, 6, 32, 32},   {7, 7, 70, 17},  {9, 8, 8, 70},  {11, 13, 31, 15},
+      {17, 17, 20, 40}, {16, 3, 64, 48}, {3, 17, 5, 64}, {13, 10, 48, 9},
   };
   const float act[4][2] = {{-INFINITY, INFINITY}, {0.0f, INFINITY}, {0.0f, 6.0f}, {-1.0f, 1.0f}};
   int tested = 0;
@@ -246,9 +246,10 @@ int main(void) {
   test_op(1, 8, 8, 160, 160, true, 3, 2);
   test_op(1, 7, 7, 256, 256, true, 0, 0);
   CHECK(tested >= 1);
-  printf("%d f32 Winograd transform variants tested at CPU level %s; largest |error| / sum|wx|: "
-         "F2 %.3g, F4 %.3g\n",
-         tested, tfcc_isa_name(best), worst[2], worst[4]);
+  printf(
+      "%d f32 Winograd transform variants tested at CPU level %s; largest |error| / sum|wx|: "
+      "F2 %.3g, F4 %.3g\n",
+      tested, tfcc_isa_name(best), worst[2], worst[4]);
   tfcc_threadpool_destroy(pool2);
   return tfcc_test_finish("test_f32_winograd");
 }

@@ -107,11 +107,11 @@ static void check_rfft2d(int32_t h, int32_t w, int32_t fh, int32_t fw) {
 }
 
 static void test_rfft2d_kernel(void) {
-  check_rfft2d(8, 16, 8, 16);  /* powers of two */
-  check_rfft2d(6, 16, 8, 16);  /* zero-padded rows */
-  check_rfft2d(5, 12, 4, 16);  /* cropped rows, padded columns */
+  check_rfft2d(8, 16, 8, 16);   /* powers of two */
+  check_rfft2d(6, 16, 8, 16);   /* zero-padded rows */
+  check_rfft2d(5, 12, 4, 16);   /* cropped rows, padded columns */
   check_rfft2d(3, 400, 1, 512); /* YAMNet-style frames */
-  check_rfft2d(7, 10, 6, 10);  /* non-powers of two (Bluestein) */
+  check_rfft2d(7, 10, 6, 10);   /* non-powers of two (Bluestein) */
   check_rfft2d(5, 7, 5, 7);
   check_rfft2d(1, 1, 1, 1);
   check_rfft2d(2, 3, 1, 2);
@@ -131,8 +131,14 @@ static tfcc_status run_rfft(const float *x, int32_t rank, const int32_t *dims, i
   node.builtin = TFCC_OP_RFFT2D;
   node.n_inputs = 2;
   node.n_outputs = 1;
-  oh_node_run r = {.op = tfcc_op_lookup(TFCC_OP_RFFT2D), .node = &node, .in = ins, .n_in = 2,
-                   .out = outs, .n_out = 1, .err = err, .alloc_outputs = true};
+  oh_node_run r = {.op = tfcc_op_lookup(TFCC_OP_RFFT2D),
+                   .node = &node,
+                   .in = ins,
+                   .n_in = 2,
+                   .out = outs,
+                   .n_out = 1,
+                   .err = err,
+                   .alloc_outputs = true};
   return oh_run_node(&r);
 }
 
@@ -143,8 +149,14 @@ static tfcc_status run_part(int32_t code, tfcc_tensor *in, tfcc_tensor *out, tfc
   node.builtin = code;
   node.n_inputs = 1;
   node.n_outputs = 1;
-  oh_node_run r = {.op = tfcc_op_lookup(code), .node = &node, .in = ins, .n_in = 1,
-                   .out = outs, .n_out = 1, .err = err, .alloc_outputs = true};
+  oh_node_run r = {.op = tfcc_op_lookup(code),
+                   .node = &node,
+                   .in = ins,
+                   .n_in = 1,
+                   .out = outs,
+                   .n_out = 1,
+                   .err = err,
+                   .alloc_outputs = true};
   return oh_run_node(&r);
 }
 
@@ -183,8 +195,8 @@ static void test_ops(void) {
     for (int i = 0; i < 32; i++) {
       const double re = z[2 * i], im = z[2 * i + 1];
       const double w = k == 0 ? re : (k == 1 ? im : sqrt(re * re + im * im));
-      CHECKF(fabs(v[i] - w) <= 1e-6 * (1 + fabs(w)), "op %d element %d: %g vs %g", (int)codes[k],
-             i, (double)v[i], w);
+      CHECKF(fabs(v[i] - w) <= 1e-6 * (1 + fabs(w)), "op %d element %d: %g vs %g", (int)codes[k], i,
+             (double)v[i], w);
     }
     free(o.data);
     /* float input is refused */
@@ -214,7 +226,8 @@ static void test_ops(void) {
   CHECK(run_rfft(x, 1, dims, fft, true, &out, &err) == TFCC_ERR_SHAPE && strstr(err.msg, "rank 1"));
   free(out.data);
   out = oh_tensor(TFCC_FLOAT32, 1, d1, NULL, NULL);
-  CHECK(run_rfft(x, 3, dims, fft, true, &out, &err) == TFCC_ERR_DTYPE && strstr(err.msg, "complex64"));
+  CHECK(run_rfft(x, 3, dims, fft, true, &out, &err) == TFCC_ERR_DTYPE &&
+        strstr(err.msg, "complex64"));
   free(out.data);
 }
 

@@ -5,7 +5,7 @@
 typedef struct fc_cfg {
   tfcc_dtype dt;
   int32_t rank;
-  int32_t dims[4];   /* input dims */
+  int32_t dims[4]; /* input dims */
   int32_t units;
   bool keep;
   bool bias;
@@ -24,11 +24,18 @@ static void run_fc(const char *name, const fc_cfg *k) {
   for (int i = 0; i < k->rank; i++) n_in *= k->dims[i];
   int32_t accum = k->dims[k->rank - 1];
   int32_t batches = (int32_t)(n_in / accum);
-  tfcc_dtype wdt = k->dt == TFCC_FLOAT32 ? TFCC_FLOAT32 : k->dt == TFCC_UINT8 ? TFCC_UINT8 : TFCC_INT8;
-  tfcc_dtype bdt = k->dt == TFCC_FLOAT32 ? TFCC_FLOAT32 : k->dt == TFCC_INT16 ? k->bias_dt : TFCC_INT32;
-  void *in = malloc((size_t)n_in * 4), *w = malloc((size_t)k->units * accum * 4), *bias = malloc((size_t)k->units * 8);
-  double *rin = malloc(sizeof(double) * (size_t)n_in), *rw = malloc(sizeof(double) * (size_t)k->units * accum);
-  double *rb = calloc((size_t)k->units, sizeof(double)), *rout = malloc(sizeof(double) * (size_t)batches * k->units);
+  tfcc_dtype wdt = k->dt == TFCC_FLOAT32 ? TFCC_FLOAT32
+                   : k->dt == TFCC_UINT8 ? TFCC_UINT8
+                                         : TFCC_INT8;
+  tfcc_dtype bdt = k->dt == TFCC_FLOAT32 ? TFCC_FLOAT32
+                   : k->dt == TFCC_INT16 ? k->bias_dt
+                                         : TFCC_INT32;
+  void *in = malloc((size_t)n_in * 4), *w = malloc((size_t)k->units * accum * 4),
+       *bias = malloc((size_t)k->units * 8);
+  double *rin = malloc(sizeof(double) * (size_t)n_in),
+         *rw = malloc(sizeof(double) * (size_t)k->units * accum);
+  double *rb = calloc((size_t)k->units, sizeof(double)),
+         *rout = malloc(sizeof(double) * (size_t)batches * k->units);
   int32_t wd[2] = {k->units, accum}, bd[1] = {k->units};
   tt_set(&c.in[0], k->dt, k->rank, k->dims, in);
   tt_set(&c.in[1], wdt, 2, wd, w);
@@ -46,34 +53,71 @@ static void run_fc(const char *name, const fc_cfg *k) {
     tt_q(&c.in[0], in_s, in_zp);
     tt_q(&c.out, out_s, out_zp);
     c.in[1].nq = nws;
-    for (int i = 0; i < nws; i++) { c.in[1].qs[i] = ws[i]; c.in[1].qz[i] = k->w_zp; }
+    for (int i = 0; i < nws; i++) {
+      c.in[1].qs[i] = ws[i];
+      c.in[1].qz[i] = k->w_zp;
+    }
   }
   for (int64_t i = 0; i < n_in; i++) {
     int32_t v;
     switch (k->dt) {
-      case TFCC_FLOAT32: ((float *)in)[i] = oh_randf(-1, 1); rin[i] = ((float *)in)[i]; break;
-      case TFCC_UINT8: v = oh_randi(0, 255); ((uint8_t *)in)[i] = (uint8_t)v; rin[i] = (double)in_s * (v - in_zp); break;
-      case TFCC_INT8: v = oh_randi(-128, 127); ((int8_t *)in)[i] = (int8_t)v; rin[i] = (double)in_s * (v - in_zp); break;
-      default: v = oh_randi(-32768, 32767); ((int16_t *)in)[i] = (int16_t)v; rin[i] = (double)in_s * v; break;
+      case TFCC_FLOAT32:
+        ((float *)in)[i] = oh_randf(-1, 1);
+        rin[i] = ((float *)in)[i];
+        break;
+      case TFCC_UINT8:
+        v = oh_randi(0, 255);
+        ((uint8_t *)in)[i] = (uint8_t)v;
+        rin[i] = (double)in_s * (v - in_zp);
+        break;
+      case TFCC_INT8:
+        v = oh_randi(-128, 127);
+        ((int8_t *)in)[i] = (int8_t)v;
+        rin[i] = (double)in_s * (v - in_zp);
+        break;
+      default:
+        v = oh_randi(-32768, 32767);
+        ((int16_t *)in)[i] = (int16_t)v;
+        rin[i] = (double)in_s * v;
+        break;
     }
   }
   for (int64_t i = 0; i < (int64_t)k->units * accum; i++) {
     int32_t u = (int32_t)(i / accum), v;
     double s = ws[k->per_channel ? u : 0];
     switch (wdt) {
-      case TFCC_FLOAT32: ((float *)w)[i] = oh_randf(-1, 1); rw[i] = ((float *)w)[i]; break;
-      case TFCC_UINT8: v = oh_randi(0, 255); ((uint8_t *)w)[i] = (uint8_t)v; rw[i] = s * (v - k->w_zp); break;
-      default: v = oh_randi(-127, 127); ((int8_t *)w)[i] = (int8_t)v;
-        rw[i] = s * (v - (k->per_channel ? 0 : k->w_zp)); break;
+      case TFCC_FLOAT32:
+        ((float *)w)[i] = oh_randf(-1, 1);
+        rw[i] = ((float *)w)[i];
+        break;
+      case TFCC_UINT8:
+        v = oh_randi(0, 255);
+        ((uint8_t *)w)[i] = (uint8_t)v;
+        rw[i] = s * (v - k->w_zp);
+        break;
+      default:
+        v = oh_randi(-127, 127);
+        ((int8_t *)w)[i] = (int8_t)v;
+        rw[i] = s * (v - (k->per_channel ? 0 : k->w_zp));
+        break;
     }
   }
   for (int32_t u = 0; u < k->units; u++) {
     double s = (double)in_s * ws[k->per_channel ? u : 0];
     int32_t v = oh_randi(-2000, 2000);
     switch (bdt) {
-      case TFCC_FLOAT32: ((float *)bias)[u] = oh_randf(-1, 1); rb[u] = ((float *)bias)[u]; break;
-      case TFCC_INT32: ((int32_t *)bias)[u] = v; rb[u] = s * v; break;
-      default: ((int64_t *)bias)[u] = (int64_t)v * 37; rb[u] = s * (double)v * 37; break;
+      case TFCC_FLOAT32:
+        ((float *)bias)[u] = oh_randf(-1, 1);
+        rb[u] = ((float *)bias)[u];
+        break;
+      case TFCC_INT32:
+        ((int32_t *)bias)[u] = v;
+        rb[u] = s * v;
+        break;
+      default:
+        ((int64_t *)bias)[u] = (int64_t)v * 37;
+        rb[u] = s * (double)v * 37;
+        break;
     }
     if (!k->bias) rb[u] = 0;
   }
@@ -92,7 +136,8 @@ static void run_fc(const char *name, const fc_cfg *k) {
     for (int32_t b = 0; b < batches; b++)
       for (int32_t u = 0; u < k->units; u++) {
         double s = rb[u];
-        for (int32_t a = 0; a < accum; a++) s += rin[(int64_t)b * accum + a] * rw[(int64_t)u * accum + a];
+        for (int32_t a = 0; a < accum; a++)
+          s += rin[(int64_t)b * accum + a] * rw[(int64_t)u * accum + a];
         rout[(int64_t)b * k->units + u] = s;
       }
     int64_t n_out = (int64_t)batches * k->units;
@@ -105,7 +150,8 @@ static void run_fc(const char *name, const fc_cfg *k) {
       int32_t lo = k->dt == TFCC_UINT8 ? 0 : k->dt == TFCC_INT8 ? -128 : -32768;
       int32_t hi = k->dt == TFCC_UINT8 ? 255 : k->dt == TFCC_INT8 ? 127 : 32767;
       if (k->act == 1 && out_zp > lo) lo = out_zp;
-      int32_t *got = malloc(sizeof(int32_t) * (size_t)n_out), *want = malloc(sizeof(int32_t) * (size_t)n_out);
+      int32_t *got = malloc(sizeof(int32_t) * (size_t)n_out),
+              *want = malloc(sizeof(int32_t) * (size_t)n_out);
       for (int64_t i = 0; i < n_out; i++) {
         got[i] = oh_get_q(c.out_data, k->dt, i);
         want[i] = tt_quantize(rout[i], out_s, out_zp, lo, hi);
@@ -118,7 +164,13 @@ static void run_fc(const char *name, const fc_cfg *k) {
     }
   }
   tt_done(&c);
-  free(in); free(w); free(bias); free(rin); free(rw); free(rb); free(rout);
+  free(in);
+  free(w);
+  free(bias);
+  free(rin);
+  free(rw);
+  free(rb);
+  free(rout);
 }
 
 static void test_numerics(void) {

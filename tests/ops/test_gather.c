@@ -14,7 +14,9 @@ static void test_gather(void) {
   tfcc_tensor o = st_output(TFCC_INT8);
   tfcc_tensor *in[] = {&tp, &ti}, *out[] = {&o};
   tfb_field f[] = {{.field = 0, .kind = TFB_I32, .i = -1}, {.field = 1, .kind = TFB_I32, .i = 1}};
-  CHECKF(st_run(TFCC_OP_GATHER, tfb_build(opt_buf, sizeof opt_buf, f, 2), in, 2, out, 1, msg, sizeof msg) == TFCC_OK, "%s", msg);
+  CHECKF(st_run(TFCC_OP_GATHER, tfb_build(opt_buf, sizeof opt_buf, f, 2), in, 2, out, 1, msg,
+                sizeof msg) == TFCC_OK,
+         "%s", msg);
   CHECK(o.rank == 3 && o.dims[0] == 2 && o.dims[1] == 3 && o.dims[2] == 2);
   int bad = 0;
   for (int b = 0; b < 2; b++)
@@ -43,8 +45,15 @@ static void test_gather(void) {
   tfcc_tensor t16 = st_tensor(TFCC_INT16, 0, NULL, &i16);
   tfcc_tensor *in3[] = {&tf, &t16};
   CHECKF(st_run(TFCC_OP_GATHER, none, in3, 2, out2, 1, msg, sizeof msg) == TFCC_OK, "%s", msg);
-  CHECK(of.rank == 1 && of.dims[0] == 2 && ((float *)of.data)[0] == 20 && ((float *)of.data)[1] == 21);
-  st_free(&tp); st_free(&ti); st_free(&o); st_free(&tf); st_free(&t32); st_free(&of); st_free(&t16);
+  CHECK(of.rank == 1 && of.dims[0] == 2 && ((float *)of.data)[0] == 20 &&
+        ((float *)of.data)[1] == 21);
+  st_free(&tp);
+  st_free(&ti);
+  st_free(&o);
+  st_free(&tf);
+  st_free(&t32);
+  st_free(&of);
+  st_free(&t16);
 }
 
 static void test_gather_nd(void) {
@@ -69,7 +78,10 @@ static void test_gather_nd(void) {
   tfcc_tensor td = st_tensor(TFCC_INT32, 2, (int32_t[]){1, 4}, deep);
   tfcc_tensor *in2[] = {&tp, &td};
   CHECK(st_run(TFCC_OP_GATHER_ND, none, in2, 2, out, 1, msg, sizeof msg) == TFCC_ERR_SHAPE);
-  st_free(&tp); st_free(&ti); st_free(&o); st_free(&td);
+  st_free(&tp);
+  st_free(&ti);
+  st_free(&o);
+  st_free(&td);
 }
 
 int main(void) {

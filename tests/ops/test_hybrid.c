@@ -85,11 +85,11 @@ static void test_schemes(void) {
       tfcc_hyb_quantize(TFCC_HYB_QD8, v, n, a, &s1, &z1, NULL, NULL);
       tfcc_hyb_quantize(TFCC_HYB_QD8, v, n, b, &s2, &z2, k, NULL);
       CHECKF(s1 == s2 && z1 == z2 && memcmp(a, b, n) == 0, "%s n=%zu", k->name, n);
-      const tfcc_hyb_minmax_fn mms[3] = {tfcc_hyb_minmax_scalar,
-                                         tfcc_hyb_minmax_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_)),
-                                         tfcc_isa_level_fits(TFCC_ISA_AVX2, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))
-                                             ? tfcc_hyb_minmax_select(TFCC_ISA_AVX2)
-                                             : tfcc_hyb_minmax_scalar};
+      const tfcc_hyb_minmax_fn mms[3] = {
+          tfcc_hyb_minmax_scalar, tfcc_hyb_minmax_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_)),
+          tfcc_isa_level_fits(TFCC_ISA_AVX2, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))
+              ? tfcc_hyb_minmax_select(TFCC_ISA_AVX2)
+              : tfcc_hyb_minmax_scalar};
       for (int m = 0; m < 3; m++) {
         tfcc_hyb_quantize(TFCC_HYB_QD8, v, n, b, &s2, &z2, k, mms[m]);
         CHECKF(s1 == s2 && z1 == z2 && memcmp(a, b, n) == 0, "%s minmax %d n=%zu", k->name, m, n);
@@ -104,7 +104,7 @@ out:
 
 /* ---- hybrid GEMM output stage */
 
-static tfcc_q8_hybrid_row_fn g_row; /* the row function under test (NULL: the driver's own) */
+static tfcc_q8_hybrid_row_fn g_row;   /* the row function under test (NULL: the driver's own) */
 static tfcc_q8_hybrid_tile_fn g_tile; /* the tile function under test (NULL: row by row) */
 
 static float ref_out(int32_t acc, float s, float fs, const float *bias, int n, bool combined,
@@ -167,9 +167,20 @@ static void conv_case(const tfcc_q8_gemm_kernel *k, tfcc_threadpool *pool, int B
     CHECK(!"pack");
     return;
   }
-  tfcc_q8_hybrid h = {out, (size_t)N, zp, scale, 1, wsum, fs, per_channel ? 1u : 0u,
-                      with_bias ? bias : NULL, -INFINITY, INFINITY, combined,
-                      g_row, g_tile};
+  tfcc_q8_hybrid h = {out,
+                      (size_t)N,
+                      zp,
+                      scale,
+                      1,
+                      wsum,
+                      fs,
+                      per_channel ? 1u : 0u,
+                      with_bias ? bias : NULL,
+                      -INFINITY,
+                      INFINITY,
+                      combined,
+                      g_row,
+                      g_tile};
   if (N % 3 == 0) h.lo = -0.5f, h.hi = 6.0f;
   void *scratch = malloc(tfcc_q8_hybrid_scratch_bytes(&g, &p, tfcc_threadpool_size(pool)) + 64);
   tfcc_q8_conv_hybrid(pool, &g, &p, &h, x, scratch);
@@ -232,8 +243,8 @@ static void gemm_case(const tfcc_q8_gemm_kernel *k, tfcc_threadpool *pool, int M
     CHECK(!"pack");
     return;
   }
-  tfcc_q8_hybrid h = {out, (size_t)N, zp, scale, 1, wsum, fs, per_channel ? 1u : 0u, NULL,
-                      -INFINITY, INFINITY, combined, g_row, g_tile};
+  tfcc_q8_hybrid h = {out,  (size_t)N, zp,       scale,    1,     wsum,  fs, per_channel ? 1u : 0u,
+                      NULL, -INFINITY, INFINITY, combined, g_row, g_tile};
   void *scratch = malloc(tfcc_q8_hybrid_scratch_bytes(NULL, &p, tfcc_threadpool_size(pool)) + 64);
   tfcc_q8_gemm_hybrid(pool, &p, &h, M, x, (size_t)K, scratch);
   int bad = 0;
@@ -241,8 +252,8 @@ static void gemm_case(const tfcc_q8_gemm_kernel *k, tfcc_threadpool *pool, int M
     for (int n = 0; n < N; n++) {
       int32_t acc = 0;
       for (int kk = 0; kk < K; kk++) acc += (x[(size_t)m * K + kk] - zp[m]) * w[n * K + kk];
-      const float want = ref_out(acc, scale[m], fs[per_channel ? n : 0], NULL, n, combined,
-                                 -INFINITY, INFINITY);
+      const float want =
+          ref_out(acc, scale[m], fs[per_channel ? n : 0], NULL, n, combined, -INFINITY, INFINITY);
       if (out[(size_t)m * N + n] != want && bad++ < 3)
         CHECKF(0, "%s gemm %dx%dx%d: [%d,%d] %g vs %g", k->name, M, K, N, m, n,
                out[(size_t)m * N + n], want);
@@ -275,29 +286,29 @@ static void test_gemm(void) {
   if (tfcc_isa_level_fits(TFCC_ISA_AVX512, best)) tiles[2] = tfcc_hyb_out_tile_avx512;
 #endif
   for (int ri = 0; ri < 7; ri++) {
-  if (ri < 4 ? ri > 1 && !rows[ri] : !tiles[ri - 4]) continue;
-  g_row = ri < 4 ? rows[ri] : NULL;
-  g_tile = ri < 4 ? NULL : tiles[ri - 4];
-  for (int i = 0; i < tfcc_q8_gemm_kernel_count(); i++) {
-    const tfcc_q8_gemm_kernel *k = tfcc_q8_gemm_kernel_at(i);
-    /* AMX panels are 64 columns, wider than the c32 tile the hybrid stage reads; the
+    if (ri < 4 ? ri > 1 && !rows[ri] : !tiles[ri - 4]) continue;
+    g_row = ri < 4 ? rows[ri] : NULL;
+    g_tile = ri < 4 ? NULL : tiles[ri - 4];
+    for (int i = 0; i < tfcc_q8_gemm_kernel_count(); i++) {
+      const tfcc_q8_gemm_kernel *k = tfcc_q8_gemm_kernel_at(i);
+      /* AMX panels are 64 columns, wider than the c32 tile the hybrid stage reads; the
        hybrid operators never select them */
-    if (!tfcc_q8_gemm_usable(k, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_)) || tfcc_q8_gemm_is_amx(k))
-      continue;
-    for (int t = 0; t < 2; t++) {
-      tfcc_threadpool *pool = t ? pool2 : NULL;
-      gemm_case(k, pool, 1, 7, 5, false, false);
-      gemm_case(k, pool, 37, 70, 45, true, false);
-      gemm_case(k, pool, 200, 129, 67, true, true);
-      gemm_case(k, pool, 3, 1000, 300, false, true); /* panels outer */
-      conv_case(k, pool, 1, 9, 8, 5, 7, 3, 3, 1, 1, false, false, true);
-      conv_case(k, pool, 2, 9, 11, 3, 12, 3, 3, 2, 1, true, false, true);
-      conv_case(k, pool, 2, 6, 5, 16, 33, 3, 3, 1, 1, true, true, false);
-      conv_case(k, pool, 1, 5, 6, 9, 6, 1, 1, 1, 0, true, false, true); /* 1x1: rows in place */
-      conv_case(k, pool, 3, 4, 4, 40, 8, 2, 2, 2, 0, false, false, true);
-      conv_case(k, pool, 1, 40, 40, 8, 16, 3, 3, 1, 1, true, false, true);
+      if (!tfcc_q8_gemm_usable(k, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_)) || tfcc_q8_gemm_is_amx(k))
+        continue;
+      for (int t = 0; t < 2; t++) {
+        tfcc_threadpool *pool = t ? pool2 : NULL;
+        gemm_case(k, pool, 1, 7, 5, false, false);
+        gemm_case(k, pool, 37, 70, 45, true, false);
+        gemm_case(k, pool, 200, 129, 67, true, true);
+        gemm_case(k, pool, 3, 1000, 300, false, true); /* panels outer */
+        conv_case(k, pool, 1, 9, 8, 5, 7, 3, 3, 1, 1, false, false, true);
+        conv_case(k, pool, 2, 9, 11, 3, 12, 3, 3, 2, 1, true, false, true);
+        conv_case(k, pool, 2, 6, 5, 16, 33, 3, 3, 1, 1, true, true, false);
+        conv_case(k, pool, 1, 5, 6, 9, 6, 1, 1, 1, 0, true, false, true); /* 1x1: rows in place */
+        conv_case(k, pool, 3, 4, 4, 40, 8, 2, 2, 2, 0, false, false, true);
+        conv_case(k, pool, 1, 40, 40, 8, 16, 3, 3, 1, 1, true, false, true);
+      }
     }
-  }
   }
   tfcc_threadpool_destroy(pool2);
 }
@@ -319,8 +330,8 @@ static void test_xnn_f32(void) {
   const size_t n = in.bytes / sizeof(float);
   float *y = malloc(in.bytes);
   const tfcc_xnn_f32_kernel *g = tfcc_xnn_f32_kernel_at(tfcc_xnn_f32_kernel_count() - 1);
-  const float special[] = {0.0f, -0.0f, 1e-30f, -1e-30f, 87.0f, -87.0f, 88.7f, -88.7f, 200.0f,
-                           -200.0f, INFINITY, -INFINITY};
+  const float special[] = {0.0f,  -0.0f,  1e-30f, -1e-30f, 87.0f,    -87.0f,
+                           88.7f, -88.7f, 200.0f, -200.0f, INFINITY, -INFINITY};
   float ys[12], yg[12];
   g->sigmoid(special, yg, 12);
   CHECK(yg[0] == 0.5f && yg[1] == 0.5f && yg[8] == 1.0f && yg[9] == 0.0f && yg[10] == 1.0f &&
@@ -419,9 +430,10 @@ static void run_exact_case(tfcc_runtime *rt, const char *src, const char *name, 
     }
     /* the builtin kernels' arithmetic, bit for bit */
     CHECKF(diff == 0, "%s: %zu of %zu differ (max %g)", name, diff, n, worst);
-    printf("  %-40s out%d %s: %zu of %zu differ\n", name, out_i,
-           compat == TFCC_QUANT_COMPAT_REFERENCE ? "REFERENCE vs builtin TFLite" : "TFLITE vs LiteRT",
-           diff, n);
+    printf(
+        "  %-40s out%d %s: %zu of %zu differ\n", name, out_i,
+        compat == TFCC_QUANT_COMPAT_REFERENCE ? "REFERENCE vs builtin TFLite" : "TFLITE vs LiteRT",
+        diff, n);
   }
   for (int i = 0; i < 4; i++) free(outs[i]);
   test_npy_free(&in);
@@ -431,12 +443,18 @@ static void run_exact_case(tfcc_runtime *rt, const char *src, const char *name, 
 
 static void test_reference_mode(void) {
   static const char *cases[] = {
-      "conv_2d_hybrid_pt_3x3_same",     "conv_2d_hybrid_pt_3x3_valid_s2_b2",
-      "conv_2d_hybrid_pt_1x1",          "conv_2d_hybrid_pt_1x1_s2",
-      "fully_connected_hybrid_pt",      "fully_connected_hybrid_pt_asym",
-      "fully_connected_hybrid_pt_keep_dims", "depthwise_conv_2d_hybrid_pc_3x3_same",
-      "depthwise_conv_2d_hybrid_pc_3x3_valid_m2_s2", "batch_matmul_hybrid_pt",
-      "batch_matmul_hybrid_pt_asym", "batch_matmul_hybrid_pt_adj_y_rank3",
+      "conv_2d_hybrid_pt_3x3_same",
+      "conv_2d_hybrid_pt_3x3_valid_s2_b2",
+      "conv_2d_hybrid_pt_1x1",
+      "conv_2d_hybrid_pt_1x1_s2",
+      "fully_connected_hybrid_pt",
+      "fully_connected_hybrid_pt_asym",
+      "fully_connected_hybrid_pt_keep_dims",
+      "depthwise_conv_2d_hybrid_pc_3x3_same",
+      "depthwise_conv_2d_hybrid_pc_3x3_valid_m2_s2",
+      "batch_matmul_hybrid_pt",
+      "batch_matmul_hybrid_pt_asym",
+      "batch_matmul_hybrid_pt_adj_y_rank3",
   };
   tfcc_runtime *rt = NULL;
   CHECK(tfcc_runtime_create(NULL, &rt) == TFCC_OK);
@@ -446,8 +464,10 @@ static void test_reference_mode(void) {
     run_exact_case(rt, src, cases[i], TFCC_QUANT_COMPAT_REFERENCE, "hybrid_builtin", 0);
   /* default mode, small hybrid networks: XNNPACK-exact float CONV_2D and LOGISTIC before the
      hybrid nodes, then the hybrid nodes themselves, all bit for bit with LiteRT */
-  for (int o = 0; o < 3; o++) run_exact_case(rt, src, "hybrid_net_conv_silu_conv", 0, "conformance", o);
-  for (int o = 0; o < 2; o++) run_exact_case(rt, src, "hybrid_net_logistic_fc", 0, "conformance", o);
+  for (int o = 0; o < 3; o++)
+    run_exact_case(rt, src, "hybrid_net_conv_silu_conv", 0, "conformance", o);
+  for (int o = 0; o < 2; o++)
+    run_exact_case(rt, src, "hybrid_net_logistic_fc", 0, "conformance", o);
   tfcc_runtime_destroy(rt);
 }
 
@@ -538,7 +558,8 @@ static void dw_case(int H, int W, int C, int kh, int kw, int stride, int pad, in
   float *bias = malloc((size_t)C * sizeof(float)), *o0 = malloc(out_n * sizeof(float));
   float *o1 = malloc(out_n * sizeof(float));
   int8_t *q = malloc(in_n), *w = malloc((size_t)kh * kw * C);
-  int32_t *qc = malloc(in_n * sizeof(int32_t)), *w32 = malloc((size_t)kh * kw * C * sizeof(int32_t));
+  int32_t *qc = malloc(in_n * sizeof(int32_t)),
+          *w32 = malloc((size_t)kh * kw * C * sizeof(int32_t));
   CHECK(x && fs && bias && o0 && o1 && q && w && qc && w32);
   fill_activations(x, in_n);
   x[3] = 4.0f, x[4] = -2.0f; /* a usable range, not the clamp tests' extremes */
@@ -569,11 +590,11 @@ static void dw_case(int H, int W, int C, int kh, int kw, int stride, int pad, in
 }
 
 static void test_dwconv(void) {
-  dw_case(9, 7, 5, 3, 3, 1, 1, 1, true, true);    /* channels < 16 */
-  dw_case(8, 8, 16, 3, 3, 2, 1, 1, false, true);  /* one block of 16, per-tensor */
+  dw_case(9, 7, 5, 3, 3, 1, 1, 1, true, true);     /* channels < 16 */
+  dw_case(8, 8, 16, 3, 3, 2, 1, 1, false, true);   /* one block of 16, per-tensor */
   dw_case(12, 10, 96, 3, 3, 1, 1, 1, true, false); /* 64 + 32 */
   dw_case(11, 11, 149, 5, 5, 2, 2, 1, true, true); /* 2 x 64 + 16 + 5 */
-  dw_case(10, 9, 33, 3, 3, 1, 2, 2, true, true);  /* dilation */
+  dw_case(10, 9, 33, 3, 3, 1, 2, 2, true, true);   /* dilation */
 }
 
 int main(void) {

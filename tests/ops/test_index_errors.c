@@ -20,7 +20,8 @@ typedef struct {
 } feed;
 
 /* Runs case `name` with the given inputs; returns the status and copies the message. */
-static tfcc_status run_with(tfcc_runtime *rt, const char *name, const feed *in, int n_in, char *msg, size_t cap) {
+static tfcc_status run_with(tfcc_runtime *rt, const char *name, const feed *in, int n_in, char *msg,
+                            size_t cap) {
   char path[1024];
   snprintf(path, sizeof path, "%s/tests/ops/conformance/%s.tflite", tfcc_test_source_dir(), name);
   tfcc_model *model = NULL;
@@ -37,7 +38,8 @@ static tfcc_status run_with(tfcc_runtime *rt, const char *name, const feed *in, 
     static unsigned char big[MAX_IO][4096];
     for (int i = 0; i < tfcc_session_output_count(sess) && i < MAX_IO; i++) {
       tfcc_tensor_info info;
-      if (tfcc_session_output_info(sess, i, &info) == TFCC_OK && info.bytes <= sizeof big[i]) outs[i] = big[i];
+      if (tfcc_session_output_info(sess, i, &info) == TFCC_OK && info.bytes <= sizeof big[i])
+        outs[i] = big[i];
     }
     st = tfcc_session_run(sess, ptrs, (void *const *)outs);
     if (st != TFCC_OK) snprintf(msg, cap, "%s", tfcc_session_last_error(sess));
@@ -47,7 +49,8 @@ static tfcc_status run_with(tfcc_runtime *rt, const char *name, const feed *in, 
   return st;
 }
 
-static void expect_error(tfcc_runtime *rt, const char *name, const feed *in, int n_in, const char *phrase) {
+static void expect_error(tfcc_runtime *rt, const char *name, const feed *in, int n_in,
+                         const char *phrase) {
   char msg[1024];
   tfcc_status st = run_with(rt, name, in, n_in, msg, sizeof msg);
   CHECKF(st != TFCC_OK, "%s: bad inputs ran without an error", name);
@@ -77,7 +80,8 @@ int main(void) {
   CHECKF(tfcc_runtime_create(&ro, &rt) == TFCC_OK, "runtime: %s", tfcc_last_error());
   if (!rt) return tfcc_test_finish("index errors");
 
-  float table[5 * 3 * 2] = {0}, upd[5 * 3] = {0}, vals4[4] = {0}, data52[5 * 2] = {0}, x352[3 * 5 * 2] = {0};
+  float table[5 * 3 * 2] = {0}, upd[5 * 3] = {0}, vals4[4] = {0}, data52[5 * 2] = {0},
+                      x352[3 * 5 * 2] = {0};
   float x37[3 * 7] = {0}, data622[6 * 2 * 2] = {0};
   { /* EMBEDDING_LOOKUP: id 5 of 5 rows, and -1 */
     int32_t ids[4] = {0, 5, 1, 2}, neg[4] = {0, 1, -1, 2}, good[4] = {4, 0, 0, 3};
@@ -101,7 +105,8 @@ int main(void) {
     expect_error(rt, "sparse_to_dense_f32", in, 2, "outside [0, 3)");
   }
   { /* UNSORTED_SEGMENT_*: id 4 with num_segments 4; a negative num_segments */
-    int32_t ids[5] = {1, 4, 0, 2, 1}, num[1] = {4}, good_ids[5] = {1, -1, 0, 3, 1}, negnum[1] = {-2};
+    int32_t ids[5] = {1, 4, 0, 2, 1}, num[1] = {4}, good_ids[5] = {1, -1, 0, 3, 1},
+            negnum[1] = {-2};
     feed in[3] = {{data52, sizeof data52}, {ids, sizeof ids}, {num, sizeof num}};
     expect_error(rt, "unsorted_segment_sum_f32_dyn", in, 3, "is not below num_segments 4");
     expect_error(rt, "unsorted_segment_max_f32_dyn", in, 3, "is not below num_segments 4");
@@ -143,7 +148,8 @@ int main(void) {
   }
   { /* BUCKETIZE: boundaries [-3, -1, 0, 0.5, 2, 2, 7] with the first and last swapped */
     char path[1024];
-    snprintf(path, sizeof path, "%s/tests/ops/conformance/bucketize_f32.tflite", tfcc_test_source_dir());
+    snprintf(path, sizeof path, "%s/tests/ops/conformance/bucketize_f32.tflite",
+             tfcc_test_source_dir());
     size_t size = 0;
     unsigned char *buf = tfcc_test_read_file(path, &size);
     CHECKF(buf != NULL, "cannot read %s", path);
@@ -165,7 +171,8 @@ int main(void) {
       if (st == TFCC_OK) st = tfcc_session_create(model, NULL, &sess);
       const char *msg = tfcc_last_error();
       CHECKF(st != TFCC_OK, "unsorted BUCKETIZE boundaries were accepted");
-      CHECKF(msg && strstr(msg, "boundaries are not sorted (entry 0 is 7, entry 1 is -1)"), "message \"%s\"", msg ? msg : "");
+      CHECKF(msg && strstr(msg, "boundaries are not sorted (entry 0 is 7, entry 1 is -1)"),
+             "message \"%s\"", msg ? msg : "");
       printf("  bucketize unsorted: %s: %s\n", tfcc_status_str(st), msg ? msg : "");
       if (sess) tfcc_session_destroy(sess);
       if (model) tfcc_model_release(model);

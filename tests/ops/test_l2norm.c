@@ -14,9 +14,18 @@ static void run(tfcc_dtype dt, int32_t rank, const int32_t *dims, int32_t zp_in)
   void *in = malloc((size_t)n * 4);
   double *r = malloc(sizeof(double) * (size_t)n);
   for (int64_t i = 0; i < n; i++) {
-    if (dt == TFCC_FLOAT32) { ((float *)in)[i] = oh_randf(-3, 3); r[i] = ((float *)in)[i]; }
-    else if (dt == TFCC_UINT8) { int32_t v = oh_randi(0, 255); ((uint8_t *)in)[i] = (uint8_t)v; r[i] = v - zp_in; }
-    else { int32_t v = oh_randi(-128, 127); ((int8_t *)in)[i] = (int8_t)v; r[i] = v - zp_in; }
+    if (dt == TFCC_FLOAT32) {
+      ((float *)in)[i] = oh_randf(-3, 3);
+      r[i] = ((float *)in)[i];
+    } else if (dt == TFCC_UINT8) {
+      int32_t v = oh_randi(0, 255);
+      ((uint8_t *)in)[i] = (uint8_t)v;
+      r[i] = v - zp_in;
+    } else {
+      int32_t v = oh_randi(-128, 127);
+      ((int8_t *)in)[i] = (int8_t)v;
+      r[i] = v - zp_in;
+    }
   }
   tt_set(&c.in[0], dt, rank, dims, in);
   tt_set(&c.out, dt, rank, dims, NULL);
@@ -31,7 +40,8 @@ static void run(tfcc_dtype dt, int32_t rank, const int32_t *dims, int32_t zp_in)
       double s = 0;
       for (int32_t k = 0; k < depth; k++) s += r[o * depth + k] * r[o * depth + k];
       double norm = sqrt(s);
-      for (int32_t k = 0; k < depth; k++) want[o * depth + k] = r[o * depth + k] / (norm > 1e-6 ? norm : 1e-6);
+      for (int32_t k = 0; k < depth; k++)
+        want[o * depth + k] = r[o * depth + k] / (norm > 1e-6 ? norm : 1e-6);
     }
     if (dt == TFCC_FLOAT32) {
       oh_cmp_f("l2norm float", c.out_data, want, n, 1e-5);
@@ -40,7 +50,8 @@ static void run(tfcc_dtype dt, int32_t rank, const int32_t *dims, int32_t zp_in)
       int32_t zp = dt == TFCC_UINT8 ? 128 : 0;
       for (int64_t i = 0; i < n; i++) {
         g[i] = oh_get_q(c.out_data, dt, i);
-        w[i] = tt_quantize(want[i], 1.0 / 128, zp, dt == TFCC_UINT8 ? 0 : -128, dt == TFCC_UINT8 ? 255 : 127);
+        w[i] = tt_quantize(want[i], 1.0 / 128, zp, dt == TFCC_UINT8 ? 0 : -128,
+                           dt == TFCC_UINT8 ? 255 : 127);
       }
       int64_t nd = oh_cmp_q("l2norm q", g, w, n, 1);
       printf("l2norm %s: %lld/%lld off by one\n", tfcc_dtype_name(dt), (long long)nd, (long long)n);

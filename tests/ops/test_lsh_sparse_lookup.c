@@ -18,23 +18,30 @@ static void expect_err(int32_t op, tfcc_tensor **in, int32_t n, tfcc_tensor *out
   tfcc_err err;
   tfcc_status st = run_opt(op, in, n, out, type, value, &err);
   CHECKF(st == want, "op %d: status %d, expected %d (%s)", (int)op, (int)st, (int)want, err.msg);
-  CHECKF(strstr(err.msg, needle) != NULL, "op %d: message '%s' lacks '%s'", (int)op, err.msg, needle);
+  CHECKF(strstr(err.msg, needle) != NULL, "op %d: message '%s' lacks '%s'", (int)op, err.msg,
+         needle);
 }
 
 static void test_lsh_hostile(void) {
   const int32_t dh[2] = {2, 3}, dh33[2] = {1, 33}, din[1] = {4}, dw[1] = {3};
   float seeds[33] = {0}, w[3] = {1, 2, 3};
   int32_t x[4] = {1, 2, 3, 4}, o[64];
-  tfcc_tensor h = oh_tensor(TFCC_FLOAT32, 2, dh, seeds, NULL), h33 = oh_tensor(TFCC_FLOAT32, 2, dh33, seeds, NULL);
-  tfcc_tensor hi = oh_tensor(TFCC_INT32, 2, dh, x, NULL), in = oh_tensor(TFCC_INT32, 1, din, x, NULL);
-  tfcc_tensor wt = oh_tensor(TFCC_FLOAT32, 1, dw, w, NULL), out = oh_tensor(TFCC_INT32, 0, NULL, o, NULL);
+  tfcc_tensor h = oh_tensor(TFCC_FLOAT32, 2, dh, seeds, NULL),
+              h33 = oh_tensor(TFCC_FLOAT32, 2, dh33, seeds, NULL);
+  tfcc_tensor hi = oh_tensor(TFCC_INT32, 2, dh, x, NULL),
+              in = oh_tensor(TFCC_INT32, 1, din, x, NULL);
+  tfcc_tensor wt = oh_tensor(TFCC_FLOAT32, 1, dw, w, NULL),
+              out = oh_tensor(TFCC_INT32, 0, NULL, o, NULL);
   tfcc_tensor outf = oh_tensor(TFCC_FLOAT32, 0, NULL, o, NULL);
-  tfcc_tensor *ok[2] = {&h, &in}, *bad_h[2] = {&hi, &in}, *bits[2] = {&h33, &in}, *bad_w[3] = {&h, &in, &wt};
+  tfcc_tensor *ok[2] = {&h, &in}, *bad_h[2] = {&hi, &in}, *bits[2] = {&h33, &in},
+              *bad_w[3] = {&h, &in, &wt};
   expect_err(TFCC_OP_LSH_PROJECTION, ok, 2, &out, OPT_LSH, 0, TFCC_ERR_INVALID_MODEL, "type 0");
   expect_err(TFCC_OP_LSH_PROJECTION, ok, 2, &out, 0, 0, TFCC_ERR_INVALID_MODEL, "type 0");
-  expect_err(TFCC_OP_LSH_PROJECTION, bad_h, 2, &out, OPT_LSH, 1, TFCC_ERR_DTYPE, "input 0 (hash) dtype int32");
+  expect_err(TFCC_OP_LSH_PROJECTION, bad_h, 2, &out, OPT_LSH, 1, TFCC_ERR_DTYPE,
+             "input 0 (hash) dtype int32");
   expect_err(TFCC_OP_LSH_PROJECTION, bits, 2, &out, OPT_LSH, 2, TFCC_ERR_SHAPE, "num_bits <= 32");
-  expect_err(TFCC_OP_LSH_PROJECTION, bad_w, 3, &out, OPT_LSH, 1, TFCC_ERR_SHAPE, "input 2 (weight) must be [4]");
+  expect_err(TFCC_OP_LSH_PROJECTION, bad_w, 3, &out, OPT_LSH, 1, TFCC_ERR_SHAPE,
+             "input 2 (weight) must be [4]");
   expect_err(TFCC_OP_LSH_PROJECTION, ok, 2, &outf, OPT_LSH, 1, TFCC_ERR_DTYPE, "float32");
   tfcc_err err;
   CHECKF(run_opt(TFCC_OP_LSH_PROJECTION, ok, 2, &out, OPT_LSH, 2, &err) == TFCC_OK, "%s", err.msg);
@@ -71,16 +78,20 @@ static void test_els(void) {
   tfcc_tensor out = oh_tensor(TFCC_FLOAT32, 0, NULL, o, NULL);
   tfcc_tensor *in[5] = {&s.t[0], &s.t[1], &s.t[2], &s.t[3], &s.t[4]};
   tfcc_err err;
-  CHECKF(run_opt(TFCC_OP_EMBEDDING_LOOKUP_SPARSE, in, 5, &out, OPT_ELS, 1, &err) == TFCC_OK, "%s", err.msg);
+  CHECKF(run_opt(TFCC_OP_EMBEDDING_LOOKUP_SPARSE, in, 5, &out, OPT_ELS, 1, &err) == TFCC_OK, "%s",
+         err.msg);
   CHECKF(out.rank == 2 && out.dims[0] == 3 && out.dims[1] == 2, "output shape");
   /* rows are params[i] = (2i + 1, 2i + 2); MEAN: (p1 * 2 + p3 * 0.5) / 2.5, p0, p1 */
-  const float want[6] = {(3.f * 2 + 7.f * 0.5f) / 2.5f, (4.f * 2 + 8.f * 0.5f) / 2.5f, 1.f, 2.f, 3.f, 4.f};
+  const float want[6] = {
+      (3.f * 2 + 7.f * 0.5f) / 2.5f, (4.f * 2 + 8.f * 0.5f) / 2.5f, 1.f, 2.f, 3.f, 4.f};
   for (int i = 0; i < 6; i++)
-    CHECKF(fabsf(o[i] - want[i]) <= 1e-6f * fabsf(want[i]), "MEAN [%d] = %g, want %g", i, o[i], want[i]);
+    CHECKF(fabsf(o[i] - want[i]) <= 1e-6f * fabsf(want[i]), "MEAN [%d] = %g, want %g", i, o[i],
+           want[i]);
   /* hostile */
   expect_err(TFCC_OP_EMBEDDING_LOOKUP_SPARSE, in, 5, &out, OPT_ELS, 7, TFCC_ERR_INVALID_MODEL,
              "combiner 7 out of range");
-  expect_err(TFCC_OP_EMBEDDING_LOOKUP_SPARSE, in, 4, &out, OPT_ELS, 0, TFCC_ERR_INVALID_MODEL, "4 inputs");
+  expect_err(TFCC_OP_EMBEDDING_LOOKUP_SPARSE, in, 4, &out, OPT_ELS, 0, TFCC_ERR_INVALID_MODEL,
+             "4 inputs");
   tfcc_tensor *swap[5] = {&s.t[3], &s.t[1], &s.t[2], &s.t[3], &s.t[4]};
   expect_err(TFCC_OP_EMBEDDING_LOOKUP_SPARSE, swap, 5, &out, OPT_ELS, 0, TFCC_ERR_DTYPE,
              "input 0 (ids) dtype float32");
@@ -93,7 +104,8 @@ static void test_els(void) {
   expect_err(TFCC_OP_EMBEDDING_LOOKUP_SPARSE, short_w, 5, &out, OPT_ELS, 0, TFCC_ERR_SHAPE,
              "weights [3] must have one entry per id");
   s.ds[0] = -3;
-  expect_err(TFCC_OP_EMBEDDING_LOOKUP_SPARSE, in, 5, &out, OPT_ELS, 0, TFCC_ERR_SHAPE, "dense_shape[0] is -3");
+  expect_err(TFCC_OP_EMBEDDING_LOOKUP_SPARSE, in, 5, &out, OPT_ELS, 0, TFCC_ERR_SHAPE,
+             "dense_shape[0] is -3");
   s.ds[0] = 3;
   s.ids[2] = 5;
   expect_err(TFCC_OP_EMBEDDING_LOOKUP_SPARSE, in, 5, &out, OPT_ELS, 0, TFCC_ERR_RUNTIME,

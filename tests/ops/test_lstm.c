@@ -155,8 +155,14 @@ static tfcc_status run_case(lstm_case *lc, const ref_model *m, tfcc_err *err) {
   if (st != TFCC_OK) return st;
   for (int i = 0; i < 5; i++) lc->tmpp[i] = &lc->tmp[i];
   tfcc_tensor *outs[1] = {&lc->out};
-  tfcc_op_ctx ctx = {.node = &lc->node, .in = lc->in, .n_in = 24, .out = outs, .n_out = 1,
-                     .tmp = lc->n_tmp ? lc->tmpp : NULL, .n_tmp = lc->n_tmp, .err = err,
+  tfcc_op_ctx ctx = {.node = &lc->node,
+                     .in = lc->in,
+                     .n_in = 24,
+                     .out = outs,
+                     .n_out = 1,
+                     .tmp = lc->n_tmp ? lc->tmpp : NULL,
+                     .n_tmp = lc->n_tmp,
+                     .err = err,
                      .ks = tfcc_kernel_set_for(TFCC_ISA_GENERIC)};
   const tfcc_op_def *def = tfcc_op_lookup(TFCC_OP_UNIDIRECTIONAL_SEQUENCE_LSTM);
   st = def->prepare(&ctx);
@@ -186,9 +192,18 @@ static void random_model(ref_model *m, double wscale) {
 static void test_float(bool cifg, bool peep, bool proj, bool ln, bool time_major, double clip) {
   static ref_model m;
   memset(&m, 0, sizeof(m));
-  m.nb = 2; m.nt = 5; m.ni = 4; m.nc = 6; m.no = proj ? 3 : 6;
-  m.cifg = cifg; m.peep = peep; m.proj = proj; m.ln = ln; m.time_major = time_major;
-  m.cell_clip = clip; m.proj_clip = proj ? clip * 0.5 : 0;
+  m.nb = 2;
+  m.nt = 5;
+  m.ni = 4;
+  m.nc = 6;
+  m.no = proj ? 3 : 6;
+  m.cifg = cifg;
+  m.peep = peep;
+  m.proj = proj;
+  m.ln = ln;
+  m.time_major = time_major;
+  m.cell_clip = clip;
+  m.proj_clip = proj ? clip * 0.5 : 0;
   random_model(&m, 0.6);
   static float w[4][64 * 64], r[4][64 * 64], p[4][64], b[4][64], l[4][64], pw[64 * 64], pb[64];
   float x[2 * 5 * 4], h[2 * 6], c[2 * 6], y[2 * 5 * 6];
@@ -209,7 +224,11 @@ static void test_float(bool cifg, bool peep, bool proj, bool ln, bool time_major
   for (int g = 0; g < 4; g++) {
     for (int i = 0; i < m.nc * m.ni; i++) m.w[g][i] = w[g][i];
     for (int i = 0; i < m.nc * m.no; i++) m.r[g][i] = r[g][i];
-    for (int i = 0; i < m.nc; i++) { m.p[g][i] = p[g][i]; m.b[g][i] = b[g][i]; m.l[g][i] = l[g][i]; }
+    for (int i = 0; i < m.nc; i++) {
+      m.p[g][i] = p[g][i];
+      m.b[g][i] = b[g][i];
+      m.l[g][i] = l[g][i];
+    }
   }
   for (int i = 0; i < m.no * m.nc; i++) m.pw[i] = pw[i];
   for (int i = 0; i < m.no; i++) m.pb[i] = pb[i];
@@ -258,14 +277,16 @@ static void test_float(bool cifg, bool peep, bool proj, bool ln, bool time_major
     tfcc_status st = run_case(&lc, &m, &err);
     CHECKF(st == TFCC_OK, "float lstm: %s", err.msg);
     if (st != TFCC_OK) return;
-    CHECK(lc.out.rank == 3 && lc.out.dims[0] == d0 && lc.out.dims[1] == d1 && lc.out.dims[2] == m.no);
+    CHECK(lc.out.rank == 3 && lc.out.dims[0] == d0 && lc.out.dims[1] == d1 &&
+          lc.out.dims[2] == m.no);
     ref_run(&m, xd, hd, cd, yd);
     int bad = 0;
     for (int i = 0; i < m.nb * m.nt * m.no; i++)
       if (fabs(y[i] - yd[i]) > 1e-5 + 1e-5 * fabs(yd[i])) bad++;
     for (int i = 0; i < m.nb * m.nc; i++)
       if (fabs(c[i] - cd[i]) > 1e-5 + 1e-5 * fabs(cd[i])) bad++;
-    CHECKF(bad == 0, "float lstm cifg %d peep %d proj %d ln %d tm %d run %d: %d mismatches (y0 %g vs %g)",
+    CHECKF(bad == 0,
+           "float lstm cifg %d peep %d proj %d ln %d tm %d run %d: %d mismatches (y0 %g vs %g)",
            cifg, peep, proj, ln, time_major, run, bad, (double)y[0], yd[0]);
   }
 }
@@ -280,8 +301,15 @@ static int8_t q8(double v, double s, int z) {
 static void test_int8(bool cifg, bool peep, bool proj, double cell_clip) {
   static ref_model m;
   memset(&m, 0, sizeof(m));
-  m.nb = 2; m.nt = 6; m.ni = 5; m.nc = 8; m.no = proj ? 4 : 8;
-  m.cifg = cifg; m.peep = peep; m.proj = proj; m.cell_clip = cell_clip;
+  m.nb = 2;
+  m.nt = 6;
+  m.ni = 5;
+  m.nc = 8;
+  m.no = proj ? 4 : 8;
+  m.cifg = cifg;
+  m.peep = peep;
+  m.proj = proj;
+  m.cell_clip = cell_clip;
   random_model(&m, 0.5);
   const float s_x = 0.02f, s_h = 1.0f / 128, s_w = 0.5f / 127, s_p = 0.5f / 32767;
   const int z_x = -5, z_h = 3;
@@ -297,8 +325,10 @@ static void test_int8(bool cifg, bool peep, bool proj, double cell_clip) {
     xd[i] = (x[i] - z_x) * (double)s_x;
   }
   for (int g = 0; g < 4; g++) {
-    for (int i = 0; i < m.nc * m.ni; i++) m.w[g][i] = (w[g][i] = q8(m.w[g][i], s_w, 0)) * (double)s_w;
-    for (int i = 0; i < m.nc * m.no; i++) m.r[g][i] = (r[g][i] = q8(m.r[g][i], s_w, 0)) * (double)s_w;
+    for (int i = 0; i < m.nc * m.ni; i++)
+      m.w[g][i] = (w[g][i] = q8(m.w[g][i], s_w, 0)) * (double)s_w;
+    for (int i = 0; i < m.nc * m.no; i++)
+      m.r[g][i] = (r[g][i] = q8(m.r[g][i], s_w, 0)) * (double)s_w;
     for (int i = 0; i < m.nc; i++) {
       p[g][i] = (int16_t)lround(m.p[g][i] / s_p);
       m.p[g][i] = p[g][i] * (double)s_p;
@@ -373,8 +403,9 @@ static void test_int8(bool cifg, bool peep, bool proj, double cell_clip) {
     if (d > 0) off1++;
   }
   /* Q3.12 gates, gemmlowp int16 activations and 8-bit hidden state: a few units of drift. */
-  CHECKF(worst <= 3 && off1 * 2 <= n, "int8 lstm cifg %d peep %d proj %d: worst %d, %d of %d differ",
-         cifg, peep, proj, worst, off1, n);
+  CHECKF(worst <= 3 && off1 * 2 <= n,
+         "int8 lstm cifg %d peep %d proj %d: worst %d, %d of %d differ", cifg, peep, proj, worst,
+         off1, n);
   for (int i = 0; i < m.nb * m.nc; i++) {
     double cr = c[i] * ldexp(1.0, cell_log2);
     CHECKF(fabs(cr - cd[i]) < 0.05, "cell %d: %g vs %g", i, cr, cd[i]);

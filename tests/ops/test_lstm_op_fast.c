@@ -54,10 +54,14 @@ static void *rnd_data(tfcc_dtype dt, size_t n) {
   size_t es = tfcc_dtype_size(dt);
   void *p = malloc(es * n + 16);
   for (size_t i = 0; i < n; i++) {
-    if (dt == TFCC_FLOAT32) ((float *)p)[i] = (float)rndi(-1000, 1000) / 1500.f;
-    else if (dt == TFCC_INT8) ((int8_t *)p)[i] = (int8_t)rndi(-127, 127);
-    else if (dt == TFCC_INT16) ((int16_t *)p)[i] = (int16_t)rndi(-12000, 12000);
-    else if (dt == TFCC_INT32) ((int32_t *)p)[i] = rndi(-30000, 30000);
+    if (dt == TFCC_FLOAT32)
+      ((float *)p)[i] = (float)rndi(-1000, 1000) / 1500.f;
+    else if (dt == TFCC_INT8)
+      ((int8_t *)p)[i] = (int8_t)rndi(-127, 127);
+    else if (dt == TFCC_INT16)
+      ((int16_t *)p)[i] = (int16_t)rndi(-12000, 12000);
+    else if (dt == TFCC_INT32)
+      ((int32_t *)p)[i] = rndi(-30000, 30000);
   }
   return p;
 }
@@ -72,8 +76,8 @@ static const tfcc_quant *mkq(qstore *q, float s, int32_t z) {
   return &q->q;
 }
 
-static void mk(world *w, int idx, tfcc_dtype dt, int rank, int d0, int d1, int d2, const tfcc_quant *q,
-               bool is_const) {
+static void mk(world *w, int idx, tfcc_dtype dt, int rank, int d0, int d1, int d2,
+               const tfcc_quant *q, bool is_const) {
   tfcc_tensor *t = &w->t[idx];
   memset(t, 0, sizeof *t);
   t->dtype = dt;
@@ -91,7 +95,8 @@ static void mk(world *w, int idx, tfcc_dtype dt, int rank, int d0, int d1, int d
 
 static void build(world *w, const op_case *c, bool consts) {
   memset(w, 0, sizeof *w);
-  const tfcc_dtype wdt = c->is_int ? TFCC_INT8 : TFCC_FLOAT32, bdt = c->is_int ? TFCC_INT32 : TFCC_FLOAT32;
+  const tfcc_dtype wdt = c->is_int ? TFCC_INT8 : TFCC_FLOAT32,
+                   bdt = c->is_int ? TFCC_INT32 : TFCC_FLOAT32;
   const bool q = c->is_int;
   int d0 = c->time_major ? c->nt : c->nb, d1 = c->time_major ? c->nb : c->nt;
   mk(w, 0, wdt, 3, d0, d1, c->ni, q ? mkq(&w->qx, 0.02f, -3) : NULL, false);
@@ -100,15 +105,17 @@ static void build(world *w, const op_case *c, bool consts) {
     mk(w, 1 + g, wdt, 2, c->nc, c->ni, 0, q ? mkq(&w->qw, 0.004f, 0) : NULL, consts);
     mk(w, 5 + g, wdt, 2, c->nc, c->no, 0, q ? &w->qw.q : NULL, consts);
     mk(w, 12 + g, bdt, 1, c->nc, 0, 0, NULL, consts);
-    if (c->peep && g != 2) mk(w, 9 + (g == 3 ? 2 : g), q ? TFCC_INT16 : TFCC_FLOAT32, 1, c->nc, 0, 0,
-                              q ? mkq(&w->qp, 0.5f / 32767, 0) : NULL, consts);
+    if (c->peep && g != 2)
+      mk(w, 9 + (g == 3 ? 2 : g), q ? TFCC_INT16 : TFCC_FLOAT32, 1, c->nc, 0, 0,
+         q ? mkq(&w->qp, 0.5f / 32767, 0) : NULL, consts);
   }
   if (c->proj) {
     mk(w, 16, wdt, 2, c->no, c->nc, 0, q ? &w->qw.q : NULL, consts);
     mk(w, 17, bdt, 1, c->no, 0, 0, NULL, consts);
   }
   mk(w, 18, wdt, 2, c->nb, c->no, 0, q ? mkq(&w->qh, 1.f / 128, 2) : NULL, false);
-  mk(w, 19, q ? TFCC_INT16 : TFCC_FLOAT32, 2, c->nb, c->nc, 0, q ? mkq(&w->qc, 1.f / 2048, 0) : NULL, false);
+  mk(w, 19, q ? TFCC_INT16 : TFCC_FLOAT32, 2, c->nb, c->nc, 0,
+     q ? mkq(&w->qc, 1.f / 2048, 0) : NULL, false);
   w->t[18].is_variable = w->t[19].is_variable = true;
   memset(&w->out, 0, sizeof w->out);
   w->out.dtype = wdt;
@@ -157,9 +164,17 @@ static tfcc_status run(world *w, const op_case *c, bool with_init, tfcc_isa isa,
     params = ic.params;
   }
   tfcc_tensor *outs[1] = {&w->out};
-  tfcc_op_ctx ctx = {.node = &w->node, .params = params, .in = w->in, .n_in = 24, .out = outs,
-                     .n_out = 1, .tmp = c->is_int ? w->tmpp : NULL, .n_tmp = c->is_int ? 5 : 0,
-                     .err = &err, .isa = isa, .ks = tfcc_kernel_set_for(isa)};
+  tfcc_op_ctx ctx = {.node = &w->node,
+                     .params = params,
+                     .in = w->in,
+                     .n_in = 24,
+                     .out = outs,
+                     .n_out = 1,
+                     .tmp = c->is_int ? w->tmpp : NULL,
+                     .n_tmp = c->is_int ? 5 : 0,
+                     .err = &err,
+                     .isa = isa,
+                     .ks = tfcc_kernel_set_for(isa)};
   size_t off = 0;
   for (int r = 0; r < 2 && st == TFCC_OK; r++) {
     st = def->prepare(&ctx);
@@ -187,7 +202,8 @@ static tfcc_status run(world *w, const op_case *c, bool with_init, tfcc_isa isa,
 
 static void check_case(const op_case *c) {
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
-  const size_t cap = 4 * ((size_t)2 * c->nb * c->nt * c->no + (size_t)c->nb * (c->no + 2 * c->nc)) + 64;
+  const size_t cap =
+      4 * ((size_t)2 * c->nb * c->nt * c->no + (size_t)c->nb * (c->no + 2 * c->nc)) + 64;
   uint8_t *want = malloc(cap), *got = malloc(cap);
   for (int consts = 0; consts < 2; consts++)
     for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++) {
@@ -213,7 +229,8 @@ static void check_case(const op_case *c) {
         CHECKF((strcmp(kfast, "ref") != 0) == fast, "consts %d isa %s: kernel %s", consts,
                tfcc_isa_name((tfcc_isa)isa), kfast);
         if (c->is_int) {
-          CHECKF(memcmp(want, got, nw) == 0, "int8 lstm isa %s qc %d consts %d nc %d: fast != reference",
+          CHECKF(memcmp(want, got, nw) == 0,
+                 "int8 lstm isa %s qc %d consts %d nc %d: fast != reference",
                  tfcc_isa_name((tfcc_isa)isa), qc, consts, (int)c->nc);
         } else {
           /* a plain loop: gcc 12's aarch64 vectorizer fails on an fmax reduction here */
@@ -222,8 +239,8 @@ static void check_case(const op_case *c) {
             const double d = fabs((double)((float *)want)[i] - ((float *)got)[i]);
             if (d > worst) worst = d;
           }
-          CHECKF(worst < 2e-5, "float lstm isa %s consts %d nc %d: max diff %g", tfcc_isa_name((tfcc_isa)isa),
-                 consts, (int)c->nc, worst);
+          CHECKF(worst < 2e-5, "float lstm isa %s consts %d nc %d: max diff %g",
+                 tfcc_isa_name((tfcc_isa)isa), consts, (int)c->nc, worst);
         }
         free(h0), free(c0);
         drop(&w);

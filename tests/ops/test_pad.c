@@ -37,7 +37,10 @@ static void test_pad(void) {
   CHECK(st_run(TFCC_OP_PADV2, none, in2, 3, out, 1, msg, sizeof msg) == TFCC_ERR_UNSUPPORTED);
   ((int32_t *)tp.data)[1] = -1;
   CHECK(st_run(TFCC_OP_PAD, none, in, 2, out, 1, msg, sizeof msg) == TFCC_ERR_INVALID_MODEL);
-  st_free(&ti); st_free(&tp); st_free(&o); st_free(&tc);
+  st_free(&ti);
+  st_free(&tp);
+  st_free(&o);
+  st_free(&tc);
 }
 
 static void test_mirror_pad(void) {
@@ -48,16 +51,23 @@ static void test_mirror_pad(void) {
   tfcc_tensor o = st_output(TFCC_FLOAT32);
   tfcc_tensor *in[] = {&ti, &tp}, *out[] = {&o};
   tfb_field f[] = {{.field = 0, .kind = TFB_U8, .i = 0}};
-  CHECKF(st_run(TFCC_OP_MIRROR_PAD, tfb_build(opt_buf, sizeof opt_buf, f, 1), in, 2, out, 1, msg, sizeof msg) == TFCC_OK, "%s", msg);
+  CHECKF(st_run(TFCC_OP_MIRROR_PAD, tfb_build(opt_buf, sizeof opt_buf, f, 1), in, 2, out, 1, msg,
+                sizeof msg) == TFCC_OK,
+         "%s", msg);
   float reflect[7] = {3, 2, 1, 2, 3, 2, 1};
   CHECK(o.dims[0] == 7 && memcmp(o.data, reflect, sizeof reflect) == 0);
   f[0].i = 1;
-  CHECKF(st_run(TFCC_OP_MIRROR_PAD, tfb_build(opt_buf, sizeof opt_buf, f, 1), in, 2, out, 1, msg, sizeof msg) == TFCC_OK, "%s", msg);
+  CHECKF(st_run(TFCC_OP_MIRROR_PAD, tfb_build(opt_buf, sizeof opt_buf, f, 1), in, 2, out, 1, msg,
+                sizeof msg) == TFCC_OK,
+         "%s", msg);
   float symmetric[7] = {2, 1, 1, 2, 3, 3, 2};
   CHECK(memcmp(o.data, symmetric, sizeof symmetric) == 0);
   ((int64_t *)tp.data)[0] = 4;
-  CHECK(st_run(TFCC_OP_MIRROR_PAD, tfb_build(opt_buf, sizeof opt_buf, f, 1), in, 2, out, 1, msg, sizeof msg) == TFCC_ERR_SHAPE);
-  st_free(&ti); st_free(&tp); st_free(&o);
+  CHECK(st_run(TFCC_OP_MIRROR_PAD, tfb_build(opt_buf, sizeof opt_buf, f, 1), in, 2, out, 1, msg,
+               sizeof msg) == TFCC_ERR_SHAPE);
+  st_free(&ti);
+  st_free(&tp);
+  st_free(&o);
 }
 
 static void test_space_batch(void) {
@@ -74,7 +84,8 @@ static void test_space_batch(void) {
   st_quant(&ti, &qi, 1.0f, -5);
   tfcc_tensor *in[] = {&ti, &tb, &tp}, *out[] = {&o};
   tfcc_fb_table none = {0};
-  CHECKF(st_run(TFCC_OP_SPACE_TO_BATCH_ND, none, in, 3, out, 1, msg, sizeof msg) == TFCC_OK, "%s", msg);
+  CHECKF(st_run(TFCC_OP_SPACE_TO_BATCH_ND, none, in, 3, out, 1, msg, sizeof msg) == TFCC_OK, "%s",
+         msg);
   CHECK(o.rank == 4 && o.dims[0] == 4 && o.dims[1] == 2 && o.dims[2] == 3 && o.dims[3] == 1);
   int bad = 0;
   for (int b = 0; b < 4; b++)
@@ -88,12 +99,17 @@ static void test_space_batch(void) {
   CHECK(bad == 0);
   tfcc_tensor back = st_output(TFCC_INT8);
   tfcc_tensor *in2[] = {&o, &tb, &tp}, *out2[] = {&back};
-  CHECKF(st_run(TFCC_OP_BATCH_TO_SPACE_ND, none, in2, 3, out2, 1, msg, sizeof msg) == TFCC_OK, "%s", msg);
+  CHECKF(st_run(TFCC_OP_BATCH_TO_SPACE_ND, none, in2, 3, out2, 1, msg, sizeof msg) == TFCC_OK, "%s",
+         msg);
   CHECK(back.rank == 4 && back.dims[0] == 1 && back.dims[1] == 4 && back.dims[2] == 4);
   CHECK(memcmp(back.data, x, 16) == 0);
   ((int32_t *)tp.data)[2] = 0; /* 4 + 0 + 1 not divisible by 2 */
   CHECK(st_run(TFCC_OP_SPACE_TO_BATCH_ND, none, in, 3, out, 1, msg, sizeof msg) == TFCC_ERR_SHAPE);
-  st_free(&ti); st_free(&tb); st_free(&tp); st_free(&o); st_free(&back);
+  st_free(&ti);
+  st_free(&tb);
+  st_free(&tp);
+  st_free(&o);
+  st_free(&back);
 }
 
 int main(void) {

@@ -17,16 +17,15 @@
 #include "test_harness.h"
 #include "tfcc/tfcc.h"
 
-static const uint32_t k_uniform[15] = {
-    0x3ed0133cu, 0x3f5b8ba6u, 0x3d62e6c0u, 0x3dafddd0u, 0x3ed305ccu, 0x3d160a40u, 0x3f283f22u,
-    0x3db3cf30u, 0x3f5e7caau, 0x3d2cf660u, 0x3eb51118u, 0x3e73be98u, 0x3d8bf520u, 0x3efbfd3cu,
-    0x3f3389c4u};
+static const uint32_t k_uniform[15] = {0x3ed0133cu, 0x3f5b8ba6u, 0x3d62e6c0u, 0x3dafddd0u,
+                                       0x3ed305ccu, 0x3d160a40u, 0x3f283f22u, 0x3db3cf30u,
+                                       0x3f5e7caau, 0x3d2cf660u, 0x3eb51118u, 0x3e73be98u,
+                                       0x3d8bf520u, 0x3efbfd3cu, 0x3f3389c4u};
 static const uint32_t k_normal[18] = {
-    0x3f974e1au, 0xbd389f5fu, 0xbf92ca3eu, 0xbef121fau, 0x3de859c7u, 0xbf374266u, 0x3ef52868u,
-    0x3fcb1f91u, 0x3ff55144u, 0xbf979c3bu, 0xbf75615fu, 0x3eadad6au, 0xbd32fcd1u, 0x3fc34130u,
-    0x3f48f9feu, 0x3f748099u, 0x3f14b716u, 0xbf9a1ddau};
-static const int64_t k_multinomial[18] = {
-    3, 3, 1, 1, 0, 1, 1, 1, 1, 0, 0, 0, 0, 3, 0, 0, 3, 0};
+    0x3f974e1au, 0xbd389f5fu, 0xbf92ca3eu, 0xbef121fau, 0x3de859c7u, 0xbf374266u,
+    0x3ef52868u, 0x3fcb1f91u, 0x3ff55144u, 0xbf979c3bu, 0xbf75615fu, 0x3eadad6au,
+    0xbd32fcd1u, 0x3fc34130u, 0x3f48f9feu, 0x3f748099u, 0x3f14b716u, 0xbf9a1ddau};
+static const int64_t k_multinomial[18] = {3, 3, 1, 1, 0, 1, 1, 1, 1, 0, 0, 0, 0, 3, 0, 0, 3, 0};
 
 static int32_t ulp_diff(float a, float b) {
   int32_t x, y;
@@ -46,14 +45,16 @@ int main(void) {
   for (int i = 0; i < 15; i++) {
     uint32_t bits;
     memcpy(&bits, &u[i], 4);
-    CHECKF(bits == k_uniform[i], "uniform %d: 0x%08x, TFLite 0x%08x", i, (unsigned)bits, (unsigned)k_uniform[i]);
+    CHECKF(bits == k_uniform[i], "uniform %d: 0x%08x, TFLite 0x%08x", i, (unsigned)bits,
+           (unsigned)k_uniform[i]);
   }
   tfcc_philox_init(&p, 7, (uint64_t)(int64_t)-3);
   tfcc_ref_random_normal_f32(&p, nrm, 18);
   for (int i = 0; i < 18; i++) {
     float want;
     memcpy(&want, &k_normal[i], 4);
-    CHECKF(ulp_diff(nrm[i], want) <= 2, "normal %d: %.9g, TFLite %.9g", i, (double)nrm[i], (double)want);
+    CHECKF(ulp_diff(nrm[i], want) <= 2, "normal %d: %.9g, TFLite %.9g", i, (double)nrm[i],
+           (double)want);
   }
   const float logits[8] = {0.0f, 1.0f, -1.0f, 0.5f, 2.0f, -3.0f, 0.0f, 0.1f};
   tfcc_philox_init(&p, 5, 11);
@@ -70,7 +71,8 @@ int main(void) {
 
   /* RANDOM_UNIFORM [3, 5], seeds (1, 2): two runs of one session, then a new session */
   char path[1024];
-  snprintf(path, sizeof path, "%s/tests/ops/conformance/random_uniform_f32.tflite", tfcc_test_source_dir());
+  snprintf(path, sizeof path, "%s/tests/ops/conformance/random_uniform_f32.tflite",
+           tfcc_test_source_dir());
   tfcc_runtime *rt = NULL;
   tfcc_model *model = NULL;
   CHECKF(tfcc_runtime_create(NULL, &rt) == TFCC_OK, "runtime: %s", tfcc_last_error());
@@ -89,7 +91,8 @@ int main(void) {
     if (!sess) break;
     for (int r = 0; r < (s == 0 ? 2 : 1); r++) {
       void *outs[1] = {got[s == 0 ? r : 2]};
-      CHECKF(tfcc_session_run(sess, NULL, outs) == TFCC_OK, "run: %s", tfcc_session_last_error(sess));
+      CHECKF(tfcc_session_run(sess, NULL, outs) == TFCC_OK, "run: %s",
+             tfcc_session_last_error(sess));
     }
     tfcc_session_destroy(sess);
   }

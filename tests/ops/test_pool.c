@@ -11,8 +11,10 @@ typedef struct pcfg {
 } pcfg;
 
 static void run_pool(const char *name, const pcfg *k) {
-  int32_t oh = k->padding == TFCC_PAD_SAME ? (k->h + k->sh - 1) / k->sh : (k->h - k->fh + k->sh) / k->sh;
-  int32_t ow = k->padding == TFCC_PAD_SAME ? (k->w + k->sw - 1) / k->sw : (k->w - k->fw + k->sw) / k->sw;
+  int32_t oh =
+      k->padding == TFCC_PAD_SAME ? (k->h + k->sh - 1) / k->sh : (k->h - k->fh + k->sh) / k->sh;
+  int32_t ow =
+      k->padding == TFCC_PAD_SAME ? (k->w + k->sw - 1) / k->sw : (k->w - k->fw + k->sw) / k->sw;
   int32_t th = (oh - 1) * k->sh + k->fh - k->h, tw = (ow - 1) * k->sw + k->fw - k->w;
   int32_t ph = th > 0 ? th / 2 : 0, pw = tw > 0 ? tw / 2 : 0;
   int64_t n_in = (int64_t)k->n * k->h * k->w * k->c, n_out = (int64_t)k->n * oh * ow * k->c;
@@ -21,15 +23,37 @@ static void run_pool(const char *name, const pcfg *k) {
   int32_t lo = 0, hi = 0;
   float scale = 0.05f;
   int32_t zp = k->dt == TFCC_UINT8 ? 100 : k->dt == TFCC_INT8 ? -20 : 0;
-  if (k->dt == TFCC_UINT8) { lo = 0; hi = 255; }
-  if (k->dt == TFCC_INT8) { lo = -128; hi = 127; }
-  if (k->dt == TFCC_INT16) { lo = -32768; hi = 32767; scale = 0.0005f; }
+  if (k->dt == TFCC_UINT8) {
+    lo = 0;
+    hi = 255;
+  }
+  if (k->dt == TFCC_INT8) {
+    lo = -128;
+    hi = 127;
+  }
+  if (k->dt == TFCC_INT16) {
+    lo = -32768;
+    hi = 32767;
+    scale = 0.0005f;
+  }
   for (int64_t i = 0; i < n_in; i++) {
     switch (k->dt) {
-      case TFCC_FLOAT32: ((float *)in)[i] = oh_randf(-8, 8); rin[i] = ((float *)in)[i]; break;
-      case TFCC_UINT8: ((uint8_t *)in)[i] = (uint8_t)oh_randi(0, 255); rin[i] = ((uint8_t *)in)[i]; break;
-      case TFCC_INT8: ((int8_t *)in)[i] = (int8_t)oh_randi(-128, 127); rin[i] = ((int8_t *)in)[i]; break;
-      default: ((int16_t *)in)[i] = (int16_t)oh_randi(-32768, 32767); rin[i] = ((int16_t *)in)[i]; break;
+      case TFCC_FLOAT32:
+        ((float *)in)[i] = oh_randf(-8, 8);
+        rin[i] = ((float *)in)[i];
+        break;
+      case TFCC_UINT8:
+        ((uint8_t *)in)[i] = (uint8_t)oh_randi(0, 255);
+        rin[i] = ((uint8_t *)in)[i];
+        break;
+      case TFCC_INT8:
+        ((int8_t *)in)[i] = (int8_t)oh_randi(-128, 127);
+        rin[i] = ((int8_t *)in)[i];
+        break;
+      default:
+        ((int16_t *)in)[i] = (int16_t)oh_randi(-32768, 32767);
+        rin[i] = ((int16_t *)in)[i];
+        break;
     }
   }
   tt_case c;
@@ -44,7 +68,10 @@ static void run_pool(const char *name, const pcfg *k) {
     tt_q(&c.out, scale, zp);
     /* activation range as TFLite: quantize the real bounds */
     if (k->act == 1 || k->act == 3) lo = lo > zp ? lo : zp;
-    if (k->act == 3) { int32_t s = zp + (int32_t)roundf(6.f / scale); hi = hi < s ? hi : s; }
+    if (k->act == 3) {
+      int32_t s = zp + (int32_t)roundf(6.f / scale);
+      hi = hi < s ? hi : s;
+    }
   }
   tt_opt_i(&c, 0, TFB_U8, k->padding);
   tt_opt_i(&c, 1, TFB_I32, k->sw);
@@ -72,8 +99,9 @@ static void run_pool(const char *name, const pcfg *k) {
                 m = v > m ? v : m;
                 cnt++;
               }
-            double r = k->builtin == TFCC_OP_MAX_POOL_2D ? m
-                       : k->builtin == TFCC_OP_L2_POOL_2D ? sqrt(s / cnt) : s / cnt;
+            double r = k->builtin == TFCC_OP_MAX_POOL_2D  ? m
+                       : k->builtin == TFCC_OP_L2_POOL_2D ? sqrt(s / cnt)
+                                                          : s / cnt;
             want[((b * oh + y) * ow + x) * k->c + ch] = r;
           }
     if (k->dt == TFCC_FLOAT32) {

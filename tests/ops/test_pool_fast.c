@@ -30,11 +30,16 @@ static void fill(tfcc_dtype dt, void *p, size_t n, int mode) {
       float v = ((float)(urand() % 20001) - 10000.f) / 997.f;
       if (mode == 1) {
         const uint32_t r = urand() % 16;
-        if (r == 0) v = NAN;
-        else if (r == 1) v = -0.0f;
-        else if (r == 2) v = INFINITY;
-        else if (r == 3) v = -INFINITY;
-        else if (r == 4) v = -FLT_MAX;
+        if (r == 0)
+          v = NAN;
+        else if (r == 1)
+          v = -0.0f;
+        else if (r == 2)
+          v = INFINITY;
+        else if (r == 3)
+          v = -INFINITY;
+        else if (r == 4)
+          v = -FLT_MAX;
       }
       ((float *)p)[i] = v;
     } else {
@@ -49,14 +54,20 @@ static void fill(tfcc_dtype dt, void *p, size_t n, int mode) {
 static void run_ref(const tfcc_conv_geom *g, bool avg, tfcc_dtype dt, const void *in, float lo,
                     float hi, int32_t ql, int32_t qh, void *out) {
   if (dt == TFCC_FLOAT32) {
-    if (avg) tfcc_avgpool_f32(g, in, lo, hi, out);
-    else tfcc_maxpool_f32(g, in, lo, hi, out);
+    if (avg)
+      tfcc_avgpool_f32(g, in, lo, hi, out);
+    else
+      tfcc_maxpool_f32(g, in, lo, hi, out);
   } else if (dt == TFCC_UINT8) {
-    if (avg) tfcc_avgpool_u8(g, in, ql, qh, out);
-    else tfcc_maxpool_u8(g, in, ql, qh, out);
+    if (avg)
+      tfcc_avgpool_u8(g, in, ql, qh, out);
+    else
+      tfcc_maxpool_u8(g, in, ql, qh, out);
   } else {
-    if (avg) tfcc_avgpool_i8(g, in, ql, qh, out);
-    else tfcc_maxpool_i8(g, in, ql, qh, out);
+    if (avg)
+      tfcc_avgpool_i8(g, in, ql, qh, out);
+    else
+      tfcc_maxpool_i8(g, in, ql, qh, out);
   }
 }
 
@@ -95,14 +106,27 @@ static void test_pool(const tfcc_pool_kernel *k, tfcc_threadpool *pool, bool avg
   if (g.out_h <= 0 || g.out_w <= 0) return;
   CHECK(tfcc_pool_fast_ok(&g, avg, dt));
   const size_t es = esize(dt);
-  const size_t nin = (size_t)batches * ih * iw * ch, nout = (size_t)batches * g.out_h * g.out_w * ch;
+  const size_t nin = (size_t)batches * ih * iw * ch,
+               nout = (size_t)batches * g.out_h * g.out_w * ch;
   uint8_t *in = malloc(nin * es + 1), *want = malloc(nout * es + 1), *got = malloc(nout * es + 1);
   fill(dt, in, nin, mode);
   float lo = -INFINITY, hi = INFINITY;
   int32_t ql = dt == TFCC_UINT8 ? 0 : -128, qh = dt == TFCC_UINT8 ? 255 : 127;
-  if (act == 1) { lo = 0.f; ql += 37; }
-  if (act == 2) { lo = -1.f; hi = 1.f; ql += 5; qh -= 50; }
-  if (act == 3) { lo = 0.f; hi = 6.f; ql = qh = dt == TFCC_UINT8 ? 9 : -9; }
+  if (act == 1) {
+    lo = 0.f;
+    ql += 37;
+  }
+  if (act == 2) {
+    lo = -1.f;
+    hi = 1.f;
+    ql += 5;
+    qh -= 50;
+  }
+  if (act == 3) {
+    lo = 0.f;
+    hi = 6.f;
+    ql = qh = dt == TFCC_UINT8 ? 9 : -9;
+  }
   memset(want, 0xEE, nout * es + 1);
   memset(got, 0xEE, nout * es + 1);
   run_ref(&g, avg, dt, in, lo, hi, ql, qh, want);

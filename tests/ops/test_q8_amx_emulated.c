@@ -122,7 +122,8 @@ static void emu_dp(int c, int a, int b, int a_signed, int b_signed) {
 }
 
 #if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vnni"))), apply_to = function)
+#pragma clang attribute push( \
+    __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vnni"))), apply_to = function)
 #else
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512bw,avx512vl,avx512dq,avx512vnni")
@@ -192,8 +193,9 @@ static const tfcc_q8_gemm_kernel *check_dispatch(void) {
   }
   const char *why = tfcc_q8_gemm_unavailable(amx, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_));
   printf("%s: %s\n", amx->name,
-         why ? why : "available: runs on this machine's AMX tiles (the real kernel; "
-                     "tests/ops/test_q8_gemm.c checks it too)");
+         why ? why
+             : "available: runs on this machine's AMX tiles (the real kernel; "
+               "tests/ops/test_q8_gemm.c checks it too)");
   if (!tfcc_cpu_has(ci, TFCC_CPU_AMXTILE)) CHECK(why != NULL && strstr(why, "AMX") != NULL);
   return amx;
 }
@@ -236,23 +238,23 @@ int main(void) {
     const qcase *q = &cases[ci2];
     tfcc_threadpool *pl = ci2 % 2 ? pool2 : NULL;
     /* 1x1, rows in place: depth below, at, around and over the 64-byte tile step */
-    test_conv(amx, pl, q, 1, 4, 4, 64, 64, 1, 1, 1, 1, 1, 1, false, true);   /* one full tile */
-    test_conv(amx, pl, q, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, false, true);     /* 1 x 1 x 1 */
+    test_conv(amx, pl, q, 1, 4, 4, 64, 64, 1, 1, 1, 1, 1, 1, false, true); /* one full tile */
+    test_conv(amx, pl, q, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, false, true);   /* 1 x 1 x 1 */
     test_conv(amx, pl, q, 1, 3, 5, 63, 65, 1, 1, 1, 1, 1, 1, false, ci2 % 3 == 0);
-    test_conv(amx, pl, q, 2, 3, 3, 65, 63, 1, 1, 1, 1, 1, 1, false, true);  /* 18 rows */
+    test_conv(amx, pl, q, 2, 3, 3, 65, 63, 1, 1, 1, 1, 1, 1, false, true);   /* 18 rows */
     test_conv(amx, pl, q, 1, 5, 7, 129, 130, 1, 1, 1, 1, 1, 1, false, true); /* 35 rows */
     test_conv(amx, pl, q, 1, 1, 17, 128, 33, 1, 1, 1, 1, 1, 1, false, true);
-    test_conv(amx, pl, q, 1, 2, 8, 3, 5, 1, 1, 1, 1, 1, 1, false, true);     /* 16 rows, K 3 */
+    test_conv(amx, pl, q, 1, 2, 8, 3, 5, 1, 1, 1, 1, 1, 1, false, true); /* 16 rows, K 3 */
     /* rows not equally spaced (stride 2, tiles across image rows): staged */
     test_conv(amx, pl, q, 1, 9, 6, 64, 70, 1, 1, 2, 2, 1, 1, false, true);
     test_conv(amx, pl, q, 2, 7, 9, 100, 17, 1, 1, 2, 3, 1, 1, false, true);
     /* im2col: KxK, padding, strides, dilation, batches */
-    test_conv(amx, pl, q, 1, 8, 8, 3, 16, 3, 3, 2, 2, 1, 1, true, true);     /* K 27 */
+    test_conv(amx, pl, q, 1, 8, 8, 3, 16, 3, 3, 2, 2, 1, 1, true, true); /* K 27 */
     test_conv(amx, pl, q, 1, 11, 13, 5, 37, 3, 3, 1, 1, 1, 1, true, false);
     test_conv(amx, pl, q, 2, 10, 9, 4, 7, 3, 3, 1, 2, 2, 1, false, true);
-    test_conv(amx, pl, q, 1, 6, 6, 16, 64, 2, 2, 1, 1, 1, 1, true, true);    /* K 64 */
-    test_conv(amx, pl, q, 1, 7, 7, 15, 20, 3, 3, 1, 1, 1, 1, true, true);    /* K 135 */
-    test_conv(amx, pl, q, 1, 3, 3, 8, 40, 3, 3, 1, 1, 1, 1, true, true);     /* 9 rows */
+    test_conv(amx, pl, q, 1, 6, 6, 16, 64, 2, 2, 1, 1, 1, 1, true, true); /* K 64 */
+    test_conv(amx, pl, q, 1, 7, 7, 15, 20, 3, 3, 1, 1, 1, 1, true, true); /* K 135 */
+    test_conv(amx, pl, q, 1, 3, 3, 8, 40, 3, 3, 1, 1, 1, 1, true, true);  /* 9 rows */
     /* several N blocks of the driver (weights over its cache block) */
     if (ci2 % 6 == 0) test_conv(amx, pl, q, 1, 1, 3, 1101, 1000, 1, 1, 1, 1, 1, 1, false, true);
   }

@@ -16,9 +16,9 @@
 #include "q8_requant_test_util.h"
 #include "test_harness.h"
 
-static void test_dwm(const tfcc_q8_dw_kernel *k, tfcc_threadpool *pool, const qcase *q,
-                     int batches, int ih, int iw, int ic, int dm, int fh, int fw, int s, int d,
-                     bool same, bool with_bias) {
+static void test_dwm(const tfcc_q8_dw_kernel *k, tfcc_threadpool *pool, const qcase *q, int batches,
+                     int ih, int iw, int ic, int dm, int fh, int fw, int s, int d, bool same,
+                     bool with_bias) {
   const int ch = ic * dm;
   tfcc_conv_geom g;
   memset(&g, 0, sizeof g);
@@ -39,7 +39,8 @@ static void test_dwm(const tfcc_q8_dw_kernel *k, tfcc_threadpool *pool, const qc
   int32_t *b = malloc(sizeof(int32_t) * (size_t)ch);
   uint8_t *want = malloc(nout + 1), *got = malloc(nout + 1);
   float *scale = malloc(sizeof(float) * (size_t)ch);
-  int32_t *mult = malloc(sizeof(int32_t) * (size_t)ch), *shift = malloc(sizeof(int32_t) * (size_t)ch);
+  int32_t *mult = malloc(sizeof(int32_t) * (size_t)ch),
+          *shift = malloc(sizeof(int32_t) * (size_t)ch);
   q8_test_fill(in, nin, f, nf);
   for (int c = 0; c < ch; c++) b[c] = (int32_t)(urand() % 20001) - 10000;
   tfcc_conv_requant r;
@@ -61,8 +62,8 @@ static void test_dwm(const tfcc_q8_dw_kernel *k, tfcc_threadpool *pool, const qc
       fprintf(stderr, "%s: out[%zu] = %d, want %d\n", k->name, i, got[i], want[i]);
   CHECKF(bad == 0 && got[nout] == 0xEE,
          "%s (%s) %s %s dw %dx%dx%d m%d f%dx%d s%d d%d %s zp %d/%d/%d: %d wrong", k->name,
-         p.k->name, q->is_signed ? "s8" : "u8", q->fp32 ? "fp32" : "fixed", ih, iw, ic, dm, fh, fw, s, d,
-         same ? "SAME" : "VALID", q->in_zp, q->w_zp, q->out_zp, bad);
+         p.k->name, q->is_signed ? "s8" : "u8", q->fp32 ? "fp32" : "fixed", ih, iw, ic, dm, fh, fw,
+         s, d, same ? "SAME" : "VALID", q->in_zp, q->w_zp, q->out_zp, bad);
   free(scratch);
   tfcc_q8_dw_packed_free(&p);
   free(in);
@@ -75,8 +76,8 @@ static void test_dwm(const tfcc_q8_dw_kernel *k, tfcc_threadpool *pool, const qc
   free(shift);
 }
 
-static void test_dw(const tfcc_q8_dw_kernel *k, tfcc_threadpool *pool, const qcase *q,
-                    int batches, int ih, int iw, int ch, int fh, int fw, int s, int d, bool same,
+static void test_dw(const tfcc_q8_dw_kernel *k, tfcc_threadpool *pool, const qcase *q, int batches,
+                    int ih, int iw, int ch, int fh, int fw, int s, int d, bool same,
                     bool with_bias) {
   test_dwm(k, pool, q, batches, ih, iw, ch, 1, fh, fw, s, d, same, with_bias);
 }
@@ -95,9 +96,9 @@ int main(void) {
       {true, true, 0, 0, 0, 1e-4f, 2e-2f, -128, 127},
       {true, true, -128, 0, 127, 1e-3f, 5e-2f, -128, 127},
       {true, true, 127, 0, -128, 1e-5f, 1e-3f, -128, 127},
-      {true, true, 5, 0, -3, 1e-3f, 3e-3f, 0, 127},   /* RELU */
-      {true, true, -7, 0, 10, 1e-3f, 3e-3f, 10, 70},  /* RELU6-like */
-      {true, true, 2, 0, -20, 0.5f, 2.5f, -100, 90},   /* scales >= 1: clamp before rounding */
+      {true, true, 5, 0, -3, 1e-3f, 3e-3f, 0, 127},  /* RELU */
+      {true, true, -7, 0, 10, 1e-3f, 3e-3f, 10, 70}, /* RELU6-like */
+      {true, true, 2, 0, -20, 0.5f, 2.5f, -100, 90}, /* scales >= 1: clamp before rounding */
       {false, true, 130, 126, 40, 1.0f, 1.0f, 5, 250},
       {true, false, 3, 0, -5, 1e-4f, 2e-2f, -128, 127},
       {true, false, -128, 0, 127, 1e-3f, 5e-1f, -128, 127},

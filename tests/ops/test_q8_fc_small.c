@@ -23,7 +23,9 @@ static uint32_t urand(void) {
   rng = rng * 1664525u + 1013904223u;
   return rng >> 8;
 }
-static int32_t randi(int32_t lo, int32_t hi) { return lo + (int32_t)(urand() % (uint32_t)(hi - lo + 1)); }
+static int32_t randi(int32_t lo, int32_t hi) {
+  return lo + (int32_t)(urand() % (uint32_t)(hi - lo + 1));
+}
 
 typedef struct fc_case {
   bool is_signed, per_channel, fp32, wide_bias;
@@ -48,7 +50,8 @@ static int run_case(const tfcc_q8_fcs_kernel *k, const fc_case *c) {
   const size_t nx = (size_t)c->batches * c->kdim, nw = (size_t)c->n * c->kdim;
   const size_t ny = (size_t)c->batches * c->n;
   uint8_t *x = malloc(nx + 1), *w = malloc(nw + 1), *want = malloc(ny + 1), *got = malloc(ny + 1);
-  int32_t *bias = malloc(sizeof(int32_t) * (size_t)c->n), *mult = malloc(sizeof(int32_t) * (size_t)c->n);
+  int32_t *bias = malloc(sizeof(int32_t) * (size_t)c->n),
+          *mult = malloc(sizeof(int32_t) * (size_t)c->n);
   int32_t *shift = malloc(sizeof(int32_t) * (size_t)c->n);
   float *scale = malloc(sizeof(float) * (size_t)c->n);
   for (size_t i = 0; i < nx; i++) x[i] = (uint8_t)pick(c, lo, hi, i);
@@ -64,7 +67,8 @@ static int run_case(const tfcc_q8_fcs_kernel *k, const fc_case *c) {
       int64_t acc = bias[j];
       for (int32_t kk = 0; kk < c->kdim; kk++) {
         const size_t xi = (size_t)bb * c->kdim + kk, wi = (size_t)j * c->kdim + kk;
-        const int32_t xv = c->is_signed ? (int8_t)x[xi] : x[xi], wv = c->is_signed ? (int8_t)w[wi] : w[wi];
+        const int32_t xv = c->is_signed ? (int8_t)x[xi] : x[xi],
+                      wv = c->is_signed ? (int8_t)w[wi] : w[wi];
         acc += (int64_t)(xv - c->in_zp) * (wv - c->w_zp);
       }
       if (fabs((double)acc) > amax) amax = fabs((double)acc);
@@ -137,25 +141,41 @@ static void test_kernel(const tfcc_q8_fcs_kernel *k) {
             .batches = 1 + v % 3,
             .n = ns[a],
             .kdim = ks[b],
-            .in_zp = v % 4 == 0 ? lo : v % 4 == 1 ? hi : randi(lo, hi),
-            .w_zp = is_signed ? (v % 3 == 0 ? 0 : v % 3 == 1 ? -128 : 127)
-                              : (v % 3 == 0 ? 0 : v % 3 == 1 ? 255 : randi(0, 255)),
-            .out_zp = v % 4 == 2 ? lo : v % 4 == 3 ? hi : randi(lo, hi),
+            .in_zp = v % 4 == 0   ? lo
+                     : v % 4 == 1 ? hi
+                                  : randi(lo, hi),
+            .w_zp = is_signed ? (v % 3 == 0   ? 0
+                                 : v % 3 == 1 ? -128
+                                              : 127)
+                              : (v % 3 == 0   ? 0
+                                 : v % 3 == 1 ? 255
+                                              : randi(0, 255)),
+            .out_zp = v % 4 == 2   ? lo
+                      : v % 4 == 3 ? hi
+                                   : randi(lo, hi),
             .act_min = lo,
             .act_max = hi,
             .extreme = v % 4,
         };
         if (c.per_channel) c.w_zp = 0; /* TFLite's per-channel kernels take no weights offset */
-        if (v % 6 == 5) { /* a fused activation range inside the type */
+        if (v % 6 == 5) {              /* a fused activation range inside the type */
           c.act_min = c.out_zp > lo + 20 ? c.out_zp - 20 : lo;
           c.act_max = c.out_zp < hi - 30 ? c.out_zp + 30 : hi;
         }
         run_case(k, &c);
       }
     /* the largest shapes the small path takes */
-    fc_case big = {.is_signed = is_signed, .fp32 = true, .batches = 2, .n = 16,
-                   .kdim = TFCC_Q8_FCS_MAX_K, .in_zp = lo, .w_zp = hi, .out_zp = 1,
-                   .act_min = lo, .act_max = hi, .extreme = 2};
+    fc_case big = {.is_signed = is_signed,
+                   .fp32 = true,
+                   .batches = 2,
+                   .n = 16,
+                   .kdim = TFCC_Q8_FCS_MAX_K,
+                   .in_zp = lo,
+                   .w_zp = hi,
+                   .out_zp = 1,
+                   .act_min = lo,
+                   .act_max = hi,
+                   .extreme = 2};
     if (is_signed) big.w_zp = -128;
     run_case(k, &big);
     big.fp32 = false;
@@ -197,7 +217,8 @@ static void test_refuse(void) {
 /* FULLY_CONNECTED with tiny shapes: the small path (constant weights) against the reference
  * kernel (the same weights not constant), bytes. */
 static void test_operator(void) {
-  static const int32_t shapes[][3] = {{1, 16, 1}, {1, 16, 16}, {1, 1, 16}, {3, 17, 33}, {2, 65, 40}};
+  static const int32_t shapes[][3] = {
+      {1, 16, 1}, {1, 16, 16}, {1, 1, 16}, {3, 17, 33}, {2, 65, 40}};
   for (int dt = 0; dt < 2; dt++)
     for (int pc = 0; pc < 2; pc++)
       for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
@@ -223,7 +244,8 @@ static void test_operator(void) {
           tt_set(&c.in[1], t, 2, dw, w);
           if (per_channel) {
             c.in[1].nq = n;
-            for (int32_t j = 0; j < n; j++) c.in[1].qs[j] = 0.01f + 0.002f * (float)j, c.in[1].qz[j] = 0;
+            for (int32_t j = 0; j < n; j++)
+              c.in[1].qs[j] = 0.01f + 0.002f * (float)j, c.in[1].qz[j] = 0;
           } else {
             tt_q(&c.in[1], 0.02f, is_signed ? 5 : 120);
           }
@@ -241,7 +263,8 @@ static void test_operator(void) {
         if (res[0] && res[1]) {
           int bad = 0;
           for (int32_t i = 0; i < b * n; i++) bad += res[0][i] != res[1][i];
-          CHECKF(bad == 0, "FULLY_CONNECTED %s%s %dx%dx%d: %d bytes differ from the reference kernel",
+          CHECKF(bad == 0,
+                 "FULLY_CONNECTED %s%s %dx%dx%d: %d bytes differ from the reference kernel",
                  is_signed ? "int8" : "uint8", per_channel ? " per-channel" : "", b, n, k, bad);
         }
         free(res[0]), free(res[1]), free(x), free(w), free(bias);

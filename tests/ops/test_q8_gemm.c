@@ -21,10 +21,10 @@
 #include "test_harness.h"
 
 static void test_conv(const tfcc_q8_gemm_kernel *k, tfcc_threadpool *pool, const qcase *q,
-                      int batches, int ih, int iw, int ic, int oc, int fh, int fw, int sh,
-                      int sw, int dh, int dw, bool same, bool with_bias) {
-  q8_check_conv(k->name, k, pool, q, 1, NULL, batches, ih, iw, ic, oc, fh, fw, sh, sw, dh, dw,
-                same, with_bias);
+                      int batches, int ih, int iw, int ic, int oc, int fh, int fw, int sh, int sw,
+                      int dh, int dw, bool same, bool with_bias) {
+  q8_check_conv(k->name, k, pool, q, 1, NULL, batches, ih, iw, ic, oc, fh, fw, sh, sw, dh, dw, same,
+                with_bias);
 }
 
 int main(void) {
@@ -45,10 +45,14 @@ int main(void) {
     const int32_t depth[] = {16, TFCC_Q8_AMX_MIN_K - 1, TFCC_Q8_AMX_MIN_K, 4608};
     for (int ri = 0; ri < 4; ri++)
       for (int di = 0; di < 4; di++) {
-        const tfcc_q8_gemm_kernel *k = tfcc_q8_gemm_select_for((tfcc_isa)isa, rows[ri], depth[di], 64);
+        const tfcc_q8_gemm_kernel *k =
+            tfcc_q8_gemm_select_for((tfcc_isa)isa, rows[ri], depth[di], 64);
         CHECK(k != NULL && tfcc_q8_gemm_usable(k, (tfcc_isa)isa));
-        if (ri < 2 || di < 2) CHECKF(!tfcc_q8_gemm_is_amx(k), "AMX chosen for %lld x %d", (long long)rows[ri], depth[di]);
-        else CHECK(k == best_k);
+        if (ri < 2 || di < 2)
+          CHECKF(!tfcc_q8_gemm_is_amx(k), "AMX chosen for %lld x %d", (long long)rows[ri],
+                 depth[di]);
+        else
+          CHECK(k == best_k);
         if (!tfcc_q8_gemm_is_amx(best_k)) CHECK(k == best_k);
       }
   }
@@ -57,8 +61,8 @@ int main(void) {
       {true, true, 0, 0, 0, 1e-4f, 2e-2f, -128, 127},
       {true, true, -128, 0, 127, 1e-3f, 5e-2f, -128, 127},
       {true, true, 127, 0, -128, 1e-5f, 1e-3f, -128, 127},
-      {true, true, 5, 0, -3, 1e-3f, 3e-3f, 0, 127},   /* RELU */
-      {true, true, -7, 0, 10, 1e-3f, 3e-3f, 10, 70},  /* RELU6-like */
+      {true, true, 5, 0, -3, 1e-3f, 3e-3f, 0, 127},  /* RELU */
+      {true, true, -7, 0, 10, 1e-3f, 3e-3f, 10, 70}, /* RELU6-like */
       {true, false, 3, 0, -5, 1e-4f, 2e-2f, -128, 127},
       {true, false, -128, 0, 127, 1e-3f, 5e-1f, -128, 127},
       {true, false, 127, 0, 0, 1e-6f, 1e-5f, -1, 1},
@@ -103,7 +107,7 @@ int main(void) {
       test_conv(k, pl, q, 1, 6, 5, 129, 67, 1, 1, 1, 1, 1, 1, true, true);
       /* whole 14-row tiles plus a partial one, and a stem-like im2col of 3-channel runs */
       test_conv(k, pl, q, 1, 7, 9, 20, 40, 1, 1, 1, 1, 1, 1, false, true);
-      test_conv(k, pl, q, 2, 3, 3, 9, 33, 1, 1, 1, 1, 1, 1, false, true); /* 14 + 4 rows */
+      test_conv(k, pl, q, 2, 3, 3, 9, 33, 1, 1, 1, 1, 1, 1, false, true);  /* 14 + 4 rows */
       test_conv(k, pl, q, 1, 4, 5, 10, 31, 1, 1, 1, 1, 1, 1, false, true); /* 14 + 6 rows */
       test_conv(k, pl, q, 1, 19, 19, 3, 24, 7, 7, 2, 2, 1, 1, false, true);
       /* few rows, weights larger than the rows: panels outer, with a shared im2col of all

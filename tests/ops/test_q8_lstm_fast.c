@@ -18,7 +18,9 @@ static uint32_t rnd(void) {
   rng = rng * 1664525u + 1013904223u;
   return rng >> 8;
 }
-static int32_t rndi(int32_t lo, int32_t hi) { return lo + (int32_t)(rnd() % (uint32_t)(hi - lo + 1)); }
+static int32_t rndi(int32_t lo, int32_t hi) {
+  return lo + (int32_t)(rnd() % (uint32_t)(hi - lo + 1));
+}
 
 static void test_activations(const tfcc_q8_lstm_kernel *k) {
   enum { N = 65536 };
@@ -33,10 +35,10 @@ static void test_activations(const tfcc_q8_lstm_kernel *k) {
         int16_t want = f ? tfcc_fx16_tanh(in[i], ib) : tfcc_fx16_logistic(in[i], ib);
         if (got[i] != want && bad++ == 0) first = i;
       }
-      CHECKF(bad == 0, "%s %s ib %d: %d wrong, first x=%d got %d want %d", k->name,
-             f ? "tanh" : "logistic", ib, bad, first >= 0 ? in[first] : 0,
-             first >= 0 ? got[first] : 0,
-             first >= 0 ? (f ? tfcc_fx16_tanh(in[first], ib) : tfcc_fx16_logistic(in[first], ib)) : 0);
+      CHECKF(
+          bad == 0, "%s %s ib %d: %d wrong, first x=%d got %d want %d", k->name,
+          f ? "tanh" : "logistic", ib, bad, first >= 0 ? in[first] : 0, first >= 0 ? got[first] : 0,
+          first >= 0 ? (f ? tfcc_fx16_tanh(in[first], ib) : tfcc_fx16_logistic(in[first], ib)) : 0);
     }
   }
   /* Tails and in place: lengths 0..70, the element past the end untouched. */
@@ -51,7 +53,8 @@ static void test_activations(const tfcc_q8_lstm_kernel *k) {
 }
 
 static void test_gemv(const tfcc_q8_lstm_kernel *k) {
-  static const int32_t shapes[][2] = {{1, 1}, {3, 5}, {16, 2}, {17, 33}, {80, 28}, {80, 20}, {47, 64}, {5, 129}};
+  static const int32_t shapes[][2] = {{1, 1},   {3, 5},   {16, 2},  {17, 33},
+                                      {80, 28}, {80, 20}, {47, 64}, {5, 129}};
   for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
     const int32_t rows = shapes[s][0], cols = shapes[s][1];
     int8_t *w = malloc((size_t)rows * cols), *x = malloc((size_t)cols);
@@ -135,7 +138,8 @@ static void test_sequence(const tfcc_q8_lstm_kernel *k, const seq_case *sc) {
   const size_t nx = (size_t)sc->nb * sc->nt * ni, ny = (size_t)sc->nb * sc->nt * no;
   int8_t *x = malloc(nx + 1), *y_ref = malloc(ny + 1), *y = malloc(ny + 1);
   int8_t *h_ref = malloc((size_t)sc->nb * no), *h = malloc((size_t)sc->nb * no);
-  int16_t *c_ref = malloc(sizeof(int16_t) * (size_t)sc->nb * nc), *c = malloc(sizeof(int16_t) * (size_t)sc->nb * nc);
+  int16_t *c_ref = malloc(sizeof(int16_t) * (size_t)sc->nb * nc),
+          *c = malloc(sizeof(int16_t) * (size_t)sc->nb * nc);
   for (size_t i = 0; i < nx; i++) x[i] = (int8_t)rndi(-128, 127);
   for (int32_t i = 0; i < sc->nb * no; i++) h_ref[i] = h[i] = (int8_t)rndi(-128, 127);
   for (int32_t i = 0; i < sc->nb * nc; i++) c_ref[i] = c[i] = (int16_t)rndi(-32768, 32767);
@@ -151,16 +155,18 @@ static void test_sequence(const tfcc_q8_lstm_kernel *k, const seq_case *sc) {
   for (size_t i = 0; i < ny; i++) bad_y += y[i] != y_ref[i];
   for (int32_t i = 0; i < sc->nb * no; i++) bad_h += h[i] != h_ref[i];
   for (int32_t i = 0; i < sc->nb * nc; i++) bad_c += c[i] != c_ref[i];
-  CHECKF(bad_y == 0 && bad_h == 0 && bad_c == 0,
-         "%s b%d t%d i%d c%d o%d cifg %d peep %d proj %d clip %d tm %d: %zu/%zu outputs, %zu h, %zu c differ",
-         k->name, (int)sc->nb, (int)sc->nt, (int)ni, (int)nc, (int)no, sc->cifg, sc->peep, sc->proj,
-         sc->clip, sc->time_major, bad_y, ny, bad_h, bad_c);
+  CHECKF(
+      bad_y == 0 && bad_h == 0 && bad_c == 0,
+      "%s b%d t%d i%d c%d o%d cifg %d peep %d proj %d clip %d tm %d: %zu/%zu outputs, %zu h, %zu c differ",
+      k->name, (int)sc->nb, (int)sc->nt, (int)ni, (int)nc, (int)no, sc->cifg, sc->peep, sc->proj,
+      sc->clip, sc->time_major, bad_y, ny, bad_h, bad_c);
   /* The case exercises the arithmetic: outputs spread over many values, not all saturated. */
   int distinct = 0;
   bool seen[256] = {false};
   for (size_t i = 0; i < ny; i++)
     if (!seen[(uint8_t)y_ref[i]]) seen[(uint8_t)y_ref[i]] = true, distinct++;
-  CHECKF(ny < 100 || distinct >= 6, "case %d/%d/%d/%d proj %d too degenerate: %d distinct outputs", (int)sc->nb, (int)ni, (int)nc, (int)no, sc->proj, distinct);
+  CHECKF(ny < 100 || distinct >= 6, "case %d/%d/%d/%d proj %d too degenerate: %d distinct outputs",
+         (int)sc->nb, (int)ni, (int)nc, (int)no, sc->proj, distinct);
   free(scratch);
   tfcc_q8_lstm_plan_free(&pl);
   free(ref_scratch), free(x), free(y_ref), free(y), free(h_ref), free(h), free(c_ref), free(c);

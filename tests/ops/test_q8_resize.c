@@ -83,10 +83,11 @@ int main(void) {
   tfcc_threadpool *pool = NULL;
   tfcc_err err = {0};
   CHECK(tfcc_threadpool_create(2, NULL, 0, &pool, &err) == TFCC_OK);
-  for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++) CHECK(tfcc_q8_resize_select((tfcc_isa)isa) != NULL);
+  for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++)
+    CHECK(tfcc_q8_resize_select((tfcc_isa)isa) != NULL);
   static const int depths[] = {1, 3, 7, 8, 9, 15, 16, 17, 21, 31, 32, 33, 65};
-  static const int sizes[][4] = {{4, 5, 9, 11}, {9, 11, 4, 5}, {1, 1, 6, 7}, {3, 3, 3, 3}, {2, 7, 1, 1},
-                                 {5, 4, 17, 2}};
+  static const int sizes[][4] = {{4, 5, 9, 11}, {9, 11, 4, 5}, {1, 1, 6, 7},
+                                 {3, 3, 3, 3},  {2, 7, 1, 1},  {5, 4, 17, 2}};
   int tested = 0;
   for (int ki = 0; ki < tfcc_q8_resize_kernel_count(); ki++) {
     const tfcc_q8_resize_kernel *k = tfcc_q8_resize_kernel_at(ki);

@@ -26,8 +26,15 @@ static void test_quantize_float(void) {
   int16_t q[N];
   for (int i = 0; i < N; i++) x[i] = att_uniform(-300, 300);
   /* exact halves round away from zero; +-inf and huge values saturate */
-  x[0] = 0.25f; x[1] = -0.25f; x[2] = 0.75f; x[3] = -0.75f; x[4] = INFINITY; x[5] = -INFINITY;
-  x[6] = 1e30f; x[7] = -1e30f; x[8] = 0.f;
+  x[0] = 0.25f;
+  x[1] = -0.25f;
+  x[2] = 0.75f;
+  x[3] = -0.75f;
+  x[4] = INFINITY;
+  x[5] = -INFINITY;
+  x[6] = 1e30f;
+  x[7] = -1e30f;
+  x[8] = 0.f;
   int32_t dims[2] = {3, 41};
   for (int k = 0; k < 3; k++) {
     const float scale = k == 2 ? 0.5f / 64 : 0.5f;
@@ -52,8 +59,8 @@ static void test_quantize_float(void) {
   att_make(&in, TFCC_FLOAT32, 1, d4, h, 0, 0);
   att_make(&out, TFCC_INT8, 1, d4, q8, 0.5f, 0);
   CHECK(run1(TFCC_OP_QUANTIZE, &in, &out, &err) == TFCC_OK);
-  CHECKF(q8[0] == 1 && q8[1] == -1 && q8[2] == 2 && q8[3] == -2, "%d %d %d %d", q8[0], q8[1],
-         q8[2], q8[3]);
+  CHECKF(q8[0] == 1 && q8[1] == -1 && q8[2] == 2 && q8[3] == -2, "%d %d %d %d", q8[0], q8[1], q8[2],
+         q8[3]);
 }
 
 static void test_quantize_per_axis(void) {
@@ -97,9 +104,16 @@ static void test_quantize_per_axis(void) {
 
 static void test_requantize(void) {
   static int16_t in[65536], out[65536];
-  const struct { tfcc_dtype it, ot; float si; int32_t zi; float so; int32_t zo; bool exact; } cases[] = {
-      {TFCC_UINT8, TFCC_INT8, 0.0078125f, 128, 0.0078125f, 0, true},   /* the x ^ 0x80 case */
-      {TFCC_INT8, TFCC_UINT8, 0.02f, -3, 0.02f, 125, true},            /* same scale: shift */
+  const struct {
+    tfcc_dtype it, ot;
+    float si;
+    int32_t zi;
+    float so;
+    int32_t zo;
+    bool exact;
+  } cases[] = {
+      {TFCC_UINT8, TFCC_INT8, 0.0078125f, 128, 0.0078125f, 0, true}, /* the x ^ 0x80 case */
+      {TFCC_INT8, TFCC_UINT8, 0.02f, -3, 0.02f, 125, true},          /* same scale: shift */
       {TFCC_UINT8, TFCC_UINT8, 0.0517f, 100, 0.0301f, 7, false},
       {TFCC_INT8, TFCC_INT8, 0.0517f, 10, 0.1301f, -20, false},
       {TFCC_UINT8, TFCC_INT8, 0.00784313772f, 127, 0.0123f, -1, false},
@@ -182,8 +196,8 @@ static void test_requantize_int32(void) {
   for (int i = 0; i < N; i++) {
     double want = ((double)i32[i] - 1000000.0) / 32.0;
     want = want < -32768 ? -32768 : (want > 32767 ? 32767 : want);
-    CHECKF(fabs((double)i16[i] - want) <= 1.0, "int32 %d -> int16 %d, expected %.1f",
-           (int)i32[i], i16[i], want);
+    CHECKF(fabs((double)i16[i] - want) <= 1.0, "int32 %d -> int16 %d, expected %.1f", (int)i32[i],
+           i16[i], want);
   }
   /* int32 -> int8 */
   static int8_t i8[N];
@@ -204,11 +218,15 @@ static void test_requantize_int32(void) {
 static void test_dequantize(void) {
   static int16_t in[65536];
   static float out[65536];
-  const struct { tfcc_dtype t; float s; int32_t z; } cases[] = {
-      {TFCC_UINT8, 0.0235f, 131}, {TFCC_INT8, 0.0117f, -9}, {TFCC_INT16, 1.f / 3000, 0}};
+  const struct {
+    tfcc_dtype t;
+    float s;
+    int32_t z;
+  } cases[] = {{TFCC_UINT8, 0.0235f, 131}, {TFCC_INT8, 0.0117f, -9}, {TFCC_INT16, 1.f / 3000, 0}};
   for (int k = 0; k < 3; k++) {
     size_t n = 0;
-    for (int32_t v = att_qmin(cases[k].t); v <= att_qmax(cases[k].t); v++) att_set(cases[k].t, in, n++, v);
+    for (int32_t v = att_qmin(cases[k].t); v <= att_qmax(cases[k].t); v++)
+      att_set(cases[k].t, in, n++, v);
     int32_t dims[1] = {(int32_t)n};
     att_tensor ti, to;
     att_make(&ti, cases[k].t, 1, dims, in, cases[k].s, cases[k].z);
@@ -242,7 +260,7 @@ static void test_dequantize(void) {
       want = (float)ldexp(1024.0 + m, e - 25);
     if (sign) want = -want;
     const bool ok = m && e == 31 ? (isnan(out[i]) && !!signbit(out[i]) == sign)
-                                  : out[i] == want && !!signbit(out[i]) == !!signbit(want);
+                                 : out[i] == want && !!signbit(out[i]) == !!signbit(want);
     bad += !ok;
   }
   CHECKF(bad == 0, "float16 decode: %d wrong", bad);

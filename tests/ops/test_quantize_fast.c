@@ -35,13 +35,17 @@ static void fill_f32(float *x, size_t n, float scale, int32_t zp, tfcc_dtype t) 
     const uint32_t r = urand() % 12;
     const float k = (float)((int32_t)(urand() % (uint32_t)span) - (int32_t)(span / 2)) - (float)zp;
     float v;
-    if (r < 4) v = (k + 0.5f) * scale; /* half step (exact when scale is a power of two) */
-    else if (r < 5) v = nextafterf((k + 0.5f) * scale, INFINITY);
-    else if (r < 6) v = nextafterf((k + 0.5f) * scale, -INFINITY);
-    else if (r < 9) v = ((float)(urand() % 2000001) / 1e6f - 1.f) * span * scale;
+    if (r < 4)
+      v = (k + 0.5f) * scale; /* half step (exact when scale is a power of two) */
+    else if (r < 5)
+      v = nextafterf((k + 0.5f) * scale, INFINITY);
+    else if (r < 6)
+      v = nextafterf((k + 0.5f) * scale, -INFINITY);
+    else if (r < 9)
+      v = ((float)(urand() % 2000001) / 1e6f - 1.f) * span * scale;
     else {
-      const float sp[] = {NAN, INFINITY, -INFINITY, -0.0f, 0.0f, 3e38f, -3e38f, 1e-40f, 0.5f, -0.5f,
-                          1.5f, -2.5f};
+      const float sp[] = {NAN,    INFINITY, -INFINITY, -0.0f, 0.0f, 3e38f,
+                          -3e38f, 1e-40f,   0.5f,      -0.5f, 1.5f, -2.5f};
       v = sp[urand() % (sizeof sp / sizeof sp[0])];
     }
     x[i] = v;
@@ -102,8 +106,8 @@ static void test_dequantize(const tfcc_qz_kernel *k, tfcc_threadpool *pool, tfcc
   free(got);
 }
 
-static void test_requant_xnn(const tfcc_qz_kernel *k, tfcc_threadpool *pool, tfcc_dtype t,
-                             size_t n, float s_in, float s_out, int32_t in_zp, int32_t out_zp) {
+static void test_requant_xnn(const tfcc_qz_kernel *k, tfcc_threadpool *pool, tfcc_dtype t, size_t n,
+                             float s_in, float s_out, int32_t in_zp, int32_t out_zp) {
   const int32_t mult = (int32_t)lrintf(256.0f * (s_in / s_out));
   uint8_t *in = malloc(n + 256), *want = malloc(n), *got = malloc(n + 1);
   for (size_t i = 0; i < n; i++) in[i] = i < 256 ? (uint8_t)i : (uint8_t)urand();
@@ -117,8 +121,8 @@ static void test_requant_xnn(const tfcc_qz_kernel *k, tfcc_threadpool *pool, tfc
   free(got);
 }
 
-static void test_lut(tfcc_dtype it, tfcc_dtype ot, bool xnn, float s_in, float s_out,
-                     int32_t in_zp, int32_t out_zp) {
+static void test_lut(tfcc_dtype it, tfcc_dtype ot, bool xnn, float s_in, float s_out, int32_t in_zp,
+                     int32_t out_zp) {
   int32_t mult;
   int shift;
   tfcc_quantize_multiplier((double)s_in / (double)s_out, &mult, &shift);
@@ -128,8 +132,10 @@ static void test_lut(tfcc_dtype it, tfcc_dtype ot, bool xnn, float s_in, float s
   const size_t n = 1000 + 256, qs = qsize(ot);
   uint8_t in[1256], want[2512], got[2513];
   for (size_t i = 0; i < n; i++) in[i] = i < 256 ? (uint8_t)i : (uint8_t)urand();
-  if (xnn) tfcc_xnn_requantize_q8(it, in, want, n, mult, in_zp, out_zp);
-  else tfcc_requantize(it, in, ot, want, n, mult, shift, in_zp, out_zp);
+  if (xnn)
+    tfcc_xnn_requantize_q8(it, in, want, n, mult, in_zp, out_zp);
+  else
+    tfcc_requantize(it, in, ot, want, n, mult, shift, in_zp, out_zp);
   memset(got, 0xEE, sizeof got);
   tfcc_qz_lut_apply(&lut, in, got, n);
   size_t bad = 0;
@@ -175,8 +181,8 @@ int main(void) {
       test_dequantize(k, pool2, t, 600011, 0.02f, t == TFCC_INT16 ? 0 : zps[4]);
     }
     /* XNNPACK same-type requantization, ratios over XNNPACK's whole [2^-8, 2^7] */
-    const float rq[][2] = {{0.5f, 0.25f}, {0.01f, 0.013f}, {1.0f, 0.0079f}, {0.003f, 0.7f}, {0.1f, 0.1f},
-                           {1.0f, 256.0f}, {128.0f, 1.0f}};
+    const float rq[][2] = {{0.5f, 0.25f}, {0.01f, 0.013f}, {1.0f, 0.0079f}, {0.003f, 0.7f},
+                           {0.1f, 0.1f},  {1.0f, 256.0f},  {128.0f, 1.0f}};
     for (int ti = 0; ti < 2; ti++)
       for (size_t r = 0; r < sizeof rq / sizeof rq[0]; r++)
         for (int zi = 0; zi < 3; zi++) {
@@ -191,16 +197,22 @@ int main(void) {
   }
   CHECK(tested >= 1);
   /* requantization tables */
-  const struct { tfcc_dtype it, ot; } pairs[] = {{TFCC_UINT8, TFCC_UINT8}, {TFCC_UINT8, TFCC_INT8},
-                                                  {TFCC_INT8, TFCC_UINT8}, {TFCC_INT8, TFCC_INT8},
-                                                  {TFCC_INT8, TFCC_INT16}};
-  const float ratios[][2] = {{0.5f, 0.25f}, {0.01f, 0.013f}, {1.0f, 0.0079f}, {0.003f, 0.2f}, {0.1f, 0.1f}};
+  const struct {
+    tfcc_dtype it, ot;
+  } pairs[] = {{TFCC_UINT8, TFCC_UINT8},
+               {TFCC_UINT8, TFCC_INT8},
+               {TFCC_INT8, TFCC_UINT8},
+               {TFCC_INT8, TFCC_INT8},
+               {TFCC_INT8, TFCC_INT16}};
+  const float ratios[][2] = {
+      {0.5f, 0.25f}, {0.01f, 0.013f}, {1.0f, 0.0079f}, {0.003f, 0.2f}, {0.1f, 0.1f}};
   for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++)
     for (size_t r = 0; r < 5; r++)
       for (int zi = 0; zi < 3; zi++) {
         const tfcc_dtype it = pairs[p].it, ot = pairs[p].ot;
         const int32_t in_zp = zi == 0 ? qmin(it) : (zi == 1 ? qmax(it) : 5);
-        const int32_t out_zp = ot == TFCC_INT16 ? 0 : (zi == 0 ? qmax(ot) : (zi == 1 ? qmin(ot) : 9));
+        const int32_t out_zp =
+            ot == TFCC_INT16 ? 0 : (zi == 0 ? qmax(ot) : (zi == 1 ? qmin(ot) : 9));
         test_lut(it, ot, false, ratios[r][0], ratios[r][1], in_zp, out_zp);
         if (it == ot) test_lut(it, ot, true, ratios[r][0], ratios[r][1], in_zp, out_zp);
       }

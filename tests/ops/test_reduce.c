@@ -117,10 +117,14 @@ static void ref_reduce(rop op, int32_t rank, const int32_t *dims, const bool *re
       }
       if (oj != j) continue;
       cnt++;
-      if (op == R_SUM || op == R_MEAN) acc += x[i];
-      else if (op == R_PROD) acc *= x[i];
-      else if (op == R_MAX) acc = x[i] > acc ? x[i] : acc;
-      else acc = x[i] < acc ? x[i] : acc;
+      if (op == R_SUM || op == R_MEAN)
+        acc += x[i];
+      else if (op == R_PROD)
+        acc *= x[i];
+      else if (op == R_MAX)
+        acc = x[i] > acc ? x[i] : acc;
+      else
+        acc = x[i] < acc ? x[i] : acc;
     }
     y[j] = op == R_MEAN ? acc / (double)cnt : acc;
   }
@@ -154,9 +158,15 @@ typedef struct axcase {
 } axcase;
 
 static const axcase k_cases[] = {
-    {4, {2, 3, 4, 5}, 2, {1, 2}},  {4, {2, 3, 4, 5}, 2, {2, 1}},  {4, {2, 3, 4, 5}, 1, {-1}},
-    {4, {2, 3, 4, 5}, 3, {0, -1, 0}}, {3, {3, 1, 7}, 2, {0, 2}},  {2, {5, 3}, 2, {-2, -1}},
-    {1, {11}, 1, {0}},             {5, {2, 1, 3, 2, 3}, 2, {1, 3}}, {3, {2, 3, 4}, 0, {0}},
+    {4, {2, 3, 4, 5}, 2, {1, 2}},
+    {4, {2, 3, 4, 5}, 2, {2, 1}},
+    {4, {2, 3, 4, 5}, 1, {-1}},
+    {4, {2, 3, 4, 5}, 3, {0, -1, 0}},
+    {3, {3, 1, 7}, 2, {0, 2}},
+    {2, {5, 3}, 2, {-2, -1}},
+    {1, {11}, 1, {0}},
+    {5, {2, 1, 3, 2, 3}, 2, {1, 3}},
+    {3, {2, 3, 4}, 0, {0}},
     {3, {4, 3, 2}, 4, {2, -1, 1, 0}},
 };
 #define N_CASES ((int)(sizeof(k_cases) / sizeof(k_cases[0])))
@@ -216,8 +226,10 @@ static void test_int(tfcc_dtype dt) {
       double *xd = malloc((size_t)n * 8), *ref = malloc((size_t)n * 8);
       for (int64_t i = 0; i < n; i++) {
         int64_t v = op == R_PROD ? (int64_t)(rnd() % 3) - 1 : (int64_t)(rnd() % 20001) - 10000;
-        if (dt == TFCC_INT32) ((int32_t *)x)[i] = (int32_t)v;
-        else ((int64_t *)x)[i] = op == R_PROD ? v : v * 100000;
+        if (dt == TFCC_INT32)
+          ((int32_t *)x)[i] = (int32_t)v;
+        else
+          ((int64_t *)x)[i] = op == R_PROD ? v : v * 100000;
         xd[i] = (dt == TFCC_INT32 || op == R_PROD) ? (double)v : (double)(v * 100000);
       }
       tfcc_tensor in, out;
@@ -253,16 +265,24 @@ static void test_int(tfcc_dtype dt) {
   }
 }
 
-static int32_t qmin_of(tfcc_dtype dt) { return dt == TFCC_UINT8 ? 0 : dt == TFCC_INT8 ? -128 : -32768; }
-static int32_t qmax_of(tfcc_dtype dt) { return dt == TFCC_UINT8 ? 255 : dt == TFCC_INT8 ? 127 : 32767; }
+static int32_t qmin_of(tfcc_dtype dt) {
+  return dt == TFCC_UINT8 ? 0 : dt == TFCC_INT8 ? -128 : -32768;
+}
+static int32_t qmax_of(tfcc_dtype dt) {
+  return dt == TFCC_UINT8 ? 255 : dt == TFCC_INT8 ? 127 : 32767;
+}
 static int32_t qget(tfcc_dtype dt, const void *p, int64_t i) {
-  return dt == TFCC_UINT8 ? ((const uint8_t *)p)[i]
-         : dt == TFCC_INT8 ? ((const int8_t *)p)[i] : ((const int16_t *)p)[i];
+  return dt == TFCC_UINT8  ? ((const uint8_t *)p)[i]
+         : dt == TFCC_INT8 ? ((const int8_t *)p)[i]
+                           : ((const int16_t *)p)[i];
 }
 static void qset(tfcc_dtype dt, void *p, int64_t i, int32_t v) {
-  if (dt == TFCC_UINT8) ((uint8_t *)p)[i] = (uint8_t)v;
-  else if (dt == TFCC_INT8) ((int8_t *)p)[i] = (int8_t)v;
-  else ((int16_t *)p)[i] = (int16_t)v;
+  if (dt == TFCC_UINT8)
+    ((uint8_t *)p)[i] = (uint8_t)v;
+  else if (dt == TFCC_INT8)
+    ((int8_t *)p)[i] = (int8_t)v;
+  else
+    ((int16_t *)p)[i] = (int16_t)v;
 }
 
 /* Quantized MEAN / SUM with rescaling: real-space double reference, requantized; TFLite's
@@ -316,8 +336,8 @@ static void test_quant_rescale(tfcc_dtype dt, rop op, bool keep, int c_index, fl
       q = q < lo ? lo : (q > hi ? hi : q);
       int32_t got = qget(dt, out.data, j);
       double diff = fabs((double)got - q);
-      CHECKF(diff <= 1, "%s %s case %d [%lld]: %d vs %g", k_name[op], tfcc_dtype_name(dt),
-             c_index, (long long)j, (int)got, q);
+      CHECKF(diff <= 1, "%s %s case %d [%lld]: %d vs %g", k_name[op], tfcc_dtype_name(dt), c_index,
+             (long long)j, (int)got, q);
       if (diff != 0) off++;
     }
     CHECKF(off * 4 <= on + 1, "%s %s case %d: %lld of %lld off by one", k_name[op],
@@ -489,7 +509,11 @@ static void test_errors(void) {
     out.quant = &k_noq;
     tfcc_tensor *ins[2] = {&in, &axis}, *outs[1] = {&out};
     tfcc_err err = {0};
-    tfcc_op_ctx ctx = {.in = ins, .n_in = 2, .out = outs, .n_out = 1, .err = &err,
+    tfcc_op_ctx ctx = {.in = ins,
+                       .n_in = 2,
+                       .out = outs,
+                       .n_out = 1,
+                       .err = &err,
                        .ks = tfcc_kernel_set_for(TFCC_ISA_GENERIC)};
     CHECK(tfcc_op_lookup(TFCC_OP_SUM)->prepare(&ctx) == TFCC_ERR_UNSUPPORTED);
     ctx.n_in = 1;

@@ -39,10 +39,10 @@ static size_t qsize(tfcc_dtype t) { return t == TFCC_INT16 ? 2 : 1; }
 
 static int n_cases = 0;
 
-#define SAME_BYTES(a, b, n, ...)                       \
-  do {                                                 \
-    CHECKF(memcmp((a), (b), (n)) == 0, __VA_ARGS__);   \
-    n_cases++;                                         \
+#define SAME_BYTES(a, b, n, ...) \
+  do { \
+    CHECKF(memcmp((a), (b), (n)) == 0, __VA_ARGS__); \
+    n_cases++; \
   } while (0)
 
 static void test_case(const tfcc_rsum_kernel *k, int rank, const int32_t *dims, const bool *red,
@@ -55,14 +55,16 @@ static void test_case(const tfcc_rsum_kernel *k, int rank, const int32_t *dims, 
   char desc[128];
   int at = snprintf(desc, sizeof desc, "%s [", k->name);
   for (int d = 0; d < rank && at < 100; d++)
-    at += snprintf(desc + at, sizeof desc - (size_t)at, "%s%d%s", d ? "," : "", (int)dims[d], red[d] ? "r" : "");
+    at += snprintf(desc + at, sizeof desc - (size_t)at, "%s%d%s", d ? "," : "", (int)dims[d],
+                   red[d] ? "r" : "");
   snprintf(desc + at, sizeof desc - (size_t)at, "] mode %d", mode);
 
   /* float32 MEAN */
   float *x = malloc(nin * 4), *want = malloc(nout * 4), *got = malloc(nout * 4);
   for (size_t i = 0; i < nin; i++) {
     x[i] = ((float)(urand() % 2000001) - 1e6f) / (mode ? 3.0f : 1e5f);
-    if (mode == 2 && i % 97 == 0) x[i] = (i / 97) % 3 == 0 ? NAN : ((i / 97) % 3 == 1 ? INFINITY : -0.0f);
+    if (mode == 2 && i % 97 == 0)
+      x[i] = (i / 97) % 3 == 0 ? NAN : ((i / 97) % 3 == 1 ? INFINITY : -0.0f);
   }
   tfcc_reduce_mean_f32(&s, x, want);
   k->sum_f32(x, O, R, I, got);
@@ -81,7 +83,8 @@ static void test_case(const tfcc_rsum_kernel *k, int rank, const int32_t *dims, 
     const size_t qs = qsize(t);
     uint8_t *q = malloc(nin * qs);
     for (size_t i = 0; i < nin * qs; i++) q[i] = (uint8_t)urand();
-    if (mode == 1) for (size_t i = 0; i < nin * qs; i++) q[i] = (t == TFCC_UINT8) ? 0xFF : 0x80;
+    if (mode == 1)
+      for (size_t i = 0; i < nin * qs; i++) q[i] = (t == TFCC_UINT8) ? 0xFF : 0x80;
     int32_t *a_ref = malloc(nout * 4), *a = malloc(nout * 4), *tmp = malloc(nout * 4);
     uint8_t *w = malloc(nout * qs), *g = malloc(nout * qs);
     CHECK(tfcc_reduce_sum_q_raw(&s, t, q, a_ref));
@@ -90,8 +93,10 @@ static void test_case(const tfcc_rsum_kernel *k, int rank, const int32_t *dims, 
     SAME_BYTES(a, a_ref, nout * 4, "%s %s: raw sums differ", desc, tfcc_dtype_name(t));
     const int32_t zmin = t == TFCC_UINT8 ? 0 : (t == TFCC_INT8 ? -128 : 0);
     const int32_t zmax = t == TFCC_UINT8 ? 255 : (t == TFCC_INT8 ? 127 : 0);
-    const int32_t in_zp = mode == 1 ? zmax : zmin + (int32_t)(urand() % (uint32_t)(zmax - zmin + 1));
-    const int32_t out_zp = mode == 1 ? zmin : zmin + (int32_t)(urand() % (uint32_t)(zmax - zmin + 1));
+    const int32_t in_zp =
+        mode == 1 ? zmax : zmin + (int32_t)(urand() % (uint32_t)(zmax - zmin + 1));
+    const int32_t out_zp =
+        mode == 1 ? zmin : zmin + (int32_t)(urand() % (uint32_t)(zmax - zmin + 1));
     const float in_s = mode == 1 ? 0.5f : 0.0123f, out_s = mode == 1 ? 0.0039f : 0.0456f;
     /* equal quantization: truncating division */
     tfcc_reduce_mean_q_same(&s, t, q, w, tmp);
@@ -112,16 +117,19 @@ static void test_case(const tfcc_rsum_kernel *k, int rank, const int32_t *dims, 
                    is_mean ? "mean" : "sum");
         /* the vectorised epilogue at every ISA level */
         for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++) {
-          if (!tfcc_kernel_isa_fits((tfcc_isa)isa, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))) continue;
+          if (!tfcc_kernel_isa_fits((tfcc_isa)isa, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_)))
+            continue;
           memcpy(tmp, a, nout * 4);
           memset(g, 0xEE, nout);
-          tfcc_rsum_xnn_q8_finish((tfcc_isa)isa, &s, t, tmp, in_zp, in_s, g, out_zp, out_s, is_mean);
+          tfcc_rsum_xnn_q8_finish((tfcc_isa)isa, &s, t, tmp, in_zp, in_s, g, out_zp, out_s,
+                                  is_mean);
           SAME_BYTES(g, w, nout, "%s %s: vectorised xnn %s at %s differs", desc, tfcc_dtype_name(t),
                      is_mean ? "mean" : "sum", tfcc_isa_name((tfcc_isa)isa));
         }
       }
     } else {
-      tfcc_reduce_mean_i16_mult(&s, (const int16_t *)(const void *)q, 0, in_s, (int16_t *)w, 0, out_s, tmp);
+      tfcc_reduce_mean_i16_mult(&s, (const int16_t *)(const void *)q, 0, in_s, (int16_t *)w, 0,
+                                out_s, tmp);
       tfcc_reduce_mean_i16_mult_finish(&s, a, 0, in_s, (int16_t *)g, 0, out_s);
       SAME_BYTES(g, w, nout * qs, "%s int16: mean (multiplier) differs", desc);
     }
@@ -186,7 +194,8 @@ int main(void) {
       test_case(k, 4, g2, hw, mode);
       test_case(k, 4, g3, hw, mode);
       const int32_t d3[3] = {4, 37, 70};
-      const bool a0[3] = {true, false, false}, a1[3] = {false, true, false}, a2[3] = {false, false, true};
+      const bool a0[3] = {true, false, false}, a1[3] = {false, true, false},
+                 a2[3] = {false, false, true};
       const bool a12[3] = {false, true, true}, all[3] = {true, true, true};
       test_case(k, 3, d3, a0, mode);
       test_case(k, 3, d3, a1, mode);
@@ -199,7 +208,7 @@ int main(void) {
     }
   }
   CHECK(tested >= 1);
-  printf("%d reduce kernels tested at CPU level %s, %d comparisons\n", tested,
-         tfcc_isa_name(best), n_cases);
+  printf("%d reduce kernels tested at CPU level %s, %d comparisons\n", tested, tfcc_isa_name(best),
+         n_cases);
   return tfcc_test_finish("test_reduce_fast");
 }

@@ -21,23 +21,42 @@ static double ref_bilinear(const double *in, int H, int W, int C, int OH, int OW
   if (y0 < 0) y0 = 0;
   if (x0 < 0) x0 = 0;
   double dy = fy - y0, dx = fx - x0;
-#define AT(yy, xx) in[((yy) * W + (xx)) * C + c]
-  return AT(y0, x0) * (1 - dy) * (1 - dx) + AT(y0, x1) * (1 - dy) * dx + AT(y1, x0) * dy * (1 - dx) +
-         AT(y1, x1) * dy * dx;
+#define AT(yy, xx) in[((yy)*W + (xx)) * C + c]
+  return AT(y0, x0) * (1 - dy) * (1 - dx) + AT(y0, x1) * (1 - dy) * dx +
+         AT(y1, x0) * dy * (1 - dx) + AT(y1, x1) * dy * dx;
 #undef AT
 }
 
-static void run_bilinear(tfcc_dtype dt, int H, int W, int C, int OH, int OW, bool align, bool half) {
+static void run_bilinear(tfcc_dtype dt, int H, int W, int C, int OH, int OW, bool align,
+                         bool half) {
   const int n = H * W * C, on = OH * OW * C;
   double *ref_in = malloc(sizeof(double) * (size_t)n);
   uint8_t raw[4096];
   for (int i = 0; i < n; i++) {
     int32_t v = (int32_t)(oh_rand() % 256);
     switch (dt) {
-      case TFCC_FLOAT32: { float f = (float)v / 7.0f - 10.0f; memcpy(raw + 4 * i, &f, 4); ref_in[i] = f; break; }
-      case TFCC_UINT8: raw[i] = (uint8_t)v; ref_in[i] = v; break;
-      case TFCC_INT8: { int8_t q = (int8_t)(v - 128); memcpy(raw + i, &q, 1); ref_in[i] = q; break; }
-      default: { int16_t q = (int16_t)((v - 128) * 200); memcpy(raw + 2 * i, &q, 2); ref_in[i] = q; break; }
+      case TFCC_FLOAT32: {
+        float f = (float)v / 7.0f - 10.0f;
+        memcpy(raw + 4 * i, &f, 4);
+        ref_in[i] = f;
+        break;
+      }
+      case TFCC_UINT8:
+        raw[i] = (uint8_t)v;
+        ref_in[i] = v;
+        break;
+      case TFCC_INT8: {
+        int8_t q = (int8_t)(v - 128);
+        memcpy(raw + i, &q, 1);
+        ref_in[i] = q;
+        break;
+      }
+      default: {
+        int16_t q = (int16_t)((v - 128) * 200);
+        memcpy(raw + 2 * i, &q, 2);
+        ref_in[i] = q;
+        break;
+      }
     }
   }
   tfcc_tensor ti = st_tensor(dt, 4, (int32_t[]){1, H, W, C}, raw);
@@ -45,7 +64,8 @@ static void run_bilinear(tfcc_dtype dt, int H, int W, int C, int OH, int OW, boo
   tfcc_tensor ts = st_tensor(TFCC_INT32, 1, (int32_t[]){2}, size);
   tfcc_tensor o = st_output(dt);
   tfcc_tensor *in[] = {&ti, &ts}, *out[] = {&o};
-  tfb_field f[] = {{.field = 2, .kind = TFB_U8, .i = align}, {.field = 3, .kind = TFB_U8, .i = half}};
+  tfb_field f[] = {{.field = 2, .kind = TFB_U8, .i = align},
+                   {.field = 3, .kind = TFB_U8, .i = half}};
   tfcc_status st = st_run(TFCC_OP_RESIZE_BILINEAR, tfb_build(opt_buf, sizeof opt_buf, f, 2), in, 2,
                           out, 1, msg, sizeof msg);
   CHECKF(st == TFCC_OK, "%s", msg);
@@ -62,23 +82,29 @@ static void run_bilinear(tfcc_dtype dt, int H, int W, int C, int OH, int OW, boo
             double e = fabs(((float *)o.data)[k] - r);
             if (e > max_err) max_err = e;
           } else {
-            double got = dt == TFCC_UINT8 ? ((uint8_t *)o.data)[k]
-                         : dt == TFCC_INT8 ? ((int8_t *)o.data)[k] : ((int16_t *)o.data)[k];
+            double got = dt == TFCC_UINT8  ? ((uint8_t *)o.data)[k]
+                         : dt == TFCC_INT8 ? ((int8_t *)o.data)[k]
+                                           : ((int16_t *)o.data)[k];
             /* uint8 truncates r + 0.5; the integer kernels round 10-bit weights. */
             double d = fabs(got - floor(r + 0.5));
             /* int16 values span +-25600: the 10-bit coordinate rounding moves them by up to
              * ~1% of the local difference. */
             double tol = dt == TFCC_INT16 ? 512.0 : 1.0;
-            if (d > tol) worse++;
-            else if (d > 0 && dt != TFCC_INT16) off1++;
+            if (d > tol)
+              worse++;
+            else if (d > 0 && dt != TFCC_INT16)
+              off1++;
           }
         }
     CHECKF(max_err < 1e-4, "float max error %g", max_err);
-    CHECKF(worse == 0 && off1 <= on / 8, "%s %dx%d->%dx%d align %d half %d: %d off by one, %d worse",
-           tfcc_dtype_name(dt), H, W, OH, OW, align, half, off1, worse);
+    CHECKF(worse == 0 && off1 <= on / 8,
+           "%s %dx%d->%dx%d align %d half %d: %d off by one, %d worse", tfcc_dtype_name(dt), H, W,
+           OH, OW, align, half, off1, worse);
   }
   free(ref_in);
-  st_free(&ti); st_free(&ts); st_free(&o);
+  st_free(&ti);
+  st_free(&ts);
+  st_free(&o);
 }
 
 static void test_bilinear(void) {
@@ -98,17 +124,24 @@ static void test_bilinear(void) {
   tfcc_tensor o = st_output(TFCC_UINT8);
   tfcc_tensor *in[] = {&ti, &ts}, *out[] = {&o};
   tfb_field f[] = {{.field = 2, .kind = TFB_U8, .i = 1}};
-  CHECK(st_run(TFCC_OP_RESIZE_BILINEAR, tfb_build(opt_buf, sizeof opt_buf, f, 1), in, 2, out, 1, msg, sizeof msg) == TFCC_OK);
-  CHECK(((uint8_t *)o.data)[0] == 0 && ((uint8_t *)o.data)[1] == 128 && ((uint8_t *)o.data)[2] == 255);
+  CHECK(st_run(TFCC_OP_RESIZE_BILINEAR, tfb_build(opt_buf, sizeof opt_buf, f, 1), in, 2, out, 1,
+               msg, sizeof msg) == TFCC_OK);
+  CHECK(((uint8_t *)o.data)[0] == 0 && ((uint8_t *)o.data)[1] == 128 &&
+        ((uint8_t *)o.data)[2] == 255);
   /* Errors: both flags, non-positive size, size not known. */
   tfb_field fb[] = {{.field = 2, .kind = TFB_U8, .i = 1}, {.field = 3, .kind = TFB_U8, .i = 1}};
-  CHECK(st_run(TFCC_OP_RESIZE_BILINEAR, tfb_build(opt_buf, sizeof opt_buf, fb, 2), in, 2, out, 1, msg, sizeof msg) == TFCC_ERR_INVALID_MODEL);
+  CHECK(st_run(TFCC_OP_RESIZE_BILINEAR, tfb_build(opt_buf, sizeof opt_buf, fb, 2), in, 2, out, 1,
+               msg, sizeof msg) == TFCC_ERR_INVALID_MODEL);
   tfcc_fb_table none = {0};
   ((int32_t *)ts.data)[0] = 0;
-  CHECK(st_run(TFCC_OP_RESIZE_BILINEAR, none, in, 2, out, 1, msg, sizeof msg) == TFCC_ERR_INVALID_MODEL);
+  CHECK(st_run(TFCC_OP_RESIZE_BILINEAR, none, in, 2, out, 1, msg, sizeof msg) ==
+        TFCC_ERR_INVALID_MODEL);
   ts.known = false;
-  CHECK(st_run(TFCC_OP_RESIZE_BILINEAR, none, in, 2, out, 1, msg, sizeof msg) == TFCC_ERR_UNSUPPORTED);
-  st_free(&ti); st_free(&ts); st_free(&o);
+  CHECK(st_run(TFCC_OP_RESIZE_BILINEAR, none, in, 2, out, 1, msg, sizeof msg) ==
+        TFCC_ERR_UNSUPPORTED);
+  st_free(&ti);
+  st_free(&ts);
+  st_free(&o);
 }
 
 static void test_nearest(void) {
@@ -121,32 +154,42 @@ static void test_nearest(void) {
       tfcc_dtype dt = t == 0 ? TFCC_INT32 : TFCC_UINT8;
       uint8_t raw[120];
       for (int i = 0; i < 30; i++) {
-        if (dt == TFCC_INT32) memcpy(raw + 4 * i, &x[i], 4);
-        else raw[i] = (uint8_t)x[i];
+        if (dt == TFCC_INT32)
+          memcpy(raw + 4 * i, &x[i], 4);
+        else
+          raw[i] = (uint8_t)x[i];
       }
       tfcc_tensor ti = st_tensor(dt, 4, (int32_t[]){1, H, W, C}, raw);
       int32_t size[2] = {7, 4};
       tfcc_tensor ts = st_tensor(TFCC_INT32, 1, (int32_t[]){2}, size);
       tfcc_tensor o = st_output(dt);
       tfcc_tensor *in[] = {&ti, &ts}, *out[] = {&o};
-      tfb_field f[] = {{.field = 0, .kind = TFB_U8, .i = align}, {.field = 1, .kind = TFB_U8, .i = half}};
-      CHECKF(st_run(TFCC_OP_RESIZE_NEAREST_NEIGHBOR, tfb_build(opt_buf, sizeof opt_buf, f, 2), in, 2, out, 1, msg, sizeof msg) == TFCC_OK, "%s", msg);
+      tfb_field f[] = {{.field = 0, .kind = TFB_U8, .i = align},
+                       {.field = 1, .kind = TFB_U8, .i = half}};
+      CHECKF(st_run(TFCC_OP_RESIZE_NEAREST_NEIGHBOR, tfb_build(opt_buf, sizeof opt_buf, f, 2), in,
+                    2, out, 1, msg, sizeof msg) == TFCC_OK,
+             "%s", msg);
       int bad = 0;
       for (int y = 0; y < 7; y++)
         for (int xx = 0; xx < 4; xx++) {
-          double hs = align ? (double)(H - 1) / 6 : (double)H / 7, ws = align ? (double)(W - 1) / 3 : (double)W / 4;
+          double hs = align ? (double)(H - 1) / 6 : (double)H / 7,
+                 ws = align ? (double)(W - 1) / 3 : (double)W / 4;
           double fy = (y + (half ? 0.5 : 0)) * hs, fx = (xx + (half ? 0.5 : 0)) * ws;
-          int iy = align ? (int)floor(fy + 0.5) : (int)floor(fy), ix = align ? (int)floor(fx + 0.5) : (int)floor(fx);
+          int iy = align ? (int)floor(fy + 0.5) : (int)floor(fy),
+              ix = align ? (int)floor(fx + 0.5) : (int)floor(fx);
           if (iy > H - 1) iy = H - 1;
           if (ix > W - 1) ix = W - 1;
           for (int c = 0; c < C; c++) {
             int want = x[(iy * W + ix) * C + c];
-            int got = dt == TFCC_INT32 ? ((int32_t *)o.data)[(y * 4 + xx) * C + c] : ((uint8_t *)o.data)[(y * 4 + xx) * C + c];
+            int got = dt == TFCC_INT32 ? ((int32_t *)o.data)[(y * 4 + xx) * C + c]
+                                       : ((uint8_t *)o.data)[(y * 4 + xx) * C + c];
             bad += got != want;
           }
         }
       CHECKF(bad == 0, "mode %d dtype %s: %d wrong", mode, tfcc_dtype_name(dt), bad);
-      st_free(&ti); st_free(&ts); st_free(&o);
+      st_free(&ti);
+      st_free(&ts);
+      st_free(&o);
     }
 }
 

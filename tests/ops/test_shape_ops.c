@@ -6,7 +6,9 @@
 static uint8_t opt_buf[1024];
 static char msg[1024];
 
-static tfcc_fb_table opts(const tfb_field *f, int n) { return tfb_build(opt_buf, sizeof(opt_buf), f, n); }
+static tfcc_fb_table opts(const tfb_field *f, int n) {
+  return tfb_build(opt_buf, sizeof(opt_buf), f, n);
+}
 
 static void test_concat_float(void) {
   /* [2,3,2] ++ [2,1,2] along axis -2. */
@@ -18,7 +20,8 @@ static void test_concat_float(void) {
   tfcc_tensor o = st_output(TFCC_FLOAT32);
   tfcc_tensor *in[] = {&ta, &tb}, *out[] = {&o};
   tfb_field f[] = {{.field = 0, .kind = TFB_I32, .i = -2}};
-  CHECKF(st_run(TFCC_OP_CONCATENATION, opts(f, 1), in, 2, out, 1, msg, sizeof msg) == TFCC_OK, "%s", msg);
+  CHECKF(st_run(TFCC_OP_CONCATENATION, opts(f, 1), in, 2, out, 1, msg, sizeof msg) == TFCC_OK, "%s",
+         msg);
   CHECK(o.rank == 3 && o.dims[0] == 2 && o.dims[1] == 4 && o.dims[2] == 2);
   int bad = 0;
   for (int n = 0; n < 2; n++)
@@ -34,8 +37,8 @@ static void test_concat_float(void) {
   st_free(&o);
   o = st_output(TFCC_FLOAT32);
   tfb_field f2[] = {{.field = 0, .kind = TFB_I32, .i = 1}, {.field = 1, .kind = TFB_U8, .i = 1}};
-  CHECKF(st_run(TFCC_OP_CONCATENATION, opts(f2, 2), in, 2, out, 1, msg, sizeof msg) == TFCC_OK, "%s",
-         msg);
+  CHECKF(st_run(TFCC_OP_CONCATENATION, opts(f2, 2), in, 2, out, 1, msg, sizeof msg) == TFCC_OK,
+         "%s", msg);
   CHECK(((float *)o.data)[0] == -5.0f && ((float *)o.data)[(0 * 4 + 3) * 2] == 100.0f);
   st_free(&o);
   o = st_output(TFCC_FLOAT32);
@@ -43,7 +46,9 @@ static void test_concat_float(void) {
   tfb_field f3[] = {{.field = 0, .kind = TFB_I32, .i = 3}};
   CHECK(st_run(TFCC_OP_CONCATENATION, opts(f3, 1), in, 2, out, 1, msg, sizeof msg) != TFCC_OK);
   CHECKF(strstr(msg, "axis 3") != NULL, "%s", msg);
-  st_free(&ta); st_free(&tb); st_free(&o);
+  st_free(&ta);
+  st_free(&tb);
+  st_free(&o);
 }
 
 static void test_concat_u8_requant(void) {
@@ -55,11 +60,12 @@ static void test_concat_u8_requant(void) {
   tfcc_tensor o = st_output(TFCC_UINT8);
   oh_qparam qa, qb, qo;
   st_quant(&ta, &qa, 0.05f, 100);
-  st_quant(&tb, &qb, 0.1f, 3);  /* same as output: copied */
+  st_quant(&tb, &qb, 0.1f, 3); /* same as output: copied */
   st_quant(&o, &qo, 0.1f, 3);
   tfcc_tensor *in[] = {&ta, &tb}, *out[] = {&o};
   tfb_field f[] = {{.field = 0, .kind = TFB_I32, .i = 1}};
-  CHECKF(st_run(TFCC_OP_CONCATENATION, opts(f, 1), in, 2, out, 1, msg, sizeof msg) == TFCC_OK, "%s", msg);
+  CHECKF(st_run(TFCC_OP_CONCATENATION, opts(f, 1), in, 2, out, 1, msg, sizeof msg) == TFCC_OK, "%s",
+         msg);
   CHECK(o.dims[1] == 263);
   int off_by_one = 0, worse = 0;
   for (int i = 0; i < 256; i++) {
@@ -73,9 +79,14 @@ static void test_concat_u8_requant(void) {
   for (int i = 0; i < 7; i++) CHECK(((uint8_t *)o.data)[256 + i] == b[i]);
   CHECKF(worse == 0 && off_by_one <= 4, "off by one %d, worse %d", off_by_one, worse);
   /* int8 with differing quantization is rejected (TFLite Prepare). */
-  ta.dtype = TFCC_INT8; tb.dtype = TFCC_INT8; o.dtype = TFCC_INT8;
-  CHECK(st_run(TFCC_OP_CONCATENATION, opts(f, 1), in, 2, out, 1, msg, sizeof msg) == TFCC_ERR_UNSUPPORTED);
-  st_free(&ta); st_free(&tb); st_free(&o);
+  ta.dtype = TFCC_INT8;
+  tb.dtype = TFCC_INT8;
+  o.dtype = TFCC_INT8;
+  CHECK(st_run(TFCC_OP_CONCATENATION, opts(f, 1), in, 2, out, 1, msg, sizeof msg) ==
+        TFCC_ERR_UNSUPPORTED);
+  st_free(&ta);
+  st_free(&tb);
+  st_free(&o);
 }
 
 static void test_split(void) {
@@ -107,7 +118,8 @@ static void test_split(void) {
   tfcc_tensor ts = st_tensor(TFCC_INT32, 1, (int32_t[]){3}, sizes);
   tfcc_tensor ta2 = st_tensor(TFCC_INT32, 1, (int32_t[]){1}, &axis_neg);
   tfcc_tensor *inv[] = {&ti, &ts, &ta2};
-  CHECKF(st_run(TFCC_OP_SPLIT_V, opts(f, 1), inv, 3, out, 3, msg, sizeof msg) == TFCC_OK, "%s", msg);
+  CHECKF(st_run(TFCC_OP_SPLIT_V, opts(f, 1), inv, 3, out, 3, msg, sizeof msg) == TFCC_OK, "%s",
+         msg);
   CHECK(o[0].dims[1] == 1 && o[1].dims[1] == 3 && o[2].dims[1] == 2);
   bad = 0;
   int start[3] = {0, 1, 4};
@@ -115,7 +127,8 @@ static void test_split(void) {
     for (int n = 0; n < 2; n++)
       for (int r = 0; r < o[k].dims[1]; r++)
         for (int c = 0; c < 2; c++)
-          bad += ((int32_t *)o[k].data)[(n * o[k].dims[1] + r) * 2 + c] != x[(n * 6 + start[k] + r) * 2 + c];
+          bad += ((int32_t *)o[k].data)[(n * o[k].dims[1] + r) * 2 + c] !=
+                 x[(n * 6 + start[k] + r) * 2 + c];
   CHECK(bad == 0);
   ((int32_t *)ts.data)[1] = 4; /* sum 7 != 6 */
   CHECK(st_run(TFCC_OP_SPLIT_V, opts(f, 1), inv, 3, out, 3, msg, sizeof msg) == TFCC_ERR_SHAPE);
@@ -123,9 +136,14 @@ static void test_split(void) {
   ((int32_t *)ts.data)[1] = 3;
   CHECK(st_run(TFCC_OP_SPLIT_V, opts(f, 1), inv, 3, out, 3, msg, sizeof msg) == TFCC_OK);
   ts.known = false;
-  CHECK(st_run(TFCC_OP_SPLIT_V, opts(f, 1), inv, 3, out, 3, msg, sizeof msg) == TFCC_ERR_UNSUPPORTED);
+  CHECK(st_run(TFCC_OP_SPLIT_V, opts(f, 1), inv, 3, out, 3, msg, sizeof msg) ==
+        TFCC_ERR_UNSUPPORTED);
   for (int k = 0; k < 3; k++) st_free(&o[k]);
-  st_free(&ta); st_free(&ti); st_free(&ts); st_free(&ta2); st_free(&o4);
+  st_free(&ta);
+  st_free(&ti);
+  st_free(&ts);
+  st_free(&ta2);
+  st_free(&o4);
 }
 
 static void test_pack_unpack(void) {
@@ -138,13 +156,15 @@ static void test_pack_unpack(void) {
   CHECKF(st_run(TFCC_OP_PACK, opts(f, 2), in, 2, out, 1, msg, sizeof msg) == TFCC_OK, "%s", msg);
   CHECK(o.rank == 3 && o.dims[0] == 2 && o.dims[1] == 3 && o.dims[2] == 2);
   int bad = 0;
-  for (int i = 0; i < 6; i++) bad += ((int16_t *)o.data)[2 * i] != a[i] || ((int16_t *)o.data)[2 * i + 1] != b[i];
+  for (int i = 0; i < 6; i++)
+    bad += ((int16_t *)o.data)[2 * i] != a[i] || ((int16_t *)o.data)[2 * i + 1] != b[i];
   CHECK(bad == 0);
   /* UNPACK axis 1 of the packed [2,3,2] → 3 outputs [2,2]. */
   tfcc_tensor u[3] = {st_output(TFCC_INT16), st_output(TFCC_INT16), st_output(TFCC_INT16)};
   tfcc_tensor *uin[] = {&o}, *uout[] = {&u[0], &u[1], &u[2]};
   tfb_field fu[] = {{.field = 0, .kind = TFB_I32, .i = 3}, {.field = 1, .kind = TFB_I32, .i = 1}};
-  CHECKF(st_run(TFCC_OP_UNPACK, opts(fu, 2), uin, 1, uout, 3, msg, sizeof msg) == TFCC_OK, "%s", msg);
+  CHECKF(st_run(TFCC_OP_UNPACK, opts(fu, 2), uin, 1, uout, 3, msg, sizeof msg) == TFCC_OK, "%s",
+         msg);
   bad = 0;
   for (int k = 0; k < 3; k++) {
     CHECK(u[k].rank == 2 && u[k].dims[0] == 2 && u[k].dims[1] == 2);
@@ -154,7 +174,9 @@ static void test_pack_unpack(void) {
   }
   CHECK(bad == 0);
   for (int k = 0; k < 3; k++) st_free(&u[k]);
-  st_free(&ta); st_free(&tb); st_free(&o);
+  st_free(&ta);
+  st_free(&tb);
+  st_free(&o);
 }
 
 static void test_reshape_family(void) {
@@ -184,7 +206,8 @@ static void test_reshape_family(void) {
   int32_t zero[] = {0};
   tfb_field fz[] = {{.field = 0, .kind = TFB_VEC_I32, .vec = zero, .vec_len = 1}};
   tfcc_tensor *in1[] = {&t1};
-  CHECKF(st_run(TFCC_OP_RESHAPE, opts(fz, 1), in1, 1, out, 1, msg, sizeof msg) == TFCC_OK, "%s", msg);
+  CHECKF(st_run(TFCC_OP_RESHAPE, opts(fz, 1), in1, 1, out, 1, msg, sizeof msg) == TFCC_OK, "%s",
+         msg);
   CHECK(o.rank == 0 && ((float *)o.data)[0] == 3.0f);
   /* Shape tensor not known at prepare. */
   ts.known = false;
@@ -220,8 +243,15 @@ static void test_reshape_family(void) {
   CHECK(((int64_t *)os64.data)[1] == 3 && ((int64_t *)os64.data)[4] == 1);
   outs[0] = &os32;
   CHECK(st_run(TFCC_OP_SHAPE, opts(ft, 1), inq, 1, outs, 1, msg, sizeof msg) == TFCC_ERR_DTYPE);
-  st_free(&ti); st_free(&ts); st_free(&o); st_free(&t1); st_free(&tq); st_free(&oq);
-  st_free(&tax); st_free(&os32); st_free(&os64);
+  st_free(&ti);
+  st_free(&ts);
+  st_free(&o);
+  st_free(&t1);
+  st_free(&tq);
+  st_free(&oq);
+  st_free(&tax);
+  st_free(&os32);
+  st_free(&os64);
 }
 
 int main(void) {

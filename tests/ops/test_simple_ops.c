@@ -8,7 +8,8 @@ static void expect_err(int32_t op, tfcc_tensor **in, int32_t n, tfcc_tensor *out
   tfcc_err err;
   tfcc_status st = etu_run(op, in, n, out, NULL, &err);
   CHECKF(st == want, "op %d: status %d, expected %d (%s)", (int)op, (int)st, (int)want, err.msg);
-  CHECKF(strstr(err.msg, needle) != NULL, "op %d: message '%s' lacks '%s'", (int)op, err.msg, needle);
+  CHECKF(strstr(err.msg, needle) != NULL, "op %d: message '%s' lacks '%s'", (int)op, err.msg,
+         needle);
 }
 
 static void test_hostile(void) {
@@ -16,9 +17,12 @@ static void test_hostile(void) {
   int32_t ia[4] = {1, 2, 3, 4}, o[16];
   int16_t sa[4] = {1, 2, 3, 4};
   float fa[4] = {1, 2, 3, 4};
-  tfcc_tensor i32 = oh_tensor(TFCC_INT32, 1, d4, ia, NULL), i16 = oh_tensor(TFCC_INT16, 1, d4, sa, NULL);
-  tfcc_tensor f32 = oh_tensor(TFCC_FLOAT32, 1, d4, fa, NULL), f32b = oh_tensor(TFCC_FLOAT32, 1, d3, fa, NULL);
-  tfcc_tensor oi = oh_tensor(TFCC_INT32, 0, NULL, o, NULL), of = oh_tensor(TFCC_FLOAT32, 0, NULL, o, NULL);
+  tfcc_tensor i32 = oh_tensor(TFCC_INT32, 1, d4, ia, NULL),
+              i16 = oh_tensor(TFCC_INT16, 1, d4, sa, NULL);
+  tfcc_tensor f32 = oh_tensor(TFCC_FLOAT32, 1, d4, fa, NULL),
+              f32b = oh_tensor(TFCC_FLOAT32, 1, d3, fa, NULL);
+  tfcc_tensor oi = oh_tensor(TFCC_INT32, 0, NULL, o, NULL),
+              of = oh_tensor(TFCC_FLOAT32, 0, NULL, o, NULL);
   tfcc_tensor i32b = oh_tensor(TFCC_INT32, 1, d3, ia, NULL);
   tfcc_tensor *mix[2] = {&i32, &i16}, *flt[2] = {&f32, &f32}, *shp[2] = {&f32, &f32b};
   tfcc_tensor *nob[2] = {&i32, &i32b};
@@ -47,7 +51,8 @@ static void test_reverse_multi_axis(void) {
   const int32_t dims[3] = {2, 3, 4}, da[1] = {2};
   int32_t x[24], o[24], axes[2] = {0, -1};
   for (int i = 0; i < 24; i++) x[i] = i * 7 - 30;
-  tfcc_tensor tx = oh_tensor(TFCC_INT32, 3, dims, x, NULL), ta = oh_tensor(TFCC_INT32, 1, da, axes, NULL);
+  tfcc_tensor tx = oh_tensor(TFCC_INT32, 3, dims, x, NULL),
+              ta = oh_tensor(TFCC_INT32, 1, da, axes, NULL);
   tfcc_tensor to = oh_tensor(TFCC_INT32, 0, NULL, o, NULL);
   tfcc_tensor *in[2] = {&tx, &ta};
   tfcc_err err;

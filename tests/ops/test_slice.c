@@ -14,18 +14,93 @@ typedef struct ss_case {
 } ss_case;
 
 static const ss_case k_cases[] = {
-    {"reverse all", 1, {10}, 1, {-1}, {-11}, {-1}, 0, 0, 0, 0, 0, 0, 1, {10}, {9, 8, 7, 6, 5, 4, 3, 2, 1, 0}},
+    {"reverse all",
+     1,
+     {10},
+     1,
+     {-1},
+     {-11},
+     {-1},
+     0,
+     0,
+     0,
+     0,
+     0,
+     0,
+     1,
+     {10},
+     {9, 8, 7, 6, 5, 4, 3, 2, 1, 0}},
     {"stride 3", 1, {10}, 1, {1}, {8}, {3}, 0, 0, 0, 0, 0, 0, 1, {3}, {1, 4, 7}},
-    {"begin mask, stride -2", 1, {10}, 1, {0}, {0}, {-2}, 1, 0, 0, 0, 0, 0, 1, {5}, {9, 7, 5, 3, 1}},
+    {"begin mask, stride -2",
+     1,
+     {10},
+     1,
+     {0},
+     {0},
+     {-2},
+     1,
+     0,
+     0,
+     0,
+     0,
+     0,
+     1,
+     {5},
+     {9, 7, 5, 3, 1}},
     {"end mask, stride -3", 1, {10}, 1, {8}, {5}, {-3}, 0, 1, 0, 0, 0, 0, 1, {3}, {8, 5, 2}},
     {"clamped end", 1, {10}, 1, {7}, {100}, {1}, 0, 0, 0, 0, 0, 0, 1, {3}, {7, 8, 9}},
     {"empty", 1, {10}, 1, {5}, {2}, {1}, 0, 0, 0, 0, 0, 0, 1, {0}, {0}},
     {"shrink row", 2, {3, 4}, 2, {-2, 0}, {0, 4}, {1, 1}, 0, 0, 0, 0, 1, 0, 1, {4}, {4, 5, 6, 7}},
-    {"ellipsis", 2, {3, 4}, 2, {0, 1}, {0, 3}, {1, 1}, 0, 0, 1, 0, 0, 0, 2, {3, 2}, {1, 2, 5, 6, 9, 10}},
-    {"new axis", 2, {3, 4}, 2, {0, 1}, {0, 3}, {1, 1}, 0, 0, 0, 1, 0, 0, 3, {1, 2, 4}, {4, 5, 6, 7, 8, 9, 10, 11}},
+    {"ellipsis",
+     2,
+     {3, 4},
+     2,
+     {0, 1},
+     {0, 3},
+     {1, 1},
+     0,
+     0,
+     1,
+     0,
+     0,
+     0,
+     2,
+     {3, 2},
+     {1, 2, 5, 6, 9, 10}},
+    {"new axis",
+     2,
+     {3, 4},
+     2,
+     {0, 1},
+     {0, 3},
+     {1, 1},
+     0,
+     0,
+     0,
+     1,
+     0,
+     0,
+     3,
+     {1, 2, 4},
+     {4, 5, 6, 7, 8, 9, 10, 11}},
     {"partial spec", 2, {3, 4}, 1, {2}, {3}, {1}, 0, 0, 0, 0, 0, 0, 2, {1, 4}, {8, 9, 10, 11}},
     {"offset", 1, {10}, 1, {2}, {3}, {1}, 0, 0, 0, 0, 0, 1, 1, {3}, {2, 3, 4}},
-    {"2d negative strides", 2, {3, 4}, 2, {2, 3}, {-4, 0}, {-2, -2}, 0, 0, 0, 0, 0, 0, 2, {2, 2}, {11, 9, 3, 1}},
+    {"2d negative strides",
+     2,
+     {3, 4},
+     2,
+     {2, 3},
+     {-4, 0},
+     {-2, -2},
+     0,
+     0,
+     0,
+     0,
+     0,
+     0,
+     2,
+     {2, 2},
+     {11, 9, 3, 1}},
 };
 
 static void test_strided_slice(void) {
@@ -50,14 +125,19 @@ static void test_strided_slice(void) {
     CHECKF(st == TFCC_OK, "%s: %s", k->name, msg);
     bool shape_ok = o.rank == k->out_rank;
     for (int d = 0; shape_ok && d < o.rank; d++) shape_ok = o.dims[d] == k->out_dims[d];
-    CHECKF(shape_ok, "%s: rank %d dims %d %d", k->name, (int)o.rank, (int)o.dims[0], (int)o.dims[1]);
+    CHECKF(shape_ok, "%s: rank %d dims %d %d", k->name, (int)o.rank, (int)o.dims[0],
+           (int)o.dims[1]);
     if (shape_ok) {
       int64_t n = tfcc_tensor_elements(&o);
       int bad = 0;
       for (int64_t i = 0; i < n; i++) bad += ((int32_t *)o.data)[i] != k->expect[i];
       CHECKF(bad == 0, "%s: %d wrong", k->name, bad);
     }
-    st_free(&ti); st_free(&tb); st_free(&te); st_free(&ts); st_free(&o);
+    st_free(&ti);
+    st_free(&tb);
+    st_free(&te);
+    st_free(&ts);
+    st_free(&o);
   }
   /* Zero stride and out-of-range shrink are rejected. */
   int32_t x[4] = {1, 2, 3, 4}, one = 1, b = 0, e = 4, z = 0, big = 7;
@@ -67,13 +147,18 @@ static void test_strided_slice(void) {
   tfcc_tensor o = st_output(TFCC_INT32);
   tfcc_tensor *in[] = {&ti, &tb, &te, &ts}, *out[] = {&o};
   tfcc_fb_table none = {0};
-  CHECK(st_run(TFCC_OP_STRIDED_SLICE, none, in, 4, out, 1, msg, sizeof msg) == TFCC_ERR_INVALID_MODEL);
+  CHECK(st_run(TFCC_OP_STRIDED_SLICE, none, in, 4, out, 1, msg, sizeof msg) ==
+        TFCC_ERR_INVALID_MODEL);
   *(int32_t *)ts.data = 1;
   *(int32_t *)tb.data = big;
   tfb_field f[] = {{.field = 4, .kind = TFB_I32, .i = 1}};
   CHECK(st_run(TFCC_OP_STRIDED_SLICE, tfb_build(opt_buf, sizeof opt_buf, f, 1), in, 4, out, 1, msg,
                sizeof msg) == TFCC_ERR_SHAPE);
-  st_free(&ti); st_free(&tb); st_free(&te); st_free(&ts); st_free(&o);
+  st_free(&ti);
+  st_free(&tb);
+  st_free(&te);
+  st_free(&ts);
+  st_free(&o);
 }
 
 static void test_slice(void) {
@@ -98,7 +183,10 @@ static void test_slice(void) {
   CHECK(st_run(TFCC_OP_SLICE, none, in, 3, out, 1, msg, sizeof msg) == TFCC_ERR_SHAPE);
   ((int64_t *)ts.data)[2] = -2;
   CHECK(st_run(TFCC_OP_SLICE, none, in, 3, out, 1, msg, sizeof msg) == TFCC_ERR_SHAPE);
-  st_free(&ti); st_free(&tb); st_free(&ts); st_free(&o);
+  st_free(&ti);
+  st_free(&tb);
+  st_free(&ts);
+  st_free(&o);
 }
 
 int main(void) {

@@ -33,15 +33,16 @@ static void check_float(int32_t op, int32_t outer, int32_t depth, float beta, bo
     for (int32_t c = 0; c < depth; c++) xd[c] = in[r * depth + c];
     ref_softmax(xd, yd, depth, log_form ? 1.0 : beta, log_form);
     for (int32_t c = 0; c < depth; c++)
-      CHECKF(fabs(out[r * depth + c] - yd[c]) <= 1e-5 * (1 + fabs(yd[c])), "%s row %d col %d: %g vs %g",
-             log_form ? "LOG_SOFTMAX" : "SOFTMAX", (int)r, (int)c, (double)out[r * depth + c], yd[c]);
+      CHECKF(fabs(out[r * depth + c] - yd[c]) <= 1e-5 * (1 + fabs(yd[c])),
+             "%s row %d col %d: %g vs %g", log_form ? "LOG_SOFTMAX" : "SOFTMAX", (int)r, (int)c,
+             (double)out[r * depth + c], yd[c]);
   }
 }
 
 /* Quantized: random rows, reference = double softmax of the dequantized input. */
-static void check_q(const char *what, int32_t op, float beta, tfcc_dtype it, float s_in, int32_t z_in,
-                    tfcc_dtype ot, float s_out, int32_t z_out, int32_t outer, int32_t depth, int tol,
-                    double max_off_fraction) {
+static void check_q(const char *what, int32_t op, float beta, tfcc_dtype it, float s_in,
+                    int32_t z_in, tfcc_dtype ot, float s_out, int32_t z_out, int32_t outer,
+                    int32_t depth, int tol, double max_off_fraction) {
   enum { CAP = 4096 };
   static int16_t in[CAP], out[CAP];
   static double xd[CAP], yd[CAP];
@@ -148,8 +149,8 @@ int main(void) {
           TFCC_UINT8, 1.f / 256, 0, 2, 1001, 1, 0.03);
   check_q("SOFTMAX uint8->uint8 beta 0.6", TFCC_OP_SOFTMAX, 0.6f, TFCC_UINT8, 0.1713f, 100,
           TFCC_UINT8, 1.f / 256, 0, 4, 10, 1, 0.03);
-  check_q("SOFTMAX int8->int8", TFCC_OP_SOFTMAX, 1.0f, TFCC_INT8, 0.0613f, -3, TFCC_INT8,
-          1.f / 256, -128, 7, 11, 1, 0.03);
+  check_q("SOFTMAX int8->int8", TFCC_OP_SOFTMAX, 1.0f, TFCC_INT8, 0.0613f, -3, TFCC_INT8, 1.f / 256,
+          -128, 7, 11, 1, 0.03);
   check_q("SOFTMAX int8->int16", TFCC_OP_SOFTMAX, 1.0f, TFCC_INT8, 0.0613f, 5, TFCC_INT16,
           1.f / 32768, 0, 3, 17, 1, 0.05);
   check_q("SOFTMAX uint8->int16", TFCC_OP_SOFTMAX, 1.0f, TFCC_UINT8, 0.0613f, 5, TFCC_INT16,

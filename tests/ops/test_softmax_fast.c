@@ -25,14 +25,17 @@ static uint32_t urand(void) {
   rng = rng * 1664525u + 1013904223u;
   return rng >> 8;
 }
-static float frand(float lo, float hi) { return lo + (hi - lo) * (float)(urand() % 1000001) / 1e6f; }
+static float frand(float lo, float hi) {
+  return lo + (hi - lo) * (float)(urand() % 1000001) / 1e6f;
+}
 
 static int f_cases = 0;
 
 static void check_f32(const tfcc_f32_softmax_kernel *k, tfcc_threadpool *pool, size_t outer,
                       size_t depth, int kind, float beta) {
   const size_t n = outer * depth;
-  float *x = malloc(n * sizeof *x + 4), *want = malloc(n * sizeof *x + 4), *got = malloc(n * sizeof *x + 4);
+  float *x = malloc(n * sizeof *x + 4), *want = malloc(n * sizeof *x + 4),
+        *got = malloc(n * sizeof *x + 4);
   for (size_t i = 0; i < n; i++) {
     switch (kind) {
       case 0: x[i] = frand(-5.f, 5.f); break;
@@ -56,7 +59,8 @@ static void check_f32(const tfcc_f32_softmax_kernel *k, tfcc_threadpool *pool, s
     float mx = -3.402823466e38f;
     for (size_t c = 0; c < depth; c++) mx = xr[c] > mx ? xr[c] : mx;
     double sum = 0.;
-    for (size_t c = 0; c < depth; c++) sum += exact[r * depth + c] = exp((double)((xr[c] - mx) * beta));
+    for (size_t c = 0; c < depth; c++)
+      sum += exact[r * depth + c] = exp((double)((xr[c] - mx) * beta));
     for (size_t c = 0; c < depth; c++) exact[r * depth + c] /= sum;
   }
   memset(got, 0x7F, n * sizeof *got + 4);
@@ -74,8 +78,9 @@ static void check_f32(const tfcc_f32_softmax_kernel *k, tfcc_threadpool *pool, s
       fprintf(stderr, "%s: outer %zu depth %zu kind %d beta %g: out[%zu] = %.9g, want %.9g\n",
               k->name, outer, depth, kind, (double)beta, i, (double)g, (double)w);
   }
-  CHECKF(bad == 0 && ((uint32_t *)got)[n] == 0x7F7F7F7Fu, "%s outer %zu depth %zu kind %d beta %g: %d wrong",
-         k->name, outer, depth, kind, (double)beta, bad);
+  CHECKF(bad == 0 && ((uint32_t *)got)[n] == 0x7F7F7F7Fu,
+         "%s outer %zu depth %zu kind %d beta %g: %d wrong", k->name, outer, depth, kind,
+         (double)beta, bad);
   f_cases++;
   free(exact);
   free(x);
@@ -86,8 +91,13 @@ static void check_f32(const tfcc_f32_softmax_kernel *k, tfcc_threadpool *pool, s
 static void test_f32(const tfcc_f32_softmax_kernel *k, tfcc_threadpool *pool) {
   static const float betas[] = {1.f, 0.5f, 0.f, 2.7f};
   for (size_t depth = 1; depth <= 74; depth++) {
-    const size_t d = depth <= 70 ? depth : (depth == 71 ? 100 : depth == 72 ? 1001 : depth == 73 ? 4099 : 16);
-    for (int kind = 0; kind < 8; kind++) check_f32(k, NULL, 1 + d % 3, d, kind, betas[(d + (size_t)kind) % 4]);
+    const size_t d = depth <= 70 ? depth
+                                 : (depth == 71   ? 100
+                                    : depth == 72 ? 1001
+                                    : depth == 73 ? 4099
+                                                  : 16);
+    for (int kind = 0; kind < 8; kind++)
+      check_f32(k, NULL, 1 + d % 3, d, kind, betas[(d + (size_t)kind) % 4]);
   }
   check_f32(k, NULL, 3, 37, 0, -1.f); /* negative beta: the reference */
   check_f32(k, pool, 300, 129, 0, 1.f);
@@ -103,10 +113,12 @@ static void check_q8(const tfcc_q8_lut_kernel *lk, tfcc_dtype dt, size_t outer, 
   const int base = (int)(urand() % 256);
   for (size_t i = 0; i < n; i++) {
     switch (kind) {
-      case 0: x[i] = (uint8_t)urand(); break;                       /* full range */
-      case 1: x[i] = (uint8_t)(base + (int)(urand() % 9)); break;   /* narrow */
-      case 2: x[i] = (uint8_t)base; break;                          /* constant */
-      default: x[i] = (uint8_t)((urand() % 4) ? (uint32_t)base : urand()); break; /* mostly one value */
+      case 0: x[i] = (uint8_t)urand(); break;                     /* full range */
+      case 1: x[i] = (uint8_t)(base + (int)(urand() % 9)); break; /* narrow */
+      case 2: x[i] = (uint8_t)base; break;                        /* constant */
+      default:
+        x[i] = (uint8_t)((urand() % 4) ? (uint32_t)base : urand());
+        break; /* mostly one value */
     }
   }
   float table[256];
@@ -121,8 +133,8 @@ static void check_q8(const tfcc_q8_lut_kernel *lk, tfcc_dtype dt, size_t outer, 
               tfcc_dtype_name(dt), outer, depth, kind, i, got[i], want[i]);
   CHECKF(bad == 0 && got[n] == 0xEE,
          "%s %s outer %zu depth %zu kind %d scale %g beta %g out %g/%d: %d wrong", lk->name,
-         tfcc_dtype_name(dt), outer, depth, kind, (double)in_scale, (double)beta,
-         (double)out_scale, (int)out_zp, bad);
+         tfcc_dtype_name(dt), outer, depth, kind, (double)in_scale, (double)beta, (double)out_scale,
+         (int)out_zp, bad);
   q_cases++;
   free(x);
   free(want);
@@ -130,20 +142,26 @@ static void check_q8(const tfcc_q8_lut_kernel *lk, tfcc_dtype dt, size_t outer, 
 }
 
 static void test_q8(const tfcc_q8_lut_kernel *lk) {
-  typedef struct { float in_scale, beta, out_scale; int32_t zp_u8, zp_s8; } qp;
+  typedef struct {
+    float in_scale, beta, out_scale;
+    int32_t zp_u8, zp_s8;
+  } qp;
   static const qp params[] = {
-      {0.1f, 1.f, 1.f / 256, 0, -128},   {0.0078125f, 1.f, 1.f / 256, 0, -128},
-      {0.5f, 0.3f, 0.003f, 17, 17},      {0.02f, 2.f, 1e-5f, 255, 127},
-      {1.3f, 1.f, 0.5f, 0, -128},        {0.05f, 0.f, 1.f / 256, 0, -128},
+      {0.1f, 1.f, 1.f / 256, 0, -128}, {0.0078125f, 1.f, 1.f / 256, 0, -128},
+      {0.5f, 0.3f, 0.003f, 17, 17},    {0.02f, 2.f, 1e-5f, 255, 127},
+      {1.3f, 1.f, 0.5f, 0, -128},      {0.05f, 0.f, 1.f / 256, 0, -128},
   };
-  static const size_t depths[] = {1, 2, 3, 7, 16, 63, 64, 65, 100, 127, 128, 129, 255, 256, 300, 1001, 2000};
+  static const size_t depths[] = {1,   2,   3,   7,   16,  63,  64,   65,  100,
+                                  127, 128, 129, 255, 256, 300, 1001, 2000};
   for (size_t pi = 0; pi < sizeof params / sizeof params[0]; pi++)
     for (size_t di = 0; di < sizeof depths / sizeof depths[0]; di++)
       for (int kind = 0; kind < 4; kind++) {
         const qp *p = &params[pi];
         const size_t outer = 1 + (di + (size_t)kind) % 9;
-        check_q8(lk, TFCC_UINT8, outer, depths[di], kind, p->in_scale, p->beta, p->out_scale, p->zp_u8);
-        check_q8(lk, TFCC_INT8, outer, depths[di], kind, p->in_scale, p->beta, p->out_scale, p->zp_s8);
+        check_q8(lk, TFCC_UINT8, outer, depths[di], kind, p->in_scale, p->beta, p->out_scale,
+                 p->zp_u8);
+        check_q8(lk, TFCC_INT8, outer, depths[di], kind, p->in_scale, p->beta, p->out_scale,
+                 p->zp_s8);
       }
   /* int16 output: not taken */
   uint8_t x[4] = {1, 2, 3, 4};
@@ -158,7 +176,8 @@ int main(void) {
   tfcc_threadpool *pool = NULL;
   tfcc_err err = {0};
   CHECK(tfcc_threadpool_create(2, NULL, 0, &pool, &err) == TFCC_OK);
-  for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++) CHECK(tfcc_f32_softmax_select((tfcc_isa)isa) != NULL);
+  for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++)
+    CHECK(tfcc_f32_softmax_select((tfcc_isa)isa) != NULL);
   int tested = 0;
   for (int i = 0; i < tfcc_f32_softmax_kernel_count(); i++) {
     const tfcc_f32_softmax_kernel *k = tfcc_f32_softmax_kernel_at(i);

@@ -9,7 +9,8 @@ static void expect_err(int32_t op, tfcc_tensor **in, int32_t n, tfcc_tensor *out
   tfcc_err err;
   tfcc_status st = etu_run(op, in, n, out, NULL, &err);
   CHECKF(st == want, "op %d: status %d, expected %d (%s)", (int)op, (int)st, (int)want, err.msg);
-  CHECKF(strstr(err.msg, needle) != NULL, "op %d: message '%s' lacks '%s'", (int)op, err.msg, needle);
+  CHECKF(strstr(err.msg, needle) != NULL, "op %d: message '%s' lacks '%s'", (int)op, err.msg,
+         needle);
 }
 
 static void test_hostile(void) {
@@ -17,15 +18,19 @@ static void test_hostile(void) {
   int32_t ia[4] = {1, 2, 3, 4}, o[16];
   int16_t sa[4] = {1, 2, 3, 4};
   float fa[4] = {1, 2, 3, 4};
-  tfcc_tensor i32 = oh_tensor(TFCC_INT32, 1, d4, ia, NULL), i16 = oh_tensor(TFCC_INT16, 1, d4, sa, NULL);
-  tfcc_tensor f32 = oh_tensor(TFCC_FLOAT32, 1, d4, fa, NULL), f32b = oh_tensor(TFCC_FLOAT32, 1, d3, fa, NULL);
-  tfcc_tensor oi = oh_tensor(TFCC_INT32, 0, NULL, o, NULL), of = oh_tensor(TFCC_FLOAT32, 0, NULL, o, NULL);
+  tfcc_tensor i32 = oh_tensor(TFCC_INT32, 1, d4, ia, NULL),
+              i16 = oh_tensor(TFCC_INT16, 1, d4, sa, NULL);
+  tfcc_tensor f32 = oh_tensor(TFCC_FLOAT32, 1, d4, fa, NULL),
+              f32b = oh_tensor(TFCC_FLOAT32, 1, d3, fa, NULL);
+  tfcc_tensor oi = oh_tensor(TFCC_INT32, 0, NULL, o, NULL),
+              of = oh_tensor(TFCC_FLOAT32, 0, NULL, o, NULL);
   tfcc_tensor *mix[2] = {&i32, &i16}, *flt[2] = {&f32, &f32}, *shp[2] = {&f32, &f32b};
   expect_err(TFCC_OP_STABLEHLO_ADD, mix, 2, &oi, TFCC_ERR_DTYPE, "input 1 dtype int16");
   expect_err(TFCC_OP_STABLEHLO_MULTIPLY, shp, 2, &of, TFCC_ERR_SHAPE, "input 1 shape [3] differ");
   expect_err(TFCC_OP_STABLEHLO_MAXIMUM, flt, 2, &oi, TFCC_ERR_DTYPE, "output dtype int32");
   expect_err(TFCC_OP_STABLEHLO_AND, flt, 2, &of, TFCC_ERR_UNSUPPORTED, "input 0 dtype float32");
-  expect_err(TFCC_OP_STABLEHLO_SHIFT_LEFT, flt, 2, &of, TFCC_ERR_UNSUPPORTED, "input 0 dtype float32");
+  expect_err(TFCC_OP_STABLEHLO_SHIFT_LEFT, flt, 2, &of, TFCC_ERR_UNSUPPORTED,
+             "input 0 dtype float32");
   tfcc_tensor *one[1] = {&f32};
   expect_err(TFCC_OP_STABLEHLO_MINIMUM, one, 1, &of, TFCC_ERR_INVALID_MODEL, "STABLEHLO_MINIMUM");
   /* quantized operands: TFLite's StableHLO kernels read raw values; tfcc refuses them */

@@ -20,8 +20,13 @@ static tfcc_status run_pad(tfcc_tensor **in, tfcc_tensor *out, const int64_t *lo
   }
   tfcc_err_clear(err);
   tfcc_tensor *outs[1] = {out};
-  oh_node_run r = {.op = tfcc_op_lookup(TFCC_OP_STABLEHLO_PAD), .node = &node, .in = in, .n_in = 2,
-                   .out = outs, .n_out = 1, .err = err};
+  oh_node_run r = {.op = tfcc_op_lookup(TFCC_OP_STABLEHLO_PAD),
+                   .node = &node,
+                   .in = in,
+                   .n_in = 2,
+                   .out = outs,
+                   .n_out = 1,
+                   .err = err};
   return oh_run_node(&r);
 }
 
@@ -39,14 +44,16 @@ int main(void) {
   const int32_t d[2] = {3, 4};
   int32_t a[12], pad = -1, o[256];
   for (int i = 0; i < 12; i++) a[i] = i + 1;
-  tfcc_tensor ta = oh_tensor(TFCC_INT32, 2, d, a, NULL), tp = oh_tensor(TFCC_INT32, 0, NULL, &pad, NULL);
+  tfcc_tensor ta = oh_tensor(TFCC_INT32, 2, d, a, NULL),
+              tp = oh_tensor(TFCC_INT32, 0, NULL, &pad, NULL);
   tfcc_tensor *in[2] = {&ta, &tp};
   /* crop one row low, interior 1 on columns, one high column: out [2, 3*2+1+1 = 8] */
   const int64_t lo[2] = {-1, 0}, hi[2] = {0, 1}, it[2] = {0, 1};
   tfcc_tensor to = oh_tensor(TFCC_INT32, 0, NULL, o, NULL);
   tfcc_err err;
   CHECKF(run_pad(in, &to, lo, hi, it, 2, &err) == TFCC_OK, "%s", err.msg);
-  CHECKF(to.rank == 2 && to.dims[0] == 2 && to.dims[1] == 8, "shape [%d, %d]", (int)to.dims[0], (int)to.dims[1]);
+  CHECKF(to.rank == 2 && to.dims[0] == 2 && to.dims[1] == 8, "shape [%d, %d]", (int)to.dims[0],
+         (int)to.dims[1]);
   int bad = 0;
   for (int r = 0; r < 2; r++)
     for (int c = 0; c < 8; c++) {
@@ -57,10 +64,11 @@ int main(void) {
   /* an output dimension <= 0 empties every dimension, as TFLite */
   const int64_t lo2[2] = {-3, 0}, hi2[2] = {-1, 2}, z[2] = {0, 0};
   CHECKF(run_pad(in, &to, lo2, hi2, z, 2, &err) == TFCC_OK, "%s", err.msg);
-  CHECKF(to.rank == 2 && to.dims[0] == 0 && to.dims[1] == 0, "empty: shape [%d, %d]", (int)to.dims[0],
-         (int)to.dims[1]);
+  CHECKF(to.rank == 2 && to.dims[0] == 0 && to.dims[1] == 0, "empty: shape [%d, %d]",
+         (int)to.dims[0], (int)to.dims[1]);
   /* hostile */
-  expect_err(in, lo, hi, it, 1, TFCC_ERR_INVALID_MODEL, "1/1/1 edge_padding_low/high/interior entries");
+  expect_err(in, lo, hi, it, 1, TFCC_ERR_INVALID_MODEL,
+             "1/1/1 edge_padding_low/high/interior entries");
   const int64_t neg[2] = {0, -1};
   expect_err(in, lo, hi, neg, 2, TFCC_ERR_INVALID_MODEL, "interior_padding[1] is -1");
   const int64_t huge[2] = {(int64_t)1 << 50, 0};

@@ -11,7 +11,8 @@ static void run(tfcc_dtype dt, int32_t padding, int32_t stride, int32_t act, boo
   int32_t uw = padding == TFCC_PAD_SAME ? (OW + stride - 1) / stride : (OW - FW + stride) / stride;
   int32_t th = (uh - 1) * stride + FH - OH, tw = (uw - 1) * stride + FW - OW;
   int32_t ph = th > 0 ? th / 2 : 0, pw = tw > 0 ? tw / 2 : 0;
-  int64_t n_in = (int64_t)N * H * W * C, n_f = (int64_t)OC * FH * FW * C, n_out = (int64_t)N * OH * OW * OC;
+  int64_t n_in = (int64_t)N * H * W * C, n_f = (int64_t)OC * FH * FW * C,
+          n_out = (int64_t)N * OH * OW * OC;
   tfcc_dtype fdt = dt == TFCC_FLOAT32 ? TFCC_FLOAT32 : dt == TFCC_UINT8 ? TFCC_UINT8 : TFCC_INT8;
   tfcc_dtype bdt = dt == TFCC_FLOAT32 ? TFCC_FLOAT32 : dt == TFCC_INT16 ? TFCC_INT64 : TFCC_INT32;
   void *in = malloc((size_t)n_in * 4), *f = malloc((size_t)n_f * 4), *bias = malloc(8 * OC);
@@ -19,28 +20,59 @@ static void run(tfcc_dtype dt, int32_t padding, int32_t stride, int32_t act, boo
   double *want = calloc((size_t)n_out, 8);
   float in_s = dt == TFCC_INT16 ? 0.001f : 0.05f, out_s = dt == TFCC_INT16 ? 0.004f : 0.15f;
   int32_t in_zp = dt == TFCC_UINT8 ? 128 : dt == TFCC_INT8 ? 4 : 0;
-  int32_t out_zp = dt == TFCC_UINT8 ? 110 : dt == TFCC_INT8 ? -6 : 0, f_zp = dt == TFCC_UINT8 ? 125 : 0;
+  int32_t out_zp = dt == TFCC_UINT8  ? 110
+                   : dt == TFCC_INT8 ? -6
+                                     : 0,
+          f_zp = dt == TFCC_UINT8 ? 125 : 0;
   float fs[4] = {0.01f, 0.012f, 0.009f, 0.015f};
   bool pc = dt == TFCC_INT8 || dt == TFCC_INT16;
   if (!pc) fs[1] = fs[2] = fs[3] = fs[0];
   for (int64_t i = 0; i < n_in; i++) {
     int32_t v;
-    if (dt == TFCC_FLOAT32) { ((float *)in)[i] = oh_randf(-1, 1); rin[i] = ((float *)in)[i]; }
-    else if (dt == TFCC_UINT8) { v = oh_randi(0, 255); ((uint8_t *)in)[i] = (uint8_t)v; rin[i] = (double)in_s * (v - in_zp); }
-    else if (dt == TFCC_INT8) { v = oh_randi(-128, 127); ((int8_t *)in)[i] = (int8_t)v; rin[i] = (double)in_s * (v - in_zp); }
-    else { v = oh_randi(-32768, 32767); ((int16_t *)in)[i] = (int16_t)v; rin[i] = (double)in_s * v; }
+    if (dt == TFCC_FLOAT32) {
+      ((float *)in)[i] = oh_randf(-1, 1);
+      rin[i] = ((float *)in)[i];
+    } else if (dt == TFCC_UINT8) {
+      v = oh_randi(0, 255);
+      ((uint8_t *)in)[i] = (uint8_t)v;
+      rin[i] = (double)in_s * (v - in_zp);
+    } else if (dt == TFCC_INT8) {
+      v = oh_randi(-128, 127);
+      ((int8_t *)in)[i] = (int8_t)v;
+      rin[i] = (double)in_s * (v - in_zp);
+    } else {
+      v = oh_randi(-32768, 32767);
+      ((int16_t *)in)[i] = (int16_t)v;
+      rin[i] = (double)in_s * v;
+    }
   }
   for (int64_t i = 0; i < n_f; i++) {
     int32_t o = (int32_t)(i / (FH * FW * C)), v;
-    if (dt == TFCC_FLOAT32) { ((float *)f)[i] = oh_randf(-1, 1); rf[i] = ((float *)f)[i]; }
-    else if (dt == TFCC_UINT8) { v = oh_randi(0, 255); ((uint8_t *)f)[i] = (uint8_t)v; rf[i] = (double)fs[o] * (v - f_zp); }
-    else { v = oh_randi(-127, 127); ((int8_t *)f)[i] = (int8_t)v; rf[i] = (double)fs[o] * v; }
+    if (dt == TFCC_FLOAT32) {
+      ((float *)f)[i] = oh_randf(-1, 1);
+      rf[i] = ((float *)f)[i];
+    } else if (dt == TFCC_UINT8) {
+      v = oh_randi(0, 255);
+      ((uint8_t *)f)[i] = (uint8_t)v;
+      rf[i] = (double)fs[o] * (v - f_zp);
+    } else {
+      v = oh_randi(-127, 127);
+      ((int8_t *)f)[i] = (int8_t)v;
+      rf[i] = (double)fs[o] * v;
+    }
   }
   for (int32_t o = 0; o < OC; o++) {
     int32_t v = oh_randi(-500, 500);
-    if (bdt == TFCC_FLOAT32) { ((float *)bias)[o] = oh_randf(-1, 1); rb[o] = ((float *)bias)[o]; }
-    else if (bdt == TFCC_INT32) { ((int32_t *)bias)[o] = v; rb[o] = (double)in_s * fs[o] * v; }
-    else { ((int64_t *)bias)[o] = v; rb[o] = (double)in_s * fs[o] * v; }
+    if (bdt == TFCC_FLOAT32) {
+      ((float *)bias)[o] = oh_randf(-1, 1);
+      rb[o] = ((float *)bias)[o];
+    } else if (bdt == TFCC_INT32) {
+      ((int32_t *)bias)[o] = v;
+      rb[o] = (double)in_s * fs[o] * v;
+    } else {
+      ((int64_t *)bias)[o] = v;
+      rb[o] = (double)in_s * fs[o] * v;
+    }
     if (!with_bias) rb[o] = 0;
   }
   for (int32_t b = 0; b < N; b++)
@@ -63,7 +95,8 @@ static void run(tfcc_dtype dt, int32_t padding, int32_t stride, int32_t act, boo
   memset(&c, 0, sizeof(c));
   c.builtin = TFCC_OP_TRANSPOSE_CONV;
   c.n_in = 4;
-  int32_t shape[4] = {N, OH, OW, OC}, d4[1] = {4}, df[4] = {OC, FH, FW, C}, di[4] = {N, H, W, C}, db[1] = {OC};
+  int32_t shape[4] = {N, OH, OW, OC}, d4[1] = {4}, df[4] = {OC, FH, FW, C}, di[4] = {N, H, W, C},
+          db[1] = {OC};
   tt_set(&c.in[0], TFCC_INT32, 1, d4, shape);
   tt_set(&c.in[1], fdt, 4, df, f);
   tt_set(&c.in[2], dt, 4, di, in);
@@ -74,7 +107,10 @@ static void run(tfcc_dtype dt, int32_t padding, int32_t stride, int32_t act, boo
     tt_q(&c.in[2], in_s, in_zp);
     tt_q(&c.out, out_s, out_zp);
     c.in[1].nq = pc ? OC : 1;
-    for (int i = 0; i < c.in[1].nq; i++) { c.in[1].qs[i] = fs[i]; c.in[1].qz[i] = f_zp; }
+    for (int i = 0; i < c.in[1].nq; i++) {
+      c.in[1].qs[i] = fs[i];
+      c.in[1].qz[i] = f_zp;
+    }
   }
   tt_opt_i(&c, 0, TFB_U8, padding);
   tt_opt_i(&c, 1, TFB_I32, stride);
@@ -106,7 +142,12 @@ static void run(tfcc_dtype dt, int32_t padding, int32_t stride, int32_t act, boo
   /* output_shape not known at prepare */
   c.in[0].not_const = true;
   tt_expect_fail(&c, false, "output_shape (tensor 0) is known only while running");
-  free(in); free(f); free(bias); free(rin); free(rf); free(want);
+  free(in);
+  free(f);
+  free(bias);
+  free(rin);
+  free(rf);
+  free(want);
 }
 
 int main(void) {

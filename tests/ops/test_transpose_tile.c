@@ -34,7 +34,9 @@ static void test_transpose(void) {
   CHECK(bad == 0);
   ((int32_t *)tp.data)[1] = 5;
   CHECK(st_run(TFCC_OP_TRANSPOSE, none, in, 2, out, 1, msg, sizeof msg) == TFCC_ERR_INVALID_MODEL);
-  st_free(&ti); st_free(&tp); st_free(&o);
+  st_free(&ti);
+  st_free(&tp);
+  st_free(&o);
 }
 
 static void test_tile_broadcast(void) {
@@ -58,13 +60,19 @@ static void test_tile_broadcast(void) {
   tfcc_tensor ts = st_tensor(TFCC_INT32, 1, (int32_t[]){3}, shape);
   tfcc_tensor ob = st_output(TFCC_BOOL);
   tfcc_tensor *in2[] = {&tb, &ts}, *out2[] = {&ob};
-  CHECKF(st_run(TFCC_OP_BROADCAST_TO, none, in2, 2, out2, 1, msg, sizeof msg) == TFCC_OK, "%s", msg);
+  CHECKF(st_run(TFCC_OP_BROADCAST_TO, none, in2, 2, out2, 1, msg, sizeof msg) == TFCC_OK, "%s",
+         msg);
   bad = 0;
   for (int k = 0; k < 24; k++) bad += ((bool *)ob.data)[k] != bx[(k / 4) % 3];
   CHECK(ob.rank == 3 && bad == 0);
   ((int32_t *)ts.data)[1] = 2;
   CHECK(st_run(TFCC_OP_BROADCAST_TO, none, in2, 2, out2, 1, msg, sizeof msg) == TFCC_ERR_SHAPE);
-  st_free(&ti); st_free(&tm); st_free(&o); st_free(&tb); st_free(&ts); st_free(&ob);
+  st_free(&ti);
+  st_free(&tm);
+  st_free(&o);
+  st_free(&tb);
+  st_free(&ts);
+  st_free(&ob);
 }
 
 static void test_depth_space(void) {
@@ -83,16 +91,21 @@ static void test_depth_space(void) {
     for (int w = 0; w < 6; w++)
       for (int c = 0; c < 2; c++) {
         int ih = h / 2, iw = w / 2, bi = h % 2, bj = w % 2;
-        bad += ((float *)o.data)[(h * 6 + w) * 2 + c] != x[(ih * 3 + iw) * 8 + (bi * 2 + bj) * 2 + c];
+        bad +=
+            ((float *)o.data)[(h * 6 + w) * 2 + c] != x[(ih * 3 + iw) * 8 + (bi * 2 + bj) * 2 + c];
       }
   CHECK(bad == 0);
   tfcc_tensor back = st_output(TFCC_FLOAT32);
   tfcc_tensor *in2[] = {&o}, *out2[] = {&back};
   CHECKF(st_run(TFCC_OP_SPACE_TO_DEPTH, t, in2, 1, out2, 1, msg, sizeof msg) == TFCC_OK, "%s", msg);
-  CHECK(back.dims[1] == 2 && back.dims[2] == 3 && back.dims[3] == 8 && memcmp(back.data, x, sizeof x) == 0);
+  CHECK(back.dims[1] == 2 && back.dims[2] == 3 && back.dims[3] == 8 &&
+        memcmp(back.data, x, sizeof x) == 0);
   f[0].i = 3;
-  CHECK(st_run(TFCC_OP_DEPTH_TO_SPACE, tfb_build(opt_buf, sizeof opt_buf, f, 1), in, 1, out, 1, msg, sizeof msg) == TFCC_ERR_SHAPE);
-  st_free(&ti); st_free(&o); st_free(&back);
+  CHECK(st_run(TFCC_OP_DEPTH_TO_SPACE, tfb_build(opt_buf, sizeof opt_buf, f, 1), in, 1, out, 1, msg,
+               sizeof msg) == TFCC_ERR_SHAPE);
+  st_free(&ti);
+  st_free(&o);
+  st_free(&back);
 }
 
 int main(void) {

@@ -12,23 +12,35 @@ static void test_float(void) {
     const char *name;
     double (*f)(double);
     float lo, hi;
-  } ops[] = {{TFCC_OP_ABS, "ABS", fabs, -5, 5},       {TFCC_OP_NEG, "NEG", r_neg, -5, 5},
-             {TFCC_OP_EXP, "EXP", exp, -10, 10},      {TFCC_OP_LOG, "LOG", log, 0.01f, 100},
-             {TFCC_OP_SQRT, "SQRT", sqrt, 0, 100},    {TFCC_OP_RSQRT, "RSQRT", r_rsqrt, 0.01f, 100},
-             {TFCC_OP_SQUARE, "SQUARE", r_square, -9, 9}, {TFCC_OP_FLOOR, "FLOOR", floor, -9, 9},
-             {TFCC_OP_CEIL, "CEIL", ceil, -9, 9},     {TFCC_OP_ROUND, "ROUND", r_round, -9, 9},
-             {TFCC_OP_SIN, "SIN", sin, -7, 7},        {TFCC_OP_COS, "COS", cos, -7, 7}};
+  } ops[] = {{TFCC_OP_ABS, "ABS", fabs, -5, 5},
+             {TFCC_OP_NEG, "NEG", r_neg, -5, 5},
+             {TFCC_OP_EXP, "EXP", exp, -10, 10},
+             {TFCC_OP_LOG, "LOG", log, 0.01f, 100},
+             {TFCC_OP_SQRT, "SQRT", sqrt, 0, 100},
+             {TFCC_OP_RSQRT, "RSQRT", r_rsqrt, 0.01f, 100},
+             {TFCC_OP_SQUARE, "SQUARE", r_square, -9, 9},
+             {TFCC_OP_FLOOR, "FLOOR", floor, -9, 9},
+             {TFCC_OP_CEIL, "CEIL", ceil, -9, 9},
+             {TFCC_OP_ROUND, "ROUND", r_round, -9, 9},
+             {TFCC_OP_SIN, "SIN", sin, -7, 7},
+             {TFCC_OP_COS, "COS", cos, -7, 7}};
   const int32_t d[3] = {3, 5, 7};
   float x[105], o[105];
   for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
     for (int i = 0; i < 105; i++) x[i] = oh_randf(ops[k].lo, ops[k].hi);
     if (ops[k].builtin == TFCC_OP_ROUND) {
-      x[0] = 2.5f; x[1] = -2.5f; x[2] = 3.5f; x[3] = -0.5f; x[4] = 0.49999997f;
+      x[0] = 2.5f;
+      x[1] = -2.5f;
+      x[2] = 3.5f;
+      x[3] = -0.5f;
+      x[4] = 0.49999997f;
     }
-    tfcc_tensor tx = oh_tensor(TFCC_FLOAT32, 3, d, x, NULL), to = oh_tensor(TFCC_FLOAT32, 0, NULL, o, NULL);
+    tfcc_tensor tx = oh_tensor(TFCC_FLOAT32, 3, d, x, NULL),
+                to = oh_tensor(TFCC_FLOAT32, 0, NULL, o, NULL);
     tfcc_tensor *in[1] = {&tx};
     tfcc_err err;
-    CHECKF(etu_run(ops[k].builtin, in, 1, &to, NULL, &err) == TFCC_OK, "%s: %s", ops[k].name, err.msg);
+    CHECKF(etu_run(ops[k].builtin, in, 1, &to, NULL, &err) == TFCC_OK, "%s: %s", ops[k].name,
+           err.msg);
     CHECK(to.rank == 3 && to.dims[2] == 7);
     int bad = 0;
     for (int i = 0; i < 105; i++) {
@@ -38,18 +50,21 @@ static void test_float(void) {
     CHECKF(bad == 0, "%s: %d of 105 differ", ops[k].name, bad);
     /* float ops reject int32 except ABS / NEG. */
     int32_t xi[105] = {0}, oi[105];
-    tfcc_tensor ti = oh_tensor(TFCC_INT32, 3, d, xi, NULL), toi = oh_tensor(TFCC_INT32, 0, NULL, oi, NULL);
+    tfcc_tensor ti = oh_tensor(TFCC_INT32, 3, d, xi, NULL),
+                toi = oh_tensor(TFCC_INT32, 0, NULL, oi, NULL);
     tfcc_tensor *ini[1] = {&ti};
     tfcc_status st = etu_run(ops[k].builtin, ini, 1, &toi, NULL, &err);
     bool int_ok = ops[k].builtin == TFCC_OP_ABS || ops[k].builtin == TFCC_OP_NEG;
-    CHECKF(int_ok ? st == TFCC_OK : st == TFCC_ERR_UNSUPPORTED, "%s int32: %s", ops[k].name, err.msg);
+    CHECKF(int_ok ? st == TFCC_OK : st == TFCC_ERR_UNSUPPORTED, "%s int32: %s", ops[k].name,
+           err.msg);
   }
 }
 
 static void test_int(void) {
   const int32_t d[1] = {4};
   int32_t a[4] = {INT32_MIN, -5, 0, 7}, o[4];
-  tfcc_tensor ta = oh_tensor(TFCC_INT32, 1, d, a, NULL), to = oh_tensor(TFCC_INT32, 0, NULL, o, NULL);
+  tfcc_tensor ta = oh_tensor(TFCC_INT32, 1, d, a, NULL),
+              to = oh_tensor(TFCC_INT32, 0, NULL, o, NULL);
   tfcc_tensor *in[1] = {&ta};
   tfcc_err err;
   CHECK(etu_run(TFCC_OP_ABS, in, 1, &to, NULL, &err) == TFCC_OK);
@@ -58,12 +73,14 @@ static void test_int(void) {
   CHECK(o[0] == INT32_MIN && o[1] == 5 && o[2] == 0 && o[3] == -7);
   int64_t l[2] = {-3, INT64_C(1) << 40}, lo[2];
   const int32_t d2[1] = {2};
-  tfcc_tensor tl = oh_tensor(TFCC_INT64, 1, d2, l, NULL), tlo = oh_tensor(TFCC_INT64, 0, NULL, lo, NULL);
+  tfcc_tensor tl = oh_tensor(TFCC_INT64, 1, d2, l, NULL),
+              tlo = oh_tensor(TFCC_INT64, 0, NULL, lo, NULL);
   tfcc_tensor *inl[1] = {&tl};
   CHECK(etu_run(TFCC_OP_NEG, inl, 1, &tlo, NULL, &err) == TFCC_OK);
   CHECK(lo[0] == 3 && lo[1] == -(INT64_C(1) << 40));
   int16_t s[2] = {-32768, -9}, so[2];
-  tfcc_tensor ts = oh_tensor(TFCC_INT16, 1, d2, s, NULL), tso = oh_tensor(TFCC_INT16, 0, NULL, so, NULL);
+  tfcc_tensor ts = oh_tensor(TFCC_INT16, 1, d2, s, NULL),
+              tso = oh_tensor(TFCC_INT16, 0, NULL, so, NULL);
   tfcc_tensor *ins[1] = {&ts};
   CHECK(etu_run(TFCC_OP_ABS, ins, 1, &tso, NULL, &err) == TFCC_OK); /* unquantized int16: raw */
   CHECK(so[0] == -32768 && so[1] == 9);
@@ -85,7 +102,8 @@ static void test_quantized(void) {
     oh_qparam qi, qo;
     oh_qparam_set(&qi, qs[c].si, qs[c].zi);
     oh_qparam_set(&qo, qs[c].so, qs[c].zo);
-    tfcc_tensor tx = oh_tensor(TFCC_INT8, 1, d, x, &qi.q), to = oh_tensor(TFCC_INT8, 0, NULL, o, &qo.q);
+    tfcc_tensor tx = oh_tensor(TFCC_INT8, 1, d, x, &qi.q),
+                to = oh_tensor(TFCC_INT8, 0, NULL, o, &qo.q);
     tfcc_tensor *in[1] = {&tx};
     tfcc_err err;
     CHECKF(etu_run(TFCC_OP_ABS, in, 1, &to, NULL, &err) == TFCC_OK, "%s", err.msg);
@@ -107,7 +125,8 @@ static void test_quantized(void) {
     int np = 0;
     for (int i = 0; i < 256; i++)
       if (x[i] >= qs[c].zi && np < 127) xp[np++] = x[i];
-    tfcc_tensor tp = oh_tensor(TFCC_INT8, 1, dp, xp, &qi.q), top = oh_tensor(TFCC_INT8, 0, NULL, op, &qo.q);
+    tfcc_tensor tp = oh_tensor(TFCC_INT8, 1, dp, xp, &qi.q),
+                top = oh_tensor(TFCC_INT8, 0, NULL, op, &qo.q);
     tp.dims[0] = np;
     tfcc_tensor *inp[1] = {&tp};
     CHECKF(etu_run(TFCC_OP_SQRT, inp, 1, &top, NULL, &err) == TFCC_OK, "%s", err.msg);
@@ -126,7 +145,8 @@ static void test_quantized(void) {
   oh_qparam q16, q16o;
   oh_qparam_set(&q16, 0.001f, 0);
   oh_qparam_set(&q16o, 0.002f, 0);
-  tfcc_tensor ts = oh_tensor(TFCC_INT16, 1, d3, s, &q16.q), tso = oh_tensor(TFCC_INT16, 0, NULL, so, &q16o.q);
+  tfcc_tensor ts = oh_tensor(TFCC_INT16, 1, d3, s, &q16.q),
+              tso = oh_tensor(TFCC_INT16, 0, NULL, so, &q16o.q);
   tfcc_tensor *ins[1] = {&ts};
   tfcc_err err;
   CHECKF(etu_run(TFCC_OP_ABS, ins, 1, &tso, NULL, &err) == TFCC_OK, "%s", err.msg);

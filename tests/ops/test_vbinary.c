@@ -27,7 +27,9 @@ static uint32_t urand(void) {
   rng = rng * 1664525u + 1013904223u;
   return rng >> 8;
 }
-static float frand(float lo, float hi) { return lo + (hi - lo) * (float)(urand() % 100001) / 100000.f; }
+static float frand(float lo, float hi) {
+  return lo + (hi - lo) * (float)(urand() % 100001) / 100000.f;
+}
 
 typedef struct shape_case {
   int ra, rb;
@@ -151,8 +153,8 @@ static void run_q(const tfcc_q8_vbinary_kernel *k, tfcc_threadpool *pool, const 
               want[i], c->is_signed ? (int8_t)a[i % na] : a[i % na],
               c->is_signed ? (int8_t)b[i % nb] : b[i % nb]);
   CHECKF(bad == 0 && got[n] == 0xEE,
-         "%s op %d%s %s s %g/%g/%g zp %d/%d/%d act %d shape %lld/%lld inplace %d: %d wrong", k->name,
-         (int)c->op, c->sub ? " (sub)" : "", c->is_signed ? "s8" : "u8", (double)c->s1,
+         "%s op %d%s %s s %g/%g/%g zp %d/%d/%d act %d shape %lld/%lld inplace %d: %d wrong",
+         k->name, (int)c->op, c->sub ? " (sub)" : "", c->is_signed ? "s8" : "u8", (double)c->s1,
          (double)c->s2, (double)c->so, c->z1, c->z2, c->zo, c->act, (long long)na, (long long)nb,
          inplace, bad);
   free(a);
@@ -182,9 +184,7 @@ static void random_qcase(qcase *c, tfcc_arith_qop op, bool is_signed, int variet
       c->s2 = frand(0.1f, 1.f);
       c->so = (urand() % 2) ? frand(0.002f, 0.005f) : frand(5.f, 20.f);
       break;
-    default: /* equal scales */
-      c->s1 = c->s2 = c->so = frand(0.005f, 0.1f);
-      break;
+    default: /* equal scales */ c->s1 = c->s2 = c->so = frand(0.005f, 0.1f); break;
   }
   const int32_t zs[] = {lo, hi, (lo + hi) / 2, lo + 1, hi - 1};
   c->z1 = (urand() % 3) ? lo + (int32_t)(urand() % 256) : zs[urand() % 5];
@@ -216,7 +216,7 @@ static void test_q8(const tfcc_q8_vbinary_kernel *k, tfcc_threadpool *pool) {
    * per-channel rows of 300 (64-wide loop restarting on each row). */
   {
     static const float ratio[][2] = {{0x1.0p-10f, 0x1.0p-10f}, {255.9f, 0.001f}, {0.001f, 255.9f},
-                                     {255.9f, 255.9f}, {1.f, 1.f}, {0.37f, 3.1f}};
+                                     {255.9f, 255.9f},         {1.f, 1.f},       {0.37f, 3.1f}};
     g_all_pairs = true;
     for (int oi = 0; oi < 2; oi++) /* ADD / SUB in both modes (the 16-bit and table paths) */
       for (int sg = 0; sg < 2; sg++)
@@ -261,7 +261,8 @@ static float special(void) {
     case 0: return NAN;
     case 1: return INFINITY;
     case 2: return -INFINITY;
-    case 3: case 4: return v[urand() % (sizeof v / sizeof v[0])];
+    case 3:
+    case 4: return v[urand() % (sizeof v / sizeof v[0])];
     default: return frand(-10.f, 10.f);
   }
 }
@@ -350,7 +351,7 @@ static void run_prelu(const tfcc_f32_vbinary_kernel *k, tfcc_threadpool *pool, c
 }
 
 static void test_f32(const tfcc_f32_vbinary_kernel *k, tfcc_threadpool *pool) {
-  static const tfcc_binop ops[] = {TFCC_BIN_ADD, TFCC_BIN_SUB,    TFCC_BIN_MUL, TFCC_BIN_DIV,
+  static const tfcc_binop ops[] = {TFCC_BIN_ADD, TFCC_BIN_SUB, TFCC_BIN_MUL,   TFCC_BIN_DIV,
                                    TFCC_BIN_MAX, TFCC_BIN_MIN, TFCC_BIN_SQDIFF};
   for (int oi = 0; oi < 7; oi++) {
     for (int act = 0; act < 4; act++) {
@@ -374,10 +375,12 @@ static void test_f32(const tfcc_f32_vbinary_kernel *k, tfcc_threadpool *pool) {
   CHECK(!tfcc_f32_vbinary_op_of(TFCC_BIN_POW, &fop));
   CHECK(!tfcc_f32_vbinary_op_of(TFCC_BIN_FLOOR_MOD, &fop));
   /* PRELU: alpha broadcast to the input's shape (the output keeps the input's shape) */
-  static const struct { int ri, ra; int32_t di[4], da[4]; } pc[] = {
-      {4, 3, {1, 9, 7, 37}, {1, 1, 37}}, {4, 4, {1, 5, 6, 19}, {1, 5, 6, 19}},
-      {4, 1, {2, 3, 4, 5}, {1}},         {4, 4, {1, 3, 4, 16}, {1, 3, 1, 16}},
-      {3, 2, {3, 33, 2}, {33, 1}},       {2, 1, {61, 2011}, {2011}}};
+  static const struct {
+    int ri, ra;
+    int32_t di[4], da[4];
+  } pc[] = {{4, 3, {1, 9, 7, 37}, {1, 1, 37}}, {4, 4, {1, 5, 6, 19}, {1, 5, 6, 19}},
+            {4, 1, {2, 3, 4, 5}, {1}},         {4, 4, {1, 3, 4, 16}, {1, 3, 1, 16}},
+            {3, 2, {3, 33, 2}, {33, 1}},       {2, 1, {61, 2011}, {2011}}};
   for (size_t c = 0; c < sizeof pc / sizeof pc[0]; c++)
     for (int ip = 0; ip < 2; ip++)
       run_prelu(k, c + 1 == sizeof pc / sizeof pc[0] ? pool : NULL, pc[c].di, pc[c].ri, pc[c].da,

@@ -33,13 +33,15 @@ static size_t make_inputs(float **out) {
   const size_t cap = 2 * 256 * 64 + 400001 + 64;
   float *x = malloc(sizeof(float) * cap);
   size_t n = 0;
-  const float sp[] = {0.f, -0.f, INFINITY, -INFINITY, NAN, -NAN, FLT_MIN, -FLT_MIN, FLT_MAX, -FLT_MAX,
-                      0.5f, -0.5f, 0.49999997f, -0.49999997f, 87.f, -87.f, 88.7f, -88.7f, 89.f,
-                      -89.f, 9.f, -9.f, 3.f, -3.f, 6.f, -6.f, 1e-45f, -1e-45f};
+  const float sp[] = {0.f,      -0.f,    INFINITY, -INFINITY, NAN,   -NAN,        FLT_MIN,
+                      -FLT_MIN, FLT_MAX, -FLT_MAX, 0.5f,      -0.5f, 0.49999997f, -0.49999997f,
+                      87.f,     -87.f,   88.7f,    -88.7f,    89.f,  -89.f,       9.f,
+                      -9.f,     3.f,     -3.f,     6.f,       -6.f,  1e-45f,      -1e-45f};
   for (size_t i = 0; i < sizeof sp / sizeof sp[0]; i++) x[n++] = sp[i];
   for (uint32_t e = 0; e < 255; e++)
     for (int k = 0; k < 64; k++)
-      for (uint32_t s = 0; s < 2; s++) x[n++] = from_bits((s << 31) | (e << 23) | (urand() & 0x7FFFFF));
+      for (uint32_t s = 0; s < 2; s++)
+        x[n++] = from_bits((s << 31) | (e << 23) | (urand() & 0x7FFFFF));
   for (int i = -200000; i <= 200000; i++) x[n++] = (float)i * 1e-4f;
   *out = x;
   return n;
@@ -92,8 +94,8 @@ static void check(const tfcc_f32_vunary_kernel *k, tfcc_threadpool *pool,
       fprintf(stderr, "%s op %d: f(%a) = %a, want %a\n", k->name, (int)p->op, (double)x[i],
               (double)got[i], (double)want[i]);
   }
-  CHECKF(bad == 0 && got[n] == 1234.5f, "%s op %d n %zu inplace %d: %d wrong", k->name,
-         (int)p->op, n, inplace, bad);
+  CHECKF(bad == 0 && got[n] == 1234.5f, "%s op %d n %zu inplace %d: %d wrong", k->name, (int)p->op,
+         n, inplace, bad);
   free(want);
   free(got);
 }
@@ -103,14 +105,15 @@ int main(void) {
   tfcc_threadpool *pool = NULL;
   tfcc_err err = {0};
   CHECK(tfcc_threadpool_create(2, NULL, 0, &pool, &err) == TFCC_OK);
-  for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++) CHECK(tfcc_f32_vunary_select((tfcc_isa)isa) != NULL);
+  for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++)
+    CHECK(tfcc_f32_vunary_select((tfcc_isa)isa) != NULL);
   float *x;
   const size_t nx = make_inputs(&x);
   const tfcc_f32_vunary_params ps[] = {
-      {TFCC_F32VU_CLAMP, 0.f, INFINITY, 0.f},  {TFCC_F32VU_CLAMP, 0.f, 6.f, 0.f},
-      {TFCC_F32VU_CLAMP, -1.f, 1.f, 0.f},      {TFCC_F32VU_LEAKY_RELU, 0, 0, 0.2f},
-      {TFCC_F32VU_LEAKY_RELU, 0, 0, -1.5f},    {TFCC_F32VU_HARD_SWISH, 0, 0, 0},
-      {TFCC_F32VU_LOGISTIC, 0, 0, 0},          {TFCC_F32VU_TANH, 0, 0, 0}};
+      {TFCC_F32VU_CLAMP, 0.f, INFINITY, 0.f}, {TFCC_F32VU_CLAMP, 0.f, 6.f, 0.f},
+      {TFCC_F32VU_CLAMP, -1.f, 1.f, 0.f},     {TFCC_F32VU_LEAKY_RELU, 0, 0, 0.2f},
+      {TFCC_F32VU_LEAKY_RELU, 0, 0, -1.5f},   {TFCC_F32VU_HARD_SWISH, 0, 0, 0},
+      {TFCC_F32VU_LOGISTIC, 0, 0, 0},         {TFCC_F32VU_TANH, 0, 0, 0}};
   int tested = 0;
   for (int ki = 0; ki < tfcc_f32_vunary_kernel_count(); ki++) {
     const tfcc_f32_vunary_kernel *k = tfcc_f32_vunary_kernel_at(ki);
@@ -125,8 +128,10 @@ int main(void) {
     }
     tested++;
   }
-  printf("%d f32 activation kernels tested at CPU level %s on %zu inputs; worst relative error "
-         "LOGISTIC %.3g, TANH %.3g\n", tested, tfcc_isa_name(best), nx, worst_rel[0], worst_rel[1]);
+  printf(
+      "%d f32 activation kernels tested at CPU level %s on %zu inputs; worst relative error "
+      "LOGISTIC %.3g, TANH %.3g\n",
+      tested, tfcc_isa_name(best), nx, worst_rel[0], worst_rel[1]);
   free(x);
   tfcc_threadpool_destroy(pool);
   return tfcc_test_finish("vunary");

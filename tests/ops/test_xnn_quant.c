@@ -23,7 +23,9 @@ static uint32_t rnd(void) {
   g_rng = g_rng * 1664525u + 1013904223u;
   return g_rng >> 8;
 }
-static int32_t rnd_in(int32_t lo, int32_t hi) { return lo + (int32_t)(rnd() % (uint32_t)(hi - lo + 1)); }
+static int32_t rnd_in(int32_t lo, int32_t hi) {
+  return lo + (int32_t)(rnd() % (uint32_t)(hi - lo + 1));
+}
 
 /* floor(a / 2^s) for any sign, in int64. */
 static int64_t floor_shift(int64_t a, int s) {
@@ -33,7 +35,9 @@ static int64_t floor_shift(int64_t a, int s) {
   return q;
 }
 
-static int32_t clampi(int64_t v, int32_t lo, int32_t hi) { return (int32_t)(v < lo ? lo : (v > hi ? hi : v)); }
+static int32_t clampi(int64_t v, int32_t lo, int32_t hi) {
+  return (int32_t)(v < lo ? lo : (v > hi ? hi : v));
+}
 
 /* fp32 requantization: float product, round half to even, clamp. */
 static void test_requant_fp32(void) {
@@ -102,7 +106,8 @@ static void test_conv_i8_xnn(void) {
             const int iy = oy - 1 + ky, ix = ox - 1 + kx;
             if (iy < 0 || iy >= 5 || ix < 0 || ix >= 4) continue;
             for (int ic = 0; ic < 3; ic++)
-              acc += (int64_t)(in[(iy * 4 + ix) * 3 + ic] + 7) * filt[((oc * 3 + ky) * 3 + kx) * 3 + ic];
+              acc += (int64_t)(in[(iy * 4 + ix) * 3 + ic] + 7) *
+                     filt[((oc * 3 + ky) * 3 + kx) * 3 + ic];
           }
         const float prod = (float)acc * scale[oc];
         const int32_t want = clampi((int64_t)nearbyint((double)prod) - 3, -128, 127);
@@ -226,7 +231,7 @@ static void test_resize_xnn(void) {
   uint8_t out[9];
   tfcc_xnn_resize_bilinear_u8(&s, true, false, in, out);
   CHECK(out[0] == 10 && out[2] == 20 && out[6] == 30 && out[8] == 41);
-  CHECK(out[4] == 25); /* 25.25 */
+  CHECK(out[4] == 25);                 /* 25.25 */
   CHECK(out[1] == 15 && out[7] == 36); /* 35.5 rounds half up */
 }
 
@@ -262,9 +267,12 @@ static void test_reduce_xnn(void) {
 static void test_model_option(void) {
   const char *src = getenv("TFCC_SOURCE_DIR");
   char path[1024], in_path[1024], ref_path[1024];
-  snprintf(path, sizeof path, "%s/tests/ops/conformance/conv_2d_u8_3x3_same.tflite", src ? src : ".");
-  snprintf(in_path, sizeof in_path, "%s/tests/ops/conformance/conv_2d_u8_3x3_same.in0.npy", src ? src : ".");
-  snprintf(ref_path, sizeof ref_path, "%s/tests/ops/conformance/conv_2d_u8_3x3_same.out0.npy", src ? src : ".");
+  snprintf(path, sizeof path, "%s/tests/ops/conformance/conv_2d_u8_3x3_same.tflite",
+           src ? src : ".");
+  snprintf(in_path, sizeof in_path, "%s/tests/ops/conformance/conv_2d_u8_3x3_same.in0.npy",
+           src ? src : ".");
+  snprintf(ref_path, sizeof ref_path, "%s/tests/ops/conformance/conv_2d_u8_3x3_same.out0.npy",
+           src ? src : ".");
   tfcc_runtime *rt = NULL;
   CHECK(tfcc_runtime_create(NULL, &rt) == TFCC_OK);
   if (!rt) return;

@@ -6,7 +6,10 @@
 #include "plan/arena_plan.h"
 #include "test_harness.h"
 
-static unsigned rnd(unsigned *s) { *s = *s * 1103515245u + 12345u; return *s >> 8; }
+static unsigned rnd(unsigned *s) {
+  *s = *s * 1103515245u + 12345u;
+  return *s >> 8;
+}
 
 static void check_plan(tfcc_plan_buffer *b, int n, size_t align) {
   size_t arena = 0;

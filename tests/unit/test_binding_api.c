@@ -8,7 +8,8 @@
 
 int main(void) {
   char path[4096];
-  snprintf(path, sizeof path, "%s/tests/ops/conformance/add_f32_same.tflite", tfcc_test_source_dir());
+  snprintf(path, sizeof path, "%s/tests/ops/conformance/add_f32_same.tflite",
+           tfcc_test_source_dir());
   tfcc_runtime *rt = NULL;
   tfcc_model *m = NULL;
   CHECK(tfcc_runtime_create(NULL, &rt) == TFCC_OK);
@@ -61,9 +62,11 @@ int main(void) {
   CHECK(tfcc_session_resize_inputs(s, 3, both, ranks, dims) == TFCC_ERR_INVALID_ARG);
   CHECK(tfcc_session_resize_inputs(NULL, 2, both, ranks, dims) == TFCC_ERR_INVALID_ARG);
   CHECK(tfcc_session_resize_inputs(s, 0, NULL, NULL, NULL) == TFCC_OK);
-  CHECKF(tfcc_session_resize_inputs(s, 2, both, ranks, dims) == TFCC_OK, "%s", tfcc_session_last_error(s));
+  CHECKF(tfcc_session_resize_inputs(s, 2, both, ranks, dims) == TFCC_OK, "%s",
+         tfcc_session_last_error(s));
   CHECK(tfcc_session_input_info(s, 1, &info) == TFCC_OK && info.dims[0] == 4);
-  CHECK(tfcc_session_output_info(s, 0, &info) == TFCC_OK && info.dims[0] == 4 && info.bytes == 60 * 4);
+  CHECK(tfcc_session_output_info(s, 0, &info) == TFCC_OK && info.dims[0] == 4 &&
+        info.bytes == 60 * 4);
   float a[60], b[60], c[60];
   for (int i = 0; i < 60; i++) {
     a[i] = (float)i;

@@ -39,13 +39,14 @@ static void run_at(tfcc_session *s, const test_npy *x, const char *sname) {
     if (load(&ref, file) != 0) continue;
     tfcc_tensor_info info;
     tfcc_session_output_info(s, i, &info);
-    CHECKF(info.rank == ref.rank && info.bytes == ref.bytes, "%s: output %d: rank %d %zu bytes, ref rank %d %zu bytes",
-           sname, i, (int)info.rank, info.bytes, (int)ref.rank, ref.bytes);
+    CHECKF(info.rank == ref.rank && info.bytes == ref.bytes,
+           "%s: output %d: rank %d %zu bytes, ref rank %d %zu bytes", sname, i, (int)info.rank,
+           info.bytes, (int)ref.rank, ref.bytes);
     for (int32_t d = 0; d < ref.rank && d < info.rank; d++)
-      CHECKF(info.dims[d] == ref.dims[d], "%s: output %d dim %d: %d, ref %d", sname, i, (int)d, (int)info.dims[d],
-             (int)ref.dims[d]);
-    CHECKF(info.bytes == ref.bytes && memcmp(outs[i], ref.data, ref.bytes) == 0, "%s: output %d differs from TFLite",
-           sname, i);
+      CHECKF(info.dims[d] == ref.dims[d], "%s: output %d dim %d: %d, ref %d", sname, i, (int)d,
+             (int)info.dims[d], (int)ref.dims[d]);
+    CHECKF(info.bytes == ref.bytes && memcmp(outs[i], ref.data, ref.bytes) == 0,
+           "%s: output %d differs from TFLite", sname, i);
     test_npy_free(&ref);
   }
   test_npy_free(&sv);
@@ -90,9 +91,10 @@ static void check_where(tfcc_runtime *rt) {
       tfcc_tensor_info info;
       tfcc_session_output_info(s, i, &info);
       CHECKF(info.rank == ref.rank && info.dims[0] == ref.dims[0] && info.bytes == ref.bytes,
-             "where %s: output %d: %d rows %zu bytes, TFLite %d rows %zu bytes", sets[r], i, (int)info.dims[0],
-             info.bytes, (int)ref.dims[0], ref.bytes);
-      CHECKF(info.bytes == ref.bytes && (ref.bytes == 0 || memcmp(i ? (void *)v : (void *)k, ref.data, ref.bytes) == 0),
+             "where %s: output %d: %d rows %zu bytes, TFLite %d rows %zu bytes", sets[r], i,
+             (int)info.dims[0], info.bytes, (int)ref.dims[0], ref.bytes);
+      CHECKF(info.bytes == ref.bytes &&
+                 (ref.bytes == 0 || memcmp(i ? (void *)v : (void *)k, ref.data, ref.bytes) == 0),
              "where %s: output %d differs from TFLite", sets[r], i);
       test_npy_free(&ref);
     }
@@ -122,16 +124,18 @@ int main(void) {
   test_npy x;
   if (st == TFCC_OK && load(&x, "dyn_chain_x.npy") == 0) {
     const int dyn[4] = {1, 1, 1, 0};
-    for (int i = 0; i < 4; i++) CHECKF(tfcc_session_output_is_dynamic(s, i) == dyn[i], "output %d dynamic?", i);
+    for (int i = 0; i < 4; i++)
+      CHECKF(tfcc_session_output_is_dynamic(s, i) == dyn[i], "output %d dynamic?", i);
     CHECK(tfcc_session_dynamic_tensor_count(s) == 4);
-    static const char *why[4] = {"RESHAPE: shape (tensor 1) is known only while running", "reads dynamic tensor 2 (y)",
-                                 "reads dynamic tensor 3 (z)", "FILL: dims (tensor 1) is known only while running"};
+    static const char *why[4] = {"RESHAPE: shape (tensor 1) is known only while running",
+                                 "reads dynamic tensor 2 (y)", "reads dynamic tensor 3 (z)",
+                                 "FILL: dims (tensor 1) is known only while running"};
     static const char *names[4] = {"y", "z", "zs", "f"};
     for (int i = 0; i < 4; i++) {
       tfcc_dynamic_tensor_info d;
       CHECK(tfcc_session_dynamic_tensor_info(s, i, &d) == TFCC_OK);
-      CHECKF(strcmp(d.name, names[i]) == 0 && strcmp(d.reason, why[i]) == 0, "dynamic %d: %s: %s", i, d.name,
-             d.reason);
+      CHECKF(strcmp(d.name, names[i]) == 0 && strcmp(d.reason, why[i]) == 0, "dynamic %d: %s: %s",
+             i, d.name, d.reason);
     }
     run_at(s, &x, "s34");
     run_at(s, &x, "s62");
@@ -144,8 +148,8 @@ int main(void) {
     void *outs[4] = {z, zs, f, w};
     const void *ins[2] = {x.data, bad};
     st = tfcc_session_run(s, ins, outs);
-    CHECKF(st == TFCC_ERR_SHAPE && strstr(tfcc_session_last_error(s), "node 0 (RESHAPE)"), "bad shape: %s: %s",
-           tfcc_status_str(st), tfcc_session_last_error(s));
+    CHECKF(st == TFCC_ERR_SHAPE && strstr(tfcc_session_last_error(s), "node 0 (RESHAPE)"),
+           "bad shape: %s: %s", tfcc_status_str(st), tfcc_session_last_error(s));
     printf("  refused: %s\n", tfcc_session_last_error(s));
     run_at(s, &x, "s62"); /* and the session still works */
     test_npy_free(&x);

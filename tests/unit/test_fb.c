@@ -114,13 +114,13 @@ static void test_malformed(void) {
   tfcc_fb_vec v;
   uint32_t l;
   memset(b, 0, sizeof b);
-  put32(b, 0, 16);         /* root */
-  put16(b, 4, 8);          /* vtable: 2 fields */
-  put16(b, 6, 12);         /* table size */
-  put16(b, 8, 4);          /* field 0 at +4 */
-  put16(b, 10, 8);         /* field 1 at +8 */
-  put32(b, 16, 12);        /* soffset: vtable at 16 - 12 = 4 */
-  put32(b, 20, 0);         /* field 0: uoffset 0 (self reference) */
+  put32(b, 0, 16);           /* root */
+  put16(b, 4, 8);            /* vtable: 2 fields */
+  put16(b, 6, 12);           /* table size */
+  put16(b, 8, 4);            /* field 0 at +4 */
+  put16(b, 10, 8);           /* field 1 at +8 */
+  put32(b, 16, 12);          /* soffset: vtable at 16 - 12 = 4 */
+  put32(b, 20, 0);           /* field 0: uoffset 0 (self reference) */
   put32(b, 24, 0xfffffff0u); /* field 1: uoffset far past the end */
   tfcc_fb_table t = {b, sizeof b, 16};
   CHECK(tfcc_fbv_table(&t, &err) == TFCC_OK);

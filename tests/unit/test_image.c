@@ -12,20 +12,30 @@
 #include "test_harness.h"
 
 int image_decode_png(const uint8_t *buf, size_t size, image_u8 *out, char *err, size_t n) {
-  (void)buf; (void)size; (void)out;
+  (void)buf;
+  (void)size;
+  (void)out;
   snprintf(err, n, "PNG stub");
   return -1;
 }
 int image_decode_jpeg(const uint8_t *buf, size_t size, image_u8 *out, char *err, size_t n) {
-  (void)buf; (void)size; (void)out;
+  (void)buf;
+  (void)size;
+  (void)out;
   snprintf(err, n, "JPEG stub");
   return -1;
 }
 
 static void put32(uint8_t *p, uint32_t v) {
-  p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
+  p[0] = (uint8_t)v;
+  p[1] = (uint8_t)(v >> 8);
+  p[2] = (uint8_t)(v >> 16);
+  p[3] = (uint8_t)(v >> 24);
 }
-static void put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
+static void put16(uint8_t *p, uint16_t v) {
+  p[0] = (uint8_t)v;
+  p[1] = (uint8_t)(v >> 8);
+}
 
 /* Test pattern: pixel (x, y) of an RGB image. */
 static void pattern(int x, int y, uint8_t rgb[3]) {
@@ -46,7 +56,8 @@ static size_t make_bmp(uint8_t *buf, size_t cap, int w, int h, int bpp, int top_
   size_t total = off + stride * (size_t)h;
   if (total > cap) return 0;
   memset(buf, 0, total);
-  buf[0] = 'B'; buf[1] = 'M';
+  buf[0] = 'B';
+  buf[1] = 'M';
   put32(buf + 2, (uint32_t)total);
   put32(buf + 10, (uint32_t)off);
   uint8_t *ih = buf + 14;
@@ -64,8 +75,11 @@ static size_t make_bmp(uint8_t *buf, size_t cap, int w, int h, int bpp, int top_
   if (bpp == 8) {
     uint8_t *p = buf + 14 + hsize + masks;
     for (int i = 0; i < 256; i++) {
-      uint8_t r = (uint8_t)i, g = gray ? (uint8_t)i : (uint8_t)(255 - i), b = gray ? (uint8_t)i : (uint8_t)(i / 2);
-      p[4 * i] = b; p[4 * i + 1] = g; p[4 * i + 2] = r;
+      uint8_t r = (uint8_t)i, g = gray ? (uint8_t)i : (uint8_t)(255 - i),
+              b = gray ? (uint8_t)i : (uint8_t)(i / 2);
+      p[4 * i] = b;
+      p[4 * i + 1] = g;
+      p[4 * i + 2] = r;
     }
   }
   for (int y = 0; y < h; y++) {
@@ -76,11 +90,17 @@ static size_t make_bmp(uint8_t *buf, size_t cap, int w, int h, int bpp, int top_
       if (bpp == 8) {
         row[x] = (uint8_t)((x * 7 + y * 3) & 255);
       } else if (bpp == 24) {
-        row[3 * x] = c[2]; row[3 * x + 1] = c[1]; row[3 * x + 2] = c[0];
+        row[3 * x] = c[2];
+        row[3 * x + 1] = c[1];
+        row[3 * x + 2] = c[0];
       } else if (bitfields) {
-        put32(row + 4 * x, (uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 | 0xAB000000u);
+        put32(row + 4 * x,
+              (uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 | 0xAB000000u);
       } else {
-        row[4 * x] = c[2]; row[4 * x + 1] = c[1]; row[4 * x + 2] = c[0]; row[4 * x + 3] = 0x55;
+        row[4 * x] = c[2];
+        row[4 * x + 1] = c[1];
+        row[4 * x + 2] = c[0];
+        row[4 * x + 3] = 0x55;
       }
     }
   }
@@ -100,7 +120,8 @@ static int check_pixels(const image_u8 *img, int bpp, int gray) {
       } else {
         pattern(x, y, want);
       }
-      const uint8_t *got = img->pixels + ((size_t)y * (size_t)img->width + (size_t)x) * (size_t)img->channels;
+      const uint8_t *got =
+          img->pixels + ((size_t)y * (size_t)img->width + (size_t)x) * (size_t)img->channels;
       for (int c = 0; c < img->channels; c++) bad += got[c] != want[c];
     }
   }
@@ -109,14 +130,17 @@ static int check_pixels(const image_u8 *img, int bpp, int gray) {
 
 static void test_bmp_variants(void) {
   static uint8_t buf[1 << 16];
-  static const struct { int bpp, gray, bitfields; uint32_t hsize; } kinds[] = {
-      {24, 0, 0, 40}, {24, 0, 0, 124}, {32, 0, 0, 40}, {32, 0, 1, 40}, {32, 0, 1, 108},
-      {8, 1, 0, 40},  {8, 0, 0, 40},   {8, 1, 0, 124}};
+  static const struct {
+    int bpp, gray, bitfields;
+    uint32_t hsize;
+  } kinds[] = {{24, 0, 0, 40},  {24, 0, 0, 124}, {32, 0, 0, 40}, {32, 0, 1, 40},
+               {32, 0, 1, 108}, {8, 1, 0, 40},   {8, 0, 0, 40},  {8, 1, 0, 124}};
   for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
     for (int td = 0; td <= 1; td++) {
       for (int w = 1; w <= 7; w += 3) {
         int h = 5;
-        size_t n = make_bmp(buf, sizeof buf, w, h, kinds[k].bpp, td, kinds[k].gray, kinds[k].bitfields, kinds[k].hsize);
+        size_t n = make_bmp(buf, sizeof buf, w, h, kinds[k].bpp, td, kinds[k].gray,
+                            kinds[k].bitfields, kinds[k].hsize);
         CHECK(n > 0);
         image_u8 img;
         char err[256] = "";
@@ -171,7 +195,8 @@ static void test_bmp_errors(void) {
   CHECK(image_decode(buf, n, 0, &img, err, sizeof err) == -1 && strstr(err, "palette"));
 
   const uint8_t gif[] = "GIF89a....";
-  CHECK(image_decode(gif, sizeof gif, 0, &img, err, sizeof err) == -1 && strstr(err, "unknown image format"));
+  CHECK(image_decode(gif, sizeof gif, 0, &img, err, sizeof err) == -1 &&
+        strstr(err, "unknown image format"));
   const uint8_t png[] = "\x89PNG\r\n\x1a\n....";
   CHECK(image_decode(png, sizeof png, 0, &img, err, sizeof err) == -1 && strstr(err, "PNG stub"));
   CHECK(image_decode(png, sizeof png, 2, &img, err, sizeof err) == -1 && strstr(err, "2-channel"));
@@ -224,8 +249,8 @@ static void test_resize_synthetic(void) {
   resize_bilinear_u8(one, 1, 1, 3, big, 5, 9);
   int bad = 0;
   for (int i = 0; i < 5 * 9; i++)
-    bad += (big[3 * i] != 7 && big[3 * i] != 6) || (big[3 * i + 1] != 200 && big[3 * i + 1] != 199) ||
-           big[3 * i + 2] < 254;
+    bad += (big[3 * i] != 7 && big[3 * i] != 6) ||
+           (big[3 * i + 1] != 200 && big[3 * i + 1] != 199) || big[3 * i + 2] < 254;
   CHECK(bad == 0);
   /* up and down, odd sizes: truncation of the float result is within (-1, +1e-3] of the exact value */
   static const int sizes[][2] = {{5, 7}, {29, 31}, {1, 1}, {13, 40}, {40, 3}};
@@ -251,7 +276,10 @@ static void test_resize_synthetic(void) {
 static void test_resize_matches_refs(void) {
   const char *shared = tfcc_test_shared_dir();
   if (!shared) return;
-  static const struct { const char *image, *ref; int size; } cases[] = {
+  static const struct {
+    const char *image, *ref;
+    int size;
+  } cases[] = {
       {"cat.bmp", "mobilenet_v2_224_quant", 224},
       {"cat.bmp", "mobilenet_v1_025_128_quant", 128},
       {"squat.bmp", "movenet_lightning_ptq", 192},
@@ -268,7 +296,10 @@ static void test_resize_matches_refs(void) {
     snprintf(path, sizeof path, "%s/models/ref/%s/input_0.npy", shared, cases[k].ref);
     rc = npy_read_file(path, &ref, err, sizeof err);
     CHECKF(rc == 0, "%s", err);
-    if (rc) { image_free(&img); continue; }
+    if (rc) {
+      image_free(&img);
+      continue;
+    }
     int s = cases[k].size;
     CHECK(ref.bytes == (size_t)s * (size_t)s * 3);
     uint8_t *out = (uint8_t *)malloc((size_t)s * (size_t)s * 3);

@@ -38,7 +38,8 @@ int main(void) {
       CHECK(tfcc_kernel_family_get(i, level, &f) == TFCC_OK);
       CHECKF(f.name && f.name[0] && f.ops && f.ops[0], "family %d", i);
       tfcc_isa visa[16];
-      CHECKF(f.variant_count >= 1 && f.variant_count <= 16, "%s: %d variants", f.name, f.variant_count);
+      CHECKF(f.variant_count >= 1 && f.variant_count <= 16, "%s: %d variants", f.name,
+             f.variant_count);
       for (int v = 0; v < f.variant_count && v < 16; v++) {
         const char *vname = NULL;
         CHECK(tfcc_kernel_family_variant(i, v, &vname, &visa[v]) == TFCC_OK);
@@ -49,7 +50,8 @@ int main(void) {
       CHECKF(visa[0] == TFCC_ISA_GENERIC, "%s: first variant must be generic", f.name);
       for (int v = 1; v < f.variant_count && v < 16; v++)
         CHECKF(visa[v] >= visa[v - 1], "%s: variants out of ISA order", f.name);
-      CHECKF(tfcc_kernel_isa_fits(f.variant_isa, level), "%s at %s picks %s", f.name, tfcc_isa_name(level), f.variant);
+      CHECKF(tfcc_kernel_isa_fits(f.variant_isa, level), "%s at %s picks %s", f.name,
+             tfcc_isa_name(level), f.variant);
       /* the chosen variant is listed; where the level alone decides (no row needs a CPU
        * feature), it is the highest fitting one */
       int listed = 0;
@@ -111,6 +113,7 @@ int main(void) {
   CHECK(tfcc_isa_dispatch_level(TFCC_ISA_GENERIC) == TFCC_ISA_GENERIC);
   if (c->best_isa != TFCC_ISA_NEON && c->best_isa != TFCC_ISA_WASMSIMD)
     for (int cap = 0; cap < TFCC_ISA_NEON; cap++)
-      CHECK(tfcc_isa_dispatch_level((tfcc_isa)cap) == (cap < (int)c->best_isa ? (tfcc_isa)cap : c->best_isa));
+      CHECK(tfcc_isa_dispatch_level((tfcc_isa)cap) ==
+            (cap < (int)c->best_isa ? (tfcc_isa)cap : c->best_isa));
   return tfcc_test_finish("kernel_families");
 }

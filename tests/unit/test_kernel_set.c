@@ -25,11 +25,10 @@
 #include "kernels/softmax/softmax.h"
 #include "test_harness.h"
 
-#define FITS(k, lv) CHECKF(tfcc_isa_level_fits((k)->isa, lv), "%s above level %s", (k)->name, tfcc_isa_name(lv))
+#define FITS(k, lv) \
+  CHECKF(tfcc_isa_level_fits((k)->isa, lv), "%s above level %s", (k)->name, tfcc_isa_name(lv))
 
-static void *ask(void *arg) {
-  return (void *)tfcc_kernel_set_for((tfcc_isa)(intptr_t)arg);
-}
+static void *ask(void *arg) { return (void *)tfcc_kernel_set_for((tfcc_isa)(intptr_t)arg); }
 
 int main(void) {
   /* first use from several threads at once: one set */

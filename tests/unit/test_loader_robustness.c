@@ -100,7 +100,8 @@ enum { NT = 8, NB = 5 };
 typedef struct model_pos {
   size_t root, version, opcodes, opcode[3], subgraphs, subgraph, tensors, tensor[NT], shape[NT];
   size_t quant4, quant5, sparsity6, dim0, seg0, idx0, buffers, buffer[NB], data1;
-  size_t op_vec, op[3], op0_inputs, op0_outputs, op2_outputs, sub_inputs, sig_in_map, sig, metadata0, sig_vec;
+  size_t op_vec, op[3], op0_inputs, op0_outputs, op2_outputs, sub_inputs, sig_in_map, sig,
+      metadata0, sig_vec;
 } model_pos;
 
 static size_t build_model(fbb *f, model_pos *p) {
@@ -153,8 +154,8 @@ static size_t build_model(fbb *f, model_pos *p) {
   ref(f, p->subgraph, 4, str(f, "main"));
   p->tensors = vec(f, NT, 4, NULL);
   ref(f, p->subgraph, 0, p->tensors);
-  static const char *const names[NT] = {"in", "const", "out", "gelu_out", "w_pc", "bias",
-                                        "sparse", "custom_out"};
+  static const char *const names[NT] = {"in",   "const", "out",    "gelu_out",
+                                        "w_pc", "bias",  "sparse", "custom_out"};
   static const int32_t s14[] = {1, 4}, s22[] = {2, 2}, s2[] = {2}, s4[] = {4}, sig[] = {-1, 4};
   const int32_t *shapes[NT] = {s14, s14, s14, s14, s22, s2, s4, s14};
   const uint32_t ranks[NT] = {2, 2, 2, 2, 2, 1, 1, 2};
@@ -297,8 +298,7 @@ static void check_graph_sane(const tfcc_graph *g) {
       if (x->sparsity)
         for (int32_t k = 0; k < x->sparsity->n_dim_meta; k++) {
           const tfcc_dim_meta *dm = &x->sparsity->dim_meta[k];
-          if (dm->indices.count)
-            (void)tfcc_sparse_index_get(&dm->indices, dm->indices.count - 1);
+          if (dm->indices.count) (void)tfcc_sparse_index_get(&dm->indices, dm->indices.count - 1);
         }
     }
   }
@@ -396,9 +396,11 @@ static void truncations(const char *what, const uint8_t *bytes, size_t n) {
   for (size_t len = 0; len < n; len++) {
     tfcc_err err = {0};
     tfcc_status st = load_checked(bytes, len, &err);
-    if (st == TFCC_OK) loaded++;
-    else CHECKF(st == TFCC_ERR_INVALID_MODEL, "%s truncated to %zu: status %d: %s", what, len,
-                (int)st, err.msg);
+    if (st == TFCC_OK)
+      loaded++;
+    else
+      CHECKF(st == TFCC_ERR_INVALID_MODEL, "%s truncated to %zu: status %d: %s", what, len, (int)st,
+             err.msg);
   }
   CHECKF(loaded == 0, "%s: %d truncations loaded", what, loaded);
 }
@@ -411,8 +413,7 @@ static uint64_t rnd(void) {
   return rng_state;
 }
 
-static void byte_flips(const char *what, const uint8_t *bytes, size_t n, int rounds,
-                       size_t limit) {
+static void byte_flips(const char *what, const uint8_t *bytes, size_t n, int rounds, size_t limit) {
   uint8_t *m = malloc(n);
   int ok = 0, bad = 0;
   /* Flip within the first `limit` bytes (the FlatBuffer metadata, not weights) mostly. */
@@ -431,11 +432,12 @@ static void byte_flips(const char *what, const uint8_t *bytes, size_t n, int rou
     }
     tfcc_err err = {0};
     tfcc_status st = load_checked(m, n, &err);
-    if (st == TFCC_OK) ok++;
+    if (st == TFCC_OK)
+      ok++;
     else {
       bad++;
-      CHECKF(st == TFCC_ERR_INVALID_MODEL || st == TFCC_ERR_UNSUPPORTED, "%s flip: status %d",
-             what, (int)st);
+      CHECKF(st == TFCC_ERR_INVALID_MODEL || st == TFCC_ERR_UNSUPPORTED, "%s flip: status %d", what,
+             (int)st);
     }
   }
   printf("%s: %d flipped files loaded, %d rejected\n", what, ok, bad);
@@ -454,8 +456,7 @@ static void expect_invalid(const char *name, patch_fn patch, const char *needle)
   tfcc_err err = {0};
   tfcc_status st = load_checked(f.b, n, &err);
   CHECKF(st == TFCC_ERR_INVALID_MODEL, "%s: status %d (%s)", name, (int)st, err.msg);
-  CHECKF(strstr(err.msg, needle) != NULL, "%s: message \"%s\" lacks \"%s\"", name, err.msg,
-         needle);
+  CHECKF(strstr(err.msg, needle) != NULL, "%s: message \"%s\" lacks \"%s\"", name, err.msg, needle);
 }
 
 /* Patches. Vectors: count at pos, elements from pos + 4. */
@@ -486,7 +487,9 @@ static void p_buffer_index(fbb *f, const model_pos *p) {
   put32(f->b, p->tensor[1] + 4 + 16, 77);
 }
 static void p_opcode_index(fbb *f, const model_pos *p) { put32(f->b, p->op[1] + 4, 3); }
-static void p_negative_dim(fbb *f, const model_pos *p) { put32(f->b, p->shape[2] + 8, (uint32_t)-4); }
+static void p_negative_dim(fbb *f, const model_pos *p) {
+  put32(f->b, p->shape[2] + 8, (uint32_t)-4);
+}
 static void p_rank_100(fbb *f, const model_pos *p) {
   /* a new 100-entry shape vector appended at the end, referenced by tensor 2 */
   size_t v = f->len;
@@ -578,11 +581,13 @@ static void test_hostile(void) {
   expect_invalid("table is its own vtable", p_vtable_self, "operator 1");
   expect_invalid("root past end", p_root_past_end, "root table offset 123456 past end");
   expect_invalid("schema version", p_version, "schema version 2");
-  expect_invalid("input index", p_input_index, "operator 0 (ADD): input 1 refers to tensor 991 of 8");
+  expect_invalid("input index", p_input_index,
+                 "operator 0 (ADD): input 1 refers to tensor 991 of 8");
   expect_invalid("negative input", p_input_negative, "refers to tensor -2");
   expect_invalid("optional output", p_output_optional, "output 0 refers to tensor -1");
   expect_invalid("subgraph input", p_subgraph_input, "subgraph 0: input 0 refers to tensor 8 of 8");
-  expect_invalid("buffer index", p_buffer_index, "tensor 1 (const): buffer 77 out of range (5 buffers)");
+  expect_invalid("buffer index", p_buffer_index,
+                 "tensor 1 (const): buffer 77 out of range (5 buffers)");
   expect_invalid("opcode index", p_opcode_index, "operator 1: opcode index 3 out of range");
   expect_invalid("negative dim", p_negative_dim, "tensor 2 (out): dimension 1 is -4");
   expect_invalid("rank 100", p_rank_100, "rank 100 exceeds the maximum 8");
@@ -591,20 +596,24 @@ static void test_hostile(void) {
                  "tensor 1 (const): buffer 1 holds 12 bytes, shape [1,4] float32 needs 16");
   expect_invalid("unknown type", p_unknown_type, "tensor 2 (out): unknown type 42");
   expect_invalid("per-axis count", p_per_axis_count, "2 per-axis scales for dimension 0 of size 3");
-  expect_invalid("per-axis dimension", p_per_axis_dim, "quantized_dimension 2 out of range for rank 2");
+  expect_invalid("per-axis dimension", p_per_axis_dim,
+                 "quantized_dimension 2 out of range for rank 2");
   expect_invalid("zero point range", p_zero_point_range, "outside int32");
   expect_invalid("zero point count", p_zero_point_count, "2 scales and 0 zero points");
   expect_invalid("shape signature", p_signature_mismatch, "shape_signature dimension 1 is 5");
   expect_invalid("sparse index", p_sparse_index, "index 1 = 4 out of range");
   expect_invalid("sparse segments", p_sparse_segments, "last segment 1, 2 indices");
   expect_invalid("sparse index type", p_sparse_type, "unknown index vector type 9");
-  expect_invalid("external buffer", p_buffer_offset, "buffer 1: data at offset 4000 size 1048576 past end");
+  expect_invalid("external buffer", p_buffer_offset,
+                 "buffer 1: data at offset 4000 size 1048576 past end");
   expect_invalid("custom without name", p_custom_no_name, "CUSTOM operator without a custom_code");
-  expect_invalid("duplicate producer", p_duplicate_producer, "output 0 is tensor 3 (gelu_out), already produced by operator 1");
+  expect_invalid("duplicate producer", p_duplicate_producer,
+                 "output 0 is tensor 3 (gelu_out), already produced by operator 1");
   expect_invalid("unproduced input", p_unproduced_input, "not produced by an earlier operator");
   expect_invalid("output is constant", p_output_constant, "which is a constant");
   expect_invalid("string without NUL", p_string_no_nul, "not NUL-terminated");
-  expect_invalid("signature tensor", p_sig_tensor, "signature 0 input 0 (x): tensor 8 out of range");
+  expect_invalid("signature tensor", p_sig_tensor,
+                 "signature 0 input 0 (x): tensor 8 out of range");
   expect_invalid("signature subgraph", p_sig_subgraph, "subgraph 1 out of range");
   expect_invalid("metadata buffer", p_metadata_buffer, "buffer 5 out of range");
   expect_invalid("field outside table", p_field_outside_table, "outside the table");
@@ -628,7 +637,8 @@ static void test_amplification(void) {
   size_t q = table(f, 7);
   ref(f, t, 4, q);
   size_t scales = vec(f, K, 4, NULL);
-  for (uint32_t i = 0; i < K; i++) put32(f->b, scales + 4 + 4 * (size_t)i, 0x3f800000u); /* 1.0f: valid */
+  for (uint32_t i = 0; i < K; i++)
+    put32(f->b, scales + 4 + 4 * (size_t)i, 0x3f800000u); /* 1.0f: valid */
   ref(f, q, 2, scales);
   ref(f, q, 3, vec(f, K, 8, NULL));
   /* point the subgraph's tensors field at the new vector (forward offset) */

@@ -7,7 +7,8 @@
 #include "test_harness.h"
 
 static int all_zero(const uint8_t *p, size_t n) {
-  for (size_t i = 0; i < n; i++) if (p[i]) return 0;
+  for (size_t i = 0; i < n; i++)
+    if (p[i]) return 0;
   return 1;
 }
 
@@ -18,10 +19,12 @@ int main(void) {
     tfcc_arena_mem a, b, c, d;
     CHECK(tfcc_arena_mem_alloc(pool, 300000, &a, NULL) == TFCC_OK);
     CHECK(tfcc_arena_mem_alloc(pool, 500000, &b, NULL) == TFCC_OK);
-    CHECK(strcmp(tfcc_arena_mem_kind(&a), "pool") == 0 && strcmp(tfcc_arena_mem_kind(&b), "pool") == 0);
+    CHECK(strcmp(tfcc_arena_mem_kind(&a), "pool") == 0 &&
+          strcmp(tfcc_arena_mem_kind(&b), "pool") == 0);
     CHECK((uintptr_t)a.ptr % 64 == 0 && (uintptr_t)b.ptr % 64 == 0);
     CHECK(all_zero(a.ptr, a.size) && all_zero(b.ptr, b.size));
-    CHECK((uint8_t *)b.ptr >= (uint8_t *)a.ptr + 300000 || (uint8_t *)a.ptr >= (uint8_t *)b.ptr + 500000);
+    CHECK((uint8_t *)b.ptr >= (uint8_t *)a.ptr + 300000 ||
+          (uint8_t *)a.ptr >= (uint8_t *)b.ptr + 500000);
     memset(a.ptr, 0xab, a.size);
     /* Too big for what is left: falls back to its own mapping. */
     CHECK(tfcc_arena_mem_alloc(pool, 600000, &c, NULL) == TFCC_OK);
@@ -41,7 +44,8 @@ int main(void) {
   }
   /* No pool: small arenas from the heap, large ones mapped (THP where the system allows). */
   tfcc_arena_mem s, l, z;
-  CHECK(tfcc_arena_mem_alloc(NULL, 1000, &s, NULL) == TFCC_OK && strcmp(tfcc_arena_mem_kind(&s), "heap") == 0);
+  CHECK(tfcc_arena_mem_alloc(NULL, 1000, &s, NULL) == TFCC_OK &&
+        strcmp(tfcc_arena_mem_kind(&s), "heap") == 0);
   CHECK(tfcc_arena_mem_alloc(NULL, 8u << 20, &l, NULL) == TFCC_OK && all_zero(l.ptr, 4096));
   CHECK(strcmp(tfcc_arena_mem_kind(&l), "heap") != 0);
   CHECK(tfcc_arena_mem_alloc(NULL, 0, &z, NULL) == TFCC_OK && z.ptr == NULL);

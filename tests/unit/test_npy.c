@@ -76,24 +76,28 @@ static void test_shapes(void) {
   npy_array a;
   char err[256] = "";
   /* scalar */
-  size_t n = make_npy(buf, sizeof buf, 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (), }", &one, 4);
+  size_t n = make_npy(buf, sizeof buf, 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (), }",
+                      &one, 4);
   CHECK(npy_parse(buf, n, &a, err, sizeof err) == 0);
   CHECK(a.rank == 0 && a.count == 1 && a.bytes == 4);
   if (a.data) CHECK(((float *)a.data)[0] == 1.5f);
   npy_free(&a);
   /* 1-D with trailing comma, key order changed, double quotes, no trailing comma in dict */
   float v[3] = {1, 2, 3};
-  n = make_npy(buf, sizeof buf, 1, "{\"shape\": (3,), \"fortran_order\": False, \"descr\": \"<f4\"}", v, 12);
+  n = make_npy(buf, sizeof buf, 1,
+               "{\"shape\": (3,), \"fortran_order\": False, \"descr\": \"<f4\"}", v, 12);
   CHECKF(npy_parse(buf, n, &a, err, sizeof err) == 0, "%s", err);
   CHECK(a.rank == 1 && a.dims[0] == 3);
   npy_free(&a);
   /* empty array */
-  n = make_npy(buf, sizeof buf, 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (0, 4), }", NULL, 0);
+  n = make_npy(buf, sizeof buf, 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (0, 4), }",
+               NULL, 0);
   CHECKF(npy_parse(buf, n, &a, err, sizeof err) == 0, "%s", err);
   CHECK(a.rank == 2 && a.count == 0 && a.bytes == 0 && a.data != NULL);
   npy_free(&a);
   /* Fortran order is fine when at most one dimension exceeds 1 */
-  n = make_npy(buf, sizeof buf, 1, "{'descr': '<f4', 'fortran_order': True, 'shape': (1, 3), }", v, 12);
+  n = make_npy(buf, sizeof buf, 1, "{'descr': '<f4', 'fortran_order': True, 'shape': (1, 3), }", v,
+               12);
   CHECKF(npy_parse(buf, n, &a, err, sizeof err) == 0, "%s", err);
   npy_free(&a);
   /* rank 8 ok, rank 9 refused */
@@ -109,19 +113,27 @@ static void test_errors(void) {
   float v[6] = {0};
   expect_error("{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }", v, 8, "big-endian");
   expect_error("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }", v, 24, "Fortran");
-  expect_error("{'descr': '<c8', 'fortran_order': False, 'shape': (2,), }", v, 16, "unsupported dtype '<c8'");
-  expect_error("{'descr': '<U3', 'fortran_order': False, 'shape': (2,), }", v, 24, "unsupported dtype");
-  expect_error("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,), }", v, 8, "structured");
-  expect_error("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }", v, 20, "file holds 20 data bytes");
-  expect_error("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", v, 12, "file holds 12 data bytes");
+  expect_error("{'descr': '<c8', 'fortran_order': False, 'shape': (2,), }", v, 16,
+               "unsupported dtype '<c8'");
+  expect_error("{'descr': '<U3', 'fortran_order': False, 'shape': (2,), }", v, 24,
+               "unsupported dtype");
+  expect_error("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,), }", v, 8,
+               "structured");
+  expect_error("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }", v, 20,
+               "file holds 20 data bytes");
+  expect_error("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", v, 12,
+               "file holds 12 data bytes");
   expect_error("{'descr': '<f4', 'fortran_order': False, }", v, 4, "missing 'shape'");
   expect_error("{'descr': '<f4', 'shape': (1,), }", v, 4, "missing 'fortran_order'");
-  expect_error("{'descr': '<f4', 'fortran_order': False, 'shape': (1,), 'x': 1}", v, 4, "unknown key 'x'");
+  expect_error("{'descr': '<f4', 'fortran_order': False, 'shape': (1,), 'x': 1}", v, 4,
+               "unknown key 'x'");
   expect_error("{'descr': '<f4', 'fortran_order': maybe, 'shape': (1,), }", v, 4, "fortran_order");
   expect_error("{'descr': '<f4', 'fortran_order': False, 'shape': (-1,), }", v, 4, "shape");
   expect_error("{'descr': '<f4', 'fortran_order': False, 'shape': (1,2", v, 4, "shape");
-  expect_error("{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999,), }", v, 4, "too large");
-  expect_error("{'descr': '<f4', 'fortran_order': False, 'shape': (1,1,1,1,1,1,1,1,1), }", v, 4, "rank above 8");
+  expect_error("{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999,), }", v, 4,
+               "too large");
+  expect_error("{'descr': '<f4', 'fortran_order': False, 'shape': (1,1,1,1,1,1,1,1,1), }", v, 4,
+               "rank above 8");
   expect_error("{'descr': '<f4', 'fortran_order': False, 'shape': (1,), } junk", v, 4, "trailing");
   expect_error("['descr']", v, 4, "not a dict");
 
@@ -161,13 +173,14 @@ static void test_roundtrip(void) {
   CHECK(h > 0 && h % 64 == 0 && hdr[h - 1] == '\n');
   CHECK(memcmp(hdr + 10, "{'descr': '<i8', 'fortran_order': False, 'shape': (5,), }", 57) == 0);
   h = npy_header(TFCC_BOOL, 0, NULL, hdr, sizeof hdr);
-  CHECK(h > 0 && memcmp(hdr + 10, "{'descr': '|b1', 'fortran_order': False, 'shape': (), }", 55) == 0);
+  CHECK(h > 0 &&
+        memcmp(hdr + 10, "{'descr': '|b1', 'fortran_order': False, 'shape': (), }", 55) == 0);
   CHECK(npy_header(TFCC_STRING, 1, dims, hdr, sizeof hdr) == 0);
   CHECK(npy_write_file(path, TFCC_STRING, 1, dims, data, err, sizeof err) == -1);
 
   /* every dtype round-trips, scalar and rank 8 */
-  static const tfcc_dtype types[] = {TFCC_FLOAT16, TFCC_FLOAT64, TFCC_INT8,   TFCC_UINT8,
-                                     TFCC_INT16,   TFCC_UINT16,  TFCC_INT32,  TFCC_UINT32,
+  static const tfcc_dtype types[] = {TFCC_FLOAT16, TFCC_FLOAT64, TFCC_INT8,  TFCC_UINT8,
+                                     TFCC_INT16,   TFCC_UINT16,  TFCC_INT32, TFCC_UINT32,
                                      TFCC_INT64,   TFCC_UINT64,  TFCC_BOOL};
   int32_t d8[8] = {1, 2, 1, 1, 3, 1, 1, 2};
   for (size_t k = 0; k < sizeof types / sizeof types[0]; k++) {
@@ -207,8 +220,9 @@ static void test_shared_refs(void) {
 static void test_mutations(void) {
   uint8_t good[512], buf[512];
   int32_t data[6] = {1, 2, 3, 4, 5, 6};
-  size_t n = make_npy(good, sizeof good, 1, "{'descr': '<i4', 'fortran_order': False, 'shape': (2, 3), }",
-                      data, sizeof data);
+  size_t n =
+      make_npy(good, sizeof good, 1, "{'descr': '<i4', 'fortran_order': False, 'shape': (2, 3), }",
+               data, sizeof data);
   uint32_t seed = 777;
   int ok = 0, rejected = 0;
   for (int round = 0; round < 5000; round++) {
@@ -217,7 +231,8 @@ static void test_mutations(void) {
       seed = seed * 1664525u + 1013904223u;
       size_t at = (seed >> 8) % 80;
       seed = seed * 1664525u + 1013904223u;
-      buf[at] = round % 3 ? (uint8_t)"{}(),': 0123456789<|fiuTrueFalse"[(seed >> 24) % 32] : (uint8_t)(seed >> 24);
+      buf[at] = round % 3 ? (uint8_t) "{}(),': 0123456789<|fiuTrueFalse"[(seed >> 24) % 32]
+                          : (uint8_t)(seed >> 24);
     }
     npy_array a;
     char err[256] = "";

@@ -9,7 +9,8 @@
 
 int main(void) {
   char path[4096];
-  snprintf(path, sizeof path, "%s/tests/ops/conformance/add_f32_bcast_4d.tflite", tfcc_test_source_dir());
+  snprintf(path, sizeof path, "%s/tests/ops/conformance/add_f32_bcast_4d.tflite",
+           tfcc_test_source_dir());
   tfcc_runtime *rt = NULL;
   CHECK(tfcc_runtime_create(NULL, NULL) == TFCC_ERR_INVALID_ARG);
   tfcc_runtime_options ro;
@@ -23,10 +24,12 @@ int main(void) {
   CHECK(tfcc_runtime_create(NULL, &rt) == TFCC_OK);
 
   tfcc_model *m = NULL;
-  CHECK(tfcc_model_load_file(rt, "/nonexistent/model.tflite", NULL, &m) == TFCC_ERR_IO && m == NULL);
+  CHECK(tfcc_model_load_file(rt, "/nonexistent/model.tflite", NULL, &m) == TFCC_ERR_IO &&
+        m == NULL);
   CHECK(strstr(tfcc_last_error(), "/nonexistent/model.tflite") != NULL);
   static const unsigned char junk[64] = {1, 2, 3};
-  CHECK(tfcc_model_load_buffer(rt, junk, sizeof junk, NULL, &m) == TFCC_ERR_INVALID_MODEL && m == NULL);
+  CHECK(tfcc_model_load_buffer(rt, junk, sizeof junk, NULL, &m) == TFCC_ERR_INVALID_MODEL &&
+        m == NULL);
   CHECK(tfcc_last_error()[0] != 0);
   CHECK(tfcc_model_load_buffer(rt, NULL, 10, NULL, &m) == TFCC_ERR_INVALID_ARG);
   CHECKF(tfcc_model_load_file(rt, path, NULL, &m) == TFCC_OK, "%s", tfcc_last_error());
@@ -44,7 +47,8 @@ int main(void) {
   CHECK(tfcc_session_create(m, NULL, &s) == TFCC_OK);
   tfcc_model_release(m); /* the session keeps it alive */
   tfcc_tensor_info a, b, o;
-  CHECK(tfcc_session_input_info(s, 0, &a) == TFCC_OK && tfcc_session_input_info(s, 1, &b) == TFCC_OK);
+  CHECK(tfcc_session_input_info(s, 0, &a) == TFCC_OK &&
+        tfcc_session_input_info(s, 1, &b) == TFCC_OK);
   CHECK(tfcc_session_output_info(s, 0, &o) == TFCC_OK);
   CHECK(a.dtype == TFCC_FLOAT32 && o.dtype == TFCC_FLOAT32);
   float *x = calloc(1, a.bytes + 8), *y = calloc(1, b.bytes + 8), *z = calloc(1, o.bytes + 8);

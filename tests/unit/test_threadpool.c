@@ -68,7 +68,8 @@ static void check_regions_never_leak(tfcc_threadpool *p, int scope) {
     atomic_store(&x->closed, 1);
     if (scope && r % 100 == 99) tfcc_threadpool_run_end(p);
   }
-  CHECKF(atomic_load(&g_stale) == 0, "%d tasks ran after their region returned", atomic_load(&g_stale));
+  CHECKF(atomic_load(&g_stale) == 0, "%d tasks ran after their region returned",
+         atomic_load(&g_stale));
 }
 
 /* Task 0 (the caller's first) waits until a worker has run task 1: proves a worker came. */
@@ -104,12 +105,13 @@ static void sleep_ms(int ms) {
 
 static void check_wake(tfcc_threadpool *p) {
   for (int r = 0; r < 4; r++) {
-    sleep_ms(20); /* well past any spin: the workers sleep */
+    sleep_ms(20);                            /* well past any spin: the workers sleep */
     if (r % 2) tfcc_threadpool_run_begin(p); /* wakes them ahead of the region */
     meet m = {0};
     tfcc_threadpool_run(p, 2, task_meet, &m);
     if (r % 2) tfcc_threadpool_run_end(p);
-    CHECKF(!m.timed_out && atomic_load(&m.worker_ran), "round %d: no worker woke for the region", r);
+    CHECKF(!m.timed_out && atomic_load(&m.worker_ran), "round %d: no worker woke for the region",
+           r);
   }
 }
 

@@ -14,11 +14,14 @@
 #include "test_harness.h"
 
 enum { O_IN = 1, O_OUT, O_FLAG };
-static const arg_opt k_opts[] = {{O_IN, "-i", "--input", 1}, {O_OUT, "-o", NULL, 1},
-                                 {O_FLAG, NULL, "--json", 0}, {0, NULL, NULL, 0}};
+static const arg_opt k_opts[] = {{O_IN, "-i", "--input", 1},
+                                 {O_OUT, "-o", NULL, 1},
+                                 {O_FLAG, NULL, "--json", 0},
+                                 {0, NULL, NULL, 0}};
 
 static void test_args(void) {
-  char *argv[] = {"cmd", "model", "-i", "a.npy", "--input=b=c.npy", "-oDIR", "--json", "--", "-x", NULL};
+  char *argv[] = {"cmd",   "model",  "-i", "a.npy", "--input=b=c.npy",
+                  "-oDIR", "--json", "--", "-x",    NULL};
   args a;
   const char *v;
   args_init(&a, 9, argv);
@@ -49,7 +52,8 @@ static void test_args(void) {
   char err[128];
   CHECK(args_int("--top", "17", 1, 100, &n, err, sizeof err) == 0 && n == 17);
   CHECK(args_int("--top", "0", 1, 100, &n, err, sizeof err) == -1 && strstr(err, "out of range"));
-  CHECK(args_int("--top", "5x", 1, 100, &n, err, sizeof err) == -1 && strstr(err, "not an integer"));
+  CHECK(args_int("--top", "5x", 1, 100, &n, err, sizeof err) == -1 &&
+        strstr(err, "not an integer"));
   CHECK(args_int("--top", "", 1, 100, &n, err, sizeof err) == -1);
   CHECK(args_int("--top", "99999999999999999999", 1, 100, &n, err, sizeof err) == -1);
   CHECK(args_float("--mean", "-1.5e1", &d, err, sizeof err) == 0 && d == -15.0);
@@ -81,7 +85,8 @@ static void test_labels(void) {
   CHECK(labels_load(path, &l, err, sizeof err) == 0 && l.count == 0 && labels_get(&l, 0) == NULL);
   labels_free(&l);
   remove(path);
-  CHECK(labels_load("/nonexistent/labels.txt", &l, err, sizeof err) == -1 && strstr(err, "/nonexistent/labels.txt"));
+  CHECK(labels_load("/nonexistent/labels.txt", &l, err, sizeof err) == -1 &&
+        strstr(err, "/nonexistent/labels.txt"));
 }
 
 static void test_json(void) {

@@ -54,7 +54,8 @@ int args_next(args *a, const arg_opt *opts, const char **value) {
   /* "-k5": a short option with its value attached */
   if (arg[1] != '-' && arg[2] != '\0') {
     for (const arg_opt *o = opts; o->id != 0; o++) {
-      if (o->takes_value && o->short_name && strlen(o->short_name) == 2 && strncmp(o->short_name, arg, 2) == 0) {
+      if (o->takes_value && o->short_name && strlen(o->short_name) == 2 &&
+          strncmp(o->short_name, arg, 2) == 0) {
         *value = arg + 2;
         return o->id;
       }

@@ -18,12 +18,12 @@ typedef struct arg_opt {
 typedef struct args {
   int argc;
   char **argv;
-  int pos;            /* next argv index */
+  int pos;             /* next argv index */
   int only_positional; /* after "--" */
   char err[256];
 } args;
 
-#define ARGS_END 0        /* no more arguments */
+#define ARGS_END 0 /* no more arguments */
 #define ARGS_POSITIONAL (-1)
 #define ARGS_ERROR (-2)
 

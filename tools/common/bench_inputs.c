@@ -14,10 +14,15 @@ static uint64_t splitmix64(uint64_t *s) {
 }
 
 /* uniform in [0, 1) */
-static double unit(uint64_t *s) { return (double)(splitmix64(s) >> 11) * (1.0 / 9007199254740992.0); }
+static double unit(uint64_t *s) {
+  return (double)(splitmix64(s) >> 11) * (1.0 / 9007199254740992.0);
+}
 
 static uint16_t f32_to_f16(float f) {
-  union { float f; uint32_t u; } v = {f};
+  union {
+    float f;
+    uint32_t u;
+  } v = {f};
   uint32_t sign = (v.u >> 16) & 0x8000u, exp = (v.u >> 23) & 0xffu, man = v.u & 0x7fffffu;
   if (exp < 113) return (uint16_t)sign; /* tiny: flush to zero (values here are in [-1, 1)) */
   return (uint16_t)(sign | ((exp - 112) << 10) | (man >> 13));
@@ -88,8 +93,10 @@ static int resizable(const tfcc_tensor_info *info, const npy_array *a) {
   if (info->rank != a->rank) return 0;
   int dynamic = 0;
   for (int32_t d = 0; d < info->rank; d++) {
-    if (info->signature[d] == -1) dynamic = 1;
-    else if (info->dims[d] != a->dims[d]) return 0;
+    if (info->signature[d] == -1)
+      dynamic = 1;
+    else if (info->dims[d] != a->dims[d])
+      return 0;
   }
   return dynamic;
 }
@@ -121,8 +128,10 @@ int bench_make_inputs(tfcc_session *s, const char *const *specs, int n_specs, ui
       if (len < sizeof name) {
         memcpy(name, spec, len);
         name[len] = '\0';
-        if (tfcc_session_find_input(s, name, &index) == TFCC_OK) path = eq + 1;
-        else index = -1;
+        if (tfcc_session_find_input(s, name, &index) == TFCC_OK)
+          path = eq + 1;
+        else
+          index = -1;
       }
     }
     if (index < 0) {

@@ -43,7 +43,8 @@ int bench_profile_collect(const tfcc_op_profile *e, int n, bench_result *r) {
     /* distinct kernels, comma-separated */
     size_t kl = strlen(o->kernel), used = strlen(t->kernels);
     int seen = 0;
-    for (const char *p = t->kernels; *p && !seen; p = strchr(p, ',') ? strchr(p, ',') + 1 : p + strlen(p))
+    for (const char *p = t->kernels; *p && !seen;
+         p = strchr(p, ',') ? strchr(p, ',') + 1 : p + strlen(p))
       seen = strncmp(p, o->kernel, kl) == 0 && (p[kl] == ',' || p[kl] == '\0');
     if (!seen && used + kl + 2 < sizeof t->kernels)
       snprintf(t->kernels + used, sizeof t->kernels - used, "%s%s", used ? "," : "", o->kernel);
@@ -52,7 +53,9 @@ int bench_profile_collect(const tfcc_op_profile *e, int n, bench_result *r) {
   return 0;
 }
 
-double bench_gops(int64_t macs, double ms) { return ms > 0 && macs > 0 ? 2.0 * (double)macs / (ms * 1e6) : 0.0; }
+double bench_gops(int64_t macs, double ms) {
+  return ms > 0 && macs > 0 ? 2.0 * (double)macs / (ms * 1e6) : 0.0;
+}
 
 void bench_result_free(bench_result *r) {
   free(r->ops);
@@ -66,45 +69,60 @@ void bench_result_free(bench_result *r) {
 
 /* Milliseconds with about 4 significant digits below 10 ms, 3 decimals above. */
 static void ms_text(double ms, char *buf, size_t n) {
-  if (ms >= 10 || ms == 0) snprintf(buf, n, "%.3f", ms);
-  else if (ms >= 0.1) snprintf(buf, n, "%.4f", ms);
-  else snprintf(buf, n, "%.6f", ms);
+  if (ms >= 10 || ms == 0)
+    snprintf(buf, n, "%.3f", ms);
+  else if (ms >= 0.1)
+    snprintf(buf, n, "%.4f", ms);
+  else
+    snprintf(buf, n, "%.6f", ms);
 }
 
 /* GOP/s with two decimals, "-" for operators without MACs. */
 static void gops_text(int64_t macs, double ms, char *buf, size_t n) {
-  if (macs <= 0) snprintf(buf, n, "-");
-  else snprintf(buf, n, "%.2f", bench_gops(macs, ms));
+  if (macs <= 0)
+    snprintf(buf, n, "-");
+  else
+    snprintf(buf, n, "%.2f", bench_gops(macs, ms));
 }
 
 static void human_bytes(size_t v, char *buf, size_t n) {
-  if (v >= (size_t)1 << 30) snprintf(buf, n, "%.2f GiB", (double)v / (1 << 30));
-  else if (v >= (size_t)1 << 20) snprintf(buf, n, "%.2f MiB", (double)v / (1 << 20));
-  else if (v >= 1024) snprintf(buf, n, "%.1f KiB", (double)v / 1024);
-  else snprintf(buf, n, "%zu B", v);
+  if (v >= (size_t)1 << 30)
+    snprintf(buf, n, "%.2f GiB", (double)v / (1 << 30));
+  else if (v >= (size_t)1 << 20)
+    snprintf(buf, n, "%.2f MiB", (double)v / (1 << 20));
+  else if (v >= 1024)
+    snprintf(buf, n, "%.1f KiB", (double)v / 1024);
+  else
+    snprintf(buf, n, "%zu B", v);
 }
 
 void bench_report_text(const bench_result *r, const bench_setting *o) {
   char buf[64], buf2[64];
   printf("model: %s\n", o->model);
-  if (o->threads == 0) printf("threads: all CPUs");
-  else printf("threads: %ld", o->threads);
+  if (o->threads == 0)
+    printf("threads: all CPUs");
+  else
+    printf("threads: %ld", o->threads);
   if (o->n_cpus) {
     printf(" (affinity");
     for (int i = 0; i < o->n_cpus; i++) printf("%s%d", i ? "," : " ", o->cpus[i]);
     printf(")");
   }
-  printf("   kernels: %s%s%s%s%s   inputs: %s (seed %ld)\n", tfcc_isa_name(r->level), r->isa_capped ? " (cap " : "",
-         r->isa_capped ? tfcc_isa_name(r->cap) : "", r->isa_capped ? ")" : "",
-         r->precision == TFCC_PRECISION_BF16 ? "   precision: bf16" : "", o->inputs, o->seed);
-  printf("load: %.3f ms (model %.3f + session %.3f; cpu %.3f ms)   first inference: %.3f ms\n", r->load_ms,
-         r->model_ms, r->session_ms, r->load_cpu_ms, r->first_ms);
+  printf("   kernels: %s%s%s%s%s   inputs: %s (seed %ld)\n", tfcc_isa_name(r->level),
+         r->isa_capped ? " (cap " : "", r->isa_capped ? tfcc_isa_name(r->cap) : "",
+         r->isa_capped ? ")" : "", r->precision == TFCC_PRECISION_BF16 ? "   precision: bf16" : "",
+         o->inputs, o->seed);
+  printf("load: %.3f ms (model %.3f + session %.3f; cpu %.3f ms)   first inference: %.3f ms\n",
+         r->load_ms, r->model_ms, r->session_ms, r->load_cpu_ms, r->first_ms);
   char v[7][32];
-  const double lv[7] = {r->lat.min, r->lat.avg, r->lat.p50, r->lat.p90, r->lat.p99, r->lat.max, r->lat.stddev};
+  const double lv[7] = {r->lat.min, r->lat.avg, r->lat.p50,   r->lat.p90,
+                        r->lat.p99, r->lat.max, r->lat.stddev};
   for (int i = 0; i < 7; i++) ms_text(lv[i], v[i], sizeof v[i]);
-  printf("latency over %zu runs (%ld warm-up) in ms: min %s  avg %s  p50 %s  p90 %s  p99 %s  max %s  (std %s)\n",
-         r->n_lat, o->warmup, v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
-  printf("throughput: %.2f inferences/s   CPU time: %.3f ms/run (all threads)\n", r->qps, r->cpu_ms_per_run);
+  printf(
+      "latency over %zu runs (%ld warm-up) in ms: min %s  avg %s  p50 %s  p90 %s  p99 %s  max %s  (std %s)\n",
+      r->n_lat, o->warmup, v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
+  printf("throughput: %.2f inferences/s   CPU time: %.3f ms/run (all threads)\n", r->qps,
+         r->cpu_ms_per_run);
   human_bytes(r->peak_rss, buf, sizeof buf);
   human_bytes(r->arena, buf2, sizeof buf2);
   printf("memory: peak RSS %s   arena %s", buf, buf2);
@@ -118,9 +136,11 @@ void bench_report_text(const bench_result *r, const bench_setting *o) {
   if (r->profile_runs <= 0) return;
   int64_t total_macs = 0;
   for (int i = 0; i < r->n_ops; i++) total_macs += r->ops[i].macs;
-  printf("\nprofile: %ld run%s, %d operators, %.3f ms/run in operators, %.2f GOP/s overall\n", r->profile_runs,
-         r->profile_runs == 1 ? "" : "s", r->n_ops, r->profile_ms, bench_gops(total_macs, r->profile_ms));
-  printf("by operator type:\n  %-28s %5s %10s %7s %9s  %s\n", "type", "count", "ms/run", "share", "GOP/s", "kernels");
+  printf("\nprofile: %ld run%s, %d operators, %.3f ms/run in operators, %.2f GOP/s overall\n",
+         r->profile_runs, r->profile_runs == 1 ? "" : "s", r->n_ops, r->profile_ms,
+         bench_gops(total_macs, r->profile_ms));
+  printf("by operator type:\n  %-28s %5s %10s %7s %9s  %s\n", "type", "count", "ms/run", "share",
+         "GOP/s", "kernels");
   for (int k = 0; k < r->n_types; k++) {
     const type_row *t = &r->types[k];
     char g[32];
@@ -133,8 +153,8 @@ void bench_report_text(const bench_result *r, const bench_setting *o) {
   memcpy(sorted, r->ops, (size_t)r->n_ops * sizeof *sorted);
   qsort(sorted, (size_t)r->n_ops, sizeof *sorted, cmp_row_ms);
   int top = o->top == 0 || o->top > r->n_ops ? r->n_ops : (int)o->top;
-  printf("top %d operators by time:\n  %5s  %-28s %10s %7s %14s %9s  %s\n", top, "node", "type", "ms/run", "share",
-         "MACs", "GOP/s", "kernel");
+  printf("top %d operators by time:\n  %5s  %-28s %10s %7s %14s %9s  %s\n", top, "node", "type",
+         "ms/run", "share", "MACs", "GOP/s", "kernel");
   for (int i = 0; i < top; i++) {
     const op_row *p = &sorted[i];
     char g[32];
@@ -144,7 +164,8 @@ void bench_report_text(const bench_result *r, const bench_setting *o) {
   }
   free(sorted);
   if (o->trace)
-    printf("trace: %s (%zu operator events%s)\n", o->trace, o->trace_events, o->trace_dropped ? ", some dropped" : "");
+    printf("trace: %s (%zu operator events%s)\n", o->trace, o->trace_events,
+           o->trace_dropped ? ", some dropped" : "");
 }
 
 void bench_report_json(const bench_result *r, const bench_setting *o, FILE *out) {
@@ -162,8 +183,10 @@ void bench_report_json(const bench_result *r, const bench_setting *o, FILE *out)
   json_key(&w, "isa");
   json_string(&w, tfcc_isa_name(r->level));
   json_key(&w, "isa_cap");
-  if (r->isa_capped) json_string(&w, tfcc_isa_name(r->cap));
-  else json_null(&w);
+  if (r->isa_capped)
+    json_string(&w, tfcc_isa_name(r->cap));
+  else
+    json_null(&w);
   json_key(&w, "precision");
   json_string(&w, r->precision == TFCC_PRECISION_BF16 ? "bf16" : "f32");
   json_key(&w, "seed");
@@ -189,7 +212,8 @@ void bench_report_json(const bench_result *r, const bench_setting *o, FILE *out)
   json_key(&w, "latency_ms");
   json_begin_object(&w);
   const char *keys[] = {"min", "avg", "p50", "p90", "p99", "max", "stddev"};
-  const double vals[] = {r->lat.min, r->lat.avg, r->lat.p50, r->lat.p90, r->lat.p99, r->lat.max, r->lat.stddev};
+  const double vals[] = {r->lat.min, r->lat.avg, r->lat.p50,   r->lat.p90,
+                         r->lat.p99, r->lat.max, r->lat.stddev};
   for (int i = 0; i < 7; i++) {
     json_key(&w, keys[i]);
     json_double(&w, vals[i]);

@@ -55,8 +55,8 @@ typedef struct bench_setting {
   long threads, warmup, seed, top;
   const int *cpus;
   int n_cpus;
-  const char *inputs;  /* "random", "files", "files + random" */
-  const char *trace;   /* path or NULL */
+  const char *inputs; /* "random", "files", "files + random" */
+  const char *trace;  /* path or NULL */
   size_t trace_events, trace_dropped;
 } bench_setting;
 

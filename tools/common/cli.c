@@ -91,18 +91,22 @@ int cli_parse_isa(const char *what, const char *v, tfcc_isa *out, char *err, siz
   size_t used = strlen(runnable);
   for (int i = TFCC_ISA_GENERIC + 1; i < TFCC_ISA_COUNT_; i++)
     if ((i == TFCC_ISA_NEON) ? arm : (i == TFCC_ISA_WASMSIMD) ? wasm : x86)
-      used += (size_t)snprintf(runnable + used, sizeof runnable - used, ", %s", tfcc_isa_name((tfcc_isa)i));
+      used += (size_t)snprintf(runnable + used, sizeof runnable - used, ", %s",
+                               tfcc_isa_name((tfcc_isa)i));
   tfcc_isa isa;
   if (!v || tfcc_isa_parse(v, &isa) != TFCC_OK) {
     snprintf(err, n, "%s: unknown ISA '%s' (on this CPU: %s)", what, v ? v : "", runnable);
     return -1;
   }
-  int ok = isa == TFCC_ISA_GENERIC ||
-           (isa == TFCC_ISA_NEON ? arm : isa == TFCC_ISA_WASMSIMD ? wasm : x86);
+  int ok = isa == TFCC_ISA_GENERIC || (isa == TFCC_ISA_NEON       ? arm
+                                       : isa == TFCC_ISA_WASMSIMD ? wasm
+                                                                  : x86);
   if (!ok) {
     snprintf(err, n, "%s: '%s' is an %s ISA; this CPU is %s and runs only %s", what, v,
-             isa == TFCC_ISA_NEON ? "aarch64" : isa == TFCC_ISA_WASMSIMD ? "WebAssembly" : "x86-64", c.arch[0] ? c.arch : "of another family",
-             runnable);
+             isa == TFCC_ISA_NEON       ? "aarch64"
+             : isa == TFCC_ISA_WASMSIMD ? "WebAssembly"
+                                        : "x86-64",
+             c.arch[0] ? c.arch : "of another family", runnable);
     return -1;
   }
   *out = isa;
@@ -121,7 +125,8 @@ int cli_open_model_opts(const char *cmd, const char *path, int threads,
   cli_runtime_defaults(&ro, threads);
   tfcc_status st = tfcc_runtime_create(&ro, rt);
   if (st != TFCC_OK)
-    return cli_error(cmd, CLI_EXIT_FAIL, "cannot create runtime: %s", tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));
+    return cli_error(cmd, CLI_EXIT_FAIL, "cannot create runtime: %s",
+                     tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));
   if (cli_load_custom_ops(cmd, *rt) != 0) {
     tfcc_runtime_destroy(*rt);
     *rt = NULL;
@@ -142,7 +147,8 @@ int cli_open_model_opts(const char *cmd, const char *path, int threads,
 
 char *cli_shape_sig(const tfcc_tensor_info *info, char *buf, size_t size) {
   npy_shape_str(info->rank, info->dims, buf, size);
-  if (memcmp(info->dims, info->signature, sizeof(int32_t) * (size_t)(info->rank > 0 ? info->rank : 0)) != 0) {
+  if (memcmp(info->dims, info->signature,
+             sizeof(int32_t) * (size_t)(info->rank > 0 ? info->rank : 0)) != 0) {
     size_t used = strlen(buf);
     char sig[128];
     npy_shape_str(info->rank, info->signature, sig, sizeof sig);

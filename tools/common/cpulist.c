@@ -40,14 +40,17 @@ int cpulist_parse(const char *s, int *cpus, int max, char *err, size_t n) {
       }
       cpus[count++] = (int)c;
     }
-    if (*e == ',') e++;
-    else if (*e) goto bad;
+    if (*e == ',')
+      e++;
+    else if (*e)
+      goto bad;
     p = e;
   }
   if (count == 0) goto bad;
   return count;
 bad:
-  snprintf(err, n, "--affinity: '%s' is not a CPU list (e.g. 0,2-3; CPU ids below %d)", s, CPU_SETSIZE);
+  snprintf(err, n, "--affinity: '%s' is not a CPU list (e.g. 0,2-3; CPU ids below %d)", s,
+           CPU_SETSIZE);
   return -1;
 }
 

@@ -59,12 +59,12 @@ int image_decode_bmp(const uint8_t *buf, size_t size, image_u8 *out, char *err, 
 
   uint32_t masks[4] = {0x00FF0000u, 0x0000FF00u, 0x000000FFu, 0};
   if (bpp == 32 && compression == 3) { /* BI_BITFIELDS: masks follow the 40-byte header */
-    const size_t moff = 14 + 40; /* V2+ headers hold the masks at the same place */
+    const size_t moff = 14 + 40;       /* V2+ headers hold the masks at the same place */
     if (moff + 12 > size) return bmp_fail(err, n, "BMP: truncated bit masks");
     for (int i = 0; i < 3; i++) masks[i] = rd_u32(buf + moff + 4 * (size_t)i);
   } else if (compression != 0) {
     return bmp_fail(err, n, "BMP: compression %u is not supported (only uncompressed)",
-                (unsigned)compression);
+                    (unsigned)compression);
   }
   if (bpp != 8 && bpp != 24 && bpp != 32)
     return bmp_fail(err, n, "BMP: %u bits per pixel is not supported (8, 24, 32)", (unsigned)bpp);
@@ -92,8 +92,8 @@ int image_decode_bmp(const uint8_t *buf, size_t size, image_u8 *out, char *err, 
   size_t stride = ((size_t)width * bpp + 31u) / 32u * 4u;
   if (data_off > size || (size - data_off) / stride < (size_t)height)
     return bmp_fail(err, n, "BMP: pixel data truncated (%zu bytes from offset %u, need %zu)",
-                data_off <= size ? size - data_off : (size_t)0, (unsigned)data_off,
-                stride * (size_t)height);
+                    data_off <= size ? size - data_off : (size_t)0, (unsigned)data_off,
+                    stride * (size_t)height);
 
   int channels = (bpp == 8 && gray) ? 1 : 3;
   uint8_t *px = (uint8_t *)malloc((size_t)width * (size_t)height * (size_t)channels);

@@ -41,8 +41,10 @@ void json_write_escaped(FILE *f, const char *s) {
       case '\b': fputs("\\b", f); break;
       case '\f': fputs("\\f", f); break;
       default:
-        if (*p < 0x20 || *p == 0x7f) fprintf(f, "\\u%04x", *p);
-        else fputc(*p, f);
+        if (*p < 0x20 || *p == 0x7f)
+          fprintf(f, "\\u%04x", *p);
+        else
+          fputc(*p, f);
     }
   }
   fputc('"', f);
@@ -90,8 +92,10 @@ void json_int(json_writer *w, int64_t v) {
 
 void json_double(json_writer *w, double v) {
   before_value(w);
-  if (isfinite(v)) fprintf(w->f, "%.9g", v);
-  else fputs("null", w->f);
+  if (isfinite(v))
+    fprintf(w->f, "%.9g", v);
+  else
+    fputs("null", w->f);
 }
 
 void json_bool(json_writer *w, int v) {

@@ -11,7 +11,7 @@
 typedef struct json_writer {
   FILE *f;
   int depth;
-  int count[JSON_MAX_DEPTH];  /* values written at each depth */
+  int count[JSON_MAX_DEPTH];   /* values written at each depth */
   int inline_[JSON_MAX_DEPTH]; /* container at this depth is written on one line */
   int after_key;
 } json_writer;

@@ -23,15 +23,14 @@ static int npy_fail(char *err, size_t n, const char *fmt, ...) {
 
 typedef struct npy_type {
   tfcc_dtype dtype;
-  char kind;   /* 'f' 'i' 'u' 'b' */
+  char kind; /* 'f' 'i' 'u' 'b' */
   int size;
 } npy_type;
 
 static const npy_type k_types[] = {
-    {TFCC_FLOAT32, 'f', 4}, {TFCC_FLOAT16, 'f', 2}, {TFCC_FLOAT64, 'f', 8},
-    {TFCC_INT8, 'i', 1},    {TFCC_UINT8, 'u', 1},   {TFCC_INT16, 'i', 2},
-    {TFCC_UINT16, 'u', 2},  {TFCC_INT32, 'i', 4},   {TFCC_UINT32, 'u', 4},
-    {TFCC_INT64, 'i', 8},   {TFCC_UINT64, 'u', 8},  {TFCC_BOOL, 'b', 1},
+    {TFCC_FLOAT32, 'f', 4}, {TFCC_FLOAT16, 'f', 2}, {TFCC_FLOAT64, 'f', 8}, {TFCC_INT8, 'i', 1},
+    {TFCC_UINT8, 'u', 1},   {TFCC_INT16, 'i', 2},   {TFCC_UINT16, 'u', 2},  {TFCC_INT32, 'i', 4},
+    {TFCC_UINT32, 'u', 4},  {TFCC_INT64, 'i', 8},   {TFCC_UINT64, 'u', 8},  {TFCC_BOOL, 'b', 1},
 };
 #define NPY_TYPE_COUNT (sizeof k_types / sizeof k_types[0])
 
@@ -120,14 +119,14 @@ static int parse_descr(const char *descr, const npy_type **type, char *err, size
     if (size > 1) {
       int big = descr[0] == '>' || (descr[0] == '=' && !host_is_little_endian());
       if (big)
-        return npy_fail(err, n, "big-endian data ('%s') is not supported; save it as '<%c%ld'", descr,
-                    kind, size);
+        return npy_fail(err, n, "big-endian data ('%s') is not supported; save it as '<%c%ld'",
+                        descr, kind, size);
     }
     *type = &k_types[i];
     return 0;
   }
-  return npy_fail(err, n,
-              "unsupported dtype '%s' (supported: f2 f4 f8 i1 u1 i2 u2 i4 u4 i8 u8 b1)", descr);
+  return npy_fail(err, n, "unsupported dtype '%s' (supported: f2 f4 f8 i1 u1 i2 u2 i4 u4 i8 u8 b1)",
+                  descr);
 }
 
 static int parse_shape(cursor *c, npy_array *a, char *err, size_t n) {
@@ -137,7 +136,10 @@ static int parse_shape(cursor *c, npy_array *a, char *err, size_t n) {
   a->rank = 0;
   for (;;) {
     skip_ws(c);
-    if (c->p < c->end && *c->p == ')') { c->p++; return 0; }
+    if (c->p < c->end && *c->p == ')') {
+      c->p++;
+      return 0;
+    }
     if (c->p >= c->end || *c->p < '0' || *c->p > '9')
       return npy_fail(err, n, "bad header: 'shape' holds something other than integers");
     int64_t v = 0;
@@ -151,8 +153,14 @@ static int parse_shape(cursor *c, npy_array *a, char *err, size_t n) {
       return npy_fail(err, n, "rank above %d is not supported", TFCC_MAX_DIMS);
     a->dims[a->rank++] = (int32_t)v;
     skip_ws(c);
-    if (c->p < c->end && *c->p == ',') { c->p++; continue; }
-    if (c->p < c->end && *c->p == ')') { c->p++; return 0; }
+    if (c->p < c->end && *c->p == ',') {
+      c->p++;
+      continue;
+    }
+    if (c->p < c->end && *c->p == ')') {
+      c->p++;
+      return 0;
+    }
     return npy_fail(err, n, "bad header: malformed 'shape' tuple");
   }
 }
@@ -167,10 +175,15 @@ static int parse_header(const char *text, size_t len, npy_array *a, const npy_ty
   c.p++;
   for (;;) {
     skip_ws(&c);
-    if (c.p < c.end && *c.p == '}') { c.p++; break; }
-    if (read_string(&c, key, sizeof key) != 0) return npy_fail(err, n, "bad header: expected a key");
+    if (c.p < c.end && *c.p == '}') {
+      c.p++;
+      break;
+    }
+    if (read_string(&c, key, sizeof key) != 0)
+      return npy_fail(err, n, "bad header: expected a key");
     skip_ws(&c);
-    if (c.p >= c.end || *c.p != ':') return npy_fail(err, n, "bad header: expected ':' after '%s'", key);
+    if (c.p >= c.end || *c.p != ':')
+      return npy_fail(err, n, "bad header: expected ':' after '%s'", key);
     c.p++;
     if (strcmp(key, "descr") == 0) {
       if (read_string(&c, descr, sizeof descr) != 0)
@@ -178,9 +191,12 @@ static int parse_header(const char *text, size_t len, npy_array *a, const npy_ty
       if (parse_descr(descr, type, err, n) != 0) return -1;
       have_descr = 1;
     } else if (strcmp(key, "fortran_order") == 0) {
-      if (read_word(&c, "True") == 0) fortran = 1;
-      else if (read_word(&c, "False") == 0) fortran = 0;
-      else return npy_fail(err, n, "bad header: 'fortran_order' is not True/False");
+      if (read_word(&c, "True") == 0)
+        fortran = 1;
+      else if (read_word(&c, "False") == 0)
+        fortran = 0;
+      else
+        return npy_fail(err, n, "bad header: 'fortran_order' is not True/False");
       have_order = 1;
     } else if (strcmp(key, "shape") == 0) {
       if (parse_shape(&c, a, err, n) != 0) return -1;
@@ -189,21 +205,30 @@ static int parse_header(const char *text, size_t len, npy_array *a, const npy_ty
       return npy_fail(err, n, "bad header: unknown key '%s'", key);
     }
     skip_ws(&c);
-    if (c.p < c.end && *c.p == ',') { c.p++; continue; }
-    if (c.p < c.end && *c.p == '}') { c.p++; break; }
+    if (c.p < c.end && *c.p == ',') {
+      c.p++;
+      continue;
+    }
+    if (c.p < c.end && *c.p == '}') {
+      c.p++;
+      break;
+    }
     return npy_fail(err, n, "bad header: expected ',' or '}'");
   }
   skip_ws(&c);
   if (c.p != c.end) return npy_fail(err, n, "bad header: trailing characters after the dict");
   if (!have_descr || !have_order || !have_shape)
     return npy_fail(err, n, "bad header: missing '%s'",
-                !have_descr ? "descr" : !have_order ? "fortran_order" : "shape");
+                    !have_descr   ? "descr"
+                    : !have_order ? "fortran_order"
+                                  : "shape");
   if (fortran) {
     int big_dims = 0;
     for (int32_t i = 0; i < a->rank; i++) big_dims += a->dims[i] > 1;
     /* Fortran and C order coincide when at most one dimension exceeds 1. */
     if (big_dims > 1)
-      return npy_fail(err, n, "Fortran-order data is not supported; save with numpy.ascontiguousarray");
+      return npy_fail(err, n,
+                      "Fortran-order data is not supported; save with numpy.ascontiguousarray");
   }
   return 0;
 }
@@ -213,7 +238,8 @@ static int parse_header(const char *text, size_t len, npy_array *a, const npy_ty
 int npy_parse(const void *buf, size_t size, npy_array *out, char *err, size_t n) {
   const unsigned char *b = (const unsigned char *)buf;
   memset(out, 0, sizeof *out);
-  if (size < 10 || memcmp(b, "\x93NUMPY", 6) != 0) return npy_fail(err, n, "not a .npy file (bad magic)");
+  if (size < 10 || memcmp(b, "\x93NUMPY", 6) != 0)
+    return npy_fail(err, n, "not a .npy file (bad magic)");
   unsigned major = b[6];
   size_t hlen, start;
   if (major == 1) {
@@ -226,7 +252,8 @@ int npy_parse(const void *buf, size_t size, npy_array *out, char *err, size_t n)
   } else {
     return npy_fail(err, n, "unsupported .npy format version %u.%u", major, (unsigned)b[7]);
   }
-  if (hlen > size - start) return npy_fail(err, n, "truncated .npy header (%zu bytes announced)", hlen);
+  if (hlen > size - start)
+    return npy_fail(err, n, "truncated .npy header (%zu bytes announced)", hlen);
   npy_array a;
   memset(&a, 0, sizeof a);
   const npy_type *type = NULL;
@@ -244,8 +271,8 @@ int npy_parse(const void *buf, size_t size, npy_array *out, char *err, size_t n)
   char shape[128];
   if (have != a.bytes)
     return npy_fail(err, n, "file holds %zu data bytes, header says %s %s (%zu bytes)", have,
-                tfcc_dtype_name(a.dtype), npy_shape_str(a.rank, a.dims, shape, sizeof shape),
-                a.bytes);
+                    tfcc_dtype_name(a.dtype), npy_shape_str(a.rank, a.dims, shape, sizeof shape),
+                    a.bytes);
   a.data = malloc(a.bytes ? a.bytes : 1);
   if (!a.data) return npy_fail(err, n, "out of memory (%zu bytes)", a.bytes);
   if (a.bytes) memcpy(a.data, b + start + hlen, a.bytes);
@@ -255,7 +282,10 @@ int npy_parse(const void *buf, size_t size, npy_array *out, char *err, size_t n)
 
 static void *read_whole_file(const char *path, size_t *size, char *err, size_t n) {
   FILE *f = fopen(path, "rb");
-  if (!f) { npy_fail(err, n, "%s: %s", path, strerror(errno)); return NULL; }
+  if (!f) {
+    npy_fail(err, n, "%s: %s", path, strerror(errno));
+    return NULL;
+  }
   void *buf = NULL;
   long len = -1;
   if (fseek(f, 0, SEEK_END) == 0) len = ftell(f);
@@ -297,8 +327,8 @@ size_t npy_header(tfcc_dtype dtype, int32_t rank, const int32_t *dims, char *hdr
   const char *descr = npy_descr(dtype);
   if (!descr || rank < 0 || rank > TFCC_MAX_DIMS) return 0;
   char dict[512];
-  size_t len = (size_t)snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (",
-                                descr);
+  size_t len = (size_t)snprintf(dict, sizeof dict,
+                                "{'descr': '%s', 'fortran_order': False, 'shape': (", descr);
   for (int32_t i = 0; i < rank; i++)
     len += (size_t)snprintf(dict + len, sizeof dict - len, "%s%d", i ? ", " : "", (int)dims[i]);
   len += (size_t)snprintf(dict + len, sizeof dict - len, "%s), }", rank == 1 ? "," : "");
@@ -320,7 +350,8 @@ int npy_write_file(const char *path, tfcc_dtype dtype, int32_t rank, const int32
                    const void *data, char *err, size_t n) {
   char hdr[640];
   size_t hlen = npy_header(dtype, rank, dims, hdr, sizeof hdr);
-  if (!hlen) return npy_fail(err, n, "%s: dtype %s cannot be stored in .npy", path, tfcc_dtype_name(dtype));
+  if (!hlen)
+    return npy_fail(err, n, "%s: dtype %s cannot be stored in .npy", path, tfcc_dtype_name(dtype));
   size_t count = 1;
   for (int32_t i = 0; i < rank; i++) count *= (size_t)(dims[i] > 0 ? dims[i] : 0);
   size_t bytes = count * tfcc_dtype_size(dtype);

@@ -16,9 +16,9 @@ typedef struct npy_array {
   tfcc_dtype dtype;
   int32_t rank;
   int32_t dims[TFCC_MAX_DIMS];
-  size_t count;  /* product of dims (1 for rank 0) */
-  size_t bytes;  /* count x element size */
-  void *data;    /* malloc'ed, bytes long (at least 1 byte allocated); free with npy_free */
+  size_t count; /* product of dims (1 for rank 0) */
+  size_t bytes; /* count x element size */
+  void *data;   /* malloc'ed, bytes long (at least 1 byte allocated); free with npy_free */
 } npy_array;
 
 /* Parses a whole .npy image held in memory; copies the data. Returns 0, or -1 with err set. */

@@ -27,10 +27,11 @@ static void api_init(void) {
   g_api.register_custom_op = register_noting;
 }
 
-tfcc_status tfcc_plugin_call(tfcc_runtime *rt, tfcc_custom_ops_register_fn fn, const char *what, char *err,
-                             size_t n) {
+tfcc_status tfcc_plugin_call(tfcc_runtime *rt, tfcc_custom_ops_register_fn fn, const char *what,
+                             char *err, size_t n) {
   if (!rt || !fn) {
-    snprintf(err, n, "plugin %s: %s", what ? what : "", !rt ? "no runtime" : "no registration function");
+    snprintf(err, n, "plugin %s: %s", what ? what : "",
+             !rt ? "no runtime" : "no registration function");
     return TFCC_ERR_INVALID_ARG;
   }
   pthread_once(&g_api_once, api_init);
@@ -38,10 +39,11 @@ tfcc_status tfcc_plugin_call(tfcc_runtime *rt, tfcc_custom_ops_register_fn fn, c
   tfcc_status st = fn(rt, &g_api);
   if (st != TFCC_OK) {
     const char *msg = t_msg[0] ? t_msg
-                      : st == TFCC_ERR_UNSUPPORTED ? "the plugin may need a newer tfcc (its custom-operator table)"
-                                                   : "";
-    snprintf(err, n, "plugin %s: " TFCC_CUSTOM_OPS_REGISTER_SYMBOL " failed (%s)%s%s", what, tfcc_status_str(st),
-             msg[0] ? ": " : "", msg);
+                      : st == TFCC_ERR_UNSUPPORTED
+                          ? "the plugin may need a newer tfcc (its custom-operator table)"
+                          : "";
+    snprintf(err, n, "plugin %s: " TFCC_CUSTOM_OPS_REGISTER_SYMBOL " failed (%s)%s%s", what,
+             tfcc_status_str(st), msg[0] ? ": " : "", msg);
   }
   return st;
 }
@@ -63,7 +65,8 @@ tfcc_status tfcc_plugin_load(tfcc_runtime *rt, const char *path, char *err, size
   const char *why = dlerror();
   if (why || !sym) {
     snprintf(err, n,
-             "plugin %s: no function " TFCC_CUSTOM_OPS_REGISTER_SYMBOL " (%s): not a tfcc custom-operator "
+             "plugin %s: no function " TFCC_CUSTOM_OPS_REGISTER_SYMBOL
+             " (%s): not a tfcc custom-operator "
              "plugin (docs/custom_ops.md, \"Plugins\")",
              path, why ? why : "the symbol is NULL");
     dlclose(lib);

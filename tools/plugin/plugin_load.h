@@ -20,8 +20,8 @@ tfcc_status tfcc_plugin_load(tfcc_runtime *rt, const char *path, char *err, size
 
 /* Calls a registration function already in the process (Python's custom_op_registerers) as
  * tfcc_plugin_load calls a library's; `what` names it in err. */
-tfcc_status tfcc_plugin_call(tfcc_runtime *rt, tfcc_custom_ops_register_fn fn, const char *what, char *err,
-                             size_t n);
+tfcc_status tfcc_plugin_call(tfcc_runtime *rt, tfcc_custom_ops_register_fn fn, const char *what,
+                             char *err, size_t n);
 /* The function of that name in the process's global scope (dlsym(RTLD_DEFAULT): the program
  * and libraries loaded RTLD_GLOBAL), or NULL. */
 tfcc_custom_ops_register_fn tfcc_plugin_find(const char *name);

@@ -11,8 +11,9 @@
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("no-tree-loop-vectorize")))
 #endif
-static void tile(size_t rows, size_t mr, size_t nc, size_t kp, const uint16_t *a,
-                 size_t a_stride, const void *w, float *c, size_t c_stride, float lo, float hi) {
+static void
+tile(size_t rows, size_t mr, size_t nc, size_t kp, const uint16_t *a, size_t a_stride,
+     const void *w, float *c, size_t c_stride, float lo, float hi) {
   const float *bias = w;
   const uint16_t *b = (const uint16_t *)(const void *)(bias + 16);
   for (size_t i = 0; i < rows && i < mr; i++) {

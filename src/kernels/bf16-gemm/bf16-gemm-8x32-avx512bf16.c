@@ -51,21 +51,29 @@ TFCC_BF16_GEMM_DECL(tfcc_bf16_gemm_8x32_avx512bf16) {
     const __m512bh b0 = ld(b), b1 = ld(b + 32);
     const size_t o = 2 * k;
     __m512bh v = pair(a0 + o);
-    c00 = _mm512_dpbf16_ps(c00, v, b0); c01 = _mm512_dpbf16_ps(c01, v, b1);
+    c00 = _mm512_dpbf16_ps(c00, v, b0);
+    c01 = _mm512_dpbf16_ps(c01, v, b1);
     v = pair(a1 + o);
-    c10 = _mm512_dpbf16_ps(c10, v, b0); c11 = _mm512_dpbf16_ps(c11, v, b1);
+    c10 = _mm512_dpbf16_ps(c10, v, b0);
+    c11 = _mm512_dpbf16_ps(c11, v, b1);
     v = pair(a2 + o);
-    c20 = _mm512_dpbf16_ps(c20, v, b0); c21 = _mm512_dpbf16_ps(c21, v, b1);
+    c20 = _mm512_dpbf16_ps(c20, v, b0);
+    c21 = _mm512_dpbf16_ps(c21, v, b1);
     v = pair(a3 + o);
-    c30 = _mm512_dpbf16_ps(c30, v, b0); c31 = _mm512_dpbf16_ps(c31, v, b1);
+    c30 = _mm512_dpbf16_ps(c30, v, b0);
+    c31 = _mm512_dpbf16_ps(c31, v, b1);
     v = pair(a4 + o);
-    c40 = _mm512_dpbf16_ps(c40, v, b0); c41 = _mm512_dpbf16_ps(c41, v, b1);
+    c40 = _mm512_dpbf16_ps(c40, v, b0);
+    c41 = _mm512_dpbf16_ps(c41, v, b1);
     v = pair(a5 + o);
-    c50 = _mm512_dpbf16_ps(c50, v, b0); c51 = _mm512_dpbf16_ps(c51, v, b1);
+    c50 = _mm512_dpbf16_ps(c50, v, b0);
+    c51 = _mm512_dpbf16_ps(c51, v, b1);
     v = pair(a6 + o);
-    c60 = _mm512_dpbf16_ps(c60, v, b0); c61 = _mm512_dpbf16_ps(c61, v, b1);
+    c60 = _mm512_dpbf16_ps(c60, v, b0);
+    c61 = _mm512_dpbf16_ps(c61, v, b1);
     v = pair(a7 + o);
-    c70 = _mm512_dpbf16_ps(c70, v, b0); c71 = _mm512_dpbf16_ps(c71, v, b1);
+    c70 = _mm512_dpbf16_ps(c70, v, b0);
+    c71 = _mm512_dpbf16_ps(c71, v, b1);
   }
   const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
   store_row(c, nc, c00, c01, vlo, vhi);
@@ -148,7 +156,8 @@ void tfcc_bf16_cvt_avx512bf16(const float *src, uint16_t *dst, size_t n) {
     _mm512_storeu_si512(dst + i, (__m512i)v);
   }
   if (i + 16 <= n) {
-    _mm256_storeu_si256((__m256i *)(void *)(dst + i), (__m256i)_mm512_cvtneps_pbh(_mm512_loadu_ps(src + i)));
+    _mm256_storeu_si256((__m256i *)(void *)(dst + i),
+                        (__m256i)_mm512_cvtneps_pbh(_mm512_loadu_ps(src + i)));
     i += 16;
   }
   if (i < n) {

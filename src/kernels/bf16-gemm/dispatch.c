@@ -13,11 +13,10 @@ static const tfcc_bf16_gemm_kernel kernels[] = {
 #if defined(__x86_64__)
     {"bf16-gemm-16x32-amxbf16", "bf16-gemv-32-avx512bf16", TFCC_ISA_AVX512,
      AVX512BF16_FEATURES | F(AMXTILE) | F(AMXBF16), true, false, 16, 32, 32,
-     tfcc_bf16_gemm_16x32_amxbf16, tfcc_bf16_gemm_1x32_avx512bf16, NULL,
-     tfcc_bf16_cvt_avx512bf16},
-    {"bf16-gemm-8x32-avx512bf16", "bf16-gemv-32-avx512bf16", TFCC_ISA_AVX512,
-     AVX512BF16_FEATURES, false, false, 8, 32, 2, tfcc_bf16_gemm_8x32_avx512bf16,
-     tfcc_bf16_gemm_1x32_avx512bf16, tfcc_bf16_gemm_8x16_avx512bf16, tfcc_bf16_cvt_avx512bf16},
+     tfcc_bf16_gemm_16x32_amxbf16, tfcc_bf16_gemm_1x32_avx512bf16, NULL, tfcc_bf16_cvt_avx512bf16},
+    {"bf16-gemm-8x32-avx512bf16", "bf16-gemv-32-avx512bf16", TFCC_ISA_AVX512, AVX512BF16_FEATURES,
+     false, false, 8, 32, 2, tfcc_bf16_gemm_8x32_avx512bf16, tfcc_bf16_gemm_1x32_avx512bf16,
+     tfcc_bf16_gemm_8x16_avx512bf16, tfcc_bf16_cvt_avx512bf16},
 #endif
     {"bf16-gemm-4x16-scalar", "bf16-gemv-16-scalar", TFCC_ISA_GENERIC, 0, false, true, 4, 16, 2,
      tfcc_bf16_gemm_4x16_scalar, tfcc_bf16_gemm_1x16_scalar, NULL, tfcc_bf16_cvt_scalar},

@@ -166,8 +166,8 @@ size_t tfcc_bf16_gemm_scratch_bytes(const tfcc_bf16_packed *p, int32_t m, int th
 }
 
 void tfcc_bf16_gemm(struct tfcc_threadpool *pool, const tfcc_bf16_packed *p, int32_t m,
-                    const float *a, size_t a_stride, float *c, size_t c_stride, float lo,
-                    float hi, void *scratch) {
+                    const float *a, size_t a_stride, float *c, size_t c_stride, float lo, float hi,
+                    void *scratch) {
   bf16_job j;
   memset(&j, 0, sizeof j);
   j.p = p;

@@ -40,7 +40,7 @@ typedef struct tfcc_bf16_gemm_kernel {
   bool amx;          /* needs the OS to grant AMX tile state */
   bool test_only;    /* portable emulation: tests and benchmarks only, never dispatched */
   int mr, nr;
-  int kalign;        /* K is zero-padded to a multiple of this (even) */
+  int kalign;                /* K is zero-padded to a multiple of this (even) */
   tfcc_bf16_gemm_fn fn;      /* up to mr rows */
   tfcc_bf16_gemm_fn fn1;     /* one row; same layout */
   tfcc_bf16_gemm_fn fn_half; /* up to mr rows, panels with nc <= nr / 2; NULL: fn */
@@ -99,7 +99,7 @@ size_t tfcc_bf16_gemm_scratch_bytes(const tfcc_bf16_packed *p, int32_t m, int th
 /* C = A x B for m rows: A row i at a + i * a_stride (float32), C row i at c + i * c_stride.
  * scratch: 64-byte aligned, tfcc_bf16_gemm_scratch_bytes. No allocation. */
 void tfcc_bf16_gemm(struct tfcc_threadpool *pool, const tfcc_bf16_packed *p, int32_t m,
-                    const float *a, size_t a_stride, float *c, size_t c_stride, float lo,
-                    float hi, void *scratch);
+                    const float *a, size_t a_stride, float *c, size_t c_stride, float lo, float hi,
+                    void *scratch);
 
 #endif

@@ -5,9 +5,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define TFCC_BF16_GEMM_DECL(name)                                                        \
-  void name(size_t mr, size_t nc, size_t kp, const uint16_t *a, size_t a_stride,         \
-            const void *w, float *c, size_t c_stride, float lo, float hi)
+#define TFCC_BF16_GEMM_DECL(name) \
+  void name(size_t mr, size_t nc, size_t kp, const uint16_t *a, size_t a_stride, const void *w, \
+            float *c, size_t c_stride, float lo, float hi)
 
 TFCC_BF16_GEMM_DECL(tfcc_bf16_gemm_16x32_amxbf16);
 TFCC_BF16_GEMM_DECL(tfcc_bf16_gemm_8x32_avx512bf16);

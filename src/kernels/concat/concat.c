@@ -4,18 +4,17 @@
 #include <string.h>
 
 /* Loop with a compile-time block size: each memcpy becomes one move (or two). */
-#define FIXED(SZ)                                                   \
-  for (int64_t k = 0; k < outer; k++, d += dst_stride, s += src_stride) \
-    memcpy(d, s, SZ);                                               \
+#define FIXED(SZ) \
+  for (int64_t k = 0; k < outer; k++, d += dst_stride, s += src_stride) memcpy(d, s, SZ); \
   return
 
 /* Blocks of b bytes, lo <= b <= 2 * lo (lo a constant): the first and the last lo bytes, the
  * overlap written twice with the same bytes (source and destination never overlap). */
-#define OVERLAP(LO)                                                     \
+#define OVERLAP(LO) \
   for (int64_t k = 0; k < outer; k++, d += dst_stride, s += src_stride) { \
-    memcpy(d, s, LO);                                                   \
-    memcpy(d + bytes - LO, s + bytes - LO, LO);                         \
-  }                                                                     \
+    memcpy(d, s, LO); \
+    memcpy(d + bytes - LO, s + bytes - LO, LO); \
+  } \
   return
 
 void tfcc_copy_blocks(void *dst, size_t dst_stride, const void *src, size_t src_stride,

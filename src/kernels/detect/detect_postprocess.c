@@ -140,35 +140,34 @@ static float iou(const float *bi, const float *bj) {
 
 /* Scratch carved into arrays. */
 typedef struct work {
-  float *keep_scores;   /* n */
-  int32_t *keep_idx;    /* n */
-  int32_t *sorted;      /* n + max_det */
-  int32_t *tmp;         /* n + max_det */
-  uint8_t *active;      /* n */
-  int32_t *selected;    /* n */
-  float *class_scores;  /* n */
-  int32_t *merged_idx;  /* n + max_det (regular) */
-  float *merged_score;  /* n + max_det */
-  float *sorted_score;  /* n + max_det */
-  int32_t *class_idx;   /* n * k (fast) */
-  int32_t *cls_tmp;     /* num_classes (fast, k > 1) */
+  float *keep_scores;  /* n */
+  int32_t *keep_idx;   /* n */
+  int32_t *sorted;     /* n + max_det */
+  int32_t *tmp;        /* n + max_det */
+  uint8_t *active;     /* n */
+  int32_t *selected;   /* n */
+  float *class_scores; /* n */
+  int32_t *merged_idx; /* n + max_det (regular) */
+  float *merged_score; /* n + max_det */
+  float *sorted_score; /* n + max_det */
+  int32_t *class_idx;  /* n * k (fast) */
+  int32_t *cls_tmp;    /* num_classes (fast, k > 1) */
 } work;
 
 static size_t align8(size_t b) { return (b + 7) & ~(size_t)7; }
 
 static size_t carve(int32_t n, const tfcc_detect_params *p, void *base, work *w) {
   const size_t nn = (size_t)n, nm = nn + (size_t)(p->max_detections > 0 ? p->max_detections : 0);
-  const int32_t kc = p->max_classes_per_detection < p->num_classes ? p->max_classes_per_detection
-                                                                    : p->num_classes;
+  const int32_t kc =
+      p->max_classes_per_detection < p->num_classes ? p->max_classes_per_detection : p->num_classes;
   const size_t k = kc > 0 ? (size_t)kc : 1;
   const size_t nc = (size_t)(p->num_classes > 0 ? p->num_classes : 1);
-  const size_t sizes[12] = {nn * 4, nn * 4, nm * 4, nm * 4, nn, nn * 4, nn * 4,
-                            nm * 4, nm * 4, nm * 4, nn * k * 4, nc * 4};
-  void **slots[12] = {(void **)&w->keep_scores, (void **)&w->keep_idx, (void **)&w->sorted,
-                      (void **)&w->tmp, (void **)&w->active, (void **)&w->selected,
-                      (void **)&w->class_scores, (void **)&w->merged_idx,
-                      (void **)&w->merged_score, (void **)&w->sorted_score,
-                      (void **)&w->class_idx, (void **)&w->cls_tmp};
+  const size_t sizes[12] = {nn * 4, nn * 4, nm * 4, nm * 4, nn,         nn * 4,
+                            nn * 4, nm * 4, nm * 4, nm * 4, nn * k * 4, nc * 4};
+  void **slots[12] = {(void **)&w->keep_scores,  (void **)&w->keep_idx,   (void **)&w->sorted,
+                      (void **)&w->tmp,          (void **)&w->active,     (void **)&w->selected,
+                      (void **)&w->class_scores, (void **)&w->merged_idx, (void **)&w->merged_score,
+                      (void **)&w->sorted_score, (void **)&w->class_idx,  (void **)&w->cls_tmp};
   size_t off = 0;
   for (int i = 0; i < 12; i++) {
     if (base) *slots[i] = (uint8_t *)base + off;
@@ -260,8 +259,8 @@ static int32_t regular(const float *boxes, const float *scores, int32_t n, int32
 static int32_t fast(const float *boxes, const float *scores, int32_t n, int32_t n_scores,
                     const tfcc_detect_params *p, work *w, float *ob, float *oc, float *os) {
   const int32_t label_off = n_scores - p->num_classes;
-  const int32_t k = p->max_classes_per_detection < p->num_classes ? p->max_classes_per_detection
-                                                                   : p->num_classes;
+  const int32_t k =
+      p->max_classes_per_detection < p->num_classes ? p->max_classes_per_detection : p->num_classes;
   for (int32_t row = 0; row < n; row++) {
     const float *bs = scores + (size_t)row * (size_t)n_scores + label_off;
     int32_t *ci = w->class_idx + (size_t)row * (size_t)k;
@@ -298,11 +297,10 @@ int32_t tfcc_detect_nms(const float *boxes, const float *scores, int32_t n, int3
   memset(out_scores, 0, rows * sizeof(float));
   work w;
   carve(n, p, scratch, &w);
-  const int32_t count = p->use_regular_nms
-                            ? regular(boxes, scores, n, n_scores, p, &w, out_boxes, out_classes,
-                                      out_scores)
-                            : fast(boxes, scores, n, n_scores, p, &w, out_boxes, out_classes,
-                                   out_scores);
+  const int32_t count =
+      p->use_regular_nms
+          ? regular(boxes, scores, n, n_scores, p, &w, out_boxes, out_classes, out_scores)
+          : fast(boxes, scores, n, n_scores, p, &w, out_boxes, out_classes, out_scores);
   *out_count = (float)count;
   return -1;
 }

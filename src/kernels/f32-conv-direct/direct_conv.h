@@ -26,9 +26,8 @@
 
 /* Output rows [row0, row1), row = batch * out_h + oy. w: packed panels of the kernel's nr
  * columns covering g->out_c. */
-typedef void (*tfcc_f32_direct_conv_fn)(const tfcc_conv_geom *g, const float *in,
-                                        const float *w, float lo, float hi, float *out,
-                                        int32_t row0, int32_t row1);
+typedef void (*tfcc_f32_direct_conv_fn)(const tfcc_conv_geom *g, const float *in, const float *w,
+                                        float lo, float hi, float *out, int32_t row0, int32_t row1);
 
 typedef struct tfcc_f32_direct_conv_kernel {
   const char *name; /* "f32-conv-direct-32-avx512" */
@@ -47,10 +46,10 @@ TFCC_DISPATCH_TABLE_ACCESS_DECL(tfcc_f32_direct_conv, tfcc_f32_direct_conv_kerne
 struct tfcc_threadpool;
 /* Splits output rows over the pool. No scratch, no allocation. */
 void tfcc_f32_direct_conv(struct tfcc_threadpool *pool, const tfcc_f32_direct_conv_kernel *k,
-                          const tfcc_conv_geom *g, const float *w, const float *in,
-                          float *out, float lo, float hi);
+                          const tfcc_conv_geom *g, const float *w, const float *in, float *out,
+                          float lo, float hi);
 
-#define TFCC_F32_DIRECT_CONV_DECL(name)                                                    \
+#define TFCC_F32_DIRECT_CONV_DECL(name) \
   void name(const tfcc_conv_geom *g, const float *in, const float *w, float lo, float hi, \
             float *out, int32_t row0, int32_t row1)
 TFCC_F32_DIRECT_CONV_DECL(tfcc_f32_direct_conv_32_avx512);

@@ -20,8 +20,8 @@ static inline float dc_clamp(float v, float lo, float hi) {
   return v > hi ? hi : v;
 }
 
-static void dc_tile(const float *const *px, size_t mr, size_t ky_stride, int32_t KH,
-                    int32_t KWC, const float *w, int32_t N, float *out, float lo, float hi) {
+static void dc_tile(const float *const *px, size_t mr, size_t ky_stride, int32_t KH, int32_t KWC,
+                    const float *w, int32_t N, float *out, float lo, float hi) {
   const size_t NR = TFCC_DC_NR;
   /* the packed layout with one K block: all panels' bias, then each panel's K x NR */
   const size_t panel = NR * (size_t)KH * (size_t)KWC;

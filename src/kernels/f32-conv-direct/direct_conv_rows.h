@@ -54,8 +54,8 @@ static void dc_patched(const tfcc_conv_geom *g, const float *img, int32_t oy, in
   }
 }
 
-static void dc_rows(const tfcc_conv_geom *g, const float *in, const float *w, float lo,
-                    float hi, float *out, int32_t row0, int32_t row1) {
+static void dc_rows(const tfcc_conv_geom *g, const float *in, const float *w, float lo, float hi,
+                    float *out, int32_t row0, int32_t row1) {
   const int32_t C = g->in_c, KH = g->filter_h, KW = g->filter_w, N = g->out_c;
   const int32_t sw = g->stride_w;
   const size_t row_floats = (size_t)g->in_w * (size_t)C;
@@ -77,10 +77,8 @@ static void dc_rows(const tfcc_conv_geom *g, const float *in, const float *w, fl
     const float *p0 = img + (size_t)iy0 * row_floats;
     for (int32_t ox = ox_lo; ox < ox_hi;) {
       const int32_t n = ox_hi - ox < TFCC_DC_MR ? ox_hi - ox : TFCC_DC_MR;
-      for (int32_t p = 0; p < n; p++)
-        px[p] = p0 + (size_t)((ox + p) * sw - g->pad_w) * (size_t)C;
-      dc_tile(px, (size_t)n, row_floats, KH, KW * C, w, N, orow + (size_t)ox * (size_t)N, lo,
-              hi);
+      for (int32_t p = 0; p < n; p++) px[p] = p0 + (size_t)((ox + p) * sw - g->pad_w) * (size_t)C;
+      dc_tile(px, (size_t)n, row_floats, KH, KW * C, w, N, orow + (size_t)ox * (size_t)N, lo, hi);
       ox += n;
     }
     dc_patched(g, img, oy, ox_hi, g->out_w, w, orow, lo, hi);

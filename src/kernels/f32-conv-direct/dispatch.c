@@ -4,12 +4,15 @@
 #include "base/threadpool.h"
 
 static const tfcc_f32_direct_conv_kernel kernels[] = {
-    TFCC_KERNELS_X86({"f32-conv-direct-32-avx512", TFCC_ISA_AVX512, 32, tfcc_f32_direct_conv_32_avx512},
-                     {"f32-conv-direct-16-avx2", TFCC_ISA_AVX2, 16, tfcc_f32_direct_conv_16_avx2},
-                     {"f32-conv-direct-8-sse4", TFCC_ISA_SSE4, 8, tfcc_f32_direct_conv_8_sse4})
-    TFCC_KERNELS_ARM64({"f32-conv-direct-8-neon", TFCC_ISA_NEON, 8, tfcc_f32_direct_conv_8_neon})
-    TFCC_KERNELS_WASMSIMD({"f32-conv-direct-8-wasmsimd", TFCC_ISA_WASMSIMD, 8, tfcc_f32_direct_conv_8_wasmsimd})
-    {"f32-conv-direct-8-scalar", TFCC_ISA_GENERIC, 8, tfcc_f32_direct_conv_8_scalar},
+    TFCC_KERNELS_X86(
+        {"f32-conv-direct-32-avx512", TFCC_ISA_AVX512, 32, tfcc_f32_direct_conv_32_avx512},
+        {"f32-conv-direct-16-avx2", TFCC_ISA_AVX2, 16, tfcc_f32_direct_conv_16_avx2},
+        {"f32-conv-direct-8-sse4", TFCC_ISA_SSE4, 8, tfcc_f32_direct_conv_8_sse4})
+        TFCC_KERNELS_ARM64(
+            {"f32-conv-direct-8-neon", TFCC_ISA_NEON, 8, tfcc_f32_direct_conv_8_neon})
+            TFCC_KERNELS_WASMSIMD({"f32-conv-direct-8-wasmsimd", TFCC_ISA_WASMSIMD, 8,
+                                   tfcc_f32_direct_conv_8_wasmsimd}){
+                "f32-conv-direct-8-scalar", TFCC_ISA_GENERIC, 8, tfcc_f32_direct_conv_8_scalar},
 };
 TFCC_DISPATCH_TABLE_ACCESS_FNS(tfcc_f32_direct_conv, tfcc_f32_direct_conv_kernel)
 
@@ -40,12 +43,12 @@ static void dc_range(void *ctx, size_t r0, size_t r1) {
 }
 
 void tfcc_f32_direct_conv(struct tfcc_threadpool *pool, const tfcc_f32_direct_conv_kernel *k,
-                          const tfcc_conv_geom *g, const float *w, const float *in,
-                          float *out, float lo, float hi) {
+                          const tfcc_conv_geom *g, const float *w, const float *in, float *out,
+                          float lo, float hi) {
   if (g->batches <= 0 || g->out_h <= 0 || g->out_w <= 0 || g->out_c <= 0) return;
   int threads = tfcc_threadpool_size(pool);
-  const double macs = (double)g->batches * g->out_h * g->out_w * g->out_c * g->filter_h *
-                      g->filter_w * g->in_c;
+  const double macs =
+      (double)g->batches * g->out_h * g->out_w * g->out_c * g->filter_h * g->filter_w * g->in_c;
   if (macs < 128.0 * 1024.0) { /* small layers: waking workers costs more than it saves */
     threads = 1;
     pool = NULL;

@@ -13,10 +13,12 @@ static inline __mmask16 mask_lo(size_t nc) {
 }
 static inline __mmask16 mask_hi(size_t nc) { return nc <= 16 ? 0 : mask_lo(nc - 16); }
 
-static inline __attribute__((always_inline)) void tile_t(
-    const float *const *px, size_t mr, size_t ky_stride, int32_t KH, int32_t KWC,
-    const float *bias, const float *wk, size_t nc, float *out, size_t N, __m512 vlo, __m512 vhi,
-    const int MR, const int NV) {
+static inline __attribute__((always_inline)) void tile_t(const float *const *px, size_t mr,
+                                                         size_t ky_stride, int32_t KH, int32_t KWC,
+                                                         const float *bias, const float *wk,
+                                                         size_t nc, float *out, size_t N,
+                                                         __m512 vlo, __m512 vhi, const int MR,
+                                                         const int NV) {
   const float *a[8];
   for (int p = 0; p < MR; p++) a[p] = px[(size_t)p < mr ? p : 0];
   __m512 acc[8][2];
@@ -48,9 +50,11 @@ static inline __attribute__((always_inline)) void tile_t(
 }
 
 /* One panel: 8- or 4-pixel tiles, full or half panel. */
-static inline __attribute__((always_inline)) void panel_tile(
-    const float *const *px, size_t mr, size_t ky_stride, int32_t KH, int32_t KWC,
-    const float *bias, const float *wk, size_t nc, float *o, size_t N, __m512 vlo, __m512 vhi) {
+static inline __attribute__((always_inline)) void panel_tile(const float *const *px, size_t mr,
+                                                             size_t ky_stride, int32_t KH,
+                                                             int32_t KWC, const float *bias,
+                                                             const float *wk, size_t nc, float *o,
+                                                             size_t N, __m512 vlo, __m512 vhi) {
   if (nc > 16) {
     if (mr > 4)
       tile_t(px, mr, ky_stride, KH, KWC, bias, wk, nc, o, N, vlo, vhi, 8, 2);
@@ -64,8 +68,8 @@ static inline __attribute__((always_inline)) void panel_tile(
   }
 }
 
-static void dc_tile(const float *const *px, size_t mr, size_t ky_stride, int32_t KH,
-                    int32_t KWC, const float *w, int32_t N, float *out, float lo, float hi) {
+static void dc_tile(const float *const *px, size_t mr, size_t ky_stride, int32_t KH, int32_t KWC,
+                    const float *w, int32_t N, float *out, float lo, float hi) {
   const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
   /* the packed layout with one K block: all panels' bias, then each panel's K x 32 */
   const size_t panel = 32u * (size_t)KH * (size_t)KWC;

@@ -11,10 +11,10 @@ typedef struct pad_job {
   const int32_t *in_dims, *out_dims;
   const int64_t *before;
   size_t es;
-  bool zero;               /* every byte of the value is 0: memset */
-  uint8_t pattern[64];     /* the value repeated (64 / es elements, es divides 64 or not) */
+  bool zero;           /* every byte of the value is 0: memset */
+  uint8_t pattern[64]; /* the value repeated (64 / es elements, es divides 64 or not) */
   size_t pattern_bytes;
-  size_t os[16], is[16];   /* element strides */
+  size_t os[16], is[16]; /* element strides */
 } pad_job;
 
 /* Writes n elements of the pad value at o; returns the end. */
@@ -54,8 +54,8 @@ static uint8_t *pad_dim(const pad_job *j, int32_t d, const uint8_t *in, uint8_t 
 /* Fills j from the arguments; false when there is nothing to do beyond what it wrote (an
  * empty output, rank 0, an empty input). */
 static bool pad_setup(pad_job *j, const void *in, int32_t rank, const int32_t *in_dims,
-                      const int64_t *before, const int32_t *out_dims, const void *value,
-                      size_t es, void *out) {
+                      const int64_t *before, const int32_t *out_dims, const void *value, size_t es,
+                      void *out) {
   j->rank = rank;
   j->in_dims = in_dims;
   j->out_dims = out_dims;

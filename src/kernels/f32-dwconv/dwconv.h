@@ -15,8 +15,8 @@
 /* Output rows [row0, row1) where row = batch * out_h + oy. filter: [KH][KW][C]; bias may be
  * NULL. g->out_c == g->in_c. */
 typedef void (*tfcc_f32_dwconv_fn)(const tfcc_conv_geom *g, const float *in, const float *filter,
-                                   const float *bias, float lo, float hi, float *out,
-                                   int32_t row0, int32_t row1);
+                                   const float *bias, float lo, float hi, float *out, int32_t row0,
+                                   int32_t row1);
 
 typedef struct tfcc_f32_dwconv_kernel {
   const char *name;
@@ -35,7 +35,7 @@ void tfcc_f32_dwconv(struct tfcc_threadpool *pool, const tfcc_f32_dwconv_kernel 
                      const tfcc_conv_geom *g, const float *in, const float *filter,
                      const float *bias, float lo, float hi, float *out, void *scratch);
 
-#define TFCC_F32_DWCONV_DECL(name)                                                         \
+#define TFCC_F32_DWCONV_DECL(name) \
   void name(const tfcc_conv_geom *g, const float *in, const float *filter, const float *bias, \
             float lo, float hi, float *out, int32_t row0, int32_t row1)
 TFCC_F32_DWCONV_DECL(tfcc_f32_dwconv_avx512);

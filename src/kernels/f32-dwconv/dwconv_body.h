@@ -23,8 +23,10 @@ static inline void dw_pixel(const float *restrict img, ptrdiff_t base, const flo
     for (int i = 0; i < TFCC_DW_CB; i++) acc[i] = bias ? bias[c + i] : 0.0f;
     for (int32_t ky = ky0; ky < ky1; ky++)
       for (int32_t kx = kx0; kx < kx1; kx++) {
-        const float *restrict x = img + (base + (ptrdiff_t)((size_t)ky * row_step + (size_t)kx * col_step) + c);
-        const float *restrict f = filter + ((size_t)ky * (size_t)kw_all + (size_t)kx) * (size_t)C + c;
+        const float *restrict x =
+            img + (base + (ptrdiff_t)((size_t)ky * row_step + (size_t)kx * col_step) + c);
+        const float *restrict f =
+            filter + ((size_t)ky * (size_t)kw_all + (size_t)kx) * (size_t)C + c;
         for (int i = 0; i < TFCC_DW_CB; i++) acc[i] += x[i] * f[i];
       }
     for (int i = 0; i < TFCC_DW_CB; i++) out_px[c + i] = dw_clamp(acc[i], lo, hi);

@@ -30,9 +30,11 @@ static inline __m512 clamp(__m512 v, __m512 lo, __m512 hi) {
 }
 
 /* One pixel with per-tap masks (taps outside the image read as zero). */
-static inline __attribute__((always_inline)) __m512 pixel_masked(const tfcc_conv_geom *g, const float *const *rowp,
-                                  const float *filter, int32_t KH, int32_t KW, int32_t ox,
-                                  int32_t c0, __mmask16 m, __m512 acc) {
+static inline __attribute__((always_inline)) __m512 pixel_masked(const tfcc_conv_geom *g,
+                                                                 const float *const *rowp,
+                                                                 const float *filter, int32_t KH,
+                                                                 int32_t KW, int32_t ox, int32_t c0,
+                                                                 __mmask16 m, __m512 acc) {
   const size_t C = (size_t)g->in_c;
   const int32_t ix0 = ox * g->stride_w - g->pad_w;
   for (int32_t ky = 0; ky < KH; ky++) {
@@ -42,7 +44,8 @@ static inline __attribute__((always_inline)) __m512 pixel_masked(const tfcc_conv
       const bool ok = rp && ix >= 0 && ix < g->in_w;
       const __mmask16 mt = ok ? m : 0;
       const float *src = ok ? rp + (size_t)ix * C + (size_t)c0 : filter;
-      const __m512 w = _mm512_maskz_loadu_ps(m, filter + ((size_t)ky * (size_t)KW + (size_t)kx) * C + (size_t)c0);
+      const __m512 w = _mm512_maskz_loadu_ps(
+          m, filter + ((size_t)ky * (size_t)KW + (size_t)kx) * C + (size_t)c0);
       acc = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(mt, src), w, acc);
     }
   }
@@ -55,10 +58,9 @@ static inline __attribute__((always_inline)) __m512 pixel_masked(const tfcc_conv
  * each output's chain still runs bias, then the taps in (ky, kx) order, like every other
  * path. rj: the (NR - 1) * SH + 3 input rows, at the block's first interior column. Returns
  * the pixels done (a multiple of 4). */
-static inline __attribute__((always_inline)) int32_t interior_3x3(const float *const *rj, size_t C, const __m512 *w, __m512 b,
-                                   __m512 lo, __m512 hi, float *const *orow, size_t o,
-                                   int32_t n, const int32_t SH, const int32_t SW,
-                                   const int32_t NR) {
+static inline __attribute__((always_inline)) int32_t interior_3x3(
+    const float *const *rj, size_t C, const __m512 *w, __m512 b, __m512 lo, __m512 hi,
+    float *const *orow, size_t o, int32_t n, const int32_t SH, const int32_t SW, const int32_t NR) {
   const float *p[5];
   const int32_t NJ = (NR - 1) * SH + 3, NK = 3 * SW + 3;
   for (int32_t j = 0; j < NJ; j++) p[j] = rj[j];
@@ -127,9 +129,9 @@ static inline __attribute__((always_inline)) void interior_3x3_rows(
  * under 256 (32, 96, 144, 192): every load is then a row pointer plus the block offset plus
  * a constant, instead of 9 column pointers per row the compiler keeps on the stack. */
 static inline __attribute__((always_inline)) void interior_3x3_rows_c(
-    const float *const *rj, size_t C, const float *filter, const float *bias, __m512 lo,
-    __m512 hi, float *const *orow, size_t o, int32_t groups, const int32_t SH,
-    const int32_t SW, const int32_t NR) {
+    const float *const *rj, size_t C, const float *filter, const float *bias, __m512 lo, __m512 hi,
+    float *const *orow, size_t o, int32_t groups, const int32_t SH, const int32_t SW,
+    const int32_t NR) {
   switch (C) {
     case 32:
       interior_3x3_rows(rj, 32, 32, filter, bias, lo, hi, orow, o, groups, SH, SW, NR);
@@ -151,10 +153,10 @@ static inline __attribute__((always_inline)) void interior_3x3_rows_c(
 /* NR output rows (1 or 2, constants in the callers) at once: rowp holds NR x KH filter-row
  * pointers (NULL outside the image); two rows share the input lines they both read while
  * the lines are in L1. */
-static inline __attribute__((always_inline)) void rows_fixed(const tfcc_conv_geom *g, const float *img,
-                              const float *const *rowp, bool rows_ok, const float *filter,
-                              const float *bias, __m512 lo, __m512 hi, float *const *orow,
-                              const int32_t KH, const int32_t KW, const int32_t NR) {
+static inline __attribute__((always_inline)) void rows_fixed(
+    const tfcc_conv_geom *g, const float *img, const float *const *rowp, bool rows_ok,
+    const float *filter, const float *bias, __m512 lo, __m512 hi, float *const *orow,
+    const int32_t KH, const int32_t KW, const int32_t NR) {
   const int32_t C = g->in_c, sw = g->stride_w, dw = g->dil_w;
   int32_t ox_lo = 0, ox_hi = g->out_w;
   while (ox_lo < g->out_w && ox_lo * sw - g->pad_w < 0) ox_lo++;
@@ -178,11 +180,13 @@ static inline __attribute__((always_inline)) void rows_fixed(const tfcc_conv_geo
     const size_t cfull = (size_t)C / 16 * 16, o0 = (size_t)ox_lo * (size_t)C;
     (void)cfull;
     if (sh == 1)
-      sw == 1 ? interior_3x3_rows_c(rj, (size_t)C, filter, bias, lo, hi, orow, o0, groups, 1, 1, NR)
-              : interior_3x3_rows_c(rj, (size_t)C, filter, bias, lo, hi, orow, o0, groups, 1, 2, NR);
+      sw == 1
+          ? interior_3x3_rows_c(rj, (size_t)C, filter, bias, lo, hi, orow, o0, groups, 1, 1, NR)
+          : interior_3x3_rows_c(rj, (size_t)C, filter, bias, lo, hi, orow, o0, groups, 1, 2, NR);
     else
-      sw == 1 ? interior_3x3_rows_c(rj, (size_t)C, filter, bias, lo, hi, orow, o0, groups, 2, 1, NR)
-              : interior_3x3_rows_c(rj, (size_t)C, filter, bias, lo, hi, orow, o0, groups, 2, 2, NR);
+      sw == 1
+          ? interior_3x3_rows_c(rj, (size_t)C, filter, bias, lo, hi, orow, o0, groups, 2, 1, NR)
+          : interior_3x3_rows_c(rj, (size_t)C, filter, bias, lo, hi, orow, o0, groups, 2, 2, NR);
     pre = groups * 4;
   }
   for (int32_t c0 = 0; c0 < C; c0 += 16) {
@@ -195,8 +199,9 @@ static inline __attribute__((always_inline)) void rows_fixed(const tfcc_conv_geo
     int32_t ox = 0;
     for (; ox < ox_lo; ox++)
       for (int32_t r = 0; r < NR; r++)
-        _mm512_mask_storeu_ps(orow[r] + (size_t)ox * (size_t)C + (size_t)c0, m,
-                              clamp(pixel_masked(g, rowp + r * KH, filter, KH, KW, ox, c0, m, b), lo, hi));
+        _mm512_mask_storeu_ps(
+            orow[r] + (size_t)ox * (size_t)C + (size_t)c0, m,
+            clamp(pixel_masked(g, rowp + r * KH, filter, KH, KW, ox, c0, m, b), lo, hi));
     if (full) ox += pre; /* done above */
     if (ox < ox_hi) {
       const float *q[2 * MAX_KH];
@@ -209,8 +214,7 @@ static inline __attribute__((always_inline)) void rows_fixed(const tfcc_conv_geo
       if (full && rows_ok && KH == 3 && KW == 3 && dw == 1 && g->dil_h == 1 &&
           (sw == 1 || sw == 2) && (g->stride_h == 1 || g->stride_h == 2)) {
         const float *rj[5];
-        for (int32_t j = 0; j < (NR - 1) * sh + 3; j++)
-          rj[j] = j < 3 ? q[j] : q[KH + j - sh];
+        for (int32_t j = 0; j < (NR - 1) * sh + 3; j++) rj[j] = j < 3 ? q[j] : q[KH + j - sh];
         int32_t n = ox_hi - ox, d;
         if (sh == 1)
           d = sw == 1 ? interior_3x3(rj, (size_t)C, w, b, lo, hi, orow, o, n, 1, 1, NR)
@@ -233,7 +237,8 @@ static inline __attribute__((always_inline)) void rows_fixed(const tfcc_conv_geo
               for (int32_t r = 0; r < NR; r++)
                 for (int32_t u = 0; u < 4; u++)
                   sum[r][u] = _mm512_fmadd_ps(
-                      w[ky * KW + kx], _mm512_loadu_ps(q[r * KH + ky] + (size_t)u * step + (size_t)kx * dc),
+                      w[ky * KW + kx],
+                      _mm512_loadu_ps(q[r * KH + ky] + (size_t)u * step + (size_t)kx * dc),
                       sum[r][u]);
           for (int32_t t = 0; t < NR * KH; t++) q[t] += 4 * step;
           for (int32_t r = 0; r < NR; r++)
@@ -245,7 +250,8 @@ static inline __attribute__((always_inline)) void rows_fixed(const tfcc_conv_geo
             __m512 sum = b;
             for (int32_t ky = 0; ky < KH; ky++) {
               for (int32_t kx = 0; kx < KW; kx++)
-                sum = _mm512_fmadd_ps(w[ky * KW + kx], _mm512_loadu_ps(q[r * KH + ky] + (size_t)kx * dc), sum);
+                sum = _mm512_fmadd_ps(w[ky * KW + kx],
+                                      _mm512_loadu_ps(q[r * KH + ky] + (size_t)kx * dc), sum);
               q[r * KH + ky] += step;
             }
             _mm512_storeu_ps(orow[r] + o, clamp(sum, lo, hi));
@@ -257,7 +263,8 @@ static inline __attribute__((always_inline)) void rows_fixed(const tfcc_conv_geo
             for (int32_t ky = 0; ky < KH; ky++) {
               const int32_t t = r * KH + ky;
               for (int32_t kx = 0; kx < KW; kx++)
-                sum = _mm512_fmadd_ps(w[ky * KW + kx], _mm512_maskz_loadu_ps(mk[t], q[t] + (size_t)kx * dc), sum);
+                sum = _mm512_fmadd_ps(w[ky * KW + kx],
+                                      _mm512_maskz_loadu_ps(mk[t], q[t] + (size_t)kx * dc), sum);
               q[t] += step;
             }
             _mm512_mask_storeu_ps(orow[r] + o, m, clamp(sum, lo, hi));
@@ -266,8 +273,9 @@ static inline __attribute__((always_inline)) void rows_fixed(const tfcc_conv_geo
     }
     for (; ox < g->out_w; ox++)
       for (int32_t r = 0; r < NR; r++)
-        _mm512_mask_storeu_ps(orow[r] + (size_t)ox * (size_t)C + (size_t)c0, m,
-                              clamp(pixel_masked(g, rowp + r * KH, filter, KH, KW, ox, c0, m, b), lo, hi));
+        _mm512_mask_storeu_ps(
+            orow[r] + (size_t)ox * (size_t)C + (size_t)c0, m,
+            clamp(pixel_masked(g, rowp + r * KH, filter, KH, KW, ox, c0, m, b), lo, hi));
   }
 }
 
@@ -280,9 +288,9 @@ static inline __attribute__((always_inline)) void rows_fixed(const tfcc_conv_geo
 #define SMALL_TILE_FLOATS (384 * 16)
 
 static inline __attribute__((always_inline)) void small_block(
-    const tfcc_conv_geom *g, const float *img, const float *filter, const float *bias,
-    __m512 lo, __m512 hi, float *out, int32_t oy0, int32_t oy1, int32_t c0, float *tile,
-    int32_t tw, const int32_t K, const int32_t S) {
+    const tfcc_conv_geom *g, const float *img, const float *filter, const float *bias, __m512 lo,
+    __m512 hi, float *out, int32_t oy0, int32_t oy1, int32_t c0, float *tile, int32_t tw,
+    const int32_t K, const int32_t S) {
   const int32_t C = g->in_c;
   const __mmask16 m = tail_mask(C - c0);
   const int32_t th = (oy1 - oy0 - 1) * S + K, iy0 = oy0 * S - g->pad_h;
@@ -292,7 +300,8 @@ static inline __attribute__((always_inline)) void small_block(
     for (int32_t x = 0; x < tw; x++) {
       const int32_t ix = x - g->pad_w;
       const bool in = row_in && ix >= 0 && ix < g->in_w;
-      const float *src = in ? img + ((size_t)iy * (size_t)g->in_w + (size_t)ix) * (size_t)C + (size_t)c0 : img;
+      const float *src =
+          in ? img + ((size_t)iy * (size_t)g->in_w + (size_t)ix) * (size_t)C + (size_t)c0 : img;
       _mm512_store_ps(tile + ((size_t)y * (size_t)tw + (size_t)x) * 16,
                       _mm512_maskz_loadu_ps(in ? m : 0, src));
     }
@@ -323,8 +332,8 @@ static inline __attribute__((always_inline)) void small_block(
       for (int32_t ky = 0; ky < K; ky++)
         for (int32_t kx = 0; kx < K; kx++)
           sum = _mm512_fmadd_ps(
-              w[ky * K + kx], _mm512_load_ps(trow + (size_t)ky * row16 + (size_t)(ox * S + kx) * 16),
-              sum);
+              w[ky * K + kx],
+              _mm512_load_ps(trow + (size_t)ky * row16 + (size_t)(ox * S + kx) * 16), sum);
       _mm512_mask_storeu_ps(orow + (size_t)ox * (size_t)C, m, clamp(sum, lo, hi));
     }
   }
@@ -337,8 +346,8 @@ static inline __attribute__((always_inline)) void small_block(
  * (14x14x576) copying 4 input pixels per output made it slower (0.015 -> 0.025 ms). */
 static bool small_fits(const tfcc_conv_geom *g) {
   const int32_t K = g->filter_h, S = g->stride_h;
-  if (K != g->filter_w || (K != 3 && K != 5) || S != g->stride_w || S != 1 ||
-      g->dil_h != 1 || g->dil_w != 1 || g->in_c < 256)
+  if (K != g->filter_w || (K != 3 && K != 5) || S != g->stride_w || S != 1 || g->dil_h != 1 ||
+      g->dil_w != 1 || g->in_c < 256)
     return false;
   const int64_t th = (int64_t)(g->out_h - 1) * S + K, tw = (int64_t)(g->out_w - 1) * S + K;
   return th * tw * 16 <= SMALL_TILE_FLOATS;
@@ -396,14 +405,16 @@ TFCC_F32_DWCONV_DECL(tfcc_f32_dwconv_avx512) {
               const int32_t ix = ix0 + kx * g->dil_w;
               const bool ok = iy >= 0 && iy < g->in_h && ix >= 0 && ix < g->in_w;
               const float *src =
-                  ok ? img + ((size_t)iy * (size_t)g->in_w + (size_t)ix) * (size_t)C + (size_t)c0 : img;
+                  ok ? img + ((size_t)iy * (size_t)g->in_w + (size_t)ix) * (size_t)C + (size_t)c0
+                     : img;
               const __m512 x = _mm512_maskz_loadu_ps(ok ? m : 0, src);
               const __m512 wt = _mm512_maskz_loadu_ps(
                   m, filter + ((size_t)ky * (size_t)KW + (size_t)kx) * (size_t)C + (size_t)c0);
               acc = _mm512_fmadd_ps(x, wt, acc);
             }
           }
-          _mm512_mask_storeu_ps(orow + (size_t)ox * (size_t)C + (size_t)c0, m, clamp(acc, vlo, vhi));
+          _mm512_mask_storeu_ps(orow + (size_t)ox * (size_t)C + (size_t)c0, m,
+                                clamp(acc, vlo, vhi));
         }
       continue;
     }
@@ -415,7 +426,8 @@ TFCC_F32_DWCONV_DECL(tfcc_f32_dwconv_avx512) {
     for (int32_t r = 0; r < nr; r++)
       for (int32_t ky = 0; ky < KH; ky++) {
         const int32_t iy = iy0 + r * g->stride_h + ky * g->dil_h;
-        const float *p = iy >= 0 && iy < g->in_h ? img + (size_t)iy * (size_t)g->in_w * (size_t)C : NULL;
+        const float *p =
+            iy >= 0 && iy < g->in_h ? img + (size_t)iy * (size_t)g->in_w * (size_t)C : NULL;
         rowp[r * KH + ky] = p;
         rows_ok = rows_ok && p;
       }

@@ -102,7 +102,8 @@ static void direct_rows(const gemm_job *j, size_t m0, size_t n, const float **ro
   size_t oy = t0 % oh, b = t0 / oh;
   const size_t sw = (size_t)g->stride_w * cin;
   const float *p = j->a + ((b * (size_t)g->in_h + oy * (size_t)g->stride_h) * (size_t)g->in_w +
-                           ox * (size_t)g->stride_w) * cin;
+                           ox * (size_t)g->stride_w) *
+                              cin;
   for (size_t r = 0; r < n; r++) {
     rows[r] = p;
     if (++ox < ow) {
@@ -121,8 +122,8 @@ static void direct_rows(const gemm_job *j, size_t m0, size_t n, const float **ro
 /* Columns [k0, k0 + kn) of the im2col rows m0 .. m0+n-1 into dst (row r at dst + r * ld):
  * k = (ky * filter_w + kx) * in_c + c; taps outside the image are zeros. No division in the
  * loops: the slice's first tap is the same for every row, the pixels are walked. */
-static void im2col_slice(const gemm_job *j, size_t m0, size_t n, size_t k0, size_t kn,
-                         float *dst, size_t ld) {
+static void im2col_slice(const gemm_job *j, size_t m0, size_t n, size_t k0, size_t kn, float *dst,
+                         size_t ld) {
   const tfcc_conv_geom *g = j->g;
   const size_t ow = (size_t)g->out_w, oh = (size_t)g->out_h, cin = (size_t)g->in_c;
   const size_t fw = (size_t)g->filter_w, in_w = (size_t)g->in_w;
@@ -175,13 +176,13 @@ static void im2col_slice(const gemm_job *j, size_t m0, size_t n, size_t k0, size
  * half full (N = 16 layers, N tails), the short-tile kernel for a few rows (a last tile of
  * M = 12q + 2..4), else the full tile. */
 static inline void f32_tile(const tfcc_f32_gemm_kernel *k, size_t mr, size_t nc, size_t kc,
-                            const float *const *a, size_t a_off, const float *w,
-                            const float *bias, float *c, size_t c_stride, float lo, float hi,
-                            const float *pf, size_t pf_lines) {
-  const tfcc_f32_gemm_fn f = mr == 1                               ? k->fn1
-                             : k->fn_half && 2 * nc <= (size_t)k->nr   ? k->fn_half
+                            const float *const *a, size_t a_off, const float *w, const float *bias,
+                            float *c, size_t c_stride, float lo, float hi, const float *pf,
+                            size_t pf_lines) {
+  const tfcc_f32_gemm_fn f = mr == 1                                    ? k->fn1
+                             : k->fn_half && 2 * nc <= (size_t)k->nr    ? k->fn_half
                              : k->fn_small && mr <= (size_t)k->small_mr ? k->fn_small
-                                                                       : k->fn;
+                                                                        : k->fn;
   f(mr, nc, kc, a, a_off, w, bias, c, c_stride, lo, hi, pf, pf_lines);
 }
 
@@ -215,16 +216,15 @@ static inline void f32_tile_last(const gemm_job *j, size_t m0, size_t n0, size_t
   const tfcc_f32_gemm_kernel *k = j->p->k;
   if (k->fn_res) { /* fused into the kernel's store (same variant choice as f32_tile) */
     const tfcc_f32_gemm_res_kernel_fn f =
-        mr == 1                                    ? k->fn1_res
-        : k->fn_half_res && 2 * nc <= (size_t)k->nr ? k->fn_half_res
+        mr == 1                                        ? k->fn1_res
+        : k->fn_half_res && 2 * nc <= (size_t)k->nr    ? k->fn_half_res
         : k->fn_small_res && mr <= (size_t)k->small_mr ? k->fn_small_res
-                                                    : k->fn_res;
-    f(mr, nc, kc, a, a_off, w, bias, c, j->c_stride, j->lo, j->hi, pf, pf_lines, r,
-      j->res_stride);
+                                                       : k->fn_res;
+    f(mr, nc, kc, a, a_off, w, bias, c, j->c_stride, j->lo, j->hi, pf, pf_lines, r, j->res_stride);
     return;
   }
-  f32_tile(k, mr, nc, kc, a, a_off, w, bias, c, j->c_stride, -__builtin_inff(),
-           __builtin_inff(), pf, pf_lines);
+  f32_tile(k, mr, nc, kc, a, a_off, w, bias, c, j->c_stride, -__builtin_inff(), __builtin_inff(),
+           pf, pf_lines);
   j->res_fn(mr, nc, c, j->c_stride, r, j->res_stride, j->lo, j->hi);
 }
 
@@ -270,7 +270,7 @@ static void gemm_task(void *ctx, size_t task, int thread) {
             const size_t k0 = kb * kc, kn = K - k0 < kc ? K - k0 : kc;
             const bool last = kb + 1 == n_kb;
             const float *w = tfcc_f32_panel_block(p, pi, k0);
-            const float *next = !last        ? tfcc_f32_panel_block(p, pi, k0 + kc)
+            const float *next = !last         ? tfcc_f32_panel_block(p, pi, k0 + kc)
                                 : pi + 1 < p1 ? tfcc_f32_panel_block(p, pi + 1, 0)
                                               : NULL;
             const float *bias = kb == 0 ? tfcc_f32_panel_bias(p, pi) : NULL;
@@ -311,9 +311,9 @@ static void gemm_task(void *ctx, size_t task, int thread) {
         for (size_t t = g0; t < g1; t++) {
           const size_t m0 = t * MR, mr = j->m - m0 < MR ? j->m - m0 : MR;
           const float *pf = !next || t > g0 + 1 ? NULL
-                            : !halves         ? (t == g0 ? next : NULL)
-                            : t == g0         ? next
-                                              : next + kn_next * NR / 2;
+                            : !halves           ? (t == g0 ? next : NULL)
+                            : t == g0           ? next
+                                                : next + kn_next * NR / 2;
           if (last)
             f32_tile_last(j, m0, n0, mr, nc, kn, rows + (t - g0) * MR, a_off, w, bias, pf,
                           halves ? 1 : 2);
@@ -368,8 +368,7 @@ static void run_job(struct tfcc_threadpool *pool, gemm_job *j) {
 }
 
 void tfcc_f32_gemm(struct tfcc_threadpool *pool, const tfcc_f32_packed *p, int32_t m,
-                   const float *a, size_t a_stride, float *c, size_t c_stride, float lo,
-                   float hi) {
+                   const float *a, size_t a_stride, float *c, size_t c_stride, float lo, float hi) {
   gemm_job j;
   memset(&j, 0, sizeof j);
   j.p = p;
@@ -395,22 +394,20 @@ static size_t conv_rows_m(const tfcc_conv_geom *g) {
 
 /* Floats of one thread's im2col scratch (64-byte multiple). */
 static size_t scratch_floats(const blocking *b, const tfcc_f32_packed *p) {
-  const size_t floats = b->tile_order ? (size_t)p->k->mr * (size_t)p->kdim  /* one tile */
-                                      : b->group_rows * b->kc; /* a group's K block */
+  const size_t floats = b->tile_order ? (size_t)p->k->mr * (size_t)p->kdim /* one tile */
+                                      : b->group_rows * b->kc;             /* a group's K block */
   return (floats + 15) & ~(size_t)15;
 }
 
-size_t tfcc_f32_conv_scratch_bytes(const tfcc_conv_geom *g, const tfcc_f32_packed *p,
-                                   int threads) {
+size_t tfcc_f32_conv_scratch_bytes(const tfcc_conv_geom *g, const tfcc_f32_packed *p, int threads) {
   if (tfcc_f32_conv_direct(g)) return 0;
   if (threads < 1) threads = 1;
   const blocking b = plan_blocks(p, conv_rows_m(g));
   return scratch_floats(&b, p) * sizeof(float) * (size_t)threads;
 }
 
-void tfcc_f32_conv(struct tfcc_threadpool *pool, const tfcc_conv_geom *g,
-                   const tfcc_f32_packed *p, const float *in, float *out, float lo, float hi,
-                   void *scratch) {
+void tfcc_f32_conv(struct tfcc_threadpool *pool, const tfcc_conv_geom *g, const tfcc_f32_packed *p,
+                   const float *in, float *out, float lo, float hi, void *scratch) {
   tfcc_f32_conv_residual(pool, g, p, in, NULL, 0, out, lo, hi, scratch);
 }
 

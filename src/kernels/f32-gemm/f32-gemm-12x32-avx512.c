@@ -12,18 +12,16 @@
 
 #include "kernels/f32-gemm/ukernels.h"
 /* Prefetch into L2 of pf_lines 64-byte lines per k step of the driver's share (gemm.h). */
-#define PF_1(k) _mm_prefetch((const char *)(pf + (k) * 16), _MM_HINT_T1);
-#define PF_2(k)                                                                  \
-  _mm_prefetch((const char *)(pf + (k) * 32), _MM_HINT_T1);                      \
-  _mm_prefetch((const char *)(pf + (k) * 32 + 16), _MM_HINT_T1);
+#define PF_1(k) _mm_prefetch((const char *)(pf + (k)*16), _MM_HINT_T1);
+#define PF_2(k) \
+  _mm_prefetch((const char *)(pf + (k)*32), _MM_HINT_T1); \
+  _mm_prefetch((const char *)(pf + (k)*32 + 16), _MM_HINT_T1);
 #define PF_0(k)
 
 static inline __mmask16 mask_lo(size_t nc) {
   return (__mmask16)(nc >= 16 ? 0xFFFFu : (1u << nc) - 1u);
 }
-static inline __mmask16 mask_hi(size_t nc) {
-  return nc <= 16 ? 0 : mask_lo(nc - 16);
-}
+static inline __mmask16 mask_hi(size_t nc) { return nc <= 16 ? 0 : mask_lo(nc - 16); }
 
 static inline void store_row(float *c, size_t nc, __m512 v0, __m512 v1, __m512 lo, __m512 hi) {
   v0 = _mm512_min_ps(_mm512_max_ps(v0, lo), hi);
@@ -41,56 +39,59 @@ static inline void store_row(float *c, size_t nc, __m512 v0, __m512 v1, __m512 l
  * badly around them): a later K block loads C rows with masks, empty for rows >= mr
  * (masked-off lanes never fault); rows >= mr store with an empty mask. */
 #define ROWMASK(r, m) ((r) < mr ? (m) : (__mmask16)0)
-#define INIT2(r)                                                                        \
-  c##r##0 = _mm512_maskz_loadu_ps(ROWMASK(r, m0), c + (r) * c_stride);                  \
-  c##r##1 = _mm512_maskz_loadu_ps(ROWMASK(r, m1), c + (r) * c_stride + 16);
-#define STORE2(r)                                                                       \
-  _mm512_mask_storeu_ps(c + (r) * c_stride, ROWMASK(r, m0),                             \
-                        _mm512_min_ps(_mm512_max_ps(c##r##0, vlo), vhi));               \
-  _mm512_mask_storeu_ps(c + (r) * c_stride + 16, ROWMASK(r, m1),                        \
+#define INIT2(r) \
+  c##r##0 = _mm512_maskz_loadu_ps(ROWMASK(r, m0), c + (r)*c_stride); \
+  c##r##1 = _mm512_maskz_loadu_ps(ROWMASK(r, m1), c + (r)*c_stride + 16);
+#define STORE2(r) \
+  _mm512_mask_storeu_ps(c + (r)*c_stride, ROWMASK(r, m0), \
+                        _mm512_min_ps(_mm512_max_ps(c##r##0, vlo), vhi)); \
+  _mm512_mask_storeu_ps(c + (r)*c_stride + 16, ROWMASK(r, m1), \
                         _mm512_min_ps(_mm512_max_ps(c##r##1, vlo), vhi));
 /* With a residual (gemm.h): (acc + r), then the clamp as the f32-vbinary kernels do it,
  * min(hi, max(lo, v)) (v when it is NaN). */
-#define STORE2R(r)                                                                      \
-  _mm512_mask_storeu_ps(                                                                \
-      c + (r) * c_stride, ROWMASK(r, m0),                                               \
+#define STORE2R(r) \
+  _mm512_mask_storeu_ps( \
+      c + (r)*c_stride, ROWMASK(r, m0), \
       _mm512_min_ps(vhi, _mm512_max_ps(vlo, _mm512_add_ps(c##r##0, _mm512_maskz_loadu_ps( \
-                                                ROWMASK(r, m0), res + (r) * res_stride))))); \
-  _mm512_mask_storeu_ps(                                                                \
-      c + (r) * c_stride + 16, ROWMASK(r, m1),                                          \
-      _mm512_min_ps(vhi, _mm512_max_ps(vlo, _mm512_add_ps(c##r##1, _mm512_maskz_loadu_ps( \
-                                                ROWMASK(r, m1), res + (r) * res_stride + 16)))));
+                                                                       ROWMASK(r, m0), \
+                                                                       res + (r)*res_stride))))); \
+  _mm512_mask_storeu_ps( \
+      c + (r)*c_stride + 16, ROWMASK(r, m1), \
+      _mm512_min_ps( \
+          vhi, _mm512_max_ps( \
+                   vlo, _mm512_add_ps(c##r##1, _mm512_maskz_loadu_ps( \
+                                                   ROWMASK(r, m1), res + (r)*res_stride + 16)))));
 
 /* The k loop of the 32-column tiles: ROWS(k) broadcasts a[r][k] and multiplies it into the
  * row's two accumulators for each of the tile's rows; PF(k) prefetches pf (PF_0/1/2 by the
  * number of lines per k), unrolled by four. */
-#define ROW(r, kk)                                                               \
-  v = _mm512_set1_ps(a##r[kk]);                                                  \
-  c##r##0 = _mm512_fmadd_ps(v, b0, c##r##0);                                     \
+#define ROW(r, kk) \
+  v = _mm512_set1_ps(a##r[kk]); \
+  c##r##0 = _mm512_fmadd_ps(v, b0, c##r##0); \
   c##r##1 = _mm512_fmadd_ps(v, b1, c##r##1);
-#define STEP(k, PF, ROWS)                                                        \
-  do {                                                                           \
-    const __m512 b0 = _mm512_load_ps(w + (k) * 32), b1 = _mm512_load_ps(w + (k) * 32 + 16); \
-    __m512 v;                                                                    \
-    PF(k)                                                                        \
-    ROWS(k)                                                                      \
+#define STEP(k, PF, ROWS) \
+  do { \
+    const __m512 b0 = _mm512_load_ps(w + (k)*32), b1 = _mm512_load_ps(w + (k)*32 + 16); \
+    __m512 v; \
+    PF(k) \
+    ROWS(k) \
   } while (0)
-#define LOOP(PF, ROWS)                                                           \
-  for (; k + 4 <= kc; k += 4) {                                                  \
-    STEP(k, PF, ROWS);                                                           \
-    STEP(k + 1, PF, ROWS);                                                       \
-    STEP(k + 2, PF, ROWS);                                                       \
-    STEP(k + 3, PF, ROWS);                                                       \
-  }                                                                              \
+#define LOOP(PF, ROWS) \
+  for (; k + 4 <= kc; k += 4) { \
+    STEP(k, PF, ROWS); \
+    STEP(k + 1, PF, ROWS); \
+    STEP(k + 2, PF, ROWS); \
+    STEP(k + 3, PF, ROWS); \
+  } \
   for (; k < kc; k++) STEP(k, PF, ROWS);
-#define K_LOOP(ROWS)                                                             \
-  size_t k = 0;                                                                  \
-  if (!pf || pf_lines == 0) {                                                    \
-    LOOP(PF_0, ROWS)                                                             \
-  } else if (pf_lines == 1) {                                                    \
-    LOOP(PF_1, ROWS)                                                             \
-  } else {                                                                       \
-    LOOP(PF_2, ROWS)                                                             \
+#define K_LOOP(ROWS) \
+  size_t k = 0; \
+  if (!pf || pf_lines == 0) { \
+    LOOP(PF_0, ROWS) \
+  } else if (pf_lines == 1) { \
+    LOOP(PF_1, ROWS) \
+  } else { \
+    LOOP(PF_2, ROWS) \
   }
 /* macro lists that clang-format 14 rewraps differently on each pass: */
 /* clang-format off */
@@ -102,16 +103,16 @@ static inline void store_row(float *c, size_t nc, __m512 v0, __m512 v1, __m512 l
 
 /* The kernels' bodies take the residual (NULL: none) and are inlined into the plain entry
  * point (res == NULL, the branch folds away) and the residual one. */
-#define CORE(name)                                                                          \
-  static inline __attribute__((always_inline)) void name(                                  \
+#define CORE(name) \
+  static inline __attribute__((always_inline)) void name( \
       size_t mr, size_t nc, size_t kc, const float *const *a, size_t a_off, const float *w, \
-      const float *bias, float *c, size_t c_stride, float lo, float hi, const float *pf,    \
+      const float *bias, float *c, size_t c_stride, float lo, float hi, const float *pf, \
       size_t pf_lines, const float *res, size_t res_stride)
-#define ENTRIES(plain, with_res, core)                                                      \
-  TFCC_F32_GEMM_DECL(plain) {                                                               \
-    core(mr, nc, kc, a, a_off, w, bias, c, c_stride, lo, hi, pf, pf_lines, NULL, 0);        \
-  }                                                                                         \
-  TFCC_F32_GEMM_RES_KERNEL_DECL(with_res) {                                                 \
+#define ENTRIES(plain, with_res, core) \
+  TFCC_F32_GEMM_DECL(plain) { \
+    core(mr, nc, kc, a, a_off, w, bias, c, c_stride, lo, hi, pf, pf_lines, NULL, 0); \
+  } \
+  TFCC_F32_GEMM_RES_KERNEL_DECL(with_res) { \
     core(mr, nc, kc, a, a_off, w, bias, c, c_stride, lo, hi, pf, pf_lines, res, res_stride); \
   }
 
@@ -124,8 +125,7 @@ CORE(core_12x32) {
   __m512 c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51;
   __m512 c60, c61, c70, c71, c80, c81, c90, c91, c100, c101, c110, c111;
   if (bias) { /* first K block: every row starts from the bias (one branch, not per row) */
-    c00 = c10 = c20 = c30 = c40 = c50 = c60 = c70 = c80 = c90 = c100 = c110 =
-        _mm512_load_ps(bias);
+    c00 = c10 = c20 = c30 = c40 = c50 = c60 = c70 = c80 = c90 = c100 = c110 = _mm512_load_ps(bias);
     c01 = c11 = c21 = c31 = c41 = c51 = c61 = c71 = c81 = c91 = c101 = c111 =
         _mm512_load_ps(bias + 16);
   } else {
@@ -234,26 +234,26 @@ CORE(core_12x16) {
   const float *a11 = a[11] + a_off;
   const __mmask16 m = mask_lo(nc), l = bias ? (__mmask16)0 : m;
   const __m512 bi = bias ? _mm512_load_ps(bias) : _mm512_setzero_ps();
-#define INIT1(r) _mm512_mask_loadu_ps(bi, (r) < mr ? l : (__mmask16)0, c + (r) * c_stride)
+#define INIT1(r) _mm512_mask_loadu_ps(bi, (r) < mr ? l : (__mmask16)0, c + (r)*c_stride)
   __m512 c0 = INIT1(0), c1 = INIT1(1), c2 = INIT1(2), c3 = INIT1(3), c4 = INIT1(4);
   __m512 c5 = INIT1(5), c6 = INIT1(6), c7 = INIT1(7), c8 = INIT1(8), c9 = INIT1(9);
   __m512 c10 = INIT1(10), c11 = INIT1(11);
 #undef INIT1
-#define STEP(k)                                                  \
-  do {                                                           \
-    const __m512 b = _mm512_load_ps(w + (k) * 32);               \
-    c0 = _mm512_fmadd_ps(_mm512_set1_ps(a0[k]), b, c0);          \
-    c1 = _mm512_fmadd_ps(_mm512_set1_ps(a1[k]), b, c1);          \
-    c2 = _mm512_fmadd_ps(_mm512_set1_ps(a2[k]), b, c2);          \
-    c3 = _mm512_fmadd_ps(_mm512_set1_ps(a3[k]), b, c3);          \
-    c4 = _mm512_fmadd_ps(_mm512_set1_ps(a4[k]), b, c4);          \
-    c5 = _mm512_fmadd_ps(_mm512_set1_ps(a5[k]), b, c5);          \
-    c6 = _mm512_fmadd_ps(_mm512_set1_ps(a6[k]), b, c6);          \
-    c7 = _mm512_fmadd_ps(_mm512_set1_ps(a7[k]), b, c7);          \
-    c8 = _mm512_fmadd_ps(_mm512_set1_ps(a8[k]), b, c8);          \
-    c9 = _mm512_fmadd_ps(_mm512_set1_ps(a9[k]), b, c9);          \
-    c10 = _mm512_fmadd_ps(_mm512_set1_ps(a10[k]), b, c10);       \
-    c11 = _mm512_fmadd_ps(_mm512_set1_ps(a11[k]), b, c11);       \
+#define STEP(k) \
+  do { \
+    const __m512 b = _mm512_load_ps(w + (k)*32); \
+    c0 = _mm512_fmadd_ps(_mm512_set1_ps(a0[k]), b, c0); \
+    c1 = _mm512_fmadd_ps(_mm512_set1_ps(a1[k]), b, c1); \
+    c2 = _mm512_fmadd_ps(_mm512_set1_ps(a2[k]), b, c2); \
+    c3 = _mm512_fmadd_ps(_mm512_set1_ps(a3[k]), b, c3); \
+    c4 = _mm512_fmadd_ps(_mm512_set1_ps(a4[k]), b, c4); \
+    c5 = _mm512_fmadd_ps(_mm512_set1_ps(a5[k]), b, c5); \
+    c6 = _mm512_fmadd_ps(_mm512_set1_ps(a6[k]), b, c6); \
+    c7 = _mm512_fmadd_ps(_mm512_set1_ps(a7[k]), b, c7); \
+    c8 = _mm512_fmadd_ps(_mm512_set1_ps(a8[k]), b, c8); \
+    c9 = _mm512_fmadd_ps(_mm512_set1_ps(a9[k]), b, c9); \
+    c10 = _mm512_fmadd_ps(_mm512_set1_ps(a10[k]), b, c10); \
+    c11 = _mm512_fmadd_ps(_mm512_set1_ps(a11[k]), b, c11); \
   } while (0)
   size_t k = 0;
   for (; k + 4 <= kc; k += 4) {
@@ -261,31 +261,73 @@ CORE(core_12x16) {
     STEP(1);
     STEP(2);
     STEP(3);
-    a0 += 4; a1 += 4; a2 += 4; a3 += 4; a4 += 4; a5 += 4;
-    a6 += 4; a7 += 4; a8 += 4; a9 += 4; a10 += 4; a11 += 4;
+    a0 += 4;
+    a1 += 4;
+    a2 += 4;
+    a3 += 4;
+    a4 += 4;
+    a5 += 4;
+    a6 += 4;
+    a7 += 4;
+    a8 += 4;
+    a9 += 4;
+    a10 += 4;
+    a11 += 4;
     w += 128;
   }
   for (; k < kc; k++) {
     STEP(0);
-    a0++; a1++; a2++; a3++; a4++; a5++; a6++; a7++; a8++; a9++; a10++; a11++;
+    a0++;
+    a1++;
+    a2++;
+    a3++;
+    a4++;
+    a5++;
+    a6++;
+    a7++;
+    a8++;
+    a9++;
+    a10++;
+    a11++;
     w += 32;
   }
 #undef STEP
   const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
-#define ST(r, v)                                                                  \
-  _mm512_mask_storeu_ps(c + (r) * c_stride, (r) < mr ? m : (__mmask16)0,          \
+#define ST(r, v) \
+  _mm512_mask_storeu_ps(c + (r)*c_stride, (r) < mr ? m : (__mmask16)0, \
                         _mm512_min_ps(_mm512_max_ps(v, vlo), vhi))
-#define STR(r, v)                                                                 \
-  _mm512_mask_storeu_ps(                                                          \
-      c + (r) * c_stride, (r) < mr ? m : (__mmask16)0,                            \
+#define STR(r, v) \
+  _mm512_mask_storeu_ps( \
+      c + (r)*c_stride, (r) < mr ? m : (__mmask16)0, \
       _mm512_min_ps(vhi, _mm512_max_ps(vlo, _mm512_add_ps(v, _mm512_maskz_loadu_ps( \
-                                                (r) < mr ? m : (__mmask16)0, res + (r) * res_stride)))))
+                                                                 (r) < mr ? m : (__mmask16)0, \
+                                                                 res + (r)*res_stride)))))
   if (res) {
-    STR(0, c0); STR(1, c1); STR(2, c2); STR(3, c3); STR(4, c4); STR(5, c5);
-    STR(6, c6); STR(7, c7); STR(8, c8); STR(9, c9); STR(10, c10); STR(11, c11);
+    STR(0, c0);
+    STR(1, c1);
+    STR(2, c2);
+    STR(3, c3);
+    STR(4, c4);
+    STR(5, c5);
+    STR(6, c6);
+    STR(7, c7);
+    STR(8, c8);
+    STR(9, c9);
+    STR(10, c10);
+    STR(11, c11);
   } else {
-    ST(0, c0); ST(1, c1); ST(2, c2); ST(3, c3); ST(4, c4); ST(5, c5);
-    ST(6, c6); ST(7, c7); ST(8, c8); ST(9, c9); ST(10, c10); ST(11, c11);
+    ST(0, c0);
+    ST(1, c1);
+    ST(2, c2);
+    ST(3, c3);
+    ST(4, c4);
+    ST(5, c5);
+    ST(6, c6);
+    ST(7, c7);
+    ST(8, c8);
+    ST(9, c9);
+    ST(10, c10);
+    ST(11, c11);
   }
 #undef STR
 #undef ST

@@ -38,13 +38,17 @@ TFCC_F32_GEMM_DECL(tfcc_f32_gemm_4x8_sse4) {
     const __m128 b0 = _mm_load_ps(w), b1 = _mm_load_ps(w + 4);
     w += 8;
     __m128 v = _mm_load1_ps(a0 + k);
-    c00 = _mm_add_ps(c00, _mm_mul_ps(v, b0)); c01 = _mm_add_ps(c01, _mm_mul_ps(v, b1));
+    c00 = _mm_add_ps(c00, _mm_mul_ps(v, b0));
+    c01 = _mm_add_ps(c01, _mm_mul_ps(v, b1));
     v = _mm_load1_ps(a1 + k);
-    c10 = _mm_add_ps(c10, _mm_mul_ps(v, b0)); c11 = _mm_add_ps(c11, _mm_mul_ps(v, b1));
+    c10 = _mm_add_ps(c10, _mm_mul_ps(v, b0));
+    c11 = _mm_add_ps(c11, _mm_mul_ps(v, b1));
     v = _mm_load1_ps(a2 + k);
-    c20 = _mm_add_ps(c20, _mm_mul_ps(v, b0)); c21 = _mm_add_ps(c21, _mm_mul_ps(v, b1));
+    c20 = _mm_add_ps(c20, _mm_mul_ps(v, b0));
+    c21 = _mm_add_ps(c21, _mm_mul_ps(v, b1));
     v = _mm_load1_ps(a3 + k);
-    c30 = _mm_add_ps(c30, _mm_mul_ps(v, b0)); c31 = _mm_add_ps(c31, _mm_mul_ps(v, b1));
+    c30 = _mm_add_ps(c30, _mm_mul_ps(v, b0));
+    c31 = _mm_add_ps(c31, _mm_mul_ps(v, b1));
   }
   const __m128 vlo = _mm_set1_ps(lo), vhi = _mm_set1_ps(hi);
   store_row(c, nc, c00, c01, vlo, vhi);

@@ -29,23 +29,23 @@ static inline void store_row(float *c, size_t nc, v128_t v0, v128_t v1, v128_t l
 
 /* Row r: its accumulators c<r>0, c<r>1 (named variables, not an array: an array indexed by the
  * run-time row count is kept in linear memory, not in registers) and its A pointer. */
-#define ROW_INIT(r)                                                                             \
-  v128_t c##r##0, c##r##1;                                                                      \
-  const float *a##r = a[r] + a_off;                                                             \
-  {                                                                                             \
-    float t[8];                                                                                 \
-    const float *p = tfcc_f32_gemm_row_init(t, 8, bias, (r) < mr ? c + (r) * c_stride : NULL, nc); \
-    c##r##0 = wasm_v128_load(p);                                                                \
-    c##r##1 = wasm_v128_load(p + 4);                                                            \
+#define ROW_INIT(r) \
+  v128_t c##r##0, c##r##1; \
+  const float *a##r = a[r] + a_off; \
+  { \
+    float t[8]; \
+    const float *p = tfcc_f32_gemm_row_init(t, 8, bias, (r) < mr ? c + (r)*c_stride : NULL, nc); \
+    c##r##0 = wasm_v128_load(p); \
+    c##r##1 = wasm_v128_load(p + 4); \
   }
-#define ROW_STEP(r)                                                                             \
-  {                                                                                             \
-    const v128_t v = wasm_v128_load32_splat(a##r + k);                                          \
-    c##r##0 = wasm_f32x4_add(c##r##0, wasm_f32x4_mul(v, b0));                                   \
-    c##r##1 = wasm_f32x4_add(c##r##1, wasm_f32x4_mul(v, b1));                                   \
+#define ROW_STEP(r) \
+  { \
+    const v128_t v = wasm_v128_load32_splat(a##r + k); \
+    c##r##0 = wasm_f32x4_add(c##r##0, wasm_f32x4_mul(v, b0)); \
+    c##r##1 = wasm_f32x4_add(c##r##1, wasm_f32x4_mul(v, b1)); \
   }
 #define ROW_STORE(r) \
-  if ((r) < mr) store_row(c + (r) * c_stride, nc, c##r##0, c##r##1, vlo, vhi)
+  if ((r) < mr) store_row(c + (r)*c_stride, nc, c##r##0, c##r##1, vlo, vhi)
 
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_4x8_wasmsimd) {
   (void)pf;

@@ -7,8 +7,8 @@
 
 #include "kernels/f32-gemm/ukernels.h"
 
-static inline void store_row(float *c, size_t nc, float32x4_t v0, float32x4_t v1,
-                             float32x4_t lo, float32x4_t hi) {
+static inline void store_row(float *c, size_t nc, float32x4_t v0, float32x4_t v1, float32x4_t lo,
+                             float32x4_t hi) {
   v0 = vminq_f32(vmaxq_f32(v0, lo), hi);
   v1 = vminq_f32(vmaxq_f32(v1, lo), hi);
   if (nc >= 8) {

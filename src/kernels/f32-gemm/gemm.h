@@ -52,16 +52,16 @@ typedef void (*tfcc_f32_gemm_res_fn)(size_t mr, size_t nc, float *c, size_t c_st
  * row i at res + i * res_stride): c = clamp((acc + r), lo, hi) with the epilogue's arithmetic,
  * the sum added while the accumulators are in registers (a separate epilogue right after the
  * kernel's masked stores reloads them: the loads wait for the stores, no forwarding). */
-typedef void (*tfcc_f32_gemm_res_kernel_fn)(size_t mr, size_t nc, size_t kc,
-                                            const float *const *a, size_t a_off, const float *w,
-                                            const float *bias, float *c, size_t c_stride,
-                                            float lo, float hi, const float *pf, size_t pf_lines,
-                                            const float *res, size_t res_stride);
+typedef void (*tfcc_f32_gemm_res_kernel_fn)(size_t mr, size_t nc, size_t kc, const float *const *a,
+                                            size_t a_off, const float *w, const float *bias,
+                                            float *c, size_t c_stride, float lo, float hi,
+                                            const float *pf, size_t pf_lines, const float *res,
+                                            size_t res_stride);
 
 typedef struct tfcc_f32_gemm_kernel {
   const char *name;  /* "f32-gemm-12x32-avx512" */
   const char *name1; /* its one-row (GEMV) variant: "f32-gemv-32-avx512" */
-  tfcc_isa isa;     /* level the kernel needs */
+  tfcc_isa isa;      /* level the kernel needs */
   int mr, nr;
   tfcc_f32_gemm_fn fn;  /* up to mr rows */
   tfcc_f32_gemm_fn fn1; /* one row (GEMV); same panel layout */
@@ -91,9 +91,9 @@ TFCC_DISPATCH_TABLE_DECL(tfcc_f32_gemm, tfcc_f32_gemm_kernel);
 /* Weights packed for one kernel. */
 typedef struct tfcc_f32_packed {
   const tfcc_f32_gemm_kernel *k;
-  int32_t n, kdim;  /* N columns, K depth */
-  int32_t kc;       /* K block of the layout (tfcc_f32_pack_kc) */
-  float *w;         /* 64-byte aligned (free with tfcc_f32_packed_free) */
+  int32_t n, kdim; /* N columns, K depth */
+  int32_t kc;      /* K block of the layout (tfcc_f32_pack_kc) */
+  float *w;        /* 64-byte aligned (free with tfcc_f32_packed_free) */
 } tfcc_f32_packed;
 
 /* Bytes of one panel's K block kept in L1 while the tiles sweep it. */
@@ -166,7 +166,6 @@ struct tfcc_threadpool;
 
 /* C = A x B for M rows: A row m at a + m * a_stride, C row m at c + m * c_stride. */
 void tfcc_f32_gemm(struct tfcc_threadpool *pool, const tfcc_f32_packed *p, int32_t m,
-                   const float *a, size_t a_stride, float *c, size_t c_stride, float lo,
-                   float hi);
+                   const float *a, size_t a_stride, float *c, size_t c_stride, float lo, float hi);
 
 #endif

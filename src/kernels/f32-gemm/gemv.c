@@ -49,8 +49,8 @@ static void gemv_task(void *ctx, size_t task, int thread) {
   }
 }
 
-void tfcc_f32_gemv(struct tfcc_threadpool *pool, const tfcc_f32_packed *p, const float *a,
-                   float *c, float lo, float hi) {
+void tfcc_f32_gemv(struct tfcc_threadpool *pool, const tfcc_f32_packed *p, const float *a, float *c,
+                   float lo, float hi) {
   if (p->n <= 0) return;
   gemv_job j = {p, multi_fn(p), a, c, lo, hi, 0, 0};
   const size_t NR = (size_t)p->k->nr;

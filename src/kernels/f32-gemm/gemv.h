@@ -15,8 +15,8 @@
 
 /* `np` consecutive panels of NR = 32 columns from panel p0 of p, columns [0, nc) of the run
  * (nc <= 32 * np, c at the run's first column), all of K (block by block: gemm.h's layout). */
-typedef void (*tfcc_f32_gemv_multi_fn)(const tfcc_f32_packed *p, size_t p0, size_t np,
-                                       size_t nc, const float *a, float *c, float lo, float hi);
+typedef void (*tfcc_f32_gemv_multi_fn)(const tfcc_f32_packed *p, size_t p0, size_t np, size_t nc,
+                                       const float *a, float *c, float lo, float hi);
 void tfcc_f32_gemv_4x32_avx512(const tfcc_f32_packed *p, size_t p0, size_t np, size_t nc,
                                const float *a, float *c, float lo, float hi);
 /* The multi-panel kernel for p's micro-kernel, or NULL (then the driver runs p->k->fn1 per
@@ -25,7 +25,7 @@ const char *tfcc_f32_gemv_name(const tfcc_f32_packed *p);
 
 struct tfcc_threadpool;
 /* c[0..n) = row a (K floats) times the packed weights; panels split over the pool. */
-void tfcc_f32_gemv(struct tfcc_threadpool *pool, const tfcc_f32_packed *p, const float *a,
-                   float *c, float lo, float hi);
+void tfcc_f32_gemv(struct tfcc_threadpool *pool, const tfcc_f32_packed *p, const float *a, float *c,
+                   float lo, float hi);
 
 #endif

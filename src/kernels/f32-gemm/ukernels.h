@@ -4,10 +4,10 @@
 
 #include <stddef.h>
 
-#define TFCC_F32_GEMM_DECL(name)                                                          \
-  void name(size_t mr, size_t nc, size_t kc, const float *const *a, size_t a_off,        \
-            const float *w, const float *bias, float *c, size_t c_stride, float lo, float hi, \
-            const float *pf, size_t pf_lines)
+#define TFCC_F32_GEMM_DECL(name) \
+  void name(size_t mr, size_t nc, size_t kc, const float *const *a, size_t a_off, const float *w, \
+            const float *bias, float *c, size_t c_stride, float lo, float hi, const float *pf, \
+            size_t pf_lines)
 
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_12x32_avx512);
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_1x32_avx512);
@@ -24,16 +24,16 @@ TFCC_F32_GEMM_DECL(tfcc_f32_gemm_1x8_wasmsimd);
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_4x8_scalar);
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_1x8_scalar);
 
-#define TFCC_F32_GEMM_RES_DECL(name)                                                       \
+#define TFCC_F32_GEMM_RES_DECL(name) \
   void name(size_t mr, size_t nc, float *c, size_t c_stride, const float *r, size_t r_stride, \
             float lo, float hi)
 
 TFCC_F32_GEMM_RES_DECL(tfcc_f32_gemm_res_avx512);
 
-#define TFCC_F32_GEMM_RES_KERNEL_DECL(name)                                                \
-  void name(size_t mr, size_t nc, size_t kc, const float *const *a, size_t a_off,        \
-            const float *w, const float *bias, float *c, size_t c_stride, float lo, float hi, \
-            const float *pf, size_t pf_lines, const float *res, size_t res_stride)
+#define TFCC_F32_GEMM_RES_KERNEL_DECL(name) \
+  void name(size_t mr, size_t nc, size_t kc, const float *const *a, size_t a_off, const float *w, \
+            const float *bias, float *c, size_t c_stride, float lo, float hi, const float *pf, \
+            size_t pf_lines, const float *res, size_t res_stride)
 
 TFCC_F32_GEMM_RES_KERNEL_DECL(tfcc_f32_gemm_12x32_res_avx512);
 TFCC_F32_GEMM_RES_KERNEL_DECL(tfcc_f32_gemm_1x32_res_avx512);

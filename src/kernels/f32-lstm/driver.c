@@ -16,7 +16,8 @@ bool tfcc_f32_lstm_supported(const tfcc_lstm_f32_weights *wt, const tfcc_lstm_f3
 
 /* Gate id of stacked block j: i, f, o, c (the sigmoid gates side by side), without i for CIFG. */
 static int gate_of(const tfcc_f32_lstm_plan *pl, int j) {
-  static const int order[4] = {TFCC_LSTM_GATE_I, TFCC_LSTM_GATE_F, TFCC_LSTM_GATE_O, TFCC_LSTM_GATE_C};
+  static const int order[4] = {TFCC_LSTM_GATE_I, TFCC_LSTM_GATE_F, TFCC_LSTM_GATE_O,
+                               TFCC_LSTM_GATE_C};
   return order[j + (pl->n_gates == 3 ? 1 : 0)];
 }
 
@@ -94,9 +95,8 @@ static inline float clipf(float v, float clip) {
   return clip > 0.f ? (v > clip ? clip : (v < -clip ? -clip : v)) : v;
 }
 
-void tfcc_f32_lstm_run(const tfcc_f32_lstm_plan *pl, const tfcc_lstm_shape *s,
-                       const float *input, float *output_state, float *cell_state, float *output,
-                       void *scratch) {
+void tfcc_f32_lstm_run(const tfcc_f32_lstm_plan *pl, const tfcc_lstm_shape *s, const float *input,
+                       float *output_state, float *cell_state, float *output, void *scratch) {
   const int32_t ni = pl->n_input, nc = pl->n_cell, no = pl->n_output;
   const size_t rows = (size_t)pl->n_gates * nc;
   size_t ngx, nth;

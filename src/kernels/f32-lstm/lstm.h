@@ -19,7 +19,7 @@ typedef struct tfcc_f32_lstm_plan {
   int32_t n_gates;            /* 4, or 3 with CIFG; stacked in the order i, f, o, c */
   tfcc_f32_packed w, r, proj; /* [rows, n_input] with the biases, [rows, n_output], [no, nc] */
   bool has_proj;
-  const float *peep[4];       /* the model's cell-to-gate weights or NULL */
+  const float *peep[4]; /* the model's cell-to-gate weights or NULL */
   float cell_clip, proj_clip;
   const tfcc_f32_vunary_kernel *vu; /* the gates' sigmoid / tanh, chosen with the GEMM kernel */
 } tfcc_f32_lstm_plan;
@@ -34,7 +34,6 @@ void tfcc_f32_lstm_plan_free(tfcc_f32_lstm_plan *pl);
 size_t tfcc_f32_lstm_scratch_bytes(const tfcc_f32_lstm_plan *pl);
 /* The sequence, as tfcc_lstm_f32 (single-threaded). */
 void tfcc_f32_lstm_run(const tfcc_f32_lstm_plan *pl, const tfcc_lstm_shape *s, const float *input,
-                       float *output_state, float *cell_state, float *output,
-                       void *scratch);
+                       float *output_state, float *cell_state, float *output, void *scratch);
 
 #endif

@@ -52,6 +52,6 @@ void tfcc_f32_resize_bilinear(struct tfcc_threadpool *pool, const tfcc_f32_resiz
   }
   int threads = tfcc_threadpool_size(pool);
   if ((double)s->batch * s->out_h * s->out_w * s->depth < 64.0 * 1024.0) threads = 1;
-  tfcc_threadpool_run_split(threads > 1 ? pool : NULL, (size_t)rows, threads > 1 ? 4 * (size_t)threads : 1,
-                            rs_range, &j);
+  tfcc_threadpool_run_split(threads > 1 ? pool : NULL, (size_t)rows,
+                            threads > 1 ? 4 * (size_t)threads : 1, rs_range, &j);
 }

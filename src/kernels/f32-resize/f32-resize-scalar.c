@@ -6,7 +6,8 @@
 #endif
 
 static inline size_t off4(const tfcc_resize_shape *s, int32_t b, int32_t y, int32_t x) {
-  return (((size_t)b * (size_t)s->in_h + (size_t)y) * (size_t)s->in_w + (size_t)x) * (size_t)s->depth;
+  return (((size_t)b * (size_t)s->in_h + (size_t)y) * (size_t)s->in_w + (size_t)x) *
+         (size_t)s->depth;
 }
 
 TFCC_F32_RESIZE_DECL(tfcc_f32_resize_scalar) {
@@ -41,7 +42,8 @@ TFCC_F32_RESIZE_DECL(tfcc_f32_resize_scalar) {
       const float dx = xt[x].frac;
       const float w[4] = {(1 - dy) * (1 - dx), (1 - dy) * dx, dy * (1 - dx), dy * dx};
       const float *p[4] = {in + off4(s, b, yt[y].lo, xt[x].lo), in + off4(s, b, yt[y].lo, xt[x].hi),
-                           in + off4(s, b, yt[y].hi, xt[x].lo), in + off4(s, b, yt[y].hi, xt[x].hi)};
+                           in + off4(s, b, yt[y].hi, xt[x].lo),
+                           in + off4(s, b, yt[y].hi, xt[x].hi)};
       for (size_t c = 0; c < D; c++) o[c] = 0.0f;
       for (int k = 0; k < 4; k++)
         for (size_t c = 0; c < D; c++) o[c] += p[k][c] * w[k];

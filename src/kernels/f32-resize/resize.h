@@ -42,9 +42,9 @@ void tfcc_f32_resize_bilinear(struct tfcc_threadpool *pool, const tfcc_f32_resiz
                               const tfcc_resize_shape *s, bool align_corners, bool half_pixel,
                               const float *in, float *out, void *scratch);
 
-#define TFCC_F32_RESIZE_DECL(name)                                                         \
-  void name(const tfcc_resize_shape *s, const float *in, float *out,                       \
-            const tfcc_f32_resize_tab *xt, const tfcc_f32_resize_tab *yt, int32_t row0,     \
+#define TFCC_F32_RESIZE_DECL(name) \
+  void name(const tfcc_resize_shape *s, const float *in, float *out, \
+            const tfcc_f32_resize_tab *xt, const tfcc_f32_resize_tab *yt, int32_t row0, \
             int32_t row1)
 TFCC_F32_RESIZE_DECL(tfcc_f32_resize_avx512);
 TFCC_F32_RESIZE_DECL(tfcc_f32_resize_avx2);

@@ -5,11 +5,14 @@
 #include "kernels/f32-resize/resize.h"
 
 static inline size_t rs_off4(const tfcc_resize_shape *s, int32_t b, int32_t y, int32_t x) {
-  return (((size_t)b * (size_t)s->in_h + (size_t)y) * (size_t)s->in_w + (size_t)x) * (size_t)s->depth;
+  return (((size_t)b * (size_t)s->in_h + (size_t)y) * (size_t)s->in_w + (size_t)x) *
+         (size_t)s->depth;
 }
 
 /* k lanes at p (k <= F32V_N) */
-static inline f32v rs_ld(const float *p, size_t k) { return k == F32V_N ? f32v_ld(p) : f32v_ld_n(p, k); }
+static inline f32v rs_ld(const float *p, size_t k) {
+  return k == F32V_N ? f32v_ld(p) : f32v_ld_n(p, k);
+}
 static inline void rs_st(float *p, f32v v, size_t k) {
   if (k == F32V_N)
     f32v_st(p, v);
@@ -27,7 +30,7 @@ static inline f32v rs_lerp4(const float *const *p, const f32v *w, size_t c, size
 TFCC_F32_RESIZE_DECL(TFCC_F32_RESIZE_FN) {
   const size_t D = (size_t)s->depth;
   const f32v half = f32v_set(0.5f); /* x / 2 and x * 0.5 round identically */
-  if (!xt) { /* 2x upsampling: input row r -> output rows 2y, 2y + 1 */
+  if (!xt) {                        /* 2x upsampling: input row r -> output rows 2y, 2y + 1 */
     for (int32_t r = row0; r < row1; r++) {
       const int32_t b = r / s->in_h, y0 = r % s->in_h;
       const int32_t y1 = y0 + 1 < s->in_h - 1 ? y0 + 1 : s->in_h - 1;
@@ -59,8 +62,9 @@ TFCC_F32_RESIZE_DECL(TFCC_F32_RESIZE_FN) {
       const float dx = xt[x].frac;
       const float ws[4] = {(1 - dy) * (1 - dx), (1 - dy) * dx, dy * (1 - dx), dy * dx};
       const f32v w[4] = {f32v_set(ws[0]), f32v_set(ws[1]), f32v_set(ws[2]), f32v_set(ws[3])};
-      const float *p[4] = {in + rs_off4(s, b, yt[y].lo, xt[x].lo), in + rs_off4(s, b, yt[y].lo, xt[x].hi),
-                           in + rs_off4(s, b, yt[y].hi, xt[x].lo), in + rs_off4(s, b, yt[y].hi, xt[x].hi)};
+      const float *p[4] = {
+          in + rs_off4(s, b, yt[y].lo, xt[x].lo), in + rs_off4(s, b, yt[y].lo, xt[x].hi),
+          in + rs_off4(s, b, yt[y].hi, xt[x].lo), in + rs_off4(s, b, yt[y].hi, xt[x].hi)};
       for (size_t c = 0; c < D; c += F32V_N) {
         const size_t k = D - c >= F32V_N ? F32V_N : D - c;
         rs_st(o + c, rs_lerp4(p, w, c, k), k);

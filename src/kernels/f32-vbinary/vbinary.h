@@ -25,7 +25,7 @@ typedef enum tfcc_f32_vbinary_op {
 
 typedef struct tfcc_f32_vbinary_params {
   tfcc_f32_vbinary_op op;
-  float lo, hi;    /* activation clamp (ADD/SUB/MUL/DIV; -inf, +inf for the others) */
+  float lo, hi; /* activation clamp (ADD/SUB/MUL/DIV; -inf, +inf for the others) */
 } tfcc_f32_vbinary_params;
 
 /* The fast operation for a reference binary operator; false if there is none (POW,
@@ -49,7 +49,7 @@ void tfcc_f32_vbinary_run(struct tfcc_threadpool *pool, const tfcc_f32_vbinary_k
                           const tfcc_f32_vbinary_params *p, const tfcc_bcast *bc, const float *a,
                           const float *b, float *out);
 
-#define TFCC_F32_VBINARY_DECL(name)                                                        \
+#define TFCC_F32_VBINARY_DECL(name) \
   void name(const void *params, const void *a, const void *b, void *out, size_t n, int a_step, \
             int b_step)
 TFCC_F32_VBINARY_DECL(tfcc_f32_vbinary_avx512);

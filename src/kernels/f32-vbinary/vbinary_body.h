@@ -20,27 +20,27 @@ static inline f32v vb_prelu(f32v x, f32v y) {                        /* x >= 0 ?
   return f32v_sel(f32v_ge(x, f32v_zero()), x, f32v_mul(x, y));
 }
 
-#define VB_ROW(name, op)                                                                      \
+#define VB_ROW(name, op) \
   static void name(const tfcc_f32_vbinary_params *p, const float *a, const float *b, float *o, \
-                   size_t n, int sa, int sb) {                                                \
-    const f32v lo = f32v_set(p->lo), hi = f32v_set(p->hi);                                    \
-    const f32v ca = f32v_set(a[0]), cb = f32v_set(b[0]);                                      \
-    size_t i = 0;                                                                             \
-    for (; i + 2 * F32V_N <= n; i += 2 * F32V_N) {                                            \
-      const f32v x0 = sa ? f32v_ld(a + i) : ca, x1 = sa ? f32v_ld(a + i + F32V_N) : ca;       \
-      const f32v y0 = sb ? f32v_ld(b + i) : cb, y1 = sb ? f32v_ld(b + i + F32V_N) : cb;       \
-      f32v_st(o + i, vb_clamp(op(x0, y0), lo, hi));                                           \
-      f32v_st(o + i + F32V_N, vb_clamp(op(x1, y1), lo, hi));                                  \
-    }                                                                                         \
-    for (; i < n; i += F32V_N) {                                                              \
-      const size_t k = n - i >= F32V_N ? F32V_N : n - i;                                      \
-      const f32v x = sa ? (k == F32V_N ? f32v_ld(a + i) : f32v_ld_n(a + i, k)) : ca;          \
-      const f32v y = sb ? (k == F32V_N ? f32v_ld(b + i) : f32v_ld_n(b + i, k)) : cb;          \
-      if (k == F32V_N)                                                                        \
-        f32v_st(o + i, vb_clamp(op(x, y), lo, hi));                                           \
-      else                                                                                    \
-        f32v_st_n(o + i, vb_clamp(op(x, y), lo, hi), k);                                      \
-    }                                                                                         \
+                   size_t n, int sa, int sb) { \
+    const f32v lo = f32v_set(p->lo), hi = f32v_set(p->hi); \
+    const f32v ca = f32v_set(a[0]), cb = f32v_set(b[0]); \
+    size_t i = 0; \
+    for (; i + 2 * F32V_N <= n; i += 2 * F32V_N) { \
+      const f32v x0 = sa ? f32v_ld(a + i) : ca, x1 = sa ? f32v_ld(a + i + F32V_N) : ca; \
+      const f32v y0 = sb ? f32v_ld(b + i) : cb, y1 = sb ? f32v_ld(b + i + F32V_N) : cb; \
+      f32v_st(o + i, vb_clamp(op(x0, y0), lo, hi)); \
+      f32v_st(o + i + F32V_N, vb_clamp(op(x1, y1), lo, hi)); \
+    } \
+    for (; i < n; i += F32V_N) { \
+      const size_t k = n - i >= F32V_N ? F32V_N : n - i; \
+      const f32v x = sa ? (k == F32V_N ? f32v_ld(a + i) : f32v_ld_n(a + i, k)) : ca; \
+      const f32v y = sb ? (k == F32V_N ? f32v_ld(b + i) : f32v_ld_n(b + i, k)) : cb; \
+      if (k == F32V_N) \
+        f32v_st(o + i, vb_clamp(op(x, y), lo, hi)); \
+      else \
+        f32v_st_n(o + i, vb_clamp(op(x, y), lo, hi), k); \
+    } \
   }
 VB_ROW(vb_row_add, vb_add)
 VB_ROW(vb_row_sub, vb_sub)

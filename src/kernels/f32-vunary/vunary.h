@@ -28,8 +28,8 @@ typedef enum tfcc_f32_vunary_op {
 
 typedef struct tfcc_f32_vunary_params {
   tfcc_f32_vunary_op op;
-  float lo, hi;  /* CLAMP */
-  float alpha;   /* LEAKY_RELU */
+  float lo, hi; /* CLAMP */
+  float alpha;  /* LEAKY_RELU */
 } tfcc_f32_vunary_params;
 
 typedef void (*tfcc_f32_vunary_fn)(const tfcc_f32_vunary_params *p, const float *in, float *out,

@@ -37,7 +37,7 @@ static inline f32v vu_apply(const tfcc_f32_vunary_params *p, f32v x) {
       return f32v_sel(f32v_gt(x, f32v_zero()), x, f32v_mul(x, f32v_set(p->alpha)));
     case TFCC_F32VU_HARD_SWISH: {
       f32v r = f32v_add(x, f32v_set(3.0f));
-      r = f32v_max(r, f32v_zero());   /* 0 < r ? r : 0 */
+      r = f32v_max(r, f32v_zero());    /* 0 < r ? r : 0 */
       r = f32v_min(f32v_set(6.0f), r); /* 6 < r ? 6 : r */
       return f32v_div(f32v_mul(x, r), f32v_set(6.0f));
     }
@@ -46,11 +46,11 @@ static inline f32v vu_apply(const tfcc_f32_vunary_params *p, f32v x) {
   }
 }
 
-#define VU_LOOP(OP)                                                         \
-  do {                                                                      \
-    size_t i = 0;                                                           \
+#define VU_LOOP(OP) \
+  do { \
+    size_t i = 0; \
     for (; i + F32V_N <= n; i += F32V_N) f32v_st(out + i, OP(f32v_ld(in + i))); \
-    if (i < n) f32v_st_n(out + i, OP(f32v_ld_n(in + i, n - i)), n - i);     \
+    if (i < n) f32v_st_n(out + i, OP(f32v_ld_n(in + i, n - i)), n - i); \
   } while (0)
 
 #define VU_APPLY(x) vu_apply(p, x)

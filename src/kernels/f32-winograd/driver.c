@@ -32,8 +32,8 @@ int tfcc_f32_wino_choose(const tfcc_conv_geom *g) {
   if (!tfcc_f32_wino_fits(g) || g->batches <= 0 || g->out_h <= 0 || g->out_w <= 0) return 0;
   for (int m = 4; m >= 2; m -= 2) {
     const size_t npos = (size_t)(m + 2) * (size_t)(m + 2);
-    double tiles = (double)g->batches * (double)((g->out_h + m - 1) / m) *
-                   (double)((g->out_w + m - 1) / m);
+    double tiles =
+        (double)g->batches * (double)((g->out_h + m - 1) / m) * (double)((g->out_w + m - 1) / m);
     const double block = (double)wino_max_block(npos, (size_t)g->in_c, (size_t)g->out_c);
     if (tiles > block) tiles = block;
     const double bytes = (double)npos * g->in_c * g->out_c * sizeof(float);
@@ -48,7 +48,7 @@ typedef struct wino_plan {
   size_t groups, group_panels;    /* output channel groups per block, GEMM panels per group */
   size_t ldv, ldm;                /* floats per tile row of V and M */
   size_t v_floats, m_floats, patch_floats, ytmp_floats;
-  size_t per_thread;              /* bytes */
+  size_t per_thread; /* bytes */
 } wino_plan;
 
 static void wino_plan_make(const tfcc_conv_geom *g, const tfcc_f32_wino_weights *w, int threads,
@@ -120,9 +120,9 @@ static void wino_gemm(const tfcc_f32_packed *pk, size_t p0, size_t p1, const flo
       const float *wb = tfcc_f32_panel_block(pk, pi, k0);
       const float *bias = k0 == 0 ? tfcc_f32_panel_bias(pk, pi) : NULL;
       const bool half = k->fn_half && nc * 2 <= NR;
-      const float *pf = pi + 1 < p1     ? tfcc_f32_panel_block(pk, pi + 1, k0)
-                        : k0 + kn < K   ? tfcc_f32_panel_block(pk, p0, k0 + kn)
-                                        : next;
+      const float *pf = pi + 1 < p1   ? tfcc_f32_panel_block(pk, pi + 1, k0)
+                        : k0 + kn < K ? tfcc_f32_panel_block(pk, p0, k0 + kn)
+                                      : next;
       for (size_t r = 0; r < nt; r += MR) {
         const size_t mr = nt - r < MR ? nt - r : MR;
         tfcc_f32_gemm_fn fn = k->fn;
@@ -201,9 +201,8 @@ static void wino_task(void *ctx, size_t task, int thread) {
     const float *vp = V + p * psv;
     for (size_t t = 0; t < nt; t++) rows[t] = vp + t * pl->ldv;
     for (size_t t = nt; t < nt + MR && t < WINO_MAX_TILES + 16; t++) rows[t] = vp;
-    wino_gemm(&w->pos[p], p0, p1,
-              p + 1 < npos ? tfcc_f32_panel_block(&w->pos[p + 1], p0, 0) : NULL, rows, nt,
-              M + p * psm, pl->ldm);
+    wino_gemm(&w->pos[p], p0, p1, p + 1 < npos ? tfcc_f32_panel_block(&w->pos[p + 1], p0, 0) : NULL,
+              rows, nt, M + p * psm, pl->ldm);
   }
 
   /* 3. output transform */
@@ -214,8 +213,8 @@ static void wino_task(void *ctx, size_t task, int thread) {
     float *img = j->out + b * out_h * out_w * OC;
     const float *mt = M + t * pl->ldm + c0;
     if (oy + m <= out_h && ox + m <= out_w) {
-      out_fn(mt, psm, cn, w->bias + c0, j->lo, j->hi, img + (oy * out_w + ox) * OC + c0,
-             out_w * OC, OC);
+      out_fn(mt, psm, cn, w->bias + c0, j->lo, j->hi, img + (oy * out_w + ox) * OC + c0, out_w * OC,
+             OC);
     } else {
       out_fn(mt, psm, cn, w->bias + c0, j->lo, j->hi, ytmp, m * cn, cn);
       const size_t rh = out_h - oy < m ? out_h - oy : m, rw = out_w - ox < m ? out_w - ox : m;

@@ -14,17 +14,17 @@
 
 typedef void (*tfcc_wino_in_fn)(const float *d, size_t row_stride, size_t C, float *v,
                                 size_t pos_stride);
-typedef void (*tfcc_wino_out_fn)(const float *m, size_t pos_stride, size_t C,
-                                 const float *bias, float lo, float hi, float *y,
-                                 size_t row_stride, size_t col_stride);
+typedef void (*tfcc_wino_out_fn)(const float *m, size_t pos_stride, size_t C, const float *bias,
+                                 float lo, float hi, float *y, size_t row_stride,
+                                 size_t col_stride);
 
-#define TFCC_WINO_DECL(isa)                                                                    \
-  void tfcc_wino_in_f2_##isa(const float *d, size_t row_stride, size_t C, float *v,          \
-                             size_t pos_stride);                                              \
+#define TFCC_WINO_DECL(isa) \
+  void tfcc_wino_in_f2_##isa(const float *d, size_t row_stride, size_t C, float *v, \
+                             size_t pos_stride); \
   void tfcc_wino_out_f2_##isa(const float *m, size_t pos_stride, size_t C, const float *bias, \
                               float lo, float hi, float *y, size_t row_stride, size_t col_stride); \
-  void tfcc_wino_in_f4_##isa(const float *d, size_t row_stride, size_t C, float *v,          \
-                             size_t pos_stride);                                              \
+  void tfcc_wino_in_f4_##isa(const float *d, size_t row_stride, size_t C, float *v, \
+                             size_t pos_stride); \
   void tfcc_wino_out_f4_##isa(const float *m, size_t pos_stride, size_t C, const float *bias, \
                               float lo, float hi, float *y, size_t row_stride, size_t col_stride)
 

@@ -18,8 +18,7 @@ static const double g_f4[6][3] = {{1.0 / 4, 0, 0},
 
 bool tfcc_f32_wino_fits(const tfcc_conv_geom *g) {
   return g->filter_h == 3 && g->filter_w == 3 && g->stride_h == 1 && g->stride_w == 1 &&
-         g->dil_h == 1 && g->dil_w == 1 && g->in_c == g->filter_in_c && g->in_c > 0 &&
-         g->out_c > 0;
+         g->dil_h == 1 && g->dil_w == 1 && g->in_c == g->filter_in_c && g->in_c > 0 && g->out_c > 0;
 }
 
 void tfcc_f32_wino_free(tfcc_f32_wino_weights *w) {
@@ -56,7 +55,8 @@ void tfcc_f32_wino_bind(tfcc_f32_wino_weights *w, const void *block) {
   w->mem = (float *)(uintptr_t)block; /* read only once filled */
   w->bias = w->mem + (size_t)npos * pstride;
   for (int p = 0; p < npos; p++)
-    w->pos[p] = (tfcc_f32_packed){w->gk, w->out_c, w->in_c, (int32_t)kc, w->mem + (size_t)p * pstride};
+    w->pos[p] =
+        (tfcc_f32_packed){w->gk, w->out_c, w->in_c, (int32_t)kc, w->mem + (size_t)p * pstride};
 }
 
 bool tfcc_f32_wino_pack(const tfcc_f32_wino_kernel *k, const tfcc_f32_gemm_kernel *gk, int m,
@@ -93,8 +93,7 @@ bool tfcc_f32_wino_pack(const tfcc_f32_wino_kernel *k, const tfcc_f32_gemm_kerne
       for (size_t kx = 0; kx < 3; kx++) {
         double *ta = t + ((size_t)a * 3 + kx) * IC;
         const float *f0 = f + kx * IC, *f1 = f + (3 + kx) * IC, *f2 = f + (6 + kx) * IC;
-        for (size_t i = 0; i < IC; i++)
-          ta[i] = G[a][0] * f0[i] + G[a][1] * f1[i] + G[a][2] * f2[i];
+        for (size_t i = 0; i < IC; i++) ta[i] = G[a][0] * f0[i] + G[a][1] * f1[i] + G[a][2] * f2[i];
       }
     }
     for (int a = 0; a < n; a++) { /* (G g) G^T */

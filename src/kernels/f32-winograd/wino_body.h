@@ -49,111 +49,111 @@ static inline float ws_clamp(float x, float lo, float hi) {
 
 /* 1-D transforms on values of type T (vector or float). */
 #define IN2(d0, d1, d2, d3, r0, r1, r2, r3) \
-  r0 = d0 - d2;                             \
-  r1 = d1 + d2;                             \
-  r2 = d2 - d1;                             \
+  r0 = d0 - d2; \
+  r1 = d1 + d2; \
+  r2 = d2 - d1; \
   r3 = d1 - d3
 #define OUT2(m0, m1, m2, m3, o0, o1) \
-  o0 = m0 + m1 + m2;                 \
+  o0 = m0 + m1 + m2; \
   o1 = m1 - m2 - m3
 #define IN4(T, d0, d1, d2, d3, d4, d5, r0, r1, r2, r3, r4, r5) \
-  do {                                                         \
-    const T t1_ = d4 - d2 * 4.0f, t2_ = d3 - d1 * 4.0f;       \
-    const T t3_ = d4 - d2, t4_ = (d3 - d1) * 2.0f;            \
-    r0 = d4 + d0 * 4.0f - d2 * 5.0f;                           \
-    r1 = t1_ + t2_;                                            \
-    r2 = t1_ - t2_;                                            \
-    r3 = t3_ + t4_;                                            \
-    r4 = t3_ - t4_;                                            \
-    r5 = d5 + d1 * 4.0f - d3 * 5.0f;                           \
+  do { \
+    const T t1_ = d4 - d2 * 4.0f, t2_ = d3 - d1 * 4.0f; \
+    const T t3_ = d4 - d2, t4_ = (d3 - d1) * 2.0f; \
+    r0 = d4 + d0 * 4.0f - d2 * 5.0f; \
+    r1 = t1_ + t2_; \
+    r2 = t1_ - t2_; \
+    r3 = t3_ + t4_; \
+    r4 = t3_ - t4_; \
+    r5 = d5 + d1 * 4.0f - d3 * 5.0f; \
   } while (0)
 #define OUT4(T, m0, m1, m2, m3, m4, m5, o0, o1, o2, o3) \
-  do {                                                  \
-    const T a_ = m1 + m2, b_ = m1 - m2;                 \
-    const T c_ = m3 + m4, d_ = m3 - m4;                 \
-    o0 = m0 + a_ + c_;                                  \
-    o1 = b_ + d_ * 2.0f;                                \
-    o2 = a_ + c_ * 4.0f;                                \
-    o3 = b_ + d_ * 8.0f + m5;                           \
+  do { \
+    const T a_ = m1 + m2, b_ = m1 - m2; \
+    const T c_ = m3 + m4, d_ = m3 - m4; \
+    o0 = m0 + a_ + c_; \
+    o1 = b_ + d_ * 2.0f; \
+    o2 = a_ + c_ * 4.0f; \
+    o3 = b_ + d_ * 8.0f + m5; \
   } while (0)
 
 /* One group of channels at offset c: T is wino_v or float, LD/ST/CL its load/store/clamp. */
-#define IN_F2_BODY(T, LD, ST)                                                    \
-  do {                                                                           \
-    T t[4][4];                                                                   \
-    for (int j = 0; j < 4; j++) {                                                \
-      const float *p = d + (size_t)j * C + c;                                    \
+#define IN_F2_BODY(T, LD, ST) \
+  do { \
+    T t[4][4]; \
+    for (int j = 0; j < 4; j++) { \
+      const float *p = d + (size_t)j * C + c; \
       const T d0 = LD(p), d1 = LD(p + rs), d2 = LD(p + 2 * rs), d3 = LD(p + 3 * rs); \
-      IN2(d0, d1, d2, d3, t[0][j], t[1][j], t[2][j], t[3][j]);                   \
-    }                                                                            \
-    for (int i = 0; i < 4; i++) {                                                \
-      T r0, r1, r2, r3;                                                          \
-      IN2(t[i][0], t[i][1], t[i][2], t[i][3], r0, r1, r2, r3);                   \
-      float *q = v + (size_t)(i * 4) * ps + c;                                   \
-      ST(q, r0);                                                                 \
-      ST(q + ps, r1);                                                            \
-      ST(q + 2 * ps, r2);                                                        \
-      ST(q + 3 * ps, r3);                                                        \
-    }                                                                            \
+      IN2(d0, d1, d2, d3, t[0][j], t[1][j], t[2][j], t[3][j]); \
+    } \
+    for (int i = 0; i < 4; i++) { \
+      T r0, r1, r2, r3; \
+      IN2(t[i][0], t[i][1], t[i][2], t[i][3], r0, r1, r2, r3); \
+      float *q = v + (size_t)(i * 4) * ps + c; \
+      ST(q, r0); \
+      ST(q + ps, r1); \
+      ST(q + 2 * ps, r2); \
+      ST(q + 3 * ps, r3); \
+    } \
   } while (0)
 
-#define OUT_F2_BODY(T, LD, ST, CL, B, LO, HI)                                    \
-  do {                                                                           \
-    T s[2][4];                                                                   \
-    for (int j = 0; j < 4; j++) {                                                \
-      const float *p = m + (size_t)j * ps + c;                                   \
+#define OUT_F2_BODY(T, LD, ST, CL, B, LO, HI) \
+  do { \
+    T s[2][4]; \
+    for (int j = 0; j < 4; j++) { \
+      const float *p = m + (size_t)j * ps + c; \
       const T m0 = LD(p), m1 = LD(p + 4 * ps), m2 = LD(p + 8 * ps), m3 = LD(p + 12 * ps); \
-      OUT2(m0, m1, m2, m3, s[0][j], s[1][j]);                                    \
-    }                                                                            \
-    for (int r = 0; r < 2; r++) {                                                \
-      T o0, o1;                                                                  \
-      OUT2(s[r][0], s[r][1], s[r][2], s[r][3], o0, o1);                          \
-      float *q = y + (size_t)r * rs + c;                                         \
-      ST(q, CL(o0 + B, LO, HI));                                                 \
-      ST(q + cs, CL(o1 + B, LO, HI));                                             \
-    }                                                                            \
+      OUT2(m0, m1, m2, m3, s[0][j], s[1][j]); \
+    } \
+    for (int r = 0; r < 2; r++) { \
+      T o0, o1; \
+      OUT2(s[r][0], s[r][1], s[r][2], s[r][3], o0, o1); \
+      float *q = y + (size_t)r * rs + c; \
+      ST(q, CL(o0 + B, LO, HI)); \
+      ST(q + cs, CL(o1 + B, LO, HI)); \
+    } \
   } while (0)
 
-#define IN_F4_BODY(T, LD, ST)                                                         \
-  do {                                                                                \
-    T t[6][6];                                                                        \
-    for (int j = 0; j < 6; j++) {                                                     \
-      const float *p = d + (size_t)j * C + c;                                         \
-      const T d0 = LD(p), d1 = LD(p + rs), d2 = LD(p + 2 * rs), d3 = LD(p + 3 * rs);  \
-      const T d4 = LD(p + 4 * rs), d5 = LD(p + 5 * rs);                               \
+#define IN_F4_BODY(T, LD, ST) \
+  do { \
+    T t[6][6]; \
+    for (int j = 0; j < 6; j++) { \
+      const float *p = d + (size_t)j * C + c; \
+      const T d0 = LD(p), d1 = LD(p + rs), d2 = LD(p + 2 * rs), d3 = LD(p + 3 * rs); \
+      const T d4 = LD(p + 4 * rs), d5 = LD(p + 5 * rs); \
       IN4(T, d0, d1, d2, d3, d4, d5, t[0][j], t[1][j], t[2][j], t[3][j], t[4][j], t[5][j]); \
-    }                                                                                 \
-    for (int i = 0; i < 6; i++) {                                                     \
-      T r0, r1, r2, r3, r4, r5;                                                       \
+    } \
+    for (int i = 0; i < 6; i++) { \
+      T r0, r1, r2, r3, r4, r5; \
       IN4(T, t[i][0], t[i][1], t[i][2], t[i][3], t[i][4], t[i][5], r0, r1, r2, r3, r4, r5); \
-      float *q = v + (size_t)(i * 6) * ps + c;                                        \
-      ST(q, r0);                                                                      \
-      ST(q + ps, r1);                                                                 \
-      ST(q + 2 * ps, r2);                                                             \
-      ST(q + 3 * ps, r3);                                                             \
-      ST(q + 4 * ps, r4);                                                             \
-      ST(q + 5 * ps, r5);                                                             \
-    }                                                                                 \
+      float *q = v + (size_t)(i * 6) * ps + c; \
+      ST(q, r0); \
+      ST(q + ps, r1); \
+      ST(q + 2 * ps, r2); \
+      ST(q + 3 * ps, r3); \
+      ST(q + 4 * ps, r4); \
+      ST(q + 5 * ps, r5); \
+    } \
   } while (0)
 
-#define OUT_F4_BODY(T, LD, ST, CL, B, LO, HI)                                         \
-  do {                                                                                \
-    T s[4][6];                                                                        \
-    for (int j = 0; j < 6; j++) {                                                     \
-      const float *p = m + (size_t)j * ps + c;                                        \
-      const T m0 = LD(p), m1 = LD(p + 6 * ps), m2 = LD(p + 12 * ps);                  \
-      const T m3 = LD(p + 18 * ps), m4 = LD(p + 24 * ps), m5 = LD(p + 30 * ps);       \
-      OUT4(T, m0, m1, m2, m3, m4, m5, s[0][j], s[1][j], s[2][j], s[3][j]);            \
-    }                                                                                 \
-    for (int r = 0; r < 4; r++) {                                                     \
-      T o0, o1, o2, o3;                                                               \
-      OUT4(T, s[r][0], s[r][1], s[r][2], s[r][3], s[r][4], s[r][5], o0, o1, o2, o3);  \
-      float *q = y + (size_t)r * rs + c;                                              \
-      ST(q, CL(o0 + B, LO, HI));                                                      \
-      ST(q + cs, CL(o1 + B, LO, HI));                                                  \
-      ST(q + 2 * cs, CL(o2 + B, LO, HI));                                              \
-      ST(q + 3 * cs, CL(o3 + B, LO, HI));                                              \
-    }                                                                                 \
+#define OUT_F4_BODY(T, LD, ST, CL, B, LO, HI) \
+  do { \
+    T s[4][6]; \
+    for (int j = 0; j < 6; j++) { \
+      const float *p = m + (size_t)j * ps + c; \
+      const T m0 = LD(p), m1 = LD(p + 6 * ps), m2 = LD(p + 12 * ps); \
+      const T m3 = LD(p + 18 * ps), m4 = LD(p + 24 * ps), m5 = LD(p + 30 * ps); \
+      OUT4(T, m0, m1, m2, m3, m4, m5, s[0][j], s[1][j], s[2][j], s[3][j]); \
+    } \
+    for (int r = 0; r < 4; r++) { \
+      T o0, o1, o2, o3; \
+      OUT4(T, s[r][0], s[r][1], s[r][2], s[r][3], s[r][4], s[r][5], o0, o1, o2, o3); \
+      float *q = y + (size_t)r * rs + c; \
+      ST(q, CL(o0 + B, LO, HI)); \
+      ST(q + cs, CL(o1 + B, LO, HI)); \
+      ST(q + 2 * cs, CL(o2 + B, LO, HI)); \
+      ST(q + 3 * cs, CL(o3 + B, LO, HI)); \
+    } \
   } while (0)
 
 void WINO_NAME(in_f2)(const float *d, size_t rs, size_t C, float *v, size_t ps) {
@@ -164,8 +164,8 @@ void WINO_NAME(in_f2)(const float *d, size_t rs, size_t C, float *v, size_t ps) 
   for (; c < C; c++) IN_F2_BODY(float, ws_ld, ws_st);
 }
 
-void WINO_NAME(out_f2)(const float *m, size_t ps, size_t C, const float *bias, float lo,
-                       float hi, float *y, size_t rs, size_t cs) {
+void WINO_NAME(out_f2)(const float *m, size_t ps, size_t C, const float *bias, float lo, float hi,
+                       float *y, size_t rs, size_t cs) {
   size_t c = 0;
 #if TFCC_WINO_VW > 1
   const wino_v vlo = (wino_v){0} + lo, vhi = (wino_v){0} + hi;
@@ -188,8 +188,8 @@ void WINO_NAME(in_f4)(const float *d, size_t rs, size_t C, float *v, size_t ps) 
   for (; c < C; c++) IN_F4_BODY(float, ws_ld, ws_st);
 }
 
-void WINO_NAME(out_f4)(const float *m, size_t ps, size_t C, const float *bias, float lo,
-                       float hi, float *y, size_t rs, size_t cs) {
+void WINO_NAME(out_f4)(const float *m, size_t ps, size_t C, const float *bias, float lo, float hi,
+                       float *y, size_t rs, size_t cs) {
   size_t c = 0;
 #if TFCC_WINO_VW > 1
   const wino_v vlo = (wino_v){0} + lo, vhi = (wino_v){0} + hi;

@@ -45,12 +45,12 @@ TFCC_DISPATCH_TABLE_DECL(tfcc_f32_wino, tfcc_f32_wino_kernel);
 typedef struct tfcc_f32_wino_weights {
   const tfcc_f32_wino_kernel *k;
   const tfcc_f32_gemm_kernel *gk;
-  const char *name;  /* kernel name for profiles */
-  int m, n;          /* output tile m x m, input tile n x n (n = m + 2) */
+  const char *name; /* kernel name for profiles */
+  int m, n;         /* output tile m x m, input tile n x n (n = m + 2) */
   int32_t in_c, out_c;
   tfcc_f32_packed pos[TFCC_WINO_MAX_POS]; /* U[p], N = out_c, K = in_c (zero bias) */
-  float *mem;        /* one block holding every pos[p].w, then the bias */
-  float *bias;       /* out_c floats (zeros when the conv has none), in mem's block */
+  float *mem;                             /* one block holding every pos[p].w, then the bias */
+  float *bias; /* out_c floats (zeros when the conv has none), in mem's block */
 } tfcc_f32_wino_weights;
 
 /* True for what the kernel computes: 3x3 window, stride 1, dilation 1, groups 1. */

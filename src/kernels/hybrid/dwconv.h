@@ -35,11 +35,11 @@ typedef void (*tfcc_hyb_dwconv_fn)(const tfcc_conv_geom *g, const int32_t *x, fl
 /* The best build allowed at dispatch level isa. */
 tfcc_hyb_dwconv_fn tfcc_hyb_dwconv_select(tfcc_isa isa);
 
-#define TFCC_HYB_DW_DECL(isa)                                                                 \
-  void tfcc_hyb_dwconv_fast_##isa(const tfcc_conv_geom *g, const int32_t *x, float scale,     \
+#define TFCC_HYB_DW_DECL(isa) \
+  void tfcc_hyb_dwconv_fast_##isa(const tfcc_conv_geom *g, const int32_t *x, float scale, \
                                   const int32_t *w, const float *fscale, size_t fscale_stride, \
-                                  const float *bias, float lo, float hi, float *out,          \
-                                  int32_t oy0, int32_t oy1);
+                                  const float *bias, float lo, float hi, float *out, int32_t oy0, \
+                                  int32_t oy1);
 TFCC_HYB_DW_DECL(avx512)
 TFCC_HYB_DW_DECL(avx2)
 TFCC_HYB_DW_DECL(scalar)

@@ -74,9 +74,9 @@ static void HD_CAT(hd_tail_, TFCC_HD_ISA)(size_t nc, const int32_t *x, const int
 }
 
 void HD_CAT(tfcc_hyb_dwconv_fast_, TFCC_HD_ISA)(const tfcc_conv_geom *g, const int32_t *x,
-                                              float scale, const int32_t *w, const float *fscale,
-                                              size_t fscale_stride, const float *bias, float lo,
-                                              float hi, float *out, int32_t oy0, int32_t oy1) {
+                                                float scale, const int32_t *w, const float *fscale,
+                                                size_t fscale_stride, const float *bias, float lo,
+                                                float hi, float *out, int32_t oy0, int32_t oy1) {
   const size_t C = (size_t)g->in_c;
   size_t xoff[TFCC_HYB_DW_MAX_TAPS], woff[TFCC_HYB_DW_MAX_TAPS];
   for (int32_t oy = oy0; oy < oy1; oy++) {
@@ -94,8 +94,9 @@ void HD_CAT(tfcc_hyb_dwconv_fast_, TFCC_HD_ISA)(const tfcc_conv_geom *g, const i
         }
       }
       float *o = out + ((size_t)oy * (size_t)g->out_w + (size_t)ox) * C;
-#define HD_AT(c) x + (c), w + (c), xoff, woff, nt, scale, fscale + (c) * fscale_stride, \
-                 fscale_stride, bias ? bias + (c) : NULL, lo, hi, o + (c)
+#define HD_AT(c) \
+  x + (c), w + (c), xoff, woff, nt, scale, fscale + (c)*fscale_stride, fscale_stride, \
+      bias ? bias + (c) : NULL, lo, hi, o + (c)
       size_t c = 0;
       for (; c + 64 <= C; c += 64) HD_CAT(hd_block_, TFCC_HD_ISA)(4, HD_AT(c));
       for (; c + 16 <= C; c += 16) HD_CAT(hd_block_, TFCC_HD_ISA)(1, HD_AT(c));

@@ -22,16 +22,16 @@ tfcc_hyb_round_fn tfcc_hyb_round_select(tfcc_isa isa);
 /* qd8 of many rows in one call (min/max, parameters, element), in the same builds. */
 tfcc_hyb_qd8_rows_fn tfcc_hyb_qd8_rows_select(tfcc_isa isa);
 
-#define TFCC_HYB_OUT_DECL(isa)                                                            \
-  void tfcc_hyb_out_row_##isa(const tfcc_q8_hybrid *h, const int32_t *acc, size_t n0,     \
-                              size_t nc, uint32_t zp, float s, float *out);      \
-  void tfcc_hyb_out_tile_##isa(const tfcc_q8_hybrid *h, const int32_t *c32, size_t NR,    \
-                               size_t m0, size_t mr, size_t n0, size_t nc);     \
-  void tfcc_hyb_minmax_##isa(const float *x, size_t n, float *lo, float *hi);              \
-  void tfcc_hyb_round_##isa(const float *x, size_t n, float inv, int32_t zp, int32_t qmin,  \
-                            int32_t qmax, void *q, bool centered);                     \
-  void tfcc_hyb_qd8_rows_##isa(const float *x, size_t len, size_t rows, int8_t *q,          \
-                               float *scale, int32_t *zp);
+#define TFCC_HYB_OUT_DECL(isa) \
+  void tfcc_hyb_out_row_##isa(const tfcc_q8_hybrid *h, const int32_t *acc, size_t n0, size_t nc, \
+                              uint32_t zp, float s, float *out); \
+  void tfcc_hyb_out_tile_##isa(const tfcc_q8_hybrid *h, const int32_t *c32, size_t NR, size_t m0, \
+                               size_t mr, size_t n0, size_t nc); \
+  void tfcc_hyb_minmax_##isa(const float *x, size_t n, float *lo, float *hi); \
+  void tfcc_hyb_round_##isa(const float *x, size_t n, float inv, int32_t zp, int32_t qmin, \
+                            int32_t qmax, void *q, bool centered); \
+  void tfcc_hyb_qd8_rows_##isa(const float *x, size_t len, size_t rows, int8_t *q, float *scale, \
+                               int32_t *zp);
 TFCC_HYB_OUT_DECL(avx512)
 TFCC_HYB_OUT_DECL(avx2)
 TFCC_HYB_OUT_DECL(scalar)

@@ -13,39 +13,47 @@
 #define HO_CAT2(a, b) a##b
 #define HO_CAT(a, b) HO_CAT2(a, b)
 
-#define HO_LOOP(SCALE, BIAS)                                                 \
-  for (size_t j = 0; j < nc; j++) {                                          \
+#define HO_LOOP(SCALE, BIAS) \
+  for (size_t j = 0; j < nc; j++) { \
     const float t = (float)(int32_t)((uint32_t)acc[j] - zp * (uint32_t)ws[j]); \
-    float v = SCALE;                                                         \
-    BIAS;                                                                    \
-    v = v < lo ? lo : v;                                                     \
-    v = v > hi ? hi : v;                                                     \
-    out[j] = v;                                                              \
+    float v = SCALE; \
+    BIAS; \
+    v = v < lo ? lo : v; \
+    v = v > hi ? hi : v; \
+    out[j] = v; \
   }
 
 void HO_CAT(tfcc_hyb_out_row_, TFCC_HO_ISA)(const tfcc_q8_hybrid *h, const int32_t *restrict acc,
-                                           size_t n0, size_t nc, uint32_t zp, float s,
-                                           float *restrict out) {
+                                            size_t n0, size_t nc, uint32_t zp, float s,
+                                            float *restrict out) {
   const int32_t *restrict ws = h->wsum + n0;
   const float lo = h->lo, hi = h->hi;
   const float *restrict b = h->bias ? h->bias + n0 : NULL;
   if (h->fscale_stride) {
     const float *restrict fs = h->fscale + n0;
     if (h->combined) {
-      if (b) HO_LOOP(t * (s * fs[j]), v = v + b[j])
-      else HO_LOOP(t * (s * fs[j]), (void)0)
+      if (b)
+        HO_LOOP(t * (s * fs[j]), v = v + b[j])
+      else
+        HO_LOOP(t * (s * fs[j]), (void)0)
     } else {
-      if (b) HO_LOOP((t * s) * fs[j], v = v + b[j])
-      else HO_LOOP((t * s) * fs[j], (void)0)
+      if (b)
+        HO_LOOP((t * s) * fs[j], v = v + b[j])
+      else
+        HO_LOOP((t * s) * fs[j], (void)0)
     }
   } else {
     const float fs = h->fscale[0], m = s * fs;
     if (h->combined) {
-      if (b) HO_LOOP(t * m, v = v + b[j])
-      else HO_LOOP(t * m, (void)0)
+      if (b)
+        HO_LOOP(t * m, v = v + b[j])
+      else
+        HO_LOOP(t * m, (void)0)
     } else {
-      if (b) HO_LOOP((t * s) * fs, v = v + b[j])
-      else HO_LOOP((t * s) * fs, (void)0)
+      if (b)
+        HO_LOOP((t * s) * fs, v = v + b[j])
+      else
+        HO_LOOP((t * s) * fs, (void)0)
     }
   }
 }
@@ -58,26 +66,25 @@ typedef uint32_t ho_u __attribute__((vector_size(HO_W * 4)));
 typedef float ho_f __attribute__((vector_size(HO_W * 4)));
 typedef int32_t ho_s __attribute__((vector_size(HO_W * 4)));
 
-#define HO_TILE_LOOP(SCALE, BIAS)                                                      \
-  for (size_t r = 0; r < mr; r++) {                                                   \
+#define HO_TILE_LOOP(SCALE, BIAS) \
+  for (size_t r = 0; r < mr; r++) { \
     const size_t grp = h->rows_per_group == 1 ? m0 + r : (m0 + r) / h->rows_per_group; \
-    const ho_u vzp = (ho_u){0} + (uint32_t)h->zp[grp];                                \
-    const float s = h->scale[grp];                                                    \
-    ho_u a;                                                                           \
-    memcpy(&a, c32 + r * NR + j0, sizeof a);                                          \
-    const ho_f t = __builtin_convertvector((ho_s)(a - vzp * ws), ho_f);               \
-    ho_f v = SCALE;                                                                   \
-    BIAS;                                                                             \
-    ho_s m = v < vlo;                                                                 \
-    v = (ho_f)((m & (ho_s)vlo) | (~m & (ho_s)v));                                     \
-    m = v > vhi;                                                                      \
-    v = (ho_f)((m & (ho_s)vhi) | (~m & (ho_s)v));                                     \
-    memcpy(h->c + (m0 + r) * h->c_stride + n0 + j0, &v, sizeof v);                    \
+    const ho_u vzp = (ho_u){0} + (uint32_t)h->zp[grp]; \
+    const float s = h->scale[grp]; \
+    ho_u a; \
+    memcpy(&a, c32 + r * NR + j0, sizeof a); \
+    const ho_f t = __builtin_convertvector((ho_s)(a - vzp * ws), ho_f); \
+    ho_f v = SCALE; \
+    BIAS; \
+    ho_s m = v < vlo; \
+    v = (ho_f)((m & (ho_s)vlo) | (~m & (ho_s)v)); \
+    m = v > vhi; \
+    v = (ho_f)((m & (ho_s)vhi) | (~m & (ho_s)v)); \
+    memcpy(h->c + (m0 + r) * h->c_stride + n0 + j0, &v, sizeof v); \
   }
 
-void HO_CAT(tfcc_hyb_out_tile_, TFCC_HO_ISA)(const tfcc_q8_hybrid *h, const int32_t *c32,
-                                            size_t NR, size_t m0, size_t mr, size_t n0,
-                                            size_t nc) {
+void HO_CAT(tfcc_hyb_out_tile_, TFCC_HO_ISA)(const tfcc_q8_hybrid *h, const int32_t *c32, size_t NR,
+                                             size_t m0, size_t mr, size_t n0, size_t nc) {
   const ho_f vlo = (ho_f){0} + h->lo, vhi = (ho_f){0} + h->hi;
   size_t j0 = 0;
   for (; j0 + HO_W <= nc; j0 += HO_W) {
@@ -89,29 +96,37 @@ void HO_CAT(tfcc_hyb_out_tile_, TFCC_HO_ISA)(const tfcc_q8_hybrid *h, const int3
       ho_f fs;
       memcpy(&fs, h->fscale + n0 + j0, sizeof fs);
       if (h->combined) {
-        if (h->bias) HO_TILE_LOOP(t * (s * fs), v = v + b)
-        else HO_TILE_LOOP(t * (s * fs), (void)0)
+        if (h->bias)
+          HO_TILE_LOOP(t * (s * fs), v = v + b)
+        else
+          HO_TILE_LOOP(t * (s * fs), (void)0)
       } else {
-        if (h->bias) HO_TILE_LOOP((t * s) * fs, v = v + b)
-        else HO_TILE_LOOP((t * s) * fs, (void)0)
+        if (h->bias)
+          HO_TILE_LOOP((t * s) * fs, v = v + b)
+        else
+          HO_TILE_LOOP((t * s) * fs, (void)0)
       }
     } else {
       const float fs = h->fscale[0];
       if (h->combined) {
-        if (h->bias) HO_TILE_LOOP(t * (s * fs), v = v + b)
-        else HO_TILE_LOOP(t * (s * fs), (void)0)
+        if (h->bias)
+          HO_TILE_LOOP(t * (s * fs), v = v + b)
+        else
+          HO_TILE_LOOP(t * (s * fs), (void)0)
       } else {
-        if (h->bias) HO_TILE_LOOP((t * s) * fs, v = v + b)
-        else HO_TILE_LOOP((t * s) * fs, (void)0)
+        if (h->bias)
+          HO_TILE_LOOP((t * s) * fs, v = v + b)
+        else
+          HO_TILE_LOOP((t * s) * fs, (void)0)
       }
     }
   }
   if (j0 < nc)
     for (size_t r = 0; r < mr; r++) {
       const size_t grp = h->rows_per_group == 1 ? m0 + r : (m0 + r) / h->rows_per_group;
-      HO_CAT(tfcc_hyb_out_row_, TFCC_HO_ISA)(h, c32 + r * NR + j0, n0 + j0, nc - j0,
-                                            (uint32_t)h->zp[grp], h->scale[grp],
-                                            h->c + (m0 + r) * h->c_stride + n0 + j0);
+      HO_CAT(tfcc_hyb_out_row_, TFCC_HO_ISA)
+      (h, c32 + r * NR + j0, n0 + j0, nc - j0, (uint32_t)h->zp[grp], h->scale[grp],
+       h->c + (m0 + r) * h->c_stride + n0 + j0);
     }
 }
 
@@ -122,7 +137,7 @@ typedef float ho_v __attribute__((vector_size(HO_W * 4)));
 typedef int32_t ho_i __attribute__((vector_size(HO_W * 4)));
 
 static inline void HO_CAT(ho_minmax1_, TFCC_HO_ISA)(ho_v v, ho_v *a, ho_v *b) {
-  const ho_i lt = v < *a, gt = v > *b;
+  const ho_i lt = v<*a, gt = v> * b;
   *a = (ho_v)((lt & (ho_i)v) | (~lt & (ho_i)*a));
   *b = (ho_v)((gt & (ho_i)v) | (~gt & (ho_i)*b));
 }
@@ -150,7 +165,8 @@ void HO_CAT(tfcc_hyb_minmax_, TFCC_HO_ISA)(const float *x, size_t n, float *lo, 
       memcpy(&v, x + n - HO_W, sizeof v);
       HO_CAT(ho_minmax1_, TFCC_HO_ISA)(v, &a[1], &b[1]);
     }
-    for (int k = 1; k < 4; k++) HO_CAT(ho_minmax1_, TFCC_HO_ISA)(a[k], &a[0], &b[0]), HO_CAT(ho_minmax1_, TFCC_HO_ISA)(b[k], &a[0], &b[0]);
+    for (int k = 1; k < 4; k++) HO_CAT(ho_minmax1_, TFCC_HO_ISA)
+    (a[k], &a[0], &b[0]), HO_CAT(ho_minmax1_, TFCC_HO_ISA)(b[k], &a[0], &b[0]);
     /* halving tree over the lanes */
     float la[HO_W], lb[HO_W];
     memcpy(la, &a[0], sizeof la);
@@ -191,9 +207,9 @@ static inline int32_t HO_CAT(ho_round1_, TFCC_HO_ISA)(float v, int32_t zp, int32
   return t > qmax ? qmax : t;
 }
 
-void HO_CAT(tfcc_hyb_round_, TFCC_HO_ISA)(const float *restrict x, size_t n, float inv,
-                                         int32_t zp, int32_t qmin, int32_t qmax,
-                                         void *restrict q, bool centered) {
+void HO_CAT(tfcc_hyb_round_, TFCC_HO_ISA)(const float *restrict x, size_t n, float inv, int32_t zp,
+                                          int32_t qmin, int32_t qmax, void *restrict q,
+                                          bool centered) {
   int8_t *restrict q8 = q;
   int32_t *restrict q32 = q;
   size_t i = 0;
@@ -238,7 +254,7 @@ void HO_CAT(tfcc_hyb_round_, TFCC_HO_ISA)(const float *restrict x, size_t n, flo
  * quantize_xnn) in vectors, the last vector ending at the row's last element (overlapping
  * elements are written twice with the same value), scalar only for rows shorter than a vector. */
 static inline int8_t HO_CAT(ho_qd8_1_, TFCC_HO_ISA)(float x, float inv, float flo, float fhi,
-                                                   int32_t zp) {
+                                                    int32_t zp) {
   float f = x * inv;
   f = f >= flo ? f : flo;
   f = f <= fhi ? f : fhi;
@@ -247,7 +263,7 @@ static inline int8_t HO_CAT(ho_qd8_1_, TFCC_HO_ISA)(float x, float inv, float fl
 }
 
 static inline void HO_CAT(ho_qd8_vec_, TFCC_HO_ISA)(const float *x, int8_t *q, ho_v vinv, ho_v vflo,
-                                                   ho_v vfhi, ho_i vzp) {
+                                                    ho_v vfhi, ho_i vzp) {
   const ho_v magic = (ho_v){0} + 12582912.0f;
   ho_v f;
   memcpy(&f, x, sizeof f);
@@ -263,14 +279,15 @@ static inline void HO_CAT(ho_qd8_vec_, TFCC_HO_ISA)(const float *x, int8_t *q, h
 }
 
 void HO_CAT(tfcc_hyb_qd8_rows_, TFCC_HO_ISA)(const float *x, size_t len, size_t rows, int8_t *q,
-                                            float *scale, int32_t *zp) {
+                                             float *scale, int32_t *zp) {
   for (size_t r = 0; r < rows; r++, x += len, q += len) {
     float lo, hi, inv;
     HO_CAT(tfcc_hyb_minmax_, TFCC_HO_ISA)(x, len, &lo, &hi);
     tfcc_hyb_qd8_params(lo, hi, &inv, &zp[r], &scale[r]);
     const float flo = (float)(-128 - zp[r]), fhi = (float)(127 - zp[r]);
     if (len < HO_W) {
-      for (size_t i = 0; i < len; i++) q[i] = HO_CAT(ho_qd8_1_, TFCC_HO_ISA)(x[i], inv, flo, fhi, zp[r]);
+      for (size_t i = 0; i < len; i++)
+        q[i] = HO_CAT(ho_qd8_1_, TFCC_HO_ISA)(x[i], inv, flo, fhi, zp[r]);
       continue;
     }
     const ho_v vinv = (ho_v){0} + inv, vflo = (ho_v){0} + flo, vfhi = (ho_v){0} + fhi;

@@ -50,7 +50,6 @@ static void min_max(const float *x, size_t n, float *lo, float *hi) {
   *hi = rb;
 }
 
-
 /* round half away from zero (TfLiteRound) */
 static inline float round_away(float v) { return roundf(v); }
 

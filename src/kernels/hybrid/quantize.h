@@ -53,8 +53,7 @@ void tfcc_hyb_quantize_vec(tfcc_hyb_scheme s, const float *x, size_t n, int8_t *
 
 /* XNNPACK's qd8 parameters of a group whose extremes are lo and hi: the multiplier inv
  * (= 1 / scale), the zero point and the scale (inline: once per row of a 1x1 convolution). */
-static inline void tfcc_hyb_qd8_params(float lo, float hi, float *inv, int32_t *zp,
-                                       float *scale) {
+static inline void tfcc_hyb_qd8_params(float lo, float hi, float *inv, int32_t *zp, float *scale) {
   const float qmin = -128.0f, qmax = 127.0f;
   const float rmin = lo < 0.0f ? lo : 0.0f;
   const float rmax = hi > 0.0f ? hi : 0.0f;

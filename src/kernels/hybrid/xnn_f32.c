@@ -4,11 +4,11 @@
 #include "kernels/dispatch_table.h"
 #include "kernels/hybrid/xnn_f32.h"
 
-#define K(isa, lvl) {"xnn-f32-" #isa, lvl, tfcc_xnn_sigmoid_f32_##isa, tfcc_xnn_conv_f32_rows_##isa}
+#define K(isa, lvl) \
+  { "xnn-f32-" #isa, lvl, tfcc_xnn_sigmoid_f32_##isa, tfcc_xnn_conv_f32_rows_##isa }
 static const tfcc_xnn_f32_kernel kernels[] = {
-    TFCC_KERNELS_X86(K(avx512, TFCC_ISA_AVX512),
-                     K(avx2, TFCC_ISA_AVX2))
-    K(scalar, TFCC_ISA_GENERIC),
+    TFCC_KERNELS_X86(K(avx512, TFCC_ISA_AVX512), K(avx2, TFCC_ISA_AVX2))
+        K(scalar, TFCC_ISA_GENERIC),
 };
 #undef K
 TFCC_DISPATCH_TABLE_FNS(tfcc_xnn_f32, tfcc_xnn_f32_kernel)
@@ -24,4 +24,3 @@ float *tfcc_xnn_conv_pack(const float *w_ohwi, int32_t out_c, int32_t kdim, int3
   *ocp = (int32_t)o4;
   return wp;
 }
-

@@ -42,10 +42,10 @@ typedef struct tfcc_xnn_f32_kernel {
 
 TFCC_DISPATCH_TABLE_DECL(tfcc_xnn_f32, tfcc_xnn_f32_kernel);
 
-#define TFCC_XNN_F32_DECL(isa)                                                                \
-  void tfcc_xnn_sigmoid_f32_##isa(const float *x, float *y, size_t n);                       \
+#define TFCC_XNN_F32_DECL(isa) \
+  void tfcc_xnn_sigmoid_f32_##isa(const float *x, float *y, size_t n); \
   void tfcc_xnn_conv_f32_rows_##isa(const tfcc_conv_geom *g, const float *in, const float *wp, \
-                                    int32_t ocp, const float *bias, float lo, float hi,        \
+                                    int32_t ocp, const float *bias, float lo, float hi, \
                                     float *out, int32_t r0, int32_t r1);
 TFCC_XNN_F32_DECL(avx512)
 TFCC_XNN_F32_DECL(avx2)

@@ -76,9 +76,10 @@ void XF_CAT(tfcc_xnn_sigmoid_f32_, TFCC_XF_ISA)(const float *x, float *y, size_t
  * short last group repeats its last pixel and stores only its own. */
 #define XF_PX 8
 
-void XF_CAT(tfcc_xnn_conv_f32_rows_, TFCC_XF_ISA)(const tfcc_conv_geom *g, const float *in, const float *wp,
-                            int32_t ocp, const float *bias, float lo, float hi, float *out,
-                            int32_t r0, int32_t r1) {
+void XF_CAT(tfcc_xnn_conv_f32_rows_, TFCC_XF_ISA)(const tfcc_conv_geom *g, const float *in,
+                                                  const float *wp, int32_t ocp, const float *bias,
+                                                  float lo, float hi, float *out, int32_t r0,
+                                                  int32_t r1) {
   const int32_t C = g->in_c, OC = g->out_c;
   const xv4 vlo = splat(lo), vhi = splat(hi);
   for (int32_t row = r0; row < r1; row++) {
@@ -130,7 +131,8 @@ void XF_CAT(tfcc_xnn_conv_f32_rows_, TFCC_XF_ISA)(const tfcc_conv_geom *g, const
           xv4 v = acc[p];
           v = (xv4)(((xi4)v & (v > vlo)) | ((xi4)vlo & ~(v > vlo)));
           v = (xv4)(((xi4)v & (v < vhi)) | ((xi4)vhi & ~(v < vhi)));
-          for (int32_t j = 0; j < XF_W && oc + j < OC; j++) o[(size_t)p * (size_t)OC + (size_t)(oc + j)] = v[j];
+          for (int32_t j = 0; j < XF_W && oc + j < OC; j++)
+            o[(size_t)p * (size_t)OC + (size_t)(oc + j)] = v[j];
         }
       }
     }

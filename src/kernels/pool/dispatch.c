@@ -42,5 +42,6 @@ void tfcc_pool_run(struct tfcc_threadpool *pool, const tfcc_pool_kernel *k,
     threads = 1;
     pool = NULL;
   }
-  tfcc_threadpool_run_split(pool, (size_t)rows, threads > 1 ? 4 * (size_t)threads : 1, run_range, &t);
+  tfcc_threadpool_run_split(pool, (size_t)rows, threads > 1 ? 4 * (size_t)threads : 1, run_range,
+                            &t);
 }

@@ -22,8 +22,8 @@ typedef struct tfcc_pool_job {
   tfcc_dtype dt;           /* float32, uint8, int8 */
   const void *in;
   void *out;
-  float flo, fhi;          /* float32: activation range */
-  int32_t qlo, qhi;        /* uint8/int8: quantized activation range */
+  float flo, fhi;   /* float32: activation range */
+  int32_t qlo, qhi; /* uint8/int8: quantized activation range */
 } tfcc_pool_job;
 
 /* Output rows [row0, row1) with row = batch * out_h + oy. */
@@ -43,8 +43,7 @@ bool tfcc_pool_fast_ok(const tfcc_conv_geom *g, bool is_avg, tfcc_dtype dt);
 
 struct tfcc_threadpool;
 /* Runs the job, output rows split over the pool when the layer is large enough. */
-void tfcc_pool_run(struct tfcc_threadpool *pool, const tfcc_pool_kernel *k,
-                   const tfcc_pool_job *j);
+void tfcc_pool_run(struct tfcc_threadpool *pool, const tfcc_pool_kernel *k, const tfcc_pool_job *j);
 
 #define TFCC_POOL_DECL(name) void name(const tfcc_pool_job *j, int32_t row0, int32_t row1)
 TFCC_POOL_DECL(tfcc_pool_avx512);

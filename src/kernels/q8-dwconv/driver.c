@@ -66,9 +66,9 @@ static bool pack_rows(bool is_signed, int32_t c, int32_t fh, int32_t fw, const u
   return true;
 }
 
-bool tfcc_q8_dw_pack(const tfcc_q8_dw_kernel *k, bool is_signed, int32_t c, int32_t fh,
-                     int32_t fw, const void *filter, const int32_t *bias,
-                     const tfcc_conv_requant *r, tfcc_q8_dw_packed *out) {
+bool tfcc_q8_dw_pack(const tfcc_q8_dw_kernel *k, bool is_signed, int32_t c, int32_t fh, int32_t fw,
+                     const void *filter, const int32_t *bias, const tfcc_conv_requant *r,
+                     tfcc_q8_dw_packed *out) {
   memset(out, 0, sizeof *out);
   if (c <= 0 || fh <= 0 || fw <= 0 || (int64_t)fh * fw > TFCC_Q8_DW_MAX_TAPS) return false;
   const size_t c16 = c16_of(c), taps = (size_t)fh * (size_t)fw;
@@ -116,8 +116,8 @@ static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
 /* Per-thread buffer: row kernels' column quads, else the fixed-point int32 row. */
 static size_t thread_bytes(const tfcc_q8_dw_packed *p, const tfcc_conv_geom *g) {
   if (p->rows) {
-    const size_t ncols = (size_t)(g->out_w - 1) * (size_t)g->stride_w +
-                         (size_t)(p->fw - 1) * (size_t)g->dil_w + 1;
+    const size_t ncols =
+        (size_t)(g->out_w - 1) * (size_t)g->stride_w + (size_t)(p->fw - 1) * (size_t)g->dil_w + 1;
     return align64(ncols * (size_t)((p->fh + 3) / 4) * 256);
   }
   return p->fp32 ? 0 : align64(c16_of(p->c) * 4);

@@ -39,8 +39,8 @@
 #define TFCC_Q8_DW_MAX_TAPS 128
 
 /* One output pixel: channels c, taps pointers (each c bytes). */
-typedef void (*tfcc_q8_dw_fn)(size_t c, size_t ntaps, const uint8_t *const *taps,
-                              const int32_t *pw, const tfcc_q8_out *o);
+typedef void (*tfcc_q8_dw_fn)(size_t c, size_t ntaps, const uint8_t *const *taps, const int32_t *pw,
+                              const tfcc_q8_out *o);
 
 struct tfcc_q8_dw_packed;
 
@@ -48,11 +48,11 @@ struct tfcc_q8_dw_packed;
 typedef struct tfcc_q8_dw_row {
   const tfcc_conv_geom *g;
   const struct tfcc_q8_dw_packed *p;
-  const tfcc_conv_requant *r;  /* fixed-point requantization when !p->fp32 */
-  const uint8_t *const *rows;  /* filter_h input rows, NULL outside the image */
-  uint8_t *out;                /* out_w x c bytes */
-  void *cols;                  /* per-thread column buffer (tfcc_q8_dw_scratch_bytes) */
-  float lo, hi;                /* act_min - zp, act_max - zp */
+  const tfcc_conv_requant *r; /* fixed-point requantization when !p->fp32 */
+  const uint8_t *const *rows; /* filter_h input rows, NULL outside the image */
+  uint8_t *out;               /* out_w x c bytes */
+  void *cols;                 /* per-thread column buffer (tfcc_q8_dw_scratch_bytes) */
+  float lo, hi;               /* act_min - zp, act_max - zp */
   int32_t zp;
 } tfcc_q8_dw_row;
 typedef void (*tfcc_q8_dw_row_fn)(const tfcc_q8_dw_row *a);
@@ -60,8 +60,8 @@ typedef void (*tfcc_q8_dw_row_fn)(const tfcc_q8_dw_row *a);
 typedef struct tfcc_q8_dw_kernel {
   const char *name;
   tfcc_isa isa;
-  int feature;              /* tfcc_cpu_feature the kernel needs besides isa, or -1 */
-  tfcc_q8_dw_fn fn_s, fn_u; /* per-pixel kernels, int8 / uint8 activations (or NULL) */
+  int feature;                    /* tfcc_cpu_feature the kernel needs besides isa, or -1 */
+  tfcc_q8_dw_fn fn_s, fn_u;       /* per-pixel kernels, int8 / uint8 activations (or NULL) */
   tfcc_q8_dw_row_fn row_s, row_u; /* row kernels (or NULL) */
 } tfcc_q8_dw_kernel;
 
@@ -76,10 +76,10 @@ typedef struct tfcc_q8_dw_packed {
                                  cannot take the filter) */
   int32_t c, taps, fh, fw;
   bool is_signed, fp32;
-  bool rows;      /* row-kernel layout */
-  int32_t kz;     /* row kernels: weight offset kz (0: none) */
-  bool scale_lt1; /* every fp32 requantization scale below 1 in magnitude */
-  bool rep;       /* row kernels, c dividing 64: an extra block packs 64 / c pixels per
+  bool rows;       /* row-kernel layout */
+  int32_t kz;      /* row kernels: weight offset kz (0: none) */
+  bool scale_lt1;  /* every fp32 requantization scale below 1 in magnitude */
+  bool rep;        /* row kernels, c dividing 64: an extra block packs 64 / c pixels per
                      vector (lane byte b is channel b % c), used at stride_w 1 */
   uint8_t zp_byte; /* input zero point as stored (before any flip) */
   int32_t *w;
@@ -87,9 +87,9 @@ typedef struct tfcc_q8_dw_packed {
 
 /* filter [1, fh, fw, c] (int8 when is_signed, else uint8), bias (NULL: zero). c is the
  * number of output channels (input channels x depth multiplier). */
-bool tfcc_q8_dw_pack(const tfcc_q8_dw_kernel *k, bool is_signed, int32_t c, int32_t fh,
-                     int32_t fw, const void *filter, const int32_t *bias,
-                     const tfcc_conv_requant *r, tfcc_q8_dw_packed *out);
+bool tfcc_q8_dw_pack(const tfcc_q8_dw_kernel *k, bool is_signed, int32_t c, int32_t fh, int32_t fw,
+                     const void *filter, const int32_t *bias, const tfcc_conv_requant *r,
+                     tfcc_q8_dw_packed *out);
 void tfcc_q8_dw_packed_free(tfcc_q8_dw_packed *p);
 
 struct tfcc_threadpool;

@@ -33,15 +33,19 @@ static inline void pixel(size_t c, size_t ntaps, const uint8_t *const *taps, con
     for (; t + 2 <= ntaps; t += 2) {
       const __m256i x0 = widen(taps[t] + ch, n, is_signed);
       const __m256i x1 = widen(taps[t + 1] + ch, n, is_signed);
-      acc = _mm256_add_epi32(acc, _mm256_madd_epi16(x0, _mm256_loadu_si256(
-                                                            (const __m256i *)(const void *)(w + t * c16 + ch))));
-      acc2 = _mm256_add_epi32(acc2, _mm256_madd_epi16(x1, _mm256_loadu_si256(
-                                                              (const __m256i *)(const void *)(w + (t + 1) * c16 + ch))));
+      acc = _mm256_add_epi32(
+          acc, _mm256_madd_epi16(
+                   x0, _mm256_loadu_si256((const __m256i *)(const void *)(w + t * c16 + ch))));
+      acc2 = _mm256_add_epi32(
+          acc2,
+          _mm256_madd_epi16(
+              x1, _mm256_loadu_si256((const __m256i *)(const void *)(w + (t + 1) * c16 + ch))));
     }
     if (t < ntaps) {
       const __m256i x0 = widen(taps[t] + ch, n, is_signed);
-      acc = _mm256_add_epi32(acc, _mm256_madd_epi16(x0, _mm256_loadu_si256(
-                                                            (const __m256i *)(const void *)(w + t * c16 + ch))));
+      acc = _mm256_add_epi32(
+          acc, _mm256_madd_epi16(
+                   x0, _mm256_loadu_si256((const __m256i *)(const void *)(w + t * c16 + ch))));
     }
     acc = _mm256_add_epi32(acc, acc2);
     if (o->c32) {

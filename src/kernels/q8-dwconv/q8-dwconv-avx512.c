@@ -24,8 +24,8 @@ static inline void pixel(size_t c, size_t ntaps, const uint8_t *const *taps, con
       const __m512i x0 = is_signed ? _mm512_cvtepi8_epi32(b0) : _mm512_cvtepu8_epi32(b0);
       const __m512i x1 = is_signed ? _mm512_cvtepi8_epi32(b1) : _mm512_cvtepu8_epi32(b1);
       acc = _mm512_add_epi32(acc, _mm512_madd_epi16(x0, _mm512_loadu_si512(w + t * c16 + ch)));
-      acc2 = _mm512_add_epi32(acc2,
-                              _mm512_madd_epi16(x1, _mm512_loadu_si512(w + (t + 1) * c16 + ch)));
+      acc2 =
+          _mm512_add_epi32(acc2, _mm512_madd_epi16(x1, _mm512_loadu_si512(w + (t + 1) * c16 + ch)));
     }
     if (t < ntaps) {
       const __m128i b0 = _mm_maskz_loadu_epi8(m, taps[t] + ch);

@@ -19,9 +19,11 @@ static inline __mmask64 block_mask(size_t n) {
 /* Column quads of input columns [ix_lo, ix_lo + ncols) into cols (ncols x nq x 4 vectors).
  * Each vector holds P pixels (P = 1: 64 channels from c0; P > 1: pixels ix..ix+P-1, all
  * channels); bytes outside the image hold the zero point. */
-static inline __attribute__((always_inline)) void build_cols(const tfcc_q8_dw_row *a, size_t c0, __mmask64 m, __m512i flip,
-                              __m512i zpv, int32_t ix_lo, int32_t ncols, const int32_t KH,
-                              const int32_t NQ, const int32_t P, __m512i *cols) {
+static inline __attribute__((always_inline)) void build_cols(const tfcc_q8_dw_row *a, size_t c0,
+                                                             __mmask64 m, __m512i flip, __m512i zpv,
+                                                             int32_t ix_lo, int32_t ncols,
+                                                             const int32_t KH, const int32_t NQ,
+                                                             const int32_t P, __m512i *cols) {
   const tfcc_conv_geom *g = a->g;
   const size_t C = (size_t)a->p->c;
   for (int32_t col = 0; col < ncols; col++) {
@@ -43,14 +45,17 @@ static inline __attribute__((always_inline)) void build_cols(const tfcc_q8_dw_ro
            * address may precede the row; masked-off bytes are never accessed) */
           const int32_t p0 = ix < 0 ? -ix : 0, p1 = ix + P > g->in_w ? g->in_w - ix : P;
           const __mmask64 bm = block_mask((size_t)p1 * C) & ~block_mask((size_t)p0 * C);
-          const uint8_t *src = (const uint8_t *)((uintptr_t)a->rows[ky] + (uintptr_t)(intptr_t)ix * C);
+          const uint8_t *src =
+              (const uint8_t *)((uintptr_t)a->rows[ky] + (uintptr_t)(intptr_t)ix * C);
           r[k] = _mm512_xor_si512(_mm512_mask_loadu_epi8(zraw, bm, src), flip);
         } else {
           r[k] = zpv;
         }
       }
-      const __m512i lo01 = _mm512_unpacklo_epi8(r[0], r[1]), hi01 = _mm512_unpackhi_epi8(r[0], r[1]);
-      const __m512i lo23 = _mm512_unpacklo_epi8(r[2], r[3]), hi23 = _mm512_unpackhi_epi8(r[2], r[3]);
+      const __m512i lo01 = _mm512_unpacklo_epi8(r[0], r[1]),
+                    hi01 = _mm512_unpackhi_epi8(r[0], r[1]);
+      const __m512i lo23 = _mm512_unpacklo_epi8(r[2], r[3]),
+                    hi23 = _mm512_unpackhi_epi8(r[2], r[3]);
       __m512i *d = cols + ((size_t)col * (size_t)NQ + (size_t)q) * 4;
       _mm512_storeu_si512(d + 0, _mm512_unpacklo_epi16(lo01, lo23));
       _mm512_storeu_si512(d + 1, _mm512_unpackhi_epi16(lo01, lo23));
@@ -63,8 +68,8 @@ static inline __attribute__((always_inline)) void build_cols(const tfcc_q8_dw_ro
 /* tfcc_mbqm(x, qm, shift) + zp clamped to [lo, hi], 16 lanes (left = max(shift, 0),
  * right = max(-shift, 0)). srdhm: (x * qm + nudge) / 2^31 truncated equals
  * (x * qm + 2^30) >> 31 (arithmetic) for both signs; rdbpot rounds half away from zero. */
-static inline __m512i requant_fixed(__m512i x, __m512i qm, __m512i left, __m512i right,
-                                    __m512i zp, __m512i lo, __m512i hi) {
+static inline __m512i requant_fixed(__m512i x, __m512i qm, __m512i left, __m512i right, __m512i zp,
+                                    __m512i lo, __m512i hi) {
   const __m512i one = _mm512_set1_epi32(1), rnd = _mm512_set1_epi64((int64_t)1 << 30);
   x = _mm512_sllv_epi32(x, left);
   const __m512i pe = _mm512_srai_epi64(_mm512_add_epi64(_mm512_mul_epi32(x, qm), rnd), 31);
@@ -84,8 +89,9 @@ static inline __m512i requant_fixed(__m512i x, __m512i qm, __m512i left, __m512i
   return _mm512_min_epi32(_mm512_max_epi32(v, lo), hi);
 }
 
-static inline __attribute__((always_inline)) void row_body(const tfcc_q8_dw_row *a, const bool is_signed, const int32_t KH,
-                            const int32_t KW, const bool multi) {
+static inline __attribute__((always_inline)) void row_body(const tfcc_q8_dw_row *a,
+                                                           const bool is_signed, const int32_t KH,
+                                                           const int32_t KW, const bool multi) {
   const tfcc_conv_geom *g = a->g;
   const tfcc_q8_dw_packed *p = a->p;
   const int32_t NQ = (KH + 3) / 4;
@@ -99,21 +105,22 @@ static inline __attribute__((always_inline)) void row_body(const tfcc_q8_dw_row 
   const __m512 lo = _mm512_set1_ps(a->lo), hi = _mm512_set1_ps(a->hi);
   const __m512i zp16 = _mm512_set1_epi16((short)a->zp);
   const __m512i zpi = _mm512_set1_epi32(a->zp);
-  const __m512i blo = _mm512_set1_epi8((char)a->r->act_min), bhi = _mm512_set1_epi8((char)a->r->act_max);
+  const __m512i blo = _mm512_set1_epi8((char)a->r->act_min),
+                bhi = _mm512_set1_epi8((char)a->r->act_max);
   const __m512i ilo = _mm512_set1_epi32(a->r->act_min), ihi = _mm512_set1_epi32(a->r->act_max);
   __m512i kzq[TFCC_Q8_DW_MAX_TAPS / 4];
   const bool has_kz = p->kz != 0, fp32 = p->fp32, lt1 = p->scale_lt1;
   for (int32_t q = 0; q < NQ; q++) {
-      uint32_t word = 0;
-      for (int32_t k = 0; k < 4; k++)
-        if (4 * q + k < KH) word |= (uint32_t)(uint8_t)(int8_t)p->kz << (8 * k);
-      kzq[q] = _mm512_set1_epi32((int32_t)word);
-    }
+    uint32_t word = 0;
+    for (int32_t k = 0; k < 4; k++)
+      if (4 * q + k < KH) word |= (uint32_t)(uint8_t)(int8_t)p->kz << (8 * k);
+    kzq[q] = _mm512_set1_epi32((int32_t)word);
+  }
   __m512i *cols = a->cols;
   /* P pixels per vector: the extra block of channel counts dividing 64, at stride 1 */
   const int32_t P = multi ? (int32_t)(CB / C) : 1;
   const size_t nblk = (C + CB - 1) / CB;
-  for (size_t c0 = 0, blk = P > 1 ? nblk : 0; c0 < C; c0 += P > 1 ? C : CB, blk++) {
+  for (size_t c0 = 0, blk = P > 1 ? nblk : 0; c0<C; c0 += P> 1 ? C : CB, blk++) {
     const __mmask64 m = P > 1 ? ~(__mmask64)0 : block_mask(C - c0);
     const int32_t *pw = p->w + blk * bstride;
     const __m512i *wq = (const __m512i *)(const void *)(pw + 4 * CB);
@@ -128,19 +135,26 @@ static inline __attribute__((always_inline)) void row_body(const tfcc_q8_dw_row 
     const __m512i qm2 = _mm512_loadu_si512(pw + 160), qm3 = _mm512_loadu_si512(pw + 176);
     const __m512i sh0 = _mm512_loadu_si512(pw + 192), sh1 = _mm512_loadu_si512(pw + 208);
     const __m512i sh2 = _mm512_loadu_si512(pw + 224), sh3 = _mm512_loadu_si512(pw + 240);
-    const __m512i l0 = _mm512_max_epi32(sh0, zero), r0 = _mm512_max_epi32(_mm512_sub_epi32(zero, sh0), zero);
-    const __m512i l1 = _mm512_max_epi32(sh1, zero), r1 = _mm512_max_epi32(_mm512_sub_epi32(zero, sh1), zero);
-    const __m512i l2 = _mm512_max_epi32(sh2, zero), r2 = _mm512_max_epi32(_mm512_sub_epi32(zero, sh2), zero);
-    const __m512i l3 = _mm512_max_epi32(sh3, zero), r3 = _mm512_max_epi32(_mm512_sub_epi32(zero, sh3), zero);
+    const __m512i l0 = _mm512_max_epi32(sh0, zero),
+                  r0 = _mm512_max_epi32(_mm512_sub_epi32(zero, sh0), zero);
+    const __m512i l1 = _mm512_max_epi32(sh1, zero),
+                  r1 = _mm512_max_epi32(_mm512_sub_epi32(zero, sh1), zero);
+    const __m512i l2 = _mm512_max_epi32(sh2, zero),
+                  r2 = _mm512_max_epi32(_mm512_sub_epi32(zero, sh2), zero);
+    const __m512i l3 = _mm512_max_epi32(sh3, zero),
+                  r3 = _mm512_max_epi32(_mm512_sub_epi32(zero, sh3), zero);
     for (int32_t ox = 0; ox < g->out_w; ox += P) {
-      const __mmask64 mo = P > 1 ? block_mask((size_t)(g->out_w - ox < P ? g->out_w - ox : P) * C) : m;
+      const __mmask64 mo =
+          P > 1 ? block_mask((size_t)(g->out_w - ox < P ? g->out_w - ox : P) * C) : m;
       __m512i a0 = b0, a1 = b1, a2 = b2, a3 = b3;
       for (int32_t kx = 0; kx < KW; kx++) {
         const __m512i *cq = cols + (size_t)(ox * sw + kx * dw) * (size_t)NQ * 4;
         for (int32_t q = 0; q < NQ; q++) {
           const __m512i *w = wq + ((size_t)q * (size_t)KW + (size_t)kx) * 4;
-          const __m512i x0 = _mm512_loadu_si512(cq + 4 * q), x1 = _mm512_loadu_si512(cq + 4 * q + 1);
-          const __m512i x2 = _mm512_loadu_si512(cq + 4 * q + 2), x3 = _mm512_loadu_si512(cq + 4 * q + 3);
+          const __m512i x0 = _mm512_loadu_si512(cq + 4 * q),
+                        x1 = _mm512_loadu_si512(cq + 4 * q + 1);
+          const __m512i x2 = _mm512_loadu_si512(cq + 4 * q + 2),
+                        x3 = _mm512_loadu_si512(cq + 4 * q + 3);
           a0 = _mm512_dpbusd_epi32(a0, x0, _mm512_loadu_si512(w));
           a1 = _mm512_dpbusd_epi32(a1, x1, _mm512_loadu_si512(w + 1));
           a2 = _mm512_dpbusd_epi32(a2, x2, _mm512_loadu_si512(w + 2));

@@ -45,8 +45,8 @@ static inline void pixel(size_t c, size_t ntaps, const uint8_t *const *taps, con
     f0 = vminq_f32(vmaxq_f32(f0, lo), hi);
     f1 = vminq_f32(vmaxq_f32(f1, lo), hi);
     const int32x4_t q0 = vaddq_s32(vcvtnq_s32_f32(f0), zp), q1 = vaddq_s32(vcvtnq_s32_f32(f1), zp);
-    const uint8x8_t b = vmovn_u16(vcombine_u16(vmovn_u32(vreinterpretq_u32_s32(q0)),
-                                               vmovn_u32(vreinterpretq_u32_s32(q1))));
+    const uint8x8_t b = vmovn_u16(
+        vcombine_u16(vmovn_u32(vreinterpretq_u32_s32(q0)), vmovn_u32(vreinterpretq_u32_s32(q1))));
     uint8_t tmp[8];
     vst1_u8(tmp, b);
     memcpy(o->c + ch, tmp, n < 8 ? n : 8);

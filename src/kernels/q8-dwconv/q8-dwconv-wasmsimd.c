@@ -31,8 +31,10 @@ static inline void pixel(size_t c, size_t ntaps, const uint8_t *const *taps, con
       /* Each weight int32 is (w', 0) as two int16 (w' in its low 16 bits, high bits zero), and
          each input widened to int32 is (x, sign) as two int16: their i32x4.dot_i16x8 is
          x * w' + sign * 0, the exact product, with no shuffle of the weights. */
-      a0 = wasm_i32x4_add(a0, wasm_i32x4_dot_i16x8(wasm_i32x4_extend_low_i16x8(x), wasm_v128_load(wt)));
-      a1 = wasm_i32x4_add(a1, wasm_i32x4_dot_i16x8(wasm_i32x4_extend_high_i16x8(x), wasm_v128_load(wt + 4)));
+      a0 = wasm_i32x4_add(a0,
+                          wasm_i32x4_dot_i16x8(wasm_i32x4_extend_low_i16x8(x), wasm_v128_load(wt)));
+      a1 = wasm_i32x4_add(
+          a1, wasm_i32x4_dot_i16x8(wasm_i32x4_extend_high_i16x8(x), wasm_v128_load(wt + 4)));
     }
     if (o->c32) {
       wasm_v128_store(o->c32 + ch, a0);
@@ -45,7 +47,8 @@ static inline void pixel(size_t c, size_t ntaps, const uint8_t *const *taps, con
     f1 = wasm_f32x4_pmin(wasm_f32x4_pmax(f1, lo), hi);
     const v128_t q0 = wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(f0)), zp);
     const v128_t q1 = wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(f1)), zp);
-    const v128_t b = wasm_i8x16_shuffle(q0, q1, 0, 4, 8, 12, 16, 20, 24, 28, 0, 4, 8, 12, 16, 20, 24, 28);
+    const v128_t b =
+        wasm_i8x16_shuffle(q0, q1, 0, 4, 8, 12, 16, 20, 24, 28, 0, 4, 8, 12, 16, 20, 24, 28);
     if (n >= 8) {
       wasm_v128_store64_lane(o->c + ch, b, 0);
       continue;

@@ -4,8 +4,8 @@
 
 #include "kernels/q8-dwconv/dwconv.h"
 
-#define TFCC_Q8_DW_DECL(name)                                                          \
-  void name(size_t c, size_t ntaps, const uint8_t *const *taps, const int32_t *pw,     \
+#define TFCC_Q8_DW_DECL(name) \
+  void name(size_t c, size_t ntaps, const uint8_t *const *taps, const int32_t *pw, \
             const tfcc_q8_out *o)
 
 void tfcc_q8_dw_row_s_avx512vnni(const tfcc_q8_dw_row *a);

@@ -5,8 +5,8 @@
 
 static const tfcc_q8_fcs_kernel kernels[] = {
     TFCC_KERNELS_X86({"q8-fc-small-16-avx512", TFCC_ISA_AVX512, -1, tfcc_q8_fcs_avx512},
-                     {"q8-fc-small-8-avx2", TFCC_ISA_AVX2, -1, tfcc_q8_fcs_avx2})
-    {"q8-fc-small-scalar", TFCC_ISA_GENERIC, -1, tfcc_q8_fcs_scalar},
+                     {"q8-fc-small-8-avx2", TFCC_ISA_AVX2, -1, tfcc_q8_fcs_avx2}){
+        "q8-fc-small-scalar", TFCC_ISA_GENERIC, -1, tfcc_q8_fcs_scalar},
 };
 TFCC_DISPATCH_TABLE_FNS_USABLE(tfcc_q8_fcs, tfcc_q8_fcs_kernel, tfcc_q8_fcs_usable)
 

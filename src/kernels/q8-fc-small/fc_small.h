@@ -37,13 +37,13 @@
 struct tfcc_q8_fcs_packed;
 
 /* out[b][n] for b < batches: input rows kdim bytes apart, output rows n bytes apart. */
-typedef void (*tfcc_q8_fcs_fn)(const struct tfcc_q8_fcs_packed *p, size_t batches,
-                               const void *x, void *y);
+typedef void (*tfcc_q8_fcs_fn)(const struct tfcc_q8_fcs_packed *p, size_t batches, const void *x,
+                               void *y);
 
 typedef struct tfcc_q8_fcs_kernel {
   const char *name; /* "q8-fc-small-16-avx512" */
   tfcc_isa isa;
-  int feature;      /* tfcc_cpu_feature it also needs beyond the level, or -1 (none so far) */
+  int feature; /* tfcc_cpu_feature it also needs beyond the level, or -1 (none so far) */
   tfcc_q8_fcs_fn fn;
 } tfcc_q8_fcs_kernel;
 
@@ -58,12 +58,12 @@ typedef struct tfcc_q8_fcs_packed {
   bool is_signed; /* int8 (else uint8) activations and output */
   bool fp32;      /* requantize in float (scale); else fixed point (mult, shift) */
   int32_t zp, act_min, act_max;
-  float lo, hi;   /* act_min - zp, act_max - zp (fp32 mode) */
-  int16_t *w;     /* [kpairs][npad][2] */
-  int32_t *bias;  /* [npad] bias + io * sum_k wf */
-  float *scale;   /* [npad] (fp32) */
+  float lo, hi;          /* act_min - zp, act_max - zp (fp32 mode) */
+  int16_t *w;            /* [kpairs][npad][2] */
+  int32_t *bias;         /* [npad] bias + io * sum_k wf */
+  float *scale;          /* [npad] (fp32) */
   int32_t *mult, *shift; /* [npad] (fixed point) */
-  void *mem;      /* the one 64-byte aligned block behind the arrays */
+  void *mem;             /* the one 64-byte aligned block behind the arrays */
 } tfcc_q8_fcs_packed;
 
 /* Why these weights cannot take the small path (NULL: they can): sizes over the limits, a
@@ -80,8 +80,7 @@ void tfcc_q8_fcs_packed_free(tfcc_q8_fcs_packed *p);
 
 /* Whether a call with `batches` rows stays within TFCC_Q8_FCS_MAX_MACS. */
 static inline bool tfcc_q8_fcs_fits(const tfcc_q8_fcs_packed *p, int64_t batches) {
-  return p->k && batches >= 0 &&
-         batches * (int64_t)p->n * (int64_t)p->kdim <= TFCC_Q8_FCS_MAX_MACS;
+  return p->k && batches >= 0 && batches * (int64_t)p->n * (int64_t)p->kdim <= TFCC_Q8_FCS_MAX_MACS;
 }
 
 /* The variants (one file each). */

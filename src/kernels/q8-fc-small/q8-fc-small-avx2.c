@@ -34,8 +34,9 @@ void tfcc_q8_fcs_avx2(const tfcc_q8_fcs_packed *p, size_t batches, const void *x
       const int16_t *w = p->w + j * 2;
       __m256i acc = _mm256_load_si256((const __m256i *)(const void *)(p->bias + j));
       for (size_t q = 0; q < kpairs; q++, w += wstride)
-        acc = _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_set1_epi32(xp[q]),
-                                                      _mm256_load_si256((const __m256i *)(const void *)w)));
+        acc = _mm256_add_epi32(
+            acc, _mm256_madd_epi16(_mm256_set1_epi32(xp[q]),
+                                   _mm256_load_si256((const __m256i *)(const void *)w)));
       _Alignas(32) int32_t v[8];
       const size_t nc = N - j < 8 ? N - j : 8;
       if (p->fp32) {

@@ -45,7 +45,8 @@ static inline __m512i requant16(const tfcc_q8_fcs_packed *p, size_t j, __m512i a
   if (p->fp32) {
     __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(acc), _mm512_load_ps(p->scale + j));
     f = _mm512_min_ps(f, _mm512_set1_ps(p->hi));
-    const __m512i i = _mm512_max_epi32(_mm512_cvtps_epi32(f), _mm512_set1_epi32(p->act_min - p->zp));
+    const __m512i i =
+        _mm512_max_epi32(_mm512_cvtps_epi32(f), _mm512_set1_epi32(p->act_min - p->zp));
     return _mm512_add_epi32(i, zp);
   }
   const tfcc_q8_out o = {.mult = p->mult + j, .shift = p->shift + j, .mult_stride = 1};
@@ -126,9 +127,12 @@ void tfcc_q8_fcs_avx512(const tfcc_q8_fcs_packed *p, size_t batches, const void 
       size_t q = 0;
       for (; q + 4 <= kpairs; q += 4, w += 4 * wstride) {
         acc0 = FCS_DOT(acc0, _mm512_set1_epi32(xp[q]), _mm512_load_si512((const void *)w));
-        acc1 = FCS_DOT(acc1, _mm512_set1_epi32(xp[q + 1]), _mm512_load_si512((const void *)(w + wstride)));
-        acc2 = FCS_DOT(acc2, _mm512_set1_epi32(xp[q + 2]), _mm512_load_si512((const void *)(w + 2 * wstride)));
-        acc3 = FCS_DOT(acc3, _mm512_set1_epi32(xp[q + 3]), _mm512_load_si512((const void *)(w + 3 * wstride)));
+        acc1 = FCS_DOT(acc1, _mm512_set1_epi32(xp[q + 1]),
+                       _mm512_load_si512((const void *)(w + wstride)));
+        acc2 = FCS_DOT(acc2, _mm512_set1_epi32(xp[q + 2]),
+                       _mm512_load_si512((const void *)(w + 2 * wstride)));
+        acc3 = FCS_DOT(acc3, _mm512_set1_epi32(xp[q + 3]),
+                       _mm512_load_si512((const void *)(w + 3 * wstride)));
       }
       for (; q < kpairs; q++, w += wstride)
         acc0 = FCS_DOT(acc0, _mm512_set1_epi32(xp[q]), _mm512_load_si512((const void *)w));

@@ -12,7 +12,8 @@ static const tfcc_q8_gemm_kernel kernels[] = {
 #endif
 #if defined(__x86_64__) || defined(__i386__)
     {"q8-gemm-14x32-avx512vnni", TFCC_ISA_AVX512, TFCC_CPU_AVX512VNNI, 0x80, 14, 32,
-     tfcc_q8_gemm_s_14x32_avx512vnni, tfcc_q8_gemm_u_14x32_avx512vnni, tfcc_q8_row_sum_avx512vnni, true},
+     tfcc_q8_gemm_s_14x32_avx512vnni, tfcc_q8_gemm_u_14x32_avx512vnni, tfcc_q8_row_sum_avx512vnni,
+     true},
     {"q8-gemm-6x16-avxvnni", TFCC_ISA_AVX2, TFCC_CPU_AVXVNNI, 0x80, 6, 16,
      tfcc_q8_gemm_s_6x16_avxvnni, tfcc_q8_gemm_u_6x16_avxvnni, tfcc_q8_row_sum_avxvnni, false},
     {"q8-gemm-4x8-avx2", TFCC_ISA_AVX2, -1, 0x80, 4, 8, tfcc_q8_gemm_s_4x8_avx2,

@@ -58,9 +58,7 @@ typedef struct q8_job {
 
 /* im2col rows are K rounded up to 4 bytes, zero past K: the kernels then run them without a
  * depth tail (the packed weights are zero there too, and zeros add nothing to the sums). */
-static size_t im2col_stride(const tfcc_q8_packed *p) {
-  return ((size_t)p->kdim + 3) & ~(size_t)3;
-}
+static size_t im2col_stride(const tfcc_q8_packed *p) { return ((size_t)p->kdim + 3) & ~(size_t)3; }
 static size_t im2col_bytes(const tfcc_q8_packed *p) {
   return ((size_t)p->k->mr * im2col_stride(p) + 63) & ~(size_t)63;
 }
@@ -103,8 +101,7 @@ size_t tfcc_q8_scratch_bytes(const tfcc_conv_geom *g, const tfcc_q8_packed *p, i
   return shared_bytes(g, p) + per_thread_bytes(g, p, false) * (size_t)threads;
 }
 
-size_t tfcc_q8_hybrid_scratch_bytes(const tfcc_conv_geom *g, const tfcc_q8_packed *p,
-                                    int threads) {
+size_t tfcc_q8_hybrid_scratch_bytes(const tfcc_conv_geom *g, const tfcc_q8_packed *p, int threads) {
   if (threads < 1) threads = 1;
   tfcc_conv_geom g1; /* tfcc_q8_conv_hybrid runs one image at a time */
   if (g) {
@@ -146,8 +143,7 @@ static void copy_window(uint8_t *dst, const uint8_t *src, size_t n, size_t step,
 }
 
 /* Row pointers of output rows m0 .. m0+mr-1. */
-static void conv_rows(const q8_job *j, size_t m0, size_t mr, uint8_t *tile,
-                      const uint8_t **rows) {
+static void conv_rows(const q8_job *j, size_t m0, size_t mr, uint8_t *tile, const uint8_t **rows) {
   const tfcc_conv_geom *g = j->g;
   const size_t ow = (size_t)g->out_w, oh = (size_t)g->out_h;
   const size_t cin = (size_t)g->in_c, K = (size_t)j->p->kdim, stride = im2col_stride(j->p);
@@ -312,8 +308,8 @@ static void run_tile(const q8_job *j, size_t m0, size_t mr, size_t pi, const uin
     o->shift = j->r->shift + n0 * (size_t)j->r->mult_stride;
   }
   const tfcc_q8_gemm_fn fn = p->is_signed ? p->k->fn_s : p->k->fn_u;
-  fn(mr, nc, j->im2col ? im2col_stride(p) : (size_t)p->kdim, (const void *const *)rows, p->w + pi * tfcc_q8_panel_bytes(p),
-     row_add, o);
+  fn(mr, nc, j->im2col ? im2col_stride(p) : (size_t)p->kdim, (const void *const *)rows,
+     p->w + pi * tfcc_q8_panel_bytes(p), row_add, o);
   if (!o->c32) return;
   if (j->hyb) {
     hybrid_tile(j->hyb, o->c32, NR, m0, mr, n0, nc);
@@ -330,7 +326,8 @@ static void tile_row_add(const q8_job *j, const uint8_t *const *rows, size_t mr,
   const tfcc_q8_packed *p = j->p;
   uint32_t (*const rsum)(const uint8_t *, size_t, bool) = p->k->row_sum ? p->k->row_sum : row_sum;
   for (size_t r = 0; r < mr; r++)
-    row_add[r] = p->kz ? (int32_t)((uint32_t)p->kz * rsum(rows[r], (size_t)p->kdim, p->is_signed)) : 0;
+    row_add[r] =
+        p->kz ? (int32_t)((uint32_t)p->kz * rsum(rows[r], (size_t)p->kdim, p->is_signed)) : 0;
   for (size_t r = mr; r < (size_t)p->k->mr; r++) row_add[r] = row_add[0];
 }
 
@@ -476,7 +473,8 @@ static void run_job(struct tfcc_threadpool *pool, q8_job *j) {
   j->panels_per_block = ppb;
   j->n_blocks = n_blocks;
   j->tiles_per_task = (j->m_tiles + m_chunks - 1) / m_chunks;
-  if (threads > 1) j->tiles_per_task = balanced_tiles_per_task(j->m_tiles, j->tiles_per_task, threads);
+  if (threads > 1)
+    j->tiles_per_task = balanced_tiles_per_task(j->m_tiles, j->tiles_per_task, threads);
   j->m_chunks = (j->m_tiles + j->tiles_per_task - 1) / j->tiles_per_task;
   tfcc_threadpool_run(pool, j->m_chunks * j->n_blocks, q8_task, j);
 }
@@ -489,9 +487,9 @@ static void set_scratch(q8_job *j, void *scratch) {
   j->scratch_stride = per_thread_bytes(j->g, j->p, j->hyb != NULL);
 }
 
-void tfcc_q8_gemm(struct tfcc_threadpool *pool, const tfcc_q8_packed *p,
-                  const tfcc_conv_requant *r, int32_t m, const void *a, size_t a_stride,
-                  void *c, size_t c_stride, void *scratch) {
+void tfcc_q8_gemm(struct tfcc_threadpool *pool, const tfcc_q8_packed *p, const tfcc_conv_requant *r,
+                  int32_t m, const void *a, size_t a_stride, void *c, size_t c_stride,
+                  void *scratch) {
   q8_job j;
   memset(&j, 0, sizeof j);
   j.p = p;

@@ -111,11 +111,11 @@ int32_t tfcc_q8_gemm_k_block(const tfcc_q8_gemm_kernel *k);
 typedef struct tfcc_q8_packed {
   const tfcc_q8_gemm_kernel *k;
   int32_t n, kdim;
-  int32_t kpad;     /* kdim rounded up to tfcc_q8_gemm_k_block(k) */
-  bool is_signed;   /* int8 activations (fn_s) */
-  int32_t kz;       /* row-sum factor (see above) */
-  bool fp32;        /* requantize in float (panel scales); else fixed point (requant below) */
-  uint8_t *w;       /* 64-byte aligned panels */
+  int32_t kpad;   /* kdim rounded up to tfcc_q8_gemm_k_block(k) */
+  bool is_signed; /* int8 activations (fn_s) */
+  int32_t kz;     /* row-sum factor (see above) */
+  bool fp32;      /* requantize in float (panel scales); else fixed point (requant below) */
+  uint8_t *w;     /* 64-byte aligned panels */
 } tfcc_q8_packed;
 
 /* Packs src[n * kdim + k] (OHWI filter / FC weights; dtype int8 when is_signed, else uint8)
@@ -139,9 +139,9 @@ static inline size_t tfcc_q8_panel_bytes(const tfcc_q8_packed *p) {
 struct tfcc_threadpool;
 
 /* out = requant(A x B) for m rows of A (row i at a + i * a_stride, kdim bytes). */
-void tfcc_q8_gemm(struct tfcc_threadpool *pool, const tfcc_q8_packed *p,
-                  const tfcc_conv_requant *r, int32_t m, const void *a, size_t a_stride,
-                  void *c, size_t c_stride, void *scratch);
+void tfcc_q8_gemm(struct tfcc_threadpool *pool, const tfcc_q8_packed *p, const tfcc_conv_requant *r,
+                  int32_t m, const void *a, size_t a_stride, void *c, size_t c_stride,
+                  void *scratch);
 /* Convolution (groups == 1; p packs the OHWI filter, K = filter_h * filter_w * in_c). */
 void tfcc_q8_conv(struct tfcc_threadpool *pool, const tfcc_conv_geom *g, const tfcc_q8_packed *p,
                   const tfcc_conv_requant *r, const void *in, void *out, void *scratch);
@@ -161,24 +161,24 @@ size_t tfcc_q8_scratch_bytes(const tfcc_conv_geom *g, const tfcc_q8_packed *p, i
  * then clamped to [lo, hi]. */
 struct tfcc_q8_hybrid;
 /* One row of the hybrid output stage, columns n0 .. n0+nc-1 (kernels/hybrid/hyb_out.h). */
-typedef void (*tfcc_q8_hybrid_row_fn)(const struct tfcc_q8_hybrid *h, const int32_t *acc,
-                                      size_t n0, size_t nc, uint32_t zp, float s, float *out);
+typedef void (*tfcc_q8_hybrid_row_fn)(const struct tfcc_q8_hybrid *h, const int32_t *acc, size_t n0,
+                                      size_t nc, uint32_t zp, float s, float *out);
 /* A whole c32 tile: rows r < mr at c32 + r * NR, output rows m0 + r, columns n0 .. n0+nc-1. */
 typedef void (*tfcc_q8_hybrid_tile_fn)(const struct tfcc_q8_hybrid *h, const int32_t *c32,
                                        size_t NR, size_t m0, size_t mr, size_t n0, size_t nc);
 typedef struct tfcc_q8_hybrid {
   float *c;
-  size_t c_stride;         /* floats between output rows */
+  size_t c_stride; /* floats between output rows */
   const int32_t *zp;
   const float *scale;
   size_t rows_per_group;
-  const int32_t *wsum;     /* [n] sum of each column's int8 weights */
-  const float *fscale;     /* filter scale of column n at n * fscale_stride */
-  size_t fscale_stride;    /* 1 per-channel, 0 per-tensor */
-  const float *bias;       /* [n] or NULL */
+  const int32_t *wsum;  /* [n] sum of each column's int8 weights */
+  const float *fscale;  /* filter scale of column n at n * fscale_stride */
+  size_t fscale_stride; /* 1 per-channel, 0 per-tensor */
+  const float *bias;    /* [n] or NULL */
   float lo, hi;
   bool combined;
-  tfcc_q8_hybrid_row_fn row; /* vectorised row function, or NULL (the driver's portable one) */
+  tfcc_q8_hybrid_row_fn row;   /* vectorised row function, or NULL (the driver's portable one) */
   tfcc_q8_hybrid_tile_fn tile; /* vectorised tile function (NULL: row by row) */
 } tfcc_q8_hybrid;
 
@@ -193,7 +193,6 @@ void tfcc_q8_conv_hybrid(struct tfcc_threadpool *pool, const tfcc_conv_geom *g,
                          const tfcc_q8_packed *p, const tfcc_q8_hybrid *h, const void *in,
                          void *scratch);
 /* Scratch bytes of the two calls above with `threads` threads (g NULL: plain GEMM). */
-size_t tfcc_q8_hybrid_scratch_bytes(const tfcc_conv_geom *g, const tfcc_q8_packed *p,
-                                    int threads);
+size_t tfcc_q8_hybrid_scratch_bytes(const tfcc_conv_geom *g, const tfcc_q8_packed *p, int threads);
 
 #endif

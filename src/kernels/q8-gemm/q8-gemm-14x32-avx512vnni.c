@@ -31,30 +31,30 @@
 
 /* Rows >= ROWS (a compile-time constant) are not computed: their code folds away. */
 #define LD(p) (TAIL ? tfcc_q8_load_tail((p) + k, kc - k) : tfcc_q8_load4((p) + k))
-#define ROW(i)                                   \
-  if (ROWS > i) {                                \
+#define ROW(i) \
+  if (ROWS > i) { \
     const __m512i x = _mm512_set1_epi32(LD(a##i)); \
-    c##i##0 = DOT(c##i##0, x, w0);               \
-    c##i##1 = DOT(c##i##1, x, w1);               \
+    c##i##0 = DOT(c##i##0, x, w0); \
+    c##i##1 = DOT(c##i##1, x, w1); \
   }
-#define STEP                                                                    \
-  do {                                                                          \
+#define STEP \
+  do { \
     const __m512i w0 = _mm512_load_si512(pw), w1 = _mm512_load_si512(pw + 64); \
-    pw += 128;                                                                  \
-    ROW(0) ROW(1) ROW(2) ROW(3) ROW(4) ROW(5) ROW(6)                            \
-    ROW(7) ROW(8) ROW(9) ROW(10) ROW(11) ROW(12) ROW(13)                        \
+    pw += 128; \
+    ROW(0) \
+    ROW(1) ROW(2) ROW(3) ROW(4) ROW(5) ROW(6) ROW(7) ROW(8) ROW(9) ROW(10) ROW(11) ROW(12) ROW(13) \
   } while (0)
-#define INIT(i)                                                    \
-  const uint8_t *a##i = ROWS > i ? (const uint8_t *)a[i] : a0;     \
+#define INIT(i) \
+  const uint8_t *a##i = ROWS > i ? (const uint8_t *)a[i] : a0; \
   const __m512i ra##i = _mm512_set1_epi32(row_add[ROWS > i ? i : 0]); \
-  __m512i c##i##0 = _mm512_add_epi32(bias0, ra##i);                \
+  __m512i c##i##0 = _mm512_add_epi32(bias0, ra##i); \
   __m512i c##i##1 = _mm512_add_epi32(bias1, ra##i);
-#define PAIR(i, j)                                                                       \
-  if (ROWS > i && mr > i) {                                                              \
-    if (o->mult && !o->c32)                                                              \
-      store_pair_fixed(i, mr, nc, c##i##0, c##i##1, c##j##0, c##j##1, o);                \
-    else                                                                                 \
-      store_pair(i, mr, nc, c##i##0, c##i##1, c##j##0, c##j##1, s0, s1, o, SIGNED);      \
+#define PAIR(i, j) \
+  if (ROWS > i && mr > i) { \
+    if (o->mult && !o->c32) \
+      store_pair_fixed(i, mr, nc, c##i##0, c##i##1, c##j##0, c##j##1, o); \
+    else \
+      store_pair(i, mr, nc, c##i##0, c##i##1, c##j##0, c##j##1, s0, s1, o, SIGNED); \
   }
 
 /* One function per (rows, signedness): ROWS rows computed, mr <= ROWS stored. */
@@ -115,19 +115,29 @@ DEFINE_TILE(tile_u1, 1, 0)
 
 /* A partial tile (the last rows of M, or a GEMV) runs the smallest variant that holds it. */
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_14x32_avx512vnni) {
-  if (mr > 7) tile_s14(mr, nc, kc, a, w, row_add, o);
-  else if (mr > 4) tile_s7(mr, nc, kc, a, w, row_add, o);
-  else if (mr > 2) tile_s4(mr, nc, kc, a, w, row_add, o);
-  else if (mr > 1) tile_s2(mr, nc, kc, a, w, row_add, o);
-  else tile_s1(mr, nc, kc, a, w, row_add, o);
+  if (mr > 7)
+    tile_s14(mr, nc, kc, a, w, row_add, o);
+  else if (mr > 4)
+    tile_s7(mr, nc, kc, a, w, row_add, o);
+  else if (mr > 2)
+    tile_s4(mr, nc, kc, a, w, row_add, o);
+  else if (mr > 1)
+    tile_s2(mr, nc, kc, a, w, row_add, o);
+  else
+    tile_s1(mr, nc, kc, a, w, row_add, o);
 }
 
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_14x32_avx512vnni) {
-  if (mr > 7) tile_u14(mr, nc, kc, a, w, row_add, o);
-  else if (mr > 4) tile_u7(mr, nc, kc, a, w, row_add, o);
-  else if (mr > 2) tile_u4(mr, nc, kc, a, w, row_add, o);
-  else if (mr > 1) tile_u2(mr, nc, kc, a, w, row_add, o);
-  else tile_u1(mr, nc, kc, a, w, row_add, o);
+  if (mr > 7)
+    tile_u14(mr, nc, kc, a, w, row_add, o);
+  else if (mr > 4)
+    tile_u7(mr, nc, kc, a, w, row_add, o);
+  else if (mr > 2)
+    tile_u4(mr, nc, kc, a, w, row_add, o);
+  else if (mr > 1)
+    tile_u2(mr, nc, kc, a, w, row_add, o);
+  else
+    tile_u1(mr, nc, kc, a, w, row_add, o);
 }
 
 /* Sum of n bytes (int8 when is_signed, else uint8), modulo 2^32: vpdpbusd against a vector
@@ -159,7 +169,8 @@ uint32_t tfcc_q8_row_sum_avx512vnni(const uint8_t *x, size_t n, bool is_signed) 
     a2 = _mm512_add_epi64(a2, _mm512_sad_epu8(_mm512_loadu_si512(x + i + 128), zero));
     a3 = _mm512_add_epi64(a3, _mm512_sad_epu8(_mm512_loadu_si512(x + i + 192), zero));
   }
-  for (; i + 64 <= n; i += 64) a1 = _mm512_add_epi64(a1, _mm512_sad_epu8(_mm512_loadu_si512(x + i), zero));
+  for (; i + 64 <= n; i += 64)
+    a1 = _mm512_add_epi64(a1, _mm512_sad_epu8(_mm512_loadu_si512(x + i), zero));
   if (i < n) {
     const __mmask64 m = (__mmask64)(~0ull >> (64 - (n - i)));
     a2 = _mm512_add_epi64(a2, _mm512_sad_epu8(_mm512_maskz_loadu_epi8(m, x + i), zero));

@@ -42,7 +42,7 @@
 
 #define MR 16
 #define NR 64
-#define KB 64                   /* depth bytes per tile step (one A tile row) */
+#define KB 64                    /* depth bytes per tile step (one A tile row) */
 #define B_STEP (KB / 4 * NR * 4) /* panel bytes per depth step: 16 groups x 64 columns x 4 */
 
 #define TFCC_AMX_BARRIER() __asm__ __volatile__("" ::: "memory")
@@ -68,17 +68,17 @@ static inline void configure(size_t mr) {
 }
 
 /* One depth step: the A tile from a (row stride a_stride) against the four B tiles at pb. */
-#define STEP(dp, a, a_stride, pb)            \
-  do {                                       \
-    _tile_loadd(4, (a), (long)(a_stride));   \
-    _tile_loadd(5, (pb), NR * 4);            \
-    _tile_loadd(6, (pb) + 64, NR * 4);       \
-    dp(0, 4, 5);                             \
-    _tile_loadd(7, (pb) + 128, NR * 4);      \
-    dp(1, 4, 6);                             \
-    _tile_loadd(5, (pb) + 192, NR * 4);      \
-    dp(2, 4, 7);                             \
-    dp(3, 4, 5);                             \
+#define STEP(dp, a, a_stride, pb) \
+  do { \
+    _tile_loadd(4, (a), (long)(a_stride)); \
+    _tile_loadd(5, (pb), NR * 4); \
+    _tile_loadd(6, (pb) + 64, NR * 4); \
+    dp(0, 4, 5); \
+    _tile_loadd(7, (pb) + 128, NR * 4); \
+    dp(1, 4, 6); \
+    _tile_loadd(5, (pb) + 192, NR * 4); \
+    dp(2, 4, 7); \
+    dp(3, 4, 5); \
   } while (0)
 
 /* Bytes k .. k + n - 1 of rows 0 .. mr - 1 into the staging tile (64-byte rows), zero past n. */
@@ -96,37 +96,37 @@ static inline void stage_rows(uint8_t *st, size_t mr, const void *const *a, size
 }
 
 /* Tile products into acc (mr rows of 64 int32). */
-#define TILE_PRODUCT(dp)                                                                     \
-  do {                                                                                       \
-    const uint8_t *a0 = a[0];                                                                \
-    const ptrdiff_t s = mr > 1 ? (const uint8_t *)a[1] - a0 : 0;                              \
-    bool spaced = true;                                                                      \
-    for (size_t i = 2; i < mr; i++)                                                          \
-      if ((const uint8_t *)a[i] - a0 != (ptrdiff_t)i * s) spaced = false;                    \
-    configure(mr);                                                                           \
-    _tile_zero(0);                                                                           \
-    _tile_zero(1);                                                                           \
-    _tile_zero(2);                                                                           \
-    _tile_zero(3);                                                                           \
-    const uint8_t *pb = (const uint8_t *)w + NR * 8;                                         \
-    size_t k = 0;                                                                            \
-    for (; k + KB <= kc; k += KB, pb += B_STEP) {                                            \
-      if (spaced) {                                                                          \
-        STEP(dp, a0 + k, s, pb);                                                             \
-      } else {                                                                               \
-        stage_rows(stage, mr, a, k, KB);                                                     \
-        STEP(dp, stage, KB, pb);                                                             \
-      }                                                                                      \
-    }                                                                                        \
-    if (k < kc) {                                                                            \
-      stage_rows(stage, mr, a, k, kc - k);                                                   \
-      STEP(dp, stage, KB, pb);                                                               \
-    }                                                                                        \
-    _tile_stored(0, &acc[0][0], NR * 4);                                                     \
-    _tile_stored(1, &acc[0][16], NR * 4);                                                    \
-    _tile_stored(2, &acc[0][32], NR * 4);                                                    \
-    _tile_stored(3, &acc[0][48], NR * 4);                                                    \
-    _tile_release();                                                                         \
+#define TILE_PRODUCT(dp) \
+  do { \
+    const uint8_t *a0 = a[0]; \
+    const ptrdiff_t s = mr > 1 ? (const uint8_t *)a[1] - a0 : 0; \
+    bool spaced = true; \
+    for (size_t i = 2; i < mr; i++) \
+      if ((const uint8_t *)a[i] - a0 != (ptrdiff_t)i * s) spaced = false; \
+    configure(mr); \
+    _tile_zero(0); \
+    _tile_zero(1); \
+    _tile_zero(2); \
+    _tile_zero(3); \
+    const uint8_t *pb = (const uint8_t *)w + NR * 8; \
+    size_t k = 0; \
+    for (; k + KB <= kc; k += KB, pb += B_STEP) { \
+      if (spaced) { \
+        STEP(dp, a0 + k, s, pb); \
+      } else { \
+        stage_rows(stage, mr, a, k, KB); \
+        STEP(dp, stage, KB, pb); \
+      } \
+    } \
+    if (k < kc) { \
+      stage_rows(stage, mr, a, k, kc - k); \
+      STEP(dp, stage, KB, pb); \
+    } \
+    _tile_stored(0, &acc[0][0], NR * 4); \
+    _tile_stored(1, &acc[0][16], NR * 4); \
+    _tile_stored(2, &acc[0][32], NR * 4); \
+    _tile_stored(3, &acc[0][48], NR * 4); \
+    _tile_release(); \
   } while (0)
 
 /* acc + bias + row term, requantized and stored: rows i, i + 1 and 32 columns at a time. */

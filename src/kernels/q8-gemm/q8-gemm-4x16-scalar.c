@@ -22,8 +22,7 @@ static inline void tile(size_t mr, size_t nc, size_t kc, const void *const *a, c
         for (size_t j = 0; j < NR; j++) acc[i][j] += (uint32_t)(xv * (int32_t)wk[j * 4]);
       } else {
         const int32_t xv = x[k];
-        for (size_t j = 0; j < NR; j++)
-          acc[i][j] += (uint32_t)(xv * (int32_t)(int8_t)wk[j * 4]);
+        for (size_t j = 0; j < NR; j++) acc[i][j] += (uint32_t)(xv * (int32_t)(int8_t)wk[j * 4]);
       }
     }
   }

@@ -33,8 +33,8 @@ static inline void store_row(size_t i, size_t nc, __m256i a, __m256i b, __m256i 
   f = _mm256_min_ps(_mm256_max_ps(f, _mm256_set1_ps(o->lo)), _mm256_set1_ps(o->hi));
   const __m256i q = _mm256_add_epi32(_mm256_cvtps_epi32(f), _mm256_set1_epi32(o->zp));
   const __m256i bytes = _mm256_shuffle_epi8(
-      q, _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 4, 8,
-                          12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1));
+      q, _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 4, 8, 12,
+                          -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1));
   uint8_t tmp[8];
   const uint32_t lo4 = (uint32_t)_mm256_extract_epi32(bytes, 0);
   const uint32_t hi4 = (uint32_t)_mm256_extract_epi32(bytes, 4);

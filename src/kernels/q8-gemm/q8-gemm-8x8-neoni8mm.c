@@ -31,45 +31,45 @@ static inline uint8x16_t stage(const uint8_t *r0, const uint8_t *r1, size_t n) {
 }
 
 #define MMLA_S(acc, x, b) acc = vmmlaq_s32(acc, vreinterpretq_s8_u8(x), vreinterpretq_s8_u8(b))
-#define MMLA_U(acc, x, b)                                                                    \
-  acc = vreinterpretq_s32_u32(vmmlaq_u32(vreinterpretq_u32_s32(acc), x, b))
+#define MMLA_U(acc, x, b) acc = vreinterpretq_s32_u32(vmmlaq_u32(vreinterpretq_u32_s32(acc), x, b))
 
-#define GROUP(MMLA, LOAD)                                                                    \
-  do {                                                                                       \
-    const uint8x16_t b0 = vld1q_u8(pw), b1 = vld1q_u8(pw + 16), b2 = vld1q_u8(pw + 32),     \
-                     b3 = vld1q_u8(pw + 48);                                                 \
-    for (int r = 0; r < 4; r++) {                                                            \
-      const uint8x16_t x = LOAD;                                                             \
-      MMLA(acc[r][0], x, b0);                                                                \
-      MMLA(acc[r][1], x, b1);                                                                \
-      MMLA(acc[r][2], x, b2);                                                                \
-      MMLA(acc[r][3], x, b3);                                                                \
-    }                                                                                        \
-    pw += 64;                                                                                \
+#define GROUP(MMLA, LOAD) \
+  do { \
+    const uint8x16_t b0 = vld1q_u8(pw), b1 = vld1q_u8(pw + 16), b2 = vld1q_u8(pw + 32), \
+                     b3 = vld1q_u8(pw + 48); \
+    for (int r = 0; r < 4; r++) { \
+      const uint8x16_t x = LOAD; \
+      MMLA(acc[r][0], x, b0); \
+      MMLA(acc[r][1], x, b1); \
+      MMLA(acc[r][2], x, b2); \
+      MMLA(acc[r][3], x, b3); \
+    } \
+    pw += 64; \
   } while (0)
 
-#define TILE(MMLA)                                                                            \
-  const uint8_t *pw = (const uint8_t *)w + NR * 8;                                            \
-  const int32_t *bias = w;                                                                    \
-  const float *scale = (const float *)(const void *)((const uint8_t *)w + NR * 4);            \
-  const uint8_t *const *ar = (const uint8_t *const *)a;                                       \
-  int32x4_t acc[4][4];                                                                        \
-  for (int r = 0; r < 4; r++)                                                                 \
-    for (int c = 0; c < 4; c++) acc[r][c] = vdupq_n_s32(0);                                   \
-  size_t k = 0;                                                                               \
-  for (; k + 8 <= kc; k += 8) GROUP(MMLA, ld8(ar[2 * r] + k, ar[2 * r + 1] + k));             \
-  if (k < kc) GROUP(MMLA, stage(ar[2 * r] + k, ar[2 * r + 1] + k, kc - k));                   \
-  for (size_t r = 0; r < 4 && 2 * r < mr; r++) {                                              \
-    const int32x4_t *v = acc[r];                                                              \
-    tfcc_q8_neon_store_row8(2 * r, nc, vcombine_s32(vget_low_s32(v[0]), vget_low_s32(v[1])),  \
-                            vcombine_s32(vget_low_s32(v[2]), vget_low_s32(v[3])), bias,       \
-                            row_add, scale, o);                                               \
-    if (2 * r + 1 < mr)                                                                       \
-      tfcc_q8_neon_store_row8(2 * r + 1, nc,                                                  \
-                              vcombine_s32(vget_high_s32(v[0]), vget_high_s32(v[1])),         \
-                              vcombine_s32(vget_high_s32(v[2]), vget_high_s32(v[3])), bias,   \
-                              row_add, scale, o);                                             \
+#define TILE(MMLA) \
+  const uint8_t *pw = (const uint8_t *)w + NR * 8; \
+  const int32_t *bias = w; \
+  const float *scale = (const float *)(const void *)((const uint8_t *)w + NR * 4); \
+  const uint8_t *const *ar = (const uint8_t *const *)a; \
+  int32x4_t acc[4][4]; \
+  for (int r = 0; r < 4; r++) \
+    for (int c = 0; c < 4; c++) acc[r][c] = vdupq_n_s32(0); \
+  size_t k = 0; \
+  for (; k + 8 <= kc; k += 8) GROUP(MMLA, ld8(ar[2 * r] + k, ar[2 * r + 1] + k)); \
+  if (k < kc) GROUP(MMLA, stage(ar[2 * r] + k, ar[2 * r + 1] + k, kc - k)); \
+  for (size_t r = 0; r < 4 && 2 * r < mr; r++) { \
+    const int32x4_t *v = acc[r]; \
+    tfcc_q8_neon_store_row8(2 * r, nc, vcombine_s32(vget_low_s32(v[0]), vget_low_s32(v[1])), \
+                            vcombine_s32(vget_low_s32(v[2]), vget_low_s32(v[3])), bias, row_add, \
+                            scale, o); \
+    if (2 * r + 1 < mr) \
+      tfcc_q8_neon_store_row8( \
+          2 * r + 1, nc, vcombine_s32(vget_high_s32(v[0]), vget_high_s32(v[1])), \
+          vcombine_s32(vget_high_s32(v[2]), vget_high_s32(v[3])), bias, row_add, scale, o); \
   }
 
-TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_8x8_neoni8mm) { TILE(MMLA_S) }
-TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_8x8_neoni8mm) { TILE(MMLA_U) }
+TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_8x8_neoni8mm){
+    TILE(MMLA_S)} TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_8x8_neoni8mm) {
+  TILE(MMLA_U)
+}

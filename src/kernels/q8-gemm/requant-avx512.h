@@ -43,8 +43,9 @@ static inline void store_pair(size_t i, size_t mr, size_t nc, __m512i a0, __m512
   const __m512i pb = _mm512_adds_epi16(_mm512_packs_epi32(b0, b1), zp);
   /* dword 4l + g holds elements 4l..4l+3 of a0, a1, b0, b1 for g = 0..3 */
   const int32_t amin = (int32_t)o->lo + o->zp;
-  __m512i v = is_signed ? _mm512_max_epi8(_mm512_packs_epi16(pa, pb), _mm512_set1_epi8((char)amin))
-                        : _mm512_max_epu8(_mm512_packus_epi16(pa, pb), _mm512_set1_epi8((char)amin));
+  __m512i v = is_signed
+                  ? _mm512_max_epi8(_mm512_packs_epi16(pa, pb), _mm512_set1_epi8((char)amin))
+                  : _mm512_max_epu8(_mm512_packus_epi16(pa, pb), _mm512_set1_epi8((char)amin));
   v = _mm512_permutexvar_epi32(
       _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), v);
   uint8_t *c = o->c + i * o->c_stride;

@@ -20,8 +20,8 @@ static inline int32_t tfcc_q8_load_tail(const uint8_t *p, size_t n) {
   return (int32_t)v;
 }
 
-#define TFCC_Q8_GEMM_DECL(name)                                                        \
-  void name(size_t mr, size_t nc, size_t kc, const void *const *a, const void *w,      \
+#define TFCC_Q8_GEMM_DECL(name) \
+  void name(size_t mr, size_t nc, size_t kc, const void *const *a, const void *w, \
             const int32_t *row_add, const tfcc_q8_out *o)
 
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_16x64_amxint8);

@@ -154,7 +154,9 @@ static void to_pairs(const int8_t *x, int32_t n, int32_t *xp) {
 }
 
 static inline int32_t wadd(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
-static inline int16_t clamp16(int32_t v) { return (int16_t)tfcc_clamp_i32(v, INT16_MIN, INT16_MAX); }
+static inline int16_t clamp16(int32_t v) {
+  return (int16_t)tfcc_clamp_i32(v, INT16_MIN, INT16_MAX);
+}
 
 /* VectorBatchVectorCwiseProductAccumulate over the first n_output cells (as the reference). */
 static void peephole(const tfcc_q8_lstm_plan *pl, int g, const int16_t *c, int16_t *gate) {

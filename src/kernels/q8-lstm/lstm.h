@@ -61,17 +61,17 @@ typedef struct tfcc_q8_lstm_kernel {
 
 TFCC_DISPATCH_TABLE_DECL(tfcc_q8_lstm, tfcc_q8_lstm_kernel);
 
-#define TFCC_Q8_LSTM_DECL(sfx)                                                              \
+#define TFCC_Q8_LSTM_DECL(sfx) \
   void tfcc_q8_lstm_gemv_##sfx(const int8_t *packed, int32_t row_blocks, int32_t k_pairs, \
-                               const int32_t *xp, int32_t *acc);                          \
+                               const int32_t *xp, int32_t *acc); \
   void tfcc_q8_lstm_sigmoid_##sfx(const int16_t *in, int16_t *out, size_t n, int int_bits); \
-  void tfcc_q8_lstm_tanh_##sfx(const int16_t *in, int16_t *out, size_t n, int int_bits);    \
-  void tfcc_q8_lstm_gate_##sfx(const int32_t *ax, const int32_t *bx, int32_t mx, int sx,   \
-                               const int32_t *ah, const int32_t *bh, int32_t mh, int sh,   \
-                               int16_t *out, size_t n);                                    \
-  void tfcc_q8_lstm_cell_##sfx(const int16_t *ig, const int16_t *fg, const int16_t *cg,     \
-                               int16_t *c, size_t n, int in_shift, int16_t clip);          \
-  void tfcc_q8_lstm_hidden_##sfx(const int16_t *og, const int16_t *th, int32_t m, int s,    \
+  void tfcc_q8_lstm_tanh_##sfx(const int16_t *in, int16_t *out, size_t n, int int_bits); \
+  void tfcc_q8_lstm_gate_##sfx(const int32_t *ax, const int32_t *bx, int32_t mx, int sx, \
+                               const int32_t *ah, const int32_t *bh, int32_t mh, int sh, \
+                               int16_t *out, size_t n); \
+  void tfcc_q8_lstm_cell_##sfx(const int16_t *ig, const int16_t *fg, const int16_t *cg, \
+                               int16_t *c, size_t n, int in_shift, int16_t clip); \
+  void tfcc_q8_lstm_hidden_##sfx(const int16_t *og, const int16_t *th, int32_t m, int s, \
                                  int32_t zp, int8_t *out, size_t n)
 TFCC_Q8_LSTM_DECL(scalar);
 TFCC_Q8_LSTM_DECL(sse4);
@@ -86,15 +86,15 @@ void tfcc_q8_lstm_pack(const int8_t *w, int32_t rows, int32_t cols, int8_t *dst)
 /* Everything the fast path precomputes from the weights (model level, read-only at run). */
 typedef struct tfcc_q8_lstm_plan {
   int32_t n_input, n_cell, n_output;
-  int32_t n_gates;            /* 4, or 3 with CIFG (no input gate) */
-  int32_t gate[4];            /* gate id (TFCC_LSTM_GATE_*) of stacked gate block j */
-  int32_t rows;               /* n_gates * n_cell */
-  int8_t *w, *r, *proj;       /* packed input-to-gates, recurrent-to-gates, projection */
+  int32_t n_gates;             /* 4, or 3 with CIFG (no input gate) */
+  int32_t gate[4];             /* gate id (TFCC_LSTM_GATE_*) of stacked gate block j */
+  int32_t rows;                /* n_gates * n_cell */
+  int8_t *w, *r, *proj;        /* packed input-to-gates, recurrent-to-gates, projection */
   int32_t *in_bias, *rec_bias; /* [rows]: bias - input_zp * rowsum(W); -h_zp * rowsum(R) */
-  int32_t *proj_bias;         /* [n_output] or NULL */
-  const int16_t *peep[4];     /* cell-to-gate weights (the model's constants) or NULL */
+  int32_t *proj_bias;          /* [n_output] or NULL */
+  const int16_t *peep[4];      /* cell-to-gate weights (the model's constants) or NULL */
   tfcc_lstm_q_params q;
-  void *mem;                  /* one allocation behind all the arrays */
+  void *mem; /* one allocation behind all the arrays */
 } tfcc_q8_lstm_plan;
 
 /* Builds the plan; false when out of memory. wt holds the model's constant weights. */

@@ -43,10 +43,12 @@
 #define BLEND_ODD32(e, o) _mm256_blend_epi32((e), (o), 0xAA)
 #define LD16_32(p) _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(p)))
 #define ST16_32(p, v) \
-  _mm_storeu_si128((__m128i *)(p), _mm256_castsi256_si128(_mm256_permute4x64_epi64(_mm256_packs_epi32((v), (v)), 0x08)))
+  _mm_storeu_si128((__m128i *)(p), _mm256_castsi256_si128(_mm256_permute4x64_epi64( \
+                                       _mm256_packs_epi32((v), (v)), 0x08)))
 static inline void st8_32(void *p, __m256i v) {
   const __m256i w = _mm256_packs_epi16(_mm256_packs_epi32(v, v), _mm256_setzero_si256());
-  _mm_storel_epi64((__m128i *)p, _mm_unpacklo_epi32(_mm256_castsi256_si128(w), _mm256_extracti128_si256(w, 1)));
+  _mm_storel_epi64((__m128i *)p,
+                   _mm_unpacklo_epi32(_mm256_castsi256_si128(w), _mm256_extracti128_si256(w, 1)));
 }
 #define ST8_32(p, v) st8_32((p), (v))
 #define SFX avx2

@@ -50,7 +50,8 @@
 #define TAIL_MASK16(n) ((__mmask16)((1u << (n)) - 1u))
 #define LD32_TAIL(p, n) _mm512_maskz_loadu_epi32(TAIL_MASK16(n), (p))
 #define LD16_32_TAIL(p, n) _mm512_cvtepi16_epi32(_mm256_maskz_loadu_epi16(TAIL_MASK16(n), (p)))
-#define ST16_32_TAIL(p, v, n) _mm256_mask_storeu_epi16((p), TAIL_MASK16(n), _mm512_cvtepi32_epi16(v))
+#define ST16_32_TAIL(p, v, n) \
+  _mm256_mask_storeu_epi16((p), TAIL_MASK16(n), _mm512_cvtepi32_epi16(v))
 #define ST8_32_TAIL(p, v, n) _mm_mask_storeu_epi8((p), TAIL_MASK16(n), _mm512_cvtepi32_epi8(v))
 #define SFX avx512
 

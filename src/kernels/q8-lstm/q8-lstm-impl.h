@@ -36,7 +36,9 @@
  * tests/ops/test_q8_lstm_fast.c checks all 65536 inputs at every integer-bit count. */
 static inline V fx_mul(V a, V b) { return MULHRS(a, b); }
 
-static inline int16_t fx_const(int32_t c) { return (int16_t)(uint16_t)(uint32_t)tfcc_rdbpot(c, 16); }
+static inline int16_t fx_const(int32_t c) {
+  return (int16_t)(uint16_t)(uint32_t)tfcc_rdbpot(c, 16);
+}
 
 /* RoundingDivideByPOT, e >= 1. */
 static inline V fx_rdbpot(V x, int e) {
@@ -128,16 +130,16 @@ static inline V v_tanh(V a, int ib) {
 /* The tail (fewer than VL elements) through masked loads and stores where the ISA has them,
  * else through a zeroed VL-element buffer. */
 #ifdef LD_TAIL
-#define ACT_TAIL(fn)                                                  \
+#define ACT_TAIL(fn) \
   if (i < n) ST_TAIL(out + i, fn(LD_TAIL(in + i, n - i), int_bits), n - i)
 #else
-#define ACT_TAIL(fn)                                       \
-  if (i < n) {                                             \
-    int16_t buf[VL];                                       \
-    memset(buf, 0, sizeof buf);                            \
-    memcpy(buf, in + i, (n - i) * sizeof(int16_t));        \
-    ST(buf, fn(LD(buf), int_bits));                        \
-    memcpy(out + i, buf, (n - i) * sizeof(int16_t));       \
+#define ACT_TAIL(fn) \
+  if (i < n) { \
+    int16_t buf[VL]; \
+    memset(buf, 0, sizeof buf); \
+    memcpy(buf, in + i, (n - i) * sizeof(int16_t)); \
+    ST(buf, fn(LD(buf), int_bits)); \
+    memcpy(out + i, buf, (n - i) * sizeof(int16_t)); \
   }
 #endif
 
@@ -201,7 +203,9 @@ static inline V v_mbqm(V x, int32_t m, int shift) {
   return v_rdbpot32(v_srdhm(x, m), shift > 0 ? 0 : -shift);
 }
 
-static inline V v_clamp32(V v, int32_t lo, int32_t hi) { return MIN32(MAX32(v, SET1_32(lo)), SET1_32(hi)); }
+static inline V v_clamp32(V v, int32_t lo, int32_t hi) {
+  return MIN32(MAX32(v, SET1_32(lo)), SET1_32(hi));
+}
 /* (int16_t) of an int32 lane, sign-extended back. */
 static inline V v_trunc16(V v) { return SRA32(SLL32(v, 16), 16); }
 
@@ -217,7 +221,8 @@ void CAT(tfcc_q8_lstm_gate_, SFX)(const int32_t *ax, const int32_t *bx, int32_t 
 #ifdef LD32_TAIL
   if (i < n) {
     const size_t t = n - i;
-    const V v = v_clamp32(v_mbqm(ADD32(LD32_TAIL(ax + i, t), LD32_TAIL(bx + i, t)), mx, sx), INT16_MIN, INT16_MAX);
+    const V v = v_clamp32(v_mbqm(ADD32(LD32_TAIL(ax + i, t), LD32_TAIL(bx + i, t)), mx, sx),
+                          INT16_MIN, INT16_MAX);
     const V g = ADD32(v_mbqm(ADD32(LD32_TAIL(ah + i, t), LD32_TAIL(bh + i, t)), mh, sh), v);
     ST16_32_TAIL(out + i, v_clamp32(g, INT16_MIN, INT16_MAX), t);
   }
@@ -231,13 +236,13 @@ void CAT(tfcc_q8_lstm_cell_, SFX)(const int16_t *ig, const int16_t *fg, const in
   size_t i = 0;
   const int32_t lo = clip > 0 ? -clip : INT16_MIN, hi = clip > 0 ? clip : INT16_MAX;
   /* clamp to int16 then to the clip: one clamp, the clip lies inside int16 */
-#define CELL_STEP(LOAD, STORE)                                                               \
-  {                                                                                          \
-    const V f = LOAD(fg + i), cv = LOAD(c + i);                                              \
-    const V in_gate = ig ? LOAD(ig + i) : v_trunc16(SUB32(SET1_32(INT16_MAX), f));           \
-    const V kept = v_trunc16(v_rdbpot32(MULLO32(f, cv), 15));                                \
-    const V added = v_trunc16(v_rdbpot32(MULLO32(in_gate, LOAD(cg + i)), in_shift));        \
-    STORE(c + i, v_clamp32(ADD32(kept, added), lo, hi));                                     \
+#define CELL_STEP(LOAD, STORE) \
+  { \
+    const V f = LOAD(fg + i), cv = LOAD(c + i); \
+    const V in_gate = ig ? LOAD(ig + i) : v_trunc16(SUB32(SET1_32(INT16_MAX), f)); \
+    const V kept = v_trunc16(v_rdbpot32(MULLO32(f, cv), 15)); \
+    const V added = v_trunc16(v_rdbpot32(MULLO32(in_gate, LOAD(cg + i)), in_shift)); \
+    STORE(c + i, v_clamp32(ADD32(kept, added), lo, hi)); \
   }
   for (; i + GEMV_LANES <= n; i += GEMV_LANES) CELL_STEP(LD16_32, ST16_32)
 #ifdef LD32_TAIL

@@ -19,8 +19,9 @@
 #define ADDS vqaddq_s16
 #define AND vandq_s16
 #define MULHRS vqrdmulhq_s16
-#define SRA(v, n) vshlq_s16((v), vdupq_n_s16((int16_t)-(n)))
-#define SRL(v, n) vreinterpretq_s16_u16(vshlq_u16(vreinterpretq_u16_s16(v), vdupq_n_s16((int16_t)-(n))))
+#define SRA(v, n) vshlq_s16((v), vdupq_n_s16((int16_t) - (n)))
+#define SRL(v, n) \
+  vreinterpretq_s16_u16(vshlq_u16(vreinterpretq_u16_s16(v), vdupq_n_s16((int16_t) - (n))))
 #define SLL(v, n) vshlq_s16((v), vdupq_n_s16((int16_t)(n)))
 #define CMPEQ vceqq_s16
 #define CMPGT vcgtq_s16
@@ -42,7 +43,8 @@ static inline int16x8_t madd16(int16x8_t a, int16x8_t b) {
 #define SUB32(a, b) S16(vsubq_s32(S32(a), S32(b)))
 #define SLL32(v, n) S16(vshlq_s32(S32(v), vdupq_n_s32(n)))
 #define SRA32(v, n) S16(vshlq_s32(S32(v), vdupq_n_s32(-(n))))
-#define SRL32(v, n) S16(vreinterpretq_s32_u32(vshlq_u32(vreinterpretq_u32_s16(v), vdupq_n_s32(-(n)))))
+#define SRL32(v, n) \
+  S16(vreinterpretq_s32_u32(vshlq_u32(vreinterpretq_u32_s16(v), vdupq_n_s32(-(n)))))
 #define MULLO32(a, b) S16(vmulq_s32(S32(a), S32(b)))
 #define MIN32(a, b) S16(vminq_s32(S32(a), S32(b)))
 #define MAX32(a, b) S16(vmaxq_s32(S32(a), S32(b)))

@@ -17,7 +17,8 @@ static inline void tfcc_q8_lstm_gate_tail(const int32_t *ax, const int32_t *bx, 
                                           const int32_t *ah, const int32_t *bh, int32_t mh, int sh,
                                           int16_t *out, size_t i, size_t n) {
   for (; i < n; i++) {
-    int32_t v = tfcc_clamp_i32(tfcc_mbqm(tfcc_q8_lstm_wadd(ax[i], bx[i]), mx, sx), INT16_MIN, INT16_MAX);
+    int32_t v =
+        tfcc_clamp_i32(tfcc_mbqm(tfcc_q8_lstm_wadd(ax[i], bx[i]), mx, sx), INT16_MIN, INT16_MAX);
     v = tfcc_q8_lstm_wadd(tfcc_mbqm(tfcc_q8_lstm_wadd(ah[i], bh[i]), mh, sh), v);
     out[i] = (int16_t)tfcc_clamp_i32(v, INT16_MIN, INT16_MAX);
   }

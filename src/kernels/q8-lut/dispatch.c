@@ -9,8 +9,8 @@
 static const tfcc_q8_lut_kernel kernels[] = {
     TFCC_KERNELS_X86({"q8-lut-64-avx512", TFCC_ISA_AVX512, tfcc_q8_lut_avx512},
                      {"q8-lut-32-avx2", TFCC_ISA_AVX2, tfcc_q8_lut_avx2})
-    TFCC_KERNELS_ARM64({"q8-lut-16-neon", TFCC_ISA_NEON, tfcc_q8_lut_neon})
-    {"q8-lut-scalar", TFCC_ISA_GENERIC, tfcc_q8_lut_scalar},
+        TFCC_KERNELS_ARM64({"q8-lut-16-neon", TFCC_ISA_NEON, tfcc_q8_lut_neon}){
+            "q8-lut-scalar", TFCC_ISA_GENERIC, tfcc_q8_lut_scalar},
 };
 TFCC_DISPATCH_TABLE_FNS(tfcc_q8_lut, tfcc_q8_lut_kernel)
 

@@ -13,8 +13,7 @@
 #include "tfcc/tfcc.h"
 #include "kernels/dispatch_table.h"
 
-typedef void (*tfcc_q8_lut_fn)(const uint8_t table[256], const uint8_t *in, uint8_t *out,
-                               size_t n);
+typedef void (*tfcc_q8_lut_fn)(const uint8_t table[256], const uint8_t *in, uint8_t *out, size_t n);
 
 typedef struct tfcc_q8_lut_kernel {
   const char *name;

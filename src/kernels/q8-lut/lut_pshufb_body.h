@@ -51,7 +51,6 @@ TFCC_Q8_LUT_DECL(LUT_FN) {
   rows r;
   make_rows(table, &r);
   size_t i = 0;
-  for (; i + LUT_W <= n; i += LUT_W)
-    LUT_STORE(out + i, lookup(&r, LUT_LOAD(in + i)));
+  for (; i + LUT_W <= n; i += LUT_W) LUT_STORE(out + i, lookup(&r, LUT_LOAD(in + i)));
   if (i < n) LUT_TAIL(&r, in + i, out + i, n - i);
 }

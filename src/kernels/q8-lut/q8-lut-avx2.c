@@ -14,11 +14,11 @@ typedef __m256i lut_v;
 #define LUT_TOPBIT_BLEND(lo, hi, x) _mm256_blendv_epi8(lo, hi, x)
 #define LUT_LOAD(p) _mm256_loadu_si256((const __m256i *)(p))
 #define LUT_STORE(p, v) _mm256_storeu_si256((__m256i *)(p), v)
-#define LUT_TAIL(r, src, dst, k)                 \
-  do {                                           \
-    uint8_t buf[32] = {0};                       \
-    memcpy(buf, src, k);                         \
-    LUT_STORE(buf, lookup(r, LUT_LOAD(buf)));    \
-    memcpy(dst, buf, k);                         \
+#define LUT_TAIL(r, src, dst, k) \
+  do { \
+    uint8_t buf[32] = {0}; \
+    memcpy(buf, src, k); \
+    LUT_STORE(buf, lookup(r, LUT_LOAD(buf))); \
+    memcpy(dst, buf, k); \
   } while (0)
 #include "kernels/q8-lut/lut_pshufb_body.h"

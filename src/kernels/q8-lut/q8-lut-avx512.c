@@ -13,9 +13,9 @@ typedef __m512i lut_v;
 #define LUT_TOPBIT_BLEND(lo, hi, x) _mm512_mask_blend_epi8(_mm512_movepi8_mask(x), lo, hi)
 #define LUT_LOAD(p) _mm512_loadu_si512((const void *)(p))
 #define LUT_STORE(p, v) _mm512_storeu_si512((void *)(p), v)
-#define LUT_TAIL(r, src, dst, k)                                              \
-  do {                                                                        \
-    const __mmask64 m = (__mmask64)((~0ull) >> (64 - (k)));                   \
+#define LUT_TAIL(r, src, dst, k) \
+  do { \
+    const __mmask64 m = (__mmask64)((~0ull) >> (64 - (k))); \
     _mm512_mask_storeu_epi8(dst, m, lookup(r, _mm512_maskz_loadu_epi8(m, src))); \
   } while (0)
 #include "kernels/q8-lut/lut_pshufb_body.h"

@@ -7,13 +7,14 @@
 static const tfcc_q8_resize_kernel kernels[] = {
     TFCC_KERNELS_X86({"q8-resize-avx512", TFCC_ISA_AVX512, tfcc_q8_resize_avx512},
                      {"q8-resize-avx2", TFCC_ISA_AVX2, tfcc_q8_resize_avx2})
-    TFCC_KERNELS_ARM64({"q8-resize-neon", TFCC_ISA_NEON, tfcc_q8_resize_neon})
-    {"q8-resize-scalar", TFCC_ISA_GENERIC, tfcc_q8_resize_scalar},
+        TFCC_KERNELS_ARM64({"q8-resize-neon", TFCC_ISA_NEON, tfcc_q8_resize_neon}){
+            "q8-resize-scalar", TFCC_ISA_GENERIC, tfcc_q8_resize_scalar},
 };
 TFCC_DISPATCH_TABLE_FNS(tfcc_q8_resize, tfcc_q8_resize_kernel)
 
 size_t tfcc_q8_resize_scratch_bytes(const tfcc_resize_shape *s) {
-  return sizeof(int32_t) * 3 * ((size_t)(s->out_w > 0 ? s->out_w : 0) + (size_t)(s->out_h > 0 ? s->out_h : 0));
+  return sizeof(int32_t) * 3 *
+         ((size_t)(s->out_w > 0 ? s->out_w : 0) + (size_t)(s->out_h > 0 ? s->out_h : 0));
 }
 
 typedef struct rs_job {
@@ -45,6 +46,6 @@ void tfcc_q8_resize_bilinear(struct tfcc_threadpool *pool, const tfcc_q8_resize_
   const int32_t rows = s->batch * s->out_h;
   int threads = tfcc_threadpool_size(pool);
   if ((double)rows * s->out_w * s->depth < 64.0 * 1024.0) threads = 1;
-  tfcc_threadpool_run_split(threads > 1 ? pool : NULL, (size_t)rows, threads > 1 ? 4 * (size_t)threads : 1,
-                            rs_range, &j);
+  tfcc_threadpool_run_split(threads > 1 ? pool : NULL, (size_t)rows,
+                            threads > 1 ? 4 * (size_t)threads : 1, rs_range, &j);
 }

@@ -12,11 +12,15 @@ static inline __m128i ld8(const int8_t *p) { return _mm_loadl_epi64((const __m12
 /* tfcc_xnn_ibilinear on 8 lanes (every intermediate inside int32 for 8-bit inputs). */
 static inline __m128i lerp(const int8_t *p00, const int8_t *p01, const int8_t *p10,
                            const int8_t *p11, __m256i wx, __m256i wy, bool s) {
-  const __m256i tl = widen(ld8(p00), s), tr = widen(ld8(p01), s), bl = widen(ld8(p10), s), br = widen(ld8(p11), s);
-  const __m256i t = _mm256_add_epi32(_mm256_slli_epi32(tl, 11), _mm256_mullo_epi32(_mm256_sub_epi32(tr, tl), wx));
-  const __m256i b = _mm256_add_epi32(_mm256_slli_epi32(bl, 11), _mm256_mullo_epi32(_mm256_sub_epi32(br, bl), wx));
-  const __m256i acc = _mm256_add_epi32(_mm256_add_epi32(_mm256_slli_epi32(t, 11), _mm256_mullo_epi32(_mm256_sub_epi32(b, t), wy)),
-                                       _mm256_set1_epi32(1 << 21));
+  const __m256i tl = widen(ld8(p00), s), tr = widen(ld8(p01), s), bl = widen(ld8(p10), s),
+                br = widen(ld8(p11), s);
+  const __m256i t =
+      _mm256_add_epi32(_mm256_slli_epi32(tl, 11), _mm256_mullo_epi32(_mm256_sub_epi32(tr, tl), wx));
+  const __m256i b =
+      _mm256_add_epi32(_mm256_slli_epi32(bl, 11), _mm256_mullo_epi32(_mm256_sub_epi32(br, bl), wx));
+  const __m256i acc = _mm256_add_epi32(
+      _mm256_add_epi32(_mm256_slli_epi32(t, 11), _mm256_mullo_epi32(_mm256_sub_epi32(b, t), wy)),
+      _mm256_set1_epi32(1 << 21));
   const __m256i r = _mm256_srai_epi32(acc, 22);
   const __m128i w = _mm_packs_epi32(_mm256_castsi256_si128(r), _mm256_extracti128_si256(r, 1));
   return s ? _mm_packs_epi16(w, w) : _mm_packus_epi16(w, w);
@@ -30,23 +34,27 @@ TFCC_Q8_RESIZE_DECL(tfcc_q8_resize_avx2) {
   for (int32_t r = row0; r < row1; r++) {
     const int32_t b = r / s->out_h, oy = r % s->out_h;
     const size_t base = (size_t)b * s->in_h * s->in_w;
-    const size_t row_t = base + (size_t)yt[3 * oy] * s->in_w, row_b = base + (size_t)yt[3 * oy + 1] * s->in_w;
+    const size_t row_t = base + (size_t)yt[3 * oy] * s->in_w,
+                 row_b = base + (size_t)yt[3 * oy + 1] * s->in_w;
     const int32_t wy_s = yt[3 * oy + 2];
     const __m256i wy = _mm256_set1_epi32(wy_s);
     for (int32_t ox = 0; ox < s->out_w; ox++) {
       int8_t *o = q + ((size_t)r * s->out_w + ox) * d;
-      const int8_t *p00 = p + (row_t + (size_t)xt[3 * ox]) * d, *p01 = p + (row_t + (size_t)xt[3 * ox + 1]) * d;
-      const int8_t *p10 = p + (row_b + (size_t)xt[3 * ox]) * d, *p11 = p + (row_b + (size_t)xt[3 * ox + 1]) * d;
+      const int8_t *p00 = p + (row_t + (size_t)xt[3 * ox]) * d,
+                   *p01 = p + (row_t + (size_t)xt[3 * ox + 1]) * d;
+      const int8_t *p10 = p + (row_b + (size_t)xt[3 * ox]) * d,
+                   *p11 = p + (row_b + (size_t)xt[3 * ox + 1]) * d;
       const int32_t wx_s = xt[3 * ox + 2];
       const __m256i wx = _mm256_set1_epi32(wx_s);
       size_t c = 0;
       for (; c < full; c += 8)
-        _mm_storel_epi64((__m128i *)(o + c), lerp(p00 + c, p01 + c, p10 + c, p11 + c, wx, wy, is_signed));
+        _mm_storel_epi64((__m128i *)(o + c),
+                         lerp(p00 + c, p01 + c, p10 + c, p11 + c, wx, wy, is_signed));
       for (; c < d; c++) {
         const int32_t v = is_signed
                               ? tfcc_xnn_ibilinear(p00[c], p01[c], p10[c], p11[c], wx_s, wy_s)
-                              : tfcc_xnn_ibilinear((uint8_t)p00[c], (uint8_t)p01[c], (uint8_t)p10[c],
-                                                   (uint8_t)p11[c], wx_s, wy_s);
+                              : tfcc_xnn_ibilinear((uint8_t)p00[c], (uint8_t)p01[c],
+                                                   (uint8_t)p10[c], (uint8_t)p11[c], wx_s, wy_s);
         o[c] = (int8_t)v;
       }
     }

@@ -37,8 +37,8 @@ void tfcc_q8_resize_bilinear(struct tfcc_threadpool *pool, const tfcc_q8_resize_
                              const tfcc_resize_shape *s, bool align_corners, bool half_pixel,
                              bool is_signed, const void *in, void *out, void *scratch);
 
-#define TFCC_Q8_RESIZE_DECL(name)                                                          \
-  void name(const tfcc_resize_shape *s, bool is_signed, const void *in, void *out,         \
+#define TFCC_Q8_RESIZE_DECL(name) \
+  void name(const tfcc_resize_shape *s, bool is_signed, const void *in, void *out, \
             const int32_t *xt, const int32_t *yt, int32_t row0, int32_t row1)
 TFCC_Q8_RESIZE_DECL(tfcc_q8_resize_avx512);
 TFCC_Q8_RESIZE_DECL(tfcc_q8_resize_avx2);

@@ -10,11 +10,12 @@
 #include "base/threadpool.h"
 
 static const tfcc_q8_vbinary_kernel kernels[] = {
-    TFCC_KERNELS_X86({"q8-vbinary-avx512vnni", TFCC_ISA_AVX512, TFCC_CPU_AVX512VNNI, tfcc_q8_vbinary_avx512vnni},
-                     {"q8-vbinary-avx512", TFCC_ISA_AVX512, -1, tfcc_q8_vbinary_avx512},
-                     {"q8-vbinary-avx2", TFCC_ISA_AVX2, -1, tfcc_q8_vbinary_avx2})
-    TFCC_KERNELS_ARM64({"q8-vbinary-neon", TFCC_ISA_NEON, -1, tfcc_q8_vbinary_neon})
-    {"q8-vbinary-scalar", TFCC_ISA_GENERIC, -1, tfcc_q8_vbinary_scalar},
+    TFCC_KERNELS_X86(
+        {"q8-vbinary-avx512vnni", TFCC_ISA_AVX512, TFCC_CPU_AVX512VNNI, tfcc_q8_vbinary_avx512vnni},
+        {"q8-vbinary-avx512", TFCC_ISA_AVX512, -1, tfcc_q8_vbinary_avx512},
+        {"q8-vbinary-avx2", TFCC_ISA_AVX2, -1, tfcc_q8_vbinary_avx2})
+        TFCC_KERNELS_ARM64({"q8-vbinary-neon", TFCC_ISA_NEON, -1, tfcc_q8_vbinary_neon}){
+            "q8-vbinary-scalar", TFCC_ISA_GENERIC, -1, tfcc_q8_vbinary_scalar},
 };
 TFCC_DISPATCH_TABLE_FNS_USABLE(tfcc_q8_vbinary, tfcc_q8_vbinary_kernel, tfcc_q8_vbinary_usable)
 
@@ -51,7 +52,8 @@ bool tfcc_q8_vbinary_params_init(tfcc_arith_qop op, tfcc_dtype dt, const tfcc_ar
                      p->b_mult < (1 << 22);
       if (p->xnn_pairs) {
         /* arithmetic >> 7 of a negative multiplier, without relying on signed >> */
-        const int32_t ah = (p->a_mult - (p->a_mult & 127)) / 128, bh = (p->b_mult - (p->b_mult & 127)) / 128;
+        const int32_t ah = (p->a_mult - (p->a_mult & 127)) / 128,
+                      bh = (p->b_mult - (p->b_mult & 127)) / 128;
         p->a_pair = (int32_t)(((uint32_t)(p->a_mult & 127) << 16) | (uint16_t)ah);
         p->b_pair = (int32_t)(((uint32_t)(p->b_mult & 127) << 16) | (uint16_t)bh);
       }
@@ -72,8 +74,10 @@ bool tfcc_q8_vbinary_params_init(tfcc_arith_qop op, tfcc_dtype dt, const tfcc_ar
         return false;
       for (int x = 0; x < 256; x++) {
         const int32_t v = p->is_signed ? (int32_t)(int8_t)x : x;
-        p->a_term[x] = tfcc_rdbpot(tfcc_srdhm((int32_t)((uint32_t)(v + p->a_off) << p->left_shift), p->a_qm), p->a_rs);
-        p->b_term[x] = tfcc_rdbpot(tfcc_srdhm((int32_t)((uint32_t)(v + p->b_off) << p->left_shift), p->b_qm), p->b_rs);
+        p->a_term[x] = tfcc_rdbpot(
+            tfcc_srdhm((int32_t)((uint32_t)(v + p->a_off) << p->left_shift), p->a_qm), p->a_rs);
+        p->b_term[x] = tfcc_rdbpot(
+            tfcc_srdhm((int32_t)((uint32_t)(v + p->b_off) << p->left_shift), p->b_qm), p->b_rs);
       }
       return true;
     case TFCC_AQ_MUL_XNN:
@@ -87,8 +91,7 @@ bool tfcc_q8_vbinary_params_init(tfcc_arith_qop op, tfcc_dtype dt, const tfcc_ar
       p->out_ls = q->out_shift > 0 ? q->out_shift : 0;
       p->out_rs = q->out_shift > 0 ? 0 : -q->out_shift;
       return p->out_ls <= 15 && rshift_ok(p->out_rs) && p->out_qm != INT32_MIN;
-    default:
-      return false;
+    default: return false;
   }
 }
 

@@ -72,40 +72,43 @@ static inline __m256i add_fixed(const vparams *v, __m256i a, __m256i b) {
 }
 
 static inline __m256i mul_xnn(const vparams *v, __m256i a, __m256i b) {
-  const __m256i prod = _mm256_mullo_epi32(_mm256_add_epi32(a, v->aoff), _mm256_add_epi32(b, v->boff));
+  const __m256i prod =
+      _mm256_mullo_epi32(_mm256_add_epi32(a, v->aoff), _mm256_add_epi32(b, v->boff));
   __m256 f = _mm256_mul_ps(_mm256_cvtepi32_ps(prod), v->scale);
   f = _mm256_min_ps(_mm256_max_ps(f, v->flo), v->fhi);
   return _mm256_add_epi32(_mm256_cvtps_epi32(f), v->zo);
 }
 
 static inline __m256i mul_fixed(const vparams *v, __m256i a, __m256i b) {
-  const __m256i prod = _mm256_mullo_epi32(_mm256_add_epi32(a, v->aoff), _mm256_add_epi32(b, v->boff));
-  return clamp(v, _mm256_add_epi32(rdbpot(srdhm(_mm256_sll_epi32(prod, v->ols), v->oqm), &v->ord), v->zo));
+  const __m256i prod =
+      _mm256_mullo_epi32(_mm256_add_epi32(a, v->aoff), _mm256_add_epi32(b, v->boff));
+  return clamp(
+      v, _mm256_add_epi32(rdbpot(srdhm(_mm256_sll_epi32(prod, v->ols), v->oqm), &v->ord), v->zo));
 }
 
 static inline __m128i load8(const int8_t *p) { return _mm_loadl_epi64((const __m128i *)p); }
 
 /* One row loop per operation so that each keeps its constants in registers. */
-#define ROW(name, op)                                                                          \
-  static void name(const vparams *v, const int8_t *pa, const int8_t *pb, int8_t *po, size_t n,  \
-                   int a_step, int b_step) {                                                   \
-    const bool s = v->s;                                                                       \
-    const __m256i ca = widen(_mm_set1_epi8(pa[0]), s), cb = widen(_mm_set1_epi8(pb[0]), s);   \
-    size_t i = 0;                                                                              \
-    for (; i + 8 <= n; i += 8) {                                                               \
-      const __m256i va = a_step ? widen(load8(pa + i), s) : ca;                                \
-      const __m256i vb = b_step ? widen(load8(pb + i), s) : cb;                                \
-      _mm_storel_epi64((__m128i *)(po + i), narrow(op(v, va, vb), s));                         \
-    }                                                                                          \
-    if (i < n) {                                                                               \
-      int8_t ta[8] = {0}, tb[8] = {0}, to[8];                                                  \
-      if (a_step) memcpy(ta, pa + i, n - i);                                                   \
-      if (b_step) memcpy(tb, pb + i, n - i);                                                   \
-      const __m256i va = a_step ? widen(load8(ta), s) : ca;                                    \
-      const __m256i vb = b_step ? widen(load8(tb), s) : cb;                                    \
-      _mm_storel_epi64((__m128i *)to, narrow(op(v, va, vb), s));                               \
-      memcpy(po + i, to, n - i);                                                               \
-    }                                                                                          \
+#define ROW(name, op) \
+  static void name(const vparams *v, const int8_t *pa, const int8_t *pb, int8_t *po, size_t n, \
+                   int a_step, int b_step) { \
+    const bool s = v->s; \
+    const __m256i ca = widen(_mm_set1_epi8(pa[0]), s), cb = widen(_mm_set1_epi8(pb[0]), s); \
+    size_t i = 0; \
+    for (; i + 8 <= n; i += 8) { \
+      const __m256i va = a_step ? widen(load8(pa + i), s) : ca; \
+      const __m256i vb = b_step ? widen(load8(pb + i), s) : cb; \
+      _mm_storel_epi64((__m128i *)(po + i), narrow(op(v, va, vb), s)); \
+    } \
+    if (i < n) { \
+      int8_t ta[8] = {0}, tb[8] = {0}, to[8]; \
+      if (a_step) memcpy(ta, pa + i, n - i); \
+      if (b_step) memcpy(tb, pb + i, n - i); \
+      const __m256i va = a_step ? widen(load8(ta), s) : ca; \
+      const __m256i vb = b_step ? widen(load8(tb), s) : cb; \
+      _mm_storel_epi64((__m128i *)to, narrow(op(v, va, vb), s)); \
+      memcpy(po + i, to, n - i); \
+    } \
   }
 ROW(row_add_xnn, add_xnn)
 ROW(row_add_fixed, add_fixed)

@@ -25,7 +25,8 @@ typedef struct rdiv {
 
 static inline rdiv rdiv_make(int32_t e) {
   const uint32_t mask = (uint32_t)((1ull << e) - 1u);
-  rdiv r = {_mm_cvtsi32_si128(e), _mm512_set1_epi32((int32_t)mask), _mm512_set1_epi32((int32_t)(mask >> 1))};
+  rdiv r = {_mm_cvtsi32_si128(e), _mm512_set1_epi32((int32_t)mask),
+            _mm512_set1_epi32((int32_t)(mask >> 1))};
   return r;
 }
 
@@ -58,15 +59,18 @@ static inline __m512i add_xnn(const vparams *v, __m512i a, __m512i b) {
 }
 
 static inline __m512i mul_xnn(const vparams *v, __m512i a, __m512i b) {
-  const __m512i prod = _mm512_mullo_epi32(_mm512_add_epi32(a, v->aoff), _mm512_add_epi32(b, v->boff));
+  const __m512i prod =
+      _mm512_mullo_epi32(_mm512_add_epi32(a, v->aoff), _mm512_add_epi32(b, v->boff));
   __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(prod), v->scale);
   f = _mm512_min_ps(_mm512_max_ps(f, v->flo), v->fhi);
   return _mm512_add_epi32(_mm512_cvtps_epi32(f), v->zo);
 }
 
 static inline __m512i mul_fixed(const vparams *v, __m512i a, __m512i b) {
-  const __m512i prod = _mm512_mullo_epi32(_mm512_add_epi32(a, v->aoff), _mm512_add_epi32(b, v->boff));
-  return clamp(v, _mm512_add_epi32(rdbpot(srdhm(_mm512_sll_epi32(prod, v->ols), v->oqm), &v->ord), v->zo));
+  const __m512i prod =
+      _mm512_mullo_epi32(_mm512_add_epi32(a, v->aoff), _mm512_add_epi32(b, v->boff));
+  return clamp(
+      v, _mm512_add_epi32(rdbpot(srdhm(_mm512_sll_epi32(prod, v->ols), v->oqm), &v->ord), v->zo));
 }
 
 #define TFCC_XNN_PAIR_DOT(acc, pairs, m) _mm512_add_epi32((acc), _mm512_madd_epi16((pairs), (m)))
@@ -76,11 +80,13 @@ static inline __m512i mul_fixed(const vparams *v, __m512i a, __m512i b) {
  * in L1) replace the per-input shift, SRDHM and RDBPOT; the sum goes through the output
  * multiplier as in add_fixed. A constant operand's term is a broadcast. */
 static inline __m512i terms(const int32_t *table, const uint8_t *p) {
-  return _mm512_i32gather_epi32(_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)p)), table, 4);
+  return _mm512_i32gather_epi32(_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)p)), table,
+                                4);
 }
 
 static inline __m512i terms_tail(const int32_t *table, const uint8_t *p, __mmask16 m, __m512i c) {
-  return _mm512_mask_i32gather_epi32(c, m, _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(m, p)), table, 4);
+  return _mm512_mask_i32gather_epi32(c, m, _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(m, p)), table,
+                                     4);
 }
 
 static inline __m512i fixed_out(const vparams *v, __m512i ta, __m512i tb) {
@@ -106,23 +112,23 @@ static void row_add_fixed_tab(const vparams *v, const tfcc_q8_vbinary_params *p,
 }
 
 /* One row loop per operation so that each keeps its constants in registers. */
-#define ROW(name, op)                                                                          \
-  static void name(const vparams *v, const int8_t *pa, const int8_t *pb, int8_t *po, size_t n,  \
-                   int a_step, int b_step) {                                                   \
-    const bool s = v->s;                                                                       \
-    const __m512i ca = widen(_mm_set1_epi8(pa[0]), s), cb = widen(_mm_set1_epi8(pb[0]), s);   \
-    size_t i = 0;                                                                              \
-    for (; i + 16 <= n; i += 16) {                                                             \
-      const __m512i va = a_step ? widen(_mm_loadu_si128((const __m128i *)(pa + i)), s) : ca;   \
-      const __m512i vb = b_step ? widen(_mm_loadu_si128((const __m128i *)(pb + i)), s) : cb;   \
-      _mm_storeu_si128((__m128i *)(po + i), _mm512_cvtepi32_epi8(op(v, va, vb)));              \
-    }                                                                                          \
-    if (i < n) {                                                                               \
-      const __mmask16 m = (__mmask16)((1u << (n - i)) - 1u);                                   \
-      const __m512i va = a_step ? widen(_mm_maskz_loadu_epi8(m, pa + i), s) : ca;              \
-      const __m512i vb = b_step ? widen(_mm_maskz_loadu_epi8(m, pb + i), s) : cb;              \
-      _mm_mask_storeu_epi8(po + i, m, _mm512_cvtepi32_epi8(op(v, va, vb)));                    \
-    }                                                                                          \
+#define ROW(name, op) \
+  static void name(const vparams *v, const int8_t *pa, const int8_t *pb, int8_t *po, size_t n, \
+                   int a_step, int b_step) { \
+    const bool s = v->s; \
+    const __m512i ca = widen(_mm_set1_epi8(pa[0]), s), cb = widen(_mm_set1_epi8(pb[0]), s); \
+    size_t i = 0; \
+    for (; i + 16 <= n; i += 16) { \
+      const __m512i va = a_step ? widen(_mm_loadu_si128((const __m128i *)(pa + i)), s) : ca; \
+      const __m512i vb = b_step ? widen(_mm_loadu_si128((const __m128i *)(pb + i)), s) : cb; \
+      _mm_storeu_si128((__m128i *)(po + i), _mm512_cvtepi32_epi8(op(v, va, vb))); \
+    } \
+    if (i < n) { \
+      const __mmask16 m = (__mmask16)((1u << (n - i)) - 1u); \
+      const __m512i va = a_step ? widen(_mm_maskz_loadu_epi8(m, pa + i), s) : ca; \
+      const __m512i vb = b_step ? widen(_mm_maskz_loadu_epi8(m, pb + i), s) : cb; \
+      _mm_mask_storeu_epi8(po + i, m, _mm512_cvtepi32_epi8(op(v, va, vb))); \
+    } \
   }
 ROW(row_add_xnn, add_xnn)
 ROW(row_mul_xnn, mul_xnn)
@@ -156,8 +162,9 @@ TFCC_Q8_VBINARY_DECL(tfcc_q8_vbinary_avx512) {
     case TFCC_Q8VB_ADD_XNN: {
       const size_t done = p->xnn_pairs ? add_xnn_pairs(p, a, b, out, n, a_step, b_step) : 0;
       if (done < n)
-        row_add_xnn(&v, (const int8_t *)a + (a_step ? done : 0), (const int8_t *)b + (b_step ? done : 0),
-                    (int8_t *)out + done, n - done, a_step, b_step);
+        row_add_xnn(&v, (const int8_t *)a + (a_step ? done : 0),
+                    (const int8_t *)b + (b_step ? done : 0), (int8_t *)out + done, n - done, a_step,
+                    b_step);
       break;
     }
     case TFCC_Q8VB_ADD_FIXED: row_add_fixed_tab(&v, p, a, b, out, n, a_step, b_step); break;

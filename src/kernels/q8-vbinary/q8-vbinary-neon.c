@@ -21,7 +21,9 @@ static inline int32x4_t rdbpot(int32x4_t x, int32x4_t mask, int32x4_t thr, int32
   return vsubq_s32(vshlq_s32(x, neg_e), up);
 }
 
-static inline int32x4_t clamp(const vparams *v, int32x4_t r) { return vminq_s32(vmaxq_s32(r, v->lo), v->hi); }
+static inline int32x4_t clamp(const vparams *v, int32x4_t r) {
+  return vminq_s32(vmaxq_s32(r, v->lo), v->hi);
+}
 
 static inline int32x4_t add_xnn(const vparams *v, int32x4_t a, int32x4_t b) {
   const int32x4_t acc = vmlaq_s32(vmlaq_s32(v->bias, a, v->am), b, v->bm);
@@ -33,7 +35,8 @@ static inline int32x4_t add_fixed(const vparams *v, int32x4_t a, int32x4_t b) {
   const int32x4_t xb = vshlq_s32(vaddq_s32(b, v->boff), v->ls);
   const int32x4_t s = vaddq_s32(rdbpot(vqrdmulhq_s32(xa, v->aqm), v->ar_mask, v->ar_thr, v->ar_n),
                                 rdbpot(vqrdmulhq_s32(xb, v->bqm), v->br_mask, v->br_thr, v->br_n));
-  return clamp(v, vaddq_s32(rdbpot(vqrdmulhq_s32(s, v->oqm), v->or_mask, v->or_thr, v->or_n), v->zo));
+  return clamp(v,
+               vaddq_s32(rdbpot(vqrdmulhq_s32(s, v->oqm), v->or_mask, v->or_thr, v->or_n), v->zo));
 }
 
 static inline int32x4_t mul_xnn(const vparams *v, int32x4_t a, int32x4_t b) {
@@ -51,46 +54,50 @@ static inline int32x4_t mul_fixed(const vparams *v, int32x4_t a, int32x4_t b) {
 
 static inline void widen(const int8_t *p, bool s, int32x4_t *lo, int32x4_t *hi) {
   int16x8_t w;
-  if (s) w = vmovl_s8(vld1_s8(p));
-  else w = vreinterpretq_s16_u16(vmovl_u8(vld1_u8((const uint8_t *)p)));
+  if (s)
+    w = vmovl_s8(vld1_s8(p));
+  else
+    w = vreinterpretq_s16_u16(vmovl_u8(vld1_u8((const uint8_t *)p)));
   *lo = vmovl_s16(vget_low_s16(w));
   *hi = vmovl_s16(vget_high_s16(w));
 }
 
 static inline void narrow(int8_t *p, bool s, int32x4_t lo, int32x4_t hi) {
   const int16x8_t w = vcombine_s16(vqmovn_s32(lo), vqmovn_s32(hi));
-  if (s) vst1_s8(p, vqmovn_s16(w));
-  else vst1_u8((uint8_t *)p, vqmovun_s16(w));
+  if (s)
+    vst1_s8(p, vqmovn_s16(w));
+  else
+    vst1_u8((uint8_t *)p, vqmovun_s16(w));
 }
 
-#define ROW(name, op)                                                                          \
-  static void name(const vparams *v, const int8_t *pa, const int8_t *pb, int8_t *po, size_t n,  \
-                   int a_step, int b_step) {                                                   \
-    const bool s = v->s;                                                                       \
-    const int32x4_t ca = vdupq_n_s32(s ? (int32_t)pa[0] : (int32_t)(uint8_t)pa[0]);            \
-    const int32x4_t cb = vdupq_n_s32(s ? (int32_t)pb[0] : (int32_t)(uint8_t)pb[0]);            \
-    int8_t ta[8], tb[8], to[8];                                                                \
-    for (size_t i = 0; i < n; i += 8) {                                                        \
-      const size_t m = n - i < 8 ? n - i : 8;                                                  \
-      const int8_t *xa = pa + i, *xb = pb + i;                                                 \
-      if (m < 8) {                                                                             \
-        memset(ta, 0, 8);                                                                      \
-        memset(tb, 0, 8);                                                                      \
-        if (a_step) memcpy(ta, pa + i, m);                                                     \
-        if (b_step) memcpy(tb, pb + i, m);                                                     \
-        xa = ta;                                                                               \
-        xb = tb;                                                                               \
-      }                                                                                        \
-      int32x4_t a0 = ca, a1 = ca, b0 = cb, b1 = cb;                                            \
-      if (a_step) widen(xa, s, &a0, &a1);                                                      \
-      if (b_step) widen(xb, s, &b0, &b1);                                                      \
-      if (m == 8) {                                                                            \
-        narrow(po + i, s, op(v, a0, b0), op(v, a1, b1));                                       \
-      } else {                                                                                 \
-        narrow(to, s, op(v, a0, b0), op(v, a1, b1));                                           \
-        memcpy(po + i, to, m);                                                                 \
-      }                                                                                        \
-    }                                                                                          \
+#define ROW(name, op) \
+  static void name(const vparams *v, const int8_t *pa, const int8_t *pb, int8_t *po, size_t n, \
+                   int a_step, int b_step) { \
+    const bool s = v->s; \
+    const int32x4_t ca = vdupq_n_s32(s ? (int32_t)pa[0] : (int32_t)(uint8_t)pa[0]); \
+    const int32x4_t cb = vdupq_n_s32(s ? (int32_t)pb[0] : (int32_t)(uint8_t)pb[0]); \
+    int8_t ta[8], tb[8], to[8]; \
+    for (size_t i = 0; i < n; i += 8) { \
+      const size_t m = n - i < 8 ? n - i : 8; \
+      const int8_t *xa = pa + i, *xb = pb + i; \
+      if (m < 8) { \
+        memset(ta, 0, 8); \
+        memset(tb, 0, 8); \
+        if (a_step) memcpy(ta, pa + i, m); \
+        if (b_step) memcpy(tb, pb + i, m); \
+        xa = ta; \
+        xb = tb; \
+      } \
+      int32x4_t a0 = ca, a1 = ca, b0 = cb, b1 = cb; \
+      if (a_step) widen(xa, s, &a0, &a1); \
+      if (b_step) widen(xb, s, &b0, &b1); \
+      if (m == 8) { \
+        narrow(po + i, s, op(v, a0, b0), op(v, a1, b1)); \
+      } else { \
+        narrow(to, s, op(v, a0, b0), op(v, a1, b1)); \
+        memcpy(po + i, to, m); \
+      } \
+    } \
   }
 ROW(row_add_xnn, add_xnn)
 ROW(row_add_fixed, add_fixed)

@@ -42,32 +42,33 @@ static inline int32_t mul_xnn(const tfcc_q8_vbinary_params *p, int32_t a, int32_
 }
 
 static inline int32_t mul_fixed(const tfcc_q8_vbinary_params *p, int32_t a, int32_t b) {
-  return clampi(fixed_term((a + p->a_off) * (b + p->b_off), p->out_ls, p->out_qm, p->out_rs) + p->out_zp,
-                p->qmin, p->qmax);
+  return clampi(
+      fixed_term((a + p->a_off) * (b + p->b_off), p->out_ls, p->out_qm, p->out_rs) + p->out_zp,
+      p->qmin, p->qmax);
 }
 
 /* One row: T the storage type, steps fixed per instantiation. */
-#define ROW(name, T, op)                                                                       \
-  static void name(const tfcc_q8_vbinary_params *p, const T *restrict a, const T *restrict b,   \
-                   T *o, size_t n, int sa, int sb) {                                           \
-    const tfcc_q8_vbinary_params q = *p;                                                       \
-    if (sa && sb) {                                                                            \
-      for (size_t i = 0; i < n; i++) o[i] = (T)op(&q, a[i], b[i]);                             \
-    } else if (sa) {                                                                           \
-      const int32_t y = b[0];                                                                  \
-      for (size_t i = 0; i < n; i++) o[i] = (T)op(&q, a[i], y);                                \
-    } else if (sb) {                                                                           \
-      const int32_t x = a[0];                                                                  \
-      for (size_t i = 0; i < n; i++) o[i] = (T)op(&q, x, b[i]);                                \
-    } else {                                                                                   \
-      const T v = (T)op(&q, a[0], b[0]);                                                       \
-      for (size_t i = 0; i < n; i++) o[i] = v;                                                 \
-    }                                                                                          \
+#define ROW(name, T, op) \
+  static void name(const tfcc_q8_vbinary_params *p, const T *restrict a, const T *restrict b, \
+                   T *o, size_t n, int sa, int sb) { \
+    const tfcc_q8_vbinary_params q = *p; \
+    if (sa && sb) { \
+      for (size_t i = 0; i < n; i++) o[i] = (T)op(&q, a[i], b[i]); \
+    } else if (sa) { \
+      const int32_t y = b[0]; \
+      for (size_t i = 0; i < n; i++) o[i] = (T)op(&q, a[i], y); \
+    } else if (sb) { \
+      const int32_t x = a[0]; \
+      for (size_t i = 0; i < n; i++) o[i] = (T)op(&q, x, b[i]); \
+    } else { \
+      const T v = (T)op(&q, a[0], b[0]); \
+      for (size_t i = 0; i < n; i++) o[i] = v; \
+    } \
   }
-#define ROWS(T, sfx)                  \
-  ROW(add_xnn_##sfx, T, add_xnn)      \
-  ROW(add_fixed_##sfx, T, add_fixed)  \
-  ROW(mul_xnn_##sfx, T, mul_xnn)      \
+#define ROWS(T, sfx) \
+  ROW(add_xnn_##sfx, T, add_xnn) \
+  ROW(add_fixed_##sfx, T, add_fixed) \
+  ROW(mul_xnn_##sfx, T, mul_xnn) \
   ROW(mul_fixed_##sfx, T, mul_fixed)
 ROWS(int8_t, s8)
 ROWS(uint8_t, u8)

@@ -31,8 +31,8 @@ typedef struct tfcc_q8_vbinary_params {
   tfcc_q8_vbinary_op op;
   bool is_signed;
   int32_t out_zp;
-  int32_t qmin, qmax;          /* activation range, inside the storage range, qmin <= qmax */
-  int32_t a_off, b_off;        /* -zero points (FIXED, MUL_XNN) */
+  int32_t qmin, qmax;   /* activation range, inside the storage range, qmin <= qmax */
+  int32_t a_off, b_off; /* -zero points (FIXED, MUL_XNN) */
   /* ADD_XNN */
   int32_t bias, a_mult, b_mult, shift; /* shift in [0, 31] */
   /* ADD_XNN with |multipliers| < 2^22: m = mh * 128 + ml (ml in [0, 127]), packed as the int16
@@ -78,7 +78,7 @@ void tfcc_q8_vbinary_run(struct tfcc_threadpool *pool, const tfcc_q8_vbinary_ker
                          const tfcc_q8_vbinary_params *p, const tfcc_bcast *bc, const void *a,
                          const void *b, void *out);
 
-#define TFCC_Q8_VBINARY_DECL(name)                                                        \
+#define TFCC_Q8_VBINARY_DECL(name) \
   void name(const void *params, const void *a, const void *b, void *out, size_t n, int a_step, \
             int b_step)
 TFCC_Q8_VBINARY_DECL(tfcc_q8_vbinary_avx512vnni);

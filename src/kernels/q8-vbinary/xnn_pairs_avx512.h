@@ -49,8 +49,8 @@ static inline __m512i xnn_words(const xparams *x, const int8_t *pa, const int8_t
 }
 
 /* pa steps; pb steps when sb, else its value is in the bias. Returns elements done. */
-static size_t xnn_rows64(const xparams *x, const int8_t *pa, const int8_t *pb, int8_t *po,
-                         size_t n, bool sb) {
+static size_t xnn_rows64(const xparams *x, const int8_t *pa, const int8_t *pb, int8_t *po, size_t n,
+                         bool sb) {
   size_t i = 0;
   for (; i + 64 <= n; i += 64) {
     const __m512i w0 = xnn_words(x, pa + i, pb + i, sb);
@@ -75,8 +75,9 @@ static size_t add_xnn_pairs(const tfcc_q8_vbinary_params *p, const int8_t *pa, c
   x.s = p->is_signed;
   int32_t bias = p->bias;
   if (!a_step || !b_step) { /* fold the constant operand: bias + c * m, wrapping */
-    const int32_t c = x.s ? (!a_step ? (int32_t)pa[0] : (int32_t)pb[0])
-                          : (!a_step ? (int32_t)((const uint8_t *)pa)[0] : (int32_t)((const uint8_t *)pb)[0]);
+    const int32_t c =
+        x.s ? (!a_step ? (int32_t)pa[0] : (int32_t)pb[0])
+            : (!a_step ? (int32_t)((const uint8_t *)pa)[0] : (int32_t)((const uint8_t *)pb)[0]);
     bias = (int32_t)((uint32_t)bias + (uint32_t)c * (uint32_t)(!a_step ? p->a_mult : p->b_mult));
   }
   x.bias = _mm512_set1_epi32(bias);

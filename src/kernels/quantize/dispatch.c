@@ -7,7 +7,10 @@
 #include "base/threadpool.h"
 
 #define K(name_, fn_, isa, lvl) \
-  {"quantize-" #isa, lvl, tfcc_qz_xnn_##isa, tfcc_qz_ref_##isa, tfcc_dqz_##isa, tfcc_rqz_xnn_##isa}
+  { \
+    "quantize-" #isa, lvl, tfcc_qz_xnn_##isa, tfcc_qz_ref_##isa, tfcc_dqz_##isa, \
+        tfcc_rqz_xnn_##isa \
+  }
 static const tfcc_qz_kernel kernels[] = {TFCC_KERNEL_ROWS_SSE4(K, , )};
 #undef K
 TFCC_DISPATCH_TABLE_FNS(tfcc_qz, tfcc_qz_kernel)
@@ -44,11 +47,11 @@ static void job_range(const qz_job *j, size_t i0, size_t cnt) {
     j->k->dequantize((const uint8_t *)j->in + i0 * qs, (float *)j->out + i0, cnt, j->scale, j->zp,
                      j->t);
   else if (j->kind == JOB_XNN)
-    j->k->quantize_xnn((const float *)j->in + i0, (uint8_t *)j->out + i0 * qs, cnt, j->scale,
-                       j->zp, j->t);
+    j->k->quantize_xnn((const float *)j->in + i0, (uint8_t *)j->out + i0 * qs, cnt, j->scale, j->zp,
+                       j->t);
   else
-    j->k->quantize_ref((const float *)j->in + i0, (uint8_t *)j->out + i0 * qs, cnt, j->scale,
-                       j->zp, j->t);
+    j->k->quantize_ref((const float *)j->in + i0, (uint8_t *)j->out + i0 * qs, cnt, j->scale, j->zp,
+                       j->t);
 }
 
 static void job_task(void *ctx, size_t task, int thread) {
@@ -91,9 +94,9 @@ void tfcc_qz_dequantize(struct tfcc_threadpool *pool, const tfcc_qz_kernel *k, c
   run(pool, &j);
 }
 
-void tfcc_qz_requantize_xnn(struct tfcc_threadpool *pool, const tfcc_qz_kernel *k,
-                            const void *in, void *out, size_t n, int32_t mult, int32_t in_zp,
-                            int32_t out_zp, tfcc_dtype t) {
+void tfcc_qz_requantize_xnn(struct tfcc_threadpool *pool, const tfcc_qz_kernel *k, const void *in,
+                            void *out, size_t n, int32_t mult, int32_t in_zp, int32_t out_zp,
+                            tfcc_dtype t) {
   qz_job j = {JOB_RQ, k, in, out, n, n, 0.f, out_zp, t, mult, in_zp};
   run(pool, &j);
 }
@@ -111,8 +114,10 @@ void tfcc_qz_lut_build(tfcc_qz_lut *t, tfcc_dtype in_type, tfcc_dtype out_type, 
     return;
   }
   uint8_t o[256];
-  if (xnn) tfcc_xnn_requantize_q8(in_type, bytes, o, 256, mult, in_zp, out_zp);
-  else tfcc_requantize(in_type, bytes, out_type, o, 256, mult, shift, in_zp, out_zp);
+  if (xnn)
+    tfcc_xnn_requantize_q8(in_type, bytes, o, 256, mult, in_zp, out_zp);
+  else
+    tfcc_requantize(in_type, bytes, out_type, o, 256, mult, shift, in_zp, out_zp);
   for (int b = 0; b < 256; b++)
     t->v[b] = out_type == TFCC_INT8 ? (int16_t)(int8_t)o[b] : (int16_t)o[b];
 }

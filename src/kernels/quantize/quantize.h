@@ -57,9 +57,9 @@ void tfcc_qz_quantize_ref(struct tfcc_threadpool *pool, const tfcc_qz_kernel *k,
                           void *out, size_t n, float scale, int32_t zp, tfcc_dtype ot);
 void tfcc_qz_dequantize(struct tfcc_threadpool *pool, const tfcc_qz_kernel *k, const void *in,
                         float *out, size_t n, float scale, int32_t zp, tfcc_dtype it);
-void tfcc_qz_requantize_xnn(struct tfcc_threadpool *pool, const tfcc_qz_kernel *k,
-                            const void *in, void *out, size_t n, int32_t mult, int32_t in_zp,
-                            int32_t out_zp, tfcc_dtype t);
+void tfcc_qz_requantize_xnn(struct tfcc_threadpool *pool, const tfcc_qz_kernel *k, const void *in,
+                            void *out, size_t n, int32_t mult, int32_t in_zp, int32_t out_zp,
+                            tfcc_dtype t);
 
 /* Requantization table of an 8-bit input type: table[b] is the output (of type ot, uint8 |
  * int8 | int16) for the input byte b. */
@@ -73,13 +73,13 @@ void tfcc_qz_lut_build(tfcc_qz_lut *t, tfcc_dtype in_type, tfcc_dtype out_type, 
                        int32_t mult, int shift, int32_t in_zp, int32_t out_zp);
 void tfcc_qz_lut_apply(const tfcc_qz_lut *t, const void *in, void *out, size_t n);
 
-#define TFCC_QZ_DECL(isa)                                                                   \
+#define TFCC_QZ_DECL(isa) \
   void tfcc_qz_xnn_##isa(const float *in, void *out, size_t n, float inv_scale, int32_t zp, \
-                         tfcc_dtype ot);                                                    \
-  void tfcc_qz_ref_##isa(const float *in, void *out, size_t n, float scale, int32_t zp,     \
-                         tfcc_dtype ot);                                                    \
-  void tfcc_dqz_##isa(const void *in, float *out, size_t n, float scale, int32_t zp,        \
-                      tfcc_dtype it);                                                      \
+                         tfcc_dtype ot); \
+  void tfcc_qz_ref_##isa(const float *in, void *out, size_t n, float scale, int32_t zp, \
+                         tfcc_dtype ot); \
+  void tfcc_dqz_##isa(const void *in, float *out, size_t n, float scale, int32_t zp, \
+                      tfcc_dtype it); \
   void tfcc_rqz_xnn_##isa(const void *in, void *out, size_t n, int32_t mult, int32_t in_zp, \
                           int32_t out_zp, tfcc_dtype t)
 TFCC_QZ_DECL(avx512);

@@ -10,42 +10,44 @@
 #define QZ_CAT(a, b) QZ_CAT2(a, b)
 
 /* XNNPACK f32 -> q8 for element type T. */
-#define QZ_XNN_LOOP(T)                                                                     \
-  do {                                                                                     \
-    T *restrict o = (T *)out;                                                              \
-    for (size_t i = 0; i < n; i++) {                                                       \
-      float f = in[i] * inv_scale;                                                         \
-      f = f >= flo ? f : flo;                                                              \
-      f = f <= fhi ? f : fhi;                                                              \
-      const float r = (f + 12582912.0f) - 12582912.0f;                                     \
-      o[i] = (T)((int32_t)r + zp);                                                         \
-    }                                                                                      \
+#define QZ_XNN_LOOP(T) \
+  do { \
+    T *restrict o = (T *)out; \
+    for (size_t i = 0; i < n; i++) { \
+      float f = in[i] * inv_scale; \
+      f = f >= flo ? f : flo; \
+      f = f <= fhi ? f : fhi; \
+      const float r = (f + 12582912.0f) - 12582912.0f; \
+      o[i] = (T)((int32_t)r + zp); \
+    } \
   } while (0)
 
 void QZ_CAT(tfcc_qz_xnn_, TFCC_QZ_ISA)(const float *restrict in, void *restrict out, size_t n,
                                        float inv_scale, int32_t zp, tfcc_dtype ot) {
   const int32_t qmin = ot == TFCC_UINT8 ? 0 : -128, qmax = ot == TFCC_UINT8 ? 255 : 127;
   const float flo = (float)(qmin - zp), fhi = (float)(qmax - zp);
-  if (ot == TFCC_UINT8) QZ_XNN_LOOP(uint8_t);
-  else QZ_XNN_LOOP(int8_t);
+  if (ot == TFCC_UINT8)
+    QZ_XNN_LOOP(uint8_t);
+  else
+    QZ_XNN_LOOP(int8_t);
 }
 
 /* TFLite builtin f32 -> q for element type T. */
-#define QZ_REF_LOOP(T)                                                                     \
-  do {                                                                                     \
-    T *restrict o = (T *)out;                                                              \
-    for (size_t i = 0; i < n; i++) {                                                       \
-      float v = in[i] / scale;                                                             \
-      v = v == v ? v : 0.f;                                                                \
-      v = v < vlo ? vlo : v;                                                               \
-      v = v > vhi ? vhi : v;                                                               \
-      const int32_t t = (int32_t)v;                                                        \
-      const float d = v - (float)t;                                                        \
-      int32_t r = t + (d >= 0.5f ? 1 : 0) - (d <= -0.5f ? 1 : 0);                          \
-      r = r < rlo ? rlo : r;                                                               \
-      r = r > rhi ? rhi : r;                                                               \
-      o[i] = (T)(r + zp);                                                                  \
-    }                                                                                      \
+#define QZ_REF_LOOP(T) \
+  do { \
+    T *restrict o = (T *)out; \
+    for (size_t i = 0; i < n; i++) { \
+      float v = in[i] / scale; \
+      v = v == v ? v : 0.f; \
+      v = v < vlo ? vlo : v; \
+      v = v > vhi ? vhi : v; \
+      const int32_t t = (int32_t)v; \
+      const float d = v - (float)t; \
+      int32_t r = t + (d >= 0.5f ? 1 : 0) - (d <= -0.5f ? 1 : 0); \
+      r = r < rlo ? rlo : r; \
+      r = r > rhi ? rhi : r; \
+      o[i] = (T)(r + zp); \
+    } \
   } while (0)
 
 void QZ_CAT(tfcc_qz_ref_, TFCC_QZ_ISA)(const float *restrict in, void *restrict out, size_t n,
@@ -54,40 +56,47 @@ void QZ_CAT(tfcc_qz_ref_, TFCC_QZ_ISA)(const float *restrict in, void *restrict 
   const int32_t qmax = ot == TFCC_UINT8 ? 255 : (ot == TFCC_INT8 ? 127 : 32767);
   const int32_t rlo = qmin - zp, rhi = qmax - zp;
   const float vlo = (float)(rlo - 1), vhi = (float)(rhi + 1);
-  if (ot == TFCC_UINT8) QZ_REF_LOOP(uint8_t);
-  else if (ot == TFCC_INT8) QZ_REF_LOOP(int8_t);
-  else QZ_REF_LOOP(int16_t);
+  if (ot == TFCC_UINT8)
+    QZ_REF_LOOP(uint8_t);
+  else if (ot == TFCC_INT8)
+    QZ_REF_LOOP(int8_t);
+  else
+    QZ_REF_LOOP(int16_t);
 }
 
-#define QZ_DEQ_LOOP(T)                                                                     \
-  do {                                                                                     \
-    const T *restrict x = (const T *)in;                                                   \
-    for (size_t i = 0; i < n; i++) out[i] = scale * (float)((int32_t)x[i] - zp);           \
+#define QZ_DEQ_LOOP(T) \
+  do { \
+    const T *restrict x = (const T *)in; \
+    for (size_t i = 0; i < n; i++) out[i] = scale * (float)((int32_t)x[i] - zp); \
   } while (0)
 
 void QZ_CAT(tfcc_dqz_, TFCC_QZ_ISA)(const void *restrict in, float *restrict out, size_t n,
                                     float scale, int32_t zp, tfcc_dtype it) {
-  if (it == TFCC_UINT8) QZ_DEQ_LOOP(uint8_t);
-  else if (it == TFCC_INT8) QZ_DEQ_LOOP(int8_t);
-  else QZ_DEQ_LOOP(int16_t);
+  if (it == TFCC_UINT8)
+    QZ_DEQ_LOOP(uint8_t);
+  else if (it == TFCC_INT8)
+    QZ_DEQ_LOOP(int8_t);
+  else
+    QZ_DEQ_LOOP(int16_t);
 }
 
-#define QZ_RQ_LOOP(T, QMIN, QMAX)                                                          \
-  do {                                                                                     \
-    const T *restrict x = (const T *)in;                                                   \
-    T *restrict o = (T *)out;                                                              \
-    for (size_t i = 0; i < n; i++) {                                                       \
-      int32_t v = (bias + (int32_t)x[i] * mult) >> 8; /* arithmetic shift: floor */        \
-      v = v < (QMIN) ? (QMIN) : v;                                                         \
-      v = v > (QMAX) ? (QMAX) : v;                                                         \
-      o[i] = (T)v;                                                                         \
-    }                                                                                      \
+#define QZ_RQ_LOOP(T, QMIN, QMAX) \
+  do { \
+    const T *restrict x = (const T *)in; \
+    T *restrict o = (T *)out; \
+    for (size_t i = 0; i < n; i++) { \
+      int32_t v = (bias + (int32_t)x[i] * mult) >> 8; /* arithmetic shift: floor */ \
+      v = v < (QMIN) ? (QMIN) : v; \
+      v = v > (QMAX) ? (QMAX) : v; \
+      o[i] = (T)v; \
+    } \
   } while (0)
 
 void QZ_CAT(tfcc_rqz_xnn_, TFCC_QZ_ISA)(const void *restrict in, void *restrict out, size_t n,
-                                        int32_t mult, int32_t in_zp, int32_t out_zp,
-                                        tfcc_dtype t) {
+                                        int32_t mult, int32_t in_zp, int32_t out_zp, tfcc_dtype t) {
   const int32_t bias = (int32_t)((uint32_t)out_zp << 8) - mult * in_zp + 0x80;
-  if (t == TFCC_UINT8) QZ_RQ_LOOP(uint8_t, 0, 255);
-  else QZ_RQ_LOOP(int8_t, -128, 127);
+  if (t == TFCC_UINT8)
+    QZ_RQ_LOOP(uint8_t, 0, 255);
+  else
+    QZ_RQ_LOOP(int8_t, -128, 127);
 }

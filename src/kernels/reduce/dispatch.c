@@ -6,7 +6,8 @@
 
 #include "kernels/quantize/quantize.h"
 
-#define K(name_, fn_, isa, lvl) {"reduce-" #isa, lvl, tfcc_rsum_f32_##isa, tfcc_rsum_q_##isa}
+#define K(name_, fn_, isa, lvl) \
+  { "reduce-" #isa, lvl, tfcc_rsum_f32_##isa, tfcc_rsum_q_##isa }
 static const tfcc_rsum_kernel kernels[] = {TFCC_KERNEL_ROWS_SSE4(K, , )};
 #undef K
 TFCC_DISPATCH_TABLE_FNS(tfcc_rsum, tfcc_rsum_kernel)
@@ -44,9 +45,9 @@ bool tfcc_rsum_shape(const tfcc_reduce_shape *s, size_t *O, size_t *R, size_t *I
   return true;
 }
 
-void tfcc_rsum_xnn_q8_finish(tfcc_isa isa, const tfcc_reduce_shape *s, tfcc_dtype dt,
-                             int32_t *acc, int32_t in_zp, float in_scale, void *out,
-                             int32_t out_zp, float out_scale, bool is_mean) {
+void tfcc_rsum_xnn_q8_finish(tfcc_isa isa, const tfcc_reduce_shape *s, tfcc_dtype dt, int32_t *acc,
+                             int32_t in_zp, float in_scale, void *out, int32_t out_zp,
+                             float out_scale, bool is_mean) {
   const float scale = tfcc_xnn_reduce_scale(s, in_scale, out_scale, is_mean);
   const uint32_t zsum = (uint32_t)(int32_t)s->reduce_count * (uint32_t)in_zp;
   const size_t n = (size_t)s->out_count;

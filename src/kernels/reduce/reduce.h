@@ -39,14 +39,13 @@ bool tfcc_rsum_shape(const tfcc_reduce_shape *s, size_t *O, size_t *R, size_t *I
 /* tfcc_xnn_reduce_q8_finish vectorised: the XNNPACK requantization of the sums is the f32 -> q8
  * convert of (float)(acc - n * in_zp) with the reduction's scale, run by the quantize kernel
  * of level isa. acc is overwritten (used as the float buffer). dt: uint8 | int8. */
-void tfcc_rsum_xnn_q8_finish(tfcc_isa isa, const tfcc_reduce_shape *s, tfcc_dtype dt,
-                             int32_t *acc, int32_t in_zp, float in_scale, void *out,
-                             int32_t out_zp, float out_scale, bool is_mean);
+void tfcc_rsum_xnn_q8_finish(tfcc_isa isa, const tfcc_reduce_shape *s, tfcc_dtype dt, int32_t *acc,
+                             int32_t in_zp, float in_scale, void *out, int32_t out_zp,
+                             float out_scale, bool is_mean);
 
-#define TFCC_RSUM_DECL(isa)                                                               \
-  void tfcc_rsum_f32_##isa(const float *in, size_t O, size_t R, size_t I, float *out);    \
-  void tfcc_rsum_q_##isa(tfcc_dtype dt, const void *in, size_t O, size_t R, size_t I,     \
-                         int32_t *acc)
+#define TFCC_RSUM_DECL(isa) \
+  void tfcc_rsum_f32_##isa(const float *in, size_t O, size_t R, size_t I, float *out); \
+  void tfcc_rsum_q_##isa(tfcc_dtype dt, const void *in, size_t O, size_t R, size_t I, int32_t *acc)
 TFCC_RSUM_DECL(avx512);
 TFCC_RSUM_DECL(avx2);
 TFCC_RSUM_DECL(sse4);

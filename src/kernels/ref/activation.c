@@ -101,32 +101,33 @@ void tfcc_lut8_apply(const uint8_t *in, uint8_t *out, size_t n, const uint8_t lu
 
 /* Loops over the three quantized element types with one body. BODY reads `q` (int32 input) and
  * assigns `r` (int32, already clamped to the storage range by the body). */
-#define TFCC_Q_LOOP_CASE(ENUM, T, QMIN, QMAX, in, out, n, BODY)     \
-  case ENUM: {                                                       \
-    const T *src_ = (const T *)(in);                                 \
-    T *dst_ = (T *)(out);                                            \
-    const int32_t qmin_ = (QMIN), qmax_ = (QMAX);                    \
-    for (size_t i_ = 0; i_ < (n); i_++) {                            \
-      const int32_t q = src_[i_];                                    \
-      int32_t r;                                                     \
-      BODY;                                                          \
-      dst_[i_] = (T)r;                                               \
-    }                                                                \
-    (void)qmin_;                                                     \
-    (void)qmax_;                                                     \
-    break;                                                           \
+#define TFCC_Q_LOOP_CASE(ENUM, T, QMIN, QMAX, in, out, n, BODY) \
+  case ENUM: { \
+    const T *src_ = (const T *)(in); \
+    T *dst_ = (T *)(out); \
+    const int32_t qmin_ = (QMIN), qmax_ = (QMAX); \
+    for (size_t i_ = 0; i_ < (n); i_++) { \
+      const int32_t q = src_[i_]; \
+      int32_t r; \
+      BODY; \
+      dst_[i_] = (T)r; \
+    } \
+    (void)qmin_; \
+    (void)qmax_; \
+    break; \
   }
-#define TFCC_Q_LOOP(type, in, out, n, BODY)                                      \
-  do {                                                                           \
-    switch (type) {                                                              \
-      TFCC_Q_LOOP_CASE(TFCC_UINT8, uint8_t, 0, 255, in, out, n, BODY)            \
-      TFCC_Q_LOOP_CASE(TFCC_INT8, int8_t, -128, 127, in, out, n, BODY)           \
-      TFCC_Q_LOOP_CASE(TFCC_INT16, int16_t, -32768, 32767, in, out, n, BODY)     \
-      default: break;                                                            \
-    }                                                                            \
+#define TFCC_Q_LOOP(type, in, out, n, BODY) \
+  do { \
+    switch (type) { \
+      TFCC_Q_LOOP_CASE(TFCC_UINT8, uint8_t, 0, 255, in, out, n, BODY) \
+      TFCC_Q_LOOP_CASE(TFCC_INT8, int8_t, -128, 127, in, out, n, BODY) \
+      TFCC_Q_LOOP_CASE(TFCC_INT16, int16_t, -32768, 32767, in, out, n, BODY) \
+      default: break; \
+    } \
   } while (0)
 
-void tfcc_relux_q(tfcc_dtype type, const void *in, void *out, size_t n, const tfcc_relux_params *p) {
+void tfcc_relux_q(tfcc_dtype type, const void *in, void *out, size_t n,
+                  const tfcc_relux_params *p) {
   TFCC_Q_LOOP(type, in, out, n, {
     int32_t v = tfcc_fp_add(p->out_zp, tfcc_mbqm(tfcc_fp_sub(q, p->in_zp), p->mult, p->shift));
     v = v < p->act_min ? p->act_min : v;
@@ -232,28 +233,26 @@ void tfcc_hard_swish_q(tfcc_dtype type, const void *in, void *out, size_t n,
  * sigmoid_table_uint16 (a tuned table, not a plain rounding of the function; needed as data
  * for bit-exact results). */
 static const uint16_t k_sigmoid_q16[256] = {
-    32768, 33451, 34133, 34813, 35493, 36169, 36843, 37513, 38180, 38841, 39498, 40149,
-    40794, 41432, 42064, 42688, 43304, 43912, 44511, 45102, 45683, 46255, 46817, 47369,
-    47911, 48443, 48964, 49475, 49975, 50464, 50942, 51409, 51865, 52311, 52745, 53169,
-    53581, 53983, 54374, 54755, 55125, 55485, 55834, 56174, 56503, 56823, 57133, 57433,
-    57724, 58007, 58280, 58544, 58800, 59048, 59288, 59519, 59743, 59959, 60168, 60370,
-    60565, 60753, 60935, 61110, 61279, 61441, 61599, 61750, 61896, 62036, 62172, 62302,
-    62428, 62549, 62666, 62778, 62886, 62990, 63090, 63186, 63279, 63368, 63454, 63536,
-    63615, 63691, 63765, 63835, 63903, 63968, 64030, 64090, 64148, 64204, 64257, 64308,
-    64357, 64405, 64450, 64494, 64536, 64576, 64614, 64652, 64687, 64721, 64754, 64786,
-    64816, 64845, 64873, 64900, 64926, 64950, 64974, 64997, 65019, 65039, 65060, 65079,
-    65097, 65115, 65132, 65149, 65164, 65179, 65194, 65208, 65221, 65234, 65246, 65258,
-    65269, 65280, 65291, 65301, 65310, 65319, 65328, 65337, 65345, 65352, 65360, 65367,
-    65374, 65381, 65387, 65393, 65399, 65404, 65410, 65415, 65420, 65425, 65429, 65433,
-    65438, 65442, 65445, 65449, 65453, 65456, 65459, 65462, 65465, 65468, 65471, 65474,
-    65476, 65479, 65481, 65483, 65485, 65488, 65489, 65491, 65493, 65495, 65497, 65498,
-    65500, 65501, 65503, 65504, 65505, 65507, 65508, 65509, 65510, 65511, 65512, 65513,
-    65514, 65515, 65516, 65517, 65517, 65518, 65519, 65520, 65520, 65521, 65522, 65522,
-    65523, 65523, 65524, 65524, 65525, 65525, 65526, 65526, 65526, 65527, 65527, 65528,
-    65528, 65528, 65529, 65529, 65529, 65529, 65530, 65530, 65530, 65530, 65531, 65531,
-    65531, 65531, 65531, 65532, 65532, 65532, 65532, 65532, 65532, 65533, 65533, 65533,
-    65533, 65533, 65533, 65533, 65533, 65534, 65534, 65534, 65534, 65534, 65534, 65534,
-    65534, 65534, 65534, 65535,
+    32768, 33451, 34133, 34813, 35493, 36169, 36843, 37513, 38180, 38841, 39498, 40149, 40794,
+    41432, 42064, 42688, 43304, 43912, 44511, 45102, 45683, 46255, 46817, 47369, 47911, 48443,
+    48964, 49475, 49975, 50464, 50942, 51409, 51865, 52311, 52745, 53169, 53581, 53983, 54374,
+    54755, 55125, 55485, 55834, 56174, 56503, 56823, 57133, 57433, 57724, 58007, 58280, 58544,
+    58800, 59048, 59288, 59519, 59743, 59959, 60168, 60370, 60565, 60753, 60935, 61110, 61279,
+    61441, 61599, 61750, 61896, 62036, 62172, 62302, 62428, 62549, 62666, 62778, 62886, 62990,
+    63090, 63186, 63279, 63368, 63454, 63536, 63615, 63691, 63765, 63835, 63903, 63968, 64030,
+    64090, 64148, 64204, 64257, 64308, 64357, 64405, 64450, 64494, 64536, 64576, 64614, 64652,
+    64687, 64721, 64754, 64786, 64816, 64845, 64873, 64900, 64926, 64950, 64974, 64997, 65019,
+    65039, 65060, 65079, 65097, 65115, 65132, 65149, 65164, 65179, 65194, 65208, 65221, 65234,
+    65246, 65258, 65269, 65280, 65291, 65301, 65310, 65319, 65328, 65337, 65345, 65352, 65360,
+    65367, 65374, 65381, 65387, 65393, 65399, 65404, 65410, 65415, 65420, 65425, 65429, 65433,
+    65438, 65442, 65445, 65449, 65453, 65456, 65459, 65462, 65465, 65468, 65471, 65474, 65476,
+    65479, 65481, 65483, 65485, 65488, 65489, 65491, 65493, 65495, 65497, 65498, 65500, 65501,
+    65503, 65504, 65505, 65507, 65508, 65509, 65510, 65511, 65512, 65513, 65514, 65515, 65516,
+    65517, 65517, 65518, 65519, 65520, 65520, 65521, 65522, 65522, 65523, 65523, 65524, 65524,
+    65525, 65525, 65526, 65526, 65526, 65527, 65527, 65528, 65528, 65528, 65529, 65529, 65529,
+    65529, 65530, 65530, 65530, 65530, 65531, 65531, 65531, 65531, 65531, 65532, 65532, 65532,
+    65532, 65532, 65532, 65533, 65533, 65533, 65533, 65533, 65533, 65533, 65533, 65534, 65534,
+    65534, 65534, 65534, 65534, 65534, 65534, 65534, 65534, 65535,
 };
 
 void tfcc_logistic_i16_fixed(const int16_t *in, int16_t *out, size_t n) {
@@ -358,24 +357,24 @@ void tfcc_prelu_f32(const float *in, const float *alpha, float *out, int32_t ran
   }
 }
 
-#define TFCC_PRELU_Q_LOOP(T, TA, QMIN, QMAX)                                               \
-  do {                                                                                     \
-    const T *src = (const T *)in;                                                          \
-    const TA *al = (const TA *)alpha;                                                      \
-    T *dst = (T *)out;                                                                     \
-    for (size_t i = 0; i < n; i++) {                                                       \
-      const int32_t x = (int32_t)src[i] - p->in_zp;                                        \
-      int32_t v;                                                                           \
-      if (x >= 0) {                                                                        \
-        v = tfcc_mbqm(x, p->mult_pos, p->shift_pos);                                       \
-      } else {                                                                             \
-        const int32_t a = (int32_t)al[w.alpha_off] - p->alpha_zp;                          \
-        v = tfcc_mbqm(tfcc_fp_add(0, (int32_t)((uint32_t)x * (uint32_t)a)), p->mult_neg,   \
-                      p->shift_neg);                                                       \
-      }                                                                                    \
-      dst[i] = (T)tfcc_clamp_i32(tfcc_fp_add(v, p->out_zp), QMIN, QMAX);                   \
-      walk_next(&w, rank, dims, alpha_strides);                                            \
-    }                                                                                      \
+#define TFCC_PRELU_Q_LOOP(T, TA, QMIN, QMAX) \
+  do { \
+    const T *src = (const T *)in; \
+    const TA *al = (const TA *)alpha; \
+    T *dst = (T *)out; \
+    for (size_t i = 0; i < n; i++) { \
+      const int32_t x = (int32_t)src[i] - p->in_zp; \
+      int32_t v; \
+      if (x >= 0) { \
+        v = tfcc_mbqm(x, p->mult_pos, p->shift_pos); \
+      } else { \
+        const int32_t a = (int32_t)al[w.alpha_off] - p->alpha_zp; \
+        v = tfcc_mbqm(tfcc_fp_add(0, (int32_t)((uint32_t)x * (uint32_t)a)), p->mult_neg, \
+                      p->shift_neg); \
+      } \
+      dst[i] = (T)tfcc_clamp_i32(tfcc_fp_add(v, p->out_zp), QMIN, QMAX); \
+      walk_next(&w, rank, dims, alpha_strides); \
+    } \
   } while (0)
 
 void tfcc_prelu_q(tfcc_dtype type, const void *in, const void *alpha, void *out, int32_t rank,

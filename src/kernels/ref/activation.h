@@ -61,8 +61,7 @@ typedef struct tfcc_leaky_relu_params {
   int32_t xnn_pos_mult, xnn_neg_mult;
 } tfcc_leaky_relu_params;
 /* The XNNPACK vlrelu element (x - in_zp = d), exposed for tests. */
-int32_t tfcc_xnn_lrelu_elem(int32_t d, const tfcc_leaky_relu_params *p, int32_t qmin,
-                            int32_t qmax);
+int32_t tfcc_xnn_lrelu_elem(int32_t d, const tfcc_leaky_relu_params *p, int32_t qmin, int32_t qmax);
 void tfcc_leaky_relu_q(tfcc_dtype type, const void *in, void *out, size_t n,
                        const tfcc_leaky_relu_params *p);
 

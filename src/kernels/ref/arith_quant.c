@@ -14,7 +14,7 @@
 
 /* Arithmetic shift right (C leaves >> of negative values implementation-defined). */
 static inline int32_t tfcc_asr_(int32_t x, int s) {
-  return x >= 0 ? (int32_t)((uint32_t)x >> s) : (int32_t)~(~(uint32_t)x >> s);
+  return x >= 0 ? (int32_t)((uint32_t)x >> s) : (int32_t) ~(~(uint32_t)x >> s);
 }
 
 int32_t tfcc_q_rdbpot(int32_t x, int exponent) {
@@ -43,8 +43,12 @@ int tfcc_q_clrsb32(int32_t x) {
   return __builtin_clz(u) - 1;
 }
 
-static inline int32_t wrap_add32(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
-static inline int32_t wrap_sub32(int32_t a, int32_t b) { return (int32_t)((uint32_t)a - (uint32_t)b); }
+static inline int32_t wrap_add32(int32_t a, int32_t b) {
+  return (int32_t)((uint32_t)a + (uint32_t)b);
+}
+static inline int32_t wrap_sub32(int32_t a, int32_t b) {
+  return (int32_t)((uint32_t)a - (uint32_t)b);
+}
 
 /* gemmlowp SaturatingRoundingMultiplyByPOT<e> for e > 0. */
 static inline int32_t sat_mul_pot(int32_t x, int e) {
@@ -83,8 +87,7 @@ int32_t tfcc_q_reciprocal(int32_t x, int x_integer_digits, int *num_bits_over_un
   }
   int headroom_plus_one = __builtin_clz((uint32_t)x);
   *num_bits_over_unit = x_integer_digits - headroom_plus_one;
-  int32_t shifted_minus_one =
-      (int32_t)(((uint32_t)x << headroom_plus_one) - ((uint32_t)1 << 31));
+  int32_t shifted_minus_one = (int32_t)(((uint32_t)x << headroom_plus_one) - ((uint32_t)1 << 31));
   return one_over_one_plus_x(shifted_minus_one);
 }
 
@@ -235,7 +238,9 @@ static inline int32_t add_elem(int32_t a, int32_t b, const tfcc_arith_q *q) {
   return clamp_act(wrap_add32(raw, q->out_offset), q);
 }
 
-static inline int32_t sat16(int32_t v) { return v < INT16_MIN ? INT16_MIN : (v > INT16_MAX ? INT16_MAX : v); }
+static inline int32_t sat16(int32_t v) {
+  return v < INT16_MIN ? INT16_MIN : (v > INT16_MAX ? INT16_MAX : v);
+}
 
 /* reference_ops::Add(int16, pot_scale = true). */
 static inline int32_t add_pot_elem(int32_t a, int32_t b, const tfcc_arith_q *q) {
@@ -305,20 +310,20 @@ static inline int32_t mul_xnn_elem(int32_t a, int32_t b, const tfcc_arith_q *q) 
   return tfcc_requant_fp32(prod, q->xnn_scale, q->out_offset, q->act_min, q->act_max);
 }
 
-#define QROW_FN(name, T, elem)                                                                 \
-  static void name(void *out, const void *const *in, const int64_t *step, int64_t n,          \
-                   const void *params) {                                                       \
-    const T *a = in[0], *b = in[1];                                                            \
-    T *o = out;                                                                                \
-    const tfcc_arith_q *q = params;                                                            \
-    const int64_t sa = step[0], sb = step[1];                                                  \
+#define QROW_FN(name, T, elem) \
+  static void name(void *out, const void *const *in, const int64_t *step, int64_t n, \
+                   const void *params) { \
+    const T *a = in[0], *b = in[1]; \
+    T *o = out; \
+    const tfcc_arith_q *q = params; \
+    const int64_t sa = step[0], sb = step[1]; \
     for (int64_t i = 0; i < n; i++) o[i] = (T)elem((int32_t)a[i * sa], (int32_t)b[i * sb], q); \
   }
 
-#define QROW_ALL(T, sfx)                   \
-  QROW_FN(add_##sfx, T, add_elem)          \
-  QROW_FN(mul_##sfx, T, mul_elem)          \
-  QROW_FN(div_##sfx, T, div_elem)          \
+#define QROW_ALL(T, sfx) \
+  QROW_FN(add_##sfx, T, add_elem) \
+  QROW_FN(mul_##sfx, T, mul_elem) \
+  QROW_FN(div_##sfx, T, div_elem) \
   QROW_FN(sqd_##sfx, T, sqdiff_elem)
 
 QROW_ALL(uint8_t, u8)
@@ -326,30 +331,30 @@ QROW_ALL(int8_t, i8)
 /* XNNPACK vadd rows: the same arithmetic as tfcc_arith_add_xnn_elem, written branch-free
  * (floor shift as sign ^ ((v ^ sign) >> s)) so that the compiler vectorises the contiguous
  * and the scalar-broadcast rows (ResNet-style residual ADDs). */
-#define ADDX_ROW_FN(name, T)                                                                   \
-  static void name(void *out, const void *const *in, const int64_t *step, int64_t n,          \
-                   const void *params) {                                                       \
-    const T *restrict a = in[0], *restrict b = in[1];                                          \
-    T *restrict o = out;                                                                       \
-    const tfcc_arith_q *q = params;                                                            \
-    const int64_t sa = step[0], sb = step[1];                                                  \
-    const uint32_t bias = (uint32_t)q->xnn_bias, am = (uint32_t)q->xnn_a_mult;                 \
-    const uint32_t bm = (uint32_t)q->xnn_b_mult, zo = (uint32_t)q->out_offset;                 \
-    const int s = q->xnn_shift;                                                                \
-    const int32_t lo = q->act_min, hi = q->act_max;                                            \
-    if (!((sa == 1 || sa == 0) && (sb == 1 || sb == 0))) {                                     \
-      for (int64_t i = 0; i < n; i++)                                                          \
-        o[i] = (T)tfcc_arith_add_xnn_elem((int32_t)a[i * sa], (int32_t)b[i * sb], q);         \
-      return;                                                                                  \
-    }                                                                                          \
-    for (int64_t i = 0; i < n; i++) {                                                          \
-      const uint32_t v = bias + (uint32_t)(int32_t)a[i * sa] * am +                            \
-                         (uint32_t)(int32_t)b[i * sb] * bm;                                    \
-      const uint32_t sign = 0u - (v >> 31);                                                    \
-      int32_t r = (int32_t)((((v ^ sign) >> s) ^ sign) + zo);                                  \
-      r = r < lo ? lo : r;                                                                     \
-      o[i] = (T)(r > hi ? hi : r);                                                             \
-    }                                                                                          \
+#define ADDX_ROW_FN(name, T) \
+  static void name(void *out, const void *const *in, const int64_t *step, int64_t n, \
+                   const void *params) { \
+    const T *restrict a = in[0], *restrict b = in[1]; \
+    T *restrict o = out; \
+    const tfcc_arith_q *q = params; \
+    const int64_t sa = step[0], sb = step[1]; \
+    const uint32_t bias = (uint32_t)q->xnn_bias, am = (uint32_t)q->xnn_a_mult; \
+    const uint32_t bm = (uint32_t)q->xnn_b_mult, zo = (uint32_t)q->out_offset; \
+    const int s = q->xnn_shift; \
+    const int32_t lo = q->act_min, hi = q->act_max; \
+    if (!((sa == 1 || sa == 0) && (sb == 1 || sb == 0))) { \
+      for (int64_t i = 0; i < n; i++) \
+        o[i] = (T)tfcc_arith_add_xnn_elem((int32_t)a[i * sa], (int32_t)b[i * sb], q); \
+      return; \
+    } \
+    for (int64_t i = 0; i < n; i++) { \
+      const uint32_t v = \
+          bias + (uint32_t)(int32_t)a[i * sa] * am + (uint32_t)(int32_t)b[i * sb] * bm; \
+      const uint32_t sign = 0u - (v >> 31); \
+      int32_t r = (int32_t)((((v ^ sign) >> s) ^ sign) + zo); \
+      r = r < lo ? lo : r; \
+      o[i] = (T)(r > hi ? hi : r); \
+    } \
   }
 ADDX_ROW_FN(addx_u8, uint8_t)
 ADDX_ROW_FN(addx_i8, int8_t)
@@ -364,25 +369,24 @@ bool tfcc_ref_arith_q(tfcc_arith_qop op, tfcc_dtype dt, const tfcc_bcast *bc, co
   tfcc_bcast_row_fn fn = NULL;
   switch (dt) {
     case TFCC_UINT8: {
-      static const tfcc_bcast_row_fn t[TFCC_AQ_COUNT_] = {add_u8, NULL, NULL, mul_u8, div_u8, sqd_u8,
-                                                          addx_u8, mulx_u8};
+      static const tfcc_bcast_row_fn t[TFCC_AQ_COUNT_] = {add_u8, NULL,   NULL,    mul_u8,
+                                                          div_u8, sqd_u8, addx_u8, mulx_u8};
       fn = (op >= 0 && op < TFCC_AQ_COUNT_) ? t[op] : NULL;
       break;
     }
     case TFCC_INT8: {
-      static const tfcc_bcast_row_fn t[TFCC_AQ_COUNT_] = {add_i8, NULL, NULL, mul_i8, div_i8, sqd_i8,
-                                                          addx_i8, mulx_i8};
+      static const tfcc_bcast_row_fn t[TFCC_AQ_COUNT_] = {add_i8, NULL,   NULL,    mul_i8,
+                                                          div_i8, sqd_i8, addx_i8, mulx_i8};
       fn = (op >= 0 && op < TFCC_AQ_COUNT_) ? t[op] : NULL;
       break;
     }
     case TFCC_INT16: {
       static const tfcc_bcast_row_fn t[TFCC_AQ_COUNT_] = {add_i16, addpot_i16, subpot_i16,
-                                                          mul_i16, div_i16, sqd_i16};
+                                                          mul_i16, div_i16,    sqd_i16};
       fn = (op >= 0 && op < TFCC_AQ_COUNT_) ? t[op] : NULL;
       break;
     }
-    default:
-      break;
+    default: break;
   }
   if (!fn) return false;
   const void *in[2] = {a, b};

@@ -27,7 +27,7 @@ typedef enum tfcc_arith_qop {
   TFCC_AQ_ADD_POT, /* int16 power-of-two ADD: shifts in in1_shift / in2_shift (<= 0) */
   TFCC_AQ_SUB_POT, /* int16 power-of-two SUB (Sub16) */
   TFCC_AQ_MUL,
-  TFCC_AQ_DIV,     /* the caller guarantees no divisor equals its zero point */
+  TFCC_AQ_DIV, /* the caller guarantees no divisor equals its zero point */
   TFCC_AQ_SQDIFF,
   TFCC_AQ_ADD_XNN, /* XNNPACK qs8/qu8 vadd (SUB: negative b multiplier) */
   TFCC_AQ_MUL_XNN, /* XNNPACK qs8/qu8 vmul, fp32 requantization */
@@ -73,9 +73,10 @@ int32_t tfcc_compare_rescale(int32_t raw, int32_t offset, int32_t mult, int32_t 
                              int32_t left_shift);
 
 /* Fixed-point pieces shared with other kernels. */
-int32_t tfcc_q_rdbpot(int32_t x, int exponent);           /* exponent may be out of [0, 31] */
-int32_t tfcc_q_mbqm_lt1(int32_t x, int32_t qm, int shift); /* MultiplyByQuantizedMultiplierSmallerThanOneExp */
+int32_t tfcc_q_rdbpot(int32_t x, int exponent); /* exponent may be out of [0, 31] */
+int32_t tfcc_q_mbqm_lt1(int32_t x, int32_t qm,
+                        int shift); /* MultiplyByQuantizedMultiplierSmallerThanOneExp */
 int32_t tfcc_q_reciprocal(int32_t x, int x_integer_digits, int *num_bits_over_unit);
-int tfcc_q_clrsb32(int32_t x);                            /* CountLeadingSignBits */
+int tfcc_q_clrsb32(int32_t x); /* CountLeadingSignBits */
 
 #endif

@@ -27,24 +27,24 @@ static int64_t n_batches(const tfcc_bmm_dims *d) {
   return n;
 }
 
-#define TFCC_BMM_LOOP(ACC_T, LV, RV, FINISH)                                           \
-  const int64_t nb = n_batches(d);                                                     \
-  const size_t lsm = d->adj_x ? 1 : (size_t)d->k, lsk = d->adj_x ? (size_t)d->m : 1;   \
-  const size_t rsk = d->adj_y ? 1 : (size_t)d->n, rsn = d->adj_y ? (size_t)d->k : 1;   \
-  for (int64_t b = 0; b < nb; b++) {                                                   \
-    size_t lo, ro;                                                                     \
-    batch_offsets(d, b, &lo, &ro);                                                     \
-    for (int32_t i = 0; i < d->m; i++)                                                 \
-      for (int32_t j = 0; j < d->n; j++) {                                             \
-        ACC_T acc = 0;                                                                 \
-        for (int32_t p = 0; p < d->k; p++) {                                           \
-          const size_t li = lo + (size_t)i * lsm + (size_t)p * lsk;                    \
-          const size_t ri = ro + (size_t)p * rsk + (size_t)j * rsn;                    \
-          acc += (ACC_T)(LV) * (ACC_T)(RV);                                            \
-        }                                                                              \
-        const size_t oi = ((size_t)b * d->m + i) * d->n + j;                           \
-        FINISH;                                                                        \
-      }                                                                                \
+#define TFCC_BMM_LOOP(ACC_T, LV, RV, FINISH) \
+  const int64_t nb = n_batches(d); \
+  const size_t lsm = d->adj_x ? 1 : (size_t)d->k, lsk = d->adj_x ? (size_t)d->m : 1; \
+  const size_t rsk = d->adj_y ? 1 : (size_t)d->n, rsn = d->adj_y ? (size_t)d->k : 1; \
+  for (int64_t b = 0; b < nb; b++) { \
+    size_t lo, ro; \
+    batch_offsets(d, b, &lo, &ro); \
+    for (int32_t i = 0; i < d->m; i++) \
+      for (int32_t j = 0; j < d->n; j++) { \
+        ACC_T acc = 0; \
+        for (int32_t p = 0; p < d->k; p++) { \
+          const size_t li = lo + (size_t)i * lsm + (size_t)p * lsk; \
+          const size_t ri = ro + (size_t)p * rsk + (size_t)j * rsn; \
+          acc += (ACC_T)(LV) * (ACC_T)(RV); \
+        } \
+        const size_t oi = ((size_t)b * d->m + i) * d->n + j; \
+        FINISH; \
+      } \
   }
 
 void tfcc_bmm_f32(const tfcc_bmm_dims *d, const float *lhs, const float *rhs, float *out) {

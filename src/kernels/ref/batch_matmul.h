@@ -11,9 +11,9 @@
 #define TFCC_BMM_MAX_BATCH_DIMS 6
 
 typedef struct tfcc_bmm_dims {
-  int32_t nbd;                               /* number of batch dims (output's) */
-  int32_t out_b[TFCC_BMM_MAX_BATCH_DIMS];    /* output batch dims */
-  int32_t lhs_b[TFCC_BMM_MAX_BATCH_DIMS];    /* lhs batch dims, left-padded with 1 */
+  int32_t nbd;                            /* number of batch dims (output's) */
+  int32_t out_b[TFCC_BMM_MAX_BATCH_DIMS]; /* output batch dims */
+  int32_t lhs_b[TFCC_BMM_MAX_BATCH_DIMS]; /* lhs batch dims, left-padded with 1 */
   int32_t rhs_b[TFCC_BMM_MAX_BATCH_DIMS];
   int32_t m, k, n;
   bool adj_x, adj_y;

@@ -7,8 +7,8 @@
 
 #include "kernels/ref/quant_util.h"
 
-bool tfcc_bcast_shape(int32_t n, const int32_t *ranks, const int32_t *const *dims, int32_t *out_rank,
-                      int32_t *out_dims, int32_t *bad_dim) {
+bool tfcc_bcast_shape(int32_t n, const int32_t *ranks, const int32_t *const *dims,
+                      int32_t *out_rank, int32_t *out_dims, int32_t *bad_dim) {
   int32_t r = 0;
   for (int32_t k = 0; k < n; k++)
     if (ranks[k] > r) r = ranks[k];
@@ -134,18 +134,18 @@ static inline int32_t f64_to_i32(double v) {
 
 /* Truncating integer division without the INT_MIN / -1 trap; b == 0 yields 0 (callers
  * reject zero divisors first, as TFLite does). */
-#define INT_DIV_FN(name, T, MINV)                          \
-  static inline T name(T a, T b) {                         \
-    if (b == 0) return 0;                                  \
-    if (b == -1) return (a == MINV) ? MINV : (T)(-a);      \
-    return (T)(a / b);                                     \
+#define INT_DIV_FN(name, T, MINV) \
+  static inline T name(T a, T b) { \
+    if (b == 0) return 0; \
+    if (b == -1) return (a == MINV) ? MINV : (T)(-a); \
+    return (T)(a / b); \
   }
 INT_DIV_FN(div_i32, int32_t, INT32_MIN)
 INT_DIV_FN(div_i64, int64_t, INT64_MIN)
-#define INT_MOD_FN(name, T)                                \
-  static inline T name(T a, T b) {                         \
-    if (b == 0 || b == -1) return 0;                       \
-    T m = (T)(a % b);                                      \
+#define INT_MOD_FN(name, T) \
+  static inline T name(T a, T b) { \
+    if (b == 0 || b == -1) return 0; \
+    T m = (T)(a % b); \
     return (m != 0 && ((b < 0) != (m < 0))) ? (T)(m + b) : m; \
   }
 INT_MOD_FN(fmod_i8, int8_t)
@@ -174,21 +174,23 @@ static inline int8_t floordiv_i8(int8_t a, int8_t b) {
 }
 
 /* Pow on int32: std::pow(int, int) computes in double. */
-static inline int32_t pow_i32(int32_t a, int32_t b) { return f64_to_i32(pow((double)a, (double)b)); }
+static inline int32_t pow_i32(int32_t a, int32_t b) {
+  return f64_to_i32(pow((double)a, (double)b));
+}
 
 /* Row function generator: expr uses x, y (elements) and p (row_params). */
-#define ROW_FN(name, T, expr)                                                                  \
-  static void name(void *out, const void *const *in, const int64_t *step, int64_t n,          \
-                   const void *params) {                                                       \
-    const T *a = in[0], *b = in[1];                                                            \
-    T *o = out;                                                                                \
-    const row_params *p = params;                                                              \
-    (void)p;                                                                                   \
-    const int64_t sa = step[0], sb = step[1];                                                  \
-    for (int64_t i = 0; i < n; i++) {                                                          \
-      const T x = a[i * sa], y = b[i * sb];                                                    \
-      o[i] = (expr);                                                                           \
-    }                                                                                          \
+#define ROW_FN(name, T, expr) \
+  static void name(void *out, const void *const *in, const int64_t *step, int64_t n, \
+                   const void *params) { \
+    const T *a = in[0], *b = in[1]; \
+    T *o = out; \
+    const row_params *p = params; \
+    (void)p; \
+    const int64_t sa = step[0], sb = step[1]; \
+    for (int64_t i = 0; i < n; i++) { \
+      const T x = a[i * sa], y = b[i * sb]; \
+      o[i] = (expr); \
+    } \
   }
 
 #define ACTF(v) clampf_act((v), p->act->f_lo, p->act->f_hi)
@@ -197,7 +199,7 @@ static inline int32_t pow_i32(int32_t a, int32_t b) { return f64_to_i32(pow((dou
 /* float32 */
 ROW_FN(add_f32, float, ACTF(x + y))
 ROW_FN(sub_f32, float, ACTF(x - y))
-ROW_FN(mul_f32, float, ACTF(x * y))
+ROW_FN(mul_f32, float, ACTF(x *y))
 ROW_FN(div_f32, float, ACTF(x / y))
 ROW_FN(sqd_f32, float, (x - y) * (x - y))
 ROW_FN(max_f32, float, x > y ? x : y)
@@ -211,7 +213,8 @@ ROW_FN(sub_i32, int32_t, ACTI(int32_t, WRAP_SUB(int32_t, uint32_t, x, y)))
 ROW_FN(mul_i32, int32_t, ACTI(int32_t, WRAP_MUL(int32_t, uint32_t, x, y)))
 ROW_FN(div_i32r, int32_t, ACTI(int32_t, div_i32(x, y)))
 ROW_FN(sqd_i32, int32_t,
-       WRAP_MUL(int32_t, uint32_t, WRAP_SUB(int32_t, uint32_t, x, y), WRAP_SUB(int32_t, uint32_t, x, y)))
+       WRAP_MUL(int32_t, uint32_t, WRAP_SUB(int32_t, uint32_t, x, y),
+                WRAP_SUB(int32_t, uint32_t, x, y)))
 ROW_FN(max_i32, int32_t, x > y ? x : y)
 ROW_FN(min_i32, int32_t, x < y ? x : y)
 ROW_FN(pow_i32r, int32_t, pow_i32(x, y))
@@ -240,13 +243,15 @@ ROW_FN(fmod_i8r, int8_t, fmod_i8(x, y))
 static tfcc_bcast_row_fn pick(tfcc_binop op, tfcc_dtype dt) {
   switch (dt) {
     case TFCC_FLOAT32: {
-      static const tfcc_bcast_row_fn t[TFCC_BINOP_COUNT_] = {
-          add_f32, sub_f32, mul_f32, div_f32, sqd_f32, max_f32, min_f32, pow_f32, fdiv_f32, fmod_f32r};
+      static const tfcc_bcast_row_fn t[TFCC_BINOP_COUNT_] = {add_f32,  sub_f32,  mul_f32, div_f32,
+                                                             sqd_f32,  max_f32,  min_f32, pow_f32,
+                                                             fdiv_f32, fmod_f32r};
       return t[op];
     }
     case TFCC_INT32: {
-      static const tfcc_bcast_row_fn t[TFCC_BINOP_COUNT_] = {
-          add_i32, sub_i32, mul_i32, div_i32r, sqd_i32, max_i32, min_i32, pow_i32r, fdiv_i32, fmod_i32r};
+      static const tfcc_bcast_row_fn t[TFCC_BINOP_COUNT_] = {add_i32,  sub_i32,  mul_i32, div_i32r,
+                                                             sqd_i32,  max_i32,  min_i32, pow_i32r,
+                                                             fdiv_i32, fmod_i32r};
       return t[op];
     }
     case TFCC_INT64: {
@@ -255,8 +260,8 @@ static tfcc_bcast_row_fn pick(tfcc_binop op, tfcc_dtype dt) {
       return t[op];
     }
     case TFCC_UINT8: {
-      static const tfcc_bcast_row_fn t[TFCC_BINOP_COUNT_] = {
-          NULL, NULL, NULL, NULL, NULL, max_u8, min_u8, NULL, NULL, NULL};
+      static const tfcc_bcast_row_fn t[TFCC_BINOP_COUNT_] = {NULL,   NULL,   NULL, NULL, NULL,
+                                                             max_u8, min_u8, NULL, NULL, NULL};
       return t[op];
     }
     case TFCC_INT8: {
@@ -269,8 +274,7 @@ static tfcc_bcast_row_fn pick(tfcc_binop op, tfcc_dtype dt) {
           NULL, NULL, NULL, NULL, NULL, max_i16, min_i16, NULL, fdiv_i16, fmod_i16r};
       return t[op];
     }
-    default:
-      return NULL;
+    default: return NULL;
   }
 }
 
@@ -340,7 +344,6 @@ bool tfcc_ref_add_n(tfcc_dtype dt, const void *const *in, int32_t n, void *out, 
       }
       return true;
     }
-    default:
-      return false;
+    default: return false;
   }
 }

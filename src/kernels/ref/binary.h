@@ -22,13 +22,13 @@ typedef struct tfcc_bcast {
   int32_t rank; /* >= 1 */
   int64_t dims[TFCC_MAX_DIMS];
   int64_t strides[TFCC_BCAST_MAX_IN][TFCC_MAX_DIMS]; /* in elements; 0 = broadcast */
-  int64_t elements;                                   /* output elements */
+  int64_t elements;                                  /* output elements */
 } tfcc_bcast;
 
 /* Output shape of broadcasting n shapes; false if they are incompatible (bad_dim: the output
  * dimension index, counted from the left of the output, that failed). */
-bool tfcc_bcast_shape(int32_t n, const int32_t *ranks, const int32_t *const *dims, int32_t *out_rank,
-                      int32_t *out_dims, int32_t *bad_dim);
+bool tfcc_bcast_shape(int32_t n, const int32_t *ranks, const int32_t *const *dims,
+                      int32_t *out_rank, int32_t *out_dims, int32_t *bad_dim);
 
 /* Plans the iteration of n inputs (shapes broadcastable to out). */
 void tfcc_bcast_plan(tfcc_bcast *bc, int32_t n, const int32_t *ranks, const int32_t *const *dims,
@@ -46,13 +46,13 @@ typedef enum tfcc_binop {
   TFCC_BIN_ADD,
   TFCC_BIN_SUB,
   TFCC_BIN_MUL,
-  TFCC_BIN_DIV,      /* float: a / b; int32: truncating, b != 0 checked by the caller */
-  TFCC_BIN_SQDIFF,   /* (a - b)^2 */
+  TFCC_BIN_DIV,    /* float: a / b; int32: truncating, b != 0 checked by the caller */
+  TFCC_BIN_SQDIFF, /* (a - b)^2 */
   TFCC_BIN_MAX,
   TFCC_BIN_MIN,
-  TFCC_BIN_POW,      /* float: powf; int32: pow in double, b >= 0 checked by the caller */
-  TFCC_BIN_FLOOR_DIV,/* floor((double)a / (double)b) converted back, as TFLite FloorDiv */
-  TFCC_BIN_FLOOR_MOD,/* remainder with the sign of b, as TFLite FloorMod */
+  TFCC_BIN_POW,       /* float: powf; int32: pow in double, b >= 0 checked by the caller */
+  TFCC_BIN_FLOOR_DIV, /* floor((double)a / (double)b) converted back, as TFLite FloorDiv */
+  TFCC_BIN_FLOOR_MOD, /* remainder with the sign of b, as TFLite FloorMod */
   TFCC_BINOP_COUNT_
 } tfcc_binop;
 

@@ -5,25 +5,25 @@
 
 #include "kernels/ref/quant_util.h"
 
-#define CMP_ROW(name, T, OPX)                                                                  \
-  static void name(void *out, const void *const *in, const int64_t *step, int64_t n,          \
-                   const void *params) {                                                       \
-    (void)params;                                                                              \
-    const T *a = in[0], *b = in[1];                                                            \
-    uint8_t *o = out;                                                                          \
-    const int64_t sa = step[0], sb = step[1];                                                  \
-    for (int64_t i = 0; i < n; i++) {                                                          \
-      const T x = a[i * sa], y = b[i * sb];                                                    \
-      o[i] = (uint8_t)(OPX);                                                                   \
-    }                                                                                          \
+#define CMP_ROW(name, T, OPX) \
+  static void name(void *out, const void *const *in, const int64_t *step, int64_t n, \
+                   const void *params) { \
+    (void)params; \
+    const T *a = in[0], *b = in[1]; \
+    uint8_t *o = out; \
+    const int64_t sa = step[0], sb = step[1]; \
+    for (int64_t i = 0; i < n; i++) { \
+      const T x = a[i * sa], y = b[i * sb]; \
+      o[i] = (uint8_t)(OPX); \
+    } \
   }
 
-#define CMP_ROWS(T, sfx)              \
-  CMP_ROW(eq_##sfx, T, x == y)        \
-  CMP_ROW(ne_##sfx, T, x != y)        \
-  CMP_ROW(gt_##sfx, T, x > y)         \
-  CMP_ROW(ge_##sfx, T, x >= y)        \
-  CMP_ROW(lt_##sfx, T, x < y)         \
+#define CMP_ROWS(T, sfx) \
+  CMP_ROW(eq_##sfx, T, x == y) \
+  CMP_ROW(ne_##sfx, T, x != y) \
+  CMP_ROW(gt_##sfx, T, x > y) \
+  CMP_ROW(ge_##sfx, T, x >= y) \
+  CMP_ROW(lt_##sfx, T, x < y) \
   CMP_ROW(le_##sfx, T, x <= y)
 
 CMP_ROWS(float, f32)
@@ -35,7 +35,8 @@ CMP_ROWS(uint8_t, u8)
 CMP_ROW(eq_b, uint8_t, (x != 0) == (y != 0))
 CMP_ROW(ne_b, uint8_t, (x != 0) != (y != 0))
 
-#define CMP_TABLE(sfx) {eq_##sfx, ne_##sfx, gt_##sfx, ge_##sfx, lt_##sfx, le_##sfx}
+#define CMP_TABLE(sfx) \
+  { eq_##sfx, ne_##sfx, gt_##sfx, ge_##sfx, lt_##sfx, le_##sfx }
 
 static tfcc_bcast_row_fn pick(tfcc_cmpop op, tfcc_dtype dt) {
   static const tfcc_bcast_row_fn f32[] = CMP_TABLE(f32), i32[] = CMP_TABLE(i32),
@@ -87,21 +88,21 @@ static inline uint8_t cmp_i32(tfcc_cmpop op, int32_t x, int32_t y) {
   }
 }
 
-#define QCMP_ROW(name, T)                                                                      \
-  static void name(void *out, const void *const *in, const int64_t *step, int64_t n,          \
-                   const void *params) {                                                       \
-    const qcmp_params *p = params;                                                             \
-    const tfcc_arith_q *q = p->q;                                                              \
-    const T *a = in[0], *b = in[1];                                                            \
-    uint8_t *o = out;                                                                          \
-    const int64_t sa = step[0], sb = step[1];                                                  \
-    for (int64_t i = 0; i < n; i++) {                                                          \
-      int32_t x = tfcc_compare_rescale(a[i * sa], q->in1_offset, q->in1_mult, q->in1_shift,    \
-                                       q->left_shift);                                         \
-      int32_t y = tfcc_compare_rescale(b[i * sb], q->in2_offset, q->in2_mult, q->in2_shift,    \
-                                       q->left_shift);                                         \
-      o[i] = cmp_i32(p->op, x, y);                                                             \
-    }                                                                                          \
+#define QCMP_ROW(name, T) \
+  static void name(void *out, const void *const *in, const int64_t *step, int64_t n, \
+                   const void *params) { \
+    const qcmp_params *p = params; \
+    const tfcc_arith_q *q = p->q; \
+    const T *a = in[0], *b = in[1]; \
+    uint8_t *o = out; \
+    const int64_t sa = step[0], sb = step[1]; \
+    for (int64_t i = 0; i < n; i++) { \
+      int32_t x = tfcc_compare_rescale(a[i * sa], q->in1_offset, q->in1_mult, q->in1_shift, \
+                                       q->left_shift); \
+      int32_t y = tfcc_compare_rescale(b[i * sb], q->in2_offset, q->in2_mult, q->in2_shift, \
+                                       q->left_shift); \
+      o[i] = cmp_i32(p->op, x, y); \
+    } \
   }
 QCMP_ROW(qcmp_u8, uint8_t)
 QCMP_ROW(qcmp_i8, int8_t)
@@ -134,7 +135,8 @@ static void select_row(void *out, const void *const *in, const int64_t *step, in
   const uint8_t *x = in[1], *y = in[2];
   uint8_t *o = out;
   for (int64_t i = 0; i < n; i++) {
-    const uint8_t *src = c[i * step[0]] ? x + (size_t)(i * step[1]) * es : y + (size_t)(i * step[2]) * es;
+    const uint8_t *src =
+        c[i * step[0]] ? x + (size_t)(i * step[1]) * es : y + (size_t)(i * step[2]) * es;
     memcpy(o + (size_t)i * es, src, es);
   }
 }

@@ -25,13 +25,16 @@ void tfcc_conv3d_f32(const tfcc_conv3d_geom *g, const float *in, const float *fi
                 for (int32_t fx = 0; fx < g->f_w; fx++) {
                   const int32_t ix = x0 + g->dil_w * fx;
                   if (ix < 0 || ix >= g->in_w) continue;
-                  const float *ip = in + ((((int64_t)b * g->in_d + id) * g->in_h + iy) * g->in_w + ix) * ic;
-                  const float *fp = filter + (((int64_t)fd * g->f_h + fy) * g->f_w + fx) * ic * oc + o;
+                  const float *ip =
+                      in + ((((int64_t)b * g->in_d + id) * g->in_h + iy) * g->in_w + ix) * ic;
+                  const float *fp =
+                      filter + (((int64_t)fd * g->f_h + fy) * g->f_w + fx) * ic * oc + o;
                   for (int64_t c = 0; c < ic; c++) total += ip[c] * fp[c * oc];
                 }
               }
             }
-            const int64_t oi = ((((int64_t)b * g->out_d + od) * g->out_h + oy) * g->out_w + ox) * oc + o;
+            const int64_t oi =
+                ((((int64_t)b * g->out_d + od) * g->out_h + oy) * g->out_w + ox) * oc + o;
             out[oi] = clampf(total + (bias ? bias[o] : 0.f), act_min, act_max);
           }
 }
@@ -57,7 +60,8 @@ void tfcc_conv3d_transpose_f32(const tfcc_conv3d_geom *g, const float *in, const
               for (int32_t fx = 0; fx < g->f_w; fx++) {
                 const int32_t ox = x0 + g->dil_w * fx;
                 if (ox < 0 || ox >= g->out_w) continue;
-                float *op = out + ((((int64_t)b * g->out_d + od) * g->out_h + oy) * g->out_w + ox) * oc;
+                float *op =
+                    out + ((((int64_t)b * g->out_d + od) * g->out_h + oy) * g->out_w + ox) * oc;
                 const float *fp = filter + (((int64_t)fd * g->f_h + fy) * g->f_w + fx) * oc * ic;
                 for (int64_t o = 0; o < oc; o++) {
                   float acc = 0.f;
@@ -68,5 +72,6 @@ void tfcc_conv3d_transpose_f32(const tfcc_conv3d_geom *g, const float *in, const
             }
           }
         }
-  for (int64_t i = 0; i < n_out; i++) out[i] = clampf(out[i] + (bias ? bias[i % oc] : 0.f), act_min, act_max);
+  for (int64_t i = 0; i < n_out; i++)
+    out[i] = clampf(out[i] + (bias ? bias[i % oc] : 0.f), act_min, act_max);
 }

@@ -42,7 +42,8 @@ static inline int64_t tfcc_clamp_acc48(int64_t v) {
 /* int16 activations with an int32 bias (quantized_bias_type INT32): TFLite's 16x8 reference
  * kernels then accumulate in int32 (AccumScalar = int32_t) and requantize with the int32
  * MultiplyByQuantizedMultiplier (two roundings), not the int64 one. */
-static inline int32_t tfcc_requant16_b32(int64_t acc, int32_t bias, const tfcc_conv_requant *q, int32_t c) {
+static inline int32_t tfcc_requant16_b32(int64_t acc, int32_t bias, const tfcc_conv_requant *q,
+                                         int32_t c) {
   const int32_t a = tfcc_wrap_i32(acc + bias);
   const int32_t k = c * q->mult_stride;
   const int32_t v = (int32_t)((int64_t)tfcc_mbqm(a, q->mult[k], q->shift[k]) + q->output_offset);

@@ -80,7 +80,8 @@ void tfcc_ref_concat(int32_t n, const void *const *in, const size_t *inner_bytes
   uint8_t *o = (uint8_t *)out;
   for (int64_t k = 0; k < outer; k++)
     for (int32_t i = 0; i < n; i++) {
-      if (inner_bytes[i]) memcpy(o, (const uint8_t *)in[i] + (size_t)k * inner_bytes[i], inner_bytes[i]);
+      if (inner_bytes[i])
+        memcpy(o, (const uint8_t *)in[i] + (size_t)k * inner_bytes[i], inner_bytes[i]);
       o += inner_bytes[i];
     }
 }

@@ -72,7 +72,10 @@ static tfcc_status populate(densify_state *s, int32_t level, int64_t prev) {
 }
 
 static size_t index_elem(tfcc_sparse_index_type t) {
-  return t == TFCC_SPARSE_IDX_I32 ? 4 : t == TFCC_SPARSE_IDX_U16 ? 2 : t == TFCC_SPARSE_IDX_U8 ? 1 : 0;
+  return t == TFCC_SPARSE_IDX_I32   ? 4
+         : t == TFCC_SPARSE_IDX_U16 ? 2
+         : t == TFCC_SPARSE_IDX_U8  ? 1
+                                    : 0;
 }
 
 tfcc_status tfcc_ref_densify(const tfcc_sparsity *sp, int32_t rank, const int32_t *dims,
@@ -127,8 +130,8 @@ tfcc_status tfcc_ref_densify(const tfcc_sparsity *sp, int32_t rank, const int32_
         return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
                             "sparse tensor: level %d has no segments/indices", (int)i);
     } else {
-      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "sparse tensor: level %d format %d",
-                          (int)i, (int)m->format);
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "sparse tensor: level %d format %d", (int)i,
+                          (int)m->format);
     }
   }
   s.sp = sp;

@@ -9,9 +9,12 @@ void tfcc_ref_fake_quant_f32(const float *in, int64_t n, float min, float max, i
   const float scale = (max - min) / (qmax - qmin);
   const float zp_from_min = qmin - min / scale;
   uint16_t zp;
-  if (zp_from_min < qmin) zp = (uint16_t)quant_min;
-  else if (zp_from_min > qmax) zp = (uint16_t)quant_max;
-  else zp = (uint16_t)roundf(zp_from_min);
+  if (zp_from_min < qmin)
+    zp = (uint16_t)quant_min;
+  else if (zp_from_min > qmax)
+    zp = (uint16_t)quant_max;
+  else
+    zp = (uint16_t)roundf(zp_from_min);
   const float nmin = (qmin - zp) * scale, nmax = (qmax - zp) * scale;
   const float inv = 1.0f / scale;
   for (int64_t i = 0; i < n; i++) {

@@ -18,12 +18,16 @@
 
 /* ------------------------------------------------------------------ int32 primitives */
 
-static inline int32_t tfcc_fp_add(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
-static inline int32_t tfcc_fp_sub(int32_t a, int32_t b) { return (int32_t)((uint32_t)a - (uint32_t)b); }
+static inline int32_t tfcc_fp_add(int32_t a, int32_t b) {
+  return (int32_t)((uint32_t)a + (uint32_t)b);
+}
+static inline int32_t tfcc_fp_sub(int32_t a, int32_t b) {
+  return (int32_t)((uint32_t)a - (uint32_t)b);
+}
 
 /* Arithmetic shift right without relying on implementation-defined behaviour. */
 static inline int32_t tfcc_asr32(int32_t x, int s) {
-  return x >= 0 ? (int32_t)((uint32_t)x >> s) : (int32_t)~(~(uint32_t)x >> s);
+  return x >= 0 ? (int32_t)((uint32_t)x >> s) : (int32_t) ~(~(uint32_t)x >> s);
 }
 
 /* gemmlowp RoundingDivideByPOT (exponent 0..31). */
@@ -88,7 +92,9 @@ static inline int16_t tfcc_fp16_rounding_half_sum(int16_t a, int16_t b) {
   return (int16_t)((sum + sign) / 2);
 }
 
-static inline int16_t tfcc_fp16_one(int bits) { return bits == 0 ? INT16_MAX : (int16_t)(1 << (15 - bits)); }
+static inline int16_t tfcc_fp16_one(int bits) {
+  return bits == 0 ? INT16_MAX : (int16_t)(1 << (15 - bits));
+}
 static inline int16_t tfcc_fp16_const_pot(int bits, int exponent) {
   return (int16_t)(1 << (15 - bits + exponent));
 }
@@ -107,8 +113,7 @@ static inline int16_t tfcc_fp16_exp_quarter(int16_t a) {
   int16_t x4_over_4 = tfcc_fp16_mul_pot(x4, -2);
   int16_t poly = tfcc_fp16_mul_pot(
       tfcc_fp16_add(tfcc_fp16_mul(tfcc_fp16_add(x4_over_4, x3), constant_1_over_3), x2), -1);
-  return tfcc_fp16_sat_add(constant_term,
-                           tfcc_fp16_mul(constant_term, tfcc_fp16_add(x, poly)));
+  return tfcc_fp16_sat_add(constant_term, tfcc_fp16_mul(constant_term, tfcc_fp16_add(x, poly)));
 }
 
 static inline int16_t tfcc_fp16_exp_on_negative_values(int16_t a, int bits) {

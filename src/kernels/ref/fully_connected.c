@@ -21,17 +21,17 @@ void tfcc_fc_f32(const tfcc_fc_dims *d, const float *in, const float *w, const f
   }
 }
 
-#define TFCC_FC_LOOP(IN_T, W_T, FINISH)                                             \
-  for (int32_t b = 0; b < d->batches; b++) {                                        \
-    const IN_T *x = in + (size_t)b * d->accum;                                      \
-    for (int32_t u = 0; u < d->units; u++) {                                        \
-      const W_T *wr = w + (size_t)u * d->accum;                                     \
-      int64_t acc = 0;                                                              \
-      for (int32_t k = 0; k < d->accum; k++)                                        \
-        acc += (int64_t)((int32_t)wr[k] + fo) * ((int32_t)x[k] + io);               \
-      const size_t oi = (size_t)b * d->units + u;                                   \
-      FINISH;                                                                       \
-    }                                                                               \
+#define TFCC_FC_LOOP(IN_T, W_T, FINISH) \
+  for (int32_t b = 0; b < d->batches; b++) { \
+    const IN_T *x = in + (size_t)b * d->accum; \
+    for (int32_t u = 0; u < d->units; u++) { \
+      const W_T *wr = w + (size_t)u * d->accum; \
+      int64_t acc = 0; \
+      for (int32_t k = 0; k < d->accum; k++) \
+        acc += (int64_t)((int32_t)wr[k] + fo) * ((int32_t)x[k] + io); \
+      const size_t oi = (size_t)b * d->units + u; \
+      FINISH; \
+    } \
   }
 
 void tfcc_fc_u8(const tfcc_fc_dims *d, const tfcc_conv_requant *q, const uint8_t *in,
@@ -62,7 +62,8 @@ void tfcc_fc_i16(const tfcc_fc_dims *d, const tfcc_conv_requant *q, const int16_
   if (real) {
     TFCC_FC_LOOP(int16_t, int8_t, {
       const double rs = real[u * q->mult_stride];
-      const double a = bias32 ? (double)tfcc_wrap_i32(acc + bias32[u]) : (double)(acc + (bias64 ? bias64[u] : 0));
+      const double a = bias32 ? (double)tfcc_wrap_i32(acc + bias32[u])
+                              : (double)(acc + (bias64 ? bias64[u] : 0));
       out[oi] = (int16_t)rescale_real(a, rs, q);
     })
     return;

@@ -21,8 +21,8 @@ int64_t tfcc_ref_index_at(const void *idx, size_t idx_size, int64_t i) {
 }
 
 int64_t tfcc_ref_gather(const void *in, int64_t batch, int64_t outer, int64_t axis_size,
-                        int64_t inner, const void *idx, size_t idx_size, int64_t coords,
-                        size_t es, void *out) {
+                        int64_t inner, const void *idx, size_t idx_size, int64_t coords, size_t es,
+                        void *out) {
   /* TFLite checks every index before copying anything. */
   for (int64_t i = 0; i < batch * coords; i++) {
     int64_t v = tfcc_ref_index_at(idx, idx_size, i);

@@ -13,8 +13,8 @@ int64_t tfcc_ref_index_at(const void *idx, size_t idx_size, int64_t i);
 /* out[b][o][c][:] = in[b][o][idx[b][c]][:] with batch, outer, coord, inner sizes;
  * 0 <= idx < axis_size. */
 int64_t tfcc_ref_gather(const void *in, int64_t batch, int64_t outer, int64_t axis_size,
-                        int64_t inner, const void *idx, size_t idx_size, int64_t coords,
-                        size_t es, void *out);
+                        int64_t inner, const void *idx, size_t idx_size, int64_t coords, size_t es,
+                        void *out);
 
 /* For each of n_slices index tuples of length nd: from = sum(idx[k] * dims_to_count[k]);
  * copies slice_size elements from params + from; TFLite's check is on the flat position:

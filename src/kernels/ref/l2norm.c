@@ -48,7 +48,7 @@ void tfcc_inv_sqrt_multiplier_exp(int32_t input, int reverse_shift, int32_t *mul
   const int32_t fp_input = input >> 1;
   const int32_t fp_half_input = tfcc_rdbpot(fp_input, 1);
   const int32_t fp_half_three = (1 << 28) + (1 << 27); /* 1.5 in F3 */
-  int32_t x = 1 << 28;                                  /* 1.0 in F3 */
+  int32_t x = 1 << 28;                                 /* 1.0 in F3 */
   for (int i = 0; i < 5; i++) {
     const int32_t x3 = sat_shl(tfcc_srdhm(tfcc_srdhm(x, x), x), 6); /* Rescale<3>(F9) */
     const int32_t a = tfcc_srdhm(fp_half_three, x);                 /* F6 */
@@ -75,8 +75,7 @@ static void row_inv_sqrt(const void *row, bool s8, int32_t depth, int32_t zp, in
   tfcc_inv_sqrt_multiplier_exp((int32_t)(uint32_t)(uint64_t)sq, -1, m, s);
 }
 
-void tfcc_l2norm_u8(int32_t outer, int32_t depth, int32_t in_zp, const uint8_t *in,
-                    uint8_t *out) {
+void tfcc_l2norm_u8(int32_t outer, int32_t depth, int32_t in_zp, const uint8_t *in, uint8_t *out) {
   for (int32_t i = 0; i < outer; i++) {
     const uint8_t *x = in + (size_t)i * depth;
     int32_t m;

@@ -7,8 +7,7 @@
 #include <stdint.h>
 
 void tfcc_l2norm_f32(int32_t outer, int32_t depth, const float *in, float *out);
-void tfcc_l2norm_u8(int32_t outer, int32_t depth, int32_t in_zp, const uint8_t *in,
-                    uint8_t *out);
+void tfcc_l2norm_u8(int32_t outer, int32_t depth, int32_t in_zp, const uint8_t *in, uint8_t *out);
 void tfcc_l2norm_i8(int32_t outer, int32_t depth, int32_t in_zp, const int8_t *in, int8_t *out);
 
 /* tflite::GetInvSqrtQuantizedMultiplierExp (Newton-Raphson in gemmlowp fixed point). */

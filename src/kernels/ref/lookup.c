@@ -21,19 +21,21 @@ void tfcc_ref_one_hot(const void *idx, size_t idx_size, int64_t prefix, int64_t 
       }
 }
 
-#define BUCKETS(T, CMP_T)                                                   \
-  do {                                                                      \
-    const T *v = x;                                                         \
-    for (int64_t i = 0; i < n; i++) {                                       \
-      const CMP_T xv = (CMP_T)v[i];                                         \
-      int64_t lo = 0, hi = n_boundaries; /* first boundary with xv < b */  \
-      while (lo < hi) {                                                     \
-        const int64_t mid = lo + (hi - lo) / 2;                             \
-        if (xv < (CMP_T)boundaries[mid]) hi = mid;                          \
-        else lo = mid + 1;                                                  \
-      }                                                                     \
-      out[i] = (int32_t)lo;                                                 \
-    }                                                                       \
+#define BUCKETS(T, CMP_T) \
+  do { \
+    const T *v = x; \
+    for (int64_t i = 0; i < n; i++) { \
+      const CMP_T xv = (CMP_T)v[i]; \
+      int64_t lo = 0, hi = n_boundaries; /* first boundary with xv < b */ \
+      while (lo < hi) { \
+        const int64_t mid = lo + (hi - lo) / 2; \
+        if (xv < (CMP_T)boundaries[mid]) \
+          hi = mid; \
+        else \
+          lo = mid + 1; \
+      } \
+      out[i] = (int32_t)lo; \
+    } \
   } while (0)
 
 void tfcc_ref_bucketize(tfcc_dtype dtype, const void *x, int64_t n, const float *boundaries,
@@ -51,8 +53,8 @@ int64_t tfcc_ref_embedding_lookup(const int32_t *ids, int64_t n_ids, const void 
   const size_t row_bytes = (size_t)row_elems * es;
   for (int64_t i = 0; i < n_ids; i++) {
     if (ids[i] < 0 || ids[i] >= rows) return i;
-    memcpy((uint8_t *)out + (size_t)i * row_bytes, (const uint8_t *)table + (size_t)ids[i] * row_bytes,
-           row_bytes);
+    memcpy((uint8_t *)out + (size_t)i * row_bytes,
+           (const uint8_t *)table + (size_t)ids[i] * row_bytes, row_bytes);
   }
   return -1;
 }

@@ -3,8 +3,8 @@
 
 #include <math.h>
 
-void tfcc_ref_lrn_f32(const float *in, int64_t rows, int64_t depth, int32_t radius, float bias, float alpha,
-                      float beta, float *out) {
+void tfcc_ref_lrn_f32(const float *in, int64_t rows, int64_t depth, int32_t radius, float bias,
+                      float alpha, float beta, float *out) {
   for (int64_t r = 0; r < rows; r++) {
     const float *x = in + r * depth;
     float *y = out + r * depth;

@@ -130,7 +130,8 @@ static int sign_bit(const tfcc_lsh_args *a, float seed, uint8_t *key) {
   double score = 0.0;
   memcpy(key, &seed, sizeof seed);
   for (int32_t i = 0; i < a->items; i++) {
-    if (a->item_bytes) memcpy(key + sizeof seed, a->input + (size_t)i * a->item_bytes, a->item_bytes);
+    if (a->item_bytes)
+      memcpy(key + sizeof seed, a->input + (size_t)i * a->item_bytes, a->item_bytes);
     const double v = (double)(int64_t)tfcc_fingerprint64(key, sizeof seed + a->item_bytes);
     score += a->weights ? (double)a->weights[i] * v : v;
   }

@@ -17,12 +17,12 @@
 uint64_t tfcc_fingerprint64(const uint8_t *s, size_t len);
 
 typedef struct tfcc_lsh_args {
-  const float *seeds;    /* [num_hash * num_bits] */
+  const float *seeds; /* [num_hash * num_bits] */
   int32_t num_hash, num_bits;
-  const uint8_t *input;  /* items x item_bytes */
+  const uint8_t *input; /* items x item_bytes */
   int32_t items;
   size_t item_bytes;
-  const float *weights;  /* [items] or NULL */
+  const float *weights; /* [items] or NULL */
   bool sparse;
 } tfcc_lsh_args;
 

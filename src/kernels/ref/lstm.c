@@ -60,8 +60,8 @@ static void gate_f32(const tfcc_lstm_shape *s, const tfcc_lstm_f32_weights *wt, 
 }
 
 static void step_f32(const tfcc_lstm_shape *s, const tfcc_lstm_f32_weights *wt,
-                     const tfcc_lstm_f32_params *p, const float *x, float *h, float *c,
-                     float *out, float *scratch) {
+                     const tfcc_lstm_f32_params *p, const float *x, float *h, float *c, float *out,
+                     float *scratch) {
   const int32_t nc = s->n_cell, no = s->n_output;
   const bool cifg = wt->w[0] == NULL;
   float *ig = scratch, *fg = scratch + nc, *cg = scratch + 2 * nc, *og = scratch + 3 * nc;
@@ -72,7 +72,8 @@ static void step_f32(const tfcc_lstm_shape *s, const tfcc_lstm_f32_weights *wt,
   for (int32_t i = 0; i < nc; i++) {
     float in_gate = cifg ? 1.f - fg[i] : ig[i];
     float v = fg[i] * c[i] + cg[i] * in_gate;
-    if (p->cell_clip > 0.f) v = v > p->cell_clip ? p->cell_clip : (v < -p->cell_clip ? -p->cell_clip : v);
+    if (p->cell_clip > 0.f)
+      v = v > p->cell_clip ? p->cell_clip : (v < -p->cell_clip ? -p->cell_clip : v);
     c[i] = v;
   }
   /* The output gate's peephole sees the updated cell state (as TFLite). */
@@ -84,7 +85,8 @@ static void step_f32(const tfcc_lstm_shape *s, const tfcc_lstm_f32_weights *wt,
       float acc = 0.f;
       for (int32_t k = 0; k < nc; k++) acc += pw[k] * hid[k];
       float v = (wt->proj_b ? wt->proj_b[j] : 0.f) + acc;
-      if (p->proj_clip > 0.f) v = v > p->proj_clip ? p->proj_clip : (v < -p->proj_clip ? -p->proj_clip : v);
+      if (p->proj_clip > 0.f)
+        v = v > p->proj_clip ? p->proj_clip : (v < -p->proj_clip ? -p->proj_clip : v);
       h[j] = v;
     }
   } else {

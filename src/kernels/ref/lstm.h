@@ -19,17 +19,17 @@ typedef struct tfcc_lstm_shape {
 /* ---------------------------------------------------------------- float */
 
 typedef struct tfcc_lstm_f32_weights {
-  const float *w[4];     /* input-to-gate [n_cell, n_input]; w[0] NULL for CIFG */
-  const float *r[4];     /* recurrent-to-gate [n_cell, n_output]; r[0] NULL for CIFG */
-  const float *peep[4];  /* cell-to-gate [n_cell] (peephole) or NULL; peep[2] unused */
-  const float *bias[4];  /* [n_cell]; bias[0] NULL for CIFG */
-  const float *ln[4];    /* layer-norm coefficients [n_cell] or NULL (all NULL: no layer norm) */
-  const float *proj_w;   /* [n_output, n_cell] or NULL */
-  const float *proj_b;   /* [n_output] or NULL */
+  const float *w[4];    /* input-to-gate [n_cell, n_input]; w[0] NULL for CIFG */
+  const float *r[4];    /* recurrent-to-gate [n_cell, n_output]; r[0] NULL for CIFG */
+  const float *peep[4]; /* cell-to-gate [n_cell] (peephole) or NULL; peep[2] unused */
+  const float *bias[4]; /* [n_cell]; bias[0] NULL for CIFG */
+  const float *ln[4];   /* layer-norm coefficients [n_cell] or NULL (all NULL: no layer norm) */
+  const float *proj_w;  /* [n_output, n_cell] or NULL */
+  const float *proj_b;  /* [n_output] or NULL */
 } tfcc_lstm_f32_weights;
 
 typedef struct tfcc_lstm_f32_params {
-  int activation;  /* fused activation code (TFCC_ACT_*, 6 = sigmoid) for the cell gate and output */
+  int activation; /* fused activation code (TFCC_ACT_*, 6 = sigmoid) for the cell gate and output */
   float cell_clip; /* > 0: clip the cell state */
   float proj_clip; /* > 0: clip the projection */
 } tfcc_lstm_f32_params;
@@ -61,11 +61,11 @@ typedef struct tfcc_lstm_q_params {
   int in_b[4], rec_b[4], peep_b[4];
   int32_t hidden_a, proj_a;
   int hidden_b, proj_b;
-  int32_t hidden_zp;        /* zero point of intermediate 4 (hidden) */
+  int32_t hidden_zp; /* zero point of intermediate 4 (hidden) */
   int32_t input_zp, output_state_zp;
-  int32_t cell_scale;       /* log2 of the cell state scale (-15..-9) */
-  int16_t cell_clip;        /* quantized; 0 = none */
-  int8_t proj_clip;         /* quantized; 0 = none */
+  int32_t cell_scale; /* log2 of the cell state scale (-15..-9) */
+  int16_t cell_clip;  /* quantized; 0 = none */
+  int8_t proj_clip;   /* quantized; 0 = none */
   /* layer norm (weights ln[g] set): multiplier of the coefficients' scale and the variance
    * guard max(1, (int)(10000 * scale)) */
   int32_t ln_a[4], ln_guard[4];

@@ -55,8 +55,10 @@ static void gate_hybrid(const tfcc_lstm_shape *s, const tfcc_lstm_hybrid_weights
   const int32_t nc = s->n_cell;
   const bool ln = wt->ln[g] != NULL;
   for (int32_t i = 0; i < nc; i++) gate[i] = ln ? 0.f : wt->bias[g][i];
-  if (!x->zero) tfcc_hybrid_mv_acc(wt->w[g], nc, s->n_input, x->q, x->zp, x->scale * wt->w_scale[g], gate);
-  if (!h->zero) tfcc_hybrid_mv_acc(wt->r[g], nc, s->n_output, h->q, h->zp, h->scale * wt->r_scale[g], gate);
+  if (!x->zero)
+    tfcc_hybrid_mv_acc(wt->w[g], nc, s->n_input, x->q, x->zp, x->scale * wt->w_scale[g], gate);
+  if (!h->zero)
+    tfcc_hybrid_mv_acc(wt->r[g], nc, s->n_output, h->q, h->zp, h->scale * wt->r_scale[g], gate);
   if (wt->peep[g])
     for (int32_t i = 0; i < nc; i++) gate[i] += (wt->peep_scale[g] * (float)wt->peep[g][i]) * c[i];
   if (ln) layer_norm(gate, nc, wt->ln[g], wt->bias[g]);
@@ -90,7 +92,8 @@ static void step_hybrid(const tfcc_lstm_shape *s, const tfcc_lstm_hybrid_weights
     for (int32_t j = 0; j < no; j++) h[j] = wt->proj_b ? wt->proj_b[j] : 0.f;
     qvec vhid;
     quantize_vec(asym, hid, nc, qhid, &vhid);
-    if (!vhid.zero) tfcc_hybrid_mv_acc(wt->proj_w, no, nc, qhid, vhid.zp, vhid.scale * wt->proj_scale, h);
+    if (!vhid.zero)
+      tfcc_hybrid_mv_acc(wt->proj_w, no, nc, qhid, vhid.zp, vhid.scale * wt->proj_scale, h);
     for (int32_t j = 0; j < no; j++) h[j] = clip(h[j], p->proj_clip);
   } else {
     memcpy(h, hid, (size_t)no * sizeof(float));

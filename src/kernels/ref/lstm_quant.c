@@ -140,8 +140,8 @@ static void mbvma_i16(const int8_t *x, const int32_t *bias, const int8_t *w, int
   }
 }
 
-static void mbvma_i8(const int8_t *x, const int32_t *bias, const int8_t *w, int32_t mult,
-                     int shift, int32_t n_in, int32_t n_out, int32_t out_zp, int8_t *out) {
+static void mbvma_i8(const int8_t *x, const int32_t *bias, const int8_t *w, int32_t mult, int shift,
+                     int32_t n_in, int32_t n_out, int32_t out_zp, int8_t *out) {
   for (int32_t r = 0; r < n_out; r++) {
     int32_t acc = bias[r];
     const int8_t *wr = w + (size_t)r * n_in;
@@ -207,7 +207,8 @@ static void gate_q(const tfcc_lstm_shape *s, const tfcc_lstm_q_weights *wt,
     for (int32_t i = 0; i < nc; i++) {
       const int32_t k = ps->base + i;
       if (k >= ps->lim) break;
-      int32_t prod = tfcc_mbqm((int32_t)wt->peep[g][k % s->n_output] * c[i], p->peep_a[g], p->peep_b[g]);
+      int32_t prod =
+          tfcc_mbqm((int32_t)wt->peep[g][k % s->n_output] * c[i], p->peep_a[g], p->peep_b[g]);
       gate[i] = (int16_t)tfcc_clamp_i32(prod + gate[i], INT16_MIN, INT16_MAX);
     }
   }
@@ -252,7 +253,8 @@ static void step_q(const tfcc_lstm_shape *s, const tfcc_lstm_q_weights *wt,
     memset(h, 0, (size_t)no);
     mbvma_i8(hid, eb->proj_bias, wt->proj_w, p->proj_a, p->proj_b, nc, no, p->output_state_zp, h);
     if (p->proj_clip > 0)
-      for (int32_t j = 0; j < no; j++) h[j] = (int8_t)tfcc_clamp_i32(h[j], -p->proj_clip, p->proj_clip);
+      for (int32_t j = 0; j < no; j++)
+        h[j] = (int8_t)tfcc_clamp_i32(h[j], -p->proj_clip, p->proj_clip);
   } else {
     memcpy(h, hid, (size_t)no);
   }

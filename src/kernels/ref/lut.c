@@ -27,7 +27,9 @@ void tfcc_lut8_build_fn(tfcc_dtype type, float in_scale, int32_t in_zp, float ou
   }
 }
 
-static float clamp_i16f(float v) { return v < -32768.0f ? -32768.0f : (v > 32767.0f ? 32767.0f : v); }
+static float clamp_i16f(float v) {
+  return v < -32768.0f ? -32768.0f : (v > 32767.0f ? 32767.0f : v);
+}
 
 void tfcc_lut16_build_fn(float in_scale, int32_t in_zp, float out_scale, int32_t out_zp,
                          tfcc_lut_fn f, const void *arg, int16_t lut[TFCC_LUT16_SIZE]) {
@@ -45,7 +47,8 @@ void tfcc_lut16_build_fn(float in_scale, int32_t in_zp, float out_scale, int32_t
     const float val_midpoint = f(x + half_step, arg);
     const float val_next = f(input_min + (float)(i + 1) * step, arg);
     const float sample_val = roundf(val * scaling_inv);
-    const float midpoint_interp_val = roundf((val_next * scaling_inv + roundf(val * scaling_inv)) / 2);
+    const float midpoint_interp_val =
+        roundf((val_next * scaling_inv + roundf(val * scaling_inv)) / 2);
     const float midpoint_val = roundf(val_midpoint * scaling_inv);
     const float bias = roundf((midpoint_interp_val - midpoint_val) / 2);
     lut[i] = (int16_t)clamp_i16f(sample_val - bias);

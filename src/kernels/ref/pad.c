@@ -87,8 +87,8 @@ void tfcc_ref_space_to_batch(const void *in, const int32_t in_dims[4], const int
 }
 
 void tfcc_ref_batch_to_space(const void *in, const int32_t in_dims[4], const int32_t out_dims[4],
-                             int32_t block_h, int32_t block_w, int32_t crop_top,
-                             int32_t crop_left, size_t es, void *out) {
+                             int32_t block_h, int32_t block_w, int32_t crop_top, int32_t crop_left,
+                             size_t es, void *out) {
   const int32_t in_b = in_dims[0], in_h = in_dims[1], in_w = in_dims[2], depth = in_dims[3];
   const int32_t out_b = out_dims[0], out_h = out_dims[1], out_w = out_dims[2];
   const size_t row = (size_t)depth * es;

@@ -25,7 +25,7 @@ void tfcc_ref_space_to_batch(const void *in, const int32_t in_dims[4], const int
 
 /* BATCH_TO_SPACE_ND on NHWC (same 3-D convention, crops_left 0). */
 void tfcc_ref_batch_to_space(const void *in, const int32_t in_dims[4], const int32_t out_dims[4],
-                             int32_t block_h, int32_t block_w, int32_t crop_top,
-                             int32_t crop_left, size_t es, void *out);
+                             int32_t block_h, int32_t block_w, int32_t crop_top, int32_t crop_left,
+                             size_t es, void *out);
 
 #endif

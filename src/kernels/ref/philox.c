@@ -110,11 +110,15 @@ void tfcc_ref_multinomial(tfcc_philox *p, const float *logits, int64_t batch, in
       int64_t lo = 0, hi = classes; /* first cdf entry > target (std::upper_bound) */
       while (lo < hi) {
         const int64_t mid = lo + (hi - lo) / 2;
-        if (target < cdf[mid]) hi = mid;
-        else lo = mid + 1;
+        if (target < cdf[mid])
+          hi = mid;
+        else
+          lo = mid + 1;
       }
-      if (idx_size == 8) ((int64_t *)out)[b * samples + j] = lo;
-      else ((int32_t *)out)[b * samples + j] = (int32_t)lo;
+      if (idx_size == 8)
+        ((int64_t *)out)[b * samples + j] = lo;
+      else
+        ((int32_t *)out)[b * samples + j] = (int32_t)lo;
     }
   }
 }

@@ -6,27 +6,23 @@
 #include <stddef.h>
 
 /* Visits every output element with its clipped window [fy0, fy1) x [fx0, fx1). */
-#define TFCC_POOL_LOOP(...)                                                               \
-  for (int32_t b = 0; b < g->batches; b++)                                                 \
-    for (int32_t oy = 0; oy < g->out_h; oy++)                                              \
-      for (int32_t ox = 0; ox < g->out_w; ox++) {                                          \
-        const int32_t iy0 = oy * g->stride_h - g->pad_h;                                   \
-        const int32_t ix0 = ox * g->stride_w - g->pad_w;                                   \
-        const int32_t fy0 = iy0 < 0 ? -iy0 : 0;                                            \
-        const int32_t fx0 = ix0 < 0 ? -ix0 : 0;                                            \
-        const int32_t fy1 = g->filter_h < g->in_h - iy0 ? g->filter_h : g->in_h - iy0;     \
-        const int32_t fx1 = g->filter_w < g->in_w - ix0 ? g->filter_w : g->in_w - ix0;     \
-        const size_t ob = (((size_t)b * g->out_h + oy) * g->out_w + ox) * g->out_c;        \
-        for (int32_t c = 0; c < g->out_c; c++) {                                           \
-          __VA_ARGS__                                                                      \
-        }                                                                                  \
+#define TFCC_POOL_LOOP(...) \
+  for (int32_t b = 0; b < g->batches; b++) \
+    for (int32_t oy = 0; oy < g->out_h; oy++) \
+      for (int32_t ox = 0; ox < g->out_w; ox++) { \
+        const int32_t iy0 = oy * g->stride_h - g->pad_h; \
+        const int32_t ix0 = ox * g->stride_w - g->pad_w; \
+        const int32_t fy0 = iy0 < 0 ? -iy0 : 0; \
+        const int32_t fx0 = ix0 < 0 ? -ix0 : 0; \
+        const int32_t fy1 = g->filter_h < g->in_h - iy0 ? g->filter_h : g->in_h - iy0; \
+        const int32_t fx1 = g->filter_w < g->in_w - ix0 ? g->filter_w : g->in_w - ix0; \
+        const size_t ob = (((size_t)b * g->out_h + oy) * g->out_w + ox) * g->out_c; \
+        for (int32_t c = 0; c < g->out_c; c++) { __VA_ARGS__ } \
       }
 #define TFCC_POOL_AT(fy, fx) \
   ((((size_t)b * g->in_h + (size_t)(iy0 + (fy))) * g->in_w + (size_t)(ix0 + (fx))) * g->out_c + c)
 
-static inline float clampf(float v, float lo, float hi) {
-  return v < lo ? lo : (v > hi ? hi : v);
-}
+static inline float clampf(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
 static inline int32_t clampi(int32_t v, int32_t lo, int32_t hi) {
   return v < lo ? lo : (v > hi ? hi : v);
 }
@@ -46,17 +42,16 @@ void tfcc_avgpool_f32(const tfcc_conv_geom *g, const float *in, float lo, float 
   })
 }
 
-#define TFCC_AVG_Q(T)                                                         \
-  TFCC_POOL_LOOP({                                                            \
-    int32_t acc = 0, count = 0;                                               \
-    for (int32_t fy = fy0; fy < fy1; fy++)                                    \
-      for (int32_t fx = fx0; fx < fx1; fx++) {                                \
-        acc += in[TFCC_POOL_AT(fy, fx)];                                      \
-        count++;                                                              \
-      }                                                                       \
-    if (count)                                                                \
-      acc = acc > 0 ? (acc + count / 2) / count : (acc - count / 2) / count;  \
-    out[ob + c] = (T)clampi(acc, lo, hi);                                     \
+#define TFCC_AVG_Q(T) \
+  TFCC_POOL_LOOP({ \
+    int32_t acc = 0, count = 0; \
+    for (int32_t fy = fy0; fy < fy1; fy++) \
+      for (int32_t fx = fx0; fx < fx1; fx++) { \
+        acc += in[TFCC_POOL_AT(fy, fx)]; \
+        count++; \
+      } \
+    if (count) acc = acc > 0 ? (acc + count / 2) / count : (acc - count / 2) / count; \
+    out[ob + c] = (T)clampi(acc, lo, hi); \
   })
 
 void tfcc_avgpool_u8(const tfcc_conv_geom *g, const uint8_t *in, int32_t lo, int32_t hi,
@@ -84,15 +79,15 @@ void tfcc_maxpool_f32(const tfcc_conv_geom *g, const float *in, float lo, float 
   })
 }
 
-#define TFCC_MAX_Q(T, LOWEST)                         \
-  TFCC_POOL_LOOP({                                    \
-    int32_t m = LOWEST;                               \
-    for (int32_t fy = fy0; fy < fy1; fy++)            \
-      for (int32_t fx = fx0; fx < fx1; fx++) {        \
-        int32_t v = in[TFCC_POOL_AT(fy, fx)];         \
-        m = v > m ? v : m;                            \
-      }                                               \
-    out[ob + c] = (T)clampi(m, lo, hi);               \
+#define TFCC_MAX_Q(T, LOWEST) \
+  TFCC_POOL_LOOP({ \
+    int32_t m = LOWEST; \
+    for (int32_t fy = fy0; fy < fy1; fy++) \
+      for (int32_t fx = fx0; fx < fx1; fx++) { \
+        int32_t v = in[TFCC_POOL_AT(fy, fx)]; \
+        m = v > m ? v : m; \
+      } \
+    out[ob + c] = (T)clampi(m, lo, hi); \
   })
 
 void tfcc_maxpool_u8(const tfcc_conv_geom *g, const uint8_t *in, int32_t lo, int32_t hi,

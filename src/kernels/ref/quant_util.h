@@ -46,9 +46,7 @@ static inline int32_t tfcc_rdbpot(int32_t x, int exponent) {
 }
 
 /* Left shift with wrap-around like TFLite's int32 `x * (1 << s)` without C UB. */
-static inline int32_t tfcc_shl_wrap(int32_t x, int s) {
-  return (int32_t)((uint32_t)x << s);
-}
+static inline int32_t tfcc_shl_wrap(int32_t x, int s) { return (int32_t)((uint32_t)x << s); }
 
 /* tflite::MultiplyByQuantizedMultiplier(int32 x, int32 qm, int shift). */
 static inline int32_t tfcc_mbqm(int32_t x, int32_t qm, int shift) {
@@ -89,9 +87,15 @@ enum {
 static inline void tfcc_act_range_f32(int act, float *lo, float *hi) {
   *lo = -INFINITY;
   *hi = INFINITY;
-  if (act == TFCC_ACT_RELU) *lo = 0.f;
-  else if (act == TFCC_ACT_RELU6) { *lo = 0.f; *hi = 6.f; }
-  else if (act == TFCC_ACT_RELU_N1_TO_1) { *lo = -1.f; *hi = 1.f; }
+  if (act == TFCC_ACT_RELU)
+    *lo = 0.f;
+  else if (act == TFCC_ACT_RELU6) {
+    *lo = 0.f;
+    *hi = 6.f;
+  } else if (act == TFCC_ACT_RELU_N1_TO_1) {
+    *lo = -1.f;
+    *hi = 1.f;
+  }
 }
 
 /* Quantized activation range (tflite::CalculateActivationRangeQuantized), for an output with

@@ -46,7 +46,8 @@ static int32_t quantize_one(float x, float scale, int32_t zp, int32_t qmin, int3
 void tfcc_affine_quantize(const float *in, tfcc_dtype out_type, void *out, size_t n, float scale,
                           int32_t zp) {
   const int32_t qmin = qmin_of(out_type), qmax = qmax_of(out_type);
-  for (size_t i = 0; i < n; i++) store_q(out_type, out, i, quantize_one(in[i], scale, zp, qmin, qmax));
+  for (size_t i = 0; i < n; i++)
+    store_q(out_type, out, i, quantize_one(in[i], scale, zp, qmin, qmax));
 }
 
 void tfcc_affine_quantize_pc(const float *in, tfcc_dtype out_type, void *out, size_t outer,
@@ -60,8 +61,8 @@ void tfcc_affine_quantize_pc(const float *in, tfcc_dtype out_type, void *out, si
         store_q(out_type, out, i, quantize_one(in[i], scales[c], zps[c], qmin, qmax));
 }
 
-void tfcc_requantize(tfcc_dtype in_type, const void *in, tfcc_dtype out_type, void *out,
-                     size_t n, int32_t multiplier, int shift, int32_t in_zp, int32_t out_zp) {
+void tfcc_requantize(tfcc_dtype in_type, const void *in, tfcc_dtype out_type, void *out, size_t n,
+                     int32_t multiplier, int shift, int32_t in_zp, int32_t out_zp) {
   const int32_t qmin = qmin_of(out_type), qmax = qmax_of(out_type);
   for (size_t i = 0; i < n; i++) {
     /* int32 arithmetic as reference_ops::Requantize: the differences and sums wrap (they
@@ -129,13 +130,15 @@ void tfcc_xnn_quantize_f32(const float *in, tfcc_dtype out_type, void *out, size
   const int32_t qmin = out_type == TFCC_UINT8 ? 0 : -128, qmax = out_type == TFCC_UINT8 ? 255 : 127;
   for (size_t i = 0; i < n; i++) {
     const int32_t q = tfcc_quantize_fp32(in[i], inv_scale, zp, qmin, qmax);
-    if (out_type == TFCC_UINT8) ((uint8_t *)out)[i] = (uint8_t)q;
-    else ((int8_t *)out)[i] = (int8_t)q;
+    if (out_type == TFCC_UINT8)
+      ((uint8_t *)out)[i] = (uint8_t)q;
+    else
+      ((int8_t *)out)[i] = (int8_t)q;
   }
 }
 
-int32_t tfcc_xnn_requant_elem(int32_t x, int32_t mult, int32_t in_zp, int32_t out_zp,
-                              int32_t qmin, int32_t qmax) {
+int32_t tfcc_xnn_requant_elem(int32_t x, int32_t mult, int32_t in_zp, int32_t out_zp, int32_t qmin,
+                              int32_t qmax) {
   const int32_t bias = (int32_t)((uint32_t)out_zp << 8) - mult * in_zp + 0x80;
   const int32_t acc = bias + x * mult;
   /* arithmetic shift right by 8 (floor) */
@@ -148,10 +151,12 @@ void tfcc_xnn_requantize_q8(tfcc_dtype type, const void *in, void *out, size_t n
   if (type == TFCC_UINT8) {
     const uint8_t *a = in;
     uint8_t *o = out;
-    for (size_t i = 0; i < n; i++) o[i] = (uint8_t)tfcc_xnn_requant_elem(a[i], mult, in_zp, out_zp, 0, 255);
+    for (size_t i = 0; i < n; i++)
+      o[i] = (uint8_t)tfcc_xnn_requant_elem(a[i], mult, in_zp, out_zp, 0, 255);
   } else {
     const int8_t *a = in;
     int8_t *o = out;
-    for (size_t i = 0; i < n; i++) o[i] = (int8_t)tfcc_xnn_requant_elem(a[i], mult, in_zp, out_zp, -128, 127);
+    for (size_t i = 0; i < n; i++)
+      o[i] = (int8_t)tfcc_xnn_requant_elem(a[i], mult, in_zp, out_zp, -128, 127);
   }
 }

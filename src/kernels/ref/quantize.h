@@ -22,8 +22,8 @@ void tfcc_affine_quantize_pc(const float *in, tfcc_dtype out_type, void *out, si
 
 /* in_type uint8|int8|int16|int32, out_type uint8|int8|int16|int32; x - in_zp and the sum
  * with out_zp in wrapping int32 arithmetic (TFLite's int32 math). */
-void tfcc_requantize(tfcc_dtype in_type, const void *in, tfcc_dtype out_type, void *out,
-                     size_t n, int32_t multiplier, int shift, int32_t in_zp, int32_t out_zp);
+void tfcc_requantize(tfcc_dtype in_type, const void *in, tfcc_dtype out_type, void *out, size_t n,
+                     int32_t multiplier, int shift, int32_t in_zp, int32_t out_zp);
 
 /* XNNPACK's convert kernels (TFCC_QUANT_COMPAT_TFLITE):
  *   f32 -> q8: q = lrintf(clamp(x * inv_scale, qmin - zp, qmax - zp)) + zp, inv_scale = 1/scale
@@ -36,8 +36,8 @@ void tfcc_xnn_quantize_f32(const float *in, tfcc_dtype out_type, void *out, size
 void tfcc_xnn_requantize_q8(tfcc_dtype type, const void *in, void *out, size_t n, int32_t mult,
                             int32_t in_zp, int32_t out_zp);
 /* The q8 -> q8 element, exposed for tests. */
-int32_t tfcc_xnn_requant_elem(int32_t x, int32_t mult, int32_t in_zp, int32_t out_zp,
-                              int32_t qmin, int32_t qmax);
+int32_t tfcc_xnn_requant_elem(int32_t x, int32_t mult, int32_t in_zp, int32_t out_zp, int32_t qmin,
+                              int32_t qmax);
 
 /* in_type uint8|int8|int16|float16. For float16, scale and zp are ignored. */
 void tfcc_dequantize(tfcc_dtype in_type, const void *in, float *out, size_t n, float scale,

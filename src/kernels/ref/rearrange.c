@@ -47,5 +47,6 @@ void tfcc_ref_sparse_to_dense(const int64_t *flat, int64_t n, const void *values
   uint8_t *o = out;
   for (int64_t i = 0; i < out_size; i++) memcpy(o + (size_t)i * es, def, es);
   for (int64_t i = 0; i < n; i++)
-    memcpy(o + (size_t)flat[i] * es, (const uint8_t *)values + (values_scalar ? 0 : (size_t)i * es), es);
+    memcpy(o + (size_t)flat[i] * es, (const uint8_t *)values + (values_scalar ? 0 : (size_t)i * es),
+           es);
 }

@@ -43,39 +43,40 @@ static bool all_reduced(const tfcc_reduce_shape *s) {
 }
 
 /* Visits every input element i with its output offset o. */
-#define TFCC_FOR_EACH_(s, i, o, BODY)                       \
-  do {                                                      \
-    int32_t idx_[TFCC_REDUCE_MAX_RANK] = {0};               \
-    int64_t o = 0;                                          \
-    for (int64_t i = 0; i < (s)->in_count; i++) {           \
-      BODY;                                                 \
-      step((s), idx_, &o);                                  \
-    }                                                       \
+#define TFCC_FOR_EACH_(s, i, o, BODY) \
+  do { \
+    int32_t idx_[TFCC_REDUCE_MAX_RANK] = {0}; \
+    int64_t o = 0; \
+    for (int64_t i = 0; i < (s)->in_count; i++) { \
+      BODY; \
+      step((s), idx_, &o); \
+    } \
   } while (0)
 
 /* Integer reducers compute in a wide unsigned type (W) so sums and products wrap instead of
  * overflowing, then convert back to T (modulo, as TFLite's T arithmetic ends up doing). */
-#define TFCC_DEFINE_REDUCE_INT_(NAME, T, W, LOWEST, HIGHEST)                                  \
-  static inline T NAME##_combine(tfcc_reduce_kind k, T cur, T v) {                            \
-    switch (k) {                                                                             \
-      case TFCC_REDUCE_SUM: return (T)((W)cur + (W)v);                                       \
-      case TFCC_REDUCE_PROD: return (T)((W)cur * (W)v);                                      \
-      case TFCC_REDUCE_MAX: return v > cur ? v : cur;                                        \
-      default: return v < cur ? v : cur;                                                     \
-    }                                                                                        \
-  }                                                                                          \
-  static void NAME(const tfcc_reduce_shape *s, tfcc_reduce_kind k, const T *in, T *out) {    \
-    T init = k == TFCC_REDUCE_SUM ? (T)0                                                     \
-             : k == TFCC_REDUCE_PROD ? (T)1                                                  \
-             : k == TFCC_REDUCE_MAX ? (T)(LOWEST) : (T)(HIGHEST);                            \
-    if (all_reduced(s)) {                                                                    \
-      T r = s->in_count > 0 ? in[0] : init;                                                  \
-      for (int64_t i = 1; i < s->in_count; i++) r = NAME##_combine(k, r, in[i]);             \
-      out[0] = r;                                                                            \
-      return;                                                                                \
-    }                                                                                        \
-    for (int64_t j = 0; j < s->out_count; j++) out[j] = init;                                \
-    TFCC_FOR_EACH_(s, i, o, out[o] = NAME##_combine(k, out[o], in[i]));                      \
+#define TFCC_DEFINE_REDUCE_INT_(NAME, T, W, LOWEST, HIGHEST) \
+  static inline T NAME##_combine(tfcc_reduce_kind k, T cur, T v) { \
+    switch (k) { \
+      case TFCC_REDUCE_SUM: return (T)((W)cur + (W)v); \
+      case TFCC_REDUCE_PROD: return (T)((W)cur * (W)v); \
+      case TFCC_REDUCE_MAX: return v > cur ? v : cur; \
+      default: return v < cur ? v : cur; \
+    } \
+  } \
+  static void NAME(const tfcc_reduce_shape *s, tfcc_reduce_kind k, const T *in, T *out) { \
+    T init = k == TFCC_REDUCE_SUM    ? (T)0 \
+             : k == TFCC_REDUCE_PROD ? (T)1 \
+             : k == TFCC_REDUCE_MAX  ? (T)(LOWEST) \
+                                     : (T)(HIGHEST); \
+    if (all_reduced(s)) { \
+      T r = s->in_count > 0 ? in[0] : init; \
+      for (int64_t i = 1; i < s->in_count; i++) r = NAME##_combine(k, r, in[i]); \
+      out[0] = r; \
+      return; \
+    } \
+    for (int64_t j = 0; j < s->out_count; j++) out[j] = init; \
+    TFCC_FOR_EACH_(s, i, o, out[o] = NAME##_combine(k, out[o], in[i])); \
   }
 
 TFCC_DEFINE_REDUCE_INT_(reduce_i32, int32_t, uint32_t, INT32_MIN, INT32_MAX)
@@ -97,9 +98,10 @@ static inline float reduce_f32_combine(tfcc_reduce_kind k, float cur, float v) {
  * std::numeric_limits<float>::lowest(). */
 static void reduce_f32(const tfcc_reduce_shape *s, tfcc_reduce_kind k, const float *in,
                        float *out) {
-  float init = k == TFCC_REDUCE_SUM ? 0.f
+  float init = k == TFCC_REDUCE_SUM    ? 0.f
                : k == TFCC_REDUCE_PROD ? 1.f
-               : k == TFCC_REDUCE_MAX ? -FLT_MAX : FLT_MAX;
+               : k == TFCC_REDUCE_MAX  ? -FLT_MAX
+                                       : FLT_MAX;
   if (all_reduced(s)) {
     float r = s->in_count > 0 ? in[0] : init;
     for (int64_t i = 1; i < s->in_count; i++) r = reduce_f32_combine(k, r, in[i]);
@@ -160,18 +162,21 @@ bool tfcc_reduce_mean_int(const tfcc_reduce_shape *s, tfcc_dtype dt, const void 
   int64_t n = s->reduce_count;
   for (int64_t j = 0; j < s->out_count; j++) {
     int64_t q = n > 0 ? acc[j] / n : 0;
-    if (dt == TFCC_INT32) ((int32_t *)out)[j] = (int32_t)q;
-    else ((int64_t *)out)[j] = q;
+    if (dt == TFCC_INT32)
+      ((int32_t *)out)[j] = (int32_t)q;
+    else
+      ((int64_t *)out)[j] = q;
   }
   return true;
 }
 
 /* Sums raw quantized values into acc (int32, wrapping). */
-bool tfcc_reduce_sum_q_raw(const tfcc_reduce_shape *s, tfcc_dtype dt, const void *in, int32_t *acc) {
+bool tfcc_reduce_sum_q_raw(const tfcc_reduce_shape *s, tfcc_dtype dt, const void *in,
+                           int32_t *acc) {
   for (int64_t j = 0; j < s->out_count; j++) acc[j] = 0;
-#define TFCC_SUMQ_(T)                                                                 \
-  do {                                                                               \
-    const T *x = in;                                                                 \
+#define TFCC_SUMQ_(T) \
+  do { \
+    const T *x = in; \
     TFCC_FOR_EACH_(s, i, o, acc[o] = (int32_t)((uint32_t)acc[o] + (uint32_t)(int32_t)x[i])); \
   } while (0)
   switch (dt) {
@@ -184,15 +189,25 @@ bool tfcc_reduce_sum_q_raw(const tfcc_reduce_shape *s, tfcc_dtype dt, const void
 }
 
 static void store_q(tfcc_dtype dt, void *out, int64_t j, int32_t v) {
-  if (dt == TFCC_UINT8) ((uint8_t *)out)[j] = (uint8_t)v;
-  else if (dt == TFCC_INT8) ((int8_t *)out)[j] = (int8_t)v;
-  else ((int16_t *)out)[j] = (int16_t)v;
+  if (dt == TFCC_UINT8)
+    ((uint8_t *)out)[j] = (uint8_t)v;
+  else if (dt == TFCC_INT8)
+    ((int8_t *)out)[j] = (int8_t)v;
+  else
+    ((int16_t *)out)[j] = (int16_t)v;
 }
 
 static void q_range(tfcc_dtype dt, int32_t *lo, int32_t *hi) {
-  if (dt == TFCC_UINT8) { *lo = 0; *hi = 255; }
-  else if (dt == TFCC_INT8) { *lo = -128; *hi = 127; }
-  else { *lo = INT16_MIN; *hi = INT16_MAX; }
+  if (dt == TFCC_UINT8) {
+    *lo = 0;
+    *hi = 255;
+  } else if (dt == TFCC_INT8) {
+    *lo = -128;
+    *hi = 127;
+  } else {
+    *lo = INT16_MIN;
+    *hi = INT16_MAX;
+  }
 }
 
 bool tfcc_reduce_mean_q_same(const tfcc_reduce_shape *s, tfcc_dtype dt, const void *in, void *out,
@@ -263,8 +278,8 @@ bool tfcc_reduce_mean_i16_mult(const tfcc_reduce_shape *s, const int16_t *in, in
   return tfcc_reduce_mean_i16_mult_finish(s, acc, in_zp, in_scale, out, out_zp, out_scale);
 }
 
-bool tfcc_reduce_mean_i16_mult_finish(const tfcc_reduce_shape *s, const int32_t *acc,
-                                      int32_t in_zp, float in_scale, int16_t *out, int32_t out_zp,
+bool tfcc_reduce_mean_i16_mult_finish(const tfcc_reduce_shape *s, const int32_t *acc, int32_t in_zp,
+                                      float in_scale, int16_t *out, int32_t out_zp,
                                       float out_scale) {
   const int64_t n = s->reduce_count;
   if (n <= 0) return false;
@@ -282,7 +297,8 @@ bool tfcc_reduce_mean_i16_mult_finish(const tfcc_reduce_shape *s, const int32_t 
   for (int64_t j = 0; j < s->out_count; j++) {
     const int32_t v = (int32_t)((uint32_t)acc[j] - (uint32_t)zsum);
     /* int64 MultiplyByQuantizedMultiplier (one rounding); it needs shift <= 14 */
-    int32_t r = (shift <= 14 ? tfcc_mbqm64((int64_t)v, mult, shift) : tfcc_mbqm(v, mult, shift)) + out_zp;
+    int32_t r =
+        (shift <= 14 ? tfcc_mbqm64((int64_t)v, mult, shift) : tfcc_mbqm(v, mult, shift)) + out_zp;
     out[j] = (int16_t)(r < INT16_MIN ? INT16_MIN : (r > INT16_MAX ? INT16_MAX : r));
   }
   return true;
@@ -405,31 +421,33 @@ bool tfcc_mean_hw_int_finish(const int32_t dims[4], tfcc_dtype dt, const int32_t
   return true;
 }
 
-#define TFCC_ARG_LOOP_(T, OUT_T)                                                  \
-  do {                                                                            \
-    const T *x = in;                                                              \
-    OUT_T *y = out;                                                               \
-    for (int64_t a = 0; a < outer; a++) {                                         \
-      for (int64_t j = 0; j < inner; j++) {                                       \
-        const T *p = x + a * axis_size * inner + j;                               \
-        T best = p[0];                                                            \
-        int32_t bi = 0;                                                           \
-        for (int32_t i = 1; i < axis_size; i++) {                                 \
-          T v = p[(int64_t)i * inner];                                            \
-          if (is_max ? (v > best) : (v < best)) {                                 \
-            best = v;                                                             \
-            bi = i;                                                               \
-          }                                                                       \
-        }                                                                         \
-        y[a * inner + j] = (OUT_T)bi;                                             \
-      }                                                                           \
-    }                                                                             \
+#define TFCC_ARG_LOOP_(T, OUT_T) \
+  do { \
+    const T *x = in; \
+    OUT_T *y = out; \
+    for (int64_t a = 0; a < outer; a++) { \
+      for (int64_t j = 0; j < inner; j++) { \
+        const T *p = x + a * axis_size * inner + j; \
+        T best = p[0]; \
+        int32_t bi = 0; \
+        for (int32_t i = 1; i < axis_size; i++) { \
+          T v = p[(int64_t)i * inner]; \
+          if (is_max ? (v > best) : (v < best)) { \
+            best = v; \
+            bi = i; \
+          } \
+        } \
+        y[a * inner + j] = (OUT_T)bi; \
+      } \
+    } \
   } while (0)
 
-#define TFCC_ARG_BY_OUT_(T)                                   \
-  do {                                                        \
-    if (out_dt == TFCC_INT32) TFCC_ARG_LOOP_(T, int32_t);     \
-    else TFCC_ARG_LOOP_(T, int64_t);                          \
+#define TFCC_ARG_BY_OUT_(T) \
+  do { \
+    if (out_dt == TFCC_INT32) \
+      TFCC_ARG_LOOP_(T, int32_t); \
+    else \
+      TFCC_ARG_LOOP_(T, int64_t); \
   } while (0)
 
 bool tfcc_arg_min_max(tfcc_dtype in_dt, const void *in, int64_t outer, int32_t axis_size,
@@ -438,7 +456,8 @@ bool tfcc_arg_min_max(tfcc_dtype in_dt, const void *in, int64_t outer, int32_t a
   if (axis_size < 1) return false;
   switch (in_dt) {
     case TFCC_FLOAT32: TFCC_ARG_BY_OUT_(float); return true;
-    case TFCC_UINT8: case TFCC_BOOL: TFCC_ARG_BY_OUT_(uint8_t); return true;
+    case TFCC_UINT8:
+    case TFCC_BOOL: TFCC_ARG_BY_OUT_(uint8_t); return true;
     case TFCC_INT8: TFCC_ARG_BY_OUT_(int8_t); return true;
     case TFCC_INT16: TFCC_ARG_BY_OUT_(int16_t); return true;
     case TFCC_INT32: TFCC_ARG_BY_OUT_(int32_t); return true;
@@ -456,8 +475,8 @@ bool tfcc_reduce_sum_q_rescaled(const tfcc_reduce_shape *s, tfcc_dtype dt, const
 }
 
 void tfcc_reduce_sum_q_rescaled_finish(const tfcc_reduce_shape *s, tfcc_dtype dt,
-                                       const int32_t *acc, int32_t in_zp, float in_scale,
-                                       void *out, int32_t out_zp, float out_scale) {
+                                       const int32_t *acc, int32_t in_zp, float in_scale, void *out,
+                                       int32_t out_zp, float out_scale) {
   int32_t lo, hi;
   q_range(dt, &lo, &hi);
   const float scale = in_scale / out_scale;

@@ -2,67 +2,74 @@
 #include "kernels/ref/reduce_window.h"
 
 /* One window walk per output element; COMBINE(acc, v) updates acc. */
-#define RW_LOOP(T, COMBINE)                                                                \
-  {                                                                                        \
-    const T *x = in;                                                                       \
-    T *o = out;                                                                            \
-    int64_t oi[TFCC_MAX_DIMS] = {0};                                                       \
-    for (int64_t n = 0; n < n_out; n++) {                                                  \
-      T acc = *(const T *)init;                                                            \
-      int64_t wi[TFCC_MAX_DIMS] = {0};                                                     \
-      for (int64_t w = 0; w < n_win; w++) {                                                \
-        int64_t src = 0;                                                                   \
-        bool inside = true;                                                                \
-        for (int32_t k = 0; k < rank; k++) {                                               \
-          const int64_t p = oi[k] * strides[k] + wi[k] * dilations[k];                     \
-          inside = inside && p < dims[k];                                                  \
-          src += p * istride[k];                                                           \
-        }                                                                                  \
-        if (inside) {                                                                      \
-          const T v = x[src];                                                              \
-          COMBINE;                                                                         \
-        }                                                                                  \
-        for (int32_t k = rank - 1; k >= 0; k--) {                                          \
-          if (++wi[k] < window[k]) break;                                                  \
-          wi[k] = 0;                                                                       \
-        }                                                                                  \
-      }                                                                                    \
-      o[n] = acc;                                                                          \
-      for (int32_t k = rank - 1; k >= 0; k--) {                                            \
-        if (++oi[k] < out_dims[k]) break;                                                  \
-        oi[k] = 0;                                                                         \
-      }                                                                                    \
-    }                                                                                      \
-    return true;                                                                           \
+#define RW_LOOP(T, COMBINE) \
+  { \
+    const T *x = in; \
+    T *o = out; \
+    int64_t oi[TFCC_MAX_DIMS] = {0}; \
+    for (int64_t n = 0; n < n_out; n++) { \
+      T acc = *(const T *)init; \
+      int64_t wi[TFCC_MAX_DIMS] = {0}; \
+      for (int64_t w = 0; w < n_win; w++) { \
+        int64_t src = 0; \
+        bool inside = true; \
+        for (int32_t k = 0; k < rank; k++) { \
+          const int64_t p = oi[k] * strides[k] + wi[k] * dilations[k]; \
+          inside = inside && p < dims[k]; \
+          src += p * istride[k]; \
+        } \
+        if (inside) { \
+          const T v = x[src]; \
+          COMBINE; \
+        } \
+        for (int32_t k = rank - 1; k >= 0; k--) { \
+          if (++wi[k] < window[k]) break; \
+          wi[k] = 0; \
+        } \
+      } \
+      o[n] = acc; \
+      for (int32_t k = rank - 1; k >= 0; k--) { \
+        if (++oi[k] < out_dims[k]) break; \
+        oi[k] = 0; \
+      } \
+    } \
+    return true; \
   }
 
-#define RW_FNS(T, U)                                                                       \
-  switch (fn) {                                                                            \
-    case TFCC_RW_ADD: RW_LOOP(T, acc = (T)(U)((U)acc + (U)v))                              \
-    case TFCC_RW_MUL: RW_LOOP(T, acc = (T)(U)((uint64_t)(U)acc * (U)v))                    \
-    case TFCC_RW_MIN: RW_LOOP(T, acc = acc <= v ? acc : v)                                 \
-    case TFCC_RW_MAX: RW_LOOP(T, acc = acc >= v ? acc : v)                                 \
-    case TFCC_RW_ALL: RW_LOOP(T, acc = (T)(acc && v))                                      \
-    case TFCC_RW_ANY: RW_LOOP(T, acc = (T)(acc || v))                                      \
-  }                                                                                        \
+#define RW_FNS(T, U) \
+  switch (fn) { \
+    case TFCC_RW_ADD: RW_LOOP(T, acc = (T)(U)((U)acc + (U)v)) \
+    case TFCC_RW_MUL: RW_LOOP(T, acc = (T)(U)((uint64_t)(U)acc * (U)v)) \
+    case TFCC_RW_MIN: RW_LOOP(T, acc = acc <= v ? acc : v) \
+    case TFCC_RW_MAX: RW_LOOP(T, acc = acc >= v ? acc : v) \
+    case TFCC_RW_ALL: RW_LOOP(T, acc = (T)(acc && v)) \
+    case TFCC_RW_ANY: RW_LOOP(T, acc = (T)(acc || v)) \
+  } \
   return false;
 
-#define RW_FNS_FLOAT(T)                                                                    \
-  switch (fn) {                                                                            \
-    case TFCC_RW_ADD: RW_LOOP(T, acc = acc + v)                                            \
-    case TFCC_RW_MUL: RW_LOOP(T, acc = acc * v)                                            \
-    case TFCC_RW_MIN: RW_LOOP(T, acc = acc <= v ? acc : v)                                 \
-    case TFCC_RW_MAX: RW_LOOP(T, acc = acc >= v ? acc : v)                                 \
-    case TFCC_RW_ALL: RW_LOOP(T, acc = (T)(acc && v))                                      \
-    case TFCC_RW_ANY: RW_LOOP(T, acc = (T)(acc || v))                                      \
-  }                                                                                        \
+#define RW_FNS_FLOAT(T) \
+  switch (fn) { \
+    case TFCC_RW_ADD: RW_LOOP(T, acc = acc + v) \
+    case TFCC_RW_MUL: RW_LOOP(T, acc = acc * v) \
+    case TFCC_RW_MIN: RW_LOOP(T, acc = acc <= v ? acc : v) \
+    case TFCC_RW_MAX: RW_LOOP(T, acc = acc >= v ? acc : v) \
+    case TFCC_RW_ALL: RW_LOOP(T, acc = (T)(acc && v)) \
+    case TFCC_RW_ANY: RW_LOOP(T, acc = (T)(acc || v)) \
+  } \
   return false;
 
 bool tfcc_ref_reduce_window_supported(tfcc_dtype dt) {
   switch (dt) {
-    case TFCC_INT8: case TFCC_INT16: case TFCC_INT32: case TFCC_INT64:
-    case TFCC_UINT8: case TFCC_UINT16: case TFCC_UINT32: case TFCC_UINT64:
-    case TFCC_FLOAT32: case TFCC_FLOAT64: return true;
+    case TFCC_INT8:
+    case TFCC_INT16:
+    case TFCC_INT32:
+    case TFCC_INT64:
+    case TFCC_UINT8:
+    case TFCC_UINT16:
+    case TFCC_UINT32:
+    case TFCC_UINT64:
+    case TFCC_FLOAT32:
+    case TFCC_FLOAT64: return true;
     default: return false;
   }
 }

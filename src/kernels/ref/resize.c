@@ -42,8 +42,8 @@ static void bilinear_f32_2x2(const tfcc_resize_shape *s, const float *in, float 
         int32_t y1 = y0 + 1 < s->in_h - 1 ? y0 + 1 : s->in_h - 1;
         const size_t xo = (size_t)(x1 - x0) * (size_t)D;
         const size_t yo = (size_t)(y1 - y0) * (size_t)D * (size_t)s->in_w;
-        float *o = out + (((size_t)b * (size_t)s->out_h + (size_t)y) * (size_t)OW + (size_t)x) *
-                             (size_t)D;
+        float *o =
+            out + (((size_t)b * (size_t)s->out_h + (size_t)y) * (size_t)OW + (size_t)x) * (size_t)D;
         const size_t oxo = (size_t)D, oyo = (size_t)D * (size_t)OW;
         for (int32_t c = 0; c < D; c++) {
           const float *p = in + off4(s, b, y0, x0) + c;
@@ -57,8 +57,8 @@ static void bilinear_f32_2x2(const tfcc_resize_shape *s, const float *in, float 
       }
 }
 
-void tfcc_ref_resize_bilinear_f32(const tfcc_resize_shape *s, bool align_corners,
-                                  bool half_pixel, const float *in, float *out) {
+void tfcc_ref_resize_bilinear_f32(const tfcc_resize_shape *s, bool align_corners, bool half_pixel,
+                                  const float *in, float *out) {
   if (!align_corners && !half_pixel && s->out_h == 2 * s->in_h && s->out_w == 2 * s->in_w) {
     bilinear_f32_2x2(s, in, out);
     return;
@@ -104,8 +104,7 @@ void tfcc_ref_resize_bilinear_u8(const tfcc_resize_shape *s, bool align_corners,
         int32_t x0, x1;
         tfcc_ref_resize_interp_f32(x, ws, half_pixel, s->in_w, &ix, &x0, &x1);
         const float dy = iy - (float)y0, dx = ix - (float)x0;
-        const float w0 = (1 - dy) * (1 - dx), w1 = (1 - dy) * dx, w2 = dy * (1 - dx),
-                    w3 = dy * dx;
+        const float w0 = (1 - dy) * (1 - dx), w1 = (1 - dy) * dx, w2 = dy * (1 - dx), w3 = dy * dx;
         const uint8_t *p0 = in + off4(s, b, y0, x0), *p1 = in + off4(s, b, y0, x1);
         const uint8_t *p2 = in + off4(s, b, y1, x0), *p3 = in + off4(s, b, y1, x1);
         for (int32_t c = 0; c < D; c++) {
@@ -133,37 +132,36 @@ static void interp_i(int32_t value, int32_t scale_10, bool half_pixel, int32_t s
   *hi = h < size - 1 ? h : size - 1;
 }
 
-#define TFCC_BILINEAR_INT(NAME, T)                                                              \
-  void NAME(const tfcc_resize_shape *s, bool align_corners, bool half_pixel, const T *in,      \
-            T *out) {                                                                           \
-    int32_t hs = ((1 << 10) * s->in_h + s->out_h / 2) / s->out_h;                               \
-    int32_t ws = ((1 << 10) * s->in_w + s->out_w / 2) / s->out_w;                               \
-    if (align_corners && s->out_h > 1)                                                          \
-      hs = ((1 << 10) * (s->in_h - 1) + (s->out_h - 1) / 2) / (s->out_h - 1);                   \
-    if (align_corners && s->out_w > 1)                                                          \
-      ws = ((1 << 10) * (s->in_w - 1) + (s->out_w - 1) / 2) / (s->out_w - 1);                   \
-    T *o = out;                                                                                 \
-    for (int32_t b = 0; b < s->batch; b++)                                                      \
-      for (int32_t y = 0; y < s->out_h; y++) {                                                  \
-        int32_t iy, y0, y1;                                                                     \
-        interp_i(y, hs, half_pixel, s->in_h, &iy, &y0, &y1);                                    \
-        const int64_t fy = iy - (1 << 10) * y0;                                                 \
-        for (int32_t x = 0; x < s->out_w; x++) {                                                \
-          int32_t ix, x0, x1;                                                                   \
-          interp_i(x, ws, half_pixel, s->in_w, &ix, &x0, &x1);                                  \
-          const int64_t fx = ix - (1 << 10) * x0;                                               \
-          const T *p0 = in + off4(s, b, y0, x0), *p1 = in + off4(s, b, y1, x0);                 \
-          const T *p2 = in + off4(s, b, y0, x1), *p3 = in + off4(s, b, y1, x1);                 \
-          for (int32_t c = 0; c < s->depth; c++) {                                              \
-            const int64_t v = (int64_t)p0[c] * ((1 << 10) - fy) * ((1 << 10) - fx) +            \
-                              (int64_t)p1[c] * fy * ((1 << 10) - fx) +                          \
-                              (int64_t)p2[c] * ((1 << 10) - fy) * fx +                          \
-                              (int64_t)p3[c] * fy * fx;                                         \
-            const int64_t round = v > 0 ? (1 << 19) : -(1 << 19);                               \
-            *o++ = (T)((v + round) / (1 << 20));                                                \
-          }                                                                                     \
-        }                                                                                       \
-      }                                                                                         \
+#define TFCC_BILINEAR_INT(NAME, T) \
+  void NAME(const tfcc_resize_shape *s, bool align_corners, bool half_pixel, const T *in, \
+            T *out) { \
+    int32_t hs = ((1 << 10) * s->in_h + s->out_h / 2) / s->out_h; \
+    int32_t ws = ((1 << 10) * s->in_w + s->out_w / 2) / s->out_w; \
+    if (align_corners && s->out_h > 1) \
+      hs = ((1 << 10) * (s->in_h - 1) + (s->out_h - 1) / 2) / (s->out_h - 1); \
+    if (align_corners && s->out_w > 1) \
+      ws = ((1 << 10) * (s->in_w - 1) + (s->out_w - 1) / 2) / (s->out_w - 1); \
+    T *o = out; \
+    for (int32_t b = 0; b < s->batch; b++) \
+      for (int32_t y = 0; y < s->out_h; y++) { \
+        int32_t iy, y0, y1; \
+        interp_i(y, hs, half_pixel, s->in_h, &iy, &y0, &y1); \
+        const int64_t fy = iy - (1 << 10) * y0; \
+        for (int32_t x = 0; x < s->out_w; x++) { \
+          int32_t ix, x0, x1; \
+          interp_i(x, ws, half_pixel, s->in_w, &ix, &x0, &x1); \
+          const int64_t fx = ix - (1 << 10) * x0; \
+          const T *p0 = in + off4(s, b, y0, x0), *p1 = in + off4(s, b, y1, x0); \
+          const T *p2 = in + off4(s, b, y0, x1), *p3 = in + off4(s, b, y1, x1); \
+          for (int32_t c = 0; c < s->depth; c++) { \
+            const int64_t v = (int64_t)p0[c] * ((1 << 10) - fy) * ((1 << 10) - fx) + \
+                              (int64_t)p1[c] * fy * ((1 << 10) - fx) + \
+                              (int64_t)p2[c] * ((1 << 10) - fy) * fx + (int64_t)p3[c] * fy * fx; \
+            const int64_t round = v > 0 ? (1 << 19) : -(1 << 19); \
+            *o++ = (T)((v + round) / (1 << 20)); \
+          } \
+        } \
+      } \
   }
 
 TFCC_BILINEAR_INT(tfcc_ref_resize_bilinear_i8, int8_t)

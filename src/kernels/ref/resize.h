@@ -30,8 +30,8 @@ static inline bool tfcc_ref_resize_f32_is_2x(const tfcc_resize_shape *s, bool al
                                              bool half_pixel) {
   return !align_corners && !half_pixel && s->out_h == 2 * s->in_h && s->out_w == 2 * s->in_w;
 }
-void tfcc_ref_resize_bilinear_f32(const tfcc_resize_shape *s, bool align_corners,
-                                  bool half_pixel, const float *in, float *out);
+void tfcc_ref_resize_bilinear_f32(const tfcc_resize_shape *s, bool align_corners, bool half_pixel,
+                                  const float *in, float *out);
 void tfcc_ref_resize_bilinear_u8(const tfcc_resize_shape *s, bool align_corners, bool half_pixel,
                                  const uint8_t *in, uint8_t *out);
 void tfcc_ref_resize_bilinear_i8(const tfcc_resize_shape *s, bool align_corners, bool half_pixel,
@@ -51,8 +51,7 @@ void tfcc_xnn_resize_bilinear_i8(const tfcc_resize_shape *s, bool align_corners,
 void tfcc_xnn_resize_axis(int32_t o, int32_t in, int32_t out, bool align, bool half, int32_t *lo,
                           int32_t *hi, int32_t *w);
 /* The s8/u8 ibilinear element: corners top-left/right, bottom-left/right, 11-bit weights. */
-int32_t tfcc_xnn_ibilinear(int32_t tl, int32_t tr, int32_t bl, int32_t br, int32_t wh,
-                           int32_t wv);
+int32_t tfcc_xnn_ibilinear(int32_t tl, int32_t tr, int32_t bl, int32_t br, int32_t wh, int32_t wv);
 /* Elements of es bytes. */
 void tfcc_ref_resize_nearest(const tfcc_resize_shape *s, bool align_corners, bool half_pixel,
                              size_t es, const void *in, void *out);

@@ -6,7 +6,7 @@
 #include "kernels/ref/resize.h"
 
 void tfcc_xnn_resize_axis(int32_t o, int32_t in, int32_t out, bool align, bool half, int32_t *lo,
-                     int32_t *hi, int32_t *w) {
+                          int32_t *hi, int32_t *w) {
   const int32_t adj = (align && out != 1) ? 1 : 0;
   const float scale = (float)(in - adj) / (float)(out - adj);
   const int32_t max = in - 1;
@@ -23,8 +23,7 @@ void tfcc_xnn_resize_axis(int32_t o, int32_t in, int32_t out, bool align, bool h
   *w = (int32_t)(int16_t)lrintf((x - (float)*lo) * 0x1.0p+11f);
 }
 
-int32_t tfcc_xnn_ibilinear(int32_t tl, int32_t tr, int32_t bl, int32_t br, int32_t wh,
-                           int32_t wv) {
+int32_t tfcc_xnn_ibilinear(int32_t tl, int32_t tr, int32_t bl, int32_t br, int32_t wh, int32_t wv) {
   const int32_t t = (int32_t)((uint32_t)tl << 11) + (tr - tl) * wh;
   const int32_t b = (int32_t)((uint32_t)bl << 11) + (br - bl) * wh;
   const int32_t acc = (int32_t)((uint32_t)t << 11) + (b - t) * wv + (1 << 21);
@@ -32,23 +31,23 @@ int32_t tfcc_xnn_ibilinear(int32_t tl, int32_t tr, int32_t bl, int32_t br, int32
   return acc >= 0 ? acc >> 22 : -(int32_t)(~(uint32_t)acc >> 22) - 1;
 }
 
-#define XNN_RESIZE_BODY(T)                                                                     \
-  for (int32_t b = 0; b < s->batch; b++)                                                       \
-    for (int32_t oy = 0; oy < s->out_h; oy++) {                                                \
-      int32_t y0, y1, wy;                                                                      \
-      tfcc_xnn_resize_axis(oy, s->in_h, s->out_h, align_corners, half_pixel, &y0, &y1, &wy);    \
-      for (int32_t ox = 0; ox < s->out_w; ox++) {                                              \
-        int32_t x0, x1, wx;                                                                    \
-        tfcc_xnn_resize_axis(ox, s->in_w, s->out_w, align_corners, half_pixel, &x0, &x1, &wx);  \
-        const T *base = in + (size_t)b * s->in_h * s->in_w * s->depth;                         \
-        const T *p00 = base + ((size_t)y0 * s->in_w + x0) * s->depth;                          \
-        const T *p01 = base + ((size_t)y0 * s->in_w + x1) * s->depth;                          \
-        const T *p10 = base + ((size_t)y1 * s->in_w + x0) * s->depth;                          \
-        const T *p11 = base + ((size_t)y1 * s->in_w + x1) * s->depth;                          \
-        T *o = out + (((size_t)b * s->out_h + oy) * s->out_w + ox) * s->depth;                 \
-        for (int32_t c = 0; c < s->depth; c++)                                                 \
-          o[c] = (T)tfcc_xnn_ibilinear(p00[c], p01[c], p10[c], p11[c], wx, wy);                \
-      }                                                                                        \
+#define XNN_RESIZE_BODY(T) \
+  for (int32_t b = 0; b < s->batch; b++) \
+    for (int32_t oy = 0; oy < s->out_h; oy++) { \
+      int32_t y0, y1, wy; \
+      tfcc_xnn_resize_axis(oy, s->in_h, s->out_h, align_corners, half_pixel, &y0, &y1, &wy); \
+      for (int32_t ox = 0; ox < s->out_w; ox++) { \
+        int32_t x0, x1, wx; \
+        tfcc_xnn_resize_axis(ox, s->in_w, s->out_w, align_corners, half_pixel, &x0, &x1, &wx); \
+        const T *base = in + (size_t)b * s->in_h * s->in_w * s->depth; \
+        const T *p00 = base + ((size_t)y0 * s->in_w + x0) * s->depth; \
+        const T *p01 = base + ((size_t)y0 * s->in_w + x1) * s->depth; \
+        const T *p10 = base + ((size_t)y1 * s->in_w + x0) * s->depth; \
+        const T *p11 = base + ((size_t)y1 * s->in_w + x1) * s->depth; \
+        T *o = out + (((size_t)b * s->out_h + oy) * s->out_w + ox) * s->depth; \
+        for (int32_t c = 0; c < s->depth; c++) \
+          o[c] = (T)tfcc_xnn_ibilinear(p00[c], p01[c], p10[c], p11[c], wx, wy); \
+      } \
     }
 
 void tfcc_xnn_resize_bilinear_u8(const tfcc_resize_shape *s, bool align_corners, bool half_pixel,

@@ -10,7 +10,8 @@ static uint32_t rotl32(uint32_t x, int r) { return (x << r) | (x >> (32 - r)); }
 
 void tfcc_threefry2x32(const uint32_t key[2], const uint32_t ctr[2], uint32_t out[2]) {
   static const int rot[8] = {13, 15, 26, 6, 17, 29, 16, 24};
-  const uint32_t ks[3] = {key[0], key[1], key[0] ^ key[1] ^ 0x1BD11BDAu}; /* the key schedule's parity word */
+  const uint32_t ks[3] = {key[0], key[1],
+                          key[0] ^ key[1] ^ 0x1BD11BDAu}; /* the key schedule's parity word */
   uint32_t x0 = ctr[0] + ks[0], x1 = ctr[1] + ks[1];
   for (int group = 0; group < 5; group++) { /* 5 groups of 4 rounds, a key injection after each */
     for (int r = 0; r < 4; r++) {
@@ -24,7 +25,9 @@ void tfcc_threefry2x32(const uint32_t key[2], const uint32_t ctr[2], uint32_t ou
   out[1] = x1;
 }
 
-static uint32_t word_of(const uint64_t *state, int32_t i) { return (uint32_t)(state[i / 2] >> (32 * (i % 2))); }
+static uint32_t word_of(const uint64_t *state, int32_t i) {
+  return (uint32_t)(state[i / 2] >> (32 * (i % 2)));
+}
 
 void tfcc_ref_rng_bits(int algorithm, const uint64_t *state, int32_t n_state, uint64_t *new_state,
                        uint32_t *out, int64_t n_words) {

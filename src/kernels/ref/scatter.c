@@ -4,12 +4,12 @@
 #include <stdbool.h>
 #include <string.h>
 
-#define SCATTER_ADD(T, U)                                              \
-  do {                                                                 \
-    const T *u = updates;                                              \
-    T *o = out;                                                        \
-    for (int64_t j = 0; j < slice_size; j++)                           \
-      o[pos + j] = (T)((U)o[pos + j] + (U)u[i * slice_size + j]);      \
+#define SCATTER_ADD(T, U) \
+  do { \
+    const T *u = updates; \
+    T *o = out; \
+    for (int64_t j = 0; j < slice_size; j++) \
+      o[pos + j] = (T)((U)o[pos + j] + (U)u[i * slice_size + j]); \
   } while (0)
 
 int64_t tfcc_ref_scatter_nd(tfcc_dtype dtype, const int32_t *idx, int32_t nd,

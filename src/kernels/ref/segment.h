@@ -19,7 +19,7 @@ typedef enum tfcc_segment_op {
  * in[n_ids][inner] is combined into out[ids[i]] in order. Rows with a negative id are skipped
  * (as TFLite); an id >= num_segments is the caller's check. */
 void tfcc_ref_segment_reduce(tfcc_segment_op op, tfcc_dtype dtype, const void *in,
-                             const int32_t *ids, int64_t n_ids, int64_t inner,
-                             int64_t num_segments, void *out);
+                             const int32_t *ids, int64_t n_ids, int64_t inner, int64_t num_segments,
+                             void *out);
 
 #endif

@@ -10,11 +10,12 @@
 /* For each of rows rows of n values: the k largest, in descending order, equal values in
  * order of position (TFLite TopContainer); values out[rows][k] of dtype, positions idx[rows][k]
  * as int32 (idx_size 4) or int64 (8). k <= n; pos: scratch of k entries. */
-void tfcc_ref_topk(tfcc_dtype dtype, const void *in, int64_t rows, int64_t n, int64_t k, void *values,
-                   void *idx, int idx_size, int64_t *pos);
+void tfcc_ref_topk(tfcc_dtype dtype, const void *in, int64_t rows, int64_t n, int64_t k,
+                   void *values, void *idx, int idx_size, int64_t *pos);
 
 /* UNIQUE over n values: uniq[0..*count) the distinct values in order of first appearance,
  * idx[i] (int32 or int64 per idx_size) the position of in[i] in uniq. Returns *count. */
-int64_t tfcc_ref_unique(tfcc_dtype dtype, const void *in, int64_t n, void *uniq, void *idx, int idx_size);
+int64_t tfcc_ref_unique(tfcc_dtype dtype, const void *in, int64_t n, void *uniq, void *idx,
+                        int idx_size);
 
 #endif

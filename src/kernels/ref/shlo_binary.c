@@ -4,59 +4,59 @@
 #include "kernels/ref/unary.h"
 
 /* ADD / MUL on an integer type T through its unsigned twin U (wrapping, no UB). */
-#define INT_LOOPS(T, U)                                                              \
-  {                                                                                  \
-    const T *x = a, *y = b;                                                          \
-    T *o = out;                                                                      \
-    switch (op) {                                                                    \
-      case TFCC_SHLO_ADD:                                                            \
-        for (int64_t i = 0; i < n; i++) o[i] = (T)(U)((uint64_t)(U)x[i] + (U)y[i]);  \
-        return true;                                                                 \
-      case TFCC_SHLO_MUL:                                                            \
-        for (int64_t i = 0; i < n; i++) o[i] = (T)(U)((uint64_t)(U)x[i] * (U)y[i]);  \
-        return true;                                                                 \
-      case TFCC_SHLO_MAX:                                                            \
-        for (int64_t i = 0; i < n; i++) o[i] = x[i] < y[i] ? y[i] : x[i];            \
-        return true;                                                                 \
-      case TFCC_SHLO_MIN:                                                            \
-        for (int64_t i = 0; i < n; i++) o[i] = y[i] < x[i] ? y[i] : x[i];            \
-        return true;                                                                 \
-      case TFCC_SHLO_AND:                                                            \
-        for (int64_t i = 0; i < n; i++) o[i] = (T)(x[i] & y[i]);                     \
-        return true;                                                                 \
-      case TFCC_SHLO_SHL:                                                            \
-        for (int64_t i = 0; i < n; i++)                                              \
+#define INT_LOOPS(T, U) \
+  { \
+    const T *x = a, *y = b; \
+    T *o = out; \
+    switch (op) { \
+      case TFCC_SHLO_ADD: \
+        for (int64_t i = 0; i < n; i++) o[i] = (T)(U)((uint64_t)(U)x[i] + (U)y[i]); \
+        return true; \
+      case TFCC_SHLO_MUL: \
+        for (int64_t i = 0; i < n; i++) o[i] = (T)(U)((uint64_t)(U)x[i] * (U)y[i]); \
+        return true; \
+      case TFCC_SHLO_MAX: \
+        for (int64_t i = 0; i < n; i++) o[i] = x[i] < y[i] ? y[i] : x[i]; \
+        return true; \
+      case TFCC_SHLO_MIN: \
+        for (int64_t i = 0; i < n; i++) o[i] = y[i] < x[i] ? y[i] : x[i]; \
+        return true; \
+      case TFCC_SHLO_AND: \
+        for (int64_t i = 0; i < n; i++) o[i] = (T)(x[i] & y[i]); \
+        return true; \
+      case TFCC_SHLO_SHL: \
+        for (int64_t i = 0; i < n; i++) \
           o[i] = (T)(uint32_t)((uint32_t)(int32_t)x[i] << ((uint32_t)(int32_t)y[i] & 31u)); \
-        return true;                                                                 \
-    }                                                                                \
-    return false;                                                                    \
+        return true; \
+    } \
+    return false; \
   }
 
-#define FLOAT_LOOPS(T)                                                               \
-  {                                                                                  \
-    const T *x = a, *y = b;                                                          \
-    T *o = out;                                                                      \
-    switch (op) {                                                                    \
-      case TFCC_SHLO_ADD:                                                            \
-        for (int64_t i = 0; i < n; i++) o[i] = x[i] + y[i];                          \
-        return true;                                                                 \
-      case TFCC_SHLO_MUL:                                                            \
-        for (int64_t i = 0; i < n; i++) o[i] = x[i] * y[i];                          \
-        return true;                                                                 \
-      case TFCC_SHLO_MAX:                                                            \
-        for (int64_t i = 0; i < n; i++) o[i] = x[i] < y[i] ? y[i] : x[i];            \
-        return true;                                                                 \
-      case TFCC_SHLO_MIN:                                                            \
-        for (int64_t i = 0; i < n; i++) o[i] = y[i] < x[i] ? y[i] : x[i];            \
-        return true;                                                                 \
-      default:                                                                       \
-        return false;                                                                \
-    }                                                                                \
+#define FLOAT_LOOPS(T) \
+  { \
+    const T *x = a, *y = b; \
+    T *o = out; \
+    switch (op) { \
+      case TFCC_SHLO_ADD: \
+        for (int64_t i = 0; i < n; i++) o[i] = x[i] + y[i]; \
+        return true; \
+      case TFCC_SHLO_MUL: \
+        for (int64_t i = 0; i < n; i++) o[i] = x[i] * y[i]; \
+        return true; \
+      case TFCC_SHLO_MAX: \
+        for (int64_t i = 0; i < n; i++) o[i] = x[i] < y[i] ? y[i] : x[i]; \
+        return true; \
+      case TFCC_SHLO_MIN: \
+        for (int64_t i = 0; i < n; i++) o[i] = y[i] < x[i] ? y[i] : x[i]; \
+        return true; \
+      default: return false; \
+    } \
   }
 
 /* float16 (ops) as Eigen::half computes: each operation in float32, the result rounded to the
  * nearest half; MAX / MIN compare the float32 values (std::max / std::min). */
-static bool half_loops(tfcc_shlo_binop op, const uint16_t *x, const uint16_t *y, uint16_t *o, int64_t n) {
+static bool half_loops(tfcc_shlo_binop op, const uint16_t *x, const uint16_t *y, uint16_t *o,
+                       int64_t n) {
   for (int64_t i = 0; i < n; i++) {
     const float a = tfcc_f16_to_f32(x[i]), b = tfcc_f16_to_f32(y[i]);
     switch (op) {
@@ -71,9 +71,9 @@ static bool half_loops(tfcc_shlo_binop op, const uint16_t *x, const uint16_t *y,
 }
 
 bool tfcc_ref_shlo_binary_supported(tfcc_shlo_binop op, tfcc_dtype dt) {
-  const bool is_int = dt == TFCC_INT8 || dt == TFCC_INT16 || dt == TFCC_INT32 ||
-                      dt == TFCC_INT64 || dt == TFCC_UINT8 || dt == TFCC_UINT16 ||
-                      dt == TFCC_UINT32 || dt == TFCC_UINT64;
+  const bool is_int = dt == TFCC_INT8 || dt == TFCC_INT16 || dt == TFCC_INT32 || dt == TFCC_INT64 ||
+                      dt == TFCC_UINT8 || dt == TFCC_UINT16 || dt == TFCC_UINT32 ||
+                      dt == TFCC_UINT64;
   const bool is_float = dt == TFCC_FLOAT32 || dt == TFCC_FLOAT64 || dt == TFCC_FLOAT16;
   switch (op) {
     case TFCC_SHLO_ADD:

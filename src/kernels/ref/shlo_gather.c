@@ -49,7 +49,8 @@ void tfcc_ref_shlo_gather(const tfcc_shlo_gather_args *a, uint8_t *out) {
     }
     const int64_t vstep = implicit ? 0 : istride[a->index_vector_dim];
     int64_t start[TFCC_MAX_DIMS] = {0};
-    for (int32_t k = 0; k < a->n_start; k++) start[a->start_index_map[k]] = index_at(a, base + k * vstep);
+    for (int32_t k = 0; k < a->n_start; k++)
+      start[a->start_index_map[k]] = index_at(a, base + k * vstep);
     int64_t src = 0;
     for (int32_t d = 0, j = 0; d < a->operand_rank; d++) {
       int64_t st = start[d];

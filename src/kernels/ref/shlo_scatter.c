@@ -9,26 +9,33 @@ static bool contains(const int64_t *v, int32_t n, int64_t x) {
 
 bool tfcc_ref_shlo_scatter_supported(tfcc_dtype dt) {
   switch (dt) {
-    case TFCC_INT8: case TFCC_INT16: case TFCC_INT32: case TFCC_INT64:
-    case TFCC_UINT8: case TFCC_UINT16: case TFCC_UINT32: case TFCC_UINT64:
-    case TFCC_FLOAT32: case TFCC_FLOAT64: return true;
+    case TFCC_INT8:
+    case TFCC_INT16:
+    case TFCC_INT32:
+    case TFCC_INT64:
+    case TFCC_UINT8:
+    case TFCC_UINT16:
+    case TFCC_UINT32:
+    case TFCC_UINT64:
+    case TFCC_FLOAT32:
+    case TFCC_FLOAT64: return true;
     default: return false;
   }
 }
 
 /* out[target] = combine(out[target], updates[n]); ADD / MUL of integers through unsigned U. */
-#define SC_APPLY(T, ADD, MUL)                                                              \
-  {                                                                                        \
-    T *o = (T *)out + target;                                                              \
-    const T u = ((const T *)a->updates)[n];                                                \
-    switch (a->fn) {                                                                       \
-      case TFCC_SCATTER_UPDATE: *o = u; break;                                             \
-      case TFCC_SCATTER_ADD: *o = ADD; break;                                              \
-      case TFCC_SCATTER_MUL: *o = MUL; break;                                              \
-      case TFCC_SCATTER_MAX: *o = *o < u ? u : *o; break;                                  \
-      case TFCC_SCATTER_MIN: *o = u < *o ? u : *o; break;                                  \
-    }                                                                                      \
-    break;                                                                                 \
+#define SC_APPLY(T, ADD, MUL) \
+  { \
+    T *o = (T *)out + target; \
+    const T u = ((const T *)a->updates)[n]; \
+    switch (a->fn) { \
+      case TFCC_SCATTER_UPDATE: *o = u; break; \
+      case TFCC_SCATTER_ADD: *o = ADD; break; \
+      case TFCC_SCATTER_MUL: *o = MUL; break; \
+      case TFCC_SCATTER_MAX: *o = *o < u ? u : *o; break; \
+      case TFCC_SCATTER_MIN: *o = u < *o ? u : *o; break; \
+    } \
+    break; \
   }
 #define SC_INT(T, U) SC_APPLY(T, (T)(U)((uint64_t)(U)*o + (U)u), (T)(U)((uint64_t)(U)*o * (U)u))
 #define SC_FLT(T) SC_APPLY(T, *o + u, *o * u)
@@ -72,7 +79,8 @@ bool tfcc_ref_shlo_scatter(const tfcc_shlo_scatter_args *a, void *out) {
     int64_t target = 0;
     bool inside = true;
     for (int32_t d = 0, j = 0; d < a->operand_rank; d++) {
-      const int64_t p = start[d] + (contains(a->inserted_window_dims, a->n_inserted, d) ? 0 : win[j++]);
+      const int64_t p =
+          start[d] + (contains(a->inserted_window_dims, a->n_inserted, d) ? 0 : win[j++]);
       inside = inside && p >= 0 && p < a->operand_dims[d];
       target += p * ostride[d];
     }
@@ -91,7 +99,8 @@ bool tfcc_ref_shlo_scatter(const tfcc_shlo_scatter_args *a, void *out) {
         default: return false;
       }
     }
-    for (int32_t d = a->updates_rank - 1; d >= 0; d--) { /* next update index, last dimension fastest */
+    for (int32_t d = a->updates_rank - 1; d >= 0;
+         d--) { /* next update index, last dimension fastest */
       if (++ui[d] < a->updates_dims[d]) break;
       ui[d] = 0;
     }

@@ -106,8 +106,8 @@ void tfcc_log_softmax_q8(tfcc_dtype type, const void *in, void *out, size_t oute
     for (size_t j = 0; j < depth; j++) {
       const float log_prob = scale * (float)load8(type, row, j) - precomputed;
       /* std::rint (ties to even) + zero point, in float, then to int */
-      const int32_t q = tfcc_clamp_i32(f32_to_i32_sat(rintf(log_prob) + (float)out_zp),
-                                       clamp_min, clamp_max);
+      const int32_t q =
+          tfcc_clamp_i32(f32_to_i32_sat(rintf(log_prob) + (float)out_zp), clamp_min, clamp_max);
       if (type == TFCC_INT8)
         ((int8_t *)out)[r * depth + j] = (int8_t)q;
       else
@@ -199,7 +199,8 @@ void tfcc_softmax_i16(const int16_t *in, int16_t *out, size_t outer, size_t dept
     const int64_t round = right_shift > 0 ? ((int64_t)1 << (right_shift - 1)) : 0;
     for (size_t c = 0; c < depth; c++) {
       const int64_t prod = (int64_t)out[c] * (int64_t)reciprocal_q015 + round;
-      int64_t result = prod >= 0 ? prod >> right_shift : -((-prod + ((1LL << right_shift) - 1)) >> right_shift);
+      int64_t result =
+          prod >= 0 ? prod >> right_shift : -((-prod + ((1LL << right_shift) - 1)) >> right_shift);
       int32_t r32 = (int32_t)(uint32_t)(uint64_t)result;
       out[c] = (int16_t)tfcc_clamp_i32(r32, 0, 32767);
     }

@@ -32,8 +32,8 @@ void tfcc_log_softmax_q8(tfcc_dtype type, const void *in, void *out, size_t oute
 typedef struct tfcc_softmax_i16_params {
   int32_t input_multiplier;
   int input_shift;
-  int16_t exp_lut[TFCC_SOFTMAX_I16_LUT];       /* exp(x), x in [-10, 0] */
-  int16_t recip_lut[TFCC_SOFTMAX_I16_LUT];     /* 1 / (1 + x), x in [0, 1] */
+  int16_t exp_lut[TFCC_SOFTMAX_I16_LUT];   /* exp(x), x in [-10, 0] */
+  int16_t recip_lut[TFCC_SOFTMAX_I16_LUT]; /* 1 / (1 + x), x in [0, 1] */
 } tfcc_softmax_i16_params;
 
 /* As SoftmaxPrepare for int16 (double arithmetic of the LUT generator). */

@@ -25,8 +25,8 @@ typedef struct tfcc_els_args {
   const float *weights;       /* [n] */
   const float *params;        /* [rows, emb] */
   int32_t n, lookup_rank, rows;
-  int64_t emb;                /* elements per params row */
-  int64_t buckets;            /* product of dense_shape[0 .. lookup_rank - 1) */
+  int64_t emb;     /* elements per params row */
+  int64_t buckets; /* product of dense_shape[0 .. lookup_rank - 1) */
 } tfcc_els_args;
 
 /* Writes out[buckets * emb]. Returns -1 on success, else the entry whose id is outside

@@ -21,12 +21,13 @@ static void shift_state(void *state, size_t n, size_t elem) {
 }
 
 /* matmul(state, weights_time) per filter, bias, rank reduction and activation (float). */
-static void time_bias_act(const tfcc_svdf_shape *s, const float *w_time, const float *bias,
-                          int act, const float *state_b, float *out_b, float *per_filter) {
+static void time_bias_act(const tfcc_svdf_shape *s, const float *w_time, const float *bias, int act,
+                          const float *state_b, float *out_b, float *per_filter) {
   const int32_t nf = s->n_filter, nm = s->n_memory, nu = s->n_filter / s->rank;
   for (int32_t f = 0; f < nf; f++) {
     float acc = 0.f;
-    for (int32_t m = 0; m < nm; m++) acc += w_time[(size_t)f * nm + m] * state_b[(size_t)f * nm + m];
+    for (int32_t m = 0; m < nm; m++)
+      acc += w_time[(size_t)f * nm + m] * state_b[(size_t)f * nm + m];
     per_filter[f] = acc;
   }
   for (int32_t u = 0; u < nu; u++) out_b[u] = bias ? bias[u] : 0.f;
@@ -109,7 +110,8 @@ void tfcc_svdf_q8(const tfcc_svdf_shape *s, const tfcc_svdf_q_params *p, const i
     const int16_t *st = state + (size_t)b * nf * nm;
     for (int32_t f = 0; f < nf; f++) {
       int32_t acc = 0;
-      for (int32_t m = 0; m < nm; m++) acc += (int32_t)w_time[(size_t)f * nm + m] * st[(size_t)f * nm + m];
+      for (int32_t m = 0; m < nm; m++)
+        acc += (int32_t)w_time[(size_t)f * nm + m] * st[(size_t)f * nm + m];
       per_filter[f] = acc;
     }
     for (int32_t u = 0; u < nu; u++) {

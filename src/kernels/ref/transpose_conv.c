@@ -7,27 +7,26 @@
 #include "kernels/hybrid/quantize.h"
 #include "kernels/ref/conv_acc.h"
 
-#define TFCC_TCONV_SCATTER(ACC, IN_EXPR, F_EXPR)                                             \
-  for (int32_t b = 0; b < g->batches; b++)                                                   \
-    for (int32_t iy = 0; iy < g->in_h; iy++)                                                 \
-      for (int32_t ix = 0; ix < g->in_w; ix++) {                                             \
-        const int32_t oy0 = iy * g->stride_h - g->pad_h;                                     \
-        const int32_t ox0 = ix * g->stride_w - g->pad_w;                                     \
-        const size_t ib = (((size_t)b * g->in_h + iy) * g->in_w + ix) * g->in_c;             \
-        for (int32_t fy = 0; fy < g->filter_h; fy++) {                                       \
-          const int32_t oy = oy0 + fy;                                                       \
-          if (oy < 0 || oy >= g->out_h) continue;                                            \
-          for (int32_t fx = 0; fx < g->filter_w; fx++) {                                     \
-            const int32_t ox = ox0 + fx;                                                     \
-            if (ox < 0 || ox >= g->out_w) continue;                                          \
-            const size_t obase = (((size_t)b * g->out_h + oy) * g->out_w + ox) * g->out_c;   \
-            for (int32_t oc = 0; oc < g->out_c; oc++) {                                      \
+#define TFCC_TCONV_SCATTER(ACC, IN_EXPR, F_EXPR) \
+  for (int32_t b = 0; b < g->batches; b++) \
+    for (int32_t iy = 0; iy < g->in_h; iy++) \
+      for (int32_t ix = 0; ix < g->in_w; ix++) { \
+        const int32_t oy0 = iy * g->stride_h - g->pad_h; \
+        const int32_t ox0 = ix * g->stride_w - g->pad_w; \
+        const size_t ib = (((size_t)b * g->in_h + iy) * g->in_w + ix) * g->in_c; \
+        for (int32_t fy = 0; fy < g->filter_h; fy++) { \
+          const int32_t oy = oy0 + fy; \
+          if (oy < 0 || oy >= g->out_h) continue; \
+          for (int32_t fx = 0; fx < g->filter_w; fx++) { \
+            const int32_t ox = ox0 + fx; \
+            if (ox < 0 || ox >= g->out_w) continue; \
+            const size_t obase = (((size_t)b * g->out_h + oy) * g->out_w + ox) * g->out_c; \
+            for (int32_t oc = 0; oc < g->out_c; oc++) { \
               const size_t fb = (((size_t)oc * g->filter_h + fy) * g->filter_w + fx) * g->in_c; \
-              for (int32_t ic = 0; ic < g->in_c; ic++)                                       \
-                ACC[obase + oc] += (IN_EXPR) * (F_EXPR);                                     \
-            }                                                                                \
-          }                                                                                  \
-        }                                                                                    \
+              for (int32_t ic = 0; ic < g->in_c; ic++) ACC[obase + oc] += (IN_EXPR) * (F_EXPR); \
+            } \
+          } \
+        } \
       }
 
 static size_t out_count(const tfcc_conv_geom *g) {
@@ -51,7 +50,8 @@ void tfcc_tconv_u8(const tfcc_conv_geom *g, const tfcc_conv_requant *q, const ui
   const size_t n = out_count(g);
   const int32_t io = q->input_offset, fo = q->filter_offset;
   memset(acc, 0, n * sizeof(int64_t));
-  TFCC_TCONV_SCATTER(acc, (int64_t)((int32_t)in[ib + ic] + io), (int64_t)((int32_t)filter[fb + ic] + fo))
+  TFCC_TCONV_SCATTER(acc, (int64_t)((int32_t)in[ib + ic] + io),
+                     (int64_t)((int32_t)filter[fb + ic] + fo))
   for (size_t i = 0; i < n; i++) {
     const int32_t oc = (int32_t)(i % (size_t)g->out_c);
     out[i] = (uint8_t)tfcc_requant32(acc[i], bias ? bias[oc] : 0, q, oc);
@@ -99,7 +99,8 @@ void tfcc_tconv_hybrid(const tfcc_conv_geom *g, const float *in, const int8_t *f
   for (int32_t b = 0; b < g->batches; b++) {
     float s = 1.f;
     int32_t zp = 0;
-    if (n_in > 0) tfcc_hyb_quantize(TFCC_HYB_ASYM, in + (size_t)b * n_in, n_in, q, &s, &zp, NULL, NULL);
+    if (n_in > 0)
+      tfcc_hyb_quantize(TFCC_HYB_ASYM, in + (size_t)b * n_in, n_in, q, &s, &zp, NULL, NULL);
     memset(acc, 0, n_out * sizeof(int32_t));
     for (int32_t iy = 0; iy < g->in_h; iy++)
       for (int32_t ix = 0; ix < g->in_w; ix++) {
@@ -113,7 +114,8 @@ void tfcc_tconv_hybrid(const tfcc_conv_geom *g, const float *in, const int8_t *f
             if (ox < 0 || ox >= g->out_w) continue;
             int32_t *op = acc + ((size_t)oy * g->out_w + ox) * g->out_c;
             for (int32_t oc = 0; oc < g->out_c; oc++) {
-              const int8_t *fp = filter + (((size_t)oc * g->filter_h + fy) * g->filter_w + fx) * g->in_c;
+              const int8_t *fp =
+                  filter + (((size_t)oc * g->filter_h + fy) * g->filter_w + fx) * g->in_c;
               int32_t sum = 0;
               for (int32_t ic = 0; ic < g->in_c; ic++) sum += ((int32_t)ip[ic] - zp) * fp[ic];
               op[oc] += sum;

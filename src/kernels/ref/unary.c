@@ -19,30 +19,54 @@ static inline float round_half_even(float v) {
 
 static void unary_f32(tfcc_unop op, const float *x, float *y, int64_t n) {
   switch (op) {
-    case TFCC_UN_ABS: for (int64_t i = 0; i < n; i++) y[i] = fabsf(x[i]); break;
-    case TFCC_UN_NEG: for (int64_t i = 0; i < n; i++) y[i] = -x[i]; break;
-    case TFCC_UN_EXP: for (int64_t i = 0; i < n; i++) y[i] = expf(x[i]); break;
-    case TFCC_UN_LOG: for (int64_t i = 0; i < n; i++) y[i] = logf(x[i]); break;
-    case TFCC_UN_SQRT: for (int64_t i = 0; i < n; i++) y[i] = sqrtf(x[i]); break;
-    case TFCC_UN_RSQRT: for (int64_t i = 0; i < n; i++) y[i] = 1.f / sqrtf(x[i]); break;
-    case TFCC_UN_SQUARE: for (int64_t i = 0; i < n; i++) y[i] = x[i] * x[i]; break;
-    case TFCC_UN_FLOOR: for (int64_t i = 0; i < n; i++) y[i] = floorf(x[i]); break;
-    case TFCC_UN_CEIL: for (int64_t i = 0; i < n; i++) y[i] = ceilf(x[i]); break;
-    case TFCC_UN_ROUND: for (int64_t i = 0; i < n; i++) y[i] = round_half_even(x[i]); break;
-    case TFCC_UN_SIN: for (int64_t i = 0; i < n; i++) y[i] = sinf(x[i]); break;
-    case TFCC_UN_COS: for (int64_t i = 0; i < n; i++) y[i] = cosf(x[i]); break;
+    case TFCC_UN_ABS:
+      for (int64_t i = 0; i < n; i++) y[i] = fabsf(x[i]);
+      break;
+    case TFCC_UN_NEG:
+      for (int64_t i = 0; i < n; i++) y[i] = -x[i];
+      break;
+    case TFCC_UN_EXP:
+      for (int64_t i = 0; i < n; i++) y[i] = expf(x[i]);
+      break;
+    case TFCC_UN_LOG:
+      for (int64_t i = 0; i < n; i++) y[i] = logf(x[i]);
+      break;
+    case TFCC_UN_SQRT:
+      for (int64_t i = 0; i < n; i++) y[i] = sqrtf(x[i]);
+      break;
+    case TFCC_UN_RSQRT:
+      for (int64_t i = 0; i < n; i++) y[i] = 1.f / sqrtf(x[i]);
+      break;
+    case TFCC_UN_SQUARE:
+      for (int64_t i = 0; i < n; i++) y[i] = x[i] * x[i];
+      break;
+    case TFCC_UN_FLOOR:
+      for (int64_t i = 0; i < n; i++) y[i] = floorf(x[i]);
+      break;
+    case TFCC_UN_CEIL:
+      for (int64_t i = 0; i < n; i++) y[i] = ceilf(x[i]);
+      break;
+    case TFCC_UN_ROUND:
+      for (int64_t i = 0; i < n; i++) y[i] = round_half_even(x[i]);
+      break;
+    case TFCC_UN_SIN:
+      for (int64_t i = 0; i < n; i++) y[i] = sinf(x[i]);
+      break;
+    case TFCC_UN_COS:
+      for (int64_t i = 0; i < n; i++) y[i] = cosf(x[i]);
+      break;
     default: break;
   }
 }
 
 /* Integer ABS / NEG with two's-complement wrap (abs(INT_MIN) == INT_MIN as in practice). */
-#define INT_ABS_NEG(sfx, T, U)                                                 \
-  static void absneg_##sfx(bool neg, const T *x, T *y, int64_t n) {            \
-    for (int64_t i = 0; i < n; i++) {                                          \
-      U u = (U)x[i];                                                           \
-      U m = (U)(0u - u);                                                       \
-      y[i] = (T)((neg || x[i] < 0) ? m : u);                                   \
-    }                                                                          \
+#define INT_ABS_NEG(sfx, T, U) \
+  static void absneg_##sfx(bool neg, const T *x, T *y, int64_t n) { \
+    for (int64_t i = 0; i < n; i++) { \
+      U u = (U)x[i]; \
+      U m = (U)(0u - u); \
+      y[i] = (T)((neg || x[i] < 0) ? m : u); \
+    } \
   }
 INT_ABS_NEG(i8, int8_t, uint8_t)
 INT_ABS_NEG(i16, int16_t, uint16_t)
@@ -96,7 +120,8 @@ void tfcc_unary_q_prepare_abs(tfcc_unary_q *q, float in_scale, int32_t in_zp, fl
 static inline int32_t abs_q_elem(int32_t v, const tfcc_unary_q *q, int32_t lo, int32_t hi) {
   int32_t d = v - q->in_zp;
   int32_t value = d < 0 ? -d : d;
-  int32_t r = q->needs_rescale ? tfcc_mbqm(value, q->mult, q->shift) + q->out_zp : value + q->out_zp;
+  int32_t r =
+      q->needs_rescale ? tfcc_mbqm(value, q->mult, q->shift) + q->out_zp : value + q->out_zp;
   return tfcc_clamp_i32(r, lo, hi);
 }
 
@@ -129,11 +154,13 @@ static inline int32_t sqrt_q_elem(int32_t v, const tfcc_unary_q *q, int32_t lo, 
   return tfcc_clamp_i32(s > INT32_MAX ? INT32_MAX : (int32_t)s, lo, hi);
 }
 
-int64_t tfcc_ref_sqrt_q(tfcc_dtype dt, const void *in, void *out, int64_t n, const tfcc_unary_q *q) {
+int64_t tfcc_ref_sqrt_q(tfcc_dtype dt, const void *in, void *out, int64_t n,
+                        const tfcc_unary_q *q) {
   bool neg = false;
   for (int64_t i = 0; i < n; i++) {
     if (dt == TFCC_INT8)
-      ((int8_t *)out)[i] = (int8_t)sqrt_q_elem(((const int8_t *)in)[i], q, INT8_MIN, INT8_MAX, &neg);
+      ((int8_t *)out)[i] =
+          (int8_t)sqrt_q_elem(((const int8_t *)in)[i], q, INT8_MIN, INT8_MAX, &neg);
     else
       ((int16_t *)out)[i] =
           (int16_t)sqrt_q_elem(((const int16_t *)in)[i], q, INT16_MIN, INT16_MAX, &neg);
@@ -198,12 +225,20 @@ typedef struct {
 
 static bool is_cast_type(tfcc_dtype t) {
   switch (t) {
-    case TFCC_BOOL: case TFCC_UINT8: case TFCC_INT8: case TFCC_UINT16: case TFCC_INT16:
-    case TFCC_UINT32: case TFCC_INT32: case TFCC_UINT64: case TFCC_INT64: case TFCC_FLOAT16:
-    case TFCC_FLOAT32: case TFCC_FLOAT64: case TFCC_BFLOAT16:
-      return true;
-    default:
-      return false;
+    case TFCC_BOOL:
+    case TFCC_UINT8:
+    case TFCC_INT8:
+    case TFCC_UINT16:
+    case TFCC_INT16:
+    case TFCC_UINT32:
+    case TFCC_INT32:
+    case TFCC_UINT64:
+    case TFCC_INT64:
+    case TFCC_FLOAT16:
+    case TFCC_FLOAT32:
+    case TFCC_FLOAT64:
+    case TFCC_BFLOAT16: return true;
+    default: return false;
   }
 }
 
@@ -231,19 +266,46 @@ static float bf16_to_f32(uint16_t h) {
 static scalar load(tfcc_dtype t, const void *p, int64_t k) {
   scalar s = {V_INT, 0, 0, 0};
   switch (t) {
-    case TFCC_BOOL: s.kind = V_UINT; s.u = ((const uint8_t *)p)[k] != 0; break;
-    case TFCC_UINT8: s.kind = V_UINT; s.u = ((const uint8_t *)p)[k]; break;
-    case TFCC_UINT16: s.kind = V_UINT; s.u = ((const uint16_t *)p)[k]; break;
-    case TFCC_UINT32: s.kind = V_UINT; s.u = ((const uint32_t *)p)[k]; break;
-    case TFCC_UINT64: s.kind = V_UINT; s.u = ((const uint64_t *)p)[k]; break;
+    case TFCC_BOOL:
+      s.kind = V_UINT;
+      s.u = ((const uint8_t *)p)[k] != 0;
+      break;
+    case TFCC_UINT8:
+      s.kind = V_UINT;
+      s.u = ((const uint8_t *)p)[k];
+      break;
+    case TFCC_UINT16:
+      s.kind = V_UINT;
+      s.u = ((const uint16_t *)p)[k];
+      break;
+    case TFCC_UINT32:
+      s.kind = V_UINT;
+      s.u = ((const uint32_t *)p)[k];
+      break;
+    case TFCC_UINT64:
+      s.kind = V_UINT;
+      s.u = ((const uint64_t *)p)[k];
+      break;
     case TFCC_INT8: s.i = ((const int8_t *)p)[k]; break;
     case TFCC_INT16: s.i = ((const int16_t *)p)[k]; break;
     case TFCC_INT32: s.i = ((const int32_t *)p)[k]; break;
     case TFCC_INT64: s.i = ((const int64_t *)p)[k]; break;
-    case TFCC_FLOAT16: s.kind = V_FLOAT; s.f = tfcc_f16_to_f32(((const uint16_t *)p)[k]); break;
-    case TFCC_FLOAT32: s.kind = V_FLOAT; s.f = ((const float *)p)[k]; break;
-    case TFCC_FLOAT64: s.kind = V_FLOAT; s.f = ((const double *)p)[k]; break;
-    case TFCC_BFLOAT16: s.kind = V_FLOAT; s.f = bf16_to_f32(((const uint16_t *)p)[k]); break;
+    case TFCC_FLOAT16:
+      s.kind = V_FLOAT;
+      s.f = tfcc_f16_to_f32(((const uint16_t *)p)[k]);
+      break;
+    case TFCC_FLOAT32:
+      s.kind = V_FLOAT;
+      s.f = ((const float *)p)[k];
+      break;
+    case TFCC_FLOAT64:
+      s.kind = V_FLOAT;
+      s.f = ((const double *)p)[k];
+      break;
+    case TFCC_BFLOAT16:
+      s.kind = V_FLOAT;
+      s.f = bf16_to_f32(((const uint16_t *)p)[k]);
+      break;
     default: break;
   }
   return s;

@@ -23,7 +23,7 @@ typedef enum tfcc_unop {
   TFCC_UN_ROUND, /* half to even, by TFLite's RoundToNearest */
   TFCC_UN_SIN,
   TFCC_UN_COS,
-  TFCC_UN_NOT,   /* bool */
+  TFCC_UN_NOT, /* bool */
   TFCC_UNOP_COUNT_
 } tfcc_unop;
 

@@ -48,15 +48,21 @@ static inline int32_t tfcc_xnn_quantize(float v, float scale, int32_t zp, int32_
 static inline void tfcc_xnn_act_bounds(int act, float *lo, float *hi) {
   *lo = -INFINITY;
   *hi = INFINITY;
-  if (act == 1) *lo = 0.f;
-  else if (act == 2) { *lo = -1.f; *hi = 1.f; }
-  else if (act == 3) { *lo = 0.f; *hi = 6.f; }
+  if (act == 1)
+    *lo = 0.f;
+  else if (act == 2) {
+    *lo = -1.f;
+    *hi = 1.f;
+  } else if (act == 3) {
+    *lo = 0.f;
+    *hi = 6.f;
+  }
 }
 
 /* Quantized fused-activation range as XNNPACK's subgraph computes it for an output with
  * the given scale and zero point and storage range [qmin, qmax]. */
-static inline void tfcc_xnn_act_range(int act, float scale, int32_t zp, int32_t qmin,
-                                      int32_t qmax, int32_t *lo, int32_t *hi) {
+static inline void tfcc_xnn_act_range(int act, float scale, int32_t zp, int32_t qmin, int32_t qmax,
+                                      int32_t *lo, int32_t *hi) {
   float flo, fhi;
   tfcc_xnn_act_bounds(act, &flo, &fhi);
   *lo = tfcc_xnn_quantize(flo, scale, zp, qmin, qmax);

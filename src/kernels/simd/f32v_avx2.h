@@ -16,8 +16,12 @@ static inline void f32v_st(float *p, f32v v) { _mm256_storeu_ps(p, v); }
 static inline __m256i f32v_first_(size_t n) {
   return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
 }
-static inline f32v f32v_ld_n(const float *p, size_t n) { return _mm256_maskload_ps(p, f32v_first_(n)); }
-static inline void f32v_st_n(float *p, f32v v, size_t n) { _mm256_maskstore_ps(p, f32v_first_(n), v); }
+static inline f32v f32v_ld_n(const float *p, size_t n) {
+  return _mm256_maskload_ps(p, f32v_first_(n));
+}
+static inline void f32v_st_n(float *p, f32v v, size_t n) {
+  _mm256_maskstore_ps(p, f32v_first_(n), v);
+}
 static inline f32v f32v_set(float x) { return _mm256_set1_ps(x); }
 static inline f32v f32v_zero(void) { return _mm256_setzero_ps(); }
 static inline f32v f32v_add(f32v a, f32v b) { return _mm256_add_ps(a, b); }
@@ -33,12 +37,14 @@ static inline f32m f32v_ge(f32v x, f32v y) { return _mm256_cmp_ps(x, y, _CMP_GE_
 static inline f32m f32v_lt(f32v x, f32v y) { return _mm256_cmp_ps(x, y, _CMP_LT_OQ); }
 static inline f32v f32v_sel(f32m m, f32v a, f32v b) { return _mm256_blendv_ps(b, a, m); }
 static inline f32v f32v_abs(f32v x) {
-  return _mm256_castsi256_ps(_mm256_and_si256(_mm256_castps_si256(x), _mm256_set1_epi32(0x7FFFFFFF)));
+  return _mm256_castsi256_ps(
+      _mm256_and_si256(_mm256_castps_si256(x), _mm256_set1_epi32(0x7FFFFFFF)));
 }
 static inline f32v f32v_neg_abs(f32v x) { return _mm256_sub_ps(_mm256_setzero_ps(), f32v_abs(x)); }
 static inline f32v f32v_copysign(f32v t, f32v x) {
   return _mm256_castsi256_ps(_mm256_or_si256(
-      _mm256_castps_si256(t), _mm256_and_si256(_mm256_castps_si256(x), _mm256_set1_epi32((int)0x80000000u))));
+      _mm256_castps_si256(t),
+      _mm256_and_si256(_mm256_castps_si256(x), _mm256_set1_epi32((int)0x80000000u))));
 }
 static inline f32v f32v_round(f32v x) {
   return _mm256_round_ps(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);

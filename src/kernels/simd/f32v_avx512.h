@@ -14,8 +14,12 @@ typedef __mmask16 f32m;
 static inline f32v f32v_ld(const float *p) { return _mm512_loadu_ps(p); }
 static inline void f32v_st(float *p, f32v v) { _mm512_storeu_ps(p, v); }
 static inline __mmask16 f32v_first_(size_t n) { return (__mmask16)((1u << n) - 1u); }
-static inline f32v f32v_ld_n(const float *p, size_t n) { return _mm512_maskz_loadu_ps(f32v_first_(n), p); }
-static inline void f32v_st_n(float *p, f32v v, size_t n) { _mm512_mask_storeu_ps(p, f32v_first_(n), v); }
+static inline f32v f32v_ld_n(const float *p, size_t n) {
+  return _mm512_maskz_loadu_ps(f32v_first_(n), p);
+}
+static inline void f32v_st_n(float *p, f32v v, size_t n) {
+  _mm512_mask_storeu_ps(p, f32v_first_(n), v);
+}
 static inline f32v f32v_set(float x) { return _mm512_set1_ps(x); }
 static inline f32v f32v_zero(void) { return _mm512_setzero_ps(); }
 static inline f32v f32v_add(f32v a, f32v b) { return _mm512_add_ps(a, b); }
@@ -31,12 +35,14 @@ static inline f32m f32v_ge(f32v x, f32v y) { return _mm512_cmp_ps_mask(x, y, _CM
 static inline f32m f32v_lt(f32v x, f32v y) { return _mm512_cmp_ps_mask(x, y, _CMP_LT_OQ); }
 static inline f32v f32v_sel(f32m m, f32v a, f32v b) { return _mm512_mask_blend_ps(m, b, a); }
 static inline f32v f32v_abs(f32v x) {
-  return _mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(x), _mm512_set1_epi32(0x7FFFFFFF)));
+  return _mm512_castsi512_ps(
+      _mm512_and_si512(_mm512_castps_si512(x), _mm512_set1_epi32(0x7FFFFFFF)));
 }
 static inline f32v f32v_neg_abs(f32v x) { return _mm512_sub_ps(_mm512_setzero_ps(), f32v_abs(x)); }
 static inline f32v f32v_copysign(f32v t, f32v x) {
   return _mm512_castsi512_ps(_mm512_or_si512(
-      _mm512_castps_si512(t), _mm512_and_si512(_mm512_castps_si512(x), _mm512_set1_epi32((int)0x80000000u))));
+      _mm512_castps_si512(t),
+      _mm512_and_si512(_mm512_castps_si512(x), _mm512_set1_epi32((int)0x80000000u))));
 }
 static inline f32v f32v_round(f32v x) {
   return _mm512_roundscale_ps(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);

@@ -32,8 +32,12 @@ static inline f32v f32v_add(f32v a, f32v b) { return wasm_f32x4_add(a, b); }
 static inline f32v f32v_sub(f32v a, f32v b) { return wasm_f32x4_sub(a, b); }
 static inline f32v f32v_mul(f32v a, f32v b) { return wasm_f32x4_mul(a, b); }
 static inline f32v f32v_div(f32v a, f32v b) { return wasm_f32x4_div(a, b); }
-static inline f32v f32v_fma(f32v a, f32v b, f32v c) { return wasm_f32x4_add(wasm_f32x4_mul(a, b), c); }
-static inline f32v f32v_fnma(f32v a, f32v b, f32v c) { return wasm_f32x4_sub(c, wasm_f32x4_mul(a, b)); }
+static inline f32v f32v_fma(f32v a, f32v b, f32v c) {
+  return wasm_f32x4_add(wasm_f32x4_mul(a, b), c);
+}
+static inline f32v f32v_fnma(f32v a, f32v b, f32v c) {
+  return wasm_f32x4_sub(c, wasm_f32x4_mul(a, b));
+}
 static inline f32v f32v_max(f32v x, f32v y) { return wasm_f32x4_pmax(y, x); }
 static inline f32v f32v_min(f32v x, f32v y) { return wasm_f32x4_pmin(y, x); }
 static inline f32m f32v_gt(f32v x, f32v y) { return wasm_f32x4_gt(x, y); }

@@ -18,7 +18,8 @@ typedef struct sm_job {
 
 static void sm_range(void *ctx, size_t r0, size_t r1) {
   const sm_job *j = ctx;
-  for (size_t r = r0; r < r1; r++) j->k->fn(j->in + r * j->depth, j->out + r * j->depth, j->depth, j->beta);
+  for (size_t r = r0; r < r1; r++)
+    j->k->fn(j->in + r * j->depth, j->out + r * j->depth, j->depth, j->beta);
 }
 
 void tfcc_f32_softmax_run(struct tfcc_threadpool *pool, const tfcc_f32_softmax_kernel *k,

@@ -92,7 +92,8 @@ int tfcc_q8_softmax(const tfcc_q8_lut_kernel *lk, tfcc_dtype in_type, const void
           lut[(uint8_t)(v ^ flip)] = quantize(t[k][v] * inv, u8, out_zp);
         lk->fn(lut, row, orow, depth);
       } else {
-        for (size_t j = 0; j < depth; j++) orow[j] = quantize(t[k][row[j] ^ flip] * inv, u8, out_zp);
+        for (size_t j = 0; j < depth; j++)
+          orow[j] = quantize(t[k][row[j] ^ flip] * inv, u8, out_zp);
       }
     }
   }
