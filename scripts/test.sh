@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite, in seven stages (meant to stay under 30 minutes on 2 cores; each stage
 # prints its time; README, "The two commands"):
-#   1. release: gcc build (-Werror) and every ctest test: unit, operators (kernels against
-#      references, single-operator cases against TensorFlow Lite), real models, graph passes,
+#   1. release: formatting (scripts/check-format.sh), gcc build (-Werror) and every ctest test:
+#      unit, operators (kernels against references, single-operator cases against TensorFlow
+#      Lite), real models, graph passes,
 #      the tfcc command, tfcc serve, and the install tests (scratch-prefix install + the README's
 #      C example built with pkg-config and find_package; the Debian package from cpack).
 #   2. capped ISA: the kernel and operator tests (ops.*, unit.test_kernel_*) again with kernel
@@ -63,6 +64,14 @@ ctest_summary() {
 
 if want 1; then
 echo "== 1. release build (gcc) and all tests"
+# formatting first (.clang-format; scripts/format.sh fixes it): clang-format from apt when missing
+if ! command -v clang-format >/dev/null && ! command -v clang-format-14 >/dev/null &&
+   [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  stage clang-format-install bash -c 'export DEBIAN_FRONTEND=noninteractive; apt-get install -y -q --no-install-recommends clang-format ||
+    { apt-get update -q && apt-get install -y -q --no-install-recommends clang-format; }'
+fi
+stage check-format bash scripts/check-format.sh
+echo "   formatting checked ($STAGE_SECONDS s)"
 stage configure cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DTFCC_SHARED_DIR="$shared"
 stage build ninja -C build -j "$jobs"
 echo "   built ($STAGE_SECONDS s)"
