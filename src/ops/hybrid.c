@@ -243,6 +243,26 @@ typedef struct hyb_scratch {
   void *gemm;
 } hyb_scratch;
 
+/* The GEMM's float output stage: one quantization group per row (zero points and scales
+ * from the row quantizer), the packed weights' column sums and filter scales. */
+static tfcc_q8_hybrid output_stage(const tfcc_hybrid *h, const hyb_scratch *s, float *out,
+                                   size_t out_stride, const tfcc_tensor *bias, float lo, float hi) {
+  return (tfcc_q8_hybrid){.c = out,
+                          .c_stride = out_stride,
+                          .zp = s->zp,
+                          .scale = s->scale,
+                          .rows_per_group = 1,
+                          .wsum = h->wsum,
+                          .fscale = h->fscale,
+                          .fscale_stride = h->fscale_stride,
+                          .bias = bias ? bias->data : NULL,
+                          .lo = lo,
+                          .hi = hi,
+                          .combined = h->combined,
+                          .row = h->row,
+                          .tile = h->tile};
+}
+
 static size_t scratch_layout(size_t elems, size_t groups, size_t gemm, void *base, hyb_scratch *s) {
   const size_t a = align64(elems), b = align64(groups * sizeof(int32_t)),
                c = align64(groups * sizeof(float));
@@ -488,20 +508,7 @@ tfcc_status tfcc_hybrid_conv_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, const 
     tfcc_threadpool_run(ctx->pool, (size_t)g->batches * (size_t)j.tasks_per_image, dw_task, &j);
     return TFCC_OK;
   }
-  tfcc_q8_hybrid hy = {out,
-                       (size_t)g->out_c,
-                       s.zp,
-                       s.scale,
-                       1,
-                       h->wsum,
-                       h->fscale,
-                       h->fscale_stride,
-                       bias ? bias->data : NULL,
-                       lo,
-                       hi,
-                       h->combined,
-                       h->row,
-                       h->tile};
+  const tfcc_q8_hybrid hy = output_stage(h, &s, out, (size_t)g->out_c, bias, lo, hi);
   if (conv_per_pixel(h, g)) {
     const size_t rows = (size_t)g->batches * (size_t)g->in_h * (size_t)g->in_w;
     quantize_input(ctx->pool, h, x, (size_t)g->in_c, rows, &s);
@@ -563,20 +570,7 @@ tfcc_status tfcc_hybrid_fc_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32_t 
     return TFCC_OK;
   }
   quantize_input(ctx->pool, h, ctx->in[0]->data, (size_t)accum, (size_t)rows, &s);
-  tfcc_q8_hybrid hy = {out,
-                       (size_t)units,
-                       s.zp,
-                       s.scale,
-                       1,
-                       h->wsum,
-                       h->fscale,
-                       h->fscale_stride,
-                       bias ? bias->data : NULL,
-                       lo,
-                       hi,
-                       h->combined,
-                       h->row,
-                       h->tile};
+  const tfcc_q8_hybrid hy = output_stage(h, &s, out, (size_t)units, bias, lo, hi);
   tfcc_q8_gemm_hybrid(ctx->pool, &h->packed, &hy, rows, s.q, (size_t)accum, s.gemm);
   return TFCC_OK;
 }
