@@ -44,6 +44,8 @@ static const char k_usage[] =
     "                         AMX-BF16; elsewhere float32, see the profile's kernels)\n"
     "      --weights-cache PATH  packed-weights cache file: written by the first load, mapped\n"
     "                         by later ones (docs/weights_cache.md)\n"
+    "      --verify-cache     check the whole source (SHA-256) and every cached block at load\n"
+    "                         (default: the file's identity, blocks as they are taken)\n"
     "      --prefault         touch every page of the session's arena at creation\n"
     "  -i, --input FILE.npy   data for the next input (or NAME=FILE.npy); other inputs get\n"
     "                         seeded random data of their dtype\n"
@@ -73,6 +75,7 @@ enum {
   OPT_PRECISION,
   OPT_WEIGHTS_CACHE,
   OPT_PREFAULT,
+  OPT_VERIFY_CACHE,
   OPT_INPUT,
   OPT_SEED,
   OPT_PROFILE_RUNS,
@@ -91,6 +94,7 @@ static const arg_opt k_opts[] = {{OPT_THREADS, "-t", "--threads", 1},
                                  {OPT_PRECISION, NULL, "--precision", 1},
                                  {OPT_WEIGHTS_CACHE, NULL, "--weights-cache", 1},
                                  {OPT_PREFAULT, NULL, "--prefault", 0},
+                                 {OPT_VERIFY_CACHE, NULL, "--verify-cache", 0},
                                  {OPT_INPUT, "-i", "--input", 1},
                                  {OPT_SEED, NULL, "--seed", 1},
                                  {OPT_PROFILE_RUNS, NULL, "--profile-runs", 1},
@@ -111,7 +115,7 @@ typedef struct bench_opts {
   const char *isa;
   tfcc_precision precision;
   const char *weights_cache;
-  int prefault;
+  int prefault, verify_cache;
   const char *specs[MAX_SPECS];
   int n_specs;
   const char *trace;
@@ -206,6 +210,7 @@ static int open_all(bench_state *b, const bench_opts *o) {
   tfcc_model_options_default(&mo);
   mo.precision = o->precision;
   mo.weights_cache = o->weights_cache;
+  mo.weights_cache_verify = o->verify_cache;
   b->r.precision = o->precision;
   st = tfcc_model_load_file(b->rt, o->model, &mo, &b->model);
   uint64_t t1 = trace_now_ns();
@@ -401,6 +406,7 @@ static int parse_opts(int argc, char **argv, bench_opts *o, int *done) {
       case OPT_PRECISION: bad = cli_parse_precision(v, &o->precision, err, sizeof err); break;
       case OPT_WEIGHTS_CACHE: o->weights_cache = v; break;
       case OPT_PREFAULT: o->prefault = 1; break;
+      case OPT_VERIFY_CACHE: o->verify_cache = 1; break;
       case OPT_INPUT:
         if (o->n_specs >= MAX_SPECS)
           return cli_error(CMD, CLI_EXIT_USAGE, "too many -i (at most %d)", MAX_SPECS);

@@ -286,10 +286,10 @@ static void weights_cache_ident(const tfcc_model *m, char *buf, size_t cap) {
            (unsigned)m->opts.disabled_passes);
 }
 
-static tfcc_status open_weights_cache(tfcc_model *m, tfcc_err *err) {
+static tfcc_status open_weights_cache(tfcc_model *m, const tfcc_wc_src_id *src_id, tfcc_err *err) {
   char ident[TFCC_WC_IDENT_BYTES];
   weights_cache_ident(m, ident, sizeof ident);
-  return tfcc_wcache_open(m->opts.weights_cache, ident, m->data, m->size,
+  return tfcc_wcache_open(m->opts.weights_cache, ident, m->data, m->size, src_id,
                           m->opts.weights_cache_verify != 0, tfcc_model_env(m).log, &m->wcache,
                           err);
 }
@@ -300,9 +300,11 @@ static bool getenv_off(const char *name) {
   return v && (strcmp(v, "off") == 0 || strcmp(v, "0") == 0);
 }
 
+/* src_id: the identity of the file data was read from (weights cache check), or NULL */
 static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t size, void *mapping,
                                size_t mapping_size, tfcc_free_fn owned_free, void *owned_user,
-                               const tfcc_model_options *opts, tfcc_model **out, tfcc_err *err) {
+                               const tfcc_wc_src_id *src_id, const tfcc_model_options *opts,
+                               tfcc_model **out, tfcc_err *err) {
   double t0 = now_ms();
   tfcc_model *m = calloc(1, sizeof *m);
   if (!m) {
@@ -352,7 +354,7 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
                        ? TFCC_OK
                        : tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "cannot create a mutex");
   if (st == TFCC_OK && m->opts.weights_cache && m->opts.weights_cache[0])
-    st = open_weights_cache(m, err);
+    st = open_weights_cache(m, src_id, err);
   /* bytes the model owns: constant pages may be released during the load, so what is read
    * from the file later is read now (runtime/const_release.h) */
   m->releasable = (mapping || owned_free) && !getenv_off("TFCC_RELEASE_CONSTANTS");
@@ -379,7 +381,7 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
 tfcc_status tfcc_model_build(tfcc_runtime *rt, const uint8_t *data, size_t size, void *mapping,
                              size_t mapping_size, const tfcc_model_options *opts, tfcc_model **out,
                              tfcc_err *err) {
-  return model_build(rt, data, size, mapping, mapping_size, NULL, NULL, opts, out, err);
+  return model_build(rt, data, size, mapping, mapping_size, NULL, NULL, NULL, opts, out, err);
 }
 
 tfcc_exec_env tfcc_model_env(const tfcc_model *m) {
@@ -418,8 +420,18 @@ tfcc_status tfcc_model_load_file(tfcc_runtime *rt, const char *path, const tfcc_
     tfcc_model_file_close_fd(&f);
   else
     tfcc_model_file_release(&f);
+  /* the file's identity for the weights cache: only a settled file's (a write since it was
+   * read would stamp later times; runtime/weights_cache.h) */
+  tfcc_wc_src_id id;
+  memset(&id, 0, sizeof id);
+  if (f.settled) {
+    id.dev = (uint64_t)f.st.st_dev;
+    id.ino = (uint64_t)f.st.st_ino;
+    id.mtime_ns = (int64_t)f.st.st_mtim.tv_sec * 1000000000 + f.st.st_mtim.tv_nsec;
+    id.ctime_ns = (int64_t)f.st.st_ctim.tv_sec * 1000000000 + f.st.st_ctim.tv_nsec;
+  }
   if (s == TFCC_OK)
-    s = tfcc_model_build(rt, f.data, f.size, f.region, f.region_size, opts, out, &err);
+    s = model_build(rt, f.data, f.size, f.region, f.region_size, NULL, NULL, &id, opts, out, &err);
   if (s != TFCC_OK) {
     tfcc_err_prefix(&err, "%s", path);
     return fail_create(s, &err);
@@ -450,7 +462,7 @@ tfcc_status tfcc_model_load_owned_buffer(tfcc_runtime *rt, void *data, size_t si
                        &err);
   }
   *out = NULL;
-  tfcc_status s = model_build(rt, data, size, NULL, 0, free_fn, free_user, opts, out, &err);
+  tfcc_status s = model_build(rt, data, size, NULL, 0, free_fn, free_user, NULL, opts, out, &err);
   return s == TFCC_OK ? s : fail_create(s, &err);
 }
 

@@ -16,7 +16,7 @@
 #include "base/hash64.h"
 #include "base/sha256.h"
 
-_Static_assert(sizeof(tfcc_wc_header) == 192, "cache header layout");
+_Static_assert(sizeof(tfcc_wc_header) == 256, "cache header layout");
 _Static_assert(sizeof(tfcc_wc_entry) == 32, "cache entry layout");
 
 /* ---------------------------------------------------------------- parsing */
@@ -60,8 +60,10 @@ tfcc_status tfcc_wc_parse(const uint8_t *p, size_t n, const tfcc_wc_expect *want
   if (want && want->ident && strcmp(h->ident, want->ident) != 0)
     return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "made for '%s', this load is '%s'", h->ident,
                         want->ident);
-  if (want && want->src_size && (h->src_size != want->src_size || h->src_hash != want->src_hash))
-    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "made from other model bytes (stale)");
+  if (want && want->src_size && h->src_size != want->src_size)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                        "made from a model of %llu bytes, this one has %llu (stale)",
+                        (unsigned long long)h->src_size, (unsigned long long)want->src_size);
   const uint64_t data0 = sizeof *h + (uint64_t)h->n_blocks * sizeof(tfcc_wc_entry);
   for (uint32_t i = 0; i < h->n_blocks; i++) {
     tfcc_wc_entry e;
@@ -73,6 +75,22 @@ tfcc_status tfcc_wc_parse(const uint8_t *p, size_t n, const tfcc_wc_expect *want
                           (int)e.node, (unsigned long long)e.bytes, (unsigned long long)e.offset);
   }
   return TFCC_OK;
+}
+
+#define SAMPLE_EDGE ((size_t)64 << 10)
+#define SAMPLE_STEP ((size_t)1 << 20)
+#define SAMPLE_PAGE ((size_t)4 << 10)
+
+uint64_t tfcc_wc_sample_hash(const uint8_t *src, size_t size) {
+  if (size <= 2 * SAMPLE_EDGE + SAMPLE_PAGE) return tfcc_hash64(src, size);
+  uint64_t h = tfcc_hash64(src, SAMPLE_EDGE) ^ (uint64_t)size;
+  for (size_t at = SAMPLE_STEP; at + SAMPLE_PAGE <= size - SAMPLE_EDGE; at += SAMPLE_STEP)
+    h = (h ^ tfcc_hash64(src + at, SAMPLE_PAGE)) * 0x9E3779B97F4A7C15ull;
+  return h ^ tfcc_hash64(src + size - SAMPLE_EDGE, SAMPLE_EDGE);
+}
+
+static bool id_set(const tfcc_wc_src_id *id) {
+  return id->dev || id->ino || id->mtime_ns || id->ctime_ns;
 }
 
 /* ---------------------------------------------------------------- the store */
@@ -91,7 +109,10 @@ struct tfcc_wcache {
   char ident[TFCC_WC_IDENT_BYTES];
   const uint8_t *src;
   size_t src_size;
-  uint64_t src_hash;
+  uint64_t src_hash; /* valid when have_hash */
+  bool have_hash;
+  tfcc_wc_src_id src_id; /* all zero: none */
+  uint64_t src_sample;
   uint8_t src_sha256[32]; /* for a new file's header: taken at open, before the load's
                              operators may release source pages (runtime/const_release.h) */
   /* the mapped file, when its header checked out */
@@ -99,6 +120,7 @@ struct tfcc_wcache {
   size_t map_size;
   tfcc_wc_header h;
   uint8_t *state; /* per entry: 0 unchecked, 1 good, 2 bad */
+  bool stamped;   /* unwritten since tfcc wrote it (mtime == stamp): blocks taken unhashed */
   /* the blocks of this load, in the order operators asked (hits and fresh packings) */
   wc_block *blocks;
   size_t n_blocks, cap_blocks;
@@ -135,6 +157,7 @@ static void record(tfcc_wcache *c, int32_t node, uint32_t block, const void *dat
 }
 
 static bool block_good(tfcc_wcache *c, uint32_t i, const tfcc_wc_entry *e) {
+  if (c->state[i] == 0 && c->stamped) c->state[i] = 1;
   if (c->state[i] == 0)
     c->state[i] = tfcc_hash64(c->map + e->offset, (size_t)e->bytes) == e->hash ? 1 : 2;
   return c->state[i] == 1;
@@ -229,11 +252,28 @@ static void map_file(tfcc_wcache *c, bool verify_full) {
   c->map = m;
   c->map_size = (size_t)st.st_size;
   tfcc_err e = {0};
-  tfcc_wc_expect want = {c->ident, (uint64_t)c->src_size, c->src_hash};
+  tfcc_wc_expect want = {c->ident, (uint64_t)c->src_size};
   if (tfcc_wc_parse(c->map, c->map_size, &want, &c->h, &e) != TFCC_OK) {
     refuse(c, e.msg);
     unmap(c);
     return;
+  }
+  /* the source: the same settled file (identity and sample), else the same content */
+  const bool by_id = !verify_full && id_set(&c->src_id) &&
+                     memcmp(&c->h.src_id, &c->src_id, sizeof c->src_id) == 0 &&
+                     c->h.src_sample == c->src_sample;
+  if (by_id) {
+    c->src_hash = c->h.src_hash; /* same bytes: for a rewritten file's header */
+    c->have_hash = true;
+    c->stats.src_by_id = true;
+  } else {
+    c->src_hash = tfcc_hash64(c->src, c->src_size);
+    c->have_hash = true;
+    if (c->src_hash != c->h.src_hash) {
+      refuse(c, "made from other model bytes (stale)");
+      unmap(c);
+      return;
+    }
   }
   c->state = calloc(c->h.n_blocks ? c->h.n_blocks : 1, 1);
   if (!c->state) {
@@ -241,6 +281,11 @@ static void map_file(tfcc_wcache *c, bool verify_full) {
     c->dirty = true;
     return;
   }
+  /* no write since the writer stamped its mtime (a write stamps the time of day, later than
+   * the stamp): the blocks are the ones it hashed */
+  const int64_t mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+  c->stamped = !verify_full && c->h.stamp_ns != 0 && mtime_ns == c->h.stamp_ns;
+  c->stats.blocks_by_stamp = c->stamped;
   if (!verify_full) return;
   uint8_t sha[32];
   tfcc_sha256(c->src, c->src_size, sha);
@@ -264,8 +309,8 @@ static void map_file(tfcc_wcache *c, bool verify_full) {
 }
 
 tfcc_status tfcc_wcache_open(const char *path, const char *ident, const uint8_t *src, size_t size,
-                             bool verify_full, const tfcc_logger *log, tfcc_wcache **out,
-                             tfcc_err *err) {
+                             const tfcc_wc_src_id *src_id, bool verify_full, const tfcc_logger *log,
+                             tfcc_wcache **out, tfcc_err *err) {
   *out = NULL;
   tfcc_wcache *c = calloc(1, sizeof *c);
   if (c) c->path = strdup(path);
@@ -279,15 +324,19 @@ tfcc_status tfcc_wcache_open(const char *path, const char *ident, const uint8_t 
   snprintf(c->ident, sizeof c->ident, "%s", ident);
   c->src = src;
   c->src_size = size;
-  c->src_hash = tfcc_hash64(src, size);
+  if (src_id) c->src_id = *src_id;
+  c->src_sample = tfcc_wc_sample_hash(src, size);
   atomic_init(&c->sealed, false);
   map_file(c, verify_full);
-  /* a header that matched the source's size and hash carries its SHA-256; else compute it
-   * now, while every source byte is still there */
-  if (c->map)
+  /* a header that matched the source carries its hash and SHA-256; else compute them now,
+   * while every source byte is still there */
+  if (c->map) {
     memcpy(c->src_sha256, c->h.src_sha256, sizeof c->src_sha256);
-  else
+  } else {
+    if (!c->have_hash) c->src_hash = tfcc_hash64(src, size);
+    c->have_hash = true;
     tfcc_sha256(src, size, c->src_sha256);
+  }
   *out = c;
   return TFCC_OK;
 }
@@ -313,7 +362,8 @@ static double now_ms(void) {
 }
 
 /* Header + table for the recorded blocks (NULL: no memory). */
-static uint8_t *build_table(const tfcc_wcache *c, size_t *table_bytes, uint64_t *file_bytes) {
+static uint8_t *build_table(const tfcc_wcache *c, int64_t stamp_ns, size_t *table_bytes,
+                            uint64_t *file_bytes) {
   const size_t n = c->n_blocks, tb = sizeof(tfcc_wc_header) + n * sizeof(tfcc_wc_entry);
   uint8_t *t = calloc(1, tb);
   if (!t) return NULL;
@@ -327,6 +377,9 @@ static uint8_t *build_table(const tfcc_wcache *c, size_t *table_bytes, uint64_t 
   h.src_size = c->src_size;
   h.src_hash = c->src_hash;
   memcpy(h.src_sha256, c->src_sha256, sizeof h.src_sha256);
+  h.src_id = c->src_id;
+  h.src_sample = c->src_sample;
+  h.stamp_ns = stamp_ns;
   h.n_blocks = (uint32_t)n;
   uint64_t off = (tb + TFCC_WC_ALIGN - 1) / TFCC_WC_ALIGN * TFCC_WC_ALIGN, end = tb;
   for (size_t i = 0; i < n; i++) {
@@ -346,9 +399,13 @@ static uint8_t *build_table(const tfcc_wcache *c, size_t *table_bytes, uint64_t 
 }
 
 static bool write_file(tfcc_wcache *c, const char *tmp) {
+  /* the stamp: the settled source's mtime (none without one). Any later write to the cache
+   * file stamps the time of day, later than that by seconds, so another mtime; and the same
+   * source writes the same bytes */
+  const int64_t stamp_ns = id_set(&c->src_id) ? c->src_id.mtime_ns : 0;
   size_t tb;
   uint64_t total;
-  uint8_t *t = build_table(c, &tb, &total);
+  uint8_t *t = build_table(c, stamp_ns, &tb, &total);
   if (!t) return false;
   int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) {
@@ -366,6 +423,11 @@ static bool write_file(tfcc_wcache *c, const char *tmp) {
     pos = e.offset + e.bytes;
   }
   free(t);
+  if (ok && stamp_ns) {
+    const struct timespec ts[2] = {
+        {0, UTIME_OMIT}, {(time_t)(stamp_ns / 1000000000), (long)(stamp_ns % 1000000000)}};
+    if (futimens(fd, ts) != 0) ok = false;
+  }
   ok = ok && pos == total && fsync(fd) == 0;
   ok = close(fd) == 0 && ok;
   return ok;

@@ -4,13 +4,13 @@
  * File (native byte order; docs/weights_cache.md):
  *   header   magic "TFCCWC1\n", layout version, the kernel-set identity and packing options the
  *            blocks depend on (ISA level, GEMM tiles, precision, passes...), the source model's
- *            size, 64-bit content hash and SHA-256, the file's size, block count, and a hash of
- *            header + table
+ *            size, 64-bit content hash, SHA-256, file identity and sample hash, the file's size,
+ *            block count, and a hash of header + table
  *   table    per block: node index, block id (ops/packed_store.h), offset (64-byte aligned),
  *            bytes, 64-bit content hash
  *   blocks
- * A load checks the header against its own identity and the model bytes (size and content
- * hash; SHA-256 too on request) and each block's hash when an operator asks for it (all of
+ * A load checks the header against its own identity and the model bytes (size, and file
+ * identity + sample hash or else the content hash; content hash and SHA-256 on request) and each block's hash when an operator asks for it (all of
  * them up front on request). Anything that does not match (stale, foreign, truncated, tampered,
  * other version) makes the load ignore the file with one log line and pack as without a cache;
  * the blocks are then written to a new file (temporary file, fsync, rename over the old one),
@@ -28,9 +28,19 @@
 #include "ops/packed_store.h"
 
 #define TFCC_WC_MAGIC "TFCCWC1\n"
-#define TFCC_WC_VERSION 1u
+#define TFCC_WC_VERSION 2u
 #define TFCC_WC_IDENT_BYTES 96
 #define TFCC_WC_ALIGN 64u
+
+/* The source model file as the load read it (fstat of the file its bytes were read from and
+ * checked against, runtime/model_file.h). Recorded only for a file that was settled when opened
+ * (no change for TFCC_MF_SETTLED_S seconds): any later write to it stamps a later mtime and
+ * ctime, so equal identities mean equal bytes (docs/weights_cache.md says where not). All zero:
+ * none (a buffer, a file changed just before the load). */
+typedef struct tfcc_wc_src_id {
+  uint64_t dev, ino;
+  int64_t mtime_ns, ctime_ns;
+} tfcc_wc_src_id;
 
 typedef struct tfcc_wc_header {
   char magic[8];
@@ -45,6 +55,10 @@ typedef struct tfcc_wc_header {
   uint32_t entry_bytes; /* sizeof(tfcc_wc_entry) */
   uint64_t table_hash;  /* tfcc_hash64 of header (this field 0) + table */
   uint8_t reserved[8];
+  tfcc_wc_src_id src_id; /* the source file's identity, or all zero */
+  uint64_t src_sample;   /* tfcc_wc_sample_hash of the model bytes */
+  int64_t stamp_ns;      /* the mtime the writer gave the file after its last write (ns) */
+  uint8_t reserved2[16];
 } tfcc_wc_header;
 
 typedef struct tfcc_wc_entry {
@@ -55,11 +69,16 @@ typedef struct tfcc_wc_entry {
   uint64_t hash; /* tfcc_hash64 of the block */
 } tfcc_wc_entry;
 
-/* What a cache must have been made for (NULL fields / zero size: not checked). */
+/* What a cache must have been made for (NULL fields / zero size: not checked). The content of
+ * the source is checked by the store (tfcc_wcache_open), not by the parser. */
 typedef struct tfcc_wc_expect {
   const char *ident;
-  uint64_t src_size, src_hash;
+  uint64_t src_size;
 } tfcc_wc_expect;
+
+/* tfcc_hash64 of a fixed sample of the model bytes: the first and last 64 KiB and 4 KiB at
+ * every MiB (about 0.5 MB of a 100 MB model): a cheap second check beside the file identity. */
+uint64_t tfcc_wc_sample_hash(const uint8_t *src, size_t size);
 
 /* Checks the structure of a cache file's bytes p[0..n) (p 8-byte aligned) against want (may be
  * NULL): header, table hash, every entry within the file and aligned. Does not read the blocks.
@@ -72,11 +91,14 @@ void tfcc_wc_entry_at(const uint8_t *p, uint32_t i, tfcc_wc_entry *e);
 typedef struct tfcc_wcache tfcc_wcache;
 
 /* Opens the cache at path for a model over src[0..size) built with ident (never fails on a bad
- * or missing file: it logs one line and the load packs and rewrites it). verify_full: also the
- * source's SHA-256 and every block's hash now. TFCC_ERR_NO_MEMORY only. */
+ * or missing file: it logs one line and the load packs and rewrites it). src_id: the identity
+ * of the file src was read from (NULL or all zero: none). The source matches a cache when its
+ * size does and either both identities (non-zero) and the sample hashes are equal, or its
+ * 64-bit content hash is. verify_full: the content hash and the SHA-256 whatever the identity
+ * says, and every block's hash now. TFCC_ERR_NO_MEMORY only. */
 tfcc_status tfcc_wcache_open(const char *path, const char *ident, const uint8_t *src, size_t size,
-                             bool verify_full, const tfcc_logger *log, tfcc_wcache **out,
-                             tfcc_err *err);
+                             const tfcc_wc_src_id *src_id, bool verify_full, const tfcc_logger *log,
+                             tfcc_wcache **out, tfcc_err *err);
 /* The store operators ask (ops/packed_store.h). */
 tfcc_packed_store *tfcc_wcache_store(tfcc_wcache *c);
 /* The load succeeded: stop answering, and write the file if a block was missing or refused
@@ -89,6 +111,8 @@ void tfcc_wcache_free(tfcc_wcache *c);
 typedef struct tfcc_wcache_stats {
   uint32_t hits, misses, written; /* blocks */
   bool rejected;                  /* the file was there and refused */
+  bool src_by_id;                 /* the source matched by file identity (no content hash) */
+  bool blocks_by_stamp;           /* the file's mtime is the writer's stamp: blocks not hashed */
 } tfcc_wcache_stats;
 void tfcc_wcache_get_stats(const tfcc_wcache *c, tfcc_wcache_stats *s);
 

@@ -13,12 +13,14 @@
 
 #include "lifecycle_util.h"
 #include "runtime/internal.h"
+#include "runtime/model_file.h"
 #include "runtime/weights_cache.h"
 #include "test_harness.h"
 #include "tfcc/tfcc.h"
 
 static char g_dir[256];
 static int g_refusals; /* WARN lines about the cache */
+static int g_verify;   /* run_once: model options.weights_cache_verify */
 
 static void log_fn(void *user, tfcc_log_level level, const char *tag, const char *msg) {
   (void)user;
@@ -55,6 +57,7 @@ static bool run_once(tfcc_runtime *rt, const char *model, const char *cache, voi
   tfcc_model_options mo;
   tfcc_model_options_default(&mo);
   mo.weights_cache = cache;
+  mo.weights_cache_verify = g_verify;
   tfcc_model *m = NULL;
   if (tfcc_model_load_file(rt, model, &mo, &m) != TFCC_OK) {
     fprintf(stderr, "load %s: %s\n", model, tfcc_last_error());
@@ -118,6 +121,8 @@ static void check_bad(tfcc_runtime *rt, model_case *mc, const char *cache, const
   bool ok = run_once(rt, mc->path, cache, out, sizeof out, &ob, &st);
   CHECKF(ok && ob == mc->ref_bytes && memcmp(out, mc->ref, ob) == 0,
          "%s: %s at %zu: output differs", mc->file, what, at);
+  /* written by someone else: its mtime is not the writer's stamp, every block is hashed */
+  CHECKF(!st.blocks_by_stamp, "%s: %s at %zu: taken by stamp", mc->file, what, at);
   if (expect_refused == 1)
     CHECKF(st.rejected && g_refusals - before == 1 && st.written > 0,
            "%s: %s at %zu: not refused once and rebuilt", mc->file, what, at);
@@ -154,6 +159,8 @@ static void test_model(model_case *mc, const char *isa, bool robust, size_t samp
          "%s at %s: warm cache output differs", mc->file, isa);
   CHECKF(st.hits > 0 && st.misses == 0 && st.written == 0 && !st.rejected,
          "%s at %s: warm: %u hits %u misses", mc->file, isa, st.hits, st.misses);
+  CHECKF(st.blocks_by_stamp, "%s at %s: warm: the writer's mtime stamp not recognised", mc->file,
+         isa);
   size_t n = 0;
   uint8_t *good = read_file(cache, &n);
   CHECK(good && n > sizeof(tfcc_wc_header));
@@ -275,6 +282,63 @@ static void test_stale(model_case *mc) {
   free(orig);
 }
 
+/* The source matched by file identity: a settled copy of the model is taken by identity (no
+ * content hash); with verify on, by content; rewritten in place at the same size with its
+ * mtime put back (only ctime tells), the cache is refused as stale and the new bytes' output
+ * comes out. */
+static void test_identity(model_case *mc) {
+  size_t n = 0;
+  uint8_t *orig = read_file(mc->path, &n);
+  uint8_t *var = orig ? stale_variant(orig, n) : NULL;
+  CHECK(var != NULL);
+  tfcc_runtime *rt = make_rt(NULL);
+  char path[600], cache[600];
+  snprintf(path, sizeof path, "%s/settled_%s", g_dir, mc->file);
+  snprintf(cache, sizeof cache, "%s/%s.id.wc", g_dir, mc->file);
+  unlink(cache);
+  if (var && rt && write_file(path, orig, n)) {
+    sleep(TFCC_MF_SETTLED_S + 1); /* a settled file: its identity is recorded */
+    static uint8_t out[OUT_CAP], want[OUT_CAP];
+    size_t ob = 0, wb = 0;
+    tfcc_wcache_stats st;
+    CHECK(run_once(rt, path, cache, out, sizeof out, &ob, &st) && st.written > 0);
+    CHECK(ob == mc->ref_bytes && memcmp(out, mc->ref, ob) == 0);
+    CHECK(run_once(rt, path, cache, out, sizeof out, &ob, &st));
+    CHECKF(st.hits > 0 && st.misses == 0 && !st.rejected && st.src_by_id,
+           "%s: settled source not matched by identity (%u hits, %u misses)", mc->file, st.hits,
+           st.misses);
+    CHECK(ob == mc->ref_bytes && memcmp(out, mc->ref, ob) == 0);
+    g_verify = 1;
+    CHECK(run_once(rt, path, cache, out, sizeof out, &ob, &st));
+    g_verify = 0;
+    CHECKF(st.hits > 0 && st.misses == 0 && !st.rejected && !st.src_by_id,
+           "%s: verify: source not checked by content", mc->file);
+    CHECK(ob == mc->ref_bytes && memcmp(out, mc->ref, ob) == 0);
+    /* rewritten in place, same size, mtime put back */
+    struct stat was;
+    CHECK(stat(path, &was) == 0);
+    int fd = open(path, O_WRONLY);
+    CHECK(fd >= 0);
+    if (fd >= 0) {
+      CHECK(pwrite(fd, var, n, 0) == (ssize_t)n);
+      const struct timespec ts[2] = {was.st_atim, was.st_mtim};
+      CHECK(futimens(fd, ts) == 0);
+      close(fd);
+    }
+    CHECK(run_once(rt, path, NULL, want, sizeof want, &wb, &st));
+    CHECK(wb == mc->ref_bytes);
+    int before = g_refusals;
+    CHECK(run_once(rt, path, cache, out, sizeof out, &ob, &st));
+    CHECKF(st.rejected && st.hits == 0 && !st.src_by_id && g_refusals - before == 1,
+           "%s: in-place rewrite with the old mtime not refused", mc->file);
+    CHECKF(ob == wb && memcmp(out, want, ob) == 0, "%s: output after an in-place rewrite differs",
+           mc->file);
+  }
+  tfcc_runtime_destroy(rt);
+  free(var);
+  free(orig);
+}
+
 /* Processes writing one cache at once: afterwards it is whole and taken, outputs right. */
 static void test_race(model_case *mc) {
   tfcc_runtime *r0 = make_rt(NULL);
@@ -339,6 +403,7 @@ int main(void) {
     test_model(mc, NULL, true, c == 0 ? 97 : 7, c == 0 ? 1 : 8);
     test_foreign(mc, "avx2", "sse4");
     test_stale(mc);
+    if (c == 0) test_identity(mc);
     test_race(mc);
     free(mc->ref);
   }
