@@ -1,6 +1,7 @@
 /* Releasing constant bytes no operator reads any more (contract in const_release.h). */
 #include "runtime/const_release.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -55,6 +56,22 @@ static bool note_trapped(tfcc_const_release *r, void *p, size_t len) {
   return true;
 }
 
+static void note_released(tfcc_const_release *r, void *p, size_t len) {
+  if (r->n_rel == r->cap_rel) {
+    size_t cap = r->cap_rel ? 2 * r->cap_rel : 64;
+    tfcc_cr_range *nr = realloc(r->rel, cap * sizeof *nr);
+    if (!nr) {
+      r->rel_lost = true;
+      return;
+    }
+    r->rel = nr;
+    r->cap_rel = cap;
+  }
+  r->rel[r->n_rel].p = p;
+  r->rel[r->n_rel].len = len;
+  r->n_rel++;
+}
+
 /* The whole pages inside entry e's own bytes (entries are disjoint: no other constant, table
  * or metadata byte shares them). */
 static void release_entry(tfcc_const_release *r, tfcc_cr_entry *e) {
@@ -71,14 +88,17 @@ static void release_entry(tfcc_const_release *r, tfcc_cr_entry *e) {
   const size_t len = (size_t)(b - a);
   if (r->trap) {
     if (!note_trapped(r, p, len)) return; /* could not remember it: keep the bytes */
-    if (mprotect(p, len, PROT_NONE) == 0)
+    if (mprotect(p, len, PROT_NONE) == 0) {
       r->released_bytes += len;
-    else
+      note_released(r, p, len);
+    } else {
       r->n_trapped--;
+    }
   } else {
     if (r->wipe) explicit_bzero(p, len); /* plaintext never goes back to the kernel unwiped */
     if (madvise(p, len, MADV_DONTNEED) != 0) return;
     r->released_bytes += len;
+    note_released(r, p, len);
   }
 }
 
@@ -229,4 +249,47 @@ void tfcc_const_release_free(tfcc_const_release *r) {
   free(r->trapped);
   r->trapped = NULL;
   r->n_trapped = r->cap_trapped = 0;
+  free(r->rel);
+  r->rel = NULL;
+  r->n_rel = r->cap_rel = 0;
+}
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14; older kernels answer EINVAL */
+#endif
+
+/* Own copies of the pages of [a, b) (page aligned). */
+static bool populate_write(uint8_t *a, uint8_t *b, size_t page) {
+  if (a >= b) return true;
+  if (madvise(a, (size_t)(b - a), MADV_POPULATE_WRITE) == 0) return true;
+  if (errno != EINVAL) return false;
+  for (volatile uint8_t *p = a; p < b; p += page) *p = *p; /* a write copies the page */
+  return true;
+}
+
+static int cmp_range(const void *a, const void *b) {
+  const uint8_t *x = ((const tfcc_cr_range *)a)->p, *y = ((const tfcc_cr_range *)b)->p;
+  return x < y ? -1 : x > y;
+}
+
+bool tfcc_const_release_privatize(const tfcc_const_release *r, void *region, size_t size) {
+  long pgl = sysconf(_SC_PAGESIZE);
+  const size_t page = pgl > 0 ? (size_t)pgl : 4096;
+  uint8_t *lo = region, *hi = lo + (size + page - 1) / page * page;
+  if (!r || r->rel_lost || r->n_rel == 0) return populate_write(lo, hi, page);
+  tfcc_cr_range *rs = malloc(r->n_rel * sizeof *rs);
+  if (!rs) return populate_write(lo, hi, page);
+  memcpy(rs, r->rel, r->n_rel * sizeof *rs);
+  qsort(rs, r->n_rel, sizeof *rs, cmp_range);
+  bool ok = true;
+  uint8_t *at = lo;
+  for (size_t i = 0; ok && i < r->n_rel; i++) {
+    uint8_t *p = rs[i].p;
+    if (p < lo || p >= hi) continue;
+    ok = populate_write(at, p > at ? p : at, page);
+    if (p + rs[i].len > at) at = p + rs[i].len;
+  }
+  ok = ok && populate_write(at, hi, page);
+  free(rs);
+  return ok;
 }

@@ -66,6 +66,9 @@ typedef struct tfcc_const_release {
   bool wipe; /* zero released bytes before giving the pages back (owned buffers: plaintext) */
   bool sealed;
   size_t released_bytes;
+  tfcc_cr_range *rel; /* the ranges released (for tfcc_const_release_privatize) */
+  size_t n_rel, cap_rel;
+  bool rel_lost; /* a range could not be remembered */
 } tfcc_const_release;
 
 /* Counts the readers of g's constants in region[0..region_size) (after the graph passes,
@@ -78,5 +81,12 @@ bool tfcc_const_release_init(tfcc_const_release *r, const tfcc_graph *g, const v
 void tfcc_const_release_seal(tfcc_const_release *r);
 /* Before the region is unmapped or freed: trapped pages become accessible again. */
 void tfcc_const_release_free(tfcc_const_release *r);
+
+/* The model's bytes are a private, writable mapping of its file (runtime/model_file.h,
+ * TFCC_MF_COW): after the seal, gives every page of region[0..size) that r did not release
+ * its own copy (MADV_POPULATE_WRITE, copy on write), so that nothing the model reads later
+ * lies on the file. Released pages are never touched (never read from the file at all when
+ * the weights cache supplied their packing). r NULL: every page. false: out of memory. */
+bool tfcc_const_release_privatize(const tfcc_const_release *r, void *region, size_t size);
 
 #endif

@@ -1,10 +1,12 @@
 /* tfcc_model: load (a file's private copy or mapping, or a caller buffer), verify, bind
  * operators, run the graph passes (src/passes/pass_manager.c), init operators, validate shapes
  * once; then immutable and shared. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "cpu/cpu_info.h"
@@ -294,17 +296,31 @@ static tfcc_status open_weights_cache(tfcc_model *m, const tfcc_wc_src_id *src_i
                           err);
 }
 
+/* The identity of a settled file (runtime/weights_cache.h); all zero if it is not settled. */
+static void file_id(const struct stat *st, tfcc_wc_src_id *id) {
+  memset(id, 0, sizeof *id);
+  struct timespec now;
+  const time_t last =
+      st->st_mtim.tv_sec > st->st_ctim.tv_sec ? st->st_mtim.tv_sec : st->st_ctim.tv_sec;
+  if (clock_gettime(CLOCK_REALTIME, &now) != 0 || now.tv_sec - last < TFCC_MF_SETTLED_S) return;
+  id->dev = (uint64_t)st->st_dev;
+  id->ino = (uint64_t)st->st_ino;
+  id->mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+  id->ctime_ns = (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec;
+}
+
 /* env NAME=off|0 */
 static bool getenv_off(const char *name) {
   const char *v = getenv(name);
   return v && (strcmp(v, "off") == 0 || strcmp(v, "0") == 0);
 }
 
-/* src_id: the identity of the file data was read from (weights cache check), or NULL */
+/* src_id: the identity of the file data was read from (weights cache check), or NULL. cow:
+ * mapping is a private mapping of that file (TFCC_MF_COW), privatized after the load. */
 static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t size, void *mapping,
                                size_t mapping_size, tfcc_free_fn owned_free, void *owned_user,
-                               const tfcc_wc_src_id *src_id, const tfcc_model_options *opts,
-                               tfcc_model **out, tfcc_err *err) {
+                               const tfcc_wc_src_id *src_id, bool cow,
+                               const tfcc_model_options *opts, tfcc_model **out, tfcc_err *err) {
   double t0 = now_ms();
   tfcc_model *m = calloc(1, sizeof *m);
   if (!m) {
@@ -361,6 +377,11 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
   if (st == TFCC_OK && m->releasable) tfcc_model_watermark_capture(m);
   if (st == TFCC_OK) st = tfcc_model_load_graph(m, data, size, &m->graph, NULL, err);
   if (m->crel_on) tfcc_const_release_seal(&m->crel);
+  /* a private mapping of the file (TFCC_MF_COW): every page kept gets its own copy now */
+  if (st == TFCC_OK && cow &&
+      !tfcc_const_release_privatize(m->crel_on ? &m->crel : NULL, mapping, mapping_size))
+    st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY,
+                      "out of memory for a private copy of the model's kept pages");
   if (st == TFCC_OK) tfcc_wcache_finish(m->wcache);
   m->opts.weights_cache = NULL; /* the caller's string: read during the load only */
   tfcc_ir_subgraph *sg = st == TFCC_OK ? &m->graph.subgraphs[0] : NULL;
@@ -381,7 +402,8 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
 tfcc_status tfcc_model_build(tfcc_runtime *rt, const uint8_t *data, size_t size, void *mapping,
                              size_t mapping_size, const tfcc_model_options *opts, tfcc_model **out,
                              tfcc_err *err) {
-  return model_build(rt, data, size, mapping, mapping_size, NULL, NULL, NULL, opts, out, err);
+  return model_build(rt, data, size, mapping, mapping_size, NULL, NULL, NULL, false, opts, out,
+                     err);
 }
 
 tfcc_exec_env tfcc_model_env(const tfcc_model *m) {
@@ -409,29 +431,47 @@ tfcc_status tfcc_model_load_file(tfcc_runtime *rt, const char *path, const tfcc_
         &err);
   *out = NULL;
   /* A private copy unless the file is immutable: nothing the model touches may stay on a
-   * mapping of a file that can be truncated (SIGBUS) or rewritten in place (docs/lifecycle.md). */
+   * mapping of a file that can be truncated (SIGBUS) or rewritten in place (docs/lifecycle.md).
+   * With a weights cache made from this settled file, a private mapping instead: the pages
+   * the cache's blocks replace are then never read, the others get their own copy at the end
+   * of the load (TFCC_MF_COW). */
+  const char *wc = opts && opts->struct_size >= offsetof(tfcc_model_options, weights_cache) +
+                                                    sizeof opts->weights_cache
+                       ? opts->weights_cache
+                       : NULL;
+  unsigned flags = TFCC_MF_KEEP_FD;
+  struct stat pre;
+  if (wc && wc[0] && stat(path, &pre) == 0) {
+    tfcc_wc_src_id pid;
+    file_id(&pre, &pid);
+    if (tfcc_wc_peek_source(wc, (uint64_t)pre.st_size, &pid)) flags |= TFCC_MF_COW;
+  }
   tfcc_model_file f;
-  tfcc_status s =
-      tfcc_model_file_open(path, tfcc_model_opts_file_immutable(opts), TFCC_MF_KEEP_FD, &f, &err);
+  tfcc_status s = tfcc_model_file_open(path, tfcc_model_opts_file_immutable(opts), flags, &f, &err);
   /* The copy must be one state of the file, not a mix of an old and a new one written while
-   * it was read within one tick of the file's timestamps: read it again and compare. */
-  if (s == TFCC_OK && !f.mapped) s = tfcc_model_file_recheck(&f, &err);
-  if (s == TFCC_OK)
+   * it was read within one tick of the file's timestamps: read it again and compare (a
+   * private mapping: after the load, when its pages have been copied). */
+  if (s == TFCC_OK && !f.mapped && !f.cow) s = tfcc_model_file_recheck(&f, &err);
+  if (s == TFCC_OK && !f.cow)
     tfcc_model_file_close_fd(&f);
-  else
+  else if (s != TFCC_OK)
     tfcc_model_file_release(&f);
   /* the file's identity for the weights cache: only a settled file's (a write since it was
    * read would stamp later times; runtime/weights_cache.h) */
   tfcc_wc_src_id id;
   memset(&id, 0, sizeof id);
-  if (f.settled) {
-    id.dev = (uint64_t)f.st.st_dev;
-    id.ino = (uint64_t)f.st.st_ino;
-    id.mtime_ns = (int64_t)f.st.st_mtim.tv_sec * 1000000000 + f.st.st_mtim.tv_nsec;
-    id.ctime_ns = (int64_t)f.st.st_ctim.tv_sec * 1000000000 + f.st.st_ctim.tv_nsec;
-  }
+  if (s == TFCC_OK && f.settled) file_id(&f.st, &id);
   if (s == TFCC_OK)
-    s = model_build(rt, f.data, f.size, f.region, f.region_size, NULL, NULL, &id, opts, out, &err);
+    s = model_build(rt, f.data, f.size, f.region, f.region_size, NULL, NULL, &id, f.cow, opts, out,
+                    &err);
+  if (f.cow) { /* the model owns the mapping now (and unmapped it on failure) */
+    if (s == TFCC_OK) s = tfcc_model_file_recheck(&f, &err);
+    tfcc_model_file_close_fd(&f);
+    if (s != TFCC_OK && *out) {
+      tfcc_model_release(*out);
+      *out = NULL;
+    }
+  }
   if (s != TFCC_OK) {
     tfcc_err_prefix(&err, "%s", path);
     return fail_create(s, &err);
@@ -462,7 +502,8 @@ tfcc_status tfcc_model_load_owned_buffer(tfcc_runtime *rt, void *data, size_t si
                        &err);
   }
   *out = NULL;
-  tfcc_status s = model_build(rt, data, size, NULL, 0, free_fn, free_user, NULL, opts, out, &err);
+  tfcc_status s =
+      model_build(rt, data, size, NULL, 0, free_fn, free_user, NULL, false, opts, out, &err);
   return s == TFCC_OK ? s : fail_create(s, &err);
 }
 

@@ -179,6 +179,18 @@ tfcc_status tfcc_model_file_open(const char *path, bool immutable, unsigned flag
     f->settled = t.tv_sec - last >= TFCC_MF_SETTLED_S;
   }
   const char *why = immutable ? "declared immutable" : immutable_reason(f->fd);
+  if (!why && (flags & TFCC_MF_COW) && f->settled) {
+    void *map = mmap(NULL, f->size, PROT_READ | PROT_WRITE, MAP_PRIVATE, f->fd, 0);
+    if (map != MAP_FAILED) {
+      f->region = map;
+      f->region_size = f->size;
+      f->data = map;
+      f->cow = true;
+      f->why_mapped = "";
+      if (!(flags & TFCC_MF_KEEP_FD)) tfcc_model_file_close_fd(f);
+      return TFCC_OK;
+    }
+  }
   if (why) {
     /* Zero-copy: the file's pages are the model's bytes. */
     void *map = mmap(NULL, f->size, PROT_READ,

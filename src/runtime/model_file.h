@@ -23,6 +23,7 @@ typedef struct tfcc_model_file {
   void *region; /* munmap(region, region_size) releases data (mapping or private copy) */
   size_t region_size;
   bool mapped;            /* data is a mapping of the (immutable) file itself */
+  bool cow;               /* data is a private, writable mapping of a settled file (TFCC_MF_COW) */
   const char *why_mapped; /* what said the file is immutable ("" when copied) */
   int fd;                 /* open until tfcc_model_file_close_fd */
   struct stat st;         /* the file as it was read */
@@ -37,6 +38,13 @@ typedef struct tfcc_model_file {
 #define TFCC_MF_POPULATE 1u /* mapped: prefault every page */
 #define TFCC_MF_CHECKSUM 2u /* mapped: checksum it (for tfcc_model_file_recheck) */
 #define TFCC_MF_KEEP_FD 4u  /* leave fd open (for tfcc_model_file_recheck) */
+/* A settled file that is not immutable: a private, writable mapping (MAP_PRIVATE) instead of a
+ * copy; pages are read from the page cache when first touched, nothing is zeroed or copied up
+ * front. The caller must give every page it keeps its own copy before the load ends
+ * (tfcc_const_release_privatize) and then tfcc_model_file_recheck: until then a truncation of
+ * the file would fault the process, and a write would show. Only for a load with a weights
+ * cache (most of the file is then never read). */
+#define TFCC_MF_COW 8u
 
 /* Opens path and brings its bytes into *f: mapped if immutable (the caller says so, or the
  * file is found to be), else read into a private allocation. Errors: TFCC_ERR_IO (open, not a
