@@ -121,7 +121,8 @@ static void cr_consumed(tfcc_packed_store *s, const void *owner, const void *dat
   r->n_seen++;
   if (--e->readers == 0) {
     e->released = true;
-    if (e->bytes >= BIG_BYTES) release_entry(r, e); /* splits at most the huge pages at its ends */
+    /* splits at most the huge pages at its ends */
+    if (e->bytes >= BIG_BYTES || r->eager) release_entry(r, e);
   }
 }
 

@@ -63,7 +63,8 @@ typedef struct tfcc_const_release {
   size_t n_trapped, cap_trapped;
   size_t page;
   bool trap;
-  bool wipe; /* zero released bytes before giving the pages back (owned buffers: plaintext) */
+  bool wipe;  /* zero released bytes before giving the pages back (owned buffers: plaintext) */
+  bool eager; /* release every constant as soon as it is consumed (not only the large ones) */
   bool sealed;
   size_t released_bytes;
   tfcc_cr_range *rel; /* the ranges released (for tfcc_const_release_privatize) */

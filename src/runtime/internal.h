@@ -63,6 +63,7 @@ struct tfcc_model {
   tfcc_const_release crel;    /* first load: releases constants packing consumed */
   bool crel_on;
   bool releasable; /* the model owns its bytes (file copy or mapping, owned buffer) */
+  bool cow;        /* its bytes are a private mapping of its file (TFCC_MF_COW) */
   /* the watermark, read at load when constant pages may be released (model_watermark.c) */
   bool wm_captured;
   tfcc_status wm_status;

@@ -266,6 +266,7 @@ tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t siz
   if (st == TFCC_OK && first && m->releasable && !m->crel_on) {
     m->crel_on = true;
     tfcc_const_release_init(&m->crel, g, m->data, m->size, m->owned_free != NULL, store);
+    m->crel.eager = m->cow; /* 4 KiB pages of the page cache: nothing to split */
     store = &m->crel.store;
   }
   if (st == TFCC_OK)
@@ -309,6 +310,12 @@ static void file_id(const struct stat *st, tfcc_wc_src_id *id) {
   id->ctime_ns = (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec;
 }
 
+/* env NAME=on|1 */
+static bool getenv_on(const char *name) {
+  const char *v = getenv(name);
+  return v && (strcmp(v, "on") == 0 || strcmp(v, "1") == 0);
+}
+
 /* env NAME=off|0 */
 static bool getenv_off(const char *name) {
   const char *v = getenv(name);
@@ -336,6 +343,7 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
   m->mapping_size = mapping_size;
   m->owned_free = owned_free;
   m->owned_user = owned_user;
+  m->cow = cow;
   atomic_init(&m->gen0.refs, 1);
   m->gen0.graph = &m->graph;
   atomic_init(&m->weights, &m->gen0);
@@ -440,8 +448,9 @@ tfcc_status tfcc_model_load_file(tfcc_runtime *rt, const char *path, const tfcc_
                        ? opts->weights_cache
                        : NULL;
   unsigned flags = TFCC_MF_KEEP_FD;
+  if (getenv_on("TFCC_MODEL_MAP_PRIVATE")) flags |= TFCC_MF_COW; /* every settled file */
   struct stat pre;
-  if (wc && wc[0] && stat(path, &pre) == 0) {
+  if (wc && wc[0] && !(flags & TFCC_MF_COW) && stat(path, &pre) == 0) {
     tfcc_wc_src_id pid;
     file_id(&pre, &pid);
     if (tfcc_wc_peek_source(wc, (uint64_t)pre.st_size, &pid)) flags |= TFCC_MF_COW;
