@@ -38,8 +38,10 @@ def main():
                     help="NAME[@DIR]:K=V,K=V (empty: none); @DIR: run DIR/tfcc with DIR's libraries")
     ap.add_argument("--cache", help="directory for weights-cache rows")
     ap.add_argument("models", nargs="+")
-    a, extra = ap.parse_known_args()
-    extra = [x for x in extra if x != "--"] or ["--threads", "1", "--runs", "200", "--json", "--profile-runs", "0"]
+    argv = sys.argv[1:]
+    extra = argv[argv.index("--") + 1:] if "--" in argv else []  # after --: tfcc bench flags
+    a = ap.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
+    extra = extra or ["--threads", "1", "--runs", "200", "--json", "--profile-runs", "0"]
     settings = []
     for s in a.setting:
         name, _, kvs = s.partition(":")
