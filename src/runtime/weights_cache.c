@@ -78,15 +78,11 @@ tfcc_status tfcc_wc_parse(const uint8_t *p, size_t n, const tfcc_wc_expect *want
 }
 
 #define SAMPLE_EDGE ((size_t)64 << 10)
-#define SAMPLE_STEP ((size_t)1 << 20)
-#define SAMPLE_PAGE ((size_t)4 << 10)
 
 uint64_t tfcc_wc_sample_hash(const uint8_t *src, size_t size) {
-  if (size <= 2 * SAMPLE_EDGE + SAMPLE_PAGE) return tfcc_hash64(src, size);
-  uint64_t h = tfcc_hash64(src, SAMPLE_EDGE) ^ (uint64_t)size;
-  for (size_t at = SAMPLE_STEP; at + SAMPLE_PAGE <= size - SAMPLE_EDGE; at += SAMPLE_STEP)
-    h = (h ^ tfcc_hash64(src + at, SAMPLE_PAGE)) * 0x9E3779B97F4A7C15ull;
-  return h ^ tfcc_hash64(src + size - SAMPLE_EDGE, SAMPLE_EDGE);
+  if (size <= 2 * SAMPLE_EDGE) return tfcc_hash64(src, size);
+  const uint64_t h = tfcc_hash64(src, SAMPLE_EDGE) ^ (uint64_t)size;
+  return (h * 0x9E3779B97F4A7C15ull) ^ tfcc_hash64(src + size - SAMPLE_EDGE, SAMPLE_EDGE);
 }
 
 static bool id_set(const tfcc_wc_src_id *id) {
