@@ -314,6 +314,17 @@ static void test_identity(model_case *mc) {
     CHECKF(st.hits > 0 && st.misses == 0 && !st.rejected && !st.src_by_id,
            "%s: verify: source not checked by content", mc->file);
     CHECK(ob == mc->ref_bytes && memcmp(out, mc->ref, ob) == 0);
+    /* every settled file mapped privately, constants released as soon as packed, released
+     * pages inaccessible: same output, no released byte read (the copy never made) */
+    setenv("TFCC_MODEL_MAP_PRIVATE", "1", 1);
+    setenv("TFCC_DEBUG_RELEASE_TRAP", "1", 1);
+    CHECK(run_once(rt, path, NULL, out, sizeof out, &ob, &st));
+    CHECKF(ob == mc->ref_bytes && memcmp(out, mc->ref, ob) == 0,
+           "%s: output with TFCC_MODEL_MAP_PRIVATE differs", mc->file);
+    CHECK(run_once(rt, path, cache, out, sizeof out, &ob, &st) && st.hits > 0);
+    CHECK(ob == mc->ref_bytes && memcmp(out, mc->ref, ob) == 0);
+    unsetenv("TFCC_MODEL_MAP_PRIVATE");
+    unsetenv("TFCC_DEBUG_RELEASE_TRAP");
     /* rewritten in place, same size, mtime put back */
     struct stat was;
     CHECK(stat(path, &was) == 0);
