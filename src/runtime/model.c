@@ -1,7 +1,6 @@
 /* tfcc_model: load (a file's private copy or mapping, or a caller buffer), verify, bind
  * operators, run the graph passes (src/passes/pass_manager.c), init operators, validate shapes
  * once; then immutable and shared. */
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -440,21 +439,12 @@ tfcc_status tfcc_model_load_file(tfcc_runtime *rt, const char *path, const tfcc_
   *out = NULL;
   /* A private copy unless the file is immutable: nothing the model touches may stay on a
    * mapping of a file that can be truncated (SIGBUS) or rewritten in place (docs/lifecycle.md).
-   * With a weights cache made from this settled file, a private mapping instead: the pages
-   * the cache's blocks replace are then never read, the others get their own copy at the end
-   * of the load (TFCC_MF_COW). */
-  const char *wc = opts && opts->struct_size >= offsetof(tfcc_model_options, weights_cache) +
-                                                    sizeof opts->weights_cache
-                       ? opts->weights_cache
-                       : NULL;
+   * Opt-in (env TFCC_MODEL_MAP_PRIVATE=1): a private mapping of a settled file instead, whose
+   * kept pages get their own copy at the end of the load (TFCC_MF_COW); with a weights cache
+   * made from this file the pages its blocks replace are never read. Not the default: a
+   * truncation of the file during the load would fault the process (docs/lifecycle.md). */
   unsigned flags = TFCC_MF_KEEP_FD;
   if (getenv_on("TFCC_MODEL_MAP_PRIVATE")) flags |= TFCC_MF_COW; /* every settled file */
-  struct stat pre;
-  if (wc && wc[0] && !(flags & TFCC_MF_COW) && stat(path, &pre) == 0) {
-    tfcc_wc_src_id pid;
-    file_id(&pre, &pid);
-    if (tfcc_wc_peek_source(wc, (uint64_t)pre.st_size, &pid)) flags |= TFCC_MF_COW;
-  }
   tfcc_model_file f;
   tfcc_status s = tfcc_model_file_open(path, tfcc_model_opts_file_immutable(opts), flags, &f, &err);
   /* The copy must be one state of the file, not a mix of an old and a new one written while

@@ -89,17 +89,6 @@ static bool id_set(const tfcc_wc_src_id *id) {
   return id->dev || id->ino || id->mtime_ns || id->ctime_ns;
 }
 
-bool tfcc_wc_peek_source(const char *path, uint64_t src_size, const tfcc_wc_src_id *src_id) {
-  if (!path || !src_id || !id_set(src_id)) return false;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  tfcc_wc_header h;
-  const bool got = pread(fd, &h, sizeof h, 0) == (ssize_t)sizeof h;
-  close(fd);
-  return got && memcmp(h.magic, TFCC_WC_MAGIC, 8) == 0 && h.version == TFCC_WC_VERSION &&
-         h.src_size == src_size && memcmp(&h.src_id, src_id, sizeof *src_id) == 0;
-}
-
 /* ---------------------------------------------------------------- the store */
 
 typedef struct wc_block {

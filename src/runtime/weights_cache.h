@@ -90,11 +90,6 @@ tfcc_status tfcc_wc_parse(const uint8_t *p, size_t n, const tfcc_wc_expect *want
 /* Entry i of a parsed file (i < h.n_blocks). */
 void tfcc_wc_entry_at(const uint8_t *p, uint32_t i, tfcc_wc_entry *e);
 
-/* Does the cache at path say it was made from a settled source of this size and identity
- * (header magic, version and those fields only; nothing else is checked, it is a hint that
- * the load will likely take its blocks)? */
-bool tfcc_wc_peek_source(const char *path, uint64_t src_size, const tfcc_wc_src_id *src_id);
-
 typedef struct tfcc_wcache tfcc_wcache;
 
 /* Opens the cache at path for a model over src[0..size) built with ident (never fails on a bad
