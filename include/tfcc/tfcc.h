@@ -110,7 +110,9 @@ typedef enum tfcc_dtype {
 
 /* "float32", "uint8", ... ("unknown" for values out of range). */
 TFCC_API const char *tfcc_dtype_name(tfcc_dtype t);
-/* Bytes per element; 0 for types without a fixed size (string, resource, variant, int4). */
+/* Bytes per element; 0 for types without a fixed size (string, resource, variant). int4: 1,
+ * tfcc holds int4 tensors one value per byte, sign-extended (TFLite packs two per byte in files
+ * and in its own buffers; tfcc unpacks them at load, as TFLite's Python API hands them out). */
 TFCC_API size_t tfcc_dtype_size(tfcc_dtype t);
 
 /* ---------------------------------------------------------------- logging */

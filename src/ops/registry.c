@@ -73,7 +73,6 @@ int32_t tfcc_op_max_version(int32_t builtin) {
     case TFCC_OP_MAX_POOL_2D:
     case TFCC_OP_MEAN:
     case TFCC_OP_MIRROR_PAD:
-    case TFCC_OP_QUANTIZE:
     case TFCC_OP_REDUCE_MAX:
     case TFCC_OP_REDUCE_MIN:
     case TFCC_OP_RELU:
@@ -83,11 +82,9 @@ int32_t tfcc_op_max_version(int32_t builtin) {
     case TFCC_OP_TILE:
     case TFCC_OP_GREATER_EQUAL:
     case TFCC_OP_LESS:
-    case TFCC_OP_NOT_EQUAL:
     case TFCC_OP_BROADCAST_TO: return 3;
     case TFCC_OP_BATCH_MATMUL:
     case TFCC_OP_CONCATENATION:
-    case TFCC_OP_EQUAL:
     case TFCC_OP_MAXIMUM:
     case TFCC_OP_MINIMUM:
     case TFCC_OP_PACK:
@@ -102,11 +99,8 @@ int32_t tfcc_op_max_version(int32_t builtin) {
     case TFCC_OP_BATCH_TO_SPACE_ND: return 4;
     case TFCC_OP_ABS:
     case TFCC_OP_ADD:
-    case TFCC_OP_DEQUANTIZE:
     case TFCC_OP_SUB: return 5;
-    case TFCC_OP_GATHER:
-    case TFCC_OP_SLICE:
-    case TFCC_OP_TRANSPOSE: return 6;
+    case TFCC_OP_SLICE: return 6;
     case TFCC_OP_DEPTHWISE_CONV_2D:
     case TFCC_OP_MUL: return 7;
     case TFCC_OP_STRIDED_SLICE: return 8;
@@ -141,6 +135,16 @@ int32_t tfcc_op_max_version(int32_t builtin) {
     case TFCC_OP_CAST: return 7;
     case TFCC_OP_CONV_2D: return 8;
     case TFCC_OP_FULLY_CONNECTED: return 13;
+    /* ops: run-time int4 tensors (one value per byte, docs/operators.md): QUANTIZE v4 (float32
+     * -> int4), DEQUANTIZE v6, GATHER v7, TRANSPOSE v7 (int4); quantized int16 comparisons
+     * (EQUAL v5, NOT_EQUAL v4: rescaled as comparisons.cc); SQRT v2 (int8 / int16) */
+    case TFCC_OP_SQRT: return 2;
+    case TFCC_OP_NOT_EQUAL:
+    case TFCC_OP_QUANTIZE: return 4;
+    case TFCC_OP_EQUAL: return 5;
+    case TFCC_OP_DEQUANTIZE: return 6;
+    case TFCC_OP_GATHER:
+    case TFCC_OP_TRANSPOSE: return 7;
     default: return 1;
   }
 }
