@@ -622,6 +622,10 @@ typedef struct tfcc_memory_info {
   size_t lower_bound_bytes;
   size_t persistent_bytes; /* stateful tensors and values computed at prepare time */
   size_t constant_bytes;   /* model constants (shared by all sessions; mostly mapped file) */
+  /* held now for dynamic tensors (shapes known only while running: docs/runtime.md) and their
+   * scratch, outputs custom operators size with tfcc_custom_output_resize included: grown to the
+   * largest run so far, outside the arena (subgraphs' plans not included) */
+  size_t dynamic_bytes;
 } tfcc_memory_info;
 TFCC_API tfcc_status tfcc_session_memory_info(const tfcc_session *s, tfcc_memory_info *info);
 
