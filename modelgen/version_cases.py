@@ -253,6 +253,50 @@ def int4_runtime_cases(add):
                          {"tp": T(I32, [2], const=[1, 0])})], [5, 3]))
 
 
+def copy_version_cases(add):
+    """Copying operators over the newest resolver's dtypes: int4 (SLICE v7, CONCATENATION v5,
+    DYNAMIC_UPDATE_SLICE v5), float16 (SLICE v8, CONCATENATION v6, TRANSPOSE v9), bfloat16
+    (TRANSPOSE v8, DYNAMIC_UPDATE_SLICE v6; through CASTs, the oracle reads no bfloat16) and
+    TRANSPOSE v8's ranks above 6."""
+    from casekit import Case
+    rng = Rng(seed_of("copy_versions"))
+    q4 = (f32(0.25), -2)
+    add(_q4_chain("slice_i4_v7", T(F32, [3, 5], lo=-2.5, hi=2.5), q4,
+                  [("SLICE", ["b", "sz"], [2, 3], {"_version": 7})], [2, 3],
+                  {"b": T(I32, [2], const=[1, 1]), "sz": T(I32, [2], const=[2, 3])}))
+    add(_q4_chain("concatenation_i4_v5", T(F32, [2, 3], lo=-2.5, hi=2.5), q4,
+                  [("CONCATENATION", ["k"], [2, 5], {"axis": 1, "_version": 5})], [2, 5],
+                  {"k": T(I4, [2, 2], q=q4, const=[-8, 7, 3, -1])}))
+    add(_q4_chain("dynamic_update_slice_i4_v5", T(F32, [3, 4], lo=-2.5, hi=2.5), q4,
+                  [("DYNAMIC_UPDATE_SLICE", ["u", "at"], [3, 4], {"_version": 5})], [3, 4],
+                  {"u": T(I4, [2, 2], q=q4, const=[-8, 7, 5, -3]), "at": T(I32, [2], const=[1, 3])}))
+    h = [f32(rng.uniform(-8.0, 8.0)) for _ in range(30)]
+    import struct
+    h = [struct.unpack("<e", struct.pack("<e", v))[0] for v in h]
+    F16 = S.FLOAT16
+    add(single("slice_f16_v8", "SLICE", [T(F16, [5, 6], values=h), T(I32, [2], const=[1, 2]),
+                                         T(I32, [2], const=[3, -1])], [T(F16, [3, 4])], {"_version": 8}))
+    add(single("concatenation_f16_v6", "CONCATENATION", [T(F16, [5, 6], values=h), T(F16, [5, 2], values=h[:10])],
+               [T(F16, [5, 8])], {"axis": 1, "_version": 6}))
+    add(single("transpose_f16_v9", "TRANSPOSE", [T(F16, [2, 3, 5], values=h), T(I32, [3], const=[2, 0, 1])],
+               [T(F16, [5, 2, 3])], {"_version": 9}))
+    dims7 = [2, 1, 3, 1, 2, 2, 1]
+    add(single("transpose_rank7_v8", "TRANSPOSE", [T(F32, dims7), T(I32, [7], const=[6, 4, 2, 0, 1, 3, 5])],
+               [T(F32, [1, 2, 3, 2, 1, 1, 2])], {"_version": 8}))
+    # bfloat16 through CAST v7 (float32 values exact in bfloat16)
+    bvals = [float(rng.randint(-64, 64)) / 8.0 for _ in range(12)]
+    t = {"x": T(F32, [3, 4], values=bvals), "b": T(BF16, [3, 4]), "p": T(I32, [2], const=[1, 0]),
+         "bt": T(BF16, [4, 3]), "y": T(F32, [4, 3])}
+    add(Case("transpose_bf16_v8", t, [("CAST", ["x"], ["b"], {"_version": 7}),
+                                      ("TRANSPOSE", ["b", "p"], ["bt"], {"_version": 8}),
+                                      ("CAST", ["bt"], ["y"], {"_version": 7})], ["x"], ["y"]))
+    t = {"x": T(F32, [3, 4], values=bvals), "b": T(BF16, [3, 4]), "u": T(BF16, [1, 2], const=[2.5, -0.125]),
+         "at": T(I32, [2], const=[2, 1]), "bu": T(BF16, [3, 4]), "y": T(F32, [3, 4])}
+    add(Case("dynamic_update_slice_bf16_v6", t, [("CAST", ["x"], ["b"], {"_version": 7}),
+                                                 ("DYNAMIC_UPDATE_SLICE", ["b", "u", "at"], ["bu"], {"_version": 6}),
+                                                 ("CAST", ["bu"], ["y"], {"_version": 7})], ["x"], ["y"]))
+
+
 def compare_sqrt_cases(add):
     """EQUAL v5 / NOT_EQUAL v4: quantized int16, rescaled as comparisons.cc's ComparisonQuantized
     (values a few steps apart compare equal where the rescaled values round together);
@@ -283,6 +327,7 @@ def compare_sqrt_cases(add):
 def cases(add):
     int4_weight_cases(add)
     int4_runtime_cases(add)
+    copy_version_cases(add)
     compare_sqrt_cases(add)
     int32_bias_cases(add)
     dtype_cases(add)

@@ -12,12 +12,16 @@ static tfcc_status dus_prepare(tfcc_op_ctx *ctx) {
   tfcc_tensor *x, *u, *s;
   tfcc_status st = tfcc_so_open(ctx, OP, 3, 3, 1, &x);
   if (st || (st = tfcc_so_input(ctx, 1, OP, &u)) || (st = tfcc_so_input(ctx, 2, OP, &s))) return st;
-  TFCC_OP_CHECK(ctx, tfcc_so_elem_size(x->dtype) > 0 && x->dtype != TFCC_COMPLEX64,
-                TFCC_ERR_UNSUPPORTED, OP ": operand dtype %s is not supported",
-                tfcc_dtype_name(x->dtype));
-  TFCC_OP_CHECK(ctx, u->dtype == x->dtype, TFCC_ERR_DTYPE,
-                OP ": update dtype %s differs from operand's %s", tfcc_dtype_name(u->dtype),
-                tfcc_dtype_name(x->dtype));
+  TFCC_OP_CHECK(
+      ctx, (tfcc_so_elem_size(x->dtype) > 0 && x->dtype != TFCC_COMPLEX64) || x->dtype == TFCC_INT4,
+      TFCC_ERR_UNSUPPORTED, OP ": operand dtype %s is not supported", tfcc_dtype_name(x->dtype));
+  if (x->dtype == TFCC_INT4) { /* v5: a constant int4 update arrives as int8 */
+    if ((st = tfcc_so_int4_operand(ctx, OP, "update", u))) return st;
+  } else {
+    TFCC_OP_CHECK(ctx, u->dtype == x->dtype, TFCC_ERR_DTYPE,
+                  OP ": update dtype %s differs from operand's %s", tfcc_dtype_name(u->dtype),
+                  tfcc_dtype_name(x->dtype));
+  }
   TFCC_OP_CHECK(ctx, s->dtype == TFCC_INT32 || s->dtype == TFCC_INT64, TFCC_ERR_DTYPE,
                 OP ": start_indices dtype %s, expected int32 or int64", tfcc_dtype_name(s->dtype));
   TFCC_OP_CHECK(ctx, s->rank == 1 && s->dims[0] == x->rank, TFCC_ERR_SHAPE,

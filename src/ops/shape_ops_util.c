@@ -101,6 +101,23 @@ tfcc_status tfcc_so_check_copy_out_dtype(tfcc_op_ctx *ctx, const char *op, const
   return tfcc_so_check_out_dtype(ctx, op, 0, out, in->dtype);
 }
 
+tfcc_status tfcc_so_int4_operand(tfcc_op_ctx *ctx, const char *op, const char *what,
+                                 const tfcc_tensor *t) {
+  if (t->dtype == TFCC_INT4) return TFCC_OK;
+  if (t->dtype != TFCC_INT8 || !t->is_const || !t->data)
+    return tfcc_err_set(ctx->err, TFCC_ERR_DTYPE, "%s: %s dtype %s, expected int4", op, what,
+                        tfcc_dtype_name(t->dtype));
+  const int8_t *v = (const int8_t *)t->data;
+  const int64_t n = tfcc_tensor_elements(t);
+  for (int64_t i = 0; i < n; i++)
+    if (v[i] < -8 || v[i] > 7)
+      return tfcc_err_set(ctx->err, TFCC_ERR_DTYPE,
+                          "%s: %s is a constant int8 tensor with value %d at element %lld, "
+                          "outside int4's [-8, 7] (the operator's output is int4)",
+                          op, what, (int)v[i], (long long)i);
+  return TFCC_OK;
+}
+
 tfcc_status tfcc_so_read_ints(tfcc_op_ctx *ctx, const char *op, const char *what,
                               const tfcc_tensor *t, int64_t *vals, int64_t max, int64_t *count) {
   if (t->dtype != TFCC_INT32 && t->dtype != TFCC_INT64)

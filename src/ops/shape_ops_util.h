@@ -35,6 +35,10 @@ tfcc_status tfcc_so_check_out_dtype(tfcc_op_ctx *ctx, const char *op, int32_t in
  * int8 one (format/tflite_tensor.c); its values must then lie in [-8, 7]. */
 tfcc_status tfcc_so_check_copy_out_dtype(tfcc_op_ctx *ctx, const char *op, const tfcc_tensor *in,
                                          const tfcc_tensor *out);
+/* ops: an operand of an int4 operator (CONCATENATION v5, DYNAMIC_UPDATE_SLICE v5): int4, or a
+ * constant int4 tensor of the file (unpacked to int8 at load) with values in [-8, 7]. */
+tfcc_status tfcc_so_int4_operand(tfcc_op_ctx *ctx, const char *op, const char *what,
+                                 const tfcc_tensor *t);
 
 /* Reads an int32/int64 tensor whose data is known at prepare time into vals (at most max).
  * what names it in messages ("shape", "paddings"). */
