@@ -269,6 +269,8 @@ ACCEPTED = [
     ("gather_int4_output", lambda: one("GATHER", [T(S.INT4, [4, 2], q=(0.5, 0), const=[1, -2, 3, -4, 5, -6, 7, -8]),
                                                   T(I32, [2], const=[0, 3])], [T(S.INT4, [2, 2], q=(0.5, 0))],
                                        {"_version": 7})),
+    ("not_equal_int16_raw_v4", lambda: one("NOT_EQUAL", [T(S.INT16, [6]), T(S.INT16, [6])], [T(S.BOOL, [6])],
+                                           {"_version": 4})),
     ("transpose_int4_io_v7", lambda: one("TRANSPOSE", [T(S.INT4, [2, 3], q=(0.5, 0)), T(I32, [2], const=[1, 0])],
                                          [T(S.INT4, [3, 2], q=(0.5, 0))], {"_version": 7})),
 ]
