@@ -280,6 +280,8 @@ def copy_version_cases(add):
                [T(F16, [5, 8])], {"axis": 1, "_version": 6}))
     add(single("transpose_f16_v9", "TRANSPOSE", [T(F16, [2, 3, 5], values=h), T(I32, [3], const=[2, 0, 1])],
                [T(F16, [5, 2, 3])], {"_version": 9}))
+    add(single("unpack_f16_v5", "UNPACK", [T(F16, [3, 4], values=h[:12])], [T(F16, [3]) for _ in range(4)],
+               {"num": 4, "axis": 1, "_version": 5}))
     dims7 = [2, 1, 3, 1, 2, 2, 1]
     add(single("transpose_rank7_v8", "TRANSPOSE", [T(F32, dims7), T(I32, [7], const=[6, 4, 2, 0, 1, 3, 5])],
                [T(F32, [1, 2, 3, 2, 1, 1, 2])], {"_version": 8}))

@@ -2,7 +2,8 @@
  * As TFLite: the fused activation is read but ignored (TFLite's kernel never applies it; a
  * RELU-fused float CONCATENATION keeps its negative values); int8 inputs must share the output's scale and zero point;
  * int16 zero points must be 0 (copied without rescaling); uint8 inputs with another
- * scale/zero point are requantized as ConcatenationWithScaling. */
+ * scale/zero point are requantized as ConcatenationWithScaling. int4 (v5) is copied without
+ * rescaling (constant int4 inputs arrive unpacked as int8, values in [-8, 7]); float16: v6. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,8 @@
  * <= the operand's, start_indices int32/int64 [rank]). out = operand with update written at
  * the start indices, each clamped to [0, dim - update dim] (XLA semantics, as
  * dynamic_update_slice.cc). Any fixed-size dtype (bytes copied), as current TFLite; the TFLite
- * of the reference runners still refuses uint8, so its conformance cases cover the others. */
+ * of the reference runners still refuses uint8, so its conformance cases cover the others. int4
+ * (v5; a constant int4 update arrives unpacked as int8, values in [-8, 7]); bfloat16: v6. */
 #include "kernels/ref/scatter.h"
 #include "ops/shape_ops_util.h"
 

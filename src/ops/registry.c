@@ -91,7 +91,6 @@ int32_t tfcc_op_max_version(int32_t builtin) {
     case TFCC_OP_RESIZE_NEAREST_NEIGHBOR:
     case TFCC_OP_SPLIT:
     case TFCC_OP_UNIDIRECTIONAL_SEQUENCE_LSTM:
-    case TFCC_OP_UNPACK:
     case TFCC_OP_SELECT:
     case TFCC_OP_FILL:
     case TFCC_OP_SPACE_TO_BATCH_ND:
@@ -137,11 +136,12 @@ int32_t tfcc_op_max_version(int32_t builtin) {
      * DYNAMIC_UPDATE_SLICE v5 (int4); quantized int16 comparisons (EQUAL v5, NOT_EQUAL v4:
      * rescaled as comparisons.cc); SQRT v2 (int8 / int16); copies of 16-bit floats (SLICE v8,
      * CONCATENATION v6 and TRANSPOSE v9 float16, TRANSPOSE v8 and DYNAMIC_UPDATE_SLICE v6
-     * bfloat16) and TRANSPOSE v8's ranks 7-8 */
+     * bfloat16, UNPACK v5 float16 / bfloat16) and TRANSPOSE v8's ranks 7-8 */
     case TFCC_OP_SQRT: return 2;
     case TFCC_OP_NOT_EQUAL:
     case TFCC_OP_QUANTIZE: return 4;
-    case TFCC_OP_EQUAL: return 5;
+    case TFCC_OP_EQUAL:
+    case TFCC_OP_UNPACK: return 5;
     case TFCC_OP_DEQUANTIZE:
     case TFCC_OP_CONCATENATION:
     case TFCC_OP_DYNAMIC_UPDATE_SLICE: return 6;

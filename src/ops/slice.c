@@ -1,5 +1,6 @@
 /* SLICE: inputs (input, begin, size) with known int32/int64 begin/size of length rank; a size
- * of -1 means "to the end" (TFLite slice.cc). */
+ * of -1 means "to the end" (TFLite slice.cc). Any fixed-size dtype (float16: v8) and int4 (v7:
+ * tfcc's one value per byte). */
 #include "kernels/ref/copy.h"
 #include "ops/shape_ops_util.h"
 
