@@ -299,6 +299,31 @@ def copy_version_cases(add):
                                                  ("CAST", ["bu"], ["y"], {"_version": 7})], ["x"], ["y"]))
 
 
+def f16_arith_cases(add):
+    """ADD v6 / MUL v8 in float16 (TFLite's half type: float32 arithmetic, rounded to half):
+    sums and products that round, overflow to infinity, NaN, fused activations, broadcasting."""
+    import struct
+    rng = Rng(seed_of("f16_arith"))
+
+    def h(v):
+        return struct.unpack("<e", struct.pack("<e", v))[0]
+    F16 = S.FLOAT16
+    a = [h(rng.uniform(-60.0, 60.0)) for _ in range(24)]
+    b = [h(rng.uniform(-60.0, 60.0)) for _ in range(24)]
+    a[:6] = [h(60000.0), h(-65504.0), float("nan"), 1.0, h(0.1), -0.0]
+    b[:6] = [h(60000.0), h(-65504.0), 2.0, h(1e-4), h(0.2), 0.0]
+    for op, ver in (("ADD", 6), ("MUL", 8)):
+        low = op.lower()
+        add(single("%s_f16_v%d" % (low, ver), op, [T(F16, [4, 6], values=a), T(F16, [4, 6], values=b)],
+                   [T(F16, [4, 6])], {"_version": ver}))
+        # no NaN or -0 through a fused activation: LiteRT's default build hands back a negative
+        # NaN and +0 there, tfcc what the reference kernel's min(max(x, lo), hi) gives (the NaN
+        # itself, -0): docs/operators.md
+        a_fin = [v if v == v and not (v == 0 and str(v).startswith("-")) else h(3.0) for v in a]
+        add(single("%s_f16_relu6_bcast_v%d" % (low, ver), op, [T(F16, [4, 6], values=a_fin), T(F16, [1, 6], values=b[6:12])],
+                   [T(F16, [4, 6])], {"fused_activation_function": "RELU6", "_version": ver}))
+
+
 def compare_sqrt_cases(add):
     """EQUAL v5 / NOT_EQUAL v4: quantized int16, rescaled as comparisons.cc's ComparisonQuantized
     (values a few steps apart compare equal where the rescaled values round together);
@@ -330,6 +355,7 @@ def cases(add):
     int4_weight_cases(add)
     int4_runtime_cases(add)
     copy_version_cases(add)
+    f16_arith_cases(add)
     compare_sqrt_cases(add)
     int32_bias_cases(add)
     dtype_cases(add)

@@ -96,10 +96,8 @@ int32_t tfcc_op_max_version(int32_t builtin) {
     case TFCC_OP_SPACE_TO_BATCH_ND:
     case TFCC_OP_BATCH_TO_SPACE_ND: return 4;
     case TFCC_OP_ABS:
-    case TFCC_OP_ADD:
     case TFCC_OP_SUB: return 5;
-    case TFCC_OP_DEPTHWISE_CONV_2D:
-    case TFCC_OP_MUL: return 7;
+    case TFCC_OP_DEPTHWISE_CONV_2D: return 7;
     case TFCC_OP_STRIDED_SLICE: return 8;
     /* opsa: TFLite's registered ranges (new versions add dtypes, which the operators check) */
     case TFCC_OP_FAKE_QUANT: return 2;
@@ -136,12 +134,15 @@ int32_t tfcc_op_max_version(int32_t builtin) {
      * DYNAMIC_UPDATE_SLICE v5 (int4); quantized int16 comparisons (EQUAL v5, NOT_EQUAL v4:
      * rescaled as comparisons.cc); SQRT v2 (int8 / int16); copies of 16-bit floats (SLICE v8,
      * CONCATENATION v6 and TRANSPOSE v9 float16, TRANSPOSE v8 and DYNAMIC_UPDATE_SLICE v6
-     * bfloat16, UNPACK v5 float16 / bfloat16) and TRANSPOSE v8's ranks 7-8 */
+     * bfloat16, UNPACK v5 float16 / bfloat16) and TRANSPOSE v8's ranks 7-8; float16 ADD v6 and
+     * MUL v8 (float32 arithmetic rounded to half) */
     case TFCC_OP_SQRT: return 2;
     case TFCC_OP_NOT_EQUAL:
     case TFCC_OP_QUANTIZE: return 4;
     case TFCC_OP_EQUAL:
     case TFCC_OP_UNPACK: return 5;
+    case TFCC_OP_ADD: return 6;
+    case TFCC_OP_MUL: return 8;
     case TFCC_OP_DEQUANTIZE:
     case TFCC_OP_CONCATENATION:
     case TFCC_OP_DYNAMIC_UPDATE_SLICE: return 6;
