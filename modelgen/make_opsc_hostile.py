@@ -183,7 +183,7 @@ MODELS = [
     ("gather_int8_const_to_int4", lambda: one("GATHER", [T(S.INT8, [4, 2], q=(0.5, 0), const=[1, -2, 30, -4, 5, -6, 7, -8]),
                                                          T(I32, [2], const=[0, 3])], [T(S.INT4, [2, 2], q=(0.5, 0))],
                                               {"_version": 7}),
-     "GATHER: output 0 is int4, the constant input is int8 with value 30 at element 2"),
+     "GATHER: input 0 is a constant int8 tensor with value 30 at element 2, outside int4's [-8, 7]"),
     ("gather_int4_to_int8", lambda: one("GATHER", [T(S.INT4, [4, 2], q=(0.5, 0)), T(I32, [2], const=[0, 3])],
                                         [T(S.INT8, [2, 2], q=(0.5, 0))], {"_version": 7}),
      "GATHER: output 0 dtype int8, expected int4"),

@@ -1,10 +1,10 @@
 /* QUANTIZE: float32 -> uint8 | int8 | int16 (per-tensor, or per-axis along the output's
  * quantized dimension), float32 -> int4 per-tensor (v4: round(x / scale) + zp clamped to
- * [-8, 7], AffineQuantizeToInt4; tfcc's int4 tensors hold one value per byte), and requantization uint8 -> uint8|int8, int8 -> uint8|int8|int16,
- * int16 -> int8|int16|int32, int32 -> int8|int16 with multiplier
- * (double)input_scale / (double)output_scale. int16 zero points must be 0 (quantize.cc
- * Prepare); int32 zero points are any int32 (the int32 cases take quantized int32 model
- * inputs or outputs, quantize.cc "not supported by the converter"). */
+ * [-8, 7], AffineQuantizeToInt4; tfcc's int4 tensors hold one value per byte), and
+ * requantization uint8 -> uint8|int8, int8 -> uint8|int8|int16, int16 -> int8|int16|int32,
+ * int32 -> int8|int16 with multiplier (double)input_scale / (double)output_scale. int16 zero
+ * points must be 0 (quantize.cc Prepare); int32 zero points are any int32 (the int32 cases take
+ * quantized int32 model inputs or outputs, quantize.cc "not supported by the converter"). */
 #include "kernels/quantize/quantize.h"
 #include "kernels/ref/quantize.h"
 #include "ops/act_common.h"

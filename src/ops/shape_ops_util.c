@@ -87,17 +87,8 @@ tfcc_status tfcc_so_check_out_dtype(tfcc_op_ctx *ctx, const char *op, int32_t in
 
 tfcc_status tfcc_so_check_copy_out_dtype(tfcc_op_ctx *ctx, const char *op, const tfcc_tensor *in,
                                          const tfcc_tensor *out) {
-  if (out->dtype == TFCC_INT4 && in->dtype == TFCC_INT8 && in->is_const && in->data) {
-    const int8_t *v = (const int8_t *)in->data;
-    const int64_t n = tfcc_tensor_elements(in);
-    for (int64_t i = 0; i < n; i++)
-      if (v[i] < -8 || v[i] > 7)
-        return tfcc_err_set(ctx->err, TFCC_ERR_DTYPE,
-                            "%s: output 0 is int4, the constant input is int8 with value %d at "
-                            "element %lld, outside int4's [-8, 7]",
-                            op, (int)v[i], (long long)i);
-    return TFCC_OK;
-  }
+  if (out->dtype == TFCC_INT4 && in->dtype == TFCC_INT8 && in->is_const && in->data)
+    return tfcc_so_int4_operand(ctx, op, "input 0", in);
   return tfcc_so_check_out_dtype(ctx, op, 0, out, in->dtype);
 }
 
