@@ -129,6 +129,8 @@ class T:
             lo = -10 if self.lo is None else self.lo
             hi = 10 if self.hi is None else self.hi
             return [rng.randint(lo, hi) for _ in range(n)]
+        if dt == S.INT4:  # ops: run-time int4 inputs (tfcc's API: one value per byte)
+            return [rng.randint(-8, 7) for _ in range(n)]
         raise ValueError("no random values for dtype %d" % dt)
 
 

@@ -110,7 +110,9 @@ typedef enum tfcc_dtype {
 
 /* "float32", "uint8", ... ("unknown" for values out of range). */
 TFCC_API const char *tfcc_dtype_name(tfcc_dtype t);
-/* Bytes per element; 0 for types without a fixed size (string, resource, variant, int4). */
+/* Bytes per element; 0 for types without a fixed size (string, resource, variant). int4: 1,
+ * tfcc holds int4 tensors one value per byte, sign-extended (TFLite packs two per byte in files
+ * and in its own buffers; tfcc unpacks them at load, as TFLite's Python API hands them out). */
 TFCC_API size_t tfcc_dtype_size(tfcc_dtype t);
 
 /* ---------------------------------------------------------------- logging */
@@ -620,6 +622,10 @@ typedef struct tfcc_memory_info {
   size_t lower_bound_bytes;
   size_t persistent_bytes; /* stateful tensors and values computed at prepare time */
   size_t constant_bytes;   /* model constants (shared by all sessions; mostly mapped file) */
+  /* held now for dynamic tensors (shapes known only while running: docs/runtime.md) and their
+   * scratch, outputs custom operators size with tfcc_custom_output_resize included: grown to the
+   * largest run so far, outside the arena (subgraphs' plans not included) */
+  size_t dynamic_bytes;
 } tfcc_memory_info;
 TFCC_API tfcc_status tfcc_session_memory_info(const tfcc_session *s, tfcc_memory_info *info);
 

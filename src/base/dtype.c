@@ -12,7 +12,7 @@ static const struct {
     [TFCC_FLOAT64] = {"float64", 8},     [TFCC_COMPLEX128] = {"complex128", 16},
     [TFCC_UINT64] = {"uint64", 8},       [TFCC_RESOURCE] = {"resource", 0},
     [TFCC_VARIANT] = {"variant", 0},     [TFCC_UINT32] = {"uint32", 4},
-    [TFCC_UINT16] = {"uint16", 2},       [TFCC_INT4] = {"int4", 0},
+    [TFCC_UINT16] = {"uint16", 2},       [TFCC_INT4] = {"int4", 1},
     [TFCC_BFLOAT16] = {"bfloat16", 2},
 };
 

@@ -2,7 +2,9 @@
  * As TFLite: the fused activation is read but ignored (TFLite's kernel never applies it; a
  * RELU-fused float CONCATENATION keeps its negative values); int8 inputs must share the output's scale and zero point;
  * int16 zero points must be 0 (copied without rescaling); uint8 inputs with another
- * scale/zero point are requantized as ConcatenationWithScaling. */
+ * scale/zero point are requantized as ConcatenationWithScaling. int4 (v5) is copied without
+ * rescaling (constant int4 inputs arrive unpacked as int8, values in [-8, 7]); float16: v6. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,16 +82,31 @@ static tfcc_status concat_prepare(tfcc_op_ctx *ctx) {
   if ((st = tfcc_so_input(ctx, 0, OP, &t0))) return st;
   static const int ok[] = {TFCC_FLOAT32, TFCC_UINT8,   TFCC_INT8, TFCC_INT16, TFCC_INT32,
                            TFCC_INT64,   TFCC_FLOAT16, TFCC_BOOL, -1};
-  if ((st = tfcc_so_check_dtype(ctx, OP, "input", t0->dtype, ok))) return st;
+  tfcc_tensor *out = ctx->out[0];
+  /* v5: int4 (one value per byte: copied as bytes, no rescaling, as TFLite's int4 path);
+   * constant int4 inputs arrive as int8 */
+  const bool int4 = out->dtype == TFCC_INT4;
+  if (int4)
+    st = tfcc_so_int4_operand(ctx, OP, "input 0", t0);
+  else if (!(st = tfcc_so_check_dtype(ctx, OP, "input", t0->dtype, ok)))
+    st = tfcc_so_check_out_dtype(ctx, OP, 0, out, t0->dtype);
+  if (st) return st;
   int32_t axis;
   if ((st = tfcc_so_axis(ctx, OP, axis_opt, t0->rank, &axis))) return st;
-  tfcc_tensor *out = ctx->out[0];
-  if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, out, t0->dtype))) return st;
   int64_t dims[TFCC_MAX_RANK];
   for (int32_t d = 0; d < t0->rank; d++) dims[d] = t0->dims[d];
   for (int32_t i = 1; i < ctx->n_in; i++) {
     tfcc_tensor *t;
-    if ((st = tfcc_so_input_like(ctx, i, OP, t0, &t))) return st;
+    if (int4) {
+      char what[32];
+      snprintf(what, sizeof what, "input %d", (int)i);
+      if ((st = tfcc_so_input(ctx, i, OP, &t)) || (st = tfcc_so_int4_operand(ctx, OP, what, t)))
+        return st;
+      TFCC_OP_CHECK(ctx, t->rank == t0->rank, TFCC_ERR_SHAPE, OP ": input %d rank %d, expected %d",
+                    (int)i, (int)t->rank, (int)t0->rank);
+    } else if ((st = tfcc_so_input_like(ctx, i, OP, t0, &t))) {
+      return st;
+    }
     for (int32_t d = 0; d < t0->rank; d++) {
       if (d == axis)
         dims[d] += t->dims[d];
@@ -99,7 +116,7 @@ static tfcc_status concat_prepare(tfcc_op_ctx *ctx) {
                       (int)t->dims[d], (int)t0->dims[d]);
     }
   }
-  if (t0->dtype == TFCC_INT8 || t0->dtype == TFCC_UINT8 || t0->dtype == TFCC_INT16) {
+  if (!int4 && (t0->dtype == TFCC_INT8 || t0->dtype == TFCC_UINT8 || t0->dtype == TFCC_INT16)) {
     for (int32_t i = 0; i <= ctx->n_in; i++) {
       const tfcc_tensor *t = i < ctx->n_in ? ctx->in[i] : out;
       TFCC_OP_CHECK(ctx, t->quant->count <= 1, TFCC_ERR_UNSUPPORTED,

@@ -1,4 +1,6 @@
-/* DEQUANTIZE: uint8 / int8 / int16 (per-tensor or per-axis) and float16 -> float32.
+/* DEQUANTIZE: uint8 / int8 / int16 / int4 (per-tensor or per-axis) and float16 -> float32.
+ * int4 (v6): tfcc's one value per byte, dequantized as int8 (TFLite unpacks, then runs its
+ * int8 arithmetic); constant int4 tensors arrive as int8 (unpacked at load).
  * Per-tensor: (float)(double(scale) * (q - zp)) as reference_ops::Dequantize; per-axis:
  * scale[c] * (float)(q - zp[c]) as PerChannelDequantize; int16 needs zero point 0. float16
  * (constants in mediapipe models) is decoded exactly, subnormals / inf / NaN included. */
@@ -20,10 +22,11 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
   (void)node;
   dequantize_op *p = (dequantize_op *)params;
   const tfcc_dtype it = in->dtype;
-  if (!(it == TFCC_UINT8 || it == TFCC_INT8 || it == TFCC_INT16 || it == TFCC_FLOAT16))
+  if (!(it == TFCC_UINT8 || it == TFCC_INT8 || it == TFCC_INT16 || it == TFCC_INT4 ||
+        it == TFCC_FLOAT16))
     return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED,
                         "input dtype %s not supported (uint8, int8, "
-                        "int16, float16)",
+                        "int16, int4, float16)",
                         tfcc_dtype_name(it));
   tfcc_status st = act_out_dtype(err, out->dtype, TFCC_FLOAT32);
   if (st || it == TFCC_FLOAT16) return st;
@@ -76,8 +79,8 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   } else if (p->head.in_type == TFCC_FLOAT16) {
     tfcc_dequantize(p->head.in_type, in->data, out, act_count(in), p->scale, p->zp);
   } else {
-    tfcc_qz_dequantize(ctx->pool, ctx->ks->qz, in->data, out, act_count(in), p->scale, p->zp,
-                       p->head.in_type);
+    const tfcc_dtype it = p->head.in_type == TFCC_INT4 ? TFCC_INT8 : p->head.in_type;
+    tfcc_qz_dequantize(ctx->pool, ctx->ks->qz, in->data, out, act_count(in), p->scale, p->zp, it);
   }
   return TFCC_OK;
 }

@@ -2,7 +2,8 @@
  * <= the operand's, start_indices int32/int64 [rank]). out = operand with update written at
  * the start indices, each clamped to [0, dim - update dim] (XLA semantics, as
  * dynamic_update_slice.cc). Any fixed-size dtype (bytes copied), as current TFLite; the TFLite
- * of the reference runners still refuses uint8, so its conformance cases cover the others. */
+ * of the reference runners still refuses uint8, so its conformance cases cover the others. int4
+ * (v5; a constant int4 update arrives unpacked as int8, values in [-8, 7]); bfloat16: v6. */
 #include "kernels/ref/scatter.h"
 #include "ops/shape_ops_util.h"
 
@@ -12,12 +13,16 @@ static tfcc_status dus_prepare(tfcc_op_ctx *ctx) {
   tfcc_tensor *x, *u, *s;
   tfcc_status st = tfcc_so_open(ctx, OP, 3, 3, 1, &x);
   if (st || (st = tfcc_so_input(ctx, 1, OP, &u)) || (st = tfcc_so_input(ctx, 2, OP, &s))) return st;
-  TFCC_OP_CHECK(ctx, tfcc_so_elem_size(x->dtype) > 0 && x->dtype != TFCC_COMPLEX64,
-                TFCC_ERR_UNSUPPORTED, OP ": operand dtype %s is not supported",
-                tfcc_dtype_name(x->dtype));
-  TFCC_OP_CHECK(ctx, u->dtype == x->dtype, TFCC_ERR_DTYPE,
-                OP ": update dtype %s differs from operand's %s", tfcc_dtype_name(u->dtype),
-                tfcc_dtype_name(x->dtype));
+  TFCC_OP_CHECK(
+      ctx, (tfcc_so_elem_size(x->dtype) > 0 && x->dtype != TFCC_COMPLEX64) || x->dtype == TFCC_INT4,
+      TFCC_ERR_UNSUPPORTED, OP ": operand dtype %s is not supported", tfcc_dtype_name(x->dtype));
+  if (x->dtype == TFCC_INT4) { /* v5: a constant int4 update arrives as int8 */
+    if ((st = tfcc_so_int4_operand(ctx, OP, "update", u))) return st;
+  } else {
+    TFCC_OP_CHECK(ctx, u->dtype == x->dtype, TFCC_ERR_DTYPE,
+                  OP ": update dtype %s differs from operand's %s", tfcc_dtype_name(u->dtype),
+                  tfcc_dtype_name(x->dtype));
+  }
   TFCC_OP_CHECK(ctx, s->dtype == TFCC_INT32 || s->dtype == TFCC_INT64, TFCC_ERR_DTYPE,
                 OP ": start_indices dtype %s, expected int32 or int64", tfcc_dtype_name(s->dtype));
   TFCC_OP_CHECK(ctx, s->rank == 1 && s->dims[0] == x->rank, TFCC_ERR_SHAPE,

@@ -20,8 +20,13 @@ static const char *cmp_name(tfcc_cmpop op) {
 
 /* uint8/int8 inputs with quantization compare after rescaling (comparisons.cc); without
  * quantization parameters they compare raw (TFLite would rescale by scale 0). */
-static bool cmp_quantized(const tfcc_tensor *a) {
-  return (a->dtype == TFCC_UINT8 || a->dtype == TFCC_INT8) && a->quant && a->quant->count >= 1;
+/* Rescaled comparison (ComparisonQuantized): quantized uint8 / int8 always; quantized int16 for
+ * EQUAL / NOT_EQUAL only (current comparisons.cc: EQUAL v5, NOT_EQUAL v4; the other comparisons
+ * and unquantized int16 compare raw values). */
+static bool cmp_quantized(const tfcc_tensor *a, tfcc_cmpop op) {
+  const bool i16 = a->dtype == TFCC_INT16 && (op == TFCC_CMP_EQ || op == TFCC_CMP_NE);
+  return (a->dtype == TFCC_UINT8 || a->dtype == TFCC_INT8 || i16) && a->quant &&
+         a->quant->count >= 1;
 }
 
 tfcc_status tfcc_compare_prepare(tfcc_op_ctx *ctx, tfcc_cmpop op) {
@@ -47,11 +52,11 @@ tfcc_status tfcc_compare_prepare(tfcc_op_ctx *ctx, tfcc_cmpop op) {
   }
   TFCC_OP_CHECK(ctx, ok, TFCC_ERR_UNSUPPORTED, "%s: dtype %s not supported", name,
                 tfcc_dtype_name(a->dtype));
-  if (cmp_quantized(a)) {
+  if (cmp_quantized(a, op)) {
     float s = 0.f;
     int32_t z = 0;
     if ((st = tfcc_elem_quant(ctx, name, "input 0", a, &s, &z)) != TFCC_OK) return st;
-    TFCC_OP_CHECK(ctx, cmp_quantized(b), TFCC_ERR_INVALID_MODEL,
+    TFCC_OP_CHECK(ctx, cmp_quantized(b, op), TFCC_ERR_INVALID_MODEL,
                   "%s: input 1 has no quantization parameters but input 0 has", name);
     if ((st = tfcc_elem_quant(ctx, name, "input 1", b, &s, &z)) != TFCC_OK) return st;
   }
@@ -66,7 +71,7 @@ tfcc_status tfcc_compare_eval(tfcc_op_ctx *ctx, tfcc_cmpop op) {
   tfcc_bcast bc;
   tfcc_elem_plan(&bc, 2, in, o);
   bool ok;
-  if (cmp_quantized(a)) {
+  if (cmp_quantized(a, op)) {
     tfcc_arith_q q;
     tfcc_arith_q_prepare_compare(&q, a->quant->scale[0], a->quant->zero_point[0],
                                  b->quant->scale[0], b->quant->zero_point[0]);

@@ -1,5 +1,6 @@
 /* EQUAL: bool output; float32, int16, int32, int64, bool (EQUAL / NOT_EQUAL only) raw;
- * uint8 / int8 rescaled as comparisons.cc. Broadcasting. */
+ * uint8 / int8 rescaled as comparisons.cc, and (EQUAL v5 / NOT_EQUAL v4) int16 with
+ * quantization parameters rescaled likewise (unquantized int16 raw). Broadcasting. */
 #include "ops/binary_common.h"
 
 static tfcc_status prepare(tfcc_op_ctx *ctx) { return tfcc_compare_prepare(ctx, TFCC_CMP_EQ); }

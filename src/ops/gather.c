@@ -1,5 +1,6 @@
 /* GATHER: inputs (params, indices int16/int32/int64); GatherOptions: axis, batch_dims (both may
- * be negative). Output shape params[:axis] + indices[batch_dims:] + params[axis+1:]. An index
+ * be negative). params of any fixed-size dtype or int4 (v7: one value per byte in tfcc, so any
+ * slice size; TFLite's kernel copies packed bytes and handles only even slices). Output shape params[:axis] + indices[batch_dims:] + params[axis+1:]. An index
  * outside [0, params.dims[axis]) fails eval, as TFLite. */
 #include "kernels/ref/gather.h"
 #include "ops/shape_ops_util.h"
@@ -29,7 +30,7 @@ static tfcc_status gather_dims_get(tfcc_op_ctx *ctx, const tfcc_tensor *p, const
 
 static tfcc_status gather_prepare(tfcc_op_ctx *ctx) {
   tfcc_tensor *p, *ix;
-  tfcc_status st = tfcc_so_gather_inputs(ctx, OP, &p, &ix);
+  tfcc_status st = tfcc_so_gather_inputs(ctx, OP, true, &p, &ix);
   if (st) return st;
   gather_dims g;
   if ((st = gather_dims_get(ctx, p, ix, &g))) return st;

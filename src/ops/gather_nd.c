@@ -9,7 +9,7 @@
 
 static tfcc_status gather_nd_prepare(tfcc_op_ctx *ctx) {
   tfcc_tensor *p, *ix;
-  tfcc_status st = tfcc_so_gather_inputs(ctx, OP, &p, &ix);
+  tfcc_status st = tfcc_so_gather_inputs(ctx, OP, false, &p, &ix);
   if (st) return st;
   TFCC_OP_CHECK(ctx, p->rank >= 1 && ix->rank >= 1, TFCC_ERR_SHAPE,
                 OP ": params rank %d and indices rank %d must be at least 1", (int)p->rank,

@@ -134,6 +134,10 @@ typedef struct tfcc_op_def {
   bool stateful;
   /* Releases ctx->state (optional). */
   void (*release_state)(void *state);
+  /* Optional: bytes the operator holds itself for outputs it sizes in eval (custom operators'
+   * tfcc_custom_output_resize buffers, kept in ctx->state); the session counts them with its
+   * dynamic tensors (tfcc_exec_plan.dyn_bytes). Never decreases while the state lives. */
+  size_t (*dynamic_bytes)(const tfcc_op_ctx *ctx);
 } tfcc_op_def;
 
 /* Operator for a builtin code (NULL if tfcc has none). */

@@ -1,9 +1,10 @@
 /* QUANTIZE: float32 -> uint8 | int8 | int16 (per-tensor, or per-axis along the output's
- * quantized dimension), and requantization uint8 -> uint8|int8, int8 -> uint8|int8|int16,
- * int16 -> int8|int16|int32, int32 -> int8|int16 with multiplier
- * (double)input_scale / (double)output_scale. int16 zero points must be 0 (quantize.cc
- * Prepare); int32 zero points are any int32 (the int32 cases take quantized int32 model
- * inputs or outputs, quantize.cc "not supported by the converter"). */
+ * quantized dimension), float32 -> int4 per-tensor (v4: round(x / scale) + zp clamped to
+ * [-8, 7], AffineQuantizeToInt4; tfcc's int4 tensors hold one value per byte), and
+ * requantization uint8 -> uint8|int8, int8 -> uint8|int8|int16, int16 -> int8|int16|int32,
+ * int32 -> int8|int16 with multiplier (double)input_scale / (double)output_scale. int16 zero
+ * points must be 0 (quantize.cc Prepare); int32 zero points are any int32 (the int32 cases take
+ * quantized int32 model inputs or outputs, quantize.cc "not supported by the converter"). */
 #include "kernels/quantize/quantize.h"
 #include "kernels/ref/quantize.h"
 #include "ops/act_common.h"
@@ -45,7 +46,7 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
   const tfcc_dtype it = in->dtype, ot = out->dtype;
   bool ok;
   if (it == TFCC_FLOAT32)
-    ok = ot == TFCC_UINT8 || ot == TFCC_INT8 || ot == TFCC_INT16;
+    ok = ot == TFCC_UINT8 || ot == TFCC_INT8 || ot == TFCC_INT16 || ot == TFCC_INT4;
   else if (it == TFCC_INT16)
     ok = ot == TFCC_INT8 || ot == TFCC_INT16 || ot == TFCC_INT32;
   else if (it == TFCC_INT32)
@@ -55,12 +56,18 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
   else
     ok = (it == TFCC_UINT8 || it == TFCC_INT8) && (ot == TFCC_UINT8 || ot == TFCC_INT8);
   if (!ok)
-    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED,
-                        "input %s with output %s not supported "
-                        "(float32->uint8|int8|int16, uint8->uint8|int8, int8->uint8|int8|int16, "
-                        "int16->int8|int16|int32, int32->int8|int16)",
-                        tfcc_dtype_name(it), tfcc_dtype_name(ot));
+    return tfcc_err_set(
+        err, TFCC_ERR_UNSUPPORTED,
+        "input %s with output %s not supported "
+        "(float32->uint8|int8|int16|int4, uint8->uint8|int8, int8->uint8|int8|int16, "
+        "int16->int8|int16|int32, int32->int8|int16)",
+        tfcc_dtype_name(it), tfcc_dtype_name(ot));
   tfcc_status st;
+  if (ot == TFCC_INT4 && out->quant.count > 1) /* quantize.cc: per-tensor only */
+    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED,
+                        "int4 output with per-axis quantization (%d scales) not supported (TFLite "
+                        "quantizes to int4 per tensor only)",
+                        (int)out->quant.count);
   if (it == TFCC_FLOAT32 && out->quant.count > 1) {
     const tfcc_quant *q = &out->quant;
     for (int32_t c = 0; c < q->count; c++) {
@@ -146,6 +153,8 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
     } else if (p->xnn) {
       tfcc_qz_quantize_xnn(ctx->pool, ctx->ks->qz, (const float *)in->data, out->data, n,
                            p->inv_scale, p->zp, p->head.out_type);
+    } else if (p->head.out_type == TFCC_INT4) {
+      tfcc_affine_quantize((const float *)in->data, TFCC_INT4, out->data, n, p->scale, p->zp);
     } else {
       tfcc_qz_quantize_ref(ctx->pool, ctx->ks->qz, (const float *)in->data, out->data, n, p->scale,
                            p->zp, p->head.out_type);
@@ -164,7 +173,7 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
 
 static const char *kernel(const tfcc_op_ctx *ctx) {
   const quantize_op *p = (const quantize_op *)ctx->params;
-  if (!p || p->per_axis) return "ref";
+  if (!p || p->per_axis || p->head.out_type == TFCC_INT4) return "ref";
   if (p->head.in_type == TFCC_FLOAT32 || p->xnn) return ctx->ks->qz->name;
   if (p->use_lut) return "quantize-lut";
   return "ref";

@@ -73,7 +73,6 @@ int32_t tfcc_op_max_version(int32_t builtin) {
     case TFCC_OP_MAX_POOL_2D:
     case TFCC_OP_MEAN:
     case TFCC_OP_MIRROR_PAD:
-    case TFCC_OP_QUANTIZE:
     case TFCC_OP_REDUCE_MAX:
     case TFCC_OP_REDUCE_MIN:
     case TFCC_OP_RELU:
@@ -83,11 +82,8 @@ int32_t tfcc_op_max_version(int32_t builtin) {
     case TFCC_OP_TILE:
     case TFCC_OP_GREATER_EQUAL:
     case TFCC_OP_LESS:
-    case TFCC_OP_NOT_EQUAL:
     case TFCC_OP_BROADCAST_TO: return 3;
     case TFCC_OP_BATCH_MATMUL:
-    case TFCC_OP_CONCATENATION:
-    case TFCC_OP_EQUAL:
     case TFCC_OP_MAXIMUM:
     case TFCC_OP_MINIMUM:
     case TFCC_OP_PACK:
@@ -95,20 +91,13 @@ int32_t tfcc_op_max_version(int32_t builtin) {
     case TFCC_OP_RESIZE_NEAREST_NEIGHBOR:
     case TFCC_OP_SPLIT:
     case TFCC_OP_UNIDIRECTIONAL_SEQUENCE_LSTM:
-    case TFCC_OP_UNPACK:
     case TFCC_OP_SELECT:
     case TFCC_OP_FILL:
     case TFCC_OP_SPACE_TO_BATCH_ND:
     case TFCC_OP_BATCH_TO_SPACE_ND: return 4;
     case TFCC_OP_ABS:
-    case TFCC_OP_ADD:
-    case TFCC_OP_DEQUANTIZE:
     case TFCC_OP_SUB: return 5;
-    case TFCC_OP_GATHER:
-    case TFCC_OP_SLICE:
-    case TFCC_OP_TRANSPOSE: return 6;
-    case TFCC_OP_DEPTHWISE_CONV_2D:
-    case TFCC_OP_MUL: return 7;
+    case TFCC_OP_DEPTHWISE_CONV_2D: return 7;
     case TFCC_OP_STRIDED_SLICE: return 8;
     /* opsa: TFLite's registered ranges (new versions add dtypes, which the operators check) */
     case TFCC_OP_FAKE_QUANT: return 2;
@@ -132,8 +121,7 @@ int32_t tfcc_op_max_version(int32_t builtin) {
      * v8, FULLY_CONNECTED v11, TRANSPOSE_CONV v5), hybrid per-channel FULLY_CONNECTED v12, bfloat16 (CAST v7), bool (PAD / PADV2 v5,
      * GATHER_ND v5), int16 (RSQRT v3, DYNAMIC_UPDATE_SLICE v4) */
     case TFCC_OP_RSQRT: return 3;
-    case TFCC_OP_EMBEDDING_LOOKUP:
-    case TFCC_OP_DYNAMIC_UPDATE_SLICE: return 4;
+    case TFCC_OP_EMBEDDING_LOOKUP: return 4;
     case TFCC_OP_PAD:
     case TFCC_OP_PADV2:
     case TFCC_OP_GATHER_ND:
@@ -141,6 +129,26 @@ int32_t tfcc_op_max_version(int32_t builtin) {
     case TFCC_OP_CAST: return 7;
     case TFCC_OP_CONV_2D: return 8;
     case TFCC_OP_FULLY_CONNECTED: return 13;
+    /* ops: run-time int4 tensors (one value per byte, docs/operators.md): QUANTIZE v4 (float32
+     * -> int4), DEQUANTIZE v6, GATHER v7, TRANSPOSE v7, SLICE v7, CONCATENATION v5,
+     * DYNAMIC_UPDATE_SLICE v5 (int4); quantized int16 comparisons (EQUAL v5, NOT_EQUAL v4:
+     * rescaled as comparisons.cc); SQRT v2 (int8 / int16); copies of 16-bit floats (SLICE v8,
+     * CONCATENATION v6 and TRANSPOSE v9 float16, TRANSPOSE v8 and DYNAMIC_UPDATE_SLICE v6
+     * bfloat16, UNPACK v5 float16 / bfloat16) and TRANSPOSE v8's ranks 7-8; float16 ADD v6 and
+     * MUL v8 (float32 arithmetic rounded to half) */
+    case TFCC_OP_SQRT: return 2;
+    case TFCC_OP_NOT_EQUAL:
+    case TFCC_OP_QUANTIZE: return 4;
+    case TFCC_OP_EQUAL:
+    case TFCC_OP_UNPACK: return 5;
+    case TFCC_OP_ADD: return 6;
+    case TFCC_OP_MUL: return 8;
+    case TFCC_OP_DEQUANTIZE:
+    case TFCC_OP_CONCATENATION:
+    case TFCC_OP_DYNAMIC_UPDATE_SLICE: return 6;
+    case TFCC_OP_GATHER: return 7;
+    case TFCC_OP_SLICE: return 8;
+    case TFCC_OP_TRANSPOSE: return 9;
     default: return 1;
   }
 }

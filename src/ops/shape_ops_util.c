@@ -85,6 +85,30 @@ tfcc_status tfcc_so_check_out_dtype(tfcc_op_ctx *ctx, const char *op, int32_t in
   return TFCC_OK;
 }
 
+tfcc_status tfcc_so_check_copy_out_dtype(tfcc_op_ctx *ctx, const char *op, const tfcc_tensor *in,
+                                         const tfcc_tensor *out) {
+  if (out->dtype == TFCC_INT4 && in->dtype == TFCC_INT8 && in->is_const && in->data)
+    return tfcc_so_int4_operand(ctx, op, "input 0", in);
+  return tfcc_so_check_out_dtype(ctx, op, 0, out, in->dtype);
+}
+
+tfcc_status tfcc_so_int4_operand(tfcc_op_ctx *ctx, const char *op, const char *what,
+                                 const tfcc_tensor *t) {
+  if (t->dtype == TFCC_INT4) return TFCC_OK;
+  if (t->dtype != TFCC_INT8 || !t->is_const || !t->data)
+    return tfcc_err_set(ctx->err, TFCC_ERR_DTYPE, "%s: %s dtype %s, expected int4", op, what,
+                        tfcc_dtype_name(t->dtype));
+  const int8_t *v = (const int8_t *)t->data;
+  const int64_t n = tfcc_tensor_elements(t);
+  for (int64_t i = 0; i < n; i++)
+    if (v[i] < -8 || v[i] > 7)
+      return tfcc_err_set(ctx->err, TFCC_ERR_DTYPE,
+                          "%s: %s is a constant int8 tensor with value %d at element %lld, "
+                          "outside int4's [-8, 7] (the operator's output is int4)",
+                          op, what, (int)v[i], (long long)i);
+  return TFCC_OK;
+}
+
 tfcc_status tfcc_so_read_ints(tfcc_op_ctx *ctx, const char *op, const char *what,
                               const tfcc_tensor *t, int64_t *vals, int64_t max, int64_t *count) {
   if (t->dtype != TFCC_INT32 && t->dtype != TFCC_INT64)
@@ -162,15 +186,18 @@ void tfcc_so_copy(tfcc_tensor *out, const tfcc_tensor *in) {
   if (out->data != in->data && n) memmove(out->data, in->data, n);
 }
 
-tfcc_status tfcc_so_gather_inputs(tfcc_op_ctx *ctx, const char *op, tfcc_tensor **params,
-                                  tfcc_tensor **indices) {
+tfcc_status tfcc_so_gather_inputs(tfcc_op_ctx *ctx, const char *op, bool allow_int4,
+                                  tfcc_tensor **params, tfcc_tensor **indices) {
   tfcc_status st = tfcc_so_open(ctx, op, 2, 2, 1, params);
   if (st || (st = tfcc_so_input(ctx, 1, op, indices))) return st;
   static const int ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8,    TFCC_INT16, TFCC_INT32,
                            TFCC_INT64,   TFCC_BOOL,  TFCC_FLOAT16, -1};
+  static const int ok4[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8,    TFCC_INT16, TFCC_INT32,
+                            TFCC_INT64,   TFCC_BOOL,  TFCC_FLOAT16, TFCC_INT4,  -1};
   static const int ok_idx[] = {TFCC_INT16, TFCC_INT32, TFCC_INT64, -1};
-  if ((st = tfcc_so_check_dtype(ctx, op, "params", (*params)->dtype, ok)) ||
+  if ((st = tfcc_so_check_dtype(ctx, op, "params", (*params)->dtype, allow_int4 ? ok4 : ok)) ||
       (st = tfcc_so_check_dtype(ctx, op, "indices", (*indices)->dtype, ok_idx)))
     return st;
+  if (allow_int4) return tfcc_so_check_copy_out_dtype(ctx, op, *params, ctx->out[0]);
   return tfcc_so_check_out_dtype(ctx, op, 0, ctx->out[0], (*params)->dtype);
 }

@@ -30,6 +30,15 @@ tfcc_status tfcc_so_check_dtype(tfcc_op_ctx *ctx, const char *op, const char *wh
 /* Fails with TFCC_ERR_DTYPE if out->dtype != expected. */
 tfcc_status tfcc_so_check_out_dtype(tfcc_op_ctx *ctx, const char *op, int32_t index,
                                     const tfcc_tensor *out, tfcc_dtype expected);
+/* ops: the output dtype of GATHER / TRANSPOSE, which copy int4 elements too (v7): in's dtype,
+ * or int4 where `in` is a constant int4 tensor of the file, which the loader unpacks into an
+ * int8 one (format/tflite_tensor.c); its values must then lie in [-8, 7]. */
+tfcc_status tfcc_so_check_copy_out_dtype(tfcc_op_ctx *ctx, const char *op, const tfcc_tensor *in,
+                                         const tfcc_tensor *out);
+/* ops: an operand of an int4 operator (CONCATENATION v5, DYNAMIC_UPDATE_SLICE v5): int4, or a
+ * constant int4 tensor of the file (unpacked to int8 at load) with values in [-8, 7]. */
+tfcc_status tfcc_so_int4_operand(tfcc_op_ctx *ctx, const char *op, const char *what,
+                                 const tfcc_tensor *t);
 
 /* Reads an int32/int64 tensor whose data is known at prepare time into vals (at most max).
  * what names it in messages ("shape", "paddings"). */
@@ -52,10 +61,11 @@ tfcc_status tfcc_so_set_shape(tfcc_op_ctx *ctx, const char *op, tfcc_tensor *out
 float tfcc_so_scale(const tfcc_tensor *t);
 int32_t tfcc_so_zero_point(const tfcc_tensor *t);
 
-/* GATHER / GATHER_ND inputs: arity 2 -> 1, params of a copyable dtype, int16/32/64 indices,
- * output dtype = params dtype. */
-tfcc_status tfcc_so_gather_inputs(tfcc_op_ctx *ctx, const char *op, tfcc_tensor **params,
-                                  tfcc_tensor **indices);
+/* GATHER / GATHER_ND inputs: arity 2 -> 1, params of a copyable dtype (int4 too with
+ * allow_int4), int16/32/64 indices, output dtype = params dtype (tfcc_so_check_copy_out_dtype
+ * with allow_int4). */
+tfcc_status tfcc_so_gather_inputs(tfcc_op_ctx *ctx, const char *op, bool allow_int4,
+                                  tfcc_tensor **params, tfcc_tensor **indices);
 
 /* Copies in to out (no-op if they alias). */
 void tfcc_so_copy(tfcc_tensor *out, const tfcc_tensor *in);

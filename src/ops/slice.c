@@ -1,5 +1,6 @@
 /* SLICE: inputs (input, begin, size) with known int32/int64 begin/size of length rank; a size
- * of -1 means "to the end" (TFLite slice.cc). */
+ * of -1 means "to the end" (TFLite slice.cc). Any fixed-size dtype (float16: v8) and int4 (v7:
+ * tfcc's one value per byte). */
 #include "kernels/ref/copy.h"
 #include "ops/shape_ops_util.h"
 
@@ -39,9 +40,10 @@ static tfcc_status slice_prepare(tfcc_op_ctx *ctx) {
   tfcc_tensor *in, *b, *s;
   tfcc_status st = tfcc_so_open(ctx, OP, 3, 3, 1, &in);
   if (st || (st = tfcc_so_input(ctx, 1, OP, &b)) || (st = tfcc_so_input(ctx, 2, OP, &s))) return st;
-  TFCC_OP_CHECK(ctx, tfcc_so_elem_size(in->dtype) != 0, TFCC_ERR_UNSUPPORTED,
-                OP ": input dtype %s is not supported", tfcc_dtype_name(in->dtype));
-  if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, ctx->out[0], in->dtype))) return st;
+  TFCC_OP_CHECK(ctx, tfcc_so_elem_size(in->dtype) != 0 || in->dtype == TFCC_INT4,
+                TFCC_ERR_UNSUPPORTED, OP ": input dtype %s is not supported",
+                tfcc_dtype_name(in->dtype));
+  if ((st = tfcc_so_check_copy_out_dtype(ctx, OP, in, ctx->out[0]))) return st;
   int64_t begin[TFCC_MAX_RANK], size[TFCC_MAX_RANK];
   if ((st = slice_params(ctx, in, begin, size))) return st;
   return tfcc_so_set_shape(ctx, OP, ctx->out[0], in->rank, size);

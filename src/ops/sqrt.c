@@ -1,4 +1,4 @@
-/* SQRT: float32; int8 / int16 through float as SqrtEvalQuantized. */
+/* SQRT: float32; int8 / int16 (v2) through float as SqrtEvalQuantized. */
 #include "ops/binary_common.h"
 
 static tfcc_status prepare(tfcc_op_ctx *ctx) { return tfcc_unary_prepare(ctx, TFCC_UN_SQRT); }

@@ -182,6 +182,15 @@ static void build_views(const tfcc_op_ctx *oc, void *mem, bool eval, tfcc_custom
   c->outputs = (tfcc_custom_tensor *const *)(ptrs + oc->n_in);
 }
 
+/* The buffers tfcc_custom_output_resize grew for this node (the session counts them with its
+ * dynamic tensors). */
+static size_t custom_dynamic_bytes(const tfcc_op_ctx *oc) {
+  const custom_dyn *d = oc->state;
+  size_t n = 0;
+  for (int32_t k = 0; d && k < d->n_out; k++) n += d->out[k].cap;
+  return n;
+}
+
 static void custom_release_state(void *state) {
   custom_dyn *d = state;
   if (!d) return;
@@ -446,7 +455,8 @@ tfcc_status tfcc_runtime_register_custom_op(tfcc_runtime *rt, const tfcc_custom_
                          .prepare = custom_prepare,
                          .eval = custom_eval,
                          .kernel = custom_kernel,
-                         .release_state = custom_release_state};
+                         .release_state = custom_release_state,
+                         .dynamic_bytes = custom_dynamic_bytes};
   tfcc_custom_table *t = &rt->custom;
   pthread_mutex_lock(&t->lock);
   const bool dup = find_locked(t, r->name) != NULL;

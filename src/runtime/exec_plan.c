@@ -190,7 +190,10 @@ tfcc_status tfcc_exec_node_run_dynamic(tfcc_exec_plan *p, tfcc_exec_node *en, tf
     st = dyn_reserve(p, &en->dyn_scratch, &en->dyn_scratch_cap, c->scratch_bytes, -1, err);
   if (st == TFCC_OK) {
     c->scratch = c->scratch_bytes ? en->dyn_scratch : NULL;
+    size_t (*const held)(const tfcc_op_ctx *) = c->node->op->dynamic_bytes;
+    const size_t before = held ? held(c) : 0;
     st = c->node->op->eval(c);
+    if (held) p->dyn_bytes += held(c) - before; /* outputs the operator grew itself */
   }
 restore:
   for (int32_t k = 0; k < c->n_in && k < 32; k++)

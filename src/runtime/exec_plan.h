@@ -59,7 +59,8 @@ typedef struct tfcc_exec_plan {
   /* dynamic tensors (shape known only during run): their memory, per tensor (NULL if none) */
   int32_t n_dynamic_nodes;
   tfcc_dyn_buf *dyn;
-  size_t dyn_bytes;   /* bytes currently held for dynamic tensors and their scratch */
+  size_t dyn_bytes;   /* bytes currently held for dynamic tensors and their scratch, and by
+                         operators for outputs they size themselves (op->dynamic_bytes) */
   int32_t subgraph;   /* index of sg in graph */
   int32_t n_stateful; /* nodes with operator state (subgraph plans) */
 } tfcc_exec_plan;

@@ -616,6 +616,7 @@ tfcc_status tfcc_session_memory_info(const tfcc_session *s, tfcc_memory_info *in
   info->lower_bound_bytes = s->plan.arena_lower_bound;
   info->persistent_bytes = s->plan.persist_bytes;
   info->constant_bytes = s->model->constant_bytes;
+  info->dynamic_bytes = s->plan.dyn_bytes;
   return TFCC_OK;
 }
 

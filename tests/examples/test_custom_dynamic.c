@@ -5,7 +5,9 @@
  * x [8] -> KeepPositive -> p -> ADD 1 -> y, and KeepPositive of a constant -> q. Checked: the
  * values and shapes of every output over runs whose sizes grow and shrink (against a plain
  * loop), memory kept when a run needs no more, two sessions of one model interleaved, both with
- * every graph pass on (the constant node is not folded) and off, and the misuses: an output
+ * every graph pass on (the constant node is not folded) and off, the memory the resized outputs
+ * hold counted in tfcc_memory_info.dynamic_bytes with the builtin dynamic tensors', and the
+ * misuses: an output
  * eval does not size, a resize of an output prepare did not mark, a resize in prepare, a
  * negative dimension. */
 #include <stdint.h>
@@ -16,7 +18,10 @@
 #include "test_harness.h"
 #include "tfcc/tfcc.h"
 
-enum { MODE_OK, MODE_FORGET, MODE_STATIC_RESIZE, MODE_RESIZE_IN_PREPARE, MODE_NEGATIVE };
+enum { MODE_OK, MODE_FORGET, MODE_STATIC_RESIZE, MODE_RESIZE_IN_PREPARE, MODE_NEGATIVE, MODE_BIG };
+
+/* MODE_BIG: each kept value becomes BIG_REPEAT copies (large outputs, for the memory figures) */
+#define BIG_REPEAT 1000
 
 typedef struct kp_user {
   int mode;
@@ -49,6 +54,15 @@ static tfcc_status kp_eval(tfcc_custom_ctx *ctx) {
   for (int32_t i = 0; i < n; i++) kept += x[i] > 0.f;
   if (u->mode == MODE_FORGET) return TFCC_OK;
   if (u->mode == MODE_NEGATIVE) kept = -3;
+  if (u->mode == MODE_BIG) {
+    int32_t big = kept * BIG_REPEAT;
+    tfcc_status st = tfcc_custom_output_resize(ctx, 0, 1, &big);
+    if (st != TFCC_OK) return st;
+    float *y = ctx->outputs[0]->data;
+    for (int32_t i = 0, j = 0; i < n; i++)
+      for (int32_t r = 0; x[i] > 0.f && r < BIG_REPEAT; r++) y[j++] = x[i];
+    return TFCC_OK;
+  }
   if (!ctx->outputs[0]->is_dynamic && u->mode == MODE_OK)
     return tfcc_custom_op_error(ctx, TFCC_ERR_STATE, "output 0 is not marked dynamic at eval");
   tfcc_status st = tfcc_custom_output_resize(ctx, 0, 1, &kept);
@@ -245,11 +259,56 @@ static void test_misuse(void) {
   CHECK(tfcc_custom_output_resize(NULL, 0, 0, NULL) == TFCC_ERR_INVALID_ARG);
 }
 
+/* The resized outputs' buffers count in the session's dynamic bytes, as the ADD's dynamic output
+ * downstream does: p (KeepPositive, up to 8000 floats here) and y (ADD, as large) both. */
+static void test_memory(void) {
+  kp_user u = {MODE_BIG, 0};
+  tfcc_runtime *rt = new_runtime(&u);
+  tfcc_model *m = NULL;
+  tfcc_session *s = NULL;
+  CHECKF(load(rt, 0, &m) == TFCC_OK, "%s", tfcc_last_error());
+  CHECK(m && tfcc_session_create(m, NULL, &s) == TFCC_OK);
+  if (!s) goto done;
+  static const float xs[][8] = {
+      {1.f, -2.f, 3.f, -4.f, 0.f, 6.f, -7.f, -8.f}, /* 3 kept: 3000 floats */
+      {1.f, 2.f, 3.f, 4.f, 5.f, 6.f, 7.f, 8.f},     /* 8: 8000, grows */
+      {-1.f, 2.f, 0.f, -4.f, 0.f, -6.f, -7.f, 0.f}, /* 1: no growth */
+  };
+  size_t prev = 0;
+  for (int r = 0; r < 3; r++) {
+    const void *ins[] = {xs[r]};
+    void *outs[] = {NULL, NULL, NULL};
+    CHECKF(tfcc_session_run(s, ins, outs) == TFCC_OK, "run %d: %s", r, tfcc_session_last_error(s));
+    tfcc_tensor_info pi, yi;
+    tfcc_memory_info mi;
+    CHECK(tfcc_session_output_info(s, 0, &pi) == TFCC_OK &&
+          tfcc_session_output_info(s, 1, &yi) == TFCC_OK);
+    CHECK(tfcc_session_memory_info(s, &mi) == TFCC_OK);
+    const int32_t kept = r == 0 ? 3 : r == 1 ? 8 : 1;
+    CHECKF(pi.dims[0] == kept * BIG_REPEAT && yi.dims[0] == kept * BIG_REPEAT, "run %d: %d / %d", r,
+           (int)pi.dims[0], (int)yi.dims[0]);
+    /* the largest run so far: p's buffer (the custom operator's) and y's (the session's) */
+    const size_t largest = (size_t)(r == 0 ? 3 : 8) * BIG_REPEAT * sizeof(float);
+    CHECKF(mi.dynamic_bytes >= 2 * largest, "run %d: dynamic_bytes %zu < 2 x %zu", r,
+           mi.dynamic_bytes, largest);
+    CHECKF(mi.dynamic_bytes < 4 * largest + 4096, "run %d: dynamic_bytes %zu for 2 x %zu", r,
+           mi.dynamic_bytes, largest);
+    if (r == 1) CHECKF(mi.dynamic_bytes > prev, "run 1 grew nothing: %zu", mi.dynamic_bytes);
+    if (r == 2) CHECKF(mi.dynamic_bytes == prev, "run 2: %zu, was %zu", mi.dynamic_bytes, prev);
+    prev = mi.dynamic_bytes;
+  }
+done:
+  tfcc_session_destroy(s);
+  tfcc_model_release(m);
+  tfcc_runtime_destroy(rt);
+}
+
 int main(void) {
   snprintf(g_model, sizeof g_model, "%s/tests/models/data/mediapipe_ops/keep_positive.tflite",
            tfcc_test_source_dir());
   test_runs(0);
   test_runs(TFCC_PASS_ALL);
+  test_memory();
   test_misuse();
   return tfcc_test_finish("custom_dynamic");
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kernels/ref/quant_util.h"
+#include "kernels/ref/unary.h"
 
 bool tfcc_bcast_shape(int32_t n, const int32_t *ranks, const int32_t *const *dims,
                       int32_t *out_rank, int32_t *out_dims, int32_t *bad_dim) {
@@ -196,6 +197,12 @@ static inline int32_t pow_i32(int32_t a, int32_t b) {
 #define ACTF(v) clampf_act((v), p->act->f_lo, p->act->f_hi)
 #define ACTI(T, v) ((T)clampi_act((int64_t)(v), p->act->i_lo, p->act->i_hi))
 
+/* float16 (ADD v6, MUL v8): TFLite's half type converts to float32 for the arithmetic and the
+ * sum or product is rounded to half once; the activation bounds are exact in half, so clamping
+ * in float32 first gives the same value. */
+ROW_FN(add_f16, uint16_t, tfcc_f32_to_f16(ACTF(tfcc_f16_to_f32(x) + tfcc_f16_to_f32(y))))
+ROW_FN(mul_f16, uint16_t, tfcc_f32_to_f16(ACTF(tfcc_f16_to_f32(x) * tfcc_f16_to_f32(y))))
+
 /* float32 */
 ROW_FN(add_f32, float, ACTF(x + y))
 ROW_FN(sub_f32, float, ACTF(x - y))
@@ -272,6 +279,11 @@ static tfcc_bcast_row_fn pick(tfcc_binop op, tfcc_dtype dt) {
     case TFCC_INT16: {
       static const tfcc_bcast_row_fn t[TFCC_BINOP_COUNT_] = {
           NULL, NULL, NULL, NULL, NULL, max_i16, min_i16, NULL, fdiv_i16, fmod_i16r};
+      return t[op];
+    }
+    case TFCC_FLOAT16: {
+      static const tfcc_bcast_row_fn t[TFCC_BINOP_COUNT_] = {add_f16, NULL, mul_f16, NULL, NULL,
+                                                             NULL,    NULL, NULL,    NULL, NULL};
       return t[op];
     }
     default: return NULL;

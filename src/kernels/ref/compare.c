@@ -106,6 +106,7 @@ static inline uint8_t cmp_i32(tfcc_cmpop op, int32_t x, int32_t y) {
   }
 QCMP_ROW(qcmp_u8, uint8_t)
 QCMP_ROW(qcmp_i8, int8_t)
+QCMP_ROW(qcmp_i16, int16_t)
 
 bool tfcc_ref_compare_q(tfcc_cmpop op, tfcc_dtype dt, const tfcc_bcast *bc, const void *a,
                         const void *b, uint8_t *out, const tfcc_arith_q *q) {
@@ -115,6 +116,8 @@ bool tfcc_ref_compare_q(tfcc_cmpop op, tfcc_dtype dt, const tfcc_bcast *bc, cons
     run2(bc, a, b, 1, out, qcmp_u8, &p);
   else if (dt == TFCC_INT8)
     run2(bc, a, b, 1, out, qcmp_i8, &p);
+  else if (dt == TFCC_INT16)
+    run2(bc, a, b, 2, out, qcmp_i16, &p);
   else
     return false;
   return true;

@@ -8,17 +8,24 @@
 #include "kernels/ref/quant_util.h"
 #include "kernels/ref/xnn_quant.h"
 
+/* int4: one value per byte (tfcc's int4 storage), range [-8, 7] */
 static int32_t qmin_of(tfcc_dtype t) {
-  return t == TFCC_UINT8 ? 0 : (t == TFCC_INT8 ? -128 : (t == TFCC_INT32 ? INT32_MIN : -32768));
+  return t == TFCC_UINT8  ? 0
+         : t == TFCC_INT8 ? -128
+         : t == TFCC_INT4 ? -8
+                          : (t == TFCC_INT32 ? INT32_MIN : -32768);
 }
 static int32_t qmax_of(tfcc_dtype t) {
-  return t == TFCC_UINT8 ? 255 : (t == TFCC_INT8 ? 127 : (t == TFCC_INT32 ? INT32_MAX : 32767));
+  return t == TFCC_UINT8  ? 255
+         : t == TFCC_INT8 ? 127
+         : t == TFCC_INT4 ? 7
+                          : (t == TFCC_INT32 ? INT32_MAX : 32767);
 }
 
 static void store_q(tfcc_dtype t, void *out, size_t i, int32_t v) {
   if (t == TFCC_UINT8)
     ((uint8_t *)out)[i] = (uint8_t)v;
-  else if (t == TFCC_INT8)
+  else if (t == TFCC_INT8 || t == TFCC_INT4)
     ((int8_t *)out)[i] = (int8_t)v;
   else if (t == TFCC_INT32)
     ((int32_t *)out)[i] = v;
@@ -28,7 +35,7 @@ static void store_q(tfcc_dtype t, void *out, size_t i, int32_t v) {
 
 static int32_t load_q(tfcc_dtype t, const void *in, size_t i) {
   if (t == TFCC_UINT8) return ((const uint8_t *)in)[i];
-  if (t == TFCC_INT8) return ((const int8_t *)in)[i];
+  if (t == TFCC_INT8 || t == TFCC_INT4) return ((const int8_t *)in)[i];
   if (t == TFCC_INT32) return ((const int32_t *)in)[i];
   return ((const int16_t *)in)[i];
 }
