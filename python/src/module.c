@@ -20,6 +20,7 @@ int tfcc_py_typenum(tfcc_dtype t) {
     case TFCC_FLOAT16: return NPY_FLOAT16;
     case TFCC_FLOAT64: return NPY_FLOAT64;
     case TFCC_INT8: return NPY_INT8;
+    case TFCC_INT4: return NPY_INT8; /* one value per byte, sign-extended (tfcc.h) */
     case TFCC_UINT8: return NPY_UINT8;
     case TFCC_INT16: return NPY_INT16;
     case TFCC_UINT16: return NPY_UINT16;
@@ -37,7 +38,7 @@ int tfcc_py_typenum(tfcc_dtype t) {
 PyObject *tfcc_py_dtype_object(tfcc_dtype t) {
   int num = tfcc_py_typenum(t);
   /* what TensorFlow Lite's details name for types without a buffer NumPy can hold */
-  if (num < 0) num = t == TFCC_STRING ? NPY_STRING : t == TFCC_INT4 ? NPY_INT8 : NPY_OBJECT;
+  if (num < 0) num = t == TFCC_STRING ? NPY_STRING : NPY_OBJECT;
   return PyArray_TypeObjectFromType(num);
 }
 

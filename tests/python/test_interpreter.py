@@ -213,3 +213,18 @@ def test_options():
 def test_import_like_tflite_runtime():
     import tfcc.interpreter as tflite
     assert tflite.Interpreter is tfcc.Interpreter
+
+
+def test_int4_input_and_output_one_value_a_byte():
+    # TRANSPOSE v7, int4 in and out (tests/ops/test_int4_io.c): NumPy int8, one value a byte,
+    # as TensorFlow Lite's Python API hands int4 tensors out.
+    path = os.path.join(SOURCE_DIR, "tests/ops/data/opsc_hostile/transpose_int4_io_v7.tflite")
+    it = tfcc.Interpreter(model_path=path)
+    it.allocate_tensors()
+    din, dout = it.get_input_details()[0], it.get_output_details()[0]
+    assert din["dtype"] is np.int8 and dout["dtype"] is np.int8
+    x = np.array([[-8, -1, 0], [3, 7, -5]], dtype=np.int8)
+    it.set_tensor(din["index"], x)
+    it.invoke()
+    y = it.get_tensor(dout["index"])
+    assert y.dtype == np.int8 and y.tolist() == x.T.tolist()
