@@ -447,22 +447,30 @@ static inline bool misaligned(const void *p, tfcc_dtype dt) {
   return (es & (es - 1)) == 0 ? (a & (es - 1)) != 0 : a % es != 0;
 }
 
+/* A bound input or output buffer of tensor t: present unless t is empty (else "<what> i (name)
+ * <missing>"), aligned to its elements. */
+static tfcc_status check_bound(tfcc_session *s, const char *what, int32_t i, const void *buf,
+                               const tfcc_tensor *t, const char *missing) {
+  const char *name = s->sg->tensors[t->index].name;
+  if (!buf && t->bytes)
+    return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "%s %d (%s) %s", what,
+                                        (int)i, name, missing));
+  if (misaligned(buf, t->dtype))
+    return session_fail(
+        s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG,
+                        "%s %d (%s): buffer %p is not aligned to its %zu-byte %s elements", what,
+                        (int)i, name, buf, tfcc_dtype_size(t->dtype), tfcc_dtype_name(t->dtype)));
+  return TFCC_OK;
+}
+
 static tfcc_status invoke_bound(tfcc_session *s) {
   tfcc_exec_plan *p = &s->plan;
   const tfcc_ir_subgraph *sg = s->sg;
   s->ran = false;
   for (int32_t i = 0; i < sg->n_inputs; i++) {
     tfcc_tensor *t = &p->tensors[sg->inputs[i]];
-    if (!s->bound_in[i] && t->bytes)
-      return session_fail(
-          s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "input %d (%s) has no data", (int)i,
-                          sg->tensors[t->index].name));
-    if (misaligned(s->bound_in[i], t->dtype))
-      return session_fail(
-          s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG,
-                          "input %d (%s): buffer %p is not aligned to its %zu-byte %s elements",
-                          (int)i, sg->tensors[t->index].name, s->bound_in[i],
-                          tfcc_dtype_size(t->dtype), tfcc_dtype_name(t->dtype)));
+    tfcc_status st = check_bound(s, "input", i, s->bound_in[i], t, "has no data");
+    if (st != TFCC_OK) return st;
     t->data = (void *)s->bound_in[i];
   }
   int32_t c = 0;
@@ -472,16 +480,8 @@ static tfcc_status invoke_bound(tfcc_session *s) {
       continue;
     }
     tfcc_tensor *t = &p->tensors[sg->outputs[i]];
-    if (!s->bound_out[i] && t->bytes)
-      return session_fail(
-          s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "output %d (%s) has no buffer", (int)i,
-                          sg->tensors[t->index].name));
-    if (misaligned(s->bound_out[i], t->dtype))
-      return session_fail(
-          s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG,
-                          "output %d (%s): buffer %p is not aligned to its %zu-byte %s elements",
-                          (int)i, sg->tensors[t->index].name, s->bound_out[i],
-                          tfcc_dtype_size(t->dtype), tfcc_dtype_name(t->dtype)));
+    tfcc_status st = check_bound(s, "output", i, s->bound_out[i], t, "has no buffer");
+    if (st != TFCC_OK) return st;
     t->data = s->bound_out[i];
   }
   bool timed = s->profiling || s->observer;
