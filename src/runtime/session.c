@@ -224,22 +224,23 @@ const char *tfcc_session_last_error(const tfcc_session *s) { return s ? s->err.m
 int tfcc_session_input_count(const tfcc_session *s) { return s ? s->sg->n_inputs : 0; }
 int tfcc_session_output_count(const tfcc_session *s) { return s ? s->sg->n_outputs : 0; }
 
-tfcc_status tfcc_session_input_info(const tfcc_session *s, int index, tfcc_tensor_info *info) {
-  if (!s || !info || index < 0 || index >= s->sg->n_inputs) return TFCC_ERR_INVALID_ARG;
-  const tfcc_tensor *t = &s->plan.tensors[s->sg->inputs[index]];
+/* Input or output index's info, named by the signature when the session runs one. */
+static tfcc_status io_info(const tfcc_session *s, bool input, int index, tfcc_tensor_info *info) {
+  const int32_t n = input ? s->sg->n_inputs : s->sg->n_outputs;
+  if (!info || index < 0 || index >= n) return TFCC_ERR_INVALID_ARG;
+  const tfcc_tensor *t = &s->plan.tensors[input ? s->sg->inputs[index] : s->sg->outputs[index]];
   tfcc_model_tensor_info_(s->model, s->subgraph, t->index, t->dims, t->rank, info);
-  const char *nm = sig_name(s, t->index, true);
+  const char *nm = sig_name(s, t->index, input);
   if (nm) info->name = nm;
   return TFCC_OK;
 }
 
+tfcc_status tfcc_session_input_info(const tfcc_session *s, int index, tfcc_tensor_info *info) {
+  return s ? io_info(s, true, index, info) : TFCC_ERR_INVALID_ARG;
+}
+
 tfcc_status tfcc_session_output_info(const tfcc_session *s, int index, tfcc_tensor_info *info) {
-  if (!s || !info || index < 0 || index >= s->sg->n_outputs) return TFCC_ERR_INVALID_ARG;
-  const tfcc_tensor *t = &s->plan.tensors[s->sg->outputs[index]];
-  tfcc_model_tensor_info_(s->model, s->subgraph, t->index, t->dims, t->rank, info);
-  const char *nm = sig_name(s, t->index, false);
-  if (nm) info->name = nm;
-  return TFCC_OK;
+  return s ? io_info(s, false, index, info) : TFCC_ERR_INVALID_ARG;
 }
 
 static tfcc_status find_named(const tfcc_session *s, const int32_t *list, int32_t n,
