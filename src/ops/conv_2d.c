@@ -130,14 +130,8 @@ static tfcc_status conv_init(tfcc_init_ctx *ctx) {
   tfcc_q8_fast_attach(&p->q8, ctx, TFCC_BLOCK_Q8_GEMM);
   tfcc_bf16_fast_init(&p->bf16, ctx->precision);
   const tfcc_conv_options *o = &ctx->node->opts.conv;
-  p->o.padding = o->padding;
-  p->o.stride_w = o->stride_w;
-  p->o.stride_h = o->stride_h;
-  p->o.act = o->activation;
-  p->o.dil_w = o->dilation_w;
-  p->o.dil_h = o->dilation_h;
-  memcpy(p->o.pad, o->pad, sizeof p->o.pad);
-  tfcc_status st = tfcc_window_opts_check(&p->o, ctx->err);
+  tfcc_status st = tfcc_window_opts_set(&p->o, o->padding, o->stride_w, o->stride_h, o->dilation_w,
+                                        o->dilation_h, o->activation, o->pad, ctx->err);
   if (st == TFCC_OK && tfcc_hybrid_applies(ctx, 0, 1))
     st = tfcc_hybrid_init(ctx, TFCC_HYB_CONV, p->o.act, false, &p->hyb);
   else if (st == TFCC_OK)

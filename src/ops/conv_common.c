@@ -2,6 +2,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kernels/ref/quant_util.h"
 #include "kernels/ref/xnn_quant.h"
@@ -311,6 +312,19 @@ tfcc_status tfcc_window_opts_check(const tfcc_window_opts *o, tfcc_err *err) {
     return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "dilations %dx%d must be positive",
                         (int)o->dil_h, (int)o->dil_w);
   return tfcc_conv_check_act(o->act, err);
+}
+
+tfcc_status tfcc_window_opts_set(tfcc_window_opts *o, int32_t padding, int32_t stride_w,
+                                 int32_t stride_h, int32_t dil_w, int32_t dil_h, int32_t act,
+                                 const int32_t pad[4], tfcc_err *err) {
+  o->padding = padding;
+  o->stride_w = stride_w;
+  o->stride_h = stride_h;
+  o->act = act;
+  o->dil_w = dil_w;
+  o->dil_h = dil_h;
+  memcpy(o->pad, pad, sizeof o->pad);
+  return tfcc_window_opts_check(o, err);
 }
 
 /* Whether TFLite's XNNPACK delegate takes this 8-bit conv-like node

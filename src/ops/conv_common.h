@@ -132,6 +132,11 @@ typedef struct tfcc_window_opts {
 } tfcc_window_opts;
 
 tfcc_status tfcc_window_opts_check(const tfcc_window_opts *o, tfcc_err *err);
+/* Fills o from a node's convolution options (Conv2DOptions, DepthwiseConv2DOptions: padding,
+ * strides, dilations, fused activation, explicit pad[4]) and checks it (tfcc_window_opts_check). */
+tfcc_status tfcc_window_opts_set(tfcc_window_opts *o, int32_t padding, int32_t stride_w,
+                                 int32_t stride_h, int32_t dil_w, int32_t dil_h, int32_t act,
+                                 const int32_t pad[4], tfcc_err *err);
 
 /* Init of the quantization parameters of a conv-like node (inputs in_idx/filter_idx,
  * output 0) when the input is quantized; leaves q zeroed for float. 16x8 nodes also need

@@ -39,14 +39,8 @@ static tfcc_status dw_init(tfcc_init_ctx *ctx) {
   tfcc_f32_fast_init(&p->f32);
   tfcc_q8_fast_init(&p->q8);
   const tfcc_depthwise_options *o = &ctx->node->opts.depthwise;
-  p->o.padding = o->padding;
-  p->o.stride_w = o->stride_w;
-  p->o.stride_h = o->stride_h;
-  p->o.act = o->activation;
-  p->o.dil_w = o->dilation_w;
-  p->o.dil_h = o->dilation_h;
-  memcpy(p->o.pad, o->pad, sizeof p->o.pad);
-  tfcc_status st = tfcc_window_opts_check(&p->o, ctx->err);
+  tfcc_status st = tfcc_window_opts_set(&p->o, o->padding, o->stride_w, o->stride_h, o->dilation_w,
+                                        o->dilation_h, o->activation, o->pad, ctx->err);
   if (st == TFCC_OK && tfcc_hybrid_applies(ctx, 0, 1))
     st = tfcc_hybrid_init(ctx, TFCC_HYB_DW, p->o.act, false, &p->hyb);
   else if (st == TFCC_OK)
