@@ -317,12 +317,12 @@ tfcc_status tfcc_window_opts_check(const tfcc_window_opts *o, tfcc_err *err) {
 tfcc_status tfcc_window_opts_set(tfcc_window_opts *o, int32_t padding, int32_t stride_w,
                                  int32_t stride_h, int32_t dil_w, int32_t dil_h, int32_t act,
                                  const int32_t pad[4], tfcc_err *err) {
-  o->padding = padding;
-  o->stride_w = stride_w;
-  o->stride_h = stride_h;
-  o->act = act;
-  o->dil_w = dil_w;
-  o->dil_h = dil_h;
+  *o = (tfcc_window_opts){.padding = padding,
+                          .stride_w = stride_w,
+                          .stride_h = stride_h,
+                          .dil_w = dil_w,
+                          .dil_h = dil_h,
+                          .act = act};
   memcpy(o->pad, pad, sizeof o->pad);
   return tfcc_window_opts_check(o, err);
 }
