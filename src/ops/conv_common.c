@@ -404,3 +404,31 @@ tfcc_status tfcc_conv_init_quant(const tfcc_init_ctx *ctx, int32_t in_idx, int32
     return tfcc_conv_qparams_xnn(q, in, f, out, act, ctx->err);
   return TFCC_OK;
 }
+
+tfcc_status tfcc_conv_eval_int(tfcc_op_ctx *ctx, const tfcc_conv_geom *g,
+                               const tfcc_conv_qparams *q, const tfcc_conv_int_kernels *k) {
+  const tfcc_tensor *in = ctx->in[0], *f = ctx->in[1];
+  const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
+  const void *bd = bias ? bias->data : NULL;
+  tfcc_tensor *out = ctx->out[0];
+  tfcc_conv_requant r;
+  switch (in->dtype) {
+    case TFCC_UINT8:
+    case TFCC_INT8:
+      tfcc_conv_requant_from(q, in->dtype, &r);
+      if (k->q8_fast && k->q8_fast(ctx, g, &r)) return TFCC_OK;
+      if (in->dtype == TFCC_INT8)
+        k->i8(g, &r, in->data, f->data, bd, out->data);
+      else
+        k->u8(g, &r, in->data, f->data, bd, out->data);
+      return TFCC_OK;
+    case TFCC_INT16:
+      tfcc_conv_requant_from(q, in->dtype, &r);
+      k->i16(g, &r, in->data, f->data, bias && bias->dtype == TFCC_INT64 ? bd : NULL,
+             bias && bias->dtype == TFCC_INT32 ? bd : NULL, out->data);
+      return TFCC_OK;
+    default:
+      return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "input dtype %s unsupported",
+                          tfcc_dtype_name(in->dtype));
+  }
+}

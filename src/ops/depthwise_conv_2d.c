@@ -140,6 +140,18 @@ static tfcc_status dw_prepare(tfcc_op_ctx *ctx) {
   return tfcc_conv_geom_set_output(ctx->out[0], &g, ctx->err);
 }
 
+/* The packed 8-bit depthwise convolution, when its packing and scratch are there. */
+static bool dw_q8_fast(tfcc_op_ctx *ctx, const tfcc_conv_geom *g, const tfcc_conv_requant *r) {
+  const tfcc_q8_dw_packed *pk = dw_q8_packed(ctx, g);
+  if (!pk || ctx->scratch_bytes < tfcc_q8_dw_scratch_bytes(pk, g, tfcc_threadpool_size(ctx->pool)))
+    return false;
+  tfcc_q8_dwconv(ctx->pool, g, pk, r, ctx->in[0]->data, ctx->out[0]->data, ctx->scratch);
+  return true;
+}
+
+static const tfcc_conv_int_kernels k_dw_int = {
+    .q8_fast = dw_q8_fast, .u8 = tfcc_dwconv_u8, .i8 = tfcc_dwconv_i8, .i16 = tfcc_dwconv_i16};
+
 static tfcc_status dw_eval(tfcc_op_ctx *ctx) {
   const dw_params *p = ctx->params;
   tfcc_conv_geom g;
@@ -149,7 +161,6 @@ static tfcc_status dw_eval(tfcc_op_ctx *ctx) {
   const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
   const void *bd = bias ? bias->data : NULL;
   tfcc_tensor *out = ctx->out[0];
-  tfcc_conv_requant r;
   if (p->hyb) return tfcc_hybrid_conv_eval(ctx, p->hyb, &g);
   switch (in->dtype) {
     case TFCC_FLOAT32: {
@@ -163,29 +174,7 @@ static tfcc_status dw_eval(tfcc_op_ctx *ctx) {
       tfcc_dwconv_f32(&g, in->data, f->data, bd, lo, hi, out->data);
       return TFCC_OK;
     }
-    case TFCC_UINT8:
-    case TFCC_INT8: {
-      tfcc_conv_requant_from(&p->q, in->dtype, &r);
-      const tfcc_q8_dw_packed *pk = dw_q8_packed(ctx, &g);
-      if (pk &&
-          ctx->scratch_bytes >= tfcc_q8_dw_scratch_bytes(pk, &g, tfcc_threadpool_size(ctx->pool))) {
-        tfcc_q8_dwconv(ctx->pool, &g, pk, &r, in->data, out->data, ctx->scratch);
-        return TFCC_OK;
-      }
-      if (in->dtype == TFCC_INT8)
-        tfcc_dwconv_i8(&g, &r, in->data, f->data, bd, out->data);
-      else
-        tfcc_dwconv_u8(&g, &r, in->data, f->data, bd, out->data);
-      return TFCC_OK;
-    }
-    case TFCC_INT16:
-      tfcc_conv_requant_from(&p->q, in->dtype, &r);
-      tfcc_dwconv_i16(&g, &r, in->data, f->data, bias && bias->dtype == TFCC_INT64 ? bd : NULL,
-                      bias && bias->dtype == TFCC_INT32 ? bd : NULL, out->data);
-      return TFCC_OK;
-    default:
-      return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "input dtype %s unsupported",
-                          tfcc_dtype_name(in->dtype));
+    default: return tfcc_conv_eval_int(ctx, &g, &p->q, &k_dw_int);
   }
 }
 
