@@ -439,20 +439,16 @@ static tfcc_status conv_eval(tfcc_op_ctx *ctx) {
 static int64_t conv_macs(const tfcc_op_ctx *ctx) {
   tfcc_conv_geom g;
   tfcc_err e;
-  tfcc_op_ctx c = *ctx;
-  c.err = &e;
-  if (!ctx->params || ctx->n_in < 2 || !ctx->in[0] || !ctx->in[1]) return 0;
-  if (conv_geom(&c, &g) != TFCC_OK) return 0;
+  tfcc_op_ctx c;
+  if (!tfcc_op_probe_ctx(ctx, 2, &e, &c) || conv_geom(&c, &g) != TFCC_OK) return 0;
   return (int64_t)g.batches * g.out_h * g.out_w * g.out_c * g.filter_h * g.filter_w * g.filter_in_c;
 }
 
 static const char *conv_kernel(const tfcc_op_ctx *ctx) {
   tfcc_conv_geom g;
   tfcc_err e;
-  tfcc_op_ctx c = *ctx;
-  c.err = &e;
-  if (!ctx->params || ctx->n_in < 2 || !ctx->in[0] || !ctx->in[1]) return "ref";
-  if (conv_geom(&c, &g) != TFCC_OK) return "ref";
+  tfcc_op_ctx c;
+  if (!tfcc_op_probe_ctx(ctx, 2, &e, &c) || conv_geom(&c, &g) != TFCC_OK) return "ref";
   if (((const conv_params *)ctx->params)->hyb)
     return tfcc_hybrid_kernel(((const conv_params *)ctx->params)->hyb);
   if (((const conv_params *)ctx->params)->xnn_w)

@@ -181,22 +181,19 @@ static tfcc_status dw_eval(tfcc_op_ctx *ctx) {
 static int64_t dw_macs(const tfcc_op_ctx *ctx) {
   tfcc_conv_geom g;
   tfcc_err e;
-  tfcc_op_ctx c = *ctx;
-  c.err = &e;
-  if (!ctx->params || ctx->n_in < 2 || !ctx->in[0] || !ctx->in[1]) return 0;
-  if (dw_geom(&c, &g) != TFCC_OK) return 0;
+  tfcc_op_ctx c;
+  if (!tfcc_op_probe_ctx(ctx, 2, &e, &c) || dw_geom(&c, &g) != TFCC_OK) return 0;
   return (int64_t)g.batches * g.out_h * g.out_w * g.out_c * g.filter_h * g.filter_w;
 }
 
 static const char *dw_kernel(const tfcc_op_ctx *ctx) {
-  if (!ctx->params || ctx->n_in < 2 || !ctx->in[0] || !ctx->in[1]) return "ref";
+  tfcc_err e;
+  tfcc_op_ctx c;
+  if (!tfcc_op_probe_ctx(ctx, 2, &e, &c)) return "ref";
   if (((const dw_params *)ctx->params)->hyb)
     return tfcc_hybrid_kernel(((const dw_params *)ctx->params)->hyb);
   if (ctx->in[0]->dtype == TFCC_INT8 || ctx->in[0]->dtype == TFCC_UINT8) {
     tfcc_conv_geom g;
-    tfcc_err e;
-    tfcc_op_ctx c = *ctx;
-    c.err = &e;
     const tfcc_q8_dw_packed *pk = dw_geom(&c, &g) == TFCC_OK ? dw_q8_packed(ctx, &g) : NULL;
     return pk ? pk->k->name : "ref";
   }
