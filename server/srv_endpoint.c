@@ -37,7 +37,8 @@ static void io_from_info(srv_io *io, const tfcc_tensor_info *info) {
 static int sig_from_session(srv_sig *sig, tfcc_session *s, const char *what, char *err, size_t n) {
   int n_in = tfcc_session_input_count(s), n_out = tfcc_session_output_count(s);
   if (n_in > SRV_MAX_IO || n_out > SRV_MAX_IO) {
-    snprintf(err, n, "%s: %d inputs and %d outputs (at most %d each are served)", what, n_in, n_out, SRV_MAX_IO);
+    snprintf(err, n, "%s: %d inputs and %d outputs (at most %d each are served)", what, n_in, n_out,
+             SRV_MAX_IO);
     return -1;
   }
   sig->n_in = n_in;
@@ -61,7 +62,8 @@ static const char *batch_dim_dynamic(const srv_sig *sig, char *why, size_t n) {
   for (int i = 0; i < sig->n_in + sig->n_out; i++) {
     const srv_io *io = i < sig->n_in ? &sig->in[i] : &sig->out[i - sig->n_in];
     if (io->rank < 1 || io->sig[0] != -1) {
-      snprintf(why, n, "%s '%s' has no dynamic batch dimension (dimension 0 must be -1 in its signature)",
+      snprintf(why, n,
+               "%s '%s' has no dynamic batch dimension (dimension 0 must be -1 in its signature)",
                i < sig->n_in ? "input" : "output", io->name);
       return why;
     }
@@ -88,9 +90,9 @@ static int start_pool(srv_endpoint *e, char *err, size_t n) {
     char why[400];
     const char *why_not = batch_dim_dynamic(&e->sig, why, sizeof why);
     if (why_not) {
-      srv_log(SRV_LOG_WARN, "BATCHING_DISABLED", "model=%s version=%lld%s%s: max_batch %d ignored: %s",
-              v->owner->cfg.name, v->version, e->key ? " signature=" : "", e->key ? e->key : "", v->max_batch,
-              why_not);
+      srv_log(SRV_LOG_WARN, "BATCHING_DISABLED",
+              "model=%s version=%lld%s%s: max_batch %d ignored: %s", v->owner->cfg.name, v->version,
+              e->key ? " signature=" : "", e->key ? e->key : "", v->max_batch, why_not);
     } else {
       e->batch.max_batch = v->max_batch;
       e->batch.delay_ns = v->max_queue_delay_us * 1000;
@@ -101,12 +103,14 @@ static int start_pool(srv_endpoint *e, char *err, size_t n) {
 
 /* A signature of subgraph 0 runs on ep[0]'s sessions (the same inputs and outputs in the same
  * order, tfcc_session_create_for_signature): its io is ep[0]'s under the signature's names. */
-static void sig_of_subgraph0(const srv_version *v, const tfcc_signature_info *si, const srv_sig *ep0, srv_sig *out) {
+static void sig_of_subgraph0(const srv_version *v, const tfcc_signature_info *si,
+                             const srv_sig *ep0, srv_sig *out) {
   *out = *ep0;
   for (int i = 0; i < ep0->n_in + ep0->n_out; i++) {
     int is_in = i < ep0->n_in, k = is_in ? i : i - ep0->n_in;
     int32_t t = -1;
-    if ((is_in ? tfcc_model_input_tensor(v->model, k, &t) : tfcc_model_output_tensor(v->model, k, &t)) != TFCC_OK)
+    if ((is_in ? tfcc_model_input_tensor(v->model, k, &t)
+               : tfcc_model_output_tensor(v->model, k, &t)) != TFCC_OK)
       continue;
     int cnt = is_in ? si->input_count : si->output_count;
     const int32_t *ts = is_in ? si->input_tensors : si->output_tensors;
@@ -184,7 +188,8 @@ int srv_version_find_signature(const srv_version *v, const char *key) {
   return -1;
 }
 
-srv_endpoint *srv_version_endpoint(srv_version *v, const char *key, int *status, char *err, size_t n) {
+srv_endpoint *srv_version_endpoint(srv_version *v, const char *key, int *status, char *err,
+                                   size_t n) {
   int i = 0;
   if (key && key[0]) {
     i = srv_version_find_signature(v, key);
@@ -194,12 +199,18 @@ srv_endpoint *srv_version_endpoint(srv_version *v, const char *key, int *status,
       char list[512] = "";
       size_t used = 0;
       for (int k = 1; k < v->n_ep && used < sizeof list; k++)
-        used += (size_t)snprintf(list + used, sizeof list - used, "%s'%s'", k > 1 ? ", " : "", v->ep[k].key);
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s'%s'", k > 1 ? ", " : "",
+                                 v->ep[k].key);
       if (v->n_ep == 1)
-        snprintf(err, n, "signature_name '%.200s': the model has no such signature (the file has no signatures; "
-                 "omit signature_name or use 'serving_default' for its subgraph 0)", key);
+        snprintf(
+            err, n,
+            "signature_name '%.200s': the model has no such signature (the file has no signatures; "
+            "omit signature_name or use 'serving_default' for its subgraph 0)",
+            key);
       else
-        snprintf(err, n, "signature_name '%.200s': the model has no such signature (its signatures: %s)", key, list);
+        snprintf(err, n,
+                 "signature_name '%.200s': the model has no such signature (its signatures: %s)",
+                 key, list);
       *status = 400;
       return NULL;
     }
@@ -214,8 +225,10 @@ srv_endpoint *srv_version_endpoint(srv_version *v, const char *key, int *status,
       rc = start_pool(e, why, sizeof why);
       if (rc == 0) {
         atomic_store_explicit(&e->ready, 1, memory_order_release);
-        srv_log(SRV_LOG_INFO, "SIGNATURE_READY", "model=%s version=%lld signature=%s subgraph=%d sessions=%d ms=%.1f",
-                v->owner->cfg.name, v->version, e->key, e->subgraph, v->sessions, (double)(srv_now_ns() - t0) / 1e6);
+        srv_log(SRV_LOG_INFO, "SIGNATURE_READY",
+                "model=%s version=%lld signature=%s subgraph=%d sessions=%d ms=%.1f",
+                v->owner->cfg.name, v->version, e->key, e->subgraph, v->sessions,
+                (double)(srv_now_ns() - t0) / 1e6);
       }
     }
     pthread_mutex_unlock(&e->mu);
@@ -228,8 +241,23 @@ srv_endpoint *srv_version_endpoint(srv_version *v, const char *key, int *status,
   return &v->ep[i];
 }
 
-int srv_request_signature_name(const char *body, size_t len, int kserve, char *out, size_t out_n, char *err,
-                               size_t n) {
+int srv_json_signature_name(const json_t *root, int kserve, char *out, size_t out_n, char *err,
+                            size_t n) {
+  out[0] = '\0';
+  const json_t *holder =
+      json_is_object(root) ? (kserve ? json_object_get(root, "parameters") : root) : NULL;
+  const json_t *jn = json_is_object(holder) ? json_object_get(holder, "signature_name") : NULL;
+  if (jn && (!json_is_string(jn) || json_string_length(jn) >= out_n)) {
+    snprintf(err, n, "%ssignature_name must be a string of at most %zu bytes",
+             kserve ? "parameters." : "", out_n - 1);
+    return 400;
+  }
+  if (jn) snprintf(out, out_n, "%s", json_string_value(jn));
+  return 0;
+}
+
+int srv_request_signature_name(const char *body, size_t len, int kserve, char *out, size_t out_n,
+                               char *err, size_t n) {
   out[0] = '\0';
   if (!body || !memmem(body, len, "signature_name", 14)) return 0;
   json_error_t je;
@@ -237,20 +265,13 @@ int srv_request_signature_name(const char *body, size_t len, int kserve, char *o
   if (kserve) {
     srv_json_span spans[SRV_MAX_IO];
     int n_spans = srv_json_find_spans(body, len, spans, SRV_MAX_IO);
-    root = n_spans > 0 ? srv_json_load_without_spans(body, len, spans, n_spans, &je) : json_loadb(body, len, 0, &je);
+    root = n_spans > 0 ? srv_json_load_without_spans(body, len, spans, n_spans, &je)
+                       : json_loadb(body, len, 0, &je);
   } else {
     root = json_loadb(body, len, 0, &je);
   }
   if (!root) return 0; /* the request's parser names the JSON error */
-  const json_t *holder = json_is_object(root) ? (kserve ? json_object_get(root, "parameters") : root) : NULL;
-  const json_t *jn = json_is_object(holder) ? json_object_get(holder, "signature_name") : NULL;
-  int rc = 0;
-  if (jn && (!json_is_string(jn) || json_string_length(jn) >= out_n)) {
-    snprintf(err, n, "%ssignature_name must be a string of at most %zu bytes", kserve ? "parameters." : "", out_n - 1);
-    rc = 400;
-  } else if (jn) {
-    snprintf(out, out_n, "%s", json_string_value(jn));
-  }
+  const int rc = srv_json_signature_name(root, kserve, out, out_n, err, n);
   json_decref(root);
   return rc;
 }

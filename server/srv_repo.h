@@ -42,15 +42,15 @@ typedef struct srv_version srv_version;
  * first request (srv_endpoint.c). */
 typedef struct srv_endpoint {
   srv_version *ver;
-  const char *key;      /* signature key (owned by the model); NULL for ep[0] */
+  const char *key; /* signature key (owned by the model); NULL for ep[0] */
   int subgraph;
   srv_sig sig;
-  int served_by;        /* index of the endpoint whose pool and batcher run it: itself, or 0
+  int served_by;      /* index of the endpoint whose pool and batcher run it: itself, or 0
                            for a signature of subgraph 0 (same sessions, its own names) */
-  pthread_mutex_t mu;   /* the pool's creation */
-  _Atomic int ready;    /* pool and batcher created */
+  pthread_mutex_t mu; /* the pool's creation */
+  _Atomic int ready;  /* pool and batcher created */
   srv_pool pool;
-  srv_batcher batch;    /* dynamic batching (off unless max_batch > 1 and dim 0 is dynamic) */
+  srv_batcher batch; /* dynamic batching (off unless max_batch > 1 and dim 0 is dynamic) */
 } srv_endpoint;
 
 struct srv_version {
@@ -59,17 +59,19 @@ struct srv_version {
   char path[SRV_PATH_MAX];
   srv_file_id id;
   tfcc_model *model;
-  srv_endpoint *ep;     /* [n_ep]: ep[0] subgraph 0, ep[1 + k] signature k of the file */
+  srv_endpoint *ep; /* [n_ep]: ep[0] subgraph 0, ep[1 + k] signature k of the file */
   int n_ep;
   int max_queue, sessions, max_batch;
   int64_t max_queue_delay_us;
   _Atomic int refs;
   srv_version_stats *stats;
-  int cfg_gen;          /* the model settings it was loaded with (srv_model.cfg_gen) */
+  int cfg_gen; /* the model settings it was loaded with (srv_model.cfg_gen) */
 };
 
 /* The endpoint whose pool and batcher run e's requests. */
-static inline srv_endpoint *srv_endpoint_runner(const srv_endpoint *e) { return &e->ver->ep[e->served_by]; }
+static inline srv_endpoint *srv_endpoint_runner(const srv_endpoint *e) {
+  return &e->ver->ep[e->served_by];
+}
 
 /* srv_endpoint.c. Fills v->ep from v->model (ep[0]'s pool created; signatures' io read from a
  * probe session). 0 or -1 with err. */
@@ -78,14 +80,18 @@ void srv_endpoints_destroy(srv_version *v);
 /* The endpoint for signature key (NULL or "": ep[0]), its runner's pool created if needed (other
  * endpoints are not blocked meanwhile). NULL with *status 400 (no such signature: err names
  * the file's signatures) or 500 (the sessions could not be created). */
-srv_endpoint *srv_version_endpoint(srv_version *v, const char *key, int *status, char *err, size_t n);
+srv_endpoint *srv_version_endpoint(srv_version *v, const char *key, int *status, char *err,
+                                   size_t n);
 /* Index of signature key in v->ep, -1 if none. */
 int srv_version_find_signature(const srv_version *v, const char *key);
 /* The "signature_name" a request names: TF Serving's top-level one (kserve 0) or KServe's
  * "parameters": {"signature_name": ...} (kserve 1). Looks only at bodies containing the text
  * "signature_name" (no second parse of ordinary requests). 0 (out = "" if none) or 400. */
-int srv_request_signature_name(const char *body, size_t len, int kserve, char *out, size_t out_n, char *err,
-                               size_t n);
+int srv_request_signature_name(const char *body, size_t len, int kserve, char *out, size_t out_n,
+                               char *err, size_t n);
+/* The same read from a request already parsed (root): what srv_request_signature_name does after its parse. */
+int srv_json_signature_name(const json_t *root, int kserve, char *out, size_t out_n, char *err,
+                            size_t n);
 
 typedef struct srv_pending {
   long long version;
@@ -94,26 +100,26 @@ typedef struct srv_pending {
 
 struct srv_model {
   srv_model_config cfg;
-  int from_repository;   /* discovered in repository.path (not in the config's models) */
-  _Atomic int unloaded;  /* by the unload API or removed from the config (read unlocked) */
-  pthread_mutex_t mu;    /* guards ver[] (the swap) and the status fields */
+  int from_repository;     /* discovered in repository.path (not in the config's models) */
+  _Atomic int unloaded;    /* by the unload API or removed from the config (read unlocked) */
+  pthread_mutex_t mu;      /* guards ver[] (the swap) and the status fields */
   pthread_mutex_t scan_mu; /* one scan/load at a time per model */
   srv_version *ver[SRV_MAX_VERSIONS]; /* ascending versions */
   int n_ver;
   char last_error[512];
   long long last_error_version;
-  srv_pending failed[SRV_MAX_VERSIONS];   /* files that failed (retried only when they change) */
+  srv_pending failed[SRV_MAX_VERSIONS]; /* files that failed (retried only when they change) */
   int n_failed;
-  srv_pending seen[SRV_MAX_VERSIONS];     /* last poll's view (stability check) */
+  srv_pending seen[SRV_MAX_VERSIONS]; /* last poll's view (stability check) */
   int n_seen;
   srv_model_stats *stats;
-  int cfg_gen;           /* +1 when the config changes the model's settings */
+  int cfg_gen; /* +1 when the config changes the model's settings */
 };
 
 typedef struct srv_repo {
   tfcc_runtime *rt;
   char repo_path[SRV_PATH_MAX];
-  srv_model_config repo_model; /* settings of discovered models */
+  srv_model_config repo_model;      /* settings of discovered models */
   char weights_cache[SRV_PATH_MAX]; /* "" or the directory of packed-weights caches */
   int poll_ms;
   int request_timeout_ms;
@@ -147,8 +153,8 @@ void srv_repo_rescan(srv_repo *r, srv_reload_result *res);
 
 /* A reference to the version to serve (version < 0: the latest loaded). NULL with *status
  * 404 (unknown model or version) or 503 (not ready) and err set. */
-srv_version *srv_repo_acquire(srv_repo *r, const char *name, long long version, int *status, char *err,
-                              size_t n);
+srv_version *srv_repo_acquire(srv_repo *r, const char *name, long long version, int *status,
+                              char *err, size_t n);
 void srv_version_release(srv_version *v);
 srv_model *srv_repo_find(srv_repo *r, const char *name);
 

@@ -42,19 +42,19 @@ typedef struct srv_tensor {
 typedef struct srv_request {
   char id[256];
   srv_tensor in[SRV_MAX_IO];
-  int want[SRV_MAX_IO];     /* output i requested */
-  int binary[SRV_MAX_IO];   /* output i returned as binary data */
+  int want[SRV_MAX_IO];   /* output i requested */
+  int binary[SRV_MAX_IO]; /* output i returned as binary data */
   int any_binary;
-  int row_format;           /* TF Serving "instances" (predictions per instance) */
-  int tfs_named_inputs;     /* TF Serving "inputs" given as an object */
-  size_t input_bytes;       /* elements x dtype size of the inputs parsed so far */
-  size_t max_bytes;         /* server.max_request_mb in bytes (0: no bound), for the run */
+  int row_format;       /* TF Serving "instances" (predictions per instance) */
+  int tfs_named_inputs; /* TF Serving "inputs" given as an object */
+  size_t input_bytes;   /* elements x dtype size of the inputs parsed so far */
+  size_t max_bytes;     /* server.max_request_mb in bytes (0: no bound), for the run */
 } srv_request;
 
 void srv_request_init(srv_request *r, int n_out);
 void srv_request_free(srv_request *r);
 
-const char *srv_v2_dtype(tfcc_dtype t);          /* NULL if none */
+const char *srv_v2_dtype(tfcc_dtype t);               /* NULL if none */
 int srv_v2_parse_dtype(const char *s, tfcc_dtype *t); /* 0 or -1 */
 
 /* Shape check: shape must equal io's dims except where io's signature is -1. 0 or -1 (err). */
@@ -68,25 +68,33 @@ int srv_json_fill(const json_t *data, tfcc_dtype dtype, void *dst, size_t count,
  * a tree: 0, -1 with err (the messages of srv_json_fill), or 1 when the text holds something
  * other than numbers, true/false and arrays, or is not valid JSON: then parse it with jansson
  * and srv_json_fill for the exact message. */
-int srv_json_fill_text(const char *p, size_t len, tfcc_dtype dtype, void *dst, size_t count, const char *what,
-                       char *err, size_t n);
+int srv_json_fill_text(const char *p, size_t len, tfcc_dtype dtype, void *dst, size_t count,
+                       const char *what, char *err, size_t n);
 /* Shape implied by nested arrays (TF Serving); -1 if ragged or too deep. */
-int srv_json_shape(const json_t *v, int32_t *rank, int32_t *dims, char *err, size_t n, const char *what);
+int srv_json_shape(const json_t *v, int32_t *rank, int32_t *dims, char *err, size_t n,
+                   const char *what);
 
 /* Writes count elements as a flat JSON array ("[1,2,3]"). Floats as %.9g (exact for float32). */
 void srv_write_flat(srv_buf *b, tfcc_dtype dtype, const void *data, size_t count);
 /* Writes a nested array of the given shape (rank 0: a scalar). */
-void srv_write_nested(srv_buf *b, tfcc_dtype dtype, const void *data, int32_t rank, const int32_t *dims);
+void srv_write_nested(srv_buf *b, tfcc_dtype dtype, const void *data, int32_t rank,
+                      const int32_t *dims);
 
 size_t srv_elements(int32_t rank, const int32_t *dims);
 
 /* KServe v2 infer request: body = JSON header (json_len bytes; json_len == len when there is
  * no binary data) followed by binary tensors. Returns 0, or an HTTP status (400) with err. */
-int srv_kserve_parse(const char *body, size_t len, size_t json_len, const srv_sig *sig, size_t max_bytes,
-                     srv_request *r, char *err, size_t n);
+int srv_kserve_parse(const char *body, size_t len, size_t json_len, const srv_sig *sig,
+                     size_t max_bytes, srv_request *r, char *err, size_t n);
 /* TF Serving predict request ({"instances": ...} or {"inputs": ...}). 0 or 400 with err.
  * Both: 413 when the inputs need more than max_bytes (elements x dtype size; 0 = no bound). */
-int srv_tfs_parse(const char *body, size_t len, const srv_sig *sig, size_t max_bytes, srv_request *r, char *err,
-                  size_t n);
+int srv_tfs_parse(const char *body, size_t len, const srv_sig *sig, size_t max_bytes,
+                  srv_request *r, char *err, size_t n);
+/* srv_tfs_parse in its two steps, for a caller that reads the parsed body (its signature_name) before
+ * choosing sig: the JSON parse (0, *root to json_decref; or 400 naming the JSON error), then the
+ * inputs from root (r initialized for sig; 0, 400 or 413 with err, r freed on an error). */
+int srv_tfs_load(const char *body, size_t len, json_t **root, char *err, size_t n);
+int srv_tfs_fill(const json_t *root, const srv_sig *sig, size_t max_bytes, srv_request *r,
+                 char *err, size_t n);
 
 #endif

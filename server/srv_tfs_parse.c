@@ -36,8 +36,11 @@ static int fill_input(const srv_sig *sig, int idx, srv_request *r, const json_t 
   t->bytes = count * es;
   r->input_bytes += t->bytes;
   if (max_bytes && r->input_bytes > max_bytes) {
-    snprintf(err, n, "%s: the inputs need %zu bytes (elements x datatype size), more than server.max_request_mb "
-             "(%zu MiB)", what, r->input_bytes, max_bytes >> 20);
+    snprintf(
+        err, n,
+        "%s: the inputs need %zu bytes (elements x datatype size), more than server.max_request_mb "
+        "(%zu MiB)",
+        what, r->input_bytes, max_bytes >> 20);
     return 413;
   }
   t->owned = malloc(t->bytes ? t->bytes : 1);
@@ -64,15 +67,17 @@ static int fill_input(const srv_sig *sig, int idx, srv_request *r, const json_t 
   return 0;
 }
 
-int srv_tfs_parse(const char *body, size_t len, const srv_sig *sig, size_t max_bytes, srv_request *r, char *err,
-                  size_t n) {
-  srv_request_init(r, sig->n_out);
+int srv_tfs_load(const char *body, size_t len, json_t **root, char *err, size_t n) {
   json_error_t je;
-  json_t *root = json_loadb(body, len, JSON_REJECT_DUPLICATES, &je);
-  if (!root) {
-    snprintf(err, n, "invalid JSON at line %d column %d: %s", je.line, je.column, je.text);
-    return 400;
-  }
+  *root = json_loadb(body, len, JSON_REJECT_DUPLICATES, &je);
+  if (*root) return 0;
+  snprintf(err, n, "invalid JSON at line %d column %d: %s", je.line, je.column, je.text);
+  return 400;
+}
+
+int srv_tfs_fill(const json_t *root, const srv_sig *sig, size_t max_bytes, srv_request *r,
+                 char *err, size_t n) {
+  srv_request_init(r, sig->n_out);
   int rc = 0;
   json_t *instances = json_is_object(root) ? json_object_get(root, "instances") : NULL;
   json_t *inputs = json_is_object(root) ? json_object_get(root, "inputs") : NULL;
@@ -91,7 +96,8 @@ int srv_tfs_parse(const char *body, size_t len, const srv_sig *sig, size_t max_b
     json_t *first = json_array_get(instances, 0);
     int named = json_is_object(first);
     if (!named && sig->n_in != 1) {
-      snprintf(err, n, "the model has %d inputs: each instance must be an object of named inputs", sig->n_in);
+      snprintf(err, n, "the model has %d inputs: each instance must be an object of named inputs",
+               sig->n_in);
       rc = 400;
       goto done;
     }
@@ -147,14 +153,27 @@ int srv_tfs_parse(const char *body, size_t len, const srv_sig *sig, size_t max_b
       }
   } else {
     if (sig->n_in != 1) {
-      snprintf(err, n, "the model has %d inputs: 'inputs' must be an object of named inputs", sig->n_in);
+      snprintf(err, n, "the model has %d inputs: 'inputs' must be an object of named inputs",
+               sig->n_in);
       rc = 400;
       goto done;
     }
     rc = fill_input(sig, 0, r, inputs, 0, NULL, max_bytes, err, n);
   }
 done:
-  json_decref(root);
   if (rc) srv_request_free(r);
+  return rc;
+}
+
+int srv_tfs_parse(const char *body, size_t len, const srv_sig *sig, size_t max_bytes,
+                  srv_request *r, char *err, size_t n) {
+  json_t *root;
+  int rc = srv_tfs_load(body, len, &root, err, n);
+  if (rc) {
+    srv_request_init(r, sig->n_out);
+    return rc;
+  }
+  rc = srv_tfs_fill(root, sig, max_bytes, r, err, n);
+  json_decref(root);
   return rc;
 }

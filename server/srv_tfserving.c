@@ -12,18 +12,20 @@
 #include "srv_infer.h"
 #include "srv_server.h"
 
-static void nested_value(srv_buf *b, const tfcc_tensor_info *info, const void *data, int row, int n_rows) {
+static void nested_value(srv_buf *b, const tfcc_tensor_info *info, const void *data, int row,
+                         int n_rows) {
   size_t es = tfcc_dtype_size(info->dtype);
   if (row >= 0 && info->rank >= 1 && info->dims[0] == n_rows) {
     size_t per = srv_elements(info->rank - 1, info->dims + 1);
-    srv_write_nested(b, info->dtype, (const char *)data + (size_t)row * per * es, info->rank - 1, info->dims + 1);
+    srv_write_nested(b, info->dtype, (const char *)data + (size_t)row * per * es, info->rank - 1,
+                     info->dims + 1);
   } else {
     srv_write_nested(b, info->dtype, data, info->rank, info->dims);
   }
 }
 
-static void encode_tfs(void *ctx, const srv_endpoint *e, const srv_request *req, const srv_outputs *outs,
-                       srv_buf *b) {
+static void encode_tfs(void *ctx, const srv_endpoint *e, const srv_request *req,
+                       const srv_outputs *outs, srv_buf *b) {
   (void)ctx;
   if (req->row_format) {
     int rows = req->in[0].rank > 0 ? req->in[0].dims[0] : 1;
@@ -84,21 +86,29 @@ static void predict(srv_server *s, const srv_http_req *req, const char *name, lo
     size_t max_bytes = (size_t)s->cfg.max_request_mb << 20;
     char sig_name[SRV_NAME_MAX];
     srv_endpoint *ep = NULL;
-    status = srv_request_signature_name(req->body, req->body_len, 0, sig_name, sizeof sig_name, err, sizeof err);
+    json_t *root = NULL; /* the body, parsed once: its signature_name, then its inputs */
+    status = srv_tfs_load(req->body, req->body_len, &root, err, sizeof err);
+    if (!status)
+      status = srv_json_signature_name(root, 0, sig_name, sizeof sig_name, err, sizeof err);
     /* TF Serving's default: serving_default when the file has it, else subgraph 0 */
     if (!status && !sig_name[0] && srv_version_find_signature(v, "serving_default") > 0)
       snprintf(sig_name, sizeof sig_name, "serving_default");
     if (!status) ep = srv_version_endpoint(v, sig_name, &status, err, sizeof err);
-    if (!status) status = srv_tfs_parse(req->body, req->body_len, &ep->sig, max_bytes, r, err, sizeof err);
-    else srv_request_init(r, 0);
+    if (!status)
+      status = srv_tfs_fill(root, &ep->sig, max_bytes, r, err, sizeof err);
+    else
+      srv_request_init(r, 0);
+    json_decref(root);
     r->max_bytes = max_bytes;
     if (status) {
       srv_resp_error(resp, status, "%s", err);
     } else {
       srv_buf b;
       srv_buf_init(&b);
-      status = srv_infer_run(ep, srv_live_timeout_ms(s), r, encode_tfs, NULL, &b, &tm, err, sizeof err);
-      if (status == 200) srv_resp_set(resp, 200, "application/json", &b);
+      status =
+          srv_infer_run(ep, srv_live_timeout_ms(s), r, encode_tfs, NULL, &b, &tm, err, sizeof err);
+      if (status == 200)
+        srv_resp_set(resp, 200, "application/json", &b);
       else {
         srv_buf_free(&b);
         srv_resp_error(resp, status, "%s", err);
@@ -177,8 +187,10 @@ static void metadata_json(srv_server *s, const char *name, long long version, sr
   srv_buf_init(&b);
   srv_buf_str(&b, "{\"model_spec\":{\"name\":");
   srv_buf_json_str(&b, name);
-  srv_buf_printf(&b, ",\"signature_name\":\"\",\"version\":\"%lld\"},"
-                 "\"metadata\":{\"signature_def\":{\"signature_def\":{", v->version);
+  srv_buf_printf(&b,
+                 ",\"signature_name\":\"\",\"version\":\"%lld\"},"
+                 "\"metadata\":{\"signature_def\":{\"signature_def\":{",
+                 v->version);
   if (v->n_ep == 1) signature_def(&b, "serving_default", &v->ep[0].sig, 1);
   for (int i = 1; i < v->n_ep; i++) signature_def(&b, v->ep[i].key, &v->ep[i].sig, i == 1);
   srv_buf_str(&b, "}}}}");
@@ -201,8 +213,10 @@ static void status_json(srv_server *s, const char *name, long long version, srv_
   int first = 1;
   for (int i = 0; i < nv; i++) {
     if (version >= 0 && vs[i] != version) continue;
-    srv_buf_printf(&b, "%s{\"version\":\"%lld\",\"state\":\"AVAILABLE\",\"status\":{\"error_code\":\"OK\",\"error_message\":\"\"}}",
-                   first ? "" : ",", vs[i]);
+    srv_buf_printf(
+        &b,
+        "%s{\"version\":\"%lld\",\"state\":\"AVAILABLE\",\"status\":{\"error_code\":\"OK\",\"error_message\":\"\"}}",
+        first ? "" : ",", vs[i]);
     first = 0;
   }
   if (first && version >= 0) {
@@ -211,7 +225,9 @@ static void status_json(srv_server *s, const char *name, long long version, srv_
     return;
   }
   if (first) {
-    srv_buf_str(&b, "{\"version\":\"0\",\"state\":\"UNAVAILABLE\",\"status\":{\"error_code\":\"UNAVAILABLE\",\"error_message\":");
+    srv_buf_str(
+        &b,
+        "{\"version\":\"0\",\"state\":\"UNAVAILABLE\",\"status\":{\"error_code\":\"UNAVAILABLE\",\"error_message\":");
     srv_buf_json_str(&b, last);
     srv_buf_str(&b, "}}");
   }
@@ -245,14 +261,19 @@ int srv_route_tfserving(srv_server *s, const srv_http_req *req, srv_http_resp *r
     return 1;
   }
   if (!verb) {
-    if (strcmp(req->method, "GET") != 0) srv_resp_error(resp, 405, "%s: use GET", req->url);
-    else if (metadata) metadata_json(s, seg[2], version, resp);
-    else status_json(s, seg[2], version, resp);
+    if (strcmp(req->method, "GET") != 0)
+      srv_resp_error(resp, 405, "%s: use GET", req->url);
+    else if (metadata)
+      metadata_json(s, seg[2], version, resp);
+    else
+      status_json(s, seg[2], version, resp);
     return 1;
   }
   if (!strcmp(verb, "predict")) {
-    if (strcmp(req->method, "POST") != 0) srv_resp_error(resp, 405, "%s: use POST", req->url);
-    else predict(s, req, seg[2], version, resp);
+    if (strcmp(req->method, "POST") != 0)
+      srv_resp_error(resp, 405, "%s: use POST", req->url);
+    else
+      predict(s, req, seg[2], version, resp);
     return 1;
   }
   srv_resp_error(resp, 404, "unsupported verb ':%s' (only :predict)", verb);

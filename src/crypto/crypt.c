@@ -140,6 +140,29 @@ tfcc_status tfcc_crypto_decrypt_buffer(const void *data, size_t size, const tfcc
                  plain_size);
 }
 
+/* Opens the container file path: a regular file at least header + tag long. *fd (to close)
+ * and its *size, or an error naming the path. */
+static tfcc_status open_container(const char *path, int *fd, size_t *size) {
+  *fd = open(path, O_RDONLY | O_CLOEXEC);
+  struct stat sb;
+  if (*fd < 0 || fstat(*fd, &sb) != 0) {
+    tfcc_status st = fail(TFCC_ERR_IO, "%s: %s", path, strerror(errno));
+    if (*fd >= 0) close(*fd);
+    return st;
+  }
+  if (!S_ISREG(sb.st_mode)) {
+    close(*fd);
+    return fail(TFCC_ERR_IO, "%s: not a regular file", path);
+  }
+  if ((uint64_t)sb.st_size < TFCC_ENC_HEADER_BYTES + TFCC_ENC_TAG_BYTES) {
+    close(*fd);
+    return fail(TFCC_ERR_INTEGRITY, "%s: %lld bytes, shorter than header and tag (truncated)", path,
+                (long long)sb.st_size);
+  }
+  *size = (size_t)sb.st_size;
+  return TFCC_OK;
+}
+
 /* Maps a container file read-only (populated up front when it is about to be decrypted, so
  * the decryption takes no page faults on it) and parses its header. The mapping is private and
  * lives only for the call: publish containers by write-then-rename (as tfcc encrypt does); a
@@ -147,28 +170,15 @@ tfcc_status tfcc_crypto_decrypt_buffer(const void *data, size_t size, const tfcc
 static tfcc_status map_container(const char *path, bool populate, const uint8_t **map,
                                  size_t *map_size, tfcc_enc_header *h) {
   *map = NULL;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  struct stat sb;
-  if (fd < 0 || fstat(fd, &sb) != 0) {
-    tfcc_status st = fail(TFCC_ERR_IO, "%s: %s", path, strerror(errno));
-    if (fd >= 0) close(fd);
-    return st;
-  }
-  if (!S_ISREG(sb.st_mode)) {
-    close(fd);
-    return fail(TFCC_ERR_IO, "%s: not a regular file", path);
-  }
-  if ((uint64_t)sb.st_size < TFCC_ENC_HEADER_BYTES + TFCC_ENC_TAG_BYTES) {
-    close(fd);
-    return fail(TFCC_ERR_INTEGRITY, "%s: %lld bytes, shorter than header and tag (truncated)", path,
-                (long long)sb.st_size);
-  }
-  size_t size = (size_t)sb.st_size;
+  int fd;
+  size_t size;
+  tfcc_status st = open_container(path, &fd, &size);
+  if (st != TFCC_OK) return st;
   void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE | (populate ? MAP_POPULATE : 0), fd, 0);
   close(fd);
   if (m == MAP_FAILED) return fail(TFCC_ERR_IO, "%s: mmap failed: %s", path, strerror(errno));
   char msg[512];
-  tfcc_status st = tfcc_enc_header_parse(m, (uint64_t)size, h, msg, sizeof msg);
+  st = tfcc_enc_header_parse(m, (uint64_t)size, h, msg, sizeof msg);
   if (st != TFCC_OK) {
     munmap(m, size);
     return fail(st, "%s: %s", path, msg);
@@ -185,30 +195,18 @@ tfcc_status tfcc_crypto_decrypt_file(const char *path, const tfcc_key_source *ke
     return fail(TFCC_ERR_INVALID_ARG, "tfcc_crypto_decrypt_file: NULL argument");
   *plain = NULL;
   *plain_size = 0;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  struct stat sb;
-  if (fd < 0 || fstat(fd, &sb) != 0) {
-    tfcc_status st = fail(TFCC_ERR_IO, "%s: %s", path, strerror(errno));
-    if (fd >= 0) close(fd);
-    return st;
-  }
-  if (!S_ISREG(sb.st_mode)) {
-    close(fd);
-    return fail(TFCC_ERR_IO, "%s: not a regular file", path);
-  }
-  if ((uint64_t)sb.st_size < TFCC_ENC_HEADER_BYTES + TFCC_ENC_TAG_BYTES) {
-    close(fd);
-    return fail(TFCC_ERR_INTEGRITY, "%s: %lld bytes, shorter than header and tag (truncated)", path,
-                (long long)sb.st_size);
-  }
+  int fd;
+  size_t size;
+  tfcc_status st = open_container(path, &fd, &size);
+  if (st != TFCC_OK) return st;
   uint8_t raw[TFCC_ENC_HEADER_BYTES];
   tfcc_enc_header h;
   char msg[512];
-  tfcc_status st = read_at(fd, raw, sizeof raw, 0) ? TFCC_OK : TFCC_ERR_IO;
+  st = read_at(fd, raw, sizeof raw, 0) ? TFCC_OK : TFCC_ERR_IO;
   if (st != TFCC_OK)
     snprintf(msg, sizeof msg, "cannot read the header");
   else
-    st = tfcc_enc_header_parse(raw, (uint64_t)sb.st_size, &h, msg, sizeof msg);
+    st = tfcc_enc_header_parse(raw, (uint64_t)size, &h, msg, sizeof msg);
   if (st != TFCC_OK) {
     close(fd);
     return fail(st, "%s: %s", path, msg);

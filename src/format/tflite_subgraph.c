@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "format/fb_verify.h"
+#include "format/tflite_custom_options.h"
 #include "format/tflite_options.h"
 #include "format/tflite_read_ctx.h"
 #include "format/tflite_schema.h"
@@ -107,6 +108,11 @@ tfcc_status tfl_read_operator(tfl_ctx *c, const tfcc_fb_table *t, int32_t ni, in
   } else if (has_custom) {
     node->custom_options = custom.data;
     node->custom_options_len = custom.count;
+  }
+  if (node->builtin == TFCC_OP_CUSTOM) {
+    st = tfl_read_custom_options(node->custom_code, node->custom_options, node->custom_options_len,
+                                 &node->opts, c->err);
+    if (st != TFCC_OK) return tfcc_err_prefix(c->err, "operator %d (%s)", (int)ni, name);
   }
   return TFCC_OK;
 }

@@ -9,13 +9,16 @@
  * activation, an explicit padding, a residual input are ordinary fields here).
  *
  * An operator without options (or one tfcc does not know) has kind TFCC_OPTIONS_NONE. Custom
- * operators keep their raw custom_options bytes in the node instead. */
+ * operators keep their raw custom_options bytes in the node; for the custom operators tfcc
+ * implements that take options, the reader also parses those bytes once into a kind here
+ * (format/tflite_custom_options.c). */
 #ifndef TFCC_GRAPH_OP_OPTIONS_H
 #define TFCC_GRAPH_OP_OPTIONS_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kernels/detect/detect_postprocess.h"
 #include "tfcc/tfcc.h"
 
 /* schema Padding; TFCC_PAD_EXPLICIT is tfcc's own (set by fuse_pad): VALID over the input
@@ -79,7 +82,9 @@ typedef enum tfcc_options_kind {
   TFCC_OPTIONS_STABLEHLO_REDUCE_WINDOW, /* STABLEHLO_REDUCE_WINDOW (BuiltinOptions2) */
   TFCC_OPTIONS_STABLEHLO_SCATTER,       /* STABLEHLO_SCATTER (BuiltinOptions2) */
   TFCC_OPTIONS_STABLEHLO_CASE,          /* ops: STABLEHLO_CASE (BuiltinOptions2) */
-  TFCC_OPTIONS_RNG_BIT_GENERATOR        /* ops: STABLEHLO_RNG_BIT_GENERATOR (BuiltinOptions2) */
+  TFCC_OPTIONS_RNG_BIT_GENERATOR,       /* ops: STABLEHLO_RNG_BIT_GENERATOR (BuiltinOptions2) */
+  /* custom operators' FlexBuffer options (format/tflite_custom_options.c) */
+  TFCC_OPTIONS_DETECTION_POSTPROCESS /* TFLite_Detection_PostProcess */
 } tfcc_options_kind;
 
 /* Conv2DOptions. */
@@ -352,6 +357,8 @@ typedef struct tfcc_rng_bit_generator_options {
   int32_t algorithm;
 } tfcc_rng_bit_generator_options;
 
+/* TFLite_Detection_PostProcess's custom options (a FlexBuffer map) are the kernel's parameters,
+ * tfcc_detect_params (kernels/detect/detect_postprocess.h), checked at load. */
 typedef struct tfcc_op_options {
   tfcc_options_kind kind;
   union { /* the member named by kind */
@@ -403,6 +410,7 @@ typedef struct tfcc_op_options {
     tfcc_stablehlo_scatter_options shlo_scatter;    /* opsc */
     tfcc_stablehlo_case_options shlo_case;          /* ops */
     tfcc_rng_bit_generator_options rng_bits;        /* ops */
+    tfcc_detect_params detect;                      /* custom TFLite_Detection_PostProcess */
   };
 } tfcc_op_options;
 

@@ -167,6 +167,15 @@ static inline tfcc_status act_unary_prepare(tfcc_op_ctx *ctx) {
   return act_same_shape(ctx);
 }
 
+/* prepare of a unary operator over the input's last axis (SOFTMAX, LOG_SOFTMAX): as
+ * act_unary_prepare, and the input has at least one dimension. */
+static inline tfcc_status act_last_axis_prepare(tfcc_op_ctx *ctx, const char *op) {
+  tfcc_status st = act_unary_prepare(ctx);
+  if (st) return st;
+  TFCC_OP_CHECK(ctx, ctx->in[0]->rank >= 1, TFCC_ERR_SHAPE, "input rank 0, %s needs >= 1", op);
+  return TFCC_OK;
+}
+
 /* Common checks: output dtype equal to input dtype, input dtype one of `ok` (n entries). */
 static inline tfcc_status act_check_types(tfcc_err *err, const tfcc_ir_tensor *in,
                                           const tfcc_ir_tensor *out, const tfcc_dtype *ok, int n,

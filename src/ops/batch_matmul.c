@@ -224,23 +224,20 @@ static tfcc_status bmm_eval(tfcc_op_ctx *ctx) {
 }
 
 static int64_t bmm_macs(const tfcc_op_ctx *ctx) {
-  if (!ctx->params || ctx->n_in < 2 || !ctx->in[0] || !ctx->in[1]) return 0;
   tfcc_err e;
-  tfcc_op_ctx c = *ctx;
-  c.err = &e;
+  tfcc_op_ctx c;
   tfcc_bmm_dims d;
   int32_t orank = 0, od[TFCC_MAX_RANK] = {0};
-  if (bmm_shapes(&c, &d, &orank, od) != TFCC_OK) return 0;
+  if (!tfcc_op_probe_ctx(ctx, 2, &e, &c) || bmm_shapes(&c, &d, &orank, od) != TFCC_OK) return 0;
   int64_t n = (int64_t)d.m * d.n * d.k;
   for (int32_t i = 0; i < d.nbd; i++) n *= d.out_b[i];
   return n;
 }
 
 static const char *bmm_kernel(const tfcc_op_ctx *ctx) {
-  if (!ctx->params || ctx->n_in < 2 || !ctx->in[0] || !ctx->in[1]) return "ref";
   tfcc_err e;
-  tfcc_op_ctx c = *ctx;
-  c.err = &e;
+  tfcc_op_ctx c;
+  if (!tfcc_op_probe_ctx(ctx, 2, &e, &c)) return "ref";
   tfcc_bmm_dims d;
   int32_t orank = 0, od[TFCC_MAX_RANK] = {0};
   if (((const bmm_params *)ctx->params)->hyb)

@@ -32,14 +32,24 @@ tfcc_status tfcc_elem_check_io(tfcc_op_ctx *ctx, const char *op, int32_t n_in, i
   return TFCC_OK;
 }
 
-tfcc_status tfcc_elem_broadcast_shape(tfcc_op_ctx *ctx, const char *op, int32_t n,
-                                      const tfcc_tensor *const *in, tfcc_tensor *out) {
-  int32_t ranks[TFCC_BCAST_MAX_IN] = {0};
-  const int32_t *dims[TFCC_BCAST_MAX_IN] = {NULL};
+/* The ranks and dimension arrays of the first n inputs (at most TFCC_BCAST_MAX_IN, the count
+ * returned), as tfcc_bcast_* take them. */
+static int32_t shapes_of(int32_t n, const tfcc_tensor *const *in, int32_t *ranks,
+                         const int32_t **dims) {
   if (n > TFCC_BCAST_MAX_IN) n = TFCC_BCAST_MAX_IN;
   for (int32_t k = 0; k < n; k++) {
     ranks[k] = in[k]->rank;
     dims[k] = in[k]->dims;
+  }
+  return n;
+}
+
+tfcc_status tfcc_elem_broadcast_shape(tfcc_op_ctx *ctx, const char *op, int32_t n,
+                                      const tfcc_tensor *const *in, tfcc_tensor *out) {
+  int32_t ranks[TFCC_BCAST_MAX_IN] = {0};
+  const int32_t *dims[TFCC_BCAST_MAX_IN] = {NULL};
+  n = shapes_of(n, in, ranks, dims);
+  for (int32_t k = 0; k < n; k++) {
     for (int32_t j = 0; j < in[k]->rank; j++)
       TFCC_OP_CHECK(ctx, in[k]->dims[j] >= 0, TFCC_ERR_SHAPE, "%s: input %d dimension %d is %d", op,
                     (int)k, (int)j, (int)in[k]->dims[j]);
@@ -59,11 +69,7 @@ void tfcc_elem_plan(tfcc_bcast *bc, int32_t n, const tfcc_tensor *const *in,
                     const tfcc_tensor *out) {
   int32_t ranks[TFCC_BCAST_MAX_IN] = {0};
   const int32_t *dims[TFCC_BCAST_MAX_IN] = {NULL};
-  if (n > TFCC_BCAST_MAX_IN) n = TFCC_BCAST_MAX_IN;
-  for (int32_t k = 0; k < n; k++) {
-    ranks[k] = in[k]->rank;
-    dims[k] = in[k]->dims;
-  }
+  n = shapes_of(n, in, ranks, dims);
   tfcc_bcast_plan(bc, n, ranks, dims, out->rank, out->dims);
 }
 

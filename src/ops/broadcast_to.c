@@ -1,17 +1,13 @@
 /* BROADCAST_TO: broadcasts the input to the known shape input (int32/int64), numpy rules
  * aligned at the last dimension; the input rank must not exceed the target's. */
-#include "kernels/ref/copy.h"
-#include "ops/shape_ops_util.h"
+#include "ops/copy_ops.h"
 
 #define OP "BROADCAST_TO"
 
 static tfcc_status bt_prepare(tfcc_op_ctx *ctx) {
   tfcc_tensor *in, *sh;
-  tfcc_status st = tfcc_so_open(ctx, OP, 2, 2, 1, &in);
-  if (st || (st = tfcc_so_input(ctx, 1, OP, &sh))) return st;
-  TFCC_OP_CHECK(ctx, tfcc_so_elem_size(in->dtype) != 0, TFCC_ERR_UNSUPPORTED,
-                OP ": input dtype %s is not supported", tfcc_dtype_name(in->dtype));
-  if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, ctx->out[0], in->dtype))) return st;
+  tfcc_status st = tfcc_copy_op_open(ctx, OP, &in, &sh);
+  if (st) return st;
   int64_t dims[TFCC_MAX_RANK], n;
   if ((st = tfcc_so_read_ints(ctx, OP, "shape", sh, dims, TFCC_MAX_RANK, &n))) return st;
   TFCC_OP_CHECK(ctx, in->rank <= n, TFCC_ERR_SHAPE,

@@ -130,14 +130,8 @@ static tfcc_status conv_init(tfcc_init_ctx *ctx) {
   tfcc_q8_fast_attach(&p->q8, ctx, TFCC_BLOCK_Q8_GEMM);
   tfcc_bf16_fast_init(&p->bf16, ctx->precision);
   const tfcc_conv_options *o = &ctx->node->opts.conv;
-  p->o.padding = o->padding;
-  p->o.stride_w = o->stride_w;
-  p->o.stride_h = o->stride_h;
-  p->o.act = o->activation;
-  p->o.dil_w = o->dilation_w;
-  p->o.dil_h = o->dilation_h;
-  memcpy(p->o.pad, o->pad, sizeof p->o.pad);
-  tfcc_status st = tfcc_window_opts_check(&p->o, ctx->err);
+  tfcc_status st = tfcc_window_opts_set(&p->o, o->padding, o->stride_w, o->stride_h, o->dilation_w,
+                                        o->dilation_h, o->activation, o->pad, ctx->err);
   if (st == TFCC_OK && tfcc_hybrid_applies(ctx, 0, 1))
     st = tfcc_hybrid_init(ctx, TFCC_HYB_CONV, p->o.act, false, &p->hyb);
   else if (st == TFCC_OK)
@@ -413,68 +407,48 @@ static tfcc_status conv_f32_eval(tfcc_op_ctx *ctx, const tfcc_conv_geom *gp, flo
   return TFCC_OK;
 }
 
+/* The packed 8-bit convolution, when its packing and scratch are there. */
+static bool conv_q8_fast(tfcc_op_ctx *ctx, const tfcc_conv_geom *g, const tfcc_conv_requant *r) {
+  const tfcc_q8_packed *pk = conv_q8_packed(ctx, g);
+  if (!pk || ctx->scratch_bytes < tfcc_q8_scratch_bytes(g, pk, tfcc_threadpool_size(ctx->pool)))
+    return false;
+  tfcc_q8_conv(ctx->pool, g, pk, r, ctx->in[0]->data, ctx->out[0]->data, ctx->scratch);
+  return true;
+}
+
+static const tfcc_conv_int_kernels k_conv_int = {
+    .q8_fast = conv_q8_fast, .u8 = tfcc_conv_u8, .i8 = tfcc_conv_i8, .i16 = tfcc_conv_i16};
+
 static tfcc_status conv_eval(tfcc_op_ctx *ctx) {
   const conv_params *p = ctx->params;
   tfcc_conv_geom g;
   tfcc_status st = conv_geom(ctx, &g);
   if (st != TFCC_OK) return st;
-  const tfcc_tensor *in = ctx->in[0], *f = ctx->in[1];
-  const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
-  const void *bd = bias ? bias->data : NULL;
-  tfcc_tensor *out = ctx->out[0];
-  tfcc_conv_requant r;
   if (p->hyb) return tfcc_hybrid_conv_eval(ctx, p->hyb, &g);
-  switch (in->dtype) {
+  switch (ctx->in[0]->dtype) {
     case TFCC_FLOAT32: {
       float lo, hi;
       tfcc_act_range_f32(p->o.act, &lo, &hi);
       if (conv_residual(ctx)) return conv_f32_residual_eval(ctx, &g, lo, hi);
       return conv_f32_eval(ctx, &g, lo, hi);
     }
-    case TFCC_UINT8:
-    case TFCC_INT8: {
-      tfcc_conv_requant_from(&p->q, in->dtype, &r);
-      const tfcc_q8_packed *pk = conv_q8_packed(ctx, &g);
-      if (pk &&
-          ctx->scratch_bytes >= tfcc_q8_scratch_bytes(&g, pk, tfcc_threadpool_size(ctx->pool))) {
-        tfcc_q8_conv(ctx->pool, &g, pk, &r, in->data, out->data, ctx->scratch);
-        return TFCC_OK;
-      }
-      if (in->dtype == TFCC_INT8) {
-        tfcc_conv_i8(&g, &r, in->data, f->data, bd, out->data);
-        return TFCC_OK;
-      }
-      tfcc_conv_u8(&g, &r, in->data, f->data, bd, out->data);
-      return TFCC_OK;
-    }
-    case TFCC_INT16:
-      tfcc_conv_requant_from(&p->q, in->dtype, &r);
-      tfcc_conv_i16(&g, &r, in->data, f->data, bias && bias->dtype == TFCC_INT64 ? bd : NULL,
-                    bias && bias->dtype == TFCC_INT32 ? bd : NULL, out->data);
-      return TFCC_OK;
-    default:
-      return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "input dtype %s unsupported",
-                          tfcc_dtype_name(in->dtype));
+    default: return tfcc_conv_eval_int(ctx, &g, &p->q, &k_conv_int);
   }
 }
 
 static int64_t conv_macs(const tfcc_op_ctx *ctx) {
   tfcc_conv_geom g;
   tfcc_err e;
-  tfcc_op_ctx c = *ctx;
-  c.err = &e;
-  if (!ctx->params || ctx->n_in < 2 || !ctx->in[0] || !ctx->in[1]) return 0;
-  if (conv_geom(&c, &g) != TFCC_OK) return 0;
+  tfcc_op_ctx c;
+  if (!tfcc_op_probe_ctx(ctx, 2, &e, &c) || conv_geom(&c, &g) != TFCC_OK) return 0;
   return (int64_t)g.batches * g.out_h * g.out_w * g.out_c * g.filter_h * g.filter_w * g.filter_in_c;
 }
 
 static const char *conv_kernel(const tfcc_op_ctx *ctx) {
   tfcc_conv_geom g;
   tfcc_err e;
-  tfcc_op_ctx c = *ctx;
-  c.err = &e;
-  if (!ctx->params || ctx->n_in < 2 || !ctx->in[0] || !ctx->in[1]) return "ref";
-  if (conv_geom(&c, &g) != TFCC_OK) return "ref";
+  tfcc_op_ctx c;
+  if (!tfcc_op_probe_ctx(ctx, 2, &e, &c) || conv_geom(&c, &g) != TFCC_OK) return "ref";
   if (((const conv_params *)ctx->params)->hyb)
     return tfcc_hybrid_kernel(((const conv_params *)ctx->params)->hyb);
   if (((const conv_params *)ctx->params)->xnn_w)

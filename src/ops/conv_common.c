@@ -2,6 +2,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kernels/ref/quant_util.h"
 #include "kernels/ref/xnn_quant.h"
@@ -313,6 +314,19 @@ tfcc_status tfcc_window_opts_check(const tfcc_window_opts *o, tfcc_err *err) {
   return tfcc_conv_check_act(o->act, err);
 }
 
+tfcc_status tfcc_window_opts_set(tfcc_window_opts *o, int32_t padding, int32_t stride_w,
+                                 int32_t stride_h, int32_t dil_w, int32_t dil_h, int32_t act,
+                                 const int32_t pad[4], tfcc_err *err) {
+  *o = (tfcc_window_opts){.padding = padding,
+                          .stride_w = stride_w,
+                          .stride_h = stride_h,
+                          .dil_w = dil_w,
+                          .dil_h = dil_h,
+                          .act = act};
+  memcpy(o->pad, pad, sizeof o->pad);
+  return tfcc_window_opts_check(o, err);
+}
+
 /* Whether TFLite's XNNPACK delegate takes this 8-bit conv-like node
  * (xnnpack_delegate.cc Visit{Conv2D,DepthwiseConv2D,FullyConnected}Node): every input
  * other than the activation (filter, bias, output shape) is static, and a per-channel
@@ -389,4 +403,32 @@ tfcc_status tfcc_conv_init_quant(const tfcc_init_ctx *ctx, int32_t in_idx, int32
   if (ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE && xnn_takes(ctx, in_idx, in, f))
     return tfcc_conv_qparams_xnn(q, in, f, out, act, ctx->err);
   return TFCC_OK;
+}
+
+tfcc_status tfcc_conv_eval_int(tfcc_op_ctx *ctx, const tfcc_conv_geom *g,
+                               const tfcc_conv_qparams *q, const tfcc_conv_int_kernels *k) {
+  const tfcc_tensor *in = ctx->in[0], *f = ctx->in[1];
+  const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
+  const void *bd = bias ? bias->data : NULL;
+  tfcc_tensor *out = ctx->out[0];
+  tfcc_conv_requant r;
+  switch (in->dtype) {
+    case TFCC_UINT8:
+    case TFCC_INT8:
+      tfcc_conv_requant_from(q, in->dtype, &r);
+      if (k->q8_fast && k->q8_fast(ctx, g, &r)) return TFCC_OK;
+      if (in->dtype == TFCC_INT8)
+        k->i8(g, &r, in->data, f->data, bd, out->data);
+      else
+        k->u8(g, &r, in->data, f->data, bd, out->data);
+      return TFCC_OK;
+    case TFCC_INT16:
+      tfcc_conv_requant_from(q, in->dtype, &r);
+      k->i16(g, &r, in->data, f->data, bias && bias->dtype == TFCC_INT64 ? bd : NULL,
+             bias && bias->dtype == TFCC_INT32 ? bd : NULL, out->data);
+      return TFCC_OK;
+    default:
+      return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "input dtype %s unsupported",
+                          tfcc_dtype_name(in->dtype));
+  }
 }

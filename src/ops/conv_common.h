@@ -119,6 +119,25 @@ static inline void tfcc_conv_requant_from(const tfcc_conv_qparams *q, tfcc_dtype
   r->single_round = false;
 }
 
+/* The integer reference kernels of a convolution-like operator (kernels/ref: tfcc_conv_* or
+ * tfcc_dwconv_*), and its packed 8-bit path: q8_fast runs it and returns true when its packing
+ * and scratch are there (NULL: none). */
+typedef struct tfcc_conv_int_kernels {
+  bool (*q8_fast)(tfcc_op_ctx *ctx, const tfcc_conv_geom *g, const tfcc_conv_requant *r);
+  void (*u8)(const tfcc_conv_geom *g, const tfcc_conv_requant *q, const uint8_t *in,
+             const uint8_t *filter, const int32_t *bias, uint8_t *out);
+  void (*i8)(const tfcc_conv_geom *g, const tfcc_conv_requant *q, const int8_t *in,
+             const int8_t *filter, const int32_t *bias, int8_t *out);
+  void (*i16)(const tfcc_conv_geom *g, const tfcc_conv_requant *q, const int16_t *in,
+              const int8_t *filter, const int64_t *bias64, const int32_t *bias32, int16_t *out);
+} tfcc_conv_int_kernels;
+
+/* eval of a convolution-like operator whose input is not float32: uint8 / int8 (the packed
+ * path, else the reference kernel) and int16 (int64 or int32 bias) with the requantization
+ * of q; any other input dtype is TFCC_ERR_UNSUPPORTED. */
+tfcc_status tfcc_conv_eval_int(tfcc_op_ctx *ctx, const tfcc_conv_geom *g,
+                               const tfcc_conv_qparams *q, const tfcc_conv_int_kernels *k);
+
 /* Checks the dtypes of (input, filter, bias, output) of a conv-like op and classifies it.
  * Supported: float32/float32/float32, uint8/uint8/int32, int8/int8/int32,
  * int16/int8/(int64|int32). bias may be NULL. */
@@ -132,6 +151,11 @@ typedef struct tfcc_window_opts {
 } tfcc_window_opts;
 
 tfcc_status tfcc_window_opts_check(const tfcc_window_opts *o, tfcc_err *err);
+/* Fills o from a node's convolution options (Conv2DOptions, DepthwiseConv2DOptions: padding,
+ * strides, dilations, fused activation, explicit pad[4]) and checks it (tfcc_window_opts_check). */
+tfcc_status tfcc_window_opts_set(tfcc_window_opts *o, int32_t padding, int32_t stride_w,
+                                 int32_t stride_h, int32_t dil_w, int32_t dil_h, int32_t act,
+                                 const int32_t pad[4], tfcc_err *err);
 
 /* Init of the quantization parameters of a conv-like node (inputs in_idx/filter_idx,
  * output 0) when the input is quantized; leaves q zeroed for float. 16x8 nodes also need

@@ -22,24 +22,21 @@ static tfcc_status cumsum_prepare(tfcc_op_ctx *ctx) {
   return tfcc_tensor_set_shape(out, in->rank, in->dims, ctx->err);
 }
 
-#define CUMSUM_LOOP(T) \
+/* Accumulates in A: float for float32; for the integers their unsigned type, so that a sum
+ * wraps like TFLite's int32/int64 adds without signed-overflow UB. */
+#define CUMSUM_LOOP(T, A) \
   do { \
     const T *x = in->data; \
     T *y = out->data; \
     for (int64_t o = 0; o < outer; o++) \
       for (int64_t i = 0; i < inner; i++) { \
-        T acc = 0; \
+        A acc = 0; \
         for (int64_t k = 0; k < n; k++) { \
-          const int64_t kk = rev ? n - 1 - k : k; \
-          const int64_t at = (o * n + kk) * inner + i; \
-          if (excl) { \
-            const T v = x[at]; \
-            y[at] = acc; \
-            acc = (T)(acc + v); \
-          } else { \
-            acc = (T)(acc + x[at]); \
-            y[at] = acc; \
-          } \
+          const int64_t at = (o * n + (rev ? n - 1 - k : k)) * inner + i; \
+          const A v = (A)x[at]; \
+          if (excl) y[at] = (T)acc; \
+          acc = (A)(acc + v); \
+          if (!excl) y[at] = (T)acc; \
         } \
       } \
   } while (0)
@@ -55,37 +52,11 @@ static tfcc_status cumsum_eval(tfcc_op_ctx *ctx) {
   const int64_t inner = tfcc_so_prod(in->dims, a + 1, in->rank);
   const bool excl = ctx->node->opts.cumsum.exclusive, rev = ctx->node->opts.cumsum.reverse;
   if (in->dtype == TFCC_FLOAT32)
-    CUMSUM_LOOP(float);
-  else if (in->dtype == TFCC_INT32) {
-    /* wrap like TFLite's int32 adds without signed-overflow UB */
-    const int32_t *x = in->data;
-    int32_t *y = out->data;
-    for (int64_t o = 0; o < outer; o++)
-      for (int64_t i = 0; i < inner; i++) {
-        uint32_t acc = 0;
-        for (int64_t k = 0; k < n; k++) {
-          const int64_t at = (o * n + (rev ? n - 1 - k : k)) * inner + i;
-          const uint32_t v = (uint32_t)x[at];
-          if (excl) y[at] = (int32_t)acc;
-          acc += v;
-          if (!excl) y[at] = (int32_t)acc;
-        }
-      }
-  } else {
-    const int64_t *x = in->data;
-    int64_t *y = out->data;
-    for (int64_t o = 0; o < outer; o++)
-      for (int64_t i = 0; i < inner; i++) {
-        uint64_t acc = 0;
-        for (int64_t k = 0; k < n; k++) {
-          const int64_t at = (o * n + (rev ? n - 1 - k : k)) * inner + i;
-          const uint64_t v = (uint64_t)x[at];
-          if (excl) y[at] = (int64_t)acc;
-          acc += v;
-          if (!excl) y[at] = (int64_t)acc;
-        }
-      }
-  }
+    CUMSUM_LOOP(float, float);
+  else if (in->dtype == TFCC_INT32)
+    CUMSUM_LOOP(int32_t, uint32_t);
+  else
+    CUMSUM_LOOP(int64_t, uint64_t);
   return TFCC_OK;
 }
 

@@ -39,14 +39,8 @@ static tfcc_status dw_init(tfcc_init_ctx *ctx) {
   tfcc_f32_fast_init(&p->f32);
   tfcc_q8_fast_init(&p->q8);
   const tfcc_depthwise_options *o = &ctx->node->opts.depthwise;
-  p->o.padding = o->padding;
-  p->o.stride_w = o->stride_w;
-  p->o.stride_h = o->stride_h;
-  p->o.act = o->activation;
-  p->o.dil_w = o->dilation_w;
-  p->o.dil_h = o->dilation_h;
-  memcpy(p->o.pad, o->pad, sizeof p->o.pad);
-  tfcc_status st = tfcc_window_opts_check(&p->o, ctx->err);
+  tfcc_status st = tfcc_window_opts_set(&p->o, o->padding, o->stride_w, o->stride_h, o->dilation_w,
+                                        o->dilation_h, o->activation, o->pad, ctx->err);
   if (st == TFCC_OK && tfcc_hybrid_applies(ctx, 0, 1))
     st = tfcc_hybrid_init(ctx, TFCC_HYB_DW, p->o.act, false, &p->hyb);
   else if (st == TFCC_OK)
@@ -146,6 +140,18 @@ static tfcc_status dw_prepare(tfcc_op_ctx *ctx) {
   return tfcc_conv_geom_set_output(ctx->out[0], &g, ctx->err);
 }
 
+/* The packed 8-bit depthwise convolution, when its packing and scratch are there. */
+static bool dw_q8_fast(tfcc_op_ctx *ctx, const tfcc_conv_geom *g, const tfcc_conv_requant *r) {
+  const tfcc_q8_dw_packed *pk = dw_q8_packed(ctx, g);
+  if (!pk || ctx->scratch_bytes < tfcc_q8_dw_scratch_bytes(pk, g, tfcc_threadpool_size(ctx->pool)))
+    return false;
+  tfcc_q8_dwconv(ctx->pool, g, pk, r, ctx->in[0]->data, ctx->out[0]->data, ctx->scratch);
+  return true;
+}
+
+static const tfcc_conv_int_kernels k_dw_int = {
+    .q8_fast = dw_q8_fast, .u8 = tfcc_dwconv_u8, .i8 = tfcc_dwconv_i8, .i16 = tfcc_dwconv_i16};
+
 static tfcc_status dw_eval(tfcc_op_ctx *ctx) {
   const dw_params *p = ctx->params;
   tfcc_conv_geom g;
@@ -155,7 +161,6 @@ static tfcc_status dw_eval(tfcc_op_ctx *ctx) {
   const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
   const void *bd = bias ? bias->data : NULL;
   tfcc_tensor *out = ctx->out[0];
-  tfcc_conv_requant r;
   if (p->hyb) return tfcc_hybrid_conv_eval(ctx, p->hyb, &g);
   switch (in->dtype) {
     case TFCC_FLOAT32: {
@@ -169,51 +174,26 @@ static tfcc_status dw_eval(tfcc_op_ctx *ctx) {
       tfcc_dwconv_f32(&g, in->data, f->data, bd, lo, hi, out->data);
       return TFCC_OK;
     }
-    case TFCC_UINT8:
-    case TFCC_INT8: {
-      tfcc_conv_requant_from(&p->q, in->dtype, &r);
-      const tfcc_q8_dw_packed *pk = dw_q8_packed(ctx, &g);
-      if (pk &&
-          ctx->scratch_bytes >= tfcc_q8_dw_scratch_bytes(pk, &g, tfcc_threadpool_size(ctx->pool))) {
-        tfcc_q8_dwconv(ctx->pool, &g, pk, &r, in->data, out->data, ctx->scratch);
-        return TFCC_OK;
-      }
-      if (in->dtype == TFCC_INT8)
-        tfcc_dwconv_i8(&g, &r, in->data, f->data, bd, out->data);
-      else
-        tfcc_dwconv_u8(&g, &r, in->data, f->data, bd, out->data);
-      return TFCC_OK;
-    }
-    case TFCC_INT16:
-      tfcc_conv_requant_from(&p->q, in->dtype, &r);
-      tfcc_dwconv_i16(&g, &r, in->data, f->data, bias && bias->dtype == TFCC_INT64 ? bd : NULL,
-                      bias && bias->dtype == TFCC_INT32 ? bd : NULL, out->data);
-      return TFCC_OK;
-    default:
-      return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "input dtype %s unsupported",
-                          tfcc_dtype_name(in->dtype));
+    default: return tfcc_conv_eval_int(ctx, &g, &p->q, &k_dw_int);
   }
 }
 
 static int64_t dw_macs(const tfcc_op_ctx *ctx) {
   tfcc_conv_geom g;
   tfcc_err e;
-  tfcc_op_ctx c = *ctx;
-  c.err = &e;
-  if (!ctx->params || ctx->n_in < 2 || !ctx->in[0] || !ctx->in[1]) return 0;
-  if (dw_geom(&c, &g) != TFCC_OK) return 0;
+  tfcc_op_ctx c;
+  if (!tfcc_op_probe_ctx(ctx, 2, &e, &c) || dw_geom(&c, &g) != TFCC_OK) return 0;
   return (int64_t)g.batches * g.out_h * g.out_w * g.out_c * g.filter_h * g.filter_w;
 }
 
 static const char *dw_kernel(const tfcc_op_ctx *ctx) {
-  if (!ctx->params || ctx->n_in < 2 || !ctx->in[0] || !ctx->in[1]) return "ref";
+  tfcc_err e;
+  tfcc_op_ctx c;
+  if (!tfcc_op_probe_ctx(ctx, 2, &e, &c)) return "ref";
   if (((const dw_params *)ctx->params)->hyb)
     return tfcc_hybrid_kernel(((const dw_params *)ctx->params)->hyb);
   if (ctx->in[0]->dtype == TFCC_INT8 || ctx->in[0]->dtype == TFCC_UINT8) {
     tfcc_conv_geom g;
-    tfcc_err e;
-    tfcc_op_ctx c = *ctx;
-    c.err = &e;
     const tfcc_q8_dw_packed *pk = dw_geom(&c, &g) == TFCC_OK ? dw_q8_packed(ctx, &g) : NULL;
     return pk ? pk->k->name : "ref";
   }

@@ -8,7 +8,8 @@
  *            scores [1, rows], count [1]; rows = max_detections * max_classes_per_detection,
  *            set at prepare as TFLite does (the file usually declares no shape); rows past
  *            the count are zero
- *   options  a FlexBuffer map in custom_options: max_detections, max_classes_per_detection,
+ *   options  node->opts.detect, read at load from the FlexBuffer map in custom_options
+ *            (format/tflite_custom_options.c): max_detections, max_classes_per_detection,
  *            detections_per_class (default 100), use_regular_nms (default false),
  *            nms_score_threshold, nms_iou_threshold (in (0, 1]), num_classes, y_scale,
  *            x_scale, h_scale, w_scale. TFLite reads a missing key as 0; here the keys without
@@ -17,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/flexbuf.h"
 #include "kernels/detect/detect_postprocess.h"
 #include "ops/op.h"
 
@@ -58,93 +58,6 @@ static layout layout_of(const detect_op *d, int32_t n, int32_t n_scores) {
   return l;
 }
 
-/* ---------------------------------------------------------------- options */
-
-static tfcc_status opt_num(const tfcc_flex_ref *map, const char *key, bool required, double dflt,
-                           double *v, tfcc_err *err) {
-  tfcc_flex_ref r;
-  bool found = false;
-  tfcc_status st = tfcc_flex_map_get(map, key, &r, &found, err);
-  if (st) return tfcc_err_prefix(err, "custom options");
-  if (!found || r.type == TFCC_FLEX_NULL) {
-    if (required) return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "custom options: no '%s'", key);
-    *v = dflt;
-    return TFCC_OK;
-  }
-  if ((st = tfcc_flex_as_double(&r, key, v, err))) return tfcc_err_prefix(err, "custom options");
-  return TFCC_OK;
-}
-
-static tfcc_status opt_int(const tfcc_flex_ref *map, const char *key, bool required, int32_t dflt,
-                           int32_t lo, int32_t hi, int32_t *v, tfcc_err *err) {
-  double d;
-  tfcc_status st = opt_num(map, key, required, dflt, &d, err);
-  if (st) return st;
-  if (!(d >= lo && d <= hi))
-    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
-                        "custom options: %s = %g, expected "
-                        "%d..%d",
-                        key, d, (int)lo, (int)hi);
-  *v = (int32_t)d;
-  return TFCC_OK;
-}
-
-static tfcc_status opt_float(const tfcc_flex_ref *map, const char *key, float *v, tfcc_err *err) {
-  double d;
-  tfcc_status st = opt_num(map, key, true, 0, &d, err);
-  if (st) return st;
-  if (!isfinite(d))
-    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "custom options: %s = %g is not finite", key,
-                        d);
-  *v = (float)d;
-  return TFCC_OK;
-}
-
-/* Reads and checks the FlexBuffer options of the node. */
-static tfcc_status read_options(const tfcc_ir_node *node, tfcc_detect_params *p, tfcc_err *err) {
-  if (!node->custom_options || node->custom_options_len == 0)
-    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
-                        "no custom options (a FlexBuffer map of "
-                        "max_detections, num_classes, ... is required)");
-  tfcc_flex_ref root;
-  tfcc_status st = tfcc_flex_root(node->custom_options, node->custom_options_len, &root, err);
-  if (st) return tfcc_err_prefix(err, "custom options");
-  if (root.type != TFCC_FLEX_MAP)
-    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
-                        "custom options: root is a %s, expected a "
-                        "map",
-                        tfcc_flex_type_name(root.type));
-  double regular = 0;
-  /* bounds keep rows = max_detections * max_classes_per_detection far below 2^31 */
-  if ((st = opt_int(&root, "max_detections", true, 0, 1, 1 << 16, &p->max_detections, err)) ||
-      (st = opt_int(&root, "max_classes_per_detection", true, 0, 1, 1 << 12,
-                    &p->max_classes_per_detection, err)) ||
-      (st = opt_int(&root, "detections_per_class", false, 100, 1, INT32_MAX,
-                    &p->detections_per_class, err)) ||
-      (st = opt_num(&root, "use_regular_nms", false, 0, &regular, err)) ||
-      (st = opt_float(&root, "nms_score_threshold", &p->score_threshold, err)) ||
-      (st = opt_float(&root, "nms_iou_threshold", &p->iou_threshold, err)) ||
-      (st = opt_int(&root, "num_classes", true, 0, 1, 1 << 20, &p->num_classes, err)) ||
-      (st = opt_float(&root, "y_scale", &p->y_scale, err)) ||
-      (st = opt_float(&root, "x_scale", &p->x_scale, err)) ||
-      (st = opt_float(&root, "h_scale", &p->h_scale, err)) ||
-      (st = opt_float(&root, "w_scale", &p->w_scale, err)))
-    return st;
-  p->use_regular_nms = regular != 0;
-  if (!(p->iou_threshold > 0.0f && p->iou_threshold <= 1.0f))
-    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
-                        "custom options: nms_iou_threshold %g "
-                        "outside (0, 1]",
-                        (double)p->iou_threshold);
-  if (p->y_scale == 0 || p->x_scale == 0 || p->h_scale == 0 || p->w_scale == 0)
-    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
-                        "custom options: y/x/h/w_scale %g/%g/%g/%g "
-                        "must be non-zero",
-                        (double)p->y_scale, (double)p->x_scale, (double)p->h_scale,
-                        (double)p->w_scale);
-  return TFCC_OK;
-}
-
 /* ---------------------------------------------------------------- init / prepare / eval */
 
 static const char *const k_input_names[3] = {"box encodings", "class predictions", "anchors"};
@@ -158,7 +71,13 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
                         (int)node->n_inputs, (int)node->n_outputs);
   detect_op *d = calloc(1, sizeof *d);
   if (!d) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory");
-  tfcc_status st = read_options(node, &d->p, ctx->err);
+  tfcc_status st = TFCC_OK;
+  if (node->opts.kind == TFCC_OPTIONS_DETECTION_POSTPROCESS)
+    d->p = node->opts.detect;
+  else /* the model reader fills them from the custom options (format/tflite_custom_options.c) */
+    st = tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
+                      "no custom options (a FlexBuffer map of max_detections, num_classes, ... "
+                      "is required)");
   for (int i = 0; i < 3 && st == TFCC_OK; i++) {
     const int32_t t = node->inputs[i];
     if (t < 0 || t >= ctx->sg->n_tensors) {

@@ -66,19 +66,13 @@ static tfcc_status xdw_init(tfcc_init_ctx *ctx) {
   if (!p)
     return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for EXPAND_DEPTHWISE_CONV_2D");
   const tfcc_depthwise_options *o = &n->opts.expand_dwconv.dw;
-  p->o.padding = o->padding;
-  p->o.stride_w = o->stride_w;
-  p->o.stride_h = o->stride_h;
-  p->o.act = o->activation;
-  p->o.dil_w = o->dilation_w;
-  p->o.dil_h = o->dilation_h;
-  memcpy(p->o.pad, o->pad, sizeof p->o.pad);
+  tfcc_status st = tfcc_window_opts_set(&p->o, o->padding, o->stride_w, o->stride_h, o->dilation_w,
+                                        o->dilation_h, o->activation, o->pad, ctx->err);
   p->expand_act = n->opts.expand_dwconv.expand_activation;
   p->c = c;
   p->cin = cin;
   p->kh = f2->dims[1];
   p->kw = f2->dims[2];
-  tfcc_status st = tfcc_window_opts_check(&p->o, ctx->err);
   if (st == TFCC_OK) st = tfcc_conv_check_act(p->expand_act, ctx->err);
   if (st != TFCC_OK) {
     xdw_release(p);

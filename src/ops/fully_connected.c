@@ -348,24 +348,20 @@ static tfcc_status fc_eval(tfcc_op_ctx *ctx) {
 }
 
 static int64_t fc_macs(const tfcc_op_ctx *ctx) {
-  if (!ctx->params || ctx->n_in < 2 || !ctx->in[0] || !ctx->in[1]) return 0;
   tfcc_err e;
-  tfcc_op_ctx c = *ctx;
-  c.err = &e;
+  tfcc_op_ctx c;
   tfcc_fc_dims d = {0, 0, 0};
   int32_t orank = 0, od[TFCC_MAX_RANK] = {0};
-  if (fc_shapes(&c, &d, &orank, od) != TFCC_OK) return 0;
+  if (!tfcc_op_probe_ctx(ctx, 2, &e, &c) || fc_shapes(&c, &d, &orank, od) != TFCC_OK) return 0;
   return (int64_t)d.batches * d.units * d.accum;
 }
 
 static const char *fc_kernel(const tfcc_op_ctx *ctx) {
-  if (!ctx->params || ctx->n_in < 2 || !ctx->in[0] || !ctx->in[1]) return "ref";
   tfcc_err e;
-  tfcc_op_ctx c = *ctx;
-  c.err = &e;
+  tfcc_op_ctx c;
   tfcc_fc_dims d = {0, 0, 0};
   int32_t orank = 0, od[TFCC_MAX_RANK] = {0};
-  if (fc_shapes(&c, &d, &orank, od) != TFCC_OK) return "ref";
+  if (!tfcc_op_probe_ctx(ctx, 2, &e, &c) || fc_shapes(&c, &d, &orank, od) != TFCC_OK) return "ref";
   const fc_params *p = ctx->params;
   if (p->hyb) return tfcc_hybrid_kernel(p->hyb);
   if (fc_small_takes(p, ctx->in[0], ctx->in[1], d.batches)) return p->small.k->name;

@@ -34,12 +34,7 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
   return act_unary_init(ctx, sizeof(log_softmax_op), setup);
 }
 
-static tfcc_status prepare(tfcc_op_ctx *ctx) {
-  tfcc_status st = act_unary_prepare(ctx);
-  if (st) return st;
-  TFCC_OP_CHECK(ctx, ctx->in[0]->rank >= 1, TFCC_ERR_SHAPE, "input rank 0, LOG_SOFTMAX needs >= 1");
-  return TFCC_OK;
-}
+static tfcc_status prepare(tfcc_op_ctx *ctx) { return act_last_axis_prepare(ctx, "LOG_SOFTMAX"); }
 
 static tfcc_status eval(tfcc_op_ctx *ctx) {
   const log_softmax_op *p = (const log_softmax_op *)ctx->params;

@@ -10,10 +10,9 @@
 
 static tfcc_status one_hot_prepare(tfcc_op_ctx *ctx) {
   tfcc_tensor *idx, *depth, *on, *off;
-  tfcc_status st = tfcc_so_open(ctx, OP, 4, 4, 1, &idx);
-  if (st || (st = tfcc_so_input(ctx, 1, OP, &depth)) || (st = tfcc_so_input(ctx, 2, OP, &on)) ||
-      (st = tfcc_so_input(ctx, 3, OP, &off)))
-    return st;
+  tfcc_tensor **const ins[] = {&idx, &depth, &on, &off};
+  tfcc_status st = tfcc_so_open_n(ctx, OP, 4, 1, ins);
+  if (st) return st;
   tfcc_tensor *out = ctx->out[0];
   static const int allowed[] = {TFCC_FLOAT32, TFCC_INT32, TFCC_INT64, TFCC_INT8,
                                 TFCC_UINT8,   TFCC_BOOL,  -1};

@@ -4,12 +4,10 @@
 #define OP "RANK"
 
 static tfcc_status rank_prepare(tfcc_op_ctx *ctx) {
-  tfcc_tensor *in;
-  tfcc_status st = tfcc_so_open(ctx, OP, 1, 1, 1, &in);
-  if (st) return st;
-  tfcc_tensor *out = ctx->out[0];
-  if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, out, TFCC_INT32))) return st;
-  return tfcc_so_set_shape(ctx, OP, out, 0, NULL);
+  static const tfcc_dtype k_int32 = TFCC_INT32;
+  tfcc_tensor *in, *out;
+  tfcc_status st = tfcc_so_open_io(ctx, OP, 1, 1, &k_int32, &in, &out);
+  return st ? st : tfcc_so_set_shape(ctx, OP, out, 0, NULL);
 }
 
 static tfcc_status rank_eval(tfcc_op_ctx *ctx) {

@@ -5,8 +5,7 @@
  * dimension (dw = (w - 1) dilation + 1; 0 when dw > d), as current TFLite and LiteRT (older
  * TFLite rounded up and read past the input). int8..int64, uint8..uint64, float32, float64;
  * kernels/ref/reduce_window.h. */
-#include "kernels/ref/reduce_window.h"
-#include "ops/shape_ops_util.h"
+#include "ops/reduce_window_common.h"
 
 #define OP "REDUCE_WINDOW"
 
@@ -22,15 +21,7 @@ static tfcc_status rw_prepare(tfcc_op_ctx *ctx) {
   const int32_t fn = ctx->node->opts.reduce_window.function;
   TFCC_OP_CHECK(ctx, fn >= TFCC_RW_ADD && fn <= TFCC_RW_ANY, TFCC_ERR_UNSUPPORTED,
                 OP ": ReduceWindowOptions.reduce_function %d is UNSUPPORTED", (int)fn);
-  TFCC_OP_CHECK(
-      ctx, tfcc_ref_reduce_window_supported(in->dtype), TFCC_ERR_UNSUPPORTED,
-      OP ": input 0 dtype %s is not supported (int8..int64, uint8..uint64, float32, float64)",
-      tfcc_dtype_name(in->dtype));
-  TFCC_OP_CHECK(ctx, in->rank >= 1 && in->rank <= 6, TFCC_ERR_SHAPE,
-                OP ": input 0 rank %d outside [1, 6]", (int)in->rank);
-  TFCC_OP_CHECK(ctx, t[1]->dtype == in->dtype && tfcc_tensor_elements(t[1]) == 1, TFCC_ERR_DTYPE,
-                OP ": input 1 (init_value) must be one %s element", tfcc_dtype_name(in->dtype));
-  if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, ctx->out[0], in->dtype))) return st;
+  if ((st = tfcc_rw_check_io(ctx, OP, in, t[1]))) return st;
   for (int32_t p = 0; p < 3; p++) {
     const tfcc_tensor *w = t[2 + p];
     TFCC_OP_CHECK(ctx, w->dtype == TFCC_INT64 && w->rank == 1 && w->dims[0] == in->rank,

@@ -6,11 +6,9 @@
 #define OP "RESHAPE"
 
 static tfcc_status reshape_prepare(tfcc_op_ctx *ctx) {
-  tfcc_tensor *in;
-  tfcc_status st = tfcc_so_open(ctx, OP, 1, 2, 1, &in);
+  tfcc_tensor *in, *out;
+  tfcc_status st = tfcc_so_open_io(ctx, OP, 1, 2, NULL, &in, &out);
   if (st) return st;
-  tfcc_tensor *out = ctx->out[0];
-  if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, out, in->dtype))) return st;
   int64_t shape[TFCC_MAX_RANK + 1], n = 0;
   const tfcc_tensor *sh = ctx->n_in > 1 ? ctx->in[1] : NULL;
   if (sh && sh->rank == 1 && sh->dtype == TFCC_INT32) {

@@ -36,6 +36,21 @@ tfcc_status tfcc_so_open(tfcc_op_ctx *ctx, const char *op, int32_t min_in, int32
   return st ? st : tfcc_so_input(ctx, 0, op, in0);
 }
 
+tfcc_status tfcc_so_open_n(tfcc_op_ctx *ctx, const char *op, int32_t n, int32_t n_out,
+                           tfcc_tensor **const *in) {
+  tfcc_status st = tfcc_so_check_arity(ctx, op, n, n, n_out);
+  for (int32_t i = 0; i < n && !st; i++) st = tfcc_so_input(ctx, i, op, in[i]);
+  return st;
+}
+
+tfcc_status tfcc_so_open_io(tfcc_op_ctx *ctx, const char *op, int32_t min_in, int32_t max_in,
+                            const tfcc_dtype *out_dtype, tfcc_tensor **in0, tfcc_tensor **out) {
+  tfcc_status st = tfcc_so_open(ctx, op, min_in, max_in, 1, in0);
+  if (st) return st;
+  *out = ctx->out[0];
+  return tfcc_so_check_out_dtype(ctx, op, 0, *out, out_dtype ? *out_dtype : (*in0)->dtype);
+}
+
 tfcc_status tfcc_so_input_like(tfcc_op_ctx *ctx, int32_t i, const char *op, const tfcc_tensor *t0,
                                tfcc_tensor **t) {
   tfcc_status st = tfcc_so_input(ctx, i, op, t);

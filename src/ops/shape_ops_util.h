@@ -21,6 +21,13 @@ tfcc_status tfcc_so_input_like(tfcc_op_ctx *ctx, int32_t i, const char *op, cons
 /* The opening of most prepares: tfcc_so_check_arity, then input 0 into *in0. */
 tfcc_status tfcc_so_open(tfcc_op_ctx *ctx, const char *op, int32_t min_in, int32_t max_in,
                          int32_t n_out, tfcc_tensor **in0);
+/* The opening of a prepare with exactly n inputs, all present: inputs 0..n-1 into *in[0..n-1]. */
+tfcc_status tfcc_so_open_n(tfcc_op_ctx *ctx, const char *op, int32_t n, int32_t n_out,
+                           tfcc_tensor **const *in);
+/* The same for one output, which must have dtype *out_dtype (NULL: input 0's dtype, as the
+ * operators that only move or relabel elements): input 0 into *in0, output 0 into *out. */
+tfcc_status tfcc_so_open_io(tfcc_op_ctx *ctx, const char *op, int32_t min_in, int32_t max_in,
+                            const tfcc_dtype *out_dtype, tfcc_tensor **in0, tfcc_tensor **out);
 
 /* Element size for a dtype that data-movement ops can carry (fixed 1/2/4/8 bytes), else 0. */
 size_t tfcc_so_elem_size(tfcc_dtype t);

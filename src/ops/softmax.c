@@ -70,12 +70,7 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
   return act_unary_init(ctx, sizeof(softmax_op), setup);
 }
 
-static tfcc_status prepare(tfcc_op_ctx *ctx) {
-  tfcc_status st = act_unary_prepare(ctx);
-  if (st) return st;
-  TFCC_OP_CHECK(ctx, ctx->in[0]->rank >= 1, TFCC_ERR_SHAPE, "input rank 0, SOFTMAX needs >= 1");
-  return TFCC_OK;
-}
+static tfcc_status prepare(tfcc_op_ctx *ctx) { return act_last_axis_prepare(ctx, "SOFTMAX"); }
 
 static tfcc_status eval(tfcc_op_ctx *ctx) {
   const softmax_op *p = (const softmax_op *)ctx->params;

@@ -11,10 +11,9 @@
 
 static tfcc_status s2d_prepare(tfcc_op_ctx *ctx) {
   tfcc_tensor *idx, *shape, *vals, *def;
-  tfcc_status st = tfcc_so_open(ctx, OP, 4, 4, 1, &idx);
-  if (st || (st = tfcc_so_input(ctx, 1, OP, &shape)) || (st = tfcc_so_input(ctx, 2, OP, &vals)) ||
-      (st = tfcc_so_input(ctx, 3, OP, &def)))
-    return st;
+  tfcc_tensor **const ins[] = {&idx, &shape, &vals, &def};
+  tfcc_status st = tfcc_so_open_n(ctx, OP, 4, 1, ins);
+  if (st) return st;
   static const int allowed[] = {TFCC_FLOAT32, TFCC_INT32, TFCC_INT64, TFCC_INT8, TFCC_UINT8, -1};
   if ((st = tfcc_so_check_dtype(ctx, OP, "values (input 2)", vals->dtype, allowed))) return st;
   TFCC_OP_CHECK(ctx, def->dtype == vals->dtype && tfcc_tensor_elements(def) == 1, TFCC_ERR_DTYPE,

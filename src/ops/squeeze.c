@@ -5,11 +5,9 @@
 #define OP "SQUEEZE"
 
 static tfcc_status squeeze_prepare(tfcc_op_ctx *ctx) {
-  tfcc_tensor *in;
-  tfcc_status st = tfcc_so_open(ctx, OP, 1, 1, 1, &in);
+  tfcc_tensor *in, *out;
+  tfcc_status st = tfcc_so_open_io(ctx, OP, 1, 1, NULL, &in, &out);
   if (st) return st;
-  tfcc_tensor *out = ctx->out[0];
-  if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, out, in->dtype))) return st;
   bool drop[TFCC_MAX_RANK] = {false};
   const tfcc_squeeze_options *o = &ctx->node->opts.squeeze;
   if (o->n_dims > 0) {

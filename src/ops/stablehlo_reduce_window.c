@@ -12,9 +12,8 @@
 #include <stdlib.h>
 
 #include "kernels/ref/dilate.h"
-#include "kernels/ref/reduce_window.h"
 #include "kernels/ref/shlo_pad.h"
-#include "ops/shape_ops_util.h"
+#include "ops/reduce_window_common.h"
 
 #define OP "STABLEHLO_REDUCE_WINDOW"
 
@@ -92,15 +91,7 @@ static tfcc_status srw_prepare(tfcc_op_ctx *ctx) {
   if (st) return st;
   tfcc_tensor *in, *init;
   if ((st = tfcc_so_input(ctx, 0, OP, &in)) || (st = tfcc_so_input(ctx, 1, OP, &init))) return st;
-  TFCC_OP_CHECK(
-      ctx, tfcc_ref_reduce_window_supported(in->dtype), TFCC_ERR_UNSUPPORTED,
-      OP ": input 0 dtype %s is not supported (int8..int64, uint8..uint64, float32, float64)",
-      tfcc_dtype_name(in->dtype));
-  TFCC_OP_CHECK(ctx, in->rank >= 1 && in->rank <= 6, TFCC_ERR_SHAPE,
-                OP ": input 0 rank %d outside [1, 6]", (int)in->rank);
-  TFCC_OP_CHECK(ctx, init->dtype == in->dtype && tfcc_tensor_elements(init) == 1, TFCC_ERR_DTYPE,
-                OP ": input 1 (init_value) must be one %s element", tfcc_dtype_name(in->dtype));
-  if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, ctx->out[0], in->dtype))) return st;
+  if ((st = tfcc_rw_check_io(ctx, OP, in, init))) return st;
   const tfcc_stablehlo_reduce_window_options *o = &ctx->node->opts.shlo_rw;
   const uint32_t r = (uint32_t)in->rank;
   TFCC_OP_CHECK(

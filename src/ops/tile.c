@@ -1,6 +1,5 @@
 /* TILE: out dim d = in dim d * multiples[d]; multiples a known int32/int64 vector. */
-#include "kernels/ref/copy.h"
-#include "ops/shape_ops_util.h"
+#include "ops/copy_ops.h"
 
 #define OP "TILE"
 
@@ -18,11 +17,8 @@ static tfcc_status read_multiples(tfcc_op_ctx *ctx, const tfcc_tensor *in, int64
 
 static tfcc_status tile_prepare(tfcc_op_ctx *ctx) {
   tfcc_tensor *in, *mt;
-  tfcc_status st = tfcc_so_open(ctx, OP, 2, 2, 1, &in);
-  if (st || (st = tfcc_so_input(ctx, 1, OP, &mt))) return st;
-  TFCC_OP_CHECK(ctx, tfcc_so_elem_size(in->dtype) != 0, TFCC_ERR_UNSUPPORTED,
-                OP ": input dtype %s is not supported", tfcc_dtype_name(in->dtype));
-  if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, ctx->out[0], in->dtype))) return st;
+  tfcc_status st = tfcc_copy_op_open(ctx, OP, &in, &mt);
+  if (st) return st;
   int64_t m[TFCC_MAX_RANK], dims[TFCC_MAX_RANK];
   if ((st = read_multiples(ctx, in, m))) return st;
   for (int32_t d = 0; d < in->rank; d++) {

@@ -179,12 +179,10 @@ static tfcc_status tconv_eval(tfcc_op_ctx *ctx) {
 }
 
 static int64_t tconv_macs(const tfcc_op_ctx *ctx) {
-  if (!ctx->params || ctx->n_in < 3 || !ctx->in[0] || !ctx->in[1] || !ctx->in[2]) return 0;
   tfcc_err e;
-  tfcc_op_ctx c = *ctx;
-  c.err = &e;
+  tfcc_op_ctx c;
   tfcc_conv_geom g;
-  if (tconv_geom(&c, &g) != TFCC_OK) return 0;
+  if (!tfcc_op_probe_ctx(ctx, 3, &e, &c) || tconv_geom(&c, &g) != TFCC_OK) return 0;
   return (int64_t)g.batches * g.in_h * g.in_w * g.in_c * g.filter_h * g.filter_w * g.out_c;
 }
 

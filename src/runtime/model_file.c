@@ -12,14 +12,10 @@
 #include <unistd.h>
 
 #include "base/hash64.h"
+#include "base/private_map.h"
 
 /* Read and re-read in steps (the re-read's buffer stays in L2 while it is compared). */
 #define READ_STEP ((size_t)256 << 10)
-#define HUGE_PAGE ((size_t)2 << 20)
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE \
-  23 /* Linux 5.14; older kernels answer EINVAL and pages fault on first write */
-#endif
 #define PUBLISH_HINT \
   "; publish model files by writing a temporary file and renaming it over the old one"
 
@@ -66,33 +62,14 @@ static bool same_file_state(const struct stat *a, const struct stat *b) {
          a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
 }
 
-static size_t page_size(void) {
-  long p = sysconf(_SC_PAGESIZE);
-  return p > 0 ? (size_t)p : 4096;
-}
-
 /* Private anonymous memory for size bytes, whole huge pages where the size allows, populated
  * in one call (out of memory is then a clean error, not the OOM killer later). */
 static void *private_alloc(size_t size, size_t *region_size) {
-  size_t pg = page_size();
+  size_t pg = tfcc_page_size();
   size_t len = (size + pg - 1) / pg * pg;
   if (len < size) return NULL;
-  size_t align = len >= HUGE_PAGE ? HUGE_PAGE : pg;
-  size_t over = len + align - pg;
-  if (over < len) return NULL;
-  uint8_t *raw = mmap(NULL, over, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (raw == MAP_FAILED) return NULL;
-  uint8_t *p = (uint8_t *)(((uintptr_t)raw + align - 1) & ~(uintptr_t)(align - 1));
-  if (p > raw) munmap(raw, (size_t)(p - raw));
-  if (raw + over > p + len) munmap(p + len, (size_t)(raw + over - (p + len)));
-#ifdef MADV_HUGEPAGE
-  if (align == HUGE_PAGE) (void)madvise(p, len, MADV_HUGEPAGE);
-#endif
-  if (madvise(p, len, MADV_POPULATE_WRITE) != 0 && errno == ENOMEM) {
-    munmap(p, len);
-    return NULL;
-  }
-  *region_size = len;
+  void *p = tfcc_map_private(len, true);
+  if (p) *region_size = len;
   return p;
 }
 

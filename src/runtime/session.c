@@ -224,22 +224,23 @@ const char *tfcc_session_last_error(const tfcc_session *s) { return s ? s->err.m
 int tfcc_session_input_count(const tfcc_session *s) { return s ? s->sg->n_inputs : 0; }
 int tfcc_session_output_count(const tfcc_session *s) { return s ? s->sg->n_outputs : 0; }
 
-tfcc_status tfcc_session_input_info(const tfcc_session *s, int index, tfcc_tensor_info *info) {
-  if (!s || !info || index < 0 || index >= s->sg->n_inputs) return TFCC_ERR_INVALID_ARG;
-  const tfcc_tensor *t = &s->plan.tensors[s->sg->inputs[index]];
+/* Input or output index's info, named by the signature when the session runs one. */
+static tfcc_status io_info(const tfcc_session *s, bool input, int index, tfcc_tensor_info *info) {
+  const int32_t n = input ? s->sg->n_inputs : s->sg->n_outputs;
+  if (!info || index < 0 || index >= n) return TFCC_ERR_INVALID_ARG;
+  const tfcc_tensor *t = &s->plan.tensors[input ? s->sg->inputs[index] : s->sg->outputs[index]];
   tfcc_model_tensor_info_(s->model, s->subgraph, t->index, t->dims, t->rank, info);
-  const char *nm = sig_name(s, t->index, true);
+  const char *nm = sig_name(s, t->index, input);
   if (nm) info->name = nm;
   return TFCC_OK;
 }
 
+tfcc_status tfcc_session_input_info(const tfcc_session *s, int index, tfcc_tensor_info *info) {
+  return s ? io_info(s, true, index, info) : TFCC_ERR_INVALID_ARG;
+}
+
 tfcc_status tfcc_session_output_info(const tfcc_session *s, int index, tfcc_tensor_info *info) {
-  if (!s || !info || index < 0 || index >= s->sg->n_outputs) return TFCC_ERR_INVALID_ARG;
-  const tfcc_tensor *t = &s->plan.tensors[s->sg->outputs[index]];
-  tfcc_model_tensor_info_(s->model, s->subgraph, t->index, t->dims, t->rank, info);
-  const char *nm = sig_name(s, t->index, false);
-  if (nm) info->name = nm;
-  return TFCC_OK;
+  return s ? io_info(s, false, index, info) : TFCC_ERR_INVALID_ARG;
 }
 
 static tfcc_status find_named(const tfcc_session *s, const int32_t *list, int32_t n,
@@ -447,22 +448,30 @@ static inline bool misaligned(const void *p, tfcc_dtype dt) {
   return (es & (es - 1)) == 0 ? (a & (es - 1)) != 0 : a % es != 0;
 }
 
+/* A bound input or output buffer of tensor t: present unless t is empty (else "<what> i (name)
+ * <missing>"), aligned to its elements. */
+static tfcc_status check_bound(tfcc_session *s, const char *what, int32_t i, const void *buf,
+                               const tfcc_tensor *t, const char *missing) {
+  const char *name = s->sg->tensors[t->index].name;
+  if (!buf && t->bytes)
+    return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "%s %d (%s) %s", what,
+                                        (int)i, name, missing));
+  if (misaligned(buf, t->dtype))
+    return session_fail(
+        s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG,
+                        "%s %d (%s): buffer %p is not aligned to its %zu-byte %s elements", what,
+                        (int)i, name, buf, tfcc_dtype_size(t->dtype), tfcc_dtype_name(t->dtype)));
+  return TFCC_OK;
+}
+
 static tfcc_status invoke_bound(tfcc_session *s) {
   tfcc_exec_plan *p = &s->plan;
   const tfcc_ir_subgraph *sg = s->sg;
   s->ran = false;
   for (int32_t i = 0; i < sg->n_inputs; i++) {
     tfcc_tensor *t = &p->tensors[sg->inputs[i]];
-    if (!s->bound_in[i] && t->bytes)
-      return session_fail(
-          s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "input %d (%s) has no data", (int)i,
-                          sg->tensors[t->index].name));
-    if (misaligned(s->bound_in[i], t->dtype))
-      return session_fail(
-          s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG,
-                          "input %d (%s): buffer %p is not aligned to its %zu-byte %s elements",
-                          (int)i, sg->tensors[t->index].name, s->bound_in[i],
-                          tfcc_dtype_size(t->dtype), tfcc_dtype_name(t->dtype)));
+    tfcc_status st = check_bound(s, "input", i, s->bound_in[i], t, "has no data");
+    if (st != TFCC_OK) return st;
     t->data = (void *)s->bound_in[i];
   }
   int32_t c = 0;
@@ -472,16 +481,8 @@ static tfcc_status invoke_bound(tfcc_session *s) {
       continue;
     }
     tfcc_tensor *t = &p->tensors[sg->outputs[i]];
-    if (!s->bound_out[i] && t->bytes)
-      return session_fail(
-          s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "output %d (%s) has no buffer", (int)i,
-                          sg->tensors[t->index].name));
-    if (misaligned(s->bound_out[i], t->dtype))
-      return session_fail(
-          s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG,
-                          "output %d (%s): buffer %p is not aligned to its %zu-byte %s elements",
-                          (int)i, sg->tensors[t->index].name, s->bound_out[i],
-                          tfcc_dtype_size(t->dtype), tfcc_dtype_name(t->dtype)));
+    tfcc_status st = check_bound(s, "output", i, s->bound_out[i], t, "has no buffer");
+    if (st != TFCC_OK) return st;
     t->data = s->bound_out[i];
   }
   bool timed = s->profiling || s->observer;

@@ -4,6 +4,7 @@
  * length, wrong types, out of range), int8 inputs equal to their float dequantization, zeroed
  * rows past the count, inverted boxes, wrong dtypes / shapes, run-time max_output_size. */
 #include "format/flexbuf.h"
+#include "format/tflite_custom_options.h"
 #include "kernels/detect/detect_postprocess.h"
 #include "kernels/detect/nms.h"
 #include "op_run.h"
@@ -188,7 +189,9 @@ typedef struct det_run {
   oh_node_run r;
 } det_run;
 
-static void det_setup(det_run *x, det_inputs *d, const uint8_t *opts, size_t opts_len) {
+/* Builds the node as the model reader does (its options read from the FlexBuffer bytes);
+ * returns the status of that read (the node's options stay unread on an error). */
+static tfcc_status det_setup(det_run *x, det_inputs *d, const uint8_t *opts, size_t opts_len) {
   memset(x, 0, sizeof *x);
   const int32_t de[3] = {1, NB, 4}, ds[3] = {1, NB, NSC}, da[2] = {NB, 4}, d1[1] = {1};
   x->in[0] = oh_tensor(TFCC_FLOAT32, 3, de, d->enc, NULL);
@@ -212,6 +215,7 @@ static void det_setup(det_run *x, det_inputs *d, const uint8_t *opts, size_t opt
   x->r.n_out = 4;
   x->r.err = &x->err;
   x->r.alloc_outputs = true;
+  return tfl_read_custom_options(x->node.custom_code, opts, opts_len, &x->node.opts, &x->err);
 }
 
 static void det_free(det_run *x) {
@@ -219,8 +223,8 @@ static void det_free(det_run *x) {
 }
 
 static tfcc_status det_run_once(det_inputs *d, const uint8_t *opts, size_t len, det_run *x) {
-  det_setup(x, d, opts, len);
-  return oh_run_node(&x->r);
+  const tfcc_status st = det_setup(x, d, opts, len);
+  return st ? st : oh_run_node(&x->r);
 }
 
 static void expect_det_error(det_inputs *d, const uint8_t *opts, size_t len, tfcc_status want,
@@ -245,8 +249,9 @@ static void test_detection_options(void) {
   /* missing / malformed options */
   expect_det_error(&d, NULL, 0, TFCC_ERR_INVALID_MODEL, "no custom options");
   for (size_t cut = 1; cut < len; cut++) {
-    det_setup(&x, &d, opts, cut);
-    CHECKF(oh_run_node(&x.r) != TFCC_OK, "options cut to %zu bytes accepted", cut);
+    CHECKF(det_setup(&x, &d, opts, cut) != TFCC_OK, "options cut to %zu bytes accepted", cut);
+    /* an operator whose options were not read refuses to run */
+    CHECK(oh_run_node(&x.r) == TFCC_ERR_INVALID_MODEL && strstr(x.err.msg, "no custom options"));
     det_free(&x);
   }
   const fx_val partial[] = {{"max_detections", 0, 5}, {"num_classes", 0, 3}};

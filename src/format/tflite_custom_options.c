@@ -1,0 +1,106 @@
+/* Custom operators' FlexBuffer options -> typed options (the contract is in
+ * tflite_custom_options.h). The keys and their checks appear nowhere else in tfcc. */
+#include "format/tflite_custom_options.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "format/flexbuf.h"
+
+static tfcc_status opt_num(const tfcc_flex_ref *map, const char *key, bool required, double dflt,
+                           double *v, tfcc_err *err) {
+  tfcc_flex_ref r;
+  bool found = false;
+  tfcc_status st = tfcc_flex_map_get(map, key, &r, &found, err);
+  if (st) return tfcc_err_prefix(err, "custom options");
+  if (!found || r.type == TFCC_FLEX_NULL) {
+    if (required) return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "custom options: no '%s'", key);
+    *v = dflt;
+    return TFCC_OK;
+  }
+  if ((st = tfcc_flex_as_double(&r, key, v, err))) return tfcc_err_prefix(err, "custom options");
+  return TFCC_OK;
+}
+
+static tfcc_status opt_int(const tfcc_flex_ref *map, const char *key, bool required, int32_t dflt,
+                           int32_t lo, int32_t hi, int32_t *v, tfcc_err *err) {
+  double d;
+  tfcc_status st = opt_num(map, key, required, dflt, &d, err);
+  if (st) return st;
+  if (!(d >= lo && d <= hi))
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                        "custom options: %s = %g, expected "
+                        "%d..%d",
+                        key, d, (int)lo, (int)hi);
+  *v = (int32_t)d;
+  return TFCC_OK;
+}
+
+static tfcc_status opt_float(const tfcc_flex_ref *map, const char *key, float *v, tfcc_err *err) {
+  double d;
+  tfcc_status st = opt_num(map, key, true, 0, &d, err);
+  if (st) return st;
+  if (!isfinite(d))
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "custom options: %s = %g is not finite", key,
+                        d);
+  *v = (float)d;
+  return TFCC_OK;
+}
+
+/* TFLite_Detection_PostProcess: reads and checks its FlexBuffer map into *p. */
+static tfcc_status read_detection_options(const uint8_t *data, size_t len, tfcc_detect_params *p,
+                                          tfcc_err *err) {
+  if (!data || len == 0)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                        "no custom options (a FlexBuffer map of "
+                        "max_detections, num_classes, ... is required)");
+  tfcc_flex_ref root;
+  tfcc_status st = tfcc_flex_root(data, len, &root, err);
+  if (st) return tfcc_err_prefix(err, "custom options");
+  if (root.type != TFCC_FLEX_MAP)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                        "custom options: root is a %s, expected a "
+                        "map",
+                        tfcc_flex_type_name(root.type));
+  double regular = 0;
+  /* bounds keep rows = max_detections * max_classes_per_detection far below 2^31 */
+  if ((st = opt_int(&root, "max_detections", true, 0, 1, 1 << 16, &p->max_detections, err)) ||
+      (st = opt_int(&root, "max_classes_per_detection", true, 0, 1, 1 << 12,
+                    &p->max_classes_per_detection, err)) ||
+      (st = opt_int(&root, "detections_per_class", false, 100, 1, INT32_MAX,
+                    &p->detections_per_class, err)) ||
+      (st = opt_num(&root, "use_regular_nms", false, 0, &regular, err)) ||
+      (st = opt_float(&root, "nms_score_threshold", &p->score_threshold, err)) ||
+      (st = opt_float(&root, "nms_iou_threshold", &p->iou_threshold, err)) ||
+      (st = opt_int(&root, "num_classes", true, 0, 1, 1 << 20, &p->num_classes, err)) ||
+      (st = opt_float(&root, "y_scale", &p->y_scale, err)) ||
+      (st = opt_float(&root, "x_scale", &p->x_scale, err)) ||
+      (st = opt_float(&root, "h_scale", &p->h_scale, err)) ||
+      (st = opt_float(&root, "w_scale", &p->w_scale, err)))
+    return st;
+  p->use_regular_nms = regular != 0;
+  if (!(p->iou_threshold > 0.0f && p->iou_threshold <= 1.0f))
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                        "custom options: nms_iou_threshold %g "
+                        "outside (0, 1]",
+                        (double)p->iou_threshold);
+  if (p->y_scale == 0 || p->x_scale == 0 || p->h_scale == 0 || p->w_scale == 0)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                        "custom options: y/x/h/w_scale %g/%g/%g/%g "
+                        "must be non-zero",
+                        (double)p->y_scale, (double)p->x_scale, (double)p->h_scale,
+                        (double)p->w_scale);
+  return TFCC_OK;
+}
+
+tfcc_status tfl_read_custom_options(const char *custom_code, const uint8_t *data, size_t len,
+                                    tfcc_op_options *out, tfcc_err *err) {
+  if (!custom_code || strcmp(custom_code, "TFLite_Detection_PostProcess") != 0) return TFCC_OK;
+  tfcc_detect_params p;
+  memset(&p, 0, sizeof p);
+  const tfcc_status st = read_detection_options(data, len, &p, err);
+  if (st) return st;
+  out->kind = TFCC_OPTIONS_DETECTION_POSTPROCESS;
+  out->detect = p;
+  return TFCC_OK;
+}
