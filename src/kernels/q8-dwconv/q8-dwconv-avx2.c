@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kernels/q8-dwconv/ukernels.h"
+#include "kernels/simd/q8_requant_avx2.h"
 
 static inline __m256i widen(const uint8_t *p, size_t n, bool is_signed) {
   __m128i b;
@@ -50,22 +51,7 @@ static inline void q8dw_store32(int32_t *c32, __m256i acc) {
   _mm256_storeu_si256((__m256i *)(void *)c32, acc);
 }
 
-static inline void q8dw_requant(uint8_t *c, __m256i acc, const float *scale, float lo, float hi,
-                                int32_t zp, size_t n) {
-  __m256 f = _mm256_mul_ps(_mm256_cvtepi32_ps(acc), _mm256_loadu_ps(scale));
-  f = _mm256_min_ps(_mm256_max_ps(f, _mm256_set1_ps(lo)), _mm256_set1_ps(hi));
-  const __m256i v = _mm256_add_epi32(_mm256_cvtps_epi32(f), _mm256_set1_epi32(zp));
-  /* values are in [0, 255] or [-128, 127]: keep the low byte of each lane */
-  const __m256i bytes = _mm256_shuffle_epi8(
-      v, _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 4, 8, 12,
-                          -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1));
-  uint8_t tmp[8];
-  const uint32_t lo4 = (uint32_t)_mm256_extract_epi32(bytes, 0);
-  const uint32_t hi4 = (uint32_t)_mm256_extract_epi32(bytes, 4);
-  memcpy(tmp, &lo4, 4);
-  memcpy(tmp + 4, &hi4, 4);
-  memcpy(c, tmp, n < 8 ? n : 8);
-}
+#define q8dw_requant tfcc_q8_requant8_avx2
 
 #define Q8DW_FN_S tfcc_q8_dw_s_avx2
 #define Q8DW_FN_U tfcc_q8_dw_u_avx2
