@@ -26,16 +26,13 @@ static inline __m128i lerp(const int8_t *p00, const int8_t *p01, const int8_t *p
   return s ? _mm_packs_epi16(w, w) : _mm_packus_epi16(w, w);
 }
 
-typedef __m256i q8r_w;
-#define q8r_set(w) _mm256_set1_epi32(w)
-
 /* 8 channels per step, the rest to the body's scalar loop */
-static inline size_t q8r_channels(int8_t *o, const int8_t *p00, const int8_t *p01,
-                                  const int8_t *p10, const int8_t *p11, __m256i wx, __m256i wy,
-                                  bool s, size_t d) {
+static inline size_t q8r_channels(int8_t *o, const int8_t *const *p, int32_t wx, int32_t wy, bool s,
+                                  size_t d) {
+  const __m256i vx = _mm256_set1_epi32(wx), vy = _mm256_set1_epi32(wy);
   const size_t full = d & ~(size_t)7;
   for (size_t c = 0; c < full; c += 8)
-    _mm_storel_epi64((__m128i *)(o + c), lerp(p00 + c, p01 + c, p10 + c, p11 + c, wx, wy, s));
+    _mm_storel_epi64((__m128i *)(o + c), lerp(p[0] + c, p[1] + c, p[2] + c, p[3] + c, vx, vy, s));
   return full;
 }
 

@@ -7,6 +7,8 @@ static inline __m512i widen(__m128i x, bool s) {
   return s ? _mm512_cvtepi8_epi32(x) : _mm512_cvtepu8_epi32(x);
 }
 
+static inline __m128i ld16(const int8_t *p) { return _mm_loadu_si128((const __m128i *)p); }
+
 /* tfcc_xnn_ibilinear on 16 lanes: t = tl<<11 + (tr-tl)*wx, b likewise, (t<<11 + (b-t)*wy +
  * 2^21) >> 22 arithmetic; every intermediate stays inside int32 for 8-bit inputs. */
 static inline __m128i lerp(__m128i p00, __m128i p01, __m128i p10, __m128i p11, __m512i wx,
@@ -22,27 +24,21 @@ static inline __m128i lerp(__m128i p00, __m128i p01, __m128i p10, __m128i p11, _
   return _mm512_cvtepi32_epi8(_mm512_srai_epi32(acc, 22));
 }
 
-typedef __m512i q8r_w;
-#define q8r_set(w) _mm512_set1_epi32(w)
-
 /* every channel: 16 per step, the tail with masked loads and stores */
-static inline size_t q8r_channels(int8_t *o, const int8_t *p00, const int8_t *p01,
-                                  const int8_t *p10, const int8_t *p11, __m512i wx, __m512i wy,
+static inline size_t q8r_channels(int8_t *o, const int8_t *const *p, int32_t wx, int32_t wy,
                                   bool is_signed, size_t d) {
+  const __m512i vx = _mm512_set1_epi32(wx), vy = _mm512_set1_epi32(wy);
   const size_t full = d & ~(size_t)15;
-  const __mmask16 tail = (__mmask16)((1u << (d - full)) - 1u);
   size_t c = 0;
   for (; c < full; c += 16)
-    _mm_storeu_si128((__m128i *)(o + c),
-                     lerp(_mm_loadu_si128((const __m128i *)(p00 + c)),
-                          _mm_loadu_si128((const __m128i *)(p01 + c)),
-                          _mm_loadu_si128((const __m128i *)(p10 + c)),
-                          _mm_loadu_si128((const __m128i *)(p11 + c)), wx, wy, is_signed));
+    _mm_storeu_si128((__m128i *)(o + c), lerp(ld16(p[0] + c), ld16(p[1] + c), ld16(p[2] + c),
+                                              ld16(p[3] + c), vx, vy, is_signed));
+  const __mmask16 tail = (__mmask16)((1u << (d - full)) - 1u);
   if (tail)
     _mm_mask_storeu_epi8(
         o + c, tail,
-        lerp(_mm_maskz_loadu_epi8(tail, p00 + c), _mm_maskz_loadu_epi8(tail, p01 + c),
-             _mm_maskz_loadu_epi8(tail, p10 + c), _mm_maskz_loadu_epi8(tail, p11 + c), wx, wy,
+        lerp(_mm_maskz_loadu_epi8(tail, p[0] + c), _mm_maskz_loadu_epi8(tail, p[1] + c),
+             _mm_maskz_loadu_epi8(tail, p[2] + c), _mm_maskz_loadu_epi8(tail, p[3] + c), vx, vy,
              is_signed));
   return d;
 }

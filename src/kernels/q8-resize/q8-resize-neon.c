@@ -15,20 +15,17 @@ static inline int32x4_t lerp(int32x4_t tl, int32x4_t tr, int32x4_t bl, int32x4_t
   return vshrq_n_s32(acc, 22);
 }
 
-typedef int32x4_t q8r_w;
-#define q8r_set(w) vdupq_n_s32(w)
-
 /* 8 channels per step, the rest to the body's scalar loop */
-static inline size_t q8r_channels(int8_t *o, const int8_t *p00, const int8_t *p01,
-                                  const int8_t *p10, const int8_t *p11, int32x4_t wx, int32x4_t wy,
+static inline size_t q8r_channels(int8_t *o, const int8_t *const *p, int32_t wx_s, int32_t wy_s,
                                   bool is_signed, size_t d) {
+  const int32x4_t wx = vdupq_n_s32(wx_s), wy = vdupq_n_s32(wy_s);
   const size_t full = d & ~(size_t)7;
   for (size_t c = 0; c < full; c += 8) {
     int32x4_t a0, a1, b0, b1, c0, c1, d0, d1;
-    tfcc_q8_widen_neon(p00 + c, is_signed, &a0, &a1);
-    tfcc_q8_widen_neon(p01 + c, is_signed, &b0, &b1);
-    tfcc_q8_widen_neon(p10 + c, is_signed, &c0, &c1);
-    tfcc_q8_widen_neon(p11 + c, is_signed, &d0, &d1);
+    tfcc_q8_widen_neon(p[0] + c, is_signed, &a0, &a1);
+    tfcc_q8_widen_neon(p[1] + c, is_signed, &b0, &b1);
+    tfcc_q8_widen_neon(p[2] + c, is_signed, &c0, &c1);
+    tfcc_q8_widen_neon(p[3] + c, is_signed, &d0, &d1);
     const int16x8_t w = vcombine_s16(vqmovn_s32(lerp(a0, b0, c0, d0, wx, wy)),
                                      vqmovn_s32(lerp(a1, b1, c1, d1, wx, wy)));
     if (is_signed)

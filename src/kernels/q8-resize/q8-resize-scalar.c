@@ -1,11 +1,7 @@
 /* q8 bilinear resize, portable C: every channel through the body's one-at-a-time loop. */
 #include "kernels/q8-resize/resize.h"
 
-typedef int32_t q8r_w;
-#define q8r_set(w) (w)
-
-static inline size_t q8r_channels(int8_t *o, const int8_t *p00, const int8_t *p01,
-                                  const int8_t *p10, const int8_t *p11, int32_t wx, int32_t wy,
+static inline size_t q8r_channels(int8_t *o, const int8_t *const *p, int32_t wx, int32_t wy,
                                   bool is_signed, size_t d) {
   return 0;
 }
