@@ -207,27 +207,23 @@ ROW_FN(min_f32, float, x < y ? x : y)
 ROW_FN(pow_f32, float, powf(x, y))
 ROW_FN(fdiv_f32, float, floordiv_f32(x, y))
 ROW_FN(fmod_f32r, float, fmod_f32(x, y))
-/* int32 */
-ROW_FN(add_i32, int32_t, ACTI(int32_t, WRAP_ADD(int32_t, uint32_t, x, y)))
-ROW_FN(sub_i32, int32_t, ACTI(int32_t, WRAP_SUB(int32_t, uint32_t, x, y)))
-ROW_FN(mul_i32, int32_t, ACTI(int32_t, WRAP_MUL(int32_t, uint32_t, x, y)))
-ROW_FN(div_i32r, int32_t, ACTI(int32_t, div_i32(x, y)))
+/* int32 and int64: ADD / SUB / MUL wrap (through the unsigned U) */
+#define WIDE_INT_ROWS(sfx, T, U) \
+  ROW_FN(add_##sfx, T, ACTI(T, WRAP_ADD(T, U, x, y))) \
+  ROW_FN(sub_##sfx, T, ACTI(T, WRAP_SUB(T, U, x, y))) \
+  ROW_FN(mul_##sfx, T, ACTI(T, WRAP_MUL(T, U, x, y))) \
+  ROW_FN(div_##sfx##r, T, ACTI(T, div_##sfx(x, y))) \
+  ROW_FN(max_##sfx, T, x > y ? x : y) \
+  ROW_FN(min_##sfx, T, x < y ? x : y) \
+  ROW_FN(fmod_##sfx##r, T, fmod_##sfx(x, y))
+WIDE_INT_ROWS(i32, int32_t, uint32_t)
+WIDE_INT_ROWS(i64, int64_t, uint64_t)
+/* int32 only */
 ROW_FN(sqd_i32, int32_t,
        WRAP_MUL(int32_t, uint32_t, WRAP_SUB(int32_t, uint32_t, x, y),
                 WRAP_SUB(int32_t, uint32_t, x, y)))
-ROW_FN(max_i32, int32_t, x > y ? x : y)
-ROW_FN(min_i32, int32_t, x < y ? x : y)
 ROW_FN(pow_i32r, int32_t, pow_i32(x, y))
 ROW_FN(fdiv_i32, int32_t, floordiv_i32(x, y))
-ROW_FN(fmod_i32r, int32_t, fmod_i32(x, y))
-/* int64 */
-ROW_FN(add_i64, int64_t, ACTI(int64_t, WRAP_ADD(int64_t, uint64_t, x, y)))
-ROW_FN(sub_i64, int64_t, ACTI(int64_t, WRAP_SUB(int64_t, uint64_t, x, y)))
-ROW_FN(mul_i64, int64_t, ACTI(int64_t, WRAP_MUL(int64_t, uint64_t, x, y)))
-ROW_FN(div_i64r, int64_t, ACTI(int64_t, div_i64(x, y)))
-ROW_FN(max_i64, int64_t, x > y ? x : y)
-ROW_FN(min_i64, int64_t, x < y ? x : y)
-ROW_FN(fmod_i64r, int64_t, fmod_i64(x, y))
 /* small integers (raw values) */
 ROW_FN(max_u8, uint8_t, x > y ? x : y)
 ROW_FN(min_u8, uint8_t, x < y ? x : y)

@@ -40,9 +40,7 @@
 void tfcc_conv_f32(const tfcc_conv_geom *g, const float *in, const float *filter, const float *bias,
                    float act_min, float act_max, float *out) {
   TFCC_CONV_LOOP(float, 0.f, in[ib + ic], filter[fb + ic], {
-    float v = acc + (bias ? bias[oc] : 0.f);
-    v = v < act_min ? act_min : v;
-    out[out_base + oc] = v > act_max ? act_max : v;
+    out[out_base + oc] = tfcc_bias_act_f32(acc, bias, (size_t)oc, act_min, act_max);
   })
 }
 
@@ -50,14 +48,14 @@ void tfcc_conv_u8(const tfcc_conv_geom *g, const tfcc_conv_requant *q, const uin
                   const uint8_t *filter, const int32_t *bias, uint8_t *out) {
   const int32_t io = q->input_offset, fo = q->filter_offset;
   TFCC_CONV_LOOP(int64_t, 0, (int32_t)in[ib + ic] + io, (int32_t)filter[fb + ic] + fo,
-                 { out[out_base + oc] = (uint8_t)tfcc_requant32(acc, bias ? bias[oc] : 0, q, oc); })
+                 { out[out_base + oc] = (uint8_t)tfcc_requant32_b(acc, bias, q, oc); })
 }
 
 void tfcc_conv_i8(const tfcc_conv_geom *g, const tfcc_conv_requant *q, const int8_t *in,
                   const int8_t *filter, const int32_t *bias, int8_t *out) {
   const int32_t io = q->input_offset;
   TFCC_CONV_LOOP(int64_t, 0, (int32_t)in[ib + ic] + io, (int32_t)filter[fb + ic],
-                 { out[out_base + oc] = (int8_t)tfcc_requant32(acc, bias ? bias[oc] : 0, q, oc); })
+                 { out[out_base + oc] = (int8_t)tfcc_requant32_b(acc, bias, q, oc); })
 }
 
 void tfcc_conv_i16(const tfcc_conv_geom *g, const tfcc_conv_requant *q, const int16_t *in,

@@ -27,15 +27,20 @@ static inline int32_t clampi(int32_t v, int32_t lo, int32_t hi) {
   return v < lo ? lo : (v > hi ? hi : v);
 }
 
+/* Inside TFCC_POOL_LOOP: sum (float) of TERM over the window's values v, and their count. */
+#define WINDOW_SUM_F32(sum, count, TERM) \
+  float sum = 0.f; \
+  int32_t count = 0; \
+  for (int32_t fy = fy0; fy < fy1; fy++) \
+    for (int32_t fx = fx0; fx < fx1; fx++) { \
+      const float v = in[TFCC_POOL_AT(fy, fx)]; \
+      sum += TERM; \
+      count++; \
+    }
+
 void tfcc_avgpool_f32(const tfcc_conv_geom *g, const float *in, float lo, float hi, float *out) {
   TFCC_POOL_LOOP({
-    float total = 0.f;
-    int32_t count = 0;
-    for (int32_t fy = fy0; fy < fy1; fy++)
-      for (int32_t fx = fx0; fx < fx1; fx++) {
-        total += in[TFCC_POOL_AT(fy, fx)];
-        count++;
-      }
+    WINDOW_SUM_F32(total, count, v);
     /* an empty window (only possible with a filter smaller than the padding) gives 0
      * instead of TFLite's division by zero */
     out[ob + c] = clampf(count ? total / (float)count : 0.f, lo, hi);
@@ -105,14 +110,7 @@ void tfcc_maxpool_i16(const tfcc_conv_geom *g, const int16_t *in, int32_t lo, in
 
 void tfcc_l2pool_f32(const tfcc_conv_geom *g, const float *in, float lo, float hi, float *out) {
   TFCC_POOL_LOOP({
-    float sum = 0.f;
-    int32_t count = 0;
-    for (int32_t fy = fy0; fy < fy1; fy++)
-      for (int32_t fx = fx0; fx < fx1; fx++) {
-        float v = in[TFCC_POOL_AT(fy, fx)];
-        sum += v * v;
-        count++;
-      }
+    WINDOW_SUM_F32(sum, count, v * v);
     out[ob + c] = clampf(count ? sqrtf(sum / (float)count) : 0.f, lo, hi);
   })
 }
