@@ -311,35 +311,23 @@ void tfcc_binary_act_range(int activation, tfcc_binary_act *act) {
   }
 }
 
+/* out[i] = sum over k of in[k][i], summed in S (float, or the unsigned twin: wrapping). */
+#define ADD_N(T, S) \
+  { \
+    T *o = out; \
+    for (int64_t i = 0; i < elements; i++) { \
+      S s = 0; \
+      for (int32_t k = 0; k < n; k++) s += (S)((const T *)in[k])[i]; \
+      o[i] = (T)s; \
+    } \
+    return true; \
+  }
+
 bool tfcc_ref_add_n(tfcc_dtype dt, const void *const *in, int32_t n, void *out, int64_t elements) {
   switch (dt) {
-    case TFCC_FLOAT32: {
-      float *o = out;
-      for (int64_t i = 0; i < elements; i++) {
-        float s = 0.f;
-        for (int32_t k = 0; k < n; k++) s += ((const float *)in[k])[i];
-        o[i] = s;
-      }
-      return true;
-    }
-    case TFCC_INT32: {
-      int32_t *o = out;
-      for (int64_t i = 0; i < elements; i++) {
-        uint32_t s = 0;
-        for (int32_t k = 0; k < n; k++) s += (uint32_t)((const int32_t *)in[k])[i];
-        o[i] = (int32_t)s;
-      }
-      return true;
-    }
-    case TFCC_INT64: {
-      int64_t *o = out;
-      for (int64_t i = 0; i < elements; i++) {
-        uint64_t s = 0;
-        for (int32_t k = 0; k < n; k++) s += (uint64_t)((const int64_t *)in[k])[i];
-        o[i] = (int64_t)s;
-      }
-      return true;
-    }
+    case TFCC_FLOAT32: ADD_N(float, float)
+    case TFCC_INT32: ADD_N(int32_t, uint32_t)
+    case TFCC_INT64: ADD_N(int64_t, uint64_t)
     default: return false;
   }
 }
