@@ -236,42 +236,41 @@ ROW_FN(fdiv_i8, int8_t, floordiv_i8(x, y))
 ROW_FN(fmod_i16r, int16_t, fmod_i16(x, y))
 ROW_FN(fmod_i8r, int8_t, fmod_i8(x, y))
 
+/* The row function of each (type, operator); NULL: not supported. */
+static const struct {
+  tfcc_dtype dt;
+  tfcc_bcast_row_fn fn[TFCC_BINOP_COUNT_];
+} k_rows[] = {
+    {TFCC_FLOAT32,
+     {add_f32, sub_f32, mul_f32, div_f32, sqd_f32, max_f32, min_f32, pow_f32, fdiv_f32, fmod_f32r}},
+    {TFCC_INT32,
+     {add_i32, sub_i32, mul_i32, div_i32r, sqd_i32, max_i32, min_i32, pow_i32r, fdiv_i32,
+      fmod_i32r}},
+    {TFCC_INT64,
+     {[TFCC_BIN_ADD] = add_i64,
+      [TFCC_BIN_SUB] = sub_i64,
+      [TFCC_BIN_MUL] = mul_i64,
+      [TFCC_BIN_DIV] = div_i64r,
+      [TFCC_BIN_MAX] = max_i64,
+      [TFCC_BIN_MIN] = min_i64,
+      [TFCC_BIN_FLOOR_MOD] = fmod_i64r}},
+    {TFCC_UINT8, {[TFCC_BIN_MAX] = max_u8, [TFCC_BIN_MIN] = min_u8}},
+    {TFCC_INT8,
+     {[TFCC_BIN_MAX] = max_i8,
+      [TFCC_BIN_MIN] = min_i8,
+      [TFCC_BIN_FLOOR_DIV] = fdiv_i8,
+      [TFCC_BIN_FLOOR_MOD] = fmod_i8r}},
+    {TFCC_INT16,
+     {[TFCC_BIN_MAX] = max_i16,
+      [TFCC_BIN_MIN] = min_i16,
+      [TFCC_BIN_FLOOR_DIV] = fdiv_i16,
+      [TFCC_BIN_FLOOR_MOD] = fmod_i16r}},
+};
+
 static tfcc_bcast_row_fn pick(tfcc_binop op, tfcc_dtype dt) {
-  switch (dt) {
-    case TFCC_FLOAT32: {
-      static const tfcc_bcast_row_fn t[TFCC_BINOP_COUNT_] = {add_f32,  sub_f32,  mul_f32, div_f32,
-                                                             sqd_f32,  max_f32,  min_f32, pow_f32,
-                                                             fdiv_f32, fmod_f32r};
-      return t[op];
-    }
-    case TFCC_INT32: {
-      static const tfcc_bcast_row_fn t[TFCC_BINOP_COUNT_] = {add_i32,  sub_i32,  mul_i32, div_i32r,
-                                                             sqd_i32,  max_i32,  min_i32, pow_i32r,
-                                                             fdiv_i32, fmod_i32r};
-      return t[op];
-    }
-    case TFCC_INT64: {
-      static const tfcc_bcast_row_fn t[TFCC_BINOP_COUNT_] = {
-          add_i64, sub_i64, mul_i64, div_i64r, NULL, max_i64, min_i64, NULL, NULL, fmod_i64r};
-      return t[op];
-    }
-    case TFCC_UINT8: {
-      static const tfcc_bcast_row_fn t[TFCC_BINOP_COUNT_] = {NULL,   NULL,   NULL, NULL, NULL,
-                                                             max_u8, min_u8, NULL, NULL, NULL};
-      return t[op];
-    }
-    case TFCC_INT8: {
-      static const tfcc_bcast_row_fn t[TFCC_BINOP_COUNT_] = {
-          NULL, NULL, NULL, NULL, NULL, max_i8, min_i8, NULL, fdiv_i8, fmod_i8r};
-      return t[op];
-    }
-    case TFCC_INT16: {
-      static const tfcc_bcast_row_fn t[TFCC_BINOP_COUNT_] = {
-          NULL, NULL, NULL, NULL, NULL, max_i16, min_i16, NULL, fdiv_i16, fmod_i16r};
-      return t[op];
-    }
-    default: return NULL;
-  }
+  for (size_t i = 0; i < sizeof k_rows / sizeof k_rows[0]; i++)
+    if (k_rows[i].dt == dt) return k_rows[i].fn[op];
+  return NULL;
 }
 
 bool tfcc_ref_binary_supported(tfcc_binop op, tfcc_dtype dt) {
