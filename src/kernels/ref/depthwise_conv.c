@@ -6,31 +6,17 @@
 
 #include "kernels/ref/conv_acc.h"
 
+/* Output channel oc reads input channel oc / multiplier; filter [1, fh, fw, out_c]. */
 #define TFCC_DW_LOOP(ACC_T, IN_EXPR, F_EXPR, FINISH) \
   const int32_t mult = g->out_c / g->in_c; \
-  for (int32_t b = 0; b < g->batches; b++) \
-    for (int32_t oy = 0; oy < g->out_h; oy++) \
-      for (int32_t ox = 0; ox < g->out_w; ox++) { \
-        const int32_t iy0 = oy * g->stride_h - g->pad_h; \
-        const int32_t ix0 = ox * g->stride_w - g->pad_w; \
-        const size_t out_base = (((size_t)b * g->out_h + oy) * g->out_w + ox) * g->out_c; \
-        for (int32_t oc = 0; oc < g->out_c; oc++) { \
-          const int32_t ic = oc / mult; \
-          ACC_T acc = 0; \
-          for (int32_t fy = 0; fy < g->filter_h; fy++) { \
-            const int32_t iy = iy0 + g->dil_h * fy; \
-            if (iy < 0 || iy >= g->in_h) continue; \
-            for (int32_t fx = 0; fx < g->filter_w; fx++) { \
-              const int32_t ix = ix0 + g->dil_w * fx; \
-              if (ix < 0 || ix >= g->in_w) continue; \
-              const size_t ii = (((size_t)b * g->in_h + iy) * g->in_w + ix) * g->in_c + ic; \
-              const size_t fi = ((size_t)fy * g->filter_w + fx) * g->out_c + oc; \
-              acc += (IN_EXPR) * (F_EXPR); \
-            } \
-          } \
-          FINISH; \
-        } \
-      }
+  TFCC_CONV_PIXELS(for (int32_t oc = 0; oc < g->out_c; oc++) { \
+    const int32_t ic = oc / mult; \
+    ACC_T acc = 0; \
+    TFCC_CONV_TAPS(const size_t ii = (((size_t)b * g->in_h + iy) * g->in_w + ix) * g->in_c + ic; \
+                   const size_t fi = ((size_t)fy * g->filter_w + fx) * g->out_c + oc; \
+                   acc += (IN_EXPR) * (F_EXPR);) \
+    FINISH; \
+  })
 
 void tfcc_dwconv_f32(const tfcc_conv_geom *g, const float *in, const float *filter,
                      const float *bias, float act_min, float act_max, float *out) {
