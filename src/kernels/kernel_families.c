@@ -243,26 +243,30 @@ static const tfcc_bf16_gemm_kernel *bf16_amx(void) {
   return NULL;
 }
 
+/* The AMX kernels' listing: family, name and what they need; both run at the avx512
+ * dispatch level. */
+static void gated_amx(tfcc_kernel_gated *out, const char *family, const char *name,
+                      const char *needs) {
+  out->family = family;
+  out->name = name;
+  out->isa = TFCC_ISA_AVX512;
+  out->needs = needs;
+}
+
 static void gated_q8(tfcc_isa level, tfcc_kernel_gated *out) {
   const tfcc_q8_gemm_kernel *k = q8_amx();
-  out->family = "q8-gemm";
-  out->name = k ? k->name : "q8-gemm-16x64-amxint8";
-  out->isa = TFCC_ISA_AVX512;
-  out->needs =
-      "AMX-TILE + AMX-INT8 (cpuid), tile state in XCR0, Linux's tile permission, "
-      "AVX512-VNNI; taken per layer for depth >= 256 and >= 16 rows (TFCC_AMX=off: never)";
+  gated_amx(out, "q8-gemm", k ? k->name : "q8-gemm-16x64-amxint8",
+            "AMX-TILE + AMX-INT8 (cpuid), tile state in XCR0, Linux's tile permission, "
+            "AVX512-VNNI; taken per layer for depth >= 256 and >= 16 rows (TFCC_AMX=off: never)");
   out->reason = k ? tfcc_q8_gemm_unavailable(k, level) : "not in this build";
 }
 
 static void gated_bf16(tfcc_isa level, tfcc_kernel_gated *out) {
   const tfcc_bf16_gemm_kernel *k = bf16_amx();
   const tfcc_cpu_info *c = tfcc_cpu();
-  out->family = "bf16-gemm";
-  out->name = k ? k->name : "bf16-gemm-16x32-amxbf16";
-  out->isa = TFCC_ISA_AVX512;
-  out->needs =
-      "precision bf16; AMX-TILE + AMX-BF16 (cpuid), tile state in XCR0, Linux's tile "
-      "permission, AVX512-BF16";
+  gated_amx(out, "bf16-gemm", k ? k->name : "bf16-gemm-16x32-amxbf16",
+            "precision bf16; AMX-TILE + AMX-BF16 (cpuid), tile state in XCR0, Linux's tile "
+            "permission, AVX512-BF16");
   if (!k)
     out->reason = "not in this build";
   else if (!tfcc_isa_level_fits(k->isa, level))

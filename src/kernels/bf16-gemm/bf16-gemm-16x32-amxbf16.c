@@ -17,23 +17,12 @@
 #include <string.h>
 
 #include "kernels/bf16-gemm/ukernels.h"
-
-typedef struct tile_config {
-  uint8_t palette;
-  uint8_t start_row;
-  uint8_t reserved[14];
-  uint16_t colsb[16];
-  uint8_t rows[16];
-} tile_config;
+#include "kernels/simd/amx_tile_config.h"
 
 TFCC_BF16_GEMM_DECL(tfcc_bf16_gemm_16x32_amxbf16) {
-  tile_config cfg;
-  memset(&cfg, 0, sizeof cfg);
-  cfg.palette = 1;
-  for (int t = 0; t < 5; t++) {
-    cfg.colsb[t] = 64;
-    cfg.rows[t] = 16;
-  }
+  static const uint8_t rows[5] = {16, 16, 16, 16, 16};
+  tfcc_amx_tile_config cfg;
+  tfcc_amx_tile_config_set(&cfg, 5, rows);
   _tile_loadconfig(&cfg);
   const float *bias = w;
   const uint16_t *b = (const uint16_t *)(const void *)(bias + 32);

@@ -35,90 +35,62 @@ static inline void store_row(float *c, size_t nc, __m512 v0, __m512 v1, __m512 l
   }
 }
 
+/* Rows 1..7 of a tile (row 0 is always there): X(r) per row. Row r reads A at a<r> (row 0's
+ * when r >= mr, so that every load stays inside A), its accumulators are named variables. */
+#define ROWS_1_7(X) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
+#define A_ROW(r) const uint16_t *a##r = mr > (r) ? a0 + (r)*a_stride : a0;
+
+#define INIT32(r) __m512 c##r##0 = c00, c##r##1 = c01;
+#define STEP32(r) \
+  { \
+    const __m512bh v = pair(a##r + o); \
+    c##r##0 = _mm512_dpbf16_ps(c##r##0, v, b0); \
+    c##r##1 = _mm512_dpbf16_ps(c##r##1, v, b1); \
+  }
+#define STORE32(r) \
+  if (mr > (r)) store_row(c + (r)*c_stride, nc, c##r##0, c##r##1, vlo, vhi);
+
 TFCC_BF16_GEMM_DECL(tfcc_bf16_gemm_8x32_avx512bf16) {
   const float *bias = w;
   const uint16_t *b = (const uint16_t *)(const void *)(bias + 32);
   const uint16_t *a0 = a;
-  const uint16_t *a1 = mr > 1 ? a0 + a_stride : a0, *a2 = mr > 2 ? a1 + a_stride : a0;
-  const uint16_t *a3 = mr > 3 ? a2 + a_stride : a0, *a4 = mr > 4 ? a3 + a_stride : a0;
-  const uint16_t *a5 = mr > 5 ? a4 + a_stride : a0, *a6 = mr > 6 ? a5 + a_stride : a0;
-  const uint16_t *a7 = mr > 7 ? a6 + a_stride : a0;
+  ROWS_1_7(A_ROW)
   __m512 c00 = _mm512_load_ps(bias), c01 = _mm512_load_ps(bias + 16);
-  __m512 c10 = c00, c11 = c01, c20 = c00, c21 = c01, c30 = c00, c31 = c01;
-  __m512 c40 = c00, c41 = c01, c50 = c00, c51 = c01, c60 = c00, c61 = c01;
-  __m512 c70 = c00, c71 = c01;
+  ROWS_1_7(INIT32)
   for (size_t k = 0; k < kp; k++, b += 64) {
     const __m512bh b0 = ld(b), b1 = ld(b + 32);
     const size_t o = 2 * k;
-    __m512bh v = pair(a0 + o);
-    c00 = _mm512_dpbf16_ps(c00, v, b0);
-    c01 = _mm512_dpbf16_ps(c01, v, b1);
-    v = pair(a1 + o);
-    c10 = _mm512_dpbf16_ps(c10, v, b0);
-    c11 = _mm512_dpbf16_ps(c11, v, b1);
-    v = pair(a2 + o);
-    c20 = _mm512_dpbf16_ps(c20, v, b0);
-    c21 = _mm512_dpbf16_ps(c21, v, b1);
-    v = pair(a3 + o);
-    c30 = _mm512_dpbf16_ps(c30, v, b0);
-    c31 = _mm512_dpbf16_ps(c31, v, b1);
-    v = pair(a4 + o);
-    c40 = _mm512_dpbf16_ps(c40, v, b0);
-    c41 = _mm512_dpbf16_ps(c41, v, b1);
-    v = pair(a5 + o);
-    c50 = _mm512_dpbf16_ps(c50, v, b0);
-    c51 = _mm512_dpbf16_ps(c51, v, b1);
-    v = pair(a6 + o);
-    c60 = _mm512_dpbf16_ps(c60, v, b0);
-    c61 = _mm512_dpbf16_ps(c61, v, b1);
-    v = pair(a7 + o);
-    c70 = _mm512_dpbf16_ps(c70, v, b0);
-    c71 = _mm512_dpbf16_ps(c71, v, b1);
+    STEP32(0)
+    ROWS_1_7(STEP32)
   }
   const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
   store_row(c, nc, c00, c01, vlo, vhi);
-  if (mr > 1) store_row(c + c_stride, nc, c10, c11, vlo, vhi);
-  if (mr > 2) store_row(c + 2 * c_stride, nc, c20, c21, vlo, vhi);
-  if (mr > 3) store_row(c + 3 * c_stride, nc, c30, c31, vlo, vhi);
-  if (mr > 4) store_row(c + 4 * c_stride, nc, c40, c41, vlo, vhi);
-  if (mr > 5) store_row(c + 5 * c_stride, nc, c50, c51, vlo, vhi);
-  if (mr > 6) store_row(c + 6 * c_stride, nc, c60, c61, vlo, vhi);
-  if (mr > 7) store_row(c + 7 * c_stride, nc, c70, c71, vlo, vhi);
+  ROWS_1_7(STORE32)
 }
+
+#define INIT16(r) __m512 c##r = c0;
+#define STEP16(r) c##r = _mm512_dpbf16_ps(c##r, pair(a##r + o), b0);
+#define STORE16(r) \
+  if (mr > (r)) _mm512_mask_storeu_ps(c + (r)*c_stride, m, clamp(c##r, vlo, vhi));
 
 /* 8 rows x the first 16 columns of a 32-column panel (nc <= 16). */
 TFCC_BF16_GEMM_DECL(tfcc_bf16_gemm_8x16_avx512bf16) {
   const float *bias = w;
   const uint16_t *b = (const uint16_t *)(const void *)(bias + 32);
   const uint16_t *a0 = a;
-  const uint16_t *a1 = mr > 1 ? a0 + a_stride : a0, *a2 = mr > 2 ? a1 + a_stride : a0;
-  const uint16_t *a3 = mr > 3 ? a2 + a_stride : a0, *a4 = mr > 4 ? a3 + a_stride : a0;
-  const uint16_t *a5 = mr > 5 ? a4 + a_stride : a0, *a6 = mr > 6 ? a5 + a_stride : a0;
-  const uint16_t *a7 = mr > 7 ? a6 + a_stride : a0;
+  ROWS_1_7(A_ROW)
   __m512 c0 = _mm512_load_ps(bias);
-  __m512 c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, c6 = c0, c7 = c0;
+  ROWS_1_7(INIT16)
   for (size_t k = 0; k < kp; k++, b += 64) {
     const __m512bh b0 = ld(b);
     const size_t o = 2 * k;
-    c0 = _mm512_dpbf16_ps(c0, pair(a0 + o), b0);
-    c1 = _mm512_dpbf16_ps(c1, pair(a1 + o), b0);
-    c2 = _mm512_dpbf16_ps(c2, pair(a2 + o), b0);
-    c3 = _mm512_dpbf16_ps(c3, pair(a3 + o), b0);
-    c4 = _mm512_dpbf16_ps(c4, pair(a4 + o), b0);
-    c5 = _mm512_dpbf16_ps(c5, pair(a5 + o), b0);
-    c6 = _mm512_dpbf16_ps(c6, pair(a6 + o), b0);
-    c7 = _mm512_dpbf16_ps(c7, pair(a7 + o), b0);
+    STEP16(0)
+    ROWS_1_7(STEP16)
   }
   const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
   const __mmask16 m = (__mmask16)(nc >= 16 ? 0xFFFFu : (1u << nc) - 1u);
   _mm512_mask_storeu_ps(c, m, clamp(c0, vlo, vhi));
-  if (mr > 1) _mm512_mask_storeu_ps(c + c_stride, m, clamp(c1, vlo, vhi));
-  if (mr > 2) _mm512_mask_storeu_ps(c + 2 * c_stride, m, clamp(c2, vlo, vhi));
-  if (mr > 3) _mm512_mask_storeu_ps(c + 3 * c_stride, m, clamp(c3, vlo, vhi));
-  if (mr > 4) _mm512_mask_storeu_ps(c + 4 * c_stride, m, clamp(c4, vlo, vhi));
-  if (mr > 5) _mm512_mask_storeu_ps(c + 5 * c_stride, m, clamp(c5, vlo, vhi));
-  if (mr > 6) _mm512_mask_storeu_ps(c + 6 * c_stride, m, clamp(c6, vlo, vhi));
-  if (mr > 7) _mm512_mask_storeu_ps(c + 7 * c_stride, m, clamp(c7, vlo, vhi));
+  ROWS_1_7(STORE16)
 }
 
 /* One row (GEMV: FULLY_CONNECTED at batch 1): weight-bandwidth bound, so two accumulator

@@ -7,6 +7,7 @@
 #include "cpu/cpu_info.h"
 #include "kernels/bf16-gemm/conv.h"
 #include "kernels/bf16-gemm/gemm.h"
+#include "kernels/gemm_split.h"
 #include "base/threadpool.h"
 
 #define BF16_L2_BLOCK (256u * 1024u)
@@ -126,35 +127,18 @@ static void bf16_task(void *ctx, size_t task, int thread) {
 static void run_job(struct tfcc_threadpool *pool, bf16_job *j) {
   const tfcc_bf16_packed *p = j->p;
   if (j->m == 0 || p->n == 0) return;
-  size_t threads = (size_t)tfcc_threadpool_size(pool);
-  if ((double)j->m * (double)p->n * (double)p->kdim < BF16_MIN_PARALLEL_MACS) {
-    threads = 1; /* waking workers costs more than it saves */
-    pool = NULL;
-  }
+  const size_t threads =
+      tfcc_gemm_threads(&pool, j->m, (size_t)p->n, (size_t)p->kdim, BF16_MIN_PARALLEL_MACS);
   const size_t MR = (size_t)p->k->mr;
   j->m_tiles = (j->m + MR - 1) / MR;
   j->n_panels = n_panels(p);
   j->group_tiles = group_rows(p) / MR;
-  size_t ppb = j->group_tiles > 1 ? j->n_panels : l2_block_bytes() / tfcc_bf16_panel_bytes(p);
-  if (ppb < 1) ppb = 1;
-  if (ppb > j->n_panels) ppb = j->n_panels;
-  size_t n_blocks = (j->n_panels + ppb - 1) / ppb;
-  size_t m_chunks = 1;
-  if (threads > 1) {
-    const size_t target = 4 * threads;
-    m_chunks = (target + n_blocks - 1) / n_blocks;
-    if (m_chunks > j->m_tiles) m_chunks = j->m_tiles;
-    if (m_chunks * n_blocks < target) { /* few rows: split the columns finer */
-      size_t want = (target + m_chunks - 1) / m_chunks;
-      if (want > j->n_panels) want = j->n_panels;
-      ppb = (j->n_panels + want - 1) / want;
-      n_blocks = (j->n_panels + ppb - 1) / ppb;
-    }
-  }
-  j->panels_per_block = ppb;
-  j->n_blocks = n_blocks;
-  j->tiles_per_task = (j->m_tiles + m_chunks - 1) / m_chunks;
-  j->m_chunks = (j->m_tiles + j->tiles_per_task - 1) / j->tiles_per_task;
+  const size_t ppb = j->group_tiles > 1 ? j->n_panels : l2_block_bytes() / tfcc_bf16_panel_bytes(p);
+  const tfcc_gemm_split sp = tfcc_gemm_split_blocks(j->m_tiles, j->n_panels, ppb, threads);
+  j->panels_per_block = sp.panels_per_block;
+  j->n_blocks = sp.n_blocks;
+  j->tiles_per_task = sp.tiles_per_task;
+  j->m_chunks = sp.m_chunks;
   j->scratch_stride = per_thread_bytes(p, j->group_tiles * MR);
   tfcc_threadpool_run(pool, j->m_chunks * j->n_blocks, bf16_task, j);
 }

@@ -52,6 +52,33 @@ static inline __attribute__((always_inline)) __m512 pixel_masked(const tfcc_conv
   return acc;
 }
 
+/* One step of the interior kernels: 4 pixels x NR output rows of 16 channels from the input
+ * rows p[j] + c0 (w: the 9 taps, b: the bias), clamped and stored at orow[r] + o + c0. */
+static inline __attribute__((always_inline)) void step_4px(const float *const *p, size_t C,
+                                                           size_t c0, const __m512 *w, __m512 b,
+                                                           __m512 lo, __m512 hi, float *const *orow,
+                                                           size_t o, const int32_t SH,
+                                                           const int32_t SW, const int32_t NR) {
+  const int32_t NJ = (NR - 1) * SH + 3, NK = 3 * SW + 3;
+  __m512 sum[2][4];
+  for (int32_t r = 0; r < NR; r++)
+    for (int32_t u = 0; u < 4; u++) sum[r][u] = b;
+  for (int32_t j = 0; j < NJ; j++) {
+    __m512 x[9];
+    for (int32_t k = 0; k < NK; k++) x[k] = _mm512_loadu_ps(p[j] + (size_t)k * C + c0);
+    for (int32_t r = 0; r < NR; r++) {
+      const int32_t ky = j - r * SH;
+      if (ky < 0 || ky >= 3) continue;
+      for (int32_t u = 0; u < 4; u++)
+        for (int32_t kx = 0; kx < 3; kx++)
+          sum[r][u] = _mm512_fmadd_ps(w[ky * 3 + kx], x[u * SW + kx], sum[r][u]);
+    }
+  }
+  for (int32_t r = 0; r < NR; r++)
+    for (int32_t u = 0; u < 4; u++)
+      _mm512_storeu_ps(orow[r] + o + (size_t)u * C + c0, clamp(sum[r][u], lo, hi));
+}
+
 /* 3x3, dilation 1, stride SH x SW (constants), full blocks, every filter row inside the
  * image: 4 pixels x NR output rows per step. Each distinct input row's columns are loaded
  * once per step and feed every output that reads them (s1, NR 2: 24 loads for 72 FMAs);
@@ -62,28 +89,12 @@ static inline __attribute__((always_inline)) int32_t interior_3x3(
     const float *const *rj, size_t C, const __m512 *w, __m512 b, __m512 lo, __m512 hi,
     float *const *orow, size_t o, int32_t n, const int32_t SH, const int32_t SW, const int32_t NR) {
   const float *p[5];
-  const int32_t NJ = (NR - 1) * SH + 3, NK = 3 * SW + 3;
+  const int32_t NJ = (NR - 1) * SH + 3;
   for (int32_t j = 0; j < NJ; j++) p[j] = rj[j];
   int32_t done = 0;
   for (; done + 4 <= n; done += 4, o += 4 * C) {
-    __m512 sum[2][4];
-    for (int32_t r = 0; r < NR; r++)
-      for (int32_t u = 0; u < 4; u++) sum[r][u] = b;
-    for (int32_t j = 0; j < NJ; j++) {
-      __m512 x[9];
-      for (int32_t k = 0; k < NK; k++) x[k] = _mm512_loadu_ps(p[j] + (size_t)k * C);
-      for (int32_t r = 0; r < NR; r++) {
-        const int32_t ky = j - r * SH;
-        if (ky < 0 || ky >= 3) continue;
-        for (int32_t u = 0; u < 4; u++)
-          for (int32_t kx = 0; kx < 3; kx++)
-            sum[r][u] = _mm512_fmadd_ps(w[ky * 3 + kx], x[u * SW + kx], sum[r][u]);
-      }
-      p[j] += 4 * (size_t)SW * C;
-    }
-    for (int32_t r = 0; r < NR; r++)
-      for (int32_t u = 0; u < 4; u++)
-        _mm512_storeu_ps(orow[r] + o + (size_t)u * C, clamp(sum[r][u], lo, hi));
+    step_4px(p, C, 0, w, b, lo, hi, orow, o, SH, SW, NR);
+    for (int32_t j = 0; j < NJ; j++) p[j] += 4 * (size_t)SW * C;
   }
   return done;
 }
@@ -96,7 +107,7 @@ static inline __attribute__((always_inline)) void interior_3x3_rows(
     const float *const *rj, size_t C, size_t cfull, const float *filter, const float *bias,
     __m512 lo, __m512 hi, float *const *orow, size_t o, int32_t groups, const int32_t SH,
     const int32_t SW, const int32_t NR) {
-  const int32_t NJ = (NR - 1) * SH + 3, NK = 3 * SW + 3;
+  const int32_t NJ = (NR - 1) * SH + 3;
   for (int32_t gi = 0; gi < groups; gi++, o += 4 * C) {
     const float *p[5];
     for (int32_t j = 0; j < NJ; j++) p[j] = rj[j] + (size_t)gi * 4 * (size_t)SW * C;
@@ -104,23 +115,7 @@ static inline __attribute__((always_inline)) void interior_3x3_rows(
       __m512 w[9];
       for (int32_t t = 0; t < 9; t++) w[t] = _mm512_loadu_ps(filter + (size_t)t * C + c0);
       const __m512 b = bias ? _mm512_loadu_ps(bias + c0) : _mm512_setzero_ps();
-      __m512 sum[2][4];
-      for (int32_t r = 0; r < NR; r++)
-        for (int32_t u = 0; u < 4; u++) sum[r][u] = b;
-      for (int32_t j = 0; j < NJ; j++) {
-        __m512 x[9];
-        for (int32_t k = 0; k < NK; k++) x[k] = _mm512_loadu_ps(p[j] + (size_t)k * C + c0);
-        for (int32_t r = 0; r < NR; r++) {
-          const int32_t ky = j - r * SH;
-          if (ky < 0 || ky >= 3) continue;
-          for (int32_t u = 0; u < 4; u++)
-            for (int32_t kx = 0; kx < 3; kx++)
-              sum[r][u] = _mm512_fmadd_ps(w[ky * 3 + kx], x[u * SW + kx], sum[r][u]);
-        }
-      }
-      for (int32_t r = 0; r < NR; r++)
-        for (int32_t u = 0; u < 4; u++)
-          _mm512_storeu_ps(orow[r] + o + (size_t)u * C + c0, clamp(sum[r][u], lo, hi));
+      step_4px(p, C, c0, w, b, lo, hi, orow, o, SH, SW, NR);
     }
   }
 }

@@ -23,6 +23,7 @@
 #include "cpu/cpu_info.h"
 #include "kernels/f32-gemm/conv.h"
 #include "kernels/f32-gemm/gemm.h"
+#include "kernels/gemm_split.h"
 #include "base/threadpool.h"
 
 #define TFCC_F32_MAX_MR 16
@@ -329,12 +330,8 @@ static void gemm_task(void *ctx, size_t task, int thread) {
 static void run_job(struct tfcc_threadpool *pool, gemm_job *j) {
   const tfcc_f32_gemm_kernel *k = j->p->k;
   if (j->m == 0 || j->p->n == 0) return;
-  size_t threads = (size_t)tfcc_threadpool_size(pool);
-  /* small products: waking workers costs more than it saves */
-  if ((double)j->m * (double)j->p->n * (double)j->p->kdim < TFCC_F32_MIN_PARALLEL_MACS) {
-    threads = 1;
-    pool = NULL;
-  }
+  const size_t threads = tfcc_gemm_threads(&pool, j->m, (size_t)j->p->n, (size_t)j->p->kdim,
+                                           TFCC_F32_MIN_PARALLEL_MACS);
   const size_t MR = (size_t)k->mr, NR = (size_t)k->nr;
   j->m_tiles = (j->m + MR - 1) / MR;
   j->n_panels = ((size_t)j->p->n + NR - 1) / NR;
@@ -360,10 +357,11 @@ static void run_job(struct tfcc_threadpool *pool, gemm_job *j) {
       }
     }
   }
-  j->panels_per_block = (j->n_panels + n_blocks - 1) / n_blocks;
-  j->n_blocks = (j->n_panels + j->panels_per_block - 1) / j->panels_per_block;
-  j->tiles_per_task = (j->m_tiles + m_chunks - 1) / m_chunks;
-  j->m_chunks = (j->m_tiles + j->tiles_per_task - 1) / j->tiles_per_task;
+  const tfcc_gemm_split sp = tfcc_gemm_split_counts(j->m_tiles, j->n_panels, m_chunks, n_blocks);
+  j->panels_per_block = sp.panels_per_block;
+  j->n_blocks = sp.n_blocks;
+  j->tiles_per_task = sp.tiles_per_task;
+  j->m_chunks = sp.m_chunks;
   tfcc_threadpool_run(pool, j->m_chunks * j->n_blocks, gemm_task, j);
 }
 

@@ -42,14 +42,10 @@ ROW(row_prelu, x >= 0.f ? x : x * y)
 TFCC_F32_VBINARY_DECL(tfcc_f32_vbinary_scalar) {
   const tfcc_f32_vbinary_params *p = params;
   const size_t sa = a_step ? 1 : 0, sb = b_step ? 1 : 0;
+#define ROW_CASE(op, sfx) \
+  case op: row_##sfx(p, a, b, out, n, sa, sb); break;
   switch (p->op) {
-    case TFCC_F32VB_ADD: row_add(p, a, b, out, n, sa, sb); break;
-    case TFCC_F32VB_SUB: row_sub(p, a, b, out, n, sa, sb); break;
-    case TFCC_F32VB_MUL: row_mul(p, a, b, out, n, sa, sb); break;
-    case TFCC_F32VB_DIV: row_div(p, a, b, out, n, sa, sb); break;
-    case TFCC_F32VB_SQDIFF: row_sqd(p, a, b, out, n, sa, sb); break;
-    case TFCC_F32VB_MAX: row_max(p, a, b, out, n, sa, sb); break;
-    case TFCC_F32VB_MIN: row_min(p, a, b, out, n, sa, sb); break;
+    TFCC_F32VB_OPS(ROW_CASE)
     default: row_prelu(p, a, b, out, n, sa, sb); break;
   }
 }

@@ -23,6 +23,17 @@ typedef enum tfcc_f32_vbinary_op {
   TFCC_F32VB_PRELU
 } tfcc_f32_vbinary_op;
 
+/* Every operator but PRELU with the suffix of its row functions, X(op, suffix): the kernels
+ * choose their row function by this list (PRELU is their default). */
+#define TFCC_F32VB_OPS(X) \
+  X(TFCC_F32VB_ADD, add) \
+  X(TFCC_F32VB_SUB, sub) \
+  X(TFCC_F32VB_MUL, mul) \
+  X(TFCC_F32VB_DIV, div) \
+  X(TFCC_F32VB_SQDIFF, sqd) \
+  X(TFCC_F32VB_MAX, max) \
+  X(TFCC_F32VB_MIN, min)
+
 typedef struct tfcc_f32_vbinary_params {
   tfcc_f32_vbinary_op op;
   float lo, hi; /* activation clamp (ADD/SUB/MUL/DIV; -inf, +inf for the others) */

@@ -53,14 +53,10 @@ VB_ROW(vb_row_prelu, vb_prelu)
 
 TFCC_F32_VBINARY_DECL(TFCC_F32_VBINARY_FN) {
   const tfcc_f32_vbinary_params *p = params;
+#define VB_ROW_CASE(op, sfx) \
+  case op: vb_row_##sfx(p, a, b, out, n, a_step, b_step); break;
   switch (p->op) {
-    case TFCC_F32VB_ADD: vb_row_add(p, a, b, out, n, a_step, b_step); break;
-    case TFCC_F32VB_SUB: vb_row_sub(p, a, b, out, n, a_step, b_step); break;
-    case TFCC_F32VB_MUL: vb_row_mul(p, a, b, out, n, a_step, b_step); break;
-    case TFCC_F32VB_DIV: vb_row_div(p, a, b, out, n, a_step, b_step); break;
-    case TFCC_F32VB_SQDIFF: vb_row_sqd(p, a, b, out, n, a_step, b_step); break;
-    case TFCC_F32VB_MAX: vb_row_max(p, a, b, out, n, a_step, b_step); break;
-    case TFCC_F32VB_MIN: vb_row_min(p, a, b, out, n, a_step, b_step); break;
+    TFCC_F32VB_OPS(VB_ROW_CASE)
     default: vb_row_prelu(p, a, b, out, n, a_step, b_step); break;
   }
 }

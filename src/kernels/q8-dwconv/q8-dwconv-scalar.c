@@ -1,30 +1,32 @@
-/* q8 depthwise micro-kernel, portable C (the arithmetic of dwconv.h). */
+/* q8 depthwise micro-kernel, portable C (dwconv_body.h, one channel per step): the arithmetic
+ * of dwconv.h. */
 #include <math.h>
 
-#include "kernels/q8-dwconv/dwconv.h"
 #include "kernels/q8-dwconv/ukernels.h"
 
-static inline void pixel(size_t c, size_t ntaps, const uint8_t *const *taps, const int32_t *pw,
-                         const tfcc_q8_out *o, bool is_signed) {
-  const size_t c16 = (c + 15) & ~(size_t)15;
-  const float *scale = (const float *)(const void *)(pw + c16);
-  const int32_t *w = pw + 2 * c16;
-  for (size_t ch = 0; ch < c; ch++) {
-    uint32_t acc = (uint32_t)pw[ch];
-    for (size_t t = 0; t < ntaps; t++) {
-      const int32_t x = is_signed ? (int32_t)(int8_t)taps[t][ch] : (int32_t)taps[t][ch];
-      acc += (uint32_t)(x * (int32_t)(int16_t)w[t * c16 + ch]);
-    }
-    if (o->c32) {
-      o->c32[ch] = (int32_t)acc;
-      continue;
-    }
-    float f = (float)(int32_t)acc * scale[ch];
-    f = f < o->lo ? o->lo : f;
-    f = f > o->hi ? o->hi : f;
-    o->c[ch] = (uint8_t)((int32_t)lrintf(f) + o->zp);
+#define Q8DW_N 1
+typedef uint32_t q8dw_acc; /* wrapping int32 sums */
+
+static inline uint32_t q8dw_sum(const int32_t *bias, const uint8_t *const *taps, size_t ntaps,
+                                size_t ch, size_t n, const int32_t *w, size_t c16, bool is_signed) {
+  uint32_t acc = (uint32_t)bias[0];
+  for (size_t t = 0; t < ntaps; t++) {
+    const int32_t x = is_signed ? (int32_t)(int8_t)taps[t][ch] : (int32_t)taps[t][ch];
+    acc += (uint32_t)(x * (int32_t)(int16_t)w[t * c16]);
   }
+  return acc;
 }
 
-TFCC_Q8_DW_DECL(tfcc_q8_dw_s_scalar) { pixel(c, ntaps, taps, pw, o, true); }
-TFCC_Q8_DW_DECL(tfcc_q8_dw_u_scalar) { pixel(c, ntaps, taps, pw, o, false); }
+static inline void q8dw_store32(int32_t *c32, uint32_t acc) { c32[0] = (int32_t)acc; }
+
+static inline void q8dw_requant(uint8_t *c, uint32_t acc, const float *scale, float lo, float hi,
+                                int32_t zp, size_t n) {
+  float f = (float)(int32_t)acc * scale[0];
+  f = f < lo ? lo : f;
+  f = f > hi ? hi : f;
+  c[0] = (uint8_t)((int32_t)lrintf(f) + zp);
+}
+
+#define Q8DW_FN_S tfcc_q8_dw_s_scalar
+#define Q8DW_FN_U tfcc_q8_dw_u_scalar
+#include "kernels/q8-dwconv/dwconv_body.h"

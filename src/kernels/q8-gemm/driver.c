@@ -16,6 +16,7 @@
  *   evict them), and streaming them at the compute rate of one tile would stall it. */
 #include <string.h>
 
+#include "kernels/gemm_split.h"
 #include "kernels/q8-gemm/gemm.h"
 #include "kernels/ref/conv_acc.h"
 #include "base/threadpool.h"
@@ -437,11 +438,8 @@ static size_t balanced_tiles_per_task(size_t m_tiles, size_t tpt, size_t threads
 static void run_job(struct tfcc_threadpool *pool, q8_job *j) {
   const tfcc_q8_gemm_kernel *k = j->p->k;
   if (j->m == 0 || j->p->n == 0) return;
-  size_t threads = (size_t)tfcc_threadpool_size(pool);
-  if ((double)j->m * (double)j->p->n * (double)j->p->kdim < TFCC_Q8_MIN_PARALLEL_MACS) {
-    threads = 1;
-    pool = NULL;
-  }
+  const size_t threads = tfcc_gemm_threads(&pool, j->m, (size_t)j->p->n, (size_t)j->p->kdim,
+                                           TFCC_Q8_MIN_PARALLEL_MACS);
   const size_t MR = (size_t)k->mr, NR = (size_t)k->nr;
   j->m_tiles = (j->m + MR - 1) / MR;
   j->n_panels = ((size_t)j->p->n + NR - 1) / NR;
@@ -454,28 +452,15 @@ static void run_job(struct tfcc_threadpool *pool, q8_job *j) {
                         q8_task_po, j);
     return;
   }
-  size_t ppb = TFCC_Q8_L2_BLOCK / tfcc_q8_panel_bytes(j->p);
-  if (ppb < 1) ppb = 1;
-  if (ppb > j->n_panels) ppb = j->n_panels;
-  size_t n_blocks = (j->n_panels + ppb - 1) / ppb;
-  size_t m_chunks = 1;
-  if (threads > 1) {
-    const size_t target = 4 * threads;
-    m_chunks = (target + n_blocks - 1) / n_blocks;
-    if (m_chunks > j->m_tiles) m_chunks = j->m_tiles;
-    if (m_chunks * n_blocks < target) {
-      size_t want = (target + m_chunks - 1) / m_chunks;
-      if (want > j->n_panels) want = j->n_panels;
-      ppb = (j->n_panels + want - 1) / want;
-      n_blocks = (j->n_panels + ppb - 1) / ppb;
-    }
-  }
-  j->panels_per_block = ppb;
-  j->n_blocks = n_blocks;
-  j->tiles_per_task = (j->m_tiles + m_chunks - 1) / m_chunks;
+  tfcc_gemm_split sp = tfcc_gemm_split_blocks(
+      j->m_tiles, j->n_panels, TFCC_Q8_L2_BLOCK / tfcc_q8_panel_bytes(j->p), threads);
   if (threads > 1)
-    j->tiles_per_task = balanced_tiles_per_task(j->m_tiles, j->tiles_per_task, threads);
-  j->m_chunks = (j->m_tiles + j->tiles_per_task - 1) / j->tiles_per_task;
+    tfcc_gemm_split_rows(&sp, j->m_tiles,
+                         balanced_tiles_per_task(j->m_tiles, sp.tiles_per_task, threads));
+  j->panels_per_block = sp.panels_per_block;
+  j->n_blocks = sp.n_blocks;
+  j->tiles_per_task = sp.tiles_per_task;
+  j->m_chunks = sp.m_chunks;
   tfcc_threadpool_run(pool, j->m_chunks * j->n_blocks, q8_task, j);
 }
 
@@ -487,13 +472,16 @@ static void set_scratch(q8_job *j, void *scratch) {
   j->scratch_stride = per_thread_bytes(j->g, j->p, j->hyb != NULL);
 }
 
-void tfcc_q8_gemm(struct tfcc_threadpool *pool, const tfcc_q8_packed *p, const tfcc_conv_requant *r,
-                  int32_t m, const void *a, size_t a_stride, void *c, size_t c_stride,
-                  void *scratch) {
+/* A product over m rows of a (a_stride bytes apart): requantized into c (r), or the hybrid
+ * float output stage (h, c unused). */
+static void run_rows(struct tfcc_threadpool *pool, const tfcc_q8_packed *p,
+                     const tfcc_conv_requant *r, const tfcc_q8_hybrid *h, int32_t m, const void *a,
+                     size_t a_stride, void *c, size_t c_stride, void *scratch) {
   q8_job j;
   memset(&j, 0, sizeof j);
   j.p = p;
   j.r = r;
+  j.hyb = h;
   j.m = m > 0 ? (size_t)m : 0;
   j.a = a;
   j.a_stride = a_stride;
@@ -501,6 +489,12 @@ void tfcc_q8_gemm(struct tfcc_threadpool *pool, const tfcc_q8_packed *p, const t
   j.c_stride = c_stride;
   set_scratch(&j, scratch);
   run_job(pool, &j);
+}
+
+void tfcc_q8_gemm(struct tfcc_threadpool *pool, const tfcc_q8_packed *p, const tfcc_conv_requant *r,
+                  int32_t m, const void *a, size_t a_stride, void *c, size_t c_stride,
+                  void *scratch) {
+  run_rows(pool, p, r, NULL, m, a, a_stride, c, c_stride, scratch);
 }
 
 void tfcc_q8_conv(struct tfcc_threadpool *pool, const tfcc_conv_geom *g, const tfcc_q8_packed *p,
@@ -523,15 +517,7 @@ void tfcc_q8_conv(struct tfcc_threadpool *pool, const tfcc_conv_geom *g, const t
 void tfcc_q8_gemm_hybrid(struct tfcc_threadpool *pool, const tfcc_q8_packed *p,
                          const tfcc_q8_hybrid *h, int32_t m, const void *a, size_t a_stride,
                          void *scratch) {
-  q8_job j;
-  memset(&j, 0, sizeof j);
-  j.p = p;
-  j.hyb = h;
-  j.m = m > 0 ? (size_t)m : 0;
-  j.a = a;
-  j.a_stride = a_stride;
-  set_scratch(&j, scratch);
-  run_job(pool, &j);
+  run_rows(pool, p, NULL, h, m, a, a_stride, NULL, 0, scratch);
 }
 
 void tfcc_q8_conv_hybrid(struct tfcc_threadpool *pool, const tfcc_conv_geom *g,

@@ -113,32 +113,24 @@ DEFINE_TILE(tile_u4, 4, 0)
 DEFINE_TILE(tile_u2, 2, 0)
 DEFINE_TILE(tile_u1, 1, 0)
 
-/* A partial tile (the last rows of M, or a GEMV) runs the smallest variant that holds it. */
-TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_14x32_avx512vnni) {
+/* A partial tile (the last rows of M, or a GEMV) runs the smallest variant that holds it
+ * (with is_signed constant, each call is a direct one). */
+static inline void tile(size_t mr, size_t nc, size_t kc, const void *const *a, const void *w,
+                        const int32_t *row_add, const tfcc_q8_out *o, int is_signed) {
   if (mr > 7)
-    tile_s14(mr, nc, kc, a, w, row_add, o);
+    (is_signed ? tile_s14 : tile_u14)(mr, nc, kc, a, w, row_add, o);
   else if (mr > 4)
-    tile_s7(mr, nc, kc, a, w, row_add, o);
+    (is_signed ? tile_s7 : tile_u7)(mr, nc, kc, a, w, row_add, o);
   else if (mr > 2)
-    tile_s4(mr, nc, kc, a, w, row_add, o);
+    (is_signed ? tile_s4 : tile_u4)(mr, nc, kc, a, w, row_add, o);
   else if (mr > 1)
-    tile_s2(mr, nc, kc, a, w, row_add, o);
+    (is_signed ? tile_s2 : tile_u2)(mr, nc, kc, a, w, row_add, o);
   else
-    tile_s1(mr, nc, kc, a, w, row_add, o);
+    (is_signed ? tile_s1 : tile_u1)(mr, nc, kc, a, w, row_add, o);
 }
 
-TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_14x32_avx512vnni) {
-  if (mr > 7)
-    tile_u14(mr, nc, kc, a, w, row_add, o);
-  else if (mr > 4)
-    tile_u7(mr, nc, kc, a, w, row_add, o);
-  else if (mr > 2)
-    tile_u4(mr, nc, kc, a, w, row_add, o);
-  else if (mr > 1)
-    tile_u2(mr, nc, kc, a, w, row_add, o);
-  else
-    tile_u1(mr, nc, kc, a, w, row_add, o);
-}
+TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_14x32_avx512vnni) { tile(mr, nc, kc, a, w, row_add, o, 1); }
+TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_14x32_avx512vnni) { tile(mr, nc, kc, a, w, row_add, o, 0); }
 
 /* Sum of n bytes (int8 when is_signed, else uint8), modulo 2^32: vpdpbusd against a vector
  * of ones (s8) or vpsadbw against zero (u8), 64 bytes per step into four accumulators in turn

@@ -39,6 +39,7 @@
 
 #include "kernels/q8-gemm/requant-avx512.h"
 #include "kernels/q8-gemm/ukernels.h"
+#include "kernels/simd/amx_tile_config.h"
 
 #define MR 16
 #define NR 64
@@ -47,22 +48,11 @@
 
 #define TFCC_AMX_BARRIER() __asm__ __volatile__("" ::: "memory")
 
-typedef struct tile_config {
-  uint8_t palette;
-  uint8_t start_row;
-  uint8_t reserved[14];
-  uint16_t colsb[16];
-  uint8_t rows[16];
-} tile_config;
-
 static inline void configure(size_t mr) {
-  tile_config cfg;
-  memset(&cfg, 0, sizeof cfg);
-  cfg.palette = 1;
-  for (int t = 0; t < 8; t++) {
-    cfg.colsb[t] = 64;
-    cfg.rows[t] = (uint8_t)(t < 5 ? mr : 16); /* C and A: mr rows; B: 16 groups */
-  }
+  /* C and A: mr rows; B: 16 groups */
+  const uint8_t r = (uint8_t)mr, rows[8] = {r, r, r, r, r, 16, 16, 16};
+  tfcc_amx_tile_config cfg;
+  tfcc_amx_tile_config_set(&cfg, 8, rows);
   TFCC_AMX_BARRIER();
   _tile_loadconfig(&cfg);
 }

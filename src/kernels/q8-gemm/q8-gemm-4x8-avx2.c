@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kernels/q8-gemm/ukernels.h"
+#include "kernels/simd/q8_requant_avx2.h"
 
 #define NR 8
 
@@ -29,18 +30,7 @@ static inline void store_row(size_t i, size_t nc, __m256i a, __m256i b, __m256i 
     _mm256_storeu_si256((__m256i *)(void *)(o->c32 + i * NR), v);
     return;
   }
-  __m256 f = _mm256_mul_ps(_mm256_cvtepi32_ps(v), _mm256_loadu_ps(scale));
-  f = _mm256_min_ps(_mm256_max_ps(f, _mm256_set1_ps(o->lo)), _mm256_set1_ps(o->hi));
-  const __m256i q = _mm256_add_epi32(_mm256_cvtps_epi32(f), _mm256_set1_epi32(o->zp));
-  const __m256i bytes = _mm256_shuffle_epi8(
-      q, _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 4, 8, 12,
-                          -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1));
-  uint8_t tmp[8];
-  const uint32_t lo4 = (uint32_t)_mm256_extract_epi32(bytes, 0);
-  const uint32_t hi4 = (uint32_t)_mm256_extract_epi32(bytes, 4);
-  memcpy(tmp, &lo4, 4);
-  memcpy(tmp + 4, &hi4, 4);
-  memcpy(o->c + i * o->c_stride, tmp, nc < 8 ? nc : 8);
+  tfcc_q8_requant8_avx2(o->c + i * o->c_stride, v, scale, o->lo, o->hi, o->zp, nc);
 }
 
 static inline void tile(size_t mr, size_t nc, size_t kc, const void *const *a, const void *w,

@@ -26,37 +26,15 @@ static inline __m128i lerp(const int8_t *p00, const int8_t *p01, const int8_t *p
   return s ? _mm_packs_epi16(w, w) : _mm_packus_epi16(w, w);
 }
 
-TFCC_Q8_RESIZE_DECL(tfcc_q8_resize_avx2) {
-  const size_t d = (size_t)s->depth;
-  const int8_t *p = in;
-  int8_t *q = out;
+/* 8 channels per step, the rest to the body's scalar loop */
+static inline size_t q8r_channels(int8_t *o, const int8_t *const *p, int32_t wx, int32_t wy, bool s,
+                                  size_t d) {
+  const __m256i vx = _mm256_set1_epi32(wx), vy = _mm256_set1_epi32(wy);
   const size_t full = d & ~(size_t)7;
-  for (int32_t r = row0; r < row1; r++) {
-    const int32_t b = r / s->out_h, oy = r % s->out_h;
-    const size_t base = (size_t)b * s->in_h * s->in_w;
-    const size_t row_t = base + (size_t)yt[3 * oy] * s->in_w,
-                 row_b = base + (size_t)yt[3 * oy + 1] * s->in_w;
-    const int32_t wy_s = yt[3 * oy + 2];
-    const __m256i wy = _mm256_set1_epi32(wy_s);
-    for (int32_t ox = 0; ox < s->out_w; ox++) {
-      int8_t *o = q + ((size_t)r * s->out_w + ox) * d;
-      const int8_t *p00 = p + (row_t + (size_t)xt[3 * ox]) * d,
-                   *p01 = p + (row_t + (size_t)xt[3 * ox + 1]) * d;
-      const int8_t *p10 = p + (row_b + (size_t)xt[3 * ox]) * d,
-                   *p11 = p + (row_b + (size_t)xt[3 * ox + 1]) * d;
-      const int32_t wx_s = xt[3 * ox + 2];
-      const __m256i wx = _mm256_set1_epi32(wx_s);
-      size_t c = 0;
-      for (; c < full; c += 8)
-        _mm_storel_epi64((__m128i *)(o + c),
-                         lerp(p00 + c, p01 + c, p10 + c, p11 + c, wx, wy, is_signed));
-      for (; c < d; c++) {
-        const int32_t v = is_signed
-                              ? tfcc_xnn_ibilinear(p00[c], p01[c], p10[c], p11[c], wx_s, wy_s)
-                              : tfcc_xnn_ibilinear((uint8_t)p00[c], (uint8_t)p01[c],
-                                                   (uint8_t)p10[c], (uint8_t)p11[c], wx_s, wy_s);
-        o[c] = (int8_t)v;
-      }
-    }
-  }
+  for (size_t c = 0; c < full; c += 8)
+    _mm_storel_epi64((__m128i *)(o + c), lerp(p[0] + c, p[1] + c, p[2] + c, p[3] + c, vx, vy, s));
+  return full;
 }
+
+#define TFCC_Q8_RESIZE_FN tfcc_q8_resize_avx2
+#include "kernels/q8-resize/resize_body.h"

@@ -7,6 +7,8 @@ static inline __m512i widen(__m128i x, bool s) {
   return s ? _mm512_cvtepi8_epi32(x) : _mm512_cvtepu8_epi32(x);
 }
 
+static inline __m128i ld16(const int8_t *p) { return _mm_loadu_si128((const __m128i *)p); }
+
 /* tfcc_xnn_ibilinear on 16 lanes: t = tl<<11 + (tr-tl)*wx, b likewise, (t<<11 + (b-t)*wy +
  * 2^21) >> 22 arithmetic; every intermediate stays inside int32 for 8-bit inputs. */
 static inline __m128i lerp(__m128i p00, __m128i p01, __m128i p10, __m128i p11, __m512i wx,
@@ -22,38 +24,24 @@ static inline __m128i lerp(__m128i p00, __m128i p01, __m128i p10, __m128i p11, _
   return _mm512_cvtepi32_epi8(_mm512_srai_epi32(acc, 22));
 }
 
-TFCC_Q8_RESIZE_DECL(tfcc_q8_resize_avx512) {
-  const size_t d = (size_t)s->depth;
-  const int8_t *p = in;
-  int8_t *q = out;
+/* every channel: 16 per step, the tail with masked loads and stores */
+static inline size_t q8r_channels(int8_t *o, const int8_t *const *p, int32_t wx, int32_t wy,
+                                  bool is_signed, size_t d) {
+  const __m512i vx = _mm512_set1_epi32(wx), vy = _mm512_set1_epi32(wy);
   const size_t full = d & ~(size_t)15;
+  size_t c = 0;
+  for (; c < full; c += 16)
+    _mm_storeu_si128((__m128i *)(o + c), lerp(ld16(p[0] + c), ld16(p[1] + c), ld16(p[2] + c),
+                                              ld16(p[3] + c), vx, vy, is_signed));
   const __mmask16 tail = (__mmask16)((1u << (d - full)) - 1u);
-  for (int32_t r = row0; r < row1; r++) {
-    const int32_t b = r / s->out_h, oy = r % s->out_h;
-    const size_t base = (size_t)b * s->in_h * s->in_w;
-    const size_t row_t = base + (size_t)yt[3 * oy] * s->in_w,
-                 row_b = base + (size_t)yt[3 * oy + 1] * s->in_w;
-    const __m512i wy = _mm512_set1_epi32(yt[3 * oy + 2]);
-    for (int32_t ox = 0; ox < s->out_w; ox++) {
-      int8_t *o = q + ((size_t)r * s->out_w + ox) * d;
-      const int8_t *p00 = p + (row_t + (size_t)xt[3 * ox]) * d,
-                   *p01 = p + (row_t + (size_t)xt[3 * ox + 1]) * d;
-      const int8_t *p10 = p + (row_b + (size_t)xt[3 * ox]) * d,
-                   *p11 = p + (row_b + (size_t)xt[3 * ox + 1]) * d;
-      const __m512i wx = _mm512_set1_epi32(xt[3 * ox + 2]);
-      size_t c = 0;
-      for (; c < full; c += 16)
-        _mm_storeu_si128((__m128i *)(o + c),
-                         lerp(_mm_loadu_si128((const __m128i *)(p00 + c)),
-                              _mm_loadu_si128((const __m128i *)(p01 + c)),
-                              _mm_loadu_si128((const __m128i *)(p10 + c)),
-                              _mm_loadu_si128((const __m128i *)(p11 + c)), wx, wy, is_signed));
-      if (tail)
-        _mm_mask_storeu_epi8(
-            o + c, tail,
-            lerp(_mm_maskz_loadu_epi8(tail, p00 + c), _mm_maskz_loadu_epi8(tail, p01 + c),
-                 _mm_maskz_loadu_epi8(tail, p10 + c), _mm_maskz_loadu_epi8(tail, p11 + c), wx, wy,
-                 is_signed));
-    }
-  }
+  if (tail)
+    _mm_mask_storeu_epi8(
+        o + c, tail,
+        lerp(_mm_maskz_loadu_epi8(tail, p[0] + c), _mm_maskz_loadu_epi8(tail, p[1] + c),
+             _mm_maskz_loadu_epi8(tail, p[2] + c), _mm_maskz_loadu_epi8(tail, p[3] + c), vx, vy,
+             is_signed));
+  return d;
 }
+
+#define TFCC_Q8_RESIZE_FN tfcc_q8_resize_avx512
+#include "kernels/q8-resize/resize_body.h"

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "kernels/q8-vbinary/vbinary.h"
+#include "kernels/simd/q8_widen_neon.h"
 
 typedef struct vparams {
   bool s;
@@ -52,16 +53,6 @@ static inline int32x4_t mul_fixed(const vparams *v, int32x4_t a, int32x4_t b) {
   return clamp(v, vaddq_s32(rdbpot(h, v->or_mask, v->or_thr, v->or_n), v->zo));
 }
 
-static inline void widen(const int8_t *p, bool s, int32x4_t *lo, int32x4_t *hi) {
-  int16x8_t w;
-  if (s)
-    w = vmovl_s8(vld1_s8(p));
-  else
-    w = vreinterpretq_s16_u16(vmovl_u8(vld1_u8((const uint8_t *)p)));
-  *lo = vmovl_s16(vget_low_s16(w));
-  *hi = vmovl_s16(vget_high_s16(w));
-}
-
 static inline void narrow(int8_t *p, bool s, int32x4_t lo, int32x4_t hi) {
   const int16x8_t w = vcombine_s16(vqmovn_s32(lo), vqmovn_s32(hi));
   if (s)
@@ -89,8 +80,8 @@ static inline void narrow(int8_t *p, bool s, int32x4_t lo, int32x4_t hi) {
         xb = tb; \
       } \
       int32x4_t a0 = ca, a1 = ca, b0 = cb, b1 = cb; \
-      if (a_step) widen(xa, s, &a0, &a1); \
-      if (b_step) widen(xb, s, &b0, &b1); \
+      if (a_step) tfcc_q8_widen_neon(xa, s, &a0, &a1); \
+      if (b_step) tfcc_q8_widen_neon(xb, s, &b0, &b1); \
       if (m == 8) { \
         narrow(po + i, s, op(v, a0, b0), op(v, a1, b1)); \
       } else { \

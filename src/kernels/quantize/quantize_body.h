@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "kernels/quantize/quantize.h"
+#include "kernels/ref/q_store.h"
 
 #define QZ_CAT2(a, b) a##b
 #define QZ_CAT(a, b) QZ_CAT2(a, b)
@@ -33,6 +34,17 @@ void QZ_CAT(tfcc_qz_xnn_, TFCC_QZ_ISA)(const float *restrict in, void *restrict 
 }
 
 /* TFLite builtin f32 -> q for element type T. */
+/* M(T) for the quantized type t: uint8, int8, else int16. */
+#define QZ_Q_TYPES(t, M) \
+  do { \
+    if ((t) == TFCC_UINT8) \
+      M(uint8_t); \
+    else if ((t) == TFCC_INT8) \
+      M(int8_t); \
+    else \
+      M(int16_t); \
+  } while (0)
+
 #define QZ_REF_LOOP(T) \
   do { \
     T *restrict o = (T *)out; \
@@ -52,16 +64,11 @@ void QZ_CAT(tfcc_qz_xnn_, TFCC_QZ_ISA)(const float *restrict in, void *restrict 
 
 void QZ_CAT(tfcc_qz_ref_, TFCC_QZ_ISA)(const float *restrict in, void *restrict out, size_t n,
                                        float scale, int32_t zp, tfcc_dtype ot) {
-  const int32_t qmin = ot == TFCC_UINT8 ? 0 : (ot == TFCC_INT8 ? -128 : -32768);
-  const int32_t qmax = ot == TFCC_UINT8 ? 255 : (ot == TFCC_INT8 ? 127 : 32767);
+  int32_t qmin, qmax;
+  tfcc_q_range(ot, &qmin, &qmax);
   const int32_t rlo = qmin - zp, rhi = qmax - zp;
   const float vlo = (float)(rlo - 1), vhi = (float)(rhi + 1);
-  if (ot == TFCC_UINT8)
-    QZ_REF_LOOP(uint8_t);
-  else if (ot == TFCC_INT8)
-    QZ_REF_LOOP(int8_t);
-  else
-    QZ_REF_LOOP(int16_t);
+  QZ_Q_TYPES(ot, QZ_REF_LOOP);
 }
 
 #define QZ_DEQ_LOOP(T) \
@@ -72,12 +79,7 @@ void QZ_CAT(tfcc_qz_ref_, TFCC_QZ_ISA)(const float *restrict in, void *restrict 
 
 void QZ_CAT(tfcc_dqz_, TFCC_QZ_ISA)(const void *restrict in, float *restrict out, size_t n,
                                     float scale, int32_t zp, tfcc_dtype it) {
-  if (it == TFCC_UINT8)
-    QZ_DEQ_LOOP(uint8_t);
-  else if (it == TFCC_INT8)
-    QZ_DEQ_LOOP(int8_t);
-  else
-    QZ_DEQ_LOOP(int16_t);
+  QZ_Q_TYPES(it, QZ_DEQ_LOOP);
 }
 
 #define QZ_RQ_LOOP(T, QMIN, QMAX) \

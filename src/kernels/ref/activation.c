@@ -273,26 +273,34 @@ static int32_t scale_input_i16(int16_t x, int32_t multiplier, int shift) {
   return tfcc_asr32(tfcc_fp_add(prod, round), shift);
 }
 
-/* reference_integer_ops::Logistic (int16, general scale): power-of-two scales come with
- * multiplier 0 and are turned into multiplier 3 << shift. */
+/* The int16 general-scale kernels' input: power-of-two scales come with multiplier 0 and are
+ * turned into multiplier 3 << shift. */
+static inline void lut_input_scale(int32_t *multiplier, int *left_shift) {
+  if (*multiplier == 0) {
+    *multiplier = 3 << *left_shift;
+    *left_shift = 0;
+  }
+}
+
+/* The sigmoid table read at |x| with `bits` fraction bits: entries |x| >> bits and the next,
+ * interpolated linearly by the low bits; `sat` past the table's end. */
+static inline uint32_t sigmoid_lerp(uint32_t abs_x, int bits, uint32_t sat) {
+  const uint32_t uh = abs_x >> bits;
+  if (uh >= 255) return sat;
+  const uint32_t ua = k_sigmoid_q16[uh], ub = k_sigmoid_q16[uh + 1];
+  const uint32_t ut = abs_x & ((1u << bits) - 1u);
+  return (ua << bits) + ut * (ub - ua);
+}
+
+static inline uint32_t abs_u32(int32_t x) { return x < 0 ? 0u - (uint32_t)x : (uint32_t)x; }
+
+/* reference_integer_ops::Logistic (int16, general scale). */
 void tfcc_logistic_i16_lut(const int16_t *in, int16_t *out, size_t n, int32_t input_multiplier,
                            int input_left_shift) {
-  if (input_multiplier == 0) {
-    input_multiplier = 3 << input_left_shift;
-    input_left_shift = 0;
-  }
+  lut_input_scale(&input_multiplier, &input_left_shift);
   for (size_t i = 0; i < n; i++) {
     const int32_t x = scale_input_i16(in[i], input_multiplier, input_left_shift);
-    const uint32_t abs_x = x < 0 ? 0u - (uint32_t)x : (uint32_t)x;
-    const uint32_t uh = abs_x >> 9;
-    uint32_t result;
-    if (uh >= 255) {
-      result = 0x7FFFu << 10;
-    } else {
-      const uint32_t ua = k_sigmoid_q16[uh], ub = k_sigmoid_q16[uh + 1];
-      const uint32_t ut = abs_x & 0x1ff;
-      result = (ua << 9) + ut * (ub - ua);
-    }
+    uint32_t result = sigmoid_lerp(abs_u32(x), 9, 0x7FFFu << 10);
     result = x >= 0 ? result + (1u << 9) : (1u << 25) - result + (1u << 9) - 1u;
     out[i] = (int16_t)(result >> 10);
   }
@@ -301,22 +309,10 @@ void tfcc_logistic_i16_lut(const int16_t *in, int16_t *out, size_t n, int32_t in
 /* reference_integer_ops::Tanh (int16, general scale), using tanh(x) = 2 sigmoid(2x) - 1. */
 void tfcc_tanh_i16_lut(const int16_t *in, int16_t *out, size_t n, int32_t input_multiplier,
                        int input_left_shift) {
-  if (input_multiplier == 0) {
-    input_multiplier = 3 << input_left_shift;
-    input_left_shift = 0;
-  }
+  lut_input_scale(&input_multiplier, &input_left_shift);
   for (size_t i = 0; i < n; i++) {
     const int32_t x = scale_input_i16(in[i], input_multiplier, input_left_shift);
-    const uint32_t abs_x = x < 0 ? 0u - (uint32_t)x : (uint32_t)x;
-    const uint32_t uh = abs_x >> 8;
-    int32_t result;
-    if (uh >= 255) {
-      result = 0xFFFF << 8;
-    } else {
-      const uint32_t ua = k_sigmoid_q16[uh], ub = k_sigmoid_q16[uh + 1];
-      const uint32_t ut = abs_x & 0xFF;
-      result = (int32_t)((ua << 8) + ut * (ub - ua));
-    }
+    int32_t result = (int32_t)sigmoid_lerp(abs_u32(x), 8, 0xFFFFu << 8);
     result = x >= 0 ? result - (1 << 23) + (1 << 7) : -result + (1 << 23) + (1 << 7) - 1;
     out[i] = (int16_t)tfcc_asr32(result, 8);
   }

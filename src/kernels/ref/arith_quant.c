@@ -100,23 +100,32 @@ static void qm(double m, int32_t *mult, int32_t *shift) {
   *shift = s;
 }
 
-void tfcc_arith_q_prepare_add(tfcc_arith_q *q, float s1, int32_t z1, float s2, int32_t z2, float so,
-                              int32_t zo, int32_t left_shift, bool negate_in2) {
+/* The offsets and the input shift every prepare sets. */
+static void q_offsets(tfcc_arith_q *q, int32_t z1, int32_t z2, int32_t zo, int32_t left_shift) {
   q->in1_offset = -z1;
   q->in2_offset = -z2;
   q->out_offset = zo;
   q->left_shift = left_shift;
-  /* add.cc: `2 * std::max(float, float)` is float; the quotients are double; the output
-   * denominator `(1 << left_shift) * output_scale` is float. */
+}
+
+/* add.cc and squared_difference.cc: both inputs rescaled to twice the larger input scale
+ * (`2 * std::max(float, float)` is float; the quotients are double), the output multiplier
+ * twice_max^out_pow / den (den = `(1 << shift) * output_scale`, float, passed in). */
+static void q_twice_max(tfcc_arith_q *q, float s1, float s2, int out_pow, float den) {
   const double twice_max = (double)(2.0f * (s1 > s2 ? s1 : s2));
   const double m1 = (double)s1 / twice_max;
   const double m2 = (double)s2 / twice_max;
-  const float den = (float)(1 << left_shift) * so;
-  const double mo = twice_max / (double)den;
+  const double mo = (out_pow == 2 ? twice_max * twice_max : twice_max) / (double)den;
   qm(m1, &q->in1_mult, &q->in1_shift);
   qm(m2, &q->in2_mult, &q->in2_shift);
-  if (negate_in2) q->in2_mult = -q->in2_mult; /* sub.cc: input2_multiplier *= -1 */
   qm(mo, &q->out_mult, &q->out_shift);
+}
+
+void tfcc_arith_q_prepare_add(tfcc_arith_q *q, float s1, int32_t z1, float s2, int32_t z2, float so,
+                              int32_t zo, int32_t left_shift, bool negate_in2) {
+  q_offsets(q, z1, z2, zo, left_shift);
+  q_twice_max(q, s1, s2, 1, (float)(1 << left_shift) * so);
+  if (negate_in2) q->in2_mult = -q->in2_mult; /* sub.cc: input2_multiplier *= -1 */
 }
 
 bool tfcc_checked_log2(float x, int32_t *log2_rounded) {
@@ -128,48 +137,32 @@ bool tfcc_checked_log2(float x, int32_t *log2_rounded) {
   return fabsf(frac) < 1e-3f;
 }
 
-void tfcc_arith_q_prepare_mul(tfcc_arith_q *q, float s1, int32_t z1, float s2, int32_t z2, float so,
-                              int32_t zo) {
-  q->in1_offset = -z1;
-  q->in2_offset = -z2;
-  q->out_offset = zo;
-  q->left_shift = 0;
-  /* mul.cc: `input1->params.scale * input2->params.scale / output->params.scale` is float. */
-  const float prod = s1 * s2;
-  const float m = prod / so;
+/* mul.cc and div.cc: only the output is rescaled, by m (computed in float as there). */
+static void q_out_only(tfcc_arith_q *q, int32_t z1, int32_t z2, int32_t zo, float m) {
+  q_offsets(q, z1, z2, zo, 0);
   qm((double)m, &q->out_mult, &q->out_shift);
   q->in1_mult = q->in2_mult = 0;
   q->in1_shift = q->in2_shift = 0;
+}
+
+void tfcc_arith_q_prepare_mul(tfcc_arith_q *q, float s1, int32_t z1, float s2, int32_t z2, float so,
+                              int32_t zo) {
+  /* mul.cc: `input1->params.scale * input2->params.scale / output->params.scale` is float. */
+  const float prod = s1 * s2;
+  q_out_only(q, z1, z2, zo, prod / so);
 }
 
 void tfcc_arith_q_prepare_div(tfcc_arith_q *q, float s1, int32_t z1, float s2, int32_t z2, float so,
                               int32_t zo) {
-  q->in1_offset = -z1;
-  q->in2_offset = -z2;
-  q->out_offset = zo;
-  q->left_shift = 0;
   /* div.cc: `input1->params.scale / (input2->params.scale * output->params.scale)` in float. */
   const float den = s2 * so;
-  const float m = s1 / den;
-  qm((double)m, &q->out_mult, &q->out_shift);
-  q->in1_mult = q->in2_mult = 0;
-  q->in1_shift = q->in2_shift = 0;
+  q_out_only(q, z1, z2, zo, s1 / den);
 }
 
 void tfcc_arith_q_prepare_sqdiff(tfcc_arith_q *q, float s1, int32_t z1, float s2, int32_t z2,
                                  float so, int32_t zo) {
-  q->in1_offset = -z1;
-  q->in2_offset = -z2;
-  q->out_offset = zo;
-  q->left_shift = 7;
-  const double twice_max = (double)(2.0f * (s1 > s2 ? s1 : s2));
-  const double m1 = (double)s1 / twice_max;
-  const double m2 = (double)s2 / twice_max;
-  const float den = (float)(1 << (7 * 2)) * so;
-  const double mo = (twice_max * twice_max) / (double)den;
-  qm(m1, &q->in1_mult, &q->in1_shift);
-  qm(m2, &q->in2_mult, &q->in2_shift);
-  qm(mo, &q->out_mult, &q->out_shift);
+  q_offsets(q, z1, z2, zo, 7);
+  q_twice_max(q, s1, s2, 2, (float)(1 << (7 * 2)) * so);
   q->act_min = -128;
   q->act_max = 127;
 }

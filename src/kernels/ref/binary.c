@@ -214,27 +214,23 @@ ROW_FN(min_f32, float, x < y ? x : y)
 ROW_FN(pow_f32, float, powf(x, y))
 ROW_FN(fdiv_f32, float, floordiv_f32(x, y))
 ROW_FN(fmod_f32r, float, fmod_f32(x, y))
-/* int32 */
-ROW_FN(add_i32, int32_t, ACTI(int32_t, WRAP_ADD(int32_t, uint32_t, x, y)))
-ROW_FN(sub_i32, int32_t, ACTI(int32_t, WRAP_SUB(int32_t, uint32_t, x, y)))
-ROW_FN(mul_i32, int32_t, ACTI(int32_t, WRAP_MUL(int32_t, uint32_t, x, y)))
-ROW_FN(div_i32r, int32_t, ACTI(int32_t, div_i32(x, y)))
+/* int32 and int64: ADD / SUB / MUL wrap (through the unsigned U) */
+#define WIDE_INT_ROWS(sfx, T, U) \
+  ROW_FN(add_##sfx, T, ACTI(T, WRAP_ADD(T, U, x, y))) \
+  ROW_FN(sub_##sfx, T, ACTI(T, WRAP_SUB(T, U, x, y))) \
+  ROW_FN(mul_##sfx, T, ACTI(T, WRAP_MUL(T, U, x, y))) \
+  ROW_FN(div_##sfx##r, T, ACTI(T, div_##sfx(x, y))) \
+  ROW_FN(max_##sfx, T, x > y ? x : y) \
+  ROW_FN(min_##sfx, T, x < y ? x : y) \
+  ROW_FN(fmod_##sfx##r, T, fmod_##sfx(x, y))
+WIDE_INT_ROWS(i32, int32_t, uint32_t)
+WIDE_INT_ROWS(i64, int64_t, uint64_t)
+/* int32 only */
 ROW_FN(sqd_i32, int32_t,
        WRAP_MUL(int32_t, uint32_t, WRAP_SUB(int32_t, uint32_t, x, y),
                 WRAP_SUB(int32_t, uint32_t, x, y)))
-ROW_FN(max_i32, int32_t, x > y ? x : y)
-ROW_FN(min_i32, int32_t, x < y ? x : y)
 ROW_FN(pow_i32r, int32_t, pow_i32(x, y))
 ROW_FN(fdiv_i32, int32_t, floordiv_i32(x, y))
-ROW_FN(fmod_i32r, int32_t, fmod_i32(x, y))
-/* int64 */
-ROW_FN(add_i64, int64_t, ACTI(int64_t, WRAP_ADD(int64_t, uint64_t, x, y)))
-ROW_FN(sub_i64, int64_t, ACTI(int64_t, WRAP_SUB(int64_t, uint64_t, x, y)))
-ROW_FN(mul_i64, int64_t, ACTI(int64_t, WRAP_MUL(int64_t, uint64_t, x, y)))
-ROW_FN(div_i64r, int64_t, ACTI(int64_t, div_i64(x, y)))
-ROW_FN(max_i64, int64_t, x > y ? x : y)
-ROW_FN(min_i64, int64_t, x < y ? x : y)
-ROW_FN(fmod_i64r, int64_t, fmod_i64(x, y))
 /* small integers (raw values) */
 ROW_FN(max_u8, uint8_t, x > y ? x : y)
 ROW_FN(min_u8, uint8_t, x < y ? x : y)
@@ -247,47 +243,41 @@ ROW_FN(fdiv_i8, int8_t, floordiv_i8(x, y))
 ROW_FN(fmod_i16r, int16_t, fmod_i16(x, y))
 ROW_FN(fmod_i8r, int8_t, fmod_i8(x, y))
 
+/* The row function of each (type, operator); NULL: not supported. */
+static const struct {
+  tfcc_dtype dt;
+  tfcc_bcast_row_fn fn[TFCC_BINOP_COUNT_];
+} k_rows[] = {
+    {TFCC_FLOAT32,
+     {add_f32, sub_f32, mul_f32, div_f32, sqd_f32, max_f32, min_f32, pow_f32, fdiv_f32, fmod_f32r}},
+    {TFCC_INT32,
+     {add_i32, sub_i32, mul_i32, div_i32r, sqd_i32, max_i32, min_i32, pow_i32r, fdiv_i32,
+      fmod_i32r}},
+    {TFCC_INT64,
+     {[TFCC_BIN_ADD] = add_i64,
+      [TFCC_BIN_SUB] = sub_i64,
+      [TFCC_BIN_MUL] = mul_i64,
+      [TFCC_BIN_DIV] = div_i64r,
+      [TFCC_BIN_MAX] = max_i64,
+      [TFCC_BIN_MIN] = min_i64,
+      [TFCC_BIN_FLOOR_MOD] = fmod_i64r}},
+    {TFCC_UINT8, {[TFCC_BIN_MAX] = max_u8, [TFCC_BIN_MIN] = min_u8}},
+    {TFCC_INT8,
+     {[TFCC_BIN_MAX] = max_i8,
+      [TFCC_BIN_MIN] = min_i8,
+      [TFCC_BIN_FLOOR_DIV] = fdiv_i8,
+      [TFCC_BIN_FLOOR_MOD] = fmod_i8r}},
+    {TFCC_INT16,
+     {[TFCC_BIN_MAX] = max_i16,
+      [TFCC_BIN_MIN] = min_i16,
+      [TFCC_BIN_FLOOR_DIV] = fdiv_i16,
+      [TFCC_BIN_FLOOR_MOD] = fmod_i16r}},
+};
+
 static tfcc_bcast_row_fn pick(tfcc_binop op, tfcc_dtype dt) {
-  switch (dt) {
-    case TFCC_FLOAT32: {
-      static const tfcc_bcast_row_fn t[TFCC_BINOP_COUNT_] = {add_f32,  sub_f32,  mul_f32, div_f32,
-                                                             sqd_f32,  max_f32,  min_f32, pow_f32,
-                                                             fdiv_f32, fmod_f32r};
-      return t[op];
-    }
-    case TFCC_INT32: {
-      static const tfcc_bcast_row_fn t[TFCC_BINOP_COUNT_] = {add_i32,  sub_i32,  mul_i32, div_i32r,
-                                                             sqd_i32,  max_i32,  min_i32, pow_i32r,
-                                                             fdiv_i32, fmod_i32r};
-      return t[op];
-    }
-    case TFCC_INT64: {
-      static const tfcc_bcast_row_fn t[TFCC_BINOP_COUNT_] = {
-          add_i64, sub_i64, mul_i64, div_i64r, NULL, max_i64, min_i64, NULL, NULL, fmod_i64r};
-      return t[op];
-    }
-    case TFCC_UINT8: {
-      static const tfcc_bcast_row_fn t[TFCC_BINOP_COUNT_] = {NULL,   NULL,   NULL, NULL, NULL,
-                                                             max_u8, min_u8, NULL, NULL, NULL};
-      return t[op];
-    }
-    case TFCC_INT8: {
-      static const tfcc_bcast_row_fn t[TFCC_BINOP_COUNT_] = {
-          NULL, NULL, NULL, NULL, NULL, max_i8, min_i8, NULL, fdiv_i8, fmod_i8r};
-      return t[op];
-    }
-    case TFCC_INT16: {
-      static const tfcc_bcast_row_fn t[TFCC_BINOP_COUNT_] = {
-          NULL, NULL, NULL, NULL, NULL, max_i16, min_i16, NULL, fdiv_i16, fmod_i16r};
-      return t[op];
-    }
-    case TFCC_FLOAT16: {
-      static const tfcc_bcast_row_fn t[TFCC_BINOP_COUNT_] = {add_f16, NULL, mul_f16, NULL, NULL,
-                                                             NULL,    NULL, NULL,    NULL, NULL};
-      return t[op];
-    }
-    default: return NULL;
-  }
+  for (size_t i = 0; i < sizeof k_rows / sizeof k_rows[0]; i++)
+    if (k_rows[i].dt == dt) return k_rows[i].fn[op];
+  return NULL;
 }
 
 bool tfcc_ref_binary_supported(tfcc_binop op, tfcc_dtype dt) {
@@ -327,35 +317,23 @@ void tfcc_binary_act_range(int activation, tfcc_binary_act *act) {
   }
 }
 
+/* out[i] = sum over k of in[k][i], summed in S (float, or the unsigned twin: wrapping). */
+#define ADD_N(T, S) \
+  { \
+    T *o = out; \
+    for (int64_t i = 0; i < elements; i++) { \
+      S s = 0; \
+      for (int32_t k = 0; k < n; k++) s += (S)((const T *)in[k])[i]; \
+      o[i] = (T)s; \
+    } \
+    return true; \
+  }
+
 bool tfcc_ref_add_n(tfcc_dtype dt, const void *const *in, int32_t n, void *out, int64_t elements) {
   switch (dt) {
-    case TFCC_FLOAT32: {
-      float *o = out;
-      for (int64_t i = 0; i < elements; i++) {
-        float s = 0.f;
-        for (int32_t k = 0; k < n; k++) s += ((const float *)in[k])[i];
-        o[i] = s;
-      }
-      return true;
-    }
-    case TFCC_INT32: {
-      int32_t *o = out;
-      for (int64_t i = 0; i < elements; i++) {
-        uint32_t s = 0;
-        for (int32_t k = 0; k < n; k++) s += (uint32_t)((const int32_t *)in[k])[i];
-        o[i] = (int32_t)s;
-      }
-      return true;
-    }
-    case TFCC_INT64: {
-      int64_t *o = out;
-      for (int64_t i = 0; i < elements; i++) {
-        uint64_t s = 0;
-        for (int32_t k = 0; k < n; k++) s += (uint64_t)((const int64_t *)in[k])[i];
-        o[i] = (int64_t)s;
-      }
-      return true;
-    }
+    case TFCC_FLOAT32: ADD_N(float, float)
+    case TFCC_INT32: ADD_N(int32_t, uint32_t)
+    case TFCC_INT64: ADD_N(int64_t, uint64_t)
     default: return false;
   }
 }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "kernels/ref/conv.h"
+#include "kernels/ref/conv_walk.h"
 #include "kernels/ref/quant_util.h"
 #include "kernels/ref/xnn_quant.h"
 
@@ -32,6 +33,19 @@ static inline int32_t tfcc_requant32(int64_t acc, int32_t bias, const tfcc_conv_
   }
   v = (int32_t)((int64_t)v + q->output_offset);
   return tfcc_clamp_i32(v, q->act_min, q->act_max);
+}
+
+/* tfcc_requant32 with the bias of channel c from an optional bias array. */
+static inline int32_t tfcc_requant32_b(int64_t acc, const int32_t *bias, const tfcc_conv_requant *q,
+                                       int32_t c) {
+  return tfcc_requant32(acc, bias ? bias[c] : 0, q, c);
+}
+
+/* The float kernels' output: acc + bias[c] (bias optional), clamped to [lo, hi] (NaN passes). */
+static inline float tfcc_bias_act_f32(float acc, const float *bias, size_t c, float lo, float hi) {
+  float v = acc + (bias ? bias[c] : 0.f);
+  v = v < lo ? lo : v;
+  return v > hi ? hi : v;
 }
 
 static inline int64_t tfcc_clamp_acc48(int64_t v) {

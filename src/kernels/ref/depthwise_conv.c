@@ -6,53 +6,36 @@
 
 #include "kernels/ref/conv_acc.h"
 
+/* Output channel oc reads input channel oc / multiplier; filter [1, fh, fw, out_c]. */
 #define TFCC_DW_LOOP(ACC_T, IN_EXPR, F_EXPR, FINISH) \
   const int32_t mult = g->out_c / g->in_c; \
-  for (int32_t b = 0; b < g->batches; b++) \
-    for (int32_t oy = 0; oy < g->out_h; oy++) \
-      for (int32_t ox = 0; ox < g->out_w; ox++) { \
-        const int32_t iy0 = oy * g->stride_h - g->pad_h; \
-        const int32_t ix0 = ox * g->stride_w - g->pad_w; \
-        const size_t out_base = (((size_t)b * g->out_h + oy) * g->out_w + ox) * g->out_c; \
-        for (int32_t oc = 0; oc < g->out_c; oc++) { \
-          const int32_t ic = oc / mult; \
-          ACC_T acc = 0; \
-          for (int32_t fy = 0; fy < g->filter_h; fy++) { \
-            const int32_t iy = iy0 + g->dil_h * fy; \
-            if (iy < 0 || iy >= g->in_h) continue; \
-            for (int32_t fx = 0; fx < g->filter_w; fx++) { \
-              const int32_t ix = ix0 + g->dil_w * fx; \
-              if (ix < 0 || ix >= g->in_w) continue; \
-              const size_t ii = (((size_t)b * g->in_h + iy) * g->in_w + ix) * g->in_c + ic; \
-              const size_t fi = ((size_t)fy * g->filter_w + fx) * g->out_c + oc; \
-              acc += (IN_EXPR) * (F_EXPR); \
-            } \
-          } \
-          FINISH; \
-        } \
-      }
+  TFCC_CONV_PIXELS(for (int32_t oc = 0; oc < g->out_c; oc++) { \
+    const int32_t ic = oc / mult; \
+    ACC_T acc = 0; \
+    TFCC_CONV_TAPS(const size_t ii = (((size_t)b * g->in_h + iy) * g->in_w + ix) * g->in_c + ic; \
+                   const size_t fi = ((size_t)fy * g->filter_w + fx) * g->out_c + oc; \
+                   acc += (IN_EXPR) * (F_EXPR);) \
+    FINISH; \
+  })
 
 void tfcc_dwconv_f32(const tfcc_conv_geom *g, const float *in, const float *filter,
                      const float *bias, float act_min, float act_max, float *out) {
-  TFCC_DW_LOOP(float, in[ii], filter[fi], {
-    float v = acc + (bias ? bias[oc] : 0.f);
-    v = v < act_min ? act_min : v;
-    out[out_base + oc] = v > act_max ? act_max : v;
-  })
+  TFCC_DW_LOOP(float, in[ii], filter[fi],
+               { out[out_base + oc] = tfcc_bias_act_f32(acc, bias, (size_t)oc, act_min, act_max); })
 }
 
 void tfcc_dwconv_u8(const tfcc_conv_geom *g, const tfcc_conv_requant *q, const uint8_t *in,
                     const uint8_t *filter, const int32_t *bias, uint8_t *out) {
   const int32_t io = q->input_offset, fo = q->filter_offset;
   TFCC_DW_LOOP(int64_t, (int32_t)in[ii] + io, (int32_t)filter[fi] + fo,
-               { out[out_base + oc] = (uint8_t)tfcc_requant32(acc, bias ? bias[oc] : 0, q, oc); })
+               { out[out_base + oc] = (uint8_t)tfcc_requant32_b(acc, bias, q, oc); })
 }
 
 void tfcc_dwconv_i8(const tfcc_conv_geom *g, const tfcc_conv_requant *q, const int8_t *in,
                     const int8_t *filter, const int32_t *bias, int8_t *out) {
   const int32_t io = q->input_offset;
   TFCC_DW_LOOP(int64_t, (int32_t)in[ii] + io, (int32_t)filter[fi],
-               { out[out_base + oc] = (int8_t)tfcc_requant32(acc, bias ? bias[oc] : 0, q, oc); })
+               { out[out_base + oc] = (int8_t)tfcc_requant32_b(acc, bias, q, oc); })
 }
 
 void tfcc_dwconv_i16(const tfcc_conv_geom *g, const tfcc_conv_requant *q, const int16_t *in,

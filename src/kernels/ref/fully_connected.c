@@ -14,9 +14,7 @@ void tfcc_fc_f32(const tfcc_fc_dims *d, const float *in, const float *w, const f
       const float *wr = w + (size_t)u * d->accum;
       float total = 0.f;
       for (int32_t k = 0; k < d->accum; k++) total += x[k] * wr[k];
-      float v = total + (bias ? bias[u] : 0.f);
-      v = v < act_min ? act_min : v;
-      out[(size_t)b * d->units + u] = v > act_max ? act_max : v;
+      out[(size_t)b * d->units + u] = tfcc_bias_act_f32(total, bias, (size_t)u, act_min, act_max);
     }
   }
 }
@@ -37,13 +35,13 @@ void tfcc_fc_f32(const tfcc_fc_dims *d, const float *in, const float *w, const f
 void tfcc_fc_u8(const tfcc_fc_dims *d, const tfcc_conv_requant *q, const uint8_t *in,
                 const uint8_t *w, const int32_t *bias, uint8_t *out) {
   const int32_t io = q->input_offset, fo = q->filter_offset;
-  TFCC_FC_LOOP(uint8_t, uint8_t, out[oi] = (uint8_t)tfcc_requant32(acc, bias ? bias[u] : 0, q, u))
+  TFCC_FC_LOOP(uint8_t, uint8_t, out[oi] = (uint8_t)tfcc_requant32_b(acc, bias, q, u))
 }
 
 void tfcc_fc_i8(const tfcc_fc_dims *d, const tfcc_conv_requant *q, const int8_t *in,
                 const int8_t *w, const int32_t *bias, int8_t *out) {
   const int32_t io = q->input_offset, fo = q->filter_offset;
-  TFCC_FC_LOOP(int8_t, int8_t, out[oi] = (int8_t)tfcc_requant32(acc, bias ? bias[u] : 0, q, u))
+  TFCC_FC_LOOP(int8_t, int8_t, out[oi] = (int8_t)tfcc_requant32_b(acc, bias, q, u))
 }
 
 /* round(acc * real) as a double, to int32 (saturated before the conversion), plus the output

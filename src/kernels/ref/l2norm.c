@@ -75,30 +75,32 @@ static void row_inv_sqrt(const void *row, bool s8, int32_t depth, int32_t zp, in
   tfcc_inv_sqrt_multiplier_exp((int32_t)(uint32_t)(uint64_t)sq, -1, m, s);
 }
 
-void tfcc_l2norm_u8(int32_t outer, int32_t depth, int32_t in_zp, const uint8_t *in, uint8_t *out) {
+/* Both 8-bit kernels: each row scaled by row_inv_sqrt's multiplier; the output scale is 1/128,
+ * folded into the shift for int8, zero point 128 for uint8 (l2norm.cc's two reference paths). */
+static void l2norm_q8(int32_t outer, int32_t depth, int32_t in_zp, const void *in, void *out,
+                      bool s8) {
   for (int32_t i = 0; i < outer; i++) {
-    const uint8_t *x = in + (size_t)i * depth;
+    const size_t row = (size_t)i * depth;
     int32_t m;
     int s;
-    row_inv_sqrt(x, false, depth, in_zp, &m, &s);
+    row_inv_sqrt((const uint8_t *)in + row, s8, depth, in_zp, &m, &s);
     for (int32_t c = 0; c < depth; c++) {
-      int32_t d = (int32_t)x[c] - in_zp;
-      int32_t v = 128 + tfcc_mbqm_lt1(128 * d, m, s);
-      out[(size_t)i * depth + c] = (uint8_t)tfcc_clamp_i32(v, 0, 255);
+      if (s8) {
+        const int32_t d = (int32_t)((const int8_t *)in)[row + c] - in_zp;
+        ((int8_t *)out)[row + c] = (int8_t)tfcc_clamp_i32(tfcc_mbqm(d, m, s + 7), -128, 127);
+      } else {
+        const int32_t d = (int32_t)((const uint8_t *)in)[row + c] - in_zp;
+        const int32_t v = 128 + tfcc_mbqm_lt1(128 * d, m, s);
+        ((uint8_t *)out)[row + c] = (uint8_t)tfcc_clamp_i32(v, 0, 255);
+      }
     }
   }
 }
 
+void tfcc_l2norm_u8(int32_t outer, int32_t depth, int32_t in_zp, const uint8_t *in, uint8_t *out) {
+  l2norm_q8(outer, depth, in_zp, in, out, false);
+}
+
 void tfcc_l2norm_i8(int32_t outer, int32_t depth, int32_t in_zp, const int8_t *in, int8_t *out) {
-  for (int32_t i = 0; i < outer; i++) {
-    const int8_t *x = in + (size_t)i * depth;
-    int32_t m;
-    int s;
-    row_inv_sqrt(x, true, depth, in_zp, &m, &s);
-    for (int32_t c = 0; c < depth; c++) {
-      int32_t d = (int32_t)x[c] - in_zp;
-      int32_t v = tfcc_mbqm(d, m, s + 7); /* output scale 1/128 folded into the shift */
-      out[(size_t)i * depth + c] = (int8_t)tfcc_clamp_i32(v, -128, 127);
-    }
-  }
+  l2norm_q8(outer, depth, in_zp, in, out, true);
 }

@@ -84,6 +84,22 @@ static u128 weak32(const uint8_t *s, uint64_t a, uint64_t b) {
   return r;
 }
 
+/* One 64-byte round of the long-input hash (the last one with mul and extra factor 9, the
+ * others with k1 and 1). */
+static void round64(const uint8_t *s, uint64_t mul, uint64_t f, uint64_t *x, uint64_t *y,
+                    uint64_t *z, u128 *v, u128 *w) {
+  *x = rot(*x + *y + v->first + ld64(s + 8), 37) * mul;
+  *y = rot(*y + v->second + ld64(s + 48), 42) * mul;
+  *x ^= w->second * f;
+  *y += v->first * f + ld64(s + 40);
+  *z = rot(*z + w->first, 33) * mul;
+  *v = weak32(s, v->second * mul, *x + w->first);
+  *w = weak32(s + 32, *z + w->second, *y + ld64(s + 16));
+  const uint64_t t = *z;
+  *z = *x;
+  *x = t;
+}
+
 uint64_t tfcc_fingerprint64(const uint8_t *s, size_t len) {
   if (len <= 16) return len0to16(s, len);
   if (len <= 32) return len17to32(s, len);
@@ -95,16 +111,7 @@ uint64_t tfcc_fingerprint64(const uint8_t *s, size_t len) {
   const uint8_t *end = s + ((len - 1) / 64) * 64;
   const uint8_t *last64 = end + ((len - 1) & 63) - 63;
   do {
-    x = rot(x + y + v.first + ld64(s + 8), 37) * k1;
-    y = rot(y + v.second + ld64(s + 48), 42) * k1;
-    x ^= w.second;
-    y += v.first + ld64(s + 40);
-    z = rot(z + w.first, 33) * k1;
-    v = weak32(s, v.second * k1, x + w.first);
-    w = weak32(s + 32, z + w.second, y + ld64(s + 16));
-    const uint64_t t = z;
-    z = x;
-    x = t;
+    round64(s, k1, 1, &x, &y, &z, &v, &w);
     s += 64;
   } while (s != end);
   const uint64_t mul = k1 + ((z & 0xff) << 1);
@@ -112,16 +119,7 @@ uint64_t tfcc_fingerprint64(const uint8_t *s, size_t len) {
   w.first += (len - 1) & 63;
   v.first += w.first;
   w.first += v.first;
-  x = rot(x + y + v.first + ld64(s + 8), 37) * mul;
-  y = rot(y + v.second + ld64(s + 48), 42) * mul;
-  x ^= w.second * 9;
-  y += v.first * 9 + ld64(s + 40);
-  z = rot(z + w.first, 33) * mul;
-  v = weak32(s, v.second * mul, x + w.first);
-  w = weak32(s + 32, z + w.second, y + ld64(s + 16));
-  const uint64_t t = z;
-  z = x;
-  x = t;
+  round64(s, mul, 9, &x, &y, &z, &v, &w);
   return len16(len16(v.first, w.first, mul) + shift_mix(y) * k0 + z,
                len16(v.second, w.second, mul) + x, mul);
 }

@@ -1,141 +1,37 @@
 /* Full-integer LSTM, 8-bit activations/weights and 16-bit cell state: TFLite's
  * EvalInteger8x8_16 / LstmStepInteger8x8_16 (lstm_eval.cc) with the portable tensor_utils
- * kernels, and gemmlowp's int16 fixed-point logistic and tanh, written from their definitions:
- * every add/sub wraps to 16 bits, every multiply is a saturating rounding doubling high mul. */
+ * kernels, and gemmlowp's int16 fixed-point logistic and tanh (fixedpoint.h: every add/sub
+ * wraps to 16 bits, every multiply is a saturating rounding doubling high mul). */
 #include <string.h>
 
+#include "kernels/ref/fixedpoint.h"
 #include "kernels/ref/l2norm.h"
 #include "kernels/ref/lstm.h"
 #include "kernels/ref/quant_util.h"
 
 /* ---------------------------------------------------------------- int16 fixed point */
 
-static inline int16_t w16(int32_t v) { return (int16_t)(uint16_t)(uint32_t)v; }
-static inline int16_t fx_add(int16_t a, int16_t b) { return w16((int32_t)a + b); }
-static inline int16_t fx_sub(int16_t a, int16_t b) { return w16((int32_t)a - b); }
-static inline int16_t fx_neg(int16_t a) { return w16(-(int32_t)a); }
-static inline int16_t fx_sat_add(int16_t a, int16_t b) {
-  return (int16_t)tfcc_clamp_i32((int32_t)a + b, INT16_MIN, INT16_MAX);
-}
-
-/* SaturatingRoundingDoublingHighMul for int16. */
-static inline int16_t fx_mul(int16_t a, int16_t b) {
-  if (a == b && a == INT16_MIN) return INT16_MAX;
-  int32_t ab = (int32_t)a * b;
-  int32_t nudge = ab >= 0 ? (1 << 14) : (1 - (1 << 14));
-  return w16((ab + nudge) / (1 << 15));
-}
-
-/* RoundingDivideByPOT on int16. */
-static inline int16_t fx_rdbpot(int16_t x, int e) {
-  int32_t mask = (int32_t)((1LL << e) - 1);
-  int32_t rem = x & mask;
-  int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
-  return w16((x >> e) + (rem > threshold ? 1 : 0));
-}
-
-/* SaturatingRoundingMultiplyByPOT<e> on int16. */
-static inline int16_t fx_mul_pot(int16_t x, int e) {
-  if (e > 0) {
-    int32_t threshold = (1 << (15 - e)) - 1;
-    if (x > threshold) return INT16_MAX;
-    if (x < -threshold) return INT16_MIN;
-    return w16((int32_t)x * (1 << e));
-  }
-  if (e < 0) return fx_rdbpot(x, -e);
-  return x;
-}
-
-/* A 32-bit gemmlowp constant rescaled to int16 (RescaleConstantInitializer). */
-static inline int16_t fx_const(int32_t c) { return w16(tfcc_rdbpot(c, 16)); }
-
-static inline int16_t fx_half_sum(int16_t a, int16_t b) {
-  int32_t sum = (int32_t)a + b;
-  int32_t sign = sum >= 0 ? 1 : -1;
-  return w16((sum + sign) / 2);
-}
-
-/* exp(x) for x in [-1/4, 0), Q0.15. */
-static int16_t fx_exp_quarter(int16_t a) {
-  const int16_t constant_term = fx_const(1895147668);
-  const int16_t one_third = fx_const(715827883);
-  int16_t x = fx_add(a, (int16_t)(1 << 12)); /* + 1/8 */
-  int16_t x2 = fx_mul(x, x);
-  int16_t x3 = fx_mul(x2, x);
-  int16_t x4 = fx_mul(x2, x2);
-  int16_t x4_over_4 = fx_mul_pot(x4, -2);
-  int16_t poly = fx_mul_pot(fx_add(fx_mul(fx_add(x4_over_4, x3), one_third), x2), -1);
-  return fx_sat_add(constant_term, fx_mul(constant_term, fx_add(x, poly)));
-}
-
-/* exp(a) for a <= 0 given with ib integer bits; result Q0.15. */
-static int16_t fx_exp_negative(int16_t a, int ib) {
-  const int fb = 15 - ib;
-  const int16_t quarter = (int16_t)(1 << (fb - 2));
-  const int16_t mask = (int16_t)(quarter - 1);
-  int16_t amq = fx_sub((int16_t)(a & mask), quarter);
-  int16_t result = fx_exp_quarter(fx_mul_pot(amq, ib));
-  int16_t remainder = fx_sub(amq, a);
-  static const int32_t k_mult[7] = {1672461947, 1302514674, 790015084, 290630308,
-                                    39332535,   720401,     242};
-  for (int e = -2; e <= 4; e++) {
-    if (ib > e) {
-      int shift = fb + e;
-      if (remainder & (1 << shift)) result = fx_mul(result, fx_const(k_mult[e + 2]));
-    }
-  }
-  if (ib > 5) {
-    int16_t clamp = fx_const(-(1 << (36 - ib)));
-    if (a < clamp) result = 0;
-  }
-  if (a == 0) result = INT16_MAX;
-  return result;
-}
-
-/* Newton-Raphson 1/(1+x) core shared by logistic and tanh; returns x in Q2.13. */
-static int16_t fx_nr_inverse(int16_t a) {
-  const int16_t f2_one = (int16_t)(1 << 13);
-  int16_t half_den = fx_half_sum(a, INT16_MAX);
-  int16_t x = fx_add(fx_const(1515870810), fx_mul(half_den, fx_const(-1010580540)));
-  for (int i = 0; i < 3; i++) {
-    int16_t hx = fx_mul(half_den, x);
-    int16_t one_minus = fx_sub(f2_one, hx);
-    x = fx_add(x, fx_mul_pot(fx_mul(x, one_minus), 2));
-  }
-  return x;
-}
-
-int16_t tfcc_fx16_logistic(int16_t a, int ib) {
-  bool pos = a > 0;
-  int16_t abs_in = pos ? a : fx_neg(a);
-  /* one_over_one_plus_x: ExactMulByPot<-1> (Q1.14 view) then Rescale<0>. */
-  int16_t rp = fx_mul_pot(fx_nr_inverse(fx_exp_negative(fx_neg(abs_in), ib)), 1);
-  int16_t rn = fx_sub(INT16_MAX, rp);
-  if (a == 0) return fx_const(1 << 30);
-  return pos ? rp : rn;
-}
-
-int16_t tfcc_fx16_tanh(int16_t a, int ib) {
-  bool neg = a < 0;
-  int16_t n = neg ? a : fx_neg(a);
-  /* ExactMulByPot<1>: same raw value read with one more integer bit. */
-  int16_t x = fx_nr_inverse(fx_exp_negative(n, ib + 1));
-  int16_t t = fx_mul_pot(fx_sub(x, (int16_t)(1 << 13)), 2);
-  if (a == 0) return 0;
-  return neg ? fx_neg(t) : t;
-}
+/* gemmlowp's int16 logistic and tanh are fixedpoint.h's. */
+int16_t tfcc_fx16_logistic(int16_t a, int ib) { return tfcc_fp16_logistic(a, ib); }
+int16_t tfcc_fx16_tanh(int16_t a, int ib) { return tfcc_fp16_tanh(a, ib); }
 
 /* ---------------------------------------------------------------- tensor_utils equivalents */
+
+/* Row r of MatrixBatchVectorMultiplyAccumulate before the accumulation: (bias[r] + w[r] . x)
+ * rescaled. */
+static inline int32_t mbvm_row(const int8_t *x, const int32_t *bias, const int8_t *w, int32_t mult,
+                               int shift, int32_t n_in, int32_t r) {
+  int32_t acc = bias[r];
+  const int8_t *wr = w + (size_t)r * n_in;
+  for (int32_t k = 0; k < n_in; k++) acc += (int32_t)x[k] * wr[k];
+  return tfcc_mbqm(acc, mult, shift);
+}
 
 /* MatrixBatchVectorMultiplyAccumulate (one batch row), int16 output, accumulating. */
 static void mbvma_i16(const int8_t *x, const int32_t *bias, const int8_t *w, int32_t mult,
                       int shift, int32_t n_in, int32_t n_out, int16_t *out) {
   for (int32_t r = 0; r < n_out; r++) {
-    int32_t acc = bias[r];
-    const int8_t *wr = w + (size_t)r * n_in;
-    for (int32_t k = 0; k < n_in; k++) acc += (int32_t)x[k] * wr[k];
-    acc = tfcc_mbqm(acc, mult, shift);
-    acc += out[r];
+    const int32_t acc = mbvm_row(x, bias, w, mult, shift, n_in, r) + out[r];
     out[r] = (int16_t)tfcc_clamp_i32(acc, INT16_MIN, INT16_MAX);
   }
 }
@@ -143,10 +39,7 @@ static void mbvma_i16(const int8_t *x, const int32_t *bias, const int8_t *w, int
 static void mbvma_i8(const int8_t *x, const int32_t *bias, const int8_t *w, int32_t mult, int shift,
                      int32_t n_in, int32_t n_out, int32_t out_zp, int8_t *out) {
   for (int32_t r = 0; r < n_out; r++) {
-    int32_t acc = bias[r];
-    const int8_t *wr = w + (size_t)r * n_in;
-    for (int32_t k = 0; k < n_in; k++) acc += (int32_t)x[k] * wr[k];
-    acc = tfcc_mbqm(acc, mult, shift);
+    int32_t acc = mbvm_row(x, bias, w, mult, shift, n_in, r);
     acc += out_zp;
     acc += out[r];
     out[r] = (int8_t)tfcc_clamp_i32(acc, INT8_MIN, INT8_MAX);

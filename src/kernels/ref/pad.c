@@ -60,53 +60,52 @@ void tfcc_ref_mirror_pad(const void *in, int32_t rank, const int32_t *in_dims,
   }
 }
 
-void tfcc_ref_space_to_batch(const void *in, const int32_t in_dims[4], const int32_t out_dims[4],
-                             int32_t block_h, int32_t block_w, int32_t pad_top, int32_t pad_left,
-                             uint8_t pad_byte, size_t es, void *out) {
-  const int32_t in_b = in_dims[0], in_h = in_dims[1], in_w = in_dims[2], depth = in_dims[3];
-  const int32_t out_b = out_dims[0], out_h = out_dims[1], out_w = out_dims[2];
-  const size_t row = (size_t)depth * es;
-  const uint8_t *src = (const uint8_t *)in;
-  uint8_t *dst = (uint8_t *)out;
-  if (in_b == 0) return;
-  for (int32_t b = 0; b < out_b; b++) {
-    const int32_t ib = b % in_b;
-    const int32_t shift_w = (b / in_b) % block_w, shift_h = (b / in_b) / block_w;
-    for (int32_t h = 0; h < out_h; h++) {
-      const int64_t y = (int64_t)h * block_h + shift_h - pad_top;
-      for (int32_t w = 0; w < out_w; w++) {
-        const int64_t x = (int64_t)w * block_w + shift_w - pad_left;
-        uint8_t *o = dst + ((((size_t)b * out_h + h) * out_w + w)) * row;
-        if (y < 0 || y >= in_h || x < 0 || x >= in_w)
-          memset(o, pad_byte, row);
+/* SPACE_TO_BATCH_ND and its inverse walk the same pairs: batched pixel (b, h, w) is space
+ * pixel (b % space_b, h * block_h + off_h - top, w * block_w + off_w - left) with
+ * (off_h, off_w) = (b / space_b) / block_w, % block_w. to_batch: src is the space tensor, dst
+ * the batched one (pad bytes where the space pixel is outside); else src is batched, dst space
+ * (outside: dropped). */
+static void space_batch_copy(const uint8_t *src, uint8_t *dst, const int32_t space_dims[4],
+                             const int32_t batched_dims[4], int32_t block_h, int32_t block_w,
+                             int32_t top, int32_t left, size_t es, bool to_batch,
+                             uint8_t pad_byte) {
+  const int32_t sp_b = space_dims[0], sp_h = space_dims[1], sp_w = space_dims[2];
+  const int32_t bt_b = batched_dims[0], bt_h = batched_dims[1], bt_w = batched_dims[2];
+  const size_t row = (size_t)space_dims[3] * es;
+  if (sp_b == 0) return;
+  for (int32_t b = 0; b < bt_b; b++) {
+    const int32_t sb = b % sp_b, spatial = b / sp_b;
+    const int32_t off_h = spatial / block_w, off_w = spatial % block_w;
+    for (int32_t h = 0; h < bt_h; h++) {
+      const int64_t y = (int64_t)h * block_h + off_h - top;
+      const bool y_in = y >= 0 && y < sp_h;
+      if (!y_in && !to_batch) continue;
+      for (int32_t w = 0; w < bt_w; w++) {
+        const int64_t x = (int64_t)w * block_w + off_w - left;
+        const size_t bo = (((size_t)b * bt_h + h) * bt_w + w) * row;
+        if (!y_in || x < 0 || x >= sp_w) {
+          if (to_batch) memset(dst + bo, pad_byte, row);
+          continue;
+        }
+        const size_t so = (((size_t)sb * sp_h + (size_t)y) * sp_w + (size_t)x) * row;
+        if (to_batch)
+          memcpy(dst + bo, src + so, row);
         else
-          memcpy(o, src + ((((size_t)ib * in_h + (size_t)y) * in_w + (size_t)x)) * row, row);
+          memcpy(dst + so, src + bo, row);
       }
     }
   }
 }
 
+void tfcc_ref_space_to_batch(const void *in, const int32_t in_dims[4], const int32_t out_dims[4],
+                             int32_t block_h, int32_t block_w, int32_t pad_top, int32_t pad_left,
+                             uint8_t pad_byte, size_t es, void *out) {
+  space_batch_copy(in, out, in_dims, out_dims, block_h, block_w, pad_top, pad_left, es, true,
+                   pad_byte);
+}
+
 void tfcc_ref_batch_to_space(const void *in, const int32_t in_dims[4], const int32_t out_dims[4],
                              int32_t block_h, int32_t block_w, int32_t crop_top, int32_t crop_left,
                              size_t es, void *out) {
-  const int32_t in_b = in_dims[0], in_h = in_dims[1], in_w = in_dims[2], depth = in_dims[3];
-  const int32_t out_b = out_dims[0], out_h = out_dims[1], out_w = out_dims[2];
-  const size_t row = (size_t)depth * es;
-  const uint8_t *src = (const uint8_t *)in;
-  uint8_t *dst = (uint8_t *)out;
-  if (out_b == 0) return;
-  for (int32_t b = 0; b < in_b; b++) {
-    const int32_t ob = b % out_b, spatial = b / out_b;
-    const int32_t off_h = spatial / block_w, off_w = spatial % block_w;
-    for (int32_t h = 0; h < in_h; h++) {
-      const int64_t y = (int64_t)h * block_h + off_h - crop_top;
-      if (y < 0 || y >= out_h) continue;
-      for (int32_t w = 0; w < in_w; w++) {
-        const int64_t x = (int64_t)w * block_w + off_w - crop_left;
-        if (x < 0 || x >= out_w) continue;
-        memcpy(dst + ((((size_t)ob * out_h + (size_t)y) * out_w + (size_t)x)) * row,
-               src + ((((size_t)b * in_h + h) * in_w + w)) * row, row);
-      }
-    }
-  }
+  space_batch_copy(in, out, out_dims, in_dims, block_h, block_w, crop_top, crop_left, es, false, 0);
 }

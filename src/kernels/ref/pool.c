@@ -5,20 +5,14 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "kernels/ref/conv_walk.h"
+
 /* Visits every output element with its clipped window [fy0, fy1) x [fx0, fx1). */
 #define TFCC_POOL_LOOP(...) \
-  for (int32_t b = 0; b < g->batches; b++) \
-    for (int32_t oy = 0; oy < g->out_h; oy++) \
-      for (int32_t ox = 0; ox < g->out_w; ox++) { \
-        const int32_t iy0 = oy * g->stride_h - g->pad_h; \
-        const int32_t ix0 = ox * g->stride_w - g->pad_w; \
-        const int32_t fy0 = iy0 < 0 ? -iy0 : 0; \
-        const int32_t fx0 = ix0 < 0 ? -ix0 : 0; \
-        const int32_t fy1 = g->filter_h < g->in_h - iy0 ? g->filter_h : g->in_h - iy0; \
-        const int32_t fx1 = g->filter_w < g->in_w - ix0 ? g->filter_w : g->in_w - ix0; \
-        const size_t ob = (((size_t)b * g->out_h + oy) * g->out_w + ox) * g->out_c; \
-        for (int32_t c = 0; c < g->out_c; c++) { __VA_ARGS__ } \
-      }
+  TFCC_CONV_PIXELS(const int32_t fy0 = iy0 < 0 ? -iy0 : 0; const int32_t fx0 = ix0 < 0 ? -ix0 : 0; \
+                   const int32_t fy1 = g->filter_h < g->in_h - iy0 ? g->filter_h : g->in_h - iy0; \
+                   const int32_t fx1 = g->filter_w < g->in_w - ix0 ? g->filter_w : g->in_w - ix0; \
+                   for (int32_t c = 0; c < g->out_c; c++){__VA_ARGS__})
 #define TFCC_POOL_AT(fy, fx) \
   ((((size_t)b * g->in_h + (size_t)(iy0 + (fy))) * g->in_w + (size_t)(ix0 + (fx))) * g->out_c + c)
 
@@ -27,18 +21,23 @@ static inline int32_t clampi(int32_t v, int32_t lo, int32_t hi) {
   return v < lo ? lo : (v > hi ? hi : v);
 }
 
+/* Inside TFCC_POOL_LOOP: sum (float) of TERM over the window's values v, and their count. */
+#define WINDOW_SUM_F32(sum, count, TERM) \
+  float sum = 0.f; \
+  int32_t count = 0; \
+  for (int32_t fy = fy0; fy < fy1; fy++) \
+    for (int32_t fx = fx0; fx < fx1; fx++) { \
+      const float v = in[TFCC_POOL_AT(fy, fx)]; \
+      sum += TERM; \
+      count++; \
+    }
+
 void tfcc_avgpool_f32(const tfcc_conv_geom *g, const float *in, float lo, float hi, float *out) {
   TFCC_POOL_LOOP({
-    float total = 0.f;
-    int32_t count = 0;
-    for (int32_t fy = fy0; fy < fy1; fy++)
-      for (int32_t fx = fx0; fx < fx1; fx++) {
-        total += in[TFCC_POOL_AT(fy, fx)];
-        count++;
-      }
+    WINDOW_SUM_F32(total, count, v);
     /* an empty window (only possible with a filter smaller than the padding) gives 0
      * instead of TFLite's division by zero */
-    out[ob + c] = clampf(count ? total / (float)count : 0.f, lo, hi);
+    out[out_base + c] = clampf(count ? total / (float)count : 0.f, lo, hi);
   })
 }
 
@@ -51,7 +50,7 @@ void tfcc_avgpool_f32(const tfcc_conv_geom *g, const float *in, float lo, float 
         count++; \
       } \
     if (count) acc = acc > 0 ? (acc + count / 2) / count : (acc - count / 2) / count; \
-    out[ob + c] = (T)clampi(acc, lo, hi); \
+    out[out_base + c] = (T)clampi(acc, lo, hi); \
   })
 
 void tfcc_avgpool_u8(const tfcc_conv_geom *g, const uint8_t *in, int32_t lo, int32_t hi,
@@ -75,7 +74,7 @@ void tfcc_maxpool_f32(const tfcc_conv_geom *g, const float *in, float lo, float 
         float v = in[TFCC_POOL_AT(fy, fx)];
         m = v > m ? v : m;
       }
-    out[ob + c] = clampf(m, lo, hi);
+    out[out_base + c] = clampf(m, lo, hi);
   })
 }
 
@@ -87,7 +86,7 @@ void tfcc_maxpool_f32(const tfcc_conv_geom *g, const float *in, float lo, float 
         int32_t v = in[TFCC_POOL_AT(fy, fx)]; \
         m = v > m ? v : m; \
       } \
-    out[ob + c] = (T)clampi(m, lo, hi); \
+    out[out_base + c] = (T)clampi(m, lo, hi); \
   })
 
 void tfcc_maxpool_u8(const tfcc_conv_geom *g, const uint8_t *in, int32_t lo, int32_t hi,
@@ -105,14 +104,7 @@ void tfcc_maxpool_i16(const tfcc_conv_geom *g, const int16_t *in, int32_t lo, in
 
 void tfcc_l2pool_f32(const tfcc_conv_geom *g, const float *in, float lo, float hi, float *out) {
   TFCC_POOL_LOOP({
-    float sum = 0.f;
-    int32_t count = 0;
-    for (int32_t fy = fy0; fy < fy1; fy++)
-      for (int32_t fx = fx0; fx < fx1; fx++) {
-        float v = in[TFCC_POOL_AT(fy, fx)];
-        sum += v * v;
-        count++;
-      }
-    out[ob + c] = clampf(count ? sqrtf(sum / (float)count) : 0.f, lo, hi);
+    WINDOW_SUM_F32(sum, count, v * v);
+    out[out_base + c] = clampf(count ? sqrtf(sum / (float)count) : 0.f, lo, hi);
   })
 }

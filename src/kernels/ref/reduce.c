@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "kernels/ref/q_store.h"
 #include "kernels/ref/quant_util.h"
 
 void tfcc_reduce_shape_finish(tfcc_reduce_shape *s) {
@@ -188,28 +189,6 @@ bool tfcc_reduce_sum_q_raw(const tfcc_reduce_shape *s, tfcc_dtype dt, const void
 #undef TFCC_SUMQ_
 }
 
-static void store_q(tfcc_dtype dt, void *out, int64_t j, int32_t v) {
-  if (dt == TFCC_UINT8)
-    ((uint8_t *)out)[j] = (uint8_t)v;
-  else if (dt == TFCC_INT8)
-    ((int8_t *)out)[j] = (int8_t)v;
-  else
-    ((int16_t *)out)[j] = (int16_t)v;
-}
-
-static void q_range(tfcc_dtype dt, int32_t *lo, int32_t *hi) {
-  if (dt == TFCC_UINT8) {
-    *lo = 0;
-    *hi = 255;
-  } else if (dt == TFCC_INT8) {
-    *lo = -128;
-    *hi = 127;
-  } else {
-    *lo = INT16_MIN;
-    *hi = INT16_MAX;
-  }
-}
-
 bool tfcc_reduce_mean_q_same(const tfcc_reduce_shape *s, tfcc_dtype dt, const void *in, void *out,
                              int32_t *acc) {
   if (!tfcc_reduce_sum_q_raw(s, dt, in, acc)) return false;
@@ -220,7 +199,7 @@ bool tfcc_reduce_mean_q_same(const tfcc_reduce_shape *s, tfcc_dtype dt, const vo
 void tfcc_reduce_mean_q_same_finish(const tfcc_reduce_shape *s, tfcc_dtype dt, const int32_t *acc,
                                     void *out) {
   int32_t n = (int32_t)s->reduce_count;
-  for (int64_t j = 0; j < s->out_count; j++) store_q(dt, out, j, n > 0 ? acc[j] / n : 0);
+  for (int64_t j = 0; j < s->out_count; j++) tfcc_q_store(dt, out, j, n > 0 ? acc[j] / n : 0);
 }
 
 /* float -> int32 as C++'s static_cast would do for in-range values; saturates instead of UB. */
@@ -245,7 +224,7 @@ void tfcc_reduce_quantized_mean_or_sum_finish(const tfcc_reduce_shape *s, tfcc_d
                                               bool compute_sum) {
   int32_t n = (int32_t)s->reduce_count;
   if (n <= 0) {
-    for (int64_t j = 0; j < s->out_count; j++) store_q(dt, out, j, 0);
+    for (int64_t j = 0; j < s->out_count; j++) tfcc_q_store(dt, out, j, 0);
     return;
   }
   /* Same float operations, in the same order, as QuantizedMeanOrSum. */
@@ -254,18 +233,18 @@ void tfcc_reduce_quantized_mean_or_sum_finish(const tfcc_reduce_shape *s, tfcc_d
     const float bias = (float)(-in_zp) * scale * (float)n + 0.5f;
     for (int64_t j = 0; j < s->out_count; j++) {
       int32_t v = f2i_sat(roundf((float)acc[j] * scale + bias));
-      store_q(dt, out, j, (int32_t)((uint32_t)v + (uint32_t)out_zp));
+      tfcc_q_store(dt, out, j, (int32_t)((uint32_t)v + (uint32_t)out_zp));
     }
   } else {
     int32_t lo, hi;
-    q_range(dt, &lo, &hi);
+    tfcc_q_range(dt, &lo, &hi);
     const float bias = (float)(-in_zp) * scale + 0.5f;
     for (int64_t j = 0; j < s->out_count; j++) {
       float mean = (float)acc[j] / (float)n;
       float r = roundf(mean * scale + bias) + (float)out_zp;
       if ((float)hi < r) r = (float)hi;
       if (r < (float)lo) r = (float)lo;
-      store_q(dt, out, j, (int32_t)r);
+      tfcc_q_store(dt, out, j, (int32_t)r);
     }
   }
 }
@@ -326,33 +305,56 @@ bool tfcc_xnn_reduce_q8_finish(const tfcc_reduce_shape *s, tfcc_dtype dt, const 
   const int32_t n = (int32_t)s->reduce_count;
   const float scale = tfcc_xnn_reduce_scale(s, in_scale, out_scale, is_mean);
   int32_t lo, hi;
-  q_range(dt, &lo, &hi);
+  tfcc_q_range(dt, &lo, &hi);
   const int32_t zsum = (int32_t)((uint32_t)n * (uint32_t)in_zp);
   for (int64_t j = 0; j < s->out_count; j++) {
     const int32_t v = (int32_t)((uint32_t)acc[j] - (uint32_t)zsum);
-    store_q(dt, out, j, tfcc_quantize_fp32((float)v, scale, out_zp, lo, hi));
+    tfcc_q_store(dt, out, j, tfcc_quantize_fp32((float)v, scale, out_zp, lo, hi));
   }
   return true;
+}
+
+/* reference_ops::Mean (uint8) after its sums: float count, float bias, multiplier of a float
+ * ratio. */
+typedef struct mean_u8_rq {
+  int32_t bias, mult;
+  int shift;
+} mean_u8_rq;
+
+static mean_u8_rq mean_u8_prepare(const int32_t dims[4], int32_t in_zp, float in_scale,
+                                  int32_t out_zp, float out_scale) {
+  const float count = (float)(dims[2] * dims[1]);
+  mean_u8_rq r;
+  r.bias = out_zp - (int32_t)((float)in_zp * in_scale / out_scale);
+  const double real_scale = (double)(in_scale / (count * out_scale));
+  tfcc_quantize_multiplier(real_scale, &r.mult, &r.shift);
+  return r;
+}
+
+static inline uint8_t mean_u8_out(const mean_u8_rq *r, int32_t sum) {
+  const int32_t v = tfcc_mbqm(sum, r->mult, r->shift) + r->bias;
+  return (uint8_t)tfcc_clamp_i32(v, 0, 255);
+}
+
+/* The int8/int16 mean after its sums of (v - zp): rescale, divide by the element count n
+ * rounding half away from zero, add the output zero point, clamp. */
+static inline int32_t mean_int_out(int32_t sum, int32_t multiplier, int shift, int32_t n,
+                                   int32_t out_zp, int32_t lo, int32_t hi) {
+  int32_t v = tfcc_mbqm(sum, multiplier, shift);
+  v = v > 0 ? (v + n / 2) / n : (v - n / 2) / n;
+  return tfcc_clamp_i32(v + out_zp, lo, hi);
 }
 
 void tfcc_mean_hw_u8(const int32_t dims[4], const uint8_t *in, int32_t in_zp, float in_scale,
                      uint8_t *out, int32_t out_zp, float out_scale) {
   const int32_t nb = dims[0], h = dims[1], w = dims[2], c = dims[3];
-  /* reference_ops::Mean (uint8): float count, float bias, multiplier of a float ratio. */
-  const float count = (float)(w * h);
-  const int32_t bias = out_zp - (int32_t)((float)in_zp * in_scale / out_scale);
-  const double real_scale = (double)(in_scale / (count * out_scale));
-  int32_t mult;
-  int shift;
-  tfcc_quantize_multiplier(real_scale, &mult, &shift);
+  const mean_u8_rq r = mean_u8_prepare(dims, in_zp, in_scale, out_zp, out_scale);
   for (int32_t b = 0; b < nb; b++) {
     for (int32_t d = 0; d < c; d++) {
       int32_t acc = 0;
       for (int32_t y = 0; y < h; y++)
         for (int32_t x = 0; x < w; x++) acc += in[(((int64_t)b * h + y) * w + x) * c + d];
-      acc = tfcc_mbqm(acc, mult, shift);
-      acc += bias;
-      out[(int64_t)b * c + d] = (uint8_t)tfcc_clamp_i32(acc, 0, 255);
+      out[(int64_t)b * c + d] = mean_u8_out(&r, acc);
     }
   }
 }
@@ -363,7 +365,7 @@ bool tfcc_mean_hw_int(const int32_t dims[4], tfcc_dtype dt, const void *in, int3
   const int32_t nb = dims[0], h = dims[1], w = dims[2], c = dims[3];
   const int32_t n = w * h;
   int32_t lo, hi;
-  q_range(dt, &lo, &hi);
+  tfcc_q_range(dt, &lo, &hi);
   for (int32_t b = 0; b < nb; b++) {
     for (int32_t d = 0; d < c; d++) {
       int32_t acc = 0;
@@ -374,11 +376,8 @@ bool tfcc_mean_hw_int(const int32_t dims[4], tfcc_dtype dt, const void *in, int3
           acc += v - in_zp;
         }
       }
-      acc = tfcc_mbqm(acc, multiplier, shift);
-      /* Round half away from zero when dividing by the element count. */
-      acc = acc > 0 ? (acc + n / 2) / n : (acc - n / 2) / n;
-      acc += out_zp;
-      store_q(dt, out, (int64_t)b * c + d, tfcc_clamp_i32(acc, lo, hi));
+      tfcc_q_store(dt, out, (int64_t)b * c + d,
+                   mean_int_out(acc, multiplier, shift, n, out_zp, lo, hi));
     }
   }
   return true;
@@ -386,19 +385,8 @@ bool tfcc_mean_hw_int(const int32_t dims[4], tfcc_dtype dt, const void *in, int3
 
 void tfcc_mean_hw_u8_finish(const int32_t dims[4], const int32_t *acc, int32_t in_zp,
                             float in_scale, uint8_t *out, int32_t out_zp, float out_scale) {
-  const int32_t nb = dims[0], h = dims[1], w = dims[2], c = dims[3];
-  /* the arithmetic of tfcc_mean_hw_u8 after its sums */
-  const float count = (float)(w * h);
-  const int32_t bias = out_zp - (int32_t)((float)in_zp * in_scale / out_scale);
-  const double real_scale = (double)(in_scale / (count * out_scale));
-  int32_t mult;
-  int shift;
-  tfcc_quantize_multiplier(real_scale, &mult, &shift);
-  for (int64_t j = 0; j < (int64_t)nb * c; j++) {
-    int32_t v = tfcc_mbqm(acc[j], mult, shift);
-    v += bias;
-    out[j] = (uint8_t)tfcc_clamp_i32(v, 0, 255);
-  }
+  const mean_u8_rq r = mean_u8_prepare(dims, in_zp, in_scale, out_zp, out_scale);
+  for (int64_t j = 0; j < (int64_t)dims[0] * dims[3]; j++) out[j] = mean_u8_out(&r, acc[j]);
 }
 
 bool tfcc_mean_hw_int_finish(const int32_t dims[4], tfcc_dtype dt, const int32_t *acc,
@@ -408,15 +396,12 @@ bool tfcc_mean_hw_int_finish(const int32_t dims[4], tfcc_dtype dt, const int32_t
   const int32_t nb = dims[0], h = dims[1], w = dims[2], c = dims[3];
   const int32_t n = w * h;
   int32_t lo, hi;
-  q_range(dt, &lo, &hi);
+  tfcc_q_range(dt, &lo, &hi);
   const uint32_t zsum = (uint32_t)n * (uint32_t)in_zp;
   /* the arithmetic of tfcc_mean_hw_int after its sums: sum(v - zp) = raw sum - n * zp */
   for (int64_t j = 0; j < (int64_t)nb * c; j++) {
-    int32_t v = (int32_t)((uint32_t)acc[j] - zsum);
-    v = tfcc_mbqm(v, multiplier, shift);
-    v = v > 0 ? (v + n / 2) / n : (v - n / 2) / n;
-    v += out_zp;
-    store_q(dt, out, j, tfcc_clamp_i32(v, lo, hi));
+    const int32_t v = (int32_t)((uint32_t)acc[j] - zsum);
+    tfcc_q_store(dt, out, j, mean_int_out(v, multiplier, shift, n, out_zp, lo, hi));
   }
   return true;
 }
@@ -478,12 +463,12 @@ void tfcc_reduce_sum_q_rescaled_finish(const tfcc_reduce_shape *s, tfcc_dtype dt
                                        const int32_t *acc, int32_t in_zp, float in_scale, void *out,
                                        int32_t out_zp, float out_scale) {
   int32_t lo, hi;
-  q_range(dt, &lo, &hi);
+  tfcc_q_range(dt, &lo, &hi);
   const float scale = in_scale / out_scale;
   const float bias = (float)(-in_zp) * scale * (float)s->reduce_count;
   for (int64_t j = 0; j < s->out_count; j++) {
     const int32_t v = f2i_sat(roundf((float)acc[j] * scale + bias));
-    store_q(dt, out, j, tfcc_clamp_i32((int32_t)((uint32_t)v + (uint32_t)out_zp), lo, hi));
+    tfcc_q_store(dt, out, j, tfcc_clamp_i32((int32_t)((uint32_t)v + (uint32_t)out_zp), lo, hi));
   }
 }
 
@@ -506,8 +491,9 @@ bool tfcc_reduce_prod_q(const tfcc_reduce_shape *s, tfcc_dtype dt, const void *i
     acc[o] = first_of_output(s, idx_) ? v : tfcc_mbqm64((int64_t)acc[o] * v, mult, shift);
   });
   int32_t lo, hi;
-  q_range(dt, &lo, &hi);
+  tfcc_q_range(dt, &lo, &hi);
   for (int64_t j = 0; j < s->out_count; j++)
-    store_q(dt, out, j, tfcc_clamp_i32(tfcc_mbqm64((int64_t)acc[j], mult, shift) + out_zp, lo, hi));
+    tfcc_q_store(dt, out, j,
+                 tfcc_clamp_i32(tfcc_mbqm64((int64_t)acc[j], mult, shift) + out_zp, lo, hi));
   return true;
 }

@@ -1,6 +1,8 @@
 /* REDUCE_WINDOW: see reduce_window.h. */
 #include "kernels/ref/reduce_window.h"
 
+#include "kernels/ref/shlo_util.h"
+
 /* One window walk per output element; COMBINE(acc, v) updates acc. */
 #define RW_LOOP(T, COMBINE) \
   { \
@@ -36,10 +38,11 @@
     return true; \
   }
 
-#define RW_FNS(T, U) \
+/* The six functions over T; ADD and MUL are the new acc. */
+#define RW_SWITCH(T, ADD, MUL) \
   switch (fn) { \
-    case TFCC_RW_ADD: RW_LOOP(T, acc = (T)(U)((U)acc + (U)v)) \
-    case TFCC_RW_MUL: RW_LOOP(T, acc = (T)(U)((uint64_t)(U)acc * (U)v)) \
+    case TFCC_RW_ADD: RW_LOOP(T, acc = ADD) \
+    case TFCC_RW_MUL: RW_LOOP(T, acc = MUL) \
     case TFCC_RW_MIN: RW_LOOP(T, acc = acc <= v ? acc : v) \
     case TFCC_RW_MAX: RW_LOOP(T, acc = acc >= v ? acc : v) \
     case TFCC_RW_ALL: RW_LOOP(T, acc = (T)(acc && v)) \
@@ -47,32 +50,11 @@
   } \
   return false;
 
-#define RW_FNS_FLOAT(T) \
-  switch (fn) { \
-    case TFCC_RW_ADD: RW_LOOP(T, acc = acc + v) \
-    case TFCC_RW_MUL: RW_LOOP(T, acc = acc * v) \
-    case TFCC_RW_MIN: RW_LOOP(T, acc = acc <= v ? acc : v) \
-    case TFCC_RW_MAX: RW_LOOP(T, acc = acc >= v ? acc : v) \
-    case TFCC_RW_ALL: RW_LOOP(T, acc = (T)(acc && v)) \
-    case TFCC_RW_ANY: RW_LOOP(T, acc = (T)(acc || v)) \
-  } \
-  return false;
+/* integers add and multiply through unsigned U (wrapping) */
+#define RW_FNS(T, U) RW_SWITCH(T, (T)(U)((U)acc + (U)v), (T)(U)((uint64_t)(U)acc * (U)v))
+#define RW_FNS_FLOAT(T) RW_SWITCH(T, acc + v, acc * v)
 
-bool tfcc_ref_reduce_window_supported(tfcc_dtype dt) {
-  switch (dt) {
-    case TFCC_INT8:
-    case TFCC_INT16:
-    case TFCC_INT32:
-    case TFCC_INT64:
-    case TFCC_UINT8:
-    case TFCC_UINT16:
-    case TFCC_UINT32:
-    case TFCC_UINT64:
-    case TFCC_FLOAT32:
-    case TFCC_FLOAT64: return true;
-    default: return false;
-  }
-}
+bool tfcc_ref_reduce_window_supported(tfcc_dtype dt) { return tfcc_shlo_numeric_dtype(dt); }
 
 bool tfcc_ref_reduce_window(tfcc_rw_fn fn, tfcc_dtype dt, const void *in, const int32_t *dims,
                             int32_t rank, const int64_t *window, const int64_t *strides,
@@ -86,16 +68,7 @@ bool tfcc_ref_reduce_window(tfcc_rw_fn fn, tfcc_dtype dt, const void *in, const 
     n_win *= window[k];
   }
   switch (dt) {
-    case TFCC_INT8: RW_FNS(int8_t, uint8_t)
-    case TFCC_INT16: RW_FNS(int16_t, uint16_t)
-    case TFCC_INT32: RW_FNS(int32_t, uint32_t)
-    case TFCC_INT64: RW_FNS(int64_t, uint64_t)
-    case TFCC_UINT8: RW_FNS(uint8_t, uint8_t)
-    case TFCC_UINT16: RW_FNS(uint16_t, uint16_t)
-    case TFCC_UINT32: RW_FNS(uint32_t, uint32_t)
-    case TFCC_UINT64: RW_FNS(uint64_t, uint64_t)
-    case TFCC_FLOAT32: RW_FNS_FLOAT(float)
-    case TFCC_FLOAT64: RW_FNS_FLOAT(double)
+    TFCC_SHLO_NUMERIC_CASES(RW_FNS, RW_FNS_FLOAT)
     default: return false;
   }
 }

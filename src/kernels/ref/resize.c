@@ -57,16 +57,16 @@ static void bilinear_f32_2x2(const tfcc_resize_shape *s, const float *in, float 
       }
 }
 
-void tfcc_ref_resize_bilinear_f32(const tfcc_resize_shape *s, bool align_corners, bool half_pixel,
-                                  const float *in, float *out) {
-  if (!align_corners && !half_pixel && s->out_h == 2 * s->in_h && s->out_w == 2 * s->in_w) {
-    bilinear_f32_2x2(s, in, out);
-    return;
-  }
+/* reference_ops::ResizeBilinear's float walk: for each output pixel (in order) the four input
+ * pixels' offsets (top-left, top-right, bottom-left, bottom-right) and their weights; pixel()
+ * gets the output pixel's offset too (all in elements). */
+typedef void (*bilinear_pixel_fn)(void *ctx, size_t o, const size_t p[4], const float w[4]);
+
+static inline void bilinear_walk(const tfcc_resize_shape *s, bool align_corners, bool half_pixel,
+                                 bilinear_pixel_fn pixel, void *ctx) {
   float hs, ws;
   tfcc_ref_resize_scales_f32(s, align_corners, &hs, &ws);
-  const int32_t D = s->depth;
-  float *o = out;
+  size_t o = 0;
   for (int32_t b = 0; b < s->batch; b++)
     for (int32_t y = 0; y < s->out_h; y++) {
       float iy;
@@ -78,45 +78,57 @@ void tfcc_ref_resize_bilinear_f32(const tfcc_resize_shape *s, bool align_corners
         tfcc_ref_resize_interp_f32(x, ws, half_pixel, s->in_w, &ix, &x0, &x1);
         const float dy = iy - (float)y0, dx = ix - (float)x0;
         const float w[4] = {(1 - dy) * (1 - dx), (1 - dy) * dx, dy * (1 - dx), dy * dx};
-        const float *p[4] = {in + off4(s, b, y0, x0), in + off4(s, b, y0, x1),
-                             in + off4(s, b, y1, x0), in + off4(s, b, y1, x1)};
-        for (int32_t c = 0; c < D; c++) o[c] = 0.0f;
-        for (int k = 0; k < 4; k++)
-          for (int32_t c = 0; c < D; c++) o[c] += p[k][c] * w[k];
-        o += D;
+        const size_t p[4] = {off4(s, b, y0, x0), off4(s, b, y0, x1), off4(s, b, y1, x0),
+                             off4(s, b, y1, x1)};
+        pixel(ctx, o, p, w);
+        o += (size_t)s->depth;
       }
     }
 }
 
+typedef struct bilinear_ctx {
+  const void *in;
+  void *out;
+  size_t depth;
+} bilinear_ctx;
+
+static void pixel_f32(void *ctx, size_t o, const size_t p[4], const float w[4]) {
+  const bilinear_ctx *c = ctx;
+  const float *in = c->in;
+  float *out = (float *)c->out + o;
+  for (size_t k = 0; k < c->depth; k++) out[k] = 0.0f;
+  for (int t = 0; t < 4; t++)
+    for (size_t k = 0; k < c->depth; k++) out[k] += in[p[t] + k] * w[t];
+}
+
+static void pixel_u8(void *ctx, size_t o, const size_t p[4], const float w[4]) {
+  const bilinear_ctx *c = ctx;
+  const uint8_t *in = c->in;
+  uint8_t *out = (uint8_t *)c->out + o;
+  for (size_t k = 0; k < c->depth; k++) {
+    float v = (float)in[p[0] + k] * w[0];
+    v = v + (float)in[p[1] + k] * w[1];
+    v = v + (float)in[p[2] + k] * w[2];
+    v = v + (float)in[p[3] + k] * w[3];
+    v = v + 0.5f;
+    out[k] = (uint8_t)v;
+  }
+}
+
+void tfcc_ref_resize_bilinear_f32(const tfcc_resize_shape *s, bool align_corners, bool half_pixel,
+                                  const float *in, float *out) {
+  if (!align_corners && !half_pixel && s->out_h == 2 * s->in_h && s->out_w == 2 * s->in_w) {
+    bilinear_f32_2x2(s, in, out);
+    return;
+  }
+  bilinear_ctx c = {in, out, (size_t)s->depth};
+  bilinear_walk(s, align_corners, half_pixel, pixel_f32, &c);
+}
+
 void tfcc_ref_resize_bilinear_u8(const tfcc_resize_shape *s, bool align_corners, bool half_pixel,
                                  const uint8_t *in, uint8_t *out) {
-  float hs, ws;
-  tfcc_ref_resize_scales_f32(s, align_corners, &hs, &ws);
-  const int32_t D = s->depth;
-  uint8_t *o = out;
-  for (int32_t b = 0; b < s->batch; b++)
-    for (int32_t y = 0; y < s->out_h; y++) {
-      float iy;
-      int32_t y0, y1;
-      tfcc_ref_resize_interp_f32(y, hs, half_pixel, s->in_h, &iy, &y0, &y1);
-      for (int32_t x = 0; x < s->out_w; x++) {
-        float ix;
-        int32_t x0, x1;
-        tfcc_ref_resize_interp_f32(x, ws, half_pixel, s->in_w, &ix, &x0, &x1);
-        const float dy = iy - (float)y0, dx = ix - (float)x0;
-        const float w0 = (1 - dy) * (1 - dx), w1 = (1 - dy) * dx, w2 = dy * (1 - dx), w3 = dy * dx;
-        const uint8_t *p0 = in + off4(s, b, y0, x0), *p1 = in + off4(s, b, y0, x1);
-        const uint8_t *p2 = in + off4(s, b, y1, x0), *p3 = in + off4(s, b, y1, x1);
-        for (int32_t c = 0; c < D; c++) {
-          float v = (float)p0[c] * w0;
-          v = v + (float)p1[c] * w1;
-          v = v + (float)p2[c] * w2;
-          v = v + (float)p3[c] * w3;
-          v = v + 0.5f;
-          *o++ = (uint8_t)v;
-        }
-      }
-    }
+  bilinear_ctx c = {in, out, (size_t)s->depth};
+  bilinear_walk(s, align_corners, half_pixel, pixel_u8, &c);
 }
 
 /* reference_ops::ComputeInterpolationValuesInteger. */
@@ -179,6 +191,15 @@ static int32_t nearest(int32_t v, int32_t in_size, int32_t out_size, bool align,
   return r;
 }
 
+/* Input coordinate of output coordinate v: 16.16 fixed point (scale16) when fixed, else
+ * nearest(). */
+static inline int32_t nn_coord(int32_t v, int32_t in, int32_t out, bool fixed, int32_t scale16,
+                               bool align_corners, bool half_pixel) {
+  if (!fixed) return nearest(v, in, out, align_corners, half_pixel);
+  const int64_t t = ((int64_t)v * scale16) >> 16;
+  return (int32_t)(t < in - 1 ? t : in - 1);
+}
+
 void tfcc_ref_resize_nearest(const tfcc_resize_shape *s, bool align_corners, bool half_pixel,
                              size_t es, const void *in, void *out) {
   const size_t row = (size_t)s->depth * es;
@@ -190,21 +211,9 @@ void tfcc_ref_resize_nearest(const tfcc_resize_shape *s, bool align_corners, boo
   const int32_t ws16 = (int32_t)(((int64_t)s->in_w << 16) / s->out_w + 1);
   for (int32_t b = 0; b < s->batch; b++)
     for (int32_t y = 0; y < s->out_h; y++) {
-      int32_t iy;
-      if (fixed) {
-        int64_t t = ((int64_t)y * hs16) >> 16;
-        iy = (int32_t)(t < s->in_h - 1 ? t : s->in_h - 1);
-      } else {
-        iy = nearest(y, s->in_h, s->out_h, align_corners, half_pixel);
-      }
+      const int32_t iy = nn_coord(y, s->in_h, s->out_h, fixed, hs16, align_corners, half_pixel);
       for (int32_t x = 0; x < s->out_w; x++) {
-        int32_t ix;
-        if (fixed) {
-          int64_t t = ((int64_t)x * ws16) >> 16;
-          ix = (int32_t)(t < s->in_w - 1 ? t : s->in_w - 1);
-        } else {
-          ix = nearest(x, s->in_w, s->out_w, align_corners, half_pixel);
-        }
+        const int32_t ix = nn_coord(x, s->in_w, s->out_w, fixed, ws16, align_corners, half_pixel);
         memcpy(dst, src + off4(s, b, iy, ix) * es, row);
         dst += row;
       }

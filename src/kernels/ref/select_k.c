@@ -9,6 +9,19 @@ static void put_idx(void *idx, int idx_size, int64_t at, int64_t v) {
 }
 
 /* k-best insertion: a later equal value never passes an earlier one */
+/* M(T) for dtype's element type T (float32, uint8, int8, int16, int32, else int64). */
+#define SELECT_K_TYPES(M) \
+  do { \
+    switch (dtype) { \
+      case TFCC_FLOAT32: M(float); break; \
+      case TFCC_UINT8: M(uint8_t); break; \
+      case TFCC_INT8: M(int8_t); break; \
+      case TFCC_INT16: M(int16_t); break; \
+      case TFCC_INT32: M(int32_t); break; \
+      default: M(int64_t); break; \
+    } \
+  } while (0)
+
 #define TOPK(T) \
   do { \
     const T *x = in; \
@@ -35,14 +48,7 @@ static void put_idx(void *idx, int idx_size, int64_t at, int64_t v) {
 void tfcc_ref_topk(tfcc_dtype dtype, const void *in, int64_t rows, int64_t n, int64_t k,
                    void *values, void *idx, int idx_size, int64_t *pos) {
   if (k <= 0) return;
-  switch (dtype) {
-    case TFCC_FLOAT32: TOPK(float); break;
-    case TFCC_UINT8: TOPK(uint8_t); break;
-    case TFCC_INT8: TOPK(int8_t); break;
-    case TFCC_INT16: TOPK(int16_t); break;
-    case TFCC_INT32: TOPK(int32_t); break;
-    default: TOPK(int64_t); break;
-  }
+  SELECT_K_TYPES(TOPK);
 }
 
 #define UNIQ(T) \
@@ -60,13 +66,6 @@ void tfcc_ref_topk(tfcc_dtype dtype, const void *in, int64_t rows, int64_t n, in
 int64_t tfcc_ref_unique(tfcc_dtype dtype, const void *in, int64_t n, void *uniq, void *idx,
                         int idx_size) {
   int64_t count = 0;
-  switch (dtype) {
-    case TFCC_FLOAT32: UNIQ(float); break;
-    case TFCC_UINT8: UNIQ(uint8_t); break;
-    case TFCC_INT8: UNIQ(int8_t); break;
-    case TFCC_INT16: UNIQ(int16_t); break;
-    case TFCC_INT32: UNIQ(int32_t); break;
-    default: UNIQ(int64_t); break;
-  }
+  SELECT_K_TYPES(UNIQ);
   return count;
 }

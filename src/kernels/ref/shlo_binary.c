@@ -3,54 +3,46 @@
 
 #include "kernels/ref/unary.h"
 
-/* ADD / MUL on an integer type T through its unsigned twin U (wrapping, no UB). */
+/* The four operations every type has, over x, y -> o; ADD and MUL are o[i]'s expressions. */
+#define BIN_SWITCH(ADD, MUL) \
+  switch (op) { \
+    case TFCC_SHLO_ADD: \
+      for (int64_t i = 0; i < n; i++) o[i] = ADD; \
+      return true; \
+    case TFCC_SHLO_MUL: \
+      for (int64_t i = 0; i < n; i++) o[i] = MUL; \
+      return true; \
+    case TFCC_SHLO_MAX: \
+      for (int64_t i = 0; i < n; i++) o[i] = x[i] < y[i] ? y[i] : x[i]; \
+      return true; \
+    case TFCC_SHLO_MIN: \
+      for (int64_t i = 0; i < n; i++) o[i] = y[i] < x[i] ? y[i] : x[i]; \
+      return true; \
+    default: return false; \
+  }
+
+/* Integers: ADD / MUL through the unsigned twin U (wrapping, no UB); AND and SHL too. */
 #define INT_LOOPS(T, U) \
   { \
     const T *x = a, *y = b; \
     T *o = out; \
-    switch (op) { \
-      case TFCC_SHLO_ADD: \
-        for (int64_t i = 0; i < n; i++) o[i] = (T)(U)((uint64_t)(U)x[i] + (U)y[i]); \
-        return true; \
-      case TFCC_SHLO_MUL: \
-        for (int64_t i = 0; i < n; i++) o[i] = (T)(U)((uint64_t)(U)x[i] * (U)y[i]); \
-        return true; \
-      case TFCC_SHLO_MAX: \
-        for (int64_t i = 0; i < n; i++) o[i] = x[i] < y[i] ? y[i] : x[i]; \
-        return true; \
-      case TFCC_SHLO_MIN: \
-        for (int64_t i = 0; i < n; i++) o[i] = y[i] < x[i] ? y[i] : x[i]; \
-        return true; \
-      case TFCC_SHLO_AND: \
-        for (int64_t i = 0; i < n; i++) o[i] = (T)(x[i] & y[i]); \
-        return true; \
-      case TFCC_SHLO_SHL: \
-        for (int64_t i = 0; i < n; i++) \
-          o[i] = (T)(uint32_t)((uint32_t)(int32_t)x[i] << ((uint32_t)(int32_t)y[i] & 31u)); \
-        return true; \
+    if (op == TFCC_SHLO_AND) { \
+      for (int64_t i = 0; i < n; i++) o[i] = (T)(x[i] & y[i]); \
+      return true; \
     } \
-    return false; \
+    if (op == TFCC_SHLO_SHL) { \
+      for (int64_t i = 0; i < n; i++) \
+        o[i] = (T)(uint32_t)((uint32_t)(int32_t)x[i] << ((uint32_t)(int32_t)y[i] & 31u)); \
+      return true; \
+    } \
+    BIN_SWITCH((T)(U)((uint64_t)(U)x[i] + (U)y[i]), (T)(U)((uint64_t)(U)x[i] * (U)y[i])) \
   }
 
 #define FLOAT_LOOPS(T) \
   { \
     const T *x = a, *y = b; \
     T *o = out; \
-    switch (op) { \
-      case TFCC_SHLO_ADD: \
-        for (int64_t i = 0; i < n; i++) o[i] = x[i] + y[i]; \
-        return true; \
-      case TFCC_SHLO_MUL: \
-        for (int64_t i = 0; i < n; i++) o[i] = x[i] * y[i]; \
-        return true; \
-      case TFCC_SHLO_MAX: \
-        for (int64_t i = 0; i < n; i++) o[i] = x[i] < y[i] ? y[i] : x[i]; \
-        return true; \
-      case TFCC_SHLO_MIN: \
-        for (int64_t i = 0; i < n; i++) o[i] = y[i] < x[i] ? y[i] : x[i]; \
-        return true; \
-      default: return false; \
-    } \
+    BIN_SWITCH(x[i] + y[i], x[i] * y[i]) \
   }
 
 /* float16 (ops) as Eigen::half computes: each operation in float32, the result rounded to the

@@ -1,27 +1,9 @@
 /* STABLEHLO_SCATTER: see shlo_scatter.h. */
 #include "kernels/ref/shlo_scatter.h"
 
-static bool contains(const int64_t *v, int32_t n, int64_t x) {
-  for (int32_t i = 0; i < n; i++)
-    if (v[i] == x) return true;
-  return false;
-}
+#include "kernels/ref/shlo_util.h"
 
-bool tfcc_ref_shlo_scatter_supported(tfcc_dtype dt) {
-  switch (dt) {
-    case TFCC_INT8:
-    case TFCC_INT16:
-    case TFCC_INT32:
-    case TFCC_INT64:
-    case TFCC_UINT8:
-    case TFCC_UINT16:
-    case TFCC_UINT32:
-    case TFCC_UINT64:
-    case TFCC_FLOAT32:
-    case TFCC_FLOAT64: return true;
-    default: return false;
-  }
-}
+bool tfcc_ref_shlo_scatter_supported(tfcc_dtype dt) { return tfcc_shlo_numeric_dtype(dt); }
 
 /* out[target] = combine(out[target], updates[n]); ADD / MUL of integers through unsigned U. */
 #define SC_APPLY(T, ADD, MUL) \
@@ -42,60 +24,28 @@ bool tfcc_ref_shlo_scatter_supported(tfcc_dtype dt) {
 
 bool tfcc_ref_shlo_scatter(const tfcc_shlo_scatter_args *a, void *out) {
   if (!tfcc_ref_shlo_scatter_supported(a->dtype)) return false;
-  int64_t istride[TFCC_MAX_DIMS], ostride[TFCC_MAX_DIMS], n_up = 1, s = 1;
-  for (int32_t k = a->indices_rank - 1; k >= 0; k--) {
-    istride[k] = s;
-    s *= a->indices_dims[k];
-  }
-  s = 1;
-  for (int32_t k = a->operand_rank - 1; k >= 0; k--) {
-    ostride[k] = s;
-    s *= a->operand_dims[k];
-  }
+  int64_t istride[TFCC_MAX_DIMS], ostride[TFCC_MAX_DIMS], n_up = 1;
+  tfcc_shlo_strides(a->indices_dims, a->indices_rank, istride);
+  tfcc_shlo_strides(a->operand_dims, a->operand_rank, ostride);
   for (int32_t k = 0; k < a->updates_rank; k++) n_up *= a->updates_dims[k];
-  const bool implicit = a->index_vector_dim >= a->indices_rank;
+  const tfcc_shlo_indices ix = {a->indices, a->indices_i64, istride, a->indices_rank,
+                                a->index_vector_dim};
   int64_t ui[TFCC_MAX_DIMS] = {0};
   for (int64_t n = 0; n < n_up; n++) {
-    int64_t batch[TFCC_MAX_DIMS] = {0}, win[TFCC_MAX_DIMS] = {0};
-    int32_t nb = 0, nw = 0;
-    for (int32_t d = 0; d < a->updates_rank; d++) {
-      if (contains(a->update_window_dims, a->n_update_window, d))
-        win[nw++] = ui[d];
-      else
-        batch[nb++] = ui[d];
-    }
-    int64_t base = 0;
-    for (int32_t d = 0, b = 0; d < a->indices_rank; d++) {
-      if (!implicit && d == a->index_vector_dim) continue;
-      base += batch[b++] * istride[d];
-    }
-    const int64_t vstep = implicit ? 0 : istride[a->index_vector_dim];
-    int64_t start[TFCC_MAX_DIMS] = {0};
-    for (int32_t k = 0; k < a->n_scatter_dims; k++) {
-      const int64_t f = base + k * vstep;
-      start[a->scatter_dims_to_operand_dims[k]] =
-          a->indices_i64 ? ((const int64_t *)a->indices)[f] : ((const int32_t *)a->indices)[f];
-    }
+    int64_t win[TFCC_MAX_DIMS] = {0}, start[TFCC_MAX_DIMS];
+    tfcc_shlo_start(&ix, ui, a->updates_rank, a->update_window_dims, a->n_update_window,
+                    a->scatter_dims_to_operand_dims, a->n_scatter_dims, win, start);
     int64_t target = 0;
     bool inside = true;
     for (int32_t d = 0, j = 0; d < a->operand_rank; d++) {
       const int64_t p =
-          start[d] + (contains(a->inserted_window_dims, a->n_inserted, d) ? 0 : win[j++]);
+          start[d] + (tfcc_shlo_contains(a->inserted_window_dims, a->n_inserted, d) ? 0 : win[j++]);
       inside = inside && p >= 0 && p < a->operand_dims[d];
       target += p * ostride[d];
     }
     if (inside) {
       switch (a->dtype) {
-        case TFCC_INT8: SC_INT(int8_t, uint8_t)
-        case TFCC_INT16: SC_INT(int16_t, uint16_t)
-        case TFCC_INT32: SC_INT(int32_t, uint32_t)
-        case TFCC_INT64: SC_INT(int64_t, uint64_t)
-        case TFCC_UINT8: SC_INT(uint8_t, uint8_t)
-        case TFCC_UINT16: SC_INT(uint16_t, uint16_t)
-        case TFCC_UINT32: SC_INT(uint32_t, uint32_t)
-        case TFCC_UINT64: SC_INT(uint64_t, uint64_t)
-        case TFCC_FLOAT32: SC_FLT(float)
-        case TFCC_FLOAT64: SC_FLT(double)
+        TFCC_SHLO_NUMERIC_CASES(SC_INT, SC_FLT)
         default: return false;
       }
     }

@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "kernels/ref/fixedpoint.h"
+#include "kernels/ref/q_store.h"
 #include "kernels/ref/quant_util.h"
 
 void tfcc_softmax_f32(const float *in, float *out, size_t outer, size_t depth, float beta) {
@@ -49,24 +50,36 @@ static inline int32_t load8(tfcc_dtype t, const void *p, size_t j) {
   return t == TFCC_INT8 ? (int32_t)((const int8_t *)p)[j] : (int32_t)((const uint8_t *)p)[j];
 }
 
+/* An 8-bit row's maximum (from the type's lowest value up) and the sum of the exponentials
+ * table[255 - (max - x)] over its elements x. Returns the table offset by the maximum:
+ * table_offset[x] == table[255 - (max - x)]. */
+static const float *row_exp_sum(tfcc_dtype t, const void *row, size_t depth, const float table[256],
+                                int32_t *max_out, float *sum_out) {
+  int32_t max_val = t == TFCC_INT8 ? -128 : 0;
+  for (size_t j = 0; j < depth; j++) {
+    const int32_t v = load8(t, row, j);
+    max_val = v > max_val ? v : max_val;
+  }
+  const float *table_offset = table + (255 - max_val);
+  float sum_exp = 0.0f;
+  for (size_t j = 0; j < depth; j++) sum_exp += table_offset[load8(t, row, j)];
+  *max_out = max_val;
+  *sum_out = sum_exp;
+  return table_offset;
+}
+
 void tfcc_softmax_q8(tfcc_dtype in_type, const void *in, tfcc_dtype out_type, void *out,
                      size_t outer, size_t depth, const float table[256], float out_scale,
                      int32_t out_zp) {
   const size_t out_size = out_type == TFCC_INT16 ? 2 : 1;
-  const int32_t clamp_min = out_type == TFCC_INT16 ? -32768 : (out_type == TFCC_INT8 ? -128 : 0);
-  const int32_t clamp_max = out_type == TFCC_INT16 ? 32767 : (out_type == TFCC_INT8 ? 127 : 255);
+  int32_t clamp_min, clamp_max;
+  tfcc_q_range(out_type, &clamp_min, &clamp_max);
   for (size_t r = 0; r < outer; r++) {
     const void *row = (const uint8_t *)in + r * depth;
     void *orow = (uint8_t *)out + r * depth * out_size;
-    int32_t max_val = in_type == TFCC_INT8 ? -128 : 0;
-    for (size_t j = 0; j < depth; j++) {
-      int32_t v = load8(in_type, row, j);
-      max_val = v > max_val ? v : max_val;
-    }
-    /* table_offset[x] == table[255 - (max - x)] */
-    const float *table_offset = table + (255 - max_val);
-    float sum_exp = 0.0f;
-    for (size_t j = 0; j < depth; j++) sum_exp += table_offset[load8(in_type, row, j)];
+    int32_t max_val;
+    float sum_exp;
+    const float *table_offset = row_exp_sum(in_type, row, depth, table, &max_val, &sum_exp);
     const float inv_sum_exp = 1.0f / (sum_exp * out_scale);
     for (size_t j = 0; j < depth; j++) {
       const float prob_rescaled = table_offset[load8(in_type, row, j)] * inv_sum_exp;
@@ -75,13 +88,7 @@ void tfcc_softmax_q8(tfcc_dtype in_type, const void *in, tfcc_dtype out_type, vo
         q = f32_to_i32_sat(prob_rescaled + 0.5f);
       else
         q = tfcc_fp_add(f32_to_i32_sat(roundf(prob_rescaled)), out_zp);
-      q = tfcc_clamp_i32(q, clamp_min, clamp_max);
-      if (out_type == TFCC_INT16)
-        ((int16_t *)orow)[j] = (int16_t)q;
-      else if (out_type == TFCC_INT8)
-        ((int8_t *)orow)[j] = (int8_t)q;
-      else
-        ((uint8_t *)orow)[j] = (uint8_t)q;
+      tfcc_q_store(out_type, orow, (int64_t)j, tfcc_clamp_i32(q, clamp_min, clamp_max));
     }
   }
 }
@@ -92,14 +99,9 @@ void tfcc_log_softmax_q8(tfcc_dtype type, const void *in, void *out, size_t oute
   const int32_t clamp_max = type == TFCC_INT8 ? 127 : 255;
   for (size_t r = 0; r < outer; r++) {
     const void *row = (const uint8_t *)in + r * depth;
-    int32_t max_val = clamp_min;
-    for (size_t j = 0; j < depth; j++) {
-      int32_t v = load8(type, row, j);
-      max_val = v > max_val ? v : max_val;
-    }
-    const float *table_offset = table + (255 - max_val);
-    float sum_exp = 0.0f;
-    for (size_t j = 0; j < depth; j++) sum_exp += table_offset[load8(type, row, j)];
+    int32_t max_val;
+    float sum_exp;
+    (void)row_exp_sum(type, row, depth, table, &max_val, &sum_exp);
     const float log_sum_exp = logf(sum_exp);
     const float scale = in_scale / out_scale;
     const float precomputed = (in_scale * (float)max_val + log_sum_exp) / out_scale;

@@ -39,9 +39,7 @@ void tfcc_tconv_f32(const tfcc_conv_geom *g, const float *in, const float *filte
   memset(out, 0, n * sizeof(float));
   TFCC_TCONV_SCATTER(out, in[ib + ic], filter[fb + ic])
   for (size_t i = 0; i < n; i++) {
-    float v = out[i] + (bias ? bias[i % (size_t)g->out_c] : 0.f);
-    v = v < act_min ? act_min : v;
-    out[i] = v > act_max ? act_max : v;
+    out[i] = tfcc_bias_act_f32(out[i], bias, i % (size_t)g->out_c, act_min, act_max);
   }
 }
 
@@ -54,7 +52,7 @@ void tfcc_tconv_u8(const tfcc_conv_geom *g, const tfcc_conv_requant *q, const ui
                      (int64_t)((int32_t)filter[fb + ic] + fo))
   for (size_t i = 0; i < n; i++) {
     const int32_t oc = (int32_t)(i % (size_t)g->out_c);
-    out[i] = (uint8_t)tfcc_requant32(acc[i], bias ? bias[oc] : 0, q, oc);
+    out[i] = (uint8_t)tfcc_requant32_b(acc[i], bias, q, oc);
   }
 }
 
@@ -66,7 +64,7 @@ void tfcc_tconv_i8(const tfcc_conv_geom *g, const tfcc_conv_requant *q, const in
   TFCC_TCONV_SCATTER(acc, (int64_t)((int32_t)in[ib + ic] + io), (int64_t)filter[fb + ic])
   for (size_t i = 0; i < n; i++) {
     const int32_t oc = (int32_t)(i % (size_t)g->out_c);
-    out[i] = (int8_t)tfcc_requant32(acc[i], bias ? bias[oc] : 0, q, oc);
+    out[i] = (int8_t)tfcc_requant32_b(acc[i], bias, q, oc);
   }
 }
 

@@ -17,44 +17,32 @@ static inline float round_half_even(float v) {
   return fl + 1.0f;
 }
 
+/* The float32 operations: X(op, y[i] as an expression of v = x[i]). */
+#define UNARY_F32_OPS(X) \
+  X(TFCC_UN_ABS, fabsf(v)) \
+  X(TFCC_UN_NEG, -v) \
+  X(TFCC_UN_EXP, expf(v)) \
+  X(TFCC_UN_LOG, logf(v)) \
+  X(TFCC_UN_SQRT, sqrtf(v)) \
+  X(TFCC_UN_RSQRT, 1.f / sqrtf(v)) \
+  X(TFCC_UN_SQUARE, v *v) \
+  X(TFCC_UN_FLOOR, floorf(v)) \
+  X(TFCC_UN_CEIL, ceilf(v)) \
+  X(TFCC_UN_ROUND, round_half_even(v)) \
+  X(TFCC_UN_SIN, sinf(v)) \
+  X(TFCC_UN_COS, cosf(v))
+
+#define UNARY_F32_CASE(OP, EXPR) \
+  case OP: \
+    for (int64_t i = 0; i < n; i++) { \
+      const float v = x[i]; \
+      y[i] = EXPR; \
+    } \
+    break;
+
 static void unary_f32(tfcc_unop op, const float *x, float *y, int64_t n) {
   switch (op) {
-    case TFCC_UN_ABS:
-      for (int64_t i = 0; i < n; i++) y[i] = fabsf(x[i]);
-      break;
-    case TFCC_UN_NEG:
-      for (int64_t i = 0; i < n; i++) y[i] = -x[i];
-      break;
-    case TFCC_UN_EXP:
-      for (int64_t i = 0; i < n; i++) y[i] = expf(x[i]);
-      break;
-    case TFCC_UN_LOG:
-      for (int64_t i = 0; i < n; i++) y[i] = logf(x[i]);
-      break;
-    case TFCC_UN_SQRT:
-      for (int64_t i = 0; i < n; i++) y[i] = sqrtf(x[i]);
-      break;
-    case TFCC_UN_RSQRT:
-      for (int64_t i = 0; i < n; i++) y[i] = 1.f / sqrtf(x[i]);
-      break;
-    case TFCC_UN_SQUARE:
-      for (int64_t i = 0; i < n; i++) y[i] = x[i] * x[i];
-      break;
-    case TFCC_UN_FLOOR:
-      for (int64_t i = 0; i < n; i++) y[i] = floorf(x[i]);
-      break;
-    case TFCC_UN_CEIL:
-      for (int64_t i = 0; i < n; i++) y[i] = ceilf(x[i]);
-      break;
-    case TFCC_UN_ROUND:
-      for (int64_t i = 0; i < n; i++) y[i] = round_half_even(x[i]);
-      break;
-    case TFCC_UN_SIN:
-      for (int64_t i = 0; i < n; i++) y[i] = sinf(x[i]);
-      break;
-    case TFCC_UN_COS:
-      for (int64_t i = 0; i < n; i++) y[i] = cosf(x[i]);
-      break;
+    UNARY_F32_OPS(UNARY_F32_CASE)
     default: break;
   }
 }
