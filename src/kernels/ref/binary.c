@@ -272,6 +272,7 @@ static const struct {
       [TFCC_BIN_MIN] = min_i16,
       [TFCC_BIN_FLOOR_DIV] = fdiv_i16,
       [TFCC_BIN_FLOOR_MOD] = fmod_i16r}},
+    {TFCC_FLOAT16, {[TFCC_BIN_ADD] = add_f16, [TFCC_BIN_MUL] = mul_f16}},
 };
 
 static tfcc_bcast_row_fn pick(tfcc_binop op, tfcc_dtype dt) {
