@@ -92,33 +92,19 @@ void HO_CAT(tfcc_hyb_out_tile_, TFCC_HO_ISA)(const tfcc_q8_hybrid *h, const int3
     memcpy(&ws, h->wsum + n0 + j0, sizeof ws);
     ho_f b = {0};
     if (h->bias) memcpy(&b, h->bias + n0 + j0, sizeof b);
-    if (h->fscale_stride) {
-      ho_f fs;
-      memcpy(&fs, h->fscale + n0 + j0, sizeof fs);
-      if (h->combined) {
-        if (h->bias)
-          HO_TILE_LOOP(t * (s * fs), v = v + b)
-        else
-          HO_TILE_LOOP(t * (s * fs), (void)0)
-      } else {
-        if (h->bias)
-          HO_TILE_LOOP((t * s) * fs, v = v + b)
-        else
-          HO_TILE_LOOP((t * s) * fs, (void)0)
-      }
+    /* per-channel scales, or the one per-tensor scale in every lane (the same products) */
+    ho_f fs = (ho_f){0} + h->fscale[0];
+    if (h->fscale_stride) memcpy(&fs, h->fscale + n0 + j0, sizeof fs);
+    if (h->combined) {
+      if (h->bias)
+        HO_TILE_LOOP(t * (s * fs), v = v + b)
+      else
+        HO_TILE_LOOP(t * (s * fs), (void)0)
     } else {
-      const float fs = h->fscale[0];
-      if (h->combined) {
-        if (h->bias)
-          HO_TILE_LOOP(t * (s * fs), v = v + b)
-        else
-          HO_TILE_LOOP(t * (s * fs), (void)0)
-      } else {
-        if (h->bias)
-          HO_TILE_LOOP((t * s) * fs, v = v + b)
-        else
-          HO_TILE_LOOP((t * s) * fs, (void)0)
-      }
+      if (h->bias)
+        HO_TILE_LOOP((t * s) * fs, v = v + b)
+      else
+        HO_TILE_LOOP((t * s) * fs, (void)0)
     }
   }
   if (j0 < nc)
