@@ -118,9 +118,16 @@ void HO_CAT(tfcc_hyb_out_tile_, TFCC_HO_ISA)(const tfcc_q8_hybrid *h, const int3
 
 /* Smallest and largest of x[0..n) (n >= 1), exact in any order: 4 vectors of HO_W floats,
  * then single vectors, then one vector ending at the last element (elements seen twice change
- * nothing), so that short rows (a 1x1 convolution's pixels) stay in vectors too. */
+ * nothing), so that short rows (a 1x1 convolution's pixels) stay in vectors too; the lanes
+ * then meet in a halving tree (lane j against lane j + w), in vector halves. */
 typedef float ho_v __attribute__((vector_size(HO_W * 4)));
 typedef int32_t ho_i __attribute__((vector_size(HO_W * 4)));
+typedef float ho_v8 __attribute__((vector_size(32)));
+typedef int32_t ho_i8 __attribute__((vector_size(32)));
+typedef float ho_v4 __attribute__((vector_size(16)));
+typedef int32_t ho_i4 __attribute__((vector_size(16)));
+typedef float ho_v2 __attribute__((vector_size(8)));
+typedef int32_t ho_i2 __attribute__((vector_size(8)));
 
 static inline void HO_CAT(ho_minmax1_, TFCC_HO_ISA)(ho_v v, ho_v *a, ho_v *b) {
   const ho_i lt = v<*a, gt = v> * b;
@@ -128,50 +135,71 @@ static inline void HO_CAT(ho_minmax1_, TFCC_HO_ISA)(ho_v v, ho_v *a, ho_v *b) {
   *b = (ho_v)((gt & (ho_i)v) | (~gt & (ho_i)*b));
 }
 
-void HO_CAT(tfcc_hyb_minmax_, TFCC_HO_ISA)(const float *x, size_t n, float *lo, float *hi) {
-  float ra = x[0], rb = x[0];
-  if (n >= HO_W) {
-    ho_v a[4], b[4];
-    size_t i = HO_W;
-    memcpy(&a[0], x, sizeof a[0]);
-    b[0] = a[1] = b[1] = a[2] = b[2] = a[3] = b[3] = a[0];
-    for (; i + 4 * HO_W <= n; i += 4 * HO_W)
-      for (int k = 0; k < 4; k++) {
-        ho_v v;
-        memcpy(&v, x + i + (size_t)k * HO_W, sizeof v);
-        HO_CAT(ho_minmax1_, TFCC_HO_ISA)(v, &a[k], &b[k]);
-      }
-    for (; i + HO_W <= n; i += HO_W) {
-      ho_v v;
-      memcpy(&v, x + i, sizeof v);
-      HO_CAT(ho_minmax1_, TFCC_HO_ISA)(v, &a[0], &b[0]);
+/* One level of the tree: RA / RB (N lanes) = the lane-wise min of A's halves / max of B's. */
+#define HO_HALVE(N, A, B, RA, RB) \
+  ho_v##N RA, RB; \
+  { \
+    ho_v##N l_, u_; \
+    memcpy(&l_, &(A), sizeof l_); \
+    memcpy(&u_, (const char *)&(A) + sizeof l_, sizeof u_); \
+    ho_i##N m_ = u_ < l_; \
+    RA = (ho_v##N)((m_ & (ho_i##N)u_) | (~m_ & (ho_i##N)l_)); \
+    memcpy(&l_, &(B), sizeof l_); \
+    memcpy(&u_, (const char *)&(B) + sizeof l_, sizeof u_); \
+    m_ = u_ > l_; \
+    RB = (ho_v##N)((m_ & (ho_i##N)u_) | (~m_ & (ho_i##N)l_)); \
+  }
+
+static inline __attribute__((always_inline)) void HO_CAT(ho_minmax_,
+                                                         TFCC_HO_ISA)(const float *x, size_t n,
+                                                                      float *lo, float *hi) {
+  if (n < HO_W) {
+    float ra = x[0], rb = x[0];
+    for (size_t i = 1; i < n; i++) {
+      ra = x[i] < ra ? x[i] : ra;
+      rb = x[i] > rb ? x[i] : rb;
     }
-    if (i < n) {
-      ho_v v;
-      memcpy(&v, x + n - HO_W, sizeof v);
-      HO_CAT(ho_minmax1_, TFCC_HO_ISA)(v, &a[1], &b[1]);
-    }
-    for (int k = 1; k < 4; k++) HO_CAT(ho_minmax1_, TFCC_HO_ISA)
-    (a[k], &a[0], &b[0]), HO_CAT(ho_minmax1_, TFCC_HO_ISA)(b[k], &a[0], &b[0]);
-    /* halving tree over the lanes */
-    float la[HO_W], lb[HO_W];
-    memcpy(la, &a[0], sizeof la);
-    memcpy(lb, &b[0], sizeof lb);
-    for (int w = HO_W / 2; w >= 1; w /= 2)
-      for (int j = 0; j < w; j++) {
-        la[j] = la[j + w] < la[j] ? la[j + w] : la[j];
-        lb[j] = lb[j + w] > lb[j] ? lb[j + w] : lb[j];
-      }
-    *lo = la[0];
-    *hi = lb[0];
+    *lo = ra;
+    *hi = rb;
     return;
   }
-  for (size_t i = 1; i < n; i++) {
-    ra = x[i] < ra ? x[i] : ra;
-    rb = x[i] > rb ? x[i] : rb;
+  ho_v a[4], b[4];
+  size_t i = HO_W;
+  memcpy(&a[0], x, sizeof a[0]);
+  b[0] = a[1] = b[1] = a[2] = b[2] = a[3] = b[3] = a[0];
+  for (; i + 4 * HO_W <= n; i += 4 * HO_W)
+    for (int k = 0; k < 4; k++) {
+      ho_v v;
+      memcpy(&v, x + i + (size_t)k * HO_W, sizeof v);
+      HO_CAT(ho_minmax1_, TFCC_HO_ISA)(v, &a[k], &b[k]);
+    }
+  for (; i + HO_W <= n; i += HO_W) {
+    ho_v v;
+    memcpy(&v, x + i, sizeof v);
+    HO_CAT(ho_minmax1_, TFCC_HO_ISA)(v, &a[0], &b[0]);
   }
-  *lo = ra;
-  *hi = rb;
+  if (i < n) {
+    ho_v v;
+    memcpy(&v, x + n - HO_W, sizeof v);
+    HO_CAT(ho_minmax1_, TFCC_HO_ISA)(v, &a[1], &b[1]);
+  }
+  for (int k = 1; k < 4; k++) HO_CAT(ho_minmax1_, TFCC_HO_ISA)
+  (a[k], &a[0], &b[0]), HO_CAT(ho_minmax1_, TFCC_HO_ISA)(b[k], &a[0], &b[0]);
+#if HO_W == 16
+  HO_HALVE(8, a[0], b[0], a8, b8)
+  HO_HALVE(4, a8, b8, a4, b4)
+#elif HO_W == 8
+  HO_HALVE(4, a[0], b[0], a4, b4)
+#else
+  const ho_v4 a4 = a[0], b4 = b[0];
+#endif
+  HO_HALVE(2, a4, b4, a2, b2)
+  *lo = a2[1] < a2[0] ? a2[1] : a2[0];
+  *hi = b2[1] > b2[0] ? b2[1] : b2[0];
+}
+
+void HO_CAT(tfcc_hyb_minmax_, TFCC_HO_ISA)(const float *x, size_t n, float *lo, float *hi) {
+  HO_CAT(ho_minmax_, TFCC_HO_ISA)(x, n, lo, hi);
 }
 
 /* Element of the sym / asym quantizers (quantize.h, tfcc_hyb_round_fn): round half away from
@@ -264,24 +292,78 @@ static inline void HO_CAT(ho_qd8_vec_, TFCC_HO_ISA)(const float *x, int8_t *q, h
   memcpy(q, &b, sizeof b);
 }
 
+/* tfcc_hyb_qd8_params (quantize.h) of HO_W groups at once, lane by lane the same operations
+ * (one statement each, so the same bits; lrintf of z in [-128, 127] as the 1.5 * 2^23 trick,
+ * which also rounds half to even). */
+static inline void HO_CAT(ho_qd8_params_, TFCC_HO_ISA)(ho_v lo, ho_v hi, ho_v *inv, ho_i *zp,
+                                                       ho_v *scale) {
+  const ho_v zero = {0}, one = zero + 1.0f, qmin = zero - 128.0f, qmax = zero + 127.0f;
+  const ho_v magic = zero + 12582912.0f;
+  ho_i m = lo < zero;
+  const ho_v rmin = (ho_v)((m & (ho_i)lo) | (~m & (ho_i)zero));
+  m = hi > zero;
+  const ho_v rmax = (ho_v)((m & (ho_i)hi) | (~m & (ho_i)zero));
+  const ho_v range = rmax - rmin;
+  ho_v s = (qmax - qmin) / range;
+  m = rmin == rmax;
+  s = (ho_v)((m & (ho_i)one) | (~m & (ho_i)s));
+  const ho_v dmin = rmin * s, dmax = rmax * s;
+  const ho_v emin = qmin + dmin, emax = qmax + dmax;
+  const ho_v esum = emin + emax;
+  const ho_v zlo = qmin - dmin, zhi = qmax - dmax;
+  m = esum > zero;
+  ho_v z = (ho_v)((m & (ho_i)zlo) | (~m & (ho_i)zhi));
+  m = z > qmin;
+  z = (ho_v)((m & (ho_i)z) | (~m & (ho_i)qmin));
+  m = z < qmax;
+  z = (ho_v)((m & (ho_i)z) | (~m & (ho_i)qmax));
+  z = z + magic;
+  z = z - magic;
+  *inv = s;
+  *zp = __builtin_convertvector(z, ho_i);
+  *scale = one / s;
+}
+
+/* Rows go in blocks of up to HO_W (fewer for long rows, so that a block stays in L1 until it
+ * is quantized): min/max of each row, the block's parameters in vectors, then each row. */
 void HO_CAT(tfcc_hyb_qd8_rows_, TFCC_HO_ISA)(const float *x, size_t len, size_t rows, int8_t *q,
                                              float *scale, int32_t *zp) {
-  for (size_t r = 0; r < rows; r++, x += len, q += len) {
-    float lo, hi, inv;
-    HO_CAT(tfcc_hyb_minmax_, TFCC_HO_ISA)(x, len, &lo, &hi);
-    tfcc_hyb_qd8_params(lo, hi, &inv, &zp[r], &scale[r]);
-    const float flo = (float)(-128 - zp[r]), fhi = (float)(127 - zp[r]);
-    if (len < HO_W) {
-      for (size_t i = 0; i < len; i++)
-        q[i] = HO_CAT(ho_qd8_1_, TFCC_HO_ISA)(x[i], inv, flo, fhi, zp[r]);
-      continue;
+  size_t per_block = 4096 / len;
+  per_block = per_block < 1 ? 1 : per_block > HO_W ? HO_W : per_block;
+  for (size_t r0 = 0; r0 < rows; r0 += per_block) {
+    const size_t nb = rows - r0 < per_block ? rows - r0 : per_block;
+    float lo[HO_W] = {0}, hi[HO_W] = {0}, inv[HO_W], sc[HO_W];
+    int32_t z[HO_W];
+    for (size_t r = 0; r < nb; r++)
+      HO_CAT(ho_minmax_, TFCC_HO_ISA)(x + (r0 + r) * len, len, &lo[r], &hi[r]);
+    {
+      ho_v vlo, vhi, vinv, vsc;
+      ho_i vz;
+      memcpy(&vlo, lo, sizeof vlo);
+      memcpy(&vhi, hi, sizeof vhi);
+      HO_CAT(ho_qd8_params_, TFCC_HO_ISA)(vlo, vhi, &vinv, &vz, &vsc);
+      memcpy(inv, &vinv, sizeof inv);
+      memcpy(z, &vz, sizeof z);
+      memcpy(sc, &vsc, sizeof sc);
     }
-    const ho_v vinv = (ho_v){0} + inv, vflo = (ho_v){0} + flo, vfhi = (ho_v){0} + fhi;
-    const ho_i vzp = (ho_i){0} + zp[r];
-    size_t i = 0;
-    for (; i + HO_W <= len; i += HO_W)
-      HO_CAT(ho_qd8_vec_, TFCC_HO_ISA)(x + i, q + i, vinv, vflo, vfhi, vzp);
-    if (i < len)
-      HO_CAT(ho_qd8_vec_, TFCC_HO_ISA)(x + len - HO_W, q + len - HO_W, vinv, vflo, vfhi, vzp);
+    for (size_t r = 0; r < nb; r++) {
+      const float *xr = x + (r0 + r) * len;
+      int8_t *qr = q + (r0 + r) * len;
+      scale[r0 + r] = sc[r];
+      zp[r0 + r] = z[r];
+      const float flo = (float)(-128 - z[r]), fhi = (float)(127 - z[r]);
+      if (len < HO_W) {
+        for (size_t i = 0; i < len; i++)
+          qr[i] = HO_CAT(ho_qd8_1_, TFCC_HO_ISA)(xr[i], inv[r], flo, fhi, z[r]);
+        continue;
+      }
+      const ho_v vinv = (ho_v){0} + inv[r], vflo = (ho_v){0} + flo, vfhi = (ho_v){0} + fhi;
+      const ho_i vzp = (ho_i){0} + z[r];
+      size_t i = 0;
+      for (; i + HO_W <= len; i += HO_W)
+        HO_CAT(ho_qd8_vec_, TFCC_HO_ISA)(xr + i, qr + i, vinv, vflo, vfhi, vzp);
+      if (i < len)
+        HO_CAT(ho_qd8_vec_, TFCC_HO_ISA)(xr + len - HO_W, qr + len - HO_W, vinv, vflo, vfhi, vzp);
+    }
   }
 }
