@@ -13,6 +13,40 @@
 #define HO_CAT2(a, b) a##b
 #define HO_CAT(a, b) HO_CAT2(a, b)
 
+#if (HO_W == 16 && defined(__AVX512F__)) || (HO_W == 8 && defined(__AVX2__))
+#include <immintrin.h>
+#endif
+
+/* Lane-wise a < b ? a : b and a > b ? a : b (so b where they are equal or a is NaN, and the
+ * same bits as the compare-and-select below): one instruction where the x86 min / max
+ * instructions are these exact selects. */
+typedef float ho_f __attribute__((vector_size(HO_W * 4)));
+typedef int32_t ho_s __attribute__((vector_size(HO_W * 4)));
+
+static inline ho_f HO_CAT(ho_min_, TFCC_HO_ISA)(ho_f a, ho_f b) {
+#if HO_W == 16 && defined(__AVX512F__)
+  return (ho_f)_mm512_min_ps((__m512)a, (__m512)b);
+#elif HO_W == 8 && defined(__AVX2__)
+  return (ho_f)_mm256_min_ps((__m256)a, (__m256)b);
+#else
+  const ho_s m = a < b;
+  return (ho_f)((m & (ho_s)a) | (~m & (ho_s)b));
+#endif
+}
+
+static inline ho_f HO_CAT(ho_max_, TFCC_HO_ISA)(ho_f a, ho_f b) {
+#if HO_W == 16 && defined(__AVX512F__)
+  return (ho_f)_mm512_max_ps((__m512)a, (__m512)b);
+#elif HO_W == 8 && defined(__AVX2__)
+  return (ho_f)_mm256_max_ps((__m256)a, (__m256)b);
+#else
+  const ho_s m = a > b;
+  return (ho_f)((m & (ho_s)a) | (~m & (ho_s)b));
+#endif
+}
+#define HO_MIN HO_CAT(ho_min_, TFCC_HO_ISA)
+#define HO_MAX HO_CAT(ho_max_, TFCC_HO_ISA)
+
 #define HO_LOOP(SCALE, BIAS) \
   for (size_t j = 0; j < nc; j++) { \
     const float t = (float)(int32_t)((uint32_t)acc[j] - zp * (uint32_t)ws[j]); \
@@ -63,8 +97,6 @@ void HO_CAT(tfcc_hyb_out_row_, TFCC_HO_ISA)(const tfcc_q8_hybrid *h, const int32
  * scales and biases are loaded once for all the rows; the same operations in the same order as
  * the row function (so the same bits), the last nc % HO_W columns through it. */
 typedef uint32_t ho_u __attribute__((vector_size(HO_W * 4)));
-typedef float ho_f __attribute__((vector_size(HO_W * 4)));
-typedef int32_t ho_s __attribute__((vector_size(HO_W * 4)));
 
 #define HO_TILE_LOOP(SCALE, BIAS) \
   for (size_t r = 0; r < mr; r++) { \
@@ -76,10 +108,8 @@ typedef int32_t ho_s __attribute__((vector_size(HO_W * 4)));
     const ho_f t = __builtin_convertvector((ho_s)(a - vzp * ws), ho_f); \
     ho_f v = SCALE; \
     BIAS; \
-    ho_s m = v < vlo; \
-    v = (ho_f)((m & (ho_s)vlo) | (~m & (ho_s)v)); \
-    m = v > vhi; \
-    v = (ho_f)((m & (ho_s)vhi) | (~m & (ho_s)v)); \
+    v = HO_MAX(vlo, v); /* v < lo ? lo : v */ \
+    v = HO_MIN(vhi, v); /* v > hi ? hi : v */ \
     memcpy(h->c + (m0 + r) * h->c_stride + n0 + j0, &v, sizeof v); \
   }
 
@@ -130,9 +160,8 @@ typedef float ho_v2 __attribute__((vector_size(8)));
 typedef int32_t ho_i2 __attribute__((vector_size(8)));
 
 static inline void HO_CAT(ho_minmax1_, TFCC_HO_ISA)(ho_v v, ho_v *a, ho_v *b) {
-  const ho_i lt = v<*a, gt = v> * b;
-  *a = (ho_v)((lt & (ho_i)v) | (~lt & (ho_i)*a));
-  *b = (ho_v)((gt & (ho_i)v) | (~gt & (ho_i)*b));
+  *a = HO_MIN(v, *a); /* v < a ? v : a */
+  *b = HO_MAX(v, *b); /* v > b ? v : b */
 }
 
 /* One level of the tree: RA / RB (N lanes) = the lane-wise min of A's halves / max of B's. */
@@ -234,14 +263,12 @@ void HO_CAT(tfcc_hyb_round_, TFCC_HO_ISA)(const float *restrict x, size_t n, flo
     ho_v v;
     memcpy(&v, x + i, sizeof v);
     v = v * vinv;
-    ho_i m = v > lo;
-    v = (ho_v)((m & (ho_i)v) | (~m & (ho_i)lo));
-    m = v < hi;
-    v = (ho_v)((m & (ho_i)v) | (~m & (ho_i)hi));
+    v = HO_MAX(v, lo); /* v > lo ? v : lo */
+    v = HO_MIN(v, hi); /* v < hi ? v : hi */
     ho_i t = __builtin_convertvector(v, ho_i);
     const ho_v f = v - __builtin_convertvector(t, ho_v);
     t = t - (ho_i)(f >= half) + (ho_i)(f <= mhalf) + vzp; /* true lanes are -1 */
-    m = t < vmin;
+    ho_i m = t < vmin;
     t = (m & vmin) | (~m & t);
     m = t > vmax;
     t = (m & vmax) | (~m & t);
@@ -282,10 +309,10 @@ static inline void HO_CAT(ho_qd8_vec_, TFCC_HO_ISA)(const float *x, int8_t *q, h
   ho_v f;
   memcpy(&f, x, sizeof f);
   f = f * vinv;
-  ho_i m = f >= vflo;
-  f = (ho_v)((m & (ho_i)f) | (~m & (ho_i)vflo));
-  m = f <= vfhi;
-  f = (ho_v)((m & (ho_i)f) | (~m & (ho_i)vfhi));
+  /* f >= lo ? f : lo and f <= hi ? f : hi: an equal lane may take the bound's zero sign,
+   * which rounds to the same integer; NaN goes to lo as before */
+  f = HO_MAX(f, vflo);
+  f = HO_MIN(f, vfhi);
   f = f + magic;
   f = f - magic;
   const ho_b b = __builtin_convertvector(__builtin_convertvector(f, ho_i) + vzp, ho_b);
