@@ -99,10 +99,9 @@ void HO_CAT(tfcc_hyb_out_row_, TFCC_HO_ISA)(const tfcc_q8_hybrid *h, const int32
 typedef uint32_t ho_u __attribute__((vector_size(HO_W * 4)));
 
 #define HO_TILE_LOOP(SCALE, BIAS) \
-  for (size_t r = 0; r < mr; r++) { \
-    const size_t grp = h->rows_per_group == 1 ? m0 + r : (m0 + r) / h->rows_per_group; \
-    const ho_u vzp = (ho_u){0} + (uint32_t)h->zp[grp]; \
-    const float s = h->scale[grp]; \
+  for (size_t r = r0; r < r1; r++) { \
+    const ho_u vzp = (ho_u){0} + rzp[r - r0]; \
+    const float s = rs[r - r0]; \
     ho_u a; \
     memcpy(&a, c32 + r * NR + j0, sizeof a); \
     const ho_f t = __builtin_convertvector((ho_s)(a - vzp * ws), ho_f); \
@@ -116,34 +115,43 @@ typedef uint32_t ho_u __attribute__((vector_size(HO_W * 4)));
 void HO_CAT(tfcc_hyb_out_tile_, TFCC_HO_ISA)(const tfcc_q8_hybrid *h, const int32_t *c32, size_t NR,
                                              size_t m0, size_t mr, size_t n0, size_t nc) {
   const ho_f vlo = (ho_f){0} + h->lo, vhi = (ho_f){0} + h->hi;
-  size_t j0 = 0;
-  for (; j0 + HO_W <= nc; j0 += HO_W) {
-    ho_u ws;
-    memcpy(&ws, h->wsum + n0 + j0, sizeof ws);
-    ho_f b = {0};
-    if (h->bias) memcpy(&b, h->bias + n0 + j0, sizeof b);
-    /* per-channel scales, or the one per-tensor scale in every lane (the same products) */
-    ho_f fs = (ho_f){0} + h->fscale[0];
-    if (h->fscale_stride) memcpy(&fs, h->fscale + n0 + j0, sizeof fs);
-    if (h->combined) {
-      if (h->bias)
-        HO_TILE_LOOP(t * (s * fs), v = v + b)
-      else
-        HO_TILE_LOOP(t * (s * fs), (void)0)
-    } else {
-      if (h->bias)
-        HO_TILE_LOOP((t * s) * fs, v = v + b)
-      else
-        HO_TILE_LOOP((t * s) * fs, (void)0)
-    }
-  }
-  if (j0 < nc)
-    for (size_t r = 0; r < mr; r++) {
+  enum { HO_ROWS = 32 };
+  /* rows in groups of up to HO_ROWS, their zero points and scales looked up once */
+  for (size_t r0 = 0; r0 < mr; r0 += HO_ROWS) {
+    const size_t r1 = mr - r0 < HO_ROWS ? mr : r0 + HO_ROWS;
+    uint32_t rzp[HO_ROWS];
+    float rs[HO_ROWS];
+    for (size_t r = r0; r < r1; r++) {
       const size_t grp = h->rows_per_group == 1 ? m0 + r : (m0 + r) / h->rows_per_group;
-      HO_CAT(tfcc_hyb_out_row_, TFCC_HO_ISA)
-      (h, c32 + r * NR + j0, n0 + j0, nc - j0, (uint32_t)h->zp[grp], h->scale[grp],
-       h->c + (m0 + r) * h->c_stride + n0 + j0);
+      rzp[r - r0] = (uint32_t)h->zp[grp];
+      rs[r - r0] = h->scale[grp];
     }
+    size_t j0 = 0;
+    for (; j0 + HO_W <= nc; j0 += HO_W) {
+      ho_u ws;
+      memcpy(&ws, h->wsum + n0 + j0, sizeof ws);
+      ho_f b = {0};
+      if (h->bias) memcpy(&b, h->bias + n0 + j0, sizeof b);
+      /* per-channel scales, or the one per-tensor scale in every lane (the same products) */
+      ho_f fs = (ho_f){0} + h->fscale[0];
+      if (h->fscale_stride) memcpy(&fs, h->fscale + n0 + j0, sizeof fs);
+      if (h->combined) {
+        if (h->bias)
+          HO_TILE_LOOP(t * (s * fs), v = v + b)
+        else
+          HO_TILE_LOOP(t * (s * fs), (void)0)
+      } else {
+        if (h->bias)
+          HO_TILE_LOOP((t * s) * fs, v = v + b)
+        else
+          HO_TILE_LOOP((t * s) * fs, (void)0)
+      }
+    }
+    if (j0 < nc)
+      for (size_t r = r0; r < r1; r++) HO_CAT(tfcc_hyb_out_row_, TFCC_HO_ISA)
+    (h, c32 + r * NR + j0, n0 + j0, nc - j0, rzp[r - r0], rs[r - r0],
+     h->c + (m0 + r) * h->c_stride + n0 + j0);
+  }
 }
 
 /* Smallest and largest of x[0..n) (n >= 1), exact in any order: 4 vectors of HO_W floats,
