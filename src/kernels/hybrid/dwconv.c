@@ -30,20 +30,16 @@ void tfcc_hyb_dwconv_rows(const tfcc_conv_geom *g, const int8_t *q, int32_t zp, 
       for (int32_t c0 = 0; c0 < OC; c0 += CHUNK) {
         const int32_t nc = OC - c0 < CHUNK ? OC - c0 : CHUNK;
         for (int32_t j = 0; j < nc; j++) acc[j] = 0;
-        for (int32_t ky = 0; ky < g->filter_h; ky++) {
-          const int32_t iy = oy * g->stride_h - g->pad_h + ky * g->dil_h;
-          if (iy < 0 || iy >= g->in_h) continue;
+        for (int32_t ky = 0; ky < g->filter_h; ky++)
           for (int32_t kx = 0; kx < g->filter_w; kx++) {
-            const int32_t ix = ox * g->stride_w - g->pad_w + kx * g->dil_w;
-            if (ix < 0 || ix >= g->in_w) continue;
-            const int8_t *x = q + ((size_t)iy * (size_t)g->in_w + (size_t)ix) * (size_t)C;
-            const int8_t *wk = w + ((size_t)ky * (size_t)g->filter_w + (size_t)kx) * (size_t)OC;
+            size_t xo, wo;
+            if (!tfcc_hyb_dw_tap(g, oy, ox, ky, kx, (size_t)C, (size_t)OC, &xo, &wo)) continue;
+            const int8_t *x = q + xo, *wk = w + wo;
             for (int32_t j = 0; j < nc; j++) {
               const int32_t oc = c0 + j;
               acc[j] += ((int32_t)x[oc / M] - zp) * (int32_t)wk[oc];
             }
           }
-        }
         for (int32_t j = 0; j < nc; j++) {
           const int32_t oc = c0 + j;
           const float t = (float)acc[j] * scale;

@@ -22,6 +22,19 @@ void tfcc_hyb_dwconv_rows(const tfcc_conv_geom *g, const int8_t *q, int32_t zp, 
                           const float *bias, float lo, float hi, float *out, int32_t oy0,
                           int32_t oy1);
 
+/* Filter tap (ky, kx) of output pixel (oy, ox): false where its input pixel lies in the
+ * padding; else *xoff = that pixel's offset (pixels of xs elements) and *woff = the tap's
+ * offset in the filter (taps of ws elements). Both kernels list their taps with it. */
+static inline bool tfcc_hyb_dw_tap(const tfcc_conv_geom *g, int32_t oy, int32_t ox, int32_t ky,
+                                   int32_t kx, size_t xs, size_t ws, size_t *xoff, size_t *woff) {
+  const int32_t iy = oy * g->stride_h - g->pad_h + ky * g->dil_h;
+  const int32_t ix = ox * g->stride_w - g->pad_w + kx * g->dil_w;
+  if (iy < 0 || iy >= g->in_h || ix < 0 || ix >= g->in_w) return false;
+  *xoff = ((size_t)iy * (size_t)g->in_w + (size_t)ix) * xs;
+  *woff = ((size_t)ky * (size_t)g->filter_w + (size_t)kx) * ws;
+  return true;
+}
+
 /* The same results, vectorised (dwconv_body.h, per-ISA builds), where
  * tfcc_hyb_dwconv_fast_applies(g): depth multiplier 1 and at most TFCC_HYB_DW_MAX_TAPS filter
  * taps. The input comes as int32 q - zp (tfcc_hyb_quantize_asym_centered) and the filter

@@ -82,17 +82,9 @@ void HD_CAT(tfcc_hyb_dwconv_fast_, TFCC_HD_ISA)(const tfcc_conv_geom *g, const i
   for (int32_t oy = oy0; oy < oy1; oy++) {
     for (int32_t ox = 0; ox < g->out_w; ox++) {
       int32_t nt = 0;
-      for (int32_t ky = 0; ky < g->filter_h; ky++) {
-        const int32_t iy = oy * g->stride_h - g->pad_h + ky * g->dil_h;
-        if (iy < 0 || iy >= g->in_h) continue;
-        for (int32_t kx = 0; kx < g->filter_w; kx++) {
-          const int32_t ix = ox * g->stride_w - g->pad_w + kx * g->dil_w;
-          if (ix < 0 || ix >= g->in_w) continue;
-          xoff[nt] = ((size_t)iy * (size_t)g->in_w + (size_t)ix) * C;
-          woff[nt] = ((size_t)ky * (size_t)g->filter_w + (size_t)kx) * C;
-          nt++;
-        }
-      }
+      for (int32_t ky = 0; ky < g->filter_h; ky++)
+        for (int32_t kx = 0; kx < g->filter_w; kx++)
+          nt += tfcc_hyb_dw_tap(g, oy, ox, ky, kx, C, C, &xoff[nt], &woff[nt]);
       float *o = out + ((size_t)oy * (size_t)g->out_w + (size_t)ox) * C;
 #define HD_AT(c) \
   x + (c), w + (c), xoff, woff, nt, scale, fscale + (c)*fscale_stride, fscale_stride, \

@@ -13,6 +13,40 @@
 #define HO_CAT2(a, b) a##b
 #define HO_CAT(a, b) HO_CAT2(a, b)
 
+#if (HO_W == 16 && defined(__AVX512F__)) || (HO_W == 8 && defined(__AVX2__))
+#include <immintrin.h>
+#endif
+
+/* Lane-wise a < b ? a : b and a > b ? a : b (so b where they are equal or a is NaN, and the
+ * same bits as the compare-and-select below): one instruction where the x86 min / max
+ * instructions are these exact selects. */
+typedef float ho_f __attribute__((vector_size(HO_W * 4)));
+typedef int32_t ho_s __attribute__((vector_size(HO_W * 4)));
+
+static inline ho_f HO_CAT(ho_min_, TFCC_HO_ISA)(ho_f a, ho_f b) {
+#if HO_W == 16 && defined(__AVX512F__)
+  return (ho_f)_mm512_min_ps((__m512)a, (__m512)b);
+#elif HO_W == 8 && defined(__AVX2__)
+  return (ho_f)_mm256_min_ps((__m256)a, (__m256)b);
+#else
+  const ho_s m = a < b;
+  return (ho_f)((m & (ho_s)a) | (~m & (ho_s)b));
+#endif
+}
+
+static inline ho_f HO_CAT(ho_max_, TFCC_HO_ISA)(ho_f a, ho_f b) {
+#if HO_W == 16 && defined(__AVX512F__)
+  return (ho_f)_mm512_max_ps((__m512)a, (__m512)b);
+#elif HO_W == 8 && defined(__AVX2__)
+  return (ho_f)_mm256_max_ps((__m256)a, (__m256)b);
+#else
+  const ho_s m = a > b;
+  return (ho_f)((m & (ho_s)a) | (~m & (ho_s)b));
+#endif
+}
+#define HO_MIN HO_CAT(ho_min_, TFCC_HO_ISA)
+#define HO_MAX HO_CAT(ho_max_, TFCC_HO_ISA)
+
 #define HO_LOOP(SCALE, BIAS) \
   for (size_t j = 0; j < nc; j++) { \
     const float t = (float)(int32_t)((uint32_t)acc[j] - zp * (uint32_t)ws[j]); \
@@ -63,129 +97,146 @@ void HO_CAT(tfcc_hyb_out_row_, TFCC_HO_ISA)(const tfcc_q8_hybrid *h, const int32
  * scales and biases are loaded once for all the rows; the same operations in the same order as
  * the row function (so the same bits), the last nc % HO_W columns through it. */
 typedef uint32_t ho_u __attribute__((vector_size(HO_W * 4)));
-typedef float ho_f __attribute__((vector_size(HO_W * 4)));
-typedef int32_t ho_s __attribute__((vector_size(HO_W * 4)));
 
 #define HO_TILE_LOOP(SCALE, BIAS) \
-  for (size_t r = 0; r < mr; r++) { \
-    const size_t grp = h->rows_per_group == 1 ? m0 + r : (m0 + r) / h->rows_per_group; \
-    const ho_u vzp = (ho_u){0} + (uint32_t)h->zp[grp]; \
-    const float s = h->scale[grp]; \
+  for (size_t r = r0; r < r1; r++) { \
+    const ho_u vzp = (ho_u){0} + rzp[r - r0]; \
+    const float s = rs[r - r0]; \
     ho_u a; \
     memcpy(&a, c32 + r * NR + j0, sizeof a); \
     const ho_f t = __builtin_convertvector((ho_s)(a - vzp * ws), ho_f); \
     ho_f v = SCALE; \
     BIAS; \
-    ho_s m = v < vlo; \
-    v = (ho_f)((m & (ho_s)vlo) | (~m & (ho_s)v)); \
-    m = v > vhi; \
-    v = (ho_f)((m & (ho_s)vhi) | (~m & (ho_s)v)); \
+    v = HO_MAX(vlo, v); /* v < lo ? lo : v */ \
+    v = HO_MIN(vhi, v); /* v > hi ? hi : v */ \
     memcpy(h->c + (m0 + r) * h->c_stride + n0 + j0, &v, sizeof v); \
   }
 
 void HO_CAT(tfcc_hyb_out_tile_, TFCC_HO_ISA)(const tfcc_q8_hybrid *h, const int32_t *c32, size_t NR,
                                              size_t m0, size_t mr, size_t n0, size_t nc) {
   const ho_f vlo = (ho_f){0} + h->lo, vhi = (ho_f){0} + h->hi;
-  size_t j0 = 0;
-  for (; j0 + HO_W <= nc; j0 += HO_W) {
-    ho_u ws;
-    memcpy(&ws, h->wsum + n0 + j0, sizeof ws);
-    ho_f b = {0};
-    if (h->bias) memcpy(&b, h->bias + n0 + j0, sizeof b);
-    if (h->fscale_stride) {
-      ho_f fs;
-      memcpy(&fs, h->fscale + n0 + j0, sizeof fs);
-      if (h->combined) {
-        if (h->bias)
-          HO_TILE_LOOP(t * (s * fs), v = v + b)
-        else
-          HO_TILE_LOOP(t * (s * fs), (void)0)
-      } else {
-        if (h->bias)
-          HO_TILE_LOOP((t * s) * fs, v = v + b)
-        else
-          HO_TILE_LOOP((t * s) * fs, (void)0)
-      }
-    } else {
-      const float fs = h->fscale[0];
-      if (h->combined) {
-        if (h->bias)
-          HO_TILE_LOOP(t * (s * fs), v = v + b)
-        else
-          HO_TILE_LOOP(t * (s * fs), (void)0)
-      } else {
-        if (h->bias)
-          HO_TILE_LOOP((t * s) * fs, v = v + b)
-        else
-          HO_TILE_LOOP((t * s) * fs, (void)0)
-      }
-    }
-  }
-  if (j0 < nc)
-    for (size_t r = 0; r < mr; r++) {
+  enum { HO_ROWS = 32 };
+  /* rows in groups of up to HO_ROWS, their zero points and scales looked up once */
+  for (size_t r0 = 0; r0 < mr; r0 += HO_ROWS) {
+    const size_t r1 = mr - r0 < HO_ROWS ? mr : r0 + HO_ROWS;
+    uint32_t rzp[HO_ROWS];
+    float rs[HO_ROWS];
+    for (size_t r = r0; r < r1; r++) {
       const size_t grp = h->rows_per_group == 1 ? m0 + r : (m0 + r) / h->rows_per_group;
-      HO_CAT(tfcc_hyb_out_row_, TFCC_HO_ISA)
-      (h, c32 + r * NR + j0, n0 + j0, nc - j0, (uint32_t)h->zp[grp], h->scale[grp],
-       h->c + (m0 + r) * h->c_stride + n0 + j0);
+      rzp[r - r0] = (uint32_t)h->zp[grp];
+      rs[r - r0] = h->scale[grp];
     }
+    size_t j0 = 0;
+    for (; j0 + HO_W <= nc; j0 += HO_W) {
+      ho_u ws;
+      memcpy(&ws, h->wsum + n0 + j0, sizeof ws);
+      ho_f b = {0};
+      if (h->bias) memcpy(&b, h->bias + n0 + j0, sizeof b);
+      /* per-channel scales, or the one per-tensor scale in every lane (the same products) */
+      ho_f fs = (ho_f){0} + h->fscale[0];
+      if (h->fscale_stride) memcpy(&fs, h->fscale + n0 + j0, sizeof fs);
+      if (h->combined) {
+        if (h->bias)
+          HO_TILE_LOOP(t * (s * fs), v = v + b)
+        else
+          HO_TILE_LOOP(t * (s * fs), (void)0)
+      } else {
+        if (h->bias)
+          HO_TILE_LOOP((t * s) * fs, v = v + b)
+        else
+          HO_TILE_LOOP((t * s) * fs, (void)0)
+      }
+    }
+    if (j0 < nc)
+      for (size_t r = r0; r < r1; r++) HO_CAT(tfcc_hyb_out_row_, TFCC_HO_ISA)
+    (h, c32 + r * NR + j0, n0 + j0, nc - j0, rzp[r - r0], rs[r - r0],
+     h->c + (m0 + r) * h->c_stride + n0 + j0);
+  }
 }
 
 /* Smallest and largest of x[0..n) (n >= 1), exact in any order: 4 vectors of HO_W floats,
  * then single vectors, then one vector ending at the last element (elements seen twice change
- * nothing), so that short rows (a 1x1 convolution's pixels) stay in vectors too. */
+ * nothing), so that short rows (a 1x1 convolution's pixels) stay in vectors too; the lanes
+ * then meet in a halving tree (lane j against lane j + w), in vector halves. */
 typedef float ho_v __attribute__((vector_size(HO_W * 4)));
 typedef int32_t ho_i __attribute__((vector_size(HO_W * 4)));
+typedef float ho_v8 __attribute__((vector_size(32)));
+typedef int32_t ho_i8 __attribute__((vector_size(32)));
+typedef float ho_v4 __attribute__((vector_size(16)));
+typedef int32_t ho_i4 __attribute__((vector_size(16)));
+typedef float ho_v2 __attribute__((vector_size(8)));
+typedef int32_t ho_i2 __attribute__((vector_size(8)));
 
 static inline void HO_CAT(ho_minmax1_, TFCC_HO_ISA)(ho_v v, ho_v *a, ho_v *b) {
-  const ho_i lt = v<*a, gt = v> * b;
-  *a = (ho_v)((lt & (ho_i)v) | (~lt & (ho_i)*a));
-  *b = (ho_v)((gt & (ho_i)v) | (~gt & (ho_i)*b));
+  *a = HO_MIN(v, *a); /* v < a ? v : a */
+  *b = HO_MAX(v, *b); /* v > b ? v : b */
+}
+
+/* One level of the tree: RA / RB (N lanes) = the lane-wise min of A's halves / max of B's. */
+#define HO_HALVE(N, A, B, RA, RB) \
+  ho_v##N RA, RB; \
+  { \
+    ho_v##N l_, u_; \
+    memcpy(&l_, &(A), sizeof l_); \
+    memcpy(&u_, (const char *)&(A) + sizeof l_, sizeof u_); \
+    ho_i##N m_ = u_ < l_; \
+    RA = (ho_v##N)((m_ & (ho_i##N)u_) | (~m_ & (ho_i##N)l_)); \
+    memcpy(&l_, &(B), sizeof l_); \
+    memcpy(&u_, (const char *)&(B) + sizeof l_, sizeof u_); \
+    m_ = u_ > l_; \
+    RB = (ho_v##N)((m_ & (ho_i##N)u_) | (~m_ & (ho_i##N)l_)); \
+  }
+
+static inline __attribute__((always_inline)) void HO_CAT(ho_minmax_,
+                                                         TFCC_HO_ISA)(const float *x, size_t n,
+                                                                      float *lo, float *hi) {
+  if (n < HO_W) {
+    float ra = x[0], rb = x[0];
+    for (size_t i = 1; i < n; i++) {
+      ra = x[i] < ra ? x[i] : ra;
+      rb = x[i] > rb ? x[i] : rb;
+    }
+    *lo = ra;
+    *hi = rb;
+    return;
+  }
+  ho_v a[4], b[4];
+  size_t i = HO_W;
+  memcpy(&a[0], x, sizeof a[0]);
+  b[0] = a[1] = b[1] = a[2] = b[2] = a[3] = b[3] = a[0];
+  for (; i + 4 * HO_W <= n; i += 4 * HO_W)
+    for (int k = 0; k < 4; k++) {
+      ho_v v;
+      memcpy(&v, x + i + (size_t)k * HO_W, sizeof v);
+      HO_CAT(ho_minmax1_, TFCC_HO_ISA)(v, &a[k], &b[k]);
+    }
+  for (; i + HO_W <= n; i += HO_W) {
+    ho_v v;
+    memcpy(&v, x + i, sizeof v);
+    HO_CAT(ho_minmax1_, TFCC_HO_ISA)(v, &a[0], &b[0]);
+  }
+  if (i < n) {
+    ho_v v;
+    memcpy(&v, x + n - HO_W, sizeof v);
+    HO_CAT(ho_minmax1_, TFCC_HO_ISA)(v, &a[1], &b[1]);
+  }
+  for (int k = 1; k < 4; k++) HO_CAT(ho_minmax1_, TFCC_HO_ISA)
+  (a[k], &a[0], &b[0]), HO_CAT(ho_minmax1_, TFCC_HO_ISA)(b[k], &a[0], &b[0]);
+#if HO_W == 16
+  HO_HALVE(8, a[0], b[0], a8, b8)
+  HO_HALVE(4, a8, b8, a4, b4)
+#elif HO_W == 8
+  HO_HALVE(4, a[0], b[0], a4, b4)
+#else
+  const ho_v4 a4 = a[0], b4 = b[0];
+#endif
+  HO_HALVE(2, a4, b4, a2, b2)
+  *lo = a2[1] < a2[0] ? a2[1] : a2[0];
+  *hi = b2[1] > b2[0] ? b2[1] : b2[0];
 }
 
 void HO_CAT(tfcc_hyb_minmax_, TFCC_HO_ISA)(const float *x, size_t n, float *lo, float *hi) {
-  float ra = x[0], rb = x[0];
-  if (n >= HO_W) {
-    ho_v a[4], b[4];
-    size_t i = HO_W;
-    memcpy(&a[0], x, sizeof a[0]);
-    b[0] = a[1] = b[1] = a[2] = b[2] = a[3] = b[3] = a[0];
-    for (; i + 4 * HO_W <= n; i += 4 * HO_W)
-      for (int k = 0; k < 4; k++) {
-        ho_v v;
-        memcpy(&v, x + i + (size_t)k * HO_W, sizeof v);
-        HO_CAT(ho_minmax1_, TFCC_HO_ISA)(v, &a[k], &b[k]);
-      }
-    for (; i + HO_W <= n; i += HO_W) {
-      ho_v v;
-      memcpy(&v, x + i, sizeof v);
-      HO_CAT(ho_minmax1_, TFCC_HO_ISA)(v, &a[0], &b[0]);
-    }
-    if (i < n) {
-      ho_v v;
-      memcpy(&v, x + n - HO_W, sizeof v);
-      HO_CAT(ho_minmax1_, TFCC_HO_ISA)(v, &a[1], &b[1]);
-    }
-    for (int k = 1; k < 4; k++) HO_CAT(ho_minmax1_, TFCC_HO_ISA)
-    (a[k], &a[0], &b[0]), HO_CAT(ho_minmax1_, TFCC_HO_ISA)(b[k], &a[0], &b[0]);
-    /* halving tree over the lanes */
-    float la[HO_W], lb[HO_W];
-    memcpy(la, &a[0], sizeof la);
-    memcpy(lb, &b[0], sizeof lb);
-    for (int w = HO_W / 2; w >= 1; w /= 2)
-      for (int j = 0; j < w; j++) {
-        la[j] = la[j + w] < la[j] ? la[j + w] : la[j];
-        lb[j] = lb[j + w] > lb[j] ? lb[j + w] : lb[j];
-      }
-    *lo = la[0];
-    *hi = lb[0];
-    return;
-  }
-  for (size_t i = 1; i < n; i++) {
-    ra = x[i] < ra ? x[i] : ra;
-    rb = x[i] > rb ? x[i] : rb;
-  }
-  *lo = ra;
-  *hi = rb;
+  HO_CAT(ho_minmax_, TFCC_HO_ISA)(x, n, lo, hi);
 }
 
 /* Element of the sym / asym quantizers (quantize.h, tfcc_hyb_round_fn): round half away from
@@ -220,14 +271,12 @@ void HO_CAT(tfcc_hyb_round_, TFCC_HO_ISA)(const float *restrict x, size_t n, flo
     ho_v v;
     memcpy(&v, x + i, sizeof v);
     v = v * vinv;
-    ho_i m = v > lo;
-    v = (ho_v)((m & (ho_i)v) | (~m & (ho_i)lo));
-    m = v < hi;
-    v = (ho_v)((m & (ho_i)v) | (~m & (ho_i)hi));
+    v = HO_MAX(v, lo); /* v > lo ? v : lo */
+    v = HO_MIN(v, hi); /* v < hi ? v : hi */
     ho_i t = __builtin_convertvector(v, ho_i);
     const ho_v f = v - __builtin_convertvector(t, ho_v);
     t = t - (ho_i)(f >= half) + (ho_i)(f <= mhalf) + vzp; /* true lanes are -1 */
-    m = t < vmin;
+    ho_i m = t < vmin;
     t = (m & vmin) | (~m & t);
     m = t > vmax;
     t = (m & vmax) | (~m & t);
@@ -268,34 +317,88 @@ static inline void HO_CAT(ho_qd8_vec_, TFCC_HO_ISA)(const float *x, int8_t *q, h
   ho_v f;
   memcpy(&f, x, sizeof f);
   f = f * vinv;
-  ho_i m = f >= vflo;
-  f = (ho_v)((m & (ho_i)f) | (~m & (ho_i)vflo));
-  m = f <= vfhi;
-  f = (ho_v)((m & (ho_i)f) | (~m & (ho_i)vfhi));
+  /* f >= lo ? f : lo and f <= hi ? f : hi: an equal lane may take the bound's zero sign,
+   * which rounds to the same integer; NaN goes to lo as before */
+  f = HO_MAX(f, vflo);
+  f = HO_MIN(f, vfhi);
   f = f + magic;
   f = f - magic;
   const ho_b b = __builtin_convertvector(__builtin_convertvector(f, ho_i) + vzp, ho_b);
   memcpy(q, &b, sizeof b);
 }
 
+/* tfcc_hyb_qd8_params (quantize.h) of HO_W groups at once, lane by lane the same operations
+ * (one statement each, so the same bits; lrintf of z in [-128, 127] as the 1.5 * 2^23 trick,
+ * which also rounds half to even). */
+static inline void HO_CAT(ho_qd8_params_, TFCC_HO_ISA)(ho_v lo, ho_v hi, ho_v *inv, ho_i *zp,
+                                                       ho_v *scale) {
+  const ho_v zero = {0}, one = zero + 1.0f, qmin = zero - 128.0f, qmax = zero + 127.0f;
+  const ho_v magic = zero + 12582912.0f;
+  ho_i m = lo < zero;
+  const ho_v rmin = (ho_v)((m & (ho_i)lo) | (~m & (ho_i)zero));
+  m = hi > zero;
+  const ho_v rmax = (ho_v)((m & (ho_i)hi) | (~m & (ho_i)zero));
+  const ho_v range = rmax - rmin;
+  ho_v s = (qmax - qmin) / range;
+  m = rmin == rmax;
+  s = (ho_v)((m & (ho_i)one) | (~m & (ho_i)s));
+  const ho_v dmin = rmin * s, dmax = rmax * s;
+  const ho_v emin = qmin + dmin, emax = qmax + dmax;
+  const ho_v esum = emin + emax;
+  const ho_v zlo = qmin - dmin, zhi = qmax - dmax;
+  m = esum > zero;
+  ho_v z = (ho_v)((m & (ho_i)zlo) | (~m & (ho_i)zhi));
+  m = z > qmin;
+  z = (ho_v)((m & (ho_i)z) | (~m & (ho_i)qmin));
+  m = z < qmax;
+  z = (ho_v)((m & (ho_i)z) | (~m & (ho_i)qmax));
+  z = z + magic;
+  z = z - magic;
+  *inv = s;
+  *zp = __builtin_convertvector(z, ho_i);
+  *scale = one / s;
+}
+
+/* Rows go in blocks of up to HO_W (fewer for long rows, so that a block stays in L1 until it
+ * is quantized): min/max of each row, the block's parameters in vectors, then each row. */
 void HO_CAT(tfcc_hyb_qd8_rows_, TFCC_HO_ISA)(const float *x, size_t len, size_t rows, int8_t *q,
                                              float *scale, int32_t *zp) {
-  for (size_t r = 0; r < rows; r++, x += len, q += len) {
-    float lo, hi, inv;
-    HO_CAT(tfcc_hyb_minmax_, TFCC_HO_ISA)(x, len, &lo, &hi);
-    tfcc_hyb_qd8_params(lo, hi, &inv, &zp[r], &scale[r]);
-    const float flo = (float)(-128 - zp[r]), fhi = (float)(127 - zp[r]);
-    if (len < HO_W) {
-      for (size_t i = 0; i < len; i++)
-        q[i] = HO_CAT(ho_qd8_1_, TFCC_HO_ISA)(x[i], inv, flo, fhi, zp[r]);
-      continue;
+  size_t per_block = 4096 / len;
+  per_block = per_block < 1 ? 1 : per_block > HO_W ? HO_W : per_block;
+  for (size_t r0 = 0; r0 < rows; r0 += per_block) {
+    const size_t nb = rows - r0 < per_block ? rows - r0 : per_block;
+    float lo[HO_W] = {0}, hi[HO_W] = {0}, inv[HO_W], sc[HO_W];
+    int32_t z[HO_W];
+    for (size_t r = 0; r < nb; r++)
+      HO_CAT(ho_minmax_, TFCC_HO_ISA)(x + (r0 + r) * len, len, &lo[r], &hi[r]);
+    {
+      ho_v vlo, vhi, vinv, vsc;
+      ho_i vz;
+      memcpy(&vlo, lo, sizeof vlo);
+      memcpy(&vhi, hi, sizeof vhi);
+      HO_CAT(ho_qd8_params_, TFCC_HO_ISA)(vlo, vhi, &vinv, &vz, &vsc);
+      memcpy(inv, &vinv, sizeof inv);
+      memcpy(z, &vz, sizeof z);
+      memcpy(sc, &vsc, sizeof sc);
     }
-    const ho_v vinv = (ho_v){0} + inv, vflo = (ho_v){0} + flo, vfhi = (ho_v){0} + fhi;
-    const ho_i vzp = (ho_i){0} + zp[r];
-    size_t i = 0;
-    for (; i + HO_W <= len; i += HO_W)
-      HO_CAT(ho_qd8_vec_, TFCC_HO_ISA)(x + i, q + i, vinv, vflo, vfhi, vzp);
-    if (i < len)
-      HO_CAT(ho_qd8_vec_, TFCC_HO_ISA)(x + len - HO_W, q + len - HO_W, vinv, vflo, vfhi, vzp);
+    for (size_t r = 0; r < nb; r++) {
+      const float *xr = x + (r0 + r) * len;
+      int8_t *qr = q + (r0 + r) * len;
+      scale[r0 + r] = sc[r];
+      zp[r0 + r] = z[r];
+      const float flo = (float)(-128 - z[r]), fhi = (float)(127 - z[r]);
+      if (len < HO_W) {
+        for (size_t i = 0; i < len; i++)
+          qr[i] = HO_CAT(ho_qd8_1_, TFCC_HO_ISA)(xr[i], inv[r], flo, fhi, z[r]);
+        continue;
+      }
+      const ho_v vinv = (ho_v){0} + inv[r], vflo = (ho_v){0} + flo, vfhi = (ho_v){0} + fhi;
+      const ho_i vzp = (ho_i){0} + z[r];
+      size_t i = 0;
+      for (; i + HO_W <= len; i += HO_W)
+        HO_CAT(ho_qd8_vec_, TFCC_HO_ISA)(xr + i, qr + i, vinv, vflo, vfhi, vzp);
+      if (i < len)
+        HO_CAT(ho_qd8_vec_, TFCC_HO_ISA)(xr + len - HO_W, qr + len - HO_W, vinv, vflo, vfhi, vzp);
+    }
   }
 }

@@ -131,8 +131,11 @@ void XF_CAT(tfcc_xnn_conv_f32_rows_, TFCC_XF_ISA)(const tfcc_conv_geom *g, const
           xv4 v = acc[p];
           v = (xv4)(((xi4)v & (v > vlo)) | ((xi4)vlo & ~(v > vlo)));
           v = (xv4)(((xi4)v & (v < vhi)) | ((xi4)vhi & ~(v < vhi)));
-          for (int32_t j = 0; j < XF_W && oc + j < OC; j++)
-            o[(size_t)p * (size_t)OC + (size_t)(oc + j)] = v[j];
+          float *op = o + (size_t)p * (size_t)OC + (size_t)oc;
+          if (oc + XF_W <= OC)
+            memcpy(op, &v, sizeof v);
+          else
+            for (int32_t j = 0; oc + j < OC; j++) op[j] = v[j];
         }
       }
     }
