@@ -1,16 +1,13 @@
 /* Packed-weights memory in populated huge-page regions (contract in weights_mem.h). */
 #include "base/weights_mem.h"
 
+#include "base/private_map.h"
+
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
-
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE \
-  23 /* Linux 5.14; older kernels answer EINVAL and pages fault on first write */
-#endif
 
 #define CHUNK ((size_t)2 << 20) /* huge page: chunks are whole multiples of it */
 #define HDR ((size_t)64)        /* block header, keeps the 64-byte alignment */
@@ -50,24 +47,11 @@ static void drop(chunk *c) {
   }
 }
 
-static size_t page_size(void) {
-  long pg = sysconf(_SC_PAGESIZE);
-  return pg > 0 ? (size_t)pg : 4096;
-}
-
 /* A chunk of len bytes (a multiple of CHUNK), 2 MiB aligned, huge pages advised; NULL when out
  * of memory. Blocks are populated as they are cut (only the huge pages they reach). */
 static chunk *map_chunk(size_t len) {
-  const size_t over = len + CHUNK;
-  if (over < len) return NULL;
-  uint8_t *raw = mmap(NULL, over, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (raw == MAP_FAILED) return NULL;
-  uint8_t *p = (uint8_t *)(((uintptr_t)raw + CHUNK - 1) & ~(uintptr_t)(CHUNK - 1));
-  if (p > raw) munmap(raw, (size_t)(p - raw));
-  if (raw + over > p + len) munmap(p + len, (size_t)(raw + over - (p + len)));
-#ifdef MADV_HUGEPAGE
-  (void)madvise(p, len, MADV_HUGEPAGE);
-#endif
+  uint8_t *p = tfcc_map_private(len, false);
+  if (!p) return NULL;
   chunk *c = (chunk *)(void *)p;
   c->size = len;
   c->used = HDR;
@@ -81,7 +65,7 @@ static void retire(chunk *c) {
     drop(c);
     return;
   }
-  const size_t pg = page_size();
+  const size_t pg = tfcc_page_size();
   const size_t from = (c->used + pg - 1) / pg * pg;
   if (from < c->size) (void)madvise((uint8_t *)c + from, c->size - from, MADV_DONTNEED);
   c->used = c->size;
@@ -126,7 +110,7 @@ void *tfcc_wmem_alloc(size_t bytes) {
   ((block_hdr *)(void *)p)->c = c;
   pthread_mutex_unlock(&g_lock);
   /* one call for the block's pages (failing that, they fault on first touch) */
-  const size_t pg = page_size();
+  const size_t pg = tfcc_page_size();
   const uintptr_t a = (uintptr_t)p & ~(uintptr_t)(pg - 1);
   const uintptr_t b = ((uintptr_t)p + need + pg - 1) & ~(uintptr_t)(pg - 1);
   (void)madvise((void *)a, (size_t)(b - a), MADV_POPULATE_WRITE);

@@ -1,6 +1,8 @@
 /* Releasing constant bytes no operator reads any more (contract in const_release.h). */
 #include "runtime/const_release.h"
 
+#include "base/private_map.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,8 +155,7 @@ bool tfcc_const_release_init(tfcc_const_release *r, const tfcc_graph *g, const v
   r->store.consumed = cr_consumed;
   r->inner = inner;
   r->wipe = wipe;
-  long pg = sysconf(_SC_PAGESIZE);
-  r->page = pg > 0 ? (size_t)pg : 4096;
+  r->page = tfcc_page_size();
   const char *trap = getenv("TFCC_DEBUG_RELEASE_TRAP");
   r->trap = trap && strcmp(trap, "1") == 0;
   r->lo = region;
@@ -255,10 +256,6 @@ void tfcc_const_release_free(tfcc_const_release *r) {
   r->n_rel = r->cap_rel = 0;
 }
 
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23 /* Linux 5.14; older kernels answer EINVAL */
-#endif
-
 /* Own copies of the pages of [a, b) (page aligned). */
 static bool populate_write(uint8_t *a, uint8_t *b, size_t page) {
   if (a >= b) return true;
@@ -274,8 +271,7 @@ static int cmp_range(const void *a, const void *b) {
 }
 
 bool tfcc_const_release_privatize(const tfcc_const_release *r, void *region, size_t size) {
-  long pgl = sysconf(_SC_PAGESIZE);
-  const size_t page = pgl > 0 ? (size_t)pgl : 4096;
+  const size_t page = tfcc_page_size();
   uint8_t *lo = region, *hi = lo + (size + page - 1) / page * page;
   if (!r || r->rel_lost || r->n_rel == 0) return populate_write(lo, hi, page);
   tfcc_cr_range *rs = malloc(r->n_rel * sizeof *rs);
