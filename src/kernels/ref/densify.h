@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "base/err.h"
-#include "ir/ir.h"
+#include "base/sparsity.h"
 
 /* dst (product(dims) * es bytes) is zero-filled, then the n_values values of src placed. */
 tfcc_status tfcc_ref_densify(const tfcc_sparsity *sp, int32_t rank, const int32_t *dims,
