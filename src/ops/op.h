@@ -164,6 +164,14 @@ int32_t tfcc_op_max_version(int32_t builtin);
  * NULL. Kept apart from tfcc_op_lookup so that a model file cannot name one. */
 const tfcc_op_def *tfcc_op_internal(int32_t code);
 
+/* For the callers of operators (executor, constant folder), in ops/op_tensor.c: computes
+ * t->bytes from dtype and dims; error for dtypes without a fixed size (a resource handle counts
+ * 4 bytes: the int32 resource id). */
+tfcc_status tfcc_tensor_update_bytes(tfcc_tensor *t, tfcc_err *err);
+
+/* Operator display name for messages ("CONV_2D", "CUSTOM:Foo"). */
+const char *tfcc_node_op_name(const tfcc_ir_node *n);
+
 /* Convenience for operator code. */
 static inline int64_t tfcc_tensor_elements(const tfcc_tensor *t) {
   int64_t n = 1;

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ops/op.h"
 #include "passes/passes.h"
-#include "runtime/exec_plan.h"
 
 #define TFCC_FOLD_ALIGN 64
 

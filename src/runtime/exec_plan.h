@@ -98,11 +98,4 @@ static inline tfcc_status tfcc_exec_node_run(tfcc_exec_plan *p, tfcc_exec_node *
 /* Zeroes the variable tensors. */
 void tfcc_exec_plan_reset_variables(tfcc_exec_plan *p);
 
-/* Computes bytes from dtype and dims; error for dtypes without a fixed size (a resource
- * handle counts 4 bytes: the int32 resource id). */
-tfcc_status tfcc_tensor_update_bytes(tfcc_tensor *t, tfcc_err *err);
-
-/* Operator display name for messages ("CONV_2D", "CUSTOM:Foo"). */
-const char *tfcc_node_op_name(const tfcc_ir_node *n);
-
 #endif
