@@ -615,19 +615,22 @@ TFCC_API int tfcc_session_subgraph(const tfcc_session *s);
 TFCC_API size_t tfcc_session_arena_bytes(const tfcc_session *s);
 
 /* Memory plan figures at the current shapes: the arena, the naive sum of every intermediate
- * buffer, and the lower bound (the largest set of simultaneously live buffers). */
+ * buffer, and the lower bound (the largest set of simultaneously live buffers).
+ * ABI: this struct is fixed at these five fields (callers allocate it and carry no size), so a
+ * later figure comes with its own getter, as tfcc_session_dynamic_bytes. */
 typedef struct tfcc_memory_info {
   size_t arena_bytes;
   size_t naive_bytes;
   size_t lower_bound_bytes;
   size_t persistent_bytes; /* stateful tensors and values computed at prepare time */
   size_t constant_bytes;   /* model constants (shared by all sessions; mostly mapped file) */
-  /* held now for dynamic tensors (shapes known only while running: docs/runtime.md) and their
-   * scratch, outputs custom operators size with tfcc_custom_output_resize included: grown to the
-   * largest run so far, outside the arena (subgraphs' plans not included) */
-  size_t dynamic_bytes;
 } tfcc_memory_info;
 TFCC_API tfcc_status tfcc_session_memory_info(const tfcc_session *s, tfcc_memory_info *info);
+/* Bytes held now for dynamic tensors (shapes known only while running: docs/runtime.md) and
+ * their scratch, the outputs custom operators size with tfcc_custom_output_resize included:
+ * grown to the largest run so far, outside the arena (subgraphs' plans not included). 0 for
+ * NULL. */
+TFCC_API size_t tfcc_session_dynamic_bytes(const tfcc_session *s);
 
 /* ---------------------------------------------------------------- custom operators */
 

@@ -1043,11 +1043,12 @@ static PyObject *interp_memory_info(interp_obj *self, PyObject *unused) {
   tfcc_memory_info m;
   tfcc_status st = tfcc_session_memory_info(self->session, &m);
   if (st != TFCC_OK) return tfcc_py_raise(PyExc_RuntimeError, "memory_info", session_msg(self, st));
-  return Py_BuildValue("{s:n,s:n,s:n,s:n,s:n}", "arena_bytes", (Py_ssize_t)m.arena_bytes,
+  return Py_BuildValue("{s:n,s:n,s:n,s:n,s:n,s:n}", "arena_bytes", (Py_ssize_t)m.arena_bytes,
                        "naive_bytes", (Py_ssize_t)m.naive_bytes, "lower_bound_bytes",
                        (Py_ssize_t)m.lower_bound_bytes, "persistent_bytes",
                        (Py_ssize_t)m.persistent_bytes, "constant_bytes",
-                       (Py_ssize_t)m.constant_bytes);
+                       (Py_ssize_t)m.constant_bytes, "dynamic_bytes",
+                       (Py_ssize_t)tfcc_session_dynamic_bytes(self->session));
 }
 
 /* [(name, kernel-less) ...]: the operators of the model, for get_ops-style introspection. */

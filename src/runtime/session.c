@@ -617,9 +617,10 @@ tfcc_status tfcc_session_memory_info(const tfcc_session *s, tfcc_memory_info *in
   info->lower_bound_bytes = s->plan.arena_lower_bound;
   info->persistent_bytes = s->plan.persist_bytes;
   info->constant_bytes = s->model->constant_bytes;
-  info->dynamic_bytes = s->plan.dyn_bytes;
   return TFCC_OK;
 }
+
+size_t tfcc_session_dynamic_bytes(const tfcc_session *s) { return s ? s->plan.dyn_bytes : 0; }
 
 /* (Re)builds the profile table for the current plan. */
 static tfcc_status profile_alloc(tfcc_session *s) {

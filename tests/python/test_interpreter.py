@@ -180,7 +180,8 @@ def test_reset_all_variables_and_memory_info():
     assert it.reset_all_variables() is None
     m = it.memory_info()
     assert set(m) == {"arena_bytes", "naive_bytes", "lower_bound_bytes", "persistent_bytes",
-                      "constant_bytes"}
+                      "constant_bytes", "dynamic_bytes"}
+    assert m["dynamic_bytes"] == 0  # no dynamic tensors in this model
 
 
 def test_network_float_and_int8(modelgen_net):

@@ -83,6 +83,15 @@ int main(void) {
   CHECK(tfcc_session_resize_input(s, 0, -1, dims) == TFCC_ERR_INVALID_ARG);
   CHECK(tfcc_session_reset_state(s) == TFCC_OK);
   CHECK(tfcc_session_arena_bytes(s) < (size_t)1 << 20);
+  /* ABI: tfcc_memory_info keeps its five fields (callers built against it carry no size);
+   * later figures have their own getters. */
+  _Static_assert(sizeof(tfcc_memory_info) == 5 * sizeof(size_t), "tfcc_memory_info changed");
+  tfcc_memory_info mi;
+  CHECK(tfcc_session_memory_info(s, &mi) == TFCC_OK &&
+        mi.arena_bytes == tfcc_session_arena_bytes(s));
+  CHECK(tfcc_session_memory_info(s, NULL) == TFCC_ERR_INVALID_ARG);
+  CHECK(tfcc_session_dynamic_bytes(s) == 0); /* no dynamic tensors */
+  CHECK(tfcc_session_dynamic_bytes(NULL) == 0);
   tfcc_session_destroy(s);
   tfcc_session_destroy(NULL);
   tfcc_model_release(NULL);
