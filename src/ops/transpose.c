@@ -1,8 +1,7 @@
 /* TRANSPOSE: out[i0..] = in[...] with out dim d = in dim perm[d]; perm a known int32/int64
  * permutation of [0, rank) (TFLite rejects entries outside [0, rank)). Any fixed-size dtype, and
  * int4 (v7: tfcc's one value per byte; TFLite unpacks, transposes as int8 and packs again). */
-#include "kernels/ref/copy.h"
-#include "ops/shape_ops_util.h"
+#include "ops/copy_ops.h"
 
 #define OP "TRANSPOSE"
 
@@ -25,12 +24,8 @@ static tfcc_status read_perm(tfcc_op_ctx *ctx, const tfcc_tensor *in, int32_t *p
 
 static tfcc_status transpose_prepare(tfcc_op_ctx *ctx) {
   tfcc_tensor *in, *pt;
-  tfcc_status st = tfcc_so_open(ctx, OP, 2, 2, 1, &in);
-  if (st || (st = tfcc_so_input(ctx, 1, OP, &pt))) return st;
-  TFCC_OP_CHECK(ctx, tfcc_so_elem_size(in->dtype) != 0 || in->dtype == TFCC_INT4,
-                TFCC_ERR_UNSUPPORTED, OP ": input dtype %s is not supported",
-                tfcc_dtype_name(in->dtype));
-  if ((st = tfcc_so_check_copy_out_dtype(ctx, OP, in, ctx->out[0]))) return st;
+  tfcc_status st = tfcc_copy_op_open(ctx, OP, true, &in, &pt);
+  if (st) return st;
   int32_t perm[TFCC_MAX_RANK];
   if ((st = read_perm(ctx, in, perm))) return st;
   int64_t dims[TFCC_MAX_RANK];
