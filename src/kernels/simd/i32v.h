@@ -1,0 +1,26 @@
+/* Int32 vector primitives: one small header per instruction set (i32v_avx2.h, i32v_avx512.h),
+ * each defining the same names, so that the int32-lane arithmetic of a quantized kernel (q8
+ * elementwise, q8 resize) is written once for both widths, as f32v.h does for float32.
+ *
+ * Every header defines (and includes its f32v header, whose f32v the conversions use):
+ *   i32v                a vector of I32V_N int32 lanes
+ *   I32V_N              lanes
+ *   i32v_set(x)                         every lane x
+ *   i32v_add, i32v_sub, i32v_mullo      wrapping int32 add, subtract, low 32 bits of the product
+ *   i32v_min, i32v_max, i32v_and
+ *   i32v_slli(x, k), i32v_srai(x, k)    shift by a constant k (macros)
+ *   i32v_sll(x, c), i32v_sra(x, c)      shift by the count in the low 64 bits of __m128i c
+ *   i32v_inc_gt(q, a, b)                q + 1 in the lanes where a > b (signed), else q
+ *   i32v_srdhm(x, m)                    gemmlowp SaturatingRoundingDoublingHighMul for
+ *                                      m != INT32_MIN: (x * m + 2^30) >> 31 per lane
+ *   i32v_to_f32(x), i32v_from_f32(f)    int32 <-> float32 (round to nearest even)
+ *   i32v_widen8(b, s)                   the first I32V_N bytes of the __m128i b, sign-extended
+ *                                      (s) or zero-extended
+ *   i32v_ld_i8(p, s)                    I32V_N bytes at p (int8 if s, else uint8), widened
+ *   i32v_ld_i8_n(p, n, s)               the first n < I32V_N of them (lanes above n are 0;
+ *                                      nothing is read past p + n)
+ *   i32v_st_i8(p, x, s), i32v_st_i8_n(p, x, n, s)   the lanes, which hold values of the byte
+ *                                      type, stored as I32V_N (or the first n) bytes */
+#ifndef TFCC_KERNELS_SIMD_I32V_H
+#define TFCC_KERNELS_SIMD_I32V_H
+#endif
