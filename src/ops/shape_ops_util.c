@@ -216,3 +216,12 @@ tfcc_status tfcc_so_gather_inputs(tfcc_op_ctx *ctx, const char *op, bool allow_i
   if (allow_int4) return tfcc_so_check_copy_out_dtype(ctx, op, *params, ctx->out[0]);
   return tfcc_so_check_out_dtype(ctx, op, 0, ctx->out[0], (*params)->dtype);
 }
+
+bool tfcc_so_dim_list_ok(const int64_t *v, uint32_t n, int64_t lim, bool ascending) {
+  for (uint32_t i = 0; i < n; i++) {
+    if (v[i] < 0 || v[i] >= lim) return false;
+    for (uint32_t j = 0; j < i; j++)
+      if (v[j] == v[i] || (ascending && v[j] > v[i])) return false;
+  }
+  return true;
+}

@@ -77,4 +77,8 @@ tfcc_status tfcc_so_gather_inputs(tfcc_op_ctx *ctx, const char *op, bool allow_i
 /* Copies in to out (no-op if they alias). */
 void tfcc_so_copy(tfcc_tensor *out, const tfcc_tensor *in);
 
+/* A dimension-list option (StableHLO's offset_dims, start_index_map ...): the n entries of v
+ * distinct and in [0, lim), and ascending if `ascending`. */
+bool tfcc_so_dim_list_ok(const int64_t *v, uint32_t n, int64_t lim, bool ascending);
+
 #endif

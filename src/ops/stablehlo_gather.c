@@ -13,16 +13,6 @@
 
 #define OP "STABLEHLO_GATHER"
 
-/* Entries of v[n] distinct and in [0, lim); ascending if sorted. */
-static bool dims_ok(const int64_t *v, uint32_t n, int64_t lim, bool sorted) {
-  for (uint32_t i = 0; i < n; i++) {
-    if (v[i] < 0 || v[i] >= lim) return false;
-    for (uint32_t j = 0; j < i; j++)
-      if (v[j] == v[i] || (sorted && v[j] > v[i])) return false;
-  }
-  return true;
-}
-
 static tfcc_status gather_prepare(tfcc_op_ctx *ctx) {
   tfcc_status st = tfcc_so_check_arity(ctx, OP, 2, 2, 1);
   if (st) return st;
@@ -45,11 +35,11 @@ static tfcc_status gather_prepare(tfcc_op_ctx *ctx) {
                   TFCC_ERR_INVALID_MODEL,
                   OP ": slice_sizes[%d] = %lld outside [0, %d] (operand dimension)", (int)d,
                   (long long)g->slice_sizes[d], (int)x->dims[d]);
-  TFCC_OP_CHECK(ctx,
-                g->n_collapsed_slice_dims <= (uint32_t)r &&
-                    dims_ok(g->collapsed_slice_dims, g->n_collapsed_slice_dims, r, false),
-                TFCC_ERR_INVALID_MODEL,
-                OP ": collapsed_slice_dims must be distinct operand dimensions");
+  TFCC_OP_CHECK(
+      ctx,
+      g->n_collapsed_slice_dims <= (uint32_t)r &&
+          tfcc_so_dim_list_ok(g->collapsed_slice_dims, g->n_collapsed_slice_dims, r, false),
+      TFCC_ERR_INVALID_MODEL, OP ": collapsed_slice_dims must be distinct operand dimensions");
   for (uint32_t k = 0; k < g->n_collapsed_slice_dims;
        k++) /* the spec's rule; it keeps reads inside */
     TFCC_OP_CHECK(ctx, g->slice_sizes[g->collapsed_slice_dims[k]] == 1, TFCC_ERR_INVALID_MODEL,
@@ -64,7 +54,7 @@ static tfcc_status gather_prepare(tfcc_op_ctx *ctx) {
   TFCC_OP_CHECK(
       ctx,
       g->n_start_index_map == (uint64_t)vlen && g->n_start_index_map <= (uint32_t)r &&
-          dims_ok(g->start_index_map, g->n_start_index_map, r, false),
+          tfcc_so_dim_list_ok(g->start_index_map, g->n_start_index_map, r, false),
       TFCC_ERR_INVALID_MODEL,
       OP
       ": start_index_map (%u entries) must name %lld distinct operand dimensions (the index "
@@ -77,7 +67,7 @@ static tfcc_status gather_prepare(tfcc_op_ctx *ctx) {
                 (int)out_rank, TFCC_MAX_RANK);
   TFCC_OP_CHECK(ctx,
                 g->n_offset_dims == (uint32_t)n_off &&
-                    dims_ok(g->offset_dims, g->n_offset_dims, out_rank, true),
+                    tfcc_so_dim_list_ok(g->offset_dims, g->n_offset_dims, out_rank, true),
                 TFCC_ERR_INVALID_MODEL,
                 OP ": offset_dims (%u entries) must be %d ascending output dimensions below %d",
                 (unsigned)g->n_offset_dims, (int)n_off, (int)out_rank);
@@ -109,10 +99,8 @@ static tfcc_status gather_eval(tfcc_op_ctx *ctx) {
   const tfcc_shlo_gather_args a = {.operand = x->data,
                                    .operand_dims = x->dims,
                                    .operand_rank = x->rank,
-                                   .indices = ix->data,
-                                   .indices_i64 = ix->dtype == TFCC_INT64,
-                                   .indices_dims = ix->dims,
-                                   .indices_rank = ix->rank,
+                                   .indices = {ix->data, ix->dtype == TFCC_INT64, ix->dims,
+                                               ix->rank, (int32_t)g->index_vector_dim},
                                    .out_dims = out->dims,
                                    .out_rank = out->rank,
                                    .offset_dims = g->offset_dims,
@@ -122,7 +110,6 @@ static tfcc_status gather_eval(tfcc_op_ctx *ctx) {
                                    .n_offset = (int32_t)g->n_offset_dims,
                                    .n_collapsed = (int32_t)g->n_collapsed_slice_dims,
                                    .n_start = (int32_t)g->n_start_index_map,
-                                   .index_vector_dim = (int32_t)g->index_vector_dim,
                                    .es = tfcc_so_elem_size(x->dtype)};
   tfcc_ref_shlo_gather(&a, out->data);
   return TFCC_OK;

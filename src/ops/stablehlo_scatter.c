@@ -55,15 +55,6 @@ static tfcc_status scatter_init(tfcc_init_ctx *ctx) {
   return TFCC_OK;
 }
 
-static bool dims_ok(const int64_t *v, uint32_t n, int64_t lim, bool sorted) {
-  for (uint32_t i = 0; i < n; i++) {
-    if (v[i] < 0 || v[i] >= lim) return false;
-    for (uint32_t j = 0; j < i; j++)
-      if (v[j] == v[i] || (sorted && v[j] > v[i])) return false;
-  }
-  return true;
-}
-
 static tfcc_status scatter_prepare(tfcc_op_ctx *ctx) {
   tfcc_status st = tfcc_so_check_arity(ctx, OP, 3, 3, 1);
   if (st) return st;
@@ -93,20 +84,20 @@ static tfcc_status scatter_prepare(tfcc_op_ctx *ctx) {
       ctx,
       o->n_scatter_dims_to_operand_dims == (uint64_t)vlen &&
           o->n_scatter_dims_to_operand_dims <= (uint32_t)x->rank &&
-          dims_ok(o->scatter_dims_to_operand_dims, o->n_scatter_dims_to_operand_dims, x->rank,
-                  false),
+          tfcc_so_dim_list_ok(o->scatter_dims_to_operand_dims, o->n_scatter_dims_to_operand_dims,
+                              x->rank, false),
       TFCC_ERR_INVALID_MODEL,
       OP ": scatter_dims_to_operand_dims (%u entries) must name %lld distinct operand dimensions",
       (unsigned)o->n_scatter_dims_to_operand_dims, (long long)vlen);
-  TFCC_OP_CHECK(ctx,
-                o->n_update_window_dims <= (uint32_t)up->rank &&
-                    dims_ok(o->update_window_dims, o->n_update_window_dims, up->rank, true),
-                TFCC_ERR_INVALID_MODEL,
-                OP ": update_window_dims must be ascending updates dimensions");
+  TFCC_OP_CHECK(
+      ctx,
+      o->n_update_window_dims <= (uint32_t)up->rank &&
+          tfcc_so_dim_list_ok(o->update_window_dims, o->n_update_window_dims, up->rank, true),
+      TFCC_ERR_INVALID_MODEL, OP ": update_window_dims must be ascending updates dimensions");
   TFCC_OP_CHECK(
       ctx,
       o->n_inserted_window_dims <= (uint32_t)x->rank &&
-          dims_ok(o->inserted_window_dims, o->n_inserted_window_dims, x->rank, false) &&
+          tfcc_so_dim_list_ok(o->inserted_window_dims, o->n_inserted_window_dims, x->rank, false) &&
           o->n_update_window_dims + o->n_inserted_window_dims == (uint32_t)x->rank,
       TFCC_ERR_INVALID_MODEL,
       OP
@@ -135,24 +126,23 @@ static tfcc_status scatter_eval(tfcc_op_ctx *ctx) {
   tfcc_tensor *out = ctx->out[0];
   const tfcc_stablehlo_scatter_options *o = &ctx->node->opts.shlo_scatter;
   if (out->data != x->data) memcpy(out->data, x->data, x->bytes);
-  const tfcc_shlo_scatter_args a = {.fn = ((const scatter_params *)ctx->params)->fn,
-                                    .dtype = x->dtype,
-                                    .operand_dims = x->dims,
-                                    .operand_rank = x->rank,
-                                    .indices = ix->data,
-                                    .indices_i64 = ix->dtype == TFCC_INT64,
-                                    .indices_dims = ix->dims,
-                                    .indices_rank = ix->rank,
-                                    .updates = up->data,
-                                    .updates_dims = up->dims,
-                                    .updates_rank = up->rank,
-                                    .update_window_dims = o->update_window_dims,
-                                    .inserted_window_dims = o->inserted_window_dims,
-                                    .scatter_dims_to_operand_dims = o->scatter_dims_to_operand_dims,
-                                    .n_update_window = (int32_t)o->n_update_window_dims,
-                                    .n_inserted = (int32_t)o->n_inserted_window_dims,
-                                    .n_scatter_dims = (int32_t)o->n_scatter_dims_to_operand_dims,
-                                    .index_vector_dim = (int32_t)o->index_vector_dim};
+  const tfcc_shlo_scatter_args a = {
+      .fn = ((const scatter_params *)ctx->params)->fn,
+      .dtype = x->dtype,
+      .operand_dims = x->dims,
+      .operand_rank = x->rank,
+      .indices = {ix->data, ix->dtype == TFCC_INT64, ix->dims, ix->rank,
+                  (int32_t)o->index_vector_dim},
+      .updates = up->data,
+      .updates_dims = up->dims,
+      .updates_rank = up->rank,
+      .update_window_dims = o->update_window_dims,
+      .inserted_window_dims = o->inserted_window_dims,
+      .scatter_dims_to_operand_dims = o->scatter_dims_to_operand_dims,
+      .n_update_window = (int32_t)o->n_update_window_dims,
+      .n_inserted = (int32_t)o->n_inserted_window_dims,
+      .n_scatter_dims = (int32_t)o->n_scatter_dims_to_operand_dims,
+  };
   TFCC_OP_CHECK(ctx, tfcc_ref_shlo_scatter(&a, out->data), TFCC_ERR_UNSUPPORTED,
                 OP ": dtype %s is not supported", tfcc_dtype_name(x->dtype));
   return TFCC_OK;

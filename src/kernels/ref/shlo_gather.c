@@ -10,16 +10,14 @@ void tfcc_ref_shlo_gather(const tfcc_shlo_gather_args *a, uint8_t *out) {
   int64_t n_out = 1;
   for (int32_t k = 0; k < a->out_rank; k++) n_out *= a->out_dims[k];
   int64_t istride[TFCC_MAX_DIMS + 1], ostride_op[TFCC_MAX_DIMS];
-  tfcc_shlo_strides(a->indices_dims, a->indices_rank, istride);
   tfcc_shlo_strides(a->operand_dims, a->operand_rank, ostride_op);
-  const tfcc_shlo_indices ix = {a->indices, a->indices_i64, istride, a->indices_rank,
-                                a->index_vector_dim};
+  tfcc_shlo_strides(a->indices.dims, a->indices.rank, istride);
   int64_t idx[TFCC_MAX_DIMS] = {0};
   for (int64_t o = 0; o < n_out; o++) {
     /* the output index's offset part, and the start its batch part selects */
     int64_t offset[TFCC_MAX_DIMS] = {0}, start[TFCC_MAX_DIMS];
-    tfcc_shlo_start(&ix, idx, a->out_rank, a->offset_dims, a->n_offset, a->start_index_map,
-                    a->n_start, offset, start);
+    tfcc_shlo_start(&a->indices, istride, idx, a->out_rank, a->offset_dims, a->n_offset,
+                    a->start_index_map, a->n_start, offset, start);
     int64_t src = 0;
     for (int32_t d = 0, j = 0; d < a->operand_rank; d++) {
       int64_t st = start[d];

@@ -12,19 +12,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernels/ref/shlo_util.h"
+
 typedef struct tfcc_shlo_gather_args {
   const uint8_t *operand;
   const int32_t *operand_dims;
   int32_t operand_rank;
-  const void *indices;
-  bool indices_i64;
-  const int32_t *indices_dims;
-  int32_t indices_rank;
+  tfcc_shlo_index_args indices; /* start_indices */
   const int32_t *out_dims;
   int32_t out_rank;
   const int64_t *offset_dims, *collapsed, *start_index_map, *slice_sizes;
   int32_t n_offset, n_collapsed, n_start;
-  int32_t index_vector_dim;
   size_t es;
 } tfcc_shlo_gather_args;
 

@@ -25,16 +25,15 @@ bool tfcc_ref_shlo_scatter_supported(tfcc_dtype dt) { return tfcc_shlo_numeric_d
 bool tfcc_ref_shlo_scatter(const tfcc_shlo_scatter_args *a, void *out) {
   if (!tfcc_ref_shlo_scatter_supported(a->dtype)) return false;
   int64_t istride[TFCC_MAX_DIMS], ostride[TFCC_MAX_DIMS], n_up = 1;
-  tfcc_shlo_strides(a->indices_dims, a->indices_rank, istride);
   tfcc_shlo_strides(a->operand_dims, a->operand_rank, ostride);
   for (int32_t k = 0; k < a->updates_rank; k++) n_up *= a->updates_dims[k];
-  const tfcc_shlo_indices ix = {a->indices, a->indices_i64, istride, a->indices_rank,
-                                a->index_vector_dim};
+  tfcc_shlo_strides(a->indices.dims, a->indices.rank, istride);
   int64_t ui[TFCC_MAX_DIMS] = {0};
   for (int64_t n = 0; n < n_up; n++) {
     int64_t win[TFCC_MAX_DIMS] = {0}, start[TFCC_MAX_DIMS];
-    tfcc_shlo_start(&ix, ui, a->updates_rank, a->update_window_dims, a->n_update_window,
-                    a->scatter_dims_to_operand_dims, a->n_scatter_dims, win, start);
+    tfcc_shlo_start(&a->indices, istride, ui, a->updates_rank, a->update_window_dims,
+                    a->n_update_window, a->scatter_dims_to_operand_dims, a->n_scatter_dims, win,
+                    start);
     int64_t target = 0;
     bool inside = true;
     for (int32_t d = 0, j = 0; d < a->operand_rank; d++) {

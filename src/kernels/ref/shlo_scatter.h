@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kernels/ref/shlo_util.h"
 #include "tfcc/tfcc.h"
 
 typedef enum tfcc_scatter_fn {
@@ -28,16 +29,12 @@ typedef struct tfcc_shlo_scatter_args {
   tfcc_dtype dtype; /* int8..int64, uint8..uint64, float32, float64 */
   const int32_t *operand_dims;
   int32_t operand_rank;
-  const void *indices;
-  bool indices_i64;
-  const int32_t *indices_dims;
-  int32_t indices_rank;
+  tfcc_shlo_index_args indices; /* scatter_indices */
   const void *updates;
   const int32_t *updates_dims;
   int32_t updates_rank;
   const int64_t *update_window_dims, *inserted_window_dims, *scatter_dims_to_operand_dims;
   int32_t n_update_window, n_inserted, n_scatter_dims;
-  int32_t index_vector_dim;
 } tfcc_shlo_scatter_args;
 
 bool tfcc_ref_shlo_scatter_supported(tfcc_dtype dt);

@@ -49,22 +49,23 @@ static inline void tfcc_shlo_strides(const int32_t *dims, int32_t rank, int64_t 
   }
 }
 
-/* start_indices (int32 or int64) with its strides and index_vector_dim (its rank: vectors of
- * one element). */
-typedef struct tfcc_shlo_indices {
+/* start_indices as the gather and scatter kernels take them: int32 values, or int64 if i64, of
+ * shape dims[rank]; index vectors along vector_dim (one element each when that is rank). */
+typedef struct tfcc_shlo_index_args {
   const void *data;
   bool i64;
-  const int64_t *stride;
+  const int32_t *dims;
   int32_t rank, vector_dim;
-} tfcc_shlo_indices;
+} tfcc_shlo_index_args;
 
 /* Splits the result index idx[rank] into its window part (the dimensions listed in
  * win_dims[n_win], in order, to win[]) and its batch part; the batch part selects an index
- * vector of start_indices, whose n_map elements go to start[map[k]] (start[] zeroed first). */
-static inline void tfcc_shlo_start(const tfcc_shlo_indices *ix, const int64_t *idx, int32_t rank,
-                                   const int64_t *win_dims, int32_t n_win, const int64_t *map,
-                                   int32_t n_map, int64_t win[TFCC_MAX_DIMS],
-                                   int64_t start[TFCC_MAX_DIMS]) {
+ * vector of start_indices (row-major strides istride), whose n_map elements go to start[map[k]]
+ * (start[] zeroed first). */
+static inline void tfcc_shlo_start(const tfcc_shlo_index_args *ix, const int64_t *istride,
+                                   const int64_t *idx, int32_t rank, const int64_t *win_dims,
+                                   int32_t n_win, const int64_t *map, int32_t n_map,
+                                   int64_t win[TFCC_MAX_DIMS], int64_t start[TFCC_MAX_DIMS]) {
   int64_t batch[TFCC_MAX_DIMS] = {0};
   int32_t nb = 0, nw = 0;
   for (int32_t d = 0; d < rank; d++) {
@@ -78,9 +79,9 @@ static inline void tfcc_shlo_start(const tfcc_shlo_indices *ix, const int64_t *i
   int64_t base = 0;
   for (int32_t d = 0, b = 0; d < ix->rank; d++) {
     if (!implicit && d == ix->vector_dim) continue;
-    base += batch[b++] * ix->stride[d];
+    base += batch[b++] * istride[d];
   }
-  const int64_t vstep = implicit ? 0 : ix->stride[ix->vector_dim];
+  const int64_t vstep = implicit ? 0 : istride[ix->vector_dim];
   for (int32_t d = 0; d < TFCC_MAX_DIMS; d++) start[d] = 0;
   for (int32_t k = 0; k < n_map; k++) {
     const int64_t f = base + k * vstep;
