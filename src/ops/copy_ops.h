@@ -12,7 +12,7 @@ static inline tfcc_status tfcc_copy_op_open(tfcc_op_ctx *ctx, const char *op, tf
                                             tfcc_tensor **arg) {
   tfcc_status st = tfcc_so_open(ctx, op, 2, 2, 1, in);
   if (st || (st = tfcc_so_input(ctx, 1, op, arg))) return st;
-  TFCC_OP_CHECK(ctx, tfcc_so_elem_size((*in)->dtype) != 0, TFCC_ERR_UNSUPPORTED,
+  TFCC_OP_CHECK(ctx, tfcc_so_copyable((*in)->dtype), TFCC_ERR_UNSUPPORTED, /* types: float8 */
                 "%s: input dtype %s is not supported", op, tfcc_dtype_name((*in)->dtype));
   return tfcc_so_check_out_dtype(ctx, op, 0, ctx->out[0], (*in)->dtype);
 }
