@@ -17,6 +17,7 @@ Called from opsc_cases.cases() with its add()."""
 import math
 import os
 import shutil
+import struct
 import subprocess
 import tempfile
 
@@ -350,7 +351,25 @@ def float8_copy_cases(add):
         c("unpack", "UNPACK", [("d", [3, 2])], [[3], [3]], {"num": 2, "axis": 1, "_version": 6})
 
 
+def softmax_f16_cases(add):
+    """SOFTMAX v4: float16 (reference Softmax<half>: float32 exp and sum, half outputs)."""
+    rng = Rng(seed_of("softmax_f16"))
+
+    def h(v):
+        return struct.unpack("<e", struct.pack("<e", v))[0]
+    F16 = S.FLOAT16
+    x = [h(rng.uniform(-6.0, 6.0)) for _ in range(40)]
+    x[:4] = [h(11.0), h(-30.0), 0.0, h(11.0)]
+    add(single("softmax_f16_v4", "SOFTMAX", [T(F16, [4, 10], values=x)], [T(F16, [4, 10])],
+               {"beta": 1.0, "_version": 4}))
+    add(single("softmax_f16_beta_v4", "SOFTMAX", [T(F16, [2, 4, 5], values=x)], [T(F16, [2, 4, 5])],
+               {"beta": 0.37, "_version": 4}))
+    add(single("softmax_f16_wide_v4", "SOFTMAX", [T(F16, [1, 40], values=[v * 3 for v in x])], [T(F16, [1, 40])],
+               {"beta": 1.0, "_version": 4}))
+
+
 def cases(add):
     packed_cases(add)
+    softmax_f16_cases(add)
     float8_cast_cases(add)
     float8_copy_cases(add)

@@ -76,7 +76,6 @@ int32_t tfcc_op_max_version(int32_t builtin) {
     case TFCC_OP_REDUCE_MIN:
     case TFCC_OP_RELU:
     case TFCC_OP_RELU6:
-    case TFCC_OP_SOFTMAX:
     case TFCC_OP_TANH:
     case TFCC_OP_TILE:
     case TFCC_OP_GREATER_EQUAL:
@@ -137,6 +136,7 @@ int32_t tfcc_op_max_version(int32_t builtin) {
      * DEQUANTIZE v7 / v8, EMBEDDING_LOOKUP v5, FULLY_CONNECTED v14, QUANTIZE v5), QUANTIZE v6
      * (uint8 -> int16) */
     case TFCC_OP_SPLIT_V: return 3;
+    case TFCC_OP_SOFTMAX: /* types: float16 (v4) */
     case TFCC_OP_BROADCAST_TO:
     case TFCC_OP_REVERSE_V2: return 4;
     case TFCC_OP_EMBEDDING_LOOKUP:

@@ -79,6 +79,7 @@ int main(void) {
       {TFCC_OP_EMBEDDING_LOOKUP, 5},
       {TFCC_OP_QUANTIZE, 6},
       {TFCC_OP_FULLY_CONNECTED, 14},
+      {TFCC_OP_SOFTMAX, 4},
       {TFCC_OP_EQUAL, 5},
       {TFCC_OP_NOT_EQUAL, 4},
       {TFCC_OP_SQRT, 2},
