@@ -131,6 +131,11 @@ class T:
             return [rng.randint(lo, hi) for _ in range(n)]
         if dt == S.INT4:  # ops: run-time int4 inputs (tfcc's API: one value per byte)
             return [rng.randint(-8, 7) for _ in range(n)]
+        if dt in (S.INT2, S.UINT4):  # types: one value per byte, as int4
+            lo, hi = (-2, 1) if dt == S.INT2 else (0, 15)
+            return [rng.randint(lo, hi) for _ in range(n)]
+        if dt in (S.FLOAT8_E4M3FN, S.FLOAT8_E5M2):  # types: raw bytes
+            return [rng.randint(0, 255) for _ in range(n)]
         raise ValueError("no random values for dtype %d" % dt)
 
 

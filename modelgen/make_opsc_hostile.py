@@ -178,7 +178,7 @@ MODELS = [
     ("rng_bit_generator_algorithm", lambda: rng_bits(7, 2, I32),
      "StablehloRngBitGeneratorOptions.algorithm 7 out of range"),
     # ops: newer operator versions and their dtypes
-    ("fully_connected_v14", lambda: versioned_fc(14), "FULLY_CONNECTED version 14 (tfcc implements up to version 13)"),
+    ("fully_connected_v15", lambda: versioned_fc(15), "FULLY_CONNECTED version 15 (tfcc implements up to version 14)"),
     # ops: run-time int4 tensors (GATHER / TRANSPOSE v7, QUANTIZE v4), int16 comparisons, versions
     ("gather_int8_const_to_int4", lambda: one("GATHER", [T(S.INT8, [4, 2], q=(0.5, 0), const=[1, -2, 30, -4, 5, -6, 7, -8]),
                                                          T(I32, [2], const=[0, 3])], [T(S.INT4, [2, 2], q=(0.5, 0))],
@@ -217,14 +217,46 @@ MODELS = [
      "SUB: dtype float16 not supported"),
     ("sqrt_v3", lambda: one("SQRT", [T(F32, [4])], [T(F32, [4])], {"_version": 3}),
      "SQRT version 3 (tfcc implements up to version 2)"),
-    ("dequantize_v7", lambda: one("DEQUANTIZE", [T(S.INT8, [4], q=(0.5, 0))], [T(F32, [4])], {"_version": 7}),
-     "DEQUANTIZE version 7 (tfcc implements up to version 6)"),
+    ("dequantize_v10", lambda: one("DEQUANTIZE", [T(S.INT8, [4], q=(0.5, 0))], [T(F32, [4])], {"_version": 10}),
+     "DEQUANTIZE version 10 (tfcc implements up to version 9)"),
     ("int4_buffer_short", lambda: int4_short(), "int4 needs 4"),
     ("cast_bf16_to_complex64", lambda: one("CAST", [T(S.BFLOAT16, [3], const=[1.0, 2.0, 3.0])], [T(S.COMPLEX64, [3])]),
      "CAST: bfloat16 to complex64 not supported"),
     ("stablehlo_add_f16_f32", lambda: one("STABLEHLO_ADD", [T(S.FLOAT16, [4], values=[1.0] * 4), T(F32, [4])],
                                           [T(S.FLOAT16, [4])]),
      "STABLEHLO_ADD: input 1 dtype float32 differs from input 0 dtype float16"),
+    # types: malformed int2 / uint4 / float8 tensors and forms TFLite does not run
+    ("int2_buffer_short", lambda: packed_short(S.INT2, bytes([0x1B])), "int2 needs 2"),
+    ("uint4_buffer_short", lambda: packed_short(S.UINT4, bytes([0x12, 0x34])), "uint4 needs 3"),
+    ("float8_buffer_short", lambda: float8_short(), "float8_e4m3fn needs 6"),
+    ("int2_zero_point", lambda: one("DEQUANTIZE", [T(S.INT2, [4], q=(0.5, 2), const=[0, 1, -1, -2])], [T(F32, [4])],
+                                    {"_version": 7}),
+     "outside int2 [-2, 1]"),
+    ("uint4_zero_point", lambda: one("QUANTIZE", [T(F32, [2, 3])], [T(S.UINT4, [2, 3], q=(0.5, 16))], {"_version": 5}),
+     "outside uint4 [0, 15]"),
+    ("quantize_uint4_per_axis", lambda: one("QUANTIZE", [T(F32, [2, 3])],
+                                            [T(S.UINT4, [2, 3], q={"scale": [0.5, 0.25], "zero_point": [0, 0],
+                                                                   "quantized_dimension": 0})], {"_version": 5}),
+     "uint4 output with per-axis quantization (2 scales) not supported"),
+    ("cast_int32_to_int2", lambda: one("CAST", [T(I32, [4])], [T(S.INT2, [4])], {"_version": 8}),
+     "CAST: int32 to int2 not supported"),
+    ("cast_uint4_to_int32", lambda: uint4_to_int32(), "CAST: uint4 to int32 not supported"),
+    ("embedding_lookup_int2_output", lambda: one("EMBEDDING_LOOKUP", [T(I32, [2], const=[0, 1]),
+                                                                     T(S.INT2, [2, 4], q=(0.5, 0))],
+                                                 [T(S.INT2, [2, 4], q=(0.5, 0))], {"_version": 5}),
+     "EMBEDDING_LOOKUP: int2 table with int2 output not supported"),
+    ("gather_float8_to_float32", lambda: one("GATHER", [T(S.FLOAT8_E4M3FN, [4, 2]), T(I32, [2], const=[0, 3])],
+                                             [T(F32, [2, 2])], {"_version": 8}),
+     "GATHER: output 0 dtype float32, expected float8_e4m3fn"),
+    ("padv2_float8_f32_value", lambda: one("PADV2", [T(S.FLOAT8_E5M2, [2, 2]), T(I32, [2, 2], const=[1, 0, 0, 1]),
+                                                     T(F32, [], const=[0.0])], [T(S.FLOAT8_E5M2, [3, 3])],
+                                           {"_version": 6}),
+     "PADV2: constant_values dtype float32, expected float8_e5m2"),
+    ("add_float8", lambda: one("ADD", [T(S.FLOAT8_E4M3FN, [4]), T(S.FLOAT8_E4M3FN, [4])], [T(S.FLOAT8_E4M3FN, [4])]),
+     "float8_e4m3fn"),
+    ("concatenation_float8_mixed", lambda: one("CONCATENATION", [T(S.FLOAT8_E4M3FN, [2, 2]), T(S.FLOAT8_E5M2, [2, 2])],
+                                               [T(S.FLOAT8_E4M3FN, [4, 2])], {"axis": 0, "_version": 7}),
+     "CONCATENATION: input 1 dtype float8_e5m2, expected float8_e4m3fn"),
 ]
 
 
@@ -246,6 +278,40 @@ def int4_short():
     w = m.add_tensor("w", S.INT4, [2, 4], data=bytes([0x12, 0x34]), quant={"scale": [0.1], "zero_point": [0]})
     y = m.add_tensor("y", S.INT8, [1, 2], quant={"scale": [0.1], "zero_point": [0]})
     m.add_op("FULLY_CONNECTED", [x, w], [y])
+    m.inputs, m.outputs = [x], [y]
+    return S.serialize(m)
+
+
+def packed_short(dtype, data):
+    """An int2 / uint4 weight whose buffer holds fewer bytes than its packed elements (types)."""
+    m = S.Model(description="short packed buffer")
+    shape = [2, 4] if dtype == S.INT2 else [2, 3]
+    w = m.add_tensor("w", dtype, shape, data=data,
+                     quant={"scale": [0.1], "zero_point": [0 if dtype == S.INT2 else 8]})
+    y = m.add_tensor("y", F32, shape)
+    m.add_op("DEQUANTIZE", [w], [y], version=7 if dtype == S.INT2 else 8)
+    m.inputs, m.outputs = [], [y]
+    return S.serialize(m)
+
+
+def float8_short():
+    """A float8 constant of 6 elements with 5 bytes (types)."""
+    m = S.Model(description="short float8 buffer")
+    w = m.add_tensor("w", S.FLOAT8_E4M3FN, [2, 3], data=bytes([0x38] * 5))
+    y = m.add_tensor("y", F32, [2, 3])
+    m.add_op("DEQUANTIZE", [w], [y], version=9)
+    m.inputs, m.outputs = [], [y]
+    return S.serialize(m)
+
+
+def uint4_to_int32():
+    """A run-time uint4 tensor (QUANTIZE v5) cast to int32: TFLite casts uint4 to float32 only."""
+    m = S.Model(description="CAST uint4 to int32")
+    x = m.add_tensor("x", F32, [4])
+    q = m.add_tensor("q", S.UINT4, [4], quant={"scale": [0.5], "zero_point": [0]})
+    y = m.add_tensor("y", I32, [4])
+    m.add_op("QUANTIZE", [x], [q], version=5)
+    m.add_op("CAST", [q], [y], version=8)
     m.inputs, m.outputs = [x], [y]
     return S.serialize(m)
 
@@ -277,6 +343,12 @@ ACCEPTED = [
                                            {"_version": 4})),
     ("transpose_int4_io_v7", lambda: one("TRANSPOSE", [T(S.INT4, [2, 3], q=(0.5, 0)), T(I32, [2], const=[1, 0])],
                                          [T(S.INT4, [3, 2], q=(0.5, 0))], {"_version": 7})),
+    # types: int2 / uint4 / float8 model inputs and outputs (one value / byte per element)
+    ("cast_float32_int2_io_v8", lambda: one("CAST", [T(F32, [5])], [T(S.INT2, [5])], {"_version": 8})),
+    ("dequantize_uint4_input_v8", lambda: one("DEQUANTIZE", [T(S.UINT4, [5], q=(0.5, 8))], [T(F32, [5])],
+                                              {"_version": 8})),
+    ("gather_float8_io_v8", lambda: one("GATHER", [T(S.FLOAT8_E5M2, [4, 2]), T(I32, [2], const=[0, 3])],
+                                        [T(S.FLOAT8_E5M2, [2, 2])], {"_version": 8})),
 ]
 
 

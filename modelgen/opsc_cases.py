@@ -433,3 +433,5 @@ def cases(add):
     stablehlo_rng_bit_generator_cases(add)  # ops
     import version_cases  # ops: higher operator versions
     version_cases.cases(add)
+    import type_cases  # types: int2 / uint4 / float8 tensors
+    type_cases.cases(add)

@@ -19,11 +19,13 @@ RESOURCE = 13
 UINT32, UINT16 = 15, 16
 UINT64 = 12  # ops: STABLEHLO_RNG_BIT_GENERATOR state
 INT4, BFLOAT16 = 17, 18  # ops: int4 weights (packed two per byte), bfloat16 casts
+INT2, UINT4, FLOAT8_E4M3FN, FLOAT8_E5M2 = 19, 20, 21, 22  # types: packed int2 / uint4, float8 bytes
 
 DTYPE_NAME = {FLOAT32: "float32", FLOAT16: "float16", INT32: "int32", UINT8: "uint8",
               INT64: "int64", BOOL: "bool", INT16: "int16", INT8: "int8", FLOAT64: "float64",
               COMPLEX64: "complex64", UINT32: "uint32", UINT16: "uint16",
-              UINT64: "uint64", INT4: "int4", BFLOAT16: "bfloat16"}
+              UINT64: "uint64", INT4: "int4", BFLOAT16: "bfloat16", INT2: "int2", UINT4: "uint4",
+              FLOAT8_E4M3FN: "float8_e4m3fn", FLOAT8_E5M2: "float8_e5m2"}
 DTYPE_BY_NAME = {v: k for k, v in DTYPE_NAME.items()}
 # struct format code and size of one element
 DTYPE_FMT = {FLOAT32: "f", FLOAT16: "e", INT32: "i", UINT8: "B", INT64: "q", BOOL: "?",
@@ -568,6 +570,15 @@ def pack(dtype, values):
     if dtype == INT4:  # ops: two per byte, the even element in the low nibble (TFLite's packing)
         v = [int(x) & 15 for x in values] + [0]
         return bytes(v[i] | (v[i + 1] << 4) for i in range(0, len(values), 2))
+    if dtype in (INT2, UINT4):  # types: element i in bits 2i.. (int2, four a byte) / nibbles (uint4)
+        bits = 2 if dtype == INT2 else 4
+        per, mask = 8 // bits, (1 << bits) - 1
+        out = bytearray((len(values) + per - 1) // per)
+        for i, x in enumerate(values):
+            out[i // per] |= (int(x) & mask) << (bits * (i % per))
+        return bytes(out)
+    if dtype in (FLOAT8_E4M3FN, FLOAT8_E5M2):  # types: values given as their raw bytes
+        return bytes(int(x) & 255 for x in values)
     if dtype == BFLOAT16:  # ops: the upper 16 bits of the float32 (values exact in bfloat16)
         return b"".join(struct.pack("<f", x)[2:] for x in values)
     fmt = DTYPE_FMT[dtype]

@@ -105,6 +105,10 @@ typedef enum tfcc_dtype {
   TFCC_UINT16 = 16,
   TFCC_INT4 = 17,
   TFCC_BFLOAT16 = 18,
+  TFCC_INT2 = 19,          /* held one value per byte, sign-extended, [-2, 1] */
+  TFCC_UINT4 = 20,         /* held one value per byte, [0, 15] */
+  TFCC_FLOAT8_E4M3FN = 21, /* raw bytes: 1 sign, 4 exponent (bias 7), 3 mantissa; no inf */
+  TFCC_FLOAT8_E5M2 = 22,   /* raw bytes: 1 sign, 5 exponent (bias 15), 2 mantissa */
   TFCC_DTYPE_COUNT_
 } tfcc_dtype;
 
@@ -112,7 +116,8 @@ typedef enum tfcc_dtype {
 TFCC_API const char *tfcc_dtype_name(tfcc_dtype t);
 /* Bytes per element; 0 for types without a fixed size (string, resource, variant). int4: 1,
  * tfcc holds int4 tensors one value per byte, sign-extended (TFLite packs two per byte in files
- * and in its own buffers; tfcc unpacks them at load, as TFLite's Python API hands them out). */
+ * and in its own buffers; tfcc unpacks them at load, as TFLite's Python API hands them out).
+ * int2 and uint4 likewise (1: one value per byte; TFLite packs four / two per byte); float8: 1. */
 TFCC_API size_t tfcc_dtype_size(tfcc_dtype t);
 
 /* ---------------------------------------------------------------- logging */

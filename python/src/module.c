@@ -20,7 +20,11 @@ int tfcc_py_typenum(tfcc_dtype t) {
     case TFCC_FLOAT16: return NPY_FLOAT16;
     case TFCC_FLOAT64: return NPY_FLOAT64;
     case TFCC_INT8: return NPY_INT8;
-    case TFCC_INT4: return NPY_INT8; /* one value per byte, sign-extended (tfcc.h) */
+    case TFCC_INT4: return NPY_INT8;   /* one value per byte, sign-extended (tfcc.h) */
+    case TFCC_INT2: return NPY_INT8;   /* types: one value per byte, sign-extended */
+    case TFCC_UINT4: return NPY_UINT8; /* types: one value per byte */
+    case TFCC_FLOAT8_E4M3FN:
+    case TFCC_FLOAT8_E5M2: return NPY_UINT8; /* types: the raw float8 bytes */
     case TFCC_UINT8: return NPY_UINT8;
     case TFCC_INT16: return NPY_INT16;
     case TFCC_UINT16: return NPY_UINT16;

@@ -17,7 +17,7 @@
 /* Casts a METH_VARARGS | METH_KEYWORDS function to PyCFunction without -Wcast-function-type. */
 #define TFCC_PY_KW(fn) ((PyCFunction)(void (*)(void))(fn))
 
-/* NumPy type number of a tfcc dtype that tfcc can run with (-1 if none: string, ...; int4 is int8, one value a byte). */
+/* NumPy type number of a tfcc dtype that tfcc can run with (-1 if none: string, ...; int4 is int8, one value a byte; types: int2 int8 and uint4 uint8, one value a byte, float8 uint8, its raw bytes). */
 int tfcc_py_typenum(tfcc_dtype t);
 /* The NumPy scalar type (np.float32, ...) named in tensor details; new reference. */
 PyObject *tfcc_py_dtype_object(tfcc_dtype t);

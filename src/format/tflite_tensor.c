@@ -70,6 +70,8 @@ static void zero_point_range(tfcc_dtype dt, int64_t *lo, int64_t *hi) {
     case TFCC_INT16: *lo = INT16_MIN, *hi = INT16_MAX; break;
     case TFCC_UINT16: *lo = 0, *hi = UINT16_MAX; break;
     case TFCC_INT4: *lo = -8, *hi = 7; break;
+    case TFCC_INT2: *lo = -2, *hi = 1; break;
+    case TFCC_UINT4: *lo = 0, *hi = 15; break;
     default: *lo = INT32_MIN, *hi = INT32_MAX; break;
   }
 }
@@ -357,19 +359,27 @@ static tfcc_status check_string_buffer(tfl_ctx *c, int32_t ti, const tfcc_ir_ten
 /* ops: a constant int4 tensor becomes an int8 one (same values, same quantization), one byte
  * per element, as TFLite's kernels unpack int4 weights (UnpackDenseInt4IntoInt8) before running
  * their int8 arithmetic: the buffer is read as packed, element 2i in the low nibble of byte i and
- * 2i + 1 in the high nibble, each sign-extended. */
-static tfcc_status unpack_int4(tfl_ctx *c, tfcc_ir_tensor *x, const tfl_buffer *b,
-                               int64_t elements) {
+ * 2i + 1 in the high nibble, each sign-extended. types: int2 (four a byte, element 4i + k in bits
+ * 2k..2k+1, sign-extended) becomes int8 and uint4 (two a byte, as int4, not sign-extended)
+ * uint8, as TFLite's UnpackPackedIntToInt8. */
+static tfcc_status unpack_packed(tfcc_ir_tensor *x, tfl_ctx *c, const tfl_buffer *b,
+                                 int64_t elements) {
   void *mem = NULL;
-  tfcc_status st = tfl_alloc(c, (size_t)elements + 1, 1, 16, &mem, "unpacked int4 constant");
+  const char *what = x->dtype == TFCC_INT2    ? "unpacked int2 constant"
+                     : x->dtype == TFCC_UINT4 ? "unpacked uint4 constant"
+                                              : "unpacked int4 constant";
+  tfcc_status st = tfl_alloc(c, (size_t)elements + 1, 1, 16, &mem, what);
   if (st != TFCC_OK) return st;
-  int8_t *dst = mem;
+  const unsigned bits = x->dtype == TFCC_INT2 ? 2 : 4, per = 8 / bits, mask = (1u << bits) - 1;
+  const bool is_signed = x->dtype != TFCC_UINT4;
+  uint8_t *dst = mem;
   const uint8_t *src = b->data;
   for (int64_t i = 0; i < elements; i++) {
-    const uint8_t nib = (uint8_t)((i & 1) ? src[i / 2] >> 4 : src[i / 2] & 15);
-    dst[i] = (int8_t)(nib >= 8 ? (int)nib - 16 : (int)nib);
+    const unsigned v = (unsigned)(src[i / per] >> (bits * (unsigned)(i % per))) & mask;
+    const int s = is_signed && v > (mask >> 1) ? (int)v - (int)(mask + 1) : (int)v;
+    dst[i] = (uint8_t)(int8_t)s;
   }
-  x->dtype = TFCC_INT8;
+  x->dtype = x->dtype == TFCC_UINT4 ? TFCC_UINT8 : TFCC_INT8;
   x->data = mem;
   x->data_bytes = (size_t)elements;
   return TFCC_OK;
@@ -390,12 +400,13 @@ static tfcc_status attach_data(tfl_ctx *c, int32_t ti, tfcc_ir_tensor *x, uint64
   if (x->dtype == TFCC_STRING) {
     tfcc_status st = check_string_buffer(c, ti, x, b->data, b->size, elements);
     if (st != TFCC_OK) return st;
-  } else if (x->dtype == TFCC_INT4) {
-    /* Packed two per byte, or (as TFLite's verifier counts it) one per byte. */
-    uint64_t packed = ((uint64_t)elements + 1) / 2;
+  } else if (x->dtype == TFCC_INT4 || x->dtype == TFCC_INT2 || x->dtype == TFCC_UINT4) {
+    /* Packed two (int2: four) per byte, or (as TFLite's verifier counts it) one per byte. */
+    const uint64_t per = x->dtype == TFCC_INT2 ? 4 : 2;
+    uint64_t packed = ((uint64_t)elements + per - 1) / per;
     if (b->size != packed && b->size != (uint64_t)elements)
-      return TENSOR_ERR(c, ti, x, "buffer %u holds %zu bytes, shape %s int4 needs %llu", x->buffer,
-                        b->size, shape, (unsigned long long)packed);
+      return TENSOR_ERR(c, ti, x, "buffer %u holds %zu bytes, shape %s %s needs %llu", x->buffer,
+                        b->size, shape, tfcc_dtype_name(x->dtype), (unsigned long long)packed);
   } else if (esize == 0) {
     return TENSOR_ERR(c, ti, x, "%s tensor cannot have constant data (buffer %u)",
                       tfcc_dtype_name(x->dtype), x->buffer);
@@ -412,7 +423,8 @@ static tfcc_status attach_data(tfl_ctx *c, int32_t ti, tfcc_ir_tensor *x, uint64
                         b->size, shape, tfcc_dtype_name(x->dtype), (unsigned long long)need);
     }
   }
-  if (x->dtype == TFCC_INT4) return unpack_int4(c, x, b, elements);
+  if (x->dtype == TFCC_INT4 || x->dtype == TFCC_INT2 || x->dtype == TFCC_UINT4)
+    return unpack_packed(x, c, b, elements);
   size_t align = esize > 8 ? 8 : esize ? esize : 1;
   if (x->dtype == TFCC_STRING) align = 4;
   if ((uintptr_t)b->data % align != 0) {

@@ -10,10 +10,19 @@
 #include "ops/op.h"
 
 static inline int32_t act_qmin(tfcc_dtype t) {
-  return t == TFCC_UINT8 ? 0 : t == TFCC_INT8 ? -128 : t == TFCC_INT4 ? -8 : -32768;
+  return t == TFCC_UINT8 || t == TFCC_UINT4 ? 0
+         : t == TFCC_INT8                   ? -128
+         : t == TFCC_INT4                   ? -8
+         : t == TFCC_INT2                   ? -2
+                                            : -32768;
 }
 static inline int32_t act_qmax(tfcc_dtype t) {
-  return t == TFCC_UINT8 ? 255 : t == TFCC_INT8 ? 127 : t == TFCC_INT4 ? 7 : 32767;
+  return t == TFCC_UINT8   ? 255
+         : t == TFCC_INT8  ? 127
+         : t == TFCC_INT4  ? 7
+         : t == TFCC_INT2  ? 1
+         : t == TFCC_UINT4 ? 15
+                           : 32767;
 }
 
 /* Input i as the model declares it, at init time (NULL if omitted or out of range). */

@@ -1,6 +1,8 @@
 /* CAST: static_cast of every element between bool, uint8, int8, uint16, int16, uint32, int32,
  * uint64, int64, float16, float32, float64, bfloat16 (cast.cc; bfloat16 as Eigen::bfloat16: round
- * to nearest even through float32). The output dtype comes from the model. */
+ * to nearest even through float32). The output dtype comes from the model. types: float8 e4m3fn /
+ * e5m2 to and from all of those (v9, through float32 as ml_dtypes converts), run-time int2 /
+ * uint4 (one value per byte; v8) and int4 to float32 / float8, and float32 to them. */
 #include "ops/binary_common.h"
 
 static tfcc_status prepare(tfcc_op_ctx *ctx) {

@@ -80,8 +80,10 @@ static tfcc_status concat_prepare(tfcc_op_ctx *ctx) {
   int32_t axis_opt = ctx->node->opts.concat.axis;
   tfcc_tensor *t0;
   if ((st = tfcc_so_input(ctx, 0, OP, &t0))) return st;
-  static const int ok[] = {TFCC_FLOAT32, TFCC_UINT8,   TFCC_INT8, TFCC_INT16, TFCC_INT32,
-                           TFCC_INT64,   TFCC_FLOAT16, TFCC_BOOL, -1};
+  static const int ok[] = {TFCC_FLOAT32,     TFCC_UINT8, TFCC_INT8,
+                           TFCC_INT16,       TFCC_INT32, TFCC_INT64,
+                           TFCC_FLOAT16,     TFCC_BOOL,  TFCC_FLOAT8_E4M3FN,
+                           TFCC_FLOAT8_E5M2, -1}; /* types: float8 copies (v7) */
   tfcc_tensor *out = ctx->out[0];
   /* v5: int4 (one value per byte: copied as bytes, no rescaling, as TFLite's int4 path);
    * constant int4 inputs arrive as int8 */

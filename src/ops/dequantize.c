@@ -1,6 +1,10 @@
-/* DEQUANTIZE: uint8 / int8 / int16 / int4 (per-tensor or per-axis) and float16 -> float32.
+/* DEQUANTIZE: uint8 / int8 / int16 / int4 / int2 / uint4 (per-tensor or per-axis) and float16 /
+ * float8 -> float32.
  * int4 (v6): tfcc's one value per byte, dequantized as int8 (TFLite unpacks, then runs its
- * int8 arithmetic); constant int4 tensors arrive as int8 (unpacked at load).
+ * int8 arithmetic); constant int4 tensors arrive as int8 (unpacked at load). types: int2 (v7)
+ * and uint4 (v8) likewise (constant uint4 arrives as uint8: the same values 0..15 that TFLite
+ * unpacks into int8); float8 e4m3fn / e5m2 (v9) decoded exactly, quantization ignored, as
+ * DequantizeFloat8.
  * Per-tensor: (float)(double(scale) * (q - zp)) as reference_ops::Dequantize; per-axis:
  * scale[c] * (float)(q - zp[c]) as PerChannelDequantize; int16 needs zero point 0. float16
  * (constants in mediapipe models) is decoded exactly, subnormals / inf / NaN included. */
@@ -22,14 +26,15 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
   (void)node;
   dequantize_op *p = (dequantize_op *)params;
   const tfcc_dtype it = in->dtype;
+  const bool is_float = it == TFCC_FLOAT16 || it == TFCC_FLOAT8_E4M3FN || it == TFCC_FLOAT8_E5M2;
   if (!(it == TFCC_UINT8 || it == TFCC_INT8 || it == TFCC_INT16 || it == TFCC_INT4 ||
-        it == TFCC_FLOAT16))
+        it == TFCC_INT2 || it == TFCC_UINT4 || is_float))
     return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED,
                         "input dtype %s not supported (uint8, int8, "
-                        "int16, int4, float16)",
+                        "int16, int4, int2, uint4, float16, float8_e4m3fn, float8_e5m2)",
                         tfcc_dtype_name(it));
   tfcc_status st = act_out_dtype(err, out->dtype, TFCC_FLOAT32);
-  if (st || it == TFCC_FLOAT16) return st;
+  if (st || is_float) return st;
   const tfcc_quant *q = &in->quant;
   if (q->count > 1) {
     for (int32_t c = 0; c < q->count; c++) {
@@ -76,10 +81,14 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
     if (st) return st;
     tfcc_dequantize_pc(p->head.in_type, in->data, out, o, c, i, in->quant->scale,
                        in->quant->zero_point);
-  } else if (p->head.in_type == TFCC_FLOAT16) {
+  } else if (p->head.in_type == TFCC_FLOAT16 || p->head.in_type == TFCC_FLOAT8_E4M3FN ||
+             p->head.in_type == TFCC_FLOAT8_E5M2) {
     tfcc_dequantize(p->head.in_type, in->data, out, act_count(in), p->scale, p->zp);
   } else {
-    const tfcc_dtype it = p->head.in_type == TFCC_INT4 ? TFCC_INT8 : p->head.in_type;
+    const tfcc_dtype t0 = p->head.in_type;
+    const tfcc_dtype it = t0 == TFCC_INT4 || t0 == TFCC_INT2 ? TFCC_INT8
+                          : t0 == TFCC_UINT4                 ? TFCC_UINT8
+                                                             : t0;
     tfcc_qz_dequantize(ctx->pool, ctx->ks->qz, in->data, out, act_count(in), p->scale, p->zp, it);
   }
   return TFCC_OK;
@@ -87,7 +96,9 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
 
 static const char *kernel(const tfcc_op_ctx *ctx) {
   const dequantize_op *p = (const dequantize_op *)ctx->params;
-  if (!p || p->per_axis || p->head.in_type == TFCC_FLOAT16) return "ref";
+  if (!p || p->per_axis || p->head.in_type == TFCC_FLOAT16 ||
+      p->head.in_type == TFCC_FLOAT8_E4M3FN || p->head.in_type == TFCC_FLOAT8_E5M2)
+    return "ref";
   return ctx->ks->qz->name;
 }
 

@@ -2,14 +2,18 @@
  * [len(ids), table dims 1..] (embedding_lookup.cc). float32, int8 and uint8 tables copied
  * as they are; an int8 / uint8 table with a float32 output is TFLite's hybrid form:
  * out = byte (read as int8, as TFLite reads it) * scale (per tensor, or per row when the
- * table has one scale per row); zero points must be 0 (TFLite's prepare). An id outside [0, rows) fails eval. */
+ * table has one scale per row); zero points must be 0 (TFLite's prepare). int4 (v4) and int2
+ * (v5) tables: constants are unpacked to int8 at load, as TFLite's Unpack4Bit / Unpack2Bit read
+ * them (value * scale, exact either way). An id outside [0, rows) fails eval. */
 #include "kernels/ref/lookup.h"
 #include "ops/shape_ops_util.h"
 
 #define OP "EMBEDDING_LOOKUP"
 
 static bool is_hybrid(const tfcc_tensor *table, const tfcc_tensor *out) {
-  return (table->dtype == TFCC_INT8 || table->dtype == TFCC_UINT8) && out->dtype == TFCC_FLOAT32;
+  const tfcc_dtype t = table->dtype;
+  return (t == TFCC_INT8 || t == TFCC_UINT8 || t == TFCC_INT4 || t == TFCC_INT2) &&
+         out->dtype == TFCC_FLOAT32;
 }
 
 static tfcc_status embedding_prepare(tfcc_op_ctx *ctx) {
@@ -22,8 +26,14 @@ static tfcc_status embedding_prepare(tfcc_op_ctx *ctx) {
                 (int)ids->rank);
   TFCC_OP_CHECK(ctx, table->rank >= 2, TFCC_ERR_SHAPE, OP ": table rank %d, expected >= 2",
                 (int)table->rank);
-  static const int allowed[] = {TFCC_FLOAT32, TFCC_INT8, TFCC_UINT8, -1};
+  /* types: int4 / int2 tables (v4 / v5; constants arrive unpacked to int8, run-time ones hold
+   * one value per byte) only in the hybrid form, as TFLite */
+  static const int allowed[] = {TFCC_FLOAT32, TFCC_INT8, TFCC_UINT8, TFCC_INT4, TFCC_INT2, -1};
   if ((st = tfcc_so_check_dtype(ctx, OP, "table (input 1)", table->dtype, allowed))) return st;
+  TFCC_OP_CHECK(ctx,
+                is_hybrid(table, out) || (table->dtype != TFCC_INT4 && table->dtype != TFCC_INT2),
+                TFCC_ERR_UNSUPPORTED, OP ": %s table with %s output not supported (float32 only)",
+                tfcc_dtype_name(table->dtype), tfcc_dtype_name(out->dtype));
   if (is_hybrid(table, out)) {
     const tfcc_quant *q = table->quant;
     TFCC_OP_CHECK(ctx, q && q->count >= 1 && (q->count == 1 || q->count == table->dims[0]),

@@ -15,7 +15,7 @@ static tfcc_status pack_prepare(tfcc_op_ctx *ctx) {
                 OP ": values_count %d but the node has %d inputs", (int)count, (int)ctx->n_in);
   tfcc_tensor *t0;
   if ((st = tfcc_so_input(ctx, 0, OP, &t0))) return st;
-  TFCC_OP_CHECK(ctx, tfcc_so_elem_size(t0->dtype) != 0, TFCC_ERR_UNSUPPORTED,
+  TFCC_OP_CHECK(ctx, tfcc_so_copyable(t0->dtype), TFCC_ERR_UNSUPPORTED,
                 OP ": input dtype %s is not supported", tfcc_dtype_name(t0->dtype));
   int32_t axis;
   if ((st = tfcc_so_axis(ctx, OP, axis_opt, t0->rank + 1, &axis))) return st;

@@ -30,8 +30,10 @@ tfcc_status tfcc_pad_prepare_common(tfcc_op_ctx *ctx, const char *op, int32_t mi
   tfcc_tensor *in, *pd;
   tfcc_status st = tfcc_so_open(ctx, op, min_in, max_in, 1, &in);
   if (st || (st = tfcc_so_input(ctx, 1, op, &pd))) return st;
-  static const int ok[] = {TFCC_FLOAT32, TFCC_UINT8,   TFCC_INT8, TFCC_INT16, TFCC_INT32,
-                           TFCC_INT64,   TFCC_FLOAT16, TFCC_BOOL, -1};
+  static const int ok[] = {TFCC_FLOAT32,     TFCC_UINT8, TFCC_INT8,
+                           TFCC_INT16,       TFCC_INT32, TFCC_INT64,
+                           TFCC_FLOAT16,     TFCC_BOOL,  TFCC_FLOAT8_E4M3FN,
+                           TFCC_FLOAT8_E5M2, -1}; /* types: float8 (v6), padded with byte 0 */
   if ((st = tfcc_so_check_dtype(ctx, op, "input", in->dtype, ok))) return st;
   if ((st = tfcc_so_check_out_dtype(ctx, op, 0, ctx->out[0], in->dtype))) return st;
   int64_t before[TFCC_MAX_RANK], after[TFCC_MAX_RANK], dims[TFCC_MAX_RANK];

@@ -1,7 +1,8 @@
 /* QUANTIZE: float32 -> uint8 | int8 | int16 (per-tensor, or per-axis along the output's
  * quantized dimension), float32 -> int4 per-tensor (v4: round(x / scale) + zp clamped to
- * [-8, 7], AffineQuantizeToInt4; tfcc's int4 tensors hold one value per byte), and
- * requantization uint8 -> uint8|int8, int8 -> uint8|int8|int16, int16 -> int8|int16|int32,
+ * [-8, 7], AffineQuantizeToInt4; tfcc's int4 tensors hold one value per byte), float32 -> uint4
+ * per tensor (types, v5: the same, clamped to [0, 15], AffineQuantizeToUInt4), and
+ * requantization uint8 -> uint8|int8|int16 (int16: v6), int8 -> uint8|int8|int16, int16 -> int8|int16|int32,
  * int32 -> int8|int16 with multiplier (double)input_scale / (double)output_scale. int16 zero
  * points must be 0 (quantize.cc Prepare); int32 zero points are any int32 (the int32 cases take
  * quantized int32 model inputs or outputs, quantize.cc "not supported by the converter"). */
@@ -46,28 +47,29 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
   const tfcc_dtype it = in->dtype, ot = out->dtype;
   bool ok;
   if (it == TFCC_FLOAT32)
-    ok = ot == TFCC_UINT8 || ot == TFCC_INT8 || ot == TFCC_INT16 || ot == TFCC_INT4;
+    ok = ot == TFCC_UINT8 || ot == TFCC_INT8 || ot == TFCC_INT16 || ot == TFCC_INT4 ||
+         ot == TFCC_UINT4;
   else if (it == TFCC_INT16)
     ok = ot == TFCC_INT8 || ot == TFCC_INT16 || ot == TFCC_INT32;
   else if (it == TFCC_INT32)
     ok = ot == TFCC_INT8 || ot == TFCC_INT16;
   else if (it == TFCC_INT8)
     ok = ot == TFCC_UINT8 || ot == TFCC_INT8 || ot == TFCC_INT16;
-  else
-    ok = (it == TFCC_UINT8 || it == TFCC_INT8) && (ot == TFCC_UINT8 || ot == TFCC_INT8);
+  else /* types: uint8 -> int16 is v6 */
+    ok = it == TFCC_UINT8 && (ot == TFCC_UINT8 || ot == TFCC_INT8 || ot == TFCC_INT16);
   if (!ok)
     return tfcc_err_set(
         err, TFCC_ERR_UNSUPPORTED,
         "input %s with output %s not supported "
-        "(float32->uint8|int8|int16|int4, uint8->uint8|int8, int8->uint8|int8|int16, "
+        "(float32->uint8|int8|int16|int4|uint4, uint8->uint8|int8|int16, int8->uint8|int8|int16, "
         "int16->int8|int16|int32, int32->int8|int16)",
         tfcc_dtype_name(it), tfcc_dtype_name(ot));
   tfcc_status st;
-  if (ot == TFCC_INT4 && out->quant.count > 1) /* quantize.cc: per-tensor only */
+  if ((ot == TFCC_INT4 || ot == TFCC_UINT4) && out->quant.count > 1) /* per-tensor only */
     return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED,
-                        "int4 output with per-axis quantization (%d scales) not supported (TFLite "
-                        "quantizes to int4 per tensor only)",
-                        (int)out->quant.count);
+                        "%s output with per-axis quantization (%d scales) not supported (TFLite "
+                        "quantizes to int4 / uint4 per tensor only)",
+                        tfcc_dtype_name(ot), (int)out->quant.count);
   if (it == TFCC_FLOAT32 && out->quant.count > 1) {
     const tfcc_quant *q = &out->quant;
     for (int32_t c = 0; c < q->count; c++) {
@@ -153,8 +155,9 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
     } else if (p->xnn) {
       tfcc_qz_quantize_xnn(ctx->pool, ctx->ks->qz, (const float *)in->data, out->data, n,
                            p->inv_scale, p->zp, p->head.out_type);
-    } else if (p->head.out_type == TFCC_INT4) {
-      tfcc_affine_quantize((const float *)in->data, TFCC_INT4, out->data, n, p->scale, p->zp);
+    } else if (p->head.out_type == TFCC_INT4 || p->head.out_type == TFCC_UINT4) {
+      tfcc_affine_quantize((const float *)in->data, p->head.out_type, out->data, n, p->scale,
+                           p->zp);
     } else {
       tfcc_qz_quantize_ref(ctx->pool, ctx->ks->qz, (const float *)in->data, out->data, n, p->scale,
                            p->zp, p->head.out_type);
@@ -173,7 +176,8 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
 
 static const char *kernel(const tfcc_op_ctx *ctx) {
   const quantize_op *p = (const quantize_op *)ctx->params;
-  if (!p || p->per_axis || p->head.out_type == TFCC_INT4) return "ref";
+  if (!p || p->per_axis || p->head.out_type == TFCC_INT4 || p->head.out_type == TFCC_UINT4)
+    return "ref";
   if (p->head.in_type == TFCC_FLOAT32 || p->xnn) return ctx->ks->qz->name;
   if (p->use_lut) return "quantize-lut";
   return "ref";

@@ -56,7 +56,6 @@ int32_t tfcc_op_max_version(int32_t builtin) {
     case TFCC_OP_LOG:
     case TFCC_OP_LOG_SOFTMAX:
     case TFCC_OP_SPACE_TO_DEPTH:
-    case TFCC_OP_SPLIT_V:
     case TFCC_OP_SQUARED_DIFFERENCE:
     case TFCC_OP_SQUEEZE:
     case TFCC_OP_SUM:
@@ -77,22 +76,17 @@ int32_t tfcc_op_max_version(int32_t builtin) {
     case TFCC_OP_REDUCE_MIN:
     case TFCC_OP_RELU:
     case TFCC_OP_RELU6:
-    case TFCC_OP_SOFTMAX:
     case TFCC_OP_TANH:
     case TFCC_OP_TILE:
     case TFCC_OP_GREATER_EQUAL:
-    case TFCC_OP_LESS:
-    case TFCC_OP_BROADCAST_TO: return 3;
+    case TFCC_OP_LESS: return 3;
     case TFCC_OP_BATCH_MATMUL:
     case TFCC_OP_MAXIMUM:
     case TFCC_OP_MINIMUM:
-    case TFCC_OP_PACK:
     case TFCC_OP_RESIZE_BILINEAR:
     case TFCC_OP_RESIZE_NEAREST_NEIGHBOR:
-    case TFCC_OP_SPLIT:
     case TFCC_OP_UNIDIRECTIONAL_SEQUENCE_LSTM:
     case TFCC_OP_SELECT:
-    case TFCC_OP_FILL:
     case TFCC_OP_SPACE_TO_BATCH_ND:
     case TFCC_OP_BATCH_TO_SPACE_ND: return 4;
     case TFCC_OP_ABS:
@@ -114,21 +108,14 @@ int32_t tfcc_op_max_version(int32_t builtin) {
      * (SIGN v2: int32; WHERE v2: non-bool conditions; REVERSE_V2 v2: bool, v3: int8) */
     case TFCC_OP_SIGN:
     case TFCC_OP_WHERE: return 2;
-    case TFCC_OP_REVERSE_V2: return 3;
     /* ops: versions of the newest standard resolver whose new forms these operators now run:
      * int4 weights (unpacked to int8 at load: CONV_2D v7, FULLY_CONNECTED v10 and v13 with int16,
      * EMBEDDING_LOOKUP v4, CAST v6 int4 -> float32), int32 bias with int16 activations (CONV_2D
      * v8, FULLY_CONNECTED v11, TRANSPOSE_CONV v5), hybrid per-channel FULLY_CONNECTED v12, bfloat16 (CAST v7), bool (PAD / PADV2 v5,
      * GATHER_ND v5), int16 (RSQRT v3, DYNAMIC_UPDATE_SLICE v4) */
     case TFCC_OP_RSQRT: return 3;
-    case TFCC_OP_EMBEDDING_LOOKUP: return 4;
-    case TFCC_OP_PAD:
-    case TFCC_OP_PADV2:
-    case TFCC_OP_GATHER_ND:
     case TFCC_OP_TRANSPOSE_CONV: return 5;
-    case TFCC_OP_CAST: return 7;
     case TFCC_OP_CONV_2D: return 8;
-    case TFCC_OP_FULLY_CONNECTED: return 13;
     /* ops: run-time int4 tensors (one value per byte, docs/operators.md): QUANTIZE v4 (float32
      * -> int4), DEQUANTIZE v6, GATHER v7, TRANSPOSE v7, SLICE v7, CONCATENATION v5,
      * DYNAMIC_UPDATE_SLICE v5 (int4); quantized int16 comparisons (EQUAL v5, NOT_EQUAL v4:
@@ -137,18 +124,35 @@ int32_t tfcc_op_max_version(int32_t builtin) {
      * bfloat16, UNPACK v5 float16 / bfloat16) and TRANSPOSE v8's ranks 7-8; float16 ADD v6 and
      * MUL v8 (float32 arithmetic rounded to half) */
     case TFCC_OP_SQRT: return 2;
-    case TFCC_OP_NOT_EQUAL:
-    case TFCC_OP_QUANTIZE: return 4;
-    case TFCC_OP_EQUAL:
-    case TFCC_OP_UNPACK: return 5;
+    case TFCC_OP_NOT_EQUAL: return 4;
+    case TFCC_OP_EQUAL: return 5;
     case TFCC_OP_ADD: return 6;
     case TFCC_OP_MUL: return 8;
-    case TFCC_OP_DEQUANTIZE:
-    case TFCC_OP_CONCATENATION:
     case TFCC_OP_DYNAMIC_UPDATE_SLICE: return 6;
-    case TFCC_OP_GATHER: return 7;
     case TFCC_OP_SLICE: return 8;
     case TFCC_OP_TRANSPOSE: return 9;
+    /* types: float8 tensors (copies, CAST v9 and DEQUANTIZE v9 as ml_dtypes converts), int2 /
+     * uint4 tensors (constants unpacked at load, run-time ones one value per byte: CAST v8,
+     * DEQUANTIZE v7 / v8, EMBEDDING_LOOKUP v5, FULLY_CONNECTED v14, QUANTIZE v5), QUANTIZE v6
+     * (uint8 -> int16) */
+    case TFCC_OP_SPLIT_V: return 3;
+    case TFCC_OP_SOFTMAX: /* types: float16 (v4) */
+    case TFCC_OP_BROADCAST_TO:
+    case TFCC_OP_REVERSE_V2: return 4;
+    case TFCC_OP_EMBEDDING_LOOKUP:
+    case TFCC_OP_FILL:
+    case TFCC_OP_PACK:
+    case TFCC_OP_SPLIT: return 5;
+    case TFCC_OP_GATHER_ND:
+    case TFCC_OP_PAD:
+    case TFCC_OP_PADV2:
+    case TFCC_OP_QUANTIZE:
+    case TFCC_OP_UNPACK: return 6;
+    case TFCC_OP_CONCATENATION: return 7;
+    case TFCC_OP_GATHER: return 8;
+    case TFCC_OP_CAST:
+    case TFCC_OP_DEQUANTIZE: return 9;
+    case TFCC_OP_FULLY_CONNECTED: return 14;
     default: return 1;
   }
 }

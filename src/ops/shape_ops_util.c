@@ -84,6 +84,10 @@ size_t tfcc_so_elem_size(tfcc_dtype t) {
   }
 }
 
+bool tfcc_so_copyable(tfcc_dtype t) {
+  return tfcc_so_elem_size(t) != 0 || t == TFCC_FLOAT8_E4M3FN || t == TFCC_FLOAT8_E5M2;
+}
+
 tfcc_status tfcc_so_check_dtype(tfcc_op_ctx *ctx, const char *op, const char *what, tfcc_dtype t,
                                 const int *allowed) {
   for (const int *a = allowed; *a >= 0; a++)
@@ -205,10 +209,13 @@ tfcc_status tfcc_so_gather_inputs(tfcc_op_ctx *ctx, const char *op, bool allow_i
                                   tfcc_tensor **params, tfcc_tensor **indices) {
   tfcc_status st = tfcc_so_open(ctx, op, 2, 2, 1, params);
   if (st || (st = tfcc_so_input(ctx, 1, op, indices))) return st;
-  static const int ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8,    TFCC_INT16, TFCC_INT32,
-                           TFCC_INT64,   TFCC_BOOL,  TFCC_FLOAT16, -1};
-  static const int ok4[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8,    TFCC_INT16, TFCC_INT32,
-                            TFCC_INT64,   TFCC_BOOL,  TFCC_FLOAT16, TFCC_INT4,  -1};
+  /* types: float8 (GATHER v8, GATHER_ND v6) */
+  static const int ok[] = {TFCC_FLOAT32,       TFCC_UINT8,       TFCC_INT8, TFCC_INT16,
+                           TFCC_INT32,         TFCC_INT64,       TFCC_BOOL, TFCC_FLOAT16,
+                           TFCC_FLOAT8_E4M3FN, TFCC_FLOAT8_E5M2, -1};
+  static const int ok4[] = {TFCC_FLOAT32, TFCC_UINT8,         TFCC_INT8,        TFCC_INT16,
+                            TFCC_INT32,   TFCC_INT64,         TFCC_BOOL,        TFCC_FLOAT16,
+                            TFCC_INT4,    TFCC_FLOAT8_E4M3FN, TFCC_FLOAT8_E5M2, -1};
   static const int ok_idx[] = {TFCC_INT16, TFCC_INT32, TFCC_INT64, -1};
   if ((st = tfcc_so_check_dtype(ctx, op, "params", (*params)->dtype, allow_int4 ? ok4 : ok)) ||
       (st = tfcc_so_check_dtype(ctx, op, "indices", (*indices)->dtype, ok_idx)))

@@ -31,6 +31,9 @@ tfcc_status tfcc_so_open_io(tfcc_op_ctx *ctx, const char *op, int32_t min_in, in
 
 /* Element size for a dtype that data-movement ops can carry (fixed 1/2/4/8 bytes), else 0. */
 size_t tfcc_so_elem_size(tfcc_dtype t);
+/* types: the dtypes SPLIT / SPLIT_V / PACK / UNPACK copy: tfcc_so_elem_size's and float8
+ * (SPLIT v5, SPLIT_V v3, PACK v5, UNPACK v6). */
+bool tfcc_so_copyable(tfcc_dtype t);
 /* Fails with TFCC_ERR_UNSUPPORTED if t is not one of the allowed dtypes (terminated by -1). */
 tfcc_status tfcc_so_check_dtype(tfcc_op_ctx *ctx, const char *op, const char *what, tfcc_dtype t,
                                 const int *allowed);

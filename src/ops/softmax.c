@@ -1,5 +1,7 @@
 /* SOFTMAX over the last dimension, with beta (SoftmaxOptions field 0).
  *   float32 -> float32
+ *   float16 -> float16           types (v4): beta 1 as LiteRT's XNNPACK path (float32, one
+ *                                rounding), other betas as reference Softmax<half>
  *   uint8   -> uint8 | int16   } the default builtin kernel (kGenericOptimized): float table
  *   int8    -> int8  | int16   } exp(-input_scale * beta * d) (PopulateSoftmaxLookupTable)
  *   int16   -> int16             reference SoftmaxInt16 with int16 LUTs
@@ -27,15 +29,18 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
   p->beta = node->opts.softmax.beta;
   const tfcc_dtype it = in->dtype, ot = out->dtype;
   const bool ok = (it == TFCC_FLOAT32 && ot == TFCC_FLOAT32) ||
+                  (it == TFCC_FLOAT16 && ot == TFCC_FLOAT16) ||
                   (it == TFCC_UINT8 && (ot == TFCC_UINT8 || ot == TFCC_INT16)) ||
                   (it == TFCC_INT8 && (ot == TFCC_INT8 || ot == TFCC_INT16)) ||
                   (it == TFCC_INT16 && ot == TFCC_INT16);
   if (!ok)
-    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED,
-                        "input %s with output %s not supported "
-                        "(float32->float32, uint8->uint8|int16, int8->int8|int16, int16->int16)",
-                        tfcc_dtype_name(it), tfcc_dtype_name(ot));
-  if (it == TFCC_FLOAT32) return TFCC_OK;
+    return tfcc_err_set(
+        err, TFCC_ERR_UNSUPPORTED,
+        "input %s with output %s not supported "
+        "(float32->float32, float16->float16, uint8->uint8|int16, int8->int8|int16, "
+        "int16->int16)",
+        tfcc_dtype_name(it), tfcc_dtype_name(ot));
+  if (it == TFCC_FLOAT32 || it == TFCC_FLOAT16) return TFCC_OK;
   float s_in = 0.f, s_out = 0.f;
   int32_t z_in = 0, z_out = 0;
   tfcc_status st = act_quant_io(err, in, out, &s_in, &z_in, &s_out, &z_out);
@@ -83,6 +88,12 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
     case TFCC_FLOAT32:
       tfcc_f32_softmax_run(ctx->pool, ctx->ks->f32_softmax, (const float *)in->data,
                            (float *)ctx->out[0]->data, outer, depth, p->beta);
+      break;
+    case TFCC_FLOAT16:
+      /* LiteRT's default build hands beta 1 to XNNPACK (float32 arithmetic, one rounding to
+       * half); other betas run the builtin Softmax<half> (each exp rounded to half first) */
+      tfcc_softmax_f16((const uint16_t *)in->data, (uint16_t *)ctx->out[0]->data, outer, depth,
+                       p->beta, p->beta != 1.0f);
       break;
     case TFCC_INT16:
       tfcc_softmax_i16((const int16_t *)in->data, (int16_t *)ctx->out[0]->data, outer, depth,

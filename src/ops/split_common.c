@@ -9,7 +9,7 @@ tfcc_status tfcc_split_prepare_common(tfcc_op_ctx *ctx, const char *op, const tf
   TFCC_OP_CHECK(ctx, ctx->n_out <= TFCC_SPLIT_MAX_OUTPUTS, TFCC_ERR_UNSUPPORTED,
                 "%s: %d outputs, at most %d supported", op, (int)ctx->n_out,
                 TFCC_SPLIT_MAX_OUTPUTS);
-  TFCC_OP_CHECK(ctx, tfcc_so_elem_size(in->dtype) != 0, TFCC_ERR_UNSUPPORTED,
+  TFCC_OP_CHECK(ctx, tfcc_so_copyable(in->dtype), TFCC_ERR_UNSUPPORTED,
                 "%s: input dtype %s is not supported", op, tfcc_dtype_name(in->dtype));
   for (int32_t i = 0; i < ctx->n_out; i++) {
     tfcc_tensor *out = ctx->out[i];

@@ -12,7 +12,7 @@ static tfcc_status unpack_prepare(tfcc_op_ctx *ctx) {
   int32_t num = ctx->node->opts.pack.count;
   int32_t axis;
   if ((st = tfcc_so_axis(ctx, OP, ctx->node->opts.pack.axis, in->rank, &axis))) return st;
-  TFCC_OP_CHECK(ctx, tfcc_so_elem_size(in->dtype) != 0, TFCC_ERR_UNSUPPORTED,
+  TFCC_OP_CHECK(ctx, tfcc_so_copyable(in->dtype), TFCC_ERR_UNSUPPORTED,
                 OP ": input dtype %s is not supported", tfcc_dtype_name(in->dtype));
   TFCC_OP_CHECK(ctx, in->dims[axis] == num && num == ctx->n_out, TFCC_ERR_SHAPE,
                 OP ": num %d, dimension %d is %d, node has %d outputs", (int)num, (int)axis,

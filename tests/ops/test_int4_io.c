@@ -75,6 +75,54 @@ static void test_not_equal_i16_raw(void) {
   close_model(s, m);
 }
 
+/* types: int2 / uint4 outputs and inputs one value per byte, float8 as raw bytes (copied). */
+static void test_int2_uint4_float8_io(void) {
+  tfcc_model *m;
+  tfcc_session *s = open_model("cast_float32_int2_io_v8.tflite", &m);
+  if (s) {
+    tfcc_tensor_info oi;
+    CHECK(tfcc_session_output_info(s, 0, &oi) == TFCC_OK);
+    CHECK(oi.dtype == TFCC_INT2 && oi.bytes == 5 && tfcc_dtype_size(TFCC_INT2) == 1);
+    const float x[5] = {-3.f, -1.5f, 0.5f, 1.f, 9.f};
+    int8_t y[5] = {0};
+    const void *ins[] = {x};
+    void *outs[] = {y};
+    CHECKF(tfcc_session_run(s, ins, outs) == TFCC_OK, "%s", tfcc_session_last_error(s));
+    const int8_t want[5] = {-2, -1, 0, 1, 1}; /* clamped to [-2, 1], then truncated */
+    CHECK(memcmp(y, want, sizeof want) == 0);
+  }
+  close_model(s, m);
+  s = open_model("dequantize_uint4_input_v8.tflite", &m);
+  if (s) {
+    tfcc_tensor_info ii;
+    CHECK(tfcc_session_input_info(s, 0, &ii) == TFCC_OK);
+    CHECK(ii.dtype == TFCC_UINT4 && ii.bytes == 5);
+    const uint8_t x[5] = {0, 8, 9, 15, 3}; /* scale 0.5, zero point 8 */
+    float y[5] = {0};
+    const void *ins[] = {x};
+    void *outs[] = {y};
+    CHECKF(tfcc_session_run(s, ins, outs) == TFCC_OK, "%s", tfcc_session_last_error(s));
+    const float want[5] = {-4.f, 0.f, 0.5f, 3.5f, -2.5f};
+    CHECK(memcmp(y, want, sizeof want) == 0);
+  }
+  close_model(s, m);
+  s = open_model("gather_float8_io_v8.tflite", &m);
+  if (s) {
+    tfcc_tensor_info ii;
+    CHECK(tfcc_session_input_info(s, 0, &ii) == TFCC_OK);
+    CHECK(ii.dtype == TFCC_FLOAT8_E5M2 && ii.bytes == 8 && tfcc_dtype_size(ii.dtype) == 1);
+    CHECK(strcmp(tfcc_dtype_name(TFCC_FLOAT8_E4M3FN), "float8_e4m3fn") == 0);
+    const uint8_t x[8] = {0x3C, 0xBC, 0x7C, 0x7E, 0x01, 0x80, 0x40, 0xFF}; /* [4, 2] */
+    uint8_t y[4] = {0};
+    const void *ins[] = {x};
+    void *outs[] = {y};
+    CHECKF(tfcc_session_run(s, ins, outs) == TFCC_OK, "%s", tfcc_session_last_error(s));
+    const uint8_t want[4] = {0x3C, 0xBC, 0x40, 0xFF}; /* rows 0 and 3, NaN bytes kept */
+    CHECK(memcmp(y, want, sizeof want) == 0);
+  }
+  close_model(s, m);
+}
+
 int main(void) {
   tfcc_runtime_options ro;
   tfcc_runtime_options_default(&ro);
@@ -84,6 +132,7 @@ int main(void) {
     test_transpose_io();
     test_gather_const();
     test_not_equal_i16_raw();
+    test_int2_uint4_float8_io();
     tfcc_runtime_destroy(g_rt);
   }
   return tfcc_test_finish("ops.int4_io");

@@ -120,6 +120,7 @@ static void test_requantize(void) {
       {TFCC_INT16, TFCC_INT8, 1.f / 2000, 0, 0.0311f, 4, false},
       {TFCC_INT16, TFCC_INT16, 1.f / 2000, 0, 1.f / 3001, 0, false},
       {TFCC_INT8, TFCC_INT16, 0.0517f, 10, 1.f / 3001, 0, false},
+      {TFCC_UINT8, TFCC_INT16, 0.0517f, 131, 1.f / 3001, 0, false}, /* types: QUANTIZE v6 */
   };
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
     size_t n = 0;
@@ -157,7 +158,7 @@ static void test_requantize(void) {
   att_tensor ti, to;
   tfcc_err err = {0};
   att_make(&ti, TFCC_UINT8, 1, d1, in, 0.1f, 0);
-  att_make(&to, TFCC_INT16, 1, d1, out, 0.1f, 0);
+  att_make(&to, TFCC_INT32, 1, d1, out, 0.1f, 0); /* uint8 -> int16 is QUANTIZE v6 (types) */
   CHECK(run1(TFCC_OP_QUANTIZE, &ti, &to, &err) == TFCC_ERR_UNSUPPORTED);
   CHECK(strstr(err.msg, "uint8") != NULL);
   att_make(&ti, TFCC_FLOAT32, 1, d1, in, 0, 0);

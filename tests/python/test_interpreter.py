@@ -229,3 +229,31 @@ def test_int4_input_and_output_one_value_a_byte():
     it.invoke()
     y = it.get_tensor(dout["index"])
     assert y.dtype == np.int8 and y.tolist() == x.T.tolist()
+
+
+def test_int2_uint4_float8_one_value_a_byte():
+    # types: int2 is NumPy int8 and uint4 uint8, one value a byte; float8 tensors are their raw
+    # bytes as uint8 (tests/ops/data/opsc_hostile/accepted.txt models)
+    d = os.path.join(SOURCE_DIR, "tests/ops/data/opsc_hostile")
+    it = tfcc.Interpreter(model_path=os.path.join(d, "cast_float32_int2_io_v8.tflite"))
+    it.allocate_tensors()
+    din, dout = it.get_input_details()[0], it.get_output_details()[0]
+    assert dout["dtype"] is np.int8
+    it.set_tensor(din["index"], np.array([-3.0, -1.5, 0.5, 1.0, 9.0], dtype=np.float32))
+    it.invoke()
+    assert it.get_tensor(dout["index"]).tolist() == [-2, -1, 0, 1, 1]
+    it = tfcc.Interpreter(model_path=os.path.join(d, "dequantize_uint4_input_v8.tflite"))
+    it.allocate_tensors()
+    din, dout = it.get_input_details()[0], it.get_output_details()[0]
+    assert din["dtype"] is np.uint8
+    it.set_tensor(din["index"], np.array([0, 8, 9, 15, 3], dtype=np.uint8))
+    it.invoke()
+    assert it.get_tensor(dout["index"]).tolist() == [-4.0, 0.0, 0.5, 3.5, -2.5]
+    it = tfcc.Interpreter(model_path=os.path.join(d, "gather_float8_io_v8.tflite"))
+    it.allocate_tensors()
+    din, dout = it.get_input_details()[0], it.get_output_details()[0]
+    assert din["dtype"] is np.uint8 and dout["dtype"] is np.uint8
+    x = np.array([[0x3C, 0xBC], [0x7C, 0x7E], [0x01, 0x80], [0x40, 0xFF]], dtype=np.uint8)
+    it.set_tensor(din["index"], x)
+    it.invoke()
+    assert it.get_tensor(dout["index"]).tolist() == [x[0].tolist(), x[3].tolist()]

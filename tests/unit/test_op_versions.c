@@ -57,6 +57,37 @@ int main(void) {
       }
     }
   }
+  /* types: the versions of the newest standard resolver (LiteRT register.cc, Aug 2026) that the
+   * int2 / uint4 / float8 tensor types and uint8 -> int16 QUANTIZE bring */
+  static const struct {
+    int32_t op, version;
+  } newest[] = {
+      {TFCC_OP_BROADCAST_TO, 4},
+      {TFCC_OP_CAST, 9},
+      {TFCC_OP_CONCATENATION, 7},
+      {TFCC_OP_DEQUANTIZE, 9},
+      {TFCC_OP_FILL, 5},
+      {TFCC_OP_GATHER, 8},
+      {TFCC_OP_GATHER_ND, 6},
+      {TFCC_OP_PACK, 5},
+      {TFCC_OP_PAD, 6},
+      {TFCC_OP_PADV2, 6},
+      {TFCC_OP_REVERSE_V2, 4},
+      {TFCC_OP_SPLIT, 5},
+      {TFCC_OP_SPLIT_V, 3},
+      {TFCC_OP_UNPACK, 6},
+      {TFCC_OP_EMBEDDING_LOOKUP, 5},
+      {TFCC_OP_QUANTIZE, 6},
+      {TFCC_OP_FULLY_CONNECTED, 14},
+      {TFCC_OP_SOFTMAX, 4},
+      {TFCC_OP_EQUAL, 5},
+      {TFCC_OP_NOT_EQUAL, 4},
+      {TFCC_OP_SQRT, 2},
+  };
+  for (size_t i = 0; i < sizeof newest / sizeof newest[0]; i++)
+    CHECKF(tfcc_op_max_version(newest[i].op) == newest[i].version, "%s: version %d, expected %d",
+           tfcc_builtin_name(newest[i].op), (int)tfcc_op_max_version(newest[i].op),
+           (int)newest[i].version);
   /* operators without a version range implement version 1 */
   CHECK(tfcc_op_max_version(TFCC_OP_RESHAPE) == 1);
   tfcc_runtime_destroy(rt);

@@ -39,8 +39,13 @@ const char *npy_descr(tfcc_dtype dtype) {
     case TFCC_FLOAT32: return "<f4";
     case TFCC_FLOAT16: return "<f2";
     case TFCC_FLOAT64: return "<f8";
-    case TFCC_INT8: return "|i1";
-    case TFCC_UINT8: return "|u1";
+    case TFCC_INT8:
+    case TFCC_INT4: /* types: int4 / int2 one value per byte, sign-extended */
+    case TFCC_INT2: return "|i1";
+    case TFCC_UINT8:
+    case TFCC_UINT4:         /* types: one value per byte */
+    case TFCC_FLOAT8_E4M3FN: /* types: float8 as its raw bytes */
+    case TFCC_FLOAT8_E5M2: return "|u1";
     case TFCC_INT16: return "<i2";
     case TFCC_UINT16: return "<u2";
     case TFCC_INT32: return "<i4";

@@ -5,27 +5,32 @@
 #include <math.h>
 #include <string.h>
 
+#include "kernels/ref/float8.h"
 #include "kernels/ref/quant_util.h"
 #include "kernels/ref/xnn_quant.h"
 
-/* int4: one value per byte (tfcc's int4 storage), range [-8, 7] */
+/* int4: one value per byte (tfcc's int4 storage), range [-8, 7]; types: uint4 likewise, [0, 15],
+ * int2 [-2, 1] */
 static int32_t qmin_of(tfcc_dtype t) {
-  return t == TFCC_UINT8  ? 0
-         : t == TFCC_INT8 ? -128
-         : t == TFCC_INT4 ? -8
-                          : (t == TFCC_INT32 ? INT32_MIN : -32768);
+  return t == TFCC_UINT8 || t == TFCC_UINT4 ? 0
+         : t == TFCC_INT8                   ? -128
+         : t == TFCC_INT4                   ? -8
+         : t == TFCC_INT2                   ? -2
+                                            : (t == TFCC_INT32 ? INT32_MIN : -32768);
 }
 static int32_t qmax_of(tfcc_dtype t) {
-  return t == TFCC_UINT8  ? 255
-         : t == TFCC_INT8 ? 127
-         : t == TFCC_INT4 ? 7
-                          : (t == TFCC_INT32 ? INT32_MAX : 32767);
+  return t == TFCC_UINT8   ? 255
+         : t == TFCC_INT8  ? 127
+         : t == TFCC_INT4  ? 7
+         : t == TFCC_UINT4 ? 15
+         : t == TFCC_INT2  ? 1
+                           : (t == TFCC_INT32 ? INT32_MAX : 32767);
 }
 
 static void store_q(tfcc_dtype t, void *out, size_t i, int32_t v) {
-  if (t == TFCC_UINT8)
+  if (t == TFCC_UINT8 || t == TFCC_UINT4)
     ((uint8_t *)out)[i] = (uint8_t)v;
-  else if (t == TFCC_INT8 || t == TFCC_INT4)
+  else if (t == TFCC_INT8 || t == TFCC_INT4 || t == TFCC_INT2)
     ((int8_t *)out)[i] = (int8_t)v;
   else if (t == TFCC_INT32)
     ((int32_t *)out)[i] = v;
@@ -34,8 +39,8 @@ static void store_q(tfcc_dtype t, void *out, size_t i, int32_t v) {
 }
 
 static int32_t load_q(tfcc_dtype t, const void *in, size_t i) {
-  if (t == TFCC_UINT8) return ((const uint8_t *)in)[i];
-  if (t == TFCC_INT8 || t == TFCC_INT4) return ((const int8_t *)in)[i];
+  if (t == TFCC_UINT8 || t == TFCC_UINT4) return ((const uint8_t *)in)[i];
+  if (t == TFCC_INT8 || t == TFCC_INT4 || t == TFCC_INT2) return ((const int8_t *)in)[i];
   if (t == TFCC_INT32) return ((const int32_t *)in)[i];
   return ((const int16_t *)in)[i];
 }
@@ -115,6 +120,11 @@ void tfcc_dequantize(tfcc_dtype in_type, const void *in, float *out, size_t n, f
       memcpy(&h, p + 2 * i, 2);
       out[i] = tfcc_half_to_float(h);
     }
+    return;
+  }
+  if (in_type == TFCC_FLOAT8_E4M3FN || in_type == TFCC_FLOAT8_E5M2) {
+    for (size_t i = 0; i < n; i++)
+      out[i] = tfcc_f8_to_f32(((const uint8_t *)in)[i], in_type == TFCC_FLOAT8_E5M2);
     return;
   }
   const double s = scale;

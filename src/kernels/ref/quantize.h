@@ -12,8 +12,8 @@
 
 #include "tfcc/tfcc.h"
 
-/* out_type uint8|int8|int16|int4 (int4: one value per byte, clamped to [-8, 7], as
- * quantize.cc's AffineQuantizeToInt4 before it packs). */
+/* out_type uint8|int8|int16|int4|uint4 (int4 / uint4: one value per byte, clamped to [-8, 7] /
+ * [0, 15], as quantize.cc's AffineQuantizeToInt4 / ToUInt4 before they pack). */
 void tfcc_affine_quantize(const float *in, tfcc_dtype out_type, void *out, size_t n, float scale,
                           int32_t zp);
 /* Per-channel along one axis: the tensor is viewed as [outer, channels, inner]. */
@@ -40,8 +40,8 @@ void tfcc_xnn_requantize_q8(tfcc_dtype type, const void *in, void *out, size_t n
 int32_t tfcc_xnn_requant_elem(int32_t x, int32_t mult, int32_t in_zp, int32_t out_zp, int32_t qmin,
                               int32_t qmax);
 
-/* in_type uint8|int8|int16|int4 (one value per byte)|float16. For float16, scale and zp are
- * ignored. */
+/* in_type uint8|int8|int16|int4|int2|uint4 (one value per byte)|float16|float8. For float16 and
+ * float8 (decoded exactly, DEQUANTIZE v9), scale and zp are ignored. */
 void tfcc_dequantize(tfcc_dtype in_type, const void *in, float *out, size_t n, float scale,
                      int32_t zp);
 void tfcc_dequantize_pc(tfcc_dtype in_type, const void *in, float *out, size_t outer,

@@ -7,6 +7,7 @@
 #include "kernels/ref/fixedpoint.h"
 #include "kernels/ref/q_store.h"
 #include "kernels/ref/quant_util.h"
+#include "kernels/ref/unary.h"
 
 void tfcc_softmax_f32(const float *in, float *out, size_t outer, size_t depth, float beta) {
   for (size_t r = 0; r < outer; r++, in += depth, out += depth) {
@@ -19,6 +20,25 @@ void tfcc_softmax_f32(const float *in, float *out, size_t outer, size_t depth, f
     }
     const float inv = 1.f / sum; /* Eigen: scale = 1 / colwise sum, then multiply */
     for (size_t c = 0; c < depth; c++) out[c] *= inv;
+  }
+}
+
+void tfcc_softmax_f16(const uint16_t *in, uint16_t *out, size_t outer, size_t depth, float beta,
+                      bool half_exp) {
+  for (size_t i = 0; i < outer; i++) {
+    const uint16_t *x = in + i * depth;
+    uint16_t *y = out + i * depth;
+    float max = -65504.f; /* std::numeric_limits<half>::lowest(), then std::max */
+    for (size_t c = 0; c < depth; c++) {
+      const float v = tfcc_f16_to_f32(x[c]);
+      max = max < v ? v : max;
+    }
+    float sum = 0.f;
+    for (size_t c = 0; c < depth; c++) sum += expf((tfcc_f16_to_f32(x[c]) - max) * beta);
+    for (size_t c = 0; c < depth; c++) {
+      const float e = expf((tfcc_f16_to_f32(x[c]) - max) * beta);
+      y[c] = tfcc_f32_to_f16((half_exp ? tfcc_f16_to_f32(tfcc_f32_to_f16(e)) : e) / sum);
+    }
   }
 }
 

@@ -7,6 +7,7 @@
 #ifndef TFCC_KERNELS_REF_SOFTMAX_H
 #define TFCC_KERNELS_REF_SOFTMAX_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -14,6 +15,11 @@
 
 void tfcc_softmax_f32(const float *in, float *out, size_t outer, size_t depth, float beta);
 void tfcc_log_softmax_f32(const float *in, float *out, size_t outer, size_t depth);
+/* types: float16 SOFTMAX (v4): the max in half, exp((x - max) * beta) and its sum in float32;
+ * out = half(e / sum), or with half_exp half(half(e) / sum) as reference_ops::Softmax<half>,
+ * which stores each exp as half before dividing. */
+void tfcc_softmax_f16(const uint16_t *in, uint16_t *out, size_t outer, size_t depth, float beta,
+                      bool half_exp);
 
 /* table[255 - d] = expf((-input_scale * beta) * d), d = 0..255 (PopulateSoftmaxLookupTable). */
 void tfcc_softmax_table_build(float table[256], float input_scale, float beta);

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "kernels/ref/float8.h"
 #include "kernels/ref/quant_util.h"
 
 /* ------------------------------------------------------------------ float math */
@@ -225,12 +226,25 @@ static bool is_cast_type(tfcc_dtype t) {
     case TFCC_FLOAT16:
     case TFCC_FLOAT32:
     case TFCC_FLOAT64:
-    case TFCC_BFLOAT16: return true;
+    case TFCC_BFLOAT16:
+    case TFCC_FLOAT8_E4M3FN:
+    case TFCC_FLOAT8_E5M2: return true;
     default: return false;
   }
 }
 
+/* types: run-time int2 / int4 / uint4 (one value per byte) */
+static bool is_packed_type(tfcc_dtype t) {
+  return t == TFCC_INT2 || t == TFCC_INT4 || t == TFCC_UINT4;
+}
+
+static bool is_float8(tfcc_dtype t) { return t == TFCC_FLOAT8_E4M3FN || t == TFCC_FLOAT8_E5M2; }
+
+/* cast.cc: int2 / int4 / uint4 go to float32 (and to float8 in the build with the extra
+ * reference kernels, which is the one that casts float8 at all), and come from float32 only. */
 bool tfcc_ref_cast_supported(tfcc_dtype from, tfcc_dtype to) {
+  if (is_packed_type(from)) return to == TFCC_FLOAT32 || is_float8(to);
+  if (is_packed_type(to)) return from == TFCC_FLOAT32;
   return is_cast_type(from) && is_cast_type(to);
 }
 
@@ -274,7 +288,18 @@ static scalar load(tfcc_dtype t, const void *p, int64_t k) {
       s.kind = V_UINT;
       s.u = ((const uint64_t *)p)[k];
       break;
+    case TFCC_INT2:
+    case TFCC_INT4:
     case TFCC_INT8: s.i = ((const int8_t *)p)[k]; break;
+    case TFCC_UINT4:
+      s.kind = V_UINT;
+      s.u = ((const uint8_t *)p)[k];
+      break;
+    case TFCC_FLOAT8_E4M3FN:
+    case TFCC_FLOAT8_E5M2:
+      s.kind = V_FLOAT;
+      s.f = tfcc_f8_to_f32(((const uint8_t *)p)[k], t == TFCC_FLOAT8_E5M2);
+      break;
     case TFCC_INT16: s.i = ((const int16_t *)p)[k]; break;
     case TFCC_INT32: s.i = ((const int32_t *)p)[k]; break;
     case TFCC_INT64: s.i = ((const int64_t *)p)[k]; break;
@@ -352,6 +377,23 @@ static void store(tfcc_dtype t, void *p, int64_t k, scalar s) {
     case TFCC_FLOAT32: ((float *)p)[k] = as_f32(s); break;
     case TFCC_FLOAT64: ((double *)p)[k] = as_f64(s); break;
     case TFCC_BFLOAT16: ((uint16_t *)p)[k] = f32_to_bf16(as_f32(s)); break;
+    case TFCC_FLOAT8_E4M3FN:
+    case TFCC_FLOAT8_E5M2:
+      ((uint8_t *)p)[k] = tfcc_f32_to_f8(as_f32(s), t == TFCC_FLOAT8_E5M2);
+      break;
+    case TFCC_INT2:
+    case TFCC_INT4:
+    case TFCC_UINT4: {
+      /* castFloatToInt2 / Int4 / Uint4: std::max(lo, std::min(hi, x)) (NaN gives hi), then
+       * static_cast<int8_t> (truncation) */
+      const float lo = t == TFCC_INT2 ? -2.f : t == TFCC_INT4 ? -8.f : 0.f;
+      const float hi = t == TFCC_INT2 ? 1.f : t == TFCC_INT4 ? 7.f : 15.f;
+      const float x = as_f32(s);
+      float v = x < hi ? x : hi;
+      v = lo < v ? v : lo;
+      ((int8_t *)p)[k] = (int8_t)v;
+      break;
+    }
     default: break;
   }
 }

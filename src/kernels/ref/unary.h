@@ -48,7 +48,9 @@ int64_t tfcc_ref_sqrt_q(tfcc_dtype dt, const void *in, void *out, int64_t n, con
 
 /* CAST between bool, uint8, int8, uint16, int16, uint32, int32, uint64, int64, float16,
  * float32, float64 with C++ static_cast semantics (integers wrap; float -> integer truncates;
- * out-of-range float -> integer yields what x86 does; nonzero -> true). */
+ * out-of-range float -> integer yields what x86 does; nonzero -> true); bfloat16 and float8
+ * (e4m3fn / e5m2, through float32, kernels/ref/float8.h); int2 / int4 / uint4 (one value per
+ * byte) to float32 / float8, and from float32 clamped to their range, then truncated. */
 bool tfcc_ref_cast_supported(tfcc_dtype from, tfcc_dtype to);
 bool tfcc_ref_cast(tfcc_dtype from, tfcc_dtype to, const void *in, void *out, int64_t n);
 
