@@ -5,7 +5,7 @@
  * - the q8 GEMM's hybrid output stage (tfcc_q8_gemm_hybrid, tfcc_q8_conv_hybrid) against a
  *   straightforward int32 reference with the same float steps, bit for bit, on every usable
  *   q8 GEMM kernel, 1 and 2 threads;
- * - the vectorised sym / asym element (centered int32 output too) and the fast depthwise
+ * - the vectorised sym / asym element (centered int16 output too) and the fast depthwise
  *   kernels equal to the portable ones, bit for bit, on every build this CPU runs;
  * - TFCC_QUANT_COMPAT_REFERENCE against TensorFlow Lite's builtin hybrid kernels (outputs of
  *   the classic interpreter, tests/ops/hybrid_builtin, on the conformance models), and the
@@ -497,7 +497,7 @@ static void test_vector_quantizers(void) {
   static const size_t lens[] = {1, 3, 16, 17, 40, 64, 100, 1000};
   float x[1000];
   int8_t q0[1000], q1[1000];
-  int32_t c1[1000];
+  int16_t c1[1000];
   for (int v = 0; v < 3; v++) {
     if (!rnds[v]) continue;
     for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
@@ -580,8 +580,8 @@ static void dw_case(int H, int W, int C, int kh, int kw, int stride, int pad, in
   float *bias = malloc((size_t)C * sizeof(float)), *o0 = malloc(out_n * sizeof(float));
   float *o1 = malloc(out_n * sizeof(float));
   int8_t *q = malloc(in_n), *w = malloc((size_t)kh * kw * C);
-  int32_t *qc = malloc(in_n * sizeof(int32_t)),
-          *w32 = malloc((size_t)kh * kw * C * sizeof(int32_t));
+  int16_t *qc = malloc(in_n * sizeof(int16_t));
+  int32_t *w32 = malloc((size_t)kh * kw * C * sizeof(int32_t));
   CHECK(x && fs && bias && o0 && o1 && q && w && qc && w32);
   fill_activations(x, in_n);
   x[3] = 4.0f, x[4] = -2.0f; /* a usable range, not the clamp tests' extremes */

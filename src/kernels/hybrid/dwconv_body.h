@@ -1,8 +1,8 @@
 /* Portable body of the fast hybrid depthwise convolution (dwconv.h), included by the per-ISA
  * files with TFCC_HD_ISA (name suffix) defined: GCC / Clang vectors of 16 int32 lanes (one
  * AVX-512 register, two AVX2 ones, four SSE / NEON ones). Depth multiplier 1; the input comes
- * quantized and centered (int32 q - zp) and the filter widened to int32, so that the tap loop
- * is plain 32-bit multiply-adds. Per output pixel the taps inside the image are listed once,
+ * quantized and centered (int16 q - zp, half the bytes of int32), widened to int32 at load,
+ * and the filter widened to int32, so that the tap loop is plain 32-bit multiply-adds. Per output pixel the taps inside the image are listed once,
  * then each block of 64 channels accumulates over them (exact, so any order) and goes
  * through the builtin kernel's float order, one statement per step (no contraction into a
  * fused multiply-add):
@@ -13,23 +13,48 @@
 
 #include "kernels/hybrid/dwconv.h"
 
+#if defined(__AVX512F__) || defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
 #define HD_CAT2(a, b) a##b
 #define HD_CAT(a, b) HD_CAT2(a, b)
 
 typedef int32_t hd_i __attribute__((vector_size(64)));
 typedef float hd_f __attribute__((vector_size(64)));
+typedef int16_t hd_h __attribute__((vector_size(32)));
+
+/* 16 int16 values from p, sign-extended to int32 into *r (one load-and-extend instruction
+ * where the build has it; the generic conversion splits the vector in halves first). */
+static inline __attribute__((always_inline)) void HD_CAT(hd_widen_, TFCC_HD_ISA)(const int16_t *p,
+                                                                                 hd_i *r) {
+#if defined(__AVX512F__)
+  const __m512i v = _mm512_cvtepi16_epi32(_mm256_loadu_si256((const __m256i *)(const void *)p));
+  memcpy(r, &v, sizeof *r);
+#elif defined(__AVX2__)
+  const __m256i v[2] = {
+      _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(const void *)p)),
+      _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(const void *)(p + 8)))};
+  memcpy(r, v, sizeof *r);
+#else
+  hd_h h;
+  memcpy(&h, p, sizeof h);
+  *r = __builtin_convertvector(h, hd_i);
+#endif
+}
 
 /* 16 * nb channels (nb = 4, or 1 for the last ones) from channel 0 of x, w, fs, b and o. */
 static inline __attribute__((always_inline)) void HD_CAT(hd_block_, TFCC_HD_ISA)(
-    int nb, const int32_t *x, const int32_t *w, const size_t *xoff, const size_t *woff,
+    int nb, const int16_t *x, const int32_t *w, const size_t *xoff, const size_t *woff,
     int32_t ntaps, float scale, const float *fs, size_t fs_stride, const float *b, float lo,
     float hi, float *o) {
   hd_i acc[4] = {{0}, {0}, {0}, {0}};
   for (int32_t t = 0; t < ntaps; t++) {
-    const int32_t *xt = x + xoff[t], *wt = w + woff[t];
+    const int16_t *xt = x + xoff[t];
+    const int32_t *wt = w + woff[t];
     for (int u = 0; u < nb; u++) {
       hd_i xv, wv;
-      memcpy(&xv, xt + 16 * u, sizeof xv);
+      HD_CAT(hd_widen_, TFCC_HD_ISA)(xt + 16 * u, &xv);
       memcpy(&wv, wt + 16 * u, sizeof wv);
       acc[u] += xv * wv;
     }
@@ -57,7 +82,7 @@ static inline __attribute__((always_inline)) void HD_CAT(hd_block_, TFCC_HD_ISA)
 }
 
 /* Fewer than 16 channels, one at a time. */
-static void HD_CAT(hd_tail_, TFCC_HD_ISA)(size_t nc, const int32_t *x, const int32_t *w,
+static void HD_CAT(hd_tail_, TFCC_HD_ISA)(size_t nc, const int16_t *x, const int32_t *w,
                                           const size_t *xoff, const size_t *woff, int32_t ntaps,
                                           float scale, const float *fs, size_t fs_stride,
                                           const float *b, float lo, float hi, float *o) {
@@ -73,7 +98,7 @@ static void HD_CAT(hd_tail_, TFCC_HD_ISA)(size_t nc, const int32_t *x, const int
   }
 }
 
-void HD_CAT(tfcc_hyb_dwconv_fast_, TFCC_HD_ISA)(const tfcc_conv_geom *g, const int32_t *x,
+void HD_CAT(tfcc_hyb_dwconv_fast_, TFCC_HD_ISA)(const tfcc_conv_geom *g, const int16_t *x,
                                                 float scale, const int32_t *w, const float *fscale,
                                                 size_t fscale_stride, const float *bias, float lo,
                                                 float hi, float *out, int32_t oy0, int32_t oy1) {
