@@ -377,6 +377,56 @@ static void test_xnn_f32(void) {
   test_npy_free(&ref);
 }
 
+/* The XNNPACK-order float conv on wider rows (interior pixel groups, a short last group, two
+ * channel blocks at once and a tail block) against the order written out: bias, taps,
+ * channels, each product and sum rounded. */
+static void xnn_conv_wide_case(int H, int W, int C, int OC, int k, int stride, int pad) {
+  tfcc_conv_geom cg;
+  memset(&cg, 0, sizeof cg);
+  cg.batches = 1, cg.in_h = H, cg.in_w = W, cg.in_c = C, cg.filter_in_c = C, cg.out_c = OC;
+  cg.filter_h = cg.filter_w = k, cg.stride_h = cg.stride_w = stride;
+  cg.pad_h = cg.pad_w = pad, cg.dil_h = cg.dil_w = 1;
+  cg.out_h = (H + 2 * pad - k) / stride + 1, cg.out_w = (W + 2 * pad - k) / stride + 1;
+  const int K = k * k * C;
+  const size_t on = (size_t)cg.out_h * cg.out_w * OC;
+  float *x = malloc((size_t)H * W * C * sizeof(float)), *w = malloc((size_t)OC * K * sizeof(float));
+  float *b = malloc((size_t)OC * sizeof(float)), *want = malloc(on * sizeof(float));
+  float *o = malloc(on * sizeof(float));
+  CHECK(x && w && b && want && o);
+  for (int j = 0; j < H * W * C; j++) x[j] = frand(-2.0f, 2.0f);
+  for (int j = 0; j < OC * K; j++) w[j] = frand(-1.0f, 1.0f);
+  for (int j = 0; j < OC; j++) b[j] = frand(-1.0f, 1.0f);
+  for (int oy = 0; oy < cg.out_h; oy++)
+    for (int ox = 0; ox < cg.out_w; ox++)
+      for (int oc = 0; oc < OC; oc++) {
+        float a = b[oc];
+        for (int ky = 0; ky < k; ky++)
+          for (int kx = 0; kx < k; kx++)
+            for (int c = 0; c < C; c++) {
+              const int iy = oy * stride - pad + ky, ix = ox * stride - pad + kx;
+              const bool in = iy >= 0 && iy < H && ix >= 0 && ix < W;
+              const float prod =
+                  (in ? x[(iy * W + ix) * C + c] : 0.0f) * w[oc * K + (ky * k + kx) * C + c];
+              a = a + prod;
+            }
+        a = a < -1.0f ? -1.0f : a;
+        want[((size_t)oy * cg.out_w + ox) * OC + oc] = a > 3.0f ? 3.0f : a;
+      }
+  int32_t ocp = 0;
+  float *wp = tfcc_xnn_conv_pack(w, OC, K, &ocp);
+  CHECK(wp);
+  for (int i = 0; wp && i < tfcc_xnn_f32_kernel_count(); i++) {
+    const tfcc_xnn_f32_kernel *kk = tfcc_xnn_f32_kernel_at(i);
+    if (!tfcc_isa_level_fits(kk->isa, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))) continue;
+    memset(o, 0, on * sizeof(float));
+    kk->conv_rows(&cg, x, wp, ocp, b, -1.0f, 3.0f, o, 0, cg.out_h / 2);
+    kk->conv_rows(&cg, x, wp, ocp, b, -1.0f, 3.0f, o, cg.out_h / 2, cg.out_h);
+    CHECKF(memcmp(o, want, on * sizeof(float)) == 0, "%s conv %dx%dx%d -> %d k%d s%d p%d", kk->name,
+           H, W, C, OC, k, stride, pad);
+  }
+  free(wp), free(x), free(w), free(b), free(want), free(o);
+}
+
 /* ---- REFERENCE mode against TFLite's builtin hybrid kernels */
 
 /* Runs conformance model `name` (one input) in mode `compat` and requires output `out_i` to
@@ -625,6 +675,10 @@ int main(void) {
   test_vector_quantizers();
   test_dwconv();
   test_xnn_f32();
+  xnn_conv_wide_case(11, 23, 3, 32, 3, 2, 1);
+  xnn_conv_wide_case(9, 21, 3, 40, 3, 1, 1);
+  xnn_conv_wide_case(6, 19, 5, 16, 1, 1, 0);
+  xnn_conv_wide_case(7, 12, 4, 72, 3, 1, 0);
   test_reference_mode();
   return tfcc_test_finish("hybrid");
 }
