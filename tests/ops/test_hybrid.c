@@ -667,6 +667,7 @@ static void test_dwconv(void) {
   dw_case(12, 10, 96, 3, 3, 1, 1, 1, true, false); /* 64 + 32 */
   dw_case(11, 11, 149, 5, 5, 2, 2, 1, true, true); /* 2 x 64 + 16 + 5 */
   dw_case(10, 9, 33, 3, 3, 1, 2, 2, true, true);   /* dilation */
+  dw_case(5, 37, 40, 3, 3, 1, 1, 1, true, true);   /* long rows: groups of pixels, 16 + 16 + 8 */
 }
 
 int main(void) {
