@@ -317,7 +317,7 @@ static void quantize_input(tfcc_threadpool *pool, const tfcc_hybrid *h, const fl
 /* One large group (an image) quantized by all threads: min/max of chunks, the parameters, then
  * the element on chunks; the same values as one thread (min/max is exact in any order, the
  * element is per value). qd8 into int8, or (centered, the depthwise kernel's input) asym
- * into int32 q - zp. */
+ * into int16 q - zp. */
 #define TFCC_HYB_IMG_CHUNK 16384u
 #define TFCC_HYB_IMG_MAX_CHUNKS 64u
 
@@ -346,9 +346,9 @@ static void image_element_task(void *ctx, size_t t, int thread) {
   if (!j->centered)
     j->h->qz->quantize_xnn(j->x + off, (int8_t *)j->q + off, n, j->inv, j->zp, TFCC_INT8);
   else if (j->zero)
-    memset((int32_t *)j->q + off, 0, n * sizeof(int32_t));
+    memset((int16_t *)j->q + off, 0, n * sizeof(int16_t));
   else
-    j->h->rnd(j->x + off, n, j->inv, j->zp, -128, 127, (int32_t *)j->q + off, true);
+    j->h->rnd(j->x + off, n, j->inv, j->zp, -128, 127, (int16_t *)j->q + off, true);
 }
 
 static void quantize_image(tfcc_threadpool *pool, const tfcc_hybrid *h, const float *x, size_t len,
@@ -409,8 +409,8 @@ static tfcc_status check_float_io(tfcc_op_ctx *ctx, const char *name) {
 static size_t conv_scratch(const tfcc_op_ctx *ctx, const tfcc_hybrid *h, const tfcc_conv_geom *g,
                            void *base, hyb_scratch *s) {
   const size_t elems = (size_t)g->batches * (size_t)g->in_h * (size_t)g->in_w * (size_t)g->in_c;
-  if (h->op == TFCC_HYB_DW) /* int32 q - zp for the fast kernel, else int8 */
-    return scratch_layout(tfcc_hyb_dwconv_fast_applies(g) ? elems * sizeof(int32_t) : elems,
+  if (h->op == TFCC_HYB_DW) /* int16 q - zp for the fast kernel, else int8 */
+    return scratch_layout(tfcc_hyb_dwconv_fast_applies(g) ? elems * sizeof(int16_t) : elems,
                           (size_t)g->batches, 0, base, s);
   if (conv_per_pixel(h, g))
     return scratch_layout(
@@ -462,7 +462,7 @@ static void dw_task(void *ctx, size_t t, int thread) {
   const size_t in_img = (size_t)g->in_h * (size_t)g->in_w * (size_t)g->in_c;
   const size_t out_img = (size_t)g->out_h * (size_t)g->out_w * (size_t)g->out_c;
   if (j->fast) {
-    j->h->dw(g, (const int32_t *)(const void *)j->s->q + b * in_img, j->s->scale[b], j->h->w32,
+    j->h->dw(g, (const int16_t *)(const void *)j->s->q + b * in_img, j->s->scale[b], j->h->w32,
              j->h->fscale, j->h->fscale_stride, j->bias, j->lo, j->hi, j->out + b * out_img, oy0,
              oy1);
     return;
@@ -499,7 +499,7 @@ tfcc_status tfcc_hybrid_conv_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, const 
     if (fast)
       for (int32_t b = 0; b < g->batches; b++)
         quantize_image(ctx->pool, h, x + (size_t)b * img, img,
-                       (int32_t *)(void *)s.q + (size_t)b * img, true, &s.scale[b], &s.zp[b]);
+                       (int16_t *)(void *)s.q + (size_t)b * img, true, &s.scale[b], &s.zp[b]);
     else
       quantize_input(ctx->pool, h, x, img, (size_t)g->batches, &s);
     dw_job j = {h, g, &s, bias ? bias->data : NULL, lo, hi, out, 1, 0, fast};

@@ -5,7 +5,7 @@
  * - the q8 GEMM's hybrid output stage (tfcc_q8_gemm_hybrid, tfcc_q8_conv_hybrid) against a
  *   straightforward int32 reference with the same float steps, bit for bit, on every usable
  *   q8 GEMM kernel, 1 and 2 threads;
- * - the vectorised sym / asym element (centered int32 output too) and the fast depthwise
+ * - the vectorised sym / asym element (centered int16 output too) and the fast depthwise
  *   kernels equal to the portable ones, bit for bit, on every build this CPU runs;
  * - TFCC_QUANT_COMPAT_REFERENCE against TensorFlow Lite's builtin hybrid kernels (outputs of
  *   the classic interpreter, tests/ops/hybrid_builtin, on the conformance models), and the
@@ -377,6 +377,56 @@ static void test_xnn_f32(void) {
   test_npy_free(&ref);
 }
 
+/* The XNNPACK-order float conv on wider rows (interior pixel groups, a short last group, two
+ * channel blocks at once and a tail block) against the order written out: bias, taps,
+ * channels, each product and sum rounded. */
+static void xnn_conv_wide_case(int H, int W, int C, int OC, int k, int stride, int pad) {
+  tfcc_conv_geom cg;
+  memset(&cg, 0, sizeof cg);
+  cg.batches = 1, cg.in_h = H, cg.in_w = W, cg.in_c = C, cg.filter_in_c = C, cg.out_c = OC;
+  cg.filter_h = cg.filter_w = k, cg.stride_h = cg.stride_w = stride;
+  cg.pad_h = cg.pad_w = pad, cg.dil_h = cg.dil_w = 1;
+  cg.out_h = (H + 2 * pad - k) / stride + 1, cg.out_w = (W + 2 * pad - k) / stride + 1;
+  const int K = k * k * C;
+  const size_t on = (size_t)cg.out_h * cg.out_w * OC;
+  float *x = malloc((size_t)H * W * C * sizeof(float)), *w = malloc((size_t)OC * K * sizeof(float));
+  float *b = malloc((size_t)OC * sizeof(float)), *want = malloc(on * sizeof(float));
+  float *o = malloc(on * sizeof(float));
+  CHECK(x && w && b && want && o);
+  for (int j = 0; j < H * W * C; j++) x[j] = frand(-2.0f, 2.0f);
+  for (int j = 0; j < OC * K; j++) w[j] = frand(-1.0f, 1.0f);
+  for (int j = 0; j < OC; j++) b[j] = frand(-1.0f, 1.0f);
+  for (int oy = 0; oy < cg.out_h; oy++)
+    for (int ox = 0; ox < cg.out_w; ox++)
+      for (int oc = 0; oc < OC; oc++) {
+        float a = b[oc];
+        for (int ky = 0; ky < k; ky++)
+          for (int kx = 0; kx < k; kx++)
+            for (int c = 0; c < C; c++) {
+              const int iy = oy * stride - pad + ky, ix = ox * stride - pad + kx;
+              const bool in = iy >= 0 && iy < H && ix >= 0 && ix < W;
+              const float prod =
+                  (in ? x[(iy * W + ix) * C + c] : 0.0f) * w[oc * K + (ky * k + kx) * C + c];
+              a = a + prod;
+            }
+        a = a < -1.0f ? -1.0f : a;
+        want[((size_t)oy * cg.out_w + ox) * OC + oc] = a > 3.0f ? 3.0f : a;
+      }
+  int32_t ocp = 0;
+  float *wp = tfcc_xnn_conv_pack(w, OC, K, &ocp);
+  CHECK(wp);
+  for (int i = 0; wp && i < tfcc_xnn_f32_kernel_count(); i++) {
+    const tfcc_xnn_f32_kernel *kk = tfcc_xnn_f32_kernel_at(i);
+    if (!tfcc_isa_level_fits(kk->isa, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))) continue;
+    memset(o, 0, on * sizeof(float));
+    kk->conv_rows(&cg, x, wp, ocp, b, -1.0f, 3.0f, o, 0, cg.out_h / 2);
+    kk->conv_rows(&cg, x, wp, ocp, b, -1.0f, 3.0f, o, cg.out_h / 2, cg.out_h);
+    CHECKF(memcmp(o, want, on * sizeof(float)) == 0, "%s conv %dx%dx%d -> %d k%d s%d p%d", kk->name,
+           H, W, C, OC, k, stride, pad);
+  }
+  free(wp), free(x), free(w), free(b), free(want), free(o);
+}
+
 /* ---- REFERENCE mode against TFLite's builtin hybrid kernels */
 
 /* Runs conformance model `name` (one input) in mode `compat` and requires output `out_i` to
@@ -497,7 +547,7 @@ static void test_vector_quantizers(void) {
   static const size_t lens[] = {1, 3, 16, 17, 40, 64, 100, 1000};
   float x[1000];
   int8_t q0[1000], q1[1000];
-  int32_t c1[1000];
+  int16_t c1[1000];
   for (int v = 0; v < 3; v++) {
     if (!rnds[v]) continue;
     for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
@@ -580,8 +630,8 @@ static void dw_case(int H, int W, int C, int kh, int kw, int stride, int pad, in
   float *bias = malloc((size_t)C * sizeof(float)), *o0 = malloc(out_n * sizeof(float));
   float *o1 = malloc(out_n * sizeof(float));
   int8_t *q = malloc(in_n), *w = malloc((size_t)kh * kw * C);
-  int32_t *qc = malloc(in_n * sizeof(int32_t)),
-          *w32 = malloc((size_t)kh * kw * C * sizeof(int32_t));
+  int16_t *qc = malloc(in_n * sizeof(int16_t));
+  int32_t *w32 = malloc((size_t)kh * kw * C * sizeof(int32_t));
   CHECK(x && fs && bias && o0 && o1 && q && w && qc && w32);
   fill_activations(x, in_n);
   x[3] = 4.0f, x[4] = -2.0f; /* a usable range, not the clamp tests' extremes */
@@ -617,6 +667,7 @@ static void test_dwconv(void) {
   dw_case(12, 10, 96, 3, 3, 1, 1, 1, true, false); /* 64 + 32 */
   dw_case(11, 11, 149, 5, 5, 2, 2, 1, true, true); /* 2 x 64 + 16 + 5 */
   dw_case(10, 9, 33, 3, 3, 1, 2, 2, true, true);   /* dilation */
+  dw_case(5, 37, 40, 3, 3, 1, 1, 1, true, true);   /* long rows: groups of pixels, 16 + 16 + 8 */
 }
 
 int main(void) {
@@ -625,6 +676,10 @@ int main(void) {
   test_vector_quantizers();
   test_dwconv();
   test_xnn_f32();
+  xnn_conv_wide_case(11, 23, 3, 32, 3, 2, 1);
+  xnn_conv_wide_case(9, 21, 3, 40, 3, 1, 1);
+  xnn_conv_wide_case(6, 19, 5, 16, 1, 1, 0);
+  xnn_conv_wide_case(7, 12, 4, 72, 3, 1, 0);
   test_reference_mode();
   return tfcc_test_finish("hybrid");
 }

@@ -37,11 +37,11 @@ static inline bool tfcc_hyb_dw_tap(const tfcc_conv_geom *g, int32_t oy, int32_t 
 
 /* The same results, vectorised (dwconv_body.h, per-ISA builds), where
  * tfcc_hyb_dwconv_fast_applies(g): depth multiplier 1 and at most TFCC_HYB_DW_MAX_TAPS filter
- * taps. The input comes as int32 q - zp (tfcc_hyb_quantize_asym_centered) and the filter
+ * taps. The input comes as int16 q - zp (tfcc_hyb_quantize_asym_centered) and the filter
  * widened to int32 (done once at load, ops/hybrid.c). */
 #define TFCC_HYB_DW_MAX_TAPS 64
 bool tfcc_hyb_dwconv_fast_applies(const tfcc_conv_geom *g);
-typedef void (*tfcc_hyb_dwconv_fn)(const tfcc_conv_geom *g, const int32_t *x, float scale,
+typedef void (*tfcc_hyb_dwconv_fn)(const tfcc_conv_geom *g, const int16_t *x, float scale,
                                    const int32_t *w, const float *fscale, size_t fscale_stride,
                                    const float *bias, float lo, float hi, float *out, int32_t oy0,
                                    int32_t oy1);
@@ -49,7 +49,7 @@ typedef void (*tfcc_hyb_dwconv_fn)(const tfcc_conv_geom *g, const int32_t *x, fl
 tfcc_hyb_dwconv_fn tfcc_hyb_dwconv_select(tfcc_isa isa);
 
 #define TFCC_HYB_DW_DECL(isa) \
-  void tfcc_hyb_dwconv_fast_##isa(const tfcc_conv_geom *g, const int32_t *x, float scale, \
+  void tfcc_hyb_dwconv_fast_##isa(const tfcc_conv_geom *g, const int16_t *x, float scale, \
                                   const int32_t *w, const float *fscale, size_t fscale_stride, \
                                   const float *bias, float lo, float hi, float *out, int32_t oy0, \
                                   int32_t oy1);

@@ -245,6 +245,7 @@ void HO_CAT(tfcc_hyb_minmax_, TFCC_HO_ISA)(const float *x, size_t n, float *lo, 
  * keeps every value inside int32 (NaN goes to -256, where the portable loop's conversion would
  * be undefined). */
 typedef int8_t ho_b __attribute__((vector_size(HO_W)));
+typedef int16_t ho_h __attribute__((vector_size(2 * HO_W)));
 
 static inline int32_t HO_CAT(ho_round1_, TFCC_HO_ISA)(float v, int32_t zp, int32_t qmin,
                                                       int32_t qmax) {
@@ -262,7 +263,7 @@ void HO_CAT(tfcc_hyb_round_, TFCC_HO_ISA)(const float *restrict x, size_t n, flo
                                           int32_t qmin, int32_t qmax, void *restrict q,
                                           bool centered) {
   int8_t *restrict q8 = q;
-  int32_t *restrict q32 = q;
+  int16_t *restrict q16 = q;
   size_t i = 0;
   const ho_v vinv = (ho_v){0} + inv, lo = (ho_v){0} - 256.0f, hi = (ho_v){0} + 256.0f;
   const ho_v half = (ho_v){0} + 0.5f, mhalf = (ho_v){0} - 0.5f;
@@ -281,8 +282,8 @@ void HO_CAT(tfcc_hyb_round_, TFCC_HO_ISA)(const float *restrict x, size_t n, flo
     m = t > vmax;
     t = (m & vmax) | (~m & t);
     if (centered) {
-      t = t - vzp;
-      memcpy(q32 + i, &t, sizeof t);
+      const ho_h s = __builtin_convertvector(t - vzp, ho_h);
+      memcpy(q16 + i, &s, sizeof s);
     } else {
       const ho_b b = __builtin_convertvector(t, ho_b);
       memcpy(q8 + i, &b, sizeof b);
@@ -291,7 +292,7 @@ void HO_CAT(tfcc_hyb_round_, TFCC_HO_ISA)(const float *restrict x, size_t n, flo
   for (; i < n; i++) {
     const int32_t v = HO_CAT(ho_round1_, TFCC_HO_ISA)(x[i] * inv, zp, qmin, qmax);
     if (centered)
-      q32[i] = v - zp;
+      q16[i] = (int16_t)(v - zp);
     else
       q8[i] = (int8_t)v;
   }

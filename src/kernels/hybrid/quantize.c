@@ -117,14 +117,14 @@ bool tfcc_hyb_asym_params(float lo, float hi, float *scale, int32_t *zp) {
   return true;
 }
 
-/* q: int8, or (centered) int32 values q - zp */
+/* q: int8, or (centered) int16 values q - zp */
 static void quantize_asym(const float *x, size_t n, void *q, bool centered, float *scale,
                           int32_t *zp, tfcc_hyb_minmax_fn mm, tfcc_hyb_round_fn rnd) {
   float lo, hi;
   (mm ? mm : min_max)(x, n, &lo, &hi);
   int32_t nz;
   if (!tfcc_hyb_asym_params(lo, hi, scale, &nz)) {
-    memset(q, 0, n * (centered ? sizeof(int32_t) : 1));
+    memset(q, 0, n * (centered ? sizeof(int16_t) : 1));
     *zp = 0;
     return;
   }
@@ -141,7 +141,7 @@ static void quantize_asym(const float *x, size_t n, void *q, bool centered, floa
     int32_t t = (int32_t)c + nz;
     t = t < -128 ? -128 : t > 127 ? 127 : t;
     if (centered)
-      ((int32_t *)q)[i] = t - nz;
+      ((int16_t *)q)[i] = (int16_t)(t - nz);
     else
       ((int8_t *)q)[i] = (int8_t)t;
   }
@@ -163,7 +163,7 @@ void tfcc_hyb_quantize_vec(tfcc_hyb_scheme s, const float *x, size_t n, int8_t *
   }
 }
 
-void tfcc_hyb_quantize_asym_centered(const float *x, size_t n, int32_t *q, float *scale,
+void tfcc_hyb_quantize_asym_centered(const float *x, size_t n, int16_t *q, float *scale,
                                      int32_t *zp, tfcc_hyb_minmax_fn mm, tfcc_hyb_round_fn rnd) {
   quantize_asym(x, n, q, true, scale, zp, rnd ? mm : NULL, rnd);
 }

@@ -35,7 +35,7 @@ typedef void (*tfcc_hyb_minmax_fn)(const float *x, size_t n, float *lo, float *h
 
 /* v = clamp(round_half_away(clamp(x[i] * inv, -256, 256)) + zp, qmin, qmax), the element of
  * the sym and asym schemes (vectorised builds: hyb_out.h), stored as int8 q[i] = v, or
- * (centered) as int32 q[i] = v - zp. */
+ * (centered) as int16 q[i] = v - zp (in [-255, 255]). */
 typedef void (*tfcc_hyb_round_fn)(const float *x, size_t n, float inv, int32_t zp, int32_t qmin,
                                   int32_t qmax, void *q, bool centered);
 
@@ -76,8 +76,8 @@ typedef void (*tfcc_hyb_qd8_rows_fn)(const float *x, size_t len, size_t rows, in
  * multiplier is 1.0f / scale); false for an all-zero range (scale 1, zp 0, every q 0). */
 bool tfcc_hyb_asym_params(float lo, float hi, float *scale, int32_t *zp);
 
-/* asym into int32 values q - zp (the hybrid depthwise kernel's input). */
-void tfcc_hyb_quantize_asym_centered(const float *x, size_t n, int32_t *q, float *scale,
+/* asym into int16 values q - zp (the hybrid depthwise kernel's input). */
+void tfcc_hyb_quantize_asym_centered(const float *x, size_t n, int16_t *q, float *scale,
                                      int32_t *zp, tfcc_hyb_minmax_fn mm, tfcc_hyb_round_fn rnd);
 
 #endif

@@ -1,4 +1,5 @@
 /* XNNPACK-exact float32 kernels, avx512 build of the portable body (xnn_f32_body.h). */
 #define TFCC_XF_ISA avx512
 #define XF_W 16
+#define XF_NB 2
 #include "kernels/hybrid/xnn_f32_body.h"

@@ -72,72 +72,103 @@ void XF_CAT(tfcc_xnn_sigmoid_f32_, TFCC_XF_ISA)(const float *x, float *y, size_t
 }
 
 /* XF_PX output pixels of a row at a time, each with its own accumulator (independent chains, so
- * that the adds overlap; every pixel's sum is formed in the IGEMM order, as one at a time). A
- * short last group repeats its last pixel and stores only its own. */
+ * that the adds overlap; every pixel's sum is formed in the IGEMM order, as one at a time), for
+ * nb <= XF_NB blocks of XF_W output channels at once (the taps listed and each input value
+ * broadcast once for them all). A short last group repeats its last pixel and stores only its
+ * own. */
 #define XF_PX 8
+#ifndef XF_NB
+#define XF_NB 1
+#endif
+
+static inline __attribute__((always_inline)) void XF_CAT(xf_pixels_, TFCC_XF_ISA)(
+    int nb, const tfcc_conv_geom *g, const float *img, int32_t oy, int32_t ox0, int32_t np,
+    const float *wp, int32_t ocp, int32_t oc, const float *bias, float lo, float hi, float *o) {
+  const int32_t C = g->in_c, OC = g->out_c;
+  const xv4 vlo = splat(lo), vhi = splat(hi);
+  xv4 acc[XF_NB][XF_PX];
+  for (int b = 0; b < nb; b++) {
+    acc[b][0] = splat(0.0f);
+    for (int32_t j = 0; j < XF_W && oc + b * XF_W + j < OC; j++)
+      acc[b][0][j] = bias ? bias[oc + b * XF_W + j] : 0.0f;
+    for (int p = 1; p < XF_PX; p++) acc[b][p] = acc[b][0];
+  }
+  const float *w = wp + oc;
+  const size_t xs = (size_t)g->stride_w * (size_t)C; /* one output pixel to the next */
+  for (int32_t ky = 0; ky < g->filter_h; ky++) {
+    const int32_t iy = oy * g->stride_h - g->pad_h + ky * g->dil_h;
+    const bool row_inside = iy >= 0 && iy < g->in_h;
+    for (int32_t kx = 0; kx < g->filter_w; kx++) {
+      const int32_t ix0 = ox0 * g->stride_w - g->pad_w + kx * g->dil_w;
+      const int32_t ixl = ix0 + (np - 1) * g->stride_w;
+      const float *x[XF_PX];
+      if (row_inside && ix0 >= 0 && ixl < g->in_w) {
+        const float *x0 = img + ((size_t)iy * (size_t)g->in_w + (size_t)ix0) * (size_t)C;
+        for (int p = 0; p < XF_PX; p++) x[p] = x0 + (size_t)(p < np ? p : np - 1) * xs;
+        for (int32_t c = 0; c < C; c++, w += ocp) {
+          xv4 wv[XF_NB];
+          for (int b = 0; b < nb; b++) memcpy(&wv[b], w + b * XF_W, sizeof wv[b]);
+          for (int p = 0; p < XF_PX; p++) {
+            const xv4 xv = splat(x[p][c]);
+            for (int b = 0; b < nb; b++) {
+              const xv4 prod = xv * wv[b];
+              acc[b][p] = acc[b][p] + prod;
+            }
+          }
+        }
+        continue;
+      }
+      for (int p = 0; p < XF_PX; p++) {
+        const int32_t ix = ix0 + (p < np ? p : np - 1) * g->stride_w;
+        const bool inside = row_inside && ix >= 0 && ix < g->in_w;
+        x[p] = inside ? img + ((size_t)iy * (size_t)g->in_w + (size_t)ix) * (size_t)C : NULL;
+      }
+      for (int32_t c = 0; c < C; c++, w += ocp) {
+        xv4 wv[XF_NB];
+        for (int b = 0; b < nb; b++) memcpy(&wv[b], w + b * XF_W, sizeof wv[b]);
+        for (int p = 0; p < XF_PX; p++) {
+          const xv4 xv = splat(x[p] ? x[p][c] : 0.0f);
+          for (int b = 0; b < nb; b++) {
+            const xv4 prod = xv * wv[b];
+            acc[b][p] = acc[b][p] + prod;
+          }
+        }
+      }
+    }
+  }
+  for (int b = 0; b < nb; b++) {
+    const int32_t ob = oc + b * XF_W;
+    for (int p = 0; p < np; p++) {
+      xv4 v = acc[b][p];
+      v = (xv4)(((xi4)v & (v > vlo)) | ((xi4)vlo & ~(v > vlo)));
+      v = (xv4)(((xi4)v & (v < vhi)) | ((xi4)vhi & ~(v < vhi)));
+      float *op = o + (size_t)p * (size_t)OC + (size_t)ob;
+      if (ob + XF_W <= OC)
+        memcpy(op, &v, sizeof v);
+      else
+        for (int32_t j = 0; ob + j < OC; j++) op[j] = v[j];
+    }
+  }
+}
 
 void XF_CAT(tfcc_xnn_conv_f32_rows_, TFCC_XF_ISA)(const tfcc_conv_geom *g, const float *in,
                                                   const float *wp, int32_t ocp, const float *bias,
                                                   float lo, float hi, float *out, int32_t r0,
                                                   int32_t r1) {
   const int32_t C = g->in_c, OC = g->out_c;
-  const xv4 vlo = splat(lo), vhi = splat(hi);
   for (int32_t row = r0; row < r1; row++) {
     const int32_t b = row / g->out_h, oy = row % g->out_h;
     const float *img = in + (size_t)b * (size_t)g->in_h * (size_t)g->in_w * (size_t)C;
     for (int32_t ox0 = 0; ox0 < g->out_w; ox0 += XF_PX) {
       const int32_t np = g->out_w - ox0 < XF_PX ? g->out_w - ox0 : XF_PX;
       float *o = out + ((size_t)row * (size_t)g->out_w + (size_t)ox0) * (size_t)OC;
-      for (int32_t oc = 0; oc < OC; oc += XF_W) {
-        xv4 acc[XF_PX];
-        acc[0] = splat(0.0f);
-        for (int32_t j = 0; j < XF_W && oc + j < OC; j++) acc[0][j] = bias ? bias[oc + j] : 0.0f;
-        for (int p = 1; p < XF_PX; p++) acc[p] = acc[0];
-        const float *w = wp + oc;
-        for (int32_t ky = 0; ky < g->filter_h; ky++) {
-          const int32_t iy = oy * g->stride_h - g->pad_h + ky * g->dil_h;
-          for (int32_t kx = 0; kx < g->filter_w; kx++) {
-            const float *x[XF_PX];
-            bool all_inside = true;
-            for (int p = 0; p < XF_PX; p++) {
-              const int32_t ox = ox0 + (p < np ? p : np - 1);
-              const int32_t ix = ox * g->stride_w - g->pad_w + kx * g->dil_w;
-              const bool inside = iy >= 0 && iy < g->in_h && ix >= 0 && ix < g->in_w;
-              x[p] = inside ? img + ((size_t)iy * (size_t)g->in_w + (size_t)ix) * (size_t)C : NULL;
-              all_inside = all_inside && inside;
-            }
-            if (all_inside) {
-              for (int32_t c = 0; c < C; c++, w += ocp) {
-                xv4 wv;
-                memcpy(&wv, w, sizeof wv);
-                for (int p = 0; p < XF_PX; p++) {
-                  const xv4 prod = splat(x[p][c]) * wv;
-                  acc[p] = acc[p] + prod;
-                }
-              }
-              continue;
-            }
-            for (int32_t c = 0; c < C; c++, w += ocp) {
-              xv4 wv;
-              memcpy(&wv, w, sizeof wv);
-              for (int p = 0; p < XF_PX; p++) {
-                const xv4 prod = splat(x[p] ? x[p][c] : 0.0f) * wv;
-                acc[p] = acc[p] + prod;
-              }
-            }
-          }
-        }
-        for (int p = 0; p < np; p++) {
-          xv4 v = acc[p];
-          v = (xv4)(((xi4)v & (v > vlo)) | ((xi4)vlo & ~(v > vlo)));
-          v = (xv4)(((xi4)v & (v < vhi)) | ((xi4)vhi & ~(v < vhi)));
-          float *op = o + (size_t)p * (size_t)OC + (size_t)oc;
-          if (oc + XF_W <= OC)
-            memcpy(op, &v, sizeof v);
-          else
-            for (int32_t j = 0; oc + j < OC; j++) op[j] = v[j];
-        }
-      }
+      int32_t oc = 0;
+      /* whole groups of XF_NB blocks inside the packed width ocp, then one block at a time */
+      for (; XF_NB > 1 && oc + XF_NB * XF_W <= ocp && oc + (XF_NB - 1) * XF_W < OC;
+           oc += XF_NB * XF_W)
+        XF_CAT(xf_pixels_, TFCC_XF_ISA)(XF_NB, g, img, oy, ox0, np, wp, ocp, oc, bias, lo, hi, o);
+      for (; oc < OC; oc += XF_W)
+        XF_CAT(xf_pixels_, TFCC_XF_ISA)(1, g, img, oy, ox0, np, wp, ocp, oc, bias, lo, hi, o);
     }
   }
 }
