@@ -12,6 +12,27 @@ size_t tfcc_f32_packed_bytes(const tfcc_f32_gemm_kernel *k, int32_t n, int32_t k
   return (bytes + 63) & ~(size_t)63;
 }
 
+/* Weights stored N x K (a filter, FC weights) go through a tile in L1: TB floats of each of
+ * the panel's rows are copied in (each row read straight), then written out as TB rows of the
+ * panel. Read column by column instead, the panel's NR rows, K floats apart, share a few L1
+ * sets and most elements miss. */
+#define TB 64
+#define NR_MAX 64
+
+/* Panel rows kk in [0, kn) of columns 0 .. nc - 1 (nc <= nr <= NR_MAX) from
+ * B[n][k] = src[n * ld_n + k] into dst (kn rows of nr floats; columns nc .. nr - 1 zero). */
+static void pack_panel_rows(size_t nr, size_t nc, size_t kn, const float *src, size_t ld_n,
+                            float *dst) {
+  float tile[NR_MAX][TB];
+  for (size_t j = nc; j < nr; j++) memset(tile[j], 0, sizeof tile[j]);
+  for (size_t t0 = 0; t0 < kn; t0 += TB) {
+    const size_t tb = kn - t0 < TB ? kn - t0 : TB;
+    for (size_t j = 0; j < nc; j++) memcpy(tile[j], src + j * ld_n + t0, tb * sizeof(float));
+    for (size_t t = 0; t < tb; t++, dst += nr)
+      for (size_t j = 0; j < nr; j++) dst[j] = tile[j][t];
+  }
+}
+
 void tfcc_f32_pack_into(const tfcc_f32_gemm_kernel *k, int32_t n, int32_t kdim, const float *src,
                         size_t ld_n, size_t ld_k, const float *bias, float *w,
                         tfcc_f32_packed *out) {
@@ -28,6 +49,11 @@ void tfcc_f32_pack_into(const tfcc_f32_gemm_kernel *k, int32_t n, int32_t kdim, 
     const size_t kn = K - k0 < kc ? K - k0 : kc;
     for (size_t p = 0; p < panels; p++) {
       const size_t n0 = p * nr, nc = N - n0 < nr ? N - n0 : nr;
+      if (ld_k == 1 && ld_n != 1 && nr <= NR_MAX) { /* B stored N x K: through the tile */
+        pack_panel_rows(nr, nc, kn, src + n0 * ld_n + k0, ld_n, dst);
+        dst += kn * nr;
+        continue;
+      }
       for (size_t kk = k0; kk < k0 + kn; kk++, dst += nr) {
         if (ld_n == 1) { /* B stored K x N (BATCH_MATMUL rhs): rows copy straight */
           memcpy(dst, src + kk * ld_k + n0, nc * sizeof(float));
