@@ -9,9 +9,31 @@ settings, interleaved round by round (one process per cell), medians printed as 
 Extra `tfcc bench` flags after `--` (default: --threads 1 --runs 200 --json --profile-runs 0).
 --cache DIR adds rows with a weights cache: the first load writes DIR/NAME.wc ("write"), the
 next ones map it ("warm"). "floor" is the issue's weights + arena + 8 MiB (file constants +
-arena_bytes + 8 MiB). Standard library only.
+arena_bytes + 8 MiB). --pretouch MB touches and frees MB of huge pages before every cell,
+so that the load's fresh memory comes from pages the guest holds rather than pages a VM's host
+has to back again (docs/bench.md, "load_ms": 2-5 ms per MB on the test VM). Standard library
+only.
 """
 import argparse, json, os, statistics, subprocess, sys
+
+
+PRETOUCH = """
+import mmap, sys
+n = int(sys.argv[1]) << 20
+m = mmap.mmap(-1, n)
+if hasattr(m, "madvise") and hasattr(mmap, "MADV_HUGEPAGE"):
+    m.madvise(mmap.MADV_HUGEPAGE)
+chunk = b"\\1" * (4 << 20)
+for off in range(0, n, len(chunk)):
+    m[off:off + len(chunk)] = chunk[: n - off]
+m.close()
+"""
+
+
+def pretouch(mb):
+    """Touches and frees mb MiB of anonymous memory (huge pages where the kernel gives them), in
+    a process of its own (a child inherits its parent's peak RSS across fork and exec)."""
+    subprocess.run([sys.executable, "-c", PRETOUCH, str(mb)], check=True)
 
 
 def run(tfcc, model, env_kv, extra, cache):
@@ -37,6 +59,8 @@ def main():
     ap.add_argument("--setting", action="append", required=True,
                     help="NAME[@DIR]:K=V,K=V (empty: none); @DIR: run DIR/tfcc with DIR's libraries")
     ap.add_argument("--cache", help="directory for weights-cache rows")
+    ap.add_argument("--pretouch", type=int, default=0, metavar="MB",
+                    help="touch and free MB MiB of memory before every cell (0: no)")
     ap.add_argument("models", nargs="+")
     argv = sys.argv[1:]
     extra = argv[argv.index("--") + 1:] if "--" in argv else []  # after --: tfcc bench flags
@@ -61,6 +85,8 @@ def main():
                             os.remove(cache)
                         if mode == "warm" and not os.path.exists(cache):
                             run(tfcc, m, kv, extra, cache)
+                    if a.pretouch:
+                        pretouch(a.pretouch)
                     j = run(tfcc, m, kv, extra, cache)
                     res.setdefault((m, mode, name), []).append(j)
     print("| model | cache | setting | peak RSS MB | floor MB | load_ms | load CPU ms | first_ms | p50 ms |")
