@@ -9,9 +9,36 @@ settings, interleaved round by round (one process per cell), medians printed as 
 Extra `tfcc bench` flags after `--` (default: --threads 1 --runs 200 --json --profile-runs 0).
 --cache DIR adds rows with a weights cache: the first load writes DIR/NAME.wc ("write"), the
 next ones map it ("warm"). "floor" is the issue's weights + arena + 8 MiB (file constants +
-arena_bytes + 8 MiB). Standard library only.
+arena_bytes + 8 MiB). --pretouch MB touches and frees MB of huge pages before every cell,
+so that the load's fresh memory comes from pages the guest holds rather than pages a VM's host
+has to back again (docs/bench.md, "load_ms": 2-5 ms per MB on the test VM). Standard library
+only.
 """
 import argparse, json, os, statistics, subprocess, sys
+
+
+PRETOUCH = """
+import ctypes, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+libc.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+huge = 2 << 20
+n = int(sys.argv[1]) << 20
+raw = libc.mmap(None, n + huge, 3, 0x22, -1, 0)  # PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS
+p = (raw + huge - 1) & ~(huge - 1)  # whole huge pages
+libc.madvise(p, n, 14)  # MADV_HUGEPAGE
+if libc.madvise(p, n, 23) != 0:  # MADV_POPULATE_WRITE (Linux 5.14); else touch every page
+    ctypes.memset(p, 1, n)
+libc.munmap(raw, n + huge)
+"""
+
+
+def pretouch(mb):
+    """Touches and frees mb MiB of anonymous memory (huge pages where the kernel gives them), in
+    a process of its own (a child inherits its parent's peak RSS across fork and exec)."""
+    subprocess.run([sys.executable, "-c", PRETOUCH, str(mb)], check=True)
 
 
 def run(tfcc, model, env_kv, extra, cache):
@@ -37,6 +64,8 @@ def main():
     ap.add_argument("--setting", action="append", required=True,
                     help="NAME[@DIR]:K=V,K=V (empty: none); @DIR: run DIR/tfcc with DIR's libraries")
     ap.add_argument("--cache", help="directory for weights-cache rows")
+    ap.add_argument("--pretouch", type=int, default=0, metavar="MB",
+                    help="touch and free MB MiB of memory before every cell (0: no)")
     ap.add_argument("models", nargs="+")
     argv = sys.argv[1:]
     extra = argv[argv.index("--") + 1:] if "--" in argv else []  # after --: tfcc bench flags
@@ -61,6 +90,8 @@ def main():
                             os.remove(cache)
                         if mode == "warm" and not os.path.exists(cache):
                             run(tfcc, m, kv, extra, cache)
+                    if a.pretouch:
+                        pretouch(a.pretouch)
                     j = run(tfcc, m, kv, extra, cache)
                     res.setdefault((m, mode, name), []).append(j)
     print("| model | cache | setting | peak RSS MB | floor MB | load_ms | load CPU ms | first_ms | p50 ms |")

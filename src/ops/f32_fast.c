@@ -21,7 +21,8 @@ void tfcc_f32_fast_free(tfcc_f32_fast *f) {
   f->mu_ok = false;
 }
 
-const tfcc_f32_packed *tfcc_f32_fast_pack(tfcc_f32_fast *f, tfcc_isa isa, int32_t n, int32_t kdim,
+const tfcc_f32_packed *tfcc_f32_fast_pack(tfcc_f32_fast *f, tfcc_isa isa,
+                                          struct tfcc_threadpool *pool, int32_t n, int32_t kdim,
                                           const float *src, size_t ld_n, size_t ld_k,
                                           const float *bias) {
   const tfcc_f32_packed *p = tfcc_f32_fast_get(f, src);
@@ -40,7 +41,7 @@ const tfcc_f32_packed *tfcc_f32_fast_pack(tfcc_f32_fast *f, tfcc_isa isa, int32_
       f->borrowed = true;
       f->src = src;
       atomic_store_explicit(&f->state, 1, memory_order_release);
-    } else if (tfcc_f32_pack(k, n, kdim, src, ld_n, ld_k, bias, &f->packed)) {
+    } else if (tfcc_f32_pack_pool(pool, k, n, kdim, src, ld_n, ld_k, bias, &f->packed)) {
       tfcc_packed_put(&f->key, f->packed.w, bytes);
       f->src = src;
       atomic_store_explicit(&f->state, 1, memory_order_release);

@@ -32,8 +32,10 @@ static inline void tfcc_f32_fast_attach(tfcc_f32_fast *f, const tfcc_init_ctx *c
 void tfcc_f32_fast_free(tfcc_f32_fast *f);
 
 /* Packs B[n][k] = src[n * ld_n + k * ld_k] with bias once for the kernel of `isa`; later calls
- * return the same packing. NULL when packing failed (out of memory). */
-const tfcc_f32_packed *tfcc_f32_fast_pack(tfcc_f32_fast *f, tfcc_isa isa, int32_t n, int32_t kdim,
+ * return the same packing, the panels split across pool (may be NULL). NULL when packing
+ * failed (out of memory). */
+const tfcc_f32_packed *tfcc_f32_fast_pack(tfcc_f32_fast *f, tfcc_isa isa,
+                                          struct tfcc_threadpool *pool, int32_t n, int32_t kdim,
                                           const float *src, size_t ld_n, size_t ld_k,
                                           const float *bias);
 /* The packing for this weights tensor, or NULL (eval: no locking). */

@@ -209,8 +209,8 @@ static void fc_f32_prepare(tfcc_op_ctx *ctx, const tfcc_fc_dims *d) {
   if (d->units == 0 || d->accum == 0) return;
   if (!tfcc_f32_const_or_absent(w) || !tfcc_f32_const_or_absent(bias))
     why = "weights or bias are not constant";
-  else if (!tfcc_f32_fast_pack(&p->f32, ctx->isa, d->units, d->accum, w->data, (size_t)d->accum, 1,
-                               bias ? bias->data : NULL))
+  else if (!tfcc_f32_fast_pack(&p->f32, ctx->isa, ctx->pool, d->units, d->accum, w->data,
+                               (size_t)d->accum, 1, bias ? bias->data : NULL))
     why = "out of memory packing the weights";
   if (why) {
     tfcc_f32_fast_fallback(&p->f32, ctx, "FULLY_CONNECTED", why);

@@ -74,18 +74,8 @@ static void note_released(tfcc_const_release *r, void *p, size_t len) {
   r->n_rel++;
 }
 
-/* The whole pages inside entry e's own bytes (entries are disjoint: no other constant, table
- * or metadata byte shares them). */
-static void release_entry(tfcc_const_release *r, tfcc_cr_entry *e) {
-  if (e->freed) return;
-  e->freed = true;
-  /* an owned buffer (a decrypted model): whole huge pages only. Its plaintext lies in huge
-   * pages; releasing 4 KiB pieces splits them, and with the wipe that doubled an encrypted
-   * load's time on this VM (bench/README.md) */
-  const uintptr_t pg = r->wipe ? HUGE_BYTES : r->page;
-  const uintptr_t a = ((uintptr_t)e->data + pg - 1) & ~(pg - 1);
-  const uintptr_t b = ((uintptr_t)e->data + e->bytes) & ~(pg - 1);
-  if (a >= b) return;
+/* Gives back [a, b) (page aligned, a < b), counted and remembered. */
+static void release_range(tfcc_const_release *r, uintptr_t a, uintptr_t b) {
   void *p = (void *)a;
   const size_t len = (size_t)(b - a);
   if (r->trap) {
@@ -102,6 +92,73 @@ static void release_entry(tfcc_const_release *r, tfcc_cr_entry *e) {
     r->released_bytes += len;
     note_released(r, p, len);
   }
+}
+
+/* Whether a constant that some operator has still to pack or read at load has bytes in the
+ * huge page at hp (entries are sorted and disjoint; i is an entry near it). */
+static bool huge_page_busy(const tfcc_const_release *r, size_t i, uintptr_t hp) {
+  for (size_t j = i + 1; j-- > 0;) {
+    const tfcc_cr_entry *x = &r->e[j];
+    if ((uintptr_t)x->data + x->bytes <= hp) break;
+    if ((uintptr_t)x->data < hp + HUGE_BYTES && x->readers > 0 && x->readers < KEEP) return true;
+  }
+  for (size_t j = i + 1; j < r->n; j++) {
+    const tfcc_cr_entry *x = &r->e[j];
+    if ((uintptr_t)x->data >= hp + HUGE_BYTES) break;
+    if ((uintptr_t)x->data + x->bytes > hp && x->readers > 0 && x->readers < KEEP) return true;
+  }
+  return false;
+}
+
+/* During the load: entry i's ends (the 4 KiB pages outside its whole huge pages), each once
+ * no constant still to be read at load shares its huge page (splitting a huge page makes the
+ * packing that still reads it go through 4 KiB pages). */
+static void release_ends(tfcc_const_release *r, size_t i) {
+  tfcc_cr_entry *e = &r->e[i];
+  if (!e->huge_done || e->freed) return;
+  const uintptr_t pg = r->page;
+  const uintptr_t a = ((uintptr_t)e->data + pg - 1) & ~(pg - 1);
+  const uintptr_t b = ((uintptr_t)e->data + e->bytes) & ~(pg - 1);
+  const uintptr_t la = a, lb = e->huge_a < b ? e->huge_a : b; /* [la, lb): left end */
+  const uintptr_t ra = e->huge_b > a ? e->huge_b : a, rb = b; /* [ra, rb): right end */
+  if (!e->left_done && (la >= lb || !huge_page_busy(r, i, e->huge_a - HUGE_BYTES))) {
+    if (la < lb) release_range(r, la, lb);
+    e->left_done = true;
+  }
+  if (!e->right_done && (ra >= rb || !huge_page_busy(r, i, e->huge_b))) {
+    if (ra < rb) release_range(r, ra, rb);
+    e->right_done = true;
+  }
+}
+
+/* The whole pages inside entry i's own bytes (entries are disjoint: no other constant, table
+ * or metadata byte shares them). huge_only (during the load): its whole 2 MiB pages, and its
+ * ends where that splits no huge page still to be read; the rest at the seal. */
+static void release_entry(tfcc_const_release *r, size_t i, bool huge_only) {
+  tfcc_cr_entry *e = &r->e[i];
+  if (e->freed) return;
+  /* an owned buffer (a decrypted model): whole huge pages only. Its plaintext lies in huge
+   * pages; releasing 4 KiB pieces splits them, and with the wipe that doubled an encrypted
+   * load's time on this VM (bench/README.md) */
+  const uintptr_t pg = r->wipe || huge_only ? HUGE_BYTES : r->page;
+  const uintptr_t a = ((uintptr_t)e->data + pg - 1) & ~(pg - 1);
+  const uintptr_t b = ((uintptr_t)e->data + e->bytes) & ~(pg - 1);
+  if (huge_only) {
+    if (a < b) release_range(r, a, b);
+    /* no whole huge page: both ends meet at b, the huge page boundary inside it, if any */
+    e->huge_a = a < b ? a : b;
+    e->huge_b = b;
+    e->huge_done = true;
+    if (!r->wipe) release_ends(r, i);
+    return;
+  }
+  e->freed = true;
+  if (e->huge_done) { /* its middle is gone: what is left of the ends */
+    if (!e->left_done && a < e->huge_a) release_range(r, a, e->huge_a < b ? e->huge_a : b);
+    if (!e->right_done && e->huge_b < b) release_range(r, e->huge_b > a ? e->huge_b : a, b);
+    return;
+  }
+  if (a < b) release_range(r, a, b);
 }
 
 static void cr_consumed(tfcc_packed_store *s, const void *owner, const void *data) {
@@ -123,8 +180,20 @@ static void cr_consumed(tfcc_packed_store *s, const void *owner, const void *dat
   r->n_seen++;
   if (--e->readers == 0) {
     e->released = true;
-    /* splits at most the huge pages at its ends */
-    if (e->bytes >= BIG_BYTES || r->eager) release_entry(r, e);
+    const size_t i = (size_t)(e - r->e);
+    if (r->eager) {
+      release_entry(r, i, false);
+    } else if (e->bytes >= BIG_BYTES) {
+      release_entry(r, i, true);
+    }
+    /* ends of large constants that waited for this one to be read */
+    if (!r->eager && !r->wipe) {
+      const uintptr_t lo = (uintptr_t)e->data, hi = lo + e->bytes;
+      for (size_t j = i; j-- > 0 && (uintptr_t)r->e[j].data + r->e[j].bytes + HUGE_BYTES > lo;)
+        release_ends(r, j);
+      for (size_t j = i + 1; j < r->n && (uintptr_t)r->e[j].data < hi + HUGE_BYTES; j++)
+        release_ends(r, j);
+    }
   }
 }
 
@@ -233,7 +302,7 @@ void tfcc_const_release_seal(tfcc_const_release *r) {
     if (!r->trap && lo < hi) (void)madvise((void *)lo, hi - lo, MADV_NOHUGEPAGE);
 #endif
     for (size_t i = 0; i < r->n; i++)
-      if (r->e[i].released) release_entry(r, &r->e[i]);
+      if (r->e[i].released) release_entry(r, i, false);
   }
   r->sealed = true;
   free(r->seen);

@@ -7,10 +7,11 @@
  * packing from now on, at every shape, says so with tfcc_packed_consumed. When the last reader
  * of a constant has said so, the whole pages that lie entirely inside that constant's own bytes
  * are released (madvise MADV_DONTNEED): never a page that also holds FlatBuffer tables, another
- * constant, metadata or the vector length in front of the constant. A constant of 2 MiB or more
- * is released as soon as it is consumed, smaller ones when the load ends (releasing 4 KiB
- * pieces during the load splits the huge pages of a private copy under the packing that still
- * reads them: 2-3x slower packing measured in a VM).
+ * constant, metadata or the vector length in front of the constant. The whole 2 MiB pages of a
+ * constant of 2 MiB or more are released as soon as it is consumed, everything else when the
+ * load ends: releasing a 4 KiB piece splits the huge page of the private copy it lies in, and
+ * its neighbours, still to be packed, are then read through 4 KiB pages (2x slower packing of
+ * ResNet-50 measured in a VM, bench/README.md).
  *
  * Readers are counted per data pointer over every subgraph: node inputs and intermediates of
  * nodes left after the graph passes, node outputs, subgraph inputs and outputs, signature
@@ -40,6 +41,9 @@ typedef struct tfcc_cr_entry {
   int32_t readers; /* operators still reading it; KEEP and more: never released */
   bool released;   /* every reader said consumed */
   bool freed;      /* its pages were given back */
+  bool huge_done;  /* its whole 2 MiB pages [huge_a, huge_b) were given back during the load */
+  bool left_done, right_done; /* and its pages below huge_a, from huge_b */
+  uintptr_t huge_a, huge_b;
 } tfcc_cr_entry;
 
 typedef struct tfcc_cr_seen {

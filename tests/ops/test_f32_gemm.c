@@ -163,6 +163,46 @@ static void test_conv(const tfcc_f32_gemm_kernel *k, tfcc_threadpool *pool, int 
   free(got);
 }
 
+/* The packed bytes against the layout written out element by element (gemm.h): the bias row,
+ * then per K block of kc and per panel of NR columns, kn rows of NR floats, zero past N. From
+ * B stored N x K (ld_n = K, ld_k = 1: a filter), K x N (ld_n = 1) and strided, packed inline
+ * (tfcc_f32_pack_into) and split across a pool (tfcc_f32_pack_pool: the same bytes). */
+static void test_pack_layout(const tfcc_f32_gemm_kernel *k, tfcc_threadpool *pool, int N, int K,
+                             int layout) {
+  const size_t nr = (size_t)k->nr, n = (size_t)N, kd = (size_t)K;
+  const size_t ld_n = layout == 0 ? kd : layout == 1 ? 1 : 2 * kd + 3;
+  const size_t ld_k = layout == 0 ? 1 : layout == 1 ? n : 2;
+  const size_t span = (n - 1) * ld_n + (kd - 1) * ld_k + 1;
+  float *src = malloc(span * sizeof(float)), *bias = malloc(n * sizeof(float));
+  const size_t bytes = tfcc_f32_packed_bytes(k, N, K), floats = bytes / sizeof(float);
+  float *want = calloc(floats, sizeof(float)), *got = aligned_alloc(64, bytes);
+  CHECK(src && bias && want && got);
+  fill(src, span);
+  fill(bias, n);
+  const size_t panels = (n + nr - 1) / nr, row = panels * nr, kc = tfcc_f32_pack_kc(k, kd);
+  for (size_t j = 0; j < n; j++) want[j] = bias[j];
+  for (size_t c = 0; c < n; c++)
+    for (size_t kk = 0; kk < kd; kk++) {
+      const size_t k0 = kk / kc * kc, kn = kd - k0 < kc ? kd - k0 : kc;
+      want[row * (1 + k0) + c / nr * kn * nr + (kk - k0) * nr + c % nr] = src[c * ld_n + kk * ld_k];
+    }
+  tfcc_f32_packed p, q;
+  memset(got, 0xff, bytes);
+  tfcc_f32_pack_into(k, N, K, src, ld_n, ld_k, bias, got, &p);
+  CHECKF(memcmp(got, want, row * (1 + kd) * sizeof(float)) == 0,
+         "%s pack_into N %d K %d layout %d: bytes differ", k->name, N, K, layout);
+  CHECK(tfcc_f32_pack_pool(pool, k, N, K, src, ld_n, ld_k, bias, &q));
+  CHECKF(memcmp(q.w, want, row * (1 + kd) * sizeof(float)) == 0,
+         "%s pack_pool N %d K %d layout %d threads %d: bytes differ", k->name, N, K, layout,
+         tfcc_threadpool_size(pool));
+  CHECK(q.kc == p.kc && q.n == N && q.kdim == K);
+  tfcc_f32_packed_free(&q);
+  free(src);
+  free(bias);
+  free(want);
+  free(got);
+}
+
 int main(void) {
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
   tfcc_threadpool *pool2 = NULL;
@@ -222,6 +262,13 @@ int main(void) {
       test_gemm(k, NULL, M, N, K, true, -INFINITY, INFINITY);
       test_gemm(k, pool2, M, N, K, s % 2 == 0, 0.0f, 6.0f);
       test_gemm(k, NULL, M, N, K, false, -1.0f, 1.0f);
+    }
+    /* packing: tails, K blocks, over 256 KiB (split across the pool), every source layout */
+    for (int layout = 0; layout < 3; layout++) {
+      test_pack_layout(k, NULL, 7, 5, layout);
+      test_pack_layout(k, pool2, 33, 70, layout);
+      test_pack_layout(k, pool2, 300, 600, layout);
+      test_pack_layout(k, pool2, 97, 2100, layout);
     }
     test_row_invariance(k, 7, 40, 33);
     test_row_invariance(k, 25, 300, 1000); /* weights over 1 MiB: K blocks when batched */

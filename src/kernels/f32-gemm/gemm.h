@@ -111,6 +111,12 @@ static inline size_t tfcc_f32_pack_kc(const tfcc_f32_gemm_kernel *k, size_t kdim
  * of memory. */
 bool tfcc_f32_pack(const tfcc_f32_gemm_kernel *k, int32_t n, int32_t kdim, const float *src,
                    size_t ld_n, size_t ld_k, const float *bias, tfcc_f32_packed *out);
+/* The same, the panels split across pool's threads (NULL or one thread: the caller alone;
+ * the same bytes either way). */
+struct tfcc_threadpool;
+bool tfcc_f32_pack_pool(struct tfcc_threadpool *pool, const tfcc_f32_gemm_kernel *k, int32_t n,
+                        int32_t kdim, const float *src, size_t ld_n, size_t ld_k, const float *bias,
+                        tfcc_f32_packed *out);
 void tfcc_f32_packed_free(tfcc_f32_packed *p);
 /* Bytes tfcc_f32_pack_into writes (a multiple of 64). */
 size_t tfcc_f32_packed_bytes(const tfcc_f32_gemm_kernel *k, int32_t n, int32_t kdim);

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/threadpool.h"
 #include "base/weights_mem.h"
 #include "kernels/f32-gemm/gemm.h"
 
@@ -12,22 +13,41 @@ size_t tfcc_f32_packed_bytes(const tfcc_f32_gemm_kernel *k, int32_t n, int32_t k
   return (bytes + 63) & ~(size_t)63;
 }
 
-void tfcc_f32_pack_into(const tfcc_f32_gemm_kernel *k, int32_t n, int32_t kdim, const float *src,
-                        size_t ld_n, size_t ld_k, const float *bias, float *w,
-                        tfcc_f32_packed *out) {
-  const size_t nr = (size_t)k->nr, K = (size_t)kdim, N = (size_t)n;
-  const size_t panels = (N + nr - 1) / nr, kc = tfcc_f32_pack_kc(k, K);
-  out->k = k;
-  out->n = n;
-  out->kdim = kdim;
-  out->kc = (int32_t)kc;
-  out->w = w;
-  for (size_t j = 0; j < panels * nr; j++) w[j] = bias && j < N ? bias[j] : 0.0f;
-  float *dst = w + panels * nr;
+/* Weights stored N x K (a filter, FC weights) go through a tile in L1: TB floats of each of
+ * the panel's rows are copied in (each row read straight), then written out as TB rows of the
+ * panel. Read column by column instead, the panel's NR rows, K floats apart, share a few L1
+ * sets and most elements miss. */
+#define TB 64
+#define NR_MAX 64
+
+/* Panel rows kk in [0, kn) of columns 0 .. nc - 1 (nc <= nr <= NR_MAX) from
+ * B[n][k] = src[n * ld_n + k] into dst (kn rows of nr floats; columns nc .. nr - 1 zero). */
+static void pack_panel_rows(size_t nr, size_t nc, size_t kn, const float *src, size_t ld_n,
+                            float *dst) {
+  float tile[NR_MAX][TB];
+  for (size_t j = nc; j < nr; j++) memset(tile[j], 0, sizeof tile[j]);
+  for (size_t t0 = 0; t0 < kn; t0 += TB) {
+    const size_t tb = kn - t0 < TB ? kn - t0 : TB;
+    for (size_t j = 0; j < nc; j++) memcpy(tile[j], src + j * ld_n + t0, tb * sizeof(float));
+    for (size_t t = 0; t < tb; t++, dst += nr)
+      for (size_t j = 0; j < nr; j++) dst[j] = tile[j][t];
+  }
+}
+
+/* Panels [p0, p1) of every K block (the bias row is written by the caller). */
+static void pack_panels(const tfcc_f32_gemm_kernel *k, size_t N, size_t K, const float *src,
+                        size_t ld_n, size_t ld_k, float *w, size_t p0, size_t p1) {
+  const size_t nr = (size_t)k->nr, panels = (N + nr - 1) / nr, kc = tfcc_f32_pack_kc(k, K);
+  const size_t row = panels * nr;
   for (size_t k0 = 0; k0 < K; k0 += kc) {
     const size_t kn = K - k0 < kc ? K - k0 : kc;
-    for (size_t p = 0; p < panels; p++) {
+    for (size_t p = p0; p < p1; p++) {
       const size_t n0 = p * nr, nc = N - n0 < nr ? N - n0 : nr;
+      float *dst = w + row * (1 + k0) + p * kn * nr; /* gemm.h: tfcc_f32_panel_block */
+      if (ld_k == 1 && ld_n != 1 && nr <= NR_MAX) {  /* B stored N x K: through the tile */
+        pack_panel_rows(nr, nc, kn, src + n0 * ld_n + k0, ld_n, dst);
+        continue;
+      }
       for (size_t kk = k0; kk < k0 + kn; kk++, dst += nr) {
         if (ld_n == 1) { /* B stored K x N (BATCH_MATMUL rhs): rows copy straight */
           memcpy(dst, src + kk * ld_k + n0, nc * sizeof(float));
@@ -40,17 +60,64 @@ void tfcc_f32_pack_into(const tfcc_f32_gemm_kernel *k, int32_t n, int32_t kdim, 
   }
 }
 
-bool tfcc_f32_pack(const tfcc_f32_gemm_kernel *k, int32_t n, int32_t kdim, const float *src,
-                   size_t ld_n, size_t ld_k, const float *bias, tfcc_f32_packed *out) {
+static void pack_begin(const tfcc_f32_gemm_kernel *k, int32_t n, int32_t kdim, const float *bias,
+                       float *w, tfcc_f32_packed *out) {
+  const size_t nr = (size_t)k->nr, N = (size_t)n;
+  const size_t panels = (N + nr - 1) / nr;
+  out->k = k;
+  out->n = n;
+  out->kdim = kdim;
+  out->kc = (int32_t)tfcc_f32_pack_kc(k, (size_t)kdim);
+  out->w = w;
+  for (size_t j = 0; j < panels * nr; j++) w[j] = bias && j < N ? bias[j] : 0.0f;
+}
+
+void tfcc_f32_pack_into(const tfcc_f32_gemm_kernel *k, int32_t n, int32_t kdim, const float *src,
+                        size_t ld_n, size_t ld_k, const float *bias, float *w,
+                        tfcc_f32_packed *out) {
+  pack_begin(k, n, kdim, bias, w, out);
+  const size_t nr = (size_t)k->nr;
+  pack_panels(k, (size_t)n, (size_t)kdim, src, ld_n, ld_k, w, 0, ((size_t)n + nr - 1) / nr);
+}
+
+typedef struct pack_job {
+  const tfcc_f32_gemm_kernel *k;
+  size_t N, K, ld_n, ld_k;
+  const float *src;
+  float *w;
+} pack_job;
+
+static void pack_job_range(void *ctx, size_t p0, size_t p1) {
+  const pack_job *j = ctx;
+  pack_panels(j->k, j->N, j->K, j->src, j->ld_n, j->ld_k, j->w, p0, p1);
+}
+
+/* Below this many bytes a packing runs on the caller alone. */
+#define SPLIT_BYTES ((size_t)256 << 10)
+
+bool tfcc_f32_pack_pool(struct tfcc_threadpool *pool, const tfcc_f32_gemm_kernel *k, int32_t n,
+                        int32_t kdim, const float *src, size_t ld_n, size_t ld_k, const float *bias,
+                        tfcc_f32_packed *out) {
   memset(out, 0, sizeof *out);
   if (n < 0 || kdim < 0) return false;
   const size_t bytes = tfcc_f32_packed_bytes(k, n, kdim);
   float *w = tfcc_wmem_alloc(bytes); /* huge pages, populated: few first-touch faults */
   if (!w) return false;
-  tfcc_f32_pack_into(k, n, kdim, src, ld_n, ld_k, bias, w, out);
+  pack_begin(k, n, kdim, bias, w, out);
+  const size_t panels = ((size_t)n + (size_t)k->nr - 1) / (size_t)k->nr;
+  const int threads = tfcc_threadpool_size(pool);
+  pack_job j = {k, (size_t)n, (size_t)kdim, ld_n, ld_k, src, w};
+  if (threads > 1 && bytes >= SPLIT_BYTES && panels > 1)
+    tfcc_threadpool_run_split(pool, panels, (size_t)threads, pack_job_range, &j);
+  else
+    pack_job_range(&j, 0, panels);
   return true;
 }
 
+bool tfcc_f32_pack(const tfcc_f32_gemm_kernel *k, int32_t n, int32_t kdim, const float *src,
+                   size_t ld_n, size_t ld_k, const float *bias, tfcc_f32_packed *out) {
+  return tfcc_f32_pack_pool(NULL, k, n, kdim, src, ld_n, ld_k, bias, out);
+}
 void tfcc_f32_packed_free(tfcc_f32_packed *p) {
   if (!p) return;
   tfcc_wmem_free(p->w);
