@@ -1,8 +1,9 @@
-/* q8 depthwise micro-kernel, WebAssembly SIMD128 (dwconv_body.h): 8 channels per step; each
- * tap widens 8 input bytes to int32 and multiplies them with the packed int32 weights (w' in
- * the low 16 bits) in i32x4.dot_i16x8, an exact product. The channel tail goes through a
- * zero-padded copy. Requantization as tfcc_requant_fp32 (f32x4.nearest rounds half to even).
- * The layout is that of the NEON kernel (q8-dwconv-neon.c). */
+/* q8 depthwise micro-kernel, WebAssembly SIMD128 (dwconv_body.h): 16 channels per step; each
+ * tap loads 8 input bytes at a time widened to int16 (v128.load8x8) and multiplies them with
+ * the tap's int16 weights w' (tfcc_q8_dw_w16: packed as int16, not in int32 slots) in
+ * i32x4.extmul_{low,high}_i16x8, exact int32 products (|x| <= 255, |w'| <= 255). The channel
+ * tail goes through a zero-padded copy. Requantization as tfcc_requant_fp32 (f32x4.nearest
+ * rounds half to even). */
 #include <string.h>
 #include <wasm_simd128.h>
 
@@ -15,48 +16,76 @@ static inline v128_t widen(const uint8_t *p, size_t n, bool is_signed) {
   return is_signed ? wasm_i16x8_load8x8(tmp) : wasm_u16x8_load8x8(tmp);
 }
 
-#define Q8DW_N 8
+#define Q8DW_N 16
+/* the body hands each step its weights at int16 offset ch of tap 0's row */
+#define Q8DW_W_AT(w, ch) \
+  ((const int32_t *)(const void *)((const int16_t *)(const void *)(w) + (ch)))
 typedef struct q8dw_acc {
-  v128_t a0, a1;
+  v128_t a0, a1, a2, a3;
 } q8dw_acc;
 
 static inline q8dw_acc q8dw_sum(const int32_t *bias, const uint8_t *const *taps, size_t ntaps,
                                 size_t ch, size_t n, const int32_t *w, size_t c16, bool is_signed) {
   v128_t a0 = wasm_v128_load(bias), a1 = wasm_v128_load(bias + 4);
-  for (size_t t = 0; t < ntaps; t++) {
-    const v128_t x = widen(taps[t] + ch, n, is_signed);
-    const int32_t *wt = w + t * c16;
-    /* Each weight int32 is (w', 0) as two int16 (w' in its low 16 bits, high bits zero), and
-       each input widened to int32 is (x, sign) as two int16: their i32x4.dot_i16x8 is
-       x * w' + sign * 0, the exact product, with no shuffle of the weights. */
-    a0 = wasm_i32x4_add(a0,
-                        wasm_i32x4_dot_i16x8(wasm_i32x4_extend_low_i16x8(x), wasm_v128_load(wt)));
-    a1 = wasm_i32x4_add(
-        a1, wasm_i32x4_dot_i16x8(wasm_i32x4_extend_high_i16x8(x), wasm_v128_load(wt + 4)));
+  v128_t a2 = wasm_v128_load(bias + 8), a3 = wasm_v128_load(bias + 12);
+  if (n >= 16) {
+    for (size_t t = 0; t < ntaps; t++) {
+      const uint8_t *x = taps[t] + ch;
+      const int16_t *wt = (const int16_t *)(const void *)(w + t * c16);
+      const v128_t x0 = is_signed ? wasm_i16x8_load8x8(x) : wasm_u16x8_load8x8(x);
+      const v128_t x1 = is_signed ? wasm_i16x8_load8x8(x + 8) : wasm_u16x8_load8x8(x + 8);
+      const v128_t w0 = wasm_v128_load(wt), w1 = wasm_v128_load(wt + 8);
+      a0 = wasm_i32x4_add(a0, wasm_i32x4_extmul_low_i16x8(x0, w0));
+      a1 = wasm_i32x4_add(a1, wasm_i32x4_extmul_high_i16x8(x0, w0));
+      a2 = wasm_i32x4_add(a2, wasm_i32x4_extmul_low_i16x8(x1, w1));
+      a3 = wasm_i32x4_add(a3, wasm_i32x4_extmul_high_i16x8(x1, w1));
+    }
+  } else {
+    for (size_t t = 0; t < ntaps; t++) {
+      const uint8_t *x = taps[t] + ch;
+      const int16_t *wt = (const int16_t *)(const void *)(w + t * c16);
+      const v128_t x0 = widen(x, n, is_signed);
+      const v128_t x1 = n > 8 ? widen(x + 8, n - 8, is_signed) : wasm_i32x4_splat(0);
+      const v128_t w0 = wasm_v128_load(wt), w1 = wasm_v128_load(wt + 8);
+      a0 = wasm_i32x4_add(a0, wasm_i32x4_extmul_low_i16x8(x0, w0));
+      a1 = wasm_i32x4_add(a1, wasm_i32x4_extmul_high_i16x8(x0, w0));
+      a2 = wasm_i32x4_add(a2, wasm_i32x4_extmul_low_i16x8(x1, w1));
+      a3 = wasm_i32x4_add(a3, wasm_i32x4_extmul_high_i16x8(x1, w1));
+    }
   }
-  const q8dw_acc r = {a0, a1};
+  const q8dw_acc r = {a0, a1, a2, a3};
   return r;
 }
 
 static inline void q8dw_store32(int32_t *c32, q8dw_acc acc) {
   wasm_v128_store(c32, acc.a0);
   wasm_v128_store(c32 + 4, acc.a1);
+  wasm_v128_store(c32 + 8, acc.a2);
+  wasm_v128_store(c32 + 12, acc.a3);
+}
+
+static inline v128_t requant4(v128_t acc, const float *scale, v128_t vlo, v128_t vhi, v128_t vzp) {
+  v128_t f = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(acc), wasm_v128_load(scale));
+  f = wasm_f32x4_pmin(wasm_f32x4_pmax(f, vlo), vhi);
+  return wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(f)), vzp);
 }
 
 static inline void q8dw_requant(uint8_t *c, q8dw_acc acc, const float *scale, float lo, float hi,
                                 int32_t zp, size_t n) {
   const v128_t vlo = wasm_f32x4_splat(lo), vhi = wasm_f32x4_splat(hi);
   const v128_t vzp = wasm_i32x4_splat(zp);
-  v128_t f0 = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(acc.a0), wasm_v128_load(scale));
-  v128_t f1 = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(acc.a1), wasm_v128_load(scale + 4));
-  f0 = wasm_f32x4_pmin(wasm_f32x4_pmax(f0, vlo), vhi);
-  f1 = wasm_f32x4_pmin(wasm_f32x4_pmax(f1, vlo), vhi);
-  const v128_t q0 = wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(f0)), vzp);
-  const v128_t q1 = wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(f1)), vzp);
-  const v128_t b =
+  const v128_t q0 = requant4(acc.a0, scale, vlo, vhi, vzp);
+  const v128_t q1 = requant4(acc.a1, scale + 4, vlo, vhi, vzp);
+  const v128_t q2 = requant4(acc.a2, scale + 8, vlo, vhi, vzp);
+  const v128_t q3 = requant4(acc.a3, scale + 12, vlo, vhi, vzp);
+  /* low byte of each lane (a truncation, as the scalar kernel's (uint8_t) cast) */
+  const v128_t b01 =
       wasm_i8x16_shuffle(q0, q1, 0, 4, 8, 12, 16, 20, 24, 28, 0, 4, 8, 12, 16, 20, 24, 28);
-  if (n >= 8) {
-    wasm_v128_store64_lane(c, b, 0);
+  const v128_t b23 =
+      wasm_i8x16_shuffle(q2, q3, 0, 4, 8, 12, 16, 20, 24, 28, 0, 4, 8, 12, 16, 20, 24, 28);
+  const v128_t b = wasm_i64x2_shuffle(b01, b23, 0, 2);
+  if (n >= 16) {
+    wasm_v128_store(c, b);
     return;
   }
   uint8_t tmp[16];
