@@ -2,8 +2,8 @@
  * tap loads 8 input bytes at a time widened to int16 (v128.load8x8) and multiplies them with
  * the tap's int16 weights w' (tfcc_q8_dw_w16: packed as int16, not in int32 slots) in
  * i32x4.extmul_{low,high}_i16x8, exact int32 products (|x| <= 255, |w'| <= 255). The channel
- * tail goes through a zero-padded copy. Requantization as tfcc_requant_fp32 (f32x4.nearest
- * rounds half to even). */
+ * tail goes through a zero-padded copy. Requantization as tfcc_requant_fp32 (round half to
+ * even, see requant4). */
 #include <string.h>
 #include <wasm_simd128.h>
 
@@ -64,16 +64,20 @@ static inline void q8dw_store32(int32_t *c32, q8dw_acc acc) {
   wasm_v128_store(c32 + 12, acc.a3);
 }
 
-static inline v128_t requant4(v128_t acc, const float *scale, v128_t vlo, v128_t vhi, v128_t vzp) {
+/* f + 1.5 * 2^23 (|f| < 2^22) has the integer nearest f, ties to even, in its low mantissa bits:
+ * the bits minus those of 1.5 * 2^23 are f rounded as f32x4.nearest, exactly (no
+ * i32x4.trunc_sat_f32x4, several instructions on x86-64 engines); minus zp folded in. */
+static inline v128_t requant4(v128_t acc, const float *scale, v128_t vlo, v128_t vhi,
+                              v128_t magic_zp) {
   v128_t f = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(acc), wasm_v128_load(scale));
   f = wasm_f32x4_pmin(wasm_f32x4_pmax(f, vlo), vhi);
-  return wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(f)), vzp);
+  return wasm_i32x4_sub(wasm_f32x4_add(f, wasm_f32x4_splat(12582912.0f)), magic_zp);
 }
 
 static inline void q8dw_requant(uint8_t *c, q8dw_acc acc, const float *scale, float lo, float hi,
                                 int32_t zp, size_t n) {
   const v128_t vlo = wasm_f32x4_splat(lo), vhi = wasm_f32x4_splat(hi);
-  const v128_t vzp = wasm_i32x4_splat(zp);
+  const v128_t vzp = wasm_i32x4_splat((int32_t)(0x4B400000u - (uint32_t)zp));
   const v128_t q0 = requant4(acc.a0, scale, vlo, vhi, vzp);
   const v128_t q1 = requant4(acc.a1, scale + 4, vlo, vhi, vzp);
   const v128_t q2 = requant4(acc.a2, scale + 8, vlo, vhi, vzp);

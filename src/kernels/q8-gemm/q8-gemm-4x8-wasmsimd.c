@@ -8,7 +8,9 @@
  * the 16 SIMD registers of x86-64 engines: the 4-depth layout's 16 accumulators spilled).
  * Products of two widened bytes fit i16 x i16 -> i32 exactly (|s8 x s8| <= 16384, u8 x u8 <=
  * 65025), so the sums wrap modulo 2^32 exactly as the reference's int32 does. Output stage: the
- * int32 tile (o->c32) or float requantization as tfcc_requant_fp32 (round half to even). */
+ * int32 tile (o->c32) or float requantization as tfcc_requant_fp32 (round half to even, by the
+ * 1.5 * 2^23 addition: no f32x4.nearest / i32x4.trunc_sat_f32x4, several instructions each on
+ * x86-64 engines). */
 #include <string.h>
 #include <wasm_simd128.h>
 
@@ -16,8 +18,32 @@
 
 #define NR 8
 
+/* The output stage's constants: the clamp (act_min - zp, act_max - zp) and the rounding. */
+typedef struct out_consts {
+  v128_t lo, hi, magic, magic_zp;
+} out_consts;
+
+static inline out_consts out_init(const tfcc_q8_out *o) {
+  out_consts k;
+  k.lo = wasm_f32x4_splat(o->lo);
+  k.hi = wasm_f32x4_splat(o->hi);
+  /* f + 1.5 * 2^23 (|f| < 2^22) has the integer nearest f, ties to even, in its low mantissa
+     bits: the bits minus those of 1.5 * 2^23 are f rounded as f32x4.nearest, exactly; minus
+     zp folded into the one integer subtraction */
+  k.magic = wasm_f32x4_splat(12582912.0f);
+  k.magic_zp = wasm_i32x4_splat((int32_t)(0x4B400000u - (uint32_t)o->zp));
+  return k;
+}
+
+static inline v128_t requant4(v128_t acc, const float *scale, const out_consts *k) {
+  v128_t f = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(acc), wasm_v128_load(scale));
+  f = wasm_f32x4_pmin(wasm_f32x4_pmax(f, k->lo), k->hi);
+  return wasm_i32x4_sub(wasm_f32x4_add(f, k->magic), k->magic_zp);
+}
+
 static inline void store_row(size_t i, size_t nc, v128_t v0, v128_t v1, const int32_t *bias,
-                             const int32_t *row_add, const float *scale, const tfcc_q8_out *o) {
+                             const int32_t *row_add, const float *scale, const tfcc_q8_out *o,
+                             const out_consts *k) {
   const v128_t ra = wasm_i32x4_splat(row_add[i]);
   v0 = wasm_i32x4_add(wasm_i32x4_add(v0, wasm_v128_load(bias)), ra);
   v1 = wasm_i32x4_add(wasm_i32x4_add(v1, wasm_v128_load(bias + 4)), ra);
@@ -26,14 +52,7 @@ static inline void store_row(size_t i, size_t nc, v128_t v0, v128_t v1, const in
     wasm_v128_store(o->c32 + i * NR + 4, v1);
     return;
   }
-  const v128_t lo = wasm_f32x4_splat(o->lo), hi = wasm_f32x4_splat(o->hi);
-  v128_t f0 = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(v0), wasm_v128_load(scale));
-  v128_t f1 = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(v1), wasm_v128_load(scale + 4));
-  f0 = wasm_f32x4_pmin(wasm_f32x4_pmax(f0, lo), hi);
-  f1 = wasm_f32x4_pmin(wasm_f32x4_pmax(f1, lo), hi);
-  const v128_t zp = wasm_i32x4_splat(o->zp);
-  const v128_t q0 = wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(f0)), zp);
-  const v128_t q1 = wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(f1)), zp);
+  const v128_t q0 = requant4(v0, scale, k), q1 = requant4(v1, scale + 4, k);
   /* low byte of each lane (a truncation, as the scalar kernel's (uint8_t) cast) */
   const v128_t b =
       wasm_i8x16_shuffle(q0, q1, 0, 4, 8, 12, 16, 20, 24, 28, 0, 4, 8, 12, 16, 20, 24, 28);
@@ -93,10 +112,11 @@ static inline const uint8_t *tail8(uint8_t *tmp, const uint8_t *p, size_t n) {
     STEP(LOADW, tail8(t0, a0 + k, kc - k), tail8(t1, a1 + k, kc - k), tail8(t2, a2 + k, kc - k), \
          tail8(t3, a3 + k, kc - k)) \
   } \
-  store_row(0, nc, c00, c01, bias, row_add, scale, o); \
-  if (mr > 1) store_row(1, nc, c10, c11, bias, row_add, scale, o); \
-  if (mr > 2) store_row(2, nc, c20, c21, bias, row_add, scale, o); \
-  if (mr > 3) store_row(3, nc, c30, c31, bias, row_add, scale, o);
+  const out_consts oc = out_init(o); \
+  store_row(0, nc, c00, c01, bias, row_add, scale, o, &oc); \
+  if (mr > 1) store_row(1, nc, c10, c11, bias, row_add, scale, o, &oc); \
+  if (mr > 2) store_row(2, nc, c20, c21, bias, row_add, scale, o, &oc); \
+  if (mr > 3) store_row(3, nc, c30, c31, bias, row_add, scale, o, &oc);
 
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_4x8_wasmsimd){
     TILE(wasm_i16x8_load8x8)} TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_4x8_wasmsimd) {
