@@ -96,7 +96,7 @@ bool tfcc_q8_dw_pack(const tfcc_q8_dw_kernel *k, bool is_signed, int32_t c, int3
       const uint8_t b = f[t * (size_t)c + ch];
       const int32_t v = (is_signed ? (int32_t)(int8_t)b : (int32_t)b) + r->filter_offset;
       if (w16)
-        ((int16_t *)(void *)(w + (2 + t) * c16))[ch] = (int16_t)v;
+        ((int16_t *)(void *)(w + (2 + t / 2) * c16))[2 * ch + t % 2] = (int16_t)v;
       else
         w[(2 + t) * c16 + ch] = (int32_t)(uint32_t)(uint16_t)(int16_t)v;
       sum += (uint32_t)v;

@@ -9,14 +9,8 @@
  *                          times its weights w + t * c16
  *   q8dw_store32(c32, acc)  the sums
  *   q8dw_requant(c, acc, scale, lo, hi, zp, n)  min(n, Q8DW_N) bytes
- *   Q8DW_FN_S, Q8DW_FN_U   the int8 and uint8 entry points' names
- *   Q8DW_W_AT(w, ch)       optional: the weights pointer a step gets (default w + ch; kernels
- *                          packed with int16 weights, tfcc_q8_dw_w16, point at int16 ch) */
+ *   Q8DW_FN_S, Q8DW_FN_U   the int8 and uint8 entry points' names */
 #include "kernels/q8-dwconv/ukernels.h"
-
-#ifndef Q8DW_W_AT
-#define Q8DW_W_AT(w, ch) ((w) + (ch))
-#endif
 
 static inline void pixel(size_t c, size_t ntaps, const uint8_t *const *taps, const int32_t *pw,
                          const tfcc_q8_out *o, bool is_signed) {
@@ -26,8 +20,7 @@ static inline void pixel(size_t c, size_t ntaps, const uint8_t *const *taps, con
   const float lo = o->lo, hi = o->hi;
   const int32_t zp = o->zp;
   for (size_t ch = 0; ch < c; ch += Q8DW_N) {
-    const q8dw_acc acc =
-        q8dw_sum(pw + ch, taps, ntaps, ch, c - ch, Q8DW_W_AT(w, ch), c16, is_signed);
+    const q8dw_acc acc = q8dw_sum(pw + ch, taps, ntaps, ch, c - ch, w + ch, c16, is_signed);
     if (o->c32)
       q8dw_store32(o->c32 + ch, acc);
     else

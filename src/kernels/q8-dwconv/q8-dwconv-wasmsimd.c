@@ -1,9 +1,11 @@
-/* q8 depthwise micro-kernel, WebAssembly SIMD128 (dwconv_body.h): 16 channels per step; each
- * tap loads 8 input bytes at a time widened to int16 (v128.load8x8) and multiplies them with
- * the tap's int16 weights w' (tfcc_q8_dw_w16: packed as int16, not in int32 slots) in
- * i32x4.extmul_{low,high}_i16x8, exact int32 products (|x| <= 255, |w'| <= 255). The channel
- * tail goes through a zero-padded copy. Requantization as tfcc_requant_fp32 (round half to
- * even, see requant4). */
+/* q8 depthwise micro-kernel, WebAssembly SIMD128 (dwconv_body.h): 16 channels per step, taps
+ * in pairs. The pack (tfcc_q8_dw_w16) stores the int16 weights w' of taps 2p and 2p + 1
+ * interleaved per channel in tap row p (int16 2c + t % 2 of that c16-int32 row; an odd last tap
+ * has a zero partner). Per pair and 8 channels the two taps' input bytes, loaded widened to int16
+ * (v128.load8x8), are interleaved the same way (i16x8 unpack low / high) and meet the weights in
+ * i32x4.dot_i16x8: x_t * w'_t + x_t+1 * w'_t+1 per channel, exact in int32 (|x| <= 255,
+ * |w'| <= 255). The channel tail goes through a zero-padded copy. Requantization as
+ * tfcc_requant_fp32 (round half to even, see requant4). */
 #include <string.h>
 #include <wasm_simd128.h>
 
@@ -12,45 +14,45 @@
 static inline v128_t widen(const uint8_t *p, size_t n, bool is_signed) {
   if (n >= 8) return is_signed ? wasm_i16x8_load8x8(p) : wasm_u16x8_load8x8(p);
   uint8_t tmp[8] = {0};
-  memcpy(tmp, p, n);
+  if (n) memcpy(tmp, p, n);
   return is_signed ? wasm_i16x8_load8x8(tmp) : wasm_u16x8_load8x8(tmp);
 }
 
 #define Q8DW_N 16
-/* the body hands each step its weights at int16 offset ch of tap 0's row */
-#define Q8DW_W_AT(w, ch) \
-  ((const int32_t *)(const void *)((const int16_t *)(const void *)(w) + (ch)))
 typedef struct q8dw_acc {
   v128_t a0, a1, a2, a3;
 } q8dw_acc;
+
+/* taps xa (tap 2p) and xb (tap 2p + 1), 8 channels each, against the pair's weights at wt */
+#define PAIR8(xa, xb, wt, lo, hi) \
+  lo = wasm_i32x4_add(lo, \
+                      wasm_i32x4_dot_i16x8(wasm_i16x8_shuffle(xa, xb, 0, 8, 1, 9, 2, 10, 3, 11), \
+                                           wasm_v128_load(wt))); \
+  hi = wasm_i32x4_add(hi, \
+                      wasm_i32x4_dot_i16x8(wasm_i16x8_shuffle(xa, xb, 4, 12, 5, 13, 6, 14, 7, 15), \
+                                           wasm_v128_load((wt) + 8)))
 
 static inline q8dw_acc q8dw_sum(const int32_t *bias, const uint8_t *const *taps, size_t ntaps,
                                 size_t ch, size_t n, const int32_t *w, size_t c16, bool is_signed) {
   v128_t a0 = wasm_v128_load(bias), a1 = wasm_v128_load(bias + 4);
   v128_t a2 = wasm_v128_load(bias + 8), a3 = wasm_v128_load(bias + 12);
-  if (n >= 16) {
-    for (size_t t = 0; t < ntaps; t++) {
-      const uint8_t *x = taps[t] + ch;
-      const int16_t *wt = (const int16_t *)(const void *)(w + t * c16);
-      const v128_t x0 = is_signed ? wasm_i16x8_load8x8(x) : wasm_u16x8_load8x8(x);
-      const v128_t x1 = is_signed ? wasm_i16x8_load8x8(x + 8) : wasm_u16x8_load8x8(x + 8);
-      const v128_t w0 = wasm_v128_load(wt), w1 = wasm_v128_load(wt + 8);
-      a0 = wasm_i32x4_add(a0, wasm_i32x4_extmul_low_i16x8(x0, w0));
-      a1 = wasm_i32x4_add(a1, wasm_i32x4_extmul_high_i16x8(x0, w0));
-      a2 = wasm_i32x4_add(a2, wasm_i32x4_extmul_low_i16x8(x1, w1));
-      a3 = wasm_i32x4_add(a3, wasm_i32x4_extmul_high_i16x8(x1, w1));
-    }
-  } else {
-    for (size_t t = 0; t < ntaps; t++) {
-      const uint8_t *x = taps[t] + ch;
-      const int16_t *wt = (const int16_t *)(const void *)(w + t * c16);
-      const v128_t x0 = widen(x, n, is_signed);
-      const v128_t x1 = n > 8 ? widen(x + 8, n - 8, is_signed) : wasm_i32x4_splat(0);
-      const v128_t w0 = wasm_v128_load(wt), w1 = wasm_v128_load(wt + 8);
-      a0 = wasm_i32x4_add(a0, wasm_i32x4_extmul_low_i16x8(x0, w0));
-      a1 = wasm_i32x4_add(a1, wasm_i32x4_extmul_high_i16x8(x0, w0));
-      a2 = wasm_i32x4_add(a2, wasm_i32x4_extmul_low_i16x8(x1, w1));
-      a3 = wasm_i32x4_add(a3, wasm_i32x4_extmul_high_i16x8(x1, w1));
+  for (size_t t = 0; t < ntaps; t += 2) {
+    /* an odd last tap pairs with itself: its partner's weights are zero */
+    const uint8_t *xa = taps[t] + ch, *xb = taps[t + 1 < ntaps ? t + 1 : t] + ch;
+    const int16_t *wt = (const int16_t *)(const void *)(w + (t / 2) * c16);
+    if (n >= 16) {
+      const v128_t xa0 = is_signed ? wasm_i16x8_load8x8(xa) : wasm_u16x8_load8x8(xa);
+      const v128_t xb0 = is_signed ? wasm_i16x8_load8x8(xb) : wasm_u16x8_load8x8(xb);
+      const v128_t xa1 = is_signed ? wasm_i16x8_load8x8(xa + 8) : wasm_u16x8_load8x8(xa + 8);
+      const v128_t xb1 = is_signed ? wasm_i16x8_load8x8(xb + 8) : wasm_u16x8_load8x8(xb + 8);
+      PAIR8(xa0, xb0, wt, a0, a1);
+      PAIR8(xa1, xb1, wt + 16, a2, a3);
+    } else {
+      const v128_t xa0 = widen(xa, n, is_signed), xb0 = widen(xb, n, is_signed);
+      const v128_t xa1 = widen(xa + 8, n > 8 ? n - 8 : 0, is_signed);
+      const v128_t xb1 = widen(xb + 8, n > 8 ? n - 8 : 0, is_signed);
+      PAIR8(xa0, xb0, wt, a0, a1);
+      PAIR8(xa1, xb1, wt + 16, a2, a3);
     }
   }
   const q8dw_acc r = {a0, a1, a2, a3};
