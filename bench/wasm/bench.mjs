@@ -4,7 +4,9 @@
 // once, in rotating order); an engine's figure is the median over rounds of its mean ms per run,
 // the ratios are medians of the per-round ratios.
 //   node bench/wasm/bench.mjs [--tfcc PKG_DIR] [--deps NODE_MODULES] [--rounds 7] [--runs 10]
-//        [--models "FILE.tflite[:INPUT.npy] ..."] [--zoo DIR] [--json OUT]
+//        [--models "FILE.tflite[:INPUT.npy] ..."] [--zoo DIR] [--json OUT] [--tfcc-before PKG_DIR]
+// --tfcc-before: a second tfcc-wasm package (e.g. built from the previous commit) run as a fourth
+// engine in the same interleaved rounds, for a before/after on the same load.
 // Defaults: --tfcc build-wasm/npm/tfcc-wasm; --deps bench/wasm/node_modules (npm ci there), else
 // /tmp/tflite-ref/node_modules; models: the zoo's mobilenet_v2, mobilenet_v2.int8, resnet18
 // (--zoo, default ~/.cache/tfcc-zoo, where present) and the shared int8 MobileNetV2s.
@@ -47,8 +49,13 @@ const models = (opt('--models', null)?.split(/\s+/).filter(Boolean)) || defaultM
 const {Runtime} = await import(pathToFileURL(path.join(tfccPkg, 'lib', 'index.mjs')).href);
 const tfccRt = await Runtime.create({threads: 1});
 
-async function tfccEngine(bytes, inputs) {
-  const m = await tfccRt.loadModel(bytes);
+const beforePkg = opt('--tfcc-before', null);
+const beforeRt = beforePkg
+  ? await (await import(pathToFileURL(path.join(path.resolve(beforePkg), 'lib', 'index.mjs')).href)).Runtime.create({threads: 1})
+  : null;
+
+async function tfccEngine(bytes, inputs, rt = tfccRt) {
+  const m = await rt.loadModel(bytes);
   const s = m.createSession();
   return {run: () => s.run(inputs), output: () => Object.values(s.run(inputs))[0],
           close: () => { s.dispose(); m.dispose(); }};
@@ -140,6 +147,7 @@ async function tfwebEngine(bytes, inputs) {
 
 // ------------------------------------------------------------------ measurement
 const ENGINES = [['tfcc-wasm', tfccEngine], ['litert', litertEngine], ['tfjs-tflite', tfwebEngine]];
+if (beforeRt) ENGINES.push(['tfcc-before', (b, i) => tfccEngine(b, i, beforeRt)]);
 const median = (a) => { const s = [...a].sort((x, y) => x - y); const n = s.length; return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2; };
 const bytesOf = (x) => new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
 
@@ -189,6 +197,10 @@ for (const spec of models) {
   for (const k of names) row.cpu_ms[k] = +median(cpu[k]).toFixed(2);
   for (const k of names.filter((n) => n !== 'tfcc-wasm')) {
     if (!per['tfcc-wasm']) continue;
+    if (k === 'tfcc-before') {
+      for (const o of ['litert', 'tfjs-tflite'])
+        if (per[o]) row.ratio[`before/${o}`] = +median(per[k].map((v, i) => v / per[o][i])).toFixed(3);
+    }
     row.ratio[`tfcc/${k}`] = +median(per['tfcc-wasm'].map((v, i) => v / per[k][i])).toFixed(3);
     row.cpu_ratio[`tfcc/${k}`] = +median(cpu['tfcc-wasm'].map((v, i) => v / cpu[k][i])).toFixed(3);
   }
@@ -215,6 +227,14 @@ for (const r of results) {
               `${r.cpu_ms['tfcc-wasm'] ?? '-'} / ${r.cpu_ms.litert ?? '-'} / ${r.cpu_ms['tfjs-tflite'] ?? '-'} | ` +
               `${r.cpu_ratio['tfcc/litert'] ?? '-'} | ${r.cpu_ratio['tfcc/tfjs-tflite'] ?? '-'} | ${r.tfcc_vs_litert_max_diff ?? '-'} |`);
 }
+if (beforeRt) {
+  console.log('\n| model | tfcc before ms | tfcc after ms | LiteRT.js ms | tfjs-tflite ms | before / LiteRT.js | after / LiteRT.js | before / tfjs | after / tfjs |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of results)
+    console.log(`| ${r.model} | ${r.ms['tfcc-before'] ?? '-'} | ${r.ms['tfcc-wasm'] ?? '-'} | ${r.ms.litert ?? '-'} | ${r.ms['tfjs-tflite'] ?? '-'} | ` +
+                `${r.ratio['before/litert'] ?? '-'} | ${r.ratio['tfcc/litert'] ?? '-'} | ${r.ratio['before/tfjs-tflite'] ?? '-'} | ${r.ratio['tfcc/tfjs-tflite'] ?? '-'} |`);
+}
 const out = opt('--json', null);
 if (out) fs.writeFileSync(out, JSON.stringify({summary, results}, null, 2) + '\n');
 tfccRt.dispose();
+beforeRt?.dispose();

@@ -89,7 +89,7 @@ await check('per-operator profile names the wasmsimd kernels', () => {
   const conv = p.filter((e) => e.op === 'CONV_2D');
   assert.ok(conv.length > 0 && conv.every((e) => e.kernel === 'q8-gemm-4x8-wasmsimd' && e.runs === 2 && e.ms >= 0 && e.macs > 0),
             JSON.stringify(conv[0]));
-  assert.ok(p.some((e) => e.op === 'DEPTHWISE_CONV_2D' && e.kernel === 'q8-dwconv-8-wasmsimd'), JSON.stringify(p));
+  assert.ok(p.some((e) => e.op === 'DEPTHWISE_CONV_2D' && e.kernel === 'q8-dwconv-16-wasmsimd'), JSON.stringify(p));
   s.profile(false);
 });
 

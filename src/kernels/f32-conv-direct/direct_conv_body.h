@@ -20,6 +20,68 @@ static inline float dc_clamp(float v, float lo, float hi) {
   return v > hi ? hi : v;
 }
 
+#ifdef TFCC_DC_F32V
+/* Explicit vectors (the ISA file includes its kernels/simd/f32v_<isa>.h, defines TFCC_DC_F32V
+ * and TFCC_DC_NR = 2 * F32V_N, for targets where the compiler keeps the portable tile's
+ * accumulator in memory: wasm32): 4 pixels x 2 vectors in named variables, the same sums in
+ * the same order (bias, then each tap's product). DC_VCLAMP(v, lo, hi): as dc_clamp. */
+#ifndef DC_VCLAMP
+#define DC_VCLAMP(v, lo, hi) f32v_sel(f32v_gt(v, hi), hi, f32v_sel(f32v_lt(v, lo), lo, v))
+#endif
+static inline void dc_store(float *o, size_t nc, f32v v0, f32v v1, f32v lo, f32v hi) {
+  v0 = DC_VCLAMP(v0, lo, hi);
+  v1 = DC_VCLAMP(v1, lo, hi);
+  if (nc >= 2 * F32V_N) {
+    f32v_st(o, v0);
+    f32v_st(o + F32V_N, v1);
+  } else if (nc > F32V_N) {
+    f32v_st(o, v0);
+    f32v_st_n(o + F32V_N, v1, nc - F32V_N);
+  } else {
+    f32v_st_n(o, v0, nc);
+  }
+}
+
+static void dc_tile(const float *const *px, size_t mr, size_t ky_stride, int32_t KH, int32_t KWC,
+                    const float *w, int32_t N, float *out, float lo, float hi) {
+  const size_t NR = 2 * F32V_N;
+  const size_t panel = NR * (size_t)KH * (size_t)KWC;
+  const float *a0 = px[0], *a1 = px[mr > 1 ? 1 : 0], *a2 = px[mr > 2 ? 2 : 0],
+              *a3 = px[mr > 3 ? 3 : 0];
+  const float *wp = w + ((size_t)N + NR - 1) / NR * NR;
+  const f32v vlo = f32v_set(lo), vhi = f32v_set(hi);
+  for (size_t n0 = 0; n0 < (size_t)N; n0 += NR, wp += panel) {
+    const size_t nc = (size_t)N - n0 < NR ? (size_t)N - n0 : NR;
+    const f32v b0 = f32v_ld(w + n0), b1 = f32v_ld(w + n0 + F32V_N);
+    f32v c00 = b0, c01 = b1, c10 = b0, c11 = b1, c20 = b0, c21 = b1, c30 = b0, c31 = b1;
+    const float *wk = wp;
+    for (int32_t ky = 0; ky < KH; ky++) {
+      const size_t off = (size_t)ky * ky_stride;
+      for (int32_t j = 0; j < KWC; j++, wk += NR) {
+        const f32v w0 = f32v_ld(wk), w1 = f32v_ld(wk + F32V_N);
+        const size_t o = off + (size_t)j;
+        f32v x = DC_BCAST(a0 + o);
+        c00 = f32v_add(c00, f32v_mul(x, w0));
+        c01 = f32v_add(c01, f32v_mul(x, w1));
+        x = DC_BCAST(a1 + o);
+        c10 = f32v_add(c10, f32v_mul(x, w0));
+        c11 = f32v_add(c11, f32v_mul(x, w1));
+        x = DC_BCAST(a2 + o);
+        c20 = f32v_add(c20, f32v_mul(x, w0));
+        c21 = f32v_add(c21, f32v_mul(x, w1));
+        x = DC_BCAST(a3 + o);
+        c30 = f32v_add(c30, f32v_mul(x, w0));
+        c31 = f32v_add(c31, f32v_mul(x, w1));
+      }
+    }
+    float *o = out + n0;
+    dc_store(o, nc, c00, c01, vlo, vhi);
+    if (mr > 1) dc_store(o + (size_t)N, nc, c10, c11, vlo, vhi);
+    if (mr > 2) dc_store(o + 2 * (size_t)N, nc, c20, c21, vlo, vhi);
+    if (mr > 3) dc_store(o + 3 * (size_t)N, nc, c30, c31, vlo, vhi);
+  }
+}
+#else
 static void dc_tile(const float *const *px, size_t mr, size_t ky_stride, int32_t KH, int32_t KWC,
                     const float *w, int32_t N, float *out, float lo, float hi) {
   const size_t NR = TFCC_DC_NR;
@@ -46,6 +108,7 @@ static void dc_tile(const float *const *px, size_t mr, size_t ky_stride, int32_t
       for (size_t i = 0; i < nc; i++) out[p * (size_t)N + n0 + i] = dc_clamp(acc[p][i], lo, hi);
   }
 }
+#endif
 
 #define TFCC_DC_MR 4
 #include "kernels/f32-conv-direct/direct_conv_rows.h"

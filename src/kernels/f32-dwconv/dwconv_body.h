@@ -12,6 +12,55 @@ static inline float dw_clamp(float v, float lo, float hi) {
   return v > hi ? hi : v;
 }
 
+#ifdef TFCC_DW_F32V
+/* Explicit vectors (the ISA file includes its kernels/simd/f32v_<isa>.h and defines
+ * TFCC_DW_F32V, for targets where the compiler does not keep the block below in registers:
+ * wasm32): 4 vectors of channels per pass, then one, then a partial one; per channel the same
+ * sum in the same order as the portable loop (bias, then each tap's product, in tap order).
+ * DW_VCLAMP(v, lo, hi): v < lo ? lo : v, then v > hi ? hi : v (NaN passes, as dw_clamp). */
+#ifndef DW_VCLAMP
+#define DW_VCLAMP(v, lo, hi) f32v_sel(f32v_gt(v, hi), hi, f32v_sel(f32v_lt(v, lo), lo, v))
+#endif
+#define DW_TAP_X(ky, kx) \
+  (img + (base + (ptrdiff_t)((size_t)(ky)*row_step + (size_t)(kx)*col_step) + c))
+#define DW_TAP_F(ky, kx) (filter + ((size_t)(ky) * (size_t)kw_all + (size_t)(kx)) * (size_t)C + c)
+static inline void dw_pixel(const float *restrict img, ptrdiff_t base, const float *restrict filter,
+                            const float *restrict bias, float *restrict out_px, int32_t C,
+                            int32_t kw_all, size_t row_step, size_t col_step, int32_t ky0,
+                            int32_t ky1, int32_t kx0, int32_t kx1, float lo, float hi) {
+  const f32v vlo = f32v_set(lo), vhi = f32v_set(hi);
+  int32_t c = 0;
+  for (; c + 4 * F32V_N <= C; c += 4 * F32V_N) {
+    f32v a0 = f32v_zero(), a1 = a0, a2 = a0, a3 = a0;
+    if (bias) {
+      a0 = f32v_ld(bias + c);
+      a1 = f32v_ld(bias + c + F32V_N);
+      a2 = f32v_ld(bias + c + 2 * F32V_N);
+      a3 = f32v_ld(bias + c + 3 * F32V_N);
+    }
+    for (int32_t ky = ky0; ky < ky1; ky++)
+      for (int32_t kx = kx0; kx < kx1; kx++) {
+        const float *x = DW_TAP_X(ky, kx), *f = DW_TAP_F(ky, kx);
+        a0 = f32v_add(a0, f32v_mul(f32v_ld(x), f32v_ld(f)));
+        a1 = f32v_add(a1, f32v_mul(f32v_ld(x + F32V_N), f32v_ld(f + F32V_N)));
+        a2 = f32v_add(a2, f32v_mul(f32v_ld(x + 2 * F32V_N), f32v_ld(f + 2 * F32V_N)));
+        a3 = f32v_add(a3, f32v_mul(f32v_ld(x + 3 * F32V_N), f32v_ld(f + 3 * F32V_N)));
+      }
+    f32v_st(out_px + c, DW_VCLAMP(a0, vlo, vhi));
+    f32v_st(out_px + c + F32V_N, DW_VCLAMP(a1, vlo, vhi));
+    f32v_st(out_px + c + 2 * F32V_N, DW_VCLAMP(a2, vlo, vhi));
+    f32v_st(out_px + c + 3 * F32V_N, DW_VCLAMP(a3, vlo, vhi));
+  }
+  for (; c < C; c += F32V_N) {
+    const size_t n = (size_t)(C - c) < F32V_N ? (size_t)(C - c) : F32V_N;
+    f32v a = bias ? f32v_ld_n(bias + c, n) : f32v_zero();
+    for (int32_t ky = ky0; ky < ky1; ky++)
+      for (int32_t kx = kx0; kx < kx1; kx++)
+        a = f32v_add(a, f32v_mul(f32v_ld_n(DW_TAP_X(ky, kx), n), f32v_ld_n(DW_TAP_F(ky, kx), n)));
+    f32v_st_n(out_px + c, DW_VCLAMP(a, vlo, vhi), n);
+  }
+}
+#else
 /* One output pixel, taps [ky0,ky1) x [kx0,kx1); KH/KW constant in the unrolled callers. */
 static inline void dw_pixel(const float *restrict img, ptrdiff_t base, const float *restrict filter,
                             const float *restrict bias, float *restrict out_px, int32_t C,
@@ -40,6 +89,7 @@ static inline void dw_pixel(const float *restrict img, ptrdiff_t base, const flo
     out_px[c] = dw_clamp(acc, lo, hi);
   }
 }
+#endif
 
 static inline void dw_rows(const tfcc_conv_geom *g, const float *in, const float *filter,
                            const float *bias, float lo, float hi, float *out, int32_t row0,

@@ -12,7 +12,7 @@ static const tfcc_q8_dw_kernel kernels[] = {
         {"q8-dwconv-8-avx2", TFCC_ISA_AVX2, -1, tfcc_q8_dw_s_avx2, tfcc_q8_dw_u_avx2, NULL, NULL})
         TFCC_KERNELS_ARM64({"q8-dwconv-8-neon", TFCC_ISA_NEON, -1, tfcc_q8_dw_s_neon,
                             tfcc_q8_dw_u_neon, NULL, NULL})
-            TFCC_KERNELS_WASMSIMD({"q8-dwconv-8-wasmsimd", TFCC_ISA_WASMSIMD, -1,
+            TFCC_KERNELS_WASMSIMD({"q8-dwconv-16-wasmsimd", TFCC_ISA_WASMSIMD, -1,
                                    tfcc_q8_dw_s_wasmsimd, tfcc_q8_dw_u_wasmsimd, NULL, NULL}){
                 "q8-dwconv-scalar", TFCC_ISA_GENERIC, -1, tfcc_q8_dw_s_scalar, tfcc_q8_dw_u_scalar,
                 NULL, NULL},
@@ -25,6 +25,8 @@ bool tfcc_q8_dw_usable(const tfcc_q8_dw_kernel *k, tfcc_isa isa) {
   return k->isa == TFCC_ISA_GENERIC || k->feature < 0 ||
          tfcc_cpu_has(tfcc_cpu(), (tfcc_cpu_feature)k->feature);
 }
+
+bool tfcc_q8_dw_w16(const tfcc_q8_dw_kernel *k) { return k->isa == TFCC_ISA_WASMSIMD; }
 
 /* The next usable per-pixel kernel after k (for filters a row kernel cannot take). */
 const tfcc_q8_dw_kernel *tfcc_q8_dw_pixel_fallback(const tfcc_q8_dw_kernel *k, tfcc_isa isa) {

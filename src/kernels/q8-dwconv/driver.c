@@ -89,12 +89,16 @@ bool tfcc_q8_dw_pack(const tfcc_q8_dw_kernel *k, bool is_signed, int32_t c, int3
   const uint8_t *f = filter;
   const uint32_t io = (uint32_t)r->input_offset;
   float *scale = (float *)(void *)(w + c16);
+  const bool w16 = tfcc_q8_dw_w16(k);
   for (size_t ch = 0; ch < (size_t)c; ch++) {
     uint32_t sum = 0;
     for (size_t t = 0; t < taps; t++) {
       const uint8_t b = f[t * (size_t)c + ch];
       const int32_t v = (is_signed ? (int32_t)(int8_t)b : (int32_t)b) + r->filter_offset;
-      w[(2 + t) * c16 + ch] = (int32_t)(uint32_t)(uint16_t)(int16_t)v;
+      if (w16)
+        ((int16_t *)(void *)(w + (2 + t / 2) * c16))[2 * ch + t % 2] = (int16_t)v;
+      else
+        w[(2 + t) * c16 + ch] = (int32_t)(uint32_t)(uint16_t)(int16_t)v;
       sum += (uint32_t)v;
     }
     w[ch] = (int32_t)((bias ? (uint32_t)bias[ch] : 0u) + io * sum);

@@ -67,6 +67,10 @@ typedef struct tfcc_q8_dw_kernel {
 
 TFCC_DISPATCH_TABLE_DECL(tfcc_q8_dw, tfcc_q8_dw_kernel);
 bool tfcc_q8_dw_usable(const tfcc_q8_dw_kernel *k, tfcc_isa isa);
+/* Tap weights packed as int16 pairs (taps 2p and 2p + 1 of channel ch at int16 2 ch and
+ * 2 ch + 1 of c16-int32 row p, zero for a missing last partner; the WebAssembly kernel's
+ * i32x4.dot_i16x8 operands), not as one int32 per tap. */
+bool tfcc_q8_dw_w16(const tfcc_q8_dw_kernel *k);
 /* The best per-pixel kernel at or after k usable at isa (for filters a row kernel cannot
  * take). */
 const tfcc_q8_dw_kernel *tfcc_q8_dw_pixel_fallback(const tfcc_q8_dw_kernel *k, tfcc_isa isa);

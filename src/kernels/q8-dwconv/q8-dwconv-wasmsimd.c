@@ -1,8 +1,11 @@
-/* q8 depthwise micro-kernel, WebAssembly SIMD128 (dwconv_body.h): 8 channels per step; each
- * tap widens 8 input bytes to int32 and multiplies them with the packed int32 weights (w' in
- * the low 16 bits) in i32x4.dot_i16x8, an exact product. The channel tail goes through a
- * zero-padded copy. Requantization as tfcc_requant_fp32 (f32x4.nearest rounds half to even).
- * The layout is that of the NEON kernel (q8-dwconv-neon.c). */
+/* q8 depthwise micro-kernel, WebAssembly SIMD128 (dwconv_body.h): 16 channels per step, taps
+ * in pairs. The pack (tfcc_q8_dw_w16) stores the int16 weights w' of taps 2p and 2p + 1
+ * interleaved per channel in tap row p (int16 2c + t % 2 of that c16-int32 row; an odd last tap
+ * has a zero partner). Per pair and 8 channels the two taps' input bytes, loaded widened to int16
+ * (v128.load8x8), are interleaved the same way (i16x8 unpack low / high) and meet the weights in
+ * i32x4.dot_i16x8: x_t * w'_t + x_t+1 * w'_t+1 per channel, exact in int32 (|x| <= 255,
+ * |w'| <= 255). The channel tail goes through a zero-padded copy. Requantization as
+ * tfcc_requant_fp32 (round half to even, see requant4). */
 #include <string.h>
 #include <wasm_simd128.h>
 
@@ -11,52 +14,84 @@
 static inline v128_t widen(const uint8_t *p, size_t n, bool is_signed) {
   if (n >= 8) return is_signed ? wasm_i16x8_load8x8(p) : wasm_u16x8_load8x8(p);
   uint8_t tmp[8] = {0};
-  memcpy(tmp, p, n);
+  if (n) memcpy(tmp, p, n);
   return is_signed ? wasm_i16x8_load8x8(tmp) : wasm_u16x8_load8x8(tmp);
 }
 
-#define Q8DW_N 8
+#define Q8DW_N 16
 typedef struct q8dw_acc {
-  v128_t a0, a1;
+  v128_t a0, a1, a2, a3;
 } q8dw_acc;
+
+/* taps xa (tap 2p) and xb (tap 2p + 1), 8 channels each, against the pair's weights at wt */
+#define PAIR8(xa, xb, wt, lo, hi) \
+  lo = wasm_i32x4_add(lo, \
+                      wasm_i32x4_dot_i16x8(wasm_i16x8_shuffle(xa, xb, 0, 8, 1, 9, 2, 10, 3, 11), \
+                                           wasm_v128_load(wt))); \
+  hi = wasm_i32x4_add(hi, \
+                      wasm_i32x4_dot_i16x8(wasm_i16x8_shuffle(xa, xb, 4, 12, 5, 13, 6, 14, 7, 15), \
+                                           wasm_v128_load((wt) + 8)))
 
 static inline q8dw_acc q8dw_sum(const int32_t *bias, const uint8_t *const *taps, size_t ntaps,
                                 size_t ch, size_t n, const int32_t *w, size_t c16, bool is_signed) {
   v128_t a0 = wasm_v128_load(bias), a1 = wasm_v128_load(bias + 4);
-  for (size_t t = 0; t < ntaps; t++) {
-    const v128_t x = widen(taps[t] + ch, n, is_signed);
-    const int32_t *wt = w + t * c16;
-    /* Each weight int32 is (w', 0) as two int16 (w' in its low 16 bits, high bits zero), and
-       each input widened to int32 is (x, sign) as two int16: their i32x4.dot_i16x8 is
-       x * w' + sign * 0, the exact product, with no shuffle of the weights. */
-    a0 = wasm_i32x4_add(a0,
-                        wasm_i32x4_dot_i16x8(wasm_i32x4_extend_low_i16x8(x), wasm_v128_load(wt)));
-    a1 = wasm_i32x4_add(
-        a1, wasm_i32x4_dot_i16x8(wasm_i32x4_extend_high_i16x8(x), wasm_v128_load(wt + 4)));
+  v128_t a2 = wasm_v128_load(bias + 8), a3 = wasm_v128_load(bias + 12);
+  for (size_t t = 0; t < ntaps; t += 2) {
+    /* an odd last tap pairs with itself: its partner's weights are zero */
+    const uint8_t *xa = taps[t] + ch, *xb = taps[t + 1 < ntaps ? t + 1 : t] + ch;
+    const int16_t *wt = (const int16_t *)(const void *)(w + (t / 2) * c16);
+    if (n >= 16) {
+      const v128_t xa0 = is_signed ? wasm_i16x8_load8x8(xa) : wasm_u16x8_load8x8(xa);
+      const v128_t xb0 = is_signed ? wasm_i16x8_load8x8(xb) : wasm_u16x8_load8x8(xb);
+      const v128_t xa1 = is_signed ? wasm_i16x8_load8x8(xa + 8) : wasm_u16x8_load8x8(xa + 8);
+      const v128_t xb1 = is_signed ? wasm_i16x8_load8x8(xb + 8) : wasm_u16x8_load8x8(xb + 8);
+      PAIR8(xa0, xb0, wt, a0, a1);
+      PAIR8(xa1, xb1, wt + 16, a2, a3);
+    } else {
+      const v128_t xa0 = widen(xa, n, is_signed), xb0 = widen(xb, n, is_signed);
+      const v128_t xa1 = widen(xa + 8, n > 8 ? n - 8 : 0, is_signed);
+      const v128_t xb1 = widen(xb + 8, n > 8 ? n - 8 : 0, is_signed);
+      PAIR8(xa0, xb0, wt, a0, a1);
+      PAIR8(xa1, xb1, wt + 16, a2, a3);
+    }
   }
-  const q8dw_acc r = {a0, a1};
+  const q8dw_acc r = {a0, a1, a2, a3};
   return r;
 }
 
 static inline void q8dw_store32(int32_t *c32, q8dw_acc acc) {
   wasm_v128_store(c32, acc.a0);
   wasm_v128_store(c32 + 4, acc.a1);
+  wasm_v128_store(c32 + 8, acc.a2);
+  wasm_v128_store(c32 + 12, acc.a3);
+}
+
+/* f + 1.5 * 2^23 (|f| < 2^22) has the integer nearest f, ties to even, in its low mantissa bits:
+ * the bits minus those of 1.5 * 2^23 are f rounded as f32x4.nearest, exactly (no
+ * i32x4.trunc_sat_f32x4, several instructions on x86-64 engines); minus zp folded in. */
+static inline v128_t requant4(v128_t acc, const float *scale, v128_t vlo, v128_t vhi,
+                              v128_t magic_zp) {
+  v128_t f = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(acc), wasm_v128_load(scale));
+  f = wasm_f32x4_pmin(wasm_f32x4_pmax(f, vlo), vhi);
+  return wasm_i32x4_sub(wasm_f32x4_add(f, wasm_f32x4_splat(12582912.0f)), magic_zp);
 }
 
 static inline void q8dw_requant(uint8_t *c, q8dw_acc acc, const float *scale, float lo, float hi,
                                 int32_t zp, size_t n) {
   const v128_t vlo = wasm_f32x4_splat(lo), vhi = wasm_f32x4_splat(hi);
-  const v128_t vzp = wasm_i32x4_splat(zp);
-  v128_t f0 = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(acc.a0), wasm_v128_load(scale));
-  v128_t f1 = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(acc.a1), wasm_v128_load(scale + 4));
-  f0 = wasm_f32x4_pmin(wasm_f32x4_pmax(f0, vlo), vhi);
-  f1 = wasm_f32x4_pmin(wasm_f32x4_pmax(f1, vlo), vhi);
-  const v128_t q0 = wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(f0)), vzp);
-  const v128_t q1 = wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(f1)), vzp);
-  const v128_t b =
+  const v128_t vzp = wasm_i32x4_splat((int32_t)(0x4B400000u - (uint32_t)zp));
+  const v128_t q0 = requant4(acc.a0, scale, vlo, vhi, vzp);
+  const v128_t q1 = requant4(acc.a1, scale + 4, vlo, vhi, vzp);
+  const v128_t q2 = requant4(acc.a2, scale + 8, vlo, vhi, vzp);
+  const v128_t q3 = requant4(acc.a3, scale + 12, vlo, vhi, vzp);
+  /* low byte of each lane (a truncation, as the scalar kernel's (uint8_t) cast) */
+  const v128_t b01 =
       wasm_i8x16_shuffle(q0, q1, 0, 4, 8, 12, 16, 20, 24, 28, 0, 4, 8, 12, 16, 20, 24, 28);
-  if (n >= 8) {
-    wasm_v128_store64_lane(c, b, 0);
+  const v128_t b23 =
+      wasm_i8x16_shuffle(q2, q3, 0, 4, 8, 12, 16, 20, 24, 28, 0, 4, 8, 12, 16, 20, 24, 28);
+  const v128_t b = wasm_i64x2_shuffle(b01, b23, 0, 2);
+  if (n >= 16) {
+    wasm_v128_store(c, b);
     return;
   }
   uint8_t tmp[16];

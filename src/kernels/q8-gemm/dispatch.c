@@ -27,7 +27,8 @@ static const tfcc_q8_gemm_kernel kernels[] = {
      tfcc_q8_gemm_u_8x8_neondot, NULL, false},
 #endif
 #if defined(__wasm_simd128__)
-    /* i32x4.dot_i16x8 on widened bytes: weights stored as they are (s8 x s8, u8 x u8) */
+    /* i32x4.dot_i16x8 on widened bytes over depth pairs (tfcc_q8_gemm_c2_layout): weights
+       stored as they are (s8 x s8, u8 x u8) */
     {"q8-gemm-4x8-wasmsimd", TFCC_ISA_WASMSIMD, -1, 0, 4, 8, tfcc_q8_gemm_s_4x8_wasmsimd,
      tfcc_q8_gemm_u_4x8_wasmsimd, NULL, false},
 #endif
@@ -41,8 +42,12 @@ bool tfcc_q8_gemm_is_amx(const tfcc_q8_gemm_kernel *k) { return k->feature == TF
 
 bool tfcc_q8_gemm_pair_layout(const tfcc_q8_gemm_kernel *k) { return k->feature == TFCC_CPU_I8MM; }
 
+bool tfcc_q8_gemm_c2_layout(const tfcc_q8_gemm_kernel *k) { return k->isa == TFCC_ISA_WASMSIMD; }
+
 int32_t tfcc_q8_gemm_k_block(const tfcc_q8_gemm_kernel *k) {
-  return tfcc_q8_gemm_is_amx(k) ? 64 : tfcc_q8_gemm_pair_layout(k) ? 8 : 4;
+  return tfcc_q8_gemm_is_amx(k)                                     ? 64
+         : tfcc_q8_gemm_pair_layout(k) || tfcc_q8_gemm_c2_layout(k) ? 8
+                                                                    : 4;
 }
 
 const char *tfcc_q8_gemm_unavailable(const tfcc_q8_gemm_kernel *k, tfcc_isa isa) {

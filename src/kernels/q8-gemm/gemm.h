@@ -17,7 +17,8 @@
  * Packed weights: panels of NR columns, each [NR int32 bias'][NR float scale]
  * [kpad/4 groups x NR columns x 4 bytes], zero past N and past K; kpad is K rounded up to the
  * kernel's depth block (tfcc_q8_gemm_k_block: 4, or 64 for AMX tile kernels); the I8MM kernel
- * has 8-byte groups of column pairs instead (tfcc_q8_gemm_pair_layout). */
+ * has 8-byte groups of column pairs instead (tfcc_q8_gemm_pair_layout), the WebAssembly kernel
+ * 2-byte groups (tfcc_q8_gemm_c2_layout). */
 #ifndef TFCC_KERNELS_Q8_GEMM_GEMM_H
 #define TFCC_KERNELS_Q8_GEMM_GEMM_H
 
@@ -104,8 +105,12 @@ bool tfcc_q8_gemm_is_amx(const tfcc_q8_gemm_kernel *k);
  * UMMLA operands): group g, column j at g * NR * 8 + (j / 2) * 16 + (j % 2) * 8; depth
  * padded to 8. Every other kernel: the 4-byte groups of the layout above. */
 bool tfcc_q8_gemm_pair_layout(const tfcc_q8_gemm_kernel *k);
-/* Depth block the packed panels are padded to: 4 (one dword of the dot product), 8 (I8MM),
- * 64 (AMX). */
+/* Panels of 2-byte depth groups (the WebAssembly kernel's i32x4.dot_i16x8 operands): pair g,
+ * column j at g * NR * 2 + j * 2; depth padded to 8 (the kernel widens 8 bytes of a row at a
+ * time). */
+bool tfcc_q8_gemm_c2_layout(const tfcc_q8_gemm_kernel *k);
+/* Depth block the packed panels are padded to: 4 (one dword of the dot product), 8 (I8MM,
+ * WebAssembly's pairs), 64 (AMX). */
 int32_t tfcc_q8_gemm_k_block(const tfcc_q8_gemm_kernel *k);
 
 typedef struct tfcc_q8_packed {

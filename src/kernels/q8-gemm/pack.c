@@ -50,7 +50,7 @@ void tfcc_q8_pack_fill(tfcc_q8_packed *out, const void *src, const int32_t *bias
   const uint8_t *s = src;
   const uint32_t io = (uint32_t)r->input_offset;
   const uint32_t kconst = (uint32_t)kdim * io * (uint32_t)out->kz;
-  const bool pairs = tfcc_q8_gemm_pair_layout(k);
+  const bool pairs = tfcc_q8_gemm_pair_layout(k), c2 = tfcc_q8_gemm_c2_layout(k);
   for (size_t p = 0; p < panels; p++) {
     uint8_t *dst = w + p * panel;
     int32_t *pb = (int32_t *)(void *)dst;
@@ -64,6 +64,8 @@ void tfcc_q8_pack_fill(tfcc_q8_packed *out, const void *src, const int32_t *bias
         const uint8_t v = (uint8_t)(row[kk] ^ wx);
         if (pairs)
           pw[(kk / 8) * nr * 8 + (j / 2) * 16 + (j % 2) * 8 + kk % 8] = v;
+        else if (c2)
+          pw[(kk / 2) * nr * 2 + j * 2 + kk % 2] = v;
         else
           pw[(kk / 4) * nr * 4 + j * 4 + kk % 4] = v;
         sum += stored_signed ? (uint32_t)(int32_t)(int8_t)v : (uint32_t)v;
