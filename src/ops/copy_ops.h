@@ -7,9 +7,9 @@
 #include "ops/shape_ops_util.h"
 
 /* Exactly two inputs (the data into *in, the argument into *arg) and one output; the data's
- * dtype has fixed-size elements (or is float8), the output has the same dtype. with_int4: int4 data is
- * accepted too (one value per byte), and a constant int4 tensor of the file, unpacked to int8 at
- * load, may have an int4 output (tfcc_so_check_copy_out_dtype). */
+ * dtype has fixed-size elements or is float8 (tfcc_so_copyable), the output has the same dtype.
+ * with_int4: int4 data is accepted too (one value per byte), and a constant int4 tensor of the
+ * file, unpacked to int8 at load, may have an int4 output (tfcc_so_check_copy_out_dtype). */
 static inline tfcc_status tfcc_copy_op_open(tfcc_op_ctx *ctx, const char *op, bool with_int4,
                                             tfcc_tensor **in, tfcc_tensor **arg) {
   tfcc_status st = tfcc_so_open(ctx, op, 2, 2, 1, in);

@@ -4,8 +4,6 @@
 #include "kernels/simd/f32v_wasmsimd.h"
 #define TFCC_DC_F32V
 #define DC_BCAST(p) wasm_v128_load32_splat(p)
-/* pmax(v, lo) = v < lo ? lo : v, pmin(v, hi) = hi < v ? hi : v */
-#define DC_VCLAMP(v, lo, hi) wasm_f32x4_pmin(wasm_f32x4_pmax(v, lo), hi)
 #define TFCC_DC_FN tfcc_f32_direct_conv_8_wasmsimd
 #define TFCC_DC_NR 8
 #include "kernels/f32-conv-direct/direct_conv_body.h"

@@ -17,10 +17,9 @@ static inline float dw_clamp(float v, float lo, float hi) {
  * TFCC_DW_F32V, for targets where the compiler does not keep the block below in registers:
  * wasm32): 4 vectors of channels per pass, then one, then a partial one; per channel the same
  * sum in the same order as the portable loop (bias, then each tap's product, in tap order).
- * DW_VCLAMP(v, lo, hi): v < lo ? lo : v, then v > hi ? hi : v (NaN passes, as dw_clamp). */
-#ifndef DW_VCLAMP
-#define DW_VCLAMP(v, lo, hi) f32v_sel(f32v_gt(v, hi), hi, f32v_sel(f32v_lt(v, lo), lo, v))
-#endif
+ * DW_VCLAMP: v < lo ? lo : v, then hi < v ? hi : v (f32v_max / f32v_min in this argument order;
+ * NaN passes, as dw_clamp). */
+#define DW_VCLAMP(v, lo, hi) f32v_min(hi, f32v_max(lo, v))
 #define DW_TAP_X(ky, kx) \
   (img + (base + (ptrdiff_t)((size_t)(ky)*row_step + (size_t)(kx)*col_step) + c))
 #define DW_TAP_F(ky, kx) (filter + ((size_t)(ky) * (size_t)kw_all + (size_t)(kx)) * (size_t)C + c)

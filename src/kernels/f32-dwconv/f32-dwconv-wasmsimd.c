@@ -2,7 +2,5 @@
  * vectors (TFCC_DW_F32V; clang does not keep the portable block in v128 registers for wasm32). */
 #include "kernels/simd/f32v_wasmsimd.h"
 #define TFCC_DW_F32V
-/* pmax(v, lo) = v < lo ? lo : v, pmin(v, hi) = hi < v ? hi : v */
-#define DW_VCLAMP(v, lo, hi) wasm_f32x4_pmin(wasm_f32x4_pmax(v, lo), hi)
 #define TFCC_DW_FN tfcc_f32_dwconv_wasmsimd
 #include "kernels/f32-dwconv/dwconv_body.h"
