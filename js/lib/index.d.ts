@@ -2,7 +2,10 @@
 
 export type DType =
   | 'float32' | 'float16' | 'int32' | 'uint8' | 'int64' | 'bool' | 'int16' | 'int8'
-  | 'float64' | 'uint64' | 'uint32' | 'uint16';
+  | 'float64' | 'uint64' | 'uint32' | 'uint16'
+  // one value per byte (Int8Array / Uint8Array); bfloat16 and float8 as raw bits
+  // (Uint16Array / Uint8Array)
+  | 'int4' | 'int2' | 'uint4' | 'bfloat16' | 'float8_e4m3fn' | 'float8_e5m2';
 
 export type TensorData =
   | Float32Array | Float64Array | Int32Array | Uint32Array | Int16Array | Uint16Array

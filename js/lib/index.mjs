@@ -11,6 +11,11 @@ const DTYPES = {
   3: ['uint8', Uint8Array], 4: ['int64', BigInt64Array], 6: ['bool', Uint8Array],
   7: ['int16', Int16Array], 9: ['int8', Int8Array], 10: ['float64', Float64Array],
   12: ['uint64', BigUint64Array], 15: ['uint32', Uint32Array], 16: ['uint16', Uint16Array],
+  // one value per byte, as tfcc's C API holds them (tfcc.h; TFLite packs int4 / uint4 two and
+  // int2 four per byte in files): int4 and int2 sign-extended, uint4 zero-extended
+  17: ['int4', Int8Array], 19: ['int2', Int8Array], 20: ['uint4', Uint8Array],
+  // raw bits: bfloat16 as 16-bit words, float8 as bytes (JavaScript has neither type)
+  18: ['bfloat16', Uint16Array], 21: ['float8_e4m3fn', Uint8Array], 22: ['float8_e5m2', Uint8Array],
 };
 
 /** Error thrown by tfcc-wasm; `message` is tfcc's own message. */
