@@ -8,11 +8,10 @@
 // models are absent.
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import {spawn, spawnSync} from 'node:child_process';
 import {fileURLToPath} from 'node:url';
+import {findChromium, launchChromium, sleep} from './chromium.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -25,14 +24,6 @@ const image = opt('--image', 'cat.bmp');
 const expect = Number(opt('--expect', 286)); // EXPECTED.md: 286 Egyptian cat, score 0.81
 const models = path.join(shared, 'models');
 
-function findChromium() {
-  const names = process.env.CHROMIUM ? [process.env.CHROMIUM] : ['chromium', 'chromium-browser', 'google-chrome'];
-  for (const n of names) {
-    const r = spawnSync('sh', ['-c', `command -v "${n}"`], {encoding: 'utf8'});
-    if (r.status === 0 && r.stdout.trim()) return r.stdout.trim();
-  }
-  return null;
-}
 const chromium = findChromium();
 if (!chromium) { console.log('SKIP: no chromium installed (apt-get install chromium)'); process.exit(77); }
 if (!fs.existsSync(path.join(models, `${modelName}.tflite`))) {
@@ -65,50 +56,17 @@ const port = server.address().port;
 const pageUrl = `http://127.0.0.1:${port}/index.html?model=/models/${modelName}.tflite` +
                 `&image=/models/images/${image}&labels=/models/labels/imagenet_labels.txt`;
 
-// --- Chromium over the DevTools protocol on fds 3 (to it) and 4 (from it), NUL-delimited JSON
-const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tfcc-chromium-'));
-const browser = spawn(chromium, ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage',
-                                 '--no-first-run', '--remote-debugging-pipe', `--user-data-dir=${profile}`, 'about:blank'],
-                      {stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe']});
-let stderr = '';
-browser.stderr.on('data', (d) => { stderr += d; });
-const pending = new Map();
-const logs = [];
-let nextId = 0, inbuf = Buffer.alloc(0);
-browser.stdio[4].on('data', (d) => {
-  inbuf = Buffer.concat([inbuf, d]);
-  for (let i; (i = inbuf.indexOf(0)) >= 0; inbuf = inbuf.subarray(i + 1)) {
-    const m = JSON.parse(inbuf.subarray(0, i).toString());
-    if (m.id && pending.has(m.id)) { pending.get(m.id)(m); pending.delete(m.id); }
-    else if (m.method === 'Runtime.consoleAPICalled') logs.push(m.params.args.map((a) => a.value ?? a.description).join(' '));
-    else if (m.method === 'Runtime.exceptionThrown') logs.push('exception: ' + JSON.stringify(m.params.exceptionDetails).slice(0, 400));
-  }
-});
-function cdp(method, params = {}, sessionId) {
-  return new Promise((resolve, reject) => {
-    const id = ++nextId;
-    pending.set(id, (m) => (m.error ? reject(new Error(`${method}: ${m.error.message}`)) : resolve(m.result)));
-    browser.stdio[3].write(JSON.stringify({id, method, params, ...(sessionId ? {sessionId} : {})}) + '\0');
-  });
-}
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+// --- Chromium over the DevTools protocol (chromium.mjs)
+const browser = launchChromium(chromium);
+const cdp = browser.cdp;
 let failures = 0;
 const fail = (msg) => { failures++; console.log(`FAIL ${msg}`); };
-const watchdog = setTimeout(() => { console.log('FAIL: timed out after 180 s\n' + stderr.slice(-2000)); process.exit(1); }, 180000);
+const watchdog = setTimeout(() => { console.log('FAIL: timed out after 180 s\n' + browser.stderr.slice(-2000)); process.exit(1); }, 180000);
 
 async function finish(code) {
   clearTimeout(watchdog);
-  if (browser.exitCode === null) {
-    const exited = new Promise((r) => browser.once('exit', r));
-    browser.kill('SIGKILL');
-    await Promise.race([exited, sleep(5000)]);
-  }
+  await browser.close();
   server.close();
-  try {
-    fs.rmSync(profile, {recursive: true, force: true, maxRetries: 5, retryDelay: 200});
-  } catch (e) {
-    console.log(`note: ${profile} not removed: ${e.message}`);
-  }
   process.exit(code);
 }
 
@@ -146,21 +104,15 @@ function decodePng(buf) {
 
 try {
   console.log((await cdp('Browser.getVersion')).product);
-  const {targetId} = await cdp('Target.createTarget', {url: 'about:blank'});
-  const {sessionId} = await cdp('Target.attachToTarget', {targetId, flatten: true});
-  await cdp('Runtime.enable', {}, sessionId);
-  await cdp('Emulation.setDeviceMetricsOverride', {width: 480, height: 400, deviceScaleFactor: 1, mobile: false}, sessionId);
-  await cdp('Page.navigate', {url: pageUrl}, sessionId);
+  const sessionId = await browser.openPage(pageUrl);
   let status = 'loading';
   for (let i = 0; i < 600 && (status === 'loading' || status === undefined); i++) {
     await sleep(200);
-    const r = await cdp('Runtime.evaluate', {expression: 'document.body ? document.body.dataset.status : undefined', returnByValue: true}, sessionId);
-    status = r.result.value;
+    status = await browser.evaluate('document.body ? document.body.dataset.status : undefined', sessionId);
   }
-  const res = await cdp('Runtime.evaluate', {expression: 'document.body.dataset.result || "{}"', returnByValue: true}, sessionId);
-  const summary = JSON.parse(res.result.value);
+  const summary = JSON.parse(await browser.evaluate('document.body.dataset.result || "{}"', sessionId));
   console.log(`page: status ${status}, ${JSON.stringify(summary)}`);
-  for (const l of logs) console.log(`  console: ${l}`);
+  for (const l of browser.logs) console.log(`  console: ${l}`);
   if (status !== 'ok') fail(`page status ${status}: ${summary.error || 'no result'}`);
   else if (summary.top1 !== expect) fail(`${modelName} on ${image}: top-1 ${summary.top1} ${summary.label}, expected ${expect}`);
 
@@ -177,9 +129,8 @@ try {
   const sd = Math.sqrt(sum2 / n - (sum / n) ** 2);
   if (!(sd > 10)) fail(`screenshot ${shotFile}: the canvas looks blank (std dev ${sd.toFixed(1)})`);
   console.log(`screenshot ${shotFile}: ${png.width}x${png.height}, banner rgb(${r}, ${g}, ${b}), canvas std dev ${sd.toFixed(1)}`);
-  await cdp('Browser.close').catch(() => {});
 } catch (e) {
-  fail(`${e.message}\n${stderr.slice(-2000)}`);
+  fail(`${e.message}\n${browser.stderr.slice(-2000)}`);
 }
 console.log(failures ? `${failures} failure(s)` : 'browser: all checks passed');
 await finish(failures ? 1 : 0);

@@ -1,0 +1,71 @@
+// Headless Chromium over the DevTools protocol (--remote-debugging-pipe: fds 3 (to it) and 4
+// (from it), NUL-delimited JSON; no npm modules), for the browser test and the browser bench.
+//   const b = await launchChromium(path); const s = await b.openPage(url, {width, height});
+//   await b.cdp('Runtime.evaluate', {...}, s); b.logs (console output); await b.close();
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {spawn, spawnSync} from 'node:child_process';
+
+/** The Chromium binary (CHROMIUM overrides the search), or null. */
+export function findChromium() {
+  const names = process.env.CHROMIUM ? [process.env.CHROMIUM] : ['chromium', 'chromium-browser', 'google-chrome'];
+  for (const n of names) {
+    const r = spawnSync('sh', ['-c', `command -v "${n}"`], {encoding: 'utf8'});
+    if (r.status === 0 && r.stdout.trim()) return r.stdout.trim();
+  }
+  return null;
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+export function launchChromium(chromium, {onLog} = {}) {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tfcc-chromium-'));
+  const browser = spawn(chromium, ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage',
+                                   '--no-first-run', '--remote-debugging-pipe', `--user-data-dir=${profile}`, 'about:blank'],
+                        {stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe']});
+  const b = {stderr: '', logs: []};
+  browser.stderr.on('data', (d) => { b.stderr += d; });
+  const pending = new Map();
+  let nextId = 0, inbuf = Buffer.alloc(0);
+  const log = (s) => { b.logs.push(s); if (onLog) onLog(s); };
+  browser.stdio[4].on('data', (d) => {
+    inbuf = Buffer.concat([inbuf, d]);
+    for (let i; (i = inbuf.indexOf(0)) >= 0; inbuf = inbuf.subarray(i + 1)) {
+      const m = JSON.parse(inbuf.subarray(0, i).toString());
+      if (m.id && pending.has(m.id)) { pending.get(m.id)(m); pending.delete(m.id); }
+      else if (m.method === 'Runtime.consoleAPICalled') log(m.params.args.map((a) => a.value ?? a.description).join(' '));
+      else if (m.method === 'Runtime.exceptionThrown') log('exception: ' + JSON.stringify(m.params.exceptionDetails).slice(0, 400));
+    }
+  });
+  b.cdp = (method, params = {}, sessionId) => new Promise((resolve, reject) => {
+    const id = ++nextId;
+    pending.set(id, (m) => (m.error ? reject(new Error(`${method}: ${m.error.message}`)) : resolve(m.result)));
+    browser.stdio[3].write(JSON.stringify({id, method, params, ...(sessionId ? {sessionId} : {})}) + '\0');
+  });
+  /** A new tab with console capture, at `url`; returns its session id. */
+  b.openPage = async (url, {width = 480, height = 400} = {}) => {
+    const {targetId} = await b.cdp('Target.createTarget', {url: 'about:blank'});
+    const {sessionId} = await b.cdp('Target.attachToTarget', {targetId, flatten: true});
+    await b.cdp('Runtime.enable', {}, sessionId);
+    await b.cdp('Emulation.setDeviceMetricsOverride', {width, height, deviceScaleFactor: 1, mobile: false}, sessionId);
+    await b.cdp('Page.navigate', {url}, sessionId);
+    return sessionId;
+  };
+  /** The value of a page expression (JSON-able). */
+  b.evaluate = async (expression, sessionId) => (await b.cdp('Runtime.evaluate', {expression, returnByValue: true}, sessionId)).result.value;
+  b.close = async () => {
+    await Promise.race([b.cdp('Browser.close').catch(() => {}), sleep(2000)]);
+    if (browser.exitCode === null) {
+      const exited = new Promise((r) => browser.once('exit', r));
+      browser.kill('SIGKILL');
+      await Promise.race([exited, sleep(5000)]);
+    }
+    try {
+      fs.rmSync(profile, {recursive: true, force: true, maxRetries: 5, retryDelay: 200});
+    } catch (e) {
+      console.log(`note: ${profile} not removed: ${e.message}`);
+    }
+  };
+  return b;
+}
