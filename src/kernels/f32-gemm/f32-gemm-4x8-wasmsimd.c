@@ -5,7 +5,7 @@
  * hi < v ? hi : v. Built only with -msimd128 (CMake keeps *-wasmsimd.c to wasm). */
 #include "kernels/simd/f32v_wasmsimd.h"
 #define GEMM_BCAST(p) wasm_v128_load32_splat(p)
-#define GEMM_CLAMP(v, lo, hi) wasm_f32x4_pmin(wasm_f32x4_pmax(v, lo), hi)
+#define GEMM_CLAMP(v, lo, hi) f32v_min(hi, f32v_max(lo, v))
 #define GEMM_FN tfcc_f32_gemm_4x8_wasmsimd
 #define GEMM_FN1 tfcc_f32_gemm_1x8_wasmsimd
 #define GEMM_ROWS(X) X(0) X(1) X(2) X(3)

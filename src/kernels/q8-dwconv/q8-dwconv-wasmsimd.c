@@ -10,6 +10,7 @@
 #include <wasm_simd128.h>
 
 #include "kernels/q8-dwconv/ukernels.h"
+#include "kernels/simd/f32v_wasmsimd.h"
 
 static inline v128_t widen(const uint8_t *p, size_t n, bool is_signed) {
   if (n >= 8) return is_signed ? wasm_i16x8_load8x8(p) : wasm_u16x8_load8x8(p);
@@ -72,7 +73,7 @@ static inline void q8dw_store32(int32_t *c32, q8dw_acc acc) {
 static inline v128_t requant4(v128_t acc, const float *scale, v128_t vlo, v128_t vhi,
                               v128_t magic_zp) {
   v128_t f = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(acc), wasm_v128_load(scale));
-  f = wasm_f32x4_pmin(wasm_f32x4_pmax(f, vlo), vhi);
+  f = f32v_min(vhi, f32v_max(vlo, f)); /* NaN passes, as the scalar clamp */
   return wasm_i32x4_sub(wasm_f32x4_add(f, wasm_f32x4_splat(12582912.0f)), magic_zp);
 }
 

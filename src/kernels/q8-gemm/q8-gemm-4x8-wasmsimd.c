@@ -15,6 +15,7 @@
 #include <wasm_simd128.h>
 
 #include "kernels/q8-gemm/ukernels.h"
+#include "kernels/simd/f32v_wasmsimd.h"
 
 #define NR 8
 
@@ -37,7 +38,7 @@ static inline out_consts out_init(const tfcc_q8_out *o) {
 
 static inline v128_t requant4(v128_t acc, const float *scale, const out_consts *k) {
   v128_t f = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(acc), wasm_v128_load(scale));
-  f = wasm_f32x4_pmin(wasm_f32x4_pmax(f, k->lo), k->hi);
+  f = f32v_min(k->hi, f32v_max(k->lo, f)); /* NaN passes, as the scalar clamp */
   return wasm_i32x4_sub(wasm_f32x4_add(f, k->magic), k->magic_zp);
 }
 
