@@ -14,8 +14,10 @@ static const tfcc_q8_vbinary_kernel kernels[] = {
         {"q8-vbinary-avx512vnni", TFCC_ISA_AVX512, TFCC_CPU_AVX512VNNI, tfcc_q8_vbinary_avx512vnni},
         {"q8-vbinary-avx512", TFCC_ISA_AVX512, -1, tfcc_q8_vbinary_avx512},
         {"q8-vbinary-avx2", TFCC_ISA_AVX2, -1, tfcc_q8_vbinary_avx2})
-        TFCC_KERNELS_ARM64({"q8-vbinary-neon", TFCC_ISA_NEON, -1, tfcc_q8_vbinary_neon}){
-            "q8-vbinary-scalar", TFCC_ISA_GENERIC, -1, tfcc_q8_vbinary_scalar},
+        TFCC_KERNELS_ARM64({"q8-vbinary-neon", TFCC_ISA_NEON, -1, tfcc_q8_vbinary_neon})
+            TFCC_KERNELS_WASMSIMD(
+                {"q8-vbinary-wasmsimd", TFCC_ISA_WASMSIMD, -1, tfcc_q8_vbinary_wasmsimd}){
+                "q8-vbinary-scalar", TFCC_ISA_GENERIC, -1, tfcc_q8_vbinary_scalar},
 };
 TFCC_DISPATCH_TABLE_FNS_USABLE(tfcc_q8_vbinary, tfcc_q8_vbinary_kernel, tfcc_q8_vbinary_usable)
 

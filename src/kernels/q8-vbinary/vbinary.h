@@ -85,6 +85,7 @@ TFCC_Q8_VBINARY_DECL(tfcc_q8_vbinary_avx512vnni);
 TFCC_Q8_VBINARY_DECL(tfcc_q8_vbinary_avx512);
 TFCC_Q8_VBINARY_DECL(tfcc_q8_vbinary_avx2);
 TFCC_Q8_VBINARY_DECL(tfcc_q8_vbinary_neon);
+TFCC_Q8_VBINARY_DECL(tfcc_q8_vbinary_wasmsimd);
 TFCC_Q8_VBINARY_DECL(tfcc_q8_vbinary_scalar);
 
 #endif
