@@ -73,7 +73,7 @@ await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const url = `http://127.0.0.1:${server.address().port}/index.html?config=/models/config.json`;
 
 // the page's own lines and errors (not the peers' INFO / WARNING chatter)
-const browser = launchChromium(chromium, {onLog: (s) => /^(bench|exception|error)/.test(s) && console.log(`  ${s}`)});
+const browser = launchChromium(chromium, {onLog: (s) => (process.env.BENCH_VERBOSE || /^(bench|exception|error)/.test(s)) && console.log(`  ${s}`)});
 let code = 0, out = null;
 try {
   console.log((await browser.cdp('Browser.getVersion')).product);

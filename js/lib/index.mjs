@@ -34,7 +34,8 @@ async function loadCore() {
         const fs = await import('node:fs/promises');
         opts.wasmBinary = await fs.readFile(wasmUrl);
       } else {
-        opts.locateFile = (p) => (p.endsWith('.wasm') ? wasmUrl.href : p);
+        // the wasm and, in a threads build, the pthreads' worker script lie next to this file
+        opts.locateFile = (p) => new URL(`./${p.replace(/^.*\//, '')}`, import.meta.url).href;
       }
       return createTfccCore(opts);
     })();

@@ -6,6 +6,14 @@ const cfg = await (await fetch(new URLSearchParams(location.search).get('config'
 const logEl = document.getElementById('log');
 const log = (s) => { console.log('bench: ' + s); logEl.textContent += s + '\n'; };
 const yieldToPage = () => new Promise((r) => setTimeout(r, 0));
+// errors inside the engines' worker threads, which the page's console does not show
+const NativeWorker = globalThis.Worker;
+globalThis.Worker = class extends NativeWorker {
+  constructor(url, options) {
+    super(url, options);
+    this.addEventListener('error', (e) => log(`error in worker ${url}: ${e.message || e.type}`));
+  }
+};
 
 async function bytesOf(url) {
   const res = await fetch(url);
@@ -14,6 +22,7 @@ async function bytesOf(url) {
 }
 
 // ---------------------------------------------------------------- engines
+log('loading tfcc-wasm');
 const {Runtime} = await import('/pkg/lib/index.mjs');
 const tfccRuntimes = {};
 async function tfccEngine(bytes, input, threads) {
@@ -83,10 +92,13 @@ try {
     for (const threads of cfg.threads) {
       const eng = {};
       for (const [name, make] of ENGINES) {
-        try { eng[name] = await make(bytes, input, threads); } catch (e) { log(`${spec.name} ${threads}T ${name}: ${e.message}`); }
+        try {
+          eng[name] = await make(bytes, input, threads);
+          await eng[name].run(); // warm-up
+          log(`${spec.name} ${threads}T ${name}: ready`);
+        } catch (e) { log(`${spec.name} ${threads}T ${name}: ${e.message}`); }
       }
       const names = Object.keys(eng), per = Object.fromEntries(names.map((k) => [k, []]));
-      for (const k of names) await eng[k].run(); // warm-up
       for (let r = 0; r < cfg.rounds; r++) {
         for (let j = 0; j < names.length; j++) {
           const k = names[(r + j) % names.length];
