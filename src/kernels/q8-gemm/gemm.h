@@ -58,6 +58,16 @@ typedef struct tfcc_q8_out {
      (0: none; kernels may ignore it). The driver sets it for deep panels that row tiles read
      from L2 (or further: the first tile), where the hardware prefetcher falls behind. */
   size_t pf_ahead;
+  /* Hybrid float output stage in the kernel (kernels with hybrid_epilogue; NULL: none): the
+     driver's tile stage (struct tfcc_q8_hybrid below) on the accumulators in registers, the
+     same operations in the same order (kernels where tfcc_q8_gemm_hybrid_epilogue). Row i's zero point and scale at hyb_zp[i * hyb_step] /
+     hyb_scale[i * hyb_step] (step 1: a group per row; 0: one group for the tile), its floats
+     at hyb_c + i * hyb->c_stride; columns from hyb_n0 of the weight sums, scales, biases. */
+  const struct tfcc_q8_hybrid *hyb;
+  const int32_t *hyb_zp;
+  const float *hyb_scale;
+  size_t hyb_step, hyb_n0;
+  float *hyb_c;
 } tfcc_q8_out;
 
 /* One tile: rows i < mr (a[i] valid for i < MR; rows >= mr alias row 0 and are not
@@ -109,6 +119,9 @@ bool tfcc_q8_gemm_pair_layout(const tfcc_q8_gemm_kernel *k);
  * column j at g * NR * 2 + j * 2; depth padded to 8 (the kernel widens 8 bytes of a row at a
  * time). */
 bool tfcc_q8_gemm_c2_layout(const tfcc_q8_gemm_kernel *k);
+/* Kernels that run the hybrid float output stage themselves (tfcc_q8_out.hyb): the
+ * AVX512-VNNI one; the others store the int32 tile for the driver's stage. */
+bool tfcc_q8_gemm_hybrid_epilogue(const tfcc_q8_gemm_kernel *k);
 /* Depth block the packed panels are padded to: 4 (one dword of the dot product), 8 (I8MM,
  * WebAssembly's pairs), 64 (AMX). */
 int32_t tfcc_q8_gemm_k_block(const tfcc_q8_gemm_kernel *k);
