@@ -557,7 +557,7 @@ void tfcc_q8_conv_hybrid(struct tfcc_threadpool *pool, const tfcc_conv_geom *g,
     j.a = (const uint8_t *)in + (size_t)b * in_img;
     j.g = &g1;
     j.im2col = !conv_direct(&g1);
-    j.pad = (uint8_t)(int8_t)h->zp[b];
+    j.pad = (uint8_t)h->zp[b]; /* int8 zp, or the uint8 one (ops/hybrid.c) */
     set_scratch(&j, scratch);
     run_job(pool, &j);
   }
