@@ -5,8 +5,8 @@
  * times, single thread on the thread's CPU clock, median of 9:
  *   int8   tfcc_q8_gemm on int8 input, XNNPACK float requantization to int8 (the int8 peak
  *          of this shape: what a fully quantized model runs)
- *   hybrid quantization of every row (qd8, tfcc_hyb_qd8_rows: what the operators run) +
- *          tfcc_q8_gemm_hybrid (float out)
+ *   hybrid quantization of every row (qd8, tfcc_hyb_qd8_rows: what the operators run), the
+ *          bytes as uint8 q + 128 (ops/hybrid.c) + tfcc_q8_gemm_hybrid (float out)
  * and for 3x3 convolutions (H x W x C -> N, SAME) tfcc_q8_conv against per-image quantization
  * + tfcc_q8_conv_hybrid. GOP/s = 2 x MACs per second; the last column is hybrid / int8.
  * --dw: the fast hybrid 3x3 depthwise kernel alone (tfcc_hyb_dwconv_select, SAME padding) on
@@ -64,8 +64,21 @@ static int make(setup *s, int K, int N, int8_t *w) {
   s->r8.act_max = 127;
   s->r8.scale = s->scale8;
   if (!tfcc_q8_pack(s->k, true, N, K, w, NULL, &s->r8, &s->p8)) return -1;
-  if (!tfcc_q8_pack(s->k, true, N, K, w, NULL, &s->rh, &s->ph)) return -1;
+  /* as ops/hybrid.c packs them: uint8 w + 128, filter offset -128 (activations q + 128) */
+  uint8_t *wu = malloc((size_t)N * K);
+  if (!wu) return -1;
+  for (size_t i = 0; i < (size_t)N * K; i++) wu[i] = (uint8_t)w[i] ^ 0x80u;
+  s->rh.filter_offset = -128;
+  const bool ok = tfcc_q8_pack(s->k, false, N, K, wu, NULL, &s->rh, &s->ph);
+  free(wu);
+  if (!ok) return -1;
   return 0;
+}
+
+/* The quantized bytes and zero points as the ops hand them to the GEMM (uint8 q + 128). */
+static void to_u8(int8_t *q, size_t n, int32_t *zp, size_t groups) {
+  for (size_t i = 0; i < n; i++) q[i] = (int8_t)((uint8_t)q[i] ^ 0x80u);
+  for (size_t g = 0; g < groups; g++) zp[g] += 128;
 }
 
 static void run_gemm(int M, int K, int N) {
@@ -94,6 +107,7 @@ static void run_gemm(int M, int K, int N) {
     tfcc_q8_gemm(NULL, &s.p8, &s.r8, M, x8, (size_t)K, o8, (size_t)N, sc8);
     double t1 = bench_now();
     qd8_rows(xf, (size_t)K, (size_t)M, q, rs, zp);
+    to_u8(q, (size_t)M * K, zp, (size_t)M);
     tfcc_q8_gemm_hybrid(NULL, &s.ph, &h, M, q, (size_t)K, sch);
     double t2 = bench_now();
     t8[r] = t1 - t0;
@@ -135,6 +149,7 @@ static void run_conv(int H, int W, int C, int N) {
     tfcc_q8_conv(NULL, &g, &s.p8, &s.r8, x8, o8, sc8);
     double t1 = bench_now();
     qd8_rows(xf, in_n, 1, q, &rs, &zp);
+    to_u8(q, in_n, &zp, 1);
     tfcc_q8_conv_hybrid(NULL, &g, &s.ph, &h, q, sch);
     double t2 = bench_now();
     t8[r] = t1 - t0;
