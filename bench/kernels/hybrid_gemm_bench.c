@@ -1,14 +1,16 @@
 /* Micro-benchmark of the hybrid (dynamic-range) GEMM path against the int8 GEMM it reuses
  * (not a test). Built as build/bench/bench_hybrid_gemm_bench; usage:
- *   hybrid_gemm_bench [--shape M K N] [--conv H W C N]
+ *   hybrid_gemm_bench [--shape M K N] [--conv H W C N] [--dw H W C STRIDE]
  * For FULLY_CONNECTED / 1x1-conv shaped GEMMs (M rows of K float32 inputs, N outputs) it
  * times, single thread on the thread's CPU clock, median of 9:
  *   int8   tfcc_q8_gemm on int8 input, XNNPACK float requantization to int8 (the int8 peak
  *          of this shape: what a fully quantized model runs)
- *   hybrid quantization of every row (qd8, tfcc_hyb_qd8_rows: what the operators run) +
- *          tfcc_q8_gemm_hybrid (float out)
+ *   hybrid quantization of every row (qd8, tfcc_hyb_qd8_rows: what the operators run), the
+ *          bytes as uint8 q + 128 (ops/hybrid.c) + tfcc_q8_gemm_hybrid (float out)
  * and for 3x3 convolutions (H x W x C -> N, SAME) tfcc_q8_conv against per-image quantization
- * + tfcc_q8_conv_hybrid. GOP/s = 2 x MACs per second; the last column is hybrid / int8. */
+ * + tfcc_q8_conv_hybrid. GOP/s = 2 x MACs per second; the last column is hybrid / int8.
+ * --dw: the fast hybrid 3x3 depthwise kernel alone (tfcc_hyb_dwconv_select, SAME padding) on
+ * an image already quantized. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@
 
 #include "bench_clock.h"
 #include "cpu/cpu_info.h"
+#include "kernels/hybrid/dwconv.h"
 #include "kernels/hybrid/hyb_out.h"
 #include "kernels/hybrid/quantize.h"
 #include "kernels/q8-gemm/gemm.h"
@@ -61,8 +64,21 @@ static int make(setup *s, int K, int N, int8_t *w) {
   s->r8.act_max = 127;
   s->r8.scale = s->scale8;
   if (!tfcc_q8_pack(s->k, true, N, K, w, NULL, &s->r8, &s->p8)) return -1;
-  if (!tfcc_q8_pack(s->k, true, N, K, w, NULL, &s->rh, &s->ph)) return -1;
+  /* as ops/hybrid.c packs them: uint8 w + 128, filter offset -128 (activations q + 128) */
+  uint8_t *wu = malloc((size_t)N * K);
+  if (!wu) return -1;
+  for (size_t i = 0; i < (size_t)N * K; i++) wu[i] = (uint8_t)w[i] ^ 0x80u;
+  s->rh.filter_offset = -128;
+  const bool ok = tfcc_q8_pack(s->k, false, N, K, wu, NULL, &s->rh, &s->ph);
+  free(wu);
+  if (!ok) return -1;
   return 0;
+}
+
+/* The quantized bytes and zero points as the ops hand them to the GEMM (uint8 q + 128). */
+static void to_u8(int8_t *q, size_t n, int32_t *zp, size_t groups) {
+  for (size_t i = 0; i < n; i++) q[i] = (int8_t)((uint8_t)q[i] ^ 0x80u);
+  for (size_t g = 0; g < groups; g++) zp[g] += 128;
 }
 
 static void run_gemm(int M, int K, int N) {
@@ -91,6 +107,7 @@ static void run_gemm(int M, int K, int N) {
     tfcc_q8_gemm(NULL, &s.p8, &s.r8, M, x8, (size_t)K, o8, (size_t)N, sc8);
     double t1 = bench_now();
     qd8_rows(xf, (size_t)K, (size_t)M, q, rs, zp);
+    to_u8(q, (size_t)M * K, zp, (size_t)M);
     tfcc_q8_gemm_hybrid(NULL, &s.ph, &h, M, q, (size_t)K, sch);
     double t2 = bench_now();
     t8[r] = t1 - t0;
@@ -132,6 +149,7 @@ static void run_conv(int H, int W, int C, int N) {
     tfcc_q8_conv(NULL, &g, &s.p8, &s.r8, x8, o8, sc8);
     double t1 = bench_now();
     qd8_rows(xf, in_n, 1, q, &rs, &zp);
+    to_u8(q, in_n, &zp, 1);
     tfcc_q8_conv_hybrid(NULL, &g, &s.ph, &h, q, sch);
     double t2 = bench_now();
     t8[r] = t1 - t0;
@@ -144,13 +162,48 @@ static void run_conv(int H, int W, int C, int N) {
   free(x8); free(w); free(q); free(xf); free(out); free(o8); free(sc8); free(sch);
 }
 
+static void run_dw(int H, int W, int C, int S) {
+  tfcc_conv_geom g;
+  memset(&g, 0, sizeof g);
+  g.batches = 1, g.in_h = H, g.in_w = W, g.in_c = C, g.filter_in_c = 1, g.out_c = C;
+  g.filter_h = g.filter_w = 3, g.stride_h = g.stride_w = S, g.dil_h = g.dil_w = 1;
+  g.out_h = (H + S - 1) / S, g.out_w = (W + S - 1) / S;
+  g.pad_h = ((g.out_h - 1) * S + 3 - H) / 2, g.pad_w = ((g.out_w - 1) * S + 3 - W) / 2;
+  const size_t in_n = (size_t)H * W * C, out_n = (size_t)g.out_h * g.out_w * C;
+  int16_t *q = malloc(in_n * sizeof(int16_t));
+  int32_t *w32 = malloc((size_t)9 * C * sizeof(int32_t));
+  float *fs = malloc((size_t)C * sizeof(float)), *b = malloc((size_t)C * sizeof(float));
+  float *out = malloc(out_n * sizeof(float));
+  if (!q || !w32 || !fs || !b || !out) return;
+  for (size_t i = 0; i < in_n; i++) q[i] = (int16_t)(rand() % 511 - 255);
+  for (int i = 0; i < 9 * C; i++) w32[i] = rand() % 255 - 127;
+  for (int c = 0; c < C; c++) fs[c] = 0.01f, b[c] = 0.1f;
+  const tfcc_hyb_dwconv_fn fn = tfcc_hyb_dwconv_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_));
+  double t[REPS];
+  for (int r = 0; r < REPS; r++) {
+    const double t0 = bench_now();
+    fn(&g, q, 0.01f, w32, fs, 1, b, 0.0f, 6.0f, out, 0, g.out_h);
+    t[r] = bench_now() - t0;
+  }
+  printf("dw3x3 %4dx%-4d C %4d s%d  hybrid %6.1f GOP/s\n", H, W, C, S,
+         2.0 * 9 * (double)out_n * 1e-9 / median(t));
+  free(q), free(w32), free(fs), free(b), free(out);
+}
+
 int main(int argc, char **argv) {
-  int shape[3] = {0, 0, 0}, conv[4] = {0, 0, 0, 0};
+  int shape[3] = {0, 0, 0}, conv[4] = {0, 0, 0, 0}, dw[4] = {0, 0, 0, 0};
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--shape") && i + 3 < argc)
       for (int d = 0; d < 3; d++) shape[d] = atoi(argv[i + 1 + d]);
     if (!strcmp(argv[i], "--conv") && i + 4 < argc)
       for (int d = 0; d < 4; d++) conv[d] = atoi(argv[i + 1 + d]);
+    if (!strcmp(argv[i], "--dw") && i + 4 < argc)
+      for (int d = 0; d < 4; d++) dw[d] = atoi(argv[i + 1 + d]);
+  }
+  bench_use_cpu_clock = 1;
+  if (dw[0] > 0) {
+    run_dw(dw[0], dw[1], dw[2], dw[3]);
+    return 0;
   }
   bench_use_cpu_clock = 1;
   if (shape[0] > 0) {

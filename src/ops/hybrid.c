@@ -214,9 +214,20 @@ static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t
     /* AMX panels hold 64 columns, wider than the c32 tile the hybrid stage reads: the
        selection without rows never picks them */
     const tfcc_q8_gemm_kernel *k = tfcc_q8_gemm_select_for(ctx->isa, 0, h->kdim, n);
+    /* The GEMM takes the activations as uint8 q + 128 (zero points + 128, to_gemm_bytes)
+       against the weights packed as uint8 w + 128 with filter offset -128: where the kernel's
+       products are u8 x s8 (x86) the weights are then stored as they are and the row term
+       (gemm.h, kz = 0) drops out, so no row sums: acc = sum (q + 128) * w, and the output
+       stage's acc - (zp + 128) * wsum is the same int32 as sum (q - zp) * w. */
     tfcc_conv_requant r;
     memset(&r, 0, sizeof r);
-    if (!tfcc_q8_pack(k, true, n, h->kdim, h->w, NULL, &r, &h->packed)) goto oom;
+    r.filter_offset = -128;
+    uint8_t *wu = malloc((size_t)elems);
+    if (!wu) goto oom;
+    for (int64_t i = 0; i < elems; i++) wu[i] = (uint8_t)h->w[i] ^ 0x80u;
+    const bool packed = tfcc_q8_pack(k, false, n, h->kdim, wu, NULL, &r, &h->packed);
+    free(wu);
+    if (!packed) goto oom;
   }
   *out = h;
   return TFCC_OK;
@@ -274,6 +285,14 @@ static size_t scratch_layout(size_t elems, size_t groups, size_t gemm, void *bas
     s->gemm = p + a + b + c;
   }
   return a + b + c + gemm;
+}
+
+/* The quantized activations of a GEMM op as the GEMM takes them (see hybrid_init): uint8
+ * q + 128 and zero points + 128, in place. */
+static void to_gemm_bytes(int8_t *q, size_t n, int32_t *zp, size_t groups) {
+  uint8_t *u = (uint8_t *)q;
+  for (size_t i = 0; i < n; i++) u[i] ^= 0x80u;
+  for (size_t g = 0; g < groups; g++) zp[g] += 128;
 }
 
 /* ---- quantization of the input, groups of `len` floats, in parallel */
@@ -512,6 +531,7 @@ tfcc_status tfcc_hybrid_conv_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, const 
   if (conv_per_pixel(h, g)) {
     const size_t rows = (size_t)g->batches * (size_t)g->in_h * (size_t)g->in_w;
     quantize_input(ctx->pool, h, x, (size_t)g->in_c, rows, &s);
+    to_gemm_bytes(s.q, rows * (size_t)g->in_c, s.zp, rows);
     tfcc_q8_gemm_hybrid(ctx->pool, &h->packed, &hy, (int32_t)rows, s.q, (size_t)g->in_c, s.gemm);
     return TFCC_OK;
   }
@@ -521,6 +541,7 @@ tfcc_status tfcc_hybrid_conv_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, const 
                      &s.scale[b], &s.zp[b]);
   else
     quantize_input(ctx->pool, h, x, img, (size_t)g->batches, &s);
+  to_gemm_bytes(s.q, (size_t)g->batches * img, s.zp, (size_t)g->batches);
   tfcc_q8_conv_hybrid(ctx->pool, g, &h->packed, &hy, s.q, s.gemm);
   return TFCC_OK;
 }
@@ -570,6 +591,7 @@ tfcc_status tfcc_hybrid_fc_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32_t 
     return TFCC_OK;
   }
   quantize_input(ctx->pool, h, ctx->in[0]->data, (size_t)accum, (size_t)rows, &s);
+  to_gemm_bytes(s.q, (size_t)rows * (size_t)accum, s.zp, (size_t)rows);
   const tfcc_q8_hybrid hy = output_stage(h, &s, out, (size_t)units, bias, lo, hi);
   tfcc_q8_gemm_hybrid(ctx->pool, &h->packed, &hy, rows, s.q, (size_t)accum, s.gemm);
   return TFCC_OK;

@@ -259,6 +259,32 @@ static void gemm_case(const tfcc_q8_gemm_kernel *k, tfcc_threadpool *pool, int M
                out[(size_t)m * N + n], want);
     }
   CHECK(bad == 0);
+  /* as ops/hybrid.c feeds it: uint8 x + 128 against uint8 w + 128 with filter offset -128,
+     zero points + 128 (no row term on x86); the same outputs */
+  {
+    uint8_t *xu = malloc((size_t)M * K), *wu = malloc((size_t)N * K);
+    int32_t *zpu = malloc(M * sizeof(int32_t));
+    float *out2 = malloc((size_t)M * N * sizeof(float));
+    CHECK(xu && wu && zpu && out2);
+    for (size_t i = 0; i < (size_t)M * K; i++) xu[i] = (uint8_t)x[i] ^ 0x80u;
+    for (size_t i = 0; i < (size_t)N * K; i++) wu[i] = (uint8_t)w[i] ^ 0x80u;
+    for (int m = 0; m < M; m++) zpu[m] = zp[m] + 128;
+    tfcc_conv_requant ru;
+    memset(&ru, 0, sizeof ru);
+    ru.filter_offset = -128;
+    tfcc_q8_packed pu;
+    CHECK(tfcc_q8_pack(k, false, N, K, wu, NULL, &ru, &pu));
+    tfcc_q8_hybrid hu = h;
+    hu.c = out2;
+    hu.zp = zpu;
+    void *su = malloc(tfcc_q8_hybrid_scratch_bytes(NULL, &pu, tfcc_threadpool_size(pool)) + 64);
+    tfcc_q8_gemm_hybrid(pool, &pu, &hu, M, xu, (size_t)K, su);
+    CHECKF(memcmp(out, out2, (size_t)M * N * sizeof(float)) == 0,
+           "%s gemm %dx%dx%d: uint8 activations differ from int8", k->name, M, K, N);
+    free(su);
+    tfcc_q8_packed_free(&pu);
+    free(xu), free(wu), free(zpu), free(out2);
+  }
   free(scratch);
   tfcc_q8_packed_free(&p);
   free(x);

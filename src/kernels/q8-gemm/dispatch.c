@@ -42,6 +42,10 @@ bool tfcc_q8_gemm_is_amx(const tfcc_q8_gemm_kernel *k) { return k->feature == TF
 
 bool tfcc_q8_gemm_pair_layout(const tfcc_q8_gemm_kernel *k) { return k->feature == TFCC_CPU_I8MM; }
 
+bool tfcc_q8_gemm_hybrid_epilogue(const tfcc_q8_gemm_kernel *k) {
+  return k->feature == TFCC_CPU_AVX512VNNI;
+}
+
 bool tfcc_q8_gemm_c2_layout(const tfcc_q8_gemm_kernel *k) { return k->isa == TFCC_ISA_WASMSIMD; }
 
 int32_t tfcc_q8_gemm_k_block(const tfcc_q8_gemm_kernel *k) {

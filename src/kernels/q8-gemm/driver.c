@@ -238,6 +238,7 @@ static void out_init(const q8_job *j, int32_t *c32, tfcc_q8_out *o) {
   o->pf_step = 64;
   o->pf_skip = 0;
   o->pf_ahead = 0;
+  o->hyb = NULL;
 }
 
 /* Hybrid output stage of a c32 tile (gemm.h, tfcc_q8_hybrid): zero-point correction with
@@ -308,10 +309,24 @@ static void run_tile(const q8_job *j, size_t m0, size_t mr, size_t pi, const uin
     o->mult = j->r->mult + n0 * (size_t)j->r->mult_stride;
     o->shift = j->r->shift + n0 * (size_t)j->r->mult_stride;
   }
+  /* the kernel's own hybrid output stage, where the tile's rows are one group or a group
+     each */
+  const tfcc_q8_hybrid *h = j->hyb;
+  o->hyb = NULL;
+  if (h && tfcc_q8_gemm_hybrid_epilogue(p->k) &&
+      (h->rows_per_group == 1 || m0 / h->rows_per_group == (m0 + mr - 1) / h->rows_per_group)) {
+    const size_t grp = h->rows_per_group == 1 ? m0 : m0 / h->rows_per_group;
+    o->hyb = h;
+    o->hyb_zp = h->zp + grp;
+    o->hyb_scale = h->scale + grp;
+    o->hyb_step = h->rows_per_group == 1 ? 1 : 0;
+    o->hyb_n0 = n0;
+    o->hyb_c = h->c + m0 * h->c_stride + n0;
+  }
   const tfcc_q8_gemm_fn fn = p->is_signed ? p->k->fn_s : p->k->fn_u;
   fn(mr, nc, j->im2col ? im2col_stride(p) : (size_t)p->kdim, (const void *const *)rows,
      p->w + pi * tfcc_q8_panel_bytes(p), row_add, o);
-  if (!o->c32) return;
+  if (o->hyb || !o->c32) return;
   if (j->hyb) {
     hybrid_tile(j->hyb, o->c32, NR, m0, mr, n0, nc);
     return;
@@ -542,7 +557,7 @@ void tfcc_q8_conv_hybrid(struct tfcc_threadpool *pool, const tfcc_conv_geom *g,
     j.a = (const uint8_t *)in + (size_t)b * in_img;
     j.g = &g1;
     j.im2col = !conv_direct(&g1);
-    j.pad = (uint8_t)(int8_t)h->zp[b];
+    j.pad = (uint8_t)h->zp[b]; /* int8 zp, or the uint8 one (ops/hybrid.c) */
     set_scratch(&j, scratch);
     run_job(pool, &j);
   }

@@ -58,6 +58,16 @@ typedef struct tfcc_q8_out {
      (0: none; kernels may ignore it). The driver sets it for deep panels that row tiles read
      from L2 (or further: the first tile), where the hardware prefetcher falls behind. */
   size_t pf_ahead;
+  /* Hybrid float output stage in the kernel (kernels with hybrid_epilogue; NULL: none): the
+     driver's tile stage (struct tfcc_q8_hybrid below) on the accumulators in registers, the
+     same operations in the same order (kernels where tfcc_q8_gemm_hybrid_epilogue). Row i's zero point and scale at hyb_zp[i * hyb_step] /
+     hyb_scale[i * hyb_step] (step 1: a group per row; 0: one group for the tile), its floats
+     at hyb_c + i * hyb->c_stride; columns from hyb_n0 of the weight sums, scales, biases. */
+  const struct tfcc_q8_hybrid *hyb;
+  const int32_t *hyb_zp;
+  const float *hyb_scale;
+  size_t hyb_step, hyb_n0;
+  float *hyb_c;
 } tfcc_q8_out;
 
 /* One tile: rows i < mr (a[i] valid for i < MR; rows >= mr alias row 0 and are not
@@ -109,6 +119,9 @@ bool tfcc_q8_gemm_pair_layout(const tfcc_q8_gemm_kernel *k);
  * column j at g * NR * 2 + j * 2; depth padded to 8 (the kernel widens 8 bytes of a row at a
  * time). */
 bool tfcc_q8_gemm_c2_layout(const tfcc_q8_gemm_kernel *k);
+/* Kernels that run the hybrid float output stage themselves (tfcc_q8_out.hyb): the
+ * AVX512-VNNI one; the others store the int32 tile for the driver's stage. */
+bool tfcc_q8_gemm_hybrid_epilogue(const tfcc_q8_gemm_kernel *k);
 /* Depth block the packed panels are padded to: 4 (one dword of the dot product), 8 (I8MM,
  * WebAssembly's pairs), 64 (AMX). */
 int32_t tfcc_q8_gemm_k_block(const tfcc_q8_gemm_kernel *k);
@@ -153,10 +166,12 @@ void tfcc_q8_conv(struct tfcc_threadpool *pool, const tfcc_conv_geom *g, const t
 /* Scratch bytes of the two calls above with `threads` threads (g NULL: plain GEMM). */
 size_t tfcc_q8_scratch_bytes(const tfcc_conv_geom *g, const tfcc_q8_packed *p, int threads);
 
-/* Hybrid (dynamic-range) output stage: float32 out from the int32 accumulators of int8
- * activations quantized at run time (kernels/hybrid) and weights packed with zero offsets
- * and no bias (tfcc_q8_pack with bias NULL and an all-zero requantization), so that the
- * kernel's accumulator is exactly sum_k x[m][k] * w[n][k]. Row m belongs to quantization
+/* Hybrid (dynamic-range) output stage: float32 out from the int32 accumulators of 8-bit
+ * activations quantized at run time (kernels/hybrid) and weights packed with no bias and no
+ * input offset (tfcc_q8_pack with bias NULL), so that the kernel's accumulator is exactly
+ * sum_k x[m][k] * w[n][k]: int8 x and int8 w with an all-zero requantization, or (what
+ * ops/hybrid.c does) uint8 x = q + 128 against the int8 w given as uint8 w + 128 with filter
+ * offset -128, zero points + 128 (no row term on x86). Row m belongs to quantization
  * group m / rows_per_group (zero point zp[g], dequantization scale scale[g]):
  *   acc  = kernel accumulator - zp[g] * wsum[n]                 (int32, exact)
  *   out  = ((float)acc * scale[g]) * fscale[n] + bias[n]        (XNNPACK qd8 GEMM, builtin
@@ -187,11 +202,11 @@ typedef struct tfcc_q8_hybrid {
   tfcc_q8_hybrid_tile_fn tile; /* vectorised tile function (NULL: row by row) */
 } tfcc_q8_hybrid;
 
-/* out = hybrid(A x B) for m rows of int8 A (row i at a + i * a_stride); p packed signed. */
+/* out = hybrid(A x B) for m rows of A (row i at a + i * a_stride; int8 or uint8 as p packs). */
 void tfcc_q8_gemm_hybrid(struct tfcc_threadpool *pool, const tfcc_q8_packed *p,
                          const tfcc_q8_hybrid *h, int32_t m, const void *a, size_t a_stride,
                          void *scratch);
-/* Convolution of int8 input in (one quantization group per image: padding taps are the
+/* Convolution of 8-bit input in (one quantization group per image: padding taps are the
  * group's zero point; g->batches images, group b = zp[b], scale[b]); h->rows_per_group is
  * set from g. */
 void tfcc_q8_conv_hybrid(struct tfcc_threadpool *pool, const tfcc_conv_geom *g,

@@ -13,7 +13,8 @@
  * act_min, one dword permute back to row order. Equal to the reference because rounding is
  * monotone and lo, hi are integers: round(clamp(f, lo, hi)) = clamp(round(f), lo, hi), and
  * every saturation on the way is monotone and the identity on [act_min, act_max].
- * Fixed-point (REFERENCE) requantization runs in the kernel too (fixq_apply).
+ * Fixed-point (REFERENCE) requantization runs in the kernel too (fixq_apply), and so does the
+ * hybrid float output stage (store_pair_hybrid: no int32 tile through memory).
  * While the depth loop runs it prefetches the lines the driver names (tfcc_q8_out.pf: the next
  * weight panel) into L2, one or two per group of 4 depth bytes, and where the driver asks
  * (pf_ahead) the two lines of its own panel pf_ahead bytes ahead into L1. */
@@ -51,7 +52,9 @@
   __m512i c##i##1 = _mm512_add_epi32(bias1, ra##i);
 #define PAIR(i, j) \
   if (ROWS > i && mr > i) { \
-    if (o->mult && !o->c32) \
+    if (o->hyb) \
+      store_pair_hybrid(i, mr, nc, c##i##0, c##i##1, c##j##0, c##j##1, o); \
+    else if (o->mult && !o->c32) \
       store_pair_fixed(i, mr, nc, c##i##0, c##i##1, c##j##0, c##j##1, o); \
     else \
       store_pair(i, mr, nc, c##i##0, c##i##1, c##j##0, c##j##1, s0, s1, o, SIGNED); \

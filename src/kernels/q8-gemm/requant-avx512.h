@@ -60,6 +60,54 @@ static inline void store_pair(size_t i, size_t mr, size_t nc, __m512i a0, __m512
   }
 }
 
+/* Hybrid float output of 16 columns of one row (tfcc_q8_out.hyb): the tile stage of
+ * kernels/hybrid/hyb_out_body.h lane for lane (acc - zp * wsum wrapping, int32 -> float,
+ * (t * s) * fs or t * (s * fs), + bias where there is one, max(lo, v), min(hi, v)), so the
+ * same bits; m: the columns stored. */
+static inline void hybrid_row16(__m512i acc, __m512i ws, __m512 fs, __m512 b, bool has_b,
+                                bool combined, int32_t zp, float s, __m512 lo, __m512 hi,
+                                float *out, __mmask16 m) {
+  const __m512i t = _mm512_sub_epi32(acc, _mm512_mullo_epi32(_mm512_set1_epi32(zp), ws));
+  const __m512 vs = _mm512_set1_ps(s);
+  __m512 v = _mm512_cvtepi32_ps(t);
+  v = combined ? _mm512_mul_ps(v, _mm512_mul_ps(vs, fs)) : _mm512_mul_ps(_mm512_mul_ps(v, vs), fs);
+  if (has_b) v = _mm512_add_ps(v, b);
+  v = _mm512_max_ps(lo, v); /* v < lo ? lo : v */
+  v = _mm512_min_ps(hi, v); /* v > hi ? hi : v */
+  _mm512_mask_storeu_ps(out, m, v);
+}
+
+/* Rows i and i + 1 of the hybrid output (i + 1 may be >= mr: not stored). */
+static inline void store_pair_hybrid(size_t i, size_t mr, size_t nc, __m512i a0, __m512i a1,
+                                     __m512i b0, __m512i b1, const tfcc_q8_out *o) {
+  const struct tfcc_q8_hybrid *h = o->hyb;
+  const size_t n0 = o->hyb_n0;
+  const __mmask16 m0 = (__mmask16)(nc >= 16 ? 0xFFFFu : (1u << nc) - 1u);
+  const __mmask16 m1 = (__mmask16)(nc >= 32 ? 0xFFFFu : nc > 16 ? (1u << (nc - 16)) - 1u : 0u);
+  const __m512i ws0 = _mm512_maskz_loadu_epi32(m0, h->wsum + n0);
+  const __m512i ws1 = _mm512_maskz_loadu_epi32(m1, h->wsum + n0 + 16);
+  __m512 fs0, fs1, bb0 = _mm512_setzero_ps(), bb1 = _mm512_setzero_ps();
+  if (h->fscale_stride) {
+    fs0 = _mm512_maskz_loadu_ps(m0, h->fscale + n0);
+    fs1 = _mm512_maskz_loadu_ps(m1, h->fscale + n0 + 16);
+  } else {
+    fs0 = fs1 = _mm512_set1_ps(h->fscale[0]);
+  }
+  if (h->bias) {
+    bb0 = _mm512_maskz_loadu_ps(m0, h->bias + n0);
+    bb1 = _mm512_maskz_loadu_ps(m1, h->bias + n0 + 16);
+  }
+  const __m512 lo = _mm512_set1_ps(h->lo), hi = _mm512_set1_ps(h->hi);
+  const bool has_b = h->bias != NULL, comb = h->combined;
+  for (size_t r = i; r < i + 2 && r < mr; r++) {
+    const int32_t zp = o->hyb_zp[r * o->hyb_step];
+    const float s = o->hyb_scale[r * o->hyb_step];
+    float *out = o->hyb_c + r * h->c_stride;
+    hybrid_row16(r == i ? a0 : b0, ws0, fs0, bb0, has_b, comb, zp, s, lo, hi, out, m0);
+    if (m1) hybrid_row16(r == i ? a1 : b1, ws1, fs1, bb1, has_b, comb, zp, s, lo, hi, out + 16, m1);
+  }
+}
+
 /* Fixed-point requantization of 16 columns: tflite::MultiplyByQuantizedMultiplier exactly.
  * x << left (wrapping); SaturatingRoundingDoublingHighMul: with p = x * m in 64 bits,
  * (p + nudge) / 2^31 truncated is (p + 2^30) >> 31 (arithmetic) for either sign of p, and
