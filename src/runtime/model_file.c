@@ -16,6 +16,11 @@
 
 /* Read and re-read in steps (the re-read's buffer stays in L2 while it is compared). */
 #define READ_STEP ((size_t)256 << 10)
+/* Skipped ranges smaller than this are read anyway: each range skipped costs a read() more,
+ * about what reading a few pages costs. */
+#define HOLE_MIN ((size_t)32 << 10)
+/* Ranges read between skipped ones from this size on are populated in one call first. */
+#define HOLE_POPULATE_MIN ((size_t)256 << 10)
 #define PUBLISH_HINT \
   "; publish model files by writing a temporary file and renaming it over the old one"
 
@@ -137,8 +142,10 @@ static tfcc_status read_around_holes(tfcc_model_file *f, tfcc_err *err) {
   for (size_t i = 0; i <= f->n_holes; i++) {
     const size_t end = i < f->n_holes ? f->holes[i].off : f->size;
     if (end > at) {
+      /* a large range populated in one call; a few pages are faulted in by the read itself
+       * (a system call costs more than the faults it would save) */
       const size_t a = at / pg * pg, b = (end + pg - 1) / pg * pg;
-      (void)madvise(dst + a, b - a, MADV_POPULATE_WRITE); /* else faulted by the read */
+      if (b - a >= HOLE_POPULATE_MIN) (void)madvise(dst + a, b - a, MADV_POPULATE_WRITE);
       for (size_t done = at; done < end;) {
         const size_t step = end - done < READ_STEP ? end - done : READ_STEP;
         ssize_t r = read_full(f->fd, dst + done, step, (off_t)done, true);
@@ -192,7 +199,7 @@ static void take_holes(tfcc_model_file *f, const tfcc_mf_range *h, size_t n) {
     }
     const size_t a = (h[i].off + pg - 1) / pg * pg, b = (h[i].off + h[i].len) / pg * pg;
     at = h[i].off + h[i].len;
-    if (a < b) f->holes[k++] = (tfcc_mf_range){a, b - a};
+    if (a + HOLE_MIN <= b) f->holes[k++] = (tfcc_mf_range){a, b - a};
   }
   f->n_holes = k;
   if (!k) {
@@ -281,6 +288,12 @@ static tfcc_status open_impl(const char *path, bool immutable, unsigned flags,
                         f->size);
     } else {
       f->data = f->region;
+#ifdef MADV_NOHUGEPAGE
+      /* what is read lies scattered between the holes (tables, biases): in huge pages each
+       * piece would make the kernel zero a whole 2 MiB page (ResNet-50: ~100 MB zeroed for
+       * 0.4 MB read) */
+      if (f->holes) (void)madvise(f->region, f->region_size, MADV_NOHUGEPAGE);
+#endif
       st = f->holes ? read_around_holes(f, err) : read_copy(f, err);
       const char *trap = getenv("TFCC_DEBUG_RELEASE_TRAP");
       if (st == TFCC_OK && f->holes && trap && strcmp(trap, "1") == 0) {
