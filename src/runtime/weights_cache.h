@@ -143,6 +143,9 @@ void tfcc_wcache_set_skips(tfcc_wcache *c, const tfcc_wc_skip *s, size_t n);
 /* The load succeeded: stop answering, and write the file if a block was missing or refused
  * (a failed write logs one warning; the model is fine either way). */
 void tfcc_wcache_finish(tfcc_wcache *c);
+/* Maps every page of the cache file into the process's page tables now (once; later calls
+ * return at once), so that the first run takes no page fault on the blocks. Thread safe. */
+void tfcc_wcache_prefault(tfcc_wcache *c);
 /* After every user of its blocks is gone (the model's params released). NULL-safe. */
 void tfcc_wcache_free(tfcc_wcache *c);
 
