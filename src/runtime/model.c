@@ -236,6 +236,8 @@ static tfcc_status validate_shapes(tfcc_model *m, tfcc_graph *g, bool record, tf
   return st;
 }
 
+static bool in_hole(void *user, uintptr_t a, uintptr_t b);
+
 tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t size, tfcc_graph *g,
                                   const tfcc_graph *ref, tfcc_err *err) {
   const bool first = ref == NULL;
@@ -266,6 +268,8 @@ tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t siz
     m->crel_on = true;
     tfcc_const_release_init(&m->crel, g, m->data, m->size, m->owned_free != NULL, store);
     m->crel.eager = m->cow; /* 4 KiB pages of the page cache: nothing to split */
+    m->crel.untouched = m->holes_file ? in_hole : NULL;
+    m->crel.untouched_user = m;
     store = &m->crel.store;
   }
   if (st == TFCC_OK)
@@ -275,6 +279,25 @@ tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t siz
   if (!first && (st = tfcc_weights_check_signature(ref, g, true, err)) != TFCC_OK) return st;
   st = validate_shapes(m, g, first, err);
   return st == TFCC_OK || first ? st : tfcc_err_prefix(err, "new weights");
+}
+
+/* [a, b) (addresses in the model's bytes) lies inside a range its file was not read into
+ * (runtime/model_file.h; holes are sorted): its pages were never touched. */
+static bool in_hole(void *user, uintptr_t a, uintptr_t b) {
+  const tfcc_model *m = user;
+  const tfcc_model_file *f = m->holes_file;
+  const uintptr_t base = (uintptr_t)m->data;
+  if (!f || !f->n_holes || a < base || b < a) return false;
+  const size_t lo = (size_t)(a - base), hi = (size_t)(b - base);
+  size_t l = 0, h = f->n_holes; /* the last hole starting at or before lo */
+  while (l < h) {
+    const size_t mid = l + (h - l) / 2;
+    if (f->holes[mid].off <= lo)
+      l = mid + 1;
+    else
+      h = mid;
+  }
+  return l > 0 && hi <= f->holes[l - 1].off + f->holes[l - 1].len;
 }
 
 /* What the packed blocks depend on besides the model bytes: the kernel level and the tiles
