@@ -498,8 +498,9 @@ typedef struct tfcc_session tfcc_session;
 typedef struct tfcc_session_options {
   size_t struct_size; /* sizeof(tfcc_session_options) */
   int reserved;
-  int prefault; /* 1: touch every page of the arena at creation, so that the first run
-                            takes no page faults there (default 0: pages fault on first use) */
+  int prefault; /* 1: touch every page of the arena at creation, and map every page of the
+                   model's weights cache file (once per model), so that the first run takes no
+                   page faults there (default 0: pages fault on first use) */
 } tfcc_session_options;
 
 TFCC_API void tfcc_session_options_default(tfcc_session_options *opts);

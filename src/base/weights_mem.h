@@ -6,9 +6,11 @@
  * allocator takes the memory in 2 MiB-aligned regions of transparent huge pages, populated in
  * one call per block (MADV_POPULATE_WRITE): one fault per 2 MiB, or none. Blocks are cut one
  * after the other from chunks of whole huge pages (a block larger than 2 MiB starts a chunk of
- * its own size rounded up); a chunk is unmapped when its last block is freed, and the unused
- * tail of a chunk no longer cut from is given back, so at most one partly used chunk (under
- * 2 MiB of unused pages) is kept per process, plus up to four empty 2 MiB chunks for the next
+ * its own size rounded up); a chunk is unmapped when its last block is freed, and the whole
+ * huge pages of the unused tail of a chunk no longer cut from are given back (never part of a
+ * huge page: that would split it, and a VM then charges the first run for every 4 KiB page of
+ * it as for fresh memory), so each such chunk keeps under 2 MiB unused, one partly used chunk
+ * is cut from at a time, plus up to four empty 2 MiB chunks are kept for the next
  * load (a replaced model's pages reused without new faults). Thread safe (a mutex; loads only,
  * never the run path). */
 #ifndef TFCC_BASE_WEIGHTS_MEM_H

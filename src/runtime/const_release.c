@@ -86,6 +86,9 @@ static void release_range(tfcc_const_release *r, uintptr_t a, uintptr_t b) {
     } else {
       r->n_trapped--;
     }
+  } else if (r->untouched && r->untouched(r->untouched_user, a, b)) {
+    r->released_bytes += len; /* never resident */
+    note_released(r, p, len);
   } else {
     if (r->wipe) explicit_bzero(p, len); /* plaintext never goes back to the kernel unwiped */
     if (madvise(p, len, MADV_DONTNEED) != 0) return;

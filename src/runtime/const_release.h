@@ -71,6 +71,10 @@ typedef struct tfcc_const_release {
   bool eager; /* release every constant as soon as it is consumed (not only the large ones) */
   bool sealed;
   size_t released_bytes;
+  /* optional: [a, b) was never touched (a range a warm load did not read from its file):
+   * released without a system call, there is nothing to give back */
+  bool (*untouched)(void *user, uintptr_t a, uintptr_t b);
+  void *untouched_user;
   tfcc_cr_range *rel; /* the ranges released (for tfcc_const_release_privatize) */
   size_t n_rel, cap_rel;
   bool rel_lost; /* a range could not be remembered */

@@ -64,6 +64,12 @@ struct tfcc_model {
   bool crel_on;
   bool releasable; /* the model owns its bytes (file copy or mapping, owned buffer) */
   bool cow;        /* its bytes are a private mapping of its file (TFCC_MF_COW) */
+  /* during the load only: the file whose ranges a warm weights cache replaces were not read
+   * (tfcc_model_file_open_holes); they are read when something needs them */
+  struct tfcc_model_file *holes_file;
+  tfcc_status holes_st; /* a read of them failed: the load fails */
+  tfcc_err holes_err;
+  size_t file_unread; /* bytes of its file the load never read (released unread) */
   /* the watermark, read at load when constant pages may be released (model_watermark.c) */
   bool wm_captured;
   tfcc_status wm_status;

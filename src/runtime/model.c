@@ -236,6 +236,8 @@ static tfcc_status validate_shapes(tfcc_model *m, tfcc_graph *g, bool record, tf
   return st;
 }
 
+static bool in_hole(void *user, uintptr_t a, uintptr_t b);
+
 tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t size, tfcc_graph *g,
                                   const tfcc_graph *ref, tfcc_err *err) {
   const bool first = ref == NULL;
@@ -266,6 +268,8 @@ tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t siz
     m->crel_on = true;
     tfcc_const_release_init(&m->crel, g, m->data, m->size, m->owned_free != NULL, store);
     m->crel.eager = m->cow; /* 4 KiB pages of the page cache: nothing to split */
+    m->crel.untouched = m->holes_file ? in_hole : NULL;
+    m->crel.untouched_user = m;
     store = &m->crel.store;
   }
   if (st == TFCC_OK)
@@ -275,6 +279,25 @@ tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t siz
   if (!first && (st = tfcc_weights_check_signature(ref, g, true, err)) != TFCC_OK) return st;
   st = validate_shapes(m, g, first, err);
   return st == TFCC_OK || first ? st : tfcc_err_prefix(err, "new weights");
+}
+
+/* [a, b) (addresses in the model's bytes) lies inside a range its file was not read into
+ * (runtime/model_file.h; holes are sorted): its pages were never touched. */
+static bool in_hole(void *user, uintptr_t a, uintptr_t b) {
+  const tfcc_model *m = user;
+  const tfcc_model_file *f = m->holes_file;
+  const uintptr_t base = (uintptr_t)m->data;
+  if (!f || !f->n_holes || a < base || b < a) return false;
+  const size_t lo = (size_t)(a - base), hi = (size_t)(b - base);
+  size_t l = 0, h = f->n_holes; /* the last hole starting at or before lo */
+  while (l < h) {
+    const size_t mid = l + (h - l) / 2;
+    if (f->holes[mid].off <= lo)
+      l = mid + 1;
+    else
+      h = mid;
+  }
+  return l > 0 && hi <= f->holes[l - 1].off + f->holes[l - 1].len;
 }
 
 /* What the packed blocks depend on besides the model bytes: the kernel level and the tiles
@@ -288,12 +311,97 @@ static void weights_cache_ident(const tfcc_model *m, char *buf, size_t cap) {
            (unsigned)m->opts.disabled_passes);
 }
 
+static int cmp_cr_range(const void *a, const void *b) {
+  const uint8_t *x = ((const tfcc_cr_range *)a)->p, *y = ((const tfcc_cr_range *)b)->p;
+  return x < y ? -1 : x > y;
+}
+
+/* The ranges of the model's bytes the constant release gave back, sorted (NULL: none). */
+static tfcc_cr_range *released_sorted(const tfcc_model *m, size_t *n) {
+  *n = 0;
+  if (!m->crel_on || !m->crel.n_rel) return NULL;
+  tfcc_cr_range *r = malloc(m->crel.n_rel * sizeof *r);
+  if (!r) return NULL;
+  memcpy(r, m->crel.rel, m->crel.n_rel * sizeof *r);
+  qsort(r, m->crel.n_rel, sizeof *r, cmp_cr_range);
+  *n = m->crel.n_rel;
+  return r;
+}
+
+/* Reads every part of the file's unread ranges that was not released (released bytes are read
+ * by nobody); after this nothing is left unread. need_src of the weights cache (a miss, a
+ * content hash) and the end of the load. */
+static void fill_holes(void *user) {
+  tfcc_model *m = user;
+  tfcc_model_file *f = m->holes_file;
+  if (!f || !f->n_holes) return;
+  size_t nr;
+  tfcc_cr_range *rel = released_sorted(m, &nr);
+  if (m->crel_on && m->crel.n_rel && !rel) nr = 0; /* no memory: read them all (may refault) */
+  tfcc_status st = TFCC_OK;
+  size_t j = 0;
+  for (size_t i = 0; i < f->n_holes && st == TFCC_OK; i++) {
+    size_t a = f->holes[i].off;
+    const size_t b = a + f->holes[i].len;
+    while (a < b && st == TFCC_OK) {
+      while (j < nr && (size_t)((const uint8_t *)rel[j].p + rel[j].len - m->data) <= a) j++;
+      size_t ra = b, rb = b; /* the next released range inside [a, b) */
+      if (j < nr) {
+        const size_t x = (size_t)((const uint8_t *)rel[j].p - m->data);
+        if (x < b) {
+          ra = x > a ? x : a;
+          rb = x + rel[j].len < b ? x + rel[j].len : b;
+        }
+      }
+      if (a < ra) st = tfcc_model_file_fill(f, a, ra - a, &m->holes_err);
+      if (a < ra) m->file_unread -= ra - a;
+      a = rb;
+    }
+  }
+  free(rel);
+  f->n_holes = 0;
+  if (st != TFCC_OK && m->holes_st == TFCC_OK) m->holes_st = st;
+}
+
 static tfcc_status open_weights_cache(tfcc_model *m, const tfcc_wc_src_id *src_id, tfcc_err *err) {
   char ident[TFCC_WC_IDENT_BYTES];
   weights_cache_ident(m, ident, sizeof ident);
   return tfcc_wcache_open(m->opts.weights_cache, ident, m->data, m->size, src_id,
-                          m->opts.weights_cache_verify != 0, tfcc_model_env(m).log, &m->wcache,
-                          err);
+                          m->opts.weights_cache_verify != 0, tfcc_model_env(m).log,
+                          m->holes_file ? fill_holes : NULL, m, &m->wcache, err);
+}
+
+/* For the cache file a load writes: the file ranges this load released (page aligned, the
+ * sampled ends excluded), which a later load of the same file skips. */
+static void set_cache_skips(tfcc_model *m) {
+  size_t nr;
+  tfcc_cr_range *rel = released_sorted(m, &nr);
+  if (!rel || m->crel.rel_lost || m->size <= 2 * TFCC_WC_SAMPLE_EDGE) {
+    free(rel);
+    return;
+  }
+  tfcc_wc_skip *sk = malloc(nr * sizeof *sk);
+  size_t k = 0;
+  const uint64_t lo = TFCC_WC_SAMPLE_EDGE, hi = (uint64_t)m->size - TFCC_WC_SAMPLE_EDGE;
+  for (size_t i = 0; sk && i < nr; i++) {
+    const uint8_t *p = rel[i].p;
+    if (p < m->data || rel[i].len > m->size || (size_t)(p - m->data) > m->size - rel[i].len)
+      continue;
+    uint64_t a = (uint64_t)(p - m->data), b = a + rel[i].len;
+    a = a < lo ? lo : a;
+    b = b > hi ? hi : b;
+    a = (a + TFCC_WC_SKIP_PAGE - 1) / TFCC_WC_SKIP_PAGE * TFCC_WC_SKIP_PAGE;
+    b = b / TFCC_WC_SKIP_PAGE * TFCC_WC_SKIP_PAGE;
+    if (a >= b) continue;
+    if (k && sk[k - 1].offset + sk[k - 1].bytes >= a) { /* touching or overlapping: merge */
+      if (b > sk[k - 1].offset + sk[k - 1].bytes) sk[k - 1].bytes = b - sk[k - 1].offset;
+      continue;
+    }
+    sk[k++] = (tfcc_wc_skip){a, b - a};
+  }
+  if (sk && k) tfcc_wcache_set_skips(m->wcache, sk, k);
+  free(sk);
+  free(rel);
 }
 
 /* The identity of a settled file (runtime/weights_cache.h); all zero if it is not settled. */
@@ -325,7 +433,7 @@ static bool getenv_off(const char *name) {
  * mapping is a private mapping of that file (TFCC_MF_COW), privatized after the load. */
 static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t size, void *mapping,
                                size_t mapping_size, tfcc_free_fn owned_free, void *owned_user,
-                               const tfcc_wc_src_id *src_id, bool cow,
+                               const tfcc_wc_src_id *src_id, bool cow, tfcc_model_file *holes,
                                const tfcc_model_options *opts, tfcc_model **out, tfcc_err *err) {
   double t0 = now_ms();
   tfcc_model *m = calloc(1, sizeof *m);
@@ -343,6 +451,9 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
   m->owned_free = owned_free;
   m->owned_user = owned_user;
   m->cow = cow;
+  m->holes_file = holes && holes->n_holes ? holes : NULL;
+  for (size_t i = 0; m->holes_file && i < holes->n_holes; i++)
+    m->file_unread += holes->holes[i].len;
   atomic_init(&m->gen0.refs, 1);
   m->gen0.graph = &m->graph;
   atomic_init(&m->weights, &m->gen0);
@@ -378,17 +489,25 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
                        : tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "cannot create a mutex");
   if (st == TFCC_OK && m->opts.weights_cache && m->opts.weights_cache[0])
     st = open_weights_cache(m, src_id, err);
+  else
+    fill_holes(m); /* no cache after all */
   /* bytes the model owns: constant pages may be released during the load, so what is read
    * from the file later is read now (runtime/const_release.h) */
   m->releasable = (mapping || owned_free) && !getenv_off("TFCC_RELEASE_CONSTANTS");
   if (st == TFCC_OK && m->releasable) tfcc_model_watermark_capture(m);
   if (st == TFCC_OK) st = tfcc_model_load_graph(m, data, size, &m->graph, NULL, err);
   if (m->crel_on) tfcc_const_release_seal(&m->crel);
+  /* what was not read from the file and not released: read now (nothing reads released bytes) */
+  fill_holes(m);
+  m->holes_file = NULL;
+  if (st == TFCC_OK && m->holes_st != TFCC_OK)
+    st = tfcc_err_set(err, m->holes_st, "%s", m->holes_err.msg);
   /* a private mapping of the file (TFCC_MF_COW): every page kept gets its own copy now */
   if (st == TFCC_OK && cow &&
       !tfcc_const_release_privatize(m->crel_on ? &m->crel : NULL, mapping, mapping_size))
     st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY,
                       "out of memory for a private copy of the model's kept pages");
+  if (st == TFCC_OK && m->wcache && src_id) set_cache_skips(m);
   if (st == TFCC_OK) tfcc_wcache_finish(m->wcache);
   m->opts.weights_cache = NULL; /* the caller's string: read during the load only */
   tfcc_ir_subgraph *sg = st == TFCC_OK ? &m->graph.subgraphs[0] : NULL;
@@ -409,8 +528,8 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
 tfcc_status tfcc_model_build(tfcc_runtime *rt, const uint8_t *data, size_t size, void *mapping,
                              size_t mapping_size, const tfcc_model_options *opts, tfcc_model **out,
                              tfcc_err *err) {
-  return model_build(rt, data, size, mapping, mapping_size, NULL, NULL, NULL, false, opts, out,
-                     err);
+  return model_build(rt, data, size, mapping, mapping_size, NULL, NULL, NULL, false, NULL, opts,
+                     out, err);
 }
 
 tfcc_exec_env tfcc_model_env(const tfcc_model *m) {
@@ -445,25 +564,56 @@ tfcc_status tfcc_model_load_file(tfcc_runtime *rt, const char *path, const tfcc_
    * truncation of the file during the load would fault the process (docs/lifecycle.md). */
   unsigned flags = TFCC_MF_KEEP_FD;
   if (getenv_on("TFCC_MODEL_MAP_PRIVATE")) flags |= TFCC_MF_COW; /* every settled file */
+  const bool immutable = tfcc_model_opts_file_immutable(opts);
+  /* A warm weights cache made from this very file (same settled identity) lists the ranges its
+   * blocks replace: they are not read at all (the copy holds the rest; nothing is mapped). */
+  tfcc_mf_range *holes = NULL;
+  size_t n_holes = 0;
+  tfcc_wc_src_id peek_id;
+  memset(&peek_id, 0, sizeof peek_id);
+  if (!immutable && !(flags & TFCC_MF_COW) && opts && opts->weights_cache &&
+      opts->weights_cache[0] && !opts->weights_cache_verify) {
+    struct stat st0;
+    memset(&st0, 0, sizeof st0);
+    if (stat(path, &st0) == 0 && S_ISREG(st0.st_mode)) file_id(&st0, &peek_id);
+    tfcc_wc_skip *sk = NULL;
+    size_t nsk = 0;
+    tfcc_wc_peek_skips(opts->weights_cache, &peek_id, (uint64_t)st0.st_size, &sk, &nsk);
+    if (nsk && (holes = malloc(nsk * sizeof *holes)) != NULL) {
+      for (size_t i = 0; i < nsk; i++) holes[i] = (tfcc_mf_range){sk[i].offset, sk[i].bytes};
+      n_holes = nsk;
+    }
+    free(sk);
+  }
   tfcc_model_file f;
-  tfcc_status s = tfcc_model_file_open(path, tfcc_model_opts_file_immutable(opts), flags, &f, &err);
-  /* The copy must be one state of the file, not a mix of an old and a new one written while
-   * it was read within one tick of the file's timestamps: read it again and compare (a
-   * private mapping: after the load, when its pages have been copied). */
-  if (s == TFCC_OK && !f.mapped && !f.cow) s = tfcc_model_file_recheck(&f, &err);
-  if (s == TFCC_OK && !f.cow)
-    tfcc_model_file_close_fd(&f);
-  else if (s != TFCC_OK)
-    tfcc_model_file_release(&f);
+  tfcc_status s = holes ? tfcc_model_file_open_holes(path, flags, holes, n_holes, &f, &err)
+                        : tfcc_model_file_open(path, immutable, flags, &f, &err);
+  free(holes);
   /* the file's identity for the weights cache: only a settled file's (a write since it was
    * read would stamp later times; runtime/weights_cache.h) */
   tfcc_wc_src_id id;
   memset(&id, 0, sizeof id);
   if (s == TFCC_OK && f.settled) file_id(&f.st, &id);
+  /* holes only in a settled copy of the file the skip list was made from (it could have been
+   * replaced between the stat and the open) */
+  if (s == TFCC_OK && f.n_holes && (!f.settled || memcmp(&id, &peek_id, sizeof id) != 0)) {
+    for (size_t i = 0; i < f.n_holes && s == TFCC_OK; i++)
+      s = tfcc_model_file_fill(&f, f.holes[i].off, f.holes[i].len, &err);
+    f.n_holes = 0;
+  }
+  /* The copy must be one state of the file, not a mix of an old and a new one written while
+   * it was read within one tick of the file's timestamps: read it again and compare (a
+   * private mapping, or a copy with unread ranges: after the load). */
+  const bool after = f.cow || f.n_holes;
+  if (s == TFCC_OK && !f.mapped && !after) s = tfcc_model_file_recheck(&f, &err);
+  if (s == TFCC_OK && !after)
+    tfcc_model_file_close_fd(&f);
+  else if (s != TFCC_OK)
+    tfcc_model_file_release(&f);
   if (s == TFCC_OK)
-    s = model_build(rt, f.data, f.size, f.region, f.region_size, NULL, NULL, &id, f.cow, opts, out,
-                    &err);
-  if (f.cow) { /* the model owns the mapping now (and unmapped it on failure) */
+    s = model_build(rt, f.data, f.size, f.region, f.region_size, NULL, NULL, &id, f.cow, &f, opts,
+                    out, &err);
+  if (after) { /* the model owns the memory now (and unmapped it on failure) */
     if (s == TFCC_OK) s = tfcc_model_file_recheck(&f, &err);
     tfcc_model_file_close_fd(&f);
     if (s != TFCC_OK && *out) {
@@ -502,7 +652,7 @@ tfcc_status tfcc_model_load_owned_buffer(tfcc_runtime *rt, void *data, size_t si
   }
   *out = NULL;
   tfcc_status s =
-      model_build(rt, data, size, NULL, 0, free_fn, free_user, NULL, false, opts, out, &err);
+      model_build(rt, data, size, NULL, 0, free_fn, free_user, NULL, false, NULL, opts, out, &err);
   return s == TFCC_OK ? s : fail_create(s, &err);
 }
 

@@ -17,6 +17,11 @@
 #include "base/err.h"
 #include "tfcc/tfcc.h"
 
+/* A byte range of a model file (offset, length). */
+typedef struct tfcc_mf_range {
+  size_t off, len;
+} tfcc_mf_range;
+
 typedef struct tfcc_model_file {
   const uint8_t *data; /* size bytes: the file's content */
   size_t size;
@@ -30,6 +35,9 @@ typedef struct tfcc_model_file {
   bool settled;           /* its last change (mtime, ctime) was TFCC_MF_SETTLED_S or more before
                            it was opened: a write since would show in them (no re-read) */
   uint64_t checksum;      /* mapped, with TFCC_MF_CHECKSUM: content checksum */
+  tfcc_mf_range *holes;   /* tfcc_model_file_open_holes: ranges of data not read yet (owned) */
+  size_t n_holes;
+  bool holes_trap; /* env TFCC_DEBUG_RELEASE_TRAP=1: unread holes are PROT_NONE */
 } tfcc_model_file;
 
 /* Seconds between a file's last change and its open after which its timestamps alone tell a
@@ -53,6 +61,20 @@ typedef struct tfcc_model_file {
  * not name the path (callers prefix it). On failure *f holds nothing to release. */
 tfcc_status tfcc_model_file_open(const char *path, bool immutable, unsigned flags,
                                  tfcc_model_file *f, tfcc_err *err);
+
+/* As tfcc_model_file_open for a file that is copied (neither immutable nor TFCC_MF_COW), except
+ * that the ranges holes[0..n) (sorted, disjoint, inside the file; trimmed inward to whole
+ * pages) are neither read nor their pages touched: the model's constants a warm weights cache
+ * replaces (runtime/weights_cache.h, skip list). Their bytes must be read with
+ * tfcc_model_file_fill before anything reads them; the caller keeps the fd open
+ * (TFCC_MF_KEEP_FD) until then and rechecks the file (tfcc_model_file_recheck) after the last
+ * fill. Nothing is ever mapped from the file: a truncation is a "file shrank" error, never a
+ * SIGBUS. f->holes lists what is left unread. */
+tfcc_status tfcc_model_file_open_holes(const char *path, unsigned flags, const tfcc_mf_range *holes,
+                                       size_t n, tfcc_model_file *f, tfcc_err *err);
+/* Reads [off, off + len) of f's file into its data (page aligned, inside a hole; pages made
+ * accessible first in trap mode). TFCC_ERR_INTEGRITY if the file is shorter now. */
+tfcc_status tfcc_model_file_fill(tfcc_model_file *f, size_t off, size_t len, tfcc_err *err);
 
 /* Is the file still what was read? Same identity, size and times (fstat), and the same
  * content: a copy is compared with the file read again, a mapping's checksum computed again.

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "runtime/internal.h"
+#include "runtime/weights_cache.h"
 #include "base/threadpool.h"
 
 void tfcc_model_tensor_info_(const tfcc_model *m, int32_t subgraph, int32_t tensor,
@@ -200,8 +201,11 @@ static tfcc_status session_create(tfcc_model *m, int32_t subgraph, const tfcc_ir
   }
   if (opts &&
       opts->struct_size >= offsetof(tfcc_session_options, prefault) + sizeof opts->prefault &&
-      opts->prefault && s->plan.arena)
-    memset(s->plan.arena, 0, s->plan.arena_bytes); /* the first run then faults no arena page */
+      opts->prefault) {
+    /* the first run then faults no arena page, and no page of the weights cache's blocks */
+    if (s->plan.arena) memset(s->plan.arena, 0, s->plan.arena_bytes);
+    tfcc_wcache_prefault(m->wcache);
+  }
   *out = s;
   return TFCC_OK;
 }

@@ -31,6 +31,7 @@
 #define TFCC_WC_VERSION 2u
 #define TFCC_WC_IDENT_BYTES 96
 #define TFCC_WC_ALIGN 64u
+#define TFCC_WC_SAMPLE_EDGE ((size_t)64 << 10) /* bytes sampled at either end of the source */
 
 /* The source model file as the load read it (fstat of the file its bytes were read from and
  * checked against, runtime/model_file.h). Recorded only for a file that was settled when opened
@@ -90,6 +91,34 @@ tfcc_status tfcc_wc_parse(const uint8_t *p, size_t n, const tfcc_wc_expect *want
 /* Entry i of a parsed file (i < h.n_blocks). */
 void tfcc_wc_entry_at(const uint8_t *p, uint32_t i, tfcc_wc_entry *e);
 
+/* The skip list: a block of the table under node -1, block TFCC_WC_SKIPS_BLOCK, holding the
+ * byte ranges of the source model file that the load which wrote the cache released (the
+ * constants its packing consumed: runtime/const_release.h), as tfcc_wc_skip pairs (file
+ * offsets, page aligned, sorted, disjoint). A later load of the same settled file (same
+ * identity) with a warm cache does not read them from the file at all
+ * (tfcc_model_file_open_holes); anything that turns out to need them reads them then. */
+#define TFCC_WC_SKIPS_NODE (-1)
+#define TFCC_WC_SKIPS_BLOCK 0x50494b53u /* "SKIP" */
+#define TFCC_WC_SKIP_PAGE 4096u         /* offsets and lengths are multiples of this */
+typedef struct tfcc_wc_skip {
+  uint64_t offset, bytes;
+} tfcc_wc_skip;
+
+/* Checks a skip list's bytes p[0..n) against a source of src_size bytes: whole pairs, each
+ * range non-empty, page aligned, inside [edge, src_size - edge) where edge is the sampled 64 KiB
+ * at either end (read anyway), sorted and disjoint. Returns the pair count, 0 if anything is
+ * off (then nothing is skipped). */
+size_t tfcc_wc_skips_check(const uint8_t *p, size_t n, uint64_t src_size);
+
+/* Before a load reads its model file: the skip list of the cache at path, if that cache was
+ * written from the same settled file (src_id equal and non-zero, same size; header, table and
+ * skip block hashes checked; nothing else). *out: malloc'ed pairs (free), or NULL with *n 0
+ * (no cache, another file, no list, anything off). The load's full check of the cache
+ * (tfcc_wcache_open) still decides whether its blocks are used; when they are not, the load
+ * reads the skipped ranges before anything reads them. */
+void tfcc_wc_peek_skips(const char *path, const tfcc_wc_src_id *src_id, uint64_t src_size,
+                        tfcc_wc_skip **out, size_t *n);
+
 typedef struct tfcc_wcache tfcc_wcache;
 
 /* Opens the cache at path for a model over src[0..size) built with ident (never fails on a bad
@@ -97,15 +126,26 @@ typedef struct tfcc_wcache tfcc_wcache;
  * of the file src was read from (NULL or all zero: none). The source matches a cache when its
  * size does and either both identities (non-zero) and the sample hashes are equal, or its
  * 64-bit content hash is. verify_full: the content hash and the SHA-256 whatever the identity
- * says, and every block's hash now. TFCC_ERR_NO_MEMORY only. */
+ * says, and every block's hash now. need_src (may be NULL): called, with user, before the
+ * cache reads the source's bytes other than its sampled ends (to hash them) and on every miss
+ * (a block not in the file, or refused) before the operator packs from its source bytes: a
+ * load that skipped reading ranges of its file (skip list) reads them then. TFCC_ERR_NO_MEMORY
+ * only. */
 tfcc_status tfcc_wcache_open(const char *path, const char *ident, const uint8_t *src, size_t size,
                              const tfcc_wc_src_id *src_id, bool verify_full, const tfcc_logger *log,
-                             tfcc_wcache **out, tfcc_err *err);
+                             void (*need_src)(void *user), void *user, tfcc_wcache **out,
+                             tfcc_err *err);
 /* The store operators ask (ops/packed_store.h). */
 tfcc_packed_store *tfcc_wcache_store(tfcc_wcache *c);
+/* The skip list to write with the file (copied; file offsets of the ranges this load released,
+ * tfcc_wc_skip pairs). Only for a source with a file identity. */
+void tfcc_wcache_set_skips(tfcc_wcache *c, const tfcc_wc_skip *s, size_t n);
 /* The load succeeded: stop answering, and write the file if a block was missing or refused
  * (a failed write logs one warning; the model is fine either way). */
 void tfcc_wcache_finish(tfcc_wcache *c);
+/* Maps every page of the cache file into the process's page tables now (once; later calls
+ * return at once), so that the first run takes no page fault on the blocks. Thread safe. */
+void tfcc_wcache_prefault(tfcc_wcache *c);
 /* After every user of its blocks is gone (the model's params released). NULL-safe. */
 void tfcc_wcache_free(tfcc_wcache *c);
 

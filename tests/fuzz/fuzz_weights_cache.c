@@ -1,7 +1,12 @@
 /* libFuzzer target: the packed-weights cache reader (runtime/weights_cache.h). Any input must
  * be refused cleanly or parse into entries that lie inside it; every block a load would take
- * is then hashed, as the store does. Seeds: make_corpus.sh writes a valid cache. */
+ * is then hashed, as the store does. The skip list reader (tfcc_wc_peek_skips, the file read
+ * with pread, for the identity and size the input's header names) must return ranges that lie
+ * inside the source, sorted and page aligned. Seeds: make_corpus.sh writes a valid cache. */
 #include <stdint.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +31,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     (void)sum;
   } else if (!err.msg[0]) {
     abort(); /* a refusal names its cause */
+  }
+  if (size >= sizeof h) {
+    memcpy(&h, p, sizeof h); /* the identity and size the file claims: the peek goes deep */
+    static int fd = -2;
+    if (fd == -2) fd = memfd_create("fuzz_wc", 0);
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    if (fd >= 0 && ftruncate(fd, 0) == 0 && pwrite(fd, p, size, 0) == (ssize_t)size) {
+      tfcc_wc_skip *sk = NULL;
+      size_t n = 0;
+      tfcc_wc_peek_skips(path, &h.src_id, h.src_size, &sk, &n);
+      uint64_t at = TFCC_WC_SAMPLE_EDGE;
+      for (size_t i = 0; i < n; i++) {
+        if (sk[i].offset < at || sk[i].bytes == 0 || sk[i].offset % TFCC_WC_SKIP_PAGE ||
+            sk[i].bytes > h.src_size - TFCC_WC_SAMPLE_EDGE - sk[i].offset)
+          abort();
+        at = sk[i].offset + sk[i].bytes;
+      }
+      if ((n == 0) != (sk == NULL)) abort();
+      free(sk);
+    }
   }
   free(p);
   return 0;
