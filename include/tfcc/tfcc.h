@@ -312,7 +312,9 @@ typedef struct tfcc_model_options {
 } tfcc_model_options;
 
 /* Graph passes run at load, in this order (docs/passes.md); set a bit in disabled_passes to
- * skip one. */
+ * skip one. The bits are stable: a new pass takes the next free bit (so a mask written for an
+ * older release still skips what it named, and new passes run); TFCC_PASS_ALL skips every pass,
+ * present and future. By name: tfcc_pass_parse. */
 #define TFCC_PASS_FOLD_CONSTANTS (1u << 0)  /* nodes with only constant inputs computed once */
 #define TFCC_PASS_DROP_NOOPS (1u << 1)      /* identity RESHAPE/SQUEEZE/EXPAND_DIMS/CAST/QUANTIZE */
 #define TFCC_PASS_FOLD_BATCH_NORM (1u << 2) /* constant per-channel MUL/ADD/SUB into conv/FC */
@@ -321,6 +323,11 @@ typedef struct tfcc_model_options {
 #define TFCC_PASS_FUSE_EXPAND_DWCONV (1u << 5) /* f32 1x1 CONV_2D into its DEPTHWISE_CONV_2D */
 #define TFCC_PASS_FUSE_RESIDUAL_ADD (1u << 6)  /* float ADD into the CONV_2D feeding it */
 #define TFCC_PASS_ALL 0xffffffffu
+
+/* Adds to *mask the TFCC_PASS_* bits of a comma-separated list of pass names ("fuse_pad",
+ * "fold_constants,fuse_activation"; "all" for TFCC_PASS_ALL; the names of docs/passes.md), for
+ * disabled_passes. TFCC_ERR_INVALID_ARG (and *mask unchanged) if a name is unknown. */
+TFCC_API tfcc_status tfcc_pass_parse(const char *names, uint32_t *mask);
 
 TFCC_API void tfcc_model_options_default(tfcc_model_options *opts);
 

@@ -6,20 +6,15 @@
 
 #define OP "BATCH_TO_SPACE_ND"
 
-typedef struct b2s_params {
-  int64_t block[2], crop[4];
-  int32_t in4[4], out4[4];
-} b2s_params;
-
-static tfcc_status b2s_compute(tfcc_op_ctx *ctx, const tfcc_tensor *in, b2s_params *p,
+static tfcc_status b2s_compute(tfcc_op_ctx *ctx, const tfcc_tensor *in, tfcc_space_batch *p,
                                int64_t *out_dims) {
   int32_t m;
-  tfcc_status st = tfcc_space_batch_args(ctx, OP, in, "crops", p->block, p->crop, &m);
+  tfcc_status st = tfcc_space_batch_args(ctx, OP, in, "crops", p->block, p->pairs, &m);
   if (st) return st;
   int64_t prod = 1;
   for (int32_t i = 0; i < m; i++) {
     prod *= p->block[i];
-    int64_t sz = (int64_t)in->dims[i + 1] * p->block[i] - p->crop[2 * i] - p->crop[2 * i + 1];
+    int64_t sz = (int64_t)in->dims[i + 1] * p->block[i] - p->pairs[2 * i] - p->pairs[2 * i + 1];
     TFCC_OP_CHECK(ctx, sz >= 0, TFCC_ERR_SHAPE, OP ": crops exceed spatial dimension %d", (int)i);
     out_dims[i + 1] = sz;
   }
@@ -28,34 +23,21 @@ static tfcc_status b2s_compute(tfcc_op_ctx *ctx, const tfcc_tensor *in, b2s_para
                 (long long)prod);
   out_dims[0] = in->dims[0] / prod;
   out_dims[m + 1] = in->dims[m + 1];
-  p->in4[0] = in->dims[0];
-  p->in4[1] = in->dims[1];
-  p->in4[2] = m == 2 ? in->dims[2] : 1;
-  p->in4[3] = in->dims[m + 1];
-  p->out4[0] = (int32_t)out_dims[0];
-  p->out4[1] = (int32_t)(out_dims[1] <= INT32_MAX ? out_dims[1] : 0);
-  p->out4[2] = m == 2 ? (int32_t)(out_dims[2] <= INT32_MAX ? out_dims[2] : 0) : 1;
-  p->out4[3] = in->dims[m + 1];
+  tfcc_space_batch_dims4(in, out_dims, p);
   return TFCC_OK;
 }
 
 static tfcc_status b2s_prepare(tfcc_op_ctx *ctx) {
-  tfcc_tensor *in;
-  tfcc_status st = tfcc_space_batch_check(ctx, OP, &in);
-  if (st) return st;
-  b2s_params p;
-  int64_t dims[4];
-  if ((st = b2s_compute(ctx, in, &p, dims))) return st;
-  return tfcc_so_set_shape(ctx, OP, ctx->out[0], in->rank, dims);
+  return tfcc_space_batch_prepare(ctx, OP, b2s_compute);
 }
 
 static tfcc_status b2s_eval(tfcc_op_ctx *ctx) {
-  b2s_params p;
+  tfcc_space_batch p;
   int64_t dims[4];
   tfcc_status st = b2s_compute(ctx, ctx->in[0], &p, dims);
   if (st) return st;
   tfcc_ref_batch_to_space(ctx->in[0]->data, p.in4, p.out4, (int32_t)p.block[0], (int32_t)p.block[1],
-                          (int32_t)p.crop[0], (int32_t)p.crop[2],
+                          (int32_t)p.pairs[0], (int32_t)p.pairs[2],
                           tfcc_dtype_size(ctx->in[0]->dtype), ctx->out[0]->data);
   return TFCC_OK;
 }

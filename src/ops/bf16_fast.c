@@ -7,16 +7,14 @@
 
 void tfcc_bf16_fast_init(tfcc_bf16_fast *f, int precision) {
   memset(f, 0, sizeof *f);
-  atomic_init(&f->state, 0);
+  tfcc_pack_once_init(&f->once);
   f->wanted = precision == TFCC_PRECISION_BF16;
-  f->mu_ok = pthread_mutex_init(&f->mu, NULL) == 0;
 }
 
 void tfcc_bf16_fast_free(tfcc_bf16_fast *f) {
   if (!f) return;
   tfcc_bf16_packed_free(&f->packed);
-  if (f->mu_ok) pthread_mutex_destroy(&f->mu);
-  f->mu_ok = false;
+  tfcc_pack_once_destroy(&f->once);
 }
 
 static bool const_or_absent(const tfcc_tensor *t) {
@@ -26,20 +24,9 @@ static bool const_or_absent(const tfcc_tensor *t) {
 /* Packs B[n][k] = src[n * ld_n + k] once for the bf16 kernel of `isa`. */
 static const tfcc_bf16_packed *pack(tfcc_bf16_fast *f, tfcc_isa isa, int32_t n, int32_t kdim,
                                     const float *src, size_t ld_n, const float *bias) {
-  const tfcc_bf16_packed *p = tfcc_bf16_fast_get(f, src);
-  if (p || !f->wanted || !f->mu_ok) return p;
   const tfcc_bf16_gemm_kernel *k = tfcc_bf16_gemm_select(isa);
-  if (!k) return NULL;
-  pthread_mutex_lock(&f->mu);
-  if (atomic_load(&f->state) == 0) {
-    if (tfcc_bf16_pack(k, n, kdim, src, ld_n, 1, bias, &f->packed)) {
-      f->src = src;
-      atomic_store_explicit(&f->state, 1, memory_order_release);
-    } else {
-      atomic_store(&f->state, 2);
-    }
-  }
-  pthread_mutex_unlock(&f->mu);
+  if (f->wanted && k && !tfcc_bf16_fast_get(f, src) && tfcc_pack_once_begin(&f->once))
+    tfcc_pack_once_end(&f->once, src, tfcc_bf16_pack(k, n, kdim, src, ld_n, 1, bias, &f->packed));
   return tfcc_bf16_fast_get(f, src);
 }
 

@@ -7,21 +7,18 @@
 #ifndef TFCC_OPS_BF16_FAST_H
 #define TFCC_OPS_BF16_FAST_H
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 
 #include "kernels/bf16-gemm/conv.h"
 #include "kernels/bf16-gemm/gemm.h"
 #include "ops/op.h"
+#include "ops/pack_once.h"
 
 typedef struct tfcc_bf16_fast {
-  pthread_mutex_t mu;
-  bool mu_ok;
-  bool wanted;      /* the model's precision is bf16 */
-  atomic_int state; /* 0 not packed, 1 packed, 2 not possible (no kernel, out of memory) */
+  tfcc_pack_once once;
+  bool wanted; /* the model's precision is bf16 */
   tfcc_bf16_packed packed;
-  const void *src; /* weights the packing read */
 } tfcc_bf16_fast;
 
 /* init: precision is the model's tfcc_precision (tfcc_init_ctx.precision). */
@@ -30,11 +27,7 @@ void tfcc_bf16_fast_free(tfcc_bf16_fast *f);
 
 /* The packing for these weights, or NULL (eval: no locking). */
 static inline const tfcc_bf16_packed *tfcc_bf16_fast_get(const tfcc_bf16_fast *f, const void *src) {
-  return f->wanted &&
-                 atomic_load_explicit(&((tfcc_bf16_fast *)f)->state, memory_order_acquire) == 1 &&
-                 f->src == src
-             ? &f->packed
-             : NULL;
+  return f->wanted && tfcc_pack_once_ready(&f->once, src) ? &f->packed : NULL;
 }
 
 /* CONV_2D (float32, groups 1) prepare: packs the OHWI filter once and sets ctx->scratch_bytes;

@@ -6,7 +6,8 @@
 
 static tfcc_status bt_prepare(tfcc_op_ctx *ctx) {
   tfcc_tensor *in, *sh;
-  tfcc_status st = tfcc_copy_op_open(ctx, OP, false, &in, &sh);
+  static const int accepted[] = {TFCC_COPY_DTYPES, -1};
+  tfcc_status st = tfcc_copy_op_open(ctx, OP, accepted, &in, &sh);
   if (st) return st;
   int64_t dims[TFCC_MAX_RANK], n;
   if ((st = tfcc_so_read_ints(ctx, OP, "shape", sh, dims, TFCC_MAX_RANK, &n))) return st;

@@ -338,9 +338,8 @@ const char *tfcc_arith_kernel(const tfcc_op_ctx *ctx, tfcc_arith_kind k) {
     const tfcc_arith_opts *po = ctx->params;
     tfcc_arith_q q;
     tfcc_arith_qop qop;
-    tfcc_err e = {0};
-    tfcc_op_ctx c = *ctx;
-    c.err = &e;
+    tfcc_err e;
+    tfcc_op_ctx c = tfcc_op_quiet_ctx(ctx, &e);
     if (po && po->q_ready) {
       q = po->q;
       qop = po->qop;

@@ -8,48 +8,31 @@
 
 void tfcc_f32_fast_init(tfcc_f32_fast *f) {
   memset(f, 0, sizeof *f);
-  atomic_init(&f->state, 0);
+  tfcc_pack_once_init(&f->once);
   atomic_init(&f->logged, false);
-  f->mu_ok = pthread_mutex_init(&f->mu, NULL) == 0;
 }
 
 void tfcc_f32_fast_free(tfcc_f32_fast *f) {
   if (!f) return;
   if (!f->borrowed) tfcc_f32_packed_free(&f->packed);
   f->borrowed = false;
-  if (f->mu_ok) pthread_mutex_destroy(&f->mu);
-  f->mu_ok = false;
+  tfcc_pack_once_destroy(&f->once);
 }
 
 const tfcc_f32_packed *tfcc_f32_fast_pack(tfcc_f32_fast *f, tfcc_isa isa,
                                           struct tfcc_threadpool *pool, int32_t n, int32_t kdim,
                                           const float *src, size_t ld_n, size_t ld_k,
                                           const float *bias) {
-  const tfcc_f32_packed *p = tfcc_f32_fast_get(f, src);
-  if (p) return p;
-  if (!f->mu_ok) return NULL;
-  pthread_mutex_lock(&f->mu);
-  int st = atomic_load(&f->state);
-  /* st == 1 with other weights (not expected: constants are model-level): no fast path,
-   * never repack under a running session. */
-  if (st == 0) {
+  if (!tfcc_f32_fast_get(f, src) && tfcc_pack_once_begin(&f->once)) {
     const tfcc_f32_gemm_kernel *k = tfcc_f32_gemm_select(isa);
     const size_t bytes = tfcc_f32_packed_bytes(k, n, kdim);
     const void *hit = n >= 0 && kdim >= 0 ? tfcc_packed_get(&f->key, bytes) : NULL;
-    if (hit) {
-      tfcc_f32_packed_view(k, n, kdim, hit, &f->packed);
-      f->borrowed = true;
-      f->src = src;
-      atomic_store_explicit(&f->state, 1, memory_order_release);
-    } else if (tfcc_f32_pack_pool(pool, k, n, kdim, src, ld_n, ld_k, bias, &f->packed)) {
-      tfcc_packed_put(&f->key, f->packed.w, bytes);
-      f->src = src;
-      atomic_store_explicit(&f->state, 1, memory_order_release);
-    } else {
-      atomic_store(&f->state, 2);
-    }
+    if (hit) tfcc_f32_packed_view(k, n, kdim, hit, &f->packed);
+    bool ok = hit || tfcc_f32_pack_pool(pool, k, n, kdim, src, ld_n, ld_k, bias, &f->packed);
+    if (!hit && ok) tfcc_packed_put(&f->key, f->packed.w, bytes);
+    f->borrowed = hit != NULL;
+    tfcc_pack_once_end(&f->once, src, ok);
   }
-  pthread_mutex_unlock(&f->mu);
   return tfcc_f32_fast_get(f, src);
 }
 

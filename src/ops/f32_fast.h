@@ -4,20 +4,17 @@
 #ifndef TFCC_OPS_F32_FAST_H
 #define TFCC_OPS_F32_FAST_H
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 
 #include "base/log.h"
 #include "kernels/f32-gemm/gemm.h"
 #include "ops/op.h"
+#include "ops/pack_once.h"
 
 typedef struct tfcc_f32_fast {
-  pthread_mutex_t mu;
-  bool mu_ok;
-  atomic_int state; /* 0 not packed, 1 packed, 2 packing failed */
+  tfcc_pack_once once;
   tfcc_f32_packed packed;
-  const void *src;     /* filter data the packing read */
   atomic_bool logged;  /* KERNEL_FALLBACK written */
   tfcc_packed_key key; /* where a packing may come from / go to (packed_store.h) */
   bool borrowed;       /* packed.w lives in the weights cache (not freed here) */
@@ -40,10 +37,7 @@ const tfcc_f32_packed *tfcc_f32_fast_pack(tfcc_f32_fast *f, tfcc_isa isa,
                                           const float *bias);
 /* The packing for this weights tensor, or NULL (eval: no locking). */
 static inline const tfcc_f32_packed *tfcc_f32_fast_get(const tfcc_f32_fast *f, const void *src) {
-  return atomic_load_explicit(&((tfcc_f32_fast *)f)->state, memory_order_acquire) == 1 &&
-                 f->src == src
-             ? &f->packed
-             : NULL;
+  return tfcc_pack_once_ready(&f->once, src) ? &f->packed : NULL;
 }
 
 /* A constant (model-level) float tensor, or NULL-safe check for an absent optional one. */

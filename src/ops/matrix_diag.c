@@ -7,15 +7,11 @@
 #define OP "MATRIX_DIAG"
 
 static tfcc_status matrix_diag_prepare(tfcc_op_ctx *ctx) {
-  tfcc_tensor *in;
-  tfcc_status st = tfcc_so_open(ctx, OP, 1, 1, 1, &in);
-  if (st) return st;
   /* TFLite's kernel runs any other dtype (bool too) through its float32 path, reading and
    * writing 4-byte elements: no defined result to follow, so those are refused */
-  static const int allowed[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16,
-                                TFCC_INT32,   TFCC_INT64, -1};
-  if ((st = tfcc_so_check_dtype(ctx, OP, "input 0", in->dtype, allowed))) return st;
-  if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, ctx->out[0], in->dtype))) return st;
+  tfcc_tensor *in;
+  tfcc_status st = tfcc_so_open_typed(ctx, OP, 1, 1, 1, tfcc_so_numeric_dtypes, &in);
+  if (st || (st = tfcc_so_check_out_dtype(ctx, OP, 0, ctx->out[0], in->dtype))) return st;
   TFCC_OP_CHECK(ctx, in->rank >= 1 && in->rank < TFCC_MAX_RANK, TFCC_ERR_SHAPE,
                 OP ": input rank %d, expected 1 to %d", (int)in->rank, TFCC_MAX_RANK - 1);
   int32_t dims[TFCC_MAX_RANK];

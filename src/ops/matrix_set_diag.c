@@ -7,14 +7,11 @@
 #define OP "MATRIX_SET_DIAG"
 
 static tfcc_status matrix_set_diag_prepare(tfcc_op_ctx *ctx) {
-  tfcc_tensor *in, *diag;
-  tfcc_status st = tfcc_so_open(ctx, OP, 2, 2, 1, &in);
-  if (st || (st = tfcc_so_input(ctx, 1, OP, &diag))) return st;
   /* TFLite's kernel runs any other dtype (bool too) through its float32 path, reading and
    * writing 4-byte elements: no defined result to follow, so those are refused */
-  static const int allowed[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16,
-                                TFCC_INT32,   TFCC_INT64, -1};
-  if ((st = tfcc_so_check_dtype(ctx, OP, "input 0", in->dtype, allowed))) return st;
+  tfcc_tensor *in, *diag;
+  tfcc_status st = tfcc_so_open_typed(ctx, OP, 2, 2, 1, tfcc_so_numeric_dtypes, &in);
+  if (st || (st = tfcc_so_input(ctx, 1, OP, &diag))) return st;
   TFCC_OP_CHECK(ctx, diag->dtype == in->dtype, TFCC_ERR_DTYPE,
                 OP ": diagonal dtype %s differs from input's %s", tfcc_dtype_name(diag->dtype),
                 tfcc_dtype_name(in->dtype));

@@ -106,16 +106,23 @@ typedef struct tfcc_op_ctx {
   void *state;
 } tfcc_op_ctx;
 
-/* For the operators' macs and kernel probes (run on a prepared node, outside eval): *c becomes
- * a copy of ctx whose errors go to *e, not to the session's message. False when ctx has no
- * params or lacks one of its first n_in inputs (nothing to probe). */
+/* For the operators' macs and kernel probes (run on a prepared node, outside eval): a copy of
+ * ctx whose errors go to *e (cleared), not to the session's message. */
+static inline tfcc_op_ctx tfcc_op_quiet_ctx(const tfcc_op_ctx *ctx, tfcc_err *e) {
+  tfcc_op_ctx c = *ctx;
+  *e = (tfcc_err){0};
+  c.err = e;
+  return c;
+}
+
+/* The same into *c; false when ctx has no params or lacks one of its first n_in inputs
+ * (nothing to probe). */
 static inline bool tfcc_op_probe_ctx(const tfcc_op_ctx *ctx, int32_t n_in, tfcc_err *e,
                                      tfcc_op_ctx *c) {
   if (!ctx->params || ctx->n_in < n_in) return false;
   for (int32_t i = 0; i < n_in; i++)
     if (!ctx->in[i]) return false;
-  *c = *ctx;
-  c->err = e;
+  *c = tfcc_op_quiet_ctx(ctx, e);
   return true;
 }
 

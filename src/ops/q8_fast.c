@@ -4,9 +4,8 @@
 
 void tfcc_q8_fast_init(tfcc_q8_fast *f) {
   memset(f, 0, sizeof *f);
-  atomic_init(&f->state, 0);
+  tfcc_pack_once_init(&f->once);
   atomic_init(&f->logged, false);
-  f->mu_ok = pthread_mutex_init(&f->mu, NULL) == 0;
 }
 
 void tfcc_q8_fast_free(tfcc_q8_fast *f) {
@@ -14,8 +13,7 @@ void tfcc_q8_fast_free(tfcc_q8_fast *f) {
   if (!f->borrowed) tfcc_q8_packed_free(&f->packed);
   f->borrowed = false;
   tfcc_q8_dw_packed_free(&f->dw);
-  if (f->mu_ok) pthread_mutex_destroy(&f->mu);
-  f->mu_ok = false;
+  tfcc_pack_once_destroy(&f->once);
 }
 
 static bool const_data(const tfcc_tensor *t) { return (t->is_const || t->known) && t->data; }
@@ -35,46 +33,25 @@ const char *tfcc_q8_fast_refuse(const tfcc_tensor *in, const tfcc_tensor *w,
 const tfcc_q8_packed *tfcc_q8_fast_pack(tfcc_q8_fast *f, tfcc_isa isa, bool is_signed, int64_t rows,
                                         int32_t n, int32_t kdim, const void *src,
                                         const int32_t *bias, const tfcc_conv_requant *r) {
-  const tfcc_q8_packed *p = tfcc_q8_fast_get(f, src);
-  if (p) return p;
-  if (!f->mu_ok) return NULL;
-  pthread_mutex_lock(&f->mu);
-  if (atomic_load(&f->state) == 0) {
+  if (!tfcc_q8_fast_get(f, src) && tfcc_pack_once_begin(&f->once)) {
     const tfcc_q8_gemm_kernel *k = tfcc_q8_gemm_select_for(isa, rows, kdim, n);
     const size_t bytes = tfcc_q8_pack_layout(k, is_signed, n, kdim, r, &f->packed);
     const void *hit = bytes ? tfcc_packed_get(&f->key, bytes) : NULL;
-    if (hit) {
-      f->packed.w = (uint8_t *)(uintptr_t)hit; /* read only: kernels never write the packing */
-      f->borrowed = true;
-      f->src = src;
-      atomic_store_explicit(&f->state, 1, memory_order_release);
-    } else if (tfcc_q8_pack(k, is_signed, n, kdim, src, bias, r, &f->packed)) {
-      tfcc_packed_put(&f->key, f->packed.w, bytes);
-      f->src = src;
-      atomic_store_explicit(&f->state, 1, memory_order_release);
-    } else {
-      atomic_store(&f->state, 2);
-    }
+    if (hit) f->packed.w = (uint8_t *)(uintptr_t)hit; /* read only: kernels never write it */
+    bool ok = hit || tfcc_q8_pack(k, is_signed, n, kdim, src, bias, r, &f->packed);
+    if (!hit && ok) tfcc_packed_put(&f->key, f->packed.w, bytes);
+    f->borrowed = hit != NULL;
+    tfcc_pack_once_end(&f->once, src, ok);
   }
-  pthread_mutex_unlock(&f->mu);
   return tfcc_q8_fast_get(f, src);
 }
 
 const tfcc_q8_dw_packed *tfcc_q8_fast_pack_dw(tfcc_q8_fast *f, tfcc_isa isa, bool is_signed,
                                               int32_t c, int32_t fh, int32_t fw, const void *src,
                                               const int32_t *bias, const tfcc_conv_requant *r) {
-  const tfcc_q8_dw_packed *p = tfcc_q8_fast_get_dw(f, src);
-  if (p) return p;
-  if (!f->mu_ok) return NULL;
-  pthread_mutex_lock(&f->mu);
-  if (atomic_load(&f->state) == 0) {
-    if (tfcc_q8_dw_pack(tfcc_q8_dw_select(isa), is_signed, c, fh, fw, src, bias, r, &f->dw)) {
-      f->src = src;
-      atomic_store_explicit(&f->state, 1, memory_order_release);
-    } else {
-      atomic_store(&f->state, 2);
-    }
-  }
-  pthread_mutex_unlock(&f->mu);
+  if (!tfcc_q8_fast_get_dw(f, src) && tfcc_pack_once_begin(&f->once))
+    tfcc_pack_once_end(
+        &f->once, src,
+        tfcc_q8_dw_pack(tfcc_q8_dw_select(isa), is_signed, c, fh, fw, src, bias, r, &f->dw));
   return tfcc_q8_fast_get_dw(f, src);
 }

@@ -6,21 +6,18 @@
 #ifndef TFCC_OPS_Q8_FAST_H
 #define TFCC_OPS_Q8_FAST_H
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 
 #include "kernels/q8-dwconv/dwconv.h"
 #include "kernels/q8-gemm/gemm.h"
 #include "ops/op.h"
+#include "ops/pack_once.h"
 
 typedef struct tfcc_q8_fast {
-  pthread_mutex_t mu;
-  bool mu_ok;
-  atomic_int state;      /* 0 not packed, 1 packed, 2 packing failed */
+  tfcc_pack_once once;
   tfcc_q8_packed packed; /* GEMM weights (CONV_2D, FULLY_CONNECTED) */
   tfcc_q8_dw_packed dw;  /* depthwise weights */
-  const void *src;
   atomic_bool logged;
   tfcc_packed_key key; /* where the GEMM packing may come from / go to (packed_store.h) */
   bool borrowed;       /* packed.w lives in the weights cache (not freed here) */
@@ -49,18 +46,12 @@ const tfcc_q8_dw_packed *tfcc_q8_fast_pack_dw(tfcc_q8_fast *f, tfcc_isa isa, boo
                                               int32_t c, int32_t fh, int32_t fw, const void *src,
                                               const int32_t *bias, const tfcc_conv_requant *r);
 static inline const tfcc_q8_dw_packed *tfcc_q8_fast_get_dw(const tfcc_q8_fast *f, const void *src) {
-  return atomic_load_explicit(&((tfcc_q8_fast *)f)->state, memory_order_acquire) == 1 &&
-                 f->src == src && f->dw.w
-             ? &f->dw
-             : NULL;
+  return tfcc_pack_once_ready(&f->once, src) && f->dw.w ? &f->dw : NULL;
 }
 
 /* The packing for this weights tensor, or NULL (eval: no locking). */
 static inline const tfcc_q8_packed *tfcc_q8_fast_get(const tfcc_q8_fast *f, const void *src) {
-  return atomic_load_explicit(&((tfcc_q8_fast *)f)->state, memory_order_acquire) == 1 &&
-                 f->src == src && f->packed.w
-             ? &f->packed
-             : NULL;
+  return tfcc_pack_once_ready(&f->once, src) && f->packed.w ? &f->packed : NULL;
 }
 
 #endif

@@ -9,12 +9,11 @@
 
 static tfcc_status reverse_prepare(tfcc_op_ctx *ctx) {
   tfcc_tensor *in, *axis;
-  tfcc_status st = tfcc_so_open(ctx, OP, 2, 2, 1, &in);
-  if (st || (st = tfcc_so_input(ctx, 1, OP, &axis))) return st;
   static const int allowed[] = {TFCC_FLOAT32,       TFCC_FLOAT16,     TFCC_UINT8, TFCC_INT8,
                                 TFCC_INT16,         TFCC_INT32,       TFCC_INT64, TFCC_BOOL,
                                 TFCC_FLOAT8_E4M3FN, TFCC_FLOAT8_E5M2, -1}; /* types: float8 v4 */
-  if ((st = tfcc_so_check_dtype(ctx, OP, "input 0", in->dtype, allowed))) return st;
+  tfcc_status st = tfcc_so_open_typed(ctx, OP, 2, 2, 1, allowed, &in);
+  if (st || (st = tfcc_so_input(ctx, 1, OP, &axis))) return st;
   TFCC_OP_CHECK(ctx, axis->dtype == TFCC_INT32, TFCC_ERR_DTYPE,
                 OP ": input 1 (axis) dtype %s, expected int32", tfcc_dtype_name(axis->dtype));
   TFCC_OP_CHECK(ctx, axis->rank == 1, TFCC_ERR_SHAPE, OP ": input 1 (axis) rank %d, expected 1",

@@ -84,6 +84,15 @@ size_t tfcc_so_elem_size(tfcc_dtype t) {
   }
 }
 
+const int tfcc_so_numeric_dtypes[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16,
+                                      TFCC_INT32,   TFCC_INT64, -1};
+
+tfcc_status tfcc_so_open_typed(tfcc_op_ctx *ctx, const char *op, int32_t min_in, int32_t max_in,
+                               int32_t n_out, const int *allowed, tfcc_tensor **in0) {
+  tfcc_status st = tfcc_so_open(ctx, op, min_in, max_in, n_out, in0);
+  return st ? st : tfcc_so_check_dtype(ctx, op, "input 0", (*in0)->dtype, allowed);
+}
+
 bool tfcc_so_copyable(tfcc_dtype t) {
   return tfcc_so_elem_size(t) != 0 || t == TFCC_FLOAT8_E4M3FN || t == TFCC_FLOAT8_E5M2;
 }

@@ -21,6 +21,12 @@ tfcc_status tfcc_so_input_like(tfcc_op_ctx *ctx, int32_t i, const char *op, cons
 /* The opening of most prepares: tfcc_so_check_arity, then input 0 into *in0. */
 tfcc_status tfcc_so_open(tfcc_op_ctx *ctx, const char *op, int32_t min_in, int32_t max_in,
                          int32_t n_out, tfcc_tensor **in0);
+/* tfcc_so_open, then input 0's dtype one of `allowed` (terminated by -1; tfcc_so_check_dtype). */
+tfcc_status tfcc_so_open_typed(tfcc_op_ctx *ctx, const char *op, int32_t min_in, int32_t max_in,
+                               int32_t n_out, const int *allowed, tfcc_tensor **in0);
+/* The element types of TFLite's kernels templated over float32 and the integers (MATRIX_DIAG,
+ * MATRIX_SET_DIAG, UNIQUE, TOPK_V2): float32, uint8, int8, int16, int32, int64; -1 ends it. */
+extern const int tfcc_so_numeric_dtypes[];
 /* The opening of a prepare with exactly n inputs, all present: inputs 0..n-1 into *in[0..n-1]. */
 tfcc_status tfcc_so_open_n(tfcc_op_ctx *ctx, const char *op, int32_t n, int32_t n_out,
                            tfcc_tensor **const *in);

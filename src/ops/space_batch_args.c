@@ -43,3 +43,26 @@ tfcc_status tfcc_space_batch_check(tfcc_op_ctx *ctx, const char *op, tfcc_tensor
   if ((st = tfcc_so_check_dtype(ctx, op, "input", (*in)->dtype, ok))) return st;
   return tfcc_so_check_out_dtype(ctx, op, 0, ctx->out[0], (*in)->dtype);
 }
+
+void tfcc_space_batch_dims4(const tfcc_tensor *in, const int64_t *out_dims, tfcc_space_batch *p) {
+  const int32_t m = in->rank - 2;
+  p->in4[0] = in->dims[0];
+  p->in4[1] = in->dims[1];
+  p->in4[2] = m == 2 ? in->dims[2] : 1;
+  p->in4[3] = in->dims[m + 1];
+  for (int32_t d = 0; d < 3; d++) {
+    const int64_t v = d < m + 1 ? out_dims[d] : 1;
+    p->out4[d] = (int32_t)(v <= INT32_MAX ? v : 0);
+  }
+  p->out4[3] = in->dims[m + 1];
+}
+
+tfcc_status tfcc_space_batch_prepare(tfcc_op_ctx *ctx, const char *op,
+                                     tfcc_space_batch_fn compute) {
+  tfcc_tensor *in;
+  tfcc_space_batch p;
+  int64_t dims[4];
+  tfcc_status st = tfcc_space_batch_check(ctx, op, &in);
+  if (st || (st = compute(ctx, in, &p, dims))) return st;
+  return tfcc_so_set_shape(ctx, op, ctx->out[0], in->rank, dims);
+}

@@ -7,19 +7,14 @@
 
 #define OP "SPACE_TO_BATCH_ND"
 
-typedef struct s2b_params {
-  int64_t block[2], pad[4];
-  int32_t in4[4], out4[4];
-} s2b_params;
-
-static tfcc_status s2b_compute(tfcc_op_ctx *ctx, const tfcc_tensor *in, s2b_params *p,
+static tfcc_status s2b_compute(tfcc_op_ctx *ctx, const tfcc_tensor *in, tfcc_space_batch *p,
                                int64_t *out_dims) {
   int32_t m;
-  tfcc_status st = tfcc_space_batch_args(ctx, OP, in, "paddings", p->block, p->pad, &m);
+  tfcc_status st = tfcc_space_batch_args(ctx, OP, in, "paddings", p->block, p->pairs, &m);
   if (st) return st;
   out_dims[0] = in->dims[0];
   for (int32_t i = 0; i < m; i++) {
-    int64_t padded = in->dims[i + 1] + p->pad[2 * i] + p->pad[2 * i + 1];
+    int64_t padded = in->dims[i + 1] + p->pairs[2 * i] + p->pairs[2 * i + 1];
     TFCC_OP_CHECK(ctx, padded % p->block[i] == 0, TFCC_ERR_SHAPE,
                   OP ": padded size %lld of spatial dimension %d not divisible by block %lld",
                   (long long)padded, (int)i, (long long)p->block[i]);
@@ -27,35 +22,21 @@ static tfcc_status s2b_compute(tfcc_op_ctx *ctx, const tfcc_tensor *in, s2b_para
     out_dims[0] *= p->block[i];
   }
   out_dims[m + 1] = in->dims[m + 1];
-  for (int32_t d = 0; d < 4; d++) p->in4[d] = p->out4[d] = 1;
-  p->in4[0] = in->dims[0];
-  p->in4[1] = in->dims[1];
-  p->in4[2] = m == 2 ? in->dims[2] : 1;
-  p->in4[3] = in->dims[m + 1];
-  p->out4[0] = (int32_t)(out_dims[0] <= INT32_MAX ? out_dims[0] : -1);
-  p->out4[1] = (int32_t)out_dims[1];
-  p->out4[2] = m == 2 ? (int32_t)out_dims[2] : 1;
-  p->out4[3] = in->dims[m + 1];
+  tfcc_space_batch_dims4(in, out_dims, p);
   return TFCC_OK;
 }
 
 static tfcc_status s2b_prepare(tfcc_op_ctx *ctx) {
-  tfcc_tensor *in;
-  tfcc_status st = tfcc_space_batch_check(ctx, OP, &in);
-  if (st) return st;
-  s2b_params p;
-  int64_t dims[4];
-  if ((st = s2b_compute(ctx, in, &p, dims))) return st;
-  return tfcc_so_set_shape(ctx, OP, ctx->out[0], in->rank, dims);
+  return tfcc_space_batch_prepare(ctx, OP, s2b_compute);
 }
 
 static tfcc_status s2b_eval(tfcc_op_ctx *ctx) {
-  s2b_params p;
+  tfcc_space_batch p;
   int64_t dims[4];
   tfcc_status st = s2b_compute(ctx, ctx->in[0], &p, dims);
   if (st) return st;
   tfcc_ref_space_to_batch(ctx->in[0]->data, p.in4, p.out4, (int32_t)p.block[0], (int32_t)p.block[1],
-                          (int32_t)p.pad[0], (int32_t)p.pad[2],
+                          (int32_t)p.pairs[0], (int32_t)p.pairs[2],
                           (uint8_t)tfcc_so_zero_point(ctx->out[0]),
                           tfcc_dtype_size(ctx->in[0]->dtype), ctx->out[0]->data);
   return TFCC_OK;

@@ -17,7 +17,8 @@ static tfcc_status read_multiples(tfcc_op_ctx *ctx, const tfcc_tensor *in, int64
 
 static tfcc_status tile_prepare(tfcc_op_ctx *ctx) {
   tfcc_tensor *in, *mt;
-  tfcc_status st = tfcc_copy_op_open(ctx, OP, false, &in, &mt);
+  static const int accepted[] = {TFCC_COPY_DTYPES, -1};
+  tfcc_status st = tfcc_copy_op_open(ctx, OP, accepted, &in, &mt);
   if (st) return st;
   int64_t m[TFCC_MAX_RANK], dims[TFCC_MAX_RANK];
   if ((st = read_multiples(ctx, in, m))) return st;

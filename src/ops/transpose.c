@@ -24,7 +24,8 @@ static tfcc_status read_perm(tfcc_op_ctx *ctx, const tfcc_tensor *in, int32_t *p
 
 static tfcc_status transpose_prepare(tfcc_op_ctx *ctx) {
   tfcc_tensor *in, *pt;
-  tfcc_status st = tfcc_copy_op_open(ctx, OP, true, &in, &pt);
+  static const int accepted[] = {TFCC_COPY_DTYPES, TFCC_INT4, -1};
+  tfcc_status st = tfcc_copy_op_open(ctx, OP, accepted, &in, &pt);
   if (st) return st;
   int32_t perm[TFCC_MAX_RANK];
   if ((st = read_perm(ctx, in, perm))) return st;

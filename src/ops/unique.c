@@ -11,12 +11,8 @@
 
 static tfcc_status unique_prepare(tfcc_op_ctx *ctx) {
   tfcc_tensor *in;
-  tfcc_status st = tfcc_so_open(ctx, OP, 1, 1, 2, &in);
-  if (st) return st;
-  static const int allowed[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16,
-                                TFCC_INT32,   TFCC_INT64, -1};
-  if ((st = tfcc_so_check_dtype(ctx, OP, "input 0", in->dtype, allowed))) return st;
-  if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, ctx->out[0], in->dtype))) return st;
+  tfcc_status st = tfcc_so_open_typed(ctx, OP, 1, 1, 2, tfcc_so_numeric_dtypes, &in);
+  if (st || (st = tfcc_so_check_out_dtype(ctx, OP, 0, ctx->out[0], in->dtype))) return st;
   TFCC_OP_CHECK(ctx, ctx->out[1]->dtype == TFCC_INT32 || ctx->out[1]->dtype == TFCC_INT64,
                 TFCC_ERR_DTYPE, OP ": index output dtype %s, expected int32 or int64",
                 tfcc_dtype_name(ctx->out[1]->dtype));

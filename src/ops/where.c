@@ -11,32 +11,16 @@
 
 static bool is_true(const tfcc_tensor *c, int64_t i) {
   const uint8_t *p = (const uint8_t *)c->data;
-  switch (c->dtype) {
-    case TFCC_BOOL:
-    case TFCC_UINT8:
-    case TFCC_INT8: return p[i] != 0;
-    case TFCC_INT16: {
-      int16_t v;
-      memcpy(&v, p + 2 * i, 2);
-      return v != 0;
-    }
-    case TFCC_INT32: {
-      int32_t v;
-      memcpy(&v, p + 4 * i, 4);
-      return v != 0;
-    }
-    case TFCC_INT64: {
-      int64_t v;
-      memcpy(&v, p + 8 * i, 8);
-      return v != 0;
-    }
-    case TFCC_FLOAT32: {
-      float v;
-      memcpy(&v, p + 4 * i, 4);
-      return v != 0.0f;
-    }
-    default: return false;
+  if (c->dtype == TFCC_FLOAT32) { /* -0.0f is false */
+    float v;
+    memcpy(&v, p + 4 * i, 4);
+    return v != 0.0f;
   }
+  /* bool and the integers (prepare admits no other dtype): true when any byte is set */
+  const size_t es = tfcc_dtype_size(c->dtype);
+  for (size_t b = 0; b < es; b++)
+    if (p[(size_t)i * es + b]) return true;
+  return false;
 }
 
 static tfcc_status where_prepare(tfcc_op_ctx *ctx) {

@@ -1,5 +1,6 @@
 #include "passes/pass_manager.h"
 
+#include <string.h>
 #include <time.h>
 
 #include "passes/passes.h"
@@ -23,6 +24,24 @@ static const tfcc_pass_info k_passes[] = {
 const tfcc_pass_info *tfcc_pass_list(int32_t *count) {
   if (count) *count = (int32_t)(sizeof k_passes / sizeof k_passes[0]);
   return k_passes;
+}
+
+tfcc_status tfcc_pass_parse(const char *names, uint32_t *mask) {
+  if (!names || !mask) return TFCC_ERR_INVALID_ARG;
+  uint32_t bits = 0;
+  for (const char *p = names; *p;) {
+    const char *end = strchr(p, ',');
+    const size_t len = end ? (size_t)(end - p) : strlen(p);
+    uint32_t bit = len == 3 && strncmp(p, "all", 3) == 0 ? TFCC_PASS_ALL : 0;
+    for (size_t i = 0; !bit && i < sizeof k_passes / sizeof k_passes[0]; i++)
+      if (strlen(k_passes[i].name) == len && strncmp(p, k_passes[i].name, len) == 0)
+        bit = k_passes[i].bit;
+    if (!bit) return TFCC_ERR_INVALID_ARG;
+    bits |= bit;
+    p += len + (end != NULL);
+  }
+  *mask |= bits;
+  return TFCC_OK;
 }
 
 static double now_ms(void) {

@@ -73,6 +73,24 @@ int main(void) {
   CHECK(check_float(true, false, 0) == 3);                     /* dynamic: RESHAPE stays */
   CHECK(check_float(false, true, 0) == 3);                     /* u is a graph output */
   CHECK(check_float(false, false, TFCC_PASS_DROP_NOOPS) == 4); /* disabled */
+  /* the same pass disabled by name (tfcc_pass_parse), and the name list's other forms */
+  uint32_t mask = 0;
+  CHECK(tfcc_pass_parse("drop_noops", &mask) == TFCC_OK && mask == TFCC_PASS_DROP_NOOPS);
+  CHECK(check_float(false, false, mask) == 4);
+  mask = 0;
+  CHECK(tfcc_pass_parse("fuse_pad,fold_constants", &mask) == TFCC_OK &&
+        mask == (TFCC_PASS_FUSE_PAD | TFCC_PASS_FOLD_CONSTANTS));
+  CHECK(tfcc_pass_parse("fuse_pad,nope", &mask) == TFCC_ERR_INVALID_ARG &&
+        mask == (TFCC_PASS_FUSE_PAD | TFCC_PASS_FOLD_CONSTANTS));
+  CHECK(tfcc_pass_parse("fuse_pad,", &mask) == TFCC_OK && tfcc_pass_parse(",", &mask) != TFCC_OK);
+  CHECK(tfcc_pass_parse("all", &mask) == TFCC_OK && mask == TFCC_PASS_ALL);
+  int32_t n_passes = 0;
+  const tfcc_pass_info *passes = tfcc_pass_list(&n_passes);
+  for (int32_t i = 0; i < n_passes; i++) {
+    mask = 0;
+    CHECKF(tfcc_pass_parse(passes[i].name, &mask) == TFCC_OK && mask == passes[i].bit, "%s",
+           passes[i].name);
+  }
   CHECK(check_quantize(0.1f, -3) == 1);
   CHECK(check_quantize(0.2f, -3) == 2);
   CHECK(check_quantize(0.1f, 4) == 2);

@@ -9,6 +9,7 @@
 #include "cpu/cpu_info.h"
 #include "kernels/f32-gemm/conv.h"
 #include "kernels/f32-gemm/gemm.h"
+#include "kernels/f32-gemm/gemv.h"
 #include "kernels/ref/conv.h"
 #include "base/threadpool.h"
 #include "test_harness.h"
@@ -67,6 +68,51 @@ static void test_gemm(const tfcc_f32_gemm_kernel *k, tfcc_threadpool *pool, int 
   free(w);
   free(bias);
   free(c);
+}
+
+/* A NaN in the input row or the bias passes the activation clamp, as the scalar kernel's
+ * clampf and TFLite's min(max(v, lo), hi) (f32v_clamp's order), in the tiles, the one-row
+ * kernel and the GEMV path: every output that sums a NaN is NaN, the others are exact. */
+static void test_nan(const tfcc_f32_gemm_kernel *k, tfcc_threadpool *pool, int M, int N, int K,
+                     float lo, float hi) {
+  float *a = malloc(sizeof(float) * (size_t)(M * K)), *w = malloc(sizeof(float) * (size_t)(N * K));
+  float *bias = malloc(sizeof(float) * (size_t)N), *c = malloc(sizeof(float) * (size_t)(M * N));
+  float *g = malloc(sizeof(float) * (size_t)N);
+  CHECK(a && w && bias && c && g);
+  fill(a, (size_t)M * K);
+  fill(w, (size_t)N * K);
+  fill(bias, (size_t)N);
+  const int nan_row = M / 2, nan_col = N - 1;
+  a[(size_t)nan_row * K + (size_t)(K / 2)] = NAN;
+  bias[nan_col] = NAN;
+  tfcc_f32_packed p;
+  CHECK(tfcc_f32_pack(k, N, K, w, (size_t)K, 1, bias, &p));
+  tfcc_f32_gemm(pool, &p, M, a, (size_t)K, c, (size_t)N, lo, hi);
+  tfcc_f32_gemv(pool, &p, a + (size_t)nan_row * K, g, lo, hi);
+  int bad = 0;
+  for (int m = 0; m < M; m++)
+    for (int n = 0; n < N; n++) {
+      double s = bias[n], mag = fabs(s);
+      for (int kk = 0; kk < K; kk++) {
+        s += (double)a[m * K + kk] * w[n * K + kk];
+        mag += fabs((double)a[m * K + kk] * w[n * K + kk]);
+      }
+      s = s < lo ? lo : s > hi ? hi : s; /* NaN stays NaN */
+      const float got = c[(size_t)m * N + (size_t)n];
+      const bool ok = isnan(s) ? isnan(got) : !isnan(got) && fabs(got - s) <= 1e-5 * mag + 1e-6;
+      if (!ok && bad++ < 3)
+        fprintf(stderr, "%s NaN M=%d N=%d K=%d [%g, %g]: c[%d][%d] = %g, want %g\n", k->name, M, N,
+                K, lo, hi, m, n, got, s);
+      if (m == nan_row && !isnan(g[n]) && bad++ < 3)
+        fprintf(stderr, "%s NaN GEMV N=%d K=%d: c[%d] = %g, want NaN\n", k->name, N, K, n, g[n]);
+    }
+  CHECKF(bad == 0, "%s NaN M=%d N=%d K=%d [%g, %g]: %d wrong", k->name, M, N, K, lo, hi, bad);
+  tfcc_f32_packed_free(&p);
+  free(a);
+  free(w);
+  free(bias);
+  free(c);
+  free(g);
 }
 
 /* A row's result is bit-identical whether it runs alone (the GEMV kernel) or inside a tile
@@ -263,6 +309,11 @@ int main(void) {
       test_gemm(k, pool2, M, N, K, s % 2 == 0, 0.0f, 6.0f);
       test_gemm(k, NULL, M, N, K, false, -1.0f, 1.0f);
     }
+    /* NaN through the clamp: one row, short and full tiles, column tails, a 2-thread pool */
+    test_nan(k, NULL, 1, 37, 9, 0.0f, 6.0f);
+    test_nan(k, NULL, 5, 37, 9, -1.0f, 1.0f);
+    test_nan(k, pool2, 13, 70, 33, 0.0f, INFINITY);
+    test_nan(k, NULL, 29, 97, 20, -INFINITY, INFINITY);
     /* packing: tails, K blocks, over 256 KiB (split across the pool), every source layout */
     for (int layout = 0; layout < 3; layout++) {
       test_pack_layout(k, NULL, 7, 5, layout);

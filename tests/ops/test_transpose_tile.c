@@ -108,9 +108,59 @@ static void test_depth_space(void) {
   st_free(&back);
 }
 
+/* Each copy operator's accepted dtypes (ops/copy_ops.h): every fixed-size dtype and float8 runs
+ * through TILE, TRANSPOSE and BROADCAST_TO (as in TFLite; the bytes copied exactly), int4 through
+ * TRANSPOSE only; any other dtype is refused at prepare, naming the operator and the dtype. */
+static void test_copy_dtypes(void) {
+  static const struct {
+    tfcc_dtype dt;
+    bool tile, transpose; /* accepted by TILE and BROADCAST_TO; by TRANSPOSE */
+  } cases[] = {{TFCC_FLOAT8_E4M3FN, true, true}, {TFCC_FLOAT8_E5M2, true, true},
+               {TFCC_UINT64, true, true},        {TFCC_BFLOAT16, true, true},
+               {TFCC_COMPLEX64, true, true},     {TFCC_FLOAT16, true, true},
+               {TFCC_INT4, false, true},         {TFCC_INT2, false, false},
+               {TFCC_UINT4, false, false},       {TFCC_STRING, false, false}};
+  static const int32_t ops[3] = {TFCC_OP_TILE, TFCC_OP_TRANSPOSE, TFCC_OP_BROADCAST_TO};
+  static const char *const names[3] = {"TILE", "TRANSPOSE", "BROADCAST_TO"};
+  static const int32_t args[3][3] = {{2, 1}, {1, 0}, {2, 2, 3}}, n_args[3] = {2, 2, 3};
+  uint8_t x[6 * 8];
+  for (int i = 0; i < (int)sizeof x; i++) x[i] = (uint8_t)(i % 7);
+  tfcc_fb_table none = {0};
+  for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++)
+    for (int o = 0; o < 3; o++) {
+      const tfcc_dtype dt = cases[ci].dt;
+      const bool want_ok = o == 1 ? cases[ci].transpose : cases[ci].tile;
+      tfcc_tensor ti = st_tensor(dt, 2, (int32_t[]){2, 3}, x);
+      tfcc_tensor ta = st_tensor(TFCC_INT32, 1, &n_args[o], args[o]);
+      tfcc_tensor out = st_output(dt);
+      tfcc_tensor *in[] = {&ti, &ta}, *outs[] = {&out};
+      msg[0] = 0;
+      const tfcc_status st = st_run(ops[o], none, in, 2, outs, 1, msg, sizeof msg);
+      if (!want_ok) {
+        CHECKF(
+            st == TFCC_ERR_UNSUPPORTED && strstr(msg, names[o]) && strstr(msg, tfcc_dtype_name(dt)),
+            "%s %s: status %d, \"%s\"", names[o], tfcc_dtype_name(dt), (int)st, msg);
+      } else {
+        CHECKF(st == TFCC_OK, "%s %s: %s", names[o], tfcc_dtype_name(dt), msg);
+        /* output element k comes from input element src(k) ([2, 3] row-major) */
+        const size_t es = (size_t)tfcc_dtype_size(dt);
+        int bad = 0;
+        for (int k = 0; st == TFCC_OK && k < (o == 1 ? 6 : 12); k++) {
+          const int src = o == 0 ? (k / 3 % 2) * 3 + k % 3 : o == 1 ? (k % 2) * 3 + k / 2 : k % 6;
+          bad += memcmp((const uint8_t *)out.data + (size_t)k * es, x + (size_t)src * es, es) != 0;
+        }
+        CHECKF(bad == 0, "%s %s: %d elements differ", names[o], tfcc_dtype_name(dt), bad);
+      }
+      st_free(&ti);
+      st_free(&ta);
+      st_free(&out);
+    }
+}
+
 int main(void) {
   test_transpose();
   test_tile_broadcast();
+  test_copy_dtypes();
   test_depth_space();
   return tfcc_test_finish("ops.test_transpose_tile");
 }

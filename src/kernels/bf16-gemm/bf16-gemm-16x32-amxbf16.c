@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "kernels/bf16-gemm/ukernels.h"
+#include "kernels/simd/f32v_avx512.h"
 #include "kernels/simd/amx_tile_config.h"
 
 TFCC_BF16_GEMM_DECL(tfcc_bf16_gemm_16x32_amxbf16) {
@@ -47,7 +48,7 @@ TFCC_BF16_GEMM_DECL(tfcc_bf16_gemm_16x32_amxbf16) {
   for (size_t i = 0; i < mr; i++) {
     const __m512 v0 = _mm512_add_ps(_mm512_load_ps(&acc[i][0]), b0);
     const __m512 v1 = _mm512_add_ps(_mm512_load_ps(&acc[i][16]), b1);
-    _mm512_mask_storeu_ps(c + i * c_stride, m0, _mm512_min_ps(_mm512_max_ps(v0, vlo), vhi));
-    _mm512_mask_storeu_ps(c + i * c_stride + 16, m1, _mm512_min_ps(_mm512_max_ps(v1, vlo), vhi));
+    _mm512_mask_storeu_ps(c + i * c_stride, m0, f32v_clamp(v0, vlo, vhi));
+    _mm512_mask_storeu_ps(c + i * c_stride + 16, m1, f32v_clamp(v1, vlo, vhi));
   }
 }

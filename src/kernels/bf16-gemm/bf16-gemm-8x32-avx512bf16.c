@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "kernels/bf16-gemm/ukernels.h"
+#include "kernels/simd/f32v_avx512.h"
 
 static inline __m512bh pair(const uint16_t *p) {
   int32_t v;
@@ -17,13 +18,9 @@ static inline __m512bh pair(const uint16_t *p) {
 
 static inline __m512bh ld(const uint16_t *p) { return (__m512bh)_mm512_load_si512(p); }
 
-static inline __m512 clamp(__m512 v, __m512 lo, __m512 hi) {
-  return _mm512_min_ps(_mm512_max_ps(v, lo), hi);
-}
-
 static inline void store_row(float *c, size_t nc, __m512 v0, __m512 v1, __m512 lo, __m512 hi) {
-  v0 = clamp(v0, lo, hi);
-  v1 = clamp(v1, lo, hi);
+  v0 = f32v_clamp(v0, lo, hi);
+  v1 = f32v_clamp(v1, lo, hi);
   if (nc >= 32) {
     _mm512_storeu_ps(c, v0);
     _mm512_storeu_ps(c + 16, v1);
@@ -71,7 +68,7 @@ TFCC_BF16_GEMM_DECL(tfcc_bf16_gemm_8x32_avx512bf16) {
 #define INIT16(r) __m512 c##r = c0;
 #define STEP16(r) c##r = _mm512_dpbf16_ps(c##r, pair(a##r + o), b0);
 #define STORE16(r) \
-  if (mr > (r)) _mm512_mask_storeu_ps(c + (r)*c_stride, m, clamp(c##r, vlo, vhi));
+  if (mr > (r)) _mm512_mask_storeu_ps(c + (r)*c_stride, m, f32v_clamp(c##r, vlo, vhi));
 
 /* 8 rows x the first 16 columns of a 32-column panel (nc <= 16). */
 TFCC_BF16_GEMM_DECL(tfcc_bf16_gemm_8x16_avx512bf16) {
@@ -89,7 +86,7 @@ TFCC_BF16_GEMM_DECL(tfcc_bf16_gemm_8x16_avx512bf16) {
   }
   const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
   const __mmask16 m = (__mmask16)(nc >= 16 ? 0xFFFFu : (1u << nc) - 1u);
-  _mm512_mask_storeu_ps(c, m, clamp(c0, vlo, vhi));
+  _mm512_mask_storeu_ps(c, m, f32v_clamp(c0, vlo, vhi));
   ROWS_1_7(STORE16)
 }
 

@@ -24,12 +24,11 @@ static inline float dc_clamp(float v, float lo, float hi) {
 /* Explicit vectors (the ISA file includes its kernels/simd/f32v_<isa>.h, defines TFCC_DC_F32V
  * and TFCC_DC_NR = 2 * F32V_N, for targets where the compiler keeps the portable tile's
  * accumulator in memory: wasm32): 4 pixels x 2 vectors in named variables, the same sums in
- * the same order (bias, then each tap's product). DC_VCLAMP: as dc_clamp, v < lo ? lo : v, then
- * hi < v ? hi : v (f32v_max / f32v_min in this argument order; NaN passes). */
-#define DC_VCLAMP(v, lo, hi) f32v_min(hi, f32v_max(lo, v))
+ * the same order (bias, then each tap's product), clamped by f32v_clamp (as dc_clamp: NaN
+ * passes). */
 static inline void dc_store(float *o, size_t nc, f32v v0, f32v v1, f32v lo, f32v hi) {
-  v0 = DC_VCLAMP(v0, lo, hi);
-  v1 = DC_VCLAMP(v1, lo, hi);
+  v0 = f32v_clamp(v0, lo, hi);
+  v1 = f32v_clamp(v1, lo, hi);
   if (nc >= 2 * F32V_N) {
     f32v_st(o, v0);
     f32v_st(o + F32V_N, v1);

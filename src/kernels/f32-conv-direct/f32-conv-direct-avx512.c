@@ -7,6 +7,7 @@
 #include <immintrin.h>
 
 #include "kernels/f32-conv-direct/direct_conv.h"
+#include "kernels/simd/f32v_avx512.h"
 
 static inline __mmask16 mask_lo(size_t nc) {
   return (__mmask16)(nc >= 16 ? 0xFFFFu : (1u << nc) - 1u);
@@ -43,9 +44,8 @@ static inline __attribute__((always_inline)) void tile_t(const float *const *px,
   for (int p = 0; p < MR; p++) {
     if ((size_t)p >= mr) break;
     float *o = out + (size_t)p * N;
-    _mm512_mask_storeu_ps(o, m0, _mm512_min_ps(_mm512_max_ps(acc[p][0], vlo), vhi));
-    if (NV > 1)
-      _mm512_mask_storeu_ps(o + 16, m1, _mm512_min_ps(_mm512_max_ps(acc[p][1], vlo), vhi));
+    _mm512_mask_storeu_ps(o, m0, f32v_clamp(acc[p][0], vlo, vhi));
+    if (NV > 1) _mm512_mask_storeu_ps(o + 16, m1, f32v_clamp(acc[p][1], vlo, vhi));
   }
 }
 

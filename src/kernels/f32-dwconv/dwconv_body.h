@@ -16,10 +16,8 @@ static inline float dw_clamp(float v, float lo, float hi) {
 /* Explicit vectors (the ISA file includes its kernels/simd/f32v_<isa>.h and defines
  * TFCC_DW_F32V, for targets where the compiler does not keep the block below in registers:
  * wasm32): 4 vectors of channels per pass, then one, then a partial one; per channel the same
- * sum in the same order as the portable loop (bias, then each tap's product, in tap order).
- * DW_VCLAMP: v < lo ? lo : v, then hi < v ? hi : v (f32v_max / f32v_min in this argument order;
- * NaN passes, as dw_clamp). */
-#define DW_VCLAMP(v, lo, hi) f32v_min(hi, f32v_max(lo, v))
+ * sum in the same order as the portable loop (bias, then each tap's product, in tap order),
+ * clamped by f32v_clamp (NaN passes, as dw_clamp). */
 #define DW_TAP_X(ky, kx) \
   (img + (base + (ptrdiff_t)((size_t)(ky)*row_step + (size_t)(kx)*col_step) + c))
 #define DW_TAP_F(ky, kx) (filter + ((size_t)(ky) * (size_t)kw_all + (size_t)(kx)) * (size_t)C + c)
@@ -45,10 +43,10 @@ static inline void dw_pixel(const float *restrict img, ptrdiff_t base, const flo
         a2 = f32v_add(a2, f32v_mul(f32v_ld(x + 2 * F32V_N), f32v_ld(f + 2 * F32V_N)));
         a3 = f32v_add(a3, f32v_mul(f32v_ld(x + 3 * F32V_N), f32v_ld(f + 3 * F32V_N)));
       }
-    f32v_st(out_px + c, DW_VCLAMP(a0, vlo, vhi));
-    f32v_st(out_px + c + F32V_N, DW_VCLAMP(a1, vlo, vhi));
-    f32v_st(out_px + c + 2 * F32V_N, DW_VCLAMP(a2, vlo, vhi));
-    f32v_st(out_px + c + 3 * F32V_N, DW_VCLAMP(a3, vlo, vhi));
+    f32v_st(out_px + c, f32v_clamp(a0, vlo, vhi));
+    f32v_st(out_px + c + F32V_N, f32v_clamp(a1, vlo, vhi));
+    f32v_st(out_px + c + 2 * F32V_N, f32v_clamp(a2, vlo, vhi));
+    f32v_st(out_px + c + 3 * F32V_N, f32v_clamp(a3, vlo, vhi));
   }
   for (; c < C; c += F32V_N) {
     const size_t n = (size_t)(C - c) < F32V_N ? (size_t)(C - c) : F32V_N;
@@ -56,7 +54,7 @@ static inline void dw_pixel(const float *restrict img, ptrdiff_t base, const flo
     for (int32_t ky = ky0; ky < ky1; ky++)
       for (int32_t kx = kx0; kx < kx1; kx++)
         a = f32v_add(a, f32v_mul(f32v_ld_n(DW_TAP_X(ky, kx), n), f32v_ld_n(DW_TAP_F(ky, kx), n)));
-    f32v_st_n(out_px + c, DW_VCLAMP(a, vlo, vhi), n);
+    f32v_st_n(out_px + c, f32v_clamp(a, vlo, vhi), n);
   }
 }
 #else

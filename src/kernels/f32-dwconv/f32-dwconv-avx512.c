@@ -18,15 +18,12 @@
 #include <stddef.h>
 
 #include "kernels/f32-dwconv/dwconv.h"
+#include "kernels/simd/f32v_avx512.h"
 
 #define MAX_KH 16
 
 static inline __mmask16 tail_mask(int32_t n) {
   return n >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << n) - 1u);
-}
-
-static inline __m512 clamp(__m512 v, __m512 lo, __m512 hi) {
-  return _mm512_min_ps(_mm512_max_ps(v, lo), hi);
 }
 
 /* One pixel with per-tap masks (taps outside the image read as zero). */
@@ -76,7 +73,7 @@ static inline __attribute__((always_inline)) void step_4px(const float *const *p
   }
   for (int32_t r = 0; r < NR; r++)
     for (int32_t u = 0; u < 4; u++)
-      _mm512_storeu_ps(orow[r] + o + (size_t)u * C + c0, clamp(sum[r][u], lo, hi));
+      _mm512_storeu_ps(orow[r] + o + (size_t)u * C + c0, f32v_clamp(sum[r][u], lo, hi));
 }
 
 /* 3x3, dilation 1, stride SH x SW (constants), full blocks, every filter row inside the
@@ -196,7 +193,7 @@ static inline __attribute__((always_inline)) void rows_fixed(
       for (int32_t r = 0; r < NR; r++)
         _mm512_mask_storeu_ps(
             orow[r] + (size_t)ox * (size_t)C + (size_t)c0, m,
-            clamp(pixel_masked(g, rowp + r * KH, filter, KH, KW, ox, c0, m, b), lo, hi));
+            f32v_clamp(pixel_masked(g, rowp + r * KH, filter, KH, KW, ox, c0, m, b), lo, hi));
     if (full) ox += pre; /* done above */
     if (ox < ox_hi) {
       const float *q[2 * MAX_KH];
@@ -238,7 +235,7 @@ static inline __attribute__((always_inline)) void rows_fixed(
           for (int32_t t = 0; t < NR * KH; t++) q[t] += 4 * step;
           for (int32_t r = 0; r < NR; r++)
             for (int32_t u = 0; u < 4; u++)
-              _mm512_storeu_ps(orow[r] + o + (size_t)u * (size_t)C, clamp(sum[r][u], lo, hi));
+              _mm512_storeu_ps(orow[r] + o + (size_t)u * (size_t)C, f32v_clamp(sum[r][u], lo, hi));
         }
         for (; ox < ox_hi; ox++, o += (size_t)C)
           for (int32_t r = 0; r < NR; r++) {
@@ -249,7 +246,7 @@ static inline __attribute__((always_inline)) void rows_fixed(
                                       _mm512_loadu_ps(q[r * KH + ky] + (size_t)kx * dc), sum);
               q[r * KH + ky] += step;
             }
-            _mm512_storeu_ps(orow[r] + o, clamp(sum, lo, hi));
+            _mm512_storeu_ps(orow[r] + o, f32v_clamp(sum, lo, hi));
           }
       } else {
         for (; ox < ox_hi; ox++, o += (size_t)C)
@@ -262,7 +259,7 @@ static inline __attribute__((always_inline)) void rows_fixed(
                                       _mm512_maskz_loadu_ps(mk[t], q[t] + (size_t)kx * dc), sum);
               q[t] += step;
             }
-            _mm512_mask_storeu_ps(orow[r] + o, m, clamp(sum, lo, hi));
+            _mm512_mask_storeu_ps(orow[r] + o, m, f32v_clamp(sum, lo, hi));
           }
       }
     }
@@ -270,7 +267,7 @@ static inline __attribute__((always_inline)) void rows_fixed(
       for (int32_t r = 0; r < NR; r++)
         _mm512_mask_storeu_ps(
             orow[r] + (size_t)ox * (size_t)C + (size_t)c0, m,
-            clamp(pixel_masked(g, rowp + r * KH, filter, KH, KW, ox, c0, m, b), lo, hi));
+            f32v_clamp(pixel_masked(g, rowp + r * KH, filter, KH, KW, ox, c0, m, b), lo, hi));
   }
 }
 
@@ -320,7 +317,7 @@ static inline __attribute__((always_inline)) void small_block(
                 _mm512_load_ps(trow + (size_t)ky * row16 + (size_t)((ox + u) * S + kx) * 16),
                 sum[u]);
       for (int32_t u = 0; u < 4; u++)
-        _mm512_mask_storeu_ps(orow + (size_t)(ox + u) * (size_t)C, m, clamp(sum[u], lo, hi));
+        _mm512_mask_storeu_ps(orow + (size_t)(ox + u) * (size_t)C, m, f32v_clamp(sum[u], lo, hi));
     }
     for (; ox < g->out_w; ox++) {
       __m512 sum = b;
@@ -329,7 +326,7 @@ static inline __attribute__((always_inline)) void small_block(
           sum = _mm512_fmadd_ps(
               w[ky * K + kx],
               _mm512_load_ps(trow + (size_t)ky * row16 + (size_t)(ox * S + kx) * 16), sum);
-      _mm512_mask_storeu_ps(orow + (size_t)ox * (size_t)C, m, clamp(sum, lo, hi));
+      _mm512_mask_storeu_ps(orow + (size_t)ox * (size_t)C, m, f32v_clamp(sum, lo, hi));
     }
   }
 }
@@ -409,7 +406,7 @@ TFCC_F32_DWCONV_DECL(tfcc_f32_dwconv_avx512) {
             }
           }
           _mm512_mask_storeu_ps(orow + (size_t)ox * (size_t)C + (size_t)c0, m,
-                                clamp(acc, vlo, vhi));
+                                f32v_clamp(acc, vlo, vhi));
         }
       continue;
     }

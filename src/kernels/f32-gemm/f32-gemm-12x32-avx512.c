@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "kernels/f32-gemm/ukernels.h"
+#include "kernels/simd/f32v_avx512.h"
 /* Prefetch into L2 of pf_lines 64-byte lines per k step of the driver's share (gemm.h). */
 #define PF_1(k) _mm_prefetch((const char *)(pf + (k)*16), _MM_HINT_T1);
 #define PF_2(k) \
@@ -24,8 +25,8 @@ static inline __mmask16 mask_lo(size_t nc) {
 static inline __mmask16 mask_hi(size_t nc) { return nc <= 16 ? 0 : mask_lo(nc - 16); }
 
 static inline void store_row(float *c, size_t nc, __m512 v0, __m512 v1, __m512 lo, __m512 hi) {
-  v0 = _mm512_min_ps(_mm512_max_ps(v0, lo), hi);
-  v1 = _mm512_min_ps(_mm512_max_ps(v1, lo), hi);
+  v0 = f32v_clamp(v0, lo, hi);
+  v1 = f32v_clamp(v1, lo, hi);
   if (nc >= 32) {
     _mm512_storeu_ps(c, v0);
     _mm512_storeu_ps(c + 16, v1);
@@ -43,24 +44,20 @@ static inline void store_row(float *c, size_t nc, __m512 v0, __m512 v1, __m512 l
   c##r##0 = _mm512_maskz_loadu_ps(ROWMASK(r, m0), c + (r)*c_stride); \
   c##r##1 = _mm512_maskz_loadu_ps(ROWMASK(r, m1), c + (r)*c_stride + 16);
 #define STORE2(r) \
-  _mm512_mask_storeu_ps(c + (r)*c_stride, ROWMASK(r, m0), \
-                        _mm512_min_ps(_mm512_max_ps(c##r##0, vlo), vhi)); \
-  _mm512_mask_storeu_ps(c + (r)*c_stride + 16, ROWMASK(r, m1), \
-                        _mm512_min_ps(_mm512_max_ps(c##r##1, vlo), vhi));
-/* With a residual (gemm.h): (acc + r), then the clamp as the f32-vbinary kernels do it,
- * min(hi, max(lo, v)) (v when it is NaN). */
+  _mm512_mask_storeu_ps(c + (r)*c_stride, ROWMASK(r, m0), f32v_clamp(c##r##0, vlo, vhi)); \
+  _mm512_mask_storeu_ps(c + (r)*c_stride + 16, ROWMASK(r, m1), f32v_clamp(c##r##1, vlo, vhi));
+/* With a residual (gemm.h): (acc + r), then the clamp. */
 #define STORE2R(r) \
   _mm512_mask_storeu_ps( \
       c + (r)*c_stride, ROWMASK(r, m0), \
-      _mm512_min_ps(vhi, _mm512_max_ps(vlo, _mm512_add_ps(c##r##0, _mm512_maskz_loadu_ps( \
-                                                                       ROWMASK(r, m0), \
-                                                                       res + (r)*res_stride))))); \
+      f32v_clamp( \
+          _mm512_add_ps(c##r##0, _mm512_maskz_loadu_ps(ROWMASK(r, m0), res + (r)*res_stride)), \
+          vlo, vhi)); \
   _mm512_mask_storeu_ps( \
       c + (r)*c_stride + 16, ROWMASK(r, m1), \
-      _mm512_min_ps( \
-          vhi, _mm512_max_ps( \
-                   vlo, _mm512_add_ps(c##r##1, _mm512_maskz_loadu_ps( \
-                                                   ROWMASK(r, m1), res + (r)*res_stride + 16)))));
+      f32v_clamp(_mm512_add_ps(c##r##1, \
+                               _mm512_maskz_loadu_ps(ROWMASK(r, m1), res + (r)*res_stride + 16)), \
+                 vlo, vhi));
 
 /* The k loop of the 32-column tiles: ROWS(k) broadcasts a[r][k] and multiplies it into the
  * row's two accumulators for each of the tile's rows; PF(k) prefetches pf (PF_0/1/2 by the
@@ -214,8 +211,8 @@ CORE(core_1x32) {
     const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
     c00 = _mm512_add_ps(c00, _mm512_maskz_loadu_ps(m0, res));
     c01 = _mm512_add_ps(c01, _mm512_maskz_loadu_ps(m1, res + 16));
-    _mm512_mask_storeu_ps(c, m0, _mm512_min_ps(vhi, _mm512_max_ps(vlo, c00)));
-    _mm512_mask_storeu_ps(c + 16, m1, _mm512_min_ps(vhi, _mm512_max_ps(vlo, c01)));
+    _mm512_mask_storeu_ps(c, m0, f32v_clamp(c00, vlo, vhi));
+    _mm512_mask_storeu_ps(c + 16, m1, f32v_clamp(c01, vlo, vhi));
     return;
   }
   store_row(c, nc, c00, c01, _mm512_set1_ps(lo), _mm512_set1_ps(hi));
@@ -294,14 +291,13 @@ CORE(core_12x16) {
 #undef STEP
   const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
 #define ST(r, v) \
-  _mm512_mask_storeu_ps(c + (r)*c_stride, (r) < mr ? m : (__mmask16)0, \
-                        _mm512_min_ps(_mm512_max_ps(v, vlo), vhi))
+  _mm512_mask_storeu_ps(c + (r)*c_stride, (r) < mr ? m : (__mmask16)0, f32v_clamp(v, vlo, vhi))
 #define STR(r, v) \
   _mm512_mask_storeu_ps( \
       c + (r)*c_stride, (r) < mr ? m : (__mmask16)0, \
-      _mm512_min_ps(vhi, _mm512_max_ps(vlo, _mm512_add_ps(v, _mm512_maskz_loadu_ps( \
-                                                                 (r) < mr ? m : (__mmask16)0, \
-                                                                 res + (r)*res_stride)))))
+      f32v_clamp(_mm512_add_ps( \
+                     v, _mm512_maskz_loadu_ps((r) < mr ? m : (__mmask16)0, res + (r)*res_stride)), \
+                 vlo, vhi))
   if (res) {
     STR(0, c0);
     STR(1, c1);
@@ -335,7 +331,7 @@ CORE(core_12x16) {
 ENTRIES(tfcc_f32_gemm_12x16_avx512, tfcc_f32_gemm_12x16_res_avx512, core_12x16)
 
 /* Residual epilogue (gemm.h): up to 32 columns per row in two masked vectors; the clamp as
- * the f32-vbinary kernels do it, min(hi, max(lo, v)) (MAXPS/MINPS return v when it is NaN). */
+ * the f32-vbinary kernels do it, f32v_clamp (MAXPS/MINPS return v when it is NaN). */
 TFCC_F32_GEMM_RES_DECL(tfcc_f32_gemm_res_avx512) {
   const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
   for (size_t j = 0; j < nc; j += 32) {
@@ -347,8 +343,8 @@ TFCC_F32_GEMM_RES_DECL(tfcc_f32_gemm_res_avx512) {
       const __m512 v0 = _mm512_add_ps(_mm512_maskz_loadu_ps(m0, cr), _mm512_maskz_loadu_ps(m0, rr));
       const __m512 v1 =
           _mm512_add_ps(_mm512_maskz_loadu_ps(m1, cr + 16), _mm512_maskz_loadu_ps(m1, rr + 16));
-      _mm512_mask_storeu_ps(cr, m0, _mm512_min_ps(vhi, _mm512_max_ps(vlo, v0)));
-      _mm512_mask_storeu_ps(cr + 16, m1, _mm512_min_ps(vhi, _mm512_max_ps(vlo, v1)));
+      _mm512_mask_storeu_ps(cr, m0, f32v_clamp(v0, vlo, vhi));
+      _mm512_mask_storeu_ps(cr + 16, m1, f32v_clamp(v1, vlo, vhi));
     }
   }
 }

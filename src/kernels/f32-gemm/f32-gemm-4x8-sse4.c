@@ -2,6 +2,8 @@
  * (gemm_body.h). Separate multiply and add (no FMA at this level). */
 #include <smmintrin.h>
 
+#include "kernels/simd/f32v.h"
+
 /* the vector names gemm_body.h uses (there is no kernels/simd header for SSE4.1) */
 typedef __m128 f32v;
 #define F32V_N 4

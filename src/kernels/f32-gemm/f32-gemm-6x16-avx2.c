@@ -14,7 +14,7 @@ TFCC_F32_GEMM_RES_DECL(tfcc_f32_gemm_res_avx2) {
     size_t j = 0;
     for (; j + 8 <= nc; j += 8) {
       const __m256 v = _mm256_add_ps(_mm256_loadu_ps(c + j), _mm256_loadu_ps(r + j));
-      _mm256_storeu_ps(c + j, _mm256_min_ps(vhi, _mm256_max_ps(vlo, v)));
+      _mm256_storeu_ps(c + j, f32v_clamp(v, vlo, vhi));
     }
     for (; j < nc; j++) {
       float v = c[j] + r[j];

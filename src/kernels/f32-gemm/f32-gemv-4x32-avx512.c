@@ -5,6 +5,7 @@
 #include <immintrin.h>
 
 #include "kernels/f32-gemm/gemv.h"
+#include "kernels/simd/f32v_avx512.h"
 
 /* Prefetch distance in k steps (x 128 bytes per panel): 4 KB ahead per stream. From memory
  * (MobileNetV2 1280 x 1000, weights not in cache, as in a model run) 8: 10.6 GB/s, 32: 13.4,
@@ -55,8 +56,8 @@ static inline __attribute__((always_inline)) void panels_t(const tfcc_f32_packed
     if (n0 >= nc) break;
     const size_t left = nc - n0;
     const __mmask16 m0 = mask_lo(left), m1 = left > 16 ? mask_lo(left - 16) : 0;
-    _mm512_mask_storeu_ps(c + n0, m0, _mm512_min_ps(_mm512_max_ps(acc[i][0], lo), hi));
-    _mm512_mask_storeu_ps(c + n0 + 16, m1, _mm512_min_ps(_mm512_max_ps(acc[i][1], lo), hi));
+    _mm512_mask_storeu_ps(c + n0, m0, f32v_clamp(acc[i][0], lo, hi));
+    _mm512_mask_storeu_ps(c + n0 + 16, m1, f32v_clamp(acc[i][1], lo, hi));
   }
 }
 

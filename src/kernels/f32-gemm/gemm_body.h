@@ -6,7 +6,8 @@
  * and where the default does not fit
  *   GEMM_LDW(p)         a vector of packed weights (16-byte aligned; default f32v_ld)
  *   GEMM_BCAST(p)       *p in every lane (default f32v_set(*p))
- *   GEMM_CLAMP(v, lo, hi)  the output clamp (default f32v_min(f32v_max(v, lo), hi))
+ *   GEMM_CLAMP(v, lo, hi)  the output clamp (default f32v_clamp: NaN passes, as the scalar
+ *                          kernel's clampf and TFLite)
  * before including this file. A tile is MR rows x NR = 2 * F32V_N columns, one accumulator
  * vector pair per row, each a chain of f32v_fma over k in order: a row's sums do not depend
  * on how many rows run with it (the 1-row kernel gives the same bits). Accumulators start
@@ -23,7 +24,7 @@
 #define GEMM_BCAST(p) f32v_set(*(p))
 #endif
 #ifndef GEMM_CLAMP
-#define GEMM_CLAMP(v, lo, hi) f32v_min(f32v_max(v, lo), hi)
+#define GEMM_CLAMP(v, lo, hi) f32v_clamp(v, lo, hi)
 #endif
 
 #define GEMM_NR (2 * F32V_N)

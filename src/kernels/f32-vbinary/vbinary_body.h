@@ -3,9 +3,6 @@
  * TFCC_F32_VBINARY_FN and includes this body. Two vectors per step, then partial vectors. */
 #include "kernels/f32-vbinary/vbinary.h"
 
-/* v < lo ? lo : v, then hi < v ? hi : v (f32v_max/min keep v when it is NaN, as the reference) */
-static inline f32v vb_clamp(f32v v, f32v lo, f32v hi) { return f32v_min(hi, f32v_max(lo, v)); }
-
 static inline f32v vb_add(f32v x, f32v y) { return f32v_add(x, y); }
 static inline f32v vb_sub(f32v x, f32v y) { return f32v_sub(x, y); }
 static inline f32v vb_mul(f32v x, f32v y) { return f32v_mul(x, y); }
@@ -29,17 +26,17 @@ static inline f32v vb_prelu(f32v x, f32v y) {                        /* x >= 0 ?
     for (; i + 2 * F32V_N <= n; i += 2 * F32V_N) { \
       const f32v x0 = sa ? f32v_ld(a + i) : ca, x1 = sa ? f32v_ld(a + i + F32V_N) : ca; \
       const f32v y0 = sb ? f32v_ld(b + i) : cb, y1 = sb ? f32v_ld(b + i + F32V_N) : cb; \
-      f32v_st(o + i, vb_clamp(op(x0, y0), lo, hi)); \
-      f32v_st(o + i + F32V_N, vb_clamp(op(x1, y1), lo, hi)); \
+      f32v_st(o + i, f32v_clamp(op(x0, y0), lo, hi)); \
+      f32v_st(o + i + F32V_N, f32v_clamp(op(x1, y1), lo, hi)); \
     } \
     for (; i < n; i += F32V_N) { \
       const size_t k = n - i >= F32V_N ? F32V_N : n - i; \
       const f32v x = sa ? (k == F32V_N ? f32v_ld(a + i) : f32v_ld_n(a + i, k)) : ca; \
       const f32v y = sb ? (k == F32V_N ? f32v_ld(b + i) : f32v_ld_n(b + i, k)) : cb; \
       if (k == F32V_N) \
-        f32v_st(o + i, vb_clamp(op(x, y), lo, hi)); \
+        f32v_st(o + i, f32v_clamp(op(x, y), lo, hi)); \
       else \
-        f32v_st_n(o + i, vb_clamp(op(x, y), lo, hi), k); \
+        f32v_st_n(o + i, f32v_clamp(op(x, y), lo, hi), k); \
     } \
   }
 VB_ROW(vb_row_add, vb_add)

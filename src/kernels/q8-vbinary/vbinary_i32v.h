@@ -80,7 +80,7 @@ static inline i32v add_fixed(const vparams *v, i32v a, i32v b) {
 
 static inline i32v mul_xnn(const vparams *v, i32v a, i32v b) {
   const i32v prod = i32v_mullo(i32v_add(a, v->aoff), i32v_add(b, v->boff));
-  const f32v f = f32v_min(f32v_max(f32v_mul(i32v_to_f32(prod), v->scale), v->flo), v->fhi);
+  const f32v f = f32v_clamp(f32v_mul(i32v_to_f32(prod), v->scale), v->flo, v->fhi);
   return i32v_add(i32v_from_f32(f), v->zo);
 }
 

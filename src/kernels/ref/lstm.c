@@ -11,6 +11,18 @@ size_t tfcc_lstm_f32_scratch_floats(const tfcc_lstm_shape *s) {
   return (size_t)s->n_cell * 5 + (size_t)s->n_output;
 }
 
+void tfcc_lstm_layer_norm_f32(float *g, int32_t n, const float *coef, const float *bias) {
+  float sum = 0.f;
+  for (int32_t i = 0; i < n; i++) sum += g[i];
+  const float mean = sum / (float)n;
+  float sq = 0.f;
+  for (int32_t i = 0; i < n; i++) sq += (g[i] - mean) * (g[i] - mean);
+  const float inv = 1.f / sqrtf(sq / (float)n + 1e-8f);
+  for (int32_t i = 0; i < n; i++) g[i] = (g[i] - mean) * inv;
+  for (int32_t i = 0; i < n; i++) g[i] = coef[i] * g[i];
+  for (int32_t i = 0; i < n; i++) g[i] += bias[i];
+}
+
 static float act_f32(int act, float x) {
   switch (act) {
     case TFCC_ACT_RELU: return x < 0.f ? 0.f : x;
@@ -45,17 +57,7 @@ static void gate_f32(const tfcc_lstm_shape *s, const tfcc_lstm_f32_weights *wt, 
   }
   if (wt->peep[g])
     for (int32_t i = 0; i < nc; i++) gate[i] += wt->peep[g][i] * c[i];
-  if (ln) {
-    /* MeanStddevNormalization with epsilon 1e-8, then coefficients and bias. */
-    float sum = 0.f;
-    for (int32_t i = 0; i < nc; i++) sum += gate[i];
-    const float mean = sum / (float)nc;
-    float sq = 0.f;
-    for (int32_t i = 0; i < nc; i++) sq += (gate[i] - mean) * (gate[i] - mean);
-    const float inv = 1.f / sqrtf(sq / (float)nc + 1e-8f);
-    for (int32_t i = 0; i < nc; i++)
-      gate[i] = (gate[i] - mean) * inv * wt->ln[g][i] + wt->bias[g][i];
-  }
+  if (ln) tfcc_lstm_layer_norm_f32(gate, nc, wt->ln[g], wt->bias[g]);
   for (int32_t i = 0; i < nc; i++) gate[i] = sigmoid ? sigmoid_f32(gate[i]) : act_f32(act, gate[i]);
 }
 

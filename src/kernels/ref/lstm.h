@@ -36,6 +36,9 @@ typedef struct tfcc_lstm_f32_params {
 
 /* Scratch floats needed by tfcc_lstm_f32 (5 * n_cell + n_output). */
 size_t tfcc_lstm_f32_scratch_floats(const tfcc_lstm_shape *s);
+/* A gate's layer norm (float and hybrid LSTM), as TFLite: MeanStddevNormalization (epsilon
+ * 1e-8), then times the coefficients, then plus the bias, each a pass over g[0..n). */
+void tfcc_lstm_layer_norm_f32(float *g, int32_t n, const float *coef, const float *bias);
 /* Runs the whole sequence; output_state [n_batch, n_output] and cell_state [n_batch, n_cell]
  * are read and updated in place. output has the input's layout with n_output features. */
 void tfcc_lstm_f32(const tfcc_lstm_shape *s, const tfcc_lstm_f32_weights *wt,

@@ -37,19 +37,6 @@ static void quantize_vec(bool asym, const float *x, int32_t n, int8_t *q, qvec *
                       NULL);
 }
 
-/* MeanStddevNormalization (epsilon 1e-8), then coefficients and bias. */
-static void layer_norm(float *g, int32_t n, const float *coef, const float *bias) {
-  float sum = 0.f;
-  for (int32_t i = 0; i < n; i++) sum += g[i];
-  const float mean = sum / (float)n;
-  float sq = 0.f;
-  for (int32_t i = 0; i < n; i++) sq += (g[i] - mean) * (g[i] - mean);
-  const float inv = 1.f / sqrtf(sq / (float)n + 1e-8f);
-  for (int32_t i = 0; i < n; i++) g[i] = (g[i] - mean) * inv;
-  for (int32_t i = 0; i < n; i++) g[i] = coef[i] * g[i];
-  for (int32_t i = 0; i < n; i++) g[i] += bias[i];
-}
-
 static void gate_hybrid(const tfcc_lstm_shape *s, const tfcc_lstm_hybrid_weights *wt, int g,
                         const qvec *x, const qvec *h, const float *c, int act, float *gate) {
   const int32_t nc = s->n_cell;
@@ -61,7 +48,7 @@ static void gate_hybrid(const tfcc_lstm_shape *s, const tfcc_lstm_hybrid_weights
     tfcc_hybrid_mv_acc(wt->r[g], nc, s->n_output, h->q, h->zp, h->scale * wt->r_scale[g], gate);
   if (wt->peep[g])
     for (int32_t i = 0; i < nc; i++) gate[i] += (wt->peep_scale[g] * (float)wt->peep[g][i]) * c[i];
-  if (ln) layer_norm(gate, nc, wt->ln[g], wt->bias[g]);
+  if (ln) tfcc_lstm_layer_norm_f32(gate, nc, wt->ln[g], wt->bias[g]);
   tfcc_rnn_activation(act, gate, gate, (size_t)nc);
 }
 

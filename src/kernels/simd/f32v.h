@@ -14,6 +14,9 @@
  *   f32v_fma(a, b, c) = a * b + c, f32v_fnma(a, b, c) = c - a * b   fused (one rounding)
  *   f32v_max(x, y) = x > y ? x : y, f32v_min(x, y) = x < y ? x : y  (so NaN in x gives y, as
  *                                      the reference kernels' conditionals)
+ *   f32v_clamp(v, lo, hi) = f32v_min(hi, f32v_max(lo, v)): v < lo ? lo : v, then hi < v ? hi : v
+ *                                      (NaN passes, as the scalar reference clamp and TFLite's
+ *                                      min(max(v, lo), hi)); written once below for every ISA
  *   f32v_gt, f32v_ge, f32v_lt (ordered: false when either is NaN) -> f32m
  *   f32v_sel(m, a, b) = m ? a : b
  *   f32v_abs(x), f32v_neg_abs(x) = -|x| (as each ISA computed it before the bodies were shared),
@@ -24,4 +27,9 @@
  */
 #ifndef TFCC_KERNELS_SIMD_F32V_H
 #define TFCC_KERNELS_SIMD_F32V_H
+
+/* A macro, so that it serves every ISA header (which includes this file before defining its
+ * f32v type) and the kernels that name the vector primitives themselves (f32-gemm-4x8-sse4.c). */
+#define f32v_clamp(v, lo, hi) f32v_min(hi, f32v_max(lo, v))
+
 #endif
