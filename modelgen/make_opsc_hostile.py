@@ -257,7 +257,25 @@ MODELS = [
     ("concatenation_float8_mixed", lambda: one("CONCATENATION", [T(S.FLOAT8_E4M3FN, [2, 2]), T(S.FLOAT8_E5M2, [2, 2])],
                                                [T(S.FLOAT8_E4M3FN, [4, 2])], {"axis": 0, "_version": 7}),
      "CONCATENATION: input 1 dtype float8_e5m2, expected float8_e4m3fn"),
+    # ops: int2 / int4 FULLY_CONNECTED weights with a non-zero zero point (TFLite's Prepare refuses)
+    ("fully_connected_int2_zero_point", lambda: packed_fc_zero_point(S.INT2),
+     "weights tensor 1 (w) is int2 with zero point 1 at index 1 (TFLite runs int4 / int2 weights only with zero point 0)"),
+    ("fully_connected_int4_zero_point", lambda: packed_fc_zero_point(S.INT4),
+     "weights tensor 1 (w) is int4 with zero point 1 at index 1"),
 ]
+
+
+def packed_fc_zero_point(dtype):
+    """An int8 FULLY_CONNECTED whose int2 / int4 per-channel weights have zero point 1 in channel 1."""
+    m = S.Model(description="FULLY_CONNECTED packed weights zero point")
+    x = m.add_tensor("x", S.INT8, [1, 4], quant={"scale": [0.1], "zero_point": [0]})
+    data = bytes([0x1B, 0x1B]) if dtype == S.INT2 else bytes([0x12, 0x34, 0x56, 0x71])
+    w = m.add_tensor("w", dtype, [2, 4], data=data,
+                     quant={"scale": [0.1, 0.2], "zero_point": [0, 1], "quantized_dimension": 0})
+    y = m.add_tensor("y", S.INT8, [1, 2], quant={"scale": [0.1], "zero_point": [0]})
+    m.add_op("FULLY_CONNECTED", [x, w], [y], version=14 if dtype == S.INT2 else 10)
+    m.inputs, m.outputs = [x], [y]
+    return S.serialize(m)
 
 
 def versioned_fc(version):
