@@ -257,7 +257,48 @@ MODELS = [
     ("concatenation_float8_mixed", lambda: one("CONCATENATION", [T(S.FLOAT8_E4M3FN, [2, 2]), T(S.FLOAT8_E5M2, [2, 2])],
                                                [T(S.FLOAT8_E4M3FN, [4, 2])], {"axis": 0, "_version": 7}),
      "CONCATENATION: input 1 dtype float8_e5m2, expected float8_e4m3fn"),
+    # ops: int2 / int4 FULLY_CONNECTED weights with a non-zero zero point (TFLite's Prepare refuses)
+    ("fully_connected_int2_zero_point", lambda: packed_fc_zero_point(S.INT2),
+     "weights tensor 1 (w) is int2 with zero point 1 at index 1 (TFLite runs int4 / int2 weights only with zero point 0)"),
+    ("fully_connected_int4_zero_point", lambda: packed_fc_zero_point(S.INT4),
+     "weights tensor 1 (w) is int4 with zero point 1 at index 1"),
+    # ops: AudioSpectrogram / Mfcc options TFLite's kernels cannot initialize with, wrong inputs
+    ("audio_spectrogram_window_1", lambda: one("CUSTOM:AudioSpectrogram", [T(F32, [100, 1])], [T(F32, [1, 99, 2])],
+                                               flexbuf.map_bytes({"window_size": 1, "stride": 1})),
+     "custom options: window_size = 1, expected 2..16777216"),
+    ("audio_spectrogram_no_options", lambda: one("CUSTOM:AudioSpectrogram", [T(F32, [100, 1])], [T(F32, [1, 1, 65])]),
+     "no custom options (a FlexBuffer map of window_size, stride is required)"),
+    ("audio_spectrogram_rank3", lambda: one("CUSTOM:AudioSpectrogram", [T(F32, [1, 100, 1])], [T(F32, [1, 1, 65])],
+                                            flexbuf.map_bytes({"window_size": 64, "stride": 32})),
+     "(CUSTOM:AudioSpectrogram): input rank 3, expected 2 (samples, channels)"),
+    ("mfcc_dct_over_channels", lambda: one("CUSTOM:Mfcc", [T(F32, [1, 2, 33]), T(I32, [1], const=[8000])],
+                                           [T(F32, [1, 2, 12])],
+                                           flexbuf.map_bytes({"upper_frequency_limit": 4000, "lower_frequency_limit": 20,
+                                                              "filterbank_channel_count": 10,
+                                                              "dct_coefficient_count": 12})),
+     "custom options: dct_coefficient_count = 12, expected 1..10"),
+    ("mfcc_limits", lambda: one("CUSTOM:Mfcc", [T(F32, [1, 2, 33]), T(I32, [1], const=[8000])], [T(F32, [1, 2, 5])],
+                                flexbuf.map_bytes({"upper_frequency_limit": 20.9, "lower_frequency_limit": 20,
+                                                   "filterbank_channel_count": 10, "dct_coefficient_count": 5})),
+     "frequency limits lower 20, upper 20 (need 0 <= lower < upper)"),
+    ("mfcc_rate_float", lambda: one("CUSTOM:Mfcc", [T(F32, [1, 2, 33]), T(F32, [1], const=[8000.0])], [T(F32, [1, 2, 5])],
+                                    flexbuf.map_bytes({"upper_frequency_limit": 4000, "lower_frequency_limit": 20,
+                                                       "filterbank_channel_count": 10, "dct_coefficient_count": 5})),
+     "(CUSTOM:Mfcc): sample rate: float32 with 1 elements, expected one int32"),
 ]
+
+
+def packed_fc_zero_point(dtype):
+    """An int8 FULLY_CONNECTED whose int2 / int4 per-channel weights have zero point 1 in channel 1."""
+    m = S.Model(description="FULLY_CONNECTED packed weights zero point")
+    x = m.add_tensor("x", S.INT8, [1, 4], quant={"scale": [0.1], "zero_point": [0]})
+    data = bytes([0x1B, 0x1B]) if dtype == S.INT2 else bytes([0x12, 0x34, 0x56, 0x71])
+    w = m.add_tensor("w", dtype, [2, 4], data=data,
+                     quant={"scale": [0.1, 0.2], "zero_point": [0, 1], "quantized_dimension": 0})
+    y = m.add_tensor("y", S.INT8, [1, 2], quant={"scale": [0.1], "zero_point": [0]})
+    m.add_op("FULLY_CONNECTED", [x, w], [y], version=14 if dtype == S.INT2 else 10)
+    m.inputs, m.outputs = [x], [y]
+    return S.serialize(m)
 
 
 def versioned_fc(version):

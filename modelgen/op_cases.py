@@ -487,6 +487,13 @@ def conversion_cases():
                [T(I32, shape, q=(f32(1.0 / 3e5), 0))]))
     add(single("quantize_i16_to_i32_zp", "QUANTIZE", [act("i16", shape, -3, 5)],
                [T(I32, shape, q=(f32(7.0 / 3e4), -70000))]))
+    # ops: int16 inputs with a non-zero zero point requantized to int8 / int32 (quantize.cc checks
+    # zero points only for int16 -> int16; tflite-micro's keyword_scrambled has zero point -32768)
+    i16_zp = T(I16, shape, q=(f32(1.0 / 4096), -32768))
+    add(single("quantize_i16_zp_to_i8", "QUANTIZE", [i16_zp], [act("i8", shape, 0.0, 12.0)]))
+    add(single("quantize_i16_zp_to_i32", "QUANTIZE", [i16_zp], [T(I32, shape, q=(f32(1.0 / 3e4), 7))]))
+    add(single("quantize_f32_to_i16_zp", "QUANTIZE", [act("f32", shape, -1.0, 7.0)],
+               [T(I16, shape, q=(f32(1.0 / 4096), -32768))]))
     i32_in = T(I32, shape, q=(f32(1.0 / 2 ** 20), 12345), lo=-(1 << 25), hi=1 << 25)
     add(single("quantize_i32_to_i16", "QUANTIZE", [i32_in], [act("i16", shape, -8, 8)]))
     add(single("quantize_i32_to_i8", "QUANTIZE", [i32_in], [act("i8", shape, -6, 20)]))

@@ -368,8 +368,26 @@ def softmax_f16_cases(add):
                {"beta": 1.0, "_version": 4}))
 
 
+def gelu_f16_cases(add):
+    """GELU v3: float16, both settings. LiteRT's default build hands it to XNNPACK (float32
+    rational interpolant, one rounding to half); the inputs sweep the finite halves (every 29th
+    bit pattern, both signs: subnormals, the interpolant's clamp near 5.1, 65504) plus values
+    whose result lies near a rounding tie of the exact function."""
+    F16 = S.FLOAT16
+    vals = []
+    for bits in list(range(0, 0x7C00, 29)) + [0x7BFF]:
+        v = struct.unpack("<e", struct.pack("<H", bits))[0]
+        vals += [v, -v]
+    vals += [-1.4853515625, -2.38671875, 0.09283447265625, 0.001338958740234375, 5.960464477539063e-08]
+    for approx in (False, True):
+        add(single("gelu_f16%s_v3" % ("_approximate" if approx else ""), "GELU",
+                   [T(F16, [len(vals)], values=vals)], [T(F16, [len(vals)])],
+                   {"approximate": approx, "_version": 3}))
+
+
 def cases(add):
     packed_cases(add)
     softmax_f16_cases(add)
+    gelu_f16_cases(add)
     float8_cast_cases(add)
     float8_copy_cases(add)

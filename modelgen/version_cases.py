@@ -5,8 +5,9 @@ DEPTHWISE_CONV_2D v7, EMBEDDING_LOOKUP v4, DEQUANTIZE v6, CAST v6), int32 bias w
 activations (quantized_bias_type: CONV_2D v8, FULLY_CONNECTED v11, TRANSPOSE_CONV v5), and the
 new dtypes of CAST v7 (bfloat16), PAD/PADV2 v5 and GATHER_ND v5 (bool), RSQRT v3 (int16),
 DYNAMIC_UPDATE_SLICE v4 (int16). Called from opsc_cases.cases() with its add()."""
+import flexbuf
 import tflite_schema as S
-from casekit import Rng, T, choose_qparams, f32, numel, seed_of, single
+from casekit import Case, Rng, T, choose_qparams, f32, numel, seed_of, single
 
 F32, I32, I64, I8, I16, BOOL = S.FLOAT32, S.INT32, S.INT64, S.INT8, S.INT16, S.BOOL
 I4, BF16 = S.INT4, S.BFLOAT16
@@ -351,7 +352,43 @@ def compare_sqrt_cases(add):
                [T(I16, [3, 7], q=(f32(3.0 / 32767), 0))], {"_version": 2}))
 
 
+def audio_cases(add):
+    """AudioSpectrogram and Mfcc (custom operators every standard resolver registers): windows
+    of a power of two and not (zero-padded FFT), both magnitude settings, a spectrogram -> Mfcc
+    chain, a Mfcc whose upper limit lies past Nyquist (TFLite's filterbank then outputs zeros).
+    LiteRT.js fails on these models (memory access out of bounds), so the classic interpreter
+    makes the references; it keeps the spectrogram's state from one channel to the next (more
+    frames than Prepare sized: it refuses 2 channels), which the current kernel re-initializes,
+    so the cases have one channel (tfcc follows the current kernel)."""
+    F32 = S.FLOAT32
+
+    def spec(window, stride, sq):
+        return flexbuf.map_bytes({"window_size": window, "stride": stride, "magnitude_squared": sq})
+
+    def mfcc(up, lo, ch, dct):
+        return flexbuf.map_bytes({"upper_frequency_limit": up, "lower_frequency_limit": lo,
+                                  "filterbank_channel_count": ch, "dct_coefficient_count": dct})
+
+    def tf(c):
+        c.engine = "tfweb"
+        add(c)
+    tf(single("audio_spectrogram_sq", "CUSTOM:AudioSpectrogram", [T(F32, [1000, 1], lo=-1.0, hi=1.0)],
+              [T(F32, [1, 6, 129])], spec(256, 128, True)))
+    tf(single("audio_spectrogram_sqrt_pad", "CUSTOM:AudioSpectrogram", [T(F32, [600, 1], lo=-1.0, hi=1.0)],
+              [T(F32, [1, 6, 129])], spec(200, 75, False)))
+    t = {"wav": T(F32, [1600, 1], lo=-1.0, hi=1.0), "spec": T(F32, [1, 11, 129]),
+         "rate": T(S.INT32, [1], const=[16000]), "y": T(F32, [1, 11, 13])}
+    tf(Case("audio_spectrogram_mfcc", t,
+            [("CUSTOM:AudioSpectrogram", ["wav"], ["spec"], spec(256, 128, True)),
+             ("CUSTOM:Mfcc", ["spec", "rate"], ["y"], mfcc(4000, 20, 40, 13))], ["wav"], ["y"]))
+    tf(single("mfcc_direct", "CUSTOM:Mfcc", [T(F32, [2, 5, 65], lo=0.0, hi=4.0), T(S.INT32, [1], const=[16000])],
+              [T(F32, [2, 5, 12])], mfcc(7600, 125, 20, 12)))
+    tf(single("mfcc_past_nyquist", "CUSTOM:Mfcc", [T(F32, [1, 3, 33], lo=0.0, hi=4.0), T(S.INT32, [1], const=[8000])],
+              [T(F32, [1, 3, 10])], mfcc(7000, 20, 10, 10)))
+
+
 def cases(add):
+    audio_cases(add)
     int4_weight_cases(add)
     int4_runtime_cases(add)
     copy_version_cases(add)

@@ -96,7 +96,7 @@ static int parse_input(const json_t *in, int k, const srv_sig *sig, const srv_js
     snprintf(err, n, "input '%s': unknown or unsupported datatype '%s'", name, dt);
     return 400;
   }
-  if (dtype != io->dtype) {
+  if (dtype != srv_wire_dtype(io->dtype)) {
     snprintf(err, n, "input '%s': datatype %s given, the model wants %s", name, dt,
              srv_v2_dtype(io->dtype) ? srv_v2_dtype(io->dtype) : tfcc_dtype_name(io->dtype));
     return 400;

@@ -26,8 +26,34 @@ static const struct {
                {TFCC_UINT32, "UINT32"}, {TFCC_UINT64, "UINT64"}, {TFCC_INT8, "INT8"},
                {TFCC_INT16, "INT16"}, {TFCC_INT32, "INT32"},     {TFCC_INT64, "INT64"},
                {TFCC_FLOAT16, "FP16"}, {TFCC_FLOAT32, "FP32"},   {TFCC_FLOAT64, "FP64"},
-               {TFCC_BFLOAT16, "BF16"}};
+               {TFCC_BFLOAT16, "BF16"},
+               /* KServe v2 has no 2 / 4-bit or float8 datatype: these travel as the Python
+                * binding holds them, one value per byte (int2 / int4 as INT8, uint4 as UINT8,
+                * float8 as UINT8 raw bytes), range-checked to the narrow type. After the
+                * entries above, so that parsing "INT8" / "UINT8" finds int8 / uint8. */
+               {TFCC_INT4, "INT8"}, {TFCC_INT2, "INT8"}, {TFCC_UINT4, "UINT8"},
+               {TFCC_FLOAT8_E4M3FN, "UINT8"}, {TFCC_FLOAT8_E5M2, "UINT8"}};
 #define N_TYPES (sizeof k_types / sizeof k_types[0])
+
+tfcc_dtype srv_wire_dtype(tfcc_dtype t) {
+  switch (t) {
+    case TFCC_INT4:
+    case TFCC_INT2: return TFCC_INT8;
+    case TFCC_UINT4:
+    case TFCC_FLOAT8_E4M3FN:
+    case TFCC_FLOAT8_E5M2: return TFCC_UINT8;
+    default: return t;
+  }
+}
+
+/* "INT8" for int8; "INT8 (int4 values)" for the types carried in a wider one. */
+static void range_name(tfcc_dtype t, char *out, size_t n) {
+  if (srv_wire_dtype(t) == t)
+    snprintf(out, n, "%s", srv_v2_dtype(t));
+  else
+    snprintf(out, n, "%s (%s %s)", srv_v2_dtype(t), tfcc_dtype_name(t),
+             t == TFCC_FLOAT8_E4M3FN || t == TFCC_FLOAT8_E5M2 ? "raw bytes" : "values");
+}
 
 const char *srv_v2_dtype(tfcc_dtype t) {
   for (size_t i = 0; i < N_TYPES; i++)
@@ -168,11 +194,18 @@ static int put_number(fill_ctx *c, int is_bool, int is_int, json_int_t iv, doubl
         case TFCC_UINT32: lo = 0; hi = 4294967295ull; break;
         case TFCC_INT32: lo = INT32_MIN; hi = INT32_MAX; break;
         case TFCC_UINT64: lo = 0; hi = (unsigned long long)INT64_MAX; break;
+        case TFCC_INT4: lo = -8; hi = 7; break;
+        case TFCC_INT2: lo = -2; hi = 1; break;
+        case TFCC_UINT4: lo = 0; hi = 15; break;
+        case TFCC_FLOAT8_E4M3FN:
+        case TFCC_FLOAT8_E5M2: lo = 0; hi = 255; break;
         default: lo = INT64_MIN; hi = (unsigned long long)INT64_MAX; break;
       }
       if ((long long)iv < lo || (iv > 0 && (unsigned long long)iv > hi)) {
+        char rn[64];
+        range_name(c->dtype, rn, sizeof rn);
         snprintf(c->err, c->n, "%s: element %zu: %lld is out of range for %s", c->what, c->at,
-                 (long long)iv, srv_v2_dtype(c->dtype));
+                 (long long)iv, rn);
         return -1;
       }
       switch (c->esize) {
@@ -367,7 +400,8 @@ static void write_elem(srv_buf *b, tfcc_dtype t, const char *p) {
     case TFCC_BFLOAT16: { uint16_t h; memcpy(&h, p, 2); float f = bf16_to_f32(h); k = isfinite(f) ? snprintf(s, sizeof s, "%.9g", (double)f) : snprintf(s, sizeof s, "null"); break; }
     case TFCC_BOOL: k = snprintf(s, sizeof s, "%s", *p ? "true" : "false"); break;
     case TFCC_UINT8: k = snprintf(s, sizeof s, "%u", (unsigned)(uint8_t)*p); break;
-    case TFCC_INT8: k = snprintf(s, sizeof s, "%d", (int)(int8_t)*p); break;
+    case TFCC_INT8: case TFCC_INT4: case TFCC_INT2: k = snprintf(s, sizeof s, "%d", (int)(int8_t)*p); break;
+    case TFCC_UINT4: case TFCC_FLOAT8_E4M3FN: case TFCC_FLOAT8_E5M2: k = snprintf(s, sizeof s, "%u", (unsigned)(uint8_t)*p); break;
     case TFCC_UINT16: { uint16_t v; memcpy(&v, p, 2); k = snprintf(s, sizeof s, "%u", (unsigned)v); break; }
     case TFCC_INT16: { int16_t v; memcpy(&v, p, 2); k = snprintf(s, sizeof s, "%d", (int)v); break; }
     case TFCC_UINT32: { uint32_t v; memcpy(&v, p, 4); k = snprintf(s, sizeof s, "%u", v); break; }

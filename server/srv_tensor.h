@@ -2,7 +2,8 @@
  * (so the fuzzer can drive them with a made-up model signature).
  *
  * KServe v2 datatypes: BOOL UINT8 UINT16 UINT32 UINT64 INT8 INT16 INT32 INT64 FP16 FP32 FP64
- * BF16. BYTES (string tensors) is refused with a 400 naming the input: the library loads no
+ * BF16; int2 / int4 tensors travel as INT8, uint4 as UINT8, float8 as UINT8 raw bytes (one value
+ * per byte, as the Python binding holds them). BYTES (string tensors) is refused with a 400 naming the input: the library loads no
  * model with string tensors (docs/server.md). */
 #ifndef TFCC_SERVER_SRV_TENSOR_H
 #define TFCC_SERVER_SRV_TENSOR_H
@@ -55,6 +56,9 @@ void srv_request_init(srv_request *r, int n_out);
 void srv_request_free(srv_request *r);
 
 const char *srv_v2_dtype(tfcc_dtype t);               /* NULL if none */
+/* The dtype a tensor's values travel as: int8 for int2 / int4, uint8 for uint4 and float8 (raw
+ * bytes), the tensor's own dtype otherwise. */
+tfcc_dtype srv_wire_dtype(tfcc_dtype t);
 int srv_v2_parse_dtype(const char *s, tfcc_dtype *t); /* 0 or -1 */
 
 /* Shape check: shape must equal io's dims except where io's signature is -1. 0 or -1 (err). */

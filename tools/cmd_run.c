@@ -24,7 +24,8 @@ static const char k_usage[] =
     "                [--timeout-ms MS] [--custom-ops LIB.so ...]\n"
     "\n"
     "Runs MODEL (.tflite) once on .npy inputs and writes every output as DIR/<i>_<name>.npy\n"
-    "(characters of <name> outside [A-Za-z0-9._-] become '_'). Prints one line per output.\n"
+    "(characters of <name> outside [A-Za-z0-9._-] become '_'; <name> is cut at 199 characters).\n"
+    "Prints one line per output.\n"
     "\n"
     "  -i, --input NAME=FILE.npy   the input whose tensor name is NAME\n"
     "  -i, --input FILE.npy        the next input (model order) not bound by name\n"
@@ -290,7 +291,8 @@ static int run_model(run_state *r, const char *model_path, const char **specs, i
 
   for (int i = 0; i < r->n_out; i++) {
     tfcc_tensor_info info;
-    char safe[256], path[4096];
+    /* at most 199 characters of the name: "<i>_" + name + ".npy" stays within NAME_MAX (255) */
+    char safe[200], path[4096];
     tfcc_session_output_info(r->session, i, &info);
     cli_safe_name(info.name, safe, sizeof safe);
     snprintf(path, sizeof path, "%s/%d_%s.npy", out_dir, i, safe);

@@ -93,8 +93,85 @@ static tfcc_status read_detection_options(const uint8_t *data, size_t len, tfcc_
   return TFCC_OK;
 }
 
+/* ops: the root map of a custom operator's options, or an error naming what is missing. */
+static tfcc_status options_map(const uint8_t *data, size_t len, const char *keys,
+                               tfcc_flex_ref *root, tfcc_err *err) {
+  if (!data || len == 0)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                        "no custom options (a FlexBuffer map of %s is required)", keys);
+  tfcc_status st = tfcc_flex_root(data, len, root, err);
+  if (st) return tfcc_err_prefix(err, "custom options");
+  if (root->type != TFCC_FLEX_MAP)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "custom options: root is a %s, expected a map",
+                        tfcc_flex_type_name(root->type));
+  return TFCC_OK;
+}
+
+/* ops: AudioSpectrogram (window_size, stride, magnitude_squared): Spectrogram::Initialize
+ * fails for a window under 2 or a stride under 1; the window's FFT length stays <= 2^24. */
+static tfcc_status read_spectrogram_options(const uint8_t *data, size_t len,
+                                            tfcc_audio_spectrogram_options *o, tfcc_err *err) {
+  tfcc_flex_ref root;
+  double sq = 0;
+  tfcc_status st = options_map(data, len, "window_size, stride", &root, err);
+  if (st || (st = opt_int(&root, "window_size", true, 0, 2, 1 << 24, &o->window_size, err)) ||
+      (st = opt_int(&root, "stride", true, 0, 1, INT32_MAX, &o->stride, err)) ||
+      (st = opt_num(&root, "magnitude_squared", false, 0, &sq, err)))
+    return st;
+  o->magnitude_squared = sq != 0;
+  return TFCC_OK;
+}
+
+/* ops: Mfcc. TFLite reads the frequency limits with AsInt64 (a fraction is dropped); its
+ * filterbank and DCT need upper > lower >= 0, at least one channel and 1..channels
+ * coefficients (else every run fails). */
+static tfcc_status read_mfcc_options(const uint8_t *data, size_t len, tfcc_mfcc_options *o,
+                                     tfcc_err *err) {
+  tfcc_flex_ref root;
+  double up = 0, lo = 0;
+  tfcc_status st = options_map(
+      data, len, "upper_frequency_limit, lower_frequency_limit, filterbank_channel_count, ...",
+      &root, err);
+  if (st || (st = opt_num(&root, "upper_frequency_limit", true, 0, &up, err)) ||
+      (st = opt_num(&root, "lower_frequency_limit", true, 0, &lo, err)) ||
+      (st = opt_int(&root, "filterbank_channel_count", true, 0, 1, 1 << 16,
+                    &o->filterbank_channel_count, err)) ||
+      (st = opt_int(&root, "dct_coefficient_count", true, 0, 1, o->filterbank_channel_count,
+                    &o->dct_coefficient_count, err)))
+    return st;
+  if (!(fabs(up) < 1e15 && fabs(lo) < 1e15))
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                        "custom options: frequency limits %g / %g out of range", up, lo);
+  o->upper_frequency_limit = trunc(up);
+  o->lower_frequency_limit = trunc(lo);
+  if (!(o->lower_frequency_limit >= 0 && o->upper_frequency_limit > o->lower_frequency_limit))
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                        "custom options: frequency limits lower %g, upper %g (need 0 <= lower < "
+                        "upper)",
+                        o->lower_frequency_limit, o->upper_frequency_limit);
+  return TFCC_OK;
+}
+
 tfcc_status tfl_read_custom_options(const char *custom_code, const uint8_t *data, size_t len,
                                     tfcc_op_options *out, tfcc_err *err) {
+  if (custom_code && strcmp(custom_code, "AudioSpectrogram") == 0) {
+    tfcc_audio_spectrogram_options o;
+    memset(&o, 0, sizeof o);
+    const tfcc_status st = read_spectrogram_options(data, len, &o, err);
+    if (st) return st;
+    out->kind = TFCC_OPTIONS_AUDIO_SPECTROGRAM;
+    out->spectrogram = o;
+    return TFCC_OK;
+  }
+  if (custom_code && strcmp(custom_code, "Mfcc") == 0) {
+    tfcc_mfcc_options o;
+    memset(&o, 0, sizeof o);
+    const tfcc_status st = read_mfcc_options(data, len, &o, err);
+    if (st) return st;
+    out->kind = TFCC_OPTIONS_MFCC;
+    out->mfcc = o;
+    return TFCC_OK;
+  }
   if (!custom_code || strcmp(custom_code, "TFLite_Detection_PostProcess") != 0) return TFCC_OK;
   tfcc_detect_params p;
   memset(&p, 0, sizeof p);

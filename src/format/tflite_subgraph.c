@@ -117,6 +117,37 @@ tfcc_status tfl_read_operator(tfl_ctx *c, const tfcc_fb_table *t, int32_t ni, in
   return TFCC_OK;
 }
 
+/* FULLY_CONNECTED with int4 / int2 weights: TFLite's Prepare refuses any non-zero weights zero
+ * point ("Unsupported filter quantization zero-point value."). The loader unpacks such weights
+ * to int8, after which the operator cannot tell them from int8 ones, so the file's tensor type
+ * is read again here. */
+static tfcc_status check_packed_fc_weights(tfl_ctx *c, const tfcc_fb_table *t,
+                                           const tfcc_fb_vec *tensors, int32_t si,
+                                           const tfcc_ir_subgraph *sg) {
+  for (int32_t i = 0; i < sg->n_nodes; i++) {
+    const tfcc_ir_node *node = &sg->nodes[i];
+    if (node->builtin != TFCC_OP_FULLY_CONNECTED || node->n_inputs < 2 || node->inputs[1] < 0)
+      continue;
+    const int32_t wi = node->inputs[1];
+    tfcc_fb_table tt;
+    int8_t type;
+    tfcc_status st = tfcc_fbv_vec_table(t, tensors, (uint32_t)wi, &tt, c->err);
+    if (st == TFCC_OK) st = tfcc_fbv_i8(&tt, TFL_TENSOR_TYPE, 0, &type, c->err);
+    if (st != TFCC_OK) return tfcc_err_prefix(c->err, "subgraph %d: tensor %d", (int)si, (int)wi);
+    if (type != TFCC_INT4 && type != TFCC_INT2) continue;
+    const tfcc_ir_tensor *w = &sg->tensors[wi];
+    for (int32_t k = 0; k < w->quant.count; k++)
+      if (w->quant.zero_point && w->quant.zero_point[k] != 0)
+        return tfcc_err_set(c->err, TFCC_ERR_UNSUPPORTED,
+                            "subgraph %d: operator %d (FULLY_CONNECTED): weights tensor %d (%s) "
+                            "is %s with zero point %d at index %d (TFLite runs int4 / int2 "
+                            "weights only with zero point 0)",
+                            (int)si, (int)i, (int)wi, w->name, tfcc_dtype_name((tfcc_dtype)type),
+                            (int)w->quant.zero_point[k], (int)k);
+  }
+  return TFCC_OK;
+}
+
 tfcc_status tfl_read_subgraph(tfl_ctx *c, const tfcc_fb_table *t, int32_t si,
                               tfcc_ir_subgraph *sg) {
   tfcc_fb_vec tensors, ops;
@@ -160,6 +191,8 @@ tfcc_status tfl_read_subgraph(tfl_ctx *c, const tfcc_fb_table *t, int32_t si,
     st = tfl_read_operator(c, &ot, (int32_t)i, sg->n_tensors, &sg->nodes[i]);
     if (st != TFCC_OK) return si ? tfcc_err_prefix(c->err, "subgraph %d", (int)si) : st;
   }
+  st = check_packed_fc_weights(c, t, &tensors, si, sg);
+  if (st != TFCC_OK) return st;
   st = tfl_check_dataflow(c, sg);
   if (st != TFCC_OK && si) return tfcc_err_prefix(c->err, "subgraph %d", (int)si);
   return st;

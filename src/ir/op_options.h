@@ -84,7 +84,9 @@ typedef enum tfcc_options_kind {
   TFCC_OPTIONS_STABLEHLO_CASE,          /* ops: STABLEHLO_CASE (BuiltinOptions2) */
   TFCC_OPTIONS_RNG_BIT_GENERATOR,       /* ops: STABLEHLO_RNG_BIT_GENERATOR (BuiltinOptions2) */
   /* custom operators' FlexBuffer options (format/tflite_custom_options.c) */
-  TFCC_OPTIONS_DETECTION_POSTPROCESS /* TFLite_Detection_PostProcess */
+  TFCC_OPTIONS_DETECTION_POSTPROCESS, /* TFLite_Detection_PostProcess */
+  TFCC_OPTIONS_AUDIO_SPECTROGRAM,     /* ops: AudioSpectrogram */
+  TFCC_OPTIONS_MFCC                   /* ops: Mfcc */
 } tfcc_options_kind;
 
 /* Conv2DOptions. */
@@ -357,6 +359,18 @@ typedef struct tfcc_rng_bit_generator_options {
   int32_t algorithm;
 } tfcc_rng_bit_generator_options;
 
+/* ops: AudioSpectrogram's custom options (window_size >= 2, stride >= 1, magnitude_squared). */
+typedef struct tfcc_audio_spectrogram_options {
+  int32_t window_size, stride;
+  bool magnitude_squared;
+} tfcc_audio_spectrogram_options;
+
+/* ops: Mfcc's custom options (the frequency limits read as integers, as TFLite's AsInt64). */
+typedef struct tfcc_mfcc_options {
+  double upper_frequency_limit, lower_frequency_limit;
+  int32_t filterbank_channel_count, dct_coefficient_count;
+} tfcc_mfcc_options;
+
 /* TFLite_Detection_PostProcess's custom options (a FlexBuffer map) are the kernel's parameters,
  * tfcc_detect_params (kernels/detect/detect_postprocess.h), checked at load. */
 typedef struct tfcc_op_options {
@@ -411,6 +425,8 @@ typedef struct tfcc_op_options {
     tfcc_stablehlo_case_options shlo_case;          /* ops */
     tfcc_rng_bit_generator_options rng_bits;        /* ops */
     tfcc_detect_params detect;                      /* custom TFLite_Detection_PostProcess */
+    tfcc_audio_spectrogram_options spectrogram;     /* ops: custom AudioSpectrogram */
+    tfcc_mfcc_options mfcc;                         /* ops: custom Mfcc */
   };
 } tfcc_op_options;
 

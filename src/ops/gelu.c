@@ -1,5 +1,6 @@
-/* GELU: float32 (erfc form, or the tanh approximation when GeluOptions.approximate);
- * uint8 / int8 through a 256-entry table of the same float function (GeluPrepare); int16
+/* GELU: float32 (erfc form, or the tanh approximation when GeluOptions.approximate); float16
+ * (v3) as LiteRT's default build runs it (XNNPACK's float32 rational interpolant, rounded to
+ * half once: kernels/ref/activation.c); uint8 / int8 through a 256-entry table of the same float function (GeluPrepare); int16
  * through TFLite's 513-entry interpolated table (LUTPopulate<int16_t>, as LiteRT). */
 #include "kernels/ref/activation.h"
 #include "kernels/ref/lut.h"
@@ -18,11 +19,13 @@ static float gelu_fn(float x, const void *arg) {
 
 static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_tensor *in,
                          const tfcc_ir_tensor *out, tfcc_err *err) {
-  static const tfcc_dtype ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16};
+  static const tfcc_dtype ok[] = {TFCC_FLOAT32, TFCC_FLOAT16, TFCC_UINT8, TFCC_INT8, TFCC_INT16};
+  static const char *const list = "float32, float16, uint8, int8, int16";
   gelu_op *p = (gelu_op *)params;
   p->approximate = node->opts.gelu.approximate;
+  if (in->dtype == TFCC_FLOAT16) return act_check_types(err, in, out, ok, 5, list);
   act_io io;
-  tfcc_status st = act_open_io(err, in, out, ok, 4, "float32, uint8, int8, int16", &io);
+  tfcc_status st = act_open_io(err, in, out, ok, 5, list, &io);
   if (st || !io.quantized) return st;
   if (in->dtype == TFCC_INT16) {
     tfcc_lut16_build_fn(io.s_in, io.z_in, io.s_out, io.z_out, gelu_fn, &p->approximate, p->lut16);
@@ -40,6 +43,9 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   const size_t n = act_count(ctx->in[0]);
   if (p->head.in_type == TFCC_FLOAT32)
     tfcc_gelu_f32((const float *)ctx->in[0]->data, (float *)ctx->out[0]->data, n, p->approximate);
+  else if (p->head.in_type == TFCC_FLOAT16)
+    tfcc_gelu_f16((const uint16_t *)ctx->in[0]->data, (uint16_t *)ctx->out[0]->data, n,
+                  p->approximate);
   else if (p->head.in_type == TFCC_INT16)
     tfcc_lut16_apply((const int16_t *)ctx->in[0]->data, (int16_t *)ctx->out[0]->data, n, p->lut16);
   else

@@ -185,4 +185,6 @@
  *   const tfcc_op_def tfcc_op_<symbol>  in src/ops/<symbol>.c. */
 #define TFCC_CUSTOM_OP_LIST(X) \
   X("TFLite_Detection_PostProcess", detection_postprocess) \
+  X("AudioSpectrogram", audio_spectrogram) /* ops */ \
+  X("Mfcc", mfcc)                          /* ops */ \
   /* end of list */

@@ -3,8 +3,10 @@
  * [-8, 7], AffineQuantizeToInt4; tfcc's int4 tensors hold one value per byte), float32 -> uint4
  * per tensor (types, v5: the same, clamped to [0, 15], AffineQuantizeToUInt4), and
  * requantization uint8 -> uint8|int8|int16 (int16: v6), int8 -> uint8|int8|int16, int16 -> int8|int16|int32,
- * int32 -> int8|int16 with multiplier (double)input_scale / (double)output_scale. int16 zero
- * points must be 0 (quantize.cc Prepare); int32 zero points are any int32 (the int32 cases take
+ * int32 -> int8|int16 with multiplier (double)input_scale / (double)output_scale. Zero points
+ * must be 0 only for int16 -> int16 (quantize.cc Prepare checks no other pair: int16 -> int8
+ * with a -32768 input zero point is in tflite-micro's keyword_scrambled); int32 zero points are
+ * any int32 (the int32 cases take
  * quantized int32 model inputs or outputs, quantize.cc "not supported by the converter"). */
 #include "kernels/quantize/quantize.h"
 #include "kernels/ref/quantize.h"
@@ -89,9 +91,9 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
     return TFCC_OK;
   }
   if ((st = quant_of(err, "output 0", ot, &out->quant, &p->scale, &p->zp))) return st;
-  if (ot == TFCC_INT16 && p->zp != 0)
-    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "int16 output zero point %d, must be 0",
-                        (int)p->zp);
+  if (it == TFCC_INT16 && ot == TFCC_INT16 && p->zp != 0)
+    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED,
+                        "int16 -> int16: output zero point %d, must be 0", (int)p->zp);
   const bool compat = p->head.quant_compat == TFCC_QUANT_COMPAT_TFLITE;
   if (it == TFCC_FLOAT32) {
     /* VisitQuantizeNode: float32 -> int8/uint8 (xnn_create_convert_nc_f32_q*8, scale 1/s) */
@@ -103,8 +105,8 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
   }
   float s_in = 0.f;
   if ((st = quant_of(err, "input 0", it, &in->quant, &s_in, &p->in_zp))) return st;
-  if (it == TFCC_INT16 && p->in_zp != 0)
-    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "int16 input zero point %d, must be 0",
+  if (it == TFCC_INT16 && ot == TFCC_INT16 && p->in_zp != 0)
+    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "int16 -> int16: input zero point %d, must be 0",
                         (int)p->in_zp);
   if (compat && it == ot && (it == TFCC_INT8 || it == TFCC_UINT8)) {
     /* VisitQuantizeNode: same-type requantization with in/out scale in [2^-8, 2^7] */

@@ -49,7 +49,6 @@ int32_t tfcc_op_max_version(int32_t builtin) {
     case TFCC_OP_DEPTH_TO_SPACE:
     case TFCC_OP_DIV:
     case TFCC_OP_EXP:
-    case TFCC_OP_GELU:
     case TFCC_OP_GREATER:
     case TFCC_OP_L2_NORMALIZATION:
     case TFCC_OP_LEAKY_RELU:
@@ -136,7 +135,8 @@ int32_t tfcc_op_max_version(int32_t builtin) {
      * DEQUANTIZE v7 / v8, EMBEDDING_LOOKUP v5, FULLY_CONNECTED v14, QUANTIZE v5), QUANTIZE v6
      * (uint8 -> int16) */
     case TFCC_OP_SPLIT_V: return 3;
-    case TFCC_OP_SOFTMAX: /* types: float16 (v4) */
+    case TFCC_OP_GELU: return 3; /* ops: float16 (v3), as LiteRT's XNNPACK path */
+    case TFCC_OP_SOFTMAX:        /* types: float16 (v4) */
     case TFCC_OP_BROADCAST_TO:
     case TFCC_OP_REVERSE_V2: return 4;
     case TFCC_OP_EMBEDDING_LOOKUP:

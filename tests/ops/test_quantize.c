@@ -161,9 +161,19 @@ static void test_requantize(void) {
   att_make(&to, TFCC_INT32, 1, d1, out, 0.1f, 0); /* uint8 -> int16 is QUANTIZE v6 (types) */
   CHECK(run1(TFCC_OP_QUANTIZE, &ti, &to, &err) == TFCC_ERR_UNSUPPORTED);
   CHECK(strstr(err.msg, "uint8") != NULL);
-  att_make(&ti, TFCC_FLOAT32, 1, d1, in, 0, 0);
+  /* int16 zero points must be 0 for int16 -> int16 only (quantize.cc Prepare): float32 ->
+   * int16 and int16 -> int8 take any (conformance quantize_f32_to_i16_zp, _i16_zp_to_i8) */
+  att_make(&ti, TFCC_INT16, 1, d1, in, 0.1f, 0);
   att_make(&to, TFCC_INT16, 1, d1, out, 0.1f, 5);
   CHECK(run1(TFCC_OP_QUANTIZE, &ti, &to, &err) == TFCC_ERR_UNSUPPORTED);
+  CHECK(strstr(err.msg, "int16 -> int16: output zero point 5, must be 0") != NULL);
+  att_make(&ti, TFCC_INT16, 1, d1, in, 0.1f, -7);
+  att_make(&to, TFCC_INT16, 1, d1, out, 0.1f, 0);
+  CHECK(run1(TFCC_OP_QUANTIZE, &ti, &to, &err) == TFCC_ERR_UNSUPPORTED);
+  CHECK(strstr(err.msg, "int16 -> int16: input zero point -7, must be 0") != NULL);
+  att_make(&ti, TFCC_FLOAT32, 1, d1, in, 0, 0);
+  att_make(&to, TFCC_INT16, 1, d1, out, 0.1f, 5);
+  CHECK(run1(TFCC_OP_QUANTIZE, &ti, &to, &err) == TFCC_OK);
   att_make(&to, TFCC_INT8, 1, d1, out, 0.f, 0);
   CHECK(run1(TFCC_OP_QUANTIZE, &ti, &to, &err) == TFCC_ERR_INVALID_MODEL);
 }

@@ -83,6 +83,7 @@ int main(void) {
       {TFCC_OP_EQUAL, 5},
       {TFCC_OP_NOT_EQUAL, 4},
       {TFCC_OP_SQRT, 2},
+      {TFCC_OP_GELU, 3},
   };
   for (size_t i = 0; i < sizeof newest / sizeof newest[0]; i++)
     CHECKF(tfcc_op_max_version(newest[i].op) == newest[i].version, "%s: version %d, expected %d",

@@ -20,6 +20,9 @@ void tfcc_logistic_f32(const float *in, float *out, size_t n);
 void tfcc_tanh_f32(const float *in, float *out, size_t n);
 void tfcc_elu_f32(const float *in, float *out, size_t n);
 void tfcc_gelu_f32(const float *in, float *out, size_t n, bool approximate);
+/* float16 (IEEE binary16 bits) as LiteRT's default build: XNNPACK's float32 rational
+ * interpolant, rounded to half once. */
+void tfcc_gelu_f16(const uint16_t *in, uint16_t *out, size_t n, bool approximate);
 void tfcc_hard_swish_f32(const float *in, float *out, size_t n);
 
 /* Scalar transforms exactly as TFLite's LUT generators evaluate them (float math). */

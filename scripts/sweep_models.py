@@ -1,0 +1,284 @@
+#!/usr/bin/python3
+"""Runs every .tflite in a folder through TensorFlow Lite (the tflite-ref oracle, LiteRT.js falling
+back to the classic interpreter) and through `tfcc run`, on the same seeded random inputs, and
+compares the outputs with the tolerances of ../shared/models/README.md:
+
+  float32 / float16 outputs  |tfcc - ref| <= 1e-3 + 1e-3 |ref|
+  int8 / uint8 / int16       |tfcc - ref| <= 1 quantized unit (exact counted separately)
+  int32 / int64              equal on >= 99.5% of elements (ARG_MAX ties); bool exact
+
+Usage (Debian's Python, which has NumPy):
+  /usr/bin/python3 scripts/sweep_models.py MODELS_DIR [--tfcc build/tools/tfcc]
+      [--oracle /tmp/tflite-ref/run_ref.mjs] [--work /tmp/sweep/work] [--sources FILE]
+      [--only NAME ...] [--timeout 300] [--markdown OUT.md] [--json OUT.json]
+      [--custom-ops build/examples/mediapipe_ops/libtfcc_mediapipe_ops.so]
+
+--sources: lines "<model name> <repository> <path>" to name each model's origin in the table.
+Inputs: float in [-1, 1) (images and audio alike), integers over the dtype's range (int32 / int64:
+0..9, token ids and indices), bool random; shapes from the file (a -1 in shape_signature takes the
+stored shape). String inputs are not made (the model is reported "no inputs"). Prints one line per
+model and, at the end, the table and the counts (runs in TFLite, runs in tfcc, matches).
+Standard library and NumPy only."""
+import argparse
+import glob
+import json
+import os
+import struct
+import subprocess
+import sys
+
+import numpy as np
+
+DTYPES = {0: "float32", 1: "float16", 2: "int32", 3: "uint8", 4: "int64", 5: "string", 6: "bool",
+          7: "int16", 8: "complex64", 9: "int8", 10: "float64", 12: "uint64", 15: "uint32",
+          16: "uint16", 17: "int4", 18: "bfloat16"}
+
+
+class Fb:
+    """Just enough of the FlatBuffers format to read subgraph 0's inputs and outputs."""
+
+    def __init__(self, data):
+        self.d = data
+
+    def u32(self, at):
+        return struct.unpack_from("<I", self.d, at)[0]
+
+    def table(self, at):
+        vt = at - struct.unpack_from("<i", self.d, at)[0]
+        vlen = struct.unpack_from("<H", self.d, vt)[0]
+        f = {}
+        for fid in range((vlen - 4) // 2):
+            off = struct.unpack_from("<H", self.d, vt + 4 + 2 * fid)[0]
+            if off:
+                f[fid] = at + off
+        return f
+
+    def ref(self, pos):
+        return pos + self.u32(pos)
+
+    def vec(self, f, fid):
+        if fid not in f:
+            return None, 0
+        v = self.ref(f[fid])
+        return v + 4, self.u32(v)
+
+    def ints(self, f, fid):
+        at, n = self.vec(f, fid)
+        return [] if at is None else list(struct.unpack_from("<%di" % n, self.d, at))
+
+    def string(self, f, fid):
+        if fid not in f:
+            return ""
+        s = self.ref(f[fid])
+        return self.d[s + 4:s + 4 + self.u32(s)].decode("utf-8", "replace")
+
+
+def io_of(path):
+    """[(name, dtype name, shape)] of subgraph 0's inputs, and the number of its outputs."""
+    with open(path, "rb") as fh:
+        fb = Fb(fh.read())
+    model = fb.table(fb.u32(0))
+    sat, _ = fb.vec(model, 2)
+    sg = fb.table(fb.ref(sat))
+    tat, _ = fb.vec(sg, 0)
+    tensors = []
+    for i in fb.ints(sg, 1):
+        t = fb.table(fb.ref(tat + 4 * i))
+        ttype = struct.unpack_from("<b", fb.d, t[1])[0] if 1 in t else 0
+        tensors.append((fb.string(t, 3), DTYPES.get(ttype, "type%d" % ttype), fb.ints(t, 0)))
+    return tensors, len(fb.ints(sg, 2))
+
+
+def make_input(rng, dtype, shape):
+    shape = [max(d, 1) for d in shape]
+    if dtype in ("float32", "float16", "float64"):
+        return rng.uniform(-1.0, 1.0, size=shape).astype(dtype)
+    if dtype == "bool":
+        return rng.integers(0, 2, size=shape).astype(bool)
+    if dtype in ("int32", "int64"):
+        return rng.integers(0, 10, size=shape).astype(dtype)
+    if dtype in ("int8", "uint8", "int16", "uint16"):
+        info = np.iinfo(dtype)
+        return rng.integers(info.min, info.max + 1, size=shape).astype(dtype)
+    return None
+
+
+def run(cmd, timeout):
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        return p.returncode, p.stdout + p.stderr
+    except subprocess.TimeoutExpired:
+        return 124, "timed out after %d s" % timeout
+
+
+def oracle_error(log):
+    keep = [ln.strip() for ln in log.splitlines()
+            if ("ERROR" in ln or "Error" in ln or "failed" in ln.lower()) and "WebGPU" not in ln
+            and "npu_registry" not in ln and "NPU" not in ln and "model_load.cc" not in ln
+            and not ln.startswith("{")]
+    return keep[0][:160] if keep else "no outputs written"
+
+
+def compare(ref, got):
+    """(ok, text) for one output."""
+    if ref.shape != got.shape and ref.size == got.size:
+        got = got.reshape(ref.shape)
+    if ref.shape != got.shape:
+        return False, "shape %s vs TFLite %s" % (list(got.shape), list(ref.shape))
+    if ref.dtype != got.dtype:
+        return False, "dtype %s vs TFLite %s" % (got.dtype, ref.dtype)
+    if ref.size == 0:
+        return True, "empty"
+    k = ref.dtype.kind
+    if k == "f":
+        r, g = ref.astype(np.float64), got.astype(np.float64)
+        both_nan = np.isnan(r) & np.isnan(g)
+        same_inf = np.isinf(r) & (r == g)
+        err = np.where(both_nan | same_inf, 0.0, np.abs(g - r))
+        err = np.nan_to_num(err, nan=np.inf)
+        bad = err > 1e-3 + 1e-3 * np.abs(np.nan_to_num(r))
+        return (not bad.any()), "max |diff| %.3g" % float(err.max())
+    if k == "b":
+        n = int((ref != got).sum())
+        return n == 0, "%d of %d differ" % (n, ref.size)
+    d = np.abs(got.astype(np.int64) - ref.astype(np.int64))
+    if ref.dtype.itemsize <= 2:
+        return int(d.max()) <= 1, "max |diff| %d LSB, %.1f%% exact" % (int(d.max()), 100.0 * (d == 0).mean())
+    frac = float((d == 0).mean())
+    return frac >= 0.995, "%.2f%% equal" % (100 * frac)
+
+
+def sweep_one(name, path, args, rng_seed):
+    res = {"model": name, "tflite": "", "tfcc": "", "verdict": ""}
+    try:
+        ins, n_out = io_of(path)
+    except Exception as e:  # not a readable flatbuffer
+        res.update(tflite="-", tfcc="-", verdict="unreadable: %s" % e)
+        return res
+    work = os.path.join(args.work, name)
+    os.makedirs(work, exist_ok=True)
+    rng = np.random.default_rng(rng_seed)
+    files = []
+    for i, (tname, dtype, shape) in enumerate(ins):
+        x = make_input(rng, dtype, shape)
+        if x is None:
+            res.update(tflite="-", tfcc="-", verdict="no inputs: input %d (%s) is %s" % (i, tname, dtype))
+            return res
+        f = os.path.join(work, "in%d.npy" % i)
+        np.save(f, x)
+        files.append(f)
+    ref_dir, got_dir = os.path.join(work, "ref"), os.path.join(work, "tfcc")
+    for d in (ref_dir, got_dir):
+        os.makedirs(d, exist_ok=True)
+        for old in glob.glob(os.path.join(d, "*.npy")):
+            os.remove(old)
+    refs = [os.path.join(ref_dir, "output_%d.npy" % i) for i in range(n_out)]
+
+    def oracle(extra):
+        for old in glob.glob(os.path.join(ref_dir, "*.npy")):
+            os.remove(old)
+        rc, log = run(["node", args.oracle, path, ref_dir] + files + extra, args.timeout)
+        # LiteRT.js logs a failed prepare or invoke and still exits 0; its refusal of variable
+        # tensors ("model_load.cc ... Variable tensors") is followed by the classic interpreter's run
+        errors = [ln for ln in log.splitlines() if "ERROR" in ln and "model_load.cc" not in ln]
+        return rc == 0 and all(os.path.exists(f) for f in refs) and not errors, log
+
+    cmd = [args.tfcc, "run", path, "-o", got_dir, "-t", "1"]
+    for lib in args.custom_ops or []:
+        cmd += ["--custom-ops", lib]
+    for f in files:
+        cmd += ["-i", f]
+    tfcc_rc, tfcc_log = run(cmd, args.timeout)
+    # LiteRT.js's compiled model does not read dynamic outputs back (it hands back other
+    # memory): where tfcc's output is dynamic, the classic interpreter is the reference
+    first = ["--engine", "tfweb"] if "(dynamic)" in tfcc_log else []
+    ref_ok, log = oracle(first)
+    if not ref_ok and not first:  # a LiteRT.js crash or refusal: the classic interpreter may run it
+        ok2, log2 = oracle(["--engine", "tfweb"])
+        if ok2:
+            ref_ok, log = ok2, log2
+    engine = ""
+    for ln in log.splitlines():
+        if ln.startswith("{"):
+            try:
+                engine = json.loads(ln).get("engine", "").split(" ")[0]
+            except ValueError:
+                pass
+    res["tflite"] = ("runs (%s)" % engine) if ref_ok else "refused: " + oracle_error(log)
+    if tfcc_rc != 0:
+        msg = " ".join(ln.strip() for ln in tfcc_log.splitlines() if ln.strip())[:200]
+        res["tfcc"] = "refused: " + msg
+        res["verdict"] = "tfcc refuses" if ref_ok else "both refuse"
+        return res
+    res["tfcc"] = "runs"
+    if not ref_ok:
+        res["verdict"] = "tfcc runs, TFLite refuses"
+        return res
+    got = sorted(glob.glob(os.path.join(got_dir, "*.npy")), key=lambda p: int(os.path.basename(p).split("_")[0]))
+    if len(got) != n_out:
+        res["verdict"] = "mismatch: %d outputs, TFLite %d" % (len(got), n_out)
+        return res
+    notes, ok = [], True
+    for i in range(n_out):
+        good, text = compare(np.load(refs[i]), np.load(got[i]))
+        ok &= good
+        notes.append("out%d %s" % (i, text))
+    res["verdict"] = ("match" if ok else "MISMATCH") + ": " + "; ".join(notes)
+    return res
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("models")
+    ap.add_argument("--tfcc", default="build/tools/tfcc")
+    ap.add_argument("--oracle", default="/tmp/tflite-ref/run_ref.mjs")
+    ap.add_argument("--work", default="/tmp/sweep/work")
+    ap.add_argument("--sources")
+    ap.add_argument("--custom-ops", action="append",
+                    help="tfcc run --custom-ops LIB.so (e.g. examples/mediapipe_ops' plugin)")
+    ap.add_argument("--only", nargs="*")
+    ap.add_argument("--timeout", type=int, default=300)
+    ap.add_argument("--markdown")
+    ap.add_argument("--json")
+    args = ap.parse_args()
+    src = {}
+    if args.sources:
+        with open(args.sources) as fh:
+            for ln in fh:
+                p = ln.split()
+                if len(p) >= 2:
+                    src[p[0]] = p[1]
+    paths = sorted(glob.glob(os.path.join(args.models, "*.tflite")))
+    rows = []
+    for k, path in enumerate(paths):
+        name = os.path.splitext(os.path.basename(path))[0]
+        if args.only and not any(s in name for s in args.only):
+            continue
+        r = sweep_one(name, path, args, 1000 + k)
+        r["source"] = src.get(name, "")
+        rows.append(r)
+        print("%-55s | %s | %s | %s" % (name, r["tflite"][:60], r["tfcc"][:80], r["verdict"]), flush=True)
+    n = len(rows)
+    in_tfl = sum(r["tflite"].startswith("runs") for r in rows)
+    in_tfcc = sum(r["tfcc"] == "runs" for r in rows)
+    both = sum(r["tflite"].startswith("runs") and r["tfcc"] == "runs" for r in rows)
+    match = sum(r["verdict"].startswith("match") for r in rows)
+    counts = ("%d models: %d run in TFLite, %d run in tfcc, %d run in both, %d of those match"
+              % (n, in_tfl, in_tfcc, both, match))
+    print(counts)
+    if args.markdown:
+        with open(args.markdown, "w") as fh:
+            fh.write("| model | source repository | TFLite | tfcc | result |\n|---|---|---|---|---|\n")
+            for r in rows:
+                cell = lambda s: s.replace("|", "/")
+                fh.write("| %s | %s | %s | %s | %s |\n" % (r["model"], r["source"], cell(r["tflite"]),
+                                                         cell(r["tfcc"]), cell(r["verdict"])))
+            fh.write("\n%s\n" % counts)
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(rows, fh, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

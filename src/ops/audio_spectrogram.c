@@ -1,0 +1,63 @@
+/* AudioSpectrogram (ops; a custom operator every standard TFLite build registers,
+ * kernels/audio_spectrogram.cc): float32 [samples, channels] -> float32 [channels, frames,
+ * 1 + fft / 2], frames = 1 + (samples - window_size) / stride (0 when the input is shorter than
+ * a window), fft the next power of two >= window_size; each frame's periodic-Hann-windowed DFT
+ * as squared magnitude or (magnitude_squared false) its square root. Options from the custom
+ * options (format/tflite_custom_options.c); the arithmetic in kernels/ref/audio_features.c. */
+#include <stdlib.h>
+
+#include "kernels/ref/audio_features.h"
+#include "ops/op.h"
+
+typedef struct spectrogram_op {
+  tfcc_audio_spectrogram_options o;
+} spectrogram_op;
+
+static tfcc_status init(tfcc_init_ctx *ctx) {
+  const tfcc_ir_node *node = ctx->node;
+  if (node->opts.kind != TFCC_OPTIONS_AUDIO_SPECTROGRAM)
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
+                        "no custom options (a FlexBuffer map of window_size, stride is required)");
+  spectrogram_op *p = calloc(1, sizeof *p);
+  if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory");
+  p->o = node->opts.spectrogram;
+  ctx->params = p;
+  return TFCC_OK;
+}
+
+static tfcc_status prepare(tfcc_op_ctx *ctx) {
+  const spectrogram_op *p = (const spectrogram_op *)ctx->params;
+  TFCC_OP_CHECK(ctx, ctx->n_in == 1 && ctx->n_out == 1 && ctx->in[0] && ctx->out[0],
+                TFCC_ERR_INVALID_MODEL, "%d inputs and %d outputs, expected 1 and 1",
+                (int)ctx->n_in, (int)ctx->n_out);
+  const tfcc_tensor *in = ctx->in[0];
+  TFCC_OP_CHECK(ctx, in->dtype == TFCC_FLOAT32 && ctx->out[0]->dtype == TFCC_FLOAT32,
+                TFCC_ERR_DTYPE, "input %s, output %s: both must be float32",
+                tfcc_dtype_name(in->dtype), tfcc_dtype_name(ctx->out[0]->dtype));
+  TFCC_OP_CHECK(ctx, in->rank == 2, TFCC_ERR_SHAPE, "input rank %d, expected 2 (samples, channels)",
+                (int)in->rank);
+  const int32_t dims[3] = {in->dims[1],
+                           tfcc_spectrogram_frames(in->dims[0], p->o.window_size, p->o.stride),
+                           1 + tfcc_spectrogram_fft_length(p->o.window_size) / 2};
+  tfcc_status st = tfcc_tensor_set_shape(ctx->out[0], 3, dims, ctx->err);
+  if (st) return st;
+  ctx->scratch_bytes = tfcc_spectrogram_scratch_doubles(p->o.window_size) * sizeof(double);
+  return TFCC_OK;
+}
+
+static tfcc_status eval(tfcc_op_ctx *ctx) {
+  const spectrogram_op *p = (const spectrogram_op *)ctx->params;
+  const tfcc_tensor *in = ctx->in[0];
+  if (ctx->out[0]->dims[1] == 0 || in->dims[1] == 0) return TFCC_OK;
+  tfcc_spectrogram_f32((const float *)in->data, in->dims[0], in->dims[1], p->o.window_size,
+                       p->o.stride, p->o.magnitude_squared, (float *)ctx->out[0]->data,
+                       (double *)ctx->scratch);
+  return TFCC_OK;
+}
+
+const tfcc_op_def tfcc_op_audio_spectrogram = {
+    .name = "AudioSpectrogram",
+    .init = init,
+    .prepare = prepare,
+    .eval = eval,
+};
