@@ -1,6 +1,7 @@
 /* libFuzzer target: the TFLite loader on arbitrary bytes. A load must either fail with a
  * message or give a graph whose every index and pointer is in range; reading it (and its
  * operators' options tables through the fb accessors) must never fault. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,8 +46,13 @@ static void walk(const tfcc_graph *g) {
       for (int32_t k = 0; k < node->n_outputs; k++)
         if (node->outputs[k] < 0 || node->outputs[k] >= sg->n_tensors) abort();
       touch(node->custom_options, node->custom_options_len);
-      /* typed options (verified at load): the kind of the operator, arrays within bounds */
-      if (node->opts.kind != tfcc_options_kind_of(node->builtin)) abort();
+      /* typed options (verified at load): the kind of the operator (a custom operator tfcc
+       * knows by name carries its own kind), arrays within bounds */
+      const bool custom_kind = node->builtin == TFCC_OP_CUSTOM &&
+                               (node->opts.kind == TFCC_OPTIONS_DETECTION_POSTPROCESS ||
+                                node->opts.kind == TFCC_OPTIONS_AUDIO_SPECTROGRAM ||
+                                node->opts.kind == TFCC_OPTIONS_MFCC);
+      if (node->opts.kind != tfcc_options_kind_of(node->builtin) && !custom_kind) abort();
       if (node->opts.kind == TFCC_OPTIONS_RESHAPE)
         for (uint32_t i = 0; i < node->opts.reshape.n_new_shape && i < TFCC_MAX_RANK; i++)
           g_sink += (uint32_t)node->opts.reshape.new_shape[i];
