@@ -23,70 +23,32 @@ import argparse
 import glob
 import json
 import os
-import struct
 import subprocess
 import sys
 
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "modelgen"))
+from tflite_read import _Buf as Buf  # noqa: E402  (modelgen's FlatBuffer table reader)
 
 DTYPES = {0: "float32", 1: "float16", 2: "int32", 3: "uint8", 4: "int64", 5: "string", 6: "bool",
           7: "int16", 8: "complex64", 9: "int8", 10: "float64", 12: "uint64", 15: "uint32",
           16: "uint16", 17: "int4", 18: "bfloat16"}
 
 
-class Fb:
-    """Just enough of the FlatBuffers format to read subgraph 0's inputs and outputs."""
-
-    def __init__(self, data):
-        self.d = data
-
-    def u32(self, at):
-        return struct.unpack_from("<I", self.d, at)[0]
-
-    def table(self, at):
-        vt = at - struct.unpack_from("<i", self.d, at)[0]
-        vlen = struct.unpack_from("<H", self.d, vt)[0]
-        f = {}
-        for fid in range((vlen - 4) // 2):
-            off = struct.unpack_from("<H", self.d, vt + 4 + 2 * fid)[0]
-            if off:
-                f[fid] = at + off
-        return f
-
-    def ref(self, pos):
-        return pos + self.u32(pos)
-
-    def vec(self, f, fid):
-        if fid not in f:
-            return None, 0
-        v = self.ref(f[fid])
-        return v + 4, self.u32(v)
-
-    def ints(self, f, fid):
-        at, n = self.vec(f, fid)
-        return [] if at is None else list(struct.unpack_from("<%di" % n, self.d, at))
-
-    def string(self, f, fid):
-        if fid not in f:
-            return ""
-        s = self.ref(f[fid])
-        return self.d[s + 4:s + 4 + self.u32(s)].decode("utf-8", "replace")
-
-
 def io_of(path):
     """[(name, dtype name, shape)] of subgraph 0's inputs, and the number of its outputs."""
     with open(path, "rb") as fh:
-        fb = Fb(fh.read())
-    model = fb.table(fb.u32(0))
-    sat, _ = fb.vec(model, 2)
-    sg = fb.table(fb.ref(sat))
-    tat, _ = fb.vec(sg, 0)
-    tensors = []
-    for i in fb.ints(sg, 1):
-        t = fb.table(fb.ref(tat + 4 * i))
-        ttype = struct.unpack_from("<b", fb.d, t[1])[0] if 1 in t else 0
-        tensors.append((fb.string(t, 3), DTYPES.get(ttype, "type%d" % ttype), fb.ints(t, 0)))
-    return tensors, len(fb.ints(sg, 2))
+        b = Buf(fh.read())
+    sg = b.tables(b.table(b.u32(0)), 2)[0]
+    tensors = b.tables(sg, 0)
+    inputs = []
+    for i in b.scalars(sg, 1, "i") or []:
+        t = tensors[i]
+        ttype = b.scalar(t, 1, "b")
+        inputs.append((b.string(t, 3) or "", DTYPES.get(ttype, "type%d" % ttype),
+                       b.scalars(t, 0, "i") or []))
+    return inputs, len(b.scalars(sg, 2, "i") or [])
 
 
 def make_input(rng, dtype, shape):
