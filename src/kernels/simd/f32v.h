@@ -1,7 +1,7 @@
 /* Float32 vector primitives: one small header per instruction set (f32v_avx2.h, f32v_avx512.h,
- * f32v_neon.h), each defining the same names, so that a kernel body is written once
- * (kernels/<family>/<name>_body.h) and built per ISA by a three-line file that includes the ISA's
- * header and then the body.
+ * f32v_neon.h, f32v_wasmsimd.h; f32v_scalar.h, one lane, for portable builds), each defining
+ * the same names, so that a kernel body is written once (kernels/<family>/<name>_body.h) and
+ * built per ISA by a three-line file that includes the ISA's header and then the body.
  *
  * Every header defines:
  *   f32v, f32m          a vector of F32V_N floats; a lane mask from a comparison
