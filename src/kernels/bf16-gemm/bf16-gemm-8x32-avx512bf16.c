@@ -9,6 +9,7 @@
 
 #include "kernels/bf16-gemm/ukernels.h"
 #include "kernels/simd/f32v_avx512.h"
+#include "kernels/simd/f32v_row.h"
 
 static inline __m512bh pair(const uint16_t *p) {
   int32_t v;
@@ -17,20 +18,6 @@ static inline __m512bh pair(const uint16_t *p) {
 }
 
 static inline __m512bh ld(const uint16_t *p) { return (__m512bh)_mm512_load_si512(p); }
-
-static inline void store_row(float *c, size_t nc, __m512 v0, __m512 v1, __m512 lo, __m512 hi) {
-  v0 = f32v_clamp(v0, lo, hi);
-  v1 = f32v_clamp(v1, lo, hi);
-  if (nc >= 32) {
-    _mm512_storeu_ps(c, v0);
-    _mm512_storeu_ps(c + 16, v1);
-  } else if (nc >= 16) {
-    _mm512_storeu_ps(c, v0);
-    _mm512_mask_storeu_ps(c + 16, (__mmask16)((1u << (nc - 16)) - 1u), v1);
-  } else {
-    _mm512_mask_storeu_ps(c, (__mmask16)((1u << nc) - 1u), v0);
-  }
-}
 
 /* Rows 1..7 of a tile (row 0 is always there): X(r) per row. Row r reads A at a<r> (row 0's
  * when r >= mr, so that every load stays inside A), its accumulators are named variables. */
@@ -45,7 +32,7 @@ static inline void store_row(float *c, size_t nc, __m512 v0, __m512 v1, __m512 l
     c##r##1 = _mm512_dpbf16_ps(c##r##1, v, b1); \
   }
 #define STORE32(r) \
-  if (mr > (r)) store_row(c + (r)*c_stride, nc, c##r##0, c##r##1, vlo, vhi);
+  if (mr > (r)) f32v_st2_clamp(c + (r)*c_stride, nc, c##r##0, c##r##1, vlo, vhi);
 
 TFCC_BF16_GEMM_DECL(tfcc_bf16_gemm_8x32_avx512bf16) {
   const float *bias = w;
@@ -61,7 +48,7 @@ TFCC_BF16_GEMM_DECL(tfcc_bf16_gemm_8x32_avx512bf16) {
     ROWS_1_7(STEP32)
   }
   const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
-  store_row(c, nc, c00, c01, vlo, vhi);
+  f32v_st2_clamp(c, nc, c00, c01, vlo, vhi);
   ROWS_1_7(STORE32)
 }
 
@@ -114,8 +101,8 @@ TFCC_BF16_GEMM_DECL(tfcc_bf16_gemm_1x32_avx512bf16) {
     c0 = _mm512_dpbf16_ps(c0, v, ld(b));
     c1 = _mm512_dpbf16_ps(c1, v, ld(b + 32));
   }
-  store_row(c, nc, _mm512_add_ps(c0, d0), _mm512_add_ps(c1, d1), _mm512_set1_ps(lo),
-            _mm512_set1_ps(hi));
+  f32v_st2_clamp(c, nc, _mm512_add_ps(c0, d0), _mm512_add_ps(c1, d1), _mm512_set1_ps(lo),
+                 _mm512_set1_ps(hi));
 }
 
 void tfcc_bf16_cvt_avx512bf16(const float *src, uint16_t *dst, size_t n) {

@@ -12,6 +12,7 @@
 
 #include "kernels/f32-gemm/ukernels.h"
 #include "kernels/simd/f32v_avx512.h"
+#include "kernels/simd/f32v_row.h"
 /* Prefetch into L2 of pf_lines 64-byte lines per k step of the driver's share (gemm.h). */
 #define PF_1(k) _mm_prefetch((const char *)(pf + (k)*16), _MM_HINT_T1);
 #define PF_2(k) \
@@ -23,18 +24,6 @@ static inline __mmask16 mask_lo(size_t nc) {
   return (__mmask16)(nc >= 16 ? 0xFFFFu : (1u << nc) - 1u);
 }
 static inline __mmask16 mask_hi(size_t nc) { return nc <= 16 ? 0 : mask_lo(nc - 16); }
-
-static inline void store_row(float *c, size_t nc, __m512 v0, __m512 v1, __m512 lo, __m512 hi) {
-  v0 = f32v_clamp(v0, lo, hi);
-  v1 = f32v_clamp(v1, lo, hi);
-  if (nc >= 32) {
-    _mm512_storeu_ps(c, v0);
-    _mm512_storeu_ps(c + 16, v1);
-  } else {
-    _mm512_mask_storeu_ps(c, mask_lo(nc), v0);
-    _mm512_mask_storeu_ps(c + 16, mask_hi(nc), v1);
-  }
-}
 
 /* No per-row branches in the prologue and epilogue (GCC schedules the 24-accumulator body
  * badly around them): a later K block loads C rows with masks, empty for rows >= mr
@@ -215,7 +204,7 @@ CORE(core_1x32) {
     _mm512_mask_storeu_ps(c + 16, m1, f32v_clamp(c01, vlo, vhi));
     return;
   }
-  store_row(c, nc, c00, c01, _mm512_set1_ps(lo), _mm512_set1_ps(hi));
+  f32v_st2_clamp(c, nc, c00, c01, _mm512_set1_ps(lo), _mm512_set1_ps(hi));
 }
 ENTRIES(tfcc_f32_gemm_1x32_avx512, tfcc_f32_gemm_1x32_res_avx512, core_1x32)
 
