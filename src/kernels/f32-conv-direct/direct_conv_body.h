@@ -24,21 +24,9 @@ static inline float dc_clamp(float v, float lo, float hi) {
 /* Explicit vectors (the ISA file includes its kernels/simd/f32v_<isa>.h, defines TFCC_DC_F32V
  * and TFCC_DC_NR = 2 * F32V_N, for targets where the compiler keeps the portable tile's
  * accumulator in memory: wasm32): 4 pixels x 2 vectors in named variables, the same sums in
- * the same order (bias, then each tap's product), clamped by f32v_clamp (as dc_clamp: NaN
- * passes). */
-static inline void dc_store(float *o, size_t nc, f32v v0, f32v v1, f32v lo, f32v hi) {
-  v0 = f32v_clamp(v0, lo, hi);
-  v1 = f32v_clamp(v1, lo, hi);
-  if (nc >= 2 * F32V_N) {
-    f32v_st(o, v0);
-    f32v_st(o + F32V_N, v1);
-  } else if (nc > F32V_N) {
-    f32v_st(o, v0);
-    f32v_st_n(o + F32V_N, v1, nc - F32V_N);
-  } else {
-    f32v_st_n(o, v0, nc);
-  }
-}
+ * the same order (bias, then each tap's product), stored by f32v_st2_clamp (its f32v_clamp
+ * lets NaN pass, as dc_clamp). */
+#include "kernels/simd/f32v_row.h"
 
 static void dc_tile(const float *const *px, size_t mr, size_t ky_stride, int32_t KH, int32_t KWC,
                     const float *w, int32_t N, float *out, float lo, float hi) {
@@ -73,10 +61,10 @@ static void dc_tile(const float *const *px, size_t mr, size_t ky_stride, int32_t
       }
     }
     float *o = out + n0;
-    dc_store(o, nc, c00, c01, vlo, vhi);
-    if (mr > 1) dc_store(o + (size_t)N, nc, c10, c11, vlo, vhi);
-    if (mr > 2) dc_store(o + 2 * (size_t)N, nc, c20, c21, vlo, vhi);
-    if (mr > 3) dc_store(o + 3 * (size_t)N, nc, c30, c31, vlo, vhi);
+    f32v_st2_clamp(o, nc, c00, c01, vlo, vhi);
+    if (mr > 1) f32v_st2_clamp(o + (size_t)N, nc, c10, c11, vlo, vhi);
+    if (mr > 2) f32v_st2_clamp(o + 2 * (size_t)N, nc, c20, c21, vlo, vhi);
+    if (mr > 3) f32v_st2_clamp(o + 3 * (size_t)N, nc, c30, c31, vlo, vhi);
   }
 }
 #else
