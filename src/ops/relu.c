@@ -6,7 +6,7 @@
 #include "ops/act_kernels.h"
 
 typedef struct relux_op {
-  tfcc_dtype type;
+  act_head head; /* in_type = out_type: the one dtype of input and output */
   float lo, hi;
   tfcc_relux_params q;
   uint8_t lut[256]; /* uint8 / int8: the reference kernel on every byte value */
@@ -23,7 +23,7 @@ static int32_t round_sat(float v) {
 
 static tfcc_status relux_setup(relux_op *p, const tfcc_ir_tensor *in, const tfcc_ir_tensor *out,
                                bool allow_int16, tfcc_err *err) {
-  p->type = in->dtype;
+  p->head.in_type = p->head.out_type = in->dtype;
   if (out->dtype != in->dtype)
     return tfcc_err_set(err, TFCC_ERR_DTYPE, "output dtype %s, expected %s (input dtype)",
                         tfcc_dtype_name(out->dtype), tfcc_dtype_name(in->dtype));
@@ -73,6 +73,7 @@ tfcc_status tfcc_relux_op_init(tfcc_init_ctx *ctx, float lo, float hi, bool allo
   relux_op *p;
   tfcc_status st = act_alloc_params(ctx, sizeof *p, (void **)&p);
   if (st) return st;
+  p->head.quant_compat = ctx->quant_compat;
   p->lo = lo;
   p->hi = hi;
   if ((st = relux_setup(p, in, out, allow_int16, ctx->err))) {
@@ -82,25 +83,15 @@ tfcc_status tfcc_relux_op_init(tfcc_init_ctx *ctx, float lo, float hi, bool allo
   return st;
 }
 
-tfcc_status tfcc_relux_op_prepare(tfcc_op_ctx *ctx) {
-  tfcc_status st = act_check_io(ctx, 1);
-  if (st) return st;
-  const relux_op *p = (const relux_op *)ctx->params;
-  if (!p) return act_params_missing(ctx);
-  TFCC_OP_CHECK(ctx, ctx->in[0]->dtype == p->type, TFCC_ERR_DTYPE,
-                "input dtype %s, model declared %s", tfcc_dtype_name(ctx->in[0]->dtype),
-                tfcc_dtype_name(p->type));
-  if ((st = act_out_dtype(ctx->err, ctx->out[0]->dtype, p->type))) return st;
-  return act_same_shape(ctx);
-}
+tfcc_status tfcc_relux_op_prepare(tfcc_op_ctx *ctx) { return act_unary_prepare(ctx); }
 
 tfcc_status tfcc_relux_op_eval(tfcc_op_ctx *ctx) {
   const relux_op *p = (const relux_op *)ctx->params;
   const size_t n = act_count(ctx->in[0]);
-  if (p->type == TFCC_FLOAT32) {
+  if (p->head.in_type == TFCC_FLOAT32) {
     act_run_f32(ctx, TFCC_F32VU_CLAMP, p->lo, p->hi, 0.f);
-  } else if (p->type == TFCC_INT16) {
-    tfcc_relux_q(p->type, ctx->in[0]->data, ctx->out[0]->data, n, &p->q);
+  } else if (p->head.in_type == TFCC_INT16) {
+    tfcc_relux_q(p->head.in_type, ctx->in[0]->data, ctx->out[0]->data, n, &p->q);
   } else {
     act_run_lut(ctx, p->lut);
   }
@@ -109,7 +100,7 @@ tfcc_status tfcc_relux_op_eval(tfcc_op_ctx *ctx) {
 
 const char *tfcc_relux_op_kernel(const tfcc_op_ctx *ctx) {
   const relux_op *p = (const relux_op *)ctx->params;
-  return p ? act_kernel_name(ctx, p->type) : "ref";
+  return p ? act_kernel_name(ctx, p->head.in_type) : "ref";
 }
 
 static tfcc_status relu_init(tfcc_init_ctx *ctx) {
