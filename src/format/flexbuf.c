@@ -142,9 +142,16 @@ tfcc_status tfcc_flex_map_get(const tfcc_flex_ref *map, const char *key, tfcc_fl
   return TFCC_OK;
 }
 
-/* Reads a scalar: *is_float tells which of *d / *i holds it. */
-static tfcc_status scalar(const tfcc_flex_ref *r, const char *what, bool *is_float, double *d,
-                          int64_t *i, tfcc_err *err) {
+/* A number as stored: is_float tells which of d / i holds it. */
+typedef struct flex_num {
+  bool is_float;
+  double d;
+  int64_t i;
+} flex_num;
+
+/* Reads a scalar into *n (zeroed first). */
+static tfcc_status scalar(const tfcc_flex_ref *r, const char *what, flex_num *n, tfcc_err *err) {
+  *n = (flex_num){0};
   size_t at = r->slot, w = r->slot_width;
   uint8_t t = r->type;
   if (t == TFCC_FLEX_INDIRECT_INT || t == TFCC_FLEX_INDIRECT_UINT ||
@@ -159,28 +166,28 @@ static tfcc_status scalar(const tfcc_flex_ref *r, const char *what, bool *is_flo
                           what, at);
     t = (uint8_t)(t - TFCC_FLEX_INDIRECT_INT + TFCC_FLEX_INT);
   }
-  *is_float = false;
+  n->is_float = false;
   switch (t) {
-    case TFCC_FLEX_INT: *i = ld_int(r->buf + at, w); return TFCC_OK;
+    case TFCC_FLEX_INT: n->i = ld_int(r->buf + at, w); return TFCC_OK;
     case TFCC_FLEX_UINT: {
       const uint64_t u = ld_uint(r->buf + at, w);
       if (u > (uint64_t)INT64_MAX)
         return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "%s: %llu out of range", what,
                             (unsigned long long)u);
-      *i = (int64_t)u;
+      n->i = (int64_t)u;
       return TFCC_OK;
     }
-    case TFCC_FLEX_BOOL: *i = ld_uint(r->buf + at, w) != 0; return TFCC_OK;
+    case TFCC_FLEX_BOOL: n->i = ld_uint(r->buf + at, w) != 0; return TFCC_OK;
     case TFCC_FLEX_FLOAT:
-      *is_float = true;
+      n->is_float = true;
       if (w == 4) {
         const uint32_t u = (uint32_t)ld_uint(r->buf + at, 4);
         float f;
         memcpy(&f, &u, 4);
-        *d = f;
+        n->d = f;
       } else if (w == 8) {
         const uint64_t u = ld_uint(r->buf + at, 8);
-        memcpy(d, &u, 8);
+        memcpy(&n->d, &u, 8);
       } else {
         return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "%s: float of %zu bytes (4 or 8)", what,
                             w);
@@ -194,28 +201,24 @@ static tfcc_status scalar(const tfcc_flex_ref *r, const char *what, bool *is_flo
 
 tfcc_status tfcc_flex_as_double(const tfcc_flex_ref *r, const char *what, double *v,
                                 tfcc_err *err) {
-  bool is_float = false;
-  double d = 0;
-  int64_t i = 0;
-  tfcc_status st = scalar(r, what, &is_float, &d, &i, err);
+  flex_num n;
+  tfcc_status st = scalar(r, what, &n, err);
   if (st) return st;
-  *v = is_float ? d : (double)i;
+  *v = n.is_float ? n.d : (double)n.i;
   return TFCC_OK;
 }
 
 tfcc_status tfcc_flex_as_int64(const tfcc_flex_ref *r, const char *what, int64_t *v,
                                tfcc_err *err) {
-  bool is_float = false;
-  double d = 0;
-  int64_t i = 0;
-  tfcc_status st = scalar(r, what, &is_float, &d, &i, err);
+  flex_num n;
+  tfcc_status st = scalar(r, what, &n, err);
   if (st) return st;
-  if (is_float) {
-    if (!(d > -9.2e18 && d < 9.2e18))
+  if (n.is_float) {
+    if (!(n.d > -9.2e18 && n.d < 9.2e18))
       return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "%s: %g is not an integer in range", what,
-                          d);
-    i = (int64_t)d;
+                          n.d);
+    n.i = (int64_t)n.d;
   }
-  *v = i;
+  *v = n.i;
   return TFCC_OK;
 }
