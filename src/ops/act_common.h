@@ -25,20 +25,6 @@ static inline int32_t act_qmax(tfcc_dtype t) {
                            : 32767;
 }
 
-/* Input i as the model declares it, at init time (NULL if omitted or out of range). */
-static inline const tfcc_ir_tensor *act_ir_in(const tfcc_init_ctx *ctx, int i) {
-  const tfcc_ir_node *n = ctx->node;
-  if (!n || !ctx->sg || i >= n->n_inputs) return NULL;
-  int32_t t = n->inputs[i];
-  return (t >= 0 && t < ctx->sg->n_tensors) ? &ctx->sg->tensors[t] : NULL;
-}
-static inline const tfcc_ir_tensor *act_ir_out(const tfcc_init_ctx *ctx, int i) {
-  const tfcc_ir_node *n = ctx->node;
-  if (!n || !ctx->sg || i >= n->n_outputs) return NULL;
-  int32_t t = n->outputs[i];
-  return (t >= 0 && t < ctx->sg->n_tensors) ? &ctx->sg->tensors[t] : NULL;
-}
-
 /* Checks that the node has n_in (required, non-omitted) inputs and one output. */
 static inline tfcc_status act_check_io(const tfcc_op_ctx *ctx, int n_in) {
   TFCC_OP_CHECK(ctx, ctx->n_in >= n_in, TFCC_ERR_INVALID_MODEL, "expected %d input(s), got %d",
@@ -129,7 +115,7 @@ typedef tfcc_status (*act_setup_fn)(void *params, const tfcc_ir_node *node,
                                     tfcc_err *err);
 
 static inline tfcc_status act_unary_init(tfcc_init_ctx *ctx, size_t bytes, act_setup_fn setup) {
-  const tfcc_ir_tensor *in = act_ir_in(ctx, 0), *out = act_ir_out(ctx, 0);
+  const tfcc_ir_tensor *in = tfcc_init_ir_input(ctx, 0), *out = tfcc_init_ir_output(ctx, 0);
   if (!in || !out)
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "expected 1 input and 1 output");
   void *p;

@@ -101,19 +101,11 @@ tfcc_status tfcc_conv_geom_window(const tfcc_window_opts *o, const tfcc_tensor *
 }
 
 const tfcc_ir_tensor *tfcc_conv_ir_input(const tfcc_init_ctx *ctx, int32_t i) {
-  const tfcc_ir_node *n = ctx->node;
-  if (i < 0 || i >= n->n_inputs) return NULL;
-  int32_t t = n->inputs[i];
-  if (t < 0 || !ctx->sg || t >= ctx->sg->n_tensors) return NULL;
-  return &ctx->sg->tensors[t];
+  return tfcc_init_ir_input(ctx, i);
 }
 
 const tfcc_ir_tensor *tfcc_conv_ir_output(const tfcc_init_ctx *ctx, int32_t i) {
-  const tfcc_ir_node *n = ctx->node;
-  if (i < 0 || i >= n->n_outputs) return NULL;
-  int32_t t = n->outputs[i];
-  if (t < 0 || !ctx->sg || t >= ctx->sg->n_tensors) return NULL;
-  return &ctx->sg->tensors[t];
+  return tfcc_init_ir_output(ctx, i);
 }
 
 tfcc_status tfcc_conv_check_act(int32_t act, tfcc_err *err) {

@@ -57,7 +57,8 @@ typedef struct tfcc_conv_qparams {
                              the delegate takes), else NULL */
 } tfcc_conv_qparams;
 
-/* IR tensor of node input i, or NULL if omitted / invalid index. */
+/* IR tensor of node input / output i, or NULL if omitted / invalid index: op.h's
+ * tfcc_init_ir_input / _output under the names the conv family's files use. */
 const tfcc_ir_tensor *tfcc_conv_ir_input(const tfcc_init_ctx *ctx, int32_t i);
 const tfcc_ir_tensor *tfcc_conv_ir_output(const tfcc_init_ctx *ctx, int32_t i);
 

@@ -70,6 +70,21 @@ static inline tfcc_packed_key tfcc_init_block_key(const tfcc_init_ctx *ctx, uint
   return k;
 }
 
+/* Input / output i of the init context's node as the model declares it: its IR tensor, or NULL
+ * when omitted (-1) or out of range. */
+static inline const tfcc_ir_tensor *tfcc_init_ir_tensor(const tfcc_init_ctx *ctx,
+                                                        const int32_t *ids, int32_t n, int32_t i) {
+  if (!ctx->sg || i < 0 || i >= n) return NULL;
+  const int32_t t = ids[i];
+  return t >= 0 && t < ctx->sg->n_tensors ? &ctx->sg->tensors[t] : NULL;
+}
+static inline const tfcc_ir_tensor *tfcc_init_ir_input(const tfcc_init_ctx *ctx, int32_t i) {
+  return ctx->node ? tfcc_init_ir_tensor(ctx, ctx->node->inputs, ctx->node->n_inputs, i) : NULL;
+}
+static inline const tfcc_ir_tensor *tfcc_init_ir_output(const tfcc_init_ctx *ctx, int32_t i) {
+  return ctx->node ? tfcc_init_ir_tensor(ctx, ctx->node->outputs, ctx->node->n_outputs, i) : NULL;
+}
+
 typedef struct tfcc_op_ctx {
   const tfcc_ir_node *node;
   int32_t node_index;

@@ -13,8 +13,8 @@ typedef struct prelu_op {
 } prelu_op;
 
 static tfcc_status init(tfcc_init_ctx *ctx) {
-  const tfcc_ir_tensor *in = act_ir_in(ctx, 0), *alpha = act_ir_in(ctx, 1),
-                       *out = act_ir_out(ctx, 0);
+  const tfcc_ir_tensor *in = tfcc_init_ir_input(ctx, 0), *alpha = tfcc_init_ir_input(ctx, 1),
+                       *out = tfcc_init_ir_output(ctx, 0);
   if (!in || !alpha || !out)
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "expected 2 inputs and 1 output");
   prelu_op *p;

@@ -67,7 +67,7 @@ static tfcc_status relux_setup(relux_op *p, const tfcc_ir_tensor *in, const tfcc
 }
 
 tfcc_status tfcc_relux_op_init(tfcc_init_ctx *ctx, float lo, float hi, bool allow_int16) {
-  const tfcc_ir_tensor *in = act_ir_in(ctx, 0), *out = act_ir_out(ctx, 0);
+  const tfcc_ir_tensor *in = tfcc_init_ir_input(ctx, 0), *out = tfcc_init_ir_output(ctx, 0);
   if (!in || !out)
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "expected 1 input and 1 output");
   relux_op *p;

@@ -45,7 +45,7 @@ static bool lut_path(tfcc_dtype dt, const tfcc_quant *q) {
 
 tfcc_status tfcc_unary_lut_init(tfcc_init_ctx *ctx, tfcc_unop op) {
   const char *name = op_name(op);
-  const tfcc_ir_tensor *in = act_ir_in(ctx, 0), *out = act_ir_out(ctx, 0);
+  const tfcc_ir_tensor *in = tfcc_init_ir_input(ctx, 0), *out = tfcc_init_ir_output(ctx, 0);
   if (!in || !out || !lut_path(in->dtype, &in->quant)) return TFCC_OK; /* prepare decides */
   if (out->dtype != in->dtype)
     return tfcc_err_set(ctx->err, TFCC_ERR_DTYPE, "%s: output dtype %s, expected %s", name,
