@@ -118,6 +118,17 @@ static bool same_quant(const tfcc_tensor *a, const tfcc_tensor *b) {
   return sa == sb && za == zb;
 }
 
+/* The int32 sum per output that quantized MEAN and rescaled SUM keep in scratch: the elements
+ * per output must fit it. */
+static tfcc_status int32_sums(tfcc_op_ctx *ctx, const char *name, const reduce_setup *su,
+                              size_t *scratch) {
+  TFCC_OP_CHECK(ctx, su->shape.reduce_count <= INT32_MAX, TFCC_ERR_SHAPE,
+                "%s: %lld elements per output overflow int32", name,
+                (long long)su->shape.reduce_count);
+  *scratch = (size_t)su->shape.out_count * 4;
+  return TFCC_OK;
+}
+
 /* Quantized REDUCE_PROD (int8, int16): GetQuantProdScaling = in_scale / out_scale^(1/n) with n
  * the elements per output, as reduce.cc PrepareProd. */
 static tfcc_status prod_q_multiplier(tfcc_op_ctx *ctx, const reduce_setup *su, int32_t *mult,
@@ -181,10 +192,7 @@ tfcc_status tfcc_reduce_op_prepare(tfcc_op_ctx *ctx, tfcc_reduce_op op) {
           TFCC_OP_CHECK(ctx, in_s > 0.f && out_s > 0.f, TFCC_ERR_UNSUPPORTED,
                         "%s: quantized %s needs input and output scales (got %g, %g)", name,
                         tfcc_dtype_name(dt), (double)in_s, (double)out_s);
-        TFCC_OP_CHECK(ctx, su.shape.reduce_count <= INT32_MAX, TFCC_ERR_SHAPE,
-                      "%s: %lld elements per output overflow int32", name,
-                      (long long)su.shape.reduce_count);
-        scratch = (size_t)su.shape.out_count * 4;
+        if ((st = int32_sums(ctx, name, &su, &scratch)) != TFCC_OK) return st;
       }
       break;
     case TFCC_REDUCE_OP_SUM:
@@ -194,10 +202,7 @@ tfcc_status tfcc_reduce_op_prepare(tfcc_op_ctx *ctx, tfcc_reduce_op op) {
         if (xnn_reduce(ctx, dt) || !same_quant(in, out) || in_s > 0.f) {
           TFCC_OP_CHECK(ctx, out_s > 0.f, TFCC_ERR_UNSUPPORTED,
                         "%s: rescaling %s sum needs an output scale", name, tfcc_dtype_name(dt));
-          TFCC_OP_CHECK(ctx, su.shape.reduce_count <= INT32_MAX, TFCC_ERR_SHAPE,
-                        "%s: %lld elements per output overflow int32", name,
-                        (long long)su.shape.reduce_count);
-          scratch = (size_t)su.shape.out_count * 4;
+          if ((st = int32_sums(ctx, name, &su, &scratch)) != TFCC_OK) return st;
         }
       }
       break;
