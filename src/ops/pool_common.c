@@ -12,8 +12,8 @@
 
 typedef struct pool_params {
   tfcc_pool_kind kind;
-  int32_t padding, stride_w, stride_h, filter_w, filter_h, act;
-  int32_t qmin, qmax; /* quantized activation range (from the output's quantization) */
+  tfcc_pool_options o; /* the node's options */
+  int32_t qmin, qmax;  /* quantized activation range (from the output's quantization) */
   const char *name;
   atomic_bool logged; /* KERNEL_FALLBACK noted */
 } pool_params;
@@ -23,35 +23,28 @@ static const char *kind_name(tfcc_pool_kind k) {
 }
 
 tfcc_status tfcc_pool_init(tfcc_init_ctx *ctx, tfcc_pool_kind kind) {
+  const tfcc_pool_options *po = &ctx->node->opts.pool;
+  static const int32_t no_pad[4] = {0, 0, 0, 0};
+  tfcc_window_opts w;
+  tfcc_status st = tfcc_window_opts_set(&w, po->padding, po->stride_w, po->stride_h, 1, 1,
+                                        po->activation, no_pad, ctx->err);
+  if (st != TFCC_OK) return st;
+  if (po->filter_w <= 0 || po->filter_h <= 0)
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "filter %dx%d must be positive",
+                        (int)po->filter_h, (int)po->filter_w);
+  int32_t qmin = 0, qmax = 0;
+  const tfcc_ir_tensor *out = tfcc_conv_ir_output(ctx, 0);
+  if (out && (out->dtype == TFCC_UINT8 || out->dtype == TFCC_INT8 || out->dtype == TFCC_INT16) &&
+      (st = tfcc_conv_act_range(out->dtype, po->activation, &out->quant, &qmin, &qmax, ctx->err)) !=
+          TFCC_OK)
+    return st;
   pool_params *p = calloc(1, sizeof(*p));
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for pool params");
-  const tfcc_pool_options *po = &ctx->node->opts.pool;
   p->kind = kind;
   p->name = kind_name(kind);
-  p->padding = po->padding;
-  p->stride_w = po->stride_w;
-  p->stride_h = po->stride_h;
-  p->filter_w = po->filter_w;
-  p->filter_h = po->filter_h;
-  p->act = po->activation;
-  tfcc_window_opts o = {.padding = p->padding,
-                        .stride_w = p->stride_w,
-                        .stride_h = p->stride_h,
-                        .dil_w = 1,
-                        .dil_h = 1,
-                        .act = p->act};
-  tfcc_status st = tfcc_window_opts_check(&o, ctx->err);
-  if (st == TFCC_OK && (p->filter_w <= 0 || p->filter_h <= 0))
-    st = tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "filter %dx%d must be positive",
-                      (int)p->filter_h, (int)p->filter_w);
-  const tfcc_ir_tensor *out = tfcc_conv_ir_output(ctx, 0);
-  if (st == TFCC_OK && out &&
-      (out->dtype == TFCC_UINT8 || out->dtype == TFCC_INT8 || out->dtype == TFCC_INT16))
-    st = tfcc_conv_act_range(out->dtype, p->act, &out->quant, &p->qmin, &p->qmax, ctx->err);
-  if (st != TFCC_OK) {
-    free(p);
-    return st;
-  }
+  p->o = *po;
+  p->qmin = qmin;
+  p->qmax = qmax;
   ctx->params = p;
   return TFCC_OK;
 }
@@ -65,16 +58,16 @@ static tfcc_status pool_geom(const tfcc_op_ctx *ctx, tfcc_conv_geom *g) {
   g->in_h = in->dims[1];
   g->in_w = in->dims[2];
   g->in_c = g->out_c = in->dims[3];
-  g->filter_h = p->filter_h;
-  g->filter_w = p->filter_w;
+  g->filter_h = p->o.filter_h;
+  g->filter_w = p->o.filter_w;
   g->filter_in_c = 1;
-  g->stride_h = p->stride_h;
-  g->stride_w = p->stride_w;
+  g->stride_h = p->o.stride_h;
+  g->stride_w = p->o.stride_w;
   g->dil_h = g->dil_w = 1;
   tfcc_status st =
-      tfcc_conv_out_size(p->padding, g->in_h, g->filter_h, g->stride_h, 1, &g->out_h, ctx->err);
+      tfcc_conv_out_size(p->o.padding, g->in_h, g->filter_h, g->stride_h, 1, &g->out_h, ctx->err);
   if (st != TFCC_OK) return st;
-  st = tfcc_conv_out_size(p->padding, g->in_w, g->filter_w, g->stride_w, 1, &g->out_w, ctx->err);
+  st = tfcc_conv_out_size(p->o.padding, g->in_w, g->filter_w, g->stride_w, 1, &g->out_w, ctx->err);
   if (st != TFCC_OK) return st;
   g->pad_h = tfcc_conv_pad(g->stride_h, 1, g->in_h, g->filter_h, g->out_h);
   g->pad_w = tfcc_conv_pad(g->stride_w, 1, g->in_w, g->filter_w, g->out_w);
@@ -121,7 +114,7 @@ tfcc_status tfcc_pool_eval(tfcc_op_ctx *ctx) {
   const void *in = ctx->in[0]->data;
   void *out = ctx->out[0]->data;
   float lo, hi;
-  tfcc_act_range_f32(p->act, &lo, &hi);
+  tfcc_act_range_f32(p->o.activation, &lo, &hi);
   const int32_t ql = p->qmin, qh = p->qmax;
   const tfcc_dtype dt = ctx->in[0]->dtype;
   if (p->kind != TFCC_POOL_L2 && tfcc_pool_fast_ok(&g, p->kind == TFCC_POOL_AVG, dt)) {
