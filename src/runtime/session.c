@@ -420,24 +420,29 @@ tfcc_status tfcc_session_output_data(const tfcc_session *s, int index, const voi
   return TFCC_OK;
 }
 
+/* The index of the input (is_output false) or output called name, in *index; an unknown name
+ * is the session's NOT_FOUND error. */
+static tfcc_status named_index(tfcc_session *s, bool is_output, const char *name, int *index) {
+  if ((is_output ? tfcc_session_find_output : tfcc_session_find_input)(s, name, index) == TFCC_OK)
+    return TFCC_OK;
+  return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_NOT_FOUND, "no %s named '%s'",
+                                      is_output ? "output" : "input", name ? name : "(null)"));
+}
+
 tfcc_status tfcc_session_set_input_by_name(tfcc_session *s, const char *name, const void *data,
                                            size_t bytes) {
   int i;
   if (!s) return TFCC_ERR_INVALID_ARG;
-  if (tfcc_session_find_input(s, name, &i) != TFCC_OK)
-    return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_NOT_FOUND, "no input named '%s'",
-                                        name ? name : "(null)"));
-  return tfcc_session_set_input(s, i, data, bytes);
+  tfcc_status st = named_index(s, false, name, &i);
+  return st != TFCC_OK ? st : tfcc_session_set_input(s, i, data, bytes);
 }
 
 tfcc_status tfcc_session_set_output_by_name(tfcc_session *s, const char *name, void *data,
                                             size_t bytes) {
   int i;
   if (!s) return TFCC_ERR_INVALID_ARG;
-  if (tfcc_session_find_output(s, name, &i) != TFCC_OK)
-    return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_NOT_FOUND, "no output named '%s'",
-                                        name ? name : "(null)"));
-  return tfcc_session_set_output(s, i, data, bytes);
+  tfcc_status st = named_index(s, true, name, &i);
+  return st != TFCC_OK ? st : tfcc_session_set_output(s, i, data, bytes);
 }
 
 /* Kernels read elements in place, so caller buffers must be aligned to their element size.
