@@ -20,15 +20,8 @@ static tfcc_status atan2_prepare(tfcc_op_ctx *ctx) {
   TFCC_OP_CHECK(ctx, out->dtype == y->dtype, TFCC_ERR_DTYPE,
                 OP ": output dtype %s differs from input dtype %s", tfcc_dtype_name(out->dtype),
                 tfcc_dtype_name(y->dtype));
-  bool same = x->rank == y->rank;
-  for (int32_t i = 0; same && i < y->rank; i++) same = x->dims[i] == y->dims[i];
-  if (!same) {
-    char sy[96], sx[96];
-    tfcc_shape_str(y->rank, y->dims, sy, sizeof sy);
-    tfcc_shape_str(x->rank, x->dims, sx, sizeof sx);
-    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE,
-                        OP ": input 0 (y) shape %s and input 1 (x) shape %s differ", sy, sx);
-  }
+  if ((st = tfcc_elem_same_shape(ctx, OP, y, "input 0 (y)", x, "input 1 (x)", "")) != TFCC_OK)
+    return st;
   return tfcc_tensor_set_shape(out, y->rank, y->dims, ctx->err);
 }
 

@@ -32,6 +32,19 @@ tfcc_status tfcc_elem_check_io(tfcc_op_ctx *ctx, const char *op, int32_t n_in, i
   return TFCC_OK;
 }
 
+tfcc_status tfcc_elem_same_shape(tfcc_op_ctx *ctx, const char *op, const tfcc_tensor *a,
+                                 const char *a_name, const tfcc_tensor *b, const char *b_name,
+                                 const char *note) {
+  bool same = a->rank == b->rank;
+  for (int32_t i = 0; same && i < a->rank; i++) same = a->dims[i] == b->dims[i];
+  if (same) return TFCC_OK;
+  char sa[96], sb[96];
+  tfcc_shape_str(a->rank, a->dims, sa, sizeof sa);
+  tfcc_shape_str(b->rank, b->dims, sb, sizeof sb);
+  return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "%s: %s shape %s and %s shape %s differ%s", op,
+                      a_name, sa, b_name, sb, note);
+}
+
 /* The ranks and dimension arrays of the first n inputs (at most TFCC_BCAST_MAX_IN, the count
  * returned), as tfcc_bcast_* take them. */
 static int32_t shapes_of(int32_t n, const tfcc_tensor *const *in, int32_t *ranks,

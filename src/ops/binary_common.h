@@ -77,6 +77,11 @@ tfcc_status tfcc_unary_eval(tfcc_op_ctx *ctx, tfcc_unop op);
 
 /* Helpers for the other family files. */
 tfcc_status tfcc_elem_check_io(tfcc_op_ctx *ctx, const char *op, int32_t n_in, int32_t n_out);
+/* The elementwise operators without broadcasting: a and b must have one shape, else the error
+ * "<op>: <a_name> shape [..] and <b_name> shape [..] differ<note>". */
+tfcc_status tfcc_elem_same_shape(tfcc_op_ctx *ctx, const char *op, const tfcc_tensor *a,
+                                 const char *a_name, const tfcc_tensor *b, const char *b_name,
+                                 const char *note);
 /* Sets out's shape to the broadcast of the n inputs' shapes. */
 tfcc_status tfcc_elem_broadcast_shape(tfcc_op_ctx *ctx, const char *op, int32_t n,
                                       const tfcc_tensor *const *in, tfcc_tensor *out);

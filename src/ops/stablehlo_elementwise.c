@@ -43,16 +43,9 @@ static tfcc_status shlo_prepare(tfcc_op_ctx *ctx, const shlo_kind *k) {
                 tfcc_dtype_name(out->dtype), tfcc_dtype_name(a->dtype));
   TFCC_OP_CHECK(ctx, a->quant->count == 0 && b->quant->count == 0 && out->quant->count == 0,
                 TFCC_ERR_UNSUPPORTED, "%s: quantized tensors are not supported", k->name);
-  bool same = a->rank == b->rank;
-  for (int32_t i = 0; same && i < a->rank; i++) same = a->dims[i] == b->dims[i];
-  if (!same) {
-    char sa[96], sb[96];
-    tfcc_shape_str(a->rank, a->dims, sa, sizeof sa);
-    tfcc_shape_str(b->rank, b->dims, sb, sizeof sb);
-    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE,
-                        "%s: input 0 shape %s and input 1 shape %s differ (no broadcasting)",
-                        k->name, sa, sb);
-  }
+  if ((st = tfcc_elem_same_shape(ctx, k->name, a, "input 0", b, "input 1", " (no broadcasting)")) !=
+      TFCC_OK)
+    return st;
   return tfcc_tensor_set_shape(out, a->rank, a->dims, ctx->err);
 }
 
