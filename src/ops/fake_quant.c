@@ -8,10 +8,8 @@
 
 static tfcc_status fake_quant_prepare(tfcc_op_ctx *ctx) {
   tfcc_tensor *in;
-  tfcc_status st = tfcc_so_open(ctx, OP, 1, 1, 1, &in);
+  tfcc_status st = tfcc_so_open_f32(ctx, OP, &in);
   if (st) return st;
-  TFCC_OP_CHECK(ctx, in->dtype == TFCC_FLOAT32, TFCC_ERR_UNSUPPORTED,
-                OP ": input dtype %s (float32 only, as TFLite)", tfcc_dtype_name(in->dtype));
   const tfcc_fake_quant_options *o = &ctx->node->opts.fake_quant;
   TFCC_OP_CHECK(ctx, o->num_bits >= 2 && o->num_bits <= 16, TFCC_ERR_INVALID_MODEL,
                 OP ": num_bits %d outside [2, 16]", (int)o->num_bits);

@@ -8,10 +8,8 @@
 
 static tfcc_status lrn_prepare(tfcc_op_ctx *ctx) {
   tfcc_tensor *in;
-  tfcc_status st = tfcc_so_open(ctx, OP, 1, 1, 1, &in);
+  tfcc_status st = tfcc_so_open_f32(ctx, OP, &in);
   if (st) return st;
-  TFCC_OP_CHECK(ctx, in->dtype == TFCC_FLOAT32, TFCC_ERR_UNSUPPORTED,
-                OP ": input dtype %s (float32 only, as TFLite)", tfcc_dtype_name(in->dtype));
   TFCC_OP_CHECK(ctx, in->rank == 4, TFCC_ERR_SHAPE, OP ": input rank %d, expected 4",
                 (int)in->rank);
   TFCC_OP_CHECK(ctx, ctx->node->opts.lrn.radius >= 0, TFCC_ERR_INVALID_MODEL,

@@ -36,6 +36,14 @@ tfcc_status tfcc_so_open(tfcc_op_ctx *ctx, const char *op, int32_t min_in, int32
   return st ? st : tfcc_so_input(ctx, 0, op, in0);
 }
 
+tfcc_status tfcc_so_open_f32(tfcc_op_ctx *ctx, const char *op, tfcc_tensor **in) {
+  tfcc_status st = tfcc_so_open(ctx, op, 1, 1, 1, in);
+  if (st) return st;
+  TFCC_OP_CHECK(ctx, (*in)->dtype == TFCC_FLOAT32, TFCC_ERR_UNSUPPORTED,
+                "%s: input dtype %s (float32 only, as TFLite)", op, tfcc_dtype_name((*in)->dtype));
+  return TFCC_OK;
+}
+
 tfcc_status tfcc_so_open_n(tfcc_op_ctx *ctx, const char *op, int32_t n, int32_t n_out,
                            tfcc_tensor **const *in) {
   tfcc_status st = tfcc_so_check_arity(ctx, op, n, n, n_out);

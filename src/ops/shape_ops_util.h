@@ -21,6 +21,9 @@ tfcc_status tfcc_so_input_like(tfcc_op_ctx *ctx, int32_t i, const char *op, cons
 /* The opening of most prepares: tfcc_so_check_arity, then input 0 into *in0. */
 tfcc_status tfcc_so_open(tfcc_op_ctx *ctx, const char *op, int32_t min_in, int32_t max_in,
                          int32_t n_out, tfcc_tensor **in0);
+/* The opening of a float32-only operator with one input and one output (as TFLite's
+ * FAKE_QUANT, LOCAL_RESPONSE_NORMALIZATION): tfcc_so_open, then input 0 must be float32. */
+tfcc_status tfcc_so_open_f32(tfcc_op_ctx *ctx, const char *op, tfcc_tensor **in);
 /* tfcc_so_open, then input 0's dtype one of `allowed` (terminated by -1; tfcc_so_check_dtype). */
 tfcc_status tfcc_so_open_typed(tfcc_op_ctx *ctx, const char *op, int32_t min_in, int32_t max_in,
                                int32_t n_out, const int *allowed, tfcc_tensor **in0);
