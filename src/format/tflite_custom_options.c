@@ -152,32 +152,27 @@ static tfcc_status read_mfcc_options(const uint8_t *data, size_t len, tfcc_mfcc_
   return TFCC_OK;
 }
 
+static bool is_code(const char *custom_code, const char *name) {
+  return custom_code && strcmp(custom_code, name) == 0;
+}
+
 tfcc_status tfl_read_custom_options(const char *custom_code, const uint8_t *data, size_t len,
                                     tfcc_op_options *out, tfcc_err *err) {
-  if (custom_code && strcmp(custom_code, "AudioSpectrogram") == 0) {
-    tfcc_audio_spectrogram_options o;
-    memset(&o, 0, sizeof o);
-    const tfcc_status st = read_spectrogram_options(data, len, &o, err);
-    if (st) return st;
-    out->kind = TFCC_OPTIONS_AUDIO_SPECTROGRAM;
-    out->spectrogram = o;
-    return TFCC_OK;
+  tfcc_op_options o;
+  memset(&o, 0, sizeof o);
+  tfcc_status st;
+  if (is_code(custom_code, "AudioSpectrogram")) {
+    o.kind = TFCC_OPTIONS_AUDIO_SPECTROGRAM;
+    st = read_spectrogram_options(data, len, &o.spectrogram, err);
+  } else if (is_code(custom_code, "Mfcc")) {
+    o.kind = TFCC_OPTIONS_MFCC;
+    st = read_mfcc_options(data, len, &o.mfcc, err);
+  } else if (is_code(custom_code, "TFLite_Detection_PostProcess")) {
+    o.kind = TFCC_OPTIONS_DETECTION_POSTPROCESS;
+    st = read_detection_options(data, len, &o.detect, err);
+  } else {
+    return TFCC_OK; /* other names: *out is left as it is */
   }
-  if (custom_code && strcmp(custom_code, "Mfcc") == 0) {
-    tfcc_mfcc_options o;
-    memset(&o, 0, sizeof o);
-    const tfcc_status st = read_mfcc_options(data, len, &o, err);
-    if (st) return st;
-    out->kind = TFCC_OPTIONS_MFCC;
-    out->mfcc = o;
-    return TFCC_OK;
-  }
-  if (!custom_code || strcmp(custom_code, "TFLite_Detection_PostProcess") != 0) return TFCC_OK;
-  tfcc_detect_params p;
-  memset(&p, 0, sizeof p);
-  const tfcc_status st = read_detection_options(data, len, &p, err);
-  if (st) return st;
-  out->kind = TFCC_OPTIONS_DETECTION_POSTPROCESS;
-  out->detect = p;
-  return TFCC_OK;
+  if (st == TFCC_OK) *out = o;
+  return st;
 }
