@@ -16,13 +16,7 @@ static tfcc_status dilate_prepare(tfcc_op_ctx *ctx) {
   if ((st = tfcc_so_input(ctx, 0, OP, &in)) || (st = tfcc_so_input(ctx, 1, OP, &f)) ||
       (st = tfcc_so_input(ctx, 2, OP, &pad)))
     return st;
-  TFCC_OP_CHECK(ctx, tfcc_so_elem_size(in->dtype) != 0, TFCC_ERR_UNSUPPORTED,
-                OP ": input 0 dtype %s is not supported (fixed-size dtypes)",
-                tfcc_dtype_name(in->dtype));
-  TFCC_OP_CHECK(ctx, in->rank >= 1, TFCC_ERR_SHAPE, OP ": input 0 must have rank >= 1");
-  TFCC_OP_CHECK(ctx, pad->dtype == in->dtype, TFCC_ERR_DTYPE,
-                OP ": input 2 (padding_value) dtype %s differs from input 0 dtype %s",
-                tfcc_dtype_name(pad->dtype), tfcc_dtype_name(in->dtype));
+  if ((st = tfcc_so_check_padded(ctx, OP, in, 2, pad))) return st;
   TFCC_OP_CHECK(ctx, tfcc_tensor_elements(pad) >= 1, TFCC_ERR_SHAPE,
                 OP ": input 2 (padding_value) is empty");
   if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, ctx->out[0], in->dtype))) return st;

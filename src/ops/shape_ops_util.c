@@ -44,6 +44,18 @@ tfcc_status tfcc_so_open_f32(tfcc_op_ctx *ctx, const char *op, tfcc_tensor **in)
   return TFCC_OK;
 }
 
+tfcc_status tfcc_so_check_padded(tfcc_op_ctx *ctx, const char *op, const tfcc_tensor *in,
+                                 int32_t pad_index, const tfcc_tensor *pad) {
+  TFCC_OP_CHECK(ctx, tfcc_so_elem_size(in->dtype) != 0, TFCC_ERR_UNSUPPORTED,
+                "%s: input 0 dtype %s is not supported (fixed-size dtypes)", op,
+                tfcc_dtype_name(in->dtype));
+  TFCC_OP_CHECK(ctx, in->rank >= 1, TFCC_ERR_SHAPE, "%s: input 0 must have rank >= 1", op);
+  TFCC_OP_CHECK(ctx, pad->dtype == in->dtype, TFCC_ERR_DTYPE,
+                "%s: input %d (padding_value) dtype %s differs from input 0 dtype %s", op,
+                (int)pad_index, tfcc_dtype_name(pad->dtype), tfcc_dtype_name(in->dtype));
+  return TFCC_OK;
+}
+
 tfcc_status tfcc_so_open_n(tfcc_op_ctx *ctx, const char *op, int32_t n, int32_t n_out,
                            tfcc_tensor **const *in) {
   tfcc_status st = tfcc_so_check_arity(ctx, op, n, n, n_out);

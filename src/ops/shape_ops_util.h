@@ -21,6 +21,10 @@ tfcc_status tfcc_so_input_like(tfcc_op_ctx *ctx, int32_t i, const char *op, cons
 /* The opening of most prepares: tfcc_so_check_arity, then input 0 into *in0. */
 tfcc_status tfcc_so_open(tfcc_op_ctx *ctx, const char *op, int32_t min_in, int32_t max_in,
                          int32_t n_out, tfcc_tensor **in0);
+/* The operators that pad with a value (DILATE, STABLEHLO_PAD): input 0 of a fixed-size dtype
+ * and rank >= 1, input pad_index (padding_value) of input 0's dtype. */
+tfcc_status tfcc_so_check_padded(tfcc_op_ctx *ctx, const char *op, const tfcc_tensor *in,
+                                 int32_t pad_index, const tfcc_tensor *pad);
 /* The opening of a float32-only operator with one input and one output (as TFLite's
  * FAKE_QUANT, LOCAL_RESPONSE_NORMALIZATION): tfcc_so_open, then input 0 must be float32. */
 tfcc_status tfcc_so_open_f32(tfcc_op_ctx *ctx, const char *op, tfcc_tensor **in);

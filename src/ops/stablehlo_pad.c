@@ -14,13 +14,7 @@ static tfcc_status shlo_pad_prepare(tfcc_op_ctx *ctx) {
   if (st) return st;
   tfcc_tensor *in, *pad;
   if ((st = tfcc_so_input(ctx, 0, OP, &in)) || (st = tfcc_so_input(ctx, 1, OP, &pad))) return st;
-  TFCC_OP_CHECK(ctx, tfcc_so_elem_size(in->dtype) != 0, TFCC_ERR_UNSUPPORTED,
-                OP ": input 0 dtype %s is not supported (fixed-size dtypes)",
-                tfcc_dtype_name(in->dtype));
-  TFCC_OP_CHECK(ctx, in->rank >= 1, TFCC_ERR_SHAPE, OP ": input 0 must have rank >= 1");
-  TFCC_OP_CHECK(ctx, pad->dtype == in->dtype, TFCC_ERR_DTYPE,
-                OP ": input 1 (padding_value) dtype %s differs from input 0 dtype %s",
-                tfcc_dtype_name(pad->dtype), tfcc_dtype_name(in->dtype));
+  if ((st = tfcc_so_check_padded(ctx, OP, in, 1, pad))) return st;
   TFCC_OP_CHECK(ctx, tfcc_tensor_elements(pad) == 1, TFCC_ERR_SHAPE,
                 OP ": input 1 (padding_value) must hold one element (it holds %lld)",
                 (long long)tfcc_tensor_elements(pad));
