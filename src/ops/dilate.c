@@ -10,12 +10,10 @@
 #define OP "DILATE"
 
 static tfcc_status dilate_prepare(tfcc_op_ctx *ctx) {
-  tfcc_status st = tfcc_so_check_arity(ctx, OP, 3, 3, 1);
-  if (st) return st;
   tfcc_tensor *in, *f, *pad;
-  if ((st = tfcc_so_input(ctx, 0, OP, &in)) || (st = tfcc_so_input(ctx, 1, OP, &f)) ||
-      (st = tfcc_so_input(ctx, 2, OP, &pad)))
-    return st;
+  tfcc_tensor **const ins[] = {&in, &f, &pad};
+  tfcc_status st = tfcc_so_open_n(ctx, OP, 3, 1, ins);
+  if (st) return st;
   if ((st = tfcc_so_check_padded(ctx, OP, in, 2, pad))) return st;
   TFCC_OP_CHECK(ctx, tfcc_tensor_elements(pad) >= 1, TFCC_ERR_SHAPE,
                 OP ": input 2 (padding_value) is empty");

@@ -14,10 +14,10 @@
 #define OP "STABLEHLO_GATHER"
 
 static tfcc_status gather_prepare(tfcc_op_ctx *ctx) {
-  tfcc_status st = tfcc_so_check_arity(ctx, OP, 2, 2, 1);
-  if (st) return st;
   tfcc_tensor *x, *ix;
-  if ((st = tfcc_so_input(ctx, 0, OP, &x)) || (st = tfcc_so_input(ctx, 1, OP, &ix))) return st;
+  tfcc_tensor **const ins[] = {&x, &ix};
+  tfcc_status st = tfcc_so_open_n(ctx, OP, 2, 1, ins);
+  if (st) return st;
   TFCC_OP_CHECK(ctx, tfcc_so_elem_size(x->dtype) != 0, TFCC_ERR_UNSUPPORTED,
                 OP ": input 0 (operand) dtype %s is not supported (fixed-size dtypes)",
                 tfcc_dtype_name(x->dtype));

@@ -10,10 +10,10 @@
 #define OP "STABLEHLO_PAD"
 
 static tfcc_status shlo_pad_prepare(tfcc_op_ctx *ctx) {
-  tfcc_status st = tfcc_so_check_arity(ctx, OP, 2, 2, 1);
-  if (st) return st;
   tfcc_tensor *in, *pad;
-  if ((st = tfcc_so_input(ctx, 0, OP, &in)) || (st = tfcc_so_input(ctx, 1, OP, &pad))) return st;
+  tfcc_tensor **const ins[] = {&in, &pad};
+  tfcc_status st = tfcc_so_open_n(ctx, OP, 2, 1, ins);
+  if (st) return st;
   if ((st = tfcc_so_check_padded(ctx, OP, in, 1, pad))) return st;
   TFCC_OP_CHECK(ctx, tfcc_tensor_elements(pad) == 1, TFCC_ERR_SHAPE,
                 OP ": input 1 (padding_value) must hold one element (it holds %lld)",

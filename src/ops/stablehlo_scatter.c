@@ -56,12 +56,10 @@ static tfcc_status scatter_init(tfcc_init_ctx *ctx) {
 }
 
 static tfcc_status scatter_prepare(tfcc_op_ctx *ctx) {
-  tfcc_status st = tfcc_so_check_arity(ctx, OP, 3, 3, 1);
-  if (st) return st;
   tfcc_tensor *x, *ix, *up;
-  if ((st = tfcc_so_input(ctx, 0, OP, &x)) || (st = tfcc_so_input(ctx, 1, OP, &ix)) ||
-      (st = tfcc_so_input(ctx, 2, OP, &up)))
-    return st;
+  tfcc_tensor **const ins[] = {&x, &ix, &up};
+  tfcc_status st = tfcc_so_open_n(ctx, OP, 3, 1, ins);
+  if (st) return st;
   TFCC_OP_CHECK(
       ctx, tfcc_ref_shlo_scatter_supported(x->dtype), TFCC_ERR_UNSUPPORTED,
       OP
