@@ -16,20 +16,18 @@
 #include "kernels/ref/reduce.h"
 #include "bench_clock.h"
 
-
-
 static int reps = 51;
-#define TIME_US(result, CALL)                                    \
-  do {                                                           \
-    double t_[201];                                              \
-    CALL;                                                        \
-    for (int r_ = 0; r_ < reps; r_++) {                          \
-      const double t0_ = bench_now();                                  \
-      CALL;                                                      \
-      t_[r_] = bench_now() - t0_;                                      \
-    }                                                            \
-    qsort(t_, (size_t)reps, sizeof(double), bench_cmp_double);              \
-    (result) = t_[reps / 2] * 1e6;                               \
+#define TIME_US(result, CALL) \
+  do { \
+    double t_[201]; \
+    CALL; \
+    for (int r_ = 0; r_ < reps; r_++) { \
+      const double t0_ = bench_now(); \
+      CALL; \
+      t_[r_] = bench_now() - t0_; \
+    } \
+    qsort(t_, (size_t)reps, sizeof(double), bench_cmp_double); \
+    (result) = t_[reps / 2] * 1e6; \
   } while (0)
 
 static void row(const char *what, double ref_us, const char **names, const double *us, int n) {
@@ -58,7 +56,7 @@ int main(int argc, char **argv) {
       for (size_t i = 0; i < (size_t)112 * 112 * 64; i++) fin[i] = (float)(i % 1000) * 0.01f;
       TIME_US(ref_us, tfcc_maxpool_f32(&g, fin, -1e30f, 1e30f, (float *)(void *)out));
     } else {
-      TIME_US(ref_us, tfcc_maxpool_i8(&g, (const int8_t *)in, -128, 127, (int8_t *)out));
+      TIME_US(ref_us, tfcc_pool_q(false, TFCC_INT8, &g, in, -128, 127, out));
     }
     n = 0;
     for (int k = 0; k < tfcc_pool_kernel_count(); k++) {
@@ -75,7 +73,7 @@ int main(int argc, char **argv) {
 
   /* average pool 7x7 VALID on 7x7x1024 (MobileNet v1 head), uint8 */
   tfcc_conv_geom ga = {1, 7, 7, 1024, 1, 1, 1024, 7, 7, 1, 1, 1, 1, 1, 0, 0};
-  TIME_US(ref_us, tfcc_avgpool_u8(&ga, in, 0, 255, out));
+  TIME_US(ref_us, tfcc_pool_q(true, TFCC_UINT8, &ga, in, 0, 255, out));
   n = 0;
   for (int k = 0; k < tfcc_pool_kernel_count(); k++) {
     const tfcc_pool_kernel *pk = tfcc_pool_kernel_at(k);

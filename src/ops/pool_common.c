@@ -122,35 +122,19 @@ tfcc_status tfcc_pool_eval(tfcc_op_ctx *ctx) {
     tfcc_pool_run(ctx->pool, ctx->ks->pool, &j);
     return TFCC_OK;
   }
-  switch (ctx->in[0]->dtype) {
-    case TFCC_FLOAT32:
-      if (p->kind == TFCC_POOL_AVG)
-        tfcc_avgpool_f32(&g, in, lo, hi, out);
-      else if (p->kind == TFCC_POOL_MAX)
-        tfcc_maxpool_f32(&g, in, lo, hi, out);
-      else
-        tfcc_l2pool_f32(&g, in, lo, hi, out);
-      return TFCC_OK;
-    case TFCC_UINT8:
-      if (p->kind == TFCC_POOL_AVG)
-        tfcc_avgpool_u8(&g, in, ql, qh, out);
-      else
-        tfcc_maxpool_u8(&g, in, ql, qh, out);
-      return TFCC_OK;
-    case TFCC_INT8:
-      if (p->kind == TFCC_POOL_AVG)
-        tfcc_avgpool_i8(&g, in, ql, qh, out);
-      else
-        tfcc_maxpool_i8(&g, in, ql, qh, out);
-      return TFCC_OK;
-    case TFCC_INT16:
-      if (p->kind == TFCC_POOL_AVG)
-        tfcc_avgpool_i16(&g, in, ql, qh, out);
-      else
-        tfcc_maxpool_i16(&g, in, ql, qh, out);
-      return TFCC_OK;
-    default: return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "input dtype unsupported");
+  if (dt == TFCC_FLOAT32) {
+    if (p->kind == TFCC_POOL_AVG)
+      tfcc_avgpool_f32(&g, in, lo, hi, out);
+    else if (p->kind == TFCC_POOL_MAX)
+      tfcc_maxpool_f32(&g, in, lo, hi, out);
+    else
+      tfcc_l2pool_f32(&g, in, lo, hi, out);
+    return TFCC_OK;
   }
+  /* prepare admits no quantized L2 pool */
+  return tfcc_pool_q(p->kind == TFCC_POOL_AVG, dt, &g, in, ql, qh, out)
+             ? TFCC_OK
+             : tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "input dtype unsupported");
 }
 
 const char *tfcc_pool_kernel_name(const tfcc_op_ctx *ctx) {

@@ -58,16 +58,8 @@ static void run_ref(const tfcc_conv_geom *g, bool avg, tfcc_dtype dt, const void
       tfcc_avgpool_f32(g, in, lo, hi, out);
     else
       tfcc_maxpool_f32(g, in, lo, hi, out);
-  } else if (dt == TFCC_UINT8) {
-    if (avg)
-      tfcc_avgpool_u8(g, in, ql, qh, out);
-    else
-      tfcc_maxpool_u8(g, in, ql, qh, out);
   } else {
-    if (avg)
-      tfcc_avgpool_i8(g, in, ql, qh, out);
-    else
-      tfcc_maxpool_i8(g, in, ql, qh, out);
+    tfcc_pool_q(avg, dt, g, in, ql, qh, out);
   }
 }
 

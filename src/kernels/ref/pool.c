@@ -53,16 +53,16 @@ void tfcc_avgpool_f32(const tfcc_conv_geom *g, const float *in, float lo, float 
     out[out_base + c] = (T)clampi(acc, lo, hi); \
   })
 
-void tfcc_avgpool_u8(const tfcc_conv_geom *g, const uint8_t *in, int32_t lo, int32_t hi,
-                     uint8_t *out) {
+static void avgpool_u8(const tfcc_conv_geom *g, const uint8_t *in, int32_t lo, int32_t hi,
+                       uint8_t *out) {
   TFCC_AVG_Q(uint8_t)
 }
-void tfcc_avgpool_i8(const tfcc_conv_geom *g, const int8_t *in, int32_t lo, int32_t hi,
-                     int8_t *out) {
+static void avgpool_i8(const tfcc_conv_geom *g, const int8_t *in, int32_t lo, int32_t hi,
+                       int8_t *out) {
   TFCC_AVG_Q(int8_t)
 }
-void tfcc_avgpool_i16(const tfcc_conv_geom *g, const int16_t *in, int32_t lo, int32_t hi,
-                      int16_t *out) {
+static void avgpool_i16(const tfcc_conv_geom *g, const int16_t *in, int32_t lo, int32_t hi,
+                        int16_t *out) {
   TFCC_AVG_Q(int16_t)
 }
 
@@ -89,17 +89,27 @@ void tfcc_maxpool_f32(const tfcc_conv_geom *g, const float *in, float lo, float 
     out[out_base + c] = (T)clampi(m, lo, hi); \
   })
 
-void tfcc_maxpool_u8(const tfcc_conv_geom *g, const uint8_t *in, int32_t lo, int32_t hi,
-                     uint8_t *out) {
+static void maxpool_u8(const tfcc_conv_geom *g, const uint8_t *in, int32_t lo, int32_t hi,
+                       uint8_t *out) {
   TFCC_MAX_Q(uint8_t, 0)
 }
-void tfcc_maxpool_i8(const tfcc_conv_geom *g, const int8_t *in, int32_t lo, int32_t hi,
-                     int8_t *out) {
+static void maxpool_i8(const tfcc_conv_geom *g, const int8_t *in, int32_t lo, int32_t hi,
+                       int8_t *out) {
   TFCC_MAX_Q(int8_t, -128)
 }
-void tfcc_maxpool_i16(const tfcc_conv_geom *g, const int16_t *in, int32_t lo, int32_t hi,
-                      int16_t *out) {
+static void maxpool_i16(const tfcc_conv_geom *g, const int16_t *in, int32_t lo, int32_t hi,
+                        int16_t *out) {
   TFCC_MAX_Q(int16_t, -32768)
+}
+
+bool tfcc_pool_q(bool avg, tfcc_dtype dt, const tfcc_conv_geom *g, const void *in, int32_t lo,
+                 int32_t hi, void *out) {
+  switch (dt) {
+    case TFCC_UINT8: (avg ? avgpool_u8 : maxpool_u8)(g, in, lo, hi, out); return true;
+    case TFCC_INT8: (avg ? avgpool_i8 : maxpool_i8)(g, in, lo, hi, out); return true;
+    case TFCC_INT16: (avg ? avgpool_i16 : maxpool_i16)(g, in, lo, hi, out); return true;
+    default: return false;
+  }
 }
 
 void tfcc_l2pool_f32(const tfcc_conv_geom *g, const float *in, float lo, float hi, float *out) {
