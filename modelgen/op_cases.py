@@ -819,6 +819,23 @@ def fft_cases():
               ("COMPLEX_ABS", ["r"], ["y"], {})], ["x"], ["y"]))
 
 
+def half_step_values(n, lo, hi):
+    """n float32 values in [lo, hi], lo and hi included (the range of TFLite's asymmetric
+    run-time quantization), the others at (k + 0.5) quantization steps from the zero point give
+    or take a few ulps: where zp + x * (1 / scale), summed in float, lands on a half."""
+    scale = f32((hi - lo) / 255.0)
+    inv = f32(1.0 / scale)
+    zp = int(math.floor(-128 - lo / ((hi - lo) / 255.0) + 0.5))
+    vals = [f32(lo), f32(hi)]
+    k = 0
+    while len(vals) < n:
+        base = (k * 7 % 250 - 120 + 0.5 - zp) / inv
+        ulp = abs(base) * 2.0 ** -23
+        vals.append(f32(base + ulp * ((k % 9) - 4)))
+        k += 1
+    return vals
+
+
 def hybrid_cases():
     """Dynamic-range ("hybrid") quantization: float32 input and output, int8 constant weights
     (per-tensor or per-channel), float32 bias; TFLite quantizes the input at run time."""
@@ -857,6 +874,15 @@ def hybrid_cases():
                    [act("f32", ishape, -2.0, 3.0), hw(name, [1, 3, 3, oc], 3, True), fbias(name, oc)],
                    [T(F32, [ishape[0], oh, ow, oc])],
                    {"padding": pad, "stride_w": st, "stride_h": st, "depth_multiplier": mult}))
+    # ops: inputs whose zero point + x / scale, summed in float as TFLite's
+    # AsymmetricQuantizeFloats does, rounds to a half (and half of them the other way than
+    # round(x / scale) + zp); 64 values so that vectors and tails both see some
+    name = "depthwise_conv_2d_hybrid_pc_half_steps"
+    add(single(name, "DEPTHWISE_CONV_2D",
+               [T(F32, [1, 4, 8, 2], values=half_step_values(64, -1.0, 6.0)),
+                hw(name, [1, 3, 3, 2], 3, True), fbias(name, 2)],
+               [T(F32, [1, 4, 8, 2])],
+               {"padding": "SAME", "stride_w": 1, "stride_h": 1, "depth_multiplier": 1}))
     for tag, ishape, units, pc, asym, opts in [
             ("pt", [3, 20], 6, False, False, {}),
             ("pt_asym", [3, 20], 6, False, True, {}),
