@@ -921,6 +921,19 @@ def hybrid_cases():
               ("LOGISTIC", ["c"], ["s"], {}), ("MUL", ["c", "s"], ["m"], {}),
               ("CONV_2D", ["m", "wh", "bh"], ["y"], {"padding": "SAME", "stride_w": 1, "stride_h": 1})],
              ["x"], ["c", "s", "y"]))
+    # ops: a float DEPTHWISE_CONV_2D (weights under 1024 elements stay float) before a hybrid
+    # 1x1 CONV_2D, as in converted MobileNets: XNNPACK's depthwise order (taps column by column)
+    name = "hybrid_net_dw_f32_conv"
+    rng = Rng(seed_of(name + "/wd"))
+    wd = T(F32, [1, 3, 3, 16], const=[f32(rng.uniform(-0.8, 0.8)) for _ in range(9 * 16)])
+    add(Case(name, {"x": act("f32", [1, 9, 10, 16], -1.0, 3.0), "wd": wd, "bd": fbias(name + "d", 16),
+                    "d": T(F32, [1, 9, 10, 16]), "wh": hw(name, [8, 1, 1, 16], 0, True), "bh": fbias(name, 8),
+                    "y": T(F32, [1, 9, 10, 8])},
+             [("DEPTHWISE_CONV_2D", ["x", "wd", "bd"], ["d"],
+               {"padding": "SAME", "stride_w": 1, "stride_h": 1, "depth_multiplier": 1,
+                "fused_activation_function": "RELU6"}),
+              ("CONV_2D", ["d", "wh", "bh"], ["y"], {"padding": "VALID", "stride_w": 1, "stride_h": 1})],
+             ["x"], ["d", "y"]))
     name = "hybrid_net_logistic_fc"
     add(Case(name, {"x": act("f32", [64, 64], -20.0, 20.0), "s": T(F32, [64, 64]),
                     "w": hw(name, [4, 64], 0, True), "b": fbias(name, 4), "y": T(F32, [64, 4])},

@@ -77,6 +77,33 @@ void tfcc_hybrid_xnn_conv(tfcc_op_ctx *ctx, const tfcc_xnn_f32_kernel *k, const 
                       xnn_conv_task, &j);
 }
 
+/* ops: float depthwise in XNNPACK's order, rows split as for the convolution above */
+typedef struct xnn_dw_job {
+  const tfcc_conv_geom *g;
+  const float *in, *filter, *bias;
+  int32_t rows_per_task, rows;
+  float lo, hi;
+  float *out;
+} xnn_dw_job;
+
+static void xnn_dw_task(void *ctx, size_t t, int thread) {
+  (void)thread;
+  const xnn_dw_job *j = ctx;
+  const int32_t r0 = (int32_t)t * j->rows_per_task;
+  const int32_t r1 = r0 + j->rows_per_task < j->rows ? r0 + j->rows_per_task : j->rows;
+  tfcc_xnn_dwconv_f32_rows(j->g, j->in, j->filter, j->bias, j->lo, j->hi, j->out, r0, r1);
+}
+
+void tfcc_hybrid_xnn_dwconv(tfcc_op_ctx *ctx, const tfcc_conv_geom *g, const float *filter,
+                            const float *bias, float lo, float hi) {
+  xnn_dw_job j = {g,  ctx->in[0]->data, filter, bias, 1, g->batches * g->out_h, lo,
+                  hi, ctx->out[0]->data};
+  if (j.rows <= 0 || g->out_w <= 0) return;
+  j.rows_per_task = j.rows >= 64 ? 4 : 1;
+  tfcc_threadpool_run(ctx->pool, (size_t)((j.rows + j.rows_per_task - 1) / j.rows_per_task),
+                      xnn_dw_task, &j);
+}
+
 void tfcc_hybrid_free(tfcc_hybrid *h) {
   if (!h) return;
   free(h->fscale);
