@@ -934,6 +934,24 @@ def hybrid_cases():
                 "fused_activation_function": "RELU6"}),
               ("CONV_2D", ["d", "wh", "bh"], ["y"], {"padding": "VALID", "stride_w": 1, "stride_h": 1})],
              ["x"], ["d", "y"]))
+    # ops: a hybrid CONV_2D behind a RESIZE to a size computed from SHAPE, its input declared
+    # with shape [] as the converter writes it (the upsampling blocks of converted style-transfer
+    # models): XNNPACK's delegate refuses the rank, the builtin kernel runs the convolution
+    # (symmetric per-tensor input quantization); the same convolution on x runs as qd8
+    name = "hybrid_net_dynamic_resize_conv"
+    w3 = hw(name, [6, 3, 3, 4], 0, False)
+    add(Case(name, {"x": act("f32", [1, 5, 6, 4], -1.0, 3.0), "s": T(I32, [4]), "hw": T(I32, [2]),
+                    "two": i32c([2, 2]), "sz": T(I32, [2]), "u": T(F32, []),
+                    "b0": i32c([1]), "e0": i32c([3]), "st": i32c([1]),
+                    "w": w3, "b": fbias(name, 6),
+                    "ys": T(F32, [1, 5, 6, 6]), "yd": T(F32, [1, 10, 12, 6])},
+             [("CONV_2D", ["x", "w", "b"], ["ys"], {"padding": "SAME", "stride_w": 1, "stride_h": 1}),
+              ("SHAPE", ["x"], ["s"], {"out_type": I32}),
+              ("STRIDED_SLICE", ["s", "b0", "e0", "st"], ["hw"], {}),
+              ("MUL", ["hw", "two"], ["sz"], {}),
+              ("RESIZE_NEAREST_NEIGHBOR", ["x", "sz"], ["u"], {}),
+              ("CONV_2D", ["u", "w", "b"], ["yd"], {"padding": "SAME", "stride_w": 1, "stride_h": 1})],
+             ["x"], ["ys", "yd"]))
     name = "hybrid_net_logistic_fc"
     add(Case(name, {"x": act("f32", [64, 64], -20.0, 20.0), "s": T(F32, [64, 64]),
                     "w": hw(name, [4, 64], 0, True), "b": fbias(name, 4), "y": T(F32, [64, 4])},

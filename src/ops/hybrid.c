@@ -31,8 +31,23 @@ bool tfcc_hybrid_applies(const tfcc_init_ctx *ctx, int32_t in_idx, int32_t w_idx
   return in && w && in->dtype == TFCC_FLOAT32 && w->dtype == TFCC_INT8;
 }
 
+/* ops: a CONV_2D / DEPTHWISE_CONV_2D / MEAN whose input the file declares with a rank other
+ * than 4 (converters write [] where the shape is only known while running, e.g. behind a RESIZE
+ * to a size computed from SHAPE): XNNPACK's delegate checks the declared rank when it partitions
+ * the graph and leaves such a node to TFLite's builtin kernels. */
+static bool input_rank_unknown(const tfcc_init_ctx *ctx) {
+  const tfcc_ir_node *n = ctx->node;
+  if (!n || !ctx->sg || n->n_inputs < 1 || n->inputs[0] < 0 || n->inputs[0] >= ctx->sg->n_tensors)
+    return false;
+  if (n->builtin != TFCC_OP_CONV_2D && n->builtin != TFCC_OP_DEPTHWISE_CONV_2D &&
+      n->builtin != TFCC_OP_MEAN)
+    return false;
+  return ctx->sg->tensors[n->inputs[0]].rank != 4;
+}
+
 bool tfcc_hybrid_xnn_float(const tfcc_init_ctx *ctx) {
   if (ctx->quant_compat != TFCC_QUANT_COMPAT_TFLITE || !ctx->sg) return false;
+  if (input_rank_unknown(ctx)) return false; /* ops: not delegated, builtin kernels */
   const tfcc_ir_subgraph *sg = ctx->sg;
   for (int32_t i = 0; i < sg->n_nodes; i++) {
     const tfcc_ir_node *n = &sg->nodes[i];
@@ -198,7 +213,9 @@ static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t
   h->dw = tfcc_hyb_dwconv_select(ctx->isa);
   h->rnd = tfcc_hyb_round_select(ctx->isa);
   h->qd8_rows = tfcc_hyb_qd8_rows_select(ctx->isa);
-  const bool tflite = ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE;
+  /* ops: a node XNNPACK does not take (input_rank_unknown) runs the builtin kernels, as in
+   * REFERENCE mode */
+  const bool tflite = ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE && !input_rank_unknown(ctx);
   if (op == TFCC_HYB_DW) {
     h->scheme = TFCC_HYB_ASYM;
   } else if (tflite) {
