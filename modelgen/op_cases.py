@@ -952,6 +952,16 @@ def hybrid_cases():
               ("RESIZE_NEAREST_NEIGHBOR", ["x", "sz"], ["u"], {}),
               ("CONV_2D", ["u", "w", "b"], ["yd"], {"padding": "SAME", "stride_w": 1, "stride_h": 1})],
              ["x"], ["ys", "yd"]))
+    # ops: a float MEAN over the spatial axes (instance normalisation) before a hybrid CONV_2D:
+    # XNNPACK multiplies the sum by 1.0f / n (63 pixels: not a power of two)
+    name = "hybrid_net_mean_conv"
+    add(Case(name, {"x": act("f32", [1, 7, 9, 16], -1.0, 3.0), "ax": i32c([1, 2]), "m": T(F32, [1, 1, 1, 16]),
+                    "d": T(F32, [1, 7, 9, 16]), "w": hw(name, [5, 1, 1, 16], 0, False), "b": fbias(name, 5),
+                    "y": T(F32, [1, 7, 9, 5])},
+             [("MEAN", ["x", "ax"], ["m"], {"keep_dims": True}),
+              ("SUB", ["x", "m"], ["d"], {}),
+              ("CONV_2D", ["d", "w", "b"], ["y"], {"padding": "VALID", "stride_w": 1, "stride_h": 1})],
+             ["x"], ["m", "y"]))
     name = "hybrid_net_logistic_fc"
     add(Case(name, {"x": act("f32", [64, 64], -20.0, 20.0), "s": T(F32, [64, 64]),
                     "w": hw(name, [4, 64], 0, True), "b": fbias(name, 4), "y": T(F32, [64, 4])},
