@@ -49,6 +49,13 @@ void tfcc_xnn_dwconv_f32_rows(const tfcc_conv_geom *g, const float *in, const fl
           const float *x =
               in + (((size_t)b * (size_t)g->in_h + (size_t)iy) * (size_t)g->in_w + (size_t)ix) *
                        (size_t)g->in_c;
+          if (mult == 1) { /* the usual case, without the division (vectorises) */
+            for (int32_t c = 0; c < oc_n; c++) {
+              const float p = x[c] * w[c];
+              o[c] = o[c] + p;
+            }
+            continue;
+          }
           for (int32_t c = 0; c < oc_n; c++) {
             const float p = x[c / mult] * w[c];
             o[c] = o[c] + p;
