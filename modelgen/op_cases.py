@@ -819,6 +819,23 @@ def fft_cases():
               ("COMPLEX_ABS", ["r"], ["y"], {})], ["x"], ["y"]))
 
 
+def half_step_values(n, lo, hi):
+    """n float32 values in [lo, hi], lo and hi included (the range of TFLite's asymmetric
+    run-time quantization), the others at (k + 0.5) quantization steps from the zero point give
+    or take a few ulps: where zp + x * (1 / scale), summed in float, lands on a half."""
+    scale = f32((hi - lo) / 255.0)
+    inv = f32(1.0 / scale)
+    zp = int(math.floor(-128 - lo / ((hi - lo) / 255.0) + 0.5))
+    vals = [f32(lo), f32(hi)]
+    k = 0
+    while len(vals) < n:
+        base = (k * 7 % 250 - 120 + 0.5 - zp) / inv
+        ulp = abs(base) * 2.0 ** -23
+        vals.append(f32(base + ulp * ((k % 9) - 4)))
+        k += 1
+    return vals
+
+
 def hybrid_cases():
     """Dynamic-range ("hybrid") quantization: float32 input and output, int8 constant weights
     (per-tensor or per-channel), float32 bias; TFLite quantizes the input at run time."""
@@ -857,6 +874,15 @@ def hybrid_cases():
                    [act("f32", ishape, -2.0, 3.0), hw(name, [1, 3, 3, oc], 3, True), fbias(name, oc)],
                    [T(F32, [ishape[0], oh, ow, oc])],
                    {"padding": pad, "stride_w": st, "stride_h": st, "depth_multiplier": mult}))
+    # ops: inputs whose zero point + x / scale, summed in float as TFLite's
+    # AsymmetricQuantizeFloats does, rounds to a half (and half of them the other way than
+    # round(x / scale) + zp); 64 values so that vectors and tails both see some
+    name = "depthwise_conv_2d_hybrid_pc_half_steps"
+    add(single(name, "DEPTHWISE_CONV_2D",
+               [T(F32, [1, 4, 8, 2], values=half_step_values(64, -1.0, 6.0)),
+                hw(name, [1, 3, 3, 2], 3, True), fbias(name, 2)],
+               [T(F32, [1, 4, 8, 2])],
+               {"padding": "SAME", "stride_w": 1, "stride_h": 1, "depth_multiplier": 1}))
     for tag, ishape, units, pc, asym, opts in [
             ("pt", [3, 20], 6, False, False, {}),
             ("pt_asym", [3, 20], 6, False, True, {}),
@@ -895,6 +921,47 @@ def hybrid_cases():
               ("LOGISTIC", ["c"], ["s"], {}), ("MUL", ["c", "s"], ["m"], {}),
               ("CONV_2D", ["m", "wh", "bh"], ["y"], {"padding": "SAME", "stride_w": 1, "stride_h": 1})],
              ["x"], ["c", "s", "y"]))
+    # ops: a float DEPTHWISE_CONV_2D (weights under 1024 elements stay float) before a hybrid
+    # 1x1 CONV_2D, as in converted MobileNets: XNNPACK's depthwise order (taps column by column)
+    name = "hybrid_net_dw_f32_conv"
+    rng = Rng(seed_of(name + "/wd"))
+    wd = T(F32, [1, 3, 3, 16], const=[f32(rng.uniform(-0.8, 0.8)) for _ in range(9 * 16)])
+    add(Case(name, {"x": act("f32", [1, 9, 10, 16], -1.0, 3.0), "wd": wd, "bd": fbias(name + "d", 16),
+                    "d": T(F32, [1, 9, 10, 16]), "wh": hw(name, [8, 1, 1, 16], 0, True), "bh": fbias(name, 8),
+                    "y": T(F32, [1, 9, 10, 8])},
+             [("DEPTHWISE_CONV_2D", ["x", "wd", "bd"], ["d"],
+               {"padding": "SAME", "stride_w": 1, "stride_h": 1, "depth_multiplier": 1,
+                "fused_activation_function": "RELU6"}),
+              ("CONV_2D", ["d", "wh", "bh"], ["y"], {"padding": "VALID", "stride_w": 1, "stride_h": 1})],
+             ["x"], ["d", "y"]))
+    # ops: a hybrid CONV_2D behind a RESIZE to a size computed from SHAPE, its input declared
+    # with shape [] as the converter writes it (the upsampling blocks of converted style-transfer
+    # models): XNNPACK's delegate refuses the rank, the builtin kernel runs the convolution
+    # (symmetric per-tensor input quantization); the same convolution on x runs as qd8
+    name = "hybrid_net_dynamic_resize_conv"
+    w3 = hw(name, [6, 3, 3, 4], 0, False)
+    add(Case(name, {"x": act("f32", [1, 5, 6, 4], -1.0, 3.0), "s": T(I32, [4]), "hw": T(I32, [2]),
+                    "two": i32c([2, 2]), "sz": T(I32, [2]), "u": T(F32, []),
+                    "b0": i32c([1]), "e0": i32c([3]), "st": i32c([1]),
+                    "w": w3, "b": fbias(name, 6),
+                    "ys": T(F32, [1, 5, 6, 6]), "yd": T(F32, [1, 10, 12, 6])},
+             [("CONV_2D", ["x", "w", "b"], ["ys"], {"padding": "SAME", "stride_w": 1, "stride_h": 1}),
+              ("SHAPE", ["x"], ["s"], {"out_type": I32}),
+              ("STRIDED_SLICE", ["s", "b0", "e0", "st"], ["hw"], {}),
+              ("MUL", ["hw", "two"], ["sz"], {}),
+              ("RESIZE_NEAREST_NEIGHBOR", ["x", "sz"], ["u"], {}),
+              ("CONV_2D", ["u", "w", "b"], ["yd"], {"padding": "SAME", "stride_w": 1, "stride_h": 1})],
+             ["x"], ["ys", "yd"]))
+    # ops: a float MEAN over the spatial axes (instance normalisation) before a hybrid CONV_2D:
+    # XNNPACK multiplies the sum by 1.0f / n (63 pixels: not a power of two)
+    name = "hybrid_net_mean_conv"
+    add(Case(name, {"x": act("f32", [1, 7, 9, 16], -1.0, 3.0), "ax": i32c([1, 2]), "m": T(F32, [1, 1, 1, 16]),
+                    "d": T(F32, [1, 7, 9, 16]), "w": hw(name, [5, 1, 1, 16], 0, False), "b": fbias(name, 5),
+                    "y": T(F32, [1, 7, 9, 5])},
+             [("MEAN", ["x", "ax"], ["m"], {"keep_dims": True}),
+              ("SUB", ["x", "m"], ["d"], {}),
+              ("CONV_2D", ["d", "w", "b"], ["y"], {"padding": "VALID", "stride_w": 1, "stride_h": 1})],
+             ["x"], ["m", "y"]))
     name = "hybrid_net_logistic_fc"
     add(Case(name, {"x": act("f32", [64, 64], -20.0, 20.0), "s": T(F32, [64, 64]),
                     "w": hw(name, [4, 64], 0, True), "b": fbias(name, 4), "y": T(F32, [64, 4])},

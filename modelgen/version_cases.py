@@ -387,7 +387,44 @@ def audio_cases(add):
               [T(F32, [1, 3, 10])], mfcc(7000, 20, 10, 10)))
 
 
+def numeric_verify_cases(add):
+    """NumericVerify (a custom operator every standard resolver registers): dequantized input -
+    float reference, for uint8 / int8 / int16 (any zero point), int8 per-axis and float16
+    inputs; with log_if_failed and tolerance >= 0.1 the run fails past tolerance x scale (the
+    cases here pass; tests/ops/test_numeric_verify.c runs the failing one). LiteRT.js registers
+    it too but reads back zeros (its output lies in the persistent arena): the classic
+    interpreter makes the references."""
+    F32, F16 = S.FLOAT32, S.FLOAT16
+
+    def nv(**o):
+        return flexbuf.map_bytes(o)
+
+    def tf(c):
+        c.engine = "tfweb"
+        add(c)
+    tf(single("numeric_verify_i8_stats", "CUSTOM:NumericVerify",
+              [T(S.INT8, [2, 3, 4], q=(f32(0.05), 3)), T(F32, [2, 3, 4], lo=-1.0, hi=1.0)],
+              [T(F32, [2, 3, 4])], nv(tolerance=0.0, log_if_failed=False)))
+    tf(single("numeric_verify_u8_checked", "CUSTOM:NumericVerify",
+              [T(S.UINT8, [4, 5], q=(f32(0.02), 128)), T(F32, [4, 5], lo=-1.0, hi=1.0)],
+              [T(F32, [4, 5])], nv(tolerance=200.0, log_if_failed=True)))
+    tf(single("numeric_verify_i16_zp", "CUSTOM:NumericVerify",
+              [T(S.INT16, [3, 7], q=(f32(0.001), 5)), T(F32, [21], lo=-30.0, hi=30.0)],
+              [T(F32, [3, 7])], nv(tolerance=0.05, log_if_failed=True)))
+    tf(single("numeric_verify_i8_per_axis", "CUSTOM:NumericVerify",
+              [T(S.INT8, [3, 4], q={"scale": [f32(0.1), f32(0.02), f32(0.05)], "zero_point": [0, 0, 0],
+                                    "quantized_dimension": 0}),
+               T(F32, [3, 4], lo=-2.0, hi=2.0)],
+              [T(F32, [3, 4])], nv(tolerance=0.09, log_if_failed=True)))
+    tf(single("numeric_verify_f16_const", "CUSTOM:NumericVerify",
+              [T(F16, [2, 3], const=[0.5, -1.25, 3.0e-5, 65504.0, -0.0, 2.0]), T(F32, [2, 3], lo=-1.0, hi=1.0)],
+              [T(F32, [2, 3])], nv(tolerance=0.0)))
+    tf(single("numeric_verify_no_keys", "CUSTOM:NumericVerify",
+              [T(S.INT8, [5], q=(f32(0.5), -2)), T(F32, [5])], [T(F32, [5])], nv()))
+
+
 def cases(add):
+    numeric_verify_cases(add)
     audio_cases(add)
     int4_weight_cases(add)
     int4_runtime_cases(add)

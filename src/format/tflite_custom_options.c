@@ -2,6 +2,7 @@
  * tflite_custom_options.h). The keys and their checks appear nowhere else in tfcc. */
 #include "format/tflite_custom_options.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -156,6 +157,23 @@ static bool is_code(const char *custom_code, const char *name) {
   return custom_code && strcmp(custom_code, name) == 0;
 }
 
+/* ops: NumericVerify (tolerance, log_if_failed). TFLite reads the map without checking it is
+ * there (no options: it reads past the buffer), so tfcc requires the map; either key may be
+ * left out (0 / false, as AsFloat / AsBool of a missing key). */
+static tfcc_status read_numeric_verify_options(const uint8_t *data, size_t len,
+                                               tfcc_numeric_verify_options *o, tfcc_err *err) {
+  tfcc_flex_ref root;
+  double tol = 0, log_failed = 0;
+  tfcc_status st = options_map(data, len, "tolerance, log_if_failed", &root, err);
+  if (st || (st = opt_num(&root, "tolerance", false, 0, &tol, err)) ||
+      (st = opt_num(&root, "log_if_failed", false, 0, &log_failed, err)))
+    return st;
+  /* AsFloat's cast, without the undefined conversion of a double beyond float's range */
+  o->tolerance = fabs(tol) > FLT_MAX && isfinite(tol) ? (float)copysign(INFINITY, tol) : (float)tol;
+  o->log_if_failed = log_failed != 0;
+  return TFCC_OK;
+}
+
 tfcc_status tfl_read_custom_options(const char *custom_code, const uint8_t *data, size_t len,
                                     tfcc_op_options *out, tfcc_err *err) {
   tfcc_op_options o;
@@ -167,6 +185,9 @@ tfcc_status tfl_read_custom_options(const char *custom_code, const uint8_t *data
   } else if (is_code(custom_code, "Mfcc")) {
     o.kind = TFCC_OPTIONS_MFCC;
     st = read_mfcc_options(data, len, &o.mfcc, err);
+  } else if (is_code(custom_code, "NumericVerify")) {
+    o.kind = TFCC_OPTIONS_NUMERIC_VERIFY;
+    st = read_numeric_verify_options(data, len, &o.numeric_verify, err);
   } else if (is_code(custom_code, "TFLite_Detection_PostProcess")) {
     o.kind = TFCC_OPTIONS_DETECTION_POSTPROCESS;
     st = read_detection_options(data, len, &o.detect, err);

@@ -86,7 +86,8 @@ typedef enum tfcc_options_kind {
   /* custom operators' FlexBuffer options (format/tflite_custom_options.c) */
   TFCC_OPTIONS_DETECTION_POSTPROCESS, /* TFLite_Detection_PostProcess */
   TFCC_OPTIONS_AUDIO_SPECTROGRAM,     /* ops: AudioSpectrogram */
-  TFCC_OPTIONS_MFCC                   /* ops: Mfcc */
+  TFCC_OPTIONS_MFCC,                  /* ops: Mfcc */
+  TFCC_OPTIONS_NUMERIC_VERIFY         /* ops: NumericVerify */
 } tfcc_options_kind;
 
 /* Conv2DOptions. */
@@ -371,6 +372,13 @@ typedef struct tfcc_mfcc_options {
   int32_t filterbank_channel_count, dct_coefficient_count;
 } tfcc_mfcc_options;
 
+/* ops: NumericVerify's custom options (tolerance as flexbuffers' AsFloat, log_if_failed as
+ * AsBool; a key left out reads 0 / false, as there). */
+typedef struct tfcc_numeric_verify_options {
+  float tolerance;
+  bool log_if_failed;
+} tfcc_numeric_verify_options;
+
 /* TFLite_Detection_PostProcess's custom options (a FlexBuffer map) are the kernel's parameters,
  * tfcc_detect_params (kernels/detect/detect_postprocess.h), checked at load. */
 typedef struct tfcc_op_options {
@@ -427,6 +435,7 @@ typedef struct tfcc_op_options {
     tfcc_detect_params detect;                      /* custom TFLite_Detection_PostProcess */
     tfcc_audio_spectrogram_options spectrogram;     /* ops: custom AudioSpectrogram */
     tfcc_mfcc_options mfcc;                         /* ops: custom Mfcc */
+    tfcc_numeric_verify_options numeric_verify;     /* ops: custom NumericVerify */
   };
 } tfcc_op_options;
 

@@ -20,6 +20,7 @@ typedef struct dw_params {
   tfcc_f32_fast f32; /* float32: only its once-only fallback log (weights used in place) */
   tfcc_q8_fast q8;   /* int8/uint8: filter packed for the q8 depthwise kernels */
   tfcc_hybrid *hyb;  /* float32 input with int8 filter (ops/hybrid.h), else NULL */
+  bool xnn_f32;      /* ops: float32 in a hybrid model, TFLITE mode: XNNPACK's order */
 } dw_params;
 
 static void dw_release(void *p) {
@@ -49,6 +50,9 @@ static tfcc_status dw_init(tfcc_init_ctx *ctx) {
     dw_release(p);
     return st;
   }
+  const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, 0), *f = tfcc_conv_ir_input(ctx, 1);
+  p->xnn_f32 = !p->hyb && in && f && in->dtype == TFCC_FLOAT32 && f->dtype == TFCC_FLOAT32 &&
+               tfcc_hybrid_xnn_float(ctx);
   ctx->params = p;
   return TFCC_OK;
 }
@@ -166,6 +170,10 @@ static tfcc_status dw_eval(tfcc_op_ctx *ctx) {
     case TFCC_FLOAT32: {
       float lo, hi;
       tfcc_act_range_f32(p->o.act, &lo, &hi);
+      if (p->xnn_f32) {
+        tfcc_hybrid_xnn_dwconv(ctx, &g, f->data, bd, lo, hi);
+        return TFCC_OK;
+      }
       if (ctx->scratch_bytes >= tfcc_f32_dwconv_scratch_bytes(&g)) {
         tfcc_f32_dwconv(ctx->pool, ctx->ks->f32_dwconv, &g, in->data, f->data, bd, lo, hi,
                         out->data, ctx->scratch);

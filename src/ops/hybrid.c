@@ -31,8 +31,23 @@ bool tfcc_hybrid_applies(const tfcc_init_ctx *ctx, int32_t in_idx, int32_t w_idx
   return in && w && in->dtype == TFCC_FLOAT32 && w->dtype == TFCC_INT8;
 }
 
+/* ops: a CONV_2D / DEPTHWISE_CONV_2D / MEAN whose input the file declares with a rank other
+ * than 4 (converters write [] where the shape is only known while running, e.g. behind a RESIZE
+ * to a size computed from SHAPE): XNNPACK's delegate checks the declared rank when it partitions
+ * the graph and leaves such a node to TFLite's builtin kernels. */
+static bool input_rank_unknown(const tfcc_init_ctx *ctx) {
+  const tfcc_ir_node *n = ctx->node;
+  if (!n || !ctx->sg || n->n_inputs < 1 || n->inputs[0] < 0 || n->inputs[0] >= ctx->sg->n_tensors)
+    return false;
+  if (n->builtin != TFCC_OP_CONV_2D && n->builtin != TFCC_OP_DEPTHWISE_CONV_2D &&
+      n->builtin != TFCC_OP_MEAN)
+    return false;
+  return ctx->sg->tensors[n->inputs[0]].rank != 4;
+}
+
 bool tfcc_hybrid_xnn_float(const tfcc_init_ctx *ctx) {
   if (ctx->quant_compat != TFCC_QUANT_COMPAT_TFLITE || !ctx->sg) return false;
+  if (input_rank_unknown(ctx)) return false; /* ops: not delegated, builtin kernels */
   const tfcc_ir_subgraph *sg = ctx->sg;
   for (int32_t i = 0; i < sg->n_nodes; i++) {
     const tfcc_ir_node *n = &sg->nodes[i];
@@ -75,6 +90,33 @@ void tfcc_hybrid_xnn_conv(tfcc_op_ctx *ctx, const tfcc_xnn_f32_kernel *k, const 
   j.rows_per_task = j.rows >= 64 ? 4 : 1;
   tfcc_threadpool_run(ctx->pool, (size_t)((j.rows + j.rows_per_task - 1) / j.rows_per_task),
                       xnn_conv_task, &j);
+}
+
+/* ops: float depthwise in XNNPACK's order, rows split as for the convolution above */
+typedef struct xnn_dw_job {
+  const tfcc_conv_geom *g;
+  const float *in, *filter, *bias;
+  int32_t rows_per_task, rows;
+  float lo, hi;
+  float *out;
+} xnn_dw_job;
+
+static void xnn_dw_task(void *ctx, size_t t, int thread) {
+  (void)thread;
+  const xnn_dw_job *j = ctx;
+  const int32_t r0 = (int32_t)t * j->rows_per_task;
+  const int32_t r1 = r0 + j->rows_per_task < j->rows ? r0 + j->rows_per_task : j->rows;
+  tfcc_xnn_dwconv_f32_rows(j->g, j->in, j->filter, j->bias, j->lo, j->hi, j->out, r0, r1);
+}
+
+void tfcc_hybrid_xnn_dwconv(tfcc_op_ctx *ctx, const tfcc_conv_geom *g, const float *filter,
+                            const float *bias, float lo, float hi) {
+  xnn_dw_job j = {g,  ctx->in[0]->data, filter, bias, 1, g->batches * g->out_h, lo,
+                  hi, ctx->out[0]->data};
+  if (j.rows <= 0 || g->out_w <= 0) return;
+  j.rows_per_task = j.rows >= 64 ? 4 : 1;
+  tfcc_threadpool_run(ctx->pool, (size_t)((j.rows + j.rows_per_task - 1) / j.rows_per_task),
+                      xnn_dw_task, &j);
 }
 
 void tfcc_hybrid_free(tfcc_hybrid *h) {
@@ -171,7 +213,9 @@ static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t
   h->dw = tfcc_hyb_dwconv_select(ctx->isa);
   h->rnd = tfcc_hyb_round_select(ctx->isa);
   h->qd8_rows = tfcc_hyb_qd8_rows_select(ctx->isa);
-  const bool tflite = ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE;
+  /* ops: a node XNNPACK does not take (input_rank_unknown) runs the builtin kernels, as in
+   * REFERENCE mode */
+  const bool tflite = ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE && !input_rank_unknown(ctx);
   if (op == TFCC_HYB_DW) {
     h->scheme = TFCC_HYB_ASYM;
   } else if (tflite) {

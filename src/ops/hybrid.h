@@ -77,6 +77,9 @@ struct tfcc_xnn_f32_kernel;
 void tfcc_hybrid_xnn_conv(tfcc_op_ctx *ctx, const struct tfcc_xnn_f32_kernel *k, const float *wp,
                           int32_t ocp, const tfcc_conv_geom *g, const float *bias, float lo,
                           float hi);
+/* ops: float32 DEPTHWISE_CONV_2D in that arithmetic (tfcc_xnn_dwconv_f32_rows), in row tasks. */
+void tfcc_hybrid_xnn_dwconv(tfcc_op_ctx *ctx, const tfcc_conv_geom *g, const float *filter,
+                            const float *bias, float lo, float hi);
 
 /* Kernel name for inspect / bench. */
 const char *tfcc_hybrid_kernel(const tfcc_hybrid *h);

@@ -187,4 +187,5 @@
   X("TFLite_Detection_PostProcess", detection_postprocess) \
   X("AudioSpectrogram", audio_spectrogram) /* ops */ \
   X("Mfcc", mfcc)                          /* ops */ \
+  X("NumericVerify", numeric_verify)       /* ops */ \
   /* end of list */

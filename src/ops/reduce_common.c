@@ -12,6 +12,7 @@
 #include "kernels/ref/quant_util.h"
 #include "kernels/ref/reduce.h"
 #include "ops/f32_fast.h"
+#include "ops/hybrid.h"
 
 static const char *const k_names[] = {"MEAN",       "SUM",        "REDUCE_PROD", "REDUCE_MAX",
                                       "REDUCE_MIN", "REDUCE_ANY", "REDUCE_ALL"};
@@ -91,6 +92,20 @@ static tfcc_status setup(tfcc_op_ctx *ctx, tfcc_reduce_op op, reduce_setup *su) 
   return TFCC_OK;
 }
 
+/* ops: a float32 4-D input reduced over the constant axes {1, 2} (int32, either order, negative
+ * counted from the end), the spatial mean XNNPACK's delegate takes. */
+static bool xnn_spatial_mean(const tfcc_init_ctx *ctx) {
+  const tfcc_ir_node *n = ctx->node;
+  const tfcc_ir_tensor *in = &ctx->sg->tensors[n->inputs[0]], *ax = &ctx->sg->tensors[n->inputs[1]];
+  if (n->inputs[0] < 0 || n->inputs[0] >= ctx->sg->n_tensors || in->dtype != TFCC_FLOAT32 ||
+      in->rank != 4 || ax->dtype != TFCC_INT32 || ax->data_bytes != 2 * sizeof(int32_t))
+    return false;
+  int32_t a[2];
+  memcpy(a, ax->data, sizeof a);
+  for (int k = 0; k < 2; k++) a[k] = a[k] < 0 ? a[k] + 4 : a[k];
+  return (a[0] == 1 && a[1] == 2) || (a[0] == 2 && a[1] == 1);
+}
+
 tfcc_status tfcc_reduce_op_init(tfcc_init_ctx *ctx) {
   tfcc_reduce_params *p = calloc(1, sizeof *p);
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory");
@@ -98,6 +113,8 @@ tfcc_status tfcc_reduce_op_init(tfcc_init_ctx *ctx) {
   const tfcc_ir_node *n = ctx->node;
   if (n && ctx->sg && n->n_inputs >= 2 && n->inputs[1] >= 0 && n->inputs[1] < ctx->sg->n_tensors)
     p->axis_const = ctx->sg->tensors[n->inputs[1]].data != NULL;
+  p->xnn_f32_mean = n && n->builtin == TFCC_OP_MEAN && p->axis_const && xnn_spatial_mean(ctx) &&
+                    tfcc_hybrid_xnn_float(ctx);
   ctx->params = p;
   return TFCC_OK;
 }
@@ -265,6 +282,12 @@ static tfcc_status eval_mean(tfcc_op_ctx *ctx, const reduce_setup *su) {
       float *y = out->data;
       ctx->ks->rsum->sum_f32(in->data, o, r, i, y);
       const float n = (float)s->reduce_count;
+      const tfcc_reduce_params *p = ctx->params;
+      if (p && p->xnn_f32_mean) { /* ops: XNNPACK multiplies by the reciprocal */
+        const float inv = 1.0f / n;
+        for (int64_t j = 0; j < s->out_count; j++) y[j] = y[j] * inv;
+        return TFCC_OK;
+      }
       for (int64_t j = 0; j < s->out_count; j++) y[j] = y[j] / n;
       return TFCC_OK;
     }

@@ -22,6 +22,8 @@ typedef enum tfcc_reduce_op {
 typedef struct tfcc_reduce_params {
   int quant_compat;
   bool axis_const;    /* the axis tensor is a model constant (XNNPACK needs static axes) */
+  bool xnn_f32_mean;  /* ops: float32 MEAN over axes {1, 2} of a 4-D input in a hybrid model,
+                         TFLITE mode: XNNPACK's mean (the sum times 1.0f / n, not divided) */
   atomic_bool logged; /* KERNEL_FALLBACK noted */
 } tfcc_reduce_params;
 tfcc_status tfcc_reduce_op_init(tfcc_init_ctx *ctx);

@@ -48,10 +48,11 @@ static void walk(const tfcc_graph *g) {
       touch(node->custom_options, node->custom_options_len);
       /* typed options (verified at load): the kind of the operator (a custom operator tfcc
        * knows by name carries its own kind), arrays within bounds */
-      const bool custom_kind = node->builtin == TFCC_OP_CUSTOM &&
-                               (node->opts.kind == TFCC_OPTIONS_DETECTION_POSTPROCESS ||
-                                node->opts.kind == TFCC_OPTIONS_AUDIO_SPECTROGRAM ||
-                                node->opts.kind == TFCC_OPTIONS_MFCC);
+      const bool custom_kind =
+          node->builtin == TFCC_OP_CUSTOM &&
+          (node->opts.kind == TFCC_OPTIONS_DETECTION_POSTPROCESS ||
+           node->opts.kind == TFCC_OPTIONS_AUDIO_SPECTROGRAM ||
+           node->opts.kind == TFCC_OPTIONS_MFCC || node->opts.kind == TFCC_OPTIONS_NUMERIC_VERIFY);
       if (node->opts.kind != tfcc_options_kind_of(node->builtin) && !custom_kind) abort();
       if (node->opts.kind == TFCC_OPTIONS_RESHAPE)
         for (uint32_t i = 0; i < node->opts.reshape.n_new_shape && i < TFCC_MAX_RANK; i++)

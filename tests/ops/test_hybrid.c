@@ -544,6 +544,14 @@ static void test_reference_mode(void) {
     run_exact_case(rt, src, "hybrid_net_conv_silu_conv", 0, "conformance", o);
   for (int o = 0; o < 2; o++)
     run_exact_case(rt, src, "hybrid_net_logistic_fc", 0, "conformance", o);
+  /* ops: XNNPACK-exact float DEPTHWISE_CONV_2D before a hybrid 1x1 CONV_2D */
+  for (int o = 0; o < 2; o++)
+    run_exact_case(rt, src, "hybrid_net_dw_f32_conv", 0, "conformance", o);
+  /* ops: XNNPACK's float MEAN before a hybrid CONV_2D */
+  for (int o = 0; o < 2; o++) run_exact_case(rt, src, "hybrid_net_mean_conv", 0, "conformance", o);
+  /* ops: a hybrid CONV_2D on a tensor TFLite sizes while running: builtin arithmetic */
+  for (int o = 0; o < 2; o++)
+    run_exact_case(rt, src, "hybrid_net_dynamic_resize_conv", 0, "conformance", o);
   tfcc_runtime_destroy(rt);
 }
 

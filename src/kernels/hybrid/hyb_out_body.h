@@ -239,22 +239,22 @@ void HO_CAT(tfcc_hyb_minmax_, TFCC_HO_ISA)(const float *x, size_t n, float *lo, 
   HO_CAT(ho_minmax_, TFCC_HO_ISA)(x, n, lo, hi);
 }
 
-/* Element of the sym / asym quantizers (quantize.h, tfcc_hyb_round_fn): round half away from
- * zero as the truncation plus or minus one where the (exact) remainder is at least one half in
- * magnitude, which is roundf; in GCC / Clang vectors of HO_W lanes. Clamping to +-256 first
- * keeps every value inside int32 (NaN goes to -256, where the portable loop's conversion would
- * be undefined). */
+/* Element of the sym / asym quantizers (quantize.h, tfcc_hyb_round_fn): zp + x * inv in float
+ * (as TFLite's AsymmetricQuantizeFloats), rounded half away from zero as the truncation plus or
+ * minus one where the (exact) remainder is at least one half in magnitude, which is roundf; in
+ * GCC / Clang vectors of HO_W lanes. Clamping to +-256 first keeps every value inside int32
+ * (NaN goes to -256, where the portable loop's conversion would be undefined). */
 typedef int8_t ho_b __attribute__((vector_size(HO_W)));
 typedef int16_t ho_h __attribute__((vector_size(2 * HO_W)));
 
 static inline int32_t HO_CAT(ho_round1_, TFCC_HO_ISA)(float v, int32_t zp, int32_t qmin,
                                                       int32_t qmax) {
+  v = v + (float)zp;
   v = v > -256.0f ? v : -256.0f;
   v = v < 256.0f ? v : 256.0f;
   int32_t t = (int32_t)v;
   const float f = v - (float)t;
   t += f >= 0.5f ? 1 : f <= -0.5f ? -1 : 0;
-  t += zp;
   t = t < qmin ? qmin : t;
   return t > qmax ? qmax : t;
 }
@@ -268,15 +268,17 @@ void HO_CAT(tfcc_hyb_round_, TFCC_HO_ISA)(const float *restrict x, size_t n, flo
   const ho_v vinv = (ho_v){0} + inv, lo = (ho_v){0} - 256.0f, hi = (ho_v){0} + 256.0f;
   const ho_v half = (ho_v){0} + 0.5f, mhalf = (ho_v){0} - 0.5f;
   const ho_i vzp = (ho_i){0} + zp, vmin = (ho_i){0} + qmin, vmax = (ho_i){0} + qmax;
+  const ho_v vzpf = (ho_v){0} + (float)zp;
   for (; i + HO_W <= n; i += HO_W) {
     ho_v v;
     memcpy(&v, x + i, sizeof v);
     v = v * vinv;
+    v = v + vzpf;      /* a separate rounding: no fused multiply-add */
     v = HO_MAX(v, lo); /* v > lo ? v : lo */
     v = HO_MIN(v, hi); /* v < hi ? v : hi */
     ho_i t = __builtin_convertvector(v, ho_i);
     const ho_v f = v - __builtin_convertvector(t, ho_v);
-    t = t - (ho_i)(f >= half) + (ho_i)(f <= mhalf) + vzp; /* true lanes are -1 */
+    t = t - (ho_i)(f >= half) + (ho_i)(f <= mhalf); /* true lanes are -1 */
     ho_i m = t < vmin;
     t = (m & vmin) | (~m & t);
     m = t > vmax;

@@ -134,11 +134,15 @@ static void quantize_asym(const float *x, size_t n, void *q, bool centered, floa
     rnd(x, n, inv, nz, -128, 127, q, centered);
     return;
   }
+  const float fz = (float)nz;
   for (size_t i = 0; i < n; i++) {
-    const float v = round_away(inv * x[i]);
+    /* the zero point added in float before rounding, as TFLite (TfLiteRound(offset + x * inv)):
+     * a sum that rounds to a half rounds away from zero from there */
+    const float p = inv * x[i];
+    const float v = round_away(fz + p);
     /* |v| <= 2^31 is not guaranteed for extreme inputs: clamp in float first */
     const float c = v < -256.0f ? -256.0f : v > 256.0f ? 256.0f : v;
-    int32_t t = (int32_t)c + nz;
+    int32_t t = (int32_t)c;
     t = t < -128 ? -128 : t > 127 ? 127 : t;
     if (centered)
       ((int16_t *)q)[i] = (int16_t)(t - nz);

@@ -10,7 +10,8 @@
  *   sym   TFLite's builtin SymmetricQuantizeFloats: r = max(|lo|, |hi|), scale = r / 127,
  *         q = clamp(round(x * (127 / r)), -127, 127) (round half away from zero), zp 0.
  *   asym  TFLite's builtin AsymmetricQuantizeFloats: scale = (range) / 255 and the zero point
- *         in double, q = clamp(round(x * (1 / scale)) + zp) (half away from zero).
+ *         in double, q = clamp(round(zp + x * (1 / scale))), the sum in float, rounded half
+ *         away from zero (not round(x / scale) + zp: the float sum can round to a half).
  *
  * An all-zero group gets scale 1 and every q equal to its zero point (0, or 127 for qd8). */
 #ifndef TFCC_KERNELS_HYBRID_QUANTIZE_H
@@ -33,7 +34,7 @@ typedef enum tfcc_hyb_scheme {
 /* Smallest and largest value of x[0..n), n >= 1 (vectorised builds: hyb_out.h). */
 typedef void (*tfcc_hyb_minmax_fn)(const float *x, size_t n, float *lo, float *hi);
 
-/* v = clamp(round_half_away(clamp(x[i] * inv, -256, 256)) + zp, qmin, qmax), the element of
+/* v = clamp(round_half_away(clamp(zp + x[i] * inv, -256, 256)), qmin, qmax) (float sum), the element of
  * the sym and asym schemes (vectorised builds: hyb_out.h), stored as int8 q[i] = v, or
  * (centered) as int16 q[i] = v - zp (in [-255, 255]). */
 typedef void (*tfcc_hyb_round_fn)(const float *x, size_t n, float inv, int32_t zp, int32_t qmin,

@@ -24,3 +24,49 @@ float *tfcc_xnn_conv_pack(const float *w_ohwi, int32_t out_c, int32_t kdim, int3
   *ocp = (int32_t)o4;
   return wp;
 }
+
+void tfcc_xnn_dwconv_f32_rows(const tfcc_conv_geom *g, const float *in, const float *filter,
+                              const float *bias, float lo, float hi, float *out, int32_t r0,
+                              int32_t r1) {
+  const int32_t oc_n = g->out_c, mult = g->in_c > 0 ? g->out_c / g->in_c : 1;
+  for (int32_t r = r0; r < r1; r++) {
+    const int32_t b = r / g->out_h, oy = r % g->out_h;
+    for (int32_t ox = 0; ox < g->out_w; ox++) {
+      float *o = out + ((size_t)r * (size_t)g->out_w + (size_t)ox) * (size_t)oc_n;
+      for (int32_t c = 0; c < oc_n; c++) o[c] = bias ? bias[c] : 0.0f;
+      for (int32_t kx = 0; kx < g->filter_w; kx++)
+        for (int32_t ky = 0; ky < g->filter_h; ky++) {
+          const int32_t iy = oy * g->stride_h - g->pad_h + ky * g->dil_h;
+          const int32_t ix = ox * g->stride_w - g->pad_w + kx * g->dil_w;
+          const float *w = filter + ((size_t)ky * (size_t)g->filter_w + (size_t)kx) * (size_t)oc_n;
+          if (iy < 0 || iy >= g->in_h || ix < 0 || ix >= g->in_w) {
+            for (int32_t c = 0; c < oc_n; c++) {
+              const float p = 0.0f * w[c];
+              o[c] = o[c] + p;
+            }
+            continue;
+          }
+          const float *x =
+              in + (((size_t)b * (size_t)g->in_h + (size_t)iy) * (size_t)g->in_w + (size_t)ix) *
+                       (size_t)g->in_c;
+          if (mult == 1) { /* the usual case, without the division (vectorises) */
+            for (int32_t c = 0; c < oc_n; c++) {
+              const float p = x[c] * w[c];
+              o[c] = o[c] + p;
+            }
+            continue;
+          }
+          for (int32_t c = 0; c < oc_n; c++) {
+            const float p = x[c / mult] * w[c];
+            o[c] = o[c] + p;
+          }
+        }
+      for (int32_t c = 0; c < oc_n; c++) {
+        float v = o[c];
+        v = lo < v ? v : lo;
+        v = v < hi ? v : hi;
+        o[c] = v;
+      }
+    }
+  }
+}

@@ -32,6 +32,15 @@ typedef void (*tfcc_xnn_conv_rows_fn)(const tfcc_conv_geom *g, const float *in, 
                                       int32_t ocp, const float *bias, float lo, float hi,
                                       float *out, int32_t r0, int32_t r1);
 
+/* DEPTHWISE_CONV_2D (ops): XNNPACK's f32 dwconv order: acc = bias (0 without one), then the
+ * filter taps column by column (kx outer, ky inner; padding taps add 0 * w), acc = acc + x * w
+ * (rounded product, rounded sum); clamp as wasm pmax / pmin (lo, then hi). Output rows [r0, r1)
+ * of the batch-flattened output; filter [1, fh, fw, out_c], out channel o reads input channel
+ * o / (out_c / in_c). One portable loop over channels (the compiler vectorises it). */
+void tfcc_xnn_dwconv_f32_rows(const tfcc_conv_geom *g, const float *in, const float *filter,
+                              const float *bias, float lo, float hi, float *out, int32_t r0,
+                              int32_t r1);
+
 /* One variant per instruction set (the same bits from each: lanes only change the width). */
 typedef struct tfcc_xnn_f32_kernel {
   const char *name;
