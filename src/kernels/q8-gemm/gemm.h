@@ -18,7 +18,7 @@
  * [kpad/4 groups x NR columns x 4 bytes], zero past N and past K; kpad is K rounded up to the
  * kernel's depth block (tfcc_q8_gemm_k_block: 4, or 64 for AMX tile kernels); the I8MM kernel
  * has 8-byte groups of column pairs instead (tfcc_q8_gemm_pair_layout), the WebAssembly kernel
- * 2-byte groups (tfcc_q8_gemm_c2_layout). */
+ * groups of 2 int16 (tfcc_q8_gemm_c2_layout: twice the bytes). */
 #ifndef TFCC_KERNELS_Q8_GEMM_GEMM_H
 #define TFCC_KERNELS_Q8_GEMM_GEMM_H
 
@@ -115,9 +115,10 @@ bool tfcc_q8_gemm_is_amx(const tfcc_q8_gemm_kernel *k);
  * UMMLA operands): group g, column j at g * NR * 8 + (j / 2) * 16 + (j % 2) * 8; depth
  * padded to 8. Every other kernel: the 4-byte groups of the layout above. */
 bool tfcc_q8_gemm_pair_layout(const tfcc_q8_gemm_kernel *k);
-/* Panels of 2-byte depth groups (the WebAssembly kernel's i32x4.dot_i16x8 operands): pair g,
- * column j at g * NR * 2 + j * 2; depth padded to 8 (the kernel widens 8 bytes of a row at a
- * time). */
+/* Panels of 2-element depth groups of int16 (the WebAssembly kernel's i32x4.dot_i16x8
+ * operands, the stored bytes widened at packing as the kernel reads them: sign-extended for
+ * int8, zero-extended for uint8): pair g, column j at int16 element g * NR * 2 + j * 2; depth
+ * padded to 8 (the kernel widens 8 bytes of a row at a time). */
 bool tfcc_q8_gemm_c2_layout(const tfcc_q8_gemm_kernel *k);
 /* Kernels that run the hybrid float output stage themselves (tfcc_q8_out.hyb): the
  * AVX512-VNNI one; the others store the int32 tile for the driver's stage. */
@@ -151,7 +152,9 @@ size_t tfcc_q8_pack_layout(const tfcc_q8_gemm_kernel *k, bool is_signed, int32_t
 void tfcc_q8_pack_fill(tfcc_q8_packed *out, const void *src, const int32_t *bias,
                        const tfcc_conv_requant *r, uint8_t *w, size_t bytes);
 static inline size_t tfcc_q8_panel_bytes(const tfcc_q8_packed *p) {
-  return (size_t)p->k->nr * (8u + (size_t)p->kpad);
+  /* the WebAssembly kernel's weights are int16 (tfcc_q8_gemm_c2_layout) */
+  const size_t wb = p->k->isa == TFCC_ISA_WASMSIMD ? 2u : 1u;
+  return (size_t)p->k->nr * (8u + wb * (size_t)p->kpad);
 }
 
 struct tfcc_threadpool;

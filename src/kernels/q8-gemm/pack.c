@@ -64,9 +64,10 @@ void tfcc_q8_pack_fill(tfcc_q8_packed *out, const void *src, const int32_t *bias
         const uint8_t v = (uint8_t)(row[kk] ^ wx);
         if (pairs)
           pw[(kk / 8) * nr * 8 + (j / 2) * 16 + (j % 2) * 8 + kk % 8] = v;
-        else if (c2)
-          pw[(kk / 2) * nr * 2 + j * 2 + kk % 2] = v;
-        else
+        else if (c2) {
+          const int16_t e = stored_signed ? (int16_t)(int8_t)v : (int16_t)v;
+          memcpy(pw + ((kk / 2) * nr * 2 + j * 2 + kk % 2) * 2, &e, 2);
+        } else
           pw[(kk / 4) * nr * 4 + j * 4 + kk % 4] = v;
         sum += stored_signed ? (uint32_t)(int32_t)(int8_t)v : (uint32_t)v;
       }

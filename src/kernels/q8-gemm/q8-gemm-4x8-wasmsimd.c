@@ -1,11 +1,15 @@
 /* q8 GEMM micro-kernel, WebAssembly SIMD128: 4 rows x 8 columns over depth pairs (the "c2"
- * panel layout, tfcc_q8_gemm_c2_layout: per pair of depth bytes, columns 0-7 two bytes each,
- * depth padded to 8). Weights stored unchanged (both operands of one signedness, kz = fo).
- * Per 8 depth bytes each row's bytes are loaded widened to i16x8 once (v128.load8x8); per pair
- * p the row's pair p, broadcast to four lanes (one i32x4 shuffle), meets the pair's columns
- * 0-3 and 4-7 (v128.load8x8 each) in i32x4.dot_i16x8: one int32 lane per column, so a row
- * needs 2 accumulators, not 4 (8 accumulators, 4 rows, 2 weight vectors and a broadcast fit
- * the 16 SIMD registers of x86-64 engines: the 4-depth layout's 16 accumulators spilled).
+ * panel layout, tfcc_q8_gemm_c2_layout: per pair of depth elements, columns 0-7 two int16
+ * each, the weight bytes widened at packing, depth padded to 8; both operands of one
+ * signedness, kz = fo). Rows in the lanes: column j's accumulator holds rows 0-3. Per 8 depth
+ * bytes each row's bytes are loaded widened to i16x8 once (v128.load8x8) and the four rows
+ * transposed (8 unpacks) into one vector per depth pair (pair p of rows 0-3 in its i32 lanes);
+ * per pair and column the column's two int16 are broadcast from the panel (v128.load32_splat,
+ * a load only) into i32x4.dot_i16x8: 32 dot products, 32 adds, 32 broadcast loads and 12
+ * other vector instructions per 256 products, 8 accumulators + 4 pair vectors + 2 temporaries
+ * live (x86-64 engines allocate 15 of the 16 SIMD registers). The former layout (rows'
+ * pairs broadcast by shuffles, weights widened per tile) had 16 shuffles, 8 widening loads
+ * and ~18 spill moves per 256 products.
  * Products of two widened bytes fit i16 x i16 -> i32 exactly (|s8 x s8| <= 16384, u8 x u8 <=
  * 65025), so the sums wrap modulo 2^32 exactly as the reference's int32 does. Output stage: the
  * int32 tile (o->c32) or float requantization as tfcc_requant_fp32 (round half to even, by the
@@ -36,33 +40,21 @@ static inline out_consts out_init(const tfcc_q8_out *o) {
   return k;
 }
 
-static inline v128_t requant4(v128_t acc, const float *scale, const out_consts *k) {
-  v128_t f = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(acc), wasm_v128_load(scale));
+/* Column j's four rows: float requantization with the column's scale, + zp. */
+static inline v128_t requant_col(v128_t acc, const float *scale, const out_consts *k) {
+  v128_t f = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(acc), wasm_v128_load32_splat(scale));
   f = f32v_min(k->hi, f32v_max(k->lo, f)); /* NaN passes, as the scalar clamp */
   return wasm_i32x4_sub(wasm_f32x4_add(f, k->magic), k->magic_zp);
 }
 
-static inline void store_row(size_t i, size_t nc, v128_t v0, v128_t v1, const int32_t *bias,
-                             const int32_t *row_add, const float *scale, const tfcc_q8_out *o,
-                             const out_consts *k) {
-  const v128_t ra = wasm_i32x4_splat(row_add[i]);
-  v0 = wasm_i32x4_add(wasm_i32x4_add(v0, wasm_v128_load(bias)), ra);
-  v1 = wasm_i32x4_add(wasm_i32x4_add(v1, wasm_v128_load(bias + 4)), ra);
-  if (o->c32) {
-    wasm_v128_store(o->c32 + i * NR, v0);
-    wasm_v128_store(o->c32 + i * NR + 4, v1);
-    return;
-  }
-  const v128_t q0 = requant4(v0, scale, k), q1 = requant4(v1, scale + 4, k);
-  /* low byte of each lane (a truncation, as the scalar kernel's (uint8_t) cast) */
-  const v128_t b =
-      wasm_i8x16_shuffle(q0, q1, 0, 4, 8, 12, 16, 20, 24, 28, 0, 4, 8, 12, 16, 20, 24, 28);
+/* Row i's 8 bytes (low half of r) to the output; nc < 8 through a buffer. */
+static inline void store_row(size_t i, size_t nc, v128_t r, const tfcc_q8_out *o) {
   if (nc >= NR) {
-    wasm_v128_store64_lane(o->c + i * o->c_stride, b, 0);
+    wasm_v128_store64_lane(o->c + i * o->c_stride, r, 0);
     return;
   }
   uint8_t tmp[16];
-  wasm_v128_store(tmp, b);
+  wasm_v128_store(tmp, r);
   memcpy(o->c + i * o->c_stride, tmp, nc);
 }
 
@@ -73,53 +65,118 @@ static inline const uint8_t *tail8(uint8_t *tmp, const uint8_t *p, size_t n) {
   return tmp;
 }
 
-/* Row r's accumulators (columns 0-3, 4-7): named variables, not an array (an array indexed by
- * the run-time row count ends up in linear memory). */
-#define ROW_DOT(r, P) \
+/* Column j's accumulator c##j (rows 0-3 in its lanes) += pair P of the four rows (a##P) times
+ * column j's pair P, pre-widened at packing: one load32_splat, no extend. */
+#define COL(j, P) \
+  c##j = wasm_i32x4_add(c##j, wasm_i32x4_dot_i16x8(xp##P, wsplat(pw + 32 * P + 4 * j))); \
+  ORDER();
+/* An empty asm with a memory clobber: no load moves across it. Without it LLVM hoists all 32
+ * broadcasts of a step to its top (and gives each its own pointer), and V8, which keeps the
+ * order of the loads, spills most of them. */
+#define ORDER() __asm__ volatile("" ::: "memory")
+/* pw as a value LLVM cannot see through: else loop strength reduction keeps one pointer per
+ * weight load (32, spilled to the stack). */
+#define OPAQUE(p) __asm__("" : "+r"(p))
+/* Column j's pair at p, broadcast, its address computed in the wasm code (an opaque add) rather
+ * than in the load's offset: V8 (Node 20) hoists base + offset of each of the 32 distinct
+ * offsets out of the loop and spills them. */
+static inline v128_t wsplat(const uint8_t *p) {
+  OPAQUE(p);
+  return wasm_v128_load32_splat(p);
+}
+#define PAIR(P) COL(0, P) COL(1, P) COL(2, P) COL(3, P) COL(4, P) COL(5, P) COL(6, P) COL(7, P)
+/* 8 depth bytes of rows 0-3 (at p0..p3), widened once, transposed so that xp##P holds pair P of
+ * rows 0-3 (one i32 lane each) */
+#define STEP(LOADX, p0, p1, p2, p3) \
   { \
-    const v128_t xs = wasm_i32x4_shuffle(x##r, x##r, P, P, P, P); \
-    c##r##0 = wasm_i32x4_add(c##r##0, wasm_i32x4_dot_i16x8(xs, w0)); \
-    c##r##1 = wasm_i32x4_add(c##r##1, wasm_i32x4_dot_i16x8(xs, w1)); \
-  }
-#define PAIR(P, LOADW) \
-  { \
-    const v128_t w0 = LOADW(pw + 16 * P), w1 = LOADW(pw + 16 * P + 8); \
-    ROW_DOT(0, P) \
-    ROW_DOT(1, P) \
-    ROW_DOT(2, P) \
-    ROW_DOT(3, P) \
-  }
-/* 8 depth bytes: rows r at p##r, widened once */
-#define STEP(LOADW, p0, p1, p2, p3) \
-  { \
-    const v128_t x0 = LOADW(p0), x1 = LOADW(p1), x2 = LOADW(p2), x3 = LOADW(p3); \
-    PAIR(0, LOADW) \
-    PAIR(1, LOADW) \
-    PAIR(2, LOADW) \
-    PAIR(3, LOADW) \
+    const v128_t x0 = LOADX(p0), x1 = LOADX(p1), x2 = LOADX(p2), x3 = LOADX(p3); \
+    const v128_t t0 = wasm_i32x4_shuffle(x0, x1, 0, 4, 1, 5); \
+    const v128_t t1 = wasm_i32x4_shuffle(x2, x3, 0, 4, 1, 5); \
+    const v128_t t2 = wasm_i32x4_shuffle(x0, x1, 2, 6, 3, 7); \
+    const v128_t t3 = wasm_i32x4_shuffle(x2, x3, 2, 6, 3, 7); \
+    const v128_t xp0 = wasm_i64x2_shuffle(t0, t1, 0, 2), xp1 = wasm_i64x2_shuffle(t0, t1, 1, 3); \
+    PAIR(0) \
+    PAIR(1) \
+    const v128_t xp2 = wasm_i64x2_shuffle(t2, t3, 0, 2), xp3 = wasm_i64x2_shuffle(t2, t3, 1, 3); \
+    PAIR(2) \
+    PAIR(3) \
   }
 
-#define TILE(LOADW) \
+/* Columns c0..c3 (rows in lanes) to rows r0..r3 (columns in lanes). */
+#define TRANSPOSE4(c0, c1, c2, c3, r0, r1, r2, r3) \
+  { \
+    const v128_t u0 = wasm_i32x4_shuffle(c0, c1, 0, 4, 1, 5); \
+    const v128_t u1 = wasm_i32x4_shuffle(c2, c3, 0, 4, 1, 5); \
+    const v128_t u2 = wasm_i32x4_shuffle(c0, c1, 2, 6, 3, 7); \
+    const v128_t u3 = wasm_i32x4_shuffle(c2, c3, 2, 6, 3, 7); \
+    r0 = wasm_i64x2_shuffle(u0, u1, 0, 2); \
+    r1 = wasm_i64x2_shuffle(u0, u1, 1, 3); \
+    r2 = wasm_i64x2_shuffle(u2, u3, 0, 2); \
+    r3 = wasm_i64x2_shuffle(u2, u3, 1, 3); \
+  }
+
+/* The accumulators start at bias (column j, splat) + row_add (rows 0-3). The output stage
+ * requantizes column by column (rows in lanes), narrows the eight columns to bytes with
+ * saturation (NARROW8: i8x16 / u8x16 narrow, the output's signedness; the values are in
+ * [act_min, act_max] already, so the saturation changes nothing: the same bytes as the
+ * scalar truncation) and transposes the 4 x 8 bytes with two byte shuffles. */
+#define TILE(LOADX, NARROW8) \
   const uint8_t *pw = (const uint8_t *)w + NR * 8; \
   const int32_t *bias = w; \
   const float *scale = (const float *)(const void *)((const uint8_t *)w + NR * 4); \
   const uint8_t *a0 = a[0], *a1 = a[1], *a2 = a[2], *a3 = a[3]; \
-  v128_t c00 = wasm_i32x4_splat(0), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, \
-         c30 = c00, c31 = c00; \
+  const v128_t ra = wasm_v128_load(row_add); \
+  v128_t c0 = wasm_i32x4_add(wasm_v128_load32_splat(bias + 0), ra); \
+  v128_t c1 = wasm_i32x4_add(wasm_v128_load32_splat(bias + 1), ra); \
+  v128_t c2 = wasm_i32x4_add(wasm_v128_load32_splat(bias + 2), ra); \
+  v128_t c3 = wasm_i32x4_add(wasm_v128_load32_splat(bias + 3), ra); \
+  v128_t c4 = wasm_i32x4_add(wasm_v128_load32_splat(bias + 4), ra); \
+  v128_t c5 = wasm_i32x4_add(wasm_v128_load32_splat(bias + 5), ra); \
+  v128_t c6 = wasm_i32x4_add(wasm_v128_load32_splat(bias + 6), ra); \
+  v128_t c7 = wasm_i32x4_add(wasm_v128_load32_splat(bias + 7), ra); \
   size_t k = 0; \
-  for (; k + 8 <= kc; k += 8, pw += 8 * NR) STEP(LOADW, a0 + k, a1 + k, a2 + k, a3 + k) \
+  for (; k + 8 <= kc; k += 8, pw += 16 * NR) { \
+    OPAQUE(pw); \
+    STEP(LOADX, a0 + k, a1 + k, a2 + k, a3 + k) \
+  } \
   if (k < kc) { \
-    uint8_t t0[8], t1[8], t2[8], t3[8]; \
-    STEP(LOADW, tail8(t0, a0 + k, kc - k), tail8(t1, a1 + k, kc - k), tail8(t2, a2 + k, kc - k), \
-         tail8(t3, a3 + k, kc - k)) \
+    uint8_t tb0[8], tb1[8], tb2[8], tb3[8]; \
+    STEP(LOADX, tail8(tb0, a0 + k, kc - k), tail8(tb1, a1 + k, kc - k), \
+         tail8(tb2, a2 + k, kc - k), tail8(tb3, a3 + k, kc - k)) \
+  } \
+  if (o->c32) { \
+    v128_t l0, l1, l2, l3, h0, h1, h2, h3; \
+    TRANSPOSE4(c0, c1, c2, c3, l0, l1, l2, l3) \
+    TRANSPOSE4(c4, c5, c6, c7, h0, h1, h2, h3) \
+    int32_t *d = o->c32; \
+    wasm_v128_store(d, l0), wasm_v128_store(d + 4, h0); \
+    wasm_v128_store(d + 8, l1), wasm_v128_store(d + 12, h1); \
+    wasm_v128_store(d + 16, l2), wasm_v128_store(d + 20, h2); \
+    wasm_v128_store(d + 24, l3), wasm_v128_store(d + 28, h3); \
+    return; \
   } \
   const out_consts oc = out_init(o); \
-  store_row(0, nc, c00, c01, bias, row_add, scale, o, &oc); \
-  if (mr > 1) store_row(1, nc, c10, c11, bias, row_add, scale, o, &oc); \
-  if (mr > 2) store_row(2, nc, c20, c21, bias, row_add, scale, o, &oc); \
-  if (mr > 3) store_row(3, nc, c30, c31, bias, row_add, scale, o, &oc);
+  const v128_t n01 = \
+      wasm_i16x8_narrow_i32x4(requant_col(c0, scale, &oc), requant_col(c1, scale + 1, &oc)); \
+  const v128_t n23 = \
+      wasm_i16x8_narrow_i32x4(requant_col(c2, scale + 2, &oc), requant_col(c3, scale + 3, &oc)); \
+  const v128_t n45 = \
+      wasm_i16x8_narrow_i32x4(requant_col(c4, scale + 4, &oc), requant_col(c5, scale + 5, &oc)); \
+  const v128_t n67 = \
+      wasm_i16x8_narrow_i32x4(requant_col(c6, scale + 6, &oc), requant_col(c7, scale + 7, &oc)); \
+  /* bytes: columns 0-3 x rows 0-3, columns 4-7 x rows 0-3 */ \
+  const v128_t b0 = NARROW8(n01, n23), b1 = NARROW8(n45, n67); \
+  const v128_t r01 = \
+      wasm_i8x16_shuffle(b0, b1, 0, 4, 8, 12, 16, 20, 24, 28, 1, 5, 9, 13, 17, 21, 25, 29); \
+  const v128_t r23 = \
+      wasm_i8x16_shuffle(b0, b1, 2, 6, 10, 14, 18, 22, 26, 30, 3, 7, 11, 15, 19, 23, 27, 31); \
+  store_row(0, nc, r01, o); \
+  if (mr > 1) store_row(1, nc, wasm_i64x2_shuffle(r01, r01, 1, 1), o); \
+  if (mr > 2) store_row(2, nc, r23, o); \
+  if (mr > 3) store_row(3, nc, wasm_i64x2_shuffle(r23, r23, 1, 1), o);
 
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_4x8_wasmsimd){
-    TILE(wasm_i16x8_load8x8)} TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_4x8_wasmsimd) {
-  TILE(wasm_u16x8_load8x8)
+    TILE(wasm_i16x8_load8x8,
+         wasm_i8x16_narrow_i16x8)} TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_4x8_wasmsimd) {
+  TILE(wasm_u16x8_load8x8, wasm_u8x16_narrow_i16x8)
 }
