@@ -306,6 +306,7 @@ typedef struct quant_job {
   const float *x;
   size_t len, groups, per_task;
   hyb_scratch *s;
+  bool gemm; /* store the GEMM's bytes (to_gemm_bytes) */
 } quant_job;
 
 static void quant_task(void *ctx, size_t t, int thread) {
@@ -313,19 +314,21 @@ static void quant_task(void *ctx, size_t t, int thread) {
   const quant_job *j = ctx;
   const size_t g0 = t * j->per_task;
   const size_t g1 = g0 + j->per_task < j->groups ? g0 + j->per_task : j->groups;
-  if (j->scheme == TFCC_HYB_QD8 && j->qd8_rows) {
+  if (j->scheme == TFCC_HYB_QD8 && j->qd8_rows) { /* + 128 in the same pass */
     j->qd8_rows(j->x + g0 * j->len, j->len, g1 - g0, j->s->q + g0 * j->len, &j->s->scale[g0],
-                &j->s->zp[g0]);
+                &j->s->zp[g0], j->gemm ? 128 : 0);
     return;
   }
   for (size_t g = g0; g < g1; g++)
     tfcc_hyb_quantize_vec(j->scheme, j->x + g * j->len, j->len, j->s->q + g * j->len,
                           &j->s->scale[g], &j->s->zp[g], j->qz, j->mm, j->rnd);
+  if (j->gemm) to_gemm_bytes(j->s->q + g0 * j->len, (g1 - g0) * j->len, &j->s->zp[g0], g1 - g0);
 }
 
+/* gemm: as the GEMM takes them (to_gemm_bytes), else int8 q (the portable depthwise). */
 static void quantize_input(tfcc_threadpool *pool, const tfcc_hybrid *h, const float *x, size_t len,
-                           size_t groups, hyb_scratch *s) {
-  quant_job j = {h->scheme, h->qz, h->minmax, h->rnd, h->qd8_rows, x, len, groups, 1, s};
+                           size_t groups, hyb_scratch *s, bool gemm) {
+  quant_job j = {h->scheme, h->qz, h->minmax, h->rnd, h->qd8_rows, x, len, groups, 1, s, gemm};
   /* about 16 KiB of input per task */
   const size_t want = len >= 4096 ? 1 : 4096 / len;
   j.per_task = want;
@@ -380,7 +383,7 @@ static void quantize_image(tfcc_threadpool *pool, const tfcc_hybrid *h, const fl
     if (centered)
       tfcc_hyb_quantize_asym_centered(x, len, q, scale, zp, h->minmax, h->rnd);
     else
-      h->qd8_rows(x, len, 1, q, scale, zp);
+      h->qd8_rows(x, len, 1, q, scale, zp, 0);
     return;
   }
   image_job job = {h, x, len, 0, q, centered, false, 0.0f, 0, {0}, {0}}, *j = &job;
@@ -520,7 +523,7 @@ tfcc_status tfcc_hybrid_conv_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, const 
         quantize_image(ctx->pool, h, x + (size_t)b * img, img,
                        (int16_t *)(void *)s.q + (size_t)b * img, true, &s.scale[b], &s.zp[b]);
     else
-      quantize_input(ctx->pool, h, x, img, (size_t)g->batches, &s);
+      quantize_input(ctx->pool, h, x, img, (size_t)g->batches, &s, false);
     dw_job j = {h, g, &s, bias ? bias->data : NULL, lo, hi, out, 1, 0, fast};
     j.rows_per_task = g->out_h >= 32 ? 4 : 1;
     j.tasks_per_image = (g->out_h + j.rows_per_task - 1) / j.rows_per_task;
@@ -530,18 +533,18 @@ tfcc_status tfcc_hybrid_conv_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, const 
   const tfcc_q8_hybrid hy = output_stage(h, &s, out, (size_t)g->out_c, bias, lo, hi);
   if (conv_per_pixel(h, g)) {
     const size_t rows = (size_t)g->batches * (size_t)g->in_h * (size_t)g->in_w;
-    quantize_input(ctx->pool, h, x, (size_t)g->in_c, rows, &s);
-    to_gemm_bytes(s.q, rows * (size_t)g->in_c, s.zp, rows);
+    quantize_input(ctx->pool, h, x, (size_t)g->in_c, rows, &s, true);
     tfcc_q8_gemm_hybrid(ctx->pool, &h->packed, &hy, (int32_t)rows, s.q, (size_t)g->in_c, s.gemm);
     return TFCC_OK;
   }
-  if (h->scheme == TFCC_HYB_QD8)
+  if (h->scheme == TFCC_HYB_QD8) {
     for (int32_t b = 0; b < g->batches; b++)
       quantize_image(ctx->pool, h, x + (size_t)b * img, img, s.q + (size_t)b * img, false,
                      &s.scale[b], &s.zp[b]);
-  else
-    quantize_input(ctx->pool, h, x, img, (size_t)g->batches, &s);
-  to_gemm_bytes(s.q, (size_t)g->batches * img, s.zp, (size_t)g->batches);
+    to_gemm_bytes(s.q, (size_t)g->batches * img, s.zp, (size_t)g->batches);
+  } else {
+    quantize_input(ctx->pool, h, x, img, (size_t)g->batches, &s, true);
+  }
   tfcc_q8_conv_hybrid(ctx->pool, g, &h->packed, &hy, s.q, s.gemm);
   return TFCC_OK;
 }
@@ -590,8 +593,7 @@ tfcc_status tfcc_hybrid_fc_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32_t 
       }
     return TFCC_OK;
   }
-  quantize_input(ctx->pool, h, ctx->in[0]->data, (size_t)accum, (size_t)rows, &s);
-  to_gemm_bytes(s.q, (size_t)rows * (size_t)accum, s.zp, (size_t)rows);
+  quantize_input(ctx->pool, h, ctx->in[0]->data, (size_t)accum, (size_t)rows, &s, true);
   const tfcc_q8_hybrid hy = output_stage(h, &s, out, (size_t)units, bias, lo, hi);
   tfcc_q8_gemm_hybrid(ctx->pool, &h->packed, &hy, rows, s.q, (size_t)accum, s.gemm);
   return TFCC_OK;

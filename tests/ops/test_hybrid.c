@@ -584,10 +584,15 @@ static void test_vector_quantizers(void) {
         float s0, s1[2];
         int32_t z0, z1[2];
         tfcc_hyb_quantize(TFCC_HYB_QD8, x, n, q0, &s0, &z0, NULL, NULL);
-        qd8s[v](x, n, 1, q1, s1, z1);
+        qd8s[v](x, n, 1, q1, s1, z1, 0);
         CHECKF(s0 == s1[0] && z0 == z1[0] && memcmp(q0, q1, n) == 0, "qd8 rows %d n %zu", v, n);
+        /* the GEMM's bytes: q + 128 and zero point + 128 */
+        qd8s[v](x, n, 1, q1, s1, z1, 128);
+        int flipped = 0;
+        for (size_t i = 0; i < n; i++) flipped += (uint8_t)q1[i] != ((uint8_t)q0[i] ^ 0x80u);
+        CHECKF(s0 == s1[0] && z0 + 128 == z1[0] && flipped == 0, "qd8 rows +128 %d n %zu", v, n);
         if (n % 2 == 0) {
-          qd8s[v](x, n / 2, 2, q1, s1, z1);
+          qd8s[v](x, n / 2, 2, q1, s1, z1, 0);
           for (int r = 0; r < 2; r++) {
             tfcc_hyb_quantize(TFCC_HYB_QD8, x + r * (n / 2), n / 2, q0, &s0, &z0, NULL, NULL);
             CHECKF(s0 == s1[r] && z0 == z1[r] && memcmp(q0, q1 + r * (n / 2), n / 2) == 0,
@@ -606,7 +611,7 @@ static void test_vector_quantizers(void) {
           for (size_t i = 0; i < len; i++) x[3 * len + i] = 0.0f;
           for (size_t i = 0; i < len; i++) x[5 * len + i] = 0.25f + (float)i;
           for (size_t i = 0; i < len; i++) x[7 * len + i] = -0.75f - (float)i;
-          qd8s[v](x, len, rows, q1, s1, z1);
+          qd8s[v](x, len, rows, q1, s1, z1, 0);
           int bad = 0;
           for (size_t r = 0; r < rows; r++) {
             float s0;

@@ -47,6 +47,22 @@ static inline ho_f HO_CAT(ho_max_, TFCC_HO_ISA)(ho_f a, ho_f b) {
 #define HO_MIN HO_CAT(ho_min_, TFCC_HO_ISA)
 #define HO_MAX HO_CAT(ho_max_, TFCC_HO_ISA)
 
+/* Lane-wise rint of values of magnitude below 2^22 (the qd8 element's, in [-255, 255]): the
+ * 1.5 * 2^23 trick (f + magic rounds in the current rounding mode, - magic is exact), or one
+ * conversion instruction in that mode where x86 has it (the same integers). */
+static inline ho_s HO_CAT(ho_rint_, TFCC_HO_ISA)(ho_f f) {
+#if HO_W == 16 && defined(__AVX512F__)
+  return (ho_s)_mm512_cvtps_epi32((__m512)f);
+#elif HO_W == 8 && defined(__AVX2__)
+  return (ho_s)_mm256_cvtps_epi32((__m256)f);
+#else
+  const ho_f magic = (ho_f){0} + 12582912.0f;
+  f = f + magic;
+  f = f - magic;
+  return __builtin_convertvector(f, ho_s);
+#endif
+}
+
 #define HO_LOOP(SCALE, BIAS) \
   for (size_t j = 0; j < nc; j++) { \
     const float t = (float)(int32_t)((uint32_t)acc[j] - zp * (uint32_t)ws[j]); \
@@ -302,19 +318,22 @@ void HO_CAT(tfcc_hyb_round_, TFCC_HO_ISA)(const float *restrict x, size_t n, flo
  * min/max above, tfcc_hyb_qd8_params, then XNNPACK's f32 -> qs8 element (x * inv clamped to
  * [-128 - zp, 127 - zp], rounded with the 1.5 * 2^23 trick, + zp; the QUANTIZE kernels'
  * quantize_xnn) in vectors, the last vector ending at the row's last element (overlapping
- * elements are written twice with the same value), scalar only for rows shorter than a vector. */
-static inline int8_t HO_CAT(ho_qd8_1_, TFCC_HO_ISA)(float x, float inv, float flo, float fhi,
-                                                    int32_t zp) {
+ * elements are written twice with the same value), scalar only for rows shorter than a vector.
+ * off (0 or 128) is added to every byte and zero point as stored: 128 gives the q8 GEMM's
+ * uint8 q + 128 (ops/hybrid.c) in the same pass. */
+typedef uint8_t ho_ub __attribute__((vector_size(HO_W)));
+
+static inline uint8_t HO_CAT(ho_qd8_1_, TFCC_HO_ISA)(float x, float inv, float flo, float fhi,
+                                                     int32_t zp) {
   float f = x * inv;
   f = f >= flo ? f : flo;
   f = f <= fhi ? f : fhi;
   const float r = (f + 12582912.0f) - 12582912.0f;
-  return (int8_t)((int32_t)r + zp);
+  return (uint8_t)((int32_t)r + zp);
 }
 
-static inline void HO_CAT(ho_qd8_vec_, TFCC_HO_ISA)(const float *x, int8_t *q, ho_v vinv, ho_v vflo,
-                                                    ho_v vfhi, ho_i vzp) {
-  const ho_v magic = (ho_v){0} + 12582912.0f;
+static inline void HO_CAT(ho_qd8_vec_, TFCC_HO_ISA)(const float *x, uint8_t *q, ho_v vinv,
+                                                    ho_v vflo, ho_v vfhi, ho_i vzp) {
   ho_v f;
   memcpy(&f, x, sizeof f);
   f = f * vinv;
@@ -322,9 +341,7 @@ static inline void HO_CAT(ho_qd8_vec_, TFCC_HO_ISA)(const float *x, int8_t *q, h
    * which rounds to the same integer; NaN goes to lo as before */
   f = HO_MAX(f, vflo);
   f = HO_MIN(f, vfhi);
-  f = f + magic;
-  f = f - magic;
-  const ho_b b = __builtin_convertvector(__builtin_convertvector(f, ho_i) + vzp, ho_b);
+  const ho_ub b = __builtin_convertvector((ho_i)HO_CAT(ho_rint_, TFCC_HO_ISA)(f) + vzp, ho_ub);
   memcpy(q, &b, sizeof b);
 }
 
@@ -363,7 +380,7 @@ static inline void HO_CAT(ho_qd8_params_, TFCC_HO_ISA)(ho_v lo, ho_v hi, ho_v *i
 /* Rows go in blocks of up to HO_W (fewer for long rows, so that a block stays in L1 until it
  * is quantized): min/max of each row, the block's parameters in vectors, then each row. */
 void HO_CAT(tfcc_hyb_qd8_rows_, TFCC_HO_ISA)(const float *x, size_t len, size_t rows, int8_t *q,
-                                             float *scale, int32_t *zp) {
+                                             float *scale, int32_t *zp, int32_t off) {
   size_t per_block = 4096 / len;
   per_block = per_block < 1 ? 1 : per_block > HO_W ? HO_W : per_block;
   for (size_t r0 = 0; r0 < rows; r0 += per_block) {
@@ -384,17 +401,17 @@ void HO_CAT(tfcc_hyb_qd8_rows_, TFCC_HO_ISA)(const float *x, size_t len, size_t 
     }
     for (size_t r = 0; r < nb; r++) {
       const float *xr = x + (r0 + r) * len;
-      int8_t *qr = q + (r0 + r) * len;
+      uint8_t *qr = (uint8_t *)q + (r0 + r) * len;
       scale[r0 + r] = sc[r];
-      zp[r0 + r] = z[r];
+      zp[r0 + r] = z[r] + off;
       const float flo = (float)(-128 - z[r]), fhi = (float)(127 - z[r]);
       if (len < HO_W) {
         for (size_t i = 0; i < len; i++)
-          qr[i] = HO_CAT(ho_qd8_1_, TFCC_HO_ISA)(xr[i], inv[r], flo, fhi, z[r]);
+          qr[i] = HO_CAT(ho_qd8_1_, TFCC_HO_ISA)(xr[i], inv[r], flo, fhi, z[r] + off);
         continue;
       }
       const ho_v vinv = (ho_v){0} + inv[r], vflo = (ho_v){0} + flo, vfhi = (ho_v){0} + fhi;
-      const ho_i vzp = (ho_i){0} + z[r];
+      const ho_i vzp = (ho_i){0} + (z[r] + off);
       size_t i = 0;
       for (; i + HO_W <= len; i += HO_W)
         HO_CAT(ho_qd8_vec_, TFCC_HO_ISA)(xr + i, qr + i, vinv, vflo, vfhi, vzp);
