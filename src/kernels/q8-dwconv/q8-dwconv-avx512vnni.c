@@ -31,7 +31,7 @@ static inline __attribute__((always_inline)) void build_cols(const tfcc_q8_dw_ro
     const bool inside = ix >= 0 && ix + P <= g->in_w;
     const bool partial = !inside && P > 1 && ix + P > 0 && ix < g->in_w;
     const size_t off = (size_t)ix * C + c0;
-    const __m512i zraw = _mm512_set1_epi8((char)a->p->zp_byte);
+    const __m512i zraw = _mm512_set1_epi8((char)a->zp_byte);
     for (int32_t q = 0; q < NQ; q++) {
       __m512i r[4];
       for (int32_t k = 0; k < 4; k++) {
@@ -89,6 +89,43 @@ static inline __m512i requant_fixed(__m512i x, __m512i qm, __m512i left, __m512i
   return _mm512_min_epi32(_mm512_max_epi32(v, lo), hi);
 }
 
+/* Hybrid output (dwconv.h, tfcc_q8_dw_hyb) of one pixel's 64-channel block from c0: the sums
+ * less zp * sum(w) (the packed bias is -128 * sum(w), the flip's term, so sum(w) is its
+ * arithmetic shift by 7), the four accumulators' 128-bit lanes transposed into channel order,
+ * then the float stage with the portable kernel's operations (x86 max(lo, v) is v < lo ? lo : v,
+ * min(hi, v) is v > hi ? hi : v). */
+static inline __attribute__((always_inline)) void hyb_store(const tfcc_q8_dw_row *a, size_t c0,
+                                                            size_t C, int32_t ox, __m512i a0,
+                                                            __m512i a1, __m512i a2, __m512i a3,
+                                                            __m512i b0, __m512i b1, __m512i b2,
+                                                            __m512i b3) {
+  const tfcc_q8_dw_hyb *h = a->hyb;
+  const __m512i zp = _mm512_set1_epi32(h->zp);
+  a0 = _mm512_add_epi32(a0, _mm512_mullo_epi32(zp, _mm512_srai_epi32(b0, 7)));
+  a1 = _mm512_add_epi32(a1, _mm512_mullo_epi32(zp, _mm512_srai_epi32(b1, 7)));
+  a2 = _mm512_add_epi32(a2, _mm512_mullo_epi32(zp, _mm512_srai_epi32(b2, 7)));
+  a3 = _mm512_add_epi32(a3, _mm512_mullo_epi32(zp, _mm512_srai_epi32(b3, 7)));
+  /* a_j lane L element i is channel 16 L + 4 j + i: channels 16 k.. are lane k of a0..a3 */
+  const __m512i t0 = _mm512_shuffle_i32x4(a0, a1, 0x44), t1 = _mm512_shuffle_i32x4(a2, a3, 0x44);
+  const __m512i t2 = _mm512_shuffle_i32x4(a0, a1, 0xEE), t3 = _mm512_shuffle_i32x4(a2, a3, 0xEE);
+  const __m512i v[4] = {_mm512_shuffle_i32x4(t0, t1, 0x88), _mm512_shuffle_i32x4(t0, t1, 0xDD),
+                        _mm512_shuffle_i32x4(t2, t3, 0x88), _mm512_shuffle_i32x4(t2, t3, 0xDD)};
+  const __m512 s = _mm512_set1_ps(h->scale), lo = _mm512_set1_ps(h->lo), hi = _mm512_set1_ps(h->hi);
+  float *o = a->fout + (size_t)ox * C;
+  for (size_t k = 0; k < 4; k++) {
+    const size_t c = c0 + 16 * k;
+    if (c >= C) break;
+    const __mmask16 m = C - c >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (C - c)) - 1u);
+    __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(v[k]), s);
+    f = _mm512_mul_ps(f, h->fscale_stride ? _mm512_maskz_loadu_ps(m, h->fscale + c)
+                                          : _mm512_set1_ps(h->fscale[0]));
+    if (h->bias) f = _mm512_add_ps(f, _mm512_maskz_loadu_ps(m, h->bias + c));
+    f = _mm512_max_ps(lo, f);
+    f = _mm512_min_ps(hi, f);
+    _mm512_mask_storeu_ps(o + c, m, f);
+  }
+}
+
 static inline __attribute__((always_inline)) void row_body(const tfcc_q8_dw_row *a,
                                                            const bool is_signed, const int32_t KH,
                                                            const int32_t KW, const bool multi) {
@@ -101,7 +138,7 @@ static inline __attribute__((always_inline)) void row_body(const tfcc_q8_dw_row 
   const int32_t ix_lo = -g->pad_w;
   const int32_t ncols = (g->out_w - 1) * sw + (KW - 1) * dw + 1;
   const __m512i flip = _mm512_set1_epi8(is_signed ? (char)0x80 : 0);
-  const __m512i zpv = _mm512_xor_si512(_mm512_set1_epi8((char)p->zp_byte), flip);
+  const __m512i zpv = _mm512_xor_si512(_mm512_set1_epi8((char)a->zp_byte), flip);
   const __m512 lo = _mm512_set1_ps(a->lo), hi = _mm512_set1_ps(a->hi);
   const __m512i zp16 = _mm512_set1_epi16((short)a->zp);
   const __m512i zpi = _mm512_set1_epi32(a->zp);
@@ -167,6 +204,10 @@ static inline __attribute__((always_inline)) void row_body(const tfcc_q8_dw_row 
           }
         }
       }
+      if (a->hyb) {
+        hyb_store(a, c0, C, ox, a0, a1, a2, a3, b0, b1, b2, b3);
+        continue;
+      }
       uint8_t *o = a->out + (size_t)ox * C + c0;
       if (!fp32) {
         const __m512i v0 = requant_fixed(a0, qm0, l0, r0, zpi, ilo, ihi);
@@ -205,7 +246,7 @@ static inline __attribute__((always_inline)) void row_body(const tfcc_q8_dw_row 
 
 static inline void row_dispatch(const tfcc_q8_dw_row *a, const bool is_signed) {
   const int32_t KH = a->g->filter_h, KW = a->g->filter_w;
-  const bool multi = a->p->rep && a->g->stride_w == 1;
+  const bool multi = a->p->rep && a->g->stride_w == 1 && !a->hyb;
   if (KH == 3 && KW == 3) {
     if (multi)
       row_body(a, is_signed, 3, 3, true);
