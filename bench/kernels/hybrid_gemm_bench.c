@@ -106,8 +106,7 @@ static void run_gemm(int M, int K, int N) {
     double t0 = bench_now();
     tfcc_q8_gemm(NULL, &s.p8, &s.r8, M, x8, (size_t)K, o8, (size_t)N, sc8);
     double t1 = bench_now();
-    qd8_rows(xf, (size_t)K, (size_t)M, q, rs, zp);
-    to_u8(q, (size_t)M * K, zp, (size_t)M);
+    qd8_rows(xf, (size_t)K, (size_t)M, q, rs, zp, 128); /* the GEMM's uint8 bytes */
     tfcc_q8_gemm_hybrid(NULL, &s.ph, &h, M, q, (size_t)K, sch);
     double t2 = bench_now();
     t8[r] = t1 - t0;
@@ -148,7 +147,7 @@ static void run_conv(int H, int W, int C, int N) {
     double t0 = bench_now();
     tfcc_q8_conv(NULL, &g, &s.p8, &s.r8, x8, o8, sc8);
     double t1 = bench_now();
-    qd8_rows(xf, in_n, 1, q, &rs, &zp);
+    qd8_rows(xf, in_n, 1, q, &rs, &zp, 0);
     to_u8(q, in_n, &zp, 1);
     tfcc_q8_conv_hybrid(NULL, &g, &s.ph, &h, q, sch);
     double t2 = bench_now();

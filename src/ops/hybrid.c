@@ -126,6 +126,7 @@ void tfcc_hybrid_free(tfcc_hybrid *h) {
   free(h->w32);
   free(h->w_own);
   if (h->packed.k) tfcc_q8_packed_free(&h->packed);
+  tfcc_q8_dw_packed_free(&h->dwv);
   free(h);
 }
 
@@ -160,6 +161,29 @@ tfcc_status tfcc_hybrid_bmm_init(const tfcc_init_ctx *ctx, bool adj_x, bool adj_
                           "BATCH_MATMUL: hybrid int8 rhs with batch dimension %d = %d unsupported",
                           (int)i, (int)w->dims[i]);
   return hybrid_init(ctx, TFCC_HYB_BMM, 0, asym_inputs, adj_y, out);
+}
+
+/* Depth multiplier 1 where the q8 depthwise has a row kernel (AVX512-VNNI): the filter packed
+ * for it (no offsets, no bias: its hybrid output, kernels/q8-dwconv/dwconv.h). Anything else
+ * (or no memory) keeps the int16 kernel. */
+static void dw_rows_init(const tfcc_init_ctx *ctx, tfcc_hybrid *h, const tfcc_ir_tensor *w) {
+  const tfcc_ir_tensor *x = tfcc_conv_ir_input(ctx, 0);
+  if (!x || x->rank != 4 || w->rank != 4 || w->dims[0] != 1 || x->dims[3] != w->dims[3]) return;
+  const tfcc_q8_dw_kernel *k = tfcc_q8_dw_select(ctx->isa);
+  if (!k || !k->row_s) return;
+  tfcc_conv_requant r;
+  memset(&r, 0, sizeof r);
+  if (!tfcc_q8_dw_pack(k, true, w->dims[3], w->dims[1], w->dims[2], h->w, NULL, &r, &h->dwv) ||
+      !h->dwv.rows) {
+    tfcc_q8_dw_packed_free(&h->dwv);
+    memset(&h->dwv, 0, sizeof h->dwv);
+  }
+}
+
+/* The geometry runs on the row kernel (dw_rows_init). */
+static bool dw_rows(const tfcc_hybrid *h, const tfcc_conv_geom *g) {
+  return h->dwv.rows && h->dwv.w && g->in_c == g->out_c && g->out_c == h->dwv.c &&
+         g->filter_h == h->dwv.fh && g->filter_w == h->dwv.fw;
 }
 
 static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t act,
@@ -247,6 +271,7 @@ static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t
     h->w32 = malloc((size_t)elems * sizeof(int32_t));
     if (!h->w32) goto oom;
     for (int64_t i = 0; i < elems; i++) h->w32[i] = h->w[i];
+    dw_rows_init(ctx, h, w);
   } else {
     h->wsum = malloc((size_t)n * sizeof(int32_t));
     if (!h->wsum) goto oom;
@@ -283,7 +308,7 @@ oom:
 
 const char *tfcc_hybrid_kernel(const tfcc_hybrid *h) {
   if (!h) return "ref";
-  if (h->op == TFCC_HYB_DW) return "hybrid-dwconv";
+  if (h->op == TFCC_HYB_DW) return h->dwv.rows ? "hybrid-dwconv-avx512vnni" : "hybrid-dwconv";
   return h->packed.k ? h->packed.k->name : "ref";
 }
 
@@ -350,6 +375,7 @@ typedef struct quant_job {
   const float *x;
   size_t len, groups, per_task;
   hyb_scratch *s;
+  bool gemm; /* store the GEMM's bytes (to_gemm_bytes) */
 } quant_job;
 
 static void quant_task(void *ctx, size_t t, int thread) {
@@ -357,19 +383,21 @@ static void quant_task(void *ctx, size_t t, int thread) {
   const quant_job *j = ctx;
   const size_t g0 = t * j->per_task;
   const size_t g1 = g0 + j->per_task < j->groups ? g0 + j->per_task : j->groups;
-  if (j->scheme == TFCC_HYB_QD8 && j->qd8_rows) {
+  if (j->scheme == TFCC_HYB_QD8 && j->qd8_rows) { /* + 128 in the same pass */
     j->qd8_rows(j->x + g0 * j->len, j->len, g1 - g0, j->s->q + g0 * j->len, &j->s->scale[g0],
-                &j->s->zp[g0]);
+                &j->s->zp[g0], j->gemm ? 128 : 0);
     return;
   }
   for (size_t g = g0; g < g1; g++)
     tfcc_hyb_quantize_vec(j->scheme, j->x + g * j->len, j->len, j->s->q + g * j->len,
                           &j->s->scale[g], &j->s->zp[g], j->qz, j->mm, j->rnd);
+  if (j->gemm) to_gemm_bytes(j->s->q + g0 * j->len, (g1 - g0) * j->len, &j->s->zp[g0], g1 - g0);
 }
 
+/* gemm: as the GEMM takes them (to_gemm_bytes), else int8 q (the portable depthwise). */
 static void quantize_input(tfcc_threadpool *pool, const tfcc_hybrid *h, const float *x, size_t len,
-                           size_t groups, hyb_scratch *s) {
-  quant_job j = {h->scheme, h->qz, h->minmax, h->rnd, h->qd8_rows, x, len, groups, 1, s};
+                           size_t groups, hyb_scratch *s, bool gemm) {
+  quant_job j = {h->scheme, h->qz, h->minmax, h->rnd, h->qd8_rows, x, len, groups, 1, s, gemm};
   /* about 16 KiB of input per task */
   const size_t want = len >= 4096 ? 1 : 4096 / len;
   j.per_task = want;
@@ -379,17 +407,20 @@ static void quantize_input(tfcc_threadpool *pool, const tfcc_hybrid *h, const fl
 
 /* One large group (an image) quantized by all threads: min/max of chunks, the parameters, then
  * the element on chunks; the same values as one thread (min/max is exact in any order, the
- * element is per value). qd8 into int8, or (centered, the depthwise kernel's input) asym
- * into int16 q - zp. */
+ * element is per value). qd8 into int8, or (the depthwise kernels' inputs) asym into int16
+ * q - zp or int8 q. */
 #define TFCC_HYB_IMG_CHUNK 16384u
 #define TFCC_HYB_IMG_MAX_CHUNKS 64u
+
+enum { IMG_QD8, IMG_ASYM16, IMG_ASYM8 }; /* qd8 int8, asym int16 q - zp, asym int8 q */
 
 typedef struct image_job {
   const tfcc_hybrid *h;
   const float *x;
   size_t len, chunk;
   void *q;
-  bool centered, zero;
+  int mode;
+  bool zero;
   float inv;
   int32_t zp;
   float lo[TFCC_HYB_IMG_MAX_CHUNKS], hi[TFCC_HYB_IMG_MAX_CHUNKS];
@@ -406,28 +437,32 @@ static void image_element_task(void *ctx, size_t t, int thread) {
   (void)thread;
   const image_job *j = ctx;
   const size_t off = t * j->chunk, n = j->len - off < j->chunk ? j->len - off : j->chunk;
-  if (!j->centered)
+  const bool c16 = j->mode == IMG_ASYM16;
+  void *q = c16 ? (void *)((int16_t *)j->q + off) : (void *)((int8_t *)j->q + off);
+  if (j->mode == IMG_QD8)
     j->h->qz->quantize_xnn(j->x + off, (int8_t *)j->q + off, n, j->inv, j->zp, TFCC_INT8);
   else if (j->zero)
-    memset((int16_t *)j->q + off, 0, n * sizeof(int16_t));
+    memset(q, 0, n * (c16 ? sizeof(int16_t) : 1));
   else
-    j->h->rnd(j->x + off, n, j->inv, j->zp, -128, 127, (int16_t *)j->q + off, true);
+    j->h->rnd(j->x + off, n, j->inv, j->zp, -128, 127, q, c16);
 }
 
 static void quantize_image(tfcc_threadpool *pool, const tfcc_hybrid *h, const float *x, size_t len,
-                           void *q, bool centered, float *scale, int32_t *zp) {
+                           void *q, int mode, float *scale, int32_t *zp) {
   size_t chunks = len / TFCC_HYB_IMG_CHUNK;
   if (chunks > TFCC_HYB_IMG_MAX_CHUNKS) chunks = TFCC_HYB_IMG_MAX_CHUNKS;
-  const bool par =
-      tfcc_threadpool_size(pool) > 1 && chunks >= 2 && (centered || (h->qz && h->qz->quantize_xnn));
+  const bool par = tfcc_threadpool_size(pool) > 1 && chunks >= 2 &&
+                   (mode != IMG_QD8 || (h->qz && h->qz->quantize_xnn));
   if (!par) {
-    if (centered)
+    if (mode == IMG_ASYM16)
       tfcc_hyb_quantize_asym_centered(x, len, q, scale, zp, h->minmax, h->rnd);
+    else if (mode == IMG_ASYM8)
+      tfcc_hyb_quantize_vec(TFCC_HYB_ASYM, x, len, q, scale, zp, h->qz, h->minmax, h->rnd);
     else
-      h->qd8_rows(x, len, 1, q, scale, zp);
+      h->qd8_rows(x, len, 1, q, scale, zp, 0);
     return;
   }
-  image_job job = {h, x, len, 0, q, centered, false, 0.0f, 0, {0}, {0}}, *j = &job;
+  image_job job = {h, x, len, 0, q, mode, false, 0.0f, 0, {0}, {0}}, *j = &job;
   j->chunk = ((len + chunks - 1) / chunks + 63) & ~(size_t)63;
   chunks = (len + j->chunk - 1) / j->chunk;
   tfcc_threadpool_run(pool, chunks, image_minmax_task, j);
@@ -436,7 +471,7 @@ static void quantize_image(tfcc_threadpool *pool, const tfcc_hybrid *h, const fl
     lo = j->lo[t] < lo ? j->lo[t] : lo;
     hi = j->hi[t] > hi ? j->hi[t] : hi;
   }
-  if (centered) {
+  if (mode != IMG_QD8) {
     j->zero = !tfcc_hyb_asym_params(lo, hi, scale, zp);
     j->inv = 1.0f / *scale;
   } else {
@@ -472,6 +507,10 @@ static tfcc_status check_float_io(tfcc_op_ctx *ctx, const char *name) {
 static size_t conv_scratch(const tfcc_op_ctx *ctx, const tfcc_hybrid *h, const tfcc_conv_geom *g,
                            void *base, hyb_scratch *s) {
   const size_t elems = (size_t)g->batches * (size_t)g->in_h * (size_t)g->in_w * (size_t)g->in_c;
+  if (h->op == TFCC_HYB_DW && dw_rows(h, g)) /* int8 q, the row kernel's buffers */
+    return scratch_layout(elems, (size_t)g->batches,
+                          tfcc_q8_dw_scratch_bytes(&h->dwv, g, tfcc_threadpool_size(ctx->pool)),
+                          base, s);
   if (h->op == TFCC_HYB_DW) /* int16 q - zp for the fast kernel, else int8 */
     return scratch_layout(tfcc_hyb_dwconv_fast_applies(g) ? elems * sizeof(int16_t) : elems,
                           (size_t)g->batches, 0, base, s);
@@ -557,14 +596,27 @@ tfcc_status tfcc_hybrid_conv_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, const 
       }
     return TFCC_OK;
   }
+  if (h->op == TFCC_HYB_DW && dw_rows(h, g)) {
+    tfcc_conv_geom g1 = *g;
+    g1.batches = 1;
+    const size_t out_img = (size_t)g->out_h * (size_t)g->out_w * (size_t)g->out_c;
+    for (int32_t b = 0; b < g->batches; b++) {
+      int8_t *q = s.q + (size_t)b * img;
+      quantize_image(ctx->pool, h, x + (size_t)b * img, img, q, IMG_ASYM8, &s.scale[b], &s.zp[b]);
+      const tfcc_q8_dw_hyb hy = {s.scale[b], h->fscale, h->fscale_stride, bias ? bias->data : NULL,
+                                 lo,         hi,        s.zp[b]};
+      tfcc_q8_dwconv_hybrid(ctx->pool, &g1, &h->dwv, &hy, q, out + (size_t)b * out_img, s.gemm);
+    }
+    return TFCC_OK;
+  }
   if (h->op == TFCC_HYB_DW) {
     const bool fast = tfcc_hyb_dwconv_fast_applies(g);
     if (fast)
       for (int32_t b = 0; b < g->batches; b++)
         quantize_image(ctx->pool, h, x + (size_t)b * img, img,
-                       (int16_t *)(void *)s.q + (size_t)b * img, true, &s.scale[b], &s.zp[b]);
+                       (int16_t *)(void *)s.q + (size_t)b * img, IMG_ASYM16, &s.scale[b], &s.zp[b]);
     else
-      quantize_input(ctx->pool, h, x, img, (size_t)g->batches, &s);
+      quantize_input(ctx->pool, h, x, img, (size_t)g->batches, &s, false);
     dw_job j = {h, g, &s, bias ? bias->data : NULL, lo, hi, out, 1, 0, fast};
     j.rows_per_task = g->out_h >= 32 ? 4 : 1;
     j.tasks_per_image = (g->out_h + j.rows_per_task - 1) / j.rows_per_task;
@@ -574,18 +626,18 @@ tfcc_status tfcc_hybrid_conv_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, const 
   const tfcc_q8_hybrid hy = output_stage(h, &s, out, (size_t)g->out_c, bias, lo, hi);
   if (conv_per_pixel(h, g)) {
     const size_t rows = (size_t)g->batches * (size_t)g->in_h * (size_t)g->in_w;
-    quantize_input(ctx->pool, h, x, (size_t)g->in_c, rows, &s);
-    to_gemm_bytes(s.q, rows * (size_t)g->in_c, s.zp, rows);
+    quantize_input(ctx->pool, h, x, (size_t)g->in_c, rows, &s, true);
     tfcc_q8_gemm_hybrid(ctx->pool, &h->packed, &hy, (int32_t)rows, s.q, (size_t)g->in_c, s.gemm);
     return TFCC_OK;
   }
-  if (h->scheme == TFCC_HYB_QD8)
+  if (h->scheme == TFCC_HYB_QD8) {
     for (int32_t b = 0; b < g->batches; b++)
-      quantize_image(ctx->pool, h, x + (size_t)b * img, img, s.q + (size_t)b * img, false,
+      quantize_image(ctx->pool, h, x + (size_t)b * img, img, s.q + (size_t)b * img, IMG_QD8,
                      &s.scale[b], &s.zp[b]);
-  else
-    quantize_input(ctx->pool, h, x, img, (size_t)g->batches, &s);
-  to_gemm_bytes(s.q, (size_t)g->batches * img, s.zp, (size_t)g->batches);
+    to_gemm_bytes(s.q, (size_t)g->batches * img, s.zp, (size_t)g->batches);
+  } else {
+    quantize_input(ctx->pool, h, x, img, (size_t)g->batches, &s, true);
+  }
   tfcc_q8_conv_hybrid(ctx->pool, g, &h->packed, &hy, s.q, s.gemm);
   return TFCC_OK;
 }
@@ -634,8 +686,7 @@ tfcc_status tfcc_hybrid_fc_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32_t 
       }
     return TFCC_OK;
   }
-  quantize_input(ctx->pool, h, ctx->in[0]->data, (size_t)accum, (size_t)rows, &s);
-  to_gemm_bytes(s.q, (size_t)rows * (size_t)accum, s.zp, (size_t)rows);
+  quantize_input(ctx->pool, h, ctx->in[0]->data, (size_t)accum, (size_t)rows, &s, true);
   const tfcc_q8_hybrid hy = output_stage(h, &s, out, (size_t)units, bias, lo, hi);
   tfcc_q8_gemm_hybrid(ctx->pool, &h->packed, &hy, rows, s.q, (size_t)accum, s.gemm);
   return TFCC_OK;

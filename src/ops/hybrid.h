@@ -11,6 +11,7 @@
 
 #include "kernels/hybrid/dwconv.h"
 #include "kernels/hybrid/quantize.h"
+#include "kernels/q8-dwconv/dwconv.h"
 #include "kernels/q8-gemm/gemm.h"
 #include "ops/op.h"
 
@@ -35,6 +36,8 @@ typedef struct tfcc_hybrid {
   size_t fscale_stride;
   int32_t *wsum;                 /* [n] column sums (GEMM ops) */
   int32_t *w32;                  /* depthwise: the filter widened to int32 (fast kernel) */
+  tfcc_q8_dw_packed dwv;         /* depthwise, depth multiplier 1: packed for the q8 row kernel with
+                            its hybrid output (int8 input; k NULL: none on this CPU) */
   tfcc_q8_packed packed;         /* GEMM ops: weights packed for the q8 GEMM (k NULL: none) */
   const tfcc_qz_kernel *qz;      /* vectorised f32 -> int8 element (qd8) */
   tfcc_q8_hybrid_row_fn row;     /* vectorised GEMM output stage (kernels/hybrid/hyb_out.h) */

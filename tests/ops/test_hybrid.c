@@ -20,6 +20,7 @@
 #include "kernels/hybrid/hyb_out.h"
 #include "kernels/hybrid/quantize.h"
 #include "kernels/hybrid/xnn_f32.h"
+#include "kernels/q8-dwconv/dwconv.h"
 #include "kernels/q8-gemm/gemm.h"
 #include "npy_load.h"
 #include "base/threadpool.h"
@@ -592,10 +593,15 @@ static void test_vector_quantizers(void) {
         float s0, s1[2];
         int32_t z0, z1[2];
         tfcc_hyb_quantize(TFCC_HYB_QD8, x, n, q0, &s0, &z0, NULL, NULL);
-        qd8s[v](x, n, 1, q1, s1, z1);
+        qd8s[v](x, n, 1, q1, s1, z1, 0);
         CHECKF(s0 == s1[0] && z0 == z1[0] && memcmp(q0, q1, n) == 0, "qd8 rows %d n %zu", v, n);
+        /* the GEMM's bytes: q + 128 and zero point + 128 */
+        qd8s[v](x, n, 1, q1, s1, z1, 128);
+        int flipped = 0;
+        for (size_t i = 0; i < n; i++) flipped += (uint8_t)q1[i] != ((uint8_t)q0[i] ^ 0x80u);
+        CHECKF(s0 == s1[0] && z0 + 128 == z1[0] && flipped == 0, "qd8 rows +128 %d n %zu", v, n);
         if (n % 2 == 0) {
-          qd8s[v](x, n / 2, 2, q1, s1, z1);
+          qd8s[v](x, n / 2, 2, q1, s1, z1, 0);
           for (int r = 0; r < 2; r++) {
             tfcc_hyb_quantize(TFCC_HYB_QD8, x + r * (n / 2), n / 2, q0, &s0, &z0, NULL, NULL);
             CHECKF(s0 == s1[r] && z0 == z1[r] && memcmp(q0, q1 + r * (n / 2), n / 2) == 0,
@@ -614,7 +620,7 @@ static void test_vector_quantizers(void) {
           for (size_t i = 0; i < len; i++) x[3 * len + i] = 0.0f;
           for (size_t i = 0; i < len; i++) x[5 * len + i] = 0.25f + (float)i;
           for (size_t i = 0; i < len; i++) x[7 * len + i] = -0.75f - (float)i;
-          qd8s[v](x, len, rows, q1, s1, z1);
+          qd8s[v](x, len, rows, q1, s1, z1, 0);
           int bad = 0;
           for (size_t r = 0; r < rows; r++) {
             float s0;
@@ -692,6 +698,25 @@ static void dw_case(int H, int W, int C, int kh, int kw, int stride, int pad, in
            "fast depthwise %d %dx%dx%d k%dx%d s%d p%d d%d differs from the portable kernel", v, H,
            W, C, kh, kw, stride, pad, dil);
   }
+  /* the q8 depthwise row kernel's hybrid output (AVX512-VNNI), on the same int8 q */
+  const tfcc_q8_dw_kernel *dk = tfcc_q8_dw_select(best);
+  if (dk && dk->row_s) {
+    tfcc_q8_dw_packed p;
+    tfcc_conv_requant r;
+    memset(&r, 0, sizeof r);
+    CHECK(tfcc_q8_dw_pack(dk, true, C, kh, kw, w, NULL, &r, &p) && p.rows);
+    void *scratch = malloc(tfcc_q8_dw_scratch_bytes(&p, &g, 1) + 64);
+    CHECK(scratch != NULL);
+    const tfcc_q8_dw_hyb hy = {scale, fs, per_channel ? 1 : 0, with_bias ? bias : NULL, lo, hi, zp};
+    memset(o1, 0, out_n * sizeof(float));
+    tfcc_q8_dwconv_hybrid(NULL, &g, &p, &hy, q, o1, scratch);
+    CHECKF(memcmp(o0, o1, out_n * sizeof(float)) == 0,
+           "q8 row-kernel hybrid depthwise %dx%dx%d k%dx%d s%d p%d d%d differs from the portable "
+           "kernel",
+           H, W, C, kh, kw, stride, pad, dil);
+    free(scratch);
+    tfcc_q8_dw_packed_free(&p);
+  }
   free(x), free(fs), free(bias), free(o0), free(o1), free(q), free(w), free(qc), free(w32);
 }
 
@@ -702,6 +727,8 @@ static void test_dwconv(void) {
   dw_case(11, 11, 149, 5, 5, 2, 2, 1, true, true); /* 2 x 64 + 16 + 5 */
   dw_case(10, 9, 33, 3, 3, 1, 2, 2, true, true);   /* dilation */
   dw_case(5, 37, 40, 3, 3, 1, 1, 1, true, true);   /* long rows: groups of pixels, 16 + 16 + 8 */
+  dw_case(7, 9, 16, 3, 3, 1, 1, 1, true, true);    /* 16 divides 64 (no multi-pixel vectors) */
+  dw_case(15, 14, 144, 3, 3, 2, 1, 1, true, true); /* MobileNetV2's 2 x 64 + 16, stride 2 */
 }
 
 int main(void) {

@@ -31,7 +31,7 @@ tfcc_hyb_qd8_rows_fn tfcc_hyb_qd8_rows_select(tfcc_isa isa);
   void tfcc_hyb_round_##isa(const float *x, size_t n, float inv, int32_t zp, int32_t qmin, \
                             int32_t qmax, void *q, bool centered); \
   void tfcc_hyb_qd8_rows_##isa(const float *x, size_t len, size_t rows, int8_t *q, float *scale, \
-                               int32_t *zp);
+                               int32_t *zp, int32_t off);
 TFCC_HYB_OUT_DECL(avx512)
 TFCC_HYB_OUT_DECL(avx2)
 TFCC_HYB_OUT_DECL(scalar)

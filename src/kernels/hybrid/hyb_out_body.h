@@ -47,6 +47,22 @@ static inline ho_f HO_CAT(ho_max_, TFCC_HO_ISA)(ho_f a, ho_f b) {
 #define HO_MIN HO_CAT(ho_min_, TFCC_HO_ISA)
 #define HO_MAX HO_CAT(ho_max_, TFCC_HO_ISA)
 
+/* Lane-wise rint of values of magnitude below 2^22 (the qd8 element's, in [-255, 255]): the
+ * 1.5 * 2^23 trick (f + magic rounds in the current rounding mode, - magic is exact), or one
+ * conversion instruction in that mode where x86 has it (the same integers). */
+static inline ho_s HO_CAT(ho_rint_, TFCC_HO_ISA)(ho_f f) {
+#if HO_W == 16 && defined(__AVX512F__)
+  return (ho_s)_mm512_cvtps_epi32((__m512)f);
+#elif HO_W == 8 && defined(__AVX2__)
+  return (ho_s)_mm256_cvtps_epi32((__m256)f);
+#else
+  const ho_f magic = (ho_f){0} + 12582912.0f;
+  f = f + magic;
+  f = f - magic;
+  return __builtin_convertvector(f, ho_s);
+#endif
+}
+
 #define HO_LOOP(SCALE, BIAS) \
   for (size_t j = 0; j < nc; j++) { \
     const float t = (float)(int32_t)((uint32_t)acc[j] - zp * (uint32_t)ws[j]); \
@@ -187,6 +203,9 @@ static inline void HO_CAT(ho_minmax1_, TFCC_HO_ISA)(ho_v v, ho_v *a, ho_v *b) {
     RB = (ho_v##N)((m_ & (ho_i##N)u_) | (~m_ & (ho_i##N)l_)); \
   }
 
+static inline void HO_CAT(ho_minmax_part_, TFCC_HO_ISA)(const float *x, size_t n, ho_v *ra,
+                                                        ho_v *rb);
+
 static inline __attribute__((always_inline)) void HO_CAT(ho_minmax_,
                                                          TFCC_HO_ISA)(const float *x, size_t n,
                                                                       float *lo, float *hi) {
@@ -200,6 +219,26 @@ static inline __attribute__((always_inline)) void HO_CAT(ho_minmax_,
     *hi = rb;
     return;
   }
+  ho_v a0, b0;
+  HO_CAT(ho_minmax_part_, TFCC_HO_ISA)(x, n, &a0, &b0);
+#if HO_W == 16
+  HO_HALVE(8, a0, b0, a8, b8)
+  HO_HALVE(4, a8, b8, a4, b4)
+#elif HO_W == 8
+  HO_HALVE(4, a0, b0, a4, b4)
+#else
+  const ho_v4 a4 = a0, b4 = b0;
+#endif
+  HO_HALVE(2, a4, b4, a2, b2)
+  *lo = a2[1] < a2[0] ? a2[1] : a2[0];
+  *hi = b2[1] > b2[0] ? b2[1] : b2[0];
+}
+
+/* The vector part of ho_minmax_ (n >= HO_W): every element met lane by lane into *ra / *rb,
+ * which the halving tree then reduces. */
+static inline __attribute__((always_inline)) void HO_CAT(ho_minmax_part_,
+                                                         TFCC_HO_ISA)(const float *x, size_t n,
+                                                                      ho_v *ra, ho_v *rb) {
   ho_v a[4], b[4];
   size_t i = HO_W;
   memcpy(&a[0], x, sizeof a[0]);
@@ -222,18 +261,39 @@ static inline __attribute__((always_inline)) void HO_CAT(ho_minmax_,
   }
   for (int k = 1; k < 4; k++) HO_CAT(ho_minmax1_, TFCC_HO_ISA)
   (a[k], &a[0], &b[0]), HO_CAT(ho_minmax1_, TFCC_HO_ISA)(b[k], &a[0], &b[0]);
-#if HO_W == 16
-  HO_HALVE(8, a[0], b[0], a8, b8)
-  HO_HALVE(4, a8, b8, a4, b4)
-#elif HO_W == 8
-  HO_HALVE(4, a[0], b[0], a4, b4)
-#else
-  const ho_v4 a4 = a[0], b4 = b[0];
-#endif
-  HO_HALVE(2, a4, b4, a2, b2)
-  *lo = a2[1] < a2[0] ? a2[1] : a2[0];
-  *hi = b2[1] > b2[0] ? b2[1] : b2[0];
+  *ra = a[0];
+  *rb = b[0];
 }
+
+#if HO_W == 16 && defined(__AVX512F__)
+/* The halving tree of 16 rows at once (AVX-512, rows of at least 16): p[r] is row r's vector
+ * part, the result lane r its min (MAX 0) or max (MAX 1). Every level is, for every row, the
+ * tree's select of the upper half against the lower half (min(u, l) is u < l ? u : l, max(u, l)
+ * u > l ? u : l), with the halves of 2, 4, 4 and 4 rows gathered into one vector by shuffles:
+ * the same values, bits, NaNs and zero signs as each row's own tree; lane 4 L + j then holds
+ * row L + 4 j, put back in order by one permutation. */
+static inline __m512 ho_tree16_avx512(const __m512 *p, const int max) {
+#define HO_SEL(u, l) (max ? _mm512_max_ps((u), (l)) : _mm512_min_ps((u), (l)))
+  __m512 m1[8], m2[4], m3[2];
+  for (int k = 0; k < 8; k++) /* 16 -> 8: rows 2k, 2k + 1 */
+    m1[k] = HO_SEL(_mm512_shuffle_f32x4(p[2 * k], p[2 * k + 1], 0xEE),
+                   _mm512_shuffle_f32x4(p[2 * k], p[2 * k + 1], 0x44));
+  for (int k = 0; k < 4; k++) /* 8 -> 4: rows 4k .. 4k + 3, one per 128-bit lane */
+    m2[k] = HO_SEL(_mm512_shuffle_f32x4(m1[2 * k], m1[2 * k + 1], 0xDD),
+                   _mm512_shuffle_f32x4(m1[2 * k], m1[2 * k + 1], 0x88));
+  for (int k = 0; k < 2; k++) { /* 4 -> 2: lane L holds rows 8k + L and 8k + 4 + L */
+    const __m512d x = _mm512_castps_pd(m2[2 * k]), y = _mm512_castps_pd(m2[2 * k + 1]);
+    m3[k] = HO_SEL(_mm512_castpd_ps(_mm512_unpackhi_pd(x, y)),
+                   _mm512_castpd_ps(_mm512_unpacklo_pd(x, y)));
+  }
+  /* 2 -> 1: lane L element j is row L + 4 j */
+  const __m512 r = HO_SEL(_mm512_shuffle_ps(m3[0], m3[1], _MM_SHUFFLE(3, 1, 3, 1)),
+                          _mm512_shuffle_ps(m3[0], m3[1], _MM_SHUFFLE(2, 0, 2, 0)));
+#undef HO_SEL
+  const __m512i order = _mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0);
+  return _mm512_permutexvar_ps(order, r);
+}
+#endif
 
 void HO_CAT(tfcc_hyb_minmax_, TFCC_HO_ISA)(const float *x, size_t n, float *lo, float *hi) {
   HO_CAT(ho_minmax_, TFCC_HO_ISA)(x, n, lo, hi);
@@ -304,19 +364,22 @@ void HO_CAT(tfcc_hyb_round_, TFCC_HO_ISA)(const float *restrict x, size_t n, flo
  * min/max above, tfcc_hyb_qd8_params, then XNNPACK's f32 -> qs8 element (x * inv clamped to
  * [-128 - zp, 127 - zp], rounded with the 1.5 * 2^23 trick, + zp; the QUANTIZE kernels'
  * quantize_xnn) in vectors, the last vector ending at the row's last element (overlapping
- * elements are written twice with the same value), scalar only for rows shorter than a vector. */
-static inline int8_t HO_CAT(ho_qd8_1_, TFCC_HO_ISA)(float x, float inv, float flo, float fhi,
-                                                    int32_t zp) {
+ * elements are written twice with the same value), scalar only for rows shorter than a vector.
+ * off (0 or 128) is added to every byte and zero point as stored: 128 gives the q8 GEMM's
+ * uint8 q + 128 (ops/hybrid.c) in the same pass. */
+typedef uint8_t ho_ub __attribute__((vector_size(HO_W)));
+
+static inline uint8_t HO_CAT(ho_qd8_1_, TFCC_HO_ISA)(float x, float inv, float flo, float fhi,
+                                                     int32_t zp) {
   float f = x * inv;
   f = f >= flo ? f : flo;
   f = f <= fhi ? f : fhi;
   const float r = (f + 12582912.0f) - 12582912.0f;
-  return (int8_t)((int32_t)r + zp);
+  return (uint8_t)((int32_t)r + zp);
 }
 
-static inline void HO_CAT(ho_qd8_vec_, TFCC_HO_ISA)(const float *x, int8_t *q, ho_v vinv, ho_v vflo,
-                                                    ho_v vfhi, ho_i vzp) {
-  const ho_v magic = (ho_v){0} + 12582912.0f;
+static inline void HO_CAT(ho_qd8_vec_, TFCC_HO_ISA)(const float *x, uint8_t *q, ho_v vinv,
+                                                    ho_v vflo, ho_v vfhi, ho_i vzp) {
   ho_v f;
   memcpy(&f, x, sizeof f);
   f = f * vinv;
@@ -324,9 +387,7 @@ static inline void HO_CAT(ho_qd8_vec_, TFCC_HO_ISA)(const float *x, int8_t *q, h
    * which rounds to the same integer; NaN goes to lo as before */
   f = HO_MAX(f, vflo);
   f = HO_MIN(f, vfhi);
-  f = f + magic;
-  f = f - magic;
-  const ho_b b = __builtin_convertvector(__builtin_convertvector(f, ho_i) + vzp, ho_b);
+  const ho_ub b = __builtin_convertvector((ho_i)HO_CAT(ho_rint_, TFCC_HO_ISA)(f) + vzp, ho_ub);
   memcpy(q, &b, sizeof b);
 }
 
@@ -365,20 +426,36 @@ static inline void HO_CAT(ho_qd8_params_, TFCC_HO_ISA)(ho_v lo, ho_v hi, ho_v *i
 /* Rows go in blocks of up to HO_W (fewer for long rows, so that a block stays in L1 until it
  * is quantized): min/max of each row, the block's parameters in vectors, then each row. */
 void HO_CAT(tfcc_hyb_qd8_rows_, TFCC_HO_ISA)(const float *x, size_t len, size_t rows, int8_t *q,
-                                             float *scale, int32_t *zp) {
+                                             float *scale, int32_t *zp, int32_t off) {
   size_t per_block = 4096 / len;
   per_block = per_block < 1 ? 1 : per_block > HO_W ? HO_W : per_block;
   for (size_t r0 = 0; r0 < rows; r0 += per_block) {
     const size_t nb = rows - r0 < per_block ? rows - r0 : per_block;
     float lo[HO_W] = {0}, hi[HO_W] = {0}, inv[HO_W], sc[HO_W];
     int32_t z[HO_W];
-    for (size_t r = 0; r < nb; r++)
-      HO_CAT(ho_minmax_, TFCC_HO_ISA)(x + (r0 + r) * len, len, &lo[r], &hi[r]);
+    ho_v vlo, vhi;
+#if HO_W == 16 && defined(__AVX512F__)
+    if (len >= HO_W) { /* the 16 rows' trees at once (rows past nb: row r0 again, unused) */
+      __m512 pa[16], pb[16];
+      for (size_t r = 0; r < nb; r++) {
+        ho_v a, b;
+        HO_CAT(ho_minmax_part_, TFCC_HO_ISA)(x + (r0 + r) * len, len, &a, &b);
+        pa[r] = (__m512)a, pb[r] = (__m512)b;
+      }
+      for (size_t r = nb; r < 16; r++) pa[r] = pa[0], pb[r] = pb[0];
+      vlo = (ho_v)ho_tree16_avx512(pa, 0);
+      vhi = (ho_v)ho_tree16_avx512(pb, 1);
+    } else
+#endif
     {
-      ho_v vlo, vhi, vinv, vsc;
-      ho_i vz;
+      for (size_t r = 0; r < nb; r++)
+        HO_CAT(ho_minmax_, TFCC_HO_ISA)(x + (r0 + r) * len, len, &lo[r], &hi[r]);
       memcpy(&vlo, lo, sizeof vlo);
       memcpy(&vhi, hi, sizeof vhi);
+    }
+    {
+      ho_v vinv, vsc;
+      ho_i vz;
       HO_CAT(ho_qd8_params_, TFCC_HO_ISA)(vlo, vhi, &vinv, &vz, &vsc);
       memcpy(inv, &vinv, sizeof inv);
       memcpy(z, &vz, sizeof z);
@@ -386,17 +463,17 @@ void HO_CAT(tfcc_hyb_qd8_rows_, TFCC_HO_ISA)(const float *x, size_t len, size_t 
     }
     for (size_t r = 0; r < nb; r++) {
       const float *xr = x + (r0 + r) * len;
-      int8_t *qr = q + (r0 + r) * len;
+      uint8_t *qr = (uint8_t *)q + (r0 + r) * len;
       scale[r0 + r] = sc[r];
-      zp[r0 + r] = z[r];
+      zp[r0 + r] = z[r] + off;
       const float flo = (float)(-128 - z[r]), fhi = (float)(127 - z[r]);
       if (len < HO_W) {
         for (size_t i = 0; i < len; i++)
-          qr[i] = HO_CAT(ho_qd8_1_, TFCC_HO_ISA)(xr[i], inv[r], flo, fhi, z[r]);
+          qr[i] = HO_CAT(ho_qd8_1_, TFCC_HO_ISA)(xr[i], inv[r], flo, fhi, z[r] + off);
         continue;
       }
       const ho_v vinv = (ho_v){0} + inv[r], vflo = (ho_v){0} + flo, vfhi = (ho_v){0} + fhi;
-      const ho_i vzp = (ho_i){0} + z[r];
+      const ho_i vzp = (ho_i){0} + (z[r] + off);
       size_t i = 0;
       for (; i + HO_W <= len; i += HO_W)
         HO_CAT(ho_qd8_vec_, TFCC_HO_ISA)(xr + i, qr + i, vinv, vflo, vfhi, vzp);

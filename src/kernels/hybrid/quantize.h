@@ -69,9 +69,11 @@ static inline void tfcc_hyb_qd8_params(float lo, float hi, float *inv, int32_t *
   *scale = 1.0f / s;
 }
 
-/* qd8 of `rows` rows of len floats, one group per row (vectorised builds: hyb_out.h). */
+/* qd8 of `rows` rows of len floats, one group per row (vectorised builds: hyb_out.h); off (0 or
+ * 128) is added to every stored byte (modulo 256) and zero point: 128 stores the q8 GEMM's
+ * uint8 q + 128 and zero points + 128 (ops/hybrid.c) directly. */
 typedef void (*tfcc_hyb_qd8_rows_fn)(const float *x, size_t len, size_t rows, int8_t *q,
-                                     float *scale, int32_t *zp);
+                                     float *scale, int32_t *zp, int32_t off);
 
 /* The asym scale and zero point of a group whose extremes are lo and hi (the element's
  * multiplier is 1.0f / scale); false for an all-zero range (scale 1, zp 0, every q 0). */

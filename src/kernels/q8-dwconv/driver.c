@@ -146,6 +146,8 @@ typedef struct dw_job {
   uint8_t *out;
   uint8_t *scratch; /* per-thread buffers */
   size_t thread_bytes;
+  const tfcc_q8_dw_hyb *hyb; /* hybrid: float output fout */
+  float *fout;
 } dw_job;
 
 static void row_task(void *ctx, size_t task, int thread) {
@@ -171,6 +173,9 @@ static void row_task(void *ctx, size_t task, int thread) {
   a.zp = j->r->output_offset;
   a.lo = (float)(j->r->act_min - j->r->output_offset);
   a.hi = (float)(j->r->act_max - j->r->output_offset);
+  a.zp_byte = j->hyb ? (uint8_t)(int8_t)j->hyb->zp : p->zp_byte;
+  a.hyb = j->hyb;
+  a.fout = j->hyb ? j->fout + (b * (size_t)g->out_h + oy) * (size_t)g->out_w * C : NULL;
   (p->is_signed ? p->k->row_s : p->k->row_u)(&a);
 }
 
@@ -239,6 +244,18 @@ void tfcc_q8_dwconv(struct tfcc_threadpool *pool, const tfcc_conv_geom *g,
     buf += expand_bytes(g);
     ge.in_c = g->out_c;
   }
-  dw_job j = {&ge, p, r, in, out, buf, thread_bytes(p, g)};
+  dw_job j = {&ge, p, r, in, out, buf, thread_bytes(p, g), NULL, NULL};
   tfcc_threadpool_run(pool, rows, p->rows ? row_task : dw_task, &j);
+}
+
+void tfcc_q8_dwconv_hybrid(struct tfcc_threadpool *pool, const tfcc_conv_geom *g,
+                           const tfcc_q8_dw_packed *p, const tfcc_q8_dw_hyb *h, const int8_t *in,
+                           float *out, void *scratch) {
+  const size_t rows = (size_t)g->batches * (size_t)g->out_h;
+  if (rows == 0 || g->out_w <= 0 || !p->rows) return;
+  const double macs = (double)rows * g->out_w * p->c * p->taps;
+  if (macs < 64.0 * 1024.0) pool = NULL;
+  const tfcc_conv_requant none = {0};
+  dw_job j = {g, p, &none, (const uint8_t *)in, NULL, scratch, thread_bytes(p, g), h, out};
+  tfcc_threadpool_run(pool, rows, row_task, &j);
 }

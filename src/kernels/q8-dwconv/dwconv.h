@@ -44,6 +44,21 @@ typedef void (*tfcc_q8_dw_fn)(size_t c, size_t ntaps, const uint8_t *const *taps
 
 struct tfcc_q8_dw_packed;
 
+/* Hybrid output (float32 DEPTHWISE_CONV_2D with int8 weights, ops/hybrid.c): int8 input q of
+ * one image with zero point zp (the bytes outside the image read as zp), weights packed with
+ * no offsets and no bias, so the row kernel's sums are sum over all taps of q * w and
+ * acc = that - zp * sum(w) is sum over the taps inside of (q - zp) * w (int32, exact). Written
+ * as clamp(((float)acc * scale) * fscale[c * fscale_stride] + bias[c], lo, hi) (bias may be
+ * NULL), the operations and order of kernels/hybrid/dwconv.h. */
+typedef struct tfcc_q8_dw_hyb {
+  float scale;
+  const float *fscale;
+  size_t fscale_stride;
+  const float *bias;
+  float lo, hi;
+  int32_t zp;
+} tfcc_q8_dw_hyb;
+
 /* One output row for a row kernel (see above). */
 typedef struct tfcc_q8_dw_row {
   const tfcc_conv_geom *g;
@@ -54,6 +69,9 @@ typedef struct tfcc_q8_dw_row {
   void *cols;                 /* per-thread column buffer (tfcc_q8_dw_scratch_bytes) */
   float lo, hi;               /* act_min - zp, act_max - zp */
   int32_t zp;
+  uint8_t zp_byte;           /* the input byte of taps outside the image */
+  const tfcc_q8_dw_hyb *hyb; /* hybrid output (then fout, out_w x c floats), else NULL */
+  float *fout;
 } tfcc_q8_dw_row;
 typedef void (*tfcc_q8_dw_row_fn)(const tfcc_q8_dw_row *a);
 
@@ -104,5 +122,11 @@ size_t tfcc_q8_dw_scratch_bytes(const tfcc_q8_dw_packed *p, const tfcc_conv_geom
 void tfcc_q8_dwconv(struct tfcc_threadpool *pool, const tfcc_conv_geom *g,
                     const tfcc_q8_dw_packed *p, const tfcc_conv_requant *r, const void *in,
                     void *out, void *scratch);
+/* Hybrid (tfcc_q8_dw_hyb): one image (g->batches 1, depth multiplier 1) of int8 input in,
+ * float32 output out; p packed by a row kernel (p->rows) from the int8 filter with a zero
+ * tfcc_conv_requant (no offsets, no scales) and no bias. */
+void tfcc_q8_dwconv_hybrid(struct tfcc_threadpool *pool, const tfcc_conv_geom *g,
+                           const tfcc_q8_dw_packed *p, const tfcc_q8_dw_hyb *h, const int8_t *in,
+                           float *out, void *scratch);
 
 #endif

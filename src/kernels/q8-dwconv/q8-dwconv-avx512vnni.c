@@ -31,7 +31,7 @@ static inline __attribute__((always_inline)) void build_cols(const tfcc_q8_dw_ro
     const bool inside = ix >= 0 && ix + P <= g->in_w;
     const bool partial = !inside && P > 1 && ix + P > 0 && ix < g->in_w;
     const size_t off = (size_t)ix * C + c0;
-    const __m512i zraw = _mm512_set1_epi8((char)a->p->zp_byte);
+    const __m512i zraw = _mm512_set1_epi8((char)a->zp_byte);
     for (int32_t q = 0; q < NQ; q++) {
       __m512i r[4];
       for (int32_t k = 0; k < 4; k++) {
@@ -89,6 +89,41 @@ static inline __m512i requant_fixed(__m512i x, __m512i qm, __m512i left, __m512i
   return _mm512_min_epi32(_mm512_max_epi32(v, lo), hi);
 }
 
+/* Hybrid output (dwconv.h, tfcc_q8_dw_hyb): the accumulators start from the packed bias less
+ * zp * sum(w) (hyb_bias), so they end as acc; hyb_store writes one pixel's 64-channel block from
+ * c0: the four accumulators' 128-bit lanes transposed into channel order, then the float stage
+ * with the portable kernel's operations (x86 max(lo, v) is v < lo ? lo : v, min(hi, v) is
+ * v > hi ? hi : v) on the block's filter scales fs[k] and biases bb[k] (loaded once). */
+static inline __m512i hyb_bias(__m512i b, __m512i zp) {
+  /* the packed bias is -128 * sum(w) (the flip's term): sum(w) is its arithmetic shift by 7 */
+  return _mm512_add_epi32(b, _mm512_mullo_epi32(zp, _mm512_srai_epi32(b, 7)));
+}
+
+static inline __attribute__((always_inline)) void hyb_store(const tfcc_q8_dw_row *a, size_t c0,
+                                                            size_t C, int32_t ox, __m512i a0,
+                                                            __m512i a1, __m512i a2, __m512i a3,
+                                                            const __m512 *fs, const __m512 *bb) {
+  const tfcc_q8_dw_hyb *h = a->hyb;
+  /* a_j lane L element i is channel 16 L + 4 j + i: channels 16 k.. are lane k of a0..a3 */
+  const __m512i t0 = _mm512_shuffle_i32x4(a0, a1, 0x44), t1 = _mm512_shuffle_i32x4(a2, a3, 0x44);
+  const __m512i t2 = _mm512_shuffle_i32x4(a0, a1, 0xEE), t3 = _mm512_shuffle_i32x4(a2, a3, 0xEE);
+  const __m512i v[4] = {_mm512_shuffle_i32x4(t0, t1, 0x88), _mm512_shuffle_i32x4(t0, t1, 0xDD),
+                        _mm512_shuffle_i32x4(t2, t3, 0x88), _mm512_shuffle_i32x4(t2, t3, 0xDD)};
+  const __m512 s = _mm512_set1_ps(h->scale), lo = _mm512_set1_ps(h->lo), hi = _mm512_set1_ps(h->hi);
+  float *o = a->fout + (size_t)ox * C;
+  for (size_t k = 0; k < 4; k++) {
+    const size_t c = c0 + 16 * k;
+    if (c >= C) break;
+    const __mmask16 m = C - c >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (C - c)) - 1u);
+    __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(v[k]), s);
+    f = _mm512_mul_ps(f, fs[k]);
+    if (h->bias) f = _mm512_add_ps(f, bb[k]);
+    f = _mm512_max_ps(lo, f);
+    f = _mm512_min_ps(hi, f);
+    _mm512_mask_storeu_ps(o + c, m, f);
+  }
+}
+
 static inline __attribute__((always_inline)) void row_body(const tfcc_q8_dw_row *a,
                                                            const bool is_signed, const int32_t KH,
                                                            const int32_t KW, const bool multi) {
@@ -101,7 +136,7 @@ static inline __attribute__((always_inline)) void row_body(const tfcc_q8_dw_row 
   const int32_t ix_lo = -g->pad_w;
   const int32_t ncols = (g->out_w - 1) * sw + (KW - 1) * dw + 1;
   const __m512i flip = _mm512_set1_epi8(is_signed ? (char)0x80 : 0);
-  const __m512i zpv = _mm512_xor_si512(_mm512_set1_epi8((char)p->zp_byte), flip);
+  const __m512i zpv = _mm512_xor_si512(_mm512_set1_epi8((char)a->zp_byte), flip);
   const __m512 lo = _mm512_set1_ps(a->lo), hi = _mm512_set1_ps(a->hi);
   const __m512i zp16 = _mm512_set1_epi16((short)a->zp);
   const __m512i zpi = _mm512_set1_epi32(a->zp);
@@ -125,8 +160,25 @@ static inline __attribute__((always_inline)) void row_body(const tfcc_q8_dw_row 
     const int32_t *pw = p->w + blk * bstride;
     const __m512i *wq = (const __m512i *)(const void *)(pw + 4 * CB);
     build_cols(a, c0, m, flip, zpv, ix_lo, ncols, KH, NQ, P, cols);
-    const __m512i b0 = _mm512_loadu_si512(pw), b1 = _mm512_loadu_si512(pw + 16);
-    const __m512i b2 = _mm512_loadu_si512(pw + 32), b3 = _mm512_loadu_si512(pw + 48);
+    __m512i b0 = _mm512_loadu_si512(pw), b1 = _mm512_loadu_si512(pw + 16);
+    __m512i b2 = _mm512_loadu_si512(pw + 32), b3 = _mm512_loadu_si512(pw + 48);
+    __m512 hfs[4] = {_mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(),
+                     _mm512_setzero_ps()};
+    __m512 hbb[4] = {hfs[0], hfs[0], hfs[0], hfs[0]};
+    if (a->hyb) {
+      const tfcc_q8_dw_hyb *h = a->hyb;
+      const __m512i hz = _mm512_set1_epi32(h->zp);
+      b0 = hyb_bias(b0, hz), b1 = hyb_bias(b1, hz), b2 = hyb_bias(b2, hz), b3 = hyb_bias(b3, hz);
+      for (size_t k = 0; k < 4; k++) {
+        const size_t c = c0 + 16 * k;
+        const __mmask16 hm = c >= C        ? 0
+                             : C - c >= 16 ? (__mmask16)0xFFFF
+                                           : (__mmask16)((1u << (C - c)) - 1u);
+        hfs[k] = h->fscale_stride ? _mm512_maskz_loadu_ps(hm, h->fscale + c)
+                                  : _mm512_set1_ps(h->fscale[0]);
+        hbb[k] = h->bias ? _mm512_maskz_loadu_ps(hm, h->bias + c) : _mm512_setzero_ps();
+      }
+    }
     const float *sc = (const float *)(const void *)(pw + CB);
     const __m512 s0 = _mm512_loadu_ps(sc), s1 = _mm512_loadu_ps(sc + 16);
     const __m512 s2 = _mm512_loadu_ps(sc + 32), s3 = _mm512_loadu_ps(sc + 48);
@@ -167,6 +219,10 @@ static inline __attribute__((always_inline)) void row_body(const tfcc_q8_dw_row 
           }
         }
       }
+      if (a->hyb) {
+        hyb_store(a, c0, C, ox, a0, a1, a2, a3, hfs, hbb);
+        continue;
+      }
       uint8_t *o = a->out + (size_t)ox * C + c0;
       if (!fp32) {
         const __m512i v0 = requant_fixed(a0, qm0, l0, r0, zpi, ilo, ihi);
@@ -205,7 +261,7 @@ static inline __attribute__((always_inline)) void row_body(const tfcc_q8_dw_row 
 
 static inline void row_dispatch(const tfcc_q8_dw_row *a, const bool is_signed) {
   const int32_t KH = a->g->filter_h, KW = a->g->filter_w;
-  const bool multi = a->p->rep && a->g->stride_w == 1;
+  const bool multi = a->p->rep && a->g->stride_w == 1 && !a->hyb;
   if (KH == 3 && KW == 3) {
     if (multi)
       row_body(a, is_signed, 3, 3, true);
