@@ -11,6 +11,7 @@
 #include "ops/op.h"
 #include "runtime/internal.h"
 #include "runtime/model_file.h"
+#include "runtime/weights_cache.h"
 
 #define HOT_UPDATE_BUDGET_MS 150.0
 /* How long an update waits for runs still using the old weights before leaving the freeing to
@@ -47,6 +48,8 @@ static void weights_free_contents(tfcc_model *m, tfcc_weights *w) {
   }
   tfcc_graph_release_params(&w->own_graph);
   tfcc_graph_free(&w->own_graph);
+  tfcc_wcache_free(w->wcache); /* after the params that pointed into it */
+  w->wcache = NULL;
   if (w->mapping) munmap(w->mapping, w->mapping_size);
   free(w->owned);
   w->mapping = NULL;
@@ -249,15 +252,32 @@ tfcc_status tfcc_weights_bind_like(const tfcc_graph *model, tfcc_graph *neu, tfc
   return TFCC_OK;
 }
 
-/* Builds generation w over data[0..size) through the load pipeline (tfcc_model_load_graph). */
+/* Builds generation w over data[0..size) through the load pipeline (tfcc_model_load_graph).
+ * st: the file the bytes were read from (NULL: a buffer). A model loaded with a packed-weights
+ * cache: the operators take their blocks from the cache at its path when it was made for
+ * these bytes (else it is refused as stale, one log line) and offer the ones they pack, which
+ * finish_cache writes after the switch. */
 static tfcc_status build_generation(tfcc_model *m, tfcc_weights *w, const uint8_t *data,
-                                    size_t size, tfcc_err *err) {
+                                    size_t size, const struct stat *st, tfcc_err *err) {
   /* Every subgraph is checked and bound (tfcc_weights_bind_like, _check_signature). Sessions
    * whose plans run subgraphs or hold variables replan on the new generation (their subgraph
    * plans hold operator params), keeping their variables; the others rebind in place. */
   w->graph = &w->own_graph;
-  return tfcc_model_load_graph(m, data, size, &w->own_graph, &m->graph, err);
+  tfcc_status s = tfcc_model_update_cache_open(m, data, size, st, &w->wcache, err);
+  if (s != TFCC_OK) return s;
+  s = tfcc_model_load_graph(m, data, size, &w->own_graph, &m->graph, w->wcache, err);
+  /* the first run on the new weights takes no page fault on the cache's blocks (as the file
+   * itself is read up front) */
+  if (s == TFCC_OK) tfcc_wcache_prefault(w->wcache);
+  return s;
 }
+
+/* After the switch, on the updating thread (runs on the new weights only read the blocks):
+ * the cache for the new weights, if the operators packed any block it did not hold, goes to
+ * the model's cache path (temporary file, fsync, rename: the cache the previous generation
+ * still maps is a file no longer named, left intact). The next load or update of these
+ * weights takes it. */
+static void finish_cache(tfcc_weights *w) { tfcc_wcache_finish(w->wcache); }
 
 /* Publishes w (built, refs 1), retires the previous generation. */
 static void publish(tfcc_model *m, tfcc_weights *w, double t_start, double t_prepared,
@@ -346,7 +366,7 @@ tfcc_status tfcc_model_update_weights(tfcc_model *m, const char *path) {
     w->mapping = f.region; /* the generation owns the bytes from here */
     w->mapping_size = f.region_size;
     map_ms = now_ms() - t0;
-    st = build_generation(m, w, f.data, f.size, &err);
+    st = build_generation(m, w, f.data, f.size, f.settled ? &f.st : NULL, &err);
   }
   double t_prepared = 0;
   if (st == TFCC_OK) {
@@ -371,6 +391,7 @@ tfcc_status tfcc_model_update_weights(tfcc_model *m, const char *path) {
   }
   w->id = m->last_update.generation + 1;
   publish(m, w, t0, t_prepared, map_ms);
+  finish_cache(w); /* current until the next update, which this lock holds off */
   pthread_mutex_unlock(&m->update_lock);
   return TFCC_OK;
 }
@@ -392,7 +413,7 @@ tfcc_status tfcc_model_update_weights_buffer(tfcc_model *m, const void *data, si
     } else {
       memcpy(w->owned, data, size);
       map_ms = now_ms() - t0;
-      st = build_generation(m, w, w->owned, size, &err);
+      st = build_generation(m, w, w->owned, size, NULL, &err);
     }
   }
   if (st != TFCC_OK) {
@@ -404,6 +425,7 @@ tfcc_status tfcc_model_update_weights_buffer(tfcc_model *m, const void *data, si
   }
   w->id = m->last_update.generation + 1;
   publish(m, w, t0, now_ms(), map_ms);
+  finish_cache(w);
   pthread_mutex_unlock(&m->update_lock);
   return TFCC_OK;
 }

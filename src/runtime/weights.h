@@ -28,8 +28,11 @@ typedef struct tfcc_weights {
   tfcc_graph own_graph; /* generations >= 1: read from their own file */
   void *mapping;        /* file bytes, private copy or mapping (path update): munmap */
   size_t mapping_size;
-  void *owned;               /* private copy (buffer update) */
-  struct tfcc_weights *next; /* all generations >= 1 of the model, newest first */
+  void *owned;                /* private copy (buffer update) */
+  struct tfcc_wcache *wcache; /* generations >= 1 of a model loaded with a packed-weights cache:
+                                 the cache at the model's path, made for these weights; freed
+                                 after the params that point into it */
+  struct tfcc_weights *next;  /* all generations >= 1 of the model, newest first */
 } tfcc_weights;
 
 /* Reference to the model's current generation. Lock-free; never fails. */
