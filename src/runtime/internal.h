@@ -61,6 +61,8 @@ struct tfcc_model {
   size_t constant_bytes;
   struct tfcc_wcache *wcache; /* packed-weights cache of the load (NULL: none); freed last */
   char *wcache_path;          /* its path (a copy), which weight updates use too (NULL: none) */
+  pthread_t cache_writer;     /* writing the last update's cache (runtime/weights.c) */
+  bool cache_writer_on;       /* cache_writer is to be joined (update lock, or model_free) */
   tfcc_const_release crel;    /* first load: releases constants packing consumed */
   bool crel_on;
   bool releasable; /* the model owns its bytes (file copy or mapping, owned buffer) */

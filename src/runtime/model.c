@@ -48,6 +48,7 @@ void tfcc_graph_release_params(tfcc_graph *g) {
 
 static void model_free(tfcc_model *m) {
   if (!m) return;
+  tfcc_weights_join_writer(m); /* an update's cache writer holds a generation */
   /* No session is left: the current generation holds only the model's reference. */
   tfcc_weights *cur = atomic_load(&m->weights);
   if (cur) tfcc_weights_release(m, cur);
@@ -369,7 +370,7 @@ static tfcc_status open_weights_cache(tfcc_model *m, const tfcc_wc_src_id *src_i
   char ident[TFCC_WC_IDENT_BYTES];
   weights_cache_ident(m, ident, sizeof ident);
   return tfcc_wcache_open(m->opts.weights_cache, ident, m->data, m->size, src_id,
-                          m->opts.weights_cache_verify != 0, tfcc_model_env(m).log,
+                          m->opts.weights_cache_verify != 0, false, tfcc_model_env(m).log,
                           m->holes_file ? fill_holes : NULL, m, &m->wcache, err);
 }
 
@@ -384,7 +385,7 @@ tfcc_status tfcc_model_update_cache_open(tfcc_model *m, const uint8_t *data, siz
   memset(&id, 0, sizeof id);
   if (st) file_id(st, &id);
   return tfcc_wcache_open(m->wcache_path, ident, data, size, &id, m->opts.weights_cache_verify != 0,
-                          tfcc_model_env(m).log, NULL, NULL, out, err);
+                          true, tfcc_model_env(m).log, NULL, NULL, out, err);
 }
 
 /* For the cache file a load writes: the file ranges this load released (page aligned, the

@@ -278,12 +278,62 @@ static tfcc_status build_generation(tfcc_model *m, tfcc_weights *w, const uint8_
   return s;
 }
 
-/* After the switch, on the updating thread (runs on the new weights only read the blocks):
- * the cache for the new weights, if the operators packed any block it did not hold, goes to
- * the model's cache path (temporary file, fsync, rename: the cache the previous generation
- * still maps is a file no longer named, left intact). The next load or update of these
- * weights takes it. */
-static void finish_cache(tfcc_weights *w) { tfcc_wcache_finish(w->wcache); }
+/* After the switch, when the operators packed blocks the cache did not hold: the cache for the
+ * new weights is written to the model's cache path (SHA-256 of the source, the blocks' hashes,
+ * temporary file, fsync, rename: the cache the previous generation still maps is a file no
+ * longer named, left intact) on a thread of its own at nice + CACHE_WRITER_NICE, so that
+ * neither the update's caller nor the threads running the model wait for it, and they win the
+ * CPU from it. The writer holds a reference to the generation (its blocks stay while it reads
+ * them); the next update and model_free join it first. The next load or update of these
+ * weights takes the file. No thread can be made: written here. */
+#define CACHE_WRITER_NICE 10
+
+typedef struct cache_job {
+  tfcc_model *m;
+  tfcc_weights *w;
+} cache_job;
+
+static void *cache_writer(void *arg) {
+  cache_job *j = arg;
+#ifdef __linux__
+  const id_t tid = (id_t)syscall(SYS_gettid);
+  errno = 0;
+  const int cur = getpriority(PRIO_PROCESS, tid);
+  if (errno == 0)
+    (void)setpriority(PRIO_PROCESS, tid,
+                      cur + CACHE_WRITER_NICE > 19 ? 19 : cur + CACHE_WRITER_NICE);
+#endif
+  tfcc_wcache_finish(j->w->wcache);
+  tfcc_weights_release(j->m, j->w);
+  free(j);
+  return NULL;
+}
+
+void tfcc_weights_join_writer(tfcc_model *m) {
+  if (!m->cache_writer_on) return;
+  pthread_join(m->cache_writer, NULL);
+  m->cache_writer_on = false;
+}
+
+/* w: just published (current, the update lock held). */
+static void finish_cache(tfcc_model *m, tfcc_weights *w) {
+  if (!tfcc_wcache_will_write(w->wcache)) {
+    tfcc_wcache_finish(w->wcache); /* nothing to write: stops answering */
+    return;
+  }
+  cache_job *j = malloc(sizeof *j);
+  if (j) {
+    *j = (cache_job){m, w};
+    atomic_fetch_add_explicit(&w->refs, 1, memory_order_relaxed); /* current: refs >= 1 */
+    if (pthread_create(&m->cache_writer, NULL, cache_writer, j) == 0) {
+      m->cache_writer_on = true;
+      return;
+    }
+    atomic_fetch_sub_explicit(&w->refs, 1, memory_order_relaxed);
+    free(j);
+  }
+  tfcc_wcache_finish(w->wcache);
+}
 
 /* Publishes w (built, refs 1), retires the previous generation. */
 static void publish(tfcc_model *m, tfcc_weights *w, double t_start, double t_prepared,
@@ -353,6 +403,7 @@ static tfcc_status update_file(tfcc_model *m, const char *path, tfcc_err *errp) 
   tfcc_err err = {0};
   double t0 = now_ms();
   pthread_mutex_lock(&m->update_lock);
+  tfcc_weights_join_writer(m); /* the previous update's cache is written before this one's */
   tfcc_weights *w = NULL;
   tfcc_status st = update_begin(m, &w, &err);
   tfcc_model_file f = {.fd = -1};
@@ -395,7 +446,7 @@ static tfcc_status update_file(tfcc_model *m, const char *path, tfcc_err *errp) 
   }
   w->id = m->last_update.generation + 1;
   publish(m, w, t0, t_prepared, map_ms);
-  finish_cache(w); /* current until the next update, which this lock holds off */
+  finish_cache(m, w);
   pthread_mutex_unlock(&m->update_lock);
   return TFCC_OK;
 }
@@ -404,6 +455,7 @@ static tfcc_status update_buffer(tfcc_model *m, const void *data, size_t size, t
   tfcc_err err = {0};
   double t0 = now_ms();
   pthread_mutex_lock(&m->update_lock);
+  tfcc_weights_join_writer(m); /* the previous update's cache is written before this one's */
   tfcc_weights *w = NULL;
   tfcc_status st = update_begin(m, &w, &err);
   double map_ms = 0;
@@ -427,7 +479,7 @@ static tfcc_status update_buffer(tfcc_model *m, const void *data, size_t size, t
   }
   w->id = m->last_update.generation + 1;
   publish(m, w, t0, now_ms(), map_ms);
-  finish_cache(w);
+  finish_cache(m, w);
   pthread_mutex_unlock(&m->update_lock);
   return TFCC_OK;
 }

@@ -52,6 +52,11 @@ tfcc_status tfcc_weights_check_signature(const tfcc_graph *model, const tfcc_gra
  * fusion). Names the first difference. */
 tfcc_status tfcc_weights_bind_like(const tfcc_graph *model, tfcc_graph *neu, tfcc_err *err);
 
+/* Waits for the cache file of the model's last weight update to be written (the update writes
+ * it on a thread of its own after the switch). Under the update lock, or when no update can
+ * run (model_free; tests). */
+void tfcc_weights_join_writer(struct tfcc_model *m);
+
 /* Called between the first and the second integrity check of a file update (tests only). */
 extern void (*tfcc_weights_test_hook)(const char *path);
 
