@@ -94,18 +94,21 @@ def main():
                         pretouch(a.pretouch)
                     j = run(tfcc, m, kv, extra, cache)
                     res.setdefault((m, mode, name), []).append(j)
-    print("| model | cache | setting | peak RSS MB | floor MB | load_ms | load CPU ms | first_ms | p50 ms |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| model | cache | setting | peak RSS MB | floor MB | load_ms | load CPU ms | first_ms | p50 ms |"
+          " first CPU ms | CPU ms/run | first/run CPU |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for m in a.models:
         for mode in modes:
             for name, _, _ in settings:
                 js = res[(m, mode, name)]
                 med = lambda f: statistics.median(f(j) for j in js)
                 floor = (js[0]["memory"]["constant_bytes"] + js[0]["arena_bytes"]) / 1e6 + 8 * 1.048576
-                print("| %s | %s | %s | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f |" % (
+                print("| %s | %s | %s | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %.2f | %.2f | %.2f |" % (
                     os.path.basename(m), mode, name, med(lambda j: j["peak_rss_bytes"]) / 1e6, floor,
                     med(lambda j: j["load_ms"]), med(lambda j: j["load_cpu_ms"]), med(lambda j: j["first_ms"]),
-                    med(lambda j: j["latency_ms"]["p50"])))
+                    med(lambda j: j["latency_ms"]["p50"]), med(lambda j: j["first_cpu_ms"]),
+                    med(lambda j: j["cpu_ms_per_run"]),
+                    med(lambda j: j["first_cpu_ms"] / j["cpu_ms_per_run"] if j["cpu_ms_per_run"] else 0)))
     sys.stdout.flush()
 
 

@@ -458,6 +458,11 @@ TFCC_API tfcc_status tfcc_model_subgraph_info(const tfcc_model *m, int index,
  * it was declared immutable and mapped). Graph changes need a new model: load it with
  * tfcc_model_load_file, create sessions on it, and release the old model (the server's swap).
  *
+ * A model loaded with a weights cache (options.weights_cache) uses the cache at that path for
+ * the new weights: taken when it was made for them, else refused as stale and, after the
+ * switch, rewritten for them on a thread of its own that the call does not wait for (the next
+ * update and the model's release do; docs/weights_cache.md, "Weight updates").
+ *
  * Updates of one model are serialised. The model must not be released during the call.
  * On failure the current weights stay in force and tfcc_last_error() names the first
  * difference ("tensor 12 (conv1/w): shape [8,3,3,3], model has [16,3,3,3]"). */

@@ -13,6 +13,11 @@
 /* Constants from this size on are released as soon as consumed (during the load). */
 #define BIG_BYTES ((size_t)2 << 20)
 #define HUGE_BYTES ((uintptr_t)2 << 20)
+/* A range the load read (resident) is given back only from this size up: each MADV_DONTNEED
+ * is a TLB shootdown (an interrupt to every other CPU the process ran on; tens of us on a
+ * paravirtualised VM), and a warm load with a weights cache reads smaller holes anyway
+ * (model.c): MobileNetV2 f32's warm load made 13 such calls for 170 KiB, about 1 ms. */
+#define MIN_RESIDENT_RELEASE ((size_t)32 << 10)
 
 static const void *cr_get(tfcc_packed_store *s, int32_t node, uint32_t block, size_t bytes) {
   tfcc_const_release *r = (tfcc_const_release *)s;
@@ -89,6 +94,8 @@ static void release_range(tfcc_const_release *r, uintptr_t a, uintptr_t b) {
   } else if (r->untouched && r->untouched(r->untouched_user, a, b)) {
     r->released_bytes += len; /* never resident */
     note_released(r, p, len);
+  } else if (len < MIN_RESIDENT_RELEASE && !r->wipe) {
+    return; /* kept: cheaper than the shootdown */
   } else {
     if (r->wipe) explicit_bzero(p, len); /* plaintext never goes back to the kernel unwiped */
     if (madvise(p, len, MADV_DONTNEED) != 0) return;

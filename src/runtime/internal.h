@@ -60,6 +60,9 @@ struct tfcc_model {
   size_t arena_naive_bytes;
   size_t constant_bytes;
   struct tfcc_wcache *wcache; /* packed-weights cache of the load (NULL: none); freed last */
+  char *wcache_path;          /* its path (a copy), which weight updates use too (NULL: none) */
+  pthread_t cache_writer;     /* writing the last update's cache (runtime/weights.c) */
+  bool cache_writer_on;       /* cache_writer is to be joined (update lock, or model_free) */
   tfcc_const_release crel;    /* first load: releases constants packing consumed */
   bool crel_on;
   bool releasable; /* the model owns its bytes (file copy or mapping, owned buffer) */
@@ -111,7 +114,18 @@ tfcc_status tfcc_model_build(tfcc_runtime *rt, const uint8_t *data, size_t size,
  * model's graph and g a new weights generation: bound node by node as ref is, and checked
  * against it after init. */
 tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t size, tfcc_graph *g,
-                                  const tfcc_graph *ref, tfcc_err *err);
+                                  const tfcc_graph *ref, struct tfcc_wcache *wc, tfcc_err *err);
+/* (wc: the packed-weights cache operators take their blocks from and offer theirs to: the
+ * model's for the first load, the generation's for an update; NULL: none.) */
+
+struct stat;
+/* The packed-weights cache of a weight update over data[0..size): the model's cache path and
+ * identity (kernel level, options), the new bytes as its source. st: the file they were read
+ * from when it was settled (its identity; NULL: none, the content hash decides). *out NULL
+ * when the model was loaded without a cache. Errors: TFCC_ERR_NO_MEMORY only. */
+tfcc_status tfcc_model_update_cache_open(tfcc_model *m, const uint8_t *data, size_t size,
+                                         const struct stat *st, struct tfcc_wcache **out,
+                                         tfcc_err *err);
 
 /* Runs op->init of every bound, live node of every subgraph that has no params yet (the constant
  * folder initialised the nodes it removed). Run after tfcc_run_passes. */

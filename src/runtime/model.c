@@ -48,6 +48,7 @@ void tfcc_graph_release_params(tfcc_graph *g) {
 
 static void model_free(tfcc_model *m) {
   if (!m) return;
+  tfcc_weights_join_writer(m); /* an update's cache writer holds a generation */
   /* No session is left: the current generation holds only the model's reference. */
   tfcc_weights *cur = atomic_load(&m->weights);
   if (cur) tfcc_weights_release(m, cur);
@@ -59,7 +60,8 @@ static void model_free(tfcc_model *m) {
   if (m->update_lock_init) pthread_mutex_destroy(&m->update_lock);
   tfcc_graph_release_params(&m->graph);
   tfcc_graph_free(&m->graph);
-  tfcc_wcache_free(m->wcache);                       /* after the params that pointed into it */
+  tfcc_wcache_free(m->wcache); /* after the params that pointed into it */
+  free(m->wcache_path);
   if (m->crel_on) tfcc_const_release_free(&m->crel); /* trapped pages accessible again */
   if (m->mapping) munmap(m->mapping, m->mapping_size);
   if (m->owned_free) m->owned_free(m->owned_user, (void *)m->data, m->size);
@@ -237,9 +239,10 @@ static tfcc_status validate_shapes(tfcc_model *m, tfcc_graph *g, bool record, tf
 }
 
 static bool in_hole(void *user, uintptr_t a, uintptr_t b);
+static void file_id(const struct stat *st, tfcc_wc_src_id *id);
 
 tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t size, tfcc_graph *g,
-                                  const tfcc_graph *ref, tfcc_err *err) {
+                                  const tfcc_graph *ref, struct tfcc_wcache *wc, tfcc_err *err) {
   const bool first = ref == NULL;
   tfcc_status st = tfcc_tflite_read(data, size, g, err);
   if (st != TFCC_OK) return first ? st : tfcc_err_prefix(err, "new weights");
@@ -263,7 +266,7 @@ tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t siz
   if (st == TFCC_OK && first) st = name_fused_nodes(m, err);
   if (st == TFCC_OK && first) log_precision_fallback(m, isa);
   /* first load of bytes the model owns: operators' packing may release its source pages */
-  tfcc_packed_store *store = first ? tfcc_wcache_store(m->wcache) : NULL;
+  tfcc_packed_store *store = tfcc_wcache_store(wc);
   if (st == TFCC_OK && first && m->releasable && !m->crel_on) {
     m->crel_on = true;
     tfcc_const_release_init(&m->crel, g, m->data, m->size, m->owned_free != NULL, store);
@@ -367,8 +370,22 @@ static tfcc_status open_weights_cache(tfcc_model *m, const tfcc_wc_src_id *src_i
   char ident[TFCC_WC_IDENT_BYTES];
   weights_cache_ident(m, ident, sizeof ident);
   return tfcc_wcache_open(m->opts.weights_cache, ident, m->data, m->size, src_id,
-                          m->opts.weights_cache_verify != 0, tfcc_model_env(m).log,
+                          m->opts.weights_cache_verify != 0, false, tfcc_model_env(m).log,
                           m->holes_file ? fill_holes : NULL, m, &m->wcache, err);
+}
+
+tfcc_status tfcc_model_update_cache_open(tfcc_model *m, const uint8_t *data, size_t size,
+                                         const struct stat *st, struct tfcc_wcache **out,
+                                         tfcc_err *err) {
+  *out = NULL;
+  if (!m->wcache_path) return TFCC_OK;
+  char ident[TFCC_WC_IDENT_BYTES];
+  weights_cache_ident(m, ident, sizeof ident);
+  tfcc_wc_src_id id;
+  memset(&id, 0, sizeof id);
+  if (st) file_id(st, &id);
+  return tfcc_wcache_open(m->wcache_path, ident, data, size, &id, m->opts.weights_cache_verify != 0,
+                          true, tfcc_model_env(m).log, NULL, NULL, out, err);
 }
 
 /* For the cache file a load writes: the file ranges this load released (page aligned, the
@@ -487,15 +504,18 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
   tfcc_status st = m->update_lock_init
                        ? TFCC_OK
                        : tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "cannot create a mutex");
-  if (st == TFCC_OK && m->opts.weights_cache && m->opts.weights_cache[0])
+  if (st == TFCC_OK && m->opts.weights_cache && m->opts.weights_cache[0]) {
     st = open_weights_cache(m, src_id, err);
-  else
+    /* weight updates write (or take) theirs there too (weights.c) */
+    if (st == TFCC_OK && !(m->wcache_path = strdup(m->opts.weights_cache)))
+      st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
+  } else
     fill_holes(m); /* no cache after all */
   /* bytes the model owns: constant pages may be released during the load, so what is read
    * from the file later is read now (runtime/const_release.h) */
   m->releasable = (mapping || owned_free) && !getenv_off("TFCC_RELEASE_CONSTANTS");
   if (st == TFCC_OK && m->releasable) tfcc_model_watermark_capture(m);
-  if (st == TFCC_OK) st = tfcc_model_load_graph(m, data, size, &m->graph, NULL, err);
+  if (st == TFCC_OK) st = tfcc_model_load_graph(m, data, size, &m->graph, NULL, m->wcache, err);
   if (m->crel_on) tfcc_const_release_seal(&m->crel);
   /* what was not read from the file and not released: read now (nothing reads released bytes) */
   fill_holes(m);

@@ -28,8 +28,11 @@ typedef struct tfcc_weights {
   tfcc_graph own_graph; /* generations >= 1: read from their own file */
   void *mapping;        /* file bytes, private copy or mapping (path update): munmap */
   size_t mapping_size;
-  void *owned;               /* private copy (buffer update) */
-  struct tfcc_weights *next; /* all generations >= 1 of the model, newest first */
+  void *owned;                /* private copy (buffer update) */
+  struct tfcc_wcache *wcache; /* generations >= 1 of a model loaded with a packed-weights cache:
+                                 the cache at the model's path, made for these weights; freed
+                                 after the params that point into it */
+  struct tfcc_weights *next;  /* all generations >= 1 of the model, newest first */
 } tfcc_weights;
 
 /* Reference to the model's current generation. Lock-free; never fails. */
@@ -48,6 +51,11 @@ tfcc_status tfcc_weights_check_signature(const tfcc_graph *model, const tfcc_gra
  * at each index; nodes a pass fused are bound by their file operator, the passes redo the
  * fusion). Names the first difference. */
 tfcc_status tfcc_weights_bind_like(const tfcc_graph *model, tfcc_graph *neu, tfcc_err *err);
+
+/* Waits for the cache file of the model's last weight update to be written (the update writes
+ * it on a thread of its own after the switch). Under the update lock, or when no update can
+ * run (model_free; tests). */
+void tfcc_weights_join_writer(struct tfcc_model *m);
 
 /* Called between the first and the second integrity check of a file update (tests only). */
 extern void (*tfcc_weights_test_hook)(const char *path);

@@ -192,6 +192,7 @@ struct tfcc_wcache {
   uint64_t src_sample;
   uint8_t src_sha256[32]; /* for a new file's header: taken at open, before the load's
                              operators may release source pages (runtime/const_release.h) */
+  bool sha_pending;       /* src_stays: src_sha256 is taken when the file is written */
   /* the mapped file, when its header checked out */
   const uint8_t *map;
   size_t map_size;
@@ -411,9 +412,9 @@ static void map_file(tfcc_wcache *c, bool verify_full) {
 }
 
 tfcc_status tfcc_wcache_open(const char *path, const char *ident, const uint8_t *src, size_t size,
-                             const tfcc_wc_src_id *src_id, bool verify_full, const tfcc_logger *log,
-                             void (*need_src_fn)(void *user), void *user, tfcc_wcache **out,
-                             tfcc_err *err) {
+                             const tfcc_wc_src_id *src_id, bool verify_full, bool src_stays,
+                             const tfcc_logger *log, void (*need_src_fn)(void *user), void *user,
+                             tfcc_wcache **out, tfcc_err *err) {
   *out = NULL;
   tfcc_wcache *c = calloc(1, sizeof *c);
   if (c) c->path = strdup(path);
@@ -442,7 +443,10 @@ tfcc_status tfcc_wcache_open(const char *path, const char *ident, const uint8_t 
     need_src(c);
     if (!c->have_hash) c->src_hash = tfcc_hash64(src, size);
     c->have_hash = true;
-    tfcc_sha256(src, size, c->src_sha256);
+    if (src_stays)
+      c->sha_pending = true; /* only if a file is written, then */
+    else
+      tfcc_sha256(src, size, c->src_sha256);
   }
   *out = c;
   return TFCC_OK;
@@ -556,10 +560,18 @@ static void sync_dir(const char *path) {
   }
 }
 
+bool tfcc_wcache_will_write(const tfcc_wcache *c) {
+  return c && c->dirty && !c->lost && c->n_blocks > 0;
+}
+
 void tfcc_wcache_finish(tfcc_wcache *c) {
   if (!c) return;
   atomic_store_explicit(&c->sealed, true, memory_order_release);
   if (!c->dirty || c->lost || c->n_blocks == 0) return;
+  if (c->sha_pending) {
+    tfcc_sha256(c->src, c->src_size, c->src_sha256);
+    c->sha_pending = false;
+  }
   if (c->n_skips)
     record(c, TFCC_WC_SKIPS_NODE, TFCC_WC_SKIPS_BLOCK, c->skips, c->n_skips * sizeof *c->skips);
   double t0 = now_ms();

@@ -129,12 +129,14 @@ typedef struct tfcc_wcache tfcc_wcache;
  * says, and every block's hash now. need_src (may be NULL): called, with user, before the
  * cache reads the source's bytes other than its sampled ends (to hash them) and on every miss
  * (a block not in the file, or refused) before the operator packs from its source bytes: a
- * load that skipped reading ranges of its file (skip list) reads them then. TFCC_ERR_NO_MEMORY
- * only. */
+ * load that skipped reading ranges of its file (skip list) reads them then. src_stays: every
+ * source byte stays readable until tfcc_wcache_finish (a weight update: nothing is released),
+ * so the SHA-256 a new file's header needs is taken there, only if a file is written.
+ * TFCC_ERR_NO_MEMORY only. */
 tfcc_status tfcc_wcache_open(const char *path, const char *ident, const uint8_t *src, size_t size,
-                             const tfcc_wc_src_id *src_id, bool verify_full, const tfcc_logger *log,
-                             void (*need_src)(void *user), void *user, tfcc_wcache **out,
-                             tfcc_err *err);
+                             const tfcc_wc_src_id *src_id, bool verify_full, bool src_stays,
+                             const tfcc_logger *log, void (*need_src)(void *user), void *user,
+                             tfcc_wcache **out, tfcc_err *err);
 /* The store operators ask (ops/packed_store.h). */
 tfcc_packed_store *tfcc_wcache_store(tfcc_wcache *c);
 /* The skip list to write with the file (copied; file offsets of the ranges this load released,
@@ -143,6 +145,8 @@ void tfcc_wcache_set_skips(tfcc_wcache *c, const tfcc_wc_skip *s, size_t n);
 /* The load succeeded: stop answering, and write the file if a block was missing or refused
  * (a failed write logs one warning; the model is fine either way). */
 void tfcc_wcache_finish(tfcc_wcache *c);
+/* Whether tfcc_wcache_finish would write a file (a block was missing or refused). */
+bool tfcc_wcache_will_write(const tfcc_wcache *c);
 /* Maps every page of the cache file into the process's page tables now (once; later calls
  * return at once), so that the first run takes no page fault on the blocks. Thread safe. */
 void tfcc_wcache_prefault(tfcc_wcache *c);
