@@ -293,16 +293,22 @@ typedef struct cache_job {
   tfcc_weights *w;
 } cache_job;
 
-static void *cache_writer(void *arg) {
-  cache_job *j = arg;
+/* Lowers the calling thread's priority by inc (Linux: nice is per thread; capped at 19).
+ * Best effort: a thread that cannot be reniced runs at its inherited priority. */
+static void nice_this_thread(int inc) {
 #ifdef __linux__
   const id_t tid = (id_t)syscall(SYS_gettid);
   errno = 0;
   const int cur = getpriority(PRIO_PROCESS, tid);
-  if (errno == 0)
-    (void)setpriority(PRIO_PROCESS, tid,
-                      cur + CACHE_WRITER_NICE > 19 ? 19 : cur + CACHE_WRITER_NICE);
+  if (errno == 0) (void)setpriority(PRIO_PROCESS, tid, cur + inc > 19 ? 19 : cur + inc);
+#else
+  (void)inc;
 #endif
+}
+
+static void *cache_writer(void *arg) {
+  cache_job *j = arg;
+  nice_this_thread(CACHE_WRITER_NICE);
   tfcc_wcache_finish(j->w->wcache);
   tfcc_weights_release(j->m, j->w);
   free(j);
@@ -515,12 +521,7 @@ static void update_run(update_job *j) {
 
 static void *update_thread(void *arg) {
   update_job *j = arg;
-#ifdef __linux__
-  const id_t tid = (id_t)syscall(SYS_gettid);
-  errno = 0;
-  const int cur = getpriority(PRIO_PROCESS, tid);
-  if (errno == 0) (void)setpriority(PRIO_PROCESS, tid, cur + j->nice > 19 ? 19 : cur + j->nice);
-#endif
+  nice_this_thread(j->nice);
   update_run(j);
   return NULL;
 }
