@@ -64,59 +64,48 @@ bool tfcc_hybrid_xnn_float(const tfcc_init_ctx *ctx) {
   return false;
 }
 
-typedef struct xnn_conv_job {
+/* The float convolution / depthwise in XNNPACK's order (ops): rows of the batch-flattened
+ * output split into tasks of 4 rows (1 below 64 rows); k NULL: the depthwise kernel. */
+typedef struct xnn_rows_job {
   const tfcc_xnn_f32_kernel *k;
   const tfcc_conv_geom *g;
   const float *in, *wp, *bias;
   int32_t ocp, rows_per_task, rows;
   float lo, hi;
   float *out;
-} xnn_conv_job;
+} xnn_rows_job;
 
-static void xnn_conv_task(void *ctx, size_t t, int thread) {
+static void xnn_rows_task(void *ctx, size_t t, int thread) {
   (void)thread;
-  const xnn_conv_job *j = ctx;
+  const xnn_rows_job *j = ctx;
   const int32_t r0 = (int32_t)t * j->rows_per_task;
   const int32_t r1 = r0 + j->rows_per_task < j->rows ? r0 + j->rows_per_task : j->rows;
-  j->k->conv_rows(j->g, j->in, j->wp, j->ocp, j->bias, j->lo, j->hi, j->out, r0, r1);
+  if (j->k)
+    j->k->conv_rows(j->g, j->in, j->wp, j->ocp, j->bias, j->lo, j->hi, j->out, r0, r1);
+  else
+    tfcc_xnn_dwconv_f32_rows(j->g, j->in, j->wp, j->bias, j->lo, j->hi, j->out, r0, r1);
+}
+
+static void xnn_rows_run(tfcc_op_ctx *ctx, xnn_rows_job *j) {
+  if (j->rows <= 0 || j->g->out_w <= 0) return;
+  j->rows_per_task = j->rows >= 64 ? 4 : 1;
+  tfcc_threadpool_run(ctx->pool, (size_t)((j->rows + j->rows_per_task - 1) / j->rows_per_task),
+                      xnn_rows_task, j);
 }
 
 void tfcc_hybrid_xnn_conv(tfcc_op_ctx *ctx, const tfcc_xnn_f32_kernel *k, const float *wp,
                           int32_t ocp, const tfcc_conv_geom *g, const float *bias, float lo,
                           float hi) {
-  xnn_conv_job j = {k,  g,  ctx->in[0]->data, wp, bias, ocp, 1, g->batches * g->out_h,
+  xnn_rows_job j = {k,  g,  ctx->in[0]->data, wp, bias, ocp, 1, g->batches * g->out_h,
                     lo, hi, ctx->out[0]->data};
-  if (j.rows <= 0 || g->out_w <= 0) return;
-  j.rows_per_task = j.rows >= 64 ? 4 : 1;
-  tfcc_threadpool_run(ctx->pool, (size_t)((j.rows + j.rows_per_task - 1) / j.rows_per_task),
-                      xnn_conv_task, &j);
-}
-
-/* ops: float depthwise in XNNPACK's order, rows split as for the convolution above */
-typedef struct xnn_dw_job {
-  const tfcc_conv_geom *g;
-  const float *in, *filter, *bias;
-  int32_t rows_per_task, rows;
-  float lo, hi;
-  float *out;
-} xnn_dw_job;
-
-static void xnn_dw_task(void *ctx, size_t t, int thread) {
-  (void)thread;
-  const xnn_dw_job *j = ctx;
-  const int32_t r0 = (int32_t)t * j->rows_per_task;
-  const int32_t r1 = r0 + j->rows_per_task < j->rows ? r0 + j->rows_per_task : j->rows;
-  tfcc_xnn_dwconv_f32_rows(j->g, j->in, j->filter, j->bias, j->lo, j->hi, j->out, r0, r1);
+  xnn_rows_run(ctx, &j);
 }
 
 void tfcc_hybrid_xnn_dwconv(tfcc_op_ctx *ctx, const tfcc_conv_geom *g, const float *filter,
                             const float *bias, float lo, float hi) {
-  xnn_dw_job j = {g,  ctx->in[0]->data, filter, bias, 1, g->batches * g->out_h, lo,
-                  hi, ctx->out[0]->data};
-  if (j.rows <= 0 || g->out_w <= 0) return;
-  j.rows_per_task = j.rows >= 64 ? 4 : 1;
-  tfcc_threadpool_run(ctx->pool, (size_t)((j.rows + j.rows_per_task - 1) / j.rows_per_task),
-                      xnn_dw_task, &j);
+  xnn_rows_job j = {NULL, g,  ctx->in[0]->data, filter, bias, 0, 1, g->batches * g->out_h,
+                    lo,   hi, ctx->out[0]->data};
+  xnn_rows_run(ctx, &j);
 }
 
 void tfcc_hybrid_free(tfcc_hybrid *h) {
