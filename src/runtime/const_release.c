@@ -1,6 +1,7 @@
 /* Releasing constant bytes no operator reads any more (contract in const_release.h). */
 #include "runtime/const_release.h"
 
+#include "base/grow.h"
 #include "base/private_map.h"
 
 #include <errno.h>
@@ -50,13 +51,9 @@ static tfcc_cr_entry *find(tfcc_const_release *r, const void *d) {
 
 /* Trap mode: remembers a PROT_NONE range to make accessible again before the memory is freed. */
 static bool note_trapped(tfcc_const_release *r, void *p, size_t len) {
-  if (r->n_trapped == r->cap_trapped) {
-    size_t cap = r->cap_trapped ? 2 * r->cap_trapped : 64;
-    tfcc_cr_range *nr = realloc(r->trapped, cap * sizeof *nr);
-    if (!nr) return false;
-    r->trapped = nr;
-    r->cap_trapped = cap;
-  }
+  tfcc_cr_range *t = tfcc_grow(r->trapped, &r->cap_trapped, r->n_trapped, sizeof *t, 64);
+  if (!t) return false;
+  r->trapped = t;
   r->trapped[r->n_trapped].p = p;
   r->trapped[r->n_trapped].len = len;
   r->n_trapped++;
@@ -64,16 +61,12 @@ static bool note_trapped(tfcc_const_release *r, void *p, size_t len) {
 }
 
 static void note_released(tfcc_const_release *r, void *p, size_t len) {
-  if (r->n_rel == r->cap_rel) {
-    size_t cap = r->cap_rel ? 2 * r->cap_rel : 64;
-    tfcc_cr_range *nr = realloc(r->rel, cap * sizeof *nr);
-    if (!nr) {
-      r->rel_lost = true;
-      return;
-    }
-    r->rel = nr;
-    r->cap_rel = cap;
+  tfcc_cr_range *rel = tfcc_grow(r->rel, &r->cap_rel, r->n_rel, sizeof *rel, 64);
+  if (!rel) {
+    r->rel_lost = true;
+    return;
   }
+  r->rel = rel;
   r->rel[r->n_rel].p = p;
   r->rel[r->n_rel].len = len;
   r->n_rel++;
@@ -178,13 +171,9 @@ static void cr_consumed(tfcc_packed_store *s, const void *owner, const void *dat
   if (!e || e->readers <= 0 || e->readers >= KEEP) return;
   for (size_t i = 0; i < r->n_seen; i++)
     if (r->seen[i].owner == owner && r->seen[i].data == data) return;
-  if (r->n_seen == r->cap_seen) {
-    size_t cap = r->cap_seen ? 2 * r->cap_seen : 64;
-    tfcc_cr_seen *ns = realloc(r->seen, cap * sizeof *ns);
-    if (!ns) return; /* keep the bytes */
-    r->seen = ns;
-    r->cap_seen = cap;
-  }
+  tfcc_cr_seen *seen = tfcc_grow(r->seen, &r->cap_seen, r->n_seen, sizeof *seen, 64);
+  if (!seen) return; /* keep the bytes */
+  r->seen = seen;
   r->seen[r->n_seen].owner = owner;
   r->seen[r->n_seen].data = data;
   r->n_seen++;

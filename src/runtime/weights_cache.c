@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/grow.h"
 #include "base/hash64.h"
 #include "base/sha256.h"
 
@@ -231,16 +232,12 @@ static void refuse(tfcc_wcache *c, const char *why) {
 static void record(tfcc_wcache *c, int32_t node, uint32_t block, const void *data, size_t bytes) {
   for (size_t i = 0; i < c->n_blocks; i++)
     if (c->blocks[i].node == node && c->blocks[i].block == block) return;
-  if (c->n_blocks == c->cap_blocks) {
-    size_t cap = c->cap_blocks ? 2 * c->cap_blocks : 64;
-    wc_block *nb = realloc(c->blocks, cap * sizeof *nb);
-    if (!nb) {
-      c->lost = true;
-      return;
-    }
-    c->blocks = nb;
-    c->cap_blocks = cap;
+  wc_block *blocks = tfcc_grow(c->blocks, &c->cap_blocks, c->n_blocks, sizeof *blocks, 64);
+  if (!blocks) {
+    c->lost = true;
+    return;
   }
+  c->blocks = blocks;
   c->blocks[c->n_blocks++] = (wc_block){node, block, data, bytes};
 }
 
