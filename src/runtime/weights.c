@@ -389,7 +389,12 @@ static void publish(tfcc_model *m, tfcc_weights *w, double t_start, double t_pre
         u->drain_ms);
 }
 
+/* Takes the update lock (held on return, whatever the status: the caller unlocks), waits for the
+ * previous update's cache writer (its cache is written before this one's) and makes the new
+ * generation. */
 static tfcc_status update_begin(tfcc_model *m, tfcc_weights **out, tfcc_err *err) {
+  pthread_mutex_lock(&m->update_lock);
+  tfcc_weights_join_writer(m);
   if (m->unsupported && m->unsupported[0])
     return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "cannot update the weights of a model with %s",
                         m->unsupported);
@@ -408,8 +413,6 @@ static void discard(tfcc_model *m, tfcc_weights *w) {
 static tfcc_status update_file(tfcc_model *m, const char *path, tfcc_err *errp) {
   tfcc_err err = {0};
   double t0 = now_ms();
-  pthread_mutex_lock(&m->update_lock);
-  tfcc_weights_join_writer(m); /* the previous update's cache is written before this one's */
   tfcc_weights *w = NULL;
   tfcc_status st = update_begin(m, &w, &err);
   tfcc_model_file f = {.fd = -1};
@@ -460,8 +463,6 @@ static tfcc_status update_file(tfcc_model *m, const char *path, tfcc_err *errp) 
 static tfcc_status update_buffer(tfcc_model *m, const void *data, size_t size, tfcc_err *errp) {
   tfcc_err err = {0};
   double t0 = now_ms();
-  pthread_mutex_lock(&m->update_lock);
-  tfcc_weights_join_writer(m); /* the previous update's cache is written before this one's */
   tfcc_weights *w = NULL;
   tfcc_status st = update_begin(m, &w, &err);
   double map_ms = 0;
