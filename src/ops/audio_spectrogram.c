@@ -4,24 +4,19 @@
  * a window), fft the next power of two >= window_size; each frame's periodic-Hann-windowed DFT
  * as squared magnitude or (magnitude_squared false) its square root. Options from the custom
  * options (format/tflite_custom_options.c); the arithmetic in kernels/ref/audio_features.c. */
-#include <stdlib.h>
 
 #include "kernels/ref/audio_features.h"
-#include "ops/op.h"
+#include "ops/custom_params.h"
 
 typedef struct spectrogram_op {
   tfcc_audio_spectrogram_options o;
 } spectrogram_op;
 
 static tfcc_status init(tfcc_init_ctx *ctx) {
-  const tfcc_ir_node *node = ctx->node;
-  if (node->opts.kind != TFCC_OPTIONS_AUDIO_SPECTROGRAM)
-    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
-                        "no custom options (a FlexBuffer map of window_size, stride is required)");
-  spectrogram_op *p = calloc(1, sizeof *p);
-  if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory");
-  p->o = node->opts.spectrogram;
-  ctx->params = p;
+  const tfcc_status st = tfcc_custom_params_new(ctx, TFCC_OPTIONS_AUDIO_SPECTROGRAM,
+                                                "window_size, stride", sizeof(spectrogram_op));
+  if (st) return st;
+  ((spectrogram_op *)ctx->params)->o = ctx->node->opts.spectrogram;
   return TFCC_OK;
 }
 

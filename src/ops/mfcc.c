@@ -4,28 +4,25 @@
  * dct_coefficient_count]: mel filterbank over the magnitudes, log (floor 1e-12), DCT-II, in
  * double (kernels/ref/audio_features.c). A sample rate <= 0 fails the run, as TFLite's
  * filterbank does not initialize then. */
-#include <stdlib.h>
 
 #include "kernels/ref/audio_features.h"
-#include "ops/op.h"
+#include "ops/custom_params.h"
 
 typedef struct mfcc_op {
   tfcc_mfcc_params p;
 } mfcc_op;
 
 static tfcc_status init(tfcc_init_ctx *ctx) {
-  const tfcc_ir_node *node = ctx->node;
-  if (node->opts.kind != TFCC_OPTIONS_MFCC)
-    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
-                        "no custom options (a FlexBuffer map of upper_frequency_limit, "
-                        "lower_frequency_limit, filterbank_channel_count, dct_coefficient_count "
-                        "is required)");
-  mfcc_op *m = calloc(1, sizeof *m);
-  if (!m) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory");
-  const tfcc_mfcc_options *o = &node->opts.mfcc;
-  m->p = (tfcc_mfcc_params){o->upper_frequency_limit, o->lower_frequency_limit,
-                            o->filterbank_channel_count, o->dct_coefficient_count};
-  ctx->params = m;
+  const tfcc_status st = tfcc_custom_params_new(
+      ctx, TFCC_OPTIONS_MFCC,
+      "upper_frequency_limit, lower_frequency_limit, filterbank_channel_count, "
+      "dct_coefficient_count",
+      sizeof(mfcc_op));
+  if (st) return st;
+  const tfcc_mfcc_options *o = &ctx->node->opts.mfcc;
+  ((mfcc_op *)ctx->params)->p =
+      (tfcc_mfcc_params){o->upper_frequency_limit, o->lower_frequency_limit,
+                         o->filterbank_channel_count, o->dct_coefficient_count};
   return TFCC_OK;
 }
 

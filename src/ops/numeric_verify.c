@@ -8,26 +8,21 @@
  * statistics of the differences, which tfcc does not (nothing logs on the run path).
  * TFLite dequantizes a constant input once and then skips the whole operator, leaving the
  * first run's differences in its output; tfcc computes them on every run. */
-#include <stdlib.h>
 
 #include "kernels/ref/numeric_verify.h"
 #include "kernels/ref/quantize.h"
 #include "ops/act_common.h"
+#include "ops/custom_params.h"
 
 typedef struct numeric_verify_op {
   tfcc_numeric_verify_options o;
 } numeric_verify_op;
 
 static tfcc_status init(tfcc_init_ctx *ctx) {
-  const tfcc_ir_node *node = ctx->node;
-  if (node->opts.kind != TFCC_OPTIONS_NUMERIC_VERIFY)
-    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
-                        "no custom options (a FlexBuffer map of tolerance, log_if_failed is "
-                        "required)");
-  numeric_verify_op *p = calloc(1, sizeof *p);
-  if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory");
-  p->o = node->opts.numeric_verify;
-  ctx->params = p;
+  const tfcc_status st = tfcc_custom_params_new(
+      ctx, TFCC_OPTIONS_NUMERIC_VERIFY, "tolerance, log_if_failed", sizeof(numeric_verify_op));
+  if (st) return st;
+  ((numeric_verify_op *)ctx->params)->o = ctx->node->opts.numeric_verify;
   return TFCC_OK;
 }
 
