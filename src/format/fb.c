@@ -18,14 +18,14 @@ bool tfcc_fb_has(const tfcc_fb_table *t, int field) {
   return tfcc_fb_field_at(t, field, 1, &at, NULL, 0) == TFCC_FB_OK;
 }
 
-int8_t tfcc_fb_i8(const tfcc_fb_table *t, int field, int8_t def) {
-  const uint8_t *p = scalar(t, field, 1);
-  return p ? (int8_t)p[0] : def;
-}
-
+/* The signed readers are the unsigned ones, their bits taken as two's complement. */
 uint8_t tfcc_fb_u8(const tfcc_fb_table *t, int field, uint8_t def) {
   const uint8_t *p = scalar(t, field, 1);
   return p ? p[0] : def;
+}
+
+int8_t tfcc_fb_i8(const tfcc_fb_table *t, int field, int8_t def) {
+  return (int8_t)tfcc_fb_u8(t, field, (uint8_t)def);
 }
 
 bool tfcc_fb_bool(const tfcc_fb_table *t, int field, bool def) {
@@ -38,24 +38,22 @@ int16_t tfcc_fb_i16(const tfcc_fb_table *t, int field, int16_t def) {
   return p ? (int16_t)tfcc_fb_ld16(p) : def;
 }
 
-int32_t tfcc_fb_i32(const tfcc_fb_table *t, int field, int32_t def) {
-  const uint8_t *p = scalar(t, field, 4);
-  return p ? (int32_t)tfcc_fb_ld32(p) : def;
-}
-
 uint32_t tfcc_fb_u32(const tfcc_fb_table *t, int field, uint32_t def) {
   const uint8_t *p = scalar(t, field, 4);
   return p ? tfcc_fb_ld32(p) : def;
 }
 
-int64_t tfcc_fb_i64(const tfcc_fb_table *t, int field, int64_t def) {
-  const uint8_t *p = scalar(t, field, 8);
-  return p ? (int64_t)tfcc_fb_ld64(p) : def;
+int32_t tfcc_fb_i32(const tfcc_fb_table *t, int field, int32_t def) {
+  return (int32_t)tfcc_fb_u32(t, field, (uint32_t)def);
 }
 
 uint64_t tfcc_fb_u64(const tfcc_fb_table *t, int field, uint64_t def) {
   const uint8_t *p = scalar(t, field, 8);
   return p ? tfcc_fb_ld64(p) : def;
+}
+
+int64_t tfcc_fb_i64(const tfcc_fb_table *t, int field, int64_t def) {
+  return (int64_t)tfcc_fb_u64(t, field, (uint64_t)def);
 }
 
 float tfcc_fb_f32(const tfcc_fb_table *t, int field, float def) {

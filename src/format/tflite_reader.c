@@ -50,13 +50,24 @@ tfcc_status tfl_strdup(tfl_ctx *c, const char *s, uint32_t len, const char **out
   return TFCC_OK;
 }
 
+/* The model's vector `field` of tables (read errors prefixed "model <name>") and *items, an
+ * array of as many elem-byte entries (allocation errors name `what`). With `counted` set, more
+ * than INT32_MAX entries is an error ("<count> <counted>"). */
+static tfcc_status model_tables(tfl_ctx *c, int field, const char *name, const char *counted,
+                                tfcc_fb_vec *v, size_t elem, void **items, const char *what) {
+  tfcc_status st = tfcc_fbv_vector(&c->root, field, 4, v, NULL, c->err);
+  if (st != TFCC_OK) return tfcc_err_prefix(c->err, "model %s", name);
+  if (counted && v->count > INT32_MAX)
+    return tfcc_err_set(c->err, TFCC_ERR_INVALID_MODEL, "%u %s", v->count, counted);
+  return tfl_alloc(c, v->count, elem, 8, items, what);
+}
+
 static tfcc_status read_buffers(tfl_ctx *c) {
   tfcc_fb_vec v;
-  tfcc_status st = tfcc_fbv_vector(&c->root, TFL_MODEL_BUFFERS, 4, &v, NULL, c->err);
-  if (st != TFCC_OK) return tfcc_err_prefix(c->err, "model buffers");
-  c->n_buffers = v.count;
-  st = tfl_alloc(c, v.count, sizeof(tfl_buffer), 8, (void **)&c->buffers, "buffers");
+  tfcc_status st = model_tables(c, TFL_MODEL_BUFFERS, "buffers", NULL, &v, sizeof(tfl_buffer),
+                                (void **)&c->buffers, "buffers");
   if (st != TFCC_OK) return st;
+  c->n_buffers = v.count;
   for (uint32_t i = 0; i < v.count; i++) {
     tfl_buffer *b = &c->buffers[i];
     tfcc_fb_table t;
@@ -88,11 +99,10 @@ static tfcc_status read_buffers(tfl_ctx *c) {
 
 static tfcc_status read_opcodes(tfl_ctx *c) {
   tfcc_fb_vec v;
-  tfcc_status st = tfcc_fbv_vector(&c->root, TFL_MODEL_OPERATOR_CODES, 4, &v, NULL, c->err);
-  if (st != TFCC_OK) return tfcc_err_prefix(c->err, "model operator_codes");
-  c->n_opcodes = v.count;
-  st = tfl_alloc(c, v.count, sizeof(tfl_opcode), 8, (void **)&c->opcodes, "operator codes");
+  tfcc_status st = model_tables(c, TFL_MODEL_OPERATOR_CODES, "operator_codes", NULL, &v,
+                                sizeof(tfl_opcode), (void **)&c->opcodes, "operator codes");
   if (st != TFCC_OK) return st;
+  c->n_opcodes = v.count;
   for (uint32_t i = 0; i < v.count; i++) {
     tfl_opcode *oc = &c->opcodes[i];
     tfcc_fb_table t;
@@ -156,11 +166,8 @@ static tfcc_status read_metadata(tfl_ctx *c) {
   /* metadata_buffer (deprecated): only checked to be in bounds. */
   tfcc_status st = tfcc_fbv_vector(&c->root, TFL_MODEL_METADATA_BUFFER, 4, &v, NULL, c->err);
   if (st != TFCC_OK) return tfcc_err_prefix(c->err, "model metadata_buffer");
-  st = tfcc_fbv_vector(&c->root, TFL_MODEL_METADATA, 4, &v, NULL, c->err);
-  if (st != TFCC_OK) return tfcc_err_prefix(c->err, "model metadata");
-  if (v.count > INT32_MAX)
-    return tfcc_err_set(c->err, TFCC_ERR_INVALID_MODEL, "%u metadata entries", v.count);
-  st = tfl_alloc(c, v.count, sizeof(tfcc_ir_metadata), 8, (void **)&g->metadata, "metadata");
+  st = model_tables(c, TFL_MODEL_METADATA, "metadata", "metadata entries", &v,
+                    sizeof(tfcc_ir_metadata), (void **)&g->metadata, "metadata");
   if (st != TFCC_OK) return st;
   g->n_metadata = (int32_t)v.count;
   for (uint32_t i = 0; i < v.count; i++) {
@@ -218,11 +225,8 @@ static tfcc_status read_tensor_maps(tfl_ctx *c, const tfcc_fb_table *sig, int fi
 static tfcc_status read_signatures(tfl_ctx *c) {
   tfcc_fb_vec v;
   tfcc_graph *g = c->g;
-  tfcc_status st = tfcc_fbv_vector(&c->root, TFL_MODEL_SIGNATURE_DEFS, 4, &v, NULL, c->err);
-  if (st != TFCC_OK) return tfcc_err_prefix(c->err, "model signature_defs");
-  if (v.count > INT32_MAX)
-    return tfcc_err_set(c->err, TFCC_ERR_INVALID_MODEL, "%u signatures", v.count);
-  st = tfl_alloc(c, v.count, sizeof(tfcc_ir_signature), 8, (void **)&g->signatures, "signatures");
+  tfcc_status st = model_tables(c, TFL_MODEL_SIGNATURE_DEFS, "signature_defs", "signatures", &v,
+                                sizeof(tfcc_ir_signature), (void **)&g->signatures, "signatures");
   if (st != TFCC_OK) return st;
   g->n_signatures = (int32_t)v.count;
   for (uint32_t i = 0; i < v.count; i++) {

@@ -133,9 +133,8 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
 static int64_t macs(const tfcc_op_ctx *ctx) {
   tfcc_conv3d_geom g;
   const tfcc_tensor *bias;
-  tfcc_err err;
-  tfcc_op_ctx c = tfcc_op_quiet_ctx(ctx, &err);
-  if (!ctx->node || geom(&c, &g, &bias) != TFCC_OK) return 0;
+  tfcc_op_quiet q;
+  if (!ctx->node || geom(tfcc_op_quiet_ctx(ctx, &q), &g, &bias) != TFCC_OK) return 0;
   const int64_t k = (int64_t)g.f_d * g.f_h * g.f_w * g.in_c * g.out_c;
   return is_transpose(ctx) ? k * g.batches * g.in_d * g.in_h * g.in_w
                            : k * g.batches * g.out_d * g.out_h * g.out_w;

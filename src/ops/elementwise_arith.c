@@ -338,12 +338,11 @@ const char *tfcc_arith_kernel(const tfcc_op_ctx *ctx, tfcc_arith_kind k) {
     const tfcc_arith_opts *po = ctx->params;
     tfcc_arith_q q;
     tfcc_arith_qop qop;
-    tfcc_err e;
-    tfcc_op_ctx c = tfcc_op_quiet_ctx(ctx, &e);
+    tfcc_op_quiet quiet;
     if (po && po->q_ready) {
       q = po->q;
       qop = po->qop;
-    } else if (arith_qparams(&c, k, &q, &qop) != TFCC_OK) {
+    } else if (arith_qparams(tfcc_op_quiet_ctx(ctx, &quiet), k, &q, &qop) != TFCC_OK) {
       return "ref";
     }
     tfcc_q8_vbinary_params vp;

@@ -122,22 +122,30 @@ typedef struct tfcc_op_ctx {
 } tfcc_op_ctx;
 
 /* For the operators' macs and kernel probes (run on a prepared node, outside eval): a copy of
- * ctx whose errors go to *e (cleared), not to the session's message. */
-static inline tfcc_op_ctx tfcc_op_quiet_ctx(const tfcc_op_ctx *ctx, tfcc_err *e) {
-  tfcc_op_ctx c = *ctx;
-  *e = (tfcc_err){0};
-  c.err = e;
-  return c;
+ * an op context whose errors go to its own holder, not to the session's message. */
+typedef struct tfcc_op_quiet {
+  tfcc_op_ctx ctx;
+  tfcc_err err;
+} tfcc_op_quiet;
+
+/* Fills *q from ctx (its error cleared) and gives its context. */
+static inline tfcc_op_ctx *tfcc_op_quiet_ctx(const tfcc_op_ctx *ctx, tfcc_op_quiet *q) {
+  q->ctx = *ctx;
+  q->err = (tfcc_err){0};
+  q->ctx.err = &q->err;
+  return &q->ctx;
 }
 
-/* The same into *c; false when ctx has no params or lacks one of its first n_in inputs
- * (nothing to probe). */
+/* The same into *c with its errors to *e; false when ctx has no params or lacks one of its
+ * first n_in inputs (nothing to probe). */
 static inline bool tfcc_op_probe_ctx(const tfcc_op_ctx *ctx, int32_t n_in, tfcc_err *e,
                                      tfcc_op_ctx *c) {
   if (!ctx->params || ctx->n_in < n_in) return false;
   for (int32_t i = 0; i < n_in; i++)
     if (!ctx->in[i]) return false;
-  *c = tfcc_op_quiet_ctx(ctx, e);
+  *c = *ctx;
+  *e = (tfcc_err){0};
+  c->err = e;
   return true;
 }
 

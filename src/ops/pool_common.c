@@ -141,9 +141,8 @@ const char *tfcc_pool_kernel_name(const tfcc_op_ctx *ctx) {
   const pool_params *p = ctx->params;
   if (!p || p->kind == TFCC_POOL_L2 || ctx->n_in < 1 || !ctx->in[0]) return "ref";
   tfcc_conv_geom g;
-  tfcc_err e;
-  tfcc_op_ctx c = tfcc_op_quiet_ctx(ctx, &e);
-  if (pool_geom(&c, &g) != TFCC_OK) return "ref";
+  tfcc_op_quiet q;
+  if (pool_geom(tfcc_op_quiet_ctx(ctx, &q), &g) != TFCC_OK) return "ref";
   return tfcc_pool_fast_ok(&g, p->kind == TFCC_POOL_AVG, ctx->in[0]->dtype) ? ctx->ks->pool->name
                                                                             : "ref";
 }

@@ -331,9 +331,8 @@ static tfcc_status eval_mean(tfcc_op_ctx *ctx, const reduce_setup *su) {
 
 const char *tfcc_reduce_op_kernel(const tfcc_op_ctx *ctx, tfcc_reduce_op op) {
   reduce_setup su;
-  tfcc_err e;
-  tfcc_op_ctx c = tfcc_op_quiet_ctx(ctx, &e);
-  if (!ctx->params || setup(&c, op, &su) != TFCC_OK) return "ref";
+  tfcc_op_quiet q;
+  if (!ctx->params || setup(tfcc_op_quiet_ctx(ctx, &q), op, &su) != TFCC_OK) return "ref";
   const tfcc_dtype dt = ctx->in[0]->dtype;
   const bool q8 = dt == TFCC_UINT8 || dt == TFCC_INT8 || dt == TFCC_INT16;
   size_t o, r, i;

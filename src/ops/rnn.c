@@ -212,9 +212,8 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
 
 static int64_t macs(const tfcc_op_ctx *ctx) {
   rnn_setup su;
-  tfcc_err err;
-  tfcc_op_ctx c = tfcc_op_quiet_ctx(ctx, &err);
-  if (setup(&c, &su) != TFCC_OK) return 0;
+  tfcc_op_quiet q;
+  if (setup(tfcc_op_quiet_ctx(ctx, &q), &su) != TFCC_OK) return 0;
   const int64_t per = (int64_t)su.units * (su.n_input + su.units);
   return per * su.n_batch * su.n_time * (su.kind == RNN_BIDI ? 2 : 1);
 }

@@ -139,9 +139,8 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
 
 static int64_t macs(const tfcc_op_ctx *ctx) {
   svdf_setup su;
-  tfcc_err err;
-  tfcc_op_ctx c = tfcc_op_quiet_ctx(ctx, &err);
-  if (setup(&c, &su) != TFCC_OK) return 0;
+  tfcc_op_quiet q;
+  if (setup(tfcc_op_quiet_ctx(ctx, &q), &su) != TFCC_OK) return 0;
   return (int64_t)su.s.n_batch * su.s.n_filter * (su.s.n_input + su.s.n_memory);
 }
 

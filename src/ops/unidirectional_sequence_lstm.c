@@ -563,9 +563,8 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
 /* Gate products (input and recurrent, all gates) and the projection, per step. */
 static int64_t macs(const tfcc_op_ctx *ctx) {
   lstm_setup su;
-  tfcc_err err;
-  tfcc_op_ctx c = tfcc_op_quiet_ctx(ctx, &err);
-  if (setup(&c, &su) != TFCC_OK) return 0;
+  tfcc_op_quiet q;
+  if (setup(tfcc_op_quiet_ctx(ctx, &q), &su) != TFCC_OK) return 0;
   const tfcc_lstm_shape *s = &su.s;
   const int64_t gates = su.cifg ? 3 : 4;
   int64_t per_step = gates * s->n_cell * (int64_t)(s->n_input + s->n_output);

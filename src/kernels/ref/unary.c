@@ -265,63 +265,33 @@ static float bf16_to_f32(uint16_t h) {
   return f;
 }
 
+static scalar of_int(int64_t i) { return (scalar){V_INT, 0, i, 0}; }
+static scalar of_uint(uint64_t u) { return (scalar){V_UINT, 0, 0, u}; }
+static scalar of_float(double f) { return (scalar){V_FLOAT, f, 0, 0}; }
+
 static scalar load(tfcc_dtype t, const void *p, int64_t k) {
-  scalar s = {V_INT, 0, 0, 0};
   switch (t) {
-    case TFCC_BOOL:
-      s.kind = V_UINT;
-      s.u = ((const uint8_t *)p)[k] != 0;
-      break;
-    case TFCC_UINT8:
-      s.kind = V_UINT;
-      s.u = ((const uint8_t *)p)[k];
-      break;
-    case TFCC_UINT16:
-      s.kind = V_UINT;
-      s.u = ((const uint16_t *)p)[k];
-      break;
-    case TFCC_UINT32:
-      s.kind = V_UINT;
-      s.u = ((const uint32_t *)p)[k];
-      break;
-    case TFCC_UINT64:
-      s.kind = V_UINT;
-      s.u = ((const uint64_t *)p)[k];
-      break;
+    case TFCC_BOOL: return of_uint(((const uint8_t *)p)[k] != 0);
+    case TFCC_UINT4:
+    case TFCC_UINT8: return of_uint(((const uint8_t *)p)[k]);
+    case TFCC_UINT16: return of_uint(((const uint16_t *)p)[k]);
+    case TFCC_UINT32: return of_uint(((const uint32_t *)p)[k]);
+    case TFCC_UINT64: return of_uint(((const uint64_t *)p)[k]);
     case TFCC_INT2:
     case TFCC_INT4:
-    case TFCC_INT8: s.i = ((const int8_t *)p)[k]; break;
-    case TFCC_UINT4:
-      s.kind = V_UINT;
-      s.u = ((const uint8_t *)p)[k];
-      break;
+    case TFCC_INT8: return of_int(((const int8_t *)p)[k]);
+    case TFCC_INT16: return of_int(((const int16_t *)p)[k]);
+    case TFCC_INT32: return of_int(((const int32_t *)p)[k]);
+    case TFCC_INT64: return of_int(((const int64_t *)p)[k]);
     case TFCC_FLOAT8_E4M3FN:
     case TFCC_FLOAT8_E5M2:
-      s.kind = V_FLOAT;
-      s.f = tfcc_f8_to_f32(((const uint8_t *)p)[k], t == TFCC_FLOAT8_E5M2);
-      break;
-    case TFCC_INT16: s.i = ((const int16_t *)p)[k]; break;
-    case TFCC_INT32: s.i = ((const int32_t *)p)[k]; break;
-    case TFCC_INT64: s.i = ((const int64_t *)p)[k]; break;
-    case TFCC_FLOAT16:
-      s.kind = V_FLOAT;
-      s.f = tfcc_f16_to_f32(((const uint16_t *)p)[k]);
-      break;
-    case TFCC_FLOAT32:
-      s.kind = V_FLOAT;
-      s.f = ((const float *)p)[k];
-      break;
-    case TFCC_FLOAT64:
-      s.kind = V_FLOAT;
-      s.f = ((const double *)p)[k];
-      break;
-    case TFCC_BFLOAT16:
-      s.kind = V_FLOAT;
-      s.f = bf16_to_f32(((const uint16_t *)p)[k]);
-      break;
-    default: break;
+      return of_float(tfcc_f8_to_f32(((const uint8_t *)p)[k], t == TFCC_FLOAT8_E5M2));
+    case TFCC_FLOAT16: return of_float(tfcc_f16_to_f32(((const uint16_t *)p)[k]));
+    case TFCC_FLOAT32: return of_float(((const float *)p)[k]);
+    case TFCC_FLOAT64: return of_float(((const double *)p)[k]);
+    case TFCC_BFLOAT16: return of_float(bf16_to_f32(((const uint16_t *)p)[k]));
+    default: return of_int(0);
   }
-  return s;
 }
 
 /* x86-64 truncating conversions, whose out-of-range result is the "integer indefinite". */
