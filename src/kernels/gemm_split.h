@@ -14,6 +14,28 @@ typedef struct tfcc_gemm_split {
   size_t panels_per_block, n_blocks; /* column panels per block, column blocks */
 } tfcc_gemm_split;
 
+/* The tasks of a split: row chunks x column blocks. */
+static inline size_t tfcc_gemm_split_tasks(const tfcc_gemm_split *s) {
+  return s->m_chunks * s->n_blocks;
+}
+
+/* What task `task` of split s covers (row chunk task / n_blocks, column block task % n_blocks):
+ * row tiles [t0, t1) of m_tiles and column panels [p0, p1) of n_panels. */
+typedef struct tfcc_gemm_range {
+  size_t t0, t1, p0, p1;
+} tfcc_gemm_range;
+
+static inline tfcc_gemm_range tfcc_gemm_task_range(const tfcc_gemm_split *s, size_t m_tiles,
+                                                   size_t n_panels, size_t task) {
+  const size_t mc = task / s->n_blocks, nb = task % s->n_blocks;
+  tfcc_gemm_range r;
+  r.t0 = mc * s->tiles_per_task;
+  r.t1 = r.t0 + s->tiles_per_task < m_tiles ? r.t0 + s->tiles_per_task : m_tiles;
+  r.p0 = nb * s->panels_per_block;
+  r.p1 = r.p0 + s->panels_per_block < n_panels ? r.p0 + s->panels_per_block : n_panels;
+  return r;
+}
+
 /* The threads an m x n x k product runs on: 1, with *pool set to NULL (run inline), below
  * min_macs multiply-adds (waking workers costs more than it saves). */
 static inline size_t tfcc_gemm_threads(struct tfcc_threadpool **pool, size_t m, size_t n, size_t k,

@@ -50,8 +50,8 @@ typedef struct bf16_job {
   float *c;
   size_t c_stride;
   float lo, hi;
-  size_t m_tiles, tiles_per_task, m_chunks;
-  size_t n_panels, panels_per_block, n_blocks;
+  size_t m_tiles, n_panels;
+  tfcc_gemm_split sp; /* the tasks: row chunks x column blocks */
 } bf16_job;
 
 /* Converts A row `row` (K floats) into dst (kpad bf16, zero tail). */
@@ -100,11 +100,8 @@ static void bf16_task(void *ctx, size_t task, int thread) {
   const tfcc_bf16_gemm_kernel *k = p->k;
   const size_t MR = (size_t)k->mr, NR = (size_t)k->nr, kpad = (size_t)p->kpad;
   const size_t N = (size_t)p->n, panel = tfcc_bf16_panel_bytes(p);
-  const size_t mc = task / j->n_blocks, nb = task % j->n_blocks;
-  const size_t t0 = mc * j->tiles_per_task;
-  const size_t t1 = t0 + j->tiles_per_task < j->m_tiles ? t0 + j->tiles_per_task : j->m_tiles;
-  const size_t p0 = nb * j->panels_per_block;
-  const size_t p1 = p0 + j->panels_per_block < j->n_panels ? p0 + j->panels_per_block : j->n_panels;
+  const tfcc_gemm_range rg = tfcc_gemm_task_range(&j->sp, j->m_tiles, j->n_panels, task);
+  const size_t t0 = rg.t0, t1 = rg.t1, p0 = rg.p0, p1 = rg.p1;
   uint16_t *rows = (uint16_t *)(void *)(j->scratch + (size_t)thread * j->scratch_stride);
   const unsigned char *w = p->w;
   for (size_t g0 = t0; g0 < t1; g0 += j->group_tiles) {
@@ -134,13 +131,9 @@ static void run_job(struct tfcc_threadpool *pool, bf16_job *j) {
   j->n_panels = n_panels(p);
   j->group_tiles = group_rows(p) / MR;
   const size_t ppb = j->group_tiles > 1 ? j->n_panels : l2_block_bytes() / tfcc_bf16_panel_bytes(p);
-  const tfcc_gemm_split sp = tfcc_gemm_split_blocks(j->m_tiles, j->n_panels, ppb, threads);
-  j->panels_per_block = sp.panels_per_block;
-  j->n_blocks = sp.n_blocks;
-  j->tiles_per_task = sp.tiles_per_task;
-  j->m_chunks = sp.m_chunks;
+  j->sp = tfcc_gemm_split_blocks(j->m_tiles, j->n_panels, ppb, threads);
   j->scratch_stride = per_thread_bytes(p, j->group_tiles * MR);
-  tfcc_threadpool_run(pool, j->m_chunks * j->n_blocks, bf16_task, j);
+  tfcc_threadpool_run(pool, tfcc_gemm_split_tasks(&j->sp), bf16_task, j);
 }
 
 size_t tfcc_bf16_gemm_scratch_bytes(const tfcc_bf16_packed *p, int32_t m, int threads) {

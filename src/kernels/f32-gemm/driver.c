@@ -81,8 +81,8 @@ typedef struct gemm_job {
   const float *res;
   size_t res_stride;
   tfcc_f32_gemm_res_fn res_fn;
-  size_t m_tiles, tiles_per_task, m_chunks;
-  size_t n_panels, panels_per_block, n_blocks;
+  size_t m_tiles, n_panels;
+  tfcc_gemm_split sp; /* the tasks: row chunks x column blocks */
 } gemm_job;
 
 /* Short runs (a few channels) are cheaper as a loop than as a libc call. */
@@ -235,13 +235,8 @@ static void gemm_task(void *ctx, size_t task, int thread) {
   const tfcc_f32_gemm_kernel *k = p->k;
   const size_t MR = (size_t)k->mr, NR = (size_t)k->nr, K = (size_t)p->kdim;
   const size_t N = (size_t)p->n;
-  const size_t mc = task / j->n_blocks, nb = task % j->n_blocks;
-  const size_t t0 = mc * j->tiles_per_task;
-  size_t t1 = t0 + j->tiles_per_task;
-  if (t1 > j->m_tiles) t1 = j->m_tiles;
-  const size_t p0 = nb * j->panels_per_block;
-  size_t p1 = p0 + j->panels_per_block;
-  if (p1 > j->n_panels) p1 = j->n_panels;
+  const tfcc_gemm_range rg = tfcc_gemm_task_range(&j->sp, j->m_tiles, j->n_panels, task);
+  const size_t t0 = rg.t0, t1 = rg.t1, p0 = rg.p0, p1 = rg.p1;
   const size_t G = j->b.group_rows / MR, kc = j->b.kc, n_kb = j->b.n_kb;
   const bool im2col = j->g && j->scratch;
   const size_t akc = j->b.tile_order ? K : kc; /* im2col row length */
@@ -357,12 +352,8 @@ static void run_job(struct tfcc_threadpool *pool, gemm_job *j) {
       }
     }
   }
-  const tfcc_gemm_split sp = tfcc_gemm_split_counts(j->m_tiles, j->n_panels, m_chunks, n_blocks);
-  j->panels_per_block = sp.panels_per_block;
-  j->n_blocks = sp.n_blocks;
-  j->tiles_per_task = sp.tiles_per_task;
-  j->m_chunks = sp.m_chunks;
-  tfcc_threadpool_run(pool, j->m_chunks * j->n_blocks, gemm_task, j);
+  j->sp = tfcc_gemm_split_counts(j->m_tiles, j->n_panels, m_chunks, n_blocks);
+  tfcc_threadpool_run(pool, tfcc_gemm_split_tasks(&j->sp), gemm_task, j);
 }
 
 void tfcc_f32_gemm(struct tfcc_threadpool *pool, const tfcc_f32_packed *p, int32_t m,

@@ -53,8 +53,8 @@ typedef struct q8_job {
   size_t scratch_stride; /* per thread */
   uint8_t *c;
   size_t c_stride;
-  size_t m_tiles, tiles_per_task, m_chunks;
-  size_t n_panels, panels_per_block, n_blocks;
+  size_t m_tiles, n_panels;
+  tfcc_gemm_split sp; /* the tasks: row chunks x column blocks */
 } q8_job;
 
 /* im2col rows are K rounded up to 4 bytes, zero past K: the kernels then run them without a
@@ -362,8 +362,8 @@ static void q8_task_po(void *ctx, size_t task, int thread) {
   const q8_job *j = ctx;
   const tfcc_q8_packed *p = j->p;
   const size_t MR = (size_t)p->k->mr, panel = tfcc_q8_panel_bytes(p);
-  const size_t p0 = task * j->panels_per_block;
-  size_t p1 = p0 + j->panels_per_block;
+  const size_t p0 = task * j->sp.panels_per_block;
+  size_t p1 = p0 + j->sp.panels_per_block;
   if (p1 > j->n_panels) p1 = j->n_panels;
   uint8_t *scratch = j->scratch ? j->scratch + (size_t)thread * j->scratch_stride : NULL;
   tfcc_q8_out o;
@@ -404,13 +404,8 @@ static void q8_task(void *ctx, size_t task, int thread) {
   const q8_job *j = ctx;
   const tfcc_q8_packed *p = j->p;
   const size_t MR = (size_t)p->k->mr;
-  const size_t mc = task / j->n_blocks, nb = task % j->n_blocks;
-  const size_t t0 = mc * j->tiles_per_task;
-  size_t t1 = t0 + j->tiles_per_task;
-  if (t1 > j->m_tiles) t1 = j->m_tiles;
-  const size_t p0 = nb * j->panels_per_block;
-  size_t p1 = p0 + j->panels_per_block;
-  if (p1 > j->n_panels) p1 = j->n_panels;
+  const tfcc_gemm_range rg = tfcc_gemm_task_range(&j->sp, j->m_tiles, j->n_panels, task);
+  const size_t t0 = rg.t0, t1 = rg.t1, p0 = rg.p0, p1 = rg.p1;
   uint8_t *scratch = j->scratch ? j->scratch + (size_t)thread * j->scratch_stride : NULL;
   int32_t *c32 = c32_bytes(p, j->hyb != NULL) ? (int32_t *)(void *)scratch : NULL;
   uint8_t *tile = scratch ? scratch + c32_bytes(p, j->hyb != NULL) : NULL;
@@ -462,8 +457,8 @@ static void run_job(struct tfcc_threadpool *pool, q8_job *j) {
     if (j->rows_buf) tfcc_threadpool_run(pool, j->m_tiles, q8_task_rows, j);
     /* a few panel ranges per thread (each task sums all rows once) */
     const size_t want = threads > 1 ? 2 * threads : 1;
-    j->panels_per_block = (j->n_panels + want - 1) / want;
-    tfcc_threadpool_run(pool, (j->n_panels + j->panels_per_block - 1) / j->panels_per_block,
+    j->sp.panels_per_block = (j->n_panels + want - 1) / want;
+    tfcc_threadpool_run(pool, (j->n_panels + j->sp.panels_per_block - 1) / j->sp.panels_per_block,
                         q8_task_po, j);
     return;
   }
@@ -472,11 +467,8 @@ static void run_job(struct tfcc_threadpool *pool, q8_job *j) {
   if (threads > 1)
     tfcc_gemm_split_rows(&sp, j->m_tiles,
                          balanced_tiles_per_task(j->m_tiles, sp.tiles_per_task, threads));
-  j->panels_per_block = sp.panels_per_block;
-  j->n_blocks = sp.n_blocks;
-  j->tiles_per_task = sp.tiles_per_task;
-  j->m_chunks = sp.m_chunks;
-  tfcc_threadpool_run(pool, j->m_chunks * j->n_blocks, q8_task, j);
+  j->sp = sp;
+  tfcc_threadpool_run(pool, tfcc_gemm_split_tasks(&j->sp), q8_task, j);
 }
 
 static void set_scratch(q8_job *j, void *scratch) {
