@@ -168,7 +168,8 @@ static void row_task(void *ctx, size_t task, int thread) {
   a.p = p;
   a.r = j->r;
   a.rows = rows;
-  a.out = j->out + (b * (size_t)g->out_h + oy) * (size_t)g->out_w * C;
+  /* the hybrid output stage writes fout; out is NULL then (no offset applied to it) */
+  a.out = j->out ? j->out + (b * (size_t)g->out_h + oy) * (size_t)g->out_w * C : NULL;
   a.cols = j->scratch + (size_t)thread * j->thread_bytes;
   a.zp = j->r->output_offset;
   a.lo = (float)(j->r->act_min - j->r->output_offset);
