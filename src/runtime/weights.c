@@ -529,13 +529,11 @@ static void *update_thread(void *arg) {
 
 static tfcc_status update_start(update_job *j) {
   j->nice = update_nice();
-#ifdef __linux__
-  pthread_t th;
+  pthread_t th; /* where no thread can be made (wasm without threads): run here */
   if (j->nice > 0 && pthread_create(&th, NULL, update_thread, j) == 0) {
     pthread_join(th, NULL);
     return j->st == TFCC_OK ? TFCC_OK : fail(&j->err, j->st);
   }
-#endif
   update_run(j);
   return j->st == TFCC_OK ? TFCC_OK : fail(&j->err, j->st);
 }
