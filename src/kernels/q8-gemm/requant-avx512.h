@@ -1,64 +1,20 @@
 /* Output stage of the AVX-512 q8 GEMM kernels (q8-gemm-14x32-avx512vnni, q8-gemm-16x64-amxint8):
- * two rows of 32 int32 accumulators requantized in float (XNNPACK fp32, store_pair) or in fixed
- * point (tflite::MultiplyByQuantizedMultiplier, store_pair_fixed), bytes stored. One copy, so
- * every AVX-512 kernel rounds alike. Include from files built with AVX-512 F/BW/VL/DQ. The c32
- * path (int32 tile out, rows 32 int32 apart) serves kernels whose NR is 32; wider kernels set
- * fixed_epilogue, so the driver never asks them for c32.
- *
- * Float: exactly tfcc_requant_fp32 (clamp((float)acc * scale, lo, hi), round half to even,
- * + zp) with fewer instructions: cvtdq2ps, mul, min(hi) in float, cvtps2dq (round half to even;
- * below -2^31 it gives INT32_MIN, which saturates to the bottom like the value would),
- * saturating packs to int16, + zp (saturating), saturating pack to 8 bits, max with act_min, one
- * dword permute back to row order. Equal to the reference because rounding is monotone and lo,
- * hi are integers: round(clamp(f, lo, hi)) = clamp(round(f), lo, hi), and every saturation on
- * the way is monotone and the identity on [act_min, act_max]. */
+ * two rows of 32 int32 accumulators requantized in float (XNNPACK fp32, store_pair: the
+ * requant_body.h shared with the AVX-VNNI kernel) or in fixed point
+ * (tflite::MultiplyByQuantizedMultiplier, store_pair_fixed), or turned into the hybrid float
+ * output (store_pair_hybrid), bytes stored. One copy, so every AVX-512 kernel rounds alike.
+ * Include from files built with AVX-512 F/BW/VL/DQ. The c32 path (int32 tile out, rows 32 int32
+ * apart) serves kernels whose NR is 32; wider kernels set fixed_epilogue, so the driver never
+ * asks them for c32. */
 #ifndef TFCC_KERNELS_Q8_GEMM_REQUANT_AVX512_H
 #define TFCC_KERNELS_Q8_GEMM_REQUANT_AVX512_H
 
 #include <immintrin.h>
 
 #include "kernels/q8-gemm/ukernels.h"
+#include "kernels/simd/i32v_avx512.h"
 
-/* Rows i and i + 1 (i + 1 may be >= mr: computed, not stored). */
-static inline void store_pair(size_t i, size_t mr, size_t nc, __m512i a0, __m512i a1, __m512i b0,
-                              __m512i b1, __m512 s0, __m512 s1, const tfcc_q8_out *o,
-                              int is_signed) {
-  if (o->c32) {
-    _mm512_storeu_si512(o->c32 + i * 32, a0);
-    _mm512_storeu_si512(o->c32 + i * 32 + 16, a1);
-    if (i + 1 < mr) {
-      _mm512_storeu_si512(o->c32 + (i + 1) * 32, b0);
-      _mm512_storeu_si512(o->c32 + (i + 1) * 32 + 16, b1);
-    }
-    return;
-  }
-  const __m512 hi = _mm512_set1_ps(o->hi);
-  a0 = _mm512_cvtps_epi32(_mm512_min_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(a0), s0), hi));
-  a1 = _mm512_cvtps_epi32(_mm512_min_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(a1), s1), hi));
-  b0 = _mm512_cvtps_epi32(_mm512_min_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(b0), s0), hi));
-  b1 = _mm512_cvtps_epi32(_mm512_min_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(b1), s1), hi));
-  const __m512i zp = _mm512_set1_epi16((short)o->zp);
-  /* 128-bit lane l: a0[4l..4l+3] a1[4l..4l+3] (int16), likewise b */
-  const __m512i pa = _mm512_adds_epi16(_mm512_packs_epi32(a0, a1), zp);
-  const __m512i pb = _mm512_adds_epi16(_mm512_packs_epi32(b0, b1), zp);
-  /* dword 4l + g holds elements 4l..4l+3 of a0, a1, b0, b1 for g = 0..3 */
-  const int32_t amin = (int32_t)o->lo + o->zp;
-  __m512i v = is_signed
-                  ? _mm512_max_epi8(_mm512_packs_epi16(pa, pb), _mm512_set1_epi8((char)amin))
-                  : _mm512_max_epu8(_mm512_packus_epi16(pa, pb), _mm512_set1_epi8((char)amin));
-  v = _mm512_permutexvar_epi32(
-      _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), v);
-  uint8_t *c = o->c + i * o->c_stride;
-  const __m256i r0 = _mm512_castsi512_si256(v), r1 = _mm512_extracti64x4_epi64(v, 1);
-  if (nc >= 32) {
-    _mm256_storeu_si256((__m256i *)(void *)c, r0);
-    if (i + 1 < mr) _mm256_storeu_si256((__m256i *)(void *)(c + o->c_stride), r1);
-  } else {
-    const __mmask32 m = (__mmask32)((1u << nc) - 1u);
-    _mm256_mask_storeu_epi8(c, m, r0);
-    if (i + 1 < mr) _mm256_mask_storeu_epi8(c + o->c_stride, m, r1);
-  }
-}
+#include "kernels/q8-gemm/requant_body.h"
 
 /* Hybrid float output of 16 columns of one row (tfcc_q8_out.hyb): the tile stage of
  * kernels/hybrid/hyb_out_body.h lane for lane (acc - zp * wsum wrapping, int32 -> float,

@@ -20,7 +20,18 @@
  *   i32v_ld_i8_n(p, n, s)               the first n < I32V_N of them (lanes above n are 0;
  *                                      nothing is read past p + n)
  *   i32v_st_i8(p, x, s), i32v_st_i8_n(p, x, n, s)   the lanes, which hold values of the byte
- *                                      type, stored as I32V_N (or the first n) bytes */
+ *                                      type, stored as I32V_N (or the first n) bytes
+ *   i32v_ld(p), i32v_st(p, x)           I32V_N int32 at p (any alignment)
+ * and, for output stages that narrow four vectors to bytes at once (the q8 GEMM kernels), the
+ * same vector seen as 16-bit or 8-bit lanes, in 128-bit blocks as the pack instructions work:
+ *   i32v_packs16(a, b)                  int32 -> int16, saturating: block l holds a's four
+ *                                      lanes of block l, then b's
+ *   i32v_set16(x), i32v_adds16(a, b)    every int16 lane x; saturating int16 add
+ *   i32v_packs8(a, b, s)                int16 -> int8 (s) or uint8, saturating, the same way
+ *   i32v_set8(x), i32v_max8(a, b, s)    every byte x; int8 (s) or uint8 maximum
+ *   i32v_unblock(x)                     dword 4l + g (block l) to dword g * I32V_N / 4 + l
+ *   i32v_st_u8_half(p, x, h, n)         bytes h * 2 * I32V_N.. of x (half h of them), the
+ *                                      first n (at most 2 * I32V_N) stored at p */
 #ifndef TFCC_KERNELS_SIMD_I32V_H
 #define TFCC_KERNELS_SIMD_I32V_H
 #endif

@@ -57,5 +57,30 @@ static inline void i32v_st_i8_n(int8_t *p, i32v x, size_t n, bool s) {
   i32v_st_i8(t, x, s);
   memcpy(p, t, n);
 }
+static inline i32v i32v_ld(const void *p) { return _mm256_loadu_si256((const __m256i *)p); }
+static inline void i32v_st(int32_t *p, i32v x) { _mm256_storeu_si256((__m256i *)(void *)p, x); }
+static inline i32v i32v_packs16(i32v a, i32v b) { return _mm256_packs_epi32(a, b); }
+static inline i32v i32v_set16(int16_t x) { return _mm256_set1_epi16(x); }
+static inline i32v i32v_adds16(i32v a, i32v b) { return _mm256_adds_epi16(a, b); }
+static inline i32v i32v_packs8(i32v a, i32v b, bool s) {
+  return s ? _mm256_packs_epi16(a, b) : _mm256_packus_epi16(a, b);
+}
+static inline i32v i32v_set8(int8_t x) { return _mm256_set1_epi8(x); }
+static inline i32v i32v_max8(i32v a, i32v b, bool s) {
+  return s ? _mm256_max_epi8(a, b) : _mm256_max_epu8(a, b);
+}
+static inline i32v i32v_unblock(i32v x) {
+  return _mm256_permutevar8x32_epi32(x, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+}
+static inline void i32v_st_u8_half(uint8_t *p, i32v x, int h, size_t n) {
+  const __m128i v = h ? _mm256_extracti128_si256(x, 1) : _mm256_castsi256_si128(x);
+  if (n >= 16) {
+    _mm_storeu_si128((__m128i *)(void *)p, v);
+  } else {
+    uint8_t t[16];
+    _mm_storeu_si128((__m128i *)(void *)t, v);
+    memcpy(p, t, n);
+  }
+}
 
 #endif

@@ -55,5 +55,28 @@ static inline void i32v_st_i8_n(int8_t *p, i32v x, size_t n, bool s) {
   (void)s;
   _mm_mask_storeu_epi8(p, i32v_first_(n), _mm512_cvtepi32_epi8(x));
 }
+static inline i32v i32v_ld(const void *p) { return _mm512_loadu_si512(p); }
+static inline void i32v_st(int32_t *p, i32v x) { _mm512_storeu_si512(p, x); }
+static inline i32v i32v_packs16(i32v a, i32v b) { return _mm512_packs_epi32(a, b); }
+static inline i32v i32v_set16(int16_t x) { return _mm512_set1_epi16(x); }
+static inline i32v i32v_adds16(i32v a, i32v b) { return _mm512_adds_epi16(a, b); }
+static inline i32v i32v_packs8(i32v a, i32v b, bool s) {
+  return s ? _mm512_packs_epi16(a, b) : _mm512_packus_epi16(a, b);
+}
+static inline i32v i32v_set8(int8_t x) { return _mm512_set1_epi8(x); }
+static inline i32v i32v_max8(i32v a, i32v b, bool s) {
+  return s ? _mm512_max_epi8(a, b) : _mm512_max_epu8(a, b);
+}
+static inline i32v i32v_unblock(i32v x) {
+  return _mm512_permutexvar_epi32(
+      _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), x);
+}
+static inline void i32v_st_u8_half(uint8_t *p, i32v x, int h, size_t n) {
+  const __m256i v = h ? _mm512_extracti64x4_epi64(x, 1) : _mm512_castsi512_si256(x);
+  if (n >= 32)
+    _mm256_storeu_si256((__m256i *)(void *)p, v);
+  else
+    _mm256_mask_storeu_epi8(p, (__mmask32)((1u << n) - 1u), v);
+}
 
 #endif
