@@ -12,7 +12,7 @@
 #include "kernels/ref/conv.h"
 #include "kernels/ref/quant_util.h"
 #include "ops/bf16_fast.h"
-#include "ops/conv_common.h"
+#include "ops/conv_node.h"
 #include "ops/f32_fast.h"
 #include "kernels/hybrid/xnn_f32.h"
 #include "ops/hybrid.h"
@@ -20,11 +20,8 @@
 #include "base/threadpool.h"
 
 typedef struct conv_params {
-  tfcc_window_opts o;
-  tfcc_conv_qparams q;
-  tfcc_f32_fast f32;          /* float32: filter packed for the GEMM micro-kernel */
-  tfcc_q8_fast q8;            /* int8/uint8: the same for the q8 GEMM */
-  tfcc_bf16_fast bf16;        /* float32 at precision bf16: filter packed for the bf16 GEMM */
+  tfcc_conv_node n;    /* window, quantization, f32 / q8 GEMM packings, hybrid (ops/conv_node.h) */
+  tfcc_bf16_fast bf16; /* float32 at precision bf16: filter packed for the bf16 GEMM */
   tfcc_f32_wino_weights wino; /* float32 3x3 stride 1: Winograd-transformed filter (init) */
   const void *wino_src;       /* filter data wino was made from */
   bool wino_borrowed;         /* wino's block lies in the weights cache */
@@ -39,12 +36,9 @@ typedef struct conv_params {
 static void conv_release(void *p) {
   conv_params *cp = p;
   if (!cp) return;
-  tfcc_conv_qparams_free(&cp->q);
-  tfcc_f32_fast_free(&cp->f32);
-  tfcc_q8_fast_free(&cp->q8);
+  tfcc_conv_node_free(&cp->n);
   tfcc_bf16_fast_free(&cp->bf16);
   if (!cp->wino_borrowed) tfcc_f32_wino_free(&cp->wino);
-  tfcc_hybrid_free(cp->hyb);
   free(cp->xnn_w);
   free(cp);
 }
@@ -64,23 +58,14 @@ static tfcc_status conv_f32_wino_init(const tfcc_init_ctx *ctx, conv_params *p) 
       (b && (b->dtype != TFCC_FLOAT32 || !b->data || b->sparsity)))
     return TFCC_OK;
   tfcc_conv_geom g = {0};
-  g.batches = in->dims[0];
-  g.in_h = in->dims[1];
-  g.in_w = in->dims[2];
-  g.in_c = in->dims[3];
-  g.out_c = f->dims[0];
-  g.filter_h = f->dims[1];
-  g.filter_w = f->dims[2];
-  g.filter_in_c = f->dims[3];
-  g.stride_h = p->o.stride_h;
-  g.stride_w = p->o.stride_w;
-  g.dil_h = p->o.dil_h;
-  g.dil_w = p->o.dil_w;
+  tfcc_conv_geom_input(&g, in->dims);
+  tfcc_conv_geom_filter(&g, f->dims);
+  tfcc_conv_geom_strides(&g, &p->n.o);
   if (f->data_bytes < (size_t)g.out_c * 9 * (size_t)g.in_c * sizeof(float) ||
       (b && b->data_bytes < (size_t)g.out_c * sizeof(float)))
     return TFCC_OK;
   tfcc_err e = {0};
-  if (!tfcc_f32_wino_fits(&g) || tfcc_conv_window(&p->o, &g, &e) != TFCC_OK) return TFCC_OK;
+  if (!tfcc_f32_wino_fits(&g) || tfcc_conv_window(&p->n.o, &g, &e) != TFCC_OK) return TFCC_OK;
   const int m = tfcc_f32_wino_choose(&g);
   if (!m) return TFCC_OK;
   const tfcc_f32_wino_kernel *wk = tfcc_f32_wino_select(ctx->isa);
@@ -124,20 +109,12 @@ static void conv_xnn_f32_init(const tfcc_init_ctx *ctx, conv_params *p) {
 static tfcc_status conv_init(tfcc_init_ctx *ctx) {
   conv_params *p = calloc(1, sizeof(*p));
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for CONV_2D params");
-  tfcc_f32_fast_init(&p->f32);
-  tfcc_f32_fast_attach(&p->f32, ctx, TFCC_BLOCK_F32_GEMM);
-  tfcc_q8_fast_init(&p->q8);
-  tfcc_q8_fast_attach(&p->q8, ctx, TFCC_BLOCK_Q8_GEMM);
   tfcc_bf16_fast_init(&p->bf16, ctx->precision);
-  const tfcc_conv_options *o = &ctx->node->opts.conv;
-  tfcc_status st = tfcc_window_opts_set(&p->o, o->padding, o->stride_w, o->stride_h, o->dilation_w,
-                                        o->dilation_h, o->activation, o->pad, ctx->err);
-  if (st == TFCC_OK && tfcc_hybrid_applies(ctx, 0, 1))
-    st = tfcc_hybrid_init(ctx, TFCC_HYB_CONV, p->o.act, false, &p->hyb);
-  else if (st == TFCC_OK)
-    st = tfcc_conv_init_quant(ctx, 0, 1, p->o.act, false, &p->q);
-  if (st == TFCC_OK && !p->hyb) conv_xnn_f32_init(ctx, p);
-  if (st == TFCC_OK && !p->hyb && !p->xnn_w) st = conv_f32_wino_init(ctx, p);
+  tfcc_status st = tfcc_conv_node_init(&p->n, ctx, false);
+  tfcc_f32_fast_attach(&p->n.f32, ctx, TFCC_BLOCK_F32_GEMM);
+  tfcc_q8_fast_attach(&p->n.q8, ctx, TFCC_BLOCK_Q8_GEMM);
+  if (st == TFCC_OK && !p->n.hyb) conv_xnn_f32_init(ctx, p);
+  if (st == TFCC_OK && !p->n.hyb && !p->xnn_w) st = conv_f32_wino_init(ctx, p);
   if (st != TFCC_OK) {
     conv_release(p);
     return st;
@@ -148,40 +125,14 @@ static tfcc_status conv_init(tfcc_init_ctx *ctx) {
 
 /* Validates shapes and fills the kernel geometry (used by prepare and eval). */
 static tfcc_status conv_geom(const tfcc_op_ctx *ctx, tfcc_conv_geom *g) {
-  const conv_params *p = ctx->params;
-  const tfcc_tensor *in = ctx->in[0], *f = ctx->in[1];
-  const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
-  if (in->rank != 4)
-    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "input rank %d, expected 4", (int)in->rank);
-  if (f->rank != 4)
-    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "filter rank %d, expected 4", (int)f->rank);
-  tfcc_conv_geom_input(g, in);
-  g->out_c = f->dims[0];
-  g->filter_h = f->dims[1];
-  g->filter_w = f->dims[2];
-  g->filter_in_c = f->dims[3];
-  if (g->filter_in_c <= 0 || g->in_c % g->filter_in_c != 0)
-    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE,
-                        "input channels %d not a multiple of filter input channels %d",
-                        (int)g->in_c, (int)g->filter_in_c);
-  const int32_t groups = g->in_c / g->filter_in_c;
-  if (g->out_c <= 0 || g->out_c % groups != 0)
-    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "output channels %d not a multiple of %d groups",
-                        (int)g->out_c, (int)groups);
-  if (bias) {
-    int64_t n = tfcc_tensor_elements(bias);
-    if (n != g->out_c)
-      return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "bias has %lld elements, expected %d",
-                          (long long)n, (int)g->out_c);
-  }
-  return tfcc_conv_geom_window(&p->o, in, g, ctx->err);
+  return tfcc_conv_node_geom(&((const conv_params *)ctx->params)->n, ctx, g);
 }
 
 /* Float32 fast path: packed weights for this node, or NULL (reference kernel). */
 static const tfcc_f32_packed *conv_f32_packed(const tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
   const conv_params *p = ctx->params;
   if (ctx->in[0]->dtype != TFCC_FLOAT32 || g->in_c != g->filter_in_c) return NULL;
-  return tfcc_f32_fast_get(&p->f32, ctx->in[1]->data);
+  return tfcc_f32_fast_get(&p->n.f32, ctx->in[1]->data);
 }
 
 /* The Winograd weights for this filter at these shapes, or NULL. */
@@ -218,18 +169,18 @@ static void conv_f32_prepare(tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
     why = "grouped convolution";
   else if (!tfcc_f32_const_or_absent(f) || !tfcc_f32_const_or_absent(bias))
     why = "filter or bias is not constant";
-  else if (!tfcc_f32_fast_pack(&p->f32, ctx->isa, ctx->pool, g->out_c,
+  else if (!tfcc_f32_fast_pack(&p->n.f32, ctx->isa, ctx->pool, g->out_c,
                                g->filter_h * g->filter_w * g->filter_in_c, f->data,
                                (size_t)g->filter_h * g->filter_w * g->filter_in_c, 1,
                                bias ? bias->data : NULL))
     why = "out of memory packing the filter";
   if (why) {
-    tfcc_f32_fast_fallback(&p->f32, ctx, "CONV_2D", why);
+    tfcc_f32_fast_fallback(&p->n.f32, ctx, "CONV_2D", why);
     return;
   }
   if (!p->bf16.wanted) { /* groups 1: every later shape runs on the packing */
-    tfcc_packed_consumed(&p->f32.key, p, f->data);
-    tfcc_packed_consumed(&p->f32.key, p, bias ? bias->data : NULL);
+    tfcc_packed_consumed(&p->n.f32.key, p, f->data);
+    tfcc_packed_consumed(&p->n.f32.key, p, bias ? bias->data : NULL);
   }
   const tfcc_f32_packed *pk = conv_f32_packed(ctx, g);
   if (pk && !conv_f32_direct(ctx, g, pk))
@@ -241,27 +192,26 @@ static const tfcc_q8_packed *conv_q8_packed(const tfcc_op_ctx *ctx, const tfcc_c
   const conv_params *p = ctx->params;
   const tfcc_dtype dt = ctx->in[0]->dtype;
   if ((dt != TFCC_INT8 && dt != TFCC_UINT8) || g->in_c != g->filter_in_c) return NULL;
-  return tfcc_q8_fast_get(&p->q8, ctx->in[1]->data);
+  return tfcc_q8_fast_get(&p->n.q8, ctx->in[1]->data);
 }
 
 static void conv_q8_prepare(tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
   conv_params *p = (conv_params *)ctx->params;
   const tfcc_tensor *f = ctx->in[1], *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
   tfcc_conv_requant r;
-  tfcc_conv_requant_from(&p->q, ctx->in[0]->dtype, &r);
-  const char *why = g->in_c != g->filter_in_c ? "grouped convolution"
-                                              : tfcc_q8_fast_refuse(ctx->in[0], f, bias, &r);
-  if (!why && !tfcc_q8_fast_pack(&p->q8, ctx->isa, ctx->in[0]->dtype == TFCC_INT8,
+  const char *why = tfcc_conv_node_q8_refuse(&p->n, ctx, &r);
+  if (g->in_c != g->filter_in_c) why = "grouped convolution";
+  if (!why && !tfcc_q8_fast_pack(&p->n.q8, ctx->isa, ctx->in[0]->dtype == TFCC_INT8,
                                  (int64_t)g->batches * g->out_h * g->out_w, g->out_c,
                                  g->filter_h * g->filter_w * g->filter_in_c, f->data,
                                  bias ? bias->data : NULL, &r))
     why = "out of memory packing the filter";
   if (why) {
-    tfcc_f32_log_fallback_once(&p->q8.logged, ctx, "CONV_2D", why);
+    tfcc_f32_log_fallback_once(&p->n.q8.logged, ctx, "CONV_2D", why);
     return;
   }
-  tfcc_packed_consumed(&p->q8.key, p, f->data); /* every later shape runs on the packing */
-  tfcc_packed_consumed(&p->q8.key, p, bias ? bias->data : NULL);
+  tfcc_packed_consumed(&p->n.q8.key, p, f->data); /* every later shape runs on the packing */
+  tfcc_packed_consumed(&p->n.q8.key, p, bias ? bias->data : NULL);
   const tfcc_q8_packed *pk = conv_q8_packed(ctx, g);
   if (pk) ctx->scratch_bytes = tfcc_q8_scratch_bytes(g, pk, tfcc_threadpool_size(ctx->pool));
 }
@@ -339,30 +289,17 @@ static tfcc_status conv_f32_residual_eval(tfcc_op_ctx *ctx, const tfcc_conv_geom
 
 static tfcc_status conv_prepare(tfcc_op_ctx *ctx) {
   const conv_params *p = ctx->params;
-  if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "CONV_2D not initialised");
-  if (ctx->n_in < 2 || !ctx->in[0] || !ctx->in[1] || ctx->n_out < 1 || !ctx->out[0])
-    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
-                        "CONV_2D needs input, filter and one output");
-  const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
-  tfcc_status st =
-      p->hyb ? TFCC_OK : tfcc_conv_check_types(ctx->in[0], ctx->in[1], bias, ctx->out[0], ctx->err);
-  if (st != TFCC_OK) return st;
   tfcc_conv_geom g;
-  st = conv_geom(ctx, &g);
+  tfcc_status st = tfcc_conv_node_prepare_open(p ? &p->n : NULL, ctx, "CONV_2D", &g);
   if (st != TFCC_OK) return st;
-  if (p->hyb) { /* float32 input, int8 filter */
+  if (p->n.hyb) { /* float32 input, int8 filter */
     if (ctx->n_in > 3)
       return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
                           "CONV_2D has %d inputs, expected 2 or 3", (int)ctx->n_in);
-    st = tfcc_hybrid_conv_prepare(ctx, p->hyb, &g);
-    return st != TFCC_OK ? st : tfcc_conv_geom_set_output(ctx->out[0], &g, ctx->err);
+    return tfcc_conv_node_prepare_hybrid(&p->n, ctx, &g);
   }
-  if (ctx->in[0]->dtype != TFCC_FLOAT32) {
-    if (p->q.n_mult == 0)
-      return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "quantization parameters missing");
-    st = tfcc_conv_check_channels(&p->q, g.out_c, ctx->err);
-    if (st != TFCC_OK) return st;
-  }
+  st = tfcc_conv_node_check_quant(&p->n, ctx, &g);
+  if (st != TFCC_OK) return st;
   int32_t od[4] = {g.batches, g.out_h, g.out_w, g.out_c};
   st = conv_residual_check(ctx, od);
   if (st != TFCC_OK) return st;
@@ -425,39 +362,33 @@ static tfcc_status conv_eval(tfcc_op_ctx *ctx) {
   tfcc_conv_geom g;
   tfcc_status st = conv_geom(ctx, &g);
   if (st != TFCC_OK) return st;
-  if (p->hyb) return tfcc_hybrid_conv_eval(ctx, p->hyb, &g);
+  if (p->n.hyb) return tfcc_hybrid_conv_eval(ctx, p->n.hyb, &g);
   switch (ctx->in[0]->dtype) {
     case TFCC_FLOAT32: {
       float lo, hi;
-      tfcc_act_range_f32(p->o.act, &lo, &hi);
+      tfcc_act_range_f32(p->n.o.act, &lo, &hi);
       if (conv_residual(ctx)) return conv_f32_residual_eval(ctx, &g, lo, hi);
       return conv_f32_eval(ctx, &g, lo, hi);
     }
-    default: return tfcc_conv_eval_int(ctx, &g, &p->q, &k_conv_int);
+    default: return tfcc_conv_eval_int(ctx, &g, &p->n.q, &k_conv_int);
   }
 }
 
 static int64_t conv_macs(const tfcc_op_ctx *ctx) {
   tfcc_conv_geom g;
-  tfcc_err e;
-  tfcc_op_ctx c;
-  if (!tfcc_op_probe_ctx(ctx, 2, &e, &c) || conv_geom(&c, &g) != TFCC_OK) return 0;
+  if (!tfcc_conv_node_probe(&((const conv_params *)ctx->params)->n, ctx, &g)) return 0;
   return (int64_t)g.batches * g.out_h * g.out_w * g.out_c * g.filter_h * g.filter_w * g.filter_in_c;
 }
 
 static const char *conv_kernel(const tfcc_op_ctx *ctx) {
+  const conv_params *p = ctx->params;
   tfcc_conv_geom g;
-  tfcc_err e;
-  tfcc_op_ctx c;
-  if (!tfcc_op_probe_ctx(ctx, 2, &e, &c) || conv_geom(&c, &g) != TFCC_OK) return "ref";
-  if (((const conv_params *)ctx->params)->hyb)
-    return tfcc_hybrid_kernel(((const conv_params *)ctx->params)->hyb);
-  if (((const conv_params *)ctx->params)->xnn_w)
-    return ((const conv_params *)ctx->params)->xnn_k->name;
+  if (!tfcc_conv_node_probe(&p->n, ctx, &g)) return "ref";
+  if (p->n.hyb) return tfcc_hybrid_kernel(p->n.hyb);
+  if (p->xnn_w) return p->xnn_k->name;
   const tfcc_q8_packed *q8 = conv_q8_packed(ctx, &g);
   if (q8) return q8->k->name;
-  const char *bf16 = tfcc_bf16_fast_kernel(&((const conv_params *)ctx->params)->bf16, ctx,
-                                           g.batches * g.out_h * g.out_w);
+  const char *bf16 = tfcc_bf16_fast_kernel(&p->bf16, ctx, g.batches * g.out_h * g.out_w);
   if (bf16) return bf16;
   const tfcc_f32_wino_weights *wino = conv_f32_wino(ctx, &g);
   if (wino) return wino->name;

@@ -68,11 +68,35 @@ tfcc_status tfcc_conv_window(const tfcc_window_opts *o, struct tfcc_conv_geom *g
   return TFCC_OK;
 }
 
-void tfcc_conv_geom_input(struct tfcc_conv_geom *g, const tfcc_tensor *in) {
-  g->batches = in->dims[0];
-  g->in_h = in->dims[1];
-  g->in_w = in->dims[2];
-  g->in_c = in->dims[3];
+void tfcc_conv_geom_input(struct tfcc_conv_geom *g, const int32_t dims[4]) {
+  g->batches = dims[0];
+  g->in_h = dims[1];
+  g->in_w = dims[2];
+  g->in_c = dims[3];
+}
+
+void tfcc_conv_geom_filter(struct tfcc_conv_geom *g, const int32_t dims[4]) {
+  g->out_c = dims[0];
+  g->filter_h = dims[1];
+  g->filter_w = dims[2];
+  g->filter_in_c = dims[3];
+}
+
+void tfcc_conv_geom_strides(struct tfcc_conv_geom *g, const tfcc_window_opts *o) {
+  g->stride_h = o->stride_h;
+  g->stride_w = o->stride_w;
+  g->dil_h = o->dil_h;
+  g->dil_w = o->dil_w;
+}
+
+tfcc_status tfcc_conv_geom_bias(const tfcc_tensor *bias, const struct tfcc_conv_geom *g,
+                                tfcc_err *err) {
+  if (!bias) return TFCC_OK;
+  const int64_t n = tfcc_tensor_elements(bias);
+  if (n != g->out_c)
+    return tfcc_err_set(err, TFCC_ERR_SHAPE, "bias has %lld elements, expected %d", (long long)n,
+                        (int)g->out_c);
+  return TFCC_OK;
 }
 
 tfcc_status tfcc_conv_geom_fits(const tfcc_tensor *in, const struct tfcc_conv_geom *g,
@@ -92,12 +116,42 @@ tfcc_status tfcc_conv_geom_set_output(tfcc_tensor *out, const struct tfcc_conv_g
 
 tfcc_status tfcc_conv_geom_window(const tfcc_window_opts *o, const tfcc_tensor *in,
                                   struct tfcc_conv_geom *g, tfcc_err *err) {
-  g->stride_h = o->stride_h;
-  g->stride_w = o->stride_w;
-  g->dil_h = o->dil_h;
-  g->dil_w = o->dil_w;
+  tfcc_conv_geom_strides(g, o);
   tfcc_status st = tfcc_conv_window(o, g, err);
   return st != TFCC_OK ? st : tfcc_conv_geom_fits(in, g, err);
+}
+
+tfcc_status tfcc_conv_geom_make(const tfcc_window_opts *o, const tfcc_tensor *in,
+                                const tfcc_tensor *f, const tfcc_tensor *bias, bool depthwise,
+                                struct tfcc_conv_geom *g, tfcc_err *err) {
+  if (in->rank != 4)
+    return tfcc_err_set(err, TFCC_ERR_SHAPE, "input rank %d, expected 4", (int)in->rank);
+  if (f->rank != 4)
+    return tfcc_err_set(err, TFCC_ERR_SHAPE, "filter rank %d, expected 4", (int)f->rank);
+  if (depthwise && f->dims[0] != 1)
+    return tfcc_err_set(err, TFCC_ERR_SHAPE, "filter dimension 0 is %d, expected 1",
+                        (int)f->dims[0]);
+  tfcc_conv_geom_input(g, in->dims);
+  tfcc_conv_geom_filter(g, f->dims);
+  if (depthwise) { /* [1, H, W, out_c]: one input channel per output channel */
+    g->out_c = f->dims[3];
+    g->filter_in_c = 1;
+    if (g->in_c <= 0 || g->out_c <= 0 || g->out_c % g->in_c != 0)
+      return tfcc_err_set(err, TFCC_ERR_SHAPE,
+                          "filter channels %d not a multiple of input channels %d", (int)g->out_c,
+                          (int)g->in_c);
+  } else {
+    if (g->filter_in_c <= 0 || g->in_c % g->filter_in_c != 0)
+      return tfcc_err_set(err, TFCC_ERR_SHAPE,
+                          "input channels %d not a multiple of filter input channels %d",
+                          (int)g->in_c, (int)g->filter_in_c);
+    const int32_t groups = g->in_c / g->filter_in_c;
+    if (g->out_c <= 0 || g->out_c % groups != 0)
+      return tfcc_err_set(err, TFCC_ERR_SHAPE, "output channels %d not a multiple of %d groups",
+                          (int)g->out_c, (int)groups);
+  }
+  tfcc_status st = tfcc_conv_geom_bias(bias, g, err);
+  return st != TFCC_OK ? st : tfcc_conv_geom_window(o, in, g, err);
 }
 
 const tfcc_ir_tensor *tfcc_conv_ir_input(const tfcc_init_ctx *ctx, int32_t i) {

@@ -28,18 +28,32 @@ struct tfcc_window_opts;
 tfcc_status tfcc_conv_window(const struct tfcc_window_opts *o, struct tfcc_conv_geom *g,
                              tfcc_err *err);
 
-/* The convolution geometry every 2-D windowed operator shares, in two steps around its own
- * filter and channel checks:
- *   tfcc_conv_geom_input   batches, in_h, in_w, in_c from the NHWC input;
+/* The convolution geometry every 2-D windowed operator shares (its one helper: the operators
+ * fill a tfcc_conv_geom only through these), in steps around an operator's own checks:
+ *   tfcc_conv_geom_input   batches, in_h, in_w, in_c from the NHWC input's dims;
+ *   tfcc_conv_geom_filter  out_c, filter_h, filter_w, filter_in_c from an OHWI filter's dims;
+ *   tfcc_conv_geom_strides stride and dilation from o;
+ *   tfcc_conv_geom_bias    a bias (NULL: none) has out_c elements;
  *   tfcc_conv_geom_window  stride and dilation from o, output size and padding
  *                          (tfcc_conv_window), then tfcc_conv_geom_fits;
  *   tfcc_conv_geom_fits    the input's and the [batches, out_h, out_w, out_c] output's element
- *                          counts fit ("tensor too large"). */
-void tfcc_conv_geom_input(struct tfcc_conv_geom *g, const tfcc_tensor *in);
+ *                          counts fit ("tensor too large");
+ *   tfcc_conv_geom_make    all of it for CONV_2D (filter [out_c, H, W, in_c / groups], in_c a
+ *                          multiple of filter_in_c, out_c of the groups) or DEPTHWISE_CONV_2D
+ *                          (depthwise: filter [1, H, W, out_c], out_c a multiple of in_c):
+ *                          ranks 4, channels, bias, window. */
+void tfcc_conv_geom_input(struct tfcc_conv_geom *g, const int32_t dims[4]);
+void tfcc_conv_geom_filter(struct tfcc_conv_geom *g, const int32_t dims[4]);
+void tfcc_conv_geom_strides(struct tfcc_conv_geom *g, const struct tfcc_window_opts *o);
+tfcc_status tfcc_conv_geom_bias(const tfcc_tensor *bias, const struct tfcc_conv_geom *g,
+                                tfcc_err *err);
 tfcc_status tfcc_conv_geom_window(const struct tfcc_window_opts *o, const tfcc_tensor *in,
                                   struct tfcc_conv_geom *g, tfcc_err *err);
 tfcc_status tfcc_conv_geom_fits(const tfcc_tensor *in, const struct tfcc_conv_geom *g,
                                 tfcc_err *err);
+tfcc_status tfcc_conv_geom_make(const struct tfcc_window_opts *o, const tfcc_tensor *in,
+                                const tfcc_tensor *f, const tfcc_tensor *bias, bool depthwise,
+                                struct tfcc_conv_geom *g, tfcc_err *err);
 /* Sets out's shape to [batches, out_h, out_w, out_c] (the end of a windowed prepare). */
 tfcc_status tfcc_conv_geom_set_output(tfcc_tensor *out, const struct tfcc_conv_geom *g,
                                       tfcc_err *err);

@@ -110,7 +110,7 @@ static tfcc_status xdw_geom(const tfcc_op_ctx *ctx, tfcc_conv_geom *g) {
   if (in->dims[3] != p->cin)
     return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "input has %d channels, the filter %d",
                         (int)in->dims[3], (int)p->cin);
-  tfcc_conv_geom_input(g, in);
+  tfcc_conv_geom_input(g, in->dims);
   g->in_c = g->out_c = p->c;
   g->filter_h = p->kh;
   g->filter_w = p->kw;

@@ -55,11 +55,8 @@ static tfcc_status tconv_geom(tfcc_op_ctx *ctx, tfcc_conv_geom *g) {
     return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "input rank %d and weights rank %d, expected 4",
                         (int)in->rank, (int)f->rank);
   const int32_t *shp = os->data;
-  tfcc_conv_geom_input(g, in);
-  g->out_c = f->dims[0];
-  g->filter_h = f->dims[1];
-  g->filter_w = f->dims[2];
-  g->filter_in_c = f->dims[3];
+  tfcc_conv_geom_input(g, in->dims);
+  tfcc_conv_geom_filter(g, f->dims);
   if (shp[0] != g->batches || shp[3] != g->out_c)
     return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE,
                         "output_shape [%d,%d,%d,%d] disagrees with batch %d / channels %d",
@@ -68,19 +65,15 @@ static tfcc_status tconv_geom(tfcc_op_ctx *ctx, tfcc_conv_geom *g) {
   if (g->filter_in_c != g->in_c)
     return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "weights input channels %d, input has %d",
                         (int)g->filter_in_c, (int)g->in_c);
-  if (bias && tfcc_tensor_elements(bias) != g->out_c)
-    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "bias has %lld elements, expected %d",
-                        (long long)tfcc_tensor_elements(bias), (int)g->out_c);
+  tfcc_status st = tfcc_conv_geom_bias(bias, g, ctx->err);
+  if (st != TFCC_OK) return st;
   if (shp[1] < 0 || shp[2] < 0)
     return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "negative output_shape");
   g->out_h = shp[1];
   g->out_w = shp[2];
-  g->stride_h = p->o.stride_h;
-  g->stride_w = p->o.stride_w;
-  g->dil_h = g->dil_w = 1;
+  tfcc_conv_geom_strides(g, &p->o); /* dilations 1 (init) */
   int32_t uh, uw;
-  tfcc_status st =
-      tfcc_conv_out_size(p->o.padding, g->out_h, g->filter_h, g->stride_h, 1, &uh, ctx->err);
+  st = tfcc_conv_out_size(p->o.padding, g->out_h, g->filter_h, g->stride_h, 1, &uh, ctx->err);
   if (st == TFCC_OK)
     st = tfcc_conv_out_size(p->o.padding, g->out_w, g->filter_w, g->stride_w, 1, &uw, ctx->err);
   if (st != TFCC_OK) return st;
