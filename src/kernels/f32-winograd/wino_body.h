@@ -156,50 +156,36 @@ static inline float ws_clamp(float x, float lo, float hi) {
     } \
   } while (0)
 
-void WINO_NAME(in_f2)(const float *d, size_t rs, size_t C, float *v, size_t ps) {
-  size_t c = 0;
+/* The channel walk of an input (IN) and an output (OUT) transform, for F(2x2) and F(4x4):
+ * whole vectors, then the channels left one float at a time. */
 #if TFCC_WINO_VW > 1
-  for (; c + TFCC_WINO_VW <= C; c += TFCC_WINO_VW) IN_F2_BODY(wino_v, wv_ld, wv_st);
+#define WINO_IN_VEC(IN) \
+  for (; c + TFCC_WINO_VW <= C; c += TFCC_WINO_VW) IN(wino_v, wv_ld, wv_st);
+#define WINO_OUT_VEC(OUT) \
+  const wino_v vlo = (wino_v){0} + lo, vhi = (wino_v){0} + hi; \
+  for (; c + TFCC_WINO_VW <= C; c += TFCC_WINO_VW) { \
+    const wino_v b = wv_ld(bias + c); \
+    OUT(wino_v, wv_ld, wv_st, wv_clamp, b, vlo, vhi); \
+  }
+#else
+#define WINO_IN_VEC(IN)
+#define WINO_OUT_VEC(OUT)
 #endif
-  for (; c < C; c++) IN_F2_BODY(float, ws_ld, ws_st);
-}
+#define WINO_TRANSFORMS(f, IN, OUT) \
+  void WINO_NAME(in_##f)(const float *d, size_t rs, size_t C, float *v, size_t ps) { \
+    size_t c = 0; \
+    WINO_IN_VEC(IN) \
+    for (; c < C; c++) IN(float, ws_ld, ws_st); \
+  } \
+  void WINO_NAME(out_##f)(const float *m, size_t ps, size_t C, const float *bias, float lo, \
+                          float hi, float *y, size_t rs, size_t cs) { \
+    size_t c = 0; \
+    WINO_OUT_VEC(OUT) \
+    for (; c < C; c++) { \
+      const float b = bias[c]; \
+      OUT(float, ws_ld, ws_st, ws_clamp, b, lo, hi); \
+    } \
+  }
 
-void WINO_NAME(out_f2)(const float *m, size_t ps, size_t C, const float *bias, float lo, float hi,
-                       float *y, size_t rs, size_t cs) {
-  size_t c = 0;
-#if TFCC_WINO_VW > 1
-  const wino_v vlo = (wino_v){0} + lo, vhi = (wino_v){0} + hi;
-  for (; c + TFCC_WINO_VW <= C; c += TFCC_WINO_VW) {
-    const wino_v b = wv_ld(bias + c);
-    OUT_F2_BODY(wino_v, wv_ld, wv_st, wv_clamp, b, vlo, vhi);
-  }
-#endif
-  for (; c < C; c++) {
-    const float b = bias[c];
-    OUT_F2_BODY(float, ws_ld, ws_st, ws_clamp, b, lo, hi);
-  }
-}
-
-void WINO_NAME(in_f4)(const float *d, size_t rs, size_t C, float *v, size_t ps) {
-  size_t c = 0;
-#if TFCC_WINO_VW > 1
-  for (; c + TFCC_WINO_VW <= C; c += TFCC_WINO_VW) IN_F4_BODY(wino_v, wv_ld, wv_st);
-#endif
-  for (; c < C; c++) IN_F4_BODY(float, ws_ld, ws_st);
-}
-
-void WINO_NAME(out_f4)(const float *m, size_t ps, size_t C, const float *bias, float lo, float hi,
-                       float *y, size_t rs, size_t cs) {
-  size_t c = 0;
-#if TFCC_WINO_VW > 1
-  const wino_v vlo = (wino_v){0} + lo, vhi = (wino_v){0} + hi;
-  for (; c + TFCC_WINO_VW <= C; c += TFCC_WINO_VW) {
-    const wino_v b = wv_ld(bias + c);
-    OUT_F4_BODY(wino_v, wv_ld, wv_st, wv_clamp, b, vlo, vhi);
-  }
-#endif
-  for (; c < C; c++) {
-    const float b = bias[c];
-    OUT_F4_BODY(float, ws_ld, ws_st, ws_clamp, b, lo, hi);
-  }
-}
+WINO_TRANSFORMS(f2, IN_F2_BODY, OUT_F2_BODY)
+WINO_TRANSFORMS(f4, IN_F4_BODY, OUT_F4_BODY)
