@@ -124,22 +124,16 @@ static inline __attribute__((always_inline)) void interior_3x3_rows_c(
     const float *const *rj, size_t C, const float *filter, const float *bias, __m512 lo, __m512 hi,
     float *const *orow, size_t o, int32_t groups, const int32_t SH, const int32_t SW,
     const int32_t NR) {
+#define ROWS_C(c, c16) \
+  interior_3x3_rows(rj, c, c16, filter, bias, lo, hi, orow, o, groups, SH, SW, NR)
   switch (C) {
-    case 32:
-      interior_3x3_rows(rj, 32, 32, filter, bias, lo, hi, orow, o, groups, SH, SW, NR);
-      break;
-    case 96:
-      interior_3x3_rows(rj, 96, 96, filter, bias, lo, hi, orow, o, groups, SH, SW, NR);
-      break;
-    case 144:
-      interior_3x3_rows(rj, 144, 144, filter, bias, lo, hi, orow, o, groups, SH, SW, NR);
-      break;
-    case 192:
-      interior_3x3_rows(rj, 192, 192, filter, bias, lo, hi, orow, o, groups, SH, SW, NR);
-      break;
-    default:
-      interior_3x3_rows(rj, C, C / 16 * 16, filter, bias, lo, hi, orow, o, groups, SH, SW, NR);
+    case 32: ROWS_C(32, 32); break;
+    case 96: ROWS_C(96, 96); break;
+    case 144: ROWS_C(144, 144); break;
+    case 192: ROWS_C(192, 192); break;
+    default: ROWS_C(C, C / 16 * 16);
   }
+#undef ROWS_C
 }
 
 /* NR output rows (1 or 2, constants in the callers) at once: rowp holds NR x KH filter-row
