@@ -20,7 +20,7 @@
 #include "kernels/q8-gemm/ukernels.h"
 
 #define Q8G_DOT(acc, u, s) _mm512_dpbusd_epi32((acc), (u), (s))
-#define Q8G_TILES(X) X(1) X(2) X(4) X(7) X(14)
+#define Q8G_TILES(X) X(14, 7) X(7, 4) X(4, 2) X(2, 1) X(1, 0)
 #define Q8G_PREFETCH 1
 #define Q8G_FULL_EPILOGUE 1
 #define Q8G_FN_S tfcc_q8_gemm_s_14x32_avx512vnni

@@ -18,7 +18,7 @@
 #include "kernels/q8-gemm/requant_body.h"
 
 #define Q8G_DOT(acc, u, s) _mm256_dpbusd_avx_epi32((acc), (u), (s))
-#define Q8G_TILES(X) X(1) X(2) X(4) X(6)
+#define Q8G_TILES(X) X(6, 4) X(4, 2) X(2, 1) X(1, 0)
 #define Q8G_PREFETCH 0
 #define Q8G_FULL_EPILOGUE 0
 #define Q8G_FN_S tfcc_q8_gemm_s_6x16_avxvnni

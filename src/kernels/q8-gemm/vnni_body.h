@@ -9,7 +9,10 @@
  *
  * Each ISA file includes its i32v_*.h and the output stage, then defines and includes this:
  *   Q8G_DOT(acc, u, s)     acc plus the dot products of the u8 lanes of u and s8 lanes of s
- *   Q8G_TILES(X)           X(rows) for each instance, ascending; the last is MR (at most 14)
+ *   Q8G_TILES(X)           X(rows, next) for each instance, MR (at most 14) first, then
+ *                          smaller ones; next: the height of the following one (0 after the
+ *                          last, which must be 1): a tile of mr rows runs the first with
+ *                          mr > next
  *   Q8G_PREFETCH           1: the depth loop prefetches what the driver names (tfcc_q8_out.pf,
  *                          one or two lines per group into L2; pf_ahead: the two lines of its
  *                          own panel pf_ahead bytes ahead into L1); 0: it ignores them
@@ -118,15 +121,15 @@ static inline void q8g_prefetch(q8g_pf *pf, size_t k, const uint8_t *pw) {
   }
 /* clang-format on */
 
-#define Q8G_DEFINE(r) DEFINE_TILE(tile_s##r, r, 1) DEFINE_TILE(tile_u##r, r, 0)
+#define Q8G_DEFINE(r, next) DEFINE_TILE(tile_s##r, r, 1) DEFINE_TILE(tile_u##r, r, 0)
 Q8G_TILES(Q8G_DEFINE)
 
 /* A partial tile (the last rows of M, or a GEMV) runs the smallest instance that holds it
  * (with is_signed constant, each call is a direct one). */
 static inline void tile(size_t mr, size_t nc, size_t kc, const void *const *a, const void *w,
                         const int32_t *row_add, const tfcc_q8_out *o, int is_signed) {
-#define Q8G_PICK(r) \
-  if (mr <= r) { \
+#define Q8G_PICK(r, next) \
+  if (mr > next) { \
     (is_signed ? tile_s##r : tile_u##r)(mr, nc, kc, a, w, row_add, o); \
     return; \
   }
