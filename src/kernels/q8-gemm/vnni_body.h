@@ -36,7 +36,7 @@
   }
 #define STEP \
   do { \
-    const i32v w0 = i32v_ld(pw), w1 = i32v_ld(pw + 4 * I32V_N); \
+    const i32v w0 = i32v_lda(pw), w1 = i32v_lda(pw + 4 * I32V_N); \
     pw += 8 * I32V_N; \
     ROW(0) \
     ROW(1) ROW(2) ROW(3) ROW(4) ROW(5) ROW(6) ROW(7) ROW(8) ROW(9) ROW(10) ROW(11) ROW(12) ROW(13) \
@@ -62,32 +62,6 @@
     store_pair(i, mr, nc, c##i##0, c##i##1, c##j##0, c##j##1, s0, s1, o, SIGNED);
 #endif
 
-/* The depth loop's prefetches (Q8G_PREFETCH), before each group's STEP: the driver's
- * fields, read once a tile. */
-typedef struct q8g_pf {
-  const char *p;
-  size_t n, step, skip, ahead;
-} q8g_pf;
-
-static inline q8g_pf q8g_pf_init(const tfcc_q8_out *o) {
-  const q8g_pf pf = {(const char *)o->pf, o->pf ? (size_t)(o->pf_end - o->pf) : 0, o->pf_step,
-                     o->pf_skip, o->pf_ahead};
-  return pf;
-}
-
-static inline void q8g_prefetch(q8g_pf *pf, size_t k, const uint8_t *pw) {
-  if (pf->n && !((k >> 2) & pf->skip)) {
-    _mm_prefetch(pf->p, _MM_HINT_T1);
-    _mm_prefetch(pf->p + (pf->n > 64 ? pf->step - 64 : 0), _MM_HINT_T1);
-    pf->p += pf->n > pf->step ? pf->step : pf->n;
-    pf->n = pf->n > pf->step ? pf->n - pf->step : 0;
-  }
-  if (pf->ahead) {
-    _mm_prefetch((const char *)pw + pf->ahead, _MM_HINT_T0);
-    _mm_prefetch((const char *)pw + pf->ahead + 64, _MM_HINT_T0);
-  }
-}
-
 /* One function per (rows, signedness): ROWS rows computed, mr <= ROWS stored. */
 /* a macro list that clang-format 14 rewraps differently on each pass: */
 /* clang-format off */
@@ -95,7 +69,7 @@ static inline void q8g_prefetch(q8g_pf *pf, size_t k, const uint8_t *pw) {
   static void name(size_t mr, size_t nc, size_t kc, const void *const *a, const void *w,  \
                    const int32_t *row_add, const tfcc_q8_out *o) {                        \
     enum { ROWS = rows, SIGNED = is_signed };                                             \
-    const i32v bias0 = i32v_ld(w), bias1 = i32v_ld((const int32_t *)w + I32V_N);          \
+    const i32v bias0 = i32v_lda(w), bias1 = i32v_lda((const int32_t *)w + I32V_N);          \
     const uint8_t *a0 = a[0];                                                             \
     const i32v ra0 = i32v_set(row_add[0]);                                                \
     i32v c00 = i32v_add(bias0, ra0), c01 = i32v_add(bias1, ra0);                          \
@@ -105,9 +79,20 @@ static inline void q8g_prefetch(q8g_pf *pf, size_t k, const uint8_t *pw) {
     size_t k = 0;                                                                         \
     {                                                                                     \
       enum { TAIL = 0 };                                                                  \
-      q8g_pf pf = q8g_pf_init(o);                                                         \
+      const char *pf = Q8G_PREFETCH ? (const char *)o->pf : NULL;                         \
+      size_t pf_n = pf ? (size_t)(o->pf_end - o->pf) : 0;                                 \
+      const size_t pf_step = o->pf_step, ahead = Q8G_PREFETCH ? o->pf_ahead : 0;          \
       for (; k + 4 <= kc; k += 4) {                                                       \
-        if (Q8G_PREFETCH) q8g_prefetch(&pf, k, pw);                                       \
+        if (pf_n && !((k >> 2) & o->pf_skip)) {                                           \
+          _mm_prefetch(pf, _MM_HINT_T1);                                                  \
+          _mm_prefetch(pf + (pf_n > 64 ? pf_step - 64 : 0), _MM_HINT_T1);                 \
+          pf += pf_n > pf_step ? pf_step : pf_n;                                          \
+          pf_n = pf_n > pf_step ? pf_n - pf_step : 0;                                     \
+        }                                                                                 \
+        if (ahead) {                                                                      \
+          _mm_prefetch((const char *)pw + ahead, _MM_HINT_T0);                            \
+          _mm_prefetch((const char *)pw + ahead + 64, _MM_HINT_T0);                       \
+        }                                                                                 \
         STEP;                                                                             \
       }                                                                                   \
     }                                                                                     \

@@ -22,6 +22,7 @@
  *   i32v_st_i8(p, x, s), i32v_st_i8_n(p, x, n, s)   the lanes, which hold values of the byte
  *                                      type, stored as I32V_N (or the first n) bytes
  *   i32v_ld(p), i32v_st(p, x)           I32V_N int32 at p (any alignment)
+ *   i32v_lda(p)                         the same at p aligned to the vector size
  * and, for output stages that narrow four vectors to bytes at once (the q8 GEMM kernels), the
  * same vector seen as 16-bit or 8-bit lanes, in 128-bit blocks as the pack instructions work:
  *   i32v_packs16(a, b)                  int32 -> int16, saturating: block l holds a's four

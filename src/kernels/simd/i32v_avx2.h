@@ -58,6 +58,7 @@ static inline void i32v_st_i8_n(int8_t *p, i32v x, size_t n, bool s) {
   memcpy(p, t, n);
 }
 static inline i32v i32v_ld(const void *p) { return _mm256_loadu_si256((const __m256i *)p); }
+static inline i32v i32v_lda(const void *p) { return _mm256_load_si256((const __m256i *)p); }
 static inline void i32v_st(int32_t *p, i32v x) { _mm256_storeu_si256((__m256i *)(void *)p, x); }
 static inline i32v i32v_packs16(i32v a, i32v b) { return _mm256_packs_epi32(a, b); }
 static inline i32v i32v_set16(int16_t x) { return _mm256_set1_epi16(x); }

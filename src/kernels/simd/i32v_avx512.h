@@ -56,6 +56,7 @@ static inline void i32v_st_i8_n(int8_t *p, i32v x, size_t n, bool s) {
   _mm_mask_storeu_epi8(p, i32v_first_(n), _mm512_cvtepi32_epi8(x));
 }
 static inline i32v i32v_ld(const void *p) { return _mm512_loadu_si512(p); }
+static inline i32v i32v_lda(const void *p) { return _mm512_load_si512(p); }
 static inline void i32v_st(int32_t *p, i32v x) { _mm512_storeu_si512(p, x); }
 static inline i32v i32v_packs16(i32v a, i32v b) { return _mm512_packs_epi32(a, b); }
 static inline i32v i32v_set16(int16_t x) { return _mm512_set1_epi16(x); }
