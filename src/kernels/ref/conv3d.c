@@ -5,38 +5,51 @@
 
 static inline float clampf(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
+/* The 3-D window walk both loops share (kernels/ref/conv_walk.h does it in 2-D): PIXELS3 runs
+ * its body per position (b, qd, qy, qx) of a grid of nd x nh x nw with the window's origin
+ * d0, y0, x0 (position * stride - pad); TAPS3, inside it, per filter tap (fd, fy, fx) whose
+ * position pd, py, px (origin + dilation * tap) lies inside [0, nd) x [0, nh) x [0, nw). The
+ * convolution walks the output grid and gathers from the input, the transpose walks the input
+ * grid and scatters into the output. */
+#define PIXELS3(nd, nh, nw, ...) \
+  for (int32_t b = 0; b < g->batches; b++) \
+    for (int32_t qd = 0; qd < (nd); qd++) \
+      for (int32_t qy = 0; qy < (nh); qy++) \
+        for (int32_t qx = 0; qx < (nw); qx++) { \
+          const int32_t d0 = qd * g->stride_d - g->pad_d, y0 = qy * g->stride_h - g->pad_h, \
+                        x0 = qx * g->stride_w - g->pad_w; \
+          __VA_ARGS__ \
+        }
+#define TAPS3(nd, nh, nw, ...) \
+  for (int32_t fd = 0; fd < g->f_d; fd++) { \
+    const int32_t pd = d0 + g->dil_d * fd; \
+    if (pd < 0 || pd >= (nd)) continue; \
+    for (int32_t fy = 0; fy < g->f_h; fy++) { \
+      const int32_t py = y0 + g->dil_h * fy; \
+      if (py < 0 || py >= (nh)) continue; \
+      for (int32_t fx = 0; fx < g->f_w; fx++) { \
+        const int32_t px = x0 + g->dil_w * fx; \
+        if (px < 0 || px >= (nw)) continue; \
+        __VA_ARGS__ \
+      } \
+    } \
+  }
+
 void tfcc_conv3d_f32(const tfcc_conv3d_geom *g, const float *in, const float *filter,
                      const float *bias, float act_min, float act_max, float *out) {
   const int64_t ic = g->in_c, oc = g->out_c;
-  for (int32_t b = 0; b < g->batches; b++)
-    for (int32_t od = 0; od < g->out_d; od++)
-      for (int32_t oy = 0; oy < g->out_h; oy++)
-        for (int32_t ox = 0; ox < g->out_w; ox++)
-          for (int32_t o = 0; o < g->out_c; o++) {
-            const int32_t d0 = od * g->stride_d - g->pad_d, y0 = oy * g->stride_h - g->pad_h,
-                          x0 = ox * g->stride_w - g->pad_w;
-            float total = 0.f;
-            for (int32_t fd = 0; fd < g->f_d; fd++) {
-              const int32_t id = d0 + g->dil_d * fd;
-              if (id < 0 || id >= g->in_d) continue;
-              for (int32_t fy = 0; fy < g->f_h; fy++) {
-                const int32_t iy = y0 + g->dil_h * fy;
-                if (iy < 0 || iy >= g->in_h) continue;
-                for (int32_t fx = 0; fx < g->f_w; fx++) {
-                  const int32_t ix = x0 + g->dil_w * fx;
-                  if (ix < 0 || ix >= g->in_w) continue;
-                  const float *ip =
-                      in + ((((int64_t)b * g->in_d + id) * g->in_h + iy) * g->in_w + ix) * ic;
-                  const float *fp =
-                      filter + (((int64_t)fd * g->f_h + fy) * g->f_w + fx) * ic * oc + o;
-                  for (int64_t c = 0; c < ic; c++) total += ip[c] * fp[c * oc];
-                }
-              }
-            }
-            const int64_t oi =
-                ((((int64_t)b * g->out_d + od) * g->out_h + oy) * g->out_w + ox) * oc + o;
-            out[oi] = clampf(total + (bias ? bias[o] : 0.f), act_min, act_max);
-          }
+  PIXELS3(g->out_d, g->out_h, g->out_w, {
+    for (int32_t o = 0; o < g->out_c; o++) {
+      float total = 0.f;
+      TAPS3(g->in_d, g->in_h, g->in_w, {
+        const float *ip = in + ((((int64_t)b * g->in_d + pd) * g->in_h + py) * g->in_w + px) * ic;
+        const float *fp = filter + (((int64_t)fd * g->f_h + fy) * g->f_w + fx) * ic * oc + o;
+        for (int64_t c = 0; c < ic; c++) total += ip[c] * fp[c * oc];
+      })
+      const int64_t oi = ((((int64_t)b * g->out_d + qd) * g->out_h + qy) * g->out_w + qx) * oc + o;
+      out[oi] = clampf(total + (bias ? bias[o] : 0.f), act_min, act_max);
+    }
+  })
 }
 
 void tfcc_conv3d_transpose_f32(const tfcc_conv3d_geom *g, const float *in, const float *filter,
@@ -44,34 +57,18 @@ void tfcc_conv3d_transpose_f32(const tfcc_conv3d_geom *g, const float *in, const
   const int64_t ic = g->in_c, oc = g->out_c;
   const int64_t n_out = (int64_t)g->batches * g->out_d * g->out_h * g->out_w * oc;
   memset(out, 0, (size_t)n_out * sizeof(float));
-  for (int32_t b = 0; b < g->batches; b++)
-    for (int32_t id = 0; id < g->in_d; id++)
-      for (int32_t iy = 0; iy < g->in_h; iy++)
-        for (int32_t ix = 0; ix < g->in_w; ix++) {
-          const float *ip = in + ((((int64_t)b * g->in_d + id) * g->in_h + iy) * g->in_w + ix) * ic;
-          const int32_t d0 = id * g->stride_d - g->pad_d, y0 = iy * g->stride_h - g->pad_h,
-                        x0 = ix * g->stride_w - g->pad_w;
-          for (int32_t fd = 0; fd < g->f_d; fd++) {
-            const int32_t od = d0 + g->dil_d * fd;
-            if (od < 0 || od >= g->out_d) continue;
-            for (int32_t fy = 0; fy < g->f_h; fy++) {
-              const int32_t oy = y0 + g->dil_h * fy;
-              if (oy < 0 || oy >= g->out_h) continue;
-              for (int32_t fx = 0; fx < g->f_w; fx++) {
-                const int32_t ox = x0 + g->dil_w * fx;
-                if (ox < 0 || ox >= g->out_w) continue;
-                float *op =
-                    out + ((((int64_t)b * g->out_d + od) * g->out_h + oy) * g->out_w + ox) * oc;
-                const float *fp = filter + (((int64_t)fd * g->f_h + fy) * g->f_w + fx) * oc * ic;
-                for (int64_t o = 0; o < oc; o++) {
-                  float acc = 0.f;
-                  for (int64_t c = 0; c < ic; c++) acc += ip[c] * fp[o * ic + c];
-                  op[o] += acc;
-                }
-              }
-            }
-          }
-        }
+  PIXELS3(g->in_d, g->in_h, g->in_w, {
+    const float *ip = in + ((((int64_t)b * g->in_d + qd) * g->in_h + qy) * g->in_w + qx) * ic;
+    TAPS3(g->out_d, g->out_h, g->out_w, {
+      float *op = out + ((((int64_t)b * g->out_d + pd) * g->out_h + py) * g->out_w + px) * oc;
+      const float *fp = filter + (((int64_t)fd * g->f_h + fy) * g->f_w + fx) * oc * ic;
+      for (int64_t o = 0; o < oc; o++) {
+        float acc = 0.f;
+        for (int64_t c = 0; c < ic; c++) acc += ip[c] * fp[o * ic + c];
+        op[o] += acc;
+      }
+    })
+  })
   for (int64_t i = 0; i < n_out; i++)
     out[i] = clampf(out[i] + (bias ? bias[i % oc] : 0.f), act_min, act_max);
 }
