@@ -225,21 +225,20 @@ CORE(core_12x16) {
   __m512 c5 = INIT1(5), c6 = INIT1(6), c7 = INIT1(7), c8 = INIT1(8), c9 = INIT1(9);
   __m512 c10 = INIT1(10), c11 = INIT1(11);
 #undef INIT1
+/* row r's accumulator += its element k of A times the panel's 16 columns b */
+#define FMA1(r, k) c##r = _mm512_fmadd_ps(_mm512_set1_ps(a##r[k]), b, c##r)
 #define STEP(k) \
   do { \
     const __m512 b = _mm512_load_ps(w + (k)*32); \
-    c0 = _mm512_fmadd_ps(_mm512_set1_ps(a0[k]), b, c0); \
-    c1 = _mm512_fmadd_ps(_mm512_set1_ps(a1[k]), b, c1); \
-    c2 = _mm512_fmadd_ps(_mm512_set1_ps(a2[k]), b, c2); \
-    c3 = _mm512_fmadd_ps(_mm512_set1_ps(a3[k]), b, c3); \
-    c4 = _mm512_fmadd_ps(_mm512_set1_ps(a4[k]), b, c4); \
-    c5 = _mm512_fmadd_ps(_mm512_set1_ps(a5[k]), b, c5); \
-    c6 = _mm512_fmadd_ps(_mm512_set1_ps(a6[k]), b, c6); \
-    c7 = _mm512_fmadd_ps(_mm512_set1_ps(a7[k]), b, c7); \
-    c8 = _mm512_fmadd_ps(_mm512_set1_ps(a8[k]), b, c8); \
-    c9 = _mm512_fmadd_ps(_mm512_set1_ps(a9[k]), b, c9); \
-    c10 = _mm512_fmadd_ps(_mm512_set1_ps(a10[k]), b, c10); \
-    c11 = _mm512_fmadd_ps(_mm512_set1_ps(a11[k]), b, c11); \
+    FMA1(0, k), FMA1(1, k), FMA1(2, k), FMA1(3, k), FMA1(4, k), FMA1(5, k); \
+    FMA1(6, k), FMA1(7, k), FMA1(8, k), FMA1(9, k), FMA1(10, k), FMA1(11, k); \
+  } while (0)
+/* the twelve row pointers and the panel, n depth steps on */
+#define ADVANCE(n) \
+  do { \
+    a0 += (n), a1 += (n), a2 += (n), a3 += (n), a4 += (n), a5 += (n); \
+    a6 += (n), a7 += (n), a8 += (n), a9 += (n), a10 += (n), a11 += (n); \
+    w += (n)*32; \
   } while (0)
   size_t k = 0;
   for (; k + 4 <= kc; k += 4) {
@@ -247,37 +246,15 @@ CORE(core_12x16) {
     STEP(1);
     STEP(2);
     STEP(3);
-    a0 += 4;
-    a1 += 4;
-    a2 += 4;
-    a3 += 4;
-    a4 += 4;
-    a5 += 4;
-    a6 += 4;
-    a7 += 4;
-    a8 += 4;
-    a9 += 4;
-    a10 += 4;
-    a11 += 4;
-    w += 128;
+    ADVANCE(4);
   }
   for (; k < kc; k++) {
     STEP(0);
-    a0++;
-    a1++;
-    a2++;
-    a3++;
-    a4++;
-    a5++;
-    a6++;
-    a7++;
-    a8++;
-    a9++;
-    a10++;
-    a11++;
-    w += 32;
+    ADVANCE(1);
   }
+#undef ADVANCE
 #undef STEP
+#undef FMA1
   const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
 #define ST(r, v) \
   _mm512_mask_storeu_ps(c + (r)*c_stride, (r) < mr ? m : (__mmask16)0, f32v_clamp(v, vlo, vhi))
@@ -287,33 +264,14 @@ CORE(core_12x16) {
       f32v_clamp(_mm512_add_ps( \
                      v, _mm512_maskz_loadu_ps((r) < mr ? m : (__mmask16)0, res + (r)*res_stride)), \
                  vlo, vhi))
-  if (res) {
-    STR(0, c0);
-    STR(1, c1);
-    STR(2, c2);
-    STR(3, c3);
-    STR(4, c4);
-    STR(5, c5);
-    STR(6, c6);
-    STR(7, c7);
-    STR(8, c8);
-    STR(9, c9);
-    STR(10, c10);
-    STR(11, c11);
-  } else {
-    ST(0, c0);
-    ST(1, c1);
-    ST(2, c2);
-    ST(3, c3);
-    ST(4, c4);
-    ST(5, c5);
-    ST(6, c6);
-    ST(7, c7);
-    ST(8, c8);
-    ST(9, c9);
-    ST(10, c10);
-    ST(11, c11);
-  }
+#define ROWS12(S) \
+  S(0, c0), S(1, c1), S(2, c2), S(3, c3), S(4, c4), S(5, c5), S(6, c6), S(7, c7), S(8, c8), \
+      S(9, c9), S(10, c10), S(11, c11)
+  if (res)
+    ROWS12(STR);
+  else
+    ROWS12(ST);
+#undef ROWS12
 #undef STR
 #undef ST
 }
