@@ -98,4 +98,12 @@
 #define TFCC_DISPATCH_TABLE_FNS(prefix, type) \
   TFCC_DISPATCH_TABLE_FNS_USABLE(prefix, type, TFCC_DISPATCH_LEVEL_FITS_)
 
+/* A whole family in one line, where its rows are TFCC_KERNEL_ROW ones (kernel type
+ * <prefix>_kernel, variants <prefix>_<suffix> named "<name>-<suffix>") and the ISA level alone
+ * decides: the table (rows: TFCC_KERNEL_ROWS or TFCC_KERNEL_ROWS_SSE4) and its lookup
+ * functions, e.g. TFCC_KERNEL_FAMILY(TFCC_KERNEL_ROWS, "f32-vunary", tfcc_f32_vunary). */
+#define TFCC_KERNEL_FAMILY(rows, name, prefix) \
+  static const prefix##_kernel kernels[] = {rows(TFCC_KERNEL_ROW, name, prefix)}; \
+  TFCC_DISPATCH_TABLE_FNS(prefix, prefix##_kernel)
+
 #endif

@@ -6,9 +6,7 @@
 #include "kernels/dispatch_table.h"
 #include "base/threadpool.h"
 
-static const tfcc_f32_dwconv_kernel kernels[] = {
-    TFCC_KERNEL_ROWS_SSE4(TFCC_KERNEL_ROW, "f32-dwconv", tfcc_f32_dwconv)};
-TFCC_DISPATCH_TABLE_FNS(tfcc_f32_dwconv, tfcc_f32_dwconv_kernel)
+TFCC_KERNEL_FAMILY(TFCC_KERNEL_ROWS_SSE4, "f32-dwconv", tfcc_f32_dwconv)
 
 typedef struct dw_job {
   const tfcc_f32_dwconv_kernel *k;

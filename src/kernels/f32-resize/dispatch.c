@@ -4,9 +4,7 @@
 
 #include "base/threadpool.h"
 
-static const tfcc_f32_resize_kernel kernels[] = {
-    TFCC_KERNEL_ROWS(TFCC_KERNEL_ROW, "f32-resize", tfcc_f32_resize)};
-TFCC_DISPATCH_TABLE_FNS(tfcc_f32_resize, tfcc_f32_resize_kernel)
+TFCC_KERNEL_FAMILY(TFCC_KERNEL_ROWS, "f32-resize", tfcc_f32_resize)
 
 size_t tfcc_f32_resize_scratch_bytes(const tfcc_resize_shape *s) {
   return sizeof(tfcc_f32_resize_tab) *

@@ -3,9 +3,7 @@
 #include "kernels/dispatch_table.h"
 #include "kernels/f32-vbinary/vbinary.h"
 
-static const tfcc_f32_vbinary_kernel kernels[] = {
-    TFCC_KERNEL_ROWS(TFCC_KERNEL_ROW, "f32-vbinary", tfcc_f32_vbinary)};
-TFCC_DISPATCH_TABLE_FNS(tfcc_f32_vbinary, tfcc_f32_vbinary_kernel)
+TFCC_KERNEL_FAMILY(TFCC_KERNEL_ROWS, "f32-vbinary", tfcc_f32_vbinary)
 
 bool tfcc_f32_vbinary_op_of(tfcc_binop op, tfcc_f32_vbinary_op *out) {
   switch (op) {

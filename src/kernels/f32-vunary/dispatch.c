@@ -6,9 +6,7 @@
 
 #include "base/threadpool.h"
 
-static const tfcc_f32_vunary_kernel kernels[] = {
-    TFCC_KERNEL_ROWS(TFCC_KERNEL_ROW, "f32-vunary", tfcc_f32_vunary)};
-TFCC_DISPATCH_TABLE_FNS(tfcc_f32_vunary, tfcc_f32_vunary_kernel)
+TFCC_KERNEL_FAMILY(TFCC_KERNEL_ROWS, "f32-vunary", tfcc_f32_vunary)
 
 typedef struct vu_job {
   const tfcc_f32_vunary_kernel *k;

@@ -3,9 +3,7 @@
 #include "kernels/dispatch_table.h"
 #include "base/threadpool.h"
 
-static const tfcc_pool_kernel kernels[] = {
-    TFCC_KERNEL_ROWS_SSE4(TFCC_KERNEL_ROW, "pool", tfcc_pool)};
-TFCC_DISPATCH_TABLE_FNS(tfcc_pool, tfcc_pool_kernel)
+TFCC_KERNEL_FAMILY(TFCC_KERNEL_ROWS_SSE4, "pool", tfcc_pool)
 
 bool tfcc_pool_usable(const tfcc_pool_kernel *k, tfcc_isa isa) {
   return tfcc_isa_level_fits(k->isa, isa);

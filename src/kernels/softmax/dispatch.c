@@ -4,9 +4,7 @@
 #include "kernels/softmax/softmax.h"
 #include "base/threadpool.h"
 
-static const tfcc_f32_softmax_kernel kernels[] = {
-    TFCC_KERNEL_ROWS(TFCC_KERNEL_ROW, "f32-softmax", tfcc_f32_softmax)};
-TFCC_DISPATCH_TABLE_FNS(tfcc_f32_softmax, tfcc_f32_softmax_kernel)
+TFCC_KERNEL_FAMILY(TFCC_KERNEL_ROWS, "f32-softmax", tfcc_f32_softmax)
 
 typedef struct sm_job {
   const tfcc_f32_softmax_kernel *k;
