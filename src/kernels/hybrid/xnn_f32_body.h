@@ -172,3 +172,100 @@ void XF_CAT(tfcc_xnn_conv_f32_rows_, TFCC_XF_ISA)(const tfcc_conv_geom *g, const
     }
   }
 }
+
+/* DEPTHWISE_CONV_2D, depth multiplier 1 (xnn_f32.h, tfcc_xnn_dwconv_f32_rows): XF_DPX output
+ * pixels of a row at a time, one block of XF_W channels, each pixel its own accumulator (its sum
+ * in XNNPACK's order: bias, then kx outer, ky inner; a padding tap adds 0 * w); accumulators
+ * stay in registers across the taps. A short last group repeats its last pixel and stores only
+ * its own; the last channel block is partial where the channels are not a multiple of XF_W. */
+#define XF_DPX 4
+
+static inline __attribute__((always_inline)) void XF_CAT(xf_dw_pixels_, TFCC_XF_ISA)(
+    const tfcc_conv_geom *g, const float *img, int32_t oy, int32_t ox0, int32_t np,
+    const float *filter, const float *bias, xv4 vlo, xv4 vhi, int32_t c0, float *o) {
+  const int32_t C = g->in_c;
+  const int32_t nc = C - c0 < XF_W ? C - c0 : XF_W;
+  xv4 acc[XF_DPX];
+  acc[0] = splat(0.0f);
+  if (bias) {
+    if (nc == XF_W)
+      memcpy(&acc[0], bias + c0, sizeof acc[0]);
+    else
+      memcpy(&acc[0], bias + c0, (size_t)nc * sizeof(float));
+  }
+  for (int p = 1; p < XF_DPX; p++) acc[p] = acc[0];
+  const size_t xs = (size_t)g->stride_w * (size_t)C;
+  for (int32_t kx = 0; kx < g->filter_w; kx++) {
+    const int32_t ix0 = ox0 * g->stride_w - g->pad_w + kx * g->dil_w;
+    const int32_t ixl = ix0 + (np - 1) * g->stride_w;
+    const bool cols_inside = ix0 >= 0 && ixl < g->in_w;
+    for (int32_t ky = 0; ky < g->filter_h; ky++) {
+      const int32_t iy = oy * g->stride_h - g->pad_h + ky * g->dil_h;
+      const bool row_inside = iy >= 0 && iy < g->in_h;
+      const float *wr = filter + ((size_t)ky * (size_t)g->filter_w + (size_t)kx) * (size_t)C + c0;
+      xv4 w = splat(0.0f);
+      if (nc == XF_W)
+        memcpy(&w, wr, sizeof w);
+      else
+        memcpy(&w, wr, (size_t)nc * sizeof(float));
+      if (row_inside && cols_inside) {
+        const float *x0 = img + ((size_t)iy * (size_t)g->in_w + (size_t)ix0) * (size_t)C + c0;
+        for (int p = 0; p < XF_DPX; p++) {
+          const float *xp = x0 + (size_t)(p < np ? p : np - 1) * xs;
+          xv4 xv = splat(0.0f);
+          if (nc == XF_W)
+            memcpy(&xv, xp, sizeof xv);
+          else
+            memcpy(&xv, xp, (size_t)nc * sizeof(float));
+          const xv4 prod = xv * w;
+          acc[p] = acc[p] + prod;
+        }
+        continue;
+      }
+      for (int p = 0; p < XF_DPX; p++) {
+        const int32_t ix = ix0 + (p < np ? p : np - 1) * g->stride_w;
+        xv4 xv = splat(0.0f); /* padding: 0 * w */
+        if (row_inside && ix >= 0 && ix < g->in_w) {
+          const float *xp = img + ((size_t)iy * (size_t)g->in_w + (size_t)ix) * (size_t)C + c0;
+          if (nc == XF_W)
+            memcpy(&xv, xp, sizeof xv);
+          else
+            memcpy(&xv, xp, (size_t)nc * sizeof(float));
+        }
+        const xv4 prod = xv * w;
+        acc[p] = acc[p] + prod;
+      }
+    }
+  }
+  for (int p = 0; p < np; p++) {
+    xv4 v = acc[p];
+    /* lo < v ? v : lo, then v < hi ? v : hi (a NaN becomes lo) */
+    const xi4 gt = vlo < v;
+    v = (xv4)(((xi4)v & gt) | ((xi4)vlo & ~gt));
+    const xi4 lt = v < vhi;
+    v = (xv4)(((xi4)v & lt) | ((xi4)vhi & ~lt));
+    float *op = o + (size_t)p * (size_t)C + (size_t)c0;
+    if (nc == XF_W)
+      memcpy(op, &v, sizeof v);
+    else
+      memcpy(op, &v, (size_t)nc * sizeof(float));
+  }
+}
+
+void XF_CAT(tfcc_xnn_dwconv_f32_rows_, TFCC_XF_ISA)(const tfcc_conv_geom *g, const float *in,
+                                                    const float *filter, const float *bias,
+                                                    float lo, float hi, float *out, int32_t r0,
+                                                    int32_t r1) {
+  const int32_t C = g->in_c;
+  const xv4 vlo = splat(lo), vhi = splat(hi);
+  for (int32_t row = r0; row < r1; row++) {
+    const int32_t b = row / g->out_h, oy = row % g->out_h;
+    const float *img = in + (size_t)b * (size_t)g->in_h * (size_t)g->in_w * (size_t)C;
+    for (int32_t ox0 = 0; ox0 < g->out_w; ox0 += XF_DPX) {
+      const int32_t np = g->out_w - ox0 < XF_DPX ? g->out_w - ox0 : XF_DPX;
+      float *o = out + ((size_t)row * (size_t)g->out_w + (size_t)ox0) * (size_t)C;
+      for (int32_t c0 = 0; c0 < C; c0 += XF_W)
+        XF_CAT(xf_dw_pixels_, TFCC_XF_ISA)(g, img, oy, ox0, np, filter, bias, vlo, vhi, c0, o);
+    }
+  }
+}
