@@ -796,6 +796,8 @@ int main(void) {
   xnn_conv_wide_case(7, 12, 4, 72, 3, 1, 0);
   xnn_dwconv_case(13, 11, 32, 3, 1, 1, true);  /* MobileNetV2's first depthwise, smaller */
   xnn_dwconv_case(14, 13, 96, 3, 2, 1, true);  /* its second (stride 2) */
+  xnn_dwconv_case(9, 21, 96, 3, 2, 1, true);   /* stride 2 with interior pixel groups */
+  xnn_dwconv_case(5, 30, 48, 3, 1, 1, false);  /* 1.5 blocks pairs on AVX-512, interior */
   xnn_dwconv_case(6, 7, 19, 3, 1, 0, false);   /* a channel tail at every width, no bias */
   xnn_dwconv_case(9, 5, 3, 5, 2, 2, true);     /* fewer channels than a vector, 5x5 */
   test_reference_mode();
