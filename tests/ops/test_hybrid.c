@@ -632,6 +632,40 @@ static void test_vector_quantizers(void) {
     rnds[2] = tfcc_hyb_round_avx512, mms[2] = tfcc_hyb_minmax_avx512,
     qd8s[2] = tfcc_hyb_qd8_rows_avx512;
 #endif
+  /* the element alone on every quarter step in [-260, 260] (halves: ties), the floats next to
+     each, NaN, infinities and zeros, for two zero points and both clamps: clamp(roundf(v)) of
+     v = zp + x * inv as the portable loop forms it */
+  for (int v = 0; v < 3; v++) {
+    if (!rnds[v]) continue;
+    enum { NQ = 2081 * 3 + 6 };
+    static float xs[NQ];
+    static int8_t qs[NQ];
+    size_t n = 0;
+    for (int k = -1040; k <= 1040; k++) {
+      const float f = (float)k * 0.25f;
+      xs[n++] = f, xs[n++] = nextafterf(f, -INFINITY), xs[n++] = nextafterf(f, INFINITY);
+    }
+    xs[n++] = NAN, xs[n++] = -NAN, xs[n++] = INFINITY, xs[n++] = -INFINITY, xs[n++] = 0.0f;
+    xs[n++] = -0.0f;
+    static const int32_t zps[2] = {0, -37};
+    for (int z = 0; z < 2; z++)
+      for (int lim = 0; lim < 2; lim++) {
+        const int32_t qmin = lim ? -127 : -128, qmax = 127;
+        rnds[v](xs, n, 1.0f, zps[z], qmin, qmax, qs, false);
+        int bad = 0;
+        for (size_t i = 0; i < n; i++) {
+          const float p = xs[i] * 1.0f;
+          float t = p + (float)zps[z];
+          t = t > -256.0f ? t : -256.0f; /* NaN: -256 */
+          t = t < 256.0f ? t : 256.0f;
+          int32_t r = (int32_t)roundf(t);
+          r = r < qmin ? qmin : r > qmax ? qmax : r;
+          bad += qs[i] != r;
+        }
+        CHECKF(bad == 0, "round element %d zp %d qmin %d: %d of %zu differ", v, (int)zps[z],
+               (int)qmin, bad, n);
+      }
+  }
   static const size_t lens[] = {1, 3, 16, 17, 40, 64, 100, 1000};
   float x[1000];
   int8_t q0[1000], q1[1000];

@@ -325,24 +325,25 @@ void HO_CAT(tfcc_hyb_round_, TFCC_HO_ISA)(const float *restrict x, size_t n, flo
   int8_t *restrict q8 = q;
   int16_t *restrict q16 = q;
   size_t i = 0;
-  const ho_v vinv = (ho_v){0} + inv, lo = (ho_v){0} - 256.0f, hi = (ho_v){0} + 256.0f;
-  const ho_v half = (ho_v){0} + 0.5f, mhalf = (ho_v){0} - 0.5f;
-  const ho_i vzp = (ho_i){0} + zp, vmin = (ho_i){0} + qmin, vmax = (ho_i){0} + qmax;
+  /* Vectors: the clamp to [qmin, qmax] in float before rounding (rounding is monotone and
+   * qmin, qmax are integers of magnitude <= 256, so this is the clamps of the portable loop,
+   * NaN going to qmin as there), then round half away from zero as the truncation of
+   * v + copysign(0.5 - 2^-25, v): the same integer as roundf for every float of magnitude
+   * <= 256 (all of them checked; 0.5 itself would round 0.49999997 up). */
+  const ho_v vinv = (ho_v){0} + inv;
+  const ho_v qlo = (ho_v){0} + (float)qmin, qhi = (ho_v){0} + (float)qmax;
+  const ho_i sign = (ho_i){0} + INT32_MIN, nearly_half = (ho_i){0} + 0x3EFFFFFF;
+  const ho_i vzp = (ho_i){0} + zp;
   const ho_v vzpf = (ho_v){0} + (float)zp;
   for (; i + HO_W <= n; i += HO_W) {
     ho_v v;
     memcpy(&v, x + i, sizeof v);
     v = v * vinv;
-    v = v + vzpf;      /* a separate rounding: no fused multiply-add */
-    v = HO_MAX(v, lo); /* v > lo ? v : lo */
-    v = HO_MIN(v, hi); /* v < hi ? v : hi */
-    ho_i t = __builtin_convertvector(v, ho_i);
-    const ho_v f = v - __builtin_convertvector(t, ho_v);
-    t = t - (ho_i)(f >= half) + (ho_i)(f <= mhalf); /* true lanes are -1 */
-    ho_i m = t < vmin;
-    t = (m & vmin) | (~m & t);
-    m = t > vmax;
-    t = (m & vmax) | (~m & t);
+    v = v + vzpf;       /* a separate rounding: no fused multiply-add */
+    v = HO_MAX(v, qlo); /* v > qlo ? v : qlo */
+    v = HO_MIN(v, qhi); /* v < qhi ? v : qhi */
+    v = v + (ho_v)(((ho_i)v & sign) | nearly_half);
+    const ho_i t = __builtin_convertvector(v, ho_i); /* truncation */
     if (centered) {
       const ho_h s = __builtin_convertvector(t - vzp, ho_h);
       memcpy(q16 + i, &s, sizeof s);
