@@ -100,8 +100,16 @@ static void xnn_rows_run(tfcc_op_ctx *ctx, xnn_rows_job *j) {
 void tfcc_hybrid_xnn_conv(tfcc_op_ctx *ctx, const tfcc_xnn_f32_kernel *k, const float *wp,
                           int32_t ocp, const tfcc_conv_geom *g, const float *bias, float lo,
                           float hi) {
-  xnn_rows_job j = {k,  NULL, g,  ctx->in[0]->data, wp, bias, ocp, 1, g->batches * g->out_h,
-                    lo, hi,   ctx->out[0]->data};
+  xnn_rows_job j = {.k = k,
+                    .g = g,
+                    .in = ctx->in[0]->data,
+                    .wp = wp,
+                    .bias = bias,
+                    .ocp = ocp,
+                    .rows = g->batches * g->out_h,
+                    .lo = lo,
+                    .hi = hi,
+                    .out = ctx->out[0]->data};
   xnn_rows_run(ctx, &j);
 }
 
@@ -109,8 +117,15 @@ void tfcc_hybrid_xnn_dwconv(tfcc_op_ctx *ctx, const tfcc_conv_geom *g, const flo
                             const float *bias, float lo, float hi) {
   const tfcc_xnn_dwconv_rows_fn dw =
       g->in_c == g->out_c && ctx->ks && ctx->ks->xnn_f32 ? ctx->ks->xnn_f32->dwconv_rows : NULL;
-  xnn_rows_job j = {NULL, dw, g,  ctx->in[0]->data, filter, bias, 0, 1, g->batches * g->out_h,
-                    lo,   hi, ctx->out[0]->data};
+  xnn_rows_job j = {.dw = dw,
+                    .g = g,
+                    .in = ctx->in[0]->data,
+                    .wp = filter,
+                    .bias = bias,
+                    .rows = g->batches * g->out_h,
+                    .lo = lo,
+                    .hi = hi,
+                    .out = ctx->out[0]->data};
   xnn_rows_run(ctx, &j);
 }
 

@@ -484,8 +484,8 @@ static void xnn_dwconv_case(int H, int W, int C, int k, int stride, int pad, boo
             for (int ky = 0; ky < k; ky++) {
               const int iy = oy * stride - pad + ky, ix = ox * stride - pad + kx;
               const bool in = iy >= 0 && iy < H && ix >= 0 && ix < W;
-              const float prod =
-                  (in ? x[(((size_t)n * H + iy) * W + ix) * C + c] : 0.0f) * w[(ky * k + kx) * C + c];
+              const float prod = (in ? x[(((size_t)n * H + iy) * W + ix) * C + c] : 0.0f) *
+                                 w[(ky * k + kx) * C + c];
               a = a + prod;
             }
           a = lo < a ? a : lo;
@@ -493,8 +493,8 @@ static void xnn_dwconv_case(int H, int W, int C, int k, int stride, int pad, boo
         }
   const int rows = 2 * cg.out_h;
   tfcc_xnn_dwconv_f32_rows(&cg, x, w, with_bias ? b : NULL, lo, hi, o1, 0, rows);
-  CHECKF(memcmp(o1, want, on * sizeof(float)) == 0, "portable dwconv %dx%dx%d k%d s%d p%d", H, W,
-         C, k, stride, pad);
+  CHECKF(memcmp(o1, want, on * sizeof(float)) == 0, "portable dwconv %dx%dx%d k%d s%d p%d", H, W, C,
+         k, stride, pad);
   for (int i = 0; i < tfcc_xnn_f32_kernel_count(); i++) {
     const tfcc_xnn_f32_kernel *kk = tfcc_xnn_f32_kernel_at(i);
     if (!tfcc_isa_level_fits(kk->isa, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))) continue;
@@ -828,12 +828,12 @@ int main(void) {
   xnn_conv_wide_case(9, 21, 3, 40, 3, 1, 1);
   xnn_conv_wide_case(6, 19, 5, 16, 1, 1, 0);
   xnn_conv_wide_case(7, 12, 4, 72, 3, 1, 0);
-  xnn_dwconv_case(13, 11, 32, 3, 1, 1, true);  /* MobileNetV2's first depthwise, smaller */
-  xnn_dwconv_case(14, 13, 96, 3, 2, 1, true);  /* its second (stride 2) */
-  xnn_dwconv_case(9, 21, 96, 3, 2, 1, true);   /* stride 2 with interior pixel groups */
-  xnn_dwconv_case(5, 30, 48, 3, 1, 1, false);  /* 1.5 blocks pairs on AVX-512, interior */
-  xnn_dwconv_case(6, 7, 19, 3, 1, 0, false);   /* a channel tail at every width, no bias */
-  xnn_dwconv_case(9, 5, 3, 5, 2, 2, true);     /* fewer channels than a vector, 5x5 */
+  xnn_dwconv_case(13, 11, 32, 3, 1, 1, true); /* MobileNetV2's first depthwise, smaller */
+  xnn_dwconv_case(14, 13, 96, 3, 2, 1, true); /* its second (stride 2) */
+  xnn_dwconv_case(9, 21, 96, 3, 2, 1, true);  /* stride 2 with interior pixel groups */
+  xnn_dwconv_case(5, 30, 48, 3, 1, 1, false); /* 1.5 blocks pairs on AVX-512, interior */
+  xnn_dwconv_case(6, 7, 19, 3, 1, 0, false);  /* a channel tail at every width, no bias */
+  xnn_dwconv_case(9, 5, 3, 5, 2, 2, true);    /* fewer channels than a vector, 5x5 */
   test_reference_mode();
   return tfcc_test_finish("hybrid");
 }

@@ -180,7 +180,7 @@ void XF_CAT(tfcc_xnn_conv_f32_rows_, TFCC_XF_ISA)(const tfcc_conv_geom *g, const
  * kept in memory). A short last group repeats its last pixel and stores only its own; nc < XF_W:
  * the last channel block (partial loads and stores). */
 static inline __attribute__((always_inline)) xv4 XF_CAT(xf_ld_, TFCC_XF_ISA)(const float *p,
-                                                                            int32_t nc) {
+                                                                             int32_t nc) {
   xv4 v = splat(0.0f);
   if (nc == XF_W)
     memcpy(&v, p, sizeof v);
@@ -190,8 +190,8 @@ static inline __attribute__((always_inline)) xv4 XF_CAT(xf_ld_, TFCC_XF_ISA)(con
 }
 
 static inline __attribute__((always_inline)) void XF_CAT(xf_st_, TFCC_XF_ISA)(float *p, xv4 v,
-                                                                             xv4 vlo, xv4 vhi,
-                                                                             int32_t nc) {
+                                                                              xv4 vlo, xv4 vhi,
+                                                                              int32_t nc) {
   /* lo < v ? v : lo, then v < hi ? v : hi (a NaN becomes lo) */
   const xi4 gt = vlo < v;
   v = (xv4)(((xi4)v & gt) | ((xi4)vlo & ~gt));
@@ -309,19 +309,16 @@ void XF_CAT(tfcc_xnn_dwconv_f32_rows_, TFCC_XF_ISA)(const tfcc_conv_geom *g, con
       if (listed && np == 4 && ix0 >= 0 &&
           ix0 + 3 * g->stride_w + (g->filter_w - 1) * g->dil_w < g->in_w) {
         const float *x0 = img + (size_t)ix0 * (size_t)C;
-        for (; c0 + 2 * XF_W <= C; c0 += 2 * XF_W)
-          XF_CAT(xf_dw_inner_, TFCC_XF_ISA)(2, x0, xs, ntaps, tp, tw, filter, bias, vlo, vhi, c0,
-                                            (size_t)C, o);
-        for (; c0 + XF_W <= C; c0 += XF_W)
-          XF_CAT(xf_dw_inner_, TFCC_XF_ISA)(1, x0, xs, ntaps, tp, tw, filter, bias, vlo, vhi, c0,
-                                            (size_t)C, o);
+        for (; c0 + 2 * XF_W <= C; c0 += 2 * XF_W) XF_CAT(xf_dw_inner_, TFCC_XF_ISA)
+        (2, x0, xs, ntaps, tp, tw, filter, bias, vlo, vhi, c0, (size_t)C, o);
+        for (; c0 + XF_W <= C; c0 += XF_W) XF_CAT(xf_dw_inner_, TFCC_XF_ISA)
+        (1, x0, xs, ntaps, tp, tw, filter, bias, vlo, vhi, c0, (size_t)C, o);
       }
       for (; c0 + XF_W <= C; c0 += XF_W) /* whole blocks: nc a constant after inlining */
-        XF_CAT(xf_dw_pixels_, TFCC_XF_ISA)(g, img, oy, ox0, np, filter, bias, vlo, vhi, c0, XF_W,
-                                           o);
-      if (c0 < C)
-        XF_CAT(xf_dw_pixels_, TFCC_XF_ISA)(g, img, oy, ox0, np, filter, bias, vlo, vhi, c0, C - c0,
-                                           o);
+        XF_CAT(xf_dw_pixels_, TFCC_XF_ISA)
+      (g, img, oy, ox0, np, filter, bias, vlo, vhi, c0, XF_W, o);
+      if (c0 < C) XF_CAT(xf_dw_pixels_, TFCC_XF_ISA)
+      (g, img, oy, ox0, np, filter, bias, vlo, vhi, c0, C - c0, o);
     }
   }
 }
