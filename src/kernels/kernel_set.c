@@ -10,6 +10,7 @@
 #include "kernels/f32-resize/resize.h"
 #include "kernels/f32-vbinary/vbinary.h"
 #include "kernels/f32-vunary/vunary.h"
+#include "kernels/hybrid/xnn_f32.h"
 #include "kernels/pool/pool.h"
 #include "kernels/q8-dwconv/dwconv.h"
 #include "kernels/q8-fc-small/fc_small.h"
@@ -46,6 +47,7 @@ static void fill(void) {
     s->qz = tfcc_qz_select(isa);
     s->pool = tfcc_pool_select(isa);
     s->rsum = tfcc_rsum_select(isa);
+    s->xnn_f32 = tfcc_xnn_f32_select(isa);
   }
 }
 

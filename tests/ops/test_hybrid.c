@@ -454,6 +454,59 @@ static void xnn_conv_wide_case(int H, int W, int C, int OC, int k, int stride, i
   free(wp), free(x), free(w), free(b), free(want), free(o);
 }
 
+/* The XNNPACK-order float depthwise (depth multiplier 1): every variant's vector kernel
+ * against the portable loop (tfcc_xnn_dwconv_f32_rows) and the order written out (bias, then
+ * kx outer, ky inner, padding taps adding 0 * w, each product and sum rounded), with NaN / -0
+ * inputs (the clamp's selects). Rows split in two calls. */
+static void xnn_dwconv_case(int H, int W, int C, int k, int stride, int pad, bool with_bias) {
+  tfcc_conv_geom cg;
+  memset(&cg, 0, sizeof cg);
+  cg.batches = 2, cg.in_h = H, cg.in_w = W, cg.in_c = C, cg.filter_in_c = 1, cg.out_c = C;
+  cg.filter_h = cg.filter_w = k, cg.stride_h = cg.stride_w = stride;
+  cg.pad_h = cg.pad_w = pad, cg.dil_h = cg.dil_w = 1;
+  cg.out_h = (H + 2 * pad - k) / stride + 1, cg.out_w = (W + 2 * pad - k) / stride + 1;
+  const size_t in_n = (size_t)2 * H * W * C, on = (size_t)2 * cg.out_h * cg.out_w * C;
+  float *x = malloc(in_n * sizeof(float)), *w = malloc((size_t)k * k * C * sizeof(float));
+  float *b = malloc((size_t)C * sizeof(float)), *want = malloc(on * sizeof(float));
+  float *o = malloc(on * sizeof(float)), *o1 = malloc(on * sizeof(float));
+  CHECK(x && w && b && want && o && o1);
+  for (size_t j = 0; j < in_n; j++) x[j] = frand(-2.0f, 2.0f);
+  x[3] = NAN, x[in_n / 2] = -0.0f;
+  for (int j = 0; j < k * k * C; j++) w[j] = frand(-1.0f, 1.0f);
+  for (int j = 0; j < C; j++) b[j] = frand(-1.0f, 1.0f);
+  const float lo = -1.0f, hi = 3.0f;
+  for (int n = 0; n < 2; n++)
+    for (int oy = 0; oy < cg.out_h; oy++)
+      for (int ox = 0; ox < cg.out_w; ox++)
+        for (int c = 0; c < C; c++) {
+          float a = with_bias ? b[c] : 0.0f;
+          for (int kx = 0; kx < k; kx++)
+            for (int ky = 0; ky < k; ky++) {
+              const int iy = oy * stride - pad + ky, ix = ox * stride - pad + kx;
+              const bool in = iy >= 0 && iy < H && ix >= 0 && ix < W;
+              const float prod = (in ? x[(((size_t)n * H + iy) * W + ix) * C + c] : 0.0f) *
+                                 w[(ky * k + kx) * C + c];
+              a = a + prod;
+            }
+          a = lo < a ? a : lo;
+          want[(((size_t)n * cg.out_h + oy) * cg.out_w + ox) * C + c] = a < hi ? a : hi;
+        }
+  const int rows = 2 * cg.out_h;
+  tfcc_xnn_dwconv_f32_rows(&cg, x, w, with_bias ? b : NULL, lo, hi, o1, 0, rows);
+  CHECKF(memcmp(o1, want, on * sizeof(float)) == 0, "portable dwconv %dx%dx%d k%d s%d p%d", H, W, C,
+         k, stride, pad);
+  for (int i = 0; i < tfcc_xnn_f32_kernel_count(); i++) {
+    const tfcc_xnn_f32_kernel *kk = tfcc_xnn_f32_kernel_at(i);
+    if (!tfcc_isa_level_fits(kk->isa, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))) continue;
+    memset(o, 0, on * sizeof(float));
+    kk->dwconv_rows(&cg, x, w, with_bias ? b : NULL, lo, hi, o, 0, rows / 2 + 1);
+    kk->dwconv_rows(&cg, x, w, with_bias ? b : NULL, lo, hi, o, rows / 2 + 1, rows);
+    CHECKF(memcmp(o, want, on * sizeof(float)) == 0, "%s dwconv %dx%dx%d k%d s%d p%d", kk->name, H,
+           W, C, k, stride, pad);
+  }
+  free(x), free(w), free(b), free(want), free(o), free(o1);
+}
+
 /* ---- REFERENCE mode against TFLite's builtin hybrid kernels */
 
 /* Runs conformance model `name` (one input) in mode `compat` and requires output `out_i` to
@@ -579,6 +632,40 @@ static void test_vector_quantizers(void) {
     rnds[2] = tfcc_hyb_round_avx512, mms[2] = tfcc_hyb_minmax_avx512,
     qd8s[2] = tfcc_hyb_qd8_rows_avx512;
 #endif
+  /* the element alone on every quarter step in [-260, 260] (halves: ties), the floats next to
+     each, NaN, infinities and zeros, for two zero points and both clamps: clamp(roundf(v)) of
+     v = zp + x * inv as the portable loop forms it */
+  for (int v = 0; v < 3; v++) {
+    if (!rnds[v]) continue;
+    enum { NQ = 2081 * 3 + 6 };
+    static float xs[NQ];
+    static int8_t qs[NQ];
+    size_t n = 0;
+    for (int k = -1040; k <= 1040; k++) {
+      const float f = (float)k * 0.25f;
+      xs[n++] = f, xs[n++] = nextafterf(f, -INFINITY), xs[n++] = nextafterf(f, INFINITY);
+    }
+    xs[n++] = NAN, xs[n++] = -NAN, xs[n++] = INFINITY, xs[n++] = -INFINITY, xs[n++] = 0.0f;
+    xs[n++] = -0.0f;
+    static const int32_t zps[2] = {0, -37};
+    for (int z = 0; z < 2; z++)
+      for (int lim = 0; lim < 2; lim++) {
+        const int32_t qmin = lim ? -127 : -128, qmax = 127;
+        rnds[v](xs, n, 1.0f, zps[z], qmin, qmax, qs, false);
+        int bad = 0;
+        for (size_t i = 0; i < n; i++) {
+          const float p = xs[i] * 1.0f;
+          float t = p + (float)zps[z];
+          t = t > -256.0f ? t : -256.0f; /* NaN: -256 */
+          t = t < 256.0f ? t : 256.0f;
+          int32_t r = (int32_t)roundf(t);
+          r = r < qmin ? qmin : r > qmax ? qmax : r;
+          bad += qs[i] != r;
+        }
+        CHECKF(bad == 0, "round element %d zp %d qmin %d: %d of %zu differ", v, (int)zps[z],
+               (int)qmin, bad, n);
+      }
+  }
   static const size_t lens[] = {1, 3, 16, 17, 40, 64, 100, 1000};
   float x[1000];
   int8_t q0[1000], q1[1000];
@@ -741,6 +828,12 @@ int main(void) {
   xnn_conv_wide_case(9, 21, 3, 40, 3, 1, 1);
   xnn_conv_wide_case(6, 19, 5, 16, 1, 1, 0);
   xnn_conv_wide_case(7, 12, 4, 72, 3, 1, 0);
+  xnn_dwconv_case(13, 11, 32, 3, 1, 1, true); /* MobileNetV2's first depthwise, smaller */
+  xnn_dwconv_case(14, 13, 96, 3, 2, 1, true); /* its second (stride 2) */
+  xnn_dwconv_case(9, 21, 96, 3, 2, 1, true);  /* stride 2 with interior pixel groups */
+  xnn_dwconv_case(5, 30, 48, 3, 1, 1, false); /* 1.5 blocks pairs on AVX-512, interior */
+  xnn_dwconv_case(6, 7, 19, 3, 1, 0, false);  /* a channel tail at every width, no bias */
+  xnn_dwconv_case(9, 5, 3, 5, 2, 2, true);    /* fewer channels than a vector, 5x5 */
   test_reference_mode();
   return tfcc_test_finish("hybrid");
 }

@@ -325,24 +325,25 @@ void HO_CAT(tfcc_hyb_round_, TFCC_HO_ISA)(const float *restrict x, size_t n, flo
   int8_t *restrict q8 = q;
   int16_t *restrict q16 = q;
   size_t i = 0;
-  const ho_v vinv = (ho_v){0} + inv, lo = (ho_v){0} - 256.0f, hi = (ho_v){0} + 256.0f;
-  const ho_v half = (ho_v){0} + 0.5f, mhalf = (ho_v){0} - 0.5f;
-  const ho_i vzp = (ho_i){0} + zp, vmin = (ho_i){0} + qmin, vmax = (ho_i){0} + qmax;
+  /* Vectors: the clamp to [qmin, qmax] in float before rounding (rounding is monotone and
+   * qmin, qmax are integers of magnitude <= 256, so this is the clamps of the portable loop,
+   * NaN going to qmin as there), then round half away from zero as the truncation of
+   * v + copysign(0.5 - 2^-25, v): the same integer as roundf for every float of magnitude
+   * <= 256 (all of them checked; 0.5 itself would round 0.49999997 up). */
+  const ho_v vinv = (ho_v){0} + inv;
+  const ho_v qlo = (ho_v){0} + (float)qmin, qhi = (ho_v){0} + (float)qmax;
+  const ho_i sign = (ho_i){0} + INT32_MIN, nearly_half = (ho_i){0} + 0x3EFFFFFF;
+  const ho_i vzp = (ho_i){0} + zp;
   const ho_v vzpf = (ho_v){0} + (float)zp;
   for (; i + HO_W <= n; i += HO_W) {
     ho_v v;
     memcpy(&v, x + i, sizeof v);
     v = v * vinv;
-    v = v + vzpf;      /* a separate rounding: no fused multiply-add */
-    v = HO_MAX(v, lo); /* v > lo ? v : lo */
-    v = HO_MIN(v, hi); /* v < hi ? v : hi */
-    ho_i t = __builtin_convertvector(v, ho_i);
-    const ho_v f = v - __builtin_convertvector(t, ho_v);
-    t = t - (ho_i)(f >= half) + (ho_i)(f <= mhalf); /* true lanes are -1 */
-    ho_i m = t < vmin;
-    t = (m & vmin) | (~m & t);
-    m = t > vmax;
-    t = (m & vmax) | (~m & t);
+    v = v + vzpf;       /* a separate rounding: no fused multiply-add */
+    v = HO_MAX(v, qlo); /* v > qlo ? v : qlo */
+    v = HO_MIN(v, qhi); /* v < qhi ? v : qhi */
+    v = v + (ho_v)(((ho_i)v & sign) | nearly_half);
+    const ho_i t = __builtin_convertvector(v, ho_i); /* truncation */
     if (centered) {
       const ho_h s = __builtin_convertvector(t - vzp, ho_h);
       memcpy(q16 + i, &s, sizeof s);
@@ -423,6 +424,18 @@ static inline void HO_CAT(ho_qd8_params_, TFCC_HO_ISA)(ho_v lo, ho_v hi, ho_v *i
   *scale = one / s;
 }
 
+/* Lane r of v in every lane (its bits: a permutation where the ISA has one). */
+static inline ho_v HO_CAT(ho_lane_, TFCC_HO_ISA)(ho_v v, size_t r) {
+#if HO_W == 16 && defined(__AVX512F__)
+  return (ho_v)_mm512_permutexvar_ps(_mm512_set1_epi32((int)r), (__m512)v);
+#elif HO_W == 8 && defined(__AVX2__)
+  return (ho_v)_mm256_permutevar8x32_ps((__m256)v, _mm256_set1_epi32((int)r));
+#else
+  const ho_i b = (ho_i){0} + ((ho_i)v)[r];
+  return (ho_v)b;
+#endif
+}
+
 /* Rows go in blocks of up to HO_W (fewer for long rows, so that a block stays in L1 until it
  * is quantized): min/max of each row, the block's parameters in vectors, then each row. */
 void HO_CAT(tfcc_hyb_qd8_rows_, TFCC_HO_ISA)(const float *x, size_t len, size_t rows, int8_t *q,
@@ -437,11 +450,14 @@ void HO_CAT(tfcc_hyb_qd8_rows_, TFCC_HO_ISA)(const float *x, size_t len, size_t 
 #if HO_W == 16 && defined(__AVX512F__)
     if (len >= HO_W) { /* the 16 rows' trees at once (rows past nb: row r0 again, unused) */
       __m512 pa[16], pb[16];
-      for (size_t r = 0; r < nb; r++) {
-        ho_v a, b;
-        HO_CAT(ho_minmax_part_, TFCC_HO_ISA)(x + (r0 + r) * len, len, &a, &b);
-        pa[r] = (__m512)a, pb[r] = (__m512)b;
-      }
+      if (len == HO_W) /* one vector per row: the part's merges would meet it with itself */
+        for (size_t r = 0; r < nb; r++) pa[r] = pb[r] = _mm512_loadu_ps(x + (r0 + r) * len);
+      else
+        for (size_t r = 0; r < nb; r++) {
+          ho_v a, b;
+          HO_CAT(ho_minmax_part_, TFCC_HO_ISA)(x + (r0 + r) * len, len, &a, &b);
+          pa[r] = (__m512)a, pb[r] = (__m512)b;
+        }
       for (size_t r = nb; r < 16; r++) pa[r] = pa[0], pb[r] = pb[0];
       vlo = (ho_v)ho_tree16_avx512(pa, 0);
       vhi = (ho_v)ho_tree16_avx512(pb, 1);
@@ -453,27 +469,44 @@ void HO_CAT(tfcc_hyb_qd8_rows_, TFCC_HO_ISA)(const float *x, size_t len, size_t 
       memcpy(&vlo, lo, sizeof vlo);
       memcpy(&vhi, hi, sizeof vhi);
     }
-    {
-      ho_v vinv, vsc;
-      ho_i vz;
-      HO_CAT(ho_qd8_params_, TFCC_HO_ISA)(vlo, vhi, &vinv, &vz, &vsc);
-      memcpy(inv, &vinv, sizeof inv);
-      memcpy(z, &vz, sizeof z);
-      memcpy(sc, &vsc, sizeof sc);
+    /* the block's parameters stay in vectors: the element's bounds -128 - z and 127 - z
+       (integers, so their conversions are exact) for all its rows at once, the scales and
+       stored zero points written as vectors, each row's lanes broadcast from them */
+    ho_v pinv, psc;
+    ho_i pz;
+    HO_CAT(ho_qd8_params_, TFCC_HO_ISA)(vlo, vhi, &pinv, &pz, &psc);
+    const ho_i pzo = pz + off;
+    const ho_v pflo = __builtin_convertvector(((ho_i){0} - 128) - pz, ho_v);
+    const ho_v pfhi = __builtin_convertvector(((ho_i){0} + 127) - pz, ho_v);
+    if (nb == HO_W) {
+      memcpy(scale + r0, &psc, sizeof psc);
+      memcpy(zp + r0, &pzo, sizeof pzo);
+    } else {
+      int32_t zo[HO_W];
+      memcpy(sc, &psc, sizeof sc);
+      memcpy(zo, &pzo, sizeof zo);
+      memcpy(scale + r0, sc, nb * sizeof(float));
+      memcpy(zp + r0, zo, nb * sizeof(int32_t));
+    }
+    if (len < HO_W) {
+      memcpy(inv, &pinv, sizeof inv);
+      memcpy(z, &pz, sizeof z);
+      for (size_t r = 0; r < nb; r++) {
+        const float *xr = x + (r0 + r) * len;
+        uint8_t *qr = (uint8_t *)q + (r0 + r) * len;
+        const float flo = (float)(-128 - z[r]), fhi = (float)(127 - z[r]);
+        for (size_t i = 0; i < len; i++)
+          qr[i] = HO_CAT(ho_qd8_1_, TFCC_HO_ISA)(xr[i], inv[r], flo, fhi, z[r] + off);
+      }
+      continue;
     }
     for (size_t r = 0; r < nb; r++) {
       const float *xr = x + (r0 + r) * len;
       uint8_t *qr = (uint8_t *)q + (r0 + r) * len;
-      scale[r0 + r] = sc[r];
-      zp[r0 + r] = z[r] + off;
-      const float flo = (float)(-128 - z[r]), fhi = (float)(127 - z[r]);
-      if (len < HO_W) {
-        for (size_t i = 0; i < len; i++)
-          qr[i] = HO_CAT(ho_qd8_1_, TFCC_HO_ISA)(xr[i], inv[r], flo, fhi, z[r] + off);
-        continue;
-      }
-      const ho_v vinv = (ho_v){0} + inv[r], vflo = (ho_v){0} + flo, vfhi = (ho_v){0} + fhi;
-      const ho_i vzp = (ho_i){0} + (z[r] + off);
+      const ho_v vinv = HO_CAT(ho_lane_, TFCC_HO_ISA)(pinv, r);
+      const ho_v vflo = HO_CAT(ho_lane_, TFCC_HO_ISA)(pflo, r);
+      const ho_v vfhi = HO_CAT(ho_lane_, TFCC_HO_ISA)(pfhi, r);
+      const ho_i vzp = (ho_i)HO_CAT(ho_lane_, TFCC_HO_ISA)((ho_v)pzo, r);
       size_t i = 0;
       for (; i + HO_W <= len; i += HO_W)
         HO_CAT(ho_qd8_vec_, TFCC_HO_ISA)(xr + i, qr + i, vinv, vflo, vfhi, vzp);

@@ -40,6 +40,10 @@ typedef void (*tfcc_xnn_conv_rows_fn)(const tfcc_conv_geom *g, const float *in, 
 void tfcc_xnn_dwconv_f32_rows(const tfcc_conv_geom *g, const float *in, const float *filter,
                               const float *bias, float lo, float hi, float *out, int32_t r0,
                               int32_t r1);
+/* The same with depth multiplier 1 (out_c == in_c), vectorised over channels (the same bits). */
+typedef void (*tfcc_xnn_dwconv_rows_fn)(const tfcc_conv_geom *g, const float *in,
+                                        const float *filter, const float *bias, float lo, float hi,
+                                        float *out, int32_t r0, int32_t r1);
 
 /* One variant per instruction set (the same bits from each: lanes only change the width). */
 typedef struct tfcc_xnn_f32_kernel {
@@ -47,6 +51,7 @@ typedef struct tfcc_xnn_f32_kernel {
   tfcc_isa isa;
   tfcc_xnn_sigmoid_fn sigmoid;
   tfcc_xnn_conv_rows_fn conv_rows;
+  tfcc_xnn_dwconv_rows_fn dwconv_rows;
 } tfcc_xnn_f32_kernel;
 
 TFCC_DISPATCH_TABLE_DECL(tfcc_xnn_f32, tfcc_xnn_f32_kernel);
@@ -55,7 +60,10 @@ TFCC_DISPATCH_TABLE_DECL(tfcc_xnn_f32, tfcc_xnn_f32_kernel);
   void tfcc_xnn_sigmoid_f32_##isa(const float *x, float *y, size_t n); \
   void tfcc_xnn_conv_f32_rows_##isa(const tfcc_conv_geom *g, const float *in, const float *wp, \
                                     int32_t ocp, const float *bias, float lo, float hi, \
-                                    float *out, int32_t r0, int32_t r1);
+                                    float *out, int32_t r0, int32_t r1); \
+  void tfcc_xnn_dwconv_f32_rows_##isa(const tfcc_conv_geom *g, const float *in, \
+                                      const float *filter, const float *bias, float lo, float hi, \
+                                      float *out, int32_t r0, int32_t r1);
 TFCC_XNN_F32_DECL(avx512)
 TFCC_XNN_F32_DECL(avx2)
 TFCC_XNN_F32_DECL(scalar)

@@ -172,3 +172,153 @@ void XF_CAT(tfcc_xnn_conv_f32_rows_, TFCC_XF_ISA)(const tfcc_conv_geom *g, const
     }
   }
 }
+
+/* DEPTHWISE_CONV_2D, depth multiplier 1 (xnn_f32.h, tfcc_xnn_dwconv_f32_rows): 4 output
+ * pixels of a row at a time, one block of XF_W channels, each pixel its own accumulator (its sum
+ * in XNNPACK's order: bias, then kx outer, ky inner; a padding tap adds 0 * w), the four held in
+ * registers across the taps (named, not an array: an array indexed by the pixel count would be
+ * kept in memory). A short last group repeats its last pixel and stores only its own; nc < XF_W:
+ * the last channel block (partial loads and stores). */
+static inline __attribute__((always_inline)) xv4 XF_CAT(xf_ld_, TFCC_XF_ISA)(const float *p,
+                                                                             int32_t nc) {
+  xv4 v = splat(0.0f);
+  if (nc == XF_W)
+    memcpy(&v, p, sizeof v);
+  else
+    memcpy(&v, p, (size_t)nc * sizeof(float));
+  return v;
+}
+
+static inline __attribute__((always_inline)) void XF_CAT(xf_st_, TFCC_XF_ISA)(float *p, xv4 v,
+                                                                              xv4 vlo, xv4 vhi,
+                                                                              int32_t nc) {
+  /* lo < v ? v : lo, then v < hi ? v : hi (a NaN becomes lo) */
+  const xi4 gt = vlo < v;
+  v = (xv4)(((xi4)v & gt) | ((xi4)vlo & ~gt));
+  const xi4 lt = v < vhi;
+  v = (xv4)(((xi4)v & lt) | ((xi4)vhi & ~lt));
+  if (nc == XF_W)
+    memcpy(p, &v, sizeof v);
+  else
+    memcpy(p, &v, (size_t)nc * sizeof(float));
+}
+#define XF_LD XF_CAT(xf_ld_, TFCC_XF_ISA)
+#define XF_ST XF_CAT(xf_st_, TFCC_XF_ISA)
+
+static inline __attribute__((always_inline)) void XF_CAT(xf_dw_pixels_, TFCC_XF_ISA)(
+    const tfcc_conv_geom *g, const float *img, int32_t oy, int32_t ox0, int32_t np,
+    const float *filter, const float *bias, xv4 vlo, xv4 vhi, int32_t c0, int32_t nc, float *o) {
+  const int32_t C = g->in_c;
+  xv4 a0 = bias ? XF_LD(bias + c0, nc) : splat(0.0f);
+  xv4 a1 = a0, a2 = a0, a3 = a0;
+  const size_t xs = (size_t)g->stride_w * (size_t)C;
+  const size_t d1 = (np > 1 ? 1 : 0) * xs, d2 = (size_t)(np > 2 ? 2 : np - 1) * xs,
+               d3 = (size_t)(np > 3 ? 3 : np - 1) * xs;
+  for (int32_t kx = 0; kx < g->filter_w; kx++) {
+    const int32_t ix0 = ox0 * g->stride_w - g->pad_w + kx * g->dil_w;
+    const bool cols_inside = ix0 >= 0 && ix0 + (np - 1) * g->stride_w < g->in_w;
+    for (int32_t ky = 0; ky < g->filter_h; ky++) {
+      const int32_t iy = oy * g->stride_h - g->pad_h + ky * g->dil_h;
+      const bool row_inside = iy >= 0 && iy < g->in_h;
+      const xv4 w =
+          XF_LD(filter + ((size_t)ky * (size_t)g->filter_w + (size_t)kx) * (size_t)C + c0, nc);
+      if (row_inside && cols_inside) {
+        const float *x0 = img + ((size_t)iy * (size_t)g->in_w + (size_t)ix0) * (size_t)C + c0;
+        const xv4 p0 = XF_LD(x0, nc) * w, p1 = XF_LD(x0 + d1, nc) * w;
+        const xv4 p2 = XF_LD(x0 + d2, nc) * w, p3 = XF_LD(x0 + d3, nc) * w;
+        a0 = a0 + p0, a1 = a1 + p1, a2 = a2 + p2, a3 = a3 + p3;
+        continue;
+      }
+      xv4 xv[4];
+      for (int p = 0; p < 4; p++) {
+        const int32_t ix = ix0 + (p < np ? p : np - 1) * g->stride_w;
+        xv[p] = row_inside && ix >= 0 && ix < g->in_w
+                    ? XF_LD(img + ((size_t)iy * (size_t)g->in_w + (size_t)ix) * (size_t)C + c0, nc)
+                    : splat(0.0f); /* padding: 0 * w */
+      }
+      const xv4 p0 = xv[0] * w, p1 = xv[1] * w, p2 = xv[2] * w, p3 = xv[3] * w;
+      a0 = a0 + p0, a1 = a1 + p1, a2 = a2 + p2, a3 = a3 + p3;
+    }
+  }
+  XF_ST(o + c0, a0, vlo, vhi, nc);
+  if (np > 1) XF_ST(o + (size_t)C + c0, a1, vlo, vhi, nc);
+  if (np > 2) XF_ST(o + 2 * (size_t)C + c0, a2, vlo, vhi, nc);
+  if (np > 3) XF_ST(o + 3 * (size_t)C + c0, a3, vlo, vhi, nc);
+}
+
+/* Interior groups (4 pixels whose taps are all inside the image's columns): the row's taps
+ * listed once (tp: input offset of the tap from the group's first pixel, or -1 for a padding
+ * row; tw: filter offset), nb (1 or 2) whole channel blocks at once (8 independent sums). */
+static inline __attribute__((always_inline)) void XF_CAT(xf_dw_inner_, TFCC_XF_ISA)(
+    int nb, const float *x0, size_t xs, int32_t ntaps, const ptrdiff_t *tp, const size_t *tw,
+    const float *filter, const float *bias, xv4 vlo, xv4 vhi, int32_t c0, size_t C, float *o) {
+  xv4 a[2][4];
+  for (int b = 0; b < nb; b++) {
+    a[b][0] = bias ? XF_LD(bias + c0 + b * XF_W, XF_W) : splat(0.0f);
+    a[b][1] = a[b][0], a[b][2] = a[b][0], a[b][3] = a[b][0];
+  }
+  for (int32_t t = 0; t < ntaps; t++) {
+    for (int b = 0; b < nb; b++) {
+      const xv4 w = XF_LD(filter + tw[t] + c0 + b * XF_W, XF_W);
+      xv4 p0, p1, p2, p3;
+      if (tp[t] >= 0) {
+        const float *x = x0 + tp[t] + c0 + b * XF_W;
+        p0 = XF_LD(x, XF_W) * w, p1 = XF_LD(x + xs, XF_W) * w;
+        p2 = XF_LD(x + 2 * xs, XF_W) * w, p3 = XF_LD(x + 3 * xs, XF_W) * w;
+      } else { /* padding: 0 * w */
+        p0 = splat(0.0f) * w, p1 = p0, p2 = p0, p3 = p0;
+      }
+      a[b][0] = a[b][0] + p0, a[b][1] = a[b][1] + p1;
+      a[b][2] = a[b][2] + p2, a[b][3] = a[b][3] + p3;
+    }
+  }
+  for (int b = 0; b < nb; b++)
+    for (int p = 0; p < 4; p++) XF_ST(o + (size_t)p * C + c0 + b * XF_W, a[b][p], vlo, vhi, XF_W);
+}
+
+#define XF_DW_MAX_TAPS 64
+
+void XF_CAT(tfcc_xnn_dwconv_f32_rows_, TFCC_XF_ISA)(const tfcc_conv_geom *g, const float *in,
+                                                    const float *filter, const float *bias,
+                                                    float lo, float hi, float *out, int32_t r0,
+                                                    int32_t r1) {
+  const int32_t C = g->in_c;
+  const xv4 vlo = splat(lo), vhi = splat(hi);
+  const int32_t ntaps = g->filter_h * g->filter_w;
+  const bool listed = ntaps <= XF_DW_MAX_TAPS;
+  const size_t xs = (size_t)g->stride_w * (size_t)C;
+  ptrdiff_t tp[XF_DW_MAX_TAPS];
+  size_t tw[XF_DW_MAX_TAPS];
+  for (int32_t row = r0; row < r1; row++) {
+    const int32_t b = row / g->out_h, oy = row % g->out_h;
+    const float *img = in + (size_t)b * (size_t)g->in_h * (size_t)g->in_w * (size_t)C;
+    if (listed) /* the row's taps in XNNPACK's order: kx outer, ky inner */
+      for (int32_t kx = 0, t = 0; kx < g->filter_w; kx++)
+        for (int32_t ky = 0; ky < g->filter_h; ky++, t++) {
+          const int32_t iy = oy * g->stride_h - g->pad_h + ky * g->dil_h;
+          tp[t] = iy >= 0 && iy < g->in_h
+                      ? ((ptrdiff_t)iy * g->in_w + (ptrdiff_t)kx * g->dil_w) * (ptrdiff_t)C
+                      : -1;
+          tw[t] = ((size_t)ky * (size_t)g->filter_w + (size_t)kx) * (size_t)C;
+        }
+    for (int32_t ox0 = 0; ox0 < g->out_w; ox0 += 4) {
+      const int32_t np = g->out_w - ox0 < 4 ? g->out_w - ox0 : 4;
+      float *o = out + ((size_t)row * (size_t)g->out_w + (size_t)ox0) * (size_t)C;
+      const int32_t ix0 = ox0 * g->stride_w - g->pad_w;
+      int32_t c0 = 0;
+      if (listed && np == 4 && ix0 >= 0 &&
+          ix0 + 3 * g->stride_w + (g->filter_w - 1) * g->dil_w < g->in_w) {
+        const float *x0 = img + (size_t)ix0 * (size_t)C;
+        for (; c0 + 2 * XF_W <= C; c0 += 2 * XF_W) XF_CAT(xf_dw_inner_, TFCC_XF_ISA)
+        (2, x0, xs, ntaps, tp, tw, filter, bias, vlo, vhi, c0, (size_t)C, o);
+        for (; c0 + XF_W <= C; c0 += XF_W) XF_CAT(xf_dw_inner_, TFCC_XF_ISA)
+        (1, x0, xs, ntaps, tp, tw, filter, bias, vlo, vhi, c0, (size_t)C, o);
+      }
+      for (; c0 + XF_W <= C; c0 += XF_W) /* whole blocks: nc a constant after inlining */
+        XF_CAT(xf_dw_pixels_, TFCC_XF_ISA)
+      (g, img, oy, ox0, np, filter, bias, vlo, vhi, c0, XF_W, o);
+      if (c0 < C) XF_CAT(xf_dw_pixels_, TFCC_XF_ISA)
+      (g, img, oy, ox0, np, filter, bias, vlo, vhi, c0, C - c0, o);
+    }
+  }
+}
