@@ -26,8 +26,8 @@ static const tfcc_f32_gemm_kernel kernels[] = {
          tfcc_f32_gemm_1x8_neon)},
 #endif
 #if defined(__wasm_simd128__)
-    {ROW("f32-gemm-4x8-wasmsimd", "f32-gemv-8-wasmsimd", TFCC_ISA_WASMSIMD, 4, 8,
-         tfcc_f32_gemm_4x8_wasmsimd, tfcc_f32_gemm_1x8_wasmsimd)},
+    {ROW("f32-gemm-5x8-wasmsimd", "f32-gemv-8-wasmsimd", TFCC_ISA_WASMSIMD, 5, 8,
+         tfcc_f32_gemm_5x8_wasmsimd, tfcc_f32_gemm_1x8_wasmsimd)},
 #endif
     {ROW("f32-gemm-4x8-scalar", "f32-gemv-8-scalar", TFCC_ISA_GENERIC, 4, 8,
          tfcc_f32_gemm_4x8_scalar, tfcc_f32_gemm_1x8_scalar)},
