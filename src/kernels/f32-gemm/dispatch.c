@@ -35,3 +35,7 @@ static const tfcc_f32_gemm_kernel kernels[] = {
 #undef ROW
 /* tfcc_isa_level_fits: NEON is its own level (aarch64), not above AVX-512. */
 TFCC_DISPATCH_TABLE_FNS(tfcc_f32_gemm, tfcc_f32_gemm_kernel)
+
+bool tfcc_f32_gemm_multi_panel(const tfcc_f32_gemm_kernel *k) {
+  return k->isa == TFCC_ISA_WASMSIMD;
+}

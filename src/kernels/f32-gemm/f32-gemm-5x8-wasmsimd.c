@@ -11,4 +11,7 @@
 #define GEMM_FN tfcc_f32_gemm_5x8_wasmsimd
 #define GEMM_FN1 tfcc_f32_gemm_1x8_wasmsimd
 #define GEMM_ROWS(X) X(0) X(1) X(2) X(3) X(4)
+/* one call runs a row tile's panels (the call and the driver's per-tile work cost as much as
+   several depth steps of the short-K layers) */
+#define GEMM_MULTI_PANEL
 #include "kernels/f32-gemm/gemm_body.h"
