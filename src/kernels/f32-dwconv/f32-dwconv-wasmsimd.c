@@ -84,7 +84,8 @@ static void dw3x3_rows(const tfcc_conv_geom *g, const float *in, const float *fi
     const float *img = in + (size_t)b * (size_t)g->in_h * (size_t)g->in_w * C;
     float *orow = out + (size_t)r * (size_t)g->out_w * C;
     const ptrdiff_t base0 = (ptrdiff_t)iy0 * g->in_w * (ptrdiff_t)C;
-    for (int32_t ox = 0; ox < ox_a; ox++) border_pixel(g, img, base0, filter, bias, orow, ox, lo, hi);
+    for (int32_t ox = 0; ox < ox_a; ox++)
+      border_pixel(g, img, base0, filter, bias, orow, ox, lo, hi);
     for (int32_t ox = ox_a; ox < ox_b; ox += DW_RUN) {
       const size_t n = (size_t)(ox_b - ox < DW_RUN ? ox_b - ox : DW_RUN);
       const float *x0 = img + base0 + (ptrdiff_t)(ox * g->stride_w - g->pad_w) * (ptrdiff_t)C;
