@@ -5,7 +5,8 @@
 # emscripten 3.1.6) and exits 77 (skip) when it cannot.
 #   bash scripts/build-wasm.sh [--threads]     build dir: TFCC_WASM_BUILD_DIR (default build-wasm)
 # --threads: pthreads build (SharedArrayBuffer; browsers need cross-origin isolation).
-# Tests: ctest --test-dir build-wasm (wasm.node_api, wasm.node_models, wasm.node_dtypes, wasm.node_ops; TFCC_SHARED_DIR).
+# Tests: ctest --test-dir build-wasm (wasm.node_api, wasm.node_models, wasm.node_dtypes,
+# wasm.node_ops, wasm.node_conv; TFCC_SHARED_DIR).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${TFCC_WASM_BUILD_DIR:-build-wasm}

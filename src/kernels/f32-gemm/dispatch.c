@@ -26,8 +26,8 @@ static const tfcc_f32_gemm_kernel kernels[] = {
          tfcc_f32_gemm_1x8_neon)},
 #endif
 #if defined(__wasm_simd128__)
-    {ROW("f32-gemm-4x8-wasmsimd", "f32-gemv-8-wasmsimd", TFCC_ISA_WASMSIMD, 4, 8,
-         tfcc_f32_gemm_4x8_wasmsimd, tfcc_f32_gemm_1x8_wasmsimd)},
+    {ROW("f32-gemm-5x8-wasmsimd", "f32-gemv-8-wasmsimd", TFCC_ISA_WASMSIMD, 5, 8,
+         tfcc_f32_gemm_5x8_wasmsimd, tfcc_f32_gemm_1x8_wasmsimd)},
 #endif
     {ROW("f32-gemm-4x8-scalar", "f32-gemv-8-scalar", TFCC_ISA_GENERIC, 4, 8,
          tfcc_f32_gemm_4x8_scalar, tfcc_f32_gemm_1x8_scalar)},
@@ -35,3 +35,7 @@ static const tfcc_f32_gemm_kernel kernels[] = {
 #undef ROW
 /* tfcc_isa_level_fits: NEON is its own level (aarch64), not above AVX-512. */
 TFCC_DISPATCH_TABLE_FNS(tfcc_f32_gemm, tfcc_f32_gemm_kernel)
+
+bool tfcc_f32_gemm_multi_panel(const tfcc_f32_gemm_kernel *k) {
+  return k->isa == TFCC_ISA_WASMSIMD;
+}

@@ -243,6 +243,7 @@ static void gemm_task(void *ctx, size_t task, int thread) {
   const float neg_inf = -__builtin_inff(), pos_inf = __builtin_inff();
   float *scratch = im2col ? j->scratch + (size_t)thread * j->scratch_stride : NULL;
   const float *rows[TFCC_F32_MAX_GROUP_ROWS + TFCC_F32_MAX_MR];
+  const bool multi = tfcc_f32_gemm_multi_panel(k) && n_kb == 1 && !j->res;
   for (size_t g0 = t0; g0 < t1; g0 += G) {
     const size_t g1 = g0 + G < t1 ? g0 + G : t1;
     const size_t r0 = g0 * MR, r1 = g1 * MR < j->m ? g1 * MR : j->m, nrows = r1 - r0;
@@ -260,6 +261,13 @@ static void gemm_task(void *ctx, size_t task, int thread) {
       for (size_t t = g0; t < g1; t++) {
         const size_t m0 = t * MR, mr = j->m - m0 < MR ? j->m - m0 : MR;
         if (im2col) im2col_slice(j, m0, mr, 0, K, scratch, akc);
+        if (multi) { /* one K block, no residual: the task's panels in one call */
+          const size_t n0 = p0 * NR, nc = (p1 * NR < N ? p1 * NR : N) - n0;
+          f32_tile(k, mr, nc, K, rows + (t - g0) * MR, 0, tfcc_f32_panel_block(p, p0, 0),
+                   tfcc_f32_panel_bias(p, p0), j->c + m0 * j->c_stride + n0, j->c_stride, j->lo,
+                   j->hi, NULL, 0);
+          continue;
+        }
         for (size_t pi = p0; pi < p1; pi++) {
           const size_t n0 = pi * NR, nc = N - n0 < NR ? N - n0 : NR;
           for (size_t kb = 0; kb < n_kb; kb++) {

@@ -80,6 +80,11 @@ typedef struct tfcc_f32_gemm_kernel {
   tfcc_f32_gemm_res_kernel_fn fn_res, fn1_res, fn_half_res, fn_small_res;
 } tfcc_f32_gemm_kernel;
 
+/* Kernels whose fn and fn1 take nc > nr: the consecutive panels of one K block from w (the
+ * WebAssembly kernel, where a call and the driver's per-tile work cost several depth steps);
+ * the others nc <= nr. */
+bool tfcc_f32_gemm_multi_panel(const tfcc_f32_gemm_kernel *k);
+
 /* The portable residual epilogue (any mr, nc). */
 void tfcc_f32_gemm_res_generic(size_t mr, size_t nc, float *c, size_t c_stride, const float *r,
                                size_t r_stride, float lo, float hi);

@@ -19,7 +19,7 @@ TFCC_F32_GEMM_DECL(tfcc_f32_gemm_4x8_sse4);
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_1x8_sse4);
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_8x8_neon);
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_1x8_neon);
-TFCC_F32_GEMM_DECL(tfcc_f32_gemm_4x8_wasmsimd);
+TFCC_F32_GEMM_DECL(tfcc_f32_gemm_5x8_wasmsimd);
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_1x8_wasmsimd);
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_4x8_scalar);
 TFCC_F32_GEMM_DECL(tfcc_f32_gemm_1x8_scalar);

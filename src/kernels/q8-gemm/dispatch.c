@@ -48,6 +48,8 @@ bool tfcc_q8_gemm_hybrid_epilogue(const tfcc_q8_gemm_kernel *k) {
 
 bool tfcc_q8_gemm_c2_layout(const tfcc_q8_gemm_kernel *k) { return k->isa == TFCC_ISA_WASMSIMD; }
 
+bool tfcc_q8_gemm_multi_panel(const tfcc_q8_gemm_kernel *k) { return k->isa == TFCC_ISA_WASMSIMD; }
+
 int32_t tfcc_q8_gemm_k_block(const tfcc_q8_gemm_kernel *k) {
   return tfcc_q8_gemm_is_amx(k)                                     ? 64
          : tfcc_q8_gemm_pair_layout(k) || tfcc_q8_gemm_c2_layout(k) ? 8

@@ -297,12 +297,13 @@ static void hybrid_tile(const tfcc_q8_hybrid *h, const int32_t *c32, size_t NR, 
   }
 }
 
-/* One panel against one row tile, then the driver's requantization of a c32 tile. */
-static void run_tile(const q8_job *j, size_t m0, size_t mr, size_t pi, const uint8_t **rows,
-                     const int32_t *row_add, tfcc_q8_out *o) {
+/* Panels pi .. pi+np-1 against one row tile (np > 1: tfcc_q8_gemm_multi_panel kernels with
+ * the float output stage), then the driver's requantization of a c32 tile. */
+static void run_tile(const q8_job *j, size_t m0, size_t mr, size_t pi, size_t np,
+                     const uint8_t **rows, const int32_t *row_add, tfcc_q8_out *o) {
   const tfcc_q8_packed *p = j->p;
   const size_t NR = (size_t)p->k->nr, N = (size_t)p->n;
-  const size_t n0 = pi * NR, nc = N - n0 < NR ? N - n0 : NR;
+  const size_t n0 = pi * NR, nc = N - n0 < np * NR ? N - n0 : np * NR;
   uint8_t *c = j->hyb ? NULL : j->c + m0 * j->c_stride;
   o->c = c ? c + n0 : NULL;
   if (!j->hyb && !p->fp32 && p->k->fixed_epilogue) {
@@ -395,7 +396,7 @@ static void q8_task_po(void *ctx, size_t task, int thread) {
       } else {
         o.pf = o.pf_end = NULL;
       }
-      run_tile(j, m0, mr, pi, rows, row_add + m0, &o);
+      run_tile(j, m0, mr, pi, 1, rows, row_add + m0, &o);
     }
   }
 }
@@ -414,12 +415,17 @@ static void q8_task(void *ctx, size_t task, int thread) {
   tfcc_q8_out o;
   out_init(j, c32, &o);
   if (p->kdim >= TFCC_Q8_PF_AHEAD_MIN_K) o.pf_ahead = TFCC_Q8_PF_AHEAD;
+  /* the kernel runs the task's panels in one call (one output stage per panel in it) */
+  const bool multi = tfcc_q8_gemm_multi_panel(p->k) && !c32;
   for (size_t t = t0; t < t1; t++) {
     const size_t m0 = t * MR;
     const size_t mr = j->m - m0 < MR ? j->m - m0 : MR;
     tile_rows(j, m0, mr, tile, rows);
     tile_row_add(j, rows, mr, row_add);
-    for (size_t pi = p0; pi < p1; pi++) run_tile(j, m0, mr, pi, rows, row_add, &o);
+    if (multi)
+      run_tile(j, m0, mr, p0, p1 - p0, rows, row_add, &o);
+    else
+      for (size_t pi = p0; pi < p1; pi++) run_tile(j, m0, mr, pi, 1, rows, row_add, &o);
   }
 }
 

@@ -71,7 +71,7 @@ typedef struct tfcc_q8_out {
 } tfcc_q8_out;
 
 /* One tile: rows i < mr (a[i] valid for i < MR; rows >= mr alias row 0 and are not
- * stored), columns j < nc <= NR of panel w, depth kc bytes per row (any kc, rows are read
+ * stored), columns j < nc <= NR of panel w (more: tfcc_q8_gemm_multi_panel), depth kc bytes per row (any kc, rows are read
  * exactly kc bytes). row_add[i] (MR entries) is added to row i. */
 typedef void (*tfcc_q8_gemm_fn)(size_t mr, size_t nc, size_t kc, const void *const *a,
                                 const void *w, const int32_t *row_add, const tfcc_q8_out *o);
@@ -120,6 +120,11 @@ bool tfcc_q8_gemm_pair_layout(const tfcc_q8_gemm_kernel *k);
  * int8, zero-extended for uint8): pair g, column j at int16 element g * NR * 2 + j * 2; depth
  * padded to 8 (the kernel widens 8 bytes of a row at a time). */
 bool tfcc_q8_gemm_c2_layout(const tfcc_q8_gemm_kernel *k);
+/* Kernels that run several panels in one call (the WebAssembly kernel, where the call and
+ * the driver's per-tile work cost as much as a few depth steps): with o->c32 NULL, nc may
+ * exceed NR, and the kernel runs the ceil(nc / NR) consecutive panels from w (columns
+ * NR * i .. of the rows, panel i at w + i * tfcc_q8_panel_bytes). Else nc <= NR. */
+bool tfcc_q8_gemm_multi_panel(const tfcc_q8_gemm_kernel *k);
 /* Kernels that run the hybrid float output stage themselves (tfcc_q8_out.hyb): the
  * AVX512-VNNI one; the others store the int32 tile for the driver's stage. */
 bool tfcc_q8_gemm_hybrid_epilogue(const tfcc_q8_gemm_kernel *k);

@@ -14,7 +14,11 @@
  * 65025), so the sums wrap modulo 2^32 exactly as the reference's int32 does. Output stage: the
  * int32 tile (o->c32) or float requantization as tfcc_requant_fp32 (round half to even, by the
  * 1.5 * 2^23 addition: no f32x4.nearest / i32x4.trunc_sat_f32x4, several instructions each on
- * x86-64 engines). */
+ * x86-64 engines).
+ * One call runs every panel the driver gives it (tfcc_q8_gemm_multi_panel: nc up to the task's
+ * columns), the rows' depth tail padded once: the call, the driver's per-tile work and the tail
+ * copies cost as much as several depth steps, which the small depths (16-32: MobileNetV2's
+ * 112x112 and 56x56 expansions, the first 3x3 conv) have few of. */
 #include <string.h>
 #include <wasm_simd128.h>
 
@@ -47,15 +51,15 @@ static inline v128_t requant_col(v128_t acc, const float *scale, const out_const
   return wasm_i32x4_sub(wasm_f32x4_add(f, k->magic), k->magic_zp);
 }
 
-/* Row i's 8 bytes (low half of r) to the output; nc < 8 through a buffer. */
-static inline void store_row(size_t i, size_t nc, v128_t r, const tfcc_q8_out *o) {
+/* Row i's 8 bytes (low half of r) to the output at c; nc < 8 through a buffer. */
+static inline void store_row(uint8_t *c, size_t i, size_t nc, v128_t r, const tfcc_q8_out *o) {
   if (nc >= NR) {
-    wasm_v128_store64_lane(o->c + i * o->c_stride, r, 0);
+    wasm_v128_store64_lane(c + i * o->c_stride, r, 0);
     return;
   }
   uint8_t tmp[16];
   wasm_v128_store(tmp, r);
-  memcpy(o->c + i * o->c_stride, tmp, nc);
+  memcpy(c + i * o->c_stride, tmp, nc);
 }
 
 /* The last n < 8 bytes of a row, zero-padded to 8 (never reads past the row). */
@@ -121,11 +125,28 @@ static inline v128_t wsplat(const uint8_t *p) {
  * [act_min, act_max] already, so the saturation changes nothing: the same bytes as the
  * scalar truncation) and transposes the 4 x 8 bytes with two byte shuffles. */
 #define TILE(LOADX, NARROW8) \
-  const uint8_t *pw = (const uint8_t *)w + NR * 8; \
-  const int32_t *bias = w; \
-  const float *scale = (const float *)(const void *)((const uint8_t *)w + NR * 4); \
   const uint8_t *a0 = a[0], *a1 = a[1], *a2 = a[2], *a3 = a[3]; \
   const v128_t ra = wasm_v128_load(row_add); \
+  /* the rows' last kc % 8 bytes, zero-padded, once for all panels */ \
+  const size_t kfull = kc & ~(size_t)7; \
+  uint8_t tb0[8], tb1[8], tb2[8], tb3[8]; \
+  if (kfull < kc) { \
+    tail8(tb0, a0 + kfull, kc - kfull), tail8(tb1, a1 + kfull, kc - kfull); \
+    tail8(tb2, a2 + kfull, kc - kfull), tail8(tb3, a3 + kfull, kc - kfull); \
+  } \
+  const size_t panel_bytes = NR * (8 + 2 * ((kc + 7) & ~(size_t)7)); \
+  const uint8_t *wp = w; \
+  uint8_t *cp = o->c; \
+  for (size_t n0 = 0;; n0 += NR, wp += panel_bytes, cp += NR) { \
+    PANEL(LOADX, NARROW8, nc - n0 < NR ? nc - n0 : NR) \
+    if (n0 + NR >= nc) break; \
+  }
+
+/* One panel (wp) against the four rows: its columns' outputs at cp. */
+#define PANEL(LOADX, NARROW8, ncp) \
+  const uint8_t *pw = wp + NR * 8; \
+  const int32_t *bias = (const int32_t *)(const void *)wp; \
+  const float *scale = (const float *)(const void *)(wp + NR * 4); \
   v128_t c0 = wasm_i32x4_add(wasm_v128_load32_splat(bias + 0), ra); \
   v128_t c1 = wasm_i32x4_add(wasm_v128_load32_splat(bias + 1), ra); \
   v128_t c2 = wasm_i32x4_add(wasm_v128_load32_splat(bias + 2), ra); \
@@ -134,16 +155,11 @@ static inline v128_t wsplat(const uint8_t *p) {
   v128_t c5 = wasm_i32x4_add(wasm_v128_load32_splat(bias + 5), ra); \
   v128_t c6 = wasm_i32x4_add(wasm_v128_load32_splat(bias + 6), ra); \
   v128_t c7 = wasm_i32x4_add(wasm_v128_load32_splat(bias + 7), ra); \
-  size_t k = 0; \
-  for (; k + 8 <= kc; k += 8, pw += 16 * NR) { \
+  for (size_t k = 0; k < kfull; k += 8, pw += 16 * NR) { \
     OPAQUE(pw); \
     STEP(LOADX, a0 + k, a1 + k, a2 + k, a3 + k) \
   } \
-  if (k < kc) { \
-    uint8_t tb0[8], tb1[8], tb2[8], tb3[8]; \
-    STEP(LOADX, tail8(tb0, a0 + k, kc - k), tail8(tb1, a1 + k, kc - k), \
-         tail8(tb2, a2 + k, kc - k), tail8(tb3, a3 + k, kc - k)) \
-  } \
+  if (kfull < kc) STEP(LOADX, tb0, tb1, tb2, tb3) \
   if (o->c32) { \
     v128_t l0, l1, l2, l3, h0, h1, h2, h3; \
     TRANSPOSE4(c0, c1, c2, c3, l0, l1, l2, l3) \
@@ -170,10 +186,10 @@ static inline v128_t wsplat(const uint8_t *p) {
       wasm_i8x16_shuffle(b0, b1, 0, 4, 8, 12, 16, 20, 24, 28, 1, 5, 9, 13, 17, 21, 25, 29); \
   const v128_t r23 = \
       wasm_i8x16_shuffle(b0, b1, 2, 6, 10, 14, 18, 22, 26, 30, 3, 7, 11, 15, 19, 23, 27, 31); \
-  store_row(0, nc, r01, o); \
-  if (mr > 1) store_row(1, nc, wasm_i64x2_shuffle(r01, r01, 1, 1), o); \
-  if (mr > 2) store_row(2, nc, r23, o); \
-  if (mr > 3) store_row(3, nc, wasm_i64x2_shuffle(r23, r23, 1, 1), o);
+  store_row(cp, 0, ncp, r01, o); \
+  if (mr > 1) store_row(cp, 1, ncp, wasm_i64x2_shuffle(r01, r01, 1, 1), o); \
+  if (mr > 2) store_row(cp, 2, ncp, r23, o); \
+  if (mr > 3) store_row(cp, 3, ncp, wasm_i64x2_shuffle(r23, r23, 1, 1), o);
 
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_4x8_wasmsimd){
     TILE(wasm_i16x8_load8x8,
