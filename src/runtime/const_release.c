@@ -24,7 +24,7 @@ static void release_waiting(tfcc_const_release *r);
 
 static const void *cr_get(tfcc_packed_store *s, int32_t node, uint32_t block, size_t bytes) {
   tfcc_const_release *r = (tfcc_const_release *)s;
-  if (node > r->progress && !r->sealed) { /* the nodes before it are initialised */
+  if (r->preparing && node > r->progress && !r->sealed) { /* the nodes before it are prepared */
     r->progress = node;
     release_waiting(r);
   }
@@ -142,24 +142,26 @@ static void release_ends(tfcc_const_release *r, size_t i) {
 
 static void release_entry(tfcc_const_release *r, size_t i, bool huge_only);
 
-/* Whether a constant that a node not initialised yet reads (or that another subgraph reads, and
- * not every reader has consumed) has bytes in the huge page at hp (i: an entry near it). The
- * nodes before r->progress are initialised: constants only they read (biases, depthwise
- * filters) are not read during the rest of the load, except by an operator that packs at
- * prepare (its reads then go through 4 KiB pages: slower, never wrong). */
+/* Whether a constant still to be read at load (not consumed by every reader; in the prepare
+ * pass, also read by a node not prepared yet or by another subgraph) has bytes in the huge
+ * page at hp (i: an entry near it). Operators read their constants at init and at the first
+ * prepare; once the prepare pass, which runs in node order, has passed r->progress, the
+ * constants only earlier nodes read (biases, depthwise filters) are read no more during the
+ * load. A wrong guess (a node prepared out of order) only makes a read go through 4 KiB pages:
+ * slower, never wrong. */
 static bool huge_page_read_later(const tfcc_const_release *r, size_t i, uintptr_t hp) {
   for (size_t j = i + 1; j-- > 0;) {
     const tfcc_cr_entry *x = &r->e[j];
     if ((uintptr_t)x->data + x->bytes <= hp) break;
     if ((uintptr_t)x->data < hp + HUGE_BYTES && x->readers > 0 && x->readers < KEEP &&
-        x->last_node >= r->progress)
+        (!r->preparing || x->last_node >= r->progress))
       return true;
   }
   for (size_t j = i + 1; j < r->n; j++) {
     const tfcc_cr_entry *x = &r->e[j];
     if ((uintptr_t)x->data >= hp + HUGE_BYTES) break;
     if ((uintptr_t)x->data + x->bytes > hp && x->readers > 0 && x->readers < KEEP &&
-        x->last_node >= r->progress)
+        (!r->preparing || x->last_node >= r->progress))
       return true;
   }
   return false;
@@ -348,6 +350,11 @@ bool tfcc_const_release_init(tfcc_const_release *r, const tfcc_graph *g, const v
     for (int32_t j = 0; j < sig->n_outputs; j++) count(r, sg, sig->output_tensors[j], true, -1);
   }
   return true;
+}
+
+void tfcc_const_release_prepare(tfcc_const_release *r) {
+  r->preparing = true;
+  r->progress = -1;
 }
 
 void tfcc_const_release_seal(tfcc_const_release *r) {

@@ -71,7 +71,8 @@ typedef struct tfcc_const_release {
   bool wipe;  /* zero released bytes before giving the pages back (owned buffers: plaintext) */
   bool eager; /* release every constant as soon as it is consumed (not only the large ones) */
   bool sealed;
-  int32_t progress; /* the last node whose packing the store was asked for (init runs in order) */
+  bool preparing;   /* operator init is over: the first prepare pass runs (in node order) */
+  int32_t progress; /* the last node of that pass whose packing the store was asked for */
   size_t released_bytes;
   /* optional: [a, b) was never touched (a range a warm load did not read from its file):
    * released without a system call, there is nothing to give back */
@@ -87,6 +88,10 @@ typedef struct tfcc_const_release {
  * to inner). */
 bool tfcc_const_release_init(tfcc_const_release *r, const tfcc_graph *g, const void *region,
                              size_t region_size, bool wipe, tfcc_packed_store *inner);
+/* Operator init is over and the first prepare pass (node order) begins: from now on the
+ * constants only nodes before the last one that asked the store for a block read are no
+ * longer taken as still to be read at load (their huge pages may be split). */
+void tfcc_const_release_prepare(tfcc_const_release *r);
 /* The load is over: releases what is left; later consumed calls are ignored (get/put still go
  * to inner). */
 void tfcc_const_release_seal(tfcc_const_release *r);
