@@ -167,23 +167,41 @@ static bool huge_page_read_later(const tfcc_const_release *r, size_t i, uintptr_
   return false;
 }
 
-/* During the load: consumed entry j under 2 MiB, once no constant still to be read at load
+/* The last huge page huge_page_read_later answered for within one release_waiting call
+ * (readers do not change during it). */
+typedef struct hp_memo {
+  uintptr_t hp;
+  bool valid, later;
+} hp_memo;
+
+/* During the load: consumed entry j of 32 KiB to 2 MiB (smaller ones are kept until the seal,
+ * as a range under MIN_RESIDENT_RELEASE would be), once no constant still to be read at load
  * shares a huge page with it (releasing its pages splits those huge pages, and packing that
- * still reads them would go through 4 KiB pages): the copy of the file shrinks as the
- * packing moves through it, instead of only when the load ends. */
-static void release_small(tfcc_const_release *r, size_t j) {
+ * still reads them would go through 4 KiB pages): the copy of the file shrinks as the packing
+ * moves through it, instead of only when the load ends. */
+static void release_small(tfcc_const_release *r, size_t j, hp_memo *memo) {
   tfcc_cr_entry *x = &r->e[j];
-  if (!x->released || x->freed || x->huge_done || x->bytes >= BIG_BYTES) return;
+  if (!x->released || x->freed || x->huge_done || x->bytes >= BIG_BYTES ||
+      x->bytes < MIN_RESIDENT_RELEASE)
+    return;
   const uintptr_t end = (uintptr_t)x->data + x->bytes;
-  for (uintptr_t hp = (uintptr_t)x->data & ~(HUGE_BYTES - 1); hp < end; hp += HUGE_BYTES)
-    if (huge_page_read_later(r, j, hp)) return;
+  for (uintptr_t hp = (uintptr_t)x->data & ~(HUGE_BYTES - 1); hp < end; hp += HUGE_BYTES) {
+    if (memo && memo->valid && memo->hp == hp) {
+      if (memo->later) return;
+      continue;
+    }
+    const bool later = huge_page_read_later(r, j, hp);
+    if (memo) *memo = (hp_memo){hp, true, later};
+    if (later) return;
+  }
   release_entry(r, j, false);
 }
 
-/* Every consumed small constant still waiting for its huge pages (the init moved on). */
+/* Every consumed constant still waiting for its huge pages (the prepare pass moved on). */
 static void release_waiting(tfcc_const_release *r) {
   if (r->eager || r->wipe) return;
-  for (size_t j = 0; j < r->n; j++) release_small(r, j);
+  hp_memo memo = {0, false, false};
+  for (size_t j = 0; j < r->n; j++) release_small(r, j, &memo);
 }
 
 /* The whole pages inside entry i's own bytes (entries are disjoint: no other constant, table
@@ -240,14 +258,14 @@ static void cr_consumed(tfcc_packed_store *s, const void *owner, const void *dat
     /* ends of large constants, and small constants, that waited for this one to be read */
     if (!r->eager && !r->wipe) {
       const uintptr_t lo = (uintptr_t)e->data, hi = lo + e->bytes;
-      release_small(r, i);
+      release_small(r, i, NULL);
       for (size_t j = i; j-- > 0 && (uintptr_t)r->e[j].data + r->e[j].bytes + HUGE_BYTES > lo;) {
         release_ends(r, j);
-        release_small(r, j);
+        release_small(r, j, NULL);
       }
       for (size_t j = i + 1; j < r->n && (uintptr_t)r->e[j].data < hi + HUGE_BYTES; j++) {
         release_ends(r, j);
-        release_small(r, j);
+        release_small(r, j, NULL);
       }
     }
   }
