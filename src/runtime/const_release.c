@@ -20,8 +20,14 @@
  * (model.c): MobileNetV2 f32's warm load made 13 such calls for 170 KiB, about 1 ms. */
 #define MIN_RESIDENT_RELEASE ((size_t)32 << 10)
 
+static void release_waiting(tfcc_const_release *r);
+
 static const void *cr_get(tfcc_packed_store *s, int32_t node, uint32_t block, size_t bytes) {
   tfcc_const_release *r = (tfcc_const_release *)s;
+  if (r->preparing && node > r->progress && !r->sealed) { /* the nodes before it are prepared */
+    r->progress = node;
+    release_waiting(r);
+  }
   return r->inner ? r->inner->get(r->inner, node, block, bytes) : NULL;
 }
 
@@ -134,6 +140,70 @@ static void release_ends(tfcc_const_release *r, size_t i) {
   }
 }
 
+static void release_entry(tfcc_const_release *r, size_t i, bool huge_only);
+
+/* Whether a constant still to be read at load (not consumed by every reader; in the prepare
+ * pass, also read by a node not prepared yet or by another subgraph) has bytes in the huge
+ * page at hp (i: an entry near it). Operators read their constants at init and at the first
+ * prepare; once the prepare pass, which runs in node order, has passed r->progress, the
+ * constants only earlier nodes read (biases, depthwise filters) are read no more during the
+ * load. A wrong guess (a node prepared out of order) only makes a read go through 4 KiB pages:
+ * slower, never wrong. */
+static bool huge_page_read_later(const tfcc_const_release *r, size_t i, uintptr_t hp) {
+  for (size_t j = i + 1; j-- > 0;) {
+    const tfcc_cr_entry *x = &r->e[j];
+    if ((uintptr_t)x->data + x->bytes <= hp) break;
+    if ((uintptr_t)x->data < hp + HUGE_BYTES && x->readers > 0 && x->readers < KEEP &&
+        (!r->preparing || x->last_node >= r->progress))
+      return true;
+  }
+  for (size_t j = i + 1; j < r->n; j++) {
+    const tfcc_cr_entry *x = &r->e[j];
+    if ((uintptr_t)x->data >= hp + HUGE_BYTES) break;
+    if ((uintptr_t)x->data + x->bytes > hp && x->readers > 0 && x->readers < KEEP &&
+        (!r->preparing || x->last_node >= r->progress))
+      return true;
+  }
+  return false;
+}
+
+/* The last huge page huge_page_read_later answered for within one release_waiting call
+ * (readers do not change during it). */
+typedef struct hp_memo {
+  uintptr_t hp;
+  bool valid, later;
+} hp_memo;
+
+/* During the load: consumed entry j of 32 KiB to 2 MiB (smaller ones are kept until the seal,
+ * as a range under MIN_RESIDENT_RELEASE would be), once no constant still to be read at load
+ * shares a huge page with it (releasing its pages splits those huge pages, and packing that
+ * still reads them would go through 4 KiB pages): the copy of the file shrinks as the packing
+ * moves through it, instead of only when the load ends. */
+static void release_small(tfcc_const_release *r, size_t j, hp_memo *memo) {
+  tfcc_cr_entry *x = &r->e[j];
+  if (!x->released || x->freed || x->huge_done || x->bytes >= BIG_BYTES ||
+      x->bytes < MIN_RESIDENT_RELEASE)
+    return;
+  const uintptr_t end = (uintptr_t)x->data + x->bytes;
+  for (uintptr_t hp = (uintptr_t)x->data & ~(HUGE_BYTES - 1); hp < end; hp += HUGE_BYTES) {
+    if (memo && memo->valid && memo->hp == hp) {
+      if (memo->later) return;
+      continue;
+    }
+    const bool later = huge_page_read_later(r, j, hp);
+    if (memo) *memo = (hp_memo){hp, true, later};
+    if (later) return;
+  }
+  release_entry(r, j, false);
+}
+
+/* Every consumed constant still waiting for its huge pages (the prepare pass moved on). */
+static void release_waiting(tfcc_const_release *r) {
+  if (r->eager || r->wipe) return;
+  hp_memo memo = {0, false, false};
+  for (size_t j = 0; j < r->n; j++) release_small(r, j, &memo);
+}
+
 /* The whole pages inside entry i's own bytes (entries are disjoint: no other constant, table
  * or metadata byte shares them). huge_only (during the load): its whole 2 MiB pages, and its
  * ends where that splits no huge page still to be read; the rest at the seal. */
@@ -185,19 +255,25 @@ static void cr_consumed(tfcc_packed_store *s, const void *owner, const void *dat
     } else if (e->bytes >= BIG_BYTES) {
       release_entry(r, i, true);
     }
-    /* ends of large constants that waited for this one to be read */
+    /* ends of large constants, and small constants, that waited for this one to be read */
     if (!r->eager && !r->wipe) {
       const uintptr_t lo = (uintptr_t)e->data, hi = lo + e->bytes;
-      for (size_t j = i; j-- > 0 && (uintptr_t)r->e[j].data + r->e[j].bytes + HUGE_BYTES > lo;)
+      release_small(r, i, NULL);
+      for (size_t j = i; j-- > 0 && (uintptr_t)r->e[j].data + r->e[j].bytes + HUGE_BYTES > lo;) {
         release_ends(r, j);
-      for (size_t j = i + 1; j < r->n && (uintptr_t)r->e[j].data < hi + HUGE_BYTES; j++)
+        release_small(r, j, NULL);
+      }
+      for (size_t j = i + 1; j < r->n && (uintptr_t)r->e[j].data < hi + HUGE_BYTES; j++) {
         release_ends(r, j);
+        release_small(r, j, NULL);
+      }
     }
   }
 }
 
 /* Adds one reader of tensor t (if it is a constant in the region). */
-static void count(tfcc_const_release *r, const tfcc_ir_subgraph *sg, int32_t t, bool keep) {
+static void count(tfcc_const_release *r, const tfcc_ir_subgraph *sg, int32_t t, bool keep,
+                  int32_t node) {
   if (t < 0 || t >= sg->n_tensors) return;
   const tfcc_ir_tensor *x = &sg->tensors[t];
   const uint8_t *d = x->data;
@@ -205,6 +281,7 @@ static void count(tfcc_const_release *r, const tfcc_ir_subgraph *sg, int32_t t, 
   tfcc_cr_entry *e = find(r, d);
   if (!e) return;
   e->readers += keep ? KEEP : 1; /* keep: a reader that never says consumed */
+  if (node > e->last_node) e->last_node = node;
 }
 
 static void add_entry(tfcc_const_release *r, const uint8_t *d, size_t bytes, int32_t readers) {
@@ -212,12 +289,14 @@ static void add_entry(tfcc_const_release *r, const uint8_t *d, size_t bytes, int
   r->e[r->n].data = d;
   r->e[r->n].bytes = bytes;
   r->e[r->n].readers = readers;
+  r->e[r->n].last_node = -1;
   r->n++;
 }
 
 bool tfcc_const_release_init(tfcc_const_release *r, const tfcc_graph *g, const void *region,
                              size_t region_size, bool wipe, tfcc_packed_store *inner) {
   memset(r, 0, sizeof *r);
+  r->progress = -1;
   r->store.get = cr_get;
   r->store.put = cr_put;
   r->store.consumed = cr_consumed;
@@ -247,6 +326,7 @@ bool tfcc_const_release_init(tfcc_const_release *r, const tfcc_graph *g, const v
     if (k && r->e[k - 1].data == r->e[i].data) {
       if (r->e[i].bytes > r->e[k - 1].bytes) r->e[k - 1].bytes = r->e[i].bytes;
       r->e[k - 1].readers += r->e[i].readers;
+      if (r->e[i].last_node > r->e[k - 1].last_node) r->e[k - 1].last_node = r->e[i].last_node;
       continue;
     }
     r->e[k++] = r->e[i];
@@ -269,23 +349,30 @@ bool tfcc_const_release_init(tfcc_const_release *r, const tfcc_graph *g, const v
     for (int32_t i = 0; i < sg->n_nodes; i++) {
       const tfcc_ir_node *nd = &sg->nodes[i];
       if (nd->removed) continue;
-      for (int32_t j = 0; j < nd->n_inputs; j++) count(r, sg, nd->inputs[j], false);
-      for (int32_t j = 0; j < nd->n_intermediates; j++) count(r, sg, nd->intermediates[j], true);
-      for (int32_t j = 0; j < nd->n_outputs; j++) count(r, sg, nd->outputs[j], true);
+      const int32_t at = s == 0 ? i : INT32_MAX; /* other subgraphs are initialised after it */
+      for (int32_t j = 0; j < nd->n_inputs; j++) count(r, sg, nd->inputs[j], false, at);
+      for (int32_t j = 0; j < nd->n_intermediates; j++)
+        count(r, sg, nd->intermediates[j], true, -1);
+      for (int32_t j = 0; j < nd->n_outputs; j++) count(r, sg, nd->outputs[j], true, -1);
     }
-    for (int32_t j = 0; j < sg->n_inputs; j++) count(r, sg, sg->inputs[j], true);
-    for (int32_t j = 0; j < sg->n_outputs; j++) count(r, sg, sg->outputs[j], true);
+    for (int32_t j = 0; j < sg->n_inputs; j++) count(r, sg, sg->inputs[j], true, -1);
+    for (int32_t j = 0; j < sg->n_outputs; j++) count(r, sg, sg->outputs[j], true, -1);
     for (int32_t t = 0; t < sg->n_tensors; t++)
-      if (sg->tensors[t].is_variable || sg->tensors[t].sparsity) count(r, sg, t, true);
+      if (sg->tensors[t].is_variable || sg->tensors[t].sparsity) count(r, sg, t, true, -1);
   }
   for (int32_t k2 = 0; k2 < g->n_signatures; k2++) {
     const tfcc_ir_signature *sig = &g->signatures[k2];
     if (sig->subgraph < 0 || sig->subgraph >= g->n_subgraphs) continue;
     const tfcc_ir_subgraph *sg = &g->subgraphs[sig->subgraph];
-    for (int32_t j = 0; j < sig->n_inputs; j++) count(r, sg, sig->input_tensors[j], true);
-    for (int32_t j = 0; j < sig->n_outputs; j++) count(r, sg, sig->output_tensors[j], true);
+    for (int32_t j = 0; j < sig->n_inputs; j++) count(r, sg, sig->input_tensors[j], true, -1);
+    for (int32_t j = 0; j < sig->n_outputs; j++) count(r, sg, sig->output_tensors[j], true, -1);
   }
   return true;
+}
+
+void tfcc_const_release_prepare(tfcc_const_release *r) {
+  r->preparing = true;
+  r->progress = -1;
 }
 
 void tfcc_const_release_seal(tfcc_const_release *r) {

@@ -38,10 +38,11 @@
 typedef struct tfcc_cr_entry {
   const uint8_t *data;
   size_t bytes;
-  int32_t readers; /* operators still reading it; KEEP and more: never released */
-  bool released;   /* every reader said consumed */
-  bool freed;      /* its pages were given back */
-  bool huge_done;  /* its whole 2 MiB pages [huge_a, huge_b) were given back during the load */
+  int32_t readers;   /* operators still reading it; KEEP and more: never released */
+  int32_t last_node; /* the last node of subgraph 0 reading it (INT32_MAX: another subgraph) */
+  bool released;     /* every reader said consumed */
+  bool freed;        /* its pages were given back */
+  bool huge_done;    /* its whole 2 MiB pages [huge_a, huge_b) were given back during the load */
   bool left_done, right_done; /* and its pages below huge_a, from huge_b */
   uintptr_t huge_a, huge_b;
 } tfcc_cr_entry;
@@ -70,6 +71,8 @@ typedef struct tfcc_const_release {
   bool wipe;  /* zero released bytes before giving the pages back (owned buffers: plaintext) */
   bool eager; /* release every constant as soon as it is consumed (not only the large ones) */
   bool sealed;
+  bool preparing;   /* operator init is over: the first prepare pass runs (in node order) */
+  int32_t progress; /* the last node of that pass whose packing the store was asked for */
   size_t released_bytes;
   /* optional: [a, b) was never touched (a range a warm load did not read from its file):
    * released without a system call, there is nothing to give back */
@@ -85,6 +88,10 @@ typedef struct tfcc_const_release {
  * to inner). */
 bool tfcc_const_release_init(tfcc_const_release *r, const tfcc_graph *g, const void *region,
                              size_t region_size, bool wipe, tfcc_packed_store *inner);
+/* Operator init is over and the first prepare pass (node order) begins: from now on the
+ * constants only nodes before the last one that asked the store for a block read are no
+ * longer taken as still to be read at load (their huge pages may be split). */
+void tfcc_const_release_prepare(tfcc_const_release *r);
 /* The load is over: releases what is left; later consumed calls are ignored (get/put still go
  * to inner). */
 void tfcc_const_release_seal(tfcc_const_release *r);

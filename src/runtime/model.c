@@ -280,6 +280,7 @@ tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t siz
                              store, err);
   if (st != TFCC_OK) return first ? st : tfcc_err_prefix(err, "new weights");
   if (!first && (st = tfcc_weights_check_signature(ref, g, true, err)) != TFCC_OK) return st;
+  if (first && m->crel_on) tfcc_const_release_prepare(&m->crel);
   st = validate_shapes(m, g, first, err);
   return st == TFCC_OK || first ? st : tfcc_err_prefix(err, "new weights");
 }
