@@ -934,6 +934,26 @@ def hybrid_cases():
                 "fused_activation_function": "RELU6"}),
               ("CONV_2D", ["d", "wh", "bh"], ["y"], {"padding": "VALID", "stride_w": 1, "stride_h": 1})],
              ["x"], ["d", "y"]))
+    # ops: the inverted-residual pair of a hybrid MobileNetV2 whose weights stayed float (under
+    # 1024 elements): float 1x1 CONV_2D -> float DEPTHWISE_CONV_2D -> hybrid 1x1 CONV_2D. Each
+    # float node in XNNPACK's order; tfcc's fused EXPAND_DEPTHWISE_CONV_2D (pass
+    # fuse_expand_dwconv) is not, so the pass leaves hybrid models alone in TFLITE mode
+    # (mobilenet_v2_035_96_embedder of tensorflow/examples was 0.107 from LiteRT)
+    name = "hybrid_net_expand_dw_conv"
+    rng = Rng(seed_of(name + "/we"))
+    we = T(F32, [24, 1, 1, 8], const=[f32(rng.uniform(-0.7, 0.7)) for _ in range(24 * 8)])
+    wd = T(F32, [1, 3, 3, 24], const=[f32(rng.uniform(-0.8, 0.8)) for _ in range(9 * 24)])
+    add(Case(name, {"x": act("f32", [1, 11, 10, 8], -1.0, 3.0), "we": we, "be": fbias(name + "e", 24),
+                    "e": T(F32, [1, 11, 10, 24]), "wd": wd, "bd": fbias(name + "d", 24),
+                    "d": T(F32, [1, 6, 5, 24]), "wh": hw(name, [8, 1, 1, 24], 0, True),
+                    "bh": fbias(name, 8), "y": T(F32, [1, 6, 5, 8])},
+             [("CONV_2D", ["x", "we", "be"], ["e"],
+               {"padding": "VALID", "stride_w": 1, "stride_h": 1, "fused_activation_function": "RELU6"}),
+              ("DEPTHWISE_CONV_2D", ["e", "wd", "bd"], ["d"],
+               {"padding": "SAME", "stride_w": 2, "stride_h": 2, "depth_multiplier": 1,
+                "fused_activation_function": "RELU6"}),
+              ("CONV_2D", ["d", "wh", "bh"], ["y"], {"padding": "VALID", "stride_w": 1, "stride_h": 1})],
+             ["x"], ["d", "y"]))
     # ops: a hybrid CONV_2D behind a RESIZE to a size computed from SHAPE, its input declared
     # with shape [] as the converter writes it (the upsampling blocks of converted style-transfer
     # models): XNNPACK's delegate refuses the rank, the builtin kernel runs the convolution

@@ -548,6 +548,10 @@ static void test_reference_mode(void) {
   /* ops: XNNPACK-exact float DEPTHWISE_CONV_2D before a hybrid 1x1 CONV_2D */
   for (int o = 0; o < 2; o++)
     run_exact_case(rt, src, "hybrid_net_dw_f32_conv", 0, "conformance", o);
+  /* ops: float 1x1 CONV_2D -> float DEPTHWISE_CONV_2D -> hybrid CONV_2D: not fused into
+     EXPAND_DEPTHWISE_CONV_2D, each float node in XNNPACK's order */
+  for (int o = 0; o < 2; o++)
+    run_exact_case(rt, src, "hybrid_net_expand_dw_conv", 0, "conformance", o);
   /* ops: XNNPACK's float MEAN before a hybrid CONV_2D */
   for (int o = 0; o < 2; o++) run_exact_case(rt, src, "hybrid_net_mean_conv", 0, "conformance", o);
   /* ops: a hybrid CONV_2D on a tensor TFLite sizes while running: builtin arithmetic */
