@@ -239,6 +239,76 @@ def batch_matmul_cases():
                        [out_for(dt, os_, math.sqrt(k) * 1.15 * 0.72)],
                        {"adj_x": ax, "adj_y": ay}))
 
+    # int16 lhs with int8 rhs ("a16w8", the AI Edge Quantizer's static recipe; zero points 0):
+    # constant rhs per tensor, and a run-time rhs
+    for tag, ls, rs, ax, ay, os_ in shapes:
+        name = "batch_matmul_i16_i8w_%s" % tag
+        rng = Rng(seed_of(name + "/w"))
+        w, _ = weights(rng, "i8", rs, len(rs) - 1, per_channel=False, wmax=1.5)
+        k = ls[-2] if ax else ls[-1]
+        add(single(name, "BATCH_MATMUL", [act("i16", ls, -2.0, 2.0), w],
+                   [out_for("i16", os_, math.sqrt(k) * 1.15 * 0.72)], {"adj_x": ax, "adj_y": ay}))
+    add(single("batch_matmul_i16_i8_runtime_rhs", "BATCH_MATMUL",
+               [act("i16", [2, 3, 6], -2.0, 2.0), T(I8, [2, 6, 4], q=(f32(1.5 / 127), 0))],
+               [out_for("i16", [2, 3, 4], math.sqrt(6) * 1.15 * 0.72)]))
+    # ops: int16 x int8 with the rhs quantized per output column, as the AI Edge Quantizer writes
+    # its einsums: TFLite's kernel takes the tensor's legacy single scale, which the interpreter
+    # leaves 0 for a per-channel tensor, and outputs zeros; the reference is the product with one
+    # multiplier per column (bmm_i16_i8_per_column_reference)
+    for tag, ls, rs, ay in (("pc", [2, 5, 8], [8, 6], False), ("pc_adj_y", [3, 7], [5, 7], True)):
+        name = "batch_matmul_i16_i8w_%s" % tag
+        rng = Rng(seed_of(name + "/w"))
+        w, _ = weights(rng, "i8", rs, len(rs) - (2 if ay else 1), per_channel=True, wmax=1.5)
+        k = ls[-1]
+        case = single(name, "BATCH_MATMUL", [act("i16", ls, -2.0, 2.0), w],
+                      [out_for("i16", ls[:-1] + [rs[-2] if ay else rs[-1]], math.sqrt(k) * 0.6)],
+                      {"adj_y": ay})
+        case.reference = bmm_i16_i8_per_column_reference
+        add(case)
+
+
+def _quantize_multiplier(real):
+    """tflite::QuantizeMultiplier: (Q0.31 multiplier, left shift)."""
+    if real == 0.0:
+        return 0, 0
+    q, shift = math.frexp(real)
+    qf = int(math.floor(abs(q) * (1 << 31) + 0.5)) * (1 if q >= 0 else -1)
+    if qf == 1 << 31:
+        qf //= 2
+        shift += 1
+    if shift < -31:
+        return 0, 0
+    return qf, shift
+
+
+def _mbqm64(x, qm, shift):
+    """tflite::MultiplyByQuantizedMultiplier(int64_t x, ...)."""
+    reduced = (qm + (1 << 15)) >> 16 if qm < 0x7FFF0000 else 0x7FFF
+    total = 15 - shift
+    return (x * reduced + (1 << (total - 1))) >> total
+
+
+def bmm_i16_i8_per_column_reference(case, feeds):
+    """int16 lhs [..., M, K] (2-D rhs [K, N], or [N, K] with adj_y, per-column int8 scales):
+    int64 sums, then column j's multiplier (double in_scale * w_scale[j] / out_scale) through
+    TFLite's int64 MultiplyByQuantizedMultiplier, clamped to int16 (zero points 0)."""
+    t = case.tensors
+    lhs, w, out = t["in0"], t["in1"], t["out0"]
+    adj_y = case.ops[0][3].get("adj_y", False)
+    x = feeds[0][2]
+    k = lhs.shape[-1]
+    n = w.shape[0] if adj_y else w.shape[1]
+    rows = len(x) // k
+    s_in, s_out = lhs.quant()["scale"][0], out.quant()["scale"][0]
+    mults = [_quantize_multiplier(float(s_in) * float(ws) / float(s_out)) for ws in w.quant()["scale"]]
+    res = []
+    for i in range(rows):
+        for j in range(n):
+            acc = sum(x[i * k + p] * w.const[(j * k + p) if adj_y else (p * n + j)] for p in range(k))
+            acc = max(-(1 << 47), min((1 << 47) - 1, acc))
+            res.append(max(-32768, min(32767, _mbqm64(acc, *mults[j]))))
+    return [res]
+
 
 # ---------------------------------------------------------------- pooling
 def pool_cases():
