@@ -7,6 +7,7 @@ zero points at the edges of the quantized ranges.
 cases() returns the list of casekit.Case; make_conformance.py writes them out and
 runs TensorFlow Lite on them."""
 import math
+import struct
 
 import opsc_cases
 import seq_cases
@@ -966,6 +967,33 @@ def hybrid_cases():
         add(single(name, "FULLY_CONNECTED",
                    [act("f32", ishape, -2.0, 3.0), hw(name, [units, ishape[-1]], 0, pc), fbias(name, units)],
                    [T(F32, oshape)], o))
+    # ops: blockwise-quantized int4 weights (QuantizationDetails BlockwiseQuantization, float16
+    # scales per block of block_size along the input axis, symmetric), as the AI Edge converters
+    # write LLM layers: TFLite's default build runs XNNPACK's qd8 x qb4w GEMM
+    # (qwen_fc_blockwise_quantized of google-ai-edge/LiteRT was refused); a block size that is
+    # not a multiple of 32 runs TFLite's builtin EvalBlockwise4Bit (asymmetric per-row input
+    # quantization), which skips the fused activation: no activation in that case
+    for tag, ishape, units, bs, use_bias, actf in [("bs32", [3, 64], 5, 32, True, "NONE"),
+                                                   ("bs32_relu_nobias_rank3", [2, 2, 64], 7, 32, False, "RELU"),
+                                                   ("bs16_builtin", [4, 48], 7, 16, True, "NONE")]:
+        name = "fully_connected_blockwise_i4_%s" % tag
+        rng = Rng(seed_of(name + "/w"))
+        k = ishape[-1]
+        wv = [rng.randint(-8, 7) for _ in range(units * k)]
+        sv = [struct.unpack("<e", struct.pack("<e", 0.5 / 7 * rng.uniform(0.3, 1.0)))[0]
+              for _ in range(units * (k // bs))]
+        tensors = {"x": act("f32", ishape, -2.0, 3.0)}
+        sidx = 2 + (1 if use_bias else 0) + 1  # x, w, [b], y, s
+        tensors["w"] = T(S.INT4, [units, k], q={"blockwise": {"scales": sidx, "block_size": bs}}, const=wv)
+        ins = ["x", "w"]
+        if use_bias:
+            tensors["b"] = fbias(name, units)
+            ins.append("b")
+        tensors["y"] = T(F32, [numel(ishape) // k, units])
+        tensors["s"] = T(S.FLOAT16, [units, k // bs], const=sv)
+        assert list(tensors).index("s") == sidx
+        add(Case(name, tensors, [("FULLY_CONNECTED", ins, ["y"], {"fused_activation_function": actf})],
+                 ["x"], ["y"]))
     # BATCH_MATMUL with a constant int8 rhs: TFLite runs it as a FULLY_CONNECTED
     for tag, lshape, rshape, pc, asym, adj_y in [
             ("pt", [2, 3, 8], [8, 5], False, False, False),
