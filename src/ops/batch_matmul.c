@@ -75,7 +75,8 @@ static tfcc_status bmm_init(tfcc_init_ctx *ctx) {
       p->q.act_min = q.act_min;
       p->q.act_max = q.act_max;
       int32_t max_shift = q.shift[0];
-      for (int32_t c = 1; c < q.n_mult; c++) max_shift = q.shift[c] > max_shift ? q.shift[c] : max_shift;
+      for (int32_t c = 1; c < q.n_mult; c++)
+        max_shift = q.shift[c] > max_shift ? q.shift[c] : max_shift;
       if (per_col) { /* the arrays move to p */
         p->n_col = q.n_mult;
         p->col_mult = q.mult;

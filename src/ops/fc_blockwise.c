@@ -45,10 +45,11 @@ tfcc_status tfcc_fc_blockwise_init(const tfcc_init_ctx *ctx, int32_t act, tfcc_f
                         "a row",
                         (int)bs, (int)accum);
   if (w->block_zero_points >= 0)
-    return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
-                        "blockwise quantization with zero points (tensor %d) unsupported (symmetric "
-                        "blocks only, zero_points -1)",
-                        (int)w->block_zero_points);
+    return tfcc_err_set(
+        ctx->err, TFCC_ERR_UNSUPPORTED,
+        "blockwise quantization with zero points (tensor %d) unsupported (symmetric "
+        "blocks only, zero_points -1)",
+        (int)w->block_zero_points);
   const int32_t si = w->block_scales, nb = accum / bs;
   if (si < 0 || si >= ctx->sg->n_tensors)
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
@@ -88,8 +89,8 @@ tfcc_status tfcc_fc_blockwise_prepare(tfcc_op_ctx *ctx, const tfcc_fc_blockwise 
                                       int32_t accum) {
   const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
   if (units != b->units || accum != b->accum)
-    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "weights [%d, %d], expected [%d, %d]",
-                        (int)units, (int)accum, (int)b->units, (int)b->accum);
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "weights [%d, %d], expected [%d, %d]", (int)units,
+                        (int)accum, (int)b->units, (int)b->accum);
   if (ctx->out[0]->dtype != TFCC_FLOAT32)
     return tfcc_err_set(ctx->err, TFCC_ERR_DTYPE, "output %s, expected float32",
                         tfcc_dtype_name(ctx->out[0]->dtype));

@@ -27,7 +27,7 @@ typedef struct fc_params {
   tfcc_bf16_fast bf16;      /* float32 at precision bf16: weights packed for the bf16 GEMM */
   tfcc_q8_fcs_packed small; /* int8/uint8 tiny layers: packed at init (q8-fc-small) */
   tfcc_dtype small_dtype;
-  tfcc_hybrid *hyb; /* float32 input with int8 weights (ops/hybrid.h), else NULL */
+  tfcc_hybrid *hyb;      /* float32 input with int8 weights (ops/hybrid.h), else NULL */
   tfcc_fc_blockwise *bw; /* float32 input, blockwise-quantized weights (ops/fc_blockwise.h) */
   /* int8 with run-time weights in TFLite's default arithmetic: XNNPACK does not take the node
    * and TFLite's builtin kernel requantizes through ruy, with one rounding (issue 15: tfcc was
@@ -264,9 +264,9 @@ static tfcc_status fc_prepare(tfcc_op_ctx *ctx) {
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
                         "FULLY_CONNECTED needs input, weights and one output");
   const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
-  tfcc_status st = p->hyb || p->bw ? TFCC_OK
-                                    : tfcc_conv_check_types(ctx->in[0], ctx->in[1], bias,
-                                                            ctx->out[0], ctx->err);
+  tfcc_status st = p->hyb || p->bw
+                       ? TFCC_OK
+                       : tfcc_conv_check_types(ctx->in[0], ctx->in[1], bias, ctx->out[0], ctx->err);
   if (st != TFCC_OK) return st;
   tfcc_fc_dims d = {0, 0, 0};
   int32_t orank = 0, od[TFCC_MAX_RANK] = {0};

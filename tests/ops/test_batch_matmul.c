@@ -170,6 +170,7 @@ int main(void) {
   c.in[0].dtype = c.out.dtype = TFCC_INT8;
   tt_q(&c.in[0], 0.01f, 0);
   tt_q(&c.out, 0.1f, 0);
-  tt_expect_fail(&c, false, "per-channel filter quantization (2 scales) with int8 input unsupported");
+  tt_expect_fail(&c, false,
+                 "per-channel filter quantization (2 scales) with int8 input unsupported");
   return tfcc_test_finish("batch_matmul");
 }
