@@ -223,6 +223,16 @@ def fully_connected_cases():
     add(single(name, "FULLY_CONNECTED", [x, w, b], [out_for("i8", [2, 5], 1.0)], {}))
 
 
+def zero_size_constant_cases():
+    # ops: RESHAPE to a scalar whose new shape is a constant of no elements with an empty data
+    # vector, as the MLIR converter writes it (tfl_zero_size_constant of google-ai-edge/LiteRT
+    # was refused: "not constant ... not produced")
+    add(single("reshape_empty_const_shape_to_scalar", "RESHAPE",
+               [T(F32, [1, 1, 1]), T(I32, [0], const=[])], [T(F32, [])]))
+    add(single("reshape_i32_empty_const_shape_to_scalar", "RESHAPE",
+               [T(I32, [1], lo=-50, hi=50), T(I32, [0], const=[])], [T(I32, [])]))
+
+
 def batch_matmul_cases():
     # (tag, lhs shape, rhs shape, adj_x, adj_y, out shape)
     shapes = [
@@ -1385,7 +1395,7 @@ def opsa_cases():
 def cases():
     if not _CASES:
         for gen in (conv_cases, depthwise_cases, transpose_conv_cases, fully_connected_cases,
-                    batch_matmul_cases, pool_cases, binary_cases, compare_cases, unary_cases,
+                    batch_matmul_cases, zero_size_constant_cases, pool_cases, binary_cases, compare_cases, unary_cases,
                     normalization_cases, conversion_cases, reduce_cases, shape_cases,
                     detection_cases, nms_cases, fft_cases, hybrid_cases, simple_ops_cases,
                     opsa_cases):

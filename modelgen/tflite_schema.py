@@ -455,7 +455,9 @@ def serialize(model):
         tensor_buffer.append(tb)
     buffer_offs = []
     for data in buffer_data:
-        d = b.create_byte_vector(data, alignment=16) if data else None
+        # ops: an empty constant (a zero-size tensor) keeps an empty data vector, as converters
+        # write it; buffer 0 has none
+        d = b.create_byte_vector(data, alignment=16) if data is not None else None
         b.start_table()
         b.add_offset(0, d)
         buffer_offs.append(b.end_table())

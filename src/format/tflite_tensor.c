@@ -406,7 +406,17 @@ static tfcc_status unpack_packed(tfcc_ir_tensor *x, tfl_ctx *c, const tfl_buffer
 
 static tfcc_status attach_data(tfl_ctx *c, int32_t ti, tfcc_ir_tensor *x, uint64_t sparse_values) {
   tfl_buffer *b = &c->buffers[x->buffer];
-  if (!b->data) return TFCC_OK; /* not constant */
+  if (!b->data) {
+    /* ops: a tensor of no elements whose buffer has an empty data vector is a constant of no
+     * bytes (converters write RESHAPE's new shape [] so); TFLite's verifier counts it as
+     * constant too. Anything else without bytes is not constant. */
+    if (b->empty && x->buffer > 0 && !x->is_variable && !x->sparsity &&
+        tfcc_shape_elements(x->rank, x->dims) == 0) {
+      x->data = c->file;
+      x->data_bytes = 0;
+    }
+    return TFCC_OK;
+  }
   if (x->is_variable)
     return tfcc_err_set(c->err, TFCC_ERR_UNSUPPORTED,
                         "tensor %d (%s): variable tensor with a constant buffer %u (TFLite does "
