@@ -105,7 +105,40 @@ def one(op, ins, outs, opts=None):
     return single("hostile", op, ins, outs, opts).build()[0]
 
 
+def blockwise_fc(block_size=32, scales_shape=(4, 2), scales_index=3, zero_points=-1, wdtype=S.INT4,
+                 op="FULLY_CONNECTED"):
+    """ops: FULLY_CONNECTED (or op, e.g. BATCH_MATMUL) with float input and blockwise-quantized
+    weights [4, 64]."""
+    m = S.Model(description="hostile blockwise FULLY_CONNECTED")
+    x = m.add_tensor("x", F32, [1, 64])
+    q = {"blockwise": {"scales": scales_index, "zero_points": zero_points, "block_size": block_size}}
+    w = m.add_tensor("w", wdtype, [4, 64], data=S.pack(wdtype, [1] * 256), quant=q)
+    y = m.add_tensor("y", F32, [1, 4])
+    n = scales_shape[0] * scales_shape[1]
+    m.add_tensor("s", S.FLOAT16, list(scales_shape), data=S.pack(S.FLOAT16, [0.01] * n))
+    if op == "FULLY_CONNECTED":
+        m.add_op(op, [x, w, -1], [y], {})
+    else:
+        m.add_op(op, [x, w], [y], {"adj_y": True})
+    m.inputs, m.outputs = [x], [y]
+    return S.serialize(m)
+
+
 MODELS = [
+    ("fc_blockwise_block_size", lambda: blockwise_fc(block_size=48),
+     "block size 48 does not divide the 64 weights of a row"),
+    ("fc_blockwise_scales_shape", lambda: blockwise_fc(scales_shape=(2, 4)),
+     "scales tensor 3 (s) must be constant float16 or float32 [4, 2]"),
+    ("fc_blockwise_scales_index", lambda: blockwise_fc(scales_index=9),
+     "scales tensor 9 out of range (4 tensors)"),
+    ("fc_blockwise_zero_points", lambda: blockwise_fc(zero_points=0),
+     "blockwise quantization with zero points (tensor 0) unsupported"),
+    ("fc_blockwise_block_size_0", lambda: blockwise_fc(block_size=0),
+     "blockwise quantization without details or with block size 0"),
+    ("fc_blockwise_int8_weights", lambda: blockwise_fc(wdtype=S.INT8),
+     "blockwise-quantized weights tensor 1 (w) is int8 (TFLite's kernels take int4 only)"),
+    ("bmm_blockwise_rhs", lambda: blockwise_fc(op="BATCH_MATMUL"),
+     "input 1 is tensor 1 (w) with blockwise quantization, which runs only as FULLY_CONNECTED weights"),
     ("composite_recursive", lambda: composite(0), "recursive subgraph calls"),
     ("composite_out_of_range", lambda: composite(7), "decomposition_subgraph_index 7 is out of range"),
     ("stablehlo_add_shapes", lambda: one("STABLEHLO_ADD", [T(F32, [2, 3]), T(F32, [3, 2])], [T(F32, [2, 3])]),

@@ -7,6 +7,7 @@ zero points at the edges of the quantized ranges.
 cases() returns the list of casekit.Case; make_conformance.py writes them out and
 runs TensorFlow Lite on them."""
 import math
+import struct
 
 import opsc_cases
 import seq_cases
@@ -222,6 +223,16 @@ def fully_connected_cases():
     add(single(name, "FULLY_CONNECTED", [x, w, b], [out_for("i8", [2, 5], 1.0)], {}))
 
 
+def zero_size_constant_cases():
+    # ops: RESHAPE to a scalar whose new shape is a constant of no elements with an empty data
+    # vector, as the MLIR converter writes it (tfl_zero_size_constant of google-ai-edge/LiteRT
+    # was refused: "not constant ... not produced")
+    add(single("reshape_empty_const_shape_to_scalar", "RESHAPE",
+               [T(F32, [1, 1, 1]), T(I32, [0], const=[])], [T(F32, [])]))
+    add(single("reshape_i32_empty_const_shape_to_scalar", "RESHAPE",
+               [T(I32, [1], lo=-50, hi=50), T(I32, [0], const=[])], [T(I32, [])]))
+
+
 def batch_matmul_cases():
     # (tag, lhs shape, rhs shape, adj_x, adj_y, out shape)
     shapes = [
@@ -238,6 +249,76 @@ def batch_matmul_cases():
                        [act(dt, ls, -2.0, 2.0), act(dt, rs, -1.0, 1.5)],
                        [out_for(dt, os_, math.sqrt(k) * 1.15 * 0.72)],
                        {"adj_x": ax, "adj_y": ay}))
+
+    # int16 lhs with int8 rhs ("a16w8", the AI Edge Quantizer's static recipe; zero points 0):
+    # constant rhs per tensor, and a run-time rhs
+    for tag, ls, rs, ax, ay, os_ in shapes:
+        name = "batch_matmul_i16_i8w_%s" % tag
+        rng = Rng(seed_of(name + "/w"))
+        w, _ = weights(rng, "i8", rs, len(rs) - 1, per_channel=False, wmax=1.5)
+        k = ls[-2] if ax else ls[-1]
+        add(single(name, "BATCH_MATMUL", [act("i16", ls, -2.0, 2.0), w],
+                   [out_for("i16", os_, math.sqrt(k) * 1.15 * 0.72)], {"adj_x": ax, "adj_y": ay}))
+    add(single("batch_matmul_i16_i8_runtime_rhs", "BATCH_MATMUL",
+               [act("i16", [2, 3, 6], -2.0, 2.0), T(I8, [2, 6, 4], q=(f32(1.5 / 127), 0))],
+               [out_for("i16", [2, 3, 4], math.sqrt(6) * 1.15 * 0.72)]))
+    # ops: int16 x int8 with the rhs quantized per output column, as the AI Edge Quantizer writes
+    # its einsums: TFLite's kernel takes the tensor's legacy single scale, which the interpreter
+    # leaves 0 for a per-channel tensor, and outputs zeros; the reference is the product with one
+    # multiplier per column (bmm_i16_i8_per_column_reference)
+    for tag, ls, rs, ay in (("pc", [2, 5, 8], [8, 6], False), ("pc_adj_y", [3, 7], [5, 7], True)):
+        name = "batch_matmul_i16_i8w_%s" % tag
+        rng = Rng(seed_of(name + "/w"))
+        w, _ = weights(rng, "i8", rs, len(rs) - (2 if ay else 1), per_channel=True, wmax=1.5)
+        k = ls[-1]
+        case = single(name, "BATCH_MATMUL", [act("i16", ls, -2.0, 2.0), w],
+                      [out_for("i16", ls[:-1] + [rs[-2] if ay else rs[-1]], math.sqrt(k) * 0.6)],
+                      {"adj_y": ay})
+        case.reference = bmm_i16_i8_per_column_reference
+        add(case)
+
+
+def _quantize_multiplier(real):
+    """tflite::QuantizeMultiplier: (Q0.31 multiplier, left shift)."""
+    if real == 0.0:
+        return 0, 0
+    q, shift = math.frexp(real)
+    qf = int(math.floor(abs(q) * (1 << 31) + 0.5)) * (1 if q >= 0 else -1)
+    if qf == 1 << 31:
+        qf //= 2
+        shift += 1
+    if shift < -31:
+        return 0, 0
+    return qf, shift
+
+
+def _mbqm64(x, qm, shift):
+    """tflite::MultiplyByQuantizedMultiplier(int64_t x, ...)."""
+    reduced = (qm + (1 << 15)) >> 16 if qm < 0x7FFF0000 else 0x7FFF
+    total = 15 - shift
+    return (x * reduced + (1 << (total - 1))) >> total
+
+
+def bmm_i16_i8_per_column_reference(case, feeds):
+    """int16 lhs [..., M, K] (2-D rhs [K, N], or [N, K] with adj_y, per-column int8 scales):
+    int64 sums, then column j's multiplier (double in_scale * w_scale[j] / out_scale) through
+    TFLite's int64 MultiplyByQuantizedMultiplier, clamped to int16 (zero points 0)."""
+    t = case.tensors
+    lhs, w, out = t["in0"], t["in1"], t["out0"]
+    adj_y = case.ops[0][3].get("adj_y", False)
+    x = feeds[0][2]
+    k = lhs.shape[-1]
+    n = w.shape[0] if adj_y else w.shape[1]
+    rows = len(x) // k
+    s_in, s_out = lhs.quant()["scale"][0], out.quant()["scale"][0]
+    mults = [_quantize_multiplier(float(s_in) * float(ws) / float(s_out)) for ws in w.quant()["scale"]]
+    res = []
+    for i in range(rows):
+        for j in range(n):
+            acc = sum(x[i * k + p] * w.const[(j * k + p) if adj_y else (p * n + j)] for p in range(k))
+            acc = max(-(1 << 47), min((1 << 47) - 1, acc))
+            res.append(max(-32768, min(32767, _mbqm64(acc, *mults[j]))))
+    return [res]
 
 
 # ---------------------------------------------------------------- pooling
@@ -896,6 +977,33 @@ def hybrid_cases():
         add(single(name, "FULLY_CONNECTED",
                    [act("f32", ishape, -2.0, 3.0), hw(name, [units, ishape[-1]], 0, pc), fbias(name, units)],
                    [T(F32, oshape)], o))
+    # ops: blockwise-quantized int4 weights (QuantizationDetails BlockwiseQuantization, float16
+    # scales per block of block_size along the input axis, symmetric), as the AI Edge converters
+    # write LLM layers: TFLite's default build runs XNNPACK's qd8 x qb4w GEMM
+    # (qwen_fc_blockwise_quantized of google-ai-edge/LiteRT was refused); a block size that is
+    # not a multiple of 32 runs TFLite's builtin EvalBlockwise4Bit (asymmetric per-row input
+    # quantization), which skips the fused activation: no activation in that case
+    for tag, ishape, units, bs, use_bias, actf in [("bs32", [3, 64], 5, 32, True, "NONE"),
+                                                   ("bs32_relu_nobias_rank3", [2, 2, 64], 7, 32, False, "RELU"),
+                                                   ("bs16_builtin", [4, 48], 7, 16, True, "NONE")]:
+        name = "fully_connected_blockwise_i4_%s" % tag
+        rng = Rng(seed_of(name + "/w"))
+        k = ishape[-1]
+        wv = [rng.randint(-8, 7) for _ in range(units * k)]
+        sv = [struct.unpack("<e", struct.pack("<e", 0.5 / 7 * rng.uniform(0.3, 1.0)))[0]
+              for _ in range(units * (k // bs))]
+        tensors = {"x": act("f32", ishape, -2.0, 3.0)}
+        sidx = 2 + (1 if use_bias else 0) + 1  # x, w, [b], y, s
+        tensors["w"] = T(S.INT4, [units, k], q={"blockwise": {"scales": sidx, "block_size": bs}}, const=wv)
+        ins = ["x", "w"]
+        if use_bias:
+            tensors["b"] = fbias(name, units)
+            ins.append("b")
+        tensors["y"] = T(F32, [numel(ishape) // k, units])
+        tensors["s"] = T(S.FLOAT16, [units, k // bs], const=sv)
+        assert list(tensors).index("s") == sidx
+        add(Case(name, tensors, [("FULLY_CONNECTED", ins, ["y"], {"fused_activation_function": actf})],
+                 ["x"], ["y"]))
     # BATCH_MATMUL with a constant int8 rhs: TFLite runs it as a FULLY_CONNECTED
     for tag, lshape, rshape, pc, asym, adj_y in [
             ("pt", [2, 3, 8], [8, 5], False, False, False),
@@ -931,6 +1039,26 @@ def hybrid_cases():
                     "y": T(F32, [1, 9, 10, 8])},
              [("DEPTHWISE_CONV_2D", ["x", "wd", "bd"], ["d"],
                {"padding": "SAME", "stride_w": 1, "stride_h": 1, "depth_multiplier": 1,
+                "fused_activation_function": "RELU6"}),
+              ("CONV_2D", ["d", "wh", "bh"], ["y"], {"padding": "VALID", "stride_w": 1, "stride_h": 1})],
+             ["x"], ["d", "y"]))
+    # ops: the inverted-residual pair of a hybrid MobileNetV2 whose weights stayed float (under
+    # 1024 elements): float 1x1 CONV_2D -> float DEPTHWISE_CONV_2D -> hybrid 1x1 CONV_2D. Each
+    # float node in XNNPACK's order; tfcc's fused EXPAND_DEPTHWISE_CONV_2D (pass
+    # fuse_expand_dwconv) is not, so the pass leaves hybrid models alone in TFLITE mode
+    # (mobilenet_v2_035_96_embedder of tensorflow/examples was 0.107 from LiteRT)
+    name = "hybrid_net_expand_dw_conv"
+    rng = Rng(seed_of(name + "/we"))
+    we = T(F32, [24, 1, 1, 8], const=[f32(rng.uniform(-0.7, 0.7)) for _ in range(24 * 8)])
+    wd = T(F32, [1, 3, 3, 24], const=[f32(rng.uniform(-0.8, 0.8)) for _ in range(9 * 24)])
+    add(Case(name, {"x": act("f32", [1, 11, 10, 8], -1.0, 3.0), "we": we, "be": fbias(name + "e", 24),
+                    "e": T(F32, [1, 11, 10, 24]), "wd": wd, "bd": fbias(name + "d", 24),
+                    "d": T(F32, [1, 6, 5, 24]), "wh": hw(name, [8, 1, 1, 24], 0, True),
+                    "bh": fbias(name, 8), "y": T(F32, [1, 6, 5, 8])},
+             [("CONV_2D", ["x", "we", "be"], ["e"],
+               {"padding": "VALID", "stride_w": 1, "stride_h": 1, "fused_activation_function": "RELU6"}),
+              ("DEPTHWISE_CONV_2D", ["e", "wd", "bd"], ["d"],
+               {"padding": "SAME", "stride_w": 2, "stride_h": 2, "depth_multiplier": 1,
                 "fused_activation_function": "RELU6"}),
               ("CONV_2D", ["d", "wh", "bh"], ["y"], {"padding": "VALID", "stride_w": 1, "stride_h": 1})],
              ["x"], ["d", "y"]))
@@ -1267,7 +1395,7 @@ def opsa_cases():
 def cases():
     if not _CASES:
         for gen in (conv_cases, depthwise_cases, transpose_conv_cases, fully_connected_cases,
-                    batch_matmul_cases, pool_cases, binary_cases, compare_cases, unary_cases,
+                    batch_matmul_cases, zero_size_constant_cases, pool_cases, binary_cases, compare_cases, unary_cases,
                     normalization_cases, conversion_cases, reduce_cases, shape_cases,
                     detection_cases, nms_cases, fft_cases, hybrid_cases, simple_ops_cases,
                     opsa_cases):

@@ -307,7 +307,8 @@ OP_OPTIONS = {
 # ---------------------------------------------------------------- model description
 class Tensor:
     """One tensor of the subgraph. data: bytes for constants (None otherwise).
-    quant: None or dict(scale=[...], zero_point=[...], quantized_dimension=int)."""
+    quant: None or dict(scale=[...], zero_point=[...], quantized_dimension=int), or
+    dict(blockwise=dict(scales=tensor index, zero_points=-1, block_size=int))."""
 
     def __init__(self, name, dtype, shape, data=None, quant=None, is_variable=False,
                  shape_signature=None):
@@ -411,6 +412,14 @@ def _size(kind):
 
 
 def _quant_table(b, q):
+    blockwise = None
+    if "blockwise" in q:  # ops: QuantizationDetails BlockwiseQuantization (scales, zero_points, block_size)
+        bw = q["blockwise"]
+        b.start_table()
+        b.add_scalar(0, "i", int(bw["scales"]))
+        b.add_scalar(1, "i", int(bw.get("zero_points", -1)))
+        b.add_scalar(2, "i", int(bw["block_size"]))
+        blockwise = b.end_table()
     scale = b.create_scalar_vector("f", q["scale"]) if "scale" in q else None
     zp = b.create_scalar_vector("q", q["zero_point"]) if "zero_point" in q else None
     mn = b.create_scalar_vector("f", q["min"]) if "min" in q else None
@@ -420,6 +429,9 @@ def _quant_table(b, q):
     b.add_offset(1, mx)
     b.add_offset(2, scale)
     b.add_offset(3, zp)
+    if blockwise is not None:
+        b.add_scalar(4, "B", 2)
+        b.add_offset(5, blockwise)
     b.add_scalar(6, "i", int(q.get("quantized_dimension", 0)), default=0)
     return b.end_table()
 
@@ -443,7 +455,9 @@ def serialize(model):
         tensor_buffer.append(tb)
     buffer_offs = []
     for data in buffer_data:
-        d = b.create_byte_vector(data, alignment=16) if data else None
+        # ops: an empty constant (a zero-size tensor) keeps an empty data vector, as converters
+        # write it; buffer 0 has none
+        d = b.create_byte_vector(data, alignment=16) if data is not None else None
         b.start_table()
         b.add_offset(0, d)
         buffer_offs.append(b.end_table())

@@ -43,7 +43,8 @@ static const char k_usage[] =
     "  -h, --help                  this text\n"
     "\n"
     "Each file's dtype and shape must equal the input's; dimensions that are -1 in the\n"
-    "input's shape signature are resized to the file's. Outputs whose shape depends on data\n"
+    "input's shape signature are resized to the file's (a model without inputs runs\n"
+    "without -i). Outputs whose shape depends on data\n"
     "known only while running (dynamic) are written at the shape that run produced, and\n"
     "marked (dynamic).\n";
 
@@ -177,6 +178,9 @@ static int run_model(run_state *r, const char *model_path, const char **specs, i
                      tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));
   if (timeout_ms > 0) tfcc_session_set_run_timeout(r->session, (uint64_t)timeout_ms * 1000u);
   int n_in = tfcc_session_input_count(r->session);
+  if (!n_specs && n_in > 0)
+    return cli_error(CMD, CLI_EXIT_USAGE, "no input given (-i FILE.npy); the model has %d input%s",
+                     n_in, n_in == 1 ? "" : "s");
   if (n_in > MAX_SPECS)
     return cli_error(CMD, CLI_EXIT_FAIL, "model has %d inputs (at most %d supported)", n_in,
                      MAX_SPECS);
@@ -357,7 +361,10 @@ int cmd_run(int argc, char **argv) {
     }
   }
   if (!model) return cli_error(CMD, CLI_EXIT_USAGE, "missing MODEL (see 'tfcc run --help')");
-  if (!n_specs) return cli_error(CMD, CLI_EXIT_USAGE, "no input given (-i FILE.npy)");
+  struct stat mst;
+  /* a model without inputs runs without -i (run_model refuses -i-less runs of other models) */
+  if (!n_specs && stat(model, &mst) != 0)
+    return cli_error(CMD, CLI_EXIT_USAGE, "no input given (-i FILE.npy)");
   if (!out_dir) return cli_error(CMD, CLI_EXIT_USAGE, "no output directory given (-o DIR)");
   run_state r;
   memset(&r, 0, sizeof r);

@@ -15,6 +15,7 @@ typedef struct tfl_buffer {
   const uint8_t *data; /* inside the file, or NULL if empty */
   size_t size;
   void *aligned; /* graph-owned 16-byte-aligned copy, made on first misaligned use */
+  bool empty;    /* a data vector of 0 bytes (a zero-size constant's buffer) */
 } tfl_buffer;
 
 typedef struct tfl_opcode {

@@ -92,6 +92,8 @@ static tfcc_status read_buffers(tfl_ctx *c) {
     } else if (has_data && data.count) {
       b->data = data.data;
       b->size = data.count;
+    } else {
+      b->empty = has_data;
     }
   }
   return TFCC_OK;

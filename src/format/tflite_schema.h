@@ -58,6 +58,10 @@ enum tfl_quant_field {
   TFL_QUANT_QUANTIZED_DIMENSION = 6
 };
 
+/* QuantizationDetails union member BlockwiseQuantization (type 2) */
+enum { TFL_QUANT_DETAILS_BLOCKWISE = 2 };
+enum { TFL_BLOCKWISE_SCALES = 0, TFL_BLOCKWISE_ZERO_POINTS = 1, TFL_BLOCKWISE_BLOCK_SIZE = 2 };
+
 enum tfl_sparsity_field {
   TFL_SPARSITY_TRAVERSAL_ORDER = 0,
   TFL_SPARSITY_BLOCK_MAP = 1,

@@ -148,6 +148,39 @@ static tfcc_status check_packed_fc_weights(tfl_ctx *c, const tfcc_fb_table *t,
   return TFCC_OK;
 }
 
+/* ops: blockwise quantization (QuantizationDetails BlockwiseQuantization) is run only on int4
+ * FULLY_CONNECTED weights (ops/fc_blockwise.h), as TFLite's kernels do; any other reader of such
+ * a tensor would see int8 values without scales. */
+static tfcc_status check_blockwise_uses(tfl_ctx *c, const tfcc_fb_table *t,
+                                        const tfcc_fb_vec *tensors, int32_t si,
+                                        const tfcc_ir_subgraph *sg) {
+  for (int32_t i = 0; i < sg->n_nodes; i++) {
+    const tfcc_ir_node *node = &sg->nodes[i];
+    const char *name = node->custom_code ? node->custom_code : tfcc_builtin_name(node->builtin);
+    for (int32_t k = 0; k < node->n_inputs; k++) {
+      const int32_t ti = node->inputs[k];
+      if (ti < 0 || sg->tensors[ti].block_size <= 0) continue;
+      if (node->builtin != TFCC_OP_FULLY_CONNECTED || k != 1)
+        return tfcc_err_set(c->err, TFCC_ERR_UNSUPPORTED,
+                            "subgraph %d: operator %d (%s): input %d is tensor %d (%s) with "
+                            "blockwise quantization, which runs only as FULLY_CONNECTED weights",
+                            (int)si, (int)i, name, (int)k, (int)ti, sg->tensors[ti].name);
+      tfcc_fb_table tt;
+      int8_t type;
+      tfcc_status st = tfcc_fbv_vec_table(t, tensors, (uint32_t)ti, &tt, c->err);
+      if (st == TFCC_OK) st = tfcc_fbv_i8(&tt, TFL_TENSOR_TYPE, 0, &type, c->err);
+      if (st != TFCC_OK) return tfcc_err_prefix(c->err, "subgraph %d: tensor %d", (int)si, (int)ti);
+      if (type != TFCC_INT4)
+        return tfcc_err_set(c->err, TFCC_ERR_UNSUPPORTED,
+                            "subgraph %d: operator %d (FULLY_CONNECTED): blockwise-quantized "
+                            "weights tensor %d (%s) is %s (TFLite's kernels take int4 only)",
+                            (int)si, (int)i, (int)ti, sg->tensors[ti].name,
+                            tfcc_dtype_name((tfcc_dtype)type));
+    }
+  }
+  return TFCC_OK;
+}
+
 tfcc_status tfl_read_subgraph(tfl_ctx *c, const tfcc_fb_table *t, int32_t si,
                               tfcc_ir_subgraph *sg) {
   tfcc_fb_vec tensors, ops;
@@ -192,6 +225,8 @@ tfcc_status tfl_read_subgraph(tfl_ctx *c, const tfcc_fb_table *t, int32_t si,
     if (st != TFCC_OK) return si ? tfcc_err_prefix(c->err, "subgraph %d", (int)si) : st;
   }
   st = check_packed_fc_weights(c, t, &tensors, si, sg);
+  if (st != TFCC_OK) return st;
+  st = check_blockwise_uses(c, t, &tensors, si, sg);
   if (st != TFCC_OK) return st;
   st = tfl_check_dataflow(c, sg);
   if (st != TFCC_OK && si) return tfcc_err_prefix(c->err, "subgraph %d", (int)si);

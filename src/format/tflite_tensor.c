@@ -101,6 +101,25 @@ static tfcc_status read_quant(tfl_ctx *c, const tfcc_fb_table *t, int32_t ti, tf
   }
   if (st != TFCC_OK)
     return tfcc_err_prefix(c->err, "tensor %d (%s): quantization", (int)ti, x->name);
+  x->block_size = 0;
+  x->block_scales = x->block_zero_points = -1;
+  if (q.buf && details_type == TFL_QUANT_DETAILS_BLOCKWISE) { /* checked by the operator */
+    tfcc_fb_table d;
+    int32_t bs = 0, sc = -1, z = -1;
+    if ((st = tfcc_fbv_subtable(&q, TFL_QUANT_DETAILS, &d, c->err)) == TFCC_OK && d.buf &&
+        (st = tfcc_fbv_i32(&d, TFL_BLOCKWISE_SCALES, 0, &sc, c->err)) == TFCC_OK &&
+        (st = tfcc_fbv_i32(&d, TFL_BLOCKWISE_ZERO_POINTS, 0, &z, c->err)) == TFCC_OK)
+      st = tfcc_fbv_i32(&d, TFL_BLOCKWISE_BLOCK_SIZE, 0, &bs, c->err);
+    if (st != TFCC_OK)
+      return tfcc_err_prefix(c->err, "tensor %d (%s): blockwise quantization", (int)ti, x->name);
+    if (!d.buf || bs <= 0)
+      return TENSOR_ERR(c, ti, x, "blockwise quantization without details or with block size %d",
+                        (int)bs);
+    x->block_size = bs;
+    x->block_scales = sc;
+    x->block_zero_points = z;
+    return TFCC_OK;
+  }
   /* As TFLite's ParseQuantization: no scales means not quantized (zero points ignored);
    * custom quantization (details) is not affine quantization. */
   if (!q.buf || scale.count == 0 || details_type != 0) return TFCC_OK;
@@ -387,7 +406,17 @@ static tfcc_status unpack_packed(tfcc_ir_tensor *x, tfl_ctx *c, const tfl_buffer
 
 static tfcc_status attach_data(tfl_ctx *c, int32_t ti, tfcc_ir_tensor *x, uint64_t sparse_values) {
   tfl_buffer *b = &c->buffers[x->buffer];
-  if (!b->data) return TFCC_OK; /* not constant */
+  if (!b->data) {
+    /* ops: a tensor of no elements whose buffer has an empty data vector is a constant of no
+     * bytes (converters write RESHAPE's new shape [] so); TFLite's verifier counts it as
+     * constant too. Anything else without bytes is not constant. */
+    if (b->empty && x->buffer > 0 && !x->is_variable && !x->sparsity &&
+        tfcc_shape_elements(x->rank, x->dims) == 0) {
+      x->data = c->file;
+      x->data_bytes = 0;
+    }
+    return TFCC_OK;
+  }
   if (x->is_variable)
     return tfcc_err_set(c->err, TFCC_ERR_UNSUPPORTED,
                         "tensor %d (%s): variable tensor with a constant buffer %u (TFLite does "

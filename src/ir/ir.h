@@ -40,6 +40,10 @@ typedef struct tfcc_ir_tensor {
   uint32_t buffer;               /* buffer index in the file (0 = none) */
   bool is_variable;              /* stateful: persistent per session, zero at start */
   const tfcc_sparsity *sparsity; /* non-NULL: data is the sparse encoding */
+  /* Blockwise quantization (QuantizationDetails BlockwiseQuantization; quant.count is then 0):
+   * block_size > 0 values along the last axis share one scale of tensor block_scales (dims
+   * [..., last / block_size]); block_zero_points is a tensor index or -1. block_size 0: none. */
+  int32_t block_size, block_scales, block_zero_points;
 } tfcc_ir_tensor;
 
 typedef struct tfcc_ir_node {

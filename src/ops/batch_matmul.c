@@ -1,8 +1,12 @@
 /* BATCH_MATMUL: inputs (lhs, rhs), options BatchMatMulOptions (adj_x, adj_y,
- * asymmetric_quantize_inputs). float32, int8 and int16 (zero points 0) with per-tensor
- * quantization; the multiplier is GetQuantizedConvolutionMultipler's (float product of the
- * input scales widened to double). Hybrid (float32 lhs, constant int8 rhs) runs in
- * ops/hybrid.c as the FULLY_CONNECTED TFLite makes of it. */
+ * asymmetric_quantize_inputs). float32, int8, int16 (zero points 0) and int16 lhs with int8 rhs
+ * ("a16w8", zero points 0) with per-tensor quantization; the multiplier is
+ * GetQuantizedConvolutionMultipler's (float product of the input scales widened to double).
+ * int16 x int8 with an rhs quantized per output column (quantized_dimension = the N axis) takes
+ * one multiplier per column (in double, as PopulateConvolutionQuantizationParams): TFLite's
+ * kernel reads the tensor's single legacy scale, which its interpreter leaves 0 for a
+ * per-channel tensor, and outputs zeros there (docs/operators.md). Hybrid (float32 lhs,
+ * constant int8 rhs) runs in ops/hybrid.c as the FULLY_CONNECTED TFLite makes of it. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -19,13 +23,29 @@ typedef struct bmm_params {
   bool quantized;
   atomic_bool f32_logged; /* KERNEL_FALLBACK written */
   tfcc_hybrid *hyb;       /* float32 lhs with constant int8 rhs (ops/hybrid.h), else NULL */
+  int32_t n_col;          /* int16 x int8 per output column: multipliers in col_mult / col_shift */
+  int32_t *col_mult, *col_shift;
 } bmm_params;
 
 static void bmm_release(void *params) {
   bmm_params *p = params;
   if (!p) return;
   tfcc_hybrid_free(p->hyb);
+  free(p->col_mult);
+  free(p->col_shift);
   free(p);
+}
+
+/* int16 lhs with int8 rhs ("a16w8"); else both of one dtype. */
+static bool bmm_i16_i8(const tfcc_ir_tensor *l, const tfcc_ir_tensor *r) {
+  return l->dtype == TFCC_INT16 && r->dtype == TFCC_INT8;
+}
+
+/* Zero points of every channel of t are 0. */
+static bool bmm_zero_points_0(const tfcc_quant *q) {
+  for (int32_t c = 0; c < q->count; c++)
+    if (q->zero_point[c]) return false;
+  return true;
 }
 
 static tfcc_status bmm_init(tfcc_init_ctx *ctx) {
@@ -41,9 +61,10 @@ static tfcc_status bmm_init(tfcc_init_ctx *ctx) {
     st = tfcc_hybrid_bmm_init(ctx, p->adj_x, p->adj_y,
                               ctx->node->opts.batch_matmul.asymmetric_quantize_inputs, &p->hyb);
   else if (l && r && o && (l->dtype == TFCC_INT8 || l->dtype == TFCC_INT16) &&
-           r->dtype == l->dtype && o->dtype == l->dtype) {
+           (r->dtype == l->dtype || bmm_i16_i8(l, r)) && o->dtype == l->dtype) {
+    const bool per_col = bmm_i16_i8(l, r) && r->quant.count > 1;
     tfcc_conv_qparams q;
-    st = tfcc_conv_qparams_init(&q, l, r, o, 0, true, ctx->err);
+    st = tfcc_conv_qparams_init(&q, l, r, o, 0, !per_col, ctx->err);
     if (st == TFCC_OK) {
       p->quantized = true;
       p->q.lhs_offset = q.input_offset;
@@ -53,16 +74,28 @@ static tfcc_status bmm_init(tfcc_init_ctx *ctx) {
       p->q.shift = q.shift[0];
       p->q.act_min = q.act_min;
       p->q.act_max = q.act_max;
+      int32_t max_shift = q.shift[0];
+      for (int32_t c = 1; c < q.n_mult; c++)
+        max_shift = q.shift[c] > max_shift ? q.shift[c] : max_shift;
+      if (per_col) { /* the arrays move to p */
+        p->n_col = q.n_mult;
+        p->col_mult = q.mult;
+        p->col_shift = q.shift;
+        p->q.col_mult = p->col_mult;
+        p->q.col_shift = p->col_shift;
+        q.mult = NULL, q.shift = NULL;
+      }
       tfcc_conv_qparams_free(&q);
-      if (l->dtype == TFCC_INT16 && (p->q.lhs_offset || p->q.rhs_offset || p->q.output_offset))
+      if (l->dtype == TFCC_INT16 &&
+          (p->q.lhs_offset || !bmm_zero_points_0(&r->quant) || p->q.output_offset))
         st = tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "int16 zero points must be 0");
-      else if (l->dtype == TFCC_INT16 && p->q.shift > 14)
+      else if (l->dtype == TFCC_INT16 && max_shift > 14)
         st = tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "multiplier 2^%d too large",
-                          (int)p->q.shift);
+                          (int)max_shift);
     }
   }
   if (st != TFCC_OK) {
-    free(p);
+    bmm_release(p);
     return st;
   }
   ctx->params = p;
@@ -174,20 +207,33 @@ static tfcc_status bmm_prepare(tfcc_op_ctx *ctx) {
   if (l->dtype != TFCC_FLOAT32 && l->dtype != TFCC_INT8 && l->dtype != TFCC_INT16)
     return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "lhs dtype %s unsupported",
                         tfcc_dtype_name(l->dtype));
-  if (r->dtype != l->dtype)
+  const bool i16_i8 = l->dtype == TFCC_INT16 && r->dtype == TFCC_INT8;
+  if (r->dtype != l->dtype && !i16_i8)
     return tfcc_err_set(ctx->err, l->dtype == TFCC_FLOAT32 ? TFCC_ERR_UNSUPPORTED : TFCC_ERR_DTYPE,
-                        "rhs dtype %s with lhs %s unsupported (hybrid not implemented)",
+                        "rhs dtype %s with lhs %s unsupported (TFLite pairs float32 lhs with int8 "
+                        "rhs, int16 lhs with int16 or int8 rhs, else one dtype)",
                         tfcc_dtype_name(r->dtype), tfcc_dtype_name(l->dtype));
   tfcc_status st = tfcc_conv_expect_dtype(ctx->out[0], "output", l->dtype, ctx->err);
   if (st != TFCC_OK) return st;
   if (l->dtype != TFCC_FLOAT32 && !p->quantized)
     return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "quantization parameters missing");
-  if (l->dtype != TFCC_FLOAT32 && r->quant->count > 1)
-    return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "per-channel rhs quantization unsupported");
+  if (l->dtype != TFCC_FLOAT32 && r->quant->count > 1 && !p->n_col)
+    return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
+                        "per-channel rhs quantization (%d scales) with %s rhs unsupported (only "
+                        "int16 lhs with int8 rhs takes one scale per output column)",
+                        (int)r->quant->count, tfcc_dtype_name(r->dtype));
   tfcc_bmm_dims d;
   int32_t orank = 0, od[TFCC_MAX_RANK] = {0};
   st = bmm_shapes(ctx, &d, &orank, od);
   if (st != TFCC_OK) return st;
+  if (p->n_col) {
+    const int32_t axis = r->rank - (d.adj_y ? 2 : 1);
+    if (r->quant->axis != axis || p->n_col != d.n)
+      return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
+                          "per-channel rhs: %d scales along axis %d; one scale per output column "
+                          "(%d scales along axis %d) is supported",
+                          (int)p->n_col, (int)r->quant->axis, (int)d.n, (int)axis);
+  }
   ctx->scratch_bytes = 0;
   if (l->dtype == TFCC_FLOAT32) {
     if (bmm_f32_fast(ctx, &d))
@@ -218,7 +264,12 @@ static tfcc_status bmm_eval(tfcc_op_ctx *ctx) {
         tfcc_bmm_f32(&d, l, r, o);
       return TFCC_OK;
     case TFCC_INT8: tfcc_bmm_i8(&d, &p->q, l, r, o); return TFCC_OK;
-    case TFCC_INT16: tfcc_bmm_i16(&d, &p->q, l, r, o); return TFCC_OK;
+    case TFCC_INT16:
+      if (ctx->in[1]->dtype == TFCC_INT8)
+        tfcc_bmm_i16_i8(&d, &p->q, l, r, o);
+      else
+        tfcc_bmm_i16(&d, &p->q, l, r, o);
+      return TFCC_OK;
     default: return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "dtype unsupported");
   }
 }

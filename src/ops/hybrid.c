@@ -45,10 +45,7 @@ static bool input_rank_unknown(const tfcc_init_ctx *ctx) {
   return ctx->sg->tensors[n->inputs[0]].rank != 4;
 }
 
-bool tfcc_hybrid_xnn_float(const tfcc_init_ctx *ctx) {
-  if (ctx->quant_compat != TFCC_QUANT_COMPAT_TFLITE || !ctx->sg) return false;
-  if (input_rank_unknown(ctx)) return false; /* ops: not delegated, builtin kernels */
-  const tfcc_ir_subgraph *sg = ctx->sg;
+bool tfcc_hybrid_in_subgraph(const tfcc_ir_subgraph *sg) {
   for (int32_t i = 0; i < sg->n_nodes; i++) {
     const tfcc_ir_node *n = &sg->nodes[i];
     if (n->builtin != TFCC_OP_CONV_2D && n->builtin != TFCC_OP_DEPTHWISE_CONV_2D &&
@@ -62,6 +59,12 @@ bool tfcc_hybrid_xnn_float(const tfcc_init_ctx *ctx) {
       return true;
   }
   return false;
+}
+
+bool tfcc_hybrid_xnn_float(const tfcc_init_ctx *ctx) {
+  if (ctx->quant_compat != TFCC_QUANT_COMPAT_TFLITE || !ctx->sg) return false;
+  if (input_rank_unknown(ctx)) return false; /* ops: not delegated, builtin kernels */
+  return tfcc_hybrid_in_subgraph(ctx->sg);
 }
 
 /* The float convolution / depthwise in XNNPACK's order (ops): rows of the batch-flattened

@@ -6,9 +6,12 @@
  * output, becomes one EXPAND_DEPTHWISE_CONV_2D node (src/ops/expand_dwconv.c) in the
  * depthwise's place: inputs (x, expand filter, expand bias, depthwise filter, depthwise bias),
  * the depthwise's options and the expand's activation (tfcc_expand_dwconv_options). The
- * expanded tensor then has no reader or writer and leaves the memory plan. */
+ * expanded tensor then has no reader or writer and leaves the memory plan. Not in a subgraph
+ * with hybrid nodes in TFLITE mode: there the float convolutions and depthwise convolutions
+ * follow XNNPACK's exact order (ops/hybrid.h), which the fused kernel does not. */
 #include "passes/passes.h"
 #include "kernels/ref/quant_util.h"
+#include "ops/hybrid.h"
 #include "ops/op.h"
 
 static bool is_f32_activation(const tfcc_ir_tensor *t) {
@@ -68,6 +71,7 @@ tfcc_status tfcc_pass_fuse_expand_dwconv(tfcc_pass_ctx *ctx, int32_t *changed) {
   tfcc_ir_subgraph *sg = ctx->sg;
   const tfcc_op_def *op = tfcc_op_internal(TFCC_OP_EXPAND_DEPTHWISE_CONV_2D);
   if (!op) return TFCC_OK;
+  if (ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE && tfcc_hybrid_in_subgraph(sg)) return TFCC_OK;
   for (int32_t i = 0; i < sg->n_nodes; i++) {
     tfcc_ir_node *c = &sg->nodes[i];
     if (c->removed) continue;

@@ -67,7 +67,24 @@ if model_runnable split_concat_quant; then
     -i "$r/input_2.npy" -i "$r/input_2.npy" -o "$TMP/x"
   expect_error_line run "wrong shape"
   expect_in "$TMP/err" "input 1 (inputs/rnn1): file has uint8 [1,8,8,2], model wants uint8 [1,8,8,1]" "wrong shape"
+  expect_rc 2 "no -i" -- "$TFCC" run "$MODELS/split_concat_quant.tflite" -o "$TMP/x"
+  expect_in "$TMP/err" "no input given (-i FILE.npy); the model has 3 inputs" "no -i"
 fi
+# a model without inputs (y = 2 + 3, constants only) runs without -i
+python3 - "$TMP/noinput.tflite" <<'PY' && ok || bad "writing the model without inputs"
+import sys
+sys.path.insert(0, __import__("os").environ["TFCC_SOURCE_DIR"] + "/modelgen")
+import tflite_schema as S
+m = S.Model(description="no inputs")
+a = m.add_tensor("a", S.FLOAT32, [2], data=S.pack(S.FLOAT32, [2.0, -1.0]))
+b = m.add_tensor("b", S.FLOAT32, [2], data=S.pack(S.FLOAT32, [3.0, 0.5]))
+y = m.add_tensor("y", S.FLOAT32, [2])
+m.add_op("ADD", [a, b], [y], {})
+m.inputs, m.outputs = [], [y]
+open(sys.argv[1], "wb").write(S.serialize(m))
+PY
+expect_rc 0 "no inputs" -- "$TFCC" run "$TMP/noinput.tflite" -o "$TMP/noin"
+expect_in "$TMP/out" "output 0 y float32 [2]" "no inputs"
 
 m=mobilenet_v2_224_quant
 if model_runnable $m; then

@@ -148,5 +148,29 @@ int main(void) {
   tt_expect_fail(&c, false, "hybrid int8 rhs with batch dimension 0 = 3 unsupported");
   c.in[0].dtype = c.in[1].dtype = c.out.dtype = TFCC_UINT8;
   tt_expect_fail(&c, false, "lhs dtype uint8 unsupported");
+  /* int16 lhs x int8 rhs quantized per channel: only one scale per output column (axis N) */
+  memset(&c, 0, sizeof(c));
+  c.builtin = TFCC_OP_BATCH_MATMUL;
+  c.n_in = 2;
+  int32_t la[2] = {3, 4}, rb[2] = {4, 2}, oc[2] = {3, 2};
+  tt_set(&c.in[0], TFCC_INT16, 2, la, buf);
+  tt_set(&c.in[1], TFCC_INT8, 2, rb, buf);
+  tt_set(&c.out, TFCC_INT16, 2, oc, NULL);
+  tt_q(&c.in[0], 0.001f, 0);
+  tt_q(&c.out, 0.01f, 0);
+  c.in[1].nq = 4;
+  for (int i = 0; i < 4; i++) c.in[1].qs[i] = 0.01f, c.in[1].qz[i] = 0;
+  c.in[1].qaxis = 0; /* along K */
+  tt_expect_fail(&c, false,
+                 "per-channel rhs: 4 scales along axis 0; one scale per output column (2 scales "
+                 "along axis 1) is supported");
+  c.in[1].nq = 2, c.in[1].qaxis = 1, c.in[1].qz[1] = 3;
+  tt_expect_fail(&c, false, "int16 zero points must be 0");
+  c.in[1].qz[1] = 0;
+  c.in[0].dtype = c.out.dtype = TFCC_INT8;
+  tt_q(&c.in[0], 0.01f, 0);
+  tt_q(&c.out, 0.1f, 0);
+  tt_expect_fail(&c, false,
+                 "per-channel filter quantization (2 scales) with int8 input unsupported");
   return tfcc_test_finish("batch_matmul");
 }

@@ -601,6 +601,16 @@ static void test_reference_mode(void) {
   /* ops: XNNPACK-exact float DEPTHWISE_CONV_2D before a hybrid 1x1 CONV_2D */
   for (int o = 0; o < 2; o++)
     run_exact_case(rt, src, "hybrid_net_dw_f32_conv", 0, "conformance", o);
+  /* ops: float 1x1 CONV_2D -> float DEPTHWISE_CONV_2D -> hybrid CONV_2D: not fused into
+     EXPAND_DEPTHWISE_CONV_2D, each float node in XNNPACK's order */
+  for (int o = 0; o < 2; o++)
+    run_exact_case(rt, src, "hybrid_net_expand_dw_conv", 0, "conformance", o);
+  /* ops: blockwise int4 FULLY_CONNECTED, XNNPACK's qd8 x qb4w and the builtin kernel */
+  static const char *bw[] = {"fully_connected_blockwise_i4_bs32",
+                             "fully_connected_blockwise_i4_bs32_relu_nobias_rank3",
+                             "fully_connected_blockwise_i4_bs16_builtin"};
+  for (size_t i = 0; i < sizeof bw / sizeof bw[0]; i++)
+    run_exact_case(rt, src, bw[i], 0, "conformance", 0);
   /* ops: XNNPACK's float MEAN before a hybrid CONV_2D */
   for (int o = 0; o < 2; o++) run_exact_case(rt, src, "hybrid_net_mean_conv", 0, "conformance", o);
   /* ops: a hybrid CONV_2D on a tensor TFLite sizes while running: builtin arithmetic */

@@ -61,12 +61,25 @@ void tfcc_bmm_i8(const tfcc_bmm_dims *d, const tfcc_bmm_quant *q, const int8_t *
   })
 }
 
+/* int16 output of an int64 sum: TFLite's int64 MultiplyByQuantizedMultiplier (input within
+ * +-2^47), column j's multiplier where there is one per column. */
+static inline int16_t bmm_out_i16(int64_t acc, const tfcc_bmm_quant *q, int32_t j) {
+  const int64_t lim = (int64_t)1 << 47;
+  const int64_t a = acc < -lim ? -lim : (acc > lim - 1 ? lim - 1 : acc);
+  const int32_t m = q->col_mult ? q->col_mult[j] : q->mult;
+  const int32_t s = q->col_shift ? q->col_shift[j] : q->shift;
+  const int32_t v = (int32_t)((int64_t)tfcc_mbqm64(a, m, s) + q->output_offset);
+  return (int16_t)tfcc_clamp_i32(v, q->act_min, q->act_max);
+}
+
 void tfcc_bmm_i16(const tfcc_bmm_dims *d, const tfcc_bmm_quant *q, const int16_t *lhs,
                   const int16_t *rhs, int16_t *out) {
-  TFCC_BMM_LOOP(int64_t, (int32_t)lhs[li] + q->lhs_offset, (int32_t)rhs[ri] + q->rhs_offset, {
-    const int64_t lim = (int64_t)1 << 47;
-    int64_t a = acc < -lim ? -lim : (acc > lim - 1 ? lim - 1 : acc);
-    int32_t v = (int32_t)((int64_t)tfcc_mbqm64(a, q->mult, q->shift) + q->output_offset);
-    out[oi] = (int16_t)tfcc_clamp_i32(v, q->act_min, q->act_max);
-  })
+  TFCC_BMM_LOOP(int64_t, (int32_t)lhs[li] + q->lhs_offset, (int32_t)rhs[ri] + q->rhs_offset,
+                out[oi] = bmm_out_i16(acc, q, j))
+}
+
+void tfcc_bmm_i16_i8(const tfcc_bmm_dims *d, const tfcc_bmm_quant *q, const int16_t *lhs,
+                     const int8_t *rhs, int16_t *out) {
+  TFCC_BMM_LOOP(int64_t, (int32_t)lhs[li] + q->lhs_offset, (int32_t)rhs[ri] + q->rhs_offset,
+                out[oi] = bmm_out_i16(acc, q, j))
 }

@@ -1,6 +1,7 @@
 /* Reference batched matrix multiply with numpy batch broadcasting, matching TensorFlow Lite's
  * reference BatchMatMul (float; int8 with zero points and one multiplier; int16 with int64
- * accumulation). lhs is [..., M, K] ([..., K, M] when adj_x), rhs [..., K, N] ([..., N, K]
+ * accumulation, rhs int16 or int8; an int16 x int8 product may scale each output column by its
+ * own multiplier). lhs is [..., M, K] ([..., K, M] when adj_x), rhs [..., K, N] ([..., N, K]
  * when adj_y), out [..., M, N]. */
 #ifndef TFCC_KERNELS_REF_BATCH_MATMUL_H
 #define TFCC_KERNELS_REF_BATCH_MATMUL_H
@@ -24,6 +25,7 @@ typedef struct tfcc_bmm_quant {
   int32_t mult;
   int32_t shift;
   int32_t act_min, act_max;
+  const int32_t *col_mult, *col_shift; /* [n] per output column (int16 outputs), or NULL */
 } tfcc_bmm_quant;
 
 void tfcc_bmm_f32(const tfcc_bmm_dims *d, const float *lhs, const float *rhs, float *out);
@@ -31,5 +33,7 @@ void tfcc_bmm_i8(const tfcc_bmm_dims *d, const tfcc_bmm_quant *q, const int8_t *
                  const int8_t *rhs, int8_t *out);
 void tfcc_bmm_i16(const tfcc_bmm_dims *d, const tfcc_bmm_quant *q, const int16_t *lhs,
                   const int16_t *rhs, int16_t *out);
+void tfcc_bmm_i16_i8(const tfcc_bmm_dims *d, const tfcc_bmm_quant *q, const int16_t *lhs,
+                     const int8_t *rhs, int16_t *out);
 
 #endif
