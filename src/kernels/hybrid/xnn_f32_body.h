@@ -16,6 +16,27 @@ typedef float xv4 __attribute__((vector_size(XF_W * 4)));
 typedef int32_t xi4 __attribute__((vector_size(XF_W * 4)));
 typedef uint32_t xu4 __attribute__((vector_size(XF_W * 4)));
 
+#if (XF_W == 16 && defined(__AVX512F__)) || (XF_W == 8 && defined(__AVX2__))
+#include <immintrin.h>
+#endif
+
+/* The output clamp: lo < v ? v : lo, then v < hi ? v : hi (a NaN becomes lo), one x86 max and
+ * one min where the build has them (those instructions are exactly these selects: the second
+ * operand where the compare is false). */
+static inline xv4 XF_CAT(xf_clamp_, TFCC_XF_ISA)(xv4 v, xv4 vlo, xv4 vhi) {
+#if XF_W == 16 && defined(__AVX512F__)
+  return (xv4)_mm512_min_ps(_mm512_max_ps((__m512)v, (__m512)vlo), (__m512)vhi);
+#elif XF_W == 8 && defined(__AVX2__)
+  return (xv4)_mm256_min_ps(_mm256_max_ps((__m256)v, (__m256)vlo), (__m256)vhi);
+#else
+  const xi4 gt = vlo < v;
+  v = (xv4)(((xi4)v & gt) | ((xi4)vlo & ~gt));
+  const xi4 lt = v < vhi;
+  return (xv4)(((xi4)v & lt) | ((xi4)vhi & ~lt));
+#endif
+}
+#define XF_CLAMP XF_CAT(xf_clamp_, TFCC_XF_ISA)
+
 /* All lanes v: the scalar broadcast of "v - 0" (exact for every v, -0.0 included), which
  * compilers fold to a plain broadcast. */
 static inline xv4 splat(float v) { return v - (xv4){0}; }
@@ -88,9 +109,12 @@ static inline __attribute__((always_inline)) void XF_CAT(xf_pixels_, TFCC_XF_ISA
   const xv4 vlo = splat(lo), vhi = splat(hi);
   xv4 acc[XF_NB][XF_PX];
   for (int b = 0; b < nb; b++) {
+    const int32_t ob = oc + b * XF_W;
     acc[b][0] = splat(0.0f);
-    for (int32_t j = 0; j < XF_W && oc + b * XF_W + j < OC; j++)
-      acc[b][0][j] = bias ? bias[oc + b * XF_W + j] : 0.0f;
+    if (bias && ob + XF_W <= OC) /* a whole block: one load, not a lane at a time */
+      memcpy(&acc[b][0], bias + ob, sizeof acc[b][0]);
+    else if (bias)
+      memcpy(&acc[b][0], bias + ob, (size_t)(OC - ob) * sizeof(float));
     for (int p = 1; p < XF_PX; p++) acc[b][p] = acc[b][0];
   }
   const float *w = wp + oc;
@@ -139,9 +163,7 @@ static inline __attribute__((always_inline)) void XF_CAT(xf_pixels_, TFCC_XF_ISA
   for (int b = 0; b < nb; b++) {
     const int32_t ob = oc + b * XF_W;
     for (int p = 0; p < np; p++) {
-      xv4 v = acc[b][p];
-      v = (xv4)(((xi4)v & (v > vlo)) | ((xi4)vlo & ~(v > vlo)));
-      v = (xv4)(((xi4)v & (v < vhi)) | ((xi4)vhi & ~(v < vhi)));
+      const xv4 v = XF_CLAMP(acc[b][p], vlo, vhi);
       float *op = o + (size_t)p * (size_t)OC + (size_t)ob;
       if (ob + XF_W <= OC)
         memcpy(op, &v, sizeof v);
@@ -192,11 +214,7 @@ static inline __attribute__((always_inline)) xv4 XF_CAT(xf_ld_, TFCC_XF_ISA)(con
 static inline __attribute__((always_inline)) void XF_CAT(xf_st_, TFCC_XF_ISA)(float *p, xv4 v,
                                                                               xv4 vlo, xv4 vhi,
                                                                               int32_t nc) {
-  /* lo < v ? v : lo, then v < hi ? v : hi (a NaN becomes lo) */
-  const xi4 gt = vlo < v;
-  v = (xv4)(((xi4)v & gt) | ((xi4)vlo & ~gt));
-  const xi4 lt = v < vhi;
-  v = (xv4)(((xi4)v & lt) | ((xi4)vhi & ~lt));
+  v = XF_CLAMP(v, vlo, vhi);
   if (nc == XF_W)
     memcpy(p, &v, sizeof v);
   else
