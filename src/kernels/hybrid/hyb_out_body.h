@@ -2,6 +2,7 @@
  * TFCC_HO_ISA (name suffix) defined so that the compiler vectorises the loops for that
  * instruction set. One pass per element; every product and sum is its own statement (no
  * contraction into a fused multiply-add, even where the file is built with FMA enabled). */
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
@@ -123,14 +124,19 @@ typedef uint32_t ho_u __attribute__((vector_size(HO_W * 4)));
     const ho_f t = __builtin_convertvector((ho_s)(a - vzp * ws), ho_f); \
     ho_f v = SCALE; \
     BIAS; \
-    v = HO_MAX(vlo, v); /* v < lo ? lo : v */ \
-    v = HO_MIN(vhi, v); /* v > hi ? hi : v */ \
+    if (clamp) { \
+      v = HO_MAX(vlo, v); /* v < lo ? lo : v */ \
+      v = HO_MIN(vhi, v); /* v > hi ? hi : v */ \
+    } \
     memcpy(h->c + (m0 + r) * h->c_stride + n0 + j0, &v, sizeof v); \
   }
 
 void HO_CAT(tfcc_hyb_out_tile_, TFCC_HO_ISA)(const tfcc_q8_hybrid *h, const int32_t *c32, size_t NR,
                                              size_t m0, size_t mr, size_t n0, size_t nc) {
   const ho_f vlo = (ho_f){0} + h->lo, vhi = (ho_f){0} + h->hi;
+  /* a linear layer (lo = -inf, hi = +inf): the two selects return v for every v, NaN included
+     (v where the compare is false), so they are skipped */
+  const bool clamp = !(h->lo == -INFINITY && h->hi == INFINITY);
   enum { HO_ROWS = 32 };
   /* rows in groups of up to HO_ROWS, their zero points and scales looked up once */
   for (size_t r0 = 0; r0 < mr; r0 += HO_ROWS) {

@@ -10,6 +10,7 @@
 #define TFCC_KERNELS_Q8_GEMM_REQUANT_AVX512_H
 
 #include <immintrin.h>
+#include <math.h>
 
 #include "kernels/q8-gemm/ukernels.h"
 #include "kernels/simd/i32v_avx512.h"
@@ -18,18 +19,20 @@
 
 /* Hybrid float output of 16 columns of one row (tfcc_q8_out.hyb): the tile stage of
  * kernels/hybrid/hyb_out_body.h lane for lane (acc - zp * wsum wrapping, int32 -> float,
- * (t * s) * fs or t * (s * fs), + bias where there is one, max(lo, v), min(hi, v)), so the
- * same bits; m: the columns stored. */
+ * (t * s) * fs or t * (s * fs), + bias where there is one, max(lo, v), min(hi, v) unless
+ * clamp is false), so the same bits; m: the columns stored. */
 static inline void hybrid_row16(__m512i acc, __m512i ws, __m512 fs, __m512 b, bool has_b,
-                                bool combined, int32_t zp, float s, __m512 lo, __m512 hi,
-                                float *out, __mmask16 m) {
+                                bool combined, bool clamp, int32_t zp, float s, __m512 lo,
+                                __m512 hi, float *out, __mmask16 m) {
   const __m512i t = _mm512_sub_epi32(acc, _mm512_mullo_epi32(_mm512_set1_epi32(zp), ws));
   const __m512 vs = _mm512_set1_ps(s);
   __m512 v = _mm512_cvtepi32_ps(t);
   v = combined ? _mm512_mul_ps(v, _mm512_mul_ps(vs, fs)) : _mm512_mul_ps(_mm512_mul_ps(v, vs), fs);
   if (has_b) v = _mm512_add_ps(v, b);
-  v = _mm512_max_ps(lo, v); /* v < lo ? lo : v */
-  v = _mm512_min_ps(hi, v); /* v > hi ? hi : v */
+  if (clamp) {
+    v = _mm512_max_ps(lo, v); /* v < lo ? lo : v */
+    v = _mm512_min_ps(hi, v); /* v > hi ? hi : v */
+  }
   _mm512_mask_storeu_ps(out, m, v);
 }
 
@@ -55,12 +58,16 @@ static inline void store_pair_hybrid(size_t i, size_t mr, size_t nc, __m512i a0,
   }
   const __m512 lo = _mm512_set1_ps(h->lo), hi = _mm512_set1_ps(h->hi);
   const bool has_b = h->bias != NULL, comb = h->combined;
+  /* a linear layer (lo = -inf, hi = +inf): max(lo, v) and min(hi, v) return v for every v, NaN
+     included (the second operand where the compare is false), so they are skipped */
+  const bool clamp = !(h->lo == -INFINITY && h->hi == INFINITY);
   for (size_t r = i; r < i + 2 && r < mr; r++) {
     const int32_t zp = o->hyb_zp[r * o->hyb_step];
     const float s = o->hyb_scale[r * o->hyb_step];
     float *out = o->hyb_c + r * h->c_stride;
-    hybrid_row16(r == i ? a0 : b0, ws0, fs0, bb0, has_b, comb, zp, s, lo, hi, out, m0);
-    if (m1) hybrid_row16(r == i ? a1 : b1, ws1, fs1, bb1, has_b, comb, zp, s, lo, hi, out + 16, m1);
+    hybrid_row16(r == i ? a0 : b0, ws0, fs0, bb0, has_b, comb, clamp, zp, s, lo, hi, out, m0);
+    if (m1)
+      hybrid_row16(r == i ? a1 : b1, ws1, fs1, bb1, has_b, comb, clamp, zp, s, lo, hi, out + 16, m1);
   }
 }
 
