@@ -712,7 +712,7 @@ static void test_vector_quantizers(void) {
       if (n == 1000) {
         /* many rows (blocks of rows share the parameter vectors): an all-zero row, rows of
          * one sign, rows shorter and longer than a vector */
-        static const size_t row_lens[] = {3, 8, 16, 24, 40};
+        static const size_t row_lens[] = {3, 8, 16, 24, 32, 40, 64, 79, 80, 96};
         for (size_t k = 0; k < sizeof row_lens / sizeof row_lens[0]; k++) {
           const size_t len = row_lens[k], rows = n / len;
           float s1[334];
@@ -720,13 +720,20 @@ static void test_vector_quantizers(void) {
           for (size_t i = 0; i < len; i++) x[3 * len + i] = 0.0f;
           for (size_t i = 0; i < len; i++) x[5 * len + i] = 0.25f + (float)i;
           for (size_t i = 0; i < len; i++) x[7 * len + i] = -0.75f - (float)i;
-          qd8s[v](x, len, rows, q1, s1, z1, 0);
+          /* in a copy: NaN first, in the middle and last in a row (where a NaN wins depends on
+             the order in which the values meet), and a row of zeros of both signs */
+          float xr[1000];
+          memcpy(xr, x, sizeof xr);
+          xr[0] = NAN, xr[len + len / 2] = NAN, xr[2 * len + len - 1] = NAN;
+          for (size_t i = 0; i < len; i++) xr[8 * len + i] = i % 3 ? 0.0f : -0.0f;
+          qd8s[v](xr, len, rows, q1, s1, z1, 0);
           int bad = 0;
           for (size_t r = 0; r < rows; r++) {
             float s0;
             int32_t z0;
-            tfcc_hyb_quantize(TFCC_HYB_QD8, x + r * len, len, q0, &s0, &z0, NULL, NULL);
-            bad += s0 != s1[r] || z0 != z1[r] || memcmp(q0, q1 + r * len, len) != 0;
+            tfcc_hyb_quantize(TFCC_HYB_QD8, xr + r * len, len, q0, &s0, &z0, NULL, NULL);
+            bad += memcmp(&s0, &s1[r], sizeof s0) != 0 || z0 != z1[r] ||
+                   memcmp(q0, q1 + r * len, len) != 0;
           }
           CHECKF(bad == 0, "qd8 rows %d: %d of %zu rows of %zu differ", v, bad, rows, len);
         }
