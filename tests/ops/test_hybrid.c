@@ -650,16 +650,23 @@ static void test_vector_quantizers(void) {
      v = zp + x * inv as the portable loop forms it */
   for (int v = 0; v < 3; v++) {
     if (!rnds[v]) continue;
-    enum { NQ = 2081 * 3 + 6 };
+    enum { NQ = 2081 * 3 + 16 };
     static float xs[NQ];
     static int8_t qs[NQ];
     size_t n = 0;
+    /* the special values first, so that the vector loops meet them (not only the scalar tail),
+       with values far outside int8 and int32 (the clamps, or the store's saturation, must
+       give the bounds) */
+    xs[n++] = NAN, xs[n++] = -NAN, xs[n++] = INFINITY, xs[n++] = -INFINITY, xs[n++] = 0.0f;
+    xs[n++] = -0.0f;
+    xs[n++] = -1e10f, xs[n++] = 1e10f, xs[n++] = -3e9f, xs[n++] = 3e9f, xs[n++] = -2147483648.0f;
+    xs[n++] = -300.5f;
     for (int k = -1040; k <= 1040; k++) {
       const float f = (float)k * 0.25f;
       xs[n++] = f, xs[n++] = nextafterf(f, -INFINITY), xs[n++] = nextafterf(f, INFINITY);
     }
-    xs[n++] = NAN, xs[n++] = -NAN, xs[n++] = INFINITY, xs[n++] = -INFINITY, xs[n++] = 0.0f;
-    xs[n++] = -0.0f;
+    /* and again in the scalar tail */
+    xs[n++] = NAN, xs[n++] = -INFINITY, xs[n++] = -1e10f, xs[n++] = 1e10f;
     static const int32_t zps[2] = {0, -37};
     for (int z = 0; z < 2; z++)
       for (int lim = 0; lim < 2; lim++) {

@@ -371,6 +371,27 @@ void HO_CAT(tfcc_hyb_round_, TFCC_HO_ISA)(const float *restrict x, size_t n, flo
   const ho_i sign = (ho_i){0} + INT32_MIN, nearly_half = (ho_i){0} + 0x3EFFFFFF;
   const ho_i vzp = (ho_i){0} + zp;
   const ho_v vzpf = (ho_v){0} + (float)zp;
+#if HO_W == 16 && defined(__AVX512F__)
+  if (!centered && qmin == -128 && qmax == 127) {
+    /* int8 over its whole range: the lower clamp is the narrowing store's signed saturation
+       (vpmovsdb). The upper clamp is taken as qhi < v ? qhi : v, so a NaN stays NaN, which the
+       truncation turns into INT32_MIN and the store into -128 = qmin, as the clamps give it;
+       below -128.5 the sum rounds to -129 or less (below -2^31: INT32_MIN), -128 once stored;
+       the sign-select of the rounding constant is one ternary-logic instruction. 7 vector
+       instructions per 16 values instead of 9, the same bytes. */
+    const __m512 vqhi = _mm512_set1_ps(127.0f);
+    const __m512i vsign = _mm512_set1_epi32(INT32_MIN), vhalf = _mm512_set1_epi32(0x3EFFFFFF);
+    for (; i + HO_W <= n; i += HO_W) {
+      __m512 v = _mm512_mul_ps(_mm512_loadu_ps(x + i), (__m512)vinv);
+      v = _mm512_add_ps(v, (__m512)vzpf);
+      v = _mm512_min_ps(vqhi, v); /* 127 < v ? 127 : v */
+      /* (v & sign) | nearly_half: 0xF8 = A | (B & C) */
+      const __m512i h = _mm512_ternarylogic_epi32(vhalf, _mm512_castps_si512(v), vsign, 0xF8);
+      v = _mm512_add_ps(v, _mm512_castsi512_ps(h));
+      _mm_storeu_si128((__m128i *)(q8 + i), _mm512_cvtsepi32_epi8(_mm512_cvttps_epi32(v)));
+    }
+  }
+#endif
   for (; i + HO_W <= n; i += HO_W) {
     ho_v v;
     memcpy(&v, x + i, sizeof v);
