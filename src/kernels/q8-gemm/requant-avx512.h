@@ -67,7 +67,8 @@ static inline void store_pair_hybrid(size_t i, size_t mr, size_t nc, __m512i a0,
     float *out = o->hyb_c + r * h->c_stride;
     hybrid_row16(r == i ? a0 : b0, ws0, fs0, bb0, has_b, comb, clamp, zp, s, lo, hi, out, m0);
     if (m1)
-      hybrid_row16(r == i ? a1 : b1, ws1, fs1, bb1, has_b, comb, clamp, zp, s, lo, hi, out + 16, m1);
+      hybrid_row16(r == i ? a1 : b1, ws1, fs1, bb1, has_b, comb, clamp, zp, s, lo, hi, out + 16,
+                   m1);
   }
 }
 
