@@ -233,6 +233,22 @@ def zero_size_constant_cases():
                [T(I32, [1], lo=-50, hi=50), T(I32, [0], const=[])], [T(I32, [])]))
 
 
+def declared_dtype_cases():
+    # format: TFLite's Prepare sets the output type of ADD (input 2's), MAXIMUM (input 1's),
+    # comparisons (bool), ... whatever the file declares. LiteRT's testdata add_quantized(_int8)
+    # declares its intermediate ADD output float32 (keeping the uint8 / int8 quantization) for
+    # quantized inputs; tfcc refused "ADD: output dtype float32, expected uint8".
+    for dt, q in (("u8", (0.0039220000617, 0)), ("i8", (0.0313725508749, -3))):
+        x = T(DT[dt], [1, 4, 4, 3], q=q)
+        add(Case("add_%s_intermediate_declared_f32" % dt,
+                 {"x": x, "t": T(F32, [1, 4, 4, 3], q=q), "y": T(DT[dt], [1, 4, 4, 3], q=q)},
+                 [("ADD", ["x", "x"], ["t"], {}), ("ADD", ["t", "x"], ["y"], {})], ["x"], ["y"]))
+    # a comparison's output is bool whatever the file declares (an intermediate: the oracle reads
+    # graph outputs with their declared type)
+    add(Case("less_declared_i32_select_v2", {"a": act("f32", [3, 4]), "b": act("f32", [3, 4]),
+                                             "c": T(I32, [3, 4]), "y": T(F32, [3, 4])},
+             [("LESS", ["a", "b"], ["c"], {}), ("SELECT_V2", ["c", "a", "b"], ["y"], {})], ["a", "b"], ["y"]))
+
 def batch_matmul_cases():
     # (tag, lhs shape, rhs shape, adj_x, adj_y, out shape)
     shapes = [
@@ -1395,7 +1411,7 @@ def opsa_cases():
 def cases():
     if not _CASES:
         for gen in (conv_cases, depthwise_cases, transpose_conv_cases, fully_connected_cases,
-                    batch_matmul_cases, zero_size_constant_cases, pool_cases, binary_cases, compare_cases, unary_cases,
+                    batch_matmul_cases, zero_size_constant_cases, declared_dtype_cases, pool_cases, binary_cases, compare_cases, unary_cases,
                     normalization_cases, conversion_cases, reduce_cases, shape_cases,
                     detection_cases, nms_cases, fft_cases, hybrid_cases, simple_ops_cases,
                     opsa_cases):
