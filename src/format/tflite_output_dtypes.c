@@ -17,8 +17,10 @@ typedef struct out_rule {
   tfcc_dtype fixed;
 } out_rule;
 
-#define FROM(op, k) {TFCC_OP_##op, (k), TFCC_FLOAT32}
-#define FIXED(op, dt) {TFCC_OP_##op, -1, (dt)}
+#define FROM(op, k) \
+  { TFCC_OP_##op, (k), TFCC_FLOAT32 }
+#define FIXED(op, dt) \
+  { TFCC_OP_##op, -1, (dt) }
 
 static const out_rule k_rules[] = {
     /* binary arithmetic: add.cc, sub.cc, div.cc, squared_difference.cc take input 2's type */
