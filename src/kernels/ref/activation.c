@@ -26,6 +26,13 @@ float tfcc_act_logistic(float x) { return 1.0f / (1.0f + expf(-x)); }
 float tfcc_act_tanh(float x) { return tanhf(x); }
 float tfcc_act_elu(float x) { return x < 0.0f ? expm1f(x) : x; }
 
+float tfcc_act_logistic_xnn(float x) {
+  if (x > 100.0f) return 1.0f;
+  if (x < -100.0f) return 0.0f;
+  const double e = exp((double)x);
+  return (float)(e / (1.0 + e));
+}
+
 /* GELU as tflite::reference_ops::GeluTransform: 0.5 x erfc(-x / sqrt(2)) (avoids cancellation
  * of 1 + erf for large negative x). */
 float tfcc_act_gelu(float x) {
@@ -142,6 +149,20 @@ void tfcc_lut8_build(tfcc_dtype type, float in_scale, int32_t in_zp, float out_s
     const int32_t quantized = f32_to_i32_sat(rescaled + (float)out_zp);
     const int32_t clamped = tfcc_clamp_i32(quantized, minval, maxval);
     lut[(uint8_t)val] = (uint8_t)clamped; /* int8 values index as their byte */
+  }
+}
+
+void tfcc_lut8_build_xnn(tfcc_dtype type, float in_scale, int32_t in_zp, float out_scale,
+                         int32_t out_zp, float (*f)(float), uint8_t lut[256]) {
+  const int32_t minval = type == TFCC_INT8 ? -128 : 0;
+  const int32_t maxval = type == TFCC_INT8 ? 127 : 255;
+  const float inv_scale = 1.0f / out_scale;
+  for (int32_t val = minval; val <= maxval; ++val) {
+    const float x = ((float)val - (float)in_zp) * in_scale;
+    float q = f(x) * inv_scale + (float)out_zp;
+    q = isnan(q) ? 0.0f : nearbyintf(q);
+    q = q < (float)minval ? (float)minval : q > (float)maxval ? (float)maxval : q;
+    lut[(uint8_t)val] = (uint8_t)(int32_t)q; /* int8 values index as their byte */
   }
 }
 
