@@ -441,6 +441,11 @@ def versioned(op, dtype, version, extra_const=None):
 
 # models that must load: operator versions TFLite's resolver registers, in dtypes tfcc runs
 ACCEPTED = [
+    # format: graph outputs declared with another type than TFLite's Prepare gives them (it
+    # overwrites the declared one: a uint8 ADD, a bool GREATER); tfcc outputs that type
+    ("add_u8_output_declared_f32", lambda: one("ADD", [T(S.UINT8, [4], q=(0.5, 3)), T(S.UINT8, [4], q=(0.5, 3))],
+                                               [T(F32, [4], q=(0.5, 3))])),
+    ("greater_output_declared_i32", lambda: one("GREATER", [T(F32, [4]), T(F32, [4])], [T(I32, [4])])),
     ("reverse_v2_int8_v3", lambda: versioned("REVERSE_V2", S.INT8, 3, [1])),
     ("reverse_v2_bool_v2", lambda: versioned("REVERSE_V2", S.BOOL, 2, [0])),
     ("sign_int32_v2", lambda: versioned("SIGN", I32, 2)),
