@@ -139,6 +139,11 @@ MODELS = [
      "blockwise-quantized weights tensor 1 (w) is int8 (TFLite's kernels take int4 only)"),
     ("bmm_blockwise_rhs", lambda: blockwise_fc(op="BATCH_MATMUL"),
      "input 1 is tensor 1 (w) with blockwise quantization, which runs only as FULLY_CONNECTED weights"),
+    # format: TFLite's ADD Prepare gives its output the inputs' type (uint8), where a declared
+    # float32 zero point of 300 does not fit
+    ("add_declared_f32_zero_point_300", lambda: one("ADD", [T(S.UINT8, [4], q=(0.5, 3)), T(S.UINT8, [4], q=(0.5, 3))],
+                                                    [T(F32, [4], q=(0.5, 300))]),
+     "is declared float32 with zero point 300, outside uint8, the type TFLite's Prepare gives it"),
     ("composite_recursive", lambda: composite(0), "recursive subgraph calls"),
     ("composite_out_of_range", lambda: composite(7), "decomposition_subgraph_index 7 is out of range"),
     ("stablehlo_add_shapes", lambda: one("STABLEHLO_ADD", [T(F32, [2, 3]), T(F32, [3, 2])], [T(F32, [2, 3])]),
@@ -436,6 +441,11 @@ def versioned(op, dtype, version, extra_const=None):
 
 # models that must load: operator versions TFLite's resolver registers, in dtypes tfcc runs
 ACCEPTED = [
+    # format: graph outputs declared with another type than TFLite's Prepare gives them (it
+    # overwrites the declared one: a uint8 ADD, a bool GREATER); tfcc outputs that type
+    ("add_u8_output_declared_f32", lambda: one("ADD", [T(S.UINT8, [4], q=(0.5, 3)), T(S.UINT8, [4], q=(0.5, 3))],
+                                               [T(F32, [4], q=(0.5, 3))])),
+    ("greater_output_declared_i32", lambda: one("GREATER", [T(F32, [4]), T(F32, [4])], [T(I32, [4])])),
     ("reverse_v2_int8_v3", lambda: versioned("REVERSE_V2", S.INT8, 3, [1])),
     ("reverse_v2_bool_v2", lambda: versioned("REVERSE_V2", S.BOOL, 2, [0])),
     ("sign_int32_v2", lambda: versioned("SIGN", I32, 2)),

@@ -58,5 +58,8 @@ tfcc_status tfl_read_operator(tfl_ctx *c, const tfcc_fb_table *t, int32_t ni, in
 /* Checks that operators only read tensors that exist before them and produce each tensor
  * once (the TFLite verifier's subgraph consistency rules). */
 tfcc_status tfl_check_dataflow(tfl_ctx *c, const tfcc_ir_subgraph *sg);
+/* Sets the output dtypes that TFLite's kernels set in Prepare whatever the file declares (ADD's
+ * output takes its inputs' type, a comparison's is bool, ...), in execution order. */
+tfcc_status tfl_prepare_output_dtypes(tfl_ctx *c, tfcc_ir_subgraph *sg);
 
 #endif

@@ -229,6 +229,7 @@ tfcc_status tfl_read_subgraph(tfl_ctx *c, const tfcc_fb_table *t, int32_t si,
   st = check_blockwise_uses(c, t, &tensors, si, sg);
   if (st != TFCC_OK) return st;
   st = tfl_check_dataflow(c, sg);
+  if (st == TFCC_OK) st = tfl_prepare_output_dtypes(c, sg);
   if (st != TFCC_OK && si) return tfcc_err_prefix(c->err, "subgraph %d", (int)si);
   return st;
 }

@@ -1,4 +1,5 @@
-/* ELU (alpha 1): float32; int8 through a 256-entry table of expm1 (EluPrepare). */
+/* ELU (alpha 1): float32; int8 through a 256-entry table of expm1 (EluPrepare; TFLITE mode:
+ * XNNPACK's table, ties to even). */
 #include "kernels/ref/activation.h"
 #include "ops/act_common.h"
 
@@ -14,7 +15,11 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
   act_io io;
   tfcc_status st = act_open_io(err, in, out, ok, 2, "float32, int8", &io);
   if (st || !io.quantized) return st;
-  tfcc_lut8_build(in->dtype, io.s_in, io.z_in, io.s_out, io.z_out, tfcc_act_elu, p->lut);
+  /* TFLITE mode: the XNNPACK delegate takes int8 ELU (its table rounds ties to even) */
+  if (p->head.quant_compat == TFCC_QUANT_COMPAT_TFLITE)
+    tfcc_lut8_build_xnn(in->dtype, io.s_in, io.z_in, io.s_out, io.z_out, tfcc_act_elu, p->lut);
+  else
+    tfcc_lut8_build(in->dtype, io.s_in, io.z_in, io.s_out, io.z_out, tfcc_act_elu, p->lut);
   return TFCC_OK;
 }
 

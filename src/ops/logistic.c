@@ -1,8 +1,8 @@
-/* LOGISTIC: float32; uint8 / int8 through a 256-entry float table (the default builtin kernel
- * is the LUT one: Register_LOGISTIC -> kGenericOptimized), output scale must be 1/256; int16
- * with zero points 0 and output scale 2^-15: power-of-two input scale 2^-12 -> gemmlowp
- * fixed-point logistic (F3), other scales -> TFLite's interpolated sigmoid table.
- * tfcc_sigmoid_like_setup is shared with TANH. */
+/* LOGISTIC: float32; uint8 / int8 through a 256-entry float table (the default builtin kernel is
+ * the LUT one: Register_LOGISTIC -> kGenericOptimized), output scale must be 1/256 (TFLITE mode:
+ * XNNPACK's table, sigmoid in double, ties to even); int16 with zero points 0 and output scale
+ * 2^-15: power-of-two input scale 2^-12 -> gemmlowp fixed-point logistic (F3), other scales ->
+ * TFLite's interpolated sigmoid table. tfcc_sigmoid_like_setup is shared with TANH. */
 #include "kernels/ref/activation.h"
 #include "ops/act_common.h"
 #include "ops/act_kernels.h"
@@ -26,8 +26,14 @@ tfcc_status tfcc_sigmoid_like_setup(sigmoid_like_op *p, bool is_tanh, const tfcc
     if (!is_tanh && (double)io.s_out != 1. / 256)
       return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "output scale %g, LOGISTIC requires 1/256",
                           (double)io.s_out);
-    tfcc_lut8_build(in->dtype, io.s_in, io.z_in, io.s_out, io.z_out,
-                    is_tanh ? tfcc_act_tanh : tfcc_act_logistic, p->lut);
+    /* TFLITE mode: the XNNPACK delegate takes every 8-bit LOGISTIC / TANH and builds its table
+     * from its reference functions (sigmoid in double), rounding ties to even. */
+    if (p->head.quant_compat == TFCC_QUANT_COMPAT_TFLITE)
+      tfcc_lut8_build_xnn(in->dtype, io.s_in, io.z_in, io.s_out, io.z_out,
+                          is_tanh ? tfcc_act_tanh : tfcc_act_logistic_xnn, p->lut);
+    else
+      tfcc_lut8_build(in->dtype, io.s_in, io.z_in, io.s_out, io.z_out,
+                      is_tanh ? tfcc_act_tanh : tfcc_act_logistic, p->lut);
     return TFCC_OK;
   }
   if (io.z_in != 0 || io.z_out != 0)

@@ -119,12 +119,17 @@ tfcc_status tfcc_reduce_op_init(tfcc_init_ctx *ctx) {
   return TFCC_OK;
 }
 
+/* One scale and zero point (the delegate's CheckTensorQInt8OrQUInt8Type: affine, one scale). */
+static bool per_tensor_quant(const tfcc_tensor *t) { return t->quant && t->quant->count == 1; }
+
 /* Whether TFLite's XNNPACK delegate runs this MEAN/SUM (VisitMeanNode / VisitSumNode):
- * uint8/int8 with static axes, in TFCC_QUANT_COMPAT_TFLITE mode. */
+ * uint8/int8 with static axes and per-tensor quantization on input and output, in
+ * TFCC_QUANT_COMPAT_TFLITE mode. */
 static bool xnn_reduce(const tfcc_op_ctx *ctx, tfcc_dtype dt) {
   const tfcc_reduce_params *p = ctx->params;
   return p && p->quant_compat == TFCC_QUANT_COMPAT_TFLITE && p->axis_const &&
-         (dt == TFCC_UINT8 || dt == TFCC_INT8);
+         (dt == TFCC_UINT8 || dt == TFCC_INT8) && per_tensor_quant(ctx->in[0]) &&
+         per_tensor_quant(ctx->out[0]);
 }
 
 static bool same_quant(const tfcc_tensor *a, const tfcc_tensor *b) {

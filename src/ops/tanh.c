@@ -1,7 +1,8 @@
 /* TANH: float32; uint8 / int8 through a 256-entry float table (default builtin kernel:
- * Register_TANH -> kGenericOptimized); int16 with zero points 0 and output scale 2^-15:
- * input scale 2^-12 or 2^-13 -> gemmlowp fixed-point tanh, other scales -> TFLite's
- * interpolated sigmoid table. Quantization setup shared with LOGISTIC (logistic.c). */
+ * Register_TANH -> kGenericOptimized; TFLITE mode: XNNPACK's table, ties to even); int16 with zero
+ * points 0 and output scale 2^-15: input scale 2^-12 or 2^-13 -> gemmlowp fixed-point tanh, other
+ * scales -> TFLite's interpolated sigmoid table. Quantization setup shared with LOGISTIC
+ * (logistic.c). */
 #include "kernels/ref/activation.h"
 #include "ops/act_common.h"
 #include "ops/act_kernels.h"

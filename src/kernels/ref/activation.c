@@ -26,6 +26,13 @@ float tfcc_act_logistic(float x) { return 1.0f / (1.0f + expf(-x)); }
 float tfcc_act_tanh(float x) { return tanhf(x); }
 float tfcc_act_elu(float x) { return x < 0.0f ? expm1f(x) : x; }
 
+float tfcc_act_logistic_xnn(float x) {
+  if (x > 100.0f) return 1.0f;
+  if (x < -100.0f) return 0.0f;
+  const double e = exp((double)x);
+  return (float)(e / (1.0 + e));
+}
+
 /* GELU as tflite::reference_ops::GeluTransform: 0.5 x erfc(-x / sqrt(2)) (avoids cancellation
  * of 1 + erf for large negative x). */
 float tfcc_act_gelu(float x) {
@@ -130,19 +137,29 @@ static int32_t f32_to_i32_sat(float v) {
   return (int32_t)v;
 }
 
-void tfcc_lut8_build(tfcc_dtype type, float in_scale, int32_t in_zp, float out_scale,
-                     int32_t out_zp, float (*f)(float), uint8_t lut[256]) {
+/* The 256 entries of f on the dequantized inputs: TFLite's LUTPopulate rounds f(x) / s_out (ties
+ * away from zero) and then adds the zero point; XNNPACK adds it first and rounds ties to even. */
+static void lut8_fill(tfcc_dtype type, float in_scale, int32_t in_zp, float out_scale,
+                      int32_t out_zp, float (*f)(float), bool xnn, uint8_t lut[256]) {
   const int32_t minval = type == TFCC_INT8 ? -128 : 0;
   const int32_t maxval = type == TFCC_INT8 ? 127 : 255;
   const float inverse_scale = 1 / out_scale;
   for (int32_t val = minval; val <= maxval; ++val) {
-    const float dequantized = in_scale * (float)(val - in_zp);
-    const float transformed = f(dequantized);
-    const float rescaled = roundf(transformed * inverse_scale);
-    const int32_t quantized = f32_to_i32_sat(rescaled + (float)out_zp);
-    const int32_t clamped = tfcc_clamp_i32(quantized, minval, maxval);
+    const float scaled = f(in_scale * (float)(val - in_zp)) * inverse_scale;
+    const float q = xnn ? nearbyintf(scaled + (float)out_zp) : roundf(scaled) + (float)out_zp;
+    const int32_t clamped = tfcc_clamp_i32(f32_to_i32_sat(q), minval, maxval);
     lut[(uint8_t)val] = (uint8_t)clamped; /* int8 values index as their byte */
   }
+}
+
+void tfcc_lut8_build(tfcc_dtype type, float in_scale, int32_t in_zp, float out_scale,
+                     int32_t out_zp, float (*f)(float), uint8_t lut[256]) {
+  lut8_fill(type, in_scale, in_zp, out_scale, out_zp, f, false, lut);
+}
+
+void tfcc_lut8_build_xnn(tfcc_dtype type, float in_scale, int32_t in_zp, float out_scale,
+                         int32_t out_zp, float (*f)(float), uint8_t lut[256]) {
+  lut8_fill(type, in_scale, in_zp, out_scale, out_zp, f, true, lut);
 }
 
 void tfcc_lut8_apply(const uint8_t *in, uint8_t *out, size_t n, const uint8_t lut[256]) {

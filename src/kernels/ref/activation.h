@@ -31,6 +31,9 @@ float tfcc_act_tanh(float x);
 float tfcc_act_elu(float x);
 float tfcc_act_gelu(float x);
 float tfcc_act_gelu_approx(float x);
+/* XNNPACK's reference sigmoid (the one its 8-bit lookup tables are built from): exp and
+ * e / (1 + e) in double, 0 below -100 and 1 above 100, rounded to float once. */
+float tfcc_act_logistic_xnn(float x);
 
 /* ---------------------------------------------------------------- 8-bit lookup tables */
 
@@ -38,6 +41,11 @@ float tfcc_act_gelu_approx(float x);
  * uint8), entry = clamp(round(f(in_scale * (q - in_zp)) / out_scale) + out_zp), float math. */
 void tfcc_lut8_build(tfcc_dtype type, float in_scale, int32_t in_zp, float out_scale,
                      int32_t out_zp, float (*f)(float), uint8_t lut[256]);
+/* XNNPACK's 8-bit lookup tables of unary operators (qs8 / qu8 LOGISTIC, TANH, ELU as the TFLite
+ * delegate runs them): entry = saturate(nearbyint(f((float)(q - in_zp) * in_scale)
+ * * (1 / out_scale) + out_zp)), float math, ties to even, NaN to 0. */
+void tfcc_lut8_build_xnn(tfcc_dtype type, float in_scale, int32_t in_zp, float out_scale,
+                         int32_t out_zp, float (*f)(float), uint8_t lut[256]);
 void tfcc_lut8_apply(const uint8_t *in, uint8_t *out, size_t n, const uint8_t lut[256]);
 
 /* ---------------------------------------------------------------- requantize + clamp */
