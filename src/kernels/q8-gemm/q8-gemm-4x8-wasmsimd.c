@@ -26,6 +26,9 @@
 #include "kernels/simd/f32v_wasmsimd.h"
 
 #define NR 8
+/* Depths up to which a multi-panel call transposes the rows once (XB_MAX_K / 2 vectors of
+ * stack, 4 KiB). */
+#define XB_MAX_K 512
 
 /* The output stage's constants: the clamp (act_min - zp, act_max - zp) and the rounding. */
 typedef struct out_consts {
@@ -93,16 +96,39 @@ static inline v128_t wsplat(const uint8_t *p) {
  * rows 0-3 (one i32 lane each) */
 #define STEP(LOADX, p0, p1, p2, p3) \
   { \
-    const v128_t x0 = LOADX(p0), x1 = LOADX(p1), x2 = LOADX(p2), x3 = LOADX(p3); \
-    const v128_t t0 = wasm_i32x4_shuffle(x0, x1, 0, 4, 1, 5); \
-    const v128_t t1 = wasm_i32x4_shuffle(x2, x3, 0, 4, 1, 5); \
-    const v128_t t2 = wasm_i32x4_shuffle(x0, x1, 2, 6, 3, 7); \
-    const v128_t t3 = wasm_i32x4_shuffle(x2, x3, 2, 6, 3, 7); \
+    XPOSE_HEAD(LOADX, p0, p1, p2, p3) \
     const v128_t xp0 = wasm_i64x2_shuffle(t0, t1, 0, 2), xp1 = wasm_i64x2_shuffle(t0, t1, 1, 3); \
     PAIR(0) \
     PAIR(1) \
     const v128_t xp2 = wasm_i64x2_shuffle(t2, t3, 0, 2), xp3 = wasm_i64x2_shuffle(t2, t3, 1, 3); \
     PAIR(2) \
+    PAIR(3) \
+  }
+#define XPOSE_HEAD(LOADX, p0, p1, p2, p3) \
+  const v128_t x0 = LOADX(p0), x1 = LOADX(p1), x2 = LOADX(p2), x3 = LOADX(p3); \
+  const v128_t t0 = wasm_i32x4_shuffle(x0, x1, 0, 4, 1, 5); \
+  const v128_t t1 = wasm_i32x4_shuffle(x2, x3, 0, 4, 1, 5); \
+  const v128_t t2 = wasm_i32x4_shuffle(x0, x1, 2, 6, 3, 7); \
+  const v128_t t3 = wasm_i32x4_shuffle(x2, x3, 2, 6, 3, 7);
+/* The same four pair vectors, stored at xs[0..3] (the rows' transposition once per call). */
+#define XPOSE_STORE(LOADX, p0, p1, p2, p3, xs) \
+  { \
+    XPOSE_HEAD(LOADX, p0, p1, p2, p3) \
+    wasm_v128_store(xs, wasm_i64x2_shuffle(t0, t1, 0, 2)); \
+    wasm_v128_store(xs + 1, wasm_i64x2_shuffle(t0, t1, 1, 3)); \
+    wasm_v128_store(xs + 2, wasm_i64x2_shuffle(t2, t3, 0, 2)); \
+    wasm_v128_store(xs + 3, wasm_i64x2_shuffle(t2, t3, 1, 3)); \
+  }
+/* A step from the stored pair vectors: one load per pair. */
+#define STEP_XB(xs) \
+  { \
+    const v128_t xp0 = wasm_v128_load(xs); \
+    PAIR(0) \
+    const v128_t xp1 = wasm_v128_load(xs + 1); \
+    PAIR(1) \
+    const v128_t xp2 = wasm_v128_load(xs + 2); \
+    PAIR(2) \
+    const v128_t xp3 = wasm_v128_load(xs + 3); \
     PAIR(3) \
   }
 
@@ -137,13 +163,42 @@ static inline v128_t wsplat(const uint8_t *p) {
   const size_t panel_bytes = NR * (8 + 2 * ((kc + 7) & ~(size_t)7)); \
   const uint8_t *wp = w; \
   uint8_t *cp = o->c; \
+  if (nc > NR && kc <= XB_MAX_K) { \
+    /* several panels: the rows' pair vectors once, each panel's steps load them */ \
+    v128_t xb[XB_MAX_K / 2]; \
+    v128_t *xe = xb; \
+    for (size_t k = 0; k < kfull; k += 8, xe += 4) \
+      XPOSE_STORE(LOADX, a0 + k, a1 + k, a2 + k, a3 + k, xe) \
+    if (kfull < kc) { \
+      XPOSE_STORE(LOADX, tb0, tb1, tb2, tb3, xe) \
+      xe += 4; \
+    } \
+    for (size_t n0 = 0;; n0 += NR, wp += panel_bytes, cp += NR) { \
+      PANEL(LOOP_XB, NARROW8, nc - n0 < NR ? nc - n0 : NR) \
+      if (n0 + NR >= nc) break; \
+    } \
+    return; \
+  } \
   for (size_t n0 = 0;; n0 += NR, wp += panel_bytes, cp += NR) { \
-    PANEL(LOADX, NARROW8, nc - n0 < NR ? nc - n0 : NR) \
+    PANEL(LOOP_ROWS(LOADX), NARROW8, nc - n0 < NR ? nc - n0 : NR) \
     if (n0 + NR >= nc) break; \
   }
 
+/* A panel's depth loop from the rows (LOOP_ROWS) or from the stored pair vectors (LOOP_XB). */
+#define LOOP_ROWS(LOADX) \
+  for (size_t k = 0; k < kfull; k += 8, pw += 16 * NR) { \
+    OPAQUE(pw); \
+    STEP(LOADX, a0 + k, a1 + k, a2 + k, a3 + k) \
+  } \
+  if (kfull < kc) STEP(LOADX, tb0, tb1, tb2, tb3)
+#define LOOP_XB \
+  for (const v128_t *xs = xb; xs < xe; xs += 4, pw += 16 * NR) { \
+    OPAQUE(pw); \
+    STEP_XB(xs) \
+  }
+
 /* One panel (wp) against the four rows: its columns' outputs at cp. */
-#define PANEL(LOADX, NARROW8, ncp) \
+#define PANEL(DEPTH_LOOP, NARROW8, ncp) \
   const uint8_t *pw = wp + NR * 8; \
   const int32_t *bias = (const int32_t *)(const void *)wp; \
   const float *scale = (const float *)(const void *)(wp + NR * 4); \
@@ -155,11 +210,7 @@ static inline v128_t wsplat(const uint8_t *p) {
   v128_t c5 = wasm_i32x4_add(wasm_v128_load32_splat(bias + 5), ra); \
   v128_t c6 = wasm_i32x4_add(wasm_v128_load32_splat(bias + 6), ra); \
   v128_t c7 = wasm_i32x4_add(wasm_v128_load32_splat(bias + 7), ra); \
-  for (size_t k = 0; k < kfull; k += 8, pw += 16 * NR) { \
-    OPAQUE(pw); \
-    STEP(LOADX, a0 + k, a1 + k, a2 + k, a3 + k) \
-  } \
-  if (kfull < kc) STEP(LOADX, tb0, tb1, tb2, tb3) \
+  DEPTH_LOOP \
   if (o->c32) { \
     v128_t l0, l1, l2, l3, h0, h1, h2, h3; \
     TRANSPOSE4(c0, c1, c2, c3, l0, l1, l2, l3) \
