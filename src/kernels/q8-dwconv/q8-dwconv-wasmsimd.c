@@ -33,28 +33,43 @@ typedef struct q8dw_acc {
                       wasm_i32x4_dot_i16x8(wasm_i16x8_shuffle(xa, xb, 4, 12, 5, 13, 6, 14, 7, 15), \
                                            wasm_v128_load((wt) + 8)))
 
+/* 16 channels of taps at xa and xb (n >= 16) or of their first n channels (zero-padded). */
+#define FULL16(xa, xb) \
+  const v128_t xa0 = is_signed ? wasm_i16x8_load8x8(xa) : wasm_u16x8_load8x8(xa); \
+  const v128_t xb0 = is_signed ? wasm_i16x8_load8x8(xb) : wasm_u16x8_load8x8(xb); \
+  const v128_t xa1 = is_signed ? wasm_i16x8_load8x8(xa + 8) : wasm_u16x8_load8x8(xa + 8); \
+  const v128_t xb1 = is_signed ? wasm_i16x8_load8x8(xb + 8) : wasm_u16x8_load8x8(xb + 8);
+#define PART16(xa, xb) \
+  const v128_t xa0 = widen(xa, n, is_signed), xb0 = widen(xb, n, is_signed); \
+  const v128_t xa1 = widen(xa + 8, n > 8 ? n - 8 : 0, is_signed); \
+  const v128_t xb1 = widen(xb + 8, n > 8 ? n - 8 : 0, is_signed);
+/* The taps in pairs, one running pointer each for the taps and the weights (wt: pair p's row,
+ * 2 * c16 int16 apart), an odd last tap with itself (its partner's weights are zero). */
+#define TAPS(LOAD16) \
+  const uint8_t *const *tp = taps; \
+  const int16_t *wt = (const int16_t *)(const void *)w; \
+  const uint8_t *const *const tend = taps + (ntaps & ~(size_t)1); \
+  for (; tp < tend; tp += 2, wt += 2 * c16) { \
+    const uint8_t *xa = tp[0] + ch, *xb = tp[1] + ch; \
+    LOAD16(xa, xb) \
+    PAIR8(xa0, xb0, wt, a0, a1); \
+    PAIR8(xa1, xb1, wt + 16, a2, a3); \
+  } \
+  if (ntaps & 1) { \
+    const uint8_t *xa = tp[0] + ch; \
+    LOAD16(xa, xa) \
+    PAIR8(xa0, xb0, wt, a0, a1); \
+    PAIR8(xa1, xb1, wt + 16, a2, a3); \
+  }
+
 static inline q8dw_acc q8dw_sum(const int32_t *bias, const uint8_t *const *taps, size_t ntaps,
                                 size_t ch, size_t n, const int32_t *w, size_t c16, bool is_signed) {
   v128_t a0 = wasm_v128_load(bias), a1 = wasm_v128_load(bias + 4);
   v128_t a2 = wasm_v128_load(bias + 8), a3 = wasm_v128_load(bias + 12);
-  for (size_t t = 0; t < ntaps; t += 2) {
-    /* an odd last tap pairs with itself: its partner's weights are zero */
-    const uint8_t *xa = taps[t] + ch, *xb = taps[t + 1 < ntaps ? t + 1 : t] + ch;
-    const int16_t *wt = (const int16_t *)(const void *)(w + (t / 2) * c16);
-    if (n >= 16) {
-      const v128_t xa0 = is_signed ? wasm_i16x8_load8x8(xa) : wasm_u16x8_load8x8(xa);
-      const v128_t xb0 = is_signed ? wasm_i16x8_load8x8(xb) : wasm_u16x8_load8x8(xb);
-      const v128_t xa1 = is_signed ? wasm_i16x8_load8x8(xa + 8) : wasm_u16x8_load8x8(xa + 8);
-      const v128_t xb1 = is_signed ? wasm_i16x8_load8x8(xb + 8) : wasm_u16x8_load8x8(xb + 8);
-      PAIR8(xa0, xb0, wt, a0, a1);
-      PAIR8(xa1, xb1, wt + 16, a2, a3);
-    } else {
-      const v128_t xa0 = widen(xa, n, is_signed), xb0 = widen(xb, n, is_signed);
-      const v128_t xa1 = widen(xa + 8, n > 8 ? n - 8 : 0, is_signed);
-      const v128_t xb1 = widen(xb + 8, n > 8 ? n - 8 : 0, is_signed);
-      PAIR8(xa0, xb0, wt, a0, a1);
-      PAIR8(xa1, xb1, wt + 16, a2, a3);
-    }
+  if (n >= 16) {
+    TAPS(FULL16)
+  } else {
+    TAPS(PART16)
   }
   const q8dw_acc r = {a0, a1, a2, a3, is_signed};
   return r;
