@@ -6,9 +6,10 @@
  * to the four i32 lanes, meets both in i32x4.dot_i16x8: per 8 x 8 x 2 products 2 weight
  * loads, 4 row loads, 8 dot products, 8 adds; 8 accumulators + 2 weights + 1 row + 1 product
  * live (x86-64 engines allocate 15 of the 16 SIMD registers). The rows' broadcast pairs come
- * from a buffer that the call fills once for all its panels (depth <= XB_MAX_K: one widening
- * load and 4 shuffles per 8 bytes of a row), or, deeper, from the row itself per panel
- * (v128.load16_splat + widening). The former layout (rows in lanes: 32 weight broadcasts per
+ * from a buffer that the call fills once for all its panels (several panels, depth <=
+ * XB_MAX_K: one widening load, 4 shuffles and 4 stores per 8 bytes of a row), or from the row
+ * itself per panel (v128.load16_splat + widening: a single panel, as the driver's panels-outer
+ * order gives, would pay the whole fill for one use; or deeper rows). The former layout (rows in lanes: 32 weight broadcasts per
  * 8 x 8 x 4, each with its own address add in V8's code) ran 132 instructions per 256
  * products, this one 88.
  * Products of two widened bytes fit i16 x i16 -> i32 exactly (|s8 x s8| <= 16384, u8 x u8 <=
@@ -127,7 +128,7 @@ static inline const uint8_t *tail8(uint8_t *tmp, const uint8_t *p, size_t n) {
   const size_t panel_bytes = NR * (8 + 2 * ((kc + 7) & ~(size_t)7)); \
   const uint8_t *wp = w; \
   uint8_t *cp = o->c; \
-  if (kc <= XB_MAX_K) { \
+  if (nc > NR && kc <= XB_MAX_K) { \
     v128_t xb[2 * XB_MAX_K]; \
     v128_t *xs = xb; \
     for (size_t k = 0; k < kfull; k += 8, xs += 16) FILL(a0 + k, a1 + k, a2 + k, a3 + k) \
