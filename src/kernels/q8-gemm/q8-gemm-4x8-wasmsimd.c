@@ -8,10 +8,10 @@
  * live (x86-64 engines allocate 15 of the 16 SIMD registers). The rows' broadcast pairs come
  * from a buffer that the call fills once for all its panels (several panels, depth <=
  * XB_MAX_K: one widening load, 4 shuffles and 4 stores per 8 bytes of a row), or from the row
- * itself per panel (v128.load16_splat + widening: a single panel, as the driver's panels-outer
- * order gives, would pay the whole fill for one use; or deeper rows). The former layout (rows in lanes: 32 weight broadcasts per
- * 8 x 8 x 4, each with its own address add in V8's code) ran 132 instructions per 256
- * products, this one 88.
+ * itself per panel (v128.load16_splat + widening: a single panel, as the driver's
+ * panels-outer order gives, would pay the whole fill for one use; or deeper rows). The former
+ * layout (rows in lanes: 32 weight broadcasts per 8 x 8 x 4, each with its own address add in
+ * V8's code) ran 132 instructions per 256 products, this one 88 (+ the loop's).
  * Products of two widened bytes fit i16 x i16 -> i32 exactly (|s8 x s8| <= 16384, u8 x u8 <=
  * 65025), so the sums wrap modulo 2^32 exactly as the reference's int32 does. Output stage: the
  * int32 tile (o->c32) or float requantization as tfcc_requant_fp32 (round half to even, by the
@@ -100,7 +100,8 @@ static inline const uint8_t *tail8(uint8_t *tmp, const uint8_t *p, size_t n) {
 #define A_ROW(i) WIDEN(wasm_v128_load16_splat(a##i + kk))
 #define A_TAIL(i) WIDEN(wasm_v128_load16_splat(tb##i + kk))
 
-/* Pairs P of 8 depth bytes of row pointer p, widened, broadcast, stored at xs[4 * P] */
+/* Row i's 8 depth bytes at p, widened: pair P broadcast to the four lanes, stored at
+ * xs[4 * P + i]. */
 #define FILL_ROW(i, p) \
   { \
     const v128_t x = LOADX(p); \
@@ -150,9 +151,9 @@ static inline const uint8_t *tail8(uint8_t *tmp, const uint8_t *p, size_t n) {
 
 /* A panel's depth loop, one depth pair (32 panel bytes) an iteration, never unrolled: V8
  * (Node 20) schedules a block's loads first, whatever their order in the code, so a block of
- * four pairs holds 8 weight and 16 row vectors at once, and spills (measured: the 4-pair loop
- * with the same instructions ran slower than the former layout). One pair: 6 loads, 8 dot
- * products, 8 adds and the loop's 5 instructions. */
+ * four pairs holds 8 weight and 16 row vectors at once and spills (V8's code for it read:
+ * the accumulators went to the stack; empty asm barriers order LLVM's code, not V8's). One
+ * pair: 6 loads, 8 dot products, 8 adds and the loop's 5 instructions. */
 #define PAIR_XB \
   PAIR(pw, A_XB) \
   pw += 32, xs += 4;
