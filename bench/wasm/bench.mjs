@@ -5,6 +5,7 @@
 // the ratios are medians of the per-round ratios.
 //   node bench/wasm/bench.mjs [--tfcc PKG_DIR] [--deps NODE_MODULES] [--rounds 7] [--runs 10]
 //        [--models "FILE.tflite[:INPUT.npy] ..."] [--zoo DIR] [--json OUT] [--tfcc-before PKG_DIR]
+//        [--litert-relaxed]  (with node --experimental-wasm-relaxed-simd)
 // --tfcc-before: a second tfcc-wasm package (e.g. built from the previous commit) run as a fourth
 // engine in the same interleaved rounds, for a before/after on the same load.
 // Defaults: --tfcc build-wasm/npm/tfcc-wasm; --deps bench/wasm/node_modules (npm ci there), else
@@ -28,6 +29,10 @@ let deps = opt('--deps', null);
 if (!deps) deps = [path.join(HERE, 'node_modules'), '/tmp/tflite-ref/node_modules'].find((d) => fs.existsSync(path.join(d, '@litertjs', 'core')));
 if (!deps) { console.error('bench: no @litertjs/core: run `npm ci` in bench/wasm or pass --deps'); process.exit(2); }
 const rounds = Number(opt('--rounds', 7)), runs = Number(opt('--runs', 10));
+// --litert-relaxed: LiteRT.js's relaxed-SIMD build (what it loads in a browser that has relaxed
+// SIMD) instead of its compat build (what it loads in Node 20, which has relaxed SIMD only behind
+// a flag): run node with --experimental-wasm-relaxed-simd
+const litertRelaxed = args.includes('--litert-relaxed');
 const shared = process.env.TFCC_SHARED_DIR || path.join(ROOT, '..', 'shared');
 const zoo = opt('--zoo', path.join(os.homedir(), '.cache', 'tfcc-zoo'));
 
@@ -65,7 +70,7 @@ let liteRt = null;
 async function loadLiteRt() {
   if (liteRt) return liteRt;
   const CORE = path.join(deps, '@litertjs', 'core');
-  const jsPath = path.join(CORE, 'wasm', 'litert_wasm_compat_internal.js');
+  const jsPath = path.join(CORE, 'wasm', litertRelaxed ? 'litert_wasm_internal.js' : 'litert_wasm_compat_internal.js');
   const wrapper = vm.runInThisContext('(function(exports, require, module, __filename, __dirname){' +
                                       fs.readFileSync(jsPath, 'utf8') + '\n})', {filename: jsPath});
   const mod = {exports: {}};
@@ -213,7 +218,8 @@ const wasmFile = path.join(tfccPkg, 'lib', 'tfcc-core.wasm');
 const wasmBytes = fs.readFileSync(wasmFile);
 const summary = {
   node: process.version, cpu: os.cpus()[0]?.model, rounds, runs_per_round: runs, threads: 1,
-  tfcc_isa: tfccRt.isa, litert: liteRt?.version, tfjs_tflite: tfweb?.version,
+  tfcc_isa: tfccRt.isa, litert: liteRt?.version, litert_build: litertRelaxed ? 'relaxed-simd' : 'compat',
+  tfjs_tflite: tfweb?.version,
   tfcc_wasm_bytes: wasmBytes.length, tfcc_wasm_gzip_bytes: zlib.gzipSync(wasmBytes, {level: 9}).length,
 };
 console.log(JSON.stringify(summary));

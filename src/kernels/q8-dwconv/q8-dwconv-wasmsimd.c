@@ -10,7 +10,6 @@
 #include <wasm_simd128.h>
 
 #include "kernels/q8-dwconv/ukernels.h"
-#include "kernels/simd/f32v_wasmsimd.h"
 
 static inline v128_t widen(const uint8_t *p, size_t n, bool is_signed) {
   if (n >= 8) return is_signed ? wasm_i16x8_load8x8(p) : wasm_u16x8_load8x8(p);
@@ -22,6 +21,7 @@ static inline v128_t widen(const uint8_t *p, size_t n, bool is_signed) {
 #define Q8DW_N 16
 typedef struct q8dw_acc {
   v128_t a0, a1, a2, a3;
+  bool is_signed; /* the output's signedness (a constant once inlined) */
 } q8dw_acc;
 
 /* taps xa (tap 2p) and xb (tap 2p + 1), 8 channels each, against the pair's weights at wt */
@@ -33,30 +33,45 @@ typedef struct q8dw_acc {
                       wasm_i32x4_dot_i16x8(wasm_i16x8_shuffle(xa, xb, 4, 12, 5, 13, 6, 14, 7, 15), \
                                            wasm_v128_load((wt) + 8)))
 
+/* 16 channels of taps at xa and xb (n >= 16) or of their first n channels (zero-padded). */
+#define FULL16(xa, xb) \
+  const v128_t xa0 = is_signed ? wasm_i16x8_load8x8(xa) : wasm_u16x8_load8x8(xa); \
+  const v128_t xb0 = is_signed ? wasm_i16x8_load8x8(xb) : wasm_u16x8_load8x8(xb); \
+  const v128_t xa1 = is_signed ? wasm_i16x8_load8x8(xa + 8) : wasm_u16x8_load8x8(xa + 8); \
+  const v128_t xb1 = is_signed ? wasm_i16x8_load8x8(xb + 8) : wasm_u16x8_load8x8(xb + 8);
+#define PART16(xa, xb) \
+  const v128_t xa0 = widen(xa, n, is_signed), xb0 = widen(xb, n, is_signed); \
+  const v128_t xa1 = widen(xa + 8, n > 8 ? n - 8 : 0, is_signed); \
+  const v128_t xb1 = widen(xb + 8, n > 8 ? n - 8 : 0, is_signed);
+/* The taps in pairs, one running pointer each for the taps and the weights (wt: pair p's row,
+ * 2 * c16 int16 apart), an odd last tap with itself (its partner's weights are zero). */
+#define TAPS(LOAD16) \
+  const uint8_t *const *tp = taps; \
+  const int16_t *wt = (const int16_t *)(const void *)w; \
+  const uint8_t *const *const tend = taps + (ntaps & ~(size_t)1); \
+  for (; tp < tend; tp += 2, wt += 2 * c16) { \
+    const uint8_t *xa = tp[0] + ch, *xb = tp[1] + ch; \
+    LOAD16(xa, xb) \
+    PAIR8(xa0, xb0, wt, a0, a1); \
+    PAIR8(xa1, xb1, wt + 16, a2, a3); \
+  } \
+  if (ntaps & 1) { \
+    const uint8_t *xa = tp[0] + ch; \
+    LOAD16(xa, xa) \
+    PAIR8(xa0, xb0, wt, a0, a1); \
+    PAIR8(xa1, xb1, wt + 16, a2, a3); \
+  }
+
 static inline q8dw_acc q8dw_sum(const int32_t *bias, const uint8_t *const *taps, size_t ntaps,
                                 size_t ch, size_t n, const int32_t *w, size_t c16, bool is_signed) {
   v128_t a0 = wasm_v128_load(bias), a1 = wasm_v128_load(bias + 4);
   v128_t a2 = wasm_v128_load(bias + 8), a3 = wasm_v128_load(bias + 12);
-  for (size_t t = 0; t < ntaps; t += 2) {
-    /* an odd last tap pairs with itself: its partner's weights are zero */
-    const uint8_t *xa = taps[t] + ch, *xb = taps[t + 1 < ntaps ? t + 1 : t] + ch;
-    const int16_t *wt = (const int16_t *)(const void *)(w + (t / 2) * c16);
-    if (n >= 16) {
-      const v128_t xa0 = is_signed ? wasm_i16x8_load8x8(xa) : wasm_u16x8_load8x8(xa);
-      const v128_t xb0 = is_signed ? wasm_i16x8_load8x8(xb) : wasm_u16x8_load8x8(xb);
-      const v128_t xa1 = is_signed ? wasm_i16x8_load8x8(xa + 8) : wasm_u16x8_load8x8(xa + 8);
-      const v128_t xb1 = is_signed ? wasm_i16x8_load8x8(xb + 8) : wasm_u16x8_load8x8(xb + 8);
-      PAIR8(xa0, xb0, wt, a0, a1);
-      PAIR8(xa1, xb1, wt + 16, a2, a3);
-    } else {
-      const v128_t xa0 = widen(xa, n, is_signed), xb0 = widen(xb, n, is_signed);
-      const v128_t xa1 = widen(xa + 8, n > 8 ? n - 8 : 0, is_signed);
-      const v128_t xb1 = widen(xb + 8, n > 8 ? n - 8 : 0, is_signed);
-      PAIR8(xa0, xb0, wt, a0, a1);
-      PAIR8(xa1, xb1, wt + 16, a2, a3);
-    }
+  if (n >= 16) {
+    TAPS(FULL16)
+  } else {
+    TAPS(PART16)
   }
-  const q8dw_acc r = {a0, a1, a2, a3};
+  const q8dw_acc r = {a0, a1, a2, a3, is_signed};
   return r;
 }
 
@@ -69,28 +84,31 @@ static inline void q8dw_store32(int32_t *c32, q8dw_acc acc) {
 
 /* f + 1.5 * 2^23 (|f| < 2^22) has the integer nearest f, ties to even, in its low mantissa bits:
  * the bits minus those of 1.5 * 2^23 are f rounded as f32x4.nearest, exactly (no
- * i32x4.trunc_sat_f32x4, several instructions on x86-64 engines); minus zp folded in. */
-static inline v128_t requant4(v128_t acc, const float *scale, v128_t vlo, v128_t vhi,
-                              v128_t magic_zp) {
-  v128_t f = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(acc), wasm_v128_load(scale));
-  f = f32v_min(vhi, f32v_max(vlo, f)); /* NaN passes, as the scalar clamp */
-  return wasm_i32x4_sub(wasm_f32x4_add(f, wasm_f32x4_splat(12582912.0f)), magic_zp);
+ * i32x4.trunc_sat_f32x4, several instructions on x86-64 engines). The bits are monotone in f
+ * over all finite f (negative sums: negative as int32), so the lower clamp is an i32x4.max on
+ * them (magic_min: the bits of lo); minus zp folded into the one subtraction. */
+static inline v128_t requant4(v128_t acc, const float *scale, v128_t magic_min, v128_t magic_zp) {
+  const v128_t f = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(acc), wasm_v128_load(scale));
+  return wasm_i32x4_sub(wasm_i32x4_max(wasm_f32x4_add(f, wasm_f32x4_splat(12582912.0f)), magic_min),
+                        magic_zp);
 }
 
+/* The 16 channels' bytes: requantized, narrowed with saturation (the values are >= act_min;
+ * above the type's range they saturate), then clamped to act_max on the bytes: the bytes of
+ * the scalar clamp and truncation. lo and hi are act_min - zp and act_max - zp, integers. */
 static inline void q8dw_requant(uint8_t *c, q8dw_acc acc, const float *scale, float lo, float hi,
                                 int32_t zp, size_t n) {
-  const v128_t vlo = wasm_f32x4_splat(lo), vhi = wasm_f32x4_splat(hi);
+  const v128_t vmin = wasm_i32x4_splat((int32_t)(0x4B400000u + (uint32_t)(int32_t)lo));
   const v128_t vzp = wasm_i32x4_splat((int32_t)(0x4B400000u - (uint32_t)zp));
-  const v128_t q0 = requant4(acc.a0, scale, vlo, vhi, vzp);
-  const v128_t q1 = requant4(acc.a1, scale + 4, vlo, vhi, vzp);
-  const v128_t q2 = requant4(acc.a2, scale + 8, vlo, vhi, vzp);
-  const v128_t q3 = requant4(acc.a3, scale + 12, vlo, vhi, vzp);
-  /* low byte of each lane (a truncation, as the scalar kernel's (uint8_t) cast) */
-  const v128_t b01 =
-      wasm_i8x16_shuffle(q0, q1, 0, 4, 8, 12, 16, 20, 24, 28, 0, 4, 8, 12, 16, 20, 24, 28);
-  const v128_t b23 =
-      wasm_i8x16_shuffle(q2, q3, 0, 4, 8, 12, 16, 20, 24, 28, 0, 4, 8, 12, 16, 20, 24, 28);
-  const v128_t b = wasm_i64x2_shuffle(b01, b23, 0, 2);
+  const v128_t q01 = wasm_i16x8_narrow_i32x4(requant4(acc.a0, scale, vmin, vzp),
+                                             requant4(acc.a1, scale + 4, vmin, vzp));
+  const v128_t q23 = wasm_i16x8_narrow_i32x4(requant4(acc.a2, scale + 8, vmin, vzp),
+                                             requant4(acc.a3, scale + 12, vmin, vzp));
+  const int32_t act_max = (int32_t)hi + zp;
+  const v128_t b =
+      acc.is_signed
+          ? wasm_i8x16_min(wasm_i8x16_narrow_i16x8(q01, q23), wasm_i8x16_splat((int8_t)act_max))
+          : wasm_u8x16_min(wasm_u8x16_narrow_i16x8(q01, q23), wasm_i8x16_splat((int8_t)act_max));
   if (n >= 16) {
     wasm_v128_store(c, b);
     return;

@@ -1,20 +1,24 @@
 /* q8 GEMM micro-kernel, WebAssembly SIMD128: 4 rows x 8 columns over depth pairs (the "c2"
  * panel layout, tfcc_q8_gemm_c2_layout: per pair of depth elements, columns 0-7 two int16
  * each, the weight bytes widened at packing, depth padded to 8; both operands of one
- * signedness, kz = fo). Rows in the lanes: column j's accumulator holds rows 0-3. Per 8 depth
- * bytes each row's bytes are loaded widened to i16x8 once (v128.load8x8) and the four rows
- * transposed (8 unpacks) into one vector per depth pair (pair p of rows 0-3 in its i32 lanes);
- * per pair and column the column's two int16 are broadcast from the panel (v128.load32_splat,
- * a load only) into i32x4.dot_i16x8: 32 dot products, 32 adds, 32 broadcast loads and 12
- * other vector instructions per 256 products, 8 accumulators + 4 pair vectors + 2 temporaries
- * live (x86-64 engines allocate 15 of the 16 SIMD registers). The former layout (rows'
- * pairs broadcast by shuffles, weights widened per tile) had 16 shuffles, 8 widening loads
- * and ~18 spill moves per 256 products.
+ * signedness, kz = fo). Columns in the lanes: row i has two accumulators (columns 0-3, 4-7).
+ * Per depth pair the panel's 32 bytes are two vector loads, and each row's pair, broadcast
+ * to the four i32 lanes, meets both in i32x4.dot_i16x8: per 8 x 8 x 2 products 2 weight
+ * loads, 4 row loads, 8 dot products, 8 adds; 8 accumulators + 2 weights + 1 row + 1 product
+ * live (x86-64 engines allocate 15 of the 16 SIMD registers). The rows' broadcast pairs come
+ * from a buffer that the call fills once for all its panels (several panels, depth <=
+ * XB_MAX_K: one widening load, 4 shuffles and 4 stores per 8 bytes of a row), or from the row
+ * itself per panel (v128.load16_splat + widening: a single panel, as the driver's
+ * panels-outer order gives, would pay the whole fill for one use; or deeper rows). The former
+ * layout (rows in lanes: 32 weight broadcasts per 8 x 8 x 4, each with its own address add in
+ * V8's code) ran 132 instructions per 256 products, this one 88 (+ the loop's).
  * Products of two widened bytes fit i16 x i16 -> i32 exactly (|s8 x s8| <= 16384, u8 x u8 <=
  * 65025), so the sums wrap modulo 2^32 exactly as the reference's int32 does. Output stage: the
  * int32 tile (o->c32) or float requantization as tfcc_requant_fp32 (round half to even, by the
  * 1.5 * 2^23 addition: no f32x4.nearest / i32x4.trunc_sat_f32x4, several instructions each on
- * x86-64 engines).
+ * x86-64 engines), row by row with the columns' scales as two vectors, the clamp in integers
+ * (i32x4.max on the rounded bits, byte min after the narrowing: 5 instructions per 4 outputs
+ * and 2 per 16, where float min / max took 7 per 4).
  * One call runs every panel the driver gives it (tfcc_q8_gemm_multi_panel: nc up to the task's
  * columns), the rows' depth tail padded once: the call, the driver's per-tile work and the tail
  * copies cost as much as several depth steps, which the small depths (16-32: MobileNetV2's
@@ -23,43 +27,51 @@
 #include <wasm_simd128.h>
 
 #include "kernels/q8-gemm/ukernels.h"
-#include "kernels/simd/f32v_wasmsimd.h"
 
 #define NR 8
+/* Depths up to which a call fills the rows' broadcast buffer (2 * XB_MAX_K vectors of stack,
+ * 16 KiB). */
+#define XB_MAX_K 512
 
-/* The output stage's constants: the clamp (act_min - zp, act_max - zp) and the rounding. */
+/* The output stage's constants: the rounding, the lower clamp in the rounded bits, zp, and
+ * the upper clamp as bytes. */
 typedef struct out_consts {
-  v128_t lo, hi, magic, magic_zp;
+  v128_t magic, magic_min, magic_zp, max8;
 } out_consts;
 
 static inline out_consts out_init(const tfcc_q8_out *o) {
   out_consts k;
-  k.lo = wasm_f32x4_splat(o->lo);
-  k.hi = wasm_f32x4_splat(o->hi);
   /* f + 1.5 * 2^23 (|f| < 2^22) has the integer nearest f, ties to even, in its low mantissa
-     bits: the bits minus those of 1.5 * 2^23 are f rounded as f32x4.nearest, exactly; minus
-     zp folded into the one integer subtraction */
+     bits: the bits minus those of 1.5 * 2^23 are f rounded as f32x4.nearest, exactly. The
+     bits are monotone in f over all finite f (negative sums: negative as int32), so the lower
+     clamp act_min - zp is an i32x4.max on them; minus zp folded into the one integer
+     subtraction; the upper clamp after the saturating narrowing, on the bytes */
   k.magic = wasm_f32x4_splat(12582912.0f);
+  k.magic_min = wasm_i32x4_splat((int32_t)(0x4B400000u + (uint32_t)(o->act_min - o->zp)));
   k.magic_zp = wasm_i32x4_splat((int32_t)(0x4B400000u - (uint32_t)o->zp));
+  k.max8 = wasm_i8x16_splat((int8_t)o->act_max);
   return k;
 }
 
-/* Column j's four rows: float requantization with the column's scale, + zp. */
-static inline v128_t requant_col(v128_t acc, const float *scale, const out_consts *k) {
-  v128_t f = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(acc), wasm_v128_load32_splat(scale));
-  f = f32v_min(k->hi, f32v_max(k->lo, f)); /* NaN passes, as the scalar clamp */
-  return wasm_i32x4_sub(wasm_f32x4_add(f, k->magic), k->magic_zp);
+/* Four columns of a row: float requantization with the columns' scales, lower clamp, + zp. */
+static inline v128_t requant4(v128_t acc, v128_t scale, const out_consts *k) {
+  const v128_t f = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(acc), scale);
+  return wasm_i32x4_sub(wasm_i32x4_max(wasm_f32x4_add(f, k->magic), k->magic_min), k->magic_zp);
 }
 
-/* Row i's 8 bytes (low half of r) to the output at c; nc < 8 through a buffer. */
-static inline void store_row(uint8_t *c, size_t i, size_t nc, v128_t r, const tfcc_q8_out *o) {
+/* Row i's 8 bytes (lane L of r) to the output at c; nc < 8 through a buffer. */
+static inline void store_row(uint8_t *c, size_t i, size_t nc, v128_t r, int lane,
+                             const tfcc_q8_out *o) {
   if (nc >= NR) {
-    wasm_v128_store64_lane(c + i * o->c_stride, r, 0);
+    if (lane)
+      wasm_v128_store64_lane(c + i * o->c_stride, r, 1);
+    else
+      wasm_v128_store64_lane(c + i * o->c_stride, r, 0);
     return;
   }
   uint8_t tmp[16];
   wasm_v128_store(tmp, r);
-  memcpy(c + i * o->c_stride, tmp, nc);
+  memcpy(c + i * o->c_stride, tmp + 8 * lane, nc);
 }
 
 /* The last n < 8 bytes of a row, zero-padded to 8 (never reads past the row). */
@@ -69,64 +81,44 @@ static inline const uint8_t *tail8(uint8_t *tmp, const uint8_t *p, size_t n) {
   return tmp;
 }
 
-/* Column j's accumulator c##j (rows 0-3 in its lanes) += pair P of the four rows (a##P) times
- * column j's pair P, pre-widened at packing: one load32_splat, no extend. */
-#define COL(j, P) \
-  c##j = wasm_i32x4_add(c##j, wasm_i32x4_dot_i16x8(xp##P, wsplat(pw + 32 * P + 4 * j))); \
-  ORDER();
-/* An empty asm with a memory clobber: no load moves across it. Without it LLVM hoists all 32
- * broadcasts of a step to its top (and gives each its own pointer), and V8, which keeps the
- * order of the loads, spills most of them. */
-#define ORDER() __asm__ volatile("" ::: "memory")
-/* pw as a value LLVM cannot see through: else loop strength reduction keeps one pointer per
- * weight load (32, spilled to the stack). */
-#define OPAQUE(p) __asm__("" : "+r"(p))
-/* Column j's pair at p, broadcast, its address computed in the wasm code (an opaque add) rather
- * than in the load's offset: V8 (Node 20) hoists base + offset of each of the 32 distinct
- * offsets out of the loop and spills them. */
-static inline v128_t wsplat(const uint8_t *p) {
-  OPAQUE(p);
-  return wasm_v128_load32_splat(p);
-}
-#define PAIR(P) COL(0, P) COL(1, P) COL(2, P) COL(3, P) COL(4, P) COL(5, P) COL(6, P) COL(7, P)
-/* 8 depth bytes of rows 0-3 (at p0..p3), widened once, transposed so that xp##P holds pair P of
- * rows 0-3 (one i32 lane each) */
-#define STEP(LOADX, p0, p1, p2, p3) \
+/* Row i's accumulators += its broadcast pair (a) times the pair's columns 0-3 (wl), 4-7 (wh). */
+#define ROW(i, a) \
   { \
-    const v128_t x0 = LOADX(p0), x1 = LOADX(p1), x2 = LOADX(p2), x3 = LOADX(p3); \
-    const v128_t t0 = wasm_i32x4_shuffle(x0, x1, 0, 4, 1, 5); \
-    const v128_t t1 = wasm_i32x4_shuffle(x2, x3, 0, 4, 1, 5); \
-    const v128_t t2 = wasm_i32x4_shuffle(x0, x1, 2, 6, 3, 7); \
-    const v128_t t3 = wasm_i32x4_shuffle(x2, x3, 2, 6, 3, 7); \
-    const v128_t xp0 = wasm_i64x2_shuffle(t0, t1, 0, 2), xp1 = wasm_i64x2_shuffle(t0, t1, 1, 3); \
-    PAIR(0) \
-    PAIR(1) \
-    const v128_t xp2 = wasm_i64x2_shuffle(t2, t3, 0, 2), xp3 = wasm_i64x2_shuffle(t2, t3, 1, 3); \
-    PAIR(2) \
-    PAIR(3) \
+    const v128_t ai = (a); \
+    l##i = wasm_i32x4_add(l##i, wasm_i32x4_dot_i16x8(ai, wl)); \
+    h##i = wasm_i32x4_add(h##i, wasm_i32x4_dot_i16x8(ai, wh)); \
   }
-
-/* Columns c0..c3 (rows in lanes) to rows r0..r3 (columns in lanes). */
-#define TRANSPOSE4(c0, c1, c2, c3, r0, r1, r2, r3) \
+/* One depth pair: the panel's 32 bytes at q, the rows' broadcast pairs A(0) .. A(3). */
+#define PAIR(q, A) \
   { \
-    const v128_t u0 = wasm_i32x4_shuffle(c0, c1, 0, 4, 1, 5); \
-    const v128_t u1 = wasm_i32x4_shuffle(c2, c3, 0, 4, 1, 5); \
-    const v128_t u2 = wasm_i32x4_shuffle(c0, c1, 2, 6, 3, 7); \
-    const v128_t u3 = wasm_i32x4_shuffle(c2, c3, 2, 6, 3, 7); \
-    r0 = wasm_i64x2_shuffle(u0, u1, 0, 2); \
-    r1 = wasm_i64x2_shuffle(u0, u1, 1, 3); \
-    r2 = wasm_i64x2_shuffle(u2, u3, 0, 2); \
-    r3 = wasm_i64x2_shuffle(u2, u3, 1, 3); \
+    const v128_t wl = wasm_v128_load(q), wh = wasm_v128_load((q) + 16); \
+    ROW(0, A(0)) ROW(1, A(1)) ROW(2, A(2)) ROW(3, A(3)) \
   }
+/* Row i's pair from the buffer (xs: the pair's four rows) or from the row itself (depth byte
+ * kk of a##i, or of the zero-padded tail tb##i). */
+#define A_XB(i) wasm_v128_load(xs + (i))
+#define A_ROW(i) WIDEN(wasm_v128_load16_splat(a##i + kk))
+#define A_TAIL(i) WIDEN(wasm_v128_load16_splat(tb##i + kk))
 
-/* The accumulators start at bias (column j, splat) + row_add (rows 0-3). The output stage
- * requantizes column by column (rows in lanes), narrows the eight columns to bytes with
- * saturation (NARROW8: i8x16 / u8x16 narrow, the output's signedness; the values are in
- * [act_min, act_max] already, so the saturation changes nothing: the same bytes as the
- * scalar truncation) and transposes the 4 x 8 bytes with two byte shuffles. */
-#define TILE(LOADX, NARROW8) \
+/* Row i's 8 depth bytes at p, widened: pair P broadcast to the four lanes, stored at
+ * xs[4 * P + i]. */
+#define FILL_ROW(i, p) \
+  { \
+    const v128_t x = LOADX(p); \
+    wasm_v128_store(xs + i, wasm_i32x4_shuffle(x, x, 0, 0, 0, 0)); \
+    wasm_v128_store(xs + 4 + i, wasm_i32x4_shuffle(x, x, 1, 1, 1, 1)); \
+    wasm_v128_store(xs + 8 + i, wasm_i32x4_shuffle(x, x, 2, 2, 2, 2)); \
+    wasm_v128_store(xs + 12 + i, wasm_i32x4_shuffle(x, x, 3, 3, 3, 3)); \
+  }
+#define FILL(p0, p1, p2, p3) \
+  { FILL_ROW(0, p0) FILL_ROW(1, p1) FILL_ROW(2, p2) FILL_ROW(3, p3) }
+
+/* The kernel for one signedness: LOADX widens 8 bytes, WIDEN the low 8 bytes of a vector,
+ * NARROW8 narrows to the output's bytes with saturation (the values are >= act_min already;
+ * above the type's range they saturate, and MIN8 then clamps to act_max, as the scalar
+ * clamp does before its truncation). */
+#define KERNEL \
   const uint8_t *a0 = a[0], *a1 = a[1], *a2 = a[2], *a3 = a[3]; \
-  const v128_t ra = wasm_v128_load(row_add); \
   /* the rows' last kc % 8 bytes, zero-padded, once for all panels */ \
   const size_t kfull = kc & ~(size_t)7; \
   uint8_t tb0[8], tb1[8], tb2[8], tb3[8]; \
@@ -137,33 +129,60 @@ static inline v128_t wsplat(const uint8_t *p) {
   const size_t panel_bytes = NR * (8 + 2 * ((kc + 7) & ~(size_t)7)); \
   const uint8_t *wp = w; \
   uint8_t *cp = o->c; \
+  if (nc > NR && kc <= XB_MAX_K) { \
+    v128_t xb[2 * XB_MAX_K]; \
+    v128_t *xs = xb; \
+    for (size_t k = 0; k < kfull; k += 8, xs += 16) FILL(a0 + k, a1 + k, a2 + k, a3 + k) \
+    if (kfull < kc) { \
+      FILL(tb0, tb1, tb2, tb3) \
+      xs += 16; \
+    } \
+    const v128_t *const xe = xs; \
+    for (size_t n0 = 0;; n0 += NR, wp += panel_bytes, cp += NR) { \
+      PANEL(DEPTH_XB, nc - n0 < NR ? nc - n0 : NR) \
+      if (n0 + NR >= nc) break; \
+    } \
+    return; \
+  } \
   for (size_t n0 = 0;; n0 += NR, wp += panel_bytes, cp += NR) { \
-    PANEL(LOADX, NARROW8, nc - n0 < NR ? nc - n0 : NR) \
+    PANEL(DEPTH_ROWS, nc - n0 < NR ? nc - n0 : NR) \
     if (n0 + NR >= nc) break; \
   }
 
-/* One panel (wp) against the four rows: its columns' outputs at cp. */
-#define PANEL(LOADX, NARROW8, ncp) \
+/* A panel's depth loop, one depth pair (32 panel bytes) an iteration, never unrolled: V8
+ * (Node 20) schedules a block's loads first, whatever their order in the code, so a block of
+ * four pairs holds 8 weight and 16 row vectors at once and spills (V8's code for it read:
+ * the accumulators went to the stack; empty asm barriers order LLVM's code, not V8's). One
+ * pair: 6 loads, 8 dot products, 8 adds and the loop's 5 instructions. */
+#define PAIR_XB \
+  PAIR(pw, A_XB) \
+  pw += 32, xs += 4;
+#define DEPTH_XB \
+  _Pragma("clang loop unroll(disable)") for (const v128_t *xs = xb; xs < xe;) { PAIR_XB }
+#define PAIR_ROW(A) \
+  PAIR(pw, A) \
+  pw += 32, kk += 2;
+#define DEPTH_ROWS \
+  _Pragma("clang loop unroll(disable)") for (size_t kk = 0; kk < kfull;) { PAIR_ROW(A_ROW) } \
+  if (kfull < kc) _Pragma("clang loop unroll(disable)") for (size_t kk = 0; kk < 8;) { \
+      PAIR_ROW(A_TAIL) \
+    }
+
+/* One panel (wp) against the four rows: its columns' outputs at cp. The accumulators start at
+ * bias (columns) + row_add (row i, splat). */
+#define PANEL(DEPTH_LOOP, ncp) \
   const uint8_t *pw = wp + NR * 8; \
-  const int32_t *bias = (const int32_t *)(const void *)wp; \
-  const float *scale = (const float *)(const void *)(wp + NR * 4); \
-  v128_t c0 = wasm_i32x4_add(wasm_v128_load32_splat(bias + 0), ra); \
-  v128_t c1 = wasm_i32x4_add(wasm_v128_load32_splat(bias + 1), ra); \
-  v128_t c2 = wasm_i32x4_add(wasm_v128_load32_splat(bias + 2), ra); \
-  v128_t c3 = wasm_i32x4_add(wasm_v128_load32_splat(bias + 3), ra); \
-  v128_t c4 = wasm_i32x4_add(wasm_v128_load32_splat(bias + 4), ra); \
-  v128_t c5 = wasm_i32x4_add(wasm_v128_load32_splat(bias + 5), ra); \
-  v128_t c6 = wasm_i32x4_add(wasm_v128_load32_splat(bias + 6), ra); \
-  v128_t c7 = wasm_i32x4_add(wasm_v128_load32_splat(bias + 7), ra); \
-  for (size_t k = 0; k < kfull; k += 8, pw += 16 * NR) { \
-    OPAQUE(pw); \
-    STEP(LOADX, a0 + k, a1 + k, a2 + k, a3 + k) \
-  } \
-  if (kfull < kc) STEP(LOADX, tb0, tb1, tb2, tb3) \
+  const v128_t bl = wasm_v128_load(wp), bh = wasm_v128_load(wp + 16); \
+  v128_t l0 = wasm_i32x4_add(bl, wasm_i32x4_splat(row_add[0])); \
+  v128_t h0 = wasm_i32x4_add(bh, wasm_i32x4_splat(row_add[0])); \
+  v128_t l1 = wasm_i32x4_add(bl, wasm_i32x4_splat(row_add[1])); \
+  v128_t h1 = wasm_i32x4_add(bh, wasm_i32x4_splat(row_add[1])); \
+  v128_t l2 = wasm_i32x4_add(bl, wasm_i32x4_splat(row_add[2])); \
+  v128_t h2 = wasm_i32x4_add(bh, wasm_i32x4_splat(row_add[2])); \
+  v128_t l3 = wasm_i32x4_add(bl, wasm_i32x4_splat(row_add[3])); \
+  v128_t h3 = wasm_i32x4_add(bh, wasm_i32x4_splat(row_add[3])); \
+  DEPTH_LOOP \
   if (o->c32) { \
-    v128_t l0, l1, l2, l3, h0, h1, h2, h3; \
-    TRANSPOSE4(c0, c1, c2, c3, l0, l1, l2, l3) \
-    TRANSPOSE4(c4, c5, c6, c7, h0, h1, h2, h3) \
     int32_t *d = o->c32; \
     wasm_v128_store(d, l0), wasm_v128_store(d + 4, h0); \
     wasm_v128_store(d + 8, l1), wasm_v128_store(d + 12, h1); \
@@ -172,27 +191,37 @@ static inline v128_t wsplat(const uint8_t *p) {
     return; \
   } \
   const out_consts oc = out_init(o); \
-  const v128_t n01 = \
-      wasm_i16x8_narrow_i32x4(requant_col(c0, scale, &oc), requant_col(c1, scale + 1, &oc)); \
-  const v128_t n23 = \
-      wasm_i16x8_narrow_i32x4(requant_col(c2, scale + 2, &oc), requant_col(c3, scale + 3, &oc)); \
-  const v128_t n45 = \
-      wasm_i16x8_narrow_i32x4(requant_col(c4, scale + 4, &oc), requant_col(c5, scale + 5, &oc)); \
-  const v128_t n67 = \
-      wasm_i16x8_narrow_i32x4(requant_col(c6, scale + 6, &oc), requant_col(c7, scale + 7, &oc)); \
-  /* bytes: columns 0-3 x rows 0-3, columns 4-7 x rows 0-3 */ \
-  const v128_t b0 = NARROW8(n01, n23), b1 = NARROW8(n45, n67); \
-  const v128_t r01 = \
-      wasm_i8x16_shuffle(b0, b1, 0, 4, 8, 12, 16, 20, 24, 28, 1, 5, 9, 13, 17, 21, 25, 29); \
-  const v128_t r23 = \
-      wasm_i8x16_shuffle(b0, b1, 2, 6, 10, 14, 18, 22, 26, 30, 3, 7, 11, 15, 19, 23, 27, 31); \
-  store_row(cp, 0, ncp, r01, o); \
-  if (mr > 1) store_row(cp, 1, ncp, wasm_i64x2_shuffle(r01, r01, 1, 1), o); \
-  if (mr > 2) store_row(cp, 2, ncp, r23, o); \
-  if (mr > 3) store_row(cp, 3, ncp, wasm_i64x2_shuffle(r23, r23, 1, 1), o);
+  const v128_t sl = wasm_v128_load(wp + NR * 4), sh = wasm_v128_load(wp + NR * 4 + 16); \
+  const v128_t n0_ = wasm_i16x8_narrow_i32x4(requant4(l0, sl, &oc), requant4(h0, sh, &oc)); \
+  const v128_t n1_ = wasm_i16x8_narrow_i32x4(requant4(l1, sl, &oc), requant4(h1, sh, &oc)); \
+  const v128_t n2_ = wasm_i16x8_narrow_i32x4(requant4(l2, sl, &oc), requant4(h2, sh, &oc)); \
+  const v128_t n3_ = wasm_i16x8_narrow_i32x4(requant4(l3, sl, &oc), requant4(h3, sh, &oc)); \
+  const v128_t r01 = MIN8(NARROW8(n0_, n1_), oc.max8), r23 = MIN8(NARROW8(n2_, n3_), oc.max8); \
+  store_row(cp, 0, ncp, r01, 0, o); \
+  if (mr > 1) store_row(cp, 1, ncp, r01, 1, o); \
+  if (mr > 2) store_row(cp, 2, ncp, r23, 0, o); \
+  if (mr > 3) store_row(cp, 3, ncp, r23, 1, o);
 
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_4x8_wasmsimd){
-    TILE(wasm_i16x8_load8x8,
-         wasm_i8x16_narrow_i16x8)} TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_4x8_wasmsimd) {
-  TILE(wasm_u16x8_load8x8, wasm_u8x16_narrow_i16x8)
+#define LOADX wasm_i16x8_load8x8
+#define WIDEN wasm_i16x8_extend_low_i8x16
+#define NARROW8 wasm_i8x16_narrow_i16x8
+#define MIN8 wasm_i8x16_min
+    KERNEL
+#undef LOADX
+#undef WIDEN
+#undef NARROW8
+#undef MIN8
+}
+
+TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_4x8_wasmsimd) {
+#define LOADX wasm_u16x8_load8x8
+#define WIDEN wasm_u16x8_extend_low_u8x16
+#define NARROW8 wasm_u8x16_narrow_i16x8
+#define MIN8 wasm_u8x16_min
+  KERNEL
+#undef LOADX
+#undef WIDEN
+#undef NARROW8
+#undef MIN8
 }
