@@ -163,6 +163,8 @@ static void test_model(model_case *mc, const char *isa, bool robust, size_t samp
          "%s at %s: warm: %u hits %u misses", mc->file, isa, st.hits, st.misses);
   CHECKF(st.blocks_by_stamp, "%s at %s: warm: the writer's mtime stamp not recognised", mc->file,
          isa);
+  /* the pages the model keeps (tables, biases, filters read raw) are the cache file's */
+  CHECKF(st.kept_shared > 0, "%s at %s: warm: no kept page mapped from the cache", mc->file, isa);
   size_t n = 0;
   uint8_t *good = read_file(cache, &n);
   CHECK(good && n > sizeof(tfcc_wc_header));
@@ -314,7 +316,8 @@ static void test_identity(model_case *mc) {
     CHECKF(g_unread > n / 4, "%s: warm load read %zu of %zu bytes", mc->file, n - g_unread, n);
     /* ... and nothing reads them: with the unread ranges inaccessible, the same output */
     setenv("TFCC_DEBUG_RELEASE_TRAP", "1", 1);
-    CHECK(run_once(rt, path, cache, out, sizeof out, &ob, &st) && st.hits > 0 && g_unread > 0);
+    CHECK(run_once(rt, path, cache, out, sizeof out, &ob, &st) && st.hits > 0 && g_unread > 0 &&
+          st.kept_shared > 0);
     unsetenv("TFCC_DEBUG_RELEASE_TRAP");
     CHECK(ob == mc->ref_bytes && memcmp(out, mc->ref, ob) == 0);
     g_verify = 1;
