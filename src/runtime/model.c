@@ -473,9 +473,9 @@ static tfcc_status cache_kept_pages(tfcc_model *m, tfcc_err *err) {
     tfcc_wcache_share_kept(m->wcache, (uint8_t *)(uintptr_t)m->data, m->mapping_size, k, n,
                            &failed);
   free(k);
-  return failed ? tfcc_err_set(err, TFCC_ERR_NO_MEMORY,
-                               "out of memory mapping the model's kept pages")
-                : TFCC_OK;
+  return failed
+             ? tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory mapping the model's kept pages")
+             : TFCC_OK;
 }
 
 /* The identity of a settled file (runtime/weights_cache.h); all zero if it is not settled. */
