@@ -411,7 +411,12 @@ size_t tfcc_wcache_share_kept(tfcc_wcache *c, uint8_t *base, size_t base_bytes,
       if (memcmp(base + a, src, (size_t)(b - a)) != 0) continue; /* another state: stays private */
       bool mapped;
       if (!map_over(c->fd, base + a, (size_t)(b - a), at, src, &mapped)) *failed = true;
-      if (mapped) shared += (size_t)(b - a);
+      if (mapped) {
+        shared += (size_t)(b - a);
+        /* the compare mapped them through the cache's own mapping too: unmap them there, or
+         * RSS would count each page twice (they stay in the page cache) */
+        (void)madvise((void *)(uintptr_t)src, (size_t)(b - a), MADV_DONTNEED);
+      }
     }
     data += ck.bytes;
   }
