@@ -17,6 +17,10 @@
 #include "base/hash64.h"
 #include "base/sha256.h"
 
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22 /* Linux 5.14; older kernels answer EINVAL */
+#endif
+
 _Static_assert(sizeof(tfcc_wc_header) == 256, "cache header layout");
 _Static_assert(sizeof(tfcc_wc_entry) == 32, "cache entry layout");
 
@@ -219,6 +223,7 @@ struct tfcc_wcache {
   uint8_t *kept; /* the kept-pages block to write (owned) */
   size_t kept_bytes;
   int fd; /* the mapped file, open until finish (tfcc_wcache_share_kept maps from it) */
+  uint64_t keep_off, keep_bytes; /* the kept-pages block, when shared (prefault skips it) */
   atomic_bool prefaulted;
 };
 
@@ -413,6 +418,8 @@ size_t tfcc_wcache_share_kept(tfcc_wcache *c, uint8_t *base, size_t base_bytes,
       if (!map_over(c->fd, base + a, (size_t)(b - a), at, src, &mapped)) *failed = true;
       if (mapped) {
         shared += (size_t)(b - a);
+        /* resident now, as the private pages were (the first run takes no fault on them) */
+        (void)madvise(base + a, (size_t)(b - a), MADV_POPULATE_READ);
         /* the compare mapped them through the cache's own mapping too: unmap them there, or
          * RSS would count each page twice (they stay in the page cache) */
         (void)madvise((void *)(uintptr_t)src, (size_t)(b - a), MADV_DONTNEED);
@@ -421,6 +428,10 @@ size_t tfcc_wcache_share_kept(tfcc_wcache *c, uint8_t *base, size_t base_bytes,
     data += ck.bytes;
   }
   c->stats.kept_shared = shared;
+  if (shared) {
+    c->keep_off = e.offset;
+    c->keep_bytes = e.bytes;
+  }
   return shared;
 }
 
@@ -723,19 +734,24 @@ void tfcc_wcache_finish(tfcc_wcache *c) {
            "weights cache %s: wrote %zu blocks in %.1f ms", c->path, c->n_blocks, now_ms() - t0);
 }
 
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22 /* Linux 5.14; older kernels answer EINVAL */
-#endif
-
 void tfcc_wcache_prefault(tfcc_wcache *c) {
   if (!c || !c->map || atomic_exchange(&c->prefaulted, true)) return;
-  (void)madvise((void *)(uintptr_t)c->map, c->map_size, MADV_POPULATE_READ); /* one call */
+  /* not the kept pages when the model maps them itself (tfcc_wcache_share_kept): they are
+   * resident there already, and mapped here too they would count twice in RSS */
+  const size_t a = c->keep_bytes ? (size_t)c->keep_off : c->map_size;
+  const size_t b = c->keep_bytes ? (size_t)(c->keep_off + c->keep_bytes) : c->map_size;
+  (void)madvise((void *)(uintptr_t)c->map, a, MADV_POPULATE_READ);
+  if (b < c->map_size) {
+    const size_t pb = b & ~(size_t)(TFCC_WC_SKIP_PAGE - 1);
+    (void)madvise((void *)(uintptr_t)(c->map + pb), c->map_size - pb, MADV_POPULATE_READ);
+  }
   /* and a read of each page from user space: on a VM with shadowed page tables the first user
    * access of each page still leaves the guest after the kernel mapped it (measured: the first
    * run of MobileNetV2 f32 on a warm cache took 3.5x a later one with the populate alone) */
   const size_t pg = (size_t)sysconf(_SC_PAGESIZE);
   uint8_t sum = 0;
-  for (size_t i = 0; pg && i < c->map_size; i += pg) sum ^= ((const volatile uint8_t *)c->map)[i];
+  for (size_t i = 0; pg && i < c->map_size; i += pg)
+    if (i < a || i >= b) sum ^= ((const volatile uint8_t *)c->map)[i];
   (void)sum;
 }
 
