@@ -428,11 +428,12 @@ static bool getenv_off(const char *name);
  * page-aligned ranges of the model bytes; NULL with *n 0 when none or unknown. */
 static tfcc_wc_skip *kept_ranges(const tfcc_model *m, size_t *n) {
   *n = 0;
-  if (m->crel_on && m->crel.rel_lost) return NULL;
+  /* release off (TFCC_RELEASE_CONSTANTS=off, an A/B setting): the whole file is kept; not
+   * copied into the cache */
+  if (!m->crel_on || m->crel.rel_lost) return NULL;
   size_t nr = 0;
   tfcc_cr_range *rel = released_sorted(m, &nr);
-  if (!rel && nr) return NULL;
-  if (m->crel_on && m->crel.n_rel && !rel) return NULL; /* no memory */
+  if (m->crel.n_rel && !rel) return NULL; /* no memory */
   const size_t pg = TFCC_WC_SKIP_PAGE;
   size_t end = (m->size + pg - 1) / pg * pg;
   if (end > m->mapping_size) end = m->mapping_size / pg * pg;
