@@ -36,6 +36,7 @@ static tfcc_status dw_init(tfcc_init_ctx *ctx) {
     dw_release(p);
     return st;
   }
+  tfcc_q8_fast_attach(&p->n.q8, ctx, TFCC_BLOCK_Q8_DW); /* packing shared with a weights cache */
   const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, 0), *f = tfcc_conv_ir_input(ctx, 1);
   p->xnn_f32 = !p->n.hyb && in && f && in->dtype == TFCC_FLOAT32 && f->dtype == TFCC_FLOAT32 &&
                tfcc_hybrid_xnn_float(ctx);

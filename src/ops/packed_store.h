@@ -25,10 +25,11 @@ struct tfcc_packed_store {
 
 /* Block ids: one per kind of packing an operator keeps. */
 enum {
-  TFCC_BLOCK_F32_GEMM = 1,  /* tfcc_f32_packed (CONV_2D, FULLY_CONNECTED) */
-  TFCC_BLOCK_Q8_GEMM = 2,   /* tfcc_q8_packed (CONV_2D, FULLY_CONNECTED) */
-  TFCC_BLOCK_F32_WINO = 3,  /* Winograd-transformed 3x3 filter + bias (CONV_2D) */
-  TFCC_BLOCK_XDW_EXPAND = 4 /* expand filter of EXPAND_DEPTHWISE_CONV_2D */
+  TFCC_BLOCK_F32_GEMM = 1,   /* tfcc_f32_packed (CONV_2D, FULLY_CONNECTED) */
+  TFCC_BLOCK_Q8_GEMM = 2,    /* tfcc_q8_packed (CONV_2D, FULLY_CONNECTED) */
+  TFCC_BLOCK_F32_WINO = 3,   /* Winograd-transformed 3x3 filter + bias (CONV_2D) */
+  TFCC_BLOCK_XDW_EXPAND = 4, /* expand filter of EXPAND_DEPTHWISE_CONV_2D */
+  TFCC_BLOCK_Q8_DW = 5       /* tfcc_q8_dw_packed (DEPTHWISE_CONV_2D; packed, then shared) */
 };
 
 /* A block's key, kept by the operator until it packs (prepare may pack, after init). */

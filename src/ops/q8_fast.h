@@ -21,10 +21,12 @@ typedef struct tfcc_q8_fast {
   atomic_bool logged;
   tfcc_packed_key key; /* where the GEMM packing may come from / go to (packed_store.h) */
   bool borrowed;       /* packed.w lives in the weights cache (not freed here) */
+  bool dw_borrowed;    /* dw.w lives in the weights cache (not freed here) */
 } tfcc_q8_fast;
 
 void tfcc_q8_fast_init(tfcc_q8_fast *f);
-/* The GEMM packing is block `block` of the init context's store (a weights cache), if any. */
+/* The GEMM (or depthwise) packing is block `block` of the init context's store (a weights
+ * cache), if any. */
 static inline void tfcc_q8_fast_attach(tfcc_q8_fast *f, const tfcc_init_ctx *ctx, uint32_t block) {
   f->key = tfcc_init_block_key(ctx, block);
 }

@@ -67,6 +67,7 @@ struct tfcc_model {
   bool crel_on;
   bool releasable; /* the model owns its bytes (file copy or mapping, owned buffer) */
   bool cow;        /* its bytes are a private mapping of its file (TFCC_MF_COW) */
+  bool file_copy;  /* its bytes are a private anonymous copy of its file (mapping) */
   /* during the load only: the file whose ranges a warm weights cache replaces were not read
    * (tfcc_model_file_open_holes); they are read when something needs them */
   struct tfcc_model_file *holes_file;

@@ -422,6 +422,63 @@ static void set_cache_skips(tfcc_model *m) {
   free(rel);
 }
 
+static bool getenv_off(const char *name);
+
+/* The pages of the model's private copy it keeps (the complement of what it released), as
+ * page-aligned ranges of the model bytes; NULL with *n 0 when none or unknown. */
+static tfcc_wc_skip *kept_ranges(const tfcc_model *m, size_t *n) {
+  *n = 0;
+  /* release off (TFCC_RELEASE_CONSTANTS=off, an A/B setting): the whole file is kept; not
+   * copied into the cache */
+  if (!m->crel_on || m->crel.rel_lost) return NULL;
+  size_t nr = 0;
+  tfcc_cr_range *rel = released_sorted(m, &nr);
+  if (m->crel.n_rel && !rel) return NULL; /* no memory */
+  const size_t pg = TFCC_WC_SKIP_PAGE;
+  size_t end = (m->size + pg - 1) / pg * pg;
+  if (end > m->mapping_size) end = m->mapping_size / pg * pg;
+  tfcc_wc_skip *k = malloc((nr + 1) * sizeof *k);
+  size_t at = 0, cnt = 0;
+  for (size_t i = 0; k && i <= nr; i++) {
+    size_t a = end, b = end; /* the next released range, page aligned */
+    if (i < nr) {
+      const size_t x = (size_t)((const uint8_t *)rel[i].p - m->data);
+      a = x / pg * pg;
+      b = (x + rel[i].len + pg - 1) / pg * pg;
+      a = a < end ? a : end;
+      b = b < end ? b : end;
+    }
+    if (a > at) k[cnt++] = (tfcc_wc_skip){at, a - at};
+    at = b > at ? b : at;
+  }
+  free(rel);
+  *n = cnt;
+  if (!cnt) {
+    free(k);
+    return NULL;
+  }
+  return k;
+}
+
+/* A load with a weights cache: the file to be written keeps a copy of the pages the model
+ * keeps; a load that took the file maps its kept pages from it (shared between processes),
+ * unless env TFCC_WC_SHARE_KEPT=off. */
+static tfcc_status cache_kept_pages(tfcc_model *m, tfcc_err *err) {
+  size_t n;
+  tfcc_wc_skip *k = kept_ranges(m, &n);
+  if (!k) return TFCC_OK;
+  bool failed = false;
+  if (tfcc_wcache_will_write(m->wcache))
+    tfcc_wcache_set_kept(m->wcache, m->data, k, n);
+  else if (!getenv_off("TFCC_WC_SHARE_KEPT"))
+    tfcc_wcache_share_kept(m->wcache, (uint8_t *)(uintptr_t)m->data, m->mapping_size, k, n,
+                           &failed);
+  free(k);
+  return failed
+             ? tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory mapping the model's kept pages")
+             : TFCC_OK;
+}
+
 /* The identity of a settled file (runtime/weights_cache.h); all zero if it is not settled. */
 static void file_id(const struct stat *st, tfcc_wc_src_id *id) {
   memset(id, 0, sizeof *id);
@@ -469,6 +526,7 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
   m->owned_free = owned_free;
   m->owned_user = owned_user;
   m->cow = cow;
+  m->file_copy = mapping && holes && !holes->mapped && !holes->cow;
   m->holes_file = holes && holes->n_holes ? holes : NULL;
   for (size_t i = 0; m->holes_file && i < holes->n_holes; i++)
     m->file_unread += holes->holes[i].len;
@@ -529,6 +587,7 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
     st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY,
                       "out of memory for a private copy of the model's kept pages");
   if (st == TFCC_OK && m->wcache && src_id) set_cache_skips(m);
+  if (st == TFCC_OK && m->wcache && m->file_copy) st = cache_kept_pages(m, err);
   if (st == TFCC_OK) tfcc_wcache_finish(m->wcache);
   m->opts.weights_cache = NULL; /* the caller's string: read during the load only */
   tfcc_ir_subgraph *sg = st == TFCC_OK ? &m->graph.subgraphs[0] : NULL;

@@ -17,6 +17,10 @@
 #include "base/hash64.h"
 #include "base/sha256.h"
 
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22 /* Linux 5.14; older kernels answer EINVAL */
+#endif
+
 _Static_assert(sizeof(tfcc_wc_header) == 256, "cache header layout");
 _Static_assert(sizeof(tfcc_wc_entry) == 32, "cache entry layout");
 
@@ -88,6 +92,10 @@ uint64_t tfcc_wc_sample_hash(const uint8_t *src, size_t size) {
 
 static bool id_set(const tfcc_wc_src_id *id) {
   return id->dev || id->ino || id->mtime_ns || id->ctime_ns;
+}
+
+static bool is_keep(int32_t node, uint32_t block) {
+  return node == TFCC_WC_SKIPS_NODE && block == TFCC_WC_KEEP_BLOCK;
 }
 
 size_t tfcc_wc_skips_check(const uint8_t *p, size_t n, uint64_t src_size) {
@@ -212,6 +220,10 @@ struct tfcc_wcache {
   void *need_src_user;
   tfcc_wc_skip *skips; /* the skip list to write (owned) */
   size_t n_skips;
+  uint8_t *kept; /* the kept-pages block to write (owned) */
+  size_t kept_bytes;
+  int fd; /* the mapped file, open until finish (tfcc_wcache_share_kept maps from it) */
+  uint64_t keep_off, keep_bytes; /* the kept-pages block, when shared (prefault skips it) */
   atomic_bool prefaulted;
 };
 
@@ -303,6 +315,126 @@ void tfcc_wcache_set_skips(tfcc_wcache *c, const tfcc_wc_skip *s, size_t n) {
   c->n_skips = n;
 }
 
+/* ---------------------------------------------------------------- kept pages */
+
+#define PAGE ((size_t)TFCC_WC_SKIP_PAGE)
+
+static size_t page_up(size_t n) { return (n + PAGE - 1) / PAGE * PAGE; }
+
+void tfcc_wcache_set_kept(tfcc_wcache *c, const uint8_t *base, const tfcc_wc_skip *r, size_t n) {
+  if (!c || !n || n > (SIZE_MAX / 2 - 8) / sizeof *r) return;
+  free(c->kept);
+  c->kept = NULL;
+  const size_t head = page_up(8 + n * sizeof *r);
+  size_t total = head;
+  for (size_t i = 0; i < n; i++) {
+    if (r[i].bytes > SIZE_MAX / 2 - total) return;
+    total += (size_t)r[i].bytes;
+  }
+  uint8_t *b = calloc(1, total);
+  if (!b) return;
+  const uint64_t count = n;
+  memcpy(b, &count, 8);
+  memcpy(b + 8, r, n * sizeof *r);
+  size_t at = head;
+  for (size_t i = 0; i < n; i++) {
+    memcpy(b + at, base + r[i].offset, (size_t)r[i].bytes);
+    at += (size_t)r[i].bytes;
+  }
+  c->kept = b;
+  c->kept_bytes = total;
+}
+
+size_t tfcc_wc_kept_check(const uint8_t *p, size_t n) {
+  uint64_t count;
+  if (n < 8) return 0;
+  memcpy(&count, p, 8);
+  if (count == 0 || count > (n - 8) / sizeof(tfcc_wc_skip)) return 0;
+  uint64_t at = 0, data = page_up(8 + (size_t)count * sizeof(tfcc_wc_skip));
+  for (uint64_t k = 0; k < count; k++) {
+    tfcc_wc_skip r;
+    memcpy(&r, p + 8 + k * sizeof r, sizeof r);
+    if (data > n || r.bytes == 0 || r.offset % PAGE || r.bytes % PAGE || r.offset < at ||
+        r.bytes > UINT64_MAX / 4 - r.offset || r.bytes > n - data)
+      return 0;
+    at = r.offset + r.bytes;
+    data += r.bytes;
+  }
+  return (size_t)count;
+}
+
+/* The file's kept-pages block, checked: its entry in *e, its range count in *n. */
+static bool find_kept(const tfcc_wcache *c, tfcc_wc_entry *e, size_t *n) {
+  for (uint32_t i = 0; i < c->h.n_blocks; i++) {
+    tfcc_wc_entry_at(c->map, i, e);
+    if (!is_keep(e->node, e->block)) continue;
+    if (e->offset % PAGE) return false;
+    *n = tfcc_wc_kept_check(c->map + e->offset, (size_t)e->bytes);
+    return *n != 0;
+  }
+  return false;
+}
+
+/* Maps len bytes of the file at file offset off over dst, whose bytes equal src (the same
+ * bytes through the file's mapping). On failure the private bytes are put back (copied from
+ * src); false only when even that failed. */
+static bool map_over(int fd, uint8_t *dst, size_t len, uint64_t off, const uint8_t *src,
+                     bool *mapped) {
+  *mapped = mmap(dst, len, PROT_READ, MAP_SHARED | MAP_FIXED, fd, (off_t)off) != MAP_FAILED;
+  if (*mapped) return true;
+  /* MAP_FIXED may have unmapped dst: private pages again, with the same bytes */
+  if (mmap(dst, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) ==
+      MAP_FAILED)
+    return false;
+  memcpy(dst, src, len);
+  return true;
+}
+
+size_t tfcc_wcache_share_kept(tfcc_wcache *c, uint8_t *base, size_t base_bytes,
+                              const tfcc_wc_skip *r, size_t n, bool *failed) {
+  *failed = false;
+  tfcc_wc_entry e;
+  size_t nk = 0;
+  if (!c || !c->map || c->fd < 0 || (uintptr_t)base % PAGE || sysconf(_SC_PAGESIZE) != (long)PAGE ||
+      !find_kept(c, &e, &nk))
+    return 0;
+  const uint8_t *kr = c->map + e.offset + 8;
+  uint64_t data = e.offset + page_up(8 + nk * sizeof(tfcc_wc_skip));
+  size_t shared = 0, j = 0;
+  for (size_t k = 0; k < nk && !*failed; k++) {
+    tfcc_wc_skip ck;
+    memcpy(&ck, kr + k * sizeof ck, sizeof ck);
+    const uint64_t ce = ck.offset + ck.bytes;
+    while (j < n && r[j].offset + r[j].bytes <= ck.offset) j++;
+    for (size_t i = j; i < n && r[i].offset < ce && !*failed; i++) {
+      uint64_t a = r[i].offset > ck.offset ? r[i].offset : ck.offset;
+      uint64_t b = r[i].offset + r[i].bytes < ce ? r[i].offset + r[i].bytes : ce;
+      if (b > base_bytes) b = base_bytes / PAGE * PAGE;
+      if (a >= b) continue;
+      const uint64_t at = data + (a - ck.offset);
+      const uint8_t *src = c->map + at;
+      if (memcmp(base + a, src, (size_t)(b - a)) != 0) continue; /* another state: stays private */
+      bool mapped;
+      if (!map_over(c->fd, base + a, (size_t)(b - a), at, src, &mapped)) *failed = true;
+      if (mapped) {
+        shared += (size_t)(b - a);
+        /* resident now, as the private pages were (the first run takes no fault on them) */
+        (void)madvise(base + a, (size_t)(b - a), MADV_POPULATE_READ);
+        /* the compare mapped them through the cache's own mapping too: unmap them there, or
+         * RSS would count each page twice (they stay in the page cache) */
+        (void)madvise((void *)(uintptr_t)src, (size_t)(b - a), MADV_DONTNEED);
+      }
+    }
+    data += ck.bytes;
+  }
+  c->stats.kept_shared = shared;
+  if (shared) {
+    c->keep_off = e.offset;
+    c->keep_bytes = e.bytes;
+  }
+  return shared;
+}
+
 void tfcc_wcache_get_stats(const tfcc_wcache *c, tfcc_wcache_stats *s) {
   if (c)
     *s = c->stats;
@@ -312,7 +444,13 @@ void tfcc_wcache_get_stats(const tfcc_wcache *c, tfcc_wcache_stats *s) {
 
 /* ---------------------------------------------------------------- open */
 
+static void close_fd(tfcc_wcache *c) {
+  if (c->fd >= 0) close(c->fd);
+  c->fd = -1;
+}
+
 static void unmap(tfcc_wcache *c) {
+  close_fd(c);
   if (c->map) munmap((void *)(uintptr_t)c->map, c->map_size);
   c->map = NULL;
   c->map_size = 0;
@@ -342,11 +480,12 @@ static void map_file(tfcc_wcache *c, bool verify_full) {
     return;
   }
   void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
-  close(fd);
   if (m == MAP_FAILED) {
+    close(fd);
     refuse(c, "cannot map it");
     return;
   }
+  c->fd = fd;
   c->map = m;
   c->map_size = (size_t)st.st_size;
   tfcc_err e = {0};
@@ -419,6 +558,7 @@ tfcc_status tfcc_wcache_open(const char *path, const char *ident, const uint8_t 
     free(c);
     return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory for the weights cache");
   }
+  c->fd = -1;
   c->store.get = store_get;
   c->store.put = store_put;
   c->log = log;
@@ -489,13 +629,15 @@ static uint8_t *build_table(const tfcc_wcache *c, int64_t stamp_ns, size_t *tabl
   h.src_sample = c->src_sample;
   h.stamp_ns = stamp_ns;
   h.n_blocks = (uint32_t)n;
-  uint64_t off = (tb + TFCC_WC_ALIGN - 1) / TFCC_WC_ALIGN * TFCC_WC_ALIGN, end = tb;
+  uint64_t end = tb;
   for (size_t i = 0; i < n; i++) {
     const wc_block *b = &c->blocks[i];
+    /* the kept pages are mapped page by page: page aligned in the file */
+    const uint64_t a = is_keep(b->node, b->block) ? TFCC_WC_SKIP_PAGE : TFCC_WC_ALIGN;
+    const uint64_t off = (end + a - 1) / a * a;
     tfcc_wc_entry e = {b->node, b->block, off, b->bytes, tfcc_hash64(b->data, b->bytes)};
     memcpy(t + sizeof h + i * sizeof e, &e, sizeof e);
     end = off + b->bytes;
-    off = (end + TFCC_WC_ALIGN - 1) / TFCC_WC_ALIGN * TFCC_WC_ALIGN;
   }
   h.file_bytes = end; /* the last block ends the file */
   memcpy(t, &h, sizeof h);
@@ -520,13 +662,13 @@ static bool write_file(tfcc_wcache *c, const char *tmp) {
     free(t);
     return false;
   }
-  static const uint8_t zeros[TFCC_WC_ALIGN];
+  static const uint8_t zeros[TFCC_WC_SKIP_PAGE];
   bool ok = write_all(fd, t, tb);
   uint64_t pos = tb;
   for (size_t i = 0; ok && i < c->n_blocks; i++) {
     tfcc_wc_entry e;
     tfcc_wc_entry_at(t, (uint32_t)i, &e);
-    ok = write_all(fd, zeros, (size_t)(e.offset - pos)) &&
+    ok = write_all(fd, zeros, (size_t)(e.offset - pos)) && /* under one page */
          write_all(fd, c->blocks[i].data, c->blocks[i].bytes);
     pos = e.offset + e.bytes;
   }
@@ -564,6 +706,7 @@ bool tfcc_wcache_will_write(const tfcc_wcache *c) {
 void tfcc_wcache_finish(tfcc_wcache *c) {
   if (!c) return;
   atomic_store_explicit(&c->sealed, true, memory_order_release);
+  close_fd(c);
   if (!c->dirty || c->lost || c->n_blocks == 0) return;
   if (c->sha_pending) {
     tfcc_sha256(c->src, c->src_size, c->src_sha256);
@@ -571,6 +714,7 @@ void tfcc_wcache_finish(tfcc_wcache *c) {
   }
   if (c->n_skips)
     record(c, TFCC_WC_SKIPS_NODE, TFCC_WC_SKIPS_BLOCK, c->skips, c->n_skips * sizeof *c->skips);
+  if (c->kept) record(c, TFCC_WC_SKIPS_NODE, TFCC_WC_KEEP_BLOCK, c->kept, c->kept_bytes);
   double t0 = now_ms();
   static atomic_uint seq;
   char tmp[4200];
@@ -590,19 +734,24 @@ void tfcc_wcache_finish(tfcc_wcache *c) {
            "weights cache %s: wrote %zu blocks in %.1f ms", c->path, c->n_blocks, now_ms() - t0);
 }
 
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22 /* Linux 5.14; older kernels answer EINVAL */
-#endif
-
 void tfcc_wcache_prefault(tfcc_wcache *c) {
   if (!c || !c->map || atomic_exchange(&c->prefaulted, true)) return;
-  (void)madvise((void *)(uintptr_t)c->map, c->map_size, MADV_POPULATE_READ); /* one call */
+  /* not the kept pages when the model maps them itself (tfcc_wcache_share_kept): they are
+   * resident there already, and mapped here too they would count twice in RSS */
+  const size_t a = c->keep_bytes ? (size_t)c->keep_off : c->map_size;
+  const size_t b = c->keep_bytes ? (size_t)(c->keep_off + c->keep_bytes) : c->map_size;
+  (void)madvise((void *)(uintptr_t)c->map, a, MADV_POPULATE_READ);
+  if (b < c->map_size) {
+    const size_t pb = b & ~(size_t)(TFCC_WC_SKIP_PAGE - 1);
+    (void)madvise((void *)(uintptr_t)(c->map + pb), c->map_size - pb, MADV_POPULATE_READ);
+  }
   /* and a read of each page from user space: on a VM with shadowed page tables the first user
    * access of each page still leaves the guest after the kernel mapped it (measured: the first
    * run of MobileNetV2 f32 on a warm cache took 3.5x a later one with the populate alone) */
   const size_t pg = (size_t)sysconf(_SC_PAGESIZE);
   uint8_t sum = 0;
-  for (size_t i = 0; pg && i < c->map_size; i += pg) sum ^= ((const volatile uint8_t *)c->map)[i];
+  for (size_t i = 0; pg && i < c->map_size; i += pg)
+    if (i < a || i >= b) sum ^= ((const volatile uint8_t *)c->map)[i];
   (void)sum;
 }
 
@@ -611,6 +760,7 @@ void tfcc_wcache_free(tfcc_wcache *c) {
   unmap(c);
   free(c->blocks);
   free(c->skips);
+  free(c->kept);
   free(c->path);
   free(c);
 }

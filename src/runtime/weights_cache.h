@@ -28,7 +28,7 @@
 #include "ops/packed_store.h"
 
 #define TFCC_WC_MAGIC "TFCCWC1\n"
-#define TFCC_WC_VERSION 2u
+#define TFCC_WC_VERSION 3u
 #define TFCC_WC_IDENT_BYTES 96
 #define TFCC_WC_ALIGN 64u
 #define TFCC_WC_SAMPLE_EDGE ((size_t)64 << 10) /* bytes sampled at either end of the source */
@@ -119,6 +119,20 @@ size_t tfcc_wc_skips_check(const uint8_t *p, size_t n, uint64_t src_size);
 void tfcc_wc_peek_skips(const char *path, const tfcc_wc_src_id *src_id, uint64_t src_size,
                         tfcc_wc_skip **out, size_t *n);
 
+/* The kept pages: a block under node -1, block TFCC_WC_KEEP_BLOCK, at a page-aligned offset
+ * of the file: a uint64 count, that many tfcc_wc_skip ranges (offsets into the source model,
+ * page aligned, sorted, disjoint), zeros up to the next TFCC_WC_SKIP_PAGE, then each range's
+ * bytes in order. They are the pages of the model's private copy that the load which wrote the
+ * cache kept (not released: FlatBuffer tables, biases, filters read raw). A later load maps
+ * those of its own kept pages whose bytes are equal (compared first) from the cache file
+ * (MAP_SHARED, read only) over its copy, so processes serving one model from one cache share
+ * them too (tfcc_wcache_share_kept). */
+#define TFCC_WC_KEEP_BLOCK 0x5045454bu /* "KEEP" */
+/* Checks a kept-pages block's bytes p[0..n): a count, that many ranges (page multiples, sorted,
+ * disjoint) whose bytes fit in the block after the padded list. Returns the range count, 0 if
+ * anything is off (then nothing is mapped from it). */
+size_t tfcc_wc_kept_check(const uint8_t *p, size_t n);
+
 typedef struct tfcc_wcache tfcc_wcache;
 
 /* Opens the cache at path for a model over src[0..size) built with ident (never fails on a bad
@@ -142,6 +156,16 @@ tfcc_packed_store *tfcc_wcache_store(tfcc_wcache *c);
 /* The skip list to write with the file (copied; file offsets of the ranges this load released,
  * tfcc_wc_skip pairs). Only for a source with a file identity. */
 void tfcc_wcache_set_skips(tfcc_wcache *c, const tfcc_wc_skip *s, size_t n);
+/* The kept pages to write with the file: ranges r[0..n) of the model bytes at base (page
+ * aligned, sorted, disjoint; copied now). Only when the file will be written. */
+void tfcc_wcache_set_kept(tfcc_wcache *c, const uint8_t *base, const tfcc_wc_skip *r, size_t n);
+/* Before tfcc_wcache_finish, on a load that took the file: maps over base (the model's private
+ * copy, page aligned, base_bytes long) every part of its kept ranges r[0..n) (as for set) that
+ * the file's kept pages hold with equal bytes: read-only, shared pages of the cache file in
+ * place of private ones. Returns the bytes mapped; *failed is set when a mapping failed and
+ * the private bytes could not be put back (the model must not be used then). */
+size_t tfcc_wcache_share_kept(tfcc_wcache *c, uint8_t *base, size_t base_bytes,
+                              const tfcc_wc_skip *r, size_t n, bool *failed);
 /* The load succeeded: stop answering, and write the file if a block was missing or refused
  * (a failed write logs one warning; the model is fine either way). */
 void tfcc_wcache_finish(tfcc_wcache *c);
@@ -159,6 +183,7 @@ typedef struct tfcc_wcache_stats {
   bool rejected;                  /* the file was there and refused */
   bool src_by_id;                 /* the source matched by file identity (no content hash) */
   bool blocks_by_stamp;           /* the file's mtime is the writer's stamp: blocks not hashed */
+  size_t kept_shared;             /* bytes of the model mapped from its kept pages */
 } tfcc_wcache_stats;
 void tfcc_wcache_get_stats(const tfcc_wcache *c, tfcc_wcache_stats *s);
 

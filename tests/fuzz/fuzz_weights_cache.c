@@ -2,7 +2,7 @@
  * be refused cleanly or parse into entries that lie inside it; every block a load would take
  * is then hashed, as the store does. The skip list reader (tfcc_wc_peek_skips, the file read
  * with pread, for the identity and size the input's header names) must return ranges that lie
- * inside the source, sorted and page aligned. Seeds: make_corpus.sh writes a valid cache. */
+ * inside the source, sorted and page aligned; a kept-pages block's ranges must lie in its block. Seeds: make_corpus.sh writes a valid cache. */
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/mman.h>
@@ -27,6 +27,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       tfcc_wc_entry_at(p, i, &e);
       if (e.offset > size || e.bytes > size - e.offset || e.offset % TFCC_WC_ALIGN) abort();
       sum += tfcc_hash64(p + e.offset, (size_t)e.bytes) == e.hash;
+      if (e.node == TFCC_WC_SKIPS_NODE && e.block == TFCC_WC_KEEP_BLOCK) {
+        /* the kept pages: every range's bytes inside the block, ranges sorted */
+        const uint8_t *kb = p + e.offset;
+        const size_t nk = tfcc_wc_kept_check(kb, (size_t)e.bytes);
+        uint64_t at = 0, data = (8 + nk * sizeof(tfcc_wc_skip) + 4095) / 4096 * 4096;
+        for (size_t k = 0; k < nk; k++) {
+          tfcc_wc_skip r;
+          memcpy(&r, kb + 8 + k * sizeof r, sizeof r);
+          if (r.offset < at || r.bytes == 0 || r.offset % TFCC_WC_SKIP_PAGE ||
+              data + r.bytes > e.bytes)
+            abort();
+          at = r.offset + r.bytes;
+          data += r.bytes;
+        }
+      }
     }
     (void)sum;
   } else if (!err.msg[0]) {

@@ -132,6 +132,54 @@ static void check_bad(tfcc_runtime *rt, model_case *mc, const char *cache, const
     CHECKF(!st.rejected && st.misses == 0, "%s: %s at %zu: refused", mc->file, what, at);
 }
 
+/* The kept-pages block (weights_cache.h): a flipped byte in its pages keeps that range private
+ * (compared before mapping), a damaged range list maps nothing; the output is right either
+ * way and the other blocks are taken. shared: kept_shared of the intact file's warm load. */
+static void check_kept(tfcc_runtime *rt, model_case *mc, const char *cache, const uint8_t *good,
+                       size_t n, size_t shared) {
+  tfcc_wc_header h;
+  memcpy(&h, good, sizeof h);
+  tfcc_wc_entry e = {0};
+  bool found = false;
+  for (uint32_t i = 0; i < h.n_blocks && !found; i++) {
+    tfcc_wc_entry_at(good, i, &e);
+    found = e.node == TFCC_WC_SKIPS_NODE && e.block == TFCC_WC_KEEP_BLOCK;
+  }
+  CHECKF(found && e.offset % 4096 == 0, "%s: no page-aligned kept-pages block", mc->file);
+  uint64_t count = 0;
+  if (found) memcpy(&count, good + e.offset, 8);
+  const size_t data = (8 + (size_t)count * sizeof(tfcc_wc_skip) + 4095) / 4096 * 4096;
+  CHECK(found && count > 0 && data < e.bytes);
+  if (!found || !count || data >= e.bytes) return;
+  uint8_t *bad = malloc(n);
+  CHECK(bad != NULL);
+  if (!bad) return;
+  static uint8_t out[OUT_CAP];
+  size_t ob = 0;
+  tfcc_wcache_stats st;
+  /* a flipped byte in the first range's pages */
+  memcpy(bad, good, n);
+  bad[e.offset + data + 5] ^= 0x40;
+  CHECK(write_file(cache, bad, n));
+  CHECK(run_once(rt, mc->path, cache, out, sizeof out, &ob, &st));
+  CHECKF(ob == mc->ref_bytes && memcmp(out, mc->ref, ob) == 0,
+         "%s: output with a damaged kept page differs", mc->file);
+  CHECKF(st.misses == 0 && st.kept_shared < shared,
+         "%s: damaged kept page: %u misses, %zu of %zu bytes shared", mc->file, st.misses,
+         st.kept_shared, shared);
+  /* a damaged range list (a misaligned offset): nothing is mapped from the block */
+  memcpy(bad, good, n);
+  const uint64_t huge = UINT64_MAX / 2;
+  memcpy(bad + e.offset + 8, &huge, 8);
+  CHECK(write_file(cache, bad, n));
+  CHECK(run_once(rt, mc->path, cache, out, sizeof out, &ob, &st));
+  CHECKF(ob == mc->ref_bytes && memcmp(out, mc->ref, ob) == 0,
+         "%s: output with a damaged kept-page list differs", mc->file);
+  CHECKF(st.misses == 0 && st.kept_shared == 0, "%s: damaged kept-page list: %zu bytes shared",
+         mc->file, st.kept_shared);
+  free(bad);
+}
+
 /* Cold and warm loads at cap isa (NULL: the CPU's best) give the reference bits; robust: also
  * the damaged files (sample: how many lengths and positions past the header). */
 static void test_model(model_case *mc, const char *isa, bool robust, size_t sample, size_t step) {
@@ -163,6 +211,8 @@ static void test_model(model_case *mc, const char *isa, bool robust, size_t samp
          "%s at %s: warm: %u hits %u misses", mc->file, isa, st.hits, st.misses);
   CHECKF(st.blocks_by_stamp, "%s at %s: warm: the writer's mtime stamp not recognised", mc->file,
          isa);
+  /* the pages the model keeps (tables, biases, filters read raw) are the cache file's */
+  CHECKF(st.kept_shared > 0, "%s at %s: warm: no kept page mapped from the cache", mc->file, isa);
   size_t n = 0;
   uint8_t *good = read_file(cache, &n);
   CHECK(good && n > sizeof(tfcc_wc_header));
@@ -171,6 +221,7 @@ static void test_model(model_case *mc, const char *isa, bool robust, size_t samp
     tfcc_runtime_destroy(rt);
     return;
   }
+  check_kept(rt, mc, cache, good, n, st.kept_shared);
   uint8_t *bad = malloc(n);
   /* truncated: every length through the header, every 4th through the table, then a sample */
   tfcc_wc_header h;
@@ -314,7 +365,8 @@ static void test_identity(model_case *mc) {
     CHECKF(g_unread > n / 4, "%s: warm load read %zu of %zu bytes", mc->file, n - g_unread, n);
     /* ... and nothing reads them: with the unread ranges inaccessible, the same output */
     setenv("TFCC_DEBUG_RELEASE_TRAP", "1", 1);
-    CHECK(run_once(rt, path, cache, out, sizeof out, &ob, &st) && st.hits > 0 && g_unread > 0);
+    CHECK(run_once(rt, path, cache, out, sizeof out, &ob, &st) && st.hits > 0 && g_unread > 0 &&
+          st.kept_shared > 0);
     unsetenv("TFCC_DEBUG_RELEASE_TRAP");
     CHECK(ob == mc->ref_bytes && memcmp(out, mc->ref, ob) == 0);
     g_verify = 1;

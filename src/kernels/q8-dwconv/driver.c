@@ -109,6 +109,17 @@ bool tfcc_q8_dw_pack(const tfcc_q8_dw_kernel *k, bool is_signed, int32_t c, int3
   return true;
 }
 
+size_t tfcc_q8_dw_packed_bytes(const tfcc_q8_dw_packed *p) {
+  if (!p->w) return 0;
+  const size_t c = (size_t)p->c, taps = (size_t)p->taps;
+  if (p->rows) {
+    const size_t nq = ((size_t)p->fh + 3) / 4, blocks = (c + 63) / 64;
+    return (blocks + (p->rep ? 1u : 0u)) * (4 + nq * (size_t)p->fw) * 64 * 4;
+  }
+  const size_t c16 = c16_of(p->c);
+  return ((2 + taps) * c16 * 4 + c16 + 63) & ~(size_t)63;
+}
+
 void tfcc_q8_dw_packed_free(tfcc_q8_dw_packed *p) {
   if (!p) return;
   free(p->w);

@@ -113,6 +113,8 @@ bool tfcc_q8_dw_pack(const tfcc_q8_dw_kernel *k, bool is_signed, int32_t c, int3
                      const void *filter, const int32_t *bias, const tfcc_conv_requant *r,
                      tfcc_q8_dw_packed *out);
 void tfcc_q8_dw_packed_free(tfcc_q8_dw_packed *p);
+/* The bytes of p->w (0: none), for a copy kept elsewhere (a weights cache). */
+size_t tfcc_q8_dw_packed_bytes(const tfcc_q8_dw_packed *p);
 
 struct tfcc_threadpool;
 /* Scratch for this geometry: per-thread buffers, and the input expanded to out_c channels
