@@ -4,9 +4,10 @@
 # <build>/tfcc-wasm-<version>.tgz. Installs Emscripten with apt when emcc is missing (Debian 12:
 # emscripten 3.1.6) and exits 77 (skip) when it cannot.
 #   bash scripts/build-wasm.sh [--threads]     build dir: TFCC_WASM_BUILD_DIR (default build-wasm)
-# --threads: pthreads build (SharedArrayBuffer; browsers need cross-origin isolation).
+# --threads: pthreads build (SharedArrayBuffer; browsers need cross-origin isolation, Node >= 20
+# runs the workers on worker_threads with no flag).
 # Tests: ctest --test-dir build-wasm (wasm.node_api, wasm.node_models, wasm.node_dtypes,
-# wasm.node_ops, wasm.node_conv; TFCC_SHARED_DIR).
+# wasm.node_ops, wasm.node_conv, wasm.browser; with --threads also wasm.node_threads; TFCC_SHARED_DIR).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${TFCC_WASM_BUILD_DIR:-build-wasm}

@@ -1,11 +1,14 @@
 // tfcc-wasm vs LiteRT.js (@litertjs/core) vs the TFLite Web API of @tensorflow/tfjs-tflite, in one
-// Node process, on the same .tflite files and inputs, single-threaded (none of the three packages
-// as shipped for Node runs worker threads). Rounds are interleaved (each round runs every engine
+// Node process, on the same .tflite files and inputs, single-threaded, and with --threads N tfcc-wasm
+// also at N threads (a threads build, scripts/build-wasm.sh --threads, runs its pthreads on Node's
+// worker_threads; LiteRT.js and tfjs-tflite as shipped for Node run no worker threads, so they stay
+// at 1 thread). process.cpuUsage counts every thread of the process, the workers included.
+// Rounds are interleaved (each round runs every engine
 // once, in rotating order); an engine's figure is the median over rounds of its mean ms per run,
 // the ratios are medians of the per-round ratios.
 //   node bench/wasm/bench.mjs [--tfcc PKG_DIR] [--deps NODE_MODULES] [--rounds 7] [--runs 10]
 //        [--models "FILE.tflite[:INPUT.npy] ..."] [--zoo DIR] [--json OUT] [--tfcc-before PKG_DIR]
-//        [--litert-relaxed]  (with node --experimental-wasm-relaxed-simd)
+//        [--litert-relaxed]  (with node --experimental-wasm-relaxed-simd)  [--threads N]
 // --tfcc-before: a second tfcc-wasm package (e.g. built from the previous commit) run as a fourth
 // engine in the same interleaved rounds, for a before/after on the same load.
 // Defaults: --tfcc build-wasm/npm/tfcc-wasm; --deps bench/wasm/node_modules (npm ci there), else
@@ -53,6 +56,14 @@ const models = (opt('--models', null)?.split(/\s+/).filter(Boolean)) || defaultM
 // ------------------------------------------------------------------ engines
 const {Runtime} = await import(pathToFileURL(path.join(tfccPkg, 'lib', 'index.mjs')).href);
 const tfccRt = await Runtime.create({threads: 1});
+// --threads N: tfcc-wasm at N threads as one more engine, tfcc-wasm-Nt
+const nThreads = Number(opt('--threads', 1));
+const tfccRtN = nThreads > 1 ? await Runtime.create({threads: nThreads}) : null;
+if (tfccRtN && tfccRtN.threads !== nThreads) {
+  console.error(`bench: --threads ${nThreads}: the package runs ${tfccRtN.threads} (a threads build? scripts/build-wasm.sh --threads)`);
+  process.exit(2);
+}
+const TN = `tfcc-wasm-${nThreads}t`;
 
 const beforePkg = opt('--tfcc-before', null);
 const beforeRt = beforePkg
@@ -153,6 +164,7 @@ async function tfwebEngine(bytes, inputs) {
 // ------------------------------------------------------------------ measurement
 const ENGINES = [['tfcc-wasm', tfccEngine], ['litert', litertEngine], ['tfjs-tflite', tfwebEngine]];
 if (beforeRt) ENGINES.push(['tfcc-before', (b, i) => tfccEngine(b, i, beforeRt)]);
+if (tfccRtN) ENGINES.push([TN, (b, i) => tfccEngine(b, i, tfccRtN)]);
 const median = (a) => { const s = [...a].sort((x, y) => x - y); const n = s.length; return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2; };
 const bytesOf = (x) => new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
 
@@ -182,6 +194,7 @@ for (const spec of models) {
     const r = await eng.litert.output();
     const dtype = t instanceof Float32Array ? 'float32' : t instanceof Int8Array ? 'int8' : 'uint8';
     check.tfcc_vs_litert_max_diff = maxDiff(bytesOf(t), r, dtype);
+    check.tfcc_dtype = dtype;
   }
   const per = Object.fromEntries(Object.keys(eng).map((k) => [k, []]));
   const cpu = Object.fromEntries(Object.keys(eng).map((k) => [k, []]));
@@ -197,7 +210,8 @@ for (const spec of models) {
       cpu[k].push((c.user + c.system) / 1000 / runs);
     }
   }
-  const row = {model: name, file, ms: {}, ratio: {}, cpu_ms: {}, cpu_ratio: {}, ...check};
+  const row = {model: name, file, ms: {}, ratio: {}, cpu_ms: {}, cpu_ratio: {}};
+  Object.assign(row, check);
   for (const k of names) row.ms[k] = +median(per[k]).toFixed(2);
   for (const k of names) row.cpu_ms[k] = +median(cpu[k]).toFixed(2);
   for (const k of names.filter((n) => n !== 'tfcc-wasm')) {
@@ -209,6 +223,14 @@ for (const spec of models) {
     row.ratio[`tfcc/${k}`] = +median(per['tfcc-wasm'].map((v, i) => v / per[k][i])).toFixed(3);
     row.cpu_ratio[`tfcc/${k}`] = +median(cpu['tfcc-wasm'].map((v, i) => v / cpu[k][i])).toFixed(3);
   }
+  if (per[TN]) {
+    for (const k of names.filter((n) => n !== TN && n !== 'tfcc-before')) {
+      row.ratio[`${TN}/${k}`] = +median(per[TN].map((v, i) => v / per[k][i])).toFixed(3);
+      row.cpu_ratio[`${TN}/${k}`] = +median(cpu[TN].map((v, i) => v / cpu[k][i])).toFixed(3);
+    }
+    if (eng['tfcc-wasm']) row[`${TN}_vs_1t_max_diff`] = maxDiff(bytesOf(eng[TN].output()), bytesOf(eng['tfcc-wasm'].output()),
+                                                          row.tfcc_dtype);
+  }
   results.push(row);
   console.log(JSON.stringify(row));
   for (const k of names) eng[k].close();
@@ -217,7 +239,7 @@ for (const spec of models) {
 const wasmFile = path.join(tfccPkg, 'lib', 'tfcc-core.wasm');
 const wasmBytes = fs.readFileSync(wasmFile);
 const summary = {
-  node: process.version, cpu: os.cpus()[0]?.model, rounds, runs_per_round: runs, threads: 1,
+  node: process.version, cpu: os.cpus()[0]?.model, rounds, runs_per_round: runs, threads: 1, tfcc_threads: tfccRtN ? [1, nThreads] : [1],
   tfcc_isa: tfccRt.isa, litert: liteRt?.version, litert_build: litertRelaxed ? 'relaxed-simd' : 'compat',
   tfjs_tflite: tfweb?.version,
   tfcc_wasm_bytes: wasmBytes.length, tfcc_wasm_gzip_bytes: zlib.gzipSync(wasmBytes, {level: 9}).length,
@@ -233,6 +255,16 @@ for (const r of results) {
               `${r.cpu_ms['tfcc-wasm'] ?? '-'} / ${r.cpu_ms.litert ?? '-'} / ${r.cpu_ms['tfjs-tflite'] ?? '-'} | ` +
               `${r.cpu_ratio['tfcc/litert'] ?? '-'} | ${r.cpu_ratio['tfcc/tfjs-tflite'] ?? '-'} | ${r.tfcc_vs_litert_max_diff ?? '-'} |`);
 }
+if (tfccRtN) {
+  console.log(`\n| model | tfcc-wasm ${nThreads} threads ms | tfcc-wasm 1 thread ms | LiteRT.js 1 thread ms | tfjs-tflite 1 thread ms | ` +
+              `tfcc ${nThreads}t / LiteRT.js | tfcc ${nThreads}t / tfjs | tfcc ${nThreads}t / tfcc 1t | CPU ms tfcc ${nThreads}t / tfcc 1t / LiteRT.js / tfjs | max |tfcc ${nThreads}t - 1t| |`);
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of results)
+    console.log(`| ${r.model} | ${r.ms[TN] ?? '-'} | ${r.ms['tfcc-wasm'] ?? '-'} | ${r.ms.litert ?? '-'} | ${r.ms['tfjs-tflite'] ?? '-'} | ` +
+                `${r.ratio[`${TN}/litert`] ?? '-'} | ${r.ratio[`${TN}/tfjs-tflite`] ?? '-'} | ${r.ratio[`${TN}/tfcc-wasm`] ?? '-'} | ` +
+                `${r.cpu_ms[TN] ?? '-'} / ${r.cpu_ms['tfcc-wasm'] ?? '-'} / ${r.cpu_ms.litert ?? '-'} / ${r.cpu_ms['tfjs-tflite'] ?? '-'} | ` +
+                `${r[`${TN}_vs_1t_max_diff`] ?? '-'} |`);
+}
 if (beforeRt) {
   console.log('\n| model | tfcc before ms | tfcc after ms | LiteRT.js ms | tfjs-tflite ms | before / LiteRT.js | after / LiteRT.js | before / tfjs | after / tfjs |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
@@ -243,4 +275,5 @@ if (beforeRt) {
 const out = opt('--json', null);
 if (out) fs.writeFileSync(out, JSON.stringify({summary, results}, null, 2) + '\n');
 tfccRt.dispose();
+tfccRtN?.dispose();
 beforeRt?.dispose();

@@ -30,14 +30,26 @@ async function loadCore() {
     corePromise = (async () => {
       const opts = {print: () => {}, printErr: (s) => console.warn('tfcc: ' + s)};
       const wasmUrl = new URL('./tfcc-core.wasm', import.meta.url);
+      // the wasm and, in a threads build, the pthreads' worker script lie next to this file
+      const near = (p) => new URL(`./${p.replace(/^.*\//, '')}`, import.meta.url);
       if (IS_NODE) {
-        const fs = await import('node:fs/promises');
+        const [fs, os, url, module] = await Promise.all(
+          [import('node:fs/promises'), import('node:os'), import('node:url'), import('node:module')]);
         opts.wasmBinary = await fs.readFile(wasmUrl);
+        // threads build: Emscripten's Node branch wants require and __dirname (src/node-prejs.js),
+        // and the worker script as CommonJS (.cjs: this package's .js files are ES modules)
+        opts.nodeRequire = module.createRequire(import.meta.url);
+        opts.nodeDirname = url.fileURLToPath(new URL('.', import.meta.url));
+        opts.locateFile = (p) => url.fileURLToPath(near(p.replace(/\.worker\.js$/, '.worker.cjs')));
+        opts.tfccPoolSize = os.availableParallelism ? os.availableParallelism() : os.cpus().length;
       } else {
-        // the wasm and, in a threads build, the pthreads' worker script lie next to this file
-        opts.locateFile = (p) => new URL(`./${p.replace(/^.*\//, '')}`, import.meta.url).href;
+        opts.locateFile = (p) => near(p).href;
+        opts.tfccPoolSize = (typeof navigator === 'object' && navigator.hardwareConcurrency) || 4;
       }
-      return createTfccCore(opts);
+      const core = await createTfccCore(opts);
+      // threads build in Node: the pool's workers must not keep the process alive
+      if (IS_NODE && core.PThread) for (const w of core.PThread.unusedWorkers) w.unref();
+      return core;
     })();
   }
   return corePromise;
@@ -73,7 +85,10 @@ export class Runtime {
   static async create(options = {}) {
     const core = await loadCore();
     const wanted = Math.max(1, Math.floor(options.threads ?? 1));
-    const threads = core._tfccw_has_threads() ? wanted : 1; // a build without pthreads runs on the caller only
+    // a build without pthreads runs on the caller only; a threads build has the workers its pool
+    // started with the module (a thread started beyond them would wait for the event loop, which
+    // a blocking run never returns to)
+    const threads = core._tfccw_has_threads() ? Math.min(wanted, 1 + core.PThread.unusedWorkers.length) : 1;
     const isa = options.isa ? withString(core, options.isa) : 0;
     const rt = core._tfccw_runtime_create(threads, isa);
     const level = rt ? core.UTF8ToString(core._tfccw_isa(isa)) : '';

@@ -48,7 +48,9 @@ const server = http.createServer((req, res) => {
     res.writeHead(404).end('not found');
     return;
   }
-  res.writeHead(200, {'content-type': MIME[path.extname(file)] || 'application/octet-stream'});
+  // cross-origin isolated (COOP/COEP), so that a threads build has SharedArrayBuffer
+  res.writeHead(200, {'content-type': MIME[path.extname(file)] || 'application/octet-stream',
+                      'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp'});
   fs.createReadStream(file).pipe(res);
 });
 await new Promise((r) => server.listen(0, '127.0.0.1', r));
