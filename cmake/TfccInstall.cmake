@@ -59,8 +59,8 @@ endif()
 # The tfcc command, its man pages and bash completion.
 if(TARGET tfcc)
   file(RELATIVE_PATH TFCC_BIN_TO_LIB "/p/${CMAKE_INSTALL_BINDIR}" "/p/${CMAKE_INSTALL_LIBDIR}")
-  set_target_properties(tfcc PROPERTIES INSTALL_RPATH "$ORIGIN/${TFCC_BIN_TO_LIB}")
-  install(TARGETS tfcc RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  set_target_properties(tfcc tfcc-serve PROPERTIES INSTALL_RPATH "$ORIGIN/${TFCC_BIN_TO_LIB}")
+  install(TARGETS tfcc tfcc-serve RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   install(FILES ${CMAKE_SOURCE_DIR}/packaging/bash-completion/tfcc
           DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions)
   option(TFCC_MAN_PAGES "Make man pages from the tfcc commands' --help (runs the built tfcc)" ON)

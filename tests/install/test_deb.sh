@@ -21,7 +21,7 @@ for d in libc6 libjpeg62-turbo libpng16-16 libmicrohttpd12 libjansson4 libyaml-0
 done
 if grep -q '^Depends:.*libtfcc' "$TMP/control"; then bad "Depends on its own library"; else ok; fi
 dpkg-deb -c "$deb" >"$TMP/contents"
-for f in ./usr/bin/tfcc ./usr/include/tfcc/tfcc.h "libtfcc.so.0 ->" pkgconfig/tfcc.pc cmake/tfcc/tfccConfig.cmake \
+for f in ./usr/bin/tfcc ./usr/bin/tfcc-serve ./usr/include/tfcc/tfcc.h "libtfcc.so.0 ->" pkgconfig/tfcc.pc cmake/tfcc/tfccConfig.cmake \
          ./usr/share/man/man1/tfcc.1 ./usr/share/man/man1/tfcc-serve.1 ./usr/share/bash-completion/completions/tfcc; do
   expect_in "$TMP/contents" "$f" "package holds $f"
 done
@@ -35,6 +35,8 @@ R=$TMP/root
 expect_rc 0 "dpkg -x" -- dpkg -x "$deb" "$R"
 expect_rc 0 "unpacked tfcc --version" -- "$R/usr/bin/tfcc" --version
 expect_in "$TMP/out" "tfcc 0." "version line"
+expect_rc 0 "unpacked tfcc serve --help (runs tfcc-serve)" -- "$R/usr/bin/tfcc" serve --help
+expect_in "$TMP/out" "usage: tfcc serve" "tfcc serve's usage through tfcc-serve"
 pc=$(find "$R" -name tfcc.pc | head -1)
 lib=$(dirname "$(dirname "$pc")")
 flags=$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --cflags --libs tfcc)

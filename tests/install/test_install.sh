@@ -9,7 +9,7 @@ lib=$(dirname "$(find "$P" -name 'libtfcc.so.0*' -type f | head -1)")
 [ -n "$lib" ] && [ -d "$lib" ] && ok || bad "no libtfcc.so.0.* installed"
 
 # what is installed
-for f in "$P/bin/tfcc" "$P/include/tfcc/tfcc.h" "$lib/libtfcc.a" "$lib/libtfcc.so" "$lib/pkgconfig/tfcc.pc" \
+for f in "$P/bin/tfcc" "$P/bin/tfcc-serve" "$P/include/tfcc/tfcc.h" "$lib/libtfcc.a" "$lib/libtfcc.so" "$lib/pkgconfig/tfcc.pc" \
          "$lib/cmake/tfcc/tfccConfig.cmake" "$lib/cmake/tfcc/tfccConfigVersion.cmake" \
          "$P/share/bash-completion/completions/tfcc" "$P/share/man/man1/tfcc.1" "$P/share/man/man1/tfcc-run.1" \
          "$P/share/man/man1/tfcc-serve.1"; do
@@ -30,6 +30,9 @@ expect_rc 0 "installed tfcc --version" -- env -u LD_LIBRARY_PATH "$P/bin/tfcc" -
 expect_in "$TMP/out" "tfcc 0." "version line"
 mv "$P" "$TMP/moved" && P=$TMP/moved && lib=${lib/$TMP\/prefix/$TMP/moved}
 expect_rc 0 "moved prefix: tfcc --version" -- "$P/bin/tfcc" --version
+# tfcc serve runs the tfcc-serve installed next to tfcc
+expect_rc 0 "moved prefix: tfcc serve --help" -- "$P/bin/tfcc" serve --help
+expect_in "$TMP/out" "usage: tfcc serve" "tfcc serve's usage through tfcc-serve"
 # bash completion: the command list comes from tfcc --help
 if bash -c 'source "$1"; COMP_WORDS=("$2" ""); COMP_CWORD=1; _tfcc; printf "%s\n" "${COMPREPLY[@]}"' _ \
      "$P/share/bash-completion/completions/tfcc" "$P/bin/tfcc" | grep -qx serve; then ok; else bad "bash completion of the commands"; fi
