@@ -14,7 +14,8 @@
 #      20 s, tfcc serve's request parsers 20 s, the packed-weights cache reader 20 s.
 #   6. WebAssembly: scripts/build-wasm.sh (Emscripten from apt when missing; skipped when it cannot
 #      be had), the Node tests of the npm package tfcc-wasm and its headless-Chromium page test
-#      (chromium from apt when missing; ctest in build-wasm/).
+#      (chromium from apt when missing; ctest in build-wasm/), and the threads build's Node test
+#      (2 threads on worker_threads against 1 and TFLite; build-wasm-threads/).
 #   7. ThreadSanitizer: clang -fsanitize=thread build of the library, the tfcc command and the
 #      concurrency tests (thread pool, concurrent sessions, hot weight update and file reads
 #      under rewrites, tfcc serve's reload, batching, queue and drain tests); any data race or
@@ -168,6 +169,12 @@ else
   fi
   TFCC_SHARED_DIR="$shared" stage ctest-wasm ctest --test-dir build-wasm --output-on-failure -j "$jobs"
   ctest_summary "$logs/ctest-wasm.log"
+  echo "   ($STAGE_SECONDS s)"
+  # the threads build (pthreads on Node's worker_threads): 2 threads against 1 and TFLite
+  stage wasm-threads-build env TFCC_WASM_BUILD_DIR=build-wasm-threads bash scripts/build-wasm.sh --threads
+  echo "   threads build: $(grep -m1 '^built ' "$logs/wasm-threads-build.log") ($STAGE_SECONDS s)"
+  TFCC_SHARED_DIR="$shared" stage ctest-wasm-threads ctest --test-dir build-wasm-threads --output-on-failure -R 'wasm\.node_threads'
+  ctest_summary "$logs/ctest-wasm-threads.log"
   echo "   ($STAGE_SECONDS s)"
 fi
 fi
