@@ -6,6 +6,7 @@
 #include "common/args.h"
 #include "common/cli.h"
 #include "crypto_args.h"
+#include "crypto_lib.h"
 
 #define CMD "decrypt"
 
@@ -32,16 +33,18 @@ int cmd_decrypt(int argc, char **argv) {
   int r = crypto_args_parse(CMD, k_usage, argc, argv, 0, &ca);
   if (r >= 0) return r;
   if (!ca.out) return cli_error(CMD, CLI_EXIT_USAGE, "-o OUT is required");
+  crypto_lib lib;
+  if ((r = crypto_lib_open(CMD, &lib)) != 0) return r;
   void *plain = NULL;
   size_t n = 0;
-  if (tfcc_crypto_decrypt_file(ca.model, &ca.key, &plain, &n) != TFCC_OK)
-    return cli_error(CMD, CLI_EXIT_FAIL, "%s", tfcc_crypto_last_error());
+  if (lib.decrypt_file(ca.model, &ca.key, &plain, &n) != TFCC_OK)
+    return cli_error(CMD, CLI_EXIT_FAIL, "%s", lib.last_error());
   char tmp[4096];
   snprintf(tmp, sizeof tmp, "%s.tmp", ca.out);
   FILE *f = fopen(tmp, "wb");
   int ok = f && fwrite(plain, 1, n, f) == n;
   if (f && fclose(f) != 0) ok = 0;
-  tfcc_crypto_free(plain, n);
+  lib.free_plain(plain, n);
   if (!ok || rename(tmp, ca.out) != 0) {
     remove(tmp);
     return cli_error(CMD, CLI_EXIT_FAIL, "%s: cannot write", ca.out);

@@ -33,6 +33,15 @@ expect_rc 0 "moved prefix: tfcc --version" -- "$P/bin/tfcc" --version
 # tfcc serve runs the tfcc-serve installed next to tfcc
 expect_rc 0 "moved prefix: tfcc serve --help" -- "$P/bin/tfcc" serve --help
 expect_in "$TMP/out" "usage: tfcc serve" "tfcc serve's usage through tfcc-serve"
+# tfcc encrypt / decrypt open the installed libtfcc_crypto (dlopen through tfcc's RUNPATH)
+if [ -e "$lib/libtfcc_crypto.so.0" ]; then
+  head -c 32 /dev/urandom >"$TMP/key.bin"
+  expect_rc 0 "moved prefix: tfcc encrypt" -- env -u LD_LIBRARY_PATH "$P/bin/tfcc" encrypt "$(example_model)" \
+    -o "$TMP/m.tfcce" --key-file "$TMP/key.bin"
+  expect_rc 0 "moved prefix: tfcc decrypt" -- env -u LD_LIBRARY_PATH "$P/bin/tfcc" decrypt "$TMP/m.tfcce" \
+    -o "$TMP/m.dec" --key-file "$TMP/key.bin"
+  cmp -s "$(example_model)" "$TMP/m.dec" && ok || bad "decrypted model differs from the original"
+fi
 # bash completion: the command list comes from tfcc --help
 if bash -c 'source "$1"; COMP_WORDS=("$2" ""); COMP_CWORD=1; _tfcc; printf "%s\n" "${COMPREPLY[@]}"' _ \
      "$P/share/bash-completion/completions/tfcc" "$P/bin/tfcc" | grep -qx serve; then ok; else bad "bash completion of the commands"; fi
