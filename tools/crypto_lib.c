@@ -21,8 +21,8 @@ int crypto_lib_open(const char *cmd, crypto_lib *lib) {
   memset(lib, 0, sizeof *lib);
   void *h = dlopen(CRYPTO_LIBRARY, RTLD_NOW | RTLD_LOCAL);
   if (!h)
-    return cli_error(cmd, CLI_EXIT_FAIL, "cannot load %s (encryption support): %s",
-                     CRYPTO_LIBRARY, dlerror());
+    return cli_error(cmd, CLI_EXIT_FAIL, "cannot load %s (encryption support): %s", CRYPTO_LIBRARY,
+                     dlerror());
   if (sym(h, "tfcc_crypto_last_error", &lib->last_error) != 0 ||
       sym(h, "tfcc_crypto_encrypt_file", &lib->encrypt_file) != 0 ||
       sym(h, "tfcc_crypto_decrypt_file", &lib->decrypt_file) != 0 ||

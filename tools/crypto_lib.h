@@ -11,8 +11,8 @@
 
 typedef struct crypto_lib {
   const char *(*last_error)(void);
-  tfcc_status (*encrypt_file)(const char *in_path, const char *out_path,
-                              const tfcc_key_source *key, const char *key_id);
+  tfcc_status (*encrypt_file)(const char *in_path, const char *out_path, const tfcc_key_source *key,
+                              const char *key_id);
   tfcc_status (*decrypt_file)(const char *path, const tfcc_key_source *key, void **plain,
                               size_t *plain_size);
   void (*free_plain)(void *plain, size_t size);
