@@ -103,18 +103,29 @@ static void release_range(tfcc_const_release *r, uintptr_t a, uintptr_t b) {
   }
 }
 
-/* Whether a constant that some operator has still to pack or read at load has bytes in the
- * huge page at hp (entries are sorted and disjoint; i is an entry near it). */
+/* Whether x, a constant some operator has still to pack or read at load, keeps the huge pages
+ * it shares with released constants whole until it is read. One of BIG_BYTES or more does not:
+ * it shares only the huge pages at its two ends, and its packing reading those through 4 KiB
+ * pages costs little, while holding its neighbours' released bytes until then put them on top
+ * of its own double (source and packing) at the peak of the load (MobileNetV2 f32: 1.3 MiB
+ * held while its 4.9 MiB classifier was packed; bench/README.md). */
+static bool keeps_huge_pages(const tfcc_cr_entry *x) {
+  return x->readers > 0 && x->readers < KEEP && x->bytes < BIG_BYTES;
+}
+
+/* Whether a constant that some operator has still to pack or read at load, and that keeps its
+ * huge pages whole, has bytes in the huge page at hp (entries are sorted and disjoint; i is an
+ * entry near it). */
 static bool huge_page_busy(const tfcc_const_release *r, size_t i, uintptr_t hp) {
   for (size_t j = i + 1; j-- > 0;) {
     const tfcc_cr_entry *x = &r->e[j];
     if ((uintptr_t)x->data + x->bytes <= hp) break;
-    if ((uintptr_t)x->data < hp + HUGE_BYTES && x->readers > 0 && x->readers < KEEP) return true;
+    if ((uintptr_t)x->data < hp + HUGE_BYTES && keeps_huge_pages(x)) return true;
   }
   for (size_t j = i + 1; j < r->n; j++) {
     const tfcc_cr_entry *x = &r->e[j];
     if ((uintptr_t)x->data >= hp + HUGE_BYTES) break;
-    if ((uintptr_t)x->data + x->bytes > hp && x->readers > 0 && x->readers < KEEP) return true;
+    if ((uintptr_t)x->data + x->bytes > hp && keeps_huge_pages(x)) return true;
   }
   return false;
 }
@@ -153,14 +164,14 @@ static bool huge_page_read_later(const tfcc_const_release *r, size_t i, uintptr_
   for (size_t j = i + 1; j-- > 0;) {
     const tfcc_cr_entry *x = &r->e[j];
     if ((uintptr_t)x->data + x->bytes <= hp) break;
-    if ((uintptr_t)x->data < hp + HUGE_BYTES && x->readers > 0 && x->readers < KEEP &&
+    if ((uintptr_t)x->data < hp + HUGE_BYTES && keeps_huge_pages(x) &&
         (!r->preparing || x->last_node >= r->progress))
       return true;
   }
   for (size_t j = i + 1; j < r->n; j++) {
     const tfcc_cr_entry *x = &r->e[j];
     if ((uintptr_t)x->data >= hp + HUGE_BYTES) break;
-    if ((uintptr_t)x->data + x->bytes > hp && x->readers > 0 && x->readers < KEEP &&
+    if ((uintptr_t)x->data + x->bytes > hp && keeps_huge_pages(x) &&
         (!r->preparing || x->last_node >= r->progress))
       return true;
   }
