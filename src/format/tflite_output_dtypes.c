@@ -9,6 +9,7 @@
  * that assign the type unconditionally are listed; every other operator's declared output type
  * is checked by the operator as before. */
 #include "format/tflite_read_ctx.h"
+#include "ops/binary_common.h"
 
 /* Rule: the output dtype is input `from`'s dtype (from >= 0), or the fixed dtype `fixed`. */
 typedef struct out_rule {
@@ -85,15 +86,10 @@ static bool packed_or_float8(tfcc_dtype dt) {
          dt == TFCC_FLOAT8_E5M2;
 }
 
-/* Index of the first zero point of q outside dtype dt's range, or -1. */
+/* Index of the first zero point of q outside dtype dt's storage range, or -1. */
 static int32_t zero_point_outside(const tfcc_quant *q, tfcc_dtype dt) {
-  int64_t lo, hi;
-  switch (dt) {
-    case TFCC_UINT8: lo = 0, hi = UINT8_MAX; break;
-    case TFCC_INT8: lo = INT8_MIN, hi = INT8_MAX; break;
-    case TFCC_INT16: lo = INT16_MIN, hi = INT16_MAX; break;
-    default: return -1;
-  }
+  int32_t lo, hi;
+  tfcc_elem_qrange(dt, &lo, &hi);
   for (int32_t i = 0; i < q->count; i++)
     if (q->zero_point[i] < lo || q->zero_point[i] > hi) return i;
   return -1;

@@ -422,7 +422,11 @@ static void set_cache_skips(tfcc_model *m) {
   free(rel);
 }
 
-static bool getenv_off(const char *name);
+/* An A/B switch set to "off" or "0". */
+static bool getenv_off(const char *name) {
+  const char *v = getenv(name);
+  return v && (strcmp(v, "off") == 0 || strcmp(v, "0") == 0);
+}
 
 /* The pages of the model's private copy it keeps (the complement of what it released), as
  * page-aligned ranges of the model bytes; NULL with *n 0 when none or unknown. */
@@ -499,11 +503,6 @@ static bool getenv_on(const char *name) {
 }
 
 /* env NAME=off|0 */
-static bool getenv_off(const char *name) {
-  const char *v = getenv(name);
-  return v && (strcmp(v, "off") == 0 || strcmp(v, "0") == 0);
-}
-
 /* src_id: the identity of the file data was read from (weights cache check), or NULL. cow:
  * mapping is a private mapping of that file (TFCC_MF_COW), privatized after the load. */
 static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t size, void *mapping,
