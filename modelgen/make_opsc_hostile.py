@@ -323,6 +323,19 @@ MODELS = [
                                     flexbuf.map_bytes({"upper_frequency_limit": 4000, "lower_frequency_limit": 20,
                                                        "filterbank_channel_count": 10, "dct_coefficient_count": 5})),
      "(CUSTOM:Mfcc): sample rate: float32 with 1 elements, expected one int32"),
+    # aeq.hadamard_rotation without options, with a size TFLite divides by (0), a rank TFLite
+    # reads past (1), a type its kernel rejects
+    ("hadamard_no_options", lambda: one("CUSTOM:aeq.hadamard_rotation", [T(F32, [2, 8])], [T(F32, [2, 8])]),
+     "no custom options (a FlexBuffer map of hadamard_size is required)"),
+    ("hadamard_size_0", lambda: one("CUSTOM:aeq.hadamard_rotation", [T(F32, [2, 8])], [T(F32, [2, 8])],
+                                    flexbuf.map_bytes({"hadamard_size": 0})),
+     "custom options: hadamard_size = 0, expected 1..2147483647"),
+    ("hadamard_rank1", lambda: one("CUSTOM:aeq.hadamard_rotation", [T(F32, [8])], [T(F32, [8])],
+                                   flexbuf.map_bytes({"hadamard_size": 8})),
+     "(CUSTOM:aeq.hadamard_rotation): input rank 1, expected at least 2"),
+    ("hadamard_int8", lambda: one("CUSTOM:aeq.hadamard_rotation", [T(S.INT8, [2, 8], q=(0.5, 0))],
+                                  [T(S.INT8, [2, 8], q=(0.5, 0))], flexbuf.map_bytes({"hadamard_size": 8})),
+     "input int8, output int8: expected float32 (or int32) for both"),
     # ops: NumericVerify without its options map (TFLite reads past the buffer), with the raw
     # float tolerance older converters wrote, with wrong operand types and counts
     ("numeric_verify_no_options", lambda: one("CUSTOM:NumericVerify", [T(S.INT8, [4], q=(0.5, 0)), T(F32, [4])],

@@ -423,7 +423,36 @@ def numeric_verify_cases(add):
               [T(S.INT8, [5], q=(f32(0.5), -2)), T(F32, [5])], [T(F32, [5])], nv()))
 
 
+def hadamard_cases(add):
+    """aeq.hadamard_rotation (a custom operator every standard resolver registers, kernels/
+    hadamard_rotation.cc; the AI Edge Quantizer's rotation of activations): each run of
+    hadamard_size values along the last dimension goes through a normalized fast Walsh-Hadamard
+    transform; values past the last whole run are copied. Rank 2 [features, size] and rank 3
+    [batch, features, size]; a size that does not divide the last dimension, and one that is not
+    a power of two (TFLite then copies the input); int32, whose bits TFLite's kernel transforms
+    as float32 (subnormals, the largest finite float, -0x7FFFFFF0 a subnormal of sign -)."""
+    F32 = S.FLOAT32
+
+    def h(n):
+        return flexbuf.map_bytes({"hadamard_size": n})
+    add(single("hadamard_rotation_r2", "CUSTOM:aeq.hadamard_rotation", [T(F32, [3, 16], lo=-2.0, hi=2.0)],
+               [T(F32, [3, 16])], h(16)))
+    add(single("hadamard_rotation_r3_chunks", "CUSTOM:aeq.hadamard_rotation", [T(F32, [2, 3, 64], lo=-4.0, hi=4.0)],
+               [T(F32, [2, 3, 64])], h(8)))
+    add(single("hadamard_rotation_tail", "CUSTOM:aeq.hadamard_rotation", [T(F32, [2, 20], lo=-1.0, hi=1.0)],
+               [T(F32, [2, 20])], h(8)))
+    add(single("hadamard_rotation_not_pow2", "CUSTOM:aeq.hadamard_rotation", [T(F32, [2, 12], lo=-1.0, hi=1.0)],
+               [T(F32, [2, 12])], h(6)))
+    add(single("hadamard_rotation_i32_bits", "CUSTOM:aeq.hadamard_rotation",
+               [T(S.INT32, [2, 8], values=[1, 3, 7, 1 << 24, 0x3F800000, -0x40800000, 123456, 0,
+                                            0x7F7FFFFF, 5, 9, -0x7FFFFFF0, 0x00400000, 2, 1 << 30, 11])],
+               [T(S.INT32, [2, 8])], h(8)))
+    add(single("hadamard_rotation_size1", "CUSTOM:aeq.hadamard_rotation", [T(F32, [4, 5], lo=-1.0, hi=1.0)],
+               [T(F32, [4, 5])], h(1)))
+
+
 def cases(add):
+    hadamard_cases(add)
     numeric_verify_cases(add)
     audio_cases(add)
     int4_weight_cases(add)

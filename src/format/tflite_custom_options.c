@@ -174,6 +174,16 @@ static tfcc_status read_numeric_verify_options(const uint8_t *data, size_t len,
   return TFCC_OK;
 }
 
+/* aeq.hadamard_rotation (hadamard_size). TFLite reads it with AsInt32 and divides by it, so a
+ * missing key or a size <= 0 is refused here. */
+static tfcc_status read_hadamard_options(const uint8_t *data, size_t len, tfcc_hadamard_options *o,
+                                         tfcc_err *err) {
+  tfcc_flex_ref root;
+  tfcc_status st = options_map(data, len, "hadamard_size", &root, err);
+  if (st) return st;
+  return opt_int(&root, "hadamard_size", true, 0, 1, INT32_MAX, &o->hadamard_size, err);
+}
+
 tfcc_status tfl_read_custom_options(const char *custom_code, const uint8_t *data, size_t len,
                                     tfcc_op_options *out, tfcc_err *err) {
   tfcc_op_options o;
@@ -188,6 +198,9 @@ tfcc_status tfl_read_custom_options(const char *custom_code, const uint8_t *data
   } else if (is_code(custom_code, "NumericVerify")) {
     o.kind = TFCC_OPTIONS_NUMERIC_VERIFY;
     st = read_numeric_verify_options(data, len, &o.numeric_verify, err);
+  } else if (is_code(custom_code, "aeq.hadamard_rotation")) {
+    o.kind = TFCC_OPTIONS_HADAMARD_ROTATION;
+    st = read_hadamard_options(data, len, &o.hadamard, err);
   } else if (is_code(custom_code, "TFLite_Detection_PostProcess")) {
     o.kind = TFCC_OPTIONS_DETECTION_POSTPROCESS;
     st = read_detection_options(data, len, &o.detect, err);

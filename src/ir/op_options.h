@@ -87,7 +87,8 @@ typedef enum tfcc_options_kind {
   TFCC_OPTIONS_DETECTION_POSTPROCESS, /* TFLite_Detection_PostProcess */
   TFCC_OPTIONS_AUDIO_SPECTROGRAM,     /* ops: AudioSpectrogram */
   TFCC_OPTIONS_MFCC,                  /* ops: Mfcc */
-  TFCC_OPTIONS_NUMERIC_VERIFY         /* ops: NumericVerify */
+  TFCC_OPTIONS_NUMERIC_VERIFY,        /* ops: NumericVerify */
+  TFCC_OPTIONS_HADAMARD_ROTATION      /* aeq.hadamard_rotation */
 } tfcc_options_kind;
 
 /* Conv2DOptions. */
@@ -379,6 +380,11 @@ typedef struct tfcc_numeric_verify_options {
   bool log_if_failed;
 } tfcc_numeric_verify_options;
 
+/* aeq.hadamard_rotation's custom options: the length of each transformed run (> 0). */
+typedef struct tfcc_hadamard_options {
+  int32_t hadamard_size;
+} tfcc_hadamard_options;
+
 /* TFLite_Detection_PostProcess's custom options (a FlexBuffer map) are the kernel's parameters,
  * tfcc_detect_params (kernels/detect/detect_postprocess.h), checked at load. */
 typedef struct tfcc_op_options {
@@ -436,6 +442,7 @@ typedef struct tfcc_op_options {
     tfcc_audio_spectrogram_options spectrogram;     /* ops: custom AudioSpectrogram */
     tfcc_mfcc_options mfcc;                         /* ops: custom Mfcc */
     tfcc_numeric_verify_options numeric_verify;     /* ops: custom NumericVerify */
+    tfcc_hadamard_options hadamard;                 /* custom aeq.hadamard_rotation */
   };
 } tfcc_op_options;
 

@@ -188,4 +188,5 @@
   X("AudioSpectrogram", audio_spectrogram) /* ops */ \
   X("Mfcc", mfcc)                          /* ops */ \
   X("NumericVerify", numeric_verify)       /* ops */ \
+  X("aeq.hadamard_rotation", hadamard_rotation) \
   /* end of list */
