@@ -12,7 +12,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import flexbuf  # noqa: E402
 import tflite_schema as S  # noqa: E402
-from casekit import T, single  # noqa: E402
+import seq_cases  # noqa: E402
+from casekit import OMIT, T, single  # noqa: E402
 
 F32, I32 = S.FLOAT32, S.INT32
 
@@ -122,6 +123,15 @@ def blockwise_fc(block_size=32, scales_shape=(4, 2), scales_index=3, zero_points
         m.add_op(op, [x, w], [y], {"adj_y": True})
     m.inputs, m.outputs = [x], [y]
     return S.serialize(m)
+
+
+def bidi_lstm_aux(na=None, drop=None):
+    """ops: BIDIRECTIONAL_SEQUENCE_LSTM with cross-linked auxiliary input (seq_cases), its
+    auxiliary input of na features, or input `drop` (39-47) left out."""
+    c = seq_cases.bidi_lstm_case("hostile_bidi_aux", 2, 3, 4, 5, 5, aux="cross", na=na)
+    if drop is not None:
+        c.ops[0][1][drop] = OMIT
+    return c.build()[0]
 
 
 MODELS = [
@@ -323,6 +333,14 @@ MODELS = [
                                     flexbuf.map_bytes({"upper_frequency_limit": 4000, "lower_frequency_limit": 20,
                                                        "filterbank_channel_count": 10, "dct_coefficient_count": 5})),
      "(CUSTOM:Mfcc): sample rate: float32 with 1 elements, expected one int32"),
+    # BIDIRECTIONAL_SEQUENCE_LSTM's auxiliary input: a feature count TFLite's lstm_eval.cc
+    # steps through with the input's (out of bounds), partial weights, weights without the input
+    ("bidi_lstm_aux_features", lambda: bidi_lstm_aux(na=3),
+     "auxiliary input has 3 features, the input 4: TFLite steps through the auxiliary input"),
+    ("bidi_lstm_aux_partial_weights", lambda: bidi_lstm_aux(drop=46),
+     "5 of the 6 auxiliary forget, cell and output weights (41-43, 45-47) present: all or none"),
+    ("bidi_lstm_aux_weights_no_input", lambda: bidi_lstm_aux(drop=39),
+     "auxiliary weights without the auxiliary input (39)"),
     # aeq.hadamard_rotation without options, with a size TFLite divides by (0), a rank TFLite
     # reads past (1), a type its kernel rejects
     ("hadamard_no_options", lambda: one("CUSTOM:aeq.hadamard_rotation", [T(F32, [2, 8])], [T(F32, [2, 8])]),

@@ -168,8 +168,17 @@ def lstm_cases(add):
 
 
 def bidi_lstm_case(name, nb, nt, ni, nc, no, time_major=True, merge=False, hybrid=False, opts=None,
-                   **kw):
-    """BIDIRECTIONAL_SEQUENCE_LSTM: two directions with their own weights and states."""
+                   aux=None, na=None, **kw):
+    """BIDIRECTIONAL_SEQUENCE_LSTM: two directions with their own weights and states. aux:
+    None; "bw" (an auxiliary input and no auxiliary weights: the backward cell reads it instead
+    of x, TFLite's non-stacking mode); "cross" (auxiliary input and, per direction and gate,
+    auxiliary weights [nc, ni] (no input gate's with CIFG): both cells add them,
+    tf.contrib.rnn.stack_bidirectional_rnn's cross links). The auxiliary input has x's shape:
+    for "bw" TFLite's Prepare checks the backward weights against x's features; for "cross"
+    lstm_eval.cc steps through the auxiliary input by x's row length (input_step), so only
+    n_aux == n_input reads the right rows (tfcc refuses other sizes; na sets it for hostile
+    models)."""
+    na = ni if na is None else na
     fw, fk, _, _, _ = lstm_tensors(name + "/fw", "f32", nb, ni, nc, no, hybrid=hybrid, **kw)
     bw, bk, _, _, _ = lstm_tensors(name + "/bw", "f32", nb, ni, nc, no, hybrid=hybrid, **kw)
     t = {}
@@ -178,7 +187,24 @@ def bidi_lstm_case(name, nb, nt, ni, nc, no, time_major=True, merge=False, hybri
             t[pre + k] = v
     key = lambda pre, k: k if k == OMIT else pre + k
     keys = ["x"] + [key("f_", k) for k in fk[1:18]] + [key("b_", k) for k in bk[1:18]]
-    keys += ["f_h", "f_c", "b_h", "b_c"] + [OMIT] * 9
+    keys += ["f_h", "f_c", "b_h", "b_c"]
+    ins = ["x"]
+    if aux is None:
+        keys += [OMIT] * 9
+    else:
+        t["a"] = T(F32, [nt, nb, na] if time_major else [nb, nt, na], lo=-2.0, hi=2.0)
+        keys.append("a")
+        ins.append("a")
+        rng = Rng(seed_of(name + "/aux"))
+        for pre in ("f_", "b_"):
+            for g in range(4):
+                if aux == "bw" or (g == 0 and kw.get("cifg")):
+                    keys.append(OMIT)
+                    continue
+                k = pre + "aw%d" % g
+                t[k] = (qconst(rng, I8, [nc, na], 0.5 / 127.0 * rng.uniform(0.5, 1.0), -127, 127) if hybrid
+                        else fconst(rng, [nc, na]))
+                keys.append(k)
     xs = [nt, nb, ni] if time_major else [nb, nt, ni]
     t["x"] = T(F32, xs, lo=-2.0, hi=2.0)
     ysh = ([nt, nb] if time_major else [nb, nt]) + [2 * no if merge else no]
@@ -190,7 +216,7 @@ def bidi_lstm_case(name, nb, nt, ni, nc, no, time_major=True, merge=False, hybri
     o = dict(opts or {"fused_activation_function": "TANH"})
     o["time_major"] = time_major
     o["merge_outputs"] = merge
-    return Case(name, t, [("BIDIRECTIONAL_SEQUENCE_LSTM", keys, outs, o)], ["x"], outs)
+    return Case(name, t, [("BIDIRECTIONAL_SEQUENCE_LSTM", keys, outs, o)], ins, outs)
 
 
 def bidi_lstm_cases(add):
@@ -203,6 +229,14 @@ def bidi_lstm_cases(add):
     add(bidi_lstm_case("bidirectional_sequence_lstm_hybrid", 2, 3, 4, 5, 5, hybrid=True))
     add(bidi_lstm_case("bidirectional_sequence_lstm_hybrid_merge_proj", 2, 3, 5, 6, 3, hybrid=True, merge=True,
                        proj=True, peep=True))
+    add(bidi_lstm_case("bidirectional_sequence_lstm_f32_aux_bw", 2, 3, 4, 5, 5, aux="bw"))
+    add(bidi_lstm_case("bidirectional_sequence_lstm_f32_aux_cross_merge", 2, 3, 4, 5, 5, aux="cross", merge=True))
+    add(bidi_lstm_case("bidirectional_sequence_lstm_f32_aux_cross_cifg_bm", 2, 3, 4, 5, 5, aux="cross", cifg=True,
+                       time_major=False))
+    add(bidi_lstm_case("bidirectional_sequence_lstm_hybrid_aux_bw", 2, 3, 4, 5, 5, aux="bw", hybrid=True))
+    add(bidi_lstm_case("bidirectional_sequence_lstm_hybrid_aux_cross", 2, 3, 4, 5, 5, aux="cross", hybrid=True))
+    add(bidi_lstm_case("bidirectional_sequence_lstm_hybrid_aux_cross_asym", 2, 3, 4, 5, 5, aux="cross", hybrid=True,
+                       opts={"fused_activation_function": "TANH", "asymmetric_quantize_inputs": True}))
     add(bidi_lstm_case("bidirectional_sequence_lstm_hybrid_asym_batch_major", 2, 3, 4, 5, 5, hybrid=True,
                        time_major=False, opts={"fused_activation_function": "TANH",
                                                "asymmetric_quantize_inputs": True}))

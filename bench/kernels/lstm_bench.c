@@ -15,20 +15,18 @@
 #include "kernels/ref/quant_util.h"
 #include "bench_clock.h"
 
-
-
 static int reps = 51;
-#define TIME_US(result, CALL)                       \
-  do {                                              \
-    double t_[401];                                 \
-    CALL;                                           \
-    for (int r_ = 0; r_ < reps; r_++) {             \
-      const double t0_ = bench_now();                     \
-      CALL;                                         \
-      t_[r_] = bench_now() - t0_;                         \
-    }                                               \
+#define TIME_US(result, CALL) \
+  do { \
+    double t_[401]; \
+    CALL; \
+    for (int r_ = 0; r_ < reps; r_++) { \
+      const double t0_ = bench_now(); \
+      CALL; \
+      t_[r_] = bench_now() - t0_; \
+    } \
     qsort(t_, (size_t)reps, sizeof(double), bench_cmp_double); \
-    (result) = t_[reps / 2] * 1e6;                  \
+    (result) = t_[reps / 2] * 1e6; \
   } while (0)
 
 static uint32_t rng = 5u;
@@ -44,7 +42,7 @@ typedef struct shape {
 } shape;
 
 static void bench_q8(const shape *sh) {
-  tfcc_lstm_shape s = {sh->nb, sh->nt, sh->ni, sh->nc, sh->no, false};
+  tfcc_lstm_shape s = {sh->nb, sh->nt, sh->ni, sh->nc, sh->no, false, 0};
   tfcc_lstm_q_weights wt;
   memset(&wt, 0, sizeof wt);
   int8_t *w[4], *r[4];
@@ -104,7 +102,7 @@ static float *frand(size_t n, float a) {
 }
 
 static void bench_f32(const shape *sh) {
-  tfcc_lstm_shape s = {sh->nb, sh->nt, sh->ni, sh->nc, sh->no, false};
+  tfcc_lstm_shape s = {sh->nb, sh->nt, sh->ni, sh->nc, sh->no, false, 0};
   tfcc_lstm_f32_weights wt;
   memset(&wt, 0, sizeof wt);
   float *own[16];
@@ -121,10 +119,11 @@ static void bench_f32(const shape *sh) {
   tfcc_lstm_f32_params p = {4, 0.f, 0.f};
   const size_t nx = (size_t)sh->nb * sh->nt * sh->ni, ny = (size_t)sh->nb * sh->nt * sh->no;
   float *x = frand(nx, 1.f), *y = malloc(sizeof(float) * ny);
-  float *h = calloc((size_t)sh->nb * sh->no, sizeof(float)), *c = calloc((size_t)sh->nb * sh->nc, sizeof(float));
+  float *h = calloc((size_t)sh->nb * sh->no, sizeof(float)),
+        *c = calloc((size_t)sh->nb * sh->nc, sizeof(float));
   float *ref_scratch = malloc(sizeof(float) * tfcc_lstm_f32_scratch_floats(&s));
   double t_ref;
-  TIME_US(t_ref, tfcc_lstm_f32(&s, &wt, &p, x, h, c, y, ref_scratch));
+  TIME_US(t_ref, tfcc_lstm_f32(&s, &wt, &p, x, NULL, h, c, y, ref_scratch));
   printf("%-28s float  %-18s %10.1f us\n", sh->name, "ref", t_ref);
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
   for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++) {

@@ -485,6 +485,7 @@ static tfcc_lstm_shape run_shape(const tfcc_op_ctx *ctx, int32_t ni, int32_t nc,
   s.n_input = ni;
   s.n_cell = nc;
   s.n_output = no;
+  s.n_aux = 0;
   return s;
 }
 
@@ -530,8 +531,8 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
     wt.proj_b = data_of(in_opt(ctx, IN_PROJ_B));
     tfcc_lstm_f32_params p = {su.activation, su.cell_clip, su.proj_clip};
     const bool asym = ctx->node && ctx->node->opts.lstm.asymmetric_quantize_inputs;
-    tfcc_lstm_hybrid(&su.s, &wt, &p, asym, ctx->in[IN_X]->data, h->data, c->data, ctx->out[0]->data,
-                     ctx->scratch);
+    tfcc_lstm_hybrid(&su.s, &wt, &p, asym, ctx->in[IN_X]->data, NULL, h->data, c->data,
+                     ctx->out[0]->data, ctx->scratch);
     return TFCC_OK;
   }
   if (!su.is_int) {
@@ -547,7 +548,7 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
     wt.proj_w = data_of(in_opt(ctx, IN_PROJ_W));
     wt.proj_b = data_of(in_opt(ctx, IN_PROJ_B));
     tfcc_lstm_f32_params p = {su.activation, su.cell_clip, su.proj_clip};
-    tfcc_lstm_f32(&su.s, &wt, &p, ctx->in[IN_X]->data, h->data, c->data, ctx->out[0]->data,
+    tfcc_lstm_f32(&su.s, &wt, &p, ctx->in[IN_X]->data, NULL, h->data, c->data, ctx->out[0]->data,
                   ctx->scratch);
     return TFCC_OK;
   }
@@ -588,12 +589,50 @@ const tfcc_op_def tfcc_op_unidirectional_sequence_lstm = {.name = "UNIDIRECTIONA
 
 /* ---------------------------------------------------------------- one direction (BIDIRECTIONAL) */
 
-tfcc_status tfcc_lstm_direction_prepare(tfcc_op_ctx *d, size_t *scratch_bytes, int32_t *n_output) {
+/* The direction's auxiliary input, checked as TFLite's Prepare checks it (bidirectional_sequence_
+ * lstm.cc): the main input's time and batch, weights of the main ones' dtype, [n_cell, n_aux],
+ * for the same gates; sets su->s.n_aux. */
+static tfcc_status aux_check(tfcc_op_ctx *ctx, lstm_setup *su, const tfcc_lstm_aux *aux) {
+  if (!aux) return TFCC_OK;
+  const tfcc_tensor *x = ctx->in[IN_X], *a = aux->x;
+  CHECK_(a && a->dtype == TFCC_FLOAT32 && a->rank == 3 && a->dims[0] == x->dims[0] &&
+             a->dims[1] == x->dims[1] && a->dims[2] > 0,
+         TFCC_ERR_SHAPE, "auxiliary input must be float32 [%d, %d, n_aux > 0] like the input",
+         (int)x->dims[0], (int)x->dims[1]);
+  su->s.n_aux = a->dims[2];
+  CHECK_(su->s.n_aux == su->s.n_input, TFCC_ERR_UNSUPPORTED,
+         "auxiliary input has %d features, the input %d: TFLite steps through the auxiliary input "
+         "by the input's row length (lstm_eval.cc input_step), so only equal sizes read the right "
+         "rows",
+         (int)su->s.n_aux, (int)su->s.n_input);
+  for (int g = 0; g < 4; g++) {
+    const tfcc_tensor *w = aux->w[g];
+    if (g == 0 && su->cifg) {
+      CHECK_(w == NULL, TFCC_ERR_INVALID_MODEL,
+             "CIFG direction with auxiliary input-to-input weights");
+      continue;
+    }
+    CHECK_(w, TFCC_ERR_INVALID_MODEL, "auxiliary weights of gate %d missing", g);
+    CHECK_(w->dtype == (su->hybrid ? TFCC_INT8 : TFCC_FLOAT32) && w->rank == 2 &&
+               w->dims[0] == su->s.n_cell && w->dims[1] == su->s.n_aux,
+           TFCC_ERR_SHAPE, "auxiliary weights of gate %d: %s rank %d, expected %s [%d, %d]", g,
+           tfcc_dtype_name(w->dtype), (int)w->rank, su->hybrid ? "int8" : "float32",
+           (int)su->s.n_cell, (int)su->s.n_aux);
+    if (su->hybrid)
+      CHECK_(scale_of(w) > 0.f, TFCC_ERR_INVALID_MODEL,
+             "auxiliary weights of gate %d without a quantization scale", g);
+  }
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_lstm_direction_prepare(tfcc_op_ctx *d, const tfcc_lstm_aux *aux,
+                                        size_t *scratch_bytes, int32_t *n_output) {
   lstm_setup su;
   tfcc_status st = setup(d, &su);
   if (st != TFCC_OK) return st;
   if (su.is_int)
     return tfcc_err_set(d->err, TFCC_ERR_UNSUPPORTED, "int8 input unsupported (float32 or hybrid)");
+  if ((st = aux_check(d, &su, aux)) != TFCC_OK) return st;
   su.s.n_batch = su.s.n_time = 1;
   *scratch_bytes = su.hybrid ? tfcc_lstm_hybrid_scratch_bytes(&su.s)
                              : tfcc_lstm_f32_scratch_floats(&su.s) * sizeof(float);
@@ -601,15 +640,21 @@ tfcc_status tfcc_lstm_direction_prepare(tfcc_op_ctx *d, size_t *scratch_bytes, i
   return TFCC_OK;
 }
 
-tfcc_status tfcc_lstm_direction_eval(tfcc_op_ctx *d, bool backward, float *out, int32_t out_stride,
-                                     int32_t out_offset) {
+tfcc_status tfcc_lstm_direction_eval(tfcc_op_ctx *d, const tfcc_lstm_aux *aux, bool backward,
+                                     float *out, int32_t out_stride, int32_t out_offset) {
   lstm_setup su;
   tfcc_status st = setup(d, &su);
   if (st != TFCC_OK) return st;
+  if ((st = aux_check(d, &su, aux)) != TFCC_OK) return st;
   tfcc_lstm_f32_weights fw;
   tfcc_lstm_hybrid_weights hw;
   f32_weights_of(d, &su, &fw);
   memset(&hw, 0, sizeof hw);
+  for (int g = 0; g < 4 && aux; g++) {
+    fw.aux_w[g] = su.hybrid ? NULL : data_of(aux->w[g]);
+    hw.aux_w[g] = su.hybrid ? data_of(aux->w[g]) : NULL;
+    hw.aux_scale[g] = scale_of(aux->w[g]);
+  }
   for (int g = 0; g < 4 && su.hybrid; g++) {
     hw.w[g] = data_of(in_opt(d, IN_W + g));
     hw.r[g] = data_of(in_opt(d, IN_R + g));
@@ -625,8 +670,9 @@ tfcc_status tfcc_lstm_direction_eval(tfcc_op_ctx *d, bool backward, float *out, 
   hw.proj_b = fw.proj_b;
   const tfcc_lstm_f32_params p = {su.activation, su.cell_clip, su.proj_clip};
   const bool asym = d->node && d->node->opts.lstm.asymmetric_quantize_inputs;
-  const tfcc_lstm_shape one = {1, 1, su.s.n_input, su.s.n_cell, su.s.n_output, true};
-  const float *x = d->in[IN_X]->data;
+  const int32_t na = su.s.n_aux;
+  const tfcc_lstm_shape one = {1, 1, su.s.n_input, su.s.n_cell, su.s.n_output, true, na};
+  const float *x = d->in[IN_X]->data, *ax = aux ? (const float *)aux->x->data : NULL;
   float *h = d->in[IN_H]->data, *c = d->in[IN_C]->data;
   const int32_t nb = su.s.n_batch, nt = su.s.n_time;
   /* one row at a time: the output rows are strided (merged outputs) and backward runs the
@@ -635,13 +681,13 @@ tfcc_status tfcc_lstm_direction_eval(tfcc_op_ctx *d, bool backward, float *out, 
     for (int32_t k = 0; k < nt; k++) {
       const int32_t t = backward ? nt - 1 - k : k;
       const size_t row = su.s.time_major ? (size_t)t * nb + b : (size_t)b * nt + t;
-      const float *xr = x + row * su.s.n_input;
+      const float *xr = x + row * su.s.n_input, *ar = ax ? ax + row * na : NULL;
       float *hb = h + (size_t)b * su.s.n_output, *cb = c + (size_t)b * su.s.n_cell;
       float *o = out + row * out_stride + out_offset;
       if (su.hybrid)
-        tfcc_lstm_hybrid(&one, &hw, &p, asym, xr, hb, cb, o, d->scratch);
+        tfcc_lstm_hybrid(&one, &hw, &p, asym, xr, ar, hb, cb, o, d->scratch);
       else
-        tfcc_lstm_f32(&one, &fw, &p, xr, hb, cb, o, d->scratch);
+        tfcc_lstm_f32(&one, &fw, &p, xr, ar, hb, cb, o, d->scratch);
     }
   return TFCC_OK;
 }

@@ -40,7 +40,7 @@ static double max_diff(const float *a, const float *b, size_t n, bool rel) {
 }
 
 static void run_case(tfcc_isa isa, const fcase *fc) {
-  tfcc_lstm_shape s = {fc->nb, fc->nt, fc->ni, fc->nc, fc->no, fc->time_major};
+  tfcc_lstm_shape s = {fc->nb, fc->nt, fc->ni, fc->nc, fc->no, fc->time_major, 0};
   tfcc_lstm_f32_weights wt;
   memset(&wt, 0, sizeof wt);
   float *own[24] = {0};
@@ -65,7 +65,7 @@ static void run_case(tfcc_isa isa, const fcase *fc) {
   memcpy(h, h_ref, sizeof(float) * (size_t)fc->nb * fc->no);
   memcpy(c, c_ref, sizeof(float) * (size_t)fc->nb * fc->nc);
   float *ref_scratch = malloc(sizeof(float) * tfcc_lstm_f32_scratch_floats(&s));
-  tfcc_lstm_f32(&s, &wt, &p, x, h_ref, c_ref, y_ref, ref_scratch);
+  tfcc_lstm_f32(&s, &wt, &p, x, NULL, h_ref, c_ref, y_ref, ref_scratch);
   CHECK(tfcc_f32_lstm_supported(&wt, &p));
   tfcc_f32_lstm_plan pl;
   CHECK(tfcc_f32_lstm_plan_build(&pl, isa, &s, &wt, &p));

@@ -86,7 +86,7 @@ typedef struct seq_case {
 } seq_case;
 
 static void test_sequence(const tfcc_q8_lstm_kernel *k, const seq_case *sc) {
-  tfcc_lstm_shape s = {sc->nb, sc->nt, sc->ni, sc->nc, sc->no, sc->time_major};
+  tfcc_lstm_shape s = {sc->nb, sc->nt, sc->ni, sc->nc, sc->no, sc->time_major, 0};
   const int32_t ni = sc->ni, nc = sc->nc, no = sc->no;
   int8_t *w[4] = {0}, *r[4] = {0}, *pw = NULL;
   int16_t *pe[4] = {0};

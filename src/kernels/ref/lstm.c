@@ -36,25 +36,26 @@ static float act_f32(int act, float x) {
 
 static float sigmoid_f32(float x) { return 1.f / (1.f + expf(-x)); }
 
-/* gate = act(LN?(bias + W x + R h + peep .* c)) for one batch row. */
+/* gate[i] += (m row i) . v, each row's products summed from 0 (MatrixBatchVectorMultiplyAccumulate). */
+static void mv_acc_f32(const float *m, int32_t rows, int32_t cols, const float *v, float *gate) {
+  for (int32_t i = 0; i < rows; i++) {
+    const float *row = m + (size_t)i * cols;
+    float acc = 0.f;
+    for (int32_t k = 0; k < cols; k++) acc += row[k] * v[k];
+    gate[i] += acc;
+  }
+}
+
+/* gate = act(LN?(bias + W x + A aux + R h + peep .* c)) for one batch row. */
 static void gate_f32(const tfcc_lstm_shape *s, const tfcc_lstm_f32_weights *wt, int g,
-                     const float *x, const float *h, const float *c, bool sigmoid, int act,
-                     float *gate) {
-  const int32_t nc = s->n_cell, ni = s->n_input, no = s->n_output;
+                     const float *x, const float *aux, const float *h, const float *c, bool sigmoid,
+                     int act, float *gate) {
+  const int32_t nc = s->n_cell;
   const bool ln = wt->ln[g] != NULL;
   for (int32_t i = 0; i < nc; i++) gate[i] = ln ? 0.f : wt->bias[g][i];
-  for (int32_t i = 0; i < nc; i++) {
-    const float *w = wt->w[g] + (size_t)i * ni;
-    float acc = 0.f;
-    for (int32_t k = 0; k < ni; k++) acc += w[k] * x[k];
-    gate[i] += acc;
-  }
-  for (int32_t i = 0; i < nc; i++) {
-    const float *r = wt->r[g] + (size_t)i * no;
-    float acc = 0.f;
-    for (int32_t k = 0; k < no; k++) acc += r[k] * h[k];
-    gate[i] += acc;
-  }
+  mv_acc_f32(wt->w[g], nc, s->n_input, x, gate);
+  if (aux) mv_acc_f32(wt->aux_w[g], nc, s->n_aux, aux, gate);
+  mv_acc_f32(wt->r[g], nc, s->n_output, h, gate);
   if (wt->peep[g])
     for (int32_t i = 0; i < nc; i++) gate[i] += wt->peep[g][i] * c[i];
   if (ln) tfcc_lstm_layer_norm_f32(gate, nc, wt->ln[g], wt->bias[g]);
@@ -62,15 +63,15 @@ static void gate_f32(const tfcc_lstm_shape *s, const tfcc_lstm_f32_weights *wt, 
 }
 
 static void step_f32(const tfcc_lstm_shape *s, const tfcc_lstm_f32_weights *wt,
-                     const tfcc_lstm_f32_params *p, const float *x, float *h, float *c, float *out,
-                     float *scratch) {
+                     const tfcc_lstm_f32_params *p, const float *x, const float *aux, float *h,
+                     float *c, float *out, float *scratch) {
   const int32_t nc = s->n_cell, no = s->n_output;
   const bool cifg = wt->w[0] == NULL;
   float *ig = scratch, *fg = scratch + nc, *cg = scratch + 2 * nc, *og = scratch + 3 * nc;
   float *hid = scratch + 4 * nc;
-  if (!cifg) gate_f32(s, wt, 0, x, h, c, true, 0, ig);
-  gate_f32(s, wt, 1, x, h, c, true, 0, fg);
-  gate_f32(s, wt, 2, x, h, c, false, p->activation, cg);
+  if (!cifg) gate_f32(s, wt, 0, x, aux, h, c, true, 0, ig);
+  gate_f32(s, wt, 1, x, aux, h, c, true, 0, fg);
+  gate_f32(s, wt, 2, x, aux, h, c, false, p->activation, cg);
   for (int32_t i = 0; i < nc; i++) {
     float in_gate = cifg ? 1.f - fg[i] : ig[i];
     float v = fg[i] * c[i] + cg[i] * in_gate;
@@ -79,7 +80,7 @@ static void step_f32(const tfcc_lstm_shape *s, const tfcc_lstm_f32_weights *wt,
     c[i] = v;
   }
   /* The output gate's peephole sees the updated cell state (as TFLite). */
-  gate_f32(s, wt, 3, x, h, c, true, 0, og);
+  gate_f32(s, wt, 3, x, aux, h, c, true, 0, og);
   for (int32_t i = 0; i < nc; i++) hid[i] = og[i] * act_f32(p->activation, c[i]);
   if (wt->proj_w) {
     for (int32_t j = 0; j < no; j++) {
@@ -98,14 +99,15 @@ static void step_f32(const tfcc_lstm_shape *s, const tfcc_lstm_f32_weights *wt,
 }
 
 void tfcc_lstm_f32(const tfcc_lstm_shape *s, const tfcc_lstm_f32_weights *wt,
-                   const tfcc_lstm_f32_params *p, const float *input, float *output_state,
-                   float *cell_state, float *output, float *scratch) {
+                   const tfcc_lstm_f32_params *p, const float *input, const float *aux_input,
+                   float *output_state, float *cell_state, float *output, float *scratch) {
   for (int32_t b = 0; b < s->n_batch; b++) {
     float *h = output_state + (size_t)b * s->n_output;
     float *c = cell_state + (size_t)b * s->n_cell;
     for (int32_t t = 0; t < s->n_time; t++) {
       size_t row = s->time_major ? (size_t)t * s->n_batch + b : (size_t)b * s->n_time + t;
-      step_f32(s, wt, p, input + row * s->n_input, h, c, output + row * s->n_output, scratch);
+      step_f32(s, wt, p, input + row * s->n_input, aux_input ? aux_input + row * s->n_aux : NULL, h,
+               c, output + row * s->n_output, scratch);
     }
   }
 }

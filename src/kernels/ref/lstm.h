@@ -14,18 +14,20 @@ enum { TFCC_LSTM_GATE_I = 0, TFCC_LSTM_GATE_F = 1, TFCC_LSTM_GATE_C = 2, TFCC_LS
 typedef struct tfcc_lstm_shape {
   int32_t n_batch, n_time, n_input, n_cell, n_output;
   bool time_major; /* input [time, batch, input] instead of [batch, time, input] */
+  int32_t n_aux;   /* features of the auxiliary input (BIDIRECTIONAL_SEQUENCE_LSTM); 0: none */
 } tfcc_lstm_shape;
 
 /* ---------------------------------------------------------------- float */
 
 typedef struct tfcc_lstm_f32_weights {
-  const float *w[4];    /* input-to-gate [n_cell, n_input]; w[0] NULL for CIFG */
-  const float *r[4];    /* recurrent-to-gate [n_cell, n_output]; r[0] NULL for CIFG */
-  const float *peep[4]; /* cell-to-gate [n_cell] (peephole) or NULL; peep[2] unused */
-  const float *bias[4]; /* [n_cell]; bias[0] NULL for CIFG */
-  const float *ln[4];   /* layer-norm coefficients [n_cell] or NULL (all NULL: no layer norm) */
-  const float *proj_w;  /* [n_output, n_cell] or NULL */
-  const float *proj_b;  /* [n_output] or NULL */
+  const float *w[4];     /* input-to-gate [n_cell, n_input]; w[0] NULL for CIFG */
+  const float *r[4];     /* recurrent-to-gate [n_cell, n_output]; r[0] NULL for CIFG */
+  const float *peep[4];  /* cell-to-gate [n_cell] (peephole) or NULL; peep[2] unused */
+  const float *bias[4];  /* [n_cell]; bias[0] NULL for CIFG */
+  const float *ln[4];    /* layer-norm coefficients [n_cell] or NULL (all NULL: no layer norm) */
+  const float *proj_w;   /* [n_output, n_cell] or NULL */
+  const float *proj_b;   /* [n_output] or NULL */
+  const float *aux_w[4]; /* aux-input-to-gate [n_cell, n_aux] (n_aux > 0; aux_w[0] NULL for CIFG) */
 } tfcc_lstm_f32_weights;
 
 typedef struct tfcc_lstm_f32_params {
@@ -40,10 +42,13 @@ size_t tfcc_lstm_f32_scratch_floats(const tfcc_lstm_shape *s);
  * 1e-8), then times the coefficients, then plus the bias, each a pass over g[0..n). */
 void tfcc_lstm_layer_norm_f32(float *g, int32_t n, const float *coef, const float *bias);
 /* Runs the whole sequence; output_state [n_batch, n_output] and cell_state [n_batch, n_cell]
- * are read and updated in place. output has the input's layout with n_output features. */
+ * are read and updated in place. output has the input's layout with n_output features.
+ * aux_input (n_aux > 0; else NULL): the auxiliary input in the input's layout with n_aux
+ * features, whose products with aux_w are added to each gate after the input's (as TFLite's
+ * CalculateLstmGateFloat: bias, input, auxiliary input, recurrent). */
 void tfcc_lstm_f32(const tfcc_lstm_shape *s, const tfcc_lstm_f32_weights *wt,
-                   const tfcc_lstm_f32_params *p, const float *input, float *output_state,
-                   float *cell_state, float *output, float *scratch);
+                   const tfcc_lstm_f32_params *p, const float *input, const float *aux_input,
+                   float *output_state, float *cell_state, float *output, float *scratch);
 
 /* ---------------------------------------------------------------- int8x8 -> int16 */
 
@@ -99,16 +104,19 @@ void tfcc_lstm_q8(const tfcc_lstm_shape *s, const tfcc_lstm_q_weights *wt,
  * the float gate; peephole weights are dequantized (q * scale) and multiply the cell state.
  * Everything else is the float step. */
 typedef struct tfcc_lstm_hybrid_weights {
-  const int8_t *w[4], *r[4], *peep[4], *proj_w; /* as tfcc_lstm_f32_weights, int8 */
-  float w_scale[4], r_scale[4], peep_scale[4], proj_scale;
+  const int8_t *w[4], *r[4], *peep[4], *proj_w, *aux_w[4]; /* as tfcc_lstm_f32_weights, int8 */
+  float w_scale[4], r_scale[4], peep_scale[4], proj_scale, aux_scale[4];
   const float *bias[4], *ln[4], *proj_b;
 } tfcc_lstm_hybrid_weights;
 
 /* Scratch bytes needed by tfcc_lstm_hybrid. */
 size_t tfcc_lstm_hybrid_scratch_bytes(const tfcc_lstm_shape *s);
+/* aux_input as tfcc_lstm_f32's, quantized on its own (its own scale and zero point per row,
+ * as TFLite's aux_input_sf / aux_input_zp) and accumulated after the input's products. */
 void tfcc_lstm_hybrid(const tfcc_lstm_shape *s, const tfcc_lstm_hybrid_weights *wt,
                       const tfcc_lstm_f32_params *p, bool asymmetric, const float *input,
-                      float *output_state, float *cell_state, float *output, void *scratch);
+                      const float *aux_input, float *output_state, float *cell_state, float *output,
+                      void *scratch);
 
 /* gemmlowp int16 fixed point, exposed for tests: logistic of Q(int_bits).(15-int_bits) input
  * to Q0.15, and tanh likewise (int_bits 0..6). */

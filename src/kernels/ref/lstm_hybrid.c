@@ -10,7 +10,7 @@
 
 size_t tfcc_lstm_hybrid_scratch_bytes(const tfcc_lstm_shape *s) {
   const size_t nc = (size_t)s->n_cell, ni = (size_t)s->n_input, no = (size_t)s->n_output;
-  return (5 * nc + no) * sizeof(float) + ni + no + nc + 64;
+  return (5 * nc + no) * sizeof(float) + ni + no + nc + (size_t)s->n_aux + 64;
 }
 
 static bool all_zero(const float *x, int32_t n) {
@@ -38,12 +38,16 @@ static void quantize_vec(bool asym, const float *x, int32_t n, int8_t *q, qvec *
 }
 
 static void gate_hybrid(const tfcc_lstm_shape *s, const tfcc_lstm_hybrid_weights *wt, int g,
-                        const qvec *x, const qvec *h, const float *c, int act, float *gate) {
+                        const qvec *x, const qvec *aux, const qvec *h, const float *c, int act,
+                        float *gate) {
   const int32_t nc = s->n_cell;
   const bool ln = wt->ln[g] != NULL;
   for (int32_t i = 0; i < nc; i++) gate[i] = ln ? 0.f : wt->bias[g][i];
   if (!x->zero)
     tfcc_hybrid_mv_acc(wt->w[g], nc, s->n_input, x->q, x->zp, x->scale * wt->w_scale[g], gate);
+  if (!aux->zero)
+    tfcc_hybrid_mv_acc(wt->aux_w[g], nc, s->n_aux, aux->q, aux->zp, aux->scale * wt->aux_scale[g],
+                       gate);
   if (!h->zero)
     tfcc_hybrid_mv_acc(wt->r[g], nc, s->n_output, h->q, h->zp, h->scale * wt->r_scale[g], gate);
   if (wt->peep[g])
@@ -55,23 +59,24 @@ static void gate_hybrid(const tfcc_lstm_shape *s, const tfcc_lstm_hybrid_weights
 static float clip(float v, float c) { return c > 0.f ? (v > c ? c : (v < -c ? -c : v)) : v; }
 
 static void step_hybrid(const tfcc_lstm_shape *s, const tfcc_lstm_hybrid_weights *wt,
-                        const tfcc_lstm_f32_params *p, bool asym, const float *x, float *h,
-                        float *c, float *out, float *fs, int8_t *qs) {
+                        const tfcc_lstm_f32_params *p, bool asym, const float *x, const float *aux,
+                        float *h, float *c, float *out, float *fs, int8_t *qs) {
   const int32_t nc = s->n_cell, no = s->n_output;
   const bool cifg = wt->w[0] == NULL;
   float *ig = fs, *fg = fs + nc, *cg = fs + 2 * nc, *og = fs + 3 * nc, *hid = fs + 4 * nc;
-  int8_t *qx = qs, *qh = qs + s->n_input, *qhid = qh + no;
-  qvec vx, vh;
+  int8_t *qx = qs, *qh = qs + s->n_input, *qhid = qh + no, *qaux = qhid + nc;
+  qvec vx, vh, va;
   quantize_vec(asym, x, s->n_input, qx, &vx);
+  quantize_vec(asym, aux, aux ? s->n_aux : 0, qaux, &va); /* none: zero, skipped */
   quantize_vec(asym, h, no, qh, &vh);
-  if (!cifg) gate_hybrid(s, wt, 0, &vx, &vh, c, 6, ig);
-  gate_hybrid(s, wt, 1, &vx, &vh, c, 6, fg);
-  gate_hybrid(s, wt, 2, &vx, &vh, c, p->activation, cg);
+  if (!cifg) gate_hybrid(s, wt, 0, &vx, &va, &vh, c, 6, ig);
+  gate_hybrid(s, wt, 1, &vx, &va, &vh, c, 6, fg);
+  gate_hybrid(s, wt, 2, &vx, &va, &vh, c, p->activation, cg);
   /* UpdateLstmCellFloat */
   for (int32_t i = 0; i < nc; i++) c[i] = c[i] * fg[i];
   for (int32_t i = 0; i < nc; i++) c[i] += cg[i] * (cifg ? 1.f - fg[i] : ig[i]);
   for (int32_t i = 0; i < nc; i++) c[i] = clip(c[i], p->cell_clip);
-  gate_hybrid(s, wt, 3, &vx, &vh, c, 6, og);
+  gate_hybrid(s, wt, 3, &vx, &va, &vh, c, 6, og);
   /* CalculateLstmOutputHybrid */
   tfcc_rnn_activation(p->activation, c, hid, (size_t)nc);
   for (int32_t i = 0; i < nc; i++) hid[i] = og[i] * hid[i];
@@ -90,7 +95,8 @@ static void step_hybrid(const tfcc_lstm_shape *s, const tfcc_lstm_hybrid_weights
 
 void tfcc_lstm_hybrid(const tfcc_lstm_shape *s, const tfcc_lstm_hybrid_weights *wt,
                       const tfcc_lstm_f32_params *p, bool asymmetric, const float *input,
-                      float *output_state, float *cell_state, float *output, void *scratch) {
+                      const float *aux_input, float *output_state, float *cell_state, float *output,
+                      void *scratch) {
   float *fs = scratch;
   int8_t *qs = (int8_t *)(fs + 5 * (size_t)s->n_cell + s->n_output);
   for (int32_t b = 0; b < s->n_batch; b++) {
@@ -98,7 +104,8 @@ void tfcc_lstm_hybrid(const tfcc_lstm_shape *s, const tfcc_lstm_hybrid_weights *
     float *c = cell_state + (size_t)b * s->n_cell;
     for (int32_t t = 0; t < s->n_time; t++) {
       const size_t row = s->time_major ? (size_t)t * s->n_batch + b : (size_t)b * s->n_time + t;
-      step_hybrid(s, wt, p, asymmetric, input + row * s->n_input, h, c, output + row * s->n_output,
+      step_hybrid(s, wt, p, asymmetric, input + row * s->n_input,
+                  aux_input ? aux_input + row * s->n_aux : NULL, h, c, output + row * s->n_output,
                   fs, qs);
     }
   }
