@@ -134,6 +134,19 @@ def bidi_lstm_aux(na=None, drop=None):
     return c.build()[0]
 
 
+def bidi_rnn_aux(features=None, drop=None):
+    """ops: BIDIRECTIONAL_SEQUENCE_RNN with cross-linked auxiliary input (seq_cases), its
+    auxiliary input and weights of `features` features, or input `drop` (9-11) left out."""
+    c = seq_cases.seq_rnn_case("hostile_bidi_rnn_aux", 2, 3, 4, 5, bidi=True, aux="cross")
+    if features is not None:
+        c.tensors["a"] = T(F32, [2, 3, features])
+        for k in ("fa", "ba"):
+            c.tensors[k] = T(F32, [5, features], const=[0.25] * (5 * features))
+    if drop is not None:
+        c.ops[0][1][drop] = OMIT
+    return c.build()[0]
+
+
 MODELS = [
     ("fc_blockwise_block_size", lambda: blockwise_fc(block_size=48),
      "block size 48 does not divide the 64 weights of a row"),
@@ -341,6 +354,12 @@ MODELS = [
      "5 of the 6 auxiliary forget, cell and output weights (41-43, 45-47) present: all or none"),
     ("bidi_lstm_aux_weights_no_input", lambda: bidi_lstm_aux(drop=39),
      "auxiliary weights without the auxiliary input (39)"),
+    ("bidi_rnn_aux_features", lambda: bidi_rnn_aux(features=3),
+     "auxiliary input has 3 features, the input 4: TFLite steps through the auxiliary input"),
+    ("bidi_rnn_aux_fw_weights_only", lambda: bidi_rnn_aux(drop=11),
+     "auxiliary weights: forward (10) and backward (11) both present or both absent"),
+    ("bidi_rnn_aux_weights_no_input", lambda: bidi_rnn_aux(drop=9),
+     "auxiliary weights without the auxiliary input (9)"),
     # aeq.hadamard_rotation without options, with a size TFLite divides by (0), a rank TFLite
     # reads past (1), a type its kernel rejects
     ("hadamard_no_options", lambda: one("CUSTOM:aeq.hadamard_rotation", [T(F32, [2, 8])], [T(F32, [2, 8])]),

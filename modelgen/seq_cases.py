@@ -407,13 +407,30 @@ def rnn_case(name, nb, ni, nu, steps=2, hybrid=False, act="TANH", asym=False):
 
 
 def seq_rnn_case(name, nb, nt, ni, nu, time_major=False, hybrid=False, act="TANH", asym=False,
-                 bidi=False, merge=False):
+                 bidi=False, merge=False, aux=None):
+    """aux (bidi): None; "cross" (auxiliary input of x's shape and forward / backward weights
+    [nu, ni]: both cells add them); "bw" (auxiliary input without weights: TFLite's backward
+    cell reads it with time-major input, and reads x with batch-major input)."""
     rng = Rng(seed_of(name + "/weights"))
     t = {}
     keys = ["x"] + rnn_cell(t, rng, "f", ni, nu, nb, hybrid)
-    if bidi:
-        keys += rnn_cell(t, rng, "b", ni, nu, nb, hybrid) + [OMIT, OMIT, OMIT]  # no aux input
     xs = [nt, nb, ni] if time_major else [nb, nt, ni]
+    ins = ["x"]
+    if bidi:
+        keys += rnn_cell(t, rng, "b", ni, nu, nb, hybrid)
+        if aux is None:
+            keys += [OMIT, OMIT, OMIT]
+        else:
+            t["a"] = T(F32, xs, lo=-2.0, hi=2.0)
+            ins.append("a")
+            keys.append("a")
+            for k in ("fa", "ba"):
+                if aux == "cross":
+                    t[k] = (qconst(rng, I8, [nu, ni], 0.6 / 127 * rng.uniform(0.5, 1.0), -127, 127) if hybrid
+                            else fconst(rng, [nu, ni], 0.6))
+                    keys.append(k)
+                else:
+                    keys.append(OMIT)
     t["x"] = T(F32, xs, lo=-2.0, hi=2.0)
     ysh = ([nt, nb] if time_major else [nb, nt]) + [2 * nu if merge else nu]
     t["y"] = T(F32, ysh)
@@ -427,7 +444,7 @@ def seq_rnn_case(name, nb, nt, ni, nu, time_major=False, hybrid=False, act="TANH
     if bidi:
         o["merge_outputs"] = merge
     op = "BIDIRECTIONAL_SEQUENCE_RNN" if bidi else "UNIDIRECTIONAL_SEQUENCE_RNN"
-    return Case(name, t, [(op, keys, outs, o)], ["x"], outs)
+    return Case(name, t, [(op, keys, outs, o)], ins, outs)
 
 
 def _round_away(v):
@@ -514,6 +531,17 @@ def rnn_cases(add):
         add(case)
         add(seq_rnn_case("bidirectional_sequence_rnn_%s_tm" % tag, 3, 2, 4, 3, bidi=True, time_major=True, **kw))
     add(seq_rnn_case("unidirectional_sequence_rnn_f32_relu6", 2, 5, 3, 4, act="RELU6"))
+    # the auxiliary input (cross links, or the backward cell's input)
+    for tag, kw in (("f32", {}), ("hybrid", {"hybrid": True}), ("hybrid_asym", {"hybrid": True, "asym": True})):
+        add(seq_rnn_case("bidirectional_sequence_rnn_%s_aux_cross" % tag, 2, 3, 4, 5, bidi=True, aux="cross", **kw))
+        add(seq_rnn_case("bidirectional_sequence_rnn_%s_aux_cross_tm" % tag, 2, 3, 4, 5, bidi=True, aux="cross",
+                         time_major=True, **kw))
+    add(seq_rnn_case("bidirectional_sequence_rnn_f32_aux_cross_merge", 2, 3, 4, 5, bidi=True, aux="cross",
+                     merge=True))
+    add(seq_rnn_case("bidirectional_sequence_rnn_f32_aux_bw_tm", 2, 3, 4, 5, bidi=True, aux="bw", time_major=True))
+    add(seq_rnn_case("bidirectional_sequence_rnn_f32_aux_bw", 2, 3, 4, 5, bidi=True, aux="bw"))
+    add(seq_rnn_case("bidirectional_sequence_rnn_hybrid_aux_bw_tm", 2, 3, 4, 5, bidi=True, aux="bw", time_major=True,
+                     hybrid=True))
 
 
 def cases(add):

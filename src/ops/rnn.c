@@ -7,8 +7,12 @@
  * UNIDIRECTIONAL_SEQUENCE_RNN: the same with input [batch, time, n_input] (time_major: [time,
  * batch, n_input]) -> output [.., .., units].
  * BIDIRECTIONAL_SEQUENCE_RNN: input, forward W, R, bias, hidden state (1-4), backward W, R, bias,
- * hidden state (5-8), optional aux input and its weights (9-11, not supported); the backward cell
- * runs the sequence from its end. Outputs: forward and backward [.., .., units], or with
+ * hidden state (5-8), optional auxiliary input (9) and its forward and backward weights (10, 11);
+ * the backward cell runs the sequence from its end. As TFLite: with auxiliary weights both cells
+ * add A aux after W x (cross links; it steps through the auxiliary input by the input's row
+ * length, so another feature count is refused); an auxiliary input without weights feeds the
+ * backward cell instead of the input with time-major input, and is ignored with batch-major
+ * input (TFLite's batch-major loops read input 0 for the backward cell). Outputs: forward and backward [.., .., units], or with
  * merge_outputs one output [.., .., 2 units] (forward then backward features). Hybrid with
  * time-major input repeats the sequences n_time times, as TFLite's kernel does (see eval); the
  * unmerged backward output is sized [batch, time, units] whatever the layout, as TFLite's. */
@@ -42,9 +46,12 @@ static const char *name_of(rnn_kind k) {
     } \
   } while (0)
 
+typedef enum { AUX_NONE, AUX_CROSS, AUX_BW_INPUT } aux_mode;
+
 typedef struct rnn_setup {
   rnn_kind kind;
-  int32_t n_batch, n_time, n_input, units;
+  aux_mode aux;
+  int32_t n_batch, n_time, n_input, units, n_aux;
   bool time_major, hybrid, merge;
   int act;
   bool asym;
@@ -94,6 +101,44 @@ static tfcc_status check_cell(tfcc_op_ctx *ctx, rnn_setup *su, int base, bool fi
   return TFCC_OK;
 }
 
+/* BIDIRECTIONAL_SEQUENCE_RNN's auxiliary input (9) and weights (10, 11), as TFLite's Prepare
+ * and Eval read them; sets su->aux and su->n_aux. */
+static tfcc_status check_aux(tfcc_op_ctx *ctx, rnn_setup *su) {
+  const tfcc_tensor *a = in_opt(ctx, 9), *fa = in_opt(ctx, 10), *ba = in_opt(ctx, 11),
+                    *x = ctx->in[0];
+  CHECK_((fa == NULL) == (ba == NULL), TFCC_ERR_INVALID_MODEL,
+         "auxiliary weights: forward (10) and backward (11) both present or both absent");
+  su->aux = fa ? AUX_CROSS : a ? AUX_BW_INPUT : AUX_NONE;
+  if (su->aux == AUX_NONE) return TFCC_OK;
+  CHECK_(a, TFCC_ERR_INVALID_MODEL, "auxiliary weights without the auxiliary input (9)");
+  CHECK_(a->dtype == TFCC_FLOAT32 && a->rank == 3 && a->dims[0] == x->dims[0] &&
+             a->dims[1] == x->dims[1],
+         TFCC_ERR_SHAPE, "auxiliary input (9) must be float32 [%d, %d, ..] like the input",
+         (int)x->dims[0], (int)x->dims[1]);
+  su->n_aux = a->dims[2];
+  CHECK_(su->n_aux == su->n_input, TFCC_ERR_UNSUPPORTED,
+         "auxiliary input has %d features, the input %d: TFLite steps through the auxiliary input "
+         "by the input's row length (bidirectional_sequence_rnn.cc), so only equal sizes read "
+         "the right rows",
+         (int)su->n_aux, (int)su->n_input);
+  if (su->aux == AUX_BW_INPUT) {
+    su->n_aux = 0; /* not a cross term: the backward cell's input */
+    return TFCC_OK;
+  }
+  const tfcc_dtype wdt = su->hybrid ? TFCC_INT8 : TFCC_FLOAT32;
+  for (int i = 10; i <= 11; i++) {
+    const tfcc_tensor *w = ctx->in[i];
+    CHECK_(w->dtype == wdt && w->rank == 2 && w->dims[0] == su->units && w->dims[1] == su->n_aux,
+           TFCC_ERR_SHAPE, "auxiliary weights (%d): %s rank %d, expected %s [%d, %d]", i,
+           tfcc_dtype_name(w->dtype), (int)w->rank, tfcc_dtype_name(wdt), (int)su->units,
+           (int)su->n_aux);
+    if (su->hybrid)
+      CHECK_(scale_of(w) > 0.f, TFCC_ERR_INVALID_MODEL,
+             "auxiliary weights (%d) without a quantization scale", i);
+  }
+  return TFCC_OK;
+}
+
 static tfcc_status setup(tfcc_op_ctx *ctx, rnn_setup *su) {
   memset(su, 0, sizeof *su);
   su->kind = kind_of(ctx);
@@ -107,9 +152,6 @@ static tfcc_status setup(tfcc_op_ctx *ctx, rnn_setup *su) {
   const int want_in = su->kind == RNN_BIDI ? 9 : 5;
   CHECK_(ctx->n_in >= want_in && ctx->n_in <= (su->kind == RNN_BIDI ? 12 : 5),
          TFCC_ERR_INVALID_MODEL, "%d inputs, expected %d", (int)ctx->n_in, want_in);
-  if (su->kind == RNN_BIDI)
-    for (int i = 9; i < ctx->n_in; i++)
-      CHECK_(ctx->in[i] == NULL, TFCC_ERR_UNSUPPORTED, "auxiliary input %d not supported", i);
   const int want_out = su->kind == RNN_BIDI && !su->merge ? 2 : 1;
   CHECK_(ctx->n_out == want_out, TFCC_ERR_INVALID_MODEL, "%d outputs, expected %d", (int)ctx->n_out,
          want_out);
@@ -131,6 +173,7 @@ static tfcc_status setup(tfcc_op_ctx *ctx, rnn_setup *su) {
   if (su->kind == RNN_BIDI)
     CHECK_((ctx->in[1]->dtype == TFCC_INT8) == su->hybrid, TFCC_ERR_DTYPE,
            "forward and backward weights differ in dtype");
+  if (su->kind == RNN_BIDI && (st = check_aux(ctx, su)) != TFCC_OK) return st;
   for (int i = 0; i < ctx->n_out; i++)
     CHECK_(ctx->out[i] && ctx->out[i]->dtype == TFCC_FLOAT32, TFCC_ERR_DTYPE,
            "output %d must be float32", i);
@@ -141,7 +184,8 @@ static tfcc_status prepare(tfcc_op_ctx *ctx) {
   rnn_setup su;
   tfcc_status st = setup(ctx, &su);
   if (st != TFCC_OK) return st;
-  ctx->scratch_bytes = su.hybrid ? tfcc_rnn_hybrid_scratch_bytes(su.n_input, su.units) : 0;
+  ctx->scratch_bytes =
+      su.hybrid ? tfcc_rnn_hybrid_scratch_bytes(su.n_input, su.n_aux, su.units) : 0;
   const tfcc_tensor *x = ctx->in[0];
   int32_t dims[3] = {x->dims[0], x->dims[1], 0};
   const int rank = su.kind == RNN_STEP ? 2 : 3;
@@ -160,7 +204,13 @@ static tfcc_status prepare(tfcc_op_ctx *ctx) {
  * column offset off of rows `stride` floats wide; backward runs the time steps in reverse. */
 static void run_cell(const tfcc_op_ctx *ctx, const rnn_setup *su, int base, bool backward,
                      float *out, int32_t stride, int32_t off) {
-  const float *x = ctx->in[0]->data;
+  /* TFLite's time-major loops read the backward cell's input from the auxiliary input when it
+   * has no weights; its batch-major loops read input 0 */
+  const bool bw_aux = backward && su->aux == AUX_BW_INPUT && su->time_major;
+  const float *x = ctx->in[bw_aux ? 9 : 0]->data;
+  const tfcc_tensor *aw = su->aux == AUX_CROSS ? ctx->in[backward ? 11 : 10] : NULL;
+  tfcc_rnn_aux ax = {NULL, aw ? aw->data : NULL, scale_of(aw), aw ? su->n_aux : 0};
+  const float *aux_all = aw ? ctx->in[9]->data : NULL;
   float *h_all = ctx->in[base + 3]->data;
   const float *bias = ctx->in[base + 2]->data;
   tfcc_rnn_hybrid_weights hw = {0};
@@ -179,11 +229,12 @@ static void run_cell(const tfcc_op_ctx *ctx, const rnn_setup *su, int base, bool
       const size_t row = su->time_major ? (size_t)t * su->n_batch + b : (size_t)b * su->n_time + t;
       const float *xr = x + row * su->n_input;
       float *o = out + row * stride + off;
+      if (aux_all) ax.x = aux_all + row * su->n_aux;
       if (su->hybrid)
-        tfcc_rnn_step_hybrid(xr, &hw, su->n_input, su->units, su->act, su->asym, h, o,
+        tfcc_rnn_step_hybrid(xr, &hw, &ax, su->n_input, su->units, su->act, su->asym, h, o,
                              ctx->scratch);
       else
-        tfcc_rnn_step_f32(xr, ctx->in[base]->data, ctx->in[base + 1]->data, bias, su->n_input,
+        tfcc_rnn_step_f32(xr, ctx->in[base]->data, ctx->in[base + 1]->data, bias, &ax, su->n_input,
                           su->units, su->act, h, o);
     }
   }

@@ -31,9 +31,11 @@ static void mv_acc_f32(const float *w, int32_t rows, int32_t cols, const float *
 }
 
 void tfcc_rnn_step_f32(const float *x, const float *w, const float *r, const float *bias,
-                       int32_t n_input, int32_t units, int act, float *h, float *out) {
+                       const tfcc_rnn_aux *aux, int32_t n_input, int32_t units, int act, float *h,
+                       float *out) {
   for (int32_t i = 0; i < units; i++) out[i] = bias ? bias[i] : 0.f;
   mv_acc_f32(w, units, n_input, x, out);
+  if (aux && aux->n_aux > 0) mv_acc_f32(aux->w, units, aux->n_aux, aux->x, out);
   mv_acc_f32(r, units, units, h, out);
   tfcc_rnn_activation(act, out, out, (size_t)units);
   memcpy(h, out, (size_t)units * sizeof(float));
@@ -53,8 +55,8 @@ void tfcc_hybrid_mv_acc(const int8_t *w, int32_t rows, int32_t cols, const int8_
   }
 }
 
-size_t tfcc_rnn_hybrid_scratch_bytes(int32_t n_input, int32_t units) {
-  return (size_t)n_input + (size_t)units + 16;
+size_t tfcc_rnn_hybrid_scratch_bytes(int32_t n_input, int32_t n_aux, int32_t units) {
+  return (size_t)n_input + (size_t)n_aux + (size_t)units + 16;
 }
 
 static bool all_zero(const float *x, int32_t n) {
@@ -63,10 +65,11 @@ static bool all_zero(const float *x, int32_t n) {
   return true;
 }
 
-void tfcc_rnn_step_hybrid(const float *x, const tfcc_rnn_hybrid_weights *wt, int32_t n_input,
-                          int32_t units, int act, bool asymmetric, float *h, float *out,
-                          void *scratch) {
-  int8_t *qx = scratch, *qh = (int8_t *)scratch + n_input;
+void tfcc_rnn_step_hybrid(const float *x, const tfcc_rnn_hybrid_weights *wt,
+                          const tfcc_rnn_aux *aux, int32_t n_input, int32_t units, int act,
+                          bool asymmetric, float *h, float *out, void *scratch) {
+  const int32_t n_aux = aux ? aux->n_aux : 0;
+  int8_t *qx = scratch, *qa = (int8_t *)scratch + n_input, *qh = qa + n_aux;
   const tfcc_hyb_scheme sch = asymmetric ? TFCC_HYB_ASYM : TFCC_HYB_SYM;
   for (int32_t i = 0; i < units; i++) out[i] = wt->bias ? wt->bias[i] : 0.f;
   float s;
@@ -74,6 +77,10 @@ void tfcc_rnn_step_hybrid(const float *x, const tfcc_rnn_hybrid_weights *wt, int
   if (n_input > 0 && !all_zero(x, n_input)) {
     tfcc_hyb_quantize(sch, x, (size_t)n_input, qx, &s, &zp, NULL, NULL);
     tfcc_hybrid_mv_acc(wt->w, units, n_input, qx, zp, s * wt->w_scale, out);
+  }
+  if (n_aux > 0 && !all_zero(aux->x, n_aux)) {
+    tfcc_hyb_quantize(sch, aux->x, (size_t)n_aux, qa, &s, &zp, NULL, NULL);
+    tfcc_hybrid_mv_acc(aux->w, units, n_aux, qa, zp, s * aux->w_scale, out);
   }
   if (!all_zero(h, units)) {
     tfcc_hyb_quantize(sch, h, (size_t)units, qh, &s, &zp, NULL, NULL);

@@ -1,6 +1,6 @@
 /* Fully connected RNN cell (TFLite kernel_utils RnnBatchStep, as basic_rnn.cc,
  * unidirectional_sequence_rnn.cc and bidirectional_sequence_rnn.cc run it):
- *   out = act(bias + W x + R h), h = out
+ *   out = act(bias + W x + A aux + R h), h = out  (the auxiliary term only with n_aux > 0)
  * for one batch row: W [units, n_input], R [units, units], bias [units], h [units].
  * float32, and hybrid: int8 W and R (per-tensor scales), float x and h quantized per row at run
  * time (TFLite's BatchQuantizeFloats: symmetric, or asymmetric with a zero point), int32 dot
@@ -17,9 +17,20 @@
 /* TFLite's ApplyActivationToVector: TFCC_ACT_* codes, 6 = sigmoid. */
 void tfcc_rnn_activation(int act, const float *in, float *out, size_t n);
 
-/* One step of one batch row; out may not alias h. */
+/* The auxiliary input of one step (BIDIRECTIONAL_SEQUENCE_RNN's cross links): n_aux values
+ * and their weights A [units, n_aux] (float32, or int8 with a per-tensor scale for hybrid).
+ * n_aux 0: none. */
+typedef struct tfcc_rnn_aux {
+  const float *x;
+  const void *w;
+  float w_scale;
+  int32_t n_aux;
+} tfcc_rnn_aux;
+
+/* One step of one batch row; out may not alias h. aux may be NULL. */
 void tfcc_rnn_step_f32(const float *x, const float *w, const float *r, const float *bias,
-                       int32_t n_input, int32_t units, int act, float *h, float *out);
+                       const tfcc_rnn_aux *aux, int32_t n_input, int32_t units, int act, float *h,
+                       float *out);
 
 typedef struct tfcc_rnn_hybrid_weights {
   const int8_t *w, *r;
@@ -27,11 +38,13 @@ typedef struct tfcc_rnn_hybrid_weights {
   const float *bias;
 } tfcc_rnn_hybrid_weights;
 
-/* Scratch bytes for tfcc_rnn_step_hybrid (int8 copies of x and h). */
-size_t tfcc_rnn_hybrid_scratch_bytes(int32_t n_input, int32_t units);
-void tfcc_rnn_step_hybrid(const float *x, const tfcc_rnn_hybrid_weights *wt, int32_t n_input,
-                          int32_t units, int act, bool asymmetric, float *h, float *out,
-                          void *scratch);
+/* Scratch bytes for tfcc_rnn_step_hybrid (int8 copies of x, the auxiliary input and h). */
+size_t tfcc_rnn_hybrid_scratch_bytes(int32_t n_input, int32_t n_aux, int32_t units);
+/* The auxiliary input is quantized on its own (its own scale and zero point, skipped when
+ * zero), after the input's product and before the recurrent one, as RnnBatchStep. */
+void tfcc_rnn_step_hybrid(const float *x, const tfcc_rnn_hybrid_weights *wt,
+                          const tfcc_rnn_aux *aux, int32_t n_input, int32_t units, int act,
+                          bool asymmetric, float *h, float *out, void *scratch);
 
 /* out[i] += dot(w row i, q - zp) * scale for rows [0, rows): TFLite's hybrid
  * MatrixBatchVectorMultiplyAccumulate (the dot product is int32, then one float multiply). */
