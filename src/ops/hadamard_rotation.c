@@ -16,8 +16,16 @@
 
 typedef struct hadamard_op {
   int32_t size;
-  int64_t runs; /* set at prepare */
 } hadamard_op;
+
+/* Runs TFLite transforms for this input shape (prepare checked rank >= 2). */
+static int64_t runs_of(const hadamard_op *h, const tfcc_tensor *in) {
+  if (!tfcc_hadamard_size_ok(h->size)) return 0;
+  const bool r3 = in->rank == 3;
+  const int64_t batch = r3 ? in->dims[0] : 1, features = in->dims[r3 ? 1 : 0],
+                size = in->dims[r3 ? 2 : 1];
+  return batch * features * (size / h->size);
+}
 
 static tfcc_status init(tfcc_init_ctx *ctx) {
   const tfcc_status st = tfcc_custom_params_new(ctx, TFCC_OPTIONS_HADAMARD_ROTATION,
@@ -28,7 +36,6 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
 }
 
 static tfcc_status prepare(tfcc_op_ctx *ctx) {
-  hadamard_op *h = (hadamard_op *)ctx->params;
   TFCC_OP_CHECK(ctx, ctx->n_in == 1 && ctx->n_out == 1 && ctx->in[0] && ctx->out[0],
                 TFCC_ERR_INVALID_MODEL, "%d inputs and %d outputs, expected 1 and 1",
                 (int)ctx->n_in, (int)ctx->n_out);
@@ -42,10 +49,6 @@ static tfcc_status prepare(tfcc_op_ctx *ctx) {
                 "input rank %d, expected at least 2 ([features, size] or [batch, features, "
                 "size]; TFLite reads dims 0 and 1)",
                 (int)in->rank);
-  const bool r3 = in->rank == 3;
-  const int64_t batch = r3 ? in->dims[0] : 1, features = in->dims[r3 ? 1 : 0],
-                size = in->dims[r3 ? 2 : 1];
-  h->runs = tfcc_hadamard_size_ok(h->size) ? batch * features * (size / h->size) : 0;
   return tfcc_tensor_set_shape(out, in->rank, in->dims, ctx->err);
 }
 
@@ -55,7 +58,7 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   tfcc_tensor *out = ctx->out[0];
   if (out->data != in->data)
     memcpy(out->data, in->data, (size_t)tfcc_tensor_elements(in) * sizeof(float));
-  tfcc_hadamard_f32((float *)out->data, h->runs, h->size);
+  tfcc_hadamard_f32((float *)out->data, runs_of(h, in), h->size);
   return TFCC_OK;
 }
 
