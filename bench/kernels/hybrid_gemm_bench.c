@@ -1,6 +1,10 @@
 /* Micro-benchmark of the hybrid (dynamic-range) GEMM path against the int8 GEMM it reuses
  * (not a test). Built as build/bench/bench_hybrid_gemm_bench; usage:
  *   hybrid_gemm_bench [--shape M K N] [--conv H W C N] [--dw H W C STRIDE]
+ *                     [--stream on|off|auto] [--next]
+ * (--stream: tfcc_q8_hybrid.stream, the float output's streamed stores, default auto as the
+ * operators run; --next: each hybrid call followed by a min/max pass over its output, timed
+ * with it, the next operator's first read; TFCC_ISA caps the kernels as in tfcc).
  * For FULLY_CONNECTED / 1x1-conv shaped GEMMs (M rows of K float32 inputs, N outputs) it
  * times, single thread on the thread's CPU clock, median of 9:
  *   int8   tfcc_q8_gemm on int8 input, XNNPACK float requantization to int8 (the int8 peak
@@ -24,6 +28,23 @@
 #include "kernels/q8-gemm/gemm.h"
 
 #define REPS 9
+static tfcc_isa g_isa; /* the kernels' level: the best one, or TFCC_ISA's cap as in tfcc */
+static int g_stream;   /* tfcc_q8_hybrid.stream of the hybrid calls (--stream) */
+static int g_next;     /* --next: a min/max pass over the float output after each hybrid call */
+static volatile float g_sink;
+
+/* n floats of output, 64-byte aligned as the runtime's arena places tensors. */
+static float *bench_out(size_t n) {
+  return aligned_alloc(64, (n * sizeof(float) + 63) & ~(size_t)63);
+}
+
+/* What the next operator does first with a float output it quantizes: its min/max, read
+ * from wherever the output's lines are (from memory once streamed). */
+static void next_read(tfcc_hyb_minmax_fn mm, const float *out, size_t n) {
+  float lo, hi;
+  mm(out, n, &lo, &hi);
+  g_sink = g_sink + lo + hi;
+}
 
 static double median(double *v) {
   qsort(v, REPS, sizeof(double), bench_cmp_double);
@@ -41,7 +62,7 @@ typedef struct setup {
 
 static int make(setup *s, int K, int N, int8_t *w) {
   memset(s, 0, sizeof *s);
-  s->k = tfcc_q8_gemm_select_for(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_), 0, K, N);
+  s->k = tfcc_q8_gemm_select_for(g_isa, 0, K, N);
   s->scale8 = malloc(N * sizeof(float));
   s->mult = calloc(N, sizeof(int32_t));
   s->shift = calloc(N, sizeof(int32_t));
@@ -83,7 +104,7 @@ static void to_u8(int8_t *q, size_t n, int32_t *zp, size_t groups) {
 
 static void run_gemm(int M, int K, int N) {
   int8_t *x8 = malloc((size_t)M * K), *w = malloc((size_t)N * K), *q = malloc((size_t)M * K);
-  float *xf = malloc((size_t)M * K * sizeof(float)), *out = malloc((size_t)M * N * sizeof(float));
+  float *xf = malloc((size_t)M * K * sizeof(float)), *out = bench_out((size_t)M * N);
   uint8_t *o8 = malloc((size_t)M * N);
   float *rs = malloc(M * sizeof(float));
   int32_t *zp = malloc(M * sizeof(int32_t));
@@ -94,13 +115,13 @@ static void run_gemm(int M, int K, int N) {
   for (size_t i = 0; i < (size_t)N * K; i++) w[i] = (int8_t)(rand() % 255 - 127);
   setup s;
   if (make(&s, K, N, w) != 0) return;
-  const tfcc_hyb_qd8_rows_fn qd8_rows =
-      tfcc_hyb_qd8_rows_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_));
+  const tfcc_hyb_qd8_rows_fn qd8_rows = tfcc_hyb_qd8_rows_select(g_isa);
   void *sc8 = malloc(tfcc_q8_scratch_bytes(NULL, &s.p8, 1) + 64);
   void *sch = malloc(tfcc_q8_hybrid_scratch_bytes(NULL, &s.ph, 1) + 64);
   tfcc_q8_hybrid h = {out, (size_t)N, zp, rs, 1, s.wsum, s.fscale, 1, NULL, -INFINITY, INFINITY,
-                      false, tfcc_hyb_out_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_)),
-                      tfcc_hyb_out_tile_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))};
+                      false, tfcc_hyb_out_select(g_isa), tfcc_hyb_out_tile_select(g_isa),
+                      g_stream};
+  const tfcc_hyb_minmax_fn mm = tfcc_hyb_minmax_select(g_isa);
   double t8[REPS], th[REPS];
   for (int r = 0; r < REPS; r++) {
     double t0 = bench_now();
@@ -108,6 +129,7 @@ static void run_gemm(int M, int K, int N) {
     double t1 = bench_now();
     qd8_rows(xf, (size_t)K, (size_t)M, q, rs, zp, 128); /* the GEMM's uint8 bytes */
     tfcc_q8_gemm_hybrid(NULL, &s.ph, &h, M, q, (size_t)K, sch);
+    if (g_next) next_read(mm, out, (size_t)M * N);
     double t2 = bench_now();
     t8[r] = t1 - t0;
     th[r] = t2 - t1;
@@ -124,7 +146,7 @@ static void run_conv(int H, int W, int C, int N) {
   const int K = 9 * C;
   const size_t in_n = (size_t)H * W * C, out_n = (size_t)H * W * N;
   int8_t *x8 = malloc(in_n), *w = malloc((size_t)N * K), *q = malloc(in_n);
-  float *xf = malloc(in_n * sizeof(float)), *out = malloc(out_n * sizeof(float));
+  float *xf = malloc(in_n * sizeof(float)), *out = bench_out(out_n);
   uint8_t *o8 = malloc(out_n);
   for (size_t i = 0; i < in_n; i++) {
     x8[i] = (int8_t)(rand() % 256 - 128);
@@ -133,15 +155,15 @@ static void run_conv(int H, int W, int C, int N) {
   for (size_t i = 0; i < (size_t)N * K; i++) w[i] = (int8_t)(rand() % 255 - 127);
   setup s;
   if (make(&s, K, N, w) != 0) return;
-  const tfcc_hyb_qd8_rows_fn qd8_rows =
-      tfcc_hyb_qd8_rows_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_));
+  const tfcc_hyb_qd8_rows_fn qd8_rows = tfcc_hyb_qd8_rows_select(g_isa);
   void *sc8 = malloc(tfcc_q8_scratch_bytes(&g, &s.p8, 1) + 64);
   void *sch = malloc(tfcc_q8_hybrid_scratch_bytes(&g, &s.ph, 1) + 64);
   float rs;
   int32_t zp;
   tfcc_q8_hybrid h = {out, (size_t)N, &zp, &rs, 1, s.wsum, s.fscale, 1, NULL, -INFINITY, INFINITY,
-                      false, tfcc_hyb_out_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_)),
-                      tfcc_hyb_out_tile_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))};
+                      false, tfcc_hyb_out_select(g_isa), tfcc_hyb_out_tile_select(g_isa),
+                      g_stream};
+  const tfcc_hyb_minmax_fn mm = tfcc_hyb_minmax_select(g_isa);
   double t8[REPS], th[REPS];
   for (int r = 0; r < REPS; r++) {
     double t0 = bench_now();
@@ -150,6 +172,7 @@ static void run_conv(int H, int W, int C, int N) {
     qd8_rows(xf, in_n, 1, q, &rs, &zp, 0);
     to_u8(q, in_n, &zp, 1);
     tfcc_q8_conv_hybrid(NULL, &g, &s.ph, &h, q, sch);
+    if (g_next) next_read(mm, out, out_n);
     double t2 = bench_now();
     t8[r] = t1 - t0;
     th[r] = t2 - t1;
@@ -177,7 +200,7 @@ static void run_dw(int H, int W, int C, int S) {
   for (size_t i = 0; i < in_n; i++) q[i] = (int16_t)(rand() % 511 - 255);
   for (int i = 0; i < 9 * C; i++) w32[i] = rand() % 255 - 127;
   for (int c = 0; c < C; c++) fs[c] = 0.01f, b[c] = 0.1f;
-  const tfcc_hyb_dwconv_fn fn = tfcc_hyb_dwconv_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_));
+  const tfcc_hyb_dwconv_fn fn = tfcc_hyb_dwconv_select(g_isa);
   double t[REPS];
   for (int r = 0; r < REPS; r++) {
     const double t0 = bench_now();
@@ -198,7 +221,19 @@ int main(int argc, char **argv) {
       for (int d = 0; d < 4; d++) conv[d] = atoi(argv[i + 1 + d]);
     if (!strcmp(argv[i], "--dw") && i + 4 < argc)
       for (int d = 0; d < 4; d++) dw[d] = atoi(argv[i + 1 + d]);
+    if (!strcmp(argv[i], "--stream") && i + 1 < argc)
+      g_stream = !strcmp(argv[i + 1], "on")    ? TFCC_Q8_STREAM_ON
+                 : !strcmp(argv[i + 1], "off") ? TFCC_Q8_STREAM_OFF
+                                               : TFCC_Q8_STREAM_AUTO;
+    if (!strcmp(argv[i], "--next")) g_next = 1;
   }
+  tfcc_isa cap = TFCC_ISA_COUNT_;
+  const char *isa = getenv("TFCC_ISA");
+  if (isa && *isa && tfcc_isa_parse(isa, &cap) != TFCC_OK) {
+    fprintf(stderr, "hybrid_gemm_bench: unknown TFCC_ISA '%s'\n", isa);
+    return 2;
+  }
+  g_isa = tfcc_cpu_dispatch_isa(cap);
   bench_use_cpu_clock = 1;
   if (dw[0] > 0) {
     run_dw(dw[0], dw[1], dw[2], dw[3]);

@@ -107,6 +107,27 @@ out:
 
 static tfcc_q8_hybrid_row_fn g_row;   /* the row function under test (NULL: the driver's own) */
 static tfcc_q8_hybrid_tile_fn g_tile; /* the tile function under test (NULL: row by row) */
+static int g_stream;                  /* tfcc_q8_hybrid.stream of the cases */
+static size_t g_out_off;              /* the output this many floats past a 64-byte boundary */
+
+/* Room for n output floats at g_out_off (< 16) floats past a 64-byte boundary, every byte
+ * 0xFF (a NaN no arithmetic makes): the output goes at the pointer returned + g_out_off. */
+static float *out_alloc(size_t n) {
+  const size_t bytes = ((n + 16) * sizeof(float) + 63) & ~(size_t)63;
+  float *b = aligned_alloc(64, bytes);
+  if (b) memset(b, 0xFF, bytes);
+  return b;
+}
+
+/* Whether nothing was written around the n output floats of out_alloc(n)'s b. */
+static bool out_guard_ok(const float *b, size_t n) {
+  const size_t bytes = ((n + 16) * sizeof(float) + 63) & ~(size_t)63;
+  const unsigned char *u = (const unsigned char *)b;
+  for (size_t i = 0; i < bytes; i++)
+    if ((i < g_out_off * sizeof(float) || i >= (g_out_off + n) * sizeof(float)) && u[i] != 0xFF)
+      return false;
+  return true;
+}
 
 static float ref_out(int32_t acc, float s, float fs, const float *bias, int n, bool combined,
                      float lo, float hi) {
@@ -144,7 +165,7 @@ static void conv_case(const tfcc_q8_gemm_kernel *k, tfcc_threadpool *pool, int B
   const size_t rows = (size_t)g.out_h * g.out_w, in_img = (size_t)H * W * C;
   int8_t *x = malloc((size_t)B * in_img), *w = malloc((size_t)N * K);
   float *fs = malloc(N * sizeof(float)), *bias = malloc(N * sizeof(float));
-  float *out = malloc((size_t)B * rows * N * sizeof(float));
+  float *out_buf = out_alloc((size_t)B * rows * N), *out = out_buf ? out_buf + g_out_off : NULL;
   float scale[4];
   int32_t zp[4], *wsum = malloc(N * sizeof(int32_t));
   CHECK(x && w && fs && bias && out && wsum && B <= 4);
@@ -181,7 +202,8 @@ static void conv_case(const tfcc_q8_gemm_kernel *k, tfcc_threadpool *pool, int B
                       INFINITY,
                       combined,
                       g_row,
-                      g_tile};
+                      g_tile,
+                      g_stream};
   if (N % 3 == 0) h.lo = -0.5f, h.hi = 6.0f;
   void *scratch = malloc(tfcc_q8_hybrid_scratch_bytes(&g, &p, tfcc_threadpool_size(pool)) + 64);
   tfcc_q8_conv_hybrid(pool, &g, &p, &h, x, scratch);
@@ -207,13 +229,15 @@ static void conv_case(const tfcc_q8_gemm_kernel *k, tfcc_threadpool *pool, int B
                    k->name, B, H, W, C, N, kh, kw, stride, pad, b, oy, ox, n, got, want);
         }
   CHECK(bad == 0);
+  CHECKF(out_guard_ok(out_buf, (size_t)B * rows * N), "%s conv: written outside the output",
+         k->name);
   free(scratch);
   tfcc_q8_packed_free(&p);
   free(x);
   free(w);
   free(fs);
   free(bias);
-  free(out);
+  free(out_buf);
   free(wsum);
 }
 
@@ -221,8 +245,8 @@ static void conv_case(const tfcc_q8_gemm_kernel *k, tfcc_threadpool *pool, int B
 static void gemm_case(const tfcc_q8_gemm_kernel *k, tfcc_threadpool *pool, int M, int K, int N,
                       bool per_channel, bool combined) {
   int8_t *x = malloc((size_t)M * K), *w = malloc((size_t)N * K);
-  float *fs = malloc(N * sizeof(float)), *out = malloc((size_t)M * N * sizeof(float));
-  float *scale = malloc(M * sizeof(float));
+  float *fs = malloc(N * sizeof(float)), *out_buf = out_alloc((size_t)M * N);
+  float *out = out_buf ? out_buf + g_out_off : NULL, *scale = malloc(M * sizeof(float));
   int32_t *zp = malloc(M * sizeof(int32_t)), *wsum = malloc(N * sizeof(int32_t));
   CHECK(x && w && fs && out && scale && zp && wsum);
   for (size_t i = 0; i < (size_t)M * K; i++) x[i] = (int8_t)(rnd() % 256 - 128);
@@ -247,8 +271,9 @@ static void gemm_case(const tfcc_q8_gemm_kernel *k, tfcc_threadpool *pool, int M
     CHECK(!"pack");
     return;
   }
-  tfcc_q8_hybrid h = {out,  (size_t)N, zp,       scale,    1,     wsum,  fs, per_channel ? 1u : 0u,
-                      NULL, -INFINITY, INFINITY, combined, g_row, g_tile};
+  tfcc_q8_hybrid h = {
+      out,  (size_t)N, zp,       scale,    1,     wsum,   fs,      per_channel ? 1u : 0u,
+      NULL, -INFINITY, INFINITY, combined, g_row, g_tile, g_stream};
   void *scratch = malloc(tfcc_q8_hybrid_scratch_bytes(NULL, &p, tfcc_threadpool_size(pool)) + 64);
   tfcc_q8_gemm_hybrid(pool, &p, &h, M, x, (size_t)K, scratch);
   int bad = 0;
@@ -263,12 +288,14 @@ static void gemm_case(const tfcc_q8_gemm_kernel *k, tfcc_threadpool *pool, int M
                out[(size_t)m * N + n], want);
     }
   CHECK(bad == 0);
+  CHECKF(out_guard_ok(out_buf, (size_t)M * N), "%s gemm %dx%dx%d: written outside the output",
+         k->name, M, K, N);
   /* as ops/hybrid.c feeds it: uint8 x + 128 against uint8 w + 128 with filter offset -128,
      zero points + 128 (no row term on x86); the same outputs */
   {
     uint8_t *xu = malloc((size_t)M * K), *wu = malloc((size_t)N * K);
     int32_t *zpu = malloc(M * sizeof(int32_t));
-    float *out2 = malloc((size_t)M * N * sizeof(float));
+    float *out2_buf = out_alloc((size_t)M * N), *out2 = out2_buf ? out2_buf + g_out_off : NULL;
     CHECK(xu && wu && zpu && out2);
     for (size_t i = 0; i < (size_t)M * K; i++) xu[i] = (uint8_t)x[i] ^ 0x80u;
     for (size_t i = 0; i < (size_t)N * K; i++) wu[i] = (uint8_t)w[i] ^ 0x80u;
@@ -287,14 +314,14 @@ static void gemm_case(const tfcc_q8_gemm_kernel *k, tfcc_threadpool *pool, int M
            "%s gemm %dx%dx%d: uint8 activations differ from int8", k->name, M, K, N);
     free(su);
     tfcc_q8_packed_free(&pu);
-    free(xu), free(wu), free(zpu), free(out2);
+    free(xu), free(wu), free(zpu), free(out2_buf);
   }
   free(scratch);
   tfcc_q8_packed_free(&p);
   free(x);
   free(w);
   free(fs);
-  free(out);
+  free(out_buf);
   free(scale);
   free(zp);
   free(wsum);
@@ -340,6 +367,65 @@ static void test_gemm(void) {
       }
     }
   }
+  tfcc_threadpool_destroy(pool2);
+}
+
+/* Streamed float stores (tfcc_q8_hybrid.stream): forced on and off and left to the size
+ * rule, outputs aligned and one to fifteen floats past a 64-byte boundary, row lengths that
+ * are and are not whole vectors (unaligned heads and masked tails in every row), the
+ * convolution's per-image output, 1 and 2 threads; every value against the reference and
+ * nothing written around the output. Then the rule's two sides: an output one float short of
+ * the threshold and one of exactly the threshold. */
+static void test_stream(void) {
+  tfcc_threadpool *pool2 = NULL;
+  tfcc_err err = {0};
+  CHECK(tfcc_threadpool_create(2, NULL, 0, &pool2, &err) == TFCC_OK);
+  const int modes[3] = {TFCC_Q8_STREAM_OFF, TFCC_Q8_STREAM_ON, TFCC_Q8_STREAM_AUTO};
+  const size_t offs[3] = {0, 1, 15};
+  const tfcc_cpu_info *ci = tfcc_cpu();
+  const size_t thr = ci && ci->l3_bytes ? ci->l3_bytes : TFCC_Q8_STREAM_MIN_BYTES;
+  g_row = NULL;
+  g_tile = NULL;
+  for (int i = 0; i < tfcc_q8_gemm_kernel_count(); i++) {
+    const tfcc_q8_gemm_kernel *k = tfcc_q8_gemm_kernel_at(i);
+    if (!tfcc_q8_gemm_usable(k, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_)) || tfcc_q8_gemm_is_amx(k))
+      continue;
+    for (int mi = 0; mi < 3; mi++)
+      for (int oi = 0; oi < 3; oi++)
+        for (int t = 0; t < 2; t++) {
+          tfcc_threadpool *pool = t ? pool2 : NULL;
+          g_stream = modes[mi];
+          g_out_off = offs[oi];
+          gemm_case(k, pool, 31, 64, 64, true, false);  /* whole vectors */
+          gemm_case(k, pool, 29, 40, 45, false, true);  /* rows of 45 floats */
+          gemm_case(k, pool, 3, 1000, 80, true, false); /* panels outer */
+          conv_case(k, pool, 2, 9, 8, 5, 48, 3, 3, 1, 1, true, false, true);
+        }
+    /* the size rule: an output of thr bytes streams, one float less does not */
+    g_stream = TFCC_Q8_STREAM_AUTO;
+    g_out_off = 0;
+    tfcc_q8_packed p;
+    tfcc_conv_requant r;
+    memset(&r, 0, sizeof r);
+    int8_t w[16 * 8];
+    for (int j = 0; j < 16 * 8; j++) w[j] = (int8_t)(rnd() % 255 - 127);
+    CHECK(tfcc_q8_pack(k, true, 16, 8, w, NULL, &r, &p));
+    tfcc_q8_hybrid h;
+    memset(&h, 0, sizeof h);
+    const bool kernel_streams = tfcc_q8_gemm_hybrid_epilogue(k);
+    CHECKF(tfcc_q8_hybrid_streams(&p, &h, thr) == kernel_streams, "%s: %zu bytes", k->name, thr);
+    CHECKF(!tfcc_q8_hybrid_streams(&p, &h, thr - 4), "%s: %zu bytes", k->name, thr - 4);
+    h.stream = TFCC_Q8_STREAM_ON;
+    CHECK(tfcc_q8_hybrid_streams(&p, &h, 64) == kernel_streams);
+    h.stream = TFCC_Q8_STREAM_OFF;
+    CHECK(!tfcc_q8_hybrid_streams(&p, &h, thr * 4));
+    tfcc_q8_packed_free(&p);
+    /* run on both sides (64 columns; a row short) where that is not too large */
+    for (int side = 0; side < 2 && kernel_streams && thr <= 64u * 1024u * 1024u; side++)
+      gemm_case(k, pool2, (int)(thr / 256) - (side ? 0 : 1), 4, 64, false, false);
+  }
+  g_stream = TFCC_Q8_STREAM_AUTO;
+  g_out_off = 0;
   tfcc_threadpool_destroy(pool2);
 }
 
@@ -848,6 +934,7 @@ static void test_dwconv(void) {
 int main(void) {
   test_schemes();
   test_gemm();
+  test_stream();
   test_vector_quantizers();
   test_dwconv();
   test_xnn_f32();

@@ -16,6 +16,7 @@
  *   evict them), and streaming them at the compute rate of one tile would stall it. */
 #include <string.h>
 
+#include "cpu/cpu_info.h"
 #include "kernels/gemm_split.h"
 #include "kernels/q8-gemm/gemm.h"
 #include "kernels/ref/conv_acc.h"
@@ -348,6 +349,17 @@ static void tile_row_add(const q8_job *j, const uint8_t *const *rows, size_t mr,
   for (size_t r = mr; r < (size_t)p->k->mr; r++) row_add[r] = row_add[0];
 }
 
+/* After a task's non-temporal float stores (tfcc_q8_hybrid.stream): they are weakly
+ * ordered, so they are made globally visible before the task ends and the pool's join
+ * publishes the output to the caller's thread. */
+static void stream_fence(const q8_job *j) {
+#if defined(__SSE__)
+  if (j->hyb && j->hyb->stream == TFCC_Q8_STREAM_ON) __builtin_ia32_sfence();
+#else
+  (void)j;
+#endif
+}
+
 /* Panels outer, first pass: im2col of one row tile into the shared rows. */
 static void q8_task_rows(void *ctx, size_t t, int thread) {
   (void)thread;
@@ -399,6 +411,7 @@ static void q8_task_po(void *ctx, size_t task, int thread) {
       run_tile(j, m0, mr, pi, 1, rows, row_add + m0, &o);
     }
   }
+  stream_fence(j);
 }
 
 static void q8_task(void *ctx, size_t task, int thread) {
@@ -427,6 +440,7 @@ static void q8_task(void *ctx, size_t task, int thread) {
     else
       for (size_t pi = p0; pi < p1; pi++) run_tile(j, m0, mr, pi, 1, rows, row_add, &o);
   }
+  stream_fence(j);
 }
 
 /* Row tiles per task with `threads` threads: the largest count up to `tpt` whose tasks share
@@ -527,10 +541,35 @@ void tfcc_q8_conv(struct tfcc_threadpool *pool, const tfcc_conv_geom *g, const t
   run_job(pool, &j);
 }
 
+/* AUTO streams outputs of at least the last-level cache (the L3; TFCC_Q8_STREAM_MIN_BYTES
+ * where its size is unknown), which the next operator reads from memory either way, from
+ * kernels that run the output stage on their registers. Smaller outputs are stored through
+ * the cache: streamed, they cost their reader more than they save (hybrid_twins: MobileNetV2
+ * hybrid 6% slower with outputs of 1 MiB and more streamed, its 4.8 MiB expansion output
+ * read from memory by the depthwise after it; ResNet-50 no faster). The whole-tile functions
+ * (kernels without the register stage) always store through the cache: those kernels are slow
+ * enough that their stores are not the bound. */
+bool tfcc_q8_hybrid_streams(const tfcc_q8_packed *p, const tfcc_q8_hybrid *h, size_t bytes) {
+  if (!tfcc_q8_gemm_hybrid_epilogue(p->k) || h->stream == TFCC_Q8_STREAM_OFF) return false;
+  if (h->stream == TFCC_Q8_STREAM_ON) return true;
+  const tfcc_cpu_info *ci = tfcc_cpu();
+  return bytes >= (ci && ci->l3_bytes ? ci->l3_bytes : TFCC_Q8_STREAM_MIN_BYTES);
+}
+
+/* h with its store choice made for an output of `bytes`. */
+static tfcc_q8_hybrid hybrid_stream(const tfcc_q8_hybrid *h, const tfcc_q8_packed *p,
+                                    size_t bytes) {
+  tfcc_q8_hybrid r = *h;
+  r.stream = tfcc_q8_hybrid_streams(p, h, bytes) ? TFCC_Q8_STREAM_ON : TFCC_Q8_STREAM_OFF;
+  return r;
+}
+
 void tfcc_q8_gemm_hybrid(struct tfcc_threadpool *pool, const tfcc_q8_packed *p,
                          const tfcc_q8_hybrid *h, int32_t m, const void *a, size_t a_stride,
                          void *scratch) {
-  run_rows(pool, p, NULL, h, m, a, a_stride, NULL, 0, scratch);
+  const tfcc_q8_hybrid hs =
+      hybrid_stream(h, p, (m > 0 ? (size_t)m : 0) * h->c_stride * sizeof(float));
+  run_rows(pool, p, NULL, &hs, m, a, a_stride, NULL, 0, scratch);
 }
 
 void tfcc_q8_conv_hybrid(struct tfcc_threadpool *pool, const tfcc_conv_geom *g,
@@ -542,7 +581,7 @@ void tfcc_q8_conv_hybrid(struct tfcc_threadpool *pool, const tfcc_conv_geom *g,
   const size_t in_img = (size_t)g->in_h * (size_t)g->in_w * (size_t)g->in_c;
   const size_t rows = (size_t)g->out_h * (size_t)g->out_w;
   for (int32_t b = 0; b < g->batches; b++) {
-    tfcc_q8_hybrid hb = *h;
+    tfcc_q8_hybrid hb = hybrid_stream(h, p, rows * h->c_stride * sizeof(float));
     hb.c = h->c + (size_t)b * rows * h->c_stride;
     hb.zp = h->zp + b;
     hb.scale = h->scale + b;

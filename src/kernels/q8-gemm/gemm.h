@@ -208,7 +208,17 @@ typedef struct tfcc_q8_hybrid {
   bool combined;
   tfcc_q8_hybrid_row_fn row;   /* vectorised row function, or NULL (the driver's portable one) */
   tfcc_q8_hybrid_tile_fn tile; /* vectorised tile function (NULL: row by row) */
+  /* Float stores (TFCC_Q8_STREAM_*): AUTO (0) streams them past the caches (non-temporal
+     stores of whole aligned 64-byte vectors, the rest as before; a store fence at the end of
+     each task) when the output is at least the last-level cache (TFCC_Q8_STREAM_MIN_BYTES
+     where its size is unknown) and the kernel runs the output stage itself: written through
+     the cache, every line of such an output is first read for ownership, and it is read back
+     from memory anyway. ON and OFF force the choice for such kernels (tests, benchmarks); the
+     others always store through the cache. The same values either way. */
+  int stream;
 } tfcc_q8_hybrid;
+enum { TFCC_Q8_STREAM_OFF = -1, TFCC_Q8_STREAM_AUTO = 0, TFCC_Q8_STREAM_ON = 1 };
+#define TFCC_Q8_STREAM_MIN_BYTES (32u * 1024u * 1024u)
 
 /* out = hybrid(A x B) for m rows of A (row i at a + i * a_stride; int8 or uint8 as p packs). */
 void tfcc_q8_gemm_hybrid(struct tfcc_threadpool *pool, const tfcc_q8_packed *p,
@@ -222,5 +232,8 @@ void tfcc_q8_conv_hybrid(struct tfcc_threadpool *pool, const tfcc_conv_geom *g,
                          void *scratch);
 /* Scratch bytes of the two calls above with `threads` threads (g NULL: plain GEMM). */
 size_t tfcc_q8_hybrid_scratch_bytes(const tfcc_conv_geom *g, const tfcc_q8_packed *p, int threads);
+/* Whether the two calls above stream an output of `bytes` (per image for the convolution)
+ * with h->stream as given (tfcc_q8_hybrid.stream; tests). */
+bool tfcc_q8_hybrid_streams(const tfcc_q8_packed *p, const tfcc_q8_hybrid *h, size_t bytes);
 
 #endif

@@ -23,7 +23,7 @@
  * clamp is false), so the same bits; m: the columns stored. */
 static inline void hybrid_row16(__m512i acc, __m512i ws, __m512 fs, __m512 b, bool has_b,
                                 bool combined, bool clamp, int32_t zp, float s, __m512 lo,
-                                __m512 hi, float *out, __mmask16 m) {
+                                __m512 hi, float *out, __mmask16 m, bool stream) {
   const __m512i t = _mm512_sub_epi32(acc, _mm512_mullo_epi32(_mm512_set1_epi32(zp), ws));
   const __m512 vs = _mm512_set1_ps(s);
   __m512 v = _mm512_cvtepi32_ps(t);
@@ -33,7 +33,10 @@ static inline void hybrid_row16(__m512i acc, __m512i ws, __m512 fs, __m512 b, bo
     v = _mm512_max_ps(lo, v); /* v < lo ? lo : v */
     v = _mm512_min_ps(hi, v); /* v > hi ? hi : v */
   }
-  _mm512_mask_storeu_ps(out, m, v);
+  if (stream && m == 0xFFFF && !((uintptr_t)out & 63))
+    _mm512_stream_ps(out, v);
+  else
+    _mm512_mask_storeu_ps(out, m, v);
 }
 
 /* Rows i and i + 1 of the hybrid output (i + 1 may be >= mr: not stored). */
@@ -65,10 +68,11 @@ static inline void store_pair_hybrid(size_t i, size_t mr, size_t nc, __m512i a0,
     const int32_t zp = o->hyb_zp[r * o->hyb_step];
     const float s = o->hyb_scale[r * o->hyb_step];
     float *out = o->hyb_c + r * h->c_stride;
-    hybrid_row16(r == i ? a0 : b0, ws0, fs0, bb0, has_b, comb, clamp, zp, s, lo, hi, out, m0);
+    hybrid_row16(r == i ? a0 : b0, ws0, fs0, bb0, has_b, comb, clamp, zp, s, lo, hi, out, m0,
+                 h->stream == TFCC_Q8_STREAM_ON);
     if (m1)
-      hybrid_row16(r == i ? a1 : b1, ws1, fs1, bb1, has_b, comb, clamp, zp, s, lo, hi, out + 16,
-                   m1);
+      hybrid_row16(r == i ? a1 : b1, ws1, fs1, bb1, has_b, comb, clamp, zp, s, lo, hi, out + 16, m1,
+                   h->stream == TFCC_Q8_STREAM_ON);
   }
 }
 
