@@ -1005,6 +1005,20 @@ def hybrid_cases():
         add(single(name, "FULLY_CONNECTED",
                    [act("f32", ishape, -2.0, 3.0), hw(name, [units, ishape[-1]], 0, pc), fbias(name, units)],
                    [T(F32, oshape)], o))
+    # ops: the hybrid format of TF 1.x's converters: symmetric int8 weight values in a tensor
+    # typed uint8 (one scale, zero point 0); TFLite's builtin CONV_2D / FULLY_CONNECTED read the
+    # bytes as int8 (XNNPACK takes no uint8 filter for a float node), the gunshot and UNet models
+    # of the fifth sweep were refused ("hybrid float32 input with uint8 filter unsupported")
+    for op, name, ishape, wshape, oshape, opts in [
+            ("CONV_2D", "conv_2d_hybrid_legacy_u8", [1, 1, 40, 6], [8, 1, 9, 6], [1, 1, 40, 8],
+             {"padding": "SAME", "stride_w": 1, "stride_h": 1, "fused_activation_function": "RELU"}),
+            ("FULLY_CONNECTED", "fully_connected_hybrid_legacy_u8", [3, 24], [7, 24], [3, 7], {})]:
+        rng = Rng(seed_of(name + "/w"))
+        vals = [rng.randint(-127, 127) for _ in range(numel(wshape))]
+        vals[0], vals[-1] = -127, 127
+        w = T(U8, wshape, q=(f32(0.5 / 127.0), 0), const=[v & 0xFF for v in vals])
+        add(single(name, op, [act("f32", ishape, -2.0, 3.0), w, fbias(name, wshape[0])],
+                   [T(F32, oshape)], opts))
     # ops: blockwise-quantized int4 weights (QuantizationDetails BlockwiseQuantization, float16
     # scales per block of block_size along the input axis, symmetric), as the AI Edge converters
     # write LLM layers: TFLite's default build runs XNNPACK's qd8 x qb4w GEMM
