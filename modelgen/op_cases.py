@@ -133,6 +133,26 @@ def conv_cases():
     y = T(I8, [1, 4, 5, 2], q=choose_qparams(I8, -6.0, 0.0))
     add(single("conv_2d_i8_edge_zp", "CONV_2D", [x, w, b], [y],
                {"padding": "SAME", "stride_w": 1, "stride_h": 1}))
+    # int8 per-channel weights whose scales XNNPACK's delegate refuses (it wants every scale
+    # normal and positive), so TFLite's builtin kernel runs the node: im2col and ruy, whose
+    # multiplier rounds once. A zero scale (an all-zero channel) makes a zero multiplier.
+    # 16x16x16 outputs: the two roundings differ on a few in a thousand
+    for tag, chans in (("zero_channel_scale", {2: 0.0}),):
+        name = "conv_2d_i8_%s" % tag
+        rng = Rng(seed_of(name))
+        cin, cout, k = 8, 16, 3 * 3 * 8
+        x = act("i8", [1, 16, 16, cin], -2.0, 2.0)
+        w, ws = weights(rng, "i8", [cout, 3, 3, cin], 0, wmax=0.5)
+        ws = [s_ * chans.get(c, 1.0) for c, s_ in enumerate(ws)]
+        w.q["scale"] = ws
+        for c in (c for c, s_ in enumerate(ws) if s_ == 0.0):
+            w.const[c * k:(c + 1) * k] = [0] * k
+        b = bias(rng, "i8", cout, qscale(x), [s_ if s_ != 0.0 else 1.0 for s_ in ws], 0.5)
+        b.q["scale"] = [f32(qscale(x) * s_) for s_ in ws]
+        b.const = [0 if s_ == 0.0 else v for v, s_ in zip(b.const, ws)]
+        y = out_for("i8", [1, 16, 16, cout], math.sqrt(k) * 1.15 * 0.29)
+        add(single(name, "CONV_2D", [x, w, b], [y],
+                   {"padding": "SAME", "stride_w": 1, "stride_h": 1, "fused_activation_function": "NONE"}))
 
 
 def depthwise_cases():
