@@ -135,9 +135,12 @@ def conv_cases():
                {"padding": "SAME", "stride_w": 1, "stride_h": 1}))
     # int8 per-channel weights whose scales XNNPACK's delegate refuses (it wants every scale
     # normal and positive), so TFLite's builtin kernel runs the node: im2col and ruy, whose
-    # multiplier rounds once. A zero scale (an all-zero channel) makes a zero multiplier.
+    # multiplier rounds once. A negative scale (mcunet of mit-han-lab: folded negative batch-norm
+    # gammas; the reader refused it) makes a negative multiplier, a zero scale (an all-zero
+    # channel) a zero one.
     # 16x16x16 outputs: the two roundings differ on a few in a thousand
-    for tag, chans in (("zero_channel_scale", {2: 0.0}),):
+    for tag, chans in (("neg_channel_scale", {1: -1.0, 4: -1.0, 9: -1.0}),
+                       ("zero_channel_scale", {2: 0.0})):
         name = "conv_2d_i8_%s" % tag
         rng = Rng(seed_of(name))
         cin, cout, k = 8, 16, 3 * 3 * 8
@@ -153,6 +156,31 @@ def conv_cases():
         y = out_for("i8", [1, 16, 16, cout], math.sqrt(k) * 1.15 * 0.29)
         add(single(name, "CONV_2D", [x, w, b], [y],
                    {"padding": "SAME", "stride_w": 1, "stride_h": 1, "fused_activation_function": "NONE"}))
+
+
+def negative_scale_cases():
+    """ops: per-channel int8 weights with negative scales (mcunet's converter) in the other
+    per-channel operators: negative multipliers in TFLite's builtin kernels (XNNPACK refuses
+    the nodes)."""
+    name = "depthwise_conv_2d_i8_neg_channel_scale"
+    rng = Rng(seed_of(name))
+    x = act("i8", [1, 12, 12, 16], -2.0, 2.0)
+    w, ws = weights(rng, "i8", [1, 3, 3, 16], 3, wmax=0.5)
+    ws = [-s_ if c in (0, 5, 11) else s_ for c, s_ in enumerate(ws)]
+    w.q["scale"] = ws
+    b = bias(rng, "i8", 16, qscale(x), ws, 0.5)
+    y = out_for("i8", [1, 12, 12, 16], 3 * 1.15 * 0.29)
+    add(single(name, "DEPTHWISE_CONV_2D", [x, w, b], [y],
+               {"padding": "SAME", "stride_w": 1, "stride_h": 1, "depth_multiplier": 1}))
+    name = "fully_connected_i8_neg_channel_scale"
+    rng = Rng(seed_of(name))
+    x = act("i8", [64, 40], -2.0, 2.0)
+    w, ws = weights(rng, "i8", [24, 40], 0, wmax=0.5)
+    ws = [-s_ if c in (2, 7, 20) else s_ for c, s_ in enumerate(ws)]
+    w.q["scale"] = ws
+    b = bias(rng, "i8", 24, qscale(x), ws, 0.5)
+    y = out_for("i8", [64, 24], math.sqrt(40) * 1.15 * 0.29)
+    add(single(name, "FULLY_CONNECTED", [x, w, b], [y], {}))
 
 
 def depthwise_cases():
@@ -1456,7 +1484,7 @@ def opsa_cases():
 
 def cases():
     if not _CASES:
-        for gen in (conv_cases, depthwise_cases, transpose_conv_cases, fully_connected_cases,
+        for gen in (conv_cases, negative_scale_cases, depthwise_cases, transpose_conv_cases, fully_connected_cases,
                     batch_matmul_cases, zero_size_constant_cases, declared_dtype_cases, pool_cases, binary_cases, compare_cases, unary_cases,
                     normalization_cases, conversion_cases, reduce_cases, shape_cases,
                     detection_cases, nms_cases, fft_cases, hybrid_cases, simple_ops_cases,

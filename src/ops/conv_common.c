@@ -250,7 +250,10 @@ tfcc_status tfcc_conv_qparams_init(tfcc_conv_qparams *q, const tfcc_ir_tensor *i
   q->n_mult = n;
   for (int32_t c = 0; c < n; c++) {
     const float fs = filter->quant.scale[c];
-    if (!(fs >= 0.f) || isinf(fs)) {
+    /* A negative per-channel scale (a converter's folded negative batch-norm gamma; the reader
+     * takes them on constant per-axis tensors only) gives TFLite's builtin kernels a negative
+     * multiplier (QuantizeMultiplier keeps the sign): the channel's outputs change sign. */
+    if (!(fs >= 0.f || (fs < 0.f && !per_tensor_float)) || isinf(fs)) {
       tfcc_conv_qparams_free(q);
       return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "filter scale %d is %g", (int)c, (double)fs);
     }
