@@ -279,6 +279,15 @@ def zero_size_constant_cases():
                [T(F32, [1, 1, 1]), T(I32, [0], const=[])], [T(F32, [])]))
     add(single("reshape_i32_empty_const_shape_to_scalar", "RESHAPE",
                [T(I32, [1], lo=-50, hi=50), T(I32, [0], const=[])], [T(I32, [])]))
+    # ops: the same new shape in a tensor that no operator writes and no buffer fills (older
+    # converters give every tensor a buffer without data): it has no elements to read, TFLite
+    # runs the model (classifier of google-ai-edge/LiteRT's pose estimation app was refused:
+    # "not constant ... not produced")
+    case = Case("reshape_unwritten_empty_shape_to_scalar",
+                {"x": T(F32, [1, 1]), "s": T(I32, [0]), "y": T(F32, [])},
+                [("RESHAPE", ["x", "s"], ["y"], {})], ["x"], ["y"])
+    case.engine = "tfweb"  # a shape that is not constant makes the output dynamic in TFLite
+    add(case)
 
 
 def declared_dtype_cases():
