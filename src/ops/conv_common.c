@@ -458,8 +458,8 @@ tfcc_status tfcc_conv_init_quant(const tfcc_init_ctx *ctx, int32_t in_idx, int32
   if (xnn_takes(ctx, in_idx, in, f)) st = tfcc_conv_qparams_xnn(q, in, f, out, act, ctx->err);
   /* a node the delegate leaves (or whose scales it refuses): conv.cc's int8 kernel, im2col and
    * cpu_backend_gemm, which is ruy with its single-rounding multiplier */
-  q->single_round = st == TFCC_OK && !q->scale && in->dtype == TFCC_INT8 &&
-                    ctx->node->builtin == TFCC_OP_CONV_2D;
+  q->single_round =
+      st == TFCC_OK && !q->scale && in->dtype == TFCC_INT8 && ctx->node->builtin == TFCC_OP_CONV_2D;
   return st;
 }
 

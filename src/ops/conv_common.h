@@ -67,7 +67,7 @@ typedef struct tfcc_conv_qparams {
   int32_t *mult;         /* [n_mult] Q0.31 multipliers */
   int32_t *shift;        /* [n_mult] left shifts (negative: right) */
   int32_t act_min, act_max;
-  float *scale; /* [n_mult] XNNPACK float scales (TFCC_QUANT_COMPAT_TFLITE on an op
+  float *scale;      /* [n_mult] XNNPACK float scales (TFCC_QUANT_COMPAT_TFLITE on an op
                              the delegate takes), else NULL */
   bool single_round; /* ruy's requantization (TFLITE mode, an int8 CONV_2D the delegate leaves to
                         TFLite's builtin kernel, whose GEMM is ruy's): one rounding */
