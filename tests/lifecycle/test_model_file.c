@@ -494,15 +494,21 @@ typedef struct mutant {
   const char *needle; /* in the message */
 } mutant;
 
+/* The bytes of conformance model `name` (malloc'ed), or NULL after a failed check. */
+static uint8_t *read_conformance_model(const char *name, size_t *size) {
+  char path[600];
+  snprintf(path, sizeof path, "%s/tests/ops/conformance/%s.tflite", tfcc_test_source_dir(), name);
+  uint8_t *b = tfcc_test_read_file(path, size);
+  CHECKF(b != NULL, "%s", path);
+  return b;
+}
+
 /* Each mutant of tensor ti (its first scale or zero point) is refused naming the tensor and
  * the value; the unchanged model and a valid change load. */
 static void test_quant_mutants(tfcc_runtime *rt, const char *name, int32_t ti, const mutant *mu,
                                int n) {
-  char path[600];
-  snprintf(path, sizeof path, "%s/tests/ops/conformance/%s.tflite", tfcc_test_source_dir(), name);
   size_t size;
-  uint8_t *orig = tfcc_test_read_file(path, &size);
-  CHECKF(orig != NULL, "%s", path);
+  uint8_t *orig = read_conformance_model(name, &size);
   if (!orig) return;
   uint8_t *mod = malloc(size);
   uint8_t *sp, *zp;
@@ -621,11 +627,8 @@ static void test_zero_channel(tfcc_runtime *rt) {
  * them) loads: TFLite's per-channel kernels run the negative multiplier (bit-exact results in
  * the conformance cases *_neg_channel_scale). */
 static void test_negative_channel_scale(tfcc_runtime *rt, const char *name, int32_t ti) {
-  char path[600];
-  snprintf(path, sizeof path, "%s/tests/ops/conformance/%s.tflite", tfcc_test_source_dir(), name);
   size_t size;
-  uint8_t *mod = tfcc_test_read_file(path, &size);
-  CHECKF(mod != NULL, "%s", path);
+  uint8_t *mod = read_conformance_model(name, &size);
   if (!mod) return;
   uint8_t *sp, *zp;
   uint32_t count;
