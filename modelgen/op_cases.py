@@ -133,6 +133,54 @@ def conv_cases():
     y = T(I8, [1, 4, 5, 2], q=choose_qparams(I8, -6.0, 0.0))
     add(single("conv_2d_i8_edge_zp", "CONV_2D", [x, w, b], [y],
                {"padding": "SAME", "stride_w": 1, "stride_h": 1}))
+    # int8 per-channel weights whose scales XNNPACK's delegate refuses (it wants every scale
+    # normal and positive), so TFLite's builtin kernel runs the node: im2col and ruy, whose
+    # multiplier rounds once. A negative scale (mcunet of mit-han-lab: folded negative batch-norm
+    # gammas; the reader refused it) makes a negative multiplier, a zero scale (an all-zero
+    # channel) a zero one.
+    # 16x16x16 outputs: the two roundings differ on a few in a thousand
+    for tag, chans in (("neg_channel_scale", {1: -1.0, 4: -1.0, 9: -1.0}),
+                       ("zero_channel_scale", {2: 0.0})):
+        name = "conv_2d_i8_%s" % tag
+        rng = Rng(seed_of(name))
+        cin, cout, k = 8, 16, 3 * 3 * 8
+        x = act("i8", [1, 16, 16, cin], -2.0, 2.0)
+        w, ws = weights(rng, "i8", [cout, 3, 3, cin], 0, wmax=0.5)
+        ws = [s_ * chans.get(c, 1.0) for c, s_ in enumerate(ws)]
+        w.q["scale"] = ws
+        for c in (c for c, s_ in enumerate(ws) if s_ == 0.0):
+            w.const[c * k:(c + 1) * k] = [0] * k
+        b = bias(rng, "i8", cout, qscale(x), [s_ if s_ != 0.0 else 1.0 for s_ in ws], 0.5)
+        b.q["scale"] = [f32(qscale(x) * s_) for s_ in ws]
+        b.const = [0 if s_ == 0.0 else v for v, s_ in zip(b.const, ws)]
+        y = out_for("i8", [1, 16, 16, cout], math.sqrt(k) * 1.15 * 0.29)
+        add(single(name, "CONV_2D", [x, w, b], [y],
+                   {"padding": "SAME", "stride_w": 1, "stride_h": 1, "fused_activation_function": "NONE"}))
+
+
+def negative_scale_cases():
+    """ops: per-channel int8 weights with negative scales (mcunet's converter) in the other
+    per-channel operators: negative multipliers in TFLite's builtin kernels (XNNPACK refuses
+    the nodes)."""
+    name = "depthwise_conv_2d_i8_neg_channel_scale"
+    rng = Rng(seed_of(name))
+    x = act("i8", [1, 12, 12, 16], -2.0, 2.0)
+    w, ws = weights(rng, "i8", [1, 3, 3, 16], 3, wmax=0.5)
+    ws = [-s_ if c in (0, 5, 11) else s_ for c, s_ in enumerate(ws)]
+    w.q["scale"] = ws
+    b = bias(rng, "i8", 16, qscale(x), ws, 0.5)
+    y = out_for("i8", [1, 12, 12, 16], 3 * 1.15 * 0.29)
+    add(single(name, "DEPTHWISE_CONV_2D", [x, w, b], [y],
+               {"padding": "SAME", "stride_w": 1, "stride_h": 1, "depth_multiplier": 1}))
+    name = "fully_connected_i8_neg_channel_scale"
+    rng = Rng(seed_of(name))
+    x = act("i8", [64, 40], -2.0, 2.0)
+    w, ws = weights(rng, "i8", [24, 40], 0, wmax=0.5)
+    ws = [-s_ if c in (2, 7, 20) else s_ for c, s_ in enumerate(ws)]
+    w.q["scale"] = ws
+    b = bias(rng, "i8", 24, qscale(x), ws, 0.5)
+    y = out_for("i8", [64, 24], math.sqrt(40) * 1.15 * 0.29)
+    add(single(name, "FULLY_CONNECTED", [x, w, b], [y], {}))
 
 
 def depthwise_cases():
@@ -231,6 +279,15 @@ def zero_size_constant_cases():
                [T(F32, [1, 1, 1]), T(I32, [0], const=[])], [T(F32, [])]))
     add(single("reshape_i32_empty_const_shape_to_scalar", "RESHAPE",
                [T(I32, [1], lo=-50, hi=50), T(I32, [0], const=[])], [T(I32, [])]))
+    # ops: the same new shape in a tensor that no operator writes and no buffer fills (older
+    # converters give every tensor a buffer without data): it has no elements to read, TFLite
+    # runs the model (classifier of google-ai-edge/LiteRT's pose estimation app was refused:
+    # "not constant ... not produced")
+    case = Case("reshape_unwritten_empty_shape_to_scalar",
+                {"x": T(F32, [1, 1]), "s": T(I32, [0]), "y": T(F32, [])},
+                [("RESHAPE", ["x", "s"], ["y"], {})], ["x"], ["y"])
+    case.engine = "tfweb"  # a shape that is not constant makes the output dynamic in TFLite
+    add(case)
 
 
 def declared_dtype_cases():
@@ -1005,6 +1062,20 @@ def hybrid_cases():
         add(single(name, "FULLY_CONNECTED",
                    [act("f32", ishape, -2.0, 3.0), hw(name, [units, ishape[-1]], 0, pc), fbias(name, units)],
                    [T(F32, oshape)], o))
+    # ops: the hybrid format of TF 1.x's converters: symmetric int8 weight values in a tensor
+    # typed uint8 (one scale, zero point 0); TFLite's builtin CONV_2D / FULLY_CONNECTED read the
+    # bytes as int8 (XNNPACK takes no uint8 filter for a float node), the gunshot and UNet models
+    # of the fifth sweep were refused ("hybrid float32 input with uint8 filter unsupported")
+    for op, name, ishape, wshape, oshape, opts in [
+            ("CONV_2D", "conv_2d_hybrid_legacy_u8", [1, 1, 40, 6], [8, 1, 9, 6], [1, 1, 40, 8],
+             {"padding": "SAME", "stride_w": 1, "stride_h": 1, "fused_activation_function": "RELU"}),
+            ("FULLY_CONNECTED", "fully_connected_hybrid_legacy_u8", [3, 24], [7, 24], [3, 7], {})]:
+        rng = Rng(seed_of(name + "/w"))
+        vals = [rng.randint(-127, 127) for _ in range(numel(wshape))]
+        vals[0], vals[-1] = -127, 127
+        w = T(U8, wshape, q=(f32(0.5 / 127.0), 0), const=[v & 0xFF for v in vals])
+        add(single(name, op, [act("f32", ishape, -2.0, 3.0), w, fbias(name, wshape[0])],
+                   [T(F32, oshape)], opts))
     # ops: blockwise-quantized int4 weights (QuantizationDetails BlockwiseQuantization, float16
     # scales per block of block_size along the input axis, symmetric), as the AI Edge converters
     # write LLM layers: TFLite's default build runs XNNPACK's qd8 x qb4w GEMM
@@ -1422,7 +1493,7 @@ def opsa_cases():
 
 def cases():
     if not _CASES:
-        for gen in (conv_cases, depthwise_cases, transpose_conv_cases, fully_connected_cases,
+        for gen in (conv_cases, negative_scale_cases, depthwise_cases, transpose_conv_cases, fully_connected_cases,
                     batch_matmul_cases, zero_size_constant_cases, declared_dtype_cases, pool_cases, binary_cases, compare_cases, unary_cases,
                     normalization_cases, conversion_cases, reduce_cases, shape_cases,
                     detection_cases, nms_cases, fft_cases, hybrid_cases, simple_ops_cases,

@@ -181,6 +181,36 @@ static tfcc_status check_blockwise_uses(tfl_ctx *c, const tfcc_fb_table *t,
   return TFCC_OK;
 }
 
+/* ops: a tensor of no elements that an operator reads and none writes, not a subgraph input nor
+ * a variable, is a constant of no bytes whatever its buffer holds: there is nothing in it to read (older
+ * converters give every tensor a buffer without a data vector; TFLite runs such files: the
+ * pose classifier of LiteRT's sample app reshapes to [] with a [0] shape tensor of that kind). */
+static tfcc_status unwritten_empty_constants(tfl_ctx *c, tfcc_ir_subgraph *sg) {
+  tfcc_status st = tfl_charge(c, (size_t)sg->n_tensors, "empty tensors");
+  if (st != TFCC_OK) return st;
+  uint8_t *written = calloc((size_t)sg->n_tensors + 1, 1);
+  if (!written) return tfcc_err_set(c->err, TFCC_ERR_NO_MEMORY, "empty tensors: out of memory");
+  /* bit 1: written (a subgraph input or an operator's output), bit 2: read by an operator */
+  for (int32_t i = 0; i < sg->n_inputs; i++) written[sg->inputs[i]] |= 1;
+  for (int32_t n = 0; n < sg->n_nodes; n++) {
+    const tfcc_ir_node *node = &sg->nodes[n];
+    for (int32_t k = 0; k < node->n_outputs; k++)
+      if (node->outputs[k] >= 0) written[node->outputs[k]] |= 1;
+    for (int32_t k = 0; k < node->n_inputs; k++)
+      if (node->inputs[k] >= 0) written[node->inputs[k]] |= 2;
+  }
+  for (int32_t i = 0; i < sg->n_tensors; i++) {
+    tfcc_ir_tensor *x = &sg->tensors[i];
+    if (written[i] == 2 && !x->data && !x->is_variable && !x->sparsity &&
+        tfcc_shape_elements(x->rank, x->dims) == 0) {
+      x->data = c->file;
+      x->data_bytes = 0;
+    }
+  }
+  free(written);
+  return TFCC_OK;
+}
+
 tfcc_status tfl_read_subgraph(tfl_ctx *c, const tfcc_fb_table *t, int32_t si,
                               tfcc_ir_subgraph *sg) {
   tfcc_fb_vec tensors, ops;
@@ -228,7 +258,8 @@ tfcc_status tfl_read_subgraph(tfl_ctx *c, const tfcc_fb_table *t, int32_t si,
   if (st != TFCC_OK) return st;
   st = check_blockwise_uses(c, t, &tensors, si, sg);
   if (st != TFCC_OK) return st;
-  st = tfl_check_dataflow(c, sg);
+  st = unwritten_empty_constants(c, sg);
+  if (st == TFCC_OK) st = tfl_check_dataflow(c, sg);
   if (st == TFCC_OK) st = tfl_prepare_output_dtypes(c, sg);
   if (st != TFCC_OK && si) return tfcc_err_prefix(c->err, "subgraph %d", (int)si);
   return st;

@@ -156,7 +156,9 @@ static tfcc_status read_quant(tfl_ctx *c, const tfcc_fb_table *t, int32_t ti, tf
   /* TFLite's post-training quantizer gives an all-zero channel of per-channel weights (pruned
    * filters) the scale 0 (half range 0 / 127), and its bias the scale input x 0: the channel's
    * requantisation multiplier is 0 and it outputs the zero point, in TFLite as here. Allowed
-   * there only: a per-tensor or activation scale of 0 has no such meaning. */
+   * there only: a per-tensor or activation scale of 0 has no such meaning. A negative scale
+   * of constant per-axis weights (mcunet: batch-norm folded with negative gammas) is a
+   * negative multiplier in TFLite's per-channel kernels, which run it (XNNPACK refuses it). */
   bool constant_per_axis =
       scale.count > 1 && x->buffer < c->n_buffers && c->buffers[x->buffer].data;
   for (uint32_t i = 0; i < scale.count; i++) {
@@ -166,7 +168,7 @@ static tfcc_status read_quant(tfl_ctx *c, const tfcc_fb_table *t, int32_t ti, tf
      * to the stored type: one check here covers every operator. */
     if (z < INT32_MIN || z > INT32_MAX)
       return TENSOR_ERR(c, ti, x, "zero point %u is %lld, outside int32", i, (long long)z);
-    if ((!isnormal(s) || s < 0) && !(s == 0 && constant_per_axis))
+    if ((!isnormal(s) || s < 0) && !((s == 0 || (isnormal(s) && s < 0)) && constant_per_axis))
       return TENSOR_ERR(
           c, ti, x, "quantization scale %u is %g (%s); scales must be finite, positive and normal",
           i, (double)s, scale_problem(s));

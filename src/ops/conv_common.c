@@ -218,6 +218,7 @@ tfcc_status tfcc_conv_qparams_init(tfcc_conv_qparams *q, const tfcc_ir_tensor *i
   q->mult = NULL;
   q->shift = NULL;
   q->scale = NULL;
+  q->single_round = false;
   q->n_mult = 0;
   if (!in || !filter || !out)
     return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "missing input, filter or output tensor");
@@ -249,7 +250,10 @@ tfcc_status tfcc_conv_qparams_init(tfcc_conv_qparams *q, const tfcc_ir_tensor *i
   q->n_mult = n;
   for (int32_t c = 0; c < n; c++) {
     const float fs = filter->quant.scale[c];
-    if (!(fs >= 0.f) || isinf(fs)) {
+    /* A negative per-channel scale (a converter's folded negative batch-norm gamma; the reader
+     * takes them on constant per-axis tensors only) gives TFLite's builtin kernels a negative
+     * multiplier (QuantizeMultiplier keeps the sign): the channel's outputs change sign. */
+    if (!(fs >= 0.f || (fs < 0.f && !per_tensor_float)) || isinf(fs)) {
       tfcc_conv_qparams_free(q);
       return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "filter scale %d is %g", (int)c, (double)fs);
     }
@@ -385,8 +389,11 @@ static bool xnn_takes(const tfcc_init_ctx *ctx, int32_t in_idx, const tfcc_ir_te
     const tfcc_ir_tensor *t = tfcc_conv_ir_input(ctx, i);
     if (!t || !t->data) return false;
   }
-  for (int32_t c = 0; c < f->quant.count; c++)
+  for (int32_t c = 0; c < f->quant.count; c++) {
     if (f->quant.count > 1 && f->quant.zero_point[c] != 0) return false;
+    /* the delegate's CheckTensorQCInt8Type: every scale normal and positive */
+    if (!isnormal(f->quant.scale[c]) || f->quant.scale[c] <= 0.f) return false;
+  }
   return true;
 }
 
@@ -422,6 +429,7 @@ tfcc_status tfcc_conv_init_quant(const tfcc_init_ctx *ctx, int32_t in_idx, int32
   const tfcc_ir_tensor *out = tfcc_conv_ir_output(ctx, 0);
   q->mult = q->shift = NULL;
   q->scale = NULL;
+  q->single_round = false;
   q->n_mult = 0;
   if (!in || !f || !out)
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "input %d, filter %d or output 0 missing",
@@ -446,9 +454,13 @@ tfcc_status tfcc_conv_init_quant(const tfcc_init_ctx *ctx, int32_t in_idx, int32
         return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
                             "16x8 effective output multiplier 2^%d too large", (int)q->shift[c]);
       }
-  if (ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE && xnn_takes(ctx, in_idx, in, f))
-    return tfcc_conv_qparams_xnn(q, in, f, out, act, ctx->err);
-  return TFCC_OK;
+  if (ctx->quant_compat != TFCC_QUANT_COMPAT_TFLITE) return TFCC_OK;
+  if (xnn_takes(ctx, in_idx, in, f)) st = tfcc_conv_qparams_xnn(q, in, f, out, act, ctx->err);
+  /* a node the delegate leaves (or whose scales it refuses): conv.cc's int8 kernel, im2col and
+   * cpu_backend_gemm, which is ruy with its single-rounding multiplier */
+  q->single_round =
+      st == TFCC_OK && !q->scale && in->dtype == TFCC_INT8 && ctx->node->builtin == TFCC_OP_CONV_2D;
+  return st;
 }
 
 tfcc_status tfcc_conv_eval_int(tfcc_op_ctx *ctx, const tfcc_conv_geom *g,

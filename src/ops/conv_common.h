@@ -67,8 +67,10 @@ typedef struct tfcc_conv_qparams {
   int32_t *mult;         /* [n_mult] Q0.31 multipliers */
   int32_t *shift;        /* [n_mult] left shifts (negative: right) */
   int32_t act_min, act_max;
-  float *scale; /* [n_mult] XNNPACK float scales (TFCC_QUANT_COMPAT_TFLITE on an op
+  float *scale;      /* [n_mult] XNNPACK float scales (TFCC_QUANT_COMPAT_TFLITE on an op
                              the delegate takes), else NULL */
+  bool single_round; /* ruy's requantization (TFLITE mode, an int8 CONV_2D the delegate leaves to
+                        TFLite's builtin kernel, whose GEMM is ruy's): one rounding */
 } tfcc_conv_qparams;
 
 /* IR tensor of node input / output i, or NULL if omitted / invalid index: op.h's
@@ -131,7 +133,7 @@ static inline void tfcc_conv_requant_from(const tfcc_conv_qparams *q, tfcc_dtype
   r->act_min = q->act_min;
   r->act_max = q->act_max;
   r->scale = q->scale;
-  r->single_round = false;
+  r->single_round = q->single_round;
 }
 
 /* The integer reference kernels of a convolution-like operator (kernels/ref: tfcc_conv_* or

@@ -82,7 +82,7 @@ static void fc_small_init(const tfcc_init_ctx *ctx, fc_params *p) {
   const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, 0), *w = tfcc_conv_ir_input(ctx, 1);
   const tfcc_ir_tensor *bias = tfcc_conv_ir_input(ctx, 2);
   if (!in || !w || (in->dtype != TFCC_INT8 && in->dtype != TFCC_UINT8) || w->dtype != in->dtype ||
-      w->rank != 2 || !w->data || w->sparsity || p->q.n_mult == 0)
+      w->rank != 2 || !w->data || w->sparsity || p->q.n_mult == 0 || p->ruy_round)
     return;
   const int32_t units = w->dims[0], accum = w->dims[1];
   if (units <= 0 || accum <= 0 || w->data_bytes != (size_t)units * (size_t)accum) return;
@@ -133,7 +133,7 @@ static tfcc_status fc_init(tfcc_init_ctx *ctx) {
     st = tfcc_conv_init_quant(ctx, 0, 1, p->act, !p->per_channel, &p->q);
     const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, 0);
     p->ruy_round = st == TFCC_OK && ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE && in &&
-                   in->dtype == TFCC_INT8 && w && !w->data && !p->q.scale;
+                   in->dtype == TFCC_INT8 && w && !p->q.scale;
     if (st == TFCC_OK && in && in->dtype == TFCC_INT16) st = fc_real16_init(ctx, w, p);
   }
   if (st == TFCC_OK) fc_small_init(ctx, p);

@@ -26,9 +26,20 @@
 #include "ops/conv_common.h"
 #include "base/threadpool.h"
 
+/* A CONV_2D / FULLY_CONNECTED weights tensor in the hybrid format of TF 1.x's converters:
+ * symmetric int8 values in a tensor typed uint8, one scale. TFLite's builtin kernels read its
+ * bytes as int8 and ignore the zero point (conv.cc and fully_connected.cc EvalHybrid:
+ * GetTensorData<int8_t>(filter)); XNNPACK's delegate takes no uint8 filter for a float node, so
+ * such a node always runs the builtin arithmetic. DEPTHWISE_CONV_2D refuses uint8 (TFLite too). */
+static bool legacy_u8_weights(const tfcc_ir_node *n, const tfcc_ir_tensor *w) {
+  return n && w->dtype == TFCC_UINT8 && w->quant.count == 1 &&
+         (n->builtin == TFCC_OP_CONV_2D || n->builtin == TFCC_OP_FULLY_CONNECTED);
+}
+
 bool tfcc_hybrid_applies(const tfcc_init_ctx *ctx, int32_t in_idx, int32_t w_idx) {
   const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, in_idx), *w = tfcc_conv_ir_input(ctx, w_idx);
-  return in && w && in->dtype == TFCC_FLOAT32 && w->dtype == TFCC_INT8;
+  return in && w && in->dtype == TFCC_FLOAT32 &&
+         (w->dtype == TFCC_INT8 || legacy_u8_weights(ctx->node, w));
 }
 
 /* ops: a CONV_2D / DEPTHWISE_CONV_2D / MEAN whose input the file declares with a rank other
@@ -54,8 +65,9 @@ bool tfcc_hybrid_in_subgraph(const tfcc_ir_subgraph *sg) {
     if (n->n_inputs < 2 || n->inputs[0] < 0 || n->inputs[1] < 0 || n->inputs[0] >= sg->n_tensors ||
         n->inputs[1] >= sg->n_tensors)
       continue;
+    const tfcc_ir_tensor *w = &sg->tensors[n->inputs[1]];
     if (sg->tensors[n->inputs[0]].dtype == TFCC_FLOAT32 &&
-        sg->tensors[n->inputs[1]].dtype == TFCC_INT8)
+        (w->dtype == TFCC_INT8 || legacy_u8_weights(n, w)))
       return true;
   }
   return false;
@@ -227,7 +239,8 @@ static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
                         "%s: hybrid (float32 input) int8 weights have %d scales, expected 1 or %d",
                         name, (int)qc, (int)n);
-  for (int32_t i = 0; i < qc; i++)
+  const bool legacy_u8 = w->dtype == TFCC_UINT8; /* zero point ignored, as TFLite does */
+  for (int32_t i = 0; i < qc && !legacy_u8; i++)
     if (w->quant.zero_point && w->quant.zero_point[i] != 0)
       return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
                           "%s: hybrid weights zero point %d (only symmetric int8 weights)", name,
@@ -250,9 +263,10 @@ static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t
   h->dw = tfcc_hyb_dwconv_select(ctx->isa);
   h->rnd = tfcc_hyb_round_select(ctx->isa);
   h->qd8_rows = tfcc_hyb_qd8_rows_select(ctx->isa);
-  /* ops: a node XNNPACK does not take (input_rank_unknown) runs the builtin kernels, as in
-   * REFERENCE mode */
-  const bool tflite = ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE && !input_rank_unknown(ctx);
+  /* ops: a node XNNPACK does not take (input_rank_unknown, legacy uint8 weights) runs the
+   * builtin kernels, as in REFERENCE mode */
+  const bool tflite =
+      ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE && !input_rank_unknown(ctx) && !legacy_u8;
   if (op == TFCC_HYB_DW) {
     h->scheme = TFCC_HYB_ASYM;
   } else if (tflite) {
@@ -507,7 +521,8 @@ static bool conv_per_pixel(const tfcc_hybrid *h, const tfcc_conv_geom *g) {
 
 static tfcc_status check_float_io(tfcc_op_ctx *ctx, const char *name) {
   const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
-  if (ctx->in[0]->dtype != TFCC_FLOAT32 || ctx->in[1]->dtype != TFCC_INT8 ||
+  if (ctx->in[0]->dtype != TFCC_FLOAT32 ||
+      (ctx->in[1]->dtype != TFCC_INT8 && ctx->in[1]->dtype != TFCC_UINT8) ||
       ctx->out[0]->dtype != TFCC_FLOAT32 || (bias && bias->dtype != TFCC_FLOAT32))
     return tfcc_err_set(ctx->err, TFCC_ERR_DTYPE,
                         "%s hybrid: input %s, filter %s, output %s, expected float32 / int8 / "

@@ -27,6 +27,7 @@ const char *tfcc_q8_fast_refuse(const tfcc_tensor *in, const tfcc_tensor *w,
   if (w->dtype != in->dtype) return "weights dtype differs from the input's";
   if (!const_data(w) || (bias && (bias->dtype != TFCC_INT32 || !const_data(bias))))
     return "weights or bias are not constant";
+  if (r->single_round) return "ruy's single-rounding requantization (reference kernel)";
   const int32_t zp = -r->input_offset;
   if (in->dtype == TFCC_INT8 ? (zp < -128 || zp > 127) : (zp < 0 || zp > 255))
     return "input zero point outside the storage type";

@@ -8,7 +8,8 @@
  *   partly written): never a crash, never a torn result.
  * - Only a file declared immutable is left mapped (zero-copy).
  * - Scales that are NaN, infinite, zero, negative or denormal and zero points outside the
- *   stored type are refused at load, naming the tensor and the value. */
+ *   stored type are refused at load, naming the tensor and the value; per-channel weights may
+ *   have zero scales (pruned channels) and negative ones (mcunet), which TFLite runs. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -493,15 +494,21 @@ typedef struct mutant {
   const char *needle; /* in the message */
 } mutant;
 
+/* The bytes of conformance model `name` (malloc'ed), or NULL after a failed check. */
+static uint8_t *read_conformance_model(const char *name, size_t *size) {
+  char path[600];
+  snprintf(path, sizeof path, "%s/tests/ops/conformance/%s.tflite", tfcc_test_source_dir(), name);
+  uint8_t *b = tfcc_test_read_file(path, size);
+  CHECKF(b != NULL, "%s", path);
+  return b;
+}
+
 /* Each mutant of tensor ti (its first scale or zero point) is refused naming the tensor and
  * the value; the unchanged model and a valid change load. */
 static void test_quant_mutants(tfcc_runtime *rt, const char *name, int32_t ti, const mutant *mu,
                                int n) {
-  char path[600];
-  snprintf(path, sizeof path, "%s/tests/ops/conformance/%s.tflite", tfcc_test_source_dir(), name);
   size_t size;
-  uint8_t *orig = tfcc_test_read_file(path, &size);
-  CHECKF(orig != NULL, "%s", path);
+  uint8_t *orig = read_conformance_model(name, &size);
   if (!orig) return;
   uint8_t *mod = malloc(size);
   uint8_t *sp, *zp;
@@ -616,6 +623,30 @@ static void test_zero_channel(tfcc_runtime *rt) {
   free_case(&c);
 }
 
+/* A negative per-channel weight scale (mcunet's converter folds negative batch-norm gammas into
+ * them) loads: TFLite's per-channel kernels run the negative multiplier (bit-exact results in
+ * the conformance cases *_neg_channel_scale). */
+static void test_negative_channel_scale(tfcc_runtime *rt, const char *name, int32_t ti) {
+  size_t size;
+  uint8_t *mod = read_conformance_model(name, &size);
+  if (!mod) return;
+  uint8_t *sp, *zp;
+  uint32_t count;
+  if (quant_vectors(mod, size, ti, &sp, &zp, &count) == 0 && count > 1) {
+    float s;
+    memcpy(&s, sp, 4);
+    s = -s;
+    memcpy(sp, &s, 4);
+    tfcc_model *m = NULL;
+    CHECKF(tfcc_model_load_buffer(rt, mod, size, NULL, &m) == TFCC_OK,
+           "%s: negative channel scale: %s", name, tfcc_last_error());
+    tfcc_model_release(m);
+  } else {
+    CHECKF(0, "%s: tensor %d is not per-channel", name, (int)ti);
+  }
+  free(mod);
+}
+
 static void test_quantization(tfcc_runtime *rt) {
   const float denormal = 1e-40f, nan_ = NAN, inf = INFINITY;
   const mutant scale_and_int8_zp[] = {
@@ -633,16 +664,19 @@ static void test_quantization(tfcc_runtime *rt) {
   t = find_tensor(rt, "concatenation_u8_axis1", true, false);
   CHECK(t >= 0);
   test_quant_mutants(rt, "concatenation_u8_axis1", t, u8_zp, 3);
-  /* per-channel weights of a convolution: all but a zero scale (see test_zero_channel) */
+  /* per-channel weights of a convolution: all but a zero scale (see test_zero_channel) and a
+   * negative one (below) */
   const mutant weights[] = {
-      {true, nan_, 0, "nan"},          {true, inf, 0, "inf"},     {true, -0.5f, 0, "negative"},
-      {true, denormal, 0, "denormal"}, {false, 0, 256, "is 256"}, {false, 0, 1000, "is 1000"},
-      {false, 0, -129, "is -129"},
+      {true, nan_, 0, "nan"},           {true, inf, 0, "inf"},
+      {true, -inf, 0, "infinite"},      {true, denormal, 0, "denormal"},
+      {true, -denormal, 0, "negative"}, {false, 0, 256, "is 256"},
+      {false, 0, 1000, "is 1000"},      {false, 0, -129, "is -129"},
   };
   t = find_tensor(rt, "conv_2d_i8_3x3_same", false, true);
   CHECK(t >= 0);
   test_quant_mutants(rt, "conv_2d_i8_3x3_same", t, weights,
                      (int)(sizeof weights / sizeof weights[0]));
+  test_negative_channel_scale(rt, "conv_2d_i8_3x3_same", t);
   /* an int16 activation: zero points within int16 */
   const mutant i16_zp[] = {{false, 0, 40000, "is 40000"}, {true, denormal, 0, "denormal"}};
   t = find_tensor(rt, "concatenation_i16_axis1", true, false);
