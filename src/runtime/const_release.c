@@ -19,6 +19,8 @@
  * paravirtualised VM), and a warm load with a weights cache reads smaller holes anyway
  * (model.c): MobileNetV2 f32's warm load made 13 such calls for 170 KiB, about 1 ms. */
 #define MIN_RESIDENT_RELEASE ((size_t)32 << 10)
+/* A constant under this size read at load does not keep the huge pages it lies in whole. */
+#define SMALL_READ ((size_t)32 << 10)
 
 static void release_waiting(tfcc_const_release *r);
 
@@ -108,9 +110,12 @@ static void release_range(tfcc_const_release *r, uintptr_t a, uintptr_t b) {
  * it shares only the huge pages at its two ends, and its packing reading those through 4 KiB
  * pages costs little, while holding its neighbours' released bytes until then put them on top
  * of its own double (source and packing) at the peak of the load (MobileNetV2 f32: 1.3 MiB
- * held while its 4.9 MiB classifier was packed; bench/README.md). */
+ * held while its 4.9 MiB classifier was packed; bench/README.md). Nor does one under SMALL_READ:
+ * reading a few 4 KiB pages costs a few TLB misses, and a shape vector or bias read by the last
+ * nodes held the first huge page of ResNet-50 int8's constants (1.3 MiB of consumed filters)
+ * through the whole prepare pass. */
 static bool keeps_huge_pages(const tfcc_cr_entry *x) {
-  return x->readers > 0 && x->readers < KEEP && x->bytes < BIG_BYTES;
+  return x->readers > 0 && x->readers < KEEP && x->bytes < BIG_BYTES && x->bytes >= SMALL_READ;
 }
 
 /* Whether a constant that some operator has still to pack or read at load, and that keeps its
