@@ -21,6 +21,8 @@
 #define MIN_RESIDENT_RELEASE ((size_t)32 << 10)
 /* A constant under this size read at load does not keep the huge pages it lies in whole. */
 #define SMALL_READ ((size_t)32 << 10)
+/* nor does one of this size or more */
+#define HOLD_MAX ((size_t)1 << 20)
 
 static void release_waiting(tfcc_const_release *r);
 
@@ -106,16 +108,16 @@ static void release_range(tfcc_const_release *r, uintptr_t a, uintptr_t b) {
 }
 
 /* Whether x, a constant some operator has still to pack or read at load, keeps the huge pages
- * it shares with released constants whole until it is read. One of BIG_BYTES or more does not:
- * it shares only the huge pages at its two ends, and its packing reading those through 4 KiB
- * pages costs little, while holding its neighbours' released bytes until then put them on top
- * of its own double (source and packing) at the peak of the load (MobileNetV2 f32: 1.3 MiB
- * held while its 4.9 MiB classifier was packed; bench/README.md). Nor does one under SMALL_READ:
- * reading a few 4 KiB pages costs a few TLB misses, and a shape vector or bias read by the last
- * nodes held the first huge page of ResNet-50 int8's constants (1.3 MiB of consumed filters)
- * through the whole prepare pass. */
+ * it shares with released constants whole until it is read. One of HOLD_MAX or more does not:
+ * its packing reading at most 2 MiB of it through 4 KiB pages costs little, while holding its
+ * neighbours' released bytes until then put them on top of its own double (source and packing)
+ * at the peak of the load (MobileNetV2 f32: 1.3 MiB held while its 4.9 MiB classifier was
+ * packed; ResNet-50 int8: 1.0 MiB while its 2000 KiB classifier was; bench/README.md). Nor
+ * does one under SMALL_READ: reading a few 4 KiB pages costs a few TLB misses, and a shape
+ * vector or bias read by the last nodes held the first huge page of ResNet-50 int8's constants
+ * (1.3 MiB of consumed filters) through the whole prepare pass. */
 static bool keeps_huge_pages(const tfcc_cr_entry *x) {
-  return x->readers > 0 && x->readers < KEEP && x->bytes < BIG_BYTES && x->bytes >= SMALL_READ;
+  return x->readers > 0 && x->readers < KEEP && x->bytes < HOLD_MAX && x->bytes >= SMALL_READ;
 }
 
 /* Whether a constant that some operator has still to pack or read at load, and that keeps its

@@ -11,13 +11,14 @@
  * constant of 2 MiB or more are released as soon as it is consumed, everything else when the
  * load ends: releasing a 4 KiB piece splits the huge page of the private copy it lies in, and
  * its neighbours, still to be packed, are then read through 4 KiB pages (2x slower packing of
- * ResNet-50 measured in a VM, bench/README.md). Only a constant of 32 KiB to 2 MiB keeps a
- * huge page it shares with released bytes whole until it is read: one of 2 MiB or more shares
- * just the huge pages at its two ends, and holding its neighbours' released bytes while it is
- * packed put them on top of its own source + packing double, the peak of the load (MobileNetV2
- * f32: 1.3 MiB for the 4.9 MiB classifier, bench/README.md); a smaller one (a bias, a shape
- * vector) is read through a few 4 KiB pages at no measurable cost, and holding a huge page of
- * consumed filters for it until the last nodes cost ResNet-50 int8 1.3 MiB of its peak.
+ * ResNet-50 measured in a VM, bench/README.md). Only a constant of 32 KiB to 1 MiB keeps a
+ * huge page it shares with released bytes whole until it is read: a larger one is read through
+ * at most 2 MiB of 4 KiB pages, and holding its neighbours' released bytes while it is packed
+ * put them on top of its own source + packing double, the peak of the load (MobileNetV2 f32:
+ * 1.3 MiB for the 4.9 MiB classifier; ResNet-50 int8: 1.0 MiB for the 2000 KiB one;
+ * bench/README.md); a smaller one (a bias, a shape vector) is read through a few 4 KiB pages at
+ * no measurable cost, and holding a huge page of consumed filters for it until the last nodes
+ * cost ResNet-50 int8 1.3 MiB of its peak.
  *
  * Readers are counted per data pointer over every subgraph: node inputs and intermediates of
  * nodes left after the graph passes, node outputs, subgraph inputs and outputs, signature
