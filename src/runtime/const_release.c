@@ -17,7 +17,10 @@
 /* A range the load read (resident) is given back only from this size up: each MADV_DONTNEED
  * is a TLB shootdown (an interrupt to every other CPU the process ran on; tens of us on a
  * paravirtualised VM), and a warm load with a weights cache reads smaller holes anyway
- * (model.c): MobileNetV2 f32's warm load made 13 such calls for 170 KiB, about 1 ms. */
+ * (model.c): MobileNetV2 f32's warm load made 13 such calls for 170 KiB, about 1 ms. A load
+ * that copied the whole file (no weights cache, or one being written) gives back every whole
+ * page instead: ResNet-50 int8's biases and small filters, 12 more calls, 0.12 MiB, no load time
+ * measured (0.5 ms for all 62 calls of the load, bench/README.md). */
 #define MIN_RESIDENT_RELEASE ((size_t)32 << 10)
 /* A constant under this size read at load does not keep the huge pages it lies in whole. */
 #define SMALL_READ ((size_t)32 << 10)
@@ -97,7 +100,7 @@ static void release_range(tfcc_const_release *r, uintptr_t a, uintptr_t b) {
   } else if (r->untouched && r->untouched(r->untouched_user, a, b)) {
     r->released_bytes += len; /* never resident */
     note_released(r, p, len);
-  } else if (len < MIN_RESIDENT_RELEASE && !r->wipe) {
+  } else if (len < MIN_RESIDENT_RELEASE && (r->untouched || r->eager) && !r->wipe) {
     return; /* kept: cheaper than the shootdown */
   } else {
     if (r->wipe) explicit_bzero(p, len); /* plaintext never goes back to the kernel unwiped */
