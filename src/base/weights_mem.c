@@ -12,7 +12,10 @@
 #define HUGE ((size_t)2 << 20)      /* huge page: regions are cut and given back in whole ones */
 #define RESERVE ((size_t)256 << 20) /* address space of a region (untouched: costs nothing) */
 #define NHP (RESERVE / HUGE)        /* huge pages a region counts blocks in */
-#define HDR ((size_t)64)            /* block header, keeps the 64-byte alignment */
+#define HDR ((size_t)64)
+#define TRIM_MIN \
+  ((size_t)256 \
+   << 10) /* tfcc_wmem_trim: a smaller tail keeps its huge page */ /* block header, keeps the 64-byte alignment */
 
 typedef struct region {
   size_t size;           /* bytes reserved */
@@ -79,10 +82,7 @@ static void give_back_from(region *c, size_t from) {
 
 /* c is no longer cut from: unmapped if empty, else the address space it never committed is
  * returned and its untouched committed huge pages given back. The huge page its last block
- * ends in stays whole (releasing part of a huge page splits it, and on a VM the first run then
- * paid for every 4 KiB page of the packed weights in it as for fresh memory: MobileNetV2 float
- * first run 26 ms of CPU instead of 7, ResNet-50 int8 73 instead of 15; bench/README.md
- * "First run"). */
+ * ends in stays whole (weights_mem.h: only tfcc_wmem_trim splits a huge page). */
 static void retire(region *c) {
   if (c->live == 0) {
     munmap(c, c->size);
@@ -168,6 +168,24 @@ void tfcc_wmem_free(void *p) {
     for (size_t k = off / HUGE; k <= (off + need - 1) / HUGE && k < NHP; k++)
       if (k > 0 && c->hp_live[k] == 0 && (k + 1) * HUGE <= c->used)
         (void)madvise((uint8_t *)c + k * HUGE, HUGE, MADV_DONTNEED);
+  }
+  pthread_mutex_unlock(&g_lock);
+}
+
+void tfcc_wmem_trim(void) {
+  if (!USE_MAP) return;
+  pthread_mutex_lock(&g_lock);
+  region *c = g_cur;
+  if (c && c->live) {
+    const size_t pg = tfcc_page_size();
+    const size_t from = (c->used + pg - 1) / pg * pg, end = (c->used + HUGE - 1) / HUGE * HUGE;
+    if (end - from >= TRIM_MIN && end <= c->committed) {
+#ifdef MADV_NOHUGEPAGE
+      /* khugepaged would collapse it back into a whole resident huge page */
+      (void)madvise((uint8_t *)c + end - HUGE, HUGE, MADV_NOHUGEPAGE);
+#endif
+      (void)madvise((uint8_t *)c + from, end - from, MADV_DONTNEED);
+    }
   }
   pthread_mutex_unlock(&g_lock);
 }

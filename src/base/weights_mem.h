@@ -11,9 +11,11 @@
  * of a chunk that did not fit the next block resident and unused: 2.3 MiB for ResNet-50 int8,
  * bench/README.md). When a block is freed, the whole huge pages that no live block uses and
  * that will not be cut from again are given back; a region is unmapped when its last block is
- * freed (the current one keeps its first huge page). Never part of a huge page: that would
- * split it, and a VM then charges the first run for every 4 KiB page of it as for fresh
- * memory. Thread safe (a mutex; loads only, never the run path). */
+ * freed (the current one keeps its first huge page). Part of a huge page is given back only
+ * by tfcc_wmem_trim, once per load: splitting the huge pages of every retired chunk made a VM
+ * charge the first run for each 4 KiB page of them as for fresh memory (bench/README.md
+ * "First run"); splitting the last one only measured no first-run cost. Thread safe (a mutex;
+ * loads only, never the run path). */
 #ifndef TFCC_BASE_WEIGHTS_MEM_H
 #define TFCC_BASE_WEIGHTS_MEM_H
 
@@ -23,5 +25,10 @@
 void *tfcc_wmem_alloc(size_t bytes);
 /* Frees a block from tfcc_wmem_alloc (NULL: nothing). */
 void tfcc_wmem_free(void *p);
+/* A load's packing is over: the unused tail of the huge page being cut from, if 256 KiB or
+ * more, is given back, and that huge page stays in 4 KiB pages (later blocks cut from it are
+ * populated page by page). It was resident for nothing until the next load's packing: ResNet-50
+ * int8 1.4 MiB above its packed weights (bench/README.md). */
+void tfcc_wmem_trim(void);
 
 #endif

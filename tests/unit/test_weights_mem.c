@@ -75,6 +75,31 @@ int main(void) {
   uint8_t *again = tfcc_wmem_alloc(0);
   CHECK(again != NULL && (uintptr_t)again % 64 == 0);
   tfcc_wmem_free(again);
+  /* the end of a load: the unused tail of the huge page being cut from is given back, the
+   * blocks in it stay, and later blocks are cut from it again */
+  uint8_t *x = tfcc_wmem_alloc(100000);
+  CHECK(x != NULL);
+  if (x) {
+    memset(x, 0x33, 100000);
+    const size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    const uintptr_t from = ((uintptr_t)x + 100000 + pg - 1) & ~(uintptr_t)(pg - 1);
+    const uintptr_t to = ((uintptr_t)x + HP) & ~(HP - 1);
+    tfcc_wmem_trim();
+    unsigned char v[512];
+    size_t res = 0;
+    if (to - from >= ((size_t)256 << 10) && mincore((void *)from, to - from, v) == 0)
+      for (size_t i = 0; i < (to - from) / pg && i < sizeof v; i++) res += v[i] & 1;
+    CHECK(res == 0);
+    CHECK(filled(x, 100000, 0x33));
+    uint8_t *y = tfcc_wmem_alloc(5000);
+    CHECK(y != NULL);
+    if (y) {
+      memset(y, 0x44, 5000);
+      CHECK(filled(y, 5000, 0x44) && filled(x, 100000, 0x33));
+    }
+    tfcc_wmem_free(y);
+    tfcc_wmem_free(x);
+  }
 #endif
   return tfcc_test_finish("weights_mem");
 }
