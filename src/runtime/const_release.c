@@ -82,6 +82,7 @@ static void note_released(tfcc_const_release *r, void *p, size_t len) {
   r->rel = rel;
   r->rel[r->n_rel].p = p;
   r->rel[r->n_rel].len = len;
+  r->rel[r->n_rel].copied = r->releasing_copied;
   r->n_rel++;
 }
 
@@ -202,7 +203,7 @@ typedef struct hp_memo {
  * moves through it, instead of only when the load ends. */
 static void release_small(tfcc_const_release *r, size_t j, hp_memo *memo) {
   tfcc_cr_entry *x = &r->e[j];
-  if (!x->released || x->freed || x->huge_done || x->bytes >= BIG_BYTES ||
+  if (!x->released || x->freed || x->huge_done || x->copied || x->bytes >= BIG_BYTES ||
       x->bytes < MIN_RESIDENT_RELEASE)
     return;
   const uintptr_t end = (uintptr_t)x->data + x->bytes;
@@ -305,12 +306,14 @@ static void count(tfcc_const_release *r, const tfcc_ir_subgraph *sg, int32_t t, 
   if (node > e->last_node) e->last_node = node;
 }
 
-static void add_entry(tfcc_const_release *r, const uint8_t *d, size_t bytes, int32_t readers) {
+static void add_entry(tfcc_const_release *r, const uint8_t *d, size_t bytes, int32_t readers,
+                      bool copied) {
   if (!d || d < r->lo || d >= r->hi || bytes > (size_t)(r->hi - d)) return;
   r->e[r->n].data = d;
   r->e[r->n].bytes = bytes;
   r->e[r->n].readers = readers;
   r->e[r->n].last_node = -1;
+  r->e[r->n].copied = copied;
   r->n++;
 }
 
@@ -331,16 +334,19 @@ bool tfcc_const_release_init(tfcc_const_release *r, const tfcc_graph *g, const v
   if (!region || !region_size) return true;
   size_t n = (size_t)(g->n_metadata > 0 ? g->n_metadata : 0);
   for (int32_t s = 0; s < g->n_subgraphs; s++) n += (size_t)g->subgraphs[s].n_tensors;
+  for (const tfcc_ir_copied *k = g->copied; k; k = k->next) n++;
   if (!n) return true;
   r->e = calloc(n, sizeof *r->e);
   if (!r->e) return false;
   for (int32_t s = 0; s < g->n_subgraphs; s++) {
     const tfcc_ir_subgraph *sg = &g->subgraphs[s];
     for (int32_t t = 0; t < sg->n_tensors; t++)
-      add_entry(r, sg->tensors[t].data, sg->tensors[t].data_bytes, 0);
+      add_entry(r, sg->tensors[t].data, sg->tensors[t].data_bytes, 0, false);
   }
   for (int32_t i = 0; i < g->n_metadata; i++) /* read after the load (introspection) */
-    add_entry(r, g->metadata[i].data, g->metadata[i].size, KEEP);
+    add_entry(r, g->metadata[i].data, g->metadata[i].size, KEEP, false);
+  for (const tfcc_ir_copied *k = g->copied; k; k = k->next)
+    add_entry(r, k->data, k->bytes, 0, true);
   qsort(r->e, r->n, sizeof *r->e, cmp_entry);
   size_t k = 0; /* one entry per data pointer (tensors may share a buffer) */
   for (size_t i = 0; i < r->n; i++) {
@@ -348,6 +354,7 @@ bool tfcc_const_release_init(tfcc_const_release *r, const tfcc_graph *g, const v
       if (r->e[i].bytes > r->e[k - 1].bytes) r->e[k - 1].bytes = r->e[i].bytes;
       r->e[k - 1].readers += r->e[i].readers;
       if (r->e[i].last_node > r->e[k - 1].last_node) r->e[k - 1].last_node = r->e[i].last_node;
+      r->e[k - 1].copied = r->e[k - 1].copied && r->e[i].copied; /* also a constant: not */
       continue;
     }
     r->e[k++] = r->e[i];
@@ -388,12 +395,47 @@ bool tfcc_const_release_init(tfcc_const_release *r, const tfcc_graph *g, const v
     for (int32_t j = 0; j < sig->n_inputs; j++) count(r, sg, sig->input_tensors[j], true, -1);
     for (int32_t j = 0; j < sig->n_outputs; j++) count(r, sg, sig->output_tensors[j], true, -1);
   }
+  for (size_t i = 0; i < r->n; i++) /* copied into the graph: consumed by the read */
+    if (r->e[i].copied) r->e[i].released = r->e[i].readers == 0;
   return true;
+}
+
+/* Whether [a, b) holds only zero bytes (a gap of alignment padding between copied ranges). */
+static bool zero_gap(const uint8_t *a, const uint8_t *b) {
+  if (b - a > 15) return false; /* padding is shorter; anything longer may be a table */
+  for (; a < b; a++)
+    if (*a) return false;
+  return true;
+}
+
+/* The whole pages of each run of copied ranges (contract in const_release.h). */
+static void release_copied(tfcc_const_release *r) {
+  const uintptr_t pg = r->wipe ? HUGE_BYTES : r->page;
+  for (size_t i = 0; i < r->n;) {
+    tfcc_cr_entry *x = &r->e[i];
+    if (!x->copied || !x->released || x->freed) {
+      i++;
+      continue;
+    }
+    const uint8_t *b = x->data + x->bytes;
+    size_t j = i + 1;
+    for (; j < r->n; j++) {
+      const tfcc_cr_entry *y = &r->e[j];
+      if (!y->copied || !y->released || y->freed || y->data < b || !zero_gap(b, y->data)) break;
+      b = y->data + y->bytes;
+    }
+    const uintptr_t pa = ((uintptr_t)x->data + pg - 1) & ~(pg - 1), pb = (uintptr_t)b & ~(pg - 1);
+    r->releasing_copied = true;
+    if (pa < pb) release_range(r, pa, pb);
+    r->releasing_copied = false;
+    for (; i < j; i++) r->e[i].freed = true;
+  }
 }
 
 void tfcc_const_release_prepare(tfcc_const_release *r) {
   r->preparing = true;
   r->progress = -1;
+  if (!r->sealed && r->e) release_copied(r);
 }
 
 void tfcc_const_release_seal(tfcc_const_release *r) {

@@ -405,6 +405,7 @@ static void set_cache_skips(tfcc_model *m) {
   const uint64_t lo = TFCC_WC_SAMPLE_EDGE, hi = (uint64_t)m->size - TFCC_WC_SAMPLE_EDGE;
   for (size_t i = 0; sk && i < nr; i++) {
     const uint8_t *p = rel[i].p;
+    if (rel[i].copied) continue; /* the reader reads it at every load */
     if (p < m->data || rel[i].len > m->size || (size_t)(p - m->data) > m->size - rel[i].len)
       continue;
     uint64_t a = (uint64_t)(p - m->data), b = a + rel[i].len;
