@@ -9,17 +9,27 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#define CHUNK ((size_t)2 << 20) /* huge page: chunks are whole multiples of it */
-#define HDR ((size_t)64)        /* block header, keeps the 64-byte alignment */
+#define HUGE ((size_t)2 << 20)      /* huge page: regions are cut and given back in whole ones */
+#define RESERVE ((size_t)256 << 20) /* address space of a region (untouched: costs nothing) */
+#define NHP (RESERVE / HUGE)        /* huge pages a region counts blocks in */
+#define HDR ((size_t)64)
+#define TRIM_MIN \
+  ((size_t)256 \
+   << 10) /* tfcc_wmem_trim: a smaller tail keeps its huge page */ /* block header, keeps the 64-byte alignment */
 
-typedef struct chunk {
-  size_t size; /* bytes mapped */
-  size_t used; /* bytes handed out, from the chunk's start (this struct's HDR included) */
-  size_t live; /* blocks not yet freed */
-} chunk;
+typedef struct region {
+  size_t size;           /* bytes reserved */
+  size_t committed;      /* bytes readable and writable, from the start (whole huge pages) */
+  size_t used;           /* bytes handed out, from the start (this header included) */
+  size_t live;           /* blocks not yet freed */
+  uint32_t hp_live[NHP]; /* blocks with bytes in each huge page (the first NHP of them) */
+} region;
+
+#define RHDR ((sizeof(region) + 63) / 64 * 64) /* the region's header, before its first block */
 
 typedef struct block_hdr {
-  chunk *c; /* NULL: from aligned_alloc */
+  region *c;   /* NULL: from aligned_alloc */
+  size_t need; /* bytes of the block, header included */
 } block_hdr;
 
 #if defined(__linux__) && !defined(__EMSCRIPTEN__)
@@ -29,63 +39,64 @@ typedef struct block_hdr {
 #endif
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
-static chunk *g_cur; /* the chunk blocks are cut from */
-/* Empty 2 MiB chunks kept for the next load (a model replaced by another, a weight update):
- * their pages are resident already. At most SPARE_MAX (8 MiB). */
-#define SPARE_MAX 4
-static chunk *g_spare[SPARE_MAX];
-static int g_n_spare;
+static region *g_cur; /* the region blocks are cut from */
 
-/* An empty chunk: kept as a spare or unmapped. */
-static void drop(chunk *c) {
-  if (c->size == CHUNK && g_n_spare < SPARE_MAX) {
-    c->used = HDR;
-    c->live = 0;
-    g_spare[g_n_spare++] = c;
-  } else {
-    munmap(c, c->size);
+/* len bytes (a multiple of HUGE) of address space, 2 MiB aligned, inaccessible until committed
+ * (so that strict overcommit charges only what is committed), huge pages advised; NULL when
+ * there is no room. */
+static region *reserve(size_t len) {
+  const size_t over = len + HUGE;
+  if (over < len) return NULL;
+  uint8_t *raw = mmap(NULL, over, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (raw == MAP_FAILED) return NULL;
+  uint8_t *p = (uint8_t *)(((uintptr_t)raw + HUGE - 1) & ~(uintptr_t)(HUGE - 1));
+  if (p > raw) munmap(raw, (size_t)(p - raw));
+  if (raw + over > p + len) munmap(p + len, (size_t)(raw + over - (p + len)));
+  if (mprotect(p, HUGE, PROT_READ | PROT_WRITE) != 0) {
+    munmap(p, len);
+    return NULL;
   }
-}
-
-/* A chunk of len bytes (a multiple of CHUNK), 2 MiB aligned, huge pages advised; NULL when out
- * of memory. Blocks are populated as they are cut (only the huge pages they reach). */
-static chunk *map_chunk(size_t len) {
-  uint8_t *p = tfcc_map_private(len, false);
-  if (!p) return NULL;
-#ifdef MADV_NOHUGEPAGE
-  /* a chunk made for a block of more than 2 MiB: the block ends in its last huge page, whose
-   * unused tail is given back when the chunk is retired. In 4 KiB pages from the start, that
-   * splits nothing (see retire) and the tail is never resident */
-  if (len > CHUNK) (void)madvise(p + len - CHUNK, CHUNK, MADV_NOHUGEPAGE);
+#ifdef MADV_HUGEPAGE
+  (void)madvise(p, len, MADV_HUGEPAGE);
 #endif
-  chunk *c = (chunk *)(void *)p;
+  region *c = (region *)(void *)p;
   c->size = len;
-  c->used = HDR;
+  c->committed = HUGE;
+  c->used = RHDR;
   c->live = 0;
+  for (size_t k = 0; k < NHP; k++) c->hp_live[k] = 0;
   return c;
 }
 
-/* c is no longer cut from: unmapped if empty, else its unused tail is given back where that
- * splits no huge page: from the next 4 KiB page in the 4 KiB-paged last huge page of a chunk
- * made for a large block, from the next huge page in a 2 MiB chunk (whose tail, under the size
- * of the block that did not fit, stays). Releasing part of a huge page splits it into 4 KiB
- * pages, and on a VM the first run then paid for every 4 KiB page of the packed weights in it
- * as for fresh memory (MobileNetV2 float: first run 26 ms of CPU instead of 7, ResNet-50 int8
- * 73 instead of 15; bench/README.md "First run"). */
-static void retire(chunk *c) {
+/* Adds d (+1 or -1) to the block counts of the huge pages [off, off + len) of c reaches. */
+static void count_pages(region *c, size_t off, size_t len, int d) {
+  for (size_t k = off / HUGE; k <= (off + len - 1) / HUGE && k < NHP; k++)
+    c->hp_live[k] = (uint32_t)((int64_t)c->hp_live[k] + d);
+}
+
+/* Gives back the whole huge pages of c from byte from (a multiple of HUGE) to its committed
+ * end (no block in them). */
+static void give_back_from(region *c, size_t from) {
+  if (from < c->committed) (void)madvise((uint8_t *)c + from, c->committed - from, MADV_DONTNEED);
+}
+
+/* c is no longer cut from: unmapped if empty, else the address space it never committed is
+ * returned and its untouched committed huge pages given back. The huge page its last block
+ * ends in stays whole (weights_mem.h: only tfcc_wmem_trim splits a huge page). */
+static void retire(region *c) {
   if (c->live == 0) {
-    drop(c);
+    munmap(c, c->size);
     return;
   }
-  const size_t pg = c->size > CHUNK ? tfcc_page_size() : CHUNK;
-  const size_t from = (c->used + pg - 1) / pg * pg;
-  if (from < c->size) (void)madvise((uint8_t *)c + from, c->size - from, MADV_DONTNEED);
-  c->used = c->size;
+  const size_t end = (c->used + HUGE - 1) / HUGE * HUGE;
+  give_back_from(c, end);
+  if (end < c->size) munmap((uint8_t *)c + end, c->size - end);
+  c->size = c->committed = c->used = end;
 }
 
 void *tfcc_wmem_alloc(size_t bytes) {
   size_t need = (bytes + 63) / 64 * 64;
-  if (need < bytes || need > SIZE_MAX / 2 - HDR - CHUNK) return NULL;
+  if (need < bytes || need > SIZE_MAX / 2 - RHDR - HUGE) return NULL;
   need += HDR;
   if (!USE_MAP) {
     uint8_t *p = aligned_alloc(64, need);
@@ -94,32 +105,36 @@ void *tfcc_wmem_alloc(size_t bytes) {
     return p + HDR;
   }
   pthread_mutex_lock(&g_lock);
-  chunk *c = g_cur;
-  uint8_t *p;
-  if (c && c->used + need <= c->size) {
-    p = (uint8_t *)c + c->used;
-    c->used += need;
-    c->live++;
-  } else {
-    /* a new chunk of whole huge pages starting with this block; the chunk with more room
-     * left stays current, the other one is retired */
-    const size_t len = (HDR + need + CHUNK - 1) / CHUNK * CHUNK;
-    c = len == CHUNK && g_n_spare ? g_spare[--g_n_spare] : map_chunk(len);
+  region *c = g_cur;
+  if (!c || c->used + need > c->size) {
+    /* a new region; blocks follow each other across its huge pages, so that only the huge
+     * page being cut from holds unused bytes */
+    const size_t min = (RHDR + need + HUGE - 1) / HUGE * HUGE;
+    c = reserve(min > RESERVE ? min : RESERVE);
+    if (!c && min < RESERVE) c = reserve(min); /* short of address space */
     if (!c) {
       pthread_mutex_unlock(&g_lock);
       return NULL;
     }
-    p = (uint8_t *)c + c->used;
-    c->used += need;
-    c->live = 1;
-    if (!g_cur || c->size - c->used > g_cur->size - g_cur->used) {
-      if (g_cur) retire(g_cur);
-      g_cur = c;
-    } else {
-      retire(c);
-    }
+    if (g_cur) retire(g_cur);
+    g_cur = c;
   }
-  ((block_hdr *)(void *)p)->c = c;
+  const size_t off = c->used, end = off + need;
+  if (end > c->committed) {
+    const size_t to = (end + HUGE - 1) / HUGE * HUGE;
+    if (mprotect((uint8_t *)c + c->committed, to - c->committed, PROT_READ | PROT_WRITE) != 0) {
+      pthread_mutex_unlock(&g_lock);
+      return NULL;
+    }
+    c->committed = to;
+  }
+  c->used = end;
+  c->live++;
+  count_pages(c, off, need, 1);
+  uint8_t *p = (uint8_t *)c + off;
+  block_hdr *h = (block_hdr *)(void *)p;
+  h->c = c;
+  h->need = need;
   pthread_mutex_unlock(&g_lock);
   /* one call for the block's pages (failing that, they fault on first touch) */
   const size_t pg = tfcc_page_size();
@@ -132,17 +147,45 @@ void *tfcc_wmem_alloc(size_t bytes) {
 void tfcc_wmem_free(void *p) {
   if (!p) return;
   block_hdr *h = (block_hdr *)(void *)((uint8_t *)p - HDR);
-  chunk *c = h->c;
+  region *c = h->c;
   if (!c) {
     free(h);
     return;
   }
   pthread_mutex_lock(&g_lock);
+  const size_t off = (size_t)((uint8_t *)h - (uint8_t *)c), need = h->need;
+  count_pages(c, off, need, -1);
   if (--c->live == 0) {
-    if (c == g_cur)
-      c->used = HDR; /* empty: cut from its start again */
-    else
-      drop(c);
+    if (c == g_cur) { /* empty: cut from its start again, its first huge page kept */
+      give_back_from(c, HUGE);
+      c->used = RHDR;
+    } else {
+      munmap(c, c->size);
+    }
+  } else {
+    /* the block's whole huge pages no other block uses and none will be cut from (the first
+     * one holds the region's header) */
+    for (size_t k = off / HUGE; k <= (off + need - 1) / HUGE && k < NHP; k++)
+      if (k > 0 && c->hp_live[k] == 0 && (k + 1) * HUGE <= c->used)
+        (void)madvise((uint8_t *)c + k * HUGE, HUGE, MADV_DONTNEED);
+  }
+  pthread_mutex_unlock(&g_lock);
+}
+
+void tfcc_wmem_trim(void) {
+  if (!USE_MAP) return;
+  pthread_mutex_lock(&g_lock);
+  region *c = g_cur;
+  if (c && c->live) {
+    const size_t pg = tfcc_page_size();
+    const size_t from = (c->used + pg - 1) / pg * pg, end = (c->used + HUGE - 1) / HUGE * HUGE;
+    if (end - from >= TRIM_MIN && end <= c->committed) {
+#ifdef MADV_NOHUGEPAGE
+      /* khugepaged would collapse it back into a whole resident huge page */
+      (void)madvise((uint8_t *)c + end - HUGE, HUGE, MADV_NOHUGEPAGE);
+#endif
+      (void)madvise((uint8_t *)c + from, end - from, MADV_DONTNEED);
+    }
   }
   pthread_mutex_unlock(&g_lock);
 }

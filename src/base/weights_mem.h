@@ -4,15 +4,18 @@
  * costs a page fault on first touch, which on a virtual machine is the larger part of a cold
  * load (MobileNetV2 float: 3.4 M floats packed in ~1.7 ms of copying, ~40 ms of faults). This
  * allocator takes the memory in 2 MiB-aligned regions of transparent huge pages, populated in
- * one call per block (MADV_POPULATE_WRITE): one fault per 2 MiB, or none. Blocks are cut one
- * after the other from chunks of whole huge pages (a block larger than 2 MiB starts a chunk of
- * its own size rounded up); a chunk is unmapped when its last block is freed, and the whole
- * huge pages of the unused tail of a chunk no longer cut from are given back (never part of a
- * huge page: that would split it, and a VM then charges the first run for every 4 KiB page of
- * it as for fresh memory), so each such chunk keeps under 2 MiB unused, one partly used chunk
- * is cut from at a time, plus up to four empty 2 MiB chunks are kept for the next
- * load (a replaced model's pages reused without new faults). Thread safe (a mutex; loads only,
- * never the run path). */
+ * one call per block (MADV_POPULATE_WRITE): one fault per 2 MiB, or none. A region reserves
+ * 256 MiB of address space (inaccessible, so costing nothing until committed a huge page at a
+ * time) and blocks are cut from it one after the other, across huge page boundaries: only the
+ * huge page being cut from holds unused bytes (blocks cut from 2 MiB chunks each left the rest
+ * of a chunk that did not fit the next block resident and unused: 2.3 MiB for ResNet-50 int8,
+ * bench/README.md). When a block is freed, the whole huge pages that no live block uses and
+ * that will not be cut from again are given back; a region is unmapped when its last block is
+ * freed (the current one keeps its first huge page). Part of a huge page is given back only
+ * by tfcc_wmem_trim, once per load: splitting the huge pages of every retired chunk made a VM
+ * charge the first run for each 4 KiB page of them as for fresh memory (bench/README.md
+ * "First run"); splitting the last one only measured no first-run cost. Thread safe (a mutex;
+ * loads only, never the run path). */
 #ifndef TFCC_BASE_WEIGHTS_MEM_H
 #define TFCC_BASE_WEIGHTS_MEM_H
 
@@ -22,5 +25,10 @@
 void *tfcc_wmem_alloc(size_t bytes);
 /* Frees a block from tfcc_wmem_alloc (NULL: nothing). */
 void tfcc_wmem_free(void *p);
+/* A load's packing is over: the unused tail of the huge page being cut from, if 256 KiB or
+ * more, is given back, and that huge page stays in 4 KiB pages (later blocks cut from it are
+ * populated page by page). It was resident for nothing until the next load's packing: ResNet-50
+ * int8 1.4 MiB above its packed weights (bench/README.md). */
+void tfcc_wmem_trim(void);
 
 #endif

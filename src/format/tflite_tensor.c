@@ -84,6 +84,18 @@ static const char *scale_problem(float s) {
   return "denormal";
 }
 
+/* [data, data + bytes) of the file was copied into the graph (tfcc_graph.copied). */
+static tfcc_status note_copied(tfl_ctx *c, const uint8_t *data, size_t bytes) {
+  tfcc_ir_copied *k;
+  tfcc_status st = tfl_alloc(c, 1, sizeof *k, _Alignof(tfcc_ir_copied), (void **)&k, "copied");
+  if (st != TFCC_OK) return st;
+  k->data = data;
+  k->bytes = bytes;
+  k->next = c->g->copied;
+  c->g->copied = k;
+  return TFCC_OK;
+}
+
 static tfcc_status read_quant(tfl_ctx *c, const tfcc_fb_table *t, int32_t ti, tfcc_ir_tensor *x) {
   tfcc_fb_table q;
   tfcc_fb_vec scale, zp, min, max;
@@ -178,7 +190,10 @@ static tfcc_status read_quant(tfl_ctx *c, const tfcc_fb_table *t, int32_t ti, tf
     x->quant.scale[i] = s;
     x->quant.zero_point[i] = (int32_t)z;
   }
-  return TFCC_OK;
+  /* copied: the vectors (with their length words) are read no more */
+  st = note_copied(c, scale.data - 4, 4 + (size_t)scale.count * 4);
+  if (st == TFCC_OK && zp.count) st = note_copied(c, zp.data - 4, 4 + (size_t)zp.count * 8);
+  return st;
 }
 
 /* One SparseIndexVector union (type field, value field) of a DimensionMetadata. */

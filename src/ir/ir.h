@@ -95,6 +95,14 @@ typedef struct tfcc_ir_signature {
 
 typedef struct tfcc_graph_block tfcc_graph_block; /* allocation list (private) */
 
+/* A byte range of the model file the reader copied into the graph (a per-channel quantization
+ * vector, its length word included): nothing reads it after the read. */
+typedef struct tfcc_ir_copied {
+  const uint8_t *data;
+  size_t bytes;
+  struct tfcc_ir_copied *next;
+} tfcc_ir_copied;
+
 typedef struct tfcc_graph {
   uint32_t schema_version;
   const char *description;
@@ -107,6 +115,7 @@ typedef struct tfcc_graph {
   const uint8_t *file; /* the model bytes the graph points into */
   size_t file_size;
   tfcc_graph_block *blocks; /* everything the graph allocated */
+  tfcc_ir_copied *copied;   /* list; runtime/const_release.h gives them back */
 } tfcc_graph;
 
 /* Zero-filled allocation owned by the graph (freed by tfcc_graph_free). NULL on failure. */

@@ -17,8 +17,15 @@
 /* A range the load read (resident) is given back only from this size up: each MADV_DONTNEED
  * is a TLB shootdown (an interrupt to every other CPU the process ran on; tens of us on a
  * paravirtualised VM), and a warm load with a weights cache reads smaller holes anyway
- * (model.c): MobileNetV2 f32's warm load made 13 such calls for 170 KiB, about 1 ms. */
+ * (model.c): MobileNetV2 f32's warm load made 13 such calls for 170 KiB, about 1 ms. A load
+ * that copied the whole file (no weights cache, or one being written) gives back every whole
+ * page instead: ResNet-50 int8's biases and small filters, 12 more calls, 0.12 MiB, no load time
+ * measured (0.5 ms for all 62 calls of the load, bench/README.md). */
 #define MIN_RESIDENT_RELEASE ((size_t)32 << 10)
+/* A constant under this size read at load does not keep the huge pages it lies in whole. */
+#define SMALL_READ ((size_t)32 << 10)
+/* nor does one of this size or more */
+#define HOLD_MAX ((size_t)1 << 20)
 
 static void release_waiting(tfcc_const_release *r);
 
@@ -75,6 +82,7 @@ static void note_released(tfcc_const_release *r, void *p, size_t len) {
   r->rel = rel;
   r->rel[r->n_rel].p = p;
   r->rel[r->n_rel].len = len;
+  r->rel[r->n_rel].copied = r->releasing_copied;
   r->n_rel++;
 }
 
@@ -93,7 +101,7 @@ static void release_range(tfcc_const_release *r, uintptr_t a, uintptr_t b) {
   } else if (r->untouched && r->untouched(r->untouched_user, a, b)) {
     r->released_bytes += len; /* never resident */
     note_released(r, p, len);
-  } else if (len < MIN_RESIDENT_RELEASE && !r->wipe) {
+  } else if (len < MIN_RESIDENT_RELEASE && (r->untouched || r->eager) && !r->wipe) {
     return; /* kept: cheaper than the shootdown */
   } else {
     if (r->wipe) explicit_bzero(p, len); /* plaintext never goes back to the kernel unwiped */
@@ -104,13 +112,16 @@ static void release_range(tfcc_const_release *r, uintptr_t a, uintptr_t b) {
 }
 
 /* Whether x, a constant some operator has still to pack or read at load, keeps the huge pages
- * it shares with released constants whole until it is read. One of BIG_BYTES or more does not:
- * it shares only the huge pages at its two ends, and its packing reading those through 4 KiB
- * pages costs little, while holding its neighbours' released bytes until then put them on top
- * of its own double (source and packing) at the peak of the load (MobileNetV2 f32: 1.3 MiB
- * held while its 4.9 MiB classifier was packed; bench/README.md). */
+ * it shares with released constants whole until it is read. One of HOLD_MAX or more does not:
+ * its packing reading at most 2 MiB of it through 4 KiB pages costs little, while holding its
+ * neighbours' released bytes until then put them on top of its own double (source and packing)
+ * at the peak of the load (MobileNetV2 f32: 1.3 MiB held while its 4.9 MiB classifier was
+ * packed; ResNet-50 int8: 1.0 MiB while its 2000 KiB classifier was; bench/README.md). Nor
+ * does one under SMALL_READ: reading a few 4 KiB pages costs a few TLB misses, and a shape
+ * vector or bias read by the last nodes held the first huge page of ResNet-50 int8's constants
+ * (1.3 MiB of consumed filters) through the whole prepare pass. */
 static bool keeps_huge_pages(const tfcc_cr_entry *x) {
-  return x->readers > 0 && x->readers < KEEP && x->bytes < BIG_BYTES;
+  return x->readers > 0 && x->readers < KEEP && x->bytes < HOLD_MAX && x->bytes >= SMALL_READ;
 }
 
 /* Whether a constant that some operator has still to pack or read at load, and that keeps its
@@ -192,7 +203,7 @@ typedef struct hp_memo {
  * moves through it, instead of only when the load ends. */
 static void release_small(tfcc_const_release *r, size_t j, hp_memo *memo) {
   tfcc_cr_entry *x = &r->e[j];
-  if (!x->released || x->freed || x->huge_done || x->bytes >= BIG_BYTES ||
+  if (!x->released || x->freed || x->huge_done || x->copied || x->bytes >= BIG_BYTES ||
       x->bytes < MIN_RESIDENT_RELEASE)
     return;
   const uintptr_t end = (uintptr_t)x->data + x->bytes;
@@ -295,12 +306,14 @@ static void count(tfcc_const_release *r, const tfcc_ir_subgraph *sg, int32_t t, 
   if (node > e->last_node) e->last_node = node;
 }
 
-static void add_entry(tfcc_const_release *r, const uint8_t *d, size_t bytes, int32_t readers) {
+static void add_entry(tfcc_const_release *r, const uint8_t *d, size_t bytes, int32_t readers,
+                      bool copied) {
   if (!d || d < r->lo || d >= r->hi || bytes > (size_t)(r->hi - d)) return;
   r->e[r->n].data = d;
   r->e[r->n].bytes = bytes;
   r->e[r->n].readers = readers;
   r->e[r->n].last_node = -1;
+  r->e[r->n].copied = copied;
   r->n++;
 }
 
@@ -321,16 +334,19 @@ bool tfcc_const_release_init(tfcc_const_release *r, const tfcc_graph *g, const v
   if (!region || !region_size) return true;
   size_t n = (size_t)(g->n_metadata > 0 ? g->n_metadata : 0);
   for (int32_t s = 0; s < g->n_subgraphs; s++) n += (size_t)g->subgraphs[s].n_tensors;
+  for (const tfcc_ir_copied *k = g->copied; k; k = k->next) n++;
   if (!n) return true;
   r->e = calloc(n, sizeof *r->e);
   if (!r->e) return false;
   for (int32_t s = 0; s < g->n_subgraphs; s++) {
     const tfcc_ir_subgraph *sg = &g->subgraphs[s];
     for (int32_t t = 0; t < sg->n_tensors; t++)
-      add_entry(r, sg->tensors[t].data, sg->tensors[t].data_bytes, 0);
+      add_entry(r, sg->tensors[t].data, sg->tensors[t].data_bytes, 0, false);
   }
   for (int32_t i = 0; i < g->n_metadata; i++) /* read after the load (introspection) */
-    add_entry(r, g->metadata[i].data, g->metadata[i].size, KEEP);
+    add_entry(r, g->metadata[i].data, g->metadata[i].size, KEEP, false);
+  for (const tfcc_ir_copied *k = g->copied; k; k = k->next)
+    add_entry(r, k->data, k->bytes, 0, true);
   qsort(r->e, r->n, sizeof *r->e, cmp_entry);
   size_t k = 0; /* one entry per data pointer (tensors may share a buffer) */
   for (size_t i = 0; i < r->n; i++) {
@@ -338,6 +354,7 @@ bool tfcc_const_release_init(tfcc_const_release *r, const tfcc_graph *g, const v
       if (r->e[i].bytes > r->e[k - 1].bytes) r->e[k - 1].bytes = r->e[i].bytes;
       r->e[k - 1].readers += r->e[i].readers;
       if (r->e[i].last_node > r->e[k - 1].last_node) r->e[k - 1].last_node = r->e[i].last_node;
+      r->e[k - 1].copied = r->e[k - 1].copied && r->e[i].copied; /* also a constant: not */
       continue;
     }
     r->e[k++] = r->e[i];
@@ -378,12 +395,47 @@ bool tfcc_const_release_init(tfcc_const_release *r, const tfcc_graph *g, const v
     for (int32_t j = 0; j < sig->n_inputs; j++) count(r, sg, sig->input_tensors[j], true, -1);
     for (int32_t j = 0; j < sig->n_outputs; j++) count(r, sg, sig->output_tensors[j], true, -1);
   }
+  for (size_t i = 0; i < r->n; i++) /* copied into the graph: consumed by the read */
+    if (r->e[i].copied) r->e[i].released = r->e[i].readers == 0;
   return true;
+}
+
+/* Whether [a, b) holds only zero bytes (a gap of alignment padding between copied ranges). */
+static bool zero_gap(const uint8_t *a, const uint8_t *b) {
+  if (b - a > 15) return false; /* padding is shorter; anything longer may be a table */
+  for (; a < b; a++)
+    if (*a) return false;
+  return true;
+}
+
+/* The whole pages of each run of copied ranges (contract in const_release.h). */
+static void release_copied(tfcc_const_release *r) {
+  const uintptr_t pg = r->wipe ? HUGE_BYTES : r->page;
+  for (size_t i = 0; i < r->n;) {
+    tfcc_cr_entry *x = &r->e[i];
+    if (!x->copied || !x->released || x->freed) {
+      i++;
+      continue;
+    }
+    const uint8_t *b = x->data + x->bytes;
+    size_t j = i + 1;
+    for (; j < r->n; j++) {
+      const tfcc_cr_entry *y = &r->e[j];
+      if (!y->copied || !y->released || y->freed || y->data < b || !zero_gap(b, y->data)) break;
+      b = y->data + y->bytes;
+    }
+    const uintptr_t pa = ((uintptr_t)x->data + pg - 1) & ~(pg - 1), pb = (uintptr_t)b & ~(pg - 1);
+    r->releasing_copied = true;
+    if (pa < pb) release_range(r, pa, pb);
+    r->releasing_copied = false;
+    for (; i < j; i++) r->e[i].freed = true;
+  }
 }
 
 void tfcc_const_release_prepare(tfcc_const_release *r) {
   r->preparing = true;
   r->progress = -1;
+  if (!r->sealed && r->e) release_copied(r);
 }
 
 void tfcc_const_release_seal(tfcc_const_release *r) {

@@ -11,11 +11,19 @@
  * constant of 2 MiB or more are released as soon as it is consumed, everything else when the
  * load ends: releasing a 4 KiB piece splits the huge page of the private copy it lies in, and
  * its neighbours, still to be packed, are then read through 4 KiB pages (2x slower packing of
- * ResNet-50 measured in a VM, bench/README.md). Only a constant under 2 MiB keeps a huge page
- * it shares with released bytes whole until it is read: one of 2 MiB or more shares just the
- * huge pages at its two ends, and holding its neighbours' released bytes while it is packed put
- * them on top of its own source + packing double, the peak of the load (MobileNetV2 f32: 1.3
- * MiB for the 4.9 MiB classifier, bench/README.md).
+ * ResNet-50 measured in a VM, bench/README.md). Only a constant of 32 KiB to 1 MiB keeps a
+ * huge page it shares with released bytes whole until it is read: a larger one is read through
+ * at most 2 MiB of 4 KiB pages, and holding its neighbours' released bytes while it is packed
+ * put them on top of its own source + packing double, the peak of the load (MobileNetV2 f32:
+ * 1.3 MiB for the 4.9 MiB classifier; ResNet-50 int8: 1.0 MiB for the 2000 KiB one;
+ * bench/README.md); a smaller one (a bias, a shape vector) is read through a few 4 KiB pages at
+ * no measurable cost, and holding a huge page of consumed filters for it until the last nodes
+ * cost ResNet-50 int8 1.3 MiB of its peak.
+ *
+ * The ranges the reader copied into the graph (per-channel quantization vectors: ResNet-50
+ * int8 0.61 MiB in one run) are given back when the prepare pass begins: the whole pages of
+ * each run of them whose gaps hold only zero bytes (alignment padding; a released page reads
+ * back as zeros, or as the file, so those gaps read the same).
  *
  * Readers are counted per data pointer over every subgraph: node inputs and intermediates of
  * nodes left after the graph passes, node outputs, subgraph inputs and outputs, signature
@@ -48,6 +56,7 @@ typedef struct tfcc_cr_entry {
   bool freed;        /* its pages were given back */
   bool huge_done;    /* its whole 2 MiB pages [huge_a, huge_b) were given back during the load */
   bool left_done, right_done; /* and its pages below huge_a, from huge_b */
+  bool copied;                /* a range the reader copied (tfcc_graph.copied), not a constant */
   uintptr_t huge_a, huge_b;
 } tfcc_cr_entry;
 
@@ -58,6 +67,7 @@ typedef struct tfcc_cr_seen {
 typedef struct tfcc_cr_range {
   void *p;
   size_t len;
+  bool copied; /* a run of ranges the reader copied: a warm load must still read it */
 } tfcc_cr_range;
 
 typedef struct tfcc_const_release {
@@ -84,7 +94,8 @@ typedef struct tfcc_const_release {
   void *untouched_user;
   tfcc_cr_range *rel; /* the ranges released (for tfcc_const_release_privatize) */
   size_t n_rel, cap_rel;
-  bool rel_lost; /* a range could not be remembered */
+  bool rel_lost;         /* a range could not be remembered */
+  bool releasing_copied; /* release_copied is running */
 } tfcc_const_release;
 
 /* Counts the readers of g's constants in region[0..region_size) (after the graph passes,

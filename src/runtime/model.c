@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "base/weights_mem.h"
 #include "cpu/cpu_info.h"
 #include "format/tflite_reader.h"
 #include "passes/pass_manager.h"
@@ -282,6 +283,7 @@ tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t siz
   if (!first && (st = tfcc_weights_check_signature(ref, g, true, err)) != TFCC_OK) return st;
   if (first && m->crel_on) tfcc_const_release_prepare(&m->crel);
   st = validate_shapes(m, g, first, err);
+  tfcc_wmem_trim(); /* the packing is over (the prepare pass packs) */
   return st == TFCC_OK || first ? st : tfcc_err_prefix(err, "new weights");
 }
 
@@ -403,6 +405,7 @@ static void set_cache_skips(tfcc_model *m) {
   const uint64_t lo = TFCC_WC_SAMPLE_EDGE, hi = (uint64_t)m->size - TFCC_WC_SAMPLE_EDGE;
   for (size_t i = 0; sk && i < nr; i++) {
     const uint8_t *p = rel[i].p;
+    if (rel[i].copied) continue; /* the reader reads it at every load */
     if (p < m->data || rel[i].len > m->size || (size_t)(p - m->data) > m->size - rel[i].len)
       continue;
     uint64_t a = (uint64_t)(p - m->data), b = a + rel[i].len;
@@ -588,6 +591,7 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
   if (st == TFCC_OK && m->wcache && src_id) set_cache_skips(m);
   if (st == TFCC_OK && m->wcache && m->file_copy) st = cache_kept_pages(m, err);
   if (st == TFCC_OK) tfcc_wcache_finish(m->wcache);
+  tfcc_wmem_trim();             /* the packing is over */
   m->opts.weights_cache = NULL; /* the caller's string: read during the load only */
   tfcc_ir_subgraph *sg = st == TFCC_OK ? &m->graph.subgraphs[0] : NULL;
   if (st != TFCC_OK) {

@@ -167,7 +167,8 @@ void tfcc_wcache_set_kept(tfcc_wcache *c, const uint8_t *base, const tfcc_wc_ski
 size_t tfcc_wcache_share_kept(tfcc_wcache *c, uint8_t *base, size_t base_bytes,
                               const tfcc_wc_skip *r, size_t n, bool *failed);
 /* The load succeeded: stop answering, and write the file if a block was missing or refused
- * (a failed write logs one warning; the model is fine either way). */
+ * (a failed write logs one warning; the model is fine either way). The copies made for the
+ * file (skip list, kept pages) are freed either way. */
 void tfcc_wcache_finish(tfcc_wcache *c);
 /* Whether tfcc_wcache_finish would write a file (a block was missing or refused). */
 bool tfcc_wcache_will_write(const tfcc_wcache *c);

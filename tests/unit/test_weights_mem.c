@@ -1,0 +1,105 @@
+/* Packed-weights memory (base/weights_mem.h): aligned, writable blocks cut one after the other
+ * across huge pages (a block that does not fit what is left of a huge page no longer leaves
+ * that rest resident and unused), the whole huge pages of freed blocks given back while other
+ * blocks live, live blocks untouched by it. */
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "base/weights_mem.h"
+#include "test_harness.h"
+
+#define MIB ((size_t)1 << 20)
+#define HP ((uintptr_t)2 << 20)
+#define N 6
+#define BLOCK (3 * MIB / 2)
+
+/* Resident bytes of the whole huge pages [a, b) (a, b multiples of HP); 0 where unmapped. */
+static size_t resident(uintptr_t a, uintptr_t b) {
+  const size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+  size_t r = 0;
+  unsigned char v[512];
+  for (uintptr_t p = a; p < b; p += HP) {
+    const size_t n = HP / pg <= sizeof v ? HP / pg : sizeof v;
+    if (mincore((void *)p, n * pg, v) != 0) continue; /* not mapped: nothing resident */
+    for (size_t i = 0; i < n; i++) r += (v[i] & 1) ? pg : 0;
+  }
+  return r;
+}
+
+static int filled(const uint8_t *p, size_t n, uint8_t x) {
+  for (size_t i = 0; i < n; i += 4093)
+    if (p[i] != x) return 0;
+  return p[n - 1] == x;
+}
+
+int main(void) {
+#if defined(__linux__)
+  uint8_t *b[N];
+  uintptr_t lo = UINTPTR_MAX, hi = 0;
+  for (int i = 0; i < N; i++) {
+    b[i] = tfcc_wmem_alloc(BLOCK);
+    CHECK(b[i] != NULL);
+    if (!b[i]) return tfcc_test_finish("weights_mem");
+    CHECK((uintptr_t)b[i] % 64 == 0);
+    memset(b[i], 0x10 + i, BLOCK);
+    if ((uintptr_t)b[i] < lo) lo = (uintptr_t)b[i];
+    if ((uintptr_t)b[i] + BLOCK > hi) hi = (uintptr_t)b[i] + BLOCK;
+  }
+  lo &= ~(HP - 1);
+  hi = (hi + HP - 1) & ~(HP - 1);
+  /* 9 MiB of blocks: they follow each other (one region), so at most the huge page being cut
+   * from holds unused bytes. Cut from 2 MiB chunks each 1.5 MiB block took a chunk of its own
+   * and, with transparent huge pages, 12 MiB were resident. */
+  CHECK(hi - lo <= N * BLOCK + 2 * HP);
+  CHECK(resident(lo, hi) <= N * BLOCK + HP);
+  /* blocks 1..N-2 freed while 0 and N-1 live: the huge pages only they used are given back */
+  for (int i = 1; i < N - 1; i++) tfcc_wmem_free(b[i]);
+  const uintptr_t in_a = ((uintptr_t)b[0] + BLOCK + HP - 1) & ~(HP - 1);
+  const uintptr_t in_b = (uintptr_t)b[N - 1] & ~(HP - 1);
+  if (b[N - 1] > b[0] && in_a < in_b) CHECK(resident(in_a, in_b) == 0);
+  CHECK(filled(b[0], BLOCK, 0x10) && filled(b[N - 1], BLOCK, 0x10 + N - 1));
+  /* a block larger than a huge page, a small one, then everything freed and cut again */
+  uint8_t *big = tfcc_wmem_alloc(5 * MIB + 123), *small = tfcc_wmem_alloc(100);
+  CHECK(big && small && (uintptr_t)big % 64 == 0 && (uintptr_t)small % 64 == 0);
+  if (big) memset(big, 0x7f, 5 * MIB + 123);
+  if (small) memset(small, 0x55, 100);
+  CHECK(big && filled(big, 5 * MIB + 123, 0x7f) && small && filled(small, 100, 0x55));
+  CHECK(filled(b[0], BLOCK, 0x10) && filled(b[N - 1], BLOCK, 0x10 + N - 1));
+  tfcc_wmem_free(b[0]);
+  tfcc_wmem_free(b[N - 1]);
+  tfcc_wmem_free(big);
+  tfcc_wmem_free(small);
+  tfcc_wmem_free(NULL);
+  uint8_t *again = tfcc_wmem_alloc(0);
+  CHECK(again != NULL && (uintptr_t)again % 64 == 0);
+  tfcc_wmem_free(again);
+  /* the end of a load: the unused tail of the huge page being cut from is given back, the
+   * blocks in it stay, and later blocks are cut from it again */
+  uint8_t *x = tfcc_wmem_alloc(100000);
+  CHECK(x != NULL);
+  if (x) {
+    memset(x, 0x33, 100000);
+    const size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    const uintptr_t from = ((uintptr_t)x + 100000 + pg - 1) & ~(uintptr_t)(pg - 1);
+    const uintptr_t to = ((uintptr_t)x + HP) & ~(HP - 1);
+    tfcc_wmem_trim();
+    unsigned char v[512];
+    size_t res = 0;
+    if (to - from >= ((size_t)256 << 10) && mincore((void *)from, to - from, v) == 0)
+      for (size_t i = 0; i < (to - from) / pg && i < sizeof v; i++) res += v[i] & 1;
+    CHECK(res == 0);
+    CHECK(filled(x, 100000, 0x33));
+    uint8_t *y = tfcc_wmem_alloc(5000);
+    CHECK(y != NULL);
+    if (y) {
+      memset(y, 0x44, 5000);
+      CHECK(filled(y, 5000, 0x44) && filled(x, 100000, 0x33));
+    }
+    tfcc_wmem_free(y);
+    tfcc_wmem_free(x);
+  }
+#endif
+  return tfcc_test_finish("weights_mem");
+}
