@@ -8,12 +8,13 @@
  *   of NR panels that fits L2); each thread builds one im2col tile at a time in its scratch,
  *   then runs it against every panel of the block.
  * - panels outer (at most 64 rows, weights at least as large as the rows: the 7x7 stage of a CNN,
- *   FULLY_CONNECTED): every weight panel is read from memory once and runs against all the
- *   rows (im2col built once for all of them in shared scratch, by a first parallel pass);
- *   tasks are ranges of panels, so at 2 threads each streams its share of the weights. While
- *   a panel runs, the kernel prefetches the next one into L2, spread over the row tiles: the
- *   weights of a large layer come from memory in a whole model (the other layers' weights
- *   evict them), and streaming them at the compute rate of one tile would stall it. */
+ *   FULLY_CONNECTED; not for multi-panel kernels, see panels_outer): every weight panel is read
+ *   from memory once and runs against all the rows (im2col built once for all of them in shared
+ *   scratch, by a first parallel pass); tasks are ranges of panels, so at 2 threads each streams
+ *   its share of the weights. While a panel runs, the kernel prefetches the next one into L2,
+ *   spread over the row tiles: the weights of a large layer come from memory in a whole model (the
+ *   other layers' weights evict them), and streaming them at the compute rate of one tile would
+ *   stall it. */
 #include <string.h>
 
 #include "kernels/gemm_split.h"
@@ -78,6 +79,11 @@ static bool conv_direct(const tfcc_conv_geom *g) {
 static bool panels_outer(size_t m, const tfcc_q8_packed *p) {
   const size_t rows = m * (size_t)p->kdim;
   const size_t panels = ((size_t)p->n + (size_t)p->k->nr - 1) / (size_t)p->k->nr;
+  /* kernels that run several panels per call (wasm) fill a buffer of the rows' broadcast
+     pairs once per call for all its panels; panels outer calls them one panel at a time, each
+     paying the fill or going without it (MobileNetV2 int8's 7x7 layers 0.55-0.9 of the time
+     rows outer, the model 0.96) */
+  if (tfcc_q8_gemm_multi_panel(p->k)) return false;
   return m <= TFCC_Q8_PO_MAX_M && rows <= TFCC_Q8_PO_MAX_ROW_BYTES &&
          panels * tfcc_q8_panel_bytes(p) >= rows;
 }
