@@ -129,6 +129,13 @@ static inline const uint8_t *tail8(uint8_t *tmp, const uint8_t *p, size_t n) {
   const size_t panel_bytes = NR * (8 + 2 * ((kc + 7) & ~(size_t)7)); \
   const uint8_t *wp = w; \
   uint8_t *cp = o->c; \
+  if (mr == 1) { \
+    for (size_t n0 = 0;; n0 += NR, wp += panel_bytes, cp += NR) { \
+      PANEL1(nc - n0 < NR ? nc - n0 : NR) \
+      if (n0 + NR >= nc) break; \
+    } \
+    return; \
+  } \
   if (nc > NR && kc <= XB_MAX_K) { \
     v128_t xb[2 * XB_MAX_K]; \
     v128_t *xs = xb; \
@@ -201,6 +208,35 @@ static inline const uint8_t *tail8(uint8_t *tmp, const uint8_t *p, size_t n) {
   if (mr > 1) store_row(cp, 1, ncp, r01, 1, o); \
   if (mr > 2) store_row(cp, 2, ncp, r23, 0, o); \
   if (mr > 3) store_row(cp, 3, ncp, r23, 1, o);
+
+/* One row (mr == 1: a FULLY_CONNECTED of one batch, the last tile of an odd row count): one
+ * panel against row 0 alone, two depth pairs an iteration (4 weight and 2 row vectors, 2
+ * accumulators: no spill), a quarter of the 4-row tile's products. */
+#define PAIR1(A) \
+  { \
+    const v128_t ai = (A); \
+    l0 = wasm_i32x4_add(l0, wasm_i32x4_dot_i16x8(ai, wasm_v128_load(pw))); \
+    h0 = wasm_i32x4_add(h0, wasm_i32x4_dot_i16x8(ai, wasm_v128_load(pw + 16))); \
+    pw += 32, kk += 2; \
+  }
+#define PANEL1(ncp) \
+  const uint8_t *pw = wp + NR * 8; \
+  v128_t l0 = wasm_i32x4_add(wasm_v128_load(wp), wasm_i32x4_splat(row_add[0])); \
+  v128_t h0 = wasm_i32x4_add(wasm_v128_load(wp + 16), wasm_i32x4_splat(row_add[0])); \
+  _Pragma("clang loop unroll(disable)") for (size_t kk = 0; kk < kfull;) { \
+    PAIR1(A_ROW(0)) PAIR1(A_ROW(0)) \
+  } \
+  if (kfull < kc) _Pragma("clang loop unroll(disable)") for (size_t kk = 0; kk < 8;) { \
+      PAIR1(A_TAIL(0)) \
+    } \
+  if (o->c32) { \
+    wasm_v128_store(o->c32, l0), wasm_v128_store(o->c32 + 4, h0); \
+    return; \
+  } \
+  const out_consts oc = out_init(o); \
+  const v128_t sl = wasm_v128_load(wp + NR * 4), sh = wasm_v128_load(wp + NR * 4 + 16); \
+  const v128_t n0_ = wasm_i16x8_narrow_i32x4(requant4(l0, sl, &oc), requant4(h0, sh, &oc)); \
+  store_row(cp, 0, ncp, MIN8(NARROW8(n0_, n0_), oc.max8), 0, o);
 
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_4x8_wasmsimd){
 #define LOADX wasm_i16x8_load8x8
