@@ -215,9 +215,27 @@ static void dw_task(void *ctx, size_t task, int thread) {
     rowp[fy] = iy >= 0 && iy < g->in_h ? img + (size_t)iy * (size_t)g->in_w * C : NULL;
   }
   const size_t dxc = (size_t)g->dil_w * C;
+  /* runs of interior pixels in one call where the kernel has them (float requantization,
+     every filter row inside the image) */
+  const tfcc_q8_dw_run_fn run = p->is_signed ? p->k->run_s : p->k->run_u;
+  bool rows_in = run && !o.c32;
+  for (int32_t fy = 0; fy < g->filter_h; fy++) rows_in = rows_in && rowp[fy];
+  const int32_t span = (g->filter_w - 1) * g->dil_w;
   for (int32_t ox = 0; ox < g->out_w; ox++) {
     const int32_t ix0 = ox * g->stride_w - g->pad_w;
-    const bool x_in = ix0 >= 0 && ix0 + (g->filter_w - 1) * g->dil_w < g->in_w;
+    const bool x_in = ix0 >= 0 && ix0 + span < g->in_w;
+    if (rows_in && x_in) {
+      int32_t n = 1;
+      while (ox + n < g->out_w && (ox + n) * g->stride_w - g->pad_w + span < g->in_w) n++;
+      size_t t = 0;
+      for (int32_t fy = 0; fy < g->filter_h; fy++)
+        for (int32_t fx = 0; fx < g->filter_w; fx++, t++)
+          taps[t] = rowp[fy] + (size_t)ix0 * C + (size_t)fx * dxc;
+      o.c = orow + (size_t)ox * C;
+      run(C, t, taps, p->w, &o, (size_t)n, (size_t)g->stride_w * C);
+      ox += n - 1;
+      continue;
+    }
     size_t t = 0;
     for (int32_t fy = 0; fy < g->filter_h; fy++) {
       const uint8_t *rp = rowp[fy];
