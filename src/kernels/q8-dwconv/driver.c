@@ -261,6 +261,10 @@ static void dw_task(void *ctx, size_t task, int thread) {
       }
     }
     o.c = orow + (size_t)ox * C;
+    if (rows_in) { /* a pixel at the left or right edge: a run of one */
+      run(C, t, taps, p->w, &o, 1, 0);
+      continue;
+    }
     fn(C, t, taps, p->w, &o);
     if (o.c32)
       for (size_t ch = 0; ch < C; ch++)
