@@ -4,12 +4,12 @@
 #include "kernels/q8-dwconv/ukernels.h"
 
 static const tfcc_q8_dw_kernel kernels[] = {
-    TFCC_KERNELS_X86(
-        {"q8-dwconv-64-avx512vnni", TFCC_ISA_AVX512, TFCC_CPU_AVX512VNNI, NULL, NULL,
-         tfcc_q8_dw_row_s_avx512vnni, tfcc_q8_dw_row_u_avx512vnni, NULL, NULL},
-        {"q8-dwconv-16-avx512", TFCC_ISA_AVX512, -1, tfcc_q8_dw_s_avx512, tfcc_q8_dw_u_avx512, NULL,
-         NULL, NULL, NULL},
-        {"q8-dwconv-8-avx2", TFCC_ISA_AVX2, -1, tfcc_q8_dw_s_avx2, tfcc_q8_dw_u_avx2, NULL, NULL, NULL, NULL})
+    TFCC_KERNELS_X86({"q8-dwconv-64-avx512vnni", TFCC_ISA_AVX512, TFCC_CPU_AVX512VNNI, NULL, NULL,
+                      tfcc_q8_dw_row_s_avx512vnni, tfcc_q8_dw_row_u_avx512vnni, NULL, NULL},
+                     {"q8-dwconv-16-avx512", TFCC_ISA_AVX512, -1, tfcc_q8_dw_s_avx512,
+                      tfcc_q8_dw_u_avx512, NULL, NULL, NULL, NULL},
+                     {"q8-dwconv-8-avx2", TFCC_ISA_AVX2, -1, tfcc_q8_dw_s_avx2, tfcc_q8_dw_u_avx2,
+                      NULL, NULL, NULL, NULL})
         TFCC_KERNELS_ARM64({"q8-dwconv-8-neon", TFCC_ISA_NEON, -1, tfcc_q8_dw_s_neon,
                             tfcc_q8_dw_u_neon, NULL, NULL, NULL, NULL})
             TFCC_KERNELS_WASMSIMD({"q8-dwconv-16-wasmsimd", TFCC_ISA_WASMSIMD, -1,
