@@ -526,6 +526,12 @@ void tfcc_q8_conv(struct tfcc_threadpool *pool, const tfcc_conv_geom *g, const t
   j.a = in;
   j.g = g;
   j.im2col = !conv_direct(g);
+  /* 1x1 at stride 1: the rows are the input's pixels one after another (a plain matrix, no
+     per-row coordinates) */
+  if (!j.im2col && g->stride_h == 1 && g->stride_w == 1) {
+    j.g = NULL;
+    j.a_stride = (size_t)g->in_c;
+  }
   j.pad = (uint8_t)(-r->input_offset);
   j.c = out;
   j.c_stride = (size_t)g->out_c;
