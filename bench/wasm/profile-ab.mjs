@@ -11,15 +11,10 @@ import os from 'node:os';
 import path from 'node:path';
 import {pathToFileURL} from 'node:url';
 import {readNpy} from '../../js/test/npy.mjs';
+import {takeOpt} from './args.mjs';
 
 const args = process.argv.slice(2);
-const opt = (k, d) => {
-  const i = args.indexOf(k);
-  if (i < 0) return d;
-  const v = args[i + 1];
-  args.splice(i, 2);
-  return v;
-};
+const opt = (k, d) => takeOpt(args, k, d);
 const blocks = Number(opt('--blocks', 15)), runs = Number(opt('--runs', 4));
 const zoo = opt('--zoo', path.join(os.homedir(), '.cache', 'tfcc-zoo'));
 const [a, b, name = 'mobilenet_v2.int8'] = args;

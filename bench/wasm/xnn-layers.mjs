@@ -14,16 +14,11 @@ import vm from 'node:vm';
 import {createRequire} from 'node:module';
 import {fileURLToPath, pathToFileURL} from 'node:url';
 import {readNpy} from '../../js/test/npy.mjs';
+import {takeOpt} from './args.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
-const opt = (k, d) => {
-  const i = args.indexOf(k);
-  if (i < 0) return d;
-  const v = args[i + 1];
-  args.splice(i, 2);
-  return v;
-};
+const opt = (k, d) => takeOpt(args, k, d);
 const pkg = path.resolve(opt('--tfcc', path.join(HERE, '..', '..', 'build-wasm', 'npm', 'tfcc-wasm')));
 const deps = opt('--deps', [path.join(HERE, 'node_modules'), '/tmp/tflite-ref/node_modules']
   .find((d) => fs.existsSync(path.join(d, '@tensorflow', 'tfjs-tflite'))));
