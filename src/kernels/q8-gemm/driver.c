@@ -423,6 +423,29 @@ static void q8_task(void *ctx, size_t task, int thread) {
   if (p->kdim >= TFCC_Q8_PF_AHEAD_MIN_K) o.pf_ahead = TFCC_Q8_PF_AHEAD;
   /* the kernel runs the task's panels in one call (one output stage per panel in it) */
   const bool multi = tfcc_q8_gemm_multi_panel(p->k) && !c32;
+  if (multi && !j->hyb) {
+    /* run_tile's work for every tile of the task, what does not depend on the tile once (the
+       kernel's own output stage, no hybrid): in wasm the per-tile bookkeeping cost ~3% of a
+       small-depth network */
+    const size_t NR = (size_t)p->k->nr, n0 = p0 * NR, N = (size_t)p->n;
+    const size_t nc = N - n0 < (p1 - p0) * NR ? N - n0 : (p1 - p0) * NR;
+    const size_t kc = j->im2col ? im2col_stride(p) : (size_t)p->kdim;
+    const uint8_t *w = p->w + p0 * tfcc_q8_panel_bytes(p);
+    const tfcc_q8_gemm_fn fn = p->is_signed ? p->k->fn_s : p->k->fn_u;
+    if (!p->fp32 && p->k->fixed_epilogue) {
+      o.mult = j->r->mult + n0 * (size_t)j->r->mult_stride;
+      o.shift = j->r->shift + n0 * (size_t)j->r->mult_stride;
+    }
+    for (size_t t = t0; t < t1; t++) {
+      const size_t m0 = t * MR;
+      const size_t mr = j->m - m0 < MR ? j->m - m0 : MR;
+      tile_rows(j, m0, mr, tile, rows);
+      tile_row_add(j, rows, mr, row_add);
+      o.c = j->c + m0 * j->c_stride + n0;
+      fn(mr, nc, kc, (const void *const *)rows, w, row_add, &o);
+    }
+    return;
+  }
   for (size_t t = t0; t < t1; t++) {
     const size_t m0 = t * MR;
     const size_t mr = j->m - m0 < MR ? j->m - m0 : MR;
