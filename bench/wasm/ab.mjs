@@ -10,15 +10,10 @@ import os from 'node:os';
 import path from 'node:path';
 import {pathToFileURL} from 'node:url';
 import {readNpy} from '../../js/test/npy.mjs';
+import {takeOpt} from './args.mjs';
 
 const args = process.argv.slice(2);
-const opt = (k, d) => {
-  const i = args.indexOf(k);
-  if (i < 0) return d;
-  const v = args[i + 1];
-  args.splice(i, 2);
-  return v;
-};
+const opt = (k, d) => takeOpt(args, k, d);
 const rounds = Number(opt('--rounds', 60));
 const zoo = opt('--zoo', path.join(os.homedir(), '.cache', 'tfcc-zoo'));
 const [a, b, ...models] = args;

@@ -1,6 +1,8 @@
 // Quantized elementwise operators through the package: the conformance models of ADD, SUB and
-// MUL on int8 / uint8 (tests/ops/conformance: same shapes, row and 4-D broadcasts, scalars),
-// at the wasmsimd and the generic kernel level, bit-exact against TensorFlow Lite's outputs.
+// MUL on int8 / uint8 (tests/ops/conformance: same shapes, row and 4-D broadcasts, scalars) and
+// of QUANTIZE float32 -> int8 / uint8 (21 values: the wasm kernel's 16-value steps and the
+// tail), at the wasmsimd and the generic kernel level, bit-exact against TensorFlow Lite's
+// outputs.
 //   node js/test/ops.mjs [--pkg DIR]
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -15,7 +17,7 @@ const pkg = path.resolve(opt('--pkg', path.join(HERE, '..', 'lib')));
 const entry = fs.existsSync(path.join(pkg, 'index.mjs')) ? path.join(pkg, 'index.mjs') : path.join(pkg, 'lib', 'index.mjs');
 const {Runtime} = await import(pathToFileURL(entry).href);
 const dir = path.join(HERE, '..', '..', 'tests', 'ops', 'conformance');
-const names = fs.readdirSync(dir).filter((f) => /^(add|sub|mul)_(i8|u8)_.*\.tflite$/.test(f)).map((f) => f.slice(0, -7)).sort();
+const names = fs.readdirSync(dir).filter((f) => /^((add|sub|mul)_(i8|u8)_.*|quantize_f32_to_(i8|u8))\.tflite$/.test(f)).map((f) => f.slice(0, -7)).sort();
 assert.ok(names.length >= 20, `only ${names.length} conformance models in ${dir}`);
 
 let checks = 0;

@@ -1,6 +1,7 @@
 /* GEMV driver: panels split into contiguous blocks over the pool (each weight byte read by
- * one thread, about 4 blocks per thread), each block run by the ISA's multi-panel kernel (AVX-512: 4 panels at once)
- * or, at other levels, the one-row micro-kernel panel by panel. No allocation. */
+ * one thread, about 4 blocks per thread), each block run by the ISA's multi-panel kernel
+ * (AVX-512, wasm SIMD128: 4 panels at once) or, at other levels, the one-row micro-kernel
+ * panel by panel. No allocation. */
 #include "kernels/f32-gemm/gemv.h"
 
 #include "cpu/cpu_info.h"
@@ -14,12 +15,20 @@ static tfcc_f32_gemv_multi_fn multi_fn(const tfcc_f32_packed *p) {
 #if defined(__x86_64__) || defined(__i386__)
   if (p->k->fn1 == tfcc_f32_gemm_1x32_avx512 && p->k->nr == 32) return tfcc_f32_gemv_4x32_avx512;
 #endif
+#if defined(__wasm_simd128__)
+  if (p->k->fn1 == tfcc_f32_gemm_1x8_wasmsimd && p->k->nr == 8) return tfcc_f32_gemv_4x8_wasmsimd;
+#endif
   (void)p;
   return NULL;
 }
 
 const char *tfcc_f32_gemv_name(const tfcc_f32_packed *p) {
-  return multi_fn(p) ? "f32-gemv-4x32-avx512" : p->k->name1;
+  if (!multi_fn(p)) return p->k->name1;
+#if defined(__wasm_simd128__)
+  return "f32-gemv-4x8-wasmsimd";
+#else
+  return "f32-gemv-4x32-avx512";
+#endif
 }
 
 typedef struct gemv_job {

@@ -19,6 +19,8 @@ typedef void (*tfcc_f32_gemv_multi_fn)(const tfcc_f32_packed *p, size_t p0, size
                                        const float *a, float *c, float lo, float hi);
 void tfcc_f32_gemv_4x32_avx512(const tfcc_f32_packed *p, size_t p0, size_t np, size_t nc,
                                const float *a, float *c, float lo, float hi);
+void tfcc_f32_gemv_4x8_wasmsimd(const tfcc_f32_packed *p, size_t p0, size_t np, size_t nc,
+                                const float *a, float *c, float lo, float hi);
 /* The multi-panel kernel for p's micro-kernel, or NULL (then the driver runs p->k->fn1 per
  * panel). */
 const char *tfcc_f32_gemv_name(const tfcc_f32_packed *p);

@@ -128,14 +128,17 @@ void tfcc_q8_dw_packed_free(tfcc_q8_dw_packed *p) {
 
 static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
 
-/* Per-thread buffer: row kernels' column quads, else the fixed-point int32 row. */
+/* Per-thread buffer: row kernels' column quads, the fixed-point int32 row, or for kernels
+ * with runs (float requantization) an input row of zero points, the filter rows above and
+ * below the image. */
 static size_t thread_bytes(const tfcc_q8_dw_packed *p, const tfcc_conv_geom *g) {
   if (p->rows) {
     const size_t ncols =
         (size_t)(g->out_w - 1) * (size_t)g->stride_w + (size_t)(p->fw - 1) * (size_t)g->dil_w + 1;
     return align64(ncols * (size_t)((p->fh + 3) / 4) * 256);
   }
-  return p->fp32 ? 0 : align64(c16_of(p->c) * 4);
+  if (p->fp32) return p->k->run_s ? align64((size_t)g->in_w * (size_t)p->c) : 0;
+  return align64(c16_of(p->c) * 4);
 }
 
 static size_t expand_bytes(const tfcc_conv_geom *g) {
@@ -215,9 +218,35 @@ static void dw_task(void *ctx, size_t task, int thread) {
     rowp[fy] = iy >= 0 && iy < g->in_h ? img + (size_t)iy * (size_t)g->in_w * C : NULL;
   }
   const size_t dxc = (size_t)g->dil_w * C;
+  /* runs of the pixels whose filter columns are inside the image in one call where the kernel
+     has them (float requantization); filter rows outside read a row of zero points */
+  const tfcc_q8_dw_run_fn run = p->is_signed ? p->k->run_s : p->k->run_u;
+  const bool rows_in = run && !o.c32;
+  const uint8_t *rrow[TFCC_Q8_DW_MAX_TAPS];
+  for (int32_t fy = 0, filled = 0; rows_in && fy < g->filter_h; fy++) {
+    rrow[fy] = rowp[fy];
+    if (rowp[fy]) continue;
+    uint8_t *z = j->scratch + (size_t)thread * j->thread_bytes;
+    if (!filled) memset(z, p->zp_byte, (size_t)g->in_w * C);
+    filled = 1;
+    rrow[fy] = z;
+  }
+  const int32_t span = (g->filter_w - 1) * g->dil_w;
   for (int32_t ox = 0; ox < g->out_w; ox++) {
     const int32_t ix0 = ox * g->stride_w - g->pad_w;
-    const bool x_in = ix0 >= 0 && ix0 + (g->filter_w - 1) * g->dil_w < g->in_w;
+    const bool x_in = ix0 >= 0 && ix0 + span < g->in_w;
+    if (rows_in && x_in) {
+      int32_t n = 1;
+      while (ox + n < g->out_w && (ox + n) * g->stride_w - g->pad_w + span < g->in_w) n++;
+      size_t t = 0;
+      for (int32_t fy = 0; fy < g->filter_h; fy++)
+        for (int32_t fx = 0; fx < g->filter_w; fx++, t++)
+          taps[t] = rrow[fy] + (size_t)ix0 * C + (size_t)fx * dxc;
+      o.c = orow + (size_t)ox * C;
+      run(C, t, taps, p->w, &o, (size_t)n, (size_t)g->stride_w * C);
+      ox += n - 1;
+      continue;
+    }
     size_t t = 0;
     for (int32_t fy = 0; fy < g->filter_h; fy++) {
       const uint8_t *rp = rowp[fy];
@@ -232,6 +261,10 @@ static void dw_task(void *ctx, size_t task, int thread) {
       }
     }
     o.c = orow + (size_t)ox * C;
+    if (rows_in) { /* a pixel at the left or right edge: a run of one */
+      run(C, t, taps, p->w, &o, 1, 0);
+      continue;
+    }
     fn(C, t, taps, p->w, &o);
     if (o.c32)
       for (size_t ch = 0; ch < C; ch++)

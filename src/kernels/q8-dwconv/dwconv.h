@@ -42,6 +42,11 @@
 typedef void (*tfcc_q8_dw_fn)(size_t c, size_t ntaps, const uint8_t *const *taps, const int32_t *pw,
                               const tfcc_q8_out *o);
 
+/* A run of n interior output pixels of one row (every tap inside the image), float
+ * requantization: pixel i's taps are taps[t] + i * step, its output o->c + i * c. */
+typedef void (*tfcc_q8_dw_run_fn)(size_t c, size_t ntaps, const uint8_t *const *taps,
+                                  const int32_t *pw, const tfcc_q8_out *o, size_t n, size_t step);
+
 struct tfcc_q8_dw_packed;
 
 /* Hybrid output (float32 DEPTHWISE_CONV_2D with int8 weights, ops/hybrid.c): int8 input q of
@@ -81,6 +86,7 @@ typedef struct tfcc_q8_dw_kernel {
   int feature;                    /* tfcc_cpu_feature the kernel needs besides isa, or -1 */
   tfcc_q8_dw_fn fn_s, fn_u;       /* per-pixel kernels, int8 / uint8 activations (or NULL) */
   tfcc_q8_dw_row_fn row_s, row_u; /* row kernels (or NULL) */
+  tfcc_q8_dw_run_fn run_s, run_u; /* runs of interior pixels, per-pixel layout (or NULL) */
 } tfcc_q8_dw_kernel;
 
 TFCC_DISPATCH_TABLE_DECL(tfcc_q8_dw, tfcc_q8_dw_kernel);

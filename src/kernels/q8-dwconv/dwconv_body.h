@@ -9,7 +9,9 @@
  *                          times its weights w + t * c16
  *   q8dw_store32(c32, acc)  the sums
  *   q8dw_requant(c, acc, scale, lo, hi, zp, n)  min(n, Q8DW_N) bytes
- *   Q8DW_FN_S, Q8DW_FN_U   the int8 and uint8 entry points' names */
+ *   Q8DW_FN_S, Q8DW_FN_U   the int8 and uint8 entry points' names
+ * and optionally Q8DW_RUN_S, Q8DW_RUN_U: the entry points for runs of interior pixels
+ * (tfcc_q8_dw_run_fn), which save the driver's tap pointers and call per pixel. */
 #include "kernels/q8-dwconv/ukernels.h"
 
 static inline void pixel(size_t c, size_t ntaps, const uint8_t *const *taps, const int32_t *pw,
@@ -30,3 +32,24 @@ static inline void pixel(size_t c, size_t ntaps, const uint8_t *const *taps, con
 
 TFCC_Q8_DW_DECL(Q8DW_FN_S) { pixel(c, ntaps, taps, pw, o, true); }
 TFCC_Q8_DW_DECL(Q8DW_FN_U) { pixel(c, ntaps, taps, pw, o, false); }
+
+#ifdef Q8DW_RUN_S
+/* n pixels, pixel i's taps step * i bytes on (the sum's channel offset carries it). */
+static inline void run(size_t c, size_t ntaps, const uint8_t *const *taps, const int32_t *pw,
+                       const tfcc_q8_out *o, size_t n, size_t step, bool is_signed) {
+  const size_t c16 = (c + 15) & ~(size_t)15;
+  const float *scale = (const float *)(const void *)(pw + c16);
+  const int32_t *w = pw + 2 * c16;
+  const float lo = o->lo, hi = o->hi;
+  const int32_t zp = o->zp;
+  uint8_t *out = o->c;
+  for (size_t i = 0, off = 0; i < n; i++, off += step, out += c)
+    for (size_t ch = 0; ch < c; ch += Q8DW_N) {
+      const q8dw_acc acc = q8dw_sum(pw + ch, taps, ntaps, off + ch, c - ch, w + ch, c16, is_signed);
+      q8dw_requant(out + ch, acc, scale + ch, lo, hi, zp, c - ch);
+    }
+}
+
+TFCC_Q8_DW_RUN_DECL(Q8DW_RUN_S) { run(c, ntaps, taps, pw, o, n, step, true); }
+TFCC_Q8_DW_RUN_DECL(Q8DW_RUN_U) { run(c, ntaps, taps, pw, o, n, step, false); }
+#endif

@@ -120,4 +120,6 @@ static inline void q8dw_requant(uint8_t *c, q8dw_acc acc, const float *scale, fl
 
 #define Q8DW_FN_S tfcc_q8_dw_s_wasmsimd
 #define Q8DW_FN_U tfcc_q8_dw_u_wasmsimd
+#define Q8DW_RUN_S tfcc_q8_dw_run_s_wasmsimd
+#define Q8DW_RUN_U tfcc_q8_dw_run_u_wasmsimd
 #include "kernels/q8-dwconv/dwconv_body.h"

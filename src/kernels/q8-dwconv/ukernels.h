@@ -8,6 +8,10 @@
   void name(size_t c, size_t ntaps, const uint8_t *const *taps, const int32_t *pw, \
             const tfcc_q8_out *o)
 
+#define TFCC_Q8_DW_RUN_DECL(name) \
+  void name(size_t c, size_t ntaps, const uint8_t *const *taps, const int32_t *pw, \
+            const tfcc_q8_out *o, size_t n, size_t step)
+
 void tfcc_q8_dw_row_s_avx512vnni(const tfcc_q8_dw_row *a);
 void tfcc_q8_dw_row_u_avx512vnni(const tfcc_q8_dw_row *a);
 TFCC_Q8_DW_DECL(tfcc_q8_dw_s_avx512);
@@ -18,6 +22,8 @@ TFCC_Q8_DW_DECL(tfcc_q8_dw_s_neon);
 TFCC_Q8_DW_DECL(tfcc_q8_dw_u_neon);
 TFCC_Q8_DW_DECL(tfcc_q8_dw_s_wasmsimd);
 TFCC_Q8_DW_DECL(tfcc_q8_dw_u_wasmsimd);
+TFCC_Q8_DW_RUN_DECL(tfcc_q8_dw_run_s_wasmsimd);
+TFCC_Q8_DW_RUN_DECL(tfcc_q8_dw_run_u_wasmsimd);
 TFCC_Q8_DW_DECL(tfcc_q8_dw_s_scalar);
 TFCC_Q8_DW_DECL(tfcc_q8_dw_u_scalar);
 

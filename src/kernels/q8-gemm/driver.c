@@ -8,12 +8,13 @@
  *   of NR panels that fits L2); each thread builds one im2col tile at a time in its scratch,
  *   then runs it against every panel of the block.
  * - panels outer (at most 64 rows, weights at least as large as the rows: the 7x7 stage of a CNN,
- *   FULLY_CONNECTED): every weight panel is read from memory once and runs against all the
- *   rows (im2col built once for all of them in shared scratch, by a first parallel pass);
- *   tasks are ranges of panels, so at 2 threads each streams its share of the weights. While
- *   a panel runs, the kernel prefetches the next one into L2, spread over the row tiles: the
- *   weights of a large layer come from memory in a whole model (the other layers' weights
- *   evict them), and streaming them at the compute rate of one tile would stall it. */
+ *   FULLY_CONNECTED; not for multi-panel kernels, see panels_outer): every weight panel is read
+ *   from memory once and runs against all the rows (im2col built once for all of them in shared
+ *   scratch, by a first parallel pass); tasks are ranges of panels, so at 2 threads each streams
+ *   its share of the weights. While a panel runs, the kernel prefetches the next one into L2,
+ *   spread over the row tiles: the weights of a large layer come from memory in a whole model (the
+ *   other layers' weights evict them), and streaming them at the compute rate of one tile would
+ *   stall it. */
 #include <string.h>
 
 #include "cpu/cpu_info.h"
@@ -79,6 +80,11 @@ static bool conv_direct(const tfcc_conv_geom *g) {
 static bool panels_outer(size_t m, const tfcc_q8_packed *p) {
   const size_t rows = m * (size_t)p->kdim;
   const size_t panels = ((size_t)p->n + (size_t)p->k->nr - 1) / (size_t)p->k->nr;
+  /* kernels that run several panels per call (wasm) fill a buffer of the rows' broadcast
+     pairs once per call for all its panels; panels outer calls them one panel at a time, each
+     paying the fill or going without it (MobileNetV2 int8's 7x7 layers 0.55-0.9 of the time
+     rows outer, the model 0.96) */
+  if (tfcc_q8_gemm_multi_panel(p->k)) return false;
   return m <= TFCC_Q8_PO_MAX_M && rows <= TFCC_Q8_PO_MAX_ROW_BYTES &&
          panels * tfcc_q8_panel_bytes(p) >= rows;
 }
@@ -430,6 +436,29 @@ static void q8_task(void *ctx, size_t task, int thread) {
   if (p->kdim >= TFCC_Q8_PF_AHEAD_MIN_K) o.pf_ahead = TFCC_Q8_PF_AHEAD;
   /* the kernel runs the task's panels in one call (one output stage per panel in it) */
   const bool multi = tfcc_q8_gemm_multi_panel(p->k) && !c32;
+  if (multi && !j->hyb) {
+    /* run_tile's work for every tile of the task, what does not depend on the tile once (the
+       kernel's own output stage, no hybrid): in wasm the per-tile bookkeeping cost ~3% of a
+       small-depth network */
+    const size_t NR = (size_t)p->k->nr, n0 = p0 * NR, N = (size_t)p->n;
+    const size_t nc = N - n0 < (p1 - p0) * NR ? N - n0 : (p1 - p0) * NR;
+    const size_t kc = j->im2col ? im2col_stride(p) : (size_t)p->kdim;
+    const uint8_t *w = p->w + p0 * tfcc_q8_panel_bytes(p);
+    const tfcc_q8_gemm_fn fn = p->is_signed ? p->k->fn_s : p->k->fn_u;
+    if (!p->fp32 && p->k->fixed_epilogue) {
+      o.mult = j->r->mult + n0 * (size_t)j->r->mult_stride;
+      o.shift = j->r->shift + n0 * (size_t)j->r->mult_stride;
+    }
+    for (size_t t = t0; t < t1; t++) {
+      const size_t m0 = t * MR;
+      const size_t mr = j->m - m0 < MR ? j->m - m0 : MR;
+      tile_rows(j, m0, mr, tile, rows);
+      tile_row_add(j, rows, mr, row_add);
+      o.c = j->c + m0 * j->c_stride + n0;
+      fn(mr, nc, kc, (const void *const *)rows, w, row_add, &o);
+    }
+    return;
+  }
   for (size_t t = t0; t < t1; t++) {
     const size_t m0 = t * MR;
     const size_t mr = j->m - m0 < MR ? j->m - m0 : MR;
@@ -534,6 +563,12 @@ void tfcc_q8_conv(struct tfcc_threadpool *pool, const tfcc_conv_geom *g, const t
   j.a = in;
   j.g = g;
   j.im2col = !conv_direct(g);
+  /* 1x1 at stride 1: the rows are the input's pixels one after another (a plain matrix, no
+     per-row coordinates) */
+  if (!j.im2col && g->stride_h == 1 && g->stride_w == 1) {
+    j.g = NULL;
+    j.a_stride = (size_t)g->in_c;
+  }
   j.pad = (uint8_t)(-r->input_offset);
   j.c = out;
   j.c_stride = (size_t)g->out_c;

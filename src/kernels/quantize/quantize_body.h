@@ -23,10 +23,19 @@
     } \
   } while (0)
 
+/* QZ_XNN_HEAD: the ISA file defines the function's vector part (QZ_XNN_HEAD(T) runs the
+ * leading elements and leaves i, the rest for the loop below). */
 void QZ_CAT(tfcc_qz_xnn_, TFCC_QZ_ISA)(const float *restrict in, void *restrict out, size_t n,
                                        float inv_scale, int32_t zp, tfcc_dtype ot) {
   const int32_t qmin = ot == TFCC_UINT8 ? 0 : -128, qmax = ot == TFCC_UINT8 ? 255 : 127;
   const float flo = (float)(qmin - zp), fhi = (float)(qmax - zp);
+  size_t i0 = 0;
+#ifdef QZ_XNN_HEAD
+  i0 = QZ_XNN_HEAD(in, out, n, inv_scale, zp, flo, fhi, ot == TFCC_UINT8);
+#endif
+  in += i0;
+  out = (uint8_t *)out + i0;
+  n -= i0;
   if (ot == TFCC_UINT8)
     QZ_XNN_LOOP(uint8_t);
   else
