@@ -451,7 +451,38 @@ def hadamard_cases(add):
                [T(F32, [4, 5])], h(1)))
 
 
+def xnn_delegate_fail_cases(add):
+    """A model TFLite's XNNPACK delegate fails on as a whole: a uint8 CONV_2D (whose XNNPACK and
+    builtin requantizations differ on some outputs), then a RESIZE_BILINEAR whose output
+    quantization differs from its input's: the delegate takes it, XNNPACK's subgraph definition
+    refuses it, TFLite restores its original plan and every node runs the builtin kernels (tfcc:
+    REFERENCE arithmetic for the model). LiteRT.js refuses such a model: the classic interpreter
+    makes the reference."""
+    U8 = S.UINT8
+    for dt, tag in ((U8, "u8"), (I8, "i8")):
+        name = "xnn_delegate_fails_resize_requant_" + tag
+        rng = Rng(seed_of(name))
+        zp = 128 if dt == U8 else 0
+        # input and filter scale 2^-6, conv output 2^-5: the multiplier is exactly 2^-7, so an
+        # accumulator of 64 mod 128 is a tie, which XNNPACK rounds to even and the builtin
+        # kernel away from zero
+        xq, cq, yq = (f32(2.0 ** -6), zp), (f32(2.0 ** -5), zp), choose_qparams(dt, -5.0, 7.0)
+        ws, wzp = f32(2.0 ** -6), zp
+        lo, hi = zp - 20, zp + 20
+        t = {"x": T(dt, [1, 8, 8, 8], q=xq),
+             "w": T(dt, [16, 3, 3, 8], q=(ws, wzp), const=[rng.randint(lo, hi) for _ in range(16 * 72)]),
+             "b": T(I32, [16], q=(f32(xq[0] * ws), 0), const=[64 * rng.randint(-40, 40) for _ in range(16)]),
+             "c": T(dt, [1, 8, 8, 16], q=cq),
+             "sz": T(I32, [2], const=[12, 12]),
+             "y": T(dt, [1, 12, 12, 16], q=yq)}
+        c = Case(name, t, [("CONV_2D", ["x", "w", "b"], ["c"], {"padding": "SAME", "stride_w": 1, "stride_h": 1}),
+                           ("RESIZE_BILINEAR", ["c", "sz"], ["y"], {})], ["x"], ["c", "y"])
+        c.engine = "tfweb"
+        add(c)
+
+
 def cases(add):
+    xnn_delegate_fail_cases(add)
     hadamard_cases(add)
     numeric_verify_cases(add)
     audio_cases(add)

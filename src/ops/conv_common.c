@@ -454,8 +454,10 @@ tfcc_status tfcc_conv_init_quant(const tfcc_init_ctx *ctx, int32_t in_idx, int32
         return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
                             "16x8 effective output multiplier 2^%d too large", (int)q->shift[c]);
       }
-  if (ctx->quant_compat != TFCC_QUANT_COMPAT_TFLITE) return TFCC_OK;
-  if (xnn_takes(ctx, in_idx, in, f)) st = tfcc_conv_qparams_xnn(q, in, f, out, act, ctx->err);
+  if (ctx->quant_compat == TFCC_QUANT_COMPAT_REFERENCE) return TFCC_OK;
+  /* TFCC_QUANT_COMPAT_TFLITE_BUILTIN (ops/xnn_delegate.h): the delegate takes nothing */
+  if (ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE && xnn_takes(ctx, in_idx, in, f))
+    st = tfcc_conv_qparams_xnn(q, in, f, out, act, ctx->err);
   /* a node the delegate leaves (or whose scales it refuses): conv.cc's int8 kernel, im2col and
    * cpu_backend_gemm, which is ruy with its single-rounding multiplier */
   q->single_round =

@@ -132,7 +132,7 @@ static tfcc_status fc_init(tfcc_init_ctx *ctx) {
      * per-channel: double all through. */
     st = tfcc_conv_init_quant(ctx, 0, 1, p->act, !p->per_channel, &p->q);
     const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, 0);
-    p->ruy_round = st == TFCC_OK && ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE && in &&
+    p->ruy_round = st == TFCC_OK && ctx->quant_compat != TFCC_QUANT_COMPAT_REFERENCE && in &&
                    in->dtype == TFCC_INT8 && w && !p->q.scale;
     if (st == TFCC_OK && in && in->dtype == TFCC_INT16) st = fc_real16_init(ctx, w, p);
   }

@@ -9,12 +9,14 @@
 #include "kernels/f32-resize/resize.h"
 #include "kernels/q8-resize/resize.h"
 #include "ops/conv_common.h"
+#include "ops/xnn_delegate.h"
 
 #define OP "RESIZE_BILINEAR"
 
-/* Whether TFLite's XNNPACK delegate runs this node (VisitResizeBilinearNode): 8-bit, a static
- * size tensor, not both align_corners and half_pixel_centers, same input/output
- * quantization (XNNPACK resizes without requantizing). */
+/* Whether TFLite's XNNPACK delegate runs this node: taken by its partitioner
+ * (ops/xnn_delegate.h) with the same input/output quantization (XNNPACK resizes without
+ * requantizing; with different ones the delegate fails as a whole and the model loads in
+ * REFERENCE arithmetic, runtime/model.c). */
 typedef struct rb_params {
   bool xnn;
 } rb_params;
@@ -26,9 +28,9 @@ static tfcc_status rb_init(tfcc_init_ctx *ctx) {
   const tfcc_ir_tensor *out = tfcc_conv_ir_output(ctx, 0);
   const bool align = ctx->node->opts.resize.align_corners;
   const bool half = ctx->node->opts.resize.half_pixel_centers;
-  if (ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE && in && sz && out && sz->data &&
-      !(align && half) && (in->dtype == TFCC_UINT8 || in->dtype == TFCC_INT8) &&
-      in->quant.count >= 1 && out->quant.count >= 1 && in->quant.scale[0] == out->quant.scale[0] &&
+  if (ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE &&
+      tfcc_xnn_takes_resize_bilinear(in, sz, out, align, half) &&
+      in->quant.scale[0] == out->quant.scale[0] &&
       in->quant.zero_point[0] == out->quant.zero_point[0])
     p->xnn = true;
   ctx->params = p;

@@ -14,6 +14,7 @@
 #include "passes/pass_manager.h"
 #include "kernels/bf16-gemm/gemm.h"
 #include "kernels/f32-gemm/gemm.h"
+#include "ops/xnn_delegate.h"
 #include "ops/op.h"
 #include "runtime/internal.h"
 #include "runtime/model_file.h"
@@ -259,6 +260,19 @@ tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t siz
   tfcc_isa isa = tfcc_model_env(m).isa;
   const tfcc_logger *log = tfcc_model_env(m).log;
   int qc = (int)m->opts.quant_compat;
+  /* TFLite's XNNPACK delegate failing as a whole (ops/xnn_delegate.h): TFLite then runs every
+   * node with its builtin kernels, and so does this model (the same decision for new weights,
+   * whose graph has the same nodes) */
+  int32_t fail_sg, fail_node;
+  if (qc == TFCC_QUANT_COMPAT_TFLITE && tfcc_xnn_delegate_fails(g, &fail_sg, &fail_node)) {
+    qc = TFCC_QUANT_COMPAT_TFLITE_BUILTIN;
+    if (first)
+      tfcc_log(log, TFCC_LOG_INFO, TFCC_TAG_MODEL_LOAD,
+               "subgraph %d node %d (RESIZE_BILINEAR): input and output quantization differ, "
+               "which TFLite's XNNPACK delegate takes and XNNPACK then refuses, so TFLite runs "
+               "every node with its builtin kernels, and so does tfcc",
+               (int)fail_sg, (int)fail_node);
+  }
   /* precision bf16: the expand convolutions keep their bf16 GEMM (the fused op is float32);
    * kept in the options so that weight updates run the same passes */
   if (m->opts.precision == TFCC_PRECISION_BF16)
