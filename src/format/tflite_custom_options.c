@@ -49,8 +49,9 @@ static tfcc_status opt_float(const tfcc_flex_ref *map, const char *key, float *v
 }
 
 /* TFLite_Detection_PostProcess: reads and checks its FlexBuffer map into *p. */
-static tfcc_status read_detection_options(const uint8_t *data, size_t len, tfcc_detect_params *p,
+static tfcc_status read_detection_options(const uint8_t *data, size_t len, tfcc_op_options *oo,
                                           tfcc_err *err) {
+  tfcc_detect_params *p = &oo->detect;
   if (!data || len == 0)
     return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
                         "no custom options (a FlexBuffer map of "
@@ -110,8 +111,9 @@ static tfcc_status options_map(const uint8_t *data, size_t len, const char *keys
 
 /* ops: AudioSpectrogram (window_size, stride, magnitude_squared): Spectrogram::Initialize
  * fails for a window under 2 or a stride under 1; the window's FFT length stays <= 2^24. */
-static tfcc_status read_spectrogram_options(const uint8_t *data, size_t len,
-                                            tfcc_audio_spectrogram_options *o, tfcc_err *err) {
+static tfcc_status read_spectrogram_options(const uint8_t *data, size_t len, tfcc_op_options *oo,
+                                            tfcc_err *err) {
+  tfcc_audio_spectrogram_options *o = &oo->spectrogram;
   tfcc_flex_ref root;
   double sq = 0;
   tfcc_status st = options_map(data, len, "window_size, stride", &root, err);
@@ -126,8 +128,9 @@ static tfcc_status read_spectrogram_options(const uint8_t *data, size_t len,
 /* ops: Mfcc. TFLite reads the frequency limits with AsInt64 (a fraction is dropped); its
  * filterbank and DCT need upper > lower >= 0, at least one channel and 1..channels
  * coefficients (else every run fails). */
-static tfcc_status read_mfcc_options(const uint8_t *data, size_t len, tfcc_mfcc_options *o,
+static tfcc_status read_mfcc_options(const uint8_t *data, size_t len, tfcc_op_options *oo,
                                      tfcc_err *err) {
+  tfcc_mfcc_options *o = &oo->mfcc;
   tfcc_flex_ref root;
   double up = 0, lo = 0;
   tfcc_status st = options_map(
@@ -153,15 +156,12 @@ static tfcc_status read_mfcc_options(const uint8_t *data, size_t len, tfcc_mfcc_
   return TFCC_OK;
 }
 
-static bool is_code(const char *custom_code, const char *name) {
-  return custom_code && strcmp(custom_code, name) == 0;
-}
-
 /* ops: NumericVerify (tolerance, log_if_failed). TFLite reads the map without checking it is
  * there (no options: it reads past the buffer), so tfcc requires the map; either key may be
  * left out (0 / false, as AsFloat / AsBool of a missing key). */
-static tfcc_status read_numeric_verify_options(const uint8_t *data, size_t len,
-                                               tfcc_numeric_verify_options *o, tfcc_err *err) {
+static tfcc_status read_numeric_verify_options(const uint8_t *data, size_t len, tfcc_op_options *oo,
+                                               tfcc_err *err) {
+  tfcc_numeric_verify_options *o = &oo->numeric_verify;
   tfcc_flex_ref root;
   double tol = 0, log_failed = 0;
   tfcc_status st = options_map(data, len, "tolerance, log_if_failed", &root, err);
@@ -176,37 +176,40 @@ static tfcc_status read_numeric_verify_options(const uint8_t *data, size_t len,
 
 /* aeq.hadamard_rotation (hadamard_size). TFLite reads it with AsInt32 and divides by it, so a
  * missing key or a size <= 0 is refused here. */
-static tfcc_status read_hadamard_options(const uint8_t *data, size_t len, tfcc_hadamard_options *o,
+static tfcc_status read_hadamard_options(const uint8_t *data, size_t len, tfcc_op_options *oo,
                                          tfcc_err *err) {
+  tfcc_hadamard_options *o = &oo->hadamard;
   tfcc_flex_ref root;
   tfcc_status st = options_map(data, len, "hadamard_size", &root, err);
   if (st) return st;
   return opt_int(&root, "hadamard_size", true, 0, 1, INT32_MAX, &o->hadamard_size, err);
 }
 
+/* The custom operators whose options tfcc reads: custom_code, options kind, the reader (which
+ * fills its member of the options). A new one is a reader and a row here. */
+static const struct {
+  const char *code;
+  tfcc_options_kind kind;
+  tfcc_status (*read)(const uint8_t *data, size_t len, tfcc_op_options *o, tfcc_err *err);
+} CUSTOM_READERS[] = {
+    {"AudioSpectrogram", TFCC_OPTIONS_AUDIO_SPECTROGRAM, read_spectrogram_options},
+    {"Mfcc", TFCC_OPTIONS_MFCC, read_mfcc_options},
+    {"NumericVerify", TFCC_OPTIONS_NUMERIC_VERIFY, read_numeric_verify_options},
+    {"aeq.hadamard_rotation", TFCC_OPTIONS_HADAMARD_ROTATION, read_hadamard_options},
+    {"TFLite_Detection_PostProcess", TFCC_OPTIONS_DETECTION_POSTPROCESS, read_detection_options},
+};
+
 tfcc_status tfl_read_custom_options(const char *custom_code, const uint8_t *data, size_t len,
                                     tfcc_op_options *out, tfcc_err *err) {
-  tfcc_op_options o;
-  memset(&o, 0, sizeof o);
-  tfcc_status st;
-  if (is_code(custom_code, "AudioSpectrogram")) {
-    o.kind = TFCC_OPTIONS_AUDIO_SPECTROGRAM;
-    st = read_spectrogram_options(data, len, &o.spectrogram, err);
-  } else if (is_code(custom_code, "Mfcc")) {
-    o.kind = TFCC_OPTIONS_MFCC;
-    st = read_mfcc_options(data, len, &o.mfcc, err);
-  } else if (is_code(custom_code, "NumericVerify")) {
-    o.kind = TFCC_OPTIONS_NUMERIC_VERIFY;
-    st = read_numeric_verify_options(data, len, &o.numeric_verify, err);
-  } else if (is_code(custom_code, "aeq.hadamard_rotation")) {
-    o.kind = TFCC_OPTIONS_HADAMARD_ROTATION;
-    st = read_hadamard_options(data, len, &o.hadamard, err);
-  } else if (is_code(custom_code, "TFLite_Detection_PostProcess")) {
-    o.kind = TFCC_OPTIONS_DETECTION_POSTPROCESS;
-    st = read_detection_options(data, len, &o.detect, err);
-  } else {
-    return TFCC_OK; /* other names: *out is left as it is */
+  if (!custom_code) return TFCC_OK;
+  for (size_t i = 0; i < sizeof CUSTOM_READERS / sizeof CUSTOM_READERS[0]; i++) {
+    if (strcmp(custom_code, CUSTOM_READERS[i].code) != 0) continue;
+    tfcc_op_options o;
+    memset(&o, 0, sizeof o);
+    o.kind = CUSTOM_READERS[i].kind;
+    const tfcc_status st = CUSTOM_READERS[i].read(data, len, &o, err);
+    if (st == TFCC_OK) *out = o;
+    return st;
   }
-  if (st == TFCC_OK) *out = o;
-  return st;
+  return TFCC_OK; /* other names: *out is left as it is */
 }

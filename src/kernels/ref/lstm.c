@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kernels/ref/quant_util.h"
+#include "kernels/ref/rnn.h"
 
 size_t tfcc_lstm_f32_scratch_floats(const tfcc_lstm_shape *s) {
   return (size_t)s->n_cell * 5 + (size_t)s->n_output;
@@ -36,16 +37,6 @@ static float act_f32(int act, float x) {
 
 static float sigmoid_f32(float x) { return 1.f / (1.f + expf(-x)); }
 
-/* gate[i] += (m row i) . v, each row's products summed from 0 (MatrixBatchVectorMultiplyAccumulate). */
-static void mv_acc_f32(const float *m, int32_t rows, int32_t cols, const float *v, float *gate) {
-  for (int32_t i = 0; i < rows; i++) {
-    const float *row = m + (size_t)i * cols;
-    float acc = 0.f;
-    for (int32_t k = 0; k < cols; k++) acc += row[k] * v[k];
-    gate[i] += acc;
-  }
-}
-
 /* gate = act(LN?(bias + W x + A aux + R h + peep .* c)) for one batch row. */
 static void gate_f32(const tfcc_lstm_shape *s, const tfcc_lstm_f32_weights *wt, int g,
                      const float *x, const float *aux, const float *h, const float *c, bool sigmoid,
@@ -53,9 +44,9 @@ static void gate_f32(const tfcc_lstm_shape *s, const tfcc_lstm_f32_weights *wt, 
   const int32_t nc = s->n_cell;
   const bool ln = wt->ln[g] != NULL;
   for (int32_t i = 0; i < nc; i++) gate[i] = ln ? 0.f : wt->bias[g][i];
-  mv_acc_f32(wt->w[g], nc, s->n_input, x, gate);
-  if (aux) mv_acc_f32(wt->aux_w[g], nc, s->n_aux, aux, gate);
-  mv_acc_f32(wt->r[g], nc, s->n_output, h, gate);
+  tfcc_f32_mv_acc(wt->w[g], nc, s->n_input, x, gate);
+  if (aux) tfcc_f32_mv_acc(wt->aux_w[g], nc, s->n_aux, aux, gate);
+  tfcc_f32_mv_acc(wt->r[g], nc, s->n_output, h, gate);
   if (wt->peep[g])
     for (int32_t i = 0; i < nc; i++) gate[i] += wt->peep[g][i] * c[i];
   if (ln) tfcc_lstm_layer_norm_f32(gate, nc, wt->ln[g], wt->bias[g]);

@@ -21,7 +21,7 @@ void tfcc_rnn_activation(int act, const float *in, float *out, size_t n) {
   }
 }
 
-static void mv_acc_f32(const float *w, int32_t rows, int32_t cols, const float *x, float *out) {
+void tfcc_f32_mv_acc(const float *w, int32_t rows, int32_t cols, const float *x, float *out) {
   for (int32_t i = 0; i < rows; i++) {
     const float *wr = w + (size_t)i * cols;
     float dot = 0.f;
@@ -34,9 +34,9 @@ void tfcc_rnn_step_f32(const float *x, const float *w, const float *r, const flo
                        const tfcc_rnn_aux *aux, int32_t n_input, int32_t units, int act, float *h,
                        float *out) {
   for (int32_t i = 0; i < units; i++) out[i] = bias ? bias[i] : 0.f;
-  mv_acc_f32(w, units, n_input, x, out);
-  if (aux && aux->n_aux > 0) mv_acc_f32(aux->w, units, aux->n_aux, aux->x, out);
-  mv_acc_f32(r, units, units, h, out);
+  tfcc_f32_mv_acc(w, units, n_input, x, out);
+  if (aux && aux->n_aux > 0) tfcc_f32_mv_acc(aux->w, units, aux->n_aux, aux->x, out);
+  tfcc_f32_mv_acc(r, units, units, h, out);
   tfcc_rnn_activation(act, out, out, (size_t)units);
   memcpy(h, out, (size_t)units * sizeof(float));
 }

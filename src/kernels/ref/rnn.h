@@ -46,6 +46,10 @@ void tfcc_rnn_step_hybrid(const float *x, const tfcc_rnn_hybrid_weights *wt,
                           const tfcc_rnn_aux *aux, int32_t n_input, int32_t units, int act,
                           bool asymmetric, float *h, float *out, void *scratch);
 
+/* out[i] += (w row i) . x for rows [0, rows): each row's products summed from 0 in order, then
+ * added (TFLite's float MatrixBatchVectorMultiplyAccumulate; the LSTM's gates use it too). */
+void tfcc_f32_mv_acc(const float *w, int32_t rows, int32_t cols, const float *x, float *out);
+
 /* out[i] += dot(w row i, q - zp) * scale for rows [0, rows): TFLite's hybrid
  * MatrixBatchVectorMultiplyAccumulate (the dot product is int32, then one float multiply). */
 void tfcc_hybrid_mv_acc(const int8_t *w, int32_t rows, int32_t cols, const int8_t *q, int32_t zp,
