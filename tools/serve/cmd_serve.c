@@ -1,5 +1,6 @@
 /* tfcc serve: the HTTP inference server (server/). This file only turns the command line into
  * a srv_config (a YAML file and/or flags; flags win) and hands over to srv_run. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +101,30 @@ typedef struct overrides {
   int no_access;
 } overrides;
 
+/* The numeric options: the overrides field each sets and its range. */
+typedef struct num_opt {
+  int id;
+  size_t field; /* offsetof(overrides, ...), a long */
+  long lo, hi;
+  const char *name;
+} num_opt;
+static const num_opt k_num_opts[] = {
+    {OPT_PORT, offsetof(overrides, port), 0, 65535, "--port"},
+    {OPT_HEALTH_PORT, offsetof(overrides, health_port), 0, 65535, "--health-port"},
+    {OPT_SESSIONS, offsetof(overrides, sessions), 1, 256, "--sessions"},
+    {OPT_THREADS, offsetof(overrides, threads), 0, 1024, "--threads"},
+    {OPT_MAX_QUEUE, offsetof(overrides, max_queue), 0, 1 << 20, "--max-queue"},
+    {OPT_POLL, offsetof(overrides, poll), 50, 3600000, "--poll-ms"},
+    {OPT_MAX_BATCH, offsetof(overrides, max_batch), 0, 1024, "--max-batch"},
+    {OPT_BATCH_DELAY, offsetof(overrides, batch_delay), 0, 10000000, "--max-queue-delay-us"},
+};
+
+static const num_opt *num_opt_of(int id) {
+  for (size_t i = 0; i < sizeof k_num_opts / sizeof k_num_opts[0]; i++)
+    if (k_num_opts[i].id == id) return &k_num_opts[i];
+  return NULL;
+}
+
 static int apply(overrides *o, srv_config *c) {
   tfcc_precision precision = TFCC_PRECISION_F32;
   if (o->precision) {
@@ -183,9 +208,6 @@ int cmd_serve(int argc, char **argv) {
   int id;
   char err[512];
   while ((id = args_next(&a, k_opts, &v)) != ARGS_END) {
-    long *num = NULL;
-    long lo = 0, hi = 0;
-    const char *opt = NULL;
     switch (id) {
       case ARGS_ERROR: return cli_error(CMD, CLI_EXIT_USAGE, "%s", a.err);
       case ARGS_POSITIONAL:
@@ -210,58 +232,14 @@ int cmd_serve(int argc, char **argv) {
                            SRV_MAX_CUSTOM_OPS);
         o.custom_ops[o.n_custom_ops++] = v;
         break;
-      case OPT_PORT:
-        num = &o.port;
-        lo = 0;
-        hi = 65535;
-        opt = "--port";
+      default: { /* a numeric option: its field and range */
+        const num_opt *n = num_opt_of(id);
+        long *field = n ? (long *)((char *)&o + n->field) : NULL;
+        if (field && args_int(n->name, v, n->lo, n->hi, field, err, sizeof err) != 0)
+          return cli_error(CMD, CLI_EXIT_USAGE, "%s", err);
         break;
-      case OPT_HEALTH_PORT:
-        num = &o.health_port;
-        lo = 0;
-        hi = 65535;
-        opt = "--health-port";
-        break;
-      case OPT_SESSIONS:
-        num = &o.sessions;
-        lo = 1;
-        hi = 256;
-        opt = "--sessions";
-        break;
-      case OPT_THREADS:
-        num = &o.threads;
-        lo = 0;
-        hi = 1024;
-        opt = "--threads";
-        break;
-      case OPT_MAX_QUEUE:
-        num = &o.max_queue;
-        lo = 0;
-        hi = 1 << 20;
-        opt = "--max-queue";
-        break;
-      case OPT_POLL:
-        num = &o.poll;
-        lo = 50;
-        hi = 3600000;
-        opt = "--poll-ms";
-        break;
-      case OPT_MAX_BATCH:
-        num = &o.max_batch;
-        lo = 0;
-        hi = 1024;
-        opt = "--max-batch";
-        break;
-      case OPT_BATCH_DELAY:
-        num = &o.batch_delay;
-        lo = 0;
-        hi = 10000000;
-        opt = "--max-queue-delay-us";
-        break;
-      default: break;
+      }
     }
-    if (num && args_int(opt, v, lo, hi, num, err, sizeof err) != 0)
-      return cli_error(CMD, CLI_EXIT_USAGE, "%s", err);
   }
   if (!o.config && !o.model && !o.repo) {
     fputs(k_usage, stderr);
