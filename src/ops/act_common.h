@@ -233,12 +233,3 @@ tfcc_status tfcc_sigmoid_like_setup(sigmoid_like_op *p, bool is_tanh, const tfcc
                                     const tfcc_ir_tensor *out, tfcc_err *err);
 
 #endif
-
-/* RELU / RELU6 / RELU_N1_TO_1 share one implementation (src/ops/relu.c): the float clamp
- * range [lo, hi] and, for quantized data, a requantization with multiplier
- * input_scale / output_scale (computed in float, as TFLite's ReluPrepare) and the clamp range
- * quantized on the output scale (QuantizedReluX). */
-tfcc_status tfcc_relux_op_init(tfcc_init_ctx *ctx, float lo, float hi, bool allow_int16);
-tfcc_status tfcc_relux_op_prepare(tfcc_op_ctx *ctx);
-tfcc_status tfcc_relux_op_eval(tfcc_op_ctx *ctx);
-const char *tfcc_relux_op_kernel(const tfcc_op_ctx *ctx);

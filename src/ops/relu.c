@@ -1,4 +1,6 @@
-/* RELU (and the shared RELU-family implementation used by relu6.c and relu_n1_to_1.c). */
+/* The RELU family, one clamp each: RELU [0, inf) and RELU6 [0, 6] (float, uint8, int8, int16),
+ * RELU_N1_TO_1 [-1, 1] and RELU_0_TO_1 [0, 1] (float, uint8, int8: TFLite has no int16 kernel
+ * for them; activations.cc Relu1Eval, Relu0to1Eval). */
 #include <math.h>
 
 #include "kernels/ref/activation.h"
@@ -66,7 +68,10 @@ static tfcc_status relux_setup(relux_op *p, const tfcc_ir_tensor *in, const tfcc
   return TFCC_OK;
 }
 
-tfcc_status tfcc_relux_op_init(tfcc_init_ctx *ctx, float lo, float hi, bool allow_int16) {
+/* The float clamp range [lo, hi]; for quantized data a requantization with multiplier
+ * input_scale / output_scale (computed in float, as TFLite's ReluPrepare) and the clamp range
+ * quantized on the output scale (QuantizedReluX). */
+static tfcc_status relux_op_init(tfcc_init_ctx *ctx, float lo, float hi, bool allow_int16) {
   const tfcc_ir_tensor *in = tfcc_init_ir_input(ctx, 0), *out = tfcc_init_ir_output(ctx, 0);
   if (!in || !out)
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "expected 1 input and 1 output");
@@ -83,9 +88,9 @@ tfcc_status tfcc_relux_op_init(tfcc_init_ctx *ctx, float lo, float hi, bool allo
   return st;
 }
 
-tfcc_status tfcc_relux_op_prepare(tfcc_op_ctx *ctx) { return act_unary_prepare(ctx); }
+static tfcc_status relux_op_prepare(tfcc_op_ctx *ctx) { return act_unary_prepare(ctx); }
 
-tfcc_status tfcc_relux_op_eval(tfcc_op_ctx *ctx) {
+static tfcc_status relux_op_eval(tfcc_op_ctx *ctx) {
   const relux_op *p = (const relux_op *)ctx->params;
   const size_t n = act_count(ctx->in[0]);
   if (p->head.in_type == TFCC_FLOAT32) {
@@ -98,20 +103,22 @@ tfcc_status tfcc_relux_op_eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
-const char *tfcc_relux_op_kernel(const tfcc_op_ctx *ctx) {
+static const char *relux_op_kernel(const tfcc_op_ctx *ctx) {
   const relux_op *p = (const relux_op *)ctx->params;
   return p ? act_kernel_name(ctx, p->head.in_type) : "ref";
 }
 
-static tfcc_status relu_init(tfcc_init_ctx *ctx) {
-  return tfcc_relux_op_init(ctx, 0.0f, INFINITY, true);
-}
+/* One operator of the family: its clamp bounds and whether it takes int16. */
+#define RELUX_OP(sym, NAME, lo, hi, int16) \
+  static tfcc_status sym##_init(tfcc_init_ctx *ctx) { return relux_op_init(ctx, lo, hi, int16); } \
+  const tfcc_op_def tfcc_op_##sym = {.name = NAME, \
+                                     .init = sym##_init, \
+                                     .prepare = relux_op_prepare, \
+                                     .eval = relux_op_eval, \
+                                     .kernel = relux_op_kernel, \
+                                     .inplace_ok = true};
 
-const tfcc_op_def tfcc_op_relu = {
-    .name = "RELU",
-    .init = relu_init,
-    .prepare = tfcc_relux_op_prepare,
-    .eval = tfcc_relux_op_eval,
-    .kernel = tfcc_relux_op_kernel,
-    .inplace_ok = true,
-};
+RELUX_OP(relu, "RELU", 0.0f, INFINITY, true)
+RELUX_OP(relu6, "RELU6", 0.0f, 6.0f, true)
+RELUX_OP(relu_n1_to_1, "RELU_N1_TO_1", -1.0f, 1.0f, false)
+RELUX_OP(relu_0_to_1, "RELU_0_TO_1", 0.0f, 1.0f, false)

@@ -33,28 +33,30 @@ static tfcc_status srw_init(tfcc_init_ctx *ctx) {
     return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
                         OP ": body subgraph %d has %d operators; TFLite runs bodies of exactly one",
                         (int)b, (int)body->n_nodes);
-  tfcc_rw_fn fn;
-  switch (body->nodes[0].builtin) {
-    case TFCC_OP_ADD:
-    case TFCC_OP_STABLEHLO_ADD: fn = TFCC_RW_ADD; break;
-    case TFCC_OP_MUL:
-    case TFCC_OP_STABLEHLO_MULTIPLY: fn = TFCC_RW_MUL; break;
-    case TFCC_OP_MAXIMUM:
-    case TFCC_OP_STABLEHLO_MAXIMUM: fn = TFCC_RW_MAX; break;
-    case TFCC_OP_MINIMUM:
-    case TFCC_OP_STABLEHLO_MINIMUM: fn = TFCC_RW_MIN; break;
-    case TFCC_OP_LOGICAL_AND:
-    case TFCC_OP_STABLEHLO_AND: fn = TFCC_RW_ALL; break;
-    case TFCC_OP_LOGICAL_OR:
-    case TFCC_OP_STABLEHLO_OR: fn = TFCC_RW_ANY; break;
-    default:
-      return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
-                          OP ": body subgraph %d's operator %s is not a reduction", (int)b,
-                          tfcc_builtin_name(body->nodes[0].builtin));
-  }
+  /* The body's operator (TFLite's builtin or StableHLO's name for it) -> the reduction. */
+  static const struct {
+    int32_t tfl, shlo;
+    tfcc_rw_fn fn;
+  } reductions[] = {
+      {TFCC_OP_ADD, TFCC_OP_STABLEHLO_ADD, TFCC_RW_ADD},
+      {TFCC_OP_MUL, TFCC_OP_STABLEHLO_MULTIPLY, TFCC_RW_MUL},
+      {TFCC_OP_MAXIMUM, TFCC_OP_STABLEHLO_MAXIMUM, TFCC_RW_MAX},
+      {TFCC_OP_MINIMUM, TFCC_OP_STABLEHLO_MINIMUM, TFCC_RW_MIN},
+      {TFCC_OP_LOGICAL_AND, TFCC_OP_STABLEHLO_AND, TFCC_RW_ALL},
+      {TFCC_OP_LOGICAL_OR, TFCC_OP_STABLEHLO_OR, TFCC_RW_ANY},
+  };
+  const int32_t op = body->nodes[0].builtin;
+  size_t r = 0;
+  while (r < sizeof reductions / sizeof reductions[0] && reductions[r].tfl != op &&
+         reductions[r].shlo != op)
+    r++;
+  if (r == sizeof reductions / sizeof reductions[0])
+    return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
+                        OP ": body subgraph %d's operator %s is not a reduction", (int)b,
+                        tfcc_builtin_name(op));
   srw_params *p = malloc(sizeof *p);
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory");
-  p->fn = fn;
+  p->fn = reductions[r].fn;
   ctx->params = p;
   return TFCC_OK;
 }

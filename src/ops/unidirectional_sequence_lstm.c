@@ -579,13 +579,17 @@ static const char *kernel(const tfcc_op_ctx *ctx) {
   return "ref";
 }
 
-const tfcc_op_def tfcc_op_unidirectional_sequence_lstm = {.name = "UNIDIRECTIONAL_SEQUENCE_LSTM",
-                                                          .init = lstm_init,
-                                                          .release = lstm_release,
-                                                          .prepare = prepare,
-                                                          .eval = eval,
-                                                          .macs = macs,
-                                                          .kernel = kernel};
+/* UNIDIRECTIONAL_SEQUENCE_LSTM and LSTM: the same functions; is_step() tells them apart by the
+ * node's builtin code. */
+#define LSTM_OP_DEF(NAME) \
+  { \
+    .name = NAME, .init = lstm_init, .release = lstm_release, .prepare = prepare, .eval = eval, \
+    .macs = macs, .kernel = kernel \
+  }
+
+const tfcc_op_def tfcc_op_unidirectional_sequence_lstm =
+    LSTM_OP_DEF("UNIDIRECTIONAL_SEQUENCE_LSTM");
+const tfcc_op_def tfcc_op_lstm = LSTM_OP_DEF("LSTM");
 
 /* ---------------------------------------------------------------- one direction (BIDIRECTIONAL) */
 
@@ -691,12 +695,3 @@ tfcc_status tfcc_lstm_direction_eval(tfcc_op_ctx *d, const tfcc_lstm_aux *aux, b
     }
   return TFCC_OK;
 }
-
-/* LSTM: the same functions; is_step() tells them apart by the node's builtin code. */
-const tfcc_op_def tfcc_op_lstm = {.name = "LSTM",
-                                  .init = lstm_init,
-                                  .release = lstm_release,
-                                  .prepare = prepare,
-                                  .eval = eval,
-                                  .macs = macs,
-                                  .kernel = kernel};
