@@ -364,32 +364,31 @@ static const tfcc_f32_lstm_plan *f32_plan_get(const tfcc_op_ctx *ctx) {
   return p && p->is_f32 && ctx->in[IN_X]->dtype == TFCC_FLOAT32 ? &p->f32 : NULL;
 }
 
+/* The gates' weights, recurrent weights, biases and peepholes and the projection, as the
+ * node's inputs hold them (tfcc_lstm_q_weights and tfcc_lstm_f32_weights name them alike). */
+#define LSTM_WEIGHT_PTRS(ctx, wt) \
+  do { \
+    memset(wt, 0, sizeof(*(wt))); \
+    for (int g = 0; g < 4; g++) { \
+      (wt)->w[g] = data_of(in_opt(ctx, IN_W + g)); \
+      (wt)->r[g] = data_of(in_opt(ctx, IN_R + g)); \
+      (wt)->bias[g] = data_of(in_opt(ctx, IN_BIAS + g)); \
+      (wt)->peep[g] = data_of(peep_of(ctx, g)); \
+    } \
+    (wt)->proj_w = data_of(in_opt(ctx, IN_PROJ_W)); \
+    (wt)->proj_b = data_of(in_opt(ctx, IN_PROJ_B)); \
+  } while (0)
+
 static void q8_weights_of(const tfcc_op_ctx *ctx, tfcc_lstm_q_weights *wt) {
-  memset(wt, 0, sizeof(*wt));
-  for (int g = 0; g < 4; g++) {
-    wt->w[g] = data_of(in_opt(ctx, IN_W + g));
-    wt->r[g] = data_of(in_opt(ctx, IN_R + g));
-    wt->bias[g] = data_of(in_opt(ctx, IN_BIAS + g));
-    wt->peep[g] = data_of(peep_of(ctx, g));
-  }
-  wt->proj_w = data_of(in_opt(ctx, IN_PROJ_W));
-  wt->proj_b = data_of(in_opt(ctx, IN_PROJ_B));
+  LSTM_WEIGHT_PTRS(ctx, wt);
   for (int g = 0; g < 4; g++)
     wt->ln[g] = ctx->n_in > IN_LN + g ? data_of(in_opt(ctx, IN_LN + g)) : NULL;
 }
 
 static void f32_weights_of(const tfcc_op_ctx *ctx, const lstm_setup *su,
                            tfcc_lstm_f32_weights *wt) {
-  memset(wt, 0, sizeof(*wt));
-  for (int g = 0; g < 4; g++) {
-    wt->w[g] = data_of(in_opt(ctx, IN_W + g));
-    wt->r[g] = data_of(in_opt(ctx, IN_R + g));
-    wt->bias[g] = data_of(in_opt(ctx, IN_BIAS + g));
-    wt->peep[g] = data_of(peep_of(ctx, g));
-    wt->ln[g] = su->layer_norm ? data_of(in_opt(ctx, IN_LN + g)) : NULL;
-  }
-  wt->proj_w = data_of(in_opt(ctx, IN_PROJ_W));
-  wt->proj_b = data_of(in_opt(ctx, IN_PROJ_B));
+  LSTM_WEIGHT_PTRS(ctx, wt);
+  for (int g = 0; g < 4; g++) wt->ln[g] = su->layer_norm ? data_of(in_opt(ctx, IN_LN + g)) : NULL;
 }
 
 /* prepare: builds the float plan once per model when every weight is constant. */
