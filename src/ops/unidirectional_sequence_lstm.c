@@ -391,6 +391,19 @@ static void f32_weights_of(const tfcc_op_ctx *ctx, const lstm_setup *su,
   for (int g = 0; g < 4; g++) wt->ln[g] = su->layer_norm ? data_of(in_opt(ctx, IN_LN + g)) : NULL;
 }
 
+/* Hybrid: the int8 weights with their scales; biases, layer norms and projection bias float. */
+static void hybrid_weights_of(const tfcc_op_ctx *ctx, const lstm_setup *su,
+                              tfcc_lstm_hybrid_weights *wt) {
+  LSTM_WEIGHT_PTRS(ctx, wt);
+  for (int g = 0; g < 4; g++) {
+    wt->w_scale[g] = scale_of(in_opt(ctx, IN_W + g));
+    wt->r_scale[g] = scale_of(in_opt(ctx, IN_R + g));
+    wt->peep_scale[g] = scale_of(peep_of(ctx, g));
+    wt->ln[g] = su->layer_norm ? data_of(in_opt(ctx, IN_LN + g)) : NULL;
+  }
+  wt->proj_scale = scale_of(in_opt(ctx, IN_PROJ_W));
+}
+
 /* prepare: builds the float plan once per model when every weight is constant. */
 static void f32_plan_build(tfcc_op_ctx *ctx, const lstm_setup *su) {
   lstm_params *p = (lstm_params *)ctx->params;
@@ -514,20 +527,7 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   tfcc_tensor *h = ctx->in[IN_H], *c = ctx->in[IN_C];
   if (su.hybrid) {
     tfcc_lstm_hybrid_weights wt;
-    memset(&wt, 0, sizeof(wt));
-    for (int g = 0; g < 4; g++) {
-      wt.w[g] = data_of(in_opt(ctx, IN_W + g));
-      wt.r[g] = data_of(in_opt(ctx, IN_R + g));
-      wt.peep[g] = data_of(peep_of(ctx, g));
-      wt.w_scale[g] = scale_of(in_opt(ctx, IN_W + g));
-      wt.r_scale[g] = scale_of(in_opt(ctx, IN_R + g));
-      wt.peep_scale[g] = scale_of(peep_of(ctx, g));
-      wt.bias[g] = data_of(in_opt(ctx, IN_BIAS + g));
-      wt.ln[g] = su.layer_norm ? data_of(in_opt(ctx, IN_LN + g)) : NULL;
-    }
-    wt.proj_w = data_of(in_opt(ctx, IN_PROJ_W));
-    wt.proj_scale = scale_of(in_opt(ctx, IN_PROJ_W));
-    wt.proj_b = data_of(in_opt(ctx, IN_PROJ_B));
+    hybrid_weights_of(ctx, &su, &wt);
     tfcc_lstm_f32_params p = {su.activation, su.cell_clip, su.proj_clip};
     const bool asym = ctx->node && ctx->node->opts.lstm.asymmetric_quantize_inputs;
     tfcc_lstm_hybrid(&su.s, &wt, &p, asym, ctx->in[IN_X]->data, NULL, h->data, c->data,
@@ -652,25 +652,15 @@ tfcc_status tfcc_lstm_direction_eval(tfcc_op_ctx *d, const tfcc_lstm_aux *aux, b
   tfcc_lstm_f32_weights fw;
   tfcc_lstm_hybrid_weights hw;
   f32_weights_of(d, &su, &fw);
-  memset(&hw, 0, sizeof hw);
+  if (su.hybrid)
+    hybrid_weights_of(d, &su, &hw);
+  else
+    memset(&hw, 0, sizeof hw);
   for (int g = 0; g < 4 && aux; g++) {
     fw.aux_w[g] = su.hybrid ? NULL : data_of(aux->w[g]);
     hw.aux_w[g] = su.hybrid ? data_of(aux->w[g]) : NULL;
     hw.aux_scale[g] = scale_of(aux->w[g]);
   }
-  for (int g = 0; g < 4 && su.hybrid; g++) {
-    hw.w[g] = data_of(in_opt(d, IN_W + g));
-    hw.r[g] = data_of(in_opt(d, IN_R + g));
-    hw.peep[g] = data_of(peep_of(d, g));
-    hw.w_scale[g] = scale_of(in_opt(d, IN_W + g));
-    hw.r_scale[g] = scale_of(in_opt(d, IN_R + g));
-    hw.peep_scale[g] = scale_of(peep_of(d, g));
-    hw.bias[g] = fw.bias[g];
-    hw.ln[g] = fw.ln[g];
-  }
-  hw.proj_w = data_of(in_opt(d, IN_PROJ_W));
-  hw.proj_scale = scale_of(in_opt(d, IN_PROJ_W));
-  hw.proj_b = fw.proj_b;
   const tfcc_lstm_f32_params p = {su.activation, su.cell_clip, su.proj_clip};
   const bool asym = d->node && d->node->opts.lstm.asymmetric_quantize_inputs;
   const int32_t na = su.s.n_aux;
