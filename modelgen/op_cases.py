@@ -1194,6 +1194,24 @@ def hybrid_cases():
                     "w": hw(name, [4, 64], 0, True), "b": fbias(name, 4), "y": T(F32, [64, 4])},
              [("LOGISTIC", ["x"], ["s"], {}), ("FULLY_CONNECTED", ["s", "w", "b"], ["y"], {})],
              ["x"], ["s", "y"]))
+    # ops: float CONV_2Ds of one input and one output channel (YOLO26's attention positional
+    # encoding: a 3x3 convolution per channel after a SPLIT into 1-channel tensors) before a
+    # hybrid CONV_2D: XNNPACK runs such a convolution as its depthwise kernel (taps column by
+    # column), not its IGEMM (rgl_yolo26n_int8 of the sixth sweep was 1 ulp off there, 0.04 at
+    # the output); the 1x1 one is its vmulcaddc (bias + x * w, the same bits)
+    name = "hybrid_net_conv1x1ch_conv"
+    rng = Rng(seed_of(name + "/w1"))
+    w1 = T(F32, [1, 3, 3, 1], const=[f32(rng.uniform(-0.9, 0.9)) for _ in range(9)])
+    w2 = T(F32, [1, 1, 1, 1], const=[f32(rng.uniform(0.5, 1.5))])
+    add(Case(name, {"x": act("f32", [1, 13, 11, 1], -1.0, 3.0), "w1": w1, "b1": fbias(name + "1", 1),
+                    "c": T(F32, [1, 13, 11, 1]), "w2": w2, "b2": fbias(name + "2", 1),
+                    "e": T(F32, [1, 13, 11, 1]), "wh": hw(name, [6, 3, 3, 1], 0, True),
+                    "bh": fbias(name, 6), "y": T(F32, [1, 13, 11, 6])},
+             [("CONV_2D", ["x", "w1", "b1"], ["c"], {"padding": "SAME", "stride_w": 1, "stride_h": 1}),
+              ("CONV_2D", ["c", "w2", "b2"], ["e"],
+               {"padding": "VALID", "stride_w": 1, "stride_h": 1, "fused_activation_function": "RELU"}),
+              ("CONV_2D", ["e", "wh", "bh"], ["y"], {"padding": "SAME", "stride_w": 1, "stride_h": 1})],
+             ["x"], ["c", "e", "y"]))
 
 
 def simple_ops_cases():
