@@ -1212,6 +1212,23 @@ def hybrid_cases():
                {"padding": "VALID", "stride_w": 1, "stride_h": 1, "fused_activation_function": "RELU"}),
               ("CONV_2D", ["e", "wh", "bh"], ["y"], {"padding": "SAME", "stride_w": 1, "stride_h": 1})],
              ["x"], ["c", "e", "y"]))
+    # ops: float CONV_2Ds of fewer output channels than XNNPACK's IGEMM tile (8) before a hybrid
+    # CONV_2D: XNNPACK takes its "nr2" kernel (4x2c4), four partial sums per output by input
+    # channel modulo 4 (ocrdemo_ocr of the sixth sweep: its first 1x1 convolution, 3 -> 6
+    # channels, was 1 ulp off LiteRT on 10% of the outputs, 0.0065 at the output)
+    name = "hybrid_net_conv_nr2_conv"
+    rng = Rng(seed_of(name + "/w1"))
+    w1 = T(F32, [5, 3, 3, 7], const=[f32(rng.uniform(-0.8, 0.8)) for _ in range(5 * 9 * 7)])
+    w2 = T(F32, [6, 1, 1, 5], const=[f32(rng.uniform(-0.8, 0.8)) for _ in range(6 * 5)])
+    add(Case(name, {"x": act("f32", [1, 11, 9, 7], -1.0, 3.0), "w1": w1, "b1": fbias(name + "1", 5),
+                    "c": T(F32, [1, 11, 9, 5]), "w2": w2, "b2": fbias(name + "2", 6),
+                    "e": T(F32, [1, 11, 9, 6]), "wh": hw(name, [8, 3, 3, 6], 0, True),
+                    "bh": fbias(name, 8), "y": T(F32, [1, 11, 9, 8])},
+             [("CONV_2D", ["x", "w1", "b1"], ["c"], {"padding": "SAME", "stride_w": 1, "stride_h": 1}),
+              ("CONV_2D", ["c", "w2", "b2"], ["e"],
+               {"padding": "VALID", "stride_w": 1, "stride_h": 1, "fused_activation_function": "RELU6"}),
+              ("CONV_2D", ["e", "wh", "bh"], ["y"], {"padding": "SAME", "stride_w": 1, "stride_h": 1})],
+             ["x"], ["c", "e", "y"]))
 
 
 def simple_ops_cases():

@@ -30,6 +30,7 @@ typedef struct conv_params {
                                  the filter packed by tfcc_xnn_conv_pack, else NULL */
   int32_t xnn_ocp;
   bool xnn_dw;         /* one input and one output channel: XNNPACK runs its dwconv (below) */
+  bool xnn_c4;         /* fewer than 8 output channels: XNNPACK's nr2 kernel (below) */
   const void *xnn_src; /* filter data xnn_w was made from (xnn_dw: the filter itself) */
   const tfcc_xnn_f32_kernel *xnn_k;
 } conv_params;
@@ -96,7 +97,9 @@ static tfcc_status conv_f32_wino_init(const tfcc_init_ctx *ctx, conv_params *p) 
  * one input and one output channel is a depthwise convolution to XNNPACK
  * (xnn_create_convolution2d_nhwc picks its dwconv, or vmulcaddc for 1x1 without padding, which
  * sums alike, whenever both group channel counts are 1): taps column by column, not the IGEMM's
- * row by row. */
+ * row by row. Fewer output channels than its IGEMM's 8 columns take its "nr2" kernel
+ * (xnn_create_convolution2d_nhwc_f32: gemm_config->nr > group_output_channels), which sums
+ * each input channel modulo 4 apart (tfcc_xnn_conv_c4_f32_rows). */
 static void conv_xnn_f32_init(const tfcc_init_ctx *ctx, conv_params *p) {
   const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, 0), *f = tfcc_conv_ir_input(ctx, 1);
   if (!in || !f || in->dtype != TFCC_FLOAT32 || f->dtype != TFCC_FLOAT32 || !f->data ||
@@ -105,6 +108,11 @@ static void conv_xnn_f32_init(const tfcc_init_ctx *ctx, conv_params *p) {
     return;
   if (f->dims[0] == 1 && f->dims[3] == 1) {
     p->xnn_dw = true;
+    p->xnn_src = f->data;
+    return;
+  }
+  if (f->dims[0] < 8) {
+    p->xnn_c4 = true;
     p->xnn_src = f->data;
     return;
   }
@@ -124,7 +132,8 @@ static tfcc_status conv_init(tfcc_init_ctx *ctx) {
   tfcc_f32_fast_attach(&p->n.f32, ctx, TFCC_BLOCK_F32_GEMM);
   tfcc_q8_fast_attach(&p->n.q8, ctx, TFCC_BLOCK_Q8_GEMM);
   if (st == TFCC_OK && !p->n.hyb) conv_xnn_f32_init(ctx, p);
-  if (st == TFCC_OK && !p->n.hyb && !p->xnn_w && !p->xnn_dw) st = conv_f32_wino_init(ctx, p);
+  if (st == TFCC_OK && !p->n.hyb && !p->xnn_w && !p->xnn_dw && !p->xnn_c4)
+    st = conv_f32_wino_init(ctx, p);
   if (st != TFCC_OK) {
     conv_release(p);
     return st;
@@ -314,7 +323,7 @@ static tfcc_status conv_prepare(tfcc_op_ctx *ctx) {
   st = conv_residual_check(ctx, od);
   if (st != TFCC_OK) return st;
   ctx->scratch_bytes = 0;
-  if (ctx->in[0]->dtype == TFCC_FLOAT32 && !p->xnn_w && !p->xnn_dw &&
+  if (ctx->in[0]->dtype == TFCC_FLOAT32 && !p->xnn_w && !p->xnn_dw && !p->xnn_c4 &&
       !tfcc_bf16_fast_conv_prepare(&((conv_params *)ctx->params)->bf16, ctx, &g))
     conv_f32_prepare(ctx, &g);
   if (ctx->in[0]->dtype == TFCC_INT8 || ctx->in[0]->dtype == TFCC_UINT8) conv_q8_prepare(ctx, &g);
@@ -335,6 +344,10 @@ static tfcc_status conv_f32_eval(tfcc_op_ctx *ctx, const tfcc_conv_geom *gp, flo
   }
   if (p->xnn_dw && f->data == p->xnn_src && g.in_c == 1 && g.filter_in_c == 1 && g.out_c == 1) {
     tfcc_hybrid_xnn_dwconv(ctx, &g, f->data, bd, lo, hi);
+    return TFCC_OK;
+  }
+  if (p->xnn_c4 && f->data == p->xnn_src && g.in_c == g.filter_in_c) {
+    tfcc_hybrid_xnn_conv_c4(ctx, &g, f->data, bd, lo, hi);
     return TFCC_OK;
   }
   if (tfcc_bf16_fast_conv_eval(&p->bf16, ctx, &g, lo, hi)) return TFCC_OK;
@@ -401,6 +414,7 @@ static const char *conv_kernel(const tfcc_op_ctx *ctx) {
   if (p->n.hyb) return tfcc_hybrid_kernel(p->n.hyb);
   if (p->xnn_w) return p->xnn_k->name;
   if (p->xnn_dw) return "xnn-dwconv";
+  if (p->xnn_c4) return "xnn-nr2";
   const tfcc_q8_packed *q8 = conv_q8_packed(ctx, &g);
   if (q8) return q8->k->name;
   const char *bf16 = tfcc_bf16_fast_kernel(&p->bf16, ctx, g.batches * g.out_h * g.out_w);

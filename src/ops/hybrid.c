@@ -80,10 +80,12 @@ bool tfcc_hybrid_xnn_float(const tfcc_init_ctx *ctx) {
 }
 
 /* The float convolution / depthwise in XNNPACK's order (ops): rows of the batch-flattened
- * output split into tasks of 4 rows (1 below 64 rows); k NULL: the depthwise, dw its vector
- * kernel (depth multiplier 1) or NULL (the portable loop). */
+ * output split into tasks of 4 rows (1 below 64 rows); k NULL: c4 the convolution of the nr2
+ * kernel, else the depthwise, dw its vector kernel (depth multiplier 1) or NULL (the portable
+ * loop). */
 typedef struct xnn_rows_job {
   const tfcc_xnn_f32_kernel *k;
+  bool c4;
   tfcc_xnn_dwconv_rows_fn dw;
   const tfcc_conv_geom *g;
   const float *in, *wp, *bias;
@@ -99,6 +101,8 @@ static void xnn_rows_task(void *ctx, size_t t, int thread) {
   const int32_t r1 = r0 + j->rows_per_task < j->rows ? r0 + j->rows_per_task : j->rows;
   if (j->k)
     j->k->conv_rows(j->g, j->in, j->wp, j->ocp, j->bias, j->lo, j->hi, j->out, r0, r1);
+  else if (j->c4)
+    tfcc_xnn_conv_c4_f32_rows(j->g, j->in, j->wp, j->bias, j->lo, j->hi, j->out, r0, r1);
   else if (j->dw)
     j->dw(j->g, j->in, j->wp, j->bias, j->lo, j->hi, j->out, r0, r1);
   else
@@ -121,6 +125,20 @@ void tfcc_hybrid_xnn_conv(tfcc_op_ctx *ctx, const tfcc_xnn_f32_kernel *k, const 
                     .wp = wp,
                     .bias = bias,
                     .ocp = ocp,
+                    .rows = g->batches * g->out_h,
+                    .lo = lo,
+                    .hi = hi,
+                    .out = ctx->out[0]->data};
+  xnn_rows_run(ctx, &j);
+}
+
+void tfcc_hybrid_xnn_conv_c4(tfcc_op_ctx *ctx, const tfcc_conv_geom *g, const float *filter,
+                             const float *bias, float lo, float hi) {
+  xnn_rows_job j = {.c4 = true,
+                    .g = g,
+                    .in = ctx->in[0]->data,
+                    .wp = filter,
+                    .bias = bias,
                     .rows = g->batches * g->out_h,
                     .lo = lo,
                     .hi = hi,
