@@ -111,15 +111,11 @@ static void conv_xnn_f32_init(const tfcc_init_ctx *ctx, conv_params *p) {
     p->xnn_src = f->data;
     return;
   }
-  if (f->dims[0] < 8) {
-    p->xnn_c4 = true;
-    p->xnn_src = f->data;
-    return;
-  }
   const int64_t k = (int64_t)f->dims[1] * f->dims[2] * f->dims[3];
   if (k <= 0 || k > INT32_MAX || f->data_bytes < (size_t)f->dims[0] * (size_t)k * sizeof(float))
     return;
   p->xnn_w = tfcc_xnn_conv_pack(f->data, f->dims[0], (int32_t)k, &p->xnn_ocp);
+  p->xnn_c4 = p->xnn_w && f->dims[0] < TFCC_XNN_NR2_COLS;
   p->xnn_src = f->data;
   p->xnn_k = tfcc_xnn_f32_select(ctx->isa);
 }
@@ -132,8 +128,7 @@ static tfcc_status conv_init(tfcc_init_ctx *ctx) {
   tfcc_f32_fast_attach(&p->n.f32, ctx, TFCC_BLOCK_F32_GEMM);
   tfcc_q8_fast_attach(&p->n.q8, ctx, TFCC_BLOCK_Q8_GEMM);
   if (st == TFCC_OK && !p->n.hyb) conv_xnn_f32_init(ctx, p);
-  if (st == TFCC_OK && !p->n.hyb && !p->xnn_w && !p->xnn_dw && !p->xnn_c4)
-    st = conv_f32_wino_init(ctx, p);
+  if (st == TFCC_OK && !p->n.hyb && !p->xnn_w && !p->xnn_dw) st = conv_f32_wino_init(ctx, p);
   if (st != TFCC_OK) {
     conv_release(p);
     return st;
@@ -323,7 +318,7 @@ static tfcc_status conv_prepare(tfcc_op_ctx *ctx) {
   st = conv_residual_check(ctx, od);
   if (st != TFCC_OK) return st;
   ctx->scratch_bytes = 0;
-  if (ctx->in[0]->dtype == TFCC_FLOAT32 && !p->xnn_w && !p->xnn_dw && !p->xnn_c4 &&
+  if (ctx->in[0]->dtype == TFCC_FLOAT32 && !p->xnn_w && !p->xnn_dw &&
       !tfcc_bf16_fast_conv_prepare(&((conv_params *)ctx->params)->bf16, ctx, &g))
     conv_f32_prepare(ctx, &g);
   if (ctx->in[0]->dtype == TFCC_INT8 || ctx->in[0]->dtype == TFCC_UINT8) conv_q8_prepare(ctx, &g);
@@ -338,16 +333,16 @@ static tfcc_status conv_f32_eval(tfcc_op_ctx *ctx, const tfcc_conv_geom *gp, flo
   const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
   const void *bd = bias ? bias->data : NULL;
   tfcc_tensor *out = ctx->out[0];
+  if (p->xnn_c4 && f->data == p->xnn_src && g.in_c == g.filter_in_c) {
+    tfcc_hybrid_xnn_conv_c4(ctx, &g, p->xnn_w, p->xnn_ocp, bd, lo, hi);
+    return TFCC_OK;
+  }
   if (p->xnn_w && f->data == p->xnn_src && g.in_c == g.filter_in_c) {
     tfcc_hybrid_xnn_conv(ctx, p->xnn_k, p->xnn_w, p->xnn_ocp, &g, bd, lo, hi);
     return TFCC_OK;
   }
   if (p->xnn_dw && f->data == p->xnn_src && g.in_c == 1 && g.filter_in_c == 1 && g.out_c == 1) {
     tfcc_hybrid_xnn_dwconv(ctx, &g, f->data, bd, lo, hi);
-    return TFCC_OK;
-  }
-  if (p->xnn_c4 && f->data == p->xnn_src && g.in_c == g.filter_in_c) {
-    tfcc_hybrid_xnn_conv_c4(ctx, &g, f->data, bd, lo, hi);
     return TFCC_OK;
   }
   if (tfcc_bf16_fast_conv_eval(&p->bf16, ctx, &g, lo, hi)) return TFCC_OK;
@@ -412,9 +407,9 @@ static const char *conv_kernel(const tfcc_op_ctx *ctx) {
   tfcc_conv_geom g;
   if (!tfcc_conv_node_probe(&p->n, ctx, &g)) return "ref";
   if (p->n.hyb) return tfcc_hybrid_kernel(p->n.hyb);
+  if (p->xnn_c4) return "xnn-nr2";
   if (p->xnn_w) return p->xnn_k->name;
   if (p->xnn_dw) return "xnn-dwconv";
-  if (p->xnn_c4) return "xnn-nr2";
   const tfcc_q8_packed *q8 = conv_q8_packed(ctx, &g);
   if (q8) return q8->k->name;
   const char *bf16 = tfcc_bf16_fast_kernel(&p->bf16, ctx, g.batches * g.out_h * g.out_w);

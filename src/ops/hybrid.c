@@ -102,7 +102,7 @@ static void xnn_rows_task(void *ctx, size_t t, int thread) {
   if (j->k)
     j->k->conv_rows(j->g, j->in, j->wp, j->ocp, j->bias, j->lo, j->hi, j->out, r0, r1);
   else if (j->c4)
-    tfcc_xnn_conv_c4_f32_rows(j->g, j->in, j->wp, j->bias, j->lo, j->hi, j->out, r0, r1);
+    tfcc_xnn_conv_c4_f32_rows(j->g, j->in, j->wp, j->ocp, j->bias, j->lo, j->hi, j->out, r0, r1);
   else if (j->dw)
     j->dw(j->g, j->in, j->wp, j->bias, j->lo, j->hi, j->out, r0, r1);
   else
@@ -133,10 +133,10 @@ void tfcc_hybrid_xnn_conv(tfcc_op_ctx *ctx, const tfcc_xnn_f32_kernel *k, const 
   xnn_rows_run(ctx, &j, g, wp, bias, lo, hi);
 }
 
-void tfcc_hybrid_xnn_conv_c4(tfcc_op_ctx *ctx, const tfcc_conv_geom *g, const float *filter,
-                             const float *bias, float lo, float hi) {
-  xnn_rows_job j = {.c4 = true};
-  xnn_rows_run(ctx, &j, g, filter, bias, lo, hi);
+void tfcc_hybrid_xnn_conv_c4(tfcc_op_ctx *ctx, const tfcc_conv_geom *g, const float *wp,
+                             int32_t ocp, const float *bias, float lo, float hi) {
+  xnn_rows_job j = {.c4 = true, .ocp = ocp};
+  xnn_rows_run(ctx, &j, g, wp, bias, lo, hi);
 }
 
 void tfcc_hybrid_xnn_dwconv(tfcc_op_ctx *ctx, const tfcc_conv_geom *g, const float *filter,
