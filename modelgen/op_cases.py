@@ -1194,7 +1194,38 @@ def hybrid_cases():
                     "w": hw(name, [4, 64], 0, True), "b": fbias(name, 4), "y": T(F32, [64, 4])},
              [("LOGISTIC", ["x"], ["s"], {}), ("FULLY_CONNECTED", ["s", "w", "b"], ["y"], {})],
              ["x"], ["s", "y"]))
-
+    # ops: float CONV_2Ds of one input and one output channel (YOLO26's attention positional
+    # encoding: a 3x3 convolution per channel after a SPLIT into 1-channel tensors) before a
+    # hybrid CONV_2D: XNNPACK runs such a convolution as its depthwise kernel (taps column by
+    # column), not its IGEMM (rgl_yolo26n_int8 of the sixth sweep was 1 ulp off there, 0.04 at
+    # the output); the 1x1 one is its vmulcaddc (bias + x * w, the same bits)
+    def float_convs_hybrid(name, x_shape, c1, c2, hybrid_out, act2):
+        """x -> float CONV_2D c1 (SAME) -> float CONV_2D c2 (1x1 VALID, act2) -> hybrid 3x3
+        CONV_2D; c1 / c2: [out_c, fh, fw, in_c] filters, weights uniform in a seeded range."""
+        rng = Rng(seed_of(name + "/w1"))
+        w1 = T(F32, c1, const=[f32(rng.uniform(-0.8, 0.8)) for _ in range(numel(c1))])
+        w2 = T(F32, c2, const=[f32(rng.uniform(0.5, 1.5)) for _ in range(numel(c2))])
+        hw_shape = x_shape[:3]
+        add(Case(name, {"x": act("f32", x_shape, -1.0, 3.0), "w1": w1, "b1": fbias(name + "1", c1[0]),
+                        "c": T(F32, hw_shape + [c1[0]]), "w2": w2, "b2": fbias(name + "2", c2[0]),
+                        "e": T(F32, hw_shape + [c2[0]]), "wh": hw(name, [hybrid_out, 3, 3, c2[0]], 0, True),
+                        "bh": fbias(name, hybrid_out), "y": T(F32, hw_shape + [hybrid_out])},
+                 [("CONV_2D", ["x", "w1", "b1"], ["c"], {"padding": "SAME", "stride_w": 1, "stride_h": 1}),
+                  ("CONV_2D", ["c", "w2", "b2"], ["e"],
+                   {"padding": "VALID", "stride_w": 1, "stride_h": 1, "fused_activation_function": act2}),
+                  ("CONV_2D", ["e", "wh", "bh"], ["y"], {"padding": "SAME", "stride_w": 1, "stride_h": 1})],
+                 ["x"], ["c", "e", "y"]))
+    # ops: float CONV_2Ds of one input and one output channel (YOLO26's attention positional
+    # encoding: a 3x3 convolution per channel after a SPLIT into 1-channel tensors) before a
+    # hybrid CONV_2D: XNNPACK runs such a convolution as its depthwise kernel (taps column by
+    # column), not its IGEMM (rgl_yolo26n_int8 of the sixth sweep was 1 ulp off there); the 1x1
+    # one is its vmulcaddc (bias + x * w, the same bits)
+    float_convs_hybrid("hybrid_net_conv1x1ch_conv", [1, 13, 11, 1], [1, 3, 3, 1], [1, 1, 1, 1], 6, "RELU")
+    # ops: float CONV_2Ds of fewer output channels than XNNPACK's IGEMM tile (8) before a hybrid
+    # CONV_2D: XNNPACK takes its "nr2" kernel (4x2c4), four partial sums per output by input
+    # channel modulo 4 (ocrdemo_ocr of the sixth sweep: its first 1x1 convolution, 3 -> 6
+    # channels, was 1 ulp off LiteRT on 10% of the outputs, 0.0065 at the output)
+    float_convs_hybrid("hybrid_net_conv_nr2_conv", [1, 11, 9, 7], [5, 3, 3, 7], [6, 1, 1, 5], 8, "RELU6")
 
 def simple_ops_cases():
     """SIGN, ATAN2, RELU_0_TO_1, BITWISE_XOR, RIGHT_SHIFT, REDUCE_ANY, REDUCE_ALL."""

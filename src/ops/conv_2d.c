@@ -29,7 +29,9 @@ typedef struct conv_params {
   float *xnn_w;               /* float32 in XNNPACK's exact arithmetic (tfcc_hybrid_xnn_float):
                                  the filter packed by tfcc_xnn_conv_pack, else NULL */
   int32_t xnn_ocp;
-  const void *xnn_src; /* filter data xnn_w was made from */
+  bool xnn_dw;         /* one input and one output channel: XNNPACK runs its dwconv (below) */
+  bool xnn_c4;         /* fewer than 8 output channels: XNNPACK's nr2 kernel (below) */
+  const void *xnn_src; /* filter data xnn_w was made from (xnn_dw: the filter itself) */
   const tfcc_xnn_f32_kernel *xnn_k;
 } conv_params;
 
@@ -91,17 +93,29 @@ static tfcc_status conv_f32_wino_init(const tfcc_init_ctx *ctx, conv_params *p) 
 }
 
 /* Float32 in a hybrid model (TFLITE mode): XNNPACK's exact order (ops/hybrid.h); constant
- * dense float filter, groups 1; anything else (or no memory) keeps the usual paths. */
+ * dense float filter, groups 1; anything else (or no memory) keeps the usual paths. A filter of
+ * one input and one output channel is a depthwise convolution to XNNPACK
+ * (xnn_create_convolution2d_nhwc picks its dwconv, or vmulcaddc for 1x1 without padding, which
+ * sums alike, whenever both group channel counts are 1): taps column by column, not the IGEMM's
+ * row by row. Fewer output channels than its IGEMM's 8 columns take its "nr2" kernel
+ * (xnn_create_convolution2d_nhwc_f32: gemm_config->nr > group_output_channels), which sums
+ * each input channel modulo 4 apart (tfcc_xnn_conv_c4_f32_rows). */
 static void conv_xnn_f32_init(const tfcc_init_ctx *ctx, conv_params *p) {
   const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, 0), *f = tfcc_conv_ir_input(ctx, 1);
   if (!in || !f || in->dtype != TFCC_FLOAT32 || f->dtype != TFCC_FLOAT32 || !f->data ||
       f->sparsity || f->rank != 4 || in->rank != 4 || in->dims[3] != f->dims[3] ||
       !tfcc_hybrid_xnn_float(ctx))
     return;
+  if (f->dims[0] == 1 && f->dims[3] == 1) {
+    p->xnn_dw = true;
+    p->xnn_src = f->data;
+    return;
+  }
   const int64_t k = (int64_t)f->dims[1] * f->dims[2] * f->dims[3];
   if (k <= 0 || k > INT32_MAX || f->data_bytes < (size_t)f->dims[0] * (size_t)k * sizeof(float))
     return;
   p->xnn_w = tfcc_xnn_conv_pack(f->data, f->dims[0], (int32_t)k, &p->xnn_ocp);
+  p->xnn_c4 = p->xnn_w && f->dims[0] < TFCC_XNN_NR2_COLS;
   p->xnn_src = f->data;
   p->xnn_k = tfcc_xnn_f32_select(ctx->isa);
 }
@@ -114,7 +128,7 @@ static tfcc_status conv_init(tfcc_init_ctx *ctx) {
   tfcc_f32_fast_attach(&p->n.f32, ctx, TFCC_BLOCK_F32_GEMM);
   tfcc_q8_fast_attach(&p->n.q8, ctx, TFCC_BLOCK_Q8_GEMM);
   if (st == TFCC_OK && !p->n.hyb) conv_xnn_f32_init(ctx, p);
-  if (st == TFCC_OK && !p->n.hyb && !p->xnn_w) st = conv_f32_wino_init(ctx, p);
+  if (st == TFCC_OK && !p->n.hyb && !p->xnn_w && !p->xnn_dw) st = conv_f32_wino_init(ctx, p);
   if (st != TFCC_OK) {
     conv_release(p);
     return st;
@@ -304,7 +318,7 @@ static tfcc_status conv_prepare(tfcc_op_ctx *ctx) {
   st = conv_residual_check(ctx, od);
   if (st != TFCC_OK) return st;
   ctx->scratch_bytes = 0;
-  if (ctx->in[0]->dtype == TFCC_FLOAT32 && !p->xnn_w &&
+  if (ctx->in[0]->dtype == TFCC_FLOAT32 && !p->xnn_w && !p->xnn_dw &&
       !tfcc_bf16_fast_conv_prepare(&((conv_params *)ctx->params)->bf16, ctx, &g))
     conv_f32_prepare(ctx, &g);
   if (ctx->in[0]->dtype == TFCC_INT8 || ctx->in[0]->dtype == TFCC_UINT8) conv_q8_prepare(ctx, &g);
@@ -319,8 +333,16 @@ static tfcc_status conv_f32_eval(tfcc_op_ctx *ctx, const tfcc_conv_geom *gp, flo
   const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
   const void *bd = bias ? bias->data : NULL;
   tfcc_tensor *out = ctx->out[0];
+  if (p->xnn_c4 && f->data == p->xnn_src && g.in_c == g.filter_in_c) {
+    tfcc_hybrid_xnn_conv_c4(ctx, &g, p->xnn_w, p->xnn_ocp, bd, lo, hi);
+    return TFCC_OK;
+  }
   if (p->xnn_w && f->data == p->xnn_src && g.in_c == g.filter_in_c) {
     tfcc_hybrid_xnn_conv(ctx, p->xnn_k, p->xnn_w, p->xnn_ocp, &g, bd, lo, hi);
+    return TFCC_OK;
+  }
+  if (p->xnn_dw && f->data == p->xnn_src && g.in_c == 1 && g.filter_in_c == 1 && g.out_c == 1) {
+    tfcc_hybrid_xnn_dwconv(ctx, &g, f->data, bd, lo, hi);
     return TFCC_OK;
   }
   if (tfcc_bf16_fast_conv_eval(&p->bf16, ctx, &g, lo, hi)) return TFCC_OK;
@@ -385,7 +407,9 @@ static const char *conv_kernel(const tfcc_op_ctx *ctx) {
   tfcc_conv_geom g;
   if (!tfcc_conv_node_probe(&p->n, ctx, &g)) return "ref";
   if (p->n.hyb) return tfcc_hybrid_kernel(p->n.hyb);
+  if (p->xnn_c4) return "xnn-nr2";
   if (p->xnn_w) return p->xnn_k->name;
+  if (p->xnn_dw) return "xnn-dwconv";
   const tfcc_q8_packed *q8 = conv_q8_packed(ctx, &g);
   if (q8) return q8->k->name;
   const char *bf16 = tfcc_bf16_fast_kernel(&p->bf16, ctx, g.batches * g.out_h * g.out_w);

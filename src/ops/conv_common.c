@@ -407,7 +407,9 @@ tfcc_status tfcc_conv_qparams_xnn(tfcc_conv_qparams *q, const tfcc_ir_tensor *in
   for (int32_t c = 0; c < q->n_mult; c++) {
     /* xnn_create_convolution2d_nhwc_q*: input_scale * kernel_scale / output_scale, float */
     const float s = in_scale * filter->quant.scale[c] / out_scale;
-    if (!(s < 256.f)) { /* XNNPACK refuses the node; TFLite's builtin kernel runs it */
+    if (!(s < 256.f)) { /* XNNPACK refuses the node when it creates the runtime, and the
+                           whole delegate fails (ops/xnn_delegate.c): not reached in TFLITE mode
+                           for a node the delegate takes; builtin arithmetic */
       free(sc);
       return TFCC_OK;
     }

@@ -80,10 +80,12 @@ bool tfcc_hybrid_xnn_float(const tfcc_init_ctx *ctx) {
 }
 
 /* The float convolution / depthwise in XNNPACK's order (ops): rows of the batch-flattened
- * output split into tasks of 4 rows (1 below 64 rows); k NULL: the depthwise, dw its vector
- * kernel (depth multiplier 1) or NULL (the portable loop). */
+ * output split into tasks of 4 rows (1 below 64 rows); k NULL: c4 the convolution of the nr2
+ * kernel, else the depthwise, dw its vector kernel (depth multiplier 1) or NULL (the portable
+ * loop). */
 typedef struct xnn_rows_job {
   const tfcc_xnn_f32_kernel *k;
+  bool c4;
   tfcc_xnn_dwconv_rows_fn dw;
   const tfcc_conv_geom *g;
   const float *in, *wp, *bias;
@@ -99,13 +101,25 @@ static void xnn_rows_task(void *ctx, size_t t, int thread) {
   const int32_t r1 = r0 + j->rows_per_task < j->rows ? r0 + j->rows_per_task : j->rows;
   if (j->k)
     j->k->conv_rows(j->g, j->in, j->wp, j->ocp, j->bias, j->lo, j->hi, j->out, r0, r1);
+  else if (j->c4)
+    tfcc_xnn_conv_c4_f32_rows(j->g, j->in, j->wp, j->ocp, j->bias, j->lo, j->hi, j->out, r0, r1);
   else if (j->dw)
     j->dw(j->g, j->in, j->wp, j->bias, j->lo, j->hi, j->out, r0, r1);
   else
     tfcc_xnn_dwconv_f32_rows(j->g, j->in, j->wp, j->bias, j->lo, j->hi, j->out, r0, r1);
 }
 
-static void xnn_rows_run(tfcc_op_ctx *ctx, xnn_rows_job *j) {
+/* Runs j (its kernel fields set) over g's output rows: the node's input and output, filter wp. */
+static void xnn_rows_run(tfcc_op_ctx *ctx, xnn_rows_job *j, const tfcc_conv_geom *g,
+                         const float *wp, const float *bias, float lo, float hi) {
+  j->g = g;
+  j->in = ctx->in[0]->data;
+  j->wp = wp;
+  j->bias = bias;
+  j->rows = g->batches * g->out_h;
+  j->lo = lo;
+  j->hi = hi;
+  j->out = ctx->out[0]->data;
   if (j->rows <= 0 || j->g->out_w <= 0) return;
   j->rows_per_task = j->rows >= 64 ? 4 : 1;
   tfcc_threadpool_run(ctx->pool, (size_t)((j->rows + j->rows_per_task - 1) / j->rows_per_task),
@@ -115,33 +129,22 @@ static void xnn_rows_run(tfcc_op_ctx *ctx, xnn_rows_job *j) {
 void tfcc_hybrid_xnn_conv(tfcc_op_ctx *ctx, const tfcc_xnn_f32_kernel *k, const float *wp,
                           int32_t ocp, const tfcc_conv_geom *g, const float *bias, float lo,
                           float hi) {
-  xnn_rows_job j = {.k = k,
-                    .g = g,
-                    .in = ctx->in[0]->data,
-                    .wp = wp,
-                    .bias = bias,
-                    .ocp = ocp,
-                    .rows = g->batches * g->out_h,
-                    .lo = lo,
-                    .hi = hi,
-                    .out = ctx->out[0]->data};
-  xnn_rows_run(ctx, &j);
+  xnn_rows_job j = {.k = k, .ocp = ocp};
+  xnn_rows_run(ctx, &j, g, wp, bias, lo, hi);
+}
+
+void tfcc_hybrid_xnn_conv_c4(tfcc_op_ctx *ctx, const tfcc_conv_geom *g, const float *wp,
+                             int32_t ocp, const float *bias, float lo, float hi) {
+  xnn_rows_job j = {.c4 = true, .ocp = ocp};
+  xnn_rows_run(ctx, &j, g, wp, bias, lo, hi);
 }
 
 void tfcc_hybrid_xnn_dwconv(tfcc_op_ctx *ctx, const tfcc_conv_geom *g, const float *filter,
                             const float *bias, float lo, float hi) {
   const tfcc_xnn_dwconv_rows_fn dw =
       g->in_c == g->out_c && ctx->ks && ctx->ks->xnn_f32 ? ctx->ks->xnn_f32->dwconv_rows : NULL;
-  xnn_rows_job j = {.dw = dw,
-                    .g = g,
-                    .in = ctx->in[0]->data,
-                    .wp = filter,
-                    .bias = bias,
-                    .rows = g->batches * g->out_h,
-                    .lo = lo,
-                    .hi = hi,
-                    .out = ctx->out[0]->data};
-  xnn_rows_run(ctx, &j);
+  xnn_rows_job j = {.dw = dw};
+  xnn_rows_run(ctx, &j, g, filter, bias, lo, hi);
 }
 
 void tfcc_hybrid_free(tfcc_hybrid *h) {

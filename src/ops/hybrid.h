@@ -83,6 +83,10 @@ struct tfcc_xnn_f32_kernel;
 void tfcc_hybrid_xnn_conv(tfcc_op_ctx *ctx, const struct tfcc_xnn_f32_kernel *k, const float *wp,
                           int32_t ocp, const tfcc_conv_geom *g, const float *bias, float lo,
                           float hi);
+/* Float32 CONV_2D of fewer than 8 output channels in that arithmetic (XNNPACK's nr2 kernel,
+ * tfcc_xnn_conv_c4_f32_rows; weights packed by tfcc_xnn_conv_pack), in row tasks. */
+void tfcc_hybrid_xnn_conv_c4(tfcc_op_ctx *ctx, const tfcc_conv_geom *g, const float *wp,
+                             int32_t ocp, const float *bias, float lo, float hi);
 /* ops: float32 DEPTHWISE_CONV_2D in that arithmetic (tfcc_xnn_dwconv_f32_rows), in row tasks. */
 void tfcc_hybrid_xnn_dwconv(tfcc_op_ctx *ctx, const tfcc_conv_geom *g, const float *filter,
                             const float *bias, float lo, float hi);

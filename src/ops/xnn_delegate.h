@@ -23,11 +23,14 @@ bool tfcc_xnn_takes_resize_bilinear(const tfcc_ir_tensor *in, const tfcc_ir_tens
                                     const tfcc_ir_tensor *out, bool align_corners,
                                     bool half_pixel_centers);
 
-/* A node the partitioner takes but XNNPACK's subgraph definition refuses, in any subgraph: a
- * taken RESIZE_BILINEAR whose input and output quantization differ (XNNPACK resizes without
- * requantizing: xnn_define_static_resize_bilinear_2d checks the parameters match). The delegate
- * then fails to prepare, and TFLite restores the original execution plan: every node of the
- * model runs TFLite's builtin kernels. Returns true with the first such node in *sg / *node. */
+/* A node the partitioner takes but XNNPACK refuses, in any subgraph: a taken RESIZE_BILINEAR
+ * whose input and output quantization differ (XNNPACK resizes without requantizing:
+ * xnn_define_static_resize_bilinear_2d checks the parameters match), or a taken 8-bit CONV_2D,
+ * DEPTHWISE_CONV_2D or FULLY_CONNECTED whose requantization scale (input scale * filter scale /
+ * output scale) is 256 or more (XNNPACK's operator creation refuses it: "failed to create
+ * XNNPACK runtime"). The delegate then fails to prepare, and TFLite restores the original
+ * execution plan: every node of the model runs TFLite's builtin kernels. Returns true with the
+ * first such node in *sg / *node. */
 bool tfcc_xnn_delegate_fails(const tfcc_graph *g, int32_t *sg, int32_t *node);
 
 #endif

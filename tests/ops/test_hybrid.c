@@ -694,6 +694,12 @@ static void test_reference_mode(void) {
      EXPAND_DEPTHWISE_CONV_2D, each float node in XNNPACK's order */
   for (int o = 0; o < 2; o++)
     run_exact_case(rt, src, "hybrid_net_expand_dw_conv", 0, "conformance", o);
+  /* ops: float CONV_2D of one input and one output channel: XNNPACK's dwconv order (YOLO26) */
+  for (int o = 0; o < 3; o++)
+    run_exact_case(rt, src, "hybrid_net_conv1x1ch_conv", 0, "conformance", o);
+  /* ops: float CONV_2D of fewer than 8 output channels: XNNPACK's nr2 kernel (4x2c4) */
+  for (int o = 0; o < 3; o++)
+    run_exact_case(rt, src, "hybrid_net_conv_nr2_conv", 0, "conformance", o);
   /* ops: blockwise int4 FULLY_CONNECTED, XNNPACK's qd8 x qb4w and the builtin kernel */
   static const char *bw[] = {"fully_connected_blockwise_i4_bs32",
                              "fully_connected_blockwise_i4_bs32_relu_nobias_rank3",

@@ -28,6 +28,51 @@ float *tfcc_xnn_conv_pack(const float *w_ohwi, int32_t out_c, int32_t kdim, int3
   return wp;
 }
 
+void tfcc_xnn_conv_c4_f32_rows(const tfcc_conv_geom *g, const float *in, const float *wp,
+                               int32_t ocp, const float *bias, float lo, float hi, float *out,
+                               int32_t r0, int32_t r1) {
+  const size_t ic_n = (size_t)g->in_c;
+  for (int32_t r = r0; r < r1; r++) {
+    const int32_t b = r / g->out_h, oy = r % g->out_h;
+    for (int32_t ox = 0; ox < g->out_w; ox++) {
+      /* lane l of output channel o: lane[l][o]; the columns past out_c have zero weights */
+      float lane[4][TFCC_XNN_NR2_COLS];
+      for (int32_t o = 0; o < TFCC_XNN_NR2_COLS; o++) {
+        lane[0][o] = bias && o < g->out_c ? bias[o] : 0.0f;
+        lane[1][o] = lane[2][o] = lane[3][o] = 0.0f;
+      }
+      const float *w = wp;
+      for (int32_t ky = 0; ky < g->filter_h; ky++)
+        for (int32_t kx = 0; kx < g->filter_w; kx++) {
+          const int32_t iy = oy * g->stride_h - g->pad_h + ky * g->dil_h;
+          const int32_t ix = ox * g->stride_w - g->pad_w + kx * g->dil_w;
+          const bool pad = iy < 0 || iy >= g->in_h || ix < 0 || ix >= g->in_w;
+          const float *x =
+              pad ? NULL
+                  : in + (((size_t)b * (size_t)g->in_h + (size_t)iy) * (size_t)g->in_w +
+                          (size_t)ix) *
+                             ic_n;
+          for (size_t c = 0; c < ic_n; c++, w += ocp) {
+            const float xv = x ? x[c] : 0.0f;
+            float *l = lane[c & 3];
+            for (int32_t o = 0; o < TFCC_XNN_NR2_COLS; o++) {
+              const float p = xv * w[o];
+              l[o] = l[o] + p;
+            }
+          }
+        }
+      float *y = out + ((size_t)r * (size_t)g->out_w + (size_t)ox) * (size_t)g->out_c;
+      for (int32_t o = 0; o < g->out_c; o++) {
+        const float s02 = lane[0][o] + lane[2][o], s13 = lane[1][o] + lane[3][o];
+        float v = s02 + s13;
+        v = lo < v ? v : lo;
+        v = v < hi ? v : hi;
+        y[o] = v;
+      }
+    }
+  }
+}
+
 void tfcc_xnn_dwconv_f32_rows(const tfcc_conv_geom *g, const float *in, const float *filter,
                               const float *bias, float lo, float hi, float *out, int32_t r0,
                               int32_t r1) {

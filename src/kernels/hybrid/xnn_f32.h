@@ -32,6 +32,18 @@ typedef void (*tfcc_xnn_conv_rows_fn)(const tfcc_conv_geom *g, const float *in, 
                                       int32_t ocp, const float *bias, float lo, float hi,
                                       float *out, int32_t r0, int32_t r1);
 
+/* CONV_2D (groups 1) of fewer output channels than the IGEMM's 8 columns: XNNPACK's "nr2"
+ * kernel (4x2c4), which keeps four partial sums per output, one per input channel modulo 4:
+ * lane 0 starts at the bias, lanes 1-3 at 0; for each filter tap (ky, kx; padding taps add
+ * 0 * w) and each input channel c, lane c % 4 = lane + x * w (rounded product, rounded sum);
+ * the output is (lane 0 + lane 2) + (lane 1 + lane 3), clamped to [lo, hi]. Output rows [r0, r1)
+ * of the batch-flattened output; weights packed by tfcc_xnn_conv_pack (ocp >= 8 columns, zero
+ * past out_c < 8). */
+#define TFCC_XNN_NR2_COLS 8
+void tfcc_xnn_conv_c4_f32_rows(const tfcc_conv_geom *g, const float *in, const float *wp,
+                               int32_t ocp, const float *bias, float lo, float hi, float *out,
+                               int32_t r0, int32_t r1);
+
 /* DEPTHWISE_CONV_2D (ops): XNNPACK's f32 dwconv order: acc = bias (0 without one), then the
  * filter taps column by column (kx outer, ky inner; padding taps add 0 * w), acc = acc + x * w
  * (rounded product, rounded sum); clamp as wasm pmax / pmin (lo, then hi). Output rows [r0, r1)
