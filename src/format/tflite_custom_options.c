@@ -8,17 +8,25 @@
 
 #include "format/flexbuf.h"
 
+/* The value of key in map: *present = false where it is missing or null (an error if required). */
+static tfcc_status opt_get(const tfcc_flex_ref *map, const char *key, bool required,
+                           tfcc_flex_ref *r, bool *present, tfcc_err *err) {
+  bool found = false;
+  tfcc_status st = tfcc_flex_map_get(map, key, r, &found, err);
+  if (st) return tfcc_err_prefix(err, "custom options");
+  *present = found && r->type != TFCC_FLEX_NULL;
+  if (!*present && required)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "custom options: no '%s'", key);
+  return TFCC_OK;
+}
+
 static tfcc_status opt_num(const tfcc_flex_ref *map, const char *key, bool required, double dflt,
                            double *v, tfcc_err *err) {
   tfcc_flex_ref r;
-  bool found = false;
-  tfcc_status st = tfcc_flex_map_get(map, key, &r, &found, err);
-  if (st) return tfcc_err_prefix(err, "custom options");
-  if (!found || r.type == TFCC_FLEX_NULL) {
-    if (required) return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "custom options: no '%s'", key);
-    *v = dflt;
-    return TFCC_OK;
-  }
+  bool present = false;
+  tfcc_status st = opt_get(map, key, required, &r, &present, err);
+  *v = dflt;
+  if (st || !present) return st;
   if ((st = tfcc_flex_as_double(&r, key, v, err))) return tfcc_err_prefix(err, "custom options");
   return TFCC_OK;
 }
@@ -190,14 +198,10 @@ static tfcc_status read_hadamard_options(const uint8_t *data, size_t len, tfcc_o
 static tfcc_status opt_choice(const tfcc_flex_ref *map, const char *key, bool required, int dflt,
                               const char *const *names, int n_names, int *v, tfcc_err *err) {
   tfcc_flex_ref r;
-  bool found = false;
-  tfcc_status st = tfcc_flex_map_get(map, key, &r, &found, err);
-  if (st) return tfcc_err_prefix(err, "custom options");
-  if (!found || r.type == TFCC_FLEX_NULL) {
-    if (required) return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "custom options: no '%s'", key);
-    *v = dflt;
-    return TFCC_OK;
-  }
+  bool present = false;
+  tfcc_status st = opt_get(map, key, required, &r, &present, err);
+  *v = dflt;
+  if (st || !present) return st;
   const char *s = NULL;
   size_t n = 0;
   if ((st = tfcc_flex_as_string(&r, key, &s, &n, err)))
