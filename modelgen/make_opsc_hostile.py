@@ -106,6 +106,22 @@ def one(op, ins, outs, opts=None):
     return single("hostile", op, ins, outs, opts).build()[0]
 
 
+def moe(changes=(), gate_const=True, linear_n=24, src=(3, 4)):
+    """sweep7: moe with 2 experts, 2 a token, model_dim 4, hidden_dim 3 over 3 tokens; changes:
+    options replaced (None: removed; changes None: no options at all)."""
+    o = {"num_experts": 2, "num_active_experts": 2, "model_dim": 4, "hidden_dim": 3, "weight_type": "fp32"}
+    if changes is not None:
+        for k, v in dict(changes).items():
+            if v is None:
+                o.pop(k)
+            else:
+                o[k] = v
+    gate = T(F32, [3, 2, 4], const=[0.1] * 24) if gate_const else T(F32, [3, 2, 4])
+    ins = [T(F32, list(src)), T(F32, [3, 2]), T(I32, [3, 2]), gate, T(F32, [3, 2, 4], const=[0.2] * 24),
+           T(F32, [linear_n], const=[0.3] * linear_n), T(F32, [2], const=[1.0, 1.0])]
+    return one("CUSTOM:moe", ins, [T(F32, list(src))], None if changes is None else flexbuf.map_bytes(o))
+
+
 def blockwise_fc(block_size=32, scales_shape=(4, 2), scales_index=3, zero_points=-1, wdtype=S.INT4,
                  op="FULLY_CONNECTED"):
     """ops: FULLY_CONNECTED (or op, e.g. BATCH_MATMUL) with float input and blockwise-quantized
@@ -373,6 +389,25 @@ MODELS = [
     ("hadamard_int8", lambda: one("CUSTOM:aeq.hadamard_rotation", [T(S.INT8, [2, 8], q=(0.5, 0))],
                                   [T(S.INT8, [2, 8], q=(0.5, 0))], flexbuf.map_bytes({"hadamard_size": 8})),
      "input int8, output int8: expected float32 (or int32) for both"),
+    # sweep7: moe without options, with a key missing, with more active experts than experts,
+    # with int8 weights and gelu_tanh (newer LiteRT only; the TFLite build here refuses them),
+    # with weights not constant or of the wrong count, with src not a whole number of tokens
+    ("moe_no_options", lambda: moe(None), "no custom options (a FlexBuffer map of num_experts"),
+    ("moe_no_hidden_dim", lambda: moe(dict(hidden_dim=None)), "custom options: no 'hidden_dim'"),
+    ("moe_active_above_experts", lambda: moe(dict(num_active_experts=3)),
+     "custom options: num_active_experts = 3, expected 1..2"),
+    ("moe_weight_type_bf16", lambda: moe(dict(weight_type="bf16")),
+     "custom options: weight_type 'bf16' unsupported"),
+    ("moe_int8_weights", lambda: moe(dict(weight_type="int8")),
+     "moe with int8 weights and activation gelu: only fp32 weights and gelu"),
+    ("moe_gelu_tanh", lambda: moe(dict(activation="gelu_tanh")),
+     "moe with fp32 weights and activation gelu_tanh: only fp32 weights and gelu"),
+    ("moe_gate_not_constant", lambda: moe(gate_const=False),
+     "gate_weight (input 3): non-constant float32 with 24 values, expected constant float32 with 24"),
+    ("moe_linear_count", lambda: moe(linear_n=20),
+     "linear_weight (input 5): float32 with 20 values, expected constant float32 with 24"),
+    ("moe_src_partial_token", lambda: moe(src=[3, 5]),
+     "src of 15 values (model_dim 4), top_weights 6 and top_indices 6 values: expected tokens x 2"),
     # ops: NumericVerify without its options map (TFLite reads past the buffer), with the raw
     # float tolerance older converters wrote, with wrong operand types and counts
     ("numeric_verify_no_options", lambda: one("CUSTOM:NumericVerify", [T(S.INT8, [4], q=(0.5, 0)), T(F32, [4])],

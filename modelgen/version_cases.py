@@ -501,8 +501,41 @@ def xnn_delegate_fail_cases(add):
     add(c)
 
 
+def moe_cases(add):
+    """sweep7: moe, LiteRT's mixture-of-experts operator (the XNNPACK delegate's custom "moe",
+    moe_delegate_kernel.cc; ai-edge-quantizer's single_moe_multiaxis): tokens routed to
+    num_active_experts experts each (negative indices count from the end, an expert chosen twice
+    by a token counts twice), gelu gate, float32 weights (the TFLite build here refuses int8 /
+    int4 weights and gelu_tanh: tests/ops/data/opsc_hostile). Weight row out x num_experts + e is
+    expert e's row out; the output has src's shape (rank 3 and 2)."""
+    F32, I32 = S.FLOAT32, S.INT32
+
+    def opts(e, k, d, h, act=None):
+        o = {"num_experts": e, "num_active_experts": k, "model_dim": d, "hidden_dim": h,
+             "weight_type": "fp32", "renormalized_top_weights": True}
+        if act:
+            o["activation"] = act
+        return flexbuf.map_bytes(o)
+
+    for name, e, k, d, h, src, act, idx in (
+            ("moe_f32_gelu", 4, 2, 8, 6, [2, 3, 8], None, None),
+            ("moe_f32_top1", 3, 1, 4, 8, [5, 4], "gelu", None),
+            ("moe_f32_repeat_expert", 5, 3, 6, 4, [1, 3, 6], "gelu", [4, 4, -1, 0, 2, -5, -3, 1, 1])):
+        rng = Rng(seed_of(name))
+        tokens = numel(src) // d
+
+        def fw(shape, amp):
+            return T(F32, shape, const=[f32(rng.uniform(-amp, amp)) for _ in range(numel(shape))])
+        ins = [T(F32, src, lo=-2.0, hi=2.0), T(F32, [tokens, k], lo=0.0, hi=1.0),
+               T(I32, [tokens, k], lo=-e, hi=e - 1, values=idx),
+               fw([h, e, d], 0.5), fw([h, e, d], 0.5), fw([d, e, h], 0.5),
+               T(F32, [e], const=[f32(rng.uniform(0.5, 1.5)) for _ in range(e)])]
+        add(single(name, "CUSTOM:moe", ins, [T(F32, src)], opts(e, k, d, h, act)))
+
+
 def cases(add):
     xnn_delegate_fail_cases(add)
+    moe_cases(add)
     hadamard_cases(add)
     numeric_verify_cases(add)
     audio_cases(add)

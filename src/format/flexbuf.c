@@ -222,3 +222,34 @@ tfcc_status tfcc_flex_as_int64(const tfcc_flex_ref *r, const char *what, int64_t
   *v = n.i;
   return TFCC_OK;
 }
+
+tfcc_status tfcc_flex_as_string(const tfcc_flex_ref *r, const char *what, const char **s, size_t *n,
+                                tfcc_err *err) {
+  if (r->type != TFCC_FLEX_STRING && r->type != TFCC_FLEX_KEY)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "%s is a %s, expected a string", what,
+                        tfcc_flex_type_name(r->type));
+  size_t at = 0;
+  tfcc_status st = target_of(r, &at, err);
+  if (st) return st;
+  const uint8_t *b = r->buf;
+  size_t len = 0;
+  if (r->type == TFCC_FLEX_STRING) {
+    /* the byte count precedes the bytes, in the value's own width */
+    const size_t w = r->data_width;
+    if (at < w)
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "%s: string size before the buffer", what);
+    const uint64_t sz = ld_uint(b + at - w, w);
+    if (!in_buf(r->len, at, (size_t)sz + 1) || sz >= r->len || b[at + (size_t)sz] != 0)
+      return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                          "%s: string of %llu bytes at byte %zu runs past the end or has no NUL",
+                          what, (unsigned long long)sz, at);
+    len = (size_t)sz;
+  } else {
+    const uint8_t *nul = at < r->len ? memchr(b + at, 0, r->len - at) : NULL;
+    if (!nul) return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "%s: key has no NUL", what);
+    len = (size_t)(nul - (b + at));
+  }
+  *s = (const char *)(b + at);
+  *n = len;
+  return TFCC_OK;
+}

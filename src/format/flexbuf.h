@@ -63,6 +63,11 @@ tfcc_status tfcc_flex_map_get(const tfcc_flex_ref *map, const char *key, tfcc_fl
 tfcc_status tfcc_flex_as_double(const tfcc_flex_ref *r, const char *what, double *v, tfcc_err *err);
 tfcc_status tfcc_flex_as_int64(const tfcc_flex_ref *r, const char *what, int64_t *v, tfcc_err *err);
 
+/* Bytes of a STRING (or KEY) value: *s points into the buffer, *n is its length (the terminating
+ * NUL checked to be inside the buffer, not counted). Other types: an error naming `what`. */
+tfcc_status tfcc_flex_as_string(const tfcc_flex_ref *r, const char *what, const char **s, size_t *n,
+                                tfcc_err *err);
+
 /* Name of a FlexBuffer type ("int", "map", ...; "type 17" style for others is not kept:
  * "unknown"). */
 const char *tfcc_flex_type_name(uint8_t type);

@@ -8,17 +8,25 @@
 
 #include "format/flexbuf.h"
 
+/* The value of key in map: *present = false where it is missing or null (an error if required). */
+static tfcc_status opt_get(const tfcc_flex_ref *map, const char *key, bool required,
+                           tfcc_flex_ref *r, bool *present, tfcc_err *err) {
+  bool found = false;
+  tfcc_status st = tfcc_flex_map_get(map, key, r, &found, err);
+  if (st) return tfcc_err_prefix(err, "custom options");
+  *present = found && r->type != TFCC_FLEX_NULL;
+  if (!*present && required)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "custom options: no '%s'", key);
+  return TFCC_OK;
+}
+
 static tfcc_status opt_num(const tfcc_flex_ref *map, const char *key, bool required, double dflt,
                            double *v, tfcc_err *err) {
   tfcc_flex_ref r;
-  bool found = false;
-  tfcc_status st = tfcc_flex_map_get(map, key, &r, &found, err);
-  if (st) return tfcc_err_prefix(err, "custom options");
-  if (!found || r.type == TFCC_FLEX_NULL) {
-    if (required) return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "custom options: no '%s'", key);
-    *v = dflt;
-    return TFCC_OK;
-  }
+  bool present = false;
+  tfcc_status st = opt_get(map, key, required, &r, &present, err);
+  *v = dflt;
+  if (st || !present) return st;
   if ((st = tfcc_flex_as_double(&r, key, v, err))) return tfcc_err_prefix(err, "custom options");
   return TFCC_OK;
 }
@@ -185,6 +193,58 @@ static tfcc_status read_hadamard_options(const uint8_t *data, size_t len, tfcc_o
   return opt_int(&root, "hadamard_size", true, 0, 1, INT32_MAX, &o->hadamard_size, err);
 }
 
+/* moe's string options: `*v` = the index of the string in `names` equal to the value of key
+ * (dflt where the key is missing and not required). */
+static tfcc_status opt_choice(const tfcc_flex_ref *map, const char *key, bool required, int dflt,
+                              const char *const *names, int n_names, int *v, tfcc_err *err) {
+  tfcc_flex_ref r;
+  bool present = false;
+  tfcc_status st = opt_get(map, key, required, &r, &present, err);
+  *v = dflt;
+  if (st || !present) return st;
+  const char *s = NULL;
+  size_t n = 0;
+  if ((st = tfcc_flex_as_string(&r, key, &s, &n, err)))
+    return tfcc_err_prefix(err, "custom options");
+  for (int i = 0; i < n_names; i++)
+    if (strlen(names[i]) == n && memcmp(names[i], s, n) == 0) {
+      *v = i;
+      return TFCC_OK;
+    }
+  return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "custom options: %s '%.*s' unsupported", key,
+                      (int)(n > 32 ? 32 : n), s);
+}
+
+/* moe (LiteRT's XNNPACK delegate, moe_delegate_kernel.cc ReadAttributes): the four sizes and
+ * weight_type are required ("fp32", "int8", "int4"), activation "gelu" (default) or
+ * "gelu_tanh"; sizes > 0, active experts <= experts and experts x hidden x model < 2^31, as
+ * there (other keys, such as renormalized_top_weights, are not read there either). */
+static tfcc_status read_moe_options(const uint8_t *data, size_t len, tfcc_op_options *oo,
+                                    tfcc_err *err) {
+  static const char *const WEIGHTS[] = {"fp32", "int8", "int4"};
+  static const char *const ACTS[] = {"gelu", "gelu_tanh"};
+  tfcc_moe_options *o = &oo->moe;
+  tfcc_flex_ref root;
+  int wt = 0, act = 0;
+  tfcc_status st = options_map(
+      data, len, "num_experts, num_active_experts, model_dim, hidden_dim, weight_type", &root, err);
+  if (st || (st = opt_int(&root, "num_experts", true, 0, 1, INT32_MAX, &o->num_experts, err)) ||
+      (st = opt_int(&root, "num_active_experts", true, 0, 1, o->num_experts, &o->num_active_experts,
+                    err)) ||
+      (st = opt_int(&root, "model_dim", true, 0, 1, INT32_MAX, &o->model_dim, err)) ||
+      (st = opt_int(&root, "hidden_dim", true, 0, 1, INT32_MAX, &o->hidden_dim, err)) ||
+      (st = opt_choice(&root, "weight_type", true, 0, WEIGHTS, 3, &wt, err)) ||
+      (st = opt_choice(&root, "activation", false, 0, ACTS, 2, &act, err)))
+    return st;
+  if ((double)o->num_experts * o->hidden_dim * o->model_dim > (double)INT32_MAX)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                        "custom options: %d experts x %d x %d weights exceed 2^31 - 1",
+                        (int)o->num_experts, (int)o->hidden_dim, (int)o->model_dim);
+  o->weight_type = (tfcc_moe_weight_type)wt;
+  o->gelu_tanh = act == 1;
+  return TFCC_OK;
+}
+
 /* The custom operators whose options tfcc reads: custom_code, options kind, the reader (which
  * fills its member of the options). A new one is a reader and a row here. */
 static const struct {
@@ -196,6 +256,7 @@ static const struct {
     {"Mfcc", TFCC_OPTIONS_MFCC, read_mfcc_options},
     {"NumericVerify", TFCC_OPTIONS_NUMERIC_VERIFY, read_numeric_verify_options},
     {"aeq.hadamard_rotation", TFCC_OPTIONS_HADAMARD_ROTATION, read_hadamard_options},
+    {"moe", TFCC_OPTIONS_MOE, read_moe_options},
     {"TFLite_Detection_PostProcess", TFCC_OPTIONS_DETECTION_POSTPROCESS, read_detection_options},
 };
 

@@ -358,7 +358,8 @@ static void read_kind(opt_rd *r, int32_t builtin, tfcc_op_options *o) {
     case TFCC_OPTIONS_AUDIO_SPECTROGRAM: /* ops: custom options, likewise */
     case TFCC_OPTIONS_MFCC:
     case TFCC_OPTIONS_NUMERIC_VERIFY:
-    case TFCC_OPTIONS_HADAMARD_ROTATION: break;
+    case TFCC_OPTIONS_HADAMARD_ROTATION:
+    case TFCC_OPTIONS_MOE: break;
     case TFCC_OPTIONS_CONV_2D: read_conv(r, &o->conv); break;
     case TFCC_OPTIONS_DEPTHWISE_CONV_2D: read_depthwise(r, &o->depthwise); break;
     case TFCC_OPTIONS_TRANSPOSE_CONV: read_transpose_conv(r, &o->transpose_conv); break;

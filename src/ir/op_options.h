@@ -88,7 +88,8 @@ typedef enum tfcc_options_kind {
   TFCC_OPTIONS_AUDIO_SPECTROGRAM,     /* ops: AudioSpectrogram */
   TFCC_OPTIONS_MFCC,                  /* ops: Mfcc */
   TFCC_OPTIONS_NUMERIC_VERIFY,        /* ops: NumericVerify */
-  TFCC_OPTIONS_HADAMARD_ROTATION      /* aeq.hadamard_rotation */
+  TFCC_OPTIONS_HADAMARD_ROTATION,     /* aeq.hadamard_rotation */
+  TFCC_OPTIONS_MOE                    /* sweep7: moe (LiteRT's XNNPACK experts operator) */
 } tfcc_options_kind;
 
 /* Conv2DOptions. */
@@ -385,6 +386,20 @@ typedef struct tfcc_hadamard_options {
   int32_t hadamard_size;
 } tfcc_hadamard_options;
 
+/* moe's custom options (LiteRT's XNNPACK delegate, moe_delegate_kernel.cc): experts, the
+ * experts each token is routed to, the model and hidden widths, how the expert weights are
+ * stored and the activation of the gate projection (ops/moe.c runs fp32 with gelu only). */
+typedef enum tfcc_moe_weight_type {
+  TFCC_MOE_F32,
+  TFCC_MOE_INT8,
+  TFCC_MOE_INT4
+} tfcc_moe_weight_type;
+typedef struct tfcc_moe_options {
+  int32_t num_experts, num_active_experts, model_dim, hidden_dim;
+  tfcc_moe_weight_type weight_type;
+  bool gelu_tanh; /* "gelu_tanh"; else "gelu" (erfc form), the default */
+} tfcc_moe_options;
+
 /* TFLite_Detection_PostProcess's custom options (a FlexBuffer map) are the kernel's parameters,
  * tfcc_detect_params (kernels/detect/detect_postprocess.h), checked at load. */
 typedef struct tfcc_op_options {
@@ -443,6 +458,7 @@ typedef struct tfcc_op_options {
     tfcc_mfcc_options mfcc;                         /* ops: custom Mfcc */
     tfcc_numeric_verify_options numeric_verify;     /* ops: custom NumericVerify */
     tfcc_hadamard_options hadamard;                 /* custom aeq.hadamard_rotation */
+    tfcc_moe_options moe;                           /* sweep7: custom moe */
   };
 } tfcc_op_options;
 

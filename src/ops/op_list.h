@@ -189,4 +189,5 @@
   X("Mfcc", mfcc)                          /* ops */ \
   X("NumericVerify", numeric_verify)       /* ops */ \
   X("aeq.hadamard_rotation", hadamard_rotation) \
+  X("moe", moe) /* sweep7 */ \
   /* end of list */

@@ -140,6 +140,27 @@ static void test_flexbuf(void) {
   CHECK(tfcc_flex_map_get(&root, "name", &r, &found, &err) == TFCC_OK && found);
   CHECK(tfcc_flex_as_double(&r, "name", &d, &err) == TFCC_ERR_INVALID_MODEL);
   CHECKF(strstr(err.msg, "string") != NULL, "%s", err.msg);
+  /* sweep7: the string reads back ("ssd", 3 bytes); a number is no string; every one-byte
+   * corruption of the map is an error or a string inside the buffer, never a fault */
+  const char *str = NULL;
+  size_t n = 0;
+  CHECK(tfcc_flex_as_string(&r, "name", &str, &n, &err) == TFCC_OK && n == 3 &&
+        memcmp(str, "ssd", 3) == 0);
+  for (size_t at = 0; at < len; at++) {
+    uint8_t copy[512];
+    memcpy(copy, buf, len);
+    copy[at] ^= 0xFF;
+    if (tfcc_flex_root(copy, len, &root, &err) != TFCC_OK) continue;
+    if (tfcc_flex_map_get(&root, "name", &r, &found, &err) != TFCC_OK || !found) continue;
+    if (tfcc_flex_as_string(&r, "name", &str, &n, &err) == TFCC_OK)
+      CHECK((const uint8_t *)str >= copy && (const uint8_t *)str + n < copy + len && str[n] == 0);
+  }
+  const fx_val nv[] = {{"num", 0, 5}};
+  len = fx_map(buf, nv, 1, 2);
+  CHECK(tfcc_flex_root(buf, len, &root, &err) == TFCC_OK);
+  CHECK(tfcc_flex_map_get(&root, "num", &r, &found, &err) == TFCC_OK && found);
+  CHECK(tfcc_flex_as_string(&r, "num", &str, &n, &err) == TFCC_ERR_INVALID_MODEL);
+  CHECKF(strstr(err.msg, "num is a int, expected a string") != NULL, "%s", err.msg);
   CHECK(tfcc_flex_root(buf, 0, &root, &err) == TFCC_ERR_INVALID_MODEL);
   buf[len - 1] = 3;
   CHECK(tfcc_flex_root(buf, len, &root, &err) == TFCC_ERR_INVALID_MODEL);

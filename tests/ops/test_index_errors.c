@@ -4,7 +4,9 @@
  * indices out of range (EMBEDDING_LOOKUP, SCATTER_ND, SPARSE_TO_DENSE, UNSORTED_SEGMENT_*,
  * REVERSE_SEQUENCE: TFLite fails the invoke, or writes out of bounds where tfcc fails),
  * unsorted SEGMENT_SUM ids, a negative ONE_HOT depth, TOPK_V2 k above the row length, shapes
- * BROADCAST_ARGS cannot broadcast; and a BUCKETIZE model whose boundaries are not sorted. */
+ * BROADCAST_ARGS cannot broadcast; and a BUCKETIZE model whose boundaries are not sorted.
+ * sweep7: moe's expert indices outside -num_experts .. num_experts - 1 (LiteRT's delegate fails
+ * the invoke: "expert index 4 is out of range"). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +128,18 @@ int main(void) {
     int32_t idx[4] = {0, 1, 2, 3}, depth[1] = {-1};
     feed in[2] = {{idx, sizeof idx}, {depth, sizeof depth}};
     expect_error(rt, "one_hot_f32_dyn_depth", in, 2, "depth -1 is negative");
+  }
+  { /* sweep7: moe (4 experts, 2 a token, model_dim 8) over 6 tokens: index 4, then -5 */
+    float src[6 * 8] = {0}, w[6 * 2] = {0};
+    int32_t idx[12] = {0, 1, 2, 3, 4, 0, 1, 1, 2, 2, 3, 3},
+            neg[12] = {0, 1, -5, 3, 0, 0, 1, 1, 2, 2, 3, 3},
+            good[12] = {0, 1, -4, 3, -1, 0, 1, 1, 2, 2, 3, 3};
+    feed in[3] = {{src, sizeof src}, {w, sizeof w}, {idx, sizeof idx}};
+    expect_error(rt, "moe_f32_gelu", in, 3, "expert index 4 is out of range (4 experts)");
+    in[2].data = neg;
+    expect_error(rt, "moe_f32_gelu", in, 3, "expert index -1 is out of range (4 experts)");
+    in[2].data = good;
+    expect_ok(rt, "moe_f32_gelu", in, 3);
   }
   { /* TOPK_V2: k = 8 for rows of 7, and k = -1 */
     int32_t k[1] = {8}, neg[1] = {-1};
