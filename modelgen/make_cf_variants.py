@@ -5,6 +5,10 @@
                                    c 0.25 -> -0.75 (acc = acc * k + c per iteration)
   while_counter.body_shape.tflite  another graph: the body's constant c has shape [1], not []
   signatures.w3.tflite             the same graph, constants x3: encode x * 6, decode code + 3
+  signatures.flex_decode.tflite    decode's ADD replaced by the Flex op FlexRestore (no TFLite
+                                   build here runs it): encode runs, decode is refused
+  signatures.bad_decode.tflite     decode adds a [4] constant to its [3] input (no broadcast):
+                                   encode runs, decode is refused with the shape error
 
     python3 modelgen/make_cf_variants.py --out tests/models/data/control_flow
 """
@@ -32,13 +36,24 @@ def build(fn, values=None, shapes=None, scale=1.0):
     return T.serialize(m)
 
 
+def signatures_flex_decode():
+    m, _ = cf.signatures()
+    op = m.subgraphs[0].operators[0]
+    assert op.op == "ADD"
+    m.subgraphs[0].operators[0] = T.Operator("CUSTOM", op.inputs, op.outputs, custom_code="FlexRestore")
+    return T.serialize(m)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
     files = {"while_counter.w2.tflite": build(cf.while_counter, values={"k": [2.5], "c": [-0.75]}),
              "while_counter.body_shape.tflite": build(cf.while_counter, shapes={"c": [1]}),
-             "signatures.w3.tflite": build(cf.signatures, scale=3.0)}
+             "signatures.w3.tflite": build(cf.signatures, scale=3.0),
+             "signatures.flex_decode.tflite": signatures_flex_decode(),
+             "signatures.bad_decode.tflite": build(cf.signatures, values={"one": [1.0] * 4},
+                                                   shapes={"one": [4]})}
     for name, data in files.items():
         with open(os.path.join(a.out, name), "wb") as f:
             f.write(data)

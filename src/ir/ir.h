@@ -74,6 +74,8 @@ typedef struct tfcc_ir_subgraph {
   tfcc_ir_node *nodes; /* in execution order */
   int32_t n_inputs, n_outputs;
   int32_t *inputs, *outputs;
+  bool unrunnable; /* it, or a subgraph it calls, has an unsupported operator (runtime/model.c):
+                      never prepared or run, as TFLite fails only a subgraph it prepares */
 } tfcc_ir_subgraph;
 
 typedef struct tfcc_ir_metadata {

@@ -57,15 +57,20 @@ static bool requant_refused(const tfcc_ir_subgraph *s, const tfcc_ir_node *n) {
   return false;
 }
 
-bool tfcc_xnn_delegate_fails(const tfcc_graph *g, int32_t *sg, int32_t *node) {
+bool tfcc_xnn_delegate_fails(const tfcc_graph *g, int32_t *sg, int32_t *node, const char **why) {
   for (int32_t i = 0; i < g->n_subgraphs; i++) {
     const tfcc_ir_subgraph *s = &g->subgraphs[i];
-    for (int32_t k = 0; k < s->n_nodes; k++)
-      if (resize_refused(s, &s->nodes[k]) || requant_refused(s, &s->nodes[k])) {
+    for (int32_t k = 0; k < s->n_nodes; k++) {
+      const char *w = resize_refused(s, &s->nodes[k])    ? "input and output quantization differ"
+                      : requant_refused(s, &s->nodes[k]) ? "requantization scale is 256 or more"
+                                                         : NULL;
+      if (w) {
         *sg = i;
         *node = k;
+        *why = w;
         return true;
       }
+    }
   }
   return false;
 }

@@ -30,7 +30,7 @@ bool tfcc_xnn_takes_resize_bilinear(const tfcc_ir_tensor *in, const tfcc_ir_tens
  * output scale) is 256 or more (XNNPACK's operator creation refuses it: "failed to create
  * XNNPACK runtime"). The delegate then fails to prepare, and TFLite restores the original
  * execution plan: every node of the model runs TFLite's builtin kernels. Returns true with the
- * first such node in *sg / *node. */
-bool tfcc_xnn_delegate_fails(const tfcc_graph *g, int32_t *sg, int32_t *node);
+ * first such node in *sg / *node and why XNNPACK refuses it in *why (a static string). */
+bool tfcc_xnn_delegate_fails(const tfcc_graph *g, int32_t *sg, int32_t *node, const char **why);
 
 #endif

@@ -64,6 +64,7 @@ tfcc_status tfcc_run_passes(tfcc_graph *g, uint32_t disabled, tfcc_isa isa, cons
   int32_t n;
   const tfcc_pass_info *list = tfcc_pass_list(&n);
   for (int32_t s = 0; s < g->n_subgraphs; s++) {
+    if (g->subgraphs[s].unrunnable) continue; /* operators unbound: never prepared or run */
     tfcc_pass_ctx ctx = {g, &g->subgraphs[s], isa, err, log, quant_compat, !is_entry(g, s)};
     for (int32_t i = 0; i < n; i++) {
       if (disabled & list[i].bit) {

@@ -72,8 +72,33 @@ static void model_free(tfcc_model *m) {
   free(m);
 }
 
+/* Marks the subgraphs that cannot run: those with a node bind_ops left unbound, in themselves or
+ * in a subgraph they call (TFLite fails a subgraph only when it prepares it: a signature that
+ * saves or restores through Flex ops does not keep the model's other entries from running). */
+static tfcc_status mark_unrunnable(tfcc_graph *g, tfcc_err *err) {
+  uint8_t *bad = calloc((size_t)g->n_subgraphs + 1, 1), *mark = malloc((size_t)g->n_subgraphs + 1);
+  if (!bad || !mark) {
+    free(bad);
+    free(mark);
+    return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
+  }
+  for (int32_t s = 0; s < g->n_subgraphs; s++)
+    for (int32_t i = 0; i < g->subgraphs[s].n_nodes && !bad[s]; i++)
+      bad[s] = g->subgraphs[s].nodes[i].op == NULL;
+  for (int32_t s = 0; s < g->n_subgraphs; s++) {
+    memset(mark, 0, (size_t)g->n_subgraphs);
+    tfcc_graph_mark_calls(g, s, mark);
+    for (int32_t t = 0; t < g->n_subgraphs && !g->subgraphs[s].unrunnable; t++)
+      g->subgraphs[s].unrunnable = mark[t] && bad[t];
+  }
+  free(bad);
+  free(mark);
+  return TFCC_OK;
+}
+
 /* Binds each node of every subgraph to its operator and lists what is unsupported ("X at node
- * 3" in subgraph 0, "X at subgraph 1 node 3" in the others). */
+ * 3" in subgraph 0, "X at subgraph 1 node 3" in the others). The load fails when subgraph 0
+ * cannot run; other subgraphs that cannot are marked (ir.h unrunnable) and refuse sessions. */
 static tfcc_status bind_ops(tfcc_model *m, tfcc_err *err) {
   tfcc_ir_subgraph *sg0 = &m->graph.subgraphs[0];
   size_t cap = 256, len = 0;
@@ -139,13 +164,21 @@ static tfcc_status bind_ops(tfcc_model *m, tfcc_err *err) {
     }
   }
   m->unsupported = list;
-  if (n_bad && !m->opts.allow_unsupported && missing_custom)
+  tfcc_status st = n_bad ? mark_unrunnable(&m->graph, err) : TFCC_OK;
+  if (st != TFCC_OK) return st;
+  const bool runs = !sg0->unrunnable;
+  if (n_bad && runs)
+    tfcc_log(tfcc_model_env(m).log, TFCC_LOG_WARN, TFCC_TAG_MODEL_LOAD,
+             "%s: subgraph 0 runs; sessions for a signature whose subgraph reaches these are "
+             "refused (TFLite fails a subgraph only when it prepares it)",
+             list);
+  if (!runs && !m->opts.allow_unsupported && missing_custom)
     return tfcc_err_set(
         err, TFCC_ERR_UNSUPPORTED,
         "%s (custom operator %s is not registered on this runtime: register it with "
         "tfcc_runtime_register_custom_op() before loading the model; docs/custom_ops.md)",
         list, missing_custom);
-  if (n_bad && !m->opts.allow_unsupported)
+  if (!runs && !m->opts.allow_unsupported)
     return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "%s", list);
   return TFCC_OK;
 }
@@ -230,11 +263,20 @@ static tfcc_status validate_shapes(tfcc_model *m, tfcc_graph *g, bool record, tf
   }
   for (int32_t k = 0; st == TFCC_OK && k < g->n_signatures; k++) {
     int32_t sgi = g->signatures[k].subgraph;
-    if (sgi <= 0 || sgi >= g->n_subgraphs) continue;
-    if ((st = tfcc_exec_plan_build(&plan, g, sgi, NULL, false, &env, err)) == TFCC_OK)
+    if (sgi <= 0 || sgi >= g->n_subgraphs || g->subgraphs[sgi].unrunnable) continue;
+    if ((st = tfcc_exec_plan_build(&plan, g, sgi, NULL, false, &env, err)) == TFCC_OK) {
       tfcc_exec_plan_free(&plan);
-    else
+    } else if (st != TFCC_ERR_NO_MEMORY) {
+      /* as TFLite, which prepares a signature's subgraph when a runner is made for it: the
+       * model loads (and takes new weights), a session for this signature fails with this */
+      if (record)
+        tfcc_log(env.log, TFCC_LOG_WARN, TFCC_TAG_MODEL_LOAD,
+                 "signature '%s' (subgraph %d) cannot run: %s; the model's other entries can",
+                 g->signatures[k].key, (int)sgi, err->msg);
+      st = TFCC_OK;
+    } else {
       tfcc_err_prefix(err, "signature '%s' (subgraph %d)", g->signatures[k].key, (int)sgi);
+    }
   }
   tfcc_run_state_free(&rs);
   return st;
@@ -256,7 +298,9 @@ tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t siz
   if (first && (st = tfcc_graph_check_calls(g, &m->n_resources, err)) != TFCC_OK) return st;
   /* bind: by operator code (first load), or node by node as the model's graph is bound */
   if ((st = first ? bind_ops(m, err) : tfcc_weights_bind_like(ref, g, err)) != TFCC_OK) return st;
-  if (first && m->unsupported[0]) return TFCC_OK; /* allow_unsupported: introspection only */
+  if (first && g->subgraphs[0].unrunnable) return TFCC_OK; /* allow_unsupported: introspection */
+  for (int32_t s = 0; !first && s < g->n_subgraphs; s++)   /* new weights: the model's subgraphs */
+    g->subgraphs[s].unrunnable = ref->subgraphs[s].unrunnable;
   tfcc_isa isa = tfcc_model_env(m).isa;
   const tfcc_logger *log = tfcc_model_env(m).log;
   int qc = (int)m->opts.quant_compat;
@@ -264,14 +308,16 @@ tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t siz
    * node with its builtin kernels, and so does this model (the same decision for new weights,
    * whose graph has the same nodes) */
   int32_t fail_sg, fail_node;
-  if (qc == TFCC_QUANT_COMPAT_TFLITE && tfcc_xnn_delegate_fails(g, &fail_sg, &fail_node)) {
+  const char *fail_why;
+  if (qc == TFCC_QUANT_COMPAT_TFLITE &&
+      tfcc_xnn_delegate_fails(g, &fail_sg, &fail_node, &fail_why)) {
     qc = TFCC_QUANT_COMPAT_TFLITE_BUILTIN;
     if (first)
       tfcc_log(log, TFCC_LOG_INFO, TFCC_TAG_MODEL_LOAD,
-               "subgraph %d node %d (RESIZE_BILINEAR): input and output quantization differ, "
-               "which TFLite's XNNPACK delegate takes and XNNPACK then refuses, so TFLite runs "
-               "every node with its builtin kernels, and so does tfcc",
-               (int)fail_sg, (int)fail_node);
+               "subgraph %d node %d (%s): %s, which TFLite's XNNPACK delegate takes and XNNPACK "
+               "then refuses, so TFLite runs every node with its builtin kernels, and so does tfcc",
+               (int)fail_sg, (int)fail_node,
+               tfcc_node_op_name(&g->subgraphs[fail_sg].nodes[fail_node]), fail_why);
   }
   /* precision bf16: the expand convolutions keep their bf16 GEMM (the fused op is float32);
    * kept in the options so that weight updates run the same passes */

@@ -79,4 +79,8 @@ static inline tfcc_status tfcc_run_check(tfcc_run_state *rs, tfcc_err *err) {
  * variables (VAR_HANDLE container/shared_name) into *n_vars. */
 tfcc_status tfcc_graph_check_calls(tfcc_graph *g, int32_t *n_vars, tfcc_err *err);
 
+/* Sets mark[s] and mark[] of every subgraph s runs, directly or through others (the calls
+ * tfcc_graph_check_calls checked). */
+void tfcc_graph_mark_calls(const tfcc_graph *g, int32_t s, uint8_t *mark);
+
 #endif

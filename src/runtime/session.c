@@ -157,8 +157,15 @@ static tfcc_status session_create(tfcc_model *m, int32_t subgraph, const tfcc_ir
         "tfcc_session_create: options.struct_size is not set by tfcc_session_options_default()");
     return TFCC_ERR_INVALID_ARG;
   }
-  if (m->unsupported && m->unsupported[0]) {
-    tfcc_last_error_set(m->unsupported);
+  if (m->graph.subgraphs[subgraph].unrunnable) {
+    if (subgraph == 0) {
+      tfcc_last_error_set(m->unsupported);
+    } else {
+      char msg[1024];
+      snprintf(msg, sizeof msg, "signature '%.200s' (subgraph %d) cannot run: %s",
+               sig ? sig->key : "", (int)subgraph, m->unsupported);
+      tfcc_last_error_set(msg);
+    }
     return TFCC_ERR_UNSUPPORTED;
   }
   tfcc_session *s = calloc(1, sizeof *s);

@@ -84,6 +84,18 @@ static tfcc_status visit(const tfcc_graph *g, int32_t s, uint8_t *state, int32_t
   return TFCC_OK;
 }
 
+void tfcc_graph_mark_calls(const tfcc_graph *g, int32_t s, uint8_t *mark) {
+  if (mark[s]) return;
+  mark[s] = 1;
+  const tfcc_ir_subgraph *sg = &g->subgraphs[s];
+  for (int32_t i = 0; i < sg->n_nodes; i++) {
+    int32_t idx[TFCC_MAX_CASE_BRANCHES];
+    const char *what[2];
+    const int32_t k = called(&sg->nodes[i], idx, what);
+    for (int32_t j = 0; j < k; j++) tfcc_graph_mark_calls(g, idx[j], mark);
+  }
+}
+
 static bool same_str(const char *a, uint32_t al, const char *b, uint32_t bl) {
   return al == bl && (al == 0 || memcmp(a, b, al) == 0);
 }

@@ -381,6 +381,41 @@ static void check_api(void) {
   tfcc_model_release(m);
 }
 
+/* A signature whose subgraph cannot run does not keep the model from loading: encode (subgraph
+ * 0) runs, a session for decode is refused with the cause, as TFLite fails a subgraph only when
+ * it prepares it. signatures.flex_decode.tflite: decode's ADD is the Flex op FlexRestore;
+ * signatures.bad_decode.tflite: decode adds a [4] constant to a [3] input. */
+static void check_unrunnable_signature(const char *file, const char *unsupported,
+                                       const char *cause) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s/%s", g_dir, file);
+  tfcc_model *m = load(path);
+  if (!m) return;
+  CHECKF(unsupported ? strstr(tfcc_model_unsupported(m), unsupported) != NULL
+                     : tfcc_model_unsupported(m)[0] == 0,
+         "%s: unsupported: %s", file, tfcc_model_unsupported(m));
+  tfcc_session *enc = NULL, *dec = (tfcc_session *)1;
+  CHECKF(tfcc_session_create_for_signature(m, "encode", NULL, &enc) == TFCC_OK, "%s: encode: %s",
+         file, tfcc_last_error());
+  if (enc) {
+    const float x[3] = {1.0f, -2.0f, 0.5f}, want[3] = {2.0f, -4.0f, 1.0f};
+    float y[3] = {0};
+    CHECK(tfcc_session_set_input(enc, 0, x, sizeof x) == TFCC_OK &&
+          tfcc_session_set_output(enc, 0, y, sizeof y) == TFCC_OK);
+    CHECKF(tfcc_session_invoke(enc) == TFCC_OK, "%s: encode: run: %s", file,
+           tfcc_session_last_error(enc));
+    CHECKF(memcmp(y, want, sizeof y) == 0, "%s: encode: [%g, %g, %g], want x * 2", file, y[0], y[1],
+           y[2]);
+    tfcc_session_destroy(enc);
+  }
+  const tfcc_status st = tfcc_session_create_for_signature(m, "decode", NULL, &dec);
+  CHECKF(st != TFCC_OK && dec == NULL, "%s: decode: %s", file, tfcc_status_str(st));
+  const char *msg = tfcc_last_error();
+  CHECKF(strstr(msg, cause) != NULL, "%s: decode: %s", file, msg);
+  printf("  %s: decode refused: %s\n", file, msg);
+  tfcc_model_release(m);
+}
+
 int main(void) {
   g_src = tfcc_test_source_dir();
   g_shared = tfcc_test_shared_dir();
@@ -417,6 +452,11 @@ int main(void) {
   check_cancel();
   check_passes_in_subgraphs();
   check_api();
+  check_unrunnable_signature("signatures.flex_decode.tflite",
+                             "CUSTOM:FlexRestore at subgraph 1 node 0",
+                             "signature 'decode' (subgraph 1) cannot run: unsupported: "
+                             "CUSTOM:FlexRestore at subgraph 1 node 0");
+  check_unrunnable_signature("signatures.bad_decode.tflite", NULL, "ADD");
   tfcc_runtime_destroy(g_rt);
   return tfcc_test_finish("control_flow");
 }
