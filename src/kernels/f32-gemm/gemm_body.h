@@ -9,6 +9,8 @@
  *   GEMM_CLAMP(v, lo, hi)  the output clamp (default f32v_clamp: NaN passes, as the scalar
  *                          kernel's clampf and TFLite)
  *   GEMM_MULTI_PANEL       nc may exceed NR (several panels per call: tfcc_f32_gemm_multi_panel)
+ *   GEMM_TILE_ATTR         with GEMM_MULTI_PANEL: how the one-panel tile is declared (default
+ *                          inline, always_inline: the panel loop holds the depth loop)
  * before including this file. A tile is MR rows x NR = 2 * F32V_N columns, one accumulator
  * vector pair per row, each a chain of f32v_fma over k in order: a row's sums do not depend
  * on how many rows run with it (the 1-row kernel gives the same bits). Accumulators start
@@ -81,12 +83,15 @@ static inline void store_row(float *c, size_t nc, f32v v0, f32v v1, f32v lo, f32
 #define GEMM_ROW0(X) X(0)
 
 #ifdef GEMM_MULTI_PANEL
+#ifndef GEMM_TILE_ATTR
+#define GEMM_TILE_ATTR inline __attribute__((always_inline))
+#endif
 /* tfcc_f32_gemm_multi_panel kernels: nc > NR runs the consecutive panels of one K block
  * (weights kc x NR floats apart, biases NR apart), each the tile above. */
-static inline __attribute__((always_inline)) TFCC_F32_GEMM_DECL(gemm_tile_mr) {
+static GEMM_TILE_ATTR TFCC_F32_GEMM_DECL(gemm_tile_mr) {
   GEMM_TILE(GEMM_ROWS)
 }
-static inline __attribute__((always_inline)) TFCC_F32_GEMM_DECL(gemm_tile_1){GEMM_TILE(GEMM_ROW0)}
+static GEMM_TILE_ATTR TFCC_F32_GEMM_DECL(gemm_tile_1){GEMM_TILE(GEMM_ROW0)}
 #define GEMM_PANELS(TILE) \
   for (; nc > GEMM_NR; nc -= GEMM_NR, w += kc * GEMM_NR, c += GEMM_NR) { \
     TILE(mr, GEMM_NR, kc, a, a_off, w, bias, c, c_stride, lo, hi, pf, pf_lines); \
