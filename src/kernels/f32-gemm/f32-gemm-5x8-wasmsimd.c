@@ -23,15 +23,7 @@
    instructions, no stack traffic. One call per 8-column panel. MobileNetV2 fp32 0.96 (ab.mjs,
    both orders), ResNet-18 fp32 ~1.00. */
 #define GEMM_TILE_ATTR __attribute__((noinline))
-#ifdef TFCC_WASM_RELAXED_MADD
-/* The package's relaxed-SIMD binary (TFCC_WASM_RELAXED, scripts/build-wasm.sh): each step's
-   multiply-add as one f32x4.relaxed_madd, which x86-64 and arm64 engines run as an FMA (one
-   rounding; the sums differ from the separate multiply and add in the last bits, within the
-   float tests' tolerances). Emscripten 3.1.6's clang 14 encodes its fma builtin with the
-   proposal's early opcode (0xfd 0xaf 0x01), which engines reject; scripts/wasm-relaxed.mjs
-   rewrites it to relaxed_madd's (0xfd 0x85 0x02, same operands: a * b + c) after the link.
-   The kernel alone, Node 20 --experimental-wasm-relaxed-simd, x86-64: 0.66-0.68 of the time. */
-#define GEMM_MADD(a, b, c) \
-  ((v128_t)__builtin_wasm_fma_f32x4((__f32x4)(a), (__f32x4)(b), (__f32x4)(c)))
-#endif
+/* f32v_madd: relaxed_madd (FMA) in the relaxed-SIMD binary (f32v_wasmsimd.h); the kernel alone,
+   Node 20 --experimental-wasm-relaxed-simd, x86-64: 0.66-0.68 of the time */
+#define GEMM_MADD(a, b, c) f32v_madd(a, b, c)
 #include "kernels/f32-gemm/gemm_body.h"
