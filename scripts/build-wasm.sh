@@ -36,6 +36,19 @@ emcmake cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@
 ninja -C "$build" -j "$(nproc)" tfcc_wasm
 
 pkg=$build/npm/tfcc-wasm
+# The relaxed-SIMD binary (js/lib/index.mjs loads it where relaxed SIMD validates): the same
+# library with TFCC_WASM_RELAXED (the f32 GEMM's relaxed_madd) in <build>-relaxed, the fma
+# opcode of Emscripten 3.1.6's clang rewritten to relaxed_madd's (scripts/wasm-relaxed.mjs),
+# shipped as lib/tfcc-core-relaxed.wasm beside the plain one; its glue must be the same file.
+rbuild=$build-relaxed
+emcmake cmake -S . -B "$rbuild" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" \
+  -DTFCC_BUILD_TOOLS=OFF -DTFCC_BUILD_TESTS=OFF -DTFCC_BUILD_BENCH=OFF -DTFCC_PYTHON=OFF \
+  -DTFCC_WITH_CRYPTO=OFF -DTFCC_WASM_THREADS=$threads -DTFCC_WASM_RELAXED=ON >/dev/null
+ninja -C "$rbuild" -j "$(nproc)" tfcc_wasm
+cmp -s "$rbuild/wasm/tfcc-core.mjs" "$build/wasm/tfcc-core.mjs" ||
+  { echo "the relaxed build's tfcc-core.mjs differs from the plain build's"; exit 1; }
+nfma=$(wasm-dis "$rbuild/wasm/tfcc-core.wasm" | grep -o 'f32x4\.relaxed_fma' | wc -l)
+node scripts/wasm-relaxed.mjs "$rbuild/wasm/tfcc-core.wasm" "$pkg/lib/tfcc-core-relaxed.wasm" "$nfma"
 # the package's version is the project's
 version=$(sed -n 's/^project(tfcc VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
 node -e 'const fs=require("fs"),p=process.argv[1],j=JSON.parse(fs.readFileSync(p));j.version=process.argv[2];fs.writeFileSync(p,JSON.stringify(j,null,2)+"\n")' \
@@ -45,4 +58,5 @@ rm -f "$build"/tfcc-wasm-*.tgz
 tgz=$build/tfcc-wasm-$version.tgz
 [ -f "$tgz" ] || { echo "npm pack left no $tgz"; exit 1; }
 wasm=$build/wasm/tfcc-core.wasm
-echo "built $tgz ($(stat -c %s "$tgz") bytes); tfcc-core.wasm $(stat -c %s "$wasm") bytes, gzip -9 $(gzip -9c "$wasm" | wc -c) bytes"
+rwasm=$pkg/lib/tfcc-core-relaxed.wasm
+echo "built $tgz ($(stat -c %s "$tgz") bytes); tfcc-core.wasm $(stat -c %s "$wasm") bytes, gzip -9 $(gzip -9c "$wasm" | wc -c) bytes; tfcc-core-relaxed.wasm gzip -9 $(gzip -9c "$rwasm" | wc -c) bytes"

@@ -240,7 +240,7 @@ const wasmFile = path.join(tfccPkg, 'lib', 'tfcc-core.wasm');
 const wasmBytes = fs.readFileSync(wasmFile);
 const summary = {
   node: process.version, cpu: os.cpus()[0]?.model, rounds, runs_per_round: runs, threads: 1, tfcc_threads: tfccRtN ? [1, nThreads] : [1],
-  tfcc_isa: tfccRt.isa, litert: liteRt?.version, litert_build: litertRelaxed ? 'relaxed-simd' : 'compat',
+  tfcc_isa: tfccRt.isa, tfcc_binary: tfccRt.relaxedSimd ? 'relaxed-simd' : 'simd128', litert: liteRt?.version, litert_build: litertRelaxed ? 'relaxed-simd' : 'compat',
   tfjs_tflite: tfweb?.version,
   tfcc_wasm_bytes: wasmBytes.length, tfcc_wasm_gzip_bytes: zlib.gzipSync(wasmBytes, {level: 9}).length,
 };

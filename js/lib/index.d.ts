@@ -56,6 +56,8 @@ export class Runtime {
   readonly threads: number;
   /** kernel dispatch level: "wasmsimd" (SIMD128) or "generic" */
   readonly isa: string;
+  /** true when the package's relaxed-SIMD binary runs (the engine validates relaxed SIMD). */
+  readonly relaxedSimd: boolean;
   /** tfcc version */
   readonly version: string;
   /** Loads a .tflite model: bytes, a URL (fetched), or in Node a file path / file: URL. */

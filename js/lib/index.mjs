@@ -25,17 +25,31 @@ export class TfccError extends Error {
 
 let corePromise = null;
 
+// A module of one function whose body is f32x4.relaxed_madd on three v128.const zeros: it
+// validates where the engine has relaxed SIMD (Chrome >= 114; Node 20 only with
+// --experimental-wasm-relaxed-simd), and there the package loads its relaxed-SIMD binary (the
+// f32 GEMM with relaxed_madd, scripts/build-wasm.sh), else the plain SIMD128 one. Same glue,
+// same exports: only the kernel's code differs.
+const C0 = [0xfd, 0x0c, ...new Array(16).fill(0)];
+const RELAXED_PROBE = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 1, 5, 1, 0x60, 0, 1, 0x7b,
+  3, 2, 1, 0, 10, 0x3d, 1, 0x3b, 0, ...C0, ...C0, ...C0, 0xfd, 0x85, 0x02, 0x0b]);
+let relaxedLoaded = false;
+
 async function loadCore() {
   if (!corePromise) {
     corePromise = (async () => {
       const opts = {print: () => {}, printErr: (s) => console.warn('tfcc: ' + s)};
-      const wasmUrl = new URL('./tfcc-core.wasm', import.meta.url);
+      let wasmFile = WebAssembly.validate(RELAXED_PROBE) ? 'tfcc-core-relaxed.wasm' : 'tfcc-core.wasm';
       // the wasm and, in a threads build, the pthreads' worker script lie next to this file
       const near = (p) => new URL(`./${p.replace(/^.*\//, '')}`, import.meta.url);
       if (IS_NODE) {
         const [fs, os, url, module] = await Promise.all(
           [import('node:fs/promises'), import('node:os'), import('node:url'), import('node:module')]);
-        opts.wasmBinary = await fs.readFile(wasmUrl);
+        // a package built without the relaxed binary falls back to the plain one
+        opts.wasmBinary = await fs.readFile(near(wasmFile)).catch(() => {
+          wasmFile = 'tfcc-core.wasm';
+          return fs.readFile(near(wasmFile));
+        });
         // threads build: Emscripten's Node branch wants require and __dirname (src/node-prejs.js),
         // and the worker script as CommonJS (.cjs: this package's .js files are ES modules)
         opts.nodeRequire = module.createRequire(import.meta.url);
@@ -43,10 +57,11 @@ async function loadCore() {
         opts.locateFile = (p) => url.fileURLToPath(near(p.replace(/\.worker\.js$/, '.worker.cjs')));
         opts.tfccPoolSize = os.availableParallelism ? os.availableParallelism() : os.cpus().length;
       } else {
-        opts.locateFile = (p) => near(p).href;
+        opts.locateFile = (p) => near(p === 'tfcc-core.wasm' ? wasmFile : p).href;
         opts.tfccPoolSize = (typeof navigator === 'object' && navigator.hardwareConcurrency) || 4;
       }
       const core = await createTfccCore(opts);
+      relaxedLoaded = wasmFile === 'tfcc-core-relaxed.wasm';
       // threads build in Node: the pool's workers must not keep the process alive
       if (IS_NODE && core.PThread) for (const w of core.PThread.unusedWorkers) w.unref();
       return core;
@@ -103,6 +118,8 @@ export class Runtime {
     this.threads = threads;
     /** Kernel dispatch level ("wasmsimd", or "generic" when capped or built without SIMD128). */
     this.isa = isa;
+    /** true when the package's relaxed-SIMD binary runs (the engine validates relaxed SIMD). */
+    this.relaxedSimd = relaxedLoaded;
     this.version = core.UTF8ToString(core._tfccw_version());
   }
 

@@ -5,7 +5,9 @@
 // |ours - ref| <= 1e-3 + 1e-3 |ref|. Where ref/ is not valid (outputs sized while running, which
 // the litert oracle returns stale) the references of tests/models/test_runtime_shapes.c are used,
 // as there (tests/models/data/runtime_shapes/README.md).
-//   node js/test/models.mjs [--pkg DIR] [--shared DIR] [--only NAME] [--threads N]
+//   node js/test/models.mjs [--pkg DIR] [--shared DIR] [--only NAME] [--threads N] [--expect-relaxed]
+// --expect-relaxed (under node --experimental-wasm-relaxed-simd): fails unless the package's
+// relaxed-SIMD binary is the one that runs
 // Exit 77 (skip) when the shared directory is absent.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -45,9 +47,11 @@ const names = fs.readdirSync(path.join(modelsDir, 'ref'))
   .filter((n) => !only || n === only).sort();
 
 const rt = await Runtime.create({threads, isa});
-console.log(`tfcc-wasm ${rt.version}, isa ${rt.isa}, ${rt.threads} thread(s)`);
+console.log(`tfcc-wasm ${rt.version}, isa ${rt.isa}, ${rt.threads} thread(s), ` +
+            `${rt.relaxedSimd ? 'relaxed-SIMD' : 'SIMD128'} binary`);
 let failures = 0;
 const fail = (msg) => { failures++; console.log(`FAIL ${msg}`); };
+if (args.includes('--expect-relaxed') && !rt.relaxedSimd) fail('the relaxed-SIMD binary did not load');
 
 for (const name of names) {
   const t0 = performance.now();

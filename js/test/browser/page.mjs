@@ -41,7 +41,7 @@ async function classify() {
   const qz = o.quantization;
   const score = qz ? (scores[best] - qz.zeroPoints[0]) * qz.scales[0] : scores[best];
   const labels = (await (await fetch(q.get('labels'))).text()).split('\n');
-  const summary = {top1: best, label: labels[best] || '', score, ms, isa: rt.isa, version: rt.version};
+  const summary = {top1: best, label: labels[best] || '', score, ms, isa: rt.isa, relaxedSimd: rt.relaxedSimd, version: rt.version};
   session.dispose();
   model.dispose();
   rt.dispose();

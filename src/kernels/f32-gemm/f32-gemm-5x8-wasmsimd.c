@@ -14,4 +14,16 @@
 /* one call runs a row tile's panels (the call and the driver's per-tile work cost as much as
    several depth steps of the short-K layers) */
 #define GEMM_MULTI_PANEL
+/* the tile out of line, so that the depth loop is the outermost loop of its function: V8
+   (TurboFan) unrolls a small innermost wasm loop 2-5 times, by how deep it is nested ((depth + 1)
+   x 50 graph nodes / the loop's nodes), and inside the panel loop it unrolled this one twice,
+   scheduling the first copy's seven loads ahead of its arithmetic: 17 live vectors, two
+   accumulators and a broadcast spilled and reloaded every other step (42.5 x86 instructions a
+   step on average). Nested once, it is not unrolled and keeps the order of the wasm: 38
+   instructions, no stack traffic. One call per 8-column panel. MobileNetV2 fp32 0.96 (ab.mjs,
+   both orders), ResNet-18 fp32 ~1.00. */
+#define GEMM_TILE_ATTR __attribute__((noinline))
+/* f32v_madd: relaxed_madd (FMA) in the relaxed-SIMD binary (f32v_wasmsimd.h); the kernel alone,
+   Node 20 --experimental-wasm-relaxed-simd, x86-64: 0.58-0.75 of the time (K = 16-960) */
+#define GEMM_MADD(a, b, c) f32v_madd(a, b, c)
 #include "kernels/f32-gemm/gemm_body.h"

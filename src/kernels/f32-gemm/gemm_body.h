@@ -9,6 +9,9 @@
  *   GEMM_CLAMP(v, lo, hi)  the output clamp (default f32v_clamp: NaN passes, as the scalar
  *                          kernel's clampf and TFLite)
  *   GEMM_MULTI_PANEL       nc may exceed NR (several panels per call: tfcc_f32_gemm_multi_panel)
+ *   GEMM_MADD(a, b, c)     a * b + c per step (default f32v_fma)
+ *   GEMM_TILE_ATTR         with GEMM_MULTI_PANEL: how the one-panel tile is declared (default
+ *                          inline, always_inline: the panel loop holds the depth loop)
  * before including this file. A tile is MR rows x NR = 2 * F32V_N columns, one accumulator
  * vector pair per row, each a chain of f32v_fma over k in order: a row's sums do not depend
  * on how many rows run with it (the 1-row kernel gives the same bits). Accumulators start
@@ -23,6 +26,9 @@
 #endif
 #ifndef GEMM_BCAST
 #define GEMM_BCAST(p) f32v_set(*(p))
+#endif
+#ifndef GEMM_MADD
+#define GEMM_MADD(a, b, c) f32v_fma(a, b, c)
 #endif
 #ifndef GEMM_CLAMP
 #define GEMM_CLAMP(v, lo, hi) f32v_clamp(v, lo, hi)
@@ -60,8 +66,8 @@ static inline void store_row(float *c, size_t nc, f32v v0, f32v v1, f32v lo, f32
 #define ROW_STEP(r) \
   { \
     const f32v v = GEMM_BCAST(a##r + k); \
-    c##r##0 = f32v_fma(v, b0, c##r##0); \
-    c##r##1 = f32v_fma(v, b1, c##r##1); \
+    c##r##0 = GEMM_MADD(v, b0, c##r##0); \
+    c##r##1 = GEMM_MADD(v, b1, c##r##1); \
   }
 #define ROW_STORE(r) \
   if ((r) < mr) store_row(c + (r)*c_stride, nc, c##r##0, c##r##1, vlo, vhi);
@@ -81,12 +87,13 @@ static inline void store_row(float *c, size_t nc, f32v v0, f32v v1, f32v lo, f32
 #define GEMM_ROW0(X) X(0)
 
 #ifdef GEMM_MULTI_PANEL
+#ifndef GEMM_TILE_ATTR
+#define GEMM_TILE_ATTR inline __attribute__((always_inline))
+#endif
 /* tfcc_f32_gemm_multi_panel kernels: nc > NR runs the consecutive panels of one K block
  * (weights kc x NR floats apart, biases NR apart), each the tile above. */
-static inline __attribute__((always_inline)) TFCC_F32_GEMM_DECL(gemm_tile_mr) {
-  GEMM_TILE(GEMM_ROWS)
-}
-static inline __attribute__((always_inline)) TFCC_F32_GEMM_DECL(gemm_tile_1){GEMM_TILE(GEMM_ROW0)}
+static GEMM_TILE_ATTR TFCC_F32_GEMM_DECL(gemm_tile_mr) { GEMM_TILE(GEMM_ROWS) }
+static GEMM_TILE_ATTR TFCC_F32_GEMM_DECL(gemm_tile_1){GEMM_TILE(GEMM_ROW0)}
 #define GEMM_PANELS(TILE) \
   for (; nc > GEMM_NR; nc -= GEMM_NR, w += kc * GEMM_NR, c += GEMM_NR) { \
     TILE(mr, GEMM_NR, kc, a, a_off, w, bias, c, c_stride, lo, hi, pf, pf_lines); \

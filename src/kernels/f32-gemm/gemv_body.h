@@ -3,8 +3,14 @@
  * end. Per k: one broadcast of a[k], then per panel two loads and two f32v_fma onto that
  * column's single chain (bias, then k in order: the GEMM tile's sums). Each ISA file includes
  * its f32v header, defines GEMV_FN (the entry point) and optionally GEMV_PF_K and
- * GEMV_PREFETCH(p) (prefetch each stream GEMV_PF_K k steps ahead), then includes this body. */
+ * GEMV_PREFETCH(p) (prefetch each stream GEMV_PF_K k steps ahead) and GEMV_MADD(a, b, c) (the
+ * step's a * b + c where its GEMM kernel has another: default f32v_fma), then includes this
+ * body. */
 #include "kernels/f32-gemm/gemv.h"
+
+#ifndef GEMV_MADD
+#define GEMV_MADD(a, b, c) f32v_fma(a, b, c)
+#endif
 
 #define GEMV_NR (2 * F32V_N)
 
@@ -30,8 +36,8 @@ static inline __attribute__((always_inline)) void gemv_panels(const tfcc_f32_pac
       for (int i = 0; i < NP; i++) {
         GEMV_PREFETCH(q[i] + GEMV_PF_K * GEMV_NR);
         GEMV_PREFETCH(q[i] + GEMV_PF_K * GEMV_NR + F32V_N);
-        acc[i][0] = f32v_fma(v, f32v_ld(q[i]), acc[i][0]);
-        acc[i][1] = f32v_fma(v, f32v_ld(q[i] + F32V_N), acc[i][1]);
+        acc[i][0] = GEMV_MADD(v, f32v_ld(q[i]), acc[i][0]);
+        acc[i][1] = GEMV_MADD(v, f32v_ld(q[i] + F32V_N), acc[i][1]);
         q[i] += GEMV_NR;
       }
     }
@@ -39,8 +45,8 @@ static inline __attribute__((always_inline)) void gemv_panels(const tfcc_f32_pac
     for (; k < kn; k++) {
       const f32v v = f32v_set(ak[k]);
       for (int i = 0; i < NP; i++) {
-        acc[i][0] = f32v_fma(v, f32v_ld(q[i]), acc[i][0]);
-        acc[i][1] = f32v_fma(v, f32v_ld(q[i] + F32V_N), acc[i][1]);
+        acc[i][0] = GEMV_MADD(v, f32v_ld(q[i]), acc[i][0]);
+        acc[i][1] = GEMV_MADD(v, f32v_ld(q[i] + F32V_N), acc[i][1]);
         q[i] += GEMV_NR;
       }
     }

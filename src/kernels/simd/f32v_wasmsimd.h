@@ -35,6 +35,20 @@ static inline f32v f32v_div(f32v a, f32v b) { return wasm_f32x4_div(a, b); }
 static inline f32v f32v_fma(f32v a, f32v b, f32v c) {
   return wasm_f32x4_add(wasm_f32x4_mul(a, b), c);
 }
+/* a * b + c for the kernels that the package's relaxed-SIMD binary builds with
+ * TFCC_WASM_RELAXED_MADD (CMakeLists.txt, TFCC_WASM_RELAXED; js/lib/index.mjs loads that binary
+ * where relaxed SIMD validates): one f32x4.relaxed_madd, which x86-64 and arm64 engines run as
+ * an FMA (one rounding: the sums differ from f32v_fma's in the last bits, within the float
+ * tests' tolerances). Elsewhere f32v_fma. Emscripten 3.1.6's clang 14 encodes its fma builtin
+ * with the proposal's early opcode (0xfd 0xaf 0x01), which engines reject; scripts/wasm-relaxed.mjs
+ * rewrites it to relaxed_madd's (0xfd 0x85 0x02, the same operands) after the link. */
+static inline f32v f32v_madd(f32v a, f32v b, f32v c) {
+#ifdef TFCC_WASM_RELAXED_MADD
+  return (v128_t)__builtin_wasm_fma_f32x4((__f32x4)a, (__f32x4)b, (__f32x4)c);
+#else
+  return f32v_fma(a, b, c);
+#endif
+}
 static inline f32v f32v_fnma(f32v a, f32v b, f32v c) {
   return wasm_f32x4_sub(c, wasm_f32x4_mul(a, b));
 }
