@@ -9,6 +9,8 @@
  *   B^T = [4 0 -5 0 1 0; 0 -4 -4 1 1 0; 0 4 -4 -1 1 0; 0 -2 -1 2 1 0; 0 2 -1 -2 1 0;
  *          0 4 0 -5 0 1]
  *   A^T = [1 1 1 1 1 0; 0 1 -1 2 -2 0; 0 1 1 4 4 0; 0 1 -1 8 -8 1]
+ * Filter transform U = G g G^T, F(2x2): G = [1 0 0; 1/2 1/2 1/2; 1/2 -1/2 1/2; 0 0 1];
+ * F(4x4): G = [1/4 0 0; -1/6 -1/6 -1/6; -1/6 1/6 -1/6; 1/24 1/12 1/6; 1/24 -1/12 1/6; 0 0 1].
  * Each 2-D transform is the 1-D one down the columns, then along the rows. */
 #include <string.h>
 
@@ -75,6 +77,27 @@ static inline float ws_clamp(float x, float lo, float hi) {
     o1 = b_ + d_ * 2.0f; \
     o2 = a_ + c_ * 4.0f; \
     o3 = b_ + d_ * 8.0f + m5; \
+  } while (0)
+
+/* Filter rows: 3 taps to n positions (G g). */
+#define FILT2(T, g0, g1, g2, r0, r1, r2, r3) \
+  do { \
+    const T s_ = (g0 + g2) * 0.5f, h_ = g1 * 0.5f; \
+    r0 = g0; \
+    r1 = s_ + h_; \
+    r2 = s_ - h_; \
+    r3 = g2; \
+  } while (0)
+#define FILT4(T, g0, g1, g2, r0, r1, r2, r3, r4, r5) \
+  do { \
+    const T s_ = (g0 + g2) * (-1.0f / 6), h_ = g1 * (-1.0f / 6); \
+    const T p_ = g0 * (1.0f / 24) + g2 * (1.0f / 6), q_ = g1 * (1.0f / 12); \
+    r0 = g0 * 0.25f; \
+    r1 = s_ + h_; \
+    r2 = s_ - h_; \
+    r3 = p_ + q_; \
+    r4 = p_ - q_; \
+    r5 = g2; \
   } while (0)
 
 /* One group of channels at offset c: T is wino_v or float, LD/ST/CL its load/store/clamp. */
@@ -156,11 +179,50 @@ static inline float ws_clamp(float x, float lo, float hi) {
     } \
   } while (0)
 
+/* G's rows (positions a) of F(2x2) and F(4x4). */
+static const float wino_g2[4][3] = {{1, 0, 0}, {0.5f, 0.5f, 0.5f}, {0.5f, -0.5f, 0.5f}, {0, 0, 1}};
+static const float wino_g4[6][3] = {{0.25f, 0, 0},
+                                    {-1.0f / 6, -1.0f / 6, -1.0f / 6},
+                                    {-1.0f / 6, 1.0f / 6, -1.0f / 6},
+                                    {1.0f / 24, 1.0f / 12, 1.0f / 6},
+                                    {1.0f / 24, -1.0f / 12, 1.0f / 6},
+                                    {0, 0, 1}};
+
+/* Row a of U (positions a * n .. a * n + n - 1) for one group of output channels at offset o of
+ * one input channel's row (offset r): (G g)[a] down the taps' columns, then G along it. */
+#define FILT_ROW_BODY(T, LD, ST) \
+  do { \
+    T t[3]; \
+    for (int kx = 0; kx < 3; kx++) \
+      t[kx] = LD(taps[kx] + r + o) * ga[0] + LD(taps[3 + kx] + r + o) * ga[1] + \
+              LD(taps[6 + kx] + r + o) * ga[2]; \
+    float *q = u + r + o; \
+    if (n == 4) { \
+      T r0, r1, r2, r3; \
+      FILT2(T, t[0], t[1], t[2], r0, r1, r2, r3); \
+      ST(q, r0); \
+      ST(q + ps, r1); \
+      ST(q + 2 * ps, r2); \
+      ST(q + 3 * ps, r3); \
+    } else { \
+      T r0, r1, r2, r3, r4, r5; \
+      FILT4(T, t[0], t[1], t[2], r0, r1, r2, r3, r4, r5); \
+      ST(q, r0); \
+      ST(q + ps, r1); \
+      ST(q + 2 * ps, r2); \
+      ST(q + 3 * ps, r3); \
+      ST(q + 4 * ps, r4); \
+      ST(q + 5 * ps, r5); \
+    } \
+  } while (0)
+
 /* The channel walk of an input (IN) and an output (OUT) transform, for F(2x2) and F(4x4):
  * whole vectors, then the channels left one float at a time. */
 #if TFCC_WINO_VW > 1
 #define WINO_IN_VEC(IN) \
   for (; c + TFCC_WINO_VW <= C; c += TFCC_WINO_VW) IN(wino_v, wv_ld, wv_st);
+#define WINO_FILT_VEC(FILT) \
+  for (; o + TFCC_WINO_VW <= NR; o += TFCC_WINO_VW) FILT(wino_v, wv_ld, wv_st);
 #define WINO_OUT_VEC(OUT) \
   const wino_v vlo = (wino_v){0} + lo, vhi = (wino_v){0} + hi; \
   for (; c + TFCC_WINO_VW <= C; c += TFCC_WINO_VW) { \
@@ -169,6 +231,7 @@ static inline float ws_clamp(float x, float lo, float hi) {
   }
 #else
 #define WINO_IN_VEC(IN)
+#define WINO_FILT_VEC(FILT)
 #define WINO_OUT_VEC(OUT)
 #endif
 #define WINO_TRANSFORMS(f, IN, OUT) \
@@ -189,3 +252,13 @@ static inline float ws_clamp(float x, float lo, float hi) {
 
 WINO_TRANSFORMS(f2, IN_F2_BODY, OUT_F2_BODY)
 WINO_TRANSFORMS(f4, IN_F4_BODY, OUT_F4_BODY)
+
+void WINO_NAME(filt)(const float *const *taps, size_t count, size_t NR, int n, int a, float *u,
+                     size_t ps) {
+  const float *ga = n == 4 ? wino_g2[a] : wino_g4[a];
+  for (size_t r = 0; r < count * NR; r += NR) {
+    size_t o = 0;
+    WINO_FILT_VEC(FILT_ROW_BODY)
+    for (; o < NR; o++) FILT_ROW_BODY(float, ws_ld, ws_st);
+  }
+}
