@@ -142,6 +142,9 @@ static void wino_gemm(const tfcc_f32_packed *pk, size_t p0, size_t p1, const flo
   }
 }
 
+/* Most K blocks of the source packing prefetched per panel. */
+#define WINO_MAX_SRC_BLOCKS 64
+
 /* Zero bias of a panel's first K block (the output transform adds the conv's). */
 static _Alignas(64) const float wino_zeros[64];
 
@@ -166,10 +169,12 @@ static void wino_filter_row(const tfcc_f32_wino_weights *w, size_t pi, int a, fl
 }
 
 /* M[p] = V[p] x U[p] for one panel of on-the-fly weights: upos = the panel's U[p] (in_c x NR,
- * in L2: no prefetch), K blocks as the packing's. */
+ * in L2), K blocks as the packing's. The first tile of each K block prefetches pf[j++] (a K
+ * block of the next panel's source in the GEMM's packing: read from L3 or memory, the
+ * transform would wait for it) while j < npf. */
 static void wino_gemm_otf(const tfcc_f32_gemm_kernel *k, size_t K, size_t kc, size_t nc,
                           const float *upos, const float *const *rows, size_t nt, float *c,
-                          size_t ldc) {
+                          size_t ldc, const float *const *pf, size_t npf, size_t *j) {
   const size_t MR = (size_t)k->mr, NR = (size_t)k->nr;
   const bool half = k->fn_half && nc * 2 <= NR;
   for (size_t k0 = 0; k0 < K; k0 += kc) {
@@ -183,8 +188,9 @@ static void wino_gemm_otf(const tfcc_f32_gemm_kernel *k, size_t K, size_t kc, si
         fn = k->fn1;
       else if (k->fn_small && mr <= (size_t)k->small_mr)
         fn = k->fn_small;
+      const float *pfb = r == 0 && *j < npf ? pf[(*j)++] : NULL;
       fn(mr, nc, kn, rows + r, k0, upos + k0 * NR, k0 == 0 ? wino_zeros : NULL, c + r * ldc, ldc,
-         -INFINITY, INFINITY, NULL, 0);
+         -INFINITY, INFINITY, pfb, pfb ? 2 : 0);
     }
   }
 }
@@ -250,15 +256,22 @@ static void wino_task(void *ctx, size_t task, int thread) {
   const size_t MR = (size_t)w->gk->mr;
   if (w->src) { /* on the fly: panel by panel, row by row of positions: its U, its GEMMs */
     const size_t kc = tfcc_f32_pack_kc(w->gk, IC);
+    const tfcc_f32_packed *src = w->src;
+    const size_t skc = (size_t)src->kc, sblocks = ((size_t)src->kdim + skc - 1) / skc;
+    const float *pf[WINO_MAX_SRC_BLOCKS];
     for (size_t pi = p0; pi < p1; pi++) {
       const size_t nc = OC - pi * NR < NR ? OC - pi * NR : NR;
+      /* the next panel's source, one K block per GEMM call of this panel */
+      size_t npf = 0, j = 0;
+      for (size_t b = 0; pi + 1 < p1 && b < sblocks && b < WINO_MAX_SRC_BLOCKS; b++)
+        pf[npf++] = tfcc_f32_panel_block(src, pi + 1, b * skc);
       for (size_t p = 0; p < npos; p++) {
         if (p % n == 0) wino_filter_row(w, pi, (int)(p / n), U);
         const float *vp = V + p * psv;
         for (size_t t = 0; t < nt; t++) rows[t] = vp + t * pl->ldv;
         for (size_t t = nt; t < nt + MR && t < WINO_MAX_TILES + 16; t++) rows[t] = vp;
         wino_gemm_otf(w->gk, IC, kc, nc, U + p % n * IC * NR, rows, nt, M + p * psm + pi * NR,
-                      pl->ldm);
+                      pl->ldm, pf, npf, &j);
       }
     }
   }
