@@ -189,31 +189,37 @@ static const float wino_g4[6][3] = {{0.25f, 0, 0},
                                     {0, 0, 1}};
 
 /* Row a of U (positions a * n .. a * n + n - 1) for one group of output channels at offset o of
- * one input channel's row (offset r): (G g)[a] down the taps' columns, then G along it. */
-#define FILT_ROW_BODY(T, LD, ST) \
+ * one input channel's row (offset r): (G g)[a] down the taps' columns (COL: all three taps of
+ * a column, or only the top or bottom one where G's row a is zero elsewhere: F(2x2) rows 0
+ * and 3, F(4x4) rows 0 and 5), then G along it (OUT: n positions). */
+#define FILT_COL_ALL(T, LD, kx) \
+  (LD(taps[kx] + r + o) * g0 + LD(taps[3 + kx] + r + o) * g1 + LD(taps[6 + kx] + r + o) * g2)
+#define FILT_COL_TOP(T, LD, kx) (LD(taps[kx] + r + o) * g0)
+#define FILT_COL_BOT(T, LD, kx) (LD(taps[6 + kx] + r + o) * g2)
+#define FILT_OUT_F2(T, ST, t, q) \
   do { \
-    T t[3]; \
-    for (int kx = 0; kx < 3; kx++) \
-      t[kx] = LD(taps[kx] + r + o) * ga[0] + LD(taps[3 + kx] + r + o) * ga[1] + \
-              LD(taps[6 + kx] + r + o) * ga[2]; \
-    float *q = u + r + o; \
-    if (n == 4) { \
-      T r0, r1, r2, r3; \
-      FILT2(T, t[0], t[1], t[2], r0, r1, r2, r3); \
-      ST(q, r0); \
-      ST(q + ps, r1); \
-      ST(q + 2 * ps, r2); \
-      ST(q + 3 * ps, r3); \
-    } else { \
-      T r0, r1, r2, r3, r4, r5; \
-      FILT4(T, t[0], t[1], t[2], r0, r1, r2, r3, r4, r5); \
-      ST(q, r0); \
-      ST(q + ps, r1); \
-      ST(q + 2 * ps, r2); \
-      ST(q + 3 * ps, r3); \
-      ST(q + 4 * ps, r4); \
-      ST(q + 5 * ps, r5); \
-    } \
+    T r0, r1, r2, r3; \
+    FILT2(T, t[0], t[1], t[2], r0, r1, r2, r3); \
+    ST(q, r0); \
+    ST(q + ps, r1); \
+    ST(q + 2 * ps, r2); \
+    ST(q + 3 * ps, r3); \
+  } while (0)
+#define FILT_OUT_F4(T, ST, t, q) \
+  do { \
+    T r0, r1, r2, r3, r4, r5; \
+    FILT4(T, t[0], t[1], t[2], r0, r1, r2, r3, r4, r5); \
+    ST(q, r0); \
+    ST(q + ps, r1); \
+    ST(q + 2 * ps, r2); \
+    ST(q + 3 * ps, r3); \
+    ST(q + 4 * ps, r4); \
+    ST(q + 5 * ps, r5); \
+  } while (0)
+#define FILT_ROW_BODY(T, LD, ST, COL, OUT) \
+  do { \
+    const T t[3] = {COL(T, LD, 0), COL(T, LD, 1), COL(T, LD, 2)}; \
+    OUT(T, ST, t, u + r + o); \
   } while (0)
 
 /* The channel walk of an input (IN) and an output (OUT) transform, for F(2x2) and F(4x4):
@@ -221,8 +227,8 @@ static const float wino_g4[6][3] = {{0.25f, 0, 0},
 #if TFCC_WINO_VW > 1
 #define WINO_IN_VEC(IN) \
   for (; c + TFCC_WINO_VW <= C; c += TFCC_WINO_VW) IN(wino_v, wv_ld, wv_st);
-#define WINO_FILT_VEC(FILT) \
-  for (; o + TFCC_WINO_VW <= NR; o += TFCC_WINO_VW) FILT(wino_v, wv_ld, wv_st);
+#define WINO_FILT_VEC(COL, OUT) \
+  for (; o + TFCC_WINO_VW <= NR; o += TFCC_WINO_VW) FILT_ROW_BODY(wino_v, wv_ld, wv_st, COL, OUT);
 #define WINO_OUT_VEC(OUT) \
   const wino_v vlo = (wino_v){0} + lo, vhi = (wino_v){0} + hi; \
   for (; c + TFCC_WINO_VW <= C; c += TFCC_WINO_VW) { \
@@ -231,7 +237,7 @@ static const float wino_g4[6][3] = {{0.25f, 0, 0},
   }
 #else
 #define WINO_IN_VEC(IN)
-#define WINO_FILT_VEC(FILT)
+#define WINO_FILT_VEC(COL, OUT)
 #define WINO_OUT_VEC(OUT)
 #endif
 #define WINO_TRANSFORMS(f, IN, OUT) \
@@ -253,12 +259,29 @@ static const float wino_g4[6][3] = {{0.25f, 0, 0},
 WINO_TRANSFORMS(f2, IN_F2_BODY, OUT_F2_BODY)
 WINO_TRANSFORMS(f4, IN_F4_BODY, OUT_F4_BODY)
 
+/* The channel walk of a filter row: whole vectors of output channels, then one at a time. */
+#define WINO_FILT_LOOP(COL, OUT) \
+  for (size_t r = 0; r < count * NR; r += NR) { \
+    size_t o = 0; \
+    WINO_FILT_VEC(COL, OUT) \
+    for (; o < NR; o++) FILT_ROW_BODY(float, ws_ld, ws_st, COL, OUT); \
+  }
+#define WINO_FILT_ROWS(OUT) \
+  if (g1 == 0 && g2 == 0) { \
+    WINO_FILT_LOOP(FILT_COL_TOP, OUT) \
+  } else if (g0 == 0 && g1 == 0) { \
+    WINO_FILT_LOOP(FILT_COL_BOT, OUT) \
+  } else { \
+    WINO_FILT_LOOP(FILT_COL_ALL, OUT) \
+  }
+
 void WINO_NAME(filt)(const float *const *taps, size_t count, size_t NR, int n, int a, float *u,
                      size_t ps) {
   const float *ga = n == 4 ? wino_g2[a] : wino_g4[a];
-  for (size_t r = 0; r < count * NR; r += NR) {
-    size_t o = 0;
-    WINO_FILT_VEC(FILT_ROW_BODY)
-    for (; o < NR; o++) FILT_ROW_BODY(float, ws_ld, ws_st);
+  const float g0 = ga[0], g1 = ga[1], g2 = ga[2];
+  if (n == 4) {
+    WINO_FILT_ROWS(FILT_OUT_F2)
+  } else {
+    WINO_FILT_ROWS(FILT_OUT_F4)
   }
 }
