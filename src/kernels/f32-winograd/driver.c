@@ -107,6 +107,14 @@ typedef struct wino_job {
   wino_plan pl;
 } wino_job;
 
+/* The micro-kernel for a tile of mr rows (half: the panel's columns fit half a panel). */
+static tfcc_f32_gemm_fn wino_fn(const tfcc_f32_gemm_kernel *k, bool half, size_t mr) {
+  if (half) return k->fn_half;
+  if (mr == 1) return k->fn1;
+  if (k->fn_small && mr <= (size_t)k->small_mr) return k->fn_small;
+  return k->fn;
+}
+
 /* M[p] = V[p] x U[p] for the block's nt tiles: each panel's K block stays in L1 while the
  * tiles sweep it (rows from L2). The first tile of each block prefetches the block that comes
  * next into L2 (the AVX-512 kernel; `next`: the next position's first block, or NULL): the
@@ -128,15 +136,8 @@ static void wino_gemm(const tfcc_f32_packed *pk, size_t p0, size_t p1, const flo
                                       : next;
       for (size_t r = 0; r < nt; r += MR) {
         const size_t mr = nt - r < MR ? nt - r : MR;
-        tfcc_f32_gemm_fn fn = k->fn;
-        if (half)
-          fn = k->fn_half;
-        else if (mr == 1)
-          fn = k->fn1;
-        else if (k->fn_small && mr <= (size_t)k->small_mr)
-          fn = k->fn_small;
-        fn(mr, nc, kn, rows + r, k0, wb, bias, c + r * ldc + pi * NR, ldc, -INFINITY, INFINITY,
-           r == 0 ? pf : NULL, r == 0 && pf ? 2 : 0);
+        wino_fn(k, half, mr)(mr, nc, kn, rows + r, k0, wb, bias, c + r * ldc + pi * NR, ldc,
+                             -INFINITY, INFINITY, r == 0 ? pf : NULL, r == 0 && pf ? 2 : 0);
       }
     }
   }
@@ -181,16 +182,9 @@ static void wino_gemm_otf(const tfcc_f32_gemm_kernel *k, size_t K, size_t kc, si
     const size_t kn = K - k0 < kc ? K - k0 : kc;
     for (size_t r = 0; r < nt; r += MR) {
       const size_t mr = nt - r < MR ? nt - r : MR;
-      tfcc_f32_gemm_fn fn = k->fn;
-      if (half)
-        fn = k->fn_half;
-      else if (mr == 1)
-        fn = k->fn1;
-      else if (k->fn_small && mr <= (size_t)k->small_mr)
-        fn = k->fn_small;
       const float *pfb = r == 0 && *j < npf ? pf[(*j)++] : NULL;
-      fn(mr, nc, kn, rows + r, k0, upos + k0 * NR, k0 == 0 ? wino_zeros : NULL, c + r * ldc, ldc,
-         -INFINITY, INFINITY, pfb, pfb ? 2 : 0);
+      wino_fn(k, half, mr)(mr, nc, kn, rows + r, k0, upos + k0 * NR, k0 == 0 ? wino_zeros : NULL,
+                           c + r * ldc, ldc, -INFINITY, INFINITY, pfb, pfb ? 2 : 0);
     }
   }
 }

@@ -100,6 +100,17 @@ static inline float ws_clamp(float x, float lo, float hi) {
     r5 = g2; \
   } while (0)
 
+/* n values to q, q + ps, q + 2 ps, ... */
+#define WINO_ST4(ST, q, r0, r1, r2, r3) \
+  ST(q, r0); \
+  ST(q + ps, r1); \
+  ST(q + 2 * ps, r2); \
+  ST(q + 3 * ps, r3)
+#define WINO_ST6(ST, q, r0, r1, r2, r3, r4, r5) \
+  WINO_ST4(ST, q, r0, r1, r2, r3); \
+  ST(q + 4 * ps, r4); \
+  ST(q + 5 * ps, r5)
+
 /* One group of channels at offset c: T is wino_v or float, LD/ST/CL its load/store/clamp. */
 #define IN_F2_BODY(T, LD, ST) \
   do { \
@@ -113,10 +124,7 @@ static inline float ws_clamp(float x, float lo, float hi) {
       T r0, r1, r2, r3; \
       IN2(t[i][0], t[i][1], t[i][2], t[i][3], r0, r1, r2, r3); \
       float *q = v + (size_t)(i * 4) * ps + c; \
-      ST(q, r0); \
-      ST(q + ps, r1); \
-      ST(q + 2 * ps, r2); \
-      ST(q + 3 * ps, r3); \
+      WINO_ST4(ST, q, r0, r1, r2, r3); \
     } \
   } while (0)
 
@@ -150,12 +158,7 @@ static inline float ws_clamp(float x, float lo, float hi) {
       T r0, r1, r2, r3, r4, r5; \
       IN4(T, t[i][0], t[i][1], t[i][2], t[i][3], t[i][4], t[i][5], r0, r1, r2, r3, r4, r5); \
       float *q = v + (size_t)(i * 6) * ps + c; \
-      ST(q, r0); \
-      ST(q + ps, r1); \
-      ST(q + 2 * ps, r2); \
-      ST(q + 3 * ps, r3); \
-      ST(q + 4 * ps, r4); \
-      ST(q + 5 * ps, r5); \
+      WINO_ST6(ST, q, r0, r1, r2, r3, r4, r5); \
     } \
   } while (0)
 
@@ -200,21 +203,13 @@ static const float wino_g4[6][3] = {{0.25f, 0, 0},
   do { \
     T r0, r1, r2, r3; \
     FILT2(T, t[0], t[1], t[2], r0, r1, r2, r3); \
-    ST(q, r0); \
-    ST(q + ps, r1); \
-    ST(q + 2 * ps, r2); \
-    ST(q + 3 * ps, r3); \
+    WINO_ST4(ST, q, r0, r1, r2, r3); \
   } while (0)
 #define FILT_OUT_F4(T, ST, t, q) \
   do { \
     T r0, r1, r2, r3, r4, r5; \
     FILT4(T, t[0], t[1], t[2], r0, r1, r2, r3, r4, r5); \
-    ST(q, r0); \
-    ST(q + ps, r1); \
-    ST(q + 2 * ps, r2); \
-    ST(q + 3 * ps, r3); \
-    ST(q + 4 * ps, r4); \
-    ST(q + 5 * ps, r5); \
+    WINO_ST6(ST, q, r0, r1, r2, r3, r4, r5); \
   } while (0)
 #define FILT_ROW_BODY(T, LD, ST, COL, OUT) \
   do { \
