@@ -71,7 +71,8 @@ static tfcc_status conv_f32_wino_init(const tfcc_init_ctx *ctx, conv_params *p) 
     return TFCC_OK;
   tfcc_err e = {0};
   if (!tfcc_f32_wino_fits(&g) || tfcc_conv_window(&p->n.o, &g, &e) != TFCC_OK) return TFCC_OK;
-  const int m = tfcc_f32_wino_choose(&g);
+  const int m =
+      ctx->winograd == TFCC_WINO_OTF ? tfcc_f32_wino_choose_otf(&g) : tfcc_f32_wino_choose(&g);
   if (!m) return TFCC_OK;
   const tfcc_f32_wino_kernel *wk = tfcc_f32_wino_select(ctx->isa);
   if (ctx->winograd == TFCC_WINO_OTF) {

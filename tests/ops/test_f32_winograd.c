@@ -135,11 +135,16 @@ static void op_case(int batches, int ih, int iw, int ic, int oc, bool same, int 
   CHECKF(tt_run(c, true) == TFCC_OK, "CONV_2D run: %s", c->err.msg);
 }
 
-static void test_op(int batches, int ih, int iw, int ic, int oc, bool same, int act, int expect_m) {
+/* expect_stored / expect_otf: the tile size the rule gives (0: the GEMM), stored / on the fly. */
+static void test_op(int batches, int ih, int iw, int ic, int oc, bool same, int act,
+                    int expect_stored, int expect_otf) {
   tfcc_conv_geom g = {batches, ih, iw, ic, same ? ih : ih - 2, same ? iw : iw - 2, oc, 3, 3, ic,
                       1,       1,  1,  1,  same ? 1 : 0,       same ? 1 : 0};
-  CHECKF(tfcc_f32_wino_choose(&g) == expect_m, "rule for %dx%dx%d->%d: %d, expected %d", ih, iw, ic,
-         oc, tfcc_f32_wino_choose(&g), expect_m);
+  CHECKF(tfcc_f32_wino_choose(&g) == expect_stored, "rule for %dx%dx%d->%d: %d, expected %d", ih,
+         iw, ic, oc, tfcc_f32_wino_choose(&g), expect_stored);
+  CHECKF(tfcc_f32_wino_choose_otf(&g) == expect_otf,
+         "on-the-fly rule for %dx%dx%d->%d: %d, expected %d", ih, iw, ic, oc,
+         tfcc_f32_wino_choose_otf(&g), expect_otf);
   const size_t nin = (size_t)batches * ih * iw * ic, nf = (size_t)oc * 9 * ic;
   const size_t nout = (size_t)batches * g.out_h * g.out_w * oc;
   float *in = malloc(sizeof(float) * nin), *f = malloc(sizeof(float) * nf);
@@ -160,6 +165,7 @@ static void test_op(int batches, int ih, int iw, int ic, int oc, bool same, int 
     op_case(batches, ih, iw, ic, oc, same, act, in, f, b, TFCC_WINO_OFF, &off);
     if (on.st == TFCC_OK && off.st == TFCC_OK) {
       const float *got = on.out_data, *gemm = off.out_data;
+      const int expect_m = mode == TFCC_WINO_OTF ? expect_otf : expect_stored;
       const double tol = expect_m == 4 ? TOL_F4 : TOL_F2;
       int bad = 0, differ = 0;
       for (size_t i = 0; i < nout; i++) {
@@ -224,6 +230,14 @@ int main(void) {
   r.in_h = r.in_w = r.out_h = r.out_w = 7;
   r.in_c = r.filter_in_c = r.out_c = 512;
   CHECK(tfcc_f32_wino_choose(&r) == 0);
+  /* on the fly (only the filter read per block): F2 there too, blocks of 16 and 32 tiles */
+  CHECK(tfcc_f32_wino_choose_otf(&r) == 2);
+  r.batches = 1;
+  CHECK(tfcc_f32_wino_choose(&r) == 0);
+  CHECK(tfcc_f32_wino_choose_otf(&r) == 2);
+  r.in_h = r.in_w = r.out_h = r.out_w = 56; /* where the stored rule takes Winograd, the same */
+  r.in_c = r.filter_in_c = r.out_c = 64;
+  CHECK(tfcc_f32_wino_choose_otf(&r) == 4);
 
   static const struct {
     int ih, iw, ic, oc;
@@ -257,10 +271,13 @@ int main(void) {
     }
   }
   /* through CONV_2D (init chooses): F4, F2 (160 channels on 8x8), the GEMM (7x7x256) */
-  test_op(1, 20, 19, 24, 40, true, 1, 4);
-  test_op(2, 13, 17, 32, 33, false, 0, 4);
-  test_op(1, 8, 8, 160, 160, true, 3, 2);
-  test_op(1, 7, 7, 256, 256, true, 0, 0);
+  test_op(1, 20, 19, 24, 40, true, 1, 4, 4);
+  test_op(2, 13, 17, 32, 33, false, 0, 4, 4);
+  test_op(1, 8, 8, 160, 160, true, 3, 2, 2);
+  /* stored: the GEMM (the transformed weights' reads); on the fly: F2 (16 tiles) */
+  test_op(1, 7, 7, 256, 256, true, 0, 0, 2);
+  /* both: the GEMM (4 tiles) */
+  test_op(1, 3, 3, 256, 256, true, 0, 0, 0);
   CHECK(tested >= 1);
   printf(
       "%d f32 Winograd transform variants tested at CPU level %s; largest |error| / sum|wx|: "

@@ -42,6 +42,18 @@ int tfcc_f32_wino_choose(const tfcc_conv_geom *g) {
   return 0;
 }
 
+/* Tiles a block of an F2 layer holds at least for tfcc_f32_wino_choose_otf to take it. */
+#define WINO_OTF_MIN_BLOCK 8
+
+int tfcc_f32_wino_choose_otf(const tfcc_conv_geom *g) {
+  const int m = tfcc_f32_wino_choose(g);
+  if (m || !tfcc_f32_wino_fits(g) || g->batches <= 0 || g->out_h <= 0 || g->out_w <= 0) return m;
+  const size_t tiles =
+      (size_t)g->batches * (size_t)((g->out_h + 1) / 2) * (size_t)((g->out_w + 1) / 2);
+  const size_t block = wino_max_block(16, (size_t)g->in_c, (size_t)g->out_c);
+  return (tiles < block ? tiles : block) >= WINO_OTF_MIN_BLOCK ? 2 : 0;
+}
+
 typedef struct wino_plan {
   size_t tiles_h, tiles_w, tiles; /* all batches */
   size_t block, blocks;           /* tiles per block, number of blocks */

@@ -64,6 +64,11 @@ bool tfcc_f32_wino_fits(const tfcc_conv_geom *g);
 /* Output tile size worth using for this geometry: 4, 2, or 0 when the im2col GEMM is faster
  * (measured on ResNet-50's stages, docs/kernels.md). */
 int tfcc_f32_wino_choose(const tfcc_conv_geom *g);
+/* The same for the transform on the fly, which reads only the filter per block (as the GEMM
+ * does): where tfcc_f32_wino_choose keeps the GEMM for the transformed weights' reads, F2
+ * when its blocks hold at least 8 tiles (ResNet-18's 7x7x512 stage: the whole model 0.94x of
+ * on the fly with the GEMM there, bench/README.md). */
+int tfcc_f32_wino_choose_otf(const tfcc_conv_geom *g);
 
 /* Transforms the OHWI 3x3 filter (out_c x 3 x 3 x in_c) for tile size m (2 or 4) and packs it
  * for gk; bias may be NULL. false: out of memory or bad arguments (*w zeroed). */
