@@ -1,6 +1,7 @@
 /* Micro-benchmark (not a test) of the float32 Winograd convolution, F(2x2,3x3) and
- * F(4x4,3x3), against the im2col + GEMM path, on ResNet-50's 3x3 stride-1 layers and a few
- * other sizes. Usage: f32_winograd_bench [threads] [cold]. One thread reports the thread's CPU
+ * F(4x4,3x3), with the filter transform stored (F2, F4) or made on the fly from the GEMM's
+ * packing (F2o, F4o), against the im2col + GEMM path, on ResNet-50's 3x3 stride-1 layers and a
+ * few other sizes. Usage: f32_winograd_bench [threads] [cold]. One thread reports the thread's CPU
  * time (median of 9 rounds, the three paths interleaved in each round); a pool reports wall
  * time. Weights are warm (the same layer repeated), or with `cold` rotate over COPIES copies
  * of each (as a model run, which reads each layer's weights from L3 or memory). */
@@ -42,11 +43,12 @@ int main(int argc, char **argv) {
   };
   printf("%s / %s vs %s (im2col), %d thread(s), %s, ms per layer (median of %d)\n", wk->name_f2,
          wk->name_f4, gk->name, threads, threads > 1 ? "wall time" : "thread CPU time", ROUNDS);
-  printf("%-28s %9s %9s %9s %9s %9s\n", "layer", "gemm", "F2", "F4", "F2/gemm", "F4/gemm");
+  printf("%-28s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n", "layer", "gemm", "F2", "F4", "F2o", "F4o",
+         "F2/gemm", "F4/gemm", "F2o/F2", "F4o/F4");
   for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
     const shape *sh = &shapes[si];
-    tfcc_conv_geom g = {1, sh->h, sh->w, sh->cin, sh->h, sh->w, sh->cout, 3, 3, sh->cin,
-                        1, 1, 1, 1, 1, 1};
+    tfcc_conv_geom g = {1, sh->h,   sh->w, sh->cin, sh->h, sh->w, sh->cout, 3,
+                        3, sh->cin, 1,     1,       1,     1,     1,        1};
     const int K = 9 * sh->cin;
     const size_t nin = (size_t)sh->h * sh->w * sh->cin, nout = (size_t)sh->h * sh->w * sh->cout;
     float *in = malloc(nin * 4), *f = malloc((size_t)sh->cout * K * 4), *out = malloc(nout * 4);
@@ -54,34 +56,46 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < nin; i++) in[i] = (float)(i % 13) * 0.1f - 0.6f;
     for (size_t i = 0; i < (size_t)sh->cout * K; i++) f[i] = (float)(i % 7) * 0.01f - 0.03f;
     tfcc_f32_packed pk[COPIES];
-    tfcc_f32_wino_weights w2[COPIES], w4[COPIES];
+    tfcc_f32_wino_weights w2[COPIES], w4[COPIES], o2[COPIES], o4[COPIES];
     for (int c = 0; c < copies; c++)
       if (!tfcc_f32_pack(gk, sh->cout, K, f, (size_t)K, 1, b, &pk[c]) ||
           !tfcc_f32_wino_pack(wk, gk, 2, sh->cout, sh->cin, f, b, &w2[c]) ||
-          !tfcc_f32_wino_pack(wk, gk, 4, sh->cout, sh->cin, f, b, &w4[c]))
+          !tfcc_f32_wino_pack(wk, gk, 4, sh->cout, sh->cin, f, b, &w4[c]) ||
+          !tfcc_f32_wino_otf(wk, 2, sh->cout, sh->cin, &pk[c], &o2[c]) ||
+          !tfcc_f32_wino_otf(wk, 4, sh->cout, sh->cin, &pk[c], &o4[c]))
         return 1;
     size_t sb = tfcc_f32_conv_scratch_bytes(&g, &pk[0], threads);
     const size_t s2 = tfcc_f32_wino_scratch_bytes(&g, &w2[0], threads);
     const size_t s4 = tfcc_f32_wino_scratch_bytes(&g, &w4[0], threads);
     if (s2 > sb) sb = s2;
     if (s4 > sb) sb = s4;
+    const size_t so2 = tfcc_f32_wino_scratch_bytes(&g, &o2[0], threads);
+    const size_t so4 = tfcc_f32_wino_scratch_bytes(&g, &o4[0], threads);
+    if (so2 > sb) sb = so2;
+    if (so4 > sb) sb = so4;
     void *scratch = aligned_alloc(64, (sb + 63) & ~(size_t)63);
-    double t[3][ROUNDS];
+    double t[5][ROUNDS];
     for (int r = -1; r < ROUNDS; r++) {
-      for (int v = 0; v < 3; v++) {
+      for (int v = 0; v < 5; v++) {
         const int c = (r + 1) % copies;
         const double t0 = bench_now();
         if (v == 0)
           tfcc_f32_conv(pool, &g, &pk[c], in, out, -1e30f, 1e30f, scratch);
         else
-          tfcc_f32_wino_conv(pool, &g, v == 1 ? &w2[c] : &w4[c], in, out, -1e30f, 1e30f,
-                             scratch);
+          tfcc_f32_wino_conv(pool, &g,
+                             v == 1   ? &w2[c]
+                             : v == 2 ? &w4[c]
+                             : v == 3 ? &o2[c]
+                                      : &o4[c],
+                             in, out, -1e30f, 1e30f, scratch);
         if (r >= 0) t[v][r] = (bench_now() - t0) * 1e3;
       }
     }
-    for (int v = 0; v < 3; v++) qsort(t[v], ROUNDS, sizeof(double), bench_cmp_double);
+    for (int v = 0; v < 5; v++) qsort(t[v], ROUNDS, sizeof(double), bench_cmp_double);
     const double gm = t[0][ROUNDS / 2], f2 = t[1][ROUNDS / 2], f4 = t[2][ROUNDS / 2];
-    printf("%-28s %9.3f %9.3f %9.3f %9.2f %9.2f\n", sh->name, gm, f2, f4, f2 / gm, f4 / gm);
+    const double f2o = t[3][ROUNDS / 2], f4o = t[4][ROUNDS / 2];
+    printf("%-28s %8.3f %8.3f %8.3f %8.3f %8.3f %8.2f %8.2f %8.2f %8.2f\n", sh->name, gm, f2, f4,
+           f2o, f4o, f2 / gm, f4 / gm, f2o / f2, f4o / f4);
     for (int c = 0; c < copies; c++) {
       tfcc_f32_packed_free(&pk[c]);
       tfcc_f32_wino_free(&w2[c]);

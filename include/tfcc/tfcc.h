@@ -291,7 +291,10 @@ typedef struct tfcc_model_options {
   tfcc_precision precision;       /* default TFCC_PRECISION_F32 */
   int disable_winograd;           /* 1: float32 3x3 stride-1 CONV_2D stays on the im2col GEMM
                                      instead of Winograd (docs/kernels.md); 0 (default): Winograd
-                                     where it is faster, unless env TFCC_WINOGRAD=off */
+                                     where it is faster, its filter transformed on the fly from
+                                     the GEMM's packing, unless env TFCC_WINOGRAD=off; 2 (or env
+                                     TFCC_WINOGRAD=stored): the transformed filters stored (16/9
+                                     or 36/9 of the filter's memory) */
   int file_immutable;             /* tfcc_model_load_file / tfcc_model_update_weights: 1 = the
                                      operator guarantees the file is never truncated or rewritten
                                      in place while loaded: it is mapped and used in place

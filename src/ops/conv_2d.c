@@ -22,11 +22,13 @@
 typedef struct conv_params {
   tfcc_conv_node n;    /* window, quantization, f32 / q8 GEMM packings, hybrid (ops/conv_node.h) */
   tfcc_bf16_fast bf16; /* float32 at precision bf16: filter packed for the bf16 GEMM */
-  tfcc_f32_wino_weights wino; /* float32 3x3 stride 1: Winograd-transformed filter (init) */
-  const void *wino_src;       /* filter data wino was made from */
-  bool wino_borrowed;         /* wino's block lies in the weights cache */
-  tfcc_hybrid *hyb;           /* float32 input with int8 filter (ops/hybrid.h), else NULL */
-  float *xnn_w;               /* float32 in XNNPACK's exact arithmetic (tfcc_hybrid_xnn_float):
+  tfcc_f32_wino_weights wino;         /* float32 3x3 stride 1: Winograd-transformed filter (init) */
+  const void *wino_src;               /* filter data wino was made from, or on the fly is for */
+  bool wino_borrowed;                 /* wino's block lies in the weights cache */
+  int wino_m;                         /* on the fly: tile size (from the GEMM's packing), else 0 */
+  const tfcc_f32_wino_kernel *wino_k; /* on the fly: the transforms */
+  tfcc_hybrid *hyb;                   /* float32 input with int8 filter (ops/hybrid.h), else NULL */
+  float *xnn_w; /* float32 in XNNPACK's exact arithmetic (tfcc_hybrid_xnn_float):
                                  the filter packed by tfcc_xnn_conv_pack, else NULL */
   int32_t xnn_ocp;
   bool xnn_dw;         /* one input and one output channel: XNNPACK runs its dwconv (below) */
@@ -46,11 +48,14 @@ static void conv_release(void *p) {
 }
 
 /* Float32 3x3 stride-1 convolutions where Winograd wins (tfcc_f32_wino_choose, at the model's
- * stored input shape): the filter transformed and packed once, here; the im2col GEMM's packed
- * filter is then never made. Anything unusual (non-constant filter, other dtypes, out of
- * memory) leaves it to the GEMM path; so does precision bf16 where a bf16 kernel runs. */
+ * stored input shape). On the fly (the default): the tile size is chosen here, prepare packs
+ * the filter for the im2col GEMM as without Winograd and eval transforms it panel by panel
+ * from that packing (the filter's memory only). Stored (TFCC_WINOGRAD=stored): the filter
+ * transformed and packed once, here; the im2col GEMM's packed filter is then never made.
+ * Anything unusual (non-constant filter, other dtypes, out of memory) leaves it to the GEMM
+ * path; so does precision bf16 where a bf16 kernel runs. */
 static tfcc_status conv_f32_wino_init(const tfcc_init_ctx *ctx, conv_params *p) {
-  if (!ctx->winograd ||
+  if (ctx->winograd == TFCC_WINO_OFF ||
       (ctx->precision == TFCC_PRECISION_BF16 && !tfcc_bf16_gemm_unavailable(ctx->isa)))
     return TFCC_OK;
   const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, 0), *f = tfcc_conv_ir_input(ctx, 1);
@@ -68,9 +73,16 @@ static tfcc_status conv_f32_wino_init(const tfcc_init_ctx *ctx, conv_params *p) 
     return TFCC_OK;
   tfcc_err e = {0};
   if (!tfcc_f32_wino_fits(&g) || tfcc_conv_window(&p->n.o, &g, &e) != TFCC_OK) return TFCC_OK;
-  const int m = tfcc_f32_wino_choose(&g);
+  const int m =
+      ctx->winograd == TFCC_WINO_OTF ? tfcc_f32_wino_choose_otf(&g) : tfcc_f32_wino_choose(&g);
   if (!m) return TFCC_OK;
   const tfcc_f32_wino_kernel *wk = tfcc_f32_wino_select(ctx->isa);
+  if (ctx->winograd == TFCC_WINO_OTF) {
+    p->wino_m = m;
+    p->wino_k = wk;
+    p->wino_src = f->data;
+    return TFCC_OK;
+  }
   const tfcc_packed_key key = tfcc_init_block_key(ctx, TFCC_BLOCK_F32_WINO);
   const size_t bytes = tfcc_f32_wino_layout(wk, ctx->ks->f32_gemm, m, g.out_c, g.in_c, &p->wino);
   const void *hit = bytes ? tfcc_packed_get(&key, bytes) : NULL;
@@ -149,13 +161,17 @@ static const tfcc_f32_packed *conv_f32_packed(const tfcc_op_ctx *ctx, const tfcc
   return tfcc_f32_fast_get(&p->n.f32, ctx->in[1]->data);
 }
 
-/* The Winograd weights for this filter at these shapes, or NULL. */
-static const tfcc_f32_wino_weights *conv_f32_wino(const tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
+/* The Winograd weights for this filter at these shapes, or NULL: the stored ones, or on the fly
+ * (filled into *otf) on the GEMM's packing once prepare has made it. */
+static const tfcc_f32_wino_weights *conv_f32_wino(const tfcc_op_ctx *ctx, const tfcc_conv_geom *g,
+                                                  tfcc_f32_wino_weights *otf) {
   const conv_params *p = ctx->params;
-  return p->wino.mem && ctx->in[0]->dtype == TFCC_FLOAT32 && ctx->in[1]->data == p->wino_src &&
-                 tfcc_f32_wino_fits(g) && g->in_c == p->wino.in_c && g->out_c == p->wino.out_c
-             ? &p->wino
-             : NULL;
+  if (!p->wino_src || ctx->in[0]->dtype != TFCC_FLOAT32 || ctx->in[1]->data != p->wino_src ||
+      !tfcc_f32_wino_fits(g))
+    return NULL;
+  if (p->wino.mem) return g->in_c == p->wino.in_c && g->out_c == p->wino.out_c ? &p->wino : NULL;
+  const tfcc_f32_packed *pk = p->wino_m ? conv_f32_packed(ctx, g) : NULL;
+  return pk && tfcc_f32_wino_otf(p->wino_k, p->wino_m, g->out_c, g->in_c, pk, otf) ? otf : NULL;
 }
 
 /* Small-K first layers (e.g. 3x3 x 3 channels): the direct kernel on the GEMM's packing, or
@@ -173,8 +189,9 @@ static const tfcc_f32_direct_conv_kernel *conv_f32_direct(const tfcc_op_ctx *ctx
 static void conv_f32_prepare(tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
   conv_params *p = (conv_params *)ctx->params;
   const tfcc_tensor *f = ctx->in[1], *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
-  const tfcc_f32_wino_weights *wino = conv_f32_wino(ctx, g);
-  if (wino) {
+  tfcc_f32_wino_weights otf;
+  const tfcc_f32_wino_weights *wino = conv_f32_wino(ctx, g, &otf);
+  if (wino && wino->mem) {
     ctx->scratch_bytes = tfcc_f32_wino_scratch_bytes(g, wino, tfcc_threadpool_size(ctx->pool));
     return;
   }
@@ -195,6 +212,11 @@ static void conv_f32_prepare(tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
   if (!p->bf16.wanted) { /* groups 1: every later shape runs on the packing */
     tfcc_packed_consumed(&p->n.f32.key, p, f->data);
     tfcc_packed_consumed(&p->n.f32.key, p, bias ? bias->data : NULL);
+  }
+  wino = conv_f32_wino(ctx, g, &otf); /* on the fly, on the packing just made */
+  if (wino) {
+    ctx->scratch_bytes = tfcc_f32_wino_scratch_bytes(g, wino, tfcc_threadpool_size(ctx->pool));
+    return;
   }
   const tfcc_f32_packed *pk = conv_f32_packed(ctx, g);
   if (pk && !conv_f32_direct(ctx, g, pk))
@@ -268,6 +290,8 @@ static const tfcc_f32_packed *conv_f32_gemm_residual(const tfcc_op_ctx *ctx,
                                                      const tfcc_conv_geom *g) {
   const conv_params *p = ctx->params;
   if (tfcc_bf16_fast_kernel(&p->bf16, ctx, g->batches * g->out_h * g->out_w)) return NULL;
+  tfcc_f32_wino_weights otf;
+  if (conv_f32_wino(ctx, g, &otf)) return NULL; /* Winograd on the fly runs it */
   const tfcc_f32_packed *pk = conv_f32_packed(ctx, g);
   if (!pk || conv_f32_direct(ctx, g, pk)) return NULL;
   return ctx->scratch_bytes >= tfcc_f32_conv_scratch_bytes(g, pk, tfcc_threadpool_size(ctx->pool))
@@ -346,7 +370,8 @@ static tfcc_status conv_f32_eval(tfcc_op_ctx *ctx, const tfcc_conv_geom *gp, flo
     return TFCC_OK;
   }
   if (tfcc_bf16_fast_conv_eval(&p->bf16, ctx, &g, lo, hi)) return TFCC_OK;
-  const tfcc_f32_wino_weights *wino = conv_f32_wino(ctx, &g);
+  tfcc_f32_wino_weights otf;
+  const tfcc_f32_wino_weights *wino = conv_f32_wino(ctx, &g, &otf);
   if (wino && ctx->scratch_bytes >=
                   tfcc_f32_wino_scratch_bytes(&g, wino, tfcc_threadpool_size(ctx->pool))) {
     tfcc_f32_wino_conv(ctx->pool, &g, wino, in->data, out->data, lo, hi, ctx->scratch);
@@ -414,7 +439,8 @@ static const char *conv_kernel(const tfcc_op_ctx *ctx) {
   if (q8) return q8->k->name;
   const char *bf16 = tfcc_bf16_fast_kernel(&p->bf16, ctx, g.batches * g.out_h * g.out_w);
   if (bf16) return bf16;
-  const tfcc_f32_wino_weights *wino = conv_f32_wino(ctx, &g);
+  tfcc_f32_wino_weights otf;
+  const tfcc_f32_wino_weights *wino = conv_f32_wino(ctx, &g, &otf);
   if (wino) return wino->name;
   const tfcc_f32_packed *pk = conv_f32_packed(ctx, &g);
   const tfcc_f32_direct_conv_kernel *dk = conv_f32_direct(ctx, &g, pk);

@@ -31,6 +31,9 @@
 #include "kernels/kernel_set.h"
 #include "ops/packed_store.h"
 
+/* tfcc_init_ctx.winograd (the value is the weights cache identity's "w" field). */
+enum { TFCC_WINO_OFF = 0, TFCC_WINO_STORED = 1, TFCC_WINO_OTF = 2 };
+
 /* A tensor as operators see it during prepare and eval. */
 typedef struct tfcc_tensor {
   tfcc_dtype dtype;
@@ -60,7 +63,10 @@ typedef struct tfcc_init_ctx {
   int quant_compat;              /* tfcc_quant_compat of the model (0 = TFLite as it runs by
                                default, i.e. XNNPACK arithmetic where it applies) */
   int precision;                 /* tfcc_precision of the model (float conv/FC: f32 or bf16) */
-  bool winograd; /* float32 3x3 CONV_2D may use Winograd (model option / TFCC_WINOGRAD) */
+  /* float32 3x3 CONV_2D may use Winograd (model option disable_winograd / env TFCC_WINOGRAD):
+   * TFCC_WINO_OFF, TFCC_WINO_STORED (transformed filter stored), TFCC_WINO_OTF (transformed
+   * per panel from the GEMM's packing, on the fly) */
+  int winograd;
   tfcc_packed_store *store; /* packed weight blocks of a weights cache, or NULL (packed_store.h) */
 } tfcc_init_ctx;
 

@@ -131,7 +131,7 @@ tfcc_status tfcc_model_update_cache_open(tfcc_model *m, const uint8_t *data, siz
 /* Runs op->init of every bound, live node of every subgraph that has no params yet (the constant
  * folder initialised the nodes it removed). Run after tfcc_run_passes. */
 tfcc_status tfcc_graph_init_ops(tfcc_graph *g, tfcc_isa isa, const tfcc_logger *log,
-                                int quant_compat, int precision, bool winograd,
+                                int quant_compat, int precision, int winograd,
                                 struct tfcc_packed_store *store, tfcc_err *err);
 
 /* TFCC_ERR_INTEGRITY unless data carries a valid tfcc watermark (model_watermark.c). */

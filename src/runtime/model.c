@@ -184,7 +184,7 @@ static tfcc_status bind_ops(tfcc_model *m, tfcc_err *err) {
 }
 
 tfcc_status tfcc_graph_init_ops(tfcc_graph *g, tfcc_isa isa, const tfcc_logger *log,
-                                int quant_compat, int precision, bool winograd,
+                                int quant_compat, int precision, int winograd,
                                 tfcc_packed_store *store, tfcc_err *err) {
   for (int32_t s = 0; s < g->n_subgraphs; s++) {
     tfcc_ir_subgraph *sg = &g->subgraphs[s];
@@ -283,6 +283,13 @@ static tfcc_status validate_shapes(tfcc_model *m, tfcc_graph *g, bool record, tf
 }
 
 static bool in_hole(void *user, uintptr_t a, uintptr_t b);
+/* The Winograd mode of the options (TFCC_WINO_*; disable_winograd 2: stored, other non-zero:
+ * off). */
+static int model_winograd(const tfcc_model *m) {
+  return m->opts.disable_winograd == 2 ? TFCC_WINO_STORED
+         : m->opts.disable_winograd    ? TFCC_WINO_OFF
+                                       : TFCC_WINO_OTF;
+}
 static void file_id(const struct stat *st, tfcc_wc_src_id *id);
 
 tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t size, tfcc_graph *g,
@@ -337,8 +344,8 @@ tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t siz
     store = &m->crel.store;
   }
   if (st == TFCC_OK)
-    st = tfcc_graph_init_ops(g, isa, log, qc, (int)m->opts.precision, !m->opts.disable_winograd,
-                             store, err);
+    st =
+        tfcc_graph_init_ops(g, isa, log, qc, (int)m->opts.precision, model_winograd(m), store, err);
   if (st != TFCC_OK) return first ? st : tfcc_err_prefix(err, "new weights");
   if (!first && (st = tfcc_weights_check_signature(ref, g, true, err)) != TFCC_OK) return st;
   if (first && m->crel_on) tfcc_const_release_prepare(&m->crel);
@@ -373,7 +380,7 @@ static void weights_cache_ident(const tfcc_model *m, char *buf, size_t cap) {
   const tfcc_kernel_set *ks = tfcc_kernel_set_for(isa);
   snprintf(buf, cap, "tfcc %d.%d isa=%s gemm=%s p%d q%d w%d x%08x", TFCC_VERSION_MAJOR,
            TFCC_VERSION_MINOR, tfcc_isa_name(isa), ks && ks->f32_gemm ? ks->f32_gemm->name : "-",
-           (int)m->opts.precision, (int)m->opts.quant_compat, m->opts.disable_winograd ? 0 : 1,
+           (int)m->opts.precision, (int)m->opts.quant_compat, model_winograd(m),
            (unsigned)m->opts.disabled_passes);
 }
 
@@ -618,9 +625,10 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
                           "model options.precision %d is not a tfcc_precision value", pr);
     }
   }
-  if (!m->opts.disable_winograd) { /* env TFCC_WINOGRAD=off|0 (tfcc.h) */
+  if (!m->opts.disable_winograd) { /* env TFCC_WINOGRAD=off|0|stored (tfcc.h) */
     const char *w = getenv("TFCC_WINOGRAD");
     if (w && (strcmp(w, "off") == 0 || strcmp(w, "0") == 0)) m->opts.disable_winograd = 1;
+    if (w && strcmp(w, "stored") == 0) m->opts.disable_winograd = 2;
   }
   tfcc_status st = m->update_lock_init
                        ? TFCC_OK

@@ -81,7 +81,8 @@ typedef struct oh_node_run {
    * frees out[i]->data); false: outputs keep the caller's buffers. */
   bool alloc_outputs;
   bool prepare_only; /* stop after prepare (and macs) */
-  bool winograd;     /* init may choose Winograd for float32 3x3 CONV_2D (as a model load) */
+  int winograd;      /* init may choose Winograd for float32 3x3 CONV_2D (as a model load):
+                        TFCC_WINO_* */
   int64_t macs;      /* result: op->macs after prepare, 0 if the op has none */
 } oh_node_run;
 

@@ -39,7 +39,7 @@ typedef struct tt_case {
   tt_spec out;
   tfb_field opts[8];
   int32_t n_opts;
-  bool winograd; /* CONV_2D init may take Winograd (off by default in op tests) */
+  int winograd; /* CONV_2D init may take Winograd: TFCC_WINO_* (off by default in op tests) */
   /* results */
   tfcc_status st;
   tfcc_err err;

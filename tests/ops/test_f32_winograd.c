@@ -1,5 +1,6 @@
 /* Float32 Winograd convolution (F(2x2,3x3) and F(4x4,3x3)): every transform variant this CPU
- * can run, with the GEMM micro-kernel of the same level, against the reference convolution on
+ * can run, with the GEMM micro-kernel of the same level, the filter transform stored and on the
+ * fly (from the im2col GEMM's packing), against the reference convolution on
  * odd shapes: H, W 1..17 (images smaller than a tile, partial edge tiles), channels 1..70
  * (vector tails, half and partial GEMM panels), SAME and VALID, batch 1 and 2, each fused
  * activation, inline and on a 2-thread pool, plus block splits (many tiles). Winograd changes
@@ -35,10 +36,11 @@ static bool runnable(tfcc_isa k, tfcc_isa best) {
   return k <= best;
 }
 
-static double worst[5]; /* by tile size m */
+static double worst[2][5]; /* by on the fly, tile size m */
 
-static void test_wino(const tfcc_f32_wino_kernel *k, int m, tfcc_threadpool *pool, int batches,
-                      int ih, int iw, int ic, int oc, bool same, bool bias, float lo, float hi) {
+static void test_wino(const tfcc_f32_wino_kernel *k, int m, bool otf, tfcc_threadpool *pool,
+                      int batches, int ih, int iw, int ic, int oc, bool same, bool bias, float lo,
+                      float hi) {
   tfcc_conv_geom g;
   memset(&g, 0, sizeof g);
   g.batches = batches;
@@ -68,7 +70,14 @@ static void test_wino(const tfcc_f32_wino_kernel *k, int m, tfcc_threadpool *poo
   for (size_t i = 0; i < nf; i++) af[i] = fabsf(f[i] = frand());
   for (int i = 0; i < oc; i++) ab[i] = fabsf(b[i] = frand());
   tfcc_f32_wino_weights w;
-  CHECK(tfcc_f32_wino_pack(k, gk, m, oc, ic, f, bias ? b : NULL, &w));
+  tfcc_f32_packed pk = {0};
+  if (otf) {
+    CHECK(tfcc_f32_pack(gk, oc, 9 * ic, f, (size_t)9 * ic, 1, bias ? b : NULL, &pk));
+    CHECK(tfcc_f32_wino_otf(k, m, oc, ic, &pk, &w));
+    CHECK(tfcc_f32_wino_weight_bytes(&w) == 0);
+  } else {
+    CHECK(tfcc_f32_wino_pack(k, gk, m, oc, ic, f, bias ? b : NULL, &w));
+  }
   const int threads = tfcc_threadpool_size(pool);
   const size_t sb = tfcc_f32_wino_scratch_bytes(&g, &w, threads);
   void *scratch = aligned_alloc(64, (sb + 63) & ~(size_t)63);
@@ -82,15 +91,17 @@ static void test_wino(const tfcc_f32_wino_kernel *k, int m, tfcc_threadpool *poo
   for (size_t i = 0; i < nout; i++) {
     const double err = fabs((double)got[i] - (double)want[i]);
     const double ratio = err / ((double)mag[i] + 1e-30);
-    if (err > 0 && ratio > worst[m]) worst[m] = ratio;
+    if (err > 0 && ratio > worst[otf][m]) worst[otf][m] = ratio;
     if (!(err <= tol * (double)mag[i]) && bad++ < 3)
       fprintf(stderr, "%s %dx%dx%dx%d->%d: out[%zu] = %g, want %g (sum |wx| %g)\n", w.name, batches,
               ih, iw, ic, oc, i, got[i], want[i], mag[i]);
   }
-  CHECKF(bad == 0, "%s %dx%dx%dx%d->%d %s act [%g, %g] threads %d: %d wrong", w.name, batches, ih,
-         iw, ic, oc, same ? "SAME" : "VALID", lo, hi, threads, bad);
+  CHECKF(bad == 0, "%s%s %dx%dx%dx%d->%d %s act [%g, %g] threads %d: %d wrong", w.name,
+         otf ? " (on the fly)" : "", batches, ih, iw, ic, oc, same ? "SAME" : "VALID", lo, hi,
+         threads, bad);
   CHECK(got[nout] == 12345.0f);
   tfcc_f32_wino_free(&w);
+  tfcc_f32_packed_free(&pk);
   free(scratch);
   free(in);
   free(f);
@@ -103,9 +114,9 @@ static void test_wino(const tfcc_f32_wino_kernel *k, int m, tfcc_threadpool *poo
   free(got);
 }
 
-/* CONV_2D through init/prepare/eval, Winograd allowed or not. */
+/* CONV_2D through init/prepare/eval, Winograd allowed (TFCC_WINO_OTF, TFCC_WINO_STORED) or not. */
 static void op_case(int batches, int ih, int iw, int ic, int oc, bool same, int act,
-                    const float *in, const float *f, const float *b, bool winograd, tt_case *c) {
+                    const float *in, const float *f, const float *b, int winograd, tt_case *c) {
   memset(c, 0, sizeof *c);
   c->builtin = 3; /* CONV_2D */
   c->n_in = 3;
@@ -124,11 +135,16 @@ static void op_case(int batches, int ih, int iw, int ic, int oc, bool same, int 
   CHECKF(tt_run(c, true) == TFCC_OK, "CONV_2D run: %s", c->err.msg);
 }
 
-static void test_op(int batches, int ih, int iw, int ic, int oc, bool same, int act, int expect_m) {
+/* expect_stored / expect_otf: the tile size the rule gives (0: the GEMM), stored / on the fly. */
+static void test_op(int batches, int ih, int iw, int ic, int oc, bool same, int act,
+                    int expect_stored, int expect_otf) {
   tfcc_conv_geom g = {batches, ih, iw, ic, same ? ih : ih - 2, same ? iw : iw - 2, oc, 3, 3, ic,
                       1,       1,  1,  1,  same ? 1 : 0,       same ? 1 : 0};
-  CHECKF(tfcc_f32_wino_choose(&g) == expect_m, "rule for %dx%dx%d->%d: %d, expected %d", ih, iw, ic,
-         oc, tfcc_f32_wino_choose(&g), expect_m);
+  CHECKF(tfcc_f32_wino_choose(&g) == expect_stored, "rule for %dx%dx%d->%d: %d, expected %d", ih,
+         iw, ic, oc, tfcc_f32_wino_choose(&g), expect_stored);
+  CHECKF(tfcc_f32_wino_choose_otf(&g) == expect_otf,
+         "on-the-fly rule for %dx%dx%d->%d: %d, expected %d", ih, iw, ic, oc,
+         tfcc_f32_wino_choose_otf(&g), expect_otf);
   const size_t nin = (size_t)batches * ih * iw * ic, nf = (size_t)oc * 9 * ic;
   const size_t nout = (size_t)batches * g.out_h * g.out_w * oc;
   float *in = malloc(sizeof(float) * nin), *f = malloc(sizeof(float) * nf);
@@ -143,30 +159,33 @@ static void test_op(int batches, int ih, int iw, int ic, int oc, bool same, int 
   if (act == 3) lo = 0.0f, hi = 6.0f;
   tfcc_conv_f32(&g, in, f, b, lo, hi, want);
   tfcc_conv_f32(&g, ain, af, ab, -INFINITY, INFINITY, mag);
-  tt_case on, off;
-  op_case(batches, ih, iw, ic, oc, same, act, in, f, b, true, &on);
-  op_case(batches, ih, iw, ic, oc, same, act, in, f, b, false, &off);
-  if (on.st == TFCC_OK && off.st == TFCC_OK) {
-    const float *got = on.out_data, *gemm = off.out_data;
-    const double tol = expect_m == 4 ? TOL_F4 : TOL_F2;
-    int bad = 0, differ = 0;
-    for (size_t i = 0; i < nout; i++) {
-      if (!(fabs((double)got[i] - want[i]) <= tol * (double)mag[i]) && bad++ < 3)
-        fprintf(stderr, "CONV_2D %dx%dx%d->%d: out[%zu] = %g, want %g\n", ih, iw, ic, oc, i, got[i],
-                want[i]);
-      differ += memcmp(&got[i], &gemm[i], sizeof(float)) != 0;
+  for (int mode = TFCC_WINO_STORED; mode <= TFCC_WINO_OTF; mode++) {
+    tt_case on, off;
+    op_case(batches, ih, iw, ic, oc, same, act, in, f, b, mode, &on);
+    op_case(batches, ih, iw, ic, oc, same, act, in, f, b, TFCC_WINO_OFF, &off);
+    if (on.st == TFCC_OK && off.st == TFCC_OK) {
+      const float *got = on.out_data, *gemm = off.out_data;
+      const int expect_m = mode == TFCC_WINO_OTF ? expect_otf : expect_stored;
+      const double tol = expect_m == 4 ? TOL_F4 : TOL_F2;
+      int bad = 0, differ = 0;
+      for (size_t i = 0; i < nout; i++) {
+        if (!(fabs((double)got[i] - want[i]) <= tol * (double)mag[i]) && bad++ < 3)
+          fprintf(stderr, "CONV_2D %dx%dx%d->%d: out[%zu] = %g, want %g\n", ih, iw, ic, oc, i,
+                  got[i], want[i]);
+        differ += memcmp(&got[i], &gemm[i], sizeof(float)) != 0;
+      }
+      CHECKF(bad == 0, "CONV_2D with Winograd (mode %d) %dx%dx%dx%d->%d: %d wrong", mode, batches,
+             ih, iw, ic, oc, bad);
+      if (expect_m)
+        CHECKF(differ > 0, "CONV_2D %dx%dx%d->%d: bit-identical to the GEMM, Winograd did not run",
+               ih, iw, ic, oc);
+      else
+        CHECKF(differ == 0, "CONV_2D %dx%dx%d->%d: %d outputs differ from the GEMM path", ih, iw,
+               ic, oc, differ);
     }
-    CHECKF(bad == 0, "CONV_2D with Winograd %dx%dx%dx%d->%d: %d wrong", batches, ih, iw, ic, oc,
-           bad);
-    if (expect_m)
-      CHECKF(differ > 0, "CONV_2D %dx%dx%d->%d: bit-identical to the GEMM, Winograd did not run",
-             ih, iw, ic, oc);
-    else
-      CHECKF(differ == 0, "CONV_2D %dx%dx%d->%d: %d outputs differ from the GEMM path", ih, iw, ic,
-             oc, differ);
+    tt_done(&on);
+    tt_done(&off);
   }
-  tt_done(&on);
-  tt_done(&off);
   free(in);
   free(f);
   free(ain);
@@ -211,13 +230,21 @@ int main(void) {
   r.in_h = r.in_w = r.out_h = r.out_w = 7;
   r.in_c = r.filter_in_c = r.out_c = 512;
   CHECK(tfcc_f32_wino_choose(&r) == 0);
+  /* on the fly (only the filter read per block): F2 there too, blocks of 16 and 32 tiles */
+  CHECK(tfcc_f32_wino_choose_otf(&r) == 2);
+  r.batches = 1;
+  CHECK(tfcc_f32_wino_choose(&r) == 0);
+  CHECK(tfcc_f32_wino_choose_otf(&r) == 2);
+  r.in_h = r.in_w = r.out_h = r.out_w = 56; /* where the stored rule takes Winograd, the same */
+  r.in_c = r.filter_in_c = r.out_c = 64;
+  CHECK(tfcc_f32_wino_choose_otf(&r) == 4);
 
   static const struct {
     int ih, iw, ic, oc;
   } shapes[] = {
-      {1, 1, 3, 5},     {2, 3, 1, 1},    {4, 4, 16, 16}, {5, 7, 17, 33},
-      {6, 6, 32, 32},   {7, 7, 70, 17},  {9, 8, 8, 70},  {11, 13, 31, 15},
-      {17, 17, 20, 40}, {16, 3, 64, 48}, {3, 17, 5, 64}, {13, 10, 48, 9},
+      {1, 1, 3, 5},   {2, 3, 1, 1},    {4, 4, 16, 16},   {5, 7, 17, 33},   {6, 6, 32, 32},
+      {7, 7, 70, 17}, {9, 8, 8, 70},   {11, 13, 31, 15}, {17, 17, 20, 40}, {16, 3, 64, 48},
+      {3, 17, 5, 64}, {13, 10, 48, 9}, {6, 5, 130, 20}, /* K = 9 x 130: the GEMM's packing in several K blocks at every level */
   };
   const float act[4][2] = {{-INFINITY, INFINITY}, {0.0f, INFINITY}, {0.0f, 6.0f}, {-1.0f, 1.0f}};
   int tested = 0;
@@ -226,30 +253,36 @@ int main(void) {
     if (!runnable(k->isa, best)) continue;
     tested++;
     for (int m = 2; m <= 4; m += 2) {
-      for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
-        const int ih = shapes[si].ih, iw = shapes[si].iw, ic = shapes[si].ic, oc = shapes[si].oc;
-        tfcc_threadpool *p = si % 2 ? pool2 : NULL;
-        const float *a = act[si % 4];
-        test_wino(k, m, p, 1, ih, iw, ic, oc, true, true, a[0], a[1]);
-        test_wino(k, m, p, 2, ih, iw, ic, oc, false, si % 3 != 0, a[0], a[1]);
-        test_wino(k, m, si % 2 ? NULL : pool2, 2, ih, iw, ic, oc, true, si % 3 == 0,
-                  act[(si + 1) % 4][0], act[(si + 1) % 4][1]);
+      for (int otf = 0; otf < 2; otf++) {
+        for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
+          const int ih = shapes[si].ih, iw = shapes[si].iw, ic = shapes[si].ic;
+          const int oc = shapes[si].oc;
+          tfcc_threadpool *p = si % 2 ? pool2 : NULL;
+          const float *a = act[si % 4];
+          test_wino(k, m, otf, p, 1, ih, iw, ic, oc, true, true, a[0], a[1]);
+          test_wino(k, m, otf, p, 2, ih, iw, ic, oc, false, si % 3 != 0, a[0], a[1]);
+          test_wino(k, m, otf, si % 2 ? NULL : pool2, 2, ih, iw, ic, oc, true, si % 3 == 0,
+                    act[(si + 1) % 4][0], act[(si + 1) % 4][1]);
+        }
+        /* many tiles: several blocks per thread */
+        test_wino(k, m, otf, pool2, 2, 30, 33, 24, 40, true, true, 0.0f, INFINITY);
+        test_wino(k, m, otf, NULL, 1, 40, 37, 16, 16, false, true, -INFINITY, INFINITY);
       }
-      /* many tiles: several blocks per thread */
-      test_wino(k, m, pool2, 2, 30, 33, 24, 40, true, true, 0.0f, INFINITY);
-      test_wino(k, m, NULL, 1, 40, 37, 16, 16, false, true, -INFINITY, INFINITY);
     }
   }
   /* through CONV_2D (init chooses): F4, F2 (160 channels on 8x8), the GEMM (7x7x256) */
-  test_op(1, 20, 19, 24, 40, true, 1, 4);
-  test_op(2, 13, 17, 32, 33, false, 0, 4);
-  test_op(1, 8, 8, 160, 160, true, 3, 2);
-  test_op(1, 7, 7, 256, 256, true, 0, 0);
+  test_op(1, 20, 19, 24, 40, true, 1, 4, 4);
+  test_op(2, 13, 17, 32, 33, false, 0, 4, 4);
+  test_op(1, 8, 8, 160, 160, true, 3, 2, 2);
+  /* stored: the GEMM (the transformed weights' reads); on the fly: F2 (16 tiles) */
+  test_op(1, 7, 7, 256, 256, true, 0, 0, 2);
+  /* both: the GEMM (4 tiles) */
+  test_op(1, 3, 3, 256, 256, true, 0, 0, 0);
   CHECK(tested >= 1);
   printf(
       "%d f32 Winograd transform variants tested at CPU level %s; largest |error| / sum|wx|: "
-      "F2 %.3g, F4 %.3g\n",
-      tested, tfcc_isa_name(best), worst[2], worst[4]);
+      "stored F2 %.3g, F4 %.3g; on the fly F2 %.3g, F4 %.3g\n",
+      tested, tfcc_isa_name(best), worst[0][2], worst[0][4], worst[1][2], worst[1][4]);
   tfcc_threadpool_destroy(pool2);
   return tfcc_test_finish("test_f32_winograd");
 }

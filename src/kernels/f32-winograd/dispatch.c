@@ -6,7 +6,7 @@
   { \
     "f32-winograd-" #isa, "f32-winograd-f2-" #isa, "f32-winograd-f4-" #isa, level, \
         tfcc_wino_in_f2_##isa, tfcc_wino_out_f2_##isa, tfcc_wino_in_f4_##isa, \
-        tfcc_wino_out_f4_##isa \
+        tfcc_wino_out_f4_##isa, tfcc_wino_filt_##isa \
   }
 
 static const tfcc_f32_wino_kernel kernels[] = {TFCC_KERNEL_ROWS_SSE4(K, , )};

@@ -42,12 +42,25 @@ int tfcc_f32_wino_choose(const tfcc_conv_geom *g) {
   return 0;
 }
 
+/* Tiles a block of an F2 layer holds at least for tfcc_f32_wino_choose_otf to take it. */
+#define WINO_OTF_MIN_BLOCK 8
+
+int tfcc_f32_wino_choose_otf(const tfcc_conv_geom *g) {
+  const int m = tfcc_f32_wino_choose(g);
+  if (m || !tfcc_f32_wino_fits(g) || g->batches <= 0 || g->out_h <= 0 || g->out_w <= 0) return m;
+  const size_t tiles =
+      (size_t)g->batches * (size_t)((g->out_h + 1) / 2) * (size_t)((g->out_w + 1) / 2);
+  const size_t block = wino_max_block(16, (size_t)g->in_c, (size_t)g->out_c);
+  return (tiles < block ? tiles : block) >= WINO_OTF_MIN_BLOCK ? 2 : 0;
+}
+
 typedef struct wino_plan {
   size_t tiles_h, tiles_w, tiles; /* all batches */
   size_t block, blocks;           /* tiles per block, number of blocks */
   size_t groups, group_panels;    /* output channel groups per block, GEMM panels per group */
   size_t ldv, ldm;                /* floats per tile row of V and M */
   size_t v_floats, m_floats, patch_floats, ytmp_floats;
+  size_t u_floats;   /* on the fly: one panel's transformed filter, one row of positions */
   size_t per_thread; /* bytes */
 } wino_plan;
 
@@ -82,9 +95,11 @@ static void wino_plan_make(const tfcc_conv_geom *g, const tfcc_f32_wino_weights 
   pl->m_floats = npos * pl->block * pl->ldm;
   pl->patch_floats = n * n * (size_t)g->in_c;
   pl->ytmp_floats = m * m * (size_t)g->out_c;
+  pl->u_floats = w->src ? n * (size_t)g->in_c * (size_t)w->gk->nr : 0;
   pl->per_thread = round64b(pl->v_floats * sizeof(float)) + round64b(pl->m_floats * sizeof(float)) +
                    round64b(pl->patch_floats * sizeof(float)) +
-                   round64b(pl->ytmp_floats * sizeof(float));
+                   round64b(pl->ytmp_floats * sizeof(float)) +
+                   round64b(pl->u_floats * sizeof(float));
 }
 
 size_t tfcc_f32_wino_scratch_bytes(const tfcc_conv_geom *g, const tfcc_f32_wino_weights *w,
@@ -103,6 +118,14 @@ typedef struct wino_job {
   char *scratch;
   wino_plan pl;
 } wino_job;
+
+/* The micro-kernel for a tile of mr rows (half: the panel's columns fit half a panel). */
+static tfcc_f32_gemm_fn wino_fn(const tfcc_f32_gemm_kernel *k, bool half, size_t mr) {
+  if (half) return k->fn_half;
+  if (mr == 1) return k->fn1;
+  if (k->fn_small && mr <= (size_t)k->small_mr) return k->fn_small;
+  return k->fn;
+}
 
 /* M[p] = V[p] x U[p] for the block's nt tiles: each panel's K block stays in L1 while the
  * tiles sweep it (rows from L2). The first tile of each block prefetches the block that comes
@@ -125,16 +148,55 @@ static void wino_gemm(const tfcc_f32_packed *pk, size_t p0, size_t p1, const flo
                                       : next;
       for (size_t r = 0; r < nt; r += MR) {
         const size_t mr = nt - r < MR ? nt - r : MR;
-        tfcc_f32_gemm_fn fn = k->fn;
-        if (half)
-          fn = k->fn_half;
-        else if (mr == 1)
-          fn = k->fn1;
-        else if (k->fn_small && mr <= (size_t)k->small_mr)
-          fn = k->fn_small;
-        fn(mr, nc, kn, rows + r, k0, wb, bias, c + r * ldc + pi * NR, ldc, -INFINITY, INFINITY,
-           r == 0 ? pf : NULL, r == 0 && pf ? 2 : 0);
+        wino_fn(k, half, mr)(mr, nc, kn, rows + r, k0, wb, bias, c + r * ldc + pi * NR, ldc,
+                             -INFINITY, INFINITY, r == 0 ? pf : NULL, r == 0 && pf ? 2 : 0);
       }
+    }
+  }
+}
+
+/* Most K blocks of the source packing prefetched per panel. */
+#define WINO_MAX_SRC_BLOCKS 64
+
+/* Zero bias of a panel's first K block (the output transform adds the conv's). */
+static _Alignas(64) const float wino_zeros[64];
+
+/* On the fly: panel pi of row a of U (G g G^T: positions a * n ..) into u, [b][in_c][NR],
+ * from the im2col GEMM's packing (element (o, k = tap * in_c + c) in K block k / kc), in runs
+ * of input channels whose nine taps each lie in one K block. */
+static void wino_filter_row(const tfcc_f32_wino_weights *w, size_t pi, int a, float *u) {
+  const tfcc_f32_packed *pk = w->src;
+  const size_t IC = (size_t)w->in_c, NR = (size_t)pk->k->nr, K = (size_t)pk->kdim;
+  const size_t kc = (size_t)pk->kc;
+  for (size_t c = 0; c < IC;) {
+    const float *taps[9];
+    size_t count = IC - c;
+    for (size_t t = 0; t < 9; t++) {
+      const size_t k = t * IC + c, k0 = k / kc * kc, kn = K - k0 < kc ? K - k0 : kc;
+      taps[t] = tfcc_f32_panel_block(pk, pi, k0) + (k - k0) * NR;
+      if (k0 + kn - k < count) count = k0 + kn - k;
+    }
+    w->k->filt(taps, count, NR, w->n, a, u + c * NR, IC * NR);
+    c += count;
+  }
+}
+
+/* M[p] = V[p] x U[p] for one panel of on-the-fly weights: upos = the panel's U[p] (in_c x NR,
+ * in L2), K blocks as the packing's. The first tile of each K block prefetches pf[j++] (a K
+ * block of the next panel's source in the GEMM's packing: read from L3 or memory, the
+ * transform would wait for it) while j < npf. */
+static void wino_gemm_otf(const tfcc_f32_gemm_kernel *k, size_t K, size_t kc, size_t nc,
+                          const float *upos, const float *const *rows, size_t nt, float *c,
+                          size_t ldc, const float *const *pf, size_t npf, size_t *j) {
+  const size_t MR = (size_t)k->mr, NR = (size_t)k->nr;
+  const bool half = k->fn_half && nc * 2 <= NR;
+  for (size_t k0 = 0; k0 < K; k0 += kc) {
+    const size_t kn = K - k0 < kc ? K - k0 : kc;
+    for (size_t r = 0; r < nt; r += MR) {
+      const size_t mr = nt - r < MR ? nt - r : MR;
+      const float *pfb = r == 0 && *j < npf ? pf[(*j)++] : NULL;
+      wino_fn(k, half, mr)(mr, nc, kn, rows + r, k0, upos + k0 * NR, k0 == 0 ? wino_zeros : NULL,
+                           c + r * ldc, ldc, -INFINITY, INFINITY, pfb, pfb ? 2 : 0);
     }
   }
 }
@@ -153,6 +215,7 @@ static void wino_task(void *ctx, size_t task, int thread) {
   float *M = (float *)(base + round64b(pl->v_floats * sizeof(float)));
   float *patch = (float *)((char *)M + round64b(pl->m_floats * sizeof(float)));
   float *ytmp = (float *)((char *)patch + round64b(pl->patch_floats * sizeof(float)));
+  float *U = (float *)((char *)ytmp + round64b(pl->ytmp_floats * sizeof(float)));
   const size_t blk = task / pl->groups, grp = task % pl->groups;
   const size_t NR = (size_t)w->gk->nr, panels = (OC + NR - 1) / NR;
   const size_t p0 = grp * pl->group_panels;
@@ -197,7 +260,28 @@ static void wino_task(void *ctx, size_t task, int thread) {
   /* 2. one GEMM per position */
   const float *rows[WINO_MAX_TILES + 16];
   const size_t MR = (size_t)w->gk->mr;
-  for (size_t p = 0; p < npos; p++) {
+  if (w->src) { /* on the fly: panel by panel, row by row of positions: its U, its GEMMs */
+    const size_t kc = tfcc_f32_pack_kc(w->gk, IC);
+    const tfcc_f32_packed *src = w->src;
+    const size_t skc = (size_t)src->kc, sblocks = ((size_t)src->kdim + skc - 1) / skc;
+    const float *pf[WINO_MAX_SRC_BLOCKS];
+    for (size_t pi = p0; pi < p1; pi++) {
+      const size_t nc = OC - pi * NR < NR ? OC - pi * NR : NR;
+      /* the next panel's source, one K block per GEMM call of this panel */
+      size_t npf = 0, j = 0;
+      for (size_t b = 0; pi + 1 < p1 && b < sblocks && b < WINO_MAX_SRC_BLOCKS; b++)
+        pf[npf++] = tfcc_f32_panel_block(src, pi + 1, b * skc);
+      for (size_t p = 0; p < npos; p++) {
+        if (p % n == 0) wino_filter_row(w, pi, (int)(p / n), U);
+        const float *vp = V + p * psv;
+        for (size_t t = 0; t < nt; t++) rows[t] = vp + t * pl->ldv;
+        for (size_t t = nt; t < nt + MR && t < WINO_MAX_TILES + 16; t++) rows[t] = vp;
+        wino_gemm_otf(w->gk, IC, kc, nc, U + p % n * IC * NR, rows, nt, M + p * psm + pi * NR,
+                      pl->ldm, pf, npf, &j);
+      }
+    }
+  }
+  for (size_t p = 0; p < npos && !w->src; p++) {
     const float *vp = V + p * psv;
     for (size_t t = 0; t < nt; t++) rows[t] = vp + t * pl->ldv;
     for (size_t t = nt; t < nt + MR && t < WINO_MAX_TILES + 16; t++) rows[t] = vp;

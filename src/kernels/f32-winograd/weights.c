@@ -48,6 +48,18 @@ size_t tfcc_f32_wino_layout(const tfcc_f32_wino_kernel *k, const tfcc_f32_gemm_k
   return (size_t)w->n * (size_t)w->n * tfcc_f32_packed_bytes(gk, out_c, in_c) + bias;
 }
 
+bool tfcc_f32_wino_otf(const tfcc_f32_wino_kernel *k, int m, int32_t out_c, int32_t in_c,
+                       const tfcc_f32_packed *src, tfcc_f32_wino_weights *w) {
+  if (!src || !src->w || src->n != out_c || (int64_t)src->kdim != 9 * (int64_t)in_c ||
+      !tfcc_f32_wino_layout(k, src->k, m, out_c, in_c, w)) {
+    memset(w, 0, sizeof *w);
+    return false;
+  }
+  w->src = src;
+  w->bias = src->w; /* the packing's first row: panels x NR bias floats, in channel order */
+  return true;
+}
+
 void tfcc_f32_wino_bind(tfcc_f32_wino_weights *w, const void *block) {
   const int npos = w->n * w->n;
   const size_t pbytes = tfcc_f32_packed_bytes(w->gk, w->out_c, w->in_c);

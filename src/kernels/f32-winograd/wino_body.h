@@ -9,6 +9,8 @@
  *   B^T = [4 0 -5 0 1 0; 0 -4 -4 1 1 0; 0 4 -4 -1 1 0; 0 -2 -1 2 1 0; 0 2 -1 -2 1 0;
  *          0 4 0 -5 0 1]
  *   A^T = [1 1 1 1 1 0; 0 1 -1 2 -2 0; 0 1 1 4 4 0; 0 1 -1 8 -8 1]
+ * Filter transform U = G g G^T, F(2x2): G = [1 0 0; 1/2 1/2 1/2; 1/2 -1/2 1/2; 0 0 1];
+ * F(4x4): G = [1/4 0 0; -1/6 -1/6 -1/6; -1/6 1/6 -1/6; 1/24 1/12 1/6; 1/24 -1/12 1/6; 0 0 1].
  * Each 2-D transform is the 1-D one down the columns, then along the rows. */
 #include <string.h>
 
@@ -77,6 +79,38 @@ static inline float ws_clamp(float x, float lo, float hi) {
     o3 = b_ + d_ * 8.0f + m5; \
   } while (0)
 
+/* Filter rows: 3 taps to n positions (G g). */
+#define FILT2(T, g0, g1, g2, r0, r1, r2, r3) \
+  do { \
+    const T s_ = (g0 + g2) * 0.5f, h_ = g1 * 0.5f; \
+    r0 = g0; \
+    r1 = s_ + h_; \
+    r2 = s_ - h_; \
+    r3 = g2; \
+  } while (0)
+#define FILT4(T, g0, g1, g2, r0, r1, r2, r3, r4, r5) \
+  do { \
+    const T s_ = (g0 + g2) * (-1.0f / 6), h_ = g1 * (-1.0f / 6); \
+    const T p_ = g0 * (1.0f / 24) + g2 * (1.0f / 6), q_ = g1 * (1.0f / 12); \
+    r0 = g0 * 0.25f; \
+    r1 = s_ + h_; \
+    r2 = s_ - h_; \
+    r3 = p_ + q_; \
+    r4 = p_ - q_; \
+    r5 = g2; \
+  } while (0)
+
+/* n values to q, q + ps, q + 2 ps, ... */
+#define WINO_ST4(ST, q, r0, r1, r2, r3) \
+  ST(q, r0); \
+  ST(q + ps, r1); \
+  ST(q + 2 * ps, r2); \
+  ST(q + 3 * ps, r3)
+#define WINO_ST6(ST, q, r0, r1, r2, r3, r4, r5) \
+  WINO_ST4(ST, q, r0, r1, r2, r3); \
+  ST(q + 4 * ps, r4); \
+  ST(q + 5 * ps, r5)
+
 /* One group of channels at offset c: T is wino_v or float, LD/ST/CL its load/store/clamp. */
 #define IN_F2_BODY(T, LD, ST) \
   do { \
@@ -90,10 +124,7 @@ static inline float ws_clamp(float x, float lo, float hi) {
       T r0, r1, r2, r3; \
       IN2(t[i][0], t[i][1], t[i][2], t[i][3], r0, r1, r2, r3); \
       float *q = v + (size_t)(i * 4) * ps + c; \
-      ST(q, r0); \
-      ST(q + ps, r1); \
-      ST(q + 2 * ps, r2); \
-      ST(q + 3 * ps, r3); \
+      WINO_ST4(ST, q, r0, r1, r2, r3); \
     } \
   } while (0)
 
@@ -127,12 +158,7 @@ static inline float ws_clamp(float x, float lo, float hi) {
       T r0, r1, r2, r3, r4, r5; \
       IN4(T, t[i][0], t[i][1], t[i][2], t[i][3], t[i][4], t[i][5], r0, r1, r2, r3, r4, r5); \
       float *q = v + (size_t)(i * 6) * ps + c; \
-      ST(q, r0); \
-      ST(q + ps, r1); \
-      ST(q + 2 * ps, r2); \
-      ST(q + 3 * ps, r3); \
-      ST(q + 4 * ps, r4); \
-      ST(q + 5 * ps, r5); \
+      WINO_ST6(ST, q, r0, r1, r2, r3, r4, r5); \
     } \
   } while (0)
 
@@ -156,11 +182,48 @@ static inline float ws_clamp(float x, float lo, float hi) {
     } \
   } while (0)
 
+/* G's rows (positions a) of F(2x2) and F(4x4). */
+static const float wino_g2[4][3] = {{1, 0, 0}, {0.5f, 0.5f, 0.5f}, {0.5f, -0.5f, 0.5f}, {0, 0, 1}};
+static const float wino_g4[6][3] = {{0.25f, 0, 0},
+                                    {-1.0f / 6, -1.0f / 6, -1.0f / 6},
+                                    {-1.0f / 6, 1.0f / 6, -1.0f / 6},
+                                    {1.0f / 24, 1.0f / 12, 1.0f / 6},
+                                    {1.0f / 24, -1.0f / 12, 1.0f / 6},
+                                    {0, 0, 1}};
+
+/* Row a of U (positions a * n .. a * n + n - 1) for one group of output channels at offset o of
+ * one input channel's row (offset r): (G g)[a] down the taps' columns (COL: all three taps of
+ * a column, or only the top or bottom one where G's row a is zero elsewhere: F(2x2) rows 0
+ * and 3, F(4x4) rows 0 and 5), then G along it (OUT: n positions). */
+#define FILT_COL_ALL(T, LD, kx) \
+  (LD(taps[kx] + r + o) * g0 + LD(taps[3 + kx] + r + o) * g1 + LD(taps[6 + kx] + r + o) * g2)
+#define FILT_COL_TOP(T, LD, kx) (LD(taps[kx] + r + o) * g0)
+#define FILT_COL_BOT(T, LD, kx) (LD(taps[6 + kx] + r + o) * g2)
+#define FILT_OUT_F2(T, ST, t, q) \
+  do { \
+    T r0, r1, r2, r3; \
+    FILT2(T, t[0], t[1], t[2], r0, r1, r2, r3); \
+    WINO_ST4(ST, q, r0, r1, r2, r3); \
+  } while (0)
+#define FILT_OUT_F4(T, ST, t, q) \
+  do { \
+    T r0, r1, r2, r3, r4, r5; \
+    FILT4(T, t[0], t[1], t[2], r0, r1, r2, r3, r4, r5); \
+    WINO_ST6(ST, q, r0, r1, r2, r3, r4, r5); \
+  } while (0)
+#define FILT_ROW_BODY(T, LD, ST, COL, OUT) \
+  do { \
+    const T t[3] = {COL(T, LD, 0), COL(T, LD, 1), COL(T, LD, 2)}; \
+    OUT(T, ST, t, u + r + o); \
+  } while (0)
+
 /* The channel walk of an input (IN) and an output (OUT) transform, for F(2x2) and F(4x4):
  * whole vectors, then the channels left one float at a time. */
 #if TFCC_WINO_VW > 1
 #define WINO_IN_VEC(IN) \
   for (; c + TFCC_WINO_VW <= C; c += TFCC_WINO_VW) IN(wino_v, wv_ld, wv_st);
+#define WINO_FILT_VEC(COL, OUT) \
+  for (; o + TFCC_WINO_VW <= NR; o += TFCC_WINO_VW) FILT_ROW_BODY(wino_v, wv_ld, wv_st, COL, OUT);
 #define WINO_OUT_VEC(OUT) \
   const wino_v vlo = (wino_v){0} + lo, vhi = (wino_v){0} + hi; \
   for (; c + TFCC_WINO_VW <= C; c += TFCC_WINO_VW) { \
@@ -169,6 +232,7 @@ static inline float ws_clamp(float x, float lo, float hi) {
   }
 #else
 #define WINO_IN_VEC(IN)
+#define WINO_FILT_VEC(COL, OUT)
 #define WINO_OUT_VEC(OUT)
 #endif
 #define WINO_TRANSFORMS(f, IN, OUT) \
@@ -189,3 +253,30 @@ static inline float ws_clamp(float x, float lo, float hi) {
 
 WINO_TRANSFORMS(f2, IN_F2_BODY, OUT_F2_BODY)
 WINO_TRANSFORMS(f4, IN_F4_BODY, OUT_F4_BODY)
+
+/* The channel walk of a filter row: whole vectors of output channels, then one at a time. */
+#define WINO_FILT_LOOP(COL, OUT) \
+  for (size_t r = 0; r < count * NR; r += NR) { \
+    size_t o = 0; \
+    WINO_FILT_VEC(COL, OUT) \
+    for (; o < NR; o++) FILT_ROW_BODY(float, ws_ld, ws_st, COL, OUT); \
+  }
+#define WINO_FILT_ROWS(OUT) \
+  if (g1 == 0 && g2 == 0) { \
+    WINO_FILT_LOOP(FILT_COL_TOP, OUT) \
+  } else if (g0 == 0 && g1 == 0) { \
+    WINO_FILT_LOOP(FILT_COL_BOT, OUT) \
+  } else { \
+    WINO_FILT_LOOP(FILT_COL_ALL, OUT) \
+  }
+
+void WINO_NAME(filt)(const float *const *taps, size_t count, size_t NR, int n, int a, float *u,
+                     size_t ps) {
+  const float *ga = n == 4 ? wino_g2[a] : wino_g4[a];
+  const float g0 = ga[0], g1 = ga[1], g2 = ga[2];
+  if (n == 4) {
+    WINO_FILT_ROWS(FILT_OUT_F2)
+  } else {
+    WINO_FILT_ROWS(FILT_OUT_F4)
+  }
+}
