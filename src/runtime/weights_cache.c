@@ -222,7 +222,9 @@ struct tfcc_wcache {
   size_t n_skips;
   uint8_t *kept; /* the kept-pages block to write (owned) */
   size_t kept_bytes;
-  int fd; /* the mapped file, open until finish (tfcc_wcache_share_kept maps from it) */
+  int fd;      /* the mapped file, open until finish (tfcc_wcache_share_kept maps from it) */
+  bool in_mem; /* a cache in memory (tfcc_wc_mem): map is the caller's, never unmapped */
+  tfcc_wc_mem mem;
   uint64_t keep_off, keep_bytes; /* the kept-pages block, when shared (prefault skips it) */
   atomic_bool prefaulted;
 };
@@ -451,12 +453,14 @@ static void close_fd(tfcc_wcache *c) {
 
 static void unmap(tfcc_wcache *c) {
   close_fd(c);
-  if (c->map) munmap((void *)(uintptr_t)c->map, c->map_size);
+  if (c->map && !c->in_mem) munmap((void *)(uintptr_t)c->map, c->map_size);
   c->map = NULL;
   c->map_size = 0;
   free(c->state);
   c->state = NULL;
 }
+
+static void check_map(tfcc_wcache *c, bool verify_full, int64_t mtime_ns);
 
 /* Maps path and checks its header; on any refusal the cache stays unmapped and dirty. */
 static void map_file(tfcc_wcache *c, bool verify_full) {
@@ -488,6 +492,30 @@ static void map_file(tfcc_wcache *c, bool verify_full) {
   c->fd = fd;
   c->map = m;
   c->map_size = (size_t)st.st_size;
+  const int64_t mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+  check_map(c, verify_full, mtime_ns);
+}
+
+/* The cache in memory (tfcc_wc_mem): checked as a mapped file, with no stamp. */
+static void map_mem(tfcc_wcache *c, bool verify_full) {
+  if (!c->mem.data) {
+    c->dirty = true;
+    tfcc_log(c->log, TFCC_LOG_INFO, TFCC_TAG_MODEL_LOAD,
+             "weights cache %s: none yet, making it after the load", c->path);
+    return;
+  }
+  if ((uintptr_t)c->mem.data % TFCC_WC_ALIGN) {
+    refuse(c, "its bytes in memory are not 64-byte aligned");
+    return;
+  }
+  c->map = c->mem.data;
+  c->map_size = c->mem.size;
+  check_map(c, verify_full, 0);
+}
+
+/* The header, the source and (verify_full) every block of the bytes at c->map; on any refusal
+ * the cache is unmapped and dirty. mtime_ns: the file's mtime (0: none, blocks hashed). */
+static void check_map(tfcc_wcache *c, bool verify_full, int64_t mtime_ns) {
   tfcc_err e = {0};
   tfcc_wc_expect want = {c->ident, (uint64_t)c->src_size};
   if (tfcc_wc_parse(c->map, c->map_size, &want, &c->h, &e) != TFCC_OK) {
@@ -521,7 +549,6 @@ static void map_file(tfcc_wcache *c, bool verify_full) {
   }
   /* no write since the writer stamped its mtime (a write stamps the time of day, later than
    * the stamp): the blocks are the ones it hashed */
-  const int64_t mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
   c->stamped = !verify_full && c->h.stamp_ns != 0 && mtime_ns == c->h.stamp_ns;
   c->stats.blocks_by_stamp = c->stamped;
   if (!verify_full) return;
@@ -547,10 +574,11 @@ static void map_file(tfcc_wcache *c, bool verify_full) {
   }
 }
 
-tfcc_status tfcc_wcache_open(const char *path, const char *ident, const uint8_t *src, size_t size,
-                             const tfcc_wc_src_id *src_id, bool verify_full, bool src_stays,
-                             const tfcc_logger *log, void (*need_src_fn)(void *user), void *user,
-                             tfcc_wcache **out, tfcc_err *err) {
+static tfcc_status open_impl(const char *path, const tfcc_wc_mem *mem, const char *ident,
+                             const uint8_t *src, size_t size, const tfcc_wc_src_id *src_id,
+                             bool verify_full, bool src_stays, const tfcc_logger *log,
+                             void (*need_src_fn)(void *user), void *user, tfcc_wcache **out,
+                             tfcc_err *err) {
   *out = NULL;
   tfcc_wcache *c = calloc(1, sizeof *c);
   if (c) c->path = strdup(path);
@@ -559,6 +587,10 @@ tfcc_status tfcc_wcache_open(const char *path, const char *ident, const uint8_t 
     return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory for the weights cache");
   }
   c->fd = -1;
+  if (mem) {
+    c->in_mem = true;
+    c->mem = *mem;
+  }
   c->store.get = store_get;
   c->store.put = store_put;
   c->log = log;
@@ -571,7 +603,10 @@ tfcc_status tfcc_wcache_open(const char *path, const char *ident, const uint8_t 
   c->src_sample = tfcc_wc_sample_hash(src, size);
   atomic_init(&c->sealed, false);
   atomic_init(&c->prefaulted, false);
-  map_file(c, verify_full);
+  if (c->in_mem)
+    map_mem(c, verify_full);
+  else
+    map_file(c, verify_full);
   /* a header that matched the source carries its hash and SHA-256; else compute them now,
    * while every source byte is still there */
   if (c->map) {
@@ -587,6 +622,22 @@ tfcc_status tfcc_wcache_open(const char *path, const char *ident, const uint8_t 
   }
   *out = c;
   return TFCC_OK;
+}
+
+tfcc_status tfcc_wcache_open(const char *path, const char *ident, const uint8_t *src, size_t size,
+                             const tfcc_wc_src_id *src_id, bool verify_full, bool src_stays,
+                             const tfcc_logger *log, void (*need_src_fn)(void *user), void *user,
+                             tfcc_wcache **out, tfcc_err *err) {
+  return open_impl(path, NULL, ident, src, size, src_id, verify_full, src_stays, log, need_src_fn,
+                   user, out, err);
+}
+
+tfcc_status tfcc_wcache_open_mem(const char *name, const tfcc_wc_mem *mem, const char *ident,
+                                 const uint8_t *src, size_t size, bool verify_full,
+                                 const tfcc_logger *log, void (*need_src_fn)(void *user),
+                                 void *user, tfcc_wcache **out, tfcc_err *err) {
+  return open_impl(name && name[0] ? name : "(in memory)", mem, ident, src, size, NULL, verify_full,
+                   false, log, need_src_fn, user, out, err);
 }
 
 /* ---------------------------------------------------------------- write */
@@ -683,6 +734,39 @@ static bool write_file(tfcc_wcache *c, const char *tmp) {
   return ok;
 }
 
+/* The recorded blocks as the pieces of a new cache's bytes, to the memory cache's sink. */
+static bool write_sink(tfcc_wcache *c) {
+  size_t tb;
+  uint64_t total;
+  uint8_t *t = build_table(c, 0, &tb, &total);
+  tfcc_bytes *v = t ? malloc((2 * c->n_blocks + 1) * sizeof *v) : NULL;
+  if (!v) {
+    free(t);
+    errno = ENOMEM;
+    return false;
+  }
+  static const uint8_t zeros[TFCC_WC_SKIP_PAGE];
+  size_t nv = 0;
+  uint64_t pos = tb;
+  v[nv++] = (tfcc_bytes){t, tb};
+  for (size_t i = 0; i < c->n_blocks; i++) {
+    tfcc_wc_entry e;
+    tfcc_wc_entry_at(t, (uint32_t)i, &e);
+    if (e.offset > pos) v[nv++] = (tfcc_bytes){zeros, (size_t)(e.offset - pos)}; /* < a page */
+    v[nv++] = (tfcc_bytes){c->blocks[i].data, c->blocks[i].bytes};
+    pos = e.offset + e.bytes;
+  }
+  const tfcc_status st = pos == total ? c->mem.sink(c->mem.sink_user, v, nv) : TFCC_ERR_RUNTIME;
+  free(v);
+  free(t);
+  if (st != TFCC_OK) {
+    tfcc_log(c->log, TFCC_LOG_WARN, TFCC_TAG_MODEL_LOAD,
+             "weights cache %s not written: its sink failed (status %d)", c->path, (int)st);
+    return false;
+  }
+  return true;
+}
+
 static void sync_dir(const char *path) {
   char dir[4096];
   const char *slash = strrchr(path, '/');
@@ -700,7 +784,7 @@ static void sync_dir(const char *path) {
 }
 
 bool tfcc_wcache_will_write(const tfcc_wcache *c) {
-  return c && c->dirty && !c->lost && c->n_blocks > 0;
+  return c && c->dirty && !c->lost && c->n_blocks > 0 && (!c->in_mem || c->mem.sink);
 }
 
 /* Writes the recorded blocks to a new cache file (c is dirty, nothing lost). */
@@ -713,6 +797,14 @@ static void write_out(tfcc_wcache *c) {
     record(c, TFCC_WC_SKIPS_NODE, TFCC_WC_SKIPS_BLOCK, c->skips, c->n_skips * sizeof *c->skips);
   if (c->kept) record(c, TFCC_WC_SKIPS_NODE, TFCC_WC_KEEP_BLOCK, c->kept, c->kept_bytes);
   double t0 = now_ms();
+  if (c->in_mem) {
+    if (!write_sink(c)) return;
+    c->stats.written = (uint32_t)c->n_blocks;
+    tfcc_log(c->log, TFCC_LOG_INFO, TFCC_TAG_MODEL_LOAD,
+             "weights cache %s: handed %zu blocks over in %.1f ms", c->path, c->n_blocks,
+             now_ms() - t0);
+    return;
+  }
   static atomic_uint seq;
   char tmp[4200];
   int w = snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", c->path, (long)getpid(),
@@ -735,7 +827,7 @@ void tfcc_wcache_finish(tfcc_wcache *c) {
   if (!c) return;
   atomic_store_explicit(&c->sealed, true, memory_order_release);
   close_fd(c);
-  if (c->dirty && !c->lost && c->n_blocks > 0) write_out(c);
+  if (tfcc_wcache_will_write(c)) write_out(c);
   /* written or never to be: the list of blocks and the copies made for the file (the kept
    * pages: ResNet-50 int8 0.95 MiB of heap, held for the model's life before) go now */
   free(c->blocks);
@@ -747,7 +839,8 @@ void tfcc_wcache_finish(tfcc_wcache *c) {
 }
 
 void tfcc_wcache_prefault(tfcc_wcache *c) {
-  if (!c || !c->map || atomic_exchange(&c->prefaulted, true)) return;
+  /* a cache in memory: the caller's memory, resident (decrypted) */
+  if (!c || !c->map || c->in_mem || atomic_exchange(&c->prefaulted, true)) return;
   /* not the kept pages when the model maps them itself (tfcc_wcache_share_kept): they are
    * resident there already, and mapped here too they would count twice in RSS */
   const size_t a = c->keep_bytes ? (size_t)c->keep_off : c->map_size;
