@@ -327,6 +327,12 @@ typedef struct tfcc_model_options {
                                      and its blocks used in place: they must stay valid and
                                      unchanged until the model is released. NULL: none yet */
   size_t weights_cache_size;
+  int weights_cache_data_trusted; /* 1: the caller vouches that weights_cache_data holds exactly
+                                     the bytes a sink received from a load of these very model
+                                     bytes (e.g. authenticated by an AEAD tag bound to the
+                                     model's): the model's content hash and the blocks' hashes
+                                     are not computed (header, identity and sizes still checked;
+                                     weights_cache_verify overrides) */
   /* Called once at the end of a load that packed blocks the cache lacked (none, stale,
    * foreign, damaged) with the new cache's bytes, in order, as n pieces (the file is their
    * concatenation), instead of writing a file; the pieces are valid during the call only. Its

@@ -39,9 +39,17 @@ tfcc_status tfcc_key_get(const tfcc_key_source *src, const char *key_id,
 void tfcc_enc_key_check(const uint8_t key[TFCC_KEY_BYTES], uint8_t out[TFCC_ENC_CHECK_BYTES]);
 /* pread of exactly n bytes at off. */
 bool tfcc_enc_read_at(int fd, uint8_t *p, size_t n, off_t off);
+/* A container bound to another one: the other's nonce and GCM tag, which authenticate its
+ * whole content, authenticated with this one's header as additional data (not stored in it). */
+#define TFCC_ENC_BIND_BYTES (TFCC_ENC_NONCE_BYTES + TFCC_ENC_TAG_BYTES)
+typedef struct tfcc_enc_bind {
+  const uint8_t *in; /* the binding this container was encrypted with (NULL: none) */
+  uint8_t *out;      /* receives this container's own nonce and tag (NULL: not wanted) */
+} tfcc_enc_bind;
 /* Decrypts the container at path with key (not a key source) into a tfcc_plain_alloc buffer
- * (free with tfcc_plain_free). Errors as tfcc_crypto_decrypt_file (tfcc_crypto_last_error). */
+ * (free with tfcc_plain_free); b may be NULL. Errors as tfcc_crypto_decrypt_file
+ * (tfcc_crypto_last_error). */
 tfcc_status tfcc_enc_decrypt_file_key(const char *path, const uint8_t key[TFCC_KEY_BYTES],
-                                      void **plain, size_t *plain_size);
+                                      const tfcc_enc_bind *b, void **plain, size_t *plain_size);
 
 #endif

@@ -69,7 +69,7 @@ bool tfcc_enc_read_at(int fd, uint8_t *p, size_t n, off_t off) {
  * returned before the tag verifies; on failure the partial plaintext is wiped. */
 static tfcc_status decrypt_with(const uint8_t raw[TFCC_ENC_HEADER_BYTES], const uint8_t *ct, int fd,
                                 const tfcc_enc_header *h, const uint8_t k[TFCC_KEY_BYTES],
-                                void **plain, size_t *plain_size) {
+                                const tfcc_enc_bind *b, void **plain, size_t *plain_size) {
   uint8_t key[TFCC_KEY_BYTES], chk[TFCC_ENC_CHECK_BYTES];
   memcpy(key, k, sizeof key);
   tfcc_enc_key_check(key, chk);
@@ -93,6 +93,7 @@ static tfcc_status decrypt_with(const uint8_t raw[TFCC_ENC_HEADER_BYTES], const 
   OPENSSL_cleanse(key, sizeof key);
   int outl = 0;
   if (ok) ok = EVP_DecryptUpdate(ctx, NULL, &outl, raw, TFCC_ENC_HEADER_BYTES) == 1;
+  if (ok && b && b->in) ok = EVP_DecryptUpdate(ctx, NULL, &outl, b->in, TFCC_ENC_BIND_BYTES) == 1;
   for (size_t done = 0; ok && done < n;) {
     size_t len = n - done < CHUNK ? n - done : CHUNK;
     const uint8_t *in = ct ? ct + done : out + done;
@@ -111,10 +112,14 @@ static tfcc_status decrypt_with(const uint8_t raw[TFCC_ENC_HEADER_BYTES], const 
   EVP_CIPHER_CTX_free(ctx);
   if (!ok) {
     tfcc_plain_free(out, n);
-    return fail(
-        TFCC_ERR_INTEGRITY,
-        "encrypted model failed authentication: the file was modified or corrupted (key id '%s')",
-        h->key_id);
+    return fail(TFCC_ERR_INTEGRITY,
+                "%s failed authentication: the file was modified or corrupted%s (key id '%s')",
+                b && b->in ? "encrypted weights cache" : "encrypted model",
+                b && b->in ? ", or made for another model file" : "", h->key_id);
+  }
+  if (b && b->out) {
+    memcpy(b->out, h->nonce, TFCC_ENC_NONCE_BYTES);
+    memcpy(b->out + TFCC_ENC_NONCE_BYTES, tag, TFCC_ENC_TAG_BYTES);
   }
   *plain = out;
   *plain_size = n;
@@ -123,13 +128,14 @@ static tfcc_status decrypt_with(const uint8_t raw[TFCC_ENC_HEADER_BYTES], const 
 
 /* decrypt_with the key of h's key id from ks; key_out (may be NULL) receives the key. */
 static tfcc_status decrypt(const uint8_t raw[TFCC_ENC_HEADER_BYTES], const uint8_t *ct, int fd,
-                           const tfcc_enc_header *h, const tfcc_key_source *ks, void **plain,
-                           size_t *plain_size, uint8_t *key_out) {
+                           const tfcc_enc_header *h, const tfcc_key_source *ks,
+                           const tfcc_enc_bind *b, void **plain, size_t *plain_size,
+                           uint8_t *key_out) {
   uint8_t key[TFCC_KEY_BYTES];
   char msg[512];
   tfcc_status st = tfcc_key_get(ks, h->key_id, key, msg, sizeof msg);
   if (st != TFCC_OK) return fail(st, "%s", msg);
-  st = decrypt_with(raw, ct, fd, h, key, plain, plain_size);
+  st = decrypt_with(raw, ct, fd, h, key, b, plain, plain_size);
   if (st == TFCC_OK && key_out) memcpy(key_out, key, sizeof key);
   OPENSSL_cleanse(key, sizeof key);
   return st;
@@ -149,7 +155,7 @@ tfcc_status tfcc_crypto_decrypt_buffer(const void *data, size_t size, const tfcc
   char msg[512];
   tfcc_status st = tfcc_enc_header_parse(data, size, &h, msg, sizeof msg);
   if (st != TFCC_OK) return fail(st, "%s", msg);
-  return decrypt(data, (const uint8_t *)data + TFCC_ENC_HEADER_BYTES, -1, &h, key, plain,
+  return decrypt(data, (const uint8_t *)data + TFCC_ENC_HEADER_BYTES, -1, &h, key, NULL, plain,
                  plain_size, NULL);
 }
 
@@ -202,10 +208,11 @@ static tfcc_status map_container(const char *path, bool populate, const uint8_t 
 }
 
 /* Decrypts the container at path with the key of its key id from ks, or (ks NULL) with key;
- * key_out (may be NULL): the key used, key_id_out (may be NULL): the header's key id. */
+ * b: the binding (may be NULL); key_out (may be NULL): the key used, key_id_out (may be NULL):
+ * the header's key id. */
 static tfcc_status decrypt_file(const char *path, const tfcc_key_source *ks, const uint8_t *key,
-                                void **plain, size_t *plain_size, uint8_t *key_out,
-                                char *key_id_out) {
+                                const tfcc_enc_bind *b, void **plain, size_t *plain_size,
+                                uint8_t *key_out, char *key_id_out) {
   *plain = NULL;
   *plain_size = 0;
   int fd;
@@ -225,8 +232,8 @@ static tfcc_status decrypt_file(const char *path, const tfcc_key_source *ks, con
     return fail(st, "%s: %s", path, msg);
   }
   /* ciphertext read straight into the plaintext buffer and decrypted in place */
-  st = ks ? decrypt(raw, NULL, fd, &h, ks, plain, plain_size, key_out)
-          : decrypt_with(raw, NULL, fd, &h, key, plain, plain_size);
+  st = ks ? decrypt(raw, NULL, fd, &h, ks, b, plain, plain_size, key_out)
+          : decrypt_with(raw, NULL, fd, &h, key, b, plain, plain_size);
   if (key_id_out) memcpy(key_id_out, h.key_id, sizeof h.key_id);
   close(fd);
   if (st != TFCC_OK) {
@@ -242,13 +249,13 @@ tfcc_status tfcc_crypto_decrypt_file(const char *path, const tfcc_key_source *ke
   g_msg[0] = 0;
   if (!path || !plain || !plain_size || !key)
     return fail(TFCC_ERR_INVALID_ARG, "tfcc_crypto_decrypt_file: NULL argument");
-  return decrypt_file(path, key, NULL, plain, plain_size, NULL, NULL);
+  return decrypt_file(path, key, NULL, NULL, plain, plain_size, NULL, NULL);
 }
 
 tfcc_status tfcc_enc_decrypt_file_key(const char *path, const uint8_t key[TFCC_KEY_BYTES],
-                                      void **plain, size_t *plain_size) {
+                                      const tfcc_enc_bind *b, void **plain, size_t *plain_size) {
   g_msg[0] = 0;
-  return decrypt_file(path, NULL, key, plain, plain_size, NULL, NULL);
+  return decrypt_file(path, NULL, key, b, plain, plain_size, NULL, NULL);
 }
 
 tfcc_status tfcc_crypto_key_id(const char *path, char key_id[TFCC_KEY_ID_MAX + 1]) {
@@ -301,7 +308,8 @@ tfcc_status tfcc_model_load_encrypted(tfcc_runtime *rt, const char *path,
   tfcc_enc_cache c;
   memset(&c, 0, sizeof c);
   uint8_t mk[TFCC_KEY_BYTES];
-  tfcc_status st = decrypt_file(path, key, NULL, &plain, &n, mk, c.key_id);
+  tfcc_enc_bind bind = {NULL, c.model_bind};
+  tfcc_status st = decrypt_file(path, key, NULL, &bind, &plain, &n, mk, c.key_id);
   if (st != TFCC_OK) return st;
   tfcc_model_options o;
   owned_plain *own = NULL;
@@ -327,6 +335,7 @@ tfcc_status tfcc_model_load_encrypted(tfcc_runtime *rt, const char *path,
     o.weights_cache_size = c.plain_size;
     o.weights_cache_sink = tfcc_enc_cache_sink;
     o.weights_cache_sink_user = &c;
+    o.weights_cache_data_trusted = 1; /* authenticated, bound to this model (wcache.h) */
     opts = &o;
   }
   OPENSSL_cleanse(mk, sizeof mk);

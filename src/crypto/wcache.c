@@ -51,7 +51,8 @@ void tfcc_enc_cache_read(tfcc_enc_cache *c) {
   if (stat(c->path, &sb) != 0 && errno == ENOENT) return; /* none yet */
   void *p = NULL;
   size_t n = 0;
-  if (tfcc_enc_decrypt_file_key(c->path, c->key, &p, &n) != TFCC_OK) {
+  const tfcc_enc_bind b = {c->model_bind, NULL};
+  if (tfcc_enc_decrypt_file_key(c->path, c->key, &b, &p, &n) != TFCC_OK) {
     /* the message names the path already */
     char why[1100];
     snprintf(why, sizeof why, "%s", tfcc_crypto_last_error());
@@ -92,6 +93,7 @@ static bool encrypt_to(int fd, const tfcc_enc_cache *c, const tfcc_bytes *v, siz
             EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_IVLEN, TFCC_ENC_NONCE_BYTES, NULL) == 1 &&
             EVP_EncryptInit_ex(ctx, NULL, NULL, c->key, h.nonce) == 1 &&
             EVP_EncryptUpdate(ctx, NULL, &outl, raw, TFCC_ENC_HEADER_BYTES) == 1 &&
+            EVP_EncryptUpdate(ctx, NULL, &outl, c->model_bind, TFCC_ENC_BIND_BYTES) == 1 &&
             write_all(fd, raw, sizeof raw);
   for (size_t i = 0; ok && i < nv; i++) {
     const uint8_t *p = v[i].data;

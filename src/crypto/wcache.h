@@ -4,13 +4,17 @@
  * purpose only. A load decrypts it into private memory of the model's kind (tfcc_plain_alloc:
  * out of core dumps, wiped when freed) and hands it to the core in memory
  * (tfcc_model_options.weights_cache_data); a new cache comes back through the options' sink
- * and is encrypted to a temporary file, fsynced and renamed over the old one. */
+ * and is encrypted to a temporary file, fsynced and renamed over the old one. The model
+ * container's nonce and tag are authenticated with the cache (not stored): a cache decrypts
+ * only for the very model file it was made from, so the core takes it without hashing the
+ * model or the blocks again (tfcc_model_options.weights_cache_data_trusted). */
 #ifndef TFCC_CRYPTO_WCACHE_H
 #define TFCC_CRYPTO_WCACHE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "crypto/container.h"
 #include "tfcc/tfcc_crypto.h"
 
 #define TFCC_ENC_CACHE_LABEL "tfcc weights cache"
@@ -26,7 +30,10 @@ typedef struct tfcc_enc_cache {
   tfcc_runtime *rt; /* for the log lines */
   char key_id[TFCC_KEY_ID_MAX + 1];
   uint8_t key[TFCC_KEY_BYTES]; /* the cache key */
-  void *plain;                 /* the decrypted cache (tfcc_plain_alloc), or NULL */
+  /* the model container's nonce and tag: authenticated with the cache's header, so a cache
+   * decrypts only for the model file it was made from (tfcc_enc_bind) */
+  uint8_t model_bind[TFCC_ENC_BIND_BYTES];
+  void *plain; /* the decrypted cache (tfcc_plain_alloc), or NULL */
   size_t plain_size;
 } tfcc_enc_cache;
 

@@ -524,9 +524,10 @@ static void check_map(tfcc_wcache *c, bool verify_full, int64_t mtime_ns) {
     return;
   }
   /* the source: the same settled file (identity and sample), else the same content */
-  const bool by_id = !verify_full && id_set(&c->src_id) &&
-                     memcmp(&c->h.src_id, &c->src_id, sizeof c->src_id) == 0 &&
-                     c->h.src_sample == c->src_sample;
+  const bool trusted = !verify_full && c->in_mem && c->mem.trusted;
+  const bool by_id = trusted || (!verify_full && id_set(&c->src_id) &&
+                                 memcmp(&c->h.src_id, &c->src_id, sizeof c->src_id) == 0 &&
+                                 c->h.src_sample == c->src_sample);
   if (by_id) {
     c->src_hash = c->h.src_hash; /* same bytes: for a rewritten file's header */
     c->have_hash = true;
@@ -549,7 +550,7 @@ static void check_map(tfcc_wcache *c, bool verify_full, int64_t mtime_ns) {
   }
   /* no write since the writer stamped its mtime (a write stamps the time of day, later than
    * the stamp): the blocks are the ones it hashed */
-  c->stamped = !verify_full && c->h.stamp_ns != 0 && mtime_ns == c->h.stamp_ns;
+  c->stamped = trusted || (!verify_full && c->h.stamp_ns != 0 && mtime_ns == c->h.stamp_ns);
   c->stats.blocks_by_stamp = c->stamped;
   if (!verify_full) return;
   need_src(c);

@@ -155,12 +155,14 @@ tfcc_status tfcc_wcache_open(const char *path, const char *ident, const uint8_t 
  * data[0..size) (64-byte aligned; NULL: none yet) is checked as a file's bytes would be and its
  * blocks are used in place (the caller keeps it until tfcc_wcache_free); a new cache's bytes go
  * to sink (NULL: not written) as pieces instead of a file. There is no file stamp: every block's
- * hash is checked when an operator takes it. */
+ * hash is checked when an operator takes it, and the source's content hash at open, unless the
+ * caller vouches for the bytes (trusted; then as a settled file whose stamps agree). */
 typedef struct tfcc_wc_mem {
   const uint8_t *data;
   size_t size;
   tfcc_status (*sink)(void *user, const tfcc_bytes *pieces, size_t n);
   void *sink_user;
+  bool trusted; /* the caller vouches for data: made from these source bytes, blocks intact */
 } tfcc_wc_mem;
 /* Like tfcc_wcache_open, for the cache in mem (copied); name names it in log lines. */
 tfcc_status tfcc_wcache_open_mem(const char *name, const tfcc_wc_mem *mem, const char *ident,

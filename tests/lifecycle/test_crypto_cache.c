@@ -7,6 +7,7 @@
  * version is refused with one warning and rewritten; processes racing to write it leave a valid
  * file and no temporary one. Models from ../shared (skipped when absent). */
 #include <dirent.h>
+#include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,6 +151,68 @@ static void hkdf_by_hand(const uint8_t key[32], const char *key_id, uint8_t out[
   HMAC(EVP_sha256(), prk, 32, info, il, out, &n);
 }
 
+/* The model container's binding: its nonce (header bytes 24..36) and its tag (last 16). */
+static bool model_bind(const char *enc, uint8_t bind[28]) {
+  size_t n = 0;
+  uint8_t *f = tfcc_test_read_file(enc, &n);
+  bool ok = f && n >= 96;
+  if (ok) memcpy(bind, f + 24, 12), memcpy(bind + 12, f + n - 16, 16);
+  free(f);
+  return ok;
+}
+
+/* AES-256-GCM by hand over the container layout of tfcc_crypto.h, with the binding as more
+ * associated data after the header: encrypt (plain -> file) or decrypt (file -> *plain). */
+static bool gcm(bool enc, const uint8_t key[32], const uint8_t bind[28], const uint8_t *in,
+                size_t n, uint8_t *out, uint8_t hdr[80], uint8_t tag[16]) {
+  EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
+  int l = 0;
+  bool ok = x && EVP_CipherInit_ex(x, EVP_aes_256_gcm(), NULL, NULL, NULL, enc) == 1 &&
+            EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_GCM_SET_IVLEN, 12, NULL) == 1 &&
+            EVP_CipherInit_ex(x, NULL, NULL, key, hdr + 24, enc) == 1 &&
+            EVP_CipherUpdate(x, NULL, &l, hdr, 80) == 1 &&
+            EVP_CipherUpdate(x, NULL, &l, bind, 28) == 1 &&
+            EVP_CipherUpdate(x, out, &l, in, (int)n) == 1;
+  if (ok && !enc) ok = EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_GCM_SET_TAG, 16, tag) == 1;
+  ok = ok && EVP_CipherFinal_ex(x, out + n, &l) == 1;
+  if (ok && enc) ok = EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_GCM_GET_TAG, 16, tag) == 1;
+  EVP_CIPHER_CTX_free(x);
+  return ok;
+}
+
+/* The plaintext of the encrypted cache file at path, decrypted by hand (NULL: refused). */
+static uint8_t *decrypt_by_hand(const char *path, const uint8_t key[32], const uint8_t bind[28],
+                                size_t *n) {
+  size_t fn = 0;
+  uint8_t *f = tfcc_test_read_file(path, &fn);
+  uint8_t *out = NULL;
+  uint64_t pn = 0;
+  if (f && fn >= 96) memcpy(&pn, f + 16, 8);
+  if (f && fn >= 96 && pn == fn - 96 && (out = malloc(pn + 16)) != NULL &&
+      !gcm(false, key, bind, f + 80, (size_t)pn, out, f, f + fn - 16)) {
+    free(out);
+    out = NULL;
+  }
+  *n = (size_t)pn;
+  free(f);
+  return out;
+}
+
+/* Writes plain[0..n) to path as the encrypted cache, by hand, reusing hdr80's key id and key
+ * check (a fresh nonce and size). */
+static bool encrypt_by_hand(const char *path, const uint8_t key[32], const uint8_t bind[28],
+                            const uint8_t *plain, size_t n, const uint8_t hdr80[80]) {
+  uint8_t *f = malloc(n + 96 + 16);
+  if (!f) return false;
+  memcpy(f, hdr80, 80);
+  const uint64_t pn = n;
+  memcpy(f + 16, &pn, 8);
+  for (int i = 0; i < 12; i++) f[24 + i] ^= (uint8_t)(0x5a + i); /* another nonce */
+  bool ok = gcm(true, key, bind, plain, n, f + 80, f, f + 80 + n) && write_file(path, f, n + 96);
+  free(f);
+  return ok;
+}
+
 /* No temporary file left in g_dir. */
 static int temp_files(void) {
   DIR *d = opendir(g_dir);
@@ -185,15 +248,27 @@ static void test_format(const model_case *mc) {
   char cache[700];
   snprintf(cache, sizeof cache, "%s/%s.avx2.wce", g_dir, mc->file);
   if (access(cache, R_OK) != 0) snprintf(cache, sizeof cache, "%s/%s.generic.wce", g_dir, mc->file);
-  uint8_t ck[32];
+  uint8_t ck[32], bind[28];
   hkdf_by_hand(g_key, KEY_ID, ck);
+  CHECK(model_bind(mc->enc, bind));
   tfcc_key_source kc = {.kind = TFCC_KEY_FROM_BYTES, .bytes = ck};
   tfcc_key_source km = {.kind = TFCC_KEY_FROM_BYTES, .bytes = g_key};
-  void *p = NULL;
   size_t n = 0;
-  CHECKF(tfcc_crypto_decrypt_file(cache, &kc, &p, &n) == TFCC_OK, "%s: %s", cache,
-         tfcc_crypto_last_error());
+  uint8_t *p = decrypt_by_hand(cache, ck, bind, &n);
+  CHECKF(p != NULL, "%s: not decrypted by hand", cache);
   CHECK(p && n > sizeof(tfcc_wc_header) && memcmp(p, TFCC_WC_MAGIC, 8) == 0);
+  /* bound to the model: without the binding, or with another model file's, it fails */
+  {
+    uint8_t other[28];
+    memcpy(other, bind, 28);
+    other[27] ^= 1;
+    size_t n2 = 0;
+    uint8_t *q = decrypt_by_hand(cache, ck, other, &n2);
+    CHECK(q == NULL);
+    free(q);
+    void *r = NULL;
+    CHECK(tfcc_crypto_decrypt_file(cache, &kc, &r, &n2) == TFCC_ERR_INTEGRITY);
+  }
   tfcc_wc_header h;
   tfcc_err err = {0};
   CHECKF(p && tfcc_wc_parse(p, n, NULL, &h, &err) == TFCC_OK && h.n_blocks > 0, "%s", err.msg);
@@ -209,11 +284,12 @@ static void test_format(const model_case *mc) {
              "%s: block %u in the clear", cache, i);
   }
   free(f);
-  tfcc_crypto_free(p, n);
-  CHECK(tfcc_crypto_decrypt_file(cache, &km, &p, &n) == TFCC_ERR_INTEGRITY);
+  free(p);
+  void *r = NULL;
+  CHECK(tfcc_crypto_decrypt_file(cache, &km, &r, &n) == TFCC_ERR_INTEGRITY);
   CHECK(strstr(tfcc_crypto_last_error(), "wrong key") != NULL);
   /* nor is the model a cache: the model under the cache key is a wrong key */
-  CHECK(tfcc_crypto_decrypt_file(mc->enc, &kc, &p, &n) == TFCC_ERR_INTEGRITY);
+  CHECK(tfcc_crypto_decrypt_file(mc->enc, &kc, &r, &n) == TFCC_ERR_INTEGRITY);
 }
 
 /* Refusals: each rewritten with one warning, the output right. */
@@ -265,22 +341,21 @@ static void test_refusals(const model_case *mc, const model_case *other, bool de
   }
   /* another layout version inside, validly encrypted under the cache key */
   {
-    uint8_t ck[32];
+    uint8_t ck[32], bind[28];
     hkdf_by_hand(g_key, KEY_ID, ck);
-    tfcc_key_source kc = {.kind = TFCC_KEY_FROM_BYTES, .bytes = ck};
-    void *p = NULL;
+    CHECK(model_bind(mc->enc, bind));
     size_t n = 0;
-    CHECK(tfcc_crypto_decrypt_file(good, &kc, &p, &n) == TFCC_OK);
+    uint8_t *p = decrypt_by_hand(good, ck, bind, &n);
+    CHECK(p != NULL);
     if (p) {
-      char plain[760];
-      snprintf(plain, sizeof plain, "%s.plain", cache);
+      /* re-encrypted as is: taken (the by-hand format is the real one) */
+      CHECK(encrypt_by_hand(cache, ck, bind, p, n, g));
+      load_check(rt, mc, mc->enc, g_key, cache, false, "encrypted by hand", 0);
       uint32_t v = TFCC_WC_VERSION + 1;
-      memcpy((uint8_t *)p + 8, &v, 4);
-      CHECK(write_file(plain, p, n));
-      CHECK(tfcc_crypto_encrypt_file(plain, cache, &kc, KEY_ID) == TFCC_OK);
-      unlink(plain);
-      tfcc_crypto_free(p, n);
+      memcpy(p + 8, &v, 4);
+      CHECK(encrypt_by_hand(cache, ck, bind, p, n, g));
       load_check(rt, mc, mc->enc, g_key, cache, true, "layout version", 0);
+      free(p);
     }
   }
   /* a flipped bit: every header byte, the tag, a sample of the ciphertext */
