@@ -17,6 +17,7 @@
 
 #include "crypto/container.h"
 #include "crypto/plain_mem.h"
+#include "base/sync_dir.h"
 
 #define CHUNK ((size_t)256 << 10) /* encryption step (crypt.c) */
 
@@ -112,22 +113,6 @@ static bool encrypt_to(int fd, const tfcc_enc_cache *c, const tfcc_bytes *v, siz
   return ok;
 }
 
-static void sync_dir(const char *path) {
-  char dir[4096];
-  const char *slash = strrchr(path, '/');
-  if (!slash)
-    snprintf(dir, sizeof dir, ".");
-  else if (slash == path)
-    snprintf(dir, sizeof dir, "/");
-  else
-    snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-  int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd >= 0) {
-    (void)fsync(fd);
-    close(fd);
-  }
-}
-
 tfcc_status tfcc_enc_cache_sink(void *user, const tfcc_bytes *pieces, size_t n) {
   const tfcc_enc_cache *c = user;
   static atomic_uint seq;
@@ -148,6 +133,6 @@ tfcc_status tfcc_enc_cache_sink(void *user, const tfcc_bytes *pieces, size_t n) 
     warn(c, "encrypted weights cache %s not written (%s)", e ? strerror(e) : "encryption failed");
     return TFCC_ERR_IO;
   }
-  sync_dir(c->path);
+  tfcc_sync_dir_of(c->path);
   return TFCC_OK;
 }

@@ -16,6 +16,7 @@
 #include "base/grow.h"
 #include "base/hash64.h"
 #include "base/sha256.h"
+#include "base/sync_dir.h"
 
 #ifndef MADV_POPULATE_READ
 #define MADV_POPULATE_READ 22 /* Linux 5.14; older kernels answer EINVAL */
@@ -768,22 +769,6 @@ static bool write_sink(tfcc_wcache *c) {
   return true;
 }
 
-static void sync_dir(const char *path) {
-  char dir[4096];
-  const char *slash = strrchr(path, '/');
-  if (!slash)
-    snprintf(dir, sizeof dir, ".");
-  else if (slash == path)
-    snprintf(dir, sizeof dir, "/");
-  else
-    snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-  int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd >= 0) {
-    (void)fsync(fd);
-    close(fd);
-  }
-}
-
 bool tfcc_wcache_will_write(const tfcc_wcache *c) {
   return c && c->dirty && !c->lost && c->n_blocks > 0 && (!c->in_mem || c->mem.sink);
 }
@@ -818,7 +803,7 @@ static void write_out(tfcc_wcache *c) {
              c->path, strerror(e));
     return;
   }
-  sync_dir(c->path);
+  tfcc_sync_dir_of(c->path);
   c->stats.written = (uint32_t)c->n_blocks;
   tfcc_log(c->log, TFCC_LOG_INFO, TFCC_TAG_MODEL_LOAD,
            "weights cache %s: wrote %zu blocks in %.1f ms", c->path, c->n_blocks, now_ms() - t0);
