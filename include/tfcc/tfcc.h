@@ -339,6 +339,11 @@ typedef struct tfcc_model_options {
    * status is logged, the load succeeds either way. NULL: nothing is written. */
   tfcc_status (*weights_cache_sink)(void *user, const tfcc_bytes *pieces, size_t n);
   void *weights_cache_sink_user;
+  int weights_cache_no_float; /* 1: the float32 packings (GEMM panels, Winograd filters,
+                                     expand filters) are neither taken from the cache nor
+                                     written to it, but packed at every load: for a cache that
+                                     costs more to read than they cost to pack (an encrypted
+                                     one, which tfcc_model_load_encrypted sets this for) */
 } tfcc_model_options;
 
 /* Graph passes run at load, in this order (docs/passes.md); set a bit in disabled_passes to

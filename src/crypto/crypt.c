@@ -336,6 +336,10 @@ tfcc_status tfcc_model_load_encrypted(tfcc_runtime *rt, const char *path,
     o.weights_cache_sink = tfcc_enc_cache_sink;
     o.weights_cache_sink_user = &c;
     o.weights_cache_data_trusted = 1; /* authenticated, bound to this model (wcache.h) */
+    /* float packing is a reordering at memory speed, cheaper than decrypting its result
+     * (bench/README.md, "Encrypted weights cache"); env TFCC_ENC_CACHE_FLOAT=1 caches it too */
+    const char *ef = getenv("TFCC_ENC_CACHE_FLOAT");
+    o.weights_cache_no_float = !(ef && (!strcmp(ef, "1") || !strcmp(ef, "on")));
     opts = &o;
   }
   OPENSSL_cleanse(mk, sizeof mk);

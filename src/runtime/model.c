@@ -399,9 +399,12 @@ static tfcc_status open_weights_cache(tfcc_model *m, const tfcc_wc_src_id *src_i
   char ident[TFCC_WC_IDENT_BYTES];
   weights_cache_ident(m, ident, sizeof ident);
   if (cache_in_mem(&m->opts)) {
-    const tfcc_wc_mem mem = {m->opts.weights_cache_data, m->opts.weights_cache_size,
-                             m->opts.weights_cache_sink, m->opts.weights_cache_sink_user,
-                             m->opts.weights_cache_data_trusted != 0};
+    const tfcc_wc_mem mem = {m->opts.weights_cache_data,
+                             m->opts.weights_cache_size,
+                             m->opts.weights_cache_sink,
+                             m->opts.weights_cache_sink_user,
+                             m->opts.weights_cache_data_trusted != 0,
+                             m->opts.weights_cache_no_float != 0};
     return tfcc_wcache_open_mem(m->opts.weights_cache, &mem, ident, m->data, m->size,
                                 m->opts.weights_cache_verify != 0, tfcc_model_env(m).log,
                                 m->holes_file ? fill_holes : NULL, m, &m->wcache, err);

@@ -263,9 +263,20 @@ static bool block_good(tfcc_wcache *c, uint32_t i, const tfcc_wc_entry *e) {
   return c->state[i] == 1;
 }
 
+/* A block the cache leaves to the operator (tfcc_wc_mem.no_float): neither taken nor written. */
+static bool left_out(const tfcc_wcache *c, uint32_t block) {
+  return c->in_mem && c->mem.no_float &&
+         (block == TFCC_BLOCK_F32_GEMM || block == TFCC_BLOCK_F32_WINO ||
+          block == TFCC_BLOCK_XDW_EXPAND);
+}
+
 static const void *store_get(tfcc_packed_store *s, int32_t node, uint32_t block, size_t bytes) {
   tfcc_wcache *c = (tfcc_wcache *)s;
   if (atomic_load_explicit(&c->sealed, memory_order_acquire)) return NULL;
+  if (left_out(c, block)) {
+    need_src(c); /* packed from the source, as a miss */
+    return NULL;
+  }
   if (c->map) {
     for (uint32_t i = 0; i < c->h.n_blocks; i++) {
       tfcc_wc_entry e;
@@ -299,7 +310,7 @@ static const void *store_get(tfcc_packed_store *s, int32_t node, uint32_t block,
 static void store_put(tfcc_packed_store *s, int32_t node, uint32_t block, const void *data,
                       size_t bytes) {
   tfcc_wcache *c = (tfcc_wcache *)s;
-  if (atomic_load_explicit(&c->sealed, memory_order_acquire)) return;
+  if (atomic_load_explicit(&c->sealed, memory_order_acquire) || left_out(c, block)) return;
   record(c, node, block, data, bytes);
   c->dirty = true;
 }
