@@ -33,6 +33,7 @@ int main(void) {
 
 static char g_dir[256];
 static int g_warnings; /* WARN lines about the cache */
+static int g_verify;   /* run_enc: model options.weights_cache_verify */
 static uint8_t g_key[32], g_key2[32];
 
 static void log_fn(void *user, tfcc_log_level level, const char *tag, const char *msg) {
@@ -65,6 +66,7 @@ static bool run_enc(tfcc_runtime *rt, const char *enc, const uint8_t *key, const
   tfcc_model_options mo;
   tfcc_model_options_default(&mo);
   mo.weights_cache = cache;
+  mo.weights_cache_verify = g_verify;
   tfcc_key_source ks = {.kind = TFCC_KEY_FROM_BYTES, .bytes = key};
   tfcc_model *m = NULL;
   if (tfcc_model_load_encrypted(rt, enc, &ks, &mo, &m) != TFCC_OK) {
@@ -383,6 +385,13 @@ static void test_refusals(const model_case *mc, const model_case *other, bool de
   /* and the intact file is still taken */
   CHECK(write_file(cache, g, gn));
   load_check(rt, mc, mc->enc, g_key, cache, false, "intact again", 0);
+  /* weights_cache_verify: a cache written by a trusted load has no SHA-256 of the model (the
+   * binding makes it redundant): refused once, rewritten with it, then taken */
+  g_verify = 1;
+  load_check(rt, mc, mc->enc, g_key, cache, true, "verify, no SHA-256 in the header", 0);
+  load_check(rt, mc, mc->enc, g_key, cache, false, "verify, rewritten with it", 0);
+  g_verify = 0;
+  load_check(rt, mc, mc->enc, g_key, cache, false, "without verify again", 0);
   CHECK(temp_files() == 0);
   free(g);
   unlink(good);
