@@ -624,17 +624,19 @@ static tfcc_status open_impl(const char *path, const tfcc_wc_mem *mem, const cha
    * while every source byte is still there */
   if (c->map) {
     memcpy(c->src_sha256, c->h.src_sha256, sizeof c->src_sha256);
+  } else if (c->in_mem && c->mem.trusted && !verify_full) {
+    /* none (zeros): a trusted cache in memory is taken without comparing the source's hashes,
+     * unless verify_full, which then refuses it once and writes one with them (the encrypted
+     * cache, bound to its model file; SHA-256 of a 100 MB model is about 0.35 s here) */
+    c->have_hash = true;
   } else {
     need_src(c);
     if (!c->have_hash) c->src_hash = tfcc_hash64(src, size);
     c->have_hash = true;
     if (src_stays)
       c->sha_pending = true; /* only if a file is written, then */
-    else if (!(c->in_mem && c->mem.trusted && !verify_full))
+    else
       tfcc_sha256(src, size, c->src_sha256);
-    /* else none (zeros): a trusted cache in memory is never checked against it unless
-     * verify_full, which refuses it then and writes one with it (the encrypted cache: bound
-     * to its model file; SHA-256 of a 100 MB model is about 0.35 s here) */
   }
   *out = c;
   return TFCC_OK;

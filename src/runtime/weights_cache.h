@@ -157,7 +157,7 @@ tfcc_status tfcc_wcache_open(const char *path, const char *ident, const uint8_t 
  * to sink (NULL: not written) as pieces instead of a file. There is no file stamp: every block's
  * hash is checked when an operator takes it, and the source's content hash at open, unless the
  * caller vouches for the bytes (trusted; then as a settled file whose stamps agree, and a new
- * cache's header gets no SHA-256 of the source unless verify_full). */
+ * cache's header gets no hashes of the source unless verify_full). */
 typedef struct tfcc_wc_mem {
   const uint8_t *data;
   size_t size;
