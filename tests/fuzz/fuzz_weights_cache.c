@@ -43,8 +43,9 @@ static void fuzz_mem(const uint8_t *p, size_t size) {
   const size_t src_n = h.src_size <= (1u << 20) ? (size_t)h.src_size : 4096;
   uint8_t *src = calloc(1, src_n ? src_n : 1);
   if (!src) return;
-  /* odd lengths: bytes the caller vouches for (the blocks are taken unhashed) */
-  tfcc_wc_mem mem = {p, size, sink, NULL, (size & 1) != 0};
+  /* odd lengths: bytes the caller vouches for (the blocks are taken unhashed); bit 1 of the
+   * length: the float blocks left out */
+  tfcc_wc_mem mem = {p, size, sink, NULL, (size & 1) != 0, (size & 2) != 0};
   int sunk = 0;
   mem.sink_user = &sunk;
   tfcc_wcache *c = NULL;
