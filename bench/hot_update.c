@@ -218,6 +218,53 @@ static tfcc_status load_touching(tfcc_runtime *rt, const char *path, tfcc_model 
   return tfcc_model_load_buffer(rt, *map, *n, NULL, m);
 }
 
+#ifdef TFCC_WITH_CRYPTO
+/* The encrypted packed-weights cache (docs/weights_cache.md, "Encrypted models"): interleaved
+ * rounds (the order rotates each round) of a plain load of the file, an encrypted load without
+ * a cache, an encrypted load with a warm encrypted cache and (for reference) a plain load with a
+ * warm plain cache; medians of LOAD_REPS. */
+static void measure_enc_cache(tfcc_runtime *rt, const char *pa, const char *pe,
+                              const tfcc_key_source *ks) {
+  enum { N = 4 };
+  static const char *const names[N] = {"plain file, no cache", "encrypted, no cache",
+                                       "encrypted, warm encrypted cache",
+                                       "plain file, warm plain cache"};
+  char ce[600], cp[600];
+  snprintf(ce, sizeof ce, "%s.wce", pe);
+  snprintf(cp, sizeof cp, "%s.wc", pe);
+  double w[N][LOAD_REPS], c[N][LOAD_REPS];
+  for (int k = -1; k < LOAD_REPS; k++) /* round -1 writes both caches, untimed */
+    for (int j = 0; j < N; j++) {
+      const int i = (j + (k < 0 ? 0 : k)) % N;
+      tfcc_model_options mo;
+      tfcc_model_options_default(&mo);
+      mo.weights_cache = i == 2 ? ce : i == 3 ? cp : NULL;
+      tfcc_model *m = NULL;
+      const double t0 = now_ms(), c0 = cpu_ms();
+      const tfcc_status st = i == 1 || i == 2 ? tfcc_model_load_encrypted(rt, pe, ks, &mo, &m)
+                                              : tfcc_model_load_file(rt, pa, &mo, &m);
+      if (st != TFCC_OK) {
+        fprintf(stderr, "%s: %s\n", names[i], tfcc_crypto_last_error());
+        exit(1);
+      }
+      if (k >= 0) w[i][k] = now_ms() - t0, c[i][k] = cpu_ms() - c0;
+      tfcc_model_release(m);
+    }
+  printf("encrypted weights cache, interleaved rounds, medians of %d   wall ms    thread CPU ms\n",
+         LOAD_REPS);
+  double pw[N], pc[N];
+  for (int i = 0; i < N; i++) {
+    pw[i] = median(w[i], LOAD_REPS), pc[i] = median(c[i], LOAD_REPS);
+    printf("  %-40s %8.3f    %8.3f\n", names[i], pw[i], pc[i]);
+  }
+  printf("ratios (wall / CPU): encrypted warm cache over encrypted no cache %.2f / %.2f; over plain "
+         "file %.2f / %.2f; plain warm cache over plain file %.2f / %.2f\n",
+         pw[2] / pw[1], pc[2] / pc[1], pw[2] / pw[0], pc[2] / pc[0], pw[3] / pw[0], pc[3] / pc[0]);
+  unlink(ce);
+  unlink(cp);
+}
+#endif
+
 /* Medians of LOAD_REPS loads each way; every model is released (and a decrypted one wiped)
  * outside the timed region. */
 static void measure_loads(tfcc_runtime *rt, const char *pa) {
@@ -294,6 +341,7 @@ static void measure_loads(tfcc_runtime *rt, const char *pa) {
       "ratios (wall / CPU): encrypted over plain mmap %.2f / %.2f (target < 2); over plain reading every byte "
       "%.2f / %.2f; over read()+load %.2f / %.2f\n",
       p_enc / p_mm, q_enc / q_mm, p_enc / p_touch, q_enc / q_touch, p_enc / p_read, q_enc / q_read);
+  measure_enc_cache(rt, pa, pe, &ks);
   unlink(pe);
 #else
   printf("  encrypted: not built (TFCC_WITH_CRYPTO off)\n");

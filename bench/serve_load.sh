@@ -11,7 +11,7 @@
 #   bench/serve_load.sh [--model FILE.tflite] [--levels "1 8 64"] [--seconds 10]
 #                       [--sessions N] [--threads N] [--reload | --hot-reload] [--warmup 10]
 #                       [--server-side] [--client-cpus LIST] [--server-cpus LIST] [--client-setsid]
-#                       [--c1-rounds N] [--bench-seconds S]
+#                       [--c1-rounds N] [--bench-seconds S] [--swap-every S] [--weights-cache DIR]
 #
 # Serving overhead at concurrency 1: `tfcc bench` on the same model with the server's session
 # settings (runtime threads as logged by the server, same CPUs as the server, TFCC_ISA from the
@@ -42,13 +42,22 @@
 # server applies it as a hot weight update (tfcc_model_update_weights, MODEL_UPDATED).
 # --threads 0 (default) lets the server pick CPUs / sessions runtime threads; the tfcc bench
 # comparison uses the count the server logged.
+# --swap-every S replaces the served file (repo/m/1/model.tflite: a copy of the model written
+# beside it, then renamed over it, as a deploy does) every S seconds during the highest level;
+# the server applies each as a hot weight update. It reports the p99 of the server's own total
+# time (access log) of the requests overlapping a swap window (from the update's start,
+# MODEL_UPDATED's time - prepare_ms - 50 ms, to 100 ms after it) against the other requests
+# (steady state), and the ratio (issue 18 point 6: within 1.5x). --weights-cache DIR serves with
+# `tfcc serve --weights-cache DIR` (each update takes its packed blocks from the cache, written by
+# the first load: the same bytes, as a replica whose peer wrote the cache). Run it with and
+# without the cache in interleaved rounds; the medians are bench/README.md's.
 # Without --model it builds modelgen's mobilenet_v1_025_128_float.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 TFCC=${TFCC:-$ROOT/build/tools/tfcc}
 MODEL="" LEVELS="1 8 64" SECONDS_PER=10 SESSIONS=2 THREADS=0 RELOAD=0 WARMUP=10 SERVER_SIDE=0
-CLIENT_CPUS="" SERVER_CPUS="" CLIENT_SETSID=0 C1_ROUNDS=2 BENCH_SECONDS=2
+CLIENT_CPUS="" SERVER_CPUS="" CLIENT_SETSID=0 C1_ROUNDS=2 BENCH_SECONDS=2 SWAP_EVERY=0 WCACHE=""
 while [ $# -gt 0 ]; do
   case $1 in
     --model) MODEL=$2; shift 2 ;;
@@ -65,6 +74,8 @@ while [ $# -gt 0 ]; do
     --client-setsid) CLIENT_SETSID=1; shift ;;
     --c1-rounds) C1_ROUNDS=$2; shift 2 ;;
     --bench-seconds) BENCH_SECONDS=$2; shift 2 ;;
+    --swap-every) SWAP_EVERY=$2; SERVER_SIDE=1; shift 2 ;;
+    --weights-cache) WCACHE=$2; shift 2 ;;
     *) echo "usage: $0 [--model F] [--levels \"1 8 64\"] [--seconds S] [--sessions N] [--threads N] [--reload|--hot-reload] [--warmup S] [--server-side] [--client-cpus L] [--server-cpus L] [--client-setsid] [--c1-rounds N] [--bench-seconds S]" >&2; exit 2 ;;
   esac
 done
@@ -79,13 +90,14 @@ if [ -z "$MODEL" ]; then
 fi
 mkdir -p "$WORK/repo/m/1"
 cp "$MODEL" "$WORK/repo/m/1/model.tflite"
-SERVER_PREFIX=() CLIENT_PREFIX=() ACCESS=(--no-access-log)
+SERVER_PREFIX=() CLIENT_PREFIX=() ACCESS=(--no-access-log) CACHE_ARGS=()
+[ -z "$WCACHE" ] || { mkdir -p "$WCACHE"; CACHE_ARGS=(--weights-cache "$WCACHE"); }
 [ -z "$SERVER_CPUS" ] || SERVER_PREFIX=(taskset -c "$SERVER_CPUS")
 [ -z "$CLIENT_CPUS" ] || CLIENT_PREFIX=(taskset -c "$CLIENT_CPUS")
 [ "$CLIENT_SETSID" = 0 ] || CLIENT_PREFIX=(setsid -w "${CLIENT_PREFIX[@]}")
 [ "$SERVER_SIDE" = 0 ] || ACCESS=()
 "${SERVER_PREFIX[@]}" "$TFCC" serve --model-repository "$WORK/repo" --port 0 --port-file "$WORK/port" --sessions "$SESSIONS" \
-  --threads "$THREADS" --poll-ms 200 "${ACCESS[@]}" --max-queue 4096 >"$WORK/server.log" 2>&1 &
+  --threads "$THREADS" --poll-ms 200 "${ACCESS[@]}" "${CACHE_ARGS[@]}" --max-queue 4096 >"$WORK/server.log" 2>&1 &
 SERVER=$!
 for _ in $(seq 1 100); do [ -s "$WORK/port" ] && break; sleep 0.1; done
 PORT=$(cat "$WORK/port")
@@ -268,6 +280,13 @@ for c in $LEVELS; do
     ( sleep $(( SECONDS_PER / 2 )); cp "$MODEL" "$WORK/repo/m/.new"; mv "$WORK/repo/m/.new" "$WORK/repo/m/1/model.tflite" ) &
     pub=$!
   fi
+  if [ "$SWAP_EVERY" != 0 ] && [ "$c" = "$max_level" ]; then
+    ( end=$(( $(date +%s) + SECONDS_PER - 1 ))
+      while sleep "$SWAP_EVERY" && [ "$(date +%s)" -lt "$end" ]; do
+        cp "$MODEL" "$WORK/repo/m/.new" && mv "$WORK/repo/m/.new" "$WORK/repo/m/1/model.tflite"
+      done ) &
+    pub=$!
+  fi
   rss_in=""
   if [ "$c" = "$max_level" ]; then
     ( sleep $(( SECONDS_PER / 6 > 0 ? SECONDS_PER / 6 : 1 )); metric process_resident_memory_bytes >"$WORK/rss_a"
@@ -295,6 +314,27 @@ for c in $LEVELS; do
     $((errors_http + errors_socket)) "$(awk -v r="$rss" 'BEGIN{print r/1048576}')" "$load_at"
   echo "  server CPU time per request (all its threads): $(awk -v a="$cpu_at" -v b="$cpu_end" -v n="$requests" 'BEGIN{if (n > 0) printf "%.3f", (b - a) / n; else print "n/a"}') ms"
   [ "$SERVER_SIDE" = 0 ] || server_side "$log_at" $([ "$c" = 1 ] && [ "$HAVE_BENCH" = 1 ] && echo no-windows)
+  if [ "$SWAP_EVERY" != 0 ] && [ "$c" = "$max_level" ]; then
+    tail -n +"$(( log_at + 1 ))" "$WORK/server.log" | python3 -c '
+import re, sys
+from datetime import datetime
+def t(s): return datetime.strptime(s, "%Y-%m-%dT%H:%M:%S.%fZ").timestamp() * 1000
+win, req = [], []
+for l in sys.stdin:
+    m = re.match(r"(\S+Z) .*MODEL_UPDATED .*prepare_ms=([0-9.]+)", l)
+    if m: win.append((t(m.group(1)) - float(m.group(2)) - 50, t(m.group(1)) + 100)); continue
+    m = re.match(r"(\S+Z) .* ACCESS .* 200 .*total_ms=([0-9.]+)", l)
+    if m: e = t(m.group(1)); req.append((e - float(m.group(2)), e, float(m.group(2))))
+def p99(v):
+    v = sorted(v)
+    return v[min(len(v) - 1, int(len(v) * 0.99))] if v else float("nan")
+inw = [d for a, b, d in req if any(a < y and b > x for x, y in win)]
+out = [d for a, b, d in req if not any(a < y and b > x for x, y in win)]
+print("  swaps: %d hot updates; requests in swap windows %d, steady %d; server total p99 in swap windows %.3f ms, steady %.3f ms, ratio %.2f (target <= 1.5)" % (
+    len(win), len(inw), len(out), p99(inw), p99(out), p99(inw) / p99(out) if out and inw else float("nan")))
+print("SWAP_RESULT windows=%d in=%d steady=%d p99_swap=%.3f p99_steady=%.3f ratio=%.3f" % (
+    len(win), len(inw), len(out), p99(inw), p99(out), p99(inw) / p99(out) if out and inw else float("nan")))'
+  fi
   if [ "$c" = 1 ]; then
     echo "  serving overhead at concurrency 1: p50 - mean compute = $(awk -v a="$p50_ms" -v b="$cm" 'BEGIN{printf "%.3f", a-b}') ms"
     # the same request to a model the server does not have: read, routed, answered 404, no

@@ -253,6 +253,10 @@ TFCC_API void tfcc_runtime_options_default(tfcc_runtime_options *opts);
 TFCC_API tfcc_status tfcc_runtime_create(const tfcc_runtime_options *opts, tfcc_runtime **out);
 /* Frees the runtime. NULL is a no-op. */
 TFCC_API void tfcc_runtime_destroy(tfcc_runtime *rt);
+/* Writes one line through the runtime's logger (its level and callback; rt NULL: stderr at
+ * TFCC_LOG_WARN), for libraries built on tfcc (libtfcc_crypto). tag: a short grep-able word. */
+TFCC_API tfcc_status tfcc_runtime_log(tfcc_runtime *rt, tfcc_log_level level, const char *tag,
+                                      const char *message);
 
 /* ---------------------------------------------------------------- model */
 
@@ -279,6 +283,12 @@ typedef enum tfcc_precision {
    * float32. */
   TFCC_PRECISION_BF16 = 1
 } tfcc_precision;
+
+/* A piece of memory handed to a callback. */
+typedef struct tfcc_bytes {
+  const void *data;
+  size_t size;
+} tfcc_bytes;
 
 typedef struct tfcc_model_options {
   size_t struct_size;             /* sizeof(tfcc_model_options) */
@@ -312,6 +322,31 @@ typedef struct tfcc_model_options {
   int weights_cache_verify;       /* 1: check the cache against the model's SHA-256 and every
                                      block's hash at load (default 0: the model's size and 64-bit
                                      content hash, and each block's hash when it is used) */
+  /* A weights cache held in memory instead of a file (how tfcc_model_load_encrypted keeps its
+   * cache encrypted at rest; docs/weights_cache.md "Encrypted models"). When either field below
+   * is set, the file weights_cache names is neither read nor written (the string only names
+   * the cache in log lines) and weight updates of the model use no cache. */
+  const void *weights_cache_data; /* a cache file's bytes (64-byte aligned), checked like a file
+                                     and its blocks used in place: they must stay valid and
+                                     unchanged until the model is released. NULL: none yet */
+  size_t weights_cache_size;
+  int weights_cache_data_trusted; /* 1: the caller vouches that weights_cache_data holds exactly
+                                     the bytes a sink received from a load of these very model
+                                     bytes (e.g. authenticated by an AEAD tag bound to the
+                                     model's): the model's content hash and the blocks' hashes
+                                     are not computed (header, identity and sizes still checked;
+                                     weights_cache_verify overrides) */
+  /* Called once at the end of a load that packed blocks the cache lacked (none, stale,
+   * foreign, damaged) with the new cache's bytes, in order, as n pieces (the file is their
+   * concatenation), instead of writing a file; the pieces are valid during the call only. Its
+   * status is logged, the load succeeds either way. NULL: nothing is written. */
+  tfcc_status (*weights_cache_sink)(void *user, const tfcc_bytes *pieces, size_t n);
+  void *weights_cache_sink_user;
+  int weights_cache_no_float; /* 1: the float32 packings (GEMM panels, Winograd filters,
+                                     expand filters) are neither taken from the cache nor
+                                     written to it, but packed at every load: for a cache that
+                                     costs more to read than they cost to pack (an encrypted
+                                     one, which tfcc_model_load_encrypted sets this for) */
 } tfcc_model_options;
 
 /* Graph passes run at load, in this order (docs/passes.md); set a bit in disabled_passes to

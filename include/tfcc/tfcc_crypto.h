@@ -50,7 +50,13 @@ typedef struct tfcc_key_source {
 TFCC_API const char *tfcc_crypto_last_error(void);
 
 /* Decrypts path into memory and loads the model from it (the model owns and finally wipes the
- * plaintext). Wrong key, modified or truncated file: an error, no model. */
+ * plaintext). Wrong key, modified or truncated file: an error, no model.
+ * opts->weights_cache names an encrypted packed-weights cache file (docs/weights_cache.md,
+ * "Encrypted models"): the container above under HKDF-SHA-256(model key, "tfcc weights cache"
+ * + key id), decrypted into private memory the model owns and wipes, its blocks used in place;
+ * a missing, foreign, stale or damaged one (wrong key, a flipped byte, truncated) is ignored
+ * with one warning and rewritten (temporary file, fsync, rename). The options' in-memory cache
+ * fields (weights_cache_data, _sink) are this function's. */
 TFCC_API tfcc_status tfcc_model_load_encrypted(tfcc_runtime *rt, const char *path,
                                                const tfcc_key_source *key,
                                                const tfcc_model_options *opts, tfcc_model **out);

@@ -16,6 +16,7 @@
 
 #include "crypto/container.h"
 #include "crypto/plain_mem.h"
+#include "crypto/wcache.h"
 
 /* Decryption step: 256 KiB in and 256 KiB out fit in L2 (1 MiB on current x86 and arm64 server
  * cores); measured 64 KiB .. 1 MiB, the step size changes the 14 MB load time by < 5 %. */
@@ -34,7 +35,7 @@ static tfcc_status fail(tfcc_status st, const char *fmt, ...) {
   return st;
 }
 
-static void key_check(const uint8_t key[TFCC_KEY_BYTES], uint8_t out[TFCC_ENC_CHECK_BYTES]) {
+void tfcc_enc_key_check(const uint8_t key[TFCC_KEY_BYTES], uint8_t out[TFCC_ENC_CHECK_BYTES]) {
   uint8_t buf[14 + TFCC_KEY_BYTES], dg[EVP_MAX_MD_SIZE];
   unsigned n = 0;
   memcpy(buf, "tfcc-key-check", 14);
@@ -47,7 +48,7 @@ static void key_check(const uint8_t key[TFCC_KEY_BYTES], uint8_t out[TFCC_ENC_CH
 void tfcc_crypto_free(void *plain, size_t size) { tfcc_plain_free(plain, size); }
 
 /* pread of exactly n bytes at off. */
-static bool read_at(int fd, uint8_t *p, size_t n, off_t off) {
+bool tfcc_enc_read_at(int fd, uint8_t *p, size_t n, off_t off) {
   while (n) {
     ssize_t r = pread(fd, p, n, off);
     if (r < 0 && errno == EINTR) continue;
@@ -66,14 +67,12 @@ static bool read_at(int fd, uint8_t *p, size_t n, off_t off) {
  * would each cost a page-table update, the larger part of the time on a VM). Each ciphertext
  * byte is read once and each plaintext byte written once (no bounce buffer). Nothing is
  * returned before the tag verifies; on failure the partial plaintext is wiped. */
-static tfcc_status decrypt(const uint8_t raw[TFCC_ENC_HEADER_BYTES], const uint8_t *ct, int fd,
-                           const tfcc_enc_header *h, const tfcc_key_source *ks, void **plain,
-                           size_t *plain_size) {
+static tfcc_status decrypt_with(const uint8_t raw[TFCC_ENC_HEADER_BYTES], const uint8_t *ct, int fd,
+                                const tfcc_enc_header *h, const uint8_t k[TFCC_KEY_BYTES],
+                                const tfcc_enc_bind *b, void **plain, size_t *plain_size) {
   uint8_t key[TFCC_KEY_BYTES], chk[TFCC_ENC_CHECK_BYTES];
-  char msg[512];
-  tfcc_status st = tfcc_key_get(ks, h->key_id, key, msg, sizeof msg);
-  if (st != TFCC_OK) return fail(st, "%s", msg);
-  key_check(key, chk);
+  memcpy(key, k, sizeof key);
+  tfcc_enc_key_check(key, chk);
   if (memcmp(chk, h->key_check, sizeof chk) != 0) {
     OPENSSL_cleanse(key, sizeof key);
     return fail(TFCC_ERR_INTEGRITY,
@@ -94,10 +93,11 @@ static tfcc_status decrypt(const uint8_t raw[TFCC_ENC_HEADER_BYTES], const uint8
   OPENSSL_cleanse(key, sizeof key);
   int outl = 0;
   if (ok) ok = EVP_DecryptUpdate(ctx, NULL, &outl, raw, TFCC_ENC_HEADER_BYTES) == 1;
+  if (ok && b && b->in) ok = EVP_DecryptUpdate(ctx, NULL, &outl, b->in, TFCC_ENC_BIND_BYTES) == 1;
   for (size_t done = 0; ok && done < n;) {
     size_t len = n - done < CHUNK ? n - done : CHUNK;
     const uint8_t *in = ct ? ct + done : out + done;
-    if (!ct) ok = read_at(fd, out + done, len, (off_t)(TFCC_ENC_HEADER_BYTES + done));
+    if (!ct) ok = tfcc_enc_read_at(fd, out + done, len, (off_t)(TFCC_ENC_HEADER_BYTES + done));
     ok = ok && EVP_DecryptUpdate(ctx, out + done, &outl, in, (int)len) == 1 && (size_t)outl == len;
     done += len;
   }
@@ -105,21 +105,40 @@ static tfcc_status decrypt(const uint8_t raw[TFCC_ENC_HEADER_BYTES], const uint8
   if (ct)
     memcpy(tag, ct + n, sizeof tag);
   else
-    ok = ok && read_at(fd, tag, sizeof tag, (off_t)(TFCC_ENC_HEADER_BYTES + n));
+    ok = ok && tfcc_enc_read_at(fd, tag, sizeof tag, (off_t)(TFCC_ENC_HEADER_BYTES + n));
   if (ok)
     ok = EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG, TFCC_ENC_TAG_BYTES, tag) == 1 &&
          EVP_DecryptFinal_ex(ctx, out + n, &outl) == 1;
   EVP_CIPHER_CTX_free(ctx);
   if (!ok) {
     tfcc_plain_free(out, n);
-    return fail(
-        TFCC_ERR_INTEGRITY,
-        "encrypted model failed authentication: the file was modified or corrupted (key id '%s')",
-        h->key_id);
+    return fail(TFCC_ERR_INTEGRITY,
+                "%s failed authentication: the file was modified or corrupted%s (key id '%s')",
+                b && b->in ? "encrypted weights cache" : "encrypted model",
+                b && b->in ? ", or made for another model file" : "", h->key_id);
+  }
+  if (b && b->out) {
+    memcpy(b->out, h->nonce, TFCC_ENC_NONCE_BYTES);
+    memcpy(b->out + TFCC_ENC_NONCE_BYTES, tag, TFCC_ENC_TAG_BYTES);
   }
   *plain = out;
   *plain_size = n;
   return TFCC_OK;
+}
+
+/* decrypt_with the key of h's key id from ks; key_out (may be NULL) receives the key. */
+static tfcc_status decrypt(const uint8_t raw[TFCC_ENC_HEADER_BYTES], const uint8_t *ct, int fd,
+                           const tfcc_enc_header *h, const tfcc_key_source *ks,
+                           const tfcc_enc_bind *b, void **plain, size_t *plain_size,
+                           uint8_t *key_out) {
+  uint8_t key[TFCC_KEY_BYTES];
+  char msg[512];
+  tfcc_status st = tfcc_key_get(ks, h->key_id, key, msg, sizeof msg);
+  if (st != TFCC_OK) return fail(st, "%s", msg);
+  st = decrypt_with(raw, ct, fd, h, key, b, plain, plain_size);
+  if (st == TFCC_OK && key_out) memcpy(key_out, key, sizeof key);
+  OPENSSL_cleanse(key, sizeof key);
+  return st;
 }
 
 tfcc_status tfcc_crypto_decrypt_buffer(const void *data, size_t size, const tfcc_key_source *key,
@@ -136,8 +155,8 @@ tfcc_status tfcc_crypto_decrypt_buffer(const void *data, size_t size, const tfcc
   char msg[512];
   tfcc_status st = tfcc_enc_header_parse(data, size, &h, msg, sizeof msg);
   if (st != TFCC_OK) return fail(st, "%s", msg);
-  return decrypt(data, (const uint8_t *)data + TFCC_ENC_HEADER_BYTES, -1, &h, key, plain,
-                 plain_size);
+  return decrypt(data, (const uint8_t *)data + TFCC_ENC_HEADER_BYTES, -1, &h, key, NULL, plain,
+                 plain_size, NULL);
 }
 
 /* Opens the container file path: a regular file at least header + tag long. *fd (to close)
@@ -188,11 +207,12 @@ static tfcc_status map_container(const char *path, bool populate, const uint8_t 
   return TFCC_OK;
 }
 
-tfcc_status tfcc_crypto_decrypt_file(const char *path, const tfcc_key_source *key, void **plain,
-                                     size_t *plain_size) {
-  g_msg[0] = 0;
-  if (!path || !plain || !plain_size)
-    return fail(TFCC_ERR_INVALID_ARG, "tfcc_crypto_decrypt_file: NULL argument");
+/* Decrypts the container at path with the key of its key id from ks, or (ks NULL) with key;
+ * b: the binding (may be NULL); key_out (may be NULL): the key used, key_id_out (may be NULL):
+ * the header's key id. */
+static tfcc_status decrypt_file(const char *path, const tfcc_key_source *ks, const uint8_t *key,
+                                const tfcc_enc_bind *b, void **plain, size_t *plain_size,
+                                uint8_t *key_out, char *key_id_out) {
   *plain = NULL;
   *plain_size = 0;
   int fd;
@@ -202,7 +222,7 @@ tfcc_status tfcc_crypto_decrypt_file(const char *path, const tfcc_key_source *ke
   uint8_t raw[TFCC_ENC_HEADER_BYTES];
   tfcc_enc_header h;
   char msg[512];
-  st = read_at(fd, raw, sizeof raw, 0) ? TFCC_OK : TFCC_ERR_IO;
+  st = tfcc_enc_read_at(fd, raw, sizeof raw, 0) ? TFCC_OK : TFCC_ERR_IO;
   if (st != TFCC_OK)
     snprintf(msg, sizeof msg, "cannot read the header");
   else
@@ -212,7 +232,9 @@ tfcc_status tfcc_crypto_decrypt_file(const char *path, const tfcc_key_source *ke
     return fail(st, "%s: %s", path, msg);
   }
   /* ciphertext read straight into the plaintext buffer and decrypted in place */
-  st = decrypt(raw, NULL, fd, &h, key, plain, plain_size);
+  st = ks ? decrypt(raw, NULL, fd, &h, ks, b, plain, plain_size, key_out)
+          : decrypt_with(raw, NULL, fd, &h, key, b, plain, plain_size);
+  if (key_id_out) memcpy(key_id_out, h.key_id, sizeof h.key_id);
   close(fd);
   if (st != TFCC_OK) {
     char m[sizeof g_msg];
@@ -220,6 +242,20 @@ tfcc_status tfcc_crypto_decrypt_file(const char *path, const tfcc_key_source *ke
     fail(st, "%s: %s", path, m);
   }
   return st;
+}
+
+tfcc_status tfcc_crypto_decrypt_file(const char *path, const tfcc_key_source *key, void **plain,
+                                     size_t *plain_size) {
+  g_msg[0] = 0;
+  if (!path || !plain || !plain_size || !key)
+    return fail(TFCC_ERR_INVALID_ARG, "tfcc_crypto_decrypt_file: NULL argument");
+  return decrypt_file(path, key, NULL, NULL, plain, plain_size, NULL, NULL);
+}
+
+tfcc_status tfcc_enc_decrypt_file_key(const char *path, const uint8_t key[TFCC_KEY_BYTES],
+                                      const tfcc_enc_bind *b, void **plain, size_t *plain_size) {
+  g_msg[0] = 0;
+  return decrypt_file(path, NULL, key, b, plain, plain_size, NULL, NULL);
 }
 
 tfcc_status tfcc_crypto_key_id(const char *path, char key_id[TFCC_KEY_ID_MAX + 1]) {
@@ -235,9 +271,28 @@ tfcc_status tfcc_crypto_key_id(const char *path, char key_id[TFCC_KEY_ID_MAX + 1
   return TFCC_OK;
 }
 
+/* What a model loaded from a decrypted buffer owns: the plaintext, and the decrypted weights
+ * cache its blocks point into (freed together, after the model's last use of either). */
+typedef struct owned_plain {
+  void *cache;
+  size_t cache_size;
+} owned_plain;
+
 static void plain_free(void *user, void *data, size_t size) {
-  (void)user;
+  owned_plain *o = user;
   tfcc_crypto_free(data, size);
+  if (o) tfcc_plain_free(o->cache, o->cache_size);
+  free(o);
+}
+
+/* The caller's options with a weights cache file named: a copy that hands the core the
+ * decrypted cache in memory and the sink that encrypts a new one (*use false: no cache). */
+static bool cache_wanted(const tfcc_model_options *opts) {
+  return opts &&
+         opts->struct_size >=
+             offsetof(tfcc_model_options, weights_cache) + sizeof opts->weights_cache &&
+         opts->struct_size <= sizeof(tfcc_model_options) && opts->weights_cache &&
+         opts->weights_cache[0];
 }
 
 tfcc_status tfcc_model_load_encrypted(tfcc_runtime *rt, const char *path,
@@ -245,21 +300,51 @@ tfcc_status tfcc_model_load_encrypted(tfcc_runtime *rt, const char *path,
                                       tfcc_model **out) {
   if (!out) return fail(TFCC_ERR_INVALID_ARG, "tfcc_model_load_encrypted: out is NULL");
   *out = NULL;
-  /* a packed-weights cache file would hold the weights in the clear (docs/weights_cache.md) */
-  if (opts &&
-      opts->struct_size >=
-          offsetof(tfcc_model_options, weights_cache) + sizeof opts->weights_cache &&
-      opts->weights_cache && opts->weights_cache[0])
-    return fail(
-        TFCC_ERR_INVALID_ARG,
-        "%s: weights_cache is not available for encrypted models (the cache would store the "
-        "weights unencrypted)",
-        path ? path : "(null)");
+  g_msg[0] = 0;
+  if (!path || !key) return fail(TFCC_ERR_INVALID_ARG, "tfcc_model_load_encrypted: NULL argument");
+  const bool with_cache = cache_wanted(opts);
   void *plain = NULL;
   size_t n = 0;
-  tfcc_status st = tfcc_crypto_decrypt_file(path, key, &plain, &n);
+  tfcc_enc_cache c;
+  memset(&c, 0, sizeof c);
+  uint8_t mk[TFCC_KEY_BYTES];
+  tfcc_enc_bind bind = {NULL, c.model_bind};
+  tfcc_status st = decrypt_file(path, key, NULL, &bind, &plain, &n, mk, c.key_id);
   if (st != TFCC_OK) return st;
-  st = tfcc_model_load_owned_buffer(rt, plain, n, plain_free, NULL, opts, out);
+  tfcc_model_options o;
+  owned_plain *own = NULL;
+  if (with_cache) {
+    st = tfcc_enc_cache_key(mk, c.key_id, c.key);
+    own = st == TFCC_OK ? calloc(1, sizeof *own) : NULL;
+    if (!own) {
+      OPENSSL_cleanse(mk, sizeof mk);
+      OPENSSL_cleanse(c.key, sizeof c.key);
+      tfcc_crypto_free(plain, n);
+      return fail(st == TFCC_OK ? TFCC_ERR_NO_MEMORY : st, "%s: no key for its weights cache",
+                  path);
+    }
+    c.path = opts->weights_cache;
+    c.rt = rt;
+    tfcc_enc_cache_read(&c);
+    own->cache = c.plain;
+    own->cache_size = c.plain_size;
+    tfcc_model_options_default(&o);
+    memcpy(&o, opts, opts->struct_size);
+    o.struct_size = sizeof o;
+    o.weights_cache_data = c.plain;
+    o.weights_cache_size = c.plain_size;
+    o.weights_cache_sink = tfcc_enc_cache_sink;
+    o.weights_cache_sink_user = &c;
+    o.weights_cache_data_trusted = 1; /* authenticated, bound to this model (wcache.h) */
+    /* float packing is a reordering at memory speed, cheaper than decrypting its result
+     * (bench/README.md, "Encrypted weights cache"); env TFCC_ENC_CACHE_FLOAT=1 caches it too */
+    const char *ef = getenv("TFCC_ENC_CACHE_FLOAT");
+    o.weights_cache_no_float = !(ef && (!strcmp(ef, "1") || !strcmp(ef, "on")));
+    opts = &o;
+  }
+  OPENSSL_cleanse(mk, sizeof mk);
+  st = tfcc_model_load_owned_buffer(rt, plain, n, plain_free, own, opts, out);
+  OPENSSL_cleanse(c.key, sizeof c.key);
   if (st != TFCC_OK) fail(st, "%s (decrypted): %s", path, tfcc_last_error());
   return st;
 }
@@ -286,7 +371,7 @@ tfcc_status tfcc_crypto_encrypt_file(const char *in_path, const char *out_path,
   char msg[512];
   tfcc_status st = tfcc_key_get(key, h.key_id, k, msg, sizeof msg);
   if (st != TFCC_OK) return fail(st, "%s", msg);
-  key_check(k, h.key_check);
+  tfcc_enc_key_check(k, h.key_check);
   if (RAND_bytes(h.nonce, TFCC_ENC_NONCE_BYTES) != 1) {
     OPENSSL_cleanse(k, sizeof k);
     return fail(TFCC_ERR_RUNTIME, "no random bytes for the nonce");

@@ -436,9 +436,32 @@ static void fill_holes(void *user) {
   if (st != TFCC_OK && m->holes_st == TFCC_OK) m->holes_st = st;
 }
 
+/* A weights cache in memory (tfcc_model_options.weights_cache_data / _sink). */
+static bool cache_in_mem(const tfcc_model_options *o) {
+  return o->weights_cache_data || o->weights_cache_sink;
+}
+/* The same for the caller's options, which may predate the fields (struct_size). */
+static bool opts_cache_in_mem(const tfcc_model_options *o) {
+  tfcc_model_options c;
+  tfcc_model_options_default(&c);
+  if (o->struct_size && o->struct_size <= sizeof c) memcpy(&c, o, o->struct_size);
+  return cache_in_mem(&c);
+}
+
 static tfcc_status open_weights_cache(tfcc_model *m, const tfcc_wc_src_id *src_id, tfcc_err *err) {
   char ident[TFCC_WC_IDENT_BYTES];
   weights_cache_ident(m, ident, sizeof ident);
+  if (cache_in_mem(&m->opts)) {
+    const tfcc_wc_mem mem = {m->opts.weights_cache_data,
+                             m->opts.weights_cache_size,
+                             m->opts.weights_cache_sink,
+                             m->opts.weights_cache_sink_user,
+                             m->opts.weights_cache_data_trusted != 0,
+                             m->opts.weights_cache_no_float != 0};
+    return tfcc_wcache_open_mem(m->opts.weights_cache, &mem, ident, m->data, m->size,
+                                m->opts.weights_cache_verify != 0, tfcc_model_env(m).log,
+                                m->holes_file ? fill_holes : NULL, m, &m->wcache, err);
+  }
   return tfcc_wcache_open(m->opts.weights_cache, ident, m->data, m->size, src_id,
                           m->opts.weights_cache_verify != 0, false, tfcc_model_env(m).log,
                           m->holes_file ? fill_holes : NULL, m, &m->wcache, err);
@@ -633,10 +656,11 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
   tfcc_status st = m->update_lock_init
                        ? TFCC_OK
                        : tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "cannot create a mutex");
-  if (st == TFCC_OK && m->opts.weights_cache && m->opts.weights_cache[0]) {
+  const bool wc_mem = cache_in_mem(&m->opts);
+  if (st == TFCC_OK && ((m->opts.weights_cache && m->opts.weights_cache[0]) || wc_mem)) {
     st = open_weights_cache(m, src_id, err);
-    /* weight updates write (or take) theirs there too (weights.c) */
-    if (st == TFCC_OK && !(m->wcache_path = strdup(m->opts.weights_cache)))
+    /* weight updates write (or take) theirs there too (weights.c); not a cache in memory */
+    if (st == TFCC_OK && !wc_mem && !(m->wcache_path = strdup(m->opts.weights_cache)))
       st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
   } else
     fill_holes(m); /* no cache after all */
@@ -661,6 +685,7 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
   if (st == TFCC_OK) tfcc_wcache_finish(m->wcache);
   tfcc_wmem_trim();             /* the packing is over */
   m->opts.weights_cache = NULL; /* the caller's string: read during the load only */
+  m->opts.weights_cache_sink = NULL;
   tfcc_ir_subgraph *sg = st == TFCC_OK ? &m->graph.subgraphs[0] : NULL;
   if (st != TFCC_OK) {
     tfcc_log(rt ? &rt->log : NULL, TFCC_LOG_ERROR, TFCC_TAG_MODEL_INVALID, "%s", err->msg);
@@ -723,7 +748,7 @@ tfcc_status tfcc_model_load_file(tfcc_runtime *rt, const char *path, const tfcc_
   tfcc_wc_src_id peek_id;
   memset(&peek_id, 0, sizeof peek_id);
   if (!immutable && !(flags & TFCC_MF_COW) && opts && opts->weights_cache &&
-      opts->weights_cache[0] && !opts->weights_cache_verify) {
+      opts->weights_cache[0] && !opts->weights_cache_verify && !opts_cache_in_mem(opts)) {
     struct stat st0;
     memset(&st0, 0, sizeof st0);
     if (stat(path, &st0) == 0 && S_ISREG(st0.st_mode)) file_id(&st0, &peek_id);

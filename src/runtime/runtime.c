@@ -105,6 +105,13 @@ tfcc_status tfcc_runtime_create(const tfcc_runtime_options *opts, tfcc_runtime *
   return TFCC_OK;
 }
 
+tfcc_status tfcc_runtime_log(tfcc_runtime *rt, tfcc_log_level level, const char *tag,
+                             const char *message) {
+  if (!tag || !message) return TFCC_ERR_INVALID_ARG;
+  tfcc_log(rt ? &rt->log : NULL, level, tag, "%s", message);
+  return TFCC_OK;
+}
+
 void tfcc_runtime_destroy(tfcc_runtime *rt) {
   if (!rt) return;
   tfcc_threadpool_destroy(rt->pool);

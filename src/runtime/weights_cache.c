@@ -16,6 +16,7 @@
 #include "base/grow.h"
 #include "base/hash64.h"
 #include "base/sha256.h"
+#include "base/sync_dir.h"
 
 #ifndef MADV_POPULATE_READ
 #define MADV_POPULATE_READ 22 /* Linux 5.14; older kernels answer EINVAL */
@@ -222,7 +223,9 @@ struct tfcc_wcache {
   size_t n_skips;
   uint8_t *kept; /* the kept-pages block to write (owned) */
   size_t kept_bytes;
-  int fd; /* the mapped file, open until finish (tfcc_wcache_share_kept maps from it) */
+  int fd;      /* the mapped file, open until finish (tfcc_wcache_share_kept maps from it) */
+  bool in_mem; /* a cache in memory (tfcc_wc_mem): map is the caller's, never unmapped */
+  tfcc_wc_mem mem;
   uint64_t keep_off, keep_bytes; /* the kept-pages block, when shared (prefault skips it) */
   atomic_bool prefaulted;
 };
@@ -260,9 +263,20 @@ static bool block_good(tfcc_wcache *c, uint32_t i, const tfcc_wc_entry *e) {
   return c->state[i] == 1;
 }
 
+/* A block the cache leaves to the operator (tfcc_wc_mem.no_float): neither taken nor written. */
+static bool left_out(const tfcc_wcache *c, uint32_t block) {
+  return c->in_mem && c->mem.no_float &&
+         (block == TFCC_BLOCK_F32_GEMM || block == TFCC_BLOCK_F32_WINO ||
+          block == TFCC_BLOCK_XDW_EXPAND);
+}
+
 static const void *store_get(tfcc_packed_store *s, int32_t node, uint32_t block, size_t bytes) {
   tfcc_wcache *c = (tfcc_wcache *)s;
   if (atomic_load_explicit(&c->sealed, memory_order_acquire)) return NULL;
+  if (left_out(c, block)) {
+    need_src(c); /* packed from the source, as a miss */
+    return NULL;
+  }
   if (c->map) {
     for (uint32_t i = 0; i < c->h.n_blocks; i++) {
       tfcc_wc_entry e;
@@ -296,7 +310,7 @@ static const void *store_get(tfcc_packed_store *s, int32_t node, uint32_t block,
 static void store_put(tfcc_packed_store *s, int32_t node, uint32_t block, const void *data,
                       size_t bytes) {
   tfcc_wcache *c = (tfcc_wcache *)s;
-  if (atomic_load_explicit(&c->sealed, memory_order_acquire)) return;
+  if (atomic_load_explicit(&c->sealed, memory_order_acquire) || left_out(c, block)) return;
   record(c, node, block, data, bytes);
   c->dirty = true;
 }
@@ -451,12 +465,14 @@ static void close_fd(tfcc_wcache *c) {
 
 static void unmap(tfcc_wcache *c) {
   close_fd(c);
-  if (c->map) munmap((void *)(uintptr_t)c->map, c->map_size);
+  if (c->map && !c->in_mem) munmap((void *)(uintptr_t)c->map, c->map_size);
   c->map = NULL;
   c->map_size = 0;
   free(c->state);
   c->state = NULL;
 }
+
+static void check_map(tfcc_wcache *c, bool verify_full, int64_t mtime_ns);
 
 /* Maps path and checks its header; on any refusal the cache stays unmapped and dirty. */
 static void map_file(tfcc_wcache *c, bool verify_full) {
@@ -488,6 +504,30 @@ static void map_file(tfcc_wcache *c, bool verify_full) {
   c->fd = fd;
   c->map = m;
   c->map_size = (size_t)st.st_size;
+  const int64_t mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+  check_map(c, verify_full, mtime_ns);
+}
+
+/* The cache in memory (tfcc_wc_mem): checked as a mapped file, with no stamp. */
+static void map_mem(tfcc_wcache *c, bool verify_full) {
+  if (!c->mem.data) {
+    c->dirty = true;
+    tfcc_log(c->log, TFCC_LOG_INFO, TFCC_TAG_MODEL_LOAD,
+             "weights cache %s: none yet, making it after the load", c->path);
+    return;
+  }
+  if ((uintptr_t)c->mem.data % TFCC_WC_ALIGN) {
+    refuse(c, "its bytes in memory are not 64-byte aligned");
+    return;
+  }
+  c->map = c->mem.data;
+  c->map_size = c->mem.size;
+  check_map(c, verify_full, 0);
+}
+
+/* The header, the source and (verify_full) every block of the bytes at c->map; on any refusal
+ * the cache is unmapped and dirty. mtime_ns: the file's mtime (0: none, blocks hashed). */
+static void check_map(tfcc_wcache *c, bool verify_full, int64_t mtime_ns) {
   tfcc_err e = {0};
   tfcc_wc_expect want = {c->ident, (uint64_t)c->src_size};
   if (tfcc_wc_parse(c->map, c->map_size, &want, &c->h, &e) != TFCC_OK) {
@@ -496,9 +536,10 @@ static void map_file(tfcc_wcache *c, bool verify_full) {
     return;
   }
   /* the source: the same settled file (identity and sample), else the same content */
-  const bool by_id = !verify_full && id_set(&c->src_id) &&
-                     memcmp(&c->h.src_id, &c->src_id, sizeof c->src_id) == 0 &&
-                     c->h.src_sample == c->src_sample;
+  const bool trusted = !verify_full && c->in_mem && c->mem.trusted;
+  const bool by_id = trusted || (!verify_full && id_set(&c->src_id) &&
+                                 memcmp(&c->h.src_id, &c->src_id, sizeof c->src_id) == 0 &&
+                                 c->h.src_sample == c->src_sample);
   if (by_id) {
     c->src_hash = c->h.src_hash; /* same bytes: for a rewritten file's header */
     c->have_hash = true;
@@ -521,8 +562,7 @@ static void map_file(tfcc_wcache *c, bool verify_full) {
   }
   /* no write since the writer stamped its mtime (a write stamps the time of day, later than
    * the stamp): the blocks are the ones it hashed */
-  const int64_t mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
-  c->stamped = !verify_full && c->h.stamp_ns != 0 && mtime_ns == c->h.stamp_ns;
+  c->stamped = trusted || (!verify_full && c->h.stamp_ns != 0 && mtime_ns == c->h.stamp_ns);
   c->stats.blocks_by_stamp = c->stamped;
   if (!verify_full) return;
   need_src(c);
@@ -547,10 +587,11 @@ static void map_file(tfcc_wcache *c, bool verify_full) {
   }
 }
 
-tfcc_status tfcc_wcache_open(const char *path, const char *ident, const uint8_t *src, size_t size,
-                             const tfcc_wc_src_id *src_id, bool verify_full, bool src_stays,
-                             const tfcc_logger *log, void (*need_src_fn)(void *user), void *user,
-                             tfcc_wcache **out, tfcc_err *err) {
+static tfcc_status open_impl(const char *path, const tfcc_wc_mem *mem, const char *ident,
+                             const uint8_t *src, size_t size, const tfcc_wc_src_id *src_id,
+                             bool verify_full, bool src_stays, const tfcc_logger *log,
+                             void (*need_src_fn)(void *user), void *user, tfcc_wcache **out,
+                             tfcc_err *err) {
   *out = NULL;
   tfcc_wcache *c = calloc(1, sizeof *c);
   if (c) c->path = strdup(path);
@@ -559,6 +600,10 @@ tfcc_status tfcc_wcache_open(const char *path, const char *ident, const uint8_t 
     return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory for the weights cache");
   }
   c->fd = -1;
+  if (mem) {
+    c->in_mem = true;
+    c->mem = *mem;
+  }
   c->store.get = store_get;
   c->store.put = store_put;
   c->log = log;
@@ -571,11 +616,19 @@ tfcc_status tfcc_wcache_open(const char *path, const char *ident, const uint8_t 
   c->src_sample = tfcc_wc_sample_hash(src, size);
   atomic_init(&c->sealed, false);
   atomic_init(&c->prefaulted, false);
-  map_file(c, verify_full);
+  if (c->in_mem)
+    map_mem(c, verify_full);
+  else
+    map_file(c, verify_full);
   /* a header that matched the source carries its hash and SHA-256; else compute them now,
    * while every source byte is still there */
   if (c->map) {
     memcpy(c->src_sha256, c->h.src_sha256, sizeof c->src_sha256);
+  } else if (c->in_mem && c->mem.trusted && !verify_full) {
+    /* none (zeros): a trusted cache in memory is taken without comparing the source's hashes,
+     * unless verify_full, which then refuses it once and writes one with them (the encrypted
+     * cache, bound to its model file; SHA-256 of a 100 MB model is about 0.35 s here) */
+    c->have_hash = true;
   } else {
     need_src(c);
     if (!c->have_hash) c->src_hash = tfcc_hash64(src, size);
@@ -587,6 +640,22 @@ tfcc_status tfcc_wcache_open(const char *path, const char *ident, const uint8_t 
   }
   *out = c;
   return TFCC_OK;
+}
+
+tfcc_status tfcc_wcache_open(const char *path, const char *ident, const uint8_t *src, size_t size,
+                             const tfcc_wc_src_id *src_id, bool verify_full, bool src_stays,
+                             const tfcc_logger *log, void (*need_src_fn)(void *user), void *user,
+                             tfcc_wcache **out, tfcc_err *err) {
+  return open_impl(path, NULL, ident, src, size, src_id, verify_full, src_stays, log, need_src_fn,
+                   user, out, err);
+}
+
+tfcc_status tfcc_wcache_open_mem(const char *name, const tfcc_wc_mem *mem, const char *ident,
+                                 const uint8_t *src, size_t size, bool verify_full,
+                                 const tfcc_logger *log, void (*need_src_fn)(void *user),
+                                 void *user, tfcc_wcache **out, tfcc_err *err) {
+  return open_impl(name && name[0] ? name : "(in memory)", mem, ident, src, size, NULL, verify_full,
+                   false, log, need_src_fn, user, out, err);
 }
 
 /* ---------------------------------------------------------------- write */
@@ -683,24 +752,41 @@ static bool write_file(tfcc_wcache *c, const char *tmp) {
   return ok;
 }
 
-static void sync_dir(const char *path) {
-  char dir[4096];
-  const char *slash = strrchr(path, '/');
-  if (!slash)
-    snprintf(dir, sizeof dir, ".");
-  else if (slash == path)
-    snprintf(dir, sizeof dir, "/");
-  else
-    snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-  int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd >= 0) {
-    (void)fsync(fd);
-    close(fd);
+/* The recorded blocks as the pieces of a new cache's bytes, to the memory cache's sink. */
+static bool write_sink(tfcc_wcache *c) {
+  size_t tb;
+  uint64_t total;
+  uint8_t *t = build_table(c, 0, &tb, &total);
+  tfcc_bytes *v = t ? malloc((2 * c->n_blocks + 1) * sizeof *v) : NULL;
+  if (!v) {
+    free(t);
+    errno = ENOMEM;
+    return false;
   }
+  static const uint8_t zeros[TFCC_WC_SKIP_PAGE];
+  size_t nv = 0;
+  uint64_t pos = tb;
+  v[nv++] = (tfcc_bytes){t, tb};
+  for (size_t i = 0; i < c->n_blocks; i++) {
+    tfcc_wc_entry e;
+    tfcc_wc_entry_at(t, (uint32_t)i, &e);
+    if (e.offset > pos) v[nv++] = (tfcc_bytes){zeros, (size_t)(e.offset - pos)}; /* < a page */
+    v[nv++] = (tfcc_bytes){c->blocks[i].data, c->blocks[i].bytes};
+    pos = e.offset + e.bytes;
+  }
+  const tfcc_status st = pos == total ? c->mem.sink(c->mem.sink_user, v, nv) : TFCC_ERR_RUNTIME;
+  free(v);
+  free(t);
+  if (st != TFCC_OK) {
+    tfcc_log(c->log, TFCC_LOG_WARN, TFCC_TAG_MODEL_LOAD,
+             "weights cache %s not written: its sink failed (status %d)", c->path, (int)st);
+    return false;
+  }
+  return true;
 }
 
 bool tfcc_wcache_will_write(const tfcc_wcache *c) {
-  return c && c->dirty && !c->lost && c->n_blocks > 0;
+  return c && c->dirty && !c->lost && c->n_blocks > 0 && (!c->in_mem || c->mem.sink);
 }
 
 /* Writes the recorded blocks to a new cache file (c is dirty, nothing lost). */
@@ -713,6 +799,14 @@ static void write_out(tfcc_wcache *c) {
     record(c, TFCC_WC_SKIPS_NODE, TFCC_WC_SKIPS_BLOCK, c->skips, c->n_skips * sizeof *c->skips);
   if (c->kept) record(c, TFCC_WC_SKIPS_NODE, TFCC_WC_KEEP_BLOCK, c->kept, c->kept_bytes);
   double t0 = now_ms();
+  if (c->in_mem) {
+    if (!write_sink(c)) return;
+    c->stats.written = (uint32_t)c->n_blocks;
+    tfcc_log(c->log, TFCC_LOG_INFO, TFCC_TAG_MODEL_LOAD,
+             "weights cache %s: handed %zu blocks over in %.1f ms", c->path, c->n_blocks,
+             now_ms() - t0);
+    return;
+  }
   static atomic_uint seq;
   char tmp[4200];
   int w = snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", c->path, (long)getpid(),
@@ -725,7 +819,7 @@ static void write_out(tfcc_wcache *c) {
              c->path, strerror(e));
     return;
   }
-  sync_dir(c->path);
+  tfcc_sync_dir_of(c->path);
   c->stats.written = (uint32_t)c->n_blocks;
   tfcc_log(c->log, TFCC_LOG_INFO, TFCC_TAG_MODEL_LOAD,
            "weights cache %s: wrote %zu blocks in %.1f ms", c->path, c->n_blocks, now_ms() - t0);
@@ -735,7 +829,7 @@ void tfcc_wcache_finish(tfcc_wcache *c) {
   if (!c) return;
   atomic_store_explicit(&c->sealed, true, memory_order_release);
   close_fd(c);
-  if (c->dirty && !c->lost && c->n_blocks > 0) write_out(c);
+  if (tfcc_wcache_will_write(c)) write_out(c);
   /* written or never to be: the list of blocks and the copies made for the file (the kept
    * pages: ResNet-50 int8 0.95 MiB of heap, held for the model's life before) go now */
   free(c->blocks);
@@ -747,7 +841,8 @@ void tfcc_wcache_finish(tfcc_wcache *c) {
 }
 
 void tfcc_wcache_prefault(tfcc_wcache *c) {
-  if (!c || !c->map || atomic_exchange(&c->prefaulted, true)) return;
+  /* a cache in memory: the caller's memory, resident (decrypted) */
+  if (!c || !c->map || c->in_mem || atomic_exchange(&c->prefaulted, true)) return;
   /* not the kept pages when the model maps them itself (tfcc_wcache_share_kept): they are
    * resident there already, and mapped here too they would count twice in RSS */
   const size_t a = c->keep_bytes ? (size_t)c->keep_off : c->map_size;

@@ -151,6 +151,26 @@ tfcc_status tfcc_wcache_open(const char *path, const char *ident, const uint8_t 
                              const tfcc_wc_src_id *src_id, bool verify_full, bool src_stays,
                              const tfcc_logger *log, void (*need_src)(void *user), void *user,
                              tfcc_wcache **out, tfcc_err *err);
+/* A cache held in memory instead of a file (tfcc_model_options.weights_cache_data / _sink):
+ * data[0..size) (64-byte aligned; NULL: none yet) is checked as a file's bytes would be and its
+ * blocks are used in place (the caller keeps it until tfcc_wcache_free); a new cache's bytes go
+ * to sink (NULL: not written) as pieces instead of a file. There is no file stamp: every block's
+ * hash is checked when an operator takes it, and the source's content hash at open, unless the
+ * caller vouches for the bytes (trusted; then as a settled file whose stamps agree, and a new
+ * cache's header gets no hashes of the source unless verify_full). */
+typedef struct tfcc_wc_mem {
+  const uint8_t *data;
+  size_t size;
+  tfcc_status (*sink)(void *user, const tfcc_bytes *pieces, size_t n);
+  void *sink_user;
+  bool trusted;  /* the caller vouches for data: made from these source bytes, blocks intact */
+  bool no_float; /* float32 blocks (F32_GEMM, F32_WINO, XDW_EXPAND) packed at every load */
+} tfcc_wc_mem;
+/* Like tfcc_wcache_open, for the cache in mem (copied); name names it in log lines. */
+tfcc_status tfcc_wcache_open_mem(const char *name, const tfcc_wc_mem *mem, const char *ident,
+                                 const uint8_t *src, size_t size, bool verify_full,
+                                 const tfcc_logger *log, void (*need_src)(void *user), void *user,
+                                 tfcc_wcache **out, tfcc_err *err);
 /* The store operators ask (ops/packed_store.h). */
 tfcc_packed_store *tfcc_wcache_store(tfcc_wcache *c);
 /* The skip list to write with the file (copied; file offsets of the ranges this load released,
