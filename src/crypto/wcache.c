@@ -17,7 +17,7 @@
 
 #include "crypto/container.h"
 #include "crypto/plain_mem.h"
-#include "base/sync_dir.h"
+#include "base/durable_file.h"
 
 #define CHUNK ((size_t)256 << 10) /* encryption step (crypt.c) */
 
@@ -64,17 +64,6 @@ void tfcc_enc_cache_read(tfcc_enc_cache *c) {
   c->plain_size = n;
 }
 
-static bool write_all(int fd, const uint8_t *b, size_t n) {
-  while (n) {
-    ssize_t w = write(fd, b, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    b += w;
-    n -= (size_t)w;
-  }
-  return true;
-}
-
 /* Header, the pieces' ciphertext and the tag to fd. */
 static bool encrypt_to(int fd, const tfcc_enc_cache *c, const tfcc_bytes *v, size_t nv) {
   tfcc_enc_header h;
@@ -95,19 +84,19 @@ static bool encrypt_to(int fd, const tfcc_enc_cache *c, const tfcc_bytes *v, siz
             EVP_EncryptInit_ex(ctx, NULL, NULL, c->key, h.nonce) == 1 &&
             EVP_EncryptUpdate(ctx, NULL, &outl, raw, TFCC_ENC_HEADER_BYTES) == 1 &&
             EVP_EncryptUpdate(ctx, NULL, &outl, c->model_bind, TFCC_ENC_BIND_BYTES) == 1 &&
-            write_all(fd, raw, sizeof raw);
+            tfcc_write_all(fd, raw, sizeof raw);
   for (size_t i = 0; ok && i < nv; i++) {
     const uint8_t *p = v[i].data;
     for (size_t done = 0; ok && done < v[i].size;) {
       const size_t len = v[i].size - done < CHUNK ? v[i].size - done : CHUNK;
       ok = EVP_EncryptUpdate(ctx, enc, &outl, p + done, (int)len) == 1 &&
-           write_all(fd, enc, (size_t)outl);
+           tfcc_write_all(fd, enc, (size_t)outl);
       done += len;
     }
   }
   ok = ok && EVP_EncryptFinal_ex(ctx, enc, &outl) == 1 &&
        EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG, TFCC_ENC_TAG_BYTES, tag) == 1 &&
-       write_all(fd, tag, sizeof tag);
+       tfcc_write_all(fd, tag, sizeof tag);
   EVP_CIPHER_CTX_free(ctx);
   free(enc);
   return ok;

@@ -16,7 +16,7 @@
 #include "base/grow.h"
 #include "base/hash64.h"
 #include "base/sha256.h"
-#include "base/sync_dir.h"
+#include "base/durable_file.h"
 
 #ifndef MADV_POPULATE_READ
 #define MADV_POPULATE_READ 22 /* Linux 5.14; older kernels answer EINVAL */
@@ -660,18 +660,6 @@ tfcc_status tfcc_wcache_open_mem(const char *name, const tfcc_wc_mem *mem, const
 
 /* ---------------------------------------------------------------- write */
 
-static bool write_all(int fd, const void *p, size_t n) {
-  const uint8_t *b = p;
-  while (n) {
-    ssize_t w = write(fd, b, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    b += w;
-    n -= (size_t)w;
-  }
-  return true;
-}
-
 static double now_ms(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -732,13 +720,13 @@ static bool write_file(tfcc_wcache *c, const char *tmp) {
     return false;
   }
   static const uint8_t zeros[TFCC_WC_SKIP_PAGE];
-  bool ok = write_all(fd, t, tb);
+  bool ok = tfcc_write_all(fd, t, tb);
   uint64_t pos = tb;
   for (size_t i = 0; ok && i < c->n_blocks; i++) {
     tfcc_wc_entry e;
     tfcc_wc_entry_at(t, (uint32_t)i, &e);
-    ok = write_all(fd, zeros, (size_t)(e.offset - pos)) && /* under one page */
-         write_all(fd, c->blocks[i].data, c->blocks[i].bytes);
+    ok = tfcc_write_all(fd, zeros, (size_t)(e.offset - pos)) && /* under one page */
+         tfcc_write_all(fd, c->blocks[i].data, c->blocks[i].bytes);
     pos = e.offset + e.bytes;
   }
   free(t);
