@@ -53,7 +53,8 @@ static void walk(const tfcc_graph *g) {
           (node->opts.kind == TFCC_OPTIONS_DETECTION_POSTPROCESS ||
            node->opts.kind == TFCC_OPTIONS_AUDIO_SPECTROGRAM ||
            node->opts.kind == TFCC_OPTIONS_MFCC || node->opts.kind == TFCC_OPTIONS_NUMERIC_VERIFY ||
-           node->opts.kind == TFCC_OPTIONS_HADAMARD_ROTATION);
+           node->opts.kind == TFCC_OPTIONS_HADAMARD_ROTATION ||
+           node->opts.kind == TFCC_OPTIONS_MOE);
       if (node->opts.kind != tfcc_options_kind_of(node->builtin) && !custom_kind) abort();
       if (node->opts.kind == TFCC_OPTIONS_RESHAPE)
         for (uint32_t i = 0; i < node->opts.reshape.n_new_shape && i < TFCC_MAX_RANK; i++)
