@@ -2,7 +2,9 @@
 #ifndef TFCC_TESTS_LIFECYCLE_UTIL_H
 #define TFCC_TESTS_LIFECYCLE_UTIL_H
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,6 +58,36 @@ static inline tfcc_status lc_run1(tfcc_session *s, const void *in, void *out) {
   const void *ins[1] = {in};
   void *outs[1] = {out};
   return tfcc_session_run(s, ins, outs);
+}
+
+/* Writes n bytes to path (created or truncated). */
+static inline bool lc_write_file(const char *path, const void *p, size_t n) {
+  FILE *f = fopen(path, "wb");
+  if (!f) return false;
+  bool ok = fwrite(p, 1, n, f) == n;
+  return fclose(f) == 0 && ok;
+}
+
+/* A one-thread runtime at ISA cap isa (NULL: this CPU's best) logging through log_fn. */
+static inline tfcc_runtime *lc_runtime(const char *isa, tfcc_log_fn log_fn) {
+  tfcc_runtime_options ro;
+  tfcc_runtime_options_default(&ro);
+  ro.num_threads = 1;
+  ro.isa = isa;
+  ro.log_fn = log_fn;
+  tfcc_runtime *rt = NULL;
+  return tfcc_runtime_create(&ro, &rt) == TFCC_OK ? rt : NULL;
+}
+
+/* The cache tests' fixed input: every byte from a hash of its index, float32 tensors values in
+ * [-1, 1] in steps of 1e-3. */
+static inline void lc_fill_input(uint8_t *in, const tfcc_tensor_info *ii) {
+  for (size_t i = 0; i < ii->bytes; i++) in[i] = (uint8_t)((i * 2654435761u) >> 13);
+  if (ii->dtype == TFCC_FLOAT32)
+    for (size_t i = 0; i + 4 <= ii->bytes; i += 4) {
+      float v = (float)((int)((i / 4 * 2654435761u) >> 7) % 2001 - 1000) / 1000.0f;
+      memcpy(in + i, &v, 4);
+    }
 }
 
 #endif

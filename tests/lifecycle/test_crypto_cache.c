@@ -17,6 +17,7 @@
 
 #include "runtime/internal.h"
 #include "runtime/weights_cache.h"
+#include "lifecycle_util.h"
 #include "test_harness.h"
 #include "tfcc/tfcc.h"
 
@@ -40,23 +41,6 @@ static void log_fn(void *user, tfcc_log_level level, const char *tag, const char
   (void)user;
   (void)tag;
   if (level <= TFCC_LOG_WARN && strstr(msg, "weights cache")) g_warnings++;
-}
-
-static tfcc_runtime *make_rt(const char *isa) {
-  tfcc_runtime_options ro;
-  tfcc_runtime_options_default(&ro);
-  ro.num_threads = 1;
-  ro.isa = isa;
-  ro.log_fn = log_fn;
-  tfcc_runtime *rt = NULL;
-  return tfcc_runtime_create(&ro, &rt) == TFCC_OK ? rt : NULL;
-}
-
-static bool write_file(const char *path, const void *p, size_t n) {
-  FILE *f = fopen(path, "wb");
-  if (!f) return false;
-  bool ok = fwrite(p, 1, n, f) == n;
-  return fclose(f) == 0 && ok;
 }
 
 /* Loads the encrypted model enc (key bytes key; cache: the weights cache or NULL), runs it once
@@ -90,12 +74,7 @@ static bool run_enc(tfcc_runtime *rt, const char *enc, const uint8_t *key, const
     uint8_t *in = ok ? malloc(ii.bytes + 1) : NULL;
     ins[k] = in;
     ok = ok && in;
-    for (size_t i = 0; ok && i < ii.bytes; i++) in[i] = (uint8_t)((i * 2654435761u) >> 13);
-    if (ok && ii.dtype == TFCC_FLOAT32)
-      for (size_t i = 0; i + 4 <= ii.bytes; i += 4) {
-        float v = (float)((int)((i / 4 * 2654435761u) >> 7) % 2001 - 1000) / 1000.0f;
-        memcpy(in + i, &v, 4);
-      }
+    if (ok) lc_fill_input(in, &ii);
   }
   for (int k = 0; ok && k < n_out; k++) {
     tfcc_tensor_info oi;
@@ -210,7 +189,7 @@ static bool encrypt_by_hand(const char *path, const uint8_t key[32], const uint8
   const uint64_t pn = n;
   memcpy(f + 16, &pn, 8);
   for (int i = 0; i < 12; i++) f[24 + i] ^= (uint8_t)(0x5a + i); /* another nonce */
-  bool ok = gcm(true, key, bind, plain, n, f + 80, f, f + 80 + n) && write_file(path, f, n + 96);
+  bool ok = gcm(true, key, bind, plain, n, f + 80, f, f + 80 + n) && lc_write_file(path, f, n + 96);
   free(f);
   return ok;
 }
@@ -226,7 +205,7 @@ static int temp_files(void) {
 
 /* Cold and warm loads at cap isa: the reference bits, the second load packs nothing. */
 static void test_cap(const model_case *mc, const char *isa) {
-  tfcc_runtime *rt = make_rt(isa);
+  tfcc_runtime *rt = lc_runtime(isa, log_fn);
   if (!rt) return; /* a cap above the CPU */
   char cache[700];
   snprintf(cache, sizeof cache, "%s/%s.%s.wce", g_dir, mc->file, isa);
@@ -296,7 +275,7 @@ static void test_format(const model_case *mc) {
 
 /* Refusals: each rewritten with one warning, the output right. */
 static void test_refusals(const model_case *mc, const model_case *other, bool dense) {
-  tfcc_runtime *rt = make_rt("sse4"), *ra = make_rt("avx2");
+  tfcc_runtime *rt = lc_runtime("sse4", log_fn), *ra = lc_runtime("avx2", log_fn);
   if (!rt) return;
   char cache[700], good[720];
   snprintf(cache, sizeof cache, "%s/%s.bad.wce", g_dir, mc->file);
@@ -310,7 +289,7 @@ static void test_refusals(const model_case *mc, const model_case *other, bool de
   }
   size_t gn = 0;
   uint8_t *g = tfcc_test_read_file(cache, &gn);
-  CHECK(g && gn > 96 && write_file(good, g, gn));
+  CHECK(g && gn > 96 && lc_write_file(good, g, gn));
   if (!g) return;
   /* another ISA cap (foreign) */
   if (ra) { /* against avx2's own output */
@@ -324,20 +303,20 @@ static void test_refusals(const model_case *mc, const model_case *other, bool de
     tfcc_runtime_destroy(ra);
   }
   /* another key (same model, same key id) */
-  CHECK(write_file(cache, g, gn));
+  CHECK(lc_write_file(cache, g, gn));
   load_check(rt, mc, mc->enc2, g_key2, cache, true, "made under another key", 0);
   load_check(rt, mc, mc->enc2, g_key2, cache, false, "rewritten under the other key", 0);
   /* another model's cache under the same key */
   if (other && other->ref) { /* at the cap of other's reference */
-    tfcc_runtime *rb = make_rt(NULL);
-    CHECK(write_file(cache, g, gn));
+    tfcc_runtime *rb = lc_runtime(NULL, log_fn);
+    CHECK(lc_write_file(cache, g, gn));
     if (rb) load_check(rb, other, other->enc, g_key, cache, true, "another model's cache", 0);
     tfcc_runtime_destroy(rb);
   }
   /* another container version, another algorithm */
   for (int at = 8; at <= 10; at += 2) {
     g[at] ^= 2;
-    CHECK(write_file(cache, g, gn));
+    CHECK(lc_write_file(cache, g, gn));
     load_check(rt, mc, mc->enc, g_key, cache, true, "container version / algorithm", (size_t)at);
     g[at] ^= 2;
   }
@@ -364,13 +343,13 @@ static void test_refusals(const model_case *mc, const model_case *other, bool de
   const size_t edge = dense ? 1 : 7; /* the header and tag byte by byte on the small model */
   for (size_t i = 0; i < gn; i += (i < 96 || i + 32 >= gn ? edge : gn / 97 + 1)) {
     g[i] ^= (uint8_t)(1u << (i % 8));
-    CHECK(write_file(cache, g, gn));
+    CHECK(lc_write_file(cache, g, gn));
     load_check(rt, mc, mc->enc, g_key, cache, true, "flipped byte", i);
     g[i] ^= (uint8_t)(1u << (i % 8));
   }
   /* every truncation length of the header and the ends, a sample between */
   for (size_t len = 0; len < gn; len += (len < 130 || len + 40 >= gn ? edge : gn / 61 + 1)) {
-    CHECK(write_file(cache, g, len));
+    CHECK(lc_write_file(cache, g, len));
     load_check(rt, mc, mc->enc, g_key, cache, true, "truncated to", len);
   }
   /* trailing bytes */
@@ -378,12 +357,12 @@ static void test_refusals(const model_case *mc, const model_case *other, bool de
     uint8_t *l = malloc(gn + 1);
     memcpy(l, g, gn);
     l[gn] = 0;
-    CHECK(write_file(cache, l, gn + 1));
+    CHECK(lc_write_file(cache, l, gn + 1));
     load_check(rt, mc, mc->enc, g_key, cache, true, "one byte appended", gn + 1);
     free(l);
   }
   /* and the intact file is still taken */
-  CHECK(write_file(cache, g, gn));
+  CHECK(lc_write_file(cache, g, gn));
   load_check(rt, mc, mc->enc, g_key, cache, false, "intact again", 0);
   /* weights_cache_verify: a cache written by a trusted load has no SHA-256 of the model (the
    * binding makes it redundant): refused once, rewritten with it, then taken */
@@ -403,7 +382,7 @@ static void test_refusals(const model_case *mc, const model_case *other, bool de
  * file written holds no float block. */
 static void test_no_float(const model_case *mc) {
   unsetenv("TFCC_ENC_CACHE_FLOAT");
-  tfcc_runtime *rt = make_rt(NULL);
+  tfcc_runtime *rt = lc_runtime(NULL, log_fn);
   char cache[700];
   snprintf(cache, sizeof cache, "%s/%s.nofloat.wce", g_dir, mc->file);
   unlink(cache);
@@ -445,7 +424,7 @@ static void test_race(const model_case *mc) {
     for (int k = 0; k < 4; k++) {
       kids[k] = fork();
       if (kids[k] == 0) {
-        tfcc_runtime *rt = make_rt(NULL);
+        tfcc_runtime *rt = lc_runtime(NULL, log_fn);
         static uint8_t out[OUT_CAP];
         size_t ob = 0;
         tfcc_wcache_stats st;
@@ -459,7 +438,7 @@ static void test_race(const model_case *mc) {
       CHECK(kids[k] > 0 && waitpid(kids[k], &status, 0) == kids[k] && WIFEXITED(status) &&
             WEXITSTATUS(status) == 0);
     }
-    tfcc_runtime *rt = make_rt(NULL);
+    tfcc_runtime *rt = lc_runtime(NULL, log_fn);
     if (rt) load_check(rt, mc, mc->enc, g_key, cache, false, "after a race", (size_t)round);
     tfcc_runtime_destroy(rt);
     CHECK(temp_files() == 0);
@@ -495,7 +474,7 @@ int main(void) {
     CHECK(tfcc_crypto_encrypt_file(mc->path, mc->enc, &k1, KEY_ID) == TFCC_OK);
     CHECK(tfcc_crypto_encrypt_file(mc->path, mc->enc2, &k2, KEY_ID) == TFCC_OK);
     /* the reference: a load without a cache */
-    tfcc_runtime *rt = make_rt(NULL);
+    tfcc_runtime *rt = lc_runtime(NULL, log_fn);
     mc->ref = malloc(OUT_CAP);
     tfcc_wcache_stats st;
     CHECK(rt && run_enc(rt, mc->enc, g_key, NULL, mc->ref, &mc->ref_bytes, &st) && st.written == 0);
@@ -506,20 +485,20 @@ int main(void) {
     if (!mc->ref) continue;
     /* references per cap: the cap's output without a cache */
     for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++) {
-      tfcc_runtime *rt = make_rt(caps[i]);
+      tfcc_runtime *rt = lc_runtime(caps[i], log_fn);
       if (!rt) continue;
       tfcc_wcache_stats st;
       CHECK(run_enc(rt, mc->enc, g_key, NULL, mc->ref, &mc->ref_bytes, &st));
       tfcc_runtime_destroy(rt);
       test_cap(mc, caps[i]);
     }
-    tfcc_runtime *rt = make_rt("sse4");
+    tfcc_runtime *rt = lc_runtime("sse4", log_fn);
     tfcc_wcache_stats st;
     CHECK(rt && run_enc(rt, mc->enc, g_key, NULL, mc->ref, &mc->ref_bytes, &st));
     tfcc_runtime_destroy(rt);
     test_format(mc);
     test_refusals(mc, c + 1 < nc ? &cases[c + 1] : &cases[0], c == 0);
-    rt = make_rt(NULL);
+    rt = lc_runtime(NULL, log_fn);
     CHECK(rt && run_enc(rt, mc->enc, g_key, NULL, mc->ref, &mc->ref_bytes, &st));
     tfcc_runtime_destroy(rt);
     test_race(mc);

@@ -15,6 +15,7 @@
 #include "format/tflite_reader.h"
 #include "runtime/internal.h"
 #include "runtime/weights_cache.h"
+#include "lifecycle_util.h"
 #include "test_harness.h"
 #include "tfcc/tfcc.h"
 
@@ -27,13 +28,6 @@ static void log_fn(void *user, tfcc_log_level level, const char *tag, const char
   (void)user;
   (void)tag;
   if (level <= TFCC_LOG_WARN && strstr(msg, "weights cache")) atomic_fetch_add(&g_refusals, 1);
-}
-
-static bool write_file(const char *path, const void *p, size_t n) {
-  FILE *f = fopen(path, "wb");
-  if (!f) return false;
-  bool ok = fwrite(p, 1, n, f) == n;
-  return fclose(f) == 0 && ok;
 }
 
 /* A copy of the model whose largest constant differs (bytes of it changed), same graph. */
@@ -117,12 +111,7 @@ static bool runner_init(runner *r, tfcc_model *m) {
     uint8_t *in = ok ? malloc(ii.bytes + 1) : NULL;
     r->ins[k] = in;
     ok = ok && in;
-    for (size_t i = 0; ok && i < ii.bytes; i++) in[i] = (uint8_t)((i * 2654435761u) >> 13);
-    if (ok && ii.dtype == TFCC_FLOAT32)
-      for (size_t i = 0; i + 4 <= ii.bytes; i += 4) {
-        float v = (float)((int)((i / 4 * 2654435761u) >> 7) % 2001 - 1000) / 1000.0f;
-        memcpy(in + i, &v, 4);
-      }
+    if (ok) lc_fill_input(in, &ii);
   }
   for (int k = 0; ok && k < r->n_out; k++) {
     tfcc_tensor_info oi;
@@ -203,7 +192,7 @@ static void test_model(const char *shared, const char *file) {
   snprintf(pa, sizeof pa, "%s/a_%s", g_dir, file);
   snprintf(pb, sizeof pb, "%s/b_%s", g_dir, file);
   snprintf(cache, sizeof cache, "%s/%s.wc", g_dir, file);
-  CHECK(b && write_file(pa, a, n) && write_file(pb, b, n));
+  CHECK(b && lc_write_file(pa, a, n) && lc_write_file(pb, b, n));
   tfcc_runtime_options ro;
   tfcc_runtime_options_default(&ro);
   ro.num_threads = 1;

@@ -29,23 +29,6 @@ static void log_fn(void *user, tfcc_log_level level, const char *tag, const char
   if (level <= TFCC_LOG_WARN && strstr(msg, "weights cache")) g_refusals++;
 }
 
-static tfcc_runtime *make_rt(const char *isa) {
-  tfcc_runtime_options ro;
-  tfcc_runtime_options_default(&ro);
-  ro.num_threads = 1;
-  ro.isa = isa;
-  ro.log_fn = log_fn;
-  tfcc_runtime *rt = NULL;
-  return tfcc_runtime_create(&ro, &rt) == TFCC_OK ? rt : NULL;
-}
-
-static bool write_file(const char *path, const void *p, size_t n) {
-  FILE *f = fopen(path, "wb");
-  if (!f) return false;
-  bool ok = fwrite(p, 1, n, f) == n;
-  return fclose(f) == 0 && ok;
-}
-
 static uint8_t *read_file(const char *path, size_t *n) {
   *n = 0;
   return tfcc_test_read_file(path, n);
@@ -80,12 +63,7 @@ static bool run_once(tfcc_runtime *rt, const char *model, const char *cache, voi
     uint8_t *in = ok ? malloc(ii.bytes + 1) : NULL;
     ins[k] = in;
     ok = ok && in;
-    for (size_t i = 0; ok && i < ii.bytes; i++) in[i] = (uint8_t)((i * 2654435761u) >> 13);
-    if (ok && ii.dtype == TFCC_FLOAT32)
-      for (size_t i = 0; i + 4 <= ii.bytes; i += 4) {
-        float v = (float)((int)((i / 4 * 2654435761u) >> 7) % 2001 - 1000) / 1000.0f;
-        memcpy(in + i, &v, 4);
-      }
+    if (ok) lc_fill_input(in, &ii);
   }
   for (int k = 0; ok && k < n_out; k++) { /* outputs laid end to end in out */
     tfcc_tensor_info oi;
@@ -115,7 +93,7 @@ typedef struct model_case {
  * reference; rejected says whether the file must have been refused. */
 static void check_bad(tfcc_runtime *rt, model_case *mc, const char *cache, const uint8_t *bad,
                       size_t n, int expect_refused, const char *what, size_t at) {
-  CHECK(write_file(cache, bad, n));
+  CHECK(lc_write_file(cache, bad, n));
   static uint8_t out[OUT_CAP];
   size_t ob = 0;
   tfcc_wcache_stats st;
@@ -160,7 +138,7 @@ static void check_kept(tfcc_runtime *rt, model_case *mc, const char *cache, cons
   /* a flipped byte in the first range's pages */
   memcpy(bad, good, n);
   bad[e.offset + data + 5] ^= 0x40;
-  CHECK(write_file(cache, bad, n));
+  CHECK(lc_write_file(cache, bad, n));
   CHECK(run_once(rt, mc->path, cache, out, sizeof out, &ob, &st));
   CHECKF(ob == mc->ref_bytes && memcmp(out, mc->ref, ob) == 0,
          "%s: output with a damaged kept page differs", mc->file);
@@ -171,7 +149,7 @@ static void check_kept(tfcc_runtime *rt, model_case *mc, const char *cache, cons
   memcpy(bad, good, n);
   const uint64_t huge = UINT64_MAX / 2;
   memcpy(bad + e.offset + 8, &huge, 8);
-  CHECK(write_file(cache, bad, n));
+  CHECK(lc_write_file(cache, bad, n));
   CHECK(run_once(rt, mc->path, cache, out, sizeof out, &ob, &st));
   CHECKF(ob == mc->ref_bytes && memcmp(out, mc->ref, ob) == 0,
          "%s: output with a damaged kept-page list differs", mc->file);
@@ -183,7 +161,7 @@ static void check_kept(tfcc_runtime *rt, model_case *mc, const char *cache, cons
 /* Cold and warm loads at cap isa (NULL: the CPU's best) give the reference bits; robust: also
  * the damaged files (sample: how many lengths and positions past the header). */
 static void test_model(model_case *mc, const char *isa, bool robust, size_t sample, size_t step) {
-  tfcc_runtime *rt = make_rt(isa);
+  tfcc_runtime *rt = lc_runtime(isa, log_fn);
   if (!rt) return; /* cap above the CPU: nothing to test at it */
   static uint8_t out[OUT_CAP];
   char cache[600];
@@ -257,7 +235,7 @@ static void test_model(model_case *mc, const char *isa, bool robust, size_t samp
 
 /* A cache made at one cap is refused at another and rebuilt; outputs are right at both. */
 static void test_foreign(model_case *mc, const char *isa_a, const char *isa_b) {
-  tfcc_runtime *ra = make_rt(isa_a), *rb = make_rt(isa_b);
+  tfcc_runtime *ra = lc_runtime(isa_a, log_fn), *rb = lc_runtime(isa_b, log_fn);
   if (ra && rb) {
     char cache[600];
     snprintf(cache, sizeof cache, "%s/%s.foreign.wc", g_dir, mc->file);
@@ -312,12 +290,12 @@ static void test_stale(model_case *mc) {
   uint8_t *orig = read_file(mc->path, &n);
   uint8_t *var = orig ? stale_variant(orig, n) : NULL;
   CHECK(var != NULL);
-  tfcc_runtime *rt = make_rt(NULL);
+  tfcc_runtime *rt = lc_runtime(NULL, log_fn);
   char vpath[600], cache[600];
   snprintf(vpath, sizeof vpath, "%s/variant_%s", g_dir, mc->file);
   snprintf(cache, sizeof cache, "%s/%s.stale.wc", g_dir, mc->file);
   unlink(cache);
-  if (var && rt && write_file(vpath, var, n)) {
+  if (var && rt && lc_write_file(vpath, var, n)) {
     static uint8_t out[OUT_CAP], want[OUT_CAP];
     size_t ob = 0, wb = 0;
     tfcc_wcache_stats st;
@@ -344,12 +322,12 @@ static void test_identity(model_case *mc) {
   uint8_t *orig = read_file(mc->path, &n);
   uint8_t *var = orig ? stale_variant(orig, n) : NULL;
   CHECK(var != NULL);
-  tfcc_runtime *rt = make_rt(NULL);
+  tfcc_runtime *rt = lc_runtime(NULL, log_fn);
   char path[600], cache[600];
   snprintf(path, sizeof path, "%s/settled_%s", g_dir, mc->file);
   snprintf(cache, sizeof cache, "%s/%s.id.wc", g_dir, mc->file);
   unlink(cache);
-  if (var && rt && write_file(path, orig, n)) {
+  if (var && rt && lc_write_file(path, orig, n)) {
     sleep(TFCC_MF_SETTLED_S + 1); /* a settled file: its identity is recorded */
     static uint8_t out[OUT_CAP], want[OUT_CAP];
     size_t ob = 0, wb = 0;
@@ -413,7 +391,7 @@ static void test_identity(model_case *mc) {
 
 /* Processes writing one cache at once: afterwards it is whole and taken, outputs right. */
 static void test_race(model_case *mc) {
-  tfcc_runtime *r0 = make_rt(NULL);
+  tfcc_runtime *r0 = lc_runtime(NULL, log_fn);
   size_t rb = 0;
   tfcc_wcache_stats s0;
   CHECK(r0 && run_once(r0, mc->path, NULL, mc->ref, OUT_CAP, &rb, &s0) && rb == mc->ref_bytes);
@@ -426,7 +404,7 @@ static void test_race(model_case *mc) {
     for (int k = 0; k < 4; k++) {
       kids[k] = fork();
       if (kids[k] == 0) {
-        tfcc_runtime *rt = make_rt(NULL);
+        tfcc_runtime *rt = lc_runtime(NULL, log_fn);
         static uint8_t out[OUT_CAP];
         size_t ob = 0;
         tfcc_wcache_stats st;
@@ -440,7 +418,7 @@ static void test_race(model_case *mc) {
       CHECK(kids[k] > 0 && waitpid(kids[k], &status, 0) == kids[k] && WIFEXITED(status) &&
             WEXITSTATUS(status) == 0);
     }
-    tfcc_runtime *rt = make_rt(NULL);
+    tfcc_runtime *rt = lc_runtime(NULL, log_fn);
     static uint8_t out[OUT_CAP];
     size_t ob = 0;
     tfcc_wcache_stats st;
