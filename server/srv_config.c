@@ -227,6 +227,13 @@ static int model_pair(walk *w, void *ctx, const char *key, yaml_node_t *v) {
     else return fail(w, v, key, "expected fp32 or bf16");
     return 0;
   }
+  if (!strcmp(k, "key_file") || !strcmp(k, "key_env")) {
+    const int env = !strcmp(k, "key_env");
+    if (env ? m->key_file[0] != '\0' : m->key_env[0] != '\0')
+      return fail(w, v, key, "give key_file or key_env, not both");
+    return env ? get_str(w, v, key, m->key_env, sizeof m->key_env)
+               : get_str(w, v, key, m->key_file, sizeof m->key_file);
+  }
   if (!strcmp(k, "inputs")) return name_list(w, v, key, m->inputs, &m->n_inputs);
   if (!strcmp(k, "outputs")) return name_list(w, v, key, m->outputs, &m->n_outputs);
   if (!strcmp(k, "versions")) {
@@ -315,7 +322,8 @@ static int repo_pair(walk *w, void *ctx, const char *key, yaml_node_t *v) {
   if (!strcmp(k, "poll_ms")) return get_int(w, v, key, 50, 3600000, &c->poll_ms);
   /* settings of every model found in the repository */
   if (!strcmp(k, "sessions") || !strcmp(k, "instances") || !strcmp(k, "max_queue") || !strcmp(k, "max_batch") ||
-      !strcmp(k, "max_queue_delay_us") || !strcmp(k, "precision"))
+      !strcmp(k, "max_queue_delay_us") || !strcmp(k, "precision") || !strcmp(k, "key_file") ||
+      !strcmp(k, "key_env"))
     return model_pair(w, &c->repo_model, key, v);
   return UNKNOWN(w, v, key);
 }

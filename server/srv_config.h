@@ -3,8 +3,10 @@
  *   runtime: {num_threads, cpu_affinity: [ids], memory_pool_mb, isa, weights_cache: DIR,
  *             custom_ops: [LIB.so]}
  *   models:  [{name, path, versions: [n] | latest, sessions, max_queue, max_batch,
- *              max_queue_delay_us, precision: fp32 | bf16, inputs: [names], outputs: [names]}]
- *   repository: {path, poll_ms, sessions, max_queue, max_batch, max_queue_delay_us, precision}
+ *              max_queue_delay_us, precision: fp32 | bf16, inputs: [names], outputs: [names],
+ *              key_file: FILE | key_env: VAR}]
+ *   repository: {path, poll_ms, sessions, max_queue, max_batch, max_queue_delay_us, precision,
+ *                key_file | key_env}
  *   server:  {host, port, health_port, max_connections, max_connections_per_client, max_body_mb,
  *             max_request_mb, timeouts: {read_s, receive_s, request_ms, drain_s}}
  *   metrics: {enabled, path}
@@ -39,6 +41,10 @@ typedef struct srv_model_config {
   int n_inputs;
   char outputs[SRV_MAX_IO][SRV_NAME_MAX];
   int n_outputs;
+  /* encrypted models (.tfcce, tfcc encrypt): the key, from a file (32 raw bytes or 64 hex
+   * digits) or an environment variable (64 hex digits); "" = none (plain models). At most one. */
+  char key_file[SRV_PATH_MAX];
+  char key_env[SRV_NAME_MAX];
 } srv_model_config;
 
 typedef struct srv_config {

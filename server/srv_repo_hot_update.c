@@ -13,6 +13,9 @@
  * when done; 0 when not applicable or refused (a different graph, which the library names),
  * and the caller swaps the whole model instead. */
 int srv_model_hot_update(srv_model *m, long long version, const char *path, const srv_file_id *id) {
+  /* an encrypted model is swapped whole: the update would copy its plaintext into ordinary heap
+     memory, where the decrypting load keeps it in wiped, undumpable pages (docs/server.md) */
+  if (m->cfg.key_file[0] || m->cfg.key_env[0]) return 0;
   srv_version *v = NULL;
   pthread_mutex_lock(&m->mu);
   for (int k = 0; k < m->n_ver; k++)

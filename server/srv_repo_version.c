@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "crypto_load.h"
 #include "srv_log.h"
 #include "srv_repo_internal.h"
 
@@ -99,13 +100,18 @@ srv_version *srv_version_load(srv_repo *r, srv_model *m, long long version, cons
     snprintf(cache, sizeof cache, "%s/%s-%lld.wc", r->weights_cache, m->cfg.name, version);
     mo.weights_cache = cache;
   }
-  tfcc_status st = tfcc_model_load_file(r->rt, path, &mo, &v->model);
+  /* an encrypted model (key_file / key_env): decrypted into memory, weights_cache then names
+     an encrypted cache (tools/crypto/crypto_load.h) */
+  tfcc_key_source key = {0};
+  if (m->cfg.key_file[0]) key.kind = TFCC_KEY_FROM_FILE, key.path = m->cfg.key_file;
+  if (m->cfg.key_env[0]) key.kind = TFCC_KEY_FROM_ENV, key.env = m->cfg.key_env;
+  char load_err[1024];
+  tfcc_status st = tfcc_model_open(r->rt, path, key.kind ? &key : NULL, "key_file or key_env in the model's config",
+                                   &mo, &v->model, load_err, sizeof load_err);
   if (st != TFCC_OK) {
-    const char *why = tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st);
     /* string tensors (KServe BYTES): say what it means for serving */
-    int named = !strncmp(why, path, strlen(path)); /* the library's message may start with the path */
-    snprintf(err, n, "%s%s%s%s", named ? "" : path, named ? "" : ": ", why,
-             strstr(why, "dtype string") ? " (a string tensor, KServe datatype BYTES: tfcc has no string kernels, so "
+    snprintf(err, n, "%s%s", load_err,
+             strstr(load_err, "dtype string") ? " (a string tensor, KServe datatype BYTES: tfcc has no string kernels, so "
                                            "a model with string tensors cannot be served)" : "");
     free(v);
     return NULL;

@@ -21,7 +21,7 @@
 static const char k_usage[] =
     "usage: tfcc bench MODEL [options]\n"
     "\n"
-    "Measures MODEL (.tflite): load time, first inference, latency min/avg/p50/p90/p99/max over\n"
+    "Measures MODEL (.tflite, or .tfcce with a key): load time, first inference, latency min/avg/p50/p90/p99/max over\n"
     "the timed runs, inferences per second, peak RSS, arena bytes, and a per-operator profile\n"
     "(time, share, GOP/s = 2 x MACs per second, kernel chosen) from a separate profiled pass, so\n"
     "profiling does not perturb the latency figures.\n"
@@ -39,6 +39,10 @@ static const char k_usage[] =
     "                         AMX-BF16; elsewhere float32, see the profile's kernels)\n"
     "      --weights-cache PATH  packed-weights cache file: written by the first load, mapped\n"
     "                         by later ones (docs/weights_cache.md)\n"
+    "      --key-file FILE    key of an encrypted MODEL (.tfcce, tfcc encrypt): 32 raw bytes or\n"
+    "                         64 hex digits; --weights-cache is then an encrypted cache\n"
+    "                         (docs/weights_cache.md); load_ms includes the decryption\n"
+    "      --key-env VAR      the same key as 64 hex digits in environment variable VAR\n"
     "      --verify-cache     check the whole source (SHA-256) and every cached block at load\n"
     "                         (default: the file's identity, blocks as they are taken)\n"
     "      --prefault         touch every page of the session's arena at creation\n"
@@ -78,7 +82,9 @@ enum {
   OPT_TRACE,
   OPT_JSON,
   OPT_HELP,
-  OPT_CUSTOM_OPS
+  OPT_CUSTOM_OPS,
+  OPT_KEY_FILE,
+  OPT_KEY_ENV
 };
 static const arg_opt k_opts[] = {{OPT_THREADS, "-t", "--threads", 1},
                                  {OPT_WARMUP, "-w", "--warmup", 1},
@@ -98,6 +104,8 @@ static const arg_opt k_opts[] = {{OPT_THREADS, "-t", "--threads", 1},
                                  {OPT_JSON, NULL, "--json", 0},
                                  {OPT_HELP, "-h", "--help", 0},
                                  {OPT_CUSTOM_OPS, NULL, "--custom-ops", 1},
+                                 {OPT_KEY_FILE, NULL, "--key-file", 1},
+                                 {OPT_KEY_ENV, NULL, "--key-env", 1},
                                  {0, NULL, NULL, 0}};
 
 typedef struct bench_opts {
@@ -140,7 +148,8 @@ static int bench(bench_state *b, const bench_opts *o) {
                         .verify_cache = o->verify_cache,
                         .specs = o->specs,
                         .n_specs = o->n_specs,
-                        .trace = o->trace};
+                        .trace = o->trace,
+                        .load = cli_load_model};
   tfcc_runtime_options ro;
   cli_runtime_defaults(&ro, (int)o->threads);
   if (bench_runtime(b, &p, ro, err, sizeof err) != 0)
@@ -179,6 +188,10 @@ static int parse_opts(int argc, char **argv, bench_opts *o, int *done) {
         break;
       case OPT_CUSTOM_OPS:
         if (cli_add_custom_ops(CMD, v) != 0) return CLI_EXIT_USAGE;
+        break;
+      case OPT_KEY_FILE:
+      case OPT_KEY_ENV:
+        if (cli_set_key(CMD, id == OPT_KEY_ENV, v) != 0) return CLI_EXIT_USAGE;
         break;
       case OPT_WARMUP:
         bad = args_int("--warmup", v, 0, 1000000, &o->warmup, err, sizeof err);

@@ -41,6 +41,9 @@ static const char k_usage[] =
     "  -t, --threads N     worker threads (default: all CPUs)\n"
     "  --custom-ops LIB.so register the custom operators of plugin LIB.so (repeatable;\n"
     "                      docs/custom_ops.md)\n"
+    "  --key-file FILE     key of an encrypted MODEL (.tfcce, tfcc encrypt): 32 raw\n"
+    "                      bytes or 64 hex digits\n"
+    "  --key-env VAR       the same key as 64 hex digits in environment variable VAR\n"
     "  -h, --help          this text\n";
 
 enum {
@@ -51,7 +54,9 @@ enum {
   OPT_SAVE,
   OPT_THREADS,
   OPT_HELP,
-  OPT_CUSTOM_OPS
+  OPT_CUSTOM_OPS,
+  OPT_KEY_FILE,
+  OPT_KEY_ENV
 };
 static const arg_opt k_opts[] = {{OPT_LABELS, "-l", "--labels", 1},
                                  {OPT_TOP, "-k", "--top", 1},
@@ -61,6 +66,8 @@ static const arg_opt k_opts[] = {{OPT_LABELS, "-l", "--labels", 1},
                                  {OPT_THREADS, "-t", "--threads", 1},
                                  {OPT_HELP, "-h", "--help", 0},
                                  {OPT_CUSTOM_OPS, NULL, "--custom-ops", 1},
+                                 {OPT_KEY_FILE, NULL, "--key-file", 1},
+                                 {OPT_KEY_ENV, NULL, "--key-env", 1},
                                  {0, NULL, NULL, 0}};
 
 typedef struct classify_opts {
@@ -253,6 +260,10 @@ int cmd_classify(int argc, char **argv) {
       case OPT_SAVE: o.save_input = value; break;
       case OPT_CUSTOM_OPS:
         if (cli_add_custom_ops(CMD, value) != 0) return CLI_EXIT_USAGE;
+        break;
+      case OPT_KEY_FILE:
+      case OPT_KEY_ENV:
+        if (cli_set_key(CMD, id == OPT_KEY_ENV, value) != 0) return CLI_EXIT_USAGE;
         break;
       case OPT_TOP: bad = args_int("--top", value, 1, 1000000, &o.top, err, sizeof err); break;
       case OPT_MEAN: bad = args_float("--mean", value, &o.mean, err, sizeof err); break;

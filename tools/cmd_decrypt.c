@@ -6,7 +6,7 @@
 #include "common/args.h"
 #include "common/cli.h"
 #include "crypto_args.h"
-#include "crypto_lib.h"
+#include "crypto/crypto_load.h"
 
 #define CMD "decrypt"
 
@@ -14,8 +14,8 @@ static const char k_usage[] =
     "usage: tfcc decrypt CONTAINER -o OUT (--key-file FILE | --key-env VAR)\n"
     "\n"
     "Decrypts a tfcc encrypted model to a plain .tflite file. Nothing is written unless the key\n"
-    "is right and the container authenticates. (Loading never needs this: the library decrypts\n"
-    "into memory.)\n"
+    "is right and the container authenticates. (Loading never needs this: tfcc run, bench and\n"
+    "serve take the key and decrypt into memory.)\n"
     "\n"
     "  --key-file FILE  key: 32 raw bytes or 64 hex digits\n"
     "  --key-env VAR    key: 64 hex digits in environment variable VAR\n"
@@ -33,18 +33,19 @@ int cmd_decrypt(int argc, char **argv) {
   int r = crypto_args_parse(CMD, k_usage, argc, argv, 0, &ca);
   if (r >= 0) return r;
   if (!ca.out) return cli_error(CMD, CLI_EXIT_USAGE, "-o OUT is required");
-  crypto_lib lib;
-  if ((r = crypto_lib_open(CMD, &lib)) != 0) return r;
+  char why[512];
+  const tfcc_crypto_api *lib = tfcc_crypto_api_get(why, sizeof why);
+  if (!lib) return cli_error(CMD, CLI_EXIT_FAIL, "%s", why);
   void *plain = NULL;
   size_t n = 0;
-  if (lib.decrypt_file(ca.model, &ca.key, &plain, &n) != TFCC_OK)
-    return cli_error(CMD, CLI_EXIT_FAIL, "%s", lib.last_error());
+  if (lib->decrypt_file(ca.model, &ca.key, &plain, &n) != TFCC_OK)
+    return cli_error(CMD, CLI_EXIT_FAIL, "%s", lib->last_error());
   char tmp[4096];
   snprintf(tmp, sizeof tmp, "%s.tmp", ca.out);
   FILE *f = fopen(tmp, "wb");
   int ok = f && fwrite(plain, 1, n, f) == n;
   if (f && fclose(f) != 0) ok = 0;
-  lib.free_plain(plain, n);
+  lib->free_plain(plain, n);
   if (!ok || rename(tmp, ca.out) != 0) {
     remove(tmp);
     return cli_error(CMD, CLI_EXIT_FAIL, "%s: cannot write", ca.out);

@@ -7,7 +7,7 @@
 #include "common/args.h"
 #include "common/cli.h"
 #include "crypto_args.h"
-#include "crypto_lib.h"
+#include "crypto/crypto_load.h"
 
 #define CMD "encrypt"
 
@@ -34,10 +34,11 @@ int cmd_encrypt(int argc, char **argv) {
   int r = crypto_args_parse(CMD, k_usage, argc, argv, 1, &ca);
   if (r >= 0) return r;
   if (!ca.out) return cli_error(CMD, CLI_EXIT_USAGE, "-o OUT is required");
-  crypto_lib lib;
-  if ((r = crypto_lib_open(CMD, &lib)) != 0) return r;
-  if (lib.encrypt_file(ca.model, ca.out, &ca.key, ca.key_id) != TFCC_OK)
-    return cli_error(CMD, CLI_EXIT_FAIL, "%s", lib.last_error());
+  char why[512];
+  const tfcc_crypto_api *lib = tfcc_crypto_api_get(why, sizeof why);
+  if (!lib) return cli_error(CMD, CLI_EXIT_FAIL, "%s", why);
+  if (lib->encrypt_file(ca.model, ca.out, &ca.key, ca.key_id) != TFCC_OK)
+    return cli_error(CMD, CLI_EXIT_FAIL, "%s", lib->last_error());
   printf("%s: encrypted (AES-256-GCM, key id '%s')\n", ca.out, ca.key_id ? ca.key_id : "");
   return CLI_EXIT_OK;
 #endif

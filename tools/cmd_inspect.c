@@ -22,6 +22,7 @@
 
 static const char k_usage[] =
     "usage: tfcc inspect MODEL [--json] [--memory] [--custom-ops LIB.so ...]\n"
+    "                    [--key-file FILE | --key-env VAR]\n"
     "\n"
     "Describes a .tflite model: inputs and outputs (dtype, shape, shape signature,\n"
     "quantization), the file's operators (count, versions, MACs per type and in total), the\n"
@@ -37,13 +38,18 @@ static const char k_usage[] =
     "running (at the stored input shapes), each with the node that produces it and why.\n"
     "  --custom-ops LIB.so  register the custom operators of plugin LIB.so (repeatable;\n"
     "               docs/custom_ops.md)\n"
+    "  --key-file FILE  key of an encrypted MODEL (.tfcce, tfcc encrypt): 32 raw bytes or\n"
+    "               64 hex digits\n"
+    "  --key-env VAR    the same key as 64 hex digits in environment variable VAR\n"
     "  -h, --help   this text\n";
 
-enum { OPT_JSON = 1, OPT_MEMORY, OPT_HELP, OPT_CUSTOM_OPS };
+enum { OPT_JSON = 1, OPT_MEMORY, OPT_HELP, OPT_CUSTOM_OPS, OPT_KEY_FILE, OPT_KEY_ENV };
 static const arg_opt k_opts[] = {{OPT_JSON, NULL, "--json", 0},
                                  {OPT_MEMORY, NULL, "--memory", 0},
                                  {OPT_HELP, "-h", "--help", 0},
                                  {OPT_CUSTOM_OPS, NULL, "--custom-ops", 1},
+                                 {OPT_KEY_FILE, NULL, "--key-file", 1},
+                                 {OPT_KEY_ENV, NULL, "--key-env", 1},
                                  {0, NULL, NULL, 0}};
 
 typedef struct op_group {
@@ -544,6 +550,9 @@ int cmd_inspect(int argc, char **argv) {
     if (id == OPT_JSON) as_json = 1;
     if (id == OPT_MEMORY) with_memory = 1;
     if (id == OPT_CUSTOM_OPS && cli_add_custom_ops(CMD, value) != 0) return CLI_EXIT_USAGE;
+    if ((id == OPT_KEY_FILE || id == OPT_KEY_ENV) &&
+        cli_set_key(CMD, id == OPT_KEY_ENV, value) != 0)
+      return CLI_EXIT_USAGE;
     if (id == ARGS_POSITIONAL) {
       if (path)
         return cli_error(CMD, CLI_EXIT_USAGE, "unexpected argument '%s' (one MODEL only)", value);
@@ -560,7 +569,8 @@ int cmd_inspect(int argc, char **argv) {
   tfcc_model_options_default(&fo);
   fo.allow_unsupported = 1;
   fo.disabled_passes = TFCC_PASS_ALL;
-  if (tfcc_model_load_file(rt, path, &fo, &file) != TFCC_OK) file = m;
+  char why[1024];
+  if (cli_load_model(rt, path, &fo, &file, why, sizeof why) != TFCC_OK) file = m;
   op_group *groups = NULL, *plan = NULL;
   int64_t total = 0, plan_total = 0;
   int n_file_ops = 0, n_plan_ops = 0;

@@ -22,8 +22,9 @@ static const char k_usage[] =
     "usage: tfcc run MODEL -i FILE.npy [-i NAME=FILE.npy ...] -o DIR [--threads N]\n"
     "                [--precision f32|bf16] [--weights-cache PATH] [--signature KEY]\n"
     "                [--timeout-ms MS] [--custom-ops LIB.so ...]\n"
+    "                [--key-file FILE | --key-env VAR]\n"
     "\n"
-    "Runs MODEL (.tflite) once on .npy inputs and writes every output as DIR/<i>_<name>.npy\n"
+    "Runs MODEL (.tflite, or an encrypted .tfcce with its key) once on .npy inputs and writes every output as DIR/<i>_<name>.npy\n"
     "(characters of <name> outside [A-Za-z0-9._-] become '_'; <name> is cut at 199 characters).\n"
     "Prints one line per output.\n"
     "\n"
@@ -35,7 +36,8 @@ static const char k_usage[] =
     "                              bfloat16 weights and inputs, float32 sums (AVX512-BF16;\n"
     "                              elsewhere float32)\n"
     "      --weights-cache PATH    packed-weights cache file: written by the first load, mapped\n"
-    "                              by later ones (docs/weights_cache.md)\n"
+    "                              by later ones (docs/weights_cache.md); with a key, an\n"
+    "                              encrypted cache\n" CLI_KEY_USAGE
     "      --signature KEY         run the signature KEY (tfcc inspect lists them): its\n"
     "                              subgraph, inputs and outputs named as it names them\n"
     "      --timeout-ms MS         stop the run after MS milliseconds (e.g. a WHILE loop\n"
@@ -57,7 +59,9 @@ enum {
   OPT_HELP,
   OPT_SIGNATURE,
   OPT_TIMEOUT,
-  OPT_CUSTOM_OPS
+  OPT_CUSTOM_OPS,
+  OPT_KEY_FILE,
+  OPT_KEY_ENV
 };
 static const arg_opt k_opts[] = {{OPT_INPUT, "-i", "--input", 1},
                                  {OPT_OUTPUT, "-o", "--output", 1},
@@ -68,6 +72,8 @@ static const arg_opt k_opts[] = {{OPT_INPUT, "-i", "--input", 1},
                                  {OPT_SIGNATURE, NULL, "--signature", 1},
                                  {OPT_TIMEOUT, NULL, "--timeout-ms", 1},
                                  {OPT_CUSTOM_OPS, NULL, "--custom-ops", 1},
+                                 {OPT_KEY_FILE, NULL, "--key-file", 1},
+                                 {OPT_KEY_ENV, NULL, "--key-env", 1},
                                  {0, NULL, NULL, 0}};
 
 /* mkdir -p */
@@ -347,6 +353,10 @@ int cmd_run(int argc, char **argv) {
       case OPT_SIGNATURE: signature = value; break;
       case OPT_CUSTOM_OPS:
         if (cli_add_custom_ops(CMD, value) != 0) return CLI_EXIT_USAGE;
+        break;
+      case OPT_KEY_FILE:
+      case OPT_KEY_ENV:
+        if (cli_set_key(CMD, id == OPT_KEY_ENV, value) != 0) return CLI_EXIT_USAGE;
         break;
       case OPT_TIMEOUT:
         if (args_int("--timeout-ms", value, 1, 86400000, &timeout_ms, err, sizeof err) != 0)

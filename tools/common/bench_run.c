@@ -96,8 +96,10 @@ int bench_open(bench_state *b, const bench_plan *p, char *err, size_t n) {
   mo.weights_cache = p->weights_cache;
   mo.weights_cache_verify = p->verify_cache;
   b->r.precision = p->precision;
-  tfcc_status st = tfcc_model_load_file(b->rt, p->model, &mo, &b->model);
+  tfcc_status st = p->load ? p->load(b->rt, p->model, &mo, &b->model, err, n)
+                           : tfcc_model_load_file(b->rt, p->model, &mo, &b->model);
   uint64_t t1 = trace_now_ns();
+  if (st != TFCC_OK && p->load) return -1;
   if (st != TFCC_OK) {
     const char *why = last_error(st);
     return strstr(why, p->model) ? fail(err, n, "%s", why) : fail(err, n, "%s: %s", p->model, why);

@@ -29,6 +29,10 @@ typedef struct bench_plan {
   const char *const *specs; /* input files (bench_inputs.h) */
   int n_specs;
   const char *trace; /* Chrome trace path, or NULL */
+  /* the model loader (NULL: tfcc_model_load_file); tfcc bench's is cli_load_model (its
+   * --key-file / --key-env). TFCC_OK, or the status with err naming the file. Timed in load_ms. */
+  tfcc_status (*load)(tfcc_runtime *rt, const char *path, const tfcc_model_options *opts,
+                      tfcc_model **out, char *err, size_t n);
 } bench_plan;
 
 typedef struct bench_state {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "npy.h"
+#include "../crypto/crypto_load.h"
 #include "../plugin/plugin_load.h"
 
 static const char *g_custom_ops[CLI_MAX_CUSTOM_OPS];
@@ -26,6 +27,29 @@ int cli_load_custom_ops(const char *cmd, tfcc_runtime *rt) {
       return cli_error(cmd, CLI_EXIT_FAIL, "--custom-ops %s", err);
   }
   return 0;
+}
+
+static tfcc_key_source g_key; /* kind 0: no key */
+
+int cli_set_key(const char *cmd, int from_env, const char *value) {
+  const char *opt = from_env ? "--key-env" : "--key-file";
+  if (g_key.kind)
+    return cli_error(cmd, CLI_EXIT_USAGE, "%s: one key only (--key-file FILE or --key-env VAR)",
+                     opt);
+  if (!value || !value[0])
+    return cli_error(cmd, CLI_EXIT_USAGE, "%s: empty %s", opt, from_env ? "variable name" : "path");
+  g_key.kind = from_env ? TFCC_KEY_FROM_ENV : TFCC_KEY_FROM_FILE;
+  if (from_env)
+    g_key.env = value;
+  else
+    g_key.path = value;
+  return 0;
+}
+
+tfcc_status cli_load_model(tfcc_runtime *rt, const char *path, const tfcc_model_options *opts,
+                           tfcc_model **out, char *err, size_t n) {
+  return tfcc_model_open(rt, path, g_key.kind ? &g_key : NULL, "--key-file FILE or --key-env VAR",
+                         opts, out, err, n);
 }
 
 int cli_error(const char *cmd, int code, const char *fmt, ...) {
@@ -132,15 +156,11 @@ int cli_open_model_opts(const char *cmd, const char *path, int threads,
     *rt = NULL;
     return CLI_EXIT_FAIL;
   }
-  st = tfcc_model_load_file(*rt, path, mo, model);
-  if (st != TFCC_OK) {
-    const char *why = tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st);
-    /* the library's message usually names the file already */
-    int rc = strstr(why, path) ? cli_error(cmd, CLI_EXIT_FAIL, "%s", why)
-                               : cli_error(cmd, CLI_EXIT_FAIL, "%s: %s", path, why);
+  char why[1024];
+  if (cli_load_model(*rt, path, mo, model, why, sizeof why) != TFCC_OK) {
     tfcc_runtime_destroy(*rt);
     *rt = NULL;
-    return rc;
+    return cli_error(cmd, CLI_EXIT_FAIL, "%s", why);
   }
   return 0;
 }

@@ -40,6 +40,21 @@ int cli_open_model_opts(const char *cmd, const char *path, int threads,
 int cli_add_custom_ops(const char *cmd, const char *path);
 int cli_load_custom_ops(const char *cmd, tfcc_runtime *rt);
 
+/* --key-file FILE / --key-env VAR: the key of an encrypted MODEL (a .tfcce container of tfcc
+ * encrypt; docs/lifecycle.md), for every model the command opens (cli_open_model*,
+ * cli_load_model). cli_set_key records it: 0, or the usage error line and CLI_EXIT_USAGE (a
+ * second key, an empty value). */
+#define CLI_KEY_USAGE \
+  "      --key-file FILE         key of an encrypted MODEL (.tfcce, tfcc encrypt): 32 raw bytes\n" \
+  "                              or 64 hex digits (docs/lifecycle.md)\n" \
+  "      --key-env VAR           the same key as 64 hex digits in environment variable VAR\n"
+int cli_set_key(const char *cmd, int from_env, const char *value);
+/* Loads path with the command's key (none set: a plain model; a container without a key, a key
+ * with a plain model, a wrong key: refused), opts->weights_cache being an encrypted cache for an
+ * encrypted model. TFCC_OK, or the status with err (n bytes) naming path and the cause. */
+tfcc_status cli_load_model(tfcc_runtime *rt, const char *path, const tfcc_model_options *opts,
+                           tfcc_model **out, char *err, size_t n);
+
 /* --precision VALUE: "f32" (also "fp32", "float32") or "bf16". 0, or -1 with err set. */
 int cli_parse_precision(const char *v, tfcc_precision *out, char *err, size_t n);
 /* An ISA cap name (--isa VALUE, TFCC_ISA) that this CPU family has kernels for: generic, and

@@ -24,7 +24,8 @@ static const char k_usage[] =
     "\n"
     "  -c, --config FILE           YAML config (runtime, models, repository, server, metrics, log)\n"
     "  -r, --model-repository DIR  serve every DIR/<model>/<version>/model.tflite\n"
-    "  -n, --name NAME             model name for MODEL.tflite (default: file name without .tflite)\n"
+    "  -n, --name NAME             model name for MODEL.tflite (default: file name without .tflite\n"
+    "                              or .tfcce)\n"
     "      --host ADDR             listen address (default 127.0.0.1; 0.0.0.0 for all)\n"
     "  -p, --port N                port (default 8000; 0 = any free port)\n"
     "      --port-file FILE        write the bound port to FILE once listening (health port: second line)\n"
@@ -38,6 +39,11 @@ static const char k_usage[] =
     "      --weights-cache DIR     packed-weights caches DIR/<model>-<version>.wc: a model's first load\n"
     "                              writes its cache, later loads and restarts map it (config:\n"
     "                              runtime.weights_cache)\n"
+    "      --key-file FILE         key of an encrypted MODEL (.tfcce, tfcc encrypt) and of the\n"
+    "                              repository's models: 32 raw bytes or 64 hex digits (config: a\n"
+    "                              model's key_file); --weights-cache then holds encrypted caches\n"
+    "      --key-env VAR           the same key as 64 hex digits in environment variable VAR\n"
+    "                              (config: key_env)\n"
     "      --poll-ms N             model file / repository poll interval (default 1000)\n"
     "      --custom-ops LIB.so     register the custom operators of plugin LIB.so on the runtime\n"
     "                              (repeatable; config: runtime.custom_ops, which these add to)\n"
@@ -68,7 +74,9 @@ enum {
   OPT_PRECISION,
   OPT_HEALTH_PORT,
   OPT_WEIGHTS_CACHE,
-  OPT_CUSTOM_OPS
+  OPT_CUSTOM_OPS,
+  OPT_KEY_FILE,
+  OPT_KEY_ENV
 };
 static const arg_opt k_opts[] = {{OPT_CONFIG, "-c", "--config", 1},
                                  {OPT_REPO, "-r", "--model-repository", 1},
@@ -90,11 +98,14 @@ static const arg_opt k_opts[] = {{OPT_CONFIG, "-c", "--config", 1},
                                  {OPT_PRECISION, NULL, "--precision", 1},
                                  {OPT_HEALTH_PORT, NULL, "--health-port", 1},
                                  {OPT_CUSTOM_OPS, NULL, "--custom-ops", 1},
+                                 {OPT_KEY_FILE, NULL, "--key-file", 1},
+                                 {OPT_KEY_ENV, NULL, "--key-env", 1},
                                  {0, NULL, NULL, 0}};
 
 typedef struct overrides {
   const char *config, *repo, *name, *host, *port_file, *model, *log_format, *log_level, *precision;
   const char *weights_cache;
+  const char *key_file, *key_env; /* MODEL's and the repository's models' key */
   const char *custom_ops[SRV_MAX_CUSTOM_OPS];
   int n_custom_ops;
   long port, health_port, sessions, threads, max_queue, poll, max_batch, batch_delay;
@@ -123,6 +134,22 @@ static const num_opt *num_opt_of(int id) {
   for (size_t i = 0; i < sizeof k_num_opts / sizeof k_num_opts[0]; i++)
     if (k_num_opts[i].id == id) return &k_num_opts[i];
   return NULL;
+}
+
+/* --key-file / --key-env onto a model entry (its key from the config replaced). 0 or -1. */
+static int set_key(const overrides *o, srv_model_config *m) {
+  const char *v = o->key_file ? o->key_file : o->key_env;
+  if (!v) return 0;
+  char *dst = o->key_file ? m->key_file : m->key_env;
+  size_t size = o->key_file ? sizeof m->key_file : sizeof m->key_env;
+  if (!v[0] || strlen(v) >= size) {
+    cli_error(CMD, CLI_EXIT_USAGE, "%s: '%s': empty or too long",
+              o->key_file ? "--key-file" : "--key-env", v);
+    return -1;
+  }
+  m->key_file[0] = m->key_env[0] = '\0';
+  snprintf(dst, size, "%s", v);
+  return 0;
 }
 
 static int apply(overrides *o, srv_config *c) {
@@ -183,9 +210,12 @@ static int apply(overrides *o, srv_config *c) {
       base = base ? base + 1 : o->model;
       snprintf(m->name, sizeof m->name, "%s", base);
       char *dot = strstr(m->name, ".tflite");
+      if (!dot) dot = strstr(m->name, ".tfcce");
       if (dot && dot != m->name) *dot = '\0';
     }
+    if (set_key(o, m) != 0) return CLI_EXIT_USAGE;
   }
+  if (set_key(o, &c->repo_model) != 0) return CLI_EXIT_USAGE;
   for (int i = -1; i < c->n_models; i++) { /* -1: models found in the repository */
     srv_model_config *m = i < 0 ? &c->repo_model : &c->models[i];
     if (o->sessions > 0) m->sessions = (int)o->sessions;
@@ -225,6 +255,12 @@ int cmd_serve(int argc, char **argv) {
       case OPT_LOG_LEVEL: o.log_level = v; break;
       case OPT_PRECISION: o.precision = v; break;
       case OPT_WEIGHTS_CACHE: o.weights_cache = v; break;
+      case OPT_KEY_FILE:
+      case OPT_KEY_ENV:
+        if (o.key_file || o.key_env)
+          return cli_error(CMD, CLI_EXIT_USAGE, "one key only (--key-file FILE or --key-env VAR)");
+        *(id == OPT_KEY_FILE ? &o.key_file : &o.key_env) = v;
+        break;
       case OPT_NO_ACCESS: o.no_access = 1; break;
       case OPT_CUSTOM_OPS:
         if (o.n_custom_ops >= SRV_MAX_CUSTOM_OPS)

@@ -1,0 +1,138 @@
+/* libtfcc_crypto opened on first use, and the model loader of the hosts (crypto_load.h). */
+#include "crypto_load.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#define CRYPTO_LIBRARY "libtfcc_crypto.so.0"
+#define MAGIC "TFCCENC" /* and a NUL: 8 bytes (include/tfcc/tfcc_crypto.h) */
+#define MAGIC_BYTES 8
+#define KEY_ID_LEN_AT 36 /* u8 key id length, then the key id at 40 */
+#define KEY_ID_AT 40
+
+static tfcc_crypto_api g_api;
+static char g_err[512];
+static int g_ok;
+static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+
+#ifdef TFCC_WITH_CRYPTO
+/* dlsym's object pointer as a function pointer (POSIX guarantees the conversion works). */
+static int sym(void *h, const char *name, void *fn_ptr_out) {
+  void *p = dlsym(h, name);
+  if (!p) return -1;
+  memcpy(fn_ptr_out, &p, sizeof p);
+  return 0;
+}
+#endif
+
+static void open_once(void) {
+#ifndef TFCC_WITH_CRYPTO
+  snprintf(g_err, sizeof g_err,
+           "this build has no encryption support (configure with -DTFCC_WITH_CRYPTO=ON; needs "
+           "OpenSSL's libcrypto)");
+#else
+  void *h = dlopen(CRYPTO_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    snprintf(g_err, sizeof g_err, "cannot load %s (encryption support): %s", CRYPTO_LIBRARY,
+             dlerror());
+    return;
+  }
+  if (sym(h, "tfcc_crypto_last_error", &g_api.last_error) != 0 ||
+      sym(h, "tfcc_model_load_encrypted", &g_api.load_encrypted) != 0 ||
+      sym(h, "tfcc_crypto_encrypt_file", &g_api.encrypt_file) != 0 ||
+      sym(h, "tfcc_crypto_decrypt_file", &g_api.decrypt_file) != 0 ||
+      sym(h, "tfcc_crypto_free", &g_api.free_plain) != 0) {
+    snprintf(g_err, sizeof g_err, "%s: %s", CRYPTO_LIBRARY, dlerror());
+    return;
+  }
+  g_ok = 1;
+#endif
+}
+
+const tfcc_crypto_api *tfcc_crypto_api_get(char *err, size_t n) {
+  pthread_once(&g_once, open_once);
+  if (g_ok) return &g_api;
+  if (err && n) snprintf(err, n, "%s", g_err);
+  return NULL;
+}
+
+/* Reads the first bytes of path: 1 and key_id (printable, NUL-terminated) for a container. */
+static int read_magic(const char *path, char key_id[TFCC_KEY_ID_MAX + 1]) {
+  unsigned char h[KEY_ID_AT + TFCC_KEY_ID_MAX];
+  key_id[0] = '\0';
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  ssize_t got = pread(fd, h, sizeof h, 0);
+  close(fd);
+  if (got < MAGIC_BYTES || memcmp(h, MAGIC, MAGIC_BYTES) != 0) return 0;
+  if (got == (ssize_t)sizeof h && h[KEY_ID_LEN_AT] <= TFCC_KEY_ID_MAX) {
+    size_t len = h[KEY_ID_LEN_AT], i = 0;
+    for (; i < len && h[KEY_ID_AT + i] >= 0x20 && h[KEY_ID_AT + i] <= 0x7e; i++)
+      key_id[i] = (char)h[KEY_ID_AT + i];
+    key_id[i == len ? i : 0] = '\0';
+  }
+  return 1;
+}
+
+int tfcc_crypto_is_container(const char *path) {
+  char id[TFCC_KEY_ID_MAX + 1];
+  return path ? read_magic(path, id) : 0;
+}
+
+/* err = msg, prefixed with "path: " unless msg names path already. */
+static void named(char *err, size_t n, const char *path, const char *msg) {
+  if (strstr(msg, path))
+    snprintf(err, n, "%s", msg);
+  else
+    snprintf(err, n, "%s: %s", path, msg);
+}
+
+tfcc_status tfcc_model_open(tfcc_runtime *rt, const char *path, const tfcc_key_source *key,
+                            const char *key_hint, const tfcc_model_options *opts, tfcc_model **out,
+                            char *err, size_t n) {
+  char key_id[TFCC_KEY_ID_MAX + 1];
+  *out = NULL;
+  const int container = read_magic(path, key_id);
+  if (!key) {
+    if (container) {
+      snprintf(err, n,
+               "%s: an encrypted model (tfcc encrypt container%s%s%s): give its key with %s", path,
+               key_id[0] ? ", key id '" : "", key_id, key_id[0] ? "'" : "",
+               key_hint ? key_hint : "a key");
+      return TFCC_ERR_INVALID_ARG;
+    }
+    tfcc_status st = tfcc_model_load_file(rt, path, opts, out);
+    if (st != TFCC_OK)
+      named(err, n, path, tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));
+    return st;
+  }
+  if (!container) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      snprintf(err, n, "%s: %s", path, strerror(errno));
+      return TFCC_ERR_IO;
+    }
+    close(fd);
+    snprintf(err, n,
+             "%s: a key was given, but this is not an encrypted model (a tfcc encrypt container "
+             "starts with TFCCENC): load it without a key",
+             path);
+    return TFCC_ERR_INVALID_ARG;
+  }
+  const tfcc_crypto_api *api = tfcc_crypto_api_get(err, n);
+  if (!api) {
+    char why[512];
+    snprintf(why, sizeof why, "%s", err);
+    snprintf(err, n, "%s: an encrypted model, but %s", path, why);
+    return TFCC_ERR_UNSUPPORTED;
+  }
+  tfcc_status st = api->load_encrypted(rt, path, key, opts, out);
+  if (st != TFCC_OK)
+    named(err, n, path, api->last_error()[0] ? api->last_error() : tfcc_status_str(st));
+  return st;
+}
