@@ -7,6 +7,7 @@
 
 #include "../../tools/common/args.c"
 #include "../../tools/common/cli.c"
+#include "../../tools/crypto/crypto_load.c" /* cli.c opens models through tfcc_model_open */
 #include "../../tools/common/json.c"
 #include "../../tools/common/labels.c"
 #include "../../tools/common/npy.c"

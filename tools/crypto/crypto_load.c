@@ -15,14 +15,14 @@
 #define KEY_ID_LEN_AT 36 /* u8 key id length, then the key id at 40 */
 #define KEY_ID_AT 40
 
-static tfcc_crypto_api g_api;
-static char g_err[512];
-static int g_ok;
-static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+static tfcc_crypto_api g_crypto;
+static char g_crypto_err[512];
+static int g_crypto_ok;
+static pthread_once_t g_crypto_once = PTHREAD_ONCE_INIT;
 
 #ifdef TFCC_WITH_CRYPTO
 /* dlsym's object pointer as a function pointer (POSIX guarantees the conversion works). */
-static int sym(void *h, const char *name, void *fn_ptr_out) {
+static int crypto_sym(void *h, const char *name, void *fn_ptr_out) {
   void *p = dlsym(h, name);
   if (!p) return -1;
   memcpy(fn_ptr_out, &p, sizeof p);
@@ -30,39 +30,39 @@ static int sym(void *h, const char *name, void *fn_ptr_out) {
 }
 #endif
 
-static void open_once(void) {
+static void crypto_open_once(void) {
 #ifndef TFCC_WITH_CRYPTO
-  snprintf(g_err, sizeof g_err,
+  snprintf(g_crypto_err, sizeof g_crypto_err,
            "this build has no encryption support (configure with -DTFCC_WITH_CRYPTO=ON; needs "
            "OpenSSL's libcrypto)");
 #else
   void *h = dlopen(CRYPTO_LIBRARY, RTLD_NOW | RTLD_LOCAL);
   if (!h) {
-    snprintf(g_err, sizeof g_err, "cannot load %s (encryption support): %s", CRYPTO_LIBRARY,
-             dlerror());
+    snprintf(g_crypto_err, sizeof g_crypto_err, "cannot load %s (encryption support): %s",
+             CRYPTO_LIBRARY, dlerror());
     return;
   }
-  if (sym(h, "tfcc_crypto_last_error", &g_api.last_error) != 0 ||
-      sym(h, "tfcc_model_load_encrypted", &g_api.load_encrypted) != 0 ||
-      sym(h, "tfcc_crypto_encrypt_file", &g_api.encrypt_file) != 0 ||
-      sym(h, "tfcc_crypto_decrypt_file", &g_api.decrypt_file) != 0 ||
-      sym(h, "tfcc_crypto_free", &g_api.free_plain) != 0) {
-    snprintf(g_err, sizeof g_err, "%s: %s", CRYPTO_LIBRARY, dlerror());
+  if (crypto_sym(h, "tfcc_crypto_last_error", &g_crypto.last_error) != 0 ||
+      crypto_sym(h, "tfcc_model_load_encrypted", &g_crypto.load_encrypted) != 0 ||
+      crypto_sym(h, "tfcc_crypto_encrypt_file", &g_crypto.encrypt_file) != 0 ||
+      crypto_sym(h, "tfcc_crypto_decrypt_file", &g_crypto.decrypt_file) != 0 ||
+      crypto_sym(h, "tfcc_crypto_free", &g_crypto.free_plain) != 0) {
+    snprintf(g_crypto_err, sizeof g_crypto_err, "%s: %s", CRYPTO_LIBRARY, dlerror());
     return;
   }
-  g_ok = 1;
+  g_crypto_ok = 1;
 #endif
 }
 
 const tfcc_crypto_api *tfcc_crypto_api_get(char *err, size_t n) {
-  pthread_once(&g_once, open_once);
-  if (g_ok) return &g_api;
-  if (err && n) snprintf(err, n, "%s", g_err);
+  pthread_once(&g_crypto_once, crypto_open_once);
+  if (g_crypto_ok) return &g_crypto;
+  if (err && n) snprintf(err, n, "%s", g_crypto_err);
   return NULL;
 }
 
 /* Reads the first bytes of path: 1 and key_id (printable, NUL-terminated) for a container. */
-static int read_magic(const char *path, char key_id[TFCC_KEY_ID_MAX + 1]) {
+static int crypto_read_magic(const char *path, char key_id[TFCC_KEY_ID_MAX + 1]) {
   unsigned char h[KEY_ID_AT + TFCC_KEY_ID_MAX];
   key_id[0] = '\0';
   int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -81,11 +81,11 @@ static int read_magic(const char *path, char key_id[TFCC_KEY_ID_MAX + 1]) {
 
 int tfcc_crypto_is_container(const char *path) {
   char id[TFCC_KEY_ID_MAX + 1];
-  return path ? read_magic(path, id) : 0;
+  return path ? crypto_read_magic(path, id) : 0;
 }
 
 /* err = msg, prefixed with "path: " unless msg names path already. */
-static void named(char *err, size_t n, const char *path, const char *msg) {
+static void crypto_named(char *err, size_t n, const char *path, const char *msg) {
   if (strstr(msg, path))
     snprintf(err, n, "%s", msg);
   else
@@ -97,7 +97,7 @@ tfcc_status tfcc_model_open(tfcc_runtime *rt, const char *path, const tfcc_key_s
                             char *err, size_t n) {
   char key_id[TFCC_KEY_ID_MAX + 1];
   *out = NULL;
-  const int container = read_magic(path, key_id);
+  const int container = crypto_read_magic(path, key_id);
   if (!key) {
     if (container) {
       snprintf(err, n,
@@ -108,7 +108,7 @@ tfcc_status tfcc_model_open(tfcc_runtime *rt, const char *path, const tfcc_key_s
     }
     tfcc_status st = tfcc_model_load_file(rt, path, opts, out);
     if (st != TFCC_OK)
-      named(err, n, path, tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));
+      crypto_named(err, n, path, tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));
     return st;
   }
   if (!container) {
@@ -133,6 +133,6 @@ tfcc_status tfcc_model_open(tfcc_runtime *rt, const char *path, const tfcc_key_s
   }
   tfcc_status st = api->load_encrypted(rt, path, key, opts, out);
   if (st != TFCC_OK)
-    named(err, n, path, api->last_error()[0] ? api->last_error() : tfcc_status_str(st));
+    crypto_named(err, n, path, api->last_error()[0] ? api->last_error() : tfcc_status_str(st));
   return st;
 }
