@@ -1,6 +1,8 @@
 /* Where a model's latency tail comes from, on a shared machine: `build/bench/run_tail MODEL
- * [--runs N] [--warmup W] [--threads T] [--prefault] [--ftz] [--top K]` (--ftz: denormals
- * flushed to zero on the calling thread, x86-64). One session, seeded inputs
+ * [--runs N] [--warmup W] [--threads T] [--prefault] [--ftz] [--control] [--dump NODE] [--settle S] [--top K]` (--ftz: denormals
+ * flushed to zero on the calling thread, x86-64; --control: then the same number of runs of
+ * fixed register arithmetic of the model's CPU p50, and of one pass over as many bytes as the
+ * model's constants, measured alike: the platform's own spread for compute and for streaming). One session, seeded inputs
  * (the same every run, as tfcc bench and ONNX Runtime's side of bench/compare_ort.sh), N timed
  * runs; for each run: wall time, the calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID), its
  * minor page faults and voluntary / involuntary context switches (getrusage RUSAGE_THREAD),
@@ -98,15 +100,110 @@ static void summary(const char *what, double *v, int n) {
          v[n - 1], p99 / p50, p99 - p50);
 }
 
+/* The control: fixed arithmetic in registers (no memory traffic), the same every call. */
+static double spin(long iters) {
+  double a = 1.0, b = 1.0000001;
+  for (long i = 0; i < iters; i++) a = a * b + 1e-9;
+  return a;
+}
+
+/* Runs the control `runs` times, each about target_ms of CPU, measured as the model's runs;
+ * prints its CPU and clean lines. A spread like the model's in this control is the platform's
+ * (preemption, host scheduling, interrupts), not the model's. */
+/* One pass over n bytes (a sum of 64-bit words, 8 independent chains): the streaming part of
+ * a model's run alone. */
+static uint64_t stream(const uint64_t *p, size_t words) {
+  uint64_t acc[8] = {0};
+  for (size_t i = 0; i + 8 <= words; i += 8)
+    for (int k = 0; k < 8; k++) acc[k] += p[i + (size_t)k];
+  return acc[0] ^ acc[1] ^ acc[2] ^ acc[3] ^ acc[4] ^ acc[5] ^ acc[6] ^ acc[7];
+}
+
+/* Times `runs` calls of work as the model's runs are timed: every run's CPU ms into v[0..runs),
+ * those without a context switch into v[runs..); returns how many of those. */
+typedef struct work {
+  long iters;          /* spin */
+  const uint64_t *buf; /* stream */
+  size_t words;
+  volatile double sink;
+} work;
+
+static int time_work(void (*fn)(work *), work *w, int runs, double *v) {
+  int clean = 0;
+  for (int r = 0; r < runs; r++) {
+    struct rusage u0, u1;
+    getrusage(RUSAGE_THREAD, &u0);
+    const double c0 = ms_now(CLOCK_THREAD_CPUTIME_ID);
+    fn(w);
+    const double c1 = ms_now(CLOCK_THREAD_CPUTIME_ID);
+    getrusage(RUSAGE_THREAD, &u1);
+    v[r] = c1 - c0;
+    if (u1.ru_nivcsw == u0.ru_nivcsw && u1.ru_nvcsw == u0.ru_nvcsw) v[runs + clean++] = c1 - c0;
+  }
+  return clean;
+}
+
+static void work_spin(work *w) { w->sink += spin(w->iters); }
+static void work_stream(work *w) { w->sink += (double)stream(w->buf, w->words); }
+
+/* The controls: fixed register arithmetic of target_ms of CPU, then one pass over `bytes`. */
+static void control(double target_ms, size_t bytes, int runs, double *v) {
+  work w = {.iters = 1000000};
+  for (;;) { /* calibrate: iterations per target_ms */
+    const double c0 = ms_now(CLOCK_THREAD_CPUTIME_ID);
+    work_spin(&w);
+    const double d = ms_now(CLOCK_THREAD_CPUTIME_ID) - c0;
+    if (d > 20.0 || d > target_ms / 2) {
+      w.iters = (long)((double)w.iters * target_ms / d);
+      break;
+    }
+    w.iters *= 4;
+  }
+  int clean = time_work(work_spin, &w, runs, v);
+  printf("control: fixed arithmetic of ~%.1f ms CPU, %d runs, %d without a context switch\n",
+         target_ms, runs, clean);
+  summary("ctl", v, runs);
+  if (clean >= 2) summary("ctl clean", v + runs, clean);
+  w.words = bytes / 8;
+  uint64_t *buf = aligned_alloc(64, (w.words * 8 + 63) & ~(size_t)63);
+  if (!buf) return;
+  memset(buf, 1, w.words * 8);
+  w.buf = buf;
+  work_stream(&w);
+  clean = time_work(work_stream, &w, runs, v);
+  printf(
+      "control: one pass over %.1f MiB (the model's constants), %d runs, %d without a "
+      "context switch\n",
+      (double)bytes / 1048576.0, runs, clean);
+  summary("mem", v, runs);
+  if (clean >= 2) summary("mem clean", v + runs, clean);
+  free(buf);
+}
+
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static uint32_t next_u32(void) {
   rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
   return (uint32_t)(rng >> 32);
 }
 
+/* An input of t's size: float32 uniform in [-1, 1], other dtypes random bytes (xorshift). */
+static void *seeded_input(const tfcc_tensor_info *t) {
+  const size_t n = t->bytes ? t->bytes : 1;
+  uint8_t *p = aligned_alloc(64, (n + 63) & ~(size_t)63);
+  if (!p) return NULL;
+  if (t->dtype != TFCC_FLOAT32) {
+    for (size_t k = 0; k < n; k++) p[k] = (uint8_t)next_u32();
+    return p;
+  }
+  float *f = (float *)(void *)p;
+  for (size_t k = 0; k < n / 4; k++) f[k] = (float)(next_u32() % 2001) / 1000.0f - 1.0f;
+  return p;
+}
+
 int main(int argc, char **argv) {
   const char *path = NULL;
-  int runs = 200, warmup = 5, threads = 1, prefault = 0, top = 5, ftz = 0;
+  int runs = 200, warmup = 5, threads = 1, prefault = 0, top = 5, ftz = 0, ctl = 0, dump = -1,
+      settle = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--runs") && i + 1 < argc)
       runs = atoi(argv[++i]);
@@ -120,19 +217,25 @@ int main(int argc, char **argv) {
       prefault = 1;
     else if (!strcmp(argv[i], "--ftz"))
       ftz = 1;
+    else if (!strcmp(argv[i], "--control"))
+      ctl = 1;
+    else if (!strcmp(argv[i], "--dump") && i + 1 < argc)
+      dump = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--settle") && i + 1 < argc)
+      settle = atoi(argv[++i]);
     else if (argv[i][0] != '-' && !path)
       path = argv[i];
     else {
       fprintf(
           stderr,
-          "usage: run_tail MODEL [--runs N] [--warmup W] [--threads T] [--prefault] [--ftz] [--top K]\n");
+          "usage: run_tail MODEL [--runs N] [--warmup W] [--threads T] [--prefault] [--ftz] [--control] [--dump NODE] [--settle S] [--top K]\n");
       return 2;
     }
   }
   if (!path || runs < 2) {
     fprintf(
         stderr,
-        "usage: run_tail MODEL [--runs N] [--warmup W] [--threads T] [--prefault] [--ftz] [--top K]\n");
+        "usage: run_tail MODEL [--runs N] [--warmup W] [--threads T] [--prefault] [--ftz] [--control] [--dump NODE] [--settle S] [--top K]\n");
     return 2;
   }
   tfcc_runtime_options ro;
@@ -150,23 +253,18 @@ int main(int argc, char **argv) {
     fprintf(stderr, "run_tail: %s: %s\n", path, tfcc_last_error());
     return 1;
   }
+#define MAX_IO 64
   const int ni = tfcc_session_input_count(s), no = tfcc_session_output_count(s);
-  void **in = calloc((size_t)ni + 1, sizeof *in), **out = calloc((size_t)no + 1, sizeof *out);
-  for (int i = 0; i < ni; i++) {
-    tfcc_tensor_info t;
-    tfcc_session_input_info(s, i, &t);
-    in[i] = aligned_alloc(64, (t.bytes + 64) & ~(size_t)63);
-    if (t.dtype == TFCC_FLOAT32)
-      for (size_t k = 0; k < t.bytes / 4; k++)
-        ((float *)in[i])[k] = (float)(next_u32() % 2001) / 1000.0f - 1.0f;
-    else
-      for (size_t k = 0; k < t.bytes; k++) ((uint8_t *)in[i])[k] = (uint8_t)next_u32();
+  if (ni > MAX_IO || no > MAX_IO) {
+    fprintf(stderr, "run_tail: %s: more than %d inputs or outputs\n", path, MAX_IO);
+    return 1;
   }
-  for (int i = 0; i < no; i++) {
-    tfcc_tensor_info t;
-    tfcc_session_output_info(s, i, &t);
-    out[i] = aligned_alloc(64, (t.bytes + 64) & ~(size_t)63);
-  }
+  void *in[MAX_IO + 1] = {0}, *out[MAX_IO + 1] = {0};
+  tfcc_tensor_info ti;
+  for (int i = 0; i < ni; i++)
+    if (tfcc_session_input_info(s, i, &ti) != TFCC_OK || !(in[i] = seeded_input(&ti))) return 1;
+  for (int i = 0; i < no; i++)
+    if (tfcc_session_output_info(s, i, &ti) != TFCC_OK || !(out[i] = seeded_input(&ti))) return 1;
   int n_ops = tfcc_model_op_count(m);
   op_table t = {.cpu = calloc((size_t)runs * (size_t)n_ops, sizeof(double)),
                 .csw = calloc((size_t)runs * (size_t)n_ops, sizeof(long)),
@@ -176,7 +274,7 @@ int main(int argc, char **argv) {
                 .names = calloc((size_t)n_ops, sizeof(char *)),
                 .nodes = calloc((size_t)n_ops, sizeof(int32_t))};
   run_rec *rec = calloc((size_t)runs, sizeof *rec);
-  double *v = calloc((size_t)runs, sizeof *v);
+  double *v = calloc(2 * (size_t)runs, sizeof *v);
   if (!t.cpu || !t.csw || !t.flt || !t.names || !t.nodes || !rec || !v) return 1;
   /* the tables' pages touched now: their first-touch faults would be counted in the runs */
   memset(t.cpu, 0xff, (size_t)runs * (size_t)n_ops * sizeof *t.cpu);
@@ -189,6 +287,12 @@ int main(int argc, char **argv) {
      runs every operator at 1 thread: a CPU time that drops with it means denormals */
   if (ftz) _mm_setcsr(_mm_getcsr() | 0x8040);
 #endif
+  /* --settle S: seconds between the load and the runs (khugepaged's time to collapse what the
+     load left in 4 KiB pages, as in a server that has been up a while) */
+  if (settle > 0) {
+    struct timespec ts = {settle, 0};
+    nanosleep(&ts, NULL);
+  }
   for (int i = 0; i < warmup; i++) tfcc_session_run(s, (const void *const *)in, out);
   for (int r = 0; r < runs; r++) {
     struct rusage u0, u1;
@@ -241,7 +345,11 @@ int main(int argc, char **argv) {
   for (int r = 0; r < runs; r++)
     if (rec[r].nivcsw == 0 && rec[r].nvcsw == 0) v[clean++] = rec[r].cpu_ms;
   printf("runs without a context switch: %d\n", clean);
+  double cpu_p50 = 0;
   if (clean >= 2) summary("clean", v, clean);
+  for (int r = 0; r < runs; r++) v[r] = rec[r].cpu_ms;
+  qsort(v, (size_t)runs, sizeof *v, cmp_double);
+  cpu_p50 = pct(v, runs, 50);
   /* per operator, its executions without a switch: the widest CPU spreads (p99 - p50) */
   int worst[5] = {-1, -1, -1, -1, -1};
   double wp50[5] = {0}, wp99[5] = {0}, wspread[5] = {0};
@@ -296,6 +404,13 @@ int main(int argc, char **argv) {
     printf("\n");
   }
   free(med);
+  for (int k = 0; k < n_used; k++) /* --dump NODE: that operator's CPU ms in every run, in order */
+    if (t.nodes[k] == dump) {
+      printf("node %d %s CPU ms by run:", dump, t.names[k] ? t.names[k] : "?");
+      for (int r = 0; r < runs; r++) printf(" %.2f", t.cpu[(size_t)r * (size_t)n_ops + (size_t)k]);
+      printf("\n");
+    }
+  if (ctl) control(cpu_p50, tfcc_model_constant_bytes(m), runs, v);
   tfcc_session_destroy(s);
   tfcc_model_release(m);
   tfcc_runtime_destroy(rt);

@@ -25,6 +25,7 @@ typedef struct region {
   size_t used;           /* bytes handed out, from the start (this header included) */
   size_t live;           /* blocks not yet freed */
   uint32_t hp_live[NHP]; /* blocks with bytes in each huge page (the first NHP of them) */
+  uint8_t hp_small[NHP]; /* huge pages put in 4 KiB pages (a block's tail, trim) */
 } region;
 
 #define RHDR ((sizeof(region) + 63) / 64 * 64) /* the region's header, before its first block */
@@ -66,8 +67,27 @@ static region *reserve(size_t len) {
   c->committed = HUGE;
   c->used = RHDR;
   c->live = 0;
-  for (size_t k = 0; k < NHP; k++) c->hp_live[k] = 0;
+  for (size_t k = 0; k < NHP; k++) c->hp_live[k] = 0, c->hp_small[k] = 0;
   return c;
+}
+
+/* The huge pages of c put in 4 KiB pages while blocks were cut from them, now wholly cut (below
+ * upto) and in use: advised as huge pages again, for khugepaged to collapse in the background.
+ * In 4 KiB pages they cost every run TLB misses and, on a VM that shadows page tables, stalls
+ * of milliseconds in the operators whose weights lie there (bench/README.md, "The tail at 1
+ * thread"); split, they kept the load's peak at the floor, which is over once they are full.
+ * Not collapsed here (MADV_COLLAPSE): 1-20 ms each on the shared VM, and the first run then
+ * maps the new huge pages 4 KiB at a time. */
+static void restore_huge(region *c, size_t upto) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  for (size_t k = 1; k < NHP && (k + 1) * HUGE <= upto; k++) {
+    if (!c->hp_small[k] || c->hp_live[k] == 0) continue;
+    (void)madvise((uint8_t *)c + k * HUGE, HUGE, MADV_HUGEPAGE);
+    c->hp_small[k] = 0;
+  }
+#else
+  (void)c, (void)upto;
+#endif
 }
 
 /* Adds d (+1 or -1) to the block counts of the huge pages [off, off + len) of c reaches. */
@@ -91,6 +111,7 @@ static void retire(region *c) {
     return;
   }
   const size_t end = (c->used + HUGE - 1) / HUGE * HUGE;
+  restore_huge(c, c->used);
   give_back_from(c, end);
   if (end < c->size) munmap((uint8_t *)c + end, c->size - end);
   c->size = c->committed = c->used = end;
@@ -128,8 +149,9 @@ void *tfcc_wmem_alloc(size_t bytes) {
    * stays free until later blocks are cut from it). During a load the tail of a large block
    * was up to 2 MiB of resident, unused memory at the very moment of the load's peak (a
    * large filter's source and its packing both resident): ResNet-18 f32's 9 MiB 3x3 filters. */
-  if (end > c->committed && end % HUGE != 0 && end % HUGE < TAIL_MIN && need >= HUGE)
-    (void)madvise((uint8_t *)c + end / HUGE * HUGE, HUGE, MADV_NOHUGEPAGE);
+  if (end > c->committed && end % HUGE != 0 && end % HUGE < TAIL_MIN && need >= HUGE &&
+      madvise((uint8_t *)c + end / HUGE * HUGE, HUGE, MADV_NOHUGEPAGE) == 0 && end / HUGE < NHP)
+    c->hp_small[end / HUGE] = 1;
 #endif
   if (end > c->committed) {
     const size_t to = (end + HUGE - 1) / HUGE * HUGE;
@@ -188,12 +210,14 @@ void tfcc_wmem_trim(void) {
   pthread_mutex_lock(&g_lock);
   region *c = g_cur;
   if (c && c->live) {
+    restore_huge(c, c->used);
     const size_t pg = tfcc_page_size();
     const size_t from = (c->used + pg - 1) / pg * pg, end = (c->used + HUGE - 1) / HUGE * HUGE;
     if (end - from >= TRIM_MIN && end <= c->committed) {
 #ifdef MADV_NOHUGEPAGE
       /* khugepaged would collapse it back into a whole resident huge page */
-      (void)madvise((uint8_t *)c + end - HUGE, HUGE, MADV_NOHUGEPAGE);
+      if (madvise((uint8_t *)c + end - HUGE, HUGE, MADV_NOHUGEPAGE) == 0 && end / HUGE - 1 < NHP)
+        c->hp_small[end / HUGE - 1] = 1;
 #endif
       (void)madvise((uint8_t *)c + from, end - from, MADV_DONTNEED);
     }

@@ -28,7 +28,10 @@ void tfcc_wmem_free(void *p);
 /* A load's packing is over: the unused tail of the huge page being cut from, if 256 KiB or
  * more, is given back, and that huge page stays in 4 KiB pages (later blocks cut from it are
  * populated page by page). It was resident for nothing until the next load's packing: ResNet-50
- * int8 1.4 MiB above its packed weights (bench/README.md). */
+ * int8 1.4 MiB above its packed weights (bench/README.md). The huge pages a large block's tail
+ * left in 4 KiB pages (so that the load's peak held only the block's own pages) and that later
+ * blocks have filled are advised as huge pages again, for khugepaged to collapse: in 4 KiB
+ * pages they were a source of latency tail (bench/README.md, "The tail at 1 thread"). */
 void tfcc_wmem_trim(void);
 
 #endif
