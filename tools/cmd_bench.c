@@ -21,8 +21,9 @@
 static const char k_usage[] =
     "usage: tfcc bench MODEL [options]\n"
     "\n"
-    "Measures MODEL (.tflite, or .tfcce with a key): load time, first inference, latency min/avg/p50/p90/p99/max over\n"
-    "the timed runs, inferences per second, peak RSS, arena bytes, and a per-operator profile\n"
+    "Measures MODEL (.tflite, or an encrypted .tfcce with its key): load time, first inference,\n"
+    "latency min/avg/p50/p90/p99/max over the timed runs, inferences per second, peak RSS, arena\n"
+    "bytes, and a per-operator profile\n"
     "(time, share, GOP/s = 2 x MACs per second, kernel chosen) from a separate profiled pass, so\n"
     "profiling does not perturb the latency figures.\n"
     "\n"
