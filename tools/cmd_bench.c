@@ -38,6 +38,8 @@ static const char k_usage[] =
     "      --precision P      f32 (default) or bf16: float CONV_2D / FULLY_CONNECTED with\n"
     "                         bfloat16 weights and inputs, float32 sums (AVX512-BF16 or\n"
     "                         AMX-BF16; elsewhere float32, see the profile's kernels)\n"
+    "      --quant-compat A   quantized arithmetic: tflite (default: TensorFlow Lite as it runs\n"
+    "                         by default, XNNPACK's) or reference (its builtin kernels')\n"
     "      --weights-cache PATH  packed-weights cache file: written by the first load, mapped\n"
     "                         by later ones (docs/weights_cache.md)\n"
     "      --key-file FILE    key of an encrypted MODEL (.tfcce, tfcc encrypt): 32 raw bytes or\n"
@@ -73,6 +75,7 @@ enum {
   OPT_AFFINITY,
   OPT_ISA,
   OPT_PRECISION,
+  OPT_QUANT_COMPAT,
   OPT_WEIGHTS_CACHE,
   OPT_PREFAULT,
   OPT_VERIFY_CACHE,
@@ -94,6 +97,7 @@ static const arg_opt k_opts[] = {{OPT_THREADS, "-t", "--threads", 1},
                                  {OPT_AFFINITY, NULL, "--affinity", 1},
                                  {OPT_ISA, NULL, "--isa", 1},
                                  {OPT_PRECISION, NULL, "--precision", 1},
+                                 {OPT_QUANT_COMPAT, NULL, "--quant-compat", 1},
                                  {OPT_WEIGHTS_CACHE, NULL, "--weights-cache", 1},
                                  {OPT_PREFAULT, NULL, "--prefault", 0},
                                  {OPT_VERIFY_CACHE, NULL, "--verify-cache", 0},
@@ -118,6 +122,7 @@ typedef struct bench_opts {
   int n_cpus;
   const char *isa;
   tfcc_precision precision;
+  tfcc_quant_compat quant_compat;
   const char *weights_cache;
   int prefault, verify_cache;
   const char *specs[MAX_SPECS];
@@ -144,6 +149,7 @@ static int bench(bench_state *b, const bench_opts *o) {
                         .n_cpus = o->n_cpus,
                         .isa = o->isa,
                         .precision = o->precision,
+                        .quant_compat = o->quant_compat,
                         .weights_cache = o->weights_cache,
                         .prefault = o->prefault,
                         .verify_cache = o->verify_cache,
@@ -220,6 +226,9 @@ static int parse_opts(int argc, char **argv, bench_opts *o, int *done) {
         break;
       }
       case OPT_PRECISION: bad = cli_parse_precision(v, &o->precision, err, sizeof err); break;
+      case OPT_QUANT_COMPAT:
+        bad = cli_parse_quant_compat(v, &o->quant_compat, err, sizeof err);
+        break;
       case OPT_WEIGHTS_CACHE: o->weights_cache = v; break;
       case OPT_PREFAULT: o->prefault = 1; break;
       case OPT_VERIFY_CACHE: o->verify_cache = 1; break;

@@ -20,7 +20,8 @@
 
 static const char k_usage[] =
     "usage: tfcc run MODEL -i FILE.npy [-i NAME=FILE.npy ...] -o DIR [--threads N]\n"
-    "                [--precision f32|bf16] [--weights-cache PATH] [--signature KEY]\n"
+    "                [--precision f32|bf16] [--quant-compat tflite|reference]\n"
+    "                [--weights-cache PATH] [--signature KEY]\n"
     "                [--timeout-ms MS] [--custom-ops LIB.so ...]\n"
     "                [--key-file FILE | --key-env VAR]\n"
     "\n"
@@ -36,6 +37,9 @@ static const char k_usage[] =
     "      --precision P           f32 (default) or bf16: float CONV_2D / FULLY_CONNECTED with\n"
     "                              bfloat16 weights and inputs, float32 sums (AVX512-BF16;\n"
     "                              elsewhere float32)\n"
+    "      --quant-compat A        quantized arithmetic: tflite (default: TensorFlow Lite as it\n"
+    "                              runs by default, XNNPACK's) or reference (its builtin\n"
+    "                              kernels'); docs/quantization.md\n"
     "      --weights-cache PATH    packed-weights cache file: written by the first load, mapped\n"
     "                              by later ones (docs/weights_cache.md); with a key, an\n"
     "                              encrypted cache\n" CLI_KEY_USAGE
@@ -56,6 +60,7 @@ enum {
   OPT_OUTPUT,
   OPT_THREADS,
   OPT_PRECISION,
+  OPT_QUANT_COMPAT,
   OPT_WEIGHTS_CACHE,
   OPT_HELP,
   OPT_SIGNATURE,
@@ -68,6 +73,7 @@ static const arg_opt k_opts[] = {{OPT_INPUT, "-i", "--input", 1},
                                  {OPT_OUTPUT, "-o", "--output", 1},
                                  {OPT_THREADS, "-t", "--threads", 1},
                                  {OPT_PRECISION, NULL, "--precision", 1},
+                                 {OPT_QUANT_COMPAT, NULL, "--quant-compat", 1},
                                  {OPT_WEIGHTS_CACHE, NULL, "--weights-cache", 1},
                                  {OPT_HELP, "-h", "--help", 0},
                                  {OPT_SIGNATURE, NULL, "--signature", 1},
@@ -169,11 +175,13 @@ static int unknown_input(const tfcc_session *s, const char *spec, const char *eq
 
 static int run_model(run_state *r, const char *model_path, const char **specs, int n_specs,
                      const char *out_dir, int threads, tfcc_precision precision,
-                     const char *weights_cache, const char *signature, long timeout_ms) {
+                     tfcc_quant_compat quant_compat, const char *weights_cache,
+                     const char *signature, long timeout_ms) {
   char err[512], shape[160], want[256];
   tfcc_model_options mo;
   tfcc_model_options_default(&mo);
   mo.precision = precision;
+  mo.quant_compat = quant_compat;
   mo.weights_cache = weights_cache;
   if (cli_open_model_opts(CMD, model_path, threads, &mo, &r->rt, &r->model) != 0)
     return CLI_EXIT_FAIL;
@@ -328,6 +336,7 @@ int cmd_run(int argc, char **argv) {
   long threads = 0, timeout_ms = 0;
   const char *signature = NULL;
   tfcc_precision precision = TFCC_PRECISION_F32;
+  tfcc_quant_compat quant_compat = TFCC_QUANT_COMPAT_TFLITE;
   char err[256];
   args_init(&a, argc, argv);
   for (;;) {
@@ -348,6 +357,10 @@ int cmd_run(int argc, char **argv) {
         break;
       case OPT_PRECISION:
         if (cli_parse_precision(value, &precision, err, sizeof err) != 0)
+          return cli_error(CMD, CLI_EXIT_USAGE, "%s", err);
+        break;
+      case OPT_QUANT_COMPAT:
+        if (cli_parse_quant_compat(value, &quant_compat, err, sizeof err) != 0)
           return cli_error(CMD, CLI_EXIT_USAGE, "%s", err);
         break;
       case OPT_WEIGHTS_CACHE: weights_cache = value; break;
@@ -379,8 +392,8 @@ int cmd_run(int argc, char **argv) {
   if (!out_dir) return cli_error(CMD, CLI_EXIT_USAGE, "no output directory given (-o DIR)");
   run_state r;
   memset(&r, 0, sizeof r);
-  int rc = run_model(&r, model, specs, n_specs, out_dir, (int)threads, precision, weights_cache,
-                     signature, timeout_ms);
+  int rc = run_model(&r, model, specs, n_specs, out_dir, (int)threads, precision, quant_compat,
+                     weights_cache, signature, timeout_ms);
   run_cleanup(&r);
   return rc;
 }

@@ -108,9 +108,10 @@ void bench_report_text(const bench_result *r, const bench_setting *o) {
     for (int i = 0; i < o->n_cpus; i++) printf("%s%d", i ? "," : " ", o->cpus[i]);
     printf(")");
   }
-  printf("   kernels: %s%s%s%s%s   inputs: %s (seed %ld)\n", tfcc_isa_name(r->level),
+  printf("   kernels: %s%s%s%s%s%s   inputs: %s (seed %ld)\n", tfcc_isa_name(r->level),
          r->isa_capped ? " (cap " : "", r->isa_capped ? tfcc_isa_name(r->cap) : "",
          r->isa_capped ? ")" : "", r->precision == TFCC_PRECISION_BF16 ? "   precision: bf16" : "",
+         r->quant_compat == TFCC_QUANT_COMPAT_REFERENCE ? "   quant-compat: reference" : "",
          o->inputs, o->seed);
   printf("load: %.3f ms (model %.3f + session %.3f; cpu %.3f ms)   first inference: %.3f ms\n",
          r->load_ms, r->model_ms, r->session_ms, r->load_cpu_ms, r->first_ms);
@@ -189,6 +190,8 @@ void bench_report_json(const bench_result *r, const bench_setting *o, FILE *out)
     json_null(&w);
   json_key(&w, "precision");
   json_string(&w, r->precision == TFCC_PRECISION_BF16 ? "bf16" : "f32");
+  json_key(&w, "quant_compat");
+  json_string(&w, r->quant_compat == TFCC_QUANT_COMPAT_REFERENCE ? "reference" : "tflite");
   json_key(&w, "seed");
   json_int(&w, o->seed);
   json_key(&w, "load_ms");

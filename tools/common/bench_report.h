@@ -40,7 +40,8 @@ typedef struct bench_result {
   tfcc_isa level;
   int isa_capped;
   tfcc_isa cap;
-  tfcc_precision precision; /* the model option asked for (--precision) */
+  tfcc_precision precision;       /* the model option asked for (--precision) */
+  tfcc_quant_compat quant_compat; /* --quant-compat */
   op_row *ops;
   int n_ops;
   long profile_runs;

@@ -93,9 +93,11 @@ int bench_open(bench_state *b, const bench_plan *p, char *err, size_t n) {
   tfcc_model_options mo;
   tfcc_model_options_default(&mo);
   mo.precision = p->precision;
+  mo.quant_compat = p->quant_compat;
   mo.weights_cache = p->weights_cache;
   mo.weights_cache_verify = p->verify_cache;
   b->r.precision = p->precision;
+  b->r.quant_compat = p->quant_compat;
   tfcc_status st = p->load ? p->load(b->rt, p->model, &mo, &b->model, err, n)
                            : tfcc_model_load_file(b->rt, p->model, &mo, &b->model);
   uint64_t t1 = trace_now_ns();

@@ -23,6 +23,7 @@ typedef struct bench_plan {
   int n_cpus;
   const char *isa;
   tfcc_precision precision;
+  tfcc_quant_compat quant_compat; /* 0: TFCC_QUANT_COMPAT_TFLITE */
   const char *weights_cache;
   int prefault;
   int verify_cache;         /* tfcc_model_options.weights_cache_verify */

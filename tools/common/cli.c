@@ -104,6 +104,19 @@ int cli_parse_precision(const char *v, tfcc_precision *out, char *err, size_t n)
   return -1;
 }
 
+int cli_parse_quant_compat(const char *v, tfcc_quant_compat *out, char *err, size_t n) {
+  if (v && strcmp(v, "tflite") == 0) {
+    *out = TFCC_QUANT_COMPAT_TFLITE;
+    return 0;
+  }
+  if (v && strcmp(v, "reference") == 0) {
+    *out = TFCC_QUANT_COMPAT_REFERENCE;
+    return 0;
+  }
+  snprintf(err, n, "--quant-compat: unknown arithmetic '%s' (tflite, reference)", v ? v : "");
+  return -1;
+}
+
 int cli_parse_isa(const char *what, const char *v, tfcc_isa *out, char *err, size_t n) {
   tfcc_cpu_info c;
   memset(&c, 0, sizeof c);

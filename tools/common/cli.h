@@ -55,6 +55,9 @@ int cli_set_key(const char *cmd, int from_env, const char *value);
 tfcc_status cli_load_model(tfcc_runtime *rt, const char *path, const tfcc_model_options *opts,
                            tfcc_model **out, char *err, size_t n);
 
+/* --quant-compat VALUE: "tflite" (TensorFlow Lite as it runs by default) or "reference"
+ * (its builtin reference kernels' arithmetic); docs/quantization.md. 0, or -1 with err set. */
+int cli_parse_quant_compat(const char *v, tfcc_quant_compat *out, char *err, size_t n);
 /* --precision VALUE: "f32" (also "fp32", "float32") or "bf16". 0, or -1 with err set. */
 int cli_parse_precision(const char *v, tfcc_precision *out, char *err, size_t n);
 /* An ISA cap name (--isa VALUE, TFCC_ISA) that this CPU family has kernels for: generic, and

@@ -36,6 +36,8 @@ static const char k_usage[] =
     "      --max-batch N           dynamic batching: merge queued requests up to N rows (default 0: off)\n"
     "      --max-queue-delay-us N  dynamic batching: longest wait for a batch to fill (default 0)\n"
     "      --precision f32|bf16    float CONV_2D / FULLY_CONNECTED arithmetic of every model (default f32)\n"
+    "      --quant-compat A        quantized arithmetic of every model: tflite (default, TensorFlow\n"
+    "                              Lite as it runs by default) or reference (its builtin kernels')\n"
     "      --weights-cache DIR     packed-weights caches DIR/<model>-<version>.wc: a model's first load\n"
     "                              writes its cache, later loads and restarts map it (config:\n"
     "                              runtime.weights_cache)\n"
@@ -72,6 +74,7 @@ enum {
   OPT_MAX_BATCH,
   OPT_BATCH_DELAY,
   OPT_PRECISION,
+  OPT_QUANT_COMPAT,
   OPT_HEALTH_PORT,
   OPT_WEIGHTS_CACHE,
   OPT_CUSTOM_OPS,
@@ -96,6 +99,7 @@ static const arg_opt k_opts[] = {{OPT_CONFIG, "-c", "--config", 1},
                                  {OPT_BATCH_DELAY, NULL, "--max-queue-delay-us", 1},
                                  {OPT_WEIGHTS_CACHE, NULL, "--weights-cache", 1},
                                  {OPT_PRECISION, NULL, "--precision", 1},
+                                 {OPT_QUANT_COMPAT, NULL, "--quant-compat", 1},
                                  {OPT_HEALTH_PORT, NULL, "--health-port", 1},
                                  {OPT_CUSTOM_OPS, NULL, "--custom-ops", 1},
                                  {OPT_KEY_FILE, NULL, "--key-file", 1},
@@ -104,6 +108,7 @@ static const arg_opt k_opts[] = {{OPT_CONFIG, "-c", "--config", 1},
 
 typedef struct overrides {
   const char *config, *repo, *name, *host, *port_file, *model, *log_format, *log_level, *precision;
+  const char *quant_compat;
   const char *weights_cache;
   const char *key_file, *key_env; /* MODEL's and the repository's models' key */
   const char *custom_ops[SRV_MAX_CUSTOM_OPS];
@@ -153,6 +158,12 @@ static int set_key(const overrides *o, srv_model_config *m) {
 }
 
 static int apply(overrides *o, srv_config *c) {
+  tfcc_quant_compat quant_compat = TFCC_QUANT_COMPAT_TFLITE;
+  if (o->quant_compat) {
+    char qerr[128];
+    if (cli_parse_quant_compat(o->quant_compat, &quant_compat, qerr, sizeof qerr) != 0)
+      return cli_error(CMD, CLI_EXIT_USAGE, "%s", qerr);
+  }
   tfcc_precision precision = TFCC_PRECISION_F32;
   if (o->precision) {
     char perr[128];
@@ -223,6 +234,7 @@ static int apply(overrides *o, srv_config *c) {
     if (o->max_batch >= 0) m->max_batch = (int)o->max_batch;
     if (o->batch_delay >= 0) m->max_queue_delay_us = o->batch_delay;
     if (o->precision) m->precision = (int)precision;
+    if (o->quant_compat) m->quant_compat = (int)quant_compat;
   }
   return 0;
 }
@@ -254,6 +266,7 @@ int cmd_serve(int argc, char **argv) {
       case OPT_LOG_FORMAT: o.log_format = v; break;
       case OPT_LOG_LEVEL: o.log_level = v; break;
       case OPT_PRECISION: o.precision = v; break;
+      case OPT_QUANT_COMPAT: o.quant_compat = v; break;
       case OPT_WEIGHTS_CACHE: o.weights_cache = v; break;
       case OPT_KEY_FILE:
       case OPT_KEY_ENV:
