@@ -38,13 +38,17 @@ static float eigen_dot(const float *x, const float *wr, int32_t k0, int32_t k1, 
   int32_t k = k0;
   if (group) {
     const int32_t kp = k0 + ((k1 - k0) & ~7);
-    for (; k < kp; k += 2) {
-      s0 += x[k] * wr[k];
-      s1 += x[k + 1] * wr[k + 1];
+    for (; k < kp; k += 2) { /* products and sums as separate statements: no contraction */
+      const float p0 = x[k] * wr[k], p1 = x[k + 1] * wr[k + 1];
+      s0 += p0;
+      s1 += p1;
     }
     s0 += s1;
   }
-  for (; k < k1; k++) s0 += x[k] * wr[k];
+  for (; k < k1; k++) {
+    const float p = x[k] * wr[k];
+    s0 += p;
+  }
   return s0;
 }
 
