@@ -1226,6 +1226,32 @@ def hybrid_cases():
     # channel modulo 4 (ocrdemo_ocr of the sixth sweep: its first 1x1 convolution, 3 -> 6
     # channels, was 1 ulp off LiteRT on 10% of the outputs, 0.0065 at the output)
     float_convs_hybrid("hybrid_net_conv_nr2_conv", [1, 11, 9, 7], [5, 3, 3, 7], [6, 1, 1, 5], 8, "RELU6")
+    # exact1: a float FULLY_CONNECTED whose weights are computed while running (YOLO26n's
+    # attention Q x K^T, rgl_yolo26n_int8 of the sixth sweep) in a hybrid model: XNNPACK's
+    # delegate leaves it, LiteRT runs TFLite's builtin kernel, Eigen's GEBP: batches in groups
+    # of 4 sum even and odd k apart over the depth rounded down to 8, then the rest; other
+    # batches in order; depths over 816 in blocks (tfcc_fc_f32_eigen)
+    def fc_runtime_weights_hybrid(name, m, k):
+        rng = Rng(seed_of(name + "/s"))
+        sc = T(F32, [1, k], const=[f32(rng.uniform(0.5, 1.5)) for _ in range(k)])
+        add(Case(name, {"x": act("f32", [m, k], -1.0, 1.0), "sc": sc, "wr": T(F32, [m, k]),
+                        "y": T(F32, [m, m]), "wh": hw(name, [3, m], 0, True), "bh": fbias(name, 3),
+                        "z": T(F32, [m, 3])},
+                 [("MUL", ["x", "sc"], ["wr"], {}),
+                  ("FULLY_CONNECTED", ["x", "wr", OMIT], ["y"], {}),
+                  ("FULLY_CONNECTED", ["y", "wh", "bh"], ["z"], {})],
+                 ["x"], ["y", "z"]))
+    fc_runtime_weights_hybrid("hybrid_net_fc_runtime_weights", 10, 45)
+    fc_runtime_weights_hybrid("hybrid_net_fc_runtime_weights_deep", 6, 1000)
+    # exact1: a float SOFTMAX (beta 1) in a hybrid model: XNNPACK's f32 softmax (its own exp,
+    # one 4-lane sum, the tail pair and single added after the lanes, times 1 / sum); YOLO26n's
+    # attention softmax of the sixth sweep
+    for name, m, k in (("hybrid_net_softmax_fc", 6, 39), ("hybrid_net_softmax_fc_wide", 3, 402)):
+        add(Case(name, {"x": act("f32", [m, k], -12.0, 6.0), "y": T(F32, [m, k]),
+                        "wh": hw(name, [3, k], 0, True), "bh": fbias(name, 3), "z": T(F32, [m, 3])},
+                 [("SOFTMAX", ["x"], ["y"], {"beta": 1.0}),
+                  ("FULLY_CONNECTED", ["y", "wh", "bh"], ["z"], {})],
+                 ["x"], ["y", "z"]))
 
 def simple_ops_cases():
     """SIGN, ATAN2, RELU_0_TO_1, BITWISE_XOR, RIGHT_SHIFT, REDUCE_ANY, REDUCE_ALL."""

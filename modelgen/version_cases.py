@@ -501,6 +501,63 @@ def xnn_delegate_fail_cases(add):
     add(c)
 
 
+def _delegate_failing_conv(t, rng, dt=None):
+    """Adds to tensors t a 1x1 CONV_2D whose requantization scale is 1000 (XNNPACK's operator
+    creation refuses it: the delegate fails as a whole, TFLite runs every node with its builtin
+    kernels, tfcc its builtin arithmetic) on its own input "fh"; returns the op and its I/O keys."""
+    dt = dt or I8
+    zp = 128 if dt == S.UINT8 else 0
+    t["fh"] = T(dt, [1, 4, 4, 8], q=(f32(0.05), zp))
+    t["fw"] = T(dt, [4, 1, 1, 8], q=(f32(0.9 / 127), zp), const=[zp + rng.randint(-127, 127) for _ in range(32)])
+    t["fb"] = T(I32, [4], q=(f32(0.05 * 0.9 / 127), 0), const=[rng.randint(-500, 500) for _ in range(4)])
+    t["fz"] = T(dt, [1, 4, 4, 4], q=(f32(0.05 * 0.9 / 127 / 1000.0), zp))
+    return ("CONV_2D", ["fh", "fw", "fb"], ["fz"], {"padding": "VALID", "stride_w": 1, "stride_h": 1}), "fh", "fz"
+
+
+def builtin_mean_quantize_cases(add):
+    """exact1: TFLite's builtin 8-bit MEAN and float -> 8/16-bit QUANTIZE, as the classic
+    interpreter runs them after its XNNPACK delegate failed (a CONV_2D beside them with a
+    requantization scale of 1000; LiteRT.js refuses such models: the classic interpreter makes
+    the reference). MEAN over H,W of a 4-D keep_dims input (optimized_integer_ops::Mean /
+    optimized_ops::Mean): raw sums times the multiplier of in_scale / (n * out_scale), plus the
+    output zero point minus the input zero point's share rounded on its own (OSNet-ain's
+    instance normalisation, Tomvdsch/Models, first with its scales); other quantized MEANs
+    (QuantizedMeanOrSum): round(mean * scale - in_zp * scale) half away from zero, inputs that
+    land on ties; QUANTIZE (optimized_ops::AffineQuantize): round(x / (double)scale), inputs
+    (k + 0.5) * scale whose float quotient rounds to the tie."""
+    U8 = S.UINT8
+    for name, dt, shape, axes, keep, iq, oq in (
+            ("xnn_delegate_fails_mean_hw_i8", I8, [1, 16, 8, 64], [1, 2], True,
+             (0.017936810851097107, 8), (0.009502910077571869, 14)),
+            ("xnn_delegate_fails_mean_hw_i8_zp", I8, [1, 8, 16, 48], [2, 1], True,
+             (0.005467281211167574, -2), (0.0013255712110549212, 22)),
+            ("xnn_delegate_fails_mean_hw_u8", U8, [1, 9, 7, 24], [1, 2], True, (0.02, 133), (0.013, 120)),
+            ("xnn_delegate_fails_mean_i8_ties", I8, [64, 2, 8], [1], False, (0.5, 3), (0.5, 0)),
+            ("xnn_delegate_fails_mean_i8_ties_scaled", I8, [64, 4, 8], [1], False, (0.7, 9), (0.2, -1)),
+            ("xnn_delegate_fails_mean_hw_i8_nokeep", I8, [1, 9, 7, 24], [1, 2], False, (0.02, 5), (0.013, -7))):
+        rng = Rng(seed_of(name))
+        red = [a % len(shape) for a in axes]
+        oshape = [1 if d in red else n for d, n in enumerate(shape)] if keep else \
+            [n for d, n in enumerate(shape) if d not in red]
+        t = {"x": T(dt, shape, q=(f32(iq[0]), iq[1])), "ax": T(I32, [len(axes)], const=axes),
+             "y": T(dt, oshape, q=(f32(oq[0]), oq[1]))}
+        conv, fi, fo = _delegate_failing_conv(t, rng, dt)
+        c = Case(name, t, [("MEAN", ["x", "ax"], ["y"], {"keep_dims": keep}), conv], ["x", fi], ["y", fo])
+        c.engine = "tfweb"
+        add(c)
+    for name, dt, scale, zp in (("xnn_delegate_fails_quantize_ties_i8", I8, 0.01865844801068306, -14),
+                                ("xnn_delegate_fails_quantize_ties_u8", U8, 0.0371, 120),
+                                ("xnn_delegate_fails_quantize_ties_i16", I16, 0.0007391, 0)):
+        rng = Rng(seed_of(name))
+        sc = f32(scale)
+        vals = [f32((k + 0.5) * sc) for k in range(-100, 100)]
+        t = {"x": T(F32, [1, len(vals)], values=vals), "y": T(dt, [1, len(vals)], q=(sc, zp))}
+        conv, fi, fo = _delegate_failing_conv(t, rng, U8 if dt == U8 else I8)
+        c = Case(name, t, [("QUANTIZE", ["x"], ["y"], {}), conv], ["x", fi], ["y", fo])
+        c.engine = "tfweb"
+        add(c)
+
+
 def moe_cases(add):
     """sweep7: moe, LiteRT's mixture-of-experts operator (the XNNPACK delegate's custom "moe",
     moe_delegate_kernel.cc; ai-edge-quantizer's single_moe_multiaxis): tokens routed to
@@ -535,6 +592,7 @@ def moe_cases(add):
 
 def cases(add):
     xnn_delegate_fail_cases(add)
+    builtin_mean_quantize_cases(add)
     moe_cases(add)
     hadamard_cases(add)
     numeric_verify_cases(add)

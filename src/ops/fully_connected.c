@@ -36,6 +36,9 @@ typedef struct fc_params {
   /* int16 input (ops): the effective scales input * weight / output in double, [q.n_mult], which
    * current TFLite's int16 kernel rescales with (FULLY_CONNECTED v13, int16 x int4) */
   double *real16;
+  /* float32 with run-time weights in TFLITE mode of a hybrid model: LiteRT runs TFLite's builtin
+   * kernel (Eigen's GEBP order, tfcc_fc_f32_eigen) as the XNNPACK delegate leaves the node */
+  bool eigen_f32;
 } fc_params;
 
 static void fc_release(void *p) {
@@ -135,6 +138,8 @@ static tfcc_status fc_init(tfcc_init_ctx *ctx) {
     p->ruy_round = st == TFCC_OK && ctx->quant_compat != TFCC_QUANT_COMPAT_REFERENCE && in &&
                    in->dtype == TFCC_INT8 && w && !p->q.scale;
     if (st == TFCC_OK && in && in->dtype == TFCC_INT16) st = fc_real16_init(ctx, w, p);
+    p->eigen_f32 = st == TFCC_OK && in && in->dtype == TFCC_FLOAT32 && w && !w->data &&
+                   tfcc_hybrid_xnn_float(ctx);
   }
   if (st == TFCC_OK) fc_small_init(ctx, p);
   if (st != TFCC_OK) {
@@ -343,7 +348,10 @@ static tfcc_status fc_eval(tfcc_op_ctx *ctx) {
                       hi);
         return TFCC_OK;
       }
-      tfcc_fc_f32(&d, in->data, w->data, bd, lo, hi, out);
+      if (p->eigen_f32)
+        tfcc_fc_f32_eigen(&d, in->data, w->data, bd, lo, hi, out);
+      else
+        tfcc_fc_f32(&d, in->data, w->data, bd, lo, hi, out);
       return TFCC_OK;
     }
     case TFCC_UINT8: tfcc_fc_u8(&d, &r, in->data, w->data, bd, out); return TFCC_OK;
@@ -382,7 +390,7 @@ static const char *fc_kernel(const tfcc_op_ctx *ctx) {
   const char *bf16 = tfcc_bf16_fast_kernel(&((const fc_params *)ctx->params)->bf16, ctx, d.batches);
   if (bf16) return bf16;
   const tfcc_f32_packed *pk = fc_f32_packed(ctx, &d);
-  if (!pk) return "ref";
+  if (!pk) return p->eigen_f32 ? "ref-eigen-order" : "ref";
   return d.batches == 1 ? tfcc_f32_gemv_name(pk) : pk->k->name;
 }
 

@@ -314,8 +314,9 @@ static tfcc_status eval_mean(tfcc_op_ctx *ctx, const reduce_setup *su) {
     return TFCC_OK;
   }
   if (su->is_mean_hw) {
-    if (dt == TFCC_UINT8) {
-      tfcc_mean_hw_u8_finish(s->dims, acc, in_zp, in_s, out->data, out_zp, out_s);
+    if (dt == TFCC_UINT8 || dt == TFCC_INT8) {
+      /* TFLite's builtin 8-bit kernels (optimized_ops::Mean / optimized_integer_ops::Mean) */
+      tfcc_mean_hw_q8_finish(s->dims, dt, acc, in_zp, in_s, out->data, out_zp, out_s);
     } else {
       /* PrepareMeanOrSum: QuantizeMultiplier(double(in_scale) / double(out_scale)). */
       int32_t mult;

@@ -319,19 +319,18 @@ static void test_quant_rescale(tfcc_dtype dt, rop op, bool keep, int c_index, fl
     ref_reduce(op, k->rank, k->dims, red, xd, ref, &on);
     int64_t off = 0;
     for (int64_t j = 0; j < on; j++) {
-      /* TFLite's QuantizedMeanOrSum (MEAN) adds 0.5 before rounding (bias = ... + 0.5f, then
-       * TfLiteRound): results sit half a unit high. The 4-D H,W mean path rounds normally, and
-       * so does SUM (LiteRT's optimized QuantizedMeanOrSum: no 0.5, saturating). */
-      bool hw = op == R_MEAN && keep && k->rank == 4 && k->n == 2 &&
-                ((k->axes[0] == 1 && k->axes[1] == 2) || (k->axes[0] == 2 && k->axes[1] == 1));
-      /* int16 MEAN: current TFLite folds 1/n into an integer multiplier (rounds normally;
-       * confirmed by tests/ops/conformance mean_i16_*). */
-      const bool i16_mean = op == R_MEAN && dt == TFCC_INT16;
-      double q = round(ref[j] / s_out + ((hw || i16_mean || op == R_SUM) ? 0.0 : 0.5)) + z_out;
-      if (hw && dt == TFCC_UINT8) {
-        /* reference_ops::Mean (uint8) truncates the input zero point's contribution. */
+      /* TFLite's builtin QuantizedMeanOrSum (MEAN) rounds mean * scale + bias half away from
+       * zero, no extra half step (measured with the classic interpreter: conformance
+       * xnn_delegate_fails_mean_i8_ties*); so do the 4-D H,W mean and SUM. */
+      const bool hw =
+          op == R_MEAN && keep && k->rank == 4 && k->n == 2 &&
+          ((k->axes[0] == 1 && k->axes[1] == 2) || (k->axes[0] == 2 && k->axes[1] == 1));
+      double q = round(ref[j] / s_out) + z_out;
+      if (hw && (dt == TFCC_UINT8 || dt == TFCC_INT8)) {
+        /* optimized_ops::Mean / optimized_integer_ops::Mean: the raw sum rescaled, minus the
+         * input zero point's share rounded on its own */
         double mean_q = ref[j] / s_in + z_in;
-        q = round(mean_q * s_in / s_out) + z_out - trunc(z_in * (double)s_in / s_out);
+        q = round(mean_q * s_in / s_out) + z_out - round(z_in * (double)s_in / s_out);
       }
       q = q < lo ? lo : (q > hi ? hi : q);
       int32_t got = qget(dt, out.data, j);

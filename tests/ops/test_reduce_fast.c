@@ -135,9 +135,9 @@ static void test_case(const tfcc_rsum_kernel *k, int rank, const int32_t *dims, 
     }
     /* TFLite's 4-D mean over H and W */
     if (rank == 4 && !red[0] && red[1] && red[2] && !red[3]) {
-      if (t == TFCC_UINT8) {
-        tfcc_mean_hw_u8(s.dims, q, in_zp, in_s, w, out_zp, out_s);
-        tfcc_mean_hw_u8_finish(s.dims, a, in_zp, in_s, g, out_zp, out_s);
+      if (t == TFCC_UINT8 || t == TFCC_INT8) {
+        tfcc_mean_hw_q8(s.dims, t, q, in_zp, in_s, w, out_zp, out_s);
+        tfcc_mean_hw_q8_finish(s.dims, t, a, in_zp, in_s, g, out_zp, out_s);
       } else {
         int32_t mult;
         int shift;

@@ -3,7 +3,8 @@
  *   f32 -> q8, XNNPACK (TFCC_QUANT_COMPAT_TFLITE): x * inv_scale, clamped in float to
  *       [qmin - zp, qmax - zp] (NaN -> qmin - zp, as fmaxf), rounded half to even by adding and
  *       subtracting 1.5 * 2^23 (exact for the clamped range, same rounding mode as lrintf), + zp;
- *   f32 -> q8/q16, TFLite builtin: x / scale (a NaN becomes 0, i.e. the zero point), clamped to
+ *   f32 -> q8/q16, TFLite builtin: x / scale in double (optimized_ops::AffineQuantize; a NaN
+ *       becomes 0, i.e. the zero point), clamped to
  *       one beyond the representable range, rounded half away from zero as trunc plus the
  *       fraction's sign when |fraction| >= 0.5 (the same as roundf on the clamped range), + zp,
  *       clamped;

@@ -58,13 +58,13 @@ void QZ_CAT(tfcc_qz_xnn_, TFCC_QZ_ISA)(const float *restrict in, void *restrict 
   do { \
     T *restrict o = (T *)out; \
     for (size_t i = 0; i < n; i++) { \
-      float v = in[i] / scale; \
-      v = v == v ? v : 0.f; \
+      double v = (double)in[i] / dscale; \
+      v = v == v ? v : 0.0; \
       v = v < vlo ? vlo : v; \
       v = v > vhi ? vhi : v; \
       const int32_t t = (int32_t)v; \
-      const float d = v - (float)t; \
-      int32_t r = t + (d >= 0.5f ? 1 : 0) - (d <= -0.5f ? 1 : 0); \
+      const double d = v - (double)t; \
+      int32_t r = t + (d >= 0.5 ? 1 : 0) - (d <= -0.5 ? 1 : 0); \
       r = r < rlo ? rlo : r; \
       r = r > rhi ? rhi : r; \
       o[i] = (T)(r + zp); \
@@ -76,7 +76,7 @@ void QZ_CAT(tfcc_qz_ref_, TFCC_QZ_ISA)(const float *restrict in, void *restrict 
   int32_t qmin, qmax;
   tfcc_q_range(ot, &qmin, &qmax);
   const int32_t rlo = qmin - zp, rhi = qmax - zp;
-  const float vlo = (float)(rlo - 1), vhi = (float)(rhi + 1);
+  const double vlo = (double)(rlo - 1), vhi = (double)(rhi + 1), dscale = (double)scale;
   QZ_Q_TYPES(ot, QZ_REF_LOOP);
 }
 

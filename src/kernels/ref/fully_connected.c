@@ -19,6 +19,57 @@ void tfcc_fc_f32(const tfcc_fc_dims *d, const float *in, const float *w, const f
   }
 }
 
+/* The depth block of Eigen's GEBP for K (computeProductBlockingSizes, one thread, default 16 KiB
+ * L1, scalar float, mr 1 and nr 4: (16384 - 16) / 20 rounded down to 8): at most 816, else the
+ * blocks evened out in steps of 8 (measured on LiteRT: K 820 -> 416, 1000 -> 504, 1632 -> 816,
+ * 2000 -> 672). */
+static int32_t eigen_kc(int32_t k) {
+  const int32_t max_kc = 816, peel = 8;
+  if (k <= max_kc) return k;
+  if (k % max_kc == 0) return max_kc;
+  return max_kc - peel * ((max_kc - 1 - k % max_kc) / (peel * (k / max_kc + 1)));
+}
+
+/* One output's sum over [k0, k1) in GEBP's order: a column of a 4-batch group keeps two sums,
+ * even and odd k, over the depth rounded down to 8, adds them, then the rest in order; a batch
+ * outside the groups of 4 sums in order. */
+static float eigen_dot(const float *x, const float *wr, int32_t k0, int32_t k1, bool group) {
+  float s0 = 0.f, s1 = 0.f;
+  int32_t k = k0;
+  if (group) {
+    const int32_t kp = k0 + ((k1 - k0) & ~7);
+    for (; k < kp; k += 2) { /* products and sums as separate statements: no contraction */
+      const float p0 = x[k] * wr[k], p1 = x[k + 1] * wr[k + 1];
+      s0 += p0;
+      s1 += p1;
+    }
+    s0 += s1;
+  }
+  for (; k < k1; k++) {
+    const float p = x[k] * wr[k];
+    s0 += p;
+  }
+  return s0;
+}
+
+void tfcc_fc_f32_eigen(const tfcc_fc_dims *d, const float *in, const float *w, const float *bias,
+                       float act_min, float act_max, float *out) {
+  const int32_t kc = eigen_kc(d->accum), groups = d->batches - d->batches % 4;
+  for (int32_t b = 0; b < d->batches; b++) {
+    const float *x = in + (size_t)b * d->accum;
+    for (int32_t u = 0; u < d->units; u++) {
+      const float *wr = w + (size_t)u * d->accum;
+      float total = 0.f;
+      for (int32_t k0 = 0; k0 < d->accum; k0 += kc) {
+        const int32_t k1 = d->accum - k0 < kc ? d->accum : k0 + kc;
+        const float part = eigen_dot(x, wr, k0, k1, b < groups);
+        total = k0 == 0 ? part : total + part;
+      }
+      out[(size_t)b * d->units + u] = tfcc_bias_act_f32(total, bias, (size_t)u, act_min, act_max);
+    }
+  }
+}
+
 #define TFCC_FC_LOOP(IN_T, W_T, FINISH) \
   for (int32_t b = 0; b < d->batches; b++) { \
     const IN_T *x = in + (size_t)b * d->accum; \

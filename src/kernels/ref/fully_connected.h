@@ -15,6 +15,12 @@ typedef struct tfcc_fc_dims {
 
 void tfcc_fc_f32(const tfcc_fc_dims *d, const float *in, const float *w, const float *bias,
                  float act_min, float act_max, float *out);
+/* float32 in the order of TFLite's builtin FULLY_CONNECTED through Eigen's GEBP (what LiteRT.js
+ * runs for run-time weights: 4-batch groups sum even and odd k apart over the depth rounded down
+ * to 8, then the rest; other batches in order; depth blocks of at most 816); measured bit-exact
+ * against LiteRT on single-node models (conformance hybrid_net_fc_runtime_weights_*). */
+void tfcc_fc_f32_eigen(const tfcc_fc_dims *d, const float *in, const float *w, const float *bias,
+                       float act_min, float act_max, float *out);
 /* uint8: input and weight offsets. int8: weight offset applies for per-tensor weights only
  * (q->filter_offset is 0 for per-channel), as TFLite. */
 void tfcc_fc_u8(const tfcc_fc_dims *d, const tfcc_conv_requant *q, const uint8_t *in,

@@ -45,10 +45,16 @@ static int32_t load_q(tfcc_dtype t, const void *in, size_t i) {
   return ((const int16_t *)in)[i];
 }
 
-/* One element of reference_ops::AffineQuantize. NaN is stored as the zero point (TFLite's
- * static_cast of a NaN double is undefined; this keeps the output defined). */
-static int32_t quantize_one(float x, float scale, int32_t zp, int32_t qmin, int32_t qmax) {
-  const double unclamped = (double)roundf(x / scale) + (double)zp;
+/* One element of TFLite's AffineQuantize. f64: optimized_ops::AffineQuantize, the kernel its
+ * default resolver runs for 8- and 16-bit outputs, divides in double, round(x / (double)scale)
+ * (measured with the classic interpreter: conformance xnn_delegate_fails_quantize_ties_*);
+ * else x / scale in float (PerChannelQuantize, AffineQuantizeToInt4 / ToUInt4). NaN is stored
+ * as the zero point (TFLite's static_cast of a NaN double is undefined; this keeps the output
+ * defined). */
+static int32_t quantize_one(float x, float scale, int32_t zp, int32_t qmin, int32_t qmax,
+                            bool f64) {
+  const double q = f64 ? round((double)x / (double)scale) : (double)roundf(x / scale);
+  const double unclamped = q + (double)zp;
   if (unclamped != unclamped) return tfcc_clamp_i32(zp, qmin, qmax);
   double c = unclamped < (double)qmin ? (double)qmin : unclamped;
   c = c > (double)qmax ? (double)qmax : c;
@@ -58,8 +64,11 @@ static int32_t quantize_one(float x, float scale, int32_t zp, int32_t qmin, int3
 void tfcc_affine_quantize(const float *in, tfcc_dtype out_type, void *out, size_t n, float scale,
                           int32_t zp) {
   const int32_t qmin = qmin_of(out_type), qmax = qmax_of(out_type);
+  /* 4-bit outputs: AffineQuantizeToInt4 / ToUInt4 divide in float (conformance
+   * quantize_f32_u4_zp15_v5) */
+  const bool f64 = out_type != TFCC_INT4 && out_type != TFCC_UINT4 && out_type != TFCC_INT2;
   for (size_t i = 0; i < n; i++)
-    store_q(out_type, out, i, quantize_one(in[i], scale, zp, qmin, qmax));
+    store_q(out_type, out, i, quantize_one(in[i], scale, zp, qmin, qmax, f64));
 }
 
 void tfcc_affine_quantize_pc(const float *in, tfcc_dtype out_type, void *out, size_t outer,
@@ -70,7 +79,7 @@ void tfcc_affine_quantize_pc(const float *in, tfcc_dtype out_type, void *out, si
   for (size_t o = 0; o < outer; o++)
     for (size_t c = 0; c < channels; c++)
       for (size_t k = 0; k < inner; k++, i++)
-        store_q(out_type, out, i, quantize_one(in[i], scales[c], zps[c], qmin, qmax));
+        store_q(out_type, out, i, quantize_one(in[i], scales[c], zps[c], qmin, qmax, false));
 }
 
 void tfcc_requantize(tfcc_dtype in_type, const void *in, tfcc_dtype out_type, void *out, size_t n,

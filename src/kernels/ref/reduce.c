@@ -238,7 +238,9 @@ void tfcc_reduce_quantized_mean_or_sum_finish(const tfcc_reduce_shape *s, tfcc_d
   } else {
     int32_t lo, hi;
     tfcc_q_range(dt, &lo, &hi);
-    const float bias = (float)(-in_zp) * scale + 0.5f;
+    /* the classic interpreter's builtin kernel: round(mean * scale - in_zp * scale) half away
+     * from zero, no further half step (conformance xnn_delegate_fails_mean_i8_ties*) */
+    const float bias = (float)(-in_zp) * scale;
     for (int64_t j = 0; j < s->out_count; j++) {
       float mean = (float)acc[j] / (float)n;
       float r = roundf(mean * scale + bias) + (float)out_zp;
@@ -314,26 +316,30 @@ bool tfcc_xnn_reduce_q8_finish(const tfcc_reduce_shape *s, tfcc_dtype dt, const 
   return true;
 }
 
-/* reference_ops::Mean (uint8) after its sums: float count, float bias, multiplier of a float
- * ratio. */
-typedef struct mean_u8_rq {
-  int32_t bias, mult;
+/* TFLite's builtin 8-bit mean over H and W (optimized_ops::Mean for uint8,
+ * optimized_integer_ops::Mean for int8, the kernels its default resolver runs) after its raw
+ * sums: the input zero point's share in output steps rounded half away from zero in float, the
+ * multiplier of in_scale / (n * out_scale) with n a float count. */
+typedef struct mean_q8_rq {
+  int32_t bias, mult, lo, hi;
   int shift;
-} mean_u8_rq;
+} mean_q8_rq;
 
-static mean_u8_rq mean_u8_prepare(const int32_t dims[4], int32_t in_zp, float in_scale,
-                                  int32_t out_zp, float out_scale) {
+static mean_q8_rq mean_q8_prepare(const int32_t dims[4], tfcc_dtype dt, int32_t in_zp,
+                                  float in_scale, int32_t out_zp, float out_scale) {
   const float count = (float)(dims[2] * dims[1]);
-  mean_u8_rq r;
-  r.bias = out_zp - (int32_t)((float)in_zp * in_scale / out_scale);
+  mean_q8_rq r;
+  float zp_share = (float)in_zp * in_scale / out_scale;
+  zp_share = zp_share > 0.f ? zp_share + 0.5f : zp_share - 0.5f;
+  r.bias = out_zp - (int32_t)zp_share;
   const double real_scale = (double)(in_scale / (count * out_scale));
   tfcc_quantize_multiplier(real_scale, &r.mult, &r.shift);
+  tfcc_q_range(dt, &r.lo, &r.hi);
   return r;
 }
 
-static inline uint8_t mean_u8_out(const mean_u8_rq *r, int32_t sum) {
-  const int32_t v = tfcc_mbqm(sum, r->mult, r->shift) + r->bias;
-  return (uint8_t)tfcc_clamp_i32(v, 0, 255);
+static inline int32_t mean_q8_out(const mean_q8_rq *r, int32_t sum) {
+  return tfcc_clamp_i32(tfcc_mbqm(sum, r->mult, r->shift) + r->bias, r->lo, r->hi);
 }
 
 /* The int8/int16 mean after its sums of (v - zp): rescale, divide by the element count n
@@ -345,18 +351,24 @@ static inline int32_t mean_int_out(int32_t sum, int32_t multiplier, int shift, i
   return tfcc_clamp_i32(v + out_zp, lo, hi);
 }
 
-void tfcc_mean_hw_u8(const int32_t dims[4], const uint8_t *in, int32_t in_zp, float in_scale,
-                     uint8_t *out, int32_t out_zp, float out_scale) {
+bool tfcc_mean_hw_q8(const int32_t dims[4], tfcc_dtype dt, const void *in, int32_t in_zp,
+                     float in_scale, void *out, int32_t out_zp, float out_scale) {
+  if (dt != TFCC_UINT8 && dt != TFCC_INT8) return false;
   const int32_t nb = dims[0], h = dims[1], w = dims[2], c = dims[3];
-  const mean_u8_rq r = mean_u8_prepare(dims, in_zp, in_scale, out_zp, out_scale);
+  const mean_q8_rq r = mean_q8_prepare(dims, dt, in_zp, in_scale, out_zp, out_scale);
   for (int32_t b = 0; b < nb; b++) {
     for (int32_t d = 0; d < c; d++) {
       int32_t acc = 0;
-      for (int32_t y = 0; y < h; y++)
-        for (int32_t x = 0; x < w; x++) acc += in[(((int64_t)b * h + y) * w + x) * c + d];
-      out[(int64_t)b * c + d] = mean_u8_out(&r, acc);
+      for (int32_t y = 0; y < h; y++) {
+        for (int32_t x = 0; x < w; x++) {
+          const int64_t at = (((int64_t)b * h + y) * w + x) * c + d;
+          acc += dt == TFCC_UINT8 ? ((const uint8_t *)in)[at] : ((const int8_t *)in)[at];
+        }
+      }
+      tfcc_q_store(dt, out, (int64_t)b * c + d, mean_q8_out(&r, acc));
     }
   }
+  return true;
 }
 
 bool tfcc_mean_hw_int(const int32_t dims[4], tfcc_dtype dt, const void *in, int32_t in_zp,
@@ -383,10 +395,13 @@ bool tfcc_mean_hw_int(const int32_t dims[4], tfcc_dtype dt, const void *in, int3
   return true;
 }
 
-void tfcc_mean_hw_u8_finish(const int32_t dims[4], const int32_t *acc, int32_t in_zp,
-                            float in_scale, uint8_t *out, int32_t out_zp, float out_scale) {
-  const mean_u8_rq r = mean_u8_prepare(dims, in_zp, in_scale, out_zp, out_scale);
-  for (int64_t j = 0; j < (int64_t)dims[0] * dims[3]; j++) out[j] = mean_u8_out(&r, acc[j]);
+bool tfcc_mean_hw_q8_finish(const int32_t dims[4], tfcc_dtype dt, const int32_t *acc, int32_t in_zp,
+                            float in_scale, void *out, int32_t out_zp, float out_scale) {
+  if (dt != TFCC_UINT8 && dt != TFCC_INT8) return false;
+  const mean_q8_rq r = mean_q8_prepare(dims, dt, in_zp, in_scale, out_zp, out_scale);
+  for (int64_t j = 0; j < (int64_t)dims[0] * dims[3]; j++)
+    tfcc_q_store(dt, out, j, mean_q8_out(&r, acc[j]));
+  return true;
 }
 
 bool tfcc_mean_hw_int_finish(const int32_t dims[4], tfcc_dtype dt, const int32_t *acc,

@@ -89,10 +89,12 @@ bool tfcc_reduce_mean_i16_mult(const tfcc_reduce_shape *s, const int16_t *in, in
                                int32_t *acc);
 
 /* 4-D mean over height and width (axes 1 and 2) of NHWC data, output [n,1,1,c].
- * uint8 version of reference_ops::Mean (multiplier from float scales inside). */
-void tfcc_mean_hw_u8(const int32_t dims[4], const uint8_t *in, int32_t in_zp, float in_scale,
-                     uint8_t *out, int32_t out_zp, float out_scale);
-/* int8/int16 version (reference_integer_ops::Mean): multiplier/shift of in_scale/out_scale. */
+ * uint8 / int8: TFLite's builtin kernels (optimized_ops::Mean, optimized_integer_ops::Mean):
+ * raw sums times the multiplier of in_scale / (n * out_scale), plus out_zp minus the input zero
+ * point's share rounded in float; false for other dtypes. */
+bool tfcc_mean_hw_q8(const int32_t dims[4], tfcc_dtype dt, const void *in, int32_t in_zp,
+                     float in_scale, void *out, int32_t out_zp, float out_scale);
+/* int16 (and int8 as reference_integer_ops::Mean): multiplier/shift of in_scale/out_scale. */
 bool tfcc_mean_hw_int(const int32_t dims[4], tfcc_dtype dt, const void *in, int32_t in_zp,
                       int32_t multiplier, int shift, void *out, int32_t out_zp);
 
@@ -118,8 +120,8 @@ float tfcc_xnn_reduce_scale(const tfcc_reduce_shape *s, float in_scale, float ou
 bool tfcc_xnn_reduce_q8_finish(const tfcc_reduce_shape *s, tfcc_dtype dt, const int32_t *acc,
                                int32_t in_zp, float in_scale, void *out, int32_t out_zp,
                                float out_scale, bool is_mean);
-void tfcc_mean_hw_u8_finish(const int32_t dims[4], const int32_t *acc, int32_t in_zp,
-                            float in_scale, uint8_t *out, int32_t out_zp, float out_scale);
+bool tfcc_mean_hw_q8_finish(const int32_t dims[4], tfcc_dtype dt, const int32_t *acc, int32_t in_zp,
+                            float in_scale, void *out, int32_t out_zp, float out_scale);
 bool tfcc_mean_hw_int_finish(const int32_t dims[4], tfcc_dtype dt, const int32_t *acc,
                              int32_t in_zp, int32_t multiplier, int shift, void *out,
                              int32_t out_zp);
