@@ -280,20 +280,19 @@ static void json_subgraphs(json_writer *w, const tfcc_model *m) {
     json_end_object(w);
   }
   json_end_array(w);
+  /* by key, in the file's order: {"decode": {"subgraph": 1, "cannot_run": "unsupported: ..."}} */
   json_key(w, "signatures");
-  json_begin_array(w);
-  for (int k = 0; k < tfcc_model_signature_count(m); k++) {
-    tfcc_signature_info si;
-    if (tfcc_model_signature_info(m, k, &si) != TFCC_OK) continue;
-    json_begin_object(w);
-    json_key(w, "key");
-    json_string(w, si.key);
+  json_begin_object(w);
+  tfcc_signature_info si;
+  for (int k = 0; tfcc_model_signature_info(m, k, &si) == TFCC_OK; k++) {
+    json_key(w, si.key);
+    json_begin_object_inline(w);
     json_key(w, "subgraph");
     json_int(w, si.subgraph);
     json_cannot_run(w, m, si.subgraph);
     json_end_object(w);
   }
-  json_end_array(w);
+  json_end_object(w);
 }
 
 /* ------------------------------------------------------------ dynamic tensors */

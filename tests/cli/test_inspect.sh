@@ -22,7 +22,7 @@ if have_python; then
   if python3 - "$TMP/flex.json" "$cause" <<'PY'
 import json, sys
 d, cause = json.load(open(sys.argv[1])), sys.argv[2]
-assert [(s["key"], s["subgraph"], s["cannot_run"]) for s in d["signatures"]] == [
+assert [(k, s["subgraph"], s["cannot_run"]) for k, s in d["signatures"].items()] == [
     ("encode", 0, None), ("decode", 1, cause)], d["signatures"]
 assert [s["cannot_run"] for s in d["subgraphs"]] == [None, cause], d["subgraphs"]
 assert d["total_macs"] is not None and d["dynamic_tensors"] == [], d

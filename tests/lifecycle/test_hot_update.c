@@ -298,6 +298,16 @@ static void cf_check_sig(tfcc_session *s, const float want[3], const char *what)
          y[2], want[0], want[1], want[2]);
 }
 
+/* The control-flow test model `file` (tests/models/data/control_flow), or NULL (a failed
+ * check). */
+static tfcc_model *cf_load(tfcc_runtime *rt, const char *file) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/tests/models/data/control_flow/%s", tfcc_test_source_dir(), file);
+  tfcc_model *m = NULL;
+  CHECKF(tfcc_model_load_file(rt, path, NULL, &m) == TFCC_OK, "%s: %s", path, tfcc_last_error());
+  return m;
+}
+
 /* Models with several subgraphs: an update rebinds every subgraph (WHILE's body, a signature's
  * subgraph) in sessions created before it, and a file whose subgraphs differ is refused with a
  * message naming the subgraph and the difference. */
@@ -334,10 +344,7 @@ static void test_control_flow(tfcc_runtime *rt) {
   tfcc_model_release(m);
 
   /* signatures: encode (subgraph 0) and decode (subgraph 1), each session rebound */
-  snprintf(path, sizeof path, "%s/signatures.tflite", dir);
-  m = NULL;
-  CHECKF(tfcc_model_load_file(rt, path, NULL, &m) == TFCC_OK, "%s: %s", path, tfcc_last_error());
-  if (!m) return;
+  if (!(m = cf_load(rt, "signatures.tflite"))) return;
   tfcc_session *enc = NULL, *dec = NULL;
   CHECK(tfcc_session_create_for_signature(m, "encode", NULL, &enc) == TFCC_OK);
   CHECK(tfcc_session_create_for_signature(m, "decode", NULL, &dec) == TFCC_OK);
@@ -363,9 +370,7 @@ static void test_control_flow(tfcc_runtime *rt) {
 static void test_unrunnable_signature(tfcc_runtime *rt) {
   char dir[400], path[512];
   snprintf(dir, sizeof dir, "%s/tests/models/data/control_flow", tfcc_test_source_dir());
-  snprintf(path, sizeof path, "%s/signatures.flex_decode.tflite", dir);
-  tfcc_model *m = NULL;
-  CHECKF(tfcc_model_load_file(rt, path, NULL, &m) == TFCC_OK, "%s: %s", path, tfcc_last_error());
+  tfcc_model *m = cf_load(rt, "signatures.flex_decode.tflite");
   if (!m) return;
   const char *cause = "cannot run: unsupported: CUSTOM:FlexRestore at subgraph 1 node 0";
   const float e1[3] = {2.0f, -4.0f, 1.0f}, e3[3] = {6.0f, -12.0f, 3.0f};
@@ -394,10 +399,8 @@ static void test_unrunnable_signature(tfcc_runtime *rt) {
   tfcc_model_release(m);
 
   /* decode's plan fails at load (a [4] constant added to a [3] input): the same file again */
+  if (!(m = cf_load(rt, "signatures.bad_decode.tflite"))) return;
   snprintf(path, sizeof path, "%s/signatures.bad_decode.tflite", dir);
-  m = NULL;
-  CHECKF(tfcc_model_load_file(rt, path, NULL, &m) == TFCC_OK, "%s: %s", path, tfcc_last_error());
-  if (!m) return;
   st = tfcc_model_update_weights(m, path);
   CHECKF(st == TFCC_OK, "update bad_decode: %s", tfcc_last_error());
   enc = NULL;
