@@ -9,6 +9,9 @@
                                    build here runs it): encode runs, decode is refused
   signatures.bad_decode.tflite     decode adds a [4] constant to its [3] input (no broadcast):
                                    encode runs, decode is refused with the shape error
+  signatures.flex_decode.w3.tflite signatures.flex_decode with constants x3 (encode x * 6; the
+                                   Flex op's constant 3): new weights for a model whose decode
+                                   cannot run
 
     python3 modelgen/make_cf_variants.py --out tests/models/data/control_flow
 """
@@ -21,7 +24,7 @@ import make_control_flow as cf  # noqa: E402
 import tflite_schema as T  # noqa: E402
 
 
-def build(fn, values=None, shapes=None, scale=1.0):
+def model(fn, values=None, shapes=None, scale=1.0):
     orig = cf.const
 
     def const(g, name, dtype, shape, vals):
@@ -33,11 +36,15 @@ def build(fn, values=None, shapes=None, scale=1.0):
         m, _ = fn()
     finally:
         cf.const = orig
-    return T.serialize(m)
+    return m
 
 
-def signatures_flex_decode():
-    m, _ = cf.signatures()
+def build(fn, values=None, shapes=None, scale=1.0):
+    return T.serialize(model(fn, values, shapes, scale))
+
+
+def signatures_flex_decode(scale=1.0):
+    m = model(cf.signatures, scale=scale)
     op = m.subgraphs[0].operators[0]
     assert op.op == "ADD"
     m.subgraphs[0].operators[0] = T.Operator("CUSTOM", op.inputs, op.outputs, custom_code="FlexRestore")
@@ -52,6 +59,7 @@ def main():
              "while_counter.body_shape.tflite": build(cf.while_counter, shapes={"c": [1]}),
              "signatures.w3.tflite": build(cf.signatures, scale=3.0),
              "signatures.flex_decode.tflite": signatures_flex_decode(),
+             "signatures.flex_decode.w3.tflite": signatures_flex_decode(scale=3.0),
              "signatures.bad_decode.tflite": build(cf.signatures, values={"one": [1.0] * 4},
                                                    shapes={"one": [4]})}
     for name, data in files.items():

@@ -9,7 +9,9 @@
  * names. So a version holds at most (1 + other subgraphs' signatures requested) x sessions
  * sessions. A version swap
  * (reload) replaces every endpoint at once; a hot weight update rebinds every session of
- * the model, whichever pool holds it. */
+ * the model, whichever pool holds it. A signature whose subgraph cannot run (an unsupported
+ * operator, a plan that fails: tfcc_model_subgraph_error) is kept with its cause and no pool:
+ * its requests are answered 501 / 500 naming it, and metadata leaves it out. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* memmem */
 #endif
@@ -154,6 +156,18 @@ int srv_endpoints_create(srv_version *v, char *err, size_t n) {
     }
     tfcc_session *probe = NULL;
     tfcc_status st = tfcc_session_create_for_signature(v->model, si.key, NULL, &probe);
+    const char *why = tfcc_model_subgraph_error(v->model, si.subgraph);
+    if (st != TFCC_OK && st != TFCC_ERR_NO_MEMORY && why && why[0]) {
+      /* a signature the model's load found cannot run (as TFLite, which fails a subgraph
+       * only when it prepares it): the version serves its other entries and answers this
+       * one's requests with the cause */
+      snprintf(e->cannot_run, sizeof e->cannot_run, "%s", why);
+      e->cannot_run_status = st == TFCC_ERR_UNSUPPORTED ? 501 : 500;
+      srv_log(SRV_LOG_WARN, "SIGNATURE_UNAVAILABLE",
+              "model=%s version=%lld signature=%s subgraph=%d: cannot run: %s", v->owner->cfg.name,
+              v->version, si.key, (int)si.subgraph, why);
+      continue;
+    }
     if (st != TFCC_OK) {
       snprintf(err, n, "%s: signature '%s' (subgraph %d): %s", v->path, si.key, (int)si.subgraph,
                tfcc_last_error()[0] ? tfcc_last_error() : tfcc_status_str(st));
@@ -214,6 +228,12 @@ srv_endpoint *srv_version_endpoint(srv_version *v, const char *key, int *status,
       *status = 400;
       return NULL;
     }
+  }
+  if (v->ep[i].cannot_run[0]) {
+    snprintf(err, n, "signature_name '%.200s': the signature cannot run: %s", v->ep[i].key,
+             v->ep[i].cannot_run);
+    *status = v->ep[i].cannot_run_status;
+    return NULL;
   }
   srv_endpoint *e = srv_endpoint_runner(&v->ep[i]);
   if (!atomic_load_explicit(&e->ready, memory_order_acquire)) {

@@ -63,8 +63,11 @@ static void model_metadata(srv_server *s, const char *name, long long version, s
     /* the file's signatures: an infer request picks one with parameters.signature_name */
     if (v->n_ep > 1) {
       srv_buf_str(&b, ",\"signatures\":[");
+      int first = 1;
       for (int i = 1; i < v->n_ep; i++) {
-        srv_buf_str(&b, i > 1 ? ",{\"name\":" : "{\"name\":");
+        if (v->ep[i].cannot_run[0]) continue;
+        srv_buf_str(&b, first ? "{\"name\":" : ",{\"name\":");
+        first = 0;
         srv_buf_json_str(&b, v->ep[i].key);
         srv_buf_printf(&b, ",\"subgraph\":%d,\"inputs\":", v->ep[i].subgraph);
         io_json(&b, v->ep[i].sig.in, v->ep[i].sig.n_in);
@@ -73,6 +76,18 @@ static void model_metadata(srv_server *s, const char *name, long long version, s
         srv_buf_str(&b, "}");
       }
       srv_buf_str(&b, "]");
+      /* those that cannot run, with the cause their requests are answered with */
+      first = 1;
+      for (int i = 1; i < v->n_ep; i++) {
+        if (!v->ep[i].cannot_run[0]) continue;
+        srv_buf_str(&b, first ? ",\"unavailable_signatures\":[{\"name\":" : ",{\"name\":");
+        first = 0;
+        srv_buf_json_str(&b, v->ep[i].key);
+        srv_buf_printf(&b, ",\"subgraph\":%d,\"error\":", v->ep[i].subgraph);
+        srv_buf_json_str(&b, v->ep[i].cannot_run);
+        srv_buf_str(&b, "}");
+      }
+      if (!first) srv_buf_str(&b, "]");
     }
   }
   srv_buf_printf(&b, ",\"state\":\"%s\",\"last_error\":", v ? "READY" : "UNAVAILABLE");

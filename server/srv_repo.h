@@ -51,6 +51,11 @@ typedef struct srv_endpoint {
   _Atomic int ready;  /* pool and batcher created */
   srv_pool pool;
   srv_batcher batch; /* dynamic batching (off unless max_batch > 1 and dim 0 is dynamic) */
+  /* A signature whose subgraph cannot run (tfcc_model_subgraph_error: an unsupported operator,
+   * a plan that fails): its cause, answered to its requests with cannot_run_status (501 for
+   * an unsupported operator, else 500); "" when it runs. Never has a pool. */
+  char cannot_run[512];
+  int cannot_run_status;
 } srv_endpoint;
 
 struct srv_version {

@@ -174,7 +174,8 @@ static void signature_def(srv_buf *b, const char *key, const srv_sig *sig, int f
 }
 
 /* GET /v1/models/{name}[/versions/{v}]/metadata: TF Serving's GetModelMetadata answer with
- * every signature_def of the file (a file without signatures: "serving_default" = subgraph 0). */
+ * every signature_def of the file that can run (a file without signatures: "serving_default" =
+ * subgraph 0). */
 static void metadata_json(srv_server *s, const char *name, long long version, srv_http_resp *resp) {
   char err[600];
   int status = 0;
@@ -192,7 +193,12 @@ static void metadata_json(srv_server *s, const char *name, long long version, sr
                  "\"metadata\":{\"signature_def\":{\"signature_def\":{",
                  v->version);
   if (v->n_ep == 1) signature_def(&b, "serving_default", &v->ep[0].sig, 1);
-  for (int i = 1; i < v->n_ep; i++) signature_def(&b, v->ep[i].key, &v->ep[i].sig, i == 1);
+  int first = 1;
+  for (int i = 1; i < v->n_ep; i++) /* not those that cannot run (their predict is an error) */
+    if (!v->ep[i].cannot_run[0]) {
+      signature_def(&b, v->ep[i].key, &v->ep[i].sig, first);
+      first = 0;
+    }
   srv_buf_str(&b, "}}}}");
   srv_version_release(v);
   srv_resp_set(resp, 200, "application/json", &b);

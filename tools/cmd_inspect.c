@@ -1,7 +1,9 @@
 /* tfcc inspect MODEL [--json]: inputs/outputs (dtype, shape, signature, quantization),
  * operator table (count, versions, MACs per operator type), tensor count, constant bytes,
  * description and unsupported operators. The model is loaded with allow_unsupported=1 so
- * models tfcc cannot run can still be inspected (MACs are then unknown: 0).
+ * models tfcc cannot run can still be inspected (MACs are then unknown: 0). A signature or
+ * subgraph that cannot run (docs/runtime.md, "Subgraphs that cannot run") is listed with its
+ * cause; the rest of the model is inspected as usual.
  *
  * Two views of the operators: the file's (the model loaded a second time with every graph pass
  * off) and tfcc's plan after its graph passes (docs/passes.md), which folds constants, drops
@@ -116,6 +118,12 @@ static const char *unsupported_list(const tfcc_model *m) {
   return u;
 }
 
+/* Subgraph 0 runs (its MACs were computed at load): "" from tfcc_model_subgraph_error. */
+static int main_runs(const tfcc_model *m) {
+  const char *why = tfcc_model_subgraph_error(m, 0);
+  return why && !why[0];
+}
+
 /* ------------------------------------------------------------ text */
 
 static void text_quant(const tfcc_tensor_info *t) {
@@ -168,7 +176,7 @@ static void text_groups(const op_group *g, int n_groups, int macs_known) {
 static void print_text(const char *path, const tfcc_model *m, const tfcc_model *file,
                        const op_group *g, int n_groups, int n_ops, int64_t total_macs,
                        const op_group *pg, int n_plan, int n_plan_ops) {
-  const int macs_known = unsupported_list(m)[0] == '\0';
+  const int macs_known = main_runs(m);
   printf("model: %s\n", path);
   const char *desc = tfcc_model_description(m);
   printf("description: %s\n", desc[0] ? desc : "(none)");
@@ -185,7 +193,7 @@ static void print_text(const char *path, const tfcc_model *m, const tfcc_model *
   printf("operators (%d, %d types):\n", n_ops, n_groups);
   text_groups(g, n_groups, macs_known);
   const char *uns = unsupported_list(m);
-  if (uns[0])
+  if (!macs_known)
     printf("total MACs: unknown (MACs are only computed for models tfcc can run)\n");
   else
     printf("total MACs: %" PRId64 "\n", total_macs);
@@ -216,6 +224,8 @@ static void text_subgraphs(const tfcc_model *m) {
     for (int i = 0; i < si.input_count; i++) printf("%s %s", i ? "," : "", si.input_names[i]);
     printf(" -> outputs");
     for (int i = 0; i < si.output_count; i++) printf("%s %s", i ? "," : "", si.output_names[i]);
+    const char *why = tfcc_model_subgraph_error(m, si.subgraph);
+    if (why && why[0]) printf("; cannot run: %s", why);
     printf("\n");
   }
   int n = tfcc_model_subgraph_count(m);
@@ -227,13 +237,26 @@ static void text_subgraphs(const tfcc_model *m) {
     printf("  %d %-20s %d inputs, %d outputs, %d operators: ", k,
            gi.name[0] ? gi.name : "(unnamed)", (int)gi.input_count, (int)gi.output_count,
            (int)gi.op_count);
+    const char *why = tfcc_model_subgraph_error(m, k);
     if (gi.caller >= 0)
-      printf("runs as %s of %s at subgraph %d node %d%s\n", gi.role, gi.caller_op, (int)gi.caller,
+      printf("runs as %s of %s at subgraph %d node %d%s", gi.role, gi.caller_op, (int)gi.caller,
              (int)gi.caller_node, gi.entry ? "; also an entry" : "");
     else
-      printf("%s\n", gi.entry ? "entry (runs when its session runs)"
-                              : "not run (no entry or operator names it)");
+      printf("%s", gi.entry ? "entry (runs when its session runs)"
+                            : "not run (no entry or operator names it)");
+    if (why && why[0]) printf("; cannot run: %s", why);
+    printf("\n");
   }
+}
+
+/* "cannot_run": null when a session of subgraph k can be made, else the cause. */
+static void json_cannot_run(json_writer *w, const tfcc_model *m, int k) {
+  const char *why = tfcc_model_subgraph_error(m, k);
+  json_key(w, "cannot_run");
+  if (why && why[0])
+    json_string(w, why);
+  else
+    json_null(w);
 }
 
 static void json_subgraphs(json_writer *w, const tfcc_model *m) {
@@ -259,9 +282,23 @@ static void json_subgraphs(json_writer *w, const tfcc_model *m) {
       json_string(w, gi.role);
     else
       json_null(w);
+    json_cannot_run(w, m, k);
     json_end_object(w);
   }
   json_end_array(w);
+  /* by key, in the file's order: {"decode": {"subgraph": 1, "cannot_run": "unsupported: ..."}} */
+  json_key(w, "signatures");
+  json_begin_object(w);
+  tfcc_signature_info si;
+  for (int k = 0; tfcc_model_signature_info(m, k, &si) == TFCC_OK; k++) {
+    json_key(w, si.key);
+    json_begin_object_inline(w);
+    json_key(w, "subgraph");
+    json_int(w, si.subgraph);
+    json_cannot_run(w, m, si.subgraph);
+    json_end_object(w);
+  }
+  json_end_object(w);
 }
 
 /* ------------------------------------------------------------ dynamic tensors */
@@ -269,10 +306,6 @@ static void json_subgraphs(json_writer *w, const tfcc_model *m) {
 /* A session at the stored shapes (NULL with why set when none can be made). */
 static tfcc_session *stored_shape_session(tfcc_model *m, char *why, size_t n) {
   tfcc_session *s = NULL;
-  if (unsupported_list(m)[0]) {
-    snprintf(why, n, "no session: unsupported operators");
-    return NULL;
-  }
   tfcc_status st = tfcc_session_create(m, NULL, &s);
   if (st != TFCC_OK)
     snprintf(why, n, "no session: %s",
@@ -340,10 +373,6 @@ static void json_dynamic(json_writer *w, tfcc_model *m) {
 /* Plans a session at the stored shapes. Returns 1 with *mi filled, or 0 with why set. */
 static int memory_info(tfcc_model *m, tfcc_memory_info *mi, char *why, size_t n) {
   tfcc_session *s = NULL;
-  if (unsupported_list(m)[0]) {
-    snprintf(why, n, "no session: unsupported operators");
-    return 0;
-  }
   tfcc_status st = tfcc_session_create(m, NULL, &s);
   if (st != TFCC_OK) {
     snprintf(why, n, "no session: %s",
@@ -465,7 +494,7 @@ static void print_json(const char *path, tfcc_model *m, const tfcc_model *file, 
                        int n_groups, int n_ops, int64_t total_macs, const op_group *pg, int n_plan,
                        int n_plan_ops, int64_t plan_macs, int with_memory) {
   json_writer w;
-  const int macs_known = unsupported_list(m)[0] == '\0';
+  const int macs_known = main_runs(m);
   json_init(&w, stdout);
   json_begin_object(&w);
   json_key(&w, "model");

@@ -444,8 +444,8 @@ TFCC_API tfcc_status tfcc_model_input_tensor(const tfcc_model *m, int index, int
 TFCC_API tfcc_status tfcc_model_output_tensor(const tfcc_model *m, int index, int32_t *tensor);
 
 /* SignatureDefs of the file (TensorFlow Lite's signature runner). Names and tensor indices point
- * into the model and live as long as it does. Sessions run subgraph 0; a signature of another
- * subgraph is listed but cannot be run. */
+ * into the model and live as long as it does. tfcc_session_create_for_signature runs one;
+ * tfcc_model_subgraph_error(m, info.subgraph) says why a signature cannot run. */
 typedef struct tfcc_signature_info {
   const char *key; /* "serving_default" */
   int32_t subgraph;
@@ -475,6 +475,13 @@ typedef struct tfcc_subgraph_info {
 TFCC_API int tfcc_model_subgraph_count(const tfcc_model *m);
 TFCC_API tfcc_status tfcc_model_subgraph_info(const tfcc_model *m, int index,
                                               tfcc_subgraph_info *info);
+/* Why subgraph `index` cannot run, as the model's load found: "" when it can; else the
+ * unsupported operators it reaches, itself or through the subgraphs it calls ("unsupported:
+ * CUSTOM:FlexRestore at subgraph 1 node 0"), or, for a signature's subgraph, its plan's error
+ * at the stored shapes. A session for a signature whose subgraph cannot run is refused with
+ * this cause (TFLite fails a subgraph only when it prepares it; docs/runtime.md, "Subgraphs
+ * that cannot run"). NULL if index is out of range. */
+TFCC_API const char *tfcc_model_subgraph_error(const tfcc_model *m, int index);
 
 /* ---------------------------------------------------------------- hot weight update */
 

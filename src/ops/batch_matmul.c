@@ -297,12 +297,5 @@ static const char *bmm_kernel(const tfcc_op_ctx *ctx) {
   return ctx->ks->f32_gemm->name;
 }
 
-const tfcc_op_def tfcc_op_batch_matmul = {
-    .name = "BATCH_MATMUL",
-    .init = bmm_init,
-    .release = bmm_release,
-    .prepare = bmm_prepare,
-    .eval = bmm_eval,
-    .macs = bmm_macs,
-    .kernel = bmm_kernel,
-};
+TFCC_OP_DEFINE(tfcc_op_batch_matmul, "BATCH_MATMUL", bmm_init, bmm_prepare, bmm_eval,
+               .release = bmm_release, .macs = bmm_macs, .kernel = bmm_kernel);

@@ -447,12 +447,5 @@ static const char *conv_kernel(const tfcc_op_ctx *ctx) {
   return dk ? dk->name : pk ? pk->k->name : "ref";
 }
 
-const tfcc_op_def tfcc_op_conv_2d = {
-    .name = "CONV_2D",
-    .init = conv_init,
-    .release = conv_release,
-    .prepare = conv_prepare,
-    .eval = conv_eval,
-    .macs = conv_macs,
-    .kernel = conv_kernel,
-};
+TFCC_OP_DEFINE(tfcc_op_conv_2d, "CONV_2D", conv_init, conv_prepare, conv_eval,
+               .release = conv_release, .macs = conv_macs, .kernel = conv_kernel);

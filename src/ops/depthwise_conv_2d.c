@@ -154,12 +154,5 @@ static const char *dw_kernel(const tfcc_op_ctx *ctx) {
   return ctx->ks->f32_dwconv->name;
 }
 
-const tfcc_op_def tfcc_op_depthwise_conv_2d = {
-    .name = "DEPTHWISE_CONV_2D",
-    .init = dw_init,
-    .release = dw_release,
-    .prepare = dw_prepare,
-    .eval = dw_eval,
-    .macs = dw_macs,
-    .kernel = dw_kernel,
-};
+TFCC_OP_DEFINE(tfcc_op_depthwise_conv_2d, "DEPTHWISE_CONV_2D", dw_init, dw_prepare, dw_eval,
+               .release = dw_release, .macs = dw_macs, .kernel = dw_kernel);

@@ -102,10 +102,4 @@ static const char *kernel(const tfcc_op_ctx *ctx) {
   return ctx->ks->qz->name;
 }
 
-const tfcc_op_def tfcc_op_dequantize = {
-    .name = "DEQUANTIZE",
-    .init = init,
-    .prepare = prepare,
-    .eval = eval,
-    .kernel = kernel,
-};
+TFCC_OP_DEFINE(tfcc_op_dequantize, "DEQUANTIZE", init, prepare, eval, .kernel = kernel);

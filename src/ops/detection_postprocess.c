@@ -221,9 +221,4 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
-const tfcc_op_def tfcc_op_detection_postprocess = {
-    .name = OP,
-    .init = init,
-    .prepare = prepare,
-    .eval = eval,
-};
+TFCC_OP_DEFINE(tfcc_op_detection_postprocess, OP, init, prepare, eval);

@@ -162,12 +162,5 @@ static const char *xdw_kernel(const tfcc_op_ctx *ctx) {
   return p ? p->name : "ref";
 }
 
-const tfcc_op_def tfcc_op_expand_dwconv = {
-    .name = "EXPAND_DEPTHWISE_CONV_2D",
-    .init = xdw_init,
-    .release = xdw_release,
-    .prepare = xdw_prepare,
-    .eval = xdw_eval,
-    .macs = xdw_macs,
-    .kernel = xdw_kernel,
-};
+TFCC_OP_DEFINE(tfcc_op_expand_dwconv, "EXPAND_DEPTHWISE_CONV_2D", xdw_init, xdw_prepare, xdw_eval,
+               .release = xdw_release, .macs = xdw_macs, .kernel = xdw_kernel);

@@ -394,12 +394,5 @@ static const char *fc_kernel(const tfcc_op_ctx *ctx) {
   return d.batches == 1 ? tfcc_f32_gemv_name(pk) : pk->k->name;
 }
 
-const tfcc_op_def tfcc_op_fully_connected = {
-    .name = "FULLY_CONNECTED",
-    .init = fc_init,
-    .release = fc_release,
-    .prepare = fc_prepare,
-    .eval = fc_eval,
-    .macs = fc_macs,
-    .kernel = fc_kernel,
-};
+TFCC_OP_DEFINE(tfcc_op_fully_connected, "FULLY_CONNECTED", fc_init, fc_prepare, fc_eval,
+               .release = fc_release, .macs = fc_macs, .kernel = fc_kernel);

@@ -53,9 +53,4 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
-const tfcc_op_def tfcc_op_gelu = {
-    .name = "GELU",
-    .init = init,
-    .prepare = act_unary_prepare,
-    .eval = eval,
-};
+TFCC_OP_DEFINE(tfcc_op_gelu, "GELU", init, act_unary_prepare, eval);

@@ -62,10 +62,5 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
-const tfcc_op_def tfcc_op_hadamard_rotation = {
-    .name = "aeq.hadamard_rotation",
-    .init = init,
-    .prepare = prepare,
-    .eval = eval,
-    .inplace_ok = true,
-};
+TFCC_OP_DEFINE(tfcc_op_hadamard_rotation, "aeq.hadamard_rotation", init, prepare, eval,
+               .inplace_ok = true);

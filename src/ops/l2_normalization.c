@@ -62,9 +62,4 @@ static tfcc_status l2n_eval(tfcc_op_ctx *ctx) {
   }
 }
 
-const tfcc_op_def tfcc_op_l2_normalization = {
-    .name = "L2_NORMALIZATION",
-    .init = l2n_init,
-    .prepare = l2n_prepare,
-    .eval = l2n_eval,
-};
+TFCC_OP_DEFINE(tfcc_op_l2_normalization, "L2_NORMALIZATION", l2n_init, l2n_prepare, l2n_eval);

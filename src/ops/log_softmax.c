@@ -50,9 +50,4 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
-const tfcc_op_def tfcc_op_log_softmax = {
-    .name = "LOG_SOFTMAX",
-    .init = init,
-    .prepare = prepare,
-    .eval = eval,
-};
+TFCC_OP_DEFINE(tfcc_op_log_softmax, "LOG_SOFTMAX", init, prepare, eval);

@@ -63,9 +63,4 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
-const tfcc_op_def tfcc_op_mfcc = {
-    .name = "Mfcc",
-    .init = init,
-    .prepare = prepare,
-    .eval = eval,
-};
+TFCC_OP_DEFINE(tfcc_op_mfcc, "Mfcc", init, prepare, eval);

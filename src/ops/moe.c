@@ -105,9 +105,4 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
-const tfcc_op_def tfcc_op_moe = {
-    .name = "moe",
-    .init = init,
-    .prepare = prepare,
-    .eval = eval,
-};
+TFCC_OP_DEFINE(tfcc_op_moe, "moe", init, prepare, eval);

@@ -93,9 +93,4 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
-const tfcc_op_def tfcc_op_numeric_verify = {
-    .name = "NumericVerify",
-    .init = init,
-    .prepare = prepare,
-    .eval = eval,
-};
+TFCC_OP_DEFINE(tfcc_op_numeric_verify, "NumericVerify", init, prepare, eval);

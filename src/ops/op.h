@@ -1,7 +1,8 @@
 /* The operator contract.
  *
  * Each operator lives in one file src/ops/<name>.c that defines one
- *     const tfcc_op_def tfcc_op_<name> = {...};
+ *     TFCC_OP_DEFINE(tfcc_op_<name>, "NAME", init, prepare, eval, ...);   (below)
+ * (or writes the const tfcc_op_def tfcc_op_<name> out, where a macro makes its tables)
  * listed in src/ops/op_list.h. Its three steps:
  *   init     once per model: read the node's options and constant inputs, compute what does
  *            not depend on input shapes (fixed-point multipliers, prepacked weights) into
@@ -188,6 +189,17 @@ typedef struct tfcc_op_def {
    * dynamic tensors (tfcc_exec_plan.dyn_bytes). Never decreases while the state lives. */
   size_t (*dynamic_bytes)(const tfcc_op_ctx *ctx);
 } tfcc_op_def;
+
+/* Defines an operator: `const tfcc_op_def sym` with its display name and its steps (init may be
+ * NULL), then its other fields, if any, as designated initializers after eval:
+ *     TFCC_OP_DEFINE(tfcc_op_moe, "moe", init, prepare, eval);
+ *     TFCC_OP_DEFINE(tfcc_op_conv_2d, "CONV_2D", conv_init, conv_prepare, conv_eval,
+ *                    .release = conv_release, .macs = conv_macs, .kernel = conv_kernel);
+ * One line per operator file instead of the struct written out field by field (the same tail in
+ * every file). eval opens the variable arguments, so that they are never empty (C11). */
+#define TFCC_OP_DEFINE(sym, op_name, init_fn, prepare_fn, ...) \
+  const tfcc_op_def sym = { \
+      .name = (op_name), .init = (init_fn), .prepare = (prepare_fn), .eval = __VA_ARGS__}
 
 /* Operator for a builtin code (NULL if tfcc has none). */
 const tfcc_op_def *tfcc_op_lookup(int32_t builtin);

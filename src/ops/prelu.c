@@ -107,10 +107,4 @@ static const char *kernel(const tfcc_op_ctx *ctx) {
   return p && p->type == TFCC_FLOAT32 ? ctx->ks->f32_vbinary->name : "ref";
 }
 
-const tfcc_op_def tfcc_op_prelu = {
-    .name = "PRELU",
-    .init = init,
-    .prepare = prepare,
-    .eval = eval,
-    .kernel = kernel,
-};
+TFCC_OP_DEFINE(tfcc_op_prelu, "PRELU", init, prepare, eval, .kernel = kernel);

@@ -185,10 +185,4 @@ static const char *kernel(const tfcc_op_ctx *ctx) {
   return "ref";
 }
 
-const tfcc_op_def tfcc_op_quantize = {
-    .name = "QUANTIZE",
-    .init = init,
-    .prepare = prepare,
-    .eval = eval,
-    .kernel = kernel,
-};
+TFCC_OP_DEFINE(tfcc_op_quantize, "QUANTIZE", init, prepare, eval, .kernel = kernel);

@@ -133,10 +133,4 @@ static const char *kernel(const tfcc_op_ctx *ctx) {
   return "ref";
 }
 
-const tfcc_op_def tfcc_op_softmax = {
-    .name = "SOFTMAX",
-    .init = init,
-    .prepare = prepare,
-    .eval = eval,
-    .kernel = kernel,
-};
+TFCC_OP_DEFINE(tfcc_op_softmax, "SOFTMAX", init, prepare, eval, .kernel = kernel);

@@ -179,11 +179,5 @@ static int64_t tconv_macs(const tfcc_op_ctx *ctx) {
   return (int64_t)g.batches * g.in_h * g.in_w * g.in_c * g.filter_h * g.filter_w * g.out_c;
 }
 
-const tfcc_op_def tfcc_op_transpose_conv = {
-    .name = "TRANSPOSE_CONV",
-    .init = tconv_init,
-    .release = tconv_release,
-    .prepare = tconv_prepare,
-    .eval = tconv_eval,
-    .macs = tconv_macs,
-};
+TFCC_OP_DEFINE(tfcc_op_transpose_conv, "TRANSPOSE_CONV", tconv_init, tconv_prepare, tconv_eval,
+               .release = tconv_release, .macs = tconv_macs);

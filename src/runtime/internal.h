@@ -52,7 +52,12 @@ struct tfcc_model {
   pthread_mutex_t update_lock;     /* serialises updates (never taken by run) */
   bool update_lock_init;
   tfcc_update_info last_update;
-  char *unsupported;     /* "" or "unsupported: X at node 3, ..." */
+  char *unsupported; /* "" or "unsupported: X at node 3, ..." */
+  /* [n_sg_cause] (NULL: none): why a session of subgraph s cannot be made, set at the first
+   * load: the unsupported operators it reaches, or its plan's error at the stored shapes
+   * (tfcc_model_subgraph_error); NULL for a subgraph that runs */
+  char **sg_cause;
+  int32_t n_sg_cause;
   int64_t *node_macs;    /* per node, at the stored shapes */
   const char **op_names; /* per node: "CONV_2D", "CUSTOM:<code>" (graph memory) */
   size_t arena_bytes;    /* at the stored shapes (0 if not planned) */

@@ -68,6 +68,8 @@ static void model_free(tfcc_model *m) {
   if (m->mapping) munmap(m->mapping, m->mapping_size);
   if (m->owned_free) m->owned_free(m->owned_user, (void *)m->data, m->size);
   free(m->unsupported);
+  for (int32_t k = 0; k < m->n_sg_cause; k++) free(m->sg_cause[k]);
+  free(m->sg_cause);
   free(m->node_macs);
   free(m);
 }
@@ -96,6 +98,76 @@ static tfcc_status mark_unrunnable(tfcc_graph *g, tfcc_err *err) {
   return TFCC_OK;
 }
 
+/* Appends "<sep>X at node 3" (subgraph 0) or "<sep>X at subgraph 1 node 3" for node i of
+ * subgraph s, whose operator bind_ops left unbound (an unknown operator, or a version newer than
+ * tfcc's), to the growable string *list. False when out of memory. */
+static bool list_add(char **list, size_t *len, size_t *cap, const char *sep, int32_t s, int32_t i,
+                     const tfcc_ir_node *n) {
+  const tfcc_op_def *op = n->builtin == TFCC_OP_CUSTOM ? NULL : tfcc_op_lookup(n->builtin);
+  char where[32] = "", item[200];
+  if (s > 0) snprintf(where, sizeof where, "subgraph %d ", (int)s);
+  const int w = op ? snprintf(item, sizeof item,
+                              "%s%s version %d (tfcc implements up to version %d) at %snode %d",
+                              sep, tfcc_node_op_name(n), (int)n->version,
+                              (int)tfcc_op_max_version(n->builtin), where, (int)i)
+                   : snprintf(item, sizeof item, "%s%s at %snode %d", sep, tfcc_node_op_name(n),
+                              where, (int)i);
+  if (w < 0) return true;
+  const size_t k = (size_t)w < sizeof item ? (size_t)w : sizeof item - 1; /* a long name: cut */
+  if (*len + k + 1 > *cap) {
+    const size_t ncap = (*len + k + 1) * 2;
+    char *nl = realloc(*list, ncap);
+    if (!nl) return false;
+    *list = nl;
+    *cap = ncap;
+  }
+  memcpy(*list + *len, item, k);
+  *len += k;
+  (*list)[*len] = 0;
+  return true;
+}
+
+/* Sets a copy of msg as why subgraph s cannot run (tfcc_model_subgraph_error). */
+static tfcc_status set_cause(tfcc_model *m, int32_t s, const char *msg, tfcc_err *err) {
+  if (!m->sg_cause) {
+    if (!(m->sg_cause = calloc((size_t)m->graph.n_subgraphs + 1, sizeof(char *))))
+      return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
+    m->n_sg_cause = m->graph.n_subgraphs;
+  }
+  char *c = strdup(msg);
+  if (!c) return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
+  free(m->sg_cause[s]);
+  m->sg_cause[s] = c;
+  return TFCC_OK;
+}
+
+/* Each subgraph that cannot run: the unsupported operators it reaches (itself and the subgraphs
+ * it calls), "unsupported: X at subgraph 1 node 0, ...", as its cause. */
+static tfcc_status note_unrunnable(tfcc_model *m, tfcc_err *err) {
+  const tfcc_graph *g = &m->graph;
+  uint8_t *mark = malloc((size_t)g->n_subgraphs + 1);
+  if (!mark) return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
+  tfcc_status st = TFCC_OK;
+  for (int32_t s = 0; st == TFCC_OK && s < g->n_subgraphs; s++) {
+    if (!g->subgraphs[s].unrunnable) continue;
+    memset(mark, 0, (size_t)g->n_subgraphs);
+    tfcc_graph_mark_calls(g, s, mark);
+    size_t len = 0, cap = 0;
+    char *list = NULL;
+    bool ok = true;
+    for (int32_t t = 0; ok && t < g->n_subgraphs; t++)
+      for (int32_t i = 0; ok && mark[t] && i < g->subgraphs[t].n_nodes; i++)
+        if (!g->subgraphs[t].nodes[i].op)
+          ok = list_add(&list, &len, &cap, len ? ", " : "unsupported: ", t, i,
+                        &g->subgraphs[t].nodes[i]);
+    st = ok && list ? set_cause(m, s, list, err)
+                    : tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
+    free(list);
+  }
+  free(mark);
+  return st;
+}
+
 /* Binds each node of every subgraph to its operator and lists what is unsupported ("X at node
  * 3" in subgraph 0, "X at subgraph 1 node 3" in the others). The load fails when subgraph 0
  * cannot run; other subgraphs that cannot are marked (ir.h unrunnable) and refuse sessions. */
@@ -114,8 +186,6 @@ static tfcc_status bind_ops(tfcc_model *m, tfcc_err *err) {
   }
   for (int32_t s = 0; s < m->graph.n_subgraphs; s++) {
     tfcc_ir_subgraph *sg = &m->graph.subgraphs[s];
-    char where[32] = "";
-    if (s > 0) snprintf(where, sizeof where, "subgraph %d ", (int)s);
     for (int32_t i = 0; i < sg->n_nodes; i++) {
       tfcc_ir_node *n = &sg->nodes[i];
       if (s == 0) {
@@ -138,33 +208,17 @@ static tfcc_status bind_ops(tfcc_model *m, tfcc_err *err) {
                                   : n->builtin == TFCC_OP_CUSTOM ? INT32_MAX
                                                                  : tfcc_op_max_version(n->builtin);
       if (n->op && n->version <= max_version) continue;
-      const bool too_new = n->op != NULL; /* a version newer than the operator implements */
       n->op = NULL;
-      char item[160];
-      int w = too_new
-                  ? snprintf(item, sizeof item,
-                             "%s%s version %d (tfcc implements up to version %d) at %snode %d",
-                             n_bad ? ", " : "unsupported: ", tfcc_node_op_name(n), (int)n->version,
-                             (int)max_version, where, (int)i)
-                  : snprintf(item, sizeof item, "%s%s at %snode %d",
-                             n_bad ? ", " : "unsupported: ", tfcc_node_op_name(n), where, (int)i);
-      if (w < 0) continue;
-      if (len + (size_t)w + 1 > cap) {
-        cap = (len + (size_t)w + 1) * 2;
-        char *nl = realloc(list, cap);
-        if (!nl) {
-          free(list);
-          return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
-        }
-        list = nl;
+      if (!list_add(&list, &len, &cap, n_bad ? ", " : "unsupported: ", s, i, n)) {
+        free(list);
+        return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
       }
-      memcpy(list + len, item, (size_t)w + 1);
-      len += (size_t)w;
       n_bad++;
     }
   }
   m->unsupported = list;
   tfcc_status st = n_bad ? mark_unrunnable(&m->graph, err) : TFCC_OK;
+  if (st == TFCC_OK && n_bad) st = note_unrunnable(m, err);
   if (st != TFCC_OK) return st;
   const bool runs = !sg0->unrunnable;
   if (n_bad && runs)
@@ -188,7 +242,7 @@ tfcc_status tfcc_graph_init_ops(tfcc_graph *g, tfcc_isa isa, const tfcc_logger *
                                 tfcc_packed_store *store, tfcc_err *err) {
   for (int32_t s = 0; s < g->n_subgraphs; s++) {
     tfcc_ir_subgraph *sg = &g->subgraphs[s];
-    for (int32_t i = 0; i < sg->n_nodes; i++) {
+    for (int32_t i = 0; i < sg->n_nodes && !sg->unrunnable; i++) { /* never prepared */
       tfcc_ir_node *n = &sg->nodes[i];
       if (!n->op || !n->op->init || n->removed || n->params)
         continue; /* folded: done by the pass */
@@ -273,12 +327,28 @@ static tfcc_status validate_shapes(tfcc_model *m, tfcc_graph *g, bool record, tf
         tfcc_log(env.log, TFCC_LOG_WARN, TFCC_TAG_MODEL_LOAD,
                  "signature '%s' (subgraph %d) cannot run: %s; the model's other entries can",
                  g->signatures[k].key, (int)sgi, err->msg);
-      st = TFCC_OK;
+      st = record ? set_cause(m, sgi, err->msg, err) : TFCC_OK;
     } else {
       tfcc_err_prefix(err, "signature '%s' (subgraph %d)", g->signatures[k].key, (int)sgi);
     }
   }
   tfcc_run_state_free(&rs);
+  return st;
+}
+
+/* A model loaded for introspection (allow_unsupported; subgraph 0 cannot run) prepares no
+ * subgraph: the causes of its other entries, which could run, say so. */
+static tfcc_status note_not_prepared(tfcc_model *m, tfcc_err *err) {
+  const tfcc_graph *g = &m->graph;
+  tfcc_status st = TFCC_OK;
+  for (int32_t k = 0; st == TFCC_OK && k < g->n_signatures; k++) {
+    const int32_t sgi = g->signatures[k].subgraph;
+    if (sgi > 0 && sgi < g->n_subgraphs && !g->subgraphs[sgi].unrunnable)
+      st = set_cause(m, sgi,
+                     "not prepared: the model was loaded with allow_unsupported for "
+                     "introspection, as its subgraph 0 cannot run",
+                     err);
+  }
   return st;
 }
 
@@ -305,8 +375,9 @@ tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t siz
   if (first && (st = tfcc_graph_check_calls(g, &m->n_resources, err)) != TFCC_OK) return st;
   /* bind: by operator code (first load), or node by node as the model's graph is bound */
   if ((st = first ? bind_ops(m, err) : tfcc_weights_bind_like(ref, g, err)) != TFCC_OK) return st;
-  if (first && g->subgraphs[0].unrunnable) return TFCC_OK; /* allow_unsupported: introspection */
-  for (int32_t s = 0; !first && s < g->n_subgraphs; s++)   /* new weights: the model's subgraphs */
+  if (first && g->subgraphs[0].unrunnable) /* allow_unsupported: introspection */
+    return note_not_prepared(m, err);
+  for (int32_t s = 0; !first && s < g->n_subgraphs; s++) /* new weights: the model's subgraphs */
     g->subgraphs[s].unrunnable = ref->subgraphs[s].unrunnable;
   tfcc_isa isa = tfcc_model_env(m).isa;
   const tfcc_logger *log = tfcc_model_env(m).log;

@@ -81,3 +81,9 @@ tfcc_status tfcc_model_subgraph_info(const tfcc_model *m, int index, tfcc_subgra
     }
   return TFCC_OK;
 }
+
+const char *tfcc_model_subgraph_error(const tfcc_model *m, int index) {
+  if (!m || index < 0 || index >= m->graph.n_subgraphs) return NULL;
+  if (index < m->n_sg_cause && m->sg_cause[index]) return m->sg_cause[index];
+  return index == 0 && m->graph.subgraphs[0].unrunnable ? m->unsupported : "";
+}

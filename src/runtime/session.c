@@ -157,13 +157,15 @@ static tfcc_status session_create(tfcc_model *m, int32_t subgraph, const tfcc_ir
         "tfcc_session_create: options.struct_size is not set by tfcc_session_options_default()");
     return TFCC_ERR_INVALID_ARG;
   }
-  if (m->graph.subgraphs[subgraph].unrunnable) {
+  /* a subgraph that reaches an unsupported operator, or any entry of a model loaded for
+   * introspection (subgraph 0 cannot run: nothing was prepared) */
+  if (m->graph.subgraphs[subgraph].unrunnable || m->graph.subgraphs[0].unrunnable) {
     if (subgraph == 0) {
       tfcc_last_error_set(m->unsupported);
     } else {
       char msg[1024];
       snprintf(msg, sizeof msg, "signature '%.200s' (subgraph %d) cannot run: %s",
-               sig ? sig->key : "", (int)subgraph, m->unsupported);
+               sig ? sig->key : "", (int)subgraph, tfcc_model_subgraph_error(m, subgraph));
       tfcc_last_error_set(msg);
     }
     return TFCC_ERR_UNSUPPORTED;

@@ -395,8 +395,11 @@ static void publish(tfcc_model *m, tfcc_weights *w, double t_start, double t_pre
 static tfcc_status update_begin(tfcc_model *m, tfcc_weights **out, tfcc_err *err) {
   pthread_mutex_lock(&m->update_lock);
   tfcc_weights_join_writer(m);
-  if (m->unsupported && m->unsupported[0])
-    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "cannot update the weights of a model with %s",
+  /* a model whose other subgraphs cannot run takes new weights (those subgraphs' constants are
+   * the new file's bytes: nothing of theirs is prepared); one loaded for introspection does not */
+  if (m->graph.subgraphs[0].unrunnable)
+    return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED,
+                        "cannot update the weights of a model whose subgraph 0 cannot run (%s)",
                         m->unsupported);
   tfcc_weights *w = calloc(1, sizeof *w);
   if (!w) return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");

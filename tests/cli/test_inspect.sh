@@ -1,6 +1,35 @@
 #!/usr/bin/env bash
 # tfcc inspect on the shared models: text and JSON.
 source "$(dirname "$0")/lib.bash"
+
+# a model whose decode signature cannot run (a Flex op; docs/runtime.md, "Subgraphs that cannot
+# run"): subgraph 0 is inspected as usual (MACs, dynamic tensors, memory), decode is marked with
+# its cause, in text and JSON
+cf=${TFCC_SOURCE_DIR:-$HERE/../..}/tests/models/data/control_flow
+cause="unsupported: CUSTOM:FlexRestore at subgraph 1 node 0"
+expect_rc 0 "inspect flex_decode" -- "$TFCC" inspect --memory "$cf/signatures.flex_decode.tflite"
+if grep -qx "  encode (subgraph 0): inputs x -> outputs code" "$TMP/out"; then ok; else bad "flex_decode: encode: $(grep encode "$TMP/out")"; fi
+expect_in "$TMP/out" "  decode (subgraph 1): inputs code_in -> outputs out; cannot run: $cause" "flex_decode: decode"
+expect_in "$TMP/out" "entry (runs when its session runs); cannot run: $cause" "flex_decode: subgraph 1"
+expect_in "$TMP/out" "unsupported: CUSTOM:FlexRestore at subgraph 1 node 0" "flex_decode: unsupported"
+expect_in "$TMP/out" "dynamic tensors: none" "flex_decode: subgraph 0's session"
+expect_in "$TMP/out" "memory (one session at the stored shapes):" "flex_decode: memory"
+if grep -q "unknown\|no session" "$TMP/out"; then bad "flex_decode: $(grep "unknown\|no session" "$TMP/out")"; else ok; fi
+expect_rc 0 "inspect bad_decode" -- "$TFCC" inspect "$cf/signatures.bad_decode.tflite"
+if grep -q "^  decode (subgraph 1): .*; cannot run: .*ADD" "$TMP/out"; then ok; else bad "bad_decode: $(grep decode "$TMP/out")"; fi
+if have_python; then
+  "$TFCC" inspect --json "$cf/signatures.flex_decode.tflite" >"$TMP/flex.json"
+  if python3 - "$TMP/flex.json" "$cause" <<'PY'
+import json, sys
+d, cause = json.load(open(sys.argv[1])), sys.argv[2]
+assert [(k, s["subgraph"], s["cannot_run"]) for k, s in d["signatures"].items()] == [
+    ("encode", 0, None), ("decode", 1, cause)], d["signatures"]
+assert [s["cannot_run"] for s in d["subgraphs"]] == [None, cause], d["subgraphs"]
+assert d["total_macs"] is not None and d["dynamic_tensors"] == [], d
+PY
+  then ok; else bad "flex_decode JSON"; fi
+fi
+
 [ -d "$MODELS" ] || { echo "SKIP: shared models not found"; exit 77; }
 
 m=$MODELS/mobilenet_v2_224_quant.tflite
@@ -53,7 +82,7 @@ for path in sys.argv[1:]:
         assert len(t["shape"]) == len(t["signature"]), path + ": signature rank"
         assert isinstance(t["dtype"], str)
     assert isinstance(d["unsupported"], str)
-    if d["unsupported"] == "":
+    if d["subgraphs"][0]["cannot_run"] is None:  # subgraph 0 runs: its MACs are known
         assert d["total_macs"] == sum(o["macs"] for o in d["operators"]), path + ": mac total"
     else:
         assert d["total_macs"] is None, path

@@ -298,6 +298,16 @@ static void cf_check_sig(tfcc_session *s, const float want[3], const char *what)
          y[2], want[0], want[1], want[2]);
 }
 
+/* The control-flow test model `file` (tests/models/data/control_flow), or NULL (a failed
+ * check). */
+static tfcc_model *cf_load(tfcc_runtime *rt, const char *file) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/tests/models/data/control_flow/%s", tfcc_test_source_dir(), file);
+  tfcc_model *m = NULL;
+  CHECKF(tfcc_model_load_file(rt, path, NULL, &m) == TFCC_OK, "%s: %s", path, tfcc_last_error());
+  return m;
+}
+
 /* Models with several subgraphs: an update rebinds every subgraph (WHILE's body, a signature's
  * subgraph) in sessions created before it, and a file whose subgraphs differ is refused with a
  * message naming the subgraph and the difference. */
@@ -334,10 +344,7 @@ static void test_control_flow(tfcc_runtime *rt) {
   tfcc_model_release(m);
 
   /* signatures: encode (subgraph 0) and decode (subgraph 1), each session rebound */
-  snprintf(path, sizeof path, "%s/signatures.tflite", dir);
-  m = NULL;
-  CHECKF(tfcc_model_load_file(rt, path, NULL, &m) == TFCC_OK, "%s: %s", path, tfcc_last_error());
-  if (!m) return;
+  if (!(m = cf_load(rt, "signatures.tflite"))) return;
   tfcc_session *enc = NULL, *dec = NULL;
   CHECK(tfcc_session_create_for_signature(m, "encode", NULL, &enc) == TFCC_OK);
   CHECK(tfcc_session_create_for_signature(m, "decode", NULL, &dec) == TFCC_OK);
@@ -354,6 +361,52 @@ static void test_control_flow(tfcc_runtime *rt) {
   }
   tfcc_session_destroy(enc);
   tfcc_session_destroy(dec);
+  tfcc_model_release(m);
+}
+
+/* A model whose signature cannot run (docs/runtime.md, "Subgraphs that cannot run") takes new
+ * weights: encode's sessions see them, decode stays refused with the same cause, and a file
+ * whose decode differs (a runnable ADD for the Flex op) is refused naming the operator. */
+static void test_unrunnable_signature(tfcc_runtime *rt) {
+  char dir[400], path[512];
+  snprintf(dir, sizeof dir, "%s/tests/models/data/control_flow", tfcc_test_source_dir());
+  tfcc_model *m = cf_load(rt, "signatures.flex_decode.tflite");
+  if (!m) return;
+  const char *cause = "cannot run: unsupported: CUSTOM:FlexRestore at subgraph 1 node 0";
+  const float e1[3] = {2.0f, -4.0f, 1.0f}, e3[3] = {6.0f, -12.0f, 3.0f};
+  tfcc_session *enc = NULL, *enc2 = NULL, *dec = NULL;
+  CHECK(tfcc_session_create_for_signature(m, "encode", NULL, &enc) == TFCC_OK);
+  if (enc) cf_check_sig(enc, e1, "flex_decode: encode");
+  snprintf(path, sizeof path, "%s/signatures.flex_decode.w3.tflite", dir);
+  tfcc_status st = tfcc_model_update_weights(m, path);
+  CHECKF(st == TFCC_OK, "update flex_decode: %s", tfcc_last_error());
+  if (enc) cf_check_sig(enc, e3, "flex_decode: encode after the update");
+  CHECK(tfcc_session_create_for_signature(m, "encode", NULL, &enc2) == TFCC_OK);
+  if (enc2) cf_check_sig(enc2, e3, "flex_decode: encode, a session created after the update");
+  st = tfcc_session_create_for_signature(m, "decode", NULL, &dec);
+  CHECKF(st == TFCC_ERR_UNSUPPORTED && !dec && strstr(tfcc_last_error(), cause),
+         "flex_decode: decode after the update: %s", tfcc_last_error());
+  snprintf(path, sizeof path, "%s/signatures.w3.tflite", dir);
+  st = tfcc_model_update_weights(m, path);
+  CHECKF(st == TFCC_ERR_INVALID_MODEL &&
+             strstr(tfcc_last_error(), "operator 0: ADD v1, model has CUSTOM:FlexRestore v1"),
+         "update flex_decode with a runnable decode: %s: %s", tfcc_status_str(st),
+         tfcc_last_error());
+  printf("  refused: %s\n", tfcc_last_error());
+  if (enc) cf_check_sig(enc, e3, "flex_decode: encode after a refused update");
+  tfcc_session_destroy(enc);
+  tfcc_session_destroy(enc2);
+  tfcc_model_release(m);
+
+  /* decode's plan fails at load (a [4] constant added to a [3] input): the same file again */
+  if (!(m = cf_load(rt, "signatures.bad_decode.tflite"))) return;
+  snprintf(path, sizeof path, "%s/signatures.bad_decode.tflite", dir);
+  st = tfcc_model_update_weights(m, path);
+  CHECKF(st == TFCC_OK, "update bad_decode: %s", tfcc_last_error());
+  enc = NULL;
+  CHECK(tfcc_session_create_for_signature(m, "encode", NULL, &enc) == TFCC_OK);
+  if (enc) cf_check_sig(enc, e1, "bad_decode: encode after the update");
+  tfcc_session_destroy(enc);
   tfcc_model_release(m);
 }
 
@@ -387,6 +440,7 @@ int main(void) {
     teardown(&c);
   }
   test_control_flow(rt);
+  test_unrunnable_signature(rt);
   tfcc_runtime_destroy(rt);
   return tfcc_test_finish("lifecycle.hot_update");
 }

@@ -413,6 +413,14 @@ static void check_unrunnable_signature(const char *file, const char *unsupported
   const char *msg = tfcc_last_error();
   CHECKF(strstr(msg, cause) != NULL, "%s: decode: %s", file, msg);
   printf("  %s: decode refused: %s\n", file, msg);
+  /* the cause without the signature's name (the operators decode reaches, or its plan's
+   * error), and none for encode's subgraph 0 */
+  const char *why = tfcc_model_subgraph_error(m, 1);
+  CHECKF(why && strstr(why, unsupported ? unsupported : cause),
+         "%s: tfcc_model_subgraph_error(1): %s", file, why ? why : "(null)");
+  CHECKF(tfcc_model_subgraph_error(m, 0) && !tfcc_model_subgraph_error(m, 0)[0],
+         "%s: tfcc_model_subgraph_error(0): %s", file, tfcc_model_subgraph_error(m, 0));
+  CHECK(tfcc_model_subgraph_error(m, 2) == NULL && tfcc_model_subgraph_error(NULL, 0) == NULL);
   tfcc_model_release(m);
 }
 
