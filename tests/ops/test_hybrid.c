@@ -708,6 +708,9 @@ static void test_reference_mode(void) {
     run_exact_case(rt, src, bw[i], 0, "conformance", 0);
   /* ops: XNNPACK's float MEAN before a hybrid CONV_2D */
   for (int o = 0; o < 2; o++) run_exact_case(rt, src, "hybrid_net_mean_conv", 0, "conformance", o);
+  /* ops: XNNPACK's float HARD_SWISH before a hybrid CONV_2D (MobileNetV3) */
+  for (int o = 0; o < 2; o++)
+    run_exact_case(rt, src, "hybrid_net_hswish_conv", 0, "conformance", o);
   /* ops: a hybrid CONV_2D on a tensor TFLite sizes while running: builtin arithmetic */
   for (int o = 0; o < 2; o++)
     run_exact_case(rt, src, "hybrid_net_dynamic_resize_conv", 0, "conformance", o);

@@ -57,6 +57,12 @@ typedef void (*tfcc_xnn_dwconv_rows_fn)(const tfcc_conv_geom *g, const float *in
                                         const float *filter, const float *bias, float lo, float hi,
                                         float *out, int32_t r0, int32_t r1);
 
+/* HARD_SWISH: XNNPACK's f32-vhswish as LiteRT's WebAssembly build runs it: a = x * (1/6)
+ * (rounded), a = a + 0.5 (rounded), clamped to [0, 1], times x; TFLite's builtin kernel
+ * computes x * relu6(x + 3) / 6, which differs by an ulp on about 30% of inputs. One portable
+ * loop (the compiler vectorises it; separate statements, no contraction). */
+void tfcc_xnn_hswish_f32(const float *x, float *y, size_t n);
+
 /* One variant per instruction set (the same bits from each: lanes only change the width). */
 typedef struct tfcc_xnn_f32_kernel {
   const char *name;
