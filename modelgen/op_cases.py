@@ -1031,6 +1031,15 @@ def hybrid_cases():
                    [act("f32", ishape, -2.0, 3.0), hw(name, [oc, k, k, ishape[3]], 0, pc), fbias(name, oc)],
                    [T(F32, [ishape[0], oh, ow, oc])],
                    {"padding": pad, "stride_w": st, "stride_h": st, "fused_activation_function": actf}))
+    # ops: grouped hybrid CONV_2D (filter input channels < input channels): an exported YOLO
+    # licence-plate model of the eighth sweep has a 128-group 3x3 one (one channel per group)
+    for tag, ishape, oc, fic, pc in [("grouped_pc_g4", [1, 6, 7, 4], 4, 1, True),
+                                     ("grouped_pt_g2", [1, 5, 6, 6], 4, 3, False)]:
+        name = "conv_2d_hybrid_%s" % tag
+        add(single(name, "CONV_2D",
+                   [act("f32", ishape, -2.0, 3.0), hw(name, [oc, 3, 3, fic], 0, pc), fbias(name, oc)],
+                   [T(F32, ishape[:3] + [oc])],
+                   {"padding": "SAME", "stride_w": 1, "stride_h": 1}))
     for tag, ishape, mult, st, pad in [("pc_3x3_same", [1, 7, 6, 4], 1, 1, "SAME"),
                                         ("pc_3x3_valid_m2_s2", [2, 8, 7, 3], 2, 2, "VALID")]:
         name = "depthwise_conv_2d_hybrid_%s" % tag
