@@ -1208,6 +1208,19 @@ def hybrid_cases():
              [("HARD_SWISH", ["x"], ["h"], {}),
               ("CONV_2D", ["h", "w", "b"], ["y"], {"padding": "VALID", "stride_w": 1, "stride_h": 1})],
              ["x"], ["h", "y"]))
+    # ops: float RESIZE_BILINEAR (half-pixel, align-corners, legacy) before a hybrid CONV_2D
+    # (U-Net decoders): XNNPACK lerps t = tl + (tr - tl) * ax, b = bl + (br - bl) * ax,
+    # t + (b - t) * ay; the builtin kernel sums the four weighted corners (the MobileNetV3
+    # U-Net of the eighth sweep: 5.5e-5 at its output from its first RESIZE_BILINEAR)
+    name = "hybrid_net_resize_bilinear_conv"
+    add(Case(name, {"x": act("f32", [1, 5, 6, 8], -2.0, 3.0), "sz": i32c([9, 11]),
+                    "rh": T(F32, [1, 9, 11, 8]), "ra": T(F32, [1, 9, 11, 8]), "rl": T(F32, [1, 9, 11, 8]),
+                    "w": hw(name, [5, 1, 1, 8], 0, True), "b": fbias(name, 5), "y": T(F32, [1, 9, 11, 5])},
+             [("RESIZE_BILINEAR", ["x", "sz"], ["rh"], {"half_pixel_centers": True}),
+              ("RESIZE_BILINEAR", ["x", "sz"], ["ra"], {"align_corners": True}),
+              ("RESIZE_BILINEAR", ["x", "sz"], ["rl"], {}),
+              ("CONV_2D", ["rh", "w", "b"], ["y"], {"padding": "VALID", "stride_w": 1, "stride_h": 1})],
+             ["x"], ["rh", "ra", "rl", "y"]))
     name = "hybrid_net_logistic_fc"
     add(Case(name, {"x": act("f32", [64, 64], -20.0, 20.0), "s": T(F32, [64, 64]),
                     "w": hw(name, [4, 64], 0, True), "b": fbias(name, 4), "y": T(F32, [64, 4])},
