@@ -1221,14 +1221,6 @@ def hybrid_cases():
               ("RESIZE_BILINEAR", ["x", "sz"], ["rl"], {}),
               ("CONV_2D", ["rh", "w", "b"], ["y"], {"padding": "VALID", "stride_w": 1, "stride_h": 1})],
              ["x"], ["rh", "ra", "rl", "y"]))
-    # ops: a float SOFTMAX (attention) before a hybrid FULLY_CONNECTED: XNNPACK's softmax
-    # (rr2-p5 exp, sums in 4 lanes, times 1 / sum); rows of 11 (a vector tail of 2 and 1);
-    # a licence-plate YOLO of the eighth sweep was 0.98 from LiteRT from its SOFTMAX on
-    name = "hybrid_net_softmax_fc"
-    add(Case(name, {"x": act("f32", [3, 4, 11], -6.0, 6.0), "s": T(F32, [3, 4, 11]),
-                    "w": hw(name, [5, 11], 0, True), "b": fbias(name, 5), "y": T(F32, [12, 5])},
-             [("SOFTMAX", ["x"], ["s"], {"beta": 1.0}), ("FULLY_CONNECTED", ["s", "w", "b"], ["y"], {})],
-             ["x"], ["s", "y"]))
     name = "hybrid_net_logistic_fc"
     add(Case(name, {"x": act("f32", [64, 64], -20.0, 20.0), "s": T(F32, [64, 64]),
                     "w": hw(name, [4, 64], 0, True), "b": fbias(name, 4), "y": T(F32, [64, 4])},

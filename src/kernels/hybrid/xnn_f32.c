@@ -1,6 +1,5 @@
 /* XNNPACK-exact float32 kernels (xnn_f32.h): dispatch table and weight packing. */
 #include <stdlib.h>
-#include <string.h>
 
 #include "kernels/dispatch_table.h"
 #include "kernels/hybrid/xnn_f32.h"
@@ -129,71 +128,5 @@ void tfcc_xnn_hswish_f32(const float *x, float *y, size_t n) {
     a = 0.0f < a ? a : 0.0f;
     a = a < 1.0f ? a : 1.0f;
     y[i] = a * v;
-  }
-}
-
-/* exp(vx) for vx <= 0 as raddstoreexpminusmax rr2-p5 (every product and sum rounded). */
-static float xnn_expminus(float vx) {
-  const float magic = 0x1.8000FEp23f, log2e = 0x1.715476p+0f;
-  const float minus_ln2_hi = -0x1.62E400p-1f, minus_ln2_lo = -0x1.7F7D1Cp-20f;
-  const float c5 = 0x1.0F9F9Cp-7f, c4 = 0x1.573A1Ap-5f, c3 = 0x1.555A80p-3f;
-  const float c2 = 0x1.FFFDC6p-2f, c1 = 0x1.FFFFF6p-1f, cutoff = -0x1.5D589Ep6f;
-  float vn = vx * log2e;
-  vn = vn + magic;
-  uint32_t nb;
-  memcpy(&nb, &vn, sizeof nb);
-  nb <<= 23;
-  float vs;
-  memcpy(&vs, &nb, sizeof vs);
-  vn = vn - magic;
-  float t1 = vn * minus_ln2_hi;
-  float vt = t1 + vx;
-  t1 = vn * minus_ln2_lo;
-  vt = t1 + vt;
-  float vp = c5 * vt;
-  vp = vp + c4;
-  vp = vp * vt;
-  vp = vp + c3;
-  vp = vp * vt;
-  vp = vp + c2;
-  vp = vp * vt;
-  vp = vp + c1;
-  vt = vt * vs;
-  float vf = vt * vp;
-  vf = vf + vs;
-  return vx < cutoff ? 0.0f : vf;
-}
-
-void tfcc_xnn_softmax_f32(const float *x, float *y, size_t rows, size_t n) {
-  for (size_t r = 0; r < rows; r++) {
-    const float *xr = x + r * n;
-    float *yr = y + r * n;
-    float mx = xr[0];
-    for (size_t i = 1; i < n; i++) mx = xr[i] > mx ? xr[i] : mx;
-    float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    size_t i = 0;
-    for (; i + 4 <= n; i += 4)
-      for (size_t l = 0; l < 4; l++) {
-        const float d = xr[i + l] - mx;
-        yr[i + l] = xnn_expminus(d);
-        acc[l] = acc[l] + yr[i + l];
-      }
-    const float s02 = acc[0] + acc[2], s13 = acc[1] + acc[3];
-    float sum = s02 + s13;
-    if ((n - i) & 2) {
-      const float d0 = xr[i] - mx, d1 = xr[i + 1] - mx;
-      yr[i] = xnn_expminus(d0);
-      yr[i + 1] = xnn_expminus(d1);
-      const float pair = yr[i] + yr[i + 1];
-      sum = sum + pair;
-      i += 2;
-    }
-    if ((n - i) & 1) {
-      const float d = xr[i] - mx;
-      yr[i] = xnn_expminus(d);
-      sum = sum + yr[i];
-    }
-    const float scale = 1.0f / sum;
-    for (size_t k = 0; k < n; k++) yr[k] = yr[k] * scale;
   }
 }

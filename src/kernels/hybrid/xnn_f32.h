@@ -63,14 +63,6 @@ typedef void (*tfcc_xnn_dwconv_rows_fn)(const tfcc_conv_geom *g, const float *in
  * loop (the compiler vectorises it; separate statements, no contraction). */
 void tfcc_xnn_hswish_f32(const float *x, float *y, size_t n);
 
-/* SOFTMAX (beta 1) over rows of n: XNNPACK's f32 softmax as LiteRT's WebAssembly build runs
- * it: the row maximum; e = exp(x - max) by raddstoreexpminusmax rr2-p5 (the sigmoid's range
- * reduction and polynomial, 0 below the denormal cutoff) summed in 4 lanes (element i into
- * lane i % 4 over the whole vectors), the lanes folded (l0 + l2) + (l1 + l3), then a tail of
- * 2 added as one pair sum, then a last element; y = e * (1.0f / sum). One portable loop, no
- * contraction. */
-void tfcc_xnn_softmax_f32(const float *x, float *y, size_t rows, size_t n);
-
 /* One variant per instruction set (the same bits from each: lanes only change the width). */
 typedef struct tfcc_xnn_f32_kernel {
   const char *name;
