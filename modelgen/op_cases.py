@@ -1031,6 +1031,15 @@ def hybrid_cases():
                    [act("f32", ishape, -2.0, 3.0), hw(name, [oc, k, k, ishape[3]], 0, pc), fbias(name, oc)],
                    [T(F32, [ishape[0], oh, ow, oc])],
                    {"padding": pad, "stride_w": st, "stride_h": st, "fused_activation_function": actf}))
+    # ops: grouped hybrid CONV_2D (filter input channels < input channels): an exported YOLO
+    # licence-plate model of the eighth sweep has a 128-group 3x3 one (one channel per group)
+    for tag, ishape, oc, fic, pc in [("grouped_pc_g4", [1, 6, 7, 4], 4, 1, True),
+                                     ("grouped_pt_g2", [1, 5, 6, 6], 4, 3, False)]:
+        name = "conv_2d_hybrid_%s" % tag
+        add(single(name, "CONV_2D",
+                   [act("f32", ishape, -2.0, 3.0), hw(name, [oc, 3, 3, fic], 0, pc), fbias(name, oc)],
+                   [T(F32, ishape[:3] + [oc])],
+                   {"padding": "SAME", "stride_w": 1, "stride_h": 1}))
     for tag, ishape, mult, st, pad in [("pc_3x3_same", [1, 7, 6, 4], 1, 1, "SAME"),
                                         ("pc_3x3_valid_m2_s2", [2, 8, 7, 3], 2, 2, "VALID")]:
         name = "depthwise_conv_2d_hybrid_%s" % tag
@@ -1189,6 +1198,29 @@ def hybrid_cases():
               ("SUB", ["x", "m"], ["d"], {}),
               ("CONV_2D", ["d", "w", "b"], ["y"], {"padding": "VALID", "stride_w": 1, "stride_h": 1})],
              ["x"], ["m", "y"]))
+    # ops: a float HARD_SWISH before a hybrid CONV_2D (MobileNetV3 blocks): XNNPACK computes
+    # min(max(x * (1/6) + 0.5, 0), 1) * x, the builtin kernel x * relu6(x + 3) / 6, an ulp
+    # apart on ~30% of inputs (a hybrid MobileNetV3 U-Net of the eighth sweep: 3.5e-3 at its
+    # output from its first HARD_SWISH)
+    name = "hybrid_net_hswish_conv"
+    add(Case(name, {"x": act("f32", [1, 12, 10, 16], -5.0, 5.0), "h": T(F32, [1, 12, 10, 16]),
+                    "w": hw(name, [6, 1, 1, 16], 0, True), "b": fbias(name, 6), "y": T(F32, [1, 12, 10, 6])},
+             [("HARD_SWISH", ["x"], ["h"], {}),
+              ("CONV_2D", ["h", "w", "b"], ["y"], {"padding": "VALID", "stride_w": 1, "stride_h": 1})],
+             ["x"], ["h", "y"]))
+    # ops: float RESIZE_BILINEAR (half-pixel, align-corners, legacy) before a hybrid CONV_2D
+    # (U-Net decoders): XNNPACK lerps t = tl + (tr - tl) * ax, b = bl + (br - bl) * ax,
+    # t + (b - t) * ay; the builtin kernel sums the four weighted corners (the MobileNetV3
+    # U-Net of the eighth sweep: 5.5e-5 at its output from its first RESIZE_BILINEAR)
+    name = "hybrid_net_resize_bilinear_conv"
+    add(Case(name, {"x": act("f32", [1, 5, 6, 8], -2.0, 3.0), "sz": i32c([9, 11]),
+                    "rh": T(F32, [1, 9, 11, 8]), "ra": T(F32, [1, 9, 11, 8]), "rl": T(F32, [1, 9, 11, 8]),
+                    "w": hw(name, [5, 1, 1, 8], 0, True), "b": fbias(name, 5), "y": T(F32, [1, 9, 11, 5])},
+             [("RESIZE_BILINEAR", ["x", "sz"], ["rh"], {"half_pixel_centers": True}),
+              ("RESIZE_BILINEAR", ["x", "sz"], ["ra"], {"align_corners": True}),
+              ("RESIZE_BILINEAR", ["x", "sz"], ["rl"], {}),
+              ("CONV_2D", ["rh", "w", "b"], ["y"], {"padding": "VALID", "stride_w": 1, "stride_h": 1})],
+             ["x"], ["rh", "ra", "rl", "y"]))
     name = "hybrid_net_logistic_fc"
     add(Case(name, {"x": act("f32", [64, 64], -20.0, 20.0), "s": T(F32, [64, 64]),
                     "w": hw(name, [4, 64], 0, True), "b": fbias(name, 4), "y": T(F32, [64, 4])},

@@ -94,6 +94,10 @@ def read(data):
     b = _Buf(data)
     root = b.table(b.u32(0))
     buffers = [b.bytes_(bt, 0) for bt in b.tables(root, 4)]
+    for i, bt in enumerate(b.tables(root, 4)):  # data past the FlatBuffer: Buffer.offset / size
+        off, size = b.scalar(bt, 1, "Q"), b.scalar(bt, 2, "Q")
+        if buffers[i] is None and off > 1 and off + size <= len(data):
+            buffers[i] = bytes(data[off:off + size])
     codes = []
     for ct in b.tables(root, 1):
         code = max(b.scalar(ct, 0, "b"), b.scalar(ct, 3, "i"))

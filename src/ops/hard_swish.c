@@ -1,13 +1,17 @@
-/* HARD_SWISH: float32; uint8 / int8 with TFLite's 16-bit fixed-point algorithm
+/* HARD_SWISH: float32 (TFLITE mode in a model with hybrid nodes: XNNPACK's formula,
+ * ops/hybrid.h); uint8 / int8 with TFLite's 16-bit fixed-point algorithm
  * (reference_ops::HardSwish, multipliers as HardSwishPrepare). */
+#include "kernels/hybrid/xnn_f32.h"
 #include "kernels/ref/activation.h"
 #include "ops/act_common.h"
 #include "ops/act_kernels.h"
+#include "ops/hybrid.h"
 
 typedef struct hard_swish_op {
   act_head head;
   tfcc_hard_swish_params q;
   uint8_t lut[256]; /* uint8 / int8: the reference kernel on every byte value */
+  bool xnn;         /* float32 in XNNPACK's arithmetic (tfcc_xnn_hswish_f32) */
 } hard_swish_op;
 
 static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_tensor *in,
@@ -29,12 +33,19 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
 }
 
 static tfcc_status init(tfcc_init_ctx *ctx) {
-  return act_unary_init(ctx, sizeof(hard_swish_op), setup);
+  tfcc_status st = act_unary_init(ctx, sizeof(hard_swish_op), setup);
+  if (st == TFCC_OK && ctx->params) {
+    hard_swish_op *p = ctx->params;
+    p->xnn = p->head.in_type == TFCC_FLOAT32 && tfcc_hybrid_xnn_float(ctx);
+  }
+  return st;
 }
 
 static tfcc_status eval(tfcc_op_ctx *ctx) {
   const hard_swish_op *p = (const hard_swish_op *)ctx->params;
-  if (p->head.in_type == TFCC_FLOAT32)
+  if (p->xnn)
+    tfcc_xnn_hswish_f32(ctx->in[0]->data, ctx->out[0]->data, act_count(ctx->in[0]));
+  else if (p->head.in_type == TFCC_FLOAT32)
     act_run_f32(ctx, TFCC_F32VU_HARD_SWISH, 0.f, 0.f, 0.f);
   else
     act_run_lut(ctx, p->lut);

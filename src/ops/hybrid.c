@@ -214,6 +214,46 @@ static bool dw_rows(const tfcc_hybrid *h, const tfcc_conv_geom *g) {
          g->filter_h == h->dwv.fh && g->filter_w == h->dwv.fw;
 }
 
+/* Grouped CONV_2D (the input's channels a multiple > 1 of the filter's): the input channel
+ * count, else 0. */
+static int32_t grouped_in_c(const tfcc_init_ctx *ctx, const tfcc_ir_tensor *w) {
+  const tfcc_ir_tensor *x = tfcc_conv_ir_input(ctx, 0);
+  if (!x || x->rank != 4 || w->rank != 4 || w->dims[3] <= 0 || x->dims[3] <= w->dims[3] ||
+      x->dims[3] % w->dims[3] != 0)
+    return 0;
+  const int32_t groups = x->dims[3] / w->dims[3];
+  return w->dims[0] % groups == 0 ? x->dims[3] : 0;
+}
+
+/* TFLITE mode: XNNPACK runs a grouped hybrid convolution as one qd8 convolution whose input is
+ * quantized per image over all channels, each output channel summing its group's channels; the
+ * same as a dense convolution whose filter is zero outside the group (bit-identical to LiteRT,
+ * conformance conv_2d_hybrid_grouped_*). The filter [n, fh, fw, w_in_c] becomes [n, fh, fw,
+ * in_c] in h->w_own (at most TFCC_HYB_SPREAD_MAX elements); *elems the new element count.
+ * False: out of memory. */
+#define TFCC_HYB_SPREAD_MAX ((int64_t)1 << 26)
+static bool spread_groups(tfcc_hybrid *h, const tfcc_ir_tensor *w, int32_t in_c, int64_t *elems) {
+  const int32_t n = w->dims[0], taps = w->dims[1] * w->dims[2], fic = w->dims[3];
+  const int32_t per_group = n / (in_c / fic);
+  const int64_t dense = (int64_t)n * taps * in_c;
+  if (dense <= 0 || dense > TFCC_HYB_SPREAD_MAX) return false;
+  int8_t *d = calloc((size_t)dense, 1);
+  if (!d) return false;
+  const int8_t *src = w->data;
+  for (int32_t o = 0; o < n; o++) {
+    const int32_t c0 = o / per_group * fic;
+    for (int32_t t = 0; t < taps; t++)
+      memcpy(d + ((size_t)o * (size_t)taps + (size_t)t) * (size_t)in_c + (size_t)c0,
+             src + ((size_t)o * (size_t)taps + (size_t)t) * (size_t)fic, (size_t)fic);
+  }
+  h->w_own = d;
+  h->w = d;
+  h->kdim = taps * in_c;
+  h->dense_in_c = in_c;
+  *elems = dense;
+  return true;
+}
+
 static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t act,
                                bool asym_inputs, bool adj_y, tfcc_hybrid **out) {
   *out = NULL;
@@ -296,6 +336,17 @@ static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t
       for (int32_t c = 0; c < n; c++)
         h->w_own[(size_t)c * (size_t)h->kdim + (size_t)k] = src[(size_t)k * (size_t)n + (size_t)c];
     h->w = h->w_own;
+  }
+  if (op == TFCC_HYB_CONV && tflite && grouped_in_c(ctx, w) > 0) {
+    const int64_t dense = (int64_t)n * w->dims[1] * w->dims[2] * grouped_in_c(ctx, w);
+    if (dense > TFCC_HYB_SPREAD_MAX) {
+      tfcc_hybrid_free(h);
+      return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
+                          "CONV_2D hybrid: grouped convolution spread to %lld filter elements "
+                          "(limit %lld)",
+                          (long long)dense, (long long)TFCC_HYB_SPREAD_MAX);
+    }
+    if (!spread_groups(h, w, grouped_in_c(ctx, w), &elems)) goto oom;
   }
   if (op == TFCC_HYB_DW) {
     h->w32 = malloc((size_t)elems * sizeof(int32_t));
@@ -554,6 +605,16 @@ static size_t conv_scratch(const tfcc_op_ctx *ctx, const tfcc_hybrid *h, const t
       tfcc_q8_hybrid_scratch_bytes(g, &h->packed, tfcc_threadpool_size(ctx->pool)), base, s);
 }
 
+/* A grouped CONV_2D whose filter init spread to every input channel: the geometry of that
+ * dense convolution in *ge (when the input still has those channels), else g. */
+static const tfcc_conv_geom *spread_geom(const tfcc_hybrid *h, const tfcc_conv_geom *g,
+                                         tfcc_conv_geom *ge) {
+  if (!h->dense_in_c || g->in_c != h->dense_in_c) return g;
+  *ge = *g;
+  ge->filter_in_c = g->in_c;
+  return ge;
+}
+
 tfcc_status tfcc_hybrid_conv_prepare(tfcc_op_ctx *ctx, const tfcc_hybrid *h,
                                      const tfcc_conv_geom *g) {
   const char *name = op_name(h->op);
@@ -561,10 +622,13 @@ tfcc_status tfcc_hybrid_conv_prepare(tfcc_op_ctx *ctx, const tfcc_hybrid *h,
   if (st != TFCC_OK) return st;
   if (ctx->in[1]->data != h->src)
     return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "%s hybrid: weights changed after load", name);
+  tfcc_conv_geom ge;
+  g = spread_geom(h, g, &ge);
   if (h->op == TFCC_HYB_CONV && (g->in_c != g->filter_in_c || g->out_c != h->n))
     return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
                         "CONV_2D hybrid: grouped convolution (%d input, %d filter channels) "
-                        "unsupported",
+                        "unsupported in REFERENCE mode (TFLite's builtin hybrid kernel does "
+                        "not compute it; TFLITE mode runs it as XNNPACK does)",
                         (int)g->in_c, (int)g->filter_in_c);
   if (h->op == TFCC_HYB_DW && g->out_c != h->n)
     return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE,
@@ -605,6 +669,8 @@ static void dw_task(void *ctx, size_t t, int thread) {
 }
 
 tfcc_status tfcc_hybrid_conv_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, const tfcc_conv_geom *g) {
+  tfcc_conv_geom ge;
+  g = spread_geom(h, g, &ge);
   hyb_scratch s;
   const size_t need = conv_scratch(ctx, h, g, ctx->scratch, &s);
   if (!ctx->scratch || ctx->scratch_bytes < need)

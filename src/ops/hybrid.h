@@ -28,11 +28,14 @@ typedef struct tfcc_hybrid {
   bool combined; /* out = acc * (scale * fscale) + bias (builtin conv / FC) */
   bool xnn;      /* TFLITE mode on an XNNPACK-delegated node (qd8; 1x1 conv per pixel) */
   int32_t act;
-  int32_t n, kdim; /* output channels, depth (conv: fh * fw * in_c) */
-  const int8_t *w; /* the weights as [n][kdim] (model memory, or w_own) */
-  int8_t *w_own;   /* BATCH_MATMUL without adj_y: rhs [K, N] transposed, else NULL */
-  const void *src; /* the weights tensor's data */
-  float *fscale;   /* filter scales (n entries, or 1 when fscale_stride is 0) */
+  int32_t n, kdim;    /* output channels, depth (conv: fh * fw * in_c) */
+  const int8_t *w;    /* the weights as [n][kdim] (model memory, or w_own) */
+  int8_t *w_own;      /* BATCH_MATMUL without adj_y: rhs [K, N] transposed; grouped CONV_2D
+                      (TFLITE mode): the filter spread to all in_c input channels, zero
+                      outside each output channel's group; else NULL */
+  int32_t dense_in_c; /* grouped CONV_2D spread that way: the input channels, else 0 */
+  const void *src;    /* the weights tensor's data */
+  float *fscale;      /* filter scales (n entries, or 1 when fscale_stride is 0) */
   size_t fscale_stride;
   int32_t *wsum;                 /* [n] column sums (GEMM ops) */
   int32_t *w32;                  /* depthwise: the filter widened to int32 (fast kernel) */
@@ -62,7 +65,7 @@ tfcc_status tfcc_hybrid_bmm_init(const tfcc_init_ctx *ctx, bool adj_x, bool adj_
                                  tfcc_hybrid **out);
 
 /* Dtype checks (float32 input, output and bias; int8 filter) and scratch for a conv or
- * depthwise geometry (groups == 1 for CONV_2D). */
+ * depthwise geometry (groups == 1 for CONV_2D, except a grouped one spread by init). */
 tfcc_status tfcc_hybrid_conv_prepare(tfcc_op_ctx *ctx, const tfcc_hybrid *h,
                                      const tfcc_conv_geom *g);
 tfcc_status tfcc_hybrid_conv_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, const tfcc_conv_geom *g);

@@ -8,7 +8,9 @@
 
 #include "kernels/f32-resize/resize.h"
 #include "kernels/q8-resize/resize.h"
+#include "kernels/ref/resize.h"
 #include "ops/conv_common.h"
+#include "ops/hybrid.h"
 #include "ops/xnn_delegate.h"
 
 #define OP "RESIZE_BILINEAR"
@@ -19,6 +21,8 @@
  * REFERENCE arithmetic, runtime/model.c). */
 typedef struct rb_params {
   bool xnn;
+  bool xnn_f32; /* float32 in a model with hybrid nodes (TFLITE mode, ops/hybrid.h): XNNPACK's
+                   f32 lerps (tfcc_xnn_resize_bilinear_f32) */
 } rb_params;
 
 static tfcc_status rb_init(tfcc_init_ctx *ctx) {
@@ -28,6 +32,8 @@ static tfcc_status rb_init(tfcc_init_ctx *ctx) {
   const tfcc_ir_tensor *out = tfcc_conv_ir_output(ctx, 0);
   const bool align = ctx->node->opts.resize.align_corners;
   const bool half = ctx->node->opts.resize.half_pixel_centers;
+  p->xnn_f32 = in && out && in->dtype == TFCC_FLOAT32 && out->dtype == TFCC_FLOAT32 &&
+               in->rank == 4 && sz && sz->data && !(align && half) && tfcc_hybrid_xnn_float(ctx);
   if (ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE &&
       tfcc_xnn_takes_resize_bilinear(in, sz, out, align, half) &&
       in->quant.scale[0] == out->quant.scale[0] &&
@@ -70,6 +76,11 @@ static tfcc_status rb_eval(tfcc_op_ctx *ctx) {
                             ctx->in[0]->dtype == TFCC_INT8, in, out, ctx->scratch);
     return TFCC_OK;
   }
+  if (ctx->in[0]->dtype == TFCC_FLOAT32 && ctx->params &&
+      ((const rb_params *)ctx->params)->xnn_f32) {
+    tfcc_xnn_resize_bilinear_f32(&s, align, half, in, out);
+    return TFCC_OK;
+  }
   if (ctx->in[0]->dtype == TFCC_FLOAT32) {
     TFCC_OP_CHECK(ctx, ctx->scratch && ctx->scratch_bytes >= tfcc_f32_resize_scratch_bytes(&s),
                   TFCC_ERR_STATE, OP ": scratch missing");
@@ -90,7 +101,9 @@ static tfcc_status rb_eval(tfcc_op_ctx *ctx) {
 
 static const char *rb_kernel(const tfcc_op_ctx *ctx) {
   if (ctx->n_in < 1 || !ctx->in[0]) return "ref";
-  if (ctx->in[0]->dtype == TFCC_FLOAT32) return ctx->ks->f32_resize->name;
+  if (ctx->in[0]->dtype == TFCC_FLOAT32)
+    return ctx->params && ((const rb_params *)ctx->params)->xnn_f32 ? "xnn-f32-ibilinear"
+                                                                    : ctx->ks->f32_resize->name;
   return rb_xnn(ctx) ? ctx->ks->q8_resize->name : "ref";
 }
 

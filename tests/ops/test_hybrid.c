@@ -716,6 +716,27 @@ static void test_reference_mode(void) {
     run_exact_case(rt, src, bw[i], 0, "conformance", 0);
   /* ops: XNNPACK's float MEAN before a hybrid CONV_2D */
   for (int o = 0; o < 2; o++) run_exact_case(rt, src, "hybrid_net_mean_conv", 0, "conformance", o);
+  /* ops: XNNPACK's float HARD_SWISH before a hybrid CONV_2D (MobileNetV3) */
+  for (int o = 0; o < 2; o++)
+    run_exact_case(rt, src, "hybrid_net_hswish_conv", 0, "conformance", o);
+  /* ops: XNNPACK's float RESIZE_BILINEAR (three coordinate modes) before a hybrid CONV_2D */
+  for (int o = 0; o < 4; o++)
+    run_exact_case(rt, src, "hybrid_net_resize_bilinear_conv", 0, "conformance", o);
+  /* ops: grouped hybrid CONV_2D, as XNNPACK runs it (TFLITE mode); REFERENCE mode refuses it
+     (the classic interpreter's builtin kernel was 4.8 off LiteRT on the g2 case) */
+  static const char *grouped[] = {"conv_2d_hybrid_grouped_pc_g4", "conv_2d_hybrid_grouped_pt_g2"};
+  for (size_t i = 0; i < sizeof grouped / sizeof grouped[0]; i++) {
+    run_exact_case(rt, src, grouped[i], 0, "conformance", 0);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tests/ops/conformance/%s.tflite", src, grouped[i]);
+    tfcc_model_options mo;
+    tfcc_model_options_default(&mo);
+    mo.quant_compat = TFCC_QUANT_COMPAT_REFERENCE;
+    tfcc_model *m = NULL;
+    CHECK(tfcc_model_load_file(rt, path, &mo, &m) == TFCC_ERR_UNSUPPORTED);
+    CHECKF(strstr(tfcc_last_error(), "grouped convolution") != NULL, "%s", tfcc_last_error());
+    if (m) tfcc_model_release(m);
+  }
   /* ops: a hybrid CONV_2D on a tensor TFLite sizes while running: builtin arithmetic */
   for (int o = 0; o < 2; o++)
     run_exact_case(rt, src, "hybrid_net_dynamic_resize_conv", 0, "conformance", o);

@@ -177,5 +177,14 @@ void tfcc_xnn_softmax_f32(const float *x, float *y, size_t outer, size_t depth) 
     }
     const float scale = 1.0f / sum;
     for (size_t j = 0; j < depth; j++) yr[j] = yr[j] * scale;
+void tfcc_xnn_hswish_f32(const float *x, float *y, size_t n) {
+  const float sixth = 0x1.555556p-3f; /* 1.0f / 6.0f */
+  for (size_t i = 0; i < n; i++) {
+    const float v = x[i];
+    float a = v * sixth;
+    a = a + 0.5f;
+    a = 0.0f < a ? a : 0.0f;
+    a = a < 1.0f ? a : 1.0f;
+    y[i] = a * v;
   }
 }

@@ -45,6 +45,12 @@ void tfcc_xnn_resize_bilinear_u8(const tfcc_resize_shape *s, bool align_corners,
                                  const uint8_t *in, uint8_t *out);
 void tfcc_xnn_resize_bilinear_i8(const tfcc_resize_shape *s, bool align_corners, bool half_pixel,
                                  const int8_t *in, int8_t *out);
+/* float32 as XNNPACK's f32 ibilinear kernel: the same source coordinates with float weights
+ * ax = x - lo, ay; t = tl + (tr - tl) * ax, b = bl + (br - bl) * ax, out = t + (b - t) * ay,
+ * each product and sum rounded (no fused multiply-add). TFLite's builtin float kernel sums
+ * the four weighted corners instead (an ulp apart on ~1/3 of the outputs). */
+void tfcc_xnn_resize_bilinear_f32(const tfcc_resize_shape *s, bool align_corners, bool half_pixel,
+                                  const float *in, float *out);
 /* Source index pair (lo, hi) and 11-bit weight w of output coordinate o along one axis of in
  * input and out output positions (xnn_indirection_init_resize_bilinear2d_hwc_q11). Shared
  * with the fast kernels (src/kernels/q8-resize). */
