@@ -177,6 +177,9 @@ void tfcc_xnn_softmax_f32(const float *x, float *y, size_t outer, size_t depth) 
     }
     const float scale = 1.0f / sum;
     for (size_t j = 0; j < depth; j++) yr[j] = yr[j] * scale;
+  }
+}
+
 void tfcc_xnn_hswish_f32(const float *x, float *y, size_t n) {
   const float sixth = 0x1.555556p-3f; /* 1.0f / 6.0f */
   for (size_t i = 0; i < n; i++) {
