@@ -123,29 +123,34 @@ void tfcc_xnn_dwconv_f32_rows(const tfcc_conv_geom *g, const float *in, const fl
 /* exp(x) for x <= 0 as XNNPACK's f32-raddstoreexpminusmax rr2-p5 (wasmsimd, no FMA): 2^n from
  * the magic-bias trick, ln2 in two parts, a degree-5 polynomial, 0 below the denormal cutoff. */
 static float xnn_expminus(float x) {
-  /* c5 .. c1 of the polynomial, Horner's order: p = c4 + c5 t, then p = c_i + p t */
-  static const float c[5] = {0x1.0F9F9Cp-7f, 0x1.573A1Ap-5f, 0x1.555A80p-3f, 0x1.FFFDC6p-2f,
-                             0x1.FFFFF6p-1f};
-  const float magic = 0x1.8000FEp23f, cutoff = -0x1.5D589Ep6f;
-  float n = x * 0x1.715476p+0f; /* log2(e) */
-  n = magic + n;
+  const float log2e = 0x1.715476p+0f, magic = 0x1.8000FEp23f;
+  const float minus_ln2_hi = -0x1.62E400p-1f, minus_ln2_lo = -0x1.7F7D1Cp-20f;
+  const float c5 = 0x1.0F9F9Cp-7f, c4 = 0x1.573A1Ap-5f, c3 = 0x1.555A80p-3f;
+  const float c2 = 0x1.FFFDC6p-2f, c1 = 0x1.FFFFF6p-1f, cutoff = -0x1.5D589Ep6f;
+  const float xl = x * log2e;
+  float n = magic + xl;
   uint32_t bits;
   memcpy(&bits, &n, sizeof bits);
-  bits <<= 23; /* 2^n in the exponent field */
-  float two_n;
-  memcpy(&two_n, &bits, sizeof two_n);
+  bits <<= 23;
+  float sc;
+  memcpy(&sc, &bits, sizeof sc);
   n = n - magic;
-  /* t = x - n ln2, ln2 in two parts */
-  const float hi_part = n * -0x1.62E400p-1f, lo_part = n * -0x1.7F7D1Cp-20f;
-  float t = x + hi_part;
-  t = t + lo_part;
-  float p = c[0];
-  for (int i = 1; i < 5; i++) {
-    const float pt = p * t;
-    p = c[i] + pt;
-  }
-  const float ts = t * two_n, tsp = ts * p;
-  return x < cutoff ? 0.f : two_n + tsp;
+  const float h = n * minus_ln2_hi;
+  float t = x + h;
+  const float l = n * minus_ln2_lo;
+  t = t + l;
+  float p = c5 * t;
+  p = c4 + p;
+  float q = p * t;
+  p = c3 + q;
+  q = p * t;
+  p = c2 + q;
+  q = p * t;
+  p = c1 + q;
+  t = t * sc;
+  const float tp = t * p;
+  const float f = sc + tp;
+  return x < cutoff ? 0.f : f;
 }
 
 void tfcc_xnn_softmax_f32(const float *x, float *y, size_t outer, size_t depth) {
