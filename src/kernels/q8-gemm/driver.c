@@ -59,9 +59,13 @@ typedef struct q8_job {
   tfcc_gemm_split sp; /* the tasks: row chunks x column blocks */
 } q8_job;
 
-/* im2col rows are K rounded up to 4 bytes, zero past K: the kernels then run them without a
- * depth tail (the packed weights are zero there too, and zeros add nothing to the sums). */
-static size_t im2col_stride(const tfcc_q8_packed *p) { return ((size_t)p->kdim + 3) & ~(size_t)3; }
+/* im2col rows are K rounded up to 4 bytes (8 for the WebAssembly kernel, which widens 8
+ * bytes of a row at a time), zero past K: the kernels then run them without a depth tail (the
+ * packed weights are zero there too, and zeros add nothing to the sums). */
+static size_t im2col_stride(const tfcc_q8_packed *p) {
+  const size_t b = tfcc_q8_gemm_c2_layout(p->k) ? 7 : 3;
+  return ((size_t)p->kdim + b) & ~b;
+}
 static size_t im2col_bytes(const tfcc_q8_packed *p) {
   return ((size_t)p->k->mr * im2col_stride(p) + 63) & ~(size_t)63;
 }
