@@ -59,9 +59,13 @@ typedef struct q8_job {
   tfcc_gemm_split sp; /* the tasks: row chunks x column blocks */
 } q8_job;
 
-/* im2col rows are K rounded up to 4 bytes, zero past K: the kernels then run them without a
- * depth tail (the packed weights are zero there too, and zeros add nothing to the sums). */
-static size_t im2col_stride(const tfcc_q8_packed *p) { return ((size_t)p->kdim + 3) & ~(size_t)3; }
+/* im2col rows are K rounded up to 4 bytes (8 for the WebAssembly kernel, which widens 8
+ * bytes of a row at a time), zero past K: the kernels then run them without a depth tail (the
+ * packed weights are zero there too, and zeros add nothing to the sums). */
+static size_t im2col_stride(const tfcc_q8_packed *p) {
+  const size_t b = tfcc_q8_gemm_c2_layout(p->k) ? 7 : 3;
+  return ((size_t)p->kdim + b) & ~b;
+}
 static size_t im2col_bytes(const tfcc_q8_packed *p) {
   return ((size_t)p->k->mr * im2col_stride(p) + 63) & ~(size_t)63;
 }
@@ -228,6 +232,14 @@ static void tile_rows(const q8_job *j, size_t m0, size_t mr, uint8_t *tile, cons
   for (size_t r = mr; r < MR; r++) rows[r] = rows[0];
 }
 
+/* The depth the kernel runs: K, or the im2col rows' stride (zeros past K) for kernels that
+ * read whole 4-byte groups; the WebAssembly kernel takes K with rows_pad8 and runs only the
+ * depth pairs up to K. */
+static size_t kernel_depth(const q8_job *j) {
+  const tfcc_q8_packed *p = j->p;
+  return j->im2col && !tfcc_q8_gemm_c2_layout(p->k) ? im2col_stride(p) : (size_t)p->kdim;
+}
+
 /* Output stage common to both orders. */
 static void out_init(const q8_job *j, int32_t *c32, tfcc_q8_out *o) {
   static const tfcc_conv_requant none = {0};
@@ -246,6 +258,7 @@ static void out_init(const q8_job *j, int32_t *c32, tfcc_q8_out *o) {
   o->pf_skip = 0;
   o->pf_ahead = 0;
   o->hyb = NULL;
+  o->rows_pad8 = j->im2col && tfcc_q8_gemm_c2_layout(j->p->k);
 }
 
 /* Hybrid output stage of a c32 tile (gemm.h, tfcc_q8_hybrid): zero-point correction with
@@ -332,8 +345,8 @@ static void run_tile(const q8_job *j, size_t m0, size_t mr, size_t pi, size_t np
     o->hyb_c = h->c + m0 * h->c_stride + n0;
   }
   const tfcc_q8_gemm_fn fn = p->is_signed ? p->k->fn_s : p->k->fn_u;
-  fn(mr, nc, j->im2col ? im2col_stride(p) : (size_t)p->kdim, (const void *const *)rows,
-     p->w + pi * tfcc_q8_panel_bytes(p), row_add, o);
+  fn(mr, nc, kernel_depth(j), (const void *const *)rows, p->w + pi * tfcc_q8_panel_bytes(p),
+     row_add, o);
   if (o->hyb || !o->c32) return;
   if (j->hyb) {
     hybrid_tile(j->hyb, o->c32, NR, m0, mr, n0, nc);
@@ -442,7 +455,7 @@ static void q8_task(void *ctx, size_t task, int thread) {
        small-depth network */
     const size_t NR = (size_t)p->k->nr, n0 = p0 * NR, N = (size_t)p->n;
     const size_t nc = N - n0 < (p1 - p0) * NR ? N - n0 : (p1 - p0) * NR;
-    const size_t kc = j->im2col ? im2col_stride(p) : (size_t)p->kdim;
+    const size_t kc = kernel_depth(j);
     const uint8_t *w = p->w + p0 * tfcc_q8_panel_bytes(p);
     const tfcc_q8_gemm_fn fn = p->is_signed ? p->k->fn_s : p->k->fn_u;
     if (!p->fp32 && p->k->fixed_epilogue) {

@@ -58,6 +58,9 @@ typedef struct tfcc_q8_out {
      (0: none; kernels may ignore it). The driver sets it for deep panels that row tiles read
      from L2 (or further: the first tile), where the hardware prefetcher falls behind. */
   size_t pf_ahead;
+  /* The rows may be read up to kc rounded up to 8 bytes, zero past kc (im2col rows; kernels
+     may ignore it): the WebAssembly kernel then widens them without depth-tail copies. */
+  bool rows_pad8;
   /* Hybrid float output stage in the kernel (kernels with hybrid_epilogue; NULL: none): the
      driver's tile stage (struct tfcc_q8_hybrid below) on the accumulators in registers, the
      same operations in the same order (kernels where tfcc_q8_gemm_hybrid_epilogue). Row i's zero point and scale at hyb_zp[i * hyb_step] /

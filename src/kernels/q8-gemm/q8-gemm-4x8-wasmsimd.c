@@ -126,12 +126,14 @@ static inline const uint8_t *tail8(uint8_t *tmp, const uint8_t *p, size_t n) {
  * clamp does before its truncation). */
 #define KERNEL \
   const uint8_t *a0 = a[0], *a1 = a[1], *a2 = a[2], *a3 = a[3]; \
-  /* the rows' last kc % 8 bytes, zero-padded, once for all panels */ \
-  const size_t kfull = kc & ~(size_t)7; \
+  /* the bytes of a row the kernel may read (o->rows_pad8: kc rounded up to 8, zero past kc); \
+     their last kread % 8, zero-padded, once for all panels */ \
+  const size_t kread = o->rows_pad8 ? (kc + 7) & ~(size_t)7 : kc; \
+  const size_t kfull = kread & ~(size_t)7; \
   uint8_t tb0[8], tb1[8], tb2[8], tb3[8]; \
-  if (kfull < kc) { \
-    tail8(tb0, a0 + kfull, kc - kfull), tail8(tb1, a1 + kfull, kc - kfull); \
-    tail8(tb2, a2 + kfull, kc - kfull), tail8(tb3, a3 + kfull, kc - kfull); \
+  if (kfull < kread) { \
+    tail8(tb0, a0 + kfull, kread - kfull), tail8(tb1, a1 + kfull, kread - kfull); \
+    tail8(tb2, a2 + kfull, kread - kfull), tail8(tb3, a3 + kfull, kread - kfull); \
   } \
   const size_t panel_bytes = NR * (8 + 2 * ((kc + 7) & ~(size_t)7)); \
   const uint8_t *wp = w; \
@@ -147,11 +149,10 @@ static inline const uint8_t *tail8(uint8_t *tmp, const uint8_t *p, size_t n) {
     uint32_t xb[2 * XB_MAX_K]; \
     uint32_t *xs = xb; \
     for (size_t k = 0; k < kfull; k += 8, xs += 16) FILL(a0 + k, a1 + k, a2 + k, a3 + k) \
-    if (kfull < kc) { \
-      FILL(tb0, tb1, tb2, tb3) \
-      xs += 16; \
-    } \
-    const uint32_t *const xe = xs; \
+    if (kfull < kread) FILL(tb0, tb1, tb2, tb3) \
+    /* the depth pairs up to kc: those past it are zero in the rows and the panel (a first \
+       conv's K = 27 runs 14 pairs, not 16) */ \
+    const uint32_t *const xe = xb + 4 * ((kc + 1) / 2); \
     for (size_t n0 = 0;; n0 += NR, wp += panel_bytes, cp += NR) { \
       PANEL(DEPTH_XB, nc - n0 < NR ? nc - n0 : NR) \
       if (n0 + NR >= nc) break; \
@@ -178,7 +179,7 @@ static inline const uint8_t *tail8(uint8_t *tmp, const uint8_t *p, size_t n) {
   pw += 32, kk += 2;
 #define DEPTH_ROWS \
   _Pragma("clang loop unroll(disable)") for (size_t kk = 0; kk < kfull;) { PAIR_ROW(A_ROW) } \
-  if (kfull < kc) _Pragma("clang loop unroll(disable)") for (size_t kk = 0; kk < 8;) { \
+  if (kfull < kread) _Pragma("clang loop unroll(disable)") for (size_t kk = 0; kk < 8;) { \
       PAIR_ROW(A_TAIL) \
     }
 
@@ -233,7 +234,7 @@ static inline const uint8_t *tail8(uint8_t *tmp, const uint8_t *p, size_t n) {
   _Pragma("clang loop unroll(disable)") for (size_t kk = 0; kk < kfull;) { \
     PAIR1(A_ROW(0)) PAIR1(A_ROW(0)) \
   } \
-  if (kfull < kc) _Pragma("clang loop unroll(disable)") for (size_t kk = 0; kk < 8;) { \
+  if (kfull < kread) _Pragma("clang loop unroll(disable)") for (size_t kk = 0; kk < 8;) { \
       PAIR1(A_TAIL(0)) \
     } \
   if (o->c32) { \
