@@ -76,13 +76,29 @@ static int fail(walk *w, const yaml_node_t *node, const char *key, const char *f
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  snprintf(w->err, w->n, "%s:%lu: %s: %s", w->file,
-           (unsigned long)(node ? node->start_mark.line + 1 : 0), key, msg);
+  snprintf(w->err, w->n, "%s:%lu: %s: %s", w->file, (unsigned long)(node ? node->start_mark.line + 1 : 0),
+           key, msg);
   return -1;
 }
 
 static const char *scalar(const yaml_node_t *node) {
   return node && node->type == YAML_SCALAR_NODE ? (const char *)node->data.scalar.value : NULL;
+}
+
+/* A scalar that must be one of a table's names (NULL-terminated); `what` lists them for the error. */
+typedef struct choice {
+  const char *name;
+  int value;
+} choice;
+static int get_choice(walk *w, const yaml_node_t *v, const char *key, const choice *t, const char *what, int *out) {
+  const char *s = scalar(v);
+  if (!s) return fail(w, v, key, "expected %s", what);
+  for (; t->name; t++)
+    if (!strcmp(s, t->name)) {
+      *out = t->value;
+      return 0;
+    }
+  return fail(w, v, key, "'%s' is not %s", s, what);
 }
 
 static int get_int(walk *w, const yaml_node_t *v, const char *key, long min, long max, int *out) {
@@ -112,12 +128,9 @@ static int get_i64(walk *w, const yaml_node_t *v, const char *key, long long min
 
 static int get_bool(walk *w, const yaml_node_t *v, const char *key, int *out) {
   const char *s = scalar(v);
-  if (s && (!strcasecmp(s, "true") || !strcasecmp(s, "yes") || !strcasecmp(s, "on")))
-    *out = 1;
-  else if (s && (!strcasecmp(s, "false") || !strcasecmp(s, "no") || !strcasecmp(s, "off")))
-    *out = 0;
-  else
-    return fail(w, v, key, "expected true or false");
+  if (s && (!strcasecmp(s, "true") || !strcasecmp(s, "yes") || !strcasecmp(s, "on"))) *out = 1;
+  else if (s && (!strcasecmp(s, "false") || !strcasecmp(s, "no") || !strcasecmp(s, "off"))) *out = 0;
+  else return fail(w, v, key, "expected true or false");
   return 0;
 }
 
@@ -159,20 +172,16 @@ static int runtime_pair(walk *w, void *ctx, const char *key, yaml_node_t *v) {
   const char *k = leaf(key);
   if (!strcmp(k, "num_threads")) return get_int(w, v, key, 0, 1024, &c->num_threads);
   if (!strcmp(k, "memory_pool_mb")) return get_int(w, v, key, 0, 1 << 20, &c->memory_pool_mb);
-  if (!strcmp(k, "weights_cache"))
-    return get_str(w, v, key, c->weights_cache, sizeof c->weights_cache);
+  if (!strcmp(k, "weights_cache")) return get_str(w, v, key, c->weights_cache, sizeof c->weights_cache);
   if (!strcmp(k, "custom_ops")) { /* a list of plugin paths, or one path */
     c->n_custom_ops = 0;
     if (v->type == YAML_SCALAR_NODE) {
       c->n_custom_ops = 1;
       return get_str(w, v, key, c->custom_ops[0], sizeof c->custom_ops[0]);
     }
-    if (v->type != YAML_SEQUENCE_NODE)
-      return fail(w, v, key, "expected a list of custom-operator libraries");
-    for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top;
-         it++) {
-      if (c->n_custom_ops >= SRV_MAX_CUSTOM_OPS)
-        return fail(w, v, key, "more than %d libraries", SRV_MAX_CUSTOM_OPS);
+    if (v->type != YAML_SEQUENCE_NODE) return fail(w, v, key, "expected a list of custom-operator libraries");
+    for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
+      if (c->n_custom_ops >= SRV_MAX_CUSTOM_OPS) return fail(w, v, key, "more than %d libraries", SRV_MAX_CUSTOM_OPS);
       if (get_str(w, yaml_document_get_node(w->doc, *it), key, c->custom_ops[c->n_custom_ops],
                   sizeof c->custom_ops[0]))
         return -1;
@@ -185,17 +194,14 @@ static int runtime_pair(walk *w, void *ctx, const char *key, yaml_node_t *v) {
     const char *ok[] = {"generic", "sse4", "avx2", "avx512", "neon", "wasmsimd"};
     for (size_t i = 0; i < 6; i++)
       if (!strcmp(c->isa, ok[i])) return 0;
-    return fail(w, v, key, "'%s' is not one of generic, sse4, avx2, avx512, neon, wasmsimd",
-                c->isa);
+    return fail(w, v, key, "'%s' is not one of generic, sse4, avx2, avx512, neon, wasmsimd", c->isa);
   }
   if (!strcmp(k, "cpu_affinity")) {
     if (v->type != YAML_SEQUENCE_NODE) return fail(w, v, key, "expected a list of CPU ids");
     c->n_affinity = 0;
-    for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top;
-         it++) {
+    for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
       if (c->n_affinity >= 256) return fail(w, v, key, "more than 256 CPUs");
-      if (get_int(w, yaml_document_get_node(w->doc, *it), key, 0, 4095,
-                  &c->cpu_affinity[c->n_affinity++]))
+      if (get_int(w, yaml_document_get_node(w->doc, *it), key, 0, 4095, &c->cpu_affinity[c->n_affinity++]))
         return -1;
     }
     return 0;
@@ -203,14 +209,12 @@ static int runtime_pair(walk *w, void *ctx, const char *key, yaml_node_t *v) {
   return UNKNOWN(w, v, key);
 }
 
-static int name_list(walk *w, yaml_node_t *v, const char *key, char names[][SRV_NAME_MAX],
-                     int *count) {
+static int name_list(walk *w, yaml_node_t *v, const char *key, char names[][SRV_NAME_MAX], int *count) {
   if (v->type != YAML_SEQUENCE_NODE) return fail(w, v, key, "expected a list of tensor names");
   *count = 0;
   for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
     if (*count >= SRV_MAX_IO) return fail(w, v, key, "more than %d names", SRV_MAX_IO);
-    if (get_str(w, yaml_document_get_node(w->doc, *it), key, names[*count], SRV_NAME_MAX))
-      return -1;
+    if (get_str(w, yaml_document_get_node(w->doc, *it), key, names[*count], SRV_NAME_MAX)) return -1;
     (*count)++;
   }
   return 0;
@@ -223,40 +227,24 @@ static int model_pair(walk *w, void *ctx, const char *key, yaml_node_t *v) {
     if (get_str(w, v, key, m->name, sizeof m->name)) return -1;
     for (const char *p = m->name; *p; p++)
       if (*p == '/' || *p == ' ' || *p == ':' || *p == '?' || *p == '#' || *p == '%')
-        return fail(w, v, key, "'%s': model names may not contain '/', ' ', ':', '?', '#', '%%'",
-                    m->name);
+        return fail(w, v, key, "'%s': model names may not contain '/', ' ', ':', '?', '#', '%%'", m->name);
     return 0;
   }
   if (!strcmp(k, "path")) return get_str(w, v, key, m->path, sizeof m->path);
-  if (!strcmp(k, "sessions") || !strcmp(k, "instances"))
-    return get_int(w, v, key, 1, 256, &m->sessions);
+  if (!strcmp(k, "sessions") || !strcmp(k, "instances")) return get_int(w, v, key, 1, 256, &m->sessions);
   if (!strcmp(k, "max_queue")) return get_int(w, v, key, 0, 1 << 20, &m->max_queue);
   if (!strcmp(k, "max_batch")) return get_int(w, v, key, 0, 1024, &m->max_batch);
-  if (!strcmp(k, "max_queue_delay_us"))
-    return get_i64(w, v, key, 0, 10000000, &m->max_queue_delay_us);
+  if (!strcmp(k, "max_queue_delay_us")) return get_i64(w, v, key, 0, 10000000, &m->max_queue_delay_us);
   if (!strcmp(k, "precision")) {
-    const char *s = scalar(v);
-    if (s && (!strcmp(s, "fp32") || !strcmp(s, "f32") || !strcmp(s, "float32")))
-      m->precision = TFCC_PRECISION_F32;
-    else if (s && !strcmp(s, "bf16"))
-      m->precision = TFCC_PRECISION_BF16;
-    else if (s)
-      return fail(w, v, key, "'%s' is not fp32 or bf16", s);
-    else
-      return fail(w, v, key, "expected fp32 or bf16");
-    return 0;
+    static const choice precisions[] = {{"fp32", TFCC_PRECISION_F32}, {"f32", TFCC_PRECISION_F32},
+                                        {"float32", TFCC_PRECISION_F32}, {"bf16", TFCC_PRECISION_BF16},
+                                        {NULL, 0}};
+    return get_choice(w, v, key, precisions, "fp32 or bf16", &m->precision);
   }
   if (!strcmp(k, "quant_compat")) {
-    const char *s = scalar(v);
-    if (s && !strcmp(s, "tflite"))
-      m->quant_compat = TFCC_QUANT_COMPAT_TFLITE;
-    else if (s && !strcmp(s, "reference"))
-      m->quant_compat = TFCC_QUANT_COMPAT_REFERENCE;
-    else if (s)
-      return fail(w, v, key, "'%s' is not tflite or reference", s);
-    else
-      return fail(w, v, key, "expected tflite or reference");
-    return 0;
+    static const choice modes[] = {{"tflite", TFCC_QUANT_COMPAT_TFLITE},
+                                   {"reference", TFCC_QUANT_COMPAT_REFERENCE}, {NULL, 0}};
+    return get_choice(w, v, key, modes, "tflite or reference", &m->quant_compat);
   }
   if (!strcmp(k, "key_file") || !strcmp(k, "key_env")) {
     const int env = !strcmp(k, "key_env");
@@ -273,15 +261,11 @@ static int model_pair(walk *w, void *ctx, const char *key, yaml_node_t *v) {
       m->n_versions = 0;
       return 0;
     }
-    if (v->type != YAML_SEQUENCE_NODE)
-      return fail(w, v, key, "expected 'latest' or a list of version numbers");
+    if (v->type != YAML_SEQUENCE_NODE) return fail(w, v, key, "expected 'latest' or a list of version numbers");
     m->n_versions = 0;
-    for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top;
-         it++) {
-      if (m->n_versions >= SRV_MAX_VERSIONS)
-        return fail(w, v, key, "more than %d versions", SRV_MAX_VERSIONS);
-      if (get_i64(w, yaml_document_get_node(w->doc, *it), key, 1, INT64_MAX,
-                  &m->versions[m->n_versions++]))
+    for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
+      if (m->n_versions >= SRV_MAX_VERSIONS) return fail(w, v, key, "more than %d versions", SRV_MAX_VERSIONS);
+      if (get_i64(w, yaml_document_get_node(w->doc, *it), key, 1, INT64_MAX, &m->versions[m->n_versions++]))
         return -1;
     }
     return 0;
@@ -341,12 +325,9 @@ static int log_pair(walk *w, void *ctx, const char *key, yaml_node_t *v) {
   }
   if (!strcmp(k, "format")) {
     const char *s = scalar(v);
-    if (s && !strcmp(s, "text"))
-      c->log_json = 0;
-    else if (s && !strcmp(s, "json"))
-      c->log_json = 1;
-    else
-      return fail(w, v, key, "expected text or json");
+    if (s && !strcmp(s, "text")) c->log_json = 0;
+    else if (s && !strcmp(s, "json")) c->log_json = 1;
+    else return fail(w, v, key, "expected text or json");
     return 0;
   }
   if (!strcmp(k, "access")) return get_bool(w, v, key, &c->access_log);
@@ -359,9 +340,9 @@ static int repo_pair(walk *w, void *ctx, const char *key, yaml_node_t *v) {
   if (!strcmp(k, "path")) return get_str(w, v, key, c->repository, sizeof c->repository);
   if (!strcmp(k, "poll_ms")) return get_int(w, v, key, 50, 3600000, &c->poll_ms);
   /* settings of every model found in the repository */
-  if (!strcmp(k, "sessions") || !strcmp(k, "instances") || !strcmp(k, "max_queue") ||
-      !strcmp(k, "max_batch") || !strcmp(k, "max_queue_delay_us") || !strcmp(k, "precision") ||
-      !strcmp(k, "quant_compat") || !strcmp(k, "key_file") || !strcmp(k, "key_env"))
+  if (!strcmp(k, "sessions") || !strcmp(k, "instances") || !strcmp(k, "max_queue") || !strcmp(k, "max_batch") ||
+      !strcmp(k, "max_queue_delay_us") || !strcmp(k, "precision") || !strcmp(k, "quant_compat") || !strcmp(k, "key_file") ||
+      !strcmp(k, "key_env"))
     return model_pair(w, &c->repo_model, key, v);
   return UNKNOWN(w, v, key);
 }
@@ -376,8 +357,7 @@ static int top_pair(walk *w, void *ctx, const char *key, yaml_node_t *v) {
   if (!strcmp(key, "models")) {
     if (v->type != YAML_SEQUENCE_NODE) return fail(w, v, key, "expected a list of models");
     int i = 0;
-    for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top;
-         it++, i++) {
+    for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++, i++) {
       yaml_node_t *mn = yaml_document_get_node(w->doc, *it);
       srv_model_config *m = srv_config_add_model(c);
       if (!m) return fail(w, mn, key, "more than %d models", SRV_MAX_MODELS);
@@ -411,8 +391,7 @@ static int check_depth(const char *name, const char *text, size_t len, char *err
     yaml_event_delete(&ev);
     if (t == YAML_SEQUENCE_START_EVENT || t == YAML_MAPPING_START_EVENT) {
       if (++depth > SRV_CONFIG_MAX_DEPTH) {
-        snprintf(err, n, "%s:%lu: nested more than %d levels deep", name, line,
-                 SRV_CONFIG_MAX_DEPTH);
+        snprintf(err, n, "%s:%lu: nested more than %d levels deep", name, line, SRV_CONFIG_MAX_DEPTH);
         rc = -1;
         break;
       }
@@ -437,8 +416,7 @@ int srv_config_load_buffer(const char *name, const char *text, size_t len, srv_c
   }
   yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
   if (!yaml_parser_load(&parser, &doc)) {
-    snprintf(err, n, "%s:%lu: YAML error: %s%s%s", name,
-             (unsigned long)parser.problem_mark.line + 1,
+    snprintf(err, n, "%s:%lu: YAML error: %s%s%s", name, (unsigned long)parser.problem_mark.line + 1,
              parser.problem ? parser.problem : "syntax error", parser.context ? " " : "",
              parser.context ? parser.context : "");
     yaml_parser_delete(&parser);

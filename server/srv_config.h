@@ -31,17 +31,16 @@
 
 typedef struct srv_model_config {
   char name[SRV_NAME_MAX];
-  char path
-      [SRV_PATH_MAX]; /* a .tflite file (version 1) or a directory <path>/<version>/model.tflite */
+  char path[SRV_PATH_MAX];  /* a .tflite file (version 1) or a directory <path>/<version>/model.tflite */
   int64_t versions[SRV_MAX_VERSIONS];
-  int n_versions; /* 0: serve the latest version only */
-  int sessions;   /* session instances (concurrent runs) */
-  int max_queue;  /* requests that may wait for a session; beyond: 503 */
-  int max_batch;  /* dynamic batching: rows per merged run (0, 1: off; at most 1024) */
+  int n_versions;           /* 0: serve the latest version only */
+  int sessions;             /* session instances (concurrent runs) */
+  int max_queue;            /* requests that may wait for a session; beyond: 503 */
+  int max_batch;            /* dynamic batching: rows per merged run (0, 1: off; at most 1024) */
   int64_t max_queue_delay_us;
-  int precision; /* tfcc_model_options.precision: TFCC_PRECISION_F32 (default) or _BF16 */
-  int quant_compat; /* tfcc_model_options.quant_compat: TFCC_QUANT_COMPAT_TFLITE (default) or _REFERENCE */
-  char inputs[SRV_MAX_IO][SRV_NAME_MAX]; /* required input names (new versions must have them) */
+  int precision;            /* tfcc_model_options.precision: TFCC_PRECISION_F32 (default) or _BF16 */
+  int quant_compat;         /* tfcc_model_options.quant_compat: TFCC_QUANT_COMPAT_TFLITE (default) or _REFERENCE */
+  char inputs[SRV_MAX_IO][SRV_NAME_MAX];  /* required input names (new versions must have them) */
   int n_inputs;
   char outputs[SRV_MAX_IO][SRV_NAME_MAX];
   int n_outputs;
@@ -58,8 +57,7 @@ typedef struct srv_config {
   int n_affinity;
   int memory_pool_mb;
   char isa[16];
-  char weights_cache
-      [SRV_PATH_MAX]; /* "" = none; else packed-weights caches DIR/<model>-<version>.wc */
+  char weights_cache[SRV_PATH_MAX]; /* "" = none; else packed-weights caches DIR/<model>-<version>.wc */
   /* custom-operator plugins registered on the runtime at startup (docs/custom_ops.md) */
   char custom_ops[SRV_MAX_CUSTOM_OPS][SRV_PATH_MAX];
   int n_custom_ops;
@@ -72,13 +70,13 @@ typedef struct srv_config {
   /* server */
   char host[64];
   int port;
-  int health_port; /* second listener for health and metrics only; -1 = none, 0 = any free port */
+  int health_port;            /* second listener for health and metrics only; -1 = none, 0 = any free port */
   int max_connections;
   int max_connections_per_client; /* per client address; -1 = max_connections / 2, 0 = no cap */
   int max_body_mb;
-  int max_request_mb; /* memory one request may take: inputs, activations, outputs; beyond: 413 */
-  int read_timeout_s; /* inactivity */
-  int receive_timeout_s;  /* a whole request (line, headers, body) must arrive within this */
+  int max_request_mb;         /* memory one request may take: inputs, activations, outputs; beyond: 413 */
+  int read_timeout_s;         /* inactivity */
+  int receive_timeout_s;      /* a whole request (line, headers, body) must arrive within this */
   int request_timeout_ms; /* longest wait for a session */
   int drain_timeout_s;
   char port_file[SRV_PATH_MAX]; /* write the bound port here (tests; port 0) */

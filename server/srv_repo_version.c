@@ -41,8 +41,7 @@ static int verify(srv_version *v, const srv_model_config *cfg, char *err, size_t
     int found = 0;
     for (int k = 0; k < sig->n_in; k++) found |= !strcmp(sig->in[k].name, cfg->inputs[i]);
     if (!found) {
-      snprintf(err, n, "incompatible: the model has no input '%s' (required by the config)",
-               cfg->inputs[i]);
+      snprintf(err, n, "incompatible: the model has no input '%s' (required by the config)", cfg->inputs[i]);
       return -1;
     }
   }
@@ -50,8 +49,7 @@ static int verify(srv_version *v, const srv_model_config *cfg, char *err, size_t
     int found = 0;
     for (int k = 0; k < sig->n_out; k++) found |= !strcmp(sig->out[k].name, cfg->outputs[i]);
     if (!found) {
-      snprintf(err, n, "incompatible: the model has no output '%s' (required by the config)",
-               cfg->outputs[i]);
+      snprintf(err, n, "incompatible: the model has no output '%s' (required by the config)", cfg->outputs[i]);
       return -1;
     }
   }
@@ -81,7 +79,7 @@ static int verify(srv_version *v, const srv_model_config *cfg, char *err, size_t
 
 /* Loads and verifies one version in the calling (background) thread. NULL with err. */
 srv_version *srv_version_load(srv_repo *r, srv_model *m, long long version, const char *path,
-                              const srv_file_id *id, char *err, size_t n) {
+                                 const srv_file_id *id, char *err, size_t n) {
   srv_version *v = calloc(1, sizeof *v);
   if (!v) {
     snprintf(err, n, "out of memory");
@@ -109,16 +107,13 @@ srv_version *srv_version_load(srv_repo *r, srv_model *m, long long version, cons
   if (m->cfg.key_file[0]) key.kind = TFCC_KEY_FROM_FILE, key.path = m->cfg.key_file;
   if (m->cfg.key_env[0]) key.kind = TFCC_KEY_FROM_ENV, key.env = m->cfg.key_env;
   char load_err[1024];
-  tfcc_status st = tfcc_model_open(r->rt, path, key.kind ? &key : NULL,
-                                   "key_file or key_env in the model's config", &mo, &v->model,
-                                   load_err, sizeof load_err);
+  tfcc_status st = tfcc_model_open(r->rt, path, key.kind ? &key : NULL, "key_file or key_env in the model's config",
+                                   &mo, &v->model, load_err, sizeof load_err);
   if (st != TFCC_OK) {
     /* string tensors (KServe BYTES): say what it means for serving */
     snprintf(err, n, "%s%s", load_err,
-             strstr(load_err, "dtype string")
-                 ? " (a string tensor, KServe datatype BYTES: tfcc has no string kernels, so "
-                   "a model with string tensors cannot be served)"
-                 : "");
+             strstr(load_err, "dtype string") ? " (a string tensor, KServe datatype BYTES: tfcc has no string kernels, so "
+                                           "a model with string tensors cannot be served)" : "");
     free(v);
     return NULL;
   }
@@ -179,17 +174,14 @@ void srv_model_drop_versions(srv_model *m, const int64_t *keep, int n_keep, int 
   for (int i = 0; i < m->n_ver; i++) {
     int k = 0;
     for (int j = 0; j < n_keep; j++) k |= keep[j] == m->ver[i]->version;
-    if (k || (keep_all_if_empty && n_keep == 0))
-      m->ver[w++] = m->ver[i];
-    else
-      gone[n_gone++] = m->ver[i];
+    if (k || (keep_all_if_empty && n_keep == 0)) m->ver[w++] = m->ver[i];
+    else gone[n_gone++] = m->ver[i];
   }
   m->n_ver = w;
   atomic_store(&m->stats->ready_version, w ? m->ver[w - 1]->version : -1);
   pthread_mutex_unlock(&m->mu);
   for (int i = 0; i < n_gone; i++) {
-    srv_log(SRV_LOG_INFO, "MODEL_UNLOADED", "model=%s version=%lld no longer served", m->cfg.name,
-            gone[i]->version);
+    srv_log(SRV_LOG_INFO, "MODEL_UNLOADED", "model=%s version=%lld no longer served", m->cfg.name, gone[i]->version);
     srv_version_release(gone[i]);
   }
 }

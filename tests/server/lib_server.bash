@@ -69,3 +69,44 @@ body_has() { if grep -qF -- "$1" "$TMP/body"; then ok; else bad "$2: '$1' not in
 build_net() { # build_net NAME -> $TMP/nets/NAME.tflite
   [ -f "$TMP/nets/$1.tflite" ] || "$PYTHON" "$SRC/modelgen/build.py" --out "$TMP/nets" --net "$1" --quiet >/dev/null
 }
+# check_reject DESC TEXT YAML_LINE...: writes the lines to the config file $c; `tfcc serve
+# --config $c` must stop with exit 2 and one error line containing TEXT.
+check_reject() {
+  local desc=$1 text=$2; shift 2
+  printf '%s\n' "$@" >"$c"
+  expect_rc 2 "$desc" -- "$TFCC" serve --config "$c"
+  expect_error_line serve "$desc"
+  expect_in "$TMP/err" "$text" "$desc"
+}
+# reload_config: SIGHUP to the server ($PID) and a wait (<= 10 s) for "CONFIG_RELOAD reload
+# done" in LOG.
+reload_config() {
+  kill -HUP "$PID"
+  for _ in $(seq 1 100); do grep -q "CONFIG_RELOAD reload done" "$1" && break; sleep 0.1; done
+}
+# check_repo_setting DESC SETTING MODEL REF_DIR IN.npy: a repository holding MODEL as model
+# "r" version 1, served with `repository: {path, SETTING}`, answers like REF_DIR.
+check_repo_setting() {
+  local desc=$1 setting=$2 model=$3 ref=$4 in=$5
+  rm -rf "$TMP/repo" && mkdir -p "$TMP/repo/r/1" && cp "$model" "$TMP/repo/r/1/model.tflite"
+  printf 'repository: {path: %s, %s}\nlog: {access: false}\n' "$TMP/repo" "$setting" >"$c"
+  start_server "$TMP/log_repo" --config "$c" || { bad "$desc: start"; return; }
+  client check --port "$PORT" --model r --ref "$ref" "$in" && ok || bad "$desc: responses differ"
+  stop_server && ok || bad "$desc: exit status"
+}
+# two_weight_versions: the same small network with two sets of weights ($TMP/w1.tflite,
+# $TMP/w2.tflite; make_dynbatch.py seeds 1 and 2), a seeded input $TMP/in.npy (FP32 [2, 16])
+# and each one's `tfcc run` outputs in $TMP/ref_w1, $TMP/ref_w2. Tests use mk() for more.
+mk() { "$PYTHON" "$SRV_HERE/make_dynbatch.py" "$@" || bad "make model $*"; }
+two_weight_versions() {
+  mk "$TMP/w1.tflite" --seed 1
+  mk "$TMP/w2.tflite" --seed 2
+  "$PYTHON" - "$SRV_HERE" "$TMP/in.npy" <<'PY' || bad "make input"
+import random, sys
+sys.path.insert(0, sys.argv[1])
+import srv_client as c
+r = random.Random(5)
+c.npy_write(sys.argv[2], 'FP32', [2, 16], c.pack('FP32', [r.uniform(-1, 1) for _ in range(32)]))
+PY
+  for m in w1 w2; do "$TFCC" run "$TMP/$m.tflite" -i "$TMP/in.npy" -o "$TMP/ref_$m" >/dev/null || bad "tfcc run $m"; done
+}

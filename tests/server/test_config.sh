@@ -7,13 +7,6 @@ net=mobilenet_v1_025_128_float
 build_net $net
 m=$TMP/nets/$net.tflite
 c=$TMP/c.yaml
-check_reject() { # check_reject DESC TEXT -- YAML...
-  local desc=$1 text=$2; shift 2
-  printf '%s\n' "$@" >"$c"
-  expect_rc 2 "$desc" -- "$TFCC" serve --config "$c"
-  expect_error_line serve "$desc"
-  expect_in "$TMP/err" "$text" "$desc"
-}
 check_reject "unknown top key" "c.yaml:2: colour: unknown key" "models: [{name: a, path: $m}]" "colour: red"
 check_reject "unknown nested key" "c.yaml:3: server.prot: unknown key" "models: [{name: a, path: $m}]" "server:" "  prot: 80"
 check_reject "bad port" "c.yaml:2: server.port: 70000 is out of range [0, 65535]" "models: [{name: a, path: $m}]" "server: {port: 70000}"

@@ -8,13 +8,6 @@ net=mobilenet_v1_025_128_float
 build_net $net
 m=$TMP/nets/$net.tflite
 c=$TMP/c.yaml
-check_reject() { # check_reject DESC TEXT -- YAML...
-  local desc=$1 text=$2; shift 2
-  printf '%s\n' "$@" >"$c"
-  expect_rc 2 "$desc" -- "$TFCC" serve --config "$c"
-  expect_error_line serve "$desc"
-  expect_in "$TMP/err" "$text" "$desc"
-}
 check_reject "bad precision" "c.yaml:3: models[0].precision: 'fp16' is not fp32 or bf16" \
   "models:" "  - name: a" "    precision: fp16" "    path: $m"
 check_reject "precision not a scalar" "c.yaml:1: models[0].precision: expected fp32 or bf16" \
@@ -44,8 +37,7 @@ client check --port "$PORT" --model b --ref "$TMP/ref16" "$TMP/in.npy" && ok ||
 # SIGHUP: precision is a model setting, changing it reloads the model
 sed -i 's/name: f, path: \(.*\), sessions: 1}/name: f, path: \1, sessions: 1, precision: bf16}/' "$c"
 grep -q "name: f, .*precision: bf16" "$c" && ok || bad "config edit"
-kill -HUP "$PID"
-for _ in $(seq 1 100); do grep -q "CONFIG_RELOAD reload done" "$TMP/log" && break; sleep 0.1; done
+reload_config "$TMP/log"
 grep -q "CONFIG_RELOAD model=f changed: reloading" "$TMP/log" && ok || bad "precision change not a reload"
 grep -q "MODEL_LOADED model=f version=1 .* precision=bf16 " "$TMP/log" && ok || bad "f reloaded with bf16"
 client check --port "$PORT" --model f --ref "$TMP/ref16" "$TMP/in.npy" && ok ||
@@ -53,12 +45,7 @@ client check --port "$PORT" --model f --ref "$TMP/ref16" "$TMP/in.npy" && ok ||
 stop_server && ok || bad "exit status"
 
 # repository models and --precision
-mkdir -p "$TMP/repo/r/1"
-cp "$m" "$TMP/repo/r/1/model.tflite"
-printf 'repository: {path: %s, precision: bf16}\nlog: {access: false}\n' "$TMP/repo" >"$c"
-start_server "$TMP/log2" --config "$c" || { bad "start repository"; finish; }
-client check --port "$PORT" --model r --ref "$TMP/ref16" "$TMP/in.npy" && ok || bad "repository precision bf16"
-stop_server && ok || bad "exit status"
+check_repo_setting "repository precision bf16" "precision: bf16" "$m" "$TMP/ref16" "$TMP/in.npy"
 start_server "$TMP/log3" "$m" --name p --precision bf16 --no-access-log || { bad "start --precision"; finish; }
 client check --port "$PORT" --model p --ref "$TMP/ref16" "$TMP/in.npy" && ok || bad "--precision bf16"
 stop_server && ok || bad "exit status"

@@ -10,13 +10,6 @@ m=$TMP/hyb.tflite
 cp "$C/conv_2d_hybrid_pt_3x3_same.tflite" "$m"
 in=$C/conv_2d_hybrid_pt_3x3_same.in0.npy
 c=$TMP/c.yaml
-check_reject() { # check_reject DESC TEXT -- YAML...
-  local desc=$1 text=$2; shift 2
-  printf '%s\n' "$@" >"$c"
-  expect_rc 2 "$desc" -- "$TFCC" serve --config "$c"
-  expect_error_line serve "$desc"
-  expect_in "$TMP/err" "$text" "$desc"
-}
 check_reject "bad quant_compat" "c.yaml:3: models[0].quant_compat: 'xnnpack' is not tflite or reference" \
   "models:" "  - name: a" "    quant_compat: xnnpack" "    path: $m"
 check_reject "quant_compat not a scalar" "c.yaml:1: models[0].quant_compat: expected tflite or reference" \
@@ -44,20 +37,14 @@ client check --port "$PORT" --model r --ref "$TMP/refr" "$in" && ok ||
 # SIGHUP: quant_compat is a model setting, changing it reloads the model
 sed -i 's/name: d, path: \(.*\), sessions: 1}/name: d, path: \1, sessions: 1, quant_compat: reference}/' "$c"
 grep -q "name: d, .*quant_compat: reference" "$c" && ok || bad "config edit"
-kill -HUP "$PID"
-for _ in $(seq 1 100); do grep -q "CONFIG_RELOAD reload done" "$TMP/log" && break; sleep 0.1; done
+reload_config "$TMP/log"
 grep -q "CONFIG_RELOAD model=d changed: reloading" "$TMP/log" && ok || bad "quant_compat change not a reload"
 client check --port "$PORT" --model d --ref "$TMP/refr" "$in" && ok ||
   bad "d after SIGHUP: responses differ from tfcc run --quant-compat reference"
 stop_server && ok || bad "exit status"
 
 # repository models and --quant-compat
-mkdir -p "$TMP/repo/q/1"
-cp "$m" "$TMP/repo/q/1/model.tflite"
-printf 'repository: {path: %s, quant_compat: reference}\nlog: {access: false}\n' "$TMP/repo" >"$c"
-start_server "$TMP/log2" --config "$c" || { bad "start repository"; finish; }
-client check --port "$PORT" --model q --ref "$TMP/refr" "$in" && ok || bad "repository quant_compat reference"
-stop_server && ok || bad "exit status"
+check_repo_setting "repository quant_compat reference" "quant_compat: reference" "$m" "$TMP/refr" "$in"
 start_server "$TMP/log3" "$m" --name p --quant-compat reference --no-access-log || { bad "start --quant-compat"; finish; }
 client check --port "$PORT" --model p --ref "$TMP/refr" "$in" && ok || bad "--quant-compat reference"
 stop_server && ok || bad "exit status"

@@ -7,17 +7,7 @@
 #     new weights' exact outputs; publishing the first file again rewrites it once more.
 # No request fails and every answer equals exactly one published file's `tfcc run` output.
 source "$(dirname "$0")/lib_server.bash"
-mk() { "$PYTHON" "$SRV_HERE/make_dynbatch.py" "$@" || bad "make model $*"; }
-mk "$TMP/w1.tflite" --seed 1
-mk "$TMP/w2.tflite" --seed 2
-"$PYTHON" - "$SRV_HERE" "$TMP/in.npy" <<'PY' || bad "make input"
-import random, sys
-sys.path.insert(0, sys.argv[1])
-import srv_client as c
-r = random.Random(5)
-c.npy_write(sys.argv[2], 'FP32', [2, 16], c.pack('FP32', [r.uniform(-1, 1) for _ in range(32)]))
-PY
-for m in w1 w2; do "$TFCC" run "$TMP/$m.tflite" -i "$TMP/in.npy" -o "$TMP/ref_$m" >/dev/null || bad "tfcc run $m"; done
+two_weight_versions
 
 WC="$TMP/wc"
 mkdir -p "$TMP/repo/dyn/1" "$WC"
