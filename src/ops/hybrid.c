@@ -229,14 +229,12 @@ static int32_t grouped_in_c(const tfcc_init_ctx *ctx, const tfcc_ir_tensor *w) {
  * quantized per image over all channels, each output channel summing its group's channels; the
  * same as a dense convolution whose filter is zero outside the group (bit-identical to LiteRT,
  * conformance conv_2d_hybrid_grouped_*). The filter [n, fh, fw, w_in_c] becomes [n, fh, fw,
- * in_c] in h->w_own (at most TFCC_HYB_SPREAD_MAX elements); *elems the new element count.
+ * in_c] (dense elements, at most TFCC_HYB_SPREAD_MAX: the caller checks) in h->w_own.
  * False: out of memory. */
 #define TFCC_HYB_SPREAD_MAX ((int64_t)1 << 26)
-static bool spread_groups(tfcc_hybrid *h, const tfcc_ir_tensor *w, int32_t in_c, int64_t *elems) {
+static bool spread_groups(tfcc_hybrid *h, const tfcc_ir_tensor *w, int32_t in_c, int64_t dense) {
   const int32_t n = w->dims[0], taps = w->dims[1] * w->dims[2], fic = w->dims[3];
   const int32_t per_group = n / (in_c / fic);
-  const int64_t dense = (int64_t)n * taps * in_c;
-  if (dense <= 0 || dense > TFCC_HYB_SPREAD_MAX) return false;
   int8_t *d = calloc((size_t)dense, 1);
   if (!d) return false;
   const int8_t *src = w->data;
@@ -250,7 +248,6 @@ static bool spread_groups(tfcc_hybrid *h, const tfcc_ir_tensor *w, int32_t in_c,
   h->w = d;
   h->kdim = taps * in_c;
   h->dense_in_c = in_c;
-  *elems = dense;
   return true;
 }
 
@@ -337,8 +334,9 @@ static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t
         h->w_own[(size_t)c * (size_t)h->kdim + (size_t)k] = src[(size_t)k * (size_t)n + (size_t)c];
     h->w = h->w_own;
   }
-  if (op == TFCC_HYB_CONV && tflite && grouped_in_c(ctx, w) > 0) {
-    const int64_t dense = (int64_t)n * w->dims[1] * w->dims[2] * grouped_in_c(ctx, w);
+  const int32_t group_in_c = op == TFCC_HYB_CONV && tflite ? grouped_in_c(ctx, w) : 0;
+  if (group_in_c > 0) {
+    const int64_t dense = (int64_t)n * w->dims[1] * w->dims[2] * group_in_c;
     if (dense > TFCC_HYB_SPREAD_MAX) {
       tfcc_hybrid_free(h);
       return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
@@ -346,7 +344,8 @@ static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t
                           "(limit %lld)",
                           (long long)dense, (long long)TFCC_HYB_SPREAD_MAX);
     }
-    if (!spread_groups(h, w, grouped_in_c(ctx, w), &elems)) goto oom;
+    if (!spread_groups(h, w, group_in_c, dense)) goto oom;
+    elems = dense;
   }
   if (op == TFCC_HYB_DW) {
     h->w32 = malloc((size_t)elems * sizeof(int32_t));

@@ -160,8 +160,10 @@ static tfcc_status note_unrunnable(tfcc_model *m, tfcc_err *err) {
         if (!g->subgraphs[t].nodes[i].op)
           ok = list_add(&list, &len, &cap, len ? ", " : "unsupported: ", t, i,
                         &g->subgraphs[t].nodes[i]);
-    st = ok && list ? set_cause(m, s, list, err)
-                    : tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
+    if (!ok)
+      st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
+    else
+      st = set_cause(m, s, list ? list : "it calls a subgraph that cannot run", err);
     free(list);
   }
   free(mark);
@@ -242,7 +244,8 @@ tfcc_status tfcc_graph_init_ops(tfcc_graph *g, tfcc_isa isa, const tfcc_logger *
                                 tfcc_packed_store *store, tfcc_err *err) {
   for (int32_t s = 0; s < g->n_subgraphs; s++) {
     tfcc_ir_subgraph *sg = &g->subgraphs[s];
-    for (int32_t i = 0; i < sg->n_nodes && !sg->unrunnable; i++) { /* never prepared */
+    if (sg->unrunnable) continue; /* never prepared */
+    for (int32_t i = 0; i < sg->n_nodes; i++) {
       tfcc_ir_node *n = &sg->nodes[i];
       if (!n->op || !n->op->init || n->removed || n->params)
         continue; /* folded: done by the pass */

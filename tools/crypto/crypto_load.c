@@ -12,8 +12,6 @@
 #define CRYPTO_LIBRARY "libtfcc_crypto.so.0"
 #define MAGIC "TFCCENC" /* and a NUL: 8 bytes (include/tfcc/tfcc_crypto.h) */
 #define MAGIC_BYTES 8
-#define KEY_ID_LEN_AT 36 /* u8 key id length, then the key id at 40 */
-#define KEY_ID_AT 40
 
 static tfcc_crypto_api g_crypto;
 static char g_crypto_err[512];
@@ -46,7 +44,8 @@ static void crypto_open_once(void) {
       crypto_sym(h, "tfcc_model_load_encrypted", &g_crypto.load_encrypted) != 0 ||
       crypto_sym(h, "tfcc_crypto_encrypt_file", &g_crypto.encrypt_file) != 0 ||
       crypto_sym(h, "tfcc_crypto_decrypt_file", &g_crypto.decrypt_file) != 0 ||
-      crypto_sym(h, "tfcc_crypto_free", &g_crypto.free_plain) != 0) {
+      crypto_sym(h, "tfcc_crypto_free", &g_crypto.free_plain) != 0 ||
+      crypto_sym(h, "tfcc_crypto_key_id", &g_crypto.key_id) != 0) {
     snprintf(g_crypto_err, sizeof g_crypto_err, "%s: %s", CRYPTO_LIBRARY, dlerror());
     return;
   }
@@ -61,27 +60,15 @@ const tfcc_crypto_api *tfcc_crypto_api_get(char *err, size_t n) {
   return NULL;
 }
 
-/* Reads the first bytes of path: 1 and key_id (printable, NUL-terminated) for a container. */
-static int crypto_read_magic(const char *path, char key_id[TFCC_KEY_ID_MAX + 1]) {
-  unsigned char h[KEY_ID_AT + TFCC_KEY_ID_MAX];
-  key_id[0] = '\0';
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+/* 1 when the file at path starts with the container magic (the header is the library's to read:
+ * nothing else of it here, so that a plain model never opens libtfcc_crypto). */
+int tfcc_crypto_is_container(const char *path) {
+  unsigned char h[MAGIC_BYTES];
+  int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
   if (fd < 0) return 0;
   ssize_t got = pread(fd, h, sizeof h, 0);
   close(fd);
-  if (got < MAGIC_BYTES || memcmp(h, MAGIC, MAGIC_BYTES) != 0) return 0;
-  if (got == (ssize_t)sizeof h && h[KEY_ID_LEN_AT] <= TFCC_KEY_ID_MAX) {
-    size_t len = h[KEY_ID_LEN_AT], i = 0;
-    for (; i < len && h[KEY_ID_AT + i] >= 0x20 && h[KEY_ID_AT + i] <= 0x7e; i++)
-      key_id[i] = (char)h[KEY_ID_AT + i];
-    key_id[i == len ? i : 0] = '\0';
-  }
-  return 1;
-}
-
-int tfcc_crypto_is_container(const char *path) {
-  char id[TFCC_KEY_ID_MAX + 1];
-  return path ? crypto_read_magic(path, id) : 0;
+  return got == MAGIC_BYTES && memcmp(h, MAGIC, MAGIC_BYTES) == 0;
 }
 
 /* err = msg, prefixed with "path: " unless msg names path already. */
@@ -95,11 +82,14 @@ static void crypto_named(char *err, size_t n, const char *path, const char *msg)
 tfcc_status tfcc_model_open(tfcc_runtime *rt, const char *path, const tfcc_key_source *key,
                             const char *key_hint, const tfcc_model_options *opts, tfcc_model **out,
                             char *err, size_t n) {
-  char key_id[TFCC_KEY_ID_MAX + 1];
   *out = NULL;
-  const int container = crypto_read_magic(path, key_id);
+  const int container = tfcc_crypto_is_container(path);
   if (!key) {
     if (container) {
+      /* the key id, where the library can read it (it names which key to give) */
+      char key_id[TFCC_KEY_ID_MAX + 1] = "";
+      const tfcc_crypto_api *api = tfcc_crypto_api_get(NULL, 0);
+      if (!api || api->key_id(path, key_id) != TFCC_OK) key_id[0] = '\0';
       snprintf(err, n,
                "%s: an encrypted model (tfcc encrypt container%s%s%s): give its key with %s", path,
                key_id[0] ? ", key id '" : "", key_id, key_id[0] ? "'" : "",

@@ -20,6 +20,7 @@ typedef struct tfcc_crypto_api {
   tfcc_status (*decrypt_file)(const char *path, const tfcc_key_source *key, void **plain,
                               size_t *plain_size);
   void (*free_plain)(void *plain, size_t size);
+  tfcc_status (*key_id)(const char *path, char key_id[TFCC_KEY_ID_MAX + 1]);
 } tfcc_crypto_api;
 
 /* libtfcc_crypto's functions (the library is opened once per process, from the program's
