@@ -110,3 +110,14 @@ c.npy_write(sys.argv[2], 'FP32', [2, 16], c.pack('FP32', [r.uniform(-1, 1) for _
 PY
   for m in w1 w2; do "$TFCC" run "$TMP/$m.tflite" -i "$TMP/in.npy" -o "$TMP/ref_$m" >/dev/null || bad "tfcc run $m"; done
 }
+# serves MODEL REFDIR: a fresh request to MODEL with $TMP/in.npy answers with REFDIR's outputs
+# (polled up to 10 s: reloads and hot updates land in the background)
+serves() {
+  for _ in $(seq 1 100); do
+    client check --port "$PORT" --model "$1" --ref "$2" "$TMP/in.npy" >/dev/null 2>&1 && return 0
+    sleep 0.1
+  done
+  return 1
+}
+# publish_dyn FILE: FILE becomes $TMP/repo/dyn/1/model.tflite by a rename (never a torn file)
+publish_dyn() { cp "$1" "$TMP/repo/dyn/.partial" && mv "$TMP/repo/dyn/.partial" "$TMP/repo/dyn/1/model.tflite"; }

@@ -21,13 +21,6 @@ enc "$TMP/w1.tflite" "$TMP/env.tfcce" "$TMP/k.bin"
 enc "$TMP/w1.tflite" "$TMP/nokey.tfcce" "$TMP/k.bin"
 # publish SRC: encrypted under KEY next to the served file, then renamed over it
 publish() { enc "$1" "$TMP/.partial.tfcce" "$2" && mv "$TMP/.partial.tfcce" "$TMP/enc.tfcce"; }
-serves() { # serves MODEL REFDIR: a fresh request answers with these outputs (<= 10 s)
-  for _ in $(seq 1 100); do
-    client check --port "$PORT" --model "$1" --ref "$2" "$TMP/in.npy" >/dev/null 2>&1 && return 0
-    sleep 0.1
-  done
-  return 1
-}
 WC=$TMP/wc
 mkdir -p "$WC"
 cat >"$TMP/config.yaml" <<YAML

@@ -28,18 +28,10 @@ expect_http 200 "ready" GET /v2/models/dyn/ready
 client load --port "$PORT" --model dyn --threads 4 --until-file "$TMP/stop" --expect "$TMP/ref_w1" \
   --expect "$TMP/ref_w2" --expect "$TMP/ref_g3" "$TMP/in.npy" >"$TMP/load.txt" 2>&1 &
 load_pid=$!
-publish() { cp "$1" "$TMP/repo/dyn/.partial" && mv "$TMP/repo/dyn/.partial" "$TMP/repo/dyn/1/model.tflite"; }
-serves() { # serves REFDIR: a fresh request answers with these outputs (<= 10 s)
-  for _ in $(seq 1 100); do
-    client check --port "$PORT" --model dyn --ref "$1" "$TMP/in.npy" >/dev/null 2>&1 && return 0
-    sleep 0.1
-  done
-  return 1
-}
 sleep 0.5
 # 1. same graph, new weights: hot weight update
-publish "$TMP/w2.tflite"
-serves "$TMP/ref_w2" && ok || bad "the new weights do not serve"
+publish_dyn "$TMP/w2.tflite"
+serves dyn "$TMP/ref_w2" && ok || bad "the new weights do not serve"
 grep -q "MODEL_UPDATED model=dyn version=1 path=.* hot weight update generation=1 .*swap_us=" "$TMP/log" && ok ||
   bad "no MODEL_UPDATED line: $(grep -v ACCESS "$TMP/log" | tail -3)"
 grep -q "MODEL_RELEASED" "$TMP/log" && bad "the hot update released the version (sessions should be kept)" || ok
@@ -47,8 +39,8 @@ expect_http 200 metrics GET /metrics
 body_has 'tfcc_model_hot_updates_total{model="dyn"} 1' "hot update metric"
 body_has 'tfcc_model_loads_total{model="dyn"} 2' "loads metric"
 # 2. a different graph under the same version: refused, whole-model swap
-publish "$TMP/g3.tflite"
-serves "$TMP/ref_g3" && ok || bad "the new graph does not serve"
+publish_dyn "$TMP/g3.tflite"
+serves dyn "$TMP/ref_g3" && ok || bad "the new graph does not serve"
 grep -qF "HOT_UPDATE_REFUSED model=dyn version=1: $TMP/repo/dyn/1/model.tflite: tensor 1 (fc1/w): shape [24,16], model has [32,16]; swapping the whole model" "$TMP/log" && ok ||
   bad "no HOT_UPDATE_REFUSED line naming the difference: $(grep -v ACCESS "$TMP/log" | tail -3)"
 grep -q "MODEL_LOADED model=dyn version=1 .*swap_us=" "$TMP/log" && ok || bad "no whole-model MODEL_LOADED line"
@@ -56,11 +48,11 @@ for _ in $(seq 1 50); do grep -q "MODEL_RELEASED model=dyn version=1" "$TMP/log"
 grep -q "MODEL_RELEASED model=dyn version=1" "$TMP/log" && ok || bad "the replaced model was not released"
 # 3. corrupt: refused and fails to load; the current model keeps serving
 head -c 3000 /dev/urandom >"$TMP/bad.tflite"
-publish "$TMP/bad.tflite"
+publish_dyn "$TMP/bad.tflite"
 for _ in $(seq 1 50); do grep -q "MODEL_LOAD_FAILED model=dyn version=1" "$TMP/log" && break; sleep 0.1; done
 grep -q "MODEL_LOAD_FAILED model=dyn version=1.*previous version keeps serving" "$TMP/log" && ok ||
   bad "no MODEL_LOAD_FAILED line: $(grep -v ACCESS "$TMP/log" | tail -3)"
-serves "$TMP/ref_g3" && ok || bad "the current model stopped serving after a corrupt file"
+serves dyn "$TMP/ref_g3" && ok || bad "the current model stopped serving after a corrupt file"
 touch "$TMP/stop"
 wait $load_pid && ok || bad "requests failed during the reloads: $(cat "$TMP/load.txt")"
 cat "$TMP/load.txt"

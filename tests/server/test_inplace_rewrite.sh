@@ -34,13 +34,6 @@ start_server "$TMP/log" --model-repository "$TMP/repo" --poll-ms 50 --sessions 2
   { bad "start"; finish; }
 expect_http 200 "ready" GET /v2/models/dyn/ready
 alive() { if kill -0 "$PID" 2>/dev/null; then ok; else wait "$PID"; bad "$1: the server died (exit status $?)"; fi; }
-serves() { # serves REFDIR: a fresh request answers with these outputs (<= 10 s)
-  for _ in $(seq 1 100); do
-    client check --port "$PORT" --model dyn --ref "$1" "$TMP/in.npy" >/dev/null 2>&1 && return 0
-    sleep 0.1
-  done
-  return 1
-}
 
 # 1. cp over the served file, many times, while the poller updates and 4 clients send requests
 client load --port "$PORT" --model dyn --threads 4 --until-file "$TMP/stop" --expect "$TMP/ref_w1" \
@@ -53,14 +46,14 @@ for i in $(seq 1 21); do
 done
 alive "in-place rewrites during hot updates"
 # the last file written (w2, i = 21) is served once the poller sees it complete
-serves "$TMP/ref_w2" && ok || bad "the last file written in place does not serve"
+serves dyn "$TMP/ref_w2" && ok || bad "the last file written in place does not serve"
 grep -q "MODEL_UPDATED model=dyn" "$TMP/log" && ok || bad "no hot update happened: $(grep -v ACCESS "$TMP/log" | tail -3)"
 
 # 2. truncated in place: the update is refused, the loaded weights keep serving
 : >"$served"
 sleep 0.3
 alive "truncation"
-serves "$TMP/ref_w2" && ok || bad "the loaded model stopped serving after its file was truncated"
+serves dyn "$TMP/ref_w2" && ok || bad "the loaded model stopped serving after its file was truncated"
 touch "$TMP/stop"
 wait $load_pid && ok || bad "requests failed or answered a torn model: $(cat "$TMP/load.txt")"
 cat "$TMP/load.txt"

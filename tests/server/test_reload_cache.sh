@@ -12,14 +12,6 @@ two_weight_versions
 WC="$TMP/wc"
 mkdir -p "$TMP/repo/dyn/1" "$WC"
 cp "$TMP/w1.tflite" "$TMP/repo/dyn/1/model.tflite"
-publish() { cp "$1" "$TMP/repo/dyn/.partial" && mv "$TMP/repo/dyn/.partial" "$TMP/repo/dyn/1/model.tflite"; }
-serves() { # serves REFDIR: a fresh request answers with these outputs (<= 10 s)
-  for _ in $(seq 1 100); do
-    client check --port "$PORT" --model dyn --ref "$1" "$TMP/in.npy" >/dev/null 2>&1 && return 0
-    sleep 0.1
-  done
-  return 1
-}
 sum() { cksum <"$WC/dyn-1.wc" 2>/dev/null; }
 changed_from() { # changed_from SUM: the cache file's content differs from SUM (<= 10 s)
   for _ in $(seq 1 100); do
@@ -40,8 +32,8 @@ client load --port "$PORT" --model dyn --threads 4 --until-file "$TMP/stop" --ex
 load_pid=$!
 sleep 0.5
 # 2. new weights, same graph: hot update through the cache (stale: rewritten for w2)
-publish "$TMP/w2.tflite"
-serves "$TMP/ref_w2" && ok || bad "the new weights do not serve"
+publish_dyn "$TMP/w2.tflite"
+serves dyn "$TMP/ref_w2" && ok || bad "the new weights do not serve"
 grep -q "MODEL_UPDATED model=dyn version=1 path=.* hot weight update generation=1 " "$TMP/log" && ok ||
   bad "no MODEL_UPDATED line: $(grep -v ACCESS "$TMP/log" | tail -3)"
 changed_from "$s1" && ok || bad "the hot update did not rewrite the cache for the new weights"
@@ -57,12 +49,12 @@ rm -f "$TMP/stop"
 start_server "$TMP/log2" --model-repository "$TMP/repo" --poll-ms 100 --sessions 2 --no-access-log \
   --weights-cache "$WC" || { bad "restart"; finish; }
 expect_http 200 "ready" GET /v2/models/dyn/ready
-serves "$TMP/ref_w2" && ok || bad "the restarted server does not serve the new weights"
+serves dyn "$TMP/ref_w2" && ok || bad "the restarted server does not serve the new weights"
 grep -q "dyn-1.wc ignored\|dyn-1.wc: wrote" "$TMP/log2" && bad "the restart did not take the cache: $(grep -i cache "$TMP/log2" | tail -3)" || ok
 [ "$(sum)" = "$s2" ] && ok || bad "the restart rewrote the cache"
 # and back to the first weights: refused as stale again, rewritten, served exactly
-publish "$TMP/w1.tflite"
-serves "$TMP/ref_w1" && ok || bad "the first weights do not serve again"
+publish_dyn "$TMP/w1.tflite"
+serves dyn "$TMP/ref_w1" && ok || bad "the first weights do not serve again"
 changed_from "$s2" && ok || bad "the second update did not rewrite the cache"
 stop_server && ok || bad "exit status after SIGTERM"
 finish
