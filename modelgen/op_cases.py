@@ -1275,6 +1275,15 @@ def hybrid_cases():
                  ["x"], ["y", "z"]))
     fc_runtime_weights_hybrid("hybrid_net_fc_runtime_weights", 10, 45)
     fc_runtime_weights_hybrid("hybrid_net_fc_runtime_weights_deep", 6, 1000)
+    # exact1: a float SOFTMAX (beta 1) in a hybrid model: XNNPACK's f32 softmax (its own exp,
+    # one 4-lane sum, the tail pair and single added after the lanes, times 1 / sum); YOLO26n's
+    # attention softmax of the sixth sweep
+    for name, m, k in (("hybrid_net_softmax_fc", 6, 39), ("hybrid_net_softmax_fc_wide", 3, 402)):
+        add(Case(name, {"x": act("f32", [m, k], -12.0, 6.0), "y": T(F32, [m, k]),
+                        "wh": hw(name, [3, k], 0, True), "bh": fbias(name, 3), "z": T(F32, [m, 3])},
+                 [("SOFTMAX", ["x"], ["y"], {"beta": 1.0}),
+                  ("FULLY_CONNECTED", ["y", "wh", "bh"], ["z"], {})],
+                 ["x"], ["y", "z"]))
 
 def simple_ops_cases():
     """SIGN, ATAN2, RELU_0_TO_1, BITWISE_XOR, RIGHT_SHIFT, REDUCE_ANY, REDUCE_ALL."""

@@ -701,10 +701,12 @@ static void test_reference_mode(void) {
   for (int o = 0; o < 3; o++)
     run_exact_case(rt, src, "hybrid_net_conv_nr2_conv", 0, "conformance", o);
   /* exact1: float FULLY_CONNECTED with run-time weights: TFLite's builtin kernel (Eigen's
-   * order), as LiteRT runs it (YOLO26's attention) */
+   * order), as LiteRT runs it, and float SOFTMAX in XNNPACK's order (YOLO26's attention) */
   for (int o = 0; o < 2; o++) {
     run_exact_case(rt, src, "hybrid_net_fc_runtime_weights", 0, "conformance", o);
     run_exact_case(rt, src, "hybrid_net_fc_runtime_weights_deep", 0, "conformance", o);
+    run_exact_case(rt, src, "hybrid_net_softmax_fc", 0, "conformance", o);
+    run_exact_case(rt, src, "hybrid_net_softmax_fc_wide", 0, "conformance", o);
   }
   /* ops: blockwise int4 FULLY_CONNECTED, XNNPACK's qd8 x qb4w and the builtin kernel */
   static const char *bw[] = {"fully_connected_blockwise_i4_bs32",

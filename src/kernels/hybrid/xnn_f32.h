@@ -57,6 +57,11 @@ typedef void (*tfcc_xnn_dwconv_rows_fn)(const tfcc_conv_geom *g, const float *in
                                         const float *filter, const float *bias, float lo, float hi,
                                         float *out, int32_t r0, int32_t r1);
 
+/* SOFTMAX (beta 1) over rows of depth values: XNNPACK's f32 softmax on WebAssembly SIMD: the row
+ * maximum, exp(x - max) by f32-raddstoreexpminusmax rr2-p5 (degree-5 polynomial), summed in one
+ * 4-lane accumulator, the lanes added (0 + 2) + (1 + 3), a remaining pair then a single added
+ * after, then every exp times 1 / sum. Portable scalar C. */
+void tfcc_xnn_softmax_f32(const float *x, float *y, size_t outer, size_t depth);
 /* HARD_SWISH: XNNPACK's f32-vhswish as LiteRT's WebAssembly build runs it: a = x * (1/6)
  * (rounded), a = a + 0.5 (rounded), clamped to [0, 1], times x; TFLite's builtin kernel
  * computes x * relu6(x + 3) / 6, which differs by an ulp on about 30% of inputs. One portable
