@@ -196,3 +196,27 @@ void tfcc_xnn_hswish_f32(const float *x, float *y, size_t n) {
     y[i] = a * v;
   }
 }
+
+float tfcc_xnn_rsum_f32(const float *x, size_t n) {
+  float acc[4][4] = {{0.f}};
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16)
+    for (int v = 0; v < 4; v++)
+      for (int l = 0; l < 4; l++) acc[v][l] = acc[v][l] + x[i + 4 * v + l];
+  for (int v = 0; v < 3 && i + 4 <= n; v++, i += 4)
+    for (int l = 0; l < 4; l++) acc[v][l] = acc[v][l] + x[i + l];
+  float a[4];
+  for (int l = 0; l < 4; l++) {
+    const float lo = acc[0][l] + acc[2][l], hi = acc[1][l] + acc[3][l];
+    a[l] = lo + hi;
+  }
+  float s0 = a[0] + a[2], s1 = a[1] + a[3];
+  if ((n - i) & 2) {
+    s0 = s0 + x[i];
+    s1 = s1 + x[i + 1];
+    i += 2;
+  }
+  float s = s0 + s1;
+  if ((n - i) & 1) s = s + x[i];
+  return s;
+}

@@ -68,6 +68,13 @@ void tfcc_xnn_softmax_f32(const float *x, float *y, size_t outer, size_t depth);
  * loop (the compiler vectorises it; separate statements, no contraction). */
 void tfcc_xnn_hswish_f32(const float *x, float *y, size_t n);
 
+/* MEAN / SUM over the last axis, one row of n values: XNNPACK's f32-rsum (WebAssembly SIMD,
+ * 16 elements a step into four 4-lane accumulators; up to three more 4-element groups into
+ * accumulators 0, 1, 2; folded (acc0 + acc2) + (acc1 + acc3); the lanes (0 + 2), (1 + 3); a
+ * remaining pair added to those two; their sum; a remaining single added last). The caller
+ * multiplies by 1.0f / n for MEAN. */
+float tfcc_xnn_rsum_f32(const float *x, size_t n);
+
 /* One variant per instruction set (the same bits from each: lanes only change the width). */
 typedef struct tfcc_xnn_f32_kernel {
   const char *name;
