@@ -1284,6 +1284,50 @@ def hybrid_cases():
                  [("SOFTMAX", ["x"], ["y"], {"beta": 1.0}),
                   ("FULLY_CONNECTED", ["y", "wh", "bh"], ["z"], {})],
                  ["x"], ["y", "z"]))
+    # exact2: the float operators of a small hybrid transformer (keyword_spotting_combined of
+    # the eighth sweep, 0.0152 from LiteRT): XNNPACK's delegate runs them, so tfcc follows its
+    # arithmetic in TFLITE mode. MEAN over trailing axes: f32-rsum (16 partial sums in four
+    # 4-lane accumulators, folded (0 + 2) + (1 + 3), lanes (0 + 2) + (1 + 3), then a pair and a
+    # single of the tail), times 1 / n; widths cover every tail
+    for name, shape, axes in (("hybrid_net_mean_last_fc", [1, 5, 256], [2]),
+                              ("hybrid_net_mean_last_fc_w102", [1, 6, 102], [-1]),
+                              ("hybrid_net_mean_last_fc_w37", [2, 3, 37], [2]),
+                              ("hybrid_net_mean_last_fc_w23", [1, 4, 23], [2]),
+                              ("hybrid_net_mean_last_fc_w7", [1, 5, 7], [2]),
+                              ("hybrid_net_mean_last2_fc", [1, 3, 4, 9], [2, 3])):
+        k = shape[-1]
+        mshape = shape[:len(shape) - len(axes)] + [1] * len(axes)
+        add(Case(name, {"x": act("f32", shape, -3.0, 5.0), "ax": i32c(axes), "m": T(F32, mshape),
+                        "wh": hw(name, [3, k], 0, True), "bh": fbias(name, 3),
+                        "z": T(F32, shape[:-1] + [3])},
+                 [("MEAN", ["x", "ax"], ["m"], {"keep_dims": True}),
+                  ("FULLY_CONNECTED", ["x", "wh", "bh"], ["z"], {"keep_num_dims": True})],
+                 ["x"], ["m", "z"]))
+    # exact2: float BATCH_MATMUL (run-time operands, attention): XNNPACK's f32 GEMM, each output
+    # 0 + a[k] * b[k] in k order, product and sum rounded apart (no FMA)
+    for name, ash, bsh, opts in (("hybrid_net_bmm_fc", [2, 5, 37], [2, 37, 6], {}),
+                                 ("hybrid_net_bmm_fc_adj_y", [2, 5, 37], [2, 6, 37], {"adj_y": True}),
+                                 ("hybrid_net_bmm_fc_adj_x", [2, 37, 5], [2, 37, 6], {"adj_x": True}),
+                                 ("hybrid_net_bmm_fc_bcast", [2, 1, 4, 19], [1, 3, 19, 5], {}),
+                                 ("hybrid_net_bmm_fc_deep", [1, 3, 300], [1, 300, 4], {})):
+        m = ash[-1] if opts.get("adj_x") else ash[-2]
+        k = ash[-2] if opts.get("adj_x") else ash[-1]
+        n = bsh[-2] if opts.get("adj_y") else bsh[-1]
+        bat = [max(p, q) for p, q in zip(ash[:-2], bsh[:-2])]
+        add(Case(name, {"a": act("f32", ash, -2.0, 2.0), "b": act("f32", bsh, -2.0, 2.0),
+                        "y": T(F32, bat + [m, n]), "wh": hw(name, [3, n], 0, True),
+                        "bh": fbias(name, 3), "z": T(F32, bat + [m, 3])},
+                 [("BATCH_MATMUL", ["a", "b"], ["y"], dict(opts)),
+                  ("FULLY_CONNECTED", ["y", "wh", "bh"], ["z"], {"keep_num_dims": True})],
+                 ["a", "b"], ["y", "z"]))
+    # exact2: float GELU: XNNPACK's f32 rational 12/10 interpolant (erf form; tanh form when
+    # approximate), separate multiplies and adds
+    for name, approx in (("hybrid_net_gelu_fc", False), ("hybrid_net_gelu_fc_approx", True)):
+        add(Case(name, {"x": act("f32", [4, 33], -6.0, 6.0), "g": T(F32, [4, 33]),
+                        "wh": hw(name, [3, 33], 0, True), "bh": fbias(name, 3), "z": T(F32, [4, 3])},
+                 [("GELU", ["x"], ["g"], {"approximate": approx}),
+                  ("FULLY_CONNECTED", ["g", "wh", "bh"], ["z"], {})],
+                 ["x"], ["g", "z"]))
 
 def simple_ops_cases():
     """SIGN, ATAN2, RELU_0_TO_1, BITWISE_XOR, RIGHT_SHIFT, REDUCE_ANY, REDUCE_ALL."""

@@ -245,7 +245,7 @@ static tfcc_status bmm_prepare(tfcc_op_ctx *ctx) {
   if (l->dtype == TFCC_FLOAT32) {
     if (bmm_f32_fast(ctx, &d))
       ctx->scratch_bytes = bmm_f32_scratch(ctx, &d);
-    else if (d.adj_x)
+    else if (d.adj_x && !p->xnn_f32)
       tfcc_f32_log_fallback_once(&((bmm_params *)p)->f32_logged, ctx, "BATCH_MATMUL",
                                  "adj_x (transposed lhs)");
   }
