@@ -1320,6 +1320,38 @@ def hybrid_cases():
                  [("BATCH_MATMUL", ["a", "b"], ["y"], dict(opts)),
                   ("FULLY_CONNECTED", ["y", "wh", "bh"], ["z"], {"keep_num_dims": True})],
                  ["a", "b"], ["y", "z"]))
+    # exact2: float FULLY_CONNECTED with constant float weights (the converter leaves weights
+    # under 1024 elements float, e.g. a classifier head before the SOFTMAX): XNNPACK's f32 GEMM,
+    # its nr2 kernel (4 partial sums by k % 4) where xnn_use_nr2(8, 2, units) picks it (units
+    # 6, 10, 17), else bias then k in order (units 8, 15, 16)
+    for units, actf in ((6, "NONE"), (10, "RELU"), (17, "NONE"), (8, "RELU6"), (15, "NONE"), (16, "NONE")):
+        name = "hybrid_net_fc_f32w_u%d" % units
+        rng = Rng(seed_of(name + "/wf"))
+        wf = T(F32, [units, 45], const=[f32(rng.uniform(-0.5, 0.5)) for _ in range(units * 45)])
+        add(Case(name, {"x": act("f32", [5, 45], -2.0, 2.0), "wf": wf, "bf": fbias(name, units),
+                        "y": T(F32, [5, units]), "wh": hw(name, [3, 45], 0, True),
+                        "bh": fbias(name + "h", 3), "z": T(F32, [5, 3])},
+                 [("FULLY_CONNECTED", ["x", "wf", "bf"], ["y"], {"fused_activation_function": actf}),
+                  ("FULLY_CONNECTED", ["x", "wh", "bh"], ["z"], {})],
+                 ["x"], ["y", "z"]))
+    # exact2: float DEPTHWISE_CONV_2D of one input channel and a depth multiplier > 1: XNNPACK
+    # makes it a one-group convolution (1 -> M channels) run by its IGEMM (taps row by row), or
+    # its nr2 kernel below 8 outputs, not its dwconv (an IMU handwriting model of the eighth
+    # sweep, 9.5e-7 at its first layer)
+    for m_out, pad, actf in ((8, "SAME", "RELU"), (4, "SAME", "NONE"), (12, "VALID", "RELU6")):
+        name = "hybrid_net_dw_mult%d_conv" % m_out
+        rng = Rng(seed_of(name + "/wf"))
+        wf = T(F32, [1, 3, 3, m_out], const=[f32(rng.uniform(-1.0, 1.0)) for _ in range(9 * m_out)])
+        oh, ow = (9, 6) if pad == "SAME" else (7, 4)
+        add(Case(name, {"x": act("f32", [1, 9, 6, 1], -2.0, 3.0), "wf": wf,
+                        "bf": fbias(name, m_out), "d": T(F32, [1, oh, ow, m_out]),
+                        "wh": hw(name, [5, 1, 1, m_out], 0, True), "bh": fbias(name + "h", 5),
+                        "y": T(F32, [1, oh, ow, 5])},
+                 [("DEPTHWISE_CONV_2D", ["x", "wf", "bf"], ["d"],
+                   {"padding": pad, "stride_w": 1, "stride_h": 1, "depth_multiplier": m_out,
+                    "fused_activation_function": actf}),
+                  ("CONV_2D", ["d", "wh", "bh"], ["y"], {"padding": "VALID", "stride_w": 1, "stride_h": 1})],
+                 ["x"], ["d", "y"]))
     # exact2: float GELU: XNNPACK's f32 rational 12/10 interpolant (erf form; tanh form when
     # approximate), separate multiplies and adds
     for name, approx in (("hybrid_net_gelu_fc", False), ("hybrid_net_gelu_fc_approx", True)):

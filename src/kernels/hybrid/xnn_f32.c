@@ -220,3 +220,39 @@ float tfcc_xnn_rsum_f32(const float *x, size_t n) {
   if ((n - i) & 1) s = s + x[i];
   return s;
 }
+
+bool tfcc_xnn_fc_uses_nr2(int32_t units) {
+  if (units < 8) return true;
+  const int32_t over8 = (8 - units % 8) % 8, over2 = units % 2;
+  return over2 < over8 && over8 * 100 > units;
+}
+
+void tfcc_xnn_fc_f32(const float *x, int32_t batches, int32_t accum, const float *w,
+                     const float *bias, int32_t units, float lo, float hi, float *out) {
+  const bool nr2 = tfcc_xnn_fc_uses_nr2(units);
+  for (int32_t b = 0; b < batches; b++) {
+    const float *xb = x + (size_t)b * (size_t)accum;
+    float *yb = out + (size_t)b * (size_t)units;
+    for (int32_t n = 0; n < units; n++) {
+      const float *wn = w + (size_t)n * (size_t)accum;
+      float acc;
+      if (nr2) {
+        float l[4] = {bias ? bias[n] : 0.f, 0.f, 0.f, 0.f};
+        for (int32_t k = 0; k < accum; k++) {
+          const float prod = xb[k] * wn[k];
+          l[k & 3] = l[k & 3] + prod;
+        }
+        const float s02 = l[0] + l[2], s13 = l[1] + l[3];
+        acc = s02 + s13;
+      } else {
+        acc = bias ? bias[n] : 0.f;
+        for (int32_t k = 0; k < accum; k++) {
+          const float prod = xb[k] * wn[k];
+          acc = acc + prod;
+        }
+      }
+      acc = acc < lo ? lo : acc;
+      yb[n] = acc > hi ? hi : acc;
+    }
+  }
+}

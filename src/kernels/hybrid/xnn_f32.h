@@ -75,6 +75,16 @@ void tfcc_xnn_hswish_f32(const float *x, float *y, size_t n);
  * multiplies by 1.0f / n for MEAN. */
 float tfcc_xnn_rsum_f32(const float *x, size_t n);
 
+/* FULLY_CONNECTED with constant float32 weights w [units][accum]: XNNPACK's f32 GEMM as
+ * xnn_create_fully_connected_nc_f32 picks it. tfcc_xnn_fc_uses_nr2 is its xnn_use_nr2(8, 2,
+ * units): fewer than 8 units, or padding to a multiple of 2 wastes fewer columns than to a
+ * multiple of 8 and the latter over 1% of units. Default kernel: acc = bias, then
+ * acc + x[k] * w[k] for k in order; nr2 kernel (4x2c4): four partial sums by k % 4, the bias in
+ * the first, (s0 + s2) + (s1 + s3). Products and sums rounded apart; then max(lo), min(hi). */
+bool tfcc_xnn_fc_uses_nr2(int32_t units);
+void tfcc_xnn_fc_f32(const float *x, int32_t batches, int32_t accum, const float *w,
+                     const float *bias, int32_t units, float lo, float hi, float *out);
+
 /* One variant per instruction set (the same bits from each: lanes only change the width). */
 typedef struct tfcc_xnn_f32_kernel {
   const char *name;
