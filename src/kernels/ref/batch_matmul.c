@@ -59,14 +59,21 @@ void tfcc_bmm_f32_xnn(const tfcc_bmm_dims *d, const float *lhs, const float *rhs
     size_t lo, ro;
     batch_offsets(d, b, &lo, &ro);
     for (int32_t i = 0; i < d->m; i++) {
-      float *y = out + ((size_t)b * d->m + i) * d->n;
+      float *restrict y = out + ((size_t)b * d->m + i) * d->n;
       for (int32_t j = 0; j < d->n; j++) y[j] = 0.f;
       for (int32_t p = 0; p < d->k; p++) {
         const float a = lhs[lo + (size_t)i * lsm + (size_t)p * lsk];
-        const float *r = rhs + ro + (size_t)p * rsk;
-        for (int32_t j = 0; j < d->n; j++) {
-          const float prod = a * r[(size_t)j * rsn];
-          y[j] = y[j] + prod;
+        const float *restrict r = rhs + ro + (size_t)p * rsk;
+        if (rsn == 1) { /* contiguous columns: the compiler vectorises over j */
+          for (int32_t j = 0; j < d->n; j++) {
+            const float prod = a * r[j];
+            y[j] = y[j] + prod;
+          }
+        } else {
+          for (int32_t j = 0; j < d->n; j++) {
+            const float prod = a * r[(size_t)j * rsn];
+            y[j] = y[j] + prod;
+          }
         }
       }
     }
