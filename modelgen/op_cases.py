@@ -1275,6 +1275,91 @@ def hybrid_cases():
                  ["x"], ["y", "z"]))
     fc_runtime_weights_hybrid("hybrid_net_fc_runtime_weights", 10, 45)
     fc_runtime_weights_hybrid("hybrid_net_fc_runtime_weights_deep", 6, 1000)
+    # exact1: a float SOFTMAX (beta 1) in a hybrid model: XNNPACK's f32 softmax (its own exp,
+    # one 4-lane sum, the tail pair and single added after the lanes, times 1 / sum); YOLO26n's
+    # attention softmax of the sixth sweep
+    for name, m, k in (("hybrid_net_softmax_fc", 6, 39), ("hybrid_net_softmax_fc_wide", 3, 402)):
+        add(Case(name, {"x": act("f32", [m, k], -12.0, 6.0), "y": T(F32, [m, k]),
+                        "wh": hw(name, [3, k], 0, True), "bh": fbias(name, 3), "z": T(F32, [m, 3])},
+                 [("SOFTMAX", ["x"], ["y"], {"beta": 1.0}),
+                  ("FULLY_CONNECTED", ["y", "wh", "bh"], ["z"], {})],
+                 ["x"], ["y", "z"]))
+    # exact2: the float operators of a small hybrid transformer (keyword_spotting_combined of
+    # the eighth sweep, 0.0152 from LiteRT): XNNPACK's delegate runs them, so tfcc follows its
+    # arithmetic in TFLITE mode. MEAN over trailing axes: f32-rsum (16 partial sums in four
+    # 4-lane accumulators, folded (0 + 2) + (1 + 3), lanes (0 + 2) + (1 + 3), then a pair and a
+    # single of the tail), times 1 / n; widths cover every tail
+    for name, shape, axes in (("hybrid_net_mean_last_fc", [1, 5, 256], [2]),
+                              ("hybrid_net_mean_last_fc_w102", [1, 6, 102], [-1]),
+                              ("hybrid_net_mean_last_fc_w37", [2, 3, 37], [2]),
+                              ("hybrid_net_mean_last_fc_w23", [1, 4, 23], [2]),
+                              ("hybrid_net_mean_last_fc_w7", [1, 5, 7], [2]),
+                              ("hybrid_net_mean_last2_fc", [1, 3, 4, 9], [2, 3])):
+        k = shape[-1]
+        mshape = shape[:len(shape) - len(axes)] + [1] * len(axes)
+        add(Case(name, {"x": act("f32", shape, -3.0, 5.0), "ax": i32c(axes), "m": T(F32, mshape),
+                        "wh": hw(name, [3, k], 0, True), "bh": fbias(name, 3),
+                        "z": T(F32, shape[:-1] + [3])},
+                 [("MEAN", ["x", "ax"], ["m"], {"keep_dims": True}),
+                  ("FULLY_CONNECTED", ["x", "wh", "bh"], ["z"], {"keep_num_dims": True})],
+                 ["x"], ["m", "z"]))
+    # exact2: float BATCH_MATMUL (run-time operands, attention): XNNPACK's f32 GEMM, each output
+    # 0 + a[k] * b[k] in k order, product and sum rounded apart (no FMA)
+    for name, ash, bsh, opts in (("hybrid_net_bmm_fc", [2, 5, 37], [2, 37, 6], {}),
+                                 ("hybrid_net_bmm_fc_adj_y", [2, 5, 37], [2, 6, 37], {"adj_y": True}),
+                                 ("hybrid_net_bmm_fc_adj_x", [2, 37, 5], [2, 37, 6], {"adj_x": True}),
+                                 ("hybrid_net_bmm_fc_bcast", [2, 1, 4, 19], [1, 3, 19, 5], {}),
+                                 ("hybrid_net_bmm_fc_deep", [1, 3, 300], [1, 300, 4], {})):
+        m = ash[-1] if opts.get("adj_x") else ash[-2]
+        k = ash[-2] if opts.get("adj_x") else ash[-1]
+        n = bsh[-2] if opts.get("adj_y") else bsh[-1]
+        bat = [max(p, q) for p, q in zip(ash[:-2], bsh[:-2])]
+        add(Case(name, {"a": act("f32", ash, -2.0, 2.0), "b": act("f32", bsh, -2.0, 2.0),
+                        "y": T(F32, bat + [m, n]), "wh": hw(name, [3, n], 0, True),
+                        "bh": fbias(name, 3), "z": T(F32, bat + [m, 3])},
+                 [("BATCH_MATMUL", ["a", "b"], ["y"], dict(opts)),
+                  ("FULLY_CONNECTED", ["y", "wh", "bh"], ["z"], {"keep_num_dims": True})],
+                 ["a", "b"], ["y", "z"]))
+    # exact2: float FULLY_CONNECTED with constant float weights (the converter leaves weights
+    # under 1024 elements float, e.g. a classifier head before the SOFTMAX): XNNPACK's f32 GEMM,
+    # its nr2 kernel (4 partial sums by k % 4) where xnn_use_nr2(8, 2, units) picks it (units
+    # 6, 10, 17), else bias then k in order (units 8, 15, 16)
+    for units, actf in ((6, "NONE"), (10, "RELU"), (17, "NONE"), (8, "RELU6"), (15, "NONE"), (16, "NONE")):
+        name = "hybrid_net_fc_f32w_u%d" % units
+        rng = Rng(seed_of(name + "/wf"))
+        wf = T(F32, [units, 45], const=[f32(rng.uniform(-0.5, 0.5)) for _ in range(units * 45)])
+        add(Case(name, {"x": act("f32", [5, 45], -2.0, 2.0), "wf": wf, "bf": fbias(name, units),
+                        "y": T(F32, [5, units]), "wh": hw(name, [3, 45], 0, True),
+                        "bh": fbias(name + "h", 3), "z": T(F32, [5, 3])},
+                 [("FULLY_CONNECTED", ["x", "wf", "bf"], ["y"], {"fused_activation_function": actf}),
+                  ("FULLY_CONNECTED", ["x", "wh", "bh"], ["z"], {})],
+                 ["x"], ["y", "z"]))
+    # exact2: float DEPTHWISE_CONV_2D of one input channel and a depth multiplier > 1: XNNPACK
+    # makes it a one-group convolution (1 -> M channels) run by its IGEMM (taps row by row), or
+    # its nr2 kernel below 8 outputs, not its dwconv (an IMU handwriting model of the eighth
+    # sweep, 9.5e-7 at its first layer)
+    for m_out, pad, actf in ((8, "SAME", "RELU"), (4, "SAME", "NONE"), (12, "VALID", "RELU6")):
+        name = "hybrid_net_dw_mult%d_conv" % m_out
+        rng = Rng(seed_of(name + "/wf"))
+        wf = T(F32, [1, 3, 3, m_out], const=[f32(rng.uniform(-1.0, 1.0)) for _ in range(9 * m_out)])
+        oh, ow = (9, 6) if pad == "SAME" else (7, 4)
+        add(Case(name, {"x": act("f32", [1, 9, 6, 1], -2.0, 3.0), "wf": wf,
+                        "bf": fbias(name, m_out), "d": T(F32, [1, oh, ow, m_out]),
+                        "wh": hw(name, [5, 1, 1, m_out], 0, True), "bh": fbias(name + "h", 5),
+                        "y": T(F32, [1, oh, ow, 5])},
+                 [("DEPTHWISE_CONV_2D", ["x", "wf", "bf"], ["d"],
+                   {"padding": pad, "stride_w": 1, "stride_h": 1, "depth_multiplier": m_out,
+                    "fused_activation_function": actf}),
+                  ("CONV_2D", ["d", "wh", "bh"], ["y"], {"padding": "VALID", "stride_w": 1, "stride_h": 1})],
+                 ["x"], ["d", "y"]))
+    # exact2: float GELU: XNNPACK's f32 rational 12/10 interpolant (erf form; tanh form when
+    # approximate), separate multiplies and adds
+    for name, approx in (("hybrid_net_gelu_fc", False), ("hybrid_net_gelu_fc_approx", True)):
+        add(Case(name, {"x": act("f32", [4, 33], -6.0, 6.0), "g": T(F32, [4, 33]),
+                        "wh": hw(name, [3, 33], 0, True), "bh": fbias(name, 3), "z": T(F32, [4, 3])},
+                 [("GELU", ["x"], ["g"], {"approximate": approx}),
+                  ("FULLY_CONNECTED", ["g", "wh", "bh"], ["z"], {})],
+                 ["x"], ["g", "z"]))
 
 def simple_ops_cases():
     """SIGN, ATAN2, RELU_0_TO_1, BITWISE_XOR, RIGHT_SHIFT, REDUCE_ANY, REDUCE_ALL."""

@@ -23,7 +23,8 @@ typedef struct bmm_params {
   bool quantized;
   atomic_bool f32_logged; /* KERNEL_FALLBACK written */
   tfcc_hybrid *hyb;       /* float32 lhs with constant int8 rhs (ops/hybrid.h), else NULL */
-  int32_t n_col;          /* int16 x int8 per output column: multipliers in col_mult / col_shift */
+  bool xnn_f32;  /* exact2: float32 x float32 in a hybrid model, TFLITE mode: XNNPACK's order */
+  int32_t n_col; /* int16 x int8 per output column: multipliers in col_mult / col_shift */
   int32_t *col_mult, *col_shift;
 } bmm_params;
 
@@ -98,6 +99,11 @@ static tfcc_status bmm_init(tfcc_init_ctx *ctx) {
     bmm_release(p);
     return st;
   }
+  /* exact2: TFLite's delegate takes a float BATCH_MATMUL of rank >= 2 operands
+   * (VisitBatchMatMulNode; adj_x becomes a transpose node) */
+  p->xnn_f32 = !p->hyb && l && r && o && l->dtype == TFCC_FLOAT32 && r->dtype == TFCC_FLOAT32 &&
+               l->rank >= 2 && r->rank >= 2 && ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE &&
+               ctx->sg && tfcc_hybrid_in_subgraph(ctx->sg);
   ctx->params = p;
   return TFCC_OK;
 }
@@ -147,7 +153,8 @@ static tfcc_status bmm_shapes(const tfcc_op_ctx *ctx, tfcc_bmm_dims *d, int32_t 
 /* Float32 fast path: the GEMM with rhs packed per run into scratch (rhs may change every
  * run). lhs rows must be contiguous (adj_x false). */
 static bool bmm_f32_fast(const tfcc_op_ctx *ctx, const tfcc_bmm_dims *d) {
-  return ctx->in[0]->dtype == TFCC_FLOAT32 && !d->adj_x && d->m > 0 && d->n > 0 && d->k > 0;
+  return !((const bmm_params *)ctx->params)->xnn_f32 && ctx->in[0]->dtype == TFCC_FLOAT32 &&
+         !d->adj_x && d->m > 0 && d->n > 0 && d->k > 0;
 }
 
 static size_t bmm_f32_scratch(const tfcc_op_ctx *ctx, const tfcc_bmm_dims *d) {
@@ -238,7 +245,7 @@ static tfcc_status bmm_prepare(tfcc_op_ctx *ctx) {
   if (l->dtype == TFCC_FLOAT32) {
     if (bmm_f32_fast(ctx, &d))
       ctx->scratch_bytes = bmm_f32_scratch(ctx, &d);
-    else if (d.adj_x)
+    else if (d.adj_x && !p->xnn_f32)
       tfcc_f32_log_fallback_once(&((bmm_params *)p)->f32_logged, ctx, "BATCH_MATMUL",
                                  "adj_x (transposed lhs)");
   }
@@ -258,7 +265,10 @@ static tfcc_status bmm_eval(tfcc_op_ctx *ctx) {
   void *o = ctx->out[0]->data;
   switch (ctx->in[0]->dtype) {
     case TFCC_FLOAT32:
-      if (bmm_f32_fast(ctx, &d) && ctx->scratch && ctx->scratch_bytes >= bmm_f32_scratch(ctx, &d))
+      if (p->xnn_f32)
+        tfcc_bmm_f32_xnn(&d, l, r, o);
+      else if (bmm_f32_fast(ctx, &d) && ctx->scratch &&
+               ctx->scratch_bytes >= bmm_f32_scratch(ctx, &d))
         bmm_f32_run(ctx, &d, l, r, o);
       else
         tfcc_bmm_f32(&d, l, r, o);
@@ -293,6 +303,7 @@ static const char *bmm_kernel(const tfcc_op_ctx *ctx) {
   int32_t orank = 0, od[TFCC_MAX_RANK] = {0};
   if (((const bmm_params *)ctx->params)->hyb)
     return tfcc_hybrid_kernel(((const bmm_params *)ctx->params)->hyb);
+  if (((const bmm_params *)ctx->params)->xnn_f32) return "xnn-f32-gemm-order";
   if (bmm_shapes(&c, &d, &orank, od) != TFCC_OK || !bmm_f32_fast(ctx, &d)) return "ref";
   return ctx->ks->f32_gemm->name;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kernels/f32-dwconv/dwconv.h"
+#include "kernels/hybrid/xnn_f32.h"
 #include "kernels/ref/depthwise_conv.h"
 #include "kernels/ref/quant_util.h"
 #include "ops/conv_node.h"
@@ -18,12 +19,20 @@ typedef struct dw_params {
   tfcc_conv_node n; /* window, quantization, q8 depthwise packing, hybrid (ops/conv_node.h);
                        float32 uses the weights in place */
   bool xnn_f32;     /* ops: float32 in a hybrid model, TFLITE mode: XNNPACK's order */
+  /* exact2: one input channel and a depth multiplier > 1: XNNPACK makes it a convolution of
+   * one group with 1 input and out_c output channels, which its IGEMM (or nr2 kernel below 8
+   * outputs) runs, taps row by row: the filter as tfcc_xnn_conv_pack packs it, else NULL */
+  float *xnn_w;
+  int32_t xnn_ocp;
+  const void *xnn_src;
+  const tfcc_xnn_f32_kernel *xnn_k;
 } dw_params;
 
 static void dw_release(void *p) {
   dw_params *cp = p;
   if (!cp) return;
   tfcc_conv_node_free(&cp->n);
+  free(cp->xnn_w);
   free(cp);
 }
 
@@ -40,6 +49,21 @@ static tfcc_status dw_init(tfcc_init_ctx *ctx) {
   const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, 0), *f = tfcc_conv_ir_input(ctx, 1);
   p->xnn_f32 = !p->n.hyb && in && f && in->dtype == TFCC_FLOAT32 && f->dtype == TFCC_FLOAT32 &&
                tfcc_hybrid_xnn_float(ctx);
+  if (p->xnn_f32 && f->data && !f->sparsity && in->rank == 4 && in->dims[3] == 1 && f->rank == 4 &&
+      f->dims[0] == 1 && f->dims[3] > 1 &&
+      f->data_bytes >= (size_t)f->dims[1] * f->dims[2] * f->dims[3] * sizeof(float)) {
+    const int32_t taps = f->dims[1] * f->dims[2], oc = f->dims[3];
+    float *ohwi = malloc((size_t)taps * (size_t)oc * sizeof(float));
+    if (ohwi) { /* [1, fh, fw, oc] -> [oc, fh, fw, 1] */
+      const float *w = f->data;
+      for (int32_t o = 0; o < oc; o++)
+        for (int32_t t = 0; t < taps; t++) ohwi[(size_t)o * taps + t] = w[(size_t)t * oc + o];
+      p->xnn_w = tfcc_xnn_conv_pack(ohwi, oc, taps, &p->xnn_ocp);
+      free(ohwi);
+      p->xnn_src = f->data;
+      p->xnn_k = tfcc_xnn_f32_select(ctx->isa);
+    }
+  }
   ctx->params = p;
   return TFCC_OK;
 }
@@ -116,6 +140,15 @@ static tfcc_status dw_eval(tfcc_op_ctx *ctx) {
     case TFCC_FLOAT32: {
       float lo, hi;
       tfcc_act_range_f32(p->n.o.act, &lo, &hi);
+      if (p->xnn_w && f->data == p->xnn_src && g.in_c == 1) {
+        tfcc_conv_geom gc = g;
+        gc.filter_in_c = 1;
+        if (g.out_c < TFCC_XNN_NR2_COLS)
+          tfcc_hybrid_xnn_conv_c4(ctx, &gc, p->xnn_w, p->xnn_ocp, bd, lo, hi);
+        else
+          tfcc_hybrid_xnn_conv(ctx, p->xnn_k, p->xnn_w, p->xnn_ocp, &gc, bd, lo, hi);
+        return TFCC_OK;
+      }
       if (p->xnn_f32) {
         tfcc_hybrid_xnn_dwconv(ctx, &g, f->data, bd, lo, hi);
         return TFCC_OK;
@@ -144,6 +177,7 @@ static const char *dw_kernel(const tfcc_op_ctx *ctx) {
   tfcc_op_ctx c;
   if (!tfcc_op_probe_ctx(ctx, 2, &e, &c)) return "ref";
   if (p->n.hyb) return tfcc_hybrid_kernel(p->n.hyb);
+  if (p->xnn_w) return ctx->in[1]->dims[3] < TFCC_XNN_NR2_COLS ? "xnn-nr2" : p->xnn_k->name;
   if (ctx->in[0]->dtype == TFCC_INT8 || ctx->in[0]->dtype == TFCC_UINT8) {
     tfcc_conv_geom g;
     const tfcc_q8_dw_packed *pk = dw_geom(&c, &g) == TFCC_OK ? dw_q8_packed(ctx, &g) : NULL;

@@ -13,6 +13,7 @@
 #include "ops/conv_common.h"
 #include "ops/f32_fast.h"
 #include "ops/fc_blockwise.h"
+#include "kernels/hybrid/xnn_f32.h"
 #include "ops/hybrid.h"
 #include "ops/q8_fast.h"
 #include "base/threadpool.h"
@@ -39,6 +40,9 @@ typedef struct fc_params {
   /* float32 with run-time weights in TFLITE mode of a hybrid model: LiteRT runs TFLite's builtin
    * kernel (Eigen's GEBP order, tfcc_fc_f32_eigen) as the XNNPACK delegate leaves the node */
   bool eigen_f32;
+  /* exact2: float32 with constant float32 weights in TFLITE mode of a hybrid model: the
+   * delegate takes it (VisitFullyConnectedNode), XNNPACK's f32 GEMM (tfcc_xnn_fc_f32) */
+  bool xnn_f32;
 } fc_params;
 
 static void fc_release(void *p) {
@@ -140,6 +144,14 @@ static tfcc_status fc_init(tfcc_init_ctx *ctx) {
     if (st == TFCC_OK && in && in->dtype == TFCC_INT16) st = fc_real16_init(ctx, w, p);
     p->eigen_f32 = st == TFCC_OK && in && in->dtype == TFCC_FLOAT32 && w && !w->data &&
                    tfcc_hybrid_xnn_float(ctx);
+    const tfcc_ir_tensor *b = tfcc_conv_ir_input(ctx, 2);
+    p->xnn_f32 = st == TFCC_OK && in && in->dtype == TFCC_FLOAT32 && w &&
+                 w->dtype == TFCC_FLOAT32 && w->data && w->rank == 2 && !w->sparsity &&
+                 (!b || (b->dtype == TFCC_FLOAT32 && b->data && !b->sparsity)) &&
+                 (p->act == TFCC_ACT_NONE || p->act == TFCC_ACT_RELU || p->act == TFCC_ACT_RELU6 ||
+                  p->act == TFCC_ACT_RELU_N1_TO_1) &&
+                 ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE && ctx->sg &&
+                 tfcc_hybrid_in_subgraph(ctx->sg);
   }
   if (st == TFCC_OK) fc_small_init(ctx, p);
   if (st != TFCC_OK) {
@@ -292,7 +304,7 @@ static tfcc_status fc_prepare(tfcc_op_ctx *ctx) {
     if (st != TFCC_OK) return st;
   }
   ctx->scratch_bytes = 0;
-  if (ctx->in[0]->dtype == TFCC_FLOAT32 &&
+  if (ctx->in[0]->dtype == TFCC_FLOAT32 && !p->xnn_f32 &&
       !tfcc_bf16_fast_fc_prepare(&((fc_params *)ctx->params)->bf16, ctx, d.batches, d.units,
                                  d.accum))
     fc_f32_prepare(ctx, &d);
@@ -336,6 +348,11 @@ static tfcc_status fc_eval(tfcc_op_ctx *ctx) {
     case TFCC_FLOAT32: {
       float lo, hi;
       tfcc_act_range_f32(p->act, &lo, &hi);
+      if (p->xnn_f32) {
+        tfcc_xnn_fc_f32(in->data, (int32_t)d.batches, (int32_t)d.accum, w->data, bd,
+                        (int32_t)d.units, lo, hi, out);
+        return TFCC_OK;
+      }
       if (tfcc_bf16_fast_fc_eval(&p->bf16, ctx, d.batches, d.units, d.accum, lo, hi))
         return TFCC_OK;
       const tfcc_f32_packed *pk = fc_f32_packed(ctx, &d);
@@ -389,6 +406,7 @@ static const char *fc_kernel(const tfcc_op_ctx *ctx) {
   if (q8) return q8->k->name;
   const char *bf16 = tfcc_bf16_fast_kernel(&((const fc_params *)ctx->params)->bf16, ctx, d.batches);
   if (bf16) return bf16;
+  if (p->xnn_f32) return tfcc_xnn_fc_uses_nr2((int32_t)d.units) ? "xnn-f32-fc-nr2" : "xnn-f32-fc";
   const tfcc_f32_packed *pk = fc_f32_packed(ctx, &d);
   if (!pk) return p->eigen_f32 ? "ref-eigen-order" : "ref";
   return d.batches == 1 ? tfcc_f32_gemv_name(pk) : pk->k->name;

@@ -1,14 +1,17 @@
 /* GELU: float32 (erfc form, or the tanh approximation when GeluOptions.approximate); float16
  * (v3) as LiteRT's default build runs it (XNNPACK's float32 rational interpolant, rounded to
  * half once: kernels/ref/activation.c); uint8 / int8 through a 256-entry table of the same float function (GeluPrepare); int16
- * through TFLite's 513-entry interpolated table (LUTPopulate<int16_t>, as LiteRT). */
+ * through TFLite's 513-entry interpolated table (LUTPopulate<int16_t>, as LiteRT). float32 in
+ * the TFLITE mode of a hybrid model: XNNPACK's interpolant (its delegate runs the node). */
 #include "kernels/ref/activation.h"
 #include "kernels/ref/lut.h"
 #include "ops/act_common.h"
+#include "ops/hybrid.h"
 
 typedef struct gelu_op {
   act_head head;
   bool approximate;
+  bool xnn; /* exact2: float32 in a hybrid model, TFLITE mode: XNNPACK's interpolant */
   uint8_t lut[256];
   int16_t lut16[TFCC_LUT16_SIZE];
 } gelu_op;
@@ -36,12 +39,22 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
   return TFCC_OK;
 }
 
-static tfcc_status init(tfcc_init_ctx *ctx) { return act_unary_init(ctx, sizeof(gelu_op), setup); }
+static tfcc_status init(tfcc_init_ctx *ctx) {
+  tfcc_status st = act_unary_init(ctx, sizeof(gelu_op), setup);
+  if (st == TFCC_OK && ctx->params) {
+    gelu_op *p = ctx->params;
+    p->xnn = p->head.in_type == TFCC_FLOAT32 && tfcc_hybrid_xnn_float(ctx);
+  }
+  return st;
+}
 
 static tfcc_status eval(tfcc_op_ctx *ctx) {
   const gelu_op *p = (const gelu_op *)ctx->params;
   const size_t n = act_count(ctx->in[0]);
-  if (p->head.in_type == TFCC_FLOAT32)
+  if (p->xnn)
+    tfcc_gelu_f32_xnn((const float *)ctx->in[0]->data, (float *)ctx->out[0]->data, n,
+                      p->approximate);
+  else if (p->head.in_type == TFCC_FLOAT32)
     tfcc_gelu_f32((const float *)ctx->in[0]->data, (float *)ctx->out[0]->data, n, p->approximate);
   else if (p->head.in_type == TFCC_FLOAT16)
     tfcc_gelu_f16((const uint16_t *)ctx->in[0]->data, (uint16_t *)ctx->out[0]->data, n,

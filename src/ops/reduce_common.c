@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "kernels/hybrid/xnn_f32.h"
 #include "kernels/reduce/reduce.h"
 #include "kernels/ref/quant_util.h"
 #include "kernels/ref/reduce.h"
@@ -115,6 +116,11 @@ tfcc_status tfcc_reduce_op_init(tfcc_init_ctx *ctx) {
     p->axis_const = ctx->sg->tensors[n->inputs[1]].data != NULL;
   p->xnn_f32_mean = n && n->builtin == TFCC_OP_MEAN && p->axis_const && xnn_spatial_mean(ctx) &&
                     tfcc_hybrid_xnn_float(ctx);
+  p->xnn_f32_rmean =
+      n && n->builtin == TFCC_OP_MEAN && p->axis_const && n->inputs[0] >= 0 &&
+      n->inputs[0] < ctx->sg->n_tensors && ctx->sg->tensors[n->inputs[0]].dtype == TFCC_FLOAT32 &&
+      ctx->sg->tensors[n->inputs[0]].rank >= 1 && ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE &&
+      tfcc_hybrid_in_subgraph(ctx->sg);
   ctx->params = p;
   return TFCC_OK;
 }
@@ -283,8 +289,15 @@ static tfcc_status eval_mean(tfcc_op_ctx *ctx, const reduce_setup *su) {
   if (dt == TFCC_FLOAT32) {
     size_t o, r, i;
     if (tfcc_rsum_shape(s, &o, &r, &i)) {
-      /* the reference's sums in its order, then its division */
       float *y = out->data;
+      const tfcc_reduce_params *xp = ctx->params;
+      if (xp && xp->xnn_f32_rmean && i == 1) { /* exact2: XNNPACK's rsum, times 1 / n */
+        const float inv = 1.0f / (float)r;
+        const float *x = in->data;
+        for (size_t j = 0; j < o; j++) y[j] = tfcc_xnn_rsum_f32(x + j * r, r) * inv;
+        return TFCC_OK;
+      }
+      /* the reference's sums in its order, then its division */
       ctx->ks->rsum->sum_f32(in->data, o, r, i, y);
       const float n = (float)s->reduce_count;
       const tfcc_reduce_params *p = ctx->params;

@@ -24,6 +24,9 @@ typedef struct tfcc_reduce_params {
   bool axis_const;    /* the axis tensor is a model constant (XNNPACK needs static axes) */
   bool xnn_f32_mean;  /* ops: float32 MEAN over axes {1, 2} of a 4-D input in a hybrid model,
                          TFLITE mode: XNNPACK's mean (the sum times 1.0f / n, not divided) */
+  bool xnn_f32_rmean; /* exact2: float32 MEAN of a hybrid model, TFLITE mode (the delegate takes
+                         it: VisitReduceNode): reduced over trailing axes, XNNPACK's f32-rsum
+                         order (tfcc_xnn_rsum_f32) times 1.0f / n */
   atomic_bool logged; /* KERNEL_FALLBACK noted */
 } tfcc_reduce_params;
 tfcc_status tfcc_reduce_op_init(tfcc_init_ctx *ctx);

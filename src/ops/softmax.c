@@ -10,9 +10,11 @@
  * its zero point, exactly as TFLite's QuantizeSoftmaxOutput<uint8_t> off aarch64. */
 #include <math.h>
 
+#include "kernels/hybrid/xnn_f32.h"
 #include "kernels/ref/softmax.h"
 #include "kernels/softmax/softmax.h"
 #include "ops/act_common.h"
+#include "ops/hybrid.h"
 
 typedef struct softmax_op {
   act_head head;
@@ -21,6 +23,7 @@ typedef struct softmax_op {
   int32_t out_zp;
   float table[256];
   tfcc_softmax_i16_params i16;
+  bool xnn_f32; /* float32, beta 1, TFLITE mode of a hybrid model: XNNPACK's order */
 } softmax_op;
 
 static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_tensor *in,
@@ -72,7 +75,13 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
 }
 
 static tfcc_status init(tfcc_init_ctx *ctx) {
-  return act_unary_init(ctx, sizeof(softmax_op), setup);
+  tfcc_status st = act_unary_init(ctx, sizeof(softmax_op), setup);
+  if (st == TFCC_OK && ctx->params) {
+    softmax_op *p = ctx->params;
+    /* exact1: the delegate takes a float SOFTMAX of beta 1 (VisitSoftmaxNode) */
+    p->xnn_f32 = p->head.in_type == TFCC_FLOAT32 && p->beta == 1.0f && tfcc_hybrid_xnn_float(ctx);
+  }
+  return st;
 }
 
 static tfcc_status prepare(tfcc_op_ctx *ctx) { return act_last_axis_prepare(ctx, "SOFTMAX"); }
@@ -86,6 +95,10 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   const size_t outer = n / depth;
   switch (p->head.in_type) {
     case TFCC_FLOAT32:
+      if (p->xnn_f32) {
+        tfcc_xnn_softmax_f32((const float *)in->data, (float *)ctx->out[0]->data, outer, depth);
+        break;
+      }
       tfcc_f32_softmax_run(ctx->pool, ctx->ks->f32_softmax, (const float *)in->data,
                            (float *)ctx->out[0]->data, outer, depth, p->beta);
       break;
@@ -112,6 +125,7 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
 static const char *kernel(const tfcc_op_ctx *ctx) {
   const softmax_op *p = (const softmax_op *)ctx->params;
   if (!p) return "ref";
+  if (p->head.in_type == TFCC_FLOAT32 && p->xnn_f32) return "xnn-f32-softmax";
   if (p->head.in_type == TFCC_FLOAT32) return p->beta >= 0.f ? ctx->ks->f32_softmax->name : "ref";
   if (p->head.in_type == p->head.out_type &&
       (p->head.in_type == TFCC_UINT8 || p->head.in_type == TFCC_INT8))

@@ -634,8 +634,13 @@ static void run_exact_case(tfcc_runtime *rt, const char *src, const char *name, 
   }
   tfcc_session_output_info(s, out_i, &oi);
   float *out = outs[out_i];
-  const void *ins[1] = {in.data};
+  /* exact2: a second input where the case has one (BATCH_MATMUL of two run-time operands) */
+  test_npy in1;
+  snprintf(path, sizeof path, "%s/tests/ops/conformance/%s.in1.npy", src, name);
+  const bool two = tfcc_session_input_count(s) > 1 && test_npy_load(path, &in1) == 0;
+  const void *ins[2] = {in.data, two ? in1.data : NULL};
   st = tfcc_session_run(s, ins, outs);
+  if (two) test_npy_free(&in1);
   CHECKF(st == TFCC_OK, "%s: run: %s", name, tfcc_last_error());
   CHECKF(oi.bytes == ref.bytes, "%s: %zu output bytes, reference %zu", name, oi.bytes, ref.bytes);
   if (st == TFCC_OK && oi.bytes == ref.bytes) {
@@ -701,11 +706,29 @@ static void test_reference_mode(void) {
   for (int o = 0; o < 3; o++)
     run_exact_case(rt, src, "hybrid_net_conv_nr2_conv", 0, "conformance", o);
   /* exact1: float FULLY_CONNECTED with run-time weights: TFLite's builtin kernel (Eigen's
-   * order), as LiteRT runs it (YOLO26's attention) */
+   * order), as LiteRT runs it, and float SOFTMAX in XNNPACK's order (YOLO26's attention) */
   for (int o = 0; o < 2; o++) {
     run_exact_case(rt, src, "hybrid_net_fc_runtime_weights", 0, "conformance", o);
     run_exact_case(rt, src, "hybrid_net_fc_runtime_weights_deep", 0, "conformance", o);
+    run_exact_case(rt, src, "hybrid_net_softmax_fc", 0, "conformance", o);
+    run_exact_case(rt, src, "hybrid_net_softmax_fc_wide", 0, "conformance", o);
   }
+  /* exact2: the float operators of a hybrid transformer as XNNPACK runs them: MEAN over
+   * trailing axes (f32-rsum, every tail width), BATCH_MATMUL (GEMM order, adj and broadcast),
+   * GELU (rational 12/10, both forms), FULLY_CONNECTED with constant float weights (default
+   * and nr2 GEMM kernels), DEPTHWISE_CONV_2D of one input channel and a depth multiplier
+   * (XNNPACK's IGEMM / nr2, not its dwconv) */
+  static const char *xnn_float[] = {
+      "hybrid_net_mean_last_fc",     "hybrid_net_mean_last_fc_w102", "hybrid_net_mean_last_fc_w37",
+      "hybrid_net_mean_last_fc_w23", "hybrid_net_mean_last_fc_w7",   "hybrid_net_mean_last2_fc",
+      "hybrid_net_bmm_fc",           "hybrid_net_bmm_fc_adj_y",      "hybrid_net_bmm_fc_adj_x",
+      "hybrid_net_bmm_fc_bcast",     "hybrid_net_bmm_fc_deep",       "hybrid_net_gelu_fc",
+      "hybrid_net_gelu_fc_approx",   "hybrid_net_fc_f32w_u6",        "hybrid_net_fc_f32w_u10",
+      "hybrid_net_fc_f32w_u17",      "hybrid_net_fc_f32w_u8",        "hybrid_net_fc_f32w_u15",
+      "hybrid_net_fc_f32w_u16",      "hybrid_net_dw_mult8_conv",     "hybrid_net_dw_mult4_conv",
+      "hybrid_net_dw_mult12_conv"};
+  for (size_t i = 0; i < sizeof xnn_float / sizeof xnn_float[0]; i++)
+    for (int o = 0; o < 2; o++) run_exact_case(rt, src, xnn_float[i], 0, "conformance", o);
   /* ops: blockwise int4 FULLY_CONNECTED, XNNPACK's qd8 x qb4w and the builtin kernel */
   static const char *bw[] = {"fully_connected_blockwise_i4_bs32",
                              "fully_connected_blockwise_i4_bs32_relu_nobias_rank3",

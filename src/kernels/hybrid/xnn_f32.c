@@ -1,5 +1,6 @@
 /* XNNPACK-exact float32 kernels (xnn_f32.h): dispatch table and weight packing. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "kernels/dispatch_table.h"
 #include "kernels/hybrid/xnn_f32.h"
@@ -119,6 +120,71 @@ void tfcc_xnn_dwconv_f32_rows(const tfcc_conv_geom *g, const float *in, const fl
   }
 }
 
+/* exp(x) for x <= 0 as XNNPACK's f32-raddstoreexpminusmax rr2-p5 (wasmsimd, no FMA): 2^n from
+ * the magic-bias trick, ln2 in two parts, a degree-5 polynomial, 0 below the denormal cutoff. */
+static float xnn_expminus(float x) {
+  const float log2e = 0x1.715476p+0f, magic = 0x1.8000FEp23f;
+  const float minus_ln2_hi = -0x1.62E400p-1f, minus_ln2_lo = -0x1.7F7D1Cp-20f;
+  const float c5 = 0x1.0F9F9Cp-7f, c4 = 0x1.573A1Ap-5f, c3 = 0x1.555A80p-3f;
+  const float c2 = 0x1.FFFDC6p-2f, c1 = 0x1.FFFFF6p-1f, cutoff = -0x1.5D589Ep6f;
+  const float xl = x * log2e;
+  float n = magic + xl;
+  uint32_t bits;
+  memcpy(&bits, &n, sizeof bits);
+  bits <<= 23;
+  float sc;
+  memcpy(&sc, &bits, sizeof sc);
+  n = n - magic;
+  const float h = n * minus_ln2_hi;
+  float t = x + h;
+  const float l = n * minus_ln2_lo;
+  t = t + l;
+  float p = c5 * t;
+  p = c4 + p;
+  float q = p * t;
+  p = c3 + q;
+  q = p * t;
+  p = c2 + q;
+  q = p * t;
+  p = c1 + q;
+  t = t * sc;
+  const float tp = t * p;
+  const float f = sc + tp;
+  return x < cutoff ? 0.f : f;
+}
+
+void tfcc_xnn_softmax_f32(const float *x, float *y, size_t outer, size_t depth) {
+  for (size_t r = 0; r < outer; r++) {
+    const float *xr = x + r * depth;
+    float *yr = y + r * depth;
+    float mx = xr[0];
+    for (size_t i = 1; i < depth; i++) mx = xr[i] > mx ? xr[i] : mx;
+    float lane[4] = {0.f, 0.f, 0.f, 0.f};
+    size_t i = 0;
+    for (; i + 4 <= depth; i += 4) {
+      for (int l = 0; l < 4; l++) {
+        yr[i + l] = xnn_expminus(xr[i + l] - mx);
+        lane[l] = lane[l] + yr[i + l];
+      }
+    }
+    const float h0 = lane[0] + lane[2], h1 = lane[1] + lane[3];
+    float sum = h0 + h1;
+    if ((depth - i) & 2) {
+      yr[i] = xnn_expminus(xr[i] - mx);
+      yr[i + 1] = xnn_expminus(xr[i + 1] - mx);
+      const float pair = yr[i] + yr[i + 1];
+      sum = sum + pair;
+      i += 2;
+    }
+    if ((depth - i) & 1) {
+      yr[i] = xnn_expminus(xr[i] - mx);
+      sum = sum + yr[i];
+    }
+    const float scale = 1.0f / sum;
+    for (size_t j = 0; j < depth; j++) yr[j] = yr[j] * scale;
+  }
+}
+
 void tfcc_xnn_hswish_f32(const float *x, float *y, size_t n) {
   const float sixth = 0x1.555556p-3f; /* 1.0f / 6.0f */
   for (size_t i = 0; i < n; i++) {
@@ -128,5 +194,65 @@ void tfcc_xnn_hswish_f32(const float *x, float *y, size_t n) {
     a = 0.0f < a ? a : 0.0f;
     a = a < 1.0f ? a : 1.0f;
     y[i] = a * v;
+  }
+}
+
+float tfcc_xnn_rsum_f32(const float *x, size_t n) {
+  float acc[4][4] = {{0.f}};
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16)
+    for (int v = 0; v < 4; v++)
+      for (int l = 0; l < 4; l++) acc[v][l] = acc[v][l] + x[i + 4 * v + l];
+  for (int v = 0; v < 3 && i + 4 <= n; v++, i += 4)
+    for (int l = 0; l < 4; l++) acc[v][l] = acc[v][l] + x[i + l];
+  float a[4];
+  for (int l = 0; l < 4; l++) {
+    const float lo = acc[0][l] + acc[2][l], hi = acc[1][l] + acc[3][l];
+    a[l] = lo + hi;
+  }
+  float s0 = a[0] + a[2], s1 = a[1] + a[3];
+  if ((n - i) & 2) {
+    s0 = s0 + x[i];
+    s1 = s1 + x[i + 1];
+    i += 2;
+  }
+  float s = s0 + s1;
+  if ((n - i) & 1) s = s + x[i];
+  return s;
+}
+
+bool tfcc_xnn_fc_uses_nr2(int32_t units) {
+  if (units < 8) return true;
+  const int32_t over8 = (8 - units % 8) % 8, over2 = units % 2;
+  return over2 < over8 && over8 * 100 > units;
+}
+
+void tfcc_xnn_fc_f32(const float *x, int32_t batches, int32_t accum, const float *w,
+                     const float *bias, int32_t units, float lo, float hi, float *out) {
+  const bool nr2 = tfcc_xnn_fc_uses_nr2(units);
+  for (int32_t b = 0; b < batches; b++) {
+    const float *xb = x + (size_t)b * (size_t)accum;
+    float *yb = out + (size_t)b * (size_t)units;
+    for (int32_t n = 0; n < units; n++) {
+      const float *wn = w + (size_t)n * (size_t)accum;
+      float acc;
+      if (nr2) {
+        float l[4] = {bias ? bias[n] : 0.f, 0.f, 0.f, 0.f};
+        for (int32_t k = 0; k < accum; k++) {
+          const float prod = xb[k] * wn[k];
+          l[k & 3] = l[k & 3] + prod;
+        }
+        const float s02 = l[0] + l[2], s13 = l[1] + l[3];
+        acc = s02 + s13;
+      } else {
+        acc = bias ? bias[n] : 0.f;
+        for (int32_t k = 0; k < accum; k++) {
+          const float prod = xb[k] * wn[k];
+          acc = acc + prod;
+        }
+      }
+      acc = acc < lo ? lo : acc;
+      yb[n] = acc > hi ? hi : acc;
+    }
   }
 }

@@ -57,11 +57,33 @@ typedef void (*tfcc_xnn_dwconv_rows_fn)(const tfcc_conv_geom *g, const float *in
                                         const float *filter, const float *bias, float lo, float hi,
                                         float *out, int32_t r0, int32_t r1);
 
+/* SOFTMAX (beta 1) over rows of depth values: XNNPACK's f32 softmax on WebAssembly SIMD: the row
+ * maximum, exp(x - max) by f32-raddstoreexpminusmax rr2-p5 (degree-5 polynomial), summed in one
+ * 4-lane accumulator, the lanes added (0 + 2) + (1 + 3), a remaining pair then a single added
+ * after, then every exp times 1 / sum. Portable scalar C. */
+void tfcc_xnn_softmax_f32(const float *x, float *y, size_t outer, size_t depth);
 /* HARD_SWISH: XNNPACK's f32-vhswish as LiteRT's WebAssembly build runs it: a = x * (1/6)
  * (rounded), a = a + 0.5 (rounded), clamped to [0, 1], times x; TFLite's builtin kernel
  * computes x * relu6(x + 3) / 6, which differs by an ulp on about 30% of inputs. One portable
  * loop (the compiler vectorises it; separate statements, no contraction). */
 void tfcc_xnn_hswish_f32(const float *x, float *y, size_t n);
+
+/* MEAN / SUM over the last axis, one row of n values: XNNPACK's f32-rsum (WebAssembly SIMD,
+ * 16 elements a step into four 4-lane accumulators; up to three more 4-element groups into
+ * accumulators 0, 1, 2; folded (acc0 + acc2) + (acc1 + acc3); the lanes (0 + 2), (1 + 3); a
+ * remaining pair added to those two; their sum; a remaining single added last). The caller
+ * multiplies by 1.0f / n for MEAN. */
+float tfcc_xnn_rsum_f32(const float *x, size_t n);
+
+/* FULLY_CONNECTED with constant float32 weights w [units][accum]: XNNPACK's f32 GEMM as
+ * xnn_create_fully_connected_nc_f32 picks it. tfcc_xnn_fc_uses_nr2 is its xnn_use_nr2(8, 2,
+ * units): fewer than 8 units, or padding to a multiple of 2 wastes fewer columns than to a
+ * multiple of 8 and the latter over 1% of units. Default kernel: acc = bias, then
+ * acc + x[k] * w[k] for k in order; nr2 kernel (4x2c4): four partial sums by k % 4, the bias in
+ * the first, (s0 + s2) + (s1 + s3). Products and sums rounded apart; then max(lo), min(hi). */
+bool tfcc_xnn_fc_uses_nr2(int32_t units);
+void tfcc_xnn_fc_f32(const float *x, int32_t batches, int32_t accum, const float *w,
+                     const float *bias, int32_t units, float lo, float hi, float *out);
 
 /* One variant per instruction set (the same bits from each: lanes only change the width). */
 typedef struct tfcc_xnn_f32_kernel {

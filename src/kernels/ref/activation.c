@@ -116,6 +116,11 @@ void tfcc_gelu_f16(const uint16_t *in, uint16_t *out, size_t n, bool approximate
     out[i] = tfcc_f32_to_f16(gelu_rational_eval(tfcc_f16_to_f32(in[i]), r));
 }
 
+void tfcc_gelu_f32_xnn(const float *in, float *out, size_t n, bool approximate) {
+  const gelu_rational *r = approximate ? &gelu_tanh_12_10 : &gelu_erf_12_10;
+  for (size_t i = 0; i < n; i++) out[i] = gelu_rational_eval(in[i], r);
+}
+
 void tfcc_hard_swish_f32(const float *in, float *out, size_t n) {
   for (size_t i = 0; i < n; i++) {
     const float x = in[i];

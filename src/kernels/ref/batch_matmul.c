@@ -51,6 +51,35 @@ void tfcc_bmm_f32(const tfcc_bmm_dims *d, const float *lhs, const float *rhs, fl
   TFCC_BMM_LOOP(float, lhs[li], rhs[ri], out[oi] = acc)
 }
 
+void tfcc_bmm_f32_xnn(const tfcc_bmm_dims *d, const float *lhs, const float *rhs, float *out) {
+  const int64_t nb = n_batches(d);
+  const size_t lsm = d->adj_x ? 1 : (size_t)d->k, lsk = d->adj_x ? (size_t)d->m : 1;
+  const size_t rsk = d->adj_y ? 1 : (size_t)d->n, rsn = d->adj_y ? (size_t)d->k : 1;
+  for (int64_t b = 0; b < nb; b++) {
+    size_t lo, ro;
+    batch_offsets(d, b, &lo, &ro);
+    for (int32_t i = 0; i < d->m; i++) {
+      float *restrict y = out + ((size_t)b * d->m + i) * d->n;
+      for (int32_t j = 0; j < d->n; j++) y[j] = 0.f;
+      for (int32_t p = 0; p < d->k; p++) {
+        const float a = lhs[lo + (size_t)i * lsm + (size_t)p * lsk];
+        const float *restrict r = rhs + ro + (size_t)p * rsk;
+        if (rsn == 1) { /* contiguous columns: the compiler vectorises over j */
+          for (int32_t j = 0; j < d->n; j++) {
+            const float prod = a * r[j];
+            y[j] = y[j] + prod;
+          }
+        } else {
+          for (int32_t j = 0; j < d->n; j++) {
+            const float prod = a * r[(size_t)j * rsn];
+            y[j] = y[j] + prod;
+          }
+        }
+      }
+    }
+  }
+}
+
 void tfcc_bmm_i8(const tfcc_bmm_dims *d, const tfcc_bmm_quant *q, const int8_t *lhs,
                  const int8_t *rhs, int8_t *out) {
   TFCC_BMM_LOOP(int64_t, (int32_t)lhs[li] + q->lhs_offset, (int32_t)rhs[ri] + q->rhs_offset, {

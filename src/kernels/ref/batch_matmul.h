@@ -29,6 +29,10 @@ typedef struct tfcc_bmm_quant {
 } tfcc_bmm_quant;
 
 void tfcc_bmm_f32(const tfcc_bmm_dims *d, const float *lhs, const float *rhs, float *out);
+/* exact2: float32 in XNNPACK's f32 GEMM order (TFLite's delegate runs a float BATCH_MATMUL of
+ * a hybrid model): every output starts at 0 and adds lhs[i][k] * rhs[k][j] for k = 0, 1, ...,
+ * each product and each sum rounded to float (no fused multiply-add). */
+void tfcc_bmm_f32_xnn(const tfcc_bmm_dims *d, const float *lhs, const float *rhs, float *out);
 void tfcc_bmm_i8(const tfcc_bmm_dims *d, const tfcc_bmm_quant *q, const int8_t *lhs,
                  const int8_t *rhs, int8_t *out);
 void tfcc_bmm_i16(const tfcc_bmm_dims *d, const tfcc_bmm_quant *q, const int16_t *lhs,
