@@ -304,6 +304,23 @@ def zero_size_constant_cases():
     add(case)
 
 
+def dynamic_operand_cases():
+    # runtime: a node that reads a dynamic tensor and then, while running, needs the values of
+    # two more operands one after the other (SLICE asks for begin, then size): the ninth sweep's
+    # Keras LSTM exported as a WHILE loop (chanho6e1/Moody lstm_model) slices its loop state
+    # with begin and size concatenated in the body; tfcc retried once and failed "SLICE: size
+    # (tensor 42) is known only while running"
+    case = Case("slice_dynamic_input_runtime_begin_size",
+                {"x": T(F32, [24]), "shape": T(I32, [2], values=[4, 6]),
+                 "r": T(F32, [4, 6]), "begin": T(I32, [2], values=[1, 2]),
+                 "size": T(I32, [2], values=[2, 3]), "y": T(F32, [2, 3])},
+                [("RESHAPE", ["x", "shape"], ["r"], {}),
+                 ("SLICE", ["r", "begin", "size"], ["y"], {})],
+                ["x", "shape", "begin", "size"], ["y"])
+    case.engine = "tfweb"  # the outputs are dynamic in TFLite
+    add(case)
+
+
 def declared_dtype_cases():
     # format: TFLite's Prepare sets the output type of ADD (input 2's), MAXIMUM (input 1's),
     # comparisons (bool), ... whatever the file declares. LiteRT's testdata add_quantized(_int8)
@@ -1602,7 +1619,7 @@ def opsa_cases():
 def cases():
     if not _CASES:
         for gen in (conv_cases, negative_scale_cases, depthwise_cases, transpose_conv_cases, fully_connected_cases,
-                    batch_matmul_cases, zero_size_constant_cases, declared_dtype_cases, pool_cases, binary_cases, compare_cases, unary_cases,
+                    batch_matmul_cases, zero_size_constant_cases, dynamic_operand_cases, declared_dtype_cases, pool_cases, binary_cases, compare_cases, unary_cases,
                     normalization_cases, conversion_cases, reduce_cases, shape_cases,
                     detection_cases, nms_cases, fft_cases, hybrid_cases, simple_ops_cases,
                     opsa_cases):
