@@ -269,6 +269,20 @@ def fully_connected_cases():
     w, ws = weights(rng, "i8", [5, 8], 0, per_channel=True, wmax=0.5)
     b = bias(rng, "i8", 5, qscale(x), ws, 0.5)
     add(single(name, "FULLY_CONNECTED", [x, w, b], [out_for("i8", [2, 5], 1.0)], {}))
+    # ops: TFLite's FULLY_CONNECTED takes batches = input elements / weights columns, rounded
+    # down, and never reads the remainder (a YAMNet transfer-learning export of the ninth sweep
+    # flattens 64 embedding values for 320 columns: batch 0, then MEAN over no rows); tfcc
+    # refused "not a multiple of 320 weights columns"
+    for dt, ishape, units, depth in (("f32", [2, 7], 4, 4), ("i8", [3, 5], 3, 4), ("u8", [1, 11], 2, 4)):
+        name = "fully_connected_%s_input_remainder" % dt
+        rng = Rng(seed_of(name))
+        x = act(dt, ishape, -2.0, 2.0)
+        w, ws = weights(rng, dt, [units, depth], 0, per_channel=False, wmax=0.5)
+        b = bias(rng, dt, units, qscale(x), ws, 0.5)
+        y = out_for(dt, [numel(ishape) // depth, units], math.sqrt(depth) * 1.15 * 0.29)
+        case = single(name, "FULLY_CONNECTED", [x, w, b], [y], {})
+        case.engine = "tfweb"  # LiteRT's XNNPACK delegate fails to reshape it; its builtin runs it
+        add(case)
 
 
 def zero_size_constant_cases():
@@ -287,6 +301,23 @@ def zero_size_constant_cases():
                 {"x": T(F32, [1, 1]), "s": T(I32, [0]), "y": T(F32, [])},
                 [("RESHAPE", ["x", "s"], ["y"], {})], ["x"], ["y"])
     case.engine = "tfweb"  # a shape that is not constant makes the output dynamic in TFLite
+    add(case)
+
+
+def dynamic_operand_cases():
+    # runtime: a node that reads a dynamic tensor and then, while running, needs the values of
+    # two more operands one after the other (SLICE asks for begin, then size): the ninth sweep's
+    # Keras LSTM exported as a WHILE loop (chanho6e1/Moody lstm_model) slices its loop state
+    # with begin and size concatenated in the body; tfcc retried once and failed "SLICE: size
+    # (tensor 42) is known only while running"
+    case = Case("slice_dynamic_input_runtime_begin_size",
+                {"x": T(F32, [24]), "shape": T(I32, [2], values=[4, 6]),
+                 "r": T(F32, [4, 6]), "begin": T(I32, [2], values=[1, 2]),
+                 "size": T(I32, [2], values=[2, 3]), "y": T(F32, [2, 3])},
+                [("RESHAPE", ["x", "shape"], ["r"], {}),
+                 ("SLICE", ["r", "begin", "size"], ["y"], {})],
+                ["x", "shape", "begin", "size"], ["y"])
+    case.engine = "tfweb"  # the outputs are dynamic in TFLite
     add(case)
 
 
@@ -1071,6 +1102,20 @@ def hybrid_cases():
         add(single(name, "FULLY_CONNECTED",
                    [act("f32", ishape, -2.0, 3.0), hw(name, [units, ishape[-1]], 0, pc), fbias(name, units)],
                    [T(F32, oshape)], o))
+    # ops: a hybrid FULLY_CONNECTED whose input elements are not a multiple of the weights
+    # columns (the YAMNet export above is hybrid): batches rounded down, as TFLite. LiteRT's
+    # XNNPACK delegate fails to reshape it, so the classic interpreter's builtin kernel is the
+    # only reference: checked bit for bit in REFERENCE mode (ops.test_hybrid), per tensor (that
+    # build computes per-channel hybrid FULLY_CONNECTED wrongly, docs/quantization.md)
+    for tag, ishape, units, depth, asym in (("pt", [1, 20], 3, 8, False), ("pt_asym", [3, 7], 5, 6, True)):
+        name = "fully_connected_hybrid_input_remainder_%s" % tag
+        case = single(name, "FULLY_CONNECTED",
+                      [act("f32", ishape, -2.0, 3.0), hw(name, [units, depth], 0, False),
+                       fbias(name, units)],
+                      [T(F32, [numel(ishape) // depth, units])], {"asymmetric_quantize_inputs": asym})
+        case.engine = "tfweb"
+        case.builtin_only = True
+        add(case)
     # ops: the hybrid format of TF 1.x's converters: symmetric int8 weight values in a tensor
     # typed uint8 (one scale, zero point 0); TFLite's builtin CONV_2D / FULLY_CONNECTED read the
     # bytes as int8 (XNNPACK takes no uint8 filter for a float node), the gunshot and UNet models
@@ -1659,7 +1704,7 @@ def opsa_cases():
 def cases():
     if not _CASES:
         for gen in (conv_cases, negative_scale_cases, depthwise_cases, transpose_conv_cases, fully_connected_cases,
-                    batch_matmul_cases, zero_size_constant_cases, declared_dtype_cases, pool_cases, binary_cases, compare_cases, unary_cases,
+                    batch_matmul_cases, zero_size_constant_cases, dynamic_operand_cases, declared_dtype_cases, pool_cases, binary_cases, compare_cases, unary_cases,
                     normalization_cases, conversion_cases, reduce_cases, shape_cases,
                     detection_cases, nms_cases, fft_cases, hybrid_cases, simple_ops_cases,
                     opsa_cases):

@@ -195,11 +195,8 @@ static tfcc_status fc_shapes(const tfcc_op_ctx *ctx, tfcc_fc_dims *d, int32_t *o
       int64_t b = 1;
       for (int32_t i = 0; i < in->rank - 1; i++) b *= in->dims[i];
       od[0] = (int32_t)b;
-    } else {
-      if (n_in % d->accum != 0)
-        return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE,
-                            "input has %lld elements, not a multiple of %d weights columns",
-                            (long long)n_in, (int)d->accum);
+    } else { /* as TFLite: batches = input elements / columns, rounded down; a remainder is
+                not read (YAMNet exports whose embedding reshape leaves 64 for 320 columns) */
       od[0] = (int32_t)(n_in / d->accum);
     }
     od[1] = d->units;
@@ -208,7 +205,7 @@ static tfcc_status fc_shapes(const tfcc_op_ctx *ctx, tfcc_fc_dims *d, int32_t *o
   if (!tfcc_conv_count(*orank, od, &n_out))
     return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "output too large");
   d->batches = d->units ? (int32_t)(n_out / d->units) : 0;
-  if (d->accum != 0 && (int64_t)d->batches * d->accum != n_in)
+  if (d->accum != 0 && (int64_t)d->batches * d->accum > n_in)
     return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "input has %lld elements, expected %lld",
                         (long long)n_in, (long long)d->batches * d->accum);
   return TFCC_OK;

@@ -151,9 +151,11 @@ tfcc_status tfcc_exec_node_run_dynamic(tfcc_exec_plan *p, tfcc_exec_node *en, tf
     st = c->node->op->prepare(c);
     c->log = log;
     if (st == TFCC_OK) break;
+    /* a tensor read only now, after another one's value: SLICE asks for begin, then size
+       (each attempt adds an operand, so at most one attempt per input) */
     uint32_t more = c->needs_data & ~en->run_known;
-    if (!more || attempt > 0) goto restore;
-    en->run_known |= more; /* a tensor read only now (e.g. after another one's value) */
+    if (!more || attempt >= c->n_in) goto restore;
+    en->run_known |= more;
   }
   for (int32_t k = 0; k < c->n_out && st == TFCC_OK; k++) {
     tfcc_tensor *t = c->out[k];

@@ -674,6 +674,9 @@ static void test_reference_mode(void) {
       "fully_connected_hybrid_pt",
       "fully_connected_hybrid_pt_asym",
       "fully_connected_hybrid_pt_keep_dims",
+      /* ops: input elements not a multiple of the weights columns: batches rounded down */
+      "fully_connected_hybrid_input_remainder_pt",
+      "fully_connected_hybrid_input_remainder_pt_asym",
       "depthwise_conv_2d_hybrid_pc_3x3_same",
       "depthwise_conv_2d_hybrid_pc_3x3_valid_m2_s2",
       "batch_matmul_hybrid_pt",
