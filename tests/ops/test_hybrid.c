@@ -10,13 +10,16 @@
  * - TFCC_QUANT_COMPAT_REFERENCE against TensorFlow Lite's builtin hybrid kernels (outputs of
  *   the classic interpreter, tests/ops/hybrid_builtin, on the conformance models), and the
  *   default mode bit for bit against LiteRT on the small hybrid networks hybrid_net_* (the
- *   single-op cases *_hybrid_* run in ops_test_conformance). */
+ *   single-op cases *_hybrid_* run in ops_test_conformance);
+ * - the vector Eigen-order float FULLY_CONNECTED (kernels/hybrid/fc_eigen.h) equal to the
+ *   reference loop (tfcc_fc_f32_eigen), bit for bit, on every variant this CPU runs. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cpu/cpu_info.h"
 #include "kernels/hybrid/dwconv.h"
+#include "kernels/hybrid/fc_eigen.h"
 #include "kernels/hybrid/hyb_out.h"
 #include "kernels/hybrid/quantize.h"
 #include "kernels/hybrid/xnn_f32.h"
@@ -964,8 +967,64 @@ static void test_dwconv(void) {
   dw_case(15, 14, 144, 3, 3, 2, 1, 1, true, true); /* MobileNetV2's 2 x 64 + 16, stride 2 */
 }
 
+/* ---- Eigen-order float FULLY_CONNECTED: every variant against the reference loop, bit for
+   bit: batches around the groups of 4, depths around the pair / 8 / 816 boundaries (820, 1000,
+   1632, 2000 split in blocks), units around every vector width; values spread over many
+   binades so that any change of order shows. */
+
+static void fc_eigen_case(int B, int K, int U, bool with_bias, float lo, float hi) {
+  const tfcc_fc_dims d = {B, K, U};
+  float *x = malloc((size_t)B * (size_t)K * sizeof(float));
+  float *w = malloc((size_t)U * (size_t)K * sizeof(float));
+  float *bias = malloc((size_t)U * sizeof(float));
+  float *want = malloc((size_t)B * (size_t)U * sizeof(float));
+  float *got = malloc((size_t)B * (size_t)U * sizeof(float) + 64);
+  float *scratch = malloc(tfcc_fc_eigen_scratch_bytes(K) + 64);
+  if (!x || !w || !bias || !want || !got || !scratch) {
+    CHECK(!"fc_eigen_case memory");
+    goto done;
+  }
+  for (size_t i = 0; i < (size_t)B * (size_t)K; i++)
+    x[i] = frand(-2.0f, 2.0f) * (float)(1u << (rnd() % 12));
+  for (size_t i = 0; i < (size_t)U * (size_t)K; i++) w[i] = frand(-1.0f, 1.0f);
+  for (int i = 0; i < U; i++) bias[i] = frand(-4.0f, 4.0f);
+  tfcc_fc_f32_eigen(&d, x, w, with_bias ? bias : NULL, lo, hi, want);
+  for (int i = 0; i < tfcc_fc_eigen_kernel_count(); i++) {
+    const tfcc_fc_eigen_kernel *k = tfcc_fc_eigen_kernel_at(i);
+    if (!tfcc_isa_level_fits(k->isa, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))) continue;
+    const size_t n = (size_t)B * (size_t)U;
+    for (size_t j = 0; j < n + 16; j++) got[j] = 1234.5f; /* guard past the output */
+    k->fn(&d, x, w, with_bias ? bias : NULL, lo, hi, got, scratch);
+    CHECKF(memcmp(got, want, n * sizeof(float)) == 0 && got[n] == 1234.5f,
+           "%s B=%d K=%d U=%d bias=%d", k->name, B, K, U, (int)with_bias);
+  }
+done:
+  free(x);
+  free(w);
+  free(bias);
+  free(want);
+  free(got);
+  free(scratch);
+}
+
+static void test_fc_eigen(void) {
+  static const int bs[] = {1, 2, 3, 4, 5, 7, 8, 9, 13};
+  static const int ks[] = {1, 2, 7, 8, 9, 15, 17, 64, 100, 816, 820, 1000, 1632, 2000};
+  static const int us[] = {1, 3, 8, 15, 16, 17, 33, 40};
+  int c = 0;
+  for (size_t bi = 0; bi < sizeof bs / sizeof bs[0]; bi++)
+    for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++, c++) {
+      const int U = us[(size_t)c % (sizeof us / sizeof us[0])];
+      const bool relu = c % 3 == 1;
+      fc_eigen_case(bs[bi], ks[ki], U, c % 2 == 0, relu ? 0.0f : -INFINITY, relu ? 6.0f : INFINITY);
+    }
+  fc_eigen_case(400, 32, 400, false, -INFINITY, INFINITY); /* YOLO26n-like attention, Q x K^T */
+  fc_eigen_case(37, 400, 32, true, -INFINITY, INFINITY);
+}
+
 int main(void) {
   test_schemes();
+  test_fc_eigen();
   test_gemm();
   test_stream();
   test_vector_quantizers();
