@@ -967,6 +967,46 @@ static void test_dwconv(void) {
   dw_case(15, 14, 144, 3, 3, 2, 1, 1, true, true); /* MobileNetV2's 2 x 64 + 16, stride 2 */
 }
 
+/* The nr2 convolution (fewer than 8 output channels): every variant's vector kernel against the
+ * portable loop, bit for bit (channel counts around the multiples of 4, padding, stride 2). */
+static void xnn_conv_c4_case(int H, int W, int C, int OC, int k, int stride, int pad, bool bias) {
+  tfcc_conv_geom cg;
+  memset(&cg, 0, sizeof cg);
+  cg.batches = 2, cg.in_h = H, cg.in_w = W, cg.in_c = C, cg.filter_in_c = C, cg.out_c = OC;
+  cg.filter_h = cg.filter_w = k, cg.stride_h = cg.stride_w = stride;
+  cg.pad_h = cg.pad_w = pad, cg.dil_h = cg.dil_w = 1;
+  cg.out_h = (H + 2 * pad - k) / stride + 1, cg.out_w = (W + 2 * pad - k) / stride + 1;
+  const int32_t K = k * k * C;
+  const size_t in_n = (size_t)2 * H * W * C, on = (size_t)2 * cg.out_h * cg.out_w * OC;
+  float *x = malloc(in_n * sizeof(float)), *w = malloc((size_t)K * OC * sizeof(float));
+  float *b = malloc((size_t)OC * sizeof(float)), *want = malloc(on * sizeof(float));
+  float *o = malloc(on * sizeof(float) + 64);
+  int32_t ocp = 0;
+  float *wp = NULL;
+  CHECK(x && w && b && want && o);
+  if (x && w && b && want && o) {
+    for (size_t j = 0; j < in_n; j++) x[j] = frand(-2.0f, 2.0f) * (float)(1u << (rnd() % 8));
+    for (int j = 0; j < K * OC; j++) w[j] = frand(-1.0f, 1.0f);
+    for (int j = 0; j < OC; j++) b[j] = frand(-1.0f, 1.0f);
+    wp = tfcc_xnn_conv_pack(w, OC, K, &ocp);
+  }
+  CHECK(wp != NULL);
+  if (wp) {
+    const int rows = 2 * cg.out_h;
+    tfcc_xnn_conv_c4_f32_rows(&cg, x, wp, ocp, bias ? b : NULL, -3.0f, 5.0f, want, 0, rows);
+    for (int i = 0; i < tfcc_xnn_f32_kernel_count(); i++) {
+      const tfcc_xnn_f32_kernel *kk = tfcc_xnn_f32_kernel_at(i);
+      if (!tfcc_isa_level_fits(kk->isa, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))) continue;
+      for (size_t j = 0; j < on + 16; j++) o[j] = 1234.5f;
+      kk->conv_c4_rows(&cg, x, wp, ocp, bias ? b : NULL, -3.0f, 5.0f, o, 0, rows / 2);
+      kk->conv_c4_rows(&cg, x, wp, ocp, bias ? b : NULL, -3.0f, 5.0f, o, rows / 2, rows);
+      CHECKF(memcmp(o, want, on * sizeof(float)) == 0 && o[on] == 1234.5f,
+             "%s nr2 conv %dx%dx%d -> %d k%d s%d p%d", kk->name, H, W, C, OC, k, stride, pad);
+    }
+  }
+  free(x), free(w), free(b), free(want), free(o), free(wp);
+}
+
 /* ---- Eigen-order float FULLY_CONNECTED: every variant against the reference loop, bit for
    bit: batches around the groups of 4, depths around the pair / 8 / 816 boundaries (820, 1000,
    1632, 2000 split in blocks), units around every vector width; values spread over many
@@ -1034,12 +1074,20 @@ int main(void) {
   xnn_conv_wide_case(9, 21, 3, 40, 3, 1, 1);
   xnn_conv_wide_case(6, 19, 5, 16, 1, 1, 0);
   xnn_conv_wide_case(7, 12, 4, 72, 3, 1, 0);
-  xnn_dwconv_case(13, 11, 32, 3, 1, 1, true); /* MobileNetV2's first depthwise, smaller */
-  xnn_dwconv_case(14, 13, 96, 3, 2, 1, true); /* its second (stride 2) */
-  xnn_dwconv_case(9, 21, 96, 3, 2, 1, true);  /* stride 2 with interior pixel groups */
-  xnn_dwconv_case(5, 30, 48, 3, 1, 1, false); /* 1.5 blocks pairs on AVX-512, interior */
-  xnn_dwconv_case(6, 7, 19, 3, 1, 0, false);  /* a channel tail at every width, no bias */
-  xnn_dwconv_case(9, 5, 3, 5, 2, 2, true);    /* fewer channels than a vector, 5x5 */
+  xnn_dwconv_case(13, 11, 32, 3, 1, 1, true);   /* MobileNetV2's first depthwise, smaller */
+  xnn_dwconv_case(14, 13, 96, 3, 2, 1, true);   /* its second (stride 2) */
+  xnn_dwconv_case(9, 21, 96, 3, 2, 1, true);    /* stride 2 with interior pixel groups */
+  xnn_dwconv_case(5, 30, 48, 3, 1, 1, false);   /* 1.5 blocks pairs on AVX-512, interior */
+  xnn_dwconv_case(6, 7, 19, 3, 1, 0, false);    /* a channel tail at every width, no bias */
+  xnn_dwconv_case(9, 5, 3, 5, 2, 2, true);      /* fewer channels than a vector, 5x5 */
+  xnn_dwconv_case(20, 20, 1, 3, 1, 1, true);    /* one channel (YOLO26's per-channel convs) */
+  xnn_dwconv_case(21, 37, 1, 3, 2, 1, false);   /* one channel, stride 2, gathered lanes */
+  xnn_dwconv_case(9, 5, 1, 5, 1, 2, true);      /* one channel, narrower than a vector */
+  xnn_dwconv_case(6, 40, 1, 3, 1, 0, false);    /* one channel, no padding, a short tail */
+  xnn_conv_c4_case(9, 11, 3, 6, 3, 1, 1, true); /* OCR's first layer: 3 -> 6 */
+  xnn_conv_c4_case(5, 7, 16, 1, 1, 1, 0, true); /* YOLO's DFL: 16 -> 1 */
+  xnn_conv_c4_case(8, 9, 5, 7, 3, 2, 1, false); /* a channel tail, stride 2 */
+  xnn_conv_c4_case(6, 6, 64, 4, 3, 1, 1, true); /* deep */
   test_reference_mode();
   return tfcc_test_finish("hybrid");
 }

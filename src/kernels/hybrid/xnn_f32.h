@@ -70,6 +70,8 @@ typedef struct tfcc_xnn_f32_kernel {
   tfcc_xnn_sigmoid_fn sigmoid;
   tfcc_xnn_conv_rows_fn conv_rows;
   tfcc_xnn_dwconv_rows_fn dwconv_rows;
+  /* tfcc_xnn_conv_c4_f32_rows with the 8 columns in the lanes of a vector (the same bits) */
+  tfcc_xnn_conv_rows_fn conv_c4_rows;
 } tfcc_xnn_f32_kernel;
 
 TFCC_DISPATCH_TABLE_DECL(tfcc_xnn_f32, tfcc_xnn_f32_kernel);
@@ -81,7 +83,10 @@ TFCC_DISPATCH_TABLE_DECL(tfcc_xnn_f32, tfcc_xnn_f32_kernel);
                                     float *out, int32_t r0, int32_t r1); \
   void tfcc_xnn_dwconv_f32_rows_##isa(const tfcc_conv_geom *g, const float *in, \
                                       const float *filter, const float *bias, float lo, float hi, \
-                                      float *out, int32_t r0, int32_t r1);
+                                      float *out, int32_t r0, int32_t r1); \
+  void tfcc_xnn_conv_c4_f32_rows_##isa(const tfcc_conv_geom *g, const float *in, const float *wp, \
+                                       int32_t ocp, const float *bias, float lo, float hi, \
+                                       float *out, int32_t r0, int32_t r1);
 TFCC_XNN_F32_DECL(avx512)
 TFCC_XNN_F32_DECL(avx2)
 TFCC_XNN_F32_DECL(scalar)
