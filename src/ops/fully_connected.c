@@ -299,7 +299,8 @@ static tfcc_status fc_prepare(tfcc_op_ctx *ctx) {
                                  d.accum))
     fc_f32_prepare(ctx, &d);
   if (p->eigen_f32 && ctx->in[0]->dtype == TFCC_FLOAT32) /* one transposed panel of weights */
-    ctx->scratch_bytes = tfcc_fc_eigen_scratch_bytes(d.accum);
+    ctx->scratch_bytes =
+        (size_t)tfcc_threadpool_size(ctx->pool) * tfcc_fc_eigen_scratch_bytes(d.accum);
   if ((ctx->in[0]->dtype == TFCC_INT8 || ctx->in[0]->dtype == TFCC_UINT8) &&
       !fc_small_takes(p, ctx->in[0], ctx->in[1], d.batches))
     fc_q8_prepare(ctx, &d);
@@ -311,7 +312,8 @@ static tfcc_status fc_prepare(tfcc_op_ctx *ctx) {
 static const tfcc_fc_eigen_kernel *fc_eigen_kernel(const tfcc_op_ctx *ctx, const tfcc_fc_dims *d) {
   const fc_params *p = ctx->params;
   if (!p->eigen_f32 || !ctx->ks || !ctx->ks->fc_eigen) return NULL;
-  return ctx->scratch && ctx->scratch_bytes >= tfcc_fc_eigen_scratch_bytes(d->accum)
+  return ctx->scratch && ctx->scratch_bytes >= (size_t)tfcc_threadpool_size(ctx->pool) *
+                                                   tfcc_fc_eigen_scratch_bytes(d->accum)
              ? ctx->ks->fc_eigen
              : NULL;
 }
@@ -364,7 +366,7 @@ static tfcc_status fc_eval(tfcc_op_ctx *ctx) {
       }
       const tfcc_fc_eigen_kernel *ek = fc_eigen_kernel(ctx, &d);
       if (ek)
-        ek->fn(&d, in->data, w->data, bd, lo, hi, out, ctx->scratch);
+        tfcc_fc_eigen_run(ctx->pool, ek, &d, in->data, w->data, bd, lo, hi, out, ctx->scratch);
       else if (p->eigen_f32)
         tfcc_fc_f32_eigen(&d, in->data, w->data, bd, lo, hi, out);
       else

@@ -1034,9 +1034,15 @@ static void fc_eigen_case(int B, int K, int U, bool with_bias, float lo, float h
     if (!tfcc_isa_level_fits(k->isa, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))) continue;
     const size_t n = (size_t)B * (size_t)U;
     for (size_t j = 0; j < n + 16; j++) got[j] = 1234.5f; /* guard past the output */
-    k->fn(&d, x, w, with_bias ? bias : NULL, lo, hi, got, scratch);
+    k->fn(&d, x, w, with_bias ? bias : NULL, lo, hi, got, scratch, 0, U);
     CHECKF(memcmp(got, want, n * sizeof(float)) == 0 && got[n] == 1234.5f,
            "%s B=%d K=%d U=%d bias=%d", k->name, B, K, U, (int)with_bias);
+    /* in two unit ranges (the threaded driver's pieces), the second not on a panel boundary */
+    for (size_t j = 0; j < n + 16; j++) got[j] = 1234.5f;
+    k->fn(&d, x, w, with_bias ? bias : NULL, lo, hi, got, scratch, U / 3, U);
+    k->fn(&d, x, w, with_bias ? bias : NULL, lo, hi, got, scratch, 0, U / 3);
+    CHECKF(memcmp(got, want, n * sizeof(float)) == 0 && got[n] == 1234.5f,
+           "%s B=%d K=%d U=%d in two ranges", k->name, B, K, U);
   }
 done:
   free(x);
@@ -1060,6 +1066,24 @@ static void test_fc_eigen(void) {
     }
   fc_eigen_case(400, 32, 400, false, -INFINITY, INFINITY); /* YOLO26n-like attention, Q x K^T */
   fc_eigen_case(37, 400, 32, true, -INFINITY, INFINITY);
+  /* the threaded driver on 3 threads: pieces of whole panels, a scratch per thread */
+  tfcc_threadpool *pool = NULL;
+  tfcc_err e;
+  CHECK(tfcc_threadpool_create(3, NULL, 0, &pool, &e) == TFCC_OK);
+  const tfcc_fc_dims d = {9, 300, 200}; /* over the driver's inline limit (256 K MACs) */
+  float *x = malloc(9 * 300 * sizeof(float)), *w = malloc(200 * 300 * sizeof(float));
+  float *want = malloc(9 * 200 * sizeof(float)), *got = malloc(9 * 200 * sizeof(float));
+  float *scratch = malloc(3 * tfcc_fc_eigen_scratch_bytes(300));
+  if (pool && x && w && want && got && scratch) {
+    for (int i = 0; i < 9 * 300; i++) x[i] = frand(-2.0f, 2.0f);
+    for (int i = 0; i < 200 * 300; i++) w[i] = frand(-1.0f, 1.0f);
+    tfcc_fc_f32_eigen(&d, x, w, NULL, -INFINITY, INFINITY, want);
+    const tfcc_fc_eigen_kernel *k = tfcc_fc_eigen_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_));
+    tfcc_fc_eigen_run(pool, k, &d, x, w, NULL, -INFINITY, INFINITY, got, scratch);
+    CHECKF(memcmp(got, want, 9 * 200 * sizeof(float)) == 0, "%s on 3 threads", k->name);
+  }
+  free(x), free(w), free(want), free(got), free(scratch);
+  tfcc_threadpool_destroy(pool);
 }
 
 int main(void) {

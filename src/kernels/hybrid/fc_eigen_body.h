@@ -86,15 +86,20 @@ static inline __attribute__((always_inline)) void FE_ROWS(int nb, bool group, co
 }
 
 TFCC_FC_EIGEN_DECL(TFCC_FC_EIGEN_FN) {
-  const int32_t K = d->accum, U = d->units, B = d->batches;
-  if (B <= 0 || U <= 0) return;
+  const int32_t K = d->accum, U = u_end < d->units ? u_end : d->units, B = d->batches;
+  if (B <= 0 || u_begin >= U) return;
   if (K <= 0) { /* an empty sum: the bias, clamped */
-    tfcc_fc_f32_eigen(d, in, w, bias, act_min, act_max, out);
+    for (int32_t b = 0; b < B; b++)
+      for (int32_t u = u_begin; u < U; u++) {
+        float v = 0.0f + (bias ? bias[u] : 0.0f); /* the reference's total + bias */
+        v = v < act_min ? act_min : v;
+        out[(size_t)b * (size_t)d->units + (size_t)u] = v > act_max ? act_max : v;
+      }
     return;
   }
   const int32_t kc = tfcc_fc_eigen_kc(K), groups = B - B % 4, rest = B - groups;
   const f32v vlo = f32v_set(act_min), vhi = f32v_set(act_max);
-  for (int32_t u0 = 0; u0 < U; u0 += F32V_N) {
+  for (int32_t u0 = u_begin; u0 < U; u0 += F32V_N) {
     const int32_t nu = U - u0 < F32V_N ? U - u0 : F32V_N;
     for (int32_t j = 0; j < F32V_N; j++) { /* the panel, transposed */
       float *col = scratch + j;
