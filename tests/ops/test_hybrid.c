@@ -496,16 +496,23 @@ static void test_xnn_f32(void) {
   test_npy_free(&ref);
 }
 
+/* A square-filter geometry of dilation 1 (out_h / out_w from the padding and stride). */
+static tfcc_conv_geom square_geom(int batches, int H, int W, int C, int filter_in_c, int OC, int k,
+                                  int stride, int pad) {
+  tfcc_conv_geom cg;
+  memset(&cg, 0, sizeof cg);
+  cg.batches = batches, cg.in_h = H, cg.in_w = W, cg.in_c = C, cg.filter_in_c = filter_in_c;
+  cg.out_c = OC, cg.filter_h = cg.filter_w = k, cg.stride_h = cg.stride_w = stride;
+  cg.pad_h = cg.pad_w = pad, cg.dil_h = cg.dil_w = 1;
+  cg.out_h = (H + 2 * pad - k) / stride + 1, cg.out_w = (W + 2 * pad - k) / stride + 1;
+  return cg;
+}
+
 /* The XNNPACK-order float conv on wider rows (interior pixel groups, a short last group, two
  * channel blocks at once and a tail block) against the order written out: bias, taps,
  * channels, each product and sum rounded. */
 static void xnn_conv_wide_case(int H, int W, int C, int OC, int k, int stride, int pad) {
-  tfcc_conv_geom cg;
-  memset(&cg, 0, sizeof cg);
-  cg.batches = 1, cg.in_h = H, cg.in_w = W, cg.in_c = C, cg.filter_in_c = C, cg.out_c = OC;
-  cg.filter_h = cg.filter_w = k, cg.stride_h = cg.stride_w = stride;
-  cg.pad_h = cg.pad_w = pad, cg.dil_h = cg.dil_w = 1;
-  cg.out_h = (H + 2 * pad - k) / stride + 1, cg.out_w = (W + 2 * pad - k) / stride + 1;
+  tfcc_conv_geom cg = square_geom(1, H, W, C, C, OC, k, stride, pad);
   const int K = k * k * C;
   const size_t on = (size_t)cg.out_h * cg.out_w * OC;
   float *x = malloc((size_t)H * W * C * sizeof(float)), *w = malloc((size_t)OC * K * sizeof(float));
@@ -551,12 +558,7 @@ static void xnn_conv_wide_case(int H, int W, int C, int OC, int k, int stride, i
  * kx outer, ky inner, padding taps adding 0 * w, each product and sum rounded), with NaN / -0
  * inputs (the clamp's selects). Rows split in two calls. */
 static void xnn_dwconv_case(int H, int W, int C, int k, int stride, int pad, bool with_bias) {
-  tfcc_conv_geom cg;
-  memset(&cg, 0, sizeof cg);
-  cg.batches = 2, cg.in_h = H, cg.in_w = W, cg.in_c = C, cg.filter_in_c = 1, cg.out_c = C;
-  cg.filter_h = cg.filter_w = k, cg.stride_h = cg.stride_w = stride;
-  cg.pad_h = cg.pad_w = pad, cg.dil_h = cg.dil_w = 1;
-  cg.out_h = (H + 2 * pad - k) / stride + 1, cg.out_w = (W + 2 * pad - k) / stride + 1;
+  tfcc_conv_geom cg = square_geom(2, H, W, C, 1, C, k, stride, pad);
   const size_t in_n = (size_t)2 * H * W * C, on = (size_t)2 * cg.out_h * cg.out_w * C;
   float *x = malloc(in_n * sizeof(float)), *w = malloc((size_t)k * k * C * sizeof(float));
   float *b = malloc((size_t)C * sizeof(float)), *want = malloc(on * sizeof(float));
@@ -970,12 +972,7 @@ static void test_dwconv(void) {
 /* The nr2 convolution (fewer than 8 output channels): every variant's vector kernel against the
  * portable loop, bit for bit (channel counts around the multiples of 4, padding, stride 2). */
 static void xnn_conv_c4_case(int H, int W, int C, int OC, int k, int stride, int pad, bool bias) {
-  tfcc_conv_geom cg;
-  memset(&cg, 0, sizeof cg);
-  cg.batches = 2, cg.in_h = H, cg.in_w = W, cg.in_c = C, cg.filter_in_c = C, cg.out_c = OC;
-  cg.filter_h = cg.filter_w = k, cg.stride_h = cg.stride_w = stride;
-  cg.pad_h = cg.pad_w = pad, cg.dil_h = cg.dil_w = 1;
-  cg.out_h = (H + 2 * pad - k) / stride + 1, cg.out_w = (W + 2 * pad - k) / stride + 1;
+  tfcc_conv_geom cg = square_geom(2, H, W, C, C, OC, k, stride, pad);
   const int32_t K = k * k * C;
   const size_t in_n = (size_t)2 * H * W * C, on = (size_t)2 * cg.out_h * cg.out_w * OC;
   float *x = malloc(in_n * sizeof(float)), *w = malloc((size_t)K * OC * sizeof(float));
