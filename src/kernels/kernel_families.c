@@ -12,6 +12,7 @@
 #include "kernels/f32-vbinary/vbinary.h"
 #include "kernels/f32-vunary/vunary.h"
 #include "kernels/f32-winograd/winograd.h"
+#include "kernels/hybrid/fc_eigen.h"
 #include "kernels/hybrid/xnn_f32.h"
 #include "kernels/pool/pool.h"
 #include "kernels/q8-dwconv/dwconv.h"
@@ -160,6 +161,10 @@ static const kernel_family k_families[] = {
      "LOGISTIC, CONV_2D (float32 operators of hybrid networks in TFLITE mode: "
      "XNNPACK's bits, no fused multiply-add)",
      TABLE(tfcc_xnn_f32)},
+    {"f32-fc-eigen",
+     "FULLY_CONNECTED (float32 with run-time weights in hybrid networks, TFLITE mode: Eigen's "
+     "GEBP order, vectorised across units, the same bits)",
+     TABLE(tfcc_fc_eigen)},
     {"lstm", "UNIDIRECTIONAL_SEQUENCE_LSTM (int8x8->16; float32 runs on f32-gemm + f32-vunary)",
      TABLE(tfcc_q8_lstm)},
 };

@@ -10,6 +10,7 @@
 #include "kernels/f32-resize/resize.h"
 #include "kernels/f32-vbinary/vbinary.h"
 #include "kernels/f32-vunary/vunary.h"
+#include "kernels/hybrid/fc_eigen.h"
 #include "kernels/hybrid/xnn_f32.h"
 #include "kernels/pool/pool.h"
 #include "kernels/q8-dwconv/dwconv.h"
@@ -48,6 +49,7 @@ static void fill(void) {
     s->pool = tfcc_pool_select(isa);
     s->rsum = tfcc_rsum_select(isa);
     s->xnn_f32 = tfcc_xnn_f32_select(isa);
+    s->fc_eigen = tfcc_fc_eigen_select(isa);
   }
 }
 

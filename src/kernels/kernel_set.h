@@ -34,6 +34,7 @@ typedef struct tfcc_kernel_set {
   const struct tfcc_pool_kernel *pool;
   const struct tfcc_rsum_kernel *rsum;
   const struct tfcc_xnn_f32_kernel *xnn_f32;
+  const struct tfcc_fc_eigen_kernel *fc_eigen;
 } tfcc_kernel_set;
 
 /* The set for dispatch level `isa` (never NULL; every member but bf16_gemm and f32_direct_conv is non-NULL; levels out of range get the generic set).

@@ -7,6 +7,7 @@
 
 #include "kernels/f32-dwconv/dwconv.h"
 #include "kernels/hybrid/xnn_f32.h"
+#include "kernels/kernel_set.h"
 #include "kernels/ref/depthwise_conv.h"
 #include "kernels/ref/quant_util.h"
 #include "ops/conv_node.h"
@@ -185,6 +186,8 @@ static const char *dw_kernel(const tfcc_op_ctx *ctx) {
   }
   if (ctx->in[0]->dtype != TFCC_FLOAT32 || ctx->in[0]->rank != 4 || ctx->in[1]->rank != 4)
     return "ref";
+  if (p->xnn_f32) /* XNNPACK's order (ops/hybrid.c): the vector kernel for depth multiplier 1 */
+    return ctx->in[0]->dims[3] == ctx->in[1]->dims[3] ? ctx->ks->xnn_f32->name : "xnn-dwconv";
   return ctx->ks->f32_dwconv->name;
 }
 

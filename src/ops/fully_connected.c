@@ -6,6 +6,8 @@
 #include <stdlib.h>
 
 #include "kernels/f32-gemm/gemv.h"
+#include "kernels/hybrid/fc_eigen.h"
+#include "kernels/kernel_set.h"
 #include "kernels/q8-fc-small/fc_small.h"
 #include "kernels/ref/fully_connected.h"
 #include "kernels/ref/quant_util.h"
@@ -305,10 +307,24 @@ static tfcc_status fc_prepare(tfcc_op_ctx *ctx) {
       !tfcc_bf16_fast_fc_prepare(&((fc_params *)ctx->params)->bf16, ctx, d.batches, d.units,
                                  d.accum))
     fc_f32_prepare(ctx, &d);
+  if (p->eigen_f32 && ctx->in[0]->dtype == TFCC_FLOAT32) /* one transposed panel of weights */
+    ctx->scratch_bytes =
+        (size_t)tfcc_threadpool_size(ctx->pool) * tfcc_fc_eigen_scratch_bytes(d.accum);
   if ((ctx->in[0]->dtype == TFCC_INT8 || ctx->in[0]->dtype == TFCC_UINT8) &&
       !fc_small_takes(p, ctx->in[0], ctx->in[1], d.batches))
     fc_q8_prepare(ctx, &d);
   return tfcc_tensor_set_shape(ctx->out[0], orank, od, ctx->err);
+}
+
+/* Eigen-order float32 with run-time weights: the vector kernel of the session's dispatch level
+ * where prepare's scratch is there, else NULL (the reference loop). */
+static const tfcc_fc_eigen_kernel *fc_eigen_kernel(const tfcc_op_ctx *ctx, const tfcc_fc_dims *d) {
+  const fc_params *p = ctx->params;
+  if (!p->eigen_f32 || !ctx->ks || !ctx->ks->fc_eigen) return NULL;
+  return ctx->scratch && ctx->scratch_bytes >= (size_t)tfcc_threadpool_size(ctx->pool) *
+                                                   tfcc_fc_eigen_scratch_bytes(d->accum)
+             ? ctx->ks->fc_eigen
+             : NULL;
 }
 
 static tfcc_status fc_eval(tfcc_op_ctx *ctx) {
@@ -362,7 +378,10 @@ static tfcc_status fc_eval(tfcc_op_ctx *ctx) {
                       hi);
         return TFCC_OK;
       }
-      if (p->eigen_f32)
+      const tfcc_fc_eigen_kernel *ek = fc_eigen_kernel(ctx, &d);
+      if (ek)
+        tfcc_fc_eigen_run(ctx->pool, ek, &d, in->data, w->data, bd, lo, hi, out, ctx->scratch);
+      else if (p->eigen_f32)
         tfcc_fc_f32_eigen(&d, in->data, w->data, bd, lo, hi, out);
       else
         tfcc_fc_f32(&d, in->data, w->data, bd, lo, hi, out);
@@ -405,7 +424,9 @@ static const char *fc_kernel(const tfcc_op_ctx *ctx) {
   if (bf16) return bf16;
   if (p->xnn_f32) return tfcc_xnn_fc_uses_nr2((int32_t)d.units) ? "xnn-f32-fc-nr2" : "xnn-f32-fc";
   const tfcc_f32_packed *pk = fc_f32_packed(ctx, &d);
-  if (!pk) return p->eigen_f32 ? "ref-eigen-order" : "ref";
+  if (!pk && p->eigen_f32)
+    return ctx->ks && ctx->ks->fc_eigen ? ctx->ks->fc_eigen->name : "ref-eigen-order";
+  if (!pk) return "ref";
   return d.batches == 1 ? tfcc_f32_gemv_name(pk) : pk->k->name;
 }
 

@@ -86,6 +86,7 @@ bool tfcc_hybrid_xnn_float(const tfcc_init_ctx *ctx) {
 typedef struct xnn_rows_job {
   const tfcc_xnn_f32_kernel *k;
   bool c4;
+  tfcc_xnn_conv_rows_fn c4_rows; /* c4: the vector nr2 kernel, or NULL (the portable loop) */
   tfcc_xnn_dwconv_rows_fn dw;
   const tfcc_conv_geom *g;
   const float *in, *wp, *bias;
@@ -101,6 +102,8 @@ static void xnn_rows_task(void *ctx, size_t t, int thread) {
   const int32_t r1 = r0 + j->rows_per_task < j->rows ? r0 + j->rows_per_task : j->rows;
   if (j->k)
     j->k->conv_rows(j->g, j->in, j->wp, j->ocp, j->bias, j->lo, j->hi, j->out, r0, r1);
+  else if (j->c4 && j->c4_rows)
+    j->c4_rows(j->g, j->in, j->wp, j->ocp, j->bias, j->lo, j->hi, j->out, r0, r1);
   else if (j->c4)
     tfcc_xnn_conv_c4_f32_rows(j->g, j->in, j->wp, j->ocp, j->bias, j->lo, j->hi, j->out, r0, r1);
   else if (j->dw)
@@ -135,7 +138,9 @@ void tfcc_hybrid_xnn_conv(tfcc_op_ctx *ctx, const tfcc_xnn_f32_kernel *k, const 
 
 void tfcc_hybrid_xnn_conv_c4(tfcc_op_ctx *ctx, const tfcc_conv_geom *g, const float *wp,
                              int32_t ocp, const float *bias, float lo, float hi) {
-  xnn_rows_job j = {.c4 = true, .ocp = ocp};
+  xnn_rows_job j = {.c4 = true,
+                    .ocp = ocp,
+                    .c4_rows = ctx->ks && ctx->ks->xnn_f32 ? ctx->ks->xnn_f32->conv_c4_rows : NULL};
   xnn_rows_run(ctx, &j, g, wp, bias, lo, hi);
 }
 

@@ -10,13 +10,16 @@
  * - TFCC_QUANT_COMPAT_REFERENCE against TensorFlow Lite's builtin hybrid kernels (outputs of
  *   the classic interpreter, tests/ops/hybrid_builtin, on the conformance models), and the
  *   default mode bit for bit against LiteRT on the small hybrid networks hybrid_net_* (the
- *   single-op cases *_hybrid_* run in ops_test_conformance). */
+ *   single-op cases *_hybrid_* run in ops_test_conformance);
+ * - the vector Eigen-order float FULLY_CONNECTED (kernels/hybrid/fc_eigen.h) equal to the
+ *   reference loop (tfcc_fc_f32_eigen), bit for bit, on every variant this CPU runs. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cpu/cpu_info.h"
 #include "kernels/hybrid/dwconv.h"
+#include "kernels/hybrid/fc_eigen.h"
 #include "kernels/hybrid/hyb_out.h"
 #include "kernels/hybrid/quantize.h"
 #include "kernels/hybrid/xnn_f32.h"
@@ -493,16 +496,23 @@ static void test_xnn_f32(void) {
   test_npy_free(&ref);
 }
 
+/* A square-filter geometry of dilation 1 (out_h / out_w from the padding and stride). */
+static tfcc_conv_geom square_geom(int batches, int H, int W, int C, int filter_in_c, int OC, int k,
+                                  int stride, int pad) {
+  tfcc_conv_geom cg;
+  memset(&cg, 0, sizeof cg);
+  cg.batches = batches, cg.in_h = H, cg.in_w = W, cg.in_c = C, cg.filter_in_c = filter_in_c;
+  cg.out_c = OC, cg.filter_h = cg.filter_w = k, cg.stride_h = cg.stride_w = stride;
+  cg.pad_h = cg.pad_w = pad, cg.dil_h = cg.dil_w = 1;
+  cg.out_h = (H + 2 * pad - k) / stride + 1, cg.out_w = (W + 2 * pad - k) / stride + 1;
+  return cg;
+}
+
 /* The XNNPACK-order float conv on wider rows (interior pixel groups, a short last group, two
  * channel blocks at once and a tail block) against the order written out: bias, taps,
  * channels, each product and sum rounded. */
 static void xnn_conv_wide_case(int H, int W, int C, int OC, int k, int stride, int pad) {
-  tfcc_conv_geom cg;
-  memset(&cg, 0, sizeof cg);
-  cg.batches = 1, cg.in_h = H, cg.in_w = W, cg.in_c = C, cg.filter_in_c = C, cg.out_c = OC;
-  cg.filter_h = cg.filter_w = k, cg.stride_h = cg.stride_w = stride;
-  cg.pad_h = cg.pad_w = pad, cg.dil_h = cg.dil_w = 1;
-  cg.out_h = (H + 2 * pad - k) / stride + 1, cg.out_w = (W + 2 * pad - k) / stride + 1;
+  tfcc_conv_geom cg = square_geom(1, H, W, C, C, OC, k, stride, pad);
   const int K = k * k * C;
   const size_t on = (size_t)cg.out_h * cg.out_w * OC;
   float *x = malloc((size_t)H * W * C * sizeof(float)), *w = malloc((size_t)OC * K * sizeof(float));
@@ -548,12 +558,7 @@ static void xnn_conv_wide_case(int H, int W, int C, int OC, int k, int stride, i
  * kx outer, ky inner, padding taps adding 0 * w, each product and sum rounded), with NaN / -0
  * inputs (the clamp's selects). Rows split in two calls. */
 static void xnn_dwconv_case(int H, int W, int C, int k, int stride, int pad, bool with_bias) {
-  tfcc_conv_geom cg;
-  memset(&cg, 0, sizeof cg);
-  cg.batches = 2, cg.in_h = H, cg.in_w = W, cg.in_c = C, cg.filter_in_c = 1, cg.out_c = C;
-  cg.filter_h = cg.filter_w = k, cg.stride_h = cg.stride_w = stride;
-  cg.pad_h = cg.pad_w = pad, cg.dil_h = cg.dil_w = 1;
-  cg.out_h = (H + 2 * pad - k) / stride + 1, cg.out_w = (W + 2 * pad - k) / stride + 1;
+  tfcc_conv_geom cg = square_geom(2, H, W, C, 1, C, k, stride, pad);
   const size_t in_n = (size_t)2 * H * W * C, on = (size_t)2 * cg.out_h * cg.out_w * C;
   float *x = malloc(in_n * sizeof(float)), *w = malloc((size_t)k * k * C * sizeof(float));
   float *b = malloc((size_t)C * sizeof(float)), *want = malloc(on * sizeof(float));
@@ -990,8 +995,123 @@ static void test_dwconv(void) {
   dw_case(15, 14, 144, 3, 3, 2, 1, 1, true, true); /* MobileNetV2's 2 x 64 + 16, stride 2 */
 }
 
+/* The nr2 convolution (fewer than 8 output channels): every variant's vector kernel against the
+ * portable loop, bit for bit (channel counts around the multiples of 4, padding, stride 2). */
+static void xnn_conv_c4_case(int H, int W, int C, int OC, int k, int stride, int pad, bool bias) {
+  tfcc_conv_geom cg = square_geom(2, H, W, C, C, OC, k, stride, pad);
+  const int32_t K = k * k * C;
+  const size_t in_n = (size_t)2 * H * W * C, on = (size_t)2 * cg.out_h * cg.out_w * OC;
+  float *x = malloc(in_n * sizeof(float)), *w = malloc((size_t)K * OC * sizeof(float));
+  float *b = malloc((size_t)OC * sizeof(float)), *want = malloc(on * sizeof(float));
+  float *o = malloc(on * sizeof(float) + 64);
+  int32_t ocp = 0;
+  float *wp = NULL;
+  CHECK(x && w && b && want && o);
+  if (x && w && b && want && o) {
+    for (size_t j = 0; j < in_n; j++) x[j] = frand(-2.0f, 2.0f) * (float)(1u << (rnd() % 8));
+    for (int j = 0; j < K * OC; j++) w[j] = frand(-1.0f, 1.0f);
+    for (int j = 0; j < OC; j++) b[j] = frand(-1.0f, 1.0f);
+    wp = tfcc_xnn_conv_pack(w, OC, K, &ocp);
+  }
+  CHECK(wp != NULL);
+  if (wp) {
+    const int rows = 2 * cg.out_h;
+    tfcc_xnn_conv_c4_f32_rows(&cg, x, wp, ocp, bias ? b : NULL, -3.0f, 5.0f, want, 0, rows);
+    for (int i = 0; i < tfcc_xnn_f32_kernel_count(); i++) {
+      const tfcc_xnn_f32_kernel *kk = tfcc_xnn_f32_kernel_at(i);
+      if (!tfcc_isa_level_fits(kk->isa, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))) continue;
+      for (size_t j = 0; j < on + 16; j++) o[j] = 1234.5f;
+      kk->conv_c4_rows(&cg, x, wp, ocp, bias ? b : NULL, -3.0f, 5.0f, o, 0, rows / 2);
+      kk->conv_c4_rows(&cg, x, wp, ocp, bias ? b : NULL, -3.0f, 5.0f, o, rows / 2, rows);
+      CHECKF(memcmp(o, want, on * sizeof(float)) == 0 && o[on] == 1234.5f,
+             "%s nr2 conv %dx%dx%d -> %d k%d s%d p%d", kk->name, H, W, C, OC, k, stride, pad);
+    }
+  }
+  free(x), free(w), free(b), free(want), free(o), free(wp);
+}
+
+/* ---- Eigen-order float FULLY_CONNECTED: every variant against the reference loop, bit for
+   bit: batches around the groups of 4, depths around the pair / 8 / 816 boundaries (820, 1000,
+   1632, 2000 split in blocks), units around every vector width; values spread over many
+   binades so that any change of order shows. */
+
+static void fc_eigen_case(int B, int K, int U, bool with_bias, float lo, float hi) {
+  const tfcc_fc_dims d = {B, K, U};
+  float *x = malloc((size_t)B * (size_t)K * sizeof(float));
+  float *w = malloc((size_t)U * (size_t)K * sizeof(float));
+  float *bias = malloc((size_t)U * sizeof(float));
+  float *want = malloc((size_t)B * (size_t)U * sizeof(float));
+  float *got = malloc((size_t)B * (size_t)U * sizeof(float) + 64);
+  float *scratch = malloc(tfcc_fc_eigen_scratch_bytes(K) + 64);
+  if (!x || !w || !bias || !want || !got || !scratch) {
+    CHECK(!"fc_eigen_case memory");
+    goto done;
+  }
+  for (size_t i = 0; i < (size_t)B * (size_t)K; i++)
+    x[i] = frand(-2.0f, 2.0f) * (float)(1u << (rnd() % 12));
+  for (size_t i = 0; i < (size_t)U * (size_t)K; i++) w[i] = frand(-1.0f, 1.0f);
+  for (int i = 0; i < U; i++) bias[i] = frand(-4.0f, 4.0f);
+  tfcc_fc_f32_eigen(&d, x, w, with_bias ? bias : NULL, lo, hi, want);
+  for (int i = 0; i < tfcc_fc_eigen_kernel_count(); i++) {
+    const tfcc_fc_eigen_kernel *k = tfcc_fc_eigen_kernel_at(i);
+    if (!tfcc_isa_level_fits(k->isa, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))) continue;
+    const size_t n = (size_t)B * (size_t)U;
+    for (size_t j = 0; j < n + 16; j++) got[j] = 1234.5f; /* guard past the output */
+    k->fn(&d, x, w, with_bias ? bias : NULL, lo, hi, got, scratch, 0, U);
+    CHECKF(memcmp(got, want, n * sizeof(float)) == 0 && got[n] == 1234.5f,
+           "%s B=%d K=%d U=%d bias=%d", k->name, B, K, U, (int)with_bias);
+    /* in two unit ranges (the threaded driver's pieces), the second not on a panel boundary */
+    for (size_t j = 0; j < n + 16; j++) got[j] = 1234.5f;
+    k->fn(&d, x, w, with_bias ? bias : NULL, lo, hi, got, scratch, U / 3, U);
+    k->fn(&d, x, w, with_bias ? bias : NULL, lo, hi, got, scratch, 0, U / 3);
+    CHECKF(memcmp(got, want, n * sizeof(float)) == 0 && got[n] == 1234.5f,
+           "%s B=%d K=%d U=%d in two ranges", k->name, B, K, U);
+  }
+done:
+  free(x);
+  free(w);
+  free(bias);
+  free(want);
+  free(got);
+  free(scratch);
+}
+
+static void test_fc_eigen(void) {
+  static const int bs[] = {1, 2, 3, 4, 5, 7, 8, 9, 13};
+  static const int ks[] = {1, 2, 7, 8, 9, 15, 17, 64, 100, 816, 820, 1000, 1632, 2000};
+  static const int us[] = {1, 3, 8, 15, 16, 17, 33, 40};
+  int c = 0;
+  for (size_t bi = 0; bi < sizeof bs / sizeof bs[0]; bi++)
+    for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++, c++) {
+      const int U = us[(size_t)c % (sizeof us / sizeof us[0])];
+      const bool relu = c % 3 == 1;
+      fc_eigen_case(bs[bi], ks[ki], U, c % 2 == 0, relu ? 0.0f : -INFINITY, relu ? 6.0f : INFINITY);
+    }
+  fc_eigen_case(400, 32, 400, false, -INFINITY, INFINITY); /* YOLO26n-like attention, Q x K^T */
+  fc_eigen_case(37, 400, 32, true, -INFINITY, INFINITY);
+  /* the threaded driver on 3 threads: pieces of whole panels, a scratch per thread */
+  tfcc_threadpool *pool = NULL;
+  tfcc_err e;
+  CHECK(tfcc_threadpool_create(3, NULL, 0, &pool, &e) == TFCC_OK);
+  const tfcc_fc_dims d = {9, 300, 200}; /* over the driver's inline limit (256 K MACs) */
+  float *x = malloc(9 * 300 * sizeof(float)), *w = malloc(200 * 300 * sizeof(float));
+  float *want = malloc(9 * 200 * sizeof(float)), *got = malloc(9 * 200 * sizeof(float));
+  float *scratch = malloc(3 * tfcc_fc_eigen_scratch_bytes(300));
+  if (pool && x && w && want && got && scratch) {
+    for (int i = 0; i < 9 * 300; i++) x[i] = frand(-2.0f, 2.0f);
+    for (int i = 0; i < 200 * 300; i++) w[i] = frand(-1.0f, 1.0f);
+    tfcc_fc_f32_eigen(&d, x, w, NULL, -INFINITY, INFINITY, want);
+    const tfcc_fc_eigen_kernel *k = tfcc_fc_eigen_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_));
+    tfcc_fc_eigen_run(pool, k, &d, x, w, NULL, -INFINITY, INFINITY, got, scratch);
+    CHECKF(memcmp(got, want, 9 * 200 * sizeof(float)) == 0, "%s on 3 threads", k->name);
+  }
+  free(x), free(w), free(want), free(got), free(scratch);
+  tfcc_threadpool_destroy(pool);
+}
+
 int main(void) {
   test_schemes();
+  test_fc_eigen();
   test_gemm();
   test_stream();
   test_vector_quantizers();
@@ -1001,12 +1121,20 @@ int main(void) {
   xnn_conv_wide_case(9, 21, 3, 40, 3, 1, 1);
   xnn_conv_wide_case(6, 19, 5, 16, 1, 1, 0);
   xnn_conv_wide_case(7, 12, 4, 72, 3, 1, 0);
-  xnn_dwconv_case(13, 11, 32, 3, 1, 1, true); /* MobileNetV2's first depthwise, smaller */
-  xnn_dwconv_case(14, 13, 96, 3, 2, 1, true); /* its second (stride 2) */
-  xnn_dwconv_case(9, 21, 96, 3, 2, 1, true);  /* stride 2 with interior pixel groups */
-  xnn_dwconv_case(5, 30, 48, 3, 1, 1, false); /* 1.5 blocks pairs on AVX-512, interior */
-  xnn_dwconv_case(6, 7, 19, 3, 1, 0, false);  /* a channel tail at every width, no bias */
-  xnn_dwconv_case(9, 5, 3, 5, 2, 2, true);    /* fewer channels than a vector, 5x5 */
+  xnn_dwconv_case(13, 11, 32, 3, 1, 1, true);   /* MobileNetV2's first depthwise, smaller */
+  xnn_dwconv_case(14, 13, 96, 3, 2, 1, true);   /* its second (stride 2) */
+  xnn_dwconv_case(9, 21, 96, 3, 2, 1, true);    /* stride 2 with interior pixel groups */
+  xnn_dwconv_case(5, 30, 48, 3, 1, 1, false);   /* 1.5 blocks pairs on AVX-512, interior */
+  xnn_dwconv_case(6, 7, 19, 3, 1, 0, false);    /* a channel tail at every width, no bias */
+  xnn_dwconv_case(9, 5, 3, 5, 2, 2, true);      /* fewer channels than a vector, 5x5 */
+  xnn_dwconv_case(20, 20, 1, 3, 1, 1, true);    /* one channel (YOLO26's per-channel convs) */
+  xnn_dwconv_case(21, 37, 1, 3, 2, 1, false);   /* one channel, stride 2, gathered lanes */
+  xnn_dwconv_case(9, 5, 1, 5, 1, 2, true);      /* one channel, narrower than a vector */
+  xnn_dwconv_case(6, 40, 1, 3, 1, 0, false);    /* one channel, no padding, a short tail */
+  xnn_conv_c4_case(9, 11, 3, 6, 3, 1, 1, true); /* OCR's first layer: 3 -> 6 */
+  xnn_conv_c4_case(5, 7, 16, 1, 1, 1, 0, true); /* YOLO's DFL: 16 -> 1 */
+  xnn_conv_c4_case(8, 9, 5, 7, 3, 2, 1, false); /* a channel tail, stride 2 */
+  xnn_conv_c4_case(6, 6, 64, 4, 3, 1, 1, true); /* deep */
   test_reference_mode();
   return tfcc_test_finish("hybrid");
 }

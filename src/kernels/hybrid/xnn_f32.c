@@ -8,7 +8,7 @@
 #define K(isa, lvl) \
   { \
     "xnn-f32-" #isa, lvl, tfcc_xnn_sigmoid_f32_##isa, tfcc_xnn_conv_f32_rows_##isa, \
-        tfcc_xnn_dwconv_f32_rows_##isa \
+        tfcc_xnn_dwconv_f32_rows_##isa, tfcc_xnn_conv_c4_f32_rows_##isa \
   }
 static const tfcc_xnn_f32_kernel kernels[] = {
     TFCC_KERNELS_X86(K(avx512, TFCC_ISA_AVX512), K(avx2, TFCC_ISA_AVX2))
@@ -45,14 +45,7 @@ void tfcc_xnn_conv_c4_f32_rows(const tfcc_conv_geom *g, const float *in, const f
       const float *w = wp;
       for (int32_t ky = 0; ky < g->filter_h; ky++)
         for (int32_t kx = 0; kx < g->filter_w; kx++) {
-          const int32_t iy = oy * g->stride_h - g->pad_h + ky * g->dil_h;
-          const int32_t ix = ox * g->stride_w - g->pad_w + kx * g->dil_w;
-          const bool pad = iy < 0 || iy >= g->in_h || ix < 0 || ix >= g->in_w;
-          const float *x =
-              pad ? NULL
-                  : in + (((size_t)b * (size_t)g->in_h + (size_t)iy) * (size_t)g->in_w +
-                          (size_t)ix) *
-                             ic_n;
+          const float *x = tfcc_xnn_tap(g, in, b, oy, ox, ky, kx);
           for (size_t c = 0; c < ic_n; c++, w += ocp) {
             const float xv = x ? x[c] : 0.0f;
             float *l = lane[c & 3];

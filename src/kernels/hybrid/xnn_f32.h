@@ -40,6 +40,16 @@ typedef void (*tfcc_xnn_conv_rows_fn)(const tfcc_conv_geom *g, const float *in, 
  * of the batch-flattened output; weights packed by tfcc_xnn_conv_pack (ocp >= 8 columns, zero
  * past out_c < 8). */
 #define TFCC_XNN_NR2_COLS 8
+/* The input pixel of filter tap (ky, kx) for output pixel (b, oy, ox): its in_c channels, or
+ * NULL for a padding tap. */
+static inline const float *tfcc_xnn_tap(const tfcc_conv_geom *g, const float *in, int32_t b,
+                                        int32_t oy, int32_t ox, int32_t ky, int32_t kx) {
+  const int32_t iy = oy * g->stride_h - g->pad_h + ky * g->dil_h;
+  const int32_t ix = ox * g->stride_w - g->pad_w + kx * g->dil_w;
+  if (iy < 0 || iy >= g->in_h || ix < 0 || ix >= g->in_w) return NULL;
+  return in + (((size_t)b * (size_t)g->in_h + (size_t)iy) * (size_t)g->in_w + (size_t)ix) *
+                  (size_t)g->in_c;
+}
 void tfcc_xnn_conv_c4_f32_rows(const tfcc_conv_geom *g, const float *in, const float *wp,
                                int32_t ocp, const float *bias, float lo, float hi, float *out,
                                int32_t r0, int32_t r1);
@@ -92,6 +102,8 @@ typedef struct tfcc_xnn_f32_kernel {
   tfcc_xnn_sigmoid_fn sigmoid;
   tfcc_xnn_conv_rows_fn conv_rows;
   tfcc_xnn_dwconv_rows_fn dwconv_rows;
+  /* tfcc_xnn_conv_c4_f32_rows with the 8 columns in the lanes of a vector (the same bits) */
+  tfcc_xnn_conv_rows_fn conv_c4_rows;
 } tfcc_xnn_f32_kernel;
 
 TFCC_DISPATCH_TABLE_DECL(tfcc_xnn_f32, tfcc_xnn_f32_kernel);
@@ -103,7 +115,10 @@ TFCC_DISPATCH_TABLE_DECL(tfcc_xnn_f32, tfcc_xnn_f32_kernel);
                                     float *out, int32_t r0, int32_t r1); \
   void tfcc_xnn_dwconv_f32_rows_##isa(const tfcc_conv_geom *g, const float *in, \
                                       const float *filter, const float *bias, float lo, float hi, \
-                                      float *out, int32_t r0, int32_t r1);
+                                      float *out, int32_t r0, int32_t r1); \
+  void tfcc_xnn_conv_c4_f32_rows_##isa(const tfcc_conv_geom *g, const float *in, const float *wp, \
+                                       int32_t ocp, const float *bias, float lo, float hi, \
+                                       float *out, int32_t r0, int32_t r1);
 TFCC_XNN_F32_DECL(avx512)
 TFCC_XNN_F32_DECL(avx2)
 TFCC_XNN_F32_DECL(scalar)

@@ -195,6 +195,66 @@ void XF_CAT(tfcc_xnn_conv_f32_rows_, TFCC_XF_ISA)(const tfcc_conv_geom *g, const
   }
 }
 
+/* CONV_2D of fewer than 8 output channels, XNNPACK's nr2 kernel (xnn_f32.h,
+ * tfcc_xnn_conv_c4_f32_rows): the 8 columns of a pixel in the lanes of one 8-float vector,
+ * the four partial sums (input channel modulo 4) four vectors, each lane's steps those of the
+ * portable loop: products and sums rounded one at a time, in the same order. */
+typedef float xv8 __attribute__((vector_size(8 * 4)));
+typedef int32_t xi8 __attribute__((vector_size(8 * 4)));
+
+void XF_CAT(tfcc_xnn_conv_c4_f32_rows_, TFCC_XF_ISA)(const tfcc_conv_geom *g, const float *in,
+                                                     const float *wp, int32_t ocp,
+                                                     const float *bias, float lo, float hi,
+                                                     float *out, int32_t r0, int32_t r1) {
+  const int32_t C = g->in_c, OC = g->out_c < TFCC_XNN_NR2_COLS ? g->out_c : TFCC_XNN_NR2_COLS;
+  const xv8 zero = {0}, vlo = lo - zero, vhi = hi - zero;
+  xv8 b0 = zero;
+  for (int32_t o = 0; bias && o < OC; o++) b0[o] = bias[o];
+  for (int32_t r = r0; r < r1; r++) {
+    const int32_t b = r / g->out_h, oy = r % g->out_h;
+    for (int32_t ox = 0; ox < g->out_w; ox++) {
+      xv8 l0 = b0, l1 = zero, l2 = zero, l3 = zero;
+      const float *w = wp;
+      for (int32_t ky = 0; ky < g->filter_h; ky++)
+        for (int32_t kx = 0; kx < g->filter_w; kx++) {
+          const float *x = tfcc_xnn_tap(g, in, b, oy, ox, ky, kx);
+          int32_t c = 0;
+          for (; c + 4 <= C; c += 4) {
+            xv8 w0, w1, w2, w3;
+            memcpy(&w0, w, sizeof w0), w += ocp;
+            memcpy(&w1, w, sizeof w1), w += ocp;
+            memcpy(&w2, w, sizeof w2), w += ocp;
+            memcpy(&w3, w, sizeof w3), w += ocp;
+            const xv8 p0 = ((x ? x[c] : 0.0f) - zero) * w0;
+            const xv8 p1 = ((x ? x[c + 1] : 0.0f) - zero) * w1;
+            const xv8 p2 = ((x ? x[c + 2] : 0.0f) - zero) * w2;
+            const xv8 p3 = ((x ? x[c + 3] : 0.0f) - zero) * w3;
+            l0 = l0 + p0, l1 = l1 + p1, l2 = l2 + p2, l3 = l3 + p3;
+          }
+          for (; c < C; c++, w += ocp) { /* the channels past the last 4: lanes 0, 1, 2 */
+            xv8 wv;
+            memcpy(&wv, w, sizeof wv);
+            const xv8 p = ((x ? x[c] : 0.0f) - zero) * wv;
+            if ((c & 3) == 0)
+              l0 = l0 + p;
+            else if ((c & 3) == 1)
+              l1 = l1 + p;
+            else
+              l2 = l2 + p;
+          }
+        }
+      const xv8 s02 = l0 + l2, s13 = l1 + l3;
+      xv8 v = s02 + s13;
+      const xi8 gt = vlo < v; /* lo < v ? v : lo, then v < hi ? v : hi */
+      v = (xv8)(((xi8)v & gt) | ((xi8)vlo & ~gt));
+      const xi8 lt = v < vhi;
+      v = (xv8)(((xi8)v & lt) | ((xi8)vhi & ~lt));
+      float *y = out + ((size_t)r * (size_t)g->out_w + (size_t)ox) * (size_t)g->out_c;
+      for (int32_t o = 0; o < OC; o++) y[o] = v[o];
+    }
+  }
+}
+
 /* DEPTHWISE_CONV_2D, depth multiplier 1 (xnn_f32.h, tfcc_xnn_dwconv_f32_rows): 4 output
  * pixels of a row at a time, one block of XF_W channels, each pixel its own accumulator (its sum
  * in XNNPACK's order: bias, then kx outer, ky inner; a padding tap adds 0 * w), the four held in
@@ -296,12 +356,62 @@ static inline __attribute__((always_inline)) void XF_CAT(xf_dw_inner_, TFCC_XF_I
 
 #define XF_DW_MAX_TAPS 64
 
+/* One channel (in_c = out_c = 1: YOLO26's per-channel 3x3 CONV_2Ds, run as XNNPACK's dwconv):
+ * XF_W output pixels of a row in the lanes, each lane's sum in the order above (bias, kx
+ * outer, ky inner, a padding tap adding 0 * w); a tap's inputs one load where they are all
+ * inside the row at stride 1, else gathered lane by lane (0 for padding). */
+static void XF_CAT(xf_dw1_rows_, TFCC_XF_ISA)(const tfcc_conv_geom *g, const float *in,
+                                              const float *filter, const float *bias, xv4 vlo,
+                                              xv4 vhi, float *out, int32_t r0, int32_t r1) {
+  const int32_t W = g->in_w, sw = g->stride_w;
+  const xv4 b0 = splat(bias ? bias[0] : 0.0f);
+  for (int32_t row = r0; row < r1; row++) {
+    const int32_t b = row / g->out_h, oy = row % g->out_h;
+    const float *img = in + (size_t)b * (size_t)g->in_h * (size_t)W;
+    float *o = out + (size_t)row * (size_t)g->out_w;
+    for (int32_t ox0 = 0; ox0 < g->out_w; ox0 += XF_W) {
+      const int32_t np = g->out_w - ox0 < XF_W ? g->out_w - ox0 : XF_W;
+      xv4 acc = b0;
+      for (int32_t kx = 0; kx < g->filter_w; kx++) {
+        const int32_t ix0 = ox0 * sw - g->pad_w + kx * g->dil_w;
+        const bool cols_inside = sw == 1 && ix0 >= 0 && ix0 + XF_W <= W;
+        for (int32_t ky = 0; ky < g->filter_h; ky++) {
+          const int32_t iy = oy * g->stride_h - g->pad_h + ky * g->dil_h;
+          const xv4 w = splat(filter[(size_t)ky * (size_t)g->filter_w + (size_t)kx]);
+          xv4 xv = splat(0.0f);
+          if (iy >= 0 && iy < g->in_h) {
+            const float *x = img + (size_t)iy * (size_t)W;
+            if (cols_inside)
+              memcpy(&xv, x + ix0, sizeof xv);
+            else
+              for (int l = 0; l < XF_W; l++) {
+                const int32_t ix = ix0 + l * sw;
+                if (ix >= 0 && ix < W) xv[l] = x[ix];
+              }
+          }
+          const xv4 prod = xv * w;
+          acc = acc + prod;
+        }
+      }
+      const xv4 v = XF_CLAMP(acc, vlo, vhi);
+      if (np == XF_W)
+        memcpy(o + ox0, &v, sizeof v);
+      else
+        for (int32_t l = 0; l < np; l++) o[ox0 + l] = v[l];
+    }
+  }
+}
+
 void XF_CAT(tfcc_xnn_dwconv_f32_rows_, TFCC_XF_ISA)(const tfcc_conv_geom *g, const float *in,
                                                     const float *filter, const float *bias,
                                                     float lo, float hi, float *out, int32_t r0,
                                                     int32_t r1) {
   const int32_t C = g->in_c;
   const xv4 vlo = splat(lo), vhi = splat(hi);
+  if (C == 1) {
+    XF_CAT(xf_dw1_rows_, TFCC_XF_ISA)(g, in, filter, bias, vlo, vhi, out, r0, r1);
+    return;
+  }
   const int32_t ntaps = g->filter_h * g->filter_w;
   const bool listed = ntaps <= XF_DW_MAX_TAPS;
   const size_t xs = (size_t)g->stride_w * (size_t)C;

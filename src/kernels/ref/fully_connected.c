@@ -23,7 +23,7 @@ void tfcc_fc_f32(const tfcc_fc_dims *d, const float *in, const float *w, const f
  * L1, scalar float, mr 1 and nr 4: (16384 - 16) / 20 rounded down to 8): at most 816, else the
  * blocks evened out in steps of 8 (measured on LiteRT: K 820 -> 416, 1000 -> 504, 1632 -> 816,
  * 2000 -> 672). */
-static int32_t eigen_kc(int32_t k) {
+int32_t tfcc_fc_eigen_kc(int32_t k) {
   const int32_t max_kc = 816, peel = 8;
   if (k <= max_kc) return k;
   if (k % max_kc == 0) return max_kc;
@@ -54,7 +54,7 @@ static float eigen_dot(const float *x, const float *wr, int32_t k0, int32_t k1, 
 
 void tfcc_fc_f32_eigen(const tfcc_fc_dims *d, const float *in, const float *w, const float *bias,
                        float act_min, float act_max, float *out) {
-  const int32_t kc = eigen_kc(d->accum), groups = d->batches - d->batches % 4;
+  const int32_t kc = tfcc_fc_eigen_kc(d->accum), groups = d->batches - d->batches % 4;
   for (int32_t b = 0; b < d->batches; b++) {
     const float *x = in + (size_t)b * d->accum;
     for (int32_t u = 0; u < d->units; u++) {

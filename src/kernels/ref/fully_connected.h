@@ -21,6 +21,9 @@ void tfcc_fc_f32(const tfcc_fc_dims *d, const float *in, const float *w, const f
  * against LiteRT on single-node models (conformance hybrid_net_fc_runtime_weights_*). */
 void tfcc_fc_f32_eigen(const tfcc_fc_dims *d, const float *in, const float *w, const float *bias,
                        float act_min, float act_max, float *out);
+/* The depth block of that order for depth k (k itself up to 816; kernels/hybrid/fc_eigen.h's
+ * vector variants block the same way). */
+int32_t tfcc_fc_eigen_kc(int32_t k);
 /* uint8: input and weight offsets. int8: weight offset applies for per-tensor weights only
  * (q->filter_offset is 0 for per-channel), as TFLite. */
 void tfcc_fc_u8(const tfcc_fc_dims *d, const tfcc_conv_requant *q, const uint8_t *in,
