@@ -17,9 +17,9 @@
 #define HDR ((size_t)64)
 /* a block's share of the fresh huge page it ends in below which that page stays in 4 KiB ones */
 #define TAIL_MIN ((size_t)1 << 20)
-#define TRIM_MIN \
-  ((size_t)256 \
-   << 10) /* tfcc_wmem_trim: a smaller tail keeps its huge page */ /* block header, keeps the 64-byte alignment */
+/* tfcc_wmem_trim: a smaller unused tail keeps its huge page (under 1 MiB resident for nothing;
+ * split, the last blocks' 4 KiB pages stalled the runs: bench/README.md, branch tail2) */
+#define TRIM_MIN ((size_t)1 << 20)
 
 typedef struct region {
   size_t size;               /* bytes reserved */
@@ -83,7 +83,6 @@ static region *reserve(size_t len) {
  * replaces the mapping under the address-space lock, so a thread reading it meanwhile reads
  * the old page or the new one, never a hole). Its blocks must be written: the caller cut them
  * all (hp_owner) and its packing is over. false: not done (out of memory or address space). */
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
 static bool rebuild_huge(region *c, size_t k) {
 #if USE_MAP && defined(MREMAP_FIXED) && defined(MADV_POPULATE_WRITE)
   uint8_t *at = (uint8_t *)c + k * HUGE;
@@ -109,7 +108,6 @@ static bool rebuild_huge(region *c, size_t k) {
   return false;
 #endif
 }
-#endif
 
 /* The huge pages of c put in 4 KiB pages while blocks were cut from them, now wholly cut (below
  * upto) and in use, made huge pages again: in 4 KiB pages they cost every run TLB misses and,
@@ -267,6 +265,11 @@ void tfcc_wmem_trim(void) {
         c->hp_small[end / HUGE - 1] = 1;
 #endif
       (void)madvise((uint8_t *)c + from, end - from, MADV_DONTNEED);
+    } else if (end <= c->committed && end / HUGE - 1 < NHP) {
+      /* kept whole: one huge page again if a block's tail left it in 4 KiB pages */
+      const size_t k = end / HUGE - 1;
+      if (c->hp_small[k] && c->hp_live[k] && c->hp_owner[k] == &t_self && rebuild_huge(c, k))
+        c->hp_small[k] = 0;
     }
   }
   pthread_mutex_unlock(&g_lock);
