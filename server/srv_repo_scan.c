@@ -88,13 +88,19 @@ static int list_candidates(const srv_model *m, candidate *c, int max, scan_why *
         snprintf(ignored, sizeof ignored, "%.60s", e->d_name);
       continue;
     }
+    /* the version's file: model.tflite, else model.tfcce (an encrypted container, tfcc
+     * encrypt; the load recognises it by its content) */
     char path[SRV_PATH_MAX];
-    int len = snprintf(path, sizeof path, "%s/%s/model.tflite", m->cfg.path, e->d_name);
-    if (len <= 0 || (size_t)len >= sizeof path) continue;
-    if (stat(path, &st) != 0) {
-      if (errno != ENOENT && errno != ENOTDIR) note(why, v, "%s: %s", path, strerror(errno));
-      continue;
+    int len = 0, found = 0;
+    for (int f = 0; f < 2 && !found; f++) {
+      len = snprintf(path, sizeof path, "%s/%s/model.%s", m->cfg.path, e->d_name, f ? "tfcce" : "tflite");
+      if (len <= 0 || (size_t)len >= sizeof path) break;
+      if (stat(path, &st) == 0)
+        found = 1;
+      else if (errno != ENOENT && errno != ENOTDIR)
+        note(why, v, "%s: %s", path, strerror(errno));
     }
+    if (!found) continue;
     if (!S_ISREG(st.st_mode)) {
       note(why, v, "%s is %s, not a regular file", path, file_kind(st.st_mode));
       continue;

@@ -4,8 +4,10 @@
 #include "base/private_map.h"
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -15,18 +17,21 @@
 #define HDR ((size_t)64)
 /* a block's share of the fresh huge page it ends in below which that page stays in 4 KiB ones */
 #define TAIL_MIN ((size_t)1 << 20)
-#define TRIM_MIN \
-  ((size_t)256 \
-   << 10) /* tfcc_wmem_trim: a smaller tail keeps its huge page */ /* block header, keeps the 64-byte alignment */
+/* tfcc_wmem_trim: a smaller unused tail keeps its huge page (under 1 MiB resident for nothing;
+ * split, the last blocks' 4 KiB pages stalled the runs: bench/README.md, branch tail2) */
+#define TRIM_MIN ((size_t)1 << 20)
 
 typedef struct region {
-  size_t size;           /* bytes reserved */
-  size_t committed;      /* bytes readable and writable, from the start (whole huge pages) */
-  size_t used;           /* bytes handed out, from the start (this header included) */
-  size_t live;           /* blocks not yet freed */
-  uint32_t hp_live[NHP]; /* blocks with bytes in each huge page (the first NHP of them) */
-  uint8_t hp_small[NHP]; /* huge pages put in 4 KiB pages (a block's tail, trim) */
+  size_t size;               /* bytes reserved */
+  size_t committed;          /* bytes readable and writable, from the start (whole huge pages) */
+  size_t used;               /* bytes handed out, from the start (this header included) */
+  size_t live;               /* blocks not yet freed */
+  uint32_t hp_live[NHP];     /* blocks with bytes in each huge page (the first NHP of them) */
+  uint8_t hp_small[NHP];     /* huge pages put in 4 KiB pages (a block's tail, trim) */
+  const void *hp_owner[NHP]; /* the thread that cut every block of a huge page, else MIXED */
 } region;
+
+#define MIXED ((const void *)&g_mixed) /* hp_owner: blocks of several threads */
 
 #define RHDR ((sizeof(region) + 63) / 64 * 64) /* the region's header, before its first block */
 
@@ -42,7 +47,9 @@ typedef struct block_hdr {
 #endif
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
-static region *g_cur; /* the region blocks are cut from */
+static const char g_mixed;
+static _Thread_local char t_self; /* its address names the calling thread (hp_owner) */
+static region *g_cur;             /* the region blocks are cut from */
 
 /* len bytes (a multiple of HUGE) of address space, 2 MiB aligned, inaccessible until committed
  * (so that strict overcommit charges only what is committed), huge pages advised; NULL when
@@ -67,33 +74,70 @@ static region *reserve(size_t len) {
   c->committed = HUGE;
   c->used = RHDR;
   c->live = 0;
-  for (size_t k = 0; k < NHP; k++) c->hp_live[k] = 0, c->hp_small[k] = 0;
+  for (size_t k = 0; k < NHP; k++) c->hp_live[k] = 0, c->hp_small[k] = 0, c->hp_owner[k] = NULL;
   return c;
 }
 
+/* Huge page k of c, in 4 KiB pages and wholly cut, remade one huge page: a fresh huge page,
+ * populated elsewhere as the packing's are, gets a copy of it and is moved over it (mremap
+ * replaces the mapping under the address-space lock, so a thread reading it meanwhile reads
+ * the old page or the new one, never a hole). Its blocks must be written: the caller cut them
+ * all (hp_owner) and its packing is over. false: not done (out of memory or address space). */
+static bool rebuild_huge(region *c, size_t k) {
+#if USE_MAP && defined(MREMAP_FIXED) && defined(MADV_POPULATE_WRITE)
+  uint8_t *at = (uint8_t *)c + k * HUGE;
+  uint8_t *raw =
+      mmap(NULL, 2 * HUGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (raw == MAP_FAILED) return false;
+  uint8_t *p = (uint8_t *)(((uintptr_t)raw + HUGE - 1) & ~(uintptr_t)(HUGE - 1));
+  if (p > raw) munmap(raw, (size_t)(p - raw));
+  if (raw + 2 * HUGE > p + HUGE) munmap(p + HUGE, (size_t)(raw + 2 * HUGE - (p + HUGE)));
+  if (mprotect(p, HUGE, PROT_READ | PROT_WRITE) != 0 || madvise(p, HUGE, MADV_HUGEPAGE) != 0 ||
+      madvise(p, HUGE, MADV_POPULATE_WRITE) != 0) {
+    munmap(p, HUGE);
+    return false;
+  }
+  memcpy(p, at, HUGE);
+  if (mremap(p, HUGE, HUGE, MREMAP_MAYMOVE | MREMAP_FIXED, at) == MAP_FAILED) {
+    munmap(p, HUGE);
+    return false;
+  }
+  return true;
+#else
+  (void)c, (void)k;
+  return false;
+#endif
+}
+
 /* The huge pages of c put in 4 KiB pages while blocks were cut from them, now wholly cut (below
- * upto) and in use: advised as huge pages again, for khugepaged to collapse in the background.
- * In 4 KiB pages they cost every run TLB misses and, on a VM that shadows page tables, stalls
- * of milliseconds in the operators whose weights lie there (bench/README.md, "The tail at 1
- * thread"); split, they kept the load's peak at the floor, which is over once they are full.
- * Not collapsed here (MADV_COLLAPSE): 1-20 ms each on the shared VM, and the first run then
- * maps the new huge pages 4 KiB at a time. */
-static void restore_huge(region *c, size_t upto) {
+ * upto) and in use, made huge pages again: in 4 KiB pages they cost every run TLB misses and,
+ * on a VM that shadows page tables, stalls of milliseconds in the operators whose weights lie
+ * there (bench/README.md, "The tail at 1 thread"); split, they kept the load's peak at the
+ * floor, which is over once they are full. With rebuild (the end of a load), those whose blocks
+ * the calling thread cut are rebuilt at once (rebuild_huge: a fresh huge page and a copy, about
+ * as much as packing them); the others (blocks of another thread's load, which may still be
+ * writing them) are advised as huge pages, for khugepaged to collapse in the background
+ * (~30 s here: a process that runs only seconds, a benchmark, would run on 4 KiB pages). Not
+ * MADV_COLLAPSE: 1-20 ms each on the shared VM (synchronous compaction). */
+static void restore_huge(region *c, size_t upto, bool rebuild) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-  for (size_t k = 1; k < NHP && (k + 1) * HUGE <= upto; k++) {
+  for (size_t k = 0; k < NHP && (k + 1) * HUGE <= upto; k++) {
     if (!c->hp_small[k] || c->hp_live[k] == 0) continue;
-    (void)madvise((uint8_t *)c + k * HUGE, HUGE, MADV_HUGEPAGE);
+    if (!(rebuild && c->hp_owner[k] == &t_self && rebuild_huge(c, k)))
+      (void)madvise((uint8_t *)c + k * HUGE, HUGE, MADV_HUGEPAGE);
     c->hp_small[k] = 0;
   }
 #else
-  (void)c, (void)upto;
+  (void)c, (void)upto, (void)rebuild;
 #endif
 }
 
 /* Adds d (+1 or -1) to the block counts of the huge pages [off, off + len) of c reaches. */
 static void count_pages(region *c, size_t off, size_t len, int d) {
-  for (size_t k = off / HUGE; k <= (off + len - 1) / HUGE && k < NHP; k++)
+  for (size_t k = off / HUGE; k <= (off + len - 1) / HUGE && k < NHP; k++) {
     c->hp_live[k] = (uint32_t)((int64_t)c->hp_live[k] + d);
+    if (d > 0) c->hp_owner[k] = !c->hp_owner[k] || c->hp_owner[k] == &t_self ? &t_self : MIXED;
+  }
 }
 
 /* Gives back the whole huge pages of c from byte from (a multiple of HUGE) to its committed
@@ -111,7 +155,7 @@ static void retire(region *c) {
     return;
   }
   const size_t end = (c->used + HUGE - 1) / HUGE * HUGE;
-  restore_huge(c, c->used);
+  restore_huge(c, c->used, false);
   give_back_from(c, end);
   if (end < c->size) munmap((uint8_t *)c + end, c->size - end);
   c->size = c->committed = c->used = end;
@@ -192,6 +236,7 @@ void tfcc_wmem_free(void *p) {
     if (c == g_cur) { /* empty: cut from its start again, its first huge page kept */
       give_back_from(c, HUGE);
       c->used = RHDR;
+      for (size_t k = 0; k < NHP; k++) c->hp_owner[k] = NULL;
     } else {
       munmap(c, c->size);
     }
@@ -210,7 +255,7 @@ void tfcc_wmem_trim(void) {
   pthread_mutex_lock(&g_lock);
   region *c = g_cur;
   if (c && c->live) {
-    restore_huge(c, c->used);
+    restore_huge(c, c->used, true);
     const size_t pg = tfcc_page_size();
     const size_t from = (c->used + pg - 1) / pg * pg, end = (c->used + HUGE - 1) / HUGE * HUGE;
     if (end - from >= TRIM_MIN && end <= c->committed) {
@@ -220,6 +265,11 @@ void tfcc_wmem_trim(void) {
         c->hp_small[end / HUGE - 1] = 1;
 #endif
       (void)madvise((uint8_t *)c + from, end - from, MADV_DONTNEED);
+    } else if (end <= c->committed && end / HUGE - 1 < NHP) {
+      /* kept whole: one huge page again if a block's tail left it in 4 KiB pages */
+      const size_t k = end / HUGE - 1;
+      if (c->hp_small[k] && c->hp_live[k] && c->hp_owner[k] == &t_self && rebuild_huge(c, k))
+        c->hp_small[k] = 0;
     }
   }
   pthread_mutex_unlock(&g_lock);

@@ -25,13 +25,16 @@
 void *tfcc_wmem_alloc(size_t bytes);
 /* Frees a block from tfcc_wmem_alloc (NULL: nothing). */
 void tfcc_wmem_free(void *p);
-/* A load's packing is over: the unused tail of the huge page being cut from, if 256 KiB or
- * more, is given back, and that huge page stays in 4 KiB pages (later blocks cut from it are
+/* A load's packing is over: the unused tail of the huge page being cut from, if 1 MiB or more
+ * (was 256 KiB: the last blocks' 4 KiB pages stalled the int8 ResNets' runs, bench/README.md
+ * "tail2"), is given back, and that huge page stays in 4 KiB pages (later blocks cut from it are
  * populated page by page). It was resident for nothing until the next load's packing: ResNet-50
  * int8 1.4 MiB above its packed weights (bench/README.md). The huge pages a large block's tail
  * left in 4 KiB pages (so that the load's peak held only the block's own pages) and that later
- * blocks have filled are advised as huge pages again, for khugepaged to collapse: in 4 KiB
- * pages they were a source of latency tail (bench/README.md, "The tail at 1 thread"). */
+ * blocks have filled are made huge pages again: rebuilt at once (a fresh huge page, a copy,
+ * mremap over) where the calling thread cut all their blocks, else advised for khugepaged to
+ * collapse. In 4 KiB pages they were a source of latency tail (bench/README.md, "The tail at 1
+ * thread"). Call it from the thread that did the load's packing, once that packing is over. */
 void tfcc_wmem_trim(void);
 
 #endif

@@ -43,8 +43,20 @@ static void *map_region(size_t bytes, bool huge_pages, size_t *mapped, int *kind
   }
 #endif
   size_t n = round_up(bytes, 4096);
-  void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED) return NULL;
+  /* 2 MiB aligned when it holds a huge page: transparent huge pages back only the aligned 2 MiB
+   * ranges inside a mapping, so at an address chosen by mmap a 5 MiB arena had one or two of
+   * them and up to 4 MiB of 4 KiB pages (a source of latency tail on a VM, docs/bench.md
+   * "The latency tail at 1 thread"); aligned, all of it but the last n % 2 MiB. Nothing more
+   * is resident: the over-reservation is unmapped untouched. */
+  const size_t over = n >= HUGE_PAGE ? n + HUGE_PAGE - 4096 : n;
+  uint8_t *raw = mmap(NULL, over, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) return NULL;
+  uint8_t *p = raw;
+  if (over > n) {
+    p = (uint8_t *)(((uintptr_t)raw + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+    if (p > raw) munmap(raw, (size_t)(p - raw));
+    if (raw + over > p + n) munmap(p + n, (size_t)(raw + over - (p + n)));
+  }
   *mapped = n;
   *kind = KIND_PAGES;
 #ifdef MADV_HUGEPAGE
@@ -151,8 +163,12 @@ tfcc_status tfcc_arena_mem_alloc(tfcc_mem_pool *pool, size_t bytes, tfcc_arena_m
       return TFCC_OK;
     }
   }
-  if (need >= HUGE_PAGE || (pool && pool->huge_pages)) {
-    out->ptr = map_region(need, pool && pool->huge_pages, &out->mapped, &out->kind);
+  if (need >= HUGE_PAGE / 2 || (pool && pool->huge_pages)) {
+    /* a last part of 1 MiB or more on a whole huge page (under 1 MiB more resident): in 4 KiB
+     * pages the arena of the int8 ResNets (1.5-1.7 MiB) stalled their runs on a VM
+     * (docs/bench.md, "The latency tail at 1 thread") */
+    const size_t map = need % HUGE_PAGE >= HUGE_PAGE / 2 ? round_up(need, HUGE_PAGE) : need;
+    out->ptr = map_region(map, pool && pool->huge_pages, &out->mapped, &out->kind);
     if (out->ptr) return TFCC_OK;
   } else {
     out->ptr = aligned_alloc(ALIGN, need);

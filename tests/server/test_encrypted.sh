@@ -7,7 +7,10 @@
 #  3. a container under another key is refused (MODEL_LOAD_FAILED naming the wrong key) and the
 #     loaded version keeps serving; a container without a key in the config is not loaded and
 #     the log says how to give one; a key_env model and the command-line form serve too;
-#  4. key_file together with key_env is a config error naming the line.
+#  4. key_file together with key_env is a config error naming the line;
+#  5. in a <path>/<version>/ layout a version's file may be model.tfcce: a config model's
+#     directory and --model-repository with --key-file find and serve it; where both files
+#     are, model.tflite is the one loaded (here refused: a key with a plain file).
 # Skipped (77) only when this tfcc has no encryption support.
 source "$(dirname "$0")/lib_server.bash"
 "$TFCC" encrypt --help >/dev/null 2>&1 || { echo "SKIP: tfcc built without encryption support"; exit 77; }
@@ -76,6 +79,33 @@ enc "$TMP/w2.tflite" "$TMP/cli.tfcce" "$TMP/k.bin"
 start_server "$TMP/log2" "$TMP/cli.tfcce" --key-env TFCC_SRV_TEST_KEY --no-access-log || { bad "start (command line)"; finish; }
 expect_http 200 "cli ready" GET /v2/models/cli/ready
 serves cli "$TMP/ref_w2" && ok || bad "the command-line container does not serve"
+stop_server && ok || bad "exit status after SIGTERM"
+
+# 5. <path>/<version>/model.tfcce: a config model's versions, then a repository of models
+mkdir -p "$TMP/encdir/1" "$TMP/encdir/2" "$TMP/repo/encm/1" "$TMP/repo/both/1"
+enc "$TMP/w1.tflite" "$TMP/encdir/1/model.tfcce" "$TMP/k.bin"
+enc "$TMP/w2.tflite" "$TMP/encdir/2/model.tfcce" "$TMP/k.bin"
+enc "$TMP/w2.tflite" "$TMP/repo/encm/1/model.tfcce" "$TMP/k.bin"
+cp "$TMP/w1.tflite" "$TMP/repo/both/1/model.tflite"
+enc "$TMP/w2.tflite" "$TMP/repo/both/1/model.tfcce" "$TMP/k.bin"
+cat >"$TMP/dir.yaml" <<YAML
+models:
+  - name: encdir
+    path: $TMP/encdir
+    key_file: $TMP/k.bin
+YAML
+start_server "$TMP/log3" --config "$TMP/dir.yaml" --no-access-log || { bad "start (version directories)"; finish; }
+expect_http 200 "encdir ready" GET /v2/models/encdir/ready
+serves encdir "$TMP/ref_w2" && ok || bad "the newest version's model.tfcce does not serve"
+grep -q "MODEL_LOADED model=encdir version=2 path=$TMP/encdir/2/model.tfcce" "$TMP/log3" && ok ||
+  bad "no MODEL_LOADED line for encdir/2/model.tfcce: $(grep encdir "$TMP/log3" | tail -2)"
+stop_server && ok || bad "exit status after SIGTERM"
+start_server "$TMP/log4" --model-repository "$TMP/repo" --key-file "$TMP/k.bin" --no-access-log ||
+  { bad "start (repository)"; finish; }
+expect_http 200 "encm ready" GET /v2/models/encm/ready
+serves encm "$TMP/ref_w2" && ok || bad "the repository's model.tfcce does not serve"
+grep -q "MODEL_LOAD_FAILED model=both version=1: $TMP/repo/both/1/model.tflite: a key was given, but this is not an encrypted model" "$TMP/log4" && ok ||
+  bad "model.tflite is not the one loaded where both files are: $(grep both "$TMP/log4" | tail -2)"
 stop_server && ok || bad "exit status after SIGTERM"
 
 # 4. both keys: a config error naming the line

@@ -1,5 +1,6 @@
 /* Arena memory: pool carving, reuse after free, fallback when the pool is full, huge-page
- * paths, zero-filled and aligned memory. */
+ * paths (a mapped arena 2 MiB aligned, its last part of 1 MiB or more a whole huge page),
+ * zero-filled and aligned memory. */
 #include <stdint.h>
 #include <string.h>
 
@@ -49,6 +50,11 @@ int main(void) {
   CHECK(tfcc_arena_mem_alloc(NULL, 8u << 20, &l, NULL) == TFCC_OK && all_zero(l.ptr, 4096));
   CHECK(strcmp(tfcc_arena_mem_kind(&l), "heap") != 0);
   CHECK(tfcc_arena_mem_alloc(NULL, 0, &z, NULL) == TFCC_OK && z.ptr == NULL);
+  /* from 1 MiB to 2 MiB: one whole huge page, 2 MiB aligned, not 4 KiB pages of the heap */
+  tfcc_arena_mem h;
+  CHECK(tfcc_arena_mem_alloc(NULL, 1536u << 10, &h, NULL) == TFCC_OK && all_zero(h.ptr, h.size));
+  CHECK(strcmp(tfcc_arena_mem_kind(&h), "heap") != 0 && (uintptr_t)h.ptr % (2u << 20) == 0);
+  tfcc_arena_mem_free(NULL, &h);
   tfcc_arena_mem_free(NULL, &s);
   tfcc_arena_mem_free(NULL, &l);
   tfcc_arena_mem_free(NULL, &z);

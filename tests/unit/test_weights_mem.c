@@ -1,8 +1,10 @@
 /* Packed-weights memory (base/weights_mem.h): aligned, writable blocks cut one after the other
  * across huge pages (a block that does not fit what is left of a huge page no longer leaves
  * that rest resident and unused), the whole huge pages of freed blocks given back while other
- * blocks live, live blocks untouched by it. */
+ * blocks live, live blocks untouched by it; a huge page left in 4 KiB pages by a large block's
+ * tail is one huge page again after the load's trim, its bytes unchanged. */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -34,8 +36,74 @@ static int filled(const uint8_t *p, size_t n, uint8_t x) {
   return p[n - 1] == x;
 }
 
+/* The VmFlags of the mapping holding a ("hg": huge pages advised, "nh": not) and its
+ * AnonHugePages in kB into *huge; 0 when /proc/self/smaps does not say. */
+static int vm_flags(uintptr_t a, char *flags, size_t cap, long *huge) {
+  FILE *f = fopen("/proc/self/smaps", "r");
+  if (!f) return 0;
+  char line[512];
+  int in = 0, found = 0;
+  while (fgets(line, sizeof line, f)) {
+    unsigned long lo, hi;
+    if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) {
+      in = a >= lo && a < hi;
+      continue;
+    }
+    if (in && sscanf(line, "AnonHugePages: %ld kB", huge) == 1) continue;
+    if (in && !strncmp(line, "VmFlags:", 8)) {
+      snprintf(flags, cap, "%s", line + 8);
+      found = 1;
+      break;
+    }
+  }
+  fclose(f);
+  return found;
+}
+
+/* A large block whose tail fills 256 KiB of a fresh huge page (left in 4 KiB pages, so that the
+ * load's peak holds only the block's own pages), small blocks filling the rest of that page:
+ * after tfcc_wmem_trim the page is advised huge again, rebuilt as one huge page where the
+ * kernel has one, and every block reads what was written. */
+static void tail_page_rebuilt(void) {
+  uint8_t *a = tfcc_wmem_alloc(64 << 10);
+  CHECK(a != NULL);
+  if (!a) return;
+  const uintptr_t a_end = (uintptr_t)a + (64 << 10);
+  const uintptr_t t = ((a_end + HP - 1) & ~(HP - 1)) + 2 * HP; /* the huge page the tail is in */
+  const size_t nb = (size_t)(t + (256 << 10) - a_end - 64);    /* a block header is 64 bytes */
+  uint8_t *b = tfcc_wmem_alloc(nb);
+  CHECK(b != NULL && (uintptr_t)b + nb == t + (256 << 10));
+  if (!b || (uintptr_t)b + nb != t + (256 << 10)) return;
+  char fl[256] = "";
+  long huge = -1;
+  CHECK(vm_flags(t, fl, sizeof fl, &huge) && strstr(fl, " nh") != NULL);
+  const size_t nc = HP - (256 << 10) - 2 * 64 - 1000;
+  uint8_t *c = tfcc_wmem_alloc(nc), *d = tfcc_wmem_alloc(200 << 10); /* d ends past the page */
+  CHECK(c && d && (uintptr_t)d > t + HP - 2048 && (uintptr_t)d < t + HP);
+  if (!c || !d) return;
+  memset(a, 0x21, 64 << 10);
+  memset(b, 0x22, nb);
+  memset(c, 0x23, nc);
+  memset(d, 0x24, 200 << 10);
+  tfcc_wmem_trim();
+  CHECK(vm_flags(t, fl, sizeof fl, &huge) && strstr(fl, " nh") == NULL && strstr(fl, " hg"));
+  /* huge pages where the region before it got them (the rebuilt page is a mapping of its own) */
+  long before = 0;
+  char fl2[256];
+  CHECK(vm_flags(t - HP, fl2, sizeof fl2, &before));
+  CHECK(before == 0 || huge == 2048);
+  CHECK(filled(a, 64 << 10, 0x21) && filled(b, nb, 0x22) && filled(c, nc, 0x23) &&
+        filled(d, 200 << 10, 0x24));
+  CHECK(filled(b + (t - (uintptr_t)b), 256 << 10, 0x22));
+  tfcc_wmem_free(a);
+  tfcc_wmem_free(b);
+  tfcc_wmem_free(c);
+  tfcc_wmem_free(d);
+}
+
 int main(void) {
 #if defined(__linux__)
+  tail_page_rebuilt(); /* first: the rule applies to fresh huge pages of a region */
   uint8_t *b[N];
   uintptr_t lo = UINTPTR_MAX, hi = 0;
   for (int i = 0; i < N; i++) {

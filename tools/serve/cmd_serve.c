@@ -23,7 +23,7 @@ static const char k_usage[] =
     "Prometheus metrics (/metrics), zero-downtime model reload. See docs/server.md.\n"
     "\n"
     "  -c, --config FILE           YAML config (runtime, models, repository, server, metrics, log)\n"
-    "  -r, --model-repository DIR  serve every DIR/<model>/<version>/model.tflite\n"
+    "  -r, --model-repository DIR  serve every DIR/<model>/<version>/model.tflite (or .tfcce)\n"
     "  -n, --name NAME             model name for MODEL.tflite (default: file name without .tflite\n"
     "                              or .tfcce)\n"
     "      --host ADDR             listen address (default 127.0.0.1; 0.0.0.0 for all)\n"
