@@ -26,6 +26,15 @@ struct tfcc_mem_pool {
   int n_blocks, cap_blocks;
 };
 
+/* Transparent huge pages (Linux): mappings laid out for them. Not under Emscripten, whose
+ * anonymous mappings are heap blocks: no huge pages there, and munmap cannot give back part of
+ * one (the alignment below would free the whole block under the arena). */
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+#define THP_ALIGN 1
+#else
+#define THP_ALIGN 0
+#endif
+
 static size_t round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
 /* Maps bytes of anonymous memory, with huge pages where possible. */
@@ -48,7 +57,7 @@ static void *map_region(size_t bytes, bool huge_pages, size_t *mapped, int *kind
    * them and up to 4 MiB of 4 KiB pages (a source of latency tail on a VM, docs/bench.md
    * "The latency tail at 1 thread"); aligned, all of it but the last n % 2 MiB. Nothing more
    * is resident: the over-reservation is unmapped untouched. */
-  const size_t over = n >= HUGE_PAGE ? n + HUGE_PAGE - 4096 : n;
+  const size_t over = THP_ALIGN && n >= HUGE_PAGE ? n + HUGE_PAGE - 4096 : n;
   uint8_t *raw = mmap(NULL, over, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (raw == MAP_FAILED) return NULL;
   uint8_t *p = raw;
@@ -167,7 +176,8 @@ tfcc_status tfcc_arena_mem_alloc(tfcc_mem_pool *pool, size_t bytes, tfcc_arena_m
     /* a last part of 1 MiB or more on a whole huge page (under 1 MiB more resident): in 4 KiB
      * pages the arena of the int8 ResNets (1.5-1.7 MiB) stalled their runs on a VM
      * (docs/bench.md, "The latency tail at 1 thread") */
-    const size_t map = need % HUGE_PAGE >= HUGE_PAGE / 2 ? round_up(need, HUGE_PAGE) : need;
+    const size_t map =
+        THP_ALIGN && need % HUGE_PAGE >= HUGE_PAGE / 2 ? round_up(need, HUGE_PAGE) : need;
     out->ptr = map_region(map, pool && pool->huge_pages, &out->mapped, &out->kind);
     if (out->ptr) return TFCC_OK;
   } else {
