@@ -102,8 +102,7 @@ static tfcc_status bmm_init(tfcc_init_ctx *ctx) {
   /* exact2: TFLite's delegate takes a float BATCH_MATMUL of rank >= 2 operands
    * (VisitBatchMatMulNode; adj_x becomes a transpose node) */
   p->xnn_f32 = !p->hyb && l && r && o && l->dtype == TFCC_FLOAT32 && r->dtype == TFCC_FLOAT32 &&
-               l->rank >= 2 && r->rank >= 2 && ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE &&
-               ctx->sg && tfcc_hybrid_in_subgraph(ctx->sg);
+               l->rank >= 2 && r->rank >= 2 && tfcc_hybrid_xnn_float(ctx);
   ctx->params = p;
   return TFCC_OK;
 }

@@ -152,8 +152,7 @@ static tfcc_status fc_init(tfcc_init_ctx *ctx) {
                  (!b || (b->dtype == TFCC_FLOAT32 && b->data && !b->sparsity)) &&
                  (p->act == TFCC_ACT_NONE || p->act == TFCC_ACT_RELU || p->act == TFCC_ACT_RELU6 ||
                   p->act == TFCC_ACT_RELU_N1_TO_1) &&
-                 ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE && ctx->sg &&
-                 tfcc_hybrid_in_subgraph(ctx->sg);
+                 tfcc_hybrid_xnn_float(ctx);
   }
   if (st == TFCC_OK) fc_small_init(ctx, p);
   if (st != TFCC_OK) {

@@ -116,6 +116,8 @@ tfcc_status tfcc_reduce_op_init(tfcc_init_ctx *ctx) {
     p->axis_const = ctx->sg->tensors[n->inputs[1]].data != NULL;
   p->xnn_f32_mean = n && n->builtin == TFCC_OP_MEAN && p->axis_const && xnn_spatial_mean(ctx) &&
                     tfcc_hybrid_xnn_float(ctx);
+  /* not tfcc_hybrid_xnn_float: its rank-4 rule is the spatial MEAN's; the delegate takes a
+   * MEAN over trailing axes at any rank */
   p->xnn_f32_rmean =
       n && n->builtin == TFCC_OP_MEAN && p->axis_const && n->inputs[0] >= 0 &&
       n->inputs[0] < ctx->sg->n_tensors && ctx->sg->tensors[n->inputs[0]].dtype == TFCC_FLOAT32 &&
