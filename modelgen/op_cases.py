@@ -1266,6 +1266,15 @@ def hybrid_cases():
               ("RESIZE_BILINEAR", ["x", "sz"], ["rl"], {}),
               ("CONV_2D", ["rh", "w", "b"], ["y"], {"padding": "VALID", "stride_w": 1, "stride_h": 1})],
              ["x"], ["rh", "ra", "rl", "y"]))
+    # ops: a float LOG before a hybrid FULLY_CONNECTED (spectrogram front ends: log-mel before
+    # the hybrid convolutions of a YAMNet): LiteRT's XNNPACK delegate takes the LOG and runs
+    # XNNPACK's f32-vlog rational-3-3 approximation, up to 33 ulp from a correctly rounded logf
+    # (a hybrid YAMNet of the tenth sweep: 0.0083 at its scores from the LOG alone)
+    name = "hybrid_net_log_fc"
+    add(Case(name, {"x": act("f32", [64, 64], 1e-4, 90.0), "l": T(F32, [64, 64]),
+                    "w": hw(name, [4, 64], 0, True), "b": fbias(name, 4), "y": T(F32, [64, 4])},
+             [("LOG", ["x"], ["l"], {}), ("FULLY_CONNECTED", ["l", "w", "b"], ["y"], {})],
+             ["x"], ["l", "y"]))
     name = "hybrid_net_logistic_fc"
     add(Case(name, {"x": act("f32", [64, 64], -20.0, 20.0), "s": T(F32, [64, 64]),
                     "w": hw(name, [4, 64], 0, True), "b": fbias(name, 4), "y": T(F32, [64, 4])},

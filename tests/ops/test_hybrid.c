@@ -23,6 +23,7 @@
 #include "kernels/hybrid/hyb_out.h"
 #include "kernels/hybrid/quantize.h"
 #include "kernels/hybrid/xnn_f32.h"
+#include "kernels/ref/xnn_log.h"
 #include "kernels/q8-dwconv/dwconv.h"
 #include "kernels/q8-gemm/gemm.h"
 #include "npy_load.h"
@@ -432,6 +433,43 @@ static void test_stream(void) {
   tfcc_threadpool_destroy(pool2);
 }
 
+/* ---- XNNPACK's float LOG (kernels/ref/xnn_log.h) against LiteRT's values (the conformance
+   case hybrid_net_log_fc: 4096 inputs in (0, 90]) and on special values */
+
+static void test_xnn_log(void) {
+  test_npy in, ref;
+  char path[4096], rpath[4096];
+  const char *src = tfcc_test_source_dir();
+  snprintf(path, sizeof path, "%s/tests/ops/conformance/hybrid_net_log_fc.in0.npy", src);
+  snprintf(rpath, sizeof rpath, "%s/tests/ops/conformance/hybrid_net_log_fc.out0.npy", src);
+  if (test_npy_load(path, &in) != 0 || test_npy_load(rpath, &ref) != 0) {
+    CHECK(!"hybrid_net_log_fc data");
+    return;
+  }
+  const size_t n = in.bytes / sizeof(float);
+  float *y = malloc(n * sizeof(float));
+  CHECK(y != NULL && ref.bytes == in.bytes);
+  if (y && ref.bytes == in.bytes) {
+    tfcc_xnn_log_f32((const float *)in.data, y, n);
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++) bad += memcmp(&y[i], (const float *)ref.data + i, 4) != 0;
+    CHECKF(bad == 0, "xnn log: %zu of %zu differ from LiteRT", bad, n);
+  }
+  free(y);
+  test_npy_free(&in);
+  test_npy_free(&ref);
+  /* log(1) is exactly 0 (1.4142134f * 0.70710689f == 1); 0 and -0 give -inf; a negative
+     normal input NaN; infinity a finite value (its exponent field read as 128) */
+  const float sx[6] = {1.0f, 0.0f, -0.0f, -2.0f, INFINITY, 2.0f};
+  float sy[6];
+  tfcc_xnn_log_f32(sx, sy, 6);
+  CHECK(sy[0] == 0.0f);
+  CHECK(isinf(sy[1]) && sy[1] < 0 && isinf(sy[2]) && sy[2] < 0);
+  CHECK(isnan(sy[3]));
+  CHECK(isfinite(sy[4]) && sy[4] > 88.0f && sy[4] < 89.0f);
+  CHECK(fabsf(sy[5] - 0.69314718f) < 1e-6f);
+}
+
 /* ---- XNNPACK-exact float kernels: every variant against LiteRT's sigmoid values (the
    conformance case hybrid_net_logistic_fc: 4096 inputs in [-20, 20]) plus special values, and
    every conv variant against the generic one */
@@ -700,6 +738,8 @@ static void test_reference_mode(void) {
     run_exact_case(rt, src, "hybrid_net_conv_silu_conv", 0, "conformance", o);
   for (int o = 0; o < 2; o++)
     run_exact_case(rt, src, "hybrid_net_logistic_fc", 0, "conformance", o);
+  /* ops: XNNPACK's float LOG (a log-mel front end) before a hybrid FULLY_CONNECTED */
+  for (int o = 0; o < 2; o++) run_exact_case(rt, src, "hybrid_net_log_fc", 0, "conformance", o);
   /* ops: XNNPACK-exact float DEPTHWISE_CONV_2D before a hybrid 1x1 CONV_2D */
   for (int o = 0; o < 2; o++)
     run_exact_case(rt, src, "hybrid_net_dw_f32_conv", 0, "conformance", o);
@@ -1117,6 +1157,7 @@ int main(void) {
   test_vector_quantizers();
   test_dwconv();
   test_xnn_f32();
+  test_xnn_log();
   xnn_conv_wide_case(11, 23, 3, 32, 3, 2, 1);
   xnn_conv_wide_case(9, 21, 3, 40, 3, 1, 1);
   xnn_conv_wide_case(6, 19, 5, 16, 1, 1, 0);
