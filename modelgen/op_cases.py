@@ -1329,6 +1329,25 @@ def hybrid_cases():
                  ["x"], ["y", "z"]))
     fc_runtime_weights_hybrid("hybrid_net_fc_runtime_weights", 10, 45)
     fc_runtime_weights_hybrid("hybrid_net_fc_runtime_weights_deep", 6, 1000)
+    # sweep10: one unit or one batch is no GEBP: TFLite's Eigen backend takes it as a
+    # matrix-vector product (cpu_backend_gemm_eigen.cc), each sum over the whole depth in order;
+    # YOLOv8-seg / YOLO11 attention exported by onnx2tf (Q x K^T split into [100, 32] x [1, 32]
+    # FULLY_CONNECTEDs; Quy-An/DQA_AutoCar best_int8 of the tenth sweep, 0.055 from LiteRT)
+    def fc_runtime_weights_gemv(name, m, n, k):
+        rng = Rng(seed_of(name + "/s"))
+        sc = T(F32, [1, k], const=[f32(rng.uniform(0.5, 1.5)) for _ in range(k)])
+        add(Case(name, {"x": act("f32", [m, k], -1.0, 1.0), "v": act("f32", [n, k], -1.0, 1.0),
+                        "sc": sc, "wr": T(F32, [n, k]), "y": T(F32, [m, n]),
+                        "wh": hw(name, [3, k], 0, True), "bh": fbias(name, 3),
+                        "z": T(F32, [m, 3])},
+                 [("MUL", ["v", "sc"], ["wr"], {}),
+                  ("FULLY_CONNECTED", ["x", "wr", OMIT], ["y"], {}),
+                  ("FULLY_CONNECTED", ["x", "wh", "bh"], ["z"], {})],
+                 ["x", "v"], ["y", "z"]))
+    fc_runtime_weights_gemv("hybrid_net_fc_runtime_weights_gemv_unit", 100, 1, 32)
+    fc_runtime_weights_gemv("hybrid_net_fc_runtime_weights_gemv_unit_deep", 9, 1, 1000)
+    fc_runtime_weights_gemv("hybrid_net_fc_runtime_weights_gemv_batch", 1, 10, 45)
+    fc_runtime_weights_gemv("hybrid_net_fc_runtime_weights_gemv_batch_deep", 1, 6, 1000)
     # exact1: a float SOFTMAX (beta 1) in a hybrid model: XNNPACK's f32 softmax (its own exp,
     # one 4-lane sum, the tail pair and single added after the lanes, times 1 / sum); YOLO26n's
     # attention softmax of the sixth sweep

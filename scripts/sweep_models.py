@@ -22,7 +22,10 @@ the classic interpreter (tfweb) where tfcc reports a dynamic output or an output
 compared with LiteRT.js on a copy whose outputs are declared with tfcc's shapes, and one that
 differs from LiteRT.js with tfweb (a match there counts as a match, the other engine's result
 is kept in the verdict); where LiteRT.js hands back an output in the shape the file declares
-and tfcc computes another, LiteRT.js also runs the copy with tfcc's shapes written. Prints one line per
+and tfcc computes another, LiteRT.js also runs the copy with tfcc's shapes written; a row still
+differing from LiteRT.js whose model has a hybrid DEPTHWISE_CONV_2D with one weight scale for
+all channels (TFLite's kernel indexes that scale per channel, past the array) is also compared
+with LiteRT.js on a copy whose scale is written once per channel. Prints one line per
 model and, at the end, the table and the counts (runs in TFLite, runs in tfcc, matches).
 Standard library and NumPy only."""
 import argparse
@@ -224,38 +227,75 @@ def sweep_one(name, path, args, rng_seed):
             again = static_copy_vs_litert(path, work, files, got, refs, args)
             if again.startswith("match"):
                 res["verdict"] = again + " (LiteRT.js on the file: %s)" % res["verdict"]
+        if not res["verdict"].startswith("match"):
+            again = per_channel_copy_vs_litert(path, work, files, got, refs, args)
+            if again and again.startswith("match"):
+                res["verdict"] = again + " (LiteRT.js on the file: %s)" % res["verdict"]
     return res
 
 
-def static_copy_vs_litert(path, work, files, got, refs, args):
-    """LiteRT.js on a copy whose dynamic outputs are declared with the shapes tfcc produced
-    (modelgen's reader and writer: subgraph 0, the options it knows), compared with tfcc."""
+def copy_vs_litert(path, work, files, got, refs, args, rewrite, name, what):
+    """LiteRT.js on a copy of the model that rewrite(model) changed (modelgen's reader and
+    writer: subgraph 0, the options it knows), compared with tfcc; None where rewrite returns
+    False (nothing to change)."""
     try:
         import tflite_read
         import tflite_schema
         with open(path, "rb") as fh:
             m = tflite_read.read(fh.read())
-        for t, g in zip(m.outputs, got):
-            m.tensors[t].shape = list(np.load(g).shape)
-        copy = os.path.join(work, "static_outputs.tflite")
+        if not rewrite(m):
+            return None
+        copy = os.path.join(work, name + ".tflite")
         with open(copy, "wb") as fh:
             fh.write(tflite_schema.serialize(m))
     except Exception as e:  # noqa: BLE001 (a model modelgen cannot rewrite)
-        return "no static copy (%s)" % str(e)[:60]
-    ref_dir = os.path.join(work, "ref_litert")
+        return "no %s copy (%s)" % (name, str(e)[:60])
+    ref_dir = os.path.join(work, "ref_" + name)
     os.makedirs(ref_dir, exist_ok=True)
     for old in glob.glob(os.path.join(ref_dir, "*.npy")):
         os.remove(old)
     rc, _ = run(["node", args.oracle, copy, ref_dir] + files + ["--engine", "litert"], args.timeout)
     outs = [os.path.join(ref_dir, os.path.basename(r)) for r in refs]
     if rc != 0 or not all(os.path.exists(f) for f in outs):
-        return "LiteRT on a static copy: no result"
+        return "LiteRT on a %s copy: no result" % name
     notes, ok = [], True
     for i, (r, g) in enumerate(zip(outs, got)):
         good, text = compare(np.load(r), np.load(g))
         ok &= good
         notes.append("out%d %s" % (i, text))
-    return ("match" if ok else "MISMATCH") + " vs LiteRT on a copy with the output shapes written: " + "; ".join(notes)
+    return ("match" if ok else "MISMATCH") + " vs LiteRT on a copy " + what + ": " + "; ".join(notes)
+
+
+def static_copy_vs_litert(path, work, files, got, refs, args):
+    """LiteRT.js on a copy whose dynamic outputs are declared with the shapes tfcc produced."""
+    def rewrite(m):
+        for t, g in zip(m.outputs, got):
+            m.tensors[t].shape = list(np.load(g).shape)
+        return True
+    return copy_vs_litert(path, work, files, got, refs, args, rewrite, "static_outputs",
+                          "with the output shapes written")
+
+
+def per_channel_copy_vs_litert(path, work, files, got, refs, args):
+    """A hybrid DEPTHWISE_CONV_2D (float input, int8 weights) with one weight scale for all its
+    channels: TFLite's kernel passes the scale array to DepthwiseConvHybridPerChannel, which
+    indexes it by output channel, reading past it. LiteRT.js on a copy with that scale written
+    once per channel (quantized_dimension 3) shows what the file means."""
+    def rewrite(m):
+        n = 0
+        for op in m.operators:
+            w = m.tensors[op.inputs[1]] if op.op == "DEPTHWISE_CONV_2D" and len(op.inputs) > 1 else None
+            if (w is None or w.dtype != 9 or m.tensors[op.inputs[0]].dtype != 0 or not w.quant
+                    or len(w.quant.get("scale") or []) != 1 or w.shape[3] < 2):
+                continue
+            c = w.shape[3]
+            w.quant = {"scale": list(w.quant["scale"]) * c, "zero_point": [0] * c,
+                       "quantized_dimension": 3}
+            n += 1
+        return n > 0
+    return copy_vs_litert(path, work, files, got, refs, args, rewrite, "per_channel",
+                          "whose one hybrid depthwise weight scale is written per channel "
+                          "(TFLite reads past it)")
 
 
 def main():

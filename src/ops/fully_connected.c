@@ -319,7 +319,7 @@ static tfcc_status fc_prepare(tfcc_op_ctx *ctx) {
  * where prepare's scratch is there, else NULL (the reference loop). */
 static const tfcc_fc_eigen_kernel *fc_eigen_kernel(const tfcc_op_ctx *ctx, const tfcc_fc_dims *d) {
   const fc_params *p = ctx->params;
-  if (!p->eigen_f32 || !ctx->ks || !ctx->ks->fc_eigen) return NULL;
+  if (!p->eigen_f32 || !ctx->ks || !ctx->ks->fc_eigen || tfcc_fc_eigen_is_gemv(d)) return NULL;
   return ctx->scratch && ctx->scratch_bytes >= (size_t)tfcc_threadpool_size(ctx->pool) *
                                                    tfcc_fc_eigen_scratch_bytes(d->accum)
              ? ctx->ks->fc_eigen
@@ -380,6 +380,8 @@ static tfcc_status fc_eval(tfcc_op_ctx *ctx) {
       const tfcc_fc_eigen_kernel *ek = fc_eigen_kernel(ctx, &d);
       if (ek)
         tfcc_fc_eigen_run(ctx->pool, ek, &d, in->data, w->data, bd, lo, hi, out, ctx->scratch);
+      else if (p->eigen_f32 && tfcc_fc_eigen_is_gemv(&d))
+        tfcc_fc_f32_eigen_gemv(&d, in->data, w->data, bd, lo, hi, out);
       else if (p->eigen_f32)
         tfcc_fc_f32_eigen(&d, in->data, w->data, bd, lo, hi, out);
       else
@@ -423,6 +425,7 @@ static const char *fc_kernel(const tfcc_op_ctx *ctx) {
   if (bf16) return bf16;
   if (p->xnn_f32) return tfcc_xnn_fc_uses_nr2((int32_t)d.units) ? "xnn-f32-fc-nr2" : "xnn-f32-fc";
   const tfcc_f32_packed *pk = fc_f32_packed(ctx, &d);
+  if (!pk && p->eigen_f32 && tfcc_fc_eigen_is_gemv(&d)) return "ref-eigen-gemv";
   if (!pk && p->eigen_f32)
     return ctx->ks && ctx->ks->fc_eigen ? ctx->ks->fc_eigen->name : "ref-eigen-order";
   if (!pk) return "ref";

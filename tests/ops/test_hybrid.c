@@ -765,6 +765,11 @@ static void test_reference_mode(void) {
   for (int o = 0; o < 2; o++) {
     run_exact_case(rt, src, "hybrid_net_fc_runtime_weights", 0, "conformance", o);
     run_exact_case(rt, src, "hybrid_net_fc_runtime_weights_deep", 0, "conformance", o);
+    /* sweep10: one unit or one batch: Eigen's matrix-vector product, sums in order */
+    run_exact_case(rt, src, "hybrid_net_fc_runtime_weights_gemv_unit", 0, "conformance", o);
+    run_exact_case(rt, src, "hybrid_net_fc_runtime_weights_gemv_unit_deep", 0, "conformance", o);
+    run_exact_case(rt, src, "hybrid_net_fc_runtime_weights_gemv_batch", 0, "conformance", o);
+    run_exact_case(rt, src, "hybrid_net_fc_runtime_weights_gemv_batch_deep", 0, "conformance", o);
     run_exact_case(rt, src, "hybrid_net_softmax_fc", 0, "conformance", o);
     run_exact_case(rt, src, "hybrid_net_softmax_fc_wide", 0, "conformance", o);
   }

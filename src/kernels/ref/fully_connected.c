@@ -70,6 +70,16 @@ void tfcc_fc_f32_eigen(const tfcc_fc_dims *d, const float *in, const float *w, c
   }
 }
 
+void tfcc_fc_f32_eigen_gemv(const tfcc_fc_dims *d, const float *in, const float *w,
+                            const float *bias, float act_min, float act_max, float *out) {
+  for (int32_t b = 0; b < d->batches; b++)
+    for (int32_t u = 0; u < d->units; u++) {
+      const float s =
+          eigen_dot(in + (size_t)b * d->accum, w + (size_t)u * d->accum, 0, d->accum, false);
+      out[(size_t)b * d->units + u] = tfcc_bias_act_f32(s, bias, (size_t)u, act_min, act_max);
+    }
+}
+
 #define TFCC_FC_LOOP(IN_T, W_T, FINISH) \
   for (int32_t b = 0; b < d->batches; b++) { \
     const IN_T *x = in + (size_t)b * d->accum; \

@@ -21,6 +21,15 @@ void tfcc_fc_f32(const tfcc_fc_dims *d, const float *in, const float *w, const f
  * against LiteRT on single-node models (conformance hybrid_net_fc_runtime_weights_*). */
 void tfcc_fc_f32_eigen(const tfcc_fc_dims *d, const float *in, const float *w, const float *bias,
                        float act_min, float act_max, float *out);
+/* TFLite's Eigen backend takes one unit (lhs rows 1) or one batch (rhs columns 1) as a
+ * matrix-vector product, not GEBP (cpu_backend_gemm_eigen.cc): tfcc_fc_f32_eigen_gemv sums
+ * each output over its whole depth in order, one accumulator, products and sums apart
+ * (measured on LiteRT: conformance hybrid_net_fc_runtime_weights_gemv_*). */
+static inline bool tfcc_fc_eigen_is_gemv(const tfcc_fc_dims *d) {
+  return d->units == 1 || d->batches == 1;
+}
+void tfcc_fc_f32_eigen_gemv(const tfcc_fc_dims *d, const float *in, const float *w,
+                            const float *bias, float act_min, float act_max, float *out);
 /* The depth block of that order for depth k (k itself up to 816; kernels/hybrid/fc_eigen.h's
  * vector variants block the same way). */
 int32_t tfcc_fc_eigen_kc(int32_t k);
