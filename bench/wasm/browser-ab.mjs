@@ -11,6 +11,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import {takeOpt} from './args.mjs';
+import {zooInput} from './page-input.mjs';
 import {findChromium, launchChromium, sleep} from '../../js/test/chromium.mjs';
 
 const args = process.argv.slice(2);
@@ -43,24 +44,15 @@ const sid = await browser.openPage(`${base}/`);
 await sleep(500);
 
 // page side: the model's input from the zoo's float .npy (quantized with the input's parameters)
-const page = async (base, model, arch, rounds, threads) => {
+const page = async (base, model, arch, rounds, threads, input) => {
   const mods = [await import(`${base}/a/lib/index.mjs`), await import(`${base}/b/lib/index.mjs`)];
-  const buf = new Uint8Array(await (await fetch(`${base}/zoo/${arch}.input_nhwc.npy`)).arrayBuffer());
-  const hl = new DataView(buf.buffer).getUint16(8, true);
-  const f = new Float32Array(buf.slice(10 + hl).buffer);
   const bytes = new Uint8Array(await (await fetch(`${base}/zoo/${model}.tflite`)).arrayBuffer());
   const ss = [], rel = [];
   for (const m of mods) {
     const rt = await m.Runtime.create({threads});
     rel.push(rt.relaxedSimd);
     const s = (await rt.loadModel(bytes.slice())).createSession();
-    const t = s.inputs[0];
-    let x = f;
-    if (t.dtype !== 'float32') {
-      const [lo, hi, C] = t.dtype === 'int8' ? [-128, 127, Int8Array] : [0, 255, Uint8Array];
-      x = new C(f.length);
-      for (let i = 0; i < f.length; i++) x[i] = Math.max(lo, Math.min(hi, Math.round(f[i] / t.quantization.scale[0] + t.quantization.zeroPoint[0])));
-    }
+    const x = await input(`${base}/zoo/${arch}.input_nhwc.npy`, s.inputs[0]);
     ss.push({s, x});
   }
   const run = (k) => { const t0 = performance.now(); const o = ss[k].s.run([ss[k].x]); return [performance.now() - t0, o]; };
@@ -87,7 +79,7 @@ console.log('|---|---:|---:|---:|---:|---:|---|');
 for (const model of models) {
   const arch = model.replace(/\..*$/, '');
   const r = await browser.cdp('Runtime.evaluate', {
-    expression: `(${page.toString()})(${JSON.stringify(base)}, ${JSON.stringify(model)}, ${JSON.stringify(arch)}, ${rounds}, ${threads})`,
+    expression: `(${page.toString()})(${JSON.stringify(base)}, ${JSON.stringify(model)}, ${JSON.stringify(arch)}, ${rounds}, ${threads}, ${zooInput.toString()})`,
     awaitPromise: true, returnByValue: true}, sid);
   if (r.exceptionDetails) { console.log(`${model}: ${JSON.stringify(r.exceptionDetails).slice(0, 600)}`); continue; }
   const {ta, tb, same, rel} = r.result.value;

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {takeOpt} from './args.mjs';
+import {zooInput} from './page-input.mjs';
 import {findChromium, launchChromium, serveStatic, sleep} from '../../js/test/chromium.mjs';
 
 const args = process.argv.slice(2);
@@ -25,20 +26,11 @@ const browser = launchChromium(chromium);
 const sid = await browser.openPage(`${base}/exact.html`);
 await sleep(500);
 
-const page = async (base, model, arch, blocks, runs, threads) => {
+const page = async (base, model, arch, blocks, runs, threads, input) => {
   const m = await import(`${base}/pkg/lib/index.mjs`);
-  const buf = new Uint8Array(await (await fetch(`${base}/zoo/${arch}.input_nhwc.npy`)).arrayBuffer());
-  const hl = new DataView(buf.buffer).getUint16(8, true);
-  const f = new Float32Array(buf.slice(10 + hl).buffer);
   const rt = await m.Runtime.create({threads});
   const s = (await rt.loadModel(new Uint8Array(await (await fetch(`${base}/zoo/${model}.tflite`)).arrayBuffer()))).createSession();
-  const t = s.inputs[0];
-  let x = f;
-  if (t.dtype !== 'float32') {
-    const [lo, hi, C] = t.dtype === 'int8' ? [-128, 127, Int8Array] : [0, 255, Uint8Array];
-    x = new C(f.length);
-    for (let i = 0; i < f.length; i++) x[i] = Math.max(lo, Math.min(hi, Math.round(f[i] / t.quantization.scale[0] + t.quantization.zeroPoint[0])));
-  }
+  const x = await input(`${base}/zoo/${arch}.input_nhwc.npy`, s.inputs[0]);
   for (let i = 0; i < 5; i++) s.run([x]);
   const res = [], whole = [];
   for (let b = 0; b < blocks; b++) {
@@ -54,7 +46,7 @@ const page = async (base, model, arch, blocks, runs, threads) => {
 };
 const med = (v) => { const s = [...v].sort((p, q) => p - q); return s[s.length >> 1]; };
 const r = await browser.cdp('Runtime.evaluate', {
-  expression: `(${page.toString()})(${JSON.stringify(base)}, ${JSON.stringify(model)}, ${JSON.stringify(model.replace(/\..*$/, ''))}, ${blocks}, ${runs}, ${threads})`,
+  expression: `(${page.toString()})(${JSON.stringify(base)}, ${JSON.stringify(model)}, ${JSON.stringify(model.replace(/\..*$/, ''))}, ${blocks}, ${runs}, ${threads}, ${zooInput.toString()})`,
   awaitPromise: true, returnByValue: true}, sid);
 if (r.exceptionDetails) { console.log(JSON.stringify(r.exceptionDetails).slice(0, 800)); process.exit(1); }
 const {res, whole, relaxed} = r.result.value;
