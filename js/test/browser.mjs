@@ -7,11 +7,10 @@
 // Exit 77 (skip) when no Chromium is installed (CHROMIUM=path overrides the search) or the shared
 // models are absent.
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import {fileURLToPath} from 'node:url';
-import {findChromium, launchChromium, sleep} from './chromium.mjs';
+import {findChromium, launchChromium, serveStatic, sleep} from './chromium.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -39,23 +38,8 @@ if (!fs.existsSync(path.join(pkg, 'lib', 'index.mjs'))) {
 const ROOTS = {'/pkg/': pkg, '/models/': models, '/': path.join(HERE, 'browser')};
 const MIME = {'.html': 'text/html', '.mjs': 'text/javascript', '.js': 'text/javascript',
               '.wasm': 'application/wasm', '.txt': 'text/plain', '.bmp': 'image/bmp'};
-const server = http.createServer((req, res) => {
-  const url = new URL(req.url, 'http://localhost');
-  const prefix = Object.keys(ROOTS).find((p) => url.pathname.startsWith(p));
-  const root = ROOTS[prefix];
-  const file = path.resolve(root, '.' + decodeURIComponent(url.pathname.slice(prefix.length - 1)));
-  if (!file.startsWith(root + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
-    res.writeHead(404).end('not found');
-    return;
-  }
-  // cross-origin isolated (COOP/COEP), so that a threads build has SharedArrayBuffer
-  res.writeHead(200, {'content-type': MIME[path.extname(file)] || 'application/octet-stream',
-                      'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp'});
-  fs.createReadStream(file).pipe(res);
-});
-await new Promise((r) => server.listen(0, '127.0.0.1', r));
-const port = server.address().port;
-const pageUrl = `http://127.0.0.1:${port}/index.html?model=/models/${modelName}.tflite` +
+const {server, base} = await serveStatic(ROOTS, MIME);
+const pageUrl = `${base}/index.html?model=/models/${modelName}.tflite` +
                 `&image=/models/images/${image}&labels=/models/labels/imagenet_labels.txt`;
 
 // --- Chromium over the DevTools protocol (chromium.mjs)

@@ -3,6 +3,7 @@
 //   const b = await launchChromium(path); const s = await b.openPage(url, {width, height});
 //   await b.cdp('Runtime.evaluate', {...}, s); b.logs (console output); await b.close();
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import {spawn, spawnSync} from 'node:child_process';
@@ -68,4 +69,25 @@ export function launchChromium(chromium, {onLog} = {}) {
     }
   };
   return b;
+}
+
+/** A static server on 127.0.0.1 (any free port) of roots {'/prefix/': dir, ..., '/': dir},
+ * cross-origin isolated (COOP/COEP, so that a threads build has SharedArrayBuffer); content
+ * types by extension from mime. Resolves to {server, base} (base: 'http://127.0.0.1:PORT'). */
+export async function serveStatic(roots, mime) {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://localhost');
+    const prefix = Object.keys(roots).find((p) => url.pathname.startsWith(p));
+    const root = roots[prefix];
+    const file = path.resolve(root, '.' + decodeURIComponent(url.pathname.slice(prefix.length - 1)));
+    if (!file.startsWith(root + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    res.writeHead(200, {'content-type': mime[path.extname(file)] || 'application/octet-stream',
+                        'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp'});
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return {server, base: `http://127.0.0.1:${server.address().port}`};
 }

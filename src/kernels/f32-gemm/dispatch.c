@@ -2,6 +2,9 @@
 #include "kernels/f32-gemm/gemm.h"
 #include "kernels/dispatch_table.h"
 #include "kernels/f32-gemm/ukernels.h"
+#if defined(__wasm_simd128__)
+#include "kernels/f32-gemm/gemm-wasmsimd.h"
+#endif
 
 /* name, GEMV name, level, tile, full-tile and one-row kernels; the rest by name where a
  * variant has them. */
@@ -26,8 +29,8 @@ static const tfcc_f32_gemm_kernel kernels[] = {
          tfcc_f32_gemm_1x8_neon)},
 #endif
 #if defined(__wasm_simd128__)
-    {ROW("f32-gemm-5x8-wasmsimd", "f32-gemv-8-wasmsimd", TFCC_ISA_WASMSIMD, 5, 8,
-         tfcc_f32_gemm_5x8_wasmsimd, tfcc_f32_gemm_1x8_wasmsimd)},
+    {ROW(TFCC_F32_GEMM_WASM_NAME, "f32-gemv-8-wasmsimd", TFCC_ISA_WASMSIMD, TFCC_F32_GEMM_WASM_MR,
+         8, tfcc_f32_gemm_5x8_wasmsimd, tfcc_f32_gemm_1x8_wasmsimd)},
 #endif
     {ROW("f32-gemm-4x8-scalar", "f32-gemv-8-scalar", TFCC_ISA_GENERIC, 4, 8,
          tfcc_f32_gemm_4x8_scalar, tfcc_f32_gemm_1x8_scalar)},
