@@ -164,22 +164,14 @@ void XV_FN(tfcc_xnn_bmm_f32)(const tfcc_bmm_dims *d, const float *lhs, const flo
                              float *scratch) {
   const int32_t M = d->m, N = d->n, K = d->k;
   const size_t lsm = d->adj_x ? 1 : (size_t)K, lsk = d->adj_x ? (size_t)M : 1;
-  const size_t lsz = (size_t)M * (size_t)K, rsz = (size_t)K * (size_t)N;
   const size_t osz = (size_t)M * (size_t)N;
   int64_t nb = 1;
   for (int32_t i = 0; i < d->nbd; i++) nb *= d->out_b[i];
-  int64_t have = -1; /* the rhs batch transposed into scratch (adj_y) */
+  size_t have = SIZE_MAX; /* the rhs batch transposed into scratch (adj_y) */
   for (int64_t ob = 0; ob < nb; ob++) {
-    int64_t rem = ob, loff = 0, roff = 0, lstride = 1, rstride = 1;
-    for (int32_t i = d->nbd - 1; i >= 0; i--) { /* broadcasting: a dimension of 1 repeats */
-      const int64_t idx = rem % d->out_b[i];
-      rem /= d->out_b[i];
-      if (d->lhs_b[i] != 1) loff += idx * lstride;
-      if (d->rhs_b[i] != 1) roff += idx * rstride;
-      lstride *= d->lhs_b[i];
-      rstride *= d->rhs_b[i];
-    }
-    const float *a = lhs + (size_t)loff * lsz, *r = rhs + (size_t)roff * rsz;
+    size_t loff, roff;
+    tfcc_bmm_batch_offsets(d, ob, &loff, &roff);
+    const float *a = lhs + loff, *r = rhs + roff;
     if (d->adj_y) { /* rhs [N][K]: to [K][N] */
       if (roff != have)
         for (int32_t j = 0; j < N; j++)
