@@ -13,7 +13,7 @@
         tfcc_xnn_gelu_f32_##isa \
   }
 static const tfcc_xnn_f32_kernel kernels[] = {
-    TFCC_KERNELS_X86(K(avx512, TFCC_ISA_AVX512), K(avx2, TFCC_ISA_AVX2))
+    TFCC_KERNELS_X86(K(avx512, TFCC_ISA_AVX512), K(avx2, TFCC_ISA_AVX2), K(sse4, TFCC_ISA_SSE4))
         K(scalar, TFCC_ISA_GENERIC),
 };
 #undef K

@@ -153,6 +153,7 @@ TFCC_DISPATCH_TABLE_DECL(tfcc_xnn_f32, tfcc_xnn_f32_kernel);
   void tfcc_xnn_gelu_f32_##isa(const float *x, float *y, size_t n, const tfcc_gelu_rational *c);
 TFCC_XNN_F32_DECL(avx512)
 TFCC_XNN_F32_DECL(avx2)
+TFCC_XNN_F32_DECL(sse4)
 TFCC_XNN_F32_DECL(scalar)
 
 #endif
