@@ -729,7 +729,8 @@ static void test_reference_mode(void) {
    * trailing axes (f32-rsum, every tail width), BATCH_MATMUL (GEMM order, adj and broadcast),
    * GELU (rational 12/10, both forms), FULLY_CONNECTED with constant float weights (default
    * and nr2 GEMM kernels), DEPTHWISE_CONV_2D of one input channel and a depth multiplier
-   * (XNNPACK's IGEMM / nr2, not its dwconv) */
+   * (XNNPACK's IGEMM / nr2, not its dwconv); hybrid4: several input channels and a depth
+   * multiplier (XNNPACK's grouped IGEMM: taps row by row) */
   static const char *xnn_float[] = {
       "hybrid_net_mean_last_fc",     "hybrid_net_mean_last_fc_w102", "hybrid_net_mean_last_fc_w37",
       "hybrid_net_mean_last_fc_w23", "hybrid_net_mean_last_fc_w7",   "hybrid_net_mean_last2_fc",
@@ -738,7 +739,8 @@ static void test_reference_mode(void) {
       "hybrid_net_gelu_fc_approx",   "hybrid_net_fc_f32w_u6",        "hybrid_net_fc_f32w_u10",
       "hybrid_net_fc_f32w_u17",      "hybrid_net_fc_f32w_u8",        "hybrid_net_fc_f32w_u15",
       "hybrid_net_fc_f32w_u16",      "hybrid_net_dw_mult8_conv",     "hybrid_net_dw_mult4_conv",
-      "hybrid_net_dw_mult12_conv"};
+      "hybrid_net_dw_mult12_conv",   "hybrid_net_dw_c3m4_conv",      "hybrid_net_dw_c5m2_conv",
+      "hybrid_net_dw_c2m8_conv"};
   for (size_t i = 0; i < sizeof xnn_float / sizeof xnn_float[0]; i++)
     for (int o = 0; o < 2; o++) run_exact_case(rt, src, xnn_float[i], 0, "conformance", o);
   /* ops: blockwise int4 FULLY_CONNECTED, XNNPACK's qd8 x qb4w and the builtin kernel */

@@ -80,10 +80,48 @@ void tfcc_xnn_conv_c4_f32_rows(const tfcc_conv_geom *g, const float *in, const f
   }
 }
 
+/* Depth multiplier > 1: XNNPACK's grouped IGEMM (in_c groups of 1 -> mult): acc = bias, then
+ * the taps row by row (ky outer, kx inner; a padding tap adds 0 * w); where xnn_use_nr2 picks
+ * the nr2 kernel for mult columns, its lanes 1-3 hold +0 (the group's one input channel is lane
+ * 0), so the output is acc + 0 (a -0 sum becomes +0); clamp as below. */
+static void xnn_dwconv_mult_rows(const tfcc_conv_geom *g, const float *in, const float *filter,
+                                 const float *bias, float lo, float hi, float *out, int32_t r0,
+                                 int32_t r1, int32_t mult) {
+  const int32_t oc_n = g->out_c;
+  const bool nr2 = tfcc_xnn_fc_uses_nr2(mult);
+  for (int32_t r = r0; r < r1; r++) {
+    const int32_t b = r / g->out_h, oy = r % g->out_h;
+    for (int32_t ox = 0; ox < g->out_w; ox++) {
+      float *o = out + ((size_t)r * (size_t)g->out_w + (size_t)ox) * (size_t)oc_n;
+      for (int32_t c = 0; c < oc_n; c++) o[c] = bias ? bias[c] : 0.0f;
+      for (int32_t ky = 0; ky < g->filter_h; ky++)
+        for (int32_t kx = 0; kx < g->filter_w; kx++) {
+          const float *x = tfcc_xnn_tap(g, in, b, oy, ox, ky, kx);
+          const float *w = filter + ((size_t)ky * (size_t)g->filter_w + (size_t)kx) * (size_t)oc_n;
+          for (int32_t c = 0; c < oc_n; c++) {
+            const float p = (x ? x[c / mult] : 0.0f) * w[c];
+            o[c] = o[c] + p;
+          }
+        }
+      for (int32_t c = 0; c < oc_n; c++) {
+        float v = o[c];
+        if (nr2) v = v + 0.0f;
+        v = lo < v ? v : lo;
+        v = v < hi ? v : hi;
+        o[c] = v;
+      }
+    }
+  }
+}
+
 void tfcc_xnn_dwconv_f32_rows(const tfcc_conv_geom *g, const float *in, const float *filter,
                               const float *bias, float lo, float hi, float *out, int32_t r0,
                               int32_t r1) {
   const int32_t oc_n = g->out_c, mult = g->in_c > 0 ? g->out_c / g->in_c : 1;
+  if (mult > 1) {
+    xnn_dwconv_mult_rows(g, in, filter, bias, lo, hi, out, r0, r1, mult);
+    return;
+  }
   for (int32_t r = r0; r < r1; r++) {
     const int32_t b = r / g->out_h, oy = r % g->out_h;
     for (int32_t ox = 0; ox < g->out_w; ox++) {
@@ -104,15 +142,8 @@ void tfcc_xnn_dwconv_f32_rows(const tfcc_conv_geom *g, const float *in, const fl
           const float *x =
               in + (((size_t)b * (size_t)g->in_h + (size_t)iy) * (size_t)g->in_w + (size_t)ix) *
                        (size_t)g->in_c;
-          if (mult == 1) { /* the usual case, without the division (vectorises) */
-            for (int32_t c = 0; c < oc_n; c++) {
-              const float p = x[c] * w[c];
-              o[c] = o[c] + p;
-            }
-            continue;
-          }
-          for (int32_t c = 0; c < oc_n; c++) {
-            const float p = x[c / mult] * w[c];
+          for (int32_t c = 0; c < oc_n; c++) { /* depth multiplier 1 here */
+            const float p = x[c] * w[c];
             o[c] = o[c] + p;
           }
         }

@@ -56,11 +56,14 @@ void tfcc_xnn_conv_c4_f32_rows(const tfcc_conv_geom *g, const float *in, const f
                                int32_t ocp, const float *bias, float lo, float hi, float *out,
                                int32_t r0, int32_t r1);
 
-/* DEPTHWISE_CONV_2D (ops): XNNPACK's f32 dwconv order: acc = bias (0 without one), then the
- * filter taps column by column (kx outer, ky inner; padding taps add 0 * w), acc = acc + x * w
- * (rounded product, rounded sum); clamp as wasm pmax / pmin (lo, then hi). Output rows [r0, r1)
- * of the batch-flattened output; filter [1, fh, fw, out_c], out channel o reads input channel
- * o / (out_c / in_c). One portable loop over channels (the compiler vectorises it). */
+/* DEPTHWISE_CONV_2D (ops): depth multiplier 1: XNNPACK's f32 dwconv order: acc = bias (0
+ * without one), then the filter taps column by column (kx outer, ky inner; padding taps add
+ * 0 * w), acc = acc + x * w (rounded product, rounded sum); clamp as wasm pmax / pmin (lo, then
+ * hi). Depth multiplier M > 1 (hybrid4): XNNPACK runs in_c groups of 1 -> M by its IGEMM: the
+ * taps row by row (ky outer, kx inner), then + 0 where xnn_use_nr2 picks its nr2 kernel for M
+ * columns (conformance hybrid_net_dw_c*m*_conv). Output rows [r0, r1) of the batch-flattened
+ * output; filter [1, fh, fw, out_c], out channel o reads input channel o / M. One portable loop
+ * over channels (the compiler vectorises it). */
 void tfcc_xnn_dwconv_f32_rows(const tfcc_conv_geom *g, const float *in, const float *filter,
                               const float *bias, float lo, float hi, float *out, int32_t r0,
                               int32_t r1);
