@@ -4,8 +4,9 @@
  * before a hybrid node moves values across rounding boundaries and grows into whole
  * quantization steps downstream; ops/hybrid.c's TFLITE mode therefore runs the float
  * operators of hybrid models that are not exact anyway through these (docs/quantization.md
- * "Hybrid"). Portable C with 4-lane GCC / Clang vectors; every product and sum is its own
- * statement (no contraction). */
+ * "Hybrid"). Portable loops here (the references), vector kernels per ISA from two bodies
+ * (xnn_f32_body.h: GCC / Clang vectors; xnn_f32v_body.h: the f32v primitives); every product
+ * and sum is its own operation (no contraction). */
 #ifndef TFCC_KERNELS_HYBRID_XNN_F32_H
 #define TFCC_KERNELS_HYBRID_XNN_F32_H
 
