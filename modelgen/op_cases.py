@@ -1425,6 +1425,28 @@ def hybrid_cases():
                     "fused_activation_function": actf}),
                   ("CONV_2D", ["d", "wh", "bh"], ["y"], {"padding": "VALID", "stride_w": 1, "stride_h": 1})],
                  ["x"], ["d", "y"]))
+    # hybrid4: float DEPTHWISE_CONV_2D of several input channels and a depth multiplier > 1:
+    # XNNPACK makes it a grouped convolution (in_c groups of 1 -> M), run by its IGEMM (bias,
+    # then the taps row by row), not its dwconv (taps column by column)
+    for name, c, m_out, pad, stride, actf in (("hybrid_net_dw_c3m4_conv", 3, 4, "SAME", 1, "NONE"),
+                                              ("hybrid_net_dw_c5m2_conv", 5, 2, "VALID", 2, "RELU6"),
+                                              ("hybrid_net_dw_c2m8_conv", 2, 8, "SAME", 2, "RELU")):
+        rng = Rng(seed_of(name + "/wf"))
+        oc = c * m_out
+        wf = T(F32, [1, 3, 3, oc], const=[f32(rng.uniform(-1.0, 1.0)) for _ in range(9 * oc)])
+        if pad == "SAME":
+            oh, ow = (9 + stride - 1) // stride, (6 + stride - 1) // stride
+        else:
+            oh, ow = (9 - 3) // stride + 1, (6 - 3) // stride + 1
+        add(Case(name, {"x": act("f32", [1, 9, 6, c], -2.0, 3.0), "wf": wf,
+                        "bf": fbias(name, oc), "d": T(F32, [1, oh, ow, oc]),
+                        "wh": hw(name, [5, 1, 1, oc], 0, True), "bh": fbias(name + "h", 5),
+                        "y": T(F32, [1, oh, ow, 5])},
+                 [("DEPTHWISE_CONV_2D", ["x", "wf", "bf"], ["d"],
+                   {"padding": pad, "stride_w": stride, "stride_h": stride,
+                    "depth_multiplier": m_out, "fused_activation_function": actf}),
+                  ("CONV_2D", ["d", "wh", "bh"], ["y"], {"padding": "VALID", "stride_w": 1, "stride_h": 1})],
+                 ["x"], ["d", "y"]))
     # exact2: float GELU: XNNPACK's f32 rational 12/10 interpolant (erf form; tanh form when
     # approximate), separate multiplies and adds
     for name, approx in (("hybrid_net_gelu_fc", False), ("hybrid_net_gelu_fc_approx", True)):

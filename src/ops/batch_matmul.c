@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "kernels/f32-gemm/gemm.h"
+#include "kernels/hybrid/xnn_f32.h"
 #include "kernels/ref/batch_matmul.h"
 #include "kernels/ref/quant_util.h"
 #include "ops/conv_common.h"
@@ -242,7 +243,9 @@ static tfcc_status bmm_prepare(tfcc_op_ctx *ctx) {
   }
   ctx->scratch_bytes = 0;
   if (l->dtype == TFCC_FLOAT32) {
-    if (bmm_f32_fast(ctx, &d))
+    if (p->xnn_f32)
+      ctx->scratch_bytes = tfcc_xnn_bmm_scratch_bytes(&d);
+    else if (bmm_f32_fast(ctx, &d))
       ctx->scratch_bytes = bmm_f32_scratch(ctx, &d);
     else if (d.adj_x && !p->xnn_f32)
       tfcc_f32_log_fallback_once(&((bmm_params *)p)->f32_logged, ctx, "BATCH_MATMUL",
@@ -264,7 +267,10 @@ static tfcc_status bmm_eval(tfcc_op_ctx *ctx) {
   void *o = ctx->out[0]->data;
   switch (ctx->in[0]->dtype) {
     case TFCC_FLOAT32:
-      if (p->xnn_f32)
+      if (p->xnn_f32 && ctx->ks && ctx->ks->xnn_f32 &&
+          ctx->scratch_bytes >= tfcc_xnn_bmm_scratch_bytes(&d))
+        ctx->ks->xnn_f32->bmm(&d, l, r, o, ctx->scratch);
+      else if (p->xnn_f32)
         tfcc_bmm_f32_xnn(&d, l, r, o);
       else if (bmm_f32_fast(ctx, &d) && ctx->scratch &&
                ctx->scratch_bytes >= bmm_f32_scratch(ctx, &d))
@@ -302,7 +308,8 @@ static const char *bmm_kernel(const tfcc_op_ctx *ctx) {
   int32_t orank = 0, od[TFCC_MAX_RANK] = {0};
   if (((const bmm_params *)ctx->params)->hyb)
     return tfcc_hybrid_kernel(((const bmm_params *)ctx->params)->hyb);
-  if (((const bmm_params *)ctx->params)->xnn_f32) return "xnn-f32-gemm-order";
+  if (((const bmm_params *)ctx->params)->xnn_f32)
+    return ctx->ks && ctx->ks->xnn_f32 ? ctx->ks->xnn_f32->name : "xnn-f32-gemm-order";
   if (bmm_shapes(&c, &d, &orank, od) != TFCC_OK || !bmm_f32_fast(ctx, &d)) return "ref";
   return ctx->ks->f32_gemm->name;
 }

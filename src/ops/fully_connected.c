@@ -43,8 +43,11 @@ typedef struct fc_params {
    * kernel (Eigen's GEBP order, tfcc_fc_f32_eigen) as the XNNPACK delegate leaves the node */
   bool eigen_f32;
   /* exact2: float32 with constant float32 weights in TFLITE mode of a hybrid model: the
-   * delegate takes it (VisitFullyConnectedNode), XNNPACK's f32 GEMM (tfcc_xnn_fc_f32) */
+   * delegate takes it (VisitFullyConnectedNode), XNNPACK's f32 GEMM (tfcc_xnn_fc_f32): the
+   * weights packed at init (tfcc_xnn_fc_pack) for the vector kernel xnn_k->fc */
   bool xnn_f32;
+  float *xnn_wp;
+  const tfcc_xnn_f32_kernel *xnn_k;
 } fc_params;
 
 static void fc_release(void *p) {
@@ -58,6 +61,7 @@ static void fc_release(void *p) {
   tfcc_hybrid_free(fp->hyb);
   tfcc_fc_blockwise_free(fp->bw);
   free(fp->real16);
+  free(fp->xnn_wp);
   free(fp);
 }
 
@@ -153,6 +157,15 @@ static tfcc_status fc_init(tfcc_init_ctx *ctx) {
                  (p->act == TFCC_ACT_NONE || p->act == TFCC_ACT_RELU || p->act == TFCC_ACT_RELU6 ||
                   p->act == TFCC_ACT_RELU_N1_TO_1) &&
                  tfcc_hybrid_xnn_float(ctx);
+    if (p->xnn_f32 && w->dims[0] > 0 && w->dims[1] >= 0 &&
+        w->data_bytes >= (size_t)w->dims[0] * (size_t)w->dims[1] * sizeof(float)) {
+      p->xnn_wp = tfcc_xnn_fc_pack(w->data, w->dims[0], w->dims[1]);
+      if (!p->xnn_wp)
+        st = tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY,
+                          "out of memory packing FULLY_CONNECTED weights (%d x %d)",
+                          (int)w->dims[0], (int)w->dims[1]);
+      p->xnn_k = tfcc_xnn_f32_select(ctx->isa);
+    }
   }
   if (st == TFCC_OK) fc_small_init(ctx, p);
   if (st != TFCC_OK) {
@@ -360,6 +373,11 @@ static tfcc_status fc_eval(tfcc_op_ctx *ctx) {
     case TFCC_FLOAT32: {
       float lo, hi;
       tfcc_act_range_f32(p->act, &lo, &hi);
+      if (p->xnn_f32 && p->xnn_wp && p->xnn_k && w->dims[0] == d.units) {
+        p->xnn_k->fc(in->data, (int32_t)d.batches, (int32_t)d.accum, p->xnn_wp, bd,
+                     (int32_t)d.units, lo, hi, out);
+        return TFCC_OK;
+      }
       if (p->xnn_f32) {
         tfcc_xnn_fc_f32(in->data, (int32_t)d.batches, (int32_t)d.accum, w->data, bd,
                         (int32_t)d.units, lo, hi, out);
@@ -423,6 +441,8 @@ static const char *fc_kernel(const tfcc_op_ctx *ctx) {
   if (q8) return q8->k->name;
   const char *bf16 = tfcc_bf16_fast_kernel(&((const fc_params *)ctx->params)->bf16, ctx, d.batches);
   if (bf16) return bf16;
+  if (p->xnn_f32 && p->xnn_wp && p->xnn_k)
+    return tfcc_xnn_fc_uses_nr2((int32_t)d.units) ? "xnn-f32-fc-nr2-vec" : "xnn-f32-fc-vec";
   if (p->xnn_f32) return tfcc_xnn_fc_uses_nr2((int32_t)d.units) ? "xnn-f32-fc-nr2" : "xnn-f32-fc";
   const tfcc_f32_packed *pk = fc_f32_packed(ctx, &d);
   if (!pk && p->eigen_f32 && tfcc_fc_eigen_is_gemv(&d)) return "ref-eigen-gemv";

@@ -3,6 +3,7 @@
  * half once: kernels/ref/activation.c); uint8 / int8 through a 256-entry table of the same float function (GeluPrepare); int16
  * through TFLite's 513-entry interpolated table (LUTPopulate<int16_t>, as LiteRT). float32 in
  * the TFLITE mode of a hybrid model: XNNPACK's interpolant (its delegate runs the node). */
+#include "kernels/hybrid/xnn_f32.h"
 #include "kernels/ref/activation.h"
 #include "kernels/ref/lut.h"
 #include "ops/act_common.h"
@@ -51,7 +52,10 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
 static tfcc_status eval(tfcc_op_ctx *ctx) {
   const gelu_op *p = (const gelu_op *)ctx->params;
   const size_t n = act_count(ctx->in[0]);
-  if (p->xnn)
+  if (p->xnn && ctx->ks && ctx->ks->xnn_f32)
+    ctx->ks->xnn_f32->gelu((const float *)ctx->in[0]->data, (float *)ctx->out[0]->data, n,
+                           tfcc_gelu_xnn_rational(p->approximate));
+  else if (p->xnn)
     tfcc_gelu_f32_xnn((const float *)ctx->in[0]->data, (float *)ctx->out[0]->data, n,
                       p->approximate);
   else if (p->head.in_type == TFCC_FLOAT32)
@@ -66,4 +70,9 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
-TFCC_OP_DEFINE(tfcc_op_gelu, "GELU", init, act_unary_prepare, eval);
+static const char *gelu_kernel(const tfcc_op_ctx *ctx) {
+  const gelu_op *p = (const gelu_op *)ctx->params;
+  return p && p->xnn && ctx->ks && ctx->ks->xnn_f32 ? ctx->ks->xnn_f32->name : "ref";
+}
+
+TFCC_OP_DEFINE(tfcc_op_gelu, "GELU", init, act_unary_prepare, eval, .kernel = gelu_kernel);

@@ -42,11 +42,14 @@ bool tfcc_hybrid_applies(const tfcc_init_ctx *ctx, int32_t in_idx, int32_t w_idx
          (w->dtype == TFCC_INT8 || legacy_u8_weights(ctx->node, w));
 }
 
-/* ops: a CONV_2D / DEPTHWISE_CONV_2D / MEAN whose input the file declares with a rank other
- * than 4 (converters write [] where the shape is only known while running, e.g. behind a RESIZE
- * to a size computed from SHAPE): XNNPACK's delegate checks the declared rank when it partitions
- * the graph and leaves such a node to TFLite's builtin kernels. */
-static bool input_rank_unknown(const tfcc_init_ctx *ctx) {
+/* ops: whether XNNPACK's delegate declines this node for its input's declared rank: a CONV_2D /
+ * DEPTHWISE_CONV_2D whose input the file declares with a rank other than 4 (converters write []
+ * where the shape is only known while running, e.g. behind a RESIZE to a size computed from
+ * SHAPE), or a MEAN whose input is not rank 4 (the delegate's spatial MEAN; the trailing-axes
+ * MEAN, which it takes at any rank, is decided apart in reduce_common.c). The delegate checks
+ * the declared rank when it partitions the graph and leaves such a node to TFLite's builtin
+ * kernels. Any other operator: false. */
+static bool xnn_declines_input_rank(const tfcc_init_ctx *ctx) {
   const tfcc_ir_node *n = ctx->node;
   if (!n || !ctx->sg || n->n_inputs < 1 || n->inputs[0] < 0 || n->inputs[0] >= ctx->sg->n_tensors)
     return false;
@@ -75,7 +78,7 @@ bool tfcc_hybrid_in_subgraph(const tfcc_ir_subgraph *sg) {
 
 bool tfcc_hybrid_xnn_float(const tfcc_init_ctx *ctx) {
   if (ctx->quant_compat != TFCC_QUANT_COMPAT_TFLITE || !ctx->sg) return false;
-  if (input_rank_unknown(ctx)) return false; /* ops: not delegated, builtin kernels */
+  if (xnn_declines_input_rank(ctx)) return false; /* ops: not delegated, builtin kernels */
   return tfcc_hybrid_in_subgraph(ctx->sg);
 }
 
@@ -308,10 +311,10 @@ static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t
   h->dw = tfcc_hyb_dwconv_select(ctx->isa);
   h->rnd = tfcc_hyb_round_select(ctx->isa);
   h->qd8_rows = tfcc_hyb_qd8_rows_select(ctx->isa);
-  /* ops: a node XNNPACK does not take (input_rank_unknown, legacy uint8 weights) runs the
+  /* ops: a node XNNPACK does not take (xnn_declines_input_rank, legacy uint8 weights) runs the
    * builtin kernels, as in REFERENCE mode */
   const bool tflite =
-      ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE && !input_rank_unknown(ctx) && !legacy_u8;
+      ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE && !xnn_declines_input_rank(ctx) && !legacy_u8;
   if (op == TFCC_HYB_DW) {
     h->scheme = TFCC_HYB_ASYM;
   } else if (tflite) {

@@ -12,7 +12,11 @@
  *   default mode bit for bit against LiteRT on the small hybrid networks hybrid_net_* (the
  *   single-op cases *_hybrid_* run in ops_test_conformance);
  * - the vector Eigen-order float FULLY_CONNECTED (kernels/hybrid/fc_eigen.h) equal to the
- *   reference loop (tfcc_fc_f32_eigen), bit for bit, on every variant this CPU runs. */
+ *   reference loop (tfcc_fc_f32_eigen), bit for bit, on every variant this CPU runs;
+ * - the vector XNNPACK-order float FULLY_CONNECTED (both kernels), BATCH_MATMUL, GELU and
+ *   SOFTMAX (kernels/hybrid/xnn_f32.h) equal to the portable loops (tfcc_xnn_fc_f32,
+ *   tfcc_bmm_f32_xnn, tfcc_gelu_f32_xnn; softmax: the generic build), bit for bit, on every
+ *   variant this CPU runs, tails and NaN / -0 / infinities included. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -777,7 +781,8 @@ static void test_reference_mode(void) {
    * trailing axes (f32-rsum, every tail width), BATCH_MATMUL (GEMM order, adj and broadcast),
    * GELU (rational 12/10, both forms), FULLY_CONNECTED with constant float weights (default
    * and nr2 GEMM kernels), DEPTHWISE_CONV_2D of one input channel and a depth multiplier
-   * (XNNPACK's IGEMM / nr2, not its dwconv) */
+   * (XNNPACK's IGEMM / nr2, not its dwconv); hybrid4: several input channels and a depth
+   * multiplier (XNNPACK's grouped IGEMM: taps row by row) */
   static const char *xnn_float[] = {
       "hybrid_net_mean_last_fc",     "hybrid_net_mean_last_fc_w102", "hybrid_net_mean_last_fc_w37",
       "hybrid_net_mean_last_fc_w23", "hybrid_net_mean_last_fc_w7",   "hybrid_net_mean_last2_fc",
@@ -786,7 +791,8 @@ static void test_reference_mode(void) {
       "hybrid_net_gelu_fc_approx",   "hybrid_net_fc_f32w_u6",        "hybrid_net_fc_f32w_u10",
       "hybrid_net_fc_f32w_u17",      "hybrid_net_fc_f32w_u8",        "hybrid_net_fc_f32w_u15",
       "hybrid_net_fc_f32w_u16",      "hybrid_net_dw_mult8_conv",     "hybrid_net_dw_mult4_conv",
-      "hybrid_net_dw_mult12_conv"};
+      "hybrid_net_dw_mult12_conv",   "hybrid_net_dw_c3m4_conv",      "hybrid_net_dw_c5m2_conv",
+      "hybrid_net_dw_c2m8_conv"};
   for (size_t i = 0; i < sizeof xnn_float / sizeof xnn_float[0]; i++)
     for (int o = 0; o < 2; o++) run_exact_case(rt, src, xnn_float[i], 0, "conformance", o);
   /* ops: blockwise int4 FULLY_CONNECTED, XNNPACK's qd8 x qb4w and the builtin kernel */
@@ -1161,6 +1167,135 @@ static void test_fc_eigen(void) {
   tfcc_threadpool_destroy(pool);
 }
 
+/* ---- XNNPACK-order float FULLY_CONNECTED / BATCH_MATMUL / GELU / SOFTMAX vector kernels */
+
+static bool xnn_k_runs(const tfcc_xnn_f32_kernel *k) {
+  return tfcc_isa_level_fits(k->isa, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_));
+}
+
+static void xnn_fc_case(int B, int K, int U, bool with_bias, float lo, float hi) {
+  const size_t n = (size_t)B * (size_t)U;
+  float *x = malloc(((size_t)B * (size_t)K + 1) * sizeof(float));
+  float *w = malloc(((size_t)U * (size_t)K + 1) * sizeof(float));
+  float *bias = malloc((size_t)U * sizeof(float)), *want = malloc(n * sizeof(float));
+  float *got = malloc((n + 16) * sizeof(float));
+  float *wp = NULL;
+  if (!x || !w || !bias || !want || !got) {
+    CHECK(!"xnn_fc_case memory");
+    goto done;
+  }
+  for (size_t i = 0; i < (size_t)B * (size_t)K; i++)
+    x[i] = frand(-2.0f, 2.0f) * (float)(1u << (rnd() % 12));
+  if (B * K > 5) x[3] = -0.0f, x[B * K - 2] = NAN;
+  for (size_t i = 0; i < (size_t)U * (size_t)K; i++) w[i] = frand(-1.0f, 1.0f);
+  for (int i = 0; i < U; i++) bias[i] = frand(-4.0f, 4.0f);
+  tfcc_xnn_fc_f32(x, B, K, w, with_bias ? bias : NULL, U, lo, hi, want);
+  wp = tfcc_xnn_fc_pack(w, U, K);
+  CHECK(wp);
+  for (int i = 0; wp && i < tfcc_xnn_f32_kernel_count(); i++) {
+    const tfcc_xnn_f32_kernel *k = tfcc_xnn_f32_kernel_at(i);
+    if (!xnn_k_runs(k)) continue;
+    for (size_t j = 0; j < n + 16; j++) got[j] = 1234.5f; /* guard past the output */
+    k->fc(x, B, K, wp, with_bias ? bias : NULL, U, lo, hi, got);
+    CHECKF(memcmp(got, want, n * sizeof(float)) == 0 && got[n] == 1234.5f,
+           "%s fc B=%d K=%d U=%d bias=%d nr2=%d", k->name, B, K, U, (int)with_bias,
+           (int)tfcc_xnn_fc_uses_nr2(U));
+  }
+done:
+  free(x), free(w), free(bias), free(want), free(got), free(wp);
+}
+
+static void xnn_bmm_case(int nb_l, int nb_r, int M, int K, int N, bool adj_x, bool adj_y) {
+  tfcc_bmm_dims d;
+  memset(&d, 0, sizeof d);
+  d.nbd = 1, d.lhs_b[0] = nb_l, d.rhs_b[0] = nb_r, d.out_b[0] = nb_l > nb_r ? nb_l : nb_r;
+  d.m = M, d.k = K, d.n = N, d.adj_x = adj_x, d.adj_y = adj_y;
+  const size_t ln = (size_t)nb_l * M * K, rn = (size_t)nb_r * K * N;
+  const size_t on = (size_t)d.out_b[0] * M * N;
+  float *l = malloc(ln * sizeof(float)), *r = malloc(rn * sizeof(float));
+  float *want = malloc(on * sizeof(float)), *got = malloc((on + 16) * sizeof(float));
+  float *scratch = malloc(tfcc_xnn_bmm_scratch_bytes(&d) + sizeof(float));
+  if (!l || !r || !want || !got || !scratch) {
+    CHECK(!"xnn_bmm_case memory");
+    goto done;
+  }
+  for (size_t i = 0; i < ln; i++) l[i] = frand(-2.0f, 2.0f) * (float)(1u << (rnd() % 12));
+  for (size_t i = 0; i < rn; i++) r[i] = frand(-1.0f, 1.0f);
+  if (ln > 4) l[ln / 2] = -0.0f, l[1] = INFINITY;
+  tfcc_bmm_f32_xnn(&d, l, r, want);
+  for (int i = 0; i < tfcc_xnn_f32_kernel_count(); i++) {
+    const tfcc_xnn_f32_kernel *k = tfcc_xnn_f32_kernel_at(i);
+    if (!xnn_k_runs(k)) continue;
+    for (size_t j = 0; j < on + 16; j++) got[j] = 1234.5f;
+    k->bmm(&d, l, r, got, scratch);
+    CHECKF(memcmp(got, want, on * sizeof(float)) == 0 && got[on] == 1234.5f,
+           "%s bmm %dx%d M=%d K=%d N=%d adj %d %d", k->name, nb_l, nb_r, M, K, N, (int)adj_x,
+           (int)adj_y);
+  }
+done:
+  free(l), free(r), free(want), free(got), free(scratch);
+}
+
+static void test_xnn_f32_vec(void) {
+  static const int bs[] = {1, 2, 3, 4, 5, 9};
+  static const int ks[] = {0, 1, 3, 4, 5, 7, 8, 64, 101, 258};
+  static const int us[] = {1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 33, 40, 64, 100, 101};
+  int c = 0;
+  for (size_t bi = 0; bi < sizeof bs / sizeof bs[0]; bi++)
+    for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++)
+      for (size_t ui = 0; ui < sizeof us / sizeof us[0]; ui++, c++) {
+        const bool relu = c % 3 == 1;
+        xnn_fc_case(bs[bi], ks[ki], us[ui], c % 2 == 0, relu ? 0.0f : -INFINITY,
+                    relu ? 6.0f : INFINITY);
+      }
+  for (int a = 0; a < 4; a++) {
+    const bool ax = a & 1, ay = a & 2;
+    xnn_bmm_case(2, 2, 101, 16, 101, ax, ay);
+    xnn_bmm_case(3, 1, 7, 5, 33, ax, ay);
+    xnn_bmm_case(1, 2, 1, 1, 1, ax, ay);
+    xnn_bmm_case(2, 2, 6, 40, 17, ax, ay);
+    xnn_bmm_case(1, 1, 4, 3, 64, ax, ay);
+  }
+  /* GELU (both interpolants) and SOFTMAX on special values and every tail */
+  enum { N = 203 };
+  float x[N], want[N], got[N + 16];
+  for (int i = 0; i < N; i++) x[i] = frand(-8.0f, 8.0f) * (float)(1u << (rnd() % 4));
+  const float special[] = {0.0f, -0.0f, NAN, -NAN, INFINITY, -INFINITY, 1e-30f, -1e-30f, 5.2f};
+  memcpy(x, special, sizeof special);
+  const tfcc_xnn_f32_kernel *g = tfcc_xnn_f32_kernel_at(tfcc_xnn_f32_kernel_count() - 1);
+  for (int ap = 0; ap < 2; ap++) {
+    tfcc_gelu_f32_xnn(x, want, N, ap);
+    for (int i = 0; i < tfcc_xnn_f32_kernel_count(); i++) {
+      const tfcc_xnn_f32_kernel *k = tfcc_xnn_f32_kernel_at(i);
+      if (!xnn_k_runs(k)) continue;
+      for (size_t len = N; len + 20 > N; len--) {
+        for (int j = 0; j < N + 16; j++) got[j] = 1234.5f;
+        k->gelu(x, got, len, tfcc_gelu_xnn_rational(ap));
+        CHECKF(memcmp(got, want, len * sizeof(float)) == 0 && got[len] == 1234.5f,
+               "%s gelu approximate=%d n=%zu", k->name, ap, len);
+      }
+    }
+  }
+  float xs[N];
+  for (int i = 0; i < N; i++) xs[i] = frand(-8.0f, 8.0f);
+  xs[N - 1] = -200.0f, xs[5] = -0.0f;
+  for (size_t depth = 1; depth <= 41; depth++) {
+    const size_t outer = N / depth;
+    g->softmax(xs, want, outer, depth);
+    float s = 0.0f;
+    for (size_t j = 0; j < depth; j++) s += want[j];
+    CHECKF(fabsf(s - 1.0f) < 1e-5f, "softmax depth %zu sums to %g", depth, (double)s);
+    for (int i = 0; i < tfcc_xnn_f32_kernel_count(); i++) {
+      const tfcc_xnn_f32_kernel *k = tfcc_xnn_f32_kernel_at(i);
+      if (!xnn_k_runs(k)) continue;
+      for (int j = 0; j < N + 16; j++) got[j] = 1234.5f;
+      k->softmax(xs, got, outer, depth);
+      CHECKF(memcmp(got, want, outer * depth * sizeof(float)) == 0 && got[outer * depth] == 1234.5f,
+             "%s softmax depth %zu", k->name, depth);
+    }
+  }
+}
+
 int main(void) {
   test_schemes();
   test_fc_eigen();
@@ -1170,6 +1305,7 @@ int main(void) {
   test_dwconv();
   test_xnn_f32();
   test_xnn_log();
+  test_xnn_f32_vec();
   xnn_conv_wide_case(11, 23, 3, 32, 3, 2, 1);
   xnn_conv_wide_case(9, 21, 3, 40, 3, 1, 1);
   xnn_conv_wide_case(6, 19, 5, 16, 1, 1, 0);

@@ -3,7 +3,7 @@
 
 #include "base/threadpool.h"
 
-TFCC_KERNEL_FAMILY(TFCC_KERNEL_ROWS, "f32-fc-eigen", tfcc_fc_eigen)
+TFCC_KERNEL_FAMILY(TFCC_KERNEL_ROWS_SSE4, "f32-fc-eigen", tfcc_fc_eigen)
 
 typedef struct fe_job {
   const tfcc_fc_eigen_kernel *k;

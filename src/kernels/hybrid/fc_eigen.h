@@ -45,6 +45,7 @@ TFCC_DISPATCH_TABLE_DECL(tfcc_fc_eigen, tfcc_fc_eigen_kernel);
             int32_t u_end)
 TFCC_FC_EIGEN_DECL(tfcc_fc_eigen_avx512);
 TFCC_FC_EIGEN_DECL(tfcc_fc_eigen_avx2);
+TFCC_FC_EIGEN_DECL(tfcc_fc_eigen_sse4);
 TFCC_FC_EIGEN_DECL(tfcc_fc_eigen_neon);
 TFCC_FC_EIGEN_DECL(tfcc_fc_eigen_wasmsimd);
 TFCC_FC_EIGEN_DECL(tfcc_fc_eigen_scalar);

@@ -8,10 +8,12 @@
 #define K(isa, lvl) \
   { \
     "xnn-f32-" #isa, lvl, tfcc_xnn_sigmoid_f32_##isa, tfcc_xnn_conv_f32_rows_##isa, \
-        tfcc_xnn_dwconv_f32_rows_##isa, tfcc_xnn_conv_c4_f32_rows_##isa \
+        tfcc_xnn_dwconv_f32_rows_##isa, tfcc_xnn_conv_c4_f32_rows_##isa, \
+        tfcc_xnn_softmax_f32_##isa, tfcc_xnn_fc_f32_##isa, tfcc_xnn_bmm_f32_##isa, \
+        tfcc_xnn_gelu_f32_##isa \
   }
 static const tfcc_xnn_f32_kernel kernels[] = {
-    TFCC_KERNELS_X86(K(avx512, TFCC_ISA_AVX512), K(avx2, TFCC_ISA_AVX2))
+    TFCC_KERNELS_X86(K(avx512, TFCC_ISA_AVX512), K(avx2, TFCC_ISA_AVX2), K(sse4, TFCC_ISA_SSE4))
         K(scalar, TFCC_ISA_GENERIC),
 };
 #undef K
@@ -26,6 +28,17 @@ float *tfcc_xnn_conv_pack(const float *w_ohwi, int32_t out_c, int32_t kdim, int3
     for (int32_t k = 0; k < kdim; k++)
       wp[(size_t)k * o4 + (size_t)oc] = w_ohwi[(size_t)oc * (size_t)kdim + (size_t)k];
   *ocp = (int32_t)o4;
+  return wp;
+}
+
+float *tfcc_xnn_fc_pack(const float *w, int32_t units, int32_t accum) {
+  if (units <= 0 || accum < 0) return NULL;
+  const size_t P = TFCC_XNN_FC_PANEL, K = (size_t)accum;
+  const size_t up = ((size_t)units + P - 1) / P * P;
+  float *wp = calloc(up * K + 1, sizeof(float)); /* + 1: accum 0 still gives a block */
+  if (!wp) return NULL;
+  for (size_t u = 0; u < (size_t)units; u++)
+    for (size_t k = 0; k < K; k++) wp[(u / P) * P * K + k * P + u % P] = w[u * K + k];
   return wp;
 }
 
@@ -67,10 +80,48 @@ void tfcc_xnn_conv_c4_f32_rows(const tfcc_conv_geom *g, const float *in, const f
   }
 }
 
+/* Depth multiplier > 1: XNNPACK's grouped IGEMM (in_c groups of 1 -> mult): acc = bias, then
+ * the taps row by row (ky outer, kx inner; a padding tap adds 0 * w); where xnn_use_nr2 picks
+ * the nr2 kernel for mult columns, its lanes 1-3 hold +0 (the group's one input channel is lane
+ * 0), so the output is acc + 0 (a -0 sum becomes +0); clamp as below. */
+static void xnn_dwconv_mult_rows(const tfcc_conv_geom *g, const float *in, const float *filter,
+                                 const float *bias, float lo, float hi, float *out, int32_t r0,
+                                 int32_t r1, int32_t mult) {
+  const int32_t oc_n = g->out_c;
+  const bool nr2 = tfcc_xnn_fc_uses_nr2(mult);
+  for (int32_t r = r0; r < r1; r++) {
+    const int32_t b = r / g->out_h, oy = r % g->out_h;
+    for (int32_t ox = 0; ox < g->out_w; ox++) {
+      float *o = out + ((size_t)r * (size_t)g->out_w + (size_t)ox) * (size_t)oc_n;
+      for (int32_t c = 0; c < oc_n; c++) o[c] = bias ? bias[c] : 0.0f;
+      for (int32_t ky = 0; ky < g->filter_h; ky++)
+        for (int32_t kx = 0; kx < g->filter_w; kx++) {
+          const float *x = tfcc_xnn_tap(g, in, b, oy, ox, ky, kx);
+          const float *w = filter + ((size_t)ky * (size_t)g->filter_w + (size_t)kx) * (size_t)oc_n;
+          for (int32_t c = 0; c < oc_n; c++) {
+            const float p = (x ? x[c / mult] : 0.0f) * w[c];
+            o[c] = o[c] + p;
+          }
+        }
+      for (int32_t c = 0; c < oc_n; c++) {
+        float v = o[c];
+        if (nr2) v = v + 0.0f;
+        v = lo < v ? v : lo;
+        v = v < hi ? v : hi;
+        o[c] = v;
+      }
+    }
+  }
+}
+
 void tfcc_xnn_dwconv_f32_rows(const tfcc_conv_geom *g, const float *in, const float *filter,
                               const float *bias, float lo, float hi, float *out, int32_t r0,
                               int32_t r1) {
   const int32_t oc_n = g->out_c, mult = g->in_c > 0 ? g->out_c / g->in_c : 1;
+  if (mult > 1) {
+    xnn_dwconv_mult_rows(g, in, filter, bias, lo, hi, out, r0, r1, mult);
+    return;
+  }
   for (int32_t r = r0; r < r1; r++) {
     const int32_t b = r / g->out_h, oy = r % g->out_h;
     for (int32_t ox = 0; ox < g->out_w; ox++) {
@@ -91,15 +142,8 @@ void tfcc_xnn_dwconv_f32_rows(const tfcc_conv_geom *g, const float *in, const fl
           const float *x =
               in + (((size_t)b * (size_t)g->in_h + (size_t)iy) * (size_t)g->in_w + (size_t)ix) *
                        (size_t)g->in_c;
-          if (mult == 1) { /* the usual case, without the division (vectorises) */
-            for (int32_t c = 0; c < oc_n; c++) {
-              const float p = x[c] * w[c];
-              o[c] = o[c] + p;
-            }
-            continue;
-          }
-          for (int32_t c = 0; c < oc_n; c++) {
-            const float p = x[c / mult] * w[c];
+          for (int32_t c = 0; c < oc_n; c++) { /* depth multiplier 1 here */
+            const float p = x[c] * w[c];
             o[c] = o[c] + p;
           }
         }
@@ -110,71 +154,6 @@ void tfcc_xnn_dwconv_f32_rows(const tfcc_conv_geom *g, const float *in, const fl
         o[c] = v;
       }
     }
-  }
-}
-
-/* exp(x) for x <= 0 as XNNPACK's f32-raddstoreexpminusmax rr2-p5 (wasmsimd, no FMA): 2^n from
- * the magic-bias trick, ln2 in two parts, a degree-5 polynomial, 0 below the denormal cutoff. */
-static float xnn_expminus(float x) {
-  const float log2e = 0x1.715476p+0f, magic = 0x1.8000FEp23f;
-  const float minus_ln2_hi = -0x1.62E400p-1f, minus_ln2_lo = -0x1.7F7D1Cp-20f;
-  const float c5 = 0x1.0F9F9Cp-7f, c4 = 0x1.573A1Ap-5f, c3 = 0x1.555A80p-3f;
-  const float c2 = 0x1.FFFDC6p-2f, c1 = 0x1.FFFFF6p-1f, cutoff = -0x1.5D589Ep6f;
-  const float xl = x * log2e;
-  float n = magic + xl;
-  uint32_t bits;
-  memcpy(&bits, &n, sizeof bits);
-  bits <<= 23;
-  float sc;
-  memcpy(&sc, &bits, sizeof sc);
-  n = n - magic;
-  const float h = n * minus_ln2_hi;
-  float t = x + h;
-  const float l = n * minus_ln2_lo;
-  t = t + l;
-  float p = c5 * t;
-  p = c4 + p;
-  float q = p * t;
-  p = c3 + q;
-  q = p * t;
-  p = c2 + q;
-  q = p * t;
-  p = c1 + q;
-  t = t * sc;
-  const float tp = t * p;
-  const float f = sc + tp;
-  return x < cutoff ? 0.f : f;
-}
-
-void tfcc_xnn_softmax_f32(const float *x, float *y, size_t outer, size_t depth) {
-  for (size_t r = 0; r < outer; r++) {
-    const float *xr = x + r * depth;
-    float *yr = y + r * depth;
-    float mx = xr[0];
-    for (size_t i = 1; i < depth; i++) mx = xr[i] > mx ? xr[i] : mx;
-    float lane[4] = {0.f, 0.f, 0.f, 0.f};
-    size_t i = 0;
-    for (; i + 4 <= depth; i += 4) {
-      for (int l = 0; l < 4; l++) {
-        yr[i + l] = xnn_expminus(xr[i + l] - mx);
-        lane[l] = lane[l] + yr[i + l];
-      }
-    }
-    const float h0 = lane[0] + lane[2], h1 = lane[1] + lane[3];
-    float sum = h0 + h1;
-    if ((depth - i) & 2) {
-      yr[i] = xnn_expminus(xr[i] - mx);
-      yr[i + 1] = xnn_expminus(xr[i + 1] - mx);
-      const float pair = yr[i] + yr[i + 1];
-      sum = sum + pair;
-      i += 2;
-    }
-    if ((depth - i) & 1) {
-      yr[i] = xnn_expminus(xr[i] - mx);
-      sum = sum + yr[i];
-    }
-    const float scale = 1.0f / sum;
-    for (size_t j = 0; j < depth; j++) yr[j] = yr[j] * scale;
   }
 }
 

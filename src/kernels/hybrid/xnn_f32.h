@@ -4,8 +4,9 @@
  * before a hybrid node moves values across rounding boundaries and grows into whole
  * quantization steps downstream; ops/hybrid.c's TFLITE mode therefore runs the float
  * operators of hybrid models that are not exact anyway through these (docs/quantization.md
- * "Hybrid"). Portable C with 4-lane GCC / Clang vectors; every product and sum is its own
- * statement (no contraction). */
+ * "Hybrid"). Portable loops here (the references), vector kernels per ISA from two bodies
+ * (xnn_f32_body.h: GCC / Clang vectors; xnn_f32v_body.h: the f32v primitives); every product
+ * and sum is its own operation (no contraction). */
 #ifndef TFCC_KERNELS_HYBRID_XNN_F32_H
 #define TFCC_KERNELS_HYBRID_XNN_F32_H
 
@@ -13,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernels/ref/activation.h"
+#include "kernels/ref/batch_matmul.h"
 #include "kernels/ref/conv.h"
 
 #include "tfcc/tfcc.h"
@@ -54,11 +57,14 @@ void tfcc_xnn_conv_c4_f32_rows(const tfcc_conv_geom *g, const float *in, const f
                                int32_t ocp, const float *bias, float lo, float hi, float *out,
                                int32_t r0, int32_t r1);
 
-/* DEPTHWISE_CONV_2D (ops): XNNPACK's f32 dwconv order: acc = bias (0 without one), then the
- * filter taps column by column (kx outer, ky inner; padding taps add 0 * w), acc = acc + x * w
- * (rounded product, rounded sum); clamp as wasm pmax / pmin (lo, then hi). Output rows [r0, r1)
- * of the batch-flattened output; filter [1, fh, fw, out_c], out channel o reads input channel
- * o / (out_c / in_c). One portable loop over channels (the compiler vectorises it). */
+/* DEPTHWISE_CONV_2D (ops): depth multiplier 1: XNNPACK's f32 dwconv order: acc = bias (0
+ * without one), then the filter taps column by column (kx outer, ky inner; padding taps add
+ * 0 * w), acc = acc + x * w (rounded product, rounded sum); clamp as wasm pmax / pmin (lo, then
+ * hi). Depth multiplier M > 1 (hybrid4): XNNPACK runs in_c groups of 1 -> M by its IGEMM: the
+ * taps row by row (ky outer, kx inner), then + 0 where xnn_use_nr2 picks its nr2 kernel for M
+ * columns (conformance hybrid_net_dw_c*m*_conv). Output rows [r0, r1) of the batch-flattened
+ * output; filter [1, fh, fw, out_c], out channel o reads input channel o / M. One portable loop
+ * over channels (the compiler vectorises it). */
 void tfcc_xnn_dwconv_f32_rows(const tfcc_conv_geom *g, const float *in, const float *filter,
                               const float *bias, float lo, float hi, float *out, int32_t r0,
                               int32_t r1);
@@ -68,10 +74,10 @@ typedef void (*tfcc_xnn_dwconv_rows_fn)(const tfcc_conv_geom *g, const float *in
                                         float *out, int32_t r0, int32_t r1);
 
 /* SOFTMAX (beta 1) over rows of depth values: XNNPACK's f32 softmax on WebAssembly SIMD: the row
- * maximum, exp(x - max) by f32-raddstoreexpminusmax rr2-p5 (degree-5 polynomial), summed in one
- * 4-lane accumulator, the lanes added (0 + 2) + (1 + 3), a remaining pair then a single added
- * after, then every exp times 1 / sum. Portable scalar C. */
-void tfcc_xnn_softmax_f32(const float *x, float *y, size_t outer, size_t depth);
+ * maximum, exp(x - max) by f32-raddstoreexpminusmax rr2-p5 (degree-5 polynomial; the same exp
+ * as the sigmoid's), summed in one 4-lane accumulator, the lanes added (0 + 2) + (1 + 3), a
+ * remaining pair then a single added after, then every exp times 1 / sum. */
+typedef void (*tfcc_xnn_softmax_fn)(const float *x, float *y, size_t outer, size_t depth);
 /* HARD_SWISH: XNNPACK's f32-vhswish as LiteRT's WebAssembly build runs it: a = x * (1/6)
  * (rounded), a = a + 0.5 (rounded), clamped to [0, 1], times x; TFLite's builtin kernel
  * computes x * relu6(x + 3) / 6, which differs by an ulp on about 30% of inputs. One portable
@@ -92,8 +98,28 @@ float tfcc_xnn_rsum_f32(const float *x, size_t n);
  * acc + x[k] * w[k] for k in order; nr2 kernel (4x2c4): four partial sums by k % 4, the bias in
  * the first, (s0 + s2) + (s1 + s3). Products and sums rounded apart; then max(lo), min(hi). */
 bool tfcc_xnn_fc_uses_nr2(int32_t units);
+/* The portable loop (the reference the vector kernels are checked against), w unpacked. */
 void tfcc_xnn_fc_f32(const float *x, int32_t batches, int32_t accum, const float *w,
                      const float *bias, int32_t units, float lo, float hi, float *out);
+/* The vector kernels read w packed once by tfcc_xnn_fc_pack: panels of TFCC_XNN_FC_PANEL units,
+ * each [accum][TFCC_XNN_FC_PANEL] (zero past the last unit); NULL when out of memory. */
+#define TFCC_XNN_FC_PANEL 16
+float *tfcc_xnn_fc_pack(const float *w, int32_t units, int32_t accum);
+typedef void (*tfcc_xnn_fc_fn)(const float *x, int32_t batches, int32_t accum, const float *wp,
+                               const float *bias, int32_t units, float lo, float hi, float *out);
+
+/* BATCH_MATMUL (float32, tfcc_bmm_f32_xnn's order: each output 0 + lhs * rhs for k in order,
+ * products and sums rounded apart), vectorised over output columns. scratch: k * n floats where
+ * d->adj_y (the rhs matrix transposed once per rhs batch), else unused. */
+typedef void (*tfcc_xnn_bmm_fn)(const tfcc_bmm_dims *d, const float *lhs, const float *rhs,
+                                float *out, float *scratch);
+static inline size_t tfcc_xnn_bmm_scratch_bytes(const tfcc_bmm_dims *d) {
+  return d->adj_y ? (size_t)d->k * (size_t)d->n * sizeof(float) : 0;
+}
+
+/* GELU: XNNPACK's rational interpolant (tfcc_gelu_f32_xnn's steps), c from
+ * tfcc_gelu_xnn_rational. */
+typedef void (*tfcc_xnn_gelu_fn)(const float *x, float *y, size_t n, const tfcc_gelu_rational *c);
 
 /* One variant per instruction set (the same bits from each: lanes only change the width). */
 typedef struct tfcc_xnn_f32_kernel {
@@ -104,6 +130,10 @@ typedef struct tfcc_xnn_f32_kernel {
   tfcc_xnn_dwconv_rows_fn dwconv_rows;
   /* tfcc_xnn_conv_c4_f32_rows with the 8 columns in the lanes of a vector (the same bits) */
   tfcc_xnn_conv_rows_fn conv_c4_rows;
+  tfcc_xnn_softmax_fn softmax;
+  tfcc_xnn_fc_fn fc;
+  tfcc_xnn_bmm_fn bmm;
+  tfcc_xnn_gelu_fn gelu;
 } tfcc_xnn_f32_kernel;
 
 TFCC_DISPATCH_TABLE_DECL(tfcc_xnn_f32, tfcc_xnn_f32_kernel);
@@ -118,9 +148,16 @@ TFCC_DISPATCH_TABLE_DECL(tfcc_xnn_f32, tfcc_xnn_f32_kernel);
                                       float *out, int32_t r0, int32_t r1); \
   void tfcc_xnn_conv_c4_f32_rows_##isa(const tfcc_conv_geom *g, const float *in, const float *wp, \
                                        int32_t ocp, const float *bias, float lo, float hi, \
-                                       float *out, int32_t r0, int32_t r1);
+                                       float *out, int32_t r0, int32_t r1); \
+  void tfcc_xnn_softmax_f32_##isa(const float *x, float *y, size_t outer, size_t depth); \
+  void tfcc_xnn_fc_f32_##isa(const float *x, int32_t batches, int32_t accum, const float *wp, \
+                             const float *bias, int32_t units, float lo, float hi, float *out); \
+  void tfcc_xnn_bmm_f32_##isa(const tfcc_bmm_dims *d, const float *lhs, const float *rhs, \
+                              float *out, float *scratch); \
+  void tfcc_xnn_gelu_f32_##isa(const float *x, float *y, size_t n, const tfcc_gelu_rational *c);
 TFCC_XNN_F32_DECL(avx512)
 TFCC_XNN_F32_DECL(avx2)
+TFCC_XNN_F32_DECL(sse4)
 TFCC_XNN_F32_DECL(scalar)
 
 #endif

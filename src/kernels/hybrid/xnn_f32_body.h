@@ -41,36 +41,48 @@ static inline xv4 XF_CAT(xf_clamp_, TFCC_XF_ISA)(xv4 v, xv4 vlo, xv4 vhi) {
  * compilers fold to a plain broadcast. */
 static inline xv4 splat(float v) { return v - (xv4){0}; }
 
-static inline xv4 sigmoid_v(xv4 x) {
-  const xv4 magic = splat(0x1.8000FEp23f), minus_log2e = splat(-0x1.715476p+0f);
-  const xv4 ln2_hi = splat(0x1.62E400p-1f), ln2_lo = splat(0x1.7F7D1Cp-20f);
-  const xv4 c5 = splat(-0x1.0F9F9Cp-7f), c4 = splat(0x1.573A1Ap-5f), c3 = splat(-0x1.555A80p-3f);
-  const xv4 c2 = splat(0x1.FFFDC6p-2f), c1 = splat(-0x1.FFFFF6p-1f), one = splat(1.0f);
-  const xv4 cutoff = splat(0x1.5D589Ep+6f);
-  const xi4 xi = (xi4)x;
-  const xv4 z = (xv4)(xi & 0x7FFFFFFF);
-  xv4 n = z * minus_log2e;
-  n = n + magic;
-  const xv4 s = (xv4)((xu4)n << 23);
+/* e^x for x <= 0 as XNNPACK's rr2-p5 (f32-raddstoreexpminusmax, and f32-vsigmoid's e^-|x|; wasm
+ * SIMD, no FMA): 2^n from the magic-bias trick, ln2 in two parts, a degree-5 polynomial, 0
+ * below the denormal cutoff (NaN stays NaN). */
+static inline xv4 expminus_v(xv4 x) {
+  const xv4 log2e = splat(0x1.715476p+0f), magic = splat(0x1.8000FEp23f);
+  const xv4 minus_ln2_hi = splat(-0x1.62E400p-1f), minus_ln2_lo = splat(-0x1.7F7D1Cp-20f);
+  const xv4 c5 = splat(0x1.0F9F9Cp-7f), c4 = splat(0x1.573A1Ap-5f), c3 = splat(0x1.555A80p-3f);
+  const xv4 c2 = splat(0x1.FFFDC6p-2f), c1 = splat(0x1.FFFFF6p-1f);
+  const xv4 cutoff = splat(-0x1.5D589Ep6f);
+  const xv4 xl = x * log2e;
+  xv4 n = magic + xl;
+  const xv4 sc = (xv4)((xu4)n << 23);
   n = n - magic;
-  xv4 t = n * ln2_hi;
-  t = t + z;
-  xv4 u = n * ln2_lo;
-  t = u + t;
-  xv4 p = t * c5;
-  p = p + c4;
-  p = t * p;
-  p = p + c3;
-  p = t * p;
-  p = p + c2;
-  p = t * p;
-  p = p + c1;
-  t = t * s;
-  xv4 e = t * p;
-  e = e + s;
+  const xv4 h = n * minus_ln2_hi;
+  xv4 t = x + h;
+  const xv4 l = n * minus_ln2_lo;
+  t = t + l;
+  xv4 p = c5 * t;
+  p = c4 + p;
+  xv4 q = p * t;
+  p = c3 + q;
+  q = p * t;
+  p = c2 + q;
+  q = p * t;
+  p = c1 + q;
+  t = t * sc;
+  const xv4 tp = t * p;
+  const xv4 f = sc + tp;
+  return (xv4)((xi4)f & ~(x < cutoff));
+}
+
+/* e = e^-|x| (rr2-p5 above: its steps are those of f32-vsigmoid's with every sign flipped,
+ * which rounding to nearest mirrors, so the same bits; checked on all 2^32 inputs), f = e /
+ * (e + 1), 1 - f for x >= 0. */
+static inline xv4 sigmoid_v(xv4 x) {
+  const xv4 one = splat(1.0f);
+  const xi4 xi = (xi4)x;
+  /* e^-|x|, its sign bit cleared: a NaN stays the positive NaN of |x| (as before the exp was
+   * shared); every other e is >= +0 already */
+  const xv4 e = (xv4)((xi4)expminus_v((xv4)(xi | INT32_MIN)) & INT32_MAX);
   const xv4 d = e + one;
-  xv4 f = e / d;
-  f = (xv4)((xi4)f & ~(z > cutoff));
+  const xv4 f = e / d;
   const xv4 cf = one - f;
   const xi4 neg = xi >> 31; /* all ones for a set sign bit */
   return (xv4)(((xi4)f & neg) | ((xi4)cf & ~neg));
@@ -89,6 +101,60 @@ void XF_CAT(tfcc_xnn_sigmoid_f32_, TFCC_XF_ISA)(const float *x, float *y, size_t
     memcpy(&v, x + i, (n - i) * sizeof(float));
     v = sigmoid_v(v);
     memcpy(y + i, &v, (n - i) * sizeof(float));
+  }
+}
+
+/* SOFTMAX (beta 1) over rows of depth values (xnn_f32.h): the row maximum, e^(x - max) XF_W
+ * lanes at a time (rr2-p5 above), the row's sum in XNNPACK's wasm order (one 4-lane accumulator
+ * over the exps in order, lanes (0 + 2) + (1 + 3), then a remaining pair, then a single), then
+ * every exp times 1 / sum. */
+typedef float xs4 __attribute__((vector_size(16)));
+
+void XF_CAT(tfcc_xnn_softmax_f32_, TFCC_XF_ISA)(const float *x, float *y, size_t outer,
+                                                size_t depth) {
+  for (size_t r = 0; r < outer; r++) {
+    const float *xr = x + r * depth;
+    float *yr = y + r * depth;
+    float mx = xr[0];
+    for (size_t i = 1; i < depth; i++) mx = xr[i] > mx ? xr[i] : mx;
+    const xv4 vmx = splat(mx);
+    size_t i = 0;
+    for (; i + XF_W <= depth; i += XF_W) {
+      xv4 v;
+      memcpy(&v, xr + i, sizeof v);
+      v = v - vmx;
+      v = expminus_v(v);
+      memcpy(yr + i, &v, sizeof v);
+    }
+    if (i < depth) {
+      xv4 v = splat(0.0f);
+      memcpy(&v, xr + i, (depth - i) * sizeof(float));
+      v = v - vmx;
+      v = expminus_v(v);
+      memcpy(yr + i, &v, (depth - i) * sizeof(float));
+    }
+    xs4 lane = {0.f, 0.f, 0.f, 0.f};
+    for (i = 0; i + 4 <= depth; i += 4) {
+      xs4 e;
+      memcpy(&e, yr + i, sizeof e);
+      lane = lane + e;
+    }
+    const float h0 = lane[0] + lane[2], h1 = lane[1] + lane[3];
+    float sum = h0 + h1;
+    if ((depth - i) & 2) {
+      const float pair = yr[i] + yr[i + 1];
+      sum = sum + pair;
+      i += 2;
+    }
+    if ((depth - i) & 1) sum = sum + yr[i];
+    const xv4 scale = splat(1.0f / sum);
+    for (i = 0; i + XF_W <= depth; i += XF_W) {
+      xv4 v;
+      memcpy(&v, yr + i, sizeof v);
+      v = v * scale;
+      memcpy(yr + i, &v, sizeof v);
+    }
+    for (; i < depth; i++) yr[i] = yr[i] * scale[0];
   }
 }
 

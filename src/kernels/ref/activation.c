@@ -70,9 +70,7 @@ void tfcc_gelu_f32(const float *in, float *out, size_t n, bool approximate) {
  * (approxgelu) with separate multiplies and adds (its wasm SIMD kernel, no FMA), and rounds the
  * float32 result to half once. Checked against LiteRT.js on all 65536 inputs of both settings.
  * Each step is its own statement so that no compiler fuses a multiply and an add. */
-typedef struct gelu_rational {
-  float max_abs, alpha[6], beta[5]; /* numerator x^1..x^11 (odd), denominator x^2..x^10 */
-} gelu_rational;
+typedef tfcc_gelu_rational gelu_rational;
 
 static const gelu_rational gelu_erf_12_10 = {
     5.1158981323e+00f,
@@ -108,6 +106,10 @@ static float gelu_rational_eval(float x_orig, const gelu_rational *r) {
   const float h = x_orig * 0.5f;
   const float one_plus = e + 1.0f;
   return h * one_plus;
+}
+
+const tfcc_gelu_rational *tfcc_gelu_xnn_rational(bool approximate) {
+  return approximate ? &gelu_tanh_12_10 : &gelu_erf_12_10;
 }
 
 void tfcc_gelu_f16(const uint16_t *in, uint16_t *out, size_t n, bool approximate) {

@@ -26,6 +26,12 @@ void tfcc_gelu_f16(const uint16_t *in, uint16_t *out, size_t n, bool approximate
 /* exact2: float32 as XNNPACK computes it (the same interpolant, no rounding to half): TFLite's
  * delegate runs a float GELU of a hybrid model. */
 void tfcc_gelu_f32_xnn(const float *in, float *out, size_t n, bool approximate);
+/* XNNPACK's GELU interpolants: numerator alpha (x^1..x^11, odd), denominator beta (x^2..x^10),
+ * x clamped to +-max_abs; gelu (erf) or approximate (tanh form). */
+typedef struct tfcc_gelu_rational {
+  float max_abs, alpha[6], beta[5];
+} tfcc_gelu_rational;
+const tfcc_gelu_rational *tfcc_gelu_xnn_rational(bool approximate);
 void tfcc_hard_swish_f32(const float *in, float *out, size_t n);
 
 /* Scalar transforms exactly as TFLite's LUT generators evaluate them (float math). */

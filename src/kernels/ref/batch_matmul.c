@@ -6,8 +6,7 @@
 
 #include "kernels/ref/quant_util.h"
 
-/* Offsets of the lhs and rhs matrices for flat output batch index ob. */
-static void batch_offsets(const tfcc_bmm_dims *d, int64_t ob, size_t *lo, size_t *ro) {
+void tfcc_bmm_batch_offsets(const tfcc_bmm_dims *d, int64_t ob, size_t *lo, size_t *ro) {
   size_t l = 0, r = 0, lstride = 1, rstride = 1;
   for (int32_t i = d->nbd - 1; i >= 0; i--) {
     int64_t idx = ob % d->out_b[i];
@@ -33,7 +32,7 @@ static int64_t n_batches(const tfcc_bmm_dims *d) {
   const size_t rsk = d->adj_y ? 1 : (size_t)d->n, rsn = d->adj_y ? (size_t)d->k : 1; \
   for (int64_t b = 0; b < nb; b++) { \
     size_t lo, ro; \
-    batch_offsets(d, b, &lo, &ro); \
+    tfcc_bmm_batch_offsets(d, b, &lo, &ro); \
     for (int32_t i = 0; i < d->m; i++) \
       for (int32_t j = 0; j < d->n; j++) { \
         ACC_T acc = 0; \
@@ -57,7 +56,7 @@ void tfcc_bmm_f32_xnn(const tfcc_bmm_dims *d, const float *lhs, const float *rhs
   const size_t rsk = d->adj_y ? 1 : (size_t)d->n, rsn = d->adj_y ? (size_t)d->k : 1;
   for (int64_t b = 0; b < nb; b++) {
     size_t lo, ro;
-    batch_offsets(d, b, &lo, &ro);
+    tfcc_bmm_batch_offsets(d, b, &lo, &ro);
     for (int32_t i = 0; i < d->m; i++) {
       float *restrict y = out + ((size_t)b * d->m + i) * d->n;
       for (int32_t j = 0; j < d->n; j++) y[j] = 0.f;

@@ -7,6 +7,7 @@
 #define TFCC_KERNELS_REF_BATCH_MATMUL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define TFCC_BMM_MAX_BATCH_DIMS 6
@@ -28,6 +29,9 @@ typedef struct tfcc_bmm_quant {
   const int32_t *col_mult, *col_shift; /* [n] per output column (int16 outputs), or NULL */
 } tfcc_bmm_quant;
 
+/* Element offsets of the lhs and rhs matrices of flat output batch ob (numpy broadcasting: a
+ * batch dimension of 1 repeats). */
+void tfcc_bmm_batch_offsets(const tfcc_bmm_dims *d, int64_t ob, size_t *lhs_off, size_t *rhs_off);
 void tfcc_bmm_f32(const tfcc_bmm_dims *d, const float *lhs, const float *rhs, float *out);
 /* exact2: float32 in XNNPACK's f32 GEMM order (TFLite's delegate runs a float BATCH_MATMUL of
  * a hybrid model): every output starts at 0 and adds lhs[i][k] * rhs[k][j] for k = 0, 1, ...,

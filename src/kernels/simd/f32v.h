@@ -1,5 +1,6 @@
 /* Float32 vector primitives: one small header per instruction set (f32v_avx2.h, f32v_avx512.h,
- * f32v_neon.h, f32v_wasmsimd.h; f32v_scalar.h, one lane, for portable builds), each defining
+ * f32v_sse4.h, f32v_neon.h, f32v_wasmsimd.h; f32v_scalar.h, one lane, for portable builds),
+ * each defining
  * the same names, so that a kernel body is written once (kernels/<family>/<name>_body.h) and
  * built per ISA by a three-line file that includes the ISA's header and then the body.
  *

@@ -1,0 +1,235 @@
+/* XNNPACK-order float32 FULLY_CONNECTED, BATCH_MATMUL and GELU (xnn_f32.h) written once over the
+ * f32v primitives (kernels/simd/f32v.h); each ISA's xnn_f32-<isa>.c includes its primitives
+ * header, defines TFCC_XF_ISA and includes this body (after xnn_f32_body.h).
+ *
+ * Lanes only run output units (FULLY_CONNECTED), output columns (BATCH_MATMUL) or elements
+ * (GELU) side by side: every lane's sum is formed in exactly the scalar order (the same
+ * products, rounded one at a time, added in the same sequence), so every width gives the bits
+ * of the portable loops in xnn_f32.c / kernels/ref. Products and sums are separate primitives
+ * (never fused). */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernels/hybrid/xnn_f32.h"
+
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF /* separately rounded products and sums, as XNNPACK's wasm SIMD */
+#endif
+
+#define XV_FN(name) XF_CAT(XF_CAT(name, _), TFCC_XF_ISA)
+/* Vectors side by side in one block (two where a block is narrower than an FC panel). */
+#define XV_NV (F32V_N >= TFCC_XNN_FC_PANEL ? 1 : 2)
+
+static inline __attribute__((always_inline)) f32v XV_FN(xv_ld)(const float *p, int32_t n) {
+  if (n >= F32V_N) return f32v_ld(p);
+  return n > 0 ? f32v_ld_n(p, (size_t)n) : f32v_zero();
+}
+
+static inline __attribute__((always_inline)) void XV_FN(xv_st)(float *p, f32v v, int32_t n) {
+  if (n >= F32V_N)
+    f32v_st(p, v);
+  else if (n > 0)
+    f32v_st_n(p, v, (size_t)n);
+}
+#define XV_LD XV_FN(xv_ld)
+#define XV_ST XV_FN(xv_st)
+
+/* ---------------------------------------------------------------- FULLY_CONNECTED */
+
+/* Default kernel, mr batch rows at once against XV_NV vectors of a panel (w: the panel at the
+ * block's first unit, rows TFCC_XNN_FC_PANEL floats apart): acc = bias, then acc + x[k] * w[k]
+ * for k in order. */
+static inline __attribute__((always_inline)) void XV_FN(xv_fc_rows)(int mr, const float *x,
+                                                                    size_t xs, int32_t K,
+                                                                    const float *w, const f32v *bv,
+                                                                    f32v vlo, f32v vhi, float *y,
+                                                                    size_t ys, int32_t nu) {
+  f32v acc[4][XV_NV];
+  for (int r = 0; r < mr; r++)
+    for (int v = 0; v < XV_NV; v++) acc[r][v] = bv[v];
+  for (int32_t k = 0; k < K; k++) {
+    const float *wk = w + (size_t)k * TFCC_XNN_FC_PANEL;
+    f32v wv[XV_NV];
+    for (int v = 0; v < XV_NV; v++) wv[v] = f32v_ld(wk + v * F32V_N);
+    for (int r = 0; r < mr; r++) {
+      const f32v xv = f32v_set(x[(size_t)r * xs + (size_t)k]);
+      for (int v = 0; v < XV_NV; v++) acc[r][v] = f32v_add(acc[r][v], f32v_mul(xv, wv[v]));
+    }
+  }
+  for (int r = 0; r < mr; r++)
+    for (int v = 0; v < XV_NV; v++)
+      XV_ST(y + (size_t)r * ys + (size_t)v * F32V_N, f32v_clamp(acc[r][v], vlo, vhi),
+            nu - v * F32V_N);
+}
+
+/* nr2 kernel (4x2c4), one batch row: four partial sums by k % 4, the bias in the first,
+ * (s0 + s2) + (s1 + s3). */
+static inline __attribute__((always_inline)) void XV_FN(xv_fc_nr2_row)(const float *x, int32_t K,
+                                                                       const float *w,
+                                                                       const f32v *bv, f32v vlo,
+                                                                       f32v vhi, float *y,
+                                                                       int32_t nu) {
+  f32v l[4][XV_NV];
+  for (int v = 0; v < XV_NV; v++) {
+    l[0][v] = bv[v];
+    l[1][v] = l[2][v] = l[3][v] = f32v_zero();
+  }
+  int32_t k = 0;
+  for (; k + 4 <= K; k += 4)
+    for (int j = 0; j < 4; j++) {
+      const f32v xv = f32v_set(x[k + j]);
+      const float *wk = w + (size_t)(k + j) * TFCC_XNN_FC_PANEL;
+      for (int v = 0; v < XV_NV; v++)
+        l[j][v] = f32v_add(l[j][v], f32v_mul(xv, f32v_ld(wk + v * F32V_N)));
+    }
+  for (int j = 0; k < K; k++, j++) { /* the last K % 4 into sums 0, 1, 2 */
+    const f32v xv = f32v_set(x[k]);
+    const float *wk = w + (size_t)k * TFCC_XNN_FC_PANEL;
+    for (int v = 0; v < XV_NV; v++)
+      l[j][v] = f32v_add(l[j][v], f32v_mul(xv, f32v_ld(wk + v * F32V_N)));
+  }
+  for (int v = 0; v < XV_NV; v++) {
+    const f32v s02 = f32v_add(l[0][v], l[2][v]), s13 = f32v_add(l[1][v], l[3][v]);
+    XV_ST(y + (size_t)v * F32V_N, f32v_clamp(f32v_add(s02, s13), vlo, vhi), nu - v * F32V_N);
+  }
+}
+
+void XV_FN(tfcc_xnn_fc_f32)(const float *x, int32_t batches, int32_t accum, const float *wp,
+                            const float *bias, int32_t units, float lo, float hi, float *out) {
+  const bool nr2 = tfcc_xnn_fc_uses_nr2(units);
+  const f32v vlo = f32v_set(lo), vhi = f32v_set(hi);
+  const size_t K = accum > 0 ? (size_t)accum : 0, U = (size_t)units;
+  for (int32_t u0 = 0; u0 < units; u0 += XV_NV * F32V_N) {
+    const int32_t nu = units - u0; /* units left from u0 (stores stop at the block's width) */
+    /* the panel holding u0, at u0's column */
+    const float *w = wp + (size_t)(u0 / TFCC_XNN_FC_PANEL) * TFCC_XNN_FC_PANEL * K +
+                     (size_t)(u0 % TFCC_XNN_FC_PANEL);
+    f32v bv[XV_NV];
+    for (int v = 0; v < XV_NV; v++)
+      bv[v] = bias ? XV_LD(bias + u0 + v * F32V_N, nu - v * F32V_N) : f32v_zero();
+    int32_t b = 0;
+    if (nr2) {
+      for (; b < batches; b++) XV_FN(xv_fc_nr2_row)
+      (x + (size_t)b * K, accum, w, bv, vlo, vhi, out + (size_t)b * U + u0, nu);
+      continue;
+    }
+    for (; b + 4 <= batches; b += 4) XV_FN(xv_fc_rows)
+    (4, x + (size_t)b * K, K, accum, w, bv, vlo, vhi, out + (size_t)b * U + u0, U, nu);
+    switch (batches - b) {
+      case 3:
+        XV_FN(xv_fc_rows)
+        (3, x + (size_t)b * K, K, accum, w, bv, vlo, vhi, out + (size_t)b * U + u0, U, nu);
+        break;
+      case 2:
+        XV_FN(xv_fc_rows)
+        (2, x + (size_t)b * K, K, accum, w, bv, vlo, vhi, out + (size_t)b * U + u0, U, nu);
+        break;
+      case 1:
+        XV_FN(xv_fc_rows)
+        (1, x + (size_t)b * K, K, accum, w, bv, vlo, vhi, out + (size_t)b * U + u0, U, nu);
+        break;
+      default: break;
+    }
+  }
+}
+
+/* ---------------------------------------------------------------- BATCH_MATMUL */
+
+/* mr rows of lhs (a: row i's element p at a[i * as + p * ap]) against XV_NV vectors of rhs
+ * columns (r: row p at r + p * rs), every output 0 + a * r for p in order. */
+static inline __attribute__((always_inline)) void XV_FN(xv_bmm_rows)(int mr, const float *a,
+                                                                     size_t as, size_t ap,
+                                                                     const float *r, size_t rs,
+                                                                     int32_t K, float *y, size_t ys,
+                                                                     int32_t nc) {
+  f32v acc[4][XV_NV];
+  for (int i = 0; i < mr; i++)
+    for (int v = 0; v < XV_NV; v++) acc[i][v] = f32v_zero();
+  for (int32_t p = 0; p < K; p++) {
+    const float *rp = r + (size_t)p * rs;
+    f32v rv[XV_NV];
+    for (int v = 0; v < XV_NV; v++) rv[v] = XV_LD(rp + v * F32V_N, nc - v * F32V_N);
+    for (int i = 0; i < mr; i++) {
+      const f32v av = f32v_set(a[(size_t)i * as + (size_t)p * ap]);
+      for (int v = 0; v < XV_NV; v++) acc[i][v] = f32v_add(acc[i][v], f32v_mul(av, rv[v]));
+    }
+  }
+  for (int i = 0; i < mr; i++)
+    for (int v = 0; v < XV_NV; v++)
+      XV_ST(y + (size_t)i * ys + (size_t)v * F32V_N, acc[i][v], nc - v * F32V_N);
+}
+
+void XV_FN(tfcc_xnn_bmm_f32)(const tfcc_bmm_dims *d, const float *lhs, const float *rhs, float *out,
+                             float *scratch) {
+  const int32_t M = d->m, N = d->n, K = d->k;
+  const size_t lsm = d->adj_x ? 1 : (size_t)K, lsk = d->adj_x ? (size_t)M : 1;
+  const size_t osz = (size_t)M * (size_t)N;
+  int64_t nb = 1;
+  for (int32_t i = 0; i < d->nbd; i++) nb *= d->out_b[i];
+  size_t have = SIZE_MAX; /* the rhs batch transposed into scratch (adj_y) */
+  for (int64_t ob = 0; ob < nb; ob++) {
+    size_t loff, roff;
+    tfcc_bmm_batch_offsets(d, ob, &loff, &roff);
+    const float *a = lhs + loff, *r = rhs + roff;
+    if (d->adj_y) { /* rhs [N][K]: to [K][N] */
+      if (roff != have)
+        for (int32_t j = 0; j < N; j++)
+          for (int32_t p = 0; p < K; p++)
+            scratch[(size_t)p * (size_t)N + (size_t)j] = r[(size_t)j * (size_t)K + (size_t)p];
+      have = roff;
+      r = scratch;
+    }
+    float *y = out + (size_t)ob * osz;
+    for (int32_t j0 = 0; j0 < N; j0 += XV_NV * F32V_N) {
+      const int32_t nc = N - j0;
+      int32_t i = 0;
+      for (; i + 4 <= M; i += 4) XV_FN(xv_bmm_rows)
+      (4, a + (size_t)i * lsm, lsm, lsk, r + j0, (size_t)N, K, y + (size_t)i * (size_t)N + j0,
+       (size_t)N, nc);
+      switch (M - i) {
+        case 3:
+          XV_FN(xv_bmm_rows)
+          (3, a + (size_t)i * lsm, lsm, lsk, r + j0, (size_t)N, K, y + (size_t)i * (size_t)N + j0,
+           (size_t)N, nc);
+          break;
+        case 2:
+          XV_FN(xv_bmm_rows)
+          (2, a + (size_t)i * lsm, lsm, lsk, r + j0, (size_t)N, K, y + (size_t)i * (size_t)N + j0,
+           (size_t)N, nc);
+          break;
+        case 1:
+          XV_FN(xv_bmm_rows)
+          (1, a + (size_t)i * lsm, lsm, lsk, r + j0, (size_t)N, K, y + (size_t)i * (size_t)N + j0,
+           (size_t)N, nc);
+          break;
+        default: break;
+      }
+    }
+  }
+}
+
+/* ---------------------------------------------------------------- GELU */
+
+static inline __attribute__((always_inline)) f32v XV_FN(xv_gelu)(f32v x_orig,
+                                                                 const tfcc_gelu_rational *c) {
+  const f32v m = f32v_set(c->max_abs);
+  /* max_abs < x ? max_abs : x, then -max_abs > x ? -max_abs : x (NaN passes) */
+  const f32v x = f32v_max(f32v_set(-c->max_abs), f32v_min(m, x_orig));
+  const f32v x2 = f32v_mul(x, x);
+  f32v p = f32v_set(c->alpha[5]);
+  for (int i = 4; i >= 0; i--) p = f32v_add(f32v_mul(x2, p), f32v_set(c->alpha[i]));
+  p = f32v_mul(x, p);
+  f32v q = f32v_set(c->beta[4]);
+  for (int i = 3; i >= 0; i--) q = f32v_add(f32v_mul(x2, q), f32v_set(c->beta[i]));
+  q = f32v_add(f32v_mul(x2, q), f32v_set(1.0f));
+  const f32v e = f32v_div(p, q);
+  const f32v h = f32v_mul(x_orig, f32v_set(0.5f));
+  return f32v_mul(h, f32v_add(e, f32v_set(1.0f)));
+}
+
+void XV_FN(tfcc_xnn_gelu_f32)(const float *x, float *y, size_t n, const tfcc_gelu_rational *c) {
+  size_t i = 0;
+  for (; i + F32V_N <= n; i += F32V_N) f32v_st(y + i, XV_FN(xv_gelu)(f32v_ld(x + i), c));
+  if (i < n) XV_ST(y + i, XV_FN(xv_gelu)(XV_LD(x + i, (int32_t)(n - i)), c), (int32_t)(n - i));
+}
