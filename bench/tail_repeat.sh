@@ -27,7 +27,7 @@ while [ $# -gt 0 ]; do
     --passes) PASSES=${2:-}; shift 2 || die "--passes wants a value" ;;
     --out) OUT=${2:-}; shift 2 || die "--out wants a value" ;;
     --threads | --rounds) die "$1 is fixed here (1 thread; --passes N)" ;;
-    -h | --help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) ARGS+=("$1"); shift ;; # compare_ort.sh's own options (checked there)
   esac
 done
