@@ -1,8 +1,9 @@
 /* Where a model's latency tail comes from, on a shared machine: `build/bench/run_tail MODEL
- * [--runs N] [--warmup W] [--threads T] [--prefault] [--ftz] [--control] [--dump NODE] [--settle S] [--top K]` (--ftz: denormals
+ * [--runs N] [--warmup W] [--threads T] [--prefault] [--io-huge] [--ftz] [--control] [--dump NODE] [--settle S] [--top K]` (--ftz: denormals
  * flushed to zero on the calling thread, x86-64; --control: then the same number of runs of
  * fixed register arithmetic of the model's CPU p50, and of one pass over as many bytes as the
- * model's constants, measured alike: the platform's own spread for compute and for streaming). One session, seeded inputs
+ * model's constants, measured alike: the platform's own spread for compute and for streaming;
+ * --io-huge: the inputs and outputs on huge pages, not the C heap's 4 KiB ones). One session, seeded inputs
  * (the same every run, as tfcc bench and ONNX Runtime's side of bench/compare_ort.sh), N timed
  * runs; for each run: wall time, the calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID), its
  * minor page faults and voluntary / involuntary context switches (getrusage RUSAGE_THREAD),
@@ -20,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -187,9 +189,35 @@ static uint32_t next_u32(void) {
 }
 
 /* An input of t's size: float32 uniform in [-1, 1], other dtypes random bytes (xorshift). */
+/* --io-huge: inputs and outputs cut from one 2 MiB aligned mapping advised as huge pages (as
+ * the arena and the packed weights are), instead of the C heap's 4 KiB pages */
+static int g_io_huge;
+static void *io_alloc(size_t n) {
+  n = (n + 63) & ~(size_t)63;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  static uint8_t *base;
+  static size_t used, cap;
+  if (g_io_huge) {
+    const size_t huge = (size_t)2 << 20;
+    if (!base) {
+      cap = 4 * huge; /* 8 MiB of address space; pages become resident as written */
+      uint8_t *raw =
+          mmap(NULL, cap + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (raw == MAP_FAILED) return NULL;
+      base = (uint8_t *)(((uintptr_t)raw + huge - 1) & ~(uintptr_t)(huge - 1));
+      (void)madvise(base, cap, MADV_HUGEPAGE);
+    }
+    if (n > cap - used) return NULL;
+    used += n;
+    return base + used - n;
+  }
+#endif
+  return aligned_alloc(64, n);
+}
+
 static void *seeded_input(const tfcc_tensor_info *t) {
   const size_t n = t->bytes ? t->bytes : 1;
-  uint8_t *p = aligned_alloc(64, (n + 63) & ~(size_t)63);
+  uint8_t *p = io_alloc(n);
   if (!p) return NULL;
   if (t->dtype != TFCC_FLOAT32) {
     for (size_t k = 0; k < n; k++) p[k] = (uint8_t)next_u32();
@@ -215,6 +243,8 @@ int main(int argc, char **argv) {
       top = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--prefault"))
       prefault = 1;
+    else if (!strcmp(argv[i], "--io-huge"))
+      g_io_huge = 1;
     else if (!strcmp(argv[i], "--ftz"))
       ftz = 1;
     else if (!strcmp(argv[i], "--control"))
@@ -228,14 +258,14 @@ int main(int argc, char **argv) {
     else {
       fprintf(
           stderr,
-          "usage: run_tail MODEL [--runs N] [--warmup W] [--threads T] [--prefault] [--ftz] [--control] [--dump NODE] [--settle S] [--top K]\n");
+          "usage: run_tail MODEL [--runs N] [--warmup W] [--threads T] [--prefault] [--io-huge] [--ftz] [--control] [--dump NODE] [--settle S] [--top K]\n");
       return 2;
     }
   }
   if (!path || runs < 2) {
     fprintf(
         stderr,
-        "usage: run_tail MODEL [--runs N] [--warmup W] [--threads T] [--prefault] [--ftz] [--control] [--dump NODE] [--settle S] [--top K]\n");
+        "usage: run_tail MODEL [--runs N] [--warmup W] [--threads T] [--prefault] [--io-huge] [--ftz] [--control] [--dump NODE] [--settle S] [--top K]\n");
     return 2;
   }
   tfcc_runtime_options ro;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/weights_mem.h"
 #include "kernels/f32-expand-dw/expand_dw.h"
 #include "kernels/ref/quant_util.h"
 #include "ops/conv_common.h"
@@ -21,6 +22,12 @@ typedef struct xdw_params {
   int32_t kh, kw;
   tfcc_f32_packed packed; /* expand filter + bias */
   bool packed_borrowed;   /* packed.w lies in the weights cache */
+  /* the depthwise filter [KH*KW*C] and bias [C] (NULL: none), copied among the packed weights
+   * or lying in the weights cache: read raw from the model's copy of its file they lay
+   * in ~120 scattered 4 KiB pages (MobileNetV2 f32) that every run walked, a source of latency
+   * tail on a VM (docs/bench.md, "The latency tail at 1 thread") */
+  const float *dw_w, *dw_b;
+  float *dw_own; /* dw_w when not borrowed */
   const tfcc_f32_dwconv_kernel *dw;
   const char *name;
 } xdw_params;
@@ -29,6 +36,7 @@ static void xdw_release(void *p) {
   xdw_params *x = p;
   if (!x) return;
   if (!x->packed_borrowed) tfcc_f32_packed_free(&x->packed);
+  tfcc_wmem_free(x->dw_own);
   free(x);
 }
 
@@ -91,8 +99,27 @@ static tfcc_status xdw_init(tfcc_init_ctx *ctx) {
     xdw_release(p);
     return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory packing the expand filter");
   }
-  tfcc_packed_consumed(&key, p, f1->data); /* eval reads the packing (the depthwise filter raw) */
+  tfcc_packed_consumed(&key, p, f1->data); /* eval reads the packing and the copy below */
   tfcc_packed_consumed(&key, p, b1 ? b1->data : NULL);
+  const size_t dw_n = (size_t)p->kh * (size_t)p->kw * (size_t)c;
+  const size_t dw_bytes = (dw_n + (b2 ? (size_t)c : 0)) * sizeof(float);
+  const tfcc_packed_key key2 = tfcc_init_block_key(ctx, TFCC_BLOCK_XDW_DW);
+  const void *hit2 = tfcc_packed_get(&key2, dw_bytes);
+  if (hit2) {
+    p->dw_w = hit2;
+  } else if ((p->dw_own = tfcc_wmem_alloc(dw_bytes)) != NULL) {
+    memcpy(p->dw_own, f2->data, dw_n * sizeof(float));
+    if (b2) memcpy(p->dw_own + dw_n, b2->data, (size_t)c * sizeof(float));
+    tfcc_packed_put(&key2, p->dw_own, dw_bytes);
+    p->dw_w = p->dw_own;
+  } else {
+    xdw_release(p);
+    return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY,
+                        "out of memory copying the depthwise filter (%zu bytes)", dw_bytes);
+  }
+  p->dw_b = b2 ? p->dw_w + dw_n : NULL;
+  tfcc_packed_consumed(&key2, p, f2->data);
+  tfcc_packed_consumed(&key2, p, b2 ? b2->data : NULL);
   p->dw = ctx->ks->f32_dwconv;
   p->name = tfcc_f32_expand_dw_name(p->dw);
   ctx->params = p;
@@ -139,8 +166,7 @@ static tfcc_status xdw_eval(tfcc_op_ctx *ctx) {
   if (st != TFCC_OK) return st;
   if (ctx->scratch_bytes < tfcc_f32_expand_dw_scratch_bytes(&g, tfcc_threadpool_size(ctx->pool)))
     return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "EXPAND_DEPTHWISE_CONV_2D scratch not prepared");
-  const tfcc_tensor *b2 = ctx->in[4];
-  tfcc_f32_expand_dw k = {&p->packed, 0, 0, p->dw, ctx->in[3]->data, b2 ? b2->data : NULL, 0, 0};
+  tfcc_f32_expand_dw k = {&p->packed, 0, 0, p->dw, p->dw_w, p->dw_b, 0, 0};
   tfcc_act_range_f32(p->expand_act, &k.expand_lo, &k.expand_hi);
   tfcc_act_range_f32(p->o.act, &k.lo, &k.hi);
   tfcc_f32_expand_dw_run(ctx->pool, &k, &g, ctx->in[0]->data, ctx->out[0]->data, ctx->scratch);
