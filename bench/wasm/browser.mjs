@@ -6,7 +6,11 @@
 // interleaved per model and thread count; figures are medians over rounds of the mean ms per
 // run, ratios medians of the per-round ratios ("best" = to the faster peer in that round).
 //   node bench/wasm/browser.mjs [--tfcc PKG_DIR] [--deps NODE_MODULES] [--threads 1,2]
-//        [--rounds 7] [--runs 5] [--models "FILE.tflite:INPUT.npy ..."] [--zoo DIR] [--json OUT]
+//        [--rounds 7] [--runs 5] [--warmup-ms 1500] [--models "FILE.tflite:INPUT.npy ..."]
+//        [--zoo DIR] [--json OUT]
+// Each engine is warmed up alone before the rounds: at least 3 runs and --warmup-ms of running,
+// so that V8's background tier-up of every engine's wasm code (Liftoff first, TurboFan later,
+// compiled on the same 2 cores the engines' threads run on) is over before anything is timed.
 // Defaults: --tfcc build-wasm-threads/npm/tfcc-wasm; --deps and the models as bench.mjs.
 import fs from 'node:fs';
 import http from 'node:http';
@@ -26,6 +30,7 @@ if (!deps) deps = [path.join(HERE, 'node_modules'), '/tmp/tflite-ref/node_module
 if (!deps) { console.error('bench: no @litertjs/core: run `npm ci` in bench/wasm or pass --deps'); process.exit(2); }
 const threads = opt('--threads', '1,2').split(',').map(Number);
 const rounds = Number(opt('--rounds', 7)), runs = Number(opt('--runs', 5));
+const warmupMs = Number(opt('--warmup-ms', 1500));
 const zoo = opt('--zoo', path.join(os.homedir(), '.cache', 'tfcc-zoo'));
 const chromium = findChromium();
 if (!chromium) { console.log('SKIP: no chromium installed'); process.exit(77); }
@@ -47,7 +52,7 @@ const models = specs.map((s, i) => {
   files[`${i}.bin`] = Buffer.from(x.buffer, x.byteOffset, x.byteLength);
   return {name: path.basename(file, '.tflite'), model: `/models/${i}.tflite`, input: `/models/${i}.bin`};
 });
-files['config.json'] = Buffer.from(JSON.stringify({models, threads, rounds, runs}));
+files['config.json'] = Buffer.from(JSON.stringify({models, threads, rounds, runs, warmupMs}));
 
 const ROOTS = {'/pkg/': pkg, '/deps/': path.resolve(deps), '/': path.join(HERE, 'page')};
 const MIME = {'.html': 'text/html', '.mjs': 'text/javascript', '.js': 'text/javascript', '.wasm': 'application/wasm'};
