@@ -16,7 +16,8 @@ Usage (Debian's Python, which has NumPy):
 --sources: lines "<model name> <repository> <path>" to name each model's origin in the table.
 Inputs: float in [-1, 1) (images and audio alike), integers over the dtype's range (int32 / int64:
 0..9, token ids and indices), bool random; shapes from the file (a -1 in shape_signature takes the
-stored shape). String inputs are not made (the model is reported "no inputs"). The reference is LiteRT.js, or
+stored shape); an int32 graph input that is a TRANSPOSE_CONV's output_shape gets the op's static
+output shape. String inputs are not made (the model is reported "no inputs"). The reference is LiteRT.js, or
 the classic interpreter (tfweb) where tfcc reports a dynamic output or an output is a graph input
 (LiteRT.js reads neither back) or LiteRT.js fails; a model that differs from tfweb is also
 compared with LiteRT.js on a copy whose outputs are declared with tfcc's shapes, and one that
