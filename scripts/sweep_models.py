@@ -16,7 +16,8 @@ Usage (Debian's Python, which has NumPy):
 --sources: lines "<model name> <repository> <path>" to name each model's origin in the table.
 Inputs: float in [-1, 1) (images and audio alike), integers over the dtype's range (int32 / int64:
 0..9, token ids and indices), bool random; shapes from the file (a -1 in shape_signature takes the
-stored shape). String inputs are not made (the model is reported "no inputs"). The reference is LiteRT.js, or
+stored shape); an int32 graph input that is a TRANSPOSE_CONV's output_shape gets the op's static
+output shape. String inputs are not made (the model is reported "no inputs"). The reference is LiteRT.js, or
 the classic interpreter (tfweb) where tfcc reports a dynamic output or an output is a graph input
 (LiteRT.js reads neither back) or LiteRT.js fails; a model that differs from tfweb is also
 compared with LiteRT.js on a copy whose outputs are declared with tfcc's shapes, and one that
@@ -61,6 +62,31 @@ def io_of(path):
     outs = b.scalars(sg, 2, "i") or []
     passthrough = bool(set(outs) & set(b.scalars(sg, 1, "i") or []))
     return inputs, len(outs), passthrough
+
+
+def shape_inputs(path):
+    """{subgraph-0 input position: int32 array} for inputs that are a TRANSPOSE_CONV's
+    output_shape (operand 0) whose output tensor has a static 4-D shape: random values there
+    ask for an output that disagrees with the input's batch and the filter's channels, which
+    TensorFlow Lite does not check (its MatchingDim is a debug-only check) and tfcc refuses."""
+    with open(path, "rb") as fh:
+        b = Buf(fh.read())
+    model = b.table(b.u32(0))
+    codes = []
+    for oc in b.tables(model, 1) or []:
+        codes.append(max(b.scalar(oc, 0, "b"), b.scalar(oc, 3, "i")))
+    sg = b.tables(model, 2)[0]
+    tensors = b.tables(sg, 0)
+    pos = {t: k for k, t in enumerate(b.scalars(sg, 1, "i") or [])}
+    fill = {}
+    for op in b.tables(sg, 3) or []:
+        ins, outs = b.scalars(op, 1, "i") or [], b.scalars(op, 2, "i") or []
+        if codes[b.scalar(op, 0, "I")] != 67 or not ins or not outs or ins[0] not in pos:
+            continue
+        shape = b.scalars(tensors[outs[0]], 0, "i") or []
+        if len(shape) == 4 and min(shape) > 0:
+            fill[pos[ins[0]]] = np.array(shape, dtype=np.int32)
+    return fill
 
 
 def make_input(rng, dtype, shape):
@@ -133,8 +159,9 @@ def sweep_one(name, path, args, rng_seed):
     os.makedirs(work, exist_ok=True)
     rng = np.random.default_rng(rng_seed)
     files = []
+    fixed = shape_inputs(path)
     for i, (tname, dtype, shape) in enumerate(ins):
-        x = make_input(rng, dtype, shape)
+        x = fixed[i] if i in fixed and dtype == "int32" else make_input(rng, dtype, shape)
         if x is None:
             res.update(tflite="-", tfcc="-", verdict="no inputs: input %d (%s) is %s" % (i, tname, dtype))
             return res
