@@ -19,6 +19,7 @@
 #include "ops/hybrid.h"
 #include "ops/q8_fast.h"
 #include "base/threadpool.h"
+#include "base/weights_mem.h"
 
 typedef struct fc_params {
   int32_t act;
@@ -46,7 +47,8 @@ typedef struct fc_params {
    * delegate takes it (VisitFullyConnectedNode), XNNPACK's f32 GEMM (tfcc_xnn_fc_f32): the
    * weights packed at init (tfcc_xnn_fc_pack) for the vector kernel xnn_k->fc */
   bool xnn_f32;
-  float *xnn_wp;
+  const float *xnn_wp; /* xnn_own, or a block of the weights cache */
+  float *xnn_own;
   const tfcc_xnn_f32_kernel *xnn_k;
 } fc_params;
 
@@ -61,7 +63,7 @@ static void fc_release(void *p) {
   tfcc_hybrid_free(fp->hyb);
   tfcc_fc_blockwise_free(fp->bw);
   free(fp->real16);
-  free(fp->xnn_wp);
+  tfcc_wmem_free(fp->xnn_own);
   free(fp);
 }
 
@@ -159,12 +161,24 @@ static tfcc_status fc_init(tfcc_init_ctx *ctx) {
                  tfcc_hybrid_xnn_float(ctx);
     if (p->xnn_f32 && w->dims[0] > 0 && w->dims[1] >= 0 &&
         w->data_bytes >= (size_t)w->dims[0] * (size_t)w->dims[1] * sizeof(float)) {
-      p->xnn_wp = tfcc_xnn_fc_pack(w->data, w->dims[0], w->dims[1]);
-      if (!p->xnn_wp)
+      /* packed once (or taken from the weights cache) on huge pages; the raw weights are
+       * read no more: every eval of this node runs the packed kernel (fc_eval) */
+      const tfcc_packed_key key = tfcc_init_block_key(ctx, TFCC_BLOCK_XNN_FC);
+      const size_t bytes = tfcc_xnn_fc_packed_bytes(w->dims[0], w->dims[1]);
+      const void *hit = tfcc_packed_get(&key, bytes);
+      if (hit) {
+        p->xnn_wp = hit;
+      } else if ((p->xnn_own = tfcc_wmem_alloc(bytes)) != NULL) {
+        tfcc_xnn_fc_pack_into(w->data, w->dims[0], w->dims[1], p->xnn_own);
+        tfcc_packed_put(&key, p->xnn_own, bytes);
+        p->xnn_wp = p->xnn_own;
+      } else {
         st = tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY,
-                          "out of memory packing FULLY_CONNECTED weights (%d x %d)",
-                          (int)w->dims[0], (int)w->dims[1]);
+                          "out of memory packing FULLY_CONNECTED weights (%d x %d, %zu bytes)",
+                          (int)w->dims[0], (int)w->dims[1], bytes);
+      }
       p->xnn_k = tfcc_xnn_f32_select(ctx->isa);
+      if (p->xnn_wp && p->xnn_k) tfcc_packed_consumed(&key, p, w->data);
     }
   }
   if (st == TFCC_OK) fc_small_init(ctx, p);

@@ -30,7 +30,8 @@ enum {
   TFCC_BLOCK_F32_WINO = 3,   /* Winograd-transformed 3x3 filter + bias (CONV_2D) */
   TFCC_BLOCK_XDW_EXPAND = 4, /* expand filter of EXPAND_DEPTHWISE_CONV_2D */
   TFCC_BLOCK_Q8_DW = 5,      /* tfcc_q8_dw_packed (DEPTHWISE_CONV_2D; packed, then shared) */
-  TFCC_BLOCK_XDW_DW = 6      /* depthwise filter, then bias, of EXPAND_DEPTHWISE_CONV_2D */
+  TFCC_BLOCK_XDW_DW = 6,     /* depthwise filter, then bias, of EXPAND_DEPTHWISE_CONV_2D */
+  TFCC_BLOCK_XNN_FC = 7      /* XNNPACK-order float FULLY_CONNECTED panels (hybrid models) */
 };
 
 /* A block's key, kept by the operator until it packs (prepare may pack, after init). */

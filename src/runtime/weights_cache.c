@@ -267,7 +267,8 @@ static bool block_good(tfcc_wcache *c, uint32_t i, const tfcc_wc_entry *e) {
 static bool left_out(const tfcc_wcache *c, uint32_t block) {
   return c->in_mem && c->mem.no_float &&
          (block == TFCC_BLOCK_F32_GEMM || block == TFCC_BLOCK_F32_WINO ||
-          block == TFCC_BLOCK_XDW_EXPAND || block == TFCC_BLOCK_XDW_DW);
+          block == TFCC_BLOCK_XDW_EXPAND || block == TFCC_BLOCK_XDW_DW ||
+          block == TFCC_BLOCK_XNN_FC);
 }
 
 static const void *store_get(tfcc_packed_store *s, int32_t node, uint32_t block, size_t bytes) {

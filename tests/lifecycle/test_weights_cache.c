@@ -431,6 +431,36 @@ static void test_race(model_case *mc) {
   }
 }
 
+/* A hybrid model's XNNPACK-order float FULLY_CONNECTED (block _XNN_FC, a conformance model in
+ * the repository): cold writes it, warm maps it, outputs bit-identical to a cache-less load at
+ * every cap. */
+static void test_xnn_fc(void) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/tests/ops/conformance/hybrid_net_fc_f32w_u17.tflite",
+           tfcc_test_source_dir());
+  const char *caps[] = {"generic", "sse4", "avx2", "avx512"};
+  static uint8_t ref[OUT_CAP], out[OUT_CAP];
+  for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++) {
+    tfcc_runtime *rt = lc_runtime(caps[i], log_fn);
+    if (!rt) continue; /* cap above the CPU */
+    char cache[600];
+    snprintf(cache, sizeof cache, "%s/xnn_fc.%s.wc", g_dir, caps[i]);
+    unlink(cache);
+    size_t rb = 0, ob = 0;
+    tfcc_wcache_stats st;
+    CHECK(run_once(rt, path, NULL, ref, sizeof ref, &rb, &st));
+    CHECK(run_once(rt, path, cache, out, sizeof out, &ob, &st));
+    CHECKF(ob == rb && memcmp(out, ref, ob) == 0, "xnn fc at %s: cold output differs", caps[i]);
+    CHECKF(st.hits == 0 && st.written > 0, "xnn fc at %s: cold: %u hits %u written", caps[i],
+           st.hits, st.written);
+    CHECK(run_once(rt, path, cache, out, sizeof out, &ob, &st));
+    CHECKF(ob == rb && memcmp(out, ref, ob) == 0, "xnn fc at %s: warm output differs", caps[i]);
+    CHECKF(st.hits > 0 && st.misses == 0 && st.written == 0 && !st.rejected,
+           "xnn fc at %s: warm: %u hits %u misses", caps[i], st.hits, st.misses);
+    tfcc_runtime_destroy(rt);
+  }
+}
+
 int main(void) {
   const char *shared = tfcc_test_shared_dir();
   if (!shared) return TFCC_TEST_SKIP;
@@ -457,6 +487,7 @@ int main(void) {
     test_race(mc);
     free(mc->ref);
   }
+  test_xnn_fc();
   char cmd[400];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
   if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", g_dir);

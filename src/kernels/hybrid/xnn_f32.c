@@ -31,14 +31,23 @@ float *tfcc_xnn_conv_pack(const float *w_ohwi, int32_t out_c, int32_t kdim, int3
   return wp;
 }
 
-float *tfcc_xnn_fc_pack(const float *w, int32_t units, int32_t accum) {
-  if (units <= 0 || accum < 0) return NULL;
+size_t tfcc_xnn_fc_packed_bytes(int32_t units, int32_t accum) {
+  if (units <= 0 || accum < 0) return 0;
+  const size_t P = TFCC_XNN_FC_PANEL, up = ((size_t)units + P - 1) / P * P;
+  return (up * (size_t)accum + 1) * sizeof(float); /* + 1: accum 0 still gives a block */
+}
+
+void tfcc_xnn_fc_pack_into(const float *w, int32_t units, int32_t accum, float *wp) {
   const size_t P = TFCC_XNN_FC_PANEL, K = (size_t)accum;
-  const size_t up = ((size_t)units + P - 1) / P * P;
-  float *wp = calloc(up * K + 1, sizeof(float)); /* + 1: accum 0 still gives a block */
-  if (!wp) return NULL;
+  memset(wp, 0, tfcc_xnn_fc_packed_bytes(units, accum));
   for (size_t u = 0; u < (size_t)units; u++)
     for (size_t k = 0; k < K; k++) wp[(u / P) * P * K + k * P + u % P] = w[u * K + k];
+}
+
+float *tfcc_xnn_fc_pack(const float *w, int32_t units, int32_t accum) {
+  const size_t bytes = tfcc_xnn_fc_packed_bytes(units, accum);
+  float *wp = bytes ? malloc(bytes) : NULL;
+  if (wp) tfcc_xnn_fc_pack_into(w, units, accum, wp);
   return wp;
 }
 

@@ -105,6 +105,10 @@ void tfcc_xnn_fc_f32(const float *x, int32_t batches, int32_t accum, const float
  * each [accum][TFCC_XNN_FC_PANEL] (zero past the last unit); NULL when out of memory. */
 #define TFCC_XNN_FC_PANEL 16
 float *tfcc_xnn_fc_pack(const float *w, int32_t units, int32_t accum);
+/* The same packing into caller memory (a weights-cache block): its size in bytes (0: units <= 0
+ * or accum < 0), and the fill of all of it. */
+size_t tfcc_xnn_fc_packed_bytes(int32_t units, int32_t accum);
+void tfcc_xnn_fc_pack_into(const float *w, int32_t units, int32_t accum, float *wp);
 typedef void (*tfcc_xnn_fc_fn)(const float *x, int32_t batches, int32_t accum, const float *wp,
                                const float *bias, int32_t units, float lo, float hi, float *out);
 
