@@ -247,7 +247,7 @@ static tfcc_status bmm_prepare(tfcc_op_ctx *ctx) {
       ctx->scratch_bytes = tfcc_xnn_bmm_scratch_bytes(&d);
     else if (bmm_f32_fast(ctx, &d))
       ctx->scratch_bytes = bmm_f32_scratch(ctx, &d);
-    else if (d.adj_x && !p->xnn_f32)
+    else if (d.adj_x)
       tfcc_f32_log_fallback_once(&((bmm_params *)p)->f32_logged, ctx, "BATCH_MATMUL",
                                  "adj_x (transposed lhs)");
   }
