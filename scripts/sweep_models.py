@@ -14,6 +14,8 @@ Usage (Debian's Python, which has NumPy):
       [--custom-ops build/examples/mediapipe_ops/libtfcc_mediapipe_ops.so]
 
 --sources: lines "<model name> <repository> <path>" to name each model's origin in the table.
+--oracle: run_ref.mjs (run with node), or a .py file with its command line and outputs (run with
+this Python; tests/cli/sweep_fake_oracle.py, which checks this script's verdicts in ctest).
 Inputs: float in [-1, 1) (images and audio alike), integers over the dtype's range (int32 / int64:
 0..9, token ids and indices), bool random; shapes from the file (a -1 in shape_signature takes the
 stored shape); an int32 graph input that is a TRANSPOSE_CONV's output_shape gets the op's static
@@ -111,6 +113,14 @@ def run(cmd, timeout):
         return 124, "timed out after %d s" % timeout
 
 
+def oracle_cmd(args):
+    """run_ref.mjs runs under node; an oracle written in Python (a .py file with run_ref.mjs's
+    command line, as tests/cli/sweep_fake_oracle.py) under this interpreter."""
+    if args.oracle.endswith(".py"):
+        return [sys.executable, args.oracle]
+    return ["node", args.oracle]
+
+
 def oracle_error(log):
     keep = [ln.strip() for ln in log.splitlines()
             if ("ERROR" in ln or "Error" in ln or "failed" in ln.lower()) and "WebGPU" not in ln
@@ -178,7 +188,7 @@ def sweep_one(name, path, args, rng_seed):
     def oracle(extra):
         for old in glob.glob(os.path.join(ref_dir, "*.npy")):
             os.remove(old)
-        rc, log = run(["node", args.oracle, path, ref_dir] + files + extra, args.timeout)
+        rc, log = run(oracle_cmd(args) + [path, ref_dir] + files + extra, args.timeout)
         # LiteRT.js logs a failed prepare or invoke and still exits 0; its refusal of variable
         # tensors ("model_load.cc ... Variable tensors") is followed by the classic interpreter's run
         errors = [ln for ln in log.splitlines() if "ERROR" in ln and "model_load.cc" not in ln]
@@ -281,7 +291,7 @@ def copy_vs_litert(path, work, files, got, refs, args, rewrite, name, what):
     os.makedirs(ref_dir, exist_ok=True)
     for old in glob.glob(os.path.join(ref_dir, "*.npy")):
         os.remove(old)
-    rc, _ = run(["node", args.oracle, copy, ref_dir] + files + ["--engine", "litert"], args.timeout)
+    rc, _ = run(oracle_cmd(args) + [copy, ref_dir] + files + ["--engine", "litert"], args.timeout)
     outs = [os.path.join(ref_dir, os.path.basename(r)) for r in refs]
     if rc != 0 or not all(os.path.exists(f) for f in outs):
         return "LiteRT on a %s copy: no result" % name
