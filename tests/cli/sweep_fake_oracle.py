@@ -15,6 +15,8 @@ or "<folder>/<name>" for the copies sweep_models.py writes into a model's work f
   zeros:DT:SHAPE one output of zeros, dtype DT, shape SHAPE (comma-separated); for models tfcc
                  refuses
   refuse         an ERROR line on stderr and exit 1, no outputs
+  noisy:ACTION   the classic interpreter's log of its XNNPACK delegate failing and being
+                 undone (ERROR lines on stderr), then ACTION
 A case or engine not in the file is "exact". Every call is appended to FAKE_ORACLE_LOG (one
 line: case and engine) when that is set. Standard library and NumPy only."""
 import glob
@@ -51,6 +53,11 @@ def main():
     if os.environ.get("FAKE_ORACLE_LOG"):
         with open(os.environ["FAKE_ORACLE_LOG"], "a") as fh:
             fh.write("%s %s\n" % (case, engine))
+    if action.startswith("noisy:"):
+        sys.stderr.write("ERROR: failed to create XNNPACK Value for tensor 7\n"
+                         "ERROR: Node number 3 (TfLiteXNNPackDelegate) failed to prepare.\n"
+                         "ERROR: Restored original execution plan after delegate application failure.\n")
+        action = action[len("noisy:"):]
     if action == "refuse":
         sys.stderr.write("ERROR: fake %s refuses %s\n" % (engine, case))
         return 1
