@@ -447,6 +447,17 @@ tfcc_status tfcc_conv_init_quant(const tfcc_init_ctx *ctx, int32_t in_idx, int32
       return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "int16 output zero point must be 0");
   }
   if (out->dtype != in->dtype) return TFCC_OK; /* prepare reports the dtype mismatch */
+  /* conv.cc's Prepare: with int8 or int16 input every filter zero point must be 0 (the int8 /
+   * 16x8 kernels have no filter offset); TFLite refuses the node, where tfcc would compute
+   * as if the zero point were 0 (a QAT export's per-channel zero point -127). */
+  if (ctx->node->builtin == TFCC_OP_CONV_2D && in->dtype != TFCC_UINT8)
+    for (int32_t c = 0; c < f->quant.count; c++)
+      if (f->quant.zero_point[c] != 0)
+        return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
+                            "filter zero point %d of %d is %d; with %s input it must be 0 "
+                            "(TensorFlow Lite's conv.cc refuses it too)",
+                            (int)c, (int)f->quant.count, (int)f->quant.zero_point[c],
+                            tfcc_dtype_name(in->dtype));
   tfcc_status st = tfcc_conv_qparams_init(q, in, f, out, act, force_per_tensor_float, ctx->err);
   if (st != TFCC_OK) return st;
   if (in->dtype == TFCC_INT16)

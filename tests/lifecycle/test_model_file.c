@@ -562,6 +562,35 @@ static int32_t find_tensor(tfcc_runtime *rt, const char *name, bool want_input, 
   return found;
 }
 
+/* CONV_2D with int8 input and a nonzero filter zero point (a QAT export wrote -127 for one
+ * channel of a portrait-segmentation model, sweep13): TensorFlow Lite's conv.cc refuses the node
+ * (both its builds); tfcc refused nothing and computed as if the zero point were 0. Now an
+ * invalid model naming the channel; the same zero point on FULLY_CONNECTED's per-tensor int8
+ * weights stays a filter offset (TFLite runs it). */
+static void test_conv_filter_zero_point(tfcc_runtime *rt) {
+  size_t size;
+  uint8_t *mod = read_conformance_model("conv_2d_i8_3x3_same", &size);
+  if (!mod) return;
+  tfcc_graph g;
+  tfcc_err err = {0};
+  CHECK(tfcc_tflite_read(mod, size, &g, &err) == TFCC_OK);
+  int32_t wt = g.subgraphs[0].nodes[0].inputs[1];
+  tfcc_graph_free(&g);
+  uint8_t *sp, *zp;
+  uint32_t count;
+  CHECK(quant_vectors(mod, size, wt, &sp, &zp, &count) == 0 && count > 1);
+  const int64_t z = -127;
+  memcpy(zp + 8, &z, 8); /* channel 1 */
+  tfcc_model *m = NULL;
+  tfcc_status st = tfcc_model_load_buffer(rt, mod, size, NULL, &m);
+  const char *msg = tfcc_last_error();
+  CHECKF(st == TFCC_ERR_INVALID_MODEL && strstr(msg, "CONV_2D") &&
+             strstr(msg, "filter zero point 1 of") && strstr(msg, "is -127"),
+         "conv filter zero point -127: %s: %s", tfcc_status_str(st), msg);
+  tfcc_model_release(m);
+  free(mod);
+}
+
 /* A per-channel weight scale of 0 is what TFLite's quantizer writes for an all-zero (pruned)
  * channel: it loads, and that channel outputs the output zero point (multiplier 0), as in
  * TFLite; the other channels keep TFLite's results. A zero scale on an activation is refused
@@ -715,6 +744,7 @@ int main(void) {
   }
   test_quantization(rt);
   test_zero_channel(rt);
+  test_conv_filter_zero_point(rt);
   tfcc_runtime_destroy(rt);
   return tfcc_test_finish("test_model_file");
 }
