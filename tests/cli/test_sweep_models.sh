@@ -4,8 +4,10 @@
 # tfcc's own output changed as each case asks). Checks the tolerances (float 1e-3 + 1e-3 |ref|,
 # 1 quantized unit, int32 equal on >= 99.5 %), the fallbacks (a LiteRT.js mismatch asked again of
 # the classic interpreter; a classic-interpreter mismatch asked again of LiteRT.js on a copy with
-# tfcc's output shapes), refusals on either side, the TRANSPOSE_CONV output_shape input, and the
-# counts, Markdown and JSON. Needs Debian's Python with NumPy (skips, 77, without it).
+# tfcc's output shapes), refusals on either side (the classic interpreter's own XNNPACK delegate
+# failing and being undone is none), the TRANSPOSE_CONV output_shape input, and the counts,
+# Markdown and JSON. Needs Debian's Python with NumPy (TFCC_SWEEP_PYTHON names another; skips,
+# 77, without it).
 source "$(dirname "$0")/lib.bash"
 SRC=${TFCC_SOURCE_DIR:-$(cd "$HERE/../.." && pwd)}
 PY=${TFCC_SWEEP_PYTHON:-/usr/bin/python3}
