@@ -235,6 +235,34 @@ def transpose_conv_cases():
                 ins = [i32c(oshape), w, x]  # no bias input
             add(single(name, "TRANSPOSE_CONV", ins, [y],
                        {"padding": pad, "stride_w": sw, "stride_h": sh}))
+    # ops: a float TRANSPOSE_CONV whose output_shape is not a constant: TFLite's XNNPACK delegate
+    # leaves it to the builtin kernel (TransposeConvV2: Eigen's GEMM makes each tap's dot
+    # product, two sums over the channels below a multiple of 8 for pixels in blocks of 4, then
+    # Col2im). The outputs' fractional parts at 2^-18 turn each ulp of that order into 1/8
+    # (HiFi-GAN vocoders compute output_shape; the twelfth sweep's dynamic-range one was 0.0046
+    # off at its output, its hybrid convolutions downstream turning the ulps into steps)
+    for tag, ishape, oc, (kh, kw), (sh, sw), with_bias in (
+            ("c21_p9_bias", [1, 3, 3, 21], 6, (3, 3), (2, 2), True),
+            ("c64_p8", [1, 1, 8, 64], 5, (1, 16), (1, 8), False),
+            ("c40_p7", [1, 1, 7, 40], 3, (1, 4), (1, 2), True)):
+        name = "transpose_conv_f32_builtin_order_" + tag
+        rng = Rng(seed_of(name))
+        oshape = [ishape[0], ishape[1] * sh, ishape[2] * sw, oc]
+        w, ws = weights(rng, "f32", [oc, kh, kw, ishape[3]], 0, wmax=0.5)
+        tensors = {"os": T(I32, [4], values=oshape), "w": w, "x": act("f32", ishape, -1.0, 1.0),
+                   "y": T(F32, oshape), "k": T(F32, [1], const=[262144.0]), "m": T(F32, oshape),
+                   "f": T(F32, oshape), "fr": T(F32, oshape)}
+        ins = ["os", "w", "x"]
+        if with_bias:
+            tensors["b"] = bias(rng, "f32", oc, 1.0, ws, 0.5)
+            ins.append("b")
+        case = Case(name, tensors,
+                    [("TRANSPOSE_CONV", ins, ["y"], {"padding": "SAME", "stride_w": sw, "stride_h": sh}),
+                     ("MUL", ["y", "k"], ["m"], {}), ("FLOOR", ["m"], ["f"], {}),
+                     ("SUB", ["m", "f"], ["fr"], {})],
+                    ["os", "x"], ["y", "fr"])
+        case.engine = "tfweb"  # the outputs are dynamic in TFLite
+        add(case)
 
 
 def fully_connected_cases():

@@ -3,7 +3,9 @@
  * stride_w, stride_h, fused_activation_function). Padding as TFLite: computed from the
  * output size with ComputePaddingHeightWidth. Hybrid (float32 input, int8 weights with
  * per-tensor or per-channel scales, float32 bias), as TFLite's builtin kernel: the input
- * quantized per image, asymmetric (kernels/ref/transpose_conv.h). */
+ * quantized per image, asymmetric (kernels/ref/transpose_conv.h). Float32 in the builtin
+ * kernel's sum order where TFLite runs it (REFERENCE mode or a non-constant output_shape;
+ * docs/quantization.md). */
 #include <stdlib.h>
 
 #include "kernels/ref/quant_util.h"
@@ -13,6 +15,7 @@
 typedef struct tconv_params {
   tfcc_window_opts o;
   tfcc_conv_qparams q;
+  bool no_delegate; /* quant_compat other than TFCC_QUANT_COMPAT_TFLITE: no XNNPACK delegate */
 } tconv_params;
 
 static void tconv_release(void *p) {
@@ -26,6 +29,7 @@ static tfcc_status tconv_init(tfcc_init_ctx *ctx) {
   tconv_params *p = calloc(1, sizeof(*p));
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for TRANSPOSE_CONV");
   const tfcc_transpose_conv_options *o = &ctx->node->opts.transpose_conv;
+  p->no_delegate = ctx->quant_compat != TFCC_QUANT_COMPAT_TFLITE;
   p->o.padding = o->padding;
   p->o.stride_w = o->stride_w;
   p->o.stride_h = o->stride_h;
@@ -156,7 +160,12 @@ static tfcc_status tconv_eval(tfcc_op_ctx *ctx) {
     case TFCC_FLOAT32: {
       float lo, hi;
       tfcc_act_range_f32(p->o.act, &lo, &hi);
-      tfcc_tconv_f32(&g, in->data, f->data, bd, lo, hi, out);
+      /* TFLite's XNNPACK delegate takes a float TRANSPOSE_CONV only with a constant
+         output_shape; otherwise (and without the delegate) its builtin kernel runs, whose sum
+         order a hybrid model's run-time quantization downstream turns into whole steps (a
+         HiFi-GAN vocoder of the twelfth sweep: 0.0046 at its output) */
+      const bool builtin = p->no_delegate || !ctx->in[0]->is_const;
+      tfcc_tconv_f32(&g, in->data, f->data, bd, lo, hi, builtin, out);
       return TFCC_OK;
     }
     case TFCC_UINT8:

@@ -6,14 +6,21 @@
 #ifndef TFCC_KERNELS_REF_TRANSPOSE_CONV_H
 #define TFCC_KERNELS_REF_TRANSPOSE_CONV_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <stddef.h>
 
 #include "kernels/ref/conv.h"
 
+/* Float32: builtin_order false sums each output as the scatter above does (every product added
+ * to the output in turn); true in the order of TensorFlow Lite's builtin (optimized) kernel,
+ * TransposeConvV2: a GEMM makes each (input pixel, tap) dot product over the input channels
+ * (Eigen's GEBP order, checked bit for bit up to 512 input channels), Col2im adds them to the
+ * zeroed output pixel by pixel, tap by tap, then the bias. */
 void tfcc_tconv_f32(const tfcc_conv_geom *g, const float *in, const float *filter,
-                    const float *bias, float act_min, float act_max, float *out);
+                    const float *bias, float act_min, float act_max, bool builtin_order,
+                    float *out);
 void tfcc_tconv_u8(const tfcc_conv_geom *g, const tfcc_conv_requant *q, const uint8_t *in,
                    const uint8_t *filter, const int32_t *bias, int64_t *acc, uint8_t *out);
 void tfcc_tconv_i8(const tfcc_conv_geom *g, const tfcc_conv_requant *q, const int8_t *in,
