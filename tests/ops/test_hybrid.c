@@ -792,9 +792,25 @@ static void test_reference_mode(void) {
       "hybrid_net_fc_f32w_u17",      "hybrid_net_fc_f32w_u8",        "hybrid_net_fc_f32w_u15",
       "hybrid_net_fc_f32w_u16",      "hybrid_net_dw_mult8_conv",     "hybrid_net_dw_mult4_conv",
       "hybrid_net_dw_mult12_conv",   "hybrid_net_dw_c3m4_conv",      "hybrid_net_dw_c5m2_conv",
-      "hybrid_net_dw_c2m8_conv"};
+      "hybrid_net_dw_c2m8_conv",     "hybrid_net_bmm_fc_mt",         "hybrid_net_bmm_fc_mt_adj_y",
+      "hybrid_net_bmm_fc_mt_bcast",  "hybrid_net_fc_f32w_mt",        "hybrid_net_fc_f32w_mt_nr2",
+      "hybrid_net_gelu_fc_mt",       "hybrid_net_softmax_fc_mt"};
   for (size_t i = 0; i < sizeof xnn_float / sizeof xnn_float[0]; i++)
     for (int o = 0; o < 2; o++) run_exact_case(rt, src, xnn_float[i], 0, "conformance", o);
+  /* hybrid5: the same on 2, 3 and 4 threads (the *_mt cases are over the drivers' inline
+   * limits, so their float operators are split across the pool): LiteRT's bits at every count */
+  for (int th = 2; th <= 4; th++) {
+    tfcc_runtime_options ro;
+    tfcc_runtime_options_default(&ro);
+    ro.num_threads = th;
+    tfcc_runtime *rt_n = NULL;
+    CHECK(tfcc_runtime_create(&ro, &rt_n) == TFCC_OK);
+    if (!rt_n) continue;
+    printf("  on %d threads:\n", th);
+    for (size_t i = 0; i < sizeof xnn_float / sizeof xnn_float[0]; i++)
+      for (int o = 0; o < 2; o++) run_exact_case(rt_n, src, xnn_float[i], 0, "conformance", o);
+    tfcc_runtime_destroy(rt_n);
+  }
   /* ops: blockwise int4 FULLY_CONNECTED, XNNPACK's qd8 x qb4w and the builtin kernel */
   static const char *bw[] = {"fully_connected_blockwise_i4_bs32",
                              "fully_connected_blockwise_i4_bs32_relu_nobias_rank3",
