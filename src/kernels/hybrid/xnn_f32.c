@@ -365,12 +365,13 @@ void tfcc_xnn_bmm_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kernel *k
   }
   j.m_tiles = (M + XNN_FC_MR - 1) / XNN_FC_MR;
   j.n_panels = (N + TFCC_XNN_FC_PANEL - 1) / TFCC_XNN_FC_PANEL;
-  /* about 4 tasks per thread over all output matrices: matrices alone where they are enough,
-   * else each cut into row chunks (then column blocks) */
-  const size_t per_matrix_threads = threads > 1 ? (threads + nb - 1) / nb : 1;
-  j.s = nb >= 4 * threads
-            ? tfcc_gemm_split_counts(j.m_tiles, j.n_panels, 1, 1)
-            : tfcc_gemm_split_blocks(j.m_tiles, j.n_panels, j.n_panels, per_matrix_threads);
+  /* about 4 tasks per thread over all output matrices: whole matrices where they are enough,
+   * else each cut into row chunks, then (few rows) column blocks */
+  const size_t target = threads > 1 ? (4 * threads + nb - 1) / nb : 1;
+  const size_t mc = target < j.m_tiles ? target : j.m_tiles;
+  size_t nbk = (target + mc - 1) / mc;
+  if (nbk > j.n_panels) nbk = j.n_panels;
+  j.s = tfcc_gemm_split_counts(j.m_tiles, j.n_panels, mc, nbk);
   j.per_batch = tfcc_gemm_split_tasks(&j.s);
   if (threads <= 1) {
     for (size_t t = 0; t < nb * j.per_batch; t++) xnn_bmm_task(&j, t, 0);
