@@ -1385,6 +1385,32 @@ static void test_xnn_f32_vec(void) {
              "%s softmax depth %zu", k->name, depth);
     }
   }
+  /* hybrid5: the row maximum (vector lanes, then the first zero where it is 0): rows of 37
+   * (a tail at every width) and 64 with a NaN first (all NaN out) or later, a zero maximum with
+   * -0 or +0 first, +inf, all -inf but one -0; every variant equal to the generic build */
+  for (int dp = 0; dp < 2; dp++) {
+    const size_t depth = dp ? 64 : 37, outer = 6;
+    float xm[6 * 64], wm[6 * 64], gm[6 * 64];
+    for (size_t i = 0; i < outer * depth; i++) xm[i] = -fabsf(frand(-8.0f, 8.0f)) - 0.5f;
+    xm[0] = NAN;                                          /* row 0: NaN first */
+    xm[depth + 5] = NAN, xm[depth + 9] = 3.0f;            /* row 1: NaN later */
+    xm[2 * depth + 7] = -0.0f, xm[2 * depth + 20] = 0.0f; /* row 2: -0 first */
+    xm[3 * depth + 1] = 0.0f, xm[3 * depth + 33] = -0.0f; /* row 3: +0 first */
+    xm[4 * depth + depth - 1] = INFINITY;                 /* row 4: +inf in the tail */
+    for (size_t i = 0; i < depth; i++) xm[5 * depth + i] = -INFINITY;
+    xm[5 * depth + depth - 2] = -0.0f; /* row 5: one -0 among -inf */
+    g->softmax(xm, wm, outer, depth);
+    for (size_t i = 0; i < depth; i++) CHECKF(isnan(wm[i]), "softmax NaN-first row, %zu", i);
+    CHECK(wm[5 * depth + depth - 2] == 1.0f);
+    for (int i = 0; i < tfcc_xnn_f32_kernel_count(); i++) {
+      const tfcc_xnn_f32_kernel *k = tfcc_xnn_f32_kernel_at(i);
+      if (!xnn_k_runs(k)) continue;
+      for (size_t j = 0; j < outer * depth; j++) gm[j] = 1234.5f;
+      k->softmax(xm, gm, outer, depth);
+      CHECKF(memcmp(gm, wm, outer * depth * sizeof(float)) == 0, "%s softmax special rows %zu",
+             k->name, depth);
+    }
+  }
   for (int i = 0; i < tfcc_xnn_f32_kernel_count(); i++)
     if (xnn_k_runs(tfcc_xnn_f32_kernel_at(i))) xnn_softmax_threads(tfcc_xnn_f32_kernel_at(i));
   for (int t = 1; t < XNN_POOLS; t++) tfcc_threadpool_destroy(g_pools[t]), g_pools[t] = NULL;
