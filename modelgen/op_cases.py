@@ -1483,6 +1483,44 @@ def hybrid_cases():
                  [("GELU", ["x"], ["g"], {"approximate": approx}),
                   ("FULLY_CONNECTED", ["g", "wh", "bh"], ["z"], {})],
                  ["x"], ["g", "z"]))
+    # hybrid5: the same float operators on shapes over the threaded drivers' inline limits
+    # (128 K multiply-adds; GELU 16 K elements, SOFTMAX 32 K), so that tfcc splits them across
+    # its thread pool (outputs only: every sum in XNNPACK's order, the same bits at any count)
+    for name, ash, bsh, opts in (("hybrid_net_bmm_fc_mt", [4, 49, 32], [4, 32, 49], {}),
+                                 ("hybrid_net_bmm_fc_mt_adj_y", [4, 49, 32], [4, 49, 32], {"adj_y": True}),
+                                 ("hybrid_net_bmm_fc_mt_bcast", [4, 50, 32], [1, 32, 40], {})):
+        n = bsh[-2] if opts.get("adj_y") else bsh[-1]
+        m = ash[-2]
+        bat = [max(p, q) for p, q in zip(ash[:-2], bsh[:-2])]
+        add(Case(name, {"a": act("f32", ash, -2.0, 2.0), "b": act("f32", bsh, -2.0, 2.0),
+                        "y": T(F32, bat + [m, n]), "wh": hw(name, [3, n], 0, True),
+                        "bh": fbias(name, 3), "z": T(F32, bat + [m, 3])},
+                 [("BATCH_MATMUL", ["a", "b"], ["y"], dict(opts)),
+                  ("FULLY_CONNECTED", ["y", "wh", "bh"], ["z"], {"keep_num_dims": True})],
+                 ["a", "b"], ["y", "z"]))
+    for name, b, units, actf in (("hybrid_net_fc_f32w_mt", 40, 150, "RELU"),
+                                 ("hybrid_net_fc_f32w_mt_nr2", 48, 33, "NONE")):
+        rng = Rng(seed_of(name + "/wf"))
+        wf = T(F32, [units, 96], const=[f32(rng.uniform(-0.5, 0.5)) for _ in range(units * 96)])
+        add(Case(name, {"x": act("f32", [b, 96], -2.0, 2.0), "wf": wf, "bf": fbias(name, units),
+                        "y": T(F32, [b, units]), "wh": hw(name, [3, 96], 0, True),
+                        "bh": fbias(name + "h", 3), "z": T(F32, [b, 3])},
+                 [("FULLY_CONNECTED", ["x", "wf", "bf"], ["y"], {"fused_activation_function": actf}),
+                  ("FULLY_CONNECTED", ["x", "wh", "bh"], ["z"], {})],
+                 ["x"], ["y", "z"]))
+    add(Case("hybrid_net_gelu_fc_mt", {"x": act("f32", [33, 512], -6.0, 6.0), "g": T(F32, [33, 512]),
+                                       "wh": hw("hybrid_net_gelu_fc_mt", [3, 512], 0, True),
+                                       "bh": fbias("hybrid_net_gelu_fc_mt", 3), "z": T(F32, [33, 3])},
+             [("GELU", ["x"], ["g"], {"approximate": False}),
+              ("FULLY_CONNECTED", ["g", "wh", "bh"], ["z"], {})],
+             ["x"], ["g", "z"]))
+    add(Case("hybrid_net_softmax_fc_mt", {"x": act("f32", [110, 300], -12.0, 6.0), "y": T(F32, [110, 300]),
+                                          "wh": hw("hybrid_net_softmax_fc_mt", [3, 300], 0, True),
+                                          "bh": fbias("hybrid_net_softmax_fc_mt", 3),
+                                          "z": T(F32, [110, 3])},
+             [("SOFTMAX", ["x"], ["y"], {"beta": 1.0}),
+              ("FULLY_CONNECTED", ["y", "wh", "bh"], ["z"], {})],
+             ["x"], ["y", "z"]))
 
 def simple_ops_cases():
     """SIGN, ATAN2, RELU_0_TO_1, BITWISE_XOR, RIGHT_SHIFT, REDUCE_ANY, REDUCE_ALL."""

@@ -269,7 +269,7 @@ static tfcc_status bmm_eval(tfcc_op_ctx *ctx) {
     case TFCC_FLOAT32:
       if (p->xnn_f32 && ctx->ks && ctx->ks->xnn_f32 &&
           ctx->scratch_bytes >= tfcc_xnn_bmm_scratch_bytes(&d))
-        ctx->ks->xnn_f32->bmm(&d, l, r, o, ctx->scratch);
+        tfcc_xnn_bmm_run(ctx->pool, ctx->ks->xnn_f32, &d, l, r, o, ctx->scratch);
       else if (p->xnn_f32)
         tfcc_bmm_f32_xnn(&d, l, r, o);
       else if (bmm_f32_fast(ctx, &d) && ctx->scratch &&

@@ -388,8 +388,8 @@ static tfcc_status fc_eval(tfcc_op_ctx *ctx) {
       float lo, hi;
       tfcc_act_range_f32(p->act, &lo, &hi);
       if (p->xnn_f32 && p->xnn_wp && p->xnn_k && w->dims[0] == d.units) {
-        p->xnn_k->fc(in->data, (int32_t)d.batches, (int32_t)d.accum, p->xnn_wp, bd,
-                     (int32_t)d.units, lo, hi, out);
+        tfcc_xnn_fc_run(ctx->pool, p->xnn_k, in->data, (int32_t)d.batches, (int32_t)d.accum,
+                        p->xnn_wp, bd, (int32_t)d.units, lo, hi, out);
         return TFCC_OK;
       }
       if (p->xnn_f32) {

@@ -53,8 +53,8 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   const gelu_op *p = (const gelu_op *)ctx->params;
   const size_t n = act_count(ctx->in[0]);
   if (p->xnn && ctx->ks && ctx->ks->xnn_f32)
-    ctx->ks->xnn_f32->gelu((const float *)ctx->in[0]->data, (float *)ctx->out[0]->data, n,
-                           tfcc_gelu_xnn_rational(p->approximate));
+    tfcc_xnn_gelu_run(ctx->pool, ctx->ks->xnn_f32, (const float *)ctx->in[0]->data,
+                      (float *)ctx->out[0]->data, n, tfcc_gelu_xnn_rational(p->approximate));
   else if (p->xnn)
     tfcc_gelu_f32_xnn((const float *)ctx->in[0]->data, (float *)ctx->out[0]->data, n,
                       p->approximate);

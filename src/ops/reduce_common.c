@@ -8,7 +8,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "kernels/hybrid/xnn_f32.h"
 #include "kernels/reduce/reduce.h"
 #include "kernels/ref/quant_util.h"
 #include "kernels/ref/reduce.h"
@@ -294,9 +293,7 @@ static tfcc_status eval_mean(tfcc_op_ctx *ctx, const reduce_setup *su) {
       float *y = out->data;
       const tfcc_reduce_params *xp = ctx->params;
       if (xp && xp->xnn_f32_rmean && i == 1) { /* exact2: XNNPACK's rsum, times 1 / n */
-        const float inv = 1.0f / (float)r;
-        const float *x = in->data;
-        for (size_t j = 0; j < o; j++) y[j] = tfcc_xnn_rsum_f32(x + j * r, r) * inv;
+        ctx->ks->rsum->xnn_mean_f32(in->data, o, r, 1.0f / (float)r, y);
         return TFCC_OK;
       }
       /* the reference's sums in its order, then its division */

@@ -96,8 +96,8 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   switch (p->head.in_type) {
     case TFCC_FLOAT32:
       if (p->xnn_f32) {
-        ctx->ks->xnn_f32->softmax((const float *)in->data, (float *)ctx->out[0]->data, outer,
-                                  depth);
+        tfcc_xnn_softmax_run(ctx->pool, ctx->ks->xnn_f32, (const float *)in->data,
+                             (float *)ctx->out[0]->data, outer, depth);
         break;
       }
       tfcc_f32_softmax_run(ctx->pool, ctx->ks->f32_softmax, (const float *)in->data,

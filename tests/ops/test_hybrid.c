@@ -792,9 +792,25 @@ static void test_reference_mode(void) {
       "hybrid_net_fc_f32w_u17",      "hybrid_net_fc_f32w_u8",        "hybrid_net_fc_f32w_u15",
       "hybrid_net_fc_f32w_u16",      "hybrid_net_dw_mult8_conv",     "hybrid_net_dw_mult4_conv",
       "hybrid_net_dw_mult12_conv",   "hybrid_net_dw_c3m4_conv",      "hybrid_net_dw_c5m2_conv",
-      "hybrid_net_dw_c2m8_conv"};
+      "hybrid_net_dw_c2m8_conv",     "hybrid_net_bmm_fc_mt",         "hybrid_net_bmm_fc_mt_adj_y",
+      "hybrid_net_bmm_fc_mt_bcast",  "hybrid_net_fc_f32w_mt",        "hybrid_net_fc_f32w_mt_nr2",
+      "hybrid_net_gelu_fc_mt",       "hybrid_net_softmax_fc_mt"};
   for (size_t i = 0; i < sizeof xnn_float / sizeof xnn_float[0]; i++)
     for (int o = 0; o < 2; o++) run_exact_case(rt, src, xnn_float[i], 0, "conformance", o);
+  /* hybrid5: the same on 2, 3 and 4 threads (the *_mt cases are over the drivers' inline
+   * limits, so their float operators are split across the pool): LiteRT's bits at every count */
+  for (int th = 2; th <= 4; th++) {
+    tfcc_runtime_options ro;
+    tfcc_runtime_options_default(&ro);
+    ro.num_threads = th;
+    tfcc_runtime *rt_n = NULL;
+    CHECK(tfcc_runtime_create(&ro, &rt_n) == TFCC_OK);
+    if (!rt_n) continue;
+    printf("  on %d threads:\n", th);
+    for (size_t i = 0; i < sizeof xnn_float / sizeof xnn_float[0]; i++)
+      for (int o = 0; o < 2; o++) run_exact_case(rt_n, src, xnn_float[i], 0, "conformance", o);
+    tfcc_runtime_destroy(rt_n);
+  }
   /* ops: blockwise int4 FULLY_CONNECTED, XNNPACK's qd8 x qb4w and the builtin kernel */
   static const char *bw[] = {"fully_connected_blockwise_i4_bs32",
                              "fully_connected_blockwise_i4_bs32_relu_nobias_rank3",
@@ -1169,6 +1185,10 @@ static void test_fc_eigen(void) {
 
 /* ---- XNNPACK-order float FULLY_CONNECTED / BATCH_MATMUL / GELU / SOFTMAX vector kernels */
 
+/* hybrid5: pools of 1 (NULL: inline), 2, 3 and 4 threads for the threaded drivers */
+#define XNN_POOLS 4
+static tfcc_threadpool *g_pools[XNN_POOLS];
+
 static bool xnn_k_runs(const tfcc_xnn_f32_kernel *k) {
   return tfcc_isa_level_fits(k->isa, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_));
 }
@@ -1196,13 +1216,64 @@ static void xnn_fc_case(int B, int K, int U, bool with_bias, float lo, float hi)
     const tfcc_xnn_f32_kernel *k = tfcc_xnn_f32_kernel_at(i);
     if (!xnn_k_runs(k)) continue;
     for (size_t j = 0; j < n + 16; j++) got[j] = 1234.5f; /* guard past the output */
-    k->fc(x, B, K, wp, with_bias ? bias : NULL, U, lo, hi, got);
+    k->fc(x, B, K, wp, with_bias ? bias : NULL, U, lo, hi, got, 0, U);
     CHECKF(memcmp(got, want, n * sizeof(float)) == 0 && got[n] == 1234.5f,
            "%s fc B=%d K=%d U=%d bias=%d nr2=%d", k->name, B, K, U, (int)with_bias,
            (int)tfcc_xnn_fc_uses_nr2(U));
+    /* hybrid5: the threaded driver at 1-4 threads (pieces of batch rows x unit panels) */
+    for (int t = 0; t < XNN_POOLS; t++) {
+      for (size_t j = 0; j < n + 16; j++) got[j] = 1234.5f;
+      tfcc_xnn_fc_run(g_pools[t], k, x, B, K, wp, with_bias ? bias : NULL, U, lo, hi, got);
+      CHECKF(memcmp(got, want, n * sizeof(float)) == 0 && got[n] == 1234.5f,
+             "%s fc B=%d K=%d U=%d bias=%d on %d threads", k->name, B, K, U, (int)with_bias, t + 1);
+    }
   }
 done:
   free(x), free(w), free(bias), free(want), free(got), free(wp);
+}
+
+/* hybrid5: GELU through the threaded driver at 1-4 threads (pieces of elements) on an input
+ * over its inline limit, against the portable loop */
+static void xnn_gelu_threads(const tfcc_xnn_f32_kernel *k, int ap) {
+  enum { NG = 40 * 1024 + 5 };
+  float *x = malloc(NG * sizeof(float)), *want = malloc(NG * sizeof(float));
+  float *got = malloc((NG + 16) * sizeof(float));
+  if (x && want && got) {
+    for (int i = 0; i < NG; i++) x[i] = frand(-8.0f, 8.0f);
+    x[NG / 2] = NAN, x[NG - 1] = -0.0f;
+    tfcc_gelu_f32_xnn(x, want, NG, ap);
+    for (int t = 0; t < XNN_POOLS; t++) {
+      for (int j = 0; j < NG + 16; j++) got[j] = 1234.5f;
+      tfcc_xnn_gelu_run(g_pools[t], k, x, got, NG, tfcc_gelu_xnn_rational(ap));
+      CHECKF(memcmp(got, want, NG * sizeof(float)) == 0 && got[NG] == 1234.5f,
+             "%s gelu approximate=%d on %d threads", k->name, ap, t + 1);
+    }
+  } else {
+    CHECK(!"xnn_gelu_threads memory");
+  }
+  free(x), free(want), free(got);
+}
+
+/* hybrid5: SOFTMAX through the threaded driver at 1-4 threads (pieces of rows) against one
+ * call of the kernel, rows of 301 (every tail) over the driver's inline limit */
+static void xnn_softmax_threads(const tfcc_xnn_f32_kernel *k) {
+  enum { OUT = 130, DEPTH = 301 };
+  const size_t n = (size_t)OUT * DEPTH;
+  float *x = malloc(n * sizeof(float)), *want = malloc(n * sizeof(float));
+  float *got = malloc((n + 16) * sizeof(float));
+  if (x && want && got) {
+    for (size_t i = 0; i < n; i++) x[i] = frand(-12.0f, 6.0f);
+    k->softmax(x, want, OUT, DEPTH);
+    for (int t = 0; t < XNN_POOLS; t++) {
+      for (size_t j = 0; j < n + 16; j++) got[j] = 1234.5f;
+      tfcc_xnn_softmax_run(g_pools[t], k, x, got, OUT, DEPTH);
+      CHECKF(memcmp(got, want, n * sizeof(float)) == 0 && got[n] == 1234.5f,
+             "%s softmax on %d threads", k->name, t + 1);
+    }
+  } else {
+    CHECK(!"xnn_softmax_threads memory");
+  }
+  free(x), free(want), free(got);
 }
 
 static void xnn_bmm_case(int nb_l, int nb_r, int M, int K, int N, bool adj_x, bool adj_y) {
@@ -1215,6 +1286,8 @@ static void xnn_bmm_case(int nb_l, int nb_r, int M, int K, int N, bool adj_x, bo
   float *l = malloc(ln * sizeof(float)), *r = malloc(rn * sizeof(float));
   float *want = malloc(on * sizeof(float)), *got = malloc((on + 16) * sizeof(float));
   float *scratch = malloc(tfcc_xnn_bmm_scratch_bytes(&d) + sizeof(float));
+  CHECK(tfcc_xnn_bmm_scratch_bytes(&d) ==
+        (adj_y ? (size_t)nb_r * (size_t)K * (size_t)N * sizeof(float) : 0));
   if (!l || !r || !want || !got || !scratch) {
     CHECK(!"xnn_bmm_case memory");
     goto done;
@@ -1226,17 +1299,22 @@ static void xnn_bmm_case(int nb_l, int nb_r, int M, int K, int N, bool adj_x, bo
   for (int i = 0; i < tfcc_xnn_f32_kernel_count(); i++) {
     const tfcc_xnn_f32_kernel *k = tfcc_xnn_f32_kernel_at(i);
     if (!xnn_k_runs(k)) continue;
-    for (size_t j = 0; j < on + 16; j++) got[j] = 1234.5f;
-    k->bmm(&d, l, r, got, scratch);
-    CHECKF(memcmp(got, want, on * sizeof(float)) == 0 && got[on] == 1234.5f,
-           "%s bmm %dx%d M=%d K=%d N=%d adj %d %d", k->name, nb_l, nb_r, M, K, N, (int)adj_x,
-           (int)adj_y);
+    for (int t = 0; t < XNN_POOLS; t++) { /* 1-4 threads */
+      for (size_t j = 0; j < on + 16; j++) got[j] = 1234.5f;
+      tfcc_xnn_bmm_run(g_pools[t], k, &d, l, r, got, scratch);
+      CHECKF(memcmp(got, want, on * sizeof(float)) == 0 && got[on] == 1234.5f,
+             "%s bmm %dx%d M=%d K=%d N=%d adj %d %d on %d threads", k->name, nb_l, nb_r, M, K, N,
+             (int)adj_x, (int)adj_y, t + 1);
+    }
   }
 done:
   free(l), free(r), free(want), free(got), free(scratch);
 }
 
 static void test_xnn_f32_vec(void) {
+  tfcc_err pe;
+  for (int t = 1; t < XNN_POOLS; t++)
+    CHECK(tfcc_threadpool_create(t + 1, NULL, 0, &g_pools[t], &pe) == TFCC_OK);
   static const int bs[] = {1, 2, 3, 4, 5, 9};
   static const int ks[] = {0, 1, 3, 4, 5, 7, 8, 64, 101, 258};
   static const int us[] = {1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 33, 40, 64, 100, 101};
@@ -1248,8 +1326,20 @@ static void test_xnn_f32_vec(void) {
         xnn_fc_case(bs[bi], ks[ki], us[ui], c % 2 == 0, relu ? 0.0f : -INFINITY,
                     relu ? 6.0f : INFINITY);
       }
+  /* hybrid5: over the threaded driver's inline limit (128 K multiply-adds): many rows (row
+   * chunks), one row (column blocks), nr2 (units 7 and 101: rows only / both), every tail */
+  xnn_fc_case(37, 300, 200, true, -INFINITY, INFINITY);
+  xnn_fc_case(1, 2000, 300, true, 0.0f, 6.0f);
+  xnn_fc_case(2, 700, 129, false, -INFINITY, INFINITY);
+  xnn_fc_case(100, 300, 7, true, -INFINITY, INFINITY);
+  xnn_fc_case(9, 300, 101, true, -1.0f, 1.0f);
+  xnn_fc_case(49, 64, 256, true, -INFINITY, INFINITY); /* keyword spotting's sizes */
   for (int a = 0; a < 4; a++) {
     const bool ax = a & 1, ay = a & 2;
+    xnn_bmm_case(4, 4, 49, 16, 49, ax, ay);  /* hybrid5: attention heads, threaded */
+    xnn_bmm_case(4, 1, 50, 32, 50, ax, ay);  /* broadcast rhs (transposed once) */
+    xnn_bmm_case(1, 1, 3, 500, 300, ax, ay); /* few rows: column blocks */
+    xnn_bmm_case(9, 9, 21, 40, 37, ax, ay);  /* more matrices than tasks */
     xnn_bmm_case(2, 2, 101, 16, 101, ax, ay);
     xnn_bmm_case(3, 1, 7, 5, 33, ax, ay);
     xnn_bmm_case(1, 2, 1, 1, 1, ax, ay);
@@ -1274,6 +1364,7 @@ static void test_xnn_f32_vec(void) {
         CHECKF(memcmp(got, want, len * sizeof(float)) == 0 && got[len] == 1234.5f,
                "%s gelu approximate=%d n=%zu", k->name, ap, len);
       }
+      xnn_gelu_threads(k, ap);
     }
   }
   float xs[N];
@@ -1294,6 +1385,35 @@ static void test_xnn_f32_vec(void) {
              "%s softmax depth %zu", k->name, depth);
     }
   }
+  /* hybrid5: the row maximum (vector lanes, then the first zero where it is 0): rows of 37
+   * (a tail at every width) and 64 with a NaN first (all NaN out) or later, a zero maximum with
+   * -0 or +0 first, +inf, all -inf but one -0; every variant equal to the generic build */
+  for (int dp = 0; dp < 2; dp++) {
+    const size_t depth = dp ? 64 : 37, outer = 6;
+    float xm[6 * 64], wm[6 * 64], gm[6 * 64];
+    for (size_t i = 0; i < outer * depth; i++) xm[i] = -fabsf(frand(-8.0f, 8.0f)) - 0.5f;
+    xm[0] = NAN;                                          /* row 0: NaN first */
+    xm[depth + 5] = NAN, xm[depth + 9] = 3.0f;            /* row 1: NaN later */
+    xm[2 * depth + 7] = -0.0f, xm[2 * depth + 20] = 0.0f; /* row 2: -0 first */
+    xm[3 * depth + 1] = 0.0f, xm[3 * depth + 33] = -0.0f; /* row 3: +0 first */
+    xm[4 * depth + depth - 1] = INFINITY;                 /* row 4: +inf in the tail */
+    for (size_t i = 0; i < depth; i++) xm[5 * depth + i] = -INFINITY;
+    xm[5 * depth + depth - 2] = -0.0f; /* row 5: one -0 among -inf */
+    g->softmax(xm, wm, outer, depth);
+    for (size_t i = 0; i < depth; i++) CHECKF(isnan(wm[i]), "softmax NaN-first row, %zu", i);
+    CHECK(wm[5 * depth + depth - 2] == 1.0f);
+    for (int i = 0; i < tfcc_xnn_f32_kernel_count(); i++) {
+      const tfcc_xnn_f32_kernel *k = tfcc_xnn_f32_kernel_at(i);
+      if (!xnn_k_runs(k)) continue;
+      for (size_t j = 0; j < outer * depth; j++) gm[j] = 1234.5f;
+      k->softmax(xm, gm, outer, depth);
+      CHECKF(memcmp(gm, wm, outer * depth * sizeof(float)) == 0, "%s softmax special rows %zu",
+             k->name, depth);
+    }
+  }
+  for (int i = 0; i < tfcc_xnn_f32_kernel_count(); i++)
+    if (xnn_k_runs(tfcc_xnn_f32_kernel_at(i))) xnn_softmax_threads(tfcc_xnn_f32_kernel_at(i));
+  for (int t = 1; t < XNN_POOLS; t++) tfcc_threadpool_destroy(g_pools[t]), g_pools[t] = NULL;
 }
 
 int main(void) {

@@ -5,12 +5,16 @@
  * bytes of the reference quantized MEAN / SUM kernels (XNNPACK, TFLite mean over H,W for uint8
  * and int8/int16, equal scales, float rescale, int16 multiplier, rescaled SUM), on global
  * pools (1x7x7x1280), odd channel counts, reductions over the first, middle and last axes,
- * size-1 axes, extreme values and zero points. */
+ * size-1 axes, extreme values and zero points. hybrid5: the XNNPACK-order float MEAN over
+ * trailing axes (xnn_mean_f32, rows side by side) gives the bits of the portable loop
+ * tfcc_xnn_rsum_f32 times the scale, for every row length 0..70 and some long ones, row counts
+ * around its 4-row groups, NaN, infinities, -0, and magnitudes that make the order matter. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cpu/cpu_info.h"
+#include "kernels/hybrid/xnn_f32.h"
 #include "kernels/kernel_families.h"
 #include "kernels/reduce/reduce.h"
 #include "kernels/ref/quant_util.h"
@@ -156,6 +160,39 @@ static void test_case(const tfcc_rsum_kernel *k, int rank, const int32_t *dims, 
   }
 }
 
+static float frnd(float lo, float hi) {
+  return lo + (hi - lo) * (float)(urand() % 65536) / 65536.0f;
+}
+
+static void test_xnn_mean(const tfcc_rsum_kernel *k) {
+  static const size_t longs[] = {255, 256, 257, 1000, 4099};
+  float *x = malloc(9 * 4099 * sizeof(float)), *want = malloc(16 * sizeof(float));
+  float *got = malloc(16 * sizeof(float));
+  if (!x || !want || !got) {
+    CHECK(!"test_xnn_mean memory");
+    free(x), free(want), free(got);
+    return;
+  }
+  for (size_t ri = 0; ri < 71 + sizeof longs / sizeof longs[0]; ri++) {
+    const size_t R = ri < 71 ? ri : longs[ri - 71];
+    for (size_t O = 1; O <= 9; O++) {
+      for (size_t i = 0; i < O * R; i++) /* mixed magnitudes: every reordering shows */
+        x[i] = frnd(-3.0f, 5.0f) * (float)(1u << (urand() % 20));
+      if (O * R > 7) x[3] = -0.0f, x[O * R - 2] = 1e-30f;
+      if (O == 5 && R > 2) x[R + 1] = NAN, x[2 * R + 2] = INFINITY, x[3 * R] = -INFINITY;
+      if (O == 6 && R > 0) /* a row of -0 sums to +0 */
+        for (size_t i = 0; i < R; i++) x[i] = -0.0f;
+      const float scale = R ? 1.0f / (float)R : 1.0f;
+      for (size_t o = 0; o < O; o++) want[o] = tfcc_xnn_rsum_f32(x + o * R, R) * scale;
+      for (size_t o = 0; o < 16; o++) got[o] = 1234.5f;
+      k->xnn_mean_f32(x, O, R, scale, got);
+      SAME_BYTES(got, want, O * sizeof(float), "%s xnn_mean_f32 O=%zu R=%zu", k->name, O, R);
+      CHECKF(got[O] == 1234.5f, "%s xnn_mean_f32 O=%zu R=%zu wrote past the end", k->name, O, R);
+    }
+  }
+  free(x), free(want), free(got);
+}
+
 int main(void) {
   /* shape test */
   {
@@ -187,6 +224,7 @@ int main(void) {
       continue;
     }
     tested++;
+    test_xnn_mean(k);
     for (int mode = 0; mode < 3; mode++) {
       const int32_t g1[4] = {1, 7, 7, 1280}, g2[4] = {2, 5, 3, 33}, g3[4] = {1, 1, 1, 97};
       const bool hw[4] = {false, true, true, false};

@@ -1,9 +1,12 @@
-/* XNNPACK-exact float32 kernels (xnn_f32.h): dispatch table and weight packing. */
+/* XNNPACK-exact float32 kernels (xnn_f32.h): dispatch table, weight packing, threaded drivers. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernels/dispatch_table.h"
 #include "kernels/hybrid/xnn_f32.h"
+
+#include "base/threadpool.h"
+#include "kernels/gemm_split.h"
 
 #define K(isa, lvl) \
   { \
@@ -236,4 +239,183 @@ void tfcc_xnn_fc_f32(const float *x, int32_t batches, int32_t accum, const float
       yb[n] = acc > hi ? hi : acc;
     }
   }
+}
+
+/* ---------------------------------------------------------------- threaded drivers */
+
+/* Below these many multiply-adds a product runs inline (as the f32 GEMM driver's limit). */
+#define XNN_MIN_PARALLEL_MACS (128.0 * 1024.0)
+#define XNN_FC_MR 4 /* the kernels' row tile (a split need not follow it: rows are independent) */
+
+typedef struct xnn_fc_job {
+  const tfcc_xnn_f32_kernel *k;
+  tfcc_gemm_split s;
+  size_t m_tiles, n_panels;
+  const float *x, *wp, *bias;
+  int32_t batches, accum, units;
+  float lo, hi;
+  float *out;
+} xnn_fc_job;
+
+static void xnn_fc_task(void *ctx, size_t t, int thread) {
+  (void)thread;
+  const xnn_fc_job *j = ctx;
+  const tfcc_gemm_range r = tfcc_gemm_task_range(&j->s, j->m_tiles, j->n_panels, t);
+  const size_t b0 = r.t0 * XNN_FC_MR, b1m = r.t1 * XNN_FC_MR;
+  const size_t b1 = b1m < (size_t)j->batches ? b1m : (size_t)j->batches;
+  const size_t K = (size_t)j->accum, U = (size_t)j->units;
+  j->k->fc(j->x + b0 * K, (int32_t)(b1 - b0), j->accum, j->wp, j->bias, j->units, j->lo, j->hi,
+           j->out + b0 * U, (int32_t)(r.p0 * TFCC_XNN_FC_PANEL),
+           (int32_t)(r.p1 * TFCC_XNN_FC_PANEL));
+}
+
+void tfcc_xnn_fc_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kernel *k, const float *x,
+                     int32_t batches, int32_t accum, const float *wp, const float *bias,
+                     int32_t units, float lo, float hi, float *out) {
+  if (batches <= 0 || units <= 0) return;
+  const size_t K = accum > 0 ? (size_t)accum : 1;
+  const size_t threads =
+      tfcc_gemm_threads(&pool, (size_t)batches, (size_t)units, K, XNN_MIN_PARALLEL_MACS);
+  if (threads <= 1) {
+    k->fc(x, batches, accum, wp, bias, units, lo, hi, out, 0, units);
+    return;
+  }
+  xnn_fc_job j;
+  j.k = k;
+  j.m_tiles = ((size_t)batches + XNN_FC_MR - 1) / XNN_FC_MR;
+  j.n_panels = ((size_t)units + TFCC_XNN_FC_PANEL - 1) / TFCC_XNN_FC_PANEL;
+  /* whole rows of units per task where the rows are many (each task streams the weights once),
+   * finer column blocks where they are few */
+  j.s = tfcc_gemm_split_blocks(j.m_tiles, j.n_panels, j.n_panels, threads);
+  j.x = x, j.wp = wp, j.bias = bias;
+  j.batches = batches, j.accum = accum, j.units = units;
+  j.lo = lo, j.hi = hi;
+  j.out = out;
+  tfcc_threadpool_run(pool, tfcc_gemm_split_tasks(&j.s), xnn_fc_task, &j);
+}
+
+/* Matrices in the rhs operand (the product of its batch dimensions). */
+static size_t xnn_bmm_rhs_count(const tfcc_bmm_dims *d) {
+  size_t nb = 1;
+  for (int32_t i = 0; i < d->nbd; i++) nb *= (size_t)d->rhs_b[i];
+  return nb;
+}
+
+size_t tfcc_xnn_bmm_scratch_bytes(const tfcc_bmm_dims *d) {
+  return d->adj_y ? xnn_bmm_rhs_count(d) * (size_t)d->k * (size_t)d->n * sizeof(float) : 0;
+}
+
+typedef struct xnn_bmm_job {
+  const tfcc_xnn_f32_kernel *k;
+  const tfcc_bmm_dims *d;
+  tfcc_gemm_split s; /* of one output matrix */
+  size_t m_tiles, n_panels, per_batch;
+  const float *lhs, *rhs; /* rhs: [k][n] matrices (the scratch where adj_y) */
+  float *out;
+  const float *trans_src; /* adj_y: the [n][k] matrices transposed into trans_dst */
+  float *trans_dst;
+} xnn_bmm_job;
+
+/* rhs matrices [b0, b1) from [n][k] to [k][n] */
+static void xnn_bmm_transpose(void *ctx, size_t b0, size_t b1) {
+  const xnn_bmm_job *j = ctx;
+  const size_t N = (size_t)j->d->n, K = (size_t)j->d->k;
+  for (size_t b = b0; b < b1; b++) {
+    const float *r = j->trans_src + b * N * K;
+    float *t = j->trans_dst + b * N * K;
+    for (size_t jj = 0; jj < N; jj++)
+      for (size_t p = 0; p < K; p++) t[p * N + jj] = r[jj * K + p];
+  }
+}
+
+static void xnn_bmm_task(void *ctx, size_t t, int thread) {
+  (void)thread;
+  const xnn_bmm_job *j = ctx;
+  const tfcc_bmm_dims *d = j->d;
+  const int64_t ob = (int64_t)(t / j->per_batch);
+  const tfcc_gemm_range g = tfcc_gemm_task_range(&j->s, j->m_tiles, j->n_panels, t % j->per_batch);
+  size_t loff, roff;
+  tfcc_bmm_batch_offsets(d, ob, &loff, &roff);
+  const size_t M = (size_t)d->m, N = (size_t)d->n, K = (size_t)d->k;
+  const size_t lsm = d->adj_x ? 1 : K, lsk = d->adj_x ? M : 1;
+  const size_t i0 = g.t0 * XNN_FC_MR, i1 = g.t1 * XNN_FC_MR < M ? g.t1 * XNN_FC_MR : M;
+  const size_t j0 = g.p0 * TFCC_XNN_FC_PANEL;
+  const size_t j1 = g.p1 * TFCC_XNN_FC_PANEL < N ? g.p1 * TFCC_XNN_FC_PANEL : N;
+  j->k->bmm(j->lhs + loff + i0 * lsm, lsm, lsk, j->rhs + roff + j0, N, (int32_t)(i1 - i0),
+            (int32_t)K, (int32_t)(j1 - j0), j->out + (size_t)ob * M * N + i0 * N + j0, N);
+}
+
+void tfcc_xnn_bmm_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kernel *k,
+                      const tfcc_bmm_dims *d, const float *lhs, const float *rhs, float *out,
+                      float *scratch) {
+  size_t nb = 1;
+  for (int32_t i = 0; i < d->nbd; i++) nb *= (size_t)d->out_b[i];
+  if (nb == 0 || d->m <= 0 || d->n <= 0) return;
+  const size_t M = (size_t)d->m, N = (size_t)d->n, K = d->k > 0 ? (size_t)d->k : 1;
+  const size_t threads = tfcc_gemm_threads(&pool, M * nb, N, K, XNN_MIN_PARALLEL_MACS);
+  xnn_bmm_job j;
+  j.k = k, j.d = d, j.lhs = lhs, j.rhs = rhs, j.out = out;
+  if (d->adj_y) { /* every rhs matrix to [k][n] once (the sums do not depend on this layout) */
+    const size_t nr = xnn_bmm_rhs_count(d);
+    j.trans_src = rhs, j.trans_dst = scratch, j.rhs = scratch;
+    if (threads > 1 && nr > 1)
+      tfcc_threadpool_run_split(pool, nr, 4 * threads, xnn_bmm_transpose, &j);
+    else
+      xnn_bmm_transpose(&j, 0, nr);
+  }
+  j.m_tiles = (M + XNN_FC_MR - 1) / XNN_FC_MR;
+  j.n_panels = (N + TFCC_XNN_FC_PANEL - 1) / TFCC_XNN_FC_PANEL;
+  /* about 4 tasks per thread over all output matrices: whole matrices where they are enough,
+   * else each cut into row chunks, then (few rows) column blocks */
+  const size_t target = threads > 1 ? (4 * threads + nb - 1) / nb : 1;
+  const size_t mc = target < j.m_tiles ? target : j.m_tiles;
+  size_t nbk = (target + mc - 1) / mc;
+  if (nbk > j.n_panels) nbk = j.n_panels;
+  j.s = tfcc_gemm_split_counts(j.m_tiles, j.n_panels, mc, nbk);
+  j.per_batch = tfcc_gemm_split_tasks(&j.s);
+  if (threads <= 1) {
+    for (size_t t = 0; t < nb * j.per_batch; t++) xnn_bmm_task(&j, t, 0);
+    return;
+  }
+  tfcc_threadpool_run(pool, nb * j.per_batch, xnn_bmm_task, &j);
+}
+
+typedef struct xnn_ew_job {
+  const tfcc_xnn_f32_kernel *k;
+  const float *x;
+  float *y;
+  size_t depth;
+  const tfcc_gelu_rational *c;
+} xnn_ew_job;
+
+static void xnn_gelu_range(void *ctx, size_t i0, size_t i1) {
+  const xnn_ew_job *j = ctx;
+  j->k->gelu(j->x + i0, j->y + i0, i1 - i0, j->c);
+}
+
+void tfcc_xnn_gelu_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kernel *k, const float *x,
+                       float *y, size_t n, const tfcc_gelu_rational *c) {
+  xnn_ew_job j = {k, x, y, 0, c};
+  /* ~25 flops and a division per element (as LOGISTIC's pieces in f32-vunary) */
+  tfcc_threadpool_run_elementwise(pool, n, 8 * 1024, 16, xnn_gelu_range, &j);
+}
+
+static void xnn_softmax_range(void *ctx, size_t r0, size_t r1) {
+  const xnn_ew_job *j = ctx;
+  j->k->softmax(j->x + r0 * j->depth, j->y + r0 * j->depth, r1 - r0, j->depth);
+}
+
+void tfcc_xnn_softmax_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kernel *k,
+                          const float *x, float *y, size_t outer, size_t depth) {
+  if (outer == 0 || depth == 0) return;
+  const size_t n = outer * depth, min_task = 16 * 1024; /* as the f32 softmax driver's */
+  const int threads = tfcc_threadpool_size(pool);
+  xnn_ew_job j = {k, x, y, depth, NULL};
+  if (threads <= 1 || outer < 2 || n < 2 * min_task) {
+    k->softmax(x, y, outer, depth);
+    return;
+  }
+  size_t tasks = n / min_task;
+  if (tasks > 4 * (size_t)threads) tasks = 4 * (size_t)threads;
+  tfcc_threadpool_run_split(pool, outer, tasks, xnn_softmax_range, &j);
 }

@@ -109,17 +109,21 @@ float *tfcc_xnn_fc_pack(const float *w, int32_t units, int32_t accum);
  * or accum < 0), and the fill of all of it. */
 size_t tfcc_xnn_fc_packed_bytes(int32_t units, int32_t accum);
 void tfcc_xnn_fc_pack_into(const float *w, int32_t units, int32_t accum, float *wp);
+/* Output units [u0, u1) of every batch row (u0 a multiple of TFCC_XNN_FC_PANEL; u1 a multiple of
+ * it or units); units, the layer's width, picks the kernel (tfcc_xnn_fc_uses_nr2) and is the
+ * output row's length. */
 typedef void (*tfcc_xnn_fc_fn)(const float *x, int32_t batches, int32_t accum, const float *wp,
-                               const float *bias, int32_t units, float lo, float hi, float *out);
+                               const float *bias, int32_t units, float lo, float hi, float *out,
+                               int32_t u0, int32_t u1);
 
 /* BATCH_MATMUL (float32, tfcc_bmm_f32_xnn's order: each output 0 + lhs * rhs for k in order,
- * products and sums rounded apart), vectorised over output columns. scratch: k * n floats where
- * d->adj_y (the rhs matrix transposed once per rhs batch), else unused. */
-typedef void (*tfcc_xnn_bmm_fn)(const tfcc_bmm_dims *d, const float *lhs, const float *rhs,
-                                float *out, float *scratch);
-static inline size_t tfcc_xnn_bmm_scratch_bytes(const tfcc_bmm_dims *d) {
-  return d->adj_y ? (size_t)d->k * (size_t)d->n * sizeof(float) : 0;
-}
+ * products and sums rounded apart), vectorised over output columns: one matrix product, M rows of
+ * a (row i's element p at a[i * as + p * ap]) times the K x N matrix r (row p at r + p * rs) into
+ * y (rows ys apart). */
+typedef void (*tfcc_xnn_bmm_fn)(const float *a, size_t as, size_t ap, const float *r, size_t rs,
+                                int32_t M, int32_t K, int32_t N, float *y, size_t ys);
+/* The driver's scratch: every rhs matrix transposed to [k][n] where d->adj_y, else none. */
+size_t tfcc_xnn_bmm_scratch_bytes(const tfcc_bmm_dims *d);
 
 /* GELU: XNNPACK's rational interpolant (tfcc_gelu_f32_xnn's steps), c from
  * tfcc_gelu_xnn_rational. */
@@ -142,6 +146,23 @@ typedef struct tfcc_xnn_f32_kernel {
 
 TFCC_DISPATCH_TABLE_DECL(tfcc_xnn_f32, tfcc_xnn_f32_kernel);
 
+/* Threaded drivers (pool may be NULL: inline). Tasks split outputs only (FULLY_CONNECTED: batch
+ * rows x panels of units; BATCH_MATMUL: output batches x rows x columns; GELU: elements; SOFTMAX:
+ * rows), so every output's sum is formed in the kernel's order and the results are the same bits
+ * at every thread count. Below a size where waking workers costs more than it saves, inline. */
+struct tfcc_threadpool;
+void tfcc_xnn_fc_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kernel *k, const float *x,
+                     int32_t batches, int32_t accum, const float *wp, const float *bias,
+                     int32_t units, float lo, float hi, float *out);
+/* scratch: tfcc_xnn_bmm_scratch_bytes(d) */
+void tfcc_xnn_bmm_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kernel *k,
+                      const tfcc_bmm_dims *d, const float *lhs, const float *rhs, float *out,
+                      float *scratch);
+void tfcc_xnn_gelu_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kernel *k, const float *x,
+                       float *y, size_t n, const tfcc_gelu_rational *c);
+void tfcc_xnn_softmax_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kernel *k,
+                          const float *x, float *y, size_t outer, size_t depth);
+
 #define TFCC_XNN_F32_DECL(isa) \
   void tfcc_xnn_sigmoid_f32_##isa(const float *x, float *y, size_t n); \
   void tfcc_xnn_conv_f32_rows_##isa(const tfcc_conv_geom *g, const float *in, const float *wp, \
@@ -155,9 +176,10 @@ TFCC_DISPATCH_TABLE_DECL(tfcc_xnn_f32, tfcc_xnn_f32_kernel);
                                        float *out, int32_t r0, int32_t r1); \
   void tfcc_xnn_softmax_f32_##isa(const float *x, float *y, size_t outer, size_t depth); \
   void tfcc_xnn_fc_f32_##isa(const float *x, int32_t batches, int32_t accum, const float *wp, \
-                             const float *bias, int32_t units, float lo, float hi, float *out); \
-  void tfcc_xnn_bmm_f32_##isa(const tfcc_bmm_dims *d, const float *lhs, const float *rhs, \
-                              float *out, float *scratch); \
+                             const float *bias, int32_t units, float lo, float hi, float *out, \
+                             int32_t u0, int32_t u1); \
+  void tfcc_xnn_bmm_f32_##isa(const float *a, size_t as, size_t ap, const float *r, size_t rs, \
+                              int32_t M, int32_t K, int32_t N, float *y, size_t ys); \
   void tfcc_xnn_gelu_f32_##isa(const float *x, float *y, size_t n, const tfcc_gelu_rational *c);
 TFCC_XNN_F32_DECL(avx512)
 TFCC_XNN_F32_DECL(avx2)

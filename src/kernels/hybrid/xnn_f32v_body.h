@@ -96,12 +96,15 @@ static inline __attribute__((always_inline)) void XV_FN(xv_fc_nr2_row)(const flo
 }
 
 void XV_FN(tfcc_xnn_fc_f32)(const float *x, int32_t batches, int32_t accum, const float *wp,
-                            const float *bias, int32_t units, float lo, float hi, float *out) {
-  const bool nr2 = tfcc_xnn_fc_uses_nr2(units);
+                            const float *bias, int32_t units, float lo, float hi, float *out,
+                            int32_t ua, int32_t ub) {
+  const bool nr2 = tfcc_xnn_fc_uses_nr2(units); /* the layer's width picks the kernel */
   const f32v vlo = f32v_set(lo), vhi = f32v_set(hi);
   const size_t K = accum > 0 ? (size_t)accum : 0, U = (size_t)units;
-  for (int32_t u0 = 0; u0 < units; u0 += XV_NV * F32V_N) {
-    const int32_t nu = units - u0; /* units left from u0 (stores stop at the block's width) */
+  if (ub > units) ub = units;
+  /* ua is a multiple of the panel, hence of every block width: no block straddles ub */
+  for (int32_t u0 = ua; u0 < ub; u0 += XV_NV * F32V_N) {
+    const int32_t nu = ub - u0; /* units left from u0 (stores stop at the block's width) */
     /* the panel holding u0, at u0's column */
     const float *w = wp + (size_t)(u0 / TFCC_XNN_FC_PANEL) * TFCC_XNN_FC_PANEL * K +
                      (size_t)(u0 % TFCC_XNN_FC_PANEL);
@@ -160,51 +163,27 @@ static inline __attribute__((always_inline)) void XV_FN(xv_bmm_rows)(int mr, con
       XV_ST(y + (size_t)i * ys + (size_t)v * F32V_N, acc[i][v], nc - v * F32V_N);
 }
 
-void XV_FN(tfcc_xnn_bmm_f32)(const tfcc_bmm_dims *d, const float *lhs, const float *rhs, float *out,
-                             float *scratch) {
-  const int32_t M = d->m, N = d->n, K = d->k;
-  const size_t lsm = d->adj_x ? 1 : (size_t)K, lsk = d->adj_x ? (size_t)M : 1;
-  const size_t osz = (size_t)M * (size_t)N;
-  int64_t nb = 1;
-  for (int32_t i = 0; i < d->nbd; i++) nb *= d->out_b[i];
-  size_t have = SIZE_MAX; /* the rhs batch transposed into scratch (adj_y) */
-  for (int64_t ob = 0; ob < nb; ob++) {
-    size_t loff, roff;
-    tfcc_bmm_batch_offsets(d, ob, &loff, &roff);
-    const float *a = lhs + loff, *r = rhs + roff;
-    if (d->adj_y) { /* rhs [N][K]: to [K][N] */
-      if (roff != have)
-        for (int32_t j = 0; j < N; j++)
-          for (int32_t p = 0; p < K; p++)
-            scratch[(size_t)p * (size_t)N + (size_t)j] = r[(size_t)j * (size_t)K + (size_t)p];
-      have = roff;
-      r = scratch;
-    }
-    float *y = out + (size_t)ob * osz;
-    for (int32_t j0 = 0; j0 < N; j0 += XV_NV * F32V_N) {
-      const int32_t nc = N - j0;
-      int32_t i = 0;
-      for (; i + 4 <= M; i += 4) XV_FN(xv_bmm_rows)
-      (4, a + (size_t)i * lsm, lsm, lsk, r + j0, (size_t)N, K, y + (size_t)i * (size_t)N + j0,
-       (size_t)N, nc);
-      switch (M - i) {
-        case 3:
-          XV_FN(xv_bmm_rows)
-          (3, a + (size_t)i * lsm, lsm, lsk, r + j0, (size_t)N, K, y + (size_t)i * (size_t)N + j0,
-           (size_t)N, nc);
-          break;
-        case 2:
-          XV_FN(xv_bmm_rows)
-          (2, a + (size_t)i * lsm, lsm, lsk, r + j0, (size_t)N, K, y + (size_t)i * (size_t)N + j0,
-           (size_t)N, nc);
-          break;
-        case 1:
-          XV_FN(xv_bmm_rows)
-          (1, a + (size_t)i * lsm, lsm, lsk, r + j0, (size_t)N, K, y + (size_t)i * (size_t)N + j0,
-           (size_t)N, nc);
-          break;
-        default: break;
-      }
+void XV_FN(tfcc_xnn_bmm_f32)(const float *a, size_t as, size_t ap, const float *r, size_t rs,
+                             int32_t M, int32_t K, int32_t N, float *y, size_t ys) {
+  for (int32_t j0 = 0; j0 < N; j0 += XV_NV * F32V_N) {
+    const int32_t nc = N - j0;
+    int32_t i = 0;
+    for (; i + 4 <= M; i += 4) XV_FN(xv_bmm_rows)
+    (4, a + (size_t)i * as, as, ap, r + j0, rs, K, y + (size_t)i * ys + j0, ys, nc);
+    switch (M - i) {
+      case 3:
+        XV_FN(xv_bmm_rows)
+        (3, a + (size_t)i * as, as, ap, r + j0, rs, K, y + (size_t)i * ys + j0, ys, nc);
+        break;
+      case 2:
+        XV_FN(xv_bmm_rows)
+        (2, a + (size_t)i * as, as, ap, r + j0, rs, K, y + (size_t)i * ys + j0, ys, nc);
+        break;
+      case 1:
+        XV_FN(xv_bmm_rows)
+        (1, a + (size_t)i * as, as, ap, r + j0, rs, K, y + (size_t)i * ys + j0, ys, nc);
+        break;
+      default: break;
     }
   }
 }

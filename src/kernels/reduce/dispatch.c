@@ -7,7 +7,7 @@
 #include "kernels/quantize/quantize.h"
 
 #define K(name_, fn_, isa, lvl) \
-  { "reduce-" #isa, lvl, tfcc_rsum_f32_##isa, tfcc_rsum_q_##isa }
+  { "reduce-" #isa, lvl, tfcc_rsum_f32_##isa, tfcc_rsum_q_##isa, tfcc_rsum_xnn_mean_f32_##isa }
 static const tfcc_rsum_kernel kernels[] = {TFCC_KERNEL_ROWS_SSE4(K, , )};
 #undef K
 TFCC_DISPATCH_TABLE_FNS(tfcc_rsum, tfcc_rsum_kernel)

@@ -19,6 +19,13 @@
 
 /* out[o * I + i] = sum over r of in[(o * R + r) * I + i]. */
 typedef void (*tfcc_rsum_f32_fn)(const float *in, size_t O, size_t R, size_t I, float *out);
+/* Float32 MEAN over trailing axes as XNNPACK's f32-rsum sums each row (tfcc_xnn_rsum_f32's
+ * order: 16 elements a step into four 4-lane accumulators, the same lanes the portable loop
+ * keeps; up to three more 4-element groups into accumulators 0, 1, 2; the fold, a remaining
+ * pair, a remaining single), times scale: out[o] = rsum(in + o * R, R) * scale. Several rows at
+ * once (independent sums), so the same bits as the portable loop at every width. */
+typedef void (*tfcc_rsum_xnn_mean_f32_fn)(const float *in, size_t O, size_t R, float scale,
+                                          float *out);
 /* dt: uint8 | int8 | int16; acc as out above (int32, wrapping). */
 typedef void (*tfcc_rsum_q_fn)(tfcc_dtype dt, const void *in, size_t O, size_t R, size_t I,
                                int32_t *acc);
@@ -28,6 +35,7 @@ typedef struct tfcc_rsum_kernel {
   tfcc_isa isa;
   tfcc_rsum_f32_fn sum_f32;
   tfcc_rsum_q_fn sum_q;
+  tfcc_rsum_xnn_mean_f32_fn xnn_mean_f32;
 } tfcc_rsum_kernel;
 
 TFCC_DISPATCH_TABLE_DECL(tfcc_rsum, tfcc_rsum_kernel);
@@ -45,7 +53,9 @@ void tfcc_rsum_xnn_q8_finish(tfcc_isa isa, const tfcc_reduce_shape *s, tfcc_dtyp
 
 #define TFCC_RSUM_DECL(isa) \
   void tfcc_rsum_f32_##isa(const float *in, size_t O, size_t R, size_t I, float *out); \
-  void tfcc_rsum_q_##isa(tfcc_dtype dt, const void *in, size_t O, size_t R, size_t I, int32_t *acc)
+  void tfcc_rsum_q_##isa(tfcc_dtype dt, const void *in, size_t O, size_t R, size_t I, \
+                         int32_t *acc); \
+  void tfcc_rsum_xnn_mean_f32_##isa(const float *in, size_t O, size_t R, float scale, float *out)
 TFCC_RSUM_DECL(avx512);
 TFCC_RSUM_DECL(avx2);
 TFCC_RSUM_DECL(sse4);

@@ -5,6 +5,7 @@
  * integer sum is a vectorised reduction. */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "kernels/reduce/reduce.h"
 
@@ -76,4 +77,80 @@ void RSUM_CAT(tfcc_rsum_q_, TFCC_RSUM_ISA)(tfcc_dtype dt, const void *restrict i
     RSUM_Q_LOOP(int8_t);
   else
     RSUM_Q_LOOP(int16_t);
+}
+
+/* XNNPACK-order float MEAN over rows (reduce.h tfcc_rsum_xnn_mean_f32_fn). The 16 lanes of one
+ * row's accumulators live in one 64-byte vector (lanes 4v..4v+3: accumulator v), which the
+ * compiler lowers to the ISA's registers; four rows run side by side (independent chains). */
+typedef float RSUM_CAT(rsx16_, TFCC_RSUM_ISA) __attribute__((vector_size(64)));
+typedef float RSUM_CAT(rsx4_, TFCC_RSUM_ISA) __attribute__((vector_size(16)));
+#define RSX16 RSUM_CAT(rsx16_, TFCC_RSUM_ISA)
+#define RSX4 RSUM_CAT(rsx4_, TFCC_RSUM_ISA)
+
+/* acc += the 16 floats at p (by pointer: a 64-byte vector is not passed by value, whose ABI
+ * differs between ISA levels) */
+static inline __attribute__((always_inline)) void RSUM_CAT(rsx_add_,
+                                                           TFCC_RSUM_ISA)(RSX16 *acc,
+                                                                          const float *p) {
+  RSX16 v;
+  memcpy(&v, p, sizeof v);
+  *acc = *acc + v;
+}
+
+/* The end of one row of n after the whole 16-element steps up to i: up to three 4-element
+ * groups into accumulators 0, 1, 2 (+0 into the others: exact, a lane that started at +0 is
+ * never -0), the fold (acc0 + acc2) + (acc1 + acc3), the lanes (0 + 2) and (1 + 3), a remaining
+ * pair added to those two, their sum, a remaining single added last. */
+static inline __attribute__((always_inline)) float RSUM_CAT(rsx_finish_,
+                                                            TFCC_RSUM_ISA)(const RSX16 *accp,
+                                                                           const float *x, size_t i,
+                                                                           size_t n) {
+  RSX16 acc = *accp;
+  const size_t g = (n - i) / 4;
+  if (g) {
+    RSX16 t = {0};
+    memcpy(&t, x + i, g * 4 * sizeof(float));
+    acc = acc + t;
+    i += g * 4;
+  }
+  RSX4 q[4];
+  memcpy(q, &acc, sizeof q);
+  const RSX4 lo = q[0] + q[2], hi = q[1] + q[3];
+  const RSX4 a = lo + hi;
+  float s0 = a[0] + a[2], s1 = a[1] + a[3];
+  if ((n - i) & 2) {
+    s0 = s0 + x[i];
+    s1 = s1 + x[i + 1];
+    i += 2;
+  }
+  float s = s0 + s1;
+  if ((n - i) & 1) s = s + x[i];
+  return s;
+}
+
+void RSUM_CAT(tfcc_rsum_xnn_mean_f32_, TFCC_RSUM_ISA)(const float *restrict in, size_t O, size_t R,
+                                                      float scale, float *restrict out) {
+  size_t o = 0;
+  for (; o + 4 <= O; o += 4) {
+    const float *x0 = in + o * R, *x1 = x0 + R, *x2 = x1 + R, *x3 = x2 + R;
+    RSX16 a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0};
+    size_t i = 0;
+    for (; i + 16 <= R; i += 16) {
+      RSUM_CAT(rsx_add_, TFCC_RSUM_ISA)(&a0, x0 + i);
+      RSUM_CAT(rsx_add_, TFCC_RSUM_ISA)(&a1, x1 + i);
+      RSUM_CAT(rsx_add_, TFCC_RSUM_ISA)(&a2, x2 + i);
+      RSUM_CAT(rsx_add_, TFCC_RSUM_ISA)(&a3, x3 + i);
+    }
+    out[o] = RSUM_CAT(rsx_finish_, TFCC_RSUM_ISA)(&a0, x0, i, R) * scale;
+    out[o + 1] = RSUM_CAT(rsx_finish_, TFCC_RSUM_ISA)(&a1, x1, i, R) * scale;
+    out[o + 2] = RSUM_CAT(rsx_finish_, TFCC_RSUM_ISA)(&a2, x2, i, R) * scale;
+    out[o + 3] = RSUM_CAT(rsx_finish_, TFCC_RSUM_ISA)(&a3, x3, i, R) * scale;
+  }
+  for (; o < O; o++) {
+    const float *x = in + o * R;
+    RSX16 a = {0};
+    size_t i = 0;
+    for (; i + 16 <= R; i += 16) RSUM_CAT(rsx_add_, TFCC_RSUM_ISA)(&a, x + i);
+    out[o] = RSUM_CAT(rsx_finish_, TFCC_RSUM_ISA)(&a, x, i, R) * scale;
+  }
 }
