@@ -97,6 +97,9 @@ static void dw_q8_prepare(tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
     tfcc_f32_log_fallback_once(&p->n.q8.logged, ctx, "DEPTHWISE_CONV_2D", why);
     return;
   }
+  /* every later shape runs on the packing (its channels and taps are the filter's) */
+  tfcc_packed_consumed(&p->n.q8.key, p, f->data);
+  tfcc_packed_consumed(&p->n.q8.key, p, bias ? bias->data : NULL);
   const tfcc_q8_dw_packed *pk = dw_q8_packed(ctx, g);
   if (pk) ctx->scratch_bytes = tfcc_q8_dw_scratch_bytes(pk, g, tfcc_threadpool_size(ctx->pool));
 }
