@@ -10,6 +10,7 @@
 #include "kernels/kernel_set.h"
 #include "kernels/ref/depthwise_conv.h"
 #include "kernels/ref/quant_util.h"
+#include "ops/params_mem.h"
 #include "ops/conv_node.h"
 #include "ops/f32_fast.h"
 #include "ops/hybrid.h"
@@ -34,11 +35,11 @@ static void dw_release(void *p) {
   if (!cp) return;
   tfcc_conv_node_free(&cp->n);
   free(cp->xnn_w);
-  free(cp);
+  tfcc_params_free(cp);
 }
 
 static tfcc_status dw_init(tfcc_init_ctx *ctx) {
-  dw_params *p = calloc(1, sizeof(*p));
+  dw_params *p = tfcc_params_calloc(sizeof(*p)); /* ops/params_mem.h */
   if (!p)
     return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for DEPTHWISE_CONV_2D params");
   tfcc_status st = tfcc_conv_node_init(&p->n, ctx, true);
