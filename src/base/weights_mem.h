@@ -1,4 +1,5 @@
-/* Memory for packed and transformed weights (GEMM panels, Winograd filters).
+/* Memory for packed and transformed weights (GEMM panels, Winograd filters, q8 depthwise
+ * packing) and for the params of operators that a run reads at every node (ops/params_mem.h).
  *
  * A model's packing writes megabytes of fresh memory once. From malloc, every 4 KiB page of it
  * costs a page fault on first touch, which on a virtual machine is the larger part of a cold

@@ -44,6 +44,8 @@ typedef enum tfcc_arith_kind {
 
 /* init of ADD/SUB/MUL/DIV (kind): the node's options and the quantized parameters. */
 tfcc_status tfcc_arith_init(tfcc_init_ctx *ctx, tfcc_arith_kind kind);
+/* Frees what tfcc_arith_init made (ops/params_mem.h). */
+void tfcc_arith_release(void *params);
 tfcc_status tfcc_arith_prepare(tfcc_op_ctx *ctx, tfcc_arith_kind kind);
 tfcc_status tfcc_arith_eval(tfcc_op_ctx *ctx, tfcc_arith_kind kind);
 /* Name of the kernel eval runs (op_def.kernel): a vectorised family variant or "ref". */
@@ -61,6 +63,7 @@ const char *tfcc_arith_kernel(const tfcc_op_ctx *ctx, tfcc_arith_kind kind);
                            .prepare = prepare, \
                            .eval = eval, \
                            .kernel = kernel, \
+                           .release = tfcc_arith_release, \
                            .inplace_ok = true}
 
 tfcc_status tfcc_compare_prepare(tfcc_op_ctx *ctx, tfcc_cmpop op);

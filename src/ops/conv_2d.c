@@ -11,6 +11,7 @@
 #include "kernels/f32-vbinary/vbinary.h"
 #include "kernels/ref/conv.h"
 #include "kernels/ref/quant_util.h"
+#include "ops/params_mem.h"
 #include "ops/bf16_fast.h"
 #include "ops/conv_node.h"
 #include "ops/f32_fast.h"
@@ -44,7 +45,7 @@ static void conv_release(void *p) {
   tfcc_bf16_fast_free(&cp->bf16);
   if (!cp->wino_borrowed) tfcc_f32_wino_free(&cp->wino);
   free(cp->xnn_w);
-  free(cp);
+  tfcc_params_free(cp);
 }
 
 /* Float32 3x3 stride-1 convolutions where Winograd wins (tfcc_f32_wino_choose, at the model's
@@ -133,7 +134,7 @@ static void conv_xnn_f32_init(const tfcc_init_ctx *ctx, conv_params *p) {
 }
 
 static tfcc_status conv_init(tfcc_init_ctx *ctx) {
-  conv_params *p = calloc(1, sizeof(*p));
+  conv_params *p = tfcc_params_calloc(sizeof(*p)); /* ops/params_mem.h */
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for CONV_2D params");
   tfcc_bf16_fast_init(&p->bf16, ctx->precision);
   tfcc_status st = tfcc_conv_node_init(&p->n, ctx, false);

@@ -10,6 +10,7 @@
 #include "kernels/kernel_set.h"
 #include "kernels/ref/depthwise_conv.h"
 #include "kernels/ref/quant_util.h"
+#include "ops/params_mem.h"
 #include "ops/conv_node.h"
 #include "ops/f32_fast.h"
 #include "ops/hybrid.h"
@@ -34,11 +35,11 @@ static void dw_release(void *p) {
   if (!cp) return;
   tfcc_conv_node_free(&cp->n);
   free(cp->xnn_w);
-  free(cp);
+  tfcc_params_free(cp);
 }
 
 static tfcc_status dw_init(tfcc_init_ctx *ctx) {
-  dw_params *p = calloc(1, sizeof(*p));
+  dw_params *p = tfcc_params_calloc(sizeof(*p)); /* ops/params_mem.h */
   if (!p)
     return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for DEPTHWISE_CONV_2D params");
   tfcc_status st = tfcc_conv_node_init(&p->n, ctx, true);
@@ -97,6 +98,9 @@ static void dw_q8_prepare(tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
     tfcc_f32_log_fallback_once(&p->n.q8.logged, ctx, "DEPTHWISE_CONV_2D", why);
     return;
   }
+  /* every later shape runs on the packing (its channels and taps are the filter's) */
+  tfcc_packed_consumed(&p->n.q8.key, p, f->data);
+  tfcc_packed_consumed(&p->n.q8.key, p, bias ? bias->data : NULL);
   const tfcc_q8_dw_packed *pk = dw_q8_packed(ctx, g);
   if (pk) ctx->scratch_bytes = tfcc_q8_dw_scratch_bytes(pk, g, tfcc_threadpool_size(ctx->pool));
 }

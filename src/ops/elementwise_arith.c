@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "kernels/ref/quant_util.h"
+#include "ops/params_mem.h"
 
 /* ------------------------------------------------------------------ options */
 
@@ -56,8 +57,10 @@ static void arith_cache_qparams(const tfcc_init_ctx *ictx, tfcc_arith_opts *o, t
                 tfcc_q8_vbinary_params_init(o->qop, views[2].dtype, &o->q, &o->vp);
 }
 
+void tfcc_arith_release(void *params) { tfcc_params_free(params); }
+
 tfcc_status tfcc_arith_init(tfcc_init_ctx *ctx, tfcc_arith_kind kind) {
-  tfcc_arith_opts *o = calloc(1, sizeof *o);
+  tfcc_arith_opts *o = tfcc_params_calloc(sizeof *o); /* read at every run (ops/params_mem.h) */
   if (!o) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for operator options");
   o->activation = TFCC_ACT_NONE;
   o->pot_scale_int16 = false;
@@ -69,7 +72,7 @@ tfcc_status tfcc_arith_init(tfcc_init_ctx *ctx, tfcc_arith_kind kind) {
   }
   if (o->activation < TFCC_ACT_NONE || o->activation > TFCC_ACT_RELU6) {
     int a = o->activation;
-    free(o);
+    tfcc_params_free(o);
     return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
                         "fused activation %d not supported (only NONE, RELU, RELU_N1_TO_1, RELU6)",
                         a);

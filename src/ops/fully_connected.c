@@ -11,6 +11,7 @@
 #include "kernels/q8-fc-small/fc_small.h"
 #include "kernels/ref/fully_connected.h"
 #include "kernels/ref/quant_util.h"
+#include "ops/params_mem.h"
 #include "ops/bf16_fast.h"
 #include "ops/conv_common.h"
 #include "ops/f32_fast.h"
@@ -64,7 +65,7 @@ static void fc_release(void *p) {
   tfcc_fc_blockwise_free(fp->bw);
   free(fp->real16);
   tfcc_wmem_free(fp->xnn_own);
-  free(fp);
+  tfcc_params_free(fp);
 }
 
 /* The kernels' requantization view (TFLite applies the weights zero point in the per-tensor
@@ -120,7 +121,7 @@ static bool fc_small_takes(const fc_params *p, const tfcc_tensor *in, const tfcc
 }
 
 static tfcc_status fc_init(tfcc_init_ctx *ctx) {
-  fc_params *p = calloc(1, sizeof(*p));
+  fc_params *p = tfcc_params_calloc(sizeof(*p)); /* ops/params_mem.h */
   if (!p)
     return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for FULLY_CONNECTED params");
   tfcc_f32_fast_init(&p->f32);

@@ -29,9 +29,11 @@ enum {
   TFCC_BLOCK_Q8_GEMM = 2,    /* tfcc_q8_packed (CONV_2D, FULLY_CONNECTED) */
   TFCC_BLOCK_F32_WINO = 3,   /* Winograd-transformed 3x3 filter + bias (CONV_2D) */
   TFCC_BLOCK_XDW_EXPAND = 4, /* expand filter of EXPAND_DEPTHWISE_CONV_2D */
-  TFCC_BLOCK_Q8_DW = 5,      /* tfcc_q8_dw_packed (DEPTHWISE_CONV_2D; packed, then shared) */
-  TFCC_BLOCK_XDW_DW = 6,     /* depthwise filter, then bias, of EXPAND_DEPTHWISE_CONV_2D */
-  TFCC_BLOCK_XNN_FC = 7      /* XNNPACK-order float FULLY_CONNECTED panels (hybrid models) */
+  /* 5: the q8 depthwise packing without its layout header, packed at every load, then
+   * compared with the cache's copy (before tail4); no longer asked for: an old file misses 8 */
+  TFCC_BLOCK_XDW_DW = 6, /* depthwise filter, then bias, of EXPAND_DEPTHWISE_CONV_2D */
+  TFCC_BLOCK_XNN_FC = 7, /* XNNPACK-order float FULLY_CONNECTED panels (hybrid models) */
+  TFCC_BLOCK_Q8_DW = 8   /* tfcc_q8_dw_packed block with its layout header (DEPTHWISE_CONV_2D) */
 };
 
 /* A block's key, kept by the operator until it packs (prepare may pack, after init). */

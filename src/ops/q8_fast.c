@@ -13,9 +13,7 @@ void tfcc_q8_fast_free(tfcc_q8_fast *f) {
   if (!f) return;
   if (!f->borrowed) tfcc_q8_packed_free(&f->packed);
   f->borrowed = false;
-  if (f->dw_borrowed) f->dw.w = NULL; /* the weights cache's */
-  f->dw_borrowed = false;
-  tfcc_q8_dw_packed_free(&f->dw);
+  tfcc_q8_dw_packed_free(&f->dw); /* an adopted block (the weights cache's) is not freed */
   tfcc_pack_once_destroy(&f->once);
 }
 
@@ -50,29 +48,21 @@ const tfcc_q8_packed *tfcc_q8_fast_pack(tfcc_q8_fast *f, tfcc_isa isa, bool is_s
   return tfcc_q8_fast_get(f, src);
 }
 
-/* The depthwise packing's layout depends on the filter's values (row kernels' weight offset),
- * so it is packed at every load (cheap) and then shared with the weights cache: the cache's
- * copy is used in place of an equal private one, or the private one is offered to it. */
-static void dw_share(tfcc_q8_fast *f) {
-  const size_t bytes = tfcc_q8_dw_packed_bytes(&f->dw);
-  const void *hit = bytes ? tfcc_packed_get(&f->key, bytes) : NULL;
-  if (!hit) {
-    tfcc_packed_put(&f->key, f->dw.w, bytes);
-    return;
-  }
-  if (memcmp(hit, f->dw.w, bytes) != 0) return; /* another packing: keep ours */
-  tfcc_q8_dw_packed_free(&f->dw);
-  f->dw.w = (int32_t *)(uintptr_t)hit; /* read only: kernels never write it */
-  f->dw_borrowed = true;
-}
-
+/* The depthwise packing is one self-describing block whose size follows from the shapes
+ * (kernels/q8-dwconv/dwconv.h): taken from the weights cache as it is, with no packing and
+ * without reading the filter, or packed and offered to it. */
 const tfcc_q8_dw_packed *tfcc_q8_fast_pack_dw(tfcc_q8_fast *f, tfcc_isa isa, bool is_signed,
                                               int32_t c, int32_t fh, int32_t fw, const void *src,
                                               const int32_t *bias, const tfcc_conv_requant *r) {
   if (!tfcc_q8_fast_get_dw(f, src) && tfcc_pack_once_begin(&f->once)) {
-    const bool ok =
-        tfcc_q8_dw_pack(tfcc_q8_dw_select(isa), is_signed, c, fh, fw, src, bias, r, &f->dw);
-    if (ok) dw_share(f);
+    const tfcc_q8_dw_kernel *k = tfcc_q8_dw_select(isa);
+    const size_t bytes = tfcc_q8_dw_block_bytes(k, is_signed, c, fh, fw, r);
+    const void *hit = bytes ? tfcc_packed_get(&f->key, bytes) : NULL;
+    bool ok = hit && tfcc_q8_dw_adopt(k, is_signed, c, fh, fw, r, hit, bytes, &f->dw);
+    /* a block the header refuses (a cache of another build's layout): packed here and used,
+     * not offered (the cache already holds the node's block) */
+    if (!ok) ok = tfcc_q8_dw_pack(k, is_signed, c, fh, fw, src, bias, r, &f->dw);
+    if (ok && !hit) tfcc_packed_put(&f->key, tfcc_q8_dw_block(&f->dw), f->dw.block_bytes);
     tfcc_pack_once_end(&f->once, src, ok);
   }
   return tfcc_q8_fast_get_dw(f, src);

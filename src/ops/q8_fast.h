@@ -21,7 +21,6 @@ typedef struct tfcc_q8_fast {
   atomic_bool logged;
   tfcc_packed_key key; /* where the GEMM packing may come from / go to (packed_store.h) */
   bool borrowed;       /* packed.w lives in the weights cache (not freed here) */
-  bool dw_borrowed;    /* dw.w lives in the weights cache (not freed here) */
 } tfcc_q8_fast;
 
 void tfcc_q8_fast_init(tfcc_q8_fast *f);

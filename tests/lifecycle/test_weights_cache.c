@@ -87,6 +87,7 @@ typedef struct model_case {
   char path[512];
   uint8_t *ref; /* output without a cache (at the cap being tested) */
   size_t ref_bytes;
+  bool q8_dw; /* has 8-bit DEPTHWISE_CONV_2D nodes: their packing is in the file (block 8) */
 } model_case;
 
 /* Loads through cache with its bytes replaced by bad[0..n): the output must equal the
@@ -194,6 +195,18 @@ static void test_model(model_case *mc, const char *isa, bool robust, size_t samp
   size_t n = 0;
   uint8_t *good = read_file(cache, &n);
   CHECK(good && n > sizeof(tfcc_wc_header));
+  if (mc->q8_dw && good && n > sizeof(tfcc_wc_header)) {
+    /* the q8 depthwise blocks were written, and the warm load above took them unpacked */
+    tfcc_wc_header hh;
+    memcpy(&hh, good, sizeof hh);
+    uint32_t dw = 0;
+    for (uint32_t i = 0; i < hh.n_blocks && sizeof hh + (i + 1) * sizeof(tfcc_wc_entry) <= n; i++) {
+      tfcc_wc_entry e;
+      tfcc_wc_entry_at(good, i, &e);
+      dw += e.block == TFCC_BLOCK_Q8_DW;
+    }
+    CHECKF(dw > 0, "%s at %s: no q8 depthwise block in the cache", mc->file, isa);
+  }
   if (!robust || !good || n <= sizeof(tfcc_wc_header)) {
     free(good);
     tfcc_runtime_destroy(rt);
@@ -466,8 +479,8 @@ int main(void) {
   if (!shared) return TFCC_TEST_SKIP;
   snprintf(g_dir, sizeof g_dir, "/tmp/tfcc_wcache_XXXXXX");
   if (!mkdtemp(g_dir)) return 1;
-  /* q8 GEMM (int8); float GEMM + GEMV + the fused expand/depthwise filter */
-  model_case cases[] = {{.file = "mobilenet_v1_025_128_quant.tflite"},
+  /* 8-bit GEMM and depthwise; float GEMM + GEMV + the fused expand/depthwise filter */
+  model_case cases[] = {{.file = "mobilenet_v1_025_128_quant.tflite", .q8_dw = true},
                         {.file = "hand_landmark_lite.tflite"}};
   const char *caps[] = {"generic", "sse4", "avx2", "avx512"};
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {

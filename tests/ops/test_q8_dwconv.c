@@ -3,7 +3,9 @@
  * (per-channel) and uint8 (per-tensor, filter zero point), both requantization modes, odd
  * channel counts (tails of 16 and 8), 3x3 / 5x5 / other windows, strides 1 and 2, dilation,
  * SAME and VALID padding, batches, extreme zero points and scales, activation ranges,
- * depth multipliers 1, 2 and 3, single threaded and on a 2-thread pool. */
+ * depth multipliers 1, 2 and 3, single threaded and on a 2-thread pool. The packed block
+ * adopted from a copy (a weights cache's) gives the same bytes; blocks that do not fit are
+ * refused. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +66,29 @@ static void test_dwm(const tfcc_q8_dw_kernel *k, tfcc_threadpool *pool, const qc
          "%s (%s) %s %s dw %dx%dx%d m%d f%dx%d s%d d%d %s zp %d/%d/%d: %d wrong", k->name,
          p.k->name, q->is_signed ? "s8" : "u8", q->fp32 ? "fp32" : "fixed", ih, iw, ic, dm, fh, fw,
          s, d, same ? "SAME" : "VALID", q->in_zp, q->w_zp, q->out_zp, bad);
+  /* the block is self-describing: a copy of it (a weights cache's) adopted with the same
+   * arguments, without the filter, gives the same bytes; a block that does not fit is refused */
+  const size_t bb = tfcc_q8_dw_block_bytes(k, q->is_signed, ch, fh, fw, &r);
+  CHECKF(p.block_bytes == bb && bb > 0 && tfcc_q8_dw_block(&p) != NULL, "%s: block bytes %zu / %zu",
+         k->name, p.block_bytes, bb);
+  uint8_t *copy = aligned_alloc(64, (bb + 63) / 64 * 64);
+  memcpy(copy, tfcc_q8_dw_block(&p), bb);
+  tfcc_q8_dw_packed a;
+  CHECK(tfcc_q8_dw_adopt(k, q->is_signed, ch, fh, fw, &r, copy, bb, &a));
+  CHECKF(a.k == p.k && a.rows == p.rows && a.kz == p.kz && a.rep == p.rep &&
+             a.scale_lt1 == p.scale_lt1 && a.fp32 == p.fp32 && a.zp_byte == p.zp_byte,
+         "%s: adopted layout differs", k->name);
+  memset(got, 0xEE, nout + 1);
+  tfcc_q8_dwconv(pool, &g, &a, &r, in, got, scratch);
+  CHECKF(memcmp(got, want, nout) == 0 && got[nout] == 0xEE, "%s: adopted block: other output",
+         k->name);
+  tfcc_q8_dw_packed_free(&a); /* not owned: the copy stays */
+  CHECK(!tfcc_q8_dw_adopt(k, q->is_signed, ch, fh, fw, &r, copy, bb - 64, &a) && !a.w);
+  CHECK(!tfcc_q8_dw_adopt(k, q->is_signed, ch + 1, fh, fw, &r, copy, bb, &a));
+  CHECK(!tfcc_q8_dw_adopt(k, !q->is_signed, ch, fh, fw, &r, copy, bb, &a));
+  copy[0] ^= 1; /* the header's magic */
+  CHECK(!tfcc_q8_dw_adopt(k, q->is_signed, ch, fh, fw, &r, copy, bb, &a));
+  free(copy);
   free(scratch);
   tfcc_q8_dw_packed_free(&p);
   free(in);

@@ -8,12 +8,57 @@
 #include "kernels/dw_expand.h"
 #include "kernels/ref/conv_acc.h"
 #include "base/threadpool.h"
+#include "base/weights_mem.h"
 
 static size_t c16_of(int32_t c) { return ((size_t)c + 15u) & ~(size_t)15u; }
 
+/* The layout header in front of the packed weights (dwconv.h, tfcc_q8_dw_block_bytes). */
+#define DW_HDR ((size_t)64)
+#define DW_MAGIC 0x31574451u /* "QDW1" */
+typedef struct dw_hdr {
+  uint32_t magic;
+  int32_t c, fh, fw, kz;
+  uint8_t is_signed, rows;
+} dw_hdr;
+
+static size_t rows_bytes(size_t c, int32_t fh, int32_t fw) {
+  const size_t nq = ((size_t)fh + 3) / 4, blocks = (c + 63) / 64;
+  const bool rep = c < 64 && 64 % c == 0;
+  return (blocks + (rep ? 1u : 0u)) * (4 + nq * (size_t)fw) * 64 * 4;
+}
+
+static size_t pixel_bytes(int32_t c, size_t taps) {
+  const size_t c16 = c16_of(c);
+  return ((2 + taps) * c16 * 4 + c16 + 63) & ~(size_t)63;
+}
+
+/* Every filter of these quantization parameters fits the row kernels' signed bytes (pack_rows
+ * finds a kz): int8 filters with no offset, uint8 ones whose zero point is 1..255 (values
+ * w' = w - zp span at most 255 and stay under 255). */
+static bool rows_always(bool is_signed, const tfcc_conv_requant *r) {
+  return is_signed ? r->filter_offset == 0 : r->filter_offset <= -1 && r->filter_offset >= -255;
+}
+
+size_t tfcc_q8_dw_block_bytes(const tfcc_q8_dw_kernel *k, bool is_signed, int32_t c, int32_t fh,
+                              int32_t fw, const tfcc_conv_requant *r) {
+  if (!k || c <= 0 || fh <= 0 || fw <= 0 || (int64_t)fh * fw > TFCC_Q8_DW_MAX_TAPS) return 0;
+  if (c > (INT32_MAX >> 12)) return 0; /* far beyond any model; keeps the sizes below in range */
+  const size_t px = pixel_bytes(c, (size_t)fh * (size_t)fw);
+  if (!k->row_s) return DW_HDR + px;
+  const size_t rw = rows_bytes((size_t)c, fh, fw);
+  return DW_HDR + (rows_always(is_signed, r) || rw > px ? rw : px);
+}
+
+static bool scale_lt1(const tfcc_conv_requant *r, int32_t c) {
+  for (size_t ch = 0; r->scale && ch < (size_t)c; ch++)
+    if (!(fabsf(r->scale[ch * (size_t)r->mult_stride]) < 1.0f)) return false;
+  return r->scale != NULL;
+}
+
 /* Row-kernel layout (dwconv.h); false when no kz brings a uint8 filter into signed bytes. */
 static bool pack_rows(bool is_signed, int32_t c, int32_t fh, int32_t fw, const uint8_t *f,
-                      const int32_t *bias, const tfcc_conv_requant *r, tfcc_q8_dw_packed *out) {
+                      const int32_t *bias, const tfcc_conv_requant *r, int32_t *w,
+                      tfcc_q8_dw_packed *out) {
   const size_t taps = (size_t)fh * (size_t)fw, C = (size_t)c;
   int32_t wmin = 255, wmax = -255;
   for (size_t i = 0; i < taps * C; i++) {
@@ -30,9 +75,6 @@ static bool pack_rows(bool is_signed, int32_t c, int32_t fh, int32_t fw, const u
   const size_t blocks = (C + 63) / 64, bstride = (size_t)(4 + nq * fw) * 64;
   /* c dividing 64: one more block with channel (lane byte % c), 64 / c pixels per vector */
   const bool rep = C < 64 && 64 % C == 0;
-  int32_t *w = aligned_alloc(64, (blocks + rep) * bstride * 4);
-  if (!w) return false;
-  memset(w, 0, (blocks + rep) * bstride * 4);
   const uint32_t io = (uint32_t)r->input_offset - (is_signed ? 128u : 0u);
   for (size_t n = 0; n < C + (rep ? 64 : 0); n++) {
     const size_t blk = n < C ? n / 64 : blocks, cb = n < C ? n % 64 : n - C;
@@ -57,72 +99,111 @@ static bool pack_rows(bool is_signed, int32_t c, int32_t fh, int32_t fw, const u
     pw[192 + e] = r->shift ? r->shift[k] : 0;
   }
   out->rep = rep;
-  out->scale_lt1 = r->scale != NULL;
-  for (size_t ch = 0; r->scale && ch < C; ch++)
-    if (!(fabsf(r->scale[ch * (size_t)r->mult_stride]) < 1.0f)) out->scale_lt1 = false;
+  out->scale_lt1 = scale_lt1(r, c);
   out->kz = kz;
   out->rows = true;
-  out->w = w;
   return true;
 }
 
-bool tfcc_q8_dw_pack(const tfcc_q8_dw_kernel *k, bool is_signed, int32_t c, int32_t fh, int32_t fw,
-                     const void *filter, const int32_t *bias, const tfcc_conv_requant *r,
-                     tfcc_q8_dw_packed *out) {
+/* The fields of out that follow from the arguments, not from the filter's values. */
+static void set_common(const tfcc_q8_dw_kernel *k, bool is_signed, int32_t c, int32_t fh,
+                       int32_t fw, const tfcc_conv_requant *r, tfcc_q8_dw_packed *out) {
   memset(out, 0, sizeof *out);
-  if (c <= 0 || fh <= 0 || fw <= 0 || (int64_t)fh * fw > TFCC_Q8_DW_MAX_TAPS) return false;
-  const size_t c16 = c16_of(c), taps = (size_t)fh * (size_t)fw;
   out->c = c;
-  out->taps = (int32_t)taps;
+  out->taps = fh * fw;
   out->fh = fh;
   out->fw = fw;
   out->is_signed = is_signed;
   out->fp32 = r->scale != NULL;
   out->zp_byte = (uint8_t)(-r->input_offset);
   out->k = k;
-  if (k->row_s && pack_rows(is_signed, c, fh, fw, filter, bias, r, out)) return true;
-  if (!k->fn_s) out->k = k = tfcc_q8_dw_pixel_fallback(k, k->isa);
-  const size_t bytes = ((2 + taps) * c16 * 4 + c16 + 63) & ~(size_t)63;
-  int32_t *w = aligned_alloc(64, bytes);
-  if (!w) return false;
-  memset(w, 0, bytes);
-  const uint8_t *f = filter;
-  const uint32_t io = (uint32_t)r->input_offset;
-  float *scale = (float *)(void *)(w + c16);
-  const bool w16 = tfcc_q8_dw_w16(k);
-  for (size_t ch = 0; ch < (size_t)c; ch++) {
-    uint32_t sum = 0;
-    for (size_t t = 0; t < taps; t++) {
-      const uint8_t b = f[t * (size_t)c + ch];
-      const int32_t v = (is_signed ? (int32_t)(int8_t)b : (int32_t)b) + r->filter_offset;
-      if (w16)
-        ((int16_t *)(void *)(w + (2 + t / 2) * c16))[2 * ch + t % 2] = (int16_t)v;
-      else
-        w[(2 + t) * c16 + ch] = (int32_t)(uint32_t)(uint16_t)(int16_t)v;
-      sum += (uint32_t)v;
+}
+
+bool tfcc_q8_dw_pack(const tfcc_q8_dw_kernel *k, bool is_signed, int32_t c, int32_t fh, int32_t fw,
+                     const void *filter, const int32_t *bias, const tfcc_conv_requant *r,
+                     tfcc_q8_dw_packed *out) {
+  memset(out, 0, sizeof *out);
+  const size_t block = tfcc_q8_dw_block_bytes(k, is_signed, c, fh, fw, r);
+  if (!block) return false;
+  set_common(k, is_signed, c, fh, fw, r, out);
+  /* huge pages, populated, among the other packed weights: a run reads them through few TLB
+   * entries, not ~100 scattered 4 KiB pages of the C heap (bench/README.md, "tail4") */
+  uint8_t *mem = tfcc_wmem_alloc(block);
+  if (!mem) return false;
+  memset(mem, 0, block);
+  int32_t *w = (int32_t *)(void *)(mem + DW_HDR);
+  const size_t taps = (size_t)fh * (size_t)fw;
+  if (!(k->row_s && pack_rows(is_signed, c, fh, fw, filter, bias, r, w, out))) {
+    if (!k->fn_s) out->k = k = tfcc_q8_dw_pixel_fallback(k, k->isa);
+    const size_t c16 = c16_of(c);
+    const uint8_t *f = filter;
+    const uint32_t io = (uint32_t)r->input_offset;
+    float *scale = (float *)(void *)(w + c16);
+    const bool w16 = tfcc_q8_dw_w16(k);
+    for (size_t ch = 0; ch < (size_t)c; ch++) {
+      uint32_t sum = 0;
+      for (size_t t = 0; t < taps; t++) {
+        const uint8_t b = f[t * (size_t)c + ch];
+        const int32_t v = (is_signed ? (int32_t)(int8_t)b : (int32_t)b) + r->filter_offset;
+        if (w16)
+          ((int16_t *)(void *)(w + (2 + t / 2) * c16))[2 * ch + t % 2] = (int16_t)v;
+        else
+          w[(2 + t) * c16 + ch] = (int32_t)(uint32_t)(uint16_t)(int16_t)v;
+        sum += (uint32_t)v;
+      }
+      w[ch] = (int32_t)((bias ? (uint32_t)bias[ch] : 0u) + io * sum);
+      scale[ch] = r->scale ? r->scale[ch * (size_t)r->mult_stride] : 0.0f;
     }
-    w[ch] = (int32_t)((bias ? (uint32_t)bias[ch] : 0u) + io * sum);
-    scale[ch] = r->scale ? r->scale[ch * (size_t)r->mult_stride] : 0.0f;
+    memset((uint8_t *)(w + (2 + taps) * c16), (uint8_t)(-r->input_offset), c16);
   }
-  memset((uint8_t *)(w + (2 + taps) * c16), (uint8_t)(-r->input_offset), c16);
+  dw_hdr h;
+  memset(&h, 0, sizeof h);
+  h.magic = DW_MAGIC;
+  h.c = c, h.fh = fh, h.fw = fw, h.kz = out->kz;
+  h.is_signed = is_signed, h.rows = out->rows;
+  memcpy(mem, &h, sizeof h);
   out->w = w;
+  out->mem = mem;
+  out->block_bytes = block;
   return true;
 }
 
-size_t tfcc_q8_dw_packed_bytes(const tfcc_q8_dw_packed *p) {
-  if (!p->w) return 0;
-  const size_t c = (size_t)p->c, taps = (size_t)p->taps;
-  if (p->rows) {
-    const size_t nq = ((size_t)p->fh + 3) / 4, blocks = (c + 63) / 64;
-    return (blocks + (p->rep ? 1u : 0u)) * (4 + nq * (size_t)p->fw) * 64 * 4;
+bool tfcc_q8_dw_adopt(const tfcc_q8_dw_kernel *k, bool is_signed, int32_t c, int32_t fh, int32_t fw,
+                      const tfcc_conv_requant *r, const void *block, size_t bytes,
+                      tfcc_q8_dw_packed *out) {
+  memset(out, 0, sizeof *out);
+  if (!block || ((uintptr_t)block & 63) != 0 ||
+      bytes != tfcc_q8_dw_block_bytes(k, is_signed, c, fh, fw, r) || bytes == 0)
+    return false;
+  dw_hdr h;
+  memcpy(&h, block, sizeof h);
+  if (h.magic != DW_MAGIC || h.c != c || h.fh != fh || h.fw != fw || h.is_signed != is_signed ||
+      h.rows > 1 || (h.rows && !k->row_s) || h.kz < -128 || h.kz > 127 || (!h.rows && h.kz))
+    return false;
+  set_common(k, is_signed, c, fh, fw, r, out);
+  const size_t need = h.rows ? rows_bytes((size_t)c, fh, fw) : pixel_bytes(c, (size_t)fh * fw);
+  if (DW_HDR + need > bytes) return false;
+  if (h.rows) {
+    out->rows = true;
+    out->kz = h.kz;
+    out->rep = c < 64 && 64 % c == 0;
+    out->scale_lt1 = scale_lt1(r, c);
+  } else if (!k->fn_s) {
+    out->k = tfcc_q8_dw_pixel_fallback(k, k->isa);
   }
-  const size_t c16 = c16_of(p->c);
-  return ((2 + taps) * c16 * 4 + c16 + 63) & ~(size_t)63;
+  out->w = (int32_t *)(uintptr_t)((const uint8_t *)block + DW_HDR); /* read only */
+  out->block_bytes = bytes;
+  return true;
+}
+
+const void *tfcc_q8_dw_block(const tfcc_q8_dw_packed *p) {
+  return p->w ? (const uint8_t *)p->w - DW_HDR : NULL;
 }
 
 void tfcc_q8_dw_packed_free(tfcc_q8_dw_packed *p) {
   if (!p) return;
-  free(p->w);
+  tfcc_wmem_free(p->mem); /* NULL when adopted: the caller's block */
+  p->mem = NULL;
   p->w = NULL;
 }
 

@@ -111,16 +111,35 @@ typedef struct tfcc_q8_dw_packed {
                      vector (lane byte b is channel b % c), used at stride_w 1 */
   uint8_t zp_byte; /* input zero point as stored (before any flip) */
   int32_t *w;
+  void *mem;          /* the block w lies in, from tfcc_wmem_alloc (NULL: adopted, not owned) */
+  size_t block_bytes; /* bytes of the block (tfcc_q8_dw_block_bytes) */
 } tfcc_q8_dw_packed;
 
+/* The packing is one self-describing block: a 64-byte header (the layout: row kernels or per
+ * pixel, the row kernels' weight offset kz, channels, filter size, signedness), then the packed
+ * weights above, zeros to the end. Its size depends on the arguments only, never on the filter's
+ * values (which pick the layout): a block of the larger layout where the values could pick
+ * either, so that a weights cache can be asked for it by size before the filter is read.
+ * 0: arguments no packing takes. */
+size_t tfcc_q8_dw_block_bytes(const tfcc_q8_dw_kernel *k, bool is_signed, int32_t c, int32_t fh,
+                              int32_t fw, const tfcc_conv_requant *r);
 /* filter [1, fh, fw, c] (int8 when is_signed, else uint8), bias (NULL: zero). c is the
- * number of output channels (input channels x depth multiplier). */
+ * number of output channels (input channels x depth multiplier). The block is cut from the
+ * packed-weights memory (base/weights_mem.h: huge pages). */
 bool tfcc_q8_dw_pack(const tfcc_q8_dw_kernel *k, bool is_signed, int32_t c, int32_t fh, int32_t fw,
                      const void *filter, const int32_t *bias, const tfcc_conv_requant *r,
                      tfcc_q8_dw_packed *out);
+/* out describes a block that tfcc_q8_dw_pack made with the same arguments (k, signedness,
+ * shape, requantization) and that lives as long as out (a weights cache's copy, read only; 64-byte
+ * aligned): nothing is packed and the filter is not read. false when the block's size or header
+ * does not fit the arguments (out is then empty). */
+bool tfcc_q8_dw_adopt(const tfcc_q8_dw_kernel *k, bool is_signed, int32_t c, int32_t fh, int32_t fw,
+                      const tfcc_conv_requant *r, const void *block, size_t bytes,
+                      tfcc_q8_dw_packed *out);
+/* The block of p (p->block_bytes bytes; NULL: none), for a copy kept elsewhere. */
+const void *tfcc_q8_dw_block(const tfcc_q8_dw_packed *p);
+/* Frees the block if p owns it (an adopted one is the caller's). */
 void tfcc_q8_dw_packed_free(tfcc_q8_dw_packed *p);
-/* The bytes of p->w (0: none), for a copy kept elsewhere (a weights cache). */
-size_t tfcc_q8_dw_packed_bytes(const tfcc_q8_dw_packed *p);
 
 struct tfcc_threadpool;
 /* Scratch for this geometry: per-thread buffers, and the input expanded to out_c channels
