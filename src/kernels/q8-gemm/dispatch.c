@@ -27,9 +27,10 @@ static const tfcc_q8_gemm_kernel kernels[] = {
     {"q8-gemm-8x8-neondot", TFCC_ISA_NEON, TFCC_CPU_DOTPROD, 0, 8, 8, tfcc_q8_gemm_s_8x8_neondot,
      tfcc_q8_gemm_u_8x8_neondot, NULL, false, 0},
 #endif
-#if defined(__wasm_simd128__) && defined(TFCC_WASM_RELAXED_DOT)
+#if defined(__wasm_simd128__)
     /* the relaxed-SIMD binary: one relaxed dot product per 16 products, activations xor 0x80
-       (x_xor), where the engine's is the exact u8 x s8 one (tfcc_q8_gemm_wasm_rdot_exact) */
+       (x_xor), where the engine's is the exact u8 x s8 one (tfcc_q8_gemm_wasm_rdot_exact; the
+       plain binary holds the row too, its self-check always failing: q8-gemm-4x8-wasmsimd.c) */
     {"q8-gemm-4x8-wasmrdot", TFCC_ISA_WASMSIMD, -1, 0, 4, 8, tfcc_q8_gemm_s_4x8_wasmrdot,
      tfcc_q8_gemm_u_4x8_wasmrdot, NULL, false, 0x80},
 #endif
@@ -59,7 +60,7 @@ bool tfcc_q8_gemm_c2_layout(const tfcc_q8_gemm_kernel *k) {
 
 /* the relaxed dot product's kernel, usable where the engine computes it exactly */
 static bool rdot_inexact(const tfcc_q8_gemm_kernel *k) {
-#if defined(__wasm_simd128__) && defined(TFCC_WASM_RELAXED_DOT)
+#if defined(__wasm_simd128__)
   return k->x_xor && !tfcc_q8_gemm_wasm_rdot_exact();
 #else
   (void)k;

@@ -270,8 +270,7 @@ TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_4x8_wasmsimd) {
 #undef MIN8
 }
 
-#ifdef TFCC_WASM_RELAXED_DOT
-/* The relaxed-SIMD binary's q8 GEMM (q8-gemm-4x8-wasmrdot): 4 rows x 8 columns over depth
+/* The relaxed-SIMD binary's q8 GEMM (q8-gemm-4x8-wasmrdot, TFCC_WASM_RELAXED_DOT): 4 rows x 8 columns over depth
  * groups of 4 bytes (the 4-byte group layout of gemm.h, weights stored as they are, depth
  * padded to 4), one i32x4.relaxed_dot_i8x16_i7x16_add_s per 16 products: lane j of
  * rdot(a, b, c) is c[j] + a[4j] b[4j] + .. + a[4j+3] b[4j+3]. The activations are xor 0x80
@@ -292,8 +291,15 @@ TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_4x8_wasmsimd) {
 
 #include "kernels/q8-gemm/gemm.h"
 
+/* Both binaries hold this kernel and its self-check, so that their static data, whose
+ * addresses the shared glue (tfcc-core.mjs of a threads build) holds, lie alike; the plain
+ * binary's rdot is a SIMD128 stand-in that is no such dot product, which fails the check. */
 static inline v128_t rdot(v128_t a, v128_t b, v128_t c) {
+#ifdef TFCC_WASM_RELAXED_DOT
   return (v128_t)__builtin_wasm_fma_f64x2((__f64x2)a, (__f64x2)b, (__f64x2)c);
+#else
+  return wasm_i32x4_add(c, wasm_i32x4_dot_i16x8(a, b));
+#endif
 }
 
 /* Row i's accumulators += its 4 broadcast bytes (x, already xor 0x80) times the group's
@@ -515,4 +521,3 @@ bool tfcc_q8_gemm_wasm_rdot_exact(void) {
   }
   return s == 1;
 }
-#endif
