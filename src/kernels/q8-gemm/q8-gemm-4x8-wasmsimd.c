@@ -320,6 +320,13 @@ static inline v128_t rdot(v128_t a, v128_t b, v128_t c) {
 #define RA_TAIL(i) wasm_v128_xor(wasm_v128_load32_splat(tb##i + kk), k80)
 #define RLOADX(p) wasm_v128_xor(wasm_v128_load(p), k80)
 
+/* A row's 4 bytes at p, xor 0x80 each, as the buffer holds them. */
+static inline uint32_t group32(const uint8_t *p) {
+  uint32_t v;
+  memcpy(&v, p, 4);
+  return v ^ 0x80808080u;
+}
+
 /* The groups up to kc (those past it are zero in the panel; the rows' bytes there, zero or
  * not, meet zero weights): from the buffer of transposed rows, or from the rows and their
  * zero-padded 16-byte tails (tb##i, from kfull). */
@@ -363,21 +370,25 @@ static inline v128_t rdot(v128_t a, v128_t b, v128_t c) {
   store_row(cp, 0, ncp, MIN8(NARROW8(n0_, n0_), oc.max8), 0, o);
 
 /* The rows' bytes the kernel reads: kc, or kc rounded up to 4 where the rows hold zeros up to
- * 8 (o->rows_pad8); those from kfull (a multiple of 16) on come from the zero-padded copies
- * tb##i (ktail bytes: the rest rounded up to 4). The buffer path (several panels) holds the
+ * 8 (o->rows_pad8); when that is not whole 4-byte groups, those from k16 (a multiple of 16) on
+ * come from the zero-padded copies tb##i (ktail bytes: the rest rounded up to 4). The buffer path (several panels) holds the
  * rows xor 0x80 and transposed, a group's four rows as 16 consecutive bytes (FILL, 16 depth
  * bytes of the four rows per step). */
 #define RKERNEL \
   const uint8_t *a0 = a[0], *a1 = a[1], *a2 = a[2], *a3 = a[3]; \
   const v128_t k80 = wasm_i8x16_splat((int8_t)0x80); \
   const size_t kread = o->rows_pad8 ? (kc + 3) & ~(size_t)3 : kc; \
-  const size_t kfull = kread & ~(size_t)15; \
-  const size_t ktail = ((kread - kfull) + 3) & ~(size_t)3; \
+  const size_t k16 = kread & ~(size_t)15; \
+  /* whole 4-byte groups (im2col rows: K rounded up to 4, zero past K): every group straight \
+     from the rows, no copies */ \
+  const bool whole = (kread & 3) == 0; \
+  const size_t kfull = whole ? kread : k16; \
+  const size_t ktail = whole ? 0 : ((kread - k16) + 3) & ~(size_t)3; \
   uint8_t tb0[16], tb1[16], tb2[16], tb3[16]; \
   if (ktail) { \
     memset(tb0, 0, 16), memset(tb1, 0, 16), memset(tb2, 0, 16), memset(tb3, 0, 16); \
-    memcpy(tb0, a0 + kfull, kread - kfull), memcpy(tb1, a1 + kfull, kread - kfull); \
-    memcpy(tb2, a2 + kfull, kread - kfull), memcpy(tb3, a3 + kfull, kread - kfull); \
+    memcpy(tb0, a0 + k16, kread - k16), memcpy(tb1, a1 + k16, kread - k16); \
+    memcpy(tb2, a2 + k16, kread - k16), memcpy(tb3, a3 + k16, kread - k16); \
   } \
   const size_t panel_bytes = NR * (8 + ((kc + 3) & ~(size_t)3)); \
   const uint8_t *wp = w; \
@@ -392,8 +403,11 @@ static inline v128_t rdot(v128_t a, v128_t b, v128_t c) {
   if (nc > NR && kc <= XB_MAX_K) { \
     uint32_t xb[XB_MAX_K]; \
     uint32_t *xs = xb; \
-    for (size_t k = 0; k < kfull; k += 16, xs += 16) FILL(a0 + k, a1 + k, a2 + k, a3 + k) \
+    for (size_t k = 0; k < k16; k += 16, xs += 16) FILL(a0 + k, a1 + k, a2 + k, a3 + k) \
     if (ktail) FILL(tb0, tb1, tb2, tb3) \
+    for (size_t k = k16; k < kfull; k += 4, xs += 4) \
+      xs[0] = group32(a0 + k), xs[1] = group32(a1 + k), xs[2] = group32(a2 + k), \
+      xs[3] = group32(a3 + k); \
     const uint32_t *const xe = xb + 4 * ((kc + 3) / 4); \
     for (size_t n0 = 0;; n0 += NR, wp += panel_bytes, cp += NR) { \
       PANEL(RDEPTH_XB, nc - n0 < NR ? nc - n0 : NR) \
