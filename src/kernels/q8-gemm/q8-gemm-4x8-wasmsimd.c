@@ -283,7 +283,7 @@ TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_4x8_wasmsimd) {
  * allows b read as signed bytes (ARM's sdot) and 16-bit pair sums that saturate (x86 without
  * VNNI: pmaddubsw; Node 20's V8 11.3 here), both wrong for b >= 128, so dispatch takes this
  * kernel only after tfcc_q8_gemm_wasm_rdot_exact's self-check on this engine (below; the
- * proof: docs/wasm.md, "int8 relaxed dot product").
+ * proof: docs/kernels.md, "WebAssembly int8 relaxed dot product").
  * Clang 14 (Emscripten 3.1.6) has no builtin for the dot product: the f64x2 relaxed fma
  * stands in for it (three v128 operands in the same order, one v128 result; tfcc emits it
  * nowhere else), rewritten after the link by scripts/wasm-relaxed.mjs. */
