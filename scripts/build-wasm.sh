@@ -37,8 +37,10 @@ ninja -C "$build" -j "$(nproc)" tfcc_wasm
 
 pkg=$build/npm/tfcc-wasm
 # The relaxed-SIMD binary (js/lib/index.mjs loads it where relaxed SIMD validates): the same
-# library with TFCC_WASM_RELAXED (the f32 GEMM's relaxed_madd) in <build>-relaxed, the fma
-# opcode of Emscripten 3.1.6's clang rewritten to relaxed_madd's (scripts/wasm-relaxed.mjs),
+# library with TFCC_WASM_RELAXED (the f32 GEMM's relaxed_madd; the q8 GEMM's relaxed dot
+# product, taken where its self-check passes) in <build>-relaxed, the placeholders of
+# Emscripten 3.1.6's clang (the early f32x4 / f64x2 fma opcodes) rewritten to relaxed_madd and
+# relaxed_dot_i8x16_i7x16_add_s instruction by instruction (scripts/wasm-relaxed.mjs),
 # shipped as lib/tfcc-core-relaxed.wasm beside the plain one; its glue must be the same file.
 rbuild=$build-relaxed
 emcmake cmake -S . -B "$rbuild" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" \
@@ -47,8 +49,12 @@ emcmake cmake -S . -B "$rbuild" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[
 ninja -C "$rbuild" -j "$(nproc)" tfcc_wasm
 cmp -s "$rbuild/wasm/tfcc-core.mjs" "$build/wasm/tfcc-core.mjs" ||
   { echo "the relaxed build's tfcc-core.mjs differs from the plain build's"; exit 1; }
-nfma=$(wasm-dis "$rbuild/wasm/tfcc-core.wasm" | grep -o 'f32x4\.relaxed_fma' | wc -l)
-node scripts/wasm-relaxed.mjs "$rbuild/wasm/tfcc-core.wasm" "$pkg/lib/tfcc-core-relaxed.wasm" "$nfma"
+# the placeholders as binaryen decodes them: the rewriter must find the same counts
+dis=$(wasm-dis "$rbuild/wasm/tfcc-core.wasm")
+nfma=$(grep -o 'f32x4\.relaxed_fma' <<<"$dis" | wc -l)
+ndot=$(grep -o 'f64x2\.relaxed_fma' <<<"$dis" | wc -l)
+node scripts/wasm-relaxed.mjs "$rbuild/wasm/tfcc-core.wasm" "$pkg/lib/tfcc-core-relaxed.wasm" \
+  "f32x4.relaxed_fma=$nfma" "f64x2.relaxed_fma=$ndot"
 # the package's version is the project's
 version=$(sed -n 's/^project(tfcc VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
 node -e 'const fs=require("fs"),p=process.argv[1],j=JSON.parse(fs.readFileSync(p));j.version=process.argv[2];fs.writeFileSync(p,JSON.stringify(j,null,2)+"\n")' \

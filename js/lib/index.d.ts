@@ -58,6 +58,11 @@ export class Runtime {
   readonly isa: string;
   /** true when the package's relaxed-SIMD binary runs (the engine validates relaxed SIMD). */
   readonly relaxedSimd: boolean;
+  /** The int8 / uint8 GEMM kernel dispatch takes ("q8-gemm-4x8-wasmrdot": the relaxed dot
+   * product, where its self-check against the SIMD128 kernel passed on this engine). */
+  readonly q8Gemm: string;
+  /** true when int8 / uint8 GEMMs run the relaxed dot product. */
+  readonly relaxedDot: boolean;
   /** tfcc version */
   readonly version: string;
   /** Loads a .tflite model: bytes, a URL (fetched), or in Node a file path / file: URL. */

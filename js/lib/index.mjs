@@ -107,12 +107,18 @@ export class Runtime {
     const isa = options.isa ? withString(core, options.isa) : 0;
     const rt = core._tfccw_runtime_create(threads, isa);
     const level = rt ? core.UTF8ToString(core._tfccw_isa(isa)) : '';
+    // the int8 / uint8 GEMM dispatch takes at this level: in the relaxed-SIMD binary, the query
+    // runs (once) the self-check of the engine's relaxed dot product against the SIMD128
+    // kernel on edge bytes; the relaxed kernel only where they are bit-identical
+    const fam = withString(core, 'q8-gemm');
+    const q8 = rt ? core.UTF8ToString(core._tfccw_kernel_variant(fam, isa)) : '';
+    core._free(fam);
     if (isa) core._free(isa);
     if (!rt) throw new TfccError(core.UTF8ToString(core._tfccw_last_error()));
-    return new Runtime(core, rt, threads, level);
+    return new Runtime(core, rt, threads, level, q8);
   }
 
-  constructor(core, handle, threads, isa) {
+  constructor(core, handle, threads, isa, q8Gemm = '') {
     this._core = core;
     this._h = handle;
     this.threads = threads;
@@ -120,6 +126,11 @@ export class Runtime {
     this.isa = isa;
     /** true when the package's relaxed-SIMD binary runs (the engine validates relaxed SIMD). */
     this.relaxedSimd = relaxedLoaded;
+    /** The int8 / uint8 GEMM kernel ("q8-gemm-4x8-wasmrdot": the relaxed dot product, where
+     * its self-check at the first Runtime.create passed; "q8-gemm-4x8-wasmsimd": SIMD128). */
+    this.q8Gemm = q8Gemm;
+    /** true when int8 / uint8 GEMMs run the relaxed dot product (q8Gemm above). */
+    this.relaxedDot = q8Gemm === 'q8-gemm-4x8-wasmrdot';
     this.version = core.UTF8ToString(core._tfccw_version());
   }
 

@@ -39,6 +39,22 @@ EXPORT const char *tfccw_isa(const char *cap) {
   return tfcc_isa_name(tfcc_isa_dispatch_level(c));
 }
 
+/* The variant dispatch takes for kernel family `family` ("q8-gemm") at the level of cap (NULL:
+ * the best), "" when there is no such family. In the relaxed-SIMD binary the first query of
+ * "q8-gemm" runs the self-check of the engine's relaxed dot product (q8-gemm-4x8-wasmrdot where
+ * it is exact, else the SIMD128 q8-gemm-4x8-wasmsimd). */
+EXPORT const char *tfccw_kernel_variant(const char *family, const char *cap) {
+  tfcc_isa c = TFCC_ISA_COUNT_;
+  if (cap && tfcc_isa_parse(cap, &c) != TFCC_OK) c = TFCC_ISA_COUNT_;
+  const tfcc_isa level = tfcc_isa_dispatch_level(c);
+  for (int i = 0; i < tfcc_kernel_family_count(); i++) {
+    tfcc_kernel_family f;
+    if (tfcc_kernel_family_get(i, level, &f) == TFCC_OK && f.name && strcmp(f.name, family) == 0)
+      return f.variant ? f.variant : "";
+  }
+  return "";
+}
+
 /* isa: NULL or a cap name ("generic": the portable kernels, for A/B checks). */
 EXPORT tfcc_runtime *tfccw_runtime_create(int threads, const char *isa) {
   tfcc_runtime_options o;
@@ -99,7 +115,8 @@ EXPORT int tfccw_io_count(const tfcc_session *s, int output) {
 EXPORT const int32_t *tfccw_io_info(const tfcc_session *s, int output, int index) {
   static int32_t rec[IO_WORDS];
   tfcc_tensor_info ti;
-  tfcc_status st = output ? tfcc_session_output_info(s, index, &ti) : tfcc_session_input_info(s, index, &ti);
+  tfcc_status st =
+      output ? tfcc_session_output_info(s, index, &ti) : tfcc_session_input_info(s, index, &ti);
   if (st != TFCC_OK) {
     set_err(output ? "output info" : "input info", st, tfcc_session_last_error(s));
     return NULL;

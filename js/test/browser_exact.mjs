@@ -4,6 +4,14 @@
 // TensorFlow Lite's, float within those tests' tolerances (page side: test/browser/exact.mjs).
 // Node 20 runs that binary only with --experimental-wasm-relaxed-simd, so this is the test of it.
 //   node js/test/browser_exact.mjs --pkg BUILD/npm/tfcc-wasm [--shared DIR] [--expect-relaxed]
+//        [--expect-relaxed-dot yes|auto|never] [--js-flags FLAGS]
+// --expect-relaxed-dot: fails unless the int8 GEMMs ran the relaxed dot product
+// (q8-gemm-4x8-wasmrdot, taken where its self-check passes); auto: where the CPU has AVX-VNNI
+// (Linux x86-64, /proc/cpuinfo), on which Chromium's V8 computes it as vpdpbusd, exactly;
+// never: fails unless they ran the SIMD128 kernel. --js-flags: V8 flags for Chromium, e.g.
+// --no-enable-avx-vnni, under which V8 lowers the dot to pmaddubsw, whose 16-bit pair sums
+// saturate: the self-check must then fail and the SIMD128 kernel run, outputs as exact
+// (ctest wasm.browser_exact_no_vnni).
 // Exit 77 (skip) when no Chromium is installed (CHROMIUM=path overrides the search).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -37,7 +45,8 @@ const names = fs.existsSync(path.join(models, 'ref')) ? fs.readdirSync(path.join
 const ROOTS = {'/pkg/': pkg, '/conf/': conf, '/models/': models, '/': path.join(HERE, 'browser')};
 const MIME = {'.html': 'text/html', '.mjs': 'text/javascript', '.js': 'text/javascript', '.wasm': 'application/wasm'};
 const {server, base} = await serveStatic(ROOTS, MIME);
-const browser = launchChromium(chromium);
+const jsFlags = opt('--js-flags', '');
+const browser = launchChromium(chromium, {extraArgs: jsFlags ? [`--js-flags=${jsFlags}`] : []});
 const watchdog = setTimeout(() => { console.log('FAIL: timed out after 600 s'); process.exit(1); }, 600000);
 let failures = 0;
 try {
@@ -48,11 +57,21 @@ try {
   const r = await browser.cdp('Runtime.evaluate', {
     expression: `import('${base}/exact.mjs').then((m) => m.run(${spec}))`, awaitPromise: true, returnByValue: true}, sessionId);
   if (r.exceptionDetails) throw new Error(JSON.stringify(r.exceptionDetails).slice(0, 800));
-  const {binary, checks, failures: bad} = r.result.value;
-  console.log(`${binary} binary: ${checks} checks (${cases.length} conformance cases, ${names.length} shared models)`);
+  const {binary, q8Gemm, checks, failures: bad} = r.result.value;
+  console.log(`${binary} binary, int8 GEMM ${q8Gemm}: ${checks} checks (${cases.length} conformance cases, ${names.length} shared models)`);
   for (const f of bad) console.log(`FAIL ${f}`);
   failures += bad.length;
   if (args.includes('--expect-relaxed') && binary !== 'relaxed-SIMD') { console.log('FAIL the relaxed-SIMD binary did not load'); failures++; }
+  const wantDot = opt('--expect-relaxed-dot', 'no');
+  const vnni = () => { try { return /^flags\s*:.*\bavx_vnni\b/m.test(fs.readFileSync('/proc/cpuinfo', 'utf8')); } catch { return false; } };
+  if ((wantDot === 'yes' || (wantDot === 'auto' && vnni())) && q8Gemm !== 'q8-gemm-4x8-wasmrdot') {
+    console.log(`FAIL the int8 GEMM is ${q8Gemm}, not the relaxed dot product's q8-gemm-4x8-wasmrdot (its self-check failed in this engine?)`);
+    failures++;
+  }
+  if (wantDot === 'never' && q8Gemm !== 'q8-gemm-4x8-wasmsimd') {
+    console.log(`FAIL the int8 GEMM is ${q8Gemm}, not the SIMD128 q8-gemm-4x8-wasmsimd (the self-check passed on an engine that should fail it)`);
+    failures++;
+  }
   for (const l of browser.logs) console.log(`  console: ${l}`);
 } catch (e) {
   console.log(`FAIL ${e.message}\n${browser.stderr.slice(-2000)}`);

@@ -1,6 +1,6 @@
 // Headless Chromium over the DevTools protocol (--remote-debugging-pipe: fds 3 (to it) and 4
 // (from it), NUL-delimited JSON; no npm modules), for the browser test and the browser bench.
-//   const b = await launchChromium(path); const s = await b.openPage(url, {width, height});
+//   const b = await launchChromium(path[, {onLog, extraArgs}]); const s = await b.openPage(url, {width, height});
 //   await b.cdp('Runtime.evaluate', {...}, s); b.logs (console output); await b.close();
 import fs from 'node:fs';
 import http from 'node:http';
@@ -20,10 +20,10 @@ export function findChromium() {
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-export function launchChromium(chromium, {onLog} = {}) {
+export function launchChromium(chromium, {onLog, extraArgs = []} = {}) {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tfcc-chromium-'));
   const browser = spawn(chromium, ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage',
-                                   '--no-first-run', '--remote-debugging-pipe', `--user-data-dir=${profile}`, 'about:blank'],
+                                   '--no-first-run', '--remote-debugging-pipe', `--user-data-dir=${profile}`, ...extraArgs, 'about:blank'],
                         {stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe']});
   const b = {stderr: '', logs: []};
   browser.stderr.on('data', (d) => { b.stderr += d; });

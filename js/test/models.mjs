@@ -48,7 +48,7 @@ const names = fs.readdirSync(path.join(modelsDir, 'ref'))
 
 const rt = await Runtime.create({threads, isa});
 console.log(`tfcc-wasm ${rt.version}, isa ${rt.isa}, ${rt.threads} thread(s), ` +
-            `${rt.relaxedSimd ? 'relaxed-SIMD' : 'SIMD128'} binary`);
+            `${rt.relaxedSimd ? 'relaxed-SIMD' : 'SIMD128'} binary, int8 GEMM ${rt.q8Gemm}`);
 let failures = 0;
 const fail = (msg) => { failures++; console.log(`FAIL ${msg}`); };
 if (args.includes('--expect-relaxed') && !rt.relaxedSimd) fail('the relaxed-SIMD binary did not load');

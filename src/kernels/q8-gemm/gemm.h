@@ -93,6 +93,12 @@ typedef struct tfcc_q8_gemm_kernel {
   uint32_t (*row_sum)(const uint8_t *x, size_t n, bool is_signed);
   bool fixed_epilogue; /* requantizes in fixed point itself (tfcc_q8_out.mult); else the
                           driver does it on the c32 tile */
+  /* 0x80: the kernel multiplies the activations xor 0x80 (int8 x as the byte x + 128, uint8
+     x as the int8 x - 128: WebAssembly's relaxed dot product, q8-gemm-4x8-wasmrdot, whose
+     second operand is the unsigned one), the weights stored as they are (w_xor 0); the
+     packed bias takes -128 (int8) or +128 (uint8) times the column's weight sum, so that the
+     accumulator is the same. 0: the activations as they are. */
+  uint8_t x_xor;
 } tfcc_q8_gemm_kernel;
 
 /* Best kernel usable at `isa` on this CPU (never NULL: the generic C kernel); every kernel
@@ -121,7 +127,8 @@ bool tfcc_q8_gemm_pair_layout(const tfcc_q8_gemm_kernel *k);
 /* Panels of 2-element depth groups of int16 (the WebAssembly kernel's i32x4.dot_i16x8
  * operands, the stored bytes widened at packing as the kernel reads them: sign-extended for
  * int8, zero-extended for uint8): pair g, column j at int16 element g * NR * 2 + j * 2; depth
- * padded to 8 (the kernel widens 8 bytes of a row at a time). */
+ * padded to 8 (the kernel widens 8 bytes of a row at a time). Not the relaxed-dot one
+ * (x_xor): 4-byte groups. */
 bool tfcc_q8_gemm_c2_layout(const tfcc_q8_gemm_kernel *k);
 /* Kernels that run several panels in one call (the WebAssembly kernel, where the call and
  * the driver's per-tile work cost as much as a few depth steps): with o->c32 NULL, nc may
@@ -160,8 +167,8 @@ size_t tfcc_q8_pack_layout(const tfcc_q8_gemm_kernel *k, bool is_signed, int32_t
 void tfcc_q8_pack_fill(tfcc_q8_packed *out, const void *src, const int32_t *bias,
                        const tfcc_conv_requant *r, uint8_t *w, size_t bytes);
 static inline size_t tfcc_q8_panel_bytes(const tfcc_q8_packed *p) {
-  /* the WebAssembly kernel's weights are int16 (tfcc_q8_gemm_c2_layout) */
-  const size_t wb = p->k->isa == TFCC_ISA_WASMSIMD ? 2u : 1u;
+  /* the SIMD128 WebAssembly kernel's weights are int16 (tfcc_q8_gemm_c2_layout) */
+  const size_t wb = tfcc_q8_gemm_c2_layout(p->k) ? 2u : 1u;
   return (size_t)p->k->nr * (8u + wb * (size_t)p->kpad);
 }
 

@@ -72,7 +72,9 @@ void tfcc_q8_pack_fill(tfcc_q8_packed *out, const void *src, const int32_t *bias
         sum += stored_signed ? (uint32_t)(int32_t)(int8_t)v : (uint32_t)v;
       }
       const uint32_t b = bias ? (uint32_t)bias[n0 + j] : 0u;
-      pb[j] = (int32_t)(b + io * sum + kconst);
+      /* activations xor 0x80 in the kernel: x + 128 (int8), x - 128 (uint8) */
+      const uint32_t xfix = !k->x_xor ? 0u : is_signed ? 0u - 128u * sum : 128u * sum;
+      pb[j] = (int32_t)(b + io * sum + kconst + xfix);
       ps[j] = r->scale ? r->scale[(n0 + j) * (size_t)r->mult_stride] : 0.0f;
     }
   }

@@ -269,3 +269,269 @@ TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_4x8_wasmsimd) {
 #undef NARROW8
 #undef MIN8
 }
+
+/* The relaxed-SIMD binary's q8 GEMM (q8-gemm-4x8-wasmrdot, TFCC_WASM_RELAXED_DOT): 4 rows x 8 columns over depth
+ * groups of 4 bytes (the 4-byte group layout of gemm.h, weights stored as they are, depth
+ * padded to 4), one i32x4.relaxed_dot_i8x16_i7x16_add_s per 16 products: lane j of
+ * rdot(a, b, c) is c[j] + a[4j] b[4j] + .. + a[4j+3] b[4j+3]. The activations are xor 0x80
+ * (tfcc_q8_gemm_kernel.x_xor): int8 x becomes the byte x + 128 (0..255), the second (b,
+ * "i7") operand, against the int8 weights as the first; uint8 x becomes the int8 x - 128,
+ * the first operand, against the uint8 weights as the second. The packed bias takes
+ * -128 * (int8) or +128 * (uint8) the column's weight sum (pack.c), so the accumulator is
+ * the SIMD128 kernel's. That holds where the engine computes the dot product exactly with b
+ * read as unsigned bytes (x86-64 engines with AVX-VNNI: vpdpbusd); the relaxed-SIMD spec also
+ * allows b read as signed bytes (ARM's sdot) and 16-bit pair sums that saturate (x86 without
+ * VNNI: pmaddubsw; Node 20's V8 11.3 here), both wrong for b >= 128, so dispatch takes this
+ * kernel only after tfcc_q8_gemm_wasm_rdot_exact's self-check on this engine (below; the
+ * proof: docs/kernels.md, "WebAssembly int8 relaxed dot product").
+ * Clang 14 (Emscripten 3.1.6) has no builtin for the dot product: the f64x2 relaxed fma
+ * stands in for it (three v128 operands in the same order, one v128 result; tfcc emits it
+ * nowhere else), rewritten after the link by scripts/wasm-relaxed.mjs. */
+#include <stdatomic.h>
+
+#include "kernels/q8-gemm/gemm.h"
+
+/* Both binaries hold this kernel and its self-check, so that their static data, whose
+ * addresses the shared glue (tfcc-core.mjs of a threads build) holds, lie alike; the plain
+ * binary's rdot is a SIMD128 stand-in that is no such dot product, which fails the check. */
+static inline v128_t rdot(v128_t a, v128_t b, v128_t c) {
+#ifdef TFCC_WASM_RELAXED_DOT
+  return (v128_t)__builtin_wasm_fma_f64x2((__f64x2)a, (__f64x2)b, (__f64x2)c);
+#else
+  return wasm_i32x4_add(c, wasm_i32x4_dot_i16x8(a, b));
+#endif
+}
+
+/* Row i's accumulators += its 4 broadcast bytes (x, already xor 0x80) times the group's
+ * columns 0-3 (wl), 4-7 (wh); DOT puts each in its operand for the signedness. */
+#define RROW(i, x) \
+  { \
+    const v128_t xi = (x); \
+    l##i = DOT(xi, wl, l##i); \
+    h##i = DOT(xi, wh, h##i); \
+  }
+#define RGROUP(q, A) \
+  { \
+    const v128_t wl = wasm_v128_load(q), wh = wasm_v128_load((q) + 16); \
+    RROW(0, A(0)) RROW(1, A(1)) RROW(2, A(2)) RROW(3, A(3)) \
+  }
+#define RA_XB(i) wasm_v128_load32_splat(xs + (i))
+#define RA_ROW(i) wasm_v128_xor(wasm_v128_load32_splat(a##i + kk), k80)
+#define RA_TAIL(i) wasm_v128_xor(wasm_v128_load32_splat(tb##i + kk), k80)
+#define RLOADX(p) wasm_v128_xor(wasm_v128_load(p), k80)
+
+/* A row's 4 bytes at p, xor 0x80 each, as the buffer holds them. */
+static inline uint32_t group32(const uint8_t *p) {
+  uint32_t v;
+  memcpy(&v, p, 4);
+  return v ^ 0x80808080u;
+}
+
+/* The groups up to kc (those past it are zero in the panel; the rows' bytes there, zero or
+ * not, meet zero weights): from the buffer of transposed rows, or from the rows and their
+ * zero-padded 16-byte tails (tb##i, from kfull). */
+#define RDEPTH_XB \
+  _Pragma("clang loop unroll(disable)") for (const uint32_t *xs = xb; xs < xe;) { \
+    RGROUP(pw, RA_XB) \
+    pw += 32, xs += 4; \
+  }
+#define RDEPTH_ROWS \
+  _Pragma("clang loop unroll(disable)") for (size_t kk = 0; kk < kfull;) { \
+    RGROUP(pw, RA_ROW) \
+    pw += 32, kk += 4; \
+  } \
+  _Pragma("clang loop unroll(disable)") for (size_t kk = 0; kk < ktail;) { \
+    RGROUP(pw, RA_TAIL) \
+    pw += 32, kk += 4; \
+  }
+
+/* One row: one group an iteration (2 accumulators, 2 weight vectors, 1 row vector). */
+#define RPANEL1(ncp) \
+  const uint8_t *pw = wp + NR * 8; \
+  v128_t l0 = wasm_i32x4_add(wasm_v128_load(wp), wasm_i32x4_splat(row_add[0])); \
+  v128_t h0 = wasm_i32x4_add(wasm_v128_load(wp + 16), wasm_i32x4_splat(row_add[0])); \
+  _Pragma("clang loop unroll(disable)") for (size_t kk = 0; kk < kfull;) { \
+    const v128_t wl = wasm_v128_load(pw), wh = wasm_v128_load(pw + 16); \
+    RROW(0, RA_ROW(0)) \
+    pw += 32, kk += 4; \
+  } \
+  _Pragma("clang loop unroll(disable)") for (size_t kk = 0; kk < ktail;) { \
+    const v128_t wl = wasm_v128_load(pw), wh = wasm_v128_load(pw + 16); \
+    RROW(0, RA_TAIL(0)) \
+    pw += 32, kk += 4; \
+  } \
+  if (o->c32) { \
+    wasm_v128_store(o->c32, l0), wasm_v128_store(o->c32 + 4, h0); \
+    return; \
+  } \
+  const out_consts oc = out_init(o); \
+  const v128_t sl = wasm_v128_load(wp + NR * 4), sh = wasm_v128_load(wp + NR * 4 + 16); \
+  const v128_t n0_ = wasm_i16x8_narrow_i32x4(requant4(l0, sl, &oc), requant4(h0, sh, &oc)); \
+  store_row(cp, 0, ncp, MIN8(NARROW8(n0_, n0_), oc.max8), 0, o);
+
+/* The rows' bytes the kernel reads: kc, or kc rounded up to 4 where the rows hold zeros up to
+ * 8 (o->rows_pad8); when that is not whole 4-byte groups, those from k16 (a multiple of 16) on
+ * come from the zero-padded copies tb##i (ktail bytes: the rest rounded up to 4). The buffer path (several panels) holds the
+ * rows xor 0x80 and transposed, a group's four rows as 16 consecutive bytes (FILL, 16 depth
+ * bytes of the four rows per step). */
+#define RKERNEL \
+  const uint8_t *a0 = a[0], *a1 = a[1], *a2 = a[2], *a3 = a[3]; \
+  const v128_t k80 = wasm_i8x16_splat((int8_t)0x80); \
+  const size_t kread = o->rows_pad8 ? (kc + 3) & ~(size_t)3 : kc; \
+  const size_t k16 = kread & ~(size_t)15; \
+  /* whole 4-byte groups (im2col rows: K rounded up to 4, zero past K): every group straight \
+     from the rows, no copies */ \
+  const bool whole = (kread & 3) == 0; \
+  const size_t kfull = whole ? kread : k16; \
+  const size_t ktail = whole ? 0 : ((kread - k16) + 3) & ~(size_t)3; \
+  uint8_t tb0[16], tb1[16], tb2[16], tb3[16]; \
+  if (ktail) { \
+    memset(tb0, 0, 16), memset(tb1, 0, 16), memset(tb2, 0, 16), memset(tb3, 0, 16); \
+    memcpy(tb0, a0 + k16, kread - k16), memcpy(tb1, a1 + k16, kread - k16); \
+    memcpy(tb2, a2 + k16, kread - k16), memcpy(tb3, a3 + k16, kread - k16); \
+  } \
+  const size_t panel_bytes = NR * (8 + ((kc + 3) & ~(size_t)3)); \
+  const uint8_t *wp = w; \
+  uint8_t *cp = o->c; \
+  if (mr == 1) { \
+    for (size_t n0 = 0;; n0 += NR, wp += panel_bytes, cp += NR) { \
+      RPANEL1(nc - n0 < NR ? nc - n0 : NR) \
+      if (n0 + NR >= nc) break; \
+    } \
+    return; \
+  } \
+  if (nc > NR && kc <= XB_MAX_K) { \
+    uint32_t xb[XB_MAX_K]; \
+    uint32_t *xs = xb; \
+    for (size_t k = 0; k < k16; k += 16, xs += 16) FILL(a0 + k, a1 + k, a2 + k, a3 + k) \
+    if (ktail) FILL(tb0, tb1, tb2, tb3) \
+    for (size_t k = k16; k < kfull; k += 4, xs += 4) \
+      xs[0] = group32(a0 + k), xs[1] = group32(a1 + k), xs[2] = group32(a2 + k), \
+      xs[3] = group32(a3 + k); \
+    const uint32_t *const xe = xb + 4 * ((kc + 3) / 4); \
+    for (size_t n0 = 0;; n0 += NR, wp += panel_bytes, cp += NR) { \
+      PANEL(RDEPTH_XB, nc - n0 < NR ? nc - n0 : NR) \
+      if (n0 + NR >= nc) break; \
+    } \
+    return; \
+  } \
+  for (size_t n0 = 0;; n0 += NR, wp += panel_bytes, cp += NR) { \
+    PANEL(RDEPTH_ROWS, nc - n0 < NR ? nc - n0 : NR) \
+    if (n0 + NR >= nc) break; \
+  }
+
+/* int8: x + 128 as the unsigned operand, the int8 weights as the signed one */
+TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_4x8_wasmrdot){
+#define DOT(x, w, acc) rdot(w, x, acc)
+#define LOADX RLOADX
+#define NARROW8 wasm_i8x16_narrow_i16x8
+#define MIN8 wasm_i8x16_min
+    RKERNEL
+#undef DOT
+#undef LOADX
+#undef NARROW8
+#undef MIN8
+}
+
+/* uint8: x - 128 as the signed operand, the uint8 weights as the unsigned one */
+TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_4x8_wasmrdot) {
+#define DOT(x, w, acc) rdot(x, w, acc)
+#define LOADX RLOADX
+#define NARROW8 wasm_u8x16_narrow_i16x8
+#define MIN8 wasm_u8x16_min
+  RKERNEL
+#undef DOT
+#undef LOADX
+#undef NARROW8
+#undef MIN8
+}
+
+/* The self-check: both kernels (and a plain loop) on edge bytes, int32 accumulators of two
+ * panels of 8 columns, 4 rows and 1 row, depth 20 (groups from the rows and from the tail),
+ * for int8 and uint8; bit-identical or this engine's dot product is not the exact
+ * u8 x s8 one. Row bytes 0x7f / 0x00 / 0xff,0x80 / random, column bytes 0x80 / 0xff / 0x7f /
+ * 0x00 / alternating / random: every (x + 128) = 255 meets w = -128 and every x - 128 = -128
+ * meets w = 255, the pairs whose 16-bit sums saturate (-65280) and whose bytes >= 128 read
+ * as signed give other sums. */
+#define ST_K 20
+#define ST_N 16
+static bool rdot_selftest(void) {
+  uint8_t x[4][ST_K], wt[ST_N][ST_K];
+  uint32_t seed = 0x2545f491u;
+  for (int i = 0; i < 4; i++)
+    for (int k = 0; k < ST_K; k++) {
+      seed = seed * 1664525u + 1013904223u;
+      x[i][k] = i == 0   ? 0x7f
+                : i == 1 ? 0x00
+                : i == 2 ? (k & 1 ? 0x80 : 0xff)
+                         : (uint8_t)(seed >> 24);
+    }
+  for (int n = 0; n < ST_N; n++)
+    for (int k = 0; k < ST_K; k++) {
+      seed = seed * 1664525u + 1013904223u;
+      static const uint8_t fixed[6][2] = {{0x80, 0x80}, {0xff, 0xff}, {0x7f, 0x7f},
+                                          {0x00, 0x00}, {0x80, 0x7f}, {0xff, 0x00}};
+      wt[n][k] = n < 6 ? fixed[n][k & 1] : (uint8_t)(seed >> 24);
+    }
+  int32_t bias[ST_N];
+  for (int n = 0; n < ST_N; n++) bias[n] = n * 1000 - 7000;
+  const tfcc_conv_requant r = {0};
+  const tfcc_q8_gemm_kernel kr = {"rdot",
+                                  TFCC_ISA_WASMSIMD,
+                                  -1,
+                                  0,
+                                  4,
+                                  NR,
+                                  tfcc_q8_gemm_s_4x8_wasmrdot,
+                                  tfcc_q8_gemm_u_4x8_wasmrdot,
+                                  NULL,
+                                  false,
+                                  0x80};
+  const tfcc_q8_gemm_kernel ks = {
+      "q8-gemm-4x8-wasmsimd",      TFCC_ISA_WASMSIMD,           -1,   0,     4, NR,
+      tfcc_q8_gemm_s_4x8_wasmsimd, tfcc_q8_gemm_u_4x8_wasmsimd, NULL, false, 0};
+  _Alignas(64) uint8_t wr[2 * NR * (8 + 2 * 24) + 64], ws[2 * NR * (8 + 2 * 24) + 64];
+  for (int sgn = 0; sgn < 2; sgn++) {
+    tfcc_q8_packed pr, ps;
+    const size_t br = tfcc_q8_pack_layout(&kr, sgn, ST_N, ST_K, &r, &pr);
+    const size_t bs = tfcc_q8_pack_layout(&ks, sgn, ST_N, ST_K, &r, &ps);
+    if (!br || !bs || br > sizeof wr || bs > sizeof ws) return false;
+    tfcc_q8_pack_fill(&pr, wt, bias, &r, wr, br);
+    tfcc_q8_pack_fill(&ps, wt, bias, &r, ws, bs);
+    const void *rows[4] = {x[0], x[1], x[2], x[3]};
+    const int32_t row_add[4] = {0, 0, 0, 0}; /* kz = filter offset = 0 for both */
+    for (int p = 0; p < 2; p++)
+      for (size_t mr = 1; mr <= 4; mr += 3) {
+        int32_t cr[4 * NR], cs[4 * NR];
+        tfcc_q8_out o;
+        memset(&o, 0, sizeof o);
+        memset(cr, 0, sizeof cr), memset(cs, 0, sizeof cs);
+        o.c32 = cr;
+        (sgn ? kr.fn_s : kr.fn_u)(mr, NR, ST_K, rows, wr + (size_t)p * tfcc_q8_panel_bytes(&pr),
+                                  row_add, &o);
+        o.c32 = cs;
+        (sgn ? ks.fn_s : ks.fn_u)(mr, NR, ST_K, rows, ws + (size_t)p * tfcc_q8_panel_bytes(&ps),
+                                  row_add, &o);
+        for (size_t i = 0; i < mr; i++)
+          for (int j = 0; j < NR; j++) {
+            const int n = p * NR + j;
+            int32_t want = bias[n];
+            for (int k = 0; k < ST_K; k++)
+              want += sgn ? (int32_t)(int8_t)x[i][k] * (int8_t)wt[n][k] : x[i][k] * wt[n][k];
+            if (cr[i * NR + j] != want || cs[i * NR + j] != want) return false;
+          }
+      }
+  }
+  return true;
+}
+
+bool tfcc_q8_gemm_wasm_rdot_exact(void) {
+  /* 0: not run yet, 1: exact, 2: not (loads may race to it: each gets the same answer) */
+  static atomic_int state;
+  int s = atomic_load_explicit(&state, memory_order_acquire);
+  if (!s) {
+    s = rdot_selftest() ? 1 : 2;
+    atomic_store_explicit(&state, s, memory_order_release);
+  }
+  return s == 1;
+}

@@ -38,6 +38,14 @@ TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_8x8_neondot);
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_8x8_neondot);
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_4x8_wasmsimd);
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_4x8_wasmsimd);
+/* the relaxed-SIMD binary's (TFCC_WASM_RELAXED_DOT): the relaxed dot product, taken by
+   dispatch only where tfcc_q8_gemm_wasm_rdot_exact() (never in the plain binary) */
+TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_4x8_wasmrdot);
+TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_4x8_wasmrdot);
+/* Whether this engine's i32x4.relaxed_dot_i8x16_i7x16_add_s is the exact u8 x s8 dot product
+   the wasmrdot kernel needs: a self-check of it against the SIMD128 kernel on edge bytes, run
+   once (the first call; later ones return its answer). */
+bool tfcc_q8_gemm_wasm_rdot_exact(void);
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_4x16_scalar);
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_4x16_scalar);
 
