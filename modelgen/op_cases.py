@@ -263,6 +263,45 @@ def transpose_conv_cases():
                     ["os", "x"], ["y", "fr"])
         case.engine = "tfweb"  # the outputs are dynamic in TFLite
         add(case)
+    # ops: a float TRANSPOSE_CONV with a constant output_shape and constant weights runs in
+    # LiteRT's XNNPACK delegate as a deconvolution (IGEMM: per output the bias, then the taps in
+    # filter order, each tap's channels in order; under 8 output channels the 4x2c4
+    # micro-kernel's four lanes by channel % 4). Strides 1-4 (subconvolutions, and stride >
+    # kernel), kernels 2-5, channel tails, batch 2, bias / none, fused activations; the
+    # fractional parts at 2^-18 as above (tfcc's former scatter order: 1-2 ulp, HiFi-GAN).
+    # "builtin:": a shape the delegate refuses (ops/transpose_conv.c tconv_delegate_geom)
+    for tag, ishape, oc, (kh, kw), (sh, sw), pad, with_bias, actf in (
+            ("c4_k3_s2_ic13", [1, 4, 4, 13], 5, (3, 3), (2, 2), "SAME", True, "NONE"),
+            ("c4_k2_s1_relu", [1, 5, 4, 6], 3, (2, 2), (1, 1), "VALID", False, "RELU"),
+            ("n11_k5_s2_relu6", [1, 3, 4, 19], 11, (5, 5), (2, 2), "SAME", True, "RELU6"),
+            ("n8_k4_s3_b2", [2, 3, 3, 8], 8, (4, 4), (3, 3), "VALID", True, "NONE"),
+            ("n9_k2_s4_valid_nobias", [1, 3, 3, 10], 9, (2, 2), (4, 4), "VALID", False, "NONE"),
+            ("n16_k1x16_s8", [1, 1, 6, 40], 16, (1, 16), (1, 8), "SAME", True, "NONE"),
+            # SAME with a stride above the kernel: the delegate refuses it, the builtin runs
+            ("builtin:n9_k2_s4_same_nobias", [1, 3, 3, 10], 9, (2, 2), (4, 4), "SAME", False,
+             "NONE")):
+        name = "transpose_conv_f32_xnnpack_order_" + tag
+        if tag.startswith("builtin:"):
+            name = "transpose_conv_f32_builtin_order_const_" + tag[len("builtin:"):]
+        rng = Rng(seed_of(name))
+        if pad == "SAME":
+            oshape = [ishape[0], ishape[1] * sh, ishape[2] * sw, oc]
+        else:
+            oshape = [ishape[0], (ishape[1] - 1) * sh + kh, (ishape[2] - 1) * sw + kw, oc]
+        w, ws = weights(rng, "f32", [oc, kh, kw, ishape[3]], 0, wmax=0.5)
+        tensors = {"os": i32c(oshape), "w": w, "x": act("f32", ishape, -1.0, 1.0),
+                   "y": T(F32, oshape), "k": T(F32, [1], const=[262144.0]), "m": T(F32, oshape),
+                   "f": T(F32, oshape), "fr": T(F32, oshape)}
+        ins = ["os", "w", "x"]
+        if with_bias:
+            tensors["b"] = bias(rng, "f32", oc, 1.0, ws, 0.5)
+            ins.append("b")
+        add(Case(name, tensors,
+                 [("TRANSPOSE_CONV", ins, ["y"], {"padding": pad, "stride_w": sw, "stride_h": sh,
+                                                  "fused_activation_function": actf}),
+                  ("MUL", ["y", "k"], ["m"], {}), ("FLOOR", ["m"], ["f"], {}),
+                  ("SUB", ["m", "f"], ["fr"], {})],
+                 ["x"], ["y", "fr"]))
 
 
 def fully_connected_cases():

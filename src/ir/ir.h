@@ -35,10 +35,12 @@ typedef struct tfcc_ir_tensor {
   bool has_signature;
   int32_t signature[TFCC_MAX_RANK]; /* -1 = dynamic; equals dims when !has_signature */
   tfcc_quant quant;
-  const void *data;              /* constant contents or NULL */
-  size_t data_bytes;             /* bytes at data */
-  uint32_t buffer;               /* buffer index in the file (0 = none) */
-  bool is_variable;              /* stateful: persistent per session, zero at start */
+  const void *data;  /* constant contents or NULL */
+  size_t data_bytes; /* bytes at data */
+  uint32_t buffer;   /* buffer index in the file (0 = none) */
+  bool is_variable;  /* stateful: persistent per session, zero at start */
+  bool folded;       /* data computed at load from constants (passes/fold_constants), not read from
+                  the file: TFLite computes such a tensor at run time */
   const tfcc_sparsity *sparsity; /* non-NULL: data is the sparse encoding */
   /* Blockwise quantization (QuantizationDetails BlockwiseQuantization; quant.count is then 0):
    * block_size > 0 values along the last axis share one scale of tensor block_scales (dims

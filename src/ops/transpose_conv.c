@@ -3,9 +3,9 @@
  * stride_w, stride_h, fused_activation_function). Padding as TFLite: computed from the
  * output size with ComputePaddingHeightWidth. Hybrid (float32 input, int8 weights with
  * per-tensor or per-channel scales, float32 bias), as TFLite's builtin kernel: the input
- * quantized per image, asymmetric (kernels/ref/transpose_conv.h). Float32 in the builtin
- * kernel's sum order where TFLite runs it (REFERENCE mode or a non-constant output_shape;
- * docs/quantization.md). */
+ * quantized per image, asymmetric (kernels/ref/transpose_conv.h). Float32 in the sum order
+ * of the TFLite kernel that runs it: XNNPACK's deconvolution in TFLITE mode with a constant
+ * output_shape and static weights, else the builtin kernel's (docs/quantization.md). */
 #include <stdlib.h>
 
 #include "kernels/ref/quant_util.h"
@@ -15,8 +15,26 @@
 typedef struct tconv_params {
   tfcc_window_opts o;
   tfcc_conv_qparams q;
-  bool no_delegate; /* quant_compat other than TFCC_QUANT_COMPAT_TFLITE: no XNNPACK delegate */
+  bool xnnpack; /* float32 with static operands: LiteRT's XNNPACK delegate takes it if its
+                   geometry suits (tconv_delegated, tconv_delegate_geom) */
 } tconv_params;
+
+/* A float TRANSPOSE_CONV goes to LiteRT's XNNPACK delegate (TFLITE mode) when its output_shape
+   is a constant of the file (one computed from constants is computed by TFLite at run time:
+   tfcc folds it at load, marking it `folded`) and its weights and bias are static: constants
+   (float16 or sparse weights unpacked by a DEQUANTIZE / DENSIFY, which tfcc folds, the
+   delegate unpacks as static too). Otherwise TFLite runs its builtin kernel; checked with
+   LiteRT.js (weights as a graph input: the builtin order, bit for bit). */
+static bool tconv_delegated(const tfcc_init_ctx *ctx) {
+  if (ctx->quant_compat != TFCC_QUANT_COMPAT_TFLITE) return false;
+  const tfcc_ir_node *n = ctx->node;
+  for (int32_t k = 0; k < n->n_inputs && k < 4; k++) {
+    if (k == 2 || n->inputs[k] < 0) continue; /* the input; an omitted bias */
+    const tfcc_ir_tensor *t = &ctx->sg->tensors[n->inputs[k]];
+    if (!t->data || t->is_variable || (k == 0 && t->folded)) return false;
+  }
+  return true;
+}
 
 static void tconv_release(void *p) {
   tconv_params *tp = p;
@@ -25,11 +43,22 @@ static void tconv_release(void *p) {
   free(tp);
 }
 
+/* ... and when its geometry suits the delegate (CalculateTransposeConvPaddings): VALID needs a
+   kernel no larger than the output; SAME a kernel no smaller than the stride and the input
+   size SAME padding implies (ceil(output / stride)). Otherwise the builtin kernel runs: with
+   SAME, stride 4 and a 2x2 kernel LiteRT's outputs are the builtin order's, bit for bit. */
+static bool tconv_delegate_geom(const tfcc_conv_geom *g, int32_t padding) {
+  if (padding == TFCC_PAD_VALID) return g->filter_h <= g->out_h && g->filter_w <= g->out_w;
+  return g->filter_h >= g->stride_h && g->filter_w >= g->stride_w &&
+         (g->out_h + g->stride_h - 1) / g->stride_h == g->in_h &&
+         (g->out_w + g->stride_w - 1) / g->stride_w == g->in_w;
+}
+
 static tfcc_status tconv_init(tfcc_init_ctx *ctx) {
   tconv_params *p = calloc(1, sizeof(*p));
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for TRANSPOSE_CONV");
   const tfcc_transpose_conv_options *o = &ctx->node->opts.transpose_conv;
-  p->no_delegate = ctx->quant_compat != TFCC_QUANT_COMPAT_TFLITE;
+  p->xnnpack = tconv_delegated(ctx);
   p->o.padding = o->padding;
   p->o.stride_w = o->stride_w;
   p->o.stride_h = o->stride_h;
@@ -160,12 +189,12 @@ static tfcc_status tconv_eval(tfcc_op_ctx *ctx) {
     case TFCC_FLOAT32: {
       float lo, hi;
       tfcc_act_range_f32(p->o.act, &lo, &hi);
-      /* TFLite's XNNPACK delegate takes a float TRANSPOSE_CONV only with a constant
-         output_shape; otherwise (and without the delegate) its builtin kernel runs, whose sum
-         order a hybrid model's run-time quantization downstream turns into whole steps (a
-         HiFi-GAN vocoder of the twelfth sweep: 0.0046 at its output) */
-      const bool builtin = p->no_delegate || !ctx->in[0]->is_const;
-      tfcc_tconv_f32(&g, in->data, f->data, bd, lo, hi, builtin, out);
+      /* each in the order of the TFLite kernel that runs it: a hybrid model's run-time
+         quantization downstream turns ulps into whole steps (a HiFi-GAN vocoder of the
+         twelfth sweep: 0.0046 at its output) */
+      const bool xnn = p->xnnpack && tconv_delegate_geom(&g, p->o.padding);
+      tfcc_tconv_f32(&g, in->data, f->data, bd, lo, hi,
+                     xnn ? TFCC_TCONV_F32_XNNPACK : TFCC_TCONV_F32_BUILTIN, out);
       return TFCC_OK;
     }
     case TFCC_UINT8:

@@ -2,7 +2,8 @@
  * computed once at load (its operator initialised here), its outputs become constants of the
  * model (shared by every session) and the node is removed. This folds float16-weight
  * DEQUANTIZE, DENSIFY of sparse weights and constant shape arithmetic, so run() never repeats
- * that work and later passes see plain float32 weights. */
+ * that work and later passes see plain float32 weights. Such outputs are marked `folded`
+ * (TFLite computes them at run time, which some operators' choice of kernel follows). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,6 +128,7 @@ tfcc_status tfcc_pass_fold_constants(tfcc_pass_ctx *ctx, int32_t *changed) {
       tfcc_ir_tensor *it = &sg->tensors[n->outputs[k]];
       it->data = pout[k]->data;
       it->data_bytes = pout[k]->bytes;
+      it->folded = true;
       it->rank = pout[k]->rank;
       memcpy(it->dims, pout[k]->dims, sizeof it->dims);
     }

@@ -59,39 +59,113 @@ static float tconv_dot_f32(const float *x, const float *w, int32_t n, int in_blo
   return d;
 }
 
-void tfcc_tconv_f32(const tfcc_conv_geom *g, const float *in, const float *filter,
-                    const float *bias, float act_min, float act_max, bool builtin_order,
-                    float *out) {
-  const size_t n = out_count(g);
-  memset(out, 0, n * sizeof(float));
-  if (!builtin_order) {
-    TFCC_TCONV_SCATTER(out, in[ib + ic], filter[fb + ic])
-  } else {
-    /* the builtin kernel's Col2im: each (input pixel, tap) dot product added to the zeroed
-       output in this order, the bias after all of them */
-    const int32_t pixels = g->in_h * g->in_w, full = pixels / 4 * 4;
-    for (int32_t b = 0; b < g->batches; b++)
-      for (int32_t iy = 0; iy < g->in_h; iy++)
-        for (int32_t ix = 0; ix < g->in_w; ix++) {
-          const int32_t oy0 = iy * g->stride_h - g->pad_h;
-          const int32_t ox0 = ix * g->stride_w - g->pad_w;
-          const float *ip = in + (((size_t)b * g->in_h + iy) * g->in_w + ix) * g->in_c;
-          const int in_block = iy * g->in_w + ix < full;
-          for (int32_t fy = 0; fy < g->filter_h; fy++) {
-            const int32_t oy = oy0 + fy;
-            if (oy < 0 || oy >= g->out_h) continue;
-            for (int32_t fx = 0; fx < g->filter_w; fx++) {
-              const int32_t ox = ox0 + fx;
-              if (ox < 0 || ox >= g->out_w) continue;
-              float *op = out + (((size_t)b * g->out_h + oy) * g->out_w + ox) * g->out_c;
-              for (int32_t oc = 0; oc < g->out_c; oc++)
-                op[oc] += tconv_dot_f32(
-                    ip, filter + (((size_t)oc * g->filter_h + fy) * g->filter_w + fx) * g->in_c,
-                    g->in_c, in_block);
+/* The builtin kernel's order (tfcc_tconv_f32, TFCC_TCONV_F32_BUILTIN). */
+static void tconv_f32_builtin(const tfcc_conv_geom *g, const float *in, const float *filter,
+                              float *out) {
+  /* the builtin kernel's Col2im: each (input pixel, tap) dot product added to the zeroed
+     output in this order, the bias after all of them */
+  const int32_t pixels = g->in_h * g->in_w, full = pixels / 4 * 4;
+  for (int32_t b = 0; b < g->batches; b++)
+    for (int32_t iy = 0; iy < g->in_h; iy++)
+      for (int32_t ix = 0; ix < g->in_w; ix++) {
+        const int32_t oy0 = iy * g->stride_h - g->pad_h;
+        const int32_t ox0 = ix * g->stride_w - g->pad_w;
+        const float *ip = in + (((size_t)b * g->in_h + iy) * g->in_w + ix) * g->in_c;
+        const int in_block = iy * g->in_w + ix < full;
+        for (int32_t fy = 0; fy < g->filter_h; fy++) {
+          const int32_t oy = oy0 + fy;
+          if (oy < 0 || oy >= g->out_h) continue;
+          for (int32_t fx = 0; fx < g->filter_w; fx++) {
+            const int32_t ox = ox0 + fx;
+            if (ox < 0 || ox >= g->out_w) continue;
+            float *op = out + (((size_t)b * g->out_h + oy) * g->out_w + ox) * g->out_c;
+            for (int32_t oc = 0; oc < g->out_c; oc++)
+              op[oc] += tconv_dot_f32(
+                  ip, filter + (((size_t)oc * g->filter_h + fy) * g->filter_w + fx) * g->in_c,
+                  g->in_c, in_block);
+          }
+        }
+      }
+}
+
+/* Input row of tap (fy, fx) for output pixel (oy, ox), or -1 where the tap reads no input
+   pixel (XNNPACK's indirection then points at its zero buffer: +0 products, no change). */
+static int32_t tconv_src(int32_t o, int32_t pad, int32_t f, int32_t stride, int32_t n) {
+  const int32_t t = o + pad - f;
+  if (t < 0 || t % stride != 0 || t / stride >= n) return -1;
+  return t / stride;
+}
+
+/* XNNPACK's f32 deconvolution (TFLITE mode, the delegate's), as its IGEMM runs it: per output
+   pixel and channel one accumulator started at the bias, the taps in filter order (fy, then
+   fx, ascending), each tap's input channels in order, product and sum rounded apart (wasm
+   SIMD: no FMA). With fewer than 8 output channels (the default micro-kernel's column tile)
+   XNNPACK takes its "nr2" micro-kernel, 4x2c4: four lanes, channel k of a tap in lane k % 4
+   (the bias in lane 0), lanes added (0 + 2) + (1 + 3) after the last tap. Matches LiteRT.js
+   bit for bit (docs/quantization.md). */
+static void tconv_f32_xnnpack(const tfcc_conv_geom *g, const float *in, const float *filter,
+                              const float *bias, float act_min, float act_max, float *out) {
+  const int c4 = g->out_c < 8;
+  const int32_t n = g->in_c, n4 = n / 4 * 4;
+  float lane[8][4];
+  for (int32_t b = 0; b < g->batches; b++)
+    for (int32_t oy = 0; oy < g->out_h; oy++)
+      for (int32_t ox = 0; ox < g->out_w; ox++) {
+        float *op = out + (((size_t)b * g->out_h + oy) * g->out_w + ox) * g->out_c;
+        for (int32_t oc = 0; oc < g->out_c; oc++) {
+          const float b0 = bias ? bias[oc] : 0.f;
+          if (c4) {
+            lane[oc][0] = b0;
+            lane[oc][1] = lane[oc][2] = lane[oc][3] = 0.f;
+          } else {
+            op[oc] = b0;
+          }
+        }
+        for (int32_t fy = 0; fy < g->filter_h; fy++) {
+          const int32_t iy = tconv_src(oy, g->pad_h, fy, g->stride_h, g->in_h);
+          if (iy < 0) continue;
+          for (int32_t fx = 0; fx < g->filter_w; fx++) {
+            const int32_t ix = tconv_src(ox, g->pad_w, fx, g->stride_w, g->in_w);
+            if (ix < 0) continue;
+            const float *x = in + (((size_t)b * g->in_h + iy) * g->in_w + ix) * n;
+            for (int32_t oc = 0; oc < g->out_c; oc++) {
+              const float *w = filter + (((size_t)oc * g->filter_h + fy) * g->filter_w + fx) * n;
+              if (c4) {
+                float *l = lane[oc];
+                int32_t k = 0;
+                for (; k < n4; k += 4) {
+                  l[0] += x[k] * w[k];
+                  l[1] += x[k + 1] * w[k + 1];
+                  l[2] += x[k + 2] * w[k + 2];
+                  l[3] += x[k + 3] * w[k + 3];
+                }
+                for (; k < n; k++) l[k - n4] += x[k] * w[k];
+              } else {
+                float acc = op[oc];
+                for (int32_t k = 0; k < n; k++) acc += x[k] * w[k];
+                op[oc] = acc;
+              }
             }
           }
         }
+        for (int32_t oc = 0; oc < g->out_c; oc++) {
+          float v = c4 ? (lane[oc][0] + lane[oc][2]) + (lane[oc][1] + lane[oc][3]) : op[oc];
+          v = v < act_min ? act_min : v;
+          op[oc] = v > act_max ? act_max : v;
+        }
+      }
+}
+
+void tfcc_tconv_f32(const tfcc_conv_geom *g, const float *in, const float *filter,
+                    const float *bias, float act_min, float act_max, tfcc_tconv_f32_order order,
+                    float *out) {
+  if (order == TFCC_TCONV_F32_XNNPACK) {
+    tconv_f32_xnnpack(g, in, filter, bias, act_min, act_max, out);
+    return;
   }
+  const size_t n = out_count(g);
+  memset(out, 0, n * sizeof(float));
+  tconv_f32_builtin(g, in, filter, out);
   for (size_t i = 0; i < n; i++) {
     out[i] = tfcc_bias_act_f32(out[i], bias, i % (size_t)g->out_c, act_min, act_max);
   }

@@ -1,6 +1,6 @@
-/* Reference transposed convolution (NHWC input, [out_c, H, W, in_c] filter), matching
- * TensorFlow Lite's reference TransposeConv: every input pixel scatters filter * value into
- * the output window; bias and activation are applied after accumulation. Integer variants
+/* Reference transposed convolution (NHWC input, [out_c, H, W, in_c] filter). Integer variants
+ * match TensorFlow Lite's reference TransposeConv: every input pixel scatters filter * value
+ * into the output window; bias and activation are applied after accumulation. They
  * accumulate into `acc` scratch (int32 for 8-bit, int64 for 16x8) of out elements.
  * Geometry: g->filter_in_c = g->in_c; pad_h/pad_w as TFLite's transpose padding. */
 #ifndef TFCC_KERNELS_REF_TRANSPOSE_CONV_H
@@ -13,13 +13,21 @@
 
 #include "kernels/ref/conv.h"
 
-/* Float32: builtin_order false sums each output as the scatter above does (every product added
- * to the output in turn); true in the order of TensorFlow Lite's builtin (optimized) kernel,
- * TransposeConvV2: a GEMM makes each (input pixel, tap) dot product over the input channels
- * (Eigen's GEBP order, checked bit for bit up to 512 input channels), Col2im adds them to the
- * zeroed output pixel by pixel, tap by tap, then the bias. */
+/* Float32, in the order of the TensorFlow Lite kernel that runs it:
+ * - TFCC_TCONV_F32_XNNPACK: XNNPACK's deconvolution (LiteRT's delegate): per output, the bias,
+ *   then the taps in filter order, each tap's input channels in order; with fewer than 8 output
+ *   channels its 4x2c4 micro-kernel: four lanes by channel % 4, added (0 + 2) + (1 + 3).
+ * - TFCC_TCONV_F32_BUILTIN: the builtin (optimized) kernel, TransposeConvV2: a GEMM makes each
+ *   (input pixel, tap) dot product over the input channels (Eigen's GEBP order, checked bit
+ *   for bit up to 512 input channels), Col2im adds them to the zeroed output pixel by pixel,
+ *   tap by tap, then the bias.
+ * Both match their TFLite runtime bit for bit (docs/quantization.md). */
+typedef enum tfcc_tconv_f32_order {
+  TFCC_TCONV_F32_XNNPACK,
+  TFCC_TCONV_F32_BUILTIN
+} tfcc_tconv_f32_order;
 void tfcc_tconv_f32(const tfcc_conv_geom *g, const float *in, const float *filter,
-                    const float *bias, float act_min, float act_max, bool builtin_order,
+                    const float *bias, float act_min, float act_max, tfcc_tconv_f32_order order,
                     float *out);
 void tfcc_tconv_u8(const tfcc_conv_geom *g, const tfcc_conv_requant *q, const uint8_t *in,
                    const uint8_t *filter, const int32_t *bias, int64_t *acc, uint8_t *out);
