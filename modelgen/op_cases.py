@@ -302,6 +302,27 @@ def transpose_conv_cases():
                   ("MUL", ["y", "k"], ["m"], {}), ("FLOOR", ["m"], ["f"], {}),
                   ("SUB", ["m", "f"], ["fr"], {})],
                  ["x"], ["y", "fr"]))
+    # ops: an output_shape computed from constants (CONCATENATION of two constant halves, as a
+    # Keras Conv1DTranspose export writes it): tfcc folds it at load, TFLite computes it at run
+    # time, so the delegate refuses the node and the builtin kernel runs: the `folded` flag
+    # keeps tfcc on the builtin order (XNNPACK's would differ here)
+    name = "transpose_conv_f32_builtin_order_concat_shape"
+    rng = Rng(seed_of(name))
+    ishape, oc, oshape = [1, 3, 4, 12], 10, [1, 6, 8, 10]
+    w, ws = weights(rng, "f32", [oc, 3, 3, 12], 0, wmax=0.5)
+    tensors = {"h0": i32c(oshape[:2]), "h1": i32c(oshape[2:]), "os": T(I32, [4]), "w": w,
+               "x": act("f32", ishape, -1.0, 1.0), "b": bias(rng, "f32", oc, 1.0, ws, 0.5),
+               "y": T(F32, oshape), "k": T(F32, [1], const=[262144.0]), "m": T(F32, oshape),
+               "f": T(F32, oshape), "fr": T(F32, oshape)}
+    case = Case(name, tensors,
+                [("CONCATENATION", ["h0", "h1"], ["os"], {"axis": 0}),
+                 ("TRANSPOSE_CONV", ["os", "w", "x", "b"], ["y"],
+                  {"padding": "SAME", "stride_w": 2, "stride_h": 2}),
+                 ("MUL", ["y", "k"], ["m"], {}), ("FLOOR", ["m"], ["f"], {}),
+                 ("SUB", ["m", "f"], ["fr"], {})],
+                ["x"], ["y", "fr"])
+    case.engine = "tfweb"  # the outputs are dynamic in TFLite (LiteRT.js leaves them unread)
+    add(case)
 
 
 def fully_connected_cases():
