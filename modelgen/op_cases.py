@@ -244,7 +244,15 @@ def transpose_conv_cases():
     for tag, ishape, oc, (kh, kw), (sh, sw), with_bias in (
             ("c21_p9_bias", [1, 3, 3, 21], 6, (3, 3), (2, 2), True),
             ("c64_p8", [1, 1, 8, 64], 5, (1, 16), (1, 8), False),
-            ("c40_p7", [1, 1, 7, 40], 3, (1, 4), (1, 2), True)):
+            ("c40_p7", [1, 1, 7, 40], 3, (1, 4), (1, 2), True),
+            # Eigen's depth blocks above 816 channels (1024 -> 520, 2048 -> 688, 900 -> 456)
+            ("c1024_p6_kc520", [1, 2, 3, 1024], 3, (2, 2), (2, 2), False),
+            ("c2048_p5_kc688_bias", [1, 1, 5, 2048], 2, (1, 3), (1, 2), True),
+            ("c900_p9_kc456_bias", [1, 3, 3, 900], 4, (2, 2), (2, 2), True),
+            # one running sum: a matrix-vector product (1 tap x 1 channel) and Eigen's
+            # coefficient-wise product (k + m + n < 20)
+            ("m1_gemv_c100", [1, 2, 4, 100], 1, (1, 1), (1, 1), False),
+            ("lazy_c10_p4_bias", [1, 1, 4, 10], 2, (1, 1), (1, 1), True)):
         name = "transpose_conv_f32_builtin_order_" + tag
         rng = Rng(seed_of(name))
         oshape = [ishape[0], ishape[1] * sh, ishape[2] * sw, oc]

@@ -37,13 +37,12 @@ static size_t out_count(const tfcc_conv_geom *g) {
   return (size_t)g->batches * g->out_h * g->out_w * g->out_c;
 }
 
-/* One tap's dot product over the input channels, in the order of the GEMM inside TFLite's
-   builtin float TRANSPOSE_CONV (TransposeConvV2: Eigen's GEBP, columns = input pixels in
-   blocks of 4): for a pixel in a full block of 4, the channels below the largest multiple of
-   8 go to two sums (even, odd), which are added, then the rest one by one; for a pixel past
-   the last full block, one running sum. Checked bit for bit against the classic interpreter
-   up to 512 input channels (deeper GEMMs are split into depth blocks, not reproduced). */
-static float tconv_dot_f32(const float *x, const float *w, int32_t n, int in_block) {
+/* One depth block of a tap's dot product, in the order of the GEMM inside TFLite's builtin
+   float TRANSPOSE_CONV (TransposeConvV2: Eigen's GEBP, columns = input pixels in blocks of 4):
+   for a pixel in a full block of 4, the channels below the largest multiple of 8 go to two
+   sums (even, odd), which are added, then the rest one by one; for a pixel past the last full
+   block, one running sum. */
+static float tconv_dot_block(const float *x, const float *w, int32_t n, int in_block) {
   float d = 0.f;
   int32_t k = 0;
   if (in_block) {
@@ -59,12 +58,41 @@ static float tconv_dot_f32(const float *x, const float *w, int32_t n, int in_blo
   return d;
 }
 
+/* Eigen's depth blocking of that GEMM (computeProductBlockingSizes, one thread): at most
+   max_kc = ((L1 - mr * nr * 4) / ((mr + nr) * 4)) rounded down to a multiple of 8 channels per
+   block, L1 16 KiB (Eigen's default where it cannot query the cache, as in the wasm build), mr 1
+   and nr 4 (scalar GEBP): 816; a deeper GEMM takes blocks of kc (the last one shorter), kc
+   shrunk in steps of 8 to even them out without adding a block. Found by probing the classic
+   interpreter at 640..2048 input channels (1024 -> 520, 2048 -> 688, 900 -> 456). */
+static int32_t tconv_eigen_kc(int32_t n) {
+  const int32_t max_kc = 816;
+  if (n <= max_kc) return n;
+  if (n % max_kc == 0) return max_kc;
+  return max_kc - 8 * ((max_kc - 1 - n % max_kc) / (8 * (n / max_kc + 1)));
+}
+
+/* A tap's dot product: each depth block's sum added to the GEMM's zeroed result in turn. */
+static float tconv_dot_f32(const float *x, const float *w, int32_t n, int32_t kc, int in_block) {
+  float d = 0.f;
+  for (int32_t s = 0; s < n; s += kc)
+    d += tconv_dot_block(x + s, w + s, n - s < kc ? n - s : kc, in_block);
+  return d;
+}
+
 /* The builtin kernel's order (tfcc_tconv_f32, TFCC_TCONV_F32_BUILTIN). */
 static void tconv_f32_builtin(const tfcc_conv_geom *g, const float *in, const float *filter,
                               float *out) {
   /* the builtin kernel's Col2im: each (input pixel, tap) dot product added to the zeroed
-     output in this order, the bias after all of them */
-  const int32_t pixels = g->in_h * g->in_w, full = pixels / 4 * 4;
+     output in this order, the bias after all of them. Eigen runs the GEMM (depth k = input
+     channels, m = taps x output channels, n = pixels of an image) through GEBP only when
+     k + m + n >= 20 (EIGEN_GEMM_TO_COEFFBASED_THRESHOLD; below it a coefficient-wise product)
+     and m, n > 1 (else a matrix-vector product); those two make each dot product one running
+     sum over all channels, no depth blocks (checked against the classic interpreter: k + m + n
+     = 19 / 20, m = 1 and n = 1 at 2048 channels). */
+  const int32_t pixels = g->in_h * g->in_w;
+  const int32_t m = g->filter_h * g->filter_w * g->out_c;
+  const int gebp = g->in_c + m + pixels >= 20 && m > 1 && pixels > 1;
+  const int32_t full = gebp ? pixels / 4 * 4 : 0, kc = gebp ? tconv_eigen_kc(g->in_c) : g->in_c;
   for (int32_t b = 0; b < g->batches; b++)
     for (int32_t iy = 0; iy < g->in_h; iy++)
       for (int32_t ix = 0; ix < g->in_w; ix++) {
@@ -82,7 +110,7 @@ static void tconv_f32_builtin(const tfcc_conv_geom *g, const float *in, const fl
             for (int32_t oc = 0; oc < g->out_c; oc++)
               op[oc] += tconv_dot_f32(
                   ip, filter + (((size_t)oc * g->filter_h + fy) * g->filter_w + fx) * g->in_c,
-                  g->in_c, in_block);
+                  g->in_c, kc, in_block);
           }
         }
       }
