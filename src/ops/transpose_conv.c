@@ -15,8 +15,10 @@
 typedef struct tconv_params {
   tfcc_window_opts o;
   tfcc_conv_qparams q;
-  bool xnnpack; /* float32 with static operands: LiteRT's XNNPACK delegate takes it if its
+  bool xnnpack;  /* float32 with static operands: LiteRT's XNNPACK delegate takes it if its
                    geometry suits (tconv_delegated, tconv_delegate_geom) */
+  float *packed; /* xnnpack with 8 or more output channels: the float32 weights packed for
+                    tfcc_tconv_f32 (made at init, a copy of their size) */
 } tconv_params;
 
 /* A float TRANSPOSE_CONV goes to LiteRT's XNNPACK delegate (TFLITE mode) when its output_shape
@@ -40,6 +42,7 @@ static void tconv_release(void *p) {
   tconv_params *tp = p;
   if (!tp) return;
   tfcc_conv_qparams_free(&tp->q);
+  free(tp->packed);
   free(tp);
 }
 
@@ -66,6 +69,19 @@ static tfcc_status tconv_init(tfcc_init_ctx *ctx) {
   p->o.dil_w = p->o.dil_h = 1;
   tfcc_status st = tfcc_window_opts_check(&p->o, ctx->err);
   if (st == TFCC_OK) st = tfcc_conv_init_quant(ctx, 2, 1, p->o.act, false, &p->q);
+  const tfcc_ir_tensor *w = ctx->node->n_inputs > 1 && ctx->node->inputs[1] >= 0
+                                ? &ctx->sg->tensors[ctx->node->inputs[1]]
+                                : NULL;
+  if (st == TFCC_OK && p->xnnpack && w && w->dtype == TFCC_FLOAT32 && w->rank == 4 &&
+      !w->sparsity && w->dims[0] >= 8 && w->data_bytes > 0 &&
+      w->data_bytes == (size_t)tfcc_shape_elements(4, w->dims) * sizeof(float)) {
+    p->packed = malloc(w->data_bytes);
+    if (!p->packed)
+      st = tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory packing %zu bytes of weights",
+                        w->data_bytes);
+    else
+      tfcc_tconv_f32_pack(w->data, w->dims[0], w->dims[1], w->dims[2], w->dims[3], p->packed);
+  }
   if (st != TFCC_OK) {
     tconv_release(p);
     return st;
@@ -193,7 +209,7 @@ static tfcc_status tconv_eval(tfcc_op_ctx *ctx) {
          quantization downstream turns ulps into whole steps (a HiFi-GAN vocoder of the
          twelfth sweep: 0.0046 at its output) */
       const bool xnn = p->xnnpack && tconv_delegate_geom(&g, p->o.padding);
-      tfcc_tconv_f32(&g, in->data, f->data, bd, lo, hi,
+      tfcc_tconv_f32(&g, in->data, f->data, xnn ? p->packed : NULL, bd, lo, hi,
                      xnn ? TFCC_TCONV_F32_XNNPACK : TFCC_TCONV_F32_BUILTIN, out);
       return TFCC_OK;
     }

@@ -184,9 +184,56 @@ static void tconv_f32_xnnpack(const tfcc_conv_geom *g, const float *in, const fl
       }
 }
 
+void tfcc_tconv_f32_pack(const float *filter, int32_t out_c, int32_t filter_h, int32_t filter_w,
+                         int32_t in_c, float *packed) {
+  for (int32_t oc = 0; oc < out_c; oc++)
+    for (int32_t fy = 0; fy < filter_h; fy++)
+      for (int32_t fx = 0; fx < filter_w; fx++)
+        for (int32_t k = 0; k < in_c; k++)
+          packed[(((size_t)fy * filter_w + fx) * in_c + k) * out_c + oc] =
+              filter[(((size_t)oc * filter_h + fy) * filter_w + fx) * in_c + k];
+}
+
+/* XNNPACK's order with 8 or more output channels, on weights packed [fy][fx][in_c][out_c]: the
+   same sums as tconv_f32_xnnpack's (each channel's accumulator in the output, the bias, then
+   tap by tap, input channel by input channel), the innermost loop running across the output
+   channels, whose sums are independent: vectorized by the compiler without reordering any. */
+static void tconv_f32_xnnpack_packed(const tfcc_conv_geom *g, const float *in, const float *packed,
+                                     const float *bias, float act_min, float act_max, float *out) {
+  const int32_t n = g->in_c, oc_n = g->out_c;
+  for (int32_t b = 0; b < g->batches; b++)
+    for (int32_t oy = 0; oy < g->out_h; oy++)
+      for (int32_t ox = 0; ox < g->out_w; ox++) {
+        float *restrict op = out + (((size_t)b * g->out_h + oy) * g->out_w + ox) * oc_n;
+        for (int32_t oc = 0; oc < oc_n; oc++) op[oc] = bias ? bias[oc] : 0.f;
+        for (int32_t fy = 0; fy < g->filter_h; fy++) {
+          const int32_t iy = tconv_src(oy, g->pad_h, fy, g->stride_h, g->in_h);
+          if (iy < 0) continue;
+          for (int32_t fx = 0; fx < g->filter_w; fx++) {
+            const int32_t ix = tconv_src(ox, g->pad_w, fx, g->stride_w, g->in_w);
+            if (ix < 0) continue;
+            const float *restrict x = in + (((size_t)b * g->in_h + iy) * g->in_w + ix) * n;
+            const float *restrict w = packed + ((size_t)fy * g->filter_w + fx) * n * oc_n;
+            for (int32_t k = 0; k < n; k++, w += oc_n) {
+              const float xk = x[k];
+              for (int32_t oc = 0; oc < oc_n; oc++) op[oc] += xk * w[oc];
+            }
+          }
+        }
+        for (int32_t oc = 0; oc < oc_n; oc++) {
+          const float v = op[oc] < act_min ? act_min : op[oc];
+          op[oc] = v > act_max ? act_max : v;
+        }
+      }
+}
+
 void tfcc_tconv_f32(const tfcc_conv_geom *g, const float *in, const float *filter,
-                    const float *bias, float act_min, float act_max, tfcc_tconv_f32_order order,
-                    float *out) {
+                    const float *packed, const float *bias, float act_min, float act_max,
+                    tfcc_tconv_f32_order order, float *out) {
+  if (order == TFCC_TCONV_F32_XNNPACK && packed && g->out_c >= 8) {
+    tconv_f32_xnnpack_packed(g, in, packed, bias, act_min, act_max, out);
+    return;
+  }
   if (order == TFCC_TCONV_F32_XNNPACK) {
     tconv_f32_xnnpack(g, in, filter, bias, act_min, act_max, out);
     return;
