@@ -1,6 +1,7 @@
 /* TRANSPOSE_CONV: float32, uint8, int8 per-channel, 16x8 against a double reference that
  * scatters input * filter (quantized: at most 1 unit off, differences counted). */
 #include "conv_family_test_util.h"
+#include "kernels/ref/transpose_conv.h"
 #include "ops/conv_common.h"
 
 static void run(tfcc_dtype dt, int32_t padding, int32_t stride, int32_t act, bool with_bias) {
@@ -150,7 +151,74 @@ static void run(tfcc_dtype dt, int32_t padding, int32_t stride, int32_t act, boo
   free(want);
 }
 
+/* The float32 kernel's two orders (XNNPACK's deconvolution, from the weights as stored and
+   packed; the builtin kernel's, incl. Eigen's depth blocks above 816 channels) against a
+   double reference; the packed weights give the very same sums. */
+static void float_orders(void) {
+  /* batches, in_h, in_w, in_c, out_c, filter_h, filter_w, stride_h, stride_w */
+  static const int32_t shapes[][9] = {
+      {1, 4, 4, 13, 5, 3, 3, 2, 2},   {2, 3, 3, 8, 8, 4, 4, 3, 3},   {1, 1, 6, 40, 16, 1, 16, 1, 8},
+      {1, 2, 3, 1024, 9, 2, 2, 2, 2}, {1, 1, 5, 900, 2, 1, 3, 1, 2}, {2, 5, 4, 7, 11, 5, 2, 1, 2}};
+  for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+    const int32_t *v = shapes[s];
+    tfcc_conv_geom g;
+    memset(&g, 0, sizeof g);
+    g.batches = v[0];
+    g.in_h = v[1];
+    g.in_w = v[2];
+    g.in_c = g.filter_in_c = v[3];
+    g.out_c = v[4];
+    g.filter_h = v[5];
+    g.filter_w = v[6];
+    g.stride_h = v[7];
+    g.stride_w = v[8];
+    g.dil_h = g.dil_w = 1;
+    g.out_h = g.in_h * g.stride_h; /* SAME */
+    g.out_w = g.in_w * g.stride_w;
+    int32_t th = (g.in_h - 1) * g.stride_h + g.filter_h - g.out_h;
+    int32_t tw = (g.in_w - 1) * g.stride_w + g.filter_w - g.out_w;
+    g.pad_h = th > 0 ? th / 2 : 0;
+    g.pad_w = tw > 0 ? tw / 2 : 0;
+    size_t ni = (size_t)g.batches * g.in_h * g.in_w * g.in_c;
+    size_t nf = (size_t)g.out_c * g.filter_h * g.filter_w * g.in_c;
+    size_t no = (size_t)g.batches * g.out_h * g.out_w * g.out_c;
+    float *in = malloc(ni * 4), *f = malloc(nf * 4), *pk = malloc(nf * 4), *b = malloc(64);
+    float *o[3] = {malloc(no * 4), malloc(no * 4), malloc(no * 4)};
+    double *want = calloc(no, sizeof(double));
+    for (size_t i = 0; i < ni; i++) in[i] = oh_randf(-1, 1);
+    for (size_t i = 0; i < nf; i++) f[i] = oh_randf(-0.5f, 0.5f);
+    for (int32_t i = 0; i < g.out_c; i++) b[i] = oh_randf(-1, 1);
+    for (int32_t n = 0; n < g.batches; n++)
+      for (int32_t iy = 0; iy < g.in_h; iy++)
+        for (int32_t ix = 0; ix < g.in_w; ix++)
+          for (int32_t fy = 0; fy < g.filter_h; fy++)
+            for (int32_t fx = 0; fx < g.filter_w; fx++) {
+              int32_t oy = iy * g.stride_h - g.pad_h + fy, ox = ix * g.stride_w - g.pad_w + fx;
+              if (oy < 0 || oy >= g.out_h || ox < 0 || ox >= g.out_w) continue;
+              for (int32_t oc = 0; oc < g.out_c; oc++)
+                for (int32_t k = 0; k < g.in_c; k++)
+                  want[(((size_t)n * g.out_h + oy) * g.out_w + ox) * g.out_c + oc] +=
+                      (double)in[(((size_t)n * g.in_h + iy) * g.in_w + ix) * g.in_c + k] *
+                      f[(((size_t)oc * g.filter_h + fy) * g.filter_w + fx) * g.in_c + k];
+            }
+    for (size_t i = 0; i < no; i++) want[i] += b[i % (size_t)g.out_c];
+    tfcc_tconv_f32_pack(f, g.out_c, g.filter_h, g.filter_w, g.in_c, pk);
+    tfcc_tconv_f32(&g, in, f, NULL, b, -INFINITY, INFINITY, TFCC_TCONV_F32_XNNPACK, o[0]);
+    tfcc_tconv_f32(&g, in, f, pk, b, -INFINITY, INFINITY, TFCC_TCONV_F32_XNNPACK, o[1]);
+    tfcc_tconv_f32(&g, in, f, NULL, b, -INFINITY, INFINITY, TFCC_TCONV_F32_BUILTIN, o[2]);
+    CHECK(memcmp(o[0], o[1], no * 4) == 0);
+    for (int k = 0; k < 3; k++) oh_cmp_f("tconv float order", o[k], want, (int64_t)no, 1e-5);
+    for (int k = 0; k < 3; k++) free(o[k]);
+    free(in);
+    free(f);
+    free(pk);
+    free(b);
+    free(want);
+  }
+}
+
 int main(void) {
+  float_orders();
   const tfcc_dtype dts[4] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16};
   for (int d = 0; d < 4; d++) {
     run(dts[d], TFCC_PAD_SAME, 2, 0, true);
