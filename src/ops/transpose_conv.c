@@ -30,6 +30,7 @@ typedef struct tconv_params {
 static bool tconv_delegated(const tfcc_init_ctx *ctx) {
   if (ctx->quant_compat != TFCC_QUANT_COMPAT_TFLITE) return false;
   const tfcc_ir_node *n = ctx->node;
+  if (n->n_inputs < 3 || n->inputs[0] < 0 || n->inputs[1] < 0) return false; /* prepare refuses */
   for (int32_t k = 0; k < n->n_inputs && k < 4; k++) {
     if (k == 2 || n->inputs[k] < 0) continue; /* the input; an omitted bias */
     const tfcc_ir_tensor *t = &ctx->sg->tensors[n->inputs[k]];
@@ -69,11 +70,10 @@ static tfcc_status tconv_init(tfcc_init_ctx *ctx) {
   p->o.dil_w = p->o.dil_h = 1;
   tfcc_status st = tfcc_window_opts_check(&p->o, ctx->err);
   if (st == TFCC_OK) st = tfcc_conv_init_quant(ctx, 2, 1, p->o.act, false, &p->q);
-  const tfcc_ir_tensor *w = ctx->node->n_inputs > 1 && ctx->node->inputs[1] >= 0
-                                ? &ctx->sg->tensors[ctx->node->inputs[1]]
-                                : NULL;
-  if (st == TFCC_OK && p->xnnpack && w && w->dtype == TFCC_FLOAT32 && w->rank == 4 &&
-      !w->sparsity && w->dims[0] >= 8 && w->data_bytes > 0 &&
+  const tfcc_ir_tensor *w =
+      st == TFCC_OK && p->xnnpack ? &ctx->sg->tensors[ctx->node->inputs[1]] : NULL;
+  if (w && w->dtype == TFCC_FLOAT32 && w->rank == 4 && !w->sparsity && w->dims[0] >= 8 &&
+      w->data_bytes > 0 &&
       w->data_bytes == (size_t)tfcc_shape_elements(4, w->dims) * sizeof(float)) {
     p->packed = malloc(w->data_bytes);
     if (!p->packed)
