@@ -6,9 +6,10 @@
 
 #include "kernels/ref/copy.h"
 
-/* Tile edge of the blocked transpose, in elements: 16 columns of the input tile are 16 cache
- * lines read once each per tile (4-byte elements: one line holds a tile row). */
-#define TILE 16
+/* Tile edge of the blocked transpose, in elements: 16 (32 for 1-byte elements: two 16 x 16
+ * vector micro-tiles per edge), chosen on move_bench (larger tiles lose on large 2-byte and
+ * 8-byte matrices, smaller ones on int8 images). */
+#define TILE_FOR(ES) ((ES) == 1 ? 32 : 16)
 
 void tfcc_move_plan_make(tfcc_move_plan *p, int32_t rank, const int32_t *dims,
                          const int64_t *in_strides, const int64_t *out_strides, size_t es) {
@@ -114,27 +115,226 @@ static void copy_runs(uint8_t *restrict d, int64_t ds, const uint8_t *restrict s
   for (int64_t k = 0; k < n; k++, d += ds, s += ss) memcpy(d, s, unit);
 }
 
+/* V x V micro-tiles of 16-byte vectors (V = 16 / ES elements): V input rows loaded, log2(V)
+ * stages of interleaving (unpack low / high halves at 1, 2, 4, 8-byte granularity: punpck* on
+ * x86, zip1/zip2 on NEON, i8x16.shuffle on WebAssembly, whatever the compiler's baseline), and
+ * V output rows stored. GCC and Clang vector extensions, one body for every target; elsewhere
+ * the scalar tile loop. */
+#if defined(__GNUC__) || defined(__clang__)
+#define MOVE_VEC 1
+typedef uint8_t v16b __attribute__((vector_size(16)));
+typedef uint16_t v8h __attribute__((vector_size(16)));
+typedef uint32_t v4w __attribute__((vector_size(16)));
+typedef uint64_t v2d __attribute__((vector_size(16)));
+
+/* Interleaved low / high halves of a and b in units of 1, 2, 4, 8 bytes. */
+static inline v16b lo1(v16b a, v16b b) {
+  return __builtin_shufflevector(a, b, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+}
+static inline v16b hi1(v16b a, v16b b) {
+  return __builtin_shufflevector(a, b, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15,
+                                 31);
+}
+static inline v16b lo2(v16b a, v16b b) {
+  return (v16b)__builtin_shufflevector((v8h)a, (v8h)b, 0, 8, 1, 9, 2, 10, 3, 11);
+}
+static inline v16b hi2(v16b a, v16b b) {
+  return (v16b)__builtin_shufflevector((v8h)a, (v8h)b, 4, 12, 5, 13, 6, 14, 7, 15);
+}
+static inline v16b lo4(v16b a, v16b b) {
+  return (v16b)__builtin_shufflevector((v4w)a, (v4w)b, 0, 4, 1, 5);
+}
+static inline v16b hi4(v16b a, v16b b) {
+  return (v16b)__builtin_shufflevector((v4w)a, (v4w)b, 2, 6, 3, 7);
+}
+static inline v16b lo8(v16b a, v16b b) {
+  return (v16b)__builtin_shufflevector((v2d)a, (v2d)b, 0, 2);
+}
+static inline v16b hi8(v16b a, v16b b) {
+  return (v16b)__builtin_shufflevector((v2d)a, (v2d)b, 1, 3);
+}
+
+/* Rows i and j of the tile interleaved at granularity G: i takes the low halves, j the high. */
+#define PAIR(i, j, G) \
+  do { \
+    const v16b a_ = r[i], b_ = r[j]; \
+    r[i] = lo##G(a_, b_); \
+    r[j] = hi##G(a_, b_); \
+  } while (0)
+#define LD(i) memcpy(&r[i], src + (i)*sl, 16)
+/* After the stages output row c is in vector bitrev(c). */
+#define ST(c, k) memcpy(dst + (c)*dj, &r[k], 16)
+
+/* One micro-tile: input rows src + i * sl (V elements), output rows dst + c * dj. Written out
+ * (no loops), so that the tile lives in registers. */
+static inline void micro_4(uint8_t *restrict dst, int64_t dj, const uint8_t *restrict src,
+                           int64_t sl) {
+  v16b r[4];
+  LD(0);
+  LD(1);
+  LD(2);
+  LD(3);
+  PAIR(0, 1, 4);
+  PAIR(2, 3, 4);
+  PAIR(0, 2, 8);
+  PAIR(1, 3, 8);
+  ST(0, 0);
+  ST(1, 2);
+  ST(2, 1);
+  ST(3, 3);
+}
+static inline void micro_2(uint8_t *restrict dst, int64_t dj, const uint8_t *restrict src,
+                           int64_t sl) {
+  v16b r[8];
+  LD(0);
+  LD(1);
+  LD(2);
+  LD(3);
+  LD(4);
+  LD(5);
+  LD(6);
+  LD(7);
+  PAIR(0, 1, 2);
+  PAIR(2, 3, 2);
+  PAIR(4, 5, 2);
+  PAIR(6, 7, 2);
+  PAIR(0, 2, 4);
+  PAIR(1, 3, 4);
+  PAIR(4, 6, 4);
+  PAIR(5, 7, 4);
+  PAIR(0, 4, 8);
+  PAIR(1, 5, 8);
+  PAIR(2, 6, 8);
+  PAIR(3, 7, 8);
+  ST(0, 0);
+  ST(1, 4);
+  ST(2, 2);
+  ST(3, 6);
+  ST(4, 1);
+  ST(5, 5);
+  ST(6, 3);
+  ST(7, 7);
+}
+static inline void micro_1(uint8_t *restrict dst, int64_t dj, const uint8_t *restrict src,
+                           int64_t sl) {
+  v16b r[16];
+  LD(0);
+  LD(1);
+  LD(2);
+  LD(3);
+  LD(4);
+  LD(5);
+  LD(6);
+  LD(7);
+  LD(8);
+  LD(9);
+  LD(10);
+  LD(11);
+  LD(12);
+  LD(13);
+  LD(14);
+  LD(15);
+  PAIR(0, 1, 1);
+  PAIR(2, 3, 1);
+  PAIR(4, 5, 1);
+  PAIR(6, 7, 1);
+  PAIR(8, 9, 1);
+  PAIR(10, 11, 1);
+  PAIR(12, 13, 1);
+  PAIR(14, 15, 1);
+  PAIR(0, 2, 2);
+  PAIR(1, 3, 2);
+  PAIR(4, 6, 2);
+  PAIR(5, 7, 2);
+  PAIR(8, 10, 2);
+  PAIR(9, 11, 2);
+  PAIR(12, 14, 2);
+  PAIR(13, 15, 2);
+  PAIR(0, 4, 4);
+  PAIR(1, 5, 4);
+  PAIR(2, 6, 4);
+  PAIR(3, 7, 4);
+  PAIR(8, 12, 4);
+  PAIR(9, 13, 4);
+  PAIR(10, 14, 4);
+  PAIR(11, 15, 4);
+  PAIR(0, 8, 8);
+  PAIR(1, 9, 8);
+  PAIR(2, 10, 8);
+  PAIR(3, 11, 8);
+  PAIR(4, 12, 8);
+  PAIR(5, 13, 8);
+  PAIR(6, 14, 8);
+  PAIR(7, 15, 8);
+  ST(0, 0);
+  ST(1, 8);
+  ST(2, 4);
+  ST(3, 12);
+  ST(4, 2);
+  ST(5, 10);
+  ST(6, 6);
+  ST(7, 14);
+  ST(8, 1);
+  ST(9, 9);
+  ST(10, 5);
+  ST(11, 13);
+  ST(12, 3);
+  ST(13, 11);
+  ST(14, 7);
+  ST(15, 15);
+}
+static inline void micro_8(uint8_t *restrict dst, int64_t dj, const uint8_t *restrict src,
+                           int64_t sl) {
+  v16b r[2];
+  LD(0);
+  LD(1);
+  PAIR(0, 1, 8);
+  ST(0, 0);
+  ST(1, 1);
+}
+#undef PAIR
+#undef LD
+#undef ST
+#else
+#define MOVE_VEC 0
+#endif
+
 /* Blocked transpose of one [nl, nj] input matrix (input element (l, j) at src + l * sl +
- * j * ES) into the output (element (j, l) at dst + j * dj + l * ES). */
-#define TRANSPOSE_FN(NAME, ES) \
+ * j * ES) into the output (element (j, l) at dst + j * dj + l * ES): TILE x TILE tiles, inside
+ * them V x V vector micro-tiles where whole ones fit (V = 16 / ES), single elements for the
+ * rest. */
+#define TRANSPOSE_FN(NAME, ES, VEC) \
   static void NAME(uint8_t *restrict dst, int64_t dj, const uint8_t *restrict src, int64_t sl, \
                    int64_t nj, int64_t nl) { \
+    const int64_t v = (VEC) ? 16 / (ES) : 1, TILE = TILE_FOR(ES); \
     for (int64_t j0 = 0; j0 < nj; j0 += TILE) { \
       const int64_t j1 = j0 + TILE < nj ? j0 + TILE : nj; \
+      const int64_t jv = (VEC) ? j0 + (j1 - j0) / v * v : j0; \
       for (int64_t l0 = 0; l0 < nl; l0 += TILE) { \
         const int64_t l1 = l0 + TILE < nl ? l0 + TILE : nl; \
+        const int64_t lv = (VEC) ? l0 + (l1 - l0) / v * v : l0; \
+        VEC_PART(ES, VEC) \
         for (int64_t j = j0; j < j1; j++) { \
           uint8_t *o = dst + j * dj; \
-          const uint8_t *i = src + j * ES; \
-          for (int64_t l = l0; l < l1; l++) memcpy(o + l * ES, i + l * sl, ES); \
+          const uint8_t *i = src + j * (ES); \
+          for (int64_t l = j < jv ? lv : l0; l < l1; l++) memcpy(o + l * (ES), i + l * sl, ES); \
         } \
       } \
     } \
   }
-TRANSPOSE_FN(transpose_1, 1)
-TRANSPOSE_FN(transpose_2, 2)
-TRANSPOSE_FN(transpose_4, 4)
-TRANSPOSE_FN(transpose_8, 8)
+#if MOVE_VEC
+#define VEC_PART(ES, VEC) \
+  if (VEC) \
+    for (int64_t j = j0; j < jv; j += v) \
+      for (int64_t l = l0; l < lv; l += v) \
+        micro_##ES(dst + j * dj + l * (ES), dj, src + l * sl + j * (ES), sl);
+#else
+#define VEC_PART(ES, VEC)
+#endif
+TRANSPOSE_FN(transpose_1, 1, MOVE_VEC)
+TRANSPOSE_FN(transpose_2, 2, MOVE_VEC)
+TRANSPOSE_FN(transpose_4, 4, MOVE_VEC)
+TRANSPOSE_FN(transpose_8, 8, MOVE_VEC)
 
 /* n single elements of ES bytes, strided on both sides. */
 #define STRIDED_FN(NAME, ES) \
