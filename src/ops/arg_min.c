@@ -4,4 +4,10 @@
 static tfcc_status prepare(tfcc_op_ctx *ctx) { return tfcc_arg_op_prepare(ctx, false); }
 static tfcc_status eval(tfcc_op_ctx *ctx) { return tfcc_arg_op_eval(ctx, false); }
 
-const tfcc_op_def tfcc_op_arg_min = {.name = "ARG_MIN", .prepare = prepare, .eval = eval};
+static const char *kernel(const tfcc_op_ctx *ctx) {
+  (void)ctx;
+  return "arg-select"; /* kernels/arg */
+}
+
+const tfcc_op_def tfcc_op_arg_min = {
+    .name = "ARG_MIN", .prepare = prepare, .eval = eval, .kernel = kernel};
