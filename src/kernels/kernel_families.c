@@ -154,7 +154,12 @@ static const kernel_family k_families[] = {
      ONE("concat-copy")},
     {"pad", "PAD, PADV2 (constant, any dtype: one pass over the output, rows split over the pool)",
      ONE("pad-copy")},
-    {"copy", "TRANSPOSE, SLICE, GATHER, RESIZE_*, MIRROR_PAD", ONE("ref")},
+    {"move",
+     "TRANSPOSE, SLICE, STRIDED_SLICE (planned copies: merged axes, contiguous runs, blocked 2-D "
+     "transposes in 16-byte vector micro-tiles; any dtype), MIRROR_PAD (block copies)",
+     ONE("move")},
+    {"arg", "ARG_MAX, ARG_MIN (branch-free selects, every dtype)", ONE("arg-select")},
+    {"copy", "GATHER, RESIZE_* (other layouts), other shape operators", ONE("ref")},
     {"quantize", "QUANTIZE, DEQUANTIZE (per-tensor; builtin 8-bit requantize: quantize-lut table)",
      TABLE(tfcc_qz)},
     {"xnn-f32",

@@ -1,4 +1,5 @@
-/* ARG_MIN (TFLite arg_min_max.cc); shared logic in reduce_common.c. */
+/* ARG_MIN (TFLite arg_min_max.cc); shared logic in reduce_common.c. Runs the branch-free kernel of
+ * kernels/arg (`arg-select`); `tfcc_arg_min_max` is its reference twin. */
 #include "ops/reduce_common.h"
 
 static tfcc_status prepare(tfcc_op_ctx *ctx) { return tfcc_arg_op_prepare(ctx, false); }
