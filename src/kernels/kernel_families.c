@@ -158,7 +158,8 @@ static const kernel_family k_families[] = {
      "TRANSPOSE, SLICE, STRIDED_SLICE (planned copies: merged axes, contiguous runs, blocked 2-D "
      "transposes in 16-byte vector micro-tiles; any dtype), MIRROR_PAD (block copies)",
      ONE("move")},
-    {"arg", "ARG_MAX, ARG_MIN (branch-free selects, every dtype)", ONE("arg-select")},
+    {"arg", "ARG_MAX, ARG_MIN, REDUCE_MAX, REDUCE_MIN (adjacent reduced axes; branch-free selects)",
+     ONE("arg-select")},
     {"copy", "GATHER, RESIZE_* (other layouts), other shape operators", ONE("ref")},
     {"quantize", "QUANTIZE, DEQUANTIZE (per-tensor; builtin 8-bit requantize: quantize-lut table)",
      TABLE(tfcc_qz)},

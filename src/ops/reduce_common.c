@@ -419,9 +419,14 @@ tfcc_status tfcc_reduce_op_eval(tfcc_op_ctx *ctx, tfcc_reduce_op op) {
       tfcc_reduce_generic(&su.shape, TFCC_REDUCE_PROD, dt, in->data, out->data);
       return TFCC_OK;
     case TFCC_REDUCE_OP_MAX:
-      tfcc_reduce_generic(&su.shape, TFCC_REDUCE_MAX, dt, in->data, out->data);
+      /* Adjacent reduced axes: kernels/arg's loops (tfcc_reduce_generic is their twin). */
+      if (!tfcc_reduce_max_min_fast(&su.shape, true, dt, in->data, out->data))
+        tfcc_reduce_generic(&su.shape, TFCC_REDUCE_MAX, dt, in->data, out->data);
       return TFCC_OK;
     case TFCC_REDUCE_OP_MIN:
+      if (!tfcc_reduce_max_min_fast(&su.shape, false, dt, in->data, out->data))
+        tfcc_reduce_generic(&su.shape, TFCC_REDUCE_MIN, dt, in->data, out->data);
+      return TFCC_OK;
     case TFCC_REDUCE_OP_ALL: /* bool: min is and, max is or */
       tfcc_reduce_generic(&su.shape, TFCC_REDUCE_MIN, dt, in->data, out->data);
       return TFCC_OK;

@@ -1,7 +1,10 @@
 /* Branch-free ARG_MAX / ARG_MIN (src/kernels/arg) against the reference tfcc_arg_min_max, on
- * random [outer, axis, inner] boxes (inner 1 and > 1, blocks of 64 and their tails, outer not a
- * multiple of 4), every input dtype, int32 and int64 outputs, values drawn from small ranges
- * (many ties: the first index must win) and float32 rows with NaN, +-inf and -0 / +0. */
+ * random [outer, axis, inner] boxes (inner 1 and > 1, blocks of 256 and their tails, outer not
+ * a multiple of 4), every input dtype, int32 and int64 outputs, values drawn from small ranges
+ * (many ties: the first index must win) and float32 rows with NaN, +-inf and -0 / +0.
+ * REDUCE_MAX / REDUCE_MIN (tfcc_reduce_max_min_fast) against tfcc_reduce_generic on random
+ * shapes of rank 0..5 and random reduced axes: adjacent ones (and all axes: the seeded case)
+ * must be taken and equal byte for byte, others refused. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +83,53 @@ int main(void) {
     }
     free(x);
   }
+  /* REDUCE_MAX / REDUCE_MIN */
+  static const tfcc_dtype rdts[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8,
+                                    TFCC_INT16,   TFCC_INT32, TFCC_INT64};
+  int taken = 0, refused = 0;
+  for (int k = 0; k < 4000; k++) {
+    const tfcc_dtype dt = rdts[k % 6];
+    tfcc_reduce_shape sh;
+    memset(&sh, 0, sizeof sh);
+    sh.rank = (int32_t)(urand() % 6);
+    for (int32_t d = 0; d < sh.rank; d++) {
+      sh.dims[d] = (int32_t)(1 + urand() % (k % 7 == 0 ? 30 : 6));
+      sh.reduced[d] = urand() % 2 == 0;
+    }
+    tfcc_reduce_shape_finish(&sh);
+    if (sh.in_count == 0) continue;
+    void *x = malloc((size_t)sh.in_count * dt_size(dt));
+    fill(dt, x, sh.in_count, k % 4 == 0 ? 3 : 256);
+    const size_t ob = (size_t)sh.out_count * dt_size(dt);
+    for (int mx = 0; mx < 2; mx++) {
+      void *a = malloc(ob + 8), *b = malloc(ob + 8);
+      memset(a, 0x77, ob + 8);
+      memset(b, 0x77, ob + 8);
+      CHECK(tfcc_reduce_generic(&sh, mx ? TFCC_REDUCE_MAX : TFCC_REDUCE_MIN, dt, x, a));
+      if (tfcc_reduce_max_min_fast(&sh, mx, dt, x, b)) {
+        taken++;
+        CHECKF(memcmp(a, b, ob + 8) == 0, "%s dtype %d rank %d differs",
+               mx ? "REDUCE_MAX" : "REDUCE_MIN", (int)dt, (int)sh.rank);
+      } else {
+        refused++;
+        /* refused only when two reduced axes of size > 1 have a kept one between them */
+        int stage = 0;
+        bool split = false;
+        for (int32_t d = 0; d < sh.rank; d++) {
+          if (sh.dims[d] == 1) continue;
+          if (sh.reduced[d])
+            split |= stage == 2, stage = 1;
+          else if (stage == 1)
+            stage = 2;
+        }
+        CHECKF(split, "REDUCE dtype %d rank %d refused", (int)dt, (int)sh.rank);
+      }
+      free(a);
+      free(b);
+    }
+    free(x);
+  }
+  CHECKF(taken > 3000 && refused > 100, "reduce cases taken %d refused %d", taken, refused);
   int32_t y[4];
   CHECK(!tfcc_arg_min_max_fast(TFCC_FLOAT16, y, 1, 1, 1, true, TFCC_INT32, y));
   CHECK(!tfcc_arg_min_max_fast(TFCC_FLOAT32, y, 1, 1, 1, true, TFCC_INT16, y));

@@ -1,7 +1,10 @@
 /* Branch-free ARG_MAX / ARG_MIN (contract in arg.h). */
 #include "kernels/arg/arg.h"
 
+#include <float.h>
 #include <stddef.h>
+
+#include "kernels/ref/reduce.h"
 
 /* Block of inner positions kept in the running arrays (stack, 256 x 8 + 256 x 4 bytes): rows
  * of 1 KiB (float32) per axis step, long enough for the prefetchers. */
@@ -114,6 +117,103 @@ bool tfcc_arg_min_max_fast(tfcc_dtype in_dt, const void *in, int64_t outer, int3
     case TFCC_INT16: DISPATCH(i16, int16_t); return true;
     case TFCC_INT32: DISPATCH(i32, int32_t); return true;
     case TFCC_INT64: DISPATCH(i64, int64_t); return true;
+    default: return false;
+  }
+}
+
+/* REDUCE_MAX / REDUCE_MIN over [outer, n, inner]: out = init, then every input combined in
+ * order (seeded: out = x[0], then x[1..], for the all-reduced case). */
+#define RED_FN(NAME, T, GT) \
+  static void NAME(const T *x, int64_t outer, int64_t n, int64_t inner, T init, bool seeded, \
+                   T *y) { \
+    if (seeded) { \
+      T b = x[0]; \
+      for (int64_t i = 1; i < n; i++) b = GT(x[i], b) ? x[i] : b; \
+      y[0] = b; \
+      return; \
+    } \
+    if (inner == 1) { \
+      int64_t r = 0; \
+      for (; r + 4 <= outer; r += 4) { \
+        const T *p0 = x + r * n, *p1 = p0 + n, *p2 = p1 + n, *p3 = p2 + n; \
+        T b0 = init, b1 = init, b2 = init, b3 = init; \
+        for (int64_t i = 0; i < n; i++) { \
+          b0 = GT(p0[i], b0) ? p0[i] : b0; \
+          b1 = GT(p1[i], b1) ? p1[i] : b1; \
+          b2 = GT(p2[i], b2) ? p2[i] : b2; \
+          b3 = GT(p3[i], b3) ? p3[i] : b3; \
+        } \
+        y[r] = b0; \
+        y[r + 1] = b1; \
+        y[r + 2] = b2; \
+        y[r + 3] = b3; \
+      } \
+      for (; r < outer; r++) { \
+        const T *p0 = x + r * n; \
+        T b0 = init; \
+        for (int64_t i = 0; i < n; i++) b0 = GT(p0[i], b0) ? p0[i] : b0; \
+        y[r] = b0; \
+      } \
+      return; \
+    } \
+    for (int64_t a = 0; a < outer; a++) { \
+      T *o = y + a * inner; \
+      const T *p = x + a * n * inner; \
+      for (int64_t j = 0; j < inner; j++) o[j] = init; \
+      for (int64_t i = 0; i < n; i++) { \
+        const T *q = p + i * inner; \
+        for (int64_t j = 0; j < inner; j++) o[j] = GT(q[j], o[j]) ? q[j] : o[j]; \
+      } \
+    } \
+  }
+
+#define RED_TYPE(SUF, T) \
+  RED_FN(rmax_##SUF, T, GT_MAX) \
+  RED_FN(rmin_##SUF, T, GT_MIN)
+RED_TYPE(f32, float)
+RED_TYPE(u8, uint8_t)
+RED_TYPE(i8, int8_t)
+RED_TYPE(i16, int16_t)
+RED_TYPE(i32, int32_t)
+RED_TYPE(i64, int64_t)
+
+#define RED_CALL(SUF, T, LO, HI) \
+  do { \
+    if (is_max) \
+      rmax_##SUF((const T *)in, outer, n, inner, (T)(LO), seeded, (T *)out); \
+    else \
+      rmin_##SUF((const T *)in, outer, n, inner, (T)(HI), seeded, (T *)out); \
+  } while (0)
+
+bool tfcc_reduce_max_min_fast(const struct tfcc_reduce_shape *s, bool is_max, tfcc_dtype dt,
+                              const void *in, void *out) {
+  if (s->in_count <= 0 || s->rank > TFCC_REDUCE_MAX_RANK) return false;
+  /* [outer, n, inner]: kept axes, then reduced ones, then kept ones (size-1 axes anywhere). */
+  int64_t outer = 1, n = 1, inner = 1;
+  int stage = 0; /* 0: before the reduced block, 1: in it, 2: after it */
+  bool all = true;
+  for (int32_t d = 0; d < s->rank; d++) {
+    all = all && s->reduced[d];
+    if (s->dims[d] == 1) continue;
+    if (s->reduced[d]) {
+      if (stage == 2) return false;
+      stage = 1;
+      n *= s->dims[d];
+    } else if (stage == 0) {
+      outer *= s->dims[d];
+    } else {
+      stage = 2;
+      inner *= s->dims[d];
+    }
+  }
+  const bool seeded = all; /* the reference's ReduceAllDims seed */
+  switch (dt) {
+    case TFCC_FLOAT32: RED_CALL(f32, float, -FLT_MAX, FLT_MAX); return true;
+    case TFCC_UINT8: RED_CALL(u8, uint8_t, 0, UINT8_MAX); return true;
+    case TFCC_INT8: RED_CALL(i8, int8_t, INT8_MIN, INT8_MAX); return true;
+    case TFCC_INT16: RED_CALL(i16, int16_t, INT16_MIN, INT16_MAX); return true;
+    case TFCC_INT32: RED_CALL(i32, int32_t, INT32_MIN, INT32_MAX); return true;
+    case TFCC_INT64: RED_CALL(i64, int64_t, INT64_MIN, INT64_MAX); return true;
     default: return false;
   }
 }
