@@ -1,6 +1,8 @@
 /* MIRROR_PAD: inputs (input, paddings [rank, 2]); MirrorPadOptions.mode REFLECT (0) or
- * SYMMETRIC (1). Paddings must be at most dim - 1 (REFLECT) or dim (SYMMETRIC). */
-#include "kernels/ref/pad.h"
+ * SYMMETRIC (1). Paddings must be at most dim - 1 (REFLECT) or dim (SYMMETRIC). Runs the block
+ * copies of kernels/move (tfcc_move_mirror_pad); tfcc_ref_mirror_pad is its reference twin
+ * (tests/ops/test_move.c). */
+#include "kernels/move/mirror_pad.h"
 #include "ops/pad_common.h"
 #include "ops/shape_ops_util.h"
 
@@ -35,10 +37,17 @@ static tfcc_status mirror_pad_eval(tfcc_op_ctx *ctx) {
   tfcc_status st = tfcc_pad_read(ctx, OP, in, ctx->in[1], before, after);
   if (st) return st;
   bool symmetric = ctx->node->opts.mirror_pad.mode == 1;
-  tfcc_ref_mirror_pad(in->data, in->rank, in->dims, before, ctx->out[0]->dims, symmetric,
-                      tfcc_dtype_size(in->dtype), ctx->out[0]->data);
+  tfcc_move_mirror_pad(in->data, in->rank, in->dims, before, ctx->out[0]->dims, symmetric,
+                       tfcc_dtype_size(in->dtype), ctx->out[0]->data);
   return TFCC_OK;
 }
 
-const tfcc_op_def tfcc_op_mirror_pad = {
-    .name = OP, .prepare = mirror_pad_prepare, .eval = mirror_pad_eval};
+static const char *mirror_pad_kernel(const tfcc_op_ctx *ctx) {
+  (void)ctx;
+  return "move-mirror-pad";
+}
+
+const tfcc_op_def tfcc_op_mirror_pad = {.name = OP,
+                                        .prepare = mirror_pad_prepare,
+                                        .eval = mirror_pad_eval,
+                                        .kernel = mirror_pad_kernel};

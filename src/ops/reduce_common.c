@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "kernels/arg/arg.h"
 #include "kernels/reduce/reduce.h"
 #include "kernels/ref/quant_util.h"
 #include "kernels/ref/reduce.h"
@@ -418,9 +419,14 @@ tfcc_status tfcc_reduce_op_eval(tfcc_op_ctx *ctx, tfcc_reduce_op op) {
       tfcc_reduce_generic(&su.shape, TFCC_REDUCE_PROD, dt, in->data, out->data);
       return TFCC_OK;
     case TFCC_REDUCE_OP_MAX:
-      tfcc_reduce_generic(&su.shape, TFCC_REDUCE_MAX, dt, in->data, out->data);
+      /* Adjacent reduced axes: kernels/arg's loops (tfcc_reduce_generic is their twin). */
+      if (!tfcc_reduce_max_min_fast(&su.shape, true, dt, in->data, out->data))
+        tfcc_reduce_generic(&su.shape, TFCC_REDUCE_MAX, dt, in->data, out->data);
       return TFCC_OK;
     case TFCC_REDUCE_OP_MIN:
+      if (!tfcc_reduce_max_min_fast(&su.shape, false, dt, in->data, out->data))
+        tfcc_reduce_generic(&su.shape, TFCC_REDUCE_MIN, dt, in->data, out->data);
+      return TFCC_OK;
     case TFCC_REDUCE_OP_ALL: /* bool: min is and, max is or */
       tfcc_reduce_generic(&su.shape, TFCC_REDUCE_MIN, dt, in->data, out->data);
       return TFCC_OK;
@@ -509,8 +515,9 @@ tfcc_status tfcc_arg_op_eval(tfcc_op_ctx *ctx, bool is_max) {
   tfcc_status st = arg_setup_of(ctx, is_max, &a);
   if (st != TFCC_OK) return st;
   if (a.outer * a.inner == 0) return TFCC_OK;
-  if (!tfcc_arg_min_max(ctx->in[0]->dtype, ctx->in[0]->data, a.outer, a.axis_size, a.inner, is_max,
-                        ctx->out[0]->dtype, ctx->out[0]->data))
+  /* Branch-free kernel (kernels/arg); tfcc_arg_min_max is its reference twin. */
+  if (!tfcc_arg_min_max_fast(ctx->in[0]->dtype, ctx->in[0]->data, a.outer, a.axis_size, a.inner,
+                             is_max, ctx->out[0]->dtype, ctx->out[0]->data))
     return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "%s: dtype %s -> %s unsupported",
                         is_max ? "ARG_MAX" : "ARG_MIN", tfcc_dtype_name(ctx->in[0]->dtype),
                         tfcc_dtype_name(ctx->out[0]->dtype));

@@ -1,6 +1,8 @@
 /* SLICE: inputs (input, begin, size) with known int32/int64 begin/size of length rank; a size
  * of -1 means "to the end" (TFLite slice.cc). Any fixed-size dtype (float16: v8) and int4 (v7:
- * tfcc's one value per byte). */
+ * tfcc's one value per byte). Runs the planned copy of kernels/move (one memcpy where the box is
+ * contiguous); tfcc_ref_copy_nd is its reference twin (tests/ops/test_move.c). */
+#include "kernels/move/move.h"
 #include "kernels/ref/copy.h"
 #include "ops/shape_ops_util.h"
 
@@ -49,20 +51,40 @@ static tfcc_status slice_prepare(tfcc_op_ctx *ctx) {
   return tfcc_so_set_shape(ctx, OP, ctx->out[0], in->rank, size);
 }
 
-static tfcc_status slice_eval(tfcc_op_ctx *ctx) {
+/* The copy and the input offset (elements). */
+static tfcc_status slice_plan(tfcc_op_ctx *ctx, tfcc_move_plan *plan, int64_t *off) {
   const tfcc_tensor *in = ctx->in[0];
-  tfcc_tensor *out = ctx->out[0];
+  const tfcc_tensor *out = ctx->out[0];
   int64_t begin[TFCC_MAX_RANK], size[TFCC_MAX_RANK], is[TFCC_MAX_RANK], os[TFCC_MAX_RANK];
   tfcc_status st = slice_params(ctx, in, begin, size);
   if (st) return st;
   tfcc_ref_strides(in->rank, in->dims, is);
   tfcc_ref_strides(out->rank, out->dims, os);
-  int64_t off = 0;
-  for (int32_t d = 0; d < in->rank; d++) off += begin[d] * is[d];
-  if (tfcc_tensor_elements(out) > 0)
-    tfcc_ref_copy_nd(out->rank, out->dims, in->data, off, is, out->data, 0, os,
-                     tfcc_dtype_size(in->dtype));
+  *off = 0;
+  for (int32_t d = 0; d < in->rank; d++) *off += begin[d] * is[d];
+  tfcc_move_plan_make(plan, out->rank, out->dims, is, os, tfcc_dtype_size(in->dtype));
   return TFCC_OK;
 }
 
-const tfcc_op_def tfcc_op_slice = {.name = OP, .prepare = slice_prepare, .eval = slice_eval};
+static tfcc_status slice_eval(tfcc_op_ctx *ctx) {
+  tfcc_move_plan plan;
+  int64_t off;
+  tfcc_status st = slice_plan(ctx, &plan, &off);
+  if (st) return st;
+  if (tfcc_tensor_elements(ctx->out[0]) > 0)
+    tfcc_move_run(&plan, ctx->in[0]->data, off, ctx->out[0]->data, 0);
+  return TFCC_OK;
+}
+
+static const char *slice_kernel(const tfcc_op_ctx *ctx) {
+  tfcc_op_quiet q;
+  tfcc_move_plan plan;
+  int64_t off;
+  if (ctx->n_in < 3 || !ctx->in[0] || !ctx->in[1] || !ctx->in[2] || ctx->n_out < 1 ||
+      slice_plan(tfcc_op_quiet_ctx(ctx, &q), &plan, &off))
+    return "ref";
+  return tfcc_move_kind_name(&plan);
+}
+
+const tfcc_op_def tfcc_op_slice = {
+    .name = OP, .prepare = slice_prepare, .eval = slice_eval, .kernel = slice_kernel};

@@ -3,7 +3,10 @@
  * offset. Follows TFLite strided_slice.cc: masks are first expanded into "effective" per-axis
  * parameters (BuildStridedSliceParams: the ellipsis covers the unspecified axes, new axes are
  * size-1 input axes), then each axis uses StridedSliceStartForAxis / StridedSliceEndForAxis
- * (normalize negative, clamp to [0,size] or [-1,size-1], masks override, offset: end += start). */
+ * (normalize negative, clamp to [0,size] or [-1,size-1], masks override, offset: end += start).
+ * The copy runs the planned copy of kernels/move (contiguous runs as single moves or memcpy);
+ * tfcc_ref_copy_nd is its reference twin (tests/ops/test_move.c). */
+#include "kernels/move/move.h"
 #include "kernels/ref/copy.h"
 #include "ops/shape_ops_util.h"
 
@@ -193,10 +196,27 @@ static tfcc_status strided_slice_eval(tfcc_op_ctx *ctx) {
   if (p.empty) return TFCC_OK;
   int64_t os[TFCC_MAX_RANK];
   tfcc_ref_strides(p.copy_rank, p.copy_dims, os);
-  tfcc_ref_copy_nd(p.copy_rank, p.copy_dims, ctx->in[0]->data, p.in_offset, p.copy_in_strides,
-                   ctx->out[0]->data, 0, os, tfcc_dtype_size(ctx->in[0]->dtype));
+  tfcc_move_copy_nd(p.copy_rank, p.copy_dims, ctx->in[0]->data, p.in_offset, p.copy_in_strides,
+                    ctx->out[0]->data, 0, os, tfcc_dtype_size(ctx->in[0]->dtype));
   return TFCC_OK;
 }
 
-const tfcc_op_def tfcc_op_strided_slice = {
-    .name = OP, .prepare = strided_slice_prepare, .eval = strided_slice_eval};
+static const char *strided_slice_kernel(const tfcc_op_ctx *ctx) {
+  tfcc_op_quiet q;
+  ss_plan p;
+  if (ctx->n_in < 4 || !ctx->in[0] || !ctx->in[1] || !ctx->in[2] || !ctx->in[3] || ctx->n_out < 1 ||
+      ss_plan_make(tfcc_op_quiet_ctx(ctx, &q), ctx->in[0], &p))
+    return "ref";
+  if (p.empty) return "move-none";
+  int64_t os[TFCC_MAX_RANK];
+  tfcc_ref_strides(p.copy_rank, p.copy_dims, os);
+  tfcc_move_plan plan;
+  tfcc_move_plan_make(&plan, p.copy_rank, p.copy_dims, p.copy_in_strides, os,
+                      tfcc_dtype_size(ctx->in[0]->dtype));
+  return tfcc_move_kind_name(&plan);
+}
+
+const tfcc_op_def tfcc_op_strided_slice = {.name = OP,
+                                           .prepare = strided_slice_prepare,
+                                           .eval = strided_slice_eval,
+                                           .kernel = strided_slice_kernel};

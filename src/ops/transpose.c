@@ -1,6 +1,9 @@
 /* TRANSPOSE: out[i0..] = in[...] with out dim d = in dim perm[d]; perm a known int32/int64
  * permutation of [0, rank) (TFLite rejects entries outside [0, rank)). Any fixed-size dtype, and
- * int4 (v7: tfcc's one value per byte; TFLite unpacks, transposes as int8 and packs again). */
+ * int4 (v7: tfcc's one value per byte; TFLite unpacks, transposes as int8 and packs again).
+ * Runs the planned copy of kernels/move (runs, blocked 2-D transposes); tfcc_ref_copy_nd is its
+ * reference twin (tests/ops/test_move.c). */
+#include "kernels/move/move.h"
 #include "ops/copy_ops.h"
 
 #define OP "TRANSPOSE"
@@ -34,9 +37,10 @@ static tfcc_status transpose_prepare(tfcc_op_ctx *ctx) {
   return tfcc_so_set_shape(ctx, OP, ctx->out[0], in->rank, dims);
 }
 
-static tfcc_status transpose_eval(tfcc_op_ctx *ctx) {
+/* The copy: output dims in order, input strides permuted. */
+static tfcc_status transpose_plan(tfcc_op_ctx *ctx, tfcc_move_plan *plan) {
   const tfcc_tensor *in = ctx->in[0];
-  tfcc_tensor *out = ctx->out[0];
+  const tfcc_tensor *out = ctx->out[0];
   int32_t perm[TFCC_MAX_RANK];
   tfcc_status st = read_perm(ctx, in, perm);
   if (st) return st;
@@ -44,11 +48,26 @@ static tfcc_status transpose_eval(tfcc_op_ctx *ctx) {
   tfcc_ref_strides(in->rank, in->dims, is);
   tfcc_ref_strides(out->rank, out->dims, os);
   for (int32_t d = 0; d < in->rank; d++) ps[d] = is[perm[d]];
-  if (tfcc_tensor_elements(out) > 0)
-    tfcc_ref_copy_nd(out->rank, out->dims, in->data, 0, ps, out->data, 0, os,
-                     tfcc_dtype_size(in->dtype));
+  tfcc_move_plan_make(plan, out->rank, out->dims, ps, os, tfcc_dtype_size(in->dtype));
   return TFCC_OK;
 }
 
+static tfcc_status transpose_eval(tfcc_op_ctx *ctx) {
+  tfcc_move_plan plan;
+  tfcc_status st = transpose_plan(ctx, &plan);
+  if (st) return st;
+  tfcc_move_run(&plan, ctx->in[0]->data, 0, ctx->out[0]->data, 0);
+  return TFCC_OK;
+}
+
+static const char *transpose_kernel(const tfcc_op_ctx *ctx) {
+  tfcc_op_quiet q;
+  tfcc_move_plan plan;
+  if (ctx->n_in < 2 || !ctx->in[0] || !ctx->in[1] || ctx->n_out < 1 ||
+      transpose_plan(tfcc_op_quiet_ctx(ctx, &q), &plan))
+    return "ref";
+  return tfcc_move_kind_name(&plan);
+}
+
 const tfcc_op_def tfcc_op_transpose = {
-    .name = OP, .prepare = transpose_prepare, .eval = transpose_eval};
+    .name = OP, .prepare = transpose_prepare, .eval = transpose_eval, .kernel = transpose_kernel};
