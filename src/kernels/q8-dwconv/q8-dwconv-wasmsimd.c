@@ -148,9 +148,6 @@ static inline void q8dw_requant(uint8_t *c, q8dw_acc acc, const float *scale, fl
  * requantization, or the hybrid float stage (tfcc_q8_dw_hyb). Both binaries hold it (static
  * data alike, see the q8 GEMM); the plain binary's rdot is the stand-in that fails the check. */
 #include "kernels/ref/conv_acc.h"
-#ifndef TWO_PX
-#define TWO_PX 0
-#endif
 
 static inline v128_t dw_rdot(v128_t a, v128_t b, v128_t c) {
 #ifdef TFCC_WASM_RELAXED_DOT
@@ -169,79 +166,44 @@ static inline v128_t ld16(const uint8_t *p, size_t n, uint8_t fill) {
   return wasm_v128_load(tmp);
 }
 
-/* The quads of one column from filter rows' bytes at src[ky] (xor flip; rows past KH zero),
- * interleaved per channel: vector j holds channels 4 j .. 4 j + 3, each as its 4 rows' bytes. */
-static inline __attribute__((always_inline)) void rd_quads(v128_t *d, const uint8_t *const *src,
-                                                           size_t off, size_t n, uint8_t fill,
-                                                           v128_t flip, const int32_t KH,
-                                                           const int32_t NQ) {
-  const v128_t zero = wasm_i32x4_splat(0);
-  for (int32_t q = 0; q < NQ; q++, d += 4) {
-    v128_t r[4];
-    for (int32_t k = 0; k < 4; k++) {
-      const int32_t ky = 4 * q + k;
-      r[k] = ky < KH ? wasm_v128_xor(ld16(src[ky] + off, n, fill), flip) : zero;
-    }
-    const v128_t lo01 =
-        wasm_i8x16_shuffle(r[0], r[1], 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-    const v128_t hi01 = wasm_i8x16_shuffle(r[0], r[1], 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29,
-                                           14, 30, 15, 31);
-    const v128_t lo23 =
-        wasm_i8x16_shuffle(r[2], r[3], 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-    const v128_t hi23 = wasm_i8x16_shuffle(r[2], r[3], 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29,
-                                           14, 30, 15, 31);
-    wasm_v128_store(d + 0, wasm_i16x8_shuffle(lo01, lo23, 0, 8, 1, 9, 2, 10, 3, 11));
-    wasm_v128_store(d + 1, wasm_i16x8_shuffle(lo01, lo23, 4, 12, 5, 13, 6, 14, 7, 15));
-    wasm_v128_store(d + 2, wasm_i16x8_shuffle(hi01, hi23, 0, 8, 1, 9, 2, 10, 3, 11));
-    wasm_v128_store(d + 3, wasm_i16x8_shuffle(hi01, hi23, 4, 12, 5, 13, 6, 14, 7, 15));
-  }
-}
-
-/* Column quads of input columns ix_lo .. ix_lo + ncols - 1, channels c0 .. c0 + n - 1, into
- * cols (ncols x NQ x 4 vectors): the columns outside the image and the filter rows outside it
- * read a row of the zero point (zrow, step 0), the rest straight from the rows, no branches. */
 static inline __attribute__((always_inline)) void rd_build_cols(const tfcc_q8_dw_row *a, size_t c0,
-                                                                size_t n, v128_t flip,
+                                                                size_t n, v128_t flip, v128_t zpv,
                                                                 int32_t ix_lo, int32_t ncols,
                                                                 const int32_t KH, const int32_t NQ,
                                                                 v128_t *cols) {
   const tfcc_conv_geom *g = a->g;
   const size_t C = (size_t)a->p->c;
-  uint8_t zrow[16];
-  memset(zrow, a->zp_byte, sizeof zrow);
-  const uint8_t *src[TFCC_Q8_DW_MAX_TAPS], *zsrc[TFCC_Q8_DW_MAX_TAPS];
-  size_t step[TFCC_Q8_DW_MAX_TAPS];
-  for (int32_t ky = 0; ky < KH; ky++) {
-    src[ky] = a->rows[ky] ? a->rows[ky] + c0 : zrow;
-    step[ky] = a->rows[ky] ? C : 0;
-    zsrc[ky] = zrow;
-  }
-  /* columns left of the image, inside it, right of it */
-  const int32_t in0 = ix_lo < 0 ? (-ix_lo < ncols ? -ix_lo : ncols) : 0;
-  const int32_t in1 =
-      ix_lo + ncols > g->in_w ? (g->in_w - ix_lo > in0 ? g->in_w - ix_lo : in0) : ncols;
-  v128_t zq[4 * (TFCC_Q8_DW_MAX_TAPS / 4)];
-  if (in0 > 0 || in1 < ncols) rd_quads(zq, zsrc, 0, 16, a->zp_byte, flip, KH, NQ);
-  for (int32_t col = 0; col < in0; col++)
-    for (int32_t v = 0; v < 4 * NQ; v++) cols[(size_t)col * 4 * (size_t)NQ + (size_t)v] = zq[v];
-  if (KH == 3 && NQ == 1) { /* running pointers */
-    const uint8_t *s0 = src[0] + (size_t)(ix_lo + in0) * step[0];
-    const uint8_t *s1 = src[1] + (size_t)(ix_lo + in0) * step[1];
-    const uint8_t *s2 = src[2] + (size_t)(ix_lo + in0) * step[2];
-    const size_t t0 = step[0], t1 = step[1], t2 = step[2];
-    for (int32_t col = in0; col < in1; col++, s0 += t0, s1 += t1, s2 += t2) {
-      const uint8_t *const sp[3] = {s0, s1, s2};
-      rd_quads(cols + (size_t)col * 4, sp, 0, n, a->zp_byte, flip, 3, 1);
-    }
-  } else {
-    for (int32_t col = in0; col < in1; col++) {
-      const uint8_t *sp[TFCC_Q8_DW_MAX_TAPS];
-      for (int32_t ky = 0; ky < KH; ky++) sp[ky] = src[ky] + (size_t)(ix_lo + col) * step[ky];
-      rd_quads(cols + (size_t)col * 4 * (size_t)NQ, sp, 0, n, a->zp_byte, flip, KH, NQ);
+  const v128_t zero = wasm_i32x4_splat(0);
+  for (int32_t col = 0; col < ncols; col++) {
+    const int32_t ix = ix_lo + col;
+    const bool inside = ix >= 0 && ix < g->in_w;
+    const size_t off = (size_t)ix * C + c0;
+    v128_t *d = cols + (size_t)col * (size_t)NQ * 4;
+    for (int32_t q = 0; q < NQ; q++, d += 4) {
+      v128_t r[4];
+      for (int32_t k = 0; k < 4; k++) {
+        const int32_t ky = 4 * q + k;
+        if (ky >= KH)
+          r[k] = zero;
+        else if (inside && a->rows[ky])
+          r[k] = wasm_v128_xor(ld16(a->rows[ky] + off, n, a->zp_byte), flip);
+        else
+          r[k] = zpv;
+      }
+      const v128_t lo01 =
+          wasm_i8x16_shuffle(r[0], r[1], 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+      const v128_t hi01 = wasm_i8x16_shuffle(r[0], r[1], 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13,
+                                             29, 14, 30, 15, 31);
+      const v128_t lo23 =
+          wasm_i8x16_shuffle(r[2], r[3], 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+      const v128_t hi23 = wasm_i8x16_shuffle(r[2], r[3], 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13,
+                                             29, 14, 30, 15, 31);
+      wasm_v128_store(d + 0, wasm_i16x8_shuffle(lo01, lo23, 0, 8, 1, 9, 2, 10, 3, 11));
+      wasm_v128_store(d + 1, wasm_i16x8_shuffle(lo01, lo23, 4, 12, 5, 13, 6, 14, 7, 15));
+      wasm_v128_store(d + 2, wasm_i16x8_shuffle(hi01, hi23, 0, 8, 1, 9, 2, 10, 3, 11));
+      wasm_v128_store(d + 3, wasm_i16x8_shuffle(hi01, hi23, 4, 12, 5, 13, 6, 14, 7, 15));
     }
   }
-  for (int32_t col = in1; col < ncols; col++)
-    for (int32_t v = 0; v < 4 * NQ; v++) cols[(size_t)col * 4 * (size_t)NQ + (size_t)v] = zq[v];
 }
 
 /* The hybrid float stage on 4 channels (kernels/hybrid/dwconv.h's operations and order;
@@ -253,50 +215,9 @@ static inline v128_t hyb4(v128_t acc, v128_t s, v128_t fs, v128_t bb, bool bias,
   return wasm_f32x4_pmin(wasm_f32x4_pmax(f, lo), hi);
 }
 
-/* One pixel's 16 channels (c0, n of them) out: the hybrid float stage, the fixed-point
- * requantization, or the float one. */
-static inline __attribute__((always_inline)) void rd_out(const tfcc_q8_dw_row *a, size_t c0,
-                                                         size_t n, int32_t ox, v128_t a0, v128_t a1,
-                                                         v128_t a2, v128_t a3, const float *hfs,
-                                                         const float *hbb, const float *sc,
-                                                         const bool is_signed) {
-  const size_t C = (size_t)a->p->c;
-  const tfcc_q8_dw_hyb *h = a->hyb;
-  if (h) {
-    const v128_t s = wasm_f32x4_splat(h->scale);
-    const v128_t lo = wasm_f32x4_splat(h->lo), hi = wasm_f32x4_splat(h->hi);
-    const bool hb = h->bias != NULL;
-    float f[16];
-    wasm_v128_store(f, hyb4(a0, s, wasm_v128_load(hfs), wasm_v128_load(hbb), hb, lo, hi));
-    wasm_v128_store(f + 4,
-                    hyb4(a1, s, wasm_v128_load(hfs + 4), wasm_v128_load(hbb + 4), hb, lo, hi));
-    wasm_v128_store(f + 8,
-                    hyb4(a2, s, wasm_v128_load(hfs + 8), wasm_v128_load(hbb + 8), hb, lo, hi));
-    wasm_v128_store(f + 12,
-                    hyb4(a3, s, wasm_v128_load(hfs + 12), wasm_v128_load(hbb + 12), hb, lo, hi));
-    memcpy(a->fout + (size_t)ox * C + c0, f, n * sizeof(float));
-    return;
-  }
-  uint8_t *o = a->out + (size_t)ox * C + c0;
-  if (!a->p->fp32) {
-    int32_t acc[16];
-    wasm_v128_store(acc, a0);
-    wasm_v128_store(acc + 4, a1);
-    wasm_v128_store(acc + 8, a2);
-    wasm_v128_store(acc + 12, a3);
-    for (size_t i = 0; i < n; i++)
-      o[i] = (uint8_t)tfcc_requant32(acc[i], 0, a->r, (int32_t)(c0 + i));
-    return;
-  }
-  const q8dw_acc acc = {a0, a1, a2, a3, is_signed};
-  q8dw_requant_v(o, acc, wasm_v128_load(sc), wasm_v128_load(sc + 16), wasm_v128_load(sc + 32),
-                 wasm_v128_load(sc + 48), a->lo, a->hi, a->zp, n);
-}
-
 static inline __attribute__((always_inline)) void rd_row_body(const tfcc_q8_dw_row *a,
                                                               const bool is_signed,
-                                                              const int32_t KH, const int32_t KW,
-                                                              const bool has_kz) {
+                                                              const int32_t KH, const int32_t KW) {
   const tfcc_conv_geom *g = a->g;
   const tfcc_q8_dw_packed *p = a->p;
   const int32_t NQ = (KH + 3) / 4;
@@ -306,7 +227,9 @@ static inline __attribute__((always_inline)) void rd_row_body(const tfcc_q8_dw_r
   const int32_t ix_lo = -g->pad_w;
   const int32_t ncols = (g->out_w - 1) * sw + (KW - 1) * dw + 1;
   const v128_t flip = wasm_i8x16_splat(is_signed ? (int8_t)0x80 : 0);
+  const v128_t zpv = wasm_v128_xor(wasm_i8x16_splat((int8_t)a->zp_byte), flip);
   v128_t kzq[TFCC_Q8_DW_MAX_TAPS / 4];
+  const bool has_kz = p->kz != 0;
   for (int32_t q = 0; q < NQ; q++) {
     uint32_t word = 0;
     for (int32_t k = 0; k < 4; k++)
@@ -320,62 +243,29 @@ static inline __attribute__((always_inline)) void rd_row_body(const tfcc_q8_dw_r
     const size_t lane = ((c0 % 64) / 16) * 4; /* group L's int32 offset in a lane-ordered row */
     const int32_t *pw = p->w + (c0 / 64) * bstride;
     const int32_t *wq = pw + 4 * 64 + lane;
-    rd_build_cols(a, c0, n, flip, ix_lo, ncols, KH, NQ, cols);
-    /* biases and scales read where they are used (V8 would spill them if held: the two-pixel
-       loop's 8 accumulators and operands fill its registers); the hybrid's biases from a copy */
-    _Alignas(16) int32_t hbias[64];
-    const int32_t *bp = pw + lane;
+    rd_build_cols(a, c0, n, flip, zpv, ix_lo, ncols, KH, NQ, cols);
+    v128_t b0 = wasm_v128_load(pw + lane), b1 = wasm_v128_load(pw + 16 + lane);
+    v128_t b2 = wasm_v128_load(pw + 32 + lane), b3 = wasm_v128_load(pw + 48 + lane);
     const float *sc = (const float *)(const void *)(pw + 64 + lane);
+    const v128_t s0 = wasm_v128_load(sc), s1 = wasm_v128_load(sc + 16);
+    const v128_t s2 = wasm_v128_load(sc + 32), s3 = wasm_v128_load(sc + 48);
     float hfs[16], hbb[16];
     if (h) {
       /* the packed bias is -128 * sum(w) (the flip's term): sum(w) is its shift by 7 */
       const v128_t hz = wasm_i32x4_splat(h->zp);
-      for (size_t j = 0; j < 4; j++) {
-        const v128_t b = wasm_v128_load(pw + lane + 16 * j);
-        wasm_v128_store(hbias + 16 * j,
-                        wasm_i32x4_add(b, wasm_i32x4_mul(hz, wasm_i32x4_shr(b, 7))));
-      }
-      bp = hbias;
+      b0 = wasm_i32x4_add(b0, wasm_i32x4_mul(hz, wasm_i32x4_shr(b0, 7)));
+      b1 = wasm_i32x4_add(b1, wasm_i32x4_mul(hz, wasm_i32x4_shr(b1, 7)));
+      b2 = wasm_i32x4_add(b2, wasm_i32x4_mul(hz, wasm_i32x4_shr(b2, 7)));
+      b3 = wasm_i32x4_add(b3, wasm_i32x4_mul(hz, wasm_i32x4_shr(b3, 7)));
       for (size_t i = 0; i < 16; i++) {
         const size_t c = c0 + (i < n ? i : 0);
         hfs[i] = h->fscale[h->fscale_stride ? c * h->fscale_stride : 0];
         hbb[i] = h->bias ? h->bias[c] : 0.0f;
       }
     }
-    int32_t ox = 0;
-    if (TWO_PX && KH == 3 && KW == 3 && !has_kz && sw == 1 && dw == 1) {
-      /* two pixels at a time: columns ox .. ox + 3, each weight vector loaded once for both */
-      for (; ox + 2 <= g->out_w; ox += 2) {
-        v128_t p0 = wasm_v128_load(bp), p1 = wasm_v128_load(bp + 16);
-        v128_t p2 = wasm_v128_load(bp + 32), p3 = wasm_v128_load(bp + 48);
-        v128_t q0 = wasm_v128_load(bp), q1 = wasm_v128_load(bp + 16);
-        v128_t q2 = wasm_v128_load(bp + 32), q3 = wasm_v128_load(bp + 48);
-        const v128_t *cq = cols + (size_t)ox * 4;
-        const int32_t *w = wq;
-        _Pragma("clang loop unroll(disable)") for (int32_t kx = 0; kx < 3; kx++, cq += 4, w += 64) {
-          v128_t wj = wasm_v128_load(w);
-          p0 = dw_rdot(wj, wasm_v128_load(cq), p0);
-          q0 = dw_rdot(wj, wasm_v128_load(cq + 4), q0);
-          wj = wasm_v128_load(w + 16);
-          p1 = dw_rdot(wj, wasm_v128_load(cq + 1), p1);
-          q1 = dw_rdot(wj, wasm_v128_load(cq + 5), q1);
-          wj = wasm_v128_load(w + 32);
-          p2 = dw_rdot(wj, wasm_v128_load(cq + 2), p2);
-          q2 = dw_rdot(wj, wasm_v128_load(cq + 6), q2);
-          wj = wasm_v128_load(w + 48);
-          p3 = dw_rdot(wj, wasm_v128_load(cq + 3), p3);
-          q3 = dw_rdot(wj, wasm_v128_load(cq + 7), q3);
-        }
-        rd_out(a, c0, n, ox, p0, p1, p2, p3, hfs, hbb, sc, is_signed);
-        rd_out(a, c0, n, ox + 1, q0, q1, q2, q3, hfs, hbb, sc, is_signed);
-      }
-    }
-    for (; ox < g->out_w; ox++) {
-      v128_t a0 = wasm_v128_load(bp), a1 = wasm_v128_load(bp + 16);
-      v128_t a2 = wasm_v128_load(bp + 32), a3 = wasm_v128_load(bp + 48);
-      /* one filter column an iteration, not unrolled: unrolled, the loads of all of them come
-         first and V8 spills them */
-      _Pragma("clang loop unroll(disable)") for (int32_t kx = 0; kx < KW; kx++) {
+    for (int32_t ox = 0; ox < g->out_w; ox++) {
+      v128_t a0 = b0, a1 = b1, a2 = b2, a3 = b3;
+      for (int32_t kx = 0; kx < KW; kx++) {
         const v128_t *cq = cols + (size_t)(ox * sw + kx * dw) * (size_t)NQ * 4;
         for (int32_t q = 0; q < NQ; q++, cq += 4) {
           const int32_t *w = wq + ((size_t)q * (size_t)KW + (size_t)kx) * 64;
@@ -393,21 +283,46 @@ static inline __attribute__((always_inline)) void rd_row_body(const tfcc_q8_dw_r
           }
         }
       }
-      rd_out(a, c0, n, ox, a0, a1, a2, a3, hfs, hbb, sc, is_signed);
+      if (h) {
+        const v128_t s = wasm_f32x4_splat(h->scale);
+        const v128_t lo = wasm_f32x4_splat(h->lo), hi = wasm_f32x4_splat(h->hi);
+        const bool hb = h->bias != NULL;
+        float f[16];
+        wasm_v128_store(f, hyb4(a0, s, wasm_v128_load(hfs), wasm_v128_load(hbb), hb, lo, hi));
+        wasm_v128_store(f + 4,
+                        hyb4(a1, s, wasm_v128_load(hfs + 4), wasm_v128_load(hbb + 4), hb, lo, hi));
+        wasm_v128_store(f + 8,
+                        hyb4(a2, s, wasm_v128_load(hfs + 8), wasm_v128_load(hbb + 8), hb, lo, hi));
+        wasm_v128_store(
+            f + 12, hyb4(a3, s, wasm_v128_load(hfs + 12), wasm_v128_load(hbb + 12), hb, lo, hi));
+        memcpy(a->fout + (size_t)ox * C + c0, f, n * sizeof(float));
+        continue;
+      }
+      uint8_t *o = a->out + (size_t)ox * C + c0;
+      if (!p->fp32) {
+        int32_t acc[16];
+        wasm_v128_store(acc, a0);
+        wasm_v128_store(acc + 4, a1);
+        wasm_v128_store(acc + 8, a2);
+        wasm_v128_store(acc + 12, a3);
+        for (size_t i = 0; i < n; i++)
+          o[i] = (uint8_t)tfcc_requant32(acc[i], 0, a->r, (int32_t)(c0 + i));
+        continue;
+      }
+      const q8dw_acc acc = {a0, a1, a2, a3, is_signed};
+      q8dw_requant_v(o, acc, s0, s1, s2, s3, a->lo, a->hi, a->zp, n);
     }
   }
 }
 
 static inline void rd_row_dispatch(const tfcc_q8_dw_row *a, const bool is_signed) {
   const int32_t KH = a->g->filter_h, KW = a->g->filter_w;
-  if (a->p->kz)
-    rd_row_body(a, is_signed, KH, KW, true);
-  else if (KH == 3 && KW == 3)
-    rd_row_body(a, is_signed, 3, 3, false);
+  if (KH == 3 && KW == 3)
+    rd_row_body(a, is_signed, 3, 3);
   else if (KH == 5 && KW == 5)
-    rd_row_body(a, is_signed, 5, 5, false);
+    rd_row_body(a, is_signed, 5, 5);
   else
-    rd_row_body(a, is_signed, KH, KW, false);
+    rd_row_body(a, is_signed, KH, KW);
 }
 
 void tfcc_q8_dw_row_s_wasmrdot(const tfcc_q8_dw_row *a) { rd_row_dispatch(a, true); }
