@@ -6,8 +6,7 @@
 //   node js/test/browser_exact.mjs --pkg BUILD/npm/tfcc-wasm [--shared DIR] [--expect-relaxed]
 //        [--expect-relaxed-dot yes|auto|never] [--js-flags FLAGS]
 // --expect-relaxed-dot: fails unless the int8 GEMMs ran the relaxed dot product
-// (q8-gemm-4x8-wasmrdot, taken where its self-check passes; the int8 depthwise must then run
-// q8-dwconv-16-wasmrdot, and q8-dwconv-16-wasmsimd where the GEMM runs SIMD128); auto: where the CPU has AVX-VNNI
+// (q8-gemm-4x8-wasmrdot, taken where its self-check passes); auto: where the CPU has AVX-VNNI
 // (Linux x86-64, /proc/cpuinfo), on which Chromium's V8 computes it as vpdpbusd, exactly;
 // never: fails unless they ran the SIMD128 kernel. --js-flags: V8 flags for Chromium, e.g.
 // --no-enable-avx-vnni, under which V8 lowers the dot to pmaddubsw, whose 16-bit pair sums
@@ -58,8 +57,8 @@ try {
   const r = await browser.cdp('Runtime.evaluate', {
     expression: `import('${base}/exact.mjs').then((m) => m.run(${spec}))`, awaitPromise: true, returnByValue: true}, sessionId);
   if (r.exceptionDetails) throw new Error(JSON.stringify(r.exceptionDetails).slice(0, 800));
-  const {binary, q8Gemm, q8Dwconv, checks, failures: bad} = r.result.value;
-  console.log(`${binary} binary, int8 GEMM ${q8Gemm}, depthwise ${q8Dwconv}: ${checks} checks (${cases.length} conformance cases, ${names.length} shared models)`);
+  const {binary, q8Gemm, checks, failures: bad} = r.result.value;
+  console.log(`${binary} binary, int8 GEMM ${q8Gemm}: ${checks} checks (${cases.length} conformance cases, ${names.length} shared models)`);
   for (const f of bad) console.log(`FAIL ${f}`);
   failures += bad.length;
   if (args.includes('--expect-relaxed') && binary !== 'relaxed-SIMD') { console.log('FAIL the relaxed-SIMD binary did not load'); failures++; }
@@ -67,11 +66,6 @@ try {
   const vnni = () => { try { return /^flags\s*:.*\bavx_vnni\b/m.test(fs.readFileSync('/proc/cpuinfo', 'utf8')); } catch { return false; } };
   if ((wantDot === 'yes' || (wantDot === 'auto' && vnni())) && q8Gemm !== 'q8-gemm-4x8-wasmrdot') {
     console.log(`FAIL the int8 GEMM is ${q8Gemm}, not the relaxed dot product's q8-gemm-4x8-wasmrdot (its self-check failed in this engine?)`);
-    failures++;
-  }
-  // the depthwise's row kernel takes the relaxed dot product under the GEMM's self-check
-  if (q8Dwconv !== (q8Gemm === 'q8-gemm-4x8-wasmrdot' ? 'q8-dwconv-16-wasmrdot' : 'q8-dwconv-16-wasmsimd')) {
-    console.log(`FAIL the int8 depthwise is ${q8Dwconv} with the int8 GEMM ${q8Gemm}`);
     failures++;
   }
   if (wantDot === 'never' && q8Gemm !== 'q8-gemm-4x8-wasmsimd') {

@@ -24,10 +24,6 @@ TFCC_Q8_DW_DECL(tfcc_q8_dw_s_wasmsimd);
 TFCC_Q8_DW_DECL(tfcc_q8_dw_u_wasmsimd);
 TFCC_Q8_DW_RUN_DECL(tfcc_q8_dw_run_s_wasmsimd);
 TFCC_Q8_DW_RUN_DECL(tfcc_q8_dw_run_u_wasmsimd);
-/* the relaxed-SIMD binary's row kernel (relaxed dot product), taken by dispatch only where
-   tfcc_q8_gemm_wasm_rdot_exact() (never in the plain binary) */
-void tfcc_q8_dw_row_s_wasmrdot(const tfcc_q8_dw_row *a);
-void tfcc_q8_dw_row_u_wasmrdot(const tfcc_q8_dw_row *a);
 TFCC_Q8_DW_DECL(tfcc_q8_dw_s_scalar);
 TFCC_Q8_DW_DECL(tfcc_q8_dw_u_scalar);
 
