@@ -1,0 +1,135 @@
+/* Kernel-level timing of tfcc's int8 WebAssembly kernels in a browser (bench/wasm/kernel-bench.mjs
+ * builds this against a build's libtfcc.a and runs it in headless Chromium): one q8 depthwise
+ * (3x3, SAME) or q8 GEMM layer through the family's driver on one thread, a chosen table row,
+ * random int8 data with fixed seeds, the minimum over repetitions of the mean per call (robust on
+ * a loaded machine), and a checksum of the output bytes (equal across builds and kernels when
+ * they compute the same bytes). Not a test: the exactness of the kernels is browser_exact's. */
+#include <emscripten.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/q8-dwconv/dwconv.h"
+#include "kernels/q8-gemm/gemm.h"
+#include "kernels/q8-gemm/ukernels.h"
+
+static uint32_t seed;
+static uint8_t rnd(void) {
+  seed = seed * 1664525u + 1013904223u;
+  return (uint8_t)(seed >> 24);
+}
+
+static uint32_t checksum(const uint8_t *p, size_t n) {
+  uint32_t s = 0;
+  for (size_t i = 0; i < n; i++) s = s * 31u + p[i];
+  return s;
+}
+
+/* 1 where the engine's relaxed dot product passes the q8 GEMM's self-check */
+EMSCRIPTEN_KEEPALIVE int kh_rdot_exact(void) { return tfcc_q8_gemm_wasm_rdot_exact(); }
+
+/* family 0: q8 depthwise, 1: q8 GEMM; "" past the table */
+EMSCRIPTEN_KEEPALIVE const char *kh_kernel_name(int family, int i) {
+  if (family == 0) {
+    const tfcc_q8_dw_kernel *k = tfcc_q8_dw_kernel_at(i);
+    return k ? k->name : "";
+  }
+  const tfcc_q8_gemm_kernel *k = tfcc_q8_gemm_kernel_at(i);
+  return k ? k->name : "";
+}
+
+static tfcc_conv_requant requant(const float *scale) {
+  tfcc_conv_requant r;
+  memset(&r, 0, sizeof r);
+  r.input_offset = 5;
+  r.output_offset = -3;
+  r.mult_stride = 1;
+  r.act_min = -128;
+  r.act_max = 127;
+  r.scale = scale;
+  return r;
+}
+
+/* ms per call of a 3x3 int8 depthwise (SAME padding) on h x w x c at stride s with kernel row ki
+ * (-1: -2 pack failed, -3 no memory); *sum: the output's checksum */
+EMSCRIPTEN_KEEPALIVE double kh_dw(int ki, int h, int w, int c, int s, int iters, int reps,
+                                  uint32_t *sum) {
+  const tfcc_q8_dw_kernel *k = tfcc_q8_dw_kernel_at(ki);
+  if (!k) return -1;
+  tfcc_conv_geom g;
+  memset(&g, 0, sizeof g);
+  g.batches = 1, g.in_h = h, g.in_w = w, g.in_c = c, g.out_c = c;
+  g.filter_h = 3, g.filter_w = 3, g.filter_in_c = 1;
+  g.stride_h = g.stride_w = s, g.dil_h = g.dil_w = 1;
+  g.out_h = (h + s - 1) / s, g.out_w = (w + s - 1) / s;
+  const int pad = (g.out_h - 1) * s + 3 - h;
+  g.pad_h = g.pad_w = pad > 0 ? pad / 2 : 0;
+  const size_t in_n = (size_t)h * (size_t)w * (size_t)c;
+  const size_t out_n = (size_t)g.out_h * (size_t)g.out_w * (size_t)c;
+  uint8_t *f = malloc(9 * (size_t)c), *in = malloc(in_n), *out = malloc(out_n);
+  int32_t *bias = malloc(4 * (size_t)c);
+  float *scale = malloc(4 * (size_t)c);
+  if (!f || !in || !out || !bias || !scale) return -3;
+  seed = 777;
+  for (size_t i = 0; i < 9 * (size_t)c; i++) {
+    const uint8_t b = rnd();
+    f[i] = b == 0x80 ? 0x81 : b; /* symmetric int8 weights */
+  }
+  for (size_t i = 0; i < in_n; i++) in[i] = rnd();
+  for (int i = 0; i < c; i++) {
+    bias[i] = (int32_t)rnd() * 37 - 4000;
+    scale[i] = 0.0005f + (float)rnd() * 0.00001f;
+  }
+  const tfcc_conv_requant r = requant(scale);
+  tfcc_q8_dw_packed p;
+  if (!tfcc_q8_dw_pack(k, true, c, 3, 3, f, bias, &r, &p)) return -2;
+  void *scratch = aligned_alloc(64, (tfcc_q8_dw_scratch_bytes(&p, &g, 1) + 127) & ~(size_t)63);
+  double best = 1e30;
+  for (int rep = 0; rep < reps; rep++) {
+    const double t0 = emscripten_get_now();
+    for (int it = 0; it < iters; it++) tfcc_q8_dwconv(NULL, &g, &p, &r, in, out, scratch);
+    const double t = (emscripten_get_now() - t0) / iters;
+    best = t < best ? t : best;
+  }
+  *sum = checksum(out, out_n);
+  tfcc_q8_dw_packed_free(&p);
+  free(f), free(in), free(out), free(bias), free(scale), free(scratch);
+  return best;
+}
+
+/* ms per call of an int8 GEMM m x n x k (rows k bytes apart) with kernel row ki */
+EMSCRIPTEN_KEEPALIVE double kh_gemm(int ki, int m, int n, int kdim, int iters, int reps,
+                                    uint32_t *sum) {
+  const tfcc_q8_gemm_kernel *k = tfcc_q8_gemm_kernel_at(ki);
+  if (!k) return -1;
+  const size_t a_n = (size_t)m * (size_t)kdim, w_n = (size_t)n * (size_t)kdim;
+  uint8_t *w = malloc(w_n), *a = malloc(a_n + 64), *c = malloc((size_t)m * (size_t)n);
+  int32_t *bias = malloc(4 * (size_t)n);
+  float *scale = malloc(4 * (size_t)n);
+  if (!w || !a || !c || !bias || !scale) return -3;
+  seed = 99;
+  for (size_t i = 0; i < w_n; i++) {
+    const uint8_t b = rnd();
+    w[i] = b == 0x80 ? 0x81 : b;
+  }
+  for (size_t i = 0; i < a_n; i++) a[i] = rnd();
+  for (int i = 0; i < n; i++) {
+    bias[i] = (int32_t)rnd() * 37 - 4000;
+    scale[i] = 0.0003f + (float)rnd() * 0.00001f;
+  }
+  const tfcc_conv_requant r = requant(scale);
+  tfcc_q8_packed p;
+  if (!tfcc_q8_pack(k, true, n, kdim, w, bias, &r, &p)) return -2;
+  void *scratch = aligned_alloc(64, (tfcc_q8_scratch_bytes(NULL, &p, 1) + 127) & ~(size_t)63);
+  double best = 1e30;
+  for (int rep = 0; rep < reps; rep++) {
+    const double t0 = emscripten_get_now();
+    for (int it = 0; it < iters; it++)
+      tfcc_q8_gemm(NULL, &p, &r, m, a, (size_t)kdim, c, (size_t)n, scratch);
+    const double t = (emscripten_get_now() - t0) / iters;
+    best = t < best ? t : best;
+  }
+  *sum = checksum(c, (size_t)m * (size_t)n);
+  tfcc_q8_packed_free(&p);
+  free(w), free(a), free(c), free(bias), free(scale), free(scratch);
+  return best;
+}
