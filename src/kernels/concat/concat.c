@@ -9,7 +9,7 @@
   return
 
 /* Blocks of b bytes, lo <= b <= 2 * lo (lo a constant): the first and the last lo bytes, the
- * overlap written twice with the same bytes (source and destination never overlap). */
+ * overlap written twice with the same bytes (destination blocks never overlap). */
 #define OVERLAP(LO) \
   for (int64_t k = 0; k < outer; k++, d += dst_stride, s += src_stride) { \
     memcpy(d, s, LO); \
@@ -17,12 +17,12 @@
   } \
   return
 
-void tfcc_copy_blocks(void *dst, size_t dst_stride, const void *src, size_t src_stride,
+void tfcc_copy_blocks(void *dst, int64_t dst_stride, const void *src, int64_t src_stride,
                       size_t bytes, int64_t outer) {
   unsigned char *restrict d = dst;
   const unsigned char *restrict s = src;
   if (bytes == 0 || outer <= 0) return;
-  if (dst_stride == bytes && src_stride == bytes) {
+  if (dst_stride == (int64_t)bytes && src_stride == (int64_t)bytes) {
     memcpy(d, s, bytes * (size_t)outer); /* one contiguous run */
     return;
   }

@@ -23,8 +23,10 @@ void tfcc_split_copy(const void *in, int32_t n, void *const *out, const size_t *
                      int64_t outer);
 
 /* One strided part: for k < outer, dst + k * dst_stride <- src + k * src_stride, `bytes` each
- * (the building block of both; also used for the 8-bit requantizing concatenation). */
-void tfcc_copy_blocks(void *dst, size_t dst_stride, const void *src, size_t src_stride,
+ * (the building block of both; also used for the 8-bit requantizing concatenation and for the
+ * innermost runs of kernels/move). Strides in bytes, signed: a source stride may be 0
+ * (broadcast) or negative (reversed); destination blocks never overlap. */
+void tfcc_copy_blocks(void *dst, int64_t dst_stride, const void *src, int64_t src_stride,
                       size_t bytes, int64_t outer);
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "kernels/concat/concat.h"
 #include "kernels/ref/copy.h"
 
 /* Tile edge of the blocked transpose, in elements: 16 (32 for 1-byte elements: two 16 x 16
@@ -81,38 +82,6 @@ void tfcc_move_plan_make(tfcc_move_plan *p, int32_t rank, const int32_t *dims,
     I[d] *= (int64_t)es;
     O[d] *= (int64_t)es;
   }
-}
-
-/* n runs of `unit` bytes: dst + k * ds <- src + k * ss. A fixed size becomes one move (or two
- * overlapping ones, the overlap written twice with the same bytes). */
-#define FIXED(SZ) \
-  for (int64_t k = 0; k < n; k++, d += ds, s += ss) memcpy(d, s, SZ); \
-  return
-#define OVERLAP(LO) \
-  for (int64_t k = 0; k < n; k++, d += ds, s += ss) { \
-    memcpy(d, s, LO); \
-    memcpy(d + unit - LO, s + unit - LO, LO); \
-  } \
-  return
-
-static void copy_runs(uint8_t *restrict d, int64_t ds, const uint8_t *restrict s, int64_t ss,
-                      size_t unit, int64_t n) {
-  switch (unit) {
-    case 1: FIXED(1);
-    case 2: FIXED(2);
-    case 4: FIXED(4);
-    case 8: FIXED(8);
-    case 16: FIXED(16);
-    case 32: FIXED(32);
-    case 64: FIXED(64);
-    default: break;
-  }
-  if (unit < 4) { OVERLAP(2); }
-  if (unit < 8) { OVERLAP(4); }
-  if (unit < 16) { OVERLAP(8); }
-  if (unit < 32) { OVERLAP(16); }
-  if (unit < 64) { OVERLAP(32); }
-  for (int64_t k = 0; k < n; k++, d += ds, s += ss) memcpy(d, s, unit);
 }
 
 /* V x V micro-tiles of 16-byte vectors (V = 16 / ES elements): V input rows loaded, log2(V)
@@ -355,7 +324,7 @@ static void inner(const tfcc_move_plan *p, uint8_t *o, const uint8_t *i) {
       if (p->rank == 0)
         memcpy(o, i, p->unit);
       else
-        copy_runs(o, p->out_bytes[last], i, p->in_bytes[last], p->unit, p->dims[last]);
+        tfcc_copy_blocks(o, p->out_bytes[last], i, p->in_bytes[last], p->unit, p->dims[last]);
       return;
     case TFCC_MOVE_TRANSPOSE: {
       const int32_t j = p->tj;
