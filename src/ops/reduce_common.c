@@ -351,8 +351,12 @@ static tfcc_status eval_mean(tfcc_op_ctx *ctx, const reduce_setup *su) {
 const char *tfcc_reduce_op_kernel(const tfcc_op_ctx *ctx, tfcc_reduce_op op) {
   reduce_setup su;
   tfcc_op_quiet q;
-  if (!ctx->params || setup(tfcc_op_quiet_ctx(ctx, &q), op, &su) != TFCC_OK) return "ref";
+  if (setup(tfcc_op_quiet_ctx(ctx, &q), op, &su) != TFCC_OK) return "ref";
   const tfcc_dtype dt = ctx->in[0]->dtype;
+  /* as eval: kernels/arg's loops when the reduced axes are adjacent */
+  if (op == TFCC_REDUCE_OP_MAX || op == TFCC_REDUCE_OP_MIN)
+    return tfcc_reduce_max_min_fast_ok(&su.shape, dt) ? "arg-select" : "ref";
+  if (!ctx->params) return "ref";
   const bool q8 = dt == TFCC_UINT8 || dt == TFCC_INT8 || dt == TFCC_INT16;
   size_t o, r, i;
   if (!tfcc_rsum_shape(&su.shape, &o, &r, &i)) return "ref";

@@ -5,5 +5,9 @@ static tfcc_status prepare(tfcc_op_ctx *ctx) {
   return tfcc_reduce_op_prepare(ctx, TFCC_REDUCE_OP_MAX);
 }
 static tfcc_status eval(tfcc_op_ctx *ctx) { return tfcc_reduce_op_eval(ctx, TFCC_REDUCE_OP_MAX); }
+static const char *kernel(const tfcc_op_ctx *ctx) {
+  return tfcc_reduce_op_kernel(ctx, TFCC_REDUCE_OP_MAX);
+}
 
-const tfcc_op_def tfcc_op_reduce_max = {.name = "REDUCE_MAX", .prepare = prepare, .eval = eval};
+const tfcc_op_def tfcc_op_reduce_max = {
+    .name = "REDUCE_MAX", .prepare = prepare, .eval = eval, .kernel = kernel};

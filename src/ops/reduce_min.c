@@ -5,5 +5,9 @@ static tfcc_status prepare(tfcc_op_ctx *ctx) {
   return tfcc_reduce_op_prepare(ctx, TFCC_REDUCE_OP_MIN);
 }
 static tfcc_status eval(tfcc_op_ctx *ctx) { return tfcc_reduce_op_eval(ctx, TFCC_REDUCE_OP_MIN); }
+static const char *kernel(const tfcc_op_ctx *ctx) {
+  return tfcc_reduce_op_kernel(ctx, TFCC_REDUCE_OP_MIN);
+}
 
-const tfcc_op_def tfcc_op_reduce_min = {.name = "REDUCE_MIN", .prepare = prepare, .eval = eval};
+const tfcc_op_def tfcc_op_reduce_min = {
+    .name = "REDUCE_MIN", .prepare = prepare, .eval = eval, .kernel = kernel};

@@ -185,10 +185,14 @@ RED_TYPE(i64, int64_t)
       rmin_##SUF((const T *)in, outer, n, inner, (T)(HI), seeded, (T *)out); \
   } while (0)
 
-bool tfcc_reduce_max_min_fast(const struct tfcc_reduce_shape *s, bool is_max, tfcc_dtype dt,
-                              const void *in, void *out) {
+/* [outer, n, inner] of a reduction whose reduced axes are adjacent (size-1 axes anywhere);
+ * false when they are not, or nothing to reduce, or a dtype without a fast loop. */
+static bool red_split(const struct tfcc_reduce_shape *s, tfcc_dtype dt, int64_t *outer_out,
+                      int64_t *n_out, int64_t *inner_out, bool *all_out) {
   if (s->in_count <= 0 || s->rank > TFCC_REDUCE_MAX_RANK) return false;
-  /* [outer, n, inner]: kept axes, then reduced ones, then kept ones (size-1 axes anywhere). */
+  if (dt != TFCC_FLOAT32 && dt != TFCC_UINT8 && dt != TFCC_INT8 && dt != TFCC_INT16 &&
+      dt != TFCC_INT32 && dt != TFCC_INT64)
+    return false;
   int64_t outer = 1, n = 1, inner = 1;
   int stage = 0; /* 0: before the reduced block, 1: in it, 2: after it */
   bool all = true;
@@ -206,6 +210,24 @@ bool tfcc_reduce_max_min_fast(const struct tfcc_reduce_shape *s, bool is_max, tf
       inner *= s->dims[d];
     }
   }
+  *outer_out = outer;
+  *n_out = n;
+  *inner_out = inner;
+  *all_out = all;
+  return true;
+}
+
+bool tfcc_reduce_max_min_fast_ok(const struct tfcc_reduce_shape *s, tfcc_dtype dt) {
+  int64_t outer, n, inner;
+  bool all;
+  return red_split(s, dt, &outer, &n, &inner, &all);
+}
+
+bool tfcc_reduce_max_min_fast(const struct tfcc_reduce_shape *s, bool is_max, tfcc_dtype dt,
+                              const void *in, void *out) {
+  int64_t outer, n, inner;
+  bool all;
+  if (!red_split(s, dt, &outer, &n, &inner, &all)) return false;
   const bool seeded = all; /* the reference's ReduceAllDims seed */
   switch (dt) {
     case TFCC_FLOAT32: RED_CALL(f32, float, -FLT_MAX, FLT_MAX); return true;

@@ -34,5 +34,7 @@ bool tfcc_arg_min_max_fast(tfcc_dtype in_dt, const void *in, int64_t outer, int3
 struct tfcc_reduce_shape;
 bool tfcc_reduce_max_min_fast(const struct tfcc_reduce_shape *s, bool is_max, tfcc_dtype dt,
                               const void *in, void *out);
+/* Whether tfcc_reduce_max_min_fast runs for this shape and dtype (the profile's kernel name). */
+bool tfcc_reduce_max_min_fast_ok(const struct tfcc_reduce_shape *s, tfcc_dtype dt);
 
 #endif
