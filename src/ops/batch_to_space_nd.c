@@ -1,6 +1,8 @@
 /* BATCH_TO_SPACE_ND: inputs (input rank 3 or 4 NHWC, block_shape [rank-2], crops [rank-2, 2]),
- * both known int32/int64; the batch must be divisible by prod(block_shape). */
-#include "kernels/ref/pad.h"
+ * both known int32/int64; the batch must be divisible by prod(block_shape). Runs kernels/move's
+ * per-block box copies; tfcc_ref_batch_to_space is their reference twin
+ * (tests/ops/test_move_ops.c). */
+#include "kernels/move/space_batch.h"
 #include "ops/shape_ops_util.h"
 #include "ops/space_batch_args.h"
 
@@ -36,11 +38,23 @@ static tfcc_status b2s_eval(tfcc_op_ctx *ctx) {
   int64_t dims[4];
   tfcc_status st = b2s_compute(ctx, ctx->in[0], &p, dims);
   if (st) return st;
-  tfcc_ref_batch_to_space(ctx->in[0]->data, p.in4, p.out4, (int32_t)p.block[0], (int32_t)p.block[1],
-                          (int32_t)p.pairs[0], (int32_t)p.pairs[2],
-                          tfcc_dtype_size(ctx->in[0]->dtype), ctx->out[0]->data);
+  tfcc_move_batch_to_space(ctx->in[0]->data, p.in4, p.out4, (int32_t)p.block[0],
+                           (int32_t)p.block[1], (int32_t)p.pairs[0], (int32_t)p.pairs[2],
+                           tfcc_dtype_size(ctx->in[0]->dtype), ctx->out[0]->data);
   return TFCC_OK;
 }
 
+/* The planned copy's kind (kernels/move; the reference kernel is its twin). */
+static const char *b2s_kernel(const tfcc_op_ctx *ctx) {
+  tfcc_op_quiet q;
+  tfcc_space_batch p;
+  int64_t dims[4];
+  if (ctx->n_in < 3 || !ctx->in[0] || !ctx->in[1] || !ctx->in[2] || ctx->n_out < 1 ||
+      b2s_compute(tfcc_op_quiet_ctx(ctx, &q), ctx->in[0], &p, dims))
+    return "ref";
+  return tfcc_move_space_batch_kind(p.out4, p.in4, (int32_t)p.block[0], (int32_t)p.block[1],
+                                    tfcc_dtype_size(ctx->in[0]->dtype));
+}
+
 const tfcc_op_def tfcc_op_batch_to_space_nd = {
-    .name = OP, .prepare = b2s_prepare, .eval = b2s_eval};
+    .name = OP, .prepare = b2s_prepare, .eval = b2s_eval, .kernel = b2s_kernel};

@@ -19,15 +19,11 @@ static tfcc_status d2s_prepare(tfcc_op_ctx *ctx) {
 }
 
 static tfcc_status d2s_eval(tfcc_op_ctx *ctx) {
-  const tfcc_tensor *in = ctx->in[0];
-  int32_t bs = ctx->node->opts.block.block_size;
-  const int32_t B = in->dims[0], H = in->dims[1], W = in->dims[2], C = in->dims[3];
-  const int32_t Co = C / (bs * bs);
-  /* Output viewed as [B, H, bs(i), W, bs(j), Co], contiguous. */
-  int32_t dims[6] = {B, H, bs, W, bs, Co};
-  int64_t is[6] = {(int64_t)H * W * C, (int64_t)W * C, (int64_t)bs * Co, C, Co, 1};
-  tfcc_depth_space_copy(ctx, dims, is);
+  tfcc_depth_space_copy(ctx, true);
   return TFCC_OK;
 }
 
-const tfcc_op_def tfcc_op_depth_to_space = {.name = OP, .prepare = d2s_prepare, .eval = d2s_eval};
+static const char *d2s_kernel(const tfcc_op_ctx *ctx) { return tfcc_depth_space_kernel(ctx, true); }
+
+const tfcc_op_def tfcc_op_depth_to_space = {
+    .name = OP, .prepare = d2s_prepare, .eval = d2s_eval, .kernel = d2s_kernel};

@@ -19,14 +19,13 @@ static tfcc_status s2d_prepare(tfcc_op_ctx *ctx) {
 }
 
 static tfcc_status s2d_eval(tfcc_op_ctx *ctx) {
-  const tfcc_tensor *in = ctx->in[0];
-  int32_t bs = ctx->node->opts.block.block_size;
-  const int32_t B = in->dims[0], H = in->dims[1], W = in->dims[2], C = in->dims[3];
-  /* Output viewed as [B, H/bs, W/bs, bs(i), bs(j), C], contiguous. */
-  int32_t dims[6] = {B, H / bs, W / bs, bs, bs, C};
-  int64_t is[6] = {(int64_t)H * W * C, (int64_t)bs * W * C, (int64_t)bs * C, (int64_t)W * C, C, 1};
-  tfcc_depth_space_copy(ctx, dims, is);
+  tfcc_depth_space_copy(ctx, false);
   return TFCC_OK;
 }
 
-const tfcc_op_def tfcc_op_space_to_depth = {.name = OP, .prepare = s2d_prepare, .eval = s2d_eval};
+static const char *s2d_kernel(const tfcc_op_ctx *ctx) {
+  return tfcc_depth_space_kernel(ctx, false);
+}
+
+const tfcc_op_def tfcc_op_space_to_depth = {
+    .name = OP, .prepare = s2d_prepare, .eval = s2d_eval, .kernel = s2d_kernel};
