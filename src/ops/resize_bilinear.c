@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "kernels/f32-resize/resize.h"
+#include "kernels/q8-resize/bilinear_u8.h"
 #include "kernels/q8-resize/resize.h"
 #include "kernels/ref/resize.h"
 #include "ops/conv_common.h"
@@ -58,7 +59,10 @@ static tfcc_status rb_prepare(tfcc_op_ctx *ctx) {
   tfcc_resize_shape s;
   tfcc_resize_shape_of(ctx, &s);
   if (rb_xnn(ctx)) ctx->scratch_bytes = tfcc_q8_resize_scratch_bytes(&s);
-  if (ctx->in[0]->dtype == TFCC_FLOAT32) ctx->scratch_bytes = tfcc_f32_resize_scratch_bytes(&s);
+  if (ctx->in[0]->dtype == TFCC_FLOAT32)
+    ctx->scratch_bytes = tfcc_f32_resize_scratch_bytes(&s);
+  else if (ctx->in[0]->dtype == TFCC_UINT8 && !rb_xnn(ctx))
+    ctx->scratch_bytes = tfcc_q8_resize_bilinear_u8_scratch_bytes(&s);
   return TFCC_OK;
 }
 
@@ -88,8 +92,16 @@ static tfcc_status rb_eval(tfcc_op_ctx *ctx) {
                              ctx->scratch);
     return TFCC_OK;
   }
+  if (ctx->in[0]->dtype == TFCC_UINT8) {
+    /* TFLite's builtin float arithmetic (align_corners, or different input/output
+     * quantization): tfcc_ref_resize_bilinear_u8 is this kernel's twin */
+    const size_t need = tfcc_q8_resize_bilinear_u8_scratch_bytes(&s);
+    TFCC_OP_CHECK(ctx, need == 0 || (ctx->scratch && ctx->scratch_bytes >= need), TFCC_ERR_STATE,
+                  OP ": scratch missing");
+    tfcc_q8_resize_bilinear_u8_float(&s, align, half, in, out, ctx->scratch);
+    return TFCC_OK;
+  }
   switch (ctx->in[0]->dtype) {
-    case TFCC_UINT8: tfcc_ref_resize_bilinear_u8(&s, align, half, in, out); break;
     case TFCC_INT8: tfcc_ref_resize_bilinear_i8(&s, align, half, in, out); break;
     case TFCC_INT16: tfcc_ref_resize_bilinear_i16(&s, align, half, in, out); break;
     default:
@@ -104,7 +116,8 @@ static const char *rb_kernel(const tfcc_op_ctx *ctx) {
   if (ctx->in[0]->dtype == TFCC_FLOAT32)
     return ctx->params && ((const rb_params *)ctx->params)->xnn_f32 ? "xnn-f32-ibilinear"
                                                                     : ctx->ks->f32_resize->name;
-  return rb_xnn(ctx) ? ctx->ks->q8_resize->name : "ref";
+  if (rb_xnn(ctx)) return ctx->ks->q8_resize->name;
+  return ctx->in[0]->dtype == TFCC_UINT8 ? "q8-resize-u8-float" : "ref";
 }
 
 const tfcc_op_def tfcc_op_resize_bilinear = {
