@@ -219,3 +219,10 @@ void tfcc_ref_resize_nearest(const tfcc_resize_shape *s, bool align_corners, boo
       }
     }
 }
+
+int32_t tfcc_ref_resize_nearest_coord(int32_t v, int32_t in, int32_t out, bool align_corners,
+                                      bool half_pixel, size_t es) {
+  const bool fixed = es == 1 && !align_corners && !half_pixel;
+  const int32_t scale16 = (int32_t)(((int64_t)in << 16) / out + 1);
+  return nn_coord(v, in, out, fixed, scale16, align_corners, half_pixel);
+}

@@ -61,5 +61,9 @@ int32_t tfcc_xnn_ibilinear(int32_t tl, int32_t tr, int32_t bl, int32_t br, int32
 /* Elements of es bytes. */
 void tfcc_ref_resize_nearest(const tfcc_resize_shape *s, bool align_corners, bool half_pixel,
                              size_t es, const void *in, void *out);
+/* The source coordinate tfcc_ref_resize_nearest reads for output coordinate v of an axis of
+ * in -> out positions (elements of es bytes; shared with kernels/move's fast copy). */
+int32_t tfcc_ref_resize_nearest_coord(int32_t v, int32_t in, int32_t out, bool align_corners,
+                                      bool half_pixel, size_t es);
 
 #endif
