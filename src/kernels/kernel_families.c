@@ -155,12 +155,19 @@ static const kernel_family k_families[] = {
     {"pad", "PAD, PADV2 (constant, any dtype: one pass over the output, rows split over the pool)",
      ONE("pad-copy")},
     {"move",
-     "TRANSPOSE, SLICE, STRIDED_SLICE (planned copies: merged axes, contiguous runs, blocked 2-D "
-     "transposes in 16-byte vector micro-tiles; any dtype), MIRROR_PAD (block copies)",
+     "TRANSPOSE, SLICE, STRIDED_SLICE, DEPTH_TO_SPACE, SPACE_TO_DEPTH (planned copies: merged "
+     "axes, contiguous runs, blocked 2-D transposes in 16-byte vector micro-tiles; any dtype), "
+     "SPACE_TO_BATCH_ND, BATCH_TO_SPACE_ND (per-block box copies), MIRROR_PAD (block copies), "
+     "RESIZE_NEAREST_NEIGHBOR (pixel / row copies)",
      ONE("move")},
     {"arg", "ARG_MAX, ARG_MIN, REDUCE_MAX, REDUCE_MIN (adjacent reduced axes; branch-free selects)",
      ONE("arg-select")},
-    {"copy", "GATHER, RESIZE_* (other layouts), other shape operators", ONE("ref")},
+    {"q8-resize-u8-float",
+     "RESIZE_BILINEAR (uint8 outside XNNPACK, e.g. align_corners: TFLite's builtin float "
+     "arithmetic, column tables, compiler-vectorised channels)",
+     ONE("q8-resize-u8-float")},
+    {"copy", "GATHER, RESIZE_BILINEAR (int8/int16 outside XNNPACK), other shape operators",
+     ONE("ref")},
     {"quantize", "QUANTIZE, DEQUANTIZE (per-tensor; builtin 8-bit requantize: quantize-lut table)",
      TABLE(tfcc_qz)},
     {"xnn-f32",
