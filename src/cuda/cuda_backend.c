@@ -55,6 +55,12 @@ typedef struct cuda_sess {
   void **ptr; /* per tensor: device data (arena or constant), NULL: none */
   int32_t n_seg;
   cuda_seg *seg;
+  /* page-locked host staging of every host copy (per action, NULL: none): the DMA engines
+   * read and write it at full speed, where pageable memory goes through the driver's own
+   * bounce buffers */
+  void **pinned;
+  int32_t *pending; /* copies down whose pinned bytes go to the host after the next sync */
+  int32_t n_pending;
 } cuda_sess;
 
 static tfcc_status cuda_fail(tfcc_err *err, cudaError_t e, const char *what) {
@@ -384,7 +390,11 @@ static tfcc_status run_gpu_actions(cuda_sess *s, int32_t a0, int32_t a1, tfcc_er
   return TFCC_OK;
 }
 
-static tfcc_status copy_action(cuda_sess *s, tfcc_exec_plan *p, const tfcc_ga *a, tfcc_err *err) {
+/* Host copy action a (index ai). Up: host data -> pinned -> device (converted where the
+ * device type is not float32). Down: device -> pinned now, pinned -> host data at the next
+ * drain (flush_pending). */
+static tfcc_status copy_action(cuda_sess *s, tfcc_exec_plan *p, int32_t ai, tfcc_err *err) {
+  const tfcc_ga *a = &s->cp.actions[ai];
   const bool up = a->kind == TFCC_GA_H2D;
   const int32_t t = a->index, r = s->cp.tensors[t].root;
   tfcc_tensor *ht = &p->tensors[t];
@@ -394,18 +404,21 @@ static tfcc_status copy_action(cuda_sess *s, tfcc_exec_plan *p, const tfcc_ga *a
   if (!ht->data)
     return tfcc_err_set(err, TFCC_ERR_RUNTIME, "device cuda: tensor %d has no host data",
                         (int)t);
-  cudaError_t e;
-  if (s->cp.dt == TFCC_GPU_F32) {
-    e = cudaMemcpyAsync(up ? dev : ht->data, up ? ht->data : dev, n * 4,
-                        up ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost, s->stream);
-  } else if (up) {
-    e = cudaMemcpyAsync(s->staging, ht->data, n * 4, cudaMemcpyHostToDevice, s->stream);
-    if (e == cudaSuccess)
+  void *host = s->pinned[ai];
+  const bool f32 = s->cp.dt == TFCC_GPU_F32;
+  cudaError_t e = cudaSuccess;
+  if (up) {
+    memcpy(host, ht->data, n * 4);
+    e = cudaMemcpyAsync(f32 ? dev : (void *)s->staging, host, n * 4, cudaMemcpyHostToDevice,
+                        s->stream);
+    if (e == cudaSuccess && !f32)
       e = (cudaError_t)tfcc_gpu_convert(s->stream, s->staging, TFCC_GPU_F32, dev, s->cp.dt, n);
   } else {
-    e = (cudaError_t)tfcc_gpu_convert(s->stream, dev, s->cp.dt, s->staging, TFCC_GPU_F32, n);
+    if (!f32) e = (cudaError_t)tfcc_gpu_convert(s->stream, dev, s->cp.dt, s->staging, TFCC_GPU_F32, n);
     if (e == cudaSuccess)
-      e = cudaMemcpyAsync(ht->data, s->staging, n * 4, cudaMemcpyDeviceToHost, s->stream);
+      e = cudaMemcpyAsync(host, f32 ? dev : (const void *)s->staging, n * 4,
+                          cudaMemcpyDeviceToHost, s->stream);
+    if (e == cudaSuccess) s->pending[s->n_pending++] = ai;
   }
   if (e != cudaSuccess) {
     char what[160];
@@ -413,6 +426,22 @@ static tfcc_status copy_action(cuda_sess *s, tfcc_exec_plan *p, const tfcc_ga *a
              up ? "to the device" : "to the host");
     return cuda_fail(err, e, what);
   }
+  return TFCC_OK;
+}
+
+/* Waits for the stream, then moves the copies down from pinned memory to their host data. */
+static tfcc_status drain(cuda_sess *s, tfcc_exec_plan *p, const char *what, tfcc_err *err) {
+  cudaError_t e = cudaStreamSynchronize(s->stream);
+  if (e != cudaSuccess) {
+    s->n_pending = 0;
+    return cuda_fail(err, e, what);
+  }
+  for (int32_t i = 0; i < s->n_pending; i++) {
+    const tfcc_ga *a = &s->cp.actions[s->pending[i]];
+    tfcc_tensor *ht = &p->tensors[a->index];
+    memcpy(ht->data, s->pinned[s->pending[i]], (size_t)t_elems(ht) * 4);
+  }
+  s->n_pending = 0;
   return TFCC_OK;
 }
 
@@ -424,6 +453,10 @@ static void session_close(void *dsv) {
   for (int32_t i = 0; i < s->n_seg; i++)
     if (s->seg[i].exec) cudaGraphExecDestroy(s->seg[i].exec);
   free(s->seg);
+  for (int32_t a = 0; s->pinned && a < s->cp.n_actions; a++)
+    if (s->pinned[a]) cudaFreeHost(s->pinned[a]);
+  free(s->pinned);
+  free(s->pending);
   if (s->blas) cublasDestroy(s->blas);
   if (s->ws) cudaFree(s->ws);
   if (s->arena) cudaFree(s->arena);
@@ -539,6 +572,17 @@ static tfcc_status session_open(void *dmv, tfcc_exec_plan *p, void **out, tfcc_e
     else if (gt->buf >= 0)
       s->ptr[t] = s->arena + s->cp.bufs[gt->buf].offset;
   }
+  s->pinned = calloc((size_t)s->cp.n_actions + 1, sizeof *s->pinned);
+  s->pending = calloc((size_t)s->cp.n_actions + 1, sizeof *s->pending);
+  if (st == TFCC_OK && (!s->pinned || !s->pending))
+    st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
+  for (int32_t a = 0; st == TFCC_OK && a < s->cp.n_actions; a++) {
+    const tfcc_ga *ga = &s->cp.actions[a];
+    if (ga->kind != TFCC_GA_H2D && ga->kind != TFCC_GA_D2H) continue;
+    const size_t bytes = (size_t)t_elems(&p->tensors[ga->index]) * 4;
+    if (bytes && (e = cudaMallocHost(&s->pinned[a], bytes)) != cudaSuccess)
+      st = cuda_fail(err, e, "allocating page-locked host memory for the copies");
+  }
   if (st == TFCC_OK) st = make_segments(s, err);
   if (st == TFCC_OK) st = capture(s, err);
   if (st != TFCC_OK) {
@@ -551,6 +595,7 @@ static tfcc_status session_open(void *dmv, tfcc_exec_plan *p, void **out, tfcc_e
 
 static tfcc_status session_run(void *dsv, tfcc_exec_plan *p, tfcc_err *err) {
   cuda_sess *s = dsv;
+  s->n_pending = 0;
   cudaError_t e = cudaSetDevice(s->m->d->id);
   if (e != cudaSuccess) return cuda_fail(err, e, "cudaSetDevice");
   for (int32_t i = 0; i < s->n_seg; i++) {
@@ -567,20 +612,19 @@ static tfcc_status session_run(void *dsv, tfcc_exec_plan *p, tfcc_err *err) {
     for (int32_t a = g->a0; a < g->a1; a++) {
       const tfcc_ga *ga = &s->cp.actions[a];
       if (ga->kind == TFCC_GA_CPU) {
-        if ((e = cudaStreamSynchronize(s->stream)) != cudaSuccess)
-          return cuda_fail(err, e, "waiting for the device before a CPU node");
+        if ((st = drain(s, p, "waiting for the device before a CPU node", err)) != TFCC_OK)
+          return st;
         tfcc_exec_node *en = &p->nodes[ga->index];
         st = s->m->d->sv->run_cpu_node(p, en, err);
         if (st != TFCC_OK) return tfcc_err_prefix(err, "node %d (%s)", (int)en->node,
                                                  s->m->d->sv->op_name(en->ctx.node));
-      } else if ((st = copy_action(s, p, ga, err)) != TFCC_OK) {
+      } else if ((st = copy_action(s, p, a, err)) != TFCC_OK) {
+        s->n_pending = 0;
         return st;
       }
     }
   }
-  if ((e = cudaStreamSynchronize(s->stream)) != cudaSuccess)
-    return cuda_fail(err, e, "running the model");
-  return TFCC_OK;
+  return drain(s, p, "running the model", err);
 }
 
 static int32_t session_device_nodes(const void *dsv) {
