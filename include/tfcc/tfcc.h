@@ -266,8 +266,7 @@ TFCC_API void tfcc_runtime_destroy(tfcc_runtime *rt);
  * capability, memory, driver and runtime versions, library versions) into buf[0..cap), for
  * `tfcc gpu-info`. Fails, naming the cause (library, driver or device missing), where it
  * cannot be opened; TFCC_ERR_BUFFER_TOO_SMALL when cap is too small. */
-TFCC_API tfcc_status tfcc_device_describe(const char *device, int device_id, char *buf,
-                                          size_t cap);
+TFCC_API tfcc_status tfcc_device_describe(const char *device, int device_id, char *buf, size_t cap);
 /* The device the runtime's models run on: "cpu" or "cuda". */
 TFCC_API const char *tfcc_runtime_device(const tfcc_runtime *rt);
 TFCC_API tfcc_status tfcc_runtime_log(tfcc_runtime *rt, tfcc_log_level level, const char *tag,

@@ -30,9 +30,9 @@ typedef struct cuda_model {
   uint8_t *mem; /* every constant, one allocation */
   size_t bytes;
   int32_t n_sg;
-  int32_t *n_t;  /* per subgraph: tensors */
-  void ***w;     /* per subgraph, per tensor: the constant in dt, or NULL */
-  float ***b;    /* per subgraph, per tensor: the constant in float32 (biases), or NULL */
+  int32_t *n_t; /* per subgraph: tensors */
+  void ***w;    /* per subgraph, per tensor: the constant in dt, or NULL */
+  float ***b;   /* per subgraph, per tensor: the constant in float32 (biases), or NULL */
   bool fallback_logged;
 } cuda_model;
 
@@ -65,8 +65,7 @@ typedef struct cuda_sess {
 
 static tfcc_status cuda_fail(tfcc_err *err, cudaError_t e, const char *what) {
   return tfcc_err_set(err, e == cudaErrorMemoryAllocation ? TFCC_ERR_NO_MEMORY : TFCC_ERR_RUNTIME,
-                      "device cuda: %s: %s (%s)", what, cudaGetErrorString(e),
-                      cudaGetErrorName(e));
+                      "device cuda: %s: %s (%s)", what, cudaGetErrorString(e), cudaGetErrorName(e));
 }
 
 static tfcc_status blas_fail(tfcc_err *err, cublasStatus_t s, const char *what) {
@@ -129,16 +128,16 @@ static tfcc_status dev_describe(int id, char *buf, size_t cap, tfcc_err *err) {
   cublasGetProperty(PATCH_LEVEL, &cbpatch);
   size_t free_b = 0, total_b = 0;
   cudaMemGetInfo(&free_b, &total_b);
-  int n = snprintf(
-      buf, cap,
-      "{\"device\": \"cuda\", \"id\": %d, \"devices\": %d, \"name\": \"%s\", "
-      "\"compute_capability\": \"%d.%d\", \"multiprocessors\": %d, \"memory_bytes\": %zu, "
-      "\"memory_free_bytes\": %zu, \"l2_bytes\": %d, \"clock_khz\": %d, "
-      "\"driver_version\": \"%d.%d\", \"runtime_version\": \"%d.%d\", "
-      "\"cublas_version\": \"%d.%d.%d\", \"precisions\": [\"fp32\", \"fp16\", \"bf16\"]}",
-      id, count, pr.name, pr.major, pr.minor, pr.multiProcessorCount, total_b, free_b,
-      pr.l2CacheSize, 0, drv / 1000, (drv % 1000) / 10, rtv / 1000, (rtv % 1000) / 10, cbv, cbmin,
-      cbpatch);
+  int n =
+      snprintf(buf, cap,
+               "{\"device\": \"cuda\", \"id\": %d, \"devices\": %d, \"name\": \"%s\", "
+               "\"compute_capability\": \"%d.%d\", \"multiprocessors\": %d, \"memory_bytes\": %zu, "
+               "\"memory_free_bytes\": %zu, \"l2_bytes\": %d, \"clock_khz\": %d, "
+               "\"driver_version\": \"%d.%d\", \"runtime_version\": \"%d.%d\", "
+               "\"cublas_version\": \"%d.%d.%d\", \"precisions\": [\"fp32\", \"fp16\", \"bf16\"]}",
+               id, count, pr.name, pr.major, pr.minor, pr.multiProcessorCount, total_b, free_b,
+               pr.l2CacheSize, 0, drv / 1000, (drv % 1000) / 10, rtv / 1000, (rtv % 1000) / 10, cbv,
+               cbmin, cbpatch);
   if (n < 0 || (size_t)n >= cap)
     return tfcc_err_set(err, TFCC_ERR_BUFFER_TOO_SMALL, "device description needs %d bytes", n);
   return TFCC_OK;
@@ -245,9 +244,8 @@ static tfcc_status model_open(void *dev, const tfcc_graph *g, int precision, voi
   for (int32_t s = 0; st == TFCC_OK && s < m->n_sg; s++)
     for (int32_t t = 0; st == TFCC_OK && t < m->n_t[s]; t++) {
       const tfcc_ir_tensor *x = &g->subgraphs[s].tensors[t];
-      if (m->b[s][t] &&
-          (e = cudaMemcpy(m->b[s][t], x->data, x->data_bytes, cudaMemcpyHostToDevice)) !=
-              cudaSuccess)
+      if (m->b[s][t] && (e = cudaMemcpy(m->b[s][t], x->data, x->data_bytes,
+                                        cudaMemcpyHostToDevice)) != cudaSuccess)
         st = cuda_fail(err, e, "uploading a constant");
       if (st == TFCC_OK && m->w[s][t] && m->w[s][t] != (void *)m->b[s][t]) {
         e = cudaMemcpy(stage, x->data, x->data_bytes, cudaMemcpyHostToDevice);
@@ -266,7 +264,9 @@ static tfcc_status model_open(void *dev, const tfcc_graph *g, int precision, voi
   char line[300];
   snprintf(line, sizeof line, "device cuda %d: %.1f MiB of constants uploaded (%s)", d->id,
            (double)m->bytes / 1048576.0,
-           m->dt == TFCC_GPU_F32 ? "fp32" : m->dt == TFCC_GPU_F16 ? "fp16" : "bf16");
+           m->dt == TFCC_GPU_F32   ? "fp32"
+           : m->dt == TFCC_GPU_F16 ? "fp16"
+                                   : "bf16");
   d->sv->log_line(d->sv->log, TFCC_LOG_INFO, "MODEL_LOAD", line);
   *out = m;
   return TFCC_OK;
@@ -308,65 +308,65 @@ static int launch(cuda_sess *s, const tfcc_gs *g) {
   void *y = dptr(s, g->out);
   const void *x = dptr(s, g->in[0]);
   switch (g->kind) {
-  case TFCC_GS_CONV:
-  case TFCC_GS_FC: {
-    const void *a = x;
-    if (g->kind == TFCC_GS_CONV && g->im2col) {
-      void *col = s->arena + s->cp.bufs[g->scratch_buf].offset;
-      int e = tfcc_gpu_im2col(st, dt, x, col, &g->g);
-      if (e) return e;
-      a = col;
-    }
-    cublasStatus_t bs = gemm(s, a, dptr(s, g->in[1]), y, g->rows, g->cols, g->k);
-    if (bs != CUBLAS_STATUS_SUCCESS) return 1000 + (int)bs;
-    const float *bias = bias_ptr(s, g->in[2]);
-    const void *res = dptr(s, g->in[3]);
-    if (!bias && !res && g->act == TFCC_GPU_ACT_NONE) return 0;
-    return tfcc_gpu_bias_act(st, dt, y, bias, res, y, g->rows, (int32_t)g->cols, g->act);
-  }
-  case TFCC_GS_DWCONV:
-    return tfcc_gpu_depthwise(st, dt, x, dptr(s, g->in[1]), bias_ptr(s, g->in[2]), y, &g->g,
-                              g->act);
-  case TFCC_GS_BINARY:
-    return tfcc_gpu_binary(st, dt, g->op, x, dptr(s, g->in[1]), y, &g->bc, g->act);
-  case TFCC_GS_UNARY:
-    return tfcc_gpu_unary(st, dt, x, y, (size_t)t_elems(&s->p->tensors[g->out]), g->act,
-                          g->param);
-  case TFCC_GS_POOL: return tfcc_gpu_pool(st, dt, x, y, &g->g, g->op, g->act);
-  case TFCC_GS_REDUCE: return tfcc_gpu_reduce(st, dt, x, y, g->outer, g->reduce, g->inner, g->op);
-  case TFCC_GS_SOFTMAX:
-    return tfcc_gpu_softmax(st, dt, x, y, g->rows, (int32_t)g->cols, g->param);
-  case TFCC_GS_PAD:
-    return tfcc_gpu_pad(st, dt, x, y, g->rank, g->dims, g->before, g->ydims, g->param);
-  case TFCC_GS_RESIZE: return tfcc_gpu_resize_nhwc(st, dt, x, y, &g->rs);
-  case TFCC_GS_TRANSPOSE: return tfcc_gpu_transpose(st, dt, x, y, g->rank, g->dims, g->perm);
-  case TFCC_GS_COPY: {
-    if (x == y) return 0;
-    const size_t bytes = (size_t)t_elems(&s->p->tensors[g->out]) * tfcc_gpu_dtype_size(dt);
-    return (int)cudaMemcpyAsync(y, x, bytes, cudaMemcpyDeviceToDevice, s->stream);
-  }
-  case TFCC_GS_CONCAT: {
-    const tfcc_op_ctx *c = &s->p->nodes[g->en].ctx;
-    const tfcc_tensor *yt = c->out[0];
-    const size_t es = tfcc_gpu_dtype_size(dt);
-    int64_t outer = 1, row = 1;
-    for (int32_t d = 0; d < g->op; d++) outer *= yt->dims[d];
-    for (int32_t d = g->op; d < yt->rank; d++) row *= yt->dims[d];
-    size_t off = 0;
-    for (int32_t k = 0; k < c->n_in; k++) {
-      int64_t part = 1;
-      for (int32_t d = g->op; d < c->in[k]->rank; d++) part *= c->in[k]->dims[d];
-      const size_t w = (size_t)part * es;
-      if (w && outer) {
-        cudaError_t e = cudaMemcpy2DAsync((uint8_t *)y + off, (size_t)row * es,
-                                          dptr(s, c->in[k]->index), w, w, (size_t)outer,
-                                          cudaMemcpyDeviceToDevice, s->stream);
-        if (e != cudaSuccess) return (int)e;
+    case TFCC_GS_CONV:
+    case TFCC_GS_FC: {
+      const void *a = x;
+      if (g->kind == TFCC_GS_CONV && g->im2col) {
+        void *col = s->arena + s->cp.bufs[g->scratch_buf].offset;
+        int e = tfcc_gpu_im2col(st, dt, x, col, &g->g);
+        if (e) return e;
+        a = col;
       }
-      off += w;
+      cublasStatus_t bs = gemm(s, a, dptr(s, g->in[1]), y, g->rows, g->cols, g->k);
+      if (bs != CUBLAS_STATUS_SUCCESS) return 1000 + (int)bs;
+      const float *bias = bias_ptr(s, g->in[2]);
+      const void *res = dptr(s, g->in[3]);
+      if (!bias && !res && g->act == TFCC_GPU_ACT_NONE) return 0;
+      return tfcc_gpu_bias_act(st, dt, y, bias, res, y, g->rows, (int32_t)g->cols, g->act);
     }
-    return 0;
-  }
+    case TFCC_GS_DWCONV:
+      return tfcc_gpu_depthwise(st, dt, x, dptr(s, g->in[1]), bias_ptr(s, g->in[2]), y, &g->g,
+                                g->act);
+    case TFCC_GS_BINARY:
+      return tfcc_gpu_binary(st, dt, g->op, x, dptr(s, g->in[1]), y, &g->bc, g->act);
+    case TFCC_GS_UNARY:
+      return tfcc_gpu_unary(st, dt, x, y, (size_t)t_elems(&s->p->tensors[g->out]), g->act,
+                            g->param);
+    case TFCC_GS_POOL: return tfcc_gpu_pool(st, dt, x, y, &g->g, g->op, g->act);
+    case TFCC_GS_REDUCE: return tfcc_gpu_reduce(st, dt, x, y, g->outer, g->reduce, g->inner, g->op);
+    case TFCC_GS_SOFTMAX:
+      return tfcc_gpu_softmax(st, dt, x, y, g->rows, (int32_t)g->cols, g->param);
+    case TFCC_GS_PAD:
+      return tfcc_gpu_pad(st, dt, x, y, g->rank, g->dims, g->before, g->ydims, g->param);
+    case TFCC_GS_RESIZE: return tfcc_gpu_resize_nhwc(st, dt, x, y, &g->rs);
+    case TFCC_GS_TRANSPOSE: return tfcc_gpu_transpose(st, dt, x, y, g->rank, g->dims, g->perm);
+    case TFCC_GS_COPY: {
+      if (x == y) return 0;
+      const size_t bytes = (size_t)t_elems(&s->p->tensors[g->out]) * tfcc_gpu_dtype_size(dt);
+      return (int)cudaMemcpyAsync(y, x, bytes, cudaMemcpyDeviceToDevice, s->stream);
+    }
+    case TFCC_GS_CONCAT: {
+      const tfcc_op_ctx *c = &s->p->nodes[g->en].ctx;
+      const tfcc_tensor *yt = c->out[0];
+      const size_t es = tfcc_gpu_dtype_size(dt);
+      int64_t outer = 1, row = 1;
+      for (int32_t d = 0; d < g->op; d++) outer *= yt->dims[d];
+      for (int32_t d = g->op; d < yt->rank; d++) row *= yt->dims[d];
+      size_t off = 0;
+      for (int32_t k = 0; k < c->n_in; k++) {
+        int64_t part = 1;
+        for (int32_t d = g->op; d < c->in[k]->rank; d++) part *= c->in[k]->dims[d];
+        const size_t w = (size_t)part * es;
+        if (w && outer) {
+          cudaError_t e =
+              cudaMemcpy2DAsync((uint8_t *)y + off, (size_t)row * es, dptr(s, c->in[k]->index), w,
+                                w, (size_t)outer, cudaMemcpyDeviceToDevice, s->stream);
+          if (e != cudaSuccess) return (int)e;
+        }
+        off += w;
+      }
+      return 0;
+    }
   }
   return (int)cudaErrorInvalidValue;
 }
@@ -402,8 +402,7 @@ static tfcc_status copy_action(cuda_sess *s, tfcc_exec_plan *p, int32_t ai, tfcc
   const size_t n = (size_t)t_elems(ht);
   if (!n) return TFCC_OK;
   if (!ht->data)
-    return tfcc_err_set(err, TFCC_ERR_RUNTIME, "device cuda: tensor %d has no host data",
-                        (int)t);
+    return tfcc_err_set(err, TFCC_ERR_RUNTIME, "device cuda: tensor %d has no host data", (int)t);
   void *host = s->pinned[ai];
   const bool f32 = s->cp.dt == TFCC_GPU_F32;
   cudaError_t e = cudaSuccess;
@@ -414,10 +413,11 @@ static tfcc_status copy_action(cuda_sess *s, tfcc_exec_plan *p, int32_t ai, tfcc
     if (e == cudaSuccess && !f32)
       e = (cudaError_t)tfcc_gpu_convert(s->stream, s->staging, TFCC_GPU_F32, dev, s->cp.dt, n);
   } else {
-    if (!f32) e = (cudaError_t)tfcc_gpu_convert(s->stream, dev, s->cp.dt, s->staging, TFCC_GPU_F32, n);
+    if (!f32)
+      e = (cudaError_t)tfcc_gpu_convert(s->stream, dev, s->cp.dt, s->staging, TFCC_GPU_F32, n);
     if (e == cudaSuccess)
-      e = cudaMemcpyAsync(host, f32 ? dev : (const void *)s->staging, n * 4,
-                          cudaMemcpyDeviceToHost, s->stream);
+      e = cudaMemcpyAsync(host, f32 ? dev : (const void *)s->staging, n * 4, cudaMemcpyDeviceToHost,
+                          s->stream);
     if (e == cudaSuccess) s->pending[s->n_pending++] = ai;
   }
   if (e != cudaSuccess) {
@@ -542,8 +542,8 @@ static tfcc_status session_open(void *dmv, tfcc_exec_plan *p, void **out, tfcc_e
   }
   s->ptr = calloc((size_t)s->cp.n_tensors + 1, sizeof *s->ptr);
   if (!s->ptr) st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
-  if (st == TFCC_OK && (e = cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking)) !=
-                           cudaSuccess)
+  if (st == TFCC_OK &&
+      (e = cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking)) != cudaSuccess)
     st = cuda_fail(err, e, "cudaStreamCreate");
   if (st == TFCC_OK && s->cp.arena_bytes &&
       (e = cudaMalloc((void **)&s->arena, s->cp.arena_bytes)) != cudaSuccess)
@@ -559,8 +559,8 @@ static tfcc_status session_open(void *dmv, tfcc_exec_plan *p, void **out, tfcc_e
   s->ws_bytes = (size_t)32 << 20; /* cuBLAS's workspace, its own (graph capture needs it set) */
   if (st == TFCC_OK && (e = cudaMalloc(&s->ws, s->ws_bytes)) != cudaSuccess)
     st = cuda_fail(err, e, "allocating the cuBLAS workspace");
-  if (st == TFCC_OK && (bs = cublasSetWorkspace(s->blas, s->ws, s->ws_bytes)) !=
-                           CUBLAS_STATUS_SUCCESS)
+  if (st == TFCC_OK &&
+      (bs = cublasSetWorkspace(s->blas, s->ws, s->ws_bytes)) != CUBLAS_STATUS_SUCCESS)
     st = blas_fail(err, bs, "cublasSetWorkspace");
   if (st == TFCC_OK && s->cp.dt == TFCC_GPU_F32 &&
       (bs = cublasSetMathMode(s->blas, CUBLAS_PEDANTIC_MATH)) != CUBLAS_STATUS_SUCCESS)
@@ -616,8 +616,9 @@ static tfcc_status session_run(void *dsv, tfcc_exec_plan *p, tfcc_err *err) {
           return st;
         tfcc_exec_node *en = &p->nodes[ga->index];
         st = s->m->d->sv->run_cpu_node(p, en, err);
-        if (st != TFCC_OK) return tfcc_err_prefix(err, "node %d (%s)", (int)en->node,
-                                                 s->m->d->sv->op_name(en->ctx.node));
+        if (st != TFCC_OK)
+          return tfcc_err_prefix(err, "node %d (%s)", (int)en->node,
+                                 s->m->d->sv->op_name(en->ctx.node));
       } else if ((st = copy_action(s, p, a, err)) != TFCC_OK) {
         s->n_pending = 0;
         return st;

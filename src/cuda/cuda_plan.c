@@ -72,11 +72,11 @@ static bool conv_like(const tfcc_exec_plan *p, const tfcc_exec_node *en, tfcc_gs
     g->depth_multiplier = g->oc / g->ic;
   } else {
     if (w->dims[0] != g->oc || w->dims[3] != g->ic)
-      return WHY("grouped convolution (filter [%d,%d,%d,%d], %d input channels)",
-                 (int)w->dims[0], (int)w->dims[1], (int)w->dims[2], (int)w->dims[3], (int)g->ic);
+      return WHY("grouped convolution (filter [%d,%d,%d,%d], %d input channels)", (int)w->dims[0],
+                 (int)w->dims[1], (int)w->dims[2], (int)w->dims[3], (int)g->ic);
   }
-  if (b && elems(b) != g->oc) return WHY("bias has %lld values for %d channels",
-                                         (long long)elems(b), (int)g->oc);
+  if (b && elems(b) != g->oc)
+    return WHY("bias has %lld values for %d channels", (long long)elems(b), (int)g->oc);
   s->in[0] = x->index, s->in[1] = w->index, s->in[2] = b ? b->index : -1, s->in[3] = -1;
   if (!dw && o->conv.residual) {
     const tfcc_tensor *r = c->n_in > 3 ? c->in[3] : NULL;
@@ -110,8 +110,8 @@ static bool fully_connected(const tfcc_exec_node *en, tfcc_gs *s, char *why, siz
   if (!fused_act_ok(o->activation)) return WHY("fused activation %d", (int)o->activation);
   const int64_t k = w->dims[1], n = w->dims[0];
   if (k <= 0 || elems(x) % k || (b && elems(b) != n))
-    return WHY("input of %lld values for weights [%lld,%lld]", (long long)elems(x),
-               (long long)n, (long long)k);
+    return WHY("input of %lld values for weights [%lld,%lld]", (long long)elems(x), (long long)n,
+               (long long)k);
   s->kind = TFCC_GS_FC;
   s->in[0] = x->index, s->in[1] = w->index, s->in[2] = b ? b->index : -1, s->in[3] = -1;
   s->out = y->index;
@@ -287,10 +287,15 @@ static bool resize(const tfcc_exec_node *en, bool nearest, tfcc_gs *s, char *why
   if (!dev_float(x) || !dev_float(y) || x->rank != 4 || y->rank != 4)
     return WHY("input or output is not a float32 NHWC activation");
   const tfcc_resize_options *o = &en->ctx.node->opts.resize;
-  s->rs = (tfcc_gpu_resize){.n = x->dims[0], .ih = x->dims[1], .iw = x->dims[2],
-                            .c = x->dims[3], .oh = y->dims[1], .ow = y->dims[2],
+  s->rs = (tfcc_gpu_resize){.n = x->dims[0],
+                            .ih = x->dims[1],
+                            .iw = x->dims[2],
+                            .c = x->dims[3],
+                            .oh = y->dims[1],
+                            .ow = y->dims[2],
                             .align_corners = o->align_corners,
-                            .half_pixel_centers = o->half_pixel_centers, .nearest = nearest};
+                            .half_pixel_centers = o->half_pixel_centers,
+                            .nearest = nearest};
   s->kind = TFCC_GS_RESIZE;
   s->in[0] = x->index, s->in[1] = s->in[2] = s->in[3] = -1;
   s->out = y->index;
@@ -326,63 +331,63 @@ bool tfcc_cuda_classify(const tfcc_exec_plan *p, int32_t e, tfcc_gs *s, char *wh
   if (en->ctx.n_out != 1) return WHY("%d outputs", (int)en->ctx.n_out);
   const tfcc_op_options *o = &en->ctx.node->opts;
   switch (en->ctx.node->builtin) {
-  case TFCC_OP_CONV_2D: return conv_like(p, en, s, false, why, cap);
-  case TFCC_OP_DEPTHWISE_CONV_2D: return conv_like(p, en, s, true, why, cap);
-  case TFCC_OP_FULLY_CONNECTED: return fully_connected(en, s, why, cap);
-  case TFCC_OP_ADD: return binary(en, TFCC_GPU_ADD, s, why, cap);
-  case TFCC_OP_SUB: return binary(en, TFCC_GPU_SUB, s, why, cap);
-  case TFCC_OP_MUL: return binary(en, TFCC_GPU_MUL, s, why, cap);
-  case TFCC_OP_DIV: return binary(en, TFCC_GPU_DIV, s, why, cap);
-  case TFCC_OP_MAXIMUM: return binary(en, TFCC_GPU_MAX, s, why, cap);
-  case TFCC_OP_MINIMUM: return binary(en, TFCC_GPU_MIN, s, why, cap);
-  case TFCC_OP_SQUARED_DIFFERENCE: return binary(en, TFCC_GPU_SQUARED_DIFF, s, why, cap);
-  case TFCC_OP_POW: return binary(en, TFCC_GPU_POW, s, why, cap);
-  case TFCC_OP_RELU: return unary(en, TFCC_GPU_ACT_RELU, 0, s, why, cap);
-  case TFCC_OP_RELU6: return unary(en, TFCC_GPU_ACT_RELU6, 0, s, why, cap);
-  case TFCC_OP_RELU_N1_TO_1: return unary(en, TFCC_GPU_ACT_RELU_N1_TO_1, 0, s, why, cap);
-  case TFCC_OP_RELU_0_TO_1: return unary(en, TFCC_GPU_ACT_RELU_0_TO_1, 0, s, why, cap);
-  case TFCC_OP_TANH: return unary(en, TFCC_GPU_ACT_TANH, 0, s, why, cap);
-  case TFCC_OP_LOGISTIC: return unary(en, TFCC_GPU_ACT_SIGMOID, 0, s, why, cap);
-  case TFCC_OP_HARD_SWISH: return unary(en, TFCC_GPU_ACT_HARD_SWISH, 0, s, why, cap);
-  case TFCC_OP_ELU: return unary(en, TFCC_GPU_ACT_ELU, 0, s, why, cap);
-  case TFCC_OP_LEAKY_RELU:
-    return unary(en, TFCC_GPU_ACT_LEAKY_RELU, o->leaky_relu.alpha, s, why, cap);
-  case TFCC_OP_GELU:
-    return unary(en, o->gelu.approximate ? TFCC_GPU_ACT_GELU_TANH : TFCC_GPU_ACT_GELU_ERF, 0, s,
-                 why, cap);
-  case TFCC_OP_AVERAGE_POOL_2D: return pool(en, 0, s, why, cap);
-  case TFCC_OP_MAX_POOL_2D: return pool(en, 1, s, why, cap);
-  case TFCC_OP_MEAN: return reduce(en, 0, s, why, cap);
-  case TFCC_OP_SUM: return reduce(en, 1, s, why, cap);
-  case TFCC_OP_REDUCE_MAX: return reduce(en, 2, s, why, cap);
-  case TFCC_OP_SOFTMAX: {
-    const tfcc_tensor *x = en->ctx.in[0], *y = en->ctx.out[0];
-    if (!dev_float(x) || !dev_float(y) || x->rank < 1) return WHY("input is not float32");
-    s->kind = TFCC_GS_SOFTMAX;
-    s->cols = x->dims[x->rank - 1];
-    s->rows = s->cols ? elems(x) / s->cols : 0;
-    s->param = o->softmax.beta;
-    s->in[0] = x->index;
-    s->out = y->index;
-    return true;
-  }
-  case TFCC_OP_PAD:
-  case TFCC_OP_PADV2: return pad(en, s, why, cap);
-  case TFCC_OP_CONCATENATION: return concat(en, s, why, cap);
-  case TFCC_OP_RESIZE_BILINEAR: return resize(en, false, s, why, cap);
-  case TFCC_OP_RESIZE_NEAREST_NEIGHBOR: return resize(en, true, s, why, cap);
-  case TFCC_OP_TRANSPOSE: return transpose(en, s, why, cap);
-  case TFCC_OP_RESHAPE:
-  case TFCC_OP_SQUEEZE:
-  case TFCC_OP_EXPAND_DIMS: {
-    const tfcc_tensor *x = en->ctx.in[0], *y = en->ctx.out[0];
-    if (!dev_float(x) || !dev_float(y) || elems(x) != elems(y)) return WHY("not float32");
-    s->kind = TFCC_GS_COPY;
-    s->in[0] = x->index;
-    s->out = y->index;
-    return true;
-  }
-  default: return WHY("no CUDA kernel for this operator");
+    case TFCC_OP_CONV_2D: return conv_like(p, en, s, false, why, cap);
+    case TFCC_OP_DEPTHWISE_CONV_2D: return conv_like(p, en, s, true, why, cap);
+    case TFCC_OP_FULLY_CONNECTED: return fully_connected(en, s, why, cap);
+    case TFCC_OP_ADD: return binary(en, TFCC_GPU_ADD, s, why, cap);
+    case TFCC_OP_SUB: return binary(en, TFCC_GPU_SUB, s, why, cap);
+    case TFCC_OP_MUL: return binary(en, TFCC_GPU_MUL, s, why, cap);
+    case TFCC_OP_DIV: return binary(en, TFCC_GPU_DIV, s, why, cap);
+    case TFCC_OP_MAXIMUM: return binary(en, TFCC_GPU_MAX, s, why, cap);
+    case TFCC_OP_MINIMUM: return binary(en, TFCC_GPU_MIN, s, why, cap);
+    case TFCC_OP_SQUARED_DIFFERENCE: return binary(en, TFCC_GPU_SQUARED_DIFF, s, why, cap);
+    case TFCC_OP_POW: return binary(en, TFCC_GPU_POW, s, why, cap);
+    case TFCC_OP_RELU: return unary(en, TFCC_GPU_ACT_RELU, 0, s, why, cap);
+    case TFCC_OP_RELU6: return unary(en, TFCC_GPU_ACT_RELU6, 0, s, why, cap);
+    case TFCC_OP_RELU_N1_TO_1: return unary(en, TFCC_GPU_ACT_RELU_N1_TO_1, 0, s, why, cap);
+    case TFCC_OP_RELU_0_TO_1: return unary(en, TFCC_GPU_ACT_RELU_0_TO_1, 0, s, why, cap);
+    case TFCC_OP_TANH: return unary(en, TFCC_GPU_ACT_TANH, 0, s, why, cap);
+    case TFCC_OP_LOGISTIC: return unary(en, TFCC_GPU_ACT_SIGMOID, 0, s, why, cap);
+    case TFCC_OP_HARD_SWISH: return unary(en, TFCC_GPU_ACT_HARD_SWISH, 0, s, why, cap);
+    case TFCC_OP_ELU: return unary(en, TFCC_GPU_ACT_ELU, 0, s, why, cap);
+    case TFCC_OP_LEAKY_RELU:
+      return unary(en, TFCC_GPU_ACT_LEAKY_RELU, o->leaky_relu.alpha, s, why, cap);
+    case TFCC_OP_GELU:
+      return unary(en, o->gelu.approximate ? TFCC_GPU_ACT_GELU_TANH : TFCC_GPU_ACT_GELU_ERF, 0, s,
+                   why, cap);
+    case TFCC_OP_AVERAGE_POOL_2D: return pool(en, 0, s, why, cap);
+    case TFCC_OP_MAX_POOL_2D: return pool(en, 1, s, why, cap);
+    case TFCC_OP_MEAN: return reduce(en, 0, s, why, cap);
+    case TFCC_OP_SUM: return reduce(en, 1, s, why, cap);
+    case TFCC_OP_REDUCE_MAX: return reduce(en, 2, s, why, cap);
+    case TFCC_OP_SOFTMAX: {
+      const tfcc_tensor *x = en->ctx.in[0], *y = en->ctx.out[0];
+      if (!dev_float(x) || !dev_float(y) || x->rank < 1) return WHY("input is not float32");
+      s->kind = TFCC_GS_SOFTMAX;
+      s->cols = x->dims[x->rank - 1];
+      s->rows = s->cols ? elems(x) / s->cols : 0;
+      s->param = o->softmax.beta;
+      s->in[0] = x->index;
+      s->out = y->index;
+      return true;
+    }
+    case TFCC_OP_PAD:
+    case TFCC_OP_PADV2: return pad(en, s, why, cap);
+    case TFCC_OP_CONCATENATION: return concat(en, s, why, cap);
+    case TFCC_OP_RESIZE_BILINEAR: return resize(en, false, s, why, cap);
+    case TFCC_OP_RESIZE_NEAREST_NEIGHBOR: return resize(en, true, s, why, cap);
+    case TFCC_OP_TRANSPOSE: return transpose(en, s, why, cap);
+    case TFCC_OP_RESHAPE:
+    case TFCC_OP_SQUEEZE:
+    case TFCC_OP_EXPAND_DIMS: {
+      const tfcc_tensor *x = en->ctx.in[0], *y = en->ctx.out[0];
+      if (!dev_float(x) || !dev_float(y) || elems(x) != elems(y)) return WHY("not float32");
+      s->kind = TFCC_GS_COPY;
+      s->in[0] = x->index;
+      s->out = y->index;
+      return true;
+    }
+    default: return WHY("no CUDA kernel for this operator");
   }
 }
 
@@ -415,8 +420,8 @@ typedef struct plan_builder {
   tfcc_cuda_plan *cp;
   const tfcc_exec_plan *p;
   int32_t cap_actions;
-  bool *dev_valid;  /* per root: the device buffer holds the current value */
-  bool *host_valid; /* per root: the host buffer holds the current value */
+  bool *dev_valid;       /* per root: the device buffer holds the current value */
+  bool *host_valid;      /* per root: the host buffer holds the current value */
   int32_t *first, *last; /* per root: action range using its device buffer */
 } plan_builder;
 
@@ -569,8 +574,8 @@ tfcc_status tfcc_cuda_plan_build(tfcc_cuda_plan *cp, const tfcc_exec_plan *p, tf
     cp->tensors[t].on_dev = true;
     cp->tensors[t].dev_bytes = bytes;
     cp->tensors[t].buf = cp->n_bufs;
-    cp->bufs[cp->n_bufs++] = (tfcc_plan_buffer){.size = bytes ? bytes : 1, .first = b.first[t],
-                                                .last = b.last[t]};
+    cp->bufs[cp->n_bufs++] =
+        (tfcc_plan_buffer){.size = bytes ? bytes : 1, .first = b.first[t], .last = b.last[t]};
     if (dt != TFCC_GPU_F32 && (size_t)elems(x) * 4 > cp->staging_bytes)
       cp->staging_bytes = (size_t)elems(x) * 4;
   }
@@ -586,8 +591,8 @@ tfcc_status tfcc_cuda_plan_build(tfcc_cuda_plan *cp, const tfcc_exec_plan *p, tf
     if (s->kind == TFCC_GS_CONV && s->im2col) {
       s->scratch_bytes = (size_t)s->rows * (size_t)s->k * es;
       s->scratch_buf = cp->n_bufs;
-      cp->bufs[cp->n_bufs++] = (tfcc_plan_buffer){.size = s->scratch_bytes ? s->scratch_bytes : 1,
-                                                  .first = a, .last = a};
+      cp->bufs[cp->n_bufs++] = (tfcc_plan_buffer){
+          .size = s->scratch_bytes ? s->scratch_bytes : 1, .first = a, .last = a};
     }
   }
   if (st == TFCC_OK && cp->n_bufs)

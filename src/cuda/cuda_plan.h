@@ -29,14 +29,14 @@ typedef enum tfcc_gs_kind {
 /* One GPU node's launch parameters. Tensor indices are the plan's (-1: none). */
 typedef struct tfcc_gs {
   tfcc_gs_kind kind;
-  int32_t en;     /* exec node index in the plan */
-  int32_t in[4];  /* data, weights (or b), bias, residual */
+  int32_t en;    /* exec node index in the plan */
+  int32_t in[4]; /* data, weights (or b), bias, residual */
   int32_t out;
-  int32_t act;    /* tfcc_gpu_act */
-  float param;    /* LEAKY_RELU alpha, SOFTMAX beta, PADV2 value */
-  int32_t op;     /* binary op, reduce op, pool is_max */
+  int32_t act; /* tfcc_gpu_act */
+  float param; /* LEAKY_RELU alpha, SOFTMAX beta, PADV2 value */
+  int32_t op;  /* binary op, reduce op, pool is_max */
   tfcc_gpu_conv_geom g;
-  bool im2col;    /* CONV_2D reads an im2col copy (scratch) */
+  bool im2col;           /* CONV_2D reads an im2col copy (scratch) */
   int64_t rows, cols, k; /* GEMM: rows x k times (cols x k)^T; softmax rows x cols */
   int64_t outer, reduce, inner;
   tfcc_gpu_broadcast bc;
@@ -62,11 +62,11 @@ typedef struct tfcc_ga {
 
 /* Per tensor of the plan. */
 typedef struct tfcc_gt {
-  int32_t root;      /* the tensor whose buffer it shares (views), else itself */
-  bool on_dev;       /* root has a device buffer in the arena */
-  bool dev_const;    /* a model constant: in the device model (dev_const_index) */
-  int32_t buf;       /* root's buffer in the arena plan, -1: none */
-  size_t dev_bytes;  /* elements x device element size */
+  int32_t root;     /* the tensor whose buffer it shares (views), else itself */
+  bool on_dev;      /* root has a device buffer in the arena */
+  bool dev_const;   /* a model constant: in the device model (dev_const_index) */
+  int32_t buf;      /* root's buffer in the arena plan, -1: none */
+  size_t dev_bytes; /* elements x device element size */
 } tfcc_gt;
 
 typedef struct tfcc_cuda_plan {
@@ -79,11 +79,11 @@ typedef struct tfcc_cuda_plan {
   int32_t n_bufs;
   tfcc_plan_buffer *bufs; /* device arena buffers (offsets after planning) */
   size_t arena_bytes;
-  size_t staging_bytes;   /* float32 staging for conversions at host copies (precision != f32) */
+  size_t staging_bytes; /* float32 staging for conversions at host copies (precision != f32) */
   size_t max_scratch;
   int32_t n_gpu_nodes, n_cpu_nodes;
-  tfcc_gpu_dtype dt;      /* device element type of float tensors */
-  char *fallback;         /* "node 12 (CUSTOM:X): why; ..." or NULL */
+  tfcc_gpu_dtype dt; /* device element type of float tensors */
+  char *fallback;    /* "node 12 (CUSTOM:X): why; ..." or NULL */
 } tfcc_cuda_plan;
 
 /* Classifies exec node e of plan p: true and *s filled when the GPU runs it; false and the

@@ -51,12 +51,12 @@ int tfcc_gpu_bias_act(void *stream, tfcc_gpu_dtype dt, const void *x, const floa
 
 /* One convolution's geometry (TFLite's: NHWC input, explicit padding already resolved). */
 typedef struct tfcc_gpu_conv_geom {
-  int32_t n, ih, iw, ic;    /* input */
-  int32_t oh, ow, oc;       /* output */
-  int32_t kh, kw;           /* filter window */
-  int32_t sh, sw, dh, dw;   /* strides, dilations */
+  int32_t n, ih, iw, ic;     /* input */
+  int32_t oh, ow, oc;        /* output */
+  int32_t kh, kw;            /* filter window */
+  int32_t sh, sw, dh, dw;    /* strides, dilations */
   int32_t pad_top, pad_left; /* rows / columns of zeros before the input */
-  int32_t depth_multiplier; /* DEPTHWISE_CONV_2D: oc = ic * depth_multiplier; else 1 */
+  int32_t depth_multiplier;  /* DEPTHWISE_CONV_2D: oc = ic * depth_multiplier; else 1 */
 } tfcc_gpu_conv_geom;
 
 /* im2col for CONV_2D: col[(b*oh + y)*ow + x][(ky*kw + kx)*ic + ci] = input at the tap, 0 in the
@@ -99,8 +99,8 @@ typedef struct tfcc_gpu_broadcast {
   int64_t dims[TFCC_GPU_MAX_RANK]; /* output dims */
   int64_t a_strides[TFCC_GPU_MAX_RANK], b_strides[TFCC_GPU_MAX_RANK];
 } tfcc_gpu_broadcast;
-int tfcc_gpu_binary(void *stream, tfcc_gpu_dtype dt, int op, const void *a, const void *b,
-                    void *y, const tfcc_gpu_broadcast *bc, int act);
+int tfcc_gpu_binary(void *stream, tfcc_gpu_dtype dt, int op, const void *a, const void *b, void *y,
+                    const tfcc_gpu_broadcast *bc, int act);
 
 /* y[i] = f(x[i]), i < n, f a tfcc_gpu_act (param: LEAKY_RELU's alpha). y may equal x. */
 int tfcc_gpu_unary(void *stream, tfcc_gpu_dtype dt, const void *x, void *y, size_t n, int act,

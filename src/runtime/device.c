@@ -110,7 +110,7 @@ void tfcc_device_close(tfcc_device *d) {
   if (!d) return;
   if (d->be && d->dev) d->be->close(d->dev);
 #ifdef TFCC_DEVICE_DLOPEN
-  /* the library stays loaded: CUDA's runtime keeps threads and handlers of its own */
+    /* the library stays loaded: CUDA's runtime keeps threads and handlers of its own */
 #endif
   free(d);
 }

@@ -28,9 +28,9 @@ typedef struct tfcc_device_services {
 } tfcc_device_services;
 
 typedef struct tfcc_device_backend {
-  int abi;           /* TFCC_DEVICE_ABI */
-  size_t layout[4];  /* sizeof tfcc_graph, tfcc_ir_node, tfcc_exec_plan, tfcc_tensor */
-  const char *name;  /* "cuda" */
+  int abi;          /* TFCC_DEVICE_ABI */
+  size_t layout[4]; /* sizeof tfcc_graph, tfcc_ir_node, tfcc_exec_plan, tfcc_tensor */
+  const char *name; /* "cuda" */
   /* Opens device device_id (driver, context, library handles). */
   tfcc_status (*open)(int device_id, const tfcc_device_services *sv, void **dev, tfcc_err *err);
   void (*close)(void *dev);

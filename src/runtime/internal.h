@@ -24,8 +24,8 @@ struct tfcc_runtime {
   int huge_pages;
   tfcc_isa isa; /* dispatch level: the CPU's best, capped by options/TFCC_ISA */
   struct tfcc_threadpool *pool;
-  tfcc_mem_pool *mem;       /* session arenas */
-  tfcc_custom_table custom; /* registered custom operators (custom_ops.c) */
+  tfcc_mem_pool *mem;         /* session arenas */
+  tfcc_custom_table custom;   /* registered custom operators (custom_ops.c) */
   struct tfcc_device *device; /* accelerator the models run on (device.c), NULL: the CPU */
 };
 

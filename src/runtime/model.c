@@ -429,8 +429,7 @@ tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t siz
     store = &m->crel.store;
   }
   if (st == TFCC_OK)
-    st =
-        tfcc_graph_init_ops(g, isa, log, qc, cpu_precision, model_winograd(m), store, err);
+    st = tfcc_graph_init_ops(g, isa, log, qc, cpu_precision, model_winograd(m), store, err);
   if (st != TFCC_OK) return first ? st : tfcc_err_prefix(err, "new weights");
   if (!first && (st = tfcc_weights_check_signature(ref, g, true, err)) != TFCC_OK) return st;
   if (first && m->crel_on) tfcc_const_release_prepare(&m->crel);

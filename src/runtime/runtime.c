@@ -108,8 +108,8 @@ tfcc_status tfcc_runtime_create(const tfcc_runtime_options *opts, tfcc_runtime *
       return err.code;
     }
   }
-  tfcc_log(&rt->log, TFCC_LOG_INFO, "RUNTIME", "%d thread(s), kernels for %s%s%s",
-           rt->num_threads, tfcc_isa_name(rt->isa), rt->device ? ", device " : "",
+  tfcc_log(&rt->log, TFCC_LOG_INFO, "RUNTIME", "%d thread(s), kernels for %s%s%s", rt->num_threads,
+           tfcc_isa_name(rt->isa), rt->device ? ", device " : "",
            rt->device ? rt->device->name : "");
   *out = rt;
   return TFCC_OK;

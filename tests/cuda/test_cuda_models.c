@@ -47,7 +47,8 @@ static bool make_inputs(tfcc_session *s, io *in) {
     in->buf[i] = calloc(1, ti.bytes + 16);
     if (ti.dtype == TFCC_FLOAT32) {
       float *f = in->buf[i];
-      for (size_t k = 0; k < ti.bytes / 4; k++) f[k] = (float)(next_u32() % 20001) / 10000.0f - 1.0f;
+      for (size_t k = 0; k < ti.bytes / 4; k++)
+        f[k] = (float)(next_u32() % 20001) / 10000.0f - 1.0f;
     } else if (ti.dtype == TFCC_UINT8 || ti.dtype == TFCC_INT8) {
       uint8_t *b = in->buf[i];
       for (size_t k = 0; k < ti.bytes; k++) b[k] = (uint8_t)next_u32();
@@ -102,8 +103,8 @@ static void compare(const char *name, const char *prec, const io *cpu, const io 
       printf("  %s %s output %d: %zu floats, max |diff| %.3g, relative %.3g\n", name, prec, i, n,
              md, rel);
       CHECKF(rel <= tol && nan_mismatch == 0,
-             "%s %s output %d: relative difference %.3g (tolerance %.3g), %zu NaN mismatches",
-             name, prec, i, rel, tol, nan_mismatch);
+             "%s %s output %d: relative difference %.3g (tolerance %.3g), %zu NaN mismatches", name,
+             prec, i, rel, tol, nan_mismatch);
       if (top1 && n >= 10) {
         int ta = argmax(a, n), tb = argmax(b, n);
         printf("  %s %s output %d: top-1 CPU %d GPU %d\n", name, prec, i, ta, tb);
@@ -176,8 +177,7 @@ static void one_model(tfcc_runtime *cpu, tfcc_runtime *gpu, const char *path, co
     bool okg2 = okg && run(sg, &in, &og2);
     CHECK(!okg || okg2);
     for (int i = 0; okg2 && i < og.n && i < 16; i++)
-      CHECKF(memcmp(og.buf[i], og2.buf[i], og.bytes[i]) == 0, "%s: second GPU run differs",
-             label);
+      CHECKF(memcmp(og.buf[i], og2.buf[i], og.bytes[i]) == 0, "%s: second GPU run differs", label);
     if (okg2) io_free(&og2);
     if (okc && okg) compare(label, pn, &oc, &og, tol, top1);
     printf("%s %s: %s\n", label, pn, okc && okg ? "compared" : "failed");

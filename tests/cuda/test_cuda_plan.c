@@ -64,8 +64,8 @@ static int32_t check_plan(const char *what, const tfcc_exec_plan *p, const tfcc_
         const tfcc_tensor *x = en->ctx.in[k];
         if (!x || x->is_const) continue;
         CHECKF(host[cp->tensors[x->index].root],
-               "%s: CPU node %d (%s) reads tensor %d before the host has it", what,
-               (int)en->node, tfcc_node_op_name(en->ctx.node), (int)x->index);
+               "%s: CPU node %d (%s) reads tensor %d before the host has it", what, (int)en->node,
+               tfcc_node_op_name(en->ctx.node), (int)x->index);
       }
       for (int32_t k = 0; k < en->ctx.n_out; k++) {
         const int32_t r = cp->tensors[en->ctx.out[k]->index].root;
@@ -119,8 +119,9 @@ static void plan_model(const char *dir, const char *file, tfcc_gpu_dtype dt, int
   if (st == TFCC_OK) {
     int32_t gpu = check_plan(file, &s->plan, &cp);
     CHECK(gpu == cp.n_gpu_nodes);
-    CHECKF(cp.n_gpu_nodes >= min_gpu, "%s: %d nodes on the GPU, expected at least %d (falls back: %s)",
-           file, (int)cp.n_gpu_nodes, (int)min_gpu, cp.fallback ? cp.fallback : "none");
+    CHECKF(cp.n_gpu_nodes >= min_gpu,
+           "%s: %d nodes on the GPU, expected at least %d (falls back: %s)", file,
+           (int)cp.n_gpu_nodes, (int)min_gpu, cp.fallback ? cp.fallback : "none");
     if (must_fall_back)
       CHECKF(cp.fallback && strstr(cp.fallback, must_fall_back),
              "%s: expected '%s' among the fallbacks, got '%s'", file, must_fall_back,

@@ -111,7 +111,8 @@ void bench_report_text(const bench_result *r, const bench_setting *o) {
   }
   printf("   kernels: %s%s%s%s%s%s   inputs: %s (seed %ld)\n", tfcc_isa_name(r->level),
          r->isa_capped ? " (cap " : "", r->isa_capped ? tfcc_isa_name(r->cap) : "",
-         r->isa_capped ? ")" : "", r->precision == TFCC_PRECISION_BF16   ? "   precision: bf16"
+         r->isa_capped ? ")" : "",
+         r->precision == TFCC_PRECISION_BF16  ? "   precision: bf16"
          : r->precision == TFCC_PRECISION_F16 ? "   precision: fp16"
                                               : "",
          r->quant_compat == TFCC_QUANT_COMPAT_REFERENCE ? "   quant-compat: reference" : "",
