@@ -14,9 +14,10 @@
 # CUDA graphs).
 set -u
 P=$(cd "${1:-.gpu}" && pwd)
-OUT=${2:-/tmp/gpu_check}
-mkdir -p "$OUT"
-exec > >(tee "$OUT/log.txt") 2>&1
+FINAL=${2:-/tmp/gpu_check}
+OUT=$(mktemp -d /tmp/gpu_check.XXXXXX) # every file; FINAL gets the log as it goes and, at the
+mkdir -p "$FINAL"                      # end, the summary and the main logs (at most 8 files)
+exec > >(tee "$FINAL/log.txt") 2>&1
 T0=$(date +%s)
 step() { echo; echo "=== $* (t=$(( $(date +%s) - T0 )) s)"; }
 PY=python3
@@ -142,4 +143,7 @@ s["torch"] = torch.get("results", torch)
 open(os.path.join(out, "summary.json"), "w").write(json.dumps(s, indent=1))
 print(json.dumps(s, indent=1)[:6000])
 PYEOF
+for f in summary.json models.txt kernels.txt sanitizer.txt torch.json bench.jsonl; do
+  [ -f "$OUT/$f" ] && cp "$OUT/$f" "$FINAL/"
+done
 echo "total $(( $(date +%s) - T0 )) s"
