@@ -46,10 +46,8 @@ typedef struct cuda_sess {
   cuda_model *m;
   const tfcc_exec_plan *p;
   tfcc_cuda_plan cp;
-  cudaStream_t stream;
-  cublasHandle_t blas;
-  void *ws;
-  size_t ws_bytes;
+  cudaStream_t stream; /* the session's (cuda_session) */
+  cublasHandle_t blas; /* the session's */
   uint8_t *arena;
   float *staging;
   void **ptr; /* per tensor: device data (arena or constant), NULL: none */
@@ -61,7 +59,26 @@ typedef struct cuda_sess {
   void **pinned;
   int32_t *pending; /* copies down whose pinned bytes go to the host after the next sync */
   int32_t n_pending;
+  int32_t *key; /* the graph inputs' shapes it was planned for: rank, dims..., per input */
+  int32_t key_len;
+  uint64_t used; /* the session's run count when last made current (least recently used goes) */
 } cuda_sess;
+
+/* A tfcc session on the GPU: the stream, cuBLAS handle and workspace, and the device plans of
+ * the last few input shapes it ran at (a server batching requests resizes its sessions back and
+ * forth: each shape keeps its arena and graphs, and coming back to it costs nothing). */
+#define CUDA_PLANS_KEPT 4
+typedef struct cuda_session {
+  cuda_model *m;
+  cudaStream_t stream;
+  cublasHandle_t blas;
+  void *ws;
+  size_t ws_bytes;
+  cuda_sess *plans[CUDA_PLANS_KEPT];
+  int32_t n_plans;
+  cuda_sess *cur;
+  uint64_t tick;
+} cuda_session;
 
 static tfcc_status cuda_fail(tfcc_err *err, cudaError_t e, const char *what) {
   return tfcc_err_set(err, e == cudaErrorMemoryAllocation ? TFCC_ERR_NO_MEMORY : TFCC_ERR_RUNTIME,
@@ -445,10 +462,9 @@ static tfcc_status drain(cuda_sess *s, tfcc_exec_plan *p, const char *what, tfcc
   return TFCC_OK;
 }
 
-static void session_close(void *dsv) {
-  cuda_sess *s = dsv;
+/* Frees one shape's device plan (the stream, handle and workspace are the session's). */
+static void plan_close(cuda_sess *s) {
   if (!s) return;
-  cudaSetDevice(s->m->d->id);
   if (s->stream) cudaStreamSynchronize(s->stream);
   for (int32_t i = 0; i < s->n_seg; i++)
     if (s->seg[i].exec) cudaGraphExecDestroy(s->seg[i].exec);
@@ -457,14 +473,24 @@ static void session_close(void *dsv) {
     if (s->pinned[a]) cudaFreeHost(s->pinned[a]);
   free(s->pinned);
   free(s->pending);
-  if (s->blas) cublasDestroy(s->blas);
-  if (s->ws) cudaFree(s->ws);
+  free(s->key);
   if (s->arena) cudaFree(s->arena);
   if (s->staging) cudaFree(s->staging);
-  if (s->stream) cudaStreamDestroy(s->stream);
   free(s->ptr);
   tfcc_cuda_plan_free(&s->cp);
   free(s);
+}
+
+static void session_close(void *dsv) {
+  cuda_session *ss = dsv;
+  if (!ss) return;
+  cudaSetDevice(ss->m->d->id);
+  if (ss->stream) cudaStreamSynchronize(ss->stream);
+  for (int32_t i = 0; i < ss->n_plans; i++) plan_close(ss->plans[i]);
+  if (ss->blas) cublasDestroy(ss->blas);
+  if (ss->ws) cudaFree(ss->ws);
+  if (ss->stream) cudaStreamDestroy(ss->stream);
+  free(ss);
 }
 
 static bool graphs_enabled(void) {
@@ -515,15 +541,33 @@ static tfcc_status capture(cuda_sess *s, tfcc_err *err) {
   return TFCC_OK;
 }
 
-static tfcc_status session_open(void *dmv, tfcc_exec_plan *p, void **out, tfcc_err *err) {
-  cuda_model *m = dmv;
+/* The graph inputs' shapes of plan p, as a key (malloc'ed, *len ints). */
+static int32_t *shape_key(const tfcc_exec_plan *p, int32_t *len) {
+  int32_t n = 0;
+  for (int32_t i = 0; i < p->sg->n_inputs; i++) n += 1 + p->tensors[p->sg->inputs[i]].rank;
+  int32_t *k = malloc(((size_t)n + 1) * sizeof *k);
+  if (!k) return NULL;
+  n = 0;
+  for (int32_t i = 0; i < p->sg->n_inputs; i++) {
+    const tfcc_tensor *t = &p->tensors[p->sg->inputs[i]];
+    k[n++] = t->rank;
+    for (int32_t d = 0; d < t->rank; d++) k[n++] = t->dims[d];
+  }
+  *len = n;
+  return k;
+}
+
+/* The device plan of CPU plan p at its current shapes: arena, staging, pinned copies, graphs. */
+static tfcc_status plan_open(cuda_session *ss, tfcc_exec_plan *p, cuda_sess **out, tfcc_err *err) {
+  cuda_model *m = ss->m;
   const tfcc_device_services *sv = m->d->sv;
-  cudaError_t e = cudaSetDevice(m->d->id);
-  if (e != cudaSuccess) return cuda_fail(err, e, "cudaSetDevice");
+  cudaError_t e;
   cuda_sess *s = calloc(1, sizeof *s);
   if (!s) return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
   s->m = m;
   s->p = p;
+  s->stream = ss->stream;
+  s->blas = ss->blas;
   tfcc_status st = tfcc_cuda_plan_build(&s->cp, p, m->dt, sv, err);
   if (st != TFCC_OK) {
     free(s);
@@ -540,31 +584,15 @@ static tfcc_status session_open(void *dmv, tfcc_exec_plan *p, void **out, tfcc_e
       free(line);
     }
   }
+  s->key = shape_key(p, &s->key_len);
   s->ptr = calloc((size_t)s->cp.n_tensors + 1, sizeof *s->ptr);
-  if (!s->ptr) st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
-  if (st == TFCC_OK &&
-      (e = cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking)) != cudaSuccess)
-    st = cuda_fail(err, e, "cudaStreamCreate");
+  if (!s->ptr || !s->key) st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
   if (st == TFCC_OK && s->cp.arena_bytes &&
       (e = cudaMalloc((void **)&s->arena, s->cp.arena_bytes)) != cudaSuccess)
     st = cuda_fail(err, e, "allocating the device arena");
   if (st == TFCC_OK && s->cp.staging_bytes &&
       (e = cudaMalloc((void **)&s->staging, s->cp.staging_bytes)) != cudaSuccess)
     st = cuda_fail(err, e, "allocating the device staging buffer");
-  cublasStatus_t bs;
-  if (st == TFCC_OK && (bs = cublasCreate(&s->blas)) != CUBLAS_STATUS_SUCCESS)
-    st = blas_fail(err, bs, "cublasCreate");
-  if (st == TFCC_OK && (bs = cublasSetStream(s->blas, s->stream)) != CUBLAS_STATUS_SUCCESS)
-    st = blas_fail(err, bs, "cublasSetStream");
-  s->ws_bytes = (size_t)32 << 20; /* cuBLAS's workspace, its own (graph capture needs it set) */
-  if (st == TFCC_OK && (e = cudaMalloc(&s->ws, s->ws_bytes)) != cudaSuccess)
-    st = cuda_fail(err, e, "allocating the cuBLAS workspace");
-  if (st == TFCC_OK &&
-      (bs = cublasSetWorkspace(s->blas, s->ws, s->ws_bytes)) != CUBLAS_STATUS_SUCCESS)
-    st = blas_fail(err, bs, "cublasSetWorkspace");
-  if (st == TFCC_OK && s->cp.dt == TFCC_GPU_F32 &&
-      (bs = cublasSetMathMode(s->blas, CUBLAS_PEDANTIC_MATH)) != CUBLAS_STATUS_SUCCESS)
-    st = blas_fail(err, bs, "cublasSetMathMode");
   for (int32_t t = 0; st == TFCC_OK && t < s->cp.n_tensors; t++) {
     const tfcc_gt *gt = &s->cp.tensors[t];
     if (gt->dev_const)
@@ -586,15 +614,88 @@ static tfcc_status session_open(void *dmv, tfcc_exec_plan *p, void **out, tfcc_e
   if (st == TFCC_OK) st = make_segments(s, err);
   if (st == TFCC_OK) st = capture(s, err);
   if (st != TFCC_OK) {
-    session_close(s);
+    plan_close(s);
     return st;
   }
   *out = s;
   return TFCC_OK;
 }
 
+/* Makes the device plan of p's current shapes current: a kept one, else a new one (the least
+ * recently used one freed when CUDA_PLANS_KEPT are kept). */
+static tfcc_status session_replan(void *dsv, tfcc_exec_plan *p, tfcc_err *err) {
+  cuda_session *ss = dsv;
+  cudaError_t e = cudaSetDevice(ss->m->d->id);
+  if (e != cudaSuccess) return cuda_fail(err, e, "cudaSetDevice");
+  int32_t len = 0;
+  int32_t *key = shape_key(p, &len);
+  if (!key) return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
+  for (int32_t i = 0; i < ss->n_plans; i++) {
+    cuda_sess *c = ss->plans[i];
+    if (c->key_len == len && memcmp(c->key, key, (size_t)len * sizeof *key) == 0) {
+      free(key);
+      c->p = p;
+      c->used = ++ss->tick;
+      ss->cur = c;
+      return TFCC_OK;
+    }
+  }
+  free(key);
+  ss->cur = NULL; /* until a plan of these shapes exists (runs fail meanwhile, naming why) */
+  if (ss->n_plans == CUDA_PLANS_KEPT) {
+    int32_t lru = 0;
+    for (int32_t i = 1; i < ss->n_plans; i++)
+      if (ss->plans[i]->used < ss->plans[lru]->used) lru = i;
+    plan_close(ss->plans[lru]);
+    ss->plans[lru] = ss->plans[--ss->n_plans];
+  }
+  cuda_sess *c = NULL;
+  tfcc_status st = plan_open(ss, p, &c, err);
+  if (st != TFCC_OK) return st;
+  c->used = ++ss->tick;
+  ss->plans[ss->n_plans++] = c;
+  ss->cur = c;
+  return TFCC_OK;
+}
+
+static tfcc_status session_open(void *dmv, tfcc_exec_plan *p, void **out, tfcc_err *err) {
+  cuda_model *m = dmv;
+  cudaError_t e = cudaSetDevice(m->d->id);
+  if (e != cudaSuccess) return cuda_fail(err, e, "cudaSetDevice");
+  cuda_session *ss = calloc(1, sizeof *ss);
+  if (!ss) return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
+  ss->m = m;
+  tfcc_status st = TFCC_OK;
+  cublasStatus_t bs;
+  if ((e = cudaStreamCreateWithFlags(&ss->stream, cudaStreamNonBlocking)) != cudaSuccess)
+    st = cuda_fail(err, e, "cudaStreamCreate");
+  if (st == TFCC_OK && (bs = cublasCreate(&ss->blas)) != CUBLAS_STATUS_SUCCESS)
+    st = blas_fail(err, bs, "cublasCreate");
+  if (st == TFCC_OK && (bs = cublasSetStream(ss->blas, ss->stream)) != CUBLAS_STATUS_SUCCESS)
+    st = blas_fail(err, bs, "cublasSetStream");
+  ss->ws_bytes = (size_t)32 << 20; /* cuBLAS's workspace, its own (graph capture needs it set) */
+  if (st == TFCC_OK && (e = cudaMalloc(&ss->ws, ss->ws_bytes)) != cudaSuccess)
+    st = cuda_fail(err, e, "allocating the cuBLAS workspace");
+  if (st == TFCC_OK &&
+      (bs = cublasSetWorkspace(ss->blas, ss->ws, ss->ws_bytes)) != CUBLAS_STATUS_SUCCESS)
+    st = blas_fail(err, bs, "cublasSetWorkspace");
+  if (st == TFCC_OK && m->dt == TFCC_GPU_F32 &&
+      (bs = cublasSetMathMode(ss->blas, CUBLAS_PEDANTIC_MATH)) != CUBLAS_STATUS_SUCCESS)
+    st = blas_fail(err, bs, "cublasSetMathMode");
+  if (st == TFCC_OK) st = session_replan(ss, p, err);
+  if (st != TFCC_OK) {
+    session_close(ss);
+    return st;
+  }
+  *out = ss;
+  return TFCC_OK;
+}
+
 static tfcc_status session_run(void *dsv, tfcc_exec_plan *p, tfcc_err *err) {
-  cuda_sess *s = dsv;
+  cuda_session *ss = dsv;
+  cuda_sess *s = ss->cur;
+  if (!s) return tfcc_err_set(err, TFCC_ERR_STATE, "device cuda: the session has no device plan");
+  s->p = p;
   s->n_pending = 0;
   cudaError_t e = cudaSetDevice(s->m->d->id);
   if (e != cudaSuccess) return cuda_fail(err, e, "cudaSetDevice");
@@ -629,8 +730,8 @@ static tfcc_status session_run(void *dsv, tfcc_exec_plan *p, tfcc_err *err) {
 }
 
 static int32_t session_device_nodes(const void *dsv) {
-  const cuda_sess *s = dsv;
-  return s ? s->cp.n_gpu_nodes : 0;
+  const cuda_session *ss = dsv;
+  return ss && ss->cur ? ss->cur->cp.n_gpu_nodes : 0;
 }
 
 static const tfcc_device_backend backend = {
@@ -644,6 +745,7 @@ static const tfcc_device_backend backend = {
     .model_open = model_open,
     .model_close = model_close,
     .session_open = session_open,
+    .session_replan = session_replan,
     .session_close = session_close,
     .session_run = session_run,
     .session_device_nodes = session_device_nodes,

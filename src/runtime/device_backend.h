@@ -41,9 +41,12 @@ typedef struct tfcc_device_backend {
   tfcc_status (*model_open)(void *dev, const tfcc_graph *g, int precision, void **dm,
                             tfcc_err *err);
   void (*model_close)(void *dm);
-  /* At session creation and after each re-plan: the device plan of CPU plan p (whose host
+  /* At session creation: the device session and the device plan of CPU plan p (whose host
    * arena is the fallback nodes'); logs which nodes run on the CPU. */
   tfcc_status (*session_open)(void *dm, tfcc_exec_plan *p, void **ds, tfcc_err *err);
+  /* After a re-plan of the session (resize): the device plan of p's new shapes (kept ones
+   * reused). On failure the session keeps no current device plan until the next success. */
+  tfcc_status (*session_replan)(void *ds, tfcc_exec_plan *p, tfcc_err *err);
   void (*session_close)(void *ds);
   /* Runs plan p's graph: p's graph inputs and outputs point at the caller's host buffers. */
   tfcc_status (*session_run)(void *ds, tfcc_exec_plan *p, tfcc_err *err);

@@ -71,14 +71,13 @@ static tfcc_status replan_on(tfcc_session *s, tfcc_weights *w) {
     return st;
   }
   const tfcc_device *dev = s->model->dev_model ? s->model->rt->device : NULL;
-  if (dev && s->dev_sess) dev->be->session_close(s->dev_sess);
-  s->dev_sess = NULL;
   tfcc_exec_plan_free(&s->plan);
   s->plan = next;
   s->gen = w;
   s->ran = false;
   if (dev) { /* the device's plan of this one (nodes it lacks fall back to the CPU's) */
-    st = dev->be->session_open(s->model->dev_model, &s->plan, &s->dev_sess, &s->err);
+    st = s->dev_sess ? dev->be->session_replan(s->dev_sess, &s->plan, &s->err)
+                     : dev->be->session_open(s->model->dev_model, &s->plan, &s->dev_sess, &s->err);
     if (st != TFCC_OK) return st;
   }
   /* subgraph plans hold operator params of this generation: a new one replans */
