@@ -18,6 +18,8 @@ def main():
     ap.add_argument("--zoo-tools", required=True, help="shared/tools/zoo")
     ap.add_argument("--outdir", required=True)
     ap.add_argument("--arch", default="resnet50")
+    ap.add_argument("--batch", type=int, default=1,
+                    help="batch of the exported input (files <arch>_b<N>.tflite when > 1)")
     a = ap.parse_args()
     sys.path.insert(0, a.zoo_tools)
     import numpy as np
@@ -30,19 +32,22 @@ def main():
     for arch in a.arch.split(","):
         t0 = time.time()
         model, x = make_pairs.build_torch_model(arch, 224)
-        p_onnx = os.path.join(a.outdir, arch + ".onnx")
+        name = arch if a.batch == 1 else "%s_b%d" % (arch, a.batch)
+        if a.batch > 1:
+            x = torch.randn(a.batch, 3, 224, 224, generator=torch.Generator().manual_seed(2))
+        p_onnx = os.path.join(a.outdir, name + ".onnx")
         kw = dict(opset_version=13, input_names=["input"], output_names=["output"],
                   do_constant_folding=True)
         try:
             torch.onnx.export(model, x, p_onnx, dynamo=False, **kw)
         except TypeError:  # a torch without the dynamo switch: its exporter is TorchScript's
             torch.onnx.export(model, x, p_onnx, **kw)
-        onnx2tflite.convert_file(p_onnx, os.path.join(a.outdir, arch + ".tflite"))
+        onnx2tflite.convert_file(p_onnx, os.path.join(a.outdir, name + ".tflite"))
         xn = x.numpy().astype(np.float32)
-        np.save(os.path.join(a.outdir, arch + ".input_nhwc.npy"),
+        np.save(os.path.join(a.outdir, name + ".input_nhwc.npy"),
                 np.ascontiguousarray(xn.transpose(0, 2, 3, 1)))
         os.remove(p_onnx)
-        print("make_zoo_float: %s in %.1f s" % (arch, time.time() - t0), flush=True)
+        print("make_zoo_float: %s in %.1f s" % (name, time.time() - t0), flush=True)
     return 0
 
 

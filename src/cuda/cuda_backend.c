@@ -149,11 +149,11 @@ static tfcc_status dev_describe(int id, char *buf, size_t cap, tfcc_err *err) {
       snprintf(buf, cap,
                "{\"device\": \"cuda\", \"id\": %d, \"devices\": %d, \"name\": \"%s\", "
                "\"compute_capability\": \"%d.%d\", \"multiprocessors\": %d, \"memory_bytes\": %zu, "
-               "\"memory_free_bytes\": %zu, \"l2_bytes\": %d, \"clock_khz\": %d, "
+               "\"memory_free_bytes\": %zu, \"l2_bytes\": %d, "
                "\"driver_version\": \"%d.%d\", \"runtime_version\": \"%d.%d\", "
                "\"cublas_version\": \"%d.%d.%d\", \"precisions\": [\"fp32\", \"fp16\", \"bf16\"]}",
                id, count, pr.name, pr.major, pr.minor, pr.multiProcessorCount, total_b, free_b,
-               pr.l2CacheSize, 0, drv / 1000, (drv % 1000) / 10, rtv / 1000, (rtv % 1000) / 10, cbv,
+               pr.l2CacheSize, drv / 1000, (drv % 1000) / 10, rtv / 1000, (rtv % 1000) / 10, cbv,
                cbmin, cbpatch);
   if (n < 0 || (size_t)n >= cap)
     return tfcc_err_set(err, TFCC_ERR_BUFFER_TOO_SMALL, "device description needs %d bytes", n);

@@ -2,7 +2,11 @@
  * (../shared/models) and, with env TFCC_ZOO_DIR, the zoo's float networks, on seeded random
  * inputs. fp32: every float output within 1e-3 of the CPU's, relative to its largest magnitude;
  * integer outputs equal. fp16 (zoo networks and the float DeepLab): within 5e-2, and a
- * classifier's top-1 equal. Also: a zoo network resized to batch 4 on the GPU. Skipped (77)
+ * classifier's top-1 equal. Models with dynamic-range ("hybrid") nodes on the CPU get the
+ * tolerance of their table entry below, with its reason. Also: a model resized to batch 2 and
+ * back (the session's device plans of both shapes), and the zoo's batch-32 files
+ * (<net>_b32.tflite, TFCC_ZOO_DIR). A stateful model's second run starts from a reset state
+ * and must repeat the first one. Skipped (77)
  * where the cuda device cannot be opened (no libtfcc_cuda, driver or GPU), naming why. Env
  * TFCC_CUDA_TEST_ONLY=SUBSTRING runs only the models whose file name contains it (for
  * compute-sanitizer). */
@@ -19,6 +23,27 @@ static uint64_t rng = 0x9E3779B97F4A7C15ull;
 static uint32_t next_u32(void) {
   rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
   return (uint32_t)(rng >> 16);
+}
+
+/* Float tolerances other than 1e-3, each with its reason. */
+static const struct {
+  const char *file;
+  double tol;
+  const char *why;
+} k_tolerances[] = {
+    {"yolov8n_dynamic_range.tflite", 3e-2,
+     "its int8-weight CONV_2D nodes run on the CPU and quantize their float input at run time: "
+     "a 1-ulp difference in what the GPU computed moves a value across a quantization step "
+     "(TensorFlow Lite's own two builds differ by 0.66 absolute on it, shared/models/README.md)"},
+};
+
+static double tolerance_of(const char *name, double tol) {
+  for (size_t i = 0; i < sizeof k_tolerances / sizeof k_tolerances[0]; i++)
+    if (strcmp(name, k_tolerances[i].file) == 0) {
+      printf("%s: tolerance %g: %s\n", name, k_tolerances[i].tol, k_tolerances[i].why);
+      return k_tolerances[i].tol;
+    }
+  return tol;
 }
 
 typedef struct io {
@@ -105,10 +130,13 @@ static void compare(const char *name, const char *prec, const io *cpu, const io 
       CHECKF(rel <= tol && nan_mismatch == 0,
              "%s %s output %d: relative difference %.3g (tolerance %.3g), %zu NaN mismatches", name,
              prec, i, rel, tol, nan_mismatch);
-      if (top1 && n >= 10) {
-        int ta = argmax(a, n), tb = argmax(b, n);
-        printf("  %s %s output %d: top-1 CPU %d GPU %d\n", name, prec, i, ta, tb);
-        CHECKF(ta == tb, "%s %s: top-1 %d on the CPU, %d on the GPU", name, prec, ta, tb);
+      if (top1 && n >= 1000 && n % 1000 == 0) { /* per row of 1000 classes */
+        size_t rows = n / 1000, differ = 0;
+        for (size_t r = 0; r < rows; r++)
+          differ += argmax(a + r * 1000, 1000) != argmax(b + r * 1000, 1000);
+        printf("  %s %s output %d: top-1 CPU %d GPU %d (row 0), %zu of %zu rows differ\n", name,
+               prec, i, argmax(a, 1000), argmax(b, 1000), differ, rows);
+        CHECKF(differ == 0, "%s %s: top-1 differs in %zu of %zu rows", name, prec, differ, rows);
       }
     } else {
       size_t diff = 0;
@@ -135,6 +163,7 @@ static void one_model(tfcc_runtime *cpu, tfcc_runtime *gpu, const char *path, co
                       tfcc_precision prec, double tol, bool top1, int batch) {
   const char *only = getenv("TFCC_CUDA_TEST_ONLY");
   if (only && *only && !strstr(name, only)) return;
+  if (prec == TFCC_PRECISION_F32) tol = tolerance_of(name, tol);
   tfcc_model_options mo;
   tfcc_model_options_default(&mo);
   tfcc_model *mc = NULL, *mg = NULL;
@@ -167,18 +196,39 @@ static void one_model(tfcc_runtime *cpu, tfcc_runtime *gpu, const char *path, co
   if (sc && sg && make_inputs(sc, &in)) {
     const char *pn = prec == TFCC_PRECISION_F16 ? "fp16" : "fp32";
     char label[300];
-    snprintf(label, sizeof label, "%s%s", name, batch > 1 ? " (batch 4)" : "");
+    snprintf(label, sizeof label, "%s%s", name, batch > 1 ? " (batch 2)" : "");
     bool okc = run(sc, &in, &oc);
     bool okg = run(sg, &in, &og);
     CHECKF(okc, "%s: CPU run: %s", label, tfcc_session_last_error(sc));
     CHECKF(okg, "%s: GPU run: %s", label, tfcc_session_last_error(sg));
-    /* a second GPU run (the graphs replayed) gives the same outputs */
+    /* a second GPU run (the graphs replayed, from a fresh state) gives the same outputs */
     io og2;
+    memset(&og2, 0, sizeof og2);
+    CHECK(tfcc_session_reset_state(sg) == TFCC_OK);
     bool okg2 = okg && run(sg, &in, &og2);
     CHECK(!okg || okg2);
     for (int i = 0; okg2 && i < og.n && i < 16; i++)
       CHECKF(memcmp(og.buf[i], og2.buf[i], og.bytes[i]) == 0, "%s: second GPU run differs", label);
-    if (okg2) io_free(&og2);
+    io_free(&og2);
+    if (okg && batch > 1) { /* back to the first shape: the kept device plan, same results */
+      tfcc_tensor_info ti;
+      tfcc_session_input_info(sg, 0, &ti);
+      int32_t dims[TFCC_MAX_DIMS];
+      memcpy(dims, ti.dims, sizeof dims);
+      dims[0] = 1;
+      CHECK(tfcc_session_resize_input(sg, 0, ti.rank, dims) == TFCC_OK);
+      dims[0] = batch;
+      CHECK(tfcc_session_resize_input(sg, 0, ti.rank, dims) == TFCC_OK);
+      CHECK(tfcc_session_reset_state(sg) == TFCC_OK);
+      io og3;
+      memset(&og3, 0, sizeof og3);
+      CHECKF(run(sg, &in, &og3), "%s: run after resizing back and forth: %s", label,
+             tfcc_session_last_error(sg));
+      for (int i = 0; i < og.n && i < 16 && og3.buf[i]; i++)
+        CHECKF(memcmp(og.buf[i], og3.buf[i], og.bytes[i]) == 0,
+               "%s: differs after resizing back and forth", label);
+      io_free(&og3);
+    }
     if (okc && okg) compare(label, pn, &oc, &og, tol, top1);
     printf("%s %s: %s\n", label, pn, okc && okg ? "compared" : "failed");
     io_free(&in);
@@ -225,6 +275,9 @@ int main(void) {
       one_model(cpu, gpu, path, names[i], TFCC_PRECISION_F32, 1e-3, false, 1);
       if (strcmp(names[i], "deeplabv3_257_float.tflite") == 0)
         one_model(cpu, gpu, path, names[i], TFCC_PRECISION_F16, 5e-2, false, 1);
+      /* a dynamic batch (signature -1) with CPU nodes between GPU ones: resized on both */
+      if (strcmp(names[i], "basic_pitch_nmp.tflite") == 0)
+        one_model(cpu, gpu, path, names[i], TFCC_PRECISION_F32, 1e-3, false, 2);
       free(names[i]);
     }
   }
@@ -239,7 +292,13 @@ int main(void) {
     fclose(f);
     one_model(cpu, gpu, path, name, TFCC_PRECISION_F32, 1e-3, true, 1);
     one_model(cpu, gpu, path, name, TFCC_PRECISION_F16, 5e-2, true, 1);
-    one_model(cpu, gpu, path, name, TFCC_PRECISION_F32, 1e-3, true, 4);
+    snprintf(path, sizeof path, "%s/%s_b32.tflite", zoo, nets[k]); /* batch 32, made so */
+    snprintf(name, sizeof name, "%s_b32.tflite", nets[k]);
+    if ((f = fopen(path, "rb")) != NULL) {
+      fclose(f);
+      one_model(cpu, gpu, path, name, TFCC_PRECISION_F32, 1e-3, true, 1);
+      one_model(cpu, gpu, path, name, TFCC_PRECISION_F16, 5e-2, true, 1);
+    }
   }
   tfcc_runtime_destroy(cpu);
   tfcc_runtime_destroy(gpu);
