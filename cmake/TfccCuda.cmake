@@ -40,7 +40,15 @@ if(TFCC_CUDA_ENABLED)
                         C_VISIBILITY_PRESET hidden CUDA_VISIBILITY_PRESET hidden
                         CUDA_STANDARD 17 CUDA_STANDARD_REQUIRED ON)
   target_include_directories(tfcc_cuda PRIVATE ${CMAKE_SOURCE_DIR}/include ${CMAKE_SOURCE_DIR}/src)
-  target_link_libraries(tfcc_cuda PRIVATE CUDA::cudart_static CUDA::cublas Threads::Threads m)
+  target_link_libraries(tfcc_cuda PRIVATE CUDA::cudart_static CUDA::cublas Threads::Threads m
+                        ${CMAKE_DL_LIBS})
+  # cuDNN is opened at run time (src/cuda/cuda_cudnn.c); its header gives the types
+  find_path(TFCC_CUDNN_INCLUDE cudnn.h HINTS ${CUDAToolkit_INCLUDE_DIRS})
+  if(NOT TFCC_CUDNN_INCLUDE)
+    message(STATUS "tfcc: no cudnn.h: libtfcc_cuda runs every convolution as im2col + cuBLAS")
+    set_source_files_properties(${CMAKE_SOURCE_DIR}/src/cuda/cuda_cudnn.c PROPERTIES
+                                COMPILE_DEFINITIONS TFCC_NO_CUDNN_HEADER)
+  endif()
   target_compile_options(tfcc_cuda PRIVATE
     $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra,-Wno-unused-parameter --Werror=all-warnings -O3>)
   # the backend's arena planner comes from the core through tfcc_device_services

@@ -37,8 +37,9 @@ ZOO_PID=$!
 libdir_of() { local f; f=$(find / -xdev \( -path /proc -o -path /sys \) -prune -o -name "$1" -print 2>/dev/null | head -1); [ -n "$f" ] && dirname "$f"; }
 CB=$(libdir_of 'libcublas.so.13*')
 CBLT=$(libdir_of 'libcublasLt.so.13*')
-echo "cuBLAS: $CB $CBLT"
-export LD_LIBRARY_PATH="$P/lib:${CB:-}:${CBLT:-}:${LD_LIBRARY_PATH:-}"
+DNN=$(libdir_of 'libcudnn.so.9')
+echo "cuBLAS: $CB $CBLT; cuDNN: ${DNN:-none}"
+export LD_LIBRARY_PATH="$P/lib:${CB:-}:${CBLT:-}:${DNN:-}:${LD_LIBRARY_PATH:-}"
 export TFCC_CUDA_LIBRARY="$P/lib/libtfcc_cuda.so.0"
 TFCC=$P/bin/tfcc
 

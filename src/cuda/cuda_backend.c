@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuda/cuda_cudnn.h"
 #include "cuda/cuda_plan.h"
 #include "cuda/gpu_kernels.h"
 #include "ir/op_options.h"
@@ -34,6 +35,7 @@ typedef struct cuda_model {
   void ***w;    /* per subgraph, per tensor: the constant in dt, or NULL */
   float ***b;   /* per subgraph, per tensor: the constant in float32 (biases), or NULL */
   bool fallback_logged;
+  bool dnn_logged;
 } cuda_model;
 
 typedef struct cuda_seg {
@@ -59,6 +61,9 @@ typedef struct cuda_sess {
   void **pinned;
   int32_t *pending; /* copies down whose pinned bytes go to the host after the next sync */
   int32_t n_pending;
+  void *dnn;                 /* the session's cuDNN handle, or NULL */
+  tfcc_cudnn_conv *dnn_conv; /* per step: cuDNN's set-up of a CONV_2D step (conv NULL: im2col) */
+  void *dnn_ws;              /* the largest workspace a step's algorithm needs */
   int32_t *key; /* the graph inputs' shapes it was planned for: rank, dims..., per input */
   int32_t key_len;
   uint64_t used; /* the session's run count when last made current (least recently used goes) */
@@ -74,6 +79,7 @@ typedef struct cuda_session {
   cublasHandle_t blas;
   void *ws;
   size_t ws_bytes;
+  void *dnn; /* cuDNN on the stream (NULL: not available; convolutions by im2col + GEMM) */
   cuda_sess *plans[CUDA_PLANS_KEPT];
   int32_t n_plans;
   cuda_sess *cur;
@@ -391,6 +397,9 @@ static int launch(cuda_sess *s, const tfcc_gs *g) {
 static tfcc_status step_fail(cuda_sess *s, const tfcc_gs *g, int code, tfcc_err *err) {
   const tfcc_exec_node *en = &s->p->nodes[g->en];
   const char *op = s->m->d->sv->op_name(en->ctx.node);
+  if (code >= 2000)
+    return tfcc_err_set(err, TFCC_ERR_RUNTIME, "device cuda: node %d (%s): cuDNN status %d",
+                        (int)en->node, op, code - 2000);
   if (code >= 1000)
     return tfcc_err_set(err, TFCC_ERR_RUNTIME, "device cuda: node %d (%s): cuBLAS status %d",
                         (int)en->node, op, code - 1000);
@@ -474,6 +483,9 @@ static void plan_close(cuda_sess *s) {
   free(s->pinned);
   free(s->pending);
   free(s->key);
+  for (int32_t i = 0; s->dnn_conv && i < s->cp.n_steps; i++) tfcc_cudnn_conv_free(&s->dnn_conv[i]);
+  free(s->dnn_conv);
+  if (s->dnn_ws) cudaFree(s->dnn_ws);
   if (s->arena) cudaFree(s->arena);
   if (s->staging) cudaFree(s->staging);
   free(s->ptr);
@@ -487,6 +499,7 @@ static void session_close(void *dsv) {
   cudaSetDevice(ss->m->d->id);
   if (ss->stream) cudaStreamSynchronize(ss->stream);
   for (int32_t i = 0; i < ss->n_plans; i++) plan_close(ss->plans[i]);
+  tfcc_cudnn_close(ss->dnn);
   if (ss->blas) cublasDestroy(ss->blas);
   if (ss->ws) cudaFree(ss->ws);
   if (ss->stream) cudaStreamDestroy(ss->stream);
@@ -611,6 +624,21 @@ static tfcc_status plan_open(cuda_session *ss, tfcc_exec_plan *p, cuda_sess **ou
     if (bytes && (e = cudaMallocHost(&s->pinned[a], bytes)) != cudaSuccess)
       st = cuda_fail(err, e, "allocating page-locked host memory for the copies");
   }
+  s->dnn = ss->dnn;
+  if (st == TFCC_OK && s->dnn) { /* cuDNN for the convolutions im2col would copy */
+    size_t ws = 0;
+    s->dnn_conv = calloc((size_t)s->cp.n_steps + 1, sizeof *s->dnn_conv);
+    if (!s->dnn_conv) st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
+    for (int32_t i = 0; st == TFCC_OK && i < s->cp.n_steps; i++) {
+      const tfcc_gs *g = &s->cp.steps[i];
+      if (g->kind != TFCC_GS_CONV || !g->im2col) continue;
+      if (tfcc_cudnn_conv_init(s->dnn, &s->dnn_conv[i], &g->g, m->dt) &&
+          s->dnn_conv[i].workspace > ws)
+        ws = s->dnn_conv[i].workspace;
+    }
+    if (st == TFCC_OK && ws && (e = cudaMalloc(&s->dnn_ws, ws)) != cudaSuccess)
+      st = cuda_fail(err, e, "allocating cuDNN's workspace");
+  }
   if (st == TFCC_OK) st = make_segments(s, err);
   if (st == TFCC_OK) st = capture(s, err);
   if (st != TFCC_OK) {
@@ -682,6 +710,17 @@ static tfcc_status session_open(void *dmv, tfcc_exec_plan *p, void **out, tfcc_e
   if (st == TFCC_OK && m->dt == TFCC_GPU_F32 &&
       (bs = cublasSetMathMode(ss->blas, CUBLAS_PEDANTIC_MATH)) != CUBLAS_STATUS_SUCCESS)
     st = blas_fail(err, bs, "cublasSetMathMode");
+  if (st == TFCC_OK) {
+    char why[300];
+    ss->dnn = tfcc_cudnn_open(ss->stream, why, sizeof why);
+    if (!ss->dnn && !m->dnn_logged) {
+      m->dnn_logged = true;
+      char line[400];
+      snprintf(line, sizeof line,
+               "device cuda: cuDNN not used (%s): convolutions run as im2col + cuBLAS GEMM", why);
+      m->d->sv->log_line(m->d->sv->log, TFCC_LOG_INFO, "RUNTIME", line);
+    }
+  }
   if (st == TFCC_OK) st = session_replan(ss, p, err);
   if (st != TFCC_OK) {
     session_close(ss);

@@ -35,6 +35,11 @@ static const struct {
      "its int8-weight CONV_2D nodes run on the CPU and quantize their float input at run time: "
      "a 1-ulp difference in what the GPU computed moves a value across a quantization step "
      "(TensorFlow Lite's own two builds differ by 0.66 absolute on it, shared/models/README.md)"},
+    {"yamnet_hybrid_rfft.tflite", 1.0,
+     "13 int8-weight CONV_2D / FULLY_CONNECTED nodes on the CPU quantize what the GPU's depthwise "
+     "layers computed, at run time; on random input the class scores move by whole quantization "
+     "steps (TensorFlow Lite's own two builds differ by 0.56 of 1.0 on its reference input, "
+     "shared/models/README.md); shapes, NaNs and the repeat run are still checked"},
 };
 
 static double tolerance_of(const char *name, double tol) {

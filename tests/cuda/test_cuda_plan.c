@@ -129,6 +129,7 @@ static void plan_model(const char *dir, const char *file, tfcc_gpu_dtype dt, int
     else
       CHECKF(!cp.fallback, "%s: unexpected fallbacks: %s", file, cp.fallback);
     if (dt != TFCC_GPU_F32 && cp.n_gpu_nodes) CHECK(cp.staging_bytes > 0);
+    if (getenv("TFCC_TEST_VERBOSE") && cp.fallback) printf("%s: CPU nodes: %s\n", file, cp.fallback);
     printf("%s (%s): %d GPU / %d CPU nodes, %d actions, arena %.2f MiB\n", file,
            dt == TFCC_GPU_F32 ? "fp32" : "fp16", (int)cp.n_gpu_nodes, (int)cp.n_cpu_nodes,
            (int)cp.n_actions, (double)cp.arena_bytes / 1048576.0);
@@ -148,6 +149,8 @@ int main(void) {
     /* a quantized SSD: the post-processing custom operator and int8 nodes stay on the CPU */
     plan_model(dir, "ssd_mobilenet_v1_detect_quant.tflite", TFCC_GPU_F32, 0,
                "TFLite_Detection_PostProcess");
+    /* hybrid layers and the spectrogram on the CPU, float depthwise layers on the GPU */
+    plan_model(dir, "yamnet_hybrid_rfft.tflite", TFCC_GPU_F32, 8, "RFFT2D");
     /* an LSTM: the recurrent node on the CPU, what surrounds it on the GPU */
     plan_model(dir, "mnist_lstm_float.tflite", TFCC_GPU_F32, 1, "LSTM");
   }
