@@ -100,6 +100,15 @@ for net in mobilenet_v2 resnet50; do
     done
   done
 done
+# the same without cuDNN (im2col + cuBLAS for every convolution), batch 32 fp16
+for net in resnet50 mobilenet_v2; do
+  f=$ZOO/${net}_b32.tflite; [ -f "$f" ] || continue
+  j=$(TFCC_CUDNN=0 timeout 120 "$TFCC" bench "$f" -i "$ZOO/in_b32.npy" --device cuda --precision fp16 \
+        --threads 4 --warmup 20 --runs 50 --profile-runs 0 --json 2>> "$OUT/bench_err.txt" |
+      $PY -c 'import json,sys; print(json.dumps(json.load(sys.stdin)))') &&
+    echo "{\"net\": \"$net\", \"batch\": 32, \"precision\": \"fp16-no-cudnn\", \"tfcc\": $j}" >> "$OUT/bench.jsonl" &&
+    echo "$net b32 fp16 without cuDNN: $(echo "$j" | $PY -c 'import json,sys; d=json.load(sys.stdin); print("p50 %.3f ms" % d["latency_ms"]["p50"])')"
+done
 timeout 240 $PY "$P/bench/torch_baseline.py" --arch mobilenet_v2,resnet50 --batch 1,32 --runs 100 \
   > "$OUT/torch.json" 2> "$OUT/torch_err.txt"; echo "torch rc=$?"; tail -3 "$OUT/torch_err.txt"
 
