@@ -37,6 +37,7 @@ ZOO_PID=$!
 libdir_of() { local f; f=$(find / -xdev \( -path /proc -o -path /sys \) -prune -o -name "$1" -print 2>/dev/null | head -1); [ -n "$f" ] && dirname "$f"; }
 CB=$(libdir_of 'libcublas.so.13*')
 CBLT=$(libdir_of 'libcublasLt.so.13*')
+ORIG_LD=${LD_LIBRARY_PATH:-}
 DNN=$(libdir_of 'libcudnn.so.9')
 echo "cuBLAS: $CB $CBLT; cuDNN: ${DNN:-none}"
 export LD_LIBRARY_PATH="$P/lib:${CB:-}:${CBLT:-}:${DNN:-}:${LD_LIBRARY_PATH:-}"
@@ -109,7 +110,22 @@ for net in resnet50 mobilenet_v2; do
     echo "{\"net\": \"$net\", \"batch\": 32, \"precision\": \"fp16-no-cudnn\", \"tfcc\": $j}" >> "$OUT/bench.jsonl" &&
     echo "$net b32 fp16 without cuDNN: $(echo "$j" | $PY -c 'import json,sys; d=json.load(sys.stdin); print("p50 %.3f ms" % d["latency_ms"]["p50"])')"
 done
-timeout 240 $PY "$P/bench/torch_baseline.py" --arch mobilenet_v2,resnet50 --batch 1,32 --runs 100 \
+# where the time goes: CUDA events around the GPU steps and the whole run (TFCC_CUDA_TIMING),
+# and copies up straight from pageable memory (TFCC_CUDA_PAGEABLE) against pinned staging
+for net in mobilenet_v2 resnet50; do
+  for b in 1 32; do
+    f=$ZOO/$net.tflite; [ $b = 32 ] && f=$ZOO/${net}_b32.tflite
+    [ -f "$f" ] || continue
+    for pg in 0 1; do
+      env_pg=""; [ $pg = 1 ] && env_pg="TFCC_CUDA_PAGEABLE=1"
+      line=$(env $env_pg TFCC_LOG=1 TFCC_CUDA_TIMING=1 timeout 120 "$TFCC" bench "$f" -i "$ZOO/in_b$b.npy" \
+        --device cuda --precision fp16 --threads 4 --warmup 20 --runs 100 --profile-runs 0 --json 2>&1 |
+        grep -E '"p50"|device cuda timing' | tr -d '\n')
+      echo "timing $net b$b fp16 pageable=$pg: $line"
+    done
+  done
+done
+LD_LIBRARY_PATH=$ORIG_LD timeout 240 $PY "$P/bench/torch_baseline.py" --arch mobilenet_v2,resnet50 --batch 1,32 --runs 100 \
   > "$OUT/torch.json" 2> "$OUT/torch_err.txt"; echo "torch rc=$?"; tail -3 "$OUT/torch_err.txt"
 
 step "summary"

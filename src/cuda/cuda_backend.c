@@ -59,6 +59,7 @@ typedef struct cuda_sess {
    * read and write it at full speed, where pageable memory goes through the driver's own
    * bounce buffers */
   void **pinned;
+  size_t pageable_min;
   int32_t *pending; /* copies down whose pinned bytes go to the host after the next sync */
   int32_t n_pending;
   void *dnn;                 /* the session's cuDNN handle, or NULL */
@@ -67,7 +68,13 @@ typedef struct cuda_sess {
   int32_t *key; /* the graph inputs' shapes it was planned for: rank, dims..., per input */
   int32_t key_len;
   uint64_t used; /* the session's run count when last made current (least recently used goes) */
+  /* env TFCC_CUDA_TIMING=1: CUDA events around each run's GPU work (first to last GPU step) and
+   * around the whole run on the stream; medians logged when the plan is freed */
+  cudaEvent_t ev[4];
+  float *t_gpu, *t_all;
+  int32_t n_t;
 } cuda_sess;
+#define CUDA_TIMED_RUNS 4096
 
 /* A tfcc session on the GPU: the stream, cuBLAS handle and workspace, and the device plans of
  * the last few input shapes it ran at (a server batching requests resizes its sessions back and
@@ -433,9 +440,9 @@ static tfcc_status copy_action(cuda_sess *s, tfcc_exec_plan *p, int32_t ai, tfcc
   const bool f32 = s->cp.dt == TFCC_GPU_F32;
   cudaError_t e = cudaSuccess;
   if (up) {
-    memcpy(host, ht->data, n * 4);
-    e = cudaMemcpyAsync(f32 ? dev : (void *)s->staging, host, n * 4, cudaMemcpyHostToDevice,
-                        s->stream);
+    if (host) memcpy(host, ht->data, n * 4);
+    e = cudaMemcpyAsync(f32 ? dev : (void *)s->staging, host ? host : ht->data, n * 4,
+                        cudaMemcpyHostToDevice, s->stream);
     if (e == cudaSuccess && !f32)
       e = (cudaError_t)tfcc_gpu_convert(s->stream, s->staging, TFCC_GPU_F32, dev, s->cp.dt, n);
   } else {
@@ -471,10 +478,29 @@ static tfcc_status drain(cuda_sess *s, tfcc_exec_plan *p, const char *what, tfcc
   return TFCC_OK;
 }
 
+static int cmp_float(const void *a, const void *b) {
+  const float x = *(const float *)a, y = *(const float *)b;
+  return (x > y) - (x < y);
+}
+
 /* Frees one shape's device plan (the stream, handle and workspace are the session's). */
 static void plan_close(cuda_sess *s) {
   if (!s) return;
   if (s->stream) cudaStreamSynchronize(s->stream);
+  if (s->t_gpu && s->n_t) {
+    qsort(s->t_gpu, (size_t)s->n_t, sizeof *s->t_gpu, cmp_float);
+    qsort(s->t_all, (size_t)s->n_t, sizeof *s->t_all, cmp_float);
+    char line[300];
+    snprintf(line, sizeof line,
+             "device cuda timing: %d runs, GPU steps p50 %.4f ms, whole run on the stream (copies "
+             "included) p50 %.4f ms",
+             (int)s->n_t, s->t_gpu[s->n_t / 2], s->t_all[s->n_t / 2]);
+    s->m->d->sv->log_line(s->m->d->sv->log, TFCC_LOG_WARN, "RUNTIME", line);
+  }
+  for (int k = 0; k < 4; k++)
+    if (s->ev[k]) cudaEventDestroy(s->ev[k]);
+  free(s->t_gpu);
+  free(s->t_all);
   for (int32_t i = 0; i < s->n_seg; i++)
     if (s->seg[i].exec) cudaGraphExecDestroy(s->seg[i].exec);
   free(s->seg);
@@ -613,6 +639,8 @@ static tfcc_status plan_open(cuda_session *ss, tfcc_exec_plan *p, cuda_sess **ou
     else if (gt->buf >= 0)
       s->ptr[t] = s->arena + s->cp.bufs[gt->buf].offset;
   }
+  const char *pg = getenv("TFCC_CUDA_PAGEABLE");
+  s->pageable_min = pg && *pg ? (size_t)strtoull(pg, NULL, 10) : 0;
   s->pinned = calloc((size_t)s->cp.n_actions + 1, sizeof *s->pinned);
   s->pending = calloc((size_t)s->cp.n_actions + 1, sizeof *s->pending);
   if (st == TFCC_OK && (!s->pinned || !s->pending))
@@ -621,6 +649,8 @@ static tfcc_status plan_open(cuda_session *ss, tfcc_exec_plan *p, cuda_sess **ou
     const tfcc_ga *ga = &s->cp.actions[a];
     if (ga->kind != TFCC_GA_H2D && ga->kind != TFCC_GA_D2H) continue;
     const size_t bytes = (size_t)t_elems(&p->tensors[ga->index]) * 4;
+    /* TFCC_CUDA_PAGEABLE=BYTES: copies up of at least BYTES straight from the caller's memory */
+    if (ga->kind == TFCC_GA_H2D && s->pageable_min && bytes >= s->pageable_min) continue;
     if (bytes && (e = cudaMallocHost(&s->pinned[a], bytes)) != cudaSuccess)
       st = cuda_fail(err, e, "allocating page-locked host memory for the copies");
   }
@@ -638,6 +668,12 @@ static tfcc_status plan_open(cuda_session *ss, tfcc_exec_plan *p, cuda_sess **ou
     }
     if (st == TFCC_OK && ws && (e = cudaMalloc(&s->dnn_ws, ws)) != cudaSuccess)
       st = cuda_fail(err, e, "allocating cuDNN's workspace");
+  }
+  const char *tm = getenv("TFCC_CUDA_TIMING");
+  if (st == TFCC_OK && tm && strcmp(tm, "1") == 0) {
+    s->t_gpu = malloc(CUDA_TIMED_RUNS * sizeof *s->t_gpu);
+    s->t_all = malloc(CUDA_TIMED_RUNS * sizeof *s->t_all);
+    for (int k = 0; k < 4 && s->t_gpu && s->t_all; k++) cudaEventCreate(&s->ev[k]);
   }
   if (st == TFCC_OK) st = make_segments(s, err);
   if (st == TFCC_OK) st = capture(s, err);
@@ -738,9 +774,19 @@ static tfcc_status session_run(void *dsv, tfcc_exec_plan *p, tfcc_err *err) {
   s->n_pending = 0;
   cudaError_t e = cudaSetDevice(s->m->d->id);
   if (e != cudaSuccess) return cuda_fail(err, e, "cudaSetDevice");
+  const bool timed = s->ev[3] != NULL;
+  int32_t first_gpu = -1, last_gpu = -1;
+  for (int32_t i = 0; timed && i < s->n_seg; i++)
+    if (s->seg[i].gpu) {
+      if (first_gpu < 0) first_gpu = i;
+      last_gpu = i;
+    }
+  if (timed) cudaEventRecord(s->ev[0], s->stream);
   for (int32_t i = 0; i < s->n_seg; i++) {
     const cuda_seg *g = &s->seg[i];
     tfcc_status st = TFCC_OK;
+    if (timed && i == first_gpu) cudaEventRecord(s->ev[1], s->stream);
+    if (timed && i == last_gpu + 1) cudaEventRecord(s->ev[2], s->stream);
     if (g->gpu) {
       if (g->exec) {
         if ((e = cudaGraphLaunch(g->exec, s->stream)) != cudaSuccess)
@@ -765,7 +811,17 @@ static tfcc_status session_run(void *dsv, tfcc_exec_plan *p, tfcc_err *err) {
       }
     }
   }
-  return drain(s, p, "running the model", err);
+  if (timed && last_gpu == s->n_seg - 1) cudaEventRecord(s->ev[2], s->stream);
+  cudaEvent_t end = timed ? s->ev[3] : NULL;
+  if (end) cudaEventRecord(end, s->stream);
+  tfcc_status st = drain(s, p, "running the model", err);
+  if (timed && end && st == TFCC_OK && s->n_t < CUDA_TIMED_RUNS && first_gpu >= 0) {
+    float g = 0, a = 0;
+    cudaEventElapsedTime(&g, s->ev[1], s->ev[2]);
+    cudaEventElapsedTime(&a, s->ev[0], end);
+    s->t_gpu[s->n_t] = g, s->t_all[s->n_t] = a, s->n_t++;
+  }
+  return st;
 }
 
 static int32_t session_device_nodes(const void *dsv) {
