@@ -125,6 +125,15 @@ for net in mobilenet_v2 resnet50; do
     done
   done
 done
+for net in mobilenet_v2 resnet50; do # per step kind, steps launched one by one (no graphs)
+  for b in 1 32; do
+    f=$ZOO/$net.tflite; [ $b = 32 ] && f=$ZOO/${net}_b32.tflite
+    [ -f "$f" ] || continue
+    TFCC_LOG=1 TFCC_CUDA_TIMING=2 timeout 120 "$TFCC" bench "$f" -i "$ZOO/in_b$b.npy" --device cuda \
+      --precision fp16 --threads 4 --warmup 5 --runs 30 --profile-runs 0 --json 2>&1 |
+      grep -E 'device cuda' | sed "s/^/steps $net b$b fp16: /"
+  done
+done
 LD_LIBRARY_PATH=$ORIG_LD timeout 240 $PY "$P/bench/torch_baseline.py" --arch mobilenet_v2,resnet50 --batch 1,32 --runs 100 \
   > "$OUT/torch.json" 2> "$OUT/torch_err.txt"; echo "torch rc=$?"; tail -3 "$OUT/torch_err.txt"
 

@@ -73,6 +73,10 @@ typedef struct cuda_sess {
   cudaEvent_t ev[4];
   float *t_gpu, *t_all;
   int32_t n_t;
+  /* TFCC_CUDA_TIMING=2 (graphs off): an event after each step, the time per step kind summed */
+  cudaEvent_t *step_ev;
+  double kind_ms[TFCC_GS_COPY + 2];
+  int32_t n_dnn; /* CONV_2D steps cuDNN runs */
 } cuda_sess;
 #define CUDA_TIMED_RUNS 4096
 
@@ -416,11 +420,31 @@ static tfcc_status step_fail(cuda_sess *s, const tfcc_gs *g, int code, tfcc_err 
 
 static tfcc_status run_gpu_actions(cuda_sess *s, int32_t a0, int32_t a1, tfcc_err *err) {
   for (int32_t a = a0; a < a1; a++) {
-    const tfcc_gs *g = &s->cp.steps[s->cp.actions[a].index];
+    const int32_t si = s->cp.actions[a].index;
+    const tfcc_gs *g = &s->cp.steps[si];
     int code = launch(s, g);
     if (code) return step_fail(s, g, code, err);
+    if (s->step_ev) cudaEventRecord(s->step_ev[si + 1], s->stream);
   }
   return TFCC_OK;
+}
+
+/* TFCC_CUDA_TIMING=2: after a drained run, each step's time (from the event before it) added to
+ * its kind's sum; a convolution im2col copies counts as kind TFCC_GS_COPY + 1. */
+static void add_step_times(cuda_sess *s) {
+  cudaEvent_t prev = s->step_ev[0];
+  for (int32_t a = 0; a < s->cp.n_actions; a++) {
+    if (s->cp.actions[a].kind != TFCC_GA_GPU) continue;
+    const int32_t si = s->cp.actions[a].index;
+    float ms = 0;
+    if (cudaEventElapsedTime(&ms, prev, s->step_ev[si + 1]) == cudaSuccess) {
+      const tfcc_gs *g = &s->cp.steps[si];
+      const bool im2col =
+          g->kind == TFCC_GS_CONV && g->im2col && !(s->dnn_conv && s->dnn_conv[si].conv);
+      s->kind_ms[im2col ? TFCC_GS_COPY + 1 : g->kind] += ms;
+    }
+    prev = s->step_ev[si + 1];
+  }
 }
 
 /* Host copy action a (index ai). Up: host data -> pinned -> device (converted where the
@@ -496,7 +520,21 @@ static void plan_close(cuda_sess *s) {
              "included) p50 %.4f ms",
              (int)s->n_t, s->t_gpu[s->n_t / 2], s->t_all[s->n_t / 2]);
     s->m->d->sv->log_line(s->m->d->sv->log, TFCC_LOG_WARN, "RUNTIME", line);
+    if (s->step_ev) {
+      static const char *const names[] = {
+          "conv-gemm", "fc",  "depthwise", "binary", "unary",     "pool", "reduce",
+          "softmax",   "pad", "concat",    "resize", "transpose", "copy", "conv-im2col-gemm"};
+      size_t n = (size_t)snprintf(line, sizeof line, "device cuda timing per run by step kind:");
+      for (int k = 0; k <= TFCC_GS_COPY + 1 && n < sizeof line; k++)
+        if (s->kind_ms[k] > 0)
+          n += (size_t)snprintf(line + n, sizeof line - n, " %s %.4f ms", names[k],
+                                s->kind_ms[k] / s->n_t);
+      s->m->d->sv->log_line(s->m->d->sv->log, TFCC_LOG_WARN, "RUNTIME", line);
+    }
   }
+  for (int32_t i = 0; s->step_ev && i <= s->cp.n_steps; i++)
+    if (s->step_ev[i]) cudaEventDestroy(s->step_ev[i]);
+  free(s->step_ev);
   for (int k = 0; k < 4; k++)
     if (s->ev[k]) cudaEventDestroy(s->ev[k]);
   free(s->t_gpu);
@@ -533,7 +571,8 @@ static void session_close(void *dsv) {
 }
 
 static bool graphs_enabled(void) {
-  const char *v = getenv("TFCC_CUDA_GRAPHS");
+  const char *v = getenv("TFCC_CUDA_GRAPHS"), *t = getenv("TFCC_CUDA_TIMING");
+  if (t && strcmp(t, "2") == 0) return false; /* per-step events: steps launched one by one */
   return !(v && (strcmp(v, "0") == 0 || strcmp(v, "off") == 0));
 }
 
@@ -662,18 +701,25 @@ static tfcc_status plan_open(cuda_session *ss, tfcc_exec_plan *p, cuda_sess **ou
     for (int32_t i = 0; st == TFCC_OK && i < s->cp.n_steps; i++) {
       const tfcc_gs *g = &s->cp.steps[i];
       if (g->kind != TFCC_GS_CONV || !g->im2col) continue;
-      if (tfcc_cudnn_conv_init(s->dnn, &s->dnn_conv[i], &g->g, m->dt) &&
-          s->dnn_conv[i].workspace > ws)
-        ws = s->dnn_conv[i].workspace;
+      if (tfcc_cudnn_conv_init(s->dnn, &s->dnn_conv[i], &g->g, m->dt)) {
+        s->n_dnn++;
+        if (s->dnn_conv[i].workspace > ws) ws = s->dnn_conv[i].workspace;
+      }
     }
     if (st == TFCC_OK && ws && (e = cudaMalloc(&s->dnn_ws, ws)) != cudaSuccess)
       st = cuda_fail(err, e, "allocating cuDNN's workspace");
   }
   const char *tm = getenv("TFCC_CUDA_TIMING");
-  if (st == TFCC_OK && tm && strcmp(tm, "1") == 0) {
+  if (st == TFCC_OK && tm && (strcmp(tm, "1") == 0 || strcmp(tm, "2") == 0)) {
     s->t_gpu = malloc(CUDA_TIMED_RUNS * sizeof *s->t_gpu);
     s->t_all = malloc(CUDA_TIMED_RUNS * sizeof *s->t_all);
     for (int k = 0; k < 4 && s->t_gpu && s->t_all; k++) cudaEventCreate(&s->ev[k]);
+    if (strcmp(tm, "2") == 0 &&
+        (s->step_ev = calloc((size_t)s->cp.n_steps + 1, sizeof *s->step_ev)))
+      for (int32_t i = 0; i <= s->cp.n_steps; i++) cudaEventCreate(&s->step_ev[i]);
+    char line[200];
+    snprintf(line, sizeof line, "device cuda: %d of the CONV_2D steps run by cuDNN", (int)s->n_dnn);
+    sv->log_line(sv->log, TFCC_LOG_WARN, "RUNTIME", line);
   }
   if (st == TFCC_OK) st = make_segments(s, err);
   if (st == TFCC_OK) st = capture(s, err);
@@ -782,6 +828,7 @@ static tfcc_status session_run(void *dsv, tfcc_exec_plan *p, tfcc_err *err) {
       last_gpu = i;
     }
   if (timed) cudaEventRecord(s->ev[0], s->stream);
+  if (s->step_ev) cudaEventRecord(s->step_ev[0], s->stream);
   for (int32_t i = 0; i < s->n_seg; i++) {
     const cuda_seg *g = &s->seg[i];
     tfcc_status st = TFCC_OK;
@@ -820,6 +867,7 @@ static tfcc_status session_run(void *dsv, tfcc_exec_plan *p, tfcc_err *err) {
     cudaEventElapsedTime(&g, s->ev[1], s->ev[2]);
     cudaEventElapsedTime(&a, s->ev[0], end);
     s->t_gpu[s->n_t] = g, s->t_all[s->n_t] = a, s->n_t++;
+    if (s->step_ev) add_step_times(s);
   }
   return st;
 }
