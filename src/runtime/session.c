@@ -677,6 +677,12 @@ static tfcc_status profile_alloc(tfcc_session *s) {
 
 tfcc_status tfcc_session_set_profiling(tfcc_session *s, int enable) {
   if (!s) return TFCC_ERR_INVALID_ARG;
+  if (enable && s->dev_sess) /* the device runs whole graphs: no per-operator times */
+    return session_fail(
+        s, tfcc_err_set(&s->err, TFCC_ERR_UNSUPPORTED,
+                        "per-operator profiles are not available on device %s (env "
+                        "TFCC_CUDA_TIMING=2 logs the time per step kind, docs/cuda.md)",
+                        tfcc_runtime_device(s->model->rt)));
   s->profiling = enable != 0;
   /* Kernel names may read operator params: bind to live weights first. */
   tfcc_weights *w = tfcc_weights_acquire(s->model);
