@@ -34,13 +34,14 @@ int tfcc_cudnn_conv_run(void *h, const tfcc_cudnn_conv *c, const void *x, const 
 #define CUDNN_FNS(X) \
   X(cudnnCreate) \
   X(cudnnDestroy) \
-  X(cudnnSetStream) X(cudnnCreateTensorDescriptor) X(cudnnSetTensor4dDescriptor) \
-      X(cudnnDestroyTensorDescriptor) X(cudnnCreateFilterDescriptor) X(cudnnSetFilter4dDescriptor) \
-          X(cudnnDestroyFilterDescriptor) X(cudnnCreateConvolutionDescriptor) \
-              X(cudnnSetConvolution2dDescriptor) X(cudnnSetConvolutionMathType) \
-                  X(cudnnDestroyConvolutionDescriptor) X(cudnnGetConvolution2dForwardOutputDim) \
-                      X(cudnnFindConvolutionForwardAlgorithm) \
-                          X(cudnnGetConvolutionForwardWorkspaceSize) X(cudnnConvolutionForward)
+  X(cudnnSetStream) \
+  X(cudnnCreateTensorDescriptor) \
+  X(cudnnSetTensor4dDescriptor) X(cudnnDestroyTensorDescriptor) X(cudnnCreateFilterDescriptor) \
+      X(cudnnSetFilter4dDescriptor) X(cudnnDestroyFilterDescriptor) \
+          X(cudnnCreateConvolutionDescriptor) X(cudnnSetConvolution2dDescriptor) \
+              X(cudnnSetConvolutionMathType) X(cudnnDestroyConvolutionDescriptor) \
+                  X(cudnnGetConvolution2dForwardOutputDim) X(cudnnFindConvolutionForwardAlgorithm) \
+                      X(cudnnGetConvolutionForwardWorkspaceSize) X(cudnnConvolutionForward)
 
 static struct {
 #define FIELD(f) __typeof__(&f) f;

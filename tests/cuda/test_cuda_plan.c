@@ -129,7 +129,8 @@ static void plan_model(const char *dir, const char *file, tfcc_gpu_dtype dt, int
     else
       CHECKF(!cp.fallback, "%s: unexpected fallbacks: %s", file, cp.fallback);
     if (dt != TFCC_GPU_F32 && cp.n_gpu_nodes) CHECK(cp.staging_bytes > 0);
-    if (getenv("TFCC_TEST_VERBOSE") && cp.fallback) printf("%s: CPU nodes: %s\n", file, cp.fallback);
+    if (getenv("TFCC_TEST_VERBOSE") && cp.fallback)
+      printf("%s: CPU nodes: %s\n", file, cp.fallback);
     printf("%s (%s): %d GPU / %d CPU nodes, %d actions, arena %.2f MiB\n", file,
            dt == TFCC_GPU_F32 ? "fp32" : "fp16", (int)cp.n_gpu_nodes, (int)cp.n_cpu_nodes,
            (int)cp.n_actions, (double)cp.arena_bytes / 1048576.0);
