@@ -31,17 +31,27 @@ int tfcc_cudnn_conv_run(void *h, const tfcc_cudnn_conv *c, const void *x, const 
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 #include <cudnn.h>
 
+/* the functions used, each looked up by name */
+// clang-format off
 #define CUDNN_FNS(X) \
   X(cudnnCreate) \
   X(cudnnDestroy) \
   X(cudnnSetStream) \
   X(cudnnCreateTensorDescriptor) \
-  X(cudnnSetTensor4dDescriptor) X(cudnnDestroyTensorDescriptor) X(cudnnCreateFilterDescriptor) \
-      X(cudnnSetFilter4dDescriptor) X(cudnnDestroyFilterDescriptor) \
-          X(cudnnCreateConvolutionDescriptor) X(cudnnSetConvolution2dDescriptor) \
-              X(cudnnSetConvolutionMathType) X(cudnnDestroyConvolutionDescriptor) \
-                  X(cudnnGetConvolution2dForwardOutputDim) X(cudnnFindConvolutionForwardAlgorithm) \
-                      X(cudnnGetConvolutionForwardWorkspaceSize) X(cudnnConvolutionForward)
+  X(cudnnSetTensor4dDescriptor) \
+  X(cudnnDestroyTensorDescriptor) \
+  X(cudnnCreateFilterDescriptor) \
+  X(cudnnSetFilter4dDescriptor) \
+  X(cudnnDestroyFilterDescriptor) \
+  X(cudnnCreateConvolutionDescriptor) \
+  X(cudnnSetConvolution2dDescriptor) \
+  X(cudnnSetConvolutionMathType) \
+  X(cudnnDestroyConvolutionDescriptor) \
+  X(cudnnGetConvolution2dForwardOutputDim) \
+  X(cudnnFindConvolutionForwardAlgorithm) \
+  X(cudnnGetConvolutionForwardWorkspaceSize) \
+  X(cudnnConvolutionForward)
+// clang-format on
 
 static struct {
 #define FIELD(f) __typeof__(&f) f;
