@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "json.h"
 
 static int cmp_row_ms(const void *a, const void *b) {
@@ -193,7 +192,9 @@ void bench_report_json(const bench_result *r, const bench_setting *o, FILE *out)
   else
     json_null(&w);
   json_key(&w, "precision");
-  json_string(&w, cli_precision_name(r->precision));
+  json_string(&w, r->precision == TFCC_PRECISION_BF16  ? "bf16"
+                  : r->precision == TFCC_PRECISION_F16 ? "fp16"
+                                                       : "f32");
   json_key(&w, "quant_compat");
   json_string(&w, r->quant_compat == TFCC_QUANT_COMPAT_REFERENCE ? "reference" : "tflite");
   json_key(&w, "seed");
