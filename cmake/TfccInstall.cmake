@@ -31,6 +31,14 @@ install(TARGETS ${TFCC_INSTALL_TARGETS} EXPORT tfccTargets
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES ${TFCC_INSTALL_HEADERS} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tfcc)
+# libtfcc_cuda (docs/cuda.md): beside libtfcc, which opens it with dlopen for device "cuda"; not
+# a library to link against, so not among the exported targets. Its own component, installed on
+# request (cmake --install BUILD --component cuda): it needs the CUDA toolkit's cuBLAS, which no
+# Debian package of this distribution provides, so the .deb leaves it out.
+if(TARGET tfcc_cuda)
+  install(TARGETS tfcc_cuda LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT cuda
+          EXCLUDE_FROM_ALL)
+endif()
 
 # find_package(tfcc): relocatable config, same-major-version compatibility (0.x: same minor).
 install(EXPORT tfccTargets NAMESPACE tfcc:: DESTINATION ${TFCC_INSTALL_CMAKEDIR})

@@ -12,7 +12,7 @@ FLAGS="-std=c11 -O3 -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-trun
 # the library's sources for aarch64 (x86 variants and the OpenSSL module left out), compiled
 # in parallel
 for f in $(find src -name '*.c' | sort); do
-  case "$f" in *-avx512.c|*-avx2.c|*-sse4.c|*-avx512vnni.c|*-avxvnni.c|*-avx512bf16.c|*-amxbf16.c|*-amxint8.c|*-wasmsimd.c|src/crypto/*) continue ;; esac
+  case "$f" in *-avx512.c|*-avx2.c|*-sse4.c|*-avx512vnni.c|*-avxvnni.c|*-avx512bf16.c|*-amxbf16.c|*-amxint8.c|*-wasmsimd.c|src/crypto/*|src/cuda/*) continue ;; esac
   echo "$f"
 done >"$OUT/sources"
 export CC FLAGS OUT

@@ -25,7 +25,7 @@ includes() {
            if (p ~ /^src\/format\//) return "5 format"
            if (p ~ /^src\/passes\//) return "6 passes"
            if (p ~ /^src\/plan\//) return "7 plan"
-           if (p ~ /^src\/(runtime|crypto)\//) return "8 runtime"
+           if (p ~ /^src\/(runtime|crypto|cuda)\//) return "8 runtime"
            if (p ~ /^(tools|server)\//) return "10 tools/server"
            return ""
          }

@@ -68,6 +68,26 @@ typedef struct walk {
   size_t n;
 } walk;
 
+int srv_config_device(srv_config *c, const char *v) {
+  char name[16];
+  int id = 0;
+  const char *colon = strchr(v, ':');
+  size_t len = colon ? (size_t)(colon - v) : strlen(v);
+  if (len == 0 || len >= sizeof name) return -1;
+  memcpy(name, v, len);
+  name[len] = 0;
+  if (strcmp(name, "cpu") != 0 && strcmp(name, "cuda") != 0) return -1;
+  if (colon) {
+    char *end = NULL;
+    long l = strtol(colon + 1, &end, 10);
+    if (!colon[1] || *end || l < 0 || l > 1024) return -1;
+    id = (int)l;
+  }
+  snprintf(c->device, sizeof c->device, "%s", name);
+  c->device_id = id;
+  return 0;
+}
+
 static int fail(walk *w, const yaml_node_t *node, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 static int fail(walk *w, const yaml_node_t *node, const char *key, const char *fmt, ...) {
@@ -76,8 +96,8 @@ static int fail(walk *w, const yaml_node_t *node, const char *key, const char *f
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  snprintf(w->err, w->n, "%s:%lu: %s: %s", w->file, (unsigned long)(node ? node->start_mark.line + 1 : 0),
-           key, msg);
+  snprintf(w->err, w->n, "%s:%lu: %s: %s", w->file,
+           (unsigned long)(node ? node->start_mark.line + 1 : 0), key, msg);
   return -1;
 }
 
@@ -90,7 +110,8 @@ typedef struct choice {
   const char *name;
   int value;
 } choice;
-static int get_choice(walk *w, const yaml_node_t *v, const char *key, const choice *t, const char *what, int *out) {
+static int get_choice(walk *w, const yaml_node_t *v, const char *key, const choice *t,
+                      const char *what, int *out) {
   const char *s = scalar(v);
   if (!s) return fail(w, v, key, "expected %s", what);
   for (; t->name; t++)
@@ -128,9 +149,12 @@ static int get_i64(walk *w, const yaml_node_t *v, const char *key, long long min
 
 static int get_bool(walk *w, const yaml_node_t *v, const char *key, int *out) {
   const char *s = scalar(v);
-  if (s && (!strcasecmp(s, "true") || !strcasecmp(s, "yes") || !strcasecmp(s, "on"))) *out = 1;
-  else if (s && (!strcasecmp(s, "false") || !strcasecmp(s, "no") || !strcasecmp(s, "off"))) *out = 0;
-  else return fail(w, v, key, "expected true or false");
+  if (s && (!strcasecmp(s, "true") || !strcasecmp(s, "yes") || !strcasecmp(s, "on")))
+    *out = 1;
+  else if (s && (!strcasecmp(s, "false") || !strcasecmp(s, "no") || !strcasecmp(s, "off")))
+    *out = 0;
+  else
+    return fail(w, v, key, "expected true or false");
   return 0;
 }
 
@@ -172,16 +196,20 @@ static int runtime_pair(walk *w, void *ctx, const char *key, yaml_node_t *v) {
   const char *k = leaf(key);
   if (!strcmp(k, "num_threads")) return get_int(w, v, key, 0, 1024, &c->num_threads);
   if (!strcmp(k, "memory_pool_mb")) return get_int(w, v, key, 0, 1 << 20, &c->memory_pool_mb);
-  if (!strcmp(k, "weights_cache")) return get_str(w, v, key, c->weights_cache, sizeof c->weights_cache);
+  if (!strcmp(k, "weights_cache"))
+    return get_str(w, v, key, c->weights_cache, sizeof c->weights_cache);
   if (!strcmp(k, "custom_ops")) { /* a list of plugin paths, or one path */
     c->n_custom_ops = 0;
     if (v->type == YAML_SCALAR_NODE) {
       c->n_custom_ops = 1;
       return get_str(w, v, key, c->custom_ops[0], sizeof c->custom_ops[0]);
     }
-    if (v->type != YAML_SEQUENCE_NODE) return fail(w, v, key, "expected a list of custom-operator libraries");
-    for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
-      if (c->n_custom_ops >= SRV_MAX_CUSTOM_OPS) return fail(w, v, key, "more than %d libraries", SRV_MAX_CUSTOM_OPS);
+    if (v->type != YAML_SEQUENCE_NODE)
+      return fail(w, v, key, "expected a list of custom-operator libraries");
+    for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top;
+         it++) {
+      if (c->n_custom_ops >= SRV_MAX_CUSTOM_OPS)
+        return fail(w, v, key, "more than %d libraries", SRV_MAX_CUSTOM_OPS);
       if (get_str(w, yaml_document_get_node(w->doc, *it), key, c->custom_ops[c->n_custom_ops],
                   sizeof c->custom_ops[0]))
         return -1;
@@ -189,19 +217,28 @@ static int runtime_pair(walk *w, void *ctx, const char *key, yaml_node_t *v) {
     }
     return 0;
   }
+  if (!strcmp(k, "device")) { /* cpu, cuda, cuda:N (docs/cuda.md) */
+    if (get_str(w, v, key, c->device, sizeof c->device)) return -1;
+    return srv_config_device(c, c->device)
+               ? fail(w, v, key, "'%s' is not cpu, cuda or cuda:N", c->device)
+               : 0;
+  }
   if (!strcmp(k, "isa")) {
     if (get_str(w, v, key, c->isa, sizeof c->isa)) return -1;
     const char *ok[] = {"generic", "sse4", "avx2", "avx512", "neon", "wasmsimd"};
     for (size_t i = 0; i < 6; i++)
       if (!strcmp(c->isa, ok[i])) return 0;
-    return fail(w, v, key, "'%s' is not one of generic, sse4, avx2, avx512, neon, wasmsimd", c->isa);
+    return fail(w, v, key, "'%s' is not one of generic, sse4, avx2, avx512, neon, wasmsimd",
+                c->isa);
   }
   if (!strcmp(k, "cpu_affinity")) {
     if (v->type != YAML_SEQUENCE_NODE) return fail(w, v, key, "expected a list of CPU ids");
     c->n_affinity = 0;
-    for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
+    for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top;
+         it++) {
       if (c->n_affinity >= 256) return fail(w, v, key, "more than 256 CPUs");
-      if (get_int(w, yaml_document_get_node(w->doc, *it), key, 0, 4095, &c->cpu_affinity[c->n_affinity++]))
+      if (get_int(w, yaml_document_get_node(w->doc, *it), key, 0, 4095,
+                  &c->cpu_affinity[c->n_affinity++]))
         return -1;
     }
     return 0;
@@ -209,12 +246,14 @@ static int runtime_pair(walk *w, void *ctx, const char *key, yaml_node_t *v) {
   return UNKNOWN(w, v, key);
 }
 
-static int name_list(walk *w, yaml_node_t *v, const char *key, char names[][SRV_NAME_MAX], int *count) {
+static int name_list(walk *w, yaml_node_t *v, const char *key, char names[][SRV_NAME_MAX],
+                     int *count) {
   if (v->type != YAML_SEQUENCE_NODE) return fail(w, v, key, "expected a list of tensor names");
   *count = 0;
   for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
     if (*count >= SRV_MAX_IO) return fail(w, v, key, "more than %d names", SRV_MAX_IO);
-    if (get_str(w, yaml_document_get_node(w->doc, *it), key, names[*count], SRV_NAME_MAX)) return -1;
+    if (get_str(w, yaml_document_get_node(w->doc, *it), key, names[*count], SRV_NAME_MAX))
+      return -1;
     (*count)++;
   }
   return 0;
@@ -227,23 +266,28 @@ static int model_pair(walk *w, void *ctx, const char *key, yaml_node_t *v) {
     if (get_str(w, v, key, m->name, sizeof m->name)) return -1;
     for (const char *p = m->name; *p; p++)
       if (*p == '/' || *p == ' ' || *p == ':' || *p == '?' || *p == '#' || *p == '%')
-        return fail(w, v, key, "'%s': model names may not contain '/', ' ', ':', '?', '#', '%%'", m->name);
+        return fail(w, v, key, "'%s': model names may not contain '/', ' ', ':', '?', '#', '%%'",
+                    m->name);
     return 0;
   }
   if (!strcmp(k, "path")) return get_str(w, v, key, m->path, sizeof m->path);
-  if (!strcmp(k, "sessions") || !strcmp(k, "instances")) return get_int(w, v, key, 1, 256, &m->sessions);
+  if (!strcmp(k, "sessions") || !strcmp(k, "instances"))
+    return get_int(w, v, key, 1, 256, &m->sessions);
   if (!strcmp(k, "max_queue")) return get_int(w, v, key, 0, 1 << 20, &m->max_queue);
   if (!strcmp(k, "max_batch")) return get_int(w, v, key, 0, 1024, &m->max_batch);
-  if (!strcmp(k, "max_queue_delay_us")) return get_i64(w, v, key, 0, 10000000, &m->max_queue_delay_us);
+  if (!strcmp(k, "max_queue_delay_us"))
+    return get_i64(w, v, key, 0, 10000000, &m->max_queue_delay_us);
   if (!strcmp(k, "precision")) {
-    static const choice precisions[] = {{"fp32", TFCC_PRECISION_F32}, {"f32", TFCC_PRECISION_F32},
-                                        {"float32", TFCC_PRECISION_F32}, {"bf16", TFCC_PRECISION_BF16},
-                                        {NULL, 0}};
-    return get_choice(w, v, key, precisions, "fp32 or bf16", &m->precision);
+    static const choice precisions[] = {
+        {"fp32", TFCC_PRECISION_F32},    {"f32", TFCC_PRECISION_F32},
+        {"float32", TFCC_PRECISION_F32}, {"bf16", TFCC_PRECISION_BF16},
+        {"fp16", TFCC_PRECISION_F16},    {NULL, 0}};
+    return get_choice(w, v, key, precisions, "fp32, bf16 or fp16", &m->precision);
   }
   if (!strcmp(k, "quant_compat")) {
     static const choice modes[] = {{"tflite", TFCC_QUANT_COMPAT_TFLITE},
-                                   {"reference", TFCC_QUANT_COMPAT_REFERENCE}, {NULL, 0}};
+                                   {"reference", TFCC_QUANT_COMPAT_REFERENCE},
+                                   {NULL, 0}};
     return get_choice(w, v, key, modes, "tflite or reference", &m->quant_compat);
   }
   if (!strcmp(k, "key_file") || !strcmp(k, "key_env")) {
@@ -261,11 +305,15 @@ static int model_pair(walk *w, void *ctx, const char *key, yaml_node_t *v) {
       m->n_versions = 0;
       return 0;
     }
-    if (v->type != YAML_SEQUENCE_NODE) return fail(w, v, key, "expected 'latest' or a list of version numbers");
+    if (v->type != YAML_SEQUENCE_NODE)
+      return fail(w, v, key, "expected 'latest' or a list of version numbers");
     m->n_versions = 0;
-    for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
-      if (m->n_versions >= SRV_MAX_VERSIONS) return fail(w, v, key, "more than %d versions", SRV_MAX_VERSIONS);
-      if (get_i64(w, yaml_document_get_node(w->doc, *it), key, 1, INT64_MAX, &m->versions[m->n_versions++]))
+    for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top;
+         it++) {
+      if (m->n_versions >= SRV_MAX_VERSIONS)
+        return fail(w, v, key, "more than %d versions", SRV_MAX_VERSIONS);
+      if (get_i64(w, yaml_document_get_node(w->doc, *it), key, 1, INT64_MAX,
+                  &m->versions[m->n_versions++]))
         return -1;
     }
     return 0;
@@ -325,9 +373,12 @@ static int log_pair(walk *w, void *ctx, const char *key, yaml_node_t *v) {
   }
   if (!strcmp(k, "format")) {
     const char *s = scalar(v);
-    if (s && !strcmp(s, "text")) c->log_json = 0;
-    else if (s && !strcmp(s, "json")) c->log_json = 1;
-    else return fail(w, v, key, "expected text or json");
+    if (s && !strcmp(s, "text"))
+      c->log_json = 0;
+    else if (s && !strcmp(s, "json"))
+      c->log_json = 1;
+    else
+      return fail(w, v, key, "expected text or json");
     return 0;
   }
   if (!strcmp(k, "access")) return get_bool(w, v, key, &c->access_log);
@@ -340,9 +391,9 @@ static int repo_pair(walk *w, void *ctx, const char *key, yaml_node_t *v) {
   if (!strcmp(k, "path")) return get_str(w, v, key, c->repository, sizeof c->repository);
   if (!strcmp(k, "poll_ms")) return get_int(w, v, key, 50, 3600000, &c->poll_ms);
   /* settings of every model found in the repository */
-  if (!strcmp(k, "sessions") || !strcmp(k, "instances") || !strcmp(k, "max_queue") || !strcmp(k, "max_batch") ||
-      !strcmp(k, "max_queue_delay_us") || !strcmp(k, "precision") || !strcmp(k, "quant_compat") || !strcmp(k, "key_file") ||
-      !strcmp(k, "key_env"))
+  if (!strcmp(k, "sessions") || !strcmp(k, "instances") || !strcmp(k, "max_queue") ||
+      !strcmp(k, "max_batch") || !strcmp(k, "max_queue_delay_us") || !strcmp(k, "precision") ||
+      !strcmp(k, "quant_compat") || !strcmp(k, "key_file") || !strcmp(k, "key_env"))
     return model_pair(w, &c->repo_model, key, v);
   return UNKNOWN(w, v, key);
 }
@@ -357,7 +408,8 @@ static int top_pair(walk *w, void *ctx, const char *key, yaml_node_t *v) {
   if (!strcmp(key, "models")) {
     if (v->type != YAML_SEQUENCE_NODE) return fail(w, v, key, "expected a list of models");
     int i = 0;
-    for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++, i++) {
+    for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top;
+         it++, i++) {
       yaml_node_t *mn = yaml_document_get_node(w->doc, *it);
       srv_model_config *m = srv_config_add_model(c);
       if (!m) return fail(w, mn, key, "more than %d models", SRV_MAX_MODELS);
@@ -391,7 +443,8 @@ static int check_depth(const char *name, const char *text, size_t len, char *err
     yaml_event_delete(&ev);
     if (t == YAML_SEQUENCE_START_EVENT || t == YAML_MAPPING_START_EVENT) {
       if (++depth > SRV_CONFIG_MAX_DEPTH) {
-        snprintf(err, n, "%s:%lu: nested more than %d levels deep", name, line, SRV_CONFIG_MAX_DEPTH);
+        snprintf(err, n, "%s:%lu: nested more than %d levels deep", name, line,
+                 SRV_CONFIG_MAX_DEPTH);
         rc = -1;
         break;
       }
@@ -416,7 +469,8 @@ int srv_config_load_buffer(const char *name, const char *text, size_t len, srv_c
   }
   yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
   if (!yaml_parser_load(&parser, &doc)) {
-    snprintf(err, n, "%s:%lu: YAML error: %s%s%s", name, (unsigned long)parser.problem_mark.line + 1,
+    snprintf(err, n, "%s:%lu: YAML error: %s%s%s", name,
+             (unsigned long)parser.problem_mark.line + 1,
              parser.problem ? parser.problem : "syntax error", parser.context ? " " : "",
              parser.context ? parser.context : "");
     yaml_parser_delete(&parser);

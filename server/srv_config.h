@@ -1,6 +1,7 @@
 /* Server configuration: defaults, the YAML file (libyaml), and validation.
  *
- *   runtime: {num_threads, cpu_affinity: [ids], memory_pool_mb, isa, weights_cache: DIR,
+ *   runtime: {num_threads, cpu_affinity: [ids], memory_pool_mb, isa, device: cpu | cuda[:N],
+ *             weights_cache: DIR,
  *             custom_ops: [LIB.so]}
  *   models:  [{name, path, versions: [n] | latest, sessions, max_queue, max_batch,
  *              max_queue_delay_us, precision: fp32 | bf16,
@@ -31,16 +32,17 @@
 
 typedef struct srv_model_config {
   char name[SRV_NAME_MAX];
-  char path[SRV_PATH_MAX];  /* a .tflite file (version 1) or a directory <path>/<version>/model.tflite */
+  char path
+      [SRV_PATH_MAX]; /* a .tflite file (version 1) or a directory <path>/<version>/model.tflite */
   int64_t versions[SRV_MAX_VERSIONS];
-  int n_versions;           /* 0: serve the latest version only */
-  int sessions;             /* session instances (concurrent runs) */
-  int max_queue;            /* requests that may wait for a session; beyond: 503 */
-  int max_batch;            /* dynamic batching: rows per merged run (0, 1: off; at most 1024) */
+  int n_versions; /* 0: serve the latest version only */
+  int sessions;   /* session instances (concurrent runs) */
+  int max_queue;  /* requests that may wait for a session; beyond: 503 */
+  int max_batch;  /* dynamic batching: rows per merged run (0, 1: off; at most 1024) */
   int64_t max_queue_delay_us;
-  int precision;            /* tfcc_model_options.precision: TFCC_PRECISION_F32 (default) or _BF16 */
-  int quant_compat;         /* tfcc_model_options.quant_compat: TFCC_QUANT_COMPAT_TFLITE (default) or _REFERENCE */
-  char inputs[SRV_MAX_IO][SRV_NAME_MAX];  /* required input names (new versions must have them) */
+  int precision; /* tfcc_model_options.precision: TFCC_PRECISION_F32 (default) or _BF16 */
+  int quant_compat; /* tfcc_model_options.quant_compat: TFCC_QUANT_COMPAT_TFLITE (default) or _REFERENCE */
+  char inputs[SRV_MAX_IO][SRV_NAME_MAX]; /* required input names (new versions must have them) */
   int n_inputs;
   char outputs[SRV_MAX_IO][SRV_NAME_MAX];
   int n_outputs;
@@ -57,7 +59,10 @@ typedef struct srv_config {
   int n_affinity;
   int memory_pool_mb;
   char isa[16];
-  char weights_cache[SRV_PATH_MAX]; /* "" = none; else packed-weights caches DIR/<model>-<version>.wc */
+  char device[16]; /* "" or "cpu": the CPU; "cuda": device_id's GPU (docs/cuda.md) */
+  int device_id;
+  char weights_cache
+      [SRV_PATH_MAX]; /* "" = none; else packed-weights caches DIR/<model>-<version>.wc */
   /* custom-operator plugins registered on the runtime at startup (docs/custom_ops.md) */
   char custom_ops[SRV_MAX_CUSTOM_OPS][SRV_PATH_MAX];
   int n_custom_ops;
@@ -70,13 +75,13 @@ typedef struct srv_config {
   /* server */
   char host[64];
   int port;
-  int health_port;            /* second listener for health and metrics only; -1 = none, 0 = any free port */
+  int health_port; /* second listener for health and metrics only; -1 = none, 0 = any free port */
   int max_connections;
   int max_connections_per_client; /* per client address; -1 = max_connections / 2, 0 = no cap */
   int max_body_mb;
-  int max_request_mb;         /* memory one request may take: inputs, activations, outputs; beyond: 413 */
-  int read_timeout_s;         /* inactivity */
-  int receive_timeout_s;      /* a whole request (line, headers, body) must arrive within this */
+  int max_request_mb; /* memory one request may take: inputs, activations, outputs; beyond: 413 */
+  int read_timeout_s; /* inactivity */
+  int receive_timeout_s;  /* a whole request (line, headers, body) must arrive within this */
   int request_timeout_ms; /* longest wait for a session */
   int drain_timeout_s;
   char port_file[SRV_PATH_MAX]; /* write the bound port here (tests; port 0) */
@@ -102,5 +107,8 @@ int srv_config_load_buffer(const char *name, const char *text, size_t len, srv_c
                            size_t n);
 /* Cross-field checks (unique model names, paths set). */
 int srv_config_validate(const srv_config *c, char *err, size_t n);
+
+/* Sets c->device / device_id from "cpu", "cuda" or "cuda:N"; -1 if v is none of these. */
+int srv_config_device(srv_config *c, const char *v);
 
 #endif

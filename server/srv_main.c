@@ -16,7 +16,8 @@
 #include "srv_server.h"
 #include "srv_signals.h"
 
-static void tfcc_log_bridge(void *user, tfcc_log_level level, const char *tag, const char *message) {
+static void tfcc_log_bridge(void *user, tfcc_log_level level, const char *tag,
+                            const char *message) {
   (void)user;
   srv_log((int)level, tag, "%s", message);
 }
@@ -33,10 +34,11 @@ static int runtime_threads(const srv_config *cfg) {
     if (cfg->models[i].sessions > sessions) sessions = cfg->models[i].sessions;
   if (cfg->num_threads > 0) {
     if ((long)cfg->num_threads * sessions > cpus)
-      srv_log(SRV_LOG_WARN, "THREAD_OVERSUBSCRIPTION",
-              "runtime.num_threads %d x %d sessions > %ld CPUs: concurrent runs will wait on each other's "
-              "workers (tail latency); runtime.num_threads 0 picks %ld",
-              cfg->num_threads, sessions, cpus, cpus / sessions > 0 ? cpus / sessions : 1);
+      srv_log(
+          SRV_LOG_WARN, "THREAD_OVERSUBSCRIPTION",
+          "runtime.num_threads %d x %d sessions > %ld CPUs: concurrent runs will wait on each other's "
+          "workers (tail latency); runtime.num_threads 0 picks %ld",
+          cfg->num_threads, sessions, cpus, cpus / sessions > 0 ? cpus / sessions : 1);
     return cfg->num_threads;
   }
   int n = (int)(cpus / sessions);
@@ -51,6 +53,8 @@ static int create_runtime(const srv_config *cfg, tfcc_runtime **rt) {
   ro.cpu_affinity_count = cfg->n_affinity;
   ro.memory_pool_bytes = (size_t)cfg->memory_pool_mb << 20;
   ro.isa = cfg->isa[0] ? cfg->isa : NULL;
+  ro.device = cfg->device[0] ? cfg->device : NULL; /* NULL: env TFCC_DEVICE, else the CPU */
+  ro.device_id = cfg->device_id;
   ro.log_fn = tfcc_log_bridge;
   ro.log_level = cfg->log_level >= SRV_LOG_INFO ? TFCC_LOG_INFO : (tfcc_log_level)cfg->log_level;
   tfcc_status st = tfcc_runtime_create(&ro, rt);
@@ -67,7 +71,8 @@ static int create_runtime(const srv_config *cfg, tfcc_runtime **rt) {
       *rt = NULL;
       return -1;
     }
-    srv_log(SRV_LOG_INFO, "STARTUP", "runtime.custom_ops: %s registered (%d custom operators on the runtime)",
+    srv_log(SRV_LOG_INFO, "STARTUP",
+            "runtime.custom_ops: %s registered (%d custom operators on the runtime)",
             cfg->custom_ops[i], tfcc_runtime_custom_op_count(*rt));
   }
   return 0;
@@ -77,15 +82,17 @@ static int create_runtime(const srv_config *cfg, tfcc_runtime **rt) {
 static void log_reload_result(const char *what, const srv_reload_result *res) {
   char counts[160] = "";
   if (what[0])
-    snprintf(counts, sizeof counts, "%d model(s) added, %d changed, %d removed; ", res->added, res->changed,
-             res->removed);
+    snprintf(counts, sizeof counts, "%d model(s) added, %d changed, %d removed; ", res->added,
+             res->changed, res->removed);
   if (res->failed || res->not_ready)
-    srv_log(SRV_LOG_WARN, "CONFIG_RELOAD",
-            "reload done with errors: %s%s%d load(s) failed (MODEL_LOAD_FAILED above; a model keeps serving its "
-            "previous version), %d of %d model(s) not ready",
-            what, counts, res->failed, res->not_ready, res->models);
+    srv_log(
+        SRV_LOG_WARN, "CONFIG_RELOAD",
+        "reload done with errors: %s%s%d load(s) failed (MODEL_LOAD_FAILED above; a model keeps serving its "
+        "previous version), %d of %d model(s) not ready",
+        what, counts, res->failed, res->not_ready, res->models);
   else
-    srv_log(SRV_LOG_INFO, "CONFIG_RELOAD", "reload done: %s%sall %d model(s) ready", what, counts, res->models);
+    srv_log(SRV_LOG_INFO, "CONFIG_RELOAD", "reload done: %s%sall %d model(s) ready", what, counts,
+            res->models);
 }
 
 /* SIGHUP: one line saying a reload was requested, the reload, then one line with its result.
@@ -106,16 +113,19 @@ int srv_live_timeout_ms(srv_server *s) {
 static void reload_config(srv_server *s) {
   srv_reload_result res;
   if (!s->config_path[0]) {
-    srv_log(SRV_LOG_INFO, "CONFIG_RELOAD", "SIGHUP: reload requested (no config file: rescanning the model files)");
+    srv_log(SRV_LOG_INFO, "CONFIG_RELOAD",
+            "SIGHUP: reload requested (no config file: rescanning the model files)");
     srv_repo_rescan(s->repo, &res);
     log_reload_result("", &res);
     return;
   }
-  srv_log(SRV_LOG_INFO, "CONFIG_RELOAD", "SIGHUP: reload requested (re-reading %s)", s->config_path);
+  srv_log(SRV_LOG_INFO, "CONFIG_RELOAD", "SIGHUP: reload requested (re-reading %s)",
+          s->config_path);
   srv_config nc;
   char err[1024];
   if (srv_config_init(&nc) != 0) {
-    srv_log(SRV_LOG_ERROR, "CONFIG_RELOAD", "reload failed: out of memory (keeping the running config)");
+    srv_log(SRV_LOG_ERROR, "CONFIG_RELOAD",
+            "reload failed: out of memory (keeping the running config)");
     return;
   }
   if (srv_config_load_file(s->config_path, &nc, err, sizeof err) != 0) {
@@ -123,14 +133,17 @@ static void reload_config(srv_server *s) {
     srv_config_free(&nc);
     return;
   }
-  if (strcmp(nc.host, s->cfg.host) || nc.port != s->cfg.port || nc.max_connections != s->cfg.max_connections ||
-      nc.health_port != s->cfg.health_port || nc.max_connections_per_client != s->cfg.max_connections_per_client ||
-      nc.receive_timeout_s != s->cfg.receive_timeout_s || nc.read_timeout_s != s->cfg.read_timeout_s ||
-      nc.max_body_mb != s->cfg.max_body_mb ||
+  if (strcmp(nc.host, s->cfg.host) || nc.port != s->cfg.port ||
+      nc.max_connections != s->cfg.max_connections || nc.health_port != s->cfg.health_port ||
+      nc.max_connections_per_client != s->cfg.max_connections_per_client ||
+      nc.receive_timeout_s != s->cfg.receive_timeout_s ||
+      nc.read_timeout_s != s->cfg.read_timeout_s || nc.max_body_mb != s->cfg.max_body_mb ||
       nc.num_threads != s->cfg.num_threads || strcmp(nc.repository, s->cfg.repository) ||
-      nc.n_custom_ops != s->cfg.n_custom_ops || memcmp(nc.custom_ops, s->cfg.custom_ops, sizeof nc.custom_ops) ||
+      nc.n_custom_ops != s->cfg.n_custom_ops ||
+      memcmp(nc.custom_ops, s->cfg.custom_ops, sizeof nc.custom_ops) ||
       memcmp(&nc.repo_model, &s->cfg.repo_model, sizeof nc.repo_model))
-    srv_log(SRV_LOG_WARN, "CONFIG_RELOAD", "server/runtime/repository settings changed: they apply after a restart");
+    srv_log(SRV_LOG_WARN, "CONFIG_RELOAD",
+            "server/runtime/repository settings changed: they apply after a restart");
   srv_repo_apply_config(s->repo, &nc, &res);
   /* keep the running server settings; take the rest */
   pthread_rwlock_wrlock(&s->live_mu);
@@ -170,7 +183,8 @@ int srv_run(srv_config *cfg, const char *config_path) {
   }
   int not_ready = srv_repo_sync(s->repo, 1, NULL);
   if (not_ready)
-    srv_log(SRV_LOG_WARN, "STARTUP", "%d model(s) have no loaded version (see MODEL_LOAD_FAILED); not ready", not_ready);
+    srv_log(SRV_LOG_WARN, "STARTUP",
+            "%d model(s) have no loaded version (see MODEL_LOAD_FAILED); not ready", not_ready);
   if (srv_http_start(s, err, sizeof err) != 0) {
     srv_log(SRV_LOG_ERROR, "STARTUP", "%s", err);
     goto out;
@@ -183,20 +197,22 @@ int srv_run(srv_config *cfg, const char *config_path) {
     FILE *f = fopen(s->cfg.port_file, "w");
     if (f) {
       fprintf(f, "%d\n", s->port);
-      if (s->health_port >= 0) fprintf(f, "%d\n", s->health_port); /* second line: the health listener */
+      if (s->health_port >= 0)
+        fprintf(f, "%d\n", s->health_port); /* second line: the health listener */
       fclose(f);
     }
   }
-  srv_log(SRV_LOG_INFO, "LISTENING", "http://%s:%d (KServe v2 /v2, TF Serving /v1, metrics %s)", s->cfg.host,
-          s->port, s->cfg.metrics_enabled ? s->cfg.metrics_path : "off");
+  srv_log(SRV_LOG_INFO, "LISTENING", "http://%s:%d (KServe v2 /v2, TF Serving /v1, metrics %s)",
+          s->cfg.host, s->port, s->cfg.metrics_enabled ? s->cfg.metrics_path : "off");
   if (s->health_port >= 0)
-    srv_log(SRV_LOG_INFO, "LISTENING", "http://%s:%d health and metrics only (server.health_port)", s->cfg.host,
-            s->health_port);
+    srv_log(SRV_LOG_INFO, "LISTENING", "http://%s:%d health and metrics only (server.health_port)",
+            s->cfg.host, s->health_port);
   for (;;) {
     int sig = srv_signals_wait(1000);
     if (sig == SIGHUP) reload_config(s);
     if (sig == SIGTERM || sig == SIGINT) {
-      srv_log(SRV_LOG_INFO, "SHUTDOWN", "%s: draining (no new connections, finishing %ld in-flight request(s))",
+      srv_log(SRV_LOG_INFO, "SHUTDOWN",
+              "%s: draining (no new connections, finishing %ld in-flight request(s))",
               sig == SIGTERM ? "SIGTERM" : "SIGINT", atomic_load(&s->in_flight));
       break;
     }
@@ -209,14 +225,18 @@ int srv_run(srv_config *cfg, const char *config_path) {
   uint64_t idle_since = 0;
   while (srv_now_ns() < deadline) {
     uint64_t now = srv_now_ns();
-    if (atomic_load(&s->in_flight) > 0) idle_since = 0;
-    else if (!idle_since) idle_since = now;
-    else if (now - idle_since > 200000000ull) break;
+    if (atomic_load(&s->in_flight) > 0)
+      idle_since = 0;
+    else if (!idle_since)
+      idle_since = now;
+    else if (now - idle_since > 200000000ull)
+      break;
     struct timespec ts = {0, 5000000};
     nanosleep(&ts, NULL);
   }
   long left = atomic_load(&s->in_flight);
-  if (left > 0) srv_log(SRV_LOG_WARN, "SHUTDOWN", "drain timeout: %ld request(s) still in flight", left);
+  if (left > 0)
+    srv_log(SRV_LOG_WARN, "SHUTDOWN", "drain timeout: %ld request(s) still in flight", left);
   rc = left > 0 ? 1 : 0;
 out:
   srv_http_stop(s);

@@ -37,7 +37,10 @@ static const char k_usage[] =
     "                         neon (aarch64) (default: env TFCC_ISA, else the best the CPU has)\n"
     "      --precision P      f32 (default) or bf16: float CONV_2D / FULLY_CONNECTED with\n"
     "                         bfloat16 weights and inputs, float32 sums (AVX512-BF16 or\n"
-    "                         AMX-BF16; elsewhere float32, see the profile's kernels)\n"
+    "                         AMX-BF16; elsewhere float32, see the profile's kernels);\n"
+    "                         fp16: on a GPU only (--device cuda)\n"
+    "      --device D         cpu (default: env TFCC_DEVICE, else cpu) or cuda[:N]: the nodes\n"
+    "                         the GPU backend runs on NVIDIA GPU N (docs/cuda.md)\n"
     "      --quant-compat A   quantized arithmetic: tflite (default: TensorFlow Lite as it runs\n"
     "                         by default, XNNPACK's) or reference (its builtin kernels')\n"
     "      --weights-cache PATH  packed-weights cache file: written by the first load, mapped\n"
@@ -75,6 +78,7 @@ enum {
   OPT_AFFINITY,
   OPT_ISA,
   OPT_PRECISION,
+  OPT_DEVICE,
   OPT_QUANT_COMPAT,
   OPT_WEIGHTS_CACHE,
   OPT_PREFAULT,
@@ -97,6 +101,7 @@ static const arg_opt k_opts[] = {{OPT_THREADS, "-t", "--threads", 1},
                                  {OPT_AFFINITY, NULL, "--affinity", 1},
                                  {OPT_ISA, NULL, "--isa", 1},
                                  {OPT_PRECISION, NULL, "--precision", 1},
+                                 {OPT_DEVICE, NULL, "--device", 1},
                                  {OPT_QUANT_COMPAT, NULL, "--quant-compat", 1},
                                  {OPT_WEIGHTS_CACHE, NULL, "--weights-cache", 1},
                                  {OPT_PREFAULT, NULL, "--prefault", 0},
@@ -226,6 +231,7 @@ static int parse_opts(int argc, char **argv, bench_opts *o, int *done) {
         break;
       }
       case OPT_PRECISION: bad = cli_parse_precision(v, &o->precision, err, sizeof err); break;
+      case OPT_DEVICE: bad = cli_parse_device(v, err, sizeof err); break;
       case OPT_QUANT_COMPAT:
         bad = cli_parse_quant_compat(v, &o->quant_compat, err, sizeof err);
         break;

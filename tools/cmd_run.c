@@ -20,7 +20,8 @@
 
 static const char k_usage[] =
     "usage: tfcc run MODEL -i FILE.npy [-i NAME=FILE.npy ...] -o DIR [--threads N]\n"
-    "                [--precision f32|bf16] [--quant-compat tflite|reference]\n"
+    "                [--precision f32|bf16|fp16] [--device cpu|cuda[:N]]\n"
+    "                [--quant-compat tflite|reference]\n"
     "                [--weights-cache PATH] [--signature KEY]\n"
     "                [--timeout-ms MS] [--custom-ops LIB.so ...]\n"
     "                [--key-file FILE | --key-env VAR]\n"
@@ -36,7 +37,9 @@ static const char k_usage[] =
     "  -t, --threads N             worker threads (default: all CPUs)\n"
     "      --precision P           f32 (default) or bf16: float CONV_2D / FULLY_CONNECTED with\n"
     "                              bfloat16 weights and inputs, float32 sums (AVX512-BF16;\n"
-    "                              elsewhere float32)\n"
+    "                              elsewhere float32); fp16: on a GPU only\n"
+    "      --device D              cpu (default: env TFCC_DEVICE, else cpu) or cuda[:N]: the\n"
+    "                              nodes the GPU backend runs on NVIDIA GPU N (docs/cuda.md)\n"
     "      --quant-compat A        quantized arithmetic: tflite (default: TensorFlow Lite as it\n"
     "                              runs by default, XNNPACK's) or reference (its builtin\n"
     "                              kernels'); docs/quantization.md\n"
@@ -60,6 +63,7 @@ enum {
   OPT_OUTPUT,
   OPT_THREADS,
   OPT_PRECISION,
+  OPT_DEVICE,
   OPT_QUANT_COMPAT,
   OPT_WEIGHTS_CACHE,
   OPT_HELP,
@@ -73,6 +77,7 @@ static const arg_opt k_opts[] = {{OPT_INPUT, "-i", "--input", 1},
                                  {OPT_OUTPUT, "-o", "--output", 1},
                                  {OPT_THREADS, "-t", "--threads", 1},
                                  {OPT_PRECISION, NULL, "--precision", 1},
+                                 {OPT_DEVICE, NULL, "--device", 1},
                                  {OPT_QUANT_COMPAT, NULL, "--quant-compat", 1},
                                  {OPT_WEIGHTS_CACHE, NULL, "--weights-cache", 1},
                                  {OPT_HELP, "-h", "--help", 0},
@@ -357,6 +362,10 @@ int cmd_run(int argc, char **argv) {
         break;
       case OPT_PRECISION:
         if (cli_parse_precision(value, &precision, err, sizeof err) != 0)
+          return cli_error(CMD, CLI_EXIT_USAGE, "%s", err);
+        break;
+      case OPT_DEVICE:
+        if (cli_parse_device(value, err, sizeof err) != 0)
           return cli_error(CMD, CLI_EXIT_USAGE, "%s", err);
         break;
       case OPT_QUANT_COMPAT:

@@ -9,6 +9,7 @@ int cmd_classify(int argc, char **argv);
 int cmd_detect(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_cpu_info(int argc, char **argv);
+int cmd_gpu_info(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 int cmd_watermark(int argc, char **argv);
 int cmd_encrypt(int argc, char **argv);

@@ -20,6 +20,7 @@ static const command k_commands[] = {
     {"bench", cmd_bench, "measure load time, latency, throughput, memory, per-operator profile"},
     {"cpu-info", cmd_cpu_info,
      "show CPU features, caches, cores and where kernels dispatch (--json)"},
+    {"gpu-info", cmd_gpu_info, "show the CUDA GPU the cuda device would use (JSON), or why none"},
     {"serve", cmd_serve, "HTTP inference server (KServe v2, TF Serving REST, Prometheus metrics)"},
     {"watermark", cmd_watermark, "embed, show or verify an owner/build id + content hash"},
     {"encrypt", cmd_encrypt, "encrypt a model (AES-256-GCM container)"},

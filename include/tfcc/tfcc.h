@@ -244,6 +244,13 @@ typedef struct tfcc_runtime_options {
   void *log_user;
   const char *isa; /* cap kernel dispatch: "generic", "sse4", "avx2", "avx512";
                                  NULL: env TFCC_ISA, else the best the CPU has (copied) */
+  /* Where models run (docs/cuda.md): NULL or "cpu" (default; env TFCC_DEVICE when NULL), or
+   * "cuda": an NVIDIA GPU through libtfcc_cuda (loaded at run time from beside libtfcc, or
+   * env TFCC_CUDA_LIBRARY). Every node the GPU backend runs goes there, the others run on the
+   * CPU (one KERNEL_FALLBACK line per model names them). tfcc_runtime_create fails, naming
+   * the cause, when the library, the driver or the device is missing. */
+  const char *device;
+  int device_id; /* GPU ordinal (default 0) */
 } tfcc_runtime_options;
 
 TFCC_API void tfcc_runtime_options_default(tfcc_runtime_options *opts);
@@ -255,6 +262,13 @@ TFCC_API tfcc_status tfcc_runtime_create(const tfcc_runtime_options *opts, tfcc_
 TFCC_API void tfcc_runtime_destroy(tfcc_runtime *rt);
 /* Writes one line through the runtime's logger (its level and callback; rt NULL: stderr at
  * TFCC_LOG_WARN), for libraries built on tfcc (libtfcc_crypto). tag: a short grep-able word. */
+/* A description of the accelerator `device` ("cuda") number device_id as JSON (name, compute
+ * capability, memory, driver and runtime versions, library versions) into buf[0..cap), for
+ * `tfcc gpu-info`. Fails, naming the cause (library, driver or device missing), where it
+ * cannot be opened; TFCC_ERR_BUFFER_TOO_SMALL when cap is too small. */
+TFCC_API tfcc_status tfcc_device_describe(const char *device, int device_id, char *buf, size_t cap);
+/* The device the runtime's models run on: "cpu" or "cuda". */
+TFCC_API const char *tfcc_runtime_device(const tfcc_runtime *rt);
 TFCC_API tfcc_status tfcc_runtime_log(tfcc_runtime *rt, tfcc_log_level level, const char *tag,
                                       const char *message);
 
@@ -281,7 +295,11 @@ typedef enum tfcc_precision {
    * Runs on AVX512-BF16 (vdpbf16ps) or AMX-BF16 at dispatch level avx512; elsewhere the model
    * runs in float32 and its load logs one KERNEL_FALLBACK naming why. Other operators stay
    * float32. */
-  TFCC_PRECISION_BF16 = 1
+  TFCC_PRECISION_BF16 = 1,
+  /* Device "cuda" only: weights and activations in IEEE float16 on the GPU (float32
+   * accumulation and epilogues, docs/cuda.md); nodes that fall back to the CPU run in float32.
+   * On the CPU it is float32 (one KERNEL_FALLBACK line). */
+  TFCC_PRECISION_F16 = 2
 } tfcc_precision;
 
 /* A piece of memory handed to a callback. */

@@ -363,8 +363,10 @@ static PyObject *interp_open(interp_obj *self, PyObject *args, PyObject *kw) {
                            "disable_winograd",
                            "custom_op_libraries",
                            "custom_op_registerers",
+                           "device",
                            NULL};
   PyObject *path_obj = Py_None, *path_bytes = NULL;
+  const char *device = NULL;
   Py_buffer content = {0};
   int num_threads = 1, disable_winograd = 0;
   const char *isa = NULL, *precision = NULL, *quant_compat = NULL;
@@ -375,10 +377,10 @@ static PyObject *interp_open(interp_obj *self, PyObject *args, PyObject *kw) {
     return NULL;
   }
   PyObject *libs_obj = Py_None, *regs_obj = Py_None;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "|Oz*izzzz*zzpOO", kwlist, &path_obj, &content,
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|Oz*izzzz*zzpOOz", kwlist, &path_obj, &content,
                                    &num_threads, &isa, &precision, &quant_compat, &key.key,
                                    &key.key_file, &key.key_env, &disable_winograd, &libs_obj,
-                                   &regs_obj))
+                                   &regs_obj, &device))
     return NULL;
   plugin_args plugins;
   memset(&plugins, 0, sizeof plugins);
@@ -414,15 +416,32 @@ static PyObject *interp_open(interp_obj *self, PyObject *args, PyObject *kw) {
     }
     ro.isa = isa;
   }
+  char device_name[16] = "";
+  if (device) { /* "cpu", "cuda" or "cuda:N" (docs/cuda.md) */
+    const char *colon = strchr(device, ':');
+    size_t len = colon ? (size_t)(colon - device) : strlen(device);
+    char *end = NULL;
+    long id = colon ? strtol(colon + 1, &end, 10) : 0;
+    if (len == 0 || len >= sizeof device_name || (colon && (!colon[1] || *end || id < 0))) {
+      PyErr_Format(PyExc_ValueError, "device: '%s' is not cpu, cuda or cuda:N", device);
+      goto done;
+    }
+    memcpy(device_name, device, len);
+    ro.device = device_name;
+    ro.device_id = (int)id;
+  }
   tfcc_model_options mo;
   tfcc_model_options_default(&mo);
   mo.disable_winograd = disable_winograd;
   if (precision && strcmp(precision, "f32") != 0 && strcmp(precision, "float32") != 0) {
-    if (strcmp(precision, "bf16") != 0 && strcmp(precision, "bfloat16") != 0) {
-      PyErr_Format(PyExc_ValueError, "precision: '%s' is not f32 or bf16", precision);
+    if (strcmp(precision, "fp16") == 0 || strcmp(precision, "float16") == 0) {
+      mo.precision = TFCC_PRECISION_F16;
+    } else if (strcmp(precision, "bf16") != 0 && strcmp(precision, "bfloat16") != 0) {
+      PyErr_Format(PyExc_ValueError, "precision: '%s' is not f32, bf16 or fp16", precision);
       goto done;
+    } else {
+      mo.precision = TFCC_PRECISION_BF16;
     }
-    mo.precision = TFCC_PRECISION_BF16;
   }
   if (quant_compat && strcmp(quant_compat, "tflite") != 0) {
     if (strcmp(quant_compat, "reference") != 0) {

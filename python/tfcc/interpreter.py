@@ -49,7 +49,9 @@ class Interpreter(_tfcc.Interpreter):
     registration that fails raises ValueError naming it.
 
     tfcc's own: ``isa`` ("generic", "sse4", "avx2", "avx512": cap kernel dispatch),
-    ``precision`` ("f32" or "bf16"), ``quant_compat`` ("tflite" or "reference"),
+    ``precision`` ("f32", "bf16"; "fp16" on a GPU), ``quant_compat`` ("tflite" or "reference"),
+    ``device`` ("cpu", default: env TFCC_DEVICE, else the CPU; "cuda" or "cuda:N": an NVIDIA
+    GPU through libtfcc_cuda, docs/cuda.md),
     ``disable_winograd``, and for encrypted models (.tfcce) one of ``key`` (32 bytes or 64 hex
     digits), ``key_file`` (a path) or ``key_env`` (an environment variable's name).
     """
@@ -61,7 +63,7 @@ class Interpreter(_tfcc.Interpreter):
                  experimental_default_delegate_latest_features=False,
                  *, custom_op_libraries=None, custom_op_registerers=None,
                  isa=None, precision=None, quant_compat=None, disable_winograd=False,
-                 key=None, key_file=None, key_env=None):
+                 key=None, key_file=None, key_env=None, device=None):
         if experimental_delegates:
             raise ValueError("tfcc has no delegates: experimental_delegates must be empty "
                              "(tfcc's own kernels run every supported operator)")
@@ -91,7 +93,7 @@ class Interpreter(_tfcc.Interpreter):
             custom_op_registerers = list(custom_op_registerers)
         self._open(model_path, model_content, num_threads, isa, precision, quant_compat, key,
                    key_file, key_env, bool(disable_winograd), custom_op_libraries,
-                   custom_op_registerers)
+                   custom_op_registerers, device)
         self._inputs, self._outputs = self._io_tensors()
 
     def tensor(self, tensor_index):

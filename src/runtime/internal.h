@@ -24,8 +24,9 @@ struct tfcc_runtime {
   int huge_pages;
   tfcc_isa isa; /* dispatch level: the CPU's best, capped by options/TFCC_ISA */
   struct tfcc_threadpool *pool;
-  tfcc_mem_pool *mem;       /* session arenas */
-  tfcc_custom_table custom; /* registered custom operators (custom_ops.c) */
+  tfcc_mem_pool *mem;         /* session arenas */
+  tfcc_custom_table custom;   /* registered custom operators (custom_ops.c) */
+  struct tfcc_device *device; /* accelerator the models run on (device.c), NULL: the CPU */
 };
 
 typedef struct tfcc_model_node_info {
@@ -85,6 +86,7 @@ struct tfcc_model {
   tfcc_watermark_info wm_info;
   tfcc_err wm_err;
   int32_t n_resources; /* distinct resource variables (VAR_HANDLE), numbered at load */
+  void *dev_model;     /* the device's copy of the constants (rt->device), or NULL */
 };
 
 struct tfcc_session {
@@ -106,6 +108,7 @@ struct tfcc_session {
   int32_t subgraph;             /* the subgraph this session runs (0, or a signature's) */
   const tfcc_ir_signature *sig; /* created for a signature: its names for inputs/outputs */
   tfcc_run_state rs;            /* variables, CALL_ONCE flags, run budget (run_state.h) */
+  void *dev_sess;               /* the device plan of `plan` (model->dev_model), or NULL */
 };
 
 /* Builds the model from a graph over data[0..size) (mapping: file mapping to unmap at release). */

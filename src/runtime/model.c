@@ -16,6 +16,7 @@
 #include "kernels/f32-gemm/gemm.h"
 #include "ops/xnn_delegate.h"
 #include "ops/op.h"
+#include "runtime/device_backend.h"
 #include "runtime/internal.h"
 #include "runtime/model_file.h"
 #include "runtime/weights.h"
@@ -50,6 +51,7 @@ void tfcc_graph_release_params(tfcc_graph *g) {
 
 static void model_free(tfcc_model *m) {
   if (!m) return;
+  if (m->dev_model) m->rt->device->be->model_close(m->dev_model);
   tfcc_weights_join_writer(m); /* an update's cache writer holds a generation */
   /* No session is left: the current generation holds only the model's reference. */
   tfcc_weights *cur = atomic_load(&m->weights);
@@ -279,6 +281,10 @@ static void log_precision_fallback(const tfcc_model *m, tfcc_isa isa) {
   if (why)
     tfcc_log(tfcc_model_env(m).log, TFCC_LOG_WARN, TFCC_TAG_KERNEL_FALLBACK,
              "precision bf16: %s; CONV_2D and FULLY_CONNECTED run in float32", why);
+  if (m->opts.precision == TFCC_PRECISION_F16 && !(m->rt && m->rt->device))
+    tfcc_log(tfcc_model_env(m).log, TFCC_LOG_WARN, TFCC_TAG_KERNEL_FALLBACK,
+             "precision fp16 is a GPU precision (device cuda); on the CPU the model runs in "
+             "float32");
 }
 
 /* Nodes a pass turned into an internal fused operator carry its name. */
@@ -404,6 +410,11 @@ tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t siz
    * kept in the options so that weight updates run the same passes */
   if (m->opts.precision == TFCC_PRECISION_BF16)
     m->opts.disabled_passes |= TFCC_PASS_FUSE_EXPAND_DWCONV;
+  /* a device runs the 1x1 expand convolution and the depthwise as two nodes */
+  if (m->rt && m->rt->device) m->opts.disabled_passes |= TFCC_PASS_FUSE_EXPAND_DWCONV;
+  /* float16 is the device's precision: the CPU's nodes run in float32 */
+  const int cpu_precision =
+      m->opts.precision == TFCC_PRECISION_F16 ? TFCC_PRECISION_F32 : (int)m->opts.precision;
   st = tfcc_run_passes(g, m->opts.disabled_passes, isa, log, qc, err);
   if (st == TFCC_OK && first) st = name_fused_nodes(m, err);
   if (st == TFCC_OK && first) log_precision_fallback(m, isa);
@@ -418,8 +429,7 @@ tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t siz
     store = &m->crel.store;
   }
   if (st == TFCC_OK)
-    st =
-        tfcc_graph_init_ops(g, isa, log, qc, (int)m->opts.precision, model_winograd(m), store, err);
+    st = tfcc_graph_init_ops(g, isa, log, qc, cpu_precision, model_winograd(m), store, err);
   if (st != TFCC_OK) return first ? st : tfcc_err_prefix(err, "new weights");
   if (!first && (st = tfcc_weights_check_signature(ref, g, true, err)) != TFCC_OK) return st;
   if (first && m->crel_on) tfcc_const_release_prepare(&m->crel);
@@ -715,7 +725,8 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
       return tfcc_err_set(err, TFCC_ERR_INVALID_ARG,
                           "model options.quant_compat %d is not a tfcc_quant_compat value", qc);
     }
-    if (m->opts.precision != TFCC_PRECISION_F32 && m->opts.precision != TFCC_PRECISION_BF16) {
+    if (m->opts.precision != TFCC_PRECISION_F32 && m->opts.precision != TFCC_PRECISION_BF16 &&
+        m->opts.precision != TFCC_PRECISION_F16) {
       int pr = (int)m->opts.precision;
       model_free(m);
       return tfcc_err_set(err, TFCC_ERR_INVALID_ARG,
@@ -740,7 +751,8 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
     fill_holes(m); /* no cache after all */
   /* bytes the model owns: constant pages may be released during the load, so what is read
    * from the file later is read now (runtime/const_release.h) */
-  m->releasable = (mapping || owned_free) && !getenv_off("TFCC_RELEASE_CONSTANTS");
+  m->releasable = (mapping || owned_free) && !getenv_off("TFCC_RELEASE_CONSTANTS") &&
+                  !(rt && rt->device); /* a device reads constants after the load */
   if (st == TFCC_OK && m->releasable) tfcc_model_watermark_capture(m);
   if (st == TFCC_OK) st = tfcc_model_load_graph(m, data, size, &m->graph, NULL, m->wcache, err);
   if (m->crel_on) tfcc_const_release_seal(&m->crel);
@@ -768,6 +780,15 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
   }
   for (int32_t i = 0; i < sg->n_tensors; i++)
     if (sg->tensors[i].data) m->constant_bytes += sg->tensors[i].data_bytes;
+  if (rt && rt->device) {
+    const tfcc_device *d = rt->device;
+    st = d->be->model_open(d->dev, &m->graph, (int)m->opts.precision, &m->dev_model, err);
+    if (st != TFCC_OK) {
+      tfcc_log(&rt->log, TFCC_LOG_ERROR, TFCC_TAG_MODEL_INVALID, "%s", err->msg);
+      model_free(m);
+      return st;
+    }
+  }
   tfcc_log(rt ? &rt->log : NULL, TFCC_LOG_INFO, TFCC_TAG_MODEL_LOAD,
            "loaded %zu bytes, %d operators, %d tensors in %.2f ms", size, (int)sg->n_nodes,
            (int)sg->n_tensors, now_ms() - t0);

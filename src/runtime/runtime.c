@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "cpu/cpu_info.h"
+#include "runtime/device_backend.h"
 #include "runtime/internal.h"
 #include "base/threadpool.h"
 
@@ -99,8 +100,17 @@ tfcc_status tfcc_runtime_create(const tfcc_runtime_options *opts, tfcc_runtime *
     tfcc_last_error_set(err.msg);
     return err.code;
   }
-  tfcc_log(&rt->log, TFCC_LOG_INFO, "RUNTIME", "%d thread(s), kernels for %s", rt->num_threads,
-           tfcc_isa_name(rt->isa));
+  const char *device = o.device ? o.device : getenv("TFCC_DEVICE");
+  if (device && *device && strcmp(device, "cpu") != 0) {
+    if (tfcc_device_open(device, o.device_id, &rt->log, &rt->device, &err) != TFCC_OK) {
+      tfcc_runtime_destroy(rt);
+      tfcc_last_error_set(err.msg);
+      return err.code;
+    }
+  }
+  tfcc_log(&rt->log, TFCC_LOG_INFO, "RUNTIME", "%d thread(s), kernels for %s%s%s", rt->num_threads,
+           tfcc_isa_name(rt->isa), rt->device ? ", device " : "",
+           rt->device ? rt->device->name : "");
   *out = rt;
   return TFCC_OK;
 }
@@ -112,8 +122,13 @@ tfcc_status tfcc_runtime_log(tfcc_runtime *rt, tfcc_log_level level, const char 
   return TFCC_OK;
 }
 
+const char *tfcc_runtime_device(const tfcc_runtime *rt) {
+  return rt && rt->device ? rt->device->name : "cpu";
+}
+
 void tfcc_runtime_destroy(tfcc_runtime *rt) {
   if (!rt) return;
+  tfcc_device_close(rt->device);
   tfcc_threadpool_destroy(rt->pool);
   tfcc_mem_pool_destroy(rt->mem);
   free(rt->cpu_affinity);

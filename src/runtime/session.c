@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "runtime/device_backend.h"
 #include "runtime/internal.h"
 #include "runtime/weights_cache.h"
 #include "base/threadpool.h"
@@ -69,10 +70,16 @@ static tfcc_status replan_on(tfcc_session *s, tfcc_weights *w) {
                "%s", s->err.msg);
     return st;
   }
+  const tfcc_device *dev = s->model->dev_model ? s->model->rt->device : NULL;
   tfcc_exec_plan_free(&s->plan);
   s->plan = next;
   s->gen = w;
   s->ran = false;
+  if (dev) { /* the device's plan of this one (nodes it lacks fall back to the CPU's) */
+    st = s->dev_sess ? dev->be->session_replan(s->dev_sess, &s->plan, &s->err)
+                     : dev->be->session_open(s->model->dev_model, &s->plan, &s->dev_sess, &s->err);
+    if (st != TFCC_OK) return st;
+  }
   /* subgraph plans hold operator params of this generation: a new one replans */
   s->folds_read_consts = s->plan.n_stateful > 0;
   for (int32_t e = 0; e < s->plan.n_nodes; e++) {
@@ -221,6 +228,7 @@ static tfcc_status session_create(tfcc_model *m, int32_t subgraph, const tfcc_ir
 
 void tfcc_session_destroy(tfcc_session *s) {
   if (!s) return;
+  if (s->dev_sess) s->model->rt->device->be->session_close(s->dev_sess);
   tfcc_exec_plan_free(&s->plan);
   tfcc_run_state_free(&s->rs);
   free(s->profile);
@@ -504,7 +512,11 @@ static tfcc_status invoke_bound(tfcc_session *s) {
     t->data = s->bound_out[i];
   }
   bool timed = s->profiling || s->observer;
-  for (int32_t e = 0; e < p->n_nodes; e++) {
+  if (s->dev_sess) { /* the device runs the graph, calling back for the CPU's nodes */
+    tfcc_status st = s->model->rt->device->be->session_run(s->dev_sess, p, &s->err);
+    if (st != TFCC_OK) return session_fail(s, st);
+  }
+  for (int32_t e = 0; !s->dev_sess && e < p->n_nodes; e++) {
     tfcc_exec_node *en = &p->nodes[e];
     if (en->folded || en->view) continue;
     en->ctx.err = &s->err;
@@ -665,6 +677,12 @@ static tfcc_status profile_alloc(tfcc_session *s) {
 
 tfcc_status tfcc_session_set_profiling(tfcc_session *s, int enable) {
   if (!s) return TFCC_ERR_INVALID_ARG;
+  if (enable && s->dev_sess) /* the device runs whole graphs: no per-operator times */
+    return session_fail(
+        s, tfcc_err_set(&s->err, TFCC_ERR_UNSUPPORTED,
+                        "per-operator profiles are not available on device %s (env "
+                        "TFCC_CUDA_TIMING=2 logs the time per step kind, docs/cuda.md)",
+                        tfcc_runtime_device(s->model->rt)));
   s->profiling = enable != 0;
   /* Kernel names may read operator params: bind to live weights first. */
   tfcc_weights *w = tfcc_weights_acquire(s->model);

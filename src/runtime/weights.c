@@ -531,6 +531,11 @@ static void *update_thread(void *arg) {
 }
 
 static tfcc_status update_start(update_job *j) {
+  if (j->m->dev_model) /* the device's copy of the constants is made once, at load */
+    return fail(&j->err, tfcc_err_set(&j->err, TFCC_ERR_UNSUPPORTED,
+                                      "weight update: the model runs on device %s, whose "
+                                      "weights are not updated in place (load the new file)",
+                                      tfcc_runtime_device(j->m->rt)));
   j->nice = update_nice();
   pthread_t th; /* where no thread can be made (wasm without threads): run here */
   if (j->nice > 0 && pthread_create(&th, NULL, update_thread, j) == 0) {

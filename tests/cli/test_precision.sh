@@ -9,7 +9,7 @@ IN=$MODELS/ref/mnist_lstm_float/input_0.npy
 
 expect_rc 2 "run: bad precision" -- "$TFCC" run "$M" -i "$IN" -o "$TMP/x" --precision fp8
 expect_error_line run "run: bad precision"
-expect_in "$TMP/err" "unknown precision 'fp8' (f32, bf16)" "run: bad precision message"
+expect_in "$TMP/err" "unknown precision 'fp8' (f32, bf16, fp16)" "run: bad precision message"
 expect_rc 2 "bench: bad precision" -- "$TFCC" bench "$M" --precision half --runs 1
 expect_error_line bench "bench: bad precision"
 "$TFCC" run --help | grep -q -- "--precision" && ok || bad "run --help lists --precision"

@@ -211,6 +211,29 @@ def test_options():
         np.testing.assert_allclose(got[0], want[0], rtol=1e-5, atol=1e-5)
 
 
+def test_device_option():
+    # "cpu" runs as before; a malformed device raises ValueError, an unknown device or a missing
+    # CUDA backend / driver / GPU RuntimeError (the runtime's), each naming the cause
+    # (docs/cuda.md); where a GPU is there, "cuda" runs
+    path, ins, outs = case("add_f32_same")
+    _, got, want = run_case("add_f32_same", device="cpu")
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-5, atol=1e-5)
+    for bad, exc, msg in (("tpu", RuntimeError, "unknown device 'tpu'"),
+                          ("cuda:x", ValueError, "not cpu, cuda or cuda:N")):
+        try:
+            tfcc.Interpreter(model_path=path, device=bad)
+        except exc as e:
+            assert msg in str(e), str(e)
+        else:
+            raise AssertionError("device=%r accepted" % bad)
+    try:
+        _, got, want = run_case("add_f32_same", device="cuda", precision="fp16")
+    except RuntimeError as e:
+        assert "device cuda: " in str(e), str(e)
+    else:
+        np.testing.assert_allclose(got[0], want[0], rtol=5e-3, atol=5e-3)
+
+
 def test_import_like_tflite_runtime():
     import tfcc.interpreter as tflite
     assert tflite.Interpreter is tfcc.Interpreter

@@ -8,12 +8,16 @@ net=mobilenet_v1_025_128_float
 build_net $net
 m=$TMP/nets/$net.tflite
 c=$TMP/c.yaml
-check_reject "bad precision" "c.yaml:3: models[0].precision: 'fp16' is not fp32 or bf16" \
-  "models:" "  - name: a" "    precision: fp16" "    path: $m"
-check_reject "precision not a scalar" "c.yaml:1: models[0].precision: expected fp32 or bf16" \
+check_reject "bad precision" "c.yaml:3: models[0].precision: 'fp8' is not fp32, bf16 or fp16" \
+  "models:" "  - name: a" "    precision: fp8" "    path: $m"
+check_reject "precision not a scalar" "c.yaml:1: models[0].precision: expected fp32, bf16 or fp16" \
   "models: [{name: a, path: $m, precision: [bf16]}]"
-check_reject "bad repository precision" "c.yaml:1: repository.precision: 'half' is not fp32 or bf16" \
+check_reject "bad repository precision" "c.yaml:1: repository.precision: 'half' is not fp32, bf16 or fp16" \
   "repository: {path: $TMP, precision: half}"
+check_reject "bad device" "c.yaml:1: runtime.device: 'tpu' is not cpu, cuda or cuda:N" \
+  "runtime: {device: tpu}" "models: [{name: a, path: $m}]"
+expect_rc 2 "bad --device" -- "$TFCC" serve "$m" --device cuda:x
+expect_in "$TMP/err" "--device: 'cuda:x' is not cpu, cuda or cuda:N" "bad --device"
 expect_rc 2 "bad --precision" -- "$TFCC" serve "$m" --precision int4
 expect_in "$TMP/err" "--precision: unknown precision 'int4'" "bad --precision"
 

@@ -110,7 +110,10 @@ void bench_report_text(const bench_result *r, const bench_setting *o) {
   }
   printf("   kernels: %s%s%s%s%s%s   inputs: %s (seed %ld)\n", tfcc_isa_name(r->level),
          r->isa_capped ? " (cap " : "", r->isa_capped ? tfcc_isa_name(r->cap) : "",
-         r->isa_capped ? ")" : "", r->precision == TFCC_PRECISION_BF16 ? "   precision: bf16" : "",
+         r->isa_capped ? ")" : "",
+         r->precision == TFCC_PRECISION_BF16  ? "   precision: bf16"
+         : r->precision == TFCC_PRECISION_F16 ? "   precision: fp16"
+                                              : "",
          r->quant_compat == TFCC_QUANT_COMPAT_REFERENCE ? "   quant-compat: reference" : "",
          o->inputs, o->seed);
   printf("load: %.3f ms (model %.3f + session %.3f; cpu %.3f ms)   first inference: %.3f ms\n",
@@ -189,7 +192,9 @@ void bench_report_json(const bench_result *r, const bench_setting *o, FILE *out)
   else
     json_null(&w);
   json_key(&w, "precision");
-  json_string(&w, r->precision == TFCC_PRECISION_BF16 ? "bf16" : "f32");
+  json_string(&w, r->precision == TFCC_PRECISION_BF16  ? "bf16"
+                  : r->precision == TFCC_PRECISION_F16 ? "fp16"
+                                                       : "f32");
   json_key(&w, "quant_compat");
   json_string(&w, r->quant_compat == TFCC_QUANT_COMPAT_REFERENCE ? "reference" : "tflite");
   json_key(&w, "seed");

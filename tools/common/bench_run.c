@@ -199,6 +199,8 @@ int bench_measure(bench_state *b, const bench_plan *p, char *err, size_t en) {
   b->r.timed_s = (double)(trace_now_ns() - start) / 1e9;
   b->r.cpu_ms_per_run = n ? (process_cpu_ms() - cpu0) / (double)n : 0.0;
   if (!p->profile_set && (long)n < profile_runs) profile_runs = (long)n;
+  /* per-operator profiles are the CPU's (a device reports its own: docs/cuda.md) */
+  if (!p->profile_set && strcmp(tfcc_runtime_device(b->rt), "cpu") != 0) profile_runs = 0;
   b->r.profile_runs = profile_runs;
   b->scratch = (double *)malloc((n ? n : 1) * sizeof *b->scratch);
   if (!b->scratch) return fail(err, en, "out of memory");

@@ -76,9 +76,44 @@ static void log_filter(void *user, tfcc_log_level level, const char *tag, const 
           message ? message : "");
 }
 
+/* --device: the runtime's device for every runtime the command makes (NULL: env TFCC_DEVICE). */
+static const char *g_device;
+static int g_device_id;
+
+int cli_parse_device(const char *v, char *err, size_t n) {
+  static char name[16];
+  const char *colon = v ? strchr(v, ':') : NULL;
+  size_t len = v ? (colon ? (size_t)(colon - v) : strlen(v)) : 0;
+  if (!v || len == 0 || len >= sizeof name) {
+    snprintf(err, n, "--device: expected cpu, cuda or cuda:N, got '%s'", v ? v : "");
+    return -1;
+  }
+  memcpy(name, v, len);
+  name[len] = 0;
+  if (strcmp(name, "cpu") != 0 && strcmp(name, "cuda") != 0) {
+    snprintf(err, n, "--device: unknown device '%s' (cpu, cuda, cuda:N)", name);
+    return -1;
+  }
+  int id = 0;
+  if (colon) {
+    char *end = NULL;
+    long l = strtol(colon + 1, &end, 10);
+    if (!colon[1] || *end || l < 0 || l > 1024) {
+      snprintf(err, n, "--device: bad device number in '%s'", v);
+      return -1;
+    }
+    id = (int)l;
+  }
+  g_device = name;
+  g_device_id = id;
+  return 0;
+}
+
 void cli_runtime_defaults(tfcc_runtime_options *ro, int threads) {
   tfcc_runtime_options_default(ro);
   ro->num_threads = threads;
+  ro->device = g_device;
+  ro->device_id = g_device_id;
   ro->log_fn = log_filter;
   ro->log_level = getenv("TFCC_LOG") && getenv("TFCC_LOG")[0] ? TFCC_LOG_DEBUG : TFCC_LOG_WARN;
 }
@@ -100,7 +135,11 @@ int cli_parse_precision(const char *v, tfcc_precision *out, char *err, size_t n)
     *out = TFCC_PRECISION_BF16;
     return 0;
   }
-  snprintf(err, n, "--precision: unknown precision '%s' (f32, bf16)", v ? v : "");
+  if (v && (strcmp(v, "fp16") == 0 || strcmp(v, "f16") == 0)) {
+    *out = TFCC_PRECISION_F16;
+    return 0;
+  }
+  snprintf(err, n, "--precision: unknown precision '%s' (f32, bf16, fp16)", v ? v : "");
   return -1;
 }
 
@@ -151,7 +190,7 @@ int cli_parse_isa(const char *what, const char *v, tfcc_isa *out, char *err, siz
 }
 
 const char *cli_precision_name(tfcc_precision p) {
-  return p == TFCC_PRECISION_BF16 ? "bf16" : "f32";
+  return p == TFCC_PRECISION_BF16 ? "bf16" : p == TFCC_PRECISION_F16 ? "fp16" : "f32";
 }
 
 int cli_open_model_opts(const char *cmd, const char *path, int threads,

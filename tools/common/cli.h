@@ -19,6 +19,8 @@ int cli_error(const char *cmd, int code, const char *fmt, ...)
 /* Runtime options as every subcommand uses them: threads (0 = all CPUs), library log lines
  * dropped unless TFCC_LOG is set. */
 void cli_runtime_defaults(tfcc_runtime_options *ro, int threads);
+/* --device cpu | cuda | cuda:N for the runtimes cli_runtime_defaults sets up; -1 and err. */
+int cli_parse_device(const char *v, char *err, size_t n);
 
 /* Creates a runtime (threads: 0 = all CPUs) and loads the model. On failure prints the
  * error line, frees what was made and returns CLI_EXIT_FAIL; else 0. */

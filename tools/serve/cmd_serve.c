@@ -35,7 +35,9 @@ static const char k_usage[] =
     "      --max-queue N           requests that may wait for a session (default 256)\n"
     "      --max-batch N           dynamic batching: merge queued requests up to N rows (default 0: off)\n"
     "      --max-queue-delay-us N  dynamic batching: longest wait for a batch to fill (default 0)\n"
-    "      --precision f32|bf16    float CONV_2D / FULLY_CONNECTED arithmetic of every model (default f32)\n"
+    "      --precision f32|bf16|fp16  float arithmetic of every model (default f32; fp16: GPU only)\n"
+    "      --device cpu|cuda[:N]   where the models run (default: runtime.device, env TFCC_DEVICE,\n"
+    "                              else cpu); cuda: NVIDIA GPU N through libtfcc_cuda (docs/cuda.md)\n"
     "      --quant-compat A        quantized arithmetic of every model: tflite (default, TensorFlow\n"
     "                              Lite as it runs by default) or reference (its builtin kernels')\n"
     "      --weights-cache DIR     packed-weights caches DIR/<model>-<version>.wc: a model's first load\n"
@@ -79,7 +81,8 @@ enum {
   OPT_WEIGHTS_CACHE,
   OPT_CUSTOM_OPS,
   OPT_KEY_FILE,
-  OPT_KEY_ENV
+  OPT_KEY_ENV,
+  OPT_DEVICE
 };
 static const arg_opt k_opts[] = {{OPT_CONFIG, "-c", "--config", 1},
                                  {OPT_REPO, "-r", "--model-repository", 1},
@@ -104,10 +107,12 @@ static const arg_opt k_opts[] = {{OPT_CONFIG, "-c", "--config", 1},
                                  {OPT_CUSTOM_OPS, NULL, "--custom-ops", 1},
                                  {OPT_KEY_FILE, NULL, "--key-file", 1},
                                  {OPT_KEY_ENV, NULL, "--key-env", 1},
+                                 {OPT_DEVICE, NULL, "--device", 1},
                                  {0, NULL, NULL, 0}};
 
 typedef struct overrides {
   const char *config, *repo, *name, *host, *port_file, *model, *log_format, *log_level, *precision;
+  const char *device;
   const char *quant_compat;
   const char *weights_cache;
   const char *key_file, *key_env; /* MODEL's and the repository's models' key */
@@ -170,6 +175,8 @@ static int apply(overrides *o, srv_config *c) {
     if (cli_parse_precision(o->precision, &precision, perr, sizeof perr) != 0)
       return cli_error(CMD, CLI_EXIT_USAGE, "%s", perr);
   }
+  if (o->device && srv_config_device(c, o->device) != 0)
+    return cli_error(CMD, CLI_EXIT_USAGE, "--device: '%s' is not cpu, cuda or cuda:N", o->device);
   if (o->host) snprintf(c->host, sizeof c->host, "%s", o->host);
   if (o->port >= 0) c->port = (int)o->port;
   if (o->health_port >= 0) c->health_port = (int)o->health_port;
@@ -266,6 +273,7 @@ int cmd_serve(int argc, char **argv) {
       case OPT_LOG_FORMAT: o.log_format = v; break;
       case OPT_LOG_LEVEL: o.log_level = v; break;
       case OPT_PRECISION: o.precision = v; break;
+      case OPT_DEVICE: o.device = v; break;
       case OPT_QUANT_COMPAT: o.quant_compat = v; break;
       case OPT_WEIGHTS_CACHE: o.weights_cache = v; break;
       case OPT_KEY_FILE:
