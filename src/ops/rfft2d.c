@@ -1,6 +1,7 @@
 /* RFFT2D: 2-D FFT of the real innermost [H, W] slices of a float32 input (rank >= 2), each
  * cropped or zero-padded to fft_length = [fft_h, fft_w] (int32 [2]); output complex64
- * [..., fft_h, fft_w / 2 + 1] as tf.signal.rfft2d, computed in double (kernels/fft/fft.h).
+ * [..., fft_h, fft_w / 2 + 1] as tf.signal.rfft2d, computed in double (kernels/fft/fft.h;
+ * power-of-two rows by a half-length complex FFT, the real-input trick).
  * fft_length must be known at prepare (constant or folded): TFLite makes the output dynamic
  * otherwise. TFLite accepts only powers of two; any length >= 1 works here. */
 #include "kernels/fft/fft.h"

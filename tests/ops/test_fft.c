@@ -106,8 +106,57 @@ static void check_rfft2d(int32_t h, int32_t w, int32_t fh, int32_t fw) {
   free(rowx);
 }
 
+/* The fast kernel (half-length complex FFT per power-of-two row) against its straightforward
+ * twin: both compute in double and round once to float, so an element may differ by at most
+ * one float ulp (when the double results straddle a rounding boundary); count how often. */
+static void test_rfft2d_fast_vs_twin(void) {
+  static const int32_t lens[] = {4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048};
+  size_t n_el = 0, n_diff = 0;
+  for (int32_t t = 0; t < 200; t++) {
+    const int32_t fw = lens[(size_t)t % (sizeof lens / sizeof lens[0])];
+    const int32_t fh = (t / 10) % 3 == 0 ? 1 : (int32_t)1 << (t % 4);
+    const int32_t h = 1 + (int32_t)(oh_randf(0.f, 1.f) * (float)(fh + 2));
+    const int32_t w = 1 + (int32_t)(oh_randf(0.f, 1.f) * (float)(fw + 3));
+    const int32_t wc = fw / 2 + 1;
+    float *in = malloc(sizeof(float) * (size_t)h * (size_t)w);
+    float *a = malloc(sizeof(float) * 2 * (size_t)fh * (size_t)wc);
+    float *b = malloc(sizeof(float) * 2 * (size_t)fh * (size_t)wc);
+    double *work = malloc(sizeof(double) * tfcc_rfft2d_work_doubles(fh, fw));
+    double l1 = 0;
+    for (int32_t i = 0; i < h * w; i++) { /* some inputs constant or integer: exact ties */
+      in[i] = t % 5 == 0 ? 1.f : t % 5 == 1 ? (float)(i % 7) - 3.f : oh_randf(-4.f, 4.f);
+      l1 += fabs(in[i]);
+    }
+    tfcc_rfft2d_init(fh, fw, work);
+    tfcc_rfft2d(in, h, w, fh, fw, work, a);
+    tfcc_rfft2d_reference(in, h, w, fh, fw, work, b);
+    for (size_t i = 0; i < 2 * (size_t)fh * (size_t)wc; i++) {
+      n_el++;
+      if (a[i] == b[i]) continue;
+      n_diff++;
+      const float up = nextafterf(b[i], INFINITY), dn = nextafterf(b[i], -INFINITY);
+      /* values that cancel to ~0 carry double rounding noise of the input's size */
+      const bool near0 = fabs((double)a[i] - (double)b[i]) <= 1e-13 * l1;
+      CHECKF(a[i] == up || a[i] == dn || near0,
+             "rfft2d fast vs twin [%d,%d] at [%d,%d] element %zu: %.9g vs %.9g", (int)h, (int)w,
+             (int)fh, (int)fw, i, (double)a[i], (double)b[i]);
+    }
+    free(in);
+    free(a);
+    free(b);
+    free(work);
+  }
+  printf(
+      "  rfft2d fast vs twin: %zu of %zu elements differ (each by <= 1 ulp, or <= 1e-13 x L1 near 0)\n",
+      n_diff, n_el);
+}
+
 static void test_rfft2d_kernel(void) {
-  check_rfft2d(8, 16, 8, 16);   /* powers of two */
+  test_rfft2d_fast_vs_twin();
+  check_rfft2d(8, 16, 8, 16); /* powers of two */
+  check_rfft2d(16, 4, 16, 4);
+  check_rfft2d(1, 2048, 1, 2048);
+  check_rfft2d(2, 5, 2, 8);
   check_rfft2d(6, 16, 8, 16);   /* zero-padded rows */
   check_rfft2d(5, 12, 4, 16);   /* cropped rows, padded columns */
   check_rfft2d(3, 400, 1, 512); /* YAMNet-style frames */

@@ -26,8 +26,8 @@ static void twiddles(int32_t n, double *w) {
   }
 }
 
-/* Radix-2 in place, n a power of two, tw from twiddles(n). */
-static void fft_pow2(int32_t n, double *x, const double *tw) {
+/* Radix-2 in place, n a power of two, tw from twiddles(n * ts): w_n^k is tw[2 k ts]. */
+static void fft_pow2_strided(int32_t n, double *x, const double *tw, int32_t ts) {
   for (int32_t i = 1, j = 0; i < n; i++) { /* bit reversal */
     int32_t bit = n >> 1;
     for (; j & bit; bit >>= 1) j ^= bit;
@@ -42,7 +42,7 @@ static void fft_pow2(int32_t n, double *x, const double *tw) {
     }
   }
   for (int32_t len = 2; len <= n; len *= 2) {
-    const int32_t half = len / 2, step = n / len;
+    const int32_t half = len / 2, step = n / len * ts;
     for (int32_t s = 0; s < n; s += len)
       for (int32_t k = 0; k < half; k++) {
         const double wr = tw[2 * k * step], wi = tw[2 * k * step + 1];
@@ -55,6 +55,8 @@ static void fft_pow2(int32_t n, double *x, const double *tw) {
       }
   }
 }
+
+static void fft_pow2(int32_t n, double *x, const double *tw) { fft_pow2_strided(n, x, tw, 1); }
 
 /* Work layout. pow2: twiddles (n). Bluestein (m): twiddles (m), chirp (2n), filter (2m),
  * buffer (2m). */
@@ -133,8 +135,8 @@ void tfcc_rfft2d_init(int32_t fft_h, int32_t fft_w, double *work) {
   tfcc_fft_init(fft_h, work + tfcc_fft_work_doubles(fft_w));
 }
 
-void tfcc_rfft2d(const float *in, int32_t h_in, int32_t w_in, int32_t fft_h, int32_t fft_w,
-                 double *work, float *out) {
+void tfcc_rfft2d_reference(const float *in, int32_t h_in, int32_t w_in, int32_t fft_h,
+                           int32_t fft_w, double *work, float *out) {
   const int32_t wc = fft_w / 2 + 1;
   double *row_work = work, *col_work = work + tfcc_fft_work_doubles(fft_w);
   double *row = col_work + tfcc_fft_work_doubles(fft_h);
@@ -151,6 +153,69 @@ void tfcc_rfft2d(const float *in, int32_t h_in, int32_t w_in, int32_t fft_h, int
     for (int32_t c = 0; c < w; c++) row[2 * c] = in[(size_t)r * (size_t)w_in + (size_t)c];
     tfcc_fft_forward(fft_w, row, row_work);
     memcpy(dst, row, sizeof(double) * 2 * (size_t)wc);
+  }
+  for (int32_t c = 0; c < wc; c++) {
+    for (int32_t r = 0; r < fft_h; r++) {
+      col[2 * r] = mid[2 * ((size_t)r * (size_t)wc + (size_t)c)];
+      col[2 * r + 1] = mid[2 * ((size_t)r * (size_t)wc + (size_t)c) + 1];
+    }
+    tfcc_fft_forward(fft_h, col, col_work);
+    for (int32_t r = 0; r < fft_h; r++) {
+      out[2 * ((size_t)r * (size_t)wc + (size_t)c)] = (float)col[2 * r];
+      out[2 * ((size_t)r * (size_t)wc + (size_t)c) + 1] = (float)col[2 * r + 1];
+    }
+  }
+}
+
+/* Real transform of row[0..n) (n a power of two >= 4, row holding n doubles read as n/2
+ * interleaved complex values z[k] = x[2k] + i x[2k+1]) to X[0..n/2] in dst (complex pairs).
+ * With Z = FFT_{n/2}(z): E[k] = (Z[k] + conj Z[m-k]) / 2, O[k] = (Z[k] - conj Z[m-k]) / 2i,
+ * X[k] = E[k] + w_n^k O[k]; tw from twiddles(n). */
+static void rfft_pow2(int32_t n, double *row, const double *tw, double *dst) {
+  const int32_t m = n / 2;
+  fft_pow2_strided(m, row, tw, 2);
+  dst[0] = row[0] + row[1];
+  dst[1] = 0.0;
+  dst[2 * m] = row[0] - row[1];
+  dst[2 * m + 1] = 0.0;
+  for (int32_t k = 1; k < m; k++) {
+    const double zr = row[2 * k], zi = row[2 * k + 1];
+    const double cr = row[2 * (m - k)], ci = -row[2 * (m - k) + 1]; /* conj Z[m-k] */
+    const double er = 0.5 * (zr + cr), ei = 0.5 * (zi + ci);
+    /* (a + bi) / 2i = (b - ai) / 2 */
+    const double or_ = 0.5 * (zi - ci), oi = -0.5 * (zr - cr);
+    const double wr = tw[2 * k], wi = tw[2 * k + 1];
+    dst[2 * k] = er + or_ * wr - oi * wi;
+    dst[2 * k + 1] = ei + or_ * wi + oi * wr;
+  }
+}
+
+void tfcc_rfft2d(const float *in, int32_t h_in, int32_t w_in, int32_t fft_h, int32_t fft_w,
+                 double *work, float *out) {
+  if (!is_pow2(fft_w) || fft_w < 4) {
+    tfcc_rfft2d_reference(in, h_in, w_in, fft_h, fft_w, work, out);
+    return;
+  }
+  const int32_t wc = fft_w / 2 + 1;
+  double *row_work = work, *col_work = work + tfcc_fft_work_doubles(fft_w);
+  double *row = col_work + tfcc_fft_work_doubles(fft_h);
+  double *col = row + 2 * (size_t)fft_w;
+  double *mid = col + 2 * (size_t)fft_h;
+  const int32_t h = h_in < fft_h ? h_in : fft_h, w = w_in < fft_w ? w_in : fft_w;
+  for (int32_t r = 0; r < fft_h; r++) {
+    double *dst = mid + 2 * (size_t)r * (size_t)wc;
+    if (r >= h) { /* a zero row transforms to zeros */
+      memset(dst, 0, sizeof(double) * 2 * (size_t)wc);
+      continue;
+    }
+    const float *src = in + (size_t)r * (size_t)w_in;
+    for (int32_t c = 0; c < w; c++) row[c] = src[c];
+    for (int32_t c = w; c < fft_w; c++) row[c] = 0.0;
+    rfft_pow2(fft_w, row, row_work, dst);
+  }
+  if (fft_h == 1) {
+    for (int32_t i = 0; i < 2 * wc; i++) out[i] = (float)mid[i];
+    return;
   }
   for (int32_t c = 0; c < wc; c++) {
     for (int32_t r = 0; r < fft_h; r++) {

@@ -31,5 +31,12 @@ size_t tfcc_rfft2d_work_doubles(int32_t fft_h, int32_t fft_w);
 void tfcc_rfft2d_init(int32_t fft_h, int32_t fft_w, double *work);
 void tfcc_rfft2d(const float *in, int32_t h_in, int32_t w_in, int32_t fft_h, int32_t fft_w,
                  double *work, float *out);
+/* The straightforward twin of tfcc_rfft2d (every row as a complex FFT of length fft_w), kept
+ * as the reference the tests compare against. tfcc_rfft2d transforms rows of power-of-two
+ * length >= 4 with one complex FFT of half the length (x[2k] + i x[2k+1]) and a split step;
+ * both are computed in double, so they differ by double rounding only (a float result may
+ * differ in its last bit). Same work area. */
+void tfcc_rfft2d_reference(const float *in, int32_t h_in, int32_t w_in, int32_t fft_h,
+                           int32_t fft_w, double *work, float *out);
 
 #endif
