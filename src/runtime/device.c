@@ -10,6 +10,7 @@
 #include "runtime/device_backend.h"
 #include "runtime/internal.h"
 
+#ifdef TFCC_DEVICE_DLOPEN
 static void log_line(const tfcc_logger *log, tfcc_log_level level, const char *tag,
                      const char *message) {
   tfcc_log(log, level, tag, "%s", message);
@@ -20,7 +21,6 @@ static tfcc_status run_cpu_node(tfcc_exec_plan *p, tfcc_exec_node *en, tfcc_err 
   return tfcc_exec_node_run(p, en, err);
 }
 
-#ifdef TFCC_DEVICE_DLOPEN
 /* The backend library: env TFCC_CUDA_LIBRARY, else libtfcc_cuda.so beside the object that holds
  * this function (libtfcc.so, or the program linking libtfcc statically), else the loader's
  * search path. */
