@@ -329,12 +329,6 @@ static cublasStatus_t gemm(cuda_sess *s, const void *a, const void *w, void *y, 
                       CUBLAS_GEMM_DEFAULT);
 }
 
-static int64_t t_elems(const tfcc_tensor *t) {
-  int64_t n = 1;
-  for (int32_t d = 0; d < t->rank; d++) n *= t->dims[d];
-  return n;
-}
-
 /* Enqueues step g on the session's stream; 0 or a cudaError_t / (1000 + cublasStatus_t). */
 static int launch(cuda_sess *s, const tfcc_gs *g) {
   const tfcc_gpu_dtype dt = s->cp.dt;
@@ -364,8 +358,8 @@ static int launch(cuda_sess *s, const tfcc_gs *g) {
     case TFCC_GS_BINARY:
       return tfcc_gpu_binary(st, dt, g->op, x, dptr(s, g->in[1]), y, &g->bc, g->act);
     case TFCC_GS_UNARY:
-      return tfcc_gpu_unary(st, dt, x, y, (size_t)t_elems(&s->p->tensors[g->out]), g->act,
-                            g->param);
+      return tfcc_gpu_unary(st, dt, x, y, (size_t)tfcc_gpu_tensor_elems(&s->p->tensors[g->out]),
+                            g->act, g->param);
     case TFCC_GS_POOL: return tfcc_gpu_pool(st, dt, x, y, &g->g, g->op, g->act);
     case TFCC_GS_REDUCE: return tfcc_gpu_reduce(st, dt, x, y, g->outer, g->reduce, g->inner, g->op);
     case TFCC_GS_SOFTMAX:
@@ -376,7 +370,8 @@ static int launch(cuda_sess *s, const tfcc_gs *g) {
     case TFCC_GS_TRANSPOSE: return tfcc_gpu_transpose(st, dt, x, y, g->rank, g->dims, g->perm);
     case TFCC_GS_COPY: {
       if (x == y) return 0;
-      const size_t bytes = (size_t)t_elems(&s->p->tensors[g->out]) * tfcc_gpu_dtype_size(dt);
+      const size_t bytes =
+          (size_t)tfcc_gpu_tensor_elems(&s->p->tensors[g->out]) * tfcc_gpu_dtype_size(dt);
       return (int)cudaMemcpyAsync(y, x, bytes, cudaMemcpyDeviceToDevice, s->stream);
     }
     case TFCC_GS_CONCAT: {
@@ -456,7 +451,7 @@ static tfcc_status copy_action(cuda_sess *s, tfcc_exec_plan *p, int32_t ai, tfcc
   const int32_t t = a->index, r = s->cp.tensors[t].root;
   tfcc_tensor *ht = &p->tensors[t];
   void *dev = s->ptr[r];
-  const size_t n = (size_t)t_elems(ht);
+  const size_t n = (size_t)tfcc_gpu_tensor_elems(ht);
   if (!n) return TFCC_OK;
   if (!ht->data)
     return tfcc_err_set(err, TFCC_ERR_RUNTIME, "device cuda: tensor %d has no host data", (int)t);
@@ -496,7 +491,7 @@ static tfcc_status drain(cuda_sess *s, tfcc_exec_plan *p, const char *what, tfcc
   for (int32_t i = 0; i < s->n_pending; i++) {
     const tfcc_ga *a = &s->cp.actions[s->pending[i]];
     tfcc_tensor *ht = &p->tensors[a->index];
-    memcpy(ht->data, s->pinned[s->pending[i]], (size_t)t_elems(ht) * 4);
+    memcpy(ht->data, s->pinned[s->pending[i]], (size_t)tfcc_gpu_tensor_elems(ht) * 4);
   }
   s->n_pending = 0;
   return TFCC_OK;
@@ -687,7 +682,7 @@ static tfcc_status plan_open(cuda_session *ss, tfcc_exec_plan *p, cuda_sess **ou
   for (int32_t a = 0; st == TFCC_OK && a < s->cp.n_actions; a++) {
     const tfcc_ga *ga = &s->cp.actions[a];
     if (ga->kind != TFCC_GA_H2D && ga->kind != TFCC_GA_D2H) continue;
-    const size_t bytes = (size_t)t_elems(&p->tensors[ga->index]) * 4;
+    const size_t bytes = (size_t)tfcc_gpu_tensor_elems(&p->tensors[ga->index]) * 4;
     /* TFCC_CUDA_PAGEABLE=BYTES: copies up of at least BYTES straight from the caller's memory */
     if (ga->kind == TFCC_GA_H2D && s->pageable_min && bytes >= s->pageable_min) continue;
     if (bytes && (e = cudaMallocHost(&s->pinned[a], bytes)) != cudaSuccess)
@@ -872,11 +867,6 @@ static tfcc_status session_run(void *dsv, tfcc_exec_plan *p, tfcc_err *err) {
   return st;
 }
 
-static int32_t session_device_nodes(const void *dsv) {
-  const cuda_session *ss = dsv;
-  return ss && ss->cur ? ss->cur->cp.n_gpu_nodes : 0;
-}
-
 static const tfcc_device_backend backend = {
     .abi = TFCC_DEVICE_ABI,
     .layout = {sizeof(tfcc_graph), sizeof(tfcc_ir_node), sizeof(tfcc_exec_plan),
@@ -891,7 +881,6 @@ static const tfcc_device_backend backend = {
     .session_replan = session_replan,
     .session_close = session_close,
     .session_run = session_run,
-    .session_device_nodes = session_device_nodes,
 };
 
 TFCC_CUDA_EXPORT const tfcc_device_backend *tfcc_cuda_backend(void) { return &backend; }

@@ -15,12 +15,6 @@ static bool dev_float(const tfcc_tensor *t) {
          t->quant->count == 0 && (t->is_const || !t->known);
 }
 
-static int64_t elems(const tfcc_tensor *t) {
-  int64_t n = 1;
-  for (int32_t d = 0; d < t->rank; d++) n *= t->dims[d];
-  return n;
-}
-
 /* TFLite's padding before the input along one axis (SAME: half the total, the odd one after). */
 static int32_t pad_before(int32_t padding, const int32_t *explicit_pad, int32_t in, int32_t out,
                           int32_t k, int32_t stride, int32_t dil) {
@@ -75,12 +69,14 @@ static bool conv_like(const tfcc_exec_plan *p, const tfcc_exec_node *en, tfcc_gs
       return WHY("grouped convolution (filter [%d,%d,%d,%d], %d input channels)", (int)w->dims[0],
                  (int)w->dims[1], (int)w->dims[2], (int)w->dims[3], (int)g->ic);
   }
-  if (b && elems(b) != g->oc)
-    return WHY("bias has %lld values for %d channels", (long long)elems(b), (int)g->oc);
+  if (b && tfcc_gpu_tensor_elems(b) != g->oc)
+    return WHY("bias has %lld values for %d channels", (long long)tfcc_gpu_tensor_elems(b),
+               (int)g->oc);
   s->in[0] = x->index, s->in[1] = w->index, s->in[2] = b ? b->index : -1, s->in[3] = -1;
   if (!dw && o->conv.residual) {
     const tfcc_tensor *r = c->n_in > 3 ? c->in[3] : NULL;
-    if (!dev_float(r) || elems(r) != elems(y)) return WHY("residual input is not like the output");
+    if (!dev_float(r) || tfcc_gpu_tensor_elems(r) != tfcc_gpu_tensor_elems(y))
+      return WHY("residual input is not like the output");
     s->in[3] = r->index;
   }
   s->out = y->index;
@@ -109,15 +105,16 @@ static bool fully_connected(const tfcc_exec_node *en, tfcc_gs *s, char *why, siz
   if (b && (!dev_float(b) || !b->is_const)) return WHY("bias is not a constant float32 tensor");
   if (!fused_act_ok(o->activation)) return WHY("fused activation %d", (int)o->activation);
   const int64_t k = w->dims[1], n = w->dims[0];
-  if (k <= 0 || elems(x) % k || (b && elems(b) != n))
-    return WHY("input of %lld values for weights [%lld,%lld]", (long long)elems(x), (long long)n,
-               (long long)k);
+  if (k <= 0 || tfcc_gpu_tensor_elems(x) % k || (b && tfcc_gpu_tensor_elems(b) != n))
+    return WHY("input of %lld values for weights [%lld,%lld]", (long long)tfcc_gpu_tensor_elems(x),
+               (long long)n, (long long)k);
   s->kind = TFCC_GS_FC;
   s->in[0] = x->index, s->in[1] = w->index, s->in[2] = b ? b->index : -1, s->in[3] = -1;
   s->out = y->index;
-  s->rows = elems(x) / k, s->cols = n, s->k = k;
+  s->rows = tfcc_gpu_tensor_elems(x) / k, s->cols = n, s->k = k;
   s->act = o->activation;
-  if (elems(y) != s->rows * n) return WHY("output of %lld values", (long long)elems(y));
+  if (tfcc_gpu_tensor_elems(y) != s->rows * n)
+    return WHY("output of %lld values", (long long)tfcc_gpu_tensor_elems(y));
   return true;
 }
 
@@ -159,7 +156,7 @@ static bool binary(const tfcc_exec_node *en, int32_t op, tfcc_gs *s, char *why, 
 static bool unary(const tfcc_exec_node *en, int32_t act, float param, tfcc_gs *s, char *why,
                   size_t cap) {
   const tfcc_tensor *x = en->ctx.in[0], *y = en->ctx.out[0];
-  if (!dev_float(x) || !dev_float(y) || elems(x) != elems(y))
+  if (!dev_float(x) || !dev_float(y) || tfcc_gpu_tensor_elems(x) != tfcc_gpu_tensor_elems(y))
     return WHY("input or output is not float32");
   s->kind = TFCC_GS_UNARY;
   s->act = act;
@@ -195,7 +192,7 @@ static bool pool(const tfcc_exec_node *en, int32_t is_max, tfcc_gs *s, char *why
 /* Reads constant integer tensor t (int32 or int64) into v[0..n). */
 static bool const_ints(const tfcc_tensor *t, int64_t *v, int32_t max, int32_t *n) {
   if (!t || !t->data || (!t->is_const && !t->known)) return false;
-  int64_t count = elems(t);
+  int64_t count = tfcc_gpu_tensor_elems(t);
   if (count > max) return false;
   for (int64_t i = 0; i < count; i++)
     if (t->dtype == TFCC_INT32)
@@ -232,7 +229,7 @@ static bool reduce(const tfcc_exec_node *en, int32_t op, tfcc_gs *s, char *why, 
   s->outer = 1, s->reduce = 1, s->inner = 1;
   for (int32_t d = 0; d < x->rank; d++)
     *(d < lo ? &s->outer : d <= hi ? &s->reduce : &s->inner) *= x->dims[d];
-  if (s->outer * s->inner != elems(y)) return WHY("output size");
+  if (s->outer * s->inner != tfcc_gpu_tensor_elems(y)) return WHY("output size");
   s->kind = TFCC_GS_REDUCE;
   s->op = op;
   s->in[0] = x->index, s->in[1] = s->in[2] = s->in[3] = -1;
@@ -250,7 +247,8 @@ static bool pad(const tfcc_exec_node *en, tfcc_gs *s, char *why, size_t cap) {
   float value = 0.0f;
   if (en->ctx.n_in > 2 && en->ctx.in[2]) {
     const tfcc_tensor *v = en->ctx.in[2];
-    if (v->dtype != TFCC_FLOAT32 || !v->data || elems(v) != 1) return WHY("pad value");
+    if (v->dtype != TFCC_FLOAT32 || !v->data || tfcc_gpu_tensor_elems(v) != 1)
+      return WHY("pad value");
     value = *(const float *)v->data;
   }
   s->rank = x->rank;
@@ -365,7 +363,7 @@ bool tfcc_cuda_classify(const tfcc_exec_plan *p, int32_t e, tfcc_gs *s, char *wh
       if (!dev_float(x) || !dev_float(y) || x->rank < 1) return WHY("input is not float32");
       s->kind = TFCC_GS_SOFTMAX;
       s->cols = x->dims[x->rank - 1];
-      s->rows = s->cols ? elems(x) / s->cols : 0;
+      s->rows = s->cols ? tfcc_gpu_tensor_elems(x) / s->cols : 0;
       s->param = o->softmax.beta;
       s->in[0] = x->index;
       s->out = y->index;
@@ -381,7 +379,8 @@ bool tfcc_cuda_classify(const tfcc_exec_plan *p, int32_t e, tfcc_gs *s, char *wh
     case TFCC_OP_SQUEEZE:
     case TFCC_OP_EXPAND_DIMS: {
       const tfcc_tensor *x = en->ctx.in[0], *y = en->ctx.out[0];
-      if (!dev_float(x) || !dev_float(y) || elems(x) != elems(y)) return WHY("not float32");
+      if (!dev_float(x) || !dev_float(y) || tfcc_gpu_tensor_elems(x) != tfcc_gpu_tensor_elems(y))
+        return WHY("not float32");
       s->kind = TFCC_GS_COPY;
       s->in[0] = x->index;
       s->out = y->index;
@@ -570,20 +569,20 @@ tfcc_status tfcc_cuda_plan_build(tfcc_cuda_plan *cp, const tfcc_exec_plan *p, tf
   for (int32_t t = 0; st == TFCC_OK && t < nt; t++) {
     if (cp->tensors[t].root != t || b.first[t] < 0 || cp->tensors[t].dev_const) continue;
     const tfcc_tensor *x = &p->tensors[t];
-    size_t bytes = (size_t)elems(x) * es;
+    size_t bytes = (size_t)tfcc_gpu_tensor_elems(x) * es;
     cp->tensors[t].on_dev = true;
     cp->tensors[t].dev_bytes = bytes;
     cp->tensors[t].buf = cp->n_bufs;
     cp->bufs[cp->n_bufs++] =
         (tfcc_plan_buffer){.size = bytes ? bytes : 1, .first = b.first[t], .last = b.last[t]};
-    if (dt != TFCC_GPU_F32 && (size_t)elems(x) * 4 > cp->staging_bytes)
-      cp->staging_bytes = (size_t)elems(x) * 4;
+    if (dt != TFCC_GPU_F32 && (size_t)tfcc_gpu_tensor_elems(x) * 4 > cp->staging_bytes)
+      cp->staging_bytes = (size_t)tfcc_gpu_tensor_elems(x) * 4;
   }
   for (int32_t t = 0; st == TFCC_OK && t < nt; t++) {
     const int32_t r = cp->tensors[t].root;
     cp->tensors[t].on_dev = cp->tensors[r].on_dev;
     cp->tensors[t].buf = cp->tensors[r].buf;
-    cp->tensors[t].dev_bytes = (size_t)elems(&p->tensors[t]) * es;
+    cp->tensors[t].dev_bytes = (size_t)tfcc_gpu_tensor_elems(&p->tensors[t]) * es;
   }
   for (int32_t a = 0; st == TFCC_OK && a < cp->n_actions; a++) {
     if (cp->actions[a].kind != TFCC_GA_GPU) continue;

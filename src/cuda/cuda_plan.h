@@ -95,6 +95,13 @@ tfcc_status tfcc_cuda_plan_build(tfcc_cuda_plan *cp, const tfcc_exec_plan *p, tf
                                  const tfcc_device_services *sv, tfcc_err *err);
 void tfcc_cuda_plan_free(tfcc_cuda_plan *cp);
 
+/* Elements of plan tensor t at its current shape. */
+static inline int64_t tfcc_gpu_tensor_elems(const tfcc_tensor *t) {
+  int64_t n = 1;
+  for (int32_t d = 0; d < t->rank; d++) n *= t->dims[d];
+  return n;
+}
+
 /* The element size of device type dt. */
 static inline size_t tfcc_gpu_dtype_size(tfcc_gpu_dtype dt) { return dt == TFCC_GPU_F32 ? 4 : 2; }
 

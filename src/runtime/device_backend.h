@@ -50,8 +50,6 @@ typedef struct tfcc_device_backend {
   void (*session_close)(void *ds);
   /* Runs plan p's graph: p's graph inputs and outputs point at the caller's host buffers. */
   tfcc_status (*session_run)(void *ds, tfcc_exec_plan *p, tfcc_err *err);
-  /* Nodes of the plan that run on the device (the rest fall back), for profiles and tests. */
-  int32_t (*session_device_nodes)(const void *ds);
 } tfcc_device_backend;
 
 /* The symbol a backend library exports. */
