@@ -135,36 +135,64 @@ void tfcc_rfft2d_init(int32_t fft_h, int32_t fft_w, double *work) {
   tfcc_fft_init(fft_h, work + tfcc_fft_work_doubles(fft_w));
 }
 
+/* The 2-D work area cut into its parts, and the slice's rows and columns that hold data. */
+typedef struct {
+  double *row_work, *col_work, *row, *col, *mid;
+  int32_t h, w, wc; /* rows and columns read from the input; kept columns fft_w / 2 + 1 */
+} rfft2d_layout;
+
+static rfft2d_layout rfft2d_cut(int32_t h_in, int32_t w_in, int32_t fft_h, int32_t fft_w,
+                                double *work) {
+  rfft2d_layout l;
+  l.row_work = work;
+  l.col_work = work + tfcc_fft_work_doubles(fft_w);
+  l.row = l.col_work + tfcc_fft_work_doubles(fft_h);
+  l.col = l.row + 2 * (size_t)fft_w;
+  l.mid = l.col + 2 * (size_t)fft_h;
+  l.h = h_in < fft_h ? h_in : fft_h;
+  l.w = w_in < fft_w ? w_in : fft_w;
+  l.wc = fft_w / 2 + 1;
+  return l;
+}
+
+/* Row r's kept spectrum in the intermediate; rows past the input are zero (a zero row
+ * transforms to zeros) and get NULL after being cleared. */
+static double *rfft2d_mid_row(const rfft2d_layout *l, int32_t r) {
+  double *dst = l->mid + 2 * (size_t)r * (size_t)l->wc;
+  if (r < l->h) return dst;
+  memset(dst, 0, sizeof(double) * 2 * (size_t)l->wc);
+  return NULL;
+}
+
+/* The column pass: each kept column of the intermediate transformed over fft_h, rounded to
+ * float once into out. */
+static void rfft2d_columns(const rfft2d_layout *l, int32_t fft_h, float *out) {
+  const size_t wc = (size_t)l->wc;
+  for (size_t c = 0; c < wc; c++) {
+    for (int32_t r = 0; r < fft_h; r++) {
+      l->col[2 * r] = l->mid[2 * ((size_t)r * wc + c)];
+      l->col[2 * r + 1] = l->mid[2 * ((size_t)r * wc + c) + 1];
+    }
+    tfcc_fft_forward(fft_h, l->col, l->col_work);
+    for (int32_t r = 0; r < fft_h; r++) {
+      out[2 * ((size_t)r * wc + c)] = (float)l->col[2 * r];
+      out[2 * ((size_t)r * wc + c) + 1] = (float)l->col[2 * r + 1];
+    }
+  }
+}
+
 void tfcc_rfft2d_reference(const float *in, int32_t h_in, int32_t w_in, int32_t fft_h,
                            int32_t fft_w, double *work, float *out) {
-  const int32_t wc = fft_w / 2 + 1;
-  double *row_work = work, *col_work = work + tfcc_fft_work_doubles(fft_w);
-  double *row = col_work + tfcc_fft_work_doubles(fft_h);
-  double *col = row + 2 * (size_t)fft_w;
-  double *mid = col + 2 * (size_t)fft_h;
-  const int32_t h = h_in < fft_h ? h_in : fft_h, w = w_in < fft_w ? w_in : fft_w;
+  const rfft2d_layout l = rfft2d_cut(h_in, w_in, fft_h, fft_w, work);
   for (int32_t r = 0; r < fft_h; r++) {
-    double *dst = mid + 2 * (size_t)r * (size_t)wc;
-    if (r >= h) { /* a zero row transforms to zeros */
-      memset(dst, 0, sizeof(double) * 2 * (size_t)wc);
-      continue;
-    }
-    memset(row, 0, sizeof(double) * 2 * (size_t)fft_w);
-    for (int32_t c = 0; c < w; c++) row[2 * c] = in[(size_t)r * (size_t)w_in + (size_t)c];
-    tfcc_fft_forward(fft_w, row, row_work);
-    memcpy(dst, row, sizeof(double) * 2 * (size_t)wc);
+    double *dst = rfft2d_mid_row(&l, r);
+    if (!dst) continue;
+    memset(l.row, 0, sizeof(double) * 2 * (size_t)fft_w);
+    for (int32_t c = 0; c < l.w; c++) l.row[2 * c] = in[(size_t)r * (size_t)w_in + (size_t)c];
+    tfcc_fft_forward(fft_w, l.row, l.row_work);
+    memcpy(dst, l.row, sizeof(double) * 2 * (size_t)l.wc);
   }
-  for (int32_t c = 0; c < wc; c++) {
-    for (int32_t r = 0; r < fft_h; r++) {
-      col[2 * r] = mid[2 * ((size_t)r * (size_t)wc + (size_t)c)];
-      col[2 * r + 1] = mid[2 * ((size_t)r * (size_t)wc + (size_t)c) + 1];
-    }
-    tfcc_fft_forward(fft_h, col, col_work);
-    for (int32_t r = 0; r < fft_h; r++) {
-      out[2 * ((size_t)r * (size_t)wc + (size_t)c)] = (float)col[2 * r];
-      out[2 * ((size_t)r * (size_t)wc + (size_t)c) + 1] = (float)col[2 * r + 1];
-    }
-  }
+  rfft2d_columns(&l, fft_h, out);
 }
 
 /* Real transform of row[0..n) (n a power of two >= 4, row holding n doubles read as n/2
@@ -196,36 +224,18 @@ void tfcc_rfft2d(const float *in, int32_t h_in, int32_t w_in, int32_t fft_h, int
     tfcc_rfft2d_reference(in, h_in, w_in, fft_h, fft_w, work, out);
     return;
   }
-  const int32_t wc = fft_w / 2 + 1;
-  double *row_work = work, *col_work = work + tfcc_fft_work_doubles(fft_w);
-  double *row = col_work + tfcc_fft_work_doubles(fft_h);
-  double *col = row + 2 * (size_t)fft_w;
-  double *mid = col + 2 * (size_t)fft_h;
-  const int32_t h = h_in < fft_h ? h_in : fft_h, w = w_in < fft_w ? w_in : fft_w;
+  const rfft2d_layout l = rfft2d_cut(h_in, w_in, fft_h, fft_w, work);
   for (int32_t r = 0; r < fft_h; r++) {
-    double *dst = mid + 2 * (size_t)r * (size_t)wc;
-    if (r >= h) { /* a zero row transforms to zeros */
-      memset(dst, 0, sizeof(double) * 2 * (size_t)wc);
-      continue;
-    }
+    double *dst = rfft2d_mid_row(&l, r);
+    if (!dst) continue;
     const float *src = in + (size_t)r * (size_t)w_in;
-    for (int32_t c = 0; c < w; c++) row[c] = src[c];
-    for (int32_t c = w; c < fft_w; c++) row[c] = 0.0;
-    rfft_pow2(fft_w, row, row_work, dst);
+    for (int32_t c = 0; c < l.w; c++) l.row[c] = src[c];
+    for (int32_t c = l.w; c < fft_w; c++) l.row[c] = 0.0;
+    rfft_pow2(fft_w, l.row, l.row_work, dst);
   }
-  if (fft_h == 1) {
-    for (int32_t i = 0; i < 2 * wc; i++) out[i] = (float)mid[i];
+  if (fft_h == 1) { /* the column transform of length 1 is the identity */
+    for (int32_t i = 0; i < 2 * l.wc; i++) out[i] = (float)l.mid[i];
     return;
   }
-  for (int32_t c = 0; c < wc; c++) {
-    for (int32_t r = 0; r < fft_h; r++) {
-      col[2 * r] = mid[2 * ((size_t)r * (size_t)wc + (size_t)c)];
-      col[2 * r + 1] = mid[2 * ((size_t)r * (size_t)wc + (size_t)c) + 1];
-    }
-    tfcc_fft_forward(fft_h, col, col_work);
-    for (int32_t r = 0; r < fft_h; r++) {
-      out[2 * ((size_t)r * (size_t)wc + (size_t)c)] = (float)col[2 * r];
-      out[2 * ((size_t)r * (size_t)wc + (size_t)c) + 1] = (float)col[2 * r + 1];
-    }
-  }
+  rfft2d_columns(&l, fft_h, out);
 }
