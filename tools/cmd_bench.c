@@ -41,6 +41,8 @@ static const char k_usage[] =
     "                         fp16: on a GPU only (--device cuda)\n"
     "      --device D         cpu (default: env TFCC_DEVICE, else cpu) or cuda[:N]: the nodes\n"
     "                         the GPU backend runs on NVIDIA GPU N (docs/cuda.md)\n"
+    "      --device-io        with --device cuda: inputs and outputs in GPU memory (inputs\n"
+    "                         copied there once), as a pipeline whose data is already there\n"
     "      --quant-compat A   quantized arithmetic: tflite (default: TensorFlow Lite as it runs\n"
     "                         by default, XNNPACK's) or reference (its builtin kernels')\n"
     "      --weights-cache PATH  packed-weights cache file: written by the first load, mapped\n"
@@ -92,7 +94,8 @@ enum {
   OPT_HELP,
   OPT_CUSTOM_OPS,
   OPT_KEY_FILE,
-  OPT_KEY_ENV
+  OPT_KEY_ENV,
+  OPT_DEVICE_IO
 };
 static const arg_opt k_opts[] = {{OPT_THREADS, "-t", "--threads", 1},
                                  {OPT_WARMUP, "-w", "--warmup", 1},
@@ -102,6 +105,7 @@ static const arg_opt k_opts[] = {{OPT_THREADS, "-t", "--threads", 1},
                                  {OPT_ISA, NULL, "--isa", 1},
                                  {OPT_PRECISION, NULL, "--precision", 1},
                                  {OPT_DEVICE, NULL, "--device", 1},
+                                 {OPT_DEVICE_IO, NULL, "--device-io", 0},
                                  {OPT_QUANT_COMPAT, NULL, "--quant-compat", 1},
                                  {OPT_WEIGHTS_CACHE, NULL, "--weights-cache", 1},
                                  {OPT_PREFAULT, NULL, "--prefault", 0},
@@ -129,7 +133,7 @@ typedef struct bench_opts {
   tfcc_precision precision;
   tfcc_quant_compat quant_compat;
   const char *weights_cache;
-  int prefault, verify_cache;
+  int prefault, verify_cache, device_io;
   const char *specs[MAX_SPECS];
   int n_specs;
   const char *trace;
@@ -161,6 +165,7 @@ static int bench(bench_state *b, const bench_opts *o) {
                         .specs = o->specs,
                         .n_specs = o->n_specs,
                         .trace = o->trace,
+                        .device_io = o->device_io,
                         .load = cli_load_model};
   tfcc_runtime_options ro;
   cli_runtime_defaults(&ro, (int)o->threads);
@@ -237,6 +242,7 @@ static int parse_opts(int argc, char **argv, bench_opts *o, int *done) {
         break;
       case OPT_WEIGHTS_CACHE: o->weights_cache = v; break;
       case OPT_PREFAULT: o->prefault = 1; break;
+      case OPT_DEVICE_IO: o->device_io = 1; break;
       case OPT_VERIFY_CACHE: o->verify_cache = 1; break;
       case OPT_INPUT:
         if (o->n_specs >= MAX_SPECS)
@@ -274,18 +280,20 @@ int cmd_bench(int argc, char **argv) {
   memset(&b, 0, sizeof b);
   rc = bench(&b, &o);
   if (rc == 0) {
-    bench_setting st = {
-        o.model,
-        o.threads,
-        o.warmup,
-        o.seed,
-        o.top,
-        o.cpus,
-        o.n_cpus,
-        o.n_specs == 0 ? "random" : o.n_specs >= b.n_in ? "files" : "files + random",
-        o.trace,
-        b.trace.n_ops,
-        b.trace.dropped};
+    bench_setting st = {o.model,
+                        o.threads,
+                        o.warmup,
+                        o.seed,
+                        o.top,
+                        o.cpus,
+                        o.n_cpus,
+                        o.n_specs == 0 ? (o.device_io ? "random, in device memory" : "random")
+                        : o.n_specs >= b.n_in ? (o.device_io ? "files, in device memory" : "files")
+                        : o.device_io         ? "files + random, in device memory"
+                                              : "files + random",
+                        o.trace,
+                        b.trace.n_ops,
+                        b.trace.dropped};
     if (o.json)
       bench_report_json(&b.r, &st, stdout);
     else

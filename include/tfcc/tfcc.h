@@ -269,6 +269,21 @@ TFCC_API void tfcc_runtime_destroy(tfcc_runtime *rt);
 TFCC_API tfcc_status tfcc_device_describe(const char *device, int device_id, char *buf, size_t cap);
 /* The device the runtime's models run on: "cpu" or "cuda". */
 TFCC_API const char *tfcc_runtime_device(const tfcc_runtime *rt);
+/* Memory of the runtime's device, for session inputs and outputs that already live there (a
+ * decoder's frames, another library's tensors): on a device runtime, tfcc_session_run and
+ * tfcc_session_set_input / set_output take device or managed pointers as well as host ones,
+ * telling them apart per call, and copy device to device instead of through the host.
+ * device_alloc gives bytes (> 0) of device memory, or of managed memory (managed != 0) that
+ * the host may also read and write; device_free frees it (NULL is a no-op); device_copy copies
+ * bytes between any two of host, device and managed memory and returns when done. A node that
+ * runs on the CPU (KERNEL_FALLBACK) cannot read or write plain device memory: a run whose
+ * graph input or output it touches fails, naming both; managed memory works everywhere.
+ * TFCC_ERR_UNSUPPORTED on a CPU runtime (tfcc_runtime_device "cpu"). */
+TFCC_API tfcc_status tfcc_runtime_device_alloc(tfcc_runtime *rt, size_t bytes, int managed,
+                                               void **ptr);
+TFCC_API tfcc_status tfcc_runtime_device_free(tfcc_runtime *rt, void *ptr);
+TFCC_API tfcc_status tfcc_runtime_device_copy(tfcc_runtime *rt, void *dst, const void *src,
+                                              size_t bytes);
 TFCC_API tfcc_status tfcc_runtime_log(tfcc_runtime *rt, tfcc_log_level level, const char *tag,
                                       const char *message);
 

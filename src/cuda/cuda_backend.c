@@ -62,6 +62,10 @@ typedef struct cuda_sess {
   size_t pageable_min;
   int32_t *pending; /* copies down whose pinned bytes go to the host after the next sync */
   int32_t n_pending;
+  /* per tensor: the memory of the caller's buffer of a graph input or output in this run
+   * (mem_kind), and the exec node + 1 of a CPU node reading or writing it (0: none) */
+  uint8_t *io_kind;
+  int32_t *cpu_node;
   void *dnn;                 /* the session's cuDNN handle, or NULL */
   tfcc_cudnn_conv *dnn_conv; /* per step: cuDNN's set-up of a CONV_2D step (conv NULL: im2col) */
   void *dnn_ws;              /* the largest workspace a step's algorithm needs */
@@ -100,6 +104,20 @@ typedef struct cuda_session {
 static tfcc_status cuda_fail(tfcc_err *err, cudaError_t e, const char *what) {
   return tfcc_err_set(err, e == cudaErrorMemoryAllocation ? TFCC_ERR_NO_MEMORY : TFCC_ERR_RUNTIME,
                       "device cuda: %s: %s (%s)", what, cudaGetErrorString(e), cudaGetErrorName(e));
+}
+
+/* The memory a caller's pointer is in. Host memory (pageable or page-locked) is read through
+ * the pinned staging; device and managed memory are copied on the device. */
+enum { MEM_HOST = 0, MEM_DEVICE = 1, MEM_MANAGED = 2 };
+static uint8_t mem_kind(const void *ptr) {
+  struct cudaPointerAttributes a;
+  if (!ptr || cudaPointerGetAttributes(&a, ptr) != cudaSuccess) {
+    cudaGetLastError(); /* an unknown pointer is host memory; clear the sticky error */
+    return MEM_HOST;
+  }
+  return a.type == cudaMemoryTypeDevice    ? MEM_DEVICE
+         : a.type == cudaMemoryTypeManaged ? MEM_MANAGED
+                                           : MEM_HOST;
 }
 
 static tfcc_status blas_fail(tfcc_err *err, cublasStatus_t s, const char *what) {
@@ -145,6 +163,39 @@ static tfcc_status dev_open(int id, const tfcc_device_services *sv, void **out, 
 }
 
 static void dev_close(void *dev) { free(dev); }
+
+static tfcc_status dev_mem_alloc(void *dev, size_t bytes, int managed, void **ptr, tfcc_err *err) {
+  const cuda_dev *d = dev;
+  *ptr = NULL;
+  cudaError_t e = cudaSetDevice(d->id);
+  if (e == cudaSuccess)
+    e = managed ? cudaMallocManaged(ptr, bytes, cudaMemAttachGlobal) : cudaMalloc(ptr, bytes);
+  if (e == cudaSuccess) return TFCC_OK;
+  *ptr = NULL;
+  char what[120];
+  snprintf(what, sizeof what, "allocating %zu bytes of %s memory", bytes,
+           managed ? "managed" : "device");
+  return cuda_fail(err, e, what);
+}
+
+static void dev_mem_free(void *dev, void *ptr) {
+  cudaSetDevice(((const cuda_dev *)dev)->id);
+  cudaFree(ptr);
+}
+
+static tfcc_status dev_mem_copy(void *dev, void *dst, const void *src, size_t bytes,
+                                tfcc_err *err) {
+  if (mem_kind(dst) == MEM_HOST && mem_kind(src) == MEM_HOST) {
+    memcpy(dst, src, bytes);
+    return TFCC_OK;
+  }
+  cudaError_t e = cudaSetDevice(((const cuda_dev *)dev)->id);
+  if (e == cudaSuccess) e = cudaMemcpy(dst, src, bytes, cudaMemcpyDefault);
+  if (e == cudaSuccess) return TFCC_OK;
+  char what[80];
+  snprintf(what, sizeof what, "copying %zu bytes", bytes);
+  return cuda_fail(err, e, what);
+}
 
 static tfcc_status dev_describe(int id, char *buf, size_t cap, tfcc_err *err) {
   tfcc_status st = check_device(id, err);
@@ -458,7 +509,14 @@ static tfcc_status copy_action(cuda_sess *s, tfcc_exec_plan *p, int32_t ai, tfcc
   void *host = s->pinned[ai];
   const bool f32 = s->cp.dt == TFCC_GPU_F32;
   cudaError_t e = cudaSuccess;
-  if (up) {
+  if (s->io_kind[t] != MEM_HOST) { /* the caller's device or managed memory: copied on the GPU */
+    if (f32)
+      e = up ? cudaMemcpyAsync(dev, ht->data, n * 4, cudaMemcpyDefault, s->stream)
+             : cudaMemcpyAsync(ht->data, dev, n * 4, cudaMemcpyDefault, s->stream);
+    else
+      e = (cudaError_t)(up ? tfcc_gpu_convert(s->stream, ht->data, TFCC_GPU_F32, dev, s->cp.dt, n)
+                           : tfcc_gpu_convert(s->stream, dev, s->cp.dt, ht->data, TFCC_GPU_F32, n));
+  } else if (up) {
     if (host) memcpy(host, ht->data, n * 4);
     e = cudaMemcpyAsync(f32 ? dev : (void *)s->staging, host ? host : ht->data, n * 4,
                         cudaMemcpyHostToDevice, s->stream);
@@ -541,6 +599,8 @@ static void plan_close(cuda_sess *s) {
     if (s->pinned[a]) cudaFreeHost(s->pinned[a]);
   free(s->pinned);
   free(s->pending);
+  free(s->io_kind);
+  free(s->cpu_node);
   free(s->key);
   for (int32_t i = 0; s->dnn_conv && i < s->cp.n_steps; i++) tfcc_cudnn_conv_free(&s->dnn_conv[i]);
   free(s->dnn_conv);
@@ -630,6 +690,42 @@ static int32_t *shape_key(const tfcc_exec_plan *p, int32_t *len) {
   return k;
 }
 
+/* Marks the tensors exec node e (run on the CPU) reads or writes, and their roots. */
+static void mark_cpu_node(cuda_sess *s, const tfcc_exec_plan *p, int32_t e) {
+  const tfcc_op_ctx *c = &p->nodes[e].ctx;
+  for (int32_t k = 0; k < c->n_in + c->n_out; k++) {
+    const tfcc_tensor *t = k < c->n_in ? c->in[k] : c->out[k - c->n_in];
+    if (!t || t->index < 0 || t->index >= s->cp.n_tensors) continue;
+    if (!s->cpu_node[t->index]) s->cpu_node[t->index] = e + 1;
+    const int32_t r = s->cp.tensors[t->index].root;
+    if (r >= 0 && r < s->cp.n_tensors && !s->cpu_node[r]) s->cpu_node[r] = e + 1;
+  }
+}
+
+/* The memory of each graph input's and output's buffer in this run; plain device memory that a
+ * CPU node would read or write is refused, naming both. */
+static tfcc_status classify_io(cuda_sess *s, tfcc_exec_plan *p, tfcc_err *err) {
+  const tfcc_ir_subgraph *sg = p->sg;
+  for (int pass = 0; pass < 2; pass++) {
+    const int32_t n = pass ? sg->n_outputs : sg->n_inputs;
+    const int32_t *ids = pass ? sg->outputs : sg->inputs;
+    for (int32_t i = 0; i < n; i++) {
+      const int32_t t = ids[i];
+      if (t < 0 || t >= s->cp.n_tensors) continue;
+      const uint8_t k = mem_kind(p->tensors[t].data);
+      s->io_kind[t] = k;
+      if (k != MEM_DEVICE || !s->cpu_node[t]) continue;
+      const tfcc_exec_node *en = &p->nodes[s->cpu_node[t] - 1];
+      return tfcc_err_set(err, TFCC_ERR_INVALID_ARG,
+                          "device cuda: %s %d (%s) is in device memory, but node %d (%s) runs on "
+                          "the CPU and %s it: pass host or managed memory",
+                          pass ? "output" : "input", (int)i, sg->tensors[t].name, (int)en->node,
+                          s->m->d->sv->op_name(en->ctx.node), pass ? "writes or reads" : "reads");
+    }
+  }
+  return TFCC_OK;
+}
+
 /* The device plan of CPU plan p at its current shapes: arena, staging, pinned copies, graphs. */
 static tfcc_status plan_open(cuda_session *ss, tfcc_exec_plan *p, cuda_sess **out, tfcc_err *err) {
   cuda_model *m = ss->m;
@@ -677,8 +773,12 @@ static tfcc_status plan_open(cuda_session *ss, tfcc_exec_plan *p, cuda_sess **ou
   s->pageable_min = pg && *pg ? (size_t)strtoull(pg, NULL, 10) : 0;
   s->pinned = calloc((size_t)s->cp.n_actions + 1, sizeof *s->pinned);
   s->pending = calloc((size_t)s->cp.n_actions + 1, sizeof *s->pending);
-  if (st == TFCC_OK && (!s->pinned || !s->pending))
+  s->io_kind = calloc((size_t)s->cp.n_tensors + 1, sizeof *s->io_kind);
+  s->cpu_node = calloc((size_t)s->cp.n_tensors + 1, sizeof *s->cpu_node);
+  if (st == TFCC_OK && (!s->pinned || !s->pending || !s->io_kind || !s->cpu_node))
     st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
+  for (int32_t a = 0; st == TFCC_OK && a < s->cp.n_actions; a++)
+    if (s->cp.actions[a].kind == TFCC_GA_CPU) mark_cpu_node(s, p, s->cp.actions[a].index);
   for (int32_t a = 0; st == TFCC_OK && a < s->cp.n_actions; a++) {
     const tfcc_ga *ga = &s->cp.actions[a];
     if (ga->kind != TFCC_GA_H2D && ga->kind != TFCC_GA_D2H) continue;
@@ -815,6 +915,8 @@ static tfcc_status session_run(void *dsv, tfcc_exec_plan *p, tfcc_err *err) {
   s->n_pending = 0;
   cudaError_t e = cudaSetDevice(s->m->d->id);
   if (e != cudaSuccess) return cuda_fail(err, e, "cudaSetDevice");
+  tfcc_status cst = classify_io(s, p, err);
+  if (cst != TFCC_OK) return cst;
   const bool timed = s->ev[3] != NULL;
   int32_t first_gpu = -1, last_gpu = -1;
   for (int32_t i = 0; timed && i < s->n_seg; i++)
@@ -881,6 +983,9 @@ static const tfcc_device_backend backend = {
     .session_replan = session_replan,
     .session_close = session_close,
     .session_run = session_run,
+    .mem_alloc = dev_mem_alloc,
+    .mem_free = dev_mem_free,
+    .mem_copy = dev_mem_copy,
 };
 
 TFCC_CUDA_EXPORT const tfcc_device_backend *tfcc_cuda_backend(void) { return &backend; }

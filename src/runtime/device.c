@@ -130,3 +130,46 @@ tfcc_status tfcc_device_describe(const char *device, int device_id, char *buf, s
   if (st != TFCC_OK) tfcc_last_error_set(err.msg);
   return st;
 }
+
+/* Device memory for the caller (tfcc.h); the cause in tfcc_last_error on failure. */
+static tfcc_status no_device(const tfcc_runtime *rt, const char *fn) {
+  char msg[200];
+  snprintf(
+      msg, sizeof msg, "%s: %s", fn,
+      rt ? "the runtime runs on the CPU (device cpu): it has no device memory" : "runtime is NULL");
+  tfcc_last_error_set(msg);
+  return rt ? TFCC_ERR_UNSUPPORTED : TFCC_ERR_INVALID_ARG;
+}
+
+tfcc_status tfcc_runtime_device_alloc(tfcc_runtime *rt, size_t bytes, int managed, void **ptr) {
+  if (ptr) *ptr = NULL;
+  if (!rt || !rt->device) return no_device(rt, "tfcc_runtime_device_alloc");
+  if (!ptr || !bytes) {
+    tfcc_last_error_set(!ptr ? "tfcc_runtime_device_alloc: ptr is NULL"
+                             : "tfcc_runtime_device_alloc: 0 bytes asked for");
+    return TFCC_ERR_INVALID_ARG;
+  }
+  tfcc_err err = {0};
+  tfcc_status st = rt->device->be->mem_alloc(rt->device->dev, bytes, managed, ptr, &err);
+  if (st != TFCC_OK) tfcc_last_error_set(err.msg);
+  return st;
+}
+
+tfcc_status tfcc_runtime_device_free(tfcc_runtime *rt, void *ptr) {
+  if (!rt || !rt->device) return no_device(rt, "tfcc_runtime_device_free");
+  if (ptr) rt->device->be->mem_free(rt->device->dev, ptr);
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_runtime_device_copy(tfcc_runtime *rt, void *dst, const void *src, size_t bytes) {
+  if (!rt || !rt->device) return no_device(rt, "tfcc_runtime_device_copy");
+  if (!bytes) return TFCC_OK;
+  if (!dst || !src) {
+    tfcc_last_error_set("tfcc_runtime_device_copy: dst or src is NULL");
+    return TFCC_ERR_INVALID_ARG;
+  }
+  tfcc_err err = {0};
+  tfcc_status st = rt->device->be->mem_copy(rt->device->dev, dst, src, bytes, &err);
+  if (st != TFCC_OK) tfcc_last_error_set(err.msg);
+  return st;
+}

@@ -12,7 +12,7 @@
 #include "plan/arena_plan.h"
 #include "runtime/exec_plan.h"
 
-#define TFCC_DEVICE_ABI 1
+#define TFCC_DEVICE_ABI 2
 
 /* What the core lends a backend. */
 typedef struct tfcc_device_services {
@@ -48,8 +48,14 @@ typedef struct tfcc_device_backend {
    * reused). On failure the session keeps no current device plan until the next success. */
   tfcc_status (*session_replan)(void *ds, tfcc_exec_plan *p, tfcc_err *err);
   void (*session_close)(void *ds);
-  /* Runs plan p's graph: p's graph inputs and outputs point at the caller's host buffers. */
+  /* Runs plan p's graph: p's graph inputs and outputs point at the caller's buffers, each in
+   * host memory or in the device's (device or managed memory, tfcc_runtime_device_alloc). */
   tfcc_status (*session_run)(void *ds, tfcc_exec_plan *p, tfcc_err *err);
+  /* Memory of the device for the caller: managed != 0 asks for memory the host reads too. */
+  tfcc_status (*mem_alloc)(void *dev, size_t bytes, int managed, void **ptr, tfcc_err *err);
+  void (*mem_free)(void *dev, void *ptr);
+  /* Copies bytes between any two of host, device and managed memory; returns when done. */
+  tfcc_status (*mem_copy)(void *dev, void *dst, const void *src, size_t bytes, tfcc_err *err);
 } tfcc_device_backend;
 
 /* The symbol a backend library exports. */

@@ -564,7 +564,18 @@ static tfcc_status invoke_bound(tfcc_session *s) {
       return session_fail(
           s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "output %d (%s) has no buffer", (int)i,
                           sg->tensors[t->index].name));
-    if (t->bytes) memcpy(s->bound_out[i], t->data, t->bytes);
+    if (!t->bytes) continue;
+    if (!s->dev_sess) {
+      memcpy(s->bound_out[i], t->data, t->bytes);
+      continue;
+    }
+    /* a device runtime's caller buffer may be device memory: the backend copies */
+    const tfcc_device *d = s->model->rt->device;
+    tfcc_status st = d->be->mem_copy(d->dev, s->bound_out[i], t->data, t->bytes, &s->err);
+    if (st != TFCC_OK) {
+      tfcc_err_prefix(&s->err, "output %d (%s)", (int)i, sg->tensors[t->index].name);
+      return session_fail(s, st);
+    }
   }
   if (too_small >= 0) {
     const tfcc_tensor *t = &p->tensors[sg->outputs[too_small]];

@@ -154,6 +154,47 @@ static void compare(const char *name, const char *prec, const io *cpu, const io 
   }
 }
 
+/* The same run with the inputs and outputs in GPU memory (managed: CUDA managed memory): the
+ * outputs equal the host run's, bit for bit (the same kernels and conversions); plain device
+ * memory that a node on the CPU would read or write is refused, naming the node. */
+static void device_io_run(tfcc_runtime *gpu, tfcc_session *sg, const io *in, const io *want,
+                          const char *label, int managed) {
+  void *din[16] = {0}, *dout[16] = {0};
+  const char *kind = managed ? "managed" : "device";
+  bool ok = true;
+  for (int i = 0; i < in->n && ok; i++)
+    ok = tfcc_runtime_device_alloc(gpu, in->bytes[i] ? in->bytes[i] : 1, managed, &din[i]) ==
+             TFCC_OK &&
+         tfcc_runtime_device_copy(gpu, din[i], in->buf[i], in->bytes[i]) == TFCC_OK;
+  for (int i = 0; i < want->n && i < 16 && ok; i++)
+    ok = tfcc_runtime_device_alloc(gpu, want->bytes[i] ? want->bytes[i] : 1, managed, &dout[i]) ==
+         TFCC_OK;
+  CHECKF(ok, "%s: %s memory: %s", label, kind, tfcc_last_error());
+  if (ok) {
+    CHECK(tfcc_session_reset_state(sg) == TFCC_OK);
+    tfcc_status st = tfcc_session_run(sg, (const void *const *)din, dout);
+    if (st != TFCC_OK && !managed) {
+      const char *m = tfcc_session_last_error(sg);
+      CHECKF(strstr(m, "runs on the CPU") != NULL, "%s: run with device memory: %s", label, m);
+      printf("  %s: device memory refused: %s\n", label, m);
+    } else {
+      CHECKF(st == TFCC_OK, "%s: run with %s memory: %s", label, kind, tfcc_session_last_error(sg));
+      for (int i = 0; st == TFCC_OK && i < want->n && i < 16; i++) {
+        void *h = malloc(want->bytes[i] + 1);
+        CHECK(h && tfcc_runtime_device_copy(gpu, h, dout[i], want->bytes[i]) == TFCC_OK);
+        CHECKF(h && memcmp(h, want->buf[i], want->bytes[i]) == 0,
+               "%s: output %d from %s memory differs from the host memory run's", label, i, kind);
+        free(h);
+      }
+      if (st == TFCC_OK) printf("  %s: %s memory in and out: same outputs\n", label, kind);
+    }
+  }
+  for (int i = 0; i < 16; i++) {
+    tfcc_runtime_device_free(gpu, din[i]);
+    tfcc_runtime_device_free(gpu, dout[i]);
+  }
+}
+
 static tfcc_runtime *make_rt(bool cuda, tfcc_status *st) {
   tfcc_runtime_options o;
   tfcc_runtime_options_default(&o);
@@ -215,6 +256,10 @@ static void one_model(tfcc_runtime *cpu, tfcc_runtime *gpu, const char *path, co
     for (int i = 0; okg2 && i < og.n && i < 16; i++)
       CHECKF(memcmp(og.buf[i], og2.buf[i], og.bytes[i]) == 0, "%s: second GPU run differs", label);
     io_free(&og2);
+    if (okg2) { /* inputs and outputs in device, then managed memory */
+      device_io_run(gpu, sg, &in, &og, label, 0);
+      device_io_run(gpu, sg, &in, &og, label, 1);
+    }
     if (okg && batch > 1) { /* back to the first shape: the kept device plan, same results */
       tfcc_tensor_info ti;
       tfcc_session_input_info(sg, 0, &ti);

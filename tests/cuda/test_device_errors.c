@@ -25,6 +25,15 @@ int main(void) {
   /* "cpu" is the CPU */
   CHECK(create("cpu", 0, &rt) == TFCC_OK && rt);
   CHECK(strcmp(tfcc_runtime_device(rt), "cpu") == 0);
+  /* a CPU runtime has no device memory */
+  void *mem = (void *)1;
+  CHECK(tfcc_runtime_device_alloc(rt, 64, 0, &mem) == TFCC_ERR_UNSUPPORTED && mem == NULL);
+  CHECKF(strstr(tfcc_last_error(), "runs on the CPU (device cpu)"), "%s", tfcc_last_error());
+  char host[8] = "abcdefg", copy[8] = {0};
+  CHECK(tfcc_runtime_device_copy(rt, copy, host, sizeof host) == TFCC_ERR_UNSUPPORTED);
+  CHECK(tfcc_runtime_device_free(rt, NULL) == TFCC_ERR_UNSUPPORTED);
+  CHECK(tfcc_runtime_device_alloc(NULL, 64, 0, &mem) == TFCC_ERR_INVALID_ARG);
+  CHECKF(strstr(tfcc_last_error(), "runtime is NULL"), "%s", tfcc_last_error());
   tfcc_runtime_destroy(rt);
   /* a library that is not there */
   const char *real = getenv("TFCC_CUDA_LIBRARY");
@@ -43,6 +52,22 @@ int main(void) {
   printf("device cuda here: %s\n", st == TFCC_OK ? "opened" : tfcc_last_error());
   if (st == TFCC_OK) {
     CHECK(strcmp(tfcc_runtime_device(rt), "cuda") == 0);
+    /* device memory: allocated, copied both ways, freed; bad arguments named */
+    for (int managed = 0; managed < 2; managed++) {
+      void *d = NULL;
+      char in[64], back[64];
+      for (int i = 0; i < 64; i++) in[i] = (char)(i * 7 + managed);
+      memset(back, 0, sizeof back);
+      CHECKF(tfcc_runtime_device_alloc(rt, sizeof in, managed, &d) == TFCC_OK && d,
+             "device_alloc managed=%d: %s", managed, tfcc_last_error());
+      CHECK(tfcc_runtime_device_copy(rt, d, in, sizeof in) == TFCC_OK);
+      CHECK(tfcc_runtime_device_copy(rt, back, d, sizeof back) == TFCC_OK);
+      CHECK(memcmp(in, back, sizeof in) == 0);
+      CHECK(tfcc_runtime_device_free(rt, d) == TFCC_OK);
+    }
+    void *d = (void *)1;
+    CHECK(tfcc_runtime_device_alloc(rt, 0, 0, &d) == TFCC_ERR_INVALID_ARG && d == NULL);
+    CHECK(tfcc_runtime_device_copy(rt, NULL, "x", 1) == TFCC_ERR_INVALID_ARG);
     tfcc_runtime_destroy(rt);
     CHECK(create("cuda", 4096, &rt) != TFCC_OK && rt == NULL); /* no such GPU */
   } else {

@@ -23,7 +23,17 @@ static int fail(char *err, size_t n, const char *fmt, ...) {
   return -1;
 }
 
+/* The device copies of bench_plan.device_io (freed before the runtime). */
+static void free_device_io(bench_state *b) {
+  for (int i = 0; b->dev_in && i < b->n_in; i++) tfcc_runtime_device_free(b->rt, b->dev_in[i]);
+  for (int i = 0; b->dev_out && i < b->n_out; i++) tfcc_runtime_device_free(b->rt, b->dev_out[i]);
+  free(b->dev_in);
+  free(b->dev_out);
+  b->dev_in = b->dev_out = NULL;
+}
+
 void bench_state_free(bench_state *b) {
+  free_device_io(b);
   bench_free_inputs(b->inputs, b->n_in);
   if (b->outputs)
     for (int i = 0; i < b->n_out; i++) free(b->outputs[i]);
@@ -59,7 +69,8 @@ static const char *session_err(const tfcc_session *s, tfcc_status st) {
  * without a third clock read per run (two reads bracket each run, nothing else). */
 static double run_once(bench_state *b, const char *phase, uint64_t *end, char *err, size_t n) {
   uint64_t t0 = trace_now_ns();
-  tfcc_status st = tfcc_session_run(b->session, (const void *const *)b->inputs, b->outputs);
+  void **in = b->dev_in ? b->dev_in : b->inputs, **out = b->dev_out ? b->dev_out : b->outputs;
+  tfcc_status st = tfcc_session_run(b->session, (const void *const *)in, out);
   uint64_t t1 = trace_now_ns();
   if (end) *end = t1;
   if (st != TFCC_OK) return fail(err, n, "%s run failed: %s", phase, session_err(b->session, st));
@@ -83,6 +94,26 @@ int bench_runtime(bench_state *b, const bench_plan *p, tfcc_runtime_options ro, 
   if (cap_name && cap_name[0] && tfcc_isa_parse(cap_name, &b->r.cap) == TFCC_OK)
     b->r.isa_capped = 1;
   b->r.level = tfcc_isa_dispatch_level(b->r.cap);
+  return 0;
+}
+
+/* bench_plan.device_io: device buffers for every input (a copy of the host one) and output. */
+static int device_io(bench_state *b, char *err, size_t n) {
+  b->dev_in = (void **)calloc((size_t)b->n_in + 1, sizeof *b->dev_in);
+  b->dev_out = (void **)calloc((size_t)b->n_out + 1, sizeof *b->dev_out);
+  if (!b->dev_in || !b->dev_out) return fail(err, n, "out of memory");
+  for (int k = 0; k < b->n_in + b->n_out; k++) {
+    const int out = k >= b->n_in, i = out ? k - b->n_in : k;
+    tfcc_tensor_info info;
+    (out ? tfcc_session_output_info : tfcc_session_input_info)(b->session, i, &info);
+    void **slot = out ? &b->dev_out[i] : &b->dev_in[i];
+    tfcc_status st = tfcc_runtime_device_alloc(b->rt, info.bytes ? info.bytes : 1, 0, slot);
+    if (st == TFCC_OK && !out)
+      st = tfcc_runtime_device_copy(b->rt, *slot, b->inputs[i], info.bytes);
+    if (st != TFCC_OK)
+      return fail(err, n, "device memory for %s %d: %s", out ? "output" : "input", i,
+                  last_error(st));
+  }
   return 0;
 }
 
@@ -130,7 +161,7 @@ int bench_open(bench_state *b, const bench_plan *p, char *err, size_t n) {
     if (!b->outputs[i])
       return fail(err, n, "out of memory (%zu bytes for output %d)", info.bytes, i);
   }
-  return 0;
+  return p->device_io ? device_io(b, err, n) : 0;
 }
 
 int bench_measure(bench_state *b, const bench_plan *p, char *err, size_t en) {

@@ -30,6 +30,9 @@ typedef struct bench_plan {
   const char *const *specs; /* input files (bench_inputs.h) */
   int n_specs;
   const char *trace; /* Chrome trace path, or NULL */
+  /* inputs and outputs in the device's memory (tfcc_runtime_device_alloc; a device runtime
+   * only): the inputs copied there once, every run reads and writes device memory */
+  int device_io;
   /* the model loader (NULL: tfcc_model_load_file); tfcc bench's is cli_load_model (its
    * --key-file / --key-env). TFCC_OK, or the status with err naming the file. Timed in load_ms. */
   tfcc_status (*load)(tfcc_runtime *rt, const char *path, const tfcc_model_options *opts,
@@ -44,6 +47,7 @@ typedef struct bench_state {
   int n_in;
   void **outputs;
   int n_out;
+  void **dev_in, **dev_out; /* device_io: the device copies of inputs and outputs, else NULL */
   double *lat, *scratch;
   size_t lat_cap;
   trace_rec trace;
