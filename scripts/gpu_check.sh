@@ -8,7 +8,8 @@
 # 1. tfcc gpu-info; 2. the device kernels against CPU references (gpu_kernels_test, every dtype);
 # 3. the device error paths; 4. every shared model and the zoo's float networks on the GPU against
 # the CPU (cuda.test_cuda_models: fp32 within 1e-3 relative, fp16 within 5e-2 and top-1 equal);
-# 5. compute-sanitizer memcheck on a small model; 6. speed, side by side with PyTorch on the same
+# 5. compute-sanitizer memcheck on a small model; 6. tfcc serve --device cuda: answers equal
+# tfcc run's, 16 clients with and without dynamic batching; 7. speed, side by side with PyTorch on the same
 # GPU: MobileNetV2 and ResNet-50 at batch 1 and 32, fp16 (and fp32 for tfcc): tfcc bench
 # --device cuda against bench/cuda/torch_baseline.py (eager, cudnn.benchmark, channels-last; and
 # CUDA graphs).
@@ -75,9 +76,46 @@ if command -v compute-sanitizer > /dev/null; then
 else
   echo "no compute-sanitizer" | tee "$OUT/sanitizer.txt"
 fi
+
+step "6. tfcc serve --device cuda (MobileNetV2 fp32, cuDNN off so that every process picks the same GEMMs)"
+M=$ZOO/mobilenet_v2.tflite
+SV=$OUT/serve
+mkdir -p "$SV"
+if [ -f "$M" ]; then
+  export TFCC_CUDNN=0
+  $PY "$P/bench/srv_client.py" rand "$SV/in.npy" FP32 1,224,224,3 --seed 7
+  timeout 60 "$TFCC" run "$M" -i "$SV/in.npy" -o "$SV/ref" --device cuda > "$SV/run.txt" 2>&1
+  echo "tfcc run --device cuda rc=$?"
+  for mode in plain batching; do
+    extra=""; [ $mode = batching ] && extra="--max-batch 8 --max-queue-delay-us 2000"
+    rm -f "$SV/port"
+    "$TFCC" serve "$M" --name mnv2 --device cuda --port 0 --port-file "$SV/port" --sessions 2 \
+      --threads 4 --no-access-log $extra > "$SV/server_$mode.log" 2>&1 &
+    SPID=$!
+    for i in $(seq 150); do [ -s "$SV/port" ] && break; sleep 0.2; done
+    PORT=$(head -1 "$SV/port" 2>/dev/null)
+    if [ -n "$PORT" ]; then
+      # answers equal `tfcc run --device cuda` byte for byte (JSON, binary, binary output); with
+      # batching, rows merged into one run go through other GEMM shapes (rounding may differ:
+      # the load line's mismatch count says how many)
+      [ $mode = plain ] && { timeout 60 $PY "$P/bench/srv_client.py" check --port "$PORT" --model mnv2 \
+        --ref "$SV/ref" "$SV/in.npy"; echo "serve $mode check rc=$?"; }
+      timeout 60 $PY "$P/bench/srv_client.py" load --port "$PORT" --model mnv2 --threads 16 --seconds 10 \
+        --expect "$SV/ref" "$SV/in.npy"
+      echo "serve $mode load rc=$?"
+    else
+      echo "serve $mode: the server did not start"
+    fi
+    kill -TERM $SPID 2> /dev/null; wait $SPID; echo "serve $mode exit rc=$?"
+    grep -E 'device|KERNEL_FALLBACK|rror' "$SV/server_$mode.log" | head -8
+  done
+  unset TFCC_CUDNN
+else
+  echo "no $M"
+fi
 fi # GPU_CHECK_SPEED_ONLY
 
-step "6. speed: tfcc and PyTorch"
+step "7. speed: tfcc and PyTorch"
 $PY - "$ZOO" <<'PYEOF'
 import numpy as np, sys, os
 z = sys.argv[1]

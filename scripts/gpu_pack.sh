@@ -38,7 +38,7 @@ for m in "$SHARED"/models/*.tflite; do
   esac
 done
 cp "$SHARED"/tools/zoo/*.py "$P/zoo_tools/"
-cp bench/cuda/*.py "$P/bench/"
+cp bench/cuda/*.py tests/server/srv_client.py "$P/bench/"
 cp scripts/gpu_check.sh "$P/"
 [ -f "$ZOO/mobilenet_v2.tflite" ] && cp "$ZOO/mobilenet_v2.tflite" "$P/zoo_carried/"
 du -sh "$P"
