@@ -40,7 +40,7 @@ if(TFCC_CUDA_ENABLED)
                         C_VISIBILITY_PRESET hidden CUDA_VISIBILITY_PRESET hidden
                         CUDA_STANDARD 17 CUDA_STANDARD_REQUIRED ON)
   target_include_directories(tfcc_cuda PRIVATE ${CMAKE_SOURCE_DIR}/include ${CMAKE_SOURCE_DIR}/src)
-  target_link_libraries(tfcc_cuda PRIVATE CUDA::cudart_static CUDA::cublas Threads::Threads m
+  target_link_libraries(tfcc_cuda PRIVATE CUDA::cudart_static CUDA::cublas CUDA::cublasLt Threads::Threads m
                         ${CMAKE_DL_LIBS})
   # cuDNN is opened at run time (src/cuda/cuda_cudnn.c); its header gives the types
   find_path(TFCC_CUDNN_INCLUDE cudnn.h HINTS ${CUDAToolkit_INCLUDE_DIRS})

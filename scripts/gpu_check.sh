@@ -65,9 +65,16 @@ ls -la "$ZOO"
 TFCC_SHARED_DIR=$P/shared TFCC_ZOO_DIR=$ZOO timeout 300 "$P/bin/cuda_test_cuda_models" > "$OUT/models.txt" 2>&1
 echo "rc=$?" | tee -a "$OUT/models.txt"
 grep -E "CHECK failed|relative|top-1|checks|SKIP|compared|failed" "$OUT/models.txt" | head -120
+# again with cuDNN's convolutions and cuBLASLt's fused epilogues (opt-in until they pass here)
+TFCC_CUDNN=1 TFCC_CUDA_LT=1 TFCC_LOG=1 TFCC_SHARED_DIR=$P/shared TFCC_ZOO_DIR=$ZOO timeout 300 \
+  "$P/bin/cuda_test_cuda_models" > "$OUT/models_fused.txt" 2>&1
+echo "rc=$? (TFCC_CUDNN=1 TFCC_CUDA_LT=1)" | tee -a "$OUT/models_fused.txt"
+grep -E "CHECK failed|checks|cuBLASLt|cuDNN" "$OUT/models_fused.txt" | sort | uniq -c | sort -rn | head -40
 
-step "5. compute-sanitizer memcheck (face_detection_short_range, graphs off)"
+step "5. compute-sanitizer memcheck (face_detection_short_range, graphs off, cuDNN and cuBLASLt on)"
 if command -v compute-sanitizer > /dev/null; then
+  # cuDNN and cuBLASLt on (their code paths are the newest), device / managed buffers included
+  TFCC_CUDNN=1 TFCC_CUDA_LT=1 \
   TFCC_CUDA_GRAPHS=0 TFCC_SHARED_DIR=$P/shared TFCC_CUDA_TEST_ONLY=face_detection_short_range \
     timeout 180 compute-sanitizer --tool memcheck --leak-check full "$P/bin/cuda_test_cuda_models" \
     > "$OUT/sanitizer.txt" 2>&1
@@ -157,14 +164,26 @@ for net in mobilenet_v2 resnet50; do
       echo "$net b$b fp16 --device-io: tfcc bench failed: $(tail -2 "$OUT/bench_err.txt")"
   done
 done
-# the same without cuDNN (im2col + cuBLAS for every convolution), batch 32 fp16
+# fp16 with cuDNN's convolutions (TFCC_CUDNN=1), cuBLASLt's fused epilogues (TFCC_CUDA_LT=1),
+# both, and both with the data in device memory
 for net in resnet50 mobilenet_v2; do
-  f=$ZOO/${net}_b32.tflite; [ -f "$f" ] || continue
-  j=$(TFCC_CUDNN=0 timeout 120 "$TFCC" bench "$f" -i "$ZOO/in_b32.npy" --device cuda --precision fp16 \
-        --threads 4 --warmup 20 --runs 50 --profile-runs 0 --json 2>> "$OUT/bench_err.txt" |
-      $PY -c 'import json,sys; print(json.dumps(json.load(sys.stdin)))') &&
-    echo "{\"net\": \"$net\", \"batch\": 32, \"precision\": \"fp16-no-cudnn\", \"tfcc\": $j}" >> "$OUT/bench.jsonl" &&
-    echo "$net b32 fp16 without cuDNN: $(echo "$j" | $PY -c 'import json,sys; d=json.load(sys.stdin); print("p50 %.3f ms" % d["latency_ms"]["p50"])')"
+  for b in 1 32; do
+    f=$ZOO/$net.tflite; [ $b = 32 ] && f=$ZOO/${net}_b32.tflite
+    [ -f "$f" ] || continue
+    runs=200; [ $b = 32 ] && runs=50
+    for v in cudnn lt cudnn-lt cudnn-lt-device-io; do
+      envs="TFCC_CUDNN=0 TFCC_CUDA_LT=0"; io=""
+      case $v in cudnn*) envs="TFCC_CUDNN=1 TFCC_CUDA_LT=0" ;; esac
+      case $v in *lt*) envs="${envs% *} TFCC_CUDA_LT=1" ;; esac
+      case $v in *device-io) io="--device-io" ;; esac
+      j=$(env $envs timeout 120 "$TFCC" bench "$f" -i "$ZOO/in_b$b.npy" --device cuda --precision fp16 $io \
+            --threads 4 --warmup 20 --runs $runs --profile-runs 0 --json 2>> "$OUT/bench_err.txt" |
+          $PY -c 'import json,sys; print(json.dumps(json.load(sys.stdin)))') &&
+        echo "{\"net\": \"$net\", \"batch\": $b, \"precision\": \"fp16-$v\", \"tfcc\": $j}" >> "$OUT/bench.jsonl" &&
+        echo "$net b$b fp16-$v ($envs $io): $(echo "$j" | $PY -c 'import json,sys; d=json.load(sys.stdin); print("p50 %.3f ms" % d["latency_ms"]["p50"])')" ||
+        echo "$net b$b fp16-$v: tfcc bench failed: $(tail -2 "$OUT/bench_err.txt")"
+    done
+  done
 done
 # where the time goes: CUDA events around the GPU steps and the whole run (TFCC_CUDA_TIMING),
 # and copies up straight from pageable memory (TFCC_CUDA_PAGEABLE) against pinned staging
@@ -214,6 +233,11 @@ s["models"] = {"rc": (re.findall(r"rc=(\d+)", m) or ["?"])[-1],
                "relative": re.findall(r"^  (.* output \d+: .*relative [^\n]*)", m, re.M),
                "top1": re.findall(r"^  (.*top-1.*)", m, re.M)}
 san = read("sanitizer.txt")
+mf = read("models_fused.txt")
+s["models_fused"] = {"rc": (re.findall(r"rc=(\d+)", mf) or ["?"])[-1],
+                     "summary": (re.findall(r"cuda.test_cuda_models: .*", mf) or [""])[-1],
+                     "failures": re.findall(r"CHECK failed: .*", mf)[:40],
+                     "engines": sorted(set(re.findall(r"device cuda: \d+ of the CONV_2D steps run by cuDNN, \d+ GEMM steps by cuBLASLt", mf)))[:20]}
 s["sanitizer"] = {"rc": (re.findall(r"rc=(\d+)", san) or ["?"])[-1],
                   "summary": re.findall(r"(ERROR SUMMARY.*|LEAK SUMMARY.*)", san)}
 bench = [json.loads(l) for l in read("bench.jsonl").splitlines() if l.strip()]
@@ -239,7 +263,7 @@ s["torch"] = torch.get("results", torch)
 open(os.path.join(out, "summary.json"), "w").write(json.dumps(s, indent=1))
 print(json.dumps(s, indent=1)[:6000])
 PYEOF
-for f in summary.json models.txt kernels.txt sanitizer.txt torch.json bench.jsonl; do
+for f in summary.json models.txt models_fused.txt kernels.txt sanitizer.txt bench.jsonl; do
   [ -f "$OUT/$f" ] && cp "$OUT/$f" "$FINAL/"
 done
 echo "total $(( $(date +%s) - T0 )) s"

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cuda/cuda_cudnn.h"
+#include "cuda/cuda_lt.h"
 #include "cuda/cuda_plan.h"
 #include "cuda/gpu_kernels.h"
 #include "ir/op_options.h"
@@ -36,6 +37,7 @@ typedef struct cuda_model {
   float ***b;   /* per subgraph, per tensor: the constant in float32 (biases), or NULL */
   bool fallback_logged;
   bool dnn_logged;
+  bool engines_logged;
 } cuda_model;
 
 typedef struct cuda_seg {
@@ -69,6 +71,11 @@ typedef struct cuda_sess {
   void *dnn;                 /* the session's cuDNN handle, or NULL */
   tfcc_cudnn_conv *dnn_conv; /* per step: cuDNN's set-up of a CONV_2D step (conv NULL: im2col) */
   void *dnn_ws;              /* the largest workspace a step's algorithm needs */
+  void *lt;                  /* the session's cuBLASLt handle, or NULL */
+  tfcc_lt_gemm *lt_gemm;     /* per step: cuBLASLt's set-up of a GEMM step (op NULL: cuBLAS) */
+  int32_t n_lt;              /* steps cuBLASLt runs */
+  void *ws;                  /* the session's GEMM workspace (cuBLAS's and cuBLASLt's) */
+  size_t ws_bytes;
   int32_t *key; /* the graph inputs' shapes it was planned for: rank, dims..., per input */
   int32_t key_len;
   uint64_t used; /* the session's run count when last made current (least recently used goes) */
@@ -95,6 +102,7 @@ typedef struct cuda_session {
   void *ws;
   size_t ws_bytes;
   void *dnn; /* cuDNN on the stream (NULL: not available; convolutions by im2col + GEMM) */
+  void *lt;  /* cuBLASLt (NULL: off or not available; GEMM + a separate epilogue pass) */
   cuda_sess *plans[CUDA_PLANS_KEPT];
   int32_t n_plans;
   cuda_sess *cur;
@@ -380,8 +388,10 @@ static cublasStatus_t gemm(cuda_sess *s, const void *a, const void *w, void *y, 
                       CUBLAS_GEMM_DEFAULT);
 }
 
-/* Enqueues step g on the session's stream; 0 or a cudaError_t / (1000 + cublasStatus_t). */
-static int launch(cuda_sess *s, const tfcc_gs *g) {
+/* Enqueues step si on the session's stream; 0 or a cudaError_t / (1000 + cublasStatus_t) /
+ * (2000 + cudnnStatus_t). */
+static int launch(cuda_sess *s, int32_t si) {
+  const tfcc_gs *g = &s->cp.steps[si];
   const tfcc_gpu_dtype dt = s->cp.dt;
   void *st = s->stream;
   void *y = dptr(s, g->out);
@@ -389,17 +399,26 @@ static int launch(cuda_sess *s, const tfcc_gs *g) {
   switch (g->kind) {
     case TFCC_GS_CONV:
     case TFCC_GS_FC: {
-      const void *a = x;
-      if (g->kind == TFCC_GS_CONV && g->im2col) {
-        void *col = s->arena + s->cp.bufs[g->scratch_buf].offset;
-        int e = tfcc_gpu_im2col(st, dt, x, col, &g->g);
-        if (e) return e;
-        a = col;
-      }
-      cublasStatus_t bs = gemm(s, a, dptr(s, g->in[1]), y, g->rows, g->cols, g->k);
-      if (bs != CUBLAS_STATUS_SUCCESS) return 1000 + (int)bs;
+      const void *w = dptr(s, g->in[1]), *res = dptr(s, g->in[3]);
       const float *bias = bias_ptr(s, g->in[2]);
-      const void *res = dptr(s, g->in[3]);
+      if (s->dnn_conv && s->dnn_conv[si].conv) { /* cuDNN's convolution (TFCC_CUDNN=1) */
+        int e = tfcc_cudnn_conv_run(s->dnn, &s->dnn_conv[si], x, w, y, s->dnn_ws);
+        if (e) return 2000 + e;
+      } else {
+        const void *a = x;
+        if (g->kind == TFCC_GS_CONV && g->im2col) {
+          void *col = s->arena + s->cp.bufs[g->scratch_buf].offset;
+          int e = tfcc_gpu_im2col(st, dt, x, col, &g->g);
+          if (e) return e;
+          a = col;
+        }
+        if (s->lt_gemm && s->lt_gemm[si].op) { /* cuBLASLt, epilogue fused (TFCC_CUDA_LT=1) */
+          int e = tfcc_lt_gemm_run(s->lt, &s->lt_gemm[si], a, w, res, y, s->ws, s->ws_bytes, st);
+          return e ? 1000 + e : 0;
+        }
+        cublasStatus_t bs = gemm(s, a, w, y, g->rows, g->cols, g->k);
+        if (bs != CUBLAS_STATUS_SUCCESS) return 1000 + (int)bs;
+      }
       if (!bias && !res && g->act == TFCC_GPU_ACT_NONE) return 0;
       return tfcc_gpu_bias_act(st, dt, y, bias, res, y, g->rows, (int32_t)g->cols, g->act);
     }
@@ -468,7 +487,7 @@ static tfcc_status run_gpu_actions(cuda_sess *s, int32_t a0, int32_t a1, tfcc_er
   for (int32_t a = a0; a < a1; a++) {
     const int32_t si = s->cp.actions[a].index;
     const tfcc_gs *g = &s->cp.steps[si];
-    int code = launch(s, g);
+    int code = launch(s, si);
     if (code) return step_fail(s, g, code, err);
     if (s->step_ev) cudaEventRecord(s->step_ev[si + 1], s->stream);
   }
@@ -604,6 +623,8 @@ static void plan_close(cuda_sess *s) {
   free(s->key);
   for (int32_t i = 0; s->dnn_conv && i < s->cp.n_steps; i++) tfcc_cudnn_conv_free(&s->dnn_conv[i]);
   free(s->dnn_conv);
+  for (int32_t i = 0; s->lt_gemm && i < s->cp.n_steps; i++) tfcc_lt_gemm_free(&s->lt_gemm[i]);
+  free(s->lt_gemm);
   if (s->dnn_ws) cudaFree(s->dnn_ws);
   if (s->arena) cudaFree(s->arena);
   if (s->staging) cudaFree(s->staging);
@@ -619,6 +640,7 @@ static void session_close(void *dsv) {
   if (ss->stream) cudaStreamSynchronize(ss->stream);
   for (int32_t i = 0; i < ss->n_plans; i++) plan_close(ss->plans[i]);
   tfcc_cudnn_close(ss->dnn);
+  tfcc_lt_close(ss->lt);
   if (ss->blas) cublasDestroy(ss->blas);
   if (ss->ws) cudaFree(ss->ws);
   if (ss->stream) cudaStreamDestroy(ss->stream);
@@ -804,6 +826,33 @@ static tfcc_status plan_open(cuda_session *ss, tfcc_exec_plan *p, cuda_sess **ou
     if (st == TFCC_OK && ws && (e = cudaMalloc(&s->dnn_ws, ws)) != cudaSuccess)
       st = cuda_fail(err, e, "allocating cuDNN's workspace");
   }
+  s->lt = ss->lt;
+  s->ws = ss->ws;
+  s->ws_bytes = ss->ws_bytes;
+  if (st == TFCC_OK && s->lt) { /* cuBLASLt for the GEMM steps whose epilogue it can fuse */
+    s->lt_gemm = calloc((size_t)s->cp.n_steps + 1, sizeof *s->lt_gemm);
+    if (!s->lt_gemm) st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
+    for (int32_t i = 0; st == TFCC_OK && i < s->cp.n_steps; i++) {
+      const tfcc_gs *g = &s->cp.steps[i];
+      if ((g->kind != TFCC_GS_CONV && g->kind != TFCC_GS_FC) ||
+          (s->dnn_conv && s->dnn_conv[i].conv))
+        continue;
+      s->n_lt += tfcc_lt_gemm_init(s->lt, &s->lt_gemm[i], m->dt, g->rows, g->cols, g->k, g->act,
+                                   bias_ptr(s, g->in[2]), g->in[3] >= 0, s->ws_bytes, s->stream);
+    }
+  }
+  if (st == TFCC_OK && (s->dnn || s->lt) && !m->engines_logged) { /* once per model */
+    m->engines_logged = true;
+    int32_t n_gemm = 0;
+    for (int32_t i = 0; i < s->cp.n_steps; i++)
+      n_gemm += s->cp.steps[i].kind == TFCC_GS_CONV || s->cp.steps[i].kind == TFCC_GS_FC;
+    char line[200];
+    snprintf(line, sizeof line,
+             "device cuda: %d of the CONV_2D steps run by cuDNN, %d GEMM steps by cuBLASLt (of %d "
+             "CONV_2D / FULLY_CONNECTED steps)",
+             (int)s->n_dnn, (int)s->n_lt, (int)n_gemm);
+    sv->log_line(sv->log, TFCC_LOG_WARN, "RUNTIME", line);
+  }
   const char *tm = getenv("TFCC_CUDA_TIMING");
   if (st == TFCC_OK && tm && (strcmp(tm, "1") == 0 || strcmp(tm, "2") == 0)) {
     s->t_gpu = malloc(CUDA_TIMED_RUNS * sizeof *s->t_gpu);
@@ -812,9 +861,6 @@ static tfcc_status plan_open(cuda_session *ss, tfcc_exec_plan *p, cuda_sess **ou
     if (strcmp(tm, "2") == 0 &&
         (s->step_ev = calloc((size_t)s->cp.n_steps + 1, sizeof *s->step_ev)))
       for (int32_t i = 0; i <= s->cp.n_steps; i++) cudaEventCreate(&s->step_ev[i]);
-    char line[200];
-    snprintf(line, sizeof line, "device cuda: %d of the CONV_2D steps run by cuDNN", (int)s->n_dnn);
-    sv->log_line(sv->log, TFCC_LOG_WARN, "RUNTIME", line);
   }
   if (st == TFCC_OK) st = make_segments(s, err);
   if (st == TFCC_OK) st = capture(s, err);
@@ -896,6 +942,12 @@ static tfcc_status session_open(void *dmv, tfcc_exec_plan *p, void **out, tfcc_e
       snprintf(line, sizeof line,
                "device cuda: cuDNN not used (%s): convolutions run as im2col + cuBLAS GEMM", why);
       m->d->sv->log_line(m->d->sv->log, TFCC_LOG_INFO, "RUNTIME", line);
+    }
+    ss->lt = tfcc_lt_open(why, sizeof why);
+    if (!ss->lt && strncmp(why, "off", 3) != 0) {
+      char line[400];
+      snprintf(line, sizeof line, "device cuda: cuBLASLt not used (%s)", why);
+      m->d->sv->log_line(m->d->sv->log, TFCC_LOG_WARN, "RUNTIME", line);
     }
   }
   if (st == TFCC_OK) st = session_replan(ss, p, err);

@@ -63,9 +63,10 @@ static struct {
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 
 static void load(void) {
-  const char *off = getenv("TFCC_CUDNN");
-  if (off && strcmp(off, "0") == 0) {
-    snprintf(g_dnn.why, sizeof g_dnn.why, "TFCC_CUDNN=0");
+  /* opt-in until cuDNN's convolutions have run on a GPU (docs/cuda.md) */
+  const char *on = getenv("TFCC_CUDNN");
+  if (!on || strcmp(on, "1") != 0) {
+    snprintf(g_dnn.why, sizeof g_dnn.why, "off; env TFCC_CUDNN=1 turns it on");
     return;
   }
   void *lib = dlopen("libcudnn.so.9", RTLD_NOW | RTLD_LOCAL);

@@ -1,8 +1,8 @@
-/* cuDNN for the CUDA backend's convolutions (optional): libcudnn.so.9 is opened with dlopen
- * the first time a session asks for it; where it is absent (or env TFCC_CUDNN=0) the backend
- * keeps its im2col + cuBLAS path. One tfcc_cudnn_conv per convolution step: descriptors in
- * NHWC / OHWI, the algorithm found by timing (as PyTorch's cudnn.benchmark does) at session
- * creation, the workspace it needs. */
+/* cuDNN for the CUDA backend's convolutions (optional): libcudnn.so.9 is opened with dlopen the
+ * first time a session asks for it, when env TFCC_CUDNN=1 (opt-in until its convolutions have
+ * run on a GPU: docs/cuda.md); elsewhere the backend keeps its im2col + cuBLAS path. One
+ * tfcc_cudnn_conv per convolution step: descriptors in NHWC / OHWI, the algorithm found by timing
+ * (as PyTorch's cudnn.benchmark does) at session creation, the workspace it needs. */
 #ifndef TFCC_CUDA_CUDA_CUDNN_H
 #define TFCC_CUDA_CUDA_CUDNN_H
 
