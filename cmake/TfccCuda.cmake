@@ -1,6 +1,6 @@
 # libtfcc_cuda: the CUDA backend (src/cuda/*.c host code, src/cuda/*.cu kernels), a shared library
 # that libtfcc loads with dlopen when a runtime asks for device "cuda" (runtime/device.c). It links
-# the CUDA runtime statically and cuBLAS dynamically; the driver (libcuda.so.1) is loaded by the
+# the CUDA runtime statically and cuBLAS / cuBLASLt dynamically; the driver (libcuda.so.1) is loaded by the
 # CUDA runtime when a device is opened, so the library loads on machines without a GPU and says so.
 #   TFCC_CUDA=AUTO (default): build it when a CUDA compiler and cuBLAS are found; ON: required; OFF.
 set(TFCC_CUDA AUTO CACHE STRING "Build libtfcc_cuda, the CUDA backend (AUTO, ON, OFF)")
@@ -19,7 +19,7 @@ elseif(NOT TFCC_CUDA STREQUAL "OFF")
     enable_language(CUDA)
     find_package(CUDAToolkit)
   endif()
-  if(CMAKE_CUDA_COMPILER AND CUDAToolkit_FOUND AND TARGET CUDA::cublas)
+  if(CMAKE_CUDA_COMPILER AND CUDAToolkit_FOUND AND TARGET CUDA::cublas AND TARGET CUDA::cublasLt)
     set(TFCC_CUDA_ENABLED ON)
   elseif(TFCC_CUDA STREQUAL "ON")
     message(FATAL_ERROR "TFCC_CUDA=ON: no CUDA compiler or cuBLAS found (nvcc on PATH, CUDA toolkit)")
