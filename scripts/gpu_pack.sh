@@ -26,7 +26,7 @@ fi
 cp -L "$B/libtfcc.so.0" "$B/libtfcc_cuda.so.0" "$P/lib/"
 cp -L "$B/libtfcc_cuda.so.0" "$P/lib/libtfcc_cuda.so"
 for l in libjpeg.so.62 libpng16.so.16; do
-  f=$(ldconfig -p | awk -v l="$l" '$1 == l {print $NF; exit}')
+  f=$(ldconfig -p | awk -v l="$l" '$1 == l && !f {print $NF; f = 1}') # reads it all: no SIGPIPE
   [ -n "$f" ] && cp -L "$f" "$P/lib/"
 done
 strip --strip-unneeded "$P"/bin/* "$P"/lib/* 2>/dev/null || true
