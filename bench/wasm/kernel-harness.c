@@ -96,6 +96,55 @@ EMSCRIPTEN_KEEPALIVE double kh_dw(int ki, int h, int w, int c, int s, int iters,
   return best;
 }
 
+/* ms per call of an int8 convolution (SAME padding) of an h x w x cin image into cout channels,
+ * fh x fh filter at stride s, through the GEMM driver (im2col) with kernel row ki */
+EMSCRIPTEN_KEEPALIVE double kh_conv(int ki, int h, int w, int cin, int cout, int fh, int s,
+                                    int iters, int reps, uint32_t *sum) {
+  const tfcc_q8_gemm_kernel *k = tfcc_q8_gemm_kernel_at(ki);
+  if (!k) return -1;
+  tfcc_conv_geom g;
+  memset(&g, 0, sizeof g);
+  g.batches = 1, g.in_h = h, g.in_w = w, g.in_c = cin, g.out_c = cout;
+  g.filter_h = fh, g.filter_w = fh, g.filter_in_c = cin;
+  g.stride_h = g.stride_w = s, g.dil_h = g.dil_w = 1;
+  g.out_h = (h + s - 1) / s, g.out_w = (w + s - 1) / s;
+  const int pad = (g.out_h - 1) * s + fh - h;
+  g.pad_h = g.pad_w = pad > 0 ? pad / 2 : 0;
+  const int kdim = fh * fh * cin;
+  const size_t in_n = (size_t)h * (size_t)w * (size_t)cin;
+  const size_t out_n = (size_t)g.out_h * (size_t)g.out_w * (size_t)cout;
+  const size_t w_n = (size_t)cout * (size_t)kdim;
+  uint8_t *f = malloc(w_n), *in = malloc(in_n + 64), *out = malloc(out_n);
+  int32_t *bias = malloc(4 * (size_t)cout);
+  float *scale = malloc(4 * (size_t)cout);
+  if (!f || !in || !out || !bias || !scale) return -3;
+  seed = 4242;
+  for (size_t i = 0; i < w_n; i++) {
+    const uint8_t b = rnd();
+    f[i] = b == 0x80 ? 0x81 : b;
+  }
+  for (size_t i = 0; i < in_n; i++) in[i] = rnd();
+  for (int i = 0; i < cout; i++) {
+    bias[i] = (int32_t)rnd() * 37 - 4000;
+    scale[i] = 0.0003f + (float)rnd() * 0.00001f;
+  }
+  const tfcc_conv_requant r = requant(scale);
+  tfcc_q8_packed p;
+  if (!tfcc_q8_pack(k, true, cout, kdim, f, bias, &r, &p)) return -2;
+  void *scratch = aligned_alloc(64, (tfcc_q8_scratch_bytes(&g, &p, 1) + 127) & ~(size_t)63);
+  double best = 1e30;
+  for (int rep = 0; rep < reps; rep++) {
+    const double t0 = emscripten_get_now();
+    for (int it = 0; it < iters; it++) tfcc_q8_conv(NULL, &g, &p, &r, in, out, scratch);
+    const double t = (emscripten_get_now() - t0) / iters;
+    best = t < best ? t : best;
+  }
+  *sum = checksum(out, out_n);
+  tfcc_q8_packed_free(&p);
+  free(f), free(in), free(out), free(bias), free(scale), free(scratch);
+  return best;
+}
+
 /* ms per call of an int8 GEMM m x n x k (rows k bytes apart) with kernel row ki */
 EMSCRIPTEN_KEEPALIVE double kh_gemm(int ki, int m, int n, int kdim, int iters, int reps,
                                     uint32_t *sum) {
