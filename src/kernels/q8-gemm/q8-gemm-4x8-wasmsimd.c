@@ -438,12 +438,148 @@ TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_4x8_wasmrdot){
 }
 
 /* uint8: x - 128 as the signed operand, the uint8 weights as the unsigned one */
-TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_4x8_wasmrdot) {
+TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_4x8_wasmrdot){
 #define DOT(x, w, acc) rdot(x, w, acc)
 #define LOADX RLOADX
 #define NARROW8 wasm_u8x16_narrow_i16x8
 #define MIN8 wasm_u8x16_min
-  RKERNEL
+    RKERNEL
+#undef DOT
+#undef LOADX
+#undef NARROW8
+#undef MIN8
+}
+
+/* Six rows (q8-gemm-6x8-wasmrdot): the relaxed dot product's latency, not its throughput,
+ * bounds the 4-row tile in V8 (its 8 accumulators take one product each per depth group, and a
+ * product waits for the one before in its accumulator: Chromium here issues 8 dependent chains
+ * at ~0.2 ns a product, 12 at ~0.15, bench/README.md "wasm12"), so 6 rows give 12 chains:
+ * 12 accumulators, the group's 2 weight vectors and the broadcast row, 15 vectors, which V8's
+ * 15 allocatable x86-64 registers hold. The several-panel path (the rows' buffer) only: rows
+ * 0-3 as the 4-row kernel's buffer, rows 4-5 in a second one (FILL2: a group's two rows as 8
+ * consecutive bytes); other calls run the 4-row kernel on rows 0-3 and 4-5. Same sums, same
+ * output stage as the 4-row kernel. */
+#define FILL2(p4, p5) \
+  { \
+    const v128_t r4 = LOADX(p4), r5 = LOADX(p5); \
+    wasm_v128_store(xs2, wasm_i32x4_shuffle(r4, r5, 0, 4, 1, 5)); \
+    wasm_v128_store(xs2 + 4, wasm_i32x4_shuffle(r4, r5, 2, 6, 3, 7)); \
+  }
+#define RKERNEL6(FN4) \
+  if (mr <= 4 || nc <= NR || kc > XB_MAX_K) { \
+    FN4(mr < 4 ? mr : 4, nc, kc, a, w, row_add, o); \
+    if (mr > 4) { \
+      tfcc_q8_out o2 = *o; \
+      o2.c = o->c ? o->c + 4 * o->c_stride : NULL; \
+      o2.c32 = o->c32 ? o->c32 + 4 * NR : NULL; \
+      FN4(mr - 4, nc, kc, a + 4, w, row_add + 4, &o2); \
+    } \
+    return; \
+  } \
+  const uint8_t *a0 = a[0], *a1 = a[1], *a2 = a[2], *a3 = a[3], *a4 = a[4], *a5 = a[5]; \
+  const bool radd = \
+      (row_add[0] | row_add[1] | row_add[2] | row_add[3] | row_add[4] | row_add[5]) != 0; \
+  const v128_t k80 = wasm_i8x16_splat((int8_t)0x80); \
+  const size_t kread = o->rows_pad8 ? (kc + 3) & ~(size_t)3 : kc; \
+  const size_t k16 = kread & ~(size_t)15; \
+  const bool whole = (kread & 3) == 0; \
+  const size_t kfull = whole ? kread : k16; \
+  const size_t ktail = whole ? 0 : ((kread - k16) + 3) & ~(size_t)3; \
+  uint8_t tb0[16], tb1[16], tb2[16], tb3[16], tb4[16], tb5[16]; \
+  if (ktail) { \
+    memset(tb0, 0, 16), memset(tb1, 0, 16), memset(tb2, 0, 16), memset(tb3, 0, 16); \
+    memset(tb4, 0, 16), memset(tb5, 0, 16); \
+    memcpy(tb0, a0 + k16, kread - k16), memcpy(tb1, a1 + k16, kread - k16); \
+    memcpy(tb2, a2 + k16, kread - k16), memcpy(tb3, a3 + k16, kread - k16); \
+    memcpy(tb4, a4 + k16, kread - k16), memcpy(tb5, a5 + k16, kread - k16); \
+  } \
+  const size_t panel_bytes = NR * (8 + ((kc + 3) & ~(size_t)3)); \
+  const uint8_t *wp = w; \
+  uint8_t *cp = o->c; \
+  uint32_t xb[XB_MAX_K], xb2[XB_MAX_K / 2]; \
+  _Alignas(16) int32_t acc[6 * NR]; \
+  uint32_t *xs = xb, *xs2 = xb2; \
+  for (size_t k = 0; k < k16; k += 16, xs += 16, xs2 += 8) { \
+    FILL(a0 + k, a1 + k, a2 + k, a3 + k) \
+    FILL2(a4 + k, a5 + k) \
+  } \
+  if (ktail) { \
+    FILL(tb0, tb1, tb2, tb3) \
+    FILL2(tb4, tb5) \
+  } \
+  for (size_t k = k16; k < kfull; k += 4, xs += 4, xs2 += 2) \
+    xs[0] = group32(a0 + k), xs[1] = group32(a1 + k), xs[2] = group32(a2 + k), \
+    xs[3] = group32(a3 + k), xs2[0] = group32(a4 + k), xs2[1] = group32(a5 + k); \
+  const uint32_t *const xe = xb + 4 * ((kc + 3) / 4); \
+  for (size_t n0 = 0;; n0 += NR, wp += panel_bytes, cp += NR) { \
+    const size_t ncp = nc - n0 < NR ? nc - n0 : NR; \
+    const uint8_t *pw = wp + NR * 8; \
+    const v128_t bl = wasm_v128_load(wp), bh = wasm_v128_load(wp + 16); \
+    v128_t l0 = bl, h0 = bh, l1 = bl, h1 = bh, l2 = bl, h2 = bh; \
+    v128_t l3 = bl, h3 = bh, l4 = bl, h4 = bh, l5 = bl, h5 = bh; \
+    if (radd) { \
+      const v128_t r0 = wasm_i32x4_splat(row_add[0]), r1 = wasm_i32x4_splat(row_add[1]); \
+      const v128_t r2 = wasm_i32x4_splat(row_add[2]), r3 = wasm_i32x4_splat(row_add[3]); \
+      const v128_t r4 = wasm_i32x4_splat(row_add[4]), r5 = wasm_i32x4_splat(row_add[5]); \
+      l0 = wasm_i32x4_add(l0, r0), h0 = wasm_i32x4_add(h0, r0); \
+      l1 = wasm_i32x4_add(l1, r1), h1 = wasm_i32x4_add(h1, r1); \
+      l2 = wasm_i32x4_add(l2, r2), h2 = wasm_i32x4_add(h2, r2); \
+      l3 = wasm_i32x4_add(l3, r3), h3 = wasm_i32x4_add(h3, r3); \
+      l4 = wasm_i32x4_add(l4, r4), h4 = wasm_i32x4_add(h4, r4); \
+      l5 = wasm_i32x4_add(l5, r5), h5 = wasm_i32x4_add(h5, r5); \
+    } \
+    const uint32_t *ys2 = xb2; \
+    _Pragma("clang loop unroll(disable)") for (const uint32_t *ys = xb; ys < xe;) { \
+      const v128_t wl = wasm_v128_load(pw), wh = wasm_v128_load(pw + 16); \
+      RROW(0, wasm_v128_load32_splat(ys)) \
+      RROW(1, wasm_v128_load32_splat(ys + 1)) \
+      RROW(2, wasm_v128_load32_splat(ys + 2)) RROW(3, wasm_v128_load32_splat(ys + 3)) \
+          RROW(4, wasm_v128_load32_splat(ys2)) RROW(5, wasm_v128_load32_splat(ys2 + 1)) pw += 32, \
+          ys += 4, ys2 += 2; \
+    } \
+    /* the 12 accumulators to memory, then the output stage a row pair at a time (rolled): \
+       held with the stage's constants they are 18 vectors, which V8 spilled */ \
+    int32_t *d = o->c32 ? o->c32 : acc; \
+    wasm_v128_store(d, l0), wasm_v128_store(d + 4, h0); \
+    wasm_v128_store(d + 8, l1), wasm_v128_store(d + 12, h1); \
+    wasm_v128_store(d + 16, l2), wasm_v128_store(d + 20, h2); \
+    wasm_v128_store(d + 24, l3), wasm_v128_store(d + 28, h3); \
+    wasm_v128_store(d + 32, l4), wasm_v128_store(d + 36, h4); \
+    wasm_v128_store(d + 40, l5), wasm_v128_store(d + 44, h5); \
+    if (o->c32) return; \
+    const out_consts oc = out_init(o); \
+    const v128_t sl = wasm_v128_load(wp + NR * 4), sh = wasm_v128_load(wp + NR * 4 + 16); \
+    _Pragma("clang loop unroll(disable)") for (size_t i = 0; i < mr; i += 2) { \
+      const int32_t *q = acc + i * NR; \
+      const v128_t na = wasm_i16x8_narrow_i32x4(requant4(wasm_v128_load(q), sl, &oc), \
+                                                requant4(wasm_v128_load(q + 4), sh, &oc)); \
+      const v128_t nb = wasm_i16x8_narrow_i32x4(requant4(wasm_v128_load(q + 8), sl, &oc), \
+                                                requant4(wasm_v128_load(q + 12), sh, &oc)); \
+      const v128_t r = MIN8(NARROW8(na, nb), oc.max8); \
+      store_row(cp, i, ncp, r, 0, o); \
+      if (i + 1 < mr) store_row(cp, i + 1, ncp, r, 1, o); \
+    } \
+    if (n0 + NR >= nc) break; \
+  }
+
+TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_6x8_wasmrdot){
+#define DOT(x, w, acc) rdot(w, x, acc)
+#define LOADX RLOADX
+#define NARROW8 wasm_i8x16_narrow_i16x8
+#define MIN8 wasm_i8x16_min
+    RKERNEL6(tfcc_q8_gemm_s_4x8_wasmrdot)
+#undef DOT
+#undef LOADX
+#undef NARROW8
+#undef MIN8
+}
+
+TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_6x8_wasmrdot) {
+#define DOT(x, w, acc) rdot(x, w, acc)
+#define LOADX RLOADX
+#define NARROW8 wasm_u8x16_narrow_i16x8
+#define MIN8 wasm_u8x16_min
+  RKERNEL6(tfcc_q8_gemm_u_4x8_wasmrdot)
 #undef DOT
 #undef LOADX
 #undef NARROW8
