@@ -31,8 +31,8 @@ static const tfcc_q8_gemm_kernel kernels[] = {
     /* the relaxed-SIMD binary: one relaxed dot product per 16 products, activations xor 0x80
        (x_xor), where the engine's is the exact u8 x s8 one (tfcc_q8_gemm_wasm_rdot_exact; the
        plain binary holds the row too, its self-check always failing: q8-gemm-4x8-wasmsimd.c) */
-    {"q8-gemm-6x8-wasmrdot", TFCC_ISA_WASMSIMD, -1, 0, 6, 8, tfcc_q8_gemm_s_6x8_wasmrdot,
-     tfcc_q8_gemm_u_6x8_wasmrdot, NULL, false, 0x80},
+    {"q8-gemm-4x8-wasmrdot", TFCC_ISA_WASMSIMD, -1, 0, 4, 8, tfcc_q8_gemm_s_4x8_wasmrdot,
+     tfcc_q8_gemm_u_4x8_wasmrdot, NULL, false, 0x80},
 #endif
 #if defined(__wasm_simd128__)
     /* i32x4.dot_i16x8 on widened bytes over depth pairs (tfcc_q8_gemm_c2_layout): weights

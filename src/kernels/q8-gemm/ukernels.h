@@ -42,8 +42,6 @@ TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_4x8_wasmsimd);
    dispatch only where tfcc_q8_gemm_wasm_rdot_exact() (never in the plain binary) */
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_4x8_wasmrdot);
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_4x8_wasmrdot);
-TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_6x8_wasmrdot);
-TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_6x8_wasmrdot);
 /* Whether this engine's i32x4.relaxed_dot_i8x16_i7x16_add_s is the exact u8 x s8 dot product
    the wasmrdot kernel needs: a self-check of it against the SIMD128 kernel on edge bytes, run
    once (the first call; later ones return its answer). */
