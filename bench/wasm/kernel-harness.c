@@ -5,6 +5,7 @@
  * a loaded machine), and a checksum of the output bytes (equal across builds and kernels when
  * they compute the same bytes). Not a test: the exactness of the kernels is browser_exact's. */
 #include <emscripten.h>
+#include <wasm_simd128.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,41 @@ static uint32_t checksum(const uint8_t *p, size_t n) {
 
 /* 1 where the engine's relaxed dot product passes the q8 GEMM's self-check */
 EMSCRIPTEN_KEEPALIVE int kh_rdot_exact(void) { return tfcc_q8_gemm_wasm_rdot_exact(); }
+
+/* ns per relaxed dot product (i32x4.relaxed_dot_i8x16_i7x16_add_s: this file is built with
+ * -mrelaxed-simd and the placeholder rewritten) with `chains` independent accumulators, each
+ * taking one product per step (1: the instruction's latency; more: until its throughput
+ * bounds), n steps. */
+static inline v128_t kh_rdot(v128_t a, v128_t b, v128_t c) {
+  return (v128_t)__builtin_wasm_fma_f64x2((__f64x2)a, (__f64x2)b, (__f64x2)c);
+}
+#define KH_CHAINS(K) \
+  { \
+    v128_t acc[K]; \
+    for (int k = 0; k < K; k++) acc[k] = wasm_i32x4_splat(k); \
+    const double t0 = emscripten_get_now(); \
+    for (int i = 0; i < n; i++) { \
+      _Pragma("clang loop unroll(full)") for (int k = 0; k < K; k++) acc[k] = \
+          kh_rdot(a, b, acc[k]); \
+    } \
+    const double t = emscripten_get_now() - t0; \
+    v128_t s = acc[0]; \
+    for (int k = 1; k < K; k++) s = wasm_v128_xor(s, acc[k]); \
+    *sum = (uint32_t)wasm_i32x4_extract_lane(s, 0); \
+    return t * 1e6 / ((double)n * K); \
+  }
+EMSCRIPTEN_KEEPALIVE double kh_dot_chain(int chains, int n, uint32_t seed0, uint32_t *sum) {
+  const v128_t a = wasm_i32x4_splat((int32_t)(seed0 * 2654435761u) & 0x0f0f0f0f);
+  const v128_t b = wasm_i32x4_splat((int32_t)(seed0 * 40503u) & 0x0f0f0f0f);
+  switch (chains) {
+    case 1: KH_CHAINS(1)
+    case 2: KH_CHAINS(2)
+    case 4: KH_CHAINS(4)
+    case 8: KH_CHAINS(8)
+    case 12: KH_CHAINS(12)
+    default: return -1;
+  }
+}
 
 /* family 0: q8 depthwise, 1: q8 GEMM; "" past the table */
 EMSCRIPTEN_KEEPALIVE const char *kh_kernel_name(int family, int i) {
