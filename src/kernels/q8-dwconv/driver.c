@@ -145,13 +145,7 @@ bool tfcc_q8_dw_pack(const tfcc_q8_dw_kernel *k, bool is_signed, int32_t c, int3
       for (size_t t = 0; t < taps; t++) {
         const uint8_t b = f[t * (size_t)c + ch];
         const int32_t v = (is_signed ? (int32_t)(int8_t)b : (int32_t)b) + r->filter_offset;
-#ifdef TFCC_Q8DW_MUL16
-        if (w16 && is_signed)
-          ((int16_t *)(void *)(w + (2 + t / 2) * c16))[ch / 16 * 32 + t % 2 * 16 + ch % 16] =
-              (int16_t)v;
-        else
-#endif
-            if (w16)
+        if (w16)
           ((int16_t *)(void *)(w + (2 + t / 2) * c16))[2 * ch + t % 2] = (int16_t)v;
         else
           w[(2 + t) * c16 + ch] = (int32_t)(uint32_t)(uint16_t)(int16_t)v;

@@ -62,50 +62,11 @@ typedef struct q8dw_acc {
     PAIR8(xa1, xb1, wt + 16, a2, a3); \
   }
 
-/* Experiment (TFCC_Q8DW_MUL16, not built by default): XNNPACK-style "mul16-add16" for int8,
- * the i16 products of two taps (|x w| <= 128 * 127, two sum in int16 when not both weights
- * are -128) added in int16, then widened into the int32 sums; weights per 16-channel block as
- * tap 2p's 16 then tap 2p + 1's 16 (driver.c). Full channel blocks only. */
-#ifdef TFCC_Q8DW_MUL16
-#define TAPS16(LOAD16) \
-  const uint8_t *const *tp = taps; \
-  const int16_t *wt = (const int16_t *)(const void *)w; \
-  const uint8_t *const *const tend = taps + (ntaps & ~(size_t)1); \
-  for (; tp < tend; tp += 2, wt += 2 * c16) { \
-    const uint8_t *xa = tp[0] + ch, *xb = tp[1] + ch; \
-    LOAD16(xa, xb) \
-    const v128_t s0 = wasm_i16x8_add(wasm_i16x8_mul(xa0, wasm_v128_load(wt)), \
-                                     wasm_i16x8_mul(xb0, wasm_v128_load(wt + 16))); \
-    const v128_t s1 = wasm_i16x8_add(wasm_i16x8_mul(xa1, wasm_v128_load(wt + 8)), \
-                                     wasm_i16x8_mul(xb1, wasm_v128_load(wt + 24))); \
-    a0 = wasm_i32x4_add(a0, wasm_i32x4_extend_low_i16x8(s0)); \
-    a1 = wasm_i32x4_add(a1, wasm_i32x4_extend_high_i16x8(s0)); \
-    a2 = wasm_i32x4_add(a2, wasm_i32x4_extend_low_i16x8(s1)); \
-    a3 = wasm_i32x4_add(a3, wasm_i32x4_extend_high_i16x8(s1)); \
-  } \
-  if (ntaps & 1) { \
-    const uint8_t *xa = tp[0] + ch; \
-    LOAD16(xa, xa) \
-    (void)xb0, (void)xb1; \
-    const v128_t s0 = wasm_i16x8_mul(xa0, wasm_v128_load(wt)); \
-    const v128_t s1 = wasm_i16x8_mul(xa1, wasm_v128_load(wt + 8)); \
-    a0 = wasm_i32x4_add(a0, wasm_i32x4_extend_low_i16x8(s0)); \
-    a1 = wasm_i32x4_add(a1, wasm_i32x4_extend_high_i16x8(s0)); \
-    a2 = wasm_i32x4_add(a2, wasm_i32x4_extend_low_i16x8(s1)); \
-    a3 = wasm_i32x4_add(a3, wasm_i32x4_extend_high_i16x8(s1)); \
-  }
-#endif
-
 static inline q8dw_acc q8dw_sum(const int32_t *bias, const uint8_t *const *taps, size_t ntaps,
                                 size_t ch, size_t n, const int32_t *w, size_t c16, bool is_signed) {
   v128_t a0 = wasm_v128_load(bias), a1 = wasm_v128_load(bias + 4);
   v128_t a2 = wasm_v128_load(bias + 8), a3 = wasm_v128_load(bias + 12);
-#ifdef TFCC_Q8DW_MUL16
-  if (n >= 16 && is_signed) {
-    TAPS16(FULL16)
-  } else
-#endif
-      if (n >= 16) {
+  if (n >= 16) {
     TAPS(FULL16)
   } else {
     TAPS(PART16)
