@@ -5,6 +5,7 @@
  * a loaded machine), and a checksum of the output bytes (equal across builds and kernels when
  * they compute the same bytes). Not a test: the exactness of the kernels is browser_exact's. */
 #include <emscripten.h>
+#include <wasm_simd128.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,41 @@ static uint32_t checksum(const uint8_t *p, size_t n) {
 
 /* 1 where the engine's relaxed dot product passes the q8 GEMM's self-check */
 EMSCRIPTEN_KEEPALIVE int kh_rdot_exact(void) { return tfcc_q8_gemm_wasm_rdot_exact(); }
+
+/* ns per relaxed dot product (i32x4.relaxed_dot_i8x16_i7x16_add_s: this file is built with
+ * -mrelaxed-simd and the placeholder rewritten) with `chains` independent accumulators, each
+ * taking one product per step (1: the instruction's latency; more: until its throughput
+ * bounds), n steps. */
+static inline v128_t kh_rdot(v128_t a, v128_t b, v128_t c) {
+  return (v128_t)__builtin_wasm_fma_f64x2((__f64x2)a, (__f64x2)b, (__f64x2)c);
+}
+#define KH_CHAINS(K) \
+  { \
+    v128_t acc[K]; \
+    for (int k = 0; k < K; k++) acc[k] = wasm_i32x4_splat(k); \
+    const double t0 = emscripten_get_now(); \
+    for (int i = 0; i < n; i++) { \
+      _Pragma("clang loop unroll(full)") for (int k = 0; k < K; k++) acc[k] = \
+          kh_rdot(a, b, acc[k]); \
+    } \
+    const double t = emscripten_get_now() - t0; \
+    v128_t s = acc[0]; \
+    for (int k = 1; k < K; k++) s = wasm_v128_xor(s, acc[k]); \
+    *sum = (uint32_t)wasm_i32x4_extract_lane(s, 0); \
+    return t * 1e6 / ((double)n * K); \
+  }
+EMSCRIPTEN_KEEPALIVE double kh_dot_chain(int chains, int n, uint32_t seed0, uint32_t *sum) {
+  const v128_t a = wasm_i32x4_splat((int32_t)(seed0 * 2654435761u) & 0x0f0f0f0f);
+  const v128_t b = wasm_i32x4_splat((int32_t)(seed0 * 40503u) & 0x0f0f0f0f);
+  switch (chains) {
+    case 1: KH_CHAINS(1)
+    case 2: KH_CHAINS(2)
+    case 4: KH_CHAINS(4)
+    case 8: KH_CHAINS(8)
+    case 12: KH_CHAINS(12)
+    default: return -1;
+  }
+}
 
 /* family 0: q8 depthwise, 1: q8 GEMM; "" past the table */
 EMSCRIPTEN_KEEPALIVE const char *kh_kernel_name(int family, int i) {
@@ -92,6 +128,55 @@ EMSCRIPTEN_KEEPALIVE double kh_dw(int ki, int h, int w, int c, int s, int iters,
   }
   *sum = checksum(out, out_n);
   tfcc_q8_dw_packed_free(&p);
+  free(f), free(in), free(out), free(bias), free(scale), free(scratch);
+  return best;
+}
+
+/* ms per call of an int8 convolution (SAME padding) of an h x w x cin image into cout channels,
+ * fh x fh filter at stride s, through the GEMM driver (im2col) with kernel row ki */
+EMSCRIPTEN_KEEPALIVE double kh_conv(int ki, int h, int w, int cin, int cout, int fh, int s,
+                                    int iters, int reps, uint32_t *sum) {
+  const tfcc_q8_gemm_kernel *k = tfcc_q8_gemm_kernel_at(ki);
+  if (!k) return -1;
+  tfcc_conv_geom g;
+  memset(&g, 0, sizeof g);
+  g.batches = 1, g.in_h = h, g.in_w = w, g.in_c = cin, g.out_c = cout;
+  g.filter_h = fh, g.filter_w = fh, g.filter_in_c = cin;
+  g.stride_h = g.stride_w = s, g.dil_h = g.dil_w = 1;
+  g.out_h = (h + s - 1) / s, g.out_w = (w + s - 1) / s;
+  const int pad = (g.out_h - 1) * s + fh - h;
+  g.pad_h = g.pad_w = pad > 0 ? pad / 2 : 0;
+  const int kdim = fh * fh * cin;
+  const size_t in_n = (size_t)h * (size_t)w * (size_t)cin;
+  const size_t out_n = (size_t)g.out_h * (size_t)g.out_w * (size_t)cout;
+  const size_t w_n = (size_t)cout * (size_t)kdim;
+  uint8_t *f = malloc(w_n), *in = malloc(in_n + 64), *out = malloc(out_n);
+  int32_t *bias = malloc(4 * (size_t)cout);
+  float *scale = malloc(4 * (size_t)cout);
+  if (!f || !in || !out || !bias || !scale) return -3;
+  seed = 4242;
+  for (size_t i = 0; i < w_n; i++) {
+    const uint8_t b = rnd();
+    f[i] = b == 0x80 ? 0x81 : b;
+  }
+  for (size_t i = 0; i < in_n; i++) in[i] = rnd();
+  for (int i = 0; i < cout; i++) {
+    bias[i] = (int32_t)rnd() * 37 - 4000;
+    scale[i] = 0.0003f + (float)rnd() * 0.00001f;
+  }
+  const tfcc_conv_requant r = requant(scale);
+  tfcc_q8_packed p;
+  if (!tfcc_q8_pack(k, true, cout, kdim, f, bias, &r, &p)) return -2;
+  void *scratch = aligned_alloc(64, (tfcc_q8_scratch_bytes(&g, &p, 1) + 127) & ~(size_t)63);
+  double best = 1e30;
+  for (int rep = 0; rep < reps; rep++) {
+    const double t0 = emscripten_get_now();
+    for (int it = 0; it < iters; it++) tfcc_q8_conv(NULL, &g, &p, &r, in, out, scratch);
+    const double t = (emscripten_get_now() - t0) / iters;
+    best = t < best ? t : best;
+  }
+  *sum = checksum(out, out_n);
+  tfcc_q8_packed_free(&p);
   free(f), free(in), free(out), free(bias), free(scale), free(scratch);
   return best;
 }
