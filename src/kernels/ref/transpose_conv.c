@@ -42,7 +42,8 @@ static size_t out_count(const tfcc_conv_geom *g) {
    for a pixel in a full block of 4, the channels below the largest multiple of 8 go to two
    sums (even, odd), which are added, then the rest one by one; for a pixel past the last full
    block, one running sum. */
-static float tconv_dot_block(const float *x, const float *w, size_t ws, int32_t n, int in_block) {
+static inline float tconv_dot_block(const float *x, const float *w, size_t ws, int32_t n,
+                                    int in_block) {
   float d = 0.f;
   int32_t k = 0;
   if (in_block) {
@@ -75,8 +76,12 @@ static int32_t tconv_eigen_kc(int32_t n) {
 static float tconv_dot_f32(const float *x, const float *w, size_t ws, int32_t n, int32_t kc,
                            int in_block) {
   float d = 0.f;
-  for (int32_t s = 0; s < n; s += kc)
-    d += tconv_dot_block(x + s, w + (size_t)s * ws, ws, n - s < kc ? n - s : kc, in_block);
+  if (ws == 1) /* the weights as stored: a constant stride, as the compiler schedules best */
+    for (int32_t s = 0; s < n; s += kc)
+      d += tconv_dot_block(x + s, w + s, 1, n - s < kc ? n - s : kc, in_block);
+  else
+    for (int32_t s = 0; s < n; s += kc)
+      d += tconv_dot_block(x + s, w + (size_t)s * ws, ws, n - s < kc ? n - s : kc, in_block);
   return d;
 }
 
@@ -160,9 +165,9 @@ static int32_t tconv_src(int32_t o, int32_t pad, int32_t f, int32_t stride, int3
    XNNPACK takes its "nr2" micro-kernel, 4x2c4: four lanes, channel k of a tap in lane k % 4
    (the bias in lane 0), lanes added (0 + 2) + (1 + 3) after the last tap. Matches LiteRT.js
    bit for bit (docs/quantization.md). */
-static void tconv_f32_xnnpack(const tfcc_conv_geom *g, const float *in, const tconv_wview *wv,
-                              const float *bias, float act_min, float act_max, float *out) {
-  const size_t ws = wv->s_k;
+static inline __attribute__((always_inline)) void tconv_f32_xnnpack_body(
+    const tfcc_conv_geom *g, const float *in, const tconv_wview *wv, size_t ws, const float *bias,
+    float act_min, float act_max, float *out) {
   const int c4 = g->out_c < 8;
   const int32_t n = g->in_c, n4 = n / 4 * 4;
   float lane[8][4];
@@ -212,6 +217,16 @@ static void tconv_f32_xnnpack(const tfcc_conv_geom *g, const float *in, const tc
           op[oc] = v > act_max ? act_max : v;
         }
       }
+}
+
+/* ws: the weights' channel stride, 1 (as stored: contiguous loads, which the lanes' products
+   vectorize on) or out_c (the packing); each body compiled for its own. */
+static void tconv_f32_xnnpack(const tfcc_conv_geom *g, const float *in, const tconv_wview *wv,
+                              const float *bias, float act_min, float act_max, float *out) {
+  if (wv->s_k == 1)
+    tconv_f32_xnnpack_body(g, in, wv, 1, bias, act_min, act_max, out);
+  else
+    tconv_f32_xnnpack_body(g, in, wv, wv->s_k, bias, act_min, act_max, out);
 }
 
 void tfcc_tconv_f32_pack(const float *filter, int32_t out_c, int32_t filter_h, int32_t filter_w,
