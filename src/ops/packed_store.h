@@ -31,9 +31,11 @@ enum {
   TFCC_BLOCK_XDW_EXPAND = 4, /* expand filter of EXPAND_DEPTHWISE_CONV_2D */
   /* 5: the q8 depthwise packing without its layout header, packed at every load, then
    * compared with the cache's copy (before tail4); no longer asked for: an old file misses 8 */
-  TFCC_BLOCK_XDW_DW = 6, /* depthwise filter, then bias, of EXPAND_DEPTHWISE_CONV_2D */
-  TFCC_BLOCK_XNN_FC = 7, /* XNNPACK-order float FULLY_CONNECTED panels (hybrid models) */
-  TFCC_BLOCK_Q8_DW = 8   /* tfcc_q8_dw_packed block with its layout header (DEPTHWISE_CONV_2D) */
+  TFCC_BLOCK_XDW_DW = 6,   /* depthwise filter, then bias, of EXPAND_DEPTHWISE_CONV_2D */
+  TFCC_BLOCK_XNN_FC = 7,   /* XNNPACK-order float FULLY_CONNECTED panels (hybrid models) */
+  TFCC_BLOCK_Q8_DW = 8,    /* tfcc_q8_dw_packed block with its layout header (DEPTHWISE_CONV_2D) */
+  TFCC_BLOCK_F32_TCONV = 9 /* float32 TRANSPOSE_CONV weights packed [H][W][in_c][out_c] for the
+                              XNNPACK order (tfcc_tconv_f32_pack), then the bias if any */
 };
 
 /* A block's key, kept by the operator until it packs (prepare may pack, after init). */

@@ -7,7 +7,9 @@
  * of the TFLite kernel that runs it: XNNPACK's deconvolution in TFLITE mode with a constant
  * output_shape and static weights, else the builtin kernel's (docs/quantization.md). */
 #include <stdlib.h>
+#include <string.h>
 
+#include "base/weights_mem.h"
 #include "kernels/ref/quant_util.h"
 #include "kernels/ref/transpose_conv.h"
 #include "ops/conv_common.h"
@@ -15,10 +17,15 @@
 typedef struct tconv_params {
   tfcc_window_opts o;
   tfcc_conv_qparams q;
-  bool xnnpack;  /* float32 with static operands: LiteRT's XNNPACK delegate takes it if its
-                   geometry suits (tconv_delegated, tconv_delegate_geom) */
-  float *packed; /* xnnpack with 8 or more output channels: the float32 weights packed for
-                    tfcc_tconv_f32 (made at init, a copy of their size) */
+  bool xnnpack; /* float32 with static operands: LiteRT's XNNPACK delegate takes it if its
+                  geometry suits (tconv_delegated, tconv_delegate_geom) */
+  /* xnnpack with 8 or more output channels: the block TFCC_BLOCK_F32_TCONV, the float32
+     weights packed for tfcc_tconv_f32, then a copy of the bias (when the node has one); packed
+     at init into own (packed-weights memory) or taken from the weights cache. Every eval of the
+     node reads them, never the stored weights and bias (tconv_eval), which are consumed. */
+  const float *packed;
+  const float *bias; /* in the block, or NULL */
+  void *own;
 } tconv_params;
 
 /* A float TRANSPOSE_CONV goes to LiteRT's XNNPACK delegate (TFLITE mode) when its output_shape
@@ -43,7 +50,7 @@ static void tconv_release(void *p) {
   tconv_params *tp = p;
   if (!tp) return;
   tfcc_conv_qparams_free(&tp->q);
-  free(tp->packed);
+  tfcc_wmem_free(tp->own);
   free(tp);
 }
 
@@ -58,6 +65,46 @@ static bool tconv_delegate_geom(const tfcc_conv_geom *g, int32_t padding) {
          (g->out_w + g->stride_w - 1) / g->stride_w == g->in_w;
 }
 
+/* The packed block of a delegated float32 node with 8 or more output channels and constant
+   float32 weights (and bias): taken from the weights cache, else packed here and offered to
+   it. Its size follows from the shapes alone, so a warm load reads neither the weights nor
+   the bias. Both are then consumed: every eval reads the block (the XNNPACK order from the
+   packing, the builtin one, which an input shape the delegate would refuse runs, from the
+   packing too: tfcc_tconv_f32 with no stored weights). */
+static tfcc_status tconv_pack(tfcc_init_ctx *ctx, tconv_params *p) {
+  const tfcc_ir_node *n = ctx->node;
+  const tfcc_ir_tensor *w = &ctx->sg->tensors[n->inputs[1]];
+  const tfcc_ir_tensor *b =
+      n->n_inputs > 3 && n->inputs[3] >= 0 ? &ctx->sg->tensors[n->inputs[3]] : NULL;
+  if (w->dtype != TFCC_FLOAT32 || w->rank != 4 || w->sparsity || w->dims[0] < 8 ||
+      w->dims[1] <= 0 || w->dims[2] <= 0 || w->dims[3] <= 0)
+    return TFCC_OK; /* unpacked: prepare refuses what does not fit */
+  const size_t wbytes = (size_t)tfcc_shape_elements(4, w->dims) * sizeof(float);
+  const size_t bbytes = (size_t)w->dims[0] * sizeof(float);
+  if (w->data_bytes != wbytes ||
+      (b && (b->dtype != TFCC_FLOAT32 || b->sparsity || b->data_bytes != bbytes)))
+    return TFCC_OK;
+  const size_t bytes = wbytes + (b ? bbytes : 0);
+  const tfcc_packed_key key = tfcc_init_block_key(ctx, TFCC_BLOCK_F32_TCONV);
+  const void *hit = tfcc_packed_get(&key, bytes);
+  if (!hit) {
+    if (!(p->own = tfcc_wmem_alloc(bytes)))
+      return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY,
+                          "out of memory packing TRANSPOSE_CONV weights [%d,%d,%d,%d] (%zu bytes)",
+                          (int)w->dims[0], (int)w->dims[1], (int)w->dims[2], (int)w->dims[3],
+                          bytes);
+    tfcc_tconv_f32_pack(w->data, w->dims[0], w->dims[1], w->dims[2], w->dims[3], p->own);
+    if (b) memcpy((uint8_t *)p->own + wbytes, b->data, bbytes);
+    tfcc_packed_put(&key, p->own, bytes);
+    hit = p->own;
+  }
+  p->packed = hit;
+  p->bias = b ? (const float *)((const uint8_t *)hit + wbytes) : NULL;
+  tfcc_packed_consumed(&key, p, w->data);
+  tfcc_packed_consumed(&key, p, b ? b->data : NULL);
+  return TFCC_OK;
+}
+
 static tfcc_status tconv_init(tfcc_init_ctx *ctx) {
   tconv_params *p = calloc(1, sizeof(*p));
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for TRANSPOSE_CONV");
@@ -70,18 +117,7 @@ static tfcc_status tconv_init(tfcc_init_ctx *ctx) {
   p->o.dil_w = p->o.dil_h = 1;
   tfcc_status st = tfcc_window_opts_check(&p->o, ctx->err);
   if (st == TFCC_OK) st = tfcc_conv_init_quant(ctx, 2, 1, p->o.act, false, &p->q);
-  const tfcc_ir_tensor *w =
-      st == TFCC_OK && p->xnnpack ? &ctx->sg->tensors[ctx->node->inputs[1]] : NULL;
-  if (w && w->dtype == TFCC_FLOAT32 && w->rank == 4 && !w->sparsity && w->dims[0] >= 8 &&
-      w->data_bytes > 0 &&
-      w->data_bytes == (size_t)tfcc_shape_elements(4, w->dims) * sizeof(float)) {
-    p->packed = malloc(w->data_bytes);
-    if (!p->packed)
-      st = tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory packing %zu bytes of weights",
-                        w->data_bytes);
-    else
-      tfcc_tconv_f32_pack(w->data, w->dims[0], w->dims[1], w->dims[2], w->dims[3], p->packed);
-  }
+  if (st == TFCC_OK && p->xnnpack) st = tconv_pack(ctx, p);
   if (st != TFCC_OK) {
     tconv_release(p);
     return st;
@@ -209,8 +245,11 @@ static tfcc_status tconv_eval(tfcc_op_ctx *ctx) {
          quantization downstream turns ulps into whole steps (a HiFi-GAN vocoder of the
          twelfth sweep: 0.0046 at its output) */
       const bool xnn = p->xnnpack && tconv_delegate_geom(&g, p->o.padding);
-      tfcc_tconv_f32(&g, in->data, f->data, xnn ? p->packed : NULL, bd, lo, hi,
-                     xnn ? TFCC_TCONV_F32_XNNPACK : TFCC_TCONV_F32_BUILTIN, out);
+      const tfcc_tconv_f32_order order = xnn ? TFCC_TCONV_F32_XNNPACK : TFCC_TCONV_F32_BUILTIN;
+      if (p->packed) /* the stored weights and bias are consumed: the block only */
+        tfcc_tconv_f32(&g, in->data, NULL, p->packed, p->bias, lo, hi, order, out);
+      else
+        tfcc_tconv_f32(&g, in->data, f->data, NULL, bd, lo, hi, order, out);
       return TFCC_OK;
     }
     case TFCC_UINT8:

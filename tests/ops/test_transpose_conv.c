@@ -153,7 +153,8 @@ static void run(tfcc_dtype dt, int32_t padding, int32_t stride, int32_t act, boo
 
 /* The float32 kernel's two orders (XNNPACK's deconvolution, from the weights as stored and
    packed; the builtin kernel's, incl. Eigen's depth blocks above 816 channels) against a
-   double reference; the packed weights give the very same sums. */
+   double reference; the packed weights give the very same sums, also read by every order
+   without the stored weights (the operator's path once they are consumed). */
 static void float_orders(void) {
   /* batches, in_h, in_w, in_c, out_c, filter_h, filter_w, stride_h, stride_w */
   static const int32_t shapes[][9] = {
@@ -183,7 +184,7 @@ static void float_orders(void) {
     size_t nf = (size_t)g.out_c * g.filter_h * g.filter_w * g.in_c;
     size_t no = (size_t)g.batches * g.out_h * g.out_w * g.out_c;
     float *in = malloc(ni * 4), *f = malloc(nf * 4), *pk = malloc(nf * 4), *b = malloc(64);
-    float *o[3] = {malloc(no * 4), malloc(no * 4), malloc(no * 4)};
+    float *o[5] = {malloc(no * 4), malloc(no * 4), malloc(no * 4), malloc(no * 4), malloc(no * 4)};
     double *want = calloc(no, sizeof(double));
     for (size_t i = 0; i < ni; i++) in[i] = oh_randf(-1, 1);
     for (size_t i = 0; i < nf; i++) f[i] = oh_randf(-0.5f, 0.5f);
@@ -206,9 +207,13 @@ static void float_orders(void) {
     tfcc_tconv_f32(&g, in, f, NULL, b, -INFINITY, INFINITY, TFCC_TCONV_F32_XNNPACK, o[0]);
     tfcc_tconv_f32(&g, in, f, pk, b, -INFINITY, INFINITY, TFCC_TCONV_F32_XNNPACK, o[1]);
     tfcc_tconv_f32(&g, in, f, NULL, b, -INFINITY, INFINITY, TFCC_TCONV_F32_BUILTIN, o[2]);
+    tfcc_tconv_f32(&g, in, NULL, pk, b, -INFINITY, INFINITY, TFCC_TCONV_F32_XNNPACK, o[3]);
+    tfcc_tconv_f32(&g, in, NULL, pk, b, -INFINITY, INFINITY, TFCC_TCONV_F32_BUILTIN, o[4]);
     CHECK(memcmp(o[0], o[1], no * 4) == 0);
+    CHECKF(memcmp(o[0], o[3], no * 4) == 0, "shape %zu: XNNPACK order from the packing only", s);
+    CHECKF(memcmp(o[2], o[4], no * 4) == 0, "shape %zu: builtin order from the packing", s);
     for (int k = 0; k < 3; k++) oh_cmp_f("tconv float order", o[k], want, (int64_t)no, 1e-5);
-    for (int k = 0; k < 3; k++) free(o[k]);
+    for (int k = 0; k < 5; k++) free(o[k]);
     free(in);
     free(f);
     free(pk);

@@ -42,19 +42,20 @@ static size_t out_count(const tfcc_conv_geom *g) {
    for a pixel in a full block of 4, the channels below the largest multiple of 8 go to two
    sums (even, odd), which are added, then the rest one by one; for a pixel past the last full
    block, one running sum. */
-static float tconv_dot_block(const float *x, const float *w, int32_t n, int in_block) {
+static inline float tconv_dot_block(const float *x, const float *w, size_t ws, int32_t n,
+                                    int in_block) {
   float d = 0.f;
   int32_t k = 0;
   if (in_block) {
     const int32_t peeled = n / 8 * 8;
     float a0 = 0.f, a1 = 0.f;
     for (; k < peeled; k += 2) {
-      a0 += x[k] * w[k];
-      a1 += x[k + 1] * w[k + 1];
+      a0 += x[k] * w[k * ws];
+      a1 += x[k + 1] * w[(k + 1) * ws];
     }
     d = a0 + a1;
   }
-  for (; k < n; k++) d += x[k] * w[k];
+  for (; k < n; k++) d += x[k] * w[k * ws];
   return d;
 }
 
@@ -72,15 +73,49 @@ static int32_t tconv_eigen_kc(int32_t n) {
 }
 
 /* A tap's dot product: each depth block's sum added to the GEMM's zeroed result in turn. */
-static float tconv_dot_f32(const float *x, const float *w, int32_t n, int32_t kc, int in_block) {
+static float tconv_dot_f32(const float *x, const float *w, size_t ws, int32_t n, int32_t kc,
+                           int in_block) {
   float d = 0.f;
-  for (int32_t s = 0; s < n; s += kc)
-    d += tconv_dot_block(x + s, w + s, n - s < kc ? n - s : kc, in_block);
+  if (ws == 1) /* the weights as stored: a constant stride, as the compiler schedules best */
+    for (int32_t s = 0; s < n; s += kc)
+      d += tconv_dot_block(x + s, w + s, 1, n - s < kc ? n - s : kc, in_block);
+  else
+    for (int32_t s = 0; s < n; s += kc)
+      d += tconv_dot_block(x + s, w + (size_t)s * ws, ws, n - s < kc ? n - s : kc, in_block);
   return d;
 }
 
+/* Where the float weights are read from: weight (oc, tap, k) at w[oc * s_oc + tap * s_tap +
+   k * s_k], tap = fy * filter_w + fx. As stored ([out_c][H][W][in_c]) or as
+   tfcc_tconv_f32_pack lays them out ([H][W][in_c][out_c]): the same values, the same sums. */
+typedef struct tconv_wview {
+  const float *w;
+  size_t s_oc, s_tap, s_k;
+} tconv_wview;
+
+static tconv_wview tconv_view(const tfcc_conv_geom *g, const float *filter, const float *packed) {
+  tconv_wview v;
+  if (packed) {
+    v.w = packed;
+    v.s_oc = 1;
+    v.s_k = (size_t)g->out_c;
+    v.s_tap = (size_t)g->in_c * g->out_c;
+  } else {
+    v.w = filter;
+    v.s_k = 1;
+    v.s_tap = (size_t)g->in_c;
+    v.s_oc = (size_t)g->filter_h * g->filter_w * g->in_c;
+  }
+  return v;
+}
+
+static const float *tconv_w(const tconv_wview *v, const tfcc_conv_geom *g, int32_t oc, int32_t fy,
+                            int32_t fx) {
+  return v->w + (size_t)oc * v->s_oc + ((size_t)fy * g->filter_w + fx) * v->s_tap;
+}
+
 /* The builtin kernel's order (tfcc_tconv_f32, TFCC_TCONV_F32_BUILTIN). */
-static void tconv_f32_builtin(const tfcc_conv_geom *g, const float *in, const float *filter,
+static void tconv_f32_builtin(const tfcc_conv_geom *g, const float *in, const tconv_wview *wv,
                               float *out) {
   /* the builtin kernel's Col2im: each (input pixel, tap) dot product added to the zeroed
      output in this order, the bias after all of them. Eigen runs the GEMM (depth k = input
@@ -108,9 +143,8 @@ static void tconv_f32_builtin(const tfcc_conv_geom *g, const float *in, const fl
             if (ox < 0 || ox >= g->out_w) continue;
             float *op = out + (((size_t)b * g->out_h + oy) * g->out_w + ox) * g->out_c;
             for (int32_t oc = 0; oc < g->out_c; oc++)
-              op[oc] += tconv_dot_f32(
-                  ip, filter + (((size_t)oc * g->filter_h + fy) * g->filter_w + fx) * g->in_c,
-                  g->in_c, kc, in_block);
+              op[oc] +=
+                  tconv_dot_f32(ip, tconv_w(wv, g, oc, fy, fx), wv->s_k, g->in_c, kc, in_block);
           }
         }
       }
@@ -131,8 +165,9 @@ static int32_t tconv_src(int32_t o, int32_t pad, int32_t f, int32_t stride, int3
    XNNPACK takes its "nr2" micro-kernel, 4x2c4: four lanes, channel k of a tap in lane k % 4
    (the bias in lane 0), lanes added (0 + 2) + (1 + 3) after the last tap. Matches LiteRT.js
    bit for bit (docs/quantization.md). */
-static void tconv_f32_xnnpack(const tfcc_conv_geom *g, const float *in, const float *filter,
-                              const float *bias, float act_min, float act_max, float *out) {
+static inline __attribute__((always_inline)) void tconv_f32_xnnpack_body(
+    const tfcc_conv_geom *g, const float *in, const tconv_wview *wv, size_t ws, const float *bias,
+    float act_min, float act_max, float *out) {
   const int c4 = g->out_c < 8;
   const int32_t n = g->in_c, n4 = n / 4 * 4;
   float lane[8][4];
@@ -157,20 +192,20 @@ static void tconv_f32_xnnpack(const tfcc_conv_geom *g, const float *in, const fl
             if (ix < 0) continue;
             const float *x = in + (((size_t)b * g->in_h + iy) * g->in_w + ix) * n;
             for (int32_t oc = 0; oc < g->out_c; oc++) {
-              const float *w = filter + (((size_t)oc * g->filter_h + fy) * g->filter_w + fx) * n;
+              const float *w = tconv_w(wv, g, oc, fy, fx);
               if (c4) {
                 float *l = lane[oc];
                 int32_t k = 0;
                 for (; k < n4; k += 4) {
-                  l[0] += x[k] * w[k];
-                  l[1] += x[k + 1] * w[k + 1];
-                  l[2] += x[k + 2] * w[k + 2];
-                  l[3] += x[k + 3] * w[k + 3];
+                  l[0] += x[k] * w[k * ws];
+                  l[1] += x[k + 1] * w[(k + 1) * ws];
+                  l[2] += x[k + 2] * w[(k + 2) * ws];
+                  l[3] += x[k + 3] * w[(k + 3) * ws];
                 }
-                for (; k < n; k++) l[k - n4] += x[k] * w[k];
+                for (; k < n; k++) l[k - n4] += x[k] * w[k * ws];
               } else {
                 float acc = op[oc];
-                for (int32_t k = 0; k < n; k++) acc += x[k] * w[k];
+                for (int32_t k = 0; k < n; k++) acc += x[k] * w[k * ws];
                 op[oc] = acc;
               }
             }
@@ -182,6 +217,16 @@ static void tconv_f32_xnnpack(const tfcc_conv_geom *g, const float *in, const fl
           op[oc] = v > act_max ? act_max : v;
         }
       }
+}
+
+/* ws: the weights' channel stride, 1 (as stored: contiguous loads, which the lanes' products
+   vectorize on) or out_c (the packing); each body compiled for its own. */
+static void tconv_f32_xnnpack(const tfcc_conv_geom *g, const float *in, const tconv_wview *wv,
+                              const float *bias, float act_min, float act_max, float *out) {
+  if (wv->s_k == 1)
+    tconv_f32_xnnpack_body(g, in, wv, 1, bias, act_min, act_max, out);
+  else
+    tconv_f32_xnnpack_body(g, in, wv, wv->s_k, bias, act_min, act_max, out);
 }
 
 void tfcc_tconv_f32_pack(const float *filter, int32_t out_c, int32_t filter_h, int32_t filter_w,
@@ -234,13 +279,15 @@ void tfcc_tconv_f32(const tfcc_conv_geom *g, const float *in, const float *filte
     tconv_f32_xnnpack_packed(g, in, packed, bias, act_min, act_max, out);
     return;
   }
+  /* the stored weights where the caller has them (contiguous per tap), else the packing */
+  const tconv_wview wv = tconv_view(g, filter, filter ? NULL : packed);
   if (order == TFCC_TCONV_F32_XNNPACK) {
-    tconv_f32_xnnpack(g, in, filter, bias, act_min, act_max, out);
+    tconv_f32_xnnpack(g, in, &wv, bias, act_min, act_max, out);
     return;
   }
   const size_t n = out_count(g);
   memset(out, 0, n * sizeof(float));
-  tconv_f32_builtin(g, in, filter, out);
+  tconv_f32_builtin(g, in, &wv, out);
   for (size_t i = 0; i < n; i++) {
     out[i] = tfcc_bias_act_f32(out[i], bias, i % (size_t)g->out_c, act_min, act_max);
   }

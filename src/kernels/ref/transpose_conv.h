@@ -28,7 +28,10 @@ typedef enum tfcc_tconv_f32_order {
 } tfcc_tconv_f32_order;
 /* packed: NULL, or the weights as tfcc_tconv_f32_pack lays them out ([H][W][in_c][out_c],
  * out_c * H * W * in_c floats), which the XNNPACK order runs faster from (8 or more output
- * channels: vectorized across them; the same sums). */
+ * channels: vectorized across them; the same sums). filter: the weights as stored, or NULL when
+ * packed is given: every order then reads the packing (the same sums; the builtin order and the
+ * XNNPACK one under 8 output channels read it with a stride of out_c), so that an operator
+ * that packed them need not keep the stored weights (ops/transpose_conv.c). */
 void tfcc_tconv_f32(const tfcc_conv_geom *g, const float *in, const float *filter,
                     const float *packed, const float *bias, float act_min, float act_max,
                     tfcc_tconv_f32_order order, float *out);
