@@ -67,7 +67,7 @@ static tfcc_status nms_prepare(tfcc_op_ctx *ctx, bool v5) {
       st = tfcc_tensor_set_shape(ctx->out[i], 1, &max_out, ctx->err);
     if (st) return st;
   }
-  ctx->scratch_bytes = tfcc_nms_scratch_bytes(n);
+  ctx->scratch_bytes = tfcc_nms_fast_scratch_bytes(n);
   return TFCC_OK;
 }
 
@@ -84,8 +84,9 @@ static tfcc_status nms_eval(tfcc_op_ctx *ctx, bool v5) {
                         (double)sigma);
   int32_t *sel = (int32_t *)ctx->out[0]->data;
   float *sel_scores = v5 ? (float *)ctx->out[1]->data : NULL;
-  const int32_t count = tfcc_nms((const float *)ctx->in[0]->data, (const float *)ctx->in[1]->data,
-                                 n, max_out, iou, score, sigma, ctx->scratch, sel, sel_scores);
+  const int32_t count =
+      tfcc_nms_fast((const float *)ctx->in[0]->data, (const float *)ctx->in[1]->data, n, max_out,
+                    iou, score, sigma, ctx->scratch, sel, sel_scores);
   for (int32_t i = count; i < max_out; i++) {
     sel[i] = 0;
     if (sel_scores) sel_scores[i] = 0.0f;

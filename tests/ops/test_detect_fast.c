@@ -12,6 +12,7 @@
 
 #include "kernels/detect/detect_fast.h"
 #include "kernels/detect/detect_postprocess.h"
+#include "kernels/detect/nms.h"
 #include "test_harness.h"
 
 static uint32_t rng = 20261204u;
@@ -169,7 +170,88 @@ static void test_detect_fast_vs_reference(void) {
   CHECK(detections > 10000 && errors > 50);
 }
 
+/* NON_MAX_SUPPRESSION_V4 / V5: tfcc_nms_fast against tfcc_nms on random boxes (corners in
+ * either order, clusters, duplicates, zero-size, the odd NaN), scores with ties, thresholds
+ * of every sign (IoU <= 0, 1 and > 1, NaN; score -FLT_MAX), hard and soft (sigma > 0),
+ * max_output from 0 to past n; more than 64 selected boxes (several blocks). */
+static void test_nms_fast_vs_reference(void) {
+  int64_t selected = 0;
+  for (int iter = 0; iter < 1500; iter++) {
+    const int32_t n = randi(1, iter % 10 == 0 ? 1500 : 200);
+    float *boxes = malloc((size_t)n * 4 * sizeof(float)), *scores = malloc((size_t)n * 4);
+    const bool cluster = urand() % 2, dups = urand() % 2;
+    const bool hostile = iter % 11 == 0; /* zero-size and NaN boxes, IoU threshold <= 0 */
+    const int levels = urand() % 2 ? 5 : 1000;
+    for (int32_t i = 0; i < n; i++) {
+      float *b = boxes + (size_t)i * 4;
+      const float cy = cluster ? randf(0.3f, 0.7f) : randf(0.f, 1.f);
+      const float cx = cluster ? randf(0.3f, 0.7f) : randf(0.f, 1.f);
+      const float h = urand() % (hostile ? 4 : 50) ? randf(0.f, 0.3f) : 0.0f, w = randf(0.f, 0.3f);
+      b[0] = cy - h;
+      b[1] = cx - w;
+      b[2] = cy + h;
+      b[3] = cx + w;
+      if (urand() % 3 == 0) { /* corners swapped */
+        const float t = b[0];
+        b[0] = b[2];
+        b[2] = t;
+      }
+      if ((iter % 7 == 0 && urand() % 100 == 0) || (hostile && urand() % 8 == 0))
+        b[urand() % 4] = NAN;
+      if (dups && i > 0 && urand() % 4 == 0)
+        memcpy(b, boxes + (size_t)randi(0, i - 1) * 4, 4 * sizeof(float));
+      scores[i] = (float)randi(0, levels) / (float)levels;
+      if (iter % 5 == 0 && urand() % 100 == 0) scores[i] = NAN;
+    }
+    const int t = hostile ? randi(0, 1) : randi(0, 9);
+    const float iou = t == 0                    ? 0.0f
+                      : t == 1                  ? -0.5f
+                      : t == 2                  ? 1.0f
+                      : t == 3                  ? 1.5f
+                      : t == 4 && iter % 4 == 0 ? NAN
+                                                : randf(0.1f, 0.9f);
+    const int u = randi(0, 3);
+    const float score = u == 0 ? -3.40282347e+38f : u == 1 ? 0.0f : randf(0.f, 0.8f);
+    const float sigma = urand() % 2 ? 0.0f : randf(0.05f, 1.0f);
+    const int32_t max_out = urand() % 3 == 0 ? n + randi(0, 5) : randi(0, n);
+    const size_t mo = (size_t)(max_out > 0 ? max_out : 1);
+    void *w1 = malloc(tfcc_nms_scratch_bytes(n)), *w2 = malloc(tfcc_nms_fast_scratch_bytes(n));
+    int32_t *s1 = calloc(mo, 4), *s2 = calloc(mo, 4);
+    float *f1 = calloc(mo, 4), *f2 = calloc(mo, 4);
+    const int32_t c1 = tfcc_nms(boxes, scores, n, max_out, iou, score, sigma, w1, s1, f1);
+    const int32_t c2 = tfcc_nms_fast(boxes, scores, n, max_out, iou, score, sigma, w2, s2, f2);
+    selected += c1;
+    CHECKF(c1 == c2 && memcmp(s1, s2, mo * 4) == 0 && memcmp(f1, f2, mo * 4) == 0,
+           "case %d (n %d, max_out %d, iou %g, score %g, sigma %g): %d vs %d selected, or "
+           "other indices / scores",
+           iter, n, max_out, (double)iou, (double)score, (double)sigma, c1, c2);
+    free(boxes);
+    free(scores);
+    free(w1);
+    free(w2);
+    free(s1);
+    free(s2);
+    free(f1);
+    free(f2);
+  }
+  /* a zero-size box selected first suppresses a NaN box at IoU threshold <= 0 (its IoU is 0,
+   * the NaN box's with any other box NaN) */
+  const float zb[12] = {0.5f, 0.1f, 0.5f, 0.3f, NAN, 0.1f, 0.6f, 0.3f, 0.2f, 0.2f, 0.4f, 0.4f};
+  const float zs[3] = {0.9f, 0.8f, 0.7f};
+  uint8_t w1[256], w2[256];
+  int32_t s1[4] = {0}, s2[4] = {0};
+  for (int k = 0; k < 2; k++) {
+    const float thr = k ? -0.5f : 0.0f;
+    const int32_t c1 = tfcc_nms(zb, zs, 3, 4, thr, -1.0f, 0.0f, w1, s1, NULL);
+    const int32_t c2 = tfcc_nms_fast(zb, zs, 3, 4, thr, -1.0f, 0.0f, w2, s2, NULL);
+    CHECKF(c1 == 1 && c2 == 1 && s2[0] == 0, "zero-size box first: %d / %d selected", c1, c2);
+  }
+  printf("nms fast vs reference: %lld selected\n", (long long)selected);
+  CHECK(selected > 50000);
+}
+
 int main(void) {
   test_detect_fast_vs_reference();
+  test_nms_fast_vs_reference();
   return tfcc_test_finish("detect_fast");
 }
