@@ -158,7 +158,7 @@ static float iou_soa(const canon *c, const sel_soa *s, int32_t j) {
 enum { HARD_BLOCK = 64 };
 
 static bool any_hard(const canon *c, const sel_soa *s, int32_t lo, int32_t hi, float thr) {
-  if (!(thr == thr)) return false;               /* v >= NaN never holds */
+  if (!(thr == thr)) return false;                 /* v >= NaN never holds */
   if (c->area <= 0) return lo < hi && 0.0f >= thr; /* every IoU is 0 */
   const bool overlap_first = thr > 0.0f;
   if (overlap_first && !(c->area > 0)) return false; /* a NaN area: every IoU is NaN */
