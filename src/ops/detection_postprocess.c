@@ -241,4 +241,10 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
-TFCC_OP_DEFINE(tfcc_op_detection_postprocess, OP, init, prepare, eval);
+/* The profile's kernel: scores taken as codes or as floats (kernels/detect/detect_fast.h). */
+static const char *kernel(const tfcc_op_ctx *ctx) {
+  const detect_op *d = (const detect_op *)ctx->params;
+  return d && d->in[1].dtype != TFCC_FLOAT32 && d->codes ? "detect-fast-codes" : "detect-fast";
+}
+
+TFCC_OP_DEFINE(tfcc_op_detection_postprocess, OP, init, prepare, eval, .kernel = kernel);

@@ -100,7 +100,12 @@ static tfcc_status v4_eval(tfcc_op_ctx *ctx) { return nms_eval(ctx, false); }
 static tfcc_status v5_prepare(tfcc_op_ctx *ctx) { return nms_prepare(ctx, true); }
 static tfcc_status v5_eval(tfcc_op_ctx *ctx) { return nms_eval(ctx, true); }
 
+static const char *kernel(const tfcc_op_ctx *ctx) {
+  (void)ctx;
+  return "nms-fast";
+}
+
 const tfcc_op_def tfcc_op_non_max_suppression_v4 = {
-    .name = "NON_MAX_SUPPRESSION_V4", .prepare = v4_prepare, .eval = v4_eval};
+    .name = "NON_MAX_SUPPRESSION_V4", .prepare = v4_prepare, .eval = v4_eval, .kernel = kernel};
 const tfcc_op_def tfcc_op_non_max_suppression_v5 = {
-    .name = "NON_MAX_SUPPRESSION_V5", .prepare = v5_prepare, .eval = v5_eval};
+    .name = "NON_MAX_SUPPRESSION_V5", .prepare = v5_prepare, .eval = v5_eval, .kernel = kernel};
