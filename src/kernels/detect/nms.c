@@ -141,15 +141,6 @@ typedef struct sel_soa {
   float *y0, *x0, *y1, *x1, *area;
 } sel_soa;
 
-/* The reference's iou(candidate, selected box j). */
-static float iou_soa(const canon *c, const sel_soa *s, int32_t j) {
-  if (c->area <= 0 || s->area[j] <= 0) return 0.0f;
-  const float ymax = minf(c->y1, s->y1[j]), xmax = minf(c->x1, s->x1[j]);
-  const float ymin = maxf(c->y0, s->y0[j]), xmin = maxf(c->x0, s->x0[j]);
-  const float inter = maxf(ymax - ymin, 0.0f) * maxf(xmax - xmin, 0.0f);
-  return inter / (c->area + s->area[j] - inter);
-}
-
 /* Whether some selected box j in [lo, hi) has iou(c, j) >= thr: branch-free blocks, newest
  * first (overlapping boxes tend to be selected close together), stopping at the first block
  * with a hit. With thr > 0 a hit needs an overlap (ymax - ymin > 0 and xmax - xmin > 0; a NaN
@@ -192,6 +183,37 @@ static bool any_hard(const canon *c, const sel_soa *s, int32_t lo, int32_t hi, f
   return false;
 }
 
+/* The reference's Soft-NMS walk over selected boxes [lo, hi), newest first: IoU >= thr is
+ * a hard suppression (returns true); otherwise the score decays by expf(scale * v * v) and the
+ * walk stops once it is <= score_thr. The IoUs of a block of 64 are computed first
+ * (vectorised); an IoU of exactly 0 changes nothing (expf(+-0) is 1, and the score, > score_thr
+ * so far, stays) unless 0 >= thr, so those boxes are passed over. */
+static bool soft_walk(const canon *c, const sel_soa *s, int32_t lo, int32_t hi, float thr,
+                      float score_thr, float scale, float *score) {
+  float v[HARD_BLOCK];
+  const bool skip_zero = !(0.0f >= thr);
+  while (hi > lo) {
+    const int32_t b = hi - lo > HARD_BLOCK ? hi - HARD_BLOCK : lo;
+    for (int32_t j = b; j < hi; j++) {
+      const float ymax = minf(c->y1, s->y1[j]), xmax = minf(c->x1, s->x1[j]);
+      const float ymin = maxf(c->y0, s->y0[j]), xmin = maxf(c->x0, s->x0[j]);
+      const float inter = maxf(ymax - ymin, 0.0f) * maxf(xmax - xmin, 0.0f);
+      const float q = inter / (c->area + s->area[j] - inter);
+      const int zero = (c->area <= 0) | (s->area[j] <= 0);
+      v[j - b] = zero ? 0.0f : q;
+    }
+    for (int32_t j = hi - 1; j >= b; j--) {
+      const float u = v[j - b];
+      if (u == 0.0f && skip_zero) continue;
+      if (u >= thr) return true;
+      *score = *score * expf(scale * u * u);
+      if (*score <= score_thr) return false;
+    }
+    hi = b;
+  }
+  return false;
+}
+
 size_t tfcc_nms_fast_scratch_bytes(int32_t n) {
   const size_t nn = (size_t)(n > 0 ? n : 1);
   return nn * sizeof(cand) + 5 * nn * sizeof(float);
@@ -221,15 +243,7 @@ int32_t tfcc_nms_fast(const float *boxes, const float *scores, int32_t n, int32_
        * for one IoU >= iou_threshold, in whatever order */
       hard = any_hard(&c, &s, x.begin, n_sel, iou_threshold);
     } else {
-      for (int32_t j = n_sel - 1; j >= x.begin; j--) {
-        const float v = iou_soa(&c, &s, j);
-        if (v >= iou_threshold) {
-          hard = true;
-          break;
-        }
-        x.score = x.score * expf(scale * v * v);
-        if (x.score <= score_threshold) break;
-      }
+      hard = soft_walk(&c, &s, x.begin, n_sel, iou_threshold, score_threshold, scale, &x.score);
     }
     x.begin = n_sel;
     if (hard) continue;
