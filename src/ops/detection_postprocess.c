@@ -13,7 +13,10 @@
  *            detections_per_class (default 100), use_regular_nms (default false),
  *            nms_score_threshold, nms_iou_threshold (in (0, 1]), num_classes, y_scale,
  *            x_scale, h_scale, w_scale. TFLite reads a missing key as 0; here the keys without
- *            a default are required. */
+ *            a default are required.
+ * Runs kernels/detect/detect_fast.h (`detect-fast-codes`: uint8 / int8 scores taken as codes
+ * when their score table is strictly increasing; `detect-fast`: float scores);
+ * tfcc_detect_decode + tfcc_detect_nms are its reference twin (byte-identical outputs). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -8,7 +8,8 @@
  *            ResetUnusedElementsToZeroes), so the outputs have the constant
  *            max_output_size as their size, as TFLite sizes them at prepare.
  * TFLite sizes the outputs at run time when max_output_size is not constant; tfcc needs it
- * at prepare (constant, or folded by a graph pass). */
+ * at prepare (constant, or folded by a graph pass). Runs tfcc_nms_fast (`nms-fast`: vectorised
+ * IoU blocks); tfcc_nms is its reference twin (byte-identical results). */
 #include "kernels/detect/nms.h"
 #include "ops/op.h"
 
