@@ -8,14 +8,16 @@ static float maxf(float a, float b) { return a < b ? b : a; }
 static float minf(float a, float b) { return b < a ? b : a; }
 
 typedef struct fwork {
-  float *area;       /* n: box areas, once decoded */
-  uint8_t *decoded;  /* n */
-  float *best;       /* n: float scores: each box's maximum (fast mode) */
-  uint8_t *rank;     /* n: codes: each box's maximum rank (fast mode) */
-  int32_t *best_cls; /* n: float scores: the first maximum's class (fast mode) */
-  int32_t *cand;     /* n: candidates in order, or the heap */
-  int32_t *sel;      /* n: selected boxes */
-  int32_t *hist;     /* 257 */
+  float *area;      /* n: box areas, once decoded */
+  uint8_t *decoded; /* n */
+  float *best;      /* n: float scores: each box's maximum (fast mode) */
+  uint8_t *rank;    /* n: codes: each box's maximum rank (fast mode) */
+  /* n: float scores: the first maximum's class (fast mode); codes: order_by_rank's passing
+   * boxes */
+  int32_t *best_cls;
+  int32_t *cand;                                /* n: candidates in order, or the heap */
+  int32_t *sel;                                 /* n: selected boxes */
+  int32_t *hist;                                /* 257 */
   int32_t *m_anchor, *m_cls, *t_anchor, *t_cls; /* max_det + n (regular) */
   float *m_score, *t_score;                     /* max_det + n */
   float *row;                                   /* num_classes */
@@ -166,23 +168,31 @@ static int32_t threshold_rank(const float *code_score, float thr) {
   return r;
 }
 
-/* Counting sort of the boxes whose rank (rank_of(box)) is >= lo into cand, by rank
- * descending, ties by index; returns how many. */
+/* Counting sort of the boxes whose rank (rank[box * stride], its top bit flipped for int8)
+ * is >= lo into cand, by rank descending, ties by index; returns how many. One pass over the
+ * ranks gathers the passing boxes (in index order, into w.best_cls) and counts them. */
 static int32_t order_by_rank(fctx *c, const uint8_t *rank, size_t stride, int32_t lo, bool flip) {
-  int32_t *hist = c->w.hist;
+  int32_t *hist = c->w.hist, *pass = c->w.best_cls;
   const int32_t n = c->in->n;
-  memset(hist, 0, 257 * sizeof(int32_t));
-  for (int32_t i = 0; i < n; i++) hist[rank[(size_t)i * stride] ^ (flip ? 0x80 : 0)]++;
+  const uint8_t x = flip ? 0x80 : 0;
+  memset(hist + lo, 0, (size_t)(256 - lo) * sizeof(int32_t));
   int32_t kept = 0;
-  for (int32_t r = 255; r >= lo; r--) { /* hist[r] becomes rank r's first slot */
-    const int32_t cnt = hist[r];
-    hist[r] = kept;
-    kept += cnt;
+  for (int32_t i = 0; i < n; i++) {
+    const int32_t r = rank[(size_t)i * stride] ^ x;
+    if (r >= lo) {
+      hist[r]++;
+      pass[kept++] = i;
+    }
   }
   if (kept == 0) return 0;
-  for (int32_t i = 0; i < n; i++) {
-    const int32_t r = rank[(size_t)i * stride] ^ (flip ? 0x80 : 0);
-    if (r >= lo) c->w.cand[hist[r]++] = i;
+  for (int32_t r = 255, at = 0; r >= lo; r--) { /* hist[r] becomes rank r's first slot */
+    const int32_t cnt = hist[r];
+    hist[r] = at;
+    at += cnt;
+  }
+  for (int32_t k = 0; k < kept; k++) {
+    const int32_t i = pass[k];
+    c->w.cand[hist[rank[(size_t)i * stride] ^ x]++] = i;
   }
   return kept;
 }
