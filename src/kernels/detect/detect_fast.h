@@ -4,7 +4,8 @@
  *              order are taken on the codes (the caller guarantees that its code -> score
  *              table is strictly increasing, so codes and scores order alike and equal codes
  *              are equal scores); only the scores written out are looked up
- *   order      codes: one counting sort (descending, ties by box index, as the stable sort);
+ *   order      codes: one counting sort (descending, ties by box index, as the stable sort;
+ *              one pass over the scores gathers the passing boxes);
  *              float: a binary heap on (score descending, box index ascending), popped only
  *              as far as the selection goes
  *   selection  a candidate is compared with the boxes selected so far (it is suppressed iff
@@ -14,8 +15,9 @@
  *   decoding   boxes are decoded when first met as candidates, when every anchor has height
  *              and width > 0 (then no decoded box can be inverted: ymin <= ycenter <= ymax);
  *              otherwise all are decoded and validated first, as the reference does
- *   IoU        box areas computed once per box (the same expression); the division skipped
- *              when the intersection is 0 and the areas' sum is > 0 (the quotient is +0)
+ *   IoU        box areas computed once per box (the same expression); a candidate is checked
+ *              against the selected boxes (kept one array per field) in branch-free blocks of
+ *              64, newest first, that the compiler vectorises (the same float expressions)
  *   top-k      (max_classes_per_detection > 1) the boxes are ordered by their maximum score;
  *              libc++'s partial sort of the class scores runs for the selected boxes only
  *   regular    each class's selections are merged into the running list (a stable two-run
