@@ -13,12 +13,15 @@
  *            detections_per_class (default 100), use_regular_nms (default false),
  *            nms_score_threshold, nms_iou_threshold (in (0, 1]), num_classes, y_scale,
  *            x_scale, h_scale, w_scale. TFLite reads a missing key as 0; here the keys without
- *            a default are required. */
+ *            a default are required.
+ * Runs kernels/detect/detect_fast.h (`detect-fast-codes`: uint8 / int8 scores taken as codes
+ * when their score table is strictly increasing; `detect-fast`: float scores);
+ * tfcc_detect_decode + tfcc_detect_nms are its reference twin (byte-identical outputs). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels/detect/detect_postprocess.h"
+#include "kernels/detect/detect_fast.h"
 #include "ops/op.h"
 
 #define OP "TFLite_Detection_PostProcess"
@@ -32,6 +35,10 @@ typedef struct qparams {
 typedef struct detect_op {
   tfcc_detect_params p;
   qparams in[3]; /* box encodings, class predictions, anchors */
+  /* quantized class predictions: the score of each code by rank (uint8: the code; int8: the
+   * code + 128), TFLite's reference Dequantize (float)(scale * (q - zp)) in double */
+  float score_of_rank[256];
+  bool codes; /* the table is strictly increasing: the kernel works on the codes */
 } detect_op;
 
 /* Scratch layout: decoded boxes, then dequantized inputs (those not float32), then the
@@ -52,9 +59,10 @@ static layout layout_of(const detect_op *d, int32_t n, int32_t n_scores) {
   l.anchors = off;
   if (d->in[2].dtype != TFCC_FLOAT32) off += al64(box_bytes);
   l.scores = off;
-  if (d->in[1].dtype != TFCC_FLOAT32) off += al64((size_t)n * (size_t)n_scores * sizeof(float));
+  if (d->in[1].dtype != TFCC_FLOAT32 && !d->codes)
+    off += al64((size_t)n * (size_t)n_scores * sizeof(float));
   l.work = off;
-  l.total = off + al64(tfcc_detect_scratch_bytes(n, &d->p));
+  l.total = off + al64(tfcc_detect_fast_scratch_bytes(n, n_scores, &d->p));
   return l;
 }
 
@@ -109,6 +117,16 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
   if (st) {
     free(d);
     return st;
+  }
+  if (d->in[1].dtype != TFCC_FLOAT32) {
+    const qparams *q = &d->in[1];
+    const double sc = q->scale;
+    d->codes = true;
+    for (int r = 0; r < 256; r++) {
+      const int32_t v = q->dtype == TFCC_UINT8 ? r : r - 128;
+      d->score_of_rank[r] = (float)(sc * (double)(v - q->zp));
+      if (r > 0 && !(d->score_of_rank[r] > d->score_of_rank[r - 1])) d->codes = false;
+    }
   }
   ctx->params = d;
   return TFCC_OK;
@@ -195,23 +213,28 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
     dequant_rows(&d->in[2], anc->data, n, 4, t);
     a = t;
   }
-  const float *scores = (const float *)cls->data;
-  if (d->in[1].dtype != TFCC_FLOAT32) {
-    /* reference Dequantize: (float)(scale * (q - zp)) in double */
+  tfcc_detect_in in = {.n = n,
+                       .n_scores = n_scores,
+                       .enc = e,
+                       .enc_stride = e_stride,
+                       .anchors = a,
+                       .scores = (const float *)cls->data,
+                       .codes_signed = d->in[1].dtype == TFCC_INT8,
+                       .code_score = d->score_of_rank};
+  if (d->in[1].dtype != TFCC_FLOAT32 && d->codes) {
+    in.scores = NULL;
+    in.codes = (const uint8_t *)cls->data;
+  } else if (d->in[1].dtype != TFCC_FLOAT32) {
+    /* a table with equal neighbours (a tiny scale): the scores dequantized, as the reference */
     float *t = (float *)(void *)(s + l.scores);
     const size_t count = (size_t)n * (size_t)n_scores;
-    const double sc = d->in[1].scale;
-    for (size_t k = 0; k < count; k++) {
-      const int32_t v = d->in[1].dtype == TFCC_UINT8 ? ((const uint8_t *)cls->data)[k]
-                                                     : ((const int8_t *)cls->data)[k];
-      t[k] = (float)(sc * (double)(v - d->in[1].zp));
-    }
-    scores = t;
+    const uint8_t *q = (const uint8_t *)cls->data, flip = in.codes_signed ? 0x80 : 0;
+    for (size_t k = 0; k < count; k++) t[k] = d->score_of_rank[q[k] ^ flip];
+    in.scores = t;
   }
-  tfcc_detect_decode(e, e_stride, a, n, &d->p, boxes);
-  const int32_t bad = tfcc_detect_nms(boxes, scores, n, n_scores, &d->p, s + l.work,
-                                      (float *)ctx->out[0]->data, (float *)ctx->out[1]->data,
-                                      (float *)ctx->out[2]->data, (float *)ctx->out[3]->data);
+  const int32_t bad = tfcc_detect_fast(&in, &d->p, s + l.work, boxes, (float *)ctx->out[0]->data,
+                                       (float *)ctx->out[1]->data, (float *)ctx->out[2]->data,
+                                       (float *)ctx->out[3]->data);
   if (bad >= 0)
     return tfcc_err_set(ctx->err, TFCC_ERR_RUNTIME,
                         "decoded box %d is inverted (ymin %g > ymax "
@@ -221,4 +244,10 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
-TFCC_OP_DEFINE(tfcc_op_detection_postprocess, OP, init, prepare, eval);
+/* The profile's kernel: scores taken as codes or as floats (kernels/detect/detect_fast.h). */
+static const char *kernel(const tfcc_op_ctx *ctx) {
+  const detect_op *d = (const detect_op *)ctx->params;
+  return d && d->in[1].dtype != TFCC_FLOAT32 && d->codes ? "detect-fast-codes" : "detect-fast";
+}
+
+TFCC_OP_DEFINE(tfcc_op_detection_postprocess, OP, init, prepare, eval, .kernel = kernel);

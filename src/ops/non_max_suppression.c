@@ -8,7 +8,8 @@
  *            ResetUnusedElementsToZeroes), so the outputs have the constant
  *            max_output_size as their size, as TFLite sizes them at prepare.
  * TFLite sizes the outputs at run time when max_output_size is not constant; tfcc needs it
- * at prepare (constant, or folded by a graph pass). */
+ * at prepare (constant, or folded by a graph pass). Runs tfcc_nms_fast (`nms-fast`: vectorised
+ * IoU blocks); tfcc_nms is its reference twin (byte-identical results). */
 #include "kernels/detect/nms.h"
 #include "ops/op.h"
 
@@ -67,7 +68,7 @@ static tfcc_status nms_prepare(tfcc_op_ctx *ctx, bool v5) {
       st = tfcc_tensor_set_shape(ctx->out[i], 1, &max_out, ctx->err);
     if (st) return st;
   }
-  ctx->scratch_bytes = tfcc_nms_scratch_bytes(n);
+  ctx->scratch_bytes = tfcc_nms_fast_scratch_bytes(n);
   return TFCC_OK;
 }
 
@@ -84,8 +85,9 @@ static tfcc_status nms_eval(tfcc_op_ctx *ctx, bool v5) {
                         (double)sigma);
   int32_t *sel = (int32_t *)ctx->out[0]->data;
   float *sel_scores = v5 ? (float *)ctx->out[1]->data : NULL;
-  const int32_t count = tfcc_nms((const float *)ctx->in[0]->data, (const float *)ctx->in[1]->data,
-                                 n, max_out, iou, score, sigma, ctx->scratch, sel, sel_scores);
+  const int32_t count =
+      tfcc_nms_fast((const float *)ctx->in[0]->data, (const float *)ctx->in[1]->data, n, max_out,
+                    iou, score, sigma, ctx->scratch, sel, sel_scores);
   for (int32_t i = count; i < max_out; i++) {
     sel[i] = 0;
     if (sel_scores) sel_scores[i] = 0.0f;
@@ -99,7 +101,12 @@ static tfcc_status v4_eval(tfcc_op_ctx *ctx) { return nms_eval(ctx, false); }
 static tfcc_status v5_prepare(tfcc_op_ctx *ctx) { return nms_prepare(ctx, true); }
 static tfcc_status v5_eval(tfcc_op_ctx *ctx) { return nms_eval(ctx, true); }
 
+static const char *kernel(const tfcc_op_ctx *ctx) {
+  (void)ctx;
+  return "nms-fast";
+}
+
 const tfcc_op_def tfcc_op_non_max_suppression_v4 = {
-    .name = "NON_MAX_SUPPRESSION_V4", .prepare = v4_prepare, .eval = v4_eval};
+    .name = "NON_MAX_SUPPRESSION_V4", .prepare = v4_prepare, .eval = v4_eval, .kernel = kernel};
 const tfcc_op_def tfcc_op_non_max_suppression_v5 = {
-    .name = "NON_MAX_SUPPRESSION_V5", .prepare = v5_prepare, .eval = v5_eval};
+    .name = "NON_MAX_SUPPRESSION_V5", .prepare = v5_prepare, .eval = v5_eval, .kernel = kernel};

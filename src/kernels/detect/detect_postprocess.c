@@ -102,7 +102,7 @@ static void hp_pop(int32_t *h, int32_t len, const float *v) {
 }
 
 /* DecreasingPartialArgSort: idx[0, k) = the k largest of v[0, n), in decreasing order. */
-static void partial_argsort(const float *v, int32_t n, int32_t k, int32_t *idx) {
+void tfcc_detect_partial_argsort(const float *v, int32_t n, int32_t k, int32_t *idx) {
   if (k == 1) { /* ArgMaxVector: the first maximum */
     int32_t best = 0;
     for (int32_t i = 1; i < n; i++)
@@ -265,9 +265,9 @@ static int32_t fast(const float *boxes, const float *scores, int32_t n, int32_t 
     const float *bs = scores + (size_t)row * (size_t)n_scores + label_off;
     int32_t *ci = w->class_idx + (size_t)row * (size_t)k;
     if (k == 1) {
-      partial_argsort(bs, p->num_classes, 1, ci);
+      tfcc_detect_partial_argsort(bs, p->num_classes, 1, ci);
     } else {
-      partial_argsort(bs, p->num_classes, k, w->cls_tmp);
+      tfcc_detect_partial_argsort(bs, p->num_classes, k, w->cls_tmp);
       memcpy(ci, w->cls_tmp, sizeof(int32_t) * (size_t)k);
     }
     w->class_scores[row] = bs[ci[0]];

@@ -55,4 +55,9 @@ int32_t tfcc_detect_nms(const float *boxes, const float *scores, int32_t n, int3
 /* Decreasing stable argsort of v[0, n) into idx, using tmp[n] (ties: lower index first). */
 void tfcc_detect_argsort_desc(const float *v, int32_t n, int32_t *idx, int32_t *tmp);
 
+/* TFLite's DecreasingPartialArgSort: idx[0, k) = the k largest of v[0, n) in decreasing
+ * order (k == 1: the first maximum; k > 1: libc++'s std::partial_sort order); idx has n
+ * entries. */
+void tfcc_detect_partial_argsort(const float *v, int32_t n, int32_t k, int32_t *idx);
+
 #endif
