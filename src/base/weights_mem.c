@@ -221,6 +221,34 @@ void *tfcc_wmem_alloc(size_t bytes) {
   return p + HDR;
 }
 
+void *tfcc_wmem_alloc_spare(size_t bytes) {
+  if (!USE_MAP) return NULL;
+  size_t need = (bytes + 63) / 64 * 64;
+  if (need < bytes || need > HUGE) return NULL;
+  need += HDR;
+  pthread_mutex_lock(&g_lock);
+  region *c = g_cur;
+  /* within the huge page being cut from (committed, holding a block already) */
+  const size_t off = c ? c->used : 0, end = off + need;
+  if (!c || off % HUGE == 0 || end > (off + HUGE - 1) / HUGE * HUGE || end > c->committed) {
+    pthread_mutex_unlock(&g_lock);
+    return NULL;
+  }
+  c->used = end;
+  c->live++;
+  count_pages(c, off, need, 1);
+  uint8_t *p = (uint8_t *)c + off;
+  block_hdr *h = (block_hdr *)(void *)p;
+  h->c = c;
+  h->need = need;
+  pthread_mutex_unlock(&g_lock);
+  const size_t pg = tfcc_page_size(); /* a page trim gave back: populated again in one call */
+  const uintptr_t a = (uintptr_t)p & ~(uintptr_t)(pg - 1);
+  const uintptr_t b = ((uintptr_t)p + need + pg - 1) & ~(uintptr_t)(pg - 1);
+  (void)madvise((void *)a, (size_t)(b - a), MADV_POPULATE_WRITE);
+  return p + HDR;
+}
+
 void tfcc_wmem_free(void *p) {
   if (!p) return;
   block_hdr *h = (block_hdr *)(void *)((uint8_t *)p - HDR);

@@ -24,7 +24,13 @@
 
 /* 64-byte aligned, uninitialised block of bytes (0: a minimal block); NULL when out of memory. */
 void *tfcc_wmem_alloc(size_t bytes);
-/* Frees a block from tfcc_wmem_alloc (NULL: nothing). */
+/* A block as tfcc_wmem_alloc's, cut only where it costs no new memory: from the free part of
+ * the huge page blocks are being cut from (the last weights' huge page, resident already), so
+ * that small tables read at every run (a session's plan) lie on that huge page with the
+ * weights, and not on 4 KiB pages of the C heap. NULL when it does not fit there (the caller
+ * takes other memory) or on a platform without these regions. Freed by tfcc_wmem_free. */
+void *tfcc_wmem_alloc_spare(size_t bytes);
+/* Frees a block from tfcc_wmem_alloc or tfcc_wmem_alloc_spare (NULL: nothing). */
 void tfcc_wmem_free(void *p);
 /* A load's packing is over: the unused tail of the huge page being cut from, if 1 MiB or more
  * (was 256 KiB: the last blocks' 4 KiB pages stalled the int8 ResNets' runs, bench/README.md

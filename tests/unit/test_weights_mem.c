@@ -2,7 +2,8 @@
  * across huge pages (a block that does not fit what is left of a huge page no longer leaves
  * that rest resident and unused), the whole huge pages of freed blocks given back while other
  * blocks live, live blocks untouched by it; a huge page left in 4 KiB pages by a large block's
- * tail is one huge page again after the load's trim, its bytes unchanged. */
+ * tail is one huge page again after the load's trim, its bytes unchanged; spare blocks
+ * (tfcc_wmem_alloc_spare) only from the free part of the huge page being cut from. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -101,6 +102,36 @@ static void tail_page_rebuilt(void) {
   tfcc_wmem_free(d);
 }
 
+/* Spare blocks: cut right after the last block, inside its huge page, never from a new one. */
+static void spare_blocks(void) {
+  uint8_t *a = tfcc_wmem_alloc(100000);
+  CHECK(a != NULL);
+  if (!a) return;
+  memset(a, 0x61, 100000);
+  const uintptr_t page_end = ((uintptr_t)a + HP) & ~(HP - 1);
+  uint8_t *s = tfcc_wmem_alloc_spare(30000);
+  /* after a (100032 bytes) and s's 64-byte header, in a's huge page */
+  CHECK(s != NULL && (uintptr_t)s == (uintptr_t)a + 100032 + 64 && (uintptr_t)s % 64 == 0);
+  if (!s) return;
+  memset(s, 0x62, 30000);
+  CHECK(tfcc_wmem_alloc_spare(HP) == NULL); /* larger than a huge page */
+  /* what is left of the page: one byte more does not fit, exactly that does */
+  const size_t room = (size_t)(page_end - ((uintptr_t)s + 30016)) - 64;
+  CHECK(tfcc_wmem_alloc_spare(room + 1) == NULL);
+  uint8_t *t = tfcc_wmem_alloc_spare(room);
+  CHECK(t != NULL && (uintptr_t)t + room == page_end);
+  if (t) memset(t, 0x63, room);
+  CHECK(tfcc_wmem_alloc_spare(64) == NULL); /* the page is full: no new huge page for it */
+  uint8_t *u = tfcc_wmem_alloc(64);         /* a plain block takes the next one */
+  CHECK(u != NULL && (uintptr_t)u >= page_end);
+  CHECK(filled(a, 100000, 0x61) && filled(s, 30000, 0x62) && (!t || filled(t, room, 0x63)));
+  tfcc_wmem_free(s);
+  tfcc_wmem_free(t);
+  tfcc_wmem_free(u);
+  CHECK(filled(a, 100000, 0x61));
+  tfcc_wmem_free(a);
+}
+
 int main(void) {
 #if defined(__linux__)
   tail_page_rebuilt(); /* first: the rule applies to fresh huge pages of a region */
@@ -168,6 +199,7 @@ int main(void) {
     tfcc_wmem_free(y);
     tfcc_wmem_free(x);
   }
+  spare_blocks();
 #endif
   return tfcc_test_finish("weights_mem");
 }
