@@ -132,6 +132,34 @@ static void spare_blocks(void) {
   tfcc_wmem_free(a);
 }
 
+/* A load's last huge page split by its trim (more than 1 MiB unused) is one huge page again
+ * once a spare block (a session's tables) is cut from it, the load's bytes unchanged; a page
+ * holding spare blocks is not rebuilt by a later trim's spare. */
+static void spare_rewholes_trimmed_page(void) {
+  uint8_t *a = tfcc_wmem_alloc(300000);
+  CHECK(a != NULL);
+  if (!a) return;
+  memset(a, 0x71, 300000);
+  const uintptr_t page = (uintptr_t)a & ~(HP - 1);
+  tfcc_wmem_trim(); /* 1.7 MiB unused: given back, the page in 4 KiB pages */
+  char fl[256] = "";
+  long huge = -1;
+  CHECK(vm_flags(page, fl, sizeof fl, &huge) && strstr(fl, " nh") != NULL);
+  uint8_t *s = tfcc_wmem_alloc_spare(40000);
+  CHECK(s != NULL && ((uintptr_t)s & ~(HP - 1)) == page);
+  if (s) memset(s, 0x72, 40000);
+  CHECK(vm_flags(page, fl, sizeof fl, &huge) && strstr(fl, " nh") == NULL && strstr(fl, " hg"));
+  CHECK(filled(a, 300000, 0x71) && (!s || filled(s, 40000, 0x72)));
+  uint8_t *s2 = tfcc_wmem_alloc_spare(1000); /* the page is whole: no second rebuild needed */
+  CHECK(s2 != NULL && ((uintptr_t)s2 & ~(HP - 1)) == page);
+  if (s2) memset(s2, 0x73, 1000);
+  CHECK(filled(a, 300000, 0x71) && (!s || filled(s, 40000, 0x72)) &&
+        (!s2 || filled(s2, 1000, 0x73)));
+  tfcc_wmem_free(s2);
+  tfcc_wmem_free(s);
+  tfcc_wmem_free(a);
+}
+
 int main(void) {
 #if defined(__linux__)
   tail_page_rebuilt(); /* first: the rule applies to fresh huge pages of a region */
@@ -200,6 +228,7 @@ int main(void) {
     tfcc_wmem_free(x);
   }
   spare_blocks();
+  spare_rewholes_trimmed_page();
 #endif
   return tfcc_test_finish("weights_mem");
 }
