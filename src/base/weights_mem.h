@@ -35,7 +35,8 @@ void tfcc_wmem_free(void *p);
 /* A load's packing is over: the unused tail of the huge page being cut from, if 1 MiB or more
  * (was 256 KiB: the last blocks' 4 KiB pages stalled the int8 ResNets' runs, bench/README.md
  * "tail2"), is given back, and that huge page stays in 4 KiB pages (later blocks cut from it are
- * populated page by page). It was resident for nothing until the next load's packing: ResNet-50
+ * populated page by page) until the first tfcc_wmem_alloc_spare block (a session's plan) makes
+ * it one huge page again, when every block in it was cut by the trimming thread. It was resident for nothing until the next load's packing: ResNet-50
  * int8 1.4 MiB above its packed weights (bench/README.md). The huge pages a large block's tail
  * left in 4 KiB pages (so that the load's peak held only the block's own pages) and that later
  * blocks have filled are made huge pages again: rebuilt at once (a fresh huge page, a copy,
