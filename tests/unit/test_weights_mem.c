@@ -133,27 +133,38 @@ static void spare_blocks(void) {
 }
 
 /* A load's last huge page split by its trim (more than 1 MiB unused) is one huge page again
- * once a spare block (a session's tables) is cut from it, the load's bytes unchanged; a page
- * holding spare blocks is not rebuilt by a later trim's spare. */
+ * once a spare block (a session's tables) is cut from it, the load's bytes unchanged, where the
+ * load's blocks reach 512 KiB into it; a page of a few small blocks stays split. */
 static void spare_rewholes_trimmed_page(void) {
-  uint8_t *a = tfcc_wmem_alloc(300000);
-  CHECK(a != NULL);
-  if (!a) return;
-  memset(a, 0x71, 300000);
-  const uintptr_t page = (uintptr_t)a & ~(HP - 1);
-  tfcc_wmem_trim(); /* 1.7 MiB unused: given back, the page in 4 KiB pages */
   char fl[256] = "";
   long huge = -1;
+  /* a page of a few small blocks (a warm cache's load: params only) stays in 4 KiB pages */
+  uint8_t *p = tfcc_wmem_alloc(100000);
+  CHECK(p != NULL);
+  if (!p) return;
+  tfcc_wmem_trim();
+  uint8_t *ps = tfcc_wmem_alloc_spare(4000);
+  CHECK(ps != NULL && vm_flags((uintptr_t)p, fl, sizeof fl, &huge) && strstr(fl, " nh") != NULL);
+  tfcc_wmem_free(ps);
+  tfcc_wmem_free(p);
+  /* the last 700 kB of a load's weights: rebuilt */
+  uint8_t *a = tfcc_wmem_alloc(700000);
+  CHECK(a != NULL);
+  if (!a) return;
+  memset(a, 0x71, 700000);
+  const uintptr_t page = (uintptr_t)a & ~(HP - 1);
+  CHECK((uintptr_t)a + 700000 - page >= ((size_t)512 << 10));
+  tfcc_wmem_trim(); /* 1.3 MiB unused: given back, the page in 4 KiB pages */
   CHECK(vm_flags(page, fl, sizeof fl, &huge) && strstr(fl, " nh") != NULL);
   uint8_t *s = tfcc_wmem_alloc_spare(40000);
   CHECK(s != NULL && ((uintptr_t)s & ~(HP - 1)) == page);
   if (s) memset(s, 0x72, 40000);
   CHECK(vm_flags(page, fl, sizeof fl, &huge) && strstr(fl, " nh") == NULL && strstr(fl, " hg"));
-  CHECK(filled(a, 300000, 0x71) && (!s || filled(s, 40000, 0x72)));
+  CHECK(filled(a, 700000, 0x71) && (!s || filled(s, 40000, 0x72)));
   uint8_t *s2 = tfcc_wmem_alloc_spare(1000); /* the page is whole: no second rebuild needed */
   CHECK(s2 != NULL && ((uintptr_t)s2 & ~(HP - 1)) == page);
   if (s2) memset(s2, 0x73, 1000);
-  CHECK(filled(a, 300000, 0x71) && (!s || filled(s, 40000, 0x72)) &&
+  CHECK(filled(a, 700000, 0x71) && (!s || filled(s, 40000, 0x72)) &&
         (!s2 || filled(s2, 1000, 0x73)));
   tfcc_wmem_free(s2);
   tfcc_wmem_free(s);
