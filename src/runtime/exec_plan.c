@@ -18,6 +18,30 @@ typedef struct fold_block {
 
 static size_t round_up(size_t v, size_t a) { return (v + a - 1) & ~(a - 1); }
 
+/* exec_plan.h: quant_copy */
+typedef struct tfcc_quant_copy {
+  tfcc_quant q;
+  float scale;
+  int32_t zero_point;
+} tfcc_quant_copy;
+
+void tfcc_exec_plan_bind_quant(tfcc_exec_plan *p, int32_t i, const tfcc_quant *q) {
+  tfcc_tensor *t = &p->tensors[i];
+  if (!p->quant_copy || q->count != 1 || !q->scale) {
+    t->quant = q;
+    return;
+  }
+  tfcc_quant_copy *c = &p->quant_copy[i];
+  c->q = *q;
+  c->scale = q->scale[0];
+  c->q.scale = &c->scale;
+  if (q->zero_point) {
+    c->zero_point = q->zero_point[0];
+    c->q.zero_point = &c->zero_point;
+  }
+  t->quant = &c->q;
+}
+
 /* Memory for folded values, kept in a list in front of each block. */
 static void *fold_alloc(tfcc_exec_plan *p, fold_block **list, size_t bytes) {
   size_t hdr = TFCC_ARENA_ALIGN;
@@ -228,7 +252,7 @@ static tfcc_status plan_tensors(plan_build *b, const tfcc_input_shape *shapes) {
     t->dtype = it->dtype;
     t->rank = it->rank;
     memcpy(t->dims, it->dims, sizeof t->dims);
-    t->quant = &it->quant;
+    tfcc_exec_plan_bind_quant(p, i, &it->quant);
     t->index = i;
     t->is_variable = it->is_variable;
     t->is_const = it->data != NULL && !it->is_variable;
@@ -524,7 +548,8 @@ static tfcc_status plan_memory(plan_build *b) {
 }
 
 /* The plan's run-time tables (exec_plan.h: tables) in one zeroed block, in the order a run
- * reads them: nodes, io, ptrs (ctx.in/out/tmp), tensors, copy_outputs. false: out of memory. */
+ * reads them: nodes, io, ptrs (ctx.in/out/tmp), tensors, quant_copy, copy_outputs. false: out of
+ * memory. */
 static bool plan_tables(tfcc_exec_plan *p, bool hot) {
   const tfcc_ir_subgraph *sg = p->sg;
   size_t n_slots = 0;
@@ -535,7 +560,8 @@ static bool plan_tables(tfcc_exec_plan *p, bool hot) {
   const size_t o_io = round_up(((size_t)sg->n_nodes + 1) * sizeof *p->nodes, 64);
   const size_t o_ptrs = o_io + round_up((n_io + 1) * sizeof *p->io, 64);
   const size_t o_tensors = o_ptrs + round_up((n_slots + 1) * sizeof *p->ptrs, 64);
-  const size_t o_copy = o_tensors + round_up(((size_t)sg->n_tensors + 1) * sizeof *p->tensors, 64);
+  const size_t o_quant = o_tensors + round_up(((size_t)sg->n_tensors + 1) * sizeof *p->tensors, 64);
+  const size_t o_copy = o_quant + round_up(((size_t)sg->n_tensors + 1) * sizeof *p->quant_copy, 64);
   const size_t bytes = o_copy + ((size_t)sg->n_outputs + 1) * sizeof *p->copy_outputs;
   uint8_t *m = hot ? tfcc_wmem_alloc_spare(bytes) : NULL;
   if (m) {
@@ -549,6 +575,7 @@ static bool plan_tables(tfcc_exec_plan *p, bool hot) {
   p->io = (tfcc_tensor **)(void *)(m + o_io);
   p->ptrs = (tfcc_tensor **)(void *)(m + o_ptrs);
   p->tensors = (tfcc_tensor *)(void *)(m + o_tensors);
+  p->quant_copy = (tfcc_quant_copy *)(void *)(m + o_quant);
   p->copy_outputs = (int32_t *)(void *)(m + o_copy);
   p->n_inputs = sg->n_inputs;
   p->n_outputs = sg->n_outputs;

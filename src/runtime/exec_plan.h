@@ -54,6 +54,10 @@ typedef struct tfcc_exec_plan {
    * weights' last huge page, no new memory), else one calloc. */
   void *tables;
   bool tables_wmem; /* tables came from tfcc_wmem_alloc_spare */
+  /* per tensor (in tables): a copy of its quantization when it has one scale and zero point,
+   * which tensors' quant then points to (kernels read it at every run; the IR's vectors lie
+   * one per heap block); tfcc_exec_plan_bind_quant fills it */
+  struct tfcc_quant_copy *quant_copy;
   /* memory */
   uint8_t *arena; /* activations + scratch (NULL when built without memory) */
   tfcc_arena_mem arena_mem;
@@ -110,6 +114,10 @@ tfcc_status tfcc_exec_node_run_dynamic(tfcc_exec_plan *p, tfcc_exec_node *en, tf
 static inline tfcc_status tfcc_exec_node_run(tfcc_exec_plan *p, tfcc_exec_node *en, tfcc_err *err) {
   return en->dynamic ? tfcc_exec_node_run_dynamic(p, en, err) : en->eval(&en->ctx);
 }
+/* Points tensor i of p at quantization q (its IR tensor's, of the generation p is bound to):
+ * at a copy in the plan's tables when q has one scale and zero point, else at q. No allocation
+ * (a run that rebinds to new weights calls it). */
+void tfcc_exec_plan_bind_quant(tfcc_exec_plan *p, int32_t i, const tfcc_quant *q);
 /* Zeroes the variable tensors. */
 void tfcc_exec_plan_reset_variables(tfcc_exec_plan *p);
 

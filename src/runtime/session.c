@@ -110,7 +110,7 @@ static tfcc_status bind_weights(tfcc_session *s, tfcc_weights *w) {
   p->sg = g;
   for (int32_t i = 0; i < p->n_tensors; i++) {
     tfcc_tensor *t = &p->tensors[i];
-    t->quant = &g->tensors[i].quant;
+    tfcc_exec_plan_bind_quant(p, i, &g->tensors[i].quant);
     if (t->is_const) t->data = (void *)g->tensors[i].data;
   }
   for (int32_t e = 0; e < p->n_nodes; e++) {
