@@ -20,6 +20,11 @@
 /* tfcc_wmem_trim: a smaller unused tail keeps its huge page (under 1 MiB resident for nothing;
  * split, the last blocks' 4 KiB pages stalled the runs: bench/README.md, branch tail2) */
 #define TRIM_MIN ((size_t)1 << 20)
+/* tfcc_wmem_alloc_spare remakes a trimmed huge page whole only when its blocks reach this far
+ * into it (a load's last packed weights, read by every run); a page of a few operator params
+ * (a load from a warm weights cache, whose blocks lie in the cache's mapping) stays in 4 KiB
+ * pages: whole, it made ResNet-50 int8's peak 1.9 MiB larger, over its floor. */
+#define SPARE_REBUILD_MIN ((size_t)512 << 10)
 
 typedef struct region {
   size_t size;               /* bytes reserved */
@@ -29,6 +34,10 @@ typedef struct region {
   uint32_t hp_live[NHP];     /* blocks with bytes in each huge page (the first NHP of them) */
   uint8_t hp_small[NHP];     /* huge pages put in 4 KiB pages (a block's tail, trim) */
   const void *hp_owner[NHP]; /* the thread that cut every block of a huge page, else MIXED */
+  /* split by tfcc_wmem_trim with every block in it cut by the trimming thread (its packing
+   * over) and none cut since: the first spare block remakes it one huge page (no writer left) */
+  uint8_t hp_sealed[NHP];
+  uint8_t hp_spare[NHP]; /* holds spare blocks (written by their sessions: never rebuilt) */
 } region;
 
 #define MIXED ((const void *)&g_mixed) /* hp_owner: blocks of several threads */
@@ -75,6 +84,8 @@ static region *reserve(size_t len) {
   c->used = RHDR;
   c->live = 0;
   for (size_t k = 0; k < NHP; k++) c->hp_live[k] = 0, c->hp_small[k] = 0, c->hp_owner[k] = NULL;
+  memset(c->hp_sealed, 0, sizeof c->hp_sealed);
+  memset(c->hp_spare, 0, sizeof c->hp_spare);
   return c;
 }
 
@@ -137,6 +148,7 @@ static void count_pages(region *c, size_t off, size_t len, int d) {
   for (size_t k = off / HUGE; k <= (off + len - 1) / HUGE && k < NHP; k++) {
     c->hp_live[k] = (uint32_t)((int64_t)c->hp_live[k] + d);
     if (d > 0) c->hp_owner[k] = !c->hp_owner[k] || c->hp_owner[k] == &t_self ? &t_self : MIXED;
+    if (d > 0) c->hp_sealed[k] = 0; /* a new block: its writer may be writing it */
   }
 }
 
@@ -221,6 +233,46 @@ void *tfcc_wmem_alloc(size_t bytes) {
   return p + HDR;
 }
 
+void *tfcc_wmem_alloc_spare(size_t bytes) {
+  if (!USE_MAP) return NULL;
+  size_t need = (bytes + 63) / 64 * 64;
+  if (need < bytes || need > HUGE) return NULL;
+  need += HDR;
+  pthread_mutex_lock(&g_lock);
+  region *c = g_cur;
+  /* within the huge page being cut from (committed, holding a block already) */
+  const size_t off = c ? c->used : 0, end = off + need;
+  if (!c || off % HUGE == 0 || end > (off + HUGE - 1) / HUGE * HUGE || end > c->committed ||
+      off / HUGE >= NHP) {
+    pthread_mutex_unlock(&g_lock);
+    return NULL;
+  }
+  /* The load's trim split this page (its unused part given back); a session's tables now fill
+   * part of it and its runs read them and the weights there: one huge page again, resident
+   * whole (2 MiB less what trim left: after the load's peak, so the peak does not grow), read
+   * without 4 KiB page walks (bench/README.md, sessplan). Only once: blocks of the first
+   * spare's writer are in it from then on. */
+  const size_t k = off / HUGE;
+  if (c->hp_small[k] && c->hp_sealed[k] && off - k * HUGE >= SPARE_REBUILD_MIN &&
+      rebuild_huge(c, k))
+    c->hp_small[k] = 0;
+  c->hp_sealed[k] = 0;
+  c->hp_spare[k] = 1;
+  c->used = end;
+  c->live++;
+  count_pages(c, off, need, 1);
+  uint8_t *p = (uint8_t *)c + off;
+  block_hdr *h = (block_hdr *)(void *)p;
+  h->c = c;
+  h->need = need;
+  pthread_mutex_unlock(&g_lock);
+  const size_t pg = tfcc_page_size(); /* a page trim gave back: populated again in one call */
+  const uintptr_t a = (uintptr_t)p & ~(uintptr_t)(pg - 1);
+  const uintptr_t b = ((uintptr_t)p + need + pg - 1) & ~(uintptr_t)(pg - 1);
+  (void)madvise((void *)a, (size_t)(b - a), MADV_POPULATE_WRITE);
+  return p + HDR;
+}
+
 void tfcc_wmem_free(void *p) {
   if (!p) return;
   block_hdr *h = (block_hdr *)(void *)((uint8_t *)p - HDR);
@@ -237,6 +289,8 @@ void tfcc_wmem_free(void *p) {
       give_back_from(c, HUGE);
       c->used = RHDR;
       for (size_t k = 0; k < NHP; k++) c->hp_owner[k] = NULL;
+      memset(c->hp_sealed, 0, sizeof c->hp_sealed);
+      memset(c->hp_spare, 0, sizeof c->hp_spare);
     } else {
       munmap(c, c->size);
     }
@@ -265,6 +319,8 @@ void tfcc_wmem_trim(void) {
         c->hp_small[end / HUGE - 1] = 1;
 #endif
       (void)madvise((uint8_t *)c + from, end - from, MADV_DONTNEED);
+      const size_t k = end / HUGE - 1; /* every block in it ours, our packing over */
+      if (k < NHP && c->hp_owner[k] == &t_self && !c->hp_spare[k]) c->hp_sealed[k] = 1;
     } else if (end <= c->committed && end / HUGE - 1 < NHP) {
       /* kept whole: one huge page again if a block's tail left it in 4 KiB pages */
       const size_t k = end / HUGE - 1;

@@ -24,12 +24,19 @@
 
 /* 64-byte aligned, uninitialised block of bytes (0: a minimal block); NULL when out of memory. */
 void *tfcc_wmem_alloc(size_t bytes);
-/* Frees a block from tfcc_wmem_alloc (NULL: nothing). */
+/* A block as tfcc_wmem_alloc's, cut only where it costs no new memory: from the free part of
+ * the huge page blocks are being cut from (the last weights' huge page, resident already), so
+ * that small tables read at every run (a session's plan) lie on that huge page with the
+ * weights, and not on 4 KiB pages of the C heap. NULL when it does not fit there (the caller
+ * takes other memory) or on a platform without these regions. Freed by tfcc_wmem_free. */
+void *tfcc_wmem_alloc_spare(size_t bytes);
+/* Frees a block from tfcc_wmem_alloc or tfcc_wmem_alloc_spare (NULL: nothing). */
 void tfcc_wmem_free(void *p);
 /* A load's packing is over: the unused tail of the huge page being cut from, if 1 MiB or more
  * (was 256 KiB: the last blocks' 4 KiB pages stalled the int8 ResNets' runs, bench/README.md
  * "tail2"), is given back, and that huge page stays in 4 KiB pages (later blocks cut from it are
- * populated page by page). It was resident for nothing until the next load's packing: ResNet-50
+ * populated page by page) until the first tfcc_wmem_alloc_spare block (a session's plan) makes
+ * it one huge page again, when every block in it was cut by the trimming thread. It was resident for nothing until the next load's packing: ResNet-50
  * int8 1.4 MiB above its packed weights (bench/README.md). The huge pages a large block's tail
  * left in 4 KiB pages (so that the load's peak held only the block's own pages) and that later
  * blocks have filled are made huge pages again: rebuilt at once (a fresh huge page, a copy,

@@ -260,6 +260,12 @@ static const tfcc_tensor *conv_residual(const tfcc_op_ctx *ctx) {
   return ctx->node && ctx->node->opts.conv.residual && ctx->n_in > 3 ? ctx->in[3] : NULL;
 }
 
+/* conv_residual at eval, without reading the IR node (a page of the heap per node and run):
+ * prepare (conv_residual_check) refused a 4th input that is not a fused residual. */
+static const tfcc_tensor *conv_residual_run(const tfcc_op_ctx *ctx) {
+  return ctx->n_in > 3 ? ctx->in[3] : NULL;
+}
+
 /* A 4th input only where the pass put it (a file's 4-input CONV_2D is an error, as in
  * TFLite); the residual is float32 of the output's shape. */
 static tfcc_status conv_residual_check(const tfcc_op_ctx *ctx, const int32_t od[4]) {
@@ -314,7 +320,7 @@ static tfcc_status conv_f32_eval(tfcc_op_ctx *ctx, const tfcc_conv_geom *gp, flo
 /* Float32 with a residual: fused in the GEMM epilogue, else conv then ADD. */
 static tfcc_status conv_f32_residual_eval(tfcc_op_ctx *ctx, const tfcc_conv_geom *g, float lo,
                                           float hi) {
-  const tfcc_tensor *r = conv_residual(ctx);
+  const tfcc_tensor *r = conv_residual_run(ctx);
   const tfcc_f32_packed *pk = conv_f32_gemm_residual(ctx, g);
   if (pk) {
     tfcc_f32_conv_residual(ctx->pool, g, pk, ctx->in[0]->data, r->data, (size_t)g->out_c,
@@ -415,7 +421,7 @@ static tfcc_status conv_eval(tfcc_op_ctx *ctx) {
     case TFCC_FLOAT32: {
       float lo, hi;
       tfcc_act_range_f32(p->n.o.act, &lo, &hi);
-      if (conv_residual(ctx)) return conv_f32_residual_eval(ctx, &g, lo, hi);
+      if (conv_residual_run(ctx)) return conv_f32_residual_eval(ctx, &g, lo, hi);
       return conv_f32_eval(ctx, &g, lo, hi);
     }
     default: return tfcc_conv_eval_int(ctx, &g, &p->n.q, &k_conv_int);

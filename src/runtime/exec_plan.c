@@ -1,5 +1,6 @@
 #include "runtime/exec_plan.h"
 
+#include "base/weights_mem.h"
 #include "plan/buffer_sharing.h"
 
 #include <stdio.h>
@@ -16,6 +17,30 @@ typedef struct fold_block {
 } fold_block;
 
 static size_t round_up(size_t v, size_t a) { return (v + a - 1) & ~(a - 1); }
+
+/* exec_plan.h: quant_copy */
+typedef struct tfcc_quant_copy {
+  tfcc_quant q;
+  float scale;
+  int32_t zero_point;
+} tfcc_quant_copy;
+
+void tfcc_exec_plan_bind_quant(tfcc_exec_plan *p, int32_t i, const tfcc_quant *q) {
+  tfcc_tensor *t = &p->tensors[i];
+  if (!p->quant_copy || q->count != 1 || !q->scale) {
+    t->quant = q;
+    return;
+  }
+  tfcc_quant_copy *c = &p->quant_copy[i];
+  c->q = *q;
+  c->scale = q->scale[0];
+  c->q.scale = &c->scale;
+  if (q->zero_point) {
+    c->zero_point = q->zero_point[0];
+    c->q.zero_point = &c->zero_point;
+  }
+  t->quant = &c->q;
+}
 
 /* Memory for folded values, kept in a list in front of each block. */
 static void *fold_alloc(tfcc_exec_plan *p, fold_block **list, size_t bytes) {
@@ -53,10 +78,10 @@ void tfcc_exec_plan_free(tfcc_exec_plan *p) {
   }
   for (int32_t i = 0; p->dyn && i < p->n_tensors; i++) free(p->dyn[i].mem);
   free(p->dyn);
-  free(p->tensors);
-  free(p->ptrs);
-  free(p->nodes);
-  free(p->copy_outputs);
+  if (p->tables_wmem)
+    tfcc_wmem_free(p->tables);
+  else
+    free(p->tables);
   memset(p, 0, sizeof *p);
 }
 
@@ -227,7 +252,7 @@ static tfcc_status plan_tensors(plan_build *b, const tfcc_input_shape *shapes) {
     t->dtype = it->dtype;
     t->rank = it->rank;
     memcpy(t->dims, it->dims, sizeof t->dims);
-    t->quant = &it->quant;
+    tfcc_exec_plan_bind_quant(p, i, &it->quant);
     t->index = i;
     t->is_variable = it->is_variable;
     t->is_const = it->data != NULL && !it->is_variable;
@@ -273,6 +298,7 @@ static tfcc_status bind_node(plan_build *b, int32_t ni, int32_t ei, size_t *slot
   tfcc_err *err = b->err;
   tfcc_exec_node *en = &p->nodes[ei];
   en->node = ni;
+  en->eval = n->op->eval;
   tfcc_op_ctx *c = &en->ctx;
   c->node = n;
   c->node_index = ni;
@@ -416,10 +442,8 @@ static tfcc_status prepare_nodes(plan_build *b) {
 static tfcc_status plan_outputs(plan_build *b) {
   tfcc_exec_plan *p = b->p;
   const tfcc_ir_subgraph *sg = p->sg;
-  p->copy_outputs = calloc((size_t)sg->n_outputs + 1, sizeof *p->copy_outputs);
   b->bound = calloc((size_t)sg->n_tensors + 1, sizeof *b->bound);
-  if (!p->copy_outputs || !b->bound)
-    return tfcc_err_set(b->err, TFCC_ERR_NO_MEMORY, "out of memory");
+  if (!b->bound) return tfcc_err_set(b->err, TFCC_ERR_NO_MEMORY, "out of memory");
   for (int32_t k = 0; k < sg->n_outputs; k++) {
     int32_t ti = sg->outputs[k];
     tfcc_tensor *t = &p->tensors[ti];
@@ -523,6 +547,43 @@ static tfcc_status plan_memory(plan_build *b) {
   return TFCC_OK;
 }
 
+/* The plan's run-time tables (exec_plan.h: tables) in one zeroed block, in the order a run
+ * reads them: nodes, io, ptrs (ctx.in/out/tmp), tensors, quant_copy, copy_outputs. false: out of
+ * memory. */
+static bool plan_tables(tfcc_exec_plan *p, bool hot) {
+  const tfcc_ir_subgraph *sg = p->sg;
+  size_t n_slots = 0;
+  for (int32_t i = 0; i < sg->n_nodes; i++)
+    n_slots += (size_t)sg->nodes[i].n_inputs + (size_t)sg->nodes[i].n_outputs +
+               (size_t)sg->nodes[i].n_intermediates;
+  const size_t n_io = (size_t)sg->n_inputs + (size_t)sg->n_outputs;
+  const size_t o_io = round_up(((size_t)sg->n_nodes + 1) * sizeof *p->nodes, 64);
+  const size_t o_ptrs = o_io + round_up((n_io + 1) * sizeof *p->io, 64);
+  const size_t o_tensors = o_ptrs + round_up((n_slots + 1) * sizeof *p->ptrs, 64);
+  const size_t o_quant = o_tensors + round_up(((size_t)sg->n_tensors + 1) * sizeof *p->tensors, 64);
+  const size_t o_copy = o_quant + round_up(((size_t)sg->n_tensors + 1) * sizeof *p->quant_copy, 64);
+  const size_t bytes = o_copy + ((size_t)sg->n_outputs + 1) * sizeof *p->copy_outputs;
+  uint8_t *m = hot ? tfcc_wmem_alloc_spare(bytes) : NULL;
+  if (m) {
+    memset(m, 0, bytes);
+    p->tables_wmem = true;
+  } else if (!(m = calloc(1, bytes))) {
+    return false;
+  }
+  p->tables = m;
+  p->nodes = (tfcc_exec_node *)(void *)m;
+  p->io = (tfcc_tensor **)(void *)(m + o_io);
+  p->ptrs = (tfcc_tensor **)(void *)(m + o_ptrs);
+  p->tensors = (tfcc_tensor *)(void *)(m + o_tensors);
+  p->quant_copy = (tfcc_quant_copy *)(void *)(m + o_quant);
+  p->copy_outputs = (int32_t *)(void *)(m + o_copy);
+  p->n_inputs = sg->n_inputs;
+  p->n_outputs = sg->n_outputs;
+  for (int32_t k = 0; k < sg->n_inputs; k++) p->io[k] = &p->tensors[sg->inputs[k]];
+  for (int32_t k = 0; k < sg->n_outputs; k++) p->io[sg->n_inputs + k] = &p->tensors[sg->outputs[k]];
+  return true;
+}
+
 tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t subgraph,
                                  const tfcc_input_shape *shapes, bool with_memory,
                                  const tfcc_exec_env *env, tfcc_err *err) {
@@ -536,16 +597,9 @@ tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t
   p->sg = sg;
   p->subgraph = subgraph;
   p->n_tensors = sg->n_tensors;
-  p->tensors = calloc((size_t)sg->n_tensors + 1, sizeof *p->tensors);
   b.g.producer = malloc(((size_t)sg->n_tensors + 1) * sizeof *b.g.producer);
   b.g.last_use = malloc(((size_t)sg->n_tensors + 1) * sizeof *b.g.last_use);
-  size_t n_slots = 0;
-  for (int32_t i = 0; i < sg->n_nodes; i++)
-    n_slots += (size_t)sg->nodes[i].n_inputs + (size_t)sg->nodes[i].n_outputs +
-               (size_t)sg->nodes[i].n_intermediates;
-  p->ptrs = calloc(n_slots + 1, sizeof *p->ptrs);
-  p->nodes = calloc((size_t)sg->n_nodes + 1, sizeof *p->nodes);
-  if (!p->tensors || !b.g.producer || !b.g.last_use || !p->ptrs || !p->nodes)
+  if (!plan_tables(p, env->hot_tables) || !b.g.producer || !b.g.last_use)
     st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory planning %d tensors",
                       (int)sg->n_tensors);
   if (st == TFCC_OK) st = plan_tensors(&b, shapes);

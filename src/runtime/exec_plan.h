@@ -11,6 +11,8 @@
 #include "runtime/mem_pool.h"
 
 typedef struct tfcc_exec_node {
+  /* the operator's eval (ctx.node->op->eval): a run calls it without reading the IR node */
+  tfcc_status (*eval)(tfcc_op_ctx *ctx);
   int32_t node;    /* index in sg->nodes */
   tfcc_op_ctx ctx; /* in/out/tmp point into the plan's tensors */
   bool folded;     /* computed at prepare time: skipped by run */
@@ -41,6 +43,21 @@ typedef struct tfcc_exec_plan {
   tfcc_tensor **ptrs; /* storage for ctx.in/out/tmp arrays */
   int32_t n_nodes;
   tfcc_exec_node *nodes; /* active nodes in execution order */
+  /* the graph's inputs, then its outputs (n_inputs + n_outputs tensors of `tensors`): what a
+   * run binds, without reading the IR subgraph */
+  int32_t n_inputs, n_outputs;
+  tfcc_tensor **io;
+  /* What a run reads of the plan (nodes, io, ptrs, tensors, copy_outputs, in that order) is one
+   * block laid out together, so that a run touches its few pages and not pages spread over the
+   * C heap between the load's allocations: with env.hot_tables, cut from the free part of the
+   * packed-weights memory's current huge page when it fits there (tfcc_wmem_alloc_spare: the
+   * weights' last huge page, no new memory), else one calloc. */
+  void *tables;
+  bool tables_wmem; /* tables came from tfcc_wmem_alloc_spare */
+  /* per tensor (in tables): a copy of its quantization when it has one scale and zero point,
+   * which tensors' quant then points to (kernels read it at every run; the IR's vectors lie
+   * one per heap block); tfcc_exec_plan_bind_quant fills it */
+  struct tfcc_quant_copy *quant_copy;
   /* memory */
   uint8_t *arena; /* activations + scratch (NULL when built without memory) */
   tfcc_arena_mem arena_mem;
@@ -79,6 +96,8 @@ typedef struct tfcc_exec_env {
   const struct tfcc_logger *log; /* for operators' prepare notes; may be NULL */
   struct tfcc_run_state *rs;     /* session state (runtime/run_state.h); NULL: plans of graphs
                                    without subgraph calls only (weight checks) */
+  bool hot_tables; /* the plan's tables may come from the packed-weights memory (a session's
+                      plan; not one built while running) */
 } tfcc_exec_env;
 
 tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t subgraph,
@@ -93,8 +112,12 @@ tfcc_status tfcc_exec_node_run_dynamic(tfcc_exec_plan *p, tfcc_exec_node *en, tf
 /* Runs node en of p: tfcc_exec_node_run_dynamic for a dynamic node, else its eval (what the
  * session's run and the subgraphs of control-flow operators both do per node). */
 static inline tfcc_status tfcc_exec_node_run(tfcc_exec_plan *p, tfcc_exec_node *en, tfcc_err *err) {
-  return en->dynamic ? tfcc_exec_node_run_dynamic(p, en, err) : en->ctx.node->op->eval(&en->ctx);
+  return en->dynamic ? tfcc_exec_node_run_dynamic(p, en, err) : en->eval(&en->ctx);
 }
+/* Points tensor i of p at quantization q (its IR tensor's, of the generation p is bound to):
+ * at a copy in the plan's tables when q has one scale and zero point, else at q. No allocation
+ * (a run that rebinds to new weights calls it). */
+void tfcc_exec_plan_bind_quant(tfcc_exec_plan *p, int32_t i, const tfcc_quant *q);
 /* Zeroes the variable tensors. */
 void tfcc_exec_plan_reset_variables(tfcc_exec_plan *p);
 

@@ -96,7 +96,8 @@ struct tfcc_session {
   const tfcc_ir_subgraph *sg; /* structure (model->graph); the plan points into gen's graph */
   tfcc_weights *gen;          /* generation the plan is bound to (no reference held between runs) */
   bool folds_read_consts;     /* a node folded at prepare reads constants: rebinding must replan */
-  tfcc_input_shape *shapes;   /* current input shapes */
+  tfcc_input_shape *shapes;   /* current input shapes (this and the next three: in the
+                                 session's own allocation, after it) */
   const void **bound_in;      /* per input */
   void **bound_out;           /* per output */
   size_t *bound_out_cap;      /* per output: bytes of the caller's buffer (for dynamic outputs) */

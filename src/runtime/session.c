@@ -61,6 +61,7 @@ static tfcc_status replan_on(tfcc_session *s, tfcc_weights *w) {
   tfcc_exec_plan next;
   tfcc_exec_env env = tfcc_model_env(s->model);
   env.rs = &s->rs;
+  env.hot_tables = true; /* a run reads them: on the weights' huge page when they fit there */
   s->rs.graph = w->graph;
   tfcc_status st =
       tfcc_exec_plan_build(&next, w->graph, s->subgraph, s->shapes, true, &env, &s->err);
@@ -109,7 +110,7 @@ static tfcc_status bind_weights(tfcc_session *s, tfcc_weights *w) {
   p->sg = g;
   for (int32_t i = 0; i < p->n_tensors; i++) {
     tfcc_tensor *t = &p->tensors[i];
-    t->quant = &g->tensors[i].quant;
+    tfcc_exec_plan_bind_quant(p, i, &g->tensors[i].quant);
     if (t->is_const) t->data = (void *)g->tensors[i].data;
   }
   for (int32_t e = 0; e < p->n_nodes; e++) {
@@ -177,7 +178,16 @@ static tfcc_status session_create(tfcc_model *m, int32_t subgraph, const tfcc_ir
     }
     return TFCC_ERR_UNSUPPORTED;
   }
-  tfcc_session *s = calloc(1, sizeof *s);
+  /* the session and the arrays a run writes (bound buffers) in one block: a run touches the
+   * pages of one allocation, not four spread over the heap */
+  const size_t ni = (size_t)m->graph.subgraphs[subgraph].n_inputs,
+               no = (size_t)m->graph.subgraphs[subgraph].n_outputs;
+  const size_t o_in = (sizeof(tfcc_session) + 63) / 64 * 64;
+  const size_t o_out = o_in + (ni + 1) * sizeof(const void *);
+  const size_t o_cap = o_out + (no + 1) * sizeof(void *);
+  const size_t o_shapes = o_cap + (no + 1) * sizeof(size_t);
+  uint8_t *blk = calloc(1, o_shapes + (ni + 1) * sizeof(tfcc_input_shape));
+  tfcc_session *s = (tfcc_session *)(void *)blk;
   if (!s) {
     tfcc_last_error_set("tfcc_session_create: out of memory");
     return TFCC_ERR_NO_MEMORY;
@@ -194,22 +204,16 @@ static tfcc_status session_create(tfcc_model *m, int32_t subgraph, const tfcc_ir
     free(s);
     return TFCC_ERR_NO_MEMORY;
   }
-  int32_t ni = s->sg->n_inputs, no = s->sg->n_outputs;
-  s->shapes = calloc((size_t)ni + 1, sizeof *s->shapes);
-  s->bound_in = calloc((size_t)ni + 1, sizeof *s->bound_in);
-  s->bound_out = calloc((size_t)no + 1, sizeof *s->bound_out);
-  s->bound_out_cap = calloc((size_t)no + 1, sizeof *s->bound_out_cap);
-  tfcc_status st = TFCC_OK;
-  if (!s->shapes || !s->bound_in || !s->bound_out || !s->bound_out_cap) {
-    st = tfcc_err_set(&s->err, TFCC_ERR_NO_MEMORY, "out of memory");
-  } else {
-    for (int32_t i = 0; i < ni; i++) {
-      const tfcc_ir_tensor *t = &s->sg->tensors[s->sg->inputs[i]];
-      s->shapes[i].rank = t->rank;
-      memcpy(s->shapes[i].dims, t->dims, sizeof t->dims);
-    }
-    st = replan(s);
+  s->bound_in = (const void **)(void *)(blk + o_in);
+  s->bound_out = (void **)(void *)(blk + o_out);
+  s->bound_out_cap = (size_t *)(void *)(blk + o_cap);
+  s->shapes = (tfcc_input_shape *)(void *)(blk + o_shapes);
+  for (int32_t i = 0; i < (int32_t)ni; i++) {
+    const tfcc_ir_tensor *t = &s->sg->tensors[s->sg->inputs[i]];
+    s->shapes[i].rank = t->rank;
+    memcpy(s->shapes[i].dims, t->dims, sizeof t->dims);
   }
+  tfcc_status st = replan(s);
   if (st != TFCC_OK) {
     tfcc_last_error_set(s->err.msg);
     tfcc_session_destroy(s);
@@ -232,12 +236,8 @@ void tfcc_session_destroy(tfcc_session *s) {
   tfcc_exec_plan_free(&s->plan);
   tfcc_run_state_free(&s->rs);
   free(s->profile);
-  free(s->shapes);
-  free(s->bound_in);
-  free(s->bound_out);
-  free(s->bound_out_cap);
   tfcc_model_release(s->model);
-  free(s);
+  free(s); /* with its bound arrays and shapes */
 }
 
 const char *tfcc_session_last_error(const tfcc_session *s) { return s ? s->err.msg : ""; }
@@ -478,35 +478,35 @@ static inline bool misaligned(const void *p, tfcc_dtype dt) {
  * <missing>"), aligned to its elements. */
 static tfcc_status check_bound(tfcc_session *s, const char *what, int32_t i, const void *buf,
                                const tfcc_tensor *t, const char *missing) {
-  const char *name = s->sg->tensors[t->index].name;
   if (!buf && t->bytes)
     return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "%s %d (%s) %s", what,
-                                        (int)i, name, missing));
+                                        (int)i, s->sg->tensors[t->index].name, missing));
   if (misaligned(buf, t->dtype))
     return session_fail(
         s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG,
                         "%s %d (%s): buffer %p is not aligned to its %zu-byte %s elements", what,
-                        (int)i, name, buf, tfcc_dtype_size(t->dtype), tfcc_dtype_name(t->dtype)));
+                        (int)i, s->sg->tensors[t->index].name, buf, tfcc_dtype_size(t->dtype),
+                        tfcc_dtype_name(t->dtype)));
   return TFCC_OK;
 }
 
+/* Reads the plan's tables (exec_plan.h) and the session, not the IR (but for messages). */
 static tfcc_status invoke_bound(tfcc_session *s) {
   tfcc_exec_plan *p = &s->plan;
-  const tfcc_ir_subgraph *sg = s->sg;
   s->ran = false;
-  for (int32_t i = 0; i < sg->n_inputs; i++) {
-    tfcc_tensor *t = &p->tensors[sg->inputs[i]];
+  for (int32_t i = 0; i < p->n_inputs; i++) {
+    tfcc_tensor *t = p->io[i];
     tfcc_status st = check_bound(s, "input", i, s->bound_in[i], t, "has no data");
     if (st != TFCC_OK) return st;
     t->data = (void *)s->bound_in[i];
   }
   int32_t c = 0;
-  for (int32_t i = 0; i < sg->n_outputs; i++) {
+  for (int32_t i = 0; i < p->n_outputs; i++) {
     if (c < p->n_copy_outputs && p->copy_outputs[c] == i) {
       c++;
       continue;
     }
-    tfcc_tensor *t = &p->tensors[sg->outputs[i]];
+    tfcc_tensor *t = p->io[p->n_inputs + i];
     tfcc_status st = check_bound(s, "output", i, s->bound_out[i], t, "has no buffer");
     if (st != TFCC_OK) return st;
     t->data = s->bound_out[i];
@@ -546,7 +546,7 @@ static tfcc_status invoke_bound(tfcc_session *s) {
   int32_t too_small = -1;
   for (int32_t k = 0; k < p->n_copy_outputs; k++) {
     int32_t i = p->copy_outputs[k];
-    tfcc_tensor *t = &p->tensors[sg->outputs[i]];
+    tfcc_tensor *t = p->io[p->n_inputs + i];
     if (t->dynamic) { /* NULL: read with tfcc_session_output_data */
       if (!s->bound_out[i] || !t->bytes) continue;
       if (t->bytes > s->bound_out_cap[i]) {
@@ -557,13 +557,13 @@ static tfcc_status invoke_bound(tfcc_session *s) {
         return session_fail(
             s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG,
                             "output %d (%s): buffer %p is not aligned to its %zu-byte %s elements",
-                            (int)i, sg->tensors[t->index].name, s->bound_out[i],
+                            (int)i, s->sg->tensors[t->index].name, s->bound_out[i],
                             tfcc_dtype_size(t->dtype), tfcc_dtype_name(t->dtype)));
     }
     if (!s->bound_out[i] && t->bytes)
       return session_fail(
           s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "output %d (%s) has no buffer", (int)i,
-                          sg->tensors[t->index].name));
+                          s->sg->tensors[t->index].name));
     if (!t->bytes) continue;
     if (!s->dev_sess) {
       memcpy(s->bound_out[i], t->data, t->bytes);
@@ -573,12 +573,13 @@ static tfcc_status invoke_bound(tfcc_session *s) {
     const tfcc_device *d = s->model->rt->device;
     tfcc_status st = d->be->mem_copy(d->dev, s->bound_out[i], t->data, t->bytes, &s->err);
     if (st != TFCC_OK) {
-      tfcc_err_prefix(&s->err, "output %d (%s)", (int)i, sg->tensors[t->index].name);
+      tfcc_err_prefix(&s->err, "output %d (%s)", (int)i, s->sg->tensors[t->index].name);
       return session_fail(s, st);
     }
   }
   if (too_small >= 0) {
-    const tfcc_tensor *t = &p->tensors[sg->outputs[too_small]];
+    const tfcc_ir_subgraph *sg = s->sg;
+    const tfcc_tensor *t = p->io[p->n_inputs + too_small];
     char shp[128];
     return session_fail(
         s, tfcc_err_set(
@@ -614,14 +615,15 @@ tfcc_status tfcc_session_invoke(tfcc_session *s) {
 
 tfcc_status tfcc_session_run(tfcc_session *s, const void *const *inputs, void *const *outputs) {
   if (!s) return TFCC_ERR_INVALID_ARG;
-  if ((!inputs && s->sg->n_inputs) || (!outputs && s->sg->n_outputs))
+  if ((!inputs && s->plan.n_inputs) || (!outputs && s->plan.n_outputs))
     return session_fail(
         s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "inputs or outputs array is NULL"));
-  for (int32_t i = 0; i < s->sg->n_inputs; i++) s->bound_in[i] = inputs[i];
-  for (int32_t i = 0; i < s->sg->n_outputs; i++) {
+  const tfcc_exec_plan *p = &s->plan;
+  for (int32_t i = 0; i < p->n_inputs; i++) s->bound_in[i] = inputs[i];
+  for (int32_t i = 0; i < p->n_outputs; i++) {
     s->bound_out[i] = outputs[i];
     /* a dynamic output's buffer holds what tfcc_session_output_info reports now */
-    s->bound_out_cap[i] = s->plan.tensors[s->sg->outputs[i]].bytes;
+    s->bound_out_cap[i] = p->io[p->n_inputs + i]->bytes;
   }
   return tfcc_session_invoke(s);
 }

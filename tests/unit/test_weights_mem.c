@@ -2,7 +2,8 @@
  * across huge pages (a block that does not fit what is left of a huge page no longer leaves
  * that rest resident and unused), the whole huge pages of freed blocks given back while other
  * blocks live, live blocks untouched by it; a huge page left in 4 KiB pages by a large block's
- * tail is one huge page again after the load's trim, its bytes unchanged. */
+ * tail is one huge page again after the load's trim, its bytes unchanged; spare blocks
+ * (tfcc_wmem_alloc_spare) only from the free part of the huge page being cut from. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -101,6 +102,75 @@ static void tail_page_rebuilt(void) {
   tfcc_wmem_free(d);
 }
 
+/* Spare blocks: cut right after the last block, inside its huge page, never from a new one. */
+static void spare_blocks(void) {
+  uint8_t *a = tfcc_wmem_alloc(100000);
+  CHECK(a != NULL);
+  if (!a) return;
+  memset(a, 0x61, 100000);
+  const uintptr_t page_end = ((uintptr_t)a + HP) & ~(HP - 1);
+  uint8_t *s = tfcc_wmem_alloc_spare(30000);
+  /* after a (100032 bytes) and s's 64-byte header, in a's huge page */
+  CHECK(s != NULL && (uintptr_t)s == (uintptr_t)a + 100032 + 64 && (uintptr_t)s % 64 == 0);
+  if (!s) return;
+  memset(s, 0x62, 30000);
+  CHECK(tfcc_wmem_alloc_spare(HP) == NULL); /* larger than a huge page */
+  /* what is left of the page: one byte more does not fit, exactly that does */
+  const size_t room = (size_t)(page_end - ((uintptr_t)s + 30016)) - 64;
+  CHECK(tfcc_wmem_alloc_spare(room + 1) == NULL);
+  uint8_t *t = tfcc_wmem_alloc_spare(room);
+  CHECK(t != NULL && (uintptr_t)t + room == page_end);
+  if (t) memset(t, 0x63, room);
+  CHECK(tfcc_wmem_alloc_spare(64) == NULL); /* the page is full: no new huge page for it */
+  uint8_t *u = tfcc_wmem_alloc(64);         /* a plain block takes the next one */
+  CHECK(u != NULL && (uintptr_t)u >= page_end);
+  CHECK(filled(a, 100000, 0x61) && filled(s, 30000, 0x62) && (!t || filled(t, room, 0x63)));
+  tfcc_wmem_free(s);
+  tfcc_wmem_free(t);
+  tfcc_wmem_free(u);
+  CHECK(filled(a, 100000, 0x61));
+  tfcc_wmem_free(a);
+}
+
+/* A load's last huge page split by its trim (more than 1 MiB unused) is one huge page again
+ * once a spare block (a session's tables) is cut from it, the load's bytes unchanged, where the
+ * load's blocks reach 512 KiB into it; a page of a few small blocks stays split. */
+static void spare_rewholes_trimmed_page(void) {
+  char fl[256] = "";
+  long huge = -1;
+  /* a page of a few small blocks (a warm cache's load: params only) stays in 4 KiB pages */
+  uint8_t *p = tfcc_wmem_alloc(100000);
+  CHECK(p != NULL);
+  if (!p) return;
+  tfcc_wmem_trim();
+  uint8_t *ps = tfcc_wmem_alloc_spare(4000);
+  CHECK(ps != NULL && vm_flags((uintptr_t)p, fl, sizeof fl, &huge) && strstr(fl, " nh") != NULL);
+  tfcc_wmem_free(ps);
+  tfcc_wmem_free(p);
+  /* the last 700 kB of a load's weights: rebuilt */
+  uint8_t *a = tfcc_wmem_alloc(700000);
+  CHECK(a != NULL);
+  if (!a) return;
+  memset(a, 0x71, 700000);
+  const uintptr_t page = (uintptr_t)a & ~(HP - 1);
+  CHECK((uintptr_t)a + 700000 - page >= ((size_t)512 << 10));
+  tfcc_wmem_trim(); /* 1.3 MiB unused: given back, the page in 4 KiB pages */
+  CHECK(vm_flags(page, fl, sizeof fl, &huge) && strstr(fl, " nh") != NULL);
+  uint8_t *s = tfcc_wmem_alloc_spare(40000);
+  CHECK(s != NULL && ((uintptr_t)s & ~(HP - 1)) == page);
+  if (s) memset(s, 0x72, 40000);
+  CHECK(vm_flags(page, fl, sizeof fl, &huge) && strstr(fl, " nh") == NULL && strstr(fl, " hg"));
+  CHECK(filled(a, 700000, 0x71) && (!s || filled(s, 40000, 0x72)));
+  uint8_t *s2 = tfcc_wmem_alloc_spare(1000); /* the page is whole: no second rebuild needed */
+  CHECK(s2 != NULL && ((uintptr_t)s2 & ~(HP - 1)) == page);
+  if (s2) memset(s2, 0x73, 1000);
+  CHECK(filled(a, 700000, 0x71) && (!s || filled(s, 40000, 0x72)) &&
+        (!s2 || filled(s2, 1000, 0x73)));
+  tfcc_wmem_free(s2);
+  tfcc_wmem_free(s);
+  tfcc_wmem_free(a);
+}
+
 int main(void) {
 #if defined(__linux__)
   tail_page_rebuilt(); /* first: the rule applies to fresh huge pages of a region */
@@ -168,6 +238,8 @@ int main(void) {
     tfcc_wmem_free(y);
     tfcc_wmem_free(x);
   }
+  spare_blocks();
+  spare_rewholes_trimmed_page();
 #endif
   return tfcc_test_finish("weights_mem");
 }
