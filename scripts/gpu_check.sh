@@ -150,28 +150,15 @@ for net in mobilenet_v2 resnet50; do
     done
   done
 done
-# inputs and outputs already in GPU memory (--device-io), as PyTorch's baseline has them, fp16
-for net in mobilenet_v2 resnet50; do
-  for b in 1 32; do
-    f=$ZOO/$net.tflite; [ $b = 32 ] && f=$ZOO/${net}_b32.tflite
-    [ -f "$f" ] || continue
-    runs=200; [ $b = 32 ] && runs=50
-    j=$(timeout 120 "$TFCC" bench "$f" -i "$ZOO/in_b$b.npy" --device cuda --precision fp16 --device-io \
-          --threads 4 --warmup 20 --runs $runs --profile-runs 0 --json 2>> "$OUT/bench_err.txt" |
-        $PY -c 'import json,sys; print(json.dumps(json.load(sys.stdin)))') &&
-      echo "{\"net\": \"$net\", \"batch\": $b, \"precision\": \"fp16-device-io\", \"tfcc\": $j}" >> "$OUT/bench.jsonl" &&
-      echo "$net b$b fp16, device memory in and out: $(echo "$j" | $PY -c 'import json,sys; d=json.load(sys.stdin); print("p50 %.3f ms" % d["latency_ms"]["p50"])')" ||
-      echo "$net b$b fp16 --device-io: tfcc bench failed: $(tail -2 "$OUT/bench_err.txt")"
-  done
-done
-# fp16 with cuDNN's convolutions (TFCC_CUDNN=1), cuBLASLt's fused epilogues (TFCC_CUDA_LT=1),
+# fp16 with inputs and outputs already in GPU memory (--device-io, as PyTorch's baseline has
+# them), with cuDNN's convolutions (TFCC_CUDNN=1), cuBLASLt's fused epilogues (TFCC_CUDA_LT=1),
 # both, and both with the data in device memory
 for net in resnet50 mobilenet_v2; do
   for b in 1 32; do
     f=$ZOO/$net.tflite; [ $b = 32 ] && f=$ZOO/${net}_b32.tflite
     [ -f "$f" ] || continue
     runs=200; [ $b = 32 ] && runs=50
-    for v in cudnn lt cudnn-lt cudnn-lt-device-io; do
+    for v in device-io cudnn lt cudnn-lt cudnn-lt-device-io; do
       envs="TFCC_CUDNN=0 TFCC_CUDA_LT=0"; io=""
       case $v in cudnn*) envs="TFCC_CUDNN=1 TFCC_CUDA_LT=0" ;; esac
       case $v in *lt*) envs="${envs% *} TFCC_CUDA_LT=1" ;; esac

@@ -173,6 +173,25 @@ static void retire(region *c) {
   c->size = c->committed = c->used = end;
 }
 
+/* Cuts the block [off, off + need) of region c (g_lock held; released here), then asks for its
+ * pages in one call (failing that, they fault on first touch; for a spare block, pages that
+ * trim gave back are populated again). Returns the caller's bytes. */
+static void *cut_block(region *c, size_t off, size_t need) {
+  c->used = off + need;
+  c->live++;
+  count_pages(c, off, need, 1);
+  uint8_t *p = (uint8_t *)c + off;
+  block_hdr *h = (block_hdr *)(void *)p;
+  h->c = c;
+  h->need = need;
+  pthread_mutex_unlock(&g_lock);
+  const size_t pg = tfcc_page_size();
+  const uintptr_t a = (uintptr_t)p & ~(uintptr_t)(pg - 1);
+  const uintptr_t b = ((uintptr_t)p + need + pg - 1) & ~(uintptr_t)(pg - 1);
+  (void)madvise((void *)a, (size_t)(b - a), MADV_POPULATE_WRITE);
+  return p + HDR;
+}
+
 void *tfcc_wmem_alloc(size_t bytes) {
   size_t need = (bytes + 63) / 64 * 64;
   if (need < bytes || need > SIZE_MAX / 2 - RHDR - HUGE) return NULL;
@@ -217,20 +236,7 @@ void *tfcc_wmem_alloc(size_t bytes) {
     }
     c->committed = to;
   }
-  c->used = end;
-  c->live++;
-  count_pages(c, off, need, 1);
-  uint8_t *p = (uint8_t *)c + off;
-  block_hdr *h = (block_hdr *)(void *)p;
-  h->c = c;
-  h->need = need;
-  pthread_mutex_unlock(&g_lock);
-  /* one call for the block's pages (failing that, they fault on first touch) */
-  const size_t pg = tfcc_page_size();
-  const uintptr_t a = (uintptr_t)p & ~(uintptr_t)(pg - 1);
-  const uintptr_t b = ((uintptr_t)p + need + pg - 1) & ~(uintptr_t)(pg - 1);
-  (void)madvise((void *)a, (size_t)(b - a), MADV_POPULATE_WRITE);
-  return p + HDR;
+  return cut_block(c, off, need);
 }
 
 void *tfcc_wmem_alloc_spare(size_t bytes) {
@@ -258,19 +264,7 @@ void *tfcc_wmem_alloc_spare(size_t bytes) {
     c->hp_small[k] = 0;
   c->hp_sealed[k] = 0;
   c->hp_spare[k] = 1;
-  c->used = end;
-  c->live++;
-  count_pages(c, off, need, 1);
-  uint8_t *p = (uint8_t *)c + off;
-  block_hdr *h = (block_hdr *)(void *)p;
-  h->c = c;
-  h->need = need;
-  pthread_mutex_unlock(&g_lock);
-  const size_t pg = tfcc_page_size(); /* a page trim gave back: populated again in one call */
-  const uintptr_t a = (uintptr_t)p & ~(uintptr_t)(pg - 1);
-  const uintptr_t b = ((uintptr_t)p + need + pg - 1) & ~(uintptr_t)(pg - 1);
-  (void)madvise((void *)a, (size_t)(b - a), MADV_POPULATE_WRITE);
-  return p + HDR;
+  return cut_block(c, off, need);
 }
 
 void tfcc_wmem_free(void *p) {
