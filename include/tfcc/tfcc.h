@@ -590,7 +590,9 @@ typedef struct tfcc_session_options {
   int reserved;
   int prefault; /* 1: touch every page of the arena at creation, and map every page of the
                    model's weights cache file (once per model), so that the first run takes no
-                   page faults there (default 0: pages fault on first use) */
+                   page faults there; the model's first such session also makes the packed
+                   weights' last huge page whole again where the load split it (4-19 ms once,
+                   then no 4 KiB page walks there at run). Default 0: pages fault on first use */
 } tfcc_session_options;
 
 TFCC_API void tfcc_session_options_default(tfcc_session_options *opts);

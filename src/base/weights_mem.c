@@ -239,7 +239,7 @@ void *tfcc_wmem_alloc(size_t bytes) {
   return cut_block(c, off, need);
 }
 
-void *tfcc_wmem_alloc_spare(size_t bytes) {
+void *tfcc_wmem_alloc_spare(size_t bytes, bool rewhole) {
   if (!USE_MAP) return NULL;
   size_t need = (bytes + 63) / 64 * 64;
   if (need < bytes || need > HUGE) return NULL;
@@ -259,7 +259,7 @@ void *tfcc_wmem_alloc_spare(size_t bytes) {
    * without 4 KiB page walks (bench/README.md, sessplan). Only once: blocks of the first
    * spare's writer are in it from then on. */
   const size_t k = off / HUGE;
-  if (c->hp_small[k] && c->hp_sealed[k] && off - k * HUGE >= SPARE_REBUILD_MIN &&
+  if (rewhole && c->hp_small[k] && c->hp_sealed[k] && off - k * HUGE >= SPARE_REBUILD_MIN &&
       rebuild_huge(c, k))
     c->hp_small[k] = 0;
   c->hp_sealed[k] = 0;

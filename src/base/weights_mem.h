@@ -20,6 +20,7 @@
 #ifndef TFCC_BASE_WEIGHTS_MEM_H
 #define TFCC_BASE_WEIGHTS_MEM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* 64-byte aligned, uninitialised block of bytes (0: a minimal block); NULL when out of memory. */
@@ -29,14 +30,20 @@ void *tfcc_wmem_alloc(size_t bytes);
  * that small tables read at every run (a session's plan) lie on that huge page with the
  * weights, and not on 4 KiB pages of the C heap. NULL when it does not fit there (the caller
  * takes other memory) or on a platform without these regions. Freed by tfcc_wmem_free. */
-void *tfcc_wmem_alloc_spare(size_t bytes);
+/* rewhole: when the load's trim split that huge page (see tfcc_wmem_trim), make it one huge page
+ * again (a fresh huge page populated and the bytes copied: 4-19 ms at a session's creation), so
+ * that runs read the weights' tail and the tables without 4 KiB page walks; sessions ask for it
+ * with their prefault option. The first spare block of a page decides: later ones never
+ * rebuild it (its tables are being written by their session). */
+void *tfcc_wmem_alloc_spare(size_t bytes, bool rewhole);
 /* Frees a block from tfcc_wmem_alloc or tfcc_wmem_alloc_spare (NULL: nothing). */
 void tfcc_wmem_free(void *p);
 /* A load's packing is over: the unused tail of the huge page being cut from, if 1 MiB or more
  * (was 256 KiB: the last blocks' 4 KiB pages stalled the int8 ResNets' runs, bench/README.md
  * "tail2"), is given back, and that huge page stays in 4 KiB pages (later blocks cut from it are
- * populated page by page) until the first tfcc_wmem_alloc_spare block (a session's plan) makes
- * it one huge page again, when every block in it was cut by the trimming thread. It was resident for nothing until the next load's packing: ResNet-50
+ * populated page by page), unless the first tfcc_wmem_alloc_spare block cut from it (a session's
+ * plan, with its prefault option) makes it one huge page again, when every block in it was cut
+ * by the trimming thread. It was resident for nothing until the next load's packing: ResNet-50
  * int8 1.4 MiB above its packed weights (bench/README.md). The huge pages a large block's tail
  * left in 4 KiB pages (so that the load's peak held only the block's own pages) and that later
  * blocks have filled are made huge pages again: rebuilt at once (a fresh huge page, a copy,

@@ -550,7 +550,7 @@ static tfcc_status plan_memory(plan_build *b) {
 /* The plan's run-time tables (exec_plan.h: tables) in one zeroed block, in the order a run
  * reads them: nodes, io, ptrs (ctx.in/out/tmp), tensors, quant_copy, copy_outputs. false: out of
  * memory. */
-static bool plan_tables(tfcc_exec_plan *p, bool hot) {
+static bool plan_tables(tfcc_exec_plan *p, bool hot, bool rewhole) {
   const tfcc_ir_subgraph *sg = p->sg;
   size_t n_slots = 0;
   for (int32_t i = 0; i < sg->n_nodes; i++)
@@ -563,7 +563,7 @@ static bool plan_tables(tfcc_exec_plan *p, bool hot) {
   const size_t o_quant = o_tensors + round_up(((size_t)sg->n_tensors + 1) * sizeof *p->tensors, 64);
   const size_t o_copy = o_quant + round_up(((size_t)sg->n_tensors + 1) * sizeof *p->quant_copy, 64);
   const size_t bytes = o_copy + ((size_t)sg->n_outputs + 1) * sizeof *p->copy_outputs;
-  uint8_t *m = hot ? tfcc_wmem_alloc_spare(bytes) : NULL;
+  uint8_t *m = hot ? tfcc_wmem_alloc_spare(bytes, rewhole) : NULL;
   if (m) {
     memset(m, 0, bytes);
     p->tables_wmem = true;
@@ -599,7 +599,7 @@ tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t
   p->n_tensors = sg->n_tensors;
   b.g.producer = malloc(((size_t)sg->n_tensors + 1) * sizeof *b.g.producer);
   b.g.last_use = malloc(((size_t)sg->n_tensors + 1) * sizeof *b.g.last_use);
-  if (!plan_tables(p, env->hot_tables) || !b.g.producer || !b.g.last_use)
+  if (!plan_tables(p, env->hot_tables, env->rewhole) || !b.g.producer || !b.g.last_use)
     st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory planning %d tensors",
                       (int)sg->n_tensors);
   if (st == TFCC_OK) st = plan_tensors(&b, shapes);

@@ -98,6 +98,7 @@ typedef struct tfcc_exec_env {
                                    without subgraph calls only (weight checks) */
   bool hot_tables; /* the plan's tables may come from the packed-weights memory (a session's
                       plan; not one built while running) */
+  bool rewhole;    /* with hot_tables: the session asked for prefault (tfcc_wmem_alloc_spare) */
 } tfcc_exec_env;
 
 tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t subgraph,

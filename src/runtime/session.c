@@ -62,6 +62,7 @@ static tfcc_status replan_on(tfcc_session *s, tfcc_weights *w) {
   tfcc_exec_env env = tfcc_model_env(s->model);
   env.rs = &s->rs;
   env.hot_tables = true; /* a run reads them: on the weights' huge page when they fit there */
+  env.rewhole = s->prefault;
   s->rs.graph = w->graph;
   tfcc_status st =
       tfcc_exec_plan_build(&next, w->graph, s->subgraph, s->shapes, true, &env, &s->err);
@@ -213,15 +214,17 @@ static tfcc_status session_create(tfcc_model *m, int32_t subgraph, const tfcc_ir
     s->shapes[i].rank = t->rank;
     memcpy(s->shapes[i].dims, t->dims, sizeof t->dims);
   }
+  s->prefault =
+      opts &&
+      opts->struct_size >= offsetof(tfcc_session_options, prefault) + sizeof opts->prefault &&
+      opts->prefault;
   tfcc_status st = replan(s);
   if (st != TFCC_OK) {
     tfcc_last_error_set(s->err.msg);
     tfcc_session_destroy(s);
     return st;
   }
-  if (opts &&
-      opts->struct_size >= offsetof(tfcc_session_options, prefault) + sizeof opts->prefault &&
-      opts->prefault) {
+  if (s->prefault) {
     /* the first run then faults no arena page, and no page of the weights cache's blocks */
     if (s->plan.arena) memset(s->plan.arena, 0, s->plan.arena_bytes);
     tfcc_wcache_prefault(m->wcache);

@@ -109,20 +109,20 @@ static void spare_blocks(void) {
   if (!a) return;
   memset(a, 0x61, 100000);
   const uintptr_t page_end = ((uintptr_t)a + HP) & ~(HP - 1);
-  uint8_t *s = tfcc_wmem_alloc_spare(30000);
+  uint8_t *s = tfcc_wmem_alloc_spare(30000, true);
   /* after a (100032 bytes) and s's 64-byte header, in a's huge page */
   CHECK(s != NULL && (uintptr_t)s == (uintptr_t)a + 100032 + 64 && (uintptr_t)s % 64 == 0);
   if (!s) return;
   memset(s, 0x62, 30000);
-  CHECK(tfcc_wmem_alloc_spare(HP) == NULL); /* larger than a huge page */
+  CHECK(tfcc_wmem_alloc_spare(HP, true) == NULL); /* larger than a huge page */
   /* what is left of the page: one byte more does not fit, exactly that does */
   const size_t room = (size_t)(page_end - ((uintptr_t)s + 30016)) - 64;
-  CHECK(tfcc_wmem_alloc_spare(room + 1) == NULL);
-  uint8_t *t = tfcc_wmem_alloc_spare(room);
+  CHECK(tfcc_wmem_alloc_spare(room + 1, true) == NULL);
+  uint8_t *t = tfcc_wmem_alloc_spare(room, true);
   CHECK(t != NULL && (uintptr_t)t + room == page_end);
   if (t) memset(t, 0x63, room);
-  CHECK(tfcc_wmem_alloc_spare(64) == NULL); /* the page is full: no new huge page for it */
-  uint8_t *u = tfcc_wmem_alloc(64);         /* a plain block takes the next one */
+  CHECK(tfcc_wmem_alloc_spare(64, true) == NULL); /* the page is full: no new huge page for it */
+  uint8_t *u = tfcc_wmem_alloc(64);               /* a plain block takes the next one */
   CHECK(u != NULL && (uintptr_t)u >= page_end);
   CHECK(filled(a, 100000, 0x61) && filled(s, 30000, 0x62) && (!t || filled(t, room, 0x63)));
   tfcc_wmem_free(s);
@@ -143,11 +143,22 @@ static void spare_rewholes_trimmed_page(void) {
   CHECK(p != NULL);
   if (!p) return;
   tfcc_wmem_trim();
-  uint8_t *ps = tfcc_wmem_alloc_spare(4000);
+  uint8_t *ps = tfcc_wmem_alloc_spare(4000, true);
   CHECK(ps != NULL && vm_flags((uintptr_t)p, fl, sizeof fl, &huge) && strstr(fl, " nh") != NULL);
   tfcc_wmem_free(ps);
   tfcc_wmem_free(p);
-  /* the last 700 kB of a load's weights: rebuilt */
+  /* the last 700 kB of a load's weights, a session without prefault: the page stays split */
+  uint8_t *b = tfcc_wmem_alloc(700000);
+  CHECK(b != NULL);
+  if (!b) return;
+  const uintptr_t bpage = (uintptr_t)b & ~(HP - 1);
+  tfcc_wmem_trim();
+  uint8_t *bs = tfcc_wmem_alloc_spare(40000, false);
+  CHECK(bs != NULL && ((uintptr_t)bs & ~(HP - 1)) == bpage);
+  CHECK(vm_flags(bpage, fl, sizeof fl, &huge) && strstr(fl, " nh") != NULL);
+  tfcc_wmem_free(bs);
+  tfcc_wmem_free(b);
+  /* the same with prefault: rebuilt */
   uint8_t *a = tfcc_wmem_alloc(700000);
   CHECK(a != NULL);
   if (!a) return;
@@ -156,12 +167,12 @@ static void spare_rewholes_trimmed_page(void) {
   CHECK((uintptr_t)a + 700000 - page >= ((size_t)512 << 10));
   tfcc_wmem_trim(); /* 1.3 MiB unused: given back, the page in 4 KiB pages */
   CHECK(vm_flags(page, fl, sizeof fl, &huge) && strstr(fl, " nh") != NULL);
-  uint8_t *s = tfcc_wmem_alloc_spare(40000);
+  uint8_t *s = tfcc_wmem_alloc_spare(40000, true);
   CHECK(s != NULL && ((uintptr_t)s & ~(HP - 1)) == page);
   if (s) memset(s, 0x72, 40000);
   CHECK(vm_flags(page, fl, sizeof fl, &huge) && strstr(fl, " nh") == NULL && strstr(fl, " hg"));
   CHECK(filled(a, 700000, 0x71) && (!s || filled(s, 40000, 0x72)));
-  uint8_t *s2 = tfcc_wmem_alloc_spare(1000); /* the page is whole: no second rebuild needed */
+  uint8_t *s2 = tfcc_wmem_alloc_spare(1000, true); /* the page is whole: no second rebuild needed */
   CHECK(s2 != NULL && ((uintptr_t)s2 & ~(HP - 1)) == page);
   if (s2) memset(s2, 0x73, 1000);
   CHECK(filled(a, 700000, 0x71) && (!s || filled(s, 40000, 0x72)) &&
