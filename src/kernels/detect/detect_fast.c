@@ -25,8 +25,6 @@ typedef struct fwork {
   float *sy0, *sx0, *sy1, *sx1, *sarea;         /* n: the selected boxes, one array per field */
 } fwork;
 
-static size_t al8(size_t b) { return (b + 7) & ~(size_t)7; }
-
 static size_t carve(int32_t n, const tfcc_detect_params *p, void *base, fwork *w) {
   const size_t nn = (size_t)(n > 0 ? n : 1);
   const size_t nm = nn + (size_t)(p->max_detections > 0 ? p->max_detections : 0);
@@ -41,12 +39,7 @@ static size_t carve(int32_t n, const tfcc_detect_params *p, void *base, fwork *w
                       (void **)&w->m_score, (void **)&w->t_score,  (void **)&w->row,
                       (void **)&w->row_idx, (void **)&w->sy0,      (void **)&w->sx0,
                       (void **)&w->sy1,     (void **)&w->sx1,      (void **)&w->sarea};
-  size_t off = 0;
-  for (int i = 0; i < 21; i++) {
-    if (base) *slots[i] = (uint8_t *)base + off;
-    off += al8(sizes[i]);
-  }
-  return off;
+  return tfcc_detect_carve(base, sizes, slots, 21);
 }
 
 size_t tfcc_detect_fast_scratch_bytes(int32_t n, int32_t n_scores, const tfcc_detect_params *p) {

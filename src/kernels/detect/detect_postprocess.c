@@ -154,7 +154,14 @@ typedef struct work {
   int32_t *cls_tmp;    /* num_classes (fast, k > 1) */
 } work;
 
-static size_t align8(size_t b) { return (b + 7) & ~(size_t)7; }
+size_t tfcc_detect_carve(void *base, const size_t *sizes, void **const *slots, int n) {
+  size_t off = 0;
+  for (int i = 0; i < n; i++) {
+    if (base) *slots[i] = (uint8_t *)base + off;
+    off += (sizes[i] + 7) & ~(size_t)7;
+  }
+  return off;
+}
 
 static size_t carve(int32_t n, const tfcc_detect_params *p, void *base, work *w) {
   const size_t nn = (size_t)n, nm = nn + (size_t)(p->max_detections > 0 ? p->max_detections : 0);
@@ -168,12 +175,7 @@ static size_t carve(int32_t n, const tfcc_detect_params *p, void *base, work *w)
                       (void **)&w->tmp,          (void **)&w->active,     (void **)&w->selected,
                       (void **)&w->class_scores, (void **)&w->merged_idx, (void **)&w->merged_score,
                       (void **)&w->sorted_score, (void **)&w->class_idx,  (void **)&w->cls_tmp};
-  size_t off = 0;
-  for (int i = 0; i < 12; i++) {
-    if (base) *slots[i] = (uint8_t *)base + off;
-    off += align8(sizes[i]);
-  }
-  return off;
+  return tfcc_detect_carve(base, sizes, slots, 12);
 }
 
 size_t tfcc_detect_scratch_bytes(int32_t n, const tfcc_detect_params *p) {

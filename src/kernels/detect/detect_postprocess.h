@@ -41,6 +41,9 @@ void tfcc_detect_decode(const float *enc, int32_t enc_stride, const float *ancho
 
 /* Scratch bytes tfcc_detect_nms needs for n anchors. */
 size_t tfcc_detect_scratch_bytes(int32_t n, const tfcc_detect_params *p);
+/* Cuts scratch into n parts of sizes[i] bytes, each 8-byte aligned: *slots[i] points at part i
+ * of base (base NULL: sizes only). Returns the total bytes. */
+size_t tfcc_detect_carve(void *base, const size_t *sizes, void **const *slots, int n);
 
 /* NMS over decoded boxes [n][4] and scores [n][n_scores] (n_scores = num_classes or
  * num_classes + 1 with a leading background column). Outputs: out_boxes
