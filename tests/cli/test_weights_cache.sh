@@ -26,6 +26,15 @@ for name in conv_2d_f32_3x3_same fully_connected_f32_2d conv_2d_i8_3x3_same conv
   if diff -r "$TMP/$name.none" "$TMP/$name.trunc" >/dev/null; then ok; else bad "$name: output after a truncated cache differs"; fi
   if cmp -s "$wc" "$TMP/good.wc"; then ok; else bad "$name: rewritten cache differs from the first"; fi
 done
+# a cache that cannot be written (its folder does not exist): the run succeeds with the same
+# output and says why on stderr, without TFCC_LOG (one warning line, no error line)
+m=$CONF/conv_2d_f32_3x3_same.tflite
+in=$CONF/conv_2d_f32_3x3_same.in0.npy
+expect_rc 0 "run, cache in a missing folder" -- "$TFCC" run "$m" -i "$in" -o "$TMP/nodir.out" --weights-cache "$TMP/no/such/dir/x.wc"
+n=$(grep -c "^tfcc warning \[MODEL_LOAD\] weights cache .*/no/such/dir/x.wc not written: No such file or directory" "$TMP/err" || true)
+[ "$n" = 1 ] && ok || bad "cache in a missing folder: $n warning lines: $(cat "$TMP/err")"
+if grep -q "error" "$TMP/err"; then bad "cache in a missing folder: error line: $(cat "$TMP/err")"; else ok; fi
+if diff -r "$TMP/conv_2d_f32_3x3_same.none" "$TMP/nodir.out" >/dev/null; then ok; else bad "cache in a missing folder: output differs"; fi
 # bench: same report keys with a cache
 m=$CONF/conv_2d_f32_3x3_same.tflite
 expect_rc 0 "bench with a cache" -- "$TFCC" bench "$m" --runs 2 --json --weights-cache "$TMP/bench.wc"

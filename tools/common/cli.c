@@ -65,12 +65,14 @@ int cli_error(const char *cmd, int code, const char *fmt, ...) {
   return code;
 }
 
-/* Library log lines would break the one-line error contract: they are dropped unless
- * TFCC_LOG is set in the environment (then printed to stderr as the library would). */
+/* Library log lines on stderr: warnings always (a weights cache that cannot be written or was
+ * refused and rebuilt, a fallback: what a user must know to get what they asked for); the
+ * others only with TFCC_LOG set in the environment (an error line repeats what the failed call
+ * returns, which the command prints as its one "tfcc <cmd>: error: ..." line). */
 static void log_filter(void *user, tfcc_log_level level, const char *tag, const char *message) {
   (void)user;
   const char *env = getenv("TFCC_LOG");
-  if (!env || !env[0]) return;
+  if (level != TFCC_LOG_WARN && (!env || !env[0])) return;
   static const char *const names[] = {"error", "warning", "info", "debug"};
   fprintf(stderr, "tfcc %s [%s] %s\n", (unsigned)level < 4 ? names[level] : "log", tag ? tag : "",
           message ? message : "");
