@@ -77,6 +77,8 @@ def main():
         name, _, d = name.partition("@")
         settings.append((name, [kv for kv in kvs.split(",") if kv], d))
     modes = ["none"] + (["write", "warm"] if a.cache else [])
+    if a.cache:
+        os.makedirs(a.cache, exist_ok=True)  # tfcc writes no cache into a missing folder
     res = {}
     for _ in range(a.rounds):
         for m in a.models:
