@@ -12,19 +12,19 @@ FLAGS="-std=c11 -O3 -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-trun
 # the library's sources for aarch64 (x86 variants and the OpenSSL module left out), compiled
 # in parallel
 for f in $(find src -name '*.c' | sort); do
-  case "$f" in *-avx512.c|*-avx2.c|*-sse4.c|*-avx512vnni.c|*-avxvnni.c|*-avx512bf16.c|*-amxbf16.c|*-amxint8.c|*-wasmsimd.c|src/crypto/*|src/cuda/*) continue ;; esac
+  case "$f" in *-avx512.c|*-avx2.c|*-sse4.c|*-avx512vnni.c|*-avxvnni.c|*-avx512bf16.c|*-amxbf16.c|*-amxint8.c|*-shani.c|*-wasmsimd.c|src/crypto/*|src/cuda/*) continue ;; esac
   echo "$f"
 done >"$OUT/sources"
 export CC FLAGS OUT
 xargs -P "$(nproc)" -n 1 sh -c '
   f=$1; o="$OUT/$(echo "$f" | tr / _).o"; extra=""
-  case "$f" in *-neondot.c) extra="-march=armv8.2-a+dotprod" ;; *-neoni8mm.c) extra="-march=armv8.2-a+dotprod+i8mm" ;; esac
+  case "$f" in *-neondot.c) extra="-march=armv8.2-a+dotprod" ;; *-neoni8mm.c) extra="-march=armv8.2-a+dotprod+i8mm" ;; *-neonsha2.c) extra="-march=armv8-a+crypto" ;; esac
   $CC $FLAGS $extra -c "$f" -o "$o"' _ <"$OUT/sources"
 objs=$(sed "s|/|_|g; s|^|$OUT/|; s|\$|.o|" "$OUT/sources")
 rm -f "$OUT/libtfcc.a"
 ar rcs "$OUT/libtfcc.a" $objs
 echo "aarch64 library: $OUT/libtfcc.a"
-for t in test_f32_gemm test_f32_dwconv test_q8_gemm test_q8_dwconv test_bf16_gemm test_vbinary test_vunary test_q8_lut test_q8_resize test_pool_fast test_quantize_fast test_reduce_fast test_softmax_fast test_f32_gemv test_f32_conv_direct test_q8_lstm_fast test_f32_lstm_fast test_lstm_op_fast test_q8_fc_small test_f32_winograd test_f32_expand_dw test_f32_conv_residual test_move test_move_ops test_resize_move test_arg_fast test_detect_fast test_fft; do
+for t in test_f32_gemm test_f32_dwconv test_q8_gemm test_q8_dwconv test_bf16_gemm test_vbinary test_vunary test_q8_lut test_q8_resize test_pool_fast test_quantize_fast test_reduce_fast test_softmax_fast test_f32_gemv test_f32_conv_direct test_q8_lstm_fast test_f32_lstm_fast test_lstm_op_fast test_q8_fc_small test_f32_winograd test_f32_expand_dw test_f32_conv_residual test_move test_move_ops test_resize_move test_arg_fast test_detect_fast test_fft test_sha256; do
   $CC $FLAGS -Itests/harness -static tests/ops/$t.c tests/harness/harness.c tests/harness/fb_test_builder.c \
     -Wl,--whole-archive "$OUT/libtfcc.a" -Wl,--no-whole-archive -lpthread -lm -o "$OUT/$t"
   if command -v qemu-aarch64 >/dev/null; then

@@ -145,7 +145,7 @@ typedef void (*tfcc_log_fn)(void *user, tfcc_log_level level, const char *tag, c
   X(AVX512BF16, "avx512_bf16") X(AVX512FP16, "avx512_fp16")                    \
   X(AMXTILE, "amx_tile") X(AMXINT8, "amx_int8") X(AMXBF16, "amx_bf16")          \
   X(NEON, "neon") X(DOTPROD, "dotprod") X(FP16ARITH, "fp16") X(I8MM, "i8mm")     \
-  X(SVE, "sve")
+  X(SVE, "sve") X(SHA256, "sha256")
 /* clang-format on */
 
 typedef enum tfcc_cpu_feature {

@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-static const uint32_t K[64] = {
+const uint32_t tfcc_sha256_k[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
     0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
     0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
@@ -26,7 +26,8 @@ static void compress(uint32_t h[8], const uint8_t *p) {
   }
   uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], k = h[7];
   for (int i = 0; i < 64; i++) {
-    uint32_t t1 = k + (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i];
+    uint32_t t1 =
+        k + (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) + ((e & f) ^ (~e & g)) + tfcc_sha256_k[i] + w[i];
     uint32_t t2 = (ror(a, 2) ^ ror(a, 13) ^ ror(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
     k = g;
     g = f;
@@ -40,13 +41,20 @@ static void compress(uint32_t h[8], const uint8_t *p) {
   h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += k;
 }
 
-void tfcc_sha256_init(tfcc_sha256_ctx *c) {
+void tfcc_sha256_blocks_portable(uint32_t h[8], const uint8_t *p, size_t n) {
+  for (; n > 0; n--, p += 64) compress(h, p);
+}
+
+void tfcc_sha256_init_with(tfcc_sha256_ctx *c, tfcc_sha256_blocks_fn blocks) {
   static const uint32_t iv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                                  0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
   memcpy(c->h, iv, sizeof iv);
   c->bytes = 0;
   c->fill = 0;
+  c->blocks = blocks ? blocks : tfcc_sha256_blocks_portable;
 }
+
+void tfcc_sha256_init(tfcc_sha256_ctx *c) { tfcc_sha256_init_with(c, NULL); }
 
 void tfcc_sha256_update(tfcc_sha256_ctx *c, const void *data, size_t n) {
   const uint8_t *p = data;
@@ -58,10 +66,12 @@ void tfcc_sha256_update(tfcc_sha256_ctx *c, const void *data, size_t n) {
     p += take;
     n -= take;
     if (c->fill < 64) return;
-    compress(c->h, c->block);
+    c->blocks(c->h, c->block, 1);
     c->fill = 0;
   }
-  for (; n >= 64; p += 64, n -= 64) compress(c->h, p);
+  if (n >= 64) c->blocks(c->h, p, n / 64);
+  p += n / 64 * 64;
+  n %= 64;
   memcpy(c->block, p, n);
   c->fill = n;
 }
@@ -82,11 +92,16 @@ void tfcc_sha256_final(tfcc_sha256_ctx *c, uint8_t digest[32]) {
   }
 }
 
-void tfcc_sha256(const void *data, size_t n, uint8_t digest[32]) {
+void tfcc_sha256_with(tfcc_sha256_blocks_fn blocks, const void *data, size_t n,
+                      uint8_t digest[32]) {
   tfcc_sha256_ctx c;
-  tfcc_sha256_init(&c);
+  tfcc_sha256_init_with(&c, blocks);
   tfcc_sha256_update(&c, data, n);
   tfcc_sha256_final(&c, digest);
+}
+
+void tfcc_sha256(const void *data, size_t n, uint8_t digest[32]) {
+  tfcc_sha256_with(NULL, data, n, digest);
 }
 
 void tfcc_sha256_hex(const uint8_t digest[32], char hex[65]) {

@@ -65,6 +65,7 @@ static void detect_x86(tfcc_cpu_info *c) {
     __cpuid_count(7, 0, a7, b7, c7, d7);
     if (a7 >= 1) __cpuid_count(7, 1, a71, b71, c71, d71);
     if (ymm && ((b7 >> 5) & 1)) SET(AVX2);
+    if ((b7 >> 29) & 1) SET(SHA256); /* the SHA extensions (sha256rnds2, sha256msg1/2) */
     if (zmm) {
       if ((b7 >> 16) & 1) SET(AVX512F);
       if ((b7 >> 17) & 1) SET(AVX512DQ);
@@ -114,6 +115,7 @@ static void detect_arm(tfcc_cpu_info *c) {
   if (hw & (1ul << 10)) SET(FP16ARITH); /* HWCAP_ASIMDHP */
   if (hw & (1ul << 22)) SET(SVE);       /* HWCAP_SVE */
   if (hw2 & (1ul << 13)) SET(I8MM);     /* HWCAP2_I8MM */
+  if (hw & (1ul << 6)) SET(SHA256);     /* HWCAP_SHA2 */
   snprintf(c->vendor, sizeof c->vendor, "arm");
 }
 #endif

@@ -12,6 +12,7 @@
 #include "kernels/f32-vbinary/vbinary.h"
 #include "kernels/f32-vunary/vunary.h"
 #include "kernels/f32-winograd/winograd.h"
+#include "kernels/hash/sha256.h"
 #include "kernels/hybrid/fc_eigen.h"
 #include "kernels/hybrid/xnn_f32.h"
 #include "kernels/pool/pool.h"
@@ -180,6 +181,10 @@ static const kernel_family k_families[] = {
      TABLE(tfcc_fc_eigen)},
     {"lstm", "UNIDIRECTIONAL_SEQUENCE_LSTM (int8x8->16; float32 runs on f32-gemm + f32-vunary)",
      TABLE(tfcc_q8_lstm)},
+    {"sha256",
+     "no operator: SHA-256 of model files (weights cache source check, --verify-cache, "
+     "watermarks)",
+     TABLE(tfcc_sha256)},
 };
 #define FAMILY_COUNT ((int)(sizeof k_families / sizeof k_families[0]))
 

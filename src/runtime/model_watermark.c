@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "base/err.h"
-#include "base/sha256.h"
+#include "kernels/hash/sha256.h"
 #include "format/fb.h"
 #include "runtime/internal.h"
 
@@ -266,7 +266,7 @@ static tfcc_status verify(const uint8_t *W, size_t size, const model_view *v, wm
                         (unsigned long long)f->base, (unsigned long long)f->size);
   uint8_t dg[32];
   char hex[65];
-  tfcc_sha256(W + f->base, (size_t)f->size, dg);
+  tfcc_sha256_fast(W + f->base, (size_t)f->size, dg);
   tfcc_sha256_hex(dg, hex);
   if (strcmp(hex, f->sha) != 0)
     return tfcc_err_set(err, TFCC_ERR_INTEGRITY,
@@ -354,7 +354,7 @@ tfcc_status tfcc_watermark_embed(const void *model, size_t size, const char *id,
   }
   uint8_t dg[32];
   char hex[65];
-  tfcc_sha256(F, size, dg);
+  tfcc_sha256_fast(F, size, dg);
   tfcc_sha256_hex(dg, hex);
   uint8_t *w = NULL;
   if ((st = embed(F, size, id, hex, &w, out_size, &err)) != TFCC_OK) {

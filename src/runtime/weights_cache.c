@@ -15,7 +15,7 @@
 
 #include "base/grow.h"
 #include "base/hash64.h"
-#include "base/sha256.h"
+#include "kernels/hash/sha256.h"
 #include "base/durable_file.h"
 
 #ifndef MADV_POPULATE_READ
@@ -568,7 +568,7 @@ static void check_map(tfcc_wcache *c, bool verify_full, int64_t mtime_ns) {
   if (!verify_full) return;
   need_src(c);
   uint8_t sha[32];
-  tfcc_sha256(c->src, c->src_size, sha);
+  tfcc_sha256_fast(c->src, c->src_size, sha);
   if (memcmp(sha, c->h.src_sha256, sizeof sha) != 0) {
     refuse(c, "made from other model bytes (SHA-256 differs)");
     unmap(c);
@@ -628,7 +628,8 @@ static tfcc_status open_impl(const char *path, const tfcc_wc_mem *mem, const cha
   } else if (c->in_mem && c->mem.trusted && !verify_full) {
     /* none (zeros): a trusted cache in memory is taken without comparing the source's hashes,
      * unless verify_full, which then refuses it once and writes one with them (the encrypted
-     * cache, bound to its model file; SHA-256 of a 100 MB model is about 0.35 s here) */
+     * cache, bound to its model file; SHA-256 of a 100 MB model: about 0.35 s in portable C,
+     * 0.07 s on SHA instructions) */
     c->have_hash = true;
   } else {
     need_src(c);
@@ -637,7 +638,7 @@ static tfcc_status open_impl(const char *path, const tfcc_wc_mem *mem, const cha
     if (src_stays)
       c->sha_pending = true; /* only if a file is written, then */
     else
-      tfcc_sha256(src, size, c->src_sha256);
+      tfcc_sha256_fast(src, size, c->src_sha256);
   }
   *out = c;
   return TFCC_OK;
@@ -781,7 +782,7 @@ bool tfcc_wcache_will_write(const tfcc_wcache *c) {
 /* Writes the recorded blocks to a new cache file (c is dirty, nothing lost). */
 static void write_out(tfcc_wcache *c) {
   if (c->sha_pending) {
-    tfcc_sha256(c->src, c->src_size, c->src_sha256);
+    tfcc_sha256_fast(c->src, c->src_size, c->src_sha256);
     c->sha_pending = false;
   }
   if (c->n_skips)
