@@ -391,11 +391,14 @@ static bool find_kept(const tfcc_wcache *c, tfcc_wc_entry *e, size_t *n) {
 }
 
 /* Maps len bytes of the file at file offset off over dst, whose bytes equal src (the same
- * bytes through the file's mapping). On failure the private bytes are put back (copied from
- * src); false only when even that failed. */
+ * bytes through the file's mapping), populated (resident now, as the private pages were: the
+ * first run takes no fault on them; MAP_POPULATE in the same call, not a madvise after it: on
+ * a VM each of those calls cost a TLB shootdown). On failure the private bytes are put back
+ * (copied from src); false only when even that failed. */
 static bool map_over(int fd, uint8_t *dst, size_t len, uint64_t off, const uint8_t *src,
                      bool *mapped) {
-  *mapped = mmap(dst, len, PROT_READ, MAP_SHARED | MAP_FIXED, fd, (off_t)off) != MAP_FAILED;
+  *mapped = mmap(dst, len, PROT_READ, MAP_SHARED | MAP_FIXED | MAP_POPULATE, fd, (off_t)off) !=
+            MAP_FAILED;
   if (*mapped) return true;
   /* MAP_FIXED may have unmapped dst: private pages again, with the same bytes */
   if (mmap(dst, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) ==
@@ -414,7 +417,8 @@ size_t tfcc_wcache_share_kept(tfcc_wcache *c, uint8_t *base, size_t base_bytes,
       !find_kept(c, &e, &nk))
     return 0;
   const uint8_t *kr = c->map + e.offset + 8;
-  uint64_t data = e.offset + page_up(8 + nk * sizeof(tfcc_wc_skip));
+  const uint64_t data0 = e.offset + page_up(8 + nk * sizeof(tfcc_wc_skip));
+  uint64_t data = data0;
   size_t shared = 0, j = 0;
   for (size_t k = 0; k < nk && !*failed; k++) {
     tfcc_wc_skip ck;
@@ -431,18 +435,16 @@ size_t tfcc_wcache_share_kept(tfcc_wcache *c, uint8_t *base, size_t base_bytes,
       if (memcmp(base + a, src, (size_t)(b - a)) != 0) continue; /* another state: stays private */
       bool mapped;
       if (!map_over(c->fd, base + a, (size_t)(b - a), at, src, &mapped)) *failed = true;
-      if (mapped) {
-        shared += (size_t)(b - a);
-        /* resident now, as the private pages were (the first run takes no fault on them) */
-        (void)madvise(base + a, (size_t)(b - a), MADV_POPULATE_READ);
-        /* the compare mapped them through the cache's own mapping too: unmap them there, or
-         * RSS would count each page twice (they stay in the page cache) */
-        (void)madvise((void *)(uintptr_t)src, (size_t)(b - a), MADV_DONTNEED);
-      }
+      if (mapped) shared += (size_t)(b - a);
     }
     data += ck.bytes;
   }
   c->stats.kept_shared = shared;
+  /* the compares read the kept pages through the cache's own mapping too: unmap them there
+   * (they stay in the page cache), or RSS would count the shared ones twice; one call for the
+   * whole block, not one per range */
+  if (data > data0 && data <= c->map_size)
+    (void)madvise((void *)(uintptr_t)(c->map + data0), (size_t)(data - data0), MADV_DONTNEED);
   if (shared) {
     c->keep_off = e.offset;
     c->keep_bytes = e.bytes;
