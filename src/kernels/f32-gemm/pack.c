@@ -5,6 +5,7 @@
 #include "base/threadpool.h"
 #include "base/weights_mem.h"
 #include "kernels/f32-gemm/gemm.h"
+#include "kernels/move/move.h"
 
 size_t tfcc_f32_packed_bytes(const tfcc_f32_gemm_kernel *k, int32_t n, int32_t kdim) {
   const size_t nr = (size_t)k->nr;
@@ -24,6 +25,14 @@ size_t tfcc_f32_packed_bytes(const tfcc_f32_gemm_kernel *k, int32_t n, int32_t k
  * B[n][k] = src[n * ld_n + k] into dst (kn rows of nr floats; columns nc .. nr - 1 zero). */
 static void pack_panel_rows(size_t nr, size_t nc, size_t kn, const float *src, size_t ld_n,
                             float *dst) {
+  if (nc == nr && kn <= INT32_MAX && nr <= INT32_MAX) {
+    /* a whole panel: the output is dense, the move kernel's blocked transpose (vector
+     * micro-tiles) writes it */
+    const int32_t dims[2] = {(int32_t)kn, (int32_t)nr};
+    const int64_t in_strides[2] = {1, (int64_t)ld_n}, out_strides[2] = {(int64_t)nr, 1};
+    tfcc_move_copy_nd(2, dims, src, 0, in_strides, dst, 0, out_strides, sizeof(float));
+    return;
+  }
   float tile[NR_MAX][TB];
   for (size_t j = nc; j < nr; j++) memset(tile[j], 0, sizeof tile[j]);
   for (size_t t0 = 0; t0 < kn; t0 += TB) {
