@@ -271,7 +271,7 @@ static tfcc_status xdw_prepare(tfcc_op_ctx *ctx) {
   if (st != TFCC_OK) return st;
   const xdw_params *p = ctx->params;
   const int threads = tfcc_threadpool_size(ctx->pool);
-  const tfcc_q8_expand_dw q = {&p->q8e, &p->r1, &p->q8d, &p->r2};
+  const tfcc_q8_expand_dw q = {&p->q8e, &p->r1, &p->q8d, &p->r2, 0};
   ctx->scratch_bytes = p->q8 ? tfcc_q8_expand_dw_scratch_bytes(&q, &g, threads)
                              : tfcc_f32_expand_dw_scratch_bytes(&g, threads);
   return tfcc_conv_geom_set_output(ctx->out[0], &g, ctx->err);
@@ -283,7 +283,7 @@ static tfcc_status xdw_eval(tfcc_op_ctx *ctx) {
   tfcc_status st = xdw_geom(ctx, &g);
   if (st != TFCC_OK) return st;
   if (p->q8) {
-    const tfcc_q8_expand_dw q = {&p->q8e, &p->r1, &p->q8d, &p->r2};
+    const tfcc_q8_expand_dw q = {&p->q8e, &p->r1, &p->q8d, &p->r2, 0};
     if (ctx->scratch_bytes <
         tfcc_q8_expand_dw_scratch_bytes(&q, &g, tfcc_threadpool_size(ctx->pool)))
       return tfcc_err_set(ctx->err, TFCC_ERR_STATE,

@@ -121,7 +121,7 @@ static void run_shape(const shape *s, const pcase *pc, tfcc_threadpool *pool, co
       tfcc_q8_dw_packed p2;
       CHECK(tfcc_q8_pack(gk, true, s->c, s->cin, f1, bias1, &r1, &p1));
       CHECK(tfcc_q8_dw_pack(dk, true, s->c, s->k, s->k, f2, bias2, &r2, &p2));
-      const tfcc_q8_expand_dw k = {&p1, &r1, &p2, &r2};
+      const tfcc_q8_expand_dw k = {&p1, &r1, &p2, &r2, 0};
       const size_t sb = tfcc_q8_expand_dw_scratch_bytes(&k, &g, tfcc_threadpool_size(tp));
       void *scratch = aligned_alloc(64, (sb + 63) / 64 * 64 + 64);
       memset(scratch, 0x5A, sb);

@@ -26,25 +26,26 @@ static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
 static int32_t eff_kh(const tfcc_conv_geom *g) { return (g->filter_h - 1) * g->dil_h + 1; }
 
 /* Output rows per strip: as many as keep the window within its budget (at least one). */
-static int32_t strip_rows(const tfcc_conv_geom *g) {
+static int32_t strip_rows(const tfcc_q8_expand_dw *k, const tfcc_conv_geom *g) {
   const size_t row_bytes = (size_t)g->in_w * (size_t)g->in_c;
+  const size_t budget = k->window_bytes ? k->window_bytes : TFCC_Q8_EXPAND_DW_WINDOW_BYTES;
   const int32_t kh = eff_kh(g), s = g->stride_h;
-  size_t rows = row_bytes ? TFCC_Q8_EXPAND_DW_WINDOW_BYTES / row_bytes : 1;
+  size_t rows = row_bytes ? budget / row_bytes : 1;
   if (rows < (size_t)kh) rows = (size_t)kh;
   int32_t r = (int32_t)((rows - (size_t)kh) / (size_t)s) + 1;
   if (r > g->out_h) r = g->out_h;
   return r < 1 ? 1 : r;
 }
 
-static size_t window_bytes(const tfcc_conv_geom *g) {
-  size_t rows = (size_t)(strip_rows(g) - 1) * (size_t)g->stride_h + (size_t)eff_kh(g);
+static size_t window_bytes(const tfcc_q8_expand_dw *k, const tfcc_conv_geom *g) {
+  size_t rows = (size_t)(strip_rows(k, g) - 1) * (size_t)g->stride_h + (size_t)eff_kh(g);
   if (rows > (size_t)g->in_h) rows = (size_t)g->in_h; /* never more than the image */
   return align64(rows * (size_t)g->in_w * (size_t)g->in_c);
 }
 
 /* One thread's part: the window, the GEMM's scratch, the depthwise's. */
 static size_t thread_bytes(const tfcc_q8_expand_dw *k, const tfcc_conv_geom *g) {
-  return window_bytes(g) + align64(tfcc_q8_scratch_bytes(NULL, k->expand, 1)) +
+  return window_bytes(k, g) + align64(tfcc_q8_scratch_bytes(NULL, k->expand, 1)) +
          align64(tfcc_q8_dw_scratch_bytes(k->dw, g, 1));
 }
 
@@ -127,11 +128,11 @@ void tfcc_q8_expand_dw_run(struct tfcc_threadpool *pool, const tfcc_q8_expand_dw
                out,
                scratch,
                thread_bytes(k, g),
-               window_bytes(g),
+               window_bytes(k, g),
                align64(tfcc_q8_scratch_bytes(NULL, k->expand, 1)),
                g->batches * g->out_h,
                0,
-               strip_rows(g)};
+               strip_rows(k, g)};
   int threads = tfcc_threadpool_size(pool);
   /* small layers: waking workers costs more than it saves */
   const double macs = (double)g->batches * g->in_h * g->in_w * g->in_c * k->expand->kdim +

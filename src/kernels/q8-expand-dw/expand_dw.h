@@ -27,6 +27,7 @@ typedef struct tfcc_q8_expand_dw {
   const tfcc_conv_requant *expand_r; /* requantization to the expanded tensor */
   const tfcc_q8_dw_packed *dw;       /* depthwise packing (depth multiplier 1) */
   const tfcc_conv_requant *dw_r;     /* depthwise requantization */
+  size_t window_bytes;               /* expanded rows per thread, in bytes (0: the default) */
 } tfcc_q8_expand_dw;
 
 /* Kernel name for the profile: "q8-expand-dw-wasmsimd" from the depthwise kernel's ISA. */
