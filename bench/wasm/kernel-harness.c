@@ -3,13 +3,15 @@
  * (3x3, SAME) or q8 GEMM layer through the family's driver on one thread, a chosen table row,
  * random int8 data with fixed seeds, the minimum over repetitions of the mean per call (robust on
  * a loaded machine), and a checksum of the output bytes (equal across builds and kernels when
- * they compute the same bytes). Not a test: the exactness of the kernels is browser_exact's. */
+ * they compute the same bytes); also an expand 1x1 + 3x3 depthwise pair, unfused (two driver calls
+ * over the whole expanded tensor) or fused (q8-expand-dw). Not a test: the exactness of the kernels is browser_exact's. */
 #include <emscripten.h>
 #include <wasm_simd128.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernels/q8-dwconv/dwconv.h"
+#include "kernels/q8-expand-dw/expand_dw.h"
 #include "kernels/q8-gemm/gemm.h"
 #include "kernels/q8-gemm/ukernels.h"
 
@@ -216,5 +218,74 @@ EMSCRIPTEN_KEEPALIVE double kh_gemm(int ki, int m, int n, int kdim, int iters, i
   *sum = checksum(c, (size_t)m * (size_t)n);
   tfcc_q8_packed_free(&p);
   free(w), free(a), free(c), free(bias), free(scale), free(scratch);
+  return best;
+}
+
+/* ms per call of an int8 expand 1x1 (cin -> c) + 3x3 depthwise (SAME, stride s) pair on h x w,
+ * fused (q8-expand-dw's driver, fused != 0) or unfused (tfcc_q8_gemm over the whole image, then
+ * tfcc_q8_dwconv on the whole expanded tensor), with the kernels the dispatch takes here;
+ * window_kib: the fused driver's window (0: its default) */
+EMSCRIPTEN_KEEPALIVE double kh_xdw(int fused, int window_kib, int h, int w, int cin, int c, int s,
+                                   int iters, int reps, uint32_t *sum) {
+  const tfcc_q8_gemm_kernel *gk =
+      tfcc_q8_gemm_select_for(TFCC_ISA_WASMSIMD, (int64_t)h * w, cin, c);
+  const tfcc_q8_dw_kernel *dk = tfcc_q8_dw_select(TFCC_ISA_WASMSIMD);
+  tfcc_conv_geom g;
+  memset(&g, 0, sizeof g);
+  g.batches = 1, g.in_h = h, g.in_w = w, g.in_c = c, g.out_c = c;
+  g.filter_h = 3, g.filter_w = 3, g.filter_in_c = 1;
+  g.stride_h = g.stride_w = s, g.dil_h = g.dil_w = 1;
+  g.out_h = (h + s - 1) / s, g.out_w = (w + s - 1) / s;
+  const int pad = (g.out_h - 1) * s + 3 - h;
+  g.pad_h = g.pad_w = pad > 0 ? pad / 2 : 0;
+  const size_t x_n = (size_t)h * (size_t)w * (size_t)cin, e_n = (size_t)h * (size_t)w * (size_t)c;
+  const size_t out_n = (size_t)g.out_h * (size_t)g.out_w * (size_t)c;
+  uint8_t *f1 = malloc((size_t)c * (size_t)cin), *f2 = malloc(9 * (size_t)c), *x = malloc(x_n);
+  uint8_t *e = malloc(e_n), *out = malloc(out_n);
+  int32_t *b1 = malloc(4 * (size_t)c), *b2 = malloc(4 * (size_t)c);
+  float *s1 = malloc(4 * (size_t)c), *s2 = malloc(4 * (size_t)c);
+  if (!f1 || !f2 || !x || !e || !out || !b1 || !b2 || !s1 || !s2) return -3;
+  seed = 4242;
+  for (size_t i = 0; i < (size_t)c * (size_t)cin; i++) f1[i] = rnd() | 1; /* never 0x80 */
+  for (size_t i = 0; i < 9 * (size_t)c; i++) f2[i] = rnd() | 1;
+  for (size_t i = 0; i < x_n; i++) x[i] = rnd();
+  for (int i = 0; i < c; i++) {
+    b1[i] = (int32_t)rnd() * 37 - 4000;
+    b2[i] = (int32_t)rnd() * 37 - 4000;
+    s1[i] = 0.0003f + (float)rnd() * 0.00001f;
+    s2[i] = 0.0005f + (float)rnd() * 0.00001f;
+  }
+  tfcc_conv_requant r1 = requant(s1), r2 = requant(s2);
+  r1.output_offset = -128, r1.act_min = -128, r1.act_max = 20; /* RELU6-like expand */
+  r2.input_offset = 128;
+  tfcc_q8_packed p1;
+  tfcc_q8_dw_packed p2;
+  if (!tfcc_q8_pack(gk, true, c, cin, f1, b1, &r1, &p1)) return -2;
+  if (!tfcc_q8_dw_pack(dk, true, c, 3, 3, f2, b2, &r2, &p2)) return -2;
+  const tfcc_q8_expand_dw k = {&p1, &r1, &p2, &r2, (size_t)window_kib * 1024u};
+  size_t sb = tfcc_q8_expand_dw_scratch_bytes(&k, &g, 1);
+  const size_t sg = tfcc_q8_scratch_bytes(NULL, &p1, 1), sd = tfcc_q8_dw_scratch_bytes(&p2, &g, 1);
+  if (sg > sb) sb = sg;
+  if (sd > sb) sb = sd;
+  void *scratch = aligned_alloc(64, (sb + 127) & ~(size_t)63);
+  double best = 1e30;
+  for (int rep = 0; rep < reps; rep++) {
+    const double t0 = emscripten_get_now();
+    for (int it = 0; it < iters; it++) {
+      if (fused) {
+        tfcc_q8_expand_dw_run(NULL, &k, &g, x, out, scratch);
+      } else {
+        tfcc_q8_gemm(NULL, &p1, &r1, h * w, x, (size_t)cin, e, (size_t)c, scratch);
+        tfcc_q8_dwconv(NULL, &g, &p2, &r2, e, out, scratch);
+      }
+    }
+    const double t = (emscripten_get_now() - t0) / iters;
+    best = t < best ? t : best;
+  }
+  *sum = checksum(out, out_n);
+  tfcc_q8_packed_free(&p1);
+  tfcc_q8_dw_packed_free(&p2);
+  free(f1), free(f2), free(x), free(e), free(out), free(b1), free(b2), free(s1), free(s2);
+  free(scratch);
   return best;
 }

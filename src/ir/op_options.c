@@ -99,6 +99,7 @@ void tfcc_options_default(tfcc_op_options *o, tfcc_options_kind kind) {
       break;
     case TFCC_OPTIONS_EXPAND_DWCONV:
       o->expand_dwconv.dw.dilation_w = o->expand_dwconv.dw.dilation_h = 1;
+      o->expand_dwconv.mid = -1;
       break;
     case TFCC_OPTIONS_SHAPE: o->shape.type = TFCC_INT32; break;
     case TFCC_OPTIONS_LSTM: o->lstm.time_major = true; break;

@@ -117,6 +117,7 @@ typedef struct tfcc_depthwise_options {
 typedef struct tfcc_expand_dwconv_options {
   tfcc_depthwise_options dw;
   int32_t expand_activation; /* TFCC_ACT_* of the expand conv */
+  int32_t mid; /* int8 pairs: the absorbed expanded tensor (its quantization), else -1 */
 } tfcc_expand_dwconv_options;
 
 /* TransposeConvOptions. */

@@ -1,16 +1,23 @@
-/* EXPAND_DEPTHWISE_CONV_2D (tfcc-internal, made by the pass fuse_expand_dwconv): a float32 1x1
- * stride-1 CONV_2D followed by the DEPTHWISE_CONV_2D that is its only reader, in one node.
+/* EXPAND_DEPTHWISE_CONV_2D (tfcc-internal, made by the pass fuse_expand_dwconv): a float32 or
+ * int8 1x1 stride-1 CONV_2D followed by the DEPTHWISE_CONV_2D that is its only reader, in one
+ * node.
  * Inputs: 0 x NHWC [B,H,W,Cin], 1 expand filter [C,1,1,Cin], 2 expand bias [C] (optional),
  * 3 depthwise filter [1,KH,KW,C], 4 depthwise bias [C] (optional). Options
  * (tfcc_expand_dwconv_options): the depthwise's (padding, explicit padding, strides,
  * activation, dilation) and the expand's activation.
  * Kernels are chosen and the expand filter packed at init; eval streams output rows through
- * tfcc_f32_expand_dw_run (src/kernels/f32-expand-dw/), so the expanded tensor never exists. */
+ * tfcc_f32_expand_dw_run (src/kernels/f32-expand-dw/), so the expanded tensor never exists.
+ * int8: the options also name the absorbed expanded tensor (mid), whose quantization is the
+ * expand's output and the depthwise's input; each half's requantization is what the unfused
+ * node computes (tfcc_conv_qparams_init, then XNNPACK's float scales in TFLITE mode), the
+ * filters packed for the q8 GEMM and the q8 depthwise, and eval streams the rows through
+ * tfcc_q8_expand_dw_run (src/kernels/q8-expand-dw/): the same bytes as the two nodes. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/weights_mem.h"
 #include "kernels/f32-expand-dw/expand_dw.h"
+#include "kernels/q8-expand-dw/expand_dw.h"
 #include "kernels/ref/quant_util.h"
 #include "ops/conv_common.h"
 #include "base/threadpool.h"
@@ -30,6 +37,12 @@ typedef struct xdw_params {
   float *dw_own; /* dw_w when not borrowed */
   const tfcc_f32_dwconv_kernel *dw;
   const char *name;
+  /* int8 */
+  bool q8;
+  tfcc_conv_qparams q1, q2; /* expand, depthwise */
+  tfcc_conv_requant r1, r2;
+  tfcc_q8_packed q8e;
+  tfcc_q8_dw_packed q8d;
 } xdw_params;
 
 static void xdw_release(void *p) {
@@ -37,11 +50,95 @@ static void xdw_release(void *p) {
   if (!x) return;
   if (!x->packed_borrowed) tfcc_f32_packed_free(&x->packed);
   tfcc_wmem_free(x->dw_own);
+  tfcc_conv_qparams_free(&x->q1);
+  tfcc_conv_qparams_free(&x->q2);
+  tfcc_q8_packed_free(&x->q8e);
+  tfcc_q8_dw_packed_free(&x->q8d);
   free(x);
 }
 
 static bool f32_const(const tfcc_ir_tensor *t) {
   return t && t->dtype == TFCC_FLOAT32 && t->data && !t->is_variable && !t->sparsity;
+}
+
+static bool i8_const(const tfcc_ir_tensor *t, tfcc_dtype dt) {
+  return t && t->dtype == dt && t->data && !t->is_variable && !t->sparsity;
+}
+
+/* One half's requantization as the unfused node's init computes it (tfcc_conv_init_quant):
+ * the builtin multipliers, and in TFLITE mode XNNPACK's float scales, which the pass
+ * fuse_expand_dwconv made sure the delegate takes. */
+static tfcc_status q8_half(const tfcc_init_ctx *ctx, const tfcc_ir_tensor *in,
+                           const tfcc_ir_tensor *f, const tfcc_ir_tensor *out, int32_t act,
+                           const char *what, tfcc_conv_qparams *q, tfcc_conv_requant *r) {
+  tfcc_status st = tfcc_conv_qparams_init(q, in, f, out, act, false, ctx->err);
+  if (st == TFCC_OK && ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE) {
+    st = tfcc_conv_qparams_xnn(q, in, f, out, act, ctx->err);
+    if (st == TFCC_OK && !q->scale)
+      return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
+                          "EXPAND_DEPTHWISE_CONV_2D: the %s's scales are outside XNNPACK's range",
+                          what);
+  }
+  if (st == TFCC_OK && ctx->quant_compat != TFCC_QUANT_COMPAT_TFLITE &&
+      ctx->quant_compat != TFCC_QUANT_COMPAT_REFERENCE) {
+    tfcc_conv_qparams_free(q);
+    return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
+                        "EXPAND_DEPTHWISE_CONV_2D: int8 pairs are fused in TFLITE and REFERENCE "
+                        "modes only, not in mode %d",
+                        ctx->quant_compat);
+  }
+  if (st == TFCC_OK) tfcc_conv_requant_from(q, TFCC_INT8, r);
+  return st;
+}
+
+/* int8 pair: inputs int8 x, int8 filters, int32 biases; the expanded tensor's quantization from
+ * the options' mid tensor. */
+static tfcc_status xdw_init_q8(tfcc_init_ctx *ctx, xdw_params *p) {
+  const tfcc_ir_node *n = ctx->node;
+  const tfcc_ir_tensor *x = tfcc_conv_ir_input(ctx, 0), *f1 = tfcc_conv_ir_input(ctx, 1);
+  const tfcc_ir_tensor *b1 = tfcc_conv_ir_input(ctx, 2), *f2 = tfcc_conv_ir_input(ctx, 3);
+  const tfcc_ir_tensor *b2 = tfcc_conv_ir_input(ctx, 4), *y = tfcc_conv_ir_output(ctx, 0);
+  const int32_t mi = n->opts.expand_dwconv.mid;
+  const tfcc_ir_tensor *mid =
+      ctx->sg && mi >= 0 && mi < ctx->sg->n_tensors ? &ctx->sg->tensors[mi] : NULL;
+  if (!x || !y || !mid || x->dtype != TFCC_INT8 || y->dtype != TFCC_INT8 ||
+      mid->dtype != TFCC_INT8 || x->quant.count < 1 || y->quant.count < 1 || mid->quant.count < 1 ||
+      x->rank != 4)
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
+                        "EXPAND_DEPTHWISE_CONV_2D int8: input, expanded tensor (%d) and output "
+                        "must be quantized int8",
+                        (int)mi);
+  if (!i8_const(f1, TFCC_INT8) || !i8_const(f2, TFCC_INT8) || (b1 && !i8_const(b1, TFCC_INT32)) ||
+      (b2 && !i8_const(b2, TFCC_INT32)))
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
+                        "EXPAND_DEPTHWISE_CONV_2D int8 needs constant int8 filters and int32 "
+                        "biases");
+  const int32_t c = p->c, cin = p->cin;
+  if (f1->data_bytes < (size_t)c * (size_t)cin ||
+      f2->data_bytes < (size_t)c * (size_t)p->kh * (size_t)p->kw ||
+      (b1 && b1->data_bytes < (size_t)c * sizeof(int32_t)) ||
+      (b2 && b2->data_bytes < (size_t)c * sizeof(int32_t)))
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
+                        "EXPAND_DEPTHWISE_CONV_2D weights truncated");
+  if (p->kh * p->kw > TFCC_Q8_DW_MAX_TAPS)
+    return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
+                        "EXPAND_DEPTHWISE_CONV_2D: a %dx%d filter is too large", (int)p->kh,
+                        (int)p->kw);
+  tfcc_status st = q8_half(ctx, x, f1, mid, p->expand_act, "expand", &p->q1, &p->r1);
+  if (st == TFCC_OK) st = q8_half(ctx, mid, f2, y, p->o.act, "depthwise", &p->q2, &p->r2);
+  if (st == TFCC_OK) st = tfcc_conv_check_channels(&p->q1, c, ctx->err);
+  if (st == TFCC_OK) st = tfcc_conv_check_channels(&p->q2, c, ctx->err);
+  if (st != TFCC_OK) return st;
+  const int64_t rows = (int64_t)x->dims[0] * x->dims[1] * x->dims[2];
+  const tfcc_q8_gemm_kernel *gk = tfcc_q8_gemm_select_for(ctx->isa, rows, cin, c);
+  if (!tfcc_q8_pack(gk, true, c, cin, f1->data, b1 ? b1->data : NULL, &p->r1, &p->q8e))
+    return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory packing the expand filter");
+  if (!tfcc_q8_dw_pack(tfcc_q8_dw_select(ctx->isa), true, c, p->kh, p->kw, f2->data,
+                       b2 ? b2->data : NULL, &p->r2, &p->q8d))
+    return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory packing the depthwise filter");
+  p->q8 = true;
+  p->name = tfcc_q8_expand_dw_name(p->q8d.k);
+  return TFCC_OK;
 }
 
 static tfcc_status xdw_init(tfcc_init_ctx *ctx) {
@@ -51,9 +148,13 @@ static tfcc_status xdw_init(tfcc_init_ctx *ctx) {
                         "EXPAND_DEPTHWISE_CONV_2D needs 5 inputs and one output");
   const tfcc_ir_tensor *f1 = tfcc_conv_ir_input(ctx, 1), *b1 = tfcc_conv_ir_input(ctx, 2);
   const tfcc_ir_tensor *f2 = tfcc_conv_ir_input(ctx, 3), *b2 = tfcc_conv_ir_input(ctx, 4);
-  if (!f32_const(f1) || !f32_const(f2) || (b1 && !f32_const(b1)) || (b2 && !f32_const(b2)))
+  const bool q8 = f1 && f1->dtype == TFCC_INT8;
+  if (!q8 && (!f32_const(f1) || !f32_const(f2) || (b1 && !f32_const(b1)) || (b2 && !f32_const(b2))))
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
                         "EXPAND_DEPTHWISE_CONV_2D needs constant float32 filters and biases");
+  if (q8 && (!f2 || !f1->data || !f2->data))
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
+                        "EXPAND_DEPTHWISE_CONV_2D needs constant filters");
   if (f1->rank != 4 || f1->dims[1] != 1 || f1->dims[2] != 1 || f1->dims[0] <= 0 ||
       f1->dims[3] <= 0 || f2->rank != 4 || f2->dims[0] != 1 || f2->dims[3] != f1->dims[0] ||
       f2->dims[1] <= 0 || f2->dims[2] <= 0)
@@ -64,10 +165,11 @@ static tfcc_status xdw_init(tfcc_init_ctx *ctx) {
       (b2 && tfcc_shape_elements(b2->rank, b2->dims) != c))
     return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE,
                         "EXPAND_DEPTHWISE_CONV_2D bias has not %d elements", (int)c);
-  if (f1->data_bytes < (size_t)c * (size_t)cin * sizeof(float) ||
-      f2->data_bytes < (size_t)c * (size_t)f2->dims[1] * (size_t)f2->dims[2] * sizeof(float) ||
-      (b1 && b1->data_bytes < (size_t)c * sizeof(float)) ||
-      (b2 && b2->data_bytes < (size_t)c * sizeof(float)))
+  if (!q8 &&
+      (f1->data_bytes < (size_t)c * (size_t)cin * sizeof(float) ||
+       f2->data_bytes < (size_t)c * (size_t)f2->dims[1] * (size_t)f2->dims[2] * sizeof(float) ||
+       (b1 && b1->data_bytes < (size_t)c * sizeof(float)) ||
+       (b2 && b2->data_bytes < (size_t)c * sizeof(float))))
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
                         "EXPAND_DEPTHWISE_CONV_2D weights truncated");
   xdw_params *p = calloc(1, sizeof(*p));
@@ -85,6 +187,15 @@ static tfcc_status xdw_init(tfcc_init_ctx *ctx) {
   if (st != TFCC_OK) {
     xdw_release(p);
     return st;
+  }
+  if (q8) {
+    st = xdw_init_q8(ctx, p);
+    if (st != TFCC_OK) {
+      xdw_release(p);
+      return st;
+    }
+    ctx->params = p;
+    return TFCC_OK;
   }
   const tfcc_packed_key key = tfcc_init_block_key(ctx, TFCC_BLOCK_XDW_EXPAND);
   const size_t bytes = tfcc_f32_packed_bytes(ctx->ks->f32_gemm, c, cin);
@@ -130,8 +241,11 @@ static tfcc_status xdw_init(tfcc_init_ctx *ctx) {
 static tfcc_status xdw_geom(const tfcc_op_ctx *ctx, tfcc_conv_geom *g) {
   const xdw_params *p = ctx->params;
   const tfcc_tensor *in = ctx->in[0];
-  if (in->dtype != TFCC_FLOAT32 || ctx->out[0]->dtype != TFCC_FLOAT32)
-    return tfcc_err_set(ctx->err, TFCC_ERR_DTYPE, "EXPAND_DEPTHWISE_CONV_2D is float32 only");
+  const tfcc_dtype dt = p->q8 ? TFCC_INT8 : TFCC_FLOAT32;
+  if (in->dtype != dt || ctx->out[0]->dtype != dt)
+    return tfcc_err_set(
+        ctx->err, TFCC_ERR_DTYPE, "EXPAND_DEPTHWISE_CONV_2D: input %s and output %s, expected %s",
+        tfcc_dtype_name(in->dtype), tfcc_dtype_name(ctx->out[0]->dtype), tfcc_dtype_name(dt));
   if (in->rank != 4)
     return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "input rank %d, expected 4", (int)in->rank);
   if (in->dims[3] != p->cin)
@@ -155,7 +269,11 @@ static tfcc_status xdw_prepare(tfcc_op_ctx *ctx) {
   tfcc_conv_geom g;
   tfcc_status st = xdw_geom(ctx, &g);
   if (st != TFCC_OK) return st;
-  ctx->scratch_bytes = tfcc_f32_expand_dw_scratch_bytes(&g, tfcc_threadpool_size(ctx->pool));
+  const xdw_params *p = ctx->params;
+  const int threads = tfcc_threadpool_size(ctx->pool);
+  const tfcc_q8_expand_dw q = {&p->q8e, &p->r1, &p->q8d, &p->r2, 0};
+  ctx->scratch_bytes = p->q8 ? tfcc_q8_expand_dw_scratch_bytes(&q, &g, threads)
+                             : tfcc_f32_expand_dw_scratch_bytes(&g, threads);
   return tfcc_conv_geom_set_output(ctx->out[0], &g, ctx->err);
 }
 
@@ -164,6 +282,15 @@ static tfcc_status xdw_eval(tfcc_op_ctx *ctx) {
   tfcc_conv_geom g;
   tfcc_status st = xdw_geom(ctx, &g);
   if (st != TFCC_OK) return st;
+  if (p->q8) {
+    const tfcc_q8_expand_dw q = {&p->q8e, &p->r1, &p->q8d, &p->r2, 0};
+    if (ctx->scratch_bytes <
+        tfcc_q8_expand_dw_scratch_bytes(&q, &g, tfcc_threadpool_size(ctx->pool)))
+      return tfcc_err_set(ctx->err, TFCC_ERR_STATE,
+                          "EXPAND_DEPTHWISE_CONV_2D scratch not prepared");
+    tfcc_q8_expand_dw_run(ctx->pool, &q, &g, ctx->in[0]->data, ctx->out[0]->data, ctx->scratch);
+    return TFCC_OK;
+  }
   if (ctx->scratch_bytes < tfcc_f32_expand_dw_scratch_bytes(&g, tfcc_threadpool_size(ctx->pool)))
     return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "EXPAND_DEPTHWISE_CONV_2D scratch not prepared");
   tfcc_f32_expand_dw k = {&p->packed, 0, 0, p->dw, p->dw_w, p->dw_b, 0, 0};

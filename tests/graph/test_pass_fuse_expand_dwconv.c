@@ -2,9 +2,10 @@
  * EXPAND_DEPTHWISE_CONV_2D node with the same outputs as the unfused graph (bit-identical: the
  * fused kernel runs the same GEMM and depthwise kernels), the expanded tensor gone from the
  * memory plan (the arena no larger: the window of these small images is the whole expanded
- * tensor; MobileNetV2's arena halves, see docs/passes.md); also after fuse_pad (explicit padding) and at stride 2 / 5x5.
+ * tensor; MobileNetV2's arena halves, see docs/passes.md); also after fuse_pad (explicit padding) and at stride 2 / 5x5,
+ * and an int8 pair (the options then name the expanded tensor for its quantization).
  * Not fused: t read by another node too, t a graph output, non-constant expand weights, a
- * quantized (int8) pair, a 1x1 conv of stride 2, a dilated depthwise, a depth multiplier of 2,
+ * 1x1 conv of stride 2, a dilated depthwise, a depth multiplier of 2,
  * a 3x3 (not 1x1) first conv, the pass disabled. */
 #include "kernels/ref/quant_util.h"
 #include "pass_test_util.h"
@@ -134,7 +135,8 @@ static int check(int kase, uint32_t disabled) {
       fused++;
       CHECK(a.sg->nodes[i].n_inputs == 5 && a.sg->nodes[i].inputs[0] == 0 &&
             a.sg->nodes[i].opts.kind == TFCC_OPTIONS_EXPAND_DWCONV &&
-            a.sg->nodes[i].opts.expand_dwconv.expand_activation == TFCC_ACT_RELU6);
+            a.sg->nodes[i].opts.expand_dwconv.expand_activation == TFCC_ACT_RELU6 &&
+            a.sg->nodes[i].opts.expand_dwconv.mid == (kase == CASE_INT8 ? 3 : -1));
     }
   ptu_eval(&a, in, (void *[]){on[0], on[1]});
   const size_t arena_on = a.arena_bytes;
@@ -159,7 +161,7 @@ int main(void) {
   CHECK(check(CASE_OTHER_READER, 0) == 0);
   CHECK(check(CASE_GRAPH_OUTPUT, 0) == 0);
   CHECK(check(CASE_NONCONST_WEIGHTS, 0) == 0);
-  CHECK(check(CASE_INT8, 0) == 0);
+  CHECK(check(CASE_INT8, 0) == 1); /* int8 pairs too (q8-expand-dw), the same bytes */
   CHECK(check(CASE_CONV_STRIDE2, 0) == 0);
   CHECK(check(CASE_DW_DILATED, 0) == 0);
   CHECK(check(CASE_DW_MULT2, 0) == 0);
