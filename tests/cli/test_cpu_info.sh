@@ -21,7 +21,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["arch"] in ("x86_64", "aarch64"), d["arch"]
 assert d["logical_cpus"] >= 1 and d["numa_nodes"] >= 1
-assert len(d["features"]) == 21 and all(isinstance(v, bool) for v in d["features"].values())
+assert len(d["features"]) == 22 and all(isinstance(v, bool) for v in d["features"].values())
 order = ["generic", "sse4", "avx2", "avx512", "neon", "wasmsimd"]
 assert d["best_isa"] in order and d["dispatch_isa"] == d["best_isa"] and d["isa_env"] is None
 assert d["dispatch_by_cap"]["generic"] == "generic"
