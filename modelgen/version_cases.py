@@ -631,10 +631,26 @@ def xnn_mean_sum_ties_cases(add):
              ["x"], ["y"]))
 
 
+def xnn_resize_both_flags_cases(add):
+    """sweep16: RESIZE_BILINEAR with align_corners and half_pixel_centers both set (noahzhy/SALPR,
+    a float32 license-plate model): TFLite's builtin kernel refuses the pair, the XNNPACK
+    delegate takes the node and tests align_corners first, so LiteRT.js resizes with aligned
+    corners; tfcc's TFLITE mode does the same (REFERENCE mode keeps the refusal). float32 and
+    int8 (same input and output quantization: the delegate's 8-bit path)."""
+    for name, dt in (("xnn_resize_bilinear_align_and_half_f32", F32),
+                     ("xnn_resize_bilinear_align_and_half_i8", I8)):
+        q = (f32(0.05), -3) if dt == I8 else None
+        t = {"x": T(dt, [1, 3, 5, 4], q=q), "sz": T(I32, [2], const=[6, 9]),
+             "y": T(dt, [1, 6, 9, 4], q=q)}
+        add(Case(name, t, [("RESIZE_BILINEAR", ["x", "sz"], ["y"],
+                            {"align_corners": True, "half_pixel_centers": True})], ["x"], ["y"]))
+
+
 def cases(add):
     xnn_delegate_fail_cases(add)
     builtin_mean_quantize_cases(add)
     xnn_mean_sum_ties_cases(add)
+    xnn_resize_both_flags_cases(add)
     moe_cases(add)
     hadamard_cases(add)
     numeric_verify_cases(add)
