@@ -590,9 +590,67 @@ def moe_cases(add):
         add(single(name, "CUSTOM:moe", ins, [T(F32, src)], opts(e, k, d, h, act)))
 
 
+def xnn_mean_sum_ties_cases(add):
+    """sweep16: 8-bit MEAN and SUM as LiteRT.js runs them (its XNNPACK delegate) add the output
+    zero point in float before rounding half to even, so that with an odd zero point every tie
+    goes the other way than when the zero point is added after (tfcc's TFLITE mode did that:
+    1 LSB on 4 of 128 outputs of a license-plate model's spatial attention, noahzhy/KR_LPR_TF
+    tiny_lpr_uint8, 31 LSB after its softmax). Inputs land on ties: each row's sum minus
+    n * in_zp is (k + 1/2) * n for MEAN (k from -8 to 7), any odd value for the SUM at scale
+    ratio 1/2; one case per path (last axis, all but the batch, 4-D H,W, uint8, SUM)."""
+    U8 = S.UINT8
+
+    def tie_rows(rows, n, zp):
+        vals = []
+        for r in range(rows):
+            base = r - rows // 2  # (base + 1/2) * n: half the row one above base
+            vals += [zp + base + 1] * (n // 2) + [zp + base] * (n - n // 2)
+        return vals
+
+    for name, dt, rows, n, zp in (("xnn_mean_i8_ties_odd_zp", I8, 16, 64, -109),
+                                  ("xnn_mean_i8_ties_even_zp", I8, 16, 64, -108),
+                                  ("xnn_mean_u8_ties_odd_zp", U8, 16, 32, 131)):
+        t = {"x": T(dt, [rows, n], q=(f32(0.0135868), zp), values=tie_rows(rows, n, zp)),
+             "ax": T(I32, [1], const=[1]), "y": T(dt, [rows], q=(f32(0.0135868), zp))}
+        add(Case(name, t, [("MEAN", ["x", "ax"], ["y"], {"keep_dims": False})], ["x"], ["y"]))
+    # 4-D mean over H and W (keep_dims): channel c's 16 values sum to (c - 8 + 1/2) * 16 past zp
+    hw = []
+    for h in range(4):
+        for w in range(4):
+            for c in range(16):
+                hw.append(-109 + (c - 8) + (1 if h * 4 + w < 8 else 0))
+    t = {"x": T(I8, [1, 4, 4, 16], q=(f32(0.02), -109), values=hw), "ax": T(I32, [2], const=[1, 2]),
+         "y": T(I8, [1, 1, 1, 16], q=(f32(0.02), -109))}
+    add(Case("xnn_mean_hw_i8_ties_odd_zp", t, [("MEAN", ["x", "ax"], ["y"], {"keep_dims": True})],
+             ["x"], ["y"]))
+    # SUM at in_scale / out_scale = 1/2: every odd sum past the input zero point is a tie
+    rng = Rng(seed_of("xnn_sum_i8_ties_odd_zp"))
+    t = {"x": T(I8, [32, 4], q=(f32(0.5), 3), values=[rng.randint(-40, 40) for _ in range(128)]),
+         "ax": T(I32, [1], const=[1]), "y": T(I8, [32, 1], q=(f32(1.0), -7))}
+    add(Case("xnn_sum_i8_ties_odd_zp", t, [("SUM", ["x", "ax"], ["y"], {"keep_dims": True})],
+             ["x"], ["y"]))
+
+
+def xnn_resize_both_flags_cases(add):
+    """sweep16: RESIZE_BILINEAR with align_corners and half_pixel_centers both set (noahzhy/SALPR,
+    a float32 license-plate model): TFLite's builtin kernel refuses the pair, the XNNPACK
+    delegate takes the node and tests align_corners first, so LiteRT.js resizes with aligned
+    corners; tfcc's TFLITE mode does the same (REFERENCE mode keeps the refusal). float32 and
+    int8 (same input and output quantization: the delegate's 8-bit path)."""
+    for name, dt in (("xnn_resize_bilinear_align_and_half_f32", F32),
+                     ("xnn_resize_bilinear_align_and_half_i8", I8)):
+        q = (f32(0.05), -3) if dt == I8 else None
+        t = {"x": T(dt, [1, 3, 5, 4], q=q), "sz": T(I32, [2], const=[6, 9]),
+             "y": T(dt, [1, 6, 9, 4], q=q)}
+        add(Case(name, t, [("RESIZE_BILINEAR", ["x", "sz"], ["y"],
+                            {"align_corners": True, "half_pixel_centers": True})], ["x"], ["y"]))
+
+
 def cases(add):
     xnn_delegate_fail_cases(add)
     builtin_mean_quantize_cases(add)
+    xnn_mean_sum_ties_cases(add)
+    xnn_resize_both_flags_cases(add)
     moe_cases(add)
     hadamard_cases(add)
     numeric_verify_cases(add)

@@ -21,6 +21,10 @@
  * requantizing; with different ones the delegate fails as a whole and the model loads in
  * REFERENCE arithmetic, runtime/model.c). */
 typedef struct rb_params {
+  bool half; /* half_pixel_centers as run: TFLITE mode clears it beside align_corners where the
+                XNNPACK delegate takes the node (LiteRT.js resizes such a node with aligned
+                corners; conformance xnn_resize_bilinear_align_and_half_*); TFLite's builtin
+                kernel refuses the pair, and so does REFERENCE mode */
   bool xnn;
   bool xnn_f32; /* float32 in a model with hybrid nodes (TFLITE mode, ops/hybrid.h): XNNPACK's
                    f32 lerps (tfcc_xnn_resize_bilinear_f32) */
@@ -32,7 +36,12 @@ static tfcc_status rb_init(tfcc_init_ctx *ctx) {
   const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, 0), *sz = tfcc_conv_ir_input(ctx, 1);
   const tfcc_ir_tensor *out = tfcc_conv_ir_output(ctx, 0);
   const bool align = ctx->node->opts.resize.align_corners;
-  const bool half = ctx->node->opts.resize.half_pixel_centers;
+  bool half = ctx->node->opts.resize.half_pixel_centers;
+  if (align && half && ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE && in && out && sz &&
+      sz->data && in->rank == 4 && in->dtype == out->dtype &&
+      (in->dtype == TFCC_FLOAT32 || in->dtype == TFCC_UINT8 || in->dtype == TFCC_INT8))
+    half = false;
+  p->half = half;
   p->xnn_f32 = in && out && in->dtype == TFCC_FLOAT32 && out->dtype == TFCC_FLOAT32 &&
                in->rank == 4 && sz && sz->data && !(align && half) && tfcc_hybrid_xnn_float(ctx);
   if (ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE &&
@@ -52,8 +61,10 @@ static bool rb_xnn(const tfcc_op_ctx *ctx) {
 
 static tfcc_status rb_prepare(tfcc_op_ctx *ctx) {
   static const int ok[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16, -1};
-  tfcc_status st = tfcc_resize_prepare_common(ctx, OP, ok, ctx->node->opts.resize.align_corners,
-                                              ctx->node->opts.resize.half_pixel_centers);
+  const rb_params *p = ctx->params;
+  tfcc_status st =
+      tfcc_resize_prepare_common(ctx, OP, ok, ctx->node->opts.resize.align_corners,
+                                 p ? p->half : ctx->node->opts.resize.half_pixel_centers);
   if (st) return st;
   ctx->scratch_bytes = 0;
   tfcc_resize_shape s;
@@ -70,7 +81,8 @@ static tfcc_status rb_eval(tfcc_op_ctx *ctx) {
   tfcc_resize_shape s;
   tfcc_resize_shape_of(ctx, &s);
   const bool align = ctx->node->opts.resize.align_corners;
-  const bool half = ctx->node->opts.resize.half_pixel_centers;
+  const bool half = ctx->params ? ((const rb_params *)ctx->params)->half
+                                : ctx->node->opts.resize.half_pixel_centers;
   const void *in = ctx->in[0]->data;
   void *out = ctx->out[0]->data;
   if (rb_xnn(ctx)) {

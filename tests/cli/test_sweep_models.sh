@@ -4,7 +4,7 @@
 # tfcc's own output changed as each case asks). Checks the tolerances (float 1e-3 + 1e-3 |ref|,
 # 1 quantized unit, int32 equal on >= 99.5 %), the fallbacks (a LiteRT.js mismatch asked again of
 # the classic interpreter; a classic-interpreter mismatch asked again of LiteRT.js on a copy with
-# tfcc's output shapes), refusals on either side (the classic interpreter's own XNNPACK delegate
+# tfcc's output shapes; a refusal of the classic interpreter, asked first, asked of LiteRT.js), refusals on either side (the classic interpreter's own XNNPACK delegate
 # failing and being undone is none), the TRANSPOSE_CONV output_shape input, and the counts,
 # Markdown and JSON. Needs Debian's Python with NumPy (TFCC_SWEEP_PYTHON names another; skips,
 # 77, without it).
@@ -62,6 +62,7 @@ x, y = m.add_tensor("x", S.FLOAT32, [1, 4]), m.add_tensor("y", S.FLOAT32, [1, 4]
 m.add_op("RELU", [x], [y])
 m.inputs, m.outputs = [x], [x, y]
 save("passthrough_tfweb_off", m)
+save("passthrough_tfweb_refuses", m)
 # TRANSPOSE_CONV whose output_shape is a graph input: the sweep feeds the op's static shape
 m = S.Model()
 osh = m.add_tensor("output_shape", S.INT32, [4])
@@ -84,7 +85,8 @@ cat >"$TMP/cases.json" <<'EOF'
  "i32_three_of_400": {"litert": "flip:3", "tfweb": "flip:3"},
  "custom_tfcc_refuses": {"litert": "zeros:float32:1,4"},
  "custom_both_refuse": {"litert": "refuse", "tfweb": "refuse"},
- "passthrough_tfweb_off": {"tfweb": "add:0.5"}}
+ "passthrough_tfweb_off": {"tfweb": "add:0.5"},
+ "passthrough_tfweb_refuses": {"tfweb": "refuse"}}
 EOF
 printf '%s\n' "f32_exact owner/repo path/f32.tflite" >"$TMP/sources.txt"
 export FAKE_ORACLE_CASES=$TMP/cases.json FAKE_ORACLE_LOG=$TMP/oracle.log TFCC
@@ -112,6 +114,7 @@ verdict "tfcc refuses" custom_tfcc_refuses
 verdict "both refuse" custom_both_refuse
 verdict "match vs LiteRT on a copy with the output shapes written: out0 max |diff| 0; out1 max |diff| 0 (the classic interpreter: MISMATCH: out0 max |diff| 0.5" passthrough_tfweb_off
 verdict "match: out0 max |diff| 0" transpose_conv_shape_input
+verdict "match: out0 max |diff| 0; out1 max |diff| 0" passthrough_tfweb_refuses
 # the refusals name the cause: tfcc's message, the oracle's ERROR line
 expect_in "$TMP/T.md" "NoSuchSweepOp" "tfcc's refusal names the custom operator"
 expect_in "$TMP/T.md" "refused: ERROR: fake litert refuses f32_tflite_refuses" "the oracle's refusal is quoted"
@@ -119,14 +122,16 @@ expect_in "$TMP/T.md" "refused: ERROR: fake litert refuses f32_tflite_refuses" "
 expect_in "$TMP/oracle.log" "passthrough_tfweb_off tfweb" "an output that is an input goes to the classic interpreter first"
 expect_in "$TMP/oracle.log" "passthrough_tfweb_off/static_outputs litert" "then to LiteRT.js on a copy with tfcc's shapes"
 expect_in "$TMP/oracle.log" "f32_tflite_refuses tfweb" "a LiteRT.js refusal is asked of the classic interpreter"
+expect_in "$TMP/oracle.log" "passthrough_tfweb_refuses litert" "a refusal of the classic interpreter asked first is asked of LiteRT.js"
+expect_in "$TMP/T.md" "| passthrough_tfweb_refuses |  | runs (litert) |" "and LiteRT.js's run is the reference"
 if grep -q "^f32_exact tfweb" "$TMP/oracle.log"; then bad "a match was asked again of the classic interpreter"; else ok; fi
 # the TRANSPOSE_CONV's output_shape input held the op's static shape, not random values
 got=$("$PY" -c 'import numpy,sys; print(numpy.load(sys.argv[1]).tolist())' "$TMP/work/transpose_conv_shape_input/in0.npy" 2>&1)
 [ "$got" = "[1, 5, 5, 1]" ] && ok || bad "output_shape input was $got, wanted [1, 5, 5, 1]"
 expect_in "$TMP/T.md" "| f32_tfweb_delegate_fallback |  | runs (tfweb) |" "the classic interpreter's delegate fallback is a run"
-# counts: 14 models; TFLite runs all but f32_tflite_refuses and custom_both_refuse (12); tfcc
-# all but the 2 custom ones (12); both 11; 8 match
-expect_in "$TMP/sweep.txt" "14 models: 12 run in TFLite, 12 run in tfcc, 11 run in both, 8 of those match" "counts line"
-expect_in "$TMP/T.md" "14 models: 12 run in TFLite" "counts in the Markdown"
+# counts: 15 models; TFLite runs all but f32_tflite_refuses and custom_both_refuse (13); tfcc
+# all but the 2 custom ones (13); both 12; 9 match
+expect_in "$TMP/sweep.txt" "15 models: 13 run in TFLite, 13 run in tfcc, 12 run in both, 9 of those match" "counts line"
+expect_in "$TMP/T.md" "15 models: 13 run in TFLite" "counts in the Markdown"
 expect_in "$TMP/T.md" "| f32_exact | owner/repo | runs (litert) | runs | match" "Markdown row with its source"
 finish

@@ -51,10 +51,13 @@ void tfcc_rsum_xnn_q8_finish(tfcc_isa isa, const tfcc_reduce_shape *s, tfcc_dtyp
   const float scale = tfcc_xnn_reduce_scale(s, in_scale, out_scale, is_mean);
   const uint32_t zsum = (uint32_t)(int32_t)s->reduce_count * (uint32_t)in_zp;
   const size_t n = (size_t)s->out_count;
+  const float fzp = (float)out_zp;
   for (size_t j = 0; j < n; j++) {
-    const float f = (float)(int32_t)((uint32_t)acc[j] - zsum);
+    /* the zero point joins before the rounding, as tfcc_xnn_reduce_q8_finish */
+    float f = (float)(int32_t)((uint32_t)acc[j] - zsum) * scale;
+    f += fzp;
     memcpy(acc + j, &f, sizeof f);
   }
   const float *fa = (const float *)(const void *)acc;
-  tfcc_qz_select(isa)->quantize_xnn(fa, out, n, scale, out_zp, dt);
+  tfcc_qz_select(isa)->quantize_xnn(fa, out, n, 1.0f, 0, dt);
 }

@@ -311,7 +311,14 @@ bool tfcc_xnn_reduce_q8_finish(const tfcc_reduce_shape *s, tfcc_dtype dt, const 
   const int32_t zsum = (int32_t)((uint32_t)n * (uint32_t)in_zp);
   for (int64_t j = 0; j < s->out_count; j++) {
     const int32_t v = (int32_t)((uint32_t)acc[j] - (uint32_t)zsum);
-    tfcc_q_store(dt, out, j, tfcc_quantize_fp32((float)v, scale, out_zp, lo, hi));
+    /* the output zero point is added in float before the rounding (half to even): with an
+     * odd zero point a tie rounds the other way than when it is added after (LiteRT.js's
+     * XNNPACK MEAN / SUM; conformance xnn_mean_i8_ties_odd_zp*, sum_i8_ties_odd_zp) */
+    float f = (float)v * scale;
+    f += (float)out_zp;
+    f = fmaxf(f, (float)lo);
+    f = fminf(f, (float)hi);
+    tfcc_q_store(dt, out, j, (int32_t)lrintf(f));
   }
   return true;
 }

@@ -72,8 +72,9 @@ bool tfcc_reduce_quantized_mean_or_sum(const tfcc_reduce_shape *s, tfcc_dtype dt
 
 /* MEAN / SUM of uint8/int8 as TFLite's XNNPACK delegate computes them (TFCC_QUANT_COMPAT_TFLITE):
  * raw values summed in int32, minus n * in_zp, then as float times
- * scale = in_scale / out_scale (MEAN: scale *= 1 / (float)n), clamped, rounded half to even,
- * plus out_zp. acc holds out_count int32 values. */
+ * scale = in_scale / out_scale (MEAN: scale *= 1 / (float)n), plus out_zp (in float, before
+ * the rounding: an odd zero point moves the ties), clamped, rounded half to even. acc holds
+ * out_count int32 values. */
 bool tfcc_xnn_reduce_q8(const tfcc_reduce_shape *s, tfcc_dtype dt, const void *in, int32_t in_zp,
                         float in_scale, void *out, int32_t out_zp, float out_scale, int32_t *acc,
                         bool is_mean);
