@@ -557,6 +557,35 @@ static inline __attribute__((always_inline)) void XF_CAT(xf_dw_inner_, TFCC_XF_I
 
 #define XF_DW_MAX_TAPS 64
 
+/* 3 x 3 filters (MobileNet's): the run of n pixels of an output row whose taps are all inside
+ * the image, one channel block of XF_W. The nine filter vectors stay in registers for the whole
+ * run, and each pixel is one chain bias + x * w over the taps in XNNPACK's order (kx outer, ky
+ * inner); the chains of successive pixels are independent, so they overlap. x0: the first
+ * pixel's first tap at the block's first channel; xs: one pixel to the next; rs: one input row
+ * to the next (dilation included); dc: one tap column to the next (dil_w x C). */
+static inline __attribute__((always_inline)) void XF_CAT(xf_dw3_run_, TFCC_XF_ISA)(
+    const float *x0, size_t xs, size_t rs, size_t dc, int32_t n, const float *wf, size_t C,
+    xv4 bias, xv4 vlo, xv4 vhi, float *o) {
+  const xv4 w00 = XF_LD(wf, XF_W), w01 = XF_LD(wf + C, XF_W), w02 = XF_LD(wf + 2 * C, XF_W);
+  const xv4 w10 = XF_LD(wf + 3 * C, XF_W), w11 = XF_LD(wf + 4 * C, XF_W);
+  const xv4 w12 = XF_LD(wf + 5 * C, XF_W), w20 = XF_LD(wf + 6 * C, XF_W);
+  const xv4 w21 = XF_LD(wf + 7 * C, XF_W), w22 = XF_LD(wf + 8 * C, XF_W);
+  for (int32_t i = 0; i < n; i++, x0 += xs, o += C) {
+    const float *r0 = x0, *r1 = x0 + rs, *r2 = x0 + 2 * rs;
+    xv4 a = bias, p;
+    p = XF_LD(r0, XF_W) * w00, a = a + p;
+    p = XF_LD(r1, XF_W) * w10, a = a + p;
+    p = XF_LD(r2, XF_W) * w20, a = a + p;
+    p = XF_LD(r0 + dc, XF_W) * w01, a = a + p;
+    p = XF_LD(r1 + dc, XF_W) * w11, a = a + p;
+    p = XF_LD(r2 + dc, XF_W) * w21, a = a + p;
+    p = XF_LD(r0 + 2 * dc, XF_W) * w02, a = a + p;
+    p = XF_LD(r1 + 2 * dc, XF_W) * w12, a = a + p;
+    p = XF_LD(r2 + 2 * dc, XF_W) * w22, a = a + p;
+    XF_ST(o, a, vlo, vhi, XF_W);
+  }
+}
+
 /* One channel (in_c = out_c = 1: YOLO26's per-channel 3x3 CONV_2Ds, run as XNNPACK's dwconv):
  * XF_W output pixels of a row in the lanes, each lane's sum in the order above (bias, kx
  * outer, ky inner, a padding tap adding 0 * w); a tap's inputs one load where they are all
@@ -618,9 +647,30 @@ void XF_CAT(tfcc_xnn_dwconv_f32_rows_, TFCC_XF_ISA)(const tfcc_conv_geom *g, con
   const size_t xs = (size_t)g->stride_w * (size_t)C;
   ptrdiff_t tp[XF_DW_MAX_TAPS];
   size_t tw[XF_DW_MAX_TAPS];
+  const bool f3 = g->filter_h == 3 && g->filter_w == 3;
   for (int32_t row = r0; row < r1; row++) {
     const int32_t b = row / g->out_h, oy = row % g->out_h;
     const float *img = in + (size_t)b * (size_t)g->in_h * (size_t)g->in_w * (size_t)C;
+    const int32_t iy0 = oy * g->stride_h - g->pad_h;
+    /* 3 x 3, taps inside the image's rows: the whole channel blocks of the pixels whose taps
+     * are all inside by xf_dw3_run, [ox_lo, ox_hi]; the other pixels and a last partial block
+     * by the groups below (each output's sum is its own, whichever code forms it) */
+    int32_t ox_lo = 0, ox_hi = -1;
+    const int32_t hi_num = g->in_w - 1 - 2 * g->dil_w + g->pad_w;
+    if (f3 && C >= XF_W && iy0 >= 0 && iy0 + 2 * g->dil_h < g->in_h && hi_num >= 0) {
+      ox_lo = (g->pad_w + g->stride_w - 1) / g->stride_w;
+      ox_hi = hi_num / g->stride_w < g->out_w - 1 ? hi_num / g->stride_w : g->out_w - 1;
+    }
+    if (ox_hi >= ox_lo) {
+      const float *x0 =
+          img +
+          ((size_t)iy0 * (size_t)g->in_w + (size_t)(ox_lo * g->stride_w - g->pad_w)) * (size_t)C;
+      float *o = out + ((size_t)row * (size_t)g->out_w + (size_t)ox_lo) * (size_t)C;
+      for (int32_t c0 = 0; c0 + XF_W <= C; c0 += XF_W) XF_CAT(xf_dw3_run_, TFCC_XF_ISA)
+      (x0 + c0, xs, (size_t)g->dil_h * (size_t)g->in_w * (size_t)C, (size_t)g->dil_w * (size_t)C,
+       ox_hi - ox_lo + 1, filter + c0, (size_t)C, bias ? XF_LD(bias + c0, XF_W) : splat(0.0f), vlo,
+       vhi, o + c0);
+    }
     if (listed) /* the row's taps in XNNPACK's order: kx outer, ky inner */
       for (int32_t kx = 0, t = 0; kx < g->filter_w; kx++)
         for (int32_t ky = 0; ky < g->filter_h; ky++, t++) {
@@ -630,8 +680,17 @@ void XF_CAT(tfcc_xnn_dwconv_f32_rows_, TFCC_XF_ISA)(const tfcc_conv_geom *g, con
                       : -1;
           tw[t] = ((size_t)ky * (size_t)g->filter_w + (size_t)kx) * (size_t)C;
         }
-    for (int32_t ox0 = 0; ox0 < g->out_w; ox0 += 4) {
-      const int32_t np = g->out_w - ox0 < 4 ? g->out_w - ox0 : 4;
+    for (int32_t ox0 = 0, np; ox0 < g->out_w; ox0 += np) {
+      if (ox0 == ox_lo && ox_hi >= ox_lo) { /* the run: its partial last block only */
+        const int32_t c0 = C / XF_W * XF_W;
+        for (int32_t ox = ox0; c0 < C && ox <= ox_hi; ox += 4) XF_CAT(xf_dw_pixels_, TFCC_XF_ISA)
+        (g, img, oy, ox, ox_hi + 1 - ox < 4 ? ox_hi + 1 - ox : 4, filter, bias, vlo, vhi, c0,
+         C - c0, out + ((size_t)row * (size_t)g->out_w + (size_t)ox) * (size_t)C);
+        np = ox_hi + 1 - ox0;
+        continue;
+      }
+      np = g->out_w - ox0 < 4 ? g->out_w - ox0 : 4;
+      if (ox0 < ox_lo && ox0 + np > ox_lo) np = ox_lo - ox0; /* up to the run */
       float *o = out + ((size_t)row * (size_t)g->out_w + (size_t)ox0) * (size_t)C;
       const int32_t ix0 = ox0 * g->stride_w - g->pad_w;
       int32_t c0 = 0;
