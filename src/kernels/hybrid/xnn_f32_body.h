@@ -332,6 +332,24 @@ static inline __attribute__((always_inline)) void XF_CAT(xf_flat_, TFCC_XF_ISA)(
 #undef XF_STORE
 }
 
+/* xf_flat for nb = XF_NB and nb = 1 as functions of their own: their few live values
+ * (8 input pointers, the tap table, the weights) then fit the general registers, where inlined
+ * into the row loop some went through vector registers and the stack. */
+static __attribute__((noinline)) void XF_CAT(xf_flat_1_, TFCC_XF_ISA)(
+    const float *x0, size_t xs, int32_t np, const int32_t *koff, int32_t K, const float *wp,
+    int32_t ocp, int32_t oc, int32_t OC, const float *bias, float lo, float hi, float *o) {
+  XF_CAT(xf_flat_, TFCC_XF_ISA)
+  (1, x0, xs, np, koff, K, wp, ocp, oc, OC, bias, splat(lo), splat(hi), o);
+}
+#if XF_NB > 1
+static __attribute__((noinline)) void XF_CAT(xf_flat_nb_, TFCC_XF_ISA)(
+    const float *x0, size_t xs, int32_t np, const int32_t *koff, int32_t K, const float *wp,
+    int32_t ocp, int32_t oc, int32_t OC, const float *bias, float lo, float hi, float *o) {
+  XF_CAT(xf_flat_, TFCC_XF_ISA)
+  (XF_NB, x0, xs, np, koff, K, wp, ocp, oc, OC, bias, splat(lo), splat(hi), o);
+}
+#endif
+
 /* Taps listed for xf_flat up to this many (a stack table), else every group by xf_pixels. */
 #define XF_KOFF_MAX 1024
 
@@ -342,6 +360,7 @@ static inline __attribute__((always_inline)) void XF_CAT(xf_group_, TFCC_XF_ISA)
     const int32_t *koff, const float *wp, int32_t ocp, const float *bias, xv4 vlo, xv4 vhi,
     float *o) {
   const int32_t C = g->in_c, OC = g->out_c;
+  const float lo = vlo[0], hi = vhi[0];
   int32_t oc = 0;
   if (interior) {
     const int32_t K = g->filter_h * g->filter_w * C;
@@ -349,12 +368,13 @@ static inline __attribute__((always_inline)) void XF_CAT(xf_group_, TFCC_XF_ISA)
     const float *x0 = img + ((size_t)(oy * g->stride_h - g->pad_h) * (size_t)g->in_w +
                              (size_t)(ox0 * g->stride_w - g->pad_w)) *
                                 (size_t)C;
-    for (; XF_NB > 1 && oc + XF_NB * XF_W <= OC; oc += XF_NB * XF_W)
-      XF_CAT(xf_flat_, TFCC_XF_ISA)(XF_NB, x0, xs, np, koff, K, wp, ocp, oc, OC, bias, vlo, vhi, o);
+#if XF_NB > 1
+    for (; oc + XF_NB * XF_W <= OC; oc += XF_NB * XF_W)
+      XF_CAT(xf_flat_nb_, TFCC_XF_ISA)(x0, xs, np, koff, K, wp, ocp, oc, OC, bias, lo, hi, o);
+#endif
     for (; oc + XF_W <= OC; oc += XF_W)
-      XF_CAT(xf_flat_, TFCC_XF_ISA)(1, x0, xs, np, koff, K, wp, ocp, oc, OC, bias, vlo, vhi, o);
+      XF_CAT(xf_flat_1_, TFCC_XF_ISA)(x0, xs, np, koff, K, wp, ocp, oc, OC, bias, lo, hi, o);
   }
-  const float lo = vlo[0], hi = vhi[0];
   /* whole groups of XF_NB blocks inside the packed width ocp, then one block at a time */
   for (; XF_NB > 1 && oc + XF_NB * XF_W <= ocp && oc + (XF_NB - 1) * XF_W < OC; oc += XF_NB * XF_W)
     XF_CAT(xf_pixels_, TFCC_XF_ISA)(XF_NB, g, img, oy, ox0, np, wp, ocp, oc, bias, lo, hi, o);
