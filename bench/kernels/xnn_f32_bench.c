@@ -6,7 +6,8 @@
  * SOFTMAX 408 rows of 102, MEAN 102 rows of 256, and a constant-weight FULLY_CONNECTED
  * 102 x 256 -> 256 (default kernel) and -> 35 (nr2). Median wall time per call (monotonic
  * clock: the workers' time is not on the caller's CPU clock) on 1 and 2 threads, and the
- * kernel the session's ISA level picks. */
+ * kernel the session's ISA level picks. Then MobileNetV2's float-weight convolutions
+ * (mnv2_layers, one thread, CPU time). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +78,55 @@ static float *frand_buf(size_t n) {
   return p;
 }
 
+/* MobileNetV2's float-weight layers as a hybrid twin runs them (the converter leaves weights
+ * under 1024 elements in float): the first 3x3 convolution 224x224x3 -> 112x112x32 (stride 2),
+ * the 3x3 depthwise layers 112x112x32 (stride 1) and 112x112x96 (stride 2), the 1x1
+ * convolution 32 -> 16 at 112x112; one thread, the caller's CPU clock, median and minimum
+ * over reps (us per call). */
+static void mnv2_layers(const tfcc_xnn_f32_kernel *k) {
+  static const struct {
+    const char *name;
+    int dw;
+    tfcc_conv_geom g;
+  } L[] = {
+      {"mnv2 conv 3x3/2 224x224x3 -> 32",
+       0,
+       {1, 224, 224, 3, 112, 112, 32, 3, 3, 3, 2, 2, 1, 1, 0, 0}},
+      {"mnv2 dw 3x3/1 112x112x32", 1, {1, 112, 112, 32, 112, 112, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1}},
+      {"mnv2 dw 3x3/2 112x112x96", 1, {1, 112, 112, 96, 56, 56, 96, 3, 3, 1, 2, 2, 1, 1, 0, 0}},
+      {"mnv2 conv 1x1 112x112x32 -> 16",
+       0,
+       {1, 112, 112, 32, 112, 112, 16, 1, 1, 32, 1, 1, 1, 1, 0, 0}},
+  };
+  /* 64-byte aligned, as the session's arena places tensors */
+  const size_t xn = 112 * 112 * 96, yn = 112 * 112 * 96;
+  float *x = aligned_alloc(64, xn * sizeof(float)), *y = aligned_alloc(64, yn * sizeof(float));
+  float *w = frand_buf(27 * 32 + 9 * 96 + 512), *bias = frand_buf(96);
+  if (!x || !y) return;
+  for (size_t i = 0; i < xn; i++) x[i] = (float)((int)(i * 2654435761u % 2001) - 1000) / 500.0f;
+  memset(y, 0, yn * sizeof(float));
+  double t[MAX_REPS];
+  for (size_t l = 0; l < sizeof L / sizeof L[0]; l++) {
+    const tfcc_conv_geom *g = &L[l].g;
+    int32_t ocp = 0;
+    float *wp =
+        L[l].dw ? NULL : tfcc_xnn_conv_pack(w, g->out_c, g->filter_h * g->filter_w * g->in_c, &ocp);
+    if (!L[l].dw && !wp) break;
+    for (int r = 0; r <= reps; r++) {
+      const double t0 = bench_now();
+      if (L[l].dw)
+        k->dwconv_rows(g, x, w, bias, 0.0f, 6.0f, y, 0, g->out_h);
+      else
+        k->conv_rows(g, x, wp, ocp, bias, 0.0f, 6.0f, y, 0, g->out_h);
+      if (r > 0) t[r - 1] = bench_now() - t0; /* the first call warms up */
+    }
+    qsort(t, (size_t)reps, sizeof t[0], bench_cmp_double);
+    printf("%-44s %10.2f (min %.2f; thread CPU time)\n", L[l].name, t[reps / 2] * 1e6, t[0] * 1e6);
+    free(wp);
+  }
+  free(x), free(w), free(bias), free(y);
+}
+
 int main(int argc, char **argv) {
   if (argc > 1) reps = atoi(argv[1]);
   if (reps < 1) reps = 1;
@@ -132,6 +182,7 @@ int main(int argc, char **argv) {
   const double ts = median_us(&jm);
   printf("%-44s %10.2f (portable loop %.2f, x%.2f; thread CPU time)\n", "MEAN 102 rows of 256", tv,
          ts, ts / tv);
+  mnv2_layers(k);
   free(x), free(w), free(y), free(scratch), free(bias), free(wp256), free(wp35);
   tfcc_threadpool_destroy(pool2);
   return 0;

@@ -559,7 +559,56 @@ static tfcc_conv_geom square_geom(int batches, int H, int W, int C, int filter_i
 
 /* The XNNPACK-order float conv on wider rows (interior pixel groups, a short last group, two
  * channel blocks at once and a tail block) against the order written out: bias, taps,
- * channels, each product and sum rounded. */
+ * channels, each product and sum rounded. N images, dilation dil. */
+static void xnn_conv_wide_case_nd(int N, int H, int W, int C, int OC, int k, int stride, int pad,
+                                  int dil) {
+  tfcc_conv_geom cg = square_geom(N, H, W, C, C, OC, k, stride, pad);
+  cg.dil_h = cg.dil_w = dil;
+  cg.out_h = (H + 2 * pad - dil * (k - 1) - 1) / stride + 1;
+  cg.out_w = (W + 2 * pad - dil * (k - 1) - 1) / stride + 1;
+  const int K = k * k * C;
+  const size_t on = (size_t)N * cg.out_h * cg.out_w * OC;
+  float *x = malloc((size_t)N * H * W * C * sizeof(float));
+  float *w = malloc((size_t)OC * K * sizeof(float));
+  float *b = malloc((size_t)OC * sizeof(float)), *want = malloc(on * sizeof(float));
+  float *o = malloc(on * sizeof(float));
+  CHECK(x && w && b && want && o);
+  for (int j = 0; j < N * H * W * C; j++) x[j] = frand(-2.0f, 2.0f);
+  for (int j = 0; j < OC * K; j++) w[j] = frand(-1.0f, 1.0f);
+  for (int j = 0; j < OC; j++) b[j] = frand(-1.0f, 1.0f);
+  for (int n = 0; n < N; n++)
+    for (int oy = 0; oy < cg.out_h; oy++)
+      for (int ox = 0; ox < cg.out_w; ox++)
+        for (int oc = 0; oc < OC; oc++) {
+          float a = b[oc];
+          for (int ky = 0; ky < k; ky++)
+            for (int kx = 0; kx < k; kx++)
+              for (int c = 0; c < C; c++) {
+                const int iy = oy * stride - pad + ky * dil, ix = ox * stride - pad + kx * dil;
+                const bool in = iy >= 0 && iy < H && ix >= 0 && ix < W;
+                const float prod = (in ? x[(((size_t)n * H + iy) * W + ix) * C + c] : 0.0f) *
+                                   w[oc * K + (ky * k + kx) * C + c];
+                a = a + prod;
+              }
+          a = a < -1.0f ? -1.0f : a;
+          want[(((size_t)n * cg.out_h + oy) * cg.out_w + ox) * OC + oc] = a > 3.0f ? 3.0f : a;
+        }
+  const int rows = N * cg.out_h;
+  int32_t ocp = 0;
+  float *wp = tfcc_xnn_conv_pack(w, OC, K, &ocp);
+  CHECK(wp);
+  for (int i = 0; wp && i < tfcc_xnn_f32_kernel_count(); i++) {
+    const tfcc_xnn_f32_kernel *kk = tfcc_xnn_f32_kernel_at(i);
+    if (!tfcc_isa_level_fits(kk->isa, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))) continue;
+    memset(o, 0, on * sizeof(float));
+    kk->conv_rows(&cg, x, wp, ocp, b, -1.0f, 3.0f, o, 0, rows / 2);
+    kk->conv_rows(&cg, x, wp, ocp, b, -1.0f, 3.0f, o, rows / 2, rows);
+    CHECKF(memcmp(o, want, on * sizeof(float)) == 0, "%s conv %dx%dx%dx%d -> %d k%d s%d p%d d%d",
+           kk->name, N, H, W, C, OC, k, stride, pad, dil);
+  }
+  free(wp), free(x), free(w), free(b), free(want), free(o);
+}
+
 static void xnn_conv_wide_case(int H, int W, int C, int OC, int k, int stride, int pad) {
   tfcc_conv_geom cg = square_geom(1, H, W, C, C, OC, k, stride, pad);
   const int K = k * k * C;
@@ -606,8 +655,12 @@ static void xnn_conv_wide_case(int H, int W, int C, int OC, int k, int stride, i
  * against the portable loop (tfcc_xnn_dwconv_f32_rows) and the order written out (bias, then
  * kx outer, ky inner, padding taps adding 0 * w, each product and sum rounded), with NaN / -0
  * inputs (the clamp's selects). Rows split in two calls. */
-static void xnn_dwconv_case(int H, int W, int C, int k, int stride, int pad, bool with_bias) {
+static void xnn_dwconv_case_d(int H, int W, int C, int k, int stride, int pad, int dil,
+                              bool with_bias) {
   tfcc_conv_geom cg = square_geom(2, H, W, C, 1, C, k, stride, pad);
+  cg.dil_h = cg.dil_w = dil;
+  cg.out_h = (H + 2 * pad - dil * (k - 1) - 1) / stride + 1;
+  cg.out_w = (W + 2 * pad - dil * (k - 1) - 1) / stride + 1;
   const size_t in_n = (size_t)2 * H * W * C, on = (size_t)2 * cg.out_h * cg.out_w * C;
   float *x = malloc(in_n * sizeof(float)), *w = malloc((size_t)k * k * C * sizeof(float));
   float *b = malloc((size_t)C * sizeof(float)), *want = malloc(on * sizeof(float));
@@ -625,7 +678,7 @@ static void xnn_dwconv_case(int H, int W, int C, int k, int stride, int pad, boo
           float a = with_bias ? b[c] : 0.0f;
           for (int kx = 0; kx < k; kx++)
             for (int ky = 0; ky < k; ky++) {
-              const int iy = oy * stride - pad + ky, ix = ox * stride - pad + kx;
+              const int iy = oy * stride - pad + ky * dil, ix = ox * stride - pad + kx * dil;
               const bool in = iy >= 0 && iy < H && ix >= 0 && ix < W;
               const float prod = (in ? x[(((size_t)n * H + iy) * W + ix) * C + c] : 0.0f) *
                                  w[(ky * k + kx) * C + c];
@@ -644,10 +697,14 @@ static void xnn_dwconv_case(int H, int W, int C, int k, int stride, int pad, boo
     memset(o, 0, on * sizeof(float));
     kk->dwconv_rows(&cg, x, w, with_bias ? b : NULL, lo, hi, o, 0, rows / 2 + 1);
     kk->dwconv_rows(&cg, x, w, with_bias ? b : NULL, lo, hi, o, rows / 2 + 1, rows);
-    CHECKF(memcmp(o, want, on * sizeof(float)) == 0, "%s dwconv %dx%dx%d k%d s%d p%d", kk->name, H,
-           W, C, k, stride, pad);
+    CHECKF(memcmp(o, want, on * sizeof(float)) == 0, "%s dwconv %dx%dx%d k%d s%d p%d d%d", kk->name,
+           H, W, C, k, stride, pad, dil);
   }
   free(x), free(w), free(b), free(want), free(o), free(o1);
+}
+
+static void xnn_dwconv_case(int H, int W, int C, int k, int stride, int pad, bool with_bias) {
+  xnn_dwconv_case_d(H, W, C, k, stride, pad, 1, with_bias);
 }
 
 /* ---- REFERENCE mode against TFLite's builtin hybrid kernels */
@@ -1430,16 +1487,32 @@ int main(void) {
   xnn_conv_wide_case(9, 21, 3, 40, 3, 1, 1);
   xnn_conv_wide_case(6, 19, 5, 16, 1, 1, 0);
   xnn_conv_wide_case(7, 12, 4, 72, 3, 1, 0);
-  xnn_dwconv_case(13, 11, 32, 3, 1, 1, true);   /* MobileNetV2's first depthwise, smaller */
-  xnn_dwconv_case(14, 13, 96, 3, 2, 1, true);   /* its second (stride 2) */
-  xnn_dwconv_case(9, 21, 96, 3, 2, 1, true);    /* stride 2 with interior pixel groups */
-  xnn_dwconv_case(5, 30, 48, 3, 1, 1, false);   /* 1.5 blocks pairs on AVX-512, interior */
-  xnn_dwconv_case(6, 7, 19, 3, 1, 0, false);    /* a channel tail at every width, no bias */
-  xnn_dwconv_case(9, 5, 3, 5, 2, 2, true);      /* fewer channels than a vector, 5x5 */
-  xnn_dwconv_case(20, 20, 1, 3, 1, 1, true);    /* one channel (YOLO26's per-channel convs) */
-  xnn_dwconv_case(21, 37, 1, 3, 2, 1, false);   /* one channel, stride 2, gathered lanes */
-  xnn_dwconv_case(9, 5, 1, 5, 1, 2, true);      /* one channel, narrower than a vector */
-  xnn_dwconv_case(6, 40, 1, 3, 1, 0, false);    /* one channel, no padding, a short tail */
+  /* the one-loop interior path (xf_flat): MobileNetV2's first layer (stride 2, no leading
+   * padding: a right column and a bottom row with padding taps), 2 images, dilation 2, a
+   * tail block of 8 past two whole blocks, and K = 1089 taps (over the listed 1024: every group
+   * by the per-tap path) */
+  xnn_conv_wide_case_nd(1, 18, 36, 3, 32, 3, 2, 0, 1);
+  xnn_conv_wide_case_nd(2, 9, 19, 5, 40, 3, 1, 1, 1);
+  xnn_conv_wide_case_nd(1, 13, 22, 3, 24, 3, 1, 2, 2);
+  xnn_conv_wide_case_nd(1, 4, 11, 121, 20, 3, 1, 1, 1);
+  xnn_conv_wide_case_nd(1, 5, 20, 32, 16, 1, 1, 0, 1);
+  xnn_dwconv_case(13, 11, 32, 3, 1, 1, true); /* MobileNetV2's first depthwise, smaller */
+  xnn_dwconv_case(14, 13, 96, 3, 2, 1, true); /* its second (stride 2) */
+  xnn_dwconv_case(9, 21, 96, 3, 2, 1, true);  /* stride 2 with interior pixel groups */
+  xnn_dwconv_case(5, 30, 48, 3, 1, 1, false); /* 1.5 blocks pairs on AVX-512, interior */
+  xnn_dwconv_case(6, 7, 19, 3, 1, 0, false);  /* a channel tail at every width, no bias */
+  xnn_dwconv_case(9, 5, 3, 5, 2, 2, true);    /* fewer channels than a vector, 5x5 */
+  xnn_dwconv_case(20, 20, 1, 3, 1, 1, true);  /* one channel (YOLO26's per-channel convs) */
+  xnn_dwconv_case(21, 37, 1, 3, 2, 1, false); /* one channel, stride 2, gathered lanes */
+  xnn_dwconv_case(9, 5, 1, 5, 1, 2, true);    /* one channel, narrower than a vector */
+  xnn_dwconv_case(6, 40, 1, 3, 1, 0, false);  /* one channel, no padding, a short tail */
+  /* the 3x3 runs (xf_dw3_run): two whole blocks and a tail of 8 on AVX-512, stride 2 without
+   * leading padding (a right column with padding taps), dilation 2, padding 2 on a row shorter
+   * than a group of 4, a run of one pixel */
+  xnn_dwconv_case_d(7, 23, 40, 3, 2, 0, 1, true);
+  xnn_dwconv_case_d(8, 17, 32, 3, 1, 2, 2, false);
+  xnn_dwconv_case_d(6, 3, 16, 3, 1, 2, 1, true);
+  xnn_dwconv_case_d(5, 3, 48, 3, 1, 0, 1, true);
   xnn_conv_c4_case(9, 11, 3, 6, 3, 1, 1, true); /* OCR's first layer: 3 -> 6 */
   xnn_conv_c4_case(5, 7, 16, 1, 1, 1, 0, true); /* YOLO's DFL: 16 -> 1 */
   xnn_conv_c4_case(8, 9, 5, 7, 3, 2, 1, false); /* a channel tail, stride 2 */

@@ -193,21 +193,44 @@ void XF_CAT(tfcc_xnn_softmax_f32_, TFCC_XF_ISA)(const float *x, float *y, size_t
 #define XF_NB 1
 #endif
 
+/* The accumulators of nb blocks x XF_PX pixels start at the bias (0 without one). */
+static inline __attribute__((always_inline)) void XF_CAT(xf_acc_init_,
+                                                         TFCC_XF_ISA)(int nb, xv4 acc[XF_NB][XF_PX],
+                                                                      const float *bias, int32_t oc,
+                                                                      int32_t OC) {
+  for (int b = 0; b < nb; b++) {
+    const int32_t ob = oc + b * XF_W;
+    xv4 b0 = splat(0.0f);        /* a local: the array's address is never taken (registers) */
+    if (bias && ob + XF_W <= OC) /* a whole block: one load, not a lane at a time */
+      memcpy(&b0, bias + ob, sizeof b0);
+    else if (bias)
+      memcpy(&b0, bias + ob, (size_t)(OC - ob) * sizeof(float));
+    for (int p = 0; p < XF_PX; p++) acc[b][p] = b0;
+  }
+}
+
+/* Clamped, the first np pixels' sums stored (OC apart). */
+static inline __attribute__((always_inline)) void XF_CAT(xf_acc_store_, TFCC_XF_ISA)(
+    int nb, xv4 acc[XF_NB][XF_PX], int32_t np, int32_t oc, int32_t OC, xv4 vlo, xv4 vhi, float *o) {
+  for (int b = 0; b < nb; b++) {
+    const int32_t ob = oc + b * XF_W;
+    for (int p = 0; p < np; p++) {
+      const xv4 v = XF_CLAMP(acc[b][p], vlo, vhi);
+      float *op = o + (size_t)p * (size_t)OC + (size_t)ob;
+      if (ob + XF_W <= OC)
+        memcpy(op, &v, sizeof v);
+      else
+        for (int32_t j = 0; ob + j < OC; j++) op[j] = v[j];
+    }
+  }
+}
+
 static inline __attribute__((always_inline)) void XF_CAT(xf_pixels_, TFCC_XF_ISA)(
     int nb, const tfcc_conv_geom *g, const float *img, int32_t oy, int32_t ox0, int32_t np,
     const float *wp, int32_t ocp, int32_t oc, const float *bias, float lo, float hi, float *o) {
   const int32_t C = g->in_c, OC = g->out_c;
-  const xv4 vlo = splat(lo), vhi = splat(hi);
   xv4 acc[XF_NB][XF_PX];
-  for (int b = 0; b < nb; b++) {
-    const int32_t ob = oc + b * XF_W;
-    acc[b][0] = splat(0.0f);
-    if (bias && ob + XF_W <= OC) /* a whole block: one load, not a lane at a time */
-      memcpy(&acc[b][0], bias + ob, sizeof acc[b][0]);
-    else if (bias)
-      memcpy(&acc[b][0], bias + ob, (size_t)(OC - ob) * sizeof(float));
-    for (int p = 1; p < XF_PX; p++) acc[b][p] = acc[b][0];
-  }
+  XF_CAT(xf_acc_init_, TFCC_XF_ISA)(nb, acc, bias, oc, OC);
   const float *w = wp + oc;
   const size_t xs = (size_t)g->stride_w * (size_t)C; /* one output pixel to the next */
   for (int32_t ky = 0; ky < g->filter_h; ky++) {
@@ -251,17 +274,112 @@ static inline __attribute__((always_inline)) void XF_CAT(xf_pixels_, TFCC_XF_ISA
       }
     }
   }
-  for (int b = 0; b < nb; b++) {
-    const int32_t ob = oc + b * XF_W;
-    for (int p = 0; p < np; p++) {
-      const xv4 v = XF_CLAMP(acc[b][p], vlo, vhi);
-      float *op = o + (size_t)p * (size_t)OC + (size_t)ob;
-      if (ob + XF_W <= OC)
-        memcpy(op, &v, sizeof v);
-      else
-        for (int32_t j = 0; ob + j < OC; j++) op[j] = v[j];
-    }
+  XF_CAT(xf_acc_store_, TFCC_XF_ISA)(nb, acc, np, oc, OC, splat(lo), splat(hi), o);
+}
+
+/* A group of XF_PX (8) pixels whose taps are all inside the image: one loop over the
+ * K = filter_h x filter_w x C taps in the IGEMM order, koff[k] the tap's input offset from the
+ * pixel's first tap. The same products and sums in the same order as xf_pixels, without its
+ * per-(ky, kx) pointer set-up, which took as long as the arithmetic where C is small
+ * (MobileNetV2's first layer: 3 channels per tap); the nb (1 or 2) x 8 accumulators and the 8
+ * input pointers are named (XF_P8), not arrays, so that they stay in registers. */
+#if XF_PX != 8
+#error "xf_flat names 8 pixels"
+#endif
+#define XF_P8(M) M(0) M(1) M(2) M(3) M(4) M(5) M(6) M(7)
+static inline __attribute__((always_inline)) void XF_CAT(xf_flat_, TFCC_XF_ISA)(
+    int nb, const float *x0, size_t xs, int32_t np, const int32_t *koff, int32_t K, const float *wp,
+    int32_t ocp, int32_t oc, int32_t OC, const float *bias, xv4 vlo, xv4 vhi, float *o) {
+  xv4 b0 = splat(0.0f), b1 = splat(0.0f);
+  if (bias) {
+    memcpy(&b0, bias + oc, sizeof b0);
+    if (nb > 1) memcpy(&b1, bias + oc + XF_W, sizeof b1);
   }
+#define XF_DECL(p) \
+  xv4 a0_##p = b0, a1_##p = b1; \
+  const float *xp##p = x0 + (size_t)(p < np ? p : np - 1) * xs;
+  XF_P8(XF_DECL)
+#undef XF_DECL
+  const float *w = wp + oc;
+  for (int32_t k = 0; k < K; k++, w += ocp) {
+    const int32_t off = koff[k];
+    xv4 w0, w1 = splat(0.0f);
+    memcpy(&w0, w, sizeof w0);
+    if (nb > 1) memcpy(&w1, w + XF_W, sizeof w1);
+#define XF_STEP(p) \
+  { \
+    const xv4 xv = splat(xp##p[off]); \
+    const xv4 p0 = xv * w0; \
+    a0_##p = a0_##p + p0; \
+    if (nb > 1) { \
+      const xv4 p1 = xv * w1; \
+      a1_##p = a1_##p + p1; \
+    } \
+  }
+    XF_P8(XF_STEP)
+#undef XF_STEP
+  }
+#define XF_STORE(p) \
+  if (p < np) { \
+    const xv4 v0 = XF_CLAMP(a0_##p, vlo, vhi); \
+    memcpy(o + (size_t)p * (size_t)OC + (size_t)oc, &v0, sizeof v0); \
+    if (nb > 1) { \
+      const xv4 v1 = XF_CLAMP(a1_##p, vlo, vhi); \
+      memcpy(o + (size_t)p * (size_t)OC + (size_t)oc + XF_W, &v1, sizeof v1); \
+    } \
+  }
+  XF_P8(XF_STORE)
+#undef XF_STORE
+}
+
+/* xf_flat for nb = XF_NB and nb = 1 as functions of their own: their few live values
+ * (8 input pointers, the tap table, the weights) then fit the general registers, where inlined
+ * into the row loop some went through vector registers and the stack. */
+static __attribute__((noinline)) void XF_CAT(xf_flat_1_, TFCC_XF_ISA)(
+    const float *x0, size_t xs, int32_t np, const int32_t *koff, int32_t K, const float *wp,
+    int32_t ocp, int32_t oc, int32_t OC, const float *bias, float lo, float hi, float *o) {
+  XF_CAT(xf_flat_, TFCC_XF_ISA)
+  (1, x0, xs, np, koff, K, wp, ocp, oc, OC, bias, splat(lo), splat(hi), o);
+}
+#if XF_NB > 1
+static __attribute__((noinline)) void XF_CAT(xf_flat_nb_, TFCC_XF_ISA)(
+    const float *x0, size_t xs, int32_t np, const int32_t *koff, int32_t K, const float *wp,
+    int32_t ocp, int32_t oc, int32_t OC, const float *bias, float lo, float hi, float *o) {
+  XF_CAT(xf_flat_, TFCC_XF_ISA)
+  (XF_NB, x0, xs, np, koff, K, wp, ocp, oc, OC, bias, splat(lo), splat(hi), o);
+}
+#endif
+
+/* Taps listed for xf_flat up to this many (a stack table), else every group by xf_pixels. */
+#define XF_KOFF_MAX 1024
+
+/* One group of np <= 8 pixels of an output row, every output channel: interior (all taps
+ * inside the image, koff listed): xf_flat for the whole blocks; the rest by xf_pixels. */
+static inline __attribute__((always_inline)) void XF_CAT(xf_group_, TFCC_XF_ISA)(
+    const tfcc_conv_geom *g, const float *img, int32_t oy, int32_t ox0, int32_t np, bool interior,
+    const int32_t *koff, const float *wp, int32_t ocp, const float *bias, xv4 vlo, xv4 vhi,
+    float *o) {
+  const int32_t C = g->in_c, OC = g->out_c;
+  const float lo = vlo[0], hi = vhi[0];
+  int32_t oc = 0;
+  if (interior) {
+    const int32_t K = g->filter_h * g->filter_w * C;
+    const size_t xs = (size_t)g->stride_w * (size_t)C; /* one output pixel to the next */
+    const float *x0 = img + ((size_t)(oy * g->stride_h - g->pad_h) * (size_t)g->in_w +
+                             (size_t)(ox0 * g->stride_w - g->pad_w)) *
+                                (size_t)C;
+#if XF_NB > 1
+    for (; oc + XF_NB * XF_W <= OC; oc += XF_NB * XF_W)
+      XF_CAT(xf_flat_nb_, TFCC_XF_ISA)(x0, xs, np, koff, K, wp, ocp, oc, OC, bias, lo, hi, o);
+#endif
+    for (; oc + XF_W <= OC; oc += XF_W)
+      XF_CAT(xf_flat_1_, TFCC_XF_ISA)(x0, xs, np, koff, K, wp, ocp, oc, OC, bias, lo, hi, o);
+  }
+  /* whole groups of XF_NB blocks inside the packed width ocp, then one block at a time */
+  for (; XF_NB > 1 && oc + XF_NB * XF_W <= ocp && oc + (XF_NB - 1) * XF_W < OC; oc += XF_NB * XF_W)
+    XF_CAT(xf_pixels_, TFCC_XF_ISA)(XF_NB, g, img, oy, ox0, np, wp, ocp, oc, bias, lo, hi, o);
+  for (; oc < OC; oc += XF_W)
+    XF_CAT(xf_pixels_, TFCC_XF_ISA)(1, g, img, oy, ox0, np, wp, ocp, oc, bias, lo, hi, o);
 }
 
 void XF_CAT(tfcc_xnn_conv_f32_rows_, TFCC_XF_ISA)(const tfcc_conv_geom *g, const float *in,
@@ -269,19 +387,31 @@ void XF_CAT(tfcc_xnn_conv_f32_rows_, TFCC_XF_ISA)(const tfcc_conv_geom *g, const
                                                   float lo, float hi, float *out, int32_t r0,
                                                   int32_t r1) {
   const int32_t C = g->in_c, OC = g->out_c;
+  const int32_t K = g->filter_h * g->filter_w * C;
+  const xv4 vlo = splat(lo), vhi = splat(hi);
+  /* the taps' input offsets from a pixel's first tap (int32: checked to fit) */
+  int32_t koff[XF_KOFF_MAX];
+  const bool flat = K <= XF_KOFF_MAX && (int64_t)(g->filter_h - 1) * g->dil_h * g->in_w * C +
+                                                (int64_t)g->filter_w * g->dil_w * C <
+                                            INT32_MAX;
+  if (flat)
+    for (int32_t ky = 0, k = 0; ky < g->filter_h; ky++)
+      for (int32_t kx = 0; kx < g->filter_w; kx++)
+        for (int32_t c = 0; c < C; c++, k++)
+          koff[k] = (ky * g->dil_h * g->in_w + kx * g->dil_w) * C + c;
   for (int32_t row = r0; row < r1; row++) {
     const int32_t b = row / g->out_h, oy = row % g->out_h;
     const float *img = in + (size_t)b * (size_t)g->in_h * (size_t)g->in_w * (size_t)C;
+    const int32_t iy0 = oy * g->stride_h - g->pad_h;
+    const bool rows_inside = flat && iy0 >= 0 && iy0 + (g->filter_h - 1) * g->dil_h < g->in_h;
     for (int32_t ox0 = 0; ox0 < g->out_w; ox0 += XF_PX) {
       const int32_t np = g->out_w - ox0 < XF_PX ? g->out_w - ox0 : XF_PX;
-      float *o = out + ((size_t)row * (size_t)g->out_w + (size_t)ox0) * (size_t)OC;
-      int32_t oc = 0;
-      /* whole groups of XF_NB blocks inside the packed width ocp, then one block at a time */
-      for (; XF_NB > 1 && oc + XF_NB * XF_W <= ocp && oc + (XF_NB - 1) * XF_W < OC;
-           oc += XF_NB * XF_W)
-        XF_CAT(xf_pixels_, TFCC_XF_ISA)(XF_NB, g, img, oy, ox0, np, wp, ocp, oc, bias, lo, hi, o);
-      for (; oc < OC; oc += XF_W)
-        XF_CAT(xf_pixels_, TFCC_XF_ISA)(1, g, img, oy, ox0, np, wp, ocp, oc, bias, lo, hi, o);
+      const int32_t ix0 = ox0 * g->stride_w - g->pad_w;
+      const bool interior = rows_inside && ix0 >= 0 &&
+                            ix0 + (np - 1) * g->stride_w + (g->filter_w - 1) * g->dil_w < g->in_w;
+      XF_CAT(xf_group_, TFCC_XF_ISA)
+      (g, img, oy, ox0, np, interior, koff, wp, ocp, bias, vlo, vhi,
+       out + ((size_t)row * (size_t)g->out_w + (size_t)ox0) * (size_t)OC);
     }
   }
 }
@@ -447,6 +577,35 @@ static inline __attribute__((always_inline)) void XF_CAT(xf_dw_inner_, TFCC_XF_I
 
 #define XF_DW_MAX_TAPS 64
 
+/* 3 x 3 filters (MobileNet's): the run of n pixels of an output row whose taps are all inside
+ * the image, one channel block of XF_W. The nine filter vectors stay in registers for the whole
+ * run, and each pixel is one chain bias + x * w over the taps in XNNPACK's order (kx outer, ky
+ * inner); the chains of successive pixels are independent, so they overlap. x0: the first
+ * pixel's first tap at the block's first channel; xs: one pixel to the next; rs: one input row
+ * to the next (dilation included); dc: one tap column to the next (dil_w x C). */
+static inline __attribute__((always_inline)) void XF_CAT(xf_dw3_run_, TFCC_XF_ISA)(
+    const float *x0, size_t xs, size_t rs, size_t dc, int32_t n, const float *wf, size_t C,
+    xv4 bias, xv4 vlo, xv4 vhi, float *o) {
+  const xv4 w00 = XF_LD(wf, XF_W), w01 = XF_LD(wf + C, XF_W), w02 = XF_LD(wf + 2 * C, XF_W);
+  const xv4 w10 = XF_LD(wf + 3 * C, XF_W), w11 = XF_LD(wf + 4 * C, XF_W);
+  const xv4 w12 = XF_LD(wf + 5 * C, XF_W), w20 = XF_LD(wf + 6 * C, XF_W);
+  const xv4 w21 = XF_LD(wf + 7 * C, XF_W), w22 = XF_LD(wf + 8 * C, XF_W);
+  for (int32_t i = 0; i < n; i++, x0 += xs, o += C) {
+    const float *r0 = x0, *r1 = x0 + rs, *r2 = x0 + 2 * rs;
+    xv4 a = bias, p;
+    p = XF_LD(r0, XF_W) * w00, a = a + p;
+    p = XF_LD(r1, XF_W) * w10, a = a + p;
+    p = XF_LD(r2, XF_W) * w20, a = a + p;
+    p = XF_LD(r0 + dc, XF_W) * w01, a = a + p;
+    p = XF_LD(r1 + dc, XF_W) * w11, a = a + p;
+    p = XF_LD(r2 + dc, XF_W) * w21, a = a + p;
+    p = XF_LD(r0 + 2 * dc, XF_W) * w02, a = a + p;
+    p = XF_LD(r1 + 2 * dc, XF_W) * w12, a = a + p;
+    p = XF_LD(r2 + 2 * dc, XF_W) * w22, a = a + p;
+    XF_ST(o, a, vlo, vhi, XF_W);
+  }
+}
+
 /* One channel (in_c = out_c = 1: YOLO26's per-channel 3x3 CONV_2Ds, run as XNNPACK's dwconv):
  * XF_W output pixels of a row in the lanes, each lane's sum in the order above (bias, kx
  * outer, ky inner, a padding tap adding 0 * w); a tap's inputs one load where they are all
@@ -508,9 +667,30 @@ void XF_CAT(tfcc_xnn_dwconv_f32_rows_, TFCC_XF_ISA)(const tfcc_conv_geom *g, con
   const size_t xs = (size_t)g->stride_w * (size_t)C;
   ptrdiff_t tp[XF_DW_MAX_TAPS];
   size_t tw[XF_DW_MAX_TAPS];
+  const bool f3 = g->filter_h == 3 && g->filter_w == 3;
   for (int32_t row = r0; row < r1; row++) {
     const int32_t b = row / g->out_h, oy = row % g->out_h;
     const float *img = in + (size_t)b * (size_t)g->in_h * (size_t)g->in_w * (size_t)C;
+    const int32_t iy0 = oy * g->stride_h - g->pad_h;
+    /* 3 x 3, taps inside the image's rows: the whole channel blocks of the pixels whose taps
+     * are all inside by xf_dw3_run, [ox_lo, ox_hi]; the other pixels and a last partial block
+     * by the groups below (each output's sum is its own, whichever code forms it) */
+    int32_t ox_lo = 0, ox_hi = -1;
+    const int32_t hi_num = g->in_w - 1 - 2 * g->dil_w + g->pad_w;
+    if (f3 && C >= XF_W && iy0 >= 0 && iy0 + 2 * g->dil_h < g->in_h && hi_num >= 0) {
+      ox_lo = (g->pad_w + g->stride_w - 1) / g->stride_w;
+      ox_hi = hi_num / g->stride_w < g->out_w - 1 ? hi_num / g->stride_w : g->out_w - 1;
+    }
+    if (ox_hi >= ox_lo) {
+      const float *x0 =
+          img +
+          ((size_t)iy0 * (size_t)g->in_w + (size_t)(ox_lo * g->stride_w - g->pad_w)) * (size_t)C;
+      float *o = out + ((size_t)row * (size_t)g->out_w + (size_t)ox_lo) * (size_t)C;
+      for (int32_t c0 = 0; c0 + XF_W <= C; c0 += XF_W) XF_CAT(xf_dw3_run_, TFCC_XF_ISA)
+      (x0 + c0, xs, (size_t)g->dil_h * (size_t)g->in_w * (size_t)C, (size_t)g->dil_w * (size_t)C,
+       ox_hi - ox_lo + 1, filter + c0, (size_t)C, bias ? XF_LD(bias + c0, XF_W) : splat(0.0f), vlo,
+       vhi, o + c0);
+    }
     if (listed) /* the row's taps in XNNPACK's order: kx outer, ky inner */
       for (int32_t kx = 0, t = 0; kx < g->filter_w; kx++)
         for (int32_t ky = 0; ky < g->filter_h; ky++, t++) {
@@ -520,8 +700,17 @@ void XF_CAT(tfcc_xnn_dwconv_f32_rows_, TFCC_XF_ISA)(const tfcc_conv_geom *g, con
                       : -1;
           tw[t] = ((size_t)ky * (size_t)g->filter_w + (size_t)kx) * (size_t)C;
         }
-    for (int32_t ox0 = 0; ox0 < g->out_w; ox0 += 4) {
-      const int32_t np = g->out_w - ox0 < 4 ? g->out_w - ox0 : 4;
+    for (int32_t ox0 = 0, np; ox0 < g->out_w; ox0 += np) {
+      if (ox0 == ox_lo && ox_hi >= ox_lo) { /* the run: its partial last block only */
+        const int32_t c0 = C / XF_W * XF_W;
+        for (int32_t ox = ox0; c0 < C && ox <= ox_hi; ox += 4) XF_CAT(xf_dw_pixels_, TFCC_XF_ISA)
+        (g, img, oy, ox, ox_hi + 1 - ox < 4 ? ox_hi + 1 - ox : 4, filter, bias, vlo, vhi, c0,
+         C - c0, out + ((size_t)row * (size_t)g->out_w + (size_t)ox) * (size_t)C);
+        np = ox_hi + 1 - ox0;
+        continue;
+      }
+      np = g->out_w - ox0 < 4 ? g->out_w - ox0 : 4;
+      if (ox0 < ox_lo && ox0 + np > ox_lo) np = ox_lo - ox0; /* up to the run */
       float *o = out + ((size_t)row * (size_t)g->out_w + (size_t)ox0) * (size_t)C;
       const int32_t ix0 = ox0 * g->stride_w - g->pad_w;
       int32_t c0 = 0;
