@@ -1,8 +1,6 @@
 /* Fused expand 1x1 + depthwise driver (contract in expand_dw.h). */
-#include <string.h>
-
 #include "kernels/f32-expand-dw/expand_dw.h"
-#include "base/threadpool.h"
+#include "kernels/expand_dw_strips.h"
 
 /* Expanded rows one thread's window holds (whole rows: in_w x C floats each). Sized so the
  * window stays in L2 (2 MiB per core here) next to the depthwise's output rows. MobileNetV2's
@@ -21,30 +19,18 @@ const char *tfcc_f32_expand_dw_name(const tfcc_f32_dwconv_kernel *dw) {
   }
 }
 
-static int32_t eff_kh(const tfcc_conv_geom *g) { return (g->filter_h - 1) * g->dil_h + 1; }
-
-/* Output rows per strip: as many as keep the window within its budget (at least one). */
-static int32_t strip_rows(const tfcc_conv_geom *g) {
-  const size_t row_bytes = (size_t)g->in_w * (size_t)g->in_c * sizeof(float);
-  const int32_t kh = eff_kh(g), s = g->stride_h;
-  size_t rows = row_bytes ? TFCC_EXPAND_DW_WINDOW_BYTES / row_bytes : 1;
-  if (rows < (size_t)kh) rows = (size_t)kh;
-  int32_t r = (int32_t)((rows - (size_t)kh) / (size_t)s) + 1;
-  if (r > g->out_h) r = g->out_h;
-  return r < 1 ? 1 : r;
+static size_t row_bytes(const tfcc_conv_geom *g) {
+  return (size_t)g->in_w * (size_t)g->in_c * sizeof(float);
 }
 
-/* Floats of one thread's window, rounded up to a 64-byte multiple. */
-static size_t window_floats(const tfcc_conv_geom *g) {
-  size_t rows = (size_t)(strip_rows(g) - 1) * (size_t)g->stride_h + (size_t)eff_kh(g);
-  if (rows > (size_t)g->in_h) rows = (size_t)g->in_h; /* a window never holds more than the image */
-  const size_t n = rows * (size_t)g->in_w * (size_t)g->in_c;
-  return (n + 15) & ~(size_t)15;
+static int32_t strip_rows(const tfcc_conv_geom *g) {
+  return tfcc_xdw_strip_rows(g, row_bytes(g), TFCC_EXPAND_DW_WINDOW_BYTES);
 }
 
 size_t tfcc_f32_expand_dw_scratch_bytes(const tfcc_conv_geom *g, int threads) {
   if (g->batches <= 0 || g->out_h <= 0 || g->out_w <= 0 || g->in_c <= 0 || g->in_w <= 0) return 0;
-  return window_floats(g) * sizeof(float) * (size_t)(threads > 1 ? threads : 1);
+  return tfcc_xdw_window_bytes(g, row_bytes(g), strip_rows(g)) *
+         (size_t)(threads > 1 ? threads : 1);
 }
 
 typedef struct xdw_job {
@@ -52,80 +38,43 @@ typedef struct xdw_job {
   const tfcc_conv_geom *g;
   const float *x;
   float *out;
-  float *scratch;
-  size_t window_floats;
-  int32_t rows, rows_per_task, strip;
 } xdw_job;
 
-/* Output rows [oy_a, oy_b) of image b through the window buf. */
-static void image_rows(const xdw_job *j, int32_t b, int32_t oy_a, int32_t oy_b, float *buf) {
-  const tfcc_f32_expand_dw *k = j->k;
+/* the strip walk's halves (kernels/expand_dw_strips.h) */
+static void expand_rows(void *ctx, int32_t b, int32_t from, int32_t to, uint8_t *dst,
+                        uint8_t *thread) {
+  (void)thread;
+  const xdw_job *j = ctx;
   const tfcc_conv_geom *g = j->g;
-  const int32_t s = g->stride_h, kh = eff_kh(g), C = g->in_c, xc = k->expand->kdim;
-  const size_t rowf = (size_t)g->in_w * (size_t)C, xrow = (size_t)g->in_w * (size_t)xc;
-  const float *img = j->x + (size_t)b * (size_t)g->in_h * xrow;
-  int32_t have_lo = 0, have_hi = 0; /* image rows in the window, from slot 0 */
-  for (int32_t oy0 = oy_a; oy0 < oy_b; oy0 += j->strip) {
-    const int32_t oy1 = oy0 + j->strip < oy_b ? oy0 + j->strip : oy_b;
-    int32_t need_lo = oy0 * s - g->pad_h, need_hi = (oy1 - 1) * s - g->pad_h + kh;
-    if (need_lo < 0) need_lo = 0;
-    if (need_hi > g->in_h) need_hi = g->in_h;
-    if (need_hi < need_lo) need_hi = need_lo; /* every tap in the padding */
-    /* rows the previous strip already expanded move to the window's front */
-    int32_t from = need_lo;
-    if (need_lo >= have_lo && need_lo < have_hi) {
-      const int32_t keep_hi = have_hi < need_hi ? have_hi : need_hi;
-      if (need_lo > have_lo)
-        memmove(buf, buf + (size_t)(need_lo - have_lo) * rowf,
-                (size_t)(keep_hi - need_lo) * rowf * sizeof(float));
-      from = keep_hi;
-    }
-    if (need_hi > from)
-      tfcc_f32_gemm(NULL, k->expand, (need_hi - from) * g->in_w, img + (size_t)from * xrow,
-                    (size_t)xc, buf + (size_t)(from - need_lo) * rowf, (size_t)C, k->expand_lo,
-                    k->expand_hi);
-    have_lo = need_lo;
-    have_hi = need_hi;
-    /* the strip's depthwise over the window: input row 0 is image row need_lo */
-    tfcc_conv_geom w = *g;
-    w.batches = 1;
-    w.in_h = need_hi - need_lo;
-    w.out_h = oy1 - oy0;
-    w.pad_h = g->pad_h - oy0 * s + need_lo;
-    float *o = j->out + ((size_t)b * (size_t)g->out_h + (size_t)oy0) * (size_t)g->out_w * (size_t)C;
-    k->dw->fn(&w, buf, k->dw_filter, k->dw_bias, k->lo, k->hi, o, 0, w.out_h);
-  }
+  const size_t xrow = (size_t)g->in_w * (size_t)j->k->expand->kdim;
+  tfcc_f32_gemm(NULL, j->k->expand, (to - from) * g->in_w,
+                j->x + ((size_t)b * (size_t)g->in_h + (size_t)from) * xrow,
+                (size_t)j->k->expand->kdim, (float *)(void *)dst, (size_t)g->in_c, j->k->expand_lo,
+                j->k->expand_hi);
 }
 
-static void xdw_task(void *ctx, size_t task, int thread) {
+static void dw_rows(void *ctx, int32_t b, int32_t oy0, const tfcc_conv_geom *w,
+                    const uint8_t *window, uint8_t *thread) {
+  (void)thread;
   const xdw_job *j = ctx;
-  float *buf = j->scratch + (size_t)thread * j->window_floats;
-  int32_t r = (int32_t)task * j->rows_per_task;
-  const int32_t r1 = r + j->rows_per_task < j->rows ? r + j->rows_per_task : j->rows;
-  while (r < r1) { /* one image's rows at a time */
-    const int32_t b = r / j->g->out_h, oy = r % j->g->out_h;
-    const int32_t n = r1 - r < j->g->out_h - oy ? r1 - r : j->g->out_h - oy;
-    image_rows(j, b, oy, oy + n, buf);
-    r += n;
-  }
+  const tfcc_f32_expand_dw *k = j->k;
+  const tfcc_conv_geom *g = j->g;
+  float *o =
+      j->out + ((size_t)b * (size_t)g->out_h + (size_t)oy0) * (size_t)g->out_w * (size_t)g->in_c;
+  k->dw->fn(w, (const float *)(const void *)window, k->dw_filter, k->dw_bias, k->lo, k->hi, o, 0,
+            w->out_h);
 }
 
 void tfcc_f32_expand_dw_run(struct tfcc_threadpool *pool, const tfcc_f32_expand_dw *k,
                             const tfcc_conv_geom *g, const float *x, float *out, void *scratch) {
   if (g->batches <= 0 || g->out_h <= 0 || g->out_w <= 0 || g->in_c <= 0) return;
-  xdw_job j = {k, g, x, out, scratch, window_floats(g), g->batches * g->out_h, 0, strip_rows(g)};
-  int threads = tfcc_threadpool_size(pool);
-  /* small layers: waking workers costs more than it saves */
-  const double macs = (double)g->batches * g->in_h * g->in_w * g->in_c * k->expand->kdim +
-                      (double)j.rows * g->out_w * g->in_c * g->filter_h * g->filter_w;
-  if (macs < 256.0 * 1024.0) {
-    threads = 1;
-    pool = NULL;
-  }
-  /* one contiguous run of output rows per thread: each run recomputes its halo rows once */
-  int32_t tasks = threads > 1 ? threads : 1;
-  if (tasks > j.rows) tasks = j.rows;
-  j.rows_per_task = (j.rows + tasks - 1) / tasks;
-  tasks = (j.rows + j.rows_per_task - 1) / j.rows_per_task;
-  tfcc_threadpool_run(pool, (size_t)tasks, xdw_task, &j);
+  xdw_job j = {k, g, x, out};
+  const int32_t strip = strip_rows(g);
+  const tfcc_xdw_walk w = {
+      g,           row_bytes(g), strip, scratch, tfcc_xdw_window_bytes(g, row_bytes(g), strip),
+      expand_rows, dw_rows,      &j};
+  const double macs =
+      (double)g->batches * g->in_h * g->in_w * g->in_c * k->expand->kdim +
+      (double)g->batches * g->out_h * g->out_w * g->in_c * g->filter_h * g->filter_w;
+  tfcc_xdw_walk_run(pool, &w, macs);
 }
