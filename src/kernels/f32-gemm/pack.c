@@ -14,10 +14,11 @@ size_t tfcc_f32_packed_bytes(const tfcc_f32_gemm_kernel *k, int32_t n, int32_t k
   return (bytes + 63) & ~(size_t)63;
 }
 
-/* Weights stored N x K (a filter, FC weights) go through a tile in L1: TB floats of each of
- * the panel's rows are copied in (each row read straight), then written out as TB rows of the
- * panel. Read column by column instead, the panel's NR rows, K floats apart, share a few L1
- * sets and most elements miss. */
+/* Weights stored N x K (a filter, FC weights): a whole panel is a dense 2-D transpose, done by
+ * the move kernel's blocked tiles (kernels/move); a partial last panel (its padding columns
+ * zero) goes through a tile in L1: TB floats of each of the panel's rows are copied in (each
+ * row read straight), then written out as TB rows of the panel. Read column by column instead,
+ * the panel's NR rows, K floats apart, share a few L1 sets and most elements miss. */
 #define TB 64
 #define NR_MAX 64
 
