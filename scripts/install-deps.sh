@@ -12,8 +12,10 @@ export DEBIAN_FRONTEND=noninteractive
 pkgs=(build-essential cmake ninja-build clang llvm python3 libjpeg62-turbo-dev libpng-dev
       pkg-config libmicrohttpd-dev libjansson-dev libyaml-dev curl wrk nginx libssl-dev
       dpkg-dev file python3-dev python3-numpy python3-pytest
-      gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user clang-format)
-# (the aarch64 cross compiler and qemu run the NEON kernel tests: scripts/check-aarch64.sh)
+      gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user clang-format ccache)
+# (the aarch64 cross compiler and qemu run the NEON kernel tests: scripts/check-aarch64.sh;
+# ccache: scripts/build-wasm.sh compiles the library twice, the relaxed-SIMD binary differing
+# in four files, and takes the other objects from the first build through ccache)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -136,6 +136,33 @@ static inline __attribute__((always_inline)) void interior_3x3_rows_c(
 #undef ROWS_C
 }
 
+/* Each (SH, SW, NR) of interior_3x3_rows_c and each shape of rows_fixed below is a function
+ * of its own, not inlined into one caller: one function holding every specialisation took
+ * clang's register allocator 9 minutes under ASan (a few minutes of every sanitizer build);
+ * a call per row or per row group costs nothing measurable. */
+typedef void (*interior_rows_fn)(const float *const *rj, size_t C, const float *filter,
+                                 const float *bias, __m512 lo, __m512 hi, float *const *orow,
+                                 size_t o, int32_t groups);
+#define INTERIOR_ROWS_FN(SH, SW, NR) \
+  static __attribute__((noinline)) void interior_rows_##SH##SW##NR( \
+      const float *const *rj, size_t C, const float *filter, const float *bias, __m512 lo, \
+      __m512 hi, float *const *orow, size_t o, int32_t groups) { \
+    interior_3x3_rows_c(rj, C, filter, bias, lo, hi, orow, o, groups, SH, SW, NR); \
+  }
+INTERIOR_ROWS_FN(1, 1, 1)
+INTERIOR_ROWS_FN(1, 2, 1)
+INTERIOR_ROWS_FN(2, 1, 1)
+INTERIOR_ROWS_FN(2, 2, 1)
+INTERIOR_ROWS_FN(1, 1, 2)
+INTERIOR_ROWS_FN(1, 2, 2)
+INTERIOR_ROWS_FN(2, 1, 2)
+INTERIOR_ROWS_FN(2, 2, 2)
+#undef INTERIOR_ROWS_FN
+/* [NR - 1][SH - 1][SW - 1] */
+static const interior_rows_fn interior_rows[2][2][2] = {
+    {{interior_rows_111, interior_rows_121}, {interior_rows_211, interior_rows_221}},
+    {{interior_rows_112, interior_rows_122}, {interior_rows_212, interior_rows_222}}};
+
 /* NR output rows (1 or 2, constants in the callers) at once: rowp holds NR x KH filter-row
  * pointers (NULL outside the image); two rows share the input lines they both read while
  * the lines are in L1. */
@@ -163,16 +190,8 @@ static inline __attribute__((always_inline)) void rows_fixed(
       rj[j] = row + (size_t)(ox_lo * sw - g->pad_w) * (size_t)C;
     }
     const int32_t groups = (ox_hi - ox_lo) / 4;
-    const size_t cfull = (size_t)C / 16 * 16, o0 = (size_t)ox_lo * (size_t)C;
-    (void)cfull;
-    if (sh == 1)
-      sw == 1
-          ? interior_3x3_rows_c(rj, (size_t)C, filter, bias, lo, hi, orow, o0, groups, 1, 1, NR)
-          : interior_3x3_rows_c(rj, (size_t)C, filter, bias, lo, hi, orow, o0, groups, 1, 2, NR);
-    else
-      sw == 1
-          ? interior_3x3_rows_c(rj, (size_t)C, filter, bias, lo, hi, orow, o0, groups, 2, 1, NR)
-          : interior_3x3_rows_c(rj, (size_t)C, filter, bias, lo, hi, orow, o0, groups, 2, 2, NR);
+    const size_t o0 = (size_t)ox_lo * (size_t)C;
+    interior_rows[NR - 1][sh - 1][sw - 1](rj, (size_t)C, filter, bias, lo, hi, orow, o0, groups);
     pre = groups * 4;
   }
   for (int32_t c0 = 0; c0 < C; c0 += 16) {
@@ -271,6 +290,23 @@ static inline __attribute__((always_inline)) void rows_fixed(
  * tile (rows x cols x 16 floats), then every output pixel reads its taps from it unmasked, 4
  * pixels at a time, the block's taps in registers. Same sums in the same order as the other
  * paths (padding: FMAs with zero). */
+#define ROWS_FIXED_ARGS \
+  const tfcc_conv_geom *g, const float *img, const float *const *rowp, bool rows_ok, \
+      const float *filter, const float *bias, __m512 lo, __m512 hi, float *const *orow
+static __attribute__((noinline)) void rows_3x3_2(ROWS_FIXED_ARGS) {
+  rows_fixed(g, img, rowp, rows_ok, filter, bias, lo, hi, orow, 3, 3, 2);
+}
+static __attribute__((noinline)) void rows_3x3_1(ROWS_FIXED_ARGS) {
+  rows_fixed(g, img, rowp, rows_ok, filter, bias, lo, hi, orow, 3, 3, 1);
+}
+static __attribute__((noinline)) void rows_5x5_1(ROWS_FIXED_ARGS) {
+  rows_fixed(g, img, rowp, rows_ok, filter, bias, lo, hi, orow, 5, 5, 1);
+}
+static __attribute__((noinline)) void rows_any_1(ROWS_FIXED_ARGS) {
+  rows_fixed(g, img, rowp, rows_ok, filter, bias, lo, hi, orow, g->filter_h, g->filter_w, 1);
+}
+#undef ROWS_FIXED_ARGS
+
 #define SMALL_TILE_FLOATS (384 * 16)
 
 static inline __attribute__((always_inline)) void small_block(
@@ -418,14 +454,14 @@ TFCC_F32_DWCONV_DECL(tfcc_f32_dwconv_avx512) {
         rows_ok = rows_ok && p;
       }
     if (nr == 2) {
-      rows_fixed(g, img, rowp, rows_ok, filter, bias, vlo, vhi, orows, 3, 3, 2);
+      rows_3x3_2(g, img, rowp, rows_ok, filter, bias, vlo, vhi, orows);
       rw++;
     } else if (KH == 3 && KW == 3) {
-      rows_fixed(g, img, rowp, rows_ok, filter, bias, vlo, vhi, orows, 3, 3, 1);
+      rows_3x3_1(g, img, rowp, rows_ok, filter, bias, vlo, vhi, orows);
     } else if (KH == 5 && KW == 5) {
-      rows_fixed(g, img, rowp, rows_ok, filter, bias, vlo, vhi, orows, 5, 5, 1);
+      rows_5x5_1(g, img, rowp, rows_ok, filter, bias, vlo, vhi, orows);
     } else {
-      rows_fixed(g, img, rowp, rows_ok, filter, bias, vlo, vhi, orows, KH, KW, 1);
+      rows_any_1(g, img, rowp, rows_ok, filter, bias, vlo, vhi, orows);
     }
   }
 }
