@@ -251,6 +251,13 @@ static void test_model(model_case *mc, const char *isa, bool robust, size_t samp
          isa);
   /* the pages the model keeps (tables, biases, filters read raw) are the cache file's */
   CHECKF(st.kept_shared > 0, "%s at %s: warm: no kept page mapped from the cache", mc->file, isa);
+  /* beyond the sampled 64 KiB at either end, mapped when the model file was opened (neither
+   * read nor compared) */
+  struct stat ms;
+  if (stat(mc->path, &ms) == 0 && ms.st_size > 4 * 65536)
+    CHECKF(st.kept_at_open > 0 && st.kept_at_open <= st.kept_shared,
+           "%s at %s: warm: %zu of %zu kept bytes mapped at open", mc->file, isa, st.kept_at_open,
+           st.kept_shared);
   size_t n = 0;
   uint8_t *good = read_file(cache, &n);
   CHECK(good && n > sizeof(tfcc_wc_header));
