@@ -42,7 +42,8 @@ typedef struct xdw_params {
   tfcc_conv_qparams q1, q2; /* expand, depthwise */
   tfcc_conv_requant r1, r2;
   tfcc_q8_packed q8e;
-  tfcc_q8_dw_packed q8d;
+  bool q8e_borrowed;     /* q8e.w lies in the weights cache */
+  tfcc_q8_dw_packed q8d; /* an adopted block (the weights cache's) is not freed */
 } xdw_params;
 
 static void xdw_release(void *p) {
@@ -52,7 +53,7 @@ static void xdw_release(void *p) {
   tfcc_wmem_free(x->dw_own);
   tfcc_conv_qparams_free(&x->q1);
   tfcc_conv_qparams_free(&x->q2);
-  tfcc_q8_packed_free(&x->q8e);
+  if (!x->q8e_borrowed) tfcc_q8_packed_free(&x->q8e);
   tfcc_q8_dw_packed_free(&x->q8d);
   free(x);
 }
@@ -131,11 +132,36 @@ static tfcc_status xdw_init_q8(tfcc_init_ctx *ctx, xdw_params *p) {
   if (st != TFCC_OK) return st;
   const int64_t rows = (int64_t)x->dims[0] * x->dims[1] * x->dims[2];
   const tfcc_q8_gemm_kernel *gk = tfcc_q8_gemm_select_for(ctx->isa, rows, cin, c);
-  if (!tfcc_q8_pack(gk, true, c, cin, f1->data, b1 ? b1->data : NULL, &p->r1, &p->q8e))
+  /* both packings go through the weights cache as the unfused nodes' do (blocks Q8_GEMM and
+   * Q8_DW under this node): a warm load packs nothing and reads neither filter */
+  const tfcc_packed_key key = tfcc_init_block_key(ctx, TFCC_BLOCK_Q8_GEMM);
+  const size_t bytes = tfcc_q8_pack_layout(gk, true, c, cin, &p->r1, &p->q8e);
+  const void *hit = bytes ? tfcc_packed_get(&key, bytes) : NULL;
+  if (hit) {
+    p->q8e.w = (uint8_t *)(uintptr_t)hit; /* read only: the kernels never write it */
+    p->q8e_borrowed = true;
+  } else if (tfcc_q8_pack(gk, true, c, cin, f1->data, b1 ? b1->data : NULL, &p->r1, &p->q8e)) {
+    tfcc_packed_put(&key, p->q8e.w, bytes);
+  } else {
     return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory packing the expand filter");
-  if (!tfcc_q8_dw_pack(tfcc_q8_dw_select(ctx->isa), true, c, p->kh, p->kw, f2->data,
-                       b2 ? b2->data : NULL, &p->r2, &p->q8d))
+  }
+  const tfcc_q8_dw_kernel *dk = tfcc_q8_dw_select(ctx->isa);
+  const tfcc_packed_key key2 = tfcc_init_block_key(ctx, TFCC_BLOCK_Q8_DW);
+  const size_t bytes2 = tfcc_q8_dw_block_bytes(dk, true, c, p->kh, p->kw, &p->r2);
+  const void *hit2 = bytes2 ? tfcc_packed_get(&key2, bytes2) : NULL;
+  bool ok = hit2 && tfcc_q8_dw_adopt(dk, true, c, p->kh, p->kw, &p->r2, hit2, bytes2, &p->q8d);
+  /* a block whose header does not fit (another build's layout): packed here, not offered */
+  if (!ok)
+    ok =
+        tfcc_q8_dw_pack(dk, true, c, p->kh, p->kw, f2->data, b2 ? b2->data : NULL, &p->r2, &p->q8d);
+  if (!ok)
     return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory packing the depthwise filter");
+  if (!hit2) tfcc_packed_put(&key2, tfcc_q8_dw_block(&p->q8d), p->q8d.block_bytes);
+  /* every eval, at any shape, reads the two packings only */
+  tfcc_packed_consumed(&key, p, f1->data);
+  tfcc_packed_consumed(&key, p, b1 ? b1->data : NULL);
+  tfcc_packed_consumed(&key2, p, f2->data);
+  tfcc_packed_consumed(&key2, p, b2 ? b2->data : NULL);
   p->q8 = true;
   p->name = tfcc_q8_expand_dw_name(p->q8d.k);
   return TFCC_OK;

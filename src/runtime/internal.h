@@ -80,6 +80,9 @@ struct tfcc_model {
   tfcc_status holes_st; /* a read of them failed: the load fails */
   tfcc_err holes_err;
   size_t file_unread; /* bytes of its file the load never read (released unread) */
+  /* bytes of its kept pages mapped from the weights cache when the file was opened (instead
+   * of read, then compared and mapped over: tfcc_wcache_kept_mapped) */
+  size_t kept_premapped;
   /* the watermark, read at load when constant pages may be released (model_watermark.c) */
   bool wm_captured;
   tfcc_status wm_status;

@@ -651,7 +651,27 @@ static tfcc_status cache_kept_pages(tfcc_model *m, tfcc_err *err) {
   bool failed = false;
   if (tfcc_wcache_will_write(m->wcache))
     tfcc_wcache_set_kept(m->wcache, m->data, k, n);
-  else if (!getenv_off("TFCC_WC_SHARE_KEPT"))
+  else if (m->kept_premapped) {
+    /* the unsampled middle was mapped from this file when the model file was opened; the
+     * sampled first and last 64 KiB (read from the model file) are compared and mapped here */
+    const size_t lo = TFCC_WC_SAMPLE_EDGE;
+    const size_t hi = (m->size - TFCC_WC_SAMPLE_EDGE) / TFCC_WC_SKIP_PAGE * TFCC_WC_SKIP_PAGE;
+    size_t ne = 0, sh = 0;
+    tfcc_wc_skip *e = malloc((2 * n + 1) * sizeof *e);
+    for (size_t i = 0; e && i < n; i++) {
+      const size_t a = (size_t)k[i].offset, b = (size_t)(k[i].offset + k[i].bytes);
+      if (a < lo)
+        e[ne++] = (tfcc_wc_skip){a, (b < lo ? b : lo) - a};
+      else if (b > hi)
+        e[ne++] = (tfcc_wc_skip){a > hi ? a : hi, b - (a > hi ? a : hi)};
+      if (a < lo && b > hi) e[ne++] = (tfcc_wc_skip){hi, b - hi}; /* across both edges */
+    }
+    if (ne)
+      sh = tfcc_wcache_share_kept(m->wcache, (uint8_t *)(uintptr_t)m->data, m->mapping_size, e, ne,
+                                  &failed);
+    free(e);
+    tfcc_wcache_kept_mapped(m->wcache, m->kept_premapped, sh);
+  } else if (!getenv_off("TFCC_WC_SHARE_KEPT"))
     tfcc_wcache_share_kept(m->wcache, (uint8_t *)(uintptr_t)m->data, m->mapping_size, k, n,
                            &failed);
   free(k);
@@ -704,6 +724,7 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
   m->cow = cow;
   m->file_copy = mapping && holes && !holes->mapped && !holes->cow;
   m->holes_file = holes && holes->n_holes ? holes : NULL;
+  m->kept_premapped = holes ? holes->mapped_bytes : 0;
   for (size_t i = 0; m->holes_file && i < holes->n_holes; i++)
     m->file_unread += holes->holes[i].len;
   atomic_init(&m->gen0.refs, 1);
@@ -838,28 +859,44 @@ tfcc_status tfcc_model_load_file(tfcc_runtime *rt, const char *path, const tfcc_
   const bool immutable = tfcc_model_opts_file_immutable(opts);
   /* A warm weights cache made from this very file (same settled identity) lists the ranges its
    * blocks replace: they are not read at all (the copy holds the rest; nothing is mapped). */
+  /* Its kept pages (tables, biases, filters read raw) are the file's bytes too, when the
+   * cache has not been written since its writer stamped it: mapped from the cache file at
+   * once (shared between processes), neither read nor compared (unless env
+   * TFCC_WC_SHARE_KEPT=off). */
   tfcc_mf_range *holes = NULL;
   size_t n_holes = 0;
+  tfcc_mf_map *maps = NULL;
+  size_t n_maps = 0;
   tfcc_wc_src_id peek_id;
   memset(&peek_id, 0, sizeof peek_id);
+  tfcc_wc_peek pk;
+  memset(&pk, 0, sizeof pk);
+  pk.fd = -1;
   if (!immutable && !(flags & TFCC_MF_COW) && opts && opts->weights_cache &&
       opts->weights_cache[0] && !opts->weights_cache_verify && !opts_cache_in_mem(opts)) {
     struct stat st0;
     memset(&st0, 0, sizeof st0);
     if (stat(path, &st0) == 0 && S_ISREG(st0.st_mode)) file_id(&st0, &peek_id);
-    tfcc_wc_skip *sk = NULL;
-    size_t nsk = 0;
-    tfcc_wc_peek_skips(opts->weights_cache, &peek_id, (uint64_t)st0.st_size, &sk, &nsk);
-    if (nsk && (holes = malloc(nsk * sizeof *holes)) != NULL) {
-      for (size_t i = 0; i < nsk; i++) holes[i] = (tfcc_mf_range){sk[i].offset, sk[i].bytes};
-      n_holes = nsk;
+    tfcc_wc_peek_file(opts->weights_cache, &peek_id, (uint64_t)st0.st_size,
+                      !getenv_off("TFCC_WC_SHARE_KEPT"), &pk);
+    if (pk.n_skips && (holes = malloc(pk.n_skips * sizeof *holes)) != NULL) {
+      for (size_t i = 0; i < pk.n_skips; i++)
+        holes[i] = (tfcc_mf_range){pk.skips[i].offset, pk.skips[i].bytes};
+      n_holes = pk.n_skips;
     }
-    free(sk);
+    if (pk.n_kept && (maps = malloc(pk.n_kept * sizeof *maps)) != NULL) {
+      for (size_t i = 0; i < pk.n_kept; i++)
+        maps[i] = (tfcc_mf_map){pk.kept[i].offset, pk.kept[i].bytes, pk.kept[i].at};
+      n_maps = pk.n_kept;
+    }
   }
   tfcc_model_file f;
-  tfcc_status s = holes ? tfcc_model_file_open_holes(path, flags, holes, n_holes, &f, &err)
-                        : tfcc_model_file_open(path, immutable, flags, &f, &err);
+  tfcc_status s = holes || maps ? tfcc_model_file_open_holes_maps(path, flags, holes, n_holes, maps,
+                                                                  n_maps, pk.fd, &f, &err)
+                                : tfcc_model_file_open(path, immutable, flags, &f, &err);
   free(holes);
+  free(maps);
+  tfcc_wc_peek_free(&pk); /* the mapped ranges stay mapped */
   /* the file's identity for the weights cache: only a settled file's (a write since it was
    * read would stamp later times; runtime/weights_cache.h) */
   tfcc_wc_src_id id;
@@ -867,10 +904,12 @@ tfcc_status tfcc_model_load_file(tfcc_runtime *rt, const char *path, const tfcc_
   if (s == TFCC_OK && f.settled) file_id(&f.st, &id);
   /* holes only in a settled copy of the file the skip list was made from (it could have been
    * replaced between the stat and the open) */
-  if (s == TFCC_OK && f.n_holes && (!f.settled || memcmp(&id, &peek_id, sizeof id) != 0)) {
+  if (s == TFCC_OK && (f.n_holes || f.n_maps) &&
+      (!f.settled || memcmp(&id, &peek_id, sizeof id) != 0)) {
     for (size_t i = 0; i < f.n_holes && s == TFCC_OK; i++)
       s = tfcc_model_file_fill(&f, f.holes[i].off, f.holes[i].len, &err);
     f.n_holes = 0;
+    if (s == TFCC_OK) s = tfcc_model_file_unmap_ranges(&f, &err); /* this file's bytes */
   }
   /* The copy must be one state of the file, not a mix of an old and a new one written while
    * it was read within one tick of the file's timestamps: read it again and compare (a

@@ -17,7 +17,10 @@
 /* Read and re-read in steps (the re-read's buffer stays in L2 while it is compared). */
 #define READ_STEP ((size_t)256 << 10)
 /* Skipped ranges smaller than this are read anyway: each range skipped costs a read() more,
- * about what reading a few pages costs. */
+ * about what reading a few pages costs. Not when ranges are mapped from a weights cache too
+ * (tfcc_model_file_open_holes_maps): the reads are cut by the mapped ranges anyway, so a
+ * skipped page saves its copy and its fault (MobileNetV2 f32: 0.43 MB of small consumed
+ * constants, biases and depthwise filters, between kept pages). */
 #define HOLE_MIN ((size_t)32 << 10)
 /* Ranges read between skipped ones from this size on are populated in one call first. */
 #define HOLE_POPULATE_MIN ((size_t)256 << 10)
@@ -133,14 +136,16 @@ static tfcc_status changed_error(const struct stat *a, const struct stat *b, con
 
 /* ---------------------------------------------------------------- open */
 
-/* Reads the file into f->region except f->holes: each range between holes is populated (its
- * pages made resident in one call) and read with pread; the file must end where fstat said. */
-static tfcc_status read_around_holes(tfcc_model_file *f, tfcc_err *err) {
+/* Reads the file into f->region except the ranges gaps[0..n) (f->holes and f->maps, merged):
+ * each range between them is populated (its pages made resident in one call) and read with
+ * pread; the file must end where fstat said. */
+static tfcc_status read_around_holes(tfcc_model_file *f, const tfcc_mf_range *gaps, size_t n,
+                                     tfcc_err *err) {
   const size_t pg = tfcc_page_size();
   uint8_t *dst = (uint8_t *)f->data;
   size_t at = 0;
-  for (size_t i = 0; i <= f->n_holes; i++) {
-    const size_t end = i < f->n_holes ? f->holes[i].off : f->size;
+  for (size_t i = 0; i <= n; i++) {
+    const size_t end = i < n ? gaps[i].off : f->size;
     if (end > at) {
       /* a large range populated in one call; a few pages are faulted in by the read itself
        * (a system call costs more than the faults it would save) */
@@ -161,7 +166,7 @@ static tfcc_status read_around_holes(tfcc_model_file *f, tfcc_err *err) {
         done += step;
       }
     }
-    if (i < f->n_holes) at = f->holes[i].off + f->holes[i].len;
+    if (i < n) at = gaps[i].off + gaps[i].len;
   }
   uint8_t extra;
   if (read_full(f->fd, &extra, 1, (off_t)f->size, true) > 0)
@@ -173,22 +178,106 @@ static tfcc_status read_around_holes(tfcc_model_file *f, tfcc_err *err) {
 }
 
 static tfcc_status open_impl(const char *path, bool immutable, unsigned flags,
-                             const tfcc_mf_range *holes, size_t n_holes, tfcc_model_file *f,
-                             tfcc_err *err);
+                             const tfcc_mf_range *holes, size_t n_holes, const tfcc_mf_map *maps,
+                             size_t n_maps, int map_fd, tfcc_model_file *f, tfcc_err *err);
 
 tfcc_status tfcc_model_file_open(const char *path, bool immutable, unsigned flags,
                                  tfcc_model_file *f, tfcc_err *err) {
-  return open_impl(path, immutable, flags, NULL, 0, f, err);
+  return open_impl(path, immutable, flags, NULL, 0, NULL, 0, -1, f, err);
 }
 
 tfcc_status tfcc_model_file_open_holes(const char *path, unsigned flags, const tfcc_mf_range *holes,
                                        size_t n, tfcc_model_file *f, tfcc_err *err) {
-  return open_impl(path, false, flags & ~TFCC_MF_COW, holes, n, f, err);
+  return open_impl(path, false, flags & ~TFCC_MF_COW, holes, n, NULL, 0, -1, f, err);
+}
+
+tfcc_status tfcc_model_file_open_holes_maps(const char *path, unsigned flags,
+                                            const tfcc_mf_range *holes, size_t n,
+                                            const tfcc_mf_map *maps, size_t n_maps, int map_fd,
+                                            tfcc_model_file *f, tfcc_err *err) {
+  return open_impl(path, false, flags & ~TFCC_MF_COW, holes, n, maps, n_maps, map_fd, f, err);
+}
+
+/* Does [a, b) overlap one of f's holes? */
+static bool hits_hole(const tfcc_model_file *f, size_t a, size_t b) {
+  for (size_t i = 0; i < f->n_holes; i++)
+    if (a < f->holes[i].off + f->holes[i].len && f->holes[i].off < b) return true;
+  return false;
+}
+
+/* Maps the ranges maps[0..n) from fd over f->region (each one call: MAP_FIXED over untouched
+ * private pages, populated in the same call); records those mapped in f->maps. A range that
+ * failed to map gets private pages back (read with the rest). */
+static void map_ranges(tfcc_model_file *f, const tfcc_mf_map *maps, size_t n, int fd) {
+  const size_t pg = tfcc_page_size();
+  if (!n || fd < 0 || n > SIZE_MAX / sizeof *f->maps || !(f->maps = malloc(n * sizeof *f->maps)))
+    return;
+  uint8_t *base = (uint8_t *)f->region;
+  size_t at = 0;
+  for (size_t i = 0; i < n; i++) {
+    const size_t a = maps[i].off, b = maps[i].off + maps[i].len;
+    if (a % pg || maps[i].len % pg || maps[i].at % pg || a < at || b < a || b > f->region_size ||
+        hits_hole(f, a, b))
+      continue;
+    at = b;
+    void *p = mmap(base + a, b - a, PROT_READ, MAP_SHARED | MAP_FIXED | MAP_POPULATE, fd,
+                   (off_t)maps[i].at);
+    if (p == MAP_FAILED) {
+      /* MAP_FIXED may have unmapped the range: private pages again (read with the rest) */
+      if (mmap(base + a, b - a, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1,
+               0) == MAP_FAILED)
+        break; /* the region has a hole now: the read fails with EFAULT */
+      continue;
+    }
+    f->maps[f->n_maps++] = (tfcc_mf_range){a, b - a};
+    f->mapped_bytes += b - a;
+  }
+  if (!f->n_maps) {
+    free(f->maps);
+    f->maps = NULL;
+  }
+}
+
+/* f->holes and f->maps merged, sorted by offset (malloc'ed; NULL with *n 0 when both empty or
+ * out of memory: then *n is SIZE_MAX). */
+static tfcc_mf_range *merged_gaps(const tfcc_model_file *f, size_t *n) {
+  *n = 0;
+  const size_t total = f->n_holes + f->n_maps;
+  if (!total) return NULL;
+  tfcc_mf_range *g = malloc(total * sizeof *g);
+  if (!g) {
+    *n = SIZE_MAX;
+    return NULL;
+  }
+  size_t i = 0, j = 0;
+  while (i < f->n_holes || j < f->n_maps)
+    g[(*n)++] = j >= f->n_maps || (i < f->n_holes && f->holes[i].off < f->maps[j].off)
+                    ? f->holes[i++]
+                    : f->maps[j++];
+  return g;
+}
+
+tfcc_status tfcc_model_file_unmap_ranges(tfcc_model_file *f, tfcc_err *err) {
+  tfcc_status st = TFCC_OK;
+  uint8_t *base = (uint8_t *)f->region;
+  for (size_t i = 0; i < f->n_maps && st == TFCC_OK; i++) {
+    const tfcc_mf_range r = f->maps[i];
+    if (mmap(base + r.off, r.len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+             -1, 0) == MAP_FAILED)
+      st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory for %zu bytes of the model", r.len);
+    else
+      st = tfcc_model_file_fill(f, r.off, r.off + r.len <= f->size ? r.len : f->size - r.off, err);
+  }
+  free(f->maps);
+  f->maps = NULL;
+  f->n_maps = 0;
+  f->mapped_bytes = 0;
+  return st;
 }
 
 /* The holes that lie inside size bytes, trimmed inward to whole pages, sorted and disjoint
  * (anything else drops the list: everything is read). */
-static void take_holes(tfcc_model_file *f, const tfcc_mf_range *h, size_t n) {
+static void take_holes(tfcc_model_file *f, const tfcc_mf_range *h, size_t n, size_t min) {
   const size_t pg = tfcc_page_size();
   if (!n || n > SIZE_MAX / sizeof *h || !(f->holes = malloc(n * sizeof *h))) return;
   size_t k = 0, at = 0;
@@ -199,7 +288,7 @@ static void take_holes(tfcc_model_file *f, const tfcc_mf_range *h, size_t n) {
     }
     const size_t a = (h[i].off + pg - 1) / pg * pg, b = (h[i].off + h[i].len) / pg * pg;
     at = h[i].off + h[i].len;
-    if (a + HOLE_MIN <= b) f->holes[k++] = (tfcc_mf_range){a, b - a};
+    if (a + min <= b) f->holes[k++] = (tfcc_mf_range){a, b - a};
   }
   f->n_holes = k;
   if (!k) {
@@ -225,8 +314,8 @@ tfcc_status tfcc_model_file_fill(tfcc_model_file *f, size_t off, size_t len, tfc
 }
 
 static tfcc_status open_impl(const char *path, bool immutable, unsigned flags,
-                             const tfcc_mf_range *holes, size_t n_holes, tfcc_model_file *f,
-                             tfcc_err *err) {
+                             const tfcc_mf_range *holes, size_t n_holes, const tfcc_mf_map *maps,
+                             size_t n_maps, int map_fd, tfcc_model_file *f, tfcc_err *err) {
   memset(f, 0, sizeof *f);
   f->fd = open(path, O_RDONLY | O_CLOEXEC);
   if (f->fd < 0) return tfcc_err_set(err, TFCC_ERR_IO, "%s", strerror(errno));
@@ -281,8 +370,8 @@ static tfcc_status open_impl(const char *path, bool immutable, unsigned flags,
     }
   } else {
     f->why_mapped = "";
-    take_holes(f, holes, n_holes);
-    f->region = private_alloc(f->size, !f->holes, &f->region_size);
+    take_holes(f, holes, n_holes, n_maps ? tfcc_page_size() : HOLE_MIN);
+    f->region = private_alloc(f->size, !f->holes && !n_maps, &f->region_size);
     if (!f->region) {
       st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory for a private copy of %zu bytes",
                         f->size);
@@ -292,9 +381,16 @@ static tfcc_status open_impl(const char *path, bool immutable, unsigned flags,
       /* what is read lies scattered between the holes (tables, biases): in huge pages each
        * piece would make the kernel zero a whole 2 MiB page (ResNet-50: ~100 MB zeroed for
        * 0.4 MB read) */
-      if (f->holes) (void)madvise(f->region, f->region_size, MADV_NOHUGEPAGE);
+      if (f->holes || n_maps) (void)madvise(f->region, f->region_size, MADV_NOHUGEPAGE);
 #endif
-      st = f->holes ? read_around_holes(f, err) : read_copy(f, err);
+      map_ranges(f, maps, n_maps, map_fd);
+      size_t ng = 0;
+      tfcc_mf_range *gaps = merged_gaps(f, &ng);
+      if (ng == SIZE_MAX)
+        st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
+      else
+        st = f->holes || f->maps ? read_around_holes(f, gaps, ng, err) : read_copy(f, err);
+      free(gaps);
       const char *trap = getenv("TFCC_DEBUG_RELEASE_TRAP");
       if (st == TFCC_OK && f->holes && trap && strcmp(trap, "1") == 0) {
         f->holes_trap = true; /* a read of a byte not read from the file faults */
@@ -365,6 +461,9 @@ void tfcc_model_file_close_fd(tfcc_model_file *f) {
   free(f->holes); /* nothing can be read into them any more */
   f->holes = NULL;
   f->n_holes = 0;
+  free(f->maps); /* nor the mapped ranges replaced (mapped_bytes stays) */
+  f->maps = NULL;
+  f->n_maps = 0;
 }
 
 void tfcc_model_file_release(tfcc_model_file *f) {

@@ -38,7 +38,18 @@ typedef struct tfcc_model_file {
   tfcc_mf_range *holes;   /* tfcc_model_file_open_holes: ranges of data not read yet (owned) */
   size_t n_holes;
   bool holes_trap; /* env TFCC_DEBUG_RELEASE_TRAP=1: unread holes are PROT_NONE */
+  /* tfcc_model_file_open_holes: ranges of data mapped from another file (a weights cache's
+   * kept pages) instead of read (owned), and their bytes */
+  tfcc_mf_range *maps;
+  size_t n_maps, mapped_bytes;
 } tfcc_model_file;
+
+/* A range of the model file whose bytes another open file holds at offset at (page aligned):
+ * mapped from there (read only, shared) instead of read. */
+typedef struct tfcc_mf_map {
+  size_t off, len;
+  uint64_t at;
+} tfcc_mf_map;
 
 /* Seconds between a file's last change and its open after which its timestamps alone tell a
  * later change (ticks are 1-4 ms; the margin covers clock steps and file servers' clocks). */
@@ -72,6 +83,18 @@ tfcc_status tfcc_model_file_open(const char *path, bool immutable, unsigned flag
  * SIGBUS. f->holes lists what is left unread. */
 tfcc_status tfcc_model_file_open_holes(const char *path, unsigned flags, const tfcc_mf_range *holes,
                                        size_t n, tfcc_model_file *f, tfcc_err *err);
+/* As tfcc_model_file_open_holes, and the ranges maps[0..n_maps) (page aligned, sorted,
+ * disjoint, outside the holes; the caller vouches that map_fd holds the file's bytes there:
+ * a weights cache's kept pages, runtime/weights_cache.h) are mapped from map_fd (MAP_SHARED,
+ * read only, populated) rather than read. A range that overlaps a hole, leaves the file's
+ * pages or fails to map is read as usual. f->maps lists what was mapped. */
+tfcc_status tfcc_model_file_open_holes_maps(const char *path, unsigned flags,
+                                            const tfcc_mf_range *holes, size_t n,
+                                            const tfcc_mf_map *maps, size_t n_maps, int map_fd,
+                                            tfcc_model_file *f, tfcc_err *err);
+/* Replaces every range tfcc_model_file_open_holes_maps mapped with private pages read from
+ * f's file (the caller found the file is not the one the ranges were vouched for). */
+tfcc_status tfcc_model_file_unmap_ranges(tfcc_model_file *f, tfcc_err *err);
 /* Reads [off, off + len) of f's file into its data (page aligned, inside a hole; pages made
  * accessible first in trap mode). TFCC_ERR_INTEGRITY if the file is shorter now. */
 tfcc_status tfcc_model_file_fill(tfcc_model_file *f, size_t off, size_t len, tfcc_err *err);

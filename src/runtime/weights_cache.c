@@ -128,9 +128,15 @@ static bool pread_all(int fd, void *p, size_t n, uint64_t off) {
   return true;
 }
 
-/* The skip list of an open cache file of file_bytes bytes, checked (NULL: none or off). */
+static tfcc_wc_kept_map *read_kept(int fd, uint64_t file_bytes, const uint8_t *table,
+                                   uint32_t n_blocks, uint64_t src_size, size_t *n);
+
+/* The skip list of an open cache file of file_bytes bytes, checked (NULL: none or off); with
+ * kept, also its kept ranges (*kept NULL with *n_kept 0 when none or off) when the file's
+ * mtime (mtime_ns) is its writer's stamp. */
 static tfcc_wc_skip *read_skips(int fd, uint64_t file_bytes, const tfcc_wc_src_id *src_id,
-                                uint64_t src_size, size_t *n) {
+                                uint64_t src_size, size_t *n, int64_t mtime_ns,
+                                tfcc_wc_kept_map **kept, size_t *n_kept) {
   tfcc_wc_header h;
   if (file_bytes < sizeof h || !pread_all(fd, &h, sizeof h, 0)) return NULL;
   if (memcmp(h.magic, TFCC_WC_MAGIC, 8) != 0 || h.version != TFCC_WC_VERSION ||
@@ -161,9 +167,67 @@ static tfcc_wc_skip *read_skips(int fd, uint64_t file_bytes, const tfcc_wc_src_i
       free(b);
       break;
     }
+    if (kept && h.stamp_ns != 0 && h.stamp_ns == mtime_ns)
+      *kept = read_kept(fd, file_bytes, t, h.n_blocks, src_size, n_kept);
   }
   free(t);
   return out;
+}
+
+/* The kept-pages block's ranges with their offsets in the file (table: header + entries),
+ * clipped to the source's unsampled middle: the sampled first and last 64 KiB are read from
+ * the source, so that its sample hash stays the source's own. */
+static tfcc_wc_kept_map *read_kept(int fd, uint64_t file_bytes, const uint8_t *table,
+                                   uint32_t n_blocks, uint64_t src_size, size_t *n) {
+  if (src_size <= 2 * (uint64_t)SAMPLE_EDGE) return NULL;
+  const uint64_t lo = SAMPLE_EDGE,
+                 hi = (src_size - SAMPLE_EDGE) / TFCC_WC_SKIP_PAGE * TFCC_WC_SKIP_PAGE;
+  *n = 0;
+  for (uint32_t i = 0; i < n_blocks; i++) {
+    tfcc_wc_entry e;
+    tfcc_wc_entry_at(table, i, &e);
+    if (!is_keep(e.node, e.block)) continue;
+    if (e.offset % TFCC_WC_SKIP_PAGE || e.bytes < 8 || e.offset > file_bytes ||
+        e.bytes > file_bytes - e.offset)
+      return NULL;
+    uint64_t count;
+    if (!pread_all(fd, &count, 8, e.offset) || count == 0 || count > (1u << 20) ||
+        count > (e.bytes - 8) / sizeof(tfcc_wc_skip))
+      return NULL;
+    /* the list and its padding: what tfcc_wc_kept_check needs to see of the block */
+    const size_t head = ((size_t)(8 + count * sizeof(tfcc_wc_skip)) + TFCC_WC_SKIP_PAGE - 1) /
+                        TFCC_WC_SKIP_PAGE * TFCC_WC_SKIP_PAGE;
+    uint8_t *b = malloc(8 + (size_t)count * sizeof(tfcc_wc_skip));
+    tfcc_wc_kept_map *out = malloc((size_t)count * sizeof *out);
+    uint64_t data = e.offset + head, total = 0;
+    size_t m = 0; /* ranges kept after the clipping */
+    uint64_t prev_end = 0;
+    bool ok = b && out && head <= e.bytes &&
+              pread_all(fd, b, 8 + (size_t)count * sizeof(tfcc_wc_skip), e.offset);
+    for (uint64_t k = 0; ok && k < count; k++) {
+      tfcc_wc_skip r;
+      memcpy(&r, b + 8 + k * sizeof r, sizeof r);
+      ok = r.bytes != 0 && r.offset % TFCC_WC_SKIP_PAGE == 0 && r.bytes % TFCC_WC_SKIP_PAGE == 0 &&
+           r.offset >= prev_end && r.bytes <= UINT64_MAX / 4 - r.offset &&
+           r.bytes <= e.bytes - head - total;
+      if (ok) {
+        uint64_t a = r.offset > lo ? r.offset : lo,
+                 z = r.offset + r.bytes < hi ? r.offset + r.bytes : hi;
+        if (a < z) out[m++] = (tfcc_wc_kept_map){a, z - a, data + (a - r.offset)};
+      }
+      data += r.bytes;
+      total += r.bytes;
+      prev_end = r.offset + r.bytes;
+    }
+    free(b);
+    if (!ok || !m) {
+      free(out);
+      return NULL;
+    }
+    *n = m;
+    return out;
+  }
+  return NULL;
 }
 
 void tfcc_wc_peek_skips(const char *path, const tfcc_wc_src_id *src_id, uint64_t src_size,
@@ -175,9 +239,38 @@ void tfcc_wc_peek_skips(const char *path, const tfcc_wc_src_id *src_id, uint64_t
   if (fd < 0) return;
   struct stat st;
   if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-    *out = read_skips(fd, (uint64_t)st.st_size, src_id, src_size, n);
+    *out = read_skips(fd, (uint64_t)st.st_size, src_id, src_size, n, 0, NULL, NULL);
   if (!*out) *n = 0;
   close(fd);
+}
+
+void tfcc_wc_peek_file(const char *path, const tfcc_wc_src_id *src_id, uint64_t src_size,
+                       bool want_kept, tfcc_wc_peek *p) {
+  memset(p, 0, sizeof *p);
+  p->fd = -1;
+  if (!path || !path[0] || !src_id || !id_set(src_id)) return;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  struct stat st;
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    const int64_t mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+    p->skips = read_skips(fd, (uint64_t)st.st_size, src_id, src_size, &p->n_skips, mtime_ns,
+                          want_kept ? &p->kept : NULL, &p->n_kept);
+  }
+  if (!p->skips) p->n_skips = 0;
+  if (!p->kept) p->n_kept = 0;
+  if (p->n_kept)
+    p->fd = fd;
+  else
+    close(fd);
+}
+
+void tfcc_wc_peek_free(tfcc_wc_peek *p) {
+  free(p->skips);
+  free(p->kept);
+  if (p->fd >= 0) close(p->fd);
+  memset(p, 0, sizeof *p);
+  p->fd = -1;
 }
 
 /* ---------------------------------------------------------------- the store */
@@ -450,6 +543,16 @@ size_t tfcc_wcache_share_kept(tfcc_wcache *c, uint8_t *base, size_t base_bytes,
     c->keep_bytes = e.bytes;
   }
   return shared;
+}
+
+void tfcc_wcache_kept_mapped(tfcc_wcache *c, size_t at_open, size_t shared) {
+  tfcc_wc_entry e;
+  size_t nk = 0;
+  if (!c || !c->map || !at_open || !find_kept(c, &e, &nk)) return;
+  c->stats.kept_shared = at_open + shared;
+  c->stats.kept_at_open = at_open;
+  c->keep_off = e.offset;
+  c->keep_bytes = e.bytes;
 }
 
 void tfcc_wcache_get_stats(const tfcc_wcache *c, tfcc_wcache_stats *s) {

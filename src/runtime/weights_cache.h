@@ -119,6 +119,32 @@ size_t tfcc_wc_skips_check(const uint8_t *p, size_t n, uint64_t src_size);
 void tfcc_wc_peek_skips(const char *path, const tfcc_wc_src_id *src_id, uint64_t src_size,
                         tfcc_wc_skip **out, size_t *n);
 
+/* A kept range of a cache file (below) to be mapped at the open of its model file: offset and
+ * bytes in the source (page multiples), at: the range's offset in the cache file (page
+ * aligned). */
+typedef struct tfcc_wc_kept_map {
+  uint64_t offset, bytes, at;
+} tfcc_wc_kept_map;
+
+/* What a load learns from a cache file before it reads its model file. */
+typedef struct tfcc_wc_peek {
+  tfcc_wc_skip *skips; /* as tfcc_wc_peek_skips (malloc'ed, or NULL with n_skips 0) */
+  size_t n_skips;
+  /* with want_kept, a cache that has not been written since its writer stamped it (its mtime
+   * is the header's stamp, as for taking its blocks unhashed): its kept pages, which are the
+   * source file's bytes at those ranges, clipped to the unsampled middle (malloc'ed, or NULL) */
+  tfcc_wc_kept_map *kept;
+  size_t n_kept;
+  int fd; /* the cache file, open for mapping the kept ranges when n_kept; else -1 */
+} tfcc_wc_peek;
+/* tfcc_wc_peek_skips, and (want_kept) the kept ranges: the same checks, plus the kept block's
+ * list (tfcc_wc_kept_check; the block inside the file and page aligned). Never fails: *p empty
+ * when anything is off. */
+void tfcc_wc_peek_file(const char *path, const tfcc_wc_src_id *src_id, uint64_t src_size,
+                       bool want_kept, tfcc_wc_peek *p);
+/* Frees the lists and closes the fd. */
+void tfcc_wc_peek_free(tfcc_wc_peek *p);
+
 /* The kept pages: a block under node -1, block TFCC_WC_KEEP_BLOCK, at a page-aligned offset
  * of the file: a uint64 count, that many tfcc_wc_skip ranges (offsets into the source model,
  * page aligned, sorted, disjoint), zeros up to the next TFCC_WC_SKIP_PAGE, then each range's
@@ -186,6 +212,11 @@ void tfcc_wcache_set_kept(tfcc_wcache *c, const uint8_t *base, const tfcc_wc_ski
  * the private bytes could not be put back (the model must not be used then). */
 size_t tfcc_wcache_share_kept(tfcc_wcache *c, uint8_t *base, size_t base_bytes,
                               const tfcc_wc_skip *r, size_t n, bool *failed);
+/* On a load that took the file and whose model file mapped at_open bytes of its kept pages
+ * from this file when it was opened (tfcc_wc_peek_file, tfcc_model_file), after
+ * tfcc_wcache_share_kept of the rest (shared bytes): records them (stats.kept_shared,
+ * kept_at_open; tfcc_wcache_prefault skips the kept block). */
+void tfcc_wcache_kept_mapped(tfcc_wcache *c, size_t at_open, size_t shared);
 /* The load succeeded: stop answering, and write the file if a block was missing or refused
  * (a failed write logs one warning; the model is fine either way). The copies made for the
  * file (skip list, kept pages) are freed either way. */
@@ -205,6 +236,7 @@ typedef struct tfcc_wcache_stats {
   bool src_by_id;                 /* the source matched by file identity (no content hash) */
   bool blocks_by_stamp;           /* the file's mtime is the writer's stamp: blocks not hashed */
   size_t kept_shared;             /* bytes of the model mapped from its kept pages */
+  size_t kept_at_open;            /* of which mapped when the model file was opened (never read) */
 } tfcc_wcache_stats;
 void tfcc_wcache_get_stats(const tfcc_wcache *c, tfcc_wcache_stats *s);
 

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,6 +129,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       }
       if ((n == 0) != (sk == NULL)) abort();
       free(sk);
+      /* the kept ranges a warm load maps at open: read only from a file whose mtime is its
+       * stamp (given here), each page aligned, inside the file and the source's unsampled
+       * middle, sorted */
+      if (h.stamp_ns > 0) {
+        const struct timespec ts[2] = {{0, UTIME_OMIT},
+                                       {h.stamp_ns / 1000000000, h.stamp_ns % 1000000000}};
+        (void)futimens(fd, ts);
+      }
+      tfcc_wc_peek pk;
+      tfcc_wc_peek_file(path, &h.src_id, h.src_size, true, &pk);
+      at = TFCC_WC_SAMPLE_EDGE;
+      for (size_t i = 0; i < pk.n_kept; i++) {
+        const tfcc_wc_kept_map *k = &pk.kept[i];
+        if (k->offset < at || k->bytes == 0 || k->offset % TFCC_WC_SKIP_PAGE ||
+            k->bytes % TFCC_WC_SKIP_PAGE || k->at % TFCC_WC_SKIP_PAGE ||
+            k->bytes > h.src_size - TFCC_WC_SAMPLE_EDGE - k->offset || k->at > size ||
+            k->bytes > size - k->at)
+          abort();
+        at = k->offset + k->bytes;
+      }
+      if ((pk.n_kept == 0) != (pk.kept == NULL) || (pk.n_kept != 0) != (pk.fd >= 0)) abort();
+      tfcc_wc_peek_free(&pk);
     }
   }
   fuzz_mem(p, size);
