@@ -107,8 +107,8 @@ static void whole_images(struct tfcc_threadpool *pool, const tfcc_xdw_walk *w, i
   if (j.need_lo < 0) j.need_lo = 0;
   if (j.need_hi > g->in_h) j.need_hi = g->in_h;
   if (j.need_hi < j.need_lo) j.need_hi = j.need_lo;
-  /* at least 4 row chunks per thread (rows per chunk rounded down: 14 rows at 2 threads are
-   * 14 chunks, 7 each, not 7 chunks of 2, 4 and 3): a thread that a busy machine stops
+  /* chunks of max(1, out_h / (4 x threads)) rows (rounded down: 14 rows at 2 threads are 14
+   * chunks, 7 each, not 7 chunks of 2, 4 and 3): a thread that a busy machine stops
    * mid-region leaves its unstarted chunks to the others (the pool's stealing) */
   j.rows_per_task = g->out_h / (4 * threads);
   if (j.rows_per_task < 1) j.rows_per_task = 1;
