@@ -77,12 +77,59 @@ static void walk_task(void *ctx, size_t task, int thread) {
   }
 }
 
+/* Whole-image mode (expand_pool): the depthwise over image rows [0, out_h) as the window of
+ * image rows [need_lo, need_hi) at the start of scratch, output rows split over the tasks. */
+typedef struct whole_job {
+  const tfcc_xdw_walk *w;
+  int32_t b, need_lo, need_hi, rows_per_task;
+} whole_job;
+
+static void whole_dw_task(void *ctx, size_t task, int thread) {
+  const whole_job *j = ctx;
+  const tfcc_conv_geom *g = j->w->g;
+  const int32_t oy0 = (int32_t)task * j->rows_per_task;
+  const int32_t oy1 = oy0 + j->rows_per_task < g->out_h ? oy0 + j->rows_per_task : g->out_h;
+  if (oy0 >= oy1) return;
+  tfcc_conv_geom win = *g;
+  win.batches = 1;
+  win.in_h = j->need_hi - j->need_lo;
+  win.out_h = oy1 - oy0;
+  win.pad_h = g->pad_h - oy0 * g->stride_h + j->need_lo;
+  j->w->dw(j->w->ctx, j->b, oy0, &win, j->w->scratch,
+           j->w->scratch + (size_t)thread * j->w->thread_bytes);
+}
+
+static void whole_images(struct tfcc_threadpool *pool, const tfcc_xdw_walk *w, int threads) {
+  const tfcc_conv_geom *g = w->g;
+  whole_job j = {w, 0, 0, 0, 0};
+  j.need_lo = -g->pad_h;
+  j.need_hi = (g->out_h - 1) * g->stride_h - g->pad_h + eff_kh(g);
+  if (j.need_lo < 0) j.need_lo = 0;
+  if (j.need_hi > g->in_h) j.need_hi = g->in_h;
+  if (j.need_hi < j.need_lo) j.need_hi = j.need_lo;
+  /* chunks of max(1, out_h / (4 x threads)) rows (rounded down: 14 rows at 2 threads are 14
+   * chunks, 7 each, not 7 chunks of 2, 4 and 3): a thread that a busy machine stops
+   * mid-region leaves its unstarted chunks to the others (the pool's stealing) */
+  j.rows_per_task = g->out_h / (4 * threads);
+  if (j.rows_per_task < 1) j.rows_per_task = 1;
+  const int32_t tasks = (g->out_h + j.rows_per_task - 1) / j.rows_per_task;
+  for (int32_t b = 0; b < g->batches; b++) {
+    j.b = b;
+    if (j.need_hi > j.need_lo) w->expand_pool(w->ctx, pool, b, j.need_lo, j.need_hi, w->scratch);
+    tfcc_threadpool_run(pool, (size_t)tasks, whole_dw_task, &j);
+  }
+}
+
 void tfcc_xdw_walk_run(struct tfcc_threadpool *pool, const tfcc_xdw_walk *w, double macs) {
   walk_job j = {w, w->g->batches * w->g->out_h, 0};
   int threads = tfcc_threadpool_size(pool);
   if (macs < 256.0 * 1024.0) { /* small layers: waking workers costs more than it saves */
     threads = 1;
     pool = NULL;
+  }
+  if (threads > 1 && w->expand_pool && w->strip >= w->g->out_h && w->g->out_h > 1) {
+    whole_images(pool, w, threads);
+    return;
   }
   int32_t tasks = threads > 1 ? threads : 1;
   if (tasks > j.rows) tasks = j.rows;

@@ -2,7 +2,8 @@
  * the output rows are cut into strips; for each strip the expanded input rows it needs are made
  * into a per-thread window (rows the previous strip already made move to the window's front),
  * then the depthwise runs over the window as a short image. One contiguous run of output rows
- * per thread, so each run recomputes its halo rows once. The families supply the two halves
+ * per thread, so each run recomputes its halo rows once; images that fit one window run in
+ * whole-image mode on a pool instead (expand_pool below). The families supply the two halves
  * (their GEMM and their depthwise) and their element size; nothing here knows a dtype. */
 #ifndef TFCC_KERNELS_EXPAND_DW_STRIPS_H
 #define TFCC_KERNELS_EXPAND_DW_STRIPS_H
@@ -35,6 +36,13 @@ typedef struct tfcc_xdw_walk {
   void (*dw)(void *ctx, int32_t b, int32_t oy0, const tfcc_conv_geom *w, const uint8_t *window,
              uint8_t *thread);
   void *ctx;
+  /* Optional (NULL: strips only). Expands image b's input rows [from, to) into dst (row_bytes
+   * apart) with the GEMM split over pool. With a pool of 2+ threads and an image whose expanded
+   * rows fit one window (a single strip: the 14x14 and 7x7 layers), the walk expands the whole
+   * image once over all threads into the start of scratch, then splits the depthwise's output
+   * rows: no halo rows recomputed, and no thread expanding 5 of 7 rows while another expands 4. */
+  void (*expand_pool)(void *ctx, struct tfcc_threadpool *pool, int32_t b, int32_t from, int32_t to,
+                      uint8_t *dst);
 } tfcc_xdw_walk;
 
 /* Runs the walk over every output row of every image, split over pool (NULL: inline) unless

@@ -205,11 +205,20 @@ int main(void) {
     s.bias2 = urand(5) != 0;
     if (n_fail_shapes < 10) run_shape(&s, levels, n_levels, it % 4 == 0 ? pool : NULL);
   }
-  /* windows smaller than the image: several strips per image and per thread */
+  /* windows smaller than the image: several strips per image and per thread; then images
+   * that fit one window */
   const shape big[] = {
       {1, 48, 112, 16, 96, 3, 2, 2, 0, 0, 0, 0, 0, TFCC_ACT_RELU6, TFCC_ACT_RELU6, true, true},
       {1, 40, 56, 24, 144, 3, 1, 1, 0, 0, 0, 0, 0, TFCC_ACT_RELU6, TFCC_ACT_NONE, true, true},
       {1, 30, 120, 8, 200, 5, 2, 1, 2, 1, 3, 2, 0, TFCC_ACT_RELU, TFCC_ACT_RELU6, false, true},
+      /* MobileNetV2's 28x28 pairs (two windows: row runs on the pool), then its 14x14 and 7x7
+       * pairs (one window: on the pool the whole image is expanded by the pooled GEMM, then the
+       * depthwise's rows are split) */
+      {1, 28, 28, 32, 192, 3, 1, 1, 0, 0, 0, 0, 0, TFCC_ACT_RELU6, TFCC_ACT_RELU6, true, true},
+      {1, 28, 28, 32, 192, 3, 2, 2, 0, 0, 0, 0, 0, TFCC_ACT_RELU6, TFCC_ACT_RELU6, true, true},
+      {1, 14, 14, 64, 384, 3, 1, 1, 0, 0, 0, 0, 0, TFCC_ACT_RELU6, TFCC_ACT_NONE, true, true},
+      {1, 14, 14, 96, 576, 3, 2, 2, 0, 0, 0, 0, 0, TFCC_ACT_RELU6, TFCC_ACT_RELU6, true, true},
+      {2, 7, 7, 160, 960, 3, 1, 1, 0, 0, 0, 0, 0, TFCC_ACT_RELU6, TFCC_ACT_RELU6, true, false},
   };
   for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) { run_shape(&big[i], &best, 1, pool); }
   tfcc_threadpool_destroy(pool);

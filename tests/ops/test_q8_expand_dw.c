@@ -203,11 +203,17 @@ int main(void) {
     s.bias2 = urand() % 5 != 0;
     run_shape(&s, &cases[it % ncase], it % 4 == 0 ? pool : NULL, levels, n_levels);
   }
-  /* windows smaller than the image: several strips per image and per thread */
+  /* windows smaller than the image: several strips per image and per thread; then images
+   * that fit one window */
   const shape big[] = {
       {1, 48, 112, 16, 96, 3, 2, 2, 0, 0, 0, 0, 0, true, true},
       {1, 40, 56, 24, 144, 3, 1, 1, 0, 0, 0, 0, 0, true, true},
       {2, 30, 120, 8, 200, 5, 2, 1, 2, 1, 3, 2, 0, false, true},
+      /* MobileNetV2's 14x14 and 7x7 pairs: one window per image, so on the pool the whole
+       * image is expanded by the pooled GEMM, then the depthwise's rows are split */
+      {1, 14, 14, 64, 384, 3, 1, 1, 0, 0, 0, 0, 0, true, true},
+      {1, 14, 14, 96, 576, 3, 2, 2, 0, 0, 0, 0, 0, true, true},
+      {2, 7, 7, 160, 960, 3, 1, 1, 0, 0, 0, 0, 0, true, true},
   };
   for (size_t i = 0; i < sizeof big / sizeof big[0]; i++)
     for (int ci = 0; ci < ncase; ci += 3) run_shape(&big[i], &cases[ci], pool, &best, 1);

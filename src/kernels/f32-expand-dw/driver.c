@@ -41,16 +41,21 @@ typedef struct xdw_job {
 } xdw_job;
 
 /* the strip walk's halves (kernels/expand_dw_strips.h) */
-static void expand_rows(void *ctx, int32_t b, int32_t from, int32_t to, uint8_t *dst,
-                        uint8_t *thread) {
-  (void)thread;
+static void expand_rows_pool(void *ctx, struct tfcc_threadpool *pool, int32_t b, int32_t from,
+                             int32_t to, uint8_t *dst) {
   const xdw_job *j = ctx;
   const tfcc_conv_geom *g = j->g;
   const size_t xrow = (size_t)g->in_w * (size_t)j->k->expand->kdim;
-  tfcc_f32_gemm(NULL, j->k->expand, (to - from) * g->in_w,
+  tfcc_f32_gemm(pool, j->k->expand, (to - from) * g->in_w,
                 j->x + ((size_t)b * (size_t)g->in_h + (size_t)from) * xrow,
                 (size_t)j->k->expand->kdim, (float *)(void *)dst, (size_t)g->in_c, j->k->expand_lo,
                 j->k->expand_hi);
+}
+
+static void expand_rows(void *ctx, int32_t b, int32_t from, int32_t to, uint8_t *dst,
+                        uint8_t *thread) {
+  (void)thread;
+  expand_rows_pool(ctx, NULL, b, from, to, dst);
 }
 
 static void dw_rows(void *ctx, int32_t b, int32_t oy0, const tfcc_conv_geom *w,
@@ -70,9 +75,15 @@ void tfcc_f32_expand_dw_run(struct tfcc_threadpool *pool, const tfcc_f32_expand_
   if (g->batches <= 0 || g->out_h <= 0 || g->out_w <= 0 || g->in_c <= 0) return;
   xdw_job j = {k, g, x, out};
   const int32_t strip = strip_rows(g);
-  const tfcc_xdw_walk w = {
-      g,           row_bytes(g), strip, scratch, tfcc_xdw_window_bytes(g, row_bytes(g), strip),
-      expand_rows, dw_rows,      &j};
+  const tfcc_xdw_walk w = {g,
+                           row_bytes(g),
+                           strip,
+                           scratch,
+                           tfcc_xdw_window_bytes(g, row_bytes(g), strip),
+                           expand_rows,
+                           dw_rows,
+                           &j,
+                           expand_rows_pool};
   const double macs =
       (double)g->batches * g->in_h * g->in_w * g->in_c * k->expand->kdim +
       (double)g->batches * g->out_h * g->out_w * g->in_c * g->filter_h * g->filter_w;

@@ -1,5 +1,6 @@
 /* Fused 8-bit expand 1x1 + depthwise driver (contract in expand_dw.h). */
 #include "kernels/q8-expand-dw/expand_dw.h"
+#include "base/threadpool.h"
 #include "kernels/expand_dw_strips.h"
 
 /* Expanded rows one thread's window holds (whole rows: in_w x C bytes each), sized to stay in
@@ -64,6 +65,19 @@ static void expand_rows(void *ctx, int32_t b, int32_t from, int32_t to, uint8_t 
                (size_t)g->in_c, thread + j->window_bytes);
 }
 
+/* Whole-image mode (expand_dw_strips.h): the GEMM over the pool, its scratch (all threads')
+ * right after the window at the start of scratch, where the threads' parts follow. */
+static void expand_rows_pool(void *ctx, struct tfcc_threadpool *pool, int32_t b, int32_t from,
+                             int32_t to, uint8_t *dst) {
+  const xdw_job *j = ctx;
+  const tfcc_conv_geom *g = j->g;
+  const int32_t xc = j->k->expand->kdim;
+  const size_t xrow = (size_t)g->in_w * (size_t)xc;
+  tfcc_q8_gemm(pool, j->k->expand, j->k->expand_r, (to - from) * g->in_w,
+               j->x + ((size_t)b * (size_t)g->in_h + (size_t)from) * xrow, (size_t)xc, dst,
+               (size_t)g->in_c, dst + j->window_bytes);
+}
+
 static void dw_rows(void *ctx, int32_t b, int32_t oy0, const tfcc_conv_geom *w,
                     const uint8_t *window, uint8_t *thread) {
   const xdw_job *j = ctx;
@@ -79,8 +93,14 @@ void tfcc_q8_expand_dw_run(struct tfcc_threadpool *pool, const tfcc_q8_expand_dw
   if (g->batches <= 0 || g->out_h <= 0 || g->out_w <= 0 || g->in_c <= 0 || g->in_w <= 0) return;
   xdw_job j = {
       k, g, x, out, window_bytes(k, g), align64(tfcc_q8_scratch_bytes(NULL, k->expand, 1))};
-  const tfcc_xdw_walk w = {
-      g, row_bytes(g), strip_rows(k, g), scratch, thread_bytes(k, g), expand_rows, dw_rows, &j};
+  tfcc_xdw_walk w = {
+      g,  row_bytes(g), strip_rows(k, g), scratch, thread_bytes(k, g), expand_rows, dw_rows,
+      &j, NULL};
+  /* whole-image mode when the pooled GEMM's scratch fits behind the window in the parts */
+  const int threads = tfcc_threadpool_size(pool);
+  if (threads > 1 && j.window_bytes + tfcc_q8_scratch_bytes(NULL, k->expand, threads) <=
+                         w.thread_bytes * (size_t)threads)
+    w.expand_pool = expand_rows_pool;
   const double macs =
       (double)g->batches * g->in_h * g->in_w * g->in_c * k->expand->kdim +
       (double)g->batches * g->out_h * g->out_w * g->in_c * g->filter_h * g->filter_w;
