@@ -17,9 +17,11 @@
 
 #include "base/weights_mem.h"
 #include "kernels/f32-expand-dw/expand_dw.h"
+#include "kernels/hybrid/expand_dw.h"
 #include "kernels/q8-expand-dw/expand_dw.h"
 #include "kernels/ref/quant_util.h"
 #include "ops/conv_common.h"
+#include "ops/hybrid.h"
 #include "base/threadpool.h"
 
 typedef struct xdw_params {
@@ -44,6 +46,9 @@ typedef struct xdw_params {
   tfcc_q8_packed q8e;
   bool q8e_borrowed;     /* q8e.w lies in the weights cache */
   tfcc_q8_dw_packed q8d; /* an adopted block (the weights cache's) is not freed */
+  /* hybrid (TFLITE mode): the expand's hybrid weights (ops/hybrid.h) and the pair's kernels */
+  tfcc_hybrid *hyb;
+  tfcc_hyb_expand_dw hk;
 } xdw_params;
 
 static void xdw_release(void *p) {
@@ -55,6 +60,7 @@ static void xdw_release(void *p) {
   tfcc_conv_qparams_free(&x->q2);
   if (!x->q8e_borrowed) tfcc_q8_packed_free(&x->q8e);
   tfcc_q8_dw_packed_free(&x->q8d);
+  tfcc_hybrid_free(x->hyb);
   free(x);
 }
 
@@ -167,6 +173,52 @@ static tfcc_status xdw_init_q8(tfcc_init_ctx *ctx, xdw_params *p) {
   return TFCC_OK;
 }
 
+/* Hybrid pair (float32 input, int8 expand weights, float depthwise weights; the pass fuses it
+ * in TFLITE mode only): the expand packed as the unfused CONV_2D's init packs it
+ * (tfcc_hybrid_init on the same inputs 0-2: qd8 per pixel, the q8 GEMM with the float output
+ * stage) and the depthwise in XNNPACK's order on the model's filter, as the unfused
+ * DEPTHWISE_CONV_2D runs it (tfcc_hybrid_xnn_dwconv). */
+static tfcc_status xdw_init_hyb(tfcc_init_ctx *ctx, xdw_params *p) {
+  const tfcc_ir_tensor *x = tfcc_conv_ir_input(ctx, 0), *f2 = tfcc_conv_ir_input(ctx, 3);
+  const tfcc_ir_tensor *b1 = tfcc_conv_ir_input(ctx, 2), *b2 = tfcc_conv_ir_input(ctx, 4);
+  if (!x || x->rank != 4 || ctx->quant_compat != TFCC_QUANT_COMPAT_TFLITE)
+    return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
+                        "EXPAND_DEPTHWISE_CONV_2D hybrid: only a 4-D float32 input in TFLITE mode");
+  if (!f32_const(f2) || (b1 && !f32_const(b1)) || (b2 && !f32_const(b2)) ||
+      f2->data_bytes < (size_t)p->c * (size_t)p->kh * (size_t)p->kw * sizeof(float) ||
+      (b1 && b1->data_bytes < (size_t)p->c * sizeof(float)) ||
+      (b2 && b2->data_bytes < (size_t)p->c * sizeof(float)))
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
+                        "EXPAND_DEPTHWISE_CONV_2D hybrid needs a constant float32 depthwise filter "
+                        "and float32 biases");
+  tfcc_status st = tfcc_hybrid_init(ctx, TFCC_HYB_CONV, p->expand_act, false, &p->hyb);
+  if (st != TFCC_OK) return st;
+  const tfcc_hybrid *h = p->hyb;
+  if (!h->xnn || h->scheme != TFCC_HYB_QD8 || !h->packed.k || h->dense_in_c || !h->qd8_rows ||
+      h->n != p->c || h->kdim != p->cin)
+    return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
+                        "EXPAND_DEPTHWISE_CONV_2D hybrid: the expand does not run as XNNPACK's "
+                        "qd8 1x1 convolution");
+  float lo, hi;
+  tfcc_act_range_f32(p->expand_act, &lo, &hi);
+  p->hk.packed = &p->hyb->packed;
+  p->hk.stage = (tfcc_q8_hybrid){.wsum = h->wsum,
+                                 .fscale = h->fscale,
+                                 .fscale_stride = h->fscale_stride,
+                                 .bias = b1 ? b1->data : NULL,
+                                 .lo = lo,
+                                 .hi = hi,
+                                 .combined = h->combined,
+                                 .row = h->row,
+                                 .tile = h->tile};
+  p->hk.qd8_rows = h->qd8_rows;
+  p->hk.dw = ctx->ks && ctx->ks->xnn_f32 ? ctx->ks->xnn_f32->dwconv_rows : NULL;
+  p->hk.dw_filter = f2->data;
+  p->hk.dw_bias = b2 ? b2->data : NULL;
+  p->name = "hybrid-expand-xnn-dw";
+  return TFCC_OK;
+}
+
 static tfcc_status xdw_init(tfcc_init_ctx *ctx) {
   const tfcc_ir_node *n = ctx->node;
   if (n->n_inputs != 5 || n->n_outputs != 1)
@@ -174,8 +226,11 @@ static tfcc_status xdw_init(tfcc_init_ctx *ctx) {
                         "EXPAND_DEPTHWISE_CONV_2D needs 5 inputs and one output");
   const tfcc_ir_tensor *f1 = tfcc_conv_ir_input(ctx, 1), *b1 = tfcc_conv_ir_input(ctx, 2);
   const tfcc_ir_tensor *f2 = tfcc_conv_ir_input(ctx, 3), *b2 = tfcc_conv_ir_input(ctx, 4);
-  const bool q8 = f1 && f1->dtype == TFCC_INT8;
-  if (!q8 && (!f32_const(f1) || !f32_const(f2) || (b1 && !f32_const(b1)) || (b2 && !f32_const(b2))))
+  const tfcc_ir_tensor *x0 = tfcc_conv_ir_input(ctx, 0);
+  const bool hyb = f1 && f1->dtype == TFCC_INT8 && x0 && x0->dtype == TFCC_FLOAT32;
+  const bool q8 = f1 && f1->dtype == TFCC_INT8 && !hyb;
+  if (!q8 && !hyb &&
+      (!f32_const(f1) || !f32_const(f2) || (b1 && !f32_const(b1)) || (b2 && !f32_const(b2))))
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
                         "EXPAND_DEPTHWISE_CONV_2D needs constant float32 filters and biases");
   if (q8 && (!f2 || !f1->data || !f2->data))
@@ -191,7 +246,7 @@ static tfcc_status xdw_init(tfcc_init_ctx *ctx) {
       (b2 && tfcc_shape_elements(b2->rank, b2->dims) != c))
     return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE,
                         "EXPAND_DEPTHWISE_CONV_2D bias has not %d elements", (int)c);
-  if (!q8 &&
+  if (!q8 && !hyb &&
       (f1->data_bytes < (size_t)c * (size_t)cin * sizeof(float) ||
        f2->data_bytes < (size_t)c * (size_t)f2->dims[1] * (size_t)f2->dims[2] * sizeof(float) ||
        (b1 && b1->data_bytes < (size_t)c * sizeof(float)) ||
@@ -214,8 +269,8 @@ static tfcc_status xdw_init(tfcc_init_ctx *ctx) {
     xdw_release(p);
     return st;
   }
-  if (q8) {
-    st = xdw_init_q8(ctx, p);
+  if (q8 || hyb) {
+    st = q8 ? xdw_init_q8(ctx, p) : xdw_init_hyb(ctx, p);
     if (st != TFCC_OK) {
       xdw_release(p);
       return st;
@@ -298,8 +353,9 @@ static tfcc_status xdw_prepare(tfcc_op_ctx *ctx) {
   const xdw_params *p = ctx->params;
   const int threads = tfcc_threadpool_size(ctx->pool);
   const tfcc_q8_expand_dw q = {&p->q8e, &p->r1, &p->q8d, &p->r2, 0};
-  ctx->scratch_bytes = p->q8 ? tfcc_q8_expand_dw_scratch_bytes(&q, &g, threads)
-                             : tfcc_f32_expand_dw_scratch_bytes(&g, threads);
+  ctx->scratch_bytes = p->q8    ? tfcc_q8_expand_dw_scratch_bytes(&q, &g, threads)
+                       : p->hyb ? tfcc_hyb_expand_dw_scratch_bytes(&p->hk, &g, p->cin, threads)
+                                : tfcc_f32_expand_dw_scratch_bytes(&g, threads);
   return tfcc_conv_geom_set_output(ctx->out[0], &g, ctx->err);
 }
 
@@ -315,6 +371,20 @@ static tfcc_status xdw_eval(tfcc_op_ctx *ctx) {
       return tfcc_err_set(ctx->err, TFCC_ERR_STATE,
                           "EXPAND_DEPTHWISE_CONV_2D scratch not prepared");
     tfcc_q8_expand_dw_run(ctx->pool, &q, &g, ctx->in[0]->data, ctx->out[0]->data, ctx->scratch);
+    return TFCC_OK;
+  }
+  if (p->hyb) {
+    if (ctx->in[1]->data != p->hyb->src)
+      return tfcc_err_set(ctx->err, TFCC_ERR_STATE,
+                          "EXPAND_DEPTHWISE_CONV_2D hybrid: weights changed after load");
+    if (ctx->scratch_bytes <
+        tfcc_hyb_expand_dw_scratch_bytes(&p->hk, &g, p->cin, tfcc_threadpool_size(ctx->pool)))
+      return tfcc_err_set(ctx->err, TFCC_ERR_STATE,
+                          "EXPAND_DEPTHWISE_CONV_2D scratch not prepared");
+    tfcc_hyb_expand_dw k = p->hk;
+    tfcc_act_range_f32(p->o.act, &k.lo, &k.hi);
+    tfcc_hyb_expand_dw_run(ctx->pool, &k, &g, p->cin, ctx->in[0]->data, ctx->out[0]->data,
+                           ctx->scratch);
     return TFCC_OK;
   }
   if (ctx->scratch_bytes < tfcc_f32_expand_dw_scratch_bytes(&g, tfcc_threadpool_size(ctx->pool)))

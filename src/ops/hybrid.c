@@ -62,8 +62,10 @@ static bool xnn_declines_input_rank(const tfcc_init_ctx *ctx) {
 bool tfcc_hybrid_in_subgraph(const tfcc_ir_subgraph *sg) {
   for (int32_t i = 0; i < sg->n_nodes; i++) {
     const tfcc_ir_node *n = &sg->nodes[i];
+    /* EXPAND_DEPTHWISE_CONV_2D: a hybrid expand fused with its float depthwise (inputs 0 and
+       1 the expand's), so the subgraph stays hybrid when that was its only hybrid node */
     if (n->builtin != TFCC_OP_CONV_2D && n->builtin != TFCC_OP_DEPTHWISE_CONV_2D &&
-        n->builtin != TFCC_OP_FULLY_CONNECTED)
+        n->builtin != TFCC_OP_FULLY_CONNECTED && n->builtin != TFCC_OP_EXPAND_DEPTHWISE_CONV_2D)
       continue;
     if (n->n_inputs < 2 || n->inputs[0] < 0 || n->inputs[1] < 0 || n->inputs[0] >= sg->n_tensors ||
         n->inputs[1] >= sg->n_tensors)

@@ -78,8 +78,8 @@ tfcc_status tfcc_hybrid_fc_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32_t 
  * arithmetic (kernels/hybrid/xnn_f32.h), because run-time quantization downstream turns their
  * last-bit differences into quantization steps. */
 bool tfcc_hybrid_xnn_float(const tfcc_init_ctx *ctx);
-/* sg has a hybrid node: CONV_2D, DEPTHWISE_CONV_2D or FULLY_CONNECTED with float32 input and
- * int8 weights. */
+/* sg has a hybrid node: CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED or (a fused hybrid expand)
+ * EXPAND_DEPTHWISE_CONV_2D with float32 input and int8 weights. */
 bool tfcc_hybrid_in_subgraph(const tfcc_ir_subgraph *sg);
 /* Float32 CONV_2D in that arithmetic with weights packed by tfcc_xnn_conv_pack. */
 struct tfcc_xnn_f32_kernel;

@@ -14,7 +14,13 @@
  * or per channel) and int32 biases, in TFLITE mode (the delegate takes both nodes: normal
  * positive filter scales, in_scale * filter_scale / out_scale below 256 as XNNPACK requires)
  * or REFERENCE mode; the options then name the expanded tensor (mid) for its quantization.
- * Not in TFLITE_BUILTIN mode, where the int8 conv runs ruy's requantization. */
+ * Not in TFLITE_BUILTIN mode, where the int8 conv runs ruy's requantization.
+ * Hybrid pairs (TFLITE mode, a subgraph with hybrid nodes): a CONV_2D as above but with a
+ * constant int8 filter (zero points 0, per tensor or per output channel), which runs as
+ * XNNPACK's qd8 1x1 (each pixel quantized on its own), read only by a float-weight depthwise
+ * as above, which runs in XNNPACK's order: no quantization needs the whole expanded tensor, so
+ * the pair runs in strips (src/kernels/hybrid/expand_dw.h, the same bits). Pairs whose
+ * depthwise has int8 weights (quantized per image) stay apart. */
 #include <math.h>
 
 #include "passes/passes.h"
@@ -107,6 +113,32 @@ static int32_t expand_channels(const tfcc_pass_ctx *ctx, const tfcc_ir_node *c, 
   return f->dims[0];
 }
 
+/* Hybrid subgraph, TFLITE mode: the expand a float32 CONV_2D with a constant int8 filter
+ * (ops/hybrid.c runs it as XNNPACK's qd8 1x1, conv_per_pixel); its filter channels, or -1. */
+static int32_t hyb_expand_channels(const tfcc_pass_ctx *ctx, const tfcc_ir_node *c) {
+  const tfcc_ir_subgraph *sg = ctx->sg;
+  if (c->builtin != TFCC_OP_CONV_2D || !c->op || c->n_inputs < 2 || c->n_outputs != 1) return -1;
+  const tfcc_conv_options *o = &c->opts.conv;
+  if (o->padding == TFCC_PAD_EXPLICIT || c->inputs[0] < 0 || c->inputs[1] < 0 || c->outputs[0] < 0)
+    return -1;
+  const tfcc_ir_tensor *x = &sg->tensors[c->inputs[0]], *f = &sg->tensors[c->inputs[1]];
+  if (!is_f32_activation(x) || !is_f32_activation(&sg->tensors[c->outputs[0]])) return -1;
+  if (!tfcc_pass_is_const(sg, c->inputs[1], TFCC_INT8) || f->sparsity || f->rank != 4 ||
+      f->dims[1] != 1 || f->dims[2] != 1 || f->dims[0] <= 1 || f->dims[3] != x->dims[3])
+    return -1;
+  const int32_t q = f->quant.count;
+  if ((q != 1 && q != f->dims[0]) || !f->quant.scale) return -1;
+  for (int32_t i = 0; i < q && f->quant.zero_point; i++)
+    if (f->quant.zero_point[i] != 0) return -1;
+  if (!const_or_absent(sg, c->n_inputs > 2 ? c->inputs[2] : -1, f->dims[0])) return -1;
+  if (o->stride_w != 1 || o->stride_h != 1) return -1;
+  const int32_t act = tfcc_pass_activation(c);
+  if (act != TFCC_ACT_NONE && act != TFCC_ACT_RELU && act != TFCC_ACT_RELU6 &&
+      act != TFCC_ACT_RELU_N1_TO_1)
+    return -1;
+  return f->dims[0];
+}
+
 static bool dw_qualifies(const tfcc_pass_ctx *ctx, const tfcc_ir_node *d, int32_t t, int32_t ce,
                          bool q8) {
   const tfcc_ir_subgraph *sg = ctx->sg;
@@ -141,13 +173,14 @@ tfcc_status tfcc_pass_fuse_expand_dwconv(tfcc_pass_ctx *ctx, int32_t *changed) {
   tfcc_ir_subgraph *sg = ctx->sg;
   const tfcc_op_def *op = tfcc_op_internal(TFCC_OP_EXPAND_DEPTHWISE_CONV_2D);
   if (!op) return TFCC_OK;
-  if (ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE && tfcc_hybrid_in_subgraph(sg)) return TFCC_OK;
+  const bool hyb = ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE && tfcc_hybrid_in_subgraph(sg);
   for (int32_t i = 0; i < sg->n_nodes; i++) {
     tfcc_ir_node *c = &sg->nodes[i];
     if (c->removed) continue;
     if (c->opts.kind == TFCC_OPTIONS_CONV_2D && c->opts.conv.residual) continue; /* never */
     bool q8 = false;
-    const int32_t ce = expand_channels(ctx, c, &q8);
+    /* in a hybrid subgraph only the hybrid pairs (their float halves in XNNPACK's order) */
+    const int32_t ce = hyb ? hyb_expand_channels(ctx, c) : expand_channels(ctx, c, &q8);
     if (ce < 0) continue;
     const int32_t t = c->outputs[0];
     if (t < 0 || tfcc_pass_is_graph_output(sg, t)) continue;

@@ -3,7 +3,10 @@
  * fused kernel runs the same GEMM and depthwise kernels), the expanded tensor gone from the
  * memory plan (the arena no larger: the window of these small images is the whole expanded
  * tensor; MobileNetV2's arena halves, see docs/passes.md); also after fuse_pad (explicit padding) and at stride 2 / 5x5,
- * and an int8 pair (the options then name the expanded tensor for its quantization).
+ * and an int8 pair (the options then name the expanded tensor for its quantization), and hybrid
+ * pairs (float32 x, int8 expand filter, float depthwise filter; TFLITE mode: XNNPACK's qd8 1x1
+ * and its float depthwise order, in strips: kernels/hybrid/expand_dw.h), also at stride 2 / 5x5
+ * and after fuse_pad; not a hybrid expand whose depthwise has int8 weights.
  * Not fused: t read by another node too, t a graph output, non-constant expand weights, a
  * 1x1 conv of stride 2, a dilated depthwise, a depth multiplier of 2,
  * a 3x3 (not 1x1) first conv, the pass disabled. */
@@ -22,6 +25,10 @@ enum {
   CASE_DW_DILATED,
   CASE_DW_MULT2,
   CASE_CONV_3X3,
+  CASE_HYBRID,
+  CASE_HYBRID_S2_K5,
+  CASE_HYBRID_AFTER_PAD,
+  CASE_HYBRID_DW_INT8,
 };
 
 #define H 9
@@ -32,13 +39,15 @@ enum {
 /* Tensors: 0 x, 1 w1, 2 b1, 3 t, 4 w2, 5 b2, 6 y, 7 z (second reader's output / pad out),
  * 8 pads. Returns y's element count. */
 static int build(ptu *p, int kase) {
-  const bool q = kase == CASE_INT8, s2 = kase == CASE_FUSE_S2_K5, mult2 = kase == CASE_DW_MULT2;
+  const bool hyb = kase >= CASE_HYBRID, hyb_dw8 = kase == CASE_HYBRID_DW_INT8;
+  const bool q = kase == CASE_INT8, mult2 = kase == CASE_DW_MULT2;
+  const bool s2 = kase == CASE_FUSE_S2_K5 || kase == CASE_HYBRID_S2_K5;
   const int k = s2 ? 5 : 3, stride = s2 ? 2 : 1, cs = kase == CASE_CONV_STRIDE2 ? 2 : 1;
   const int k1 = kase == CASE_CONV_3X3 ? 3 : 1;
   const int th = (H + cs - 1) / cs, tw = (W + cs - 1) / cs;
   const int cdw = mult2 ? 2 * CE : CE;
   int32_t yd[4] = {1, (th + stride - 1) / stride, (tw + stride - 1) / stride, cdw};
-  const bool pad = kase == CASE_FUSE_AFTER_PAD;
+  const bool pad = kase == CASE_FUSE_AFTER_PAD || kase == CASE_HYBRID_AFTER_PAD;
   if (pad) { /* PAD 1,1 / 2,0 then VALID */
     yd[1] = th + 2 - k + 1;
     yd[2] = tw + 2 - k + 1;
@@ -71,6 +80,20 @@ static int build(ptu *p, int kase) {
     ptu_quant(p, 4, 0.01f, 0);
     ptu_quant(p, 5, 0.0004f, 0);
     ptu_quant(p, 6, 0.06f, 2);
+  } else if (hyb) { /* float32 activations, int8 expand weights (per tensor, zero point 0) */
+    int8_t w1q[CE * CIN], w2q[9 * CE];
+    for (int i = 0; i < CE * CIN; i++) w1q[i] = (int8_t)(w1[i] * 127);
+    for (int i = 0; i < 9 * CE; i++) w2q[i] = (int8_t)(w2[i] * 127);
+    ptu_tensor(p, 1, TFCC_INT8, 4, (int32_t[]){CE, 1, 1, CIN}, w1q);
+    ptu_quant(p, 1, 0.013f, 0);
+    ptu_tensor(p, 2, dt, 1, (int32_t[]){CE}, b1);
+    if (hyb_dw8) {
+      ptu_tensor(p, 4, TFCC_INT8, 4, (int32_t[]){1, k, k, cdw}, w2q);
+      ptu_quant(p, 4, 0.011f, 0);
+    } else {
+      ptu_tensor(p, 4, dt, 4, (int32_t[]){1, k, k, cdw}, w2);
+    }
+    ptu_tensor(p, 5, dt, 1, (int32_t[]){cdw}, b2);
   } else {
     ptu_tensor(p, 1, dt, 4, (int32_t[]){CE, k1, k1, CIN},
                kase == CASE_NONCONST_WEIGHTS ? NULL : w1);
@@ -137,6 +160,8 @@ static int check(int kase, uint32_t disabled) {
             a.sg->nodes[i].opts.kind == TFCC_OPTIONS_EXPAND_DWCONV &&
             a.sg->nodes[i].opts.expand_dwconv.expand_activation == TFCC_ACT_RELU6 &&
             a.sg->nodes[i].opts.expand_dwconv.mid == (kase == CASE_INT8 ? 3 : -1));
+      if (kase >= CASE_HYBRID)
+        CHECK(a.sg->nodes[i].params == NULL); /* initialised by ptu_eval below */
     }
   ptu_eval(&a, in, (void *[]){on[0], on[1]});
   const size_t arena_on = a.arena_bytes;
@@ -166,5 +191,11 @@ int main(void) {
   CHECK(check(CASE_DW_DILATED, 0) == 0);
   CHECK(check(CASE_DW_MULT2, 0) == 0);
   CHECK(check(CASE_CONV_3X3, 0) == 0);
+  /* hybrid pairs: the same bytes as the unfused hybrid CONV_2D and XNNPACK-order depthwise */
+  CHECK(check(CASE_HYBRID, 0) == 1);
+  CHECK(check(CASE_HYBRID_S2_K5, 0) == 1);
+  CHECK(check(CASE_HYBRID_AFTER_PAD, 0) == 1);
+  CHECK(check(CASE_HYBRID, TFCC_PASS_FUSE_EXPAND_DWCONV) == 0);
+  CHECK(check(CASE_HYBRID_DW_INT8, 0) == 0); /* its input quantized per image: apart */
   return tfcc_test_finish("pass_fuse_expand_dwconv");
 }
