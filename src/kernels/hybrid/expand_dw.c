@@ -98,8 +98,10 @@ void tfcc_hyb_expand_dw_run(struct tfcc_threadpool *pool, const tfcc_hyb_expand_
   if (g->batches <= 0 || g->out_h <= 0 || g->out_w <= 0 || g->in_c <= 0 || cin <= 0) return;
   hxdw_job j = {k, g, cin, part_layout(k, g, cin), x, out};
   const int32_t strip = strip_rows(g);
+  /* strips only (no expand_pool): the pass fuses the hybrid pair where the expanded image
+   * spans many windows (MobileNetV2's first pair, 112x112) */
   const tfcc_xdw_walk w = {g,           row_bytes(g), strip, scratch, part_bytes(&j.part),
-                           expand_rows, dw_rows,      &j};
+                           expand_rows, dw_rows,      &j,    NULL};
   const double macs =
       (double)g->batches * g->in_h * g->in_w * g->in_c * cin +
       (double)g->batches * g->out_h * g->out_w * g->in_c * g->filter_h * g->filter_w;
