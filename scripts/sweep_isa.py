@@ -58,11 +58,13 @@ INT_Q = (3, 7, 9)  # uint8, int16, int8
 
 
 def model_kind(path):
-    """'hybrid' (a float op input next to a constant int8 weight), 'quant' (an int8 / uint8 /
-    int16 tensor that is not constant) or 'float'."""
+    """'hybrid' (a float op input next to a constant int8 weight), 'quant' (an operator other
+    than QUANTIZE / DEQUANTIZE with an int8 / uint8 / int16 output: integer arithmetic) or
+    'float' (also fake-quantized files whose int8 tensors are only QUANTIZE -> DEQUANTIZE)."""
     with open(path, "rb") as fh:
         b = sm.Buf(fh.read())
     root = b.table(b.u32(0))
+    codes = [max(b.scalar(oc, 0, "b"), b.scalar(oc, 3, "i")) for oc in b.tables(root, 1) or []]
     nonempty = set()
     for i, bt in enumerate(b.tables(root, 4)):
         v = b.vector(bt, 0)
@@ -73,11 +75,12 @@ def model_kind(path):
         tensors = b.tables(sg, 0)
         const = [b.scalar(t, 2, "I") in nonempty for t in tensors]
         types = [b.scalar(t, 1, "b") for t in tensors]
-        for t, ty in enumerate(types):
-            if ty in INT_Q and not const[t]:
-                quant = True
         for op in b.tables(sg, 3) or []:
             ins = [i for i in (b.scalars(op, 1, "i") or []) if 0 <= i < len(tensors)]
+            outs = [i for i in (b.scalars(op, 2, "i") or []) if 0 <= i < len(tensors)]
+            code = codes[b.scalar(op, 0, "I")] if b.scalar(op, 0, "I") < len(codes) else -1
+            if code not in (6, 114) and outs and types[outs[0]] in INT_Q:  # DEQUANTIZE, QUANTIZE
+                quant = True
             if ins and types[ins[0]] == 0 and any(types[i] == 9 and const[i] for i in ins[1:]):
                 hybrid = True
     return "hybrid" if hybrid else "quant" if quant else "float"
@@ -113,19 +116,22 @@ def parse_config(text, tfcc):
 
 
 def collect(paths, list_file):
+    """[(path, sha256, name)], byte-identical files once; name: the path below a folder given,
+    else below /tmp for files under it, else the file name (without .tflite)."""
     files = []
     for p in paths:
         if os.path.isdir(p):
             for root, dirs, names in os.walk(p):
                 dirs[:] = sorted(d for d in dirs if not d.startswith(("work", "ref", "damaged")))
-                files += [os.path.join(root, n) for n in sorted(names) if n.endswith(".tflite")]
+                files += [(os.path.join(root, n), os.path.relpath(os.path.join(root, n), p))
+                          for n in sorted(names) if n.endswith(".tflite")]
         elif p.endswith(".tflite"):
-            files.append(p)
+            files.append((p, None))
     if list_file:
         with open(list_file) as fh:
-            files += [ln.strip() for ln in fh if ln.strip()]
+            files += [(ln.strip(), None) for ln in fh if ln.strip()]
     seen, out = set(), []
-    for f in files:
+    for f, name in files:
         try:
             with open(f, "rb") as fh:
                 data = fh.read()
@@ -136,7 +142,9 @@ def collect(paths, list_file):
         h = hashlib.sha256(data).hexdigest()
         if h not in seen:
             seen.add(h)
-            out.append((f, h))
+            if name is None:
+                name = os.path.relpath(f, "/tmp") if f.startswith("/tmp/") else os.path.basename(f)
+            out.append((f, h, name[:-len(".tflite")] if name.endswith(".tflite") else name))
     return out
 
 
@@ -224,6 +232,9 @@ def sweep_one(model, sha, name, kind, configs, args):
                                        args.timeout)
         c = {"s": round(secs, 2)}
         res["configs"][cname] = c
+        if rc == 124:  # the scalar kernels of a large model under a short --timeout
+            c["verdict"], c["text"] = "timeout", log
+            continue
         if rc != 0 or len(outs) != len(base):
             c["verdict"] = "FAILS"
             c["text"] = ("rc %d: " % rc) + " ".join(log.split())[-200:]
@@ -245,9 +256,9 @@ def sweep_one(model, sha, name, kind, configs, args):
             else:
                 for who, arrs in (("baseline", base), (cname, [np.load(f) for f in outs])):
                     oks = [sm.compare(r, a) for r, a in zip(refs, arrs)]
-                    c["text"] += "; %s vs TFLite (%s): %s" % (
-                        who, engine, "match" if all(o for o, _ in oks) else
-                        "MISMATCH " + ", ".join("out%d %s" % (i, t) for i, (o, t) in enumerate(oks) if not o))
+                    c["text"] += "; %s vs TFLite (%s): %s (%s)" % (
+                        who, engine, "match" if all(o for o, _ in oks) else "MISMATCH",
+                        ", ".join("out%d %s" % (i, t) for i, (_, t) in enumerate(oks)))
     return res
 
 
@@ -273,7 +284,7 @@ def main():
     if args.only:
         models = [m for m in models if any(s in m[0] for s in args.only)]
     kinds = {}
-    for path, _ in models:
+    for path, _, _ in models:
         try:
             kinds[path] = model_kind(path)
         except Exception:  # noqa: BLE001 (not a readable FlatBuffer)
@@ -286,9 +297,7 @@ def main():
         models = [models[int(k * step)] for k in range(args.sample)]
 
     def one(item):
-        path, sha = item
-        name = os.path.relpath(path, "/tmp") if path.startswith("/tmp/") else os.path.basename(path)
-        name = name[:-7]
+        path, sha, name = item
         if kinds[path] == "unreadable":
             return {"model": name, "path": path, "kind": "unreadable", "baseline": "unreadable",
                     "configs": {}}
@@ -313,9 +322,9 @@ def main():
         for kind in ("quant", "hybrid", "float"):
             vs = [r["configs"].get(cname, {}).get("verdict") for r in ran if r["kind"] == kind]
             if vs:
-                lines.append("%-10s %-6s %4d: %d bit-identical, %d close, %d DIFF, %d fail" % (
+                lines.append("%-10s %-6s %4d: %d bit-identical, %d close, %d DIFF, %d fail, %d timeout" % (
                     cname, kind, len(vs), vs.count("exact"), vs.count("close"), vs.count("DIFF"),
-                    vs.count("FAILS")))
+                    vs.count("FAILS"), vs.count("timeout")))
     print("\n".join(lines))
     if args.markdown:
         with open(args.markdown, "w") as fh:
