@@ -57,7 +57,8 @@ try {
   const out = s.run(inputs.map((f) => readNpy(f).data));
   fs.mkdirSync(outDir, {recursive: true});
   s.outputs.forEach((t, i) => writeNpy(path.join(outDir, `${i}_output.npy`), t.dtype, t.shape, out[t.name]));
-  console.log(`tfcc-wasm ${rt.version}, isa ${rt.isa}, ${rt.threads} thread(s), int8 GEMM ${rt.q8Gemm}`);
+  console.log(`tfcc-wasm ${rt.version}, isa ${rt.isa}, ${rt.threads} thread(s), ` +
+              `${rt.relaxedSimd ? "relaxed-SIMD" : "SIMD128"} binary, int8 GEMM ${rt.q8Gemm}`);
 } catch (e) {
   console.error(`tfcc_wasm_run: ${model}: ${e.message}`);
   process.exit(1);
