@@ -12,10 +12,12 @@ which of the two is right.
                             beyond that both runs are compared with TensorFlow Lite
                             (scripts/sweep_models.py's tolerances) and the verdict says which one
                             departs
+  a run that fails is "FAILS", one past --timeout "timeout" (the scalar kernels of a large
+  model)
 
 Usage (Debian's Python, which has NumPy):
   /usr/bin/python3 scripts/sweep_isa.py PATH ... [--tfcc build/tools/tfcc]
-      [--config NAME[=SPEC]] ... [--work /tmp/sweep_isa] [--sources FILE ...]
+      [--config NAME[=SPEC]] ... [--work /tmp/sweep_isa] [--only SUBSTRING ...]
       [--sample N] [--kinds quant,hybrid,float] [--list FILE] [--timeout 120]
       [--jobs N] [--json OUT.json] [--markdown OUT.md] [--oracle /tmp/tflite-ref/run_ref.mjs]
 
