@@ -81,6 +81,15 @@ static bool const_or_absent(const tfcc_ir_subgraph *sg, int32_t t, int64_t n) {
          tfcc_shape_elements(x->rank, x->dims) == n;
 }
 
+/* The expand's stride is 1 and its activation one the fused kernels apply (none, or a clamp). */
+static bool stride1_clamp_act(const tfcc_ir_node *c) {
+  const tfcc_conv_options *o = &c->opts.conv;
+  const int32_t act = tfcc_pass_activation(c);
+  return o->stride_w == 1 && o->stride_h == 1 &&
+         (act == TFCC_ACT_NONE || act == TFCC_ACT_RELU || act == TFCC_ACT_RELU6 ||
+          act == TFCC_ACT_RELU_N1_TO_1);
+}
+
 /* The expand conv's filter channels (N), or -1 when the conv does not qualify; *q8: an int8
  * pair (its expanded tensor's quantization checked by the caller). */
 static int32_t expand_channels(const tfcc_pass_ctx *ctx, const tfcc_ir_node *c, bool *q8) {
@@ -105,12 +114,7 @@ static int32_t expand_channels(const tfcc_pass_ctx *ctx, const tfcc_ir_node *c, 
     if (!tfcc_pass_is_const(sg, c->inputs[1], TFCC_FLOAT32) || f->quant.count != 0) return -1;
     if (!const_or_absent(sg, b, f->dims[0])) return -1;
   }
-  if (o->stride_w != 1 || o->stride_h != 1) return -1;
-  const int32_t act = tfcc_pass_activation(c);
-  if (act != TFCC_ACT_NONE && act != TFCC_ACT_RELU && act != TFCC_ACT_RELU6 &&
-      act != TFCC_ACT_RELU_N1_TO_1)
-    return -1;
-  return f->dims[0];
+  return stride1_clamp_act(c) ? f->dims[0] : -1;
 }
 
 /* Hybrid subgraph, TFLITE mode: the expand a float32 CONV_2D with a constant int8 filter
@@ -131,12 +135,7 @@ static int32_t hyb_expand_channels(const tfcc_pass_ctx *ctx, const tfcc_ir_node 
   for (int32_t i = 0; i < q && f->quant.zero_point; i++)
     if (f->quant.zero_point[i] != 0) return -1;
   if (!const_or_absent(sg, c->n_inputs > 2 ? c->inputs[2] : -1, f->dims[0])) return -1;
-  if (o->stride_w != 1 || o->stride_h != 1) return -1;
-  const int32_t act = tfcc_pass_activation(c);
-  if (act != TFCC_ACT_NONE && act != TFCC_ACT_RELU && act != TFCC_ACT_RELU6 &&
-      act != TFCC_ACT_RELU_N1_TO_1)
-    return -1;
-  return f->dims[0];
+  return stride1_clamp_act(c) ? f->dims[0] : -1;
 }
 
 static bool dw_qualifies(const tfcc_pass_ctx *ctx, const tfcc_ir_node *d, int32_t t, int32_t ce,
