@@ -42,6 +42,13 @@ model_runnable() {
   [ -f "$MODELS/$1.tflite" ] || return 1
   "$TFCC" inspect "$MODELS/$1.tflite" 2>/dev/null | grep -q '^unsupported: none$'
 }
+# flip_byte FILE OFFSET: inverts every bit of the byte at OFFSET (a write of a fixed value
+# would leave the file unchanged when the byte already held it: 1 run in 256 of a ciphertext).
+flip_byte() {
+  local b
+  b=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
+  printf "\\$(printf '%03o' $((b ^ 255)))" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
 # Sanitizer builds run ~10x slower: tests skip their heaviest models there.
 sanitized_build() { grep -qa "__asan_init\|__ubsan_handle" "$TFCC"; }
 # skip_part WHY: part of the test cannot run here; it prints "SKIP: WHY" and finish then exits

@@ -56,7 +56,7 @@ expect_rc 1 "key with a plain model" -- "$TFCC" run "$m" -i "$in" -o "$TMP/w" --
 expect_error_line run "key with a plain model"
 expect_in "$TMP/err" "a key was given, but this is not an encrypted model" "plain model with a key named"
 cp "$e" "$TMP/t.tfcce"
-printf '\x01' | dd of="$TMP/t.tfcce" bs=1 seek=200 conv=notrunc 2>/dev/null
+flip_byte "$TMP/t.tfcce" 200
 expect_rc 1 "modified container" -- "$TFCC" run "$TMP/t.tfcce" -i "$in" -o "$TMP/w" --key-file "$TMP/k.bin"
 expect_error_line run "modified container"
 expect_in "$TMP/err" "modified or corrupted" "tampering named"

@@ -66,7 +66,7 @@ if "$TFCC" encrypt --help >/dev/null 2>&1; then
   expect_in "$TMP/err" "wrong key" "wrong key named"
   [ ! -e "$TMP/w.dec" ] && [ ! -e "$TMP/w.dec.tmp" ] && ok || bad "output written despite wrong key"
   cp "$TMP/m.tfcce" "$TMP/t.tfcce"
-  printf '\x01' | dd of="$TMP/t.tfcce" bs=1 seek=200 conv=notrunc 2>/dev/null
+  flip_byte "$TMP/t.tfcce" 200
   expect_rc 1 "tampered" -- "$TFCC" decrypt "$TMP/t.tfcce" -o "$TMP/t.dec" --key-file "$TMP/k.bin"
   expect_in "$TMP/err" "modified or corrupted" "tamper named"
   [ ! -e "$TMP/t.dec" ] && ok || bad "output written for a tampered file"
