@@ -2,12 +2,6 @@
 #include "kernels/f32-expand-dw/expand_dw.h"
 #include "kernels/expand_dw_strips.h"
 
-/* Expanded rows one thread's window holds (whole rows: in_w x C floats each). Sized so the
- * window stays in L2 (2 MiB per core here) next to the depthwise's output rows. MobileNetV2's
- * 16 pairs, bench/kernels/expand_dw_bench, thread CPU time, unfused -> fused: 128 KiB 1.02x,
- * 256 KiB 0.94x, 512 KiB 0.89x, 1 MiB 0.88x (the 14x14 and 7x7 layers then run as one strip). */
-#define TFCC_EXPAND_DW_WINDOW_BYTES (512u * 1024u)
-
 const char *tfcc_f32_expand_dw_name(const tfcc_f32_dwconv_kernel *dw) {
   switch (dw ? dw->isa : TFCC_ISA_GENERIC) {
     case TFCC_ISA_AVX512: return "f32-expand-dw-avx512";
@@ -19,17 +13,9 @@ const char *tfcc_f32_expand_dw_name(const tfcc_f32_dwconv_kernel *dw) {
   }
 }
 
-static size_t row_bytes(const tfcc_conv_geom *g) {
-  return (size_t)g->in_w * (size_t)g->in_c * sizeof(float);
-}
-
-static int32_t strip_rows(const tfcc_conv_geom *g) {
-  return tfcc_xdw_strip_rows(g, row_bytes(g), TFCC_EXPAND_DW_WINDOW_BYTES);
-}
-
 size_t tfcc_f32_expand_dw_scratch_bytes(const tfcc_conv_geom *g, int threads) {
   if (g->batches <= 0 || g->out_h <= 0 || g->out_w <= 0 || g->in_c <= 0 || g->in_w <= 0) return 0;
-  return tfcc_xdw_window_bytes(g, row_bytes(g), strip_rows(g)) *
+  return tfcc_xdw_window_bytes(g, tfcc_xdw_f32_row_bytes(g), tfcc_xdw_f32_strip_rows(g)) *
          (size_t)(threads > 1 ? threads : 1);
 }
 
@@ -74,12 +60,12 @@ void tfcc_f32_expand_dw_run(struct tfcc_threadpool *pool, const tfcc_f32_expand_
                             const tfcc_conv_geom *g, const float *x, float *out, void *scratch) {
   if (g->batches <= 0 || g->out_h <= 0 || g->out_w <= 0 || g->in_c <= 0) return;
   xdw_job j = {k, g, x, out};
-  const int32_t strip = strip_rows(g);
+  const int32_t strip = tfcc_xdw_f32_strip_rows(g);
   const tfcc_xdw_walk w = {g,
-                           row_bytes(g),
+                           tfcc_xdw_f32_row_bytes(g),
                            strip,
                            scratch,
-                           tfcc_xdw_window_bytes(g, row_bytes(g), strip),
+                           tfcc_xdw_window_bytes(g, tfcc_xdw_f32_row_bytes(g), strip),
                            expand_rows,
                            dw_rows,
                            &j,

@@ -3,17 +3,6 @@
 
 #include "kernels/expand_dw_strips.h"
 
-/* Expanded rows one thread's window holds, as f32-expand-dw (the same float rows). */
-#define TFCC_HYB_EXPAND_DW_WINDOW_BYTES (512u * 1024u)
-
-static size_t row_bytes(const tfcc_conv_geom *g) {
-  return (size_t)g->in_w * (size_t)g->in_c * sizeof(float);
-}
-
-static int32_t strip_rows(const tfcc_conv_geom *g) {
-  return tfcc_xdw_strip_rows(g, row_bytes(g), TFCC_HYB_EXPAND_DW_WINDOW_BYTES);
-}
-
 static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
 
 /* One thread's part: [window][q: pixels x cin bytes][zp][scale][GEMM scratch], pixels the
@@ -24,8 +13,8 @@ typedef struct hxdw_part {
 
 static hxdw_part part_layout(const tfcc_hyb_expand_dw *k, const tfcc_conv_geom *g, int32_t cin) {
   hxdw_part p;
-  p.window = tfcc_xdw_window_bytes(g, row_bytes(g), strip_rows(g));
-  p.pixels = p.window / row_bytes(g) * (size_t)g->in_w;
+  p.window = tfcc_xdw_window_bytes(g, tfcc_xdw_f32_row_bytes(g), tfcc_xdw_f32_strip_rows(g));
+  p.pixels = p.window / tfcc_xdw_f32_row_bytes(g) * (size_t)g->in_w;
   p.q = align64(p.pixels * (size_t)cin);
   p.zp = align64(p.pixels * sizeof(int32_t));
   p.scale = align64(p.pixels * sizeof(float));
@@ -97,11 +86,12 @@ void tfcc_hyb_expand_dw_run(struct tfcc_threadpool *pool, const tfcc_hyb_expand_
                             void *scratch) {
   if (g->batches <= 0 || g->out_h <= 0 || g->out_w <= 0 || g->in_c <= 0 || cin <= 0) return;
   hxdw_job j = {k, g, cin, part_layout(k, g, cin), x, out};
-  const int32_t strip = strip_rows(g);
+  const int32_t strip = tfcc_xdw_f32_strip_rows(g);
   /* strips only (no expand_pool): the pass fuses the hybrid pair where the expanded image
    * spans many windows (MobileNetV2's first pair, 112x112) */
-  const tfcc_xdw_walk w = {g,           row_bytes(g), strip, scratch, part_bytes(&j.part),
-                           expand_rows, dw_rows,      &j,    NULL};
+  const tfcc_xdw_walk w = {
+      g,   tfcc_xdw_f32_row_bytes(g), strip, scratch, part_bytes(&j.part), expand_rows, dw_rows, &j,
+      NULL};
   const double macs =
       (double)g->batches * g->in_h * g->in_w * g->in_c * cin +
       (double)g->batches * g->out_h * g->out_w * g->in_c * g->filter_h * g->filter_w;
