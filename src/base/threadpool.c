@@ -21,12 +21,18 @@
 
 /* WebAssembly threads: Emscripten's sched_yield returns at once (musl's, no host yield), so a
  * worker would burn its whole RUN_SPIN_NS between regions on a CPU that the page's own thread
- * or other programs need. Past SPIN_NS a worker there naps instead: Atomics.wait
+ * or other programs need. Past NAP_AFTER_NS a worker there naps instead: Atomics.wait
  * (emscripten_futex_wait) on the region generation, the high half of state, for the rest of its
- * spin budget, and the caller that opens a region notifies it when a worker naps. */
+ * spin budget, and the caller that opens a region notifies it when a worker naps. Pure spinning
+ * up to 250 us, not SPIN_NS' 30: a worker woken from a nap joins tens of microseconds late, and
+ * in Chromium at 2 threads napping after 30 us gave float MobileNetV2's best runs 1.2-1.4x
+ * longer (under load its medians were 0.6-0.7x, 250 us: 0.73-0.94x; bench/README.md wasm15). */
 #if defined(__EMSCRIPTEN__) && defined(__EMSCRIPTEN_PTHREADS__)
 #include <emscripten/threading.h>
 #define TFCC_POOL_NAP 1
+#ifndef NAP_AFTER_NS
+#define NAP_AFTER_NS 250000ull /* pure spin before the first nap */
+#endif
 #endif
 
 /* Spin this long before sleeping: bounded by time, not iterations, since PAUSE takes ~10
@@ -179,7 +185,7 @@ static void *worker_main(void *arg) {
           atomic_load_explicit(&p->active_runs, memory_order_relaxed) > 0 ? RUN_SPIN_NS : SPIN_NS;
       const unsigned long long spun = now_ns() - spin_start;
 #ifdef TFCC_POOL_NAP
-      if (spun >= SPIN_NS && spun < budget) worker_nap(p, seen, budget - spun);
+      if (spun >= NAP_AFTER_NS && spun < budget) worker_nap(p, seen, budget - spun);
 #else
       if (spun >= SPIN_NS && spun < budget) sched_yield();
 #endif
