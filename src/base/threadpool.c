@@ -25,8 +25,9 @@
  * (emscripten_futex_wait) on the region generation, the high half of state, for the rest of its
  * spin budget, and the caller that opens a region notifies it when a worker naps. Pure spinning
  * up to 250 us, not SPIN_NS' 30: a worker woken from a nap joins tens of microseconds late, and
- * in Chromium at 2 threads napping after 30 us gave float MobileNetV2's best runs 1.2-1.4x
- * longer (under load its medians were 0.6-0.7x, 250 us: 0.73-0.94x; bench/README.md wasm15). */
+ * in Chromium at 2 threads napping after 30 us gave float MobileNetV2's best runs 1.1-1.4x
+ * longer in 4 of 5 A/Bs (under load its medians were 0.6-0.7x, 250 us: 0.73-1.0x; bench/README.md
+ * wasm15). */
 #if defined(__EMSCRIPTEN__) && defined(__EMSCRIPTEN_PTHREADS__)
 #include <emscripten/threading.h>
 #define TFCC_POOL_NAP 1
