@@ -2,7 +2,9 @@
 // profile-ab.mjs takes in Node): the package's relaxed-SIMD binary where Chromium validates it,
 // blocks of profiled runs (session.profile()), each node's median over the blocks of its mean ms,
 // then the sums by kernel (share of the run). Wall time (the page has no CPU clock).
-//   node bench/wasm/browser-profile.mjs PKG [--blocks 10] [--runs 4] [--threads 1] [--zoo DIR] [--nodes] [MODEL]
+//   node bench/wasm/browser-profile.mjs PKG [--blocks 10] [--runs 4] [--threads 1] [--zoo DIR] [--nodes]
+//        [--js-flags "V8 FLAGS"] [MODEL]
+// --js-flags: e.g. "--no-enable-avx-vnni" (the relaxed dot product on pmaddubsw: the SIMD128 int8 GEMM runs).
 // MODEL: a zoo name (default mobilenet_v2; input <zoo>/<arch>.input_nhwc.npy).
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +17,7 @@ const args = process.argv.slice(2);
 const blocks = Number(takeOpt(args, '--blocks', 10)), runs = Number(takeOpt(args, '--runs', 4));
 const threads = Number(takeOpt(args, '--threads', 1));
 const zoo = takeOpt(args, '--zoo', path.join(os.homedir(), '.cache', 'tfcc-zoo'));
+const jsFlags = takeOpt(args, '--js-flags', null);
 const nodes = args.includes('--nodes');
 const [pkg, model = 'mobilenet_v2'] = args.filter((a) => a !== '--nodes');
 if (!pkg) { console.error('usage: node bench/wasm/browser-profile.mjs PKG [--blocks N] [--runs N] [MODEL]'); process.exit(2); }
@@ -22,7 +25,7 @@ const chromium = findChromium();
 if (!chromium) { console.log('SKIP: no chromium installed'); process.exit(77); }
 const MIME = {'.mjs': 'text/javascript', '.js': 'text/javascript', '.wasm': 'application/wasm', '.html': 'text/html'};
 const {server, base} = await serveStatic({'/pkg/': path.resolve(pkg), '/zoo/': path.resolve(zoo), '/': path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'js', 'test', 'browser')}, MIME);
-const browser = launchChromium(chromium);
+const browser = launchChromium(chromium, {extraArgs: jsFlags ? [`--js-flags=${jsFlags}`] : []});
 const sid = await browser.openPage(`${base}/exact.html`);
 await sleep(500);
 

@@ -7,7 +7,10 @@
 // run, ratios medians of the per-round ratios ("best" = to the faster peer in that round).
 //   node bench/wasm/browser.mjs [--tfcc PKG_DIR] [--deps NODE_MODULES] [--threads 1,2]
 //        [--rounds 7] [--runs 5] [--warmup-ms 1500] [--models "FILE.tflite:INPUT.npy ..."]
-//        [--zoo DIR] [--json OUT]
+//        [--zoo DIR] [--json OUT] [--js-flags "V8 FLAGS"]
+// --js-flags: V8 flags for Chromium, e.g. "--no-enable-avx-vnni" (V8 then lowers the relaxed dot
+// product to pmaddubsw: tfcc's self-check fails and its SIMD128 int8 GEMM runs; XNNPACK picks its
+// kernels by its own probe).
 // Each engine is warmed up alone before the rounds: at least 3 runs and --warmup-ms of running,
 // so that V8's background tier-up of every engine's wasm code (Liftoff first, TurboFan later,
 // compiled on the same 2 cores the engines' threads run on) is over before anything is timed.
@@ -78,7 +81,8 @@ await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const url = `http://127.0.0.1:${server.address().port}/index.html?config=/models/config.json`;
 
 // the page's own lines and errors (not the peers' INFO / WARNING chatter)
-const browser = launchChromium(chromium, {onLog: (s) => (process.env.BENCH_VERBOSE || /^(bench|exception|error)/.test(s)) && console.log(`  ${s}`)});
+const jsFlags = opt('--js-flags', null);
+const browser = launchChromium(chromium, {extraArgs: jsFlags ? [`--js-flags=${jsFlags}`] : [], onLog: (s) => (process.env.BENCH_VERBOSE || /^(bench|exception|error)/.test(s)) && console.log(`  ${s}`)});
 let code = 0, out = null;
 try {
   console.log((await browser.cdp('Browser.getVersion')).product);

@@ -19,6 +19,23 @@
 #define CPU_RELAX() ((void)0)
 #endif
 
+/* WebAssembly threads: Emscripten's sched_yield returns at once (musl's, no host yield), so a
+ * worker would burn its whole RUN_SPIN_NS between regions on a CPU that the page's own thread
+ * or other programs need. Past NAP_AFTER_NS a worker there naps instead: Atomics.wait
+ * (emscripten_futex_wait) on the region generation, the high half of state, for the rest of its
+ * spin budget, and the caller that opens a region notifies it when a worker naps. Pure spinning
+ * up to 250 us, not SPIN_NS' 30: a worker woken from a nap joins tens of microseconds late, and
+ * in Chromium at 2 threads napping after 30 us gave float MobileNetV2's best runs 1.1-1.4x
+ * longer in 4 of 5 A/Bs (under load its medians were 0.6-0.7x, 250 us: 0.73-1.0x; bench/README.md
+ * wasm15). */
+#if defined(__EMSCRIPTEN__) && defined(__EMSCRIPTEN_PTHREADS__)
+#include <emscripten/threading.h>
+#define TFCC_POOL_NAP 1
+#ifndef NAP_AFTER_NS
+#define NAP_AFTER_NS 250000ull /* pure spin before the first nap */
+#endif
+#endif
+
 /* Spin this long before sleeping: bounded by time, not iterations, since PAUSE takes ~10
  * cycles on some cores and ~140 on others.
  *   SPIN_NS      workers between regions outside a run scope.
@@ -82,6 +99,9 @@ struct tfcc_threadpool {
   atomic_int caller_sleeping;        /* the caller waits on cv_done */
   atomic_uint wake;                  /* bumped by run_begin */
   atomic_int active_runs;            /* open run scopes */
+#ifdef TFCC_POOL_NAP
+  atomic_int nappers; /* workers in (or about to enter) an Atomics.wait on the generation */
+#endif
   atomic_bool stop;
 };
 
@@ -132,6 +152,20 @@ static bool try_join(tfcc_threadpool *p, uint64_t s, uint32_t gen) {
   }
 }
 
+#ifdef TFCC_POOL_NAP
+/* The generation word (state's high half: wasm is little-endian). */
+static inline volatile void *gen_word(tfcc_threadpool *p) {
+  return (volatile char *)&p->state + GEN_SHIFT / 8;
+}
+
+/* Waits up to ns for a region newer than gen (Atomics.wait; woken by the region's caller). */
+static void worker_nap(tfcc_threadpool *p, uint32_t gen, unsigned long long ns) {
+  atomic_fetch_add(&p->nappers, 1); /* seq_cst: pairs with the caller's seq_cst state store */
+  emscripten_futex_wait(gen_word(p), gen, (double)ns / 1e6);
+  atomic_fetch_sub(&p->nappers, 1);
+}
+#endif
+
 static void *worker_main(void *arg) {
   worker *w = arg;
   tfcc_threadpool *p = w->pool;
@@ -151,7 +185,11 @@ static void *worker_main(void *arg) {
       const unsigned long long budget =
           atomic_load_explicit(&p->active_runs, memory_order_relaxed) > 0 ? RUN_SPIN_NS : SPIN_NS;
       const unsigned long long spun = now_ns() - spin_start;
+#ifdef TFCC_POOL_NAP
+      if (spun >= NAP_AFTER_NS && spun < budget) worker_nap(p, seen, budget - spun);
+#else
       if (spun >= SPIN_NS && spun < budget) sched_yield();
+#endif
       if (spun < budget) continue;
       worker_sleep(p, seen, wake);
       wake = atomic_load_explicit(&p->wake, memory_order_relaxed);
@@ -190,6 +228,9 @@ tfcc_status tfcc_threadpool_create(int n_threads, const int *affinity, int n_aff
   atomic_init(&p->caller_sleeping, 0);
   atomic_init(&p->wake, 0);
   atomic_init(&p->active_runs, 0);
+#ifdef TFCC_POOL_NAP
+  atomic_init(&p->nappers, 0);
+#endif
   atomic_init(&p->stop, false);
   if (n_threads > 1) {
     p->workers = calloc((size_t)n_threads, sizeof *p->workers);
@@ -236,6 +277,9 @@ void tfcc_threadpool_destroy(tfcc_threadpool *p) {
   atomic_store(&p->stop, true);
   pthread_cond_broadcast(&p->cv_work);
   pthread_mutex_unlock(&p->mu);
+#ifdef TFCC_POOL_NAP
+  emscripten_futex_wake(gen_word(p), INT32_MAX);
+#endif
   for (int k = 1; k <= p->started; k++) pthread_join(p->workers[k].thread, NULL);
   pthread_cond_destroy(&p->cv_work);
   pthread_cond_destroy(&p->cv_done);
@@ -309,6 +353,9 @@ void tfcc_threadpool_run(tfcc_threadpool *p, size_t n_tasks, tfcc_task_fn fn, vo
    * seq_cst: pairs with a sleeping worker's seq_cst sleepers increment. */
   const uint64_t gen = (atomic_load_explicit(&p->state, memory_order_relaxed) >> GEN_SHIFT) + 1;
   atomic_store(&p->state, gen << GEN_SHIFT);
+#ifdef TFCC_POOL_NAP
+  if (atomic_load(&p->nappers)) emscripten_futex_wake(gen_word(p), INT32_MAX);
+#endif
   wake_sleepers(p);
   run_tasks(p, 0);
   /* Every task is taken: no one may join any more; wait for those still at work. */

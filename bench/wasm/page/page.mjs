@@ -28,6 +28,7 @@ const tfccRuntimes = {};
 async function tfccEngine(bytes, input, threads) {
   const rt = tfccRuntimes[threads] ||= await Runtime.create({threads});
   if (rt.threads !== threads) throw new Error(`tfcc-wasm runs ${rt.threads} thread(s), not ${threads} (not a threads build?)`);
+  log(`tfcc-wasm ${threads}T: ${rt.relaxedSimd ? 'relaxed-SIMD' : 'SIMD128'} binary, int8 GEMM ${rt.q8Gemm}`);
   const m = await rt.loadModel(bytes);
   const s = m.createSession();
   const run = () => s.run([input]);
