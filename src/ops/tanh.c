@@ -2,17 +2,18 @@
  * Register_TANH -> kGenericOptimized; TFLITE mode: XNNPACK's table, ties to even); int16 with zero
  * points 0 and output scale 2^-15: input scale 2^-12 or 2^-13 -> gemmlowp fixed-point tanh, other
  * scales -> TFLite's interpolated sigmoid table. Quantization setup shared with LOGISTIC
- * (logistic.c). float32 in a subgraph with hybrid nodes (whose run-time quantization turns an
- * ulp into a step) runs one function on every ISA: TFLITE mode XNNPACK's rational 9/8 as LiteRT
- * runs it (its delegate takes the node), REFERENCE mode Eigen's fast rational tanh (the builtin
- * kernel's); float models keep tfcc's f32-vunary kernel. */
+ * (logistic.c). float32 runs one function on every ISA where it matters: TFLITE mode XNNPACK's
+ * rational 9/8 as LiteRT runs it (its delegate takes the node; faster than f32-vunary's TANH
+ * too); REFERENCE mode in a subgraph with hybrid nodes (whose run-time quantization turns an ulp
+ * into a step) Eigen's fast rational tanh (the builtin kernel's); REFERENCE mode elsewhere tfcc's
+ * f32-vunary kernel. */
 #include "kernels/hybrid/xnn_f32.h"
 #include "kernels/ref/activation.h"
 #include "ops/act_common.h"
 #include "ops/act_kernels.h"
 #include "ops/hybrid.h"
 
-/* float32 arithmetic of a hybrid subgraph's TANH */
+/* float32 arithmetic */
 enum { TANH_F32_OWN, TANH_F32_XNN, TANH_F32_EIGEN };
 
 typedef struct tanh_op {
@@ -30,11 +31,9 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
   tfcc_status st = act_unary_init(ctx, sizeof(tanh_op), setup);
   if (st == TFCC_OK && ctx->params) {
     tanh_op *p = ctx->params;
-    if (p->base.head.in_type == TFCC_FLOAT32 && tfcc_hybrid_xnn_float(ctx))
+    if (p->base.head.in_type == TFCC_FLOAT32 && ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE)
       p->f32 = TANH_F32_XNN;
-    else if (p->base.head.in_type == TFCC_FLOAT32 &&
-             ctx->quant_compat == TFCC_QUANT_COMPAT_REFERENCE && ctx->sg &&
-             tfcc_hybrid_in_subgraph(ctx->sg))
+    else if (p->base.head.in_type == TFCC_FLOAT32 && ctx->sg && tfcc_hybrid_in_subgraph(ctx->sg))
       p->f32 = TANH_F32_EIGEN;
   }
   return st;
