@@ -1376,6 +1376,22 @@ def hybrid_cases():
                     "w": hw(name, [4, 64], 0, True), "b": fbias(name, 4), "y": T(F32, [64, 4])},
              [("LOGISTIC", ["x"], ["s"], {}), ("FULLY_CONNECTED", ["s", "w", "b"], ["y"], {})],
              ["x"], ["s", "y"]))
+    # sweep18: float TANH before a hybrid FULLY_CONNECTED (DTLN / GRU / LSTM models): LiteRT
+    # runs XNNPACK's f32-vtanh rational 9/8 without FMA (checked by ops.test_hybrid in TFLITE
+    # mode, on 1-4 threads: the _mt case is over the elementwise driver's inline limit); the
+    # classic interpreter's builtin TANH is Eigen's fast rational (the _builtin twin, per-tensor
+    # weights, REFERENCE mode). Inputs past both clamps (+-7.85, +-7.905).
+    for name, shape, pc in (("hybrid_net_tanh_fc", [64, 64], True), ("hybrid_net_tanh_fc_mt", [40, 512], True),
+                            ("hybrid_net_tanh_fc_builtin", [64, 64], False)):
+        case = Case(name, {"x": act("f32", shape, -9.0, 9.0), "t": T(F32, shape),
+                           "w": hw(name, [4, shape[1]], 0, pc), "b": fbias(name, 4),
+                           "y": T(F32, [shape[0], 4])},
+                    [("TANH", ["x"], ["t"], {}), ("FULLY_CONNECTED", ["t", "w", "b"], ["y"], {})],
+                    ["x"], ["t", "y"])
+        if name.endswith("_builtin"):
+            case.engine = "tfweb"
+            case.builtin_only = True
+        add(case)
     # ops: float CONV_2Ds of one input and one output channel (YOLO26's attention positional
     # encoding: a 3x3 convolution per channel after a SPLIT into 1-channel tensors) before a
     # hybrid CONV_2D: XNNPACK runs such a convolution as its depthwise kernel (taps column by

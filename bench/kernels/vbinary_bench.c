@@ -17,6 +17,7 @@
 #include "kernels/f32-vbinary/vbinary.h"
 #include "kernels/f32-resize/resize.h"
 #include "kernels/f32-vunary/vunary.h"
+#include "kernels/hybrid/xnn_f32.h"
 #include "kernels/q8-lut/lut.h"
 #include "kernels/q8-resize/resize.h"
 #include "kernels/ref/activation.h"
@@ -27,16 +28,16 @@
 #include "kernels/ref/binary.h"
 #include "bench_clock.h"
 
-
-
 #define MAX_REPS 64
 static int reps = 15;
 
 typedef struct job {
   int kind; /* 0 ref q8, 1 fast q8, 2 ref f32, 3 fast f32, 4 ref unary, 5 fast unary, 6 ref lut,
-              7 fast lut, 8 ref resize, 9 fast resize */
+              7 fast lut, 8 ref resize, 9 fast resize, 13 hybrid TANH (XNNPACK's, xk), 14 hybrid
+              TANH (Eigen's, portable loop) */
   size_t n;
   const tfcc_f32_vunary_kernel *uk;
+  const tfcc_xnn_f32_kernel *xk;
   const tfcc_f32_vunary_params *up;
   const tfcc_q8_lut_kernel *lk;
   const uint8_t *lut;
@@ -75,8 +76,14 @@ static void run(const job *j) {
     case 7: tfcc_q8_lut_run(NULL, j->lk, j->lut, j->a, j->o, j->n); break;
     case 8: tfcc_xnn_resize_bilinear_i8(j->rs, false, false, j->a, j->o); break;
     case 10: tfcc_ref_resize_bilinear_f32(j->rs, false, false, j->a, j->o); break;
-    case 11: tfcc_f32_resize_bilinear(NULL, j->fk2, j->rs, false, false, j->a, j->o, j->scratch); break;
-    default: tfcc_q8_resize_bilinear(NULL, j->rk, j->rs, false, false, true, j->a, j->o, j->scratch); break;
+    case 11:
+      tfcc_f32_resize_bilinear(NULL, j->fk2, j->rs, false, false, j->a, j->o, j->scratch);
+      break;
+    case 13: j->xk->tanh(j->a, j->o, j->n); break;
+    case 14: tfcc_tanh_f32_eigen(j->a, j->o, j->n); break;
+    default:
+      tfcc_q8_resize_bilinear(NULL, j->rk, j->rs, false, false, true, j->a, j->o, j->scratch);
+      break;
   }
 }
 
@@ -97,8 +104,8 @@ int main(int argc, char **argv) {
   if (reps < 1) reps = 1;
   if (reps > MAX_REPS) reps = MAX_REPS;
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
-  static const int32_t shapes[][4] = {{1, 56, 56, 256}, {1, 28, 28, 512}, {1, 14, 14, 1024},
-                                      {1, 7, 7, 2048}};
+  static const int32_t shapes[][4] = {
+      {1, 56, 56, 256}, {1, 28, 28, 512}, {1, 14, 14, 1024}, {1, 7, 7, 2048}};
   printf("%-26s %-18s %10s %10s\n", "kernel", "shape", "ms/call", "GB/s");
   for (size_t s = 0; s < 5; s++) {
     const bool chan = s == 4;
@@ -158,12 +165,14 @@ int main(int argc, char **argv) {
         j.qk = k;
         j.qp = &p;
         ms = median_ms(&j);
-        printf("%-14s %-11s %-18s %10.3f %10.2f\n", what, k->name + 11, sh, ms, bytes_q / ms * 1e-6);
+        printf("%-14s %-11s %-18s %10.3f %10.2f\n", what, k->name + 11, sh, ms,
+               bytes_q / ms * 1e-6);
         if (p.xnn_pairs && !strcmp(k->name, "q8-vbinary-avx512")) {
           /* the same variant in 32-bit lanes only (before the 16-bit word-pair path) */
           p.xnn_pairs = false;
           ms = median_ms(&j);
-          printf("%-14s %-11s %-18s %10.3f %10.2f\n", what, "avx512-i32", sh, ms, bytes_q / ms * 1e-6);
+          printf("%-14s %-11s %-18s %10.3f %10.2f\n", what, "avx512-i32", sh, ms,
+                 bytes_q / ms * 1e-6);
         }
       }
     }
@@ -186,9 +195,15 @@ int main(int argc, char **argv) {
       j.fk = k;
       j.fp = &fp;
       ms = median_ms(&j);
-      printf("%-14s %-11s %-18s %10.3f %10.2f\n", "f32 ADD relu", k->name + 12, sh, ms, bytes_f / ms * 1e-6);
+      printf("%-14s %-11s %-18s %10.3f %10.2f\n", "f32 ADD relu", k->name + 12, sh, ms,
+             bytes_f / ms * 1e-6);
     }
-    free(a); free(b); free(o); free(fa); free(fb); free(fo);
+    free(a);
+    free(b);
+    free(o);
+    free(fa);
+    free(fb);
+    free(fo);
   }
   /* activations on 56x56x256 */
   const size_t n = 56 * 56 * 256;
@@ -212,14 +227,35 @@ int main(int argc, char **argv) {
     j.n = n;
     j.up = &ups[u];
     double ms = median_ms(&j);
-    printf("%-14s %-11s %-18s %10.3f %10.2f\n", un[u], "ref", "56x56x256", ms, 8.0 * (double)n / ms * 1e-6);
+    printf("%-14s %-11s %-18s %10.3f %10.2f\n", un[u], "ref", "56x56x256", ms,
+           8.0 * (double)n / ms * 1e-6);
     for (int ki = 0; ki < tfcc_f32_vunary_kernel_count(); ki++) {
       const tfcc_f32_vunary_kernel *k = tfcc_f32_vunary_kernel_at(ki);
       if (!tfcc_kernel_isa_fits(k->isa, best)) continue;
       j.kind = 5;
       j.uk = k;
       ms = median_ms(&j);
-      printf("%-14s %-11s %-18s %10.3f %10.2f\n", un[u], k->name + 11, "56x56x256", ms, 8.0 * (double)n / ms * 1e-6);
+      printf("%-14s %-11s %-18s %10.3f %10.2f\n", un[u], k->name + 11, "56x56x256", ms,
+             8.0 * (double)n / ms * 1e-6);
+    }
+  }
+  { /* sweep18: the TANH of hybrid models (XNNPACK's rational 9/8 per variant; Eigen's) */
+    job j = {0};
+    j.a = fx;
+    j.o = fy;
+    j.n = n;
+    j.kind = 14;
+    double ms = median_ms(&j);
+    printf("%-14s %-11s %-18s %10.3f %10.2f\n", "f32 TANH hyb", "eigen-ref", "56x56x256", ms,
+           8.0 * (double)n / ms * 1e-6);
+    for (int ki = 0; ki < tfcc_xnn_f32_kernel_count(); ki++) {
+      const tfcc_xnn_f32_kernel *k = tfcc_xnn_f32_kernel_at(ki);
+      if (!tfcc_kernel_isa_fits(k->isa, best)) continue;
+      j.kind = 13;
+      j.xk = k;
+      ms = median_ms(&j);
+      printf("%-14s %-11s %-18s %10.3f %10.2f\n", "f32 TANH hyb", k->name + 4, "56x56x256", ms,
+             8.0 * (double)n / ms * 1e-6);
     }
   }
   {
@@ -230,14 +266,16 @@ int main(int argc, char **argv) {
     j.n = n;
     j.lut = lut;
     double ms = median_ms(&j);
-    printf("%-14s %-11s %-18s %10.3f %10.2f\n", "q8 table", "ref", "56x56x256", ms, 2.0 * (double)n / ms * 1e-6);
+    printf("%-14s %-11s %-18s %10.3f %10.2f\n", "q8 table", "ref", "56x56x256", ms,
+           2.0 * (double)n / ms * 1e-6);
     for (int ki = 0; ki < tfcc_q8_lut_kernel_count(); ki++) {
       const tfcc_q8_lut_kernel *k = tfcc_q8_lut_kernel_at(ki);
       if (!tfcc_kernel_isa_fits(k->isa, best)) continue;
       j.kind = 7;
       j.lk = k;
       ms = median_ms(&j);
-      printf("%-14s %-11s %-18s %10.3f %10.2f\n", "q8 table", k->name + 7, "56x56x256", ms, 2.0 * (double)n / ms * 1e-6);
+      printf("%-14s %-11s %-18s %10.3f %10.2f\n", "q8 table", k->name + 7, "56x56x256", ms,
+             2.0 * (double)n / ms * 1e-6);
     }
   }
   {
@@ -252,14 +290,16 @@ int main(int argc, char **argv) {
     j.rs = &rs;
     j.scratch = scratch;
     double ms = median_ms(&j);
-    printf("%-14s %-11s %-18s %10.3f %10.2f\n", "int8 resize", "ref", "33x33x21->257", ms, (double)nout / ms * 1e-6);
+    printf("%-14s %-11s %-18s %10.3f %10.2f\n", "int8 resize", "ref", "33x33x21->257", ms,
+           (double)nout / ms * 1e-6);
     for (int ki = 0; ki < tfcc_q8_resize_kernel_count(); ki++) {
       const tfcc_q8_resize_kernel *k = tfcc_q8_resize_kernel_at(ki);
       if (!tfcc_kernel_isa_fits(k->isa, best)) continue;
       j.kind = 9;
       j.rk = k;
       ms = median_ms(&j);
-      printf("%-14s %-11s %-18s %10.3f %10.2f\n", "int8 resize", k->name + 10, "33x33x21->257", ms, (double)nout / ms * 1e-6);
+      printf("%-14s %-11s %-18s %10.3f %10.2f\n", "int8 resize", k->name + 10, "33x33x21->257", ms,
+             (double)nout / ms * 1e-6);
     }
     free(ro);
     free(scratch);
@@ -271,19 +311,24 @@ int main(int argc, char **argv) {
     j.o = fo;
     j.scratch = fscratch;
     ms = median_ms(&j);
-    printf("%-14s %-11s %-18s %10.3f %10.2f\n", "f32 resize", "ref", "33x33x21->257", ms, 4.0 * (double)nout / ms * 1e-6);
+    printf("%-14s %-11s %-18s %10.3f %10.2f\n", "f32 resize", "ref", "33x33x21->257", ms,
+           4.0 * (double)nout / ms * 1e-6);
     for (int ki = 0; ki < tfcc_f32_resize_kernel_count(); ki++) {
       const tfcc_f32_resize_kernel *k = tfcc_f32_resize_kernel_at(ki);
       if (!tfcc_kernel_isa_fits(k->isa, best)) continue;
       j.kind = 11;
       j.fk2 = k;
       ms = median_ms(&j);
-      printf("%-14s %-11s %-18s %10.3f %10.2f\n", "f32 resize", k->name + 11, "33x33x21->257", ms, 4.0 * (double)nout / ms * 1e-6);
+      printf("%-14s %-11s %-18s %10.3f %10.2f\n", "f32 resize", k->name + 11, "33x33x21->257", ms,
+             4.0 * (double)nout / ms * 1e-6);
     }
     free(fin);
     free(fo);
     free(fscratch);
   }
-  free(fx); free(fy); free(bx); free(by);
+  free(fx);
+  free(fy);
+  free(bx);
+  free(by);
   return 0;
 }

@@ -2,10 +2,24 @@
  * Register_TANH -> kGenericOptimized; TFLITE mode: XNNPACK's table, ties to even); int16 with zero
  * points 0 and output scale 2^-15: input scale 2^-12 or 2^-13 -> gemmlowp fixed-point tanh, other
  * scales -> TFLite's interpolated sigmoid table. Quantization setup shared with LOGISTIC
- * (logistic.c). */
+ * (logistic.c). float32 runs one function on every ISA where it matters: TFLITE mode XNNPACK's
+ * rational 9/8 as LiteRT runs it (its delegate takes the node; faster than f32-vunary's TANH
+ * too); REFERENCE mode in a subgraph with hybrid nodes (whose run-time quantization turns an ulp
+ * into a step) Eigen's fast rational tanh (the builtin kernel's); REFERENCE mode elsewhere tfcc's
+ * f32-vunary kernel. */
+#include "kernels/hybrid/xnn_f32.h"
 #include "kernels/ref/activation.h"
 #include "ops/act_common.h"
 #include "ops/act_kernels.h"
+#include "ops/hybrid.h"
+
+/* float32 arithmetic */
+enum { TANH_F32_OWN, TANH_F32_XNN, TANH_F32_EIGEN };
+
+typedef struct tanh_op {
+  sigmoid_like_op base;
+  int f32; /* TANH_F32_* */
+} tanh_op;
 
 static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_tensor *in,
                          const tfcc_ir_tensor *out, tfcc_err *err) {
@@ -14,14 +28,36 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
 }
 
 static tfcc_status init(tfcc_init_ctx *ctx) {
-  return act_unary_init(ctx, sizeof(sigmoid_like_op), setup);
+  tfcc_status st = act_unary_init(ctx, sizeof(tanh_op), setup);
+  if (st == TFCC_OK && ctx->params) {
+    tanh_op *p = ctx->params;
+    if (p->base.head.in_type == TFCC_FLOAT32 && ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE)
+      p->f32 = TANH_F32_XNN;
+    else if (p->base.head.in_type == TFCC_FLOAT32 && ctx->sg && tfcc_hybrid_in_subgraph(ctx->sg))
+      p->f32 = TANH_F32_EIGEN;
+  }
+  return st;
 }
 
 static tfcc_status eval(tfcc_op_ctx *ctx) {
   const sigmoid_like_op *p = (const sigmoid_like_op *)ctx->params;
   const size_t n = act_count(ctx->in[0]);
   switch (p->head.in_type) {
-    case TFCC_FLOAT32: act_run_f32(ctx, TFCC_F32VU_TANH, 0.f, 0.f, 0.f); break;
+    case TFCC_FLOAT32: {
+      const float *x = (const float *)ctx->in[0]->data;
+      float *y = (float *)ctx->out[0]->data;
+      switch (((const tanh_op *)ctx->params)->f32) {
+        case TANH_F32_XNN:
+          if (ctx->ks && ctx->ks->xnn_f32)
+            tfcc_xnn_tanh_run(ctx->pool, ctx->ks->xnn_f32, x, y, n);
+          else
+            tfcc_tanh_f32_xnn(x, y, n);
+          break;
+        case TANH_F32_EIGEN: tfcc_tanh_f32_eigen(x, y, n); break;
+        default: act_run_f32(ctx, TFCC_F32VU_TANH, 0.f, 0.f, 0.f); break;
+      }
+      break;
+    }
     case TFCC_INT16:
       if (p->input_multiplier > 0)
         tfcc_tanh_i16_lut((const int16_t *)ctx->in[0]->data, (int16_t *)ctx->out[0]->data, n,
@@ -35,4 +71,17 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
-TFCC_ACT_UNARY_OP_DEF(tfcc_op_tanh, "TANH", init, eval);
+static const char *tanh_kernel(const tfcc_op_ctx *ctx) {
+  const tanh_op *p = (const tanh_op *)ctx->params;
+  if (p && p->f32 == TANH_F32_XNN)
+    return ctx->ks && ctx->ks->xnn_f32 ? ctx->ks->xnn_f32->name : "ref-xnn";
+  if (p && p->f32 == TANH_F32_EIGEN) return "ref-eigen";
+  return act_unary_kernel(ctx);
+}
+
+const tfcc_op_def tfcc_op_tanh = {.name = "TANH",
+                                  .init = init,
+                                  .prepare = act_unary_prepare,
+                                  .eval = eval,
+                                  .kernel = tanh_kernel,
+                                  .inplace_ok = true};

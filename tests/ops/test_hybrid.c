@@ -27,6 +27,7 @@
 #include "kernels/hybrid/hyb_out.h"
 #include "kernels/hybrid/quantize.h"
 #include "kernels/hybrid/xnn_f32.h"
+#include "kernels/ref/activation.h"
 #include "kernels/ref/xnn_log.h"
 #include "kernels/q8-dwconv/dwconv.h"
 #include "kernels/q8-gemm/gemm.h"
@@ -800,6 +801,11 @@ static void test_reference_mode(void) {
   const char *src = tfcc_test_source_dir();
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
     run_exact_case(rt, src, cases[i], TFCC_QUANT_COMPAT_REFERENCE, "hybrid_builtin", 0);
+  /* sweep18: float TANH before a hybrid FULLY_CONNECTED, REFERENCE mode: Eigen's fast rational
+   * tanh (the builtin kernel's), then the builtin hybrid FULLY_CONNECTED */
+  for (int o = 0; o < 2; o++)
+    run_exact_case(rt, src, "hybrid_net_tanh_fc_builtin", TFCC_QUANT_COMPAT_REFERENCE,
+                   "hybrid_builtin", o);
   /* default mode, small hybrid networks: XNNPACK-exact float CONV_2D and LOGISTIC before the
      hybrid nodes, then the hybrid nodes themselves, all bit for bit with LiteRT */
   for (int o = 0; o < 3; o++)
@@ -851,7 +857,8 @@ static void test_reference_mode(void) {
       "hybrid_net_dw_mult12_conv",   "hybrid_net_dw_c3m4_conv",      "hybrid_net_dw_c5m2_conv",
       "hybrid_net_dw_c2m8_conv",     "hybrid_net_bmm_fc_mt",         "hybrid_net_bmm_fc_mt_adj_y",
       "hybrid_net_bmm_fc_mt_bcast",  "hybrid_net_fc_f32w_mt",        "hybrid_net_fc_f32w_mt_nr2",
-      "hybrid_net_gelu_fc_mt",       "hybrid_net_softmax_fc_mt"};
+      "hybrid_net_gelu_fc_mt",       "hybrid_net_softmax_fc_mt",     "hybrid_net_tanh_fc",
+      "hybrid_net_tanh_fc_mt"};
   for (size_t i = 0; i < sizeof xnn_float / sizeof xnn_float[0]; i++)
     for (int o = 0; o < 2; o++) run_exact_case(rt, src, xnn_float[i], 0, "conformance", o);
   /* hybrid5: the same on 2, 3 and 4 threads (the *_mt cases are over the drivers' inline
@@ -1311,6 +1318,27 @@ static void xnn_gelu_threads(const tfcc_xnn_f32_kernel *k, int ap) {
   free(x), free(want), free(got);
 }
 
+/* sweep18: TANH through the threaded driver at 1-4 threads against the portable loop */
+static void xnn_tanh_threads(const tfcc_xnn_f32_kernel *k) {
+  enum { NT = 40 * 1024 + 7 };
+  float *x = malloc(NT * sizeof(float)), *want = malloc(NT * sizeof(float));
+  float *got = malloc((NT + 16) * sizeof(float));
+  if (x && want && got) {
+    for (int i = 0; i < NT; i++) x[i] = frand(-9.0f, 9.0f);
+    x[NT / 2] = NAN, x[NT - 1] = -0.0f;
+    tfcc_tanh_f32_xnn(x, want, NT);
+    for (int t = 0; t < XNN_POOLS; t++) {
+      for (int j = 0; j < NT + 16; j++) got[j] = 1234.5f;
+      tfcc_xnn_tanh_run(g_pools[t], k, x, got, NT);
+      CHECKF(memcmp(got, want, NT * sizeof(float)) == 0 && got[NT] == 1234.5f,
+             "%s tanh on %d threads", k->name, t + 1);
+    }
+  } else {
+    CHECK(!"xnn_tanh_threads memory");
+  }
+  free(x), free(want), free(got);
+}
+
 /* hybrid5: SOFTMAX through the threaded driver at 1-4 threads (pieces of rows) against one
  * call of the kernel, rows of 301 (every tail) over the driver's inline limit */
 static void xnn_softmax_threads(const tfcc_xnn_f32_kernel *k) {
@@ -1424,6 +1452,20 @@ static void test_xnn_f32_vec(void) {
       xnn_gelu_threads(k, ap);
     }
   }
+  /* sweep18: TANH (XNNPACK's rational 9/8, LiteRT's): every variant the portable loop's bits,
+   * every tail, special values and both clamps */
+  tfcc_tanh_f32_xnn(x, want, N);
+  for (int i = 0; i < tfcc_xnn_f32_kernel_count(); i++) {
+    const tfcc_xnn_f32_kernel *k = tfcc_xnn_f32_kernel_at(i);
+    if (!xnn_k_runs(k)) continue;
+    for (size_t len = N; len + 20 > N; len--) {
+      for (int j = 0; j < N + 16; j++) got[j] = 1234.5f;
+      k->tanh(x, got, len);
+      CHECKF(memcmp(got, want, len * sizeof(float)) == 0 && got[len] == 1234.5f, "%s tanh n=%zu",
+             k->name, len);
+    }
+    xnn_tanh_threads(k);
+  }
   float xs[N];
   for (int i = 0; i < N; i++) xs[i] = frand(-8.0f, 8.0f);
   xs[N - 1] = -200.0f, xs[5] = -0.0f;
@@ -1473,7 +1515,61 @@ static void test_xnn_f32_vec(void) {
   for (int t = 1; t < XNN_POOLS; t++) tfcc_threadpool_destroy(g_pools[t]), g_pools[t] = NULL;
 }
 
+/* sweep18: the two TANH functions of hybrid models (kernels/ref/activation.h) against tanh in
+ * double: within their stated ulp bounds on every 37th float in [0, 10] (ulp of the float
+ * nearest the true value), odd (f(-x) == -f(x) bit for bit), x for tiny x, +-1 at and past the
+ * clamps, NaN for NaN */
+static double tanh_ulps(float got, double want) {
+  const float w = fabsf((float)want);
+  const double ulp = (double)nextafterf(w, INFINITY) - (double)w;
+  return fabs((double)got - want) / ulp;
+}
+
+static void test_tanh_accuracy(void) {
+  enum { B = 4096 };
+  static float x[B], nx[B], y[B], ny[B];
+  double worst[2] = {0.0, 0.0};
+  const uint32_t top = 0x41200000u; /* 10.0f */
+  uint32_t u = 0;
+  while (u < top) {
+    int n = 0;
+    for (; n < B && u < top; n++, u += 37) {
+      memcpy(&x[n], &u, sizeof x[n]);
+      nx[n] = -x[n];
+    }
+    for (int f = 0; f < 2; f++) {
+      void (*fn)(const float *, float *, size_t) = f ? tfcc_tanh_f32_eigen : tfcc_tanh_f32_xnn;
+      fn(x, y, (size_t)n);
+      fn(nx, ny, (size_t)n);
+      for (int i = 0; i < n; i++) {
+        const double e = tanh_ulps(y[i], tanh((double)x[i]));
+        if (e > worst[f]) worst[f] = e;
+        const float m = -y[i];
+        if (memcmp(&m, &ny[i], sizeof m) != 0) {
+          CHECKF(0, "tanh %s not odd at %a", f ? "eigen" : "xnn", (double)x[i]);
+          break;
+        }
+      }
+    }
+  }
+  printf("  tanh max ulp: xnn %.2f (bound %d), eigen %.2f (bound %d)\n", worst[0],
+         TFCC_TANH_XNN_ULP, worst[1], TFCC_TANH_EIGEN_ULP);
+  CHECKF(worst[0] <= TFCC_TANH_XNN_ULP, "xnn tanh %.2f ulp", worst[0]);
+  CHECKF(worst[1] <= TFCC_TANH_EIGEN_ULP, "eigen tanh %.2f ulp", worst[1]);
+  const float sp[] = {7.8522667885e+00f, 7.90531110763549805f, 9.0f, INFINITY, 1e-30f, -0.0f, NAN};
+  float ys[2][7];
+  tfcc_tanh_f32_xnn(sp, ys[0], 7);
+  tfcc_tanh_f32_eigen(sp, ys[1], 7);
+  for (int f = 0; f < 2; f++) {
+    CHECKF(ys[f][1] == 1.0f && ys[f][2] == 1.0f && ys[f][3] == 1.0f, "tanh %d at the clamp", f);
+    CHECKF(ys[f][4] == 1e-30f && ys[f][5] == 0.0f && signbit(ys[f][5]), "tanh %d tiny", f);
+    CHECKF(isnan(ys[f][6]), "tanh %d NaN", f);
+  }
+  CHECK(ys[0][0] == 1.0f); /* XNNPACK's clamp: the first input whose interpolant gives 1 */
+}
+
 int main(void) {
+  test_tanh_accuracy();
   test_schemes();
   test_fc_eigen();
   test_gemm();

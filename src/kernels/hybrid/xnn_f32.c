@@ -13,7 +13,7 @@
     "xnn-f32-" #isa, lvl, tfcc_xnn_sigmoid_f32_##isa, tfcc_xnn_conv_f32_rows_##isa, \
         tfcc_xnn_dwconv_f32_rows_##isa, tfcc_xnn_conv_c4_f32_rows_##isa, \
         tfcc_xnn_softmax_f32_##isa, tfcc_xnn_fc_f32_##isa, tfcc_xnn_bmm_f32_##isa, \
-        tfcc_xnn_gelu_f32_##isa \
+        tfcc_xnn_gelu_f32_##isa, tfcc_xnn_tanh_f32_##isa \
   }
 static const tfcc_xnn_f32_kernel kernels[] = {
     TFCC_KERNELS_X86(K(avx512, TFCC_ISA_AVX512), K(avx2, TFCC_ISA_AVX2), K(sse4, TFCC_ISA_SSE4))
@@ -398,6 +398,18 @@ void tfcc_xnn_gelu_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kernel *
   xnn_ew_job j = {k, x, y, 0, c};
   /* ~25 flops and a division per element (as LOGISTIC's pieces in f32-vunary) */
   tfcc_threadpool_run_elementwise(pool, n, 8 * 1024, 16, xnn_gelu_range, &j);
+}
+
+static void xnn_tanh_range(void *ctx, size_t i0, size_t i1) {
+  const xnn_ew_job *j = ctx;
+  j->k->tanh(j->x + i0, j->y + i0, i1 - i0);
+}
+
+void tfcc_xnn_tanh_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kernel *k, const float *x,
+                       float *y, size_t n) {
+  xnn_ew_job j = {k, x, y, 0, NULL};
+  /* ~20 flops and a division per element, as GELU's */
+  tfcc_threadpool_run_elementwise(pool, n, 8 * 1024, 16, xnn_tanh_range, &j);
 }
 
 static void xnn_softmax_range(void *ctx, size_t r0, size_t r1) {

@@ -129,6 +129,10 @@ size_t tfcc_xnn_bmm_scratch_bytes(const tfcc_bmm_dims *d);
  * tfcc_gelu_xnn_rational. */
 typedef void (*tfcc_xnn_gelu_fn)(const float *x, float *y, size_t n, const tfcc_gelu_rational *c);
 
+/* TANH: XNNPACK's f32-vtanh rational_9_8_div as LiteRT's WebAssembly build runs it (no FMA;
+ * tfcc_tanh_f32_xnn's steps, kernels/ref/activation.h). */
+typedef void (*tfcc_xnn_tanh_fn)(const float *x, float *y, size_t n);
+
 /* One variant per instruction set (the same bits from each: lanes only change the width). */
 typedef struct tfcc_xnn_f32_kernel {
   const char *name;
@@ -142,6 +146,7 @@ typedef struct tfcc_xnn_f32_kernel {
   tfcc_xnn_fc_fn fc;
   tfcc_xnn_bmm_fn bmm;
   tfcc_xnn_gelu_fn gelu;
+  tfcc_xnn_tanh_fn tanh;
 } tfcc_xnn_f32_kernel;
 
 TFCC_DISPATCH_TABLE_DECL(tfcc_xnn_f32, tfcc_xnn_f32_kernel);
@@ -162,6 +167,8 @@ void tfcc_xnn_gelu_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kernel *
                        float *y, size_t n, const tfcc_gelu_rational *c);
 void tfcc_xnn_softmax_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kernel *k,
                           const float *x, float *y, size_t outer, size_t depth);
+void tfcc_xnn_tanh_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kernel *k, const float *x,
+                       float *y, size_t n);
 
 #define TFCC_XNN_F32_DECL(isa) \
   void tfcc_xnn_sigmoid_f32_##isa(const float *x, float *y, size_t n); \
@@ -180,7 +187,8 @@ void tfcc_xnn_softmax_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kerne
                              int32_t u0, int32_t u1); \
   void tfcc_xnn_bmm_f32_##isa(const float *a, size_t as, size_t ap, const float *r, size_t rs, \
                               int32_t M, int32_t K, int32_t N, float *y, size_t ys); \
-  void tfcc_xnn_gelu_f32_##isa(const float *x, float *y, size_t n, const tfcc_gelu_rational *c);
+  void tfcc_xnn_gelu_f32_##isa(const float *x, float *y, size_t n, const tfcc_gelu_rational *c); \
+  void tfcc_xnn_tanh_f32_##isa(const float *x, float *y, size_t n);
 TFCC_XNN_F32_DECL(avx512)
 TFCC_XNN_F32_DECL(avx2)
 TFCC_XNN_F32_DECL(sse4)

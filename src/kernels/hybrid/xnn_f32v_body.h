@@ -212,3 +212,30 @@ void XV_FN(tfcc_xnn_gelu_f32)(const float *x, float *y, size_t n, const tfcc_gel
   for (; i + F32V_N <= n; i += F32V_N) f32v_st(y + i, XV_FN(xv_gelu)(f32v_ld(x + i), c));
   if (i < n) XV_ST(y + i, XV_FN(xv_gelu)(XV_LD(x + i, (int32_t)(n - i)), c), (int32_t)(n - i));
 }
+
+/* ---------------------------------------------------------------- TANH */
+
+/* XNNPACK's f32-vtanh rational_9_8_div without FMA (tfcc_tanh_f32_xnn's steps, in the same
+ * order: the same bits). */
+static inline __attribute__((always_inline)) f32v XV_FN(xv_tanh)(f32v x_orig) {
+  const f32v m = f32v_set(7.8522667885e+00f);
+  /* max < x ? max : x, then -max > x ? -max : x (NaN passes) */
+  const f32v x = f32v_max(f32v_set(-7.8522667885e+00f), f32v_min(m, x_orig));
+  const f32v x2 = f32v_mul(x, x);
+  f32v p = f32v_add(f32v_mul(x2, f32v_set(1.4248920266e-08f)), f32v_set(2.1235626264e-05f));
+  p = f32v_add(f32v_mul(x2, p), f32v_set(3.5330520477e-03f));
+  p = f32v_add(f32v_mul(x2, p), f32v_set(1.3412411511e-01f));
+  p = f32v_add(f32v_mul(x2, p), f32v_set(1.0f));
+  p = f32v_mul(x, p);
+  f32v q = f32v_add(f32v_mul(x2, f32v_set(8.1365948290e-07f)), f32v_set(3.3472978976e-04f));
+  q = f32v_add(f32v_mul(x2, q), f32v_set(2.6018999517e-02f));
+  q = f32v_add(f32v_mul(x2, q), f32v_set(4.6745735407e-01f));
+  q = f32v_add(f32v_mul(x2, q), f32v_set(1.0f));
+  return f32v_div(p, q);
+}
+
+void XV_FN(tfcc_xnn_tanh_f32)(const float *x, float *y, size_t n) {
+  size_t i = 0;
+  for (; i + F32V_N <= n; i += F32V_N) f32v_st(y + i, XV_FN(xv_tanh)(f32v_ld(x + i)));
+  if (i < n) XV_ST(y + i, XV_FN(xv_tanh)(XV_LD(x + i, (int32_t)(n - i))), (int32_t)(n - i));
+}

@@ -54,6 +54,66 @@ void tfcc_tanh_f32(const float *in, float *out, size_t n) {
   for (size_t i = 0; i < n; i++) out[i] = tanhf(in[i]);
 }
 
+/* TANH of hybrid models (activation.h): each step its own statement, so no compiler fuses a
+ * multiply and an add (ISO C mode: GCC does not contract; Clang only within an expression). */
+static float tanh_xnn_eval(float x_orig) {
+  const float max_x = 7.8522667885e+00f;
+  float x = max_x < x_orig ? max_x : x_orig; /* min(max, x): NaN passes */
+  x = -max_x > x ? -max_x : x;
+  const float x2 = x * x;
+  float p = x2 * 1.4248920266e-08f;
+  p = p + 2.1235626264e-05f;
+  p = x2 * p;
+  p = p + 3.5330520477e-03f;
+  p = x2 * p;
+  p = p + 1.3412411511e-01f;
+  p = x2 * p;
+  p = p + 1.0f;
+  p = x * p;
+  float q = x2 * 8.1365948290e-07f;
+  q = q + 3.3472978976e-04f;
+  q = x2 * q;
+  q = q + 2.6018999517e-02f;
+  q = x2 * q;
+  q = q + 4.6745735407e-01f;
+  q = x2 * q;
+  q = q + 1.0f;
+  return p / q;
+}
+
+void tfcc_tanh_f32_xnn(const float *in, float *out, size_t n) {
+  for (size_t i = 0; i < n; i++) out[i] = tanh_xnn_eval(in[i]);
+}
+
+static float tanh_eigen_eval(float x_orig) {
+  static const float alpha[7] = {
+      4.89352455891786e-03f,  6.37261928875436e-04f, 1.48572235717979e-05f, 5.12229709037114e-08f,
+      -8.60467152213735e-11f, 2.00018790482477e-13f, -2.76076847742355e-16f};
+  static const float beta[4] = {4.89352518554385e-03f, 2.26843463243900e-03f, 1.18534705686654e-04f,
+                                1.19825839466702e-06f};
+  const float max_x = 7.90531110763549805f;
+  if (fabsf(x_orig) < 0.0004f) return x_orig;
+  float x = max_x < x_orig ? max_x : x_orig; /* NaN passes */
+  x = -max_x > x ? -max_x : x;
+  const float x2 = x * x;
+  float p = alpha[6];
+  for (int i = 5; i >= 0; i--) {
+    p = x2 * p;
+    p = p + alpha[i];
+  }
+  p = x * p;
+  float q = beta[3];
+  for (int i = 2; i >= 0; i--) {
+    q = x2 * q;
+    q = q + beta[i];
+  }
+  return p / q;
+}
+
+void tfcc_tanh_f32_eigen(const float *in, float *out, size_t n) {
+  for (size_t i = 0; i < n; i++) out[i] = tanh_eigen_eval(in[i]);
+}
+
 void tfcc_elu_f32(const float *in, float *out, size_t n) {
   for (size_t i = 0; i < n; i++) out[i] = tfcc_act_elu(in[i]);
 }

@@ -18,6 +18,22 @@ void tfcc_clamp_f32(const float *in, float *out, size_t n, float lo, float hi);
 void tfcc_leaky_relu_f32(const float *in, float *out, size_t n, float alpha);
 void tfcc_logistic_f32(const float *in, float *out, size_t n);
 void tfcc_tanh_f32(const float *in, float *out, size_t n);
+/* TANH as TensorFlow Lite's default build runs a float node (LiteRT, XNNPACK's f32-vtanh
+ * rational_9_8_div as its WebAssembly SIMD kernel computes it, no fused multiply-add): x clamped
+ * to +-7.8522667885 (NaN passes), x2 = x * x, p = x (1 + x2 (a3 + x2 (a5 + x2 (a7 + x2 a9)))),
+ * q = 1 + x2 (b2 + x2 (b4 + x2 (b6 + x2 b8))), p / q, every product and sum rounded apart.
+ * Identified against LiteRT.js: 0 of 80,000 probe values different (NaN's sign aside). Within
+ * TFCC_TANH_XNN_ULP ulp of tanh (6.82 at most over every float). The portable loop; the vector kernels are the tanh of the
+ * xnn_f32 family (the same bits). */
+void tfcc_tanh_f32_xnn(const float *in, float *out, size_t n);
+#define TFCC_TANH_XNN_ULP 7
+/* TANH as TensorFlow Lite's builtin kernel runs it (the classic interpreter: Eigen's fast
+ * rational tanh): |x| < 0.0004 gives x; else x clamped to +-7.90531110763549805, numerator to
+ * x^13 (odd), denominator to x^6 (even), p / q, products and sums rounded apart. Matches the
+ * classic TFLite Web interpreter on 80,000 probe values (NaN's sign aside). Within
+ * TFCC_TANH_EIGEN_ULP ulp of tanh (6.88 at most over every float). */
+void tfcc_tanh_f32_eigen(const float *in, float *out, size_t n);
+#define TFCC_TANH_EIGEN_ULP 7
 void tfcc_elu_f32(const float *in, float *out, size_t n);
 void tfcc_gelu_f32(const float *in, float *out, size_t n, bool approximate);
 /* float16 (IEEE binary16 bits) as LiteRT's default build: XNNPACK's float32 rational
