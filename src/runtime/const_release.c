@@ -425,13 +425,12 @@ static void release_copied(tfcc_const_release *r) {
       b = y->data + y->bytes;
     }
     const uintptr_t pa = ((uintptr_t)x->data + pg - 1) & ~(pg - 1), pb = (uintptr_t)b & ~(pg - 1);
-    if (pa < pb && r->defer_copied) { /* given back by tfcc_const_release_deferred */
-      tfcc_cr_range *d = realloc(r->deferred, (r->n_deferred + 1) * sizeof *d);
-      if (d) {
-        r->deferred = d;
-        d[r->n_deferred++] = (tfcc_cr_range){(void *)pa, (size_t)(pb - pa), true};
-      }
-    } else if (pa < pb) {
+    tfcc_cr_range *d =
+        pa < pb && r->defer_copied ? realloc(r->deferred, (r->n_deferred + 1) * sizeof *d) : NULL;
+    if (d) { /* given back by tfcc_const_release_deferred */
+      r->deferred = d;
+      d[r->n_deferred++] = (tfcc_cr_range){(void *)pa, (size_t)(pb - pa), true};
+    } else if (pa < pb) { /* (no memory to defer it: now, and the cache file goes without) */
       r->releasing_copied = true;
       release_range(r, pa, pb);
       r->releasing_copied = false;
