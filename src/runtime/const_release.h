@@ -96,6 +96,11 @@ typedef struct tfcc_const_release {
   size_t n_rel, cap_rel;
   bool rel_lost;         /* a range could not be remembered */
   bool releasing_copied; /* release_copied is running */
+  /* the runs of copied ranges are given back by tfcc_const_release_deferred, not when the
+   * prepare pass begins (a load writing a weights cache file: they go into its kept pages) */
+  bool defer_copied;
+  tfcc_cr_range *deferred; /* those runs, page aligned */
+  size_t n_deferred;
 } tfcc_const_release;
 
 /* Counts the readers of g's constants in region[0..region_size) (after the graph passes,
@@ -103,6 +108,8 @@ typedef struct tfcc_const_release {
  * to inner). */
 bool tfcc_const_release_init(tfcc_const_release *r, const tfcc_graph *g, const void *region,
                              size_t region_size, bool wipe, tfcc_packed_store *inner);
+/* Gives back the runs of copied ranges that defer_copied held (also after the seal). */
+void tfcc_const_release_deferred(tfcc_const_release *r);
 /* Operator init is over and the first prepare pass (node order) begins: from now on the
  * constants only nodes before the last one that asked the store for a block read are no
  * longer taken as still to be read at load (their huge pages may be split). */

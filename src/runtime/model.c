@@ -426,6 +426,11 @@ tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t siz
     m->crel.eager = m->cow; /* 4 KiB pages of the page cache: nothing to split */
     m->crel.untouched = m->holes_file ? in_hole : NULL;
     m->crel.untouched_user = m;
+    /* a cache file to be written (none there, or refused): its kept pages hold the runs of
+     * quantization vectors too (read by the reader, given back once the file's kept pages are
+     * copied), so that a warm load maps them from it with the rest of its kept pages instead
+     * of reading them */
+    m->crel.defer_copied = m->file_copy && wc && !tfcc_wcache_has_file(wc);
     store = &m->crel.store;
   }
   if (st == TFCC_OK)
@@ -789,6 +794,7 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
                       "out of memory for a private copy of the model's kept pages");
   if (st == TFCC_OK && m->wcache && src_id) set_cache_skips(m);
   if (st == TFCC_OK && m->wcache && m->file_copy) st = cache_kept_pages(m, err);
+  if (m->crel_on) tfcc_const_release_deferred(&m->crel); /* after the kept pages' copy */
   if (st == TFCC_OK) tfcc_wcache_finish(m->wcache);
   tfcc_wmem_trim();             /* the packing is over */
   m->opts.weights_cache = NULL; /* the caller's string: read during the load only */

@@ -880,6 +880,8 @@ static bool write_sink(tfcc_wcache *c) {
   return true;
 }
 
+bool tfcc_wcache_has_file(const tfcc_wcache *c) { return c && c->map && !c->in_mem; }
+
 bool tfcc_wcache_will_write(const tfcc_wcache *c) {
   return c && c->dirty && !c->lost && c->n_blocks > 0 && (!c->in_mem || c->mem.sink);
 }

@@ -221,6 +221,8 @@ void tfcc_wcache_kept_mapped(tfcc_wcache *c, size_t at_open, size_t shared);
  * (a failed write logs one warning; the model is fine either way). The copies made for the
  * file (skip list, kept pages) are freed either way. */
 void tfcc_wcache_finish(tfcc_wcache *c);
+/* Whether the cache's file was there and its header checked out (its blocks may answer). */
+bool tfcc_wcache_has_file(const tfcc_wcache *c);
 /* Whether tfcc_wcache_finish would write a file (a block was missing or refused). */
 bool tfcc_wcache_will_write(const tfcc_wcache *c);
 /* Maps every page of the cache file into the process's page tables now (once; later calls

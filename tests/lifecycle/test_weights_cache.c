@@ -99,6 +99,10 @@ typedef struct model_case {
    * (TFCC_DEBUG_RELEASE_TRAP) the output is the same, cold and warm */
   size_t released;
   bool light; /* the caps and the release trap only (no damaged files, races) */
+  /* at least these bytes of the model mapped at open by a warm load: its per-channel
+   * quantization vectors, which the load gives back after reading them, are in the kept pages
+   * of the file the cold load wrote (saved before they were given back) */
+  size_t kept_at_open;
 } model_case;
 
 /* Loads through cache with its bytes replaced by bad[0..n): the output must equal the
@@ -120,6 +124,46 @@ static void check_bad(tfcc_runtime *rt, model_case *mc, const char *cache, const
            "%s: %s at %zu: not refused once and rebuilt", mc->file, what, at);
   if (expect_refused == 0)
     CHECKF(!st.rejected && st.misses == 0, "%s: %s at %zu: refused", mc->file, what, at);
+}
+
+/* Every range of the kept-pages block of a cache file as the load wrote it (good[0..n)) holds
+ * the model file's bytes at its offset (the runs of quantization vectors the load gave back
+ * included: given back only after the copy), and the ranges lie inside the file's pages. */
+static void check_kept_bytes(const model_case *mc, const char *isa, const uint8_t *good, size_t n) {
+  size_t mn = 0;
+  uint8_t *model = read_file(mc->path, &mn);
+  CHECK(model != NULL);
+  tfcc_wc_header h;
+  memcpy(&h, good, sizeof h);
+  for (uint32_t i = 0; model && i < h.n_blocks && sizeof h + (i + 1) * sizeof(tfcc_wc_entry) <= n;
+       i++) {
+    tfcc_wc_entry e;
+    tfcc_wc_entry_at(good, i, &e);
+    if (e.node != TFCC_WC_SKIPS_NODE || e.block != TFCC_WC_KEEP_BLOCK) continue;
+    CHECK(e.offset <= n && e.bytes <= n - e.offset && e.bytes >= 8);
+    if (e.offset > n || e.bytes > n - e.offset || e.bytes < 8) break;
+    const uint8_t *b = good + e.offset;
+    uint64_t count = 0;
+    memcpy(&count, b, 8);
+    CHECK(count > 0 && count <= (e.bytes - 8) / sizeof(tfcc_wc_skip));
+    if (!count || count > (e.bytes - 8) / sizeof(tfcc_wc_skip)) break;
+    size_t at = (8 + (size_t)count * sizeof(tfcc_wc_skip) + 4095) / 4096 * 4096;
+    for (uint64_t k = 0; k < count; k++) {
+      tfcc_wc_skip r;
+      memcpy(&r, b + 8 + k * sizeof r, sizeof r);
+      const bool inside = r.offset < mn && r.bytes <= e.bytes - at;
+      CHECKF(inside, "%s at %s: kept range %llu outside the block or the file", mc->file, isa,
+             (unsigned long long)k);
+      if (!inside) break;
+      const size_t cmp = r.offset + r.bytes <= mn ? (size_t)r.bytes : mn - (size_t)r.offset;
+      CHECKF(memcmp(b + at, model + r.offset, cmp) == 0,
+             "%s at %s: kept range %llu (offset %llu, %llu bytes) differs from the model file",
+             mc->file, isa, (unsigned long long)k, (unsigned long long)r.offset,
+             (unsigned long long)r.bytes);
+      at += (size_t)r.bytes;
+    }
+  }
+  free(model);
 }
 
 /* The kept-pages block (weights_cache.h): a flipped byte in its pages keeps that range private
@@ -258,9 +302,14 @@ static void test_model(model_case *mc, const char *isa, bool robust, size_t samp
     CHECKF(st.kept_at_open > 0 && st.kept_at_open <= st.kept_shared,
            "%s at %s: warm: %zu of %zu kept bytes mapped at open", mc->file, isa, st.kept_at_open,
            st.kept_shared);
+  CHECKF(st.kept_at_open >= mc->kept_at_open,
+         "%s at %s: warm: %zu bytes mapped at open, expected at least %zu (the quantization "
+         "vectors)",
+         mc->file, isa, st.kept_at_open, mc->kept_at_open);
   size_t n = 0;
   uint8_t *good = read_file(cache, &n);
   CHECK(good && n > sizeof(tfcc_wc_header));
+  if (good && n > sizeof(tfcc_wc_header)) check_kept_bytes(mc, isa, good, n);
   if (mc->block && good && n > sizeof(tfcc_wc_header)) {
     /* the q8 depthwise / float TRANSPOSE_CONV blocks were written, and the warm load above
      * took them unpacked (no miss) */
@@ -574,11 +623,13 @@ int main(void) {
                          .released = 32768},
                         /* int8 expand 1x1 + depthwise pairs fused (EXPAND_DEPTHWISE_CONV_2D):
                          * both packings cached (blocks 2 and 8 under the fused node), both
-                         * filters and biases released (3.47 MB in all) */
+                         * filters and biases released (3.47 MB in all); a warm load maps
+                         * 688128 bytes at open, 528384 without its quantization vectors */
                         {.file = "tf2_mobilenet_v2_224_ptq.tflite",
                          .block = TFCC_BLOCK_Q8_DW,
                          .released = 3000000,
-                         .light = true}};
+                         .light = true,
+                         .kept_at_open = 650000}};
   const char *caps[] = {"generic", "sse4", "avx2", "avx512"};
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
     model_case *mc = &cases[c];
