@@ -425,8 +425,9 @@ static void release_copied(tfcc_const_release *r) {
       b = y->data + y->bytes;
     }
     const uintptr_t pa = ((uintptr_t)x->data + pg - 1) & ~(pg - 1), pb = (uintptr_t)b & ~(pg - 1);
-    tfcc_cr_range *d =
-        pa < pb && r->defer_copied ? realloc(r->deferred, (r->n_deferred + 1) * sizeof *d) : NULL;
+    tfcc_cr_range *d = pa < pb && r->defer_copied
+                           ? tfcc_grow(r->deferred, &r->cap_deferred, r->n_deferred, sizeof *d, 16)
+                           : NULL;
     if (d) { /* given back by tfcc_const_release_deferred */
       r->deferred = d;
       d[r->n_deferred++] = (tfcc_cr_range){(void *)pa, (size_t)(pb - pa), true};
@@ -439,14 +440,18 @@ static void release_copied(tfcc_const_release *r) {
   }
 }
 
+static void drop_deferred(tfcc_const_release *r) {
+  free(r->deferred);
+  r->deferred = NULL;
+  r->n_deferred = r->cap_deferred = 0;
+}
+
 void tfcc_const_release_deferred(tfcc_const_release *r) {
   r->releasing_copied = true;
   for (size_t i = 0; i < r->n_deferred; i++)
     release_range(r, (uintptr_t)r->deferred[i].p, (uintptr_t)r->deferred[i].p + r->deferred[i].len);
   r->releasing_copied = false;
-  free(r->deferred);
-  r->deferred = NULL;
-  r->n_deferred = 0;
+  drop_deferred(r);
 }
 
 void tfcc_const_release_prepare(tfcc_const_release *r) {
@@ -481,9 +486,7 @@ void tfcc_const_release_seal(tfcc_const_release *r) {
 
 void tfcc_const_release_free(tfcc_const_release *r) {
   tfcc_const_release_seal(r);
-  free(r->deferred); /* a load that failed before giving them back */
-  r->deferred = NULL;
-  r->n_deferred = 0;
+  drop_deferred(r); /* a load that failed before giving them back */
   for (size_t i = 0; i < r->n_trapped; i++)
     (void)mprotect(r->trapped[i].p, r->trapped[i].len, PROT_READ | PROT_WRITE);
   free(r->trapped);

@@ -100,7 +100,7 @@ typedef struct tfcc_const_release {
    * prepare pass begins (a load writing a weights cache file: they go into its kept pages) */
   bool defer_copied;
   tfcc_cr_range *deferred; /* those runs, page aligned */
-  size_t n_deferred;
+  size_t n_deferred, cap_deferred;
 } tfcc_const_release;
 
 /* Counts the readers of g's constants in region[0..region_size) (after the graph passes,
