@@ -1371,11 +1371,18 @@ def hybrid_cases():
                     "w": hw(name, [4, 64], 0, True), "b": fbias(name, 4), "y": T(F32, [64, 4])},
              [("LOG", ["x"], ["l"], {}), ("FULLY_CONNECTED", ["l", "w", "b"], ["y"], {})],
              ["x"], ["l", "y"]))
-    name = "hybrid_net_logistic_fc"
-    add(Case(name, {"x": act("f32", [64, 64], -20.0, 20.0), "s": T(F32, [64, 64]),
-                    "w": hw(name, [4, 64], 0, True), "b": fbias(name, 4), "y": T(F32, [64, 4])},
-             [("LOGISTIC", ["x"], ["s"], {}), ("FULLY_CONNECTED", ["s", "w", "b"], ["y"], {})],
-             ["x"], ["s", "y"]))
+    # exact3: the _builtin twin (REFERENCE mode, per-tensor weights): the classic interpreter's
+    # XNNPACK delegate takes the float LOGISTIC (XNNPACK's sigmoid, the bits LiteRT's has) and
+    # leaves the hybrid FULLY_CONNECTED to the builtin kernel (the DTLN noise suppressors' gates)
+    for name, pc in (("hybrid_net_logistic_fc", True), ("hybrid_net_logistic_fc_builtin", False)):
+        case = Case(name, {"x": act("f32", [64, 64], -20.0, 20.0), "s": T(F32, [64, 64]),
+                           "w": hw(name, [4, 64], 0, pc), "b": fbias(name, 4), "y": T(F32, [64, 4])},
+                    [("LOGISTIC", ["x"], ["s"], {}), ("FULLY_CONNECTED", ["s", "w", "b"], ["y"], {})],
+                    ["x"], ["s", "y"])
+        if name.endswith("_builtin"):
+            case.engine = "tfweb"
+            case.builtin_only = True
+        add(case)
     # sweep18: float TANH before a hybrid FULLY_CONNECTED (DTLN / GRU / LSTM models): LiteRT
     # runs XNNPACK's f32-vtanh rational 9/8 without FMA (checked by ops.test_hybrid in TFLITE
     # mode, on 1-4 threads: the _mt case is over the elementwise driver's inline limit); the

@@ -121,7 +121,54 @@ def seq_lstm_case(name, dt, nb, nt, ni, nc, no, time_major=False, opts=None, **k
                 ["x"], ["y"])
 
 
+def lstm_act_probe_case(name, wi, bi, wo, bo, n=2048):
+    """exact3: one step of a one-cell float UNIDIRECTIONAL_SEQUENCE_LSTM over n batch rows whose
+    input is the gates' pre-activation (weights 0 or 1, recurrent weights 0, zero states), so
+    the output shows the cell's sigmoid and tanh on n chosen values: wi/bi, wo/bo pick the input
+    and output gates (weight 0 with bias 30: a gate of exactly 1). Inputs span the activations'
+    branches: |x| < 0.0004 (tanh(x) = x), below -9, the clamps near +-7.9, past 88.7 (exp
+    overflows) and both signs of zero."""
+    def c(v):
+        return T(F32, [1, 1], const=[float(v)])
+
+    def b(v):
+        return T(F32, [1], const=[float(v)])
+
+    rng = Rng(seed_of(name))
+    vals = [0.0, -0.0, 1e-30, -1e-30, 3.9e-4, -3.9e-4, 4.0e-4, -4.0e-4, 7.9, -7.9, 7.95, -7.95, 9.0, -9.0,
+            -9.5, 16.7, -16.7, 88.8, -88.8, 95.0, -95.0, 120.0, -120.0]
+    while len(vals) < n:
+        k = len(vals) % 4
+        if k == 0:
+            vals.append(f32(rng.uniform(-20.0, 20.0)))
+        elif k == 1:
+            vals.append(f32(rng.uniform(-3.0, 3.0)))
+        elif k == 2:
+            vals.append(f32((1.0 if rng.uniform(-1, 1) > 0 else -1.0) * 10.0 ** rng.uniform(-8.0, 0.0)))
+        else:
+            vals.append(f32(rng.uniform(-100.0, 100.0)))
+    t = {"x": T(F32, [n, 1, 1], values=vals[:n]), "y": T(F32, [n, 1, 1]),
+         "w0": c(wi), "w1": c(1), "w2": c(1), "w3": c(wo), "r0": c(0), "r1": c(0), "r2": c(0), "r3": c(0),
+         "b0": b(bi), "b1": b(0), "b2": b(0), "b3": b(bo),
+         "h": T(F32, [n, 1], variable=True), "c": T(F32, [n, 1], variable=True)}
+    keys = ["x", "w0", "w1", "w2", "w3", "r0", "r1", "r2", "r3", OMIT, OMIT, OMIT, "b0", "b1", "b2", "b3",
+            OMIT, OMIT, "h", "c", OMIT, OMIT, OMIT, OMIT]
+    return Case(name, t, [("UNIDIRECTIONAL_SEQUENCE_LSTM", keys, ["y"],
+                           {"fused_activation_function": "TANH", "time_major": False})], ["x"], ["y"])
+
+
 def lstm_cases(add):
+    # exact3: the float cell's activations are Eigen's logistic and fast tanh (TFLite's
+    # tensor_utils): h = sigmoid(x) tanh(tanh(x)) (a) and tanh(sigmoid(x) tanh(x)) (b), bit for
+    # bit with the classic interpreter (tests/ops/test_seq_exact.c); a long, wide sequence with
+    # odd sizes, time-major over 2 batches, peephole, projection and clipping (the fast plan's
+    # chunking, row padding and gathered rows)
+    add(lstm_act_probe_case("unidirectional_sequence_lstm_f32_act_probe_a", 0, 30, 1, 0))
+    add(lstm_act_probe_case("unidirectional_sequence_lstm_f32_act_probe_b", 1, 0, 0, 30))
+    add(seq_lstm_case("unidirectional_sequence_lstm_f32_wide_tm", "f32", 2, 40, 37, 33, 21, time_major=True,
+                      peep=True, proj=True, opts={"fused_activation_function": "TANH", "cell_clip": 1.5,
+                                                  "proj_clip": 0.8}))
+    add(seq_lstm_case("unidirectional_sequence_lstm_f32_wide_cifg", "f32", 1, 35, 64, 70, 70, cifg=True))
     # int8 cases start from an output state equal to its zero point (-1 here), as TFLite
     # resets int8 variable tensors; a state of raw 0 shifted the first outputs by 1 LSB.
     # The time-major peephole case with n_output < n_cell and 3 batch rows checks TFLite's
@@ -460,6 +507,34 @@ def _sym_quant(row):
     return [int(max(-127, min(127, _round_away(f32(v * inv))))) for v in row], f32(r / 127.0)
 
 
+_EIGEN_TANH_A = [f32(v) for v in (4.89352455891786e-03, 6.37261928875436e-04, 1.48572235717979e-05,
+                                  5.12229709037114e-08, -8.60467152213735e-11, 2.00018790482477e-13,
+                                  -2.76076847742355e-16)]
+_EIGEN_TANH_B = [f32(v) for v in (4.89352518554385e-03, 2.26843463243900e-03, 1.18534705686654e-04,
+                                  1.19825839466702e-06)]
+
+
+def eigen_tanh(x):
+    """Eigen's fast rational tanh in float32 as TFLite's builtin kernels run it (tensor_utils'
+    ApplyTanhToVector; kernels/ref/activation.c, tfcc_tanh_f32_eigen): x where |x| < 0.0004, else
+    x clamped to +-7.90531, odd numerator to x^13 over even denominator to x^6, each product and
+    sum rounded to float32 (a float64 operation on float32 values, rounded once, is the float32
+    operation's correctly rounded result)."""
+    if abs(x) < f32(0.0004):
+        return x
+    mx = f32(7.90531110763549805)
+    x = min(max(x, -mx), mx)
+    x2 = f32(x * x)
+    p = _EIGEN_TANH_A[6]
+    for a in reversed(_EIGEN_TANH_A[:6]):
+        p = f32(f32(x2 * p) + a)
+    p = f32(x * p)
+    q = _EIGEN_TANH_B[3]
+    for b in reversed(_EIGEN_TANH_B[:3]):
+        q = f32(f32(x2 * q) + b)
+    return f32(p / q)
+
+
 def bidi_rnn_hybrid_tm_reference(case, feeds):
     """ops: the outputs of a hybrid, symmetric, merged, time-major BIDIRECTIONAL_SEQUENCE_RNN
     (tanh, no aux input) as TFLite's EvalHybrid computes them, in plain Python: the time-major
@@ -498,7 +573,7 @@ def bidi_rnn_hybrid_tm_reference(case, feeds):
                     dot = sum(r[u * nu + j] * q[j] for j in range(nu))
                     acc[k][u] = f32(acc[k][u] + f32(dot * sc))
         for k in range(nb):
-            hk = [f32(math.tanh(v)) for v in acc[k]]
+            hk = [eigen_tanh(v) for v in acc[k]]
             hid[p][k] = hk
             for u in range(nu):
                 out[(s * nb + k) * 2 * nu + off + u] = hk[u]

@@ -10,7 +10,8 @@
 #include "kernels/hybrid/xnn_f32.h"
 
 /* LOGISTIC's params: the shared sigmoid-like part, and float32 in XNNPACK's exact arithmetic
- * (TFLITE mode in a model with hybrid nodes, ops/hybrid.h). */
+ * (a subgraph with hybrid nodes: TFLITE mode, ops/hybrid.h, and REFERENCE mode, whose classic
+ * interpreter delegates the float LOGISTIC to XNNPACK as well). */
 typedef struct logistic_op {
   sigmoid_like_op base;
   tfcc_xnn_sigmoid_fn xnn_sigmoid; /* NULL: tfcc's float kernel */
@@ -84,7 +85,12 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
   tfcc_status st = act_unary_init(ctx, sizeof(logistic_op), setup);
   if (st == TFCC_OK && ctx->params) {
     logistic_op *p = ctx->params;
-    if (p->base.head.in_type == TFCC_FLOAT32 && tfcc_hybrid_xnn_float(ctx))
+    /* REFERENCE mode of a subgraph with hybrid nodes: the classic interpreter's XNNPACK
+       delegate takes a float LOGISTIC too (it leaves the hybrid nodes to the builtin kernels),
+       and its sigmoid is the same function (exact3: the DTLN noise suppressors) */
+    const bool ref_hybrid = ctx->quant_compat == TFCC_QUANT_COMPAT_REFERENCE && ctx->sg &&
+                            tfcc_hybrid_in_subgraph(ctx->sg);
+    if (p->base.head.in_type == TFCC_FLOAT32 && (tfcc_hybrid_xnn_float(ctx) || ref_hybrid))
       p->xnn_sigmoid = tfcc_xnn_f32_select(ctx->isa)->sigmoid;
   }
   return st;

@@ -806,6 +806,11 @@ static void test_reference_mode(void) {
   for (int o = 0; o < 2; o++)
     run_exact_case(rt, src, "hybrid_net_tanh_fc_builtin", TFCC_QUANT_COMPAT_REFERENCE,
                    "hybrid_builtin", o);
+  /* exact3: float LOGISTIC before a hybrid FULLY_CONNECTED, REFERENCE mode: XNNPACK's sigmoid
+   * (the classic interpreter's delegate takes the LOGISTIC), then the builtin hybrid node */
+  for (int o = 0; o < 2; o++)
+    run_exact_case(rt, src, "hybrid_net_logistic_fc_builtin", TFCC_QUANT_COMPAT_REFERENCE,
+                   "hybrid_builtin", o);
   /* default mode, small hybrid networks: XNNPACK-exact float CONV_2D and LOGISTIC before the
      hybrid nodes, then the hybrid nodes themselves, all bit for bit with LiteRT */
   for (int o = 0; o < 3; o++)
@@ -1465,6 +1470,24 @@ static void test_xnn_f32_vec(void) {
              k->name, len);
     }
     xnn_tanh_threads(k);
+  }
+  /* exact3: Eigen's tanh (the builtin kernels', the float LSTM cells'): every variant the
+   * portable loop's bits, every tail; values at its 0.0004 branch and both clamps */
+  float xe[N];
+  memcpy(xe, x, sizeof xe);
+  const float near[] = {3.9999e-4f, -3.9999e-4f, 4e-4f,    -4e-4f,
+                        4.0001e-4f, 7.9053f,     -7.9054f, 1e-3f};
+  memcpy(xe + 20, near, sizeof near);
+  tfcc_tanh_f32_eigen(xe, want, N);
+  for (int i = 0; i < tfcc_xnn_f32_kernel_count(); i++) {
+    const tfcc_xnn_f32_kernel *k = tfcc_xnn_f32_kernel_at(i);
+    if (!xnn_k_runs(k)) continue;
+    for (size_t len = N; len + 20 > N; len--) {
+      for (int j = 0; j < N + 16; j++) got[j] = 1234.5f;
+      k->tanh_eigen(xe, got, len);
+      CHECKF(memcmp(got, want, len * sizeof(float)) == 0 && got[len] == 1234.5f,
+             "%s tanh_eigen n=%zu", k->name, len);
+    }
   }
   float xs[N];
   for (int i = 0; i < N; i++) xs[i] = frand(-8.0f, 8.0f);

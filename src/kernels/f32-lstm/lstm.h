@@ -1,38 +1,45 @@
 /* Fast float32 LSTM (UNIDIRECTIONAL_SEQUENCE_LSTM without layer norm, tanh cell activation):
- * the reference's equations (src/kernels/ref/lstm.c) on the fast float kernels, within float
- * rounding of the reference. The gates of all steps' inputs go through one packed GEMM per
- * chunk of steps (stacked gates, biases folded into the packing), the recurrent products
- * through the one-row GEMV micro-kernel accumulating onto them, sigmoid / tanh through
- * f32-vunary. No ISA code of its own. */
+ * the reference's equations (src/kernels/ref/lstm.c) in the reference's arithmetic, so the
+ * same bits as the reference and as TensorFlow Lite's builtin kernel (lstm_eval.cc's float
+ * path, which no delegate takes). Every product W x, R h and the projection is TFLite's
+ * MatrixBatchVectorMultiplyAccumulate: a dot product from 0 over k in order, each product and
+ * sum rounded apart, then added to the gate (gate = bias, + W x, + R h). Those dot products run
+ * on the vector kernel `fc` of the xnn_f32 family with a zero bias (lanes over gate rows, k in
+ * order: the same bits at every width); the input products of a chunk of steps in one call.
+ * Sigmoid and tanh are Eigen's, as TFLite's tensor_utils calls them (tfcc_logistic_f32_eigen,
+ * tfcc_tanh_f32_eigen). No ISA code of its own. */
 #ifndef TFCC_KERNELS_F32_LSTM_LSTM_H
 #define TFCC_KERNELS_F32_LSTM_LSTM_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "kernels/f32-gemm/gemm.h"
-#include "kernels/f32-vunary/vunary.h"
+#include "kernels/hybrid/xnn_f32.h"
 #include "kernels/ref/lstm.h"
 
 typedef struct tfcc_f32_lstm_plan {
   int32_t n_input, n_cell, n_output;
-  int32_t n_gates;            /* 4, or 3 with CIFG; stacked in the order i, f, o, c */
-  tfcc_f32_packed w, r, proj; /* [rows, n_input] with the biases, [rows, n_output], [no, nc] */
+  int32_t n_gates;     /* 4, or 3 with CIFG; stacked in the order i, f, o, c */
+  int32_t rows_pad;    /* n_gates * n_cell rounded up to TFCC_XNN_FC_PANEL (zero rows past it) */
+  int32_t out_pad;     /* n_output rounded up likewise (projection rows) */
+  float *w, *r, *proj; /* packed by tfcc_xnn_fc_pack: [rows_pad][n_input], [rows_pad][n_output],
+                          [out_pad][n_cell] */
+  float *bias;         /* [n_gates * n_cell], stacked as the rows */
+  const float *proj_b; /* the model's projection bias or NULL */
   bool has_proj;
   const float *peep[4]; /* the model's cell-to-gate weights or NULL */
   float cell_clip, proj_clip;
-  const tfcc_f32_vunary_kernel *vu; /* the gates' sigmoid / tanh, chosen with the GEMM kernel */
+  const tfcc_xnn_f32_kernel *xk; /* the dot products' kernel, chosen for the ISA */
 } tfcc_f32_lstm_plan;
 
 /* Whether the fast path covers these weights / options (no layer norm, tanh activation). */
 bool tfcc_f32_lstm_supported(const tfcc_lstm_f32_weights *wt, const tfcc_lstm_f32_params *p);
-/* Packs for the GEMM kernel of isa and chooses the activation kernel of isa; false when out
- * of memory. */
+/* Packs the weights and chooses the kernel of isa; false when out of memory. */
 bool tfcc_f32_lstm_plan_build(tfcc_f32_lstm_plan *pl, tfcc_isa isa, const tfcc_lstm_shape *s,
                               const tfcc_lstm_f32_weights *wt, const tfcc_lstm_f32_params *p);
 void tfcc_f32_lstm_plan_free(tfcc_f32_lstm_plan *pl);
 size_t tfcc_f32_lstm_scratch_bytes(const tfcc_f32_lstm_plan *pl);
-/* The sequence, as tfcc_lstm_f32 (single-threaded). */
+/* The sequence, as tfcc_lstm_f32 (single-threaded), bit for bit. */
 void tfcc_f32_lstm_run(const tfcc_f32_lstm_plan *pl, const tfcc_lstm_shape *s, const float *input,
                        float *output_state, float *cell_state, float *output, void *scratch);
 

@@ -13,7 +13,7 @@
     "xnn-f32-" #isa, lvl, tfcc_xnn_sigmoid_f32_##isa, tfcc_xnn_conv_f32_rows_##isa, \
         tfcc_xnn_dwconv_f32_rows_##isa, tfcc_xnn_conv_c4_f32_rows_##isa, \
         tfcc_xnn_softmax_f32_##isa, tfcc_xnn_fc_f32_##isa, tfcc_xnn_bmm_f32_##isa, \
-        tfcc_xnn_gelu_f32_##isa, tfcc_xnn_tanh_f32_##isa \
+        tfcc_xnn_gelu_f32_##isa, tfcc_xnn_tanh_f32_##isa, tfcc_tanh_eigen_f32_##isa \
   }
 static const tfcc_xnn_f32_kernel kernels[] = {
     TFCC_KERNELS_X86(K(avx512, TFCC_ISA_AVX512), K(avx2, TFCC_ISA_AVX2), K(sse4, TFCC_ISA_SSE4))

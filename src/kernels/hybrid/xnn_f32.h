@@ -132,6 +132,9 @@ typedef void (*tfcc_xnn_gelu_fn)(const float *x, float *y, size_t n, const tfcc_
 /* TANH: XNNPACK's f32-vtanh rational_9_8_div as LiteRT's WebAssembly build runs it (no FMA;
  * tfcc_tanh_f32_xnn's steps, kernels/ref/activation.h). */
 typedef void (*tfcc_xnn_tanh_fn)(const float *x, float *y, size_t n);
+/* TANH as TensorFlow Lite's builtin kernels compute it (Eigen's fast rational tanh,
+ * tfcc_tanh_f32_eigen's steps: the same bits; the float LSTM cells, kernels/f32-lstm). */
+typedef void (*tfcc_tanh_eigen_fn)(const float *x, float *y, size_t n);
 
 /* One variant per instruction set (the same bits from each: lanes only change the width). */
 typedef struct tfcc_xnn_f32_kernel {
@@ -147,6 +150,7 @@ typedef struct tfcc_xnn_f32_kernel {
   tfcc_xnn_bmm_fn bmm;
   tfcc_xnn_gelu_fn gelu;
   tfcc_xnn_tanh_fn tanh;
+  tfcc_tanh_eigen_fn tanh_eigen;
 } tfcc_xnn_f32_kernel;
 
 TFCC_DISPATCH_TABLE_DECL(tfcc_xnn_f32, tfcc_xnn_f32_kernel);
@@ -188,7 +192,8 @@ void tfcc_xnn_tanh_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kernel *
   void tfcc_xnn_bmm_f32_##isa(const float *a, size_t as, size_t ap, const float *r, size_t rs, \
                               int32_t M, int32_t K, int32_t N, float *y, size_t ys); \
   void tfcc_xnn_gelu_f32_##isa(const float *x, float *y, size_t n, const tfcc_gelu_rational *c); \
-  void tfcc_xnn_tanh_f32_##isa(const float *x, float *y, size_t n);
+  void tfcc_xnn_tanh_f32_##isa(const float *x, float *y, size_t n); \
+  void tfcc_tanh_eigen_f32_##isa(const float *x, float *y, size_t n);
 TFCC_XNN_F32_DECL(avx512)
 TFCC_XNN_F32_DECL(avx2)
 TFCC_XNN_F32_DECL(sse4)

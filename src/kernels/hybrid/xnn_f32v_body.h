@@ -239,3 +239,31 @@ void XV_FN(tfcc_xnn_tanh_f32)(const float *x, float *y, size_t n) {
   for (; i + F32V_N <= n; i += F32V_N) f32v_st(y + i, XV_FN(xv_tanh)(f32v_ld(x + i)));
   if (i < n) XV_ST(y + i, XV_FN(xv_tanh)(XV_LD(x + i, (int32_t)(n - i))), (int32_t)(n - i));
 }
+
+/* Eigen's fast rational tanh (tfcc_tanh_f32_eigen's steps, kernels/ref/activation.c, in the same
+ * order: the same bits): x where |x| < 0.0004, else x clamped to +-7.90531110763549805 (NaN
+ * passes), odd numerator to x^13, even denominator to x^6, p / q. */
+static inline __attribute__((always_inline)) f32v XV_FN(xv_tanh_eigen)(f32v x_orig) {
+  const f32v m = f32v_set(7.90531110763549805f);
+  const f32v x = f32v_max(f32v_set(-7.90531110763549805f), f32v_min(m, x_orig));
+  const f32v x2 = f32v_mul(x, x);
+  f32v p =
+      f32v_add(f32v_mul(x2, f32v_set(-2.76076847742355e-16f)), f32v_set(2.00018790482477e-13f));
+  p = f32v_add(f32v_mul(x2, p), f32v_set(-8.60467152213735e-11f));
+  p = f32v_add(f32v_mul(x2, p), f32v_set(5.12229709037114e-08f));
+  p = f32v_add(f32v_mul(x2, p), f32v_set(1.48572235717979e-05f));
+  p = f32v_add(f32v_mul(x2, p), f32v_set(6.37261928875436e-04f));
+  p = f32v_add(f32v_mul(x2, p), f32v_set(4.89352455891786e-03f));
+  p = f32v_mul(x, p);
+  f32v q = f32v_add(f32v_mul(x2, f32v_set(1.19825839466702e-06f)), f32v_set(1.18534705686654e-04f));
+  q = f32v_add(f32v_mul(x2, q), f32v_set(2.26843463243900e-03f));
+  q = f32v_add(f32v_mul(x2, q), f32v_set(4.89352518554385e-03f));
+  const f32m tiny = f32v_lt(f32v_abs(x_orig), f32v_set(0.0004f));
+  return f32v_sel(tiny, x_orig, f32v_div(p, q));
+}
+
+void XV_FN(tfcc_tanh_eigen_f32)(const float *x, float *y, size_t n) {
+  size_t i = 0;
+  for (; i + F32V_N <= n; i += F32V_N) f32v_st(y + i, XV_FN(xv_tanh_eigen)(f32v_ld(x + i)));
+  if (i < n) XV_ST(y + i, XV_FN(xv_tanh_eigen)(XV_LD(x + i, (int32_t)(n - i))), (int32_t)(n - i));
+}

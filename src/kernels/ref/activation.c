@@ -114,6 +114,19 @@ void tfcc_tanh_f32_eigen(const float *in, float *out, size_t n) {
   for (size_t i = 0; i < n; i++) out[i] = tanh_eigen_eval(in[i]);
 }
 
+float tfcc_act_tanh_eigen(float x) { return tanh_eigen_eval(x); }
+
+float tfcc_act_logistic_eigen(float x) {
+  const float e = expf(x);
+  if (isinf(e)) return 1.f; /* e / (1 + e) would be inf / inf; -inf gives 0 / 1 */
+  const float d = 1.f + e;
+  return e / d;
+}
+
+void tfcc_logistic_f32_eigen(const float *in, float *out, size_t n) {
+  for (size_t i = 0; i < n; i++) out[i] = tfcc_act_logistic_eigen(in[i]);
+}
+
 void tfcc_elu_f32(const float *in, float *out, size_t n) {
   for (size_t i = 0; i < n; i++) out[i] = tfcc_act_elu(in[i]);
 }

@@ -34,6 +34,15 @@ void tfcc_tanh_f32_xnn(const float *in, float *out, size_t n);
  * TFCC_TANH_EIGEN_ULP ulp of tanh (6.88 at most over every float). */
 void tfcc_tanh_f32_eigen(const float *in, float *out, size_t n);
 #define TFCC_TANH_EIGEN_ULP 7
+float tfcc_act_tanh_eigen(float x); /* one element of tfcc_tanh_f32_eigen */
+/* LOGISTIC as TensorFlow Lite's builtin kernels compute it (the classic interpreter without its
+ * XNNPACK delegate: optimized_ops::Logistic, and tensor_utils::ApplySigmoidToVector, which every
+ * float / hybrid LSTM and RNN cell calls; both Eigen's generic logistic): e = expf(x), 1 where e
+ * overflows to inf, else e / (1 + e), rounded apart. Matches the classic TFLite Web interpreter on
+ * 44,000 probe values through LSTM cells and 40,000 through a LOGISTIC the delegate leaves (NaN
+ * aside). expf is the C library's (glibc's and musl's are the same algorithm). */
+float tfcc_act_logistic_eigen(float x);
+void tfcc_logistic_f32_eigen(const float *in, float *out, size_t n);
 void tfcc_elu_f32(const float *in, float *out, size_t n);
 void tfcc_gelu_f32(const float *in, float *out, size_t n, bool approximate);
 /* float16 (IEEE binary16 bits) as LiteRT's default build: XNNPACK's float32 rational

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "kernels/ref/activation.h"
 #include "kernels/ref/quant_util.h"
 #include "kernels/ref/rnn.h"
 
@@ -29,13 +30,13 @@ static float act_f32(int act, float x) {
     case TFCC_ACT_RELU: return x < 0.f ? 0.f : x;
     case TFCC_ACT_RELU_N1_TO_1: return x < -1.f ? -1.f : (x > 1.f ? 1.f : x);
     case TFCC_ACT_RELU6: return x < 0.f ? 0.f : (x > 6.f ? 6.f : x);
-    case TFCC_ACT_TANH: return tanhf(x);
-    case 6: return 1.f / (1.f + expf(-x)); /* sigmoid */
+    case TFCC_ACT_TANH: return tfcc_act_tanh_eigen(x);
+    case 6: return tfcc_act_logistic_eigen(x); /* sigmoid */
     default: return x;
   }
 }
 
-static float sigmoid_f32(float x) { return 1.f / (1.f + expf(-x)); }
+static float sigmoid_f32(float x) { return tfcc_act_logistic_eigen(x); }
 
 /* gate = act(LN?(bias + W x + A aux + R h + peep .* c)) for one batch row. */
 static void gate_f32(const tfcc_lstm_shape *s, const tfcc_lstm_f32_weights *wt, int g,

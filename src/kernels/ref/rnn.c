@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "kernels/hybrid/quantize.h"
+#include "kernels/ref/activation.h"
 #include "kernels/ref/quant_util.h"
 
 void tfcc_rnn_activation(int act, const float *in, float *out, size_t n) {
@@ -14,8 +15,8 @@ void tfcc_rnn_activation(int act, const float *in, float *out, size_t n) {
       case TFCC_ACT_RELU: out[i] = x < 0.f ? 0.f : x; break;
       case TFCC_ACT_RELU_N1_TO_1: out[i] = x < -1.f ? -1.f : (x > 1.f ? 1.f : x); break;
       case TFCC_ACT_RELU6: out[i] = x < 0.f ? 0.f : (x > 6.f ? 6.f : x); break;
-      case TFCC_ACT_TANH: out[i] = tanhf(x); break;
-      case 6: out[i] = 1.f / (1.f + expf(-x)); break;
+      case TFCC_ACT_TANH: out[i] = tfcc_act_tanh_eigen(x); break;
+      case 6: out[i] = tfcc_act_logistic_eigen(x); break;
       default: out[i] = x; break;
     }
   }

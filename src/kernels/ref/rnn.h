@@ -14,7 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* TFLite's ApplyActivationToVector: TFCC_ACT_* codes, 6 = sigmoid. */
+/* TFLite's ApplyActivationToVector: TFCC_ACT_* codes, 6 = sigmoid; TANH and sigmoid as Eigen
+ * computes them there (tfcc_act_tanh_eigen, tfcc_act_logistic_eigen; kernels/ref/activation.h). */
 void tfcc_rnn_activation(int act, const float *in, float *out, size_t n);
 
 /* The auxiliary input of one step (BIDIRECTIONAL_SEQUENCE_RNN's cross links): n_aux values
