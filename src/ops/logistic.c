@@ -14,7 +14,7 @@
  * interpreter delegates the float LOGISTIC to XNNPACK as well). */
 typedef struct logistic_op {
   sigmoid_like_op base;
-  tfcc_xnn_sigmoid_fn xnn_sigmoid; /* NULL: tfcc's float kernel */
+  const tfcc_xnn_f32_kernel *xnn; /* XNNPACK's sigmoid (its ISA's variant); NULL: tfcc's */
 } logistic_op;
 
 tfcc_status tfcc_sigmoid_like_setup(sigmoid_like_op *p, bool is_tanh, const tfcc_ir_tensor *in,
@@ -91,7 +91,7 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
     const bool ref_hybrid = ctx->quant_compat == TFCC_QUANT_COMPAT_REFERENCE && ctx->sg &&
                             tfcc_hybrid_in_subgraph(ctx->sg);
     if (p->base.head.in_type == TFCC_FLOAT32 && (tfcc_hybrid_xnn_float(ctx) || ref_hybrid))
-      p->xnn_sigmoid = tfcc_xnn_f32_select(ctx->isa)->sigmoid;
+      p->xnn = tfcc_xnn_f32_select(ctx->isa);
   }
   return st;
 }
@@ -101,8 +101,9 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   const size_t n = act_count(ctx->in[0]);
   switch (p->head.in_type) {
     case TFCC_FLOAT32:
-      if (((const logistic_op *)ctx->params)->xnn_sigmoid) {
-        ((const logistic_op *)ctx->params)->xnn_sigmoid(ctx->in[0]->data, ctx->out[0]->data, n);
+      if (((const logistic_op *)ctx->params)->xnn) { /* threaded by elements: the same bits */
+        tfcc_xnn_sigmoid_run(ctx->pool, ((const logistic_op *)ctx->params)->xnn, ctx->in[0]->data,
+                             ctx->out[0]->data, n);
         break;
       }
       act_run_f32(ctx, TFCC_F32VU_LOGISTIC, 0.f, 0.f, 0.f);
@@ -119,4 +120,17 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
-TFCC_ACT_UNARY_OP_DEF(tfcc_op_logistic, "LOGISTIC", init, eval);
+/* The kernel a profile names: XNNPACK's sigmoid where it runs (its ISA's variant), else the
+ * shared float / LUT kernels' names. */
+static const char *logistic_kernel(const tfcc_op_ctx *ctx) {
+  const logistic_op *p = (const logistic_op *)ctx->params;
+  if (p && p->base.head.in_type == TFCC_FLOAT32 && p->xnn) return p->xnn->name;
+  return act_unary_kernel(ctx);
+}
+
+const tfcc_op_def tfcc_op_logistic = {.name = "LOGISTIC",
+                                      .init = init,
+                                      .prepare = act_unary_prepare,
+                                      .eval = eval,
+                                      .kernel = logistic_kernel,
+                                      .inplace_ok = true};

@@ -1344,6 +1344,28 @@ static void xnn_tanh_threads(const tfcc_xnn_f32_kernel *k) {
   free(x), free(want), free(got);
 }
 
+/* exact3: LOGISTIC (XNNPACK's sigmoid) through the threaded driver at 1-4 threads against one
+ * call of the kernel (elements split: the same bits), over the driver's inline limit */
+static void xnn_sigmoid_threads(const tfcc_xnn_f32_kernel *k) {
+  enum { NT = 40 * 1024 + 7 };
+  float *x = malloc(NT * sizeof(float)), *want = malloc(NT * sizeof(float));
+  float *got = malloc((NT + 16) * sizeof(float));
+  if (x && want && got) {
+    for (int i = 0; i < NT; i++) x[i] = frand(-30.0f, 30.0f);
+    x[NT / 2] = NAN, x[NT - 1] = -0.0f;
+    k->sigmoid(x, want, NT);
+    for (int t = 0; t < XNN_POOLS; t++) {
+      for (int j = 0; j < NT + 16; j++) got[j] = 1234.5f;
+      tfcc_xnn_sigmoid_run(g_pools[t], k, x, got, NT);
+      CHECKF(memcmp(got, want, NT * sizeof(float)) == 0 && got[NT] == 1234.5f,
+             "%s sigmoid on %d threads", k->name, t + 1);
+    }
+  } else {
+    CHECK(!"xnn_sigmoid_threads memory");
+  }
+  free(x), free(want), free(got);
+}
+
 /* hybrid5: SOFTMAX through the threaded driver at 1-4 threads (pieces of rows) against one
  * call of the kernel, rows of 301 (every tail) over the driver's inline limit */
 static void xnn_softmax_threads(const tfcc_xnn_f32_kernel *k) {
@@ -1470,6 +1492,7 @@ static void test_xnn_f32_vec(void) {
              k->name, len);
     }
     xnn_tanh_threads(k);
+    xnn_sigmoid_threads(k);
   }
   /* exact3: Eigen's tanh (the builtin kernels', the float LSTM cells'): every variant the
    * portable loop's bits, every tail; values at its 0.0004 branch and both clamps */

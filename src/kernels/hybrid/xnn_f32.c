@@ -412,6 +412,18 @@ void tfcc_xnn_tanh_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kernel *
   tfcc_threadpool_run_elementwise(pool, n, 8 * 1024, 16, xnn_tanh_range, &j);
 }
 
+static void xnn_sigmoid_range(void *ctx, size_t i0, size_t i1) {
+  const xnn_ew_job *j = ctx;
+  j->k->sigmoid(j->x + i0, j->y + i0, i1 - i0);
+}
+
+void tfcc_xnn_sigmoid_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kernel *k,
+                          const float *x, float *y, size_t n) {
+  xnn_ew_job j = {k, x, y, 0, NULL};
+  /* an exp polynomial and a division per element, as TANH's */
+  tfcc_threadpool_run_elementwise(pool, n, 8 * 1024, 16, xnn_sigmoid_range, &j);
+}
+
 static void xnn_softmax_range(void *ctx, size_t r0, size_t r1) {
   const xnn_ew_job *j = ctx;
   j->k->softmax(j->x + r0 * j->depth, j->y + r0 * j->depth, r1 - r0, j->depth);

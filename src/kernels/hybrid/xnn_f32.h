@@ -173,6 +173,8 @@ void tfcc_xnn_softmax_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kerne
                           const float *x, float *y, size_t outer, size_t depth);
 void tfcc_xnn_tanh_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kernel *k, const float *x,
                        float *y, size_t n);
+void tfcc_xnn_sigmoid_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kernel *k,
+                          const float *x, float *y, size_t n);
 
 #define TFCC_XNN_F32_DECL(isa) \
   void tfcc_xnn_sigmoid_f32_##isa(const float *x, float *y, size_t n); \
