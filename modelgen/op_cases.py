@@ -189,6 +189,11 @@ def depthwise_cases():
         ("3x3_valid_s2_m2_relu", [1, 7, 7, 3], 2, (3, 3), (2, 2), (1, 1), "VALID", "RELU"),
         ("3x3_dil2_relu6", [2, 6, 6, 2], 1, (3, 3), (1, 1), (2, 2), "SAME", "RELU6"),
         ("5x3_same_s2_m3", [1, 9, 5, 2], 3, (5, 3), (2, 1), (1, 1), "SAME", "NONE"),
+        # wider: runs of interior pixels in whole 8-channel steps and a tail (the WebAssembly
+        # column-quad kernel's column reuse at stride 1 and 2, q8-dwconv-cols-wasmsimd.c)
+        ("3x3_same_c20_relu6", [1, 6, 9, 20], 1, (3, 3), (1, 1), (1, 1), "SAME", "RELU6"),
+        ("3x3_same_s2_c24", [1, 7, 10, 24], 1, (3, 3), (2, 2), (1, 1), "SAME", "NONE"),
+        ("3x3_valid_s2_m3_c12_relu", [1, 8, 9, 4], 3, (3, 3), (2, 2), (1, 1), "VALID", "RELU"),
     ]
     for dt in ("f32", "u8", "i8", "i16"):
         for tag, ishape, mult, (kh, kw), (sh, sw), (dh, dw), pad, actf in shapes:
