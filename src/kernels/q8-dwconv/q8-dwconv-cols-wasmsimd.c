@@ -64,13 +64,24 @@ typedef struct outk {
   v128_t vmin, vzp, vmax;
 } outk;
 
+/* 8 channels' sums requantized, as int16 (>= act_min - the type's range: see the q8dw_requant
+ * of q8-dwconv-wasmsimd.c) */
+INLINE v128_t req8(v128_t a0, v128_t a1, const float *scale, const outk *k) {
+  return wasm_i16x8_narrow_i32x4(tfcc_q8dw_requant4(a0, scale, k->vmin, k->vzp),
+                                 tfcc_q8dw_requant4(a1, scale + 4, k->vmin, k->vzp));
+}
+
+/* two such int16 vectors as bytes (narrowed with saturation, clamped to act_max) */
+INLINE v128_t bytes16(v128_t q0, v128_t q1, const outk *k, bool is_signed) {
+  return is_signed ? wasm_i8x16_min(wasm_i8x16_narrow_i16x8(q0, q1), k->vmax)
+                   : wasm_u8x16_min(wasm_u8x16_narrow_i16x8(q0, q1), k->vmax);
+}
+
 /* 8 channels' sums to nb (<= 8) bytes at out */
 INLINE void put8(uint8_t *out, v128_t a0, v128_t a1, const float *scale, const outk *k, size_t nb,
                  bool is_signed) {
-  const v128_t q = wasm_i16x8_narrow_i32x4(tfcc_q8dw_requant4(a0, scale, k->vmin, k->vzp),
-                                           tfcc_q8dw_requant4(a1, scale + 4, k->vmin, k->vzp));
-  const v128_t b = is_signed ? wasm_i8x16_min(wasm_i8x16_narrow_i16x8(q, q), k->vmax)
-                             : wasm_u8x16_min(wasm_u8x16_narrow_i16x8(q, q), k->vmax);
+  const v128_t q = req8(a0, a1, scale, k);
+  const v128_t b = bytes16(q, q, k, is_signed);
   if (nb >= 8) {
     wasm_v128_store64_lane(out, b, 0);
     return;
@@ -109,6 +120,26 @@ INLINE void cols_any(size_t c, size_t ch0, int32_t fh, int32_t fw, const uint8_t
     }
 }
 
+/* One pixel of 8 channels from the quads of its three input columns X, Y, Z (cols3): the
+ * requantized int16 q (PIXQ) or its bytes at o (PIX; two pixels' int16 narrowed together were
+ * 2-4 % slower: the first's held across the second spilled). */
+#define PIXQ(X, Y, Z, q) \
+  { \
+    v128_t a0 = rdot(wasm_v128_load(wg), X##0, b0); \
+    v128_t a1 = rdot(wasm_v128_load(wg + 4), X##1, b1); \
+    a0 = rdot(wasm_v128_load(wg + c16), Y##0, a0); \
+    a1 = rdot(wasm_v128_load(wg + c16 + 4), Y##1, a1); \
+    a0 = rdot(wasm_v128_load(wg + 2 * c16), Z##0, a0); \
+    a1 = rdot(wasm_v128_load(wg + 2 * c16 + 4), Z##1, a1); \
+    q = req8(a0, a1, scale + ch, k); \
+  }
+#define PIX(X, Y, Z, o) \
+  { \
+    v128_t q_; \
+    PIXQ(X, Y, Z, q_) \
+    wasm_v128_store64_lane(o, bytes16(q_, q_, k, is_signed), 0); \
+  }
+
 /* 3x3 on a run at stride 1 (s2 false) or 2 (s2 true), whole 8-channel steps below cend: each
  * input column's quad built once. Column j of filter row r is taps[3 r] + j * dx. */
 INLINE void cols3(size_t c, size_t cend, const uint8_t *const *taps, size_t dx, const int32_t *pw,
@@ -129,25 +160,33 @@ INLINE void cols3(size_t c, size_t cend, const uint8_t *const *taps, size_t dx, 
       QUAD3(p0, p1, p2, B0, B1)
       p0 += dx, p1 += dx, p2 += dx;
     }
-    for (size_t i = 0; i < n; i++, out += c) {
-      if (s2) {
+    size_t i = 0;
+    if (s2) { /* two new quads a pixel; two pixels an iteration were slower (V8 spilled) */
+      for (; i < n; i++, out += c) {
         QUAD3(p0, p1, p2, B0, B1)
         p0 += dx, p1 += dx, p2 += dx;
+        QUAD3(p0, p1, p2, C0, C1)
+        p0 += dx, p1 += dx, p2 += dx;
+        PIX(A, B, C, out)
+        A0 = C0, A1 = C1;
       }
+      continue;
+    }
+    /* stride 1: two pixels an iteration (no moves between the quads' registers, half the loop
+       work; 6-8 % faster than one) */
+    for (; i + 2 <= n; i += 2, out += 2 * c) {
+      v128_t D0, D1;
       QUAD3(p0, p1, p2, C0, C1)
       p0 += dx, p1 += dx, p2 += dx;
-      v128_t a0 = rdot(wasm_v128_load(wg), A0, b0);
-      v128_t a1 = rdot(wasm_v128_load(wg + 4), A1, b1);
-      a0 = rdot(wasm_v128_load(wg + c16), B0, a0);
-      a1 = rdot(wasm_v128_load(wg + c16 + 4), B1, a1);
-      a0 = rdot(wasm_v128_load(wg + 2 * c16), C0, a0);
-      a1 = rdot(wasm_v128_load(wg + 2 * c16 + 4), C1, a1);
-      put8(out, a0, a1, scale + ch, k, 8, is_signed);
-      if (s2) {
-        A0 = C0, A1 = C1;
-      } else {
-        A0 = B0, A1 = B1, B0 = C0, B1 = C1;
-      }
+      PIX(A, B, C, out)
+      QUAD3(p0, p1, p2, D0, D1)
+      p0 += dx, p1 += dx, p2 += dx;
+      PIX(B, C, D, out + c)
+      A0 = C0, A1 = C1, B0 = D0, B1 = D1;
+    }
+    if (i < n) {
+      QUAD3(p0, p1, p2, C0, C1)
+      PIX(A, B, C, out)
     }
   }
 }
@@ -172,6 +211,15 @@ COLS3(cols3_s2_u, true, false)
   }
 COLS_ANY(cols_any_s, true)
 COLS_ANY(cols_any_u, false)
+/* 3x3 with the filter size known (edge pixels: their loops unrolled) */
+#define COLS_ANY3(name, is_signed) \
+  static __attribute__((noinline)) void name(size_t c, const uint8_t *const *taps, \
+                                             const int32_t *pw, const outk *k, uint8_t *outp, \
+                                             size_t n, size_t step) { \
+    cols_any(c, 0, 3, 3, taps, pw, k, outp, n, step, is_signed); \
+  }
+COLS_ANY3(cols_any3_s, true)
+COLS_ANY3(cols_any3_u, false)
 
 INLINE void cols(size_t c, int32_t fh, int32_t fw, const uint8_t *const *taps, const int32_t *pw,
                  const tfcc_q8_out *o, size_t n, size_t step, bool is_signed) {
@@ -194,7 +242,10 @@ INLINE void cols(size_t c, int32_t fh, int32_t fw, const uint8_t *const *taps, c
       if (ch0 == c) return;
     }
   }
-  (is_signed ? cols_any_s : cols_any_u)(c, ch0, fh, fw, taps, pw, &k, o->c, n, step);
+  if (fh == 3 && fw == 3 && ch0 == 0)
+    (is_signed ? cols_any3_s : cols_any3_u)(c, taps, pw, &k, o->c, n, step);
+  else
+    (is_signed ? cols_any_s : cols_any_u)(c, ch0, fh, fw, taps, pw, &k, o->c, n, step);
 }
 
 void tfcc_q8_dw_cols_s_wasmsimd(size_t c, int32_t fh, int32_t fw, const uint8_t *const *taps,
