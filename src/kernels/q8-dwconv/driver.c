@@ -32,6 +32,24 @@ static size_t pixel_bytes(int32_t c, size_t taps) {
   return ((2 + taps) * c16 * 4 + c16 + 63) & ~(size_t)63;
 }
 
+/* Filter channel ch's weight quads (the row and column-quad layouts): w' - kz of filter row
+ * ky, column kx at byte ky % 4 of int32 e of group (ky / 4) * fw + kx, groups gstride int32
+ * apart. Returns the sum of the w' (modulo 2^32). */
+static uint32_t pack_quads(bool is_signed, size_t C, size_t ch, int32_t fh, int32_t fw,
+                           const uint8_t *f, const tfcc_conv_requant *r, int32_t kz, uint8_t *wq,
+                           size_t gstride, size_t e) {
+  uint32_t sum = 0;
+  for (int32_t ky = 0; ky < fh; ky++)
+    for (int32_t kx = 0; kx < fw; kx++) {
+      const uint8_t b = f[((size_t)ky * (size_t)fw + (size_t)kx) * C + ch];
+      const int32_t v = (is_signed ? (int32_t)(int8_t)b : (int32_t)b) + r->filter_offset;
+      sum += (uint32_t)v;
+      const size_t grp = (size_t)(ky / 4) * (size_t)fw + (size_t)kx;
+      wq[(grp * gstride + e) * 4 + (size_t)(ky % 4)] = (uint8_t)(int8_t)(v - kz);
+    }
+  return sum;
+}
+
 /* Every filter of these quantization parameters fits the row kernels' signed bytes (pack_rows
  * finds a kz): int8 filters with no offset, uint8 ones whose zero point is 1..255 (values
  * w' = w - zp span at most 255 and stay under 255). */
@@ -82,16 +100,8 @@ static bool pack_rows(bool is_signed, int32_t c, int32_t fh, int32_t fw, const u
     /* lane order: byte 16 L + 4 j + i sits in vector j, element 4 L + i */
     const size_t e = ((cb >> 2) & 3) * 16 + (cb >> 4) * 4 + (cb & 3);
     int32_t *pw = w + blk * bstride;
-    uint8_t *wq = (uint8_t *)(void *)(pw + 256);
-    uint32_t sum = 0;
-    for (int32_t ky = 0; ky < fh; ky++)
-      for (int32_t kx = 0; kx < fw; kx++) {
-        const uint8_t b = f[((size_t)ky * (size_t)fw + (size_t)kx) * C + ch];
-        const int32_t v = (is_signed ? (int32_t)(int8_t)b : (int32_t)b) + r->filter_offset;
-        sum += (uint32_t)v;
-        const size_t q = (size_t)ky / 4, k = (size_t)ky % 4;
-        wq[((q * (size_t)fw + (size_t)kx) * 64 + e) * 4 + k] = (uint8_t)(int8_t)(v - kz);
-      }
+    const uint32_t sum =
+        pack_quads(is_signed, C, ch, fh, fw, f, r, kz, (uint8_t *)(void *)(pw + 256), 64, e);
     pw[e] = (int32_t)((bias ? (uint32_t)bias[ch] : 0u) + io * sum);
     const size_t k = ch * (size_t)r->mult_stride;
     ((float *)(void *)(pw + 64))[e] = r->scale ? r->scale[k] : 0.0f;
@@ -121,15 +131,7 @@ static bool pack_cols(bool is_signed, int32_t c, int32_t fh, int32_t fw, const u
   float *scale = (float *)(void *)(w + c16);
   uint8_t *wq = (uint8_t *)(void *)(w + 2 * c16);
   for (size_t ch = 0; ch < C; ch++) {
-    uint32_t sum = 0;
-    for (int32_t ky = 0; ky < fh; ky++)
-      for (int32_t kx = 0; kx < fw; kx++) {
-        const uint8_t b = f[((size_t)ky * (size_t)fw + (size_t)kx) * C + ch];
-        const int32_t v = (is_signed ? (int32_t)(int8_t)b : (int32_t)b) + r->filter_offset;
-        sum += (uint32_t)v;
-        const size_t grp = (size_t)(ky / 4) * (size_t)fw + (size_t)kx;
-        wq[(grp * c16 + ch) * 4 + (size_t)(ky % 4)] = (uint8_t)(int8_t)v;
-      }
+    const uint32_t sum = pack_quads(is_signed, C, ch, fh, fw, f, r, 0, wq, c16, ch);
     w[ch] = (int32_t)((bias ? (uint32_t)bias[ch] : 0u) + io * sum);
     scale[ch] = r->scale[ch * (size_t)r->mult_stride];
   }

@@ -12,26 +12,20 @@
  * A 3x3 filter on a run of interior pixels at stride 1 or 2 builds each input column's quad
  * once and uses it for every pixel that reads it (3 or 2 pixels: 1 or 2 new quads per
  * pixel); anything else (edge pixels, other filters) builds each pixel's quads.
- * Requantization: tfcc_requant_fp32's (wasmsimd_requant.h), as the SIMD128 kernel. Clang 14
- * (Emscripten 3.1.6) has no builtin for the dot product: the f64x2 relaxed fma stands in for
- * it (q8-gemm-4x8-wasmsimd.c; rewritten after the link by scripts/wasm-relaxed.mjs). */
+ * Requantization: tfcc_requant_fp32's (wasmsimd_requant.h), as the SIMD128 kernel. The dot
+ * product's placeholder: kernels/simd/wasm_rdot.h. */
 #include <string.h>
 #include <wasm_simd128.h>
 
 #include "kernels/q8-dwconv/ukernels.h"
 #include "kernels/q8-dwconv/wasmsimd_requant.h"
+#include "kernels/simd/wasm_rdot.h"
 
 #define INLINE static inline __attribute__((always_inline))
 
-/* acc + the 4-byte dot products of w (signed) and x (unsigned) per lane. The plain binary's
- * stand-in is no such dot product: there the self-check fails and the kernel is never taken. */
-static inline v128_t rdot(v128_t w, v128_t x, v128_t acc) {
-#ifdef TFCC_WASM_RELAXED_DOT
-  return (v128_t)__builtin_wasm_fma_f64x2((__f64x2)w, (__f64x2)x, (__f64x2)acc);
-#else
-  return wasm_i32x4_add(acc, wasm_i32x4_dot_i16x8(w, x));
-#endif
-}
+/* acc + the 4-byte dot products of w (signed) and x (unsigned) per lane (the plain binary's
+ * stand-in is no such dot product: there the self-check fails and the kernel is never taken) */
+#define rdot tfcc_wasm_rdot
 
 /* 8 bytes at p into the low half (nb < 8: nb of them, zeros after) */
 static inline v128_t ld8(const uint8_t *p, size_t nb) {
@@ -191,8 +185,9 @@ INLINE void cols3(size_t c, size_t cend, const uint8_t *const *taps, size_t dx, 
   }
 }
 
-/* Each specialisation its own function: V8 allocates registers per function, and one
- * function holding them all spilled (wasm11's experience). */
+/* Specialised per stride and signedness (constant arguments: no branches in the loops). The
+ * link's optimiser (binaryen) inlines them into the two entry points all the same; V8's
+ * trace shows the stride-1 loop without spills of the quads. */
 #define COLS3(name, s2, is_signed) \
   static __attribute__((noinline)) void name(size_t c, size_t cend, const uint8_t *const *taps, \
                                              size_t dx, const int32_t *pw, const outk *k, \
