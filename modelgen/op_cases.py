@@ -189,16 +189,29 @@ def depthwise_cases():
         ("3x3_valid_s2_m2_relu", [1, 7, 7, 3], 2, (3, 3), (2, 2), (1, 1), "VALID", "RELU"),
         ("3x3_dil2_relu6", [2, 6, 6, 2], 1, (3, 3), (1, 1), (2, 2), "SAME", "RELU6"),
         ("5x3_same_s2_m3", [1, 9, 5, 2], 3, (5, 3), (2, 1), (1, 1), "SAME", "NONE"),
+        # wider: runs of interior pixels in whole 8-channel steps and a tail (the WebAssembly
+        # column-quad kernel's column reuse at stride 1 and 2, q8-dwconv-cols-wasmsimd.c)
+        ("3x3_same_c20_relu6", [1, 6, 9, 20], 1, (3, 3), (1, 1), (1, 1), "SAME", "RELU6"),
+        ("3x3_same_s2_c24", [1, 7, 10, 24], 1, (3, 3), (2, 2), (1, 1), "SAME", "NONE"),
+        ("3x3_valid_s2_m3_c12_relu", [1, 8, 9, 4], 3, (3, 3), (2, 2), (1, 1), "VALID", "RELU"),
+        # uint8 only: weight zero point 128, so that every w - zp is a signed byte (that kernel's
+        # uint8 path; other zero points pack for the SIMD128 kernel)
+        ("3x3_same_c24_wzp128", [1, 5, 11, 24], 1, (3, 3), (1, 1), (1, 1), "SAME", "RELU6"),
     ]
     for dt in ("f32", "u8", "i8", "i16"):
         for tag, ishape, mult, (kh, kw), (sh, sw), (dh, dw), pad, actf in shapes:
             if dt == "i16" and tag not in ("3x3_same_m1", "3x3_valid_s2_m2_relu"):
+                continue
+            if tag.endswith("_wzp128") and dt != "u8":
                 continue
             name = "depthwise_conv_2d_%s_%s" % (dt, tag)
             rng = Rng(seed_of(name))
             oc = ishape[3] * mult
             x = act(dt, ishape, -2.0, 2.0)
             w, ws = weights(rng, dt, [1, kh, kw, oc], 3, wmax=0.5)
+            if tag.endswith("_wzp128"):
+                w = T(U8, [1, kh, kw, oc], q=(ws[0], 128),
+                      const=[rng.randint(0, 255) for _ in range(kh * kw * oc)])
             b = bias(rng, dt, oc, qscale(x), ws, 0.5)
             oh = conv_out(ishape[1], kh, sh, dh, pad)
             ow = conv_out(ishape[2], kw, sw, dw, pad)

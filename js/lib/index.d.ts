@@ -63,6 +63,9 @@ export class Runtime {
   readonly q8Gemm: string;
   /** true when int8 / uint8 GEMMs run the relaxed dot product. */
   readonly relaxedDot: boolean;
+  /** The int8 / uint8 depthwise kernel dispatch takes ("q8-dwconv-8-wasmrdot": the relaxed dot
+   * product, under the same self-check; "q8-dwconv-16-wasmsimd": SIMD128). */
+  readonly q8Dwconv: string;
   /** tfcc version */
   readonly version: string;
   /** Loads a .tflite model: bytes, a URL (fetched), or in Node a file path / file: URL. */

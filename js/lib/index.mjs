@@ -110,15 +110,19 @@ export class Runtime {
     // the int8 / uint8 GEMM dispatch takes at this level: in the relaxed-SIMD binary, the query
     // runs (once) the self-check of the engine's relaxed dot product against the SIMD128
     // kernel on edge bytes; the relaxed kernel only where they are bit-identical
-    const fam = withString(core, 'q8-gemm');
-    const q8 = rt ? core.UTF8ToString(core._tfccw_kernel_variant(fam, isa)) : '';
-    core._free(fam);
+    const variant = (name) => {
+      const fam = withString(core, name);
+      const v = rt ? core.UTF8ToString(core._tfccw_kernel_variant(fam, isa)) : '';
+      core._free(fam);
+      return v;
+    };
+    const q8 = variant('q8-gemm'), q8dw = variant('q8-dwconv');
     if (isa) core._free(isa);
     if (!rt) throw new TfccError(core.UTF8ToString(core._tfccw_last_error()));
-    return new Runtime(core, rt, threads, level, q8);
+    return new Runtime(core, rt, threads, level, q8, q8dw);
   }
 
-  constructor(core, handle, threads, isa, q8Gemm = '') {
+  constructor(core, handle, threads, isa, q8Gemm = '', q8Dwconv = '') {
     this._core = core;
     this._h = handle;
     this.threads = threads;
@@ -131,6 +135,9 @@ export class Runtime {
     this.q8Gemm = q8Gemm;
     /** true when int8 / uint8 GEMMs run the relaxed dot product (q8Gemm above). */
     this.relaxedDot = q8Gemm === 'q8-gemm-4x8-wasmrdot';
+    /** The int8 / uint8 depthwise kernel ("q8-dwconv-8-wasmrdot": the relaxed dot product on
+     * column quads, under the same self-check; "q8-dwconv-16-wasmsimd": SIMD128). */
+    this.q8Dwconv = q8Dwconv;
     this.version = core.UTF8ToString(core._tfccw_version());
   }
 

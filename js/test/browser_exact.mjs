@@ -57,8 +57,8 @@ try {
   const r = await browser.cdp('Runtime.evaluate', {
     expression: `import('${base}/exact.mjs').then((m) => m.run(${spec}))`, awaitPromise: true, returnByValue: true}, sessionId);
   if (r.exceptionDetails) throw new Error(JSON.stringify(r.exceptionDetails).slice(0, 800));
-  const {binary, q8Gemm, checks, failures: bad} = r.result.value;
-  console.log(`${binary} binary, int8 GEMM ${q8Gemm}: ${checks} checks (${cases.length} conformance cases, ${names.length} shared models)`);
+  const {binary, q8Gemm, q8Dwconv, checks, failures: bad} = r.result.value;
+  console.log(`${binary} binary, int8 GEMM ${q8Gemm}, int8 depthwise ${q8Dwconv}: ${checks} checks (${cases.length} conformance cases, ${names.length} shared models)`);
   for (const f of bad) console.log(`FAIL ${f}`);
   failures += bad.length;
   if (args.includes('--expect-relaxed') && binary !== 'relaxed-SIMD') { console.log('FAIL the relaxed-SIMD binary did not load'); failures++; }
@@ -66,6 +66,12 @@ try {
   const vnni = () => { try { return /^flags\s*:.*\bavx_vnni\b/m.test(fs.readFileSync('/proc/cpuinfo', 'utf8')); } catch { return false; } };
   if ((wantDot === 'yes' || (wantDot === 'auto' && vnni())) && q8Gemm !== 'q8-gemm-4x8-wasmrdot') {
     console.log(`FAIL the int8 GEMM is ${q8Gemm}, not the relaxed dot product's q8-gemm-4x8-wasmrdot (its self-check failed in this engine?)`);
+    failures++;
+  }
+  // the depthwise takes the relaxed dot product under the GEMM's self-check, and only then
+  const wantDw = q8Gemm === 'q8-gemm-4x8-wasmrdot' ? 'q8-dwconv-8-wasmrdot' : 'q8-dwconv-16-wasmsimd';
+  if (q8Dwconv !== wantDw) {
+    console.log(`FAIL the int8 depthwise is ${q8Dwconv}, not ${wantDw} (int8 GEMM ${q8Gemm})`);
     failures++;
   }
   if (wantDot === 'never' && q8Gemm !== 'q8-gemm-4x8-wasmsimd') {

@@ -2,7 +2,7 @@
 // test/conv.mjs) and the shared models (as test/models.mjs) in the browser, where Chromium
 // loads the relaxed-SIMD binary (relaxed madd in the f32 kernels), which Node 20 runs only with
 // a flag. Quantized outputs bit-exact; float within the tolerances
-// of those tests. Returns {binary, q8Gemm, checks, failures: [...]}.
+// of those tests. Returns {binary, q8Gemm, q8Dwconv, checks, failures: [...]}.
 const DESCR = {
   '<f4': Float32Array, '<f8': Float64Array, '<i4': Int32Array, '<u4': Uint32Array, '<i2': Int16Array,
   '<u2': Uint16Array, '|i1': Int8Array, '|u1': Uint8Array, '|b1': Uint8Array, '<i8': BigInt64Array,
@@ -81,7 +81,7 @@ export async function run({pkg, conf, models, cases, names}) {
     m.dispose();
   }
   const binary = rt.relaxedSimd ? 'relaxed-SIMD' : 'SIMD128';
-  const q8Gemm = rt.q8Gemm;
+  const q8Gemm = rt.q8Gemm, q8Dwconv = rt.q8Dwconv;
   rt.dispose();
-  return {binary, q8Gemm, checks, failures};
+  return {binary, q8Gemm, q8Dwconv, checks, failures};
 }

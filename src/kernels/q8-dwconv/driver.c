@@ -18,7 +18,7 @@ static size_t c16_of(int32_t c) { return ((size_t)c + 15u) & ~(size_t)15u; }
 typedef struct dw_hdr {
   uint32_t magic;
   int32_t c, fh, fw, kz;
-  uint8_t is_signed, rows;
+  uint8_t is_signed, rows, cols;
 } dw_hdr;
 
 static size_t rows_bytes(size_t c, int32_t fh, int32_t fw) {
@@ -30,6 +30,24 @@ static size_t rows_bytes(size_t c, int32_t fh, int32_t fw) {
 static size_t pixel_bytes(int32_t c, size_t taps) {
   const size_t c16 = c16_of(c);
   return ((2 + taps) * c16 * 4 + c16 + 63) & ~(size_t)63;
+}
+
+/* Filter channel ch's weight quads (the row and column-quad layouts): w' - kz of filter row
+ * ky, column kx at byte ky % 4 of int32 e of group (ky / 4) * fw + kx, groups gstride int32
+ * apart. Returns the sum of the w' (modulo 2^32). */
+static uint32_t pack_quads(bool is_signed, size_t C, size_t ch, int32_t fh, int32_t fw,
+                           const uint8_t *f, const tfcc_conv_requant *r, int32_t kz, uint8_t *wq,
+                           size_t gstride, size_t e) {
+  uint32_t sum = 0;
+  for (int32_t ky = 0; ky < fh; ky++)
+    for (int32_t kx = 0; kx < fw; kx++) {
+      const uint8_t b = f[((size_t)ky * (size_t)fw + (size_t)kx) * C + ch];
+      const int32_t v = (is_signed ? (int32_t)(int8_t)b : (int32_t)b) + r->filter_offset;
+      sum += (uint32_t)v;
+      const size_t grp = (size_t)(ky / 4) * (size_t)fw + (size_t)kx;
+      wq[(grp * gstride + e) * 4 + (size_t)(ky % 4)] = (uint8_t)(int8_t)(v - kz);
+    }
+  return sum;
 }
 
 /* Every filter of these quantization parameters fits the row kernels' signed bytes (pack_rows
@@ -82,16 +100,8 @@ static bool pack_rows(bool is_signed, int32_t c, int32_t fh, int32_t fw, const u
     /* lane order: byte 16 L + 4 j + i sits in vector j, element 4 L + i */
     const size_t e = ((cb >> 2) & 3) * 16 + (cb >> 4) * 4 + (cb & 3);
     int32_t *pw = w + blk * bstride;
-    uint8_t *wq = (uint8_t *)(void *)(pw + 256);
-    uint32_t sum = 0;
-    for (int32_t ky = 0; ky < fh; ky++)
-      for (int32_t kx = 0; kx < fw; kx++) {
-        const uint8_t b = f[((size_t)ky * (size_t)fw + (size_t)kx) * C + ch];
-        const int32_t v = (is_signed ? (int32_t)(int8_t)b : (int32_t)b) + r->filter_offset;
-        sum += (uint32_t)v;
-        const size_t q = (size_t)ky / 4, k = (size_t)ky % 4;
-        wq[((q * (size_t)fw + (size_t)kx) * 64 + e) * 4 + k] = (uint8_t)(int8_t)(v - kz);
-      }
+    const uint32_t sum =
+        pack_quads(is_signed, C, ch, fh, fw, f, r, kz, (uint8_t *)(void *)(pw + 256), 64, e);
     pw[e] = (int32_t)((bias ? (uint32_t)bias[ch] : 0u) + io * sum);
     const size_t k = ch * (size_t)r->mult_stride;
     ((float *)(void *)(pw + 64))[e] = r->scale ? r->scale[k] : 0.0f;
@@ -102,6 +112,31 @@ static bool pack_rows(bool is_signed, int32_t c, int32_t fh, int32_t fw, const u
   out->scale_lt1 = scale_lt1(r, c);
   out->kz = kz;
   out->rows = true;
+  return true;
+}
+
+/* Column-quad layout (dwconv.h, tfcc_q8_dw_cols_fn); false when a w' is not a signed byte or
+ * the requantization is not float (the next per-pixel kernel packs then). */
+static bool pack_cols(bool is_signed, int32_t c, int32_t fh, int32_t fw, const uint8_t *f,
+                      const int32_t *bias, const tfcc_conv_requant *r, int32_t *w,
+                      tfcc_q8_dw_packed *out) {
+  const size_t taps = (size_t)fh * (size_t)fw, C = (size_t)c, c16 = c16_of(c);
+  if (!r->scale) return false;
+  for (size_t i = 0; i < taps * C; i++) {
+    const int32_t v = (is_signed ? (int32_t)(int8_t)f[i] : (int32_t)f[i]) + r->filter_offset;
+    if (v < -128 || v > 127) return false;
+  }
+  /* int8 x is read as the byte x + 128: -128 * sum w' into the bias */
+  const uint32_t io = (uint32_t)r->input_offset - (is_signed ? 128u : 0u);
+  float *scale = (float *)(void *)(w + c16);
+  uint8_t *wq = (uint8_t *)(void *)(w + 2 * c16);
+  for (size_t ch = 0; ch < C; ch++) {
+    const uint32_t sum = pack_quads(is_signed, C, ch, fh, fw, f, r, 0, wq, c16, ch);
+    w[ch] = (int32_t)((bias ? (uint32_t)bias[ch] : 0u) + io * sum);
+    scale[ch] = r->scale[ch * (size_t)r->mult_stride];
+  }
+  memset((uint8_t *)(w + (2 + taps) * c16), (uint8_t)(-r->input_offset), c16);
+  out->cols = true;
   return true;
 }
 
@@ -133,7 +168,8 @@ bool tfcc_q8_dw_pack(const tfcc_q8_dw_kernel *k, bool is_signed, int32_t c, int3
   memset(mem, 0, block);
   int32_t *w = (int32_t *)(void *)(mem + DW_HDR);
   const size_t taps = (size_t)fh * (size_t)fw;
-  if (!(k->row_s && pack_rows(is_signed, c, fh, fw, filter, bias, r, w, out))) {
+  if (!(k->row_s && pack_rows(is_signed, c, fh, fw, filter, bias, r, w, out)) &&
+      !(k->cols_s && pack_cols(is_signed, c, fh, fw, filter, bias, r, w, out))) {
     if (!k->fn_s) out->k = k = tfcc_q8_dw_pixel_fallback(k, k->isa);
     const size_t c16 = c16_of(c);
     const uint8_t *f = filter;
@@ -160,7 +196,7 @@ bool tfcc_q8_dw_pack(const tfcc_q8_dw_kernel *k, bool is_signed, int32_t c, int3
   memset(&h, 0, sizeof h);
   h.magic = DW_MAGIC;
   h.c = c, h.fh = fh, h.fw = fw, h.kz = out->kz;
-  h.is_signed = is_signed, h.rows = out->rows;
+  h.is_signed = is_signed, h.rows = out->rows, h.cols = out->cols;
   memcpy(mem, &h, sizeof h);
   out->w = w;
   out->mem = mem;
@@ -178,7 +214,8 @@ bool tfcc_q8_dw_adopt(const tfcc_q8_dw_kernel *k, bool is_signed, int32_t c, int
   dw_hdr h;
   memcpy(&h, block, sizeof h);
   if (h.magic != DW_MAGIC || h.c != c || h.fh != fh || h.fw != fw || h.is_signed != is_signed ||
-      h.rows > 1 || (h.rows && !k->row_s) || h.kz < -128 || h.kz > 127 || (!h.rows && h.kz))
+      h.rows > 1 || (h.rows && !k->row_s) || h.kz < -128 || h.kz > 127 || (!h.rows && h.kz) ||
+      h.cols > 1 || (h.cols && (!k->cols_s || h.rows || !r->scale)))
     return false;
   set_common(k, is_signed, c, fh, fw, r, out);
   const size_t need = h.rows ? rows_bytes((size_t)c, fh, fw) : pixel_bytes(c, (size_t)fh * fw);
@@ -188,6 +225,8 @@ bool tfcc_q8_dw_adopt(const tfcc_q8_dw_kernel *k, bool is_signed, int32_t c, int
     out->kz = h.kz;
     out->rep = c < 64 && 64 % c == 0;
     out->scale_lt1 = scale_lt1(r, c);
+  } else if (h.cols) {
+    out->cols = true;
   } else if (!k->fn_s) {
     out->k = tfcc_q8_dw_pixel_fallback(k, k->isa);
   }
@@ -218,7 +257,7 @@ static size_t thread_bytes(const tfcc_q8_dw_packed *p, const tfcc_conv_geom *g) 
         (size_t)(g->out_w - 1) * (size_t)g->stride_w + (size_t)(p->fw - 1) * (size_t)g->dil_w + 1;
     return align64(ncols * (size_t)((p->fh + 3) / 4) * 256);
   }
-  if (p->fp32) return p->k->run_s ? align64((size_t)g->in_w * (size_t)p->c) : 0;
+  if (p->fp32) return p->k->run_s || p->cols ? align64((size_t)g->in_w * (size_t)p->c) : 0;
   return align64(c16_of(p->c) * 4);
 }
 
@@ -302,7 +341,8 @@ static void dw_task(void *ctx, size_t task, int thread) {
   /* runs of the pixels whose filter columns are inside the image in one call where the kernel
      has them (float requantization); filter rows outside read a row of zero points */
   const tfcc_q8_dw_run_fn run = p->is_signed ? p->k->run_s : p->k->run_u;
-  const bool rows_in = run && !o.c32;
+  const tfcc_q8_dw_cols_fn cols = !p->cols ? NULL : p->is_signed ? p->k->cols_s : p->k->cols_u;
+  const bool rows_in = (run || cols) && !o.c32;
   const uint8_t *rrow[TFCC_Q8_DW_MAX_TAPS];
   for (int32_t fy = 0, filled = 0; rows_in && fy < g->filter_h; fy++) {
     rrow[fy] = rowp[fy];
@@ -324,7 +364,10 @@ static void dw_task(void *ctx, size_t task, int thread) {
         for (int32_t fx = 0; fx < g->filter_w; fx++, t++)
           taps[t] = rrow[fy] + (size_t)ix0 * C + (size_t)fx * dxc;
       o.c = orow + (size_t)ox * C;
-      run(C, t, taps, p->w, &o, (size_t)n, (size_t)g->stride_w * C);
+      if (cols)
+        cols(C, g->filter_h, g->filter_w, taps, p->w, &o, (size_t)n, (size_t)g->stride_w * C);
+      else
+        run(C, t, taps, p->w, &o, (size_t)n, (size_t)g->stride_w * C);
       ox += n - 1;
       continue;
     }
@@ -343,7 +386,10 @@ static void dw_task(void *ctx, size_t task, int thread) {
     }
     o.c = orow + (size_t)ox * C;
     if (rows_in) { /* a pixel at the left or right edge: a run of one */
-      run(C, t, taps, p->w, &o, 1, 0);
+      if (cols)
+        cols(C, g->filter_h, g->filter_w, taps, p->w, &o, 1, 0);
+      else
+        run(C, t, taps, p->w, &o, 1, 0);
       continue;
     }
     fn(C, t, taps, p->w, &o);

@@ -47,6 +47,16 @@ typedef void (*tfcc_q8_dw_fn)(size_t c, size_t ntaps, const uint8_t *const *taps
 typedef void (*tfcc_q8_dw_run_fn)(size_t c, size_t ntaps, const uint8_t *const *taps,
                                   const int32_t *pw, const tfcc_q8_out *o, size_t n, size_t step);
 
+/* A run of n output pixels of one row on a column-quad kernel (float requantization; the
+ * WebAssembly relaxed-dot one): filter fh x fw, its taps in row-major order (pixel i's tap t at
+ * taps[t] + i * step; step 0 for a single pixel), output o->c + i * c. Packed (int32 units):
+ * [C16 bias'][C16 float scale][ceil(fh / 4) x fw groups of C16 weight quads: channel ch's
+ * int32 holds the signed bytes w' of filter rows 4q..4q+3 (zero past fh) at column fx, group
+ * q * fw + fx][taps - that x C16 unused][C16 zero-point bytes]. For int8 activations the kernel
+ * reads x ^ 0x80 = x + 128 as unsigned bytes, so bias' also takes -128 * sum w'. */
+typedef void (*tfcc_q8_dw_cols_fn)(size_t c, int32_t fh, int32_t fw, const uint8_t *const *taps,
+                                   const int32_t *pw, const tfcc_q8_out *o, size_t n, size_t step);
+
 struct tfcc_q8_dw_packed;
 
 /* Hybrid output (float32 DEPTHWISE_CONV_2D with int8 weights, ops/hybrid.c): int8 input q of
@@ -83,10 +93,13 @@ typedef void (*tfcc_q8_dw_row_fn)(const tfcc_q8_dw_row *a);
 typedef struct tfcc_q8_dw_kernel {
   const char *name;
   tfcc_isa isa;
-  int feature;                    /* tfcc_cpu_feature the kernel needs besides isa, or -1 */
-  tfcc_q8_dw_fn fn_s, fn_u;       /* per-pixel kernels, int8 / uint8 activations (or NULL) */
-  tfcc_q8_dw_row_fn row_s, row_u; /* row kernels (or NULL) */
-  tfcc_q8_dw_run_fn run_s, run_u; /* runs of interior pixels, per-pixel layout (or NULL) */
+  int feature;                       /* tfcc_cpu_feature the kernel needs besides isa, or -1 */
+  tfcc_q8_dw_fn fn_s, fn_u;          /* per-pixel kernels, int8 / uint8 activations (or NULL) */
+  tfcc_q8_dw_row_fn row_s, row_u;    /* row kernels (or NULL) */
+  tfcc_q8_dw_run_fn run_s, run_u;    /* runs of interior pixels, per-pixel layout (or NULL) */
+  tfcc_q8_dw_cols_fn cols_s, cols_u; /* column-quad kernels (or NULL): filters whose w' are
+                                        signed bytes, float requantization; else the next
+                                        per-pixel kernel packs */
 } tfcc_q8_dw_kernel;
 
 TFCC_DISPATCH_TABLE_DECL(tfcc_q8_dw, tfcc_q8_dw_kernel);
@@ -105,6 +118,7 @@ typedef struct tfcc_q8_dw_packed {
   int32_t c, taps, fh, fw;
   bool is_signed, fp32;
   bool rows;       /* row-kernel layout */
+  bool cols;       /* column-quad layout (k->cols_s) */
   int32_t kz;      /* row kernels: weight offset kz (0: none) */
   bool scale_lt1;  /* every fp32 requantization scale below 1 in magnitude */
   bool rep;        /* row kernels, c dividing 64: an extra block packs 64 / c pixels per

@@ -5,11 +5,12 @@
  * (v128.load8x8), are interleaved the same way (i16x8 unpack low / high) and meet the weights in
  * i32x4.dot_i16x8: x_t * w'_t + x_t+1 * w'_t+1 per channel, exact in int32 (|x| <= 255,
  * |w'| <= 255). The channel tail goes through a zero-padded copy. Requantization as
- * tfcc_requant_fp32 (round half to even, see requant4). */
+ * tfcc_requant_fp32 (round half to even, see wasmsimd_requant.h). */
 #include <string.h>
 #include <wasm_simd128.h>
 
 #include "kernels/q8-dwconv/ukernels.h"
+#include "kernels/q8-dwconv/wasmsimd_requant.h"
 
 static inline v128_t widen(const uint8_t *p, size_t n, bool is_signed) {
   if (n >= 8) return is_signed ? wasm_i16x8_load8x8(p) : wasm_u16x8_load8x8(p);
@@ -82,28 +83,16 @@ static inline void q8dw_store32(int32_t *c32, q8dw_acc acc) {
   wasm_v128_store(c32 + 12, acc.a3);
 }
 
-/* f + 1.5 * 2^23 (|f| < 2^22) has the integer nearest f, ties to even, in its low mantissa bits:
- * the bits minus those of 1.5 * 2^23 are f rounded as f32x4.nearest, exactly (no
- * i32x4.trunc_sat_f32x4, several instructions on x86-64 engines). The bits are monotone in f
- * over all finite f (negative sums: negative as int32), so the lower clamp is an i32x4.max on
- * them (magic_min: the bits of lo); minus zp folded into the one subtraction. */
-static inline v128_t requant4(v128_t acc, const float *scale, v128_t magic_min, v128_t magic_zp) {
-  const v128_t f = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(acc), wasm_v128_load(scale));
-  return wasm_i32x4_sub(wasm_i32x4_max(wasm_f32x4_add(f, wasm_f32x4_splat(12582912.0f)), magic_min),
-                        magic_zp);
-}
-
 /* The 16 channels' bytes: requantized, narrowed with saturation (the values are >= act_min;
  * above the type's range they saturate), then clamped to act_max on the bytes: the bytes of
  * the scalar clamp and truncation. lo and hi are act_min - zp and act_max - zp, integers. */
 static inline void q8dw_requant(uint8_t *c, q8dw_acc acc, const float *scale, float lo, float hi,
                                 int32_t zp, size_t n) {
-  const v128_t vmin = wasm_i32x4_splat((int32_t)(0x4B400000u + (uint32_t)(int32_t)lo));
-  const v128_t vzp = wasm_i32x4_splat((int32_t)(0x4B400000u - (uint32_t)zp));
-  const v128_t q01 = wasm_i16x8_narrow_i32x4(requant4(acc.a0, scale, vmin, vzp),
-                                             requant4(acc.a1, scale + 4, vmin, vzp));
-  const v128_t q23 = wasm_i16x8_narrow_i32x4(requant4(acc.a2, scale + 8, vmin, vzp),
-                                             requant4(acc.a3, scale + 12, vmin, vzp));
+  const v128_t vmin = tfcc_q8dw_magic_min(lo), vzp = tfcc_q8dw_magic_zp(zp);
+  const v128_t q01 = wasm_i16x8_narrow_i32x4(tfcc_q8dw_requant4(acc.a0, scale, vmin, vzp),
+                                             tfcc_q8dw_requant4(acc.a1, scale + 4, vmin, vzp));
+  const v128_t q23 = wasm_i16x8_narrow_i32x4(tfcc_q8dw_requant4(acc.a2, scale + 8, vmin, vzp),
+                                             tfcc_q8dw_requant4(acc.a3, scale + 12, vmin, vzp));
   const int32_t act_max = (int32_t)hi + zp;
   const v128_t b =
       acc.is_signed

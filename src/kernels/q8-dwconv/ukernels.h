@@ -24,6 +24,10 @@ TFCC_Q8_DW_DECL(tfcc_q8_dw_s_wasmsimd);
 TFCC_Q8_DW_DECL(tfcc_q8_dw_u_wasmsimd);
 TFCC_Q8_DW_RUN_DECL(tfcc_q8_dw_run_s_wasmsimd);
 TFCC_Q8_DW_RUN_DECL(tfcc_q8_dw_run_u_wasmsimd);
+void tfcc_q8_dw_cols_s_wasmsimd(size_t c, int32_t fh, int32_t fw, const uint8_t *const *taps,
+                                const int32_t *pw, const tfcc_q8_out *o, size_t n, size_t step);
+void tfcc_q8_dw_cols_u_wasmsimd(size_t c, int32_t fh, int32_t fw, const uint8_t *const *taps,
+                                const int32_t *pw, const tfcc_q8_out *o, size_t n, size_t step);
 TFCC_Q8_DW_DECL(tfcc_q8_dw_s_scalar);
 TFCC_Q8_DW_DECL(tfcc_q8_dw_u_scalar);
 

@@ -293,17 +293,10 @@ TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_4x8_wasmsimd) {
 #include <stdatomic.h>
 
 #include "kernels/q8-gemm/gemm.h"
+#include "kernels/simd/wasm_rdot.h"
 
-/* Both binaries hold this kernel and its self-check, so that their static data, whose
- * addresses the shared glue (tfcc-core.mjs of a threads build) holds, lie alike; the plain
- * binary's rdot is a SIMD128 stand-in that is no such dot product, which fails the check. */
-static inline v128_t rdot(v128_t a, v128_t b, v128_t c) {
-#ifdef TFCC_WASM_RELAXED_DOT
-  return (v128_t)__builtin_wasm_fma_f64x2((__f64x2)a, (__f64x2)b, (__f64x2)c);
-#else
-  return wasm_i32x4_add(c, wasm_i32x4_dot_i16x8(a, b));
-#endif
-}
+/* Both binaries hold this kernel and its self-check (kernels/simd/wasm_rdot.h). */
+#define rdot tfcc_wasm_rdot
 
 /* Row i's accumulators += its 4 broadcast bytes (x, already xor 0x80) times the group's
  * columns 0-3 (wl), 4-7 (wh); DOT puts each in its operand for the signedness. */
