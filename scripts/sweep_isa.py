@@ -289,6 +289,7 @@ def main():
     for path, _, _ in models:
         try:
             kinds[path] = model_kind(path)
+            sm.io_of(path)  # what sweep_one reads first: a file without a subgraph 0 stops here
         except Exception:  # noqa: BLE001 (not a readable FlatBuffer)
             kinds[path] = "unreadable"
     if args.kinds:

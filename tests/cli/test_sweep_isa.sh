@@ -43,6 +43,11 @@ y = m.add_tensor("y", S.FLOAT32, [1, 4])
 m.add_op("FULLY_CONNECTED", [x, w, -1], [y])
 m.inputs, m.outputs = [x], [y]
 save("c_hybrid_fc", m)
+# a FlatBuffer with the TFL3 identifier and a Model table holding only version 3: no subgraph
+# (an empty-model test file of a TFLite binding); listed "unreadable", the sweep goes on
+import struct
+open("%s/d_no_subgraph.tflite" % sys.argv[2], "wb").write(
+    struct.pack("<I4sHHHHiI", 16, b"TFL3", 6, 8, 4, 0, 8, 3))
 PY
 # a byte-identical copy is taken once
 cp "$M/a_relu_f32.tflite" "$M/a_relu_f32_copy.tflite"
@@ -71,6 +76,7 @@ kind() {
 kind a_relu_f32 float
 kind b_reshape_i8 quant
 kind c_hybrid_fc hybrid
+kind d_no_subgraph unreadable
 for c in generic sse4+t2; do
   for m in a_relu_f32 b_reshape_i8 c_hybrid_fc; do cell $m $c "exact"; done
 done
@@ -80,8 +86,9 @@ cell b_reshape_i8 fake "*; baseline vs TFLite (litert): match (out0 max |diff| 0
 cell c_hybrid_fc fake "DIFF out0 DIFF max |diff| 0.5, 0.0% equal; baseline vs TFLite (litert): match (out0 max |diff| 0); fake vs TFLite (litert): MISMATCH (out0 max |diff| 0.5)"
 cell c_hybrid_fc broken "FAILS rc 3"
 cell a_relu_f32 broken "exact"
-# three models (the copy dropped), the counts per configuration and kind
-expect_in "$TMP/sweep.txt" "3 models (1 quant, 1 hybrid, 1 float); the baseline runs 3" "counts line"
+# four models (the copy dropped; one unreadable), the counts per configuration and kind
+expect_in "$TMP/sweep.txt" "4 models (1 quant, 1 hybrid, 1 float); the baseline runs 3" "counts line"
+expect_in "$TMP/sweep.txt" "d_no_subgraph" "a file without a subgraph is listed, not a crash"
 expect_in "$TMP/sweep.txt" "fake       quant     1: 0 bit-identical, 0 close, 1 DIFF, 0 fail" "per-config counts"
 expect_in "$TMP/sweep.txt" "broken     hybrid    1: 0 bit-identical, 0 close, 0 DIFF, 1 fail" "a failing configuration is counted"
 expect_in "$TMP/T.md" "| b_reshape_i8 | quant | exact | exact | DIFF" "Markdown row"
