@@ -175,13 +175,15 @@ static tfcc_wc_skip *read_skips(int fd, uint64_t file_bytes, const tfcc_wc_src_i
 }
 
 /* The kept-pages block's ranges with their offsets in the file (table: header + entries),
- * clipped to the source's unsampled middle: the sampled first and last 64 KiB are read from
- * the source, so that its sample hash stays the source's own. */
+ * clipped to the source's pages. Those in the sampled first and last 64 KiB too: the load
+ * compares them with the source file before it hashes the sample (tfcc_model_file_check_maps),
+ * so that its sample hash stays the source's own. None for a source of 128 KiB or less (all
+ * of it sampled: read, as it would be compared). */
 static tfcc_wc_kept_map *read_kept(int fd, uint64_t file_bytes, const uint8_t *table,
                                    uint32_t n_blocks, uint64_t src_size, size_t *n) {
   if (src_size <= 2 * (uint64_t)SAMPLE_EDGE) return NULL;
-  const uint64_t lo = SAMPLE_EDGE,
-                 hi = (src_size - SAMPLE_EDGE) / TFCC_WC_SKIP_PAGE * TFCC_WC_SKIP_PAGE;
+  const uint64_t lo = 0,
+                 hi = (src_size + TFCC_WC_SKIP_PAGE - 1) / TFCC_WC_SKIP_PAGE * TFCC_WC_SKIP_PAGE;
   *n = 0;
   for (uint32_t i = 0; i < n_blocks; i++) {
     tfcc_wc_entry e;
