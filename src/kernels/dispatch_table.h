@@ -22,6 +22,17 @@
 
 #include "cpu/cpu_info.h"
 
+/* A family's select, called once per process per dispatch level (kernel_set.c fills every
+ * level's set at the first load): cold, so that the linker gathers every family's select in
+ * one place (.text.unlikely) instead of one page of code per family's file. A fresh process
+ * touches each page of code it runs once, and on a VM each first touch of a 4 KiB page costs
+ * a few microseconds (bench/README.md, "load7"). */
+#if defined(__GNUC__) || defined(__clang__)
+#define TFCC_SELECT_FN __attribute__((cold))
+#else
+#define TFCC_SELECT_FN
+#endif
+
 #define TFCC_DISPATCH_TABLE_ACCESS_DECL(prefix, type) \
   int prefix##_kernel_count(void); \
   const type *prefix##_kernel_at(int i); \
@@ -46,7 +57,7 @@
 
 #define TFCC_DISPATCH_TABLE_FNS_USABLE(prefix, type, usable) \
   TFCC_DISPATCH_TABLE_ACCESS_FNS(prefix, type) \
-  const type *prefix##_select(tfcc_isa isa) { \
+  TFCC_SELECT_FN const type *prefix##_select(tfcc_isa isa) { \
     for (int i = 0; i < prefix##_n_kernels_; i++) \
       if (usable(&kernels[i], isa)) return &kernels[i]; \
     return &kernels[prefix##_n_kernels_ - 1]; \

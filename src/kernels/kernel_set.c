@@ -3,6 +3,8 @@
 
 #include <pthread.h>
 
+#include "kernels/dispatch_table.h"
+
 #include "kernels/bf16-gemm/gemm.h"
 #include "kernels/f32-conv-direct/direct_conv.h"
 #include "kernels/f32-dwconv/dwconv.h"
@@ -26,7 +28,7 @@
 static tfcc_kernel_set g_sets[TFCC_ISA_COUNT_];
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 
-static void fill(void) {
+TFCC_SELECT_FN static void fill(void) {
   for (int i = 0; i < (int)TFCC_ISA_COUNT_; i++) {
     const tfcc_isa isa = (tfcc_isa)i;
     tfcc_kernel_set *s = &g_sets[i];

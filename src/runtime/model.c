@@ -656,27 +656,12 @@ static tfcc_status cache_kept_pages(tfcc_model *m, tfcc_err *err) {
   bool failed = false;
   if (tfcc_wcache_will_write(m->wcache))
     tfcc_wcache_set_kept(m->wcache, m->data, k, n);
-  else if (m->kept_premapped) {
-    /* the unsampled middle was mapped from this file when the model file was opened; the
-     * sampled first and last 64 KiB (read from the model file) are compared and mapped here */
-    const size_t lo = TFCC_WC_SAMPLE_EDGE;
-    const size_t hi = (m->size - TFCC_WC_SAMPLE_EDGE) / TFCC_WC_SKIP_PAGE * TFCC_WC_SKIP_PAGE;
-    size_t ne = 0, sh = 0;
-    tfcc_wc_skip *e = malloc((2 * n + 1) * sizeof *e);
-    for (size_t i = 0; e && i < n; i++) {
-      const size_t a = (size_t)k[i].offset, b = (size_t)(k[i].offset + k[i].bytes);
-      if (a < lo)
-        e[ne++] = (tfcc_wc_skip){a, (b < lo ? b : lo) - a};
-      else if (b > hi)
-        e[ne++] = (tfcc_wc_skip){a > hi ? a : hi, b - (a > hi ? a : hi)};
-      if (a < lo && b > hi) e[ne++] = (tfcc_wc_skip){hi, b - hi}; /* across both edges */
-    }
-    if (ne)
-      sh = tfcc_wcache_share_kept(m->wcache, (uint8_t *)(uintptr_t)m->data, m->mapping_size, e, ne,
-                                  &failed);
-    free(e);
-    tfcc_wcache_kept_mapped(m->wcache, m->kept_premapped, sh);
-  } else if (!getenv_off("TFCC_WC_SHARE_KEPT"))
+  else if (m->kept_premapped)
+    /* mapped from this file when the model file was opened, the sampled ends included (compared
+     * with the model file there); a kept page that was not (its range failed to map) stays
+     * private: nothing is compared or mapped over populated pages now */
+    tfcc_wcache_kept_mapped(m->wcache, m->kept_premapped, 0);
+  else if (!getenv_off("TFCC_WC_SHARE_KEPT"))
     tfcc_wcache_share_kept(m->wcache, (uint8_t *)(uintptr_t)m->data, m->mapping_size, k, n,
                            &failed);
   free(k);
@@ -909,9 +894,14 @@ tfcc_status tfcc_model_load_file(tfcc_runtime *rt, const char *path, const tfcc_
   memset(&id, 0, sizeof id);
   if (s == TFCC_OK && f.settled) file_id(&f.st, &id);
   /* holes only in a settled copy of the file the skip list was made from (it could have been
-   * replaced between the stat and the open) */
-  if (s == TFCC_OK && (f.n_holes || f.n_maps) &&
-      (!f.settled || memcmp(&id, &peek_id, sizeof id) != 0)) {
+   * replaced between the stat and the open), and kept pages mapped in its sampled ends only
+   * where they are the file's own bytes (its sample hash is the file's: compared now, read
+   * through a small buffer; the middle is vouched for by the identity) */
+  bool peeked = f.settled && memcmp(&id, &peek_id, sizeof id) == 0;
+  if (s == TFCC_OK && peeked && f.n_maps && f.size > 2 * TFCC_WC_SAMPLE_EDGE)
+    s = tfcc_model_file_check_maps(&f, TFCC_WC_SAMPLE_EDGE, f.size - TFCC_WC_SAMPLE_EDGE, &peeked,
+                                   &err);
+  if (s == TFCC_OK && (f.n_holes || f.n_maps) && !peeked) {
     for (size_t i = 0; i < f.n_holes && s == TFCC_OK; i++)
       s = tfcc_model_file_fill(&f, f.holes[i].off, f.holes[i].len, &err);
     f.n_holes = 0;

@@ -275,6 +275,45 @@ tfcc_status tfcc_model_file_unmap_ranges(tfcc_model_file *f, tfcc_err *err) {
   return st;
 }
 
+/* Reads [off, off + len) of f's open file into dst; the file must still hold those bytes. */
+static tfcc_status read_at(const tfcc_model_file *f, uint8_t *dst, size_t off, size_t len,
+                           tfcc_err *err) {
+  ssize_t r = f->fd < 0 ? -1 : read_full(f->fd, dst, len, (off_t)off, true);
+  if (r < 0)
+    return tfcc_err_set(err, TFCC_ERR_IO, "read failed at byte %zu: %s", off,
+                        f->fd < 0 ? "file closed" : strerror(errno));
+  if ((size_t)r < len)
+    return tfcc_err_set(err, TFCC_ERR_INTEGRITY,
+                        "file shrank while being loaded: %zu of %zu bytes (truncated or "
+                        "rewritten in place)" PUBLISH_HINT,
+                        off + (size_t)r, f->size);
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_model_file_check_maps(const tfcc_model_file *f, size_t lo, size_t hi, bool *same,
+                                       tfcc_err *err) {
+  /* on the stack: a fresh allocation would cost page faults of its own (each 4 KiB page on a
+   * VM costs more than reading it) */
+  uint8_t buf[16 << 10];
+  *same = true;
+  for (size_t i = 0; i < f->n_maps && *same; i++) {
+    const size_t a0 = f->maps[i].off, b0 = f->maps[i].off + f->maps[i].len;
+    const size_t end = b0 < f->size ? b0 : f->size;
+    for (int part = 0; part < 2 && *same; part++) { /* below lo, then at or above hi */
+      size_t a = part ? (a0 > hi ? a0 : hi) : a0;
+      const size_t b = part ? end : (end < lo ? end : lo);
+      while (a < b && *same) {
+        const size_t step = b - a < sizeof buf ? b - a : sizeof buf;
+        const tfcc_status st = read_at(f, buf, a, step, err);
+        if (st != TFCC_OK) return st;
+        *same = memcmp(buf, f->data + a, step) == 0;
+        a += step;
+      }
+    }
+  }
+  return TFCC_OK;
+}
+
 /* The holes that lie inside size bytes, trimmed inward to whole pages, sorted and disjoint
  * (anything else drops the list: everything is read). */
 static void take_holes(tfcc_model_file *f, const tfcc_mf_range *h, size_t n, size_t min) {
@@ -301,16 +340,7 @@ tfcc_status tfcc_model_file_fill(tfcc_model_file *f, size_t off, size_t len, tfc
   uint8_t *dst = (uint8_t *)f->data;
   if (f->holes_trap && mprotect(dst + off, len, PROT_READ | PROT_WRITE) != 0)
     return tfcc_err_set(err, TFCC_ERR_IO, "mprotect failed: %s", strerror(errno));
-  ssize_t r = f->fd < 0 ? -1 : read_full(f->fd, dst + off, len, (off_t)off, true);
-  if (r < 0)
-    return tfcc_err_set(err, TFCC_ERR_IO, "read failed at byte %zu: %s", off,
-                        f->fd < 0 ? "file closed" : strerror(errno));
-  if ((size_t)r < len)
-    return tfcc_err_set(err, TFCC_ERR_INTEGRITY,
-                        "file shrank while being loaded: %zu of %zu bytes (truncated or "
-                        "rewritten in place)" PUBLISH_HINT,
-                        off + (size_t)r, f->size);
-  return TFCC_OK;
+  return read_at(f, dst + off, off, len, err);
 }
 
 static tfcc_status open_impl(const char *path, bool immutable, unsigned flags,

@@ -92,6 +92,13 @@ tfcc_status tfcc_model_file_open_holes_maps(const char *path, unsigned flags,
                                             const tfcc_mf_range *holes, size_t n,
                                             const tfcc_mf_map *maps, size_t n_maps, int map_fd,
                                             tfcc_model_file *f, tfcc_err *err);
+/* Compares the parts of the ranges tfcc_model_file_open_holes_maps mapped that lie outside
+ * [lo, hi) with the file's bytes there (read through a small buffer): *same false at the first
+ * difference (then tfcc_model_file_unmap_ranges). For a caller that vouches for the middle
+ * only (a weights cache's kept pages: the sampled ends must be the file's own). Errors:
+ * TFCC_ERR_IO, TFCC_ERR_INTEGRITY (the file is shorter now). */
+tfcc_status tfcc_model_file_check_maps(const tfcc_model_file *f, size_t lo, size_t hi, bool *same,
+                                       tfcc_err *err);
 /* Replaces every range tfcc_model_file_open_holes_maps mapped with private pages read from
  * f's file (the caller found the file is not the one the ranges were vouched for). */
 tfcc_status tfcc_model_file_unmap_ranges(tfcc_model_file *f, tfcc_err *err);

@@ -175,13 +175,18 @@ static tfcc_wc_skip *read_skips(int fd, uint64_t file_bytes, const tfcc_wc_src_i
 }
 
 /* The kept-pages block's ranges with their offsets in the file (table: header + entries),
- * clipped to the source's unsampled middle: the sampled first and last 64 KiB are read from
- * the source, so that its sample hash stays the source's own. */
+ * clipped to the source's pages. Those in the sampled first and last 64 KiB too: the load
+ * compares them with the source file before it hashes the sample (tfcc_model_file_check_maps),
+ * so that its sample hash stays the source's own. None for a source of 128 KiB or less (all
+ * of it sampled: read, as it would be compared). */
 static tfcc_wc_kept_map *read_kept(int fd, uint64_t file_bytes, const uint8_t *table,
                                    uint32_t n_blocks, uint64_t src_size, size_t *n) {
   if (src_size <= 2 * (uint64_t)SAMPLE_EDGE) return NULL;
-  const uint64_t lo = SAMPLE_EDGE,
-                 hi = (src_size - SAMPLE_EDGE) / TFCC_WC_SKIP_PAGE * TFCC_WC_SKIP_PAGE;
+  /* the source's pages (ranges end below UINT64_MAX / 4: checked below) */
+  const uint64_t lo = 0, hi = src_size >= UINT64_MAX / 4
+                                  ? UINT64_MAX / 4
+                                  : (src_size + TFCC_WC_SKIP_PAGE - 1) / TFCC_WC_SKIP_PAGE *
+                                        TFCC_WC_SKIP_PAGE;
   *n = 0;
   for (uint32_t i = 0; i < n_blocks; i++) {
     tfcc_wc_entry e;
@@ -546,9 +551,17 @@ size_t tfcc_wcache_share_kept(tfcc_wcache *c, uint8_t *base, size_t base_bytes,
 }
 
 void tfcc_wcache_kept_mapped(tfcc_wcache *c, size_t at_open, size_t shared) {
+  if (!c || !c->map || !at_open) return;
+  /* the entry only (inside the file: tfcc_wc_parse): its range list was checked when it was
+   * read before the open (tfcc_wc_peek_file), and reading it again here through the cache's
+   * own mapping would be a first touch of its page, for nothing but the prefault's bounds */
   tfcc_wc_entry e;
-  size_t nk = 0;
-  if (!c || !c->map || !at_open || !find_kept(c, &e, &nk)) return;
+  uint32_t i = 0;
+  for (; i < c->h.n_blocks; i++) {
+    tfcc_wc_entry_at(c->map, i, &e);
+    if (is_keep(e.node, e.block)) break;
+  }
+  if (i == c->h.n_blocks) return;
   c->stats.kept_shared = at_open + shared;
   c->stats.kept_at_open = at_open;
   c->keep_off = e.offset;

@@ -130,8 +130,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       if ((n == 0) != (sk == NULL)) abort();
       free(sk);
       /* the kept ranges a warm load maps at open: read only from a file whose mtime is its
-       * stamp (given here), each page aligned, inside the file and the source's unsampled
-       * middle, sorted */
+       * stamp (given here), each page aligned, inside the file and the source's pages (the
+       * sampled ends included since load7; none for a source of 128 KiB or less), sorted */
       if (h.stamp_ns > 0) {
         const struct timespec ts[2] = {{0, UTIME_OMIT},
                                        {h.stamp_ns / 1000000000, h.stamp_ns % 1000000000}};
@@ -139,13 +139,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       }
       tfcc_wc_peek pk;
       tfcc_wc_peek_file(path, &h.src_id, h.src_size, true, &pk);
-      at = TFCC_WC_SAMPLE_EDGE;
+      at = 0;
+      const uint64_t src_pages =
+          h.src_size >= UINT64_MAX / 4
+              ? UINT64_MAX / 4
+              : (h.src_size + TFCC_WC_SKIP_PAGE - 1) / TFCC_WC_SKIP_PAGE * TFCC_WC_SKIP_PAGE;
+      if (pk.n_kept && h.src_size <= 2 * (uint64_t)TFCC_WC_SAMPLE_EDGE) abort();
       for (size_t i = 0; i < pk.n_kept; i++) {
         const tfcc_wc_kept_map *k = &pk.kept[i];
         if (k->offset < at || k->bytes == 0 || k->offset % TFCC_WC_SKIP_PAGE ||
-            k->bytes % TFCC_WC_SKIP_PAGE || k->at % TFCC_WC_SKIP_PAGE ||
-            k->bytes > h.src_size - TFCC_WC_SAMPLE_EDGE - k->offset || k->at > size ||
-            k->bytes > size - k->at)
+            k->bytes % TFCC_WC_SKIP_PAGE || k->at % TFCC_WC_SKIP_PAGE || k->offset > src_pages ||
+            k->bytes > src_pages - k->offset || k->at > size || k->bytes > size - k->at)
           abort();
         at = k->offset + k->bytes;
       }

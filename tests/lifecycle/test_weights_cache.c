@@ -126,6 +126,29 @@ static void check_bad(tfcc_runtime *rt, model_case *mc, const char *cache, const
     CHECKF(!st.rejected && st.misses == 0, "%s: %s at %zu: refused", mc->file, what, at);
 }
 
+/* The bytes of the kept-pages block's ranges in the cache file good[0..n) (0: none). */
+static size_t kept_block_bytes(const uint8_t *good, size_t n) {
+  tfcc_wc_header h;
+  memcpy(&h, good, sizeof h);
+  for (uint32_t i = 0; i < h.n_blocks && sizeof h + (i + 1) * sizeof(tfcc_wc_entry) <= n; i++) {
+    tfcc_wc_entry e;
+    tfcc_wc_entry_at(good, i, &e);
+    if (e.node != TFCC_WC_SKIPS_NODE || e.block != TFCC_WC_KEEP_BLOCK) continue;
+    if (e.offset > n || e.bytes > n - e.offset || e.bytes < 8) return 0;
+    uint64_t count = 0;
+    memcpy(&count, good + e.offset, 8);
+    if (count > (e.bytes - 8) / sizeof(tfcc_wc_skip)) return 0;
+    size_t total = 0;
+    for (uint64_t k = 0; k < count; k++) {
+      tfcc_wc_skip r;
+      memcpy(&r, good + e.offset + 8 + k * sizeof r, sizeof r);
+      total += (size_t)r.bytes;
+    }
+    return total;
+  }
+  return 0;
+}
+
 /* Every range of the kept-pages block of a cache file as the load wrote it (good[0..n)) holds
  * the model file's bytes at its offset (the runs of quantization vectors the load gave back
  * included: given back only after the copy), and the ranges lie inside the file's pages. */
@@ -201,6 +224,36 @@ static void check_kept(tfcc_runtime *rt, model_case *mc, const char *cache, cons
   CHECKF(st.misses == 0 && st.kept_shared < shared,
          "%s: damaged kept page: %u misses, %zu of %zu bytes shared", mc->file, st.misses,
          st.kept_shared, shared);
+  /* the writer's stamp put back (the file's mtime set to the header's stamp, as if never
+   * written since): its kept pages are mapped when the model file is opened, unread and
+   * uncompared in the middle, and compared with the model file in the sampled first and last
+   * 64 KiB (the sample hash is the model file's own). The intact file: mapped at open. The
+   * first range's pages flipped (the FlatBuffer's root, at offset 0, in the sampled head): the
+   * compare finds it, nothing is left mapped at open, the output is right, every block is
+   * taken (by the stamp) and the other kept ranges (if any: hand_landmark_lite keeps all of
+   * its file in one range) are shared after the compare as above. */
+  tfcc_wc_skip r0;
+  memcpy(&r0, good + e.offset + 8, sizeof r0);
+  struct stat ms;
+  if (r0.offset == 0 && stat(mc->path, &ms) == 0 && ms.st_size > 4 * 65536 && h.stamp_ns > 0) {
+    const struct timespec ts[2] = {
+        {0, UTIME_OMIT}, {(time_t)(h.stamp_ns / 1000000000), (long)(h.stamp_ns % 1000000000)}};
+    for (int flip = 0; flip < 2; flip++) {
+      memcpy(bad, good, n);
+      if (flip) bad[e.offset + data + 5] ^= 0x40;
+      CHECK(lc_write_file(cache, bad, n) && utimensat(AT_FDCWD, cache, ts, 0) == 0);
+      CHECK(run_once(rt, mc->path, cache, out, sizeof out, &ob, &st));
+      CHECKF(ob == mc->ref_bytes && memcmp(out, mc->ref, ob) == 0,
+             "%s: output with the stamp put back%s differs", mc->file,
+             flip ? " and a damaged kept page in the sampled head" : "");
+      CHECKF(st.misses == 0 && !st.rejected && st.blocks_by_stamp &&
+                 (flip ? st.kept_at_open == 0 && st.kept_shared < shared
+                       : st.kept_at_open > 0 && st.kept_shared == shared),
+             "%s: stamp put back%s: %u misses, %zu bytes mapped at open, %zu of %zu shared",
+             mc->file, flip ? ", damaged kept page in the sampled head" : "", st.misses,
+             st.kept_at_open, st.kept_shared, shared);
+    }
+  }
   /* a damaged range list (a misaligned offset): nothing is mapped from the block */
   memcpy(bad, good, n);
   const uint64_t huge = UINT64_MAX / 2;
@@ -295,11 +348,13 @@ static void test_model(model_case *mc, const char *isa, bool robust, size_t samp
          isa);
   /* the pages the model keeps (tables, biases, filters read raw) are the cache file's */
   CHECKF(st.kept_shared > 0, "%s at %s: warm: no kept page mapped from the cache", mc->file, isa);
-  /* beyond the sampled 64 KiB at either end, mapped when the model file was opened (neither
-   * read nor compared) */
+  /* mapped when the model file was opened: in the middle neither read nor compared, in the
+   * sampled 64 KiB at either end compared with the model file (not mapped over its pages at the
+   * end of the load) */
   struct stat ms;
-  if (stat(mc->path, &ms) == 0 && ms.st_size > 4 * 65536)
-    CHECKF(st.kept_at_open > 0 && st.kept_at_open <= st.kept_shared,
+  const bool mapped_at_open = stat(mc->path, &ms) == 0 && ms.st_size > 4 * 65536;
+  if (mapped_at_open)
+    CHECKF(st.kept_at_open > 0 && st.kept_at_open == st.kept_shared,
            "%s at %s: warm: %zu of %zu kept bytes mapped at open", mc->file, isa, st.kept_at_open,
            st.kept_shared);
   CHECKF(st.kept_at_open >= mc->kept_at_open,
@@ -310,6 +365,12 @@ static void test_model(model_case *mc, const char *isa, bool robust, size_t samp
   uint8_t *good = read_file(cache, &n);
   CHECK(good && n > sizeof(tfcc_wc_header));
   if (good && n > sizeof(tfcc_wc_header)) check_kept_bytes(mc, isa, good, n);
+  if (good && n > sizeof(tfcc_wc_header) && mapped_at_open) {
+    /* every kept range, the sampled ends' included */
+    const size_t all = kept_block_bytes(good, n);
+    CHECKF(st.kept_at_open == all, "%s at %s: warm: %zu bytes mapped at open, the file keeps %zu",
+           mc->file, isa, st.kept_at_open, all);
+  }
   if (mc->block && good && n > sizeof(tfcc_wc_header)) {
     /* the q8 depthwise / float TRANSPOSE_CONV blocks were written, and the warm load above
      * took them unpacked (no miss) */

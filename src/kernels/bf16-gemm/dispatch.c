@@ -35,7 +35,7 @@ static bool level_fits(tfcc_isa need, tfcc_isa isa) {
   return isa < TFCC_ISA_COUNT_ && tfcc_isa_level_fits(need, isa);
 }
 
-const tfcc_bf16_gemm_kernel *tfcc_bf16_gemm_select(tfcc_isa isa) {
+TFCC_SELECT_FN const tfcc_bf16_gemm_kernel *tfcc_bf16_gemm_select(tfcc_isa isa) {
   for (int i = 0; i < N_KERNELS; i++) {
     const tfcc_bf16_gemm_kernel *k = &kernels[i];
     if (!k->test_only && level_fits(k->isa, isa) && tfcc_bf16_gemm_runnable(k)) return k;

@@ -23,7 +23,8 @@ bool tfcc_f32_direct_conv_fits(const tfcc_conv_geom *g) {
          g->stride_h > 0 && g->stride_w > 0;
 }
 
-const tfcc_f32_direct_conv_kernel *tfcc_f32_direct_conv_select(tfcc_isa isa, int nr) {
+TFCC_SELECT_FN const tfcc_f32_direct_conv_kernel *tfcc_f32_direct_conv_select(tfcc_isa isa,
+                                                                              int nr) {
   for (int i = 0; i < tfcc_f32_direct_conv_n_kernels_; i++)
     if (kernels[i].nr == nr && tfcc_isa_level_fits(kernels[i].isa, isa)) return &kernels[i];
   return NULL;
