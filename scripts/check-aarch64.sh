@@ -35,7 +35,7 @@ export QEMU
 rm -f "$OUT"/test_*.log "$OUT"/test_*.rc
 printf '%s\n' $tests | xargs -P "$(nproc)" -n 1 sh -c '
   t=$1
-  { $CC $FLAGS -Itests/harness -static tests/ops/$t.c tests/harness/harness.c tests/harness/fb_test_builder.c \
+  { $CC $FLAGS -Itests/harness -static tests/ops/$t.c tests/harness/harness.c tests/harness/fb_test_builder.c tests/harness/npy_load.c \
       -Wl,--whole-archive "$OUT/libtfcc.a" -Wl,--no-whole-archive -lpthread -lm -o "$OUT/$t" &&
     if [ -n "$QEMU" ]; then "$QEMU" "$OUT/$t"; else echo "built $OUT/$t (qemu-aarch64 not installed: not run)"; fi
   } >"$OUT/$t.log" 2>&1
