@@ -29,13 +29,13 @@ echo "aarch64 library: $OUT/libtfcc.a"
 # the tests: each linked and run (under qemu-aarch64 when installed) beside the others,
 # nproc at a time (the longest, test_move, first); their outputs printed in order, the first
 # failure's exit status returned
-tests="test_move test_f32_gemm test_f32_dwconv test_q8_gemm test_q8_dwconv test_bf16_gemm test_vbinary test_vunary test_q8_lut test_q8_resize test_pool_fast test_quantize_fast test_reduce_fast test_softmax_fast test_f32_gemv test_f32_conv_direct test_q8_lstm_fast test_f32_lstm_fast test_lstm_op_fast test_q8_fc_small test_f32_winograd test_f32_expand_dw test_f32_conv_residual test_move_ops test_resize_move test_arg_fast test_detect_fast test_fft test_sha256"
+tests="test_move test_f32_gemm test_f32_dwconv test_q8_gemm test_q8_dwconv test_bf16_gemm test_vbinary test_vunary test_q8_lut test_q8_resize test_pool_fast test_quantize_fast test_reduce_fast test_softmax_fast test_f32_gemv test_f32_conv_direct test_q8_lstm_fast test_f32_lstm_fast test_lstm_op_fast test_q8_fc_small test_f32_winograd test_f32_expand_dw test_f32_conv_residual test_move_ops test_resize_move test_arg_fast test_detect_fast test_fft test_sha256 test_hybrid"
 QEMU=$(command -v qemu-aarch64 || true)
 export QEMU
 rm -f "$OUT"/test_*.log "$OUT"/test_*.rc
 printf '%s\n' $tests | xargs -P "$(nproc)" -n 1 sh -c '
   t=$1
-  { $CC $FLAGS -Itests/harness -static tests/ops/$t.c tests/harness/harness.c tests/harness/fb_test_builder.c \
+  { $CC $FLAGS -Itests/harness -static tests/ops/$t.c tests/harness/harness.c tests/harness/fb_test_builder.c tests/harness/npy_load.c \
       -Wl,--whole-archive "$OUT/libtfcc.a" -Wl,--no-whole-archive -lpthread -lm -o "$OUT/$t" &&
     if [ -n "$QEMU" ]; then "$QEMU" "$OUT/$t"; else echo "built $OUT/$t (qemu-aarch64 not installed: not run)"; fi
   } >"$OUT/$t.log" 2>&1

@@ -1614,6 +1614,118 @@ static void test_tanh_accuracy(void) {
   CHECK(ys[0][0] == 1.0f); /* XNNPACK's clamp: the first input whose interpolant gives 1 */
 }
 
+/* exact4: the vector expf against the C library's expf, and the vector Eigen logistic against
+ * tfcc_act_logistic_eigen (libm's expf), every variant: the threshold floats and their
+ * neighbours, 0, +-0, +-inf, NaNs, subnormals, every tail length, and every 257th bit pattern
+ * of the 2^32 (TFCC_EXPF_ALL=1: every float, a few seconds a variant). */
+static bool expf_same(float a, float b) {
+  uint32_t ua, ub;
+  memcpy(&ua, &a, 4);
+  memcpy(&ub, &b, 4);
+  return ua == ub || (a != a && b != b);
+}
+
+/* The two floats where the C library's FMA build (glibc on x86-64 with FMA, where GCC fuses
+ * r = z - k into fma(32 / ln2, x, -k)) rounds differently from its plain build (musl, glibc
+ * without FMA, Emscripten's musl: tfweb), found over all 2^32 floats: x's bits and the plain
+ * build's e^x bits. The kernels give the plain build's (one algorithm at every ISA). */
+static const uint32_t expf_fma_points[2][2] = {{0x4202422fu, 0x56fc9f1bu},
+                                               {0xc27c65d9u, 0x11fa2992u}};
+
+/* got matches want (the C library's), or x is one of the two points and got is the plain
+ * build's value (for the logistic: that e^x through e / (1 + e)) */
+static bool expf_ok(float x, float got, float want, bool logistic) {
+  if (expf_same(got, want)) return true;
+  uint32_t xb;
+  memcpy(&xb, &x, 4);
+  for (int i = 0; i < 2; i++)
+    if (xb == expf_fma_points[i][0]) {
+      float e;
+      memcpy(&e, &expf_fma_points[i][1], 4);
+      const float d = 1.f + e;
+      return expf_same(got, logistic ? e / d : e);
+    }
+  return false;
+}
+
+static void test_xnn_expf(void) {
+  enum { C = 4096 };
+  float *x = malloc(C * sizeof(float)), *got = malloc((C + 16) * sizeof(float));
+  float *want = malloc(C * sizeof(float));
+  const float edge[] = {0x1.62e42ep6f,
+                        0x1.62e430p6f,
+                        0x1.62e42cp6f,
+                        -0x1.9fe368p6f,
+                        -0x1.9fe36ap6f,
+                        -0x1.9fe366p6f,
+                        -0x1.9d1d9ep6f,
+                        88.0f,
+                        -88.0f,
+                        0.0f,
+                        -0.0f,
+                        INFINITY,
+                        -INFINITY,
+                        NAN,
+                        -NAN,
+                        0x1p-149f,
+                        -0x1p-149f,
+                        0x1p-126f,
+                        1e-30f,
+                        -1e-7f,
+                        0x1.fffffep127f,
+                        -0x1.fffffep127f,
+                        1.0f,
+                        -1.0f,
+                        0.5f,
+                        -103.0f,
+                        -87.5f,
+                        87.9f,
+                        0x1.04845ep+5f,
+                        -0x1.f8cbb2p+5f};
+  const size_t ne = sizeof edge / sizeof edge[0];
+  const bool all = getenv("TFCC_EXPF_ALL") && atoi(getenv("TFCC_EXPF_ALL")) == 1;
+  const uint64_t stride = all ? 1 : 257;
+  for (int i = 0; i < tfcc_xnn_f32_kernel_count(); i++) {
+    const tfcc_xnn_f32_kernel *k = tfcc_xnn_f32_kernel_at(i);
+    if (!xnn_k_runs(k)) continue;
+    /* the edges, every tail length, and the stores stop at n */
+    for (size_t len = ne; len > 0; len--) {
+      for (int j = 0; j < C + 16; j++) got[j] = 1234.5f;
+      k->expf(edge, got, len);
+      bool ok = got[len] == 1234.5f;
+      for (size_t j = 0; j < len; j++) ok = ok && expf_ok(edge[j], got[j], expf(edge[j]), false);
+      CHECKF(ok, "%s expf edges n=%zu", k->name, len);
+      k->logistic_eigen(edge, got, len);
+      ok = got[len] == 1234.5f;
+      for (size_t j = 0; j < len; j++)
+        ok = ok && expf_ok(edge[j], got[j], tfcc_act_logistic_eigen(edge[j]), true);
+      CHECKF(ok, "%s logistic_eigen edges n=%zu", k->name, len);
+    }
+    uint64_t bad_e = 0, bad_l = 0, first_e = 0, first_l = 0;
+    for (uint64_t u0 = 0; u0 < (1ull << 32); u0 += (uint64_t)C * stride) {
+      size_t n = 0;
+      for (uint64_t u = u0; n < C && u < (1ull << 32); u += stride, n++) {
+        const uint32_t b = (uint32_t)u;
+        memcpy(&x[n], &b, 4);
+      }
+      k->expf(x, got, n);
+      for (size_t j = 0; j < n; j++)
+        if (!expf_ok(x[j], got[j], expf(x[j]), false) && bad_e++ == 0) memcpy(&first_e, &x[j], 4);
+      k->logistic_eigen(x, got, n);
+      for (size_t j = 0; j < n; j++)
+        if (!expf_ok(x[j], got[j], tfcc_act_logistic_eigen(x[j]), true) && bad_l++ == 0)
+          memcpy(&first_l, &x[j], 4);
+    }
+    CHECKF(bad_e == 0, "%s expf: %llu floats differ from libm's (first bits 0x%08llx)", k->name,
+           (unsigned long long)bad_e, (unsigned long long)first_e);
+    CHECKF(bad_l == 0, "%s logistic_eigen: %llu floats differ (first bits 0x%08llx)", k->name,
+           (unsigned long long)bad_l, (unsigned long long)first_l);
+  }
+  free(x);
+  free(got);
+  free(want);
+}
+
 int main(void) {
   test_tanh_accuracy();
   test_schemes();
@@ -1625,6 +1737,7 @@ int main(void) {
   test_xnn_f32();
   test_xnn_log();
   test_xnn_f32_vec();
+  test_xnn_expf();
   xnn_conv_wide_case(11, 23, 3, 32, 3, 2, 1);
   xnn_conv_wide_case(9, 21, 3, 40, 3, 1, 1);
   xnn_conv_wide_case(6, 19, 5, 16, 1, 1, 0);

@@ -143,7 +143,7 @@ void tfcc_f32_lstm_run(const tfcc_f32_lstm_plan *pl, const tfcc_lstm_shape *s, c
           for (int32_t i = 0; i < nc; i++) ig[i] += pl->peep[0][i] * c[i];
         if (pl->peep[1])
           for (int32_t i = 0; i < nc; i++) fg[i] += pl->peep[1][i] * c[i];
-        tfcc_logistic_f32_eigen(g, g, (size_t)(ng - (o_later ? 2 : 1)) * nc);
+        xk->logistic_eigen(g, g, (size_t)(ng - (o_later ? 2 : 1)) * nc);
         xk->tanh_eigen(cg, cg, (size_t)nc);
         for (int32_t i = 0; i < nc; i++) {
           const float in_gate = cifg ? 1.f - fg[i] : ig[i];
@@ -151,7 +151,7 @@ void tfcc_f32_lstm_run(const tfcc_f32_lstm_plan *pl, const tfcc_lstm_shape *s, c
         }
         if (o_later) {
           for (int32_t i = 0; i < nc; i++) og[i] += pl->peep[3][i] * c[i];
-          tfcc_logistic_f32_eigen(og, og, (size_t)nc);
+          xk->logistic_eigen(og, og, (size_t)nc);
         }
         xk->tanh_eigen(c, th, (size_t)nc);
         float *dst = pl->has_proj ? hid : h;

@@ -13,13 +13,27 @@
     "xnn-f32-" #isa, lvl, tfcc_xnn_sigmoid_f32_##isa, tfcc_xnn_conv_f32_rows_##isa, \
         tfcc_xnn_dwconv_f32_rows_##isa, tfcc_xnn_conv_c4_f32_rows_##isa, \
         tfcc_xnn_softmax_f32_##isa, tfcc_xnn_fc_f32_##isa, tfcc_xnn_bmm_f32_##isa, \
-        tfcc_xnn_gelu_f32_##isa, tfcc_xnn_tanh_f32_##isa, tfcc_tanh_eigen_f32_##isa \
+        tfcc_xnn_gelu_f32_##isa, tfcc_xnn_tanh_f32_##isa, tfcc_tanh_eigen_f32_##isa, \
+        tfcc_expf_f32_##isa, tfcc_logistic_eigen_f32_##isa \
   }
-static const tfcc_xnn_f32_kernel kernels[] = {
-    TFCC_KERNELS_X86(K(avx512, TFCC_ISA_AVX512), K(avx2, TFCC_ISA_AVX2), K(sse4, TFCC_ISA_SSE4))
-        K(scalar, TFCC_ISA_GENERIC),
-};
+#define R(name, fn, isa, lvl) K(isa, lvl)
+static const tfcc_xnn_f32_kernel kernels[] = {TFCC_KERNEL_ROWS_SSE4(R, , )};
+#undef R
 #undef K
+
+/* 2^(j / 32) rounded to double (from 60-digit decimals), its bits minus j << 47, so that
+ * tab[k % 32] + (k << 47) is 2^(k / 32)'s bits for every |k| < 150 * 32 (the C library's expf
+ * table, the same numbers). */
+const uint64_t tfcc_expf_tab[32] = {
+    0x3ff0000000000000u, 0x3fefd9b0d3158574u, 0x3fefb5586cf9890fu, 0x3fef9301d0125b51u,
+    0x3fef72b83c7d517bu, 0x3fef54873168b9aau, 0x3fef387a6e756238u, 0x3fef1e9df51fdee1u,
+    0x3fef06fe0a31b715u, 0x3feef1a7373aa9cbu, 0x3feedea64c123422u, 0x3feece086061892du,
+    0x3feebfdad5362a27u, 0x3feeb42b569d4f82u, 0x3feeab07dd485429u, 0x3feea47eb03a5585u,
+    0x3feea09e667f3bcdu, 0x3fee9f75e8ec5f74u, 0x3feea11473eb0187u, 0x3feea589994cce13u,
+    0x3feeace5422aa0dbu, 0x3feeb737b0cdc5e5u, 0x3feec49182a3f090u, 0x3feed503b23e255du,
+    0x3feee89f995ad3adu, 0x3feeff76f2fb5e47u, 0x3fef199bdd85529cu, 0x3fef3720dcef9069u,
+    0x3fef5818dcfba487u, 0x3fef7c97337b9b5fu, 0x3fefa4afa2a490dau, 0x3fefd0765b6e4540u,
+};
 TFCC_DISPATCH_TABLE_FNS(tfcc_xnn_f32, tfcc_xnn_f32_kernel)
 
 float *tfcc_xnn_conv_pack(const float *w_ohwi, int32_t out_c, int32_t kdim, int32_t *ocp) {

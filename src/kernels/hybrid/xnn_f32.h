@@ -135,6 +135,12 @@ typedef void (*tfcc_xnn_tanh_fn)(const float *x, float *y, size_t n);
 /* TANH as TensorFlow Lite's builtin kernels compute it (Eigen's fast rational tanh,
  * tfcc_tanh_f32_eigen's steps: the same bits; the float LSTM cells, kernels/f32-lstm). */
 typedef void (*tfcc_tanh_eigen_fn)(const float *x, float *y, size_t n);
+/* e^x with the C library's expf bits (glibc's and musl's: ARM's optimized-routines algorithm,
+ * in double lanes), and Eigen's logistic over it (tfcc_logistic_f32_eigen's bits: the float LSTM
+ * cells' sigmoid). */
+typedef void (*tfcc_xnn_unary_fn)(const float *x, float *y, size_t n);
+/* bits of 2^(j / 32) rounded to double, minus j << 47 (the expf kernels' table) */
+extern const uint64_t tfcc_expf_tab[32];
 
 /* One variant per instruction set (the same bits from each: lanes only change the width). */
 typedef struct tfcc_xnn_f32_kernel {
@@ -151,6 +157,8 @@ typedef struct tfcc_xnn_f32_kernel {
   tfcc_xnn_gelu_fn gelu;
   tfcc_xnn_tanh_fn tanh;
   tfcc_tanh_eigen_fn tanh_eigen;
+  tfcc_xnn_unary_fn expf;
+  tfcc_xnn_unary_fn logistic_eigen;
 } tfcc_xnn_f32_kernel;
 
 TFCC_DISPATCH_TABLE_DECL(tfcc_xnn_f32, tfcc_xnn_f32_kernel);
@@ -195,10 +203,14 @@ void tfcc_xnn_sigmoid_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kerne
                               int32_t M, int32_t K, int32_t N, float *y, size_t ys); \
   void tfcc_xnn_gelu_f32_##isa(const float *x, float *y, size_t n, const tfcc_gelu_rational *c); \
   void tfcc_xnn_tanh_f32_##isa(const float *x, float *y, size_t n); \
-  void tfcc_tanh_eigen_f32_##isa(const float *x, float *y, size_t n);
+  void tfcc_tanh_eigen_f32_##isa(const float *x, float *y, size_t n); \
+  void tfcc_expf_f32_##isa(const float *x, float *y, size_t n); \
+  void tfcc_logistic_eigen_f32_##isa(const float *x, float *y, size_t n);
 TFCC_XNN_F32_DECL(avx512)
 TFCC_XNN_F32_DECL(avx2)
 TFCC_XNN_F32_DECL(sse4)
+TFCC_XNN_F32_DECL(neon)
+TFCC_XNN_F32_DECL(wasmsimd)
 TFCC_XNN_F32_DECL(scalar)
 
 #endif

@@ -104,6 +104,112 @@ void XF_CAT(tfcc_xnn_sigmoid_f32_, TFCC_XF_ISA)(const float *x, float *y, size_t
   }
 }
 
+/* e^x with the C library's bits (glibc's and musl's expf, one algorithm: ARM's
+ * optimized-routines), XF_W lanes in double: z = x * 32 / ln2 in double, k = z rounded to nearest
+ * (the 1.5 * 2^52 shift), r = z - k, s = 2^(k / 32) from the table (tfcc_expf_tab: 2^(j / 32)'s
+ * bits for j = k mod 32, k / 32 added to the exponent), y = s * ((C0 r + C1) r^2 + (C2 r + 1)),
+ * one rounding to float. Every product and sum is its own rounding (the libraries' non-FMA
+ * build; the x86-64 glibc's FMA build gives the same bits on every float: docs/kernels.md).
+ * Beyond the formula's range: x > 0x1.62e42ep6 -> inf, x < -0x1.9fe368p6 -> 0, NaN -> x + x. */
+typedef double xd4 __attribute__((vector_size(XF_W * 8)));
+typedef uint64_t xq4 __attribute__((vector_size(XF_W * 8)));
+
+/* a macro: a function returning a double vector wider than the build's registers is an ABI
+ * warning under clang */
+#define splatd(v) ((double)(v) - (xd4){0})
+
+/* t = tfcc_expf_tab[k & 31] for every lane: two-table permutes (AVX-512), gathers (AVX2), loads
+ * (through pointers: a double vector wider than the build's registers is no return value) */
+static inline __attribute__((always_inline)) void XF_CAT(xf_exptab_, TFCC_XF_ISA)(const xq4 *kp,
+                                                                                  xq4 *tp) {
+  const xq4 ki = *kp;
+  xq4 t;
+#if XF_W == 16 && defined(__AVX512F__)
+  const __m512i t0 = _mm512_loadu_si512(tfcc_expf_tab), t1 = _mm512_loadu_si512(tfcc_expf_tab + 8);
+  const __m512i t2 = _mm512_loadu_si512(tfcc_expf_tab + 16);
+  const __m512i t3 = _mm512_loadu_si512(tfcc_expf_tab + 24);
+  for (int h = 0; h < 2; h++) {
+    __m512i k;
+    memcpy(&k, (const char *)&ki + 64 * h, 64);
+    /* index bits 0-3 pick among 16 entries; bit 4 picks the half of the table */
+    const __m512i lo = _mm512_permutex2var_epi64(t0, k, t1);
+    const __m512i hi = _mm512_permutex2var_epi64(t2, k, t3);
+    const __m512i r =
+        _mm512_mask_blend_epi64(_mm512_test_epi64_mask(k, _mm512_set1_epi64(16)), lo, hi);
+    memcpy((char *)&t + 64 * h, &r, 64);
+  }
+#elif XF_W == 8 && defined(__AVX2__)
+  for (int h = 0; h < 2; h++) {
+    __m256i k;
+    memcpy(&k, (const char *)&ki + 32 * h, 32);
+    k = _mm256_and_si256(k, _mm256_set1_epi64x(31));
+    const __m256i r = _mm256_i64gather_epi64((const long long *)tfcc_expf_tab, k, 8);
+    memcpy((char *)&t + 32 * h, &r, 32);
+  }
+#else
+  for (int j = 0; j < XF_W; j++) t[j] = tfcc_expf_tab[ki[j] & 31];
+#endif
+  *tp = t;
+}
+
+static inline __attribute__((always_inline)) xv4 expf_v(xv4 x) {
+  const xd4 shift = splatd(0x1.8p52);
+  const xd4 xd = __builtin_convertvector(x, xd4);
+  const xd4 z = xd * splatd(0x1.71547652b82fep+5); /* 32 / ln 2 */
+  const xd4 ks = z + shift;
+  const xq4 ki = (xq4)ks;
+  const xd4 kd = ks - shift;
+  const xd4 r = z - kd;
+  xq4 t;
+  XF_CAT(xf_exptab_, TFCC_XF_ISA)(&ki, &t);
+  t = t + (ki << 47);
+  const xd4 s = (xd4)t;
+  const xd4 c0r = r * splatd(0x1.c6af84b912394p-5 / 32768.0);
+  const xd4 p = c0r + splatd(0x1.ebfce50fac4f3p-3 / 1024.0);
+  const xd4 r2 = r * r;
+  const xd4 c2r = r * splatd(0x1.62e42ff0c52d6p-1 / 32.0);
+  const xd4 q = c2r + splatd(1.0);
+  const xd4 pr2 = p * r2;
+  const xd4 y = pr2 + q;
+  const xd4 ys = y * s;
+  const xv4 e = __builtin_convertvector(ys, xv4);
+  const xi4 over = x > splat(0x1.62e42ep6f), under = x < splat(-0x1.9fe368p6f), nan = x != x;
+  const xv4 xx = x + x;
+  xi4 o = ((xi4)e & ~(over | under | nan)) | ((xi4)splat(__builtin_inff()) & over);
+  return (xv4)(o | ((xi4)xx & nan));
+}
+
+/* Eigen's logistic as TensorFlow Lite's builtin kernels run it (tfcc_act_logistic_eigen's steps,
+ * kernels/ref/activation.c): e = expf(x), 1 where e is inf, else e / (1 + e). */
+static inline __attribute__((always_inline)) xv4 logistic_eigen_v(xv4 x) {
+  const xv4 e = expf_v(x);
+  const xv4 d = splat(1.0f) + e;
+  const xv4 f = e / d;
+  const xi4 inf = e == splat(__builtin_inff());
+  return (xv4)(((xi4)splat(1.0f) & inf) | ((xi4)f & ~inf));
+}
+
+/* y = op(x) over n floats, XF_W at a time, the tail through a zero-filled vector. */
+#define XF_UNARY(fn, op) \
+  void XF_CAT(fn, TFCC_XF_ISA)(const float *x, float *y, size_t n) { \
+    size_t i = 0; \
+    for (; i + XF_W <= n; i += XF_W) { \
+      xv4 v; \
+      memcpy(&v, x + i, sizeof v); \
+      v = op(v); \
+      memcpy(y + i, &v, sizeof v); \
+    } \
+    if (i < n) { \
+      xv4 v = splat(0.0f); \
+      memcpy(&v, x + i, (n - i) * sizeof(float)); \
+      v = op(v); \
+      memcpy(y + i, &v, (n - i) * sizeof(float)); \
+    } \
+  }
+XF_UNARY(tfcc_expf_f32_, expf_v)
+XF_UNARY(tfcc_logistic_eigen_f32_, logistic_eigen_v)
+#undef XF_UNARY
+
 /* SOFTMAX (beta 1) over rows of depth values (xnn_f32.h): the row maximum, e^(x - max) XF_W
  * lanes at a time (rr2-p5 above), the row's sum in XNNPACK's wasm order (one 4-lane accumulator
  * over the exps in order, lanes (0 + 2) + (1 + 3), then a remaining pair, then a single), then

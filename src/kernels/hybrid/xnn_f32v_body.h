@@ -63,6 +63,36 @@ static inline __attribute__((always_inline)) void XV_FN(xv_fc_rows)(int mr, cons
             nu - v * F32V_N);
 }
 
+/* Default kernel, one batch row against ng <= 4 consecutive blocks at once (independent sums,
+ * so that the adds' latency overlaps; each lane's sum still bias, then + x[k] * w[k] for k in
+ * order: the bits of xv_fc_rows). wp: the packed weights, u0: the first block's first unit. */
+static inline __attribute__((always_inline)) void XV_FN(xv_fc_row_blocks)(
+    int ng, const float *x, int32_t K, const float *wp, size_t Kz, int32_t u0, const float *bias,
+    f32v vlo, f32v vhi, float *y, int32_t ub) {
+  enum { BW = XV_NV * F32V_N };
+  f32v acc[4][XV_NV];
+  const float *w[4];
+  for (int g = 0; g < ng; g++) {
+    const int32_t u = u0 + g * BW;
+    w[g] = wp + (size_t)(u / TFCC_XNN_FC_PANEL) * TFCC_XNN_FC_PANEL * Kz +
+           (size_t)(u % TFCC_XNN_FC_PANEL);
+    for (int v = 0; v < XV_NV; v++)
+      acc[g][v] = bias ? XV_LD(bias + u + v * F32V_N, ub - u - v * F32V_N) : f32v_zero();
+  }
+  for (int32_t k = 0; k < K; k++) {
+    const f32v xv = f32v_set(x[k]);
+    for (int g = 0; g < ng; g++)
+      for (int v = 0; v < XV_NV; v++)
+        acc[g][v] = f32v_add(
+            acc[g][v], f32v_mul(xv, f32v_ld(w[g] + (size_t)k * TFCC_XNN_FC_PANEL + v * F32V_N)));
+  }
+  for (int g = 0; g < ng; g++)
+    for (int v = 0; v < XV_NV; v++) {
+      const int32_t u = u0 + g * BW + v * F32V_N;
+      XV_ST(y + u, f32v_clamp(acc[g][v], vlo, vhi), ub - u);
+    }
+}
+
 /* nr2 kernel (4x2c4), one batch row: four partial sums by k % 4, the bias in the first,
  * (s0 + s2) + (s1 + s3). */
 static inline __attribute__((always_inline)) void XV_FN(xv_fc_nr2_row)(const float *x, int32_t K,
@@ -102,6 +132,21 @@ void XV_FN(tfcc_xnn_fc_f32)(const float *x, int32_t batches, int32_t accum, cons
   const f32v vlo = f32v_set(lo), vhi = f32v_set(hi);
   const size_t K = accum > 0 ? (size_t)accum : 0, U = (size_t)units;
   if (ub > units) ub = units;
+  if (!nr2 && batches == 1) { /* one row (the recurrent steps): 4 blocks side by side */
+    const int32_t bw = XV_NV * F32V_N;
+    int32_t u0 = ua;
+    for (; u0 + 3 * bw < ub; u0 += 4 * bw)
+      XV_FN(xv_fc_row_blocks)(4, x, accum, wp, K, u0, bias, vlo, vhi, out, ub);
+    if (u0 < ub) {
+      const int ng = (int)((ub - u0 + bw - 1) / bw);
+      switch (ng) {
+        case 3: XV_FN(xv_fc_row_blocks)(3, x, accum, wp, K, u0, bias, vlo, vhi, out, ub); break;
+        case 2: XV_FN(xv_fc_row_blocks)(2, x, accum, wp, K, u0, bias, vlo, vhi, out, ub); break;
+        default: XV_FN(xv_fc_row_blocks)(1, x, accum, wp, K, u0, bias, vlo, vhi, out, ub); break;
+      }
+    }
+    return;
+  }
   /* ua is a multiple of the panel, hence of every block width: no block straddles ub */
   for (int32_t u0 = ua; u0 < ub; u0 += XV_NV * F32V_N) {
     const int32_t nu = ub - u0; /* units left from u0 (stores stop at the block's width) */
