@@ -400,6 +400,7 @@ typedef struct xnn_ew_job {
   float *y;
   size_t depth;
   const tfcc_gelu_rational *c;
+  tfcc_xnn_unary_fn unary; /* tfcc_xnn_unary_run's kernel */
 } xnn_ew_job;
 
 static void xnn_gelu_range(void *ctx, size_t i0, size_t i1) {
@@ -409,33 +410,32 @@ static void xnn_gelu_range(void *ctx, size_t i0, size_t i1) {
 
 void tfcc_xnn_gelu_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kernel *k, const float *x,
                        float *y, size_t n, const tfcc_gelu_rational *c) {
-  xnn_ew_job j = {k, x, y, 0, c};
+  xnn_ew_job j = {k, x, y, 0, c, NULL};
   /* ~25 flops and a division per element (as LOGISTIC's pieces in f32-vunary) */
   tfcc_threadpool_run_elementwise(pool, n, 8 * 1024, 16, xnn_gelu_range, &j);
 }
 
-static void xnn_tanh_range(void *ctx, size_t i0, size_t i1) {
+static void xnn_unary_range(void *ctx, size_t i0, size_t i1) {
   const xnn_ew_job *j = ctx;
-  j->k->tanh(j->x + i0, j->y + i0, i1 - i0);
+  j->unary(j->x + i0, j->y + i0, i1 - i0);
+}
+
+/* One elementwise float kernel over n elements, threaded by elements (the same bits at any
+ * thread count): ~20 flops and a division per element, as GELU's. */
+static void xnn_unary_run(struct tfcc_threadpool *pool, tfcc_xnn_unary_fn fn, const float *x,
+                          float *y, size_t n) {
+  xnn_ew_job j = {NULL, x, y, 0, NULL, fn};
+  tfcc_threadpool_run_elementwise(pool, n, 8 * 1024, 16, xnn_unary_range, &j);
 }
 
 void tfcc_xnn_tanh_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kernel *k, const float *x,
                        float *y, size_t n) {
-  xnn_ew_job j = {k, x, y, 0, NULL};
-  /* ~20 flops and a division per element, as GELU's */
-  tfcc_threadpool_run_elementwise(pool, n, 8 * 1024, 16, xnn_tanh_range, &j);
-}
-
-static void xnn_sigmoid_range(void *ctx, size_t i0, size_t i1) {
-  const xnn_ew_job *j = ctx;
-  j->k->sigmoid(j->x + i0, j->y + i0, i1 - i0);
+  xnn_unary_run(pool, k->tanh, x, y, n);
 }
 
 void tfcc_xnn_sigmoid_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kernel *k,
                           const float *x, float *y, size_t n) {
-  xnn_ew_job j = {k, x, y, 0, NULL};
-  /* an exp polynomial and a division per element, as TANH's */
-  tfcc_threadpool_run_elementwise(pool, n, 8 * 1024, 16, xnn_sigmoid_range, &j);
+  xnn_unary_run(pool, k->sigmoid, x, y, n);
 }
 
 static void xnn_softmax_range(void *ctx, size_t r0, size_t r1) {
@@ -448,7 +448,7 @@ void tfcc_xnn_softmax_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kerne
   if (outer == 0 || depth == 0) return;
   const size_t n = outer * depth, min_task = 16 * 1024; /* as the f32 softmax driver's */
   const int threads = tfcc_threadpool_size(pool);
-  xnn_ew_job j = {k, x, y, depth, NULL};
+  xnn_ew_job j = {k, x, y, depth, NULL, NULL};
   if (threads <= 1 || outer < 2 || n < 2 * min_task) {
     k->softmax(x, y, outer, depth);
     return;
