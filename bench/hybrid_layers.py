@@ -12,8 +12,8 @@ expand and its depthwise in one node) is matched with the hybrid twin's run of o
 MACs add up to its own (the expand, a PAD if any, the depthwise: hybrid activations need the
 whole expanded image's range before the depthwise, so the hybrid twin keeps them apart). Prints
 one row per pair (hybrid ms, int8 ms, ratio, excess, hybrid kernels), the totals, and the
-excess by class: float-weight layers (xnn-f32 kernels, not fused in int8), expand + depthwise
-pairs, the other 1x1 convolutions and FULLY_CONNECTED, the operators without MACs.
+excess by class: float-weight layers (tflite-f32 / xnn-f32 kernels, not fused in int8), expand +
+depthwise pairs, the other 1x1 convolutions and FULLY_CONNECTED, the operators without MACs.
 Benchmarks are not tests: nothing is asserted beyond the matching."""
 import argparse
 import json
@@ -76,7 +76,7 @@ def main():
         kernels = " + ".join(o["kernel"] for o in g)
         if q["name"] == "EXPAND_DEPTHWISE_CONV_2D":
             c = "expand + depthwise (fused in int8)"
-        elif all(o["kernel"].startswith("xnn-f32") for o in g):
+        elif all(o["kernel"].startswith(("tflite-f32", "xnn-f32")) for o in g):
             c = "float-weight layers"
         else:
             c = "other 1x1 CONV_2D, FULLY_CONNECTED"

@@ -1280,7 +1280,7 @@ def hybrid_cases():
                    {"adj_y": adj_y, "asymmetric_quantize_inputs": asym}))
     # Small hybrid networks: in TFLite's default build (XNNPACK) the float operators before a
     # hybrid node decide its run-time quantization to the last bit, so these outputs check
-    # tfcc's XNNPACK-exact float CONV_2D and LOGISTIC (kernels/hybrid/xnn_f32.h) in hybrid models.
+    # tfcc's XNNPACK-exact float CONV_2D and LOGISTIC (kernels/tflite-f32) in hybrid models.
     name = "hybrid_net_conv_silu_conv"
     rng = Rng(seed_of(name + "/wf"))
     wf = T(F32, [8, 3, 3, 3], const=[f32(rng.uniform(-0.6, 0.6)) for _ in range(8 * 27)])

@@ -4,6 +4,7 @@ is exercised by chaining two or three steps of an operator over the same state i
 or by sequences. TFLite's LiteRT engine rejects variable tensors: make_conformance.py runs these
 cases with the classic interpreter (engine tfweb)."""
 import math
+import struct
 
 import tflite_schema as S
 from casekit import OMIT, Case, Rng, T, choose_qparams, f32, numel, seed_of
@@ -121,22 +122,29 @@ def seq_lstm_case(name, dt, nb, nt, ni, nc, no, time_major=False, opts=None, **k
                 ["x"], ["y"])
 
 
-def lstm_act_probe_case(name, wi, bi, wo, bo, n=2048):
+def lstm_act_probe_case(name, wi, bi, wo, bo, n=2048, vals=None, runtime_w=False):
     """exact3: one step of a one-cell float UNIDIRECTIONAL_SEQUENCE_LSTM over n batch rows whose
     input is the gates' pre-activation (weights 0 or 1, recurrent weights 0, zero states), so
     the output shows the cell's sigmoid and tanh on n chosen values: wi/bi, wo/bo pick the input
     and output gates (weight 0 with bias 30: a gate of exactly 1). Inputs span the activations'
     branches: |x| < 0.0004 (tanh(x) = x), below -9, the clamps near +-7.9, past 88.7 (exp
-    overflows) and both signs of zero."""
+    overflows) and both signs of zero. mend44: vals, exactly these inputs instead; runtime_w,
+    the four input weights as model inputs (tfcc then runs its reference cell, not the plan)."""
     def c(v):
         return T(F32, [1, 1], const=[float(v)])
+
+    def w(v):
+        return T(F32, [1, 1], values=[float(v)]) if runtime_w else c(v)
 
     def b(v):
         return T(F32, [1], const=[float(v)])
 
     rng = Rng(seed_of(name))
-    vals = [0.0, -0.0, 1e-30, -1e-30, 3.9e-4, -3.9e-4, 4.0e-4, -4.0e-4, 7.9, -7.9, 7.95, -7.95, 9.0, -9.0,
-            -9.5, 16.7, -16.7, 88.8, -88.8, 95.0, -95.0, 120.0, -120.0]
+    if vals is not None:
+        vals, n = list(vals), len(vals)
+    else:
+        vals = [0.0, -0.0, 1e-30, -1e-30, 3.9e-4, -3.9e-4, 4.0e-4, -4.0e-4, 7.9, -7.9, 7.95, -7.95, 9.0, -9.0,
+                -9.5, 16.7, -16.7, 88.8, -88.8, 95.0, -95.0, 120.0, -120.0]
     while len(vals) < n:
         k = len(vals) % 4
         if k == 0:
@@ -148,13 +156,28 @@ def lstm_act_probe_case(name, wi, bi, wo, bo, n=2048):
         else:
             vals.append(f32(rng.uniform(-100.0, 100.0)))
     t = {"x": T(F32, [n, 1, 1], values=vals[:n]), "y": T(F32, [n, 1, 1]),
-         "w0": c(wi), "w1": c(1), "w2": c(1), "w3": c(wo), "r0": c(0), "r1": c(0), "r2": c(0), "r3": c(0),
+         "w0": w(wi), "w1": w(1), "w2": w(1), "w3": w(wo), "r0": c(0), "r1": c(0), "r2": c(0), "r3": c(0),
          "b0": b(bi), "b1": b(0), "b2": b(0), "b3": b(bo),
          "h": T(F32, [n, 1], variable=True), "c": T(F32, [n, 1], variable=True)}
     keys = ["x", "w0", "w1", "w2", "w3", "r0", "r1", "r2", "r3", OMIT, OMIT, OMIT, "b0", "b1", "b2", "b3",
             OMIT, OMIT, "h", "c", OMIT, OMIT, OMIT, OMIT]
     return Case(name, t, [("UNIDIRECTIONAL_SEQUENCE_LSTM", keys, ["y"],
-                           {"fused_activation_function": "TANH", "time_major": False})], ["x"], ["y"])
+                           {"fused_activation_function": "TANH", "time_major": False})],
+                ["x", "w0", "w1", "w2", "w3"] if runtime_w else ["x"], ["y"])
+
+
+def _f32_steps(x, k):
+    """the float k steps of 1 ulp from float x (k < 0: toward -inf for positive x)"""
+    b = struct.unpack("<I", struct.pack("<f", x))[0]
+    return struct.unpack("<f", struct.pack("<I", b + k))[0]
+
+
+# mend44: the two floats where x86-64 glibc's FMA build of expf rounds 1 ulp away from the plain
+# build (glibc without FMA, musl, Emscripten's musl that the classic TFLite Web interpreter links;
+# docs/kernels.md "The vector expf"), each with its neighbours, and the expf thresholds
+EXPF_FMA_PROBES = [_f32_steps(float.fromhex(h), k) for h in ("-0x1.f8cbb2p+5", "0x1.04845ep+5")
+                   for k in (-2, -1, 0, 1, 2)] + [float.fromhex("0x1.62e42ep6"), float.fromhex("-0x1.9fe368p6"),
+                                                   -60.0, -63.0, -64.0, 30.0, 33.0]
 
 
 def lstm_cases(add):
@@ -165,6 +188,11 @@ def lstm_cases(add):
     # chunking, row padding and gathered rows)
     add(lstm_act_probe_case("unidirectional_sequence_lstm_f32_act_probe_a", 0, 30, 1, 0))
     add(lstm_act_probe_case("unidirectional_sequence_lstm_f32_act_probe_b", 1, 0, 0, 30))
+    # mend44: the sigmoid at the floats where glibc's FMA expf differs from the plain build's
+    add(lstm_act_probe_case("unidirectional_sequence_lstm_f32_act_probe_expf", 0, 30, 1, 0,
+                            vals=EXPF_FMA_PROBES))
+    add(lstm_act_probe_case("unidirectional_sequence_lstm_f32_act_probe_expf_ref", 0, 30, 1, 0,
+                            vals=EXPF_FMA_PROBES, runtime_w=True))
     add(seq_lstm_case("unidirectional_sequence_lstm_f32_wide_tm", "f32", 2, 40, 37, 33, 21, time_major=True,
                       peep=True, proj=True, opts={"fused_activation_function": "TANH", "cell_clip": 1.5,
                                                   "proj_clip": 0.8}))

@@ -27,7 +27,7 @@
 #include "kernels/hybrid/expand_dw.h"
 #include "kernels/hybrid/hyb_out.h"
 #include "kernels/hybrid/quantize.h"
-#include "kernels/hybrid/xnn_f32.h"
+#include "kernels/tflite-f32/tflite_f32.h"
 #include "kernels/q8-dwconv/dwconv.h"
 #include "kernels/q8-gemm/gemm.h"
 
@@ -96,7 +96,7 @@ static void run_pair(const pair_shape *s) {
     fprintf(stderr, "hybrid_expand_dw_bench: packing the %d x %d expand failed\n", K, C);
     exit(1);
   }
-  const tfcc_xnn_f32_kernel *xk = tfcc_xnn_f32_select(g_isa);
+  const tfcc_tflite_f32_kernel *xk = tfcc_tflite_f32_select(g_isa);
   tfcc_hyb_expand_dw k = {0};
   k.packed = &ph;
   k.stage = (tfcc_q8_hybrid){.wsum = wsum,

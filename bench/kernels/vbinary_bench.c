@@ -17,7 +17,7 @@
 #include "kernels/f32-vbinary/vbinary.h"
 #include "kernels/f32-resize/resize.h"
 #include "kernels/f32-vunary/vunary.h"
-#include "kernels/hybrid/xnn_f32.h"
+#include "kernels/tflite-f32/tflite_f32.h"
 #include "kernels/q8-lut/lut.h"
 #include "kernels/q8-resize/resize.h"
 #include "kernels/ref/activation.h"
@@ -37,7 +37,7 @@ typedef struct job {
               TANH (Eigen's, portable loop) */
   size_t n;
   const tfcc_f32_vunary_kernel *uk;
-  const tfcc_xnn_f32_kernel *xk;
+  const tfcc_tflite_f32_kernel *xk;
   const tfcc_f32_vunary_params *up;
   const tfcc_q8_lut_kernel *lk;
   const uint8_t *lut;
@@ -248,8 +248,8 @@ int main(int argc, char **argv) {
     double ms = median_ms(&j);
     printf("%-14s %-11s %-18s %10.3f %10.2f\n", "f32 TANH hyb", "eigen-ref", "56x56x256", ms,
            8.0 * (double)n / ms * 1e-6);
-    for (int ki = 0; ki < tfcc_xnn_f32_kernel_count(); ki++) {
-      const tfcc_xnn_f32_kernel *k = tfcc_xnn_f32_kernel_at(ki);
+    for (int ki = 0; ki < tfcc_tflite_f32_kernel_count(); ki++) {
+      const tfcc_tflite_f32_kernel *k = tfcc_tflite_f32_kernel_at(ki);
       if (!tfcc_kernel_isa_fits(k->isa, best)) continue;
       j.kind = 13;
       j.xk = k;

@@ -14,7 +14,7 @@
 #include "kernels/f32-winograd/winograd.h"
 #include "kernels/hash/sha256.h"
 #include "kernels/hybrid/fc_eigen.h"
-#include "kernels/hybrid/xnn_f32.h"
+#include "kernels/tflite-f32/tflite_f32.h"
 #include "kernels/pool/pool.h"
 #include "kernels/q8-dwconv/dwconv.h"
 #include "kernels/q8-fc-small/fc_small.h"
@@ -171,10 +171,12 @@ static const kernel_family k_families[] = {
      ONE("ref")},
     {"quantize", "QUANTIZE, DEQUANTIZE (per-tensor; builtin 8-bit requantize: quantize-lut table)",
      TABLE(tfcc_qz)},
-    {"xnn-f32",
-     "LOGISTIC, CONV_2D (float32 operators of hybrid networks in TFLITE mode: "
-     "XNNPACK's bits, no fused multiply-add)",
-     TABLE(tfcc_xnn_f32)},
+    {"tflite-f32",
+     "TensorFlow Lite's float arithmetic bit for bit: CONV_2D, DEPTHWISE_CONV_2D, "
+     "FULLY_CONNECTED, BATCH_MATMUL, SOFTMAX, LOGISTIC, TANH, GELU of hybrid networks in TFLITE "
+     "mode (XNNPACK's bits, no fused multiply-add); the float LSTM plan's dot products, Eigen "
+     "tanh / logistic and expf (the builtin kernel's bits)",
+     TABLE(tfcc_tflite_f32)},
     {"f32-fc-eigen",
      "FULLY_CONNECTED (float32 with run-time weights in hybrid networks, TFLITE mode: Eigen's "
      "GEBP order, vectorised across units, the same bits)",

@@ -13,7 +13,7 @@
 #include "kernels/f32-vbinary/vbinary.h"
 #include "kernels/f32-vunary/vunary.h"
 #include "kernels/hybrid/fc_eigen.h"
-#include "kernels/hybrid/xnn_f32.h"
+#include "kernels/tflite-f32/tflite_f32.h"
 #include "kernels/pool/pool.h"
 #include "kernels/q8-dwconv/dwconv.h"
 #include "kernels/q8-fc-small/fc_small.h"
@@ -50,7 +50,7 @@ TFCC_SELECT_FN static void fill(void) {
     s->qz = tfcc_qz_select(isa);
     s->pool = tfcc_pool_select(isa);
     s->rsum = tfcc_rsum_select(isa);
-    s->xnn_f32 = tfcc_xnn_f32_select(isa);
+    s->tflite_f32 = tfcc_tflite_f32_select(isa);
     s->fc_eigen = tfcc_fc_eigen_select(isa);
   }
 }

@@ -33,7 +33,7 @@ typedef struct tfcc_kernel_set {
   const struct tfcc_qz_kernel *qz;
   const struct tfcc_pool_kernel *pool;
   const struct tfcc_rsum_kernel *rsum;
-  const struct tfcc_xnn_f32_kernel *xnn_f32;
+  const struct tfcc_tflite_f32_kernel *tflite_f32;
   const struct tfcc_fc_eigen_kernel *fc_eigen;
 } tfcc_kernel_set;
 

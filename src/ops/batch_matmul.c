@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 #include "kernels/f32-gemm/gemm.h"
-#include "kernels/hybrid/xnn_f32.h"
+#include "kernels/tflite-f32/tflite_f32.h"
 #include "kernels/ref/batch_matmul.h"
 #include "kernels/ref/quant_util.h"
 #include "ops/conv_common.h"
@@ -267,9 +267,9 @@ static tfcc_status bmm_eval(tfcc_op_ctx *ctx) {
   void *o = ctx->out[0]->data;
   switch (ctx->in[0]->dtype) {
     case TFCC_FLOAT32:
-      if (p->xnn_f32 && ctx->ks && ctx->ks->xnn_f32 &&
+      if (p->xnn_f32 && ctx->ks && ctx->ks->tflite_f32 &&
           ctx->scratch_bytes >= tfcc_xnn_bmm_scratch_bytes(&d))
-        tfcc_xnn_bmm_run(ctx->pool, ctx->ks->xnn_f32, &d, l, r, o, ctx->scratch);
+        tfcc_xnn_bmm_run(ctx->pool, ctx->ks->tflite_f32, &d, l, r, o, ctx->scratch);
       else if (p->xnn_f32)
         tfcc_bmm_f32_xnn(&d, l, r, o);
       else if (bmm_f32_fast(ctx, &d) && ctx->scratch &&
@@ -309,7 +309,7 @@ static const char *bmm_kernel(const tfcc_op_ctx *ctx) {
   if (((const bmm_params *)ctx->params)->hyb)
     return tfcc_hybrid_kernel(((const bmm_params *)ctx->params)->hyb);
   if (((const bmm_params *)ctx->params)->xnn_f32)
-    return ctx->ks && ctx->ks->xnn_f32 ? ctx->ks->xnn_f32->name : "xnn-f32-gemm-order";
+    return ctx->ks && ctx->ks->tflite_f32 ? ctx->ks->tflite_f32->name : "xnn-f32-gemm-order";
   if (bmm_shapes(&c, &d, &orank, od) != TFCC_OK || !bmm_f32_fast(ctx, &d)) return "ref";
   return ctx->ks->f32_gemm->name;
 }

@@ -15,7 +15,7 @@
 #include "ops/bf16_fast.h"
 #include "ops/conv_node.h"
 #include "ops/f32_fast.h"
-#include "kernels/hybrid/xnn_f32.h"
+#include "kernels/tflite-f32/tflite_f32.h"
 #include "ops/hybrid.h"
 #include "ops/q8_fast.h"
 #include "base/threadpool.h"
@@ -35,7 +35,7 @@ typedef struct conv_params {
   bool xnn_dw;         /* one input and one output channel: XNNPACK runs its dwconv (below) */
   bool xnn_c4;         /* fewer than 8 output channels: XNNPACK's nr2 kernel (below) */
   const void *xnn_src; /* filter data xnn_w was made from (xnn_dw: the filter itself) */
-  const tfcc_xnn_f32_kernel *xnn_k;
+  const tfcc_tflite_f32_kernel *xnn_k;
 } conv_params;
 
 static void conv_release(void *p) {
@@ -130,7 +130,7 @@ static void conv_xnn_f32_init(const tfcc_init_ctx *ctx, conv_params *p) {
   p->xnn_w = tfcc_xnn_conv_pack(f->data, f->dims[0], (int32_t)k, &p->xnn_ocp);
   p->xnn_c4 = p->xnn_w && f->dims[0] < TFCC_XNN_NR2_COLS;
   p->xnn_src = f->data;
-  p->xnn_k = tfcc_xnn_f32_select(ctx->isa);
+  p->xnn_k = tfcc_tflite_f32_select(ctx->isa);
 }
 
 static tfcc_status conv_init(tfcc_init_ctx *ctx) {

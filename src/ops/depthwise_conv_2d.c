@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "kernels/f32-dwconv/dwconv.h"
-#include "kernels/hybrid/xnn_f32.h"
+#include "kernels/tflite-f32/tflite_f32.h"
 #include "kernels/kernel_set.h"
 #include "kernels/ref/depthwise_conv.h"
 #include "kernels/ref/quant_util.h"
@@ -27,7 +27,7 @@ typedef struct dw_params {
   float *xnn_w;
   int32_t xnn_ocp;
   const void *xnn_src;
-  const tfcc_xnn_f32_kernel *xnn_k;
+  const tfcc_tflite_f32_kernel *xnn_k;
 } dw_params;
 
 static void dw_release(void *p) {
@@ -63,7 +63,7 @@ static tfcc_status dw_init(tfcc_init_ctx *ctx) {
       p->xnn_w = tfcc_xnn_conv_pack(ohwi, oc, taps, &p->xnn_ocp);
       free(ohwi);
       p->xnn_src = f->data;
-      p->xnn_k = tfcc_xnn_f32_select(ctx->isa);
+      p->xnn_k = tfcc_tflite_f32_select(ctx->isa);
     }
   }
   ctx->params = p;
@@ -191,7 +191,7 @@ static const char *dw_kernel(const tfcc_op_ctx *ctx) {
   if (ctx->in[0]->dtype != TFCC_FLOAT32 || ctx->in[0]->rank != 4 || ctx->in[1]->rank != 4)
     return "ref";
   if (p->xnn_f32) /* XNNPACK's order (ops/hybrid.c): the vector kernel for depth multiplier 1 */
-    return ctx->in[0]->dims[3] == ctx->in[1]->dims[3] ? ctx->ks->xnn_f32->name : "xnn-dwconv";
+    return ctx->in[0]->dims[3] == ctx->in[1]->dims[3] ? ctx->ks->tflite_f32->name : "xnn-dwconv";
   return ctx->ks->f32_dwconv->name;
 }
 

@@ -212,7 +212,7 @@ static tfcc_status xdw_init_hyb(tfcc_init_ctx *ctx, xdw_params *p) {
                                  .row = h->row,
                                  .tile = h->tile};
   p->hk.qd8_rows = h->qd8_rows;
-  p->hk.dw = ctx->ks && ctx->ks->xnn_f32 ? ctx->ks->xnn_f32->dwconv_rows : NULL;
+  p->hk.dw = ctx->ks && ctx->ks->tflite_f32 ? ctx->ks->tflite_f32->dwconv_rows : NULL;
   p->hk.dw_filter = f2->data;
   p->hk.dw_bias = b2 ? b2->data : NULL;
   p->name = "hybrid-expand-xnn-dw";

@@ -16,7 +16,7 @@
 #include "ops/conv_common.h"
 #include "ops/f32_fast.h"
 #include "ops/fc_blockwise.h"
-#include "kernels/hybrid/xnn_f32.h"
+#include "kernels/tflite-f32/tflite_f32.h"
 #include "ops/hybrid.h"
 #include "ops/q8_fast.h"
 #include "base/threadpool.h"
@@ -50,7 +50,7 @@ typedef struct fc_params {
   bool xnn_f32;
   const float *xnn_wp; /* xnn_own, or a block of the weights cache */
   float *xnn_own;
-  const tfcc_xnn_f32_kernel *xnn_k;
+  const tfcc_tflite_f32_kernel *xnn_k;
 } fc_params;
 
 static void fc_release(void *p) {
@@ -178,7 +178,7 @@ static tfcc_status fc_init(tfcc_init_ctx *ctx) {
                           "out of memory packing FULLY_CONNECTED weights (%d x %d, %zu bytes)",
                           (int)w->dims[0], (int)w->dims[1], bytes);
       }
-      p->xnn_k = tfcc_xnn_f32_select(ctx->isa);
+      p->xnn_k = tfcc_tflite_f32_select(ctx->isa);
       if (p->xnn_wp && p->xnn_k) tfcc_packed_consumed(&key, p, w->data);
     }
   }

@@ -3,7 +3,7 @@
  * half once: kernels/ref/activation.c); uint8 / int8 through a 256-entry table of the same float function (GeluPrepare); int16
  * through TFLite's 513-entry interpolated table (LUTPopulate<int16_t>, as LiteRT). float32 in
  * the TFLITE mode of a hybrid model: XNNPACK's interpolant (its delegate runs the node). */
-#include "kernels/hybrid/xnn_f32.h"
+#include "kernels/tflite-f32/tflite_f32.h"
 #include "kernels/ref/activation.h"
 #include "kernels/ref/lut.h"
 #include "ops/act_common.h"
@@ -12,7 +12,9 @@
 typedef struct gelu_op {
   act_head head;
   bool approximate;
-  bool xnn; /* exact2: float32 in a hybrid model, TFLITE mode: XNNPACK's interpolant */
+  /* exact2: float32 in a hybrid model, TFLITE mode: XNNPACK's interpolant (the ISA's variant);
+   * NULL: tfcc's */
+  const tfcc_tflite_f32_kernel *xnn;
   uint8_t lut[256];
   int16_t lut16[TFCC_LUT16_SIZE];
 } gelu_op;
@@ -44,7 +46,8 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
   tfcc_status st = act_unary_init(ctx, sizeof(gelu_op), setup);
   if (st == TFCC_OK && ctx->params) {
     gelu_op *p = ctx->params;
-    p->xnn = p->head.in_type == TFCC_FLOAT32 && tfcc_hybrid_xnn_float(ctx);
+    if (p->head.in_type == TFCC_FLOAT32 && tfcc_hybrid_xnn_float(ctx))
+      p->xnn = tfcc_tflite_f32_select(ctx->isa);
   }
   return st;
 }
@@ -52,12 +55,9 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
 static tfcc_status eval(tfcc_op_ctx *ctx) {
   const gelu_op *p = (const gelu_op *)ctx->params;
   const size_t n = act_count(ctx->in[0]);
-  if (p->xnn && ctx->ks && ctx->ks->xnn_f32)
-    tfcc_xnn_gelu_run(ctx->pool, ctx->ks->xnn_f32, (const float *)ctx->in[0]->data,
+  if (p->xnn)
+    tfcc_xnn_gelu_run(ctx->pool, p->xnn, (const float *)ctx->in[0]->data,
                       (float *)ctx->out[0]->data, n, tfcc_gelu_xnn_rational(p->approximate));
-  else if (p->xnn)
-    tfcc_gelu_f32_xnn((const float *)ctx->in[0]->data, (float *)ctx->out[0]->data, n,
-                      p->approximate);
   else if (p->head.in_type == TFCC_FLOAT32)
     tfcc_gelu_f32((const float *)ctx->in[0]->data, (float *)ctx->out[0]->data, n, p->approximate);
   else if (p->head.in_type == TFCC_FLOAT16)
@@ -72,7 +72,7 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
 
 static const char *gelu_kernel(const tfcc_op_ctx *ctx) {
   const gelu_op *p = (const gelu_op *)ctx->params;
-  return p && p->xnn && ctx->ks && ctx->ks->xnn_f32 ? ctx->ks->xnn_f32->name : "ref";
+  return p && p->xnn ? p->xnn->name : "ref";
 }
 
 TFCC_OP_DEFINE(tfcc_op_gelu, "GELU", init, act_unary_prepare, eval, .kernel = gelu_kernel);

@@ -1,7 +1,7 @@
 /* HARD_SWISH: float32 (TFLITE mode in a model with hybrid nodes: XNNPACK's formula,
  * ops/hybrid.h); uint8 / int8 with TFLite's 16-bit fixed-point algorithm
  * (reference_ops::HardSwish, multipliers as HardSwishPrepare). */
-#include "kernels/hybrid/xnn_f32.h"
+#include "kernels/tflite-f32/tflite_f32.h"
 #include "kernels/ref/activation.h"
 #include "ops/act_common.h"
 #include "ops/act_kernels.h"

@@ -13,7 +13,7 @@
  *     ((float)acc * s) * fs + b.
  *   BATCH_MATMUL with a constant rhs: as FULLY_CONNECTED in both modes.
  * In TFLITE mode a model with hybrid nodes also runs float32 CONV_2D and LOGISTIC in
- * XNNPACK's exact arithmetic (tfcc_hybrid_xnn_float, kernels/hybrid/xnn_f32.h). */
+ * XNNPACK's exact arithmetic (tfcc_hybrid_xnn_float, kernels/tflite-f32/tflite_f32.h). */
 #include "ops/hybrid.h"
 
 #include <stdlib.h>
@@ -21,7 +21,7 @@
 
 #include "kernels/hybrid/dwconv.h"
 #include "kernels/hybrid/hyb_out.h"
-#include "kernels/hybrid/xnn_f32.h"
+#include "kernels/tflite-f32/tflite_f32.h"
 #include "kernels/ref/quant_util.h"
 #include "ops/conv_common.h"
 #include "base/threadpool.h"
@@ -89,7 +89,7 @@ bool tfcc_hybrid_xnn_float(const tfcc_init_ctx *ctx) {
  * kernel, else the depthwise, dw its vector kernel (depth multiplier 1) or NULL (the portable
  * loop). */
 typedef struct xnn_rows_job {
-  const tfcc_xnn_f32_kernel *k;
+  const tfcc_tflite_f32_kernel *k;
   bool c4;
   tfcc_xnn_conv_rows_fn c4_rows; /* c4: the vector nr2 kernel, or NULL (the portable loop) */
   tfcc_xnn_dwconv_rows_fn dw;
@@ -134,7 +134,7 @@ static void xnn_rows_run(tfcc_op_ctx *ctx, xnn_rows_job *j, const tfcc_conv_geom
                       xnn_rows_task, j);
 }
 
-void tfcc_hybrid_xnn_conv(tfcc_op_ctx *ctx, const tfcc_xnn_f32_kernel *k, const float *wp,
+void tfcc_hybrid_xnn_conv(tfcc_op_ctx *ctx, const tfcc_tflite_f32_kernel *k, const float *wp,
                           int32_t ocp, const tfcc_conv_geom *g, const float *bias, float lo,
                           float hi) {
   xnn_rows_job j = {.k = k, .ocp = ocp};
@@ -143,16 +143,18 @@ void tfcc_hybrid_xnn_conv(tfcc_op_ctx *ctx, const tfcc_xnn_f32_kernel *k, const 
 
 void tfcc_hybrid_xnn_conv_c4(tfcc_op_ctx *ctx, const tfcc_conv_geom *g, const float *wp,
                              int32_t ocp, const float *bias, float lo, float hi) {
-  xnn_rows_job j = {.c4 = true,
-                    .ocp = ocp,
-                    .c4_rows = ctx->ks && ctx->ks->xnn_f32 ? ctx->ks->xnn_f32->conv_c4_rows : NULL};
+  xnn_rows_job j = {
+      .c4 = true,
+      .ocp = ocp,
+      .c4_rows = ctx->ks && ctx->ks->tflite_f32 ? ctx->ks->tflite_f32->conv_c4_rows : NULL};
   xnn_rows_run(ctx, &j, g, wp, bias, lo, hi);
 }
 
 void tfcc_hybrid_xnn_dwconv(tfcc_op_ctx *ctx, const tfcc_conv_geom *g, const float *filter,
                             const float *bias, float lo, float hi) {
-  const tfcc_xnn_dwconv_rows_fn dw =
-      g->in_c == g->out_c && ctx->ks && ctx->ks->xnn_f32 ? ctx->ks->xnn_f32->dwconv_rows : NULL;
+  const tfcc_xnn_dwconv_rows_fn dw = g->in_c == g->out_c && ctx->ks && ctx->ks->tflite_f32
+                                         ? ctx->ks->tflite_f32->dwconv_rows
+                                         : NULL;
   xnn_rows_job j = {.dw = dw};
   xnn_rows_run(ctx, &j, g, filter, bias, lo, hi);
 }

@@ -75,15 +75,15 @@ tfcc_status tfcc_hybrid_fc_prepare(tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32
 tfcc_status tfcc_hybrid_fc_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32_t rows, int32_t units,
                                 int32_t accum);
 /* TFLITE mode in a model with hybrid nodes: float32 LOGISTIC and CONV_2D take XNNPACK's exact
- * arithmetic (kernels/hybrid/xnn_f32.h), because run-time quantization downstream turns their
+ * arithmetic (kernels/tflite-f32/tflite_f32.h), because run-time quantization downstream turns their
  * last-bit differences into quantization steps. */
 bool tfcc_hybrid_xnn_float(const tfcc_init_ctx *ctx);
 /* sg has a hybrid node: CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED or (a fused hybrid expand)
  * EXPAND_DEPTHWISE_CONV_2D with float32 input and int8 weights. */
 bool tfcc_hybrid_in_subgraph(const tfcc_ir_subgraph *sg);
 /* Float32 CONV_2D in that arithmetic with weights packed by tfcc_xnn_conv_pack. */
-struct tfcc_xnn_f32_kernel;
-void tfcc_hybrid_xnn_conv(tfcc_op_ctx *ctx, const struct tfcc_xnn_f32_kernel *k, const float *wp,
+struct tfcc_tflite_f32_kernel;
+void tfcc_hybrid_xnn_conv(tfcc_op_ctx *ctx, const struct tfcc_tflite_f32_kernel *k, const float *wp,
                           int32_t ocp, const tfcc_conv_geom *g, const float *bias, float lo,
                           float hi);
 /* Float32 CONV_2D of fewer than 8 output channels in that arithmetic (XNNPACK's nr2 kernel,

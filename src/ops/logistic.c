@@ -7,14 +7,14 @@
 #include "ops/act_common.h"
 #include "ops/act_kernels.h"
 #include "ops/hybrid.h"
-#include "kernels/hybrid/xnn_f32.h"
+#include "kernels/tflite-f32/tflite_f32.h"
 
 /* LOGISTIC's params: the shared sigmoid-like part, and float32 in XNNPACK's exact arithmetic
  * (a subgraph with hybrid nodes: TFLITE mode, ops/hybrid.h, and REFERENCE mode, whose classic
  * interpreter delegates the float LOGISTIC to XNNPACK as well). */
 typedef struct logistic_op {
   sigmoid_like_op base;
-  const tfcc_xnn_f32_kernel *xnn; /* XNNPACK's sigmoid (its ISA's variant); NULL: tfcc's */
+  const tfcc_tflite_f32_kernel *xnn; /* XNNPACK's sigmoid (its ISA's variant); NULL: tfcc's */
 } logistic_op;
 
 tfcc_status tfcc_sigmoid_like_setup(sigmoid_like_op *p, bool is_tanh, const tfcc_ir_tensor *in,
@@ -91,7 +91,7 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
     const bool ref_hybrid = ctx->quant_compat == TFCC_QUANT_COMPAT_REFERENCE && ctx->sg &&
                             tfcc_hybrid_in_subgraph(ctx->sg);
     if (p->base.head.in_type == TFCC_FLOAT32 && (tfcc_hybrid_xnn_float(ctx) || ref_hybrid))
-      p->xnn = tfcc_xnn_f32_select(ctx->isa);
+      p->xnn = tfcc_tflite_f32_select(ctx->isa);
   }
   return st;
 }

@@ -10,7 +10,7 @@
  * its zero point, exactly as TFLite's QuantizeSoftmaxOutput<uint8_t> off aarch64. */
 #include <math.h>
 
-#include "kernels/hybrid/xnn_f32.h"
+#include "kernels/tflite-f32/tflite_f32.h"
 #include "kernels/ref/softmax.h"
 #include "kernels/softmax/softmax.h"
 #include "ops/act_common.h"
@@ -96,7 +96,7 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   switch (p->head.in_type) {
     case TFCC_FLOAT32:
       if (p->xnn_f32) {
-        tfcc_xnn_softmax_run(ctx->pool, ctx->ks->xnn_f32, (const float *)in->data,
+        tfcc_xnn_softmax_run(ctx->pool, ctx->ks->tflite_f32, (const float *)in->data,
                              (float *)ctx->out[0]->data, outer, depth);
         break;
       }
@@ -126,7 +126,7 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
 static const char *kernel(const tfcc_op_ctx *ctx) {
   const softmax_op *p = (const softmax_op *)ctx->params;
   if (!p) return "ref";
-  if (p->head.in_type == TFCC_FLOAT32 && p->xnn_f32) return ctx->ks->xnn_f32->name;
+  if (p->head.in_type == TFCC_FLOAT32 && p->xnn_f32) return ctx->ks->tflite_f32->name;
   if (p->head.in_type == TFCC_FLOAT32) return p->beta >= 0.f ? ctx->ks->f32_softmax->name : "ref";
   if (p->head.in_type == p->head.out_type &&
       (p->head.in_type == TFCC_UINT8 || p->head.in_type == TFCC_INT8))

@@ -7,7 +7,7 @@
  * too); REFERENCE mode in a subgraph with hybrid nodes (whose run-time quantization turns an ulp
  * into a step) Eigen's fast rational tanh (the builtin kernel's); REFERENCE mode elsewhere tfcc's
  * f32-vunary kernel. */
-#include "kernels/hybrid/xnn_f32.h"
+#include "kernels/tflite-f32/tflite_f32.h"
 #include "kernels/ref/activation.h"
 #include "ops/act_common.h"
 #include "ops/act_kernels.h"
@@ -18,7 +18,8 @@ enum { TANH_F32_OWN, TANH_F32_XNN, TANH_F32_EIGEN };
 
 typedef struct tanh_op {
   sigmoid_like_op base;
-  int f32; /* TANH_F32_* */
+  int f32;                          /* TANH_F32_* */
+  const tfcc_tflite_f32_kernel *xk; /* TANH_F32_XNN: XNNPACK's tanh, the ISA's variant */
 } tanh_op;
 
 static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_tensor *in,
@@ -31,9 +32,10 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
   tfcc_status st = act_unary_init(ctx, sizeof(tanh_op), setup);
   if (st == TFCC_OK && ctx->params) {
     tanh_op *p = ctx->params;
-    if (p->base.head.in_type == TFCC_FLOAT32 && ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE)
+    if (p->base.head.in_type == TFCC_FLOAT32 && ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE) {
       p->f32 = TANH_F32_XNN;
-    else if (p->base.head.in_type == TFCC_FLOAT32 && ctx->sg && tfcc_hybrid_in_subgraph(ctx->sg))
+      p->xk = tfcc_tflite_f32_select(ctx->isa);
+    } else if (p->base.head.in_type == TFCC_FLOAT32 && ctx->sg && tfcc_hybrid_in_subgraph(ctx->sg))
       p->f32 = TANH_F32_EIGEN;
   }
   return st;
@@ -46,13 +48,9 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
     case TFCC_FLOAT32: {
       const float *x = (const float *)ctx->in[0]->data;
       float *y = (float *)ctx->out[0]->data;
-      switch (((const tanh_op *)ctx->params)->f32) {
-        case TANH_F32_XNN:
-          if (ctx->ks && ctx->ks->xnn_f32)
-            tfcc_xnn_tanh_run(ctx->pool, ctx->ks->xnn_f32, x, y, n);
-          else
-            tfcc_tanh_f32_xnn(x, y, n);
-          break;
+      const tanh_op *t = (const tanh_op *)ctx->params;
+      switch (t->f32) {
+        case TANH_F32_XNN: tfcc_xnn_tanh_run(ctx->pool, t->xk, x, y, n); break;
         case TANH_F32_EIGEN: tfcc_tanh_f32_eigen(x, y, n); break;
         default: act_run_f32(ctx, TFCC_F32VU_TANH, 0.f, 0.f, 0.f); break;
       }
@@ -73,8 +71,7 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
 
 static const char *tanh_kernel(const tfcc_op_ctx *ctx) {
   const tanh_op *p = (const tanh_op *)ctx->params;
-  if (p && p->f32 == TANH_F32_XNN)
-    return ctx->ks && ctx->ks->xnn_f32 ? ctx->ks->xnn_f32->name : "ref-xnn";
+  if (p && p->f32 == TANH_F32_XNN) return p->xk->name;
   if (p && p->f32 == TANH_F32_EIGEN) return "ref-eigen";
   return act_unary_kernel(ctx);
 }

@@ -14,7 +14,7 @@
  * - the vector Eigen-order float FULLY_CONNECTED (kernels/hybrid/fc_eigen.h) equal to the
  *   reference loop (tfcc_fc_f32_eigen), bit for bit, on every variant this CPU runs;
  * - the vector XNNPACK-order float FULLY_CONNECTED (both kernels), BATCH_MATMUL, GELU and
- *   SOFTMAX (kernels/hybrid/xnn_f32.h) equal to the portable loops (tfcc_xnn_fc_f32,
+ *   SOFTMAX (kernels/tflite-f32/tflite_f32.h) equal to the portable loops (tfcc_xnn_fc_f32,
  *   tfcc_bmm_f32_xnn, tfcc_gelu_f32_xnn; softmax: the generic build), bit for bit, on every
  *   variant this CPU runs, tails and NaN / -0 / infinities included. */
 #include <math.h>
@@ -26,7 +26,7 @@
 #include "kernels/hybrid/fc_eigen.h"
 #include "kernels/hybrid/hyb_out.h"
 #include "kernels/hybrid/quantize.h"
-#include "kernels/hybrid/xnn_f32.h"
+#include "kernels/tflite-f32/tflite_f32.h"
 #include "kernels/ref/activation.h"
 #include "kernels/ref/xnn_log.h"
 #include "kernels/q8-dwconv/dwconv.h"
@@ -486,7 +486,7 @@ static void test_xnn_log(void) {
    conformance case hybrid_net_logistic_fc: 4096 inputs in [-20, 20]) plus special values, and
    every conv variant against the generic one */
 
-static void test_xnn_f32(void) {
+static void test_tflite_f32(void) {
   test_npy in, ref;
   char path[4096], rpath[4096];
   const char *src = tfcc_test_source_dir();
@@ -498,15 +498,15 @@ static void test_xnn_f32(void) {
   }
   const size_t n = in.bytes / sizeof(float);
   float *y = malloc(in.bytes);
-  const tfcc_xnn_f32_kernel *g = tfcc_xnn_f32_kernel_at(tfcc_xnn_f32_kernel_count() - 1);
+  const tfcc_tflite_f32_kernel *g = tfcc_tflite_f32_kernel_at(tfcc_tflite_f32_kernel_count() - 1);
   const float special[] = {0.0f,  -0.0f,  1e-30f, -1e-30f, 87.0f,    -87.0f,
                            88.7f, -88.7f, 200.0f, -200.0f, INFINITY, -INFINITY};
   float ys[12], yg[12];
   g->sigmoid(special, yg, 12);
   CHECK(yg[0] == 0.5f && yg[1] == 0.5f && yg[8] == 1.0f && yg[9] == 0.0f && yg[10] == 1.0f &&
         yg[11] == 0.0f);
-  for (int i = 0; i < tfcc_xnn_f32_kernel_count(); i++) {
-    const tfcc_xnn_f32_kernel *k = tfcc_xnn_f32_kernel_at(i);
+  for (int i = 0; i < tfcc_tflite_f32_kernel_count(); i++) {
+    const tfcc_tflite_f32_kernel *k = tfcc_tflite_f32_kernel_at(i);
     if (!tfcc_isa_level_fits(k->isa, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))) continue;
     for (size_t len = n; len + 13 > n; len--) { /* tails */
       k->sigmoid(in.data, y, len);
@@ -598,8 +598,8 @@ static void xnn_conv_wide_case_nd(int N, int H, int W, int C, int OC, int k, int
   int32_t ocp = 0;
   float *wp = tfcc_xnn_conv_pack(w, OC, K, &ocp);
   CHECK(wp);
-  for (int i = 0; wp && i < tfcc_xnn_f32_kernel_count(); i++) {
-    const tfcc_xnn_f32_kernel *kk = tfcc_xnn_f32_kernel_at(i);
+  for (int i = 0; wp && i < tfcc_tflite_f32_kernel_count(); i++) {
+    const tfcc_tflite_f32_kernel *kk = tfcc_tflite_f32_kernel_at(i);
     if (!tfcc_isa_level_fits(kk->isa, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))) continue;
     memset(o, 0, on * sizeof(float));
     kk->conv_rows(&cg, x, wp, ocp, b, -1.0f, 3.0f, o, 0, rows / 2);
@@ -640,8 +640,8 @@ static void xnn_conv_wide_case(int H, int W, int C, int OC, int k, int stride, i
   int32_t ocp = 0;
   float *wp = tfcc_xnn_conv_pack(w, OC, K, &ocp);
   CHECK(wp);
-  for (int i = 0; wp && i < tfcc_xnn_f32_kernel_count(); i++) {
-    const tfcc_xnn_f32_kernel *kk = tfcc_xnn_f32_kernel_at(i);
+  for (int i = 0; wp && i < tfcc_tflite_f32_kernel_count(); i++) {
+    const tfcc_tflite_f32_kernel *kk = tfcc_tflite_f32_kernel_at(i);
     if (!tfcc_isa_level_fits(kk->isa, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))) continue;
     memset(o, 0, on * sizeof(float));
     kk->conv_rows(&cg, x, wp, ocp, b, -1.0f, 3.0f, o, 0, cg.out_h / 2);
@@ -692,8 +692,8 @@ static void xnn_dwconv_case_d(int H, int W, int C, int k, int stride, int pad, i
   tfcc_xnn_dwconv_f32_rows(&cg, x, w, with_bias ? b : NULL, lo, hi, o1, 0, rows);
   CHECKF(memcmp(o1, want, on * sizeof(float)) == 0, "portable dwconv %dx%dx%d k%d s%d p%d", H, W, C,
          k, stride, pad);
-  for (int i = 0; i < tfcc_xnn_f32_kernel_count(); i++) {
-    const tfcc_xnn_f32_kernel *kk = tfcc_xnn_f32_kernel_at(i);
+  for (int i = 0; i < tfcc_tflite_f32_kernel_count(); i++) {
+    const tfcc_tflite_f32_kernel *kk = tfcc_tflite_f32_kernel_at(i);
     if (!tfcc_isa_level_fits(kk->isa, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))) continue;
     memset(o, 0, on * sizeof(float));
     kk->dwconv_rows(&cg, x, w, with_bias ? b : NULL, lo, hi, o, 0, rows / 2 + 1);
@@ -1160,8 +1160,8 @@ static void xnn_conv_c4_case(int H, int W, int C, int OC, int k, int stride, int
   if (wp) {
     const int rows = 2 * cg.out_h;
     tfcc_xnn_conv_c4_f32_rows(&cg, x, wp, ocp, bias ? b : NULL, -3.0f, 5.0f, want, 0, rows);
-    for (int i = 0; i < tfcc_xnn_f32_kernel_count(); i++) {
-      const tfcc_xnn_f32_kernel *kk = tfcc_xnn_f32_kernel_at(i);
+    for (int i = 0; i < tfcc_tflite_f32_kernel_count(); i++) {
+      const tfcc_tflite_f32_kernel *kk = tfcc_tflite_f32_kernel_at(i);
       if (!tfcc_isa_level_fits(kk->isa, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))) continue;
       for (size_t j = 0; j < on + 16; j++) o[j] = 1234.5f;
       kk->conv_c4_rows(&cg, x, wp, ocp, bias ? b : NULL, -3.0f, 5.0f, o, 0, rows / 2);
@@ -1258,7 +1258,7 @@ static void test_fc_eigen(void) {
 #define XNN_POOLS 4
 static tfcc_threadpool *g_pools[XNN_POOLS];
 
-static bool xnn_k_runs(const tfcc_xnn_f32_kernel *k) {
+static bool xnn_k_runs(const tfcc_tflite_f32_kernel *k) {
   return tfcc_isa_level_fits(k->isa, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_));
 }
 
@@ -1281,8 +1281,8 @@ static void xnn_fc_case(int B, int K, int U, bool with_bias, float lo, float hi)
   tfcc_xnn_fc_f32(x, B, K, w, with_bias ? bias : NULL, U, lo, hi, want);
   wp = tfcc_xnn_fc_pack(w, U, K);
   CHECK(wp);
-  for (int i = 0; wp && i < tfcc_xnn_f32_kernel_count(); i++) {
-    const tfcc_xnn_f32_kernel *k = tfcc_xnn_f32_kernel_at(i);
+  for (int i = 0; wp && i < tfcc_tflite_f32_kernel_count(); i++) {
+    const tfcc_tflite_f32_kernel *k = tfcc_tflite_f32_kernel_at(i);
     if (!xnn_k_runs(k)) continue;
     for (size_t j = 0; j < n + 16; j++) got[j] = 1234.5f; /* guard past the output */
     k->fc(x, B, K, wp, with_bias ? bias : NULL, U, lo, hi, got, 0, U);
@@ -1303,7 +1303,7 @@ done:
 
 /* hybrid5: GELU through the threaded driver at 1-4 threads (pieces of elements) on an input
  * over its inline limit, against the portable loop */
-static void xnn_gelu_threads(const tfcc_xnn_f32_kernel *k, int ap) {
+static void xnn_gelu_threads(const tfcc_tflite_f32_kernel *k, int ap) {
   enum { NG = 40 * 1024 + 5 };
   float *x = malloc(NG * sizeof(float)), *want = malloc(NG * sizeof(float));
   float *got = malloc((NG + 16) * sizeof(float));
@@ -1324,7 +1324,7 @@ static void xnn_gelu_threads(const tfcc_xnn_f32_kernel *k, int ap) {
 }
 
 /* sweep18: TANH through the threaded driver at 1-4 threads against the portable loop */
-static void xnn_tanh_threads(const tfcc_xnn_f32_kernel *k) {
+static void xnn_tanh_threads(const tfcc_tflite_f32_kernel *k) {
   enum { NT = 40 * 1024 + 7 };
   float *x = malloc(NT * sizeof(float)), *want = malloc(NT * sizeof(float));
   float *got = malloc((NT + 16) * sizeof(float));
@@ -1346,7 +1346,7 @@ static void xnn_tanh_threads(const tfcc_xnn_f32_kernel *k) {
 
 /* exact3: LOGISTIC (XNNPACK's sigmoid) through the threaded driver at 1-4 threads against one
  * call of the kernel (elements split: the same bits), over the driver's inline limit */
-static void xnn_sigmoid_threads(const tfcc_xnn_f32_kernel *k) {
+static void xnn_sigmoid_threads(const tfcc_tflite_f32_kernel *k) {
   enum { NT = 40 * 1024 + 7 };
   float *x = malloc(NT * sizeof(float)), *want = malloc(NT * sizeof(float));
   float *got = malloc((NT + 16) * sizeof(float));
@@ -1368,7 +1368,7 @@ static void xnn_sigmoid_threads(const tfcc_xnn_f32_kernel *k) {
 
 /* hybrid5: SOFTMAX through the threaded driver at 1-4 threads (pieces of rows) against one
  * call of the kernel, rows of 301 (every tail) over the driver's inline limit */
-static void xnn_softmax_threads(const tfcc_xnn_f32_kernel *k) {
+static void xnn_softmax_threads(const tfcc_tflite_f32_kernel *k) {
   enum { OUT = 130, DEPTH = 301 };
   const size_t n = (size_t)OUT * DEPTH;
   float *x = malloc(n * sizeof(float)), *want = malloc(n * sizeof(float));
@@ -1408,8 +1408,8 @@ static void xnn_bmm_case(int nb_l, int nb_r, int M, int K, int N, bool adj_x, bo
   for (size_t i = 0; i < rn; i++) r[i] = frand(-1.0f, 1.0f);
   if (ln > 4) l[ln / 2] = -0.0f, l[1] = INFINITY;
   tfcc_bmm_f32_xnn(&d, l, r, want);
-  for (int i = 0; i < tfcc_xnn_f32_kernel_count(); i++) {
-    const tfcc_xnn_f32_kernel *k = tfcc_xnn_f32_kernel_at(i);
+  for (int i = 0; i < tfcc_tflite_f32_kernel_count(); i++) {
+    const tfcc_tflite_f32_kernel *k = tfcc_tflite_f32_kernel_at(i);
     if (!xnn_k_runs(k)) continue;
     for (int t = 0; t < XNN_POOLS; t++) { /* 1-4 threads */
       for (size_t j = 0; j < on + 16; j++) got[j] = 1234.5f;
@@ -1423,7 +1423,7 @@ done:
   free(l), free(r), free(want), free(got), free(scratch);
 }
 
-static void test_xnn_f32_vec(void) {
+static void test_tflite_f32_vec(void) {
   tfcc_err pe;
   for (int t = 1; t < XNN_POOLS; t++)
     CHECK(tfcc_threadpool_create(t + 1, NULL, 0, &g_pools[t], &pe) == TFCC_OK);
@@ -1464,11 +1464,11 @@ static void test_xnn_f32_vec(void) {
   for (int i = 0; i < N; i++) x[i] = frand(-8.0f, 8.0f) * (float)(1u << (rnd() % 4));
   const float special[] = {0.0f, -0.0f, NAN, -NAN, INFINITY, -INFINITY, 1e-30f, -1e-30f, 5.2f};
   memcpy(x, special, sizeof special);
-  const tfcc_xnn_f32_kernel *g = tfcc_xnn_f32_kernel_at(tfcc_xnn_f32_kernel_count() - 1);
+  const tfcc_tflite_f32_kernel *g = tfcc_tflite_f32_kernel_at(tfcc_tflite_f32_kernel_count() - 1);
   for (int ap = 0; ap < 2; ap++) {
     tfcc_gelu_f32_xnn(x, want, N, ap);
-    for (int i = 0; i < tfcc_xnn_f32_kernel_count(); i++) {
-      const tfcc_xnn_f32_kernel *k = tfcc_xnn_f32_kernel_at(i);
+    for (int i = 0; i < tfcc_tflite_f32_kernel_count(); i++) {
+      const tfcc_tflite_f32_kernel *k = tfcc_tflite_f32_kernel_at(i);
       if (!xnn_k_runs(k)) continue;
       for (size_t len = N; len + 20 > N; len--) {
         for (int j = 0; j < N + 16; j++) got[j] = 1234.5f;
@@ -1482,8 +1482,8 @@ static void test_xnn_f32_vec(void) {
   /* sweep18: TANH (XNNPACK's rational 9/8, LiteRT's): every variant the portable loop's bits,
    * every tail, special values and both clamps */
   tfcc_tanh_f32_xnn(x, want, N);
-  for (int i = 0; i < tfcc_xnn_f32_kernel_count(); i++) {
-    const tfcc_xnn_f32_kernel *k = tfcc_xnn_f32_kernel_at(i);
+  for (int i = 0; i < tfcc_tflite_f32_kernel_count(); i++) {
+    const tfcc_tflite_f32_kernel *k = tfcc_tflite_f32_kernel_at(i);
     if (!xnn_k_runs(k)) continue;
     for (size_t len = N; len + 20 > N; len--) {
       for (int j = 0; j < N + 16; j++) got[j] = 1234.5f;
@@ -1502,8 +1502,8 @@ static void test_xnn_f32_vec(void) {
                         4.0001e-4f, 7.9053f,     -7.9054f, 1e-3f};
   memcpy(xe + 20, near, sizeof near);
   tfcc_tanh_f32_eigen(xe, want, N);
-  for (int i = 0; i < tfcc_xnn_f32_kernel_count(); i++) {
-    const tfcc_xnn_f32_kernel *k = tfcc_xnn_f32_kernel_at(i);
+  for (int i = 0; i < tfcc_tflite_f32_kernel_count(); i++) {
+    const tfcc_tflite_f32_kernel *k = tfcc_tflite_f32_kernel_at(i);
     if (!xnn_k_runs(k)) continue;
     for (size_t len = N; len + 20 > N; len--) {
       for (int j = 0; j < N + 16; j++) got[j] = 1234.5f;
@@ -1521,8 +1521,8 @@ static void test_xnn_f32_vec(void) {
     float s = 0.0f;
     for (size_t j = 0; j < depth; j++) s += want[j];
     CHECKF(fabsf(s - 1.0f) < 1e-5f, "softmax depth %zu sums to %g", depth, (double)s);
-    for (int i = 0; i < tfcc_xnn_f32_kernel_count(); i++) {
-      const tfcc_xnn_f32_kernel *k = tfcc_xnn_f32_kernel_at(i);
+    for (int i = 0; i < tfcc_tflite_f32_kernel_count(); i++) {
+      const tfcc_tflite_f32_kernel *k = tfcc_tflite_f32_kernel_at(i);
       if (!xnn_k_runs(k)) continue;
       for (int j = 0; j < N + 16; j++) got[j] = 1234.5f;
       k->softmax(xs, got, outer, depth);
@@ -1547,8 +1547,8 @@ static void test_xnn_f32_vec(void) {
     g->softmax(xm, wm, outer, depth);
     for (size_t i = 0; i < depth; i++) CHECKF(isnan(wm[i]), "softmax NaN-first row, %zu", i);
     CHECK(wm[5 * depth + depth - 2] == 1.0f);
-    for (int i = 0; i < tfcc_xnn_f32_kernel_count(); i++) {
-      const tfcc_xnn_f32_kernel *k = tfcc_xnn_f32_kernel_at(i);
+    for (int i = 0; i < tfcc_tflite_f32_kernel_count(); i++) {
+      const tfcc_tflite_f32_kernel *k = tfcc_tflite_f32_kernel_at(i);
       if (!xnn_k_runs(k)) continue;
       for (size_t j = 0; j < outer * depth; j++) gm[j] = 1234.5f;
       k->softmax(xm, gm, outer, depth);
@@ -1556,8 +1556,8 @@ static void test_xnn_f32_vec(void) {
              k->name, depth);
     }
   }
-  for (int i = 0; i < tfcc_xnn_f32_kernel_count(); i++)
-    if (xnn_k_runs(tfcc_xnn_f32_kernel_at(i))) xnn_softmax_threads(tfcc_xnn_f32_kernel_at(i));
+  for (int i = 0; i < tfcc_tflite_f32_kernel_count(); i++)
+    if (xnn_k_runs(tfcc_tflite_f32_kernel_at(i))) xnn_softmax_threads(tfcc_tflite_f32_kernel_at(i));
   for (int t = 1; t < XNN_POOLS; t++) tfcc_threadpool_destroy(g_pools[t]), g_pools[t] = NULL;
 }
 
@@ -1615,9 +1615,12 @@ static void test_tanh_accuracy(void) {
 }
 
 /* exact4: the vector expf against the C library's expf, and the vector Eigen logistic against
- * tfcc_act_logistic_eigen (libm's expf), every variant: the threshold floats and their
- * neighbours, 0, +-0, +-inf, NaNs, subnormals, every tail length, and every 257th bit pattern
- * of the 2^32 (TFCC_EXPF_ALL=1: every float, a few seconds a variant). */
+ * tfcc_act_logistic_eigen, every variant: the threshold floats and their neighbours, 0, +-0,
+ * +-inf, NaNs, subnormals, every tail length, and every 257th bit pattern of the 2^32
+ * (TFCC_EXPF_ALL=1: every float, a few seconds a variant). mend44: the kernels against
+ * tfcc_expf_ref (the plain build's expf in C, which tfcc_act_logistic_eigen calls) bit for bit
+ * everywhere, and tfcc_expf_ref against the host's expf, which may be the FMA build at two
+ * floats. */
 static bool expf_same(float a, float b) {
   uint32_t ua, ub;
   memcpy(&ua, &a, 4);
@@ -1646,6 +1649,25 @@ static bool expf_ok(float x, float got, float want, bool logistic) {
       return expf_same(got, logistic ? e / d : e);
     }
   return false;
+}
+
+/* tfcc_expf_ref gives the plain build's bits at the two points on every host, and
+ * tfcc_act_logistic_eigen its e / (1 + e) (the classic interpreter's LSTM cell at
+ * -0x1.f8cbb2p+5: conformance case unidirectional_sequence_lstm_f32_act_probe_expf_ref) */
+static void test_expf_ref_points(void) {
+  for (int i = 0; i < 2; i++) {
+    float x, e;
+    memcpy(&x, &expf_fma_points[i][0], 4);
+    memcpy(&e, &expf_fma_points[i][1], 4);
+    const float d = 1.f + e, l = e / d;
+    CHECKF(expf_same(tfcc_expf_ref(x), e), "tfcc_expf_ref(%a) = %a, the plain build's %a",
+           (double)x, (double)tfcc_expf_ref(x), (double)e);
+    CHECKF(expf_same(tfcc_act_logistic_eigen(x), l), "tfcc_act_logistic_eigen(%a) = %a, want %a",
+           (double)x, (double)tfcc_act_logistic_eigen(x), (double)l);
+  }
+  float lo;
+  memcpy(&lo, &expf_fma_points[1][0], 4);
+  CHECK(tfcc_act_logistic_eigen(lo) == 0x1.f45324p-92f);
 }
 
 static void test_xnn_expf(void) {
@@ -1685,20 +1707,22 @@ static void test_xnn_expf(void) {
   const size_t ne = sizeof edge / sizeof edge[0];
   const bool all = getenv("TFCC_EXPF_ALL") && atoi(getenv("TFCC_EXPF_ALL")) == 1;
   const uint64_t stride = all ? 1 : 257;
-  for (int i = 0; i < tfcc_xnn_f32_kernel_count(); i++) {
-    const tfcc_xnn_f32_kernel *k = tfcc_xnn_f32_kernel_at(i);
+  for (int i = 0; i < tfcc_tflite_f32_kernel_count(); i++) {
+    const tfcc_tflite_f32_kernel *k = tfcc_tflite_f32_kernel_at(i);
     if (!xnn_k_runs(k)) continue;
     /* the edges, every tail length, and the stores stop at n */
     for (size_t len = ne; len > 0; len--) {
       for (int j = 0; j < C + 16; j++) got[j] = 1234.5f;
       k->expf(edge, got, len);
       bool ok = got[len] == 1234.5f;
-      for (size_t j = 0; j < len; j++) ok = ok && expf_ok(edge[j], got[j], expf(edge[j]), false);
+      for (size_t j = 0; j < len; j++)
+        ok = ok && expf_same(got[j], tfcc_expf_ref(edge[j])) &&
+             expf_ok(edge[j], got[j], expf(edge[j]), false);
       CHECKF(ok, "%s expf edges n=%zu", k->name, len);
       k->logistic_eigen(edge, got, len);
       ok = got[len] == 1234.5f;
       for (size_t j = 0; j < len; j++)
-        ok = ok && expf_ok(edge[j], got[j], tfcc_act_logistic_eigen(edge[j]), true);
+        ok = ok && expf_same(got[j], tfcc_act_logistic_eigen(edge[j]));
       CHECKF(ok, "%s logistic_eigen edges n=%zu", k->name, len);
     }
     uint64_t bad_e = 0, bad_l = 0, first_e = 0, first_l = 0;
@@ -1710,17 +1734,30 @@ static void test_xnn_expf(void) {
       }
       k->expf(x, got, n);
       for (size_t j = 0; j < n; j++)
-        if (!expf_ok(x[j], got[j], expf(x[j]), false) && bad_e++ == 0) memcpy(&first_e, &x[j], 4);
+        if (!expf_same(got[j], tfcc_expf_ref(x[j])) && bad_e++ == 0) memcpy(&first_e, &x[j], 4);
       k->logistic_eigen(x, got, n);
       for (size_t j = 0; j < n; j++)
-        if (!expf_ok(x[j], got[j], tfcc_act_logistic_eigen(x[j]), true) && bad_l++ == 0)
+        if (!expf_same(got[j], tfcc_act_logistic_eigen(x[j])) && bad_l++ == 0)
           memcpy(&first_l, &x[j], 4);
     }
-    CHECKF(bad_e == 0, "%s expf: %llu floats differ from libm's (first bits 0x%08llx)", k->name,
-           (unsigned long long)bad_e, (unsigned long long)first_e);
+    CHECKF(bad_e == 0, "%s expf: %llu floats differ from tfcc_expf_ref (first bits 0x%08llx)",
+           k->name, (unsigned long long)bad_e, (unsigned long long)first_e);
     CHECKF(bad_l == 0, "%s logistic_eigen: %llu floats differ (first bits 0x%08llx)", k->name,
            (unsigned long long)bad_l, (unsigned long long)first_l);
   }
+  /* the reference against the host's expf (the plain build's value at the two points) */
+  uint64_t bad = 0, first = 0;
+  for (uint64_t u = 0; u < (1ull << 32); u += stride) {
+    const uint32_t b = (uint32_t)u;
+    float v;
+    memcpy(&v, &b, 4);
+    if (!expf_ok(v, tfcc_expf_ref(v), expf(v), false) && bad++ == 0) first = b;
+  }
+  for (size_t j = 0; j < ne; j++)
+    if (!expf_ok(edge[j], tfcc_expf_ref(edge[j]), expf(edge[j]), false) && bad++ == 0)
+      memcpy(&first, &edge[j], 4);
+  CHECKF(bad == 0, "tfcc_expf_ref: %llu floats differ from libm's (first bits 0x%08llx)",
+         (unsigned long long)bad, (unsigned long long)first);
   free(x);
   free(got);
   free(want);
@@ -1734,9 +1771,10 @@ int main(void) {
   test_stream();
   test_vector_quantizers();
   test_dwconv();
-  test_xnn_f32();
+  test_tflite_f32();
   test_xnn_log();
-  test_xnn_f32_vec();
+  test_tflite_f32_vec();
+  test_expf_ref_points();
   test_xnn_expf();
   xnn_conv_wide_case(11, 23, 3, 32, 3, 2, 1);
   xnn_conv_wide_case(9, 21, 3, 40, 3, 1, 1);

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "cpu/cpu_info.h"
-#include "kernels/hybrid/xnn_f32.h"
+#include "kernels/tflite-f32/tflite_f32.h"
 #include "kernels/kernel_families.h"
 #include "kernels/reduce/reduce.h"
 #include "kernels/ref/quant_util.h"

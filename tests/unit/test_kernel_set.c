@@ -12,7 +12,7 @@
 #include "kernels/f32-resize/resize.h"
 #include "kernels/f32-vbinary/vbinary.h"
 #include "kernels/f32-vunary/vunary.h"
-#include "kernels/hybrid/xnn_f32.h"
+#include "kernels/tflite-f32/tflite_f32.h"
 #include "kernels/kernel_set.h"
 #include "kernels/pool/pool.h"
 #include "kernels/q8-dwconv/dwconv.h"
@@ -62,7 +62,7 @@ int main(void) {
     CHECK(s->qz == tfcc_qz_select(lv));
     CHECK(s->pool == tfcc_pool_select(lv));
     CHECK(s->rsum == tfcc_rsum_select(lv));
-    CHECK(s->xnn_f32 == tfcc_xnn_f32_select(lv));
+    CHECK(s->tflite_f32 == tfcc_tflite_f32_select(lv));
     FITS(s->f32_gemm, lv);
     FITS(s->f32_dwconv, lv);
     FITS(s->f32_vbinary, lv);
@@ -72,7 +72,7 @@ int main(void) {
     FITS(s->qz, lv);
     FITS(s->pool, lv);
     FITS(s->rsum, lv);
-    FITS(s->xnn_f32, lv);
+    FITS(s->tflite_f32, lv);
     if (s->f32_direct_conv) FITS(s->f32_direct_conv, lv);
   }
   /* out of range: the generic set */

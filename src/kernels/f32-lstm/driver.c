@@ -50,7 +50,7 @@ bool tfcc_f32_lstm_plan_build(tfcc_f32_lstm_plan *pl, tfcc_isa isa, const tfcc_l
   pl->rows_pad = PANEL_UP(pl->n_gates * nc);
   pl->out_pad = PANEL_UP(no);
   for (int g = 0; g < 4; g++) pl->peep[g] = g == 2 || (g == 0 && cifg) ? NULL : wt->peep[g];
-  pl->xk = tfcc_xnn_f32_select(isa);
+  pl->xk = tfcc_tflite_f32_select(isa);
   pl->w = pack_gates(pl, wt->w, ni);
   pl->r = pack_gates(pl, wt->r, no);
   pl->bias = malloc(sizeof(float) * (size_t)(pl->n_gates * nc > 0 ? pl->n_gates * nc : 1));
@@ -111,7 +111,7 @@ void tfcc_f32_lstm_run(const tfcc_f32_lstm_plan *pl, const tfcc_lstm_shape *s, c
   scratch_floats(pl, &ngx, &nxs, &nrp, &nth, &npj);
   float *gx = scratch, *xs = gx + ngx, *gr = xs + nxs, *th = gr + nrp, *hid = th + nth;
   float *pj = hid + nth;
-  const tfcc_xnn_f32_kernel *xk = pl->xk;
+  const tfcc_tflite_f32_kernel *xk = pl->xk;
   const bool cifg = ng == 3;
   /* The output gate's peephole reads the updated cell state: then its sigmoid waits. */
   const bool o_later = pl->peep[TFCC_LSTM_GATE_O] != NULL;

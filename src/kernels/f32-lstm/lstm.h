@@ -4,7 +4,7 @@
  * path, which no delegate takes). Every product W x, R h and the projection is TFLite's
  * MatrixBatchVectorMultiplyAccumulate: a dot product from 0 over k in order, each product and
  * sum rounded apart, then added to the gate (gate = bias, + W x, + R h). Those dot products run
- * on the vector kernel `fc` of the xnn_f32 family with a zero bias (lanes over gate rows, k in
+ * on the vector kernel `fc` of the tflite_f32 family with a zero bias (lanes over gate rows, k in
  * order: the same bits at every width); the input products of a chunk of steps in one call.
  * Sigmoid and tanh are Eigen's, as TFLite's tensor_utils calls them (tfcc_logistic_f32_eigen,
  * tfcc_tanh_f32_eigen). No ISA code of its own. */
@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "kernels/hybrid/xnn_f32.h"
+#include "kernels/tflite-f32/tflite_f32.h"
 #include "kernels/ref/lstm.h"
 
 typedef struct tfcc_f32_lstm_plan {
@@ -29,7 +29,7 @@ typedef struct tfcc_f32_lstm_plan {
   bool has_proj;
   const float *peep[4]; /* the model's cell-to-gate weights or NULL */
   float cell_clip, proj_clip;
-  const tfcc_xnn_f32_kernel *xk; /* the dot products' kernel, chosen for the ISA */
+  const tfcc_tflite_f32_kernel *xk; /* the dot products' kernel, chosen for the ISA */
 } tfcc_f32_lstm_plan;
 
 /* Whether the fast path covers these weights / options (no layer norm, tanh activation). */

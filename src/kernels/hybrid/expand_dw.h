@@ -1,7 +1,7 @@
 /* Fused hybrid inverted-residual pair (TFLITE mode, XNNPACK's arithmetic): a 1x1 stride-1
  * CONV_2D with float32 input and int8 weights (qd8: each input pixel quantized on its own, the
  * q8 GEMM with the hybrid float output stage) whose output feeds only a float-weight
- * DEPTHWISE_CONV_2D run in XNNPACK's order (kernels/hybrid/xnn_f32.h). Neither half needs more
+ * DEPTHWISE_CONV_2D run in XNNPACK's order (kernels/tflite-f32/tflite_f32.h). Neither half needs more
  * than the expanded rows under a strip of output rows (the expand's quantization groups are
  * its input pixels, the depthwise has float weights: nothing is quantized per image), so the
  * strip walk of the other fused families (kernels/expand_dw_strips.h) runs them: the expanded
@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "kernels/hybrid/quantize.h"
-#include "kernels/hybrid/xnn_f32.h"
+#include "kernels/tflite-f32/tflite_f32.h"
 #include "kernels/q8-gemm/gemm.h"
 #include "kernels/ref/conv.h"
 

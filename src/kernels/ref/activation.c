@@ -5,6 +5,7 @@
 
 #include <math.h>
 
+#include "kernels/ref/expf.h"
 #include "kernels/ref/fixedpoint.h"
 #include "kernels/ref/quant_util.h"
 #include "kernels/ref/unary.h"
@@ -117,8 +118,8 @@ void tfcc_tanh_f32_eigen(const float *in, float *out, size_t n) {
 float tfcc_act_tanh_eigen(float x) { return tanh_eigen_eval(x); }
 
 float tfcc_act_logistic_eigen(float x) {
-  const float e = expf(x);
-  if (isinf(e)) return 1.f; /* e / (1 + e) would be inf / inf; -inf gives 0 / 1 */
+  const float e = tfcc_expf_ref(x); /* std::exp: the plain build's bits on every host */
+  if (isinf(e)) return 1.f;         /* e / (1 + e) would be inf / inf; -inf gives 0 / 1 */
   const float d = 1.f + e;
   return e / d;
 }

@@ -24,7 +24,7 @@ void tfcc_tanh_f32(const float *in, float *out, size_t n);
  * q = 1 + x2 (b2 + x2 (b4 + x2 (b6 + x2 b8))), p / q, every product and sum rounded apart.
  * Identified against LiteRT.js: 0 of 80,000 probe values different (NaN's sign aside). Within
  * TFCC_TANH_XNN_ULP ulp of tanh (6.82 at most over every float). The portable loop; the vector kernels are the tanh of the
- * xnn_f32 family (the same bits). */
+ * tflite_f32 family (the same bits). */
 void tfcc_tanh_f32_xnn(const float *in, float *out, size_t n);
 #define TFCC_TANH_XNN_ULP 7
 /* TANH as TensorFlow Lite's builtin kernel runs it (the classic interpreter: Eigen's fast
@@ -40,7 +40,9 @@ float tfcc_act_tanh_eigen(float x); /* one element of tfcc_tanh_f32_eigen */
  * float / hybrid LSTM and RNN cell calls; both Eigen's generic logistic): e = expf(x), 1 where e
  * overflows to inf, else e / (1 + e), rounded apart. Matches the classic TFLite Web interpreter on
  * 44,000 probe values through LSTM cells and 40,000 through a LOGISTIC the delegate leaves (NaN
- * aside). expf is the C library's (glibc's and musl's are the same algorithm). */
+ * aside). expf is the C library's in its plain build (tfcc_expf_ref, kernels/ref/expf.h: the
+ * reference interpreter's Emscripten musl; x86-64 glibc's FMA build is 1 ulp off at one float
+ * that matters here, -0x1.f8cbb2p+5, so the host's expf is not called). */
 float tfcc_act_logistic_eigen(float x);
 void tfcc_logistic_f32_eigen(const float *in, float *out, size_t n);
 void tfcc_elu_f32(const float *in, float *out, size_t n);

@@ -1,40 +1,28 @@
-/* XNNPACK-exact float32 kernels (xnn_f32.h): dispatch table, weight packing, threaded drivers. */
+/* TensorFlow Lite float arithmetic (tflite_f32.h): dispatch table, weight packing, threaded
+ * drivers. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernels/dispatch_table.h"
-#include "kernels/hybrid/xnn_f32.h"
+#include "kernels/tflite-f32/tflite_f32.h"
 
 #include "base/threadpool.h"
 #include "kernels/gemm_split.h"
 
 #define K(isa, lvl) \
   { \
-    "xnn-f32-" #isa, lvl, tfcc_xnn_sigmoid_f32_##isa, tfcc_xnn_conv_f32_rows_##isa, \
+    "tflite-f32-" #isa, lvl, tfcc_xnn_sigmoid_f32_##isa, tfcc_xnn_conv_f32_rows_##isa, \
         tfcc_xnn_dwconv_f32_rows_##isa, tfcc_xnn_conv_c4_f32_rows_##isa, \
         tfcc_xnn_softmax_f32_##isa, tfcc_xnn_fc_f32_##isa, tfcc_xnn_bmm_f32_##isa, \
         tfcc_xnn_gelu_f32_##isa, tfcc_xnn_tanh_f32_##isa, tfcc_tanh_eigen_f32_##isa, \
         tfcc_expf_f32_##isa, tfcc_logistic_eigen_f32_##isa \
   }
 #define R(name, fn, isa, lvl) K(isa, lvl)
-static const tfcc_xnn_f32_kernel kernels[] = {TFCC_KERNEL_ROWS_SSE4(R, , )};
+static const tfcc_tflite_f32_kernel kernels[] = {TFCC_KERNEL_ROWS_SSE4(R, , )};
 #undef R
 #undef K
 
-/* 2^(j / 32) rounded to double (from 60-digit decimals), its bits minus j << 47, so that
- * tab[k % 32] + (k << 47) is 2^(k / 32)'s bits for every |k| < 150 * 32 (the C library's expf
- * table, the same numbers). */
-const uint64_t tfcc_expf_tab[32] = {
-    0x3ff0000000000000u, 0x3fefd9b0d3158574u, 0x3fefb5586cf9890fu, 0x3fef9301d0125b51u,
-    0x3fef72b83c7d517bu, 0x3fef54873168b9aau, 0x3fef387a6e756238u, 0x3fef1e9df51fdee1u,
-    0x3fef06fe0a31b715u, 0x3feef1a7373aa9cbu, 0x3feedea64c123422u, 0x3feece086061892du,
-    0x3feebfdad5362a27u, 0x3feeb42b569d4f82u, 0x3feeab07dd485429u, 0x3feea47eb03a5585u,
-    0x3feea09e667f3bcdu, 0x3fee9f75e8ec5f74u, 0x3feea11473eb0187u, 0x3feea589994cce13u,
-    0x3feeace5422aa0dbu, 0x3feeb737b0cdc5e5u, 0x3feec49182a3f090u, 0x3feed503b23e255du,
-    0x3feee89f995ad3adu, 0x3feeff76f2fb5e47u, 0x3fef199bdd85529cu, 0x3fef3720dcef9069u,
-    0x3fef5818dcfba487u, 0x3fef7c97337b9b5fu, 0x3fefa4afa2a490dau, 0x3fefd0765b6e4540u,
-};
-TFCC_DISPATCH_TABLE_FNS(tfcc_xnn_f32, tfcc_xnn_f32_kernel)
+TFCC_DISPATCH_TABLE_FNS(tfcc_tflite_f32, tfcc_tflite_f32_kernel)
 
 float *tfcc_xnn_conv_pack(const float *w_ohwi, int32_t out_c, int32_t kdim, int32_t *ocp) {
   if (out_c <= 0 || kdim <= 0) return NULL;
@@ -262,7 +250,7 @@ void tfcc_xnn_fc_f32(const float *x, int32_t batches, int32_t accum, const float
 #define XNN_FC_MR 4 /* the kernels' row tile (a split need not follow it: rows are independent) */
 
 typedef struct xnn_fc_job {
-  const tfcc_xnn_f32_kernel *k;
+  const tfcc_tflite_f32_kernel *k;
   tfcc_gemm_split s;
   size_t m_tiles, n_panels;
   const float *x, *wp, *bias;
@@ -283,7 +271,7 @@ static void xnn_fc_task(void *ctx, size_t t, int thread) {
            (int32_t)(r.p1 * TFCC_XNN_FC_PANEL));
 }
 
-void tfcc_xnn_fc_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kernel *k, const float *x,
+void tfcc_xnn_fc_run(struct tfcc_threadpool *pool, const tfcc_tflite_f32_kernel *k, const float *x,
                      int32_t batches, int32_t accum, const float *wp, const float *bias,
                      int32_t units, float lo, float hi, float *out) {
   if (batches <= 0 || units <= 0) return;
@@ -320,7 +308,7 @@ size_t tfcc_xnn_bmm_scratch_bytes(const tfcc_bmm_dims *d) {
 }
 
 typedef struct xnn_bmm_job {
-  const tfcc_xnn_f32_kernel *k;
+  const tfcc_tflite_f32_kernel *k;
   const tfcc_bmm_dims *d;
   tfcc_gemm_split s; /* of one output matrix */
   size_t m_tiles, n_panels, per_batch;
@@ -359,7 +347,7 @@ static void xnn_bmm_task(void *ctx, size_t t, int thread) {
             (int32_t)K, (int32_t)(j1 - j0), j->out + (size_t)ob * M * N + i0 * N + j0, N);
 }
 
-void tfcc_xnn_bmm_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kernel *k,
+void tfcc_xnn_bmm_run(struct tfcc_threadpool *pool, const tfcc_tflite_f32_kernel *k,
                       const tfcc_bmm_dims *d, const float *lhs, const float *rhs, float *out,
                       float *scratch) {
   size_t nb = 1;
@@ -395,12 +383,12 @@ void tfcc_xnn_bmm_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kernel *k
 }
 
 typedef struct xnn_ew_job {
-  const tfcc_xnn_f32_kernel *k;
+  const tfcc_tflite_f32_kernel *k;
   const float *x;
   float *y;
   size_t depth;
   const tfcc_gelu_rational *c;
-  tfcc_xnn_unary_fn unary; /* tfcc_xnn_unary_run's kernel */
+  tfcc_f32_unary_fn unary; /* xnn_unary_run's kernel */
 } xnn_ew_job;
 
 static void xnn_gelu_range(void *ctx, size_t i0, size_t i1) {
@@ -408,8 +396,8 @@ static void xnn_gelu_range(void *ctx, size_t i0, size_t i1) {
   j->k->gelu(j->x + i0, j->y + i0, i1 - i0, j->c);
 }
 
-void tfcc_xnn_gelu_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kernel *k, const float *x,
-                       float *y, size_t n, const tfcc_gelu_rational *c) {
+void tfcc_xnn_gelu_run(struct tfcc_threadpool *pool, const tfcc_tflite_f32_kernel *k,
+                       const float *x, float *y, size_t n, const tfcc_gelu_rational *c) {
   xnn_ew_job j = {k, x, y, 0, c, NULL};
   /* ~25 flops and a division per element (as LOGISTIC's pieces in f32-vunary) */
   tfcc_threadpool_run_elementwise(pool, n, 8 * 1024, 16, xnn_gelu_range, &j);
@@ -422,18 +410,18 @@ static void xnn_unary_range(void *ctx, size_t i0, size_t i1) {
 
 /* One elementwise float kernel over n elements, threaded by elements (the same bits at any
  * thread count): ~20 flops and a division per element, as GELU's. */
-static void xnn_unary_run(struct tfcc_threadpool *pool, tfcc_xnn_unary_fn fn, const float *x,
+static void xnn_unary_run(struct tfcc_threadpool *pool, tfcc_f32_unary_fn fn, const float *x,
                           float *y, size_t n) {
   xnn_ew_job j = {NULL, x, y, 0, NULL, fn};
   tfcc_threadpool_run_elementwise(pool, n, 8 * 1024, 16, xnn_unary_range, &j);
 }
 
-void tfcc_xnn_tanh_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kernel *k, const float *x,
-                       float *y, size_t n) {
+void tfcc_xnn_tanh_run(struct tfcc_threadpool *pool, const tfcc_tflite_f32_kernel *k,
+                       const float *x, float *y, size_t n) {
   xnn_unary_run(pool, k->tanh, x, y, n);
 }
 
-void tfcc_xnn_sigmoid_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kernel *k,
+void tfcc_xnn_sigmoid_run(struct tfcc_threadpool *pool, const tfcc_tflite_f32_kernel *k,
                           const float *x, float *y, size_t n) {
   xnn_unary_run(pool, k->sigmoid, x, y, n);
 }
@@ -443,7 +431,7 @@ static void xnn_softmax_range(void *ctx, size_t r0, size_t r1) {
   j->k->softmax(j->x + r0 * j->depth, j->y + r0 * j->depth, r1 - r0, j->depth);
 }
 
-void tfcc_xnn_softmax_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kernel *k,
+void tfcc_xnn_softmax_run(struct tfcc_threadpool *pool, const tfcc_tflite_f32_kernel *k,
                           const float *x, float *y, size_t outer, size_t depth) {
   if (outer == 0 || depth == 0) return;
   const size_t n = outer * depth, min_task = 16 * 1024; /* as the f32 softmax driver's */

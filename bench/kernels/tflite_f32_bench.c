@@ -1,7 +1,7 @@
-/* Micro-benchmark of the XNNPACK-order float operators of hybrid models (kernels/hybrid/xnn_f32.h)
+/* Micro-benchmark of the XNNPACK-order float operators of hybrid models (kernels/tflite-f32/tflite_f32.h)
  * through their threaded drivers, and of the trailing-axes MEAN (kernels/reduce xnn_mean_f32)
- * against its portable loop (not a test). Built as build/bench/xnn_f32_bench; usage:
- * xnn_f32_bench [reps]. Shapes of the keyword-spotting transformers (102 tokens, 4 heads):
+ * against its portable loop (not a test). Built as build/bench/tflite_f32_bench; usage:
+ * tflite_f32_bench [reps]. Shapes of the keyword-spotting transformers (102 tokens, 4 heads):
  * BATCH_MATMUL [4,102,64] x [4,64,102] and [4,102,102] x [4,102,64], GELU [102,512],
  * SOFTMAX 408 rows of 102, MEAN 102 rows of 256, and a constant-weight FULLY_CONNECTED
  * 102 x 256 -> 256 (default kernel) and -> 35 (nr2). Median wall time per call (monotonic
@@ -14,7 +14,7 @@
 
 #include "base/threadpool.h"
 #include "cpu/cpu_info.h"
-#include "kernels/hybrid/xnn_f32.h"
+#include "kernels/tflite-f32/tflite_f32.h"
 #include "kernels/reduce/reduce.h"
 #include "bench_clock.h"
 
@@ -24,7 +24,7 @@ static int reps = 101;
 typedef struct job {
   int kind; /* 0 fc, 1 bmm, 2 gelu, 3 softmax, 4 mean (vector), 5 mean (portable loop) */
   tfcc_threadpool *pool;
-  const tfcc_xnn_f32_kernel *k;
+  const tfcc_tflite_f32_kernel *k;
   const tfcc_rsum_kernel *rk;
   const tfcc_bmm_dims *d;
   const float *x, *w, *bias;
@@ -83,7 +83,7 @@ static float *frand_buf(size_t n) {
  * the 3x3 depthwise layers 112x112x32 (stride 1) and 112x112x96 (stride 2), the 1x1
  * convolution 32 -> 16 at 112x112; one thread, the caller's CPU clock, median and minimum
  * over reps (us per call). */
-static void mnv2_layers(const tfcc_xnn_f32_kernel *k) {
+static void mnv2_layers(const tfcc_tflite_f32_kernel *k) {
   static const struct {
     const char *name;
     int dw;
@@ -133,7 +133,7 @@ int main(int argc, char **argv) {
   if (reps > MAX_REPS) reps = MAX_REPS;
   bench_use_cpu_clock = 0;
   const tfcc_isa isa = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
-  const tfcc_xnn_f32_kernel *k = tfcc_xnn_f32_select(isa);
+  const tfcc_tflite_f32_kernel *k = tfcc_tflite_f32_select(isa);
   const tfcc_rsum_kernel *rk = tfcc_rsum_select(isa);
   tfcc_threadpool *pool2 = NULL;
   tfcc_err e;

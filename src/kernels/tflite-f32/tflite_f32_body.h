@@ -1,4 +1,4 @@
-/* Portable body of the XNNPACK-exact float32 kernels (xnn_f32.h), included by the per-ISA
+/* Portable body of the XNNPACK-exact float32 kernels (tflite_f32.h), included by the per-ISA
  * files with TFCC_XF_ISA (name suffix) and XF_W (lanes) defined: GCC / Clang vectors of XF_W
  * floats; every product and sum is its own statement, so nothing is contracted into a fused
  * multiply-add even where the file is built with FMA enabled. */
@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "kernels/hybrid/xnn_f32.h"
+#include "kernels/tflite-f32/tflite_f32.h"
 
 #define XF_CAT2(a, b) a##b
 #define XF_CAT(a, b) XF_CAT2(a, b)
@@ -210,7 +210,7 @@ XF_UNARY(tfcc_expf_f32_, expf_v)
 XF_UNARY(tfcc_logistic_eigen_f32_, logistic_eigen_v)
 #undef XF_UNARY
 
-/* SOFTMAX (beta 1) over rows of depth values (xnn_f32.h): the row maximum, e^(x - max) XF_W
+/* SOFTMAX (beta 1) over rows of depth values (tflite_f32.h): the row maximum, e^(x - max) XF_W
  * lanes at a time (rr2-p5 above), the row's sum in XNNPACK's wasm order (one 4-lane accumulator
  * over the exps in order, lanes (0 + 2) + (1 + 3), then a remaining pair, then a single), then
  * every exp times 1 / sum. */
@@ -522,7 +522,7 @@ void XF_CAT(tfcc_xnn_conv_f32_rows_, TFCC_XF_ISA)(const tfcc_conv_geom *g, const
   }
 }
 
-/* CONV_2D of fewer than 8 output channels, XNNPACK's nr2 kernel (xnn_f32.h,
+/* CONV_2D of fewer than 8 output channels, XNNPACK's nr2 kernel (tflite_f32.h,
  * tfcc_xnn_conv_c4_f32_rows): the 8 columns of a pixel in the lanes of one 8-float vector,
  * the four partial sums (input channel modulo 4) four vectors, each lane's steps those of the
  * portable loop: products and sums rounded one at a time, in the same order. */
@@ -582,7 +582,7 @@ void XF_CAT(tfcc_xnn_conv_c4_f32_rows_, TFCC_XF_ISA)(const tfcc_conv_geom *g, co
   }
 }
 
-/* DEPTHWISE_CONV_2D, depth multiplier 1 (xnn_f32.h, tfcc_xnn_dwconv_f32_rows): 4 output
+/* DEPTHWISE_CONV_2D, depth multiplier 1 (tflite_f32.h, tfcc_xnn_dwconv_f32_rows): 4 output
  * pixels of a row at a time, one block of XF_W channels, each pixel its own accumulator (its sum
  * in XNNPACK's order: bias, then kx outer, ky inner; a padding tap adds 0 * w), the four held in
  * registers across the taps (named, not an array: an array indexed by the pixel count would be

@@ -1,14 +1,18 @@
-/* Float32 operators as TensorFlow Lite's default build computes them (XNNPACK, WebAssembly
- * SIMD without relaxed instructions, i.e. no fused multiply-add), bit for bit. A hybrid
- * network quantizes float activations at run time, so a 1-ulp difference in a float operator
- * before a hybrid node moves values across rounding boundaries and grows into whole
- * quantization steps downstream; ops/hybrid.c's TFLITE mode therefore runs the float
- * operators of hybrid models that are not exact anyway through these (docs/quantization.md
- * "Hybrid"). Portable loops here (the references), vector kernels per ISA from two bodies
- * (xnn_f32_body.h: GCC / Clang vectors; xnn_f32v_body.h: the f32v primitives); every product
- * and sum is its own operation (no contraction). */
-#ifndef TFCC_KERNELS_HYBRID_XNN_F32_H
-#define TFCC_KERNELS_HYBRID_XNN_F32_H
+/* TensorFlow Lite's float32 arithmetic, bit for bit, where tfcc must reproduce it rather than
+ * compute the same function its own way: XNNPACK's kernels as TensorFlow Lite's default build
+ * runs them (WebAssembly SIMD without relaxed instructions, i.e. no fused multiply-add: CONV_2D,
+ * DEPTHWISE_CONV_2D, FULLY_CONNECTED, BATCH_MATMUL, SOFTMAX, LOGISTIC, TANH, GELU, HARD_SWISH,
+ * MEAN) and the builtin kernels' float helpers (Eigen's tanh and logistic, the C library's expf:
+ * the float LSTM cells, kernels/f32-lstm). A hybrid network quantizes float activations at run
+ * time, so a 1-ulp difference in a float operator before a hybrid node moves values across
+ * rounding boundaries and grows into whole quantization steps downstream; ops/hybrid.c's TFLITE
+ * mode therefore runs the float operators of hybrid models that are not exact anyway through
+ * these (docs/quantization.md "Hybrid"), and TANH in float models too. Portable loops here (the
+ * references), vector kernels per ISA from two bodies (tflite_f32_body.h: GCC / Clang vectors;
+ * tflite_f32v_body.h: the f32v primitives); every product and sum is its own operation (no
+ * contraction). Functions named tfcc_xnn_* compute XNNPACK's order. */
+#ifndef TFCC_KERNELS_TFLITE_F32_TFLITE_F32_H
+#define TFCC_KERNELS_TFLITE_F32_TFLITE_F32_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -17,13 +21,13 @@
 #include "kernels/ref/activation.h"
 #include "kernels/ref/batch_matmul.h"
 #include "kernels/ref/conv.h"
+#include "kernels/ref/expf.h"
 
 #include "tfcc/tfcc.h"
 #include "kernels/dispatch_table.h"
 
-/* LOGISTIC: XNNPACK's f32-vsigmoid rr2-p5-div (range reduction with ln2 in two parts, degree-5
- * polynomial, e / (e + 1), reflected for x >= 0, 0 below the denormal cutoff). */
-typedef void (*tfcc_xnn_sigmoid_fn)(const float *x, float *y, size_t n);
+/* An elementwise kernel: y[i] = f(x[i]) for i < n (x == y allowed). */
+typedef void (*tfcc_f32_unary_fn)(const float *x, float *y, size_t n);
 
 /* CONV_2D (groups 1): XNNPACK's f32 IGEMM order: acc = bias, then for each filter tap (ky, kx;
  * padding taps add 0 * w) and each input channel c, acc = acc + x * w (rounded product, rounded
@@ -129,24 +133,13 @@ size_t tfcc_xnn_bmm_scratch_bytes(const tfcc_bmm_dims *d);
  * tfcc_gelu_xnn_rational. */
 typedef void (*tfcc_xnn_gelu_fn)(const float *x, float *y, size_t n, const tfcc_gelu_rational *c);
 
-/* TANH: XNNPACK's f32-vtanh rational_9_8_div as LiteRT's WebAssembly build runs it (no FMA;
- * tfcc_tanh_f32_xnn's steps, kernels/ref/activation.h). */
-typedef void (*tfcc_xnn_tanh_fn)(const float *x, float *y, size_t n);
-/* TANH as TensorFlow Lite's builtin kernels compute it (Eigen's fast rational tanh,
- * tfcc_tanh_f32_eigen's steps: the same bits; the float LSTM cells, kernels/f32-lstm). */
-typedef void (*tfcc_tanh_eigen_fn)(const float *x, float *y, size_t n);
-/* e^x with the C library's expf bits (glibc's and musl's: ARM's optimized-routines algorithm,
- * in double lanes), and Eigen's logistic over it (tfcc_logistic_f32_eigen's bits: the float LSTM
- * cells' sigmoid). */
-typedef void (*tfcc_xnn_unary_fn)(const float *x, float *y, size_t n);
-/* bits of 2^(j / 32) rounded to double, minus j << 47 (the expf kernels' table) */
-extern const uint64_t tfcc_expf_tab[32];
-
 /* One variant per instruction set (the same bits from each: lanes only change the width). */
-typedef struct tfcc_xnn_f32_kernel {
+typedef struct tfcc_tflite_f32_kernel {
   const char *name;
   tfcc_isa isa;
-  tfcc_xnn_sigmoid_fn sigmoid;
+  /* LOGISTIC: XNNPACK's f32-vsigmoid rr2-p5-div (range reduction with ln2 in two parts,
+   * degree-5 polynomial, e / (e + 1), reflected for x >= 0, 0 below the denormal cutoff) */
+  tfcc_f32_unary_fn sigmoid;
   tfcc_xnn_conv_rows_fn conv_rows;
   tfcc_xnn_dwconv_rows_fn dwconv_rows;
   /* tfcc_xnn_conv_c4_f32_rows with the 8 columns in the lanes of a vector (the same bits) */
@@ -155,36 +148,44 @@ typedef struct tfcc_xnn_f32_kernel {
   tfcc_xnn_fc_fn fc;
   tfcc_xnn_bmm_fn bmm;
   tfcc_xnn_gelu_fn gelu;
-  tfcc_xnn_tanh_fn tanh;
-  tfcc_tanh_eigen_fn tanh_eigen;
-  tfcc_xnn_unary_fn expf;
-  tfcc_xnn_unary_fn logistic_eigen;
-} tfcc_xnn_f32_kernel;
+  /* TANH: XNNPACK's f32-vtanh rational_9_8_div as LiteRT's WebAssembly build runs it (no FMA;
+   * tfcc_tanh_f32_xnn's steps, kernels/ref/activation.h) */
+  tfcc_f32_unary_fn tanh;
+  /* TANH as TensorFlow Lite's builtin kernels compute it (Eigen's fast rational tanh,
+   * tfcc_tanh_f32_eigen's steps: the same bits; the float LSTM cells, kernels/f32-lstm) */
+  tfcc_f32_unary_fn tanh_eigen;
+  /* e^x with the C library's expf bits (glibc's and musl's: ARM's optimized-routines
+   * algorithm, in double lanes; tfcc_expf_ref's bits) */
+  tfcc_f32_unary_fn expf;
+  /* Eigen's logistic over that expf (tfcc_logistic_f32_eigen's bits: the float LSTM cells'
+   * sigmoid) */
+  tfcc_f32_unary_fn logistic_eigen;
+} tfcc_tflite_f32_kernel;
 
-TFCC_DISPATCH_TABLE_DECL(tfcc_xnn_f32, tfcc_xnn_f32_kernel);
+TFCC_DISPATCH_TABLE_DECL(tfcc_tflite_f32, tfcc_tflite_f32_kernel);
 
 /* Threaded drivers (pool may be NULL: inline). Tasks split outputs only (FULLY_CONNECTED: batch
  * rows x panels of units; BATCH_MATMUL: output batches x rows x columns; GELU: elements; SOFTMAX:
  * rows), so every output's sum is formed in the kernel's order and the results are the same bits
  * at every thread count. Below a size where waking workers costs more than it saves, inline. */
 struct tfcc_threadpool;
-void tfcc_xnn_fc_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kernel *k, const float *x,
+void tfcc_xnn_fc_run(struct tfcc_threadpool *pool, const tfcc_tflite_f32_kernel *k, const float *x,
                      int32_t batches, int32_t accum, const float *wp, const float *bias,
                      int32_t units, float lo, float hi, float *out);
 /* scratch: tfcc_xnn_bmm_scratch_bytes(d) */
-void tfcc_xnn_bmm_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kernel *k,
+void tfcc_xnn_bmm_run(struct tfcc_threadpool *pool, const tfcc_tflite_f32_kernel *k,
                       const tfcc_bmm_dims *d, const float *lhs, const float *rhs, float *out,
                       float *scratch);
-void tfcc_xnn_gelu_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kernel *k, const float *x,
-                       float *y, size_t n, const tfcc_gelu_rational *c);
-void tfcc_xnn_softmax_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kernel *k,
+void tfcc_xnn_gelu_run(struct tfcc_threadpool *pool, const tfcc_tflite_f32_kernel *k,
+                       const float *x, float *y, size_t n, const tfcc_gelu_rational *c);
+void tfcc_xnn_softmax_run(struct tfcc_threadpool *pool, const tfcc_tflite_f32_kernel *k,
                           const float *x, float *y, size_t outer, size_t depth);
-void tfcc_xnn_tanh_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kernel *k, const float *x,
-                       float *y, size_t n);
-void tfcc_xnn_sigmoid_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kernel *k,
+void tfcc_xnn_tanh_run(struct tfcc_threadpool *pool, const tfcc_tflite_f32_kernel *k,
+                       const float *x, float *y, size_t n);
+void tfcc_xnn_sigmoid_run(struct tfcc_threadpool *pool, const tfcc_tflite_f32_kernel *k,
                           const float *x, float *y, size_t n);
 
-#define TFCC_XNN_F32_DECL(isa) \
+#define TFCC_TFLITE_F32_DECL(isa) \
   void tfcc_xnn_sigmoid_f32_##isa(const float *x, float *y, size_t n); \
   void tfcc_xnn_conv_f32_rows_##isa(const tfcc_conv_geom *g, const float *in, const float *wp, \
                                     int32_t ocp, const float *bias, float lo, float hi, \
@@ -206,11 +207,11 @@ void tfcc_xnn_sigmoid_run(struct tfcc_threadpool *pool, const tfcc_xnn_f32_kerne
   void tfcc_tanh_eigen_f32_##isa(const float *x, float *y, size_t n); \
   void tfcc_expf_f32_##isa(const float *x, float *y, size_t n); \
   void tfcc_logistic_eigen_f32_##isa(const float *x, float *y, size_t n);
-TFCC_XNN_F32_DECL(avx512)
-TFCC_XNN_F32_DECL(avx2)
-TFCC_XNN_F32_DECL(sse4)
-TFCC_XNN_F32_DECL(neon)
-TFCC_XNN_F32_DECL(wasmsimd)
-TFCC_XNN_F32_DECL(scalar)
+TFCC_TFLITE_F32_DECL(avx512)
+TFCC_TFLITE_F32_DECL(avx2)
+TFCC_TFLITE_F32_DECL(sse4)
+TFCC_TFLITE_F32_DECL(neon)
+TFCC_TFLITE_F32_DECL(wasmsimd)
+TFCC_TFLITE_F32_DECL(scalar)
 
 #endif

@@ -1,17 +1,17 @@
-/* XNNPACK-order float32 FULLY_CONNECTED, BATCH_MATMUL and GELU (xnn_f32.h) written once over the
- * f32v primitives (kernels/simd/f32v.h); each ISA's xnn_f32-<isa>.c includes its primitives
- * header, defines TFCC_XF_ISA and includes this body (after xnn_f32_body.h).
+/* XNNPACK-order float32 FULLY_CONNECTED, BATCH_MATMUL and GELU (tflite_f32.h) written once over the
+ * f32v primitives (kernels/simd/f32v.h); each ISA's tflite_f32-<isa>.c includes its primitives
+ * header, defines TFCC_XF_ISA and includes this body (after tflite_f32_body.h).
  *
  * Lanes only run output units (FULLY_CONNECTED), output columns (BATCH_MATMUL) or elements
  * (GELU) side by side: every lane's sum is formed in exactly the scalar order (the same
  * products, rounded one at a time, added in the same sequence), so every width gives the bits
- * of the portable loops in xnn_f32.c / kernels/ref. Products and sums are separate primitives
+ * of the portable loops in tflite_f32.c / kernels/ref. Products and sums are separate primitives
  * (never fused). */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernels/hybrid/xnn_f32.h"
+#include "kernels/tflite-f32/tflite_f32.h"
 
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF /* separately rounded products and sums, as XNNPACK's wasm SIMD */
