@@ -1289,6 +1289,17 @@ static void xnn_fc_case(int B, int K, int U, bool with_bias, float lo, float hi)
     CHECKF(memcmp(got, want, n * sizeof(float)) == 0 && got[n] == 1234.5f,
            "%s fc B=%d K=%d U=%d bias=%d nr2=%d", k->name, B, K, U, (int)with_bias,
            (int)tfcc_xnn_fc_uses_nr2(U));
+    /* mend44: one batch row on fc_row's contiguous blocks (the float LSTM plan's recurrent
+     * products): the same bits where the width does not pick nr2 */
+    if (B == 1 && !tfcc_xnn_fc_uses_nr2(U)) {
+      float *wr = k->fc_row_pack(w, U, K);
+      CHECKF(wr != NULL, "%s fc_row_pack U=%d K=%d", k->name, U, K);
+      for (size_t j = 0; j < n + 16; j++) got[j] = 1234.5f;
+      if (wr) k->fc_row(x, K, wr, with_bias ? bias : NULL, U, lo, hi, got);
+      CHECKF(wr && memcmp(got, want, n * sizeof(float)) == 0 && got[n] == 1234.5f,
+             "%s fc_row K=%d U=%d bias=%d", k->name, K, U, (int)with_bias);
+      free(wr);
+    }
     /* hybrid5: the threaded driver at 1-4 threads (pieces of batch rows x unit panels) */
     for (int t = 0; t < XNN_POOLS; t++) {
       for (size_t j = 0; j < n + 16; j++) got[j] = 1234.5f;
@@ -1442,6 +1453,14 @@ static void test_tflite_f32_vec(void) {
    * chunks), one row (column blocks), nr2 (units 7 and 101: rows only / both), every tail */
   xnn_fc_case(37, 300, 200, true, -INFINITY, INFINITY);
   xnn_fc_case(1, 2000, 300, true, 0.0f, 6.0f);
+  /* mend44: fc_row's blocks (16-64 units by ISA): partial blocks, several, the LSTM plan's
+   * widths (gate rows and projections, multiples of 16) */
+  xnn_fc_case(1, 128, 1024, false, -INFINITY, INFINITY);
+  xnn_fc_case(1, 37, 136, true, 0.0f, 6.0f);
+  xnn_fc_case(1, 256, 128, false, -INFINITY, INFINITY);
+  xnn_fc_case(1, 19, 24, true, -INFINITY, INFINITY);
+  xnn_fc_case(1, 65, 200, false, -1.0f, 1.0f);
+  xnn_fc_case(1, 3, 80, true, -INFINITY, INFINITY);
   xnn_fc_case(2, 700, 129, false, -INFINITY, INFINITY);
   xnn_fc_case(100, 300, 7, true, -INFINITY, INFINITY);
   xnn_fc_case(9, 300, 101, true, -1.0f, 1.0f);

@@ -23,14 +23,18 @@ static int gate_of(const tfcc_f32_lstm_plan *pl, int j) {
   return order[j + (pl->n_gates == 3 ? 1 : 0)];
 }
 
-/* Packs n_gates blocks of [nc][k] (src[g] per gate, in the stacked order) into rows_pad rows. */
-static float *pack_gates(const tfcc_f32_lstm_plan *pl, const float *const src[4], int32_t k) {
+/* Packs n_gates blocks of [nc][k] (src[g] per gate, in the stacked order) into rows_pad rows:
+ * fc's panels for the input products (several steps a call), fc_row's blocks for the recurrent
+ * ones (one step a call). */
+static float *pack_gates(const tfcc_f32_lstm_plan *pl, const float *const src[4], int32_t k,
+                         bool one_row) {
   const int32_t nc = pl->n_cell;
   float *tmp = calloc((size_t)pl->rows_pad * (size_t)(k > 0 ? k : 1), sizeof(float));
   if (!tmp) return NULL;
   for (int j = 0; j < pl->n_gates; j++)
     memcpy(tmp + (size_t)j * nc * k, src[gate_of(pl, j)], sizeof(float) * (size_t)nc * k);
-  float *p = tfcc_xnn_fc_pack(tmp, pl->rows_pad, k);
+  float *p =
+      one_row ? pl->xk->fc_row_pack(tmp, pl->rows_pad, k) : tfcc_xnn_fc_pack(tmp, pl->rows_pad, k);
   free(tmp);
   return p;
 }
@@ -51,8 +55,8 @@ bool tfcc_f32_lstm_plan_build(tfcc_f32_lstm_plan *pl, tfcc_isa isa, const tfcc_l
   pl->out_pad = PANEL_UP(no);
   for (int g = 0; g < 4; g++) pl->peep[g] = g == 2 || (g == 0 && cifg) ? NULL : wt->peep[g];
   pl->xk = tfcc_tflite_f32_select(isa);
-  pl->w = pack_gates(pl, wt->w, ni);
-  pl->r = pack_gates(pl, wt->r, no);
+  pl->w = pack_gates(pl, wt->w, ni, false);
+  pl->r = pack_gates(pl, wt->r, no, true);
   pl->bias = malloc(sizeof(float) * (size_t)(pl->n_gates * nc > 0 ? pl->n_gates * nc : 1));
   bool ok = pl->w && pl->r && pl->bias;
   for (int j = 0; ok && j < pl->n_gates; j++)
@@ -64,7 +68,7 @@ bool tfcc_f32_lstm_plan_build(tfcc_f32_lstm_plan *pl, tfcc_isa isa, const tfcc_l
     ok = tmp != NULL;
     if (ok) {
       memcpy(tmp, wt->proj_w, sizeof(float) * (size_t)no * nc);
-      pl->proj = tfcc_xnn_fc_pack(tmp, pl->out_pad, nc);
+      pl->proj = pl->xk->fc_row_pack(tmp, pl->out_pad, nc);
       ok = pl->proj != NULL;
     }
     free(tmp);
@@ -132,7 +136,7 @@ void tfcc_f32_lstm_run(const tfcc_f32_lstm_plan *pl, const tfcc_lstm_shape *s, c
       xk->fc(xr, nt, ni, pl->w, NULL, rp, -inf, inf, gx, 0, rp);
       for (int32_t t = 0; t < nt; t++) {
         float *g = gx + (size_t)t * rp;
-        xk->fc(h, 1, no, pl->r, NULL, rp, -inf, inf, gr, 0, rp);
+        xk->fc_row(h, no, pl->r, NULL, rp, -inf, inf, gr);
         /* gate = bias; += W x; += R h (TFLite's CalculateLstmGateFloat) */
         for (int32_t i = 0; i < ng * nc; i++) {
           const float v = pl->bias[i] + g[i];
@@ -157,7 +161,7 @@ void tfcc_f32_lstm_run(const tfcc_f32_lstm_plan *pl, const tfcc_lstm_shape *s, c
         float *dst = pl->has_proj ? hid : h;
         for (int32_t i = 0; i < nc; i++) dst[i] = og[i] * th[i];
         if (pl->has_proj) {
-          xk->fc(hid, 1, nc, pl->proj, NULL, pl->out_pad, -inf, inf, pj, 0, pl->out_pad);
+          xk->fc_row(hid, nc, pl->proj, NULL, pl->out_pad, -inf, inf, pj);
           for (int32_t j = 0; j < no; j++)
             h[j] = clipf((pl->proj_b ? pl->proj_b[j] : 0.f) + pj[j], pl->proj_clip);
         }

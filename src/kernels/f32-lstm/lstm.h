@@ -4,8 +4,10 @@
  * path, which no delegate takes). Every product W x, R h and the projection is TFLite's
  * MatrixBatchVectorMultiplyAccumulate: a dot product from 0 over k in order, each product and
  * sum rounded apart, then added to the gate (gate = bias, + W x, + R h). Those dot products run
- * on the vector kernel `fc` of the tflite_f32 family with a zero bias (lanes over gate rows, k in
- * order: the same bits at every width); the input products of a chunk of steps in one call.
+ * on the vector kernels `fc` (the input products of a chunk of steps in one call) and `fc_row`
+ * (the recurrent and projection products, one step a call, on weights in its contiguous
+ * blocks) of the tflite_f32 family with a zero bias (lanes over gate rows, k in order: the
+ * same bits at every width).
  * Sigmoid and tanh are Eigen's, as TFLite's tensor_utils calls them (tfcc_logistic_f32_eigen,
  * tfcc_tanh_f32_eigen). No ISA code of its own. */
 #ifndef TFCC_KERNELS_F32_LSTM_LSTM_H
@@ -22,8 +24,8 @@ typedef struct tfcc_f32_lstm_plan {
   int32_t n_gates;     /* 4, or 3 with CIFG; stacked in the order i, f, o, c */
   int32_t rows_pad;    /* n_gates * n_cell rounded up to TFCC_XNN_FC_PANEL (zero rows past it) */
   int32_t out_pad;     /* n_output rounded up likewise (projection rows) */
-  float *w, *r, *proj; /* packed by tfcc_xnn_fc_pack: [rows_pad][n_input], [rows_pad][n_output],
-                          [out_pad][n_cell] */
+  float *w, *r, *proj; /* [rows_pad][n_input] packed by tfcc_xnn_fc_pack; [rows_pad][n_output]
+                          and [out_pad][n_cell] by the kernel's fc_row_pack */
   float *bias;         /* [n_gates * n_cell], stacked as the rows */
   const float *proj_b; /* the model's projection bias or NULL */
   bool has_proj;

@@ -13,9 +13,10 @@
   { \
     "tflite-f32-" #isa, lvl, tfcc_xnn_sigmoid_f32_##isa, tfcc_xnn_conv_f32_rows_##isa, \
         tfcc_xnn_dwconv_f32_rows_##isa, tfcc_xnn_conv_c4_f32_rows_##isa, \
-        tfcc_xnn_softmax_f32_##isa, tfcc_xnn_fc_f32_##isa, tfcc_xnn_bmm_f32_##isa, \
-        tfcc_xnn_gelu_f32_##isa, tfcc_xnn_tanh_f32_##isa, tfcc_tanh_eigen_f32_##isa, \
-        tfcc_expf_f32_##isa, tfcc_logistic_eigen_f32_##isa \
+        tfcc_xnn_softmax_f32_##isa, tfcc_xnn_fc_f32_##isa, tfcc_xnn_fc_row_f32_##isa, \
+        tfcc_xnn_fc_row_pack_##isa, tfcc_xnn_bmm_f32_##isa, tfcc_xnn_gelu_f32_##isa, \
+        tfcc_xnn_tanh_f32_##isa, tfcc_tanh_eigen_f32_##isa, tfcc_expf_f32_##isa, \
+        tfcc_logistic_eigen_f32_##isa \
   }
 #define R(name, fn, isa, lvl) K(isa, lvl)
 static const tfcc_tflite_f32_kernel kernels[] = {TFCC_KERNEL_ROWS_SSE4(R, , )};
@@ -42,11 +43,24 @@ size_t tfcc_xnn_fc_packed_bytes(int32_t units, int32_t accum) {
   return (up * (size_t)accum + 1) * sizeof(float); /* + 1: accum 0 still gives a block */
 }
 
-void tfcc_xnn_fc_pack_into(const float *w, int32_t units, int32_t accum, float *wp) {
-  const size_t P = TFCC_XNN_FC_PANEL, K = (size_t)accum;
-  memset(wp, 0, tfcc_xnn_fc_packed_bytes(units, accum));
+/* w [units][accum] into blocks of P units, [accum][P] each (wp zeroed by the caller) */
+static void pack_blocks(const float *w, int32_t units, int32_t accum, size_t P, float *wp) {
+  const size_t K = (size_t)accum;
   for (size_t u = 0; u < (size_t)units; u++)
     for (size_t k = 0; k < K; k++) wp[(u / P) * P * K + k * P + u % P] = w[u * K + k];
+}
+
+void tfcc_xnn_fc_pack_into(const float *w, int32_t units, int32_t accum, float *wp) {
+  memset(wp, 0, tfcc_xnn_fc_packed_bytes(units, accum));
+  pack_blocks(w, units, accum, TFCC_XNN_FC_PANEL, wp);
+}
+
+float *tfcc_xnn_fc_pack_blocks(const float *w, int32_t units, int32_t accum, int32_t block) {
+  if (units <= 0 || accum < 0 || block <= 0) return NULL;
+  const size_t B = (size_t)block, up = ((size_t)units + B - 1) / B * B;
+  float *wp = calloc(up * (size_t)accum + 1, sizeof(float)); /* + 1: accum 0 */
+  if (wp) pack_blocks(w, units, accum, B, wp);
+  return wp;
 }
 
 float *tfcc_xnn_fc_pack(const float *w, int32_t units, int32_t accum) {

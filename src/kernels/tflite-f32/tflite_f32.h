@@ -120,6 +120,22 @@ typedef void (*tfcc_xnn_fc_fn)(const float *x, int32_t batches, int32_t accum, c
                                const float *bias, int32_t units, float lo, float hi, float *out,
                                int32_t u0, int32_t u1);
 
+/* The default kernel's order for one batch row (the recurrent and projection products of the
+ * float LSTM plan, one step at a time) on weights packed by the variant's fc_row_pack: blocks of
+ * as many units as the variant runs side by side (4 x its FC block), [accum][block] each, zero
+ * past the last unit, so that a block's independent sums read one contiguous stretch per k
+ * instead of one stream per 16-unit panel (the one-lane build: fc's panels, fc's one-row path;
+ * docs/kernels.md). The same bits as
+ * fc with batches 1 where tfcc_xnn_fc_uses_nr2(units) is false (callers with nr2 widths use
+ * fc). */
+typedef void (*tfcc_xnn_fc_row_fn)(const float *x, int32_t accum, const float *wp,
+                                   const float *bias, int32_t units, float lo, float hi,
+                                   float *out);
+typedef float *(*tfcc_xnn_fc_row_pack_fn)(const float *w, int32_t units, int32_t accum);
+/* w [units][accum] packed in blocks of `block` units (the variants' fc_row_pack); NULL when out
+ * of memory or units <= 0. */
+float *tfcc_xnn_fc_pack_blocks(const float *w, int32_t units, int32_t accum, int32_t block);
+
 /* BATCH_MATMUL (float32, tfcc_bmm_f32_xnn's order: each output 0 + lhs * rhs for k in order,
  * products and sums rounded apart), vectorised over output columns: one matrix product, M rows of
  * a (row i's element p at a[i * as + p * ap]) times the K x N matrix r (row p at r + p * rs) into
@@ -146,6 +162,8 @@ typedef struct tfcc_tflite_f32_kernel {
   tfcc_xnn_conv_rows_fn conv_c4_rows;
   tfcc_xnn_softmax_fn softmax;
   tfcc_xnn_fc_fn fc;
+  tfcc_xnn_fc_row_fn fc_row;
+  tfcc_xnn_fc_row_pack_fn fc_row_pack;
   tfcc_xnn_bmm_fn bmm;
   tfcc_xnn_gelu_fn gelu;
   /* TANH: XNNPACK's f32-vtanh rational_9_8_div as LiteRT's WebAssembly build runs it (no FMA;
@@ -200,6 +218,10 @@ void tfcc_xnn_sigmoid_run(struct tfcc_threadpool *pool, const tfcc_tflite_f32_ke
   void tfcc_xnn_fc_f32_##isa(const float *x, int32_t batches, int32_t accum, const float *wp, \
                              const float *bias, int32_t units, float lo, float hi, float *out, \
                              int32_t u0, int32_t u1); \
+  void tfcc_xnn_fc_row_f32_##isa(const float *x, int32_t accum, const float *wp, \
+                                 const float *bias, int32_t units, float lo, float hi, \
+                                 float *out); \
+  float *tfcc_xnn_fc_row_pack_##isa(const float *w, int32_t units, int32_t accum); \
   void tfcc_xnn_bmm_f32_##isa(const float *a, size_t as, size_t ap, const float *r, size_t rs, \
                               int32_t M, int32_t K, int32_t N, float *y, size_t ys); \
   void tfcc_xnn_gelu_f32_##isa(const float *x, float *y, size_t n, const tfcc_gelu_rational *c); \

@@ -182,6 +182,49 @@ void XV_FN(tfcc_xnn_fc_f32)(const float *x, int32_t batches, int32_t accum, cons
   }
 }
 
+/* One batch row on fc_row_pack's blocks of XV_ROW units (tflite_f32.h): the block's 4 x XV_NV
+ * vectors side by side, each sum bias (or 0), then + x[k] * w[k] for k in order (the bits of
+ * xv_fc_row_blocks), the block's weights for one k contiguous. The one-lane build keeps fc's
+ * panels and its one-row path (which reads 8 neighbouring units of one panel row a k already;
+ * on [k][8] blocks GCC vectorises the loop over k with transposes instead: 25% slower). */
+#if F32V_N == 1
+float *XV_FN(tfcc_xnn_fc_row_pack)(const float *w, int32_t units, int32_t accum) {
+  return tfcc_xnn_fc_pack(w, units, accum);
+}
+
+void XV_FN(tfcc_xnn_fc_row_f32)(const float *x, int32_t accum, const float *wp, const float *bias,
+                                int32_t units, float lo, float hi, float *out) {
+  XV_FN(tfcc_xnn_fc_f32)(x, 1, accum, wp, bias, units, lo, hi, out, 0, units);
+}
+#else
+#define XV_ROW (4 * XV_NV * F32V_N)
+float *XV_FN(tfcc_xnn_fc_row_pack)(const float *w, int32_t units, int32_t accum) {
+  return tfcc_xnn_fc_pack_blocks(w, units, accum, XV_ROW);
+}
+
+void XV_FN(tfcc_xnn_fc_row_f32)(const float *x, int32_t accum, const float *wp, const float *bias,
+                                int32_t units, float lo, float hi, float *out) {
+  enum { NV = 4 * XV_NV };
+  const f32v vlo = f32v_set(lo), vhi = f32v_set(hi);
+  const size_t K = accum > 0 ? (size_t)accum : 0;
+  for (int32_t u0 = 0; u0 < units; u0 += XV_ROW) {
+    const float *w = wp + (size_t)u0 * K; /* block u0 / XV_ROW */
+    f32v acc[NV];
+    for (int v = 0; v < NV; v++)
+      acc[v] = bias ? XV_LD(bias + u0 + v * F32V_N, units - u0 - v * F32V_N) : f32v_zero();
+    for (size_t k = 0; k < K; k++) {
+      const f32v xv = f32v_set(x[k]);
+      const float *wk = w + k * XV_ROW;
+      for (int v = 0; v < NV; v++)
+        acc[v] = f32v_add(acc[v], f32v_mul(xv, f32v_ld(wk + v * F32V_N)));
+    }
+    for (int v = 0; v < NV; v++)
+      XV_ST(out + u0 + v * F32V_N, f32v_clamp(acc[v], vlo, vhi), units - u0 - v * F32V_N);
+  }
+}
+#undef XV_ROW
+#endif
+
 /* ---------------------------------------------------------------- BATCH_MATMUL */
 
 /* mr rows of lhs (a: row i's element p at a[i * as + p * ap]) against XV_NV vectors of rhs
