@@ -1461,6 +1461,9 @@ static void test_tflite_f32_vec(void) {
   xnn_fc_case(1, 19, 24, true, -INFINITY, INFINITY);
   xnn_fc_case(1, 65, 200, false, -1.0f, 1.0f);
   xnn_fc_case(1, 3, 80, true, -INFINITY, INFINITY);
+  xnn_fc_case(1, 5, 56, false, -INFINITY, INFINITY); /* a last block of 1-4 FC blocks */
+  xnn_fc_case(1, 9, 120, true, -INFINITY, INFINITY);
+  xnn_fc_case(1, 33, 1023, true, -INFINITY, INFINITY);
   xnn_fc_case(2, 700, 129, false, -INFINITY, INFINITY);
   xnn_fc_case(100, 300, 7, true, -INFINITY, INFINITY);
   xnn_fc_case(9, 300, 101, true, -1.0f, 1.0f);

@@ -202,24 +202,37 @@ float *XV_FN(tfcc_xnn_fc_row_pack)(const float *w, int32_t units, int32_t accum)
   return tfcc_xnn_fc_pack_blocks(w, units, accum, XV_ROW);
 }
 
+/* nv of the block's vectors (the last block: only those holding units) */
+static inline __attribute__((always_inline)) void XV_FN(xv_fc_row_block)(
+    int nv, const float *x, size_t K, const float *w, const float *bias, int32_t units, int32_t u0,
+    f32v vlo, f32v vhi, float *out) {
+  f32v acc[4 * XV_NV];
+  for (int v = 0; v < nv; v++)
+    acc[v] = bias ? XV_LD(bias + u0 + v * F32V_N, units - u0 - v * F32V_N) : f32v_zero();
+  for (size_t k = 0; k < K; k++) {
+    const f32v xv = f32v_set(x[k]);
+    const float *wk = w + k * XV_ROW;
+    for (int v = 0; v < nv; v++) acc[v] = f32v_add(acc[v], f32v_mul(xv, f32v_ld(wk + v * F32V_N)));
+  }
+  for (int v = 0; v < nv; v++)
+    XV_ST(out + u0 + v * F32V_N, f32v_clamp(acc[v], vlo, vhi), units - u0 - v * F32V_N);
+}
+
 void XV_FN(tfcc_xnn_fc_row_f32)(const float *x, int32_t accum, const float *wp, const float *bias,
                                 int32_t units, float lo, float hi, float *out) {
-  enum { NV = 4 * XV_NV };
   const f32v vlo = f32v_set(lo), vhi = f32v_set(hi);
   const size_t K = accum > 0 ? (size_t)accum : 0;
-  for (int32_t u0 = 0; u0 < units; u0 += XV_ROW) {
-    const float *w = wp + (size_t)u0 * K; /* block u0 / XV_ROW */
-    f32v acc[NV];
-    for (int v = 0; v < NV; v++)
-      acc[v] = bias ? XV_LD(bias + u0 + v * F32V_N, units - u0 - v * F32V_N) : f32v_zero();
-    for (size_t k = 0; k < K; k++) {
-      const f32v xv = f32v_set(x[k]);
-      const float *wk = w + k * XV_ROW;
-      for (int v = 0; v < NV; v++)
-        acc[v] = f32v_add(acc[v], f32v_mul(xv, f32v_ld(wk + v * F32V_N)));
+  int32_t u0 = 0;
+  for (; u0 + XV_ROW <= units; u0 += XV_ROW) /* block u0 / XV_ROW at wp + u0 * K */
+    XV_FN(xv_fc_row_block)(4 * XV_NV, x, K, wp + (size_t)u0 * K, bias, units, u0, vlo, vhi, out);
+  if (u0 < units) {
+    const float *w = wp + (size_t)u0 * K;
+    switch ((units - u0 + XV_NV * F32V_N - 1) / (XV_NV * F32V_N)) { /* FC blocks holding units */
+      case 4: XV_FN(xv_fc_row_block)(4 * XV_NV, x, K, w, bias, units, u0, vlo, vhi, out); break;
+      case 3: XV_FN(xv_fc_row_block)(3 * XV_NV, x, K, w, bias, units, u0, vlo, vhi, out); break;
+      case 2: XV_FN(xv_fc_row_block)(2 * XV_NV, x, K, w, bias, units, u0, vlo, vhi, out); break;
+      default: XV_FN(xv_fc_row_block)(XV_NV, x, K, w, bias, units, u0, vlo, vhi, out); break;
     }
-    for (int v = 0; v < NV; v++)
-      XV_ST(out + u0 + v * F32V_N, f32v_clamp(acc[v], vlo, vhi), units - u0 - v * F32V_N);
   }
 }
 #undef XV_ROW
