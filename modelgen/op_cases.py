@@ -1379,6 +1379,20 @@ def hybrid_cases():
                                                    "fused_activation_function": "RELU6"}),
               ("CONV_2D", ["p1", "w", "b"], ["y"], {"padding": "SAME", "stride_w": 1, "stride_h": 1})],
              ["x"], ["p1", "p2", "p3", "y"]))
+    # its _builtin twin (REFERENCE mode, per-tensor weights): the classic interpreter's XNNPACK
+    # delegate takes the float AVERAGE_POOL_2D too (the same kernel) and leaves the hybrid
+    # CONV_2D to the builtin kernel
+    name = "hybrid_net_avgpool_conv_builtin"
+    case = Case(name, {"x": act("f32", [1, 9, 11, 8], -2.0, 3.0),
+                       "p1": T(F32, [1, 9, 11, 8]), "w": hw(name, [6, 3, 3, 8], 0, False),
+                       "b": fbias(name, 6), "y": T(F32, [1, 9, 11, 6])},
+                [("AVERAGE_POOL_2D", ["x"], ["p1"], {"padding": "SAME", "stride_w": 1, "stride_h": 1,
+                                                      "filter_width": 3, "filter_height": 3}),
+                 ("CONV_2D", ["p1", "w", "b"], ["y"], {"padding": "SAME", "stride_w": 1, "stride_h": 1})],
+                ["x"], ["p1", "y"])
+    case.engine = "tfweb"
+    case.builtin_only = True
+    add(case)
     # ops: float RESIZE_BILINEAR (half-pixel, align-corners, legacy) before a hybrid CONV_2D
     # (U-Net decoders): XNNPACK lerps t = tl + (tr - tl) * ax, b = bl + (br - bl) * ax,
     # t + (b - t) * ay; the builtin kernel sums the four weighted corners (the MobileNetV3

@@ -811,6 +811,11 @@ static void test_reference_mode(void) {
   for (int o = 0; o < 2; o++)
     run_exact_case(rt, src, "hybrid_net_logistic_fc_builtin", TFCC_QUANT_COMPAT_REFERENCE,
                    "hybrid_builtin", o);
+  /* sweep20: float AVERAGE_POOL_2D before a hybrid CONV_2D, REFERENCE mode: XNNPACK's unipass
+   * average pooling (the classic interpreter's delegate takes it), then the builtin hybrid node */
+  for (int o = 0; o < 2; o++)
+    run_exact_case(rt, src, "hybrid_net_avgpool_conv_builtin", TFCC_QUANT_COMPAT_REFERENCE,
+                   "hybrid_builtin", o);
   /* default mode, small hybrid networks: XNNPACK-exact float CONV_2D and LOGISTIC before the
      hybrid nodes, then the hybrid nodes themselves, all bit for bit with LiteRT */
   for (int o = 0; o < 3; o++)
