@@ -1362,6 +1362,37 @@ def hybrid_cases():
              [("HARD_SWISH", ["x"], ["h"], {}),
               ("CONV_2D", ["h", "w", "b"], ["y"], {"padding": "VALID", "stride_w": 1, "stride_h": 1})],
              ["x"], ["h", "y"]))
+    # sweep20: float AVERAGE_POOL_2D before a hybrid CONV_2D (TwinLiteNet's input pyramid):
+    # XNNPACK's unipass kernel sums the taps column by column in a fixed tree and multiplies
+    # by 1.0f / (taps inside the image); the sequential sum divided by the count is an ulp
+    # apart on ~20% of outputs (0.10 at TwinLiteNet's hybrid segmentation outputs)
+    name = "hybrid_net_avgpool_conv"
+    add(Case(name, {"x": act("f32", [1, 9, 11, 8], -2.0, 3.0),
+                    "p1": T(F32, [1, 9, 11, 8]), "p2": T(F32, [1, 4, 5, 8]), "p3": T(F32, [1, 9, 11, 8]),
+                    "w": hw(name, [6, 3, 3, 8], 0, True), "b": fbias(name, 6), "y": T(F32, [1, 9, 11, 6])},
+             [("AVERAGE_POOL_2D", ["x"], ["p1"], {"padding": "SAME", "stride_w": 1, "stride_h": 1,
+                                                   "filter_width": 3, "filter_height": 3}),
+              ("AVERAGE_POOL_2D", ["x"], ["p2"], {"padding": "VALID", "stride_w": 2, "stride_h": 2,
+                                                   "filter_width": 3, "filter_height": 3}),
+              ("AVERAGE_POOL_2D", ["x"], ["p3"], {"padding": "SAME", "stride_w": 1, "stride_h": 1,
+                                                   "filter_width": 3, "filter_height": 2,
+                                                   "fused_activation_function": "RELU6"}),
+              ("CONV_2D", ["p1", "w", "b"], ["y"], {"padding": "SAME", "stride_w": 1, "stride_h": 1})],
+             ["x"], ["p1", "p2", "p3", "y"]))
+    # its _builtin twin (REFERENCE mode, per-tensor weights): the classic interpreter's XNNPACK
+    # delegate takes the float AVERAGE_POOL_2D too (the same kernel) and leaves the hybrid
+    # CONV_2D to the builtin kernel
+    name = "hybrid_net_avgpool_conv_builtin"
+    case = Case(name, {"x": act("f32", [1, 9, 11, 8], -2.0, 3.0),
+                       "p1": T(F32, [1, 9, 11, 8]), "w": hw(name, [6, 3, 3, 8], 0, False),
+                       "b": fbias(name, 6), "y": T(F32, [1, 9, 11, 6])},
+                [("AVERAGE_POOL_2D", ["x"], ["p1"], {"padding": "SAME", "stride_w": 1, "stride_h": 1,
+                                                      "filter_width": 3, "filter_height": 3}),
+                 ("CONV_2D", ["p1", "w", "b"], ["y"], {"padding": "SAME", "stride_w": 1, "stride_h": 1})],
+                ["x"], ["p1", "y"])
+    case.engine = "tfweb"
+    case.builtin_only = True
+    add(case)
     # ops: float RESIZE_BILINEAR (half-pixel, align-corners, legacy) before a hybrid CONV_2D
     # (U-Net decoders): XNNPACK lerps t = tl + (tr - tl) * ax, b = bl + (br - bl) * ax,
     # t + (b - t) * ay; the builtin kernel sums the four weighted corners (the MobileNetV3

@@ -4,17 +4,21 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "base/threadpool.h"
+#include "kernels/hybrid/xnn_avgpool.h"
 #include "kernels/pool/pool.h"
 #include "kernels/ref/pool.h"
 #include "kernels/ref/quant_util.h"
 #include "ops/conv_common.h"
 #include "ops/f32_fast.h"
+#include "ops/hybrid.h"
 
 typedef struct pool_params {
   tfcc_pool_kind kind;
   tfcc_pool_options o; /* the node's options */
   int32_t qmin, qmax;  /* quantized activation range (from the output's quantization) */
   const char *name;
+  bool xnn; /* float AVERAGE_POOL_2D in XNNPACK's order (a hybrid subgraph, TFLITE mode) */
   atomic_bool logged; /* KERNEL_FALLBACK noted */
 } pool_params;
 
@@ -45,6 +49,16 @@ tfcc_status tfcc_pool_init(tfcc_init_ctx *ctx, tfcc_pool_kind kind) {
   p->o = *po;
   p->qmin = qmin;
   p->qmax = qmax;
+  /* in a subgraph with hybrid nodes, LiteRT's XNNPACK delegate runs the float average pooling
+     before them, and so does the classic interpreter's (REFERENCE mode: it leaves only the
+     hybrid nodes to the builtin kernels); windows over 9 taps: tfcc's kernel, not covered
+     (docs/quantization.md) */
+  const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, 0);
+  const bool ref_hybrid = ctx->quant_compat == TFCC_QUANT_COMPAT_REFERENCE && ctx->sg &&
+                          tfcc_hybrid_in_subgraph(ctx->sg);
+  p->xnn = kind == TFCC_POOL_AVG && in && in->dtype == TFCC_FLOAT32 &&
+           (int64_t)po->filter_h * po->filter_w <= TFCC_XNN_AVGPOOL_MAX_TAPS &&
+           (tfcc_hybrid_xnn_float(ctx) || ref_hybrid);
   ctx->params = p;
   return TFCC_OK;
 }
@@ -106,6 +120,20 @@ tfcc_status tfcc_pool_prepare(tfcc_op_ctx *ctx) {
   return tfcc_conv_geom_set_output(ctx->out[0], &g, ctx->err);
 }
 
+/* XNNPACK's float average pooling over the pool: one output row (b, oy) a task. */
+typedef struct xnn_avgpool_job {
+  const tfcc_conv_geom *g;
+  const float *in;
+  float *out;
+  float lo, hi;
+} xnn_avgpool_job;
+
+static void xnn_avgpool_task(void *ctx, size_t t, int thread) {
+  (void)thread;
+  const xnn_avgpool_job *j = ctx;
+  tfcc_xnn_avgpool_f32_rows(j->g, j->in, j->lo, j->hi, j->out, (int32_t)t, (int32_t)t + 1);
+}
+
 tfcc_status tfcc_pool_eval(tfcc_op_ctx *ctx) {
   const pool_params *p = ctx->params;
   tfcc_conv_geom g;
@@ -117,6 +145,12 @@ tfcc_status tfcc_pool_eval(tfcc_op_ctx *ctx) {
   tfcc_act_range_f32(p->o.activation, &lo, &hi);
   const int32_t ql = p->qmin, qh = p->qmax;
   const tfcc_dtype dt = ctx->in[0]->dtype;
+  if (p->xnn && dt == TFCC_FLOAT32 && tfcc_xnn_avgpool_fits(&g)) {
+    xnn_avgpool_job j = {&g, in, out, lo, hi};
+    const int32_t rows = g.batches * g.out_h;
+    if (rows > 0 && g.out_w > 0) tfcc_threadpool_run(ctx->pool, (size_t)rows, xnn_avgpool_task, &j);
+    return TFCC_OK;
+  }
   if (p->kind != TFCC_POOL_L2 && tfcc_pool_fast_ok(&g, p->kind == TFCC_POOL_AVG, dt)) {
     const tfcc_pool_job j = {&g, p->kind == TFCC_POOL_AVG, dt, in, out, lo, hi, ql, qh};
     tfcc_pool_run(ctx->pool, ctx->ks->pool, &j);
@@ -143,6 +177,8 @@ const char *tfcc_pool_kernel_name(const tfcc_op_ctx *ctx) {
   tfcc_conv_geom g;
   tfcc_op_quiet q;
   if (pool_geom(tfcc_op_quiet_ctx(ctx, &q), &g) != TFCC_OK) return "ref";
+  if (p->xnn && ctx->in[0]->dtype == TFCC_FLOAT32 && tfcc_xnn_avgpool_fits(&g))
+    return "xnn-avgpool";
   return tfcc_pool_fast_ok(&g, p->kind == TFCC_POOL_AVG, ctx->in[0]->dtype) ? ctx->ks->pool->name
                                                                             : "ref";
 }

@@ -811,6 +811,11 @@ static void test_reference_mode(void) {
   for (int o = 0; o < 2; o++)
     run_exact_case(rt, src, "hybrid_net_logistic_fc_builtin", TFCC_QUANT_COMPAT_REFERENCE,
                    "hybrid_builtin", o);
+  /* sweep20: float AVERAGE_POOL_2D before a hybrid CONV_2D, REFERENCE mode: XNNPACK's unipass
+   * average pooling (the classic interpreter's delegate takes it), then the builtin hybrid node */
+  for (int o = 0; o < 2; o++)
+    run_exact_case(rt, src, "hybrid_net_avgpool_conv_builtin", TFCC_QUANT_COMPAT_REFERENCE,
+                   "hybrid_builtin", o);
   /* default mode, small hybrid networks: XNNPACK-exact float CONV_2D and LOGISTIC before the
      hybrid nodes, then the hybrid nodes themselves, all bit for bit with LiteRT */
   for (int o = 0; o < 3; o++)
@@ -863,7 +868,7 @@ static void test_reference_mode(void) {
       "hybrid_net_dw_c2m8_conv",     "hybrid_net_bmm_fc_mt",         "hybrid_net_bmm_fc_mt_adj_y",
       "hybrid_net_bmm_fc_mt_bcast",  "hybrid_net_fc_f32w_mt",        "hybrid_net_fc_f32w_mt_nr2",
       "hybrid_net_gelu_fc_mt",       "hybrid_net_softmax_fc_mt",     "hybrid_net_tanh_fc",
-      "hybrid_net_tanh_fc_mt"};
+      "hybrid_net_tanh_fc_mt",       "hybrid_net_avgpool_conv"};
   for (size_t i = 0; i < sizeof xnn_float / sizeof xnn_float[0]; i++)
     for (int o = 0; o < 2; o++) run_exact_case(rt, src, xnn_float[i], 0, "conformance", o);
   /* hybrid5: the same on 2, 3 and 4 threads (the *_mt cases are over the drivers' inline
@@ -891,6 +896,10 @@ static void test_reference_mode(void) {
   /* ops: XNNPACK's float HARD_SWISH before a hybrid CONV_2D (MobileNetV3) */
   for (int o = 0; o < 2; o++)
     run_exact_case(rt, src, "hybrid_net_hswish_conv", 0, "conformance", o);
+  /* sweep20: XNNPACK's float AVERAGE_POOL_2D (unipass tree, 1 / taps inside) before a hybrid
+     CONV_2D; SAME and VALID windows, a fused RELU6 */
+  for (int o = 0; o < 4; o++)
+    run_exact_case(rt, src, "hybrid_net_avgpool_conv", 0, "conformance", o);
   /* ops: XNNPACK's float RESIZE_BILINEAR (three coordinate modes) before a hybrid CONV_2D */
   for (int o = 0; o < 4; o++)
     run_exact_case(rt, src, "hybrid_net_resize_bilinear_conv", 0, "conformance", o);
