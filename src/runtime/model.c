@@ -433,8 +433,12 @@ tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t siz
     m->crel.defer_copied = m->file_copy && wc && !tfcc_wcache_has_file(wc);
     store = &m->crel.store;
   }
+  /* a cache file that answers: no packing, the operators' params are the load's only blocks
+   * (4 KiB pages rather than a fresh huge page zeroed and then split by the trim) */
+  tfcc_wmem_small_first(tfcc_wcache_has_file(wc));
   if (st == TFCC_OK)
     st = tfcc_graph_init_ops(g, isa, log, qc, cpu_precision, model_winograd(m), store, err);
+  tfcc_wmem_small_first(false);
   if (st != TFCC_OK) return first ? st : tfcc_err_prefix(err, "new weights");
   if (!first && (st = tfcc_weights_check_signature(ref, g, true, err)) != TFCC_OK) return st;
   if (first && m->crel_on) tfcc_const_release_prepare(&m->crel);
