@@ -180,7 +180,7 @@ static tfcc_wc_skip *read_skips(int fd, uint64_t file_bytes, const tfcc_wc_src_i
 
 /* The kept-pages block's ranges with their offsets in the file (table: header + entries),
  * clipped to the source's pages. Those in the sampled first and last 64 KiB too: the load
- * compares them with the source file before it hashes the sample (tfcc_model_file_check_maps),
+ * compares them with the source file as it hashes the sample (tfcc_model_file_read_ends),
  * so that its sample hash stays the source's own. None for a source of 128 KiB or less (all
  * of it sampled: read, as it would be compared). */
 static tfcc_wc_kept_map *read_kept(int fd, uint64_t file_bytes, const uint8_t *table,

@@ -140,8 +140,8 @@ typedef struct tfcc_wc_peek {
   /* with want_kept, a cache that has not been written since its writer stamped it (its mtime
    * is the header's stamp, as for taking its blocks unhashed): its kept pages, which are the
    * source file's bytes at those ranges, clipped to its pages (malloc'ed, or NULL); those in
-   * the sampled first and last 64 KiB are to be compared with the source file before its
-   * sample is hashed (tfcc_model_file_check_maps); none for a source of 128 KiB or less */
+   * the sampled first and last 64 KiB are to be compared with the source file as its
+   * sample is hashed (tfcc_model_file_read_ends); none for a source of 128 KiB or less */
   tfcc_wc_kept_map *kept;
   size_t n_kept;
   int fd; /* the cache file, open for mapping the kept ranges when n_kept; else -1 */
