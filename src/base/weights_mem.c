@@ -25,6 +25,9 @@
  * (a load from a warm weights cache, whose blocks lie in the cache's mapping) stays in 4 KiB
  * pages: whole, it made ResNet-50 int8's peak 1.9 MiB larger, over its floor. */
 #define SPARE_REBUILD_MIN ((size_t)512 << 10)
+/* tfcc_wmem_small_first: the largest first block that puts a process's first region's first
+ * huge page in 4 KiB pages (an operator's params are a few hundred bytes) */
+#define SMALL_MAX ((size_t)64 << 10)
 
 typedef struct region {
   size_t size;               /* bytes reserved */
@@ -57,13 +60,14 @@ typedef struct block_hdr {
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static const char g_mixed;
-static _Thread_local char t_self; /* its address names the calling thread (hp_owner) */
-static region *g_cur;             /* the region blocks are cut from */
+static _Thread_local char t_self;  /* its address names the calling thread (hp_owner) */
+static _Thread_local bool t_small; /* tfcc_wmem_small_first */
+static region *g_cur;              /* the region blocks are cut from */
 
 /* len bytes (a multiple of HUGE) of address space, 2 MiB aligned, inaccessible until committed
- * (so that strict overcommit charges only what is committed), huge pages advised; NULL when
- * there is no room. */
-static region *reserve(size_t len) {
+ * (so that strict overcommit charges only what is committed), huge pages advised (but for the
+ * first one with small_first: tfcc_wmem_small_first); NULL when there is no room. */
+static region *reserve(size_t len, bool small_first) {
   const size_t over = len + HUGE;
   if (over < len) return NULL;
   uint8_t *raw = mmap(NULL, over, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -75,8 +79,14 @@ static region *reserve(size_t len) {
     munmap(p, len);
     return NULL;
   }
+  /* the first huge page in 4 KiB pages: advised before the header's write faults it in */
+#ifdef MADV_NOHUGEPAGE
+  small_first = small_first && madvise(p, HUGE, MADV_NOHUGEPAGE) == 0;
+#else
+  small_first = false;
+#endif
 #ifdef MADV_HUGEPAGE
-  (void)madvise(p, len, MADV_HUGEPAGE);
+  (void)madvise(p + (small_first ? HUGE : 0), len - (small_first ? HUGE : 0), MADV_HUGEPAGE);
 #endif
   region *c = (region *)(void *)p;
   c->size = len;
@@ -86,6 +96,7 @@ static region *reserve(size_t len) {
   for (size_t k = 0; k < NHP; k++) c->hp_live[k] = 0, c->hp_small[k] = 0, c->hp_owner[k] = NULL;
   memset(c->hp_sealed, 0, sizeof c->hp_sealed);
   memset(c->hp_spare, 0, sizeof c->hp_spare);
+  c->hp_small[0] = small_first;
   return c;
 }
 
@@ -208,8 +219,9 @@ void *tfcc_wmem_alloc(size_t bytes) {
     /* a new region; blocks follow each other across its huge pages, so that only the huge
      * page being cut from holds unused bytes */
     const size_t min = (RHDR + need + HUGE - 1) / HUGE * HUGE;
-    c = reserve(min > RESERVE ? min : RESERVE);
-    if (!c && min < RESERVE) c = reserve(min); /* short of address space */
+    const bool small = t_small && !g_cur && need <= SMALL_MAX;
+    c = reserve(min > RESERVE ? min : RESERVE, small);
+    if (!c && min < RESERVE) c = reserve(min, small); /* short of address space */
     if (!c) {
       pthread_mutex_unlock(&g_lock);
       return NULL;
@@ -279,13 +291,16 @@ void tfcc_wmem_free(void *p) {
   const size_t off = (size_t)((uint8_t *)h - (uint8_t *)c), need = h->need;
   count_pages(c, off, need, -1);
   if (--c->live == 0) {
-    if (c == g_cur) { /* empty: cut from its start again, its first huge page kept */
+    if (c == g_cur && !c->hp_small[0]) { /* empty: cut from its start again, its first huge
+                                          * page kept (not one in 4 KiB pages: a later load's
+                                          * packing would populate it page by page) */
       give_back_from(c, HUGE);
       c->used = RHDR;
       for (size_t k = 0; k < NHP; k++) c->hp_owner[k] = NULL;
       memset(c->hp_sealed, 0, sizeof c->hp_sealed);
       memset(c->hp_spare, 0, sizeof c->hp_spare);
     } else {
+      if (c == g_cur) g_cur = NULL;
       munmap(c, c->size);
     }
   } else {
@@ -297,6 +312,8 @@ void tfcc_wmem_free(void *p) {
   }
   pthread_mutex_unlock(&g_lock);
 }
+
+void tfcc_wmem_small_first(bool on) { t_small = on; }
 
 void tfcc_wmem_trim(void) {
   if (!USE_MAP) return;

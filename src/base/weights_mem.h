@@ -38,6 +38,17 @@ void *tfcc_wmem_alloc(size_t bytes);
 void *tfcc_wmem_alloc_spare(size_t bytes, bool rewhole);
 /* Frees a block from tfcc_wmem_alloc or tfcc_wmem_alloc_spare (NULL: nothing). */
 void tfcc_wmem_free(void *p);
+/* on: the calling thread's blocks until it is called with false are expected to be operators'
+ * params only (a load that takes its packed weights from a weights cache file, which packs
+ * nothing): if the first of them opens the process's first region, that region's first huge
+ * page is put in 4 KiB pages, so that the params make resident only their own pages. Whole, it
+ * was a fresh 2 MiB page zeroed at the load's first block, then split by the trim (its unused
+ * part given back): 0.2 + 0.15 ms of a 3.7 ms warm MobileNetV2 f32 load on the test VM
+ * (bench/README.md, "load7"), and 2 MiB more at the peak until the trim. The runs read those
+ * params through 4 KiB pages, as they did after the trim's split. Blocks of a larger packing
+ * (a block missing from the cache) cut there are populated page by page and the page is made
+ * one huge page again as restore_huge does for a large block's tail (tfcc_wmem_trim). */
+void tfcc_wmem_small_first(bool on);
 /* A load's packing is over: the unused tail of the huge page being cut from, if 1 MiB or more
  * (was 256 KiB: the last blocks' 4 KiB pages stalled the int8 ResNets' runs, bench/README.md
  * "tail2"), is given back, and that huge page stays in 4 KiB pages (later blocks cut from it are

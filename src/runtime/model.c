@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "base/hash64.h"
 #include "base/weights_mem.h"
 #include "cpu/cpu_info.h"
 #include "format/tflite_reader.h"
@@ -433,8 +434,12 @@ tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t siz
     m->crel.defer_copied = m->file_copy && wc && !tfcc_wcache_has_file(wc);
     store = &m->crel.store;
   }
+  /* a cache file that answers: no packing, the operators' params are the load's only blocks
+   * (4 KiB pages rather than a fresh huge page zeroed and then split by the trim) */
+  tfcc_wmem_small_first(tfcc_wcache_has_file(wc));
   if (st == TFCC_OK)
     st = tfcc_graph_init_ops(g, isa, log, qc, cpu_precision, model_winograd(m), store, err);
+  tfcc_wmem_small_first(false);
   if (st != TFCC_OK) return first ? st : tfcc_err_prefix(err, "new weights");
   if (!first && (st = tfcc_weights_check_signature(ref, g, true, err)) != TFCC_OK) return st;
   if (first && m->crel_on) tfcc_const_release_prepare(&m->crel);
@@ -551,7 +556,11 @@ static tfcc_status open_weights_cache(tfcc_model *m, const tfcc_wc_src_id *src_i
                                 m->opts.weights_cache_verify != 0, tfcc_model_env(m).log,
                                 m->holes_file ? fill_holes : NULL, m, &m->wcache, err);
   }
+  /* the sample of a file read with holes (its ends' skipped ranges unread): hashed from the
+   * file as it was read */
+  const tfcc_model_file *hf = m->holes_file;
   return tfcc_wcache_open(m->opts.weights_cache, ident, m->data, m->size, src_id,
+                          hf && hf->has_sample ? &hf->sample : NULL,
                           m->opts.weights_cache_verify != 0, false, tfcc_model_env(m).log,
                           m->holes_file ? fill_holes : NULL, m, &m->wcache, err);
 }
@@ -566,12 +575,14 @@ tfcc_status tfcc_model_update_cache_open(tfcc_model *m, const uint8_t *data, siz
   tfcc_wc_src_id id;
   memset(&id, 0, sizeof id);
   if (st) file_id(st, &id);
-  return tfcc_wcache_open(m->wcache_path, ident, data, size, &id, m->opts.weights_cache_verify != 0,
-                          true, tfcc_model_env(m).log, NULL, NULL, out, err);
+  return tfcc_wcache_open(m->wcache_path, ident, data, size, &id, NULL,
+                          m->opts.weights_cache_verify != 0, true, tfcc_model_env(m).log, NULL,
+                          NULL, out, err);
 }
 
-/* For the cache file a load writes: the file ranges this load released (page aligned, the
- * sampled ends excluded), which a later load of the same file skips. */
+/* For the cache file a load writes: the file ranges this load released (page aligned; the
+ * sampled ends' too, whose sample a later load hashes from the file), which a later load of the
+ * same file skips. */
 static void set_cache_skips(tfcc_model *m) {
   size_t nr;
   tfcc_cr_range *rel = released_sorted(m, &nr);
@@ -581,15 +592,12 @@ static void set_cache_skips(tfcc_model *m) {
   }
   tfcc_wc_skip *sk = malloc(nr * sizeof *sk);
   size_t k = 0;
-  const uint64_t lo = TFCC_WC_SAMPLE_EDGE, hi = (uint64_t)m->size - TFCC_WC_SAMPLE_EDGE;
   for (size_t i = 0; sk && i < nr; i++) {
     const uint8_t *p = rel[i].p;
     if (rel[i].copied) continue; /* the reader reads it at every load */
     if (p < m->data || rel[i].len > m->size || (size_t)(p - m->data) > m->size - rel[i].len)
       continue;
     uint64_t a = (uint64_t)(p - m->data), b = a + rel[i].len;
-    a = a < lo ? lo : a;
-    b = b > hi ? hi : b;
     a = (a + TFCC_WC_SKIP_PAGE - 1) / TFCC_WC_SKIP_PAGE * TFCC_WC_SKIP_PAGE;
     b = b / TFCC_WC_SKIP_PAGE * TFCC_WC_SKIP_PAGE;
     if (a >= b) continue;
@@ -831,6 +839,17 @@ static tfcc_status fail_create(tfcc_status st, const tfcc_err *err) {
   return st;
 }
 
+/* The hashes of a model file's sampled first and last bytes (offsets below hi: the head). */
+typedef struct ends_hash {
+  tfcc_hash64_state h[2];
+  size_t hi;
+} ends_hash;
+
+static void ends_piece(void *user, size_t off, const uint8_t *p, size_t n) {
+  ends_hash *e = user;
+  tfcc_hash64_update(&e->h[off >= e->hi], p, n);
+}
+
 tfcc_status tfcc_model_load_file(tfcc_runtime *rt, const char *path, const tfcc_model_options *opts,
                                  tfcc_model **out) {
   tfcc_err err = {0};
@@ -898,13 +917,22 @@ tfcc_status tfcc_model_load_file(tfcc_runtime *rt, const char *path, const tfcc_
    * where they are the file's own bytes (its sample hash is the file's: compared now, read
    * through a small buffer; the middle is vouched for by the identity) */
   bool peeked = f.settled && memcmp(&id, &peek_id, sizeof id) == 0;
-  if (s == TFCC_OK && peeked && f.n_maps && f.size > 2 * TFCC_WC_SAMPLE_EDGE)
-    s = tfcc_model_file_check_maps(&f, TFCC_WC_SAMPLE_EDGE, f.size - TFCC_WC_SAMPLE_EDGE, &peeked,
-                                   &err);
+  if (s == TFCC_OK && peeked && (f.n_maps || f.n_holes) && f.size > 2 * TFCC_WC_SAMPLE_EDGE) {
+    /* the sample hash from the file's own bytes, read through a small buffer: the copy's
+     * sampled ends hold skipped ranges too (left unread, their pages never touched) */
+    ends_hash eh = {.hi = f.size - TFCC_WC_SAMPLE_EDGE};
+    tfcc_hash64_init(&eh.h[0]);
+    tfcc_hash64_init(&eh.h[1]);
+    s = tfcc_model_file_read_ends(&f, TFCC_WC_SAMPLE_EDGE, eh.hi, ends_piece, &eh, &peeked, &err);
+    f.has_sample = s == TFCC_OK && peeked;
+    f.sample =
+        tfcc_wc_sample_join(tfcc_hash64_final(&eh.h[0]), tfcc_hash64_final(&eh.h[1]), f.size);
+  }
   if (s == TFCC_OK && (f.n_holes || f.n_maps) && !peeked) {
     for (size_t i = 0; i < f.n_holes && s == TFCC_OK; i++)
       s = tfcc_model_file_fill(&f, f.holes[i].off, f.holes[i].len, &err);
     f.n_holes = 0;
+    f.has_sample = false; /* all of it read: hashed from the copy */
     if (s == TFCC_OK) s = tfcc_model_file_unmap_ranges(&f, &err); /* this file's bytes */
   }
   /* The copy must be one state of the file, not a mix of an old and a new one written while

@@ -290,25 +290,31 @@ static tfcc_status read_at(const tfcc_model_file *f, uint8_t *dst, size_t off, s
   return TFCC_OK;
 }
 
-tfcc_status tfcc_model_file_check_maps(const tfcc_model_file *f, size_t lo, size_t hi, bool *same,
-                                       tfcc_err *err) {
+tfcc_status tfcc_model_file_read_ends(const tfcc_model_file *f, size_t lo, size_t hi,
+                                      tfcc_mf_piece_fn piece, void *user, bool *same,
+                                      tfcc_err *err) {
   /* on the stack: a fresh allocation would cost page faults of its own (each 4 KiB page on a
    * VM costs more than reading it) */
   uint8_t buf[16 << 10];
   *same = true;
-  for (size_t i = 0; i < f->n_maps && *same; i++) {
-    const size_t a0 = f->maps[i].off, b0 = f->maps[i].off + f->maps[i].len;
-    const size_t end = b0 < f->size ? b0 : f->size;
-    for (int part = 0; part < 2 && *same; part++) { /* below lo, then at or above hi */
-      size_t a = part ? (a0 > hi ? a0 : hi) : a0;
-      const size_t b = part ? end : (end < lo ? end : lo);
-      while (a < b && *same) {
-        const size_t step = b - a < sizeof buf ? b - a : sizeof buf;
-        const tfcc_status st = read_at(f, buf, a, step, err);
-        if (st != TFCC_OK) return st;
-        *same = memcmp(buf, f->data + a, step) == 0;
-        a += step;
+  if (lo > hi || hi > f->size) return tfcc_err_set(err, TFCC_ERR_INVALID_ARG, "bad file ends");
+  size_t j = 0; /* the first mapped range that may reach the current piece (sorted) */
+  for (int part = 0; part < 2 && *same; part++) {
+    size_t a = part ? hi : 0;
+    const size_t b = part ? f->size : lo;
+    while (a < b && *same) {
+      const size_t step = b - a < sizeof buf ? b - a : sizeof buf;
+      const tfcc_status st = read_at(f, buf, a, step, err);
+      if (st != TFCC_OK) return st;
+      if (piece) piece(user, a, buf, step);
+      while (j < f->n_maps && f->maps[j].off + f->maps[j].len <= a) j++;
+      for (size_t i = j; i < f->n_maps && f->maps[i].off < a + step && *same; i++) {
+        const size_t x = f->maps[i].off > a ? f->maps[i].off : a;
+        const size_t e = f->maps[i].off + f->maps[i].len;
+        const size_t y = e < a + step ? e : a + step;
+        *same = memcmp(buf + (x - a), f->data + x, y - x) == 0;
       }
+      a += step;
     }
   }
   return TFCC_OK;

@@ -42,6 +42,11 @@ typedef struct tfcc_model_file {
    * kept pages) instead of read (owned), and their bytes */
   tfcc_mf_range *maps;
   size_t n_maps, mapped_bytes;
+  /* set by the caller: a hash of the file's own bytes it took while reading them
+   * (tfcc_model_file_read_ends: a weights cache's sample hash, whose sampled ends may hold
+   * unread holes) */
+  bool has_sample;
+  uint64_t sample;
 } tfcc_model_file;
 
 /* A range of the model file whose bytes another open file holds at offset at (page aligned):
@@ -92,13 +97,19 @@ tfcc_status tfcc_model_file_open_holes_maps(const char *path, unsigned flags,
                                             const tfcc_mf_range *holes, size_t n,
                                             const tfcc_mf_map *maps, size_t n_maps, int map_fd,
                                             tfcc_model_file *f, tfcc_err *err);
-/* Compares the parts of the ranges tfcc_model_file_open_holes_maps mapped that lie outside
- * [lo, hi) with the file's bytes there (read through a small buffer): *same false at the first
- * difference (then tfcc_model_file_unmap_ranges). For a caller that vouches for the middle
- * only (a weights cache's kept pages: the sampled ends must be the file's own). Errors:
+/* A piece of a file's bytes: n bytes at offset off, in p (valid during the call only). */
+typedef void (*tfcc_mf_piece_fn)(void *user, size_t off, const uint8_t *p, size_t n);
+/* Reads [0, lo) and then [hi, size) of f's file (lo <= hi <= size) through a small buffer on
+ * the stack, gives each piece in order to piece (NULL: none), and compares the parts of the
+ * ranges tfcc_model_file_open_holes_maps mapped that lie there with the file's bytes: *same
+ * false at the first difference (then tfcc_model_file_unmap_ranges). Nothing else of f->data is
+ * touched: a caller that hashes the pieces (a weights cache's sampled ends) leaves the unread
+ * holes there unread and their pages untouched. For a caller that vouches for the middle only
+ * (a weights cache's kept pages: the sampled ends must be the file's own). Errors:
  * TFCC_ERR_IO, TFCC_ERR_INTEGRITY (the file is shorter now). */
-tfcc_status tfcc_model_file_check_maps(const tfcc_model_file *f, size_t lo, size_t hi, bool *same,
-                                       tfcc_err *err);
+tfcc_status tfcc_model_file_read_ends(const tfcc_model_file *f, size_t lo, size_t hi,
+                                      tfcc_mf_piece_fn piece, void *user, bool *same,
+                                      tfcc_err *err);
 /* Replaces every range tfcc_model_file_open_holes_maps mapped with private pages read from
  * f's file (the caller found the file is not the one the ranges were vouched for). */
 tfcc_status tfcc_model_file_unmap_ranges(tfcc_model_file *f, tfcc_err *err);

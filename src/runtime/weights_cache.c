@@ -85,10 +85,14 @@ tfcc_status tfcc_wc_parse(const uint8_t *p, size_t n, const tfcc_wc_expect *want
 
 #define SAMPLE_EDGE TFCC_WC_SAMPLE_EDGE
 
+uint64_t tfcc_wc_sample_join(uint64_t head, uint64_t tail, size_t size) {
+  return ((head ^ (uint64_t)size) * 0x9E3779B97F4A7C15ull) ^ tail;
+}
+
 uint64_t tfcc_wc_sample_hash(const uint8_t *src, size_t size) {
   if (size <= 2 * SAMPLE_EDGE) return tfcc_hash64(src, size);
-  const uint64_t h = tfcc_hash64(src, SAMPLE_EDGE) ^ (uint64_t)size;
-  return (h * 0x9E3779B97F4A7C15ull) ^ tfcc_hash64(src + size - SAMPLE_EDGE, SAMPLE_EDGE);
+  return tfcc_wc_sample_join(tfcc_hash64(src, SAMPLE_EDGE),
+                             tfcc_hash64(src + size - SAMPLE_EDGE, SAMPLE_EDGE), size);
 }
 
 static bool id_set(const tfcc_wc_src_id *id) {
@@ -102,12 +106,12 @@ static bool is_keep(int32_t node, uint32_t block) {
 size_t tfcc_wc_skips_check(const uint8_t *p, size_t n, uint64_t src_size) {
   if (n == 0 || n % sizeof(tfcc_wc_skip) != 0 || src_size <= 2 * (uint64_t)SAMPLE_EDGE) return 0;
   const size_t k = n / sizeof(tfcc_wc_skip);
-  uint64_t at = SAMPLE_EDGE; /* the sampled head is always read */
+  uint64_t at = 0;
   for (size_t i = 0; i < k; i++) {
     tfcc_wc_skip r;
     memcpy(&r, p + i * sizeof r, sizeof r);
     if (r.bytes == 0 || r.offset % TFCC_WC_SKIP_PAGE || r.bytes % TFCC_WC_SKIP_PAGE ||
-        r.offset < at || r.bytes > src_size - SAMPLE_EDGE - r.offset)
+        r.offset < at || r.offset > src_size || r.bytes > src_size - r.offset)
       return 0;
     at = r.offset + r.bytes;
   }
@@ -176,7 +180,7 @@ static tfcc_wc_skip *read_skips(int fd, uint64_t file_bytes, const tfcc_wc_src_i
 
 /* The kept-pages block's ranges with their offsets in the file (table: header + entries),
  * clipped to the source's pages. Those in the sampled first and last 64 KiB too: the load
- * compares them with the source file before it hashes the sample (tfcc_model_file_check_maps),
+ * compares them with the source file as it hashes the sample (tfcc_model_file_read_ends),
  * so that its sample hash stays the source's own. None for a source of 128 KiB or less (all
  * of it sampled: read, as it would be compared). */
 static tfcc_wc_kept_map *read_kept(int fd, uint64_t file_bytes, const uint8_t *table,
@@ -708,9 +712,9 @@ static void check_map(tfcc_wcache *c, bool verify_full, int64_t mtime_ns) {
 
 static tfcc_status open_impl(const char *path, const tfcc_wc_mem *mem, const char *ident,
                              const uint8_t *src, size_t size, const tfcc_wc_src_id *src_id,
-                             bool verify_full, bool src_stays, const tfcc_logger *log,
-                             void (*need_src_fn)(void *user), void *user, tfcc_wcache **out,
-                             tfcc_err *err) {
+                             const uint64_t *src_sample, bool verify_full, bool src_stays,
+                             const tfcc_logger *log, void (*need_src_fn)(void *user), void *user,
+                             tfcc_wcache **out, tfcc_err *err) {
   *out = NULL;
   tfcc_wcache *c = calloc(1, sizeof *c);
   if (c) c->path = strdup(path);
@@ -732,7 +736,7 @@ static tfcc_status open_impl(const char *path, const tfcc_wc_mem *mem, const cha
   c->src = src;
   c->src_size = size;
   if (src_id) c->src_id = *src_id;
-  c->src_sample = tfcc_wc_sample_hash(src, size);
+  c->src_sample = src_sample ? *src_sample : tfcc_wc_sample_hash(src, size);
   atomic_init(&c->sealed, false);
   atomic_init(&c->prefaulted, false);
   if (c->in_mem)
@@ -763,19 +767,20 @@ static tfcc_status open_impl(const char *path, const tfcc_wc_mem *mem, const cha
 }
 
 tfcc_status tfcc_wcache_open(const char *path, const char *ident, const uint8_t *src, size_t size,
-                             const tfcc_wc_src_id *src_id, bool verify_full, bool src_stays,
-                             const tfcc_logger *log, void (*need_src_fn)(void *user), void *user,
-                             tfcc_wcache **out, tfcc_err *err) {
-  return open_impl(path, NULL, ident, src, size, src_id, verify_full, src_stays, log, need_src_fn,
-                   user, out, err);
+                             const tfcc_wc_src_id *src_id, const uint64_t *src_sample,
+                             bool verify_full, bool src_stays, const tfcc_logger *log,
+                             void (*need_src_fn)(void *user), void *user, tfcc_wcache **out,
+                             tfcc_err *err) {
+  return open_impl(path, NULL, ident, src, size, src_id, src_sample, verify_full, src_stays, log,
+                   need_src_fn, user, out, err);
 }
 
 tfcc_status tfcc_wcache_open_mem(const char *name, const tfcc_wc_mem *mem, const char *ident,
                                  const uint8_t *src, size_t size, bool verify_full,
                                  const tfcc_logger *log, void (*need_src_fn)(void *user),
                                  void *user, tfcc_wcache **out, tfcc_err *err) {
-  return open_impl(name && name[0] ? name : "(in memory)", mem, ident, src, size, NULL, verify_full,
-                   false, log, need_src_fn, user, out, err);
+  return open_impl(name && name[0] ? name : "(in memory)", mem, ident, src, size, NULL, NULL,
+                   verify_full, false, log, need_src_fn, user, out, err);
 }
 
 /* ---------------------------------------------------------------- write */

@@ -28,7 +28,7 @@
 #include "ops/packed_store.h"
 
 #define TFCC_WC_MAGIC "TFCCWC1\n"
-#define TFCC_WC_VERSION 3u
+#define TFCC_WC_VERSION 4u /* 4: the skip list reaches into the sampled ends */
 #define TFCC_WC_IDENT_BYTES 96
 #define TFCC_WC_ALIGN 64u
 #define TFCC_WC_SAMPLE_EDGE ((size_t)64 << 10) /* bytes sampled at either end of the source */
@@ -82,6 +82,11 @@ typedef struct tfcc_wc_expect {
  * the weights are not sampled: a warm load never touches those the cache replaces (each first
  * touch is a page fault; 4 KiB per MiB cost ResNet-50 about 7 ms here). */
 uint64_t tfcc_wc_sample_hash(const uint8_t *src, size_t size);
+/* The same of a source of size bytes (more than twice TFCC_WC_SAMPLE_EDGE) from the
+ * tfcc_hash64 of its head and of its tail (a load that hashes its file's sampled ends as it
+ * reads them, runtime/model_file.h, instead of its copy: the ends' pages the cache replaces
+ * then stay unread). */
+uint64_t tfcc_wc_sample_join(uint64_t head, uint64_t tail, size_t size);
 
 /* Checks the structure of a cache file's bytes p[0..n) (p 8-byte aligned) against want (may be
  * NULL): header, table hash, every entry within the file and aligned. Does not read the blocks.
@@ -96,7 +101,10 @@ void tfcc_wc_entry_at(const uint8_t *p, uint32_t i, tfcc_wc_entry *e);
  * constants its packing consumed: runtime/const_release.h), as tfcc_wc_skip pairs (file
  * offsets, page aligned, sorted, disjoint). A later load of the same settled file (same
  * identity) with a warm cache does not read them from the file at all
- * (tfcc_model_file_open_holes); anything that turns out to need them reads them then. */
+ * (tfcc_model_file_open_holes); anything that turns out to need them reads them then. Since
+ * layout version 4 the list includes the ranges in the sampled first and last 64 KiB: such a
+ * load hashes its sample from the file (tfcc_model_file_read_ends, tfcc_wc_sample_join), not
+ * from its copy. */
 #define TFCC_WC_SKIPS_NODE (-1)
 #define TFCC_WC_SKIPS_BLOCK 0x50494b53u /* "SKIP" */
 #define TFCC_WC_SKIP_PAGE 4096u         /* offsets and lengths are multiples of this */
@@ -104,10 +112,9 @@ typedef struct tfcc_wc_skip {
   uint64_t offset, bytes;
 } tfcc_wc_skip;
 
-/* Checks a skip list's bytes p[0..n) against a source of src_size bytes: whole pairs, each
- * range non-empty, page aligned, inside [edge, src_size - edge) where edge is the sampled 64 KiB
- * at either end (read anyway), sorted and disjoint. Returns the pair count, 0 if anything is
- * off (then nothing is skipped). */
+/* Checks a skip list's bytes p[0..n) against a source of more than twice the sampled 64 KiB
+ * (src_size bytes): whole pairs, each range non-empty, page aligned, inside the source, sorted
+ * and disjoint. Returns the pair count, 0 if anything is off (then nothing is skipped). */
 size_t tfcc_wc_skips_check(const uint8_t *p, size_t n, uint64_t src_size);
 
 /* Before a load reads its model file: the skip list of the cache at path, if that cache was
@@ -133,8 +140,8 @@ typedef struct tfcc_wc_peek {
   /* with want_kept, a cache that has not been written since its writer stamped it (its mtime
    * is the header's stamp, as for taking its blocks unhashed): its kept pages, which are the
    * source file's bytes at those ranges, clipped to its pages (malloc'ed, or NULL); those in
-   * the sampled first and last 64 KiB are to be compared with the source file before its
-   * sample is hashed (tfcc_model_file_check_maps); none for a source of 128 KiB or less */
+   * the sampled first and last 64 KiB are to be compared with the source file as its
+   * sample is hashed (tfcc_model_file_read_ends); none for a source of 128 KiB or less */
   tfcc_wc_kept_map *kept;
   size_t n_kept;
   int fd; /* the cache file, open for mapping the kept ranges when n_kept; else -1 */
@@ -167,7 +174,9 @@ typedef struct tfcc_wcache tfcc_wcache;
  * or missing file: it logs one line and the load packs and rewrites it). src_id: the identity
  * of the file src was read from (NULL or all zero: none). The source matches a cache when its
  * size does and either both identities (non-zero) and the sample hashes are equal, or its
- * 64-bit content hash is. verify_full: the content hash and the SHA-256 whatever the identity
+ * 64-bit content hash is. src_sample: the source's tfcc_wc_sample_hash, taken from its file by
+ * the caller (its sampled ends are not all in src: pages the cache replaces left unread), or
+ * NULL: hashed from src. verify_full: the content hash and the SHA-256 whatever the identity
  * says, and every block's hash now. need_src (may be NULL): called, with user, before the
  * cache reads the source's bytes other than its sampled ends (to hash them) and on every miss
  * (a block not in the file, or refused) before the operator packs from its source bytes: a
@@ -176,9 +185,10 @@ typedef struct tfcc_wcache tfcc_wcache;
  * so the SHA-256 a new file's header needs is taken there, only if a file is written.
  * TFCC_ERR_NO_MEMORY only. */
 tfcc_status tfcc_wcache_open(const char *path, const char *ident, const uint8_t *src, size_t size,
-                             const tfcc_wc_src_id *src_id, bool verify_full, bool src_stays,
-                             const tfcc_logger *log, void (*need_src)(void *user), void *user,
-                             tfcc_wcache **out, tfcc_err *err);
+                             const tfcc_wc_src_id *src_id, const uint64_t *src_sample,
+                             bool verify_full, bool src_stays, const tfcc_logger *log,
+                             void (*need_src)(void *user), void *user, tfcc_wcache **out,
+                             tfcc_err *err);
 /* A cache held in memory instead of a file (tfcc_model_options.weights_cache_data / _sink):
  * data[0..size) (64-byte aligned; NULL: none yet) is checked as a file's bytes would be and its
  * blocks are used in place (the caller keeps it until tfcc_wcache_free); a new cache's bytes go

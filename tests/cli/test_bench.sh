@@ -50,6 +50,19 @@ assert d["isa"] in ("generic", "sse4", "avx2", "avx512", "neon", "wasmsimd")
 PY
 then ok; else bad "bench JSON"; fi
 
+# peak RSS is tfcc's own: started by a process with 96 MiB resident (getrusage's ru_maxrss
+# is kept across execve and reported the parent's peak; bench/README.md, "load8")
+if python3 - "$TFCC" "$m" <<'PY'
+import json, subprocess, sys
+big = bytearray(96 << 20)
+big[::4096] = b"x" * len(range(0, len(big), 4096))
+out = subprocess.run([sys.argv[1], "bench", sys.argv[2], "--runs", "2", "--json"],
+                     capture_output=True, text=True, check=True).stdout
+peak = json.loads(out)["peak_rss_bytes"]
+assert 0 < peak < (64 << 20), peak
+PY
+then ok; else bad "bench peak_rss_bytes counts the parent's memory"; fi
+
 # trace: one event per operator per run (first + warm-up + timed + profiled) and per run
 expect_rc 0 "bench trace" -- "$TFCC" bench "$m" --runs 3 --warmup 2 --profile-runs 2 --trace "$TMP/t.json"
 expect_in "$TMP/out" "trace: $TMP/t.json" "trace line"

@@ -36,6 +36,32 @@ static uint8_t *read_file(const char *path, size_t *n) {
   return tfcc_test_read_file(path, n);
 }
 
+/* Bytes of the skip list of the cache file at path (for a source of src_size bytes) in the
+ * source's sampled first and last 64 KiB; 0 when none or the file does not parse. */
+static size_t skipped_in_ends(const char *path, size_t src_size) {
+  size_t n = 0, in_ends = 0;
+  uint8_t *p = read_file(path, &n);
+  tfcc_wc_header h;
+  tfcc_err err = {0};
+  const size_t edge = TFCC_WC_SAMPLE_EDGE;
+  if (p && src_size > 2 * edge && tfcc_wc_parse(p, n, NULL, &h, &err) == TFCC_OK)
+    for (uint32_t i = 0; i < h.n_blocks; i++) {
+      tfcc_wc_entry e;
+      tfcc_wc_entry_at(p, i, &e);
+      if (e.node != TFCC_WC_SKIPS_NODE || e.block != TFCC_WC_SKIPS_BLOCK) continue;
+      for (uint64_t k = 0; k + sizeof(tfcc_wc_skip) <= e.bytes; k += sizeof(tfcc_wc_skip)) {
+        tfcc_wc_skip r;
+        memcpy(&r, p + e.offset + k, sizeof r);
+        const uint64_t a = r.offset, b = r.offset + r.bytes;
+        if (a < edge) in_ends += (size_t)((b < edge ? b : edge) - a);
+        if (b > src_size - edge)
+          in_ends += (size_t)(b - (a > src_size - edge ? a : src_size - edge));
+      }
+    }
+  free(p);
+  return in_ends;
+}
+
 /* Loads model (with the cache at cache, or none), runs it once on a fixed input, copies the
  * output into out (cap bytes; *out_bytes set) and the cache's counts into *st. */
 static bool run_once(tfcc_runtime *rt, const char *model, const char *cache, void *out, size_t cap,
@@ -99,6 +125,9 @@ typedef struct model_case {
    * (TFCC_DEBUG_RELEASE_TRAP) the output is the same, cold and warm */
   size_t released;
   bool light; /* the caps and the release trap only (no damaged files, races) */
+  /* consumed constants lie in the sampled first or last 64 KiB: the skip list written from the
+   * settled file reaches into them, and a warm load leaves them unread (layout version 4) */
+  bool skips_in_ends;
   /* at least these bytes of the model mapped at open by a warm load: its per-channel
    * quantization vectors, which the load gives back after reading them, are in the kept pages
    * of the file the cold load wrote (saved before they were given back) */
@@ -549,6 +578,10 @@ static void test_identity(model_case *mc) {
     CHECK(ob == mc->ref_bytes && memcmp(out, mc->ref, ob) == 0);
     /* the constants the cache replaces were not read from the file (its skip list) */
     CHECKF(g_unread > n / 4, "%s: warm load read %zu of %zu bytes", mc->file, n - g_unread, n);
+    /* those in the sampled ends too: the sample is hashed from the file, not from the copy */
+    if (mc->skips_in_ends)
+      CHECKF(skipped_in_ends(cache, n) >= 4096, "%s: no skipped range in the sampled ends",
+             mc->file);
     /* ... and nothing reads them: with the unread ranges inaccessible, the same output */
     setenv("TFCC_DEBUG_RELEASE_TRAP", "1", 1);
     CHECK(run_once(rt, path, cache, out, sizeof out, &ob, &st) && st.hits > 0 && g_unread > 0 &&
@@ -676,7 +709,9 @@ int main(void) {
   if (!mkdtemp(g_dir)) return 1;
   /* 8-bit GEMM and depthwise; float GEMM + GEMV + the fused expand/depthwise filter; float
    * TRANSPOSE_CONV in XNNPACK's order (16 output channels, 40 KiB of weights) */
-  model_case cases[] = {{.file = "mobilenet_v1_025_128_quant.tflite", .block = TFCC_BLOCK_Q8_DW},
+  model_case cases[] = {{.file = "mobilenet_v1_025_128_quant.tflite",
+                         .block = TFCC_BLOCK_Q8_DW,
+                         .skips_in_ends = true},
                         {.file = "hand_landmark_lite.tflite"},
                         {.file = "transpose_conv_f32_xnnpack_order_n16_k1x16_s8.tflite",
                          .dir = "tests/ops/conformance",

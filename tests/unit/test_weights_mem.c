@@ -3,7 +3,8 @@
  * that rest resident and unused), the whole huge pages of freed blocks given back while other
  * blocks live, live blocks untouched by it; a huge page left in 4 KiB pages by a large block's
  * tail is one huge page again after the load's trim, its bytes unchanged; spare blocks
- * (tfcc_wmem_alloc_spare) only from the free part of the huge page being cut from. */
+ * (tfcc_wmem_alloc_spare) only from the free part of the huge page being cut from; a warm
+ * cache's load (tfcc_wmem_small_first) makes only its params' 4 KiB pages resident. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -59,6 +60,42 @@ static int vm_flags(uintptr_t a, char *flags, size_t cap, long *huge) {
   }
   fclose(f);
   return found;
+}
+
+/* tfcc_wmem_small_first (a warm cache's load: operators' params only): the process's first
+ * region's first huge page in 4 KiB pages, only the blocks' pages resident, the trim gives the
+ * rest back, the bytes stay; once freed the region is gone and the next one, without the hint,
+ * is in huge pages again. */
+static void small_first_page(void) {
+  enum { NB = 24, SZ = 1500 };
+  uint8_t *b[NB];
+  tfcc_wmem_small_first(true);
+  for (int i = 0; i < NB; i++) {
+    b[i] = tfcc_wmem_alloc(SZ);
+    CHECK(b[i] != NULL);
+    if (!b[i]) return;
+    memset(b[i], 0x40 + i, SZ);
+  }
+  tfcc_wmem_small_first(false);
+  const uintptr_t page = (uintptr_t)b[0] & ~(HP - 1);
+  char fl[256] = "";
+  long huge = -1;
+  CHECK(vm_flags(page, fl, sizeof fl, &huge) && strstr(fl, " nh") != NULL && huge == 0);
+  /* 24 blocks of 1.5 kB + the region's header: 11 pages or so, not 2 MiB */
+  CHECKF(resident(page, page + HP) <= ((size_t)64 << 10), "%zu bytes resident",
+         resident(page, page + HP));
+  tfcc_wmem_trim();
+  CHECK(resident(page, page + HP) <= ((size_t)64 << 10));
+  for (int i = 0; i < NB; i++) CHECK(filled(b[i], SZ, (uint8_t)(0x40 + i)));
+  for (int i = 0; i < NB; i++) tfcc_wmem_free(b[i]);
+  uint8_t *c = tfcc_wmem_alloc(SZ); /* a new region: huge pages advised again */
+  CHECK(c != NULL);
+  if (!c) return;
+  memset(c, 0x5a, SZ);
+  CHECK(vm_flags((uintptr_t)c, fl, sizeof fl, &huge) && strstr(fl, " hg") != NULL &&
+        strstr(fl, " nh") == NULL);
+  CHECK(filled(c, SZ, 0x5a));
+  tfcc_wmem_free(c); /* the region stays, its first huge page kept: the tests below take it */
 }
 
 /* A large block whose tail fills 256 KiB of a fresh huge page (left in 4 KiB pages, so that the
@@ -184,7 +221,8 @@ static void spare_rewholes_trimmed_page(void) {
 
 int main(void) {
 #if defined(__linux__)
-  tail_page_rebuilt(); /* first: the rule applies to fresh huge pages of a region */
+  small_first_page();  /* first: the process's first region */
+  tail_page_rebuilt(); /* then: the rule applies to fresh huge pages of a region */
   uint8_t *b[N];
   uintptr_t lo = UINTPTR_MAX, hi = 0;
   for (int i = 0; i < N; i++) {

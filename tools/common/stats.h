@@ -16,7 +16,9 @@ double stats_percentile(const double *sorted, size_t n, double p);
 /* Fills st from values[0..n) (sorts a copy into scratch[0..n)). n == 0 gives all zeros. */
 void stats_compute(const double *values, size_t n, double *scratch, latency_stats *st);
 
-/* Peak resident set size of this process in bytes (getrusage), 0 if unknown. */
+/* Peak resident set size of this program in bytes (VmHWM of /proc/self/status, since its
+ * execve; else getrusage's ru_maxrss, which counts the parent's peak before the execve), 0 if
+ * unknown. */
 size_t stats_peak_rss_bytes(void);
 
 #endif
