@@ -149,6 +149,8 @@ tfcc_status tfcc_graph_init_ops(tfcc_graph *g, tfcc_isa isa, const tfcc_logger *
 
 /* TFCC_ERR_INTEGRITY unless data carries a valid tfcc watermark (model_watermark.c). */
 tfcc_status tfcc_model_check_watermark(const uint8_t *data, size_t size, tfcc_err *err);
+/* Whether data carries a tfcc watermark entry (valid or not): its metadata only, no hash. */
+bool tfcc_model_has_watermark(const uint8_t *data, size_t size);
 /* Reads the model's watermark now (before constant pages are released); later
  * tfcc_model_watermark and tfcc_model_require_watermark answer from it. */
 void tfcc_model_watermark_capture(tfcc_model *m);

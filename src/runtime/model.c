@@ -772,7 +772,12 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
    * from the file later is read now (runtime/const_release.h) */
   m->releasable = (mapping || owned_free) && !getenv_off("TFCC_RELEASE_CONSTANTS") &&
                   !(rt && rt->device); /* a device reads constants after the load */
-  if (st == TFCC_OK && m->releasable) tfcc_model_watermark_capture(m);
+  if (st == TFCC_OK && m->releasable) {
+    /* the watermark's hash covers every byte of the file: a warm load's unread ranges (the
+     * weights cache's skip list) are read first, or it would hash their zeros */
+    if (m->holes_file && tfcc_model_has_watermark(data, size)) fill_holes(m);
+    tfcc_model_watermark_capture(m);
+  }
   if (st == TFCC_OK) st = tfcc_model_load_graph(m, data, size, &m->graph, NULL, m->wcache, err);
   if (m->crel_on) tfcc_const_release_seal(&m->crel);
   /* what was not read from the file and not released: read now (nothing reads released bytes) */

@@ -365,6 +365,12 @@ tfcc_status tfcc_watermark_embed(const void *model, size_t size, const char *id,
   return TFCC_OK;
 }
 
+bool tfcc_model_has_watermark(const uint8_t *data, size_t size) {
+  model_view v;
+  tfcc_err err = {0};
+  return view_model(data, size, &v, &err) == TFCC_OK && v.wm_index >= 0;
+}
+
 void tfcc_model_watermark_capture(tfcc_model *m) {
   memset(&m->wm_err, 0, sizeof m->wm_err);
   m->wm_status = read_info(m->data, m->size, &m->wm_info, &m->wm_err);

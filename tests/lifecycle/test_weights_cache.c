@@ -22,6 +22,7 @@
 static char g_dir[256];
 static int g_refusals;    /* WARN lines about the cache */
 static int g_verify;      /* run_once: model options.weights_cache_verify */
+static int g_require_wm;  /* run_once: model options.require_watermark */
 static size_t g_unread;   /* run_once: bytes of the model file the load never read */
 static size_t g_released; /* run_once: bytes of consumed constants the load released */
 
@@ -70,6 +71,7 @@ static bool run_once(tfcc_runtime *rt, const char *model, const char *cache, voi
   tfcc_model_options_default(&mo);
   mo.weights_cache = cache;
   mo.weights_cache_verify = g_verify;
+  mo.require_watermark = g_require_wm;
   tfcc_model *m = NULL;
   if (tfcc_model_load_file(rt, model, &mo, &m) != TFCC_OK) {
     fprintf(stderr, "load %s: %s\n", model, tfcc_last_error());
@@ -560,11 +562,20 @@ static void test_identity(model_case *mc) {
   uint8_t *var = orig ? stale_variant(orig, n) : NULL;
   CHECK(var != NULL);
   tfcc_runtime *rt = lc_runtime(NULL, log_fn);
-  char path[600], cache[600];
+  char path[600], cache[600], wm_path[600], wm_cache[600];
   snprintf(path, sizeof path, "%s/settled_%s", g_dir, mc->file);
   snprintf(cache, sizeof cache, "%s/%s.id.wc", g_dir, mc->file);
+  snprintf(wm_path, sizeof wm_path, "%s/settled_wm_%s", g_dir, mc->file);
+  snprintf(wm_cache, sizeof wm_cache, "%s/%s.wm.wc", g_dir, mc->file);
   unlink(cache);
-  if (var && rt && lc_write_file(path, orig, n)) {
+  unlink(wm_cache);
+  /* a watermarked copy, settled with the other */
+  void *wm = NULL;
+  size_t wm_n = 0;
+  CHECK(orig && tfcc_watermark_embed(orig, n, "acme/cache test", &wm, &wm_n) == TFCC_OK);
+  const bool wm_ok = wm && lc_write_file(wm_path, wm, wm_n);
+  free(wm);
+  if (var && rt && wm_ok && lc_write_file(path, orig, n)) {
     sleep(TFCC_MF_SETTLED_S + 1); /* a settled file: its identity is recorded */
     static uint8_t out[OUT_CAP], want[OUT_CAP];
     size_t ob = 0, wb = 0;
@@ -588,6 +599,16 @@ static void test_identity(model_case *mc) {
           st.kept_shared > 0);
     unsetenv("TFCC_DEBUG_RELEASE_TRAP");
     CHECK(ob == mc->ref_bytes && memcmp(out, mc->ref, ob) == 0);
+    /* a watermarked settled file with require_watermark: the warm load (skip list) still sees
+     * every byte the watermark's hash covers, so it is accepted, with the same output */
+    g_require_wm = 1;
+    for (int k = 0; k < 2; k++) {
+      CHECKF(run_once(rt, wm_path, wm_cache, out, sizeof out, &ob, &st),
+             "%s: watermarked model refused by a %s load", mc->file, k ? "warm" : "cold");
+      CHECK(k == 0 ? st.written > 0 : st.hits > 0 && st.src_by_id);
+      CHECK(ob == mc->ref_bytes && memcmp(out, mc->ref, ob) == 0);
+    }
+    g_require_wm = 0;
     g_verify = 1;
     CHECK(run_once(rt, path, cache, out, sizeof out, &ob, &st));
     g_verify = 0;
