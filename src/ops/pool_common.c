@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "base/threadpool.h"
-#include "kernels/hybrid/xnn_avgpool.h"
+#include "kernels/tflite-f32/xnn_avgpool.h"
 #include "kernels/pool/pool.h"
 #include "kernels/ref/pool.h"
 #include "kernels/ref/quant_util.h"

@@ -2,7 +2,7 @@
  * compute the same function its own way: XNNPACK's kernels as TensorFlow Lite's default build
  * runs them (WebAssembly SIMD without relaxed instructions, i.e. no fused multiply-add: CONV_2D,
  * DEPTHWISE_CONV_2D, FULLY_CONNECTED, BATCH_MATMUL, SOFTMAX, LOGISTIC, TANH, GELU, HARD_SWISH,
- * MEAN) and the builtin kernels' float helpers (Eigen's tanh and logistic, the C library's expf:
+ * MEAN; AVERAGE_POOL_2D in xnn_avgpool.h) and the builtin kernels' float helpers (Eigen's tanh and logistic, the C library's expf:
  * the float LSTM cells, kernels/f32-lstm). A hybrid network quantizes float activations at run
  * time, so a 1-ulp difference in a float operator before a hybrid node moves values across
  * rounding boundaries and grows into whole quantization steps downstream; ops/hybrid.c's TFLITE

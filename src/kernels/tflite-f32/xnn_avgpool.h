@@ -7,8 +7,8 @@
  * 1.0f / (number of taps inside the image) and clamped. A hybrid model quantizes activations
  * at run time, so the 1-ulp differences of a sequential sum grow into quantization steps
  * (ops/pool_common.c uses this in TFLITE mode in a subgraph with hybrid nodes). */
-#ifndef TFCC_KERNELS_HYBRID_XNN_AVGPOOL_H
-#define TFCC_KERNELS_HYBRID_XNN_AVGPOOL_H
+#ifndef TFCC_KERNELS_TFLITE_F32_XNN_AVGPOOL_H
+#define TFCC_KERNELS_TFLITE_F32_XNN_AVGPOOL_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /* XNNPACK's unipass float average pooling (xnn_avgpool.h). */
-#include "kernels/hybrid/xnn_avgpool.h"
+#include "kernels/tflite-f32/xnn_avgpool.h"
 
 #include <stddef.h>
 
