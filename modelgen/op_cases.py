@@ -1393,6 +1393,26 @@ def hybrid_cases():
     case.engine = "tfweb"
     case.builtin_only = True
     add(case)
+    # float CONV_2D before a hybrid CONV_2D in REFERENCE mode (TwinLiteNet's hybrid file, sweep20:
+    # 0.104 from the classic interpreter): its XNNPACK delegate takes the float convolutions
+    # (IGEMM order; fewer than 8 output channels the nr2 kernel) and leaves the hybrid CONV_2D to
+    # the builtin kernel; tfcc's own order was ulps apart, quantization steps downstream
+    name = "hybrid_net_conv_f32_conv_builtin"
+    rng = Rng(seed_of(name + "/wf"))
+    wf = T(F32, [16, 3, 3, 3], const=[f32(rng.uniform(-0.6, 0.6)) for _ in range(16 * 27)])
+    wg = T(F32, [5, 3, 3, 16], const=[f32(rng.uniform(-0.3, 0.3)) for _ in range(5 * 9 * 16)])
+    case = Case(name, {"x": act("f32", [1, 18, 22, 3], 0.0, 1.0), "wf": wf, "bf": fbias(name + "f", 16),
+                       "c": T(F32, [1, 9, 11, 16]), "wg": wg, "bg": fbias(name + "g", 5),
+                       "g": T(F32, [1, 9, 11, 5]),
+                       "wh": hw(name, [6, 3, 3, 16], 0, False), "bh": fbias(name, 6),
+                       "y": T(F32, [1, 9, 11, 6])},
+                [("CONV_2D", ["x", "wf", "bf"], ["c"], {"padding": "SAME", "stride_w": 2, "stride_h": 2}),
+                 ("CONV_2D", ["c", "wg", "bg"], ["g"], {"padding": "SAME", "stride_w": 1, "stride_h": 1}),
+                 ("CONV_2D", ["c", "wh", "bh"], ["y"], {"padding": "SAME", "stride_w": 1, "stride_h": 1})],
+                ["x"], ["c", "g", "y"])
+    case.engine = "tfweb"
+    case.builtin_only = True
+    add(case)
     # ops: float RESIZE_BILINEAR (half-pixel, align-corners, legacy) before a hybrid CONV_2D
     # (U-Net decoders): XNNPACK lerps t = tl + (tr - tl) * ax, b = bl + (br - bl) * ax,
     # t + (b - t) * ay; the builtin kernel sums the four weighted corners (the MobileNetV3

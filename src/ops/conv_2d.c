@@ -117,7 +117,7 @@ static void conv_xnn_f32_init(const tfcc_init_ctx *ctx, conv_params *p) {
   const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, 0), *f = tfcc_conv_ir_input(ctx, 1);
   if (!in || !f || in->dtype != TFCC_FLOAT32 || f->dtype != TFCC_FLOAT32 || !f->data ||
       f->sparsity || f->rank != 4 || in->rank != 4 || in->dims[3] != f->dims[3] ||
-      !tfcc_hybrid_xnn_float(ctx))
+      !(tfcc_hybrid_xnn_float(ctx) || tfcc_hybrid_ref_delegated_float(ctx)))
     return;
   if (f->dims[0] == 1 && f->dims[3] == 1) {
     p->xnn_dw = true;
@@ -128,7 +128,10 @@ static void conv_xnn_f32_init(const tfcc_init_ctx *ctx, conv_params *p) {
   if (k <= 0 || k > INT32_MAX || f->data_bytes < (size_t)f->dims[0] * (size_t)k * sizeof(float))
     return;
   p->xnn_w = tfcc_xnn_conv_pack(f->data, f->dims[0], (int32_t)k, &p->xnn_ocp);
-  p->xnn_c4 = p->xnn_w && f->dims[0] < TFCC_XNN_NR2_COLS;
+  /* the classic interpreter's older delegate (REFERENCE mode) runs every float convolution
+     through its IGEMM, whatever the output channels: no nr2 kernel */
+  p->xnn_c4 =
+      p->xnn_w && f->dims[0] < TFCC_XNN_NR2_COLS && ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE;
   p->xnn_src = f->data;
   p->xnn_k = tfcc_tflite_f32_select(ctx->isa);
 }

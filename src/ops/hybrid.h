@@ -78,6 +78,9 @@ tfcc_status tfcc_hybrid_fc_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32_t 
  * arithmetic (kernels/tflite-f32/tflite_f32.h), because run-time quantization downstream turns their
  * last-bit differences into quantization steps. */
 bool tfcc_hybrid_xnn_float(const tfcc_init_ctx *ctx);
+/* REFERENCE mode in a subgraph with hybrid nodes, for a node the classic interpreter's XNNPACK
+ * delegate takes (it leaves only the hybrid nodes to the builtin kernels). */
+bool tfcc_hybrid_ref_delegated_float(const tfcc_init_ctx *ctx);
 /* sg has a hybrid node: CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED or (a fused hybrid expand)
  * EXPAND_DEPTHWISE_CONV_2D with float32 input and int8 weights. */
 bool tfcc_hybrid_in_subgraph(const tfcc_ir_subgraph *sg);

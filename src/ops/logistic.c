@@ -88,9 +88,8 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
     /* REFERENCE mode of a subgraph with hybrid nodes: the classic interpreter's XNNPACK
        delegate takes a float LOGISTIC too (it leaves the hybrid nodes to the builtin kernels),
        and its sigmoid is the same function (exact3: the DTLN noise suppressors) */
-    const bool ref_hybrid = ctx->quant_compat == TFCC_QUANT_COMPAT_REFERENCE && ctx->sg &&
-                            tfcc_hybrid_in_subgraph(ctx->sg);
-    if (p->base.head.in_type == TFCC_FLOAT32 && (tfcc_hybrid_xnn_float(ctx) || ref_hybrid))
+    if (p->base.head.in_type == TFCC_FLOAT32 &&
+        (tfcc_hybrid_xnn_float(ctx) || tfcc_hybrid_ref_delegated_float(ctx)))
       p->xnn = tfcc_tflite_f32_select(ctx->isa);
   }
   return st;

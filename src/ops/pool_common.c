@@ -54,11 +54,9 @@ tfcc_status tfcc_pool_init(tfcc_init_ctx *ctx, tfcc_pool_kind kind) {
      hybrid nodes to the builtin kernels); windows over 9 taps: tfcc's kernel, not covered
      (docs/quantization.md) */
   const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, 0);
-  const bool ref_hybrid = ctx->quant_compat == TFCC_QUANT_COMPAT_REFERENCE && ctx->sg &&
-                          tfcc_hybrid_in_subgraph(ctx->sg);
   p->xnn = kind == TFCC_POOL_AVG && in && in->dtype == TFCC_FLOAT32 &&
            (int64_t)po->filter_h * po->filter_w <= TFCC_XNN_AVGPOOL_MAX_TAPS &&
-           (tfcc_hybrid_xnn_float(ctx) || ref_hybrid);
+           (tfcc_hybrid_xnn_float(ctx) || tfcc_hybrid_ref_delegated_float(ctx));
   ctx->params = p;
   return TFCC_OK;
 }

@@ -816,6 +816,11 @@ static void test_reference_mode(void) {
   for (int o = 0; o < 2; o++)
     run_exact_case(rt, src, "hybrid_net_avgpool_conv_builtin", TFCC_QUANT_COMPAT_REFERENCE,
                    "hybrid_builtin", o);
+  /* float CONV_2D (IGEMM and nr2 orders) before a hybrid CONV_2D, REFERENCE mode: the classic
+   * interpreter's delegate takes the float convolutions, the builtin kernel the hybrid one */
+  for (int o = 0; o < 3; o++)
+    run_exact_case(rt, src, "hybrid_net_conv_f32_conv_builtin", TFCC_QUANT_COMPAT_REFERENCE,
+                   "hybrid_builtin", o);
   /* default mode, small hybrid networks: XNNPACK-exact float CONV_2D and LOGISTIC before the
      hybrid nodes, then the hybrid nodes themselves, all bit for bit with LiteRT */
   for (int o = 0; o < 3; o++)
