@@ -11,6 +11,7 @@
  *  - the operators: TRANSPOSE, SLICE and MIRROR_PAD through tfcc's op code on random float32 /
  *    int8 / int16 / int64 shapes against the reference kernels' results. */
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,23 @@
 #include "kernels/ref/pad.h"
 #include "shape_test_util.h"
 #include "test_harness.h"
+
+/* Under AddressSanitizer, the part of the reused input buffer before a case's input is poisoned. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TEST_MOVE_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TEST_MOVE_ASAN 1
+#endif
+#endif
+#ifdef TEST_MOVE_ASAN
+#include <sanitizer/asan_interface.h>
+#define TFCC_TEST_ASAN_POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#define TFCC_TEST_ASAN_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#define TFCC_TEST_ASAN_POISON(p, n) ((void)(p), (void)(n))
+#define TFCC_TEST_ASAN_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
 
 static uint32_t rng = 12345u;
 static uint32_t urand(void) {
@@ -32,11 +50,9 @@ static int32_t irand(int32_t lo, int32_t hi) {
 
 static int kinds_seen[8];
 
-/* Fills buf with random bytes, eight per step of a 64-bit generator (SplitMix64) seeded from
- * urand's state, then moves urand's state n steps on, as one urand() call per byte did (so
- * the cases' shapes stay what they were: 16 GB of inputs in all, and a call per byte
- * was most of this test's time). */
-static void randomize(uint8_t *buf, size_t n) {
+/* Fills buf with n random bytes, eight per step of a 64-bit generator (SplitMix64) seeded from
+ * urand's state; urand's state does not move. */
+static void fill_random(uint8_t *buf, size_t n) {
   uint64_t x = 0x9E3779B97F4A7C15u * (rng + 1u);
   for (size_t i = 0; i < n; i += 8) {
     uint64_t z = (x += 0x9E3779B97F4A7C15u);
@@ -48,13 +64,76 @@ static void randomize(uint8_t *buf, size_t n) {
     else
       memcpy(buf + i, &z, n - i);
   }
-  /* rng <- f^n(rng), f(r) = a r + c: the powers f^(2^k) composed by the bits of n */
+}
+
+/* Moves urand's state n steps on, as n urand() calls would: rng <- f^n(rng), f(r) = a r + c, the
+ * powers f^(2^k) composed by the bits of n. */
+static void rng_skip(size_t n) {
   uint32_t a = 1664525u, c = 1013904223u, ra = 1u, rc = 0u;
   for (size_t k = n; k; k >>= 1) {
     if (k & 1u) ra *= a, rc = rc * a + c;
     c = c * a + c, a *= a;
   }
   rng = ra * rng + rc;
+}
+
+/* Random bytes, then urand's state moved n steps on, as one urand() call per byte did (so the
+ * cases' shapes stay what they were; a call per byte was most of this test's time). */
+static void randomize(uint8_t *buf, size_t n) {
+  fill_random(buf, n);
+  rng_skip(n);
+}
+
+/* A case's input: the last n + 1 bytes of one buffer kept from case to case (grown when a case
+ * needs more). The bytes before the input are poisoned under AddressSanitizer, so an access
+ * outside the input is still reported, as with a buffer of its own. Never freed (one buffer,
+ * freed at exit). */
+static uint8_t *input_buf;
+static size_t input_cap;
+
+static uint8_t *input_region(size_t n) {
+  if (n + 1 > input_cap) {
+    TFCC_TEST_ASAN_UNPOISON(input_buf, input_cap);
+    free(input_buf);
+    input_cap = n + 1;
+    input_buf = malloc(input_cap);
+    if (!input_buf) {
+      fprintf(stderr, "ops.test_move: out of memory (%zu bytes)\n", input_cap);
+      exit(1);
+    }
+  }
+  TFCC_TEST_ASAN_UNPOISON(input_buf, input_cap);
+  uint8_t *in = input_buf + (input_cap - (n + 1));
+  TFCC_TEST_ASAN_POISON(input_buf, (size_t)(in - input_buf));
+  return in;
+}
+
+/* An input of n random bytes. */
+static uint8_t *input_bytes(size_t n) {
+  uint8_t *in = input_region(n);
+  randomize(in, n);
+  return in;
+}
+
+/* A slice's input of n bytes whose box (dims, strides bs from byte offset off in elements) holds
+ * random bytes, scattered there by the reference copy; the bytes outside the box are left as the
+ * buffer has them (zero or an earlier case's), so a read outside the box still differs from the
+ * reference's random value. The slice inputs are up to 4.7 GB (16 GB in all) while their boxes
+ * are small: writing every byte, and first touching every page, was this test's whole time. */
+static uint8_t *slice_input(size_t n, int32_t rank, const int32_t *box, int64_t off,
+                            const int64_t *bs, int64_t n_out, const int64_t *os, size_t es) {
+  uint8_t *in = input_region(n);
+  const size_t vb = (size_t)n_out * es;
+  uint8_t *vals = malloc(vb + 1);
+  if (!vals) {
+    fprintf(stderr, "ops.test_move: out of memory (%zu bytes)\n", vb + 1);
+    exit(1);
+  }
+  fill_random(vals, vb);
+  rng_skip(n);
+  tfcc_ref_copy_nd(rank, box, vals, 0, os, in, off, bs, es);
+  free(vals);
+  return in;
 }
 
 /* One copy both ways; out buffers hold out_elems elements plus guard bytes. */
@@ -86,8 +165,7 @@ static void check_transpose(int32_t rank, const int32_t *in_dims, const int32_t 
   int64_t n = 1, is[8], ps[8], os[8];
   int32_t od[8];
   for (int32_t d = 0; d < rank; d++) n *= in_dims[d];
-  uint8_t *in = malloc((size_t)n * es + 1);
-  randomize(in, (size_t)n * es);
+  uint8_t *in = input_bytes((size_t)n * es);
   tfcc_ref_strides(rank, in_dims, is);
   for (int32_t d = 0; d < rank; d++) {
     od[d] = in_dims[perm[d]];
@@ -95,7 +173,6 @@ static void check_transpose(int32_t rank, const int32_t *in_dims, const int32_t 
   }
   tfcc_ref_strides(rank, od, os);
   check_copy("transpose", rank, od, in, 0, ps, n, os, es);
-  free(in);
 }
 
 /* Every permutation of rank r (Heap's algorithm over a small array), random dims each. */
@@ -175,10 +252,8 @@ static void test_slices(void) {
     }
     if (n_out == 0) n_out = 1; /* guard bytes only */
     tfcc_ref_strides(r, box, os);
-    uint8_t *in = malloc((size_t)n_in * es + 1);
-    randomize(in, (size_t)n_in * es);
+    uint8_t *in = slice_input((size_t)n_in * es, r, box, off, bs, n_out, os, es);
     check_copy(strided ? "strided slice" : "slice", r, box, in, off, bs, n_out, os, es);
-    free(in);
   }
   /* Broadcast (input stride 0) and reversed rows. */
   for (int k = 0; k < 500; k++) {
@@ -197,10 +272,8 @@ static void test_slices(void) {
       is[d] = c == 0 ? 0 : c == 1 ? os[d] : -os[d];
       if (c == 2) off += (dims[d] - 1) * os[d];
     }
-    uint8_t *in = malloc((size_t)n * es + 1);
-    randomize(in, (size_t)n * es);
+    uint8_t *in = input_bytes((size_t)n * es);
     check_copy("broadcast/reverse", r, dims, in, off, is, n, os, es);
-    free(in);
   }
 }
 
@@ -213,9 +286,8 @@ static void check_mirror(int32_t r, const int32_t *in_dims, const int64_t *befor
     n_in *= in_dims[d];
     n_out *= od[d];
   }
-  uint8_t *in = malloc((size_t)n_in * es + 1), *a = malloc((size_t)n_out * es + 16),
+  uint8_t *in = input_bytes((size_t)n_in * es), *a = malloc((size_t)n_out * es + 16),
           *b = malloc((size_t)n_out * es + 16);
-  randomize(in, (size_t)n_in * es);
   memset(a, 0x5a, (size_t)n_out * es + 16);
   memset(b, 0x5a, (size_t)n_out * es + 16);
   tfcc_ref_mirror_pad(in, r, in_dims, before, od, symmetric, es, a);
@@ -224,7 +296,6 @@ static void check_mirror(int32_t r, const int32_t *in_dims, const int64_t *befor
          "mirror pad rank %d es %zu %s dims [%d %d %d %d %d] differs", (int)r, es,
          symmetric ? "SYMMETRIC" : "REFLECT", r > 0 ? in_dims[0] : 0, r > 1 ? in_dims[1] : 0,
          r > 2 ? in_dims[2] : 0, r > 3 ? in_dims[3] : 0, r > 4 ? in_dims[4] : 0);
-  free(in);
   free(a);
   free(b);
 }
