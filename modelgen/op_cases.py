@@ -1677,6 +1677,121 @@ def hybrid_cases():
               ("FULLY_CONNECTED", ["y", "wh", "bh"], ["z"], {})],
              ["x"], ["y", "z"]))
 
+
+def hybrid_float_probe_cases():
+    """exact5: each float operator that real hybrid models put between hybrid nodes, feeding a
+    hybrid FULLY_CONNECTED (so that one ulp of the float operator shows as a quantization step),
+    twice: per-channel weights checked in TFLITE mode against LiteRT (hybrid_probe_<op>) and
+    per-tensor weights checked in REFERENCE mode against the classic interpreter (tfweb,
+    hybrid_probe_<op>_builtin, outputs in tests/ops/hybrid_builtin). Outputs: every float
+    operator's, then the hybrid node's."""
+    def hw(name, shape, per_channel):
+        rng = Rng(seed_of(name + "/w"))
+        w, _ = weights(rng, "i8", shape, 0, per_channel=per_channel, wmax=0.5)
+        return w
+
+    def fconst(name, shape, lo, hi):
+        rng = Rng(seed_of(name))
+        return T(F32, shape, const=[f32(rng.uniform(lo, hi)) for _ in range(numel(shape))])
+
+    def probe(tag, tensors, ops, inputs, fouts):
+        """ops: the float operators; fouts: their outputs (the last feeds the hybrid node)."""
+        last = tensors[fouts[-1]].shape
+        k = last[-1]
+        for suffix, pc in (("", True), ("_builtin", False)):
+            name = "hybrid_probe_" + tag + suffix
+            t = dict(tensors)
+            t["wh"] = hw(name, [3, k], pc)
+            t["bh"] = fconst(name + "/bh", [3], -0.5, 0.5)
+            t["z"] = T(F32, [numel(last) // k, 3])
+            case = Case(name, t, ops + [("FULLY_CONNECTED", [fouts[-1], "wh", "bh"], ["z"], {})],
+                        inputs, fouts + ["z"])
+            if suffix:
+                case.engine = "tfweb"
+                case.builtin_only = True
+            add(case)
+
+    def dw(tag, xs, kk, stride, mult, pad, actf):
+        c = xs[3]
+        oc = c * mult
+        oh, ow = conv_out(xs[1], kk, stride, 1, pad), conv_out(xs[2], kk, stride, 1, pad)
+        probe(tag, {"x": act("f32", xs, -2.0, 3.0), "wf": fconst("probe_" + tag + "/wf", [1, kk, kk, oc], -1.0, 1.0),
+                    "bf": fconst("probe_" + tag + "/bf", [oc], -0.5, 0.5), "d": T(F32, [1, oh, ow, oc])},
+              [("DEPTHWISE_CONV_2D", ["x", "wf", "bf"], ["d"],
+                {"padding": pad, "stride_w": stride, "stride_h": stride, "depth_multiplier": mult,
+                 "fused_activation_function": actf})], ["x"], ["d"])
+
+    dw("dw3_s1_m1", [1, 9, 10, 16], 3, 1, 1, "SAME", "RELU6")
+    dw("dw3_s2_m1", [1, 11, 9, 24], 3, 2, 1, "SAME", "NONE")
+    dw("dw3_s2_m1_valid", [1, 11, 9, 8], 3, 2, 1, "VALID", "RELU")
+    dw("dw5_s1_m1", [1, 9, 10, 16], 5, 1, 1, "SAME", "NONE")
+    dw("dw5_s2_m1", [1, 12, 11, 20], 5, 2, 1, "SAME", "RELU6")
+    dw("dw3_s1_m2", [1, 8, 9, 6], 3, 1, 2, "SAME", "NONE")
+    dw("dw5_s2_m2", [1, 10, 9, 4], 5, 2, 2, "VALID", "NONE")
+    # FULLY_CONNECTED with constant float weights: units 6 (nr2 in LiteRT) and 16
+    for units in (6, 16):
+        tag = "fc_f32w_u%d" % units
+        probe(tag, {"x": act("f32", [5, 45], -2.0, 2.0), "wf": fconst("probe_" + tag + "/wf", [units, 45], -0.5, 0.5),
+                    "bf": fconst("probe_" + tag + "/bf", [units], -0.5, 0.5), "y": T(F32, [5, units])},
+              [("FULLY_CONNECTED", ["x", "wf", "bf"], ["y"], {})], ["x"], ["y"])
+    probe("bmm", {"a": act("f32", [2, 5, 37], -2.0, 2.0), "b": act("f32", [2, 37, 6], -2.0, 2.0),
+                  "y": T(F32, [2, 5, 6])},
+          [("BATCH_MATMUL", ["a", "b"], ["y"], {})], ["a", "b"], ["y"])
+    probe("softmax", {"x": act("f32", [6, 39], -12.0, 6.0), "y": T(F32, [6, 39])},
+          [("SOFTMAX", ["x"], ["y"], {"beta": 1.0})], ["x"], ["y"])
+    probe("mean_hw", {"x": act("f32", [1, 7, 9, 16], -1.0, 3.0), "ax": i32c([1, 2]), "m": T(F32, [1, 1, 1, 16])},
+          [("MEAN", ["x", "ax"], ["m"], {"keep_dims": True})], ["x"], ["m"])
+    probe("mean_last", {"x": act("f32", [1, 6, 102], -3.0, 5.0), "ax": i32c([2]), "m": T(F32, [1, 6, 1]),
+                        "s": T(F32, [1, 6, 102])},
+          [("MEAN", ["x", "ax"], ["m"], {"keep_dims": True}), ("SUB", ["x", "m"], ["s"], {})],
+          ["x"], ["m", "s"])
+    probe("tanh", {"x": act("f32", [16, 64], -9.0, 9.0), "t": T(F32, [16, 64])},
+          [("TANH", ["x"], ["t"], {})], ["x"], ["t"])
+    probe("hswish", {"x": act("f32", [1, 12, 10, 16], -5.0, 5.0), "h": T(F32, [1, 12, 10, 16])},
+          [("HARD_SWISH", ["x"], ["h"], {})], ["x"], ["h"])
+    probe("gelu", {"x": act("f32", [4, 33], -6.0, 6.0), "g": T(F32, [4, 33])},
+          [("GELU", ["x"], ["g"], {"approximate": False})], ["x"], ["g"])
+    probe("add_bcast", {"x": act("f32", [1, 6, 7, 16], -2.0, 3.0), "c": fconst("probe_add/c", [16], -1.0, 1.0),
+                        "r": act("f32", [1, 6, 1, 16], -1.0, 1.0), "a": T(F32, [1, 6, 7, 16]),
+                        "y": T(F32, [1, 6, 7, 16])},
+          [("ADD", ["x", "c"], ["a"], {}), ("ADD", ["a", "r"], ["y"], {"fused_activation_function": "RELU6"})],
+          ["x", "r"], ["a", "y"])
+    probe("mul_bcast", {"x": act("f32", [1, 6, 7, 16], -2.0, 3.0), "c": fconst("probe_mul/c", [16], -1.5, 1.5),
+                        "r": act("f32", [1, 1, 1, 16], 0.0, 1.0), "a": T(F32, [1, 6, 7, 16]),
+                        "y": T(F32, [1, 6, 7, 16])},
+          [("MUL", ["x", "c"], ["a"], {}), ("MUL", ["a", "r"], ["y"], {})], ["x", "r"], ["a", "y"])
+    probe("resize_bilinear", {"x": act("f32", [1, 5, 6, 8], -2.0, 3.0), "sz": i32c([9, 11]),
+                              "rh": T(F32, [1, 9, 11, 8]), "ra": T(F32, [1, 9, 11, 8]), "rl": T(F32, [1, 9, 11, 8]),
+                              "s": T(F32, [1, 9, 11, 8]), "y": T(F32, [1, 9, 11, 8])},
+          [("RESIZE_BILINEAR", ["x", "sz"], ["rh"], {"half_pixel_centers": True}),
+           ("RESIZE_BILINEAR", ["x", "sz"], ["ra"], {"align_corners": True}),
+           ("RESIZE_BILINEAR", ["x", "sz"], ["rl"], {}),
+           ("ADD", ["rh", "ra"], ["s"], {}), ("ADD", ["s", "rl"], ["y"], {})],
+          ["x"], ["rh", "ra", "rl", "y"])
+    for tag, xs, oc, kk, st, pad in (("tconv_k3_s2", [1, 4, 5, 12], 10, 3, 2, "SAME"),
+                                     ("tconv_k2_s2_c5", [1, 4, 4, 8], 5, 2, 2, "VALID")):
+        if pad == "SAME":
+            os_ = [1, xs[1] * st, xs[2] * st, oc]
+        else:
+            os_ = [1, (xs[1] - 1) * st + kk, (xs[2] - 1) * st + kk, oc]
+        probe(tag, {"os": i32c(os_), "w": fconst("probe_" + tag + "/w", [oc, kk, kk, xs[3]], -0.5, 0.5),
+                    "x": act("f32", xs, -1.0, 1.0), "b": fconst("probe_" + tag + "/b", [oc], -0.5, 0.5),
+                    "y": T(F32, os_)},
+              [("TRANSPOSE_CONV", ["os", "w", "x", "b"], ["y"], {"padding": pad, "stride_w": st, "stride_h": st})],
+              ["x"], ["y"])
+    probe("concat", {"x": act("f32", [1, 5, 6, 8], -2.0, 3.0), "r": act("f32", [1, 5, 6, 4], -2.0, 3.0),
+                     "y": T(F32, [1, 5, 6, 12])},
+          [("CONCATENATION", ["x", "r"], ["y"], {"axis": 3})], ["x", "r"], ["y"])
+    # AVERAGE_POOL_2D over 9 taps: XNNPACK's multipass order (a first pass of 9 taps, then 8 a pass)
+    for tag, xs, kk, st, pad in (("avgpool5_same", [1, 9, 11, 8], 5, 1, "SAME"),
+                                 ("avgpool5_s2_valid", [1, 11, 12, 8], 5, 2, "VALID"),
+                                 ("avgpool7_same", [1, 10, 9, 8], 7, 1, "SAME"),
+                                 ("avgpool7_valid", [1, 10, 12, 8], 7, 1, "VALID")):
+        oh, ow = conv_out(xs[1], kk, st, 1, pad), conv_out(xs[2], kk, st, 1, pad)
+        probe(tag, {"x": act("f32", xs, -2.0, 3.0), "p": T(F32, [1, oh, ow, xs[3]])},
+              [("AVERAGE_POOL_2D", ["x"], ["p"], {"padding": pad, "stride_w": st, "stride_h": st,
+                                                   "filter_width": kk, "filter_height": kk})], ["x"], ["p"])
+
 def simple_ops_cases():
     """SIGN, ATAN2, RELU_0_TO_1, BITWISE_XOR, RIGHT_SHIFT, REDUCE_ANY, REDUCE_ALL."""
     F64, U16, U32 = S.FLOAT64, S.UINT16, S.UINT32
@@ -1977,7 +2092,7 @@ def cases():
         for gen in (conv_cases, negative_scale_cases, depthwise_cases, transpose_conv_cases, fully_connected_cases,
                     batch_matmul_cases, zero_size_constant_cases, dynamic_operand_cases, declared_dtype_cases, pool_cases, binary_cases, compare_cases, unary_cases,
                     normalization_cases, conversion_cases, reduce_cases, shape_cases,
-                    detection_cases, nms_cases, fft_cases, hybrid_cases, simple_ops_cases,
+                    detection_cases, nms_cases, fft_cases, hybrid_cases, hybrid_float_probe_cases, simple_ops_cases,
                     opsa_cases):
             gen()
         seq_cases.cases(add)  # sequence models, 3-D convolutions (opsb)

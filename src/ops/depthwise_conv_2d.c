@@ -50,7 +50,7 @@ static tfcc_status dw_init(tfcc_init_ctx *ctx) {
   tfcc_q8_fast_attach(&p->n.q8, ctx, TFCC_BLOCK_Q8_DW); /* packing shared with a weights cache */
   const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, 0), *f = tfcc_conv_ir_input(ctx, 1);
   p->xnn_f32 = !p->n.hyb && in && f && in->dtype == TFCC_FLOAT32 && f->dtype == TFCC_FLOAT32 &&
-               tfcc_hybrid_xnn_float(ctx);
+               (tfcc_hybrid_xnn_float(ctx) || tfcc_hybrid_ref_delegated_float(ctx));
   if (p->xnn_f32 && f->data && !f->sparsity && in->rank == 4 && in->dims[3] == 1 && f->rank == 4 &&
       f->dims[0] == 1 && f->dims[3] > 1 &&
       f->data_bytes >= (size_t)f->dims[1] * f->dims[2] * f->dims[3] * sizeof(float)) {

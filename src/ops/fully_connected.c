@@ -44,10 +44,11 @@ typedef struct fc_params {
   /* float32 with run-time weights in TFLITE mode of a hybrid model: LiteRT runs TFLite's builtin
    * kernel (Eigen's GEBP order, tfcc_fc_f32_eigen) as the XNNPACK delegate leaves the node */
   bool eigen_f32;
-  /* exact2: float32 with constant float32 weights in TFLITE mode of a hybrid model: the
-   * delegate takes it (VisitFullyConnectedNode), XNNPACK's f32 GEMM (tfcc_xnn_fc_f32): the
-   * weights packed at init (tfcc_xnn_fc_pack) for the vector kernel xnn_k->fc */
+  /* exact2: float32 with constant float32 weights in a hybrid subgraph (exact5: REFERENCE mode
+   * too): the delegate takes it (VisitFullyConnectedNode), XNNPACK's f32 GEMM (tfcc_xnn_fc_f32):
+   * the weights packed at init (tfcc_xnn_fc_pack) for the vector kernel xnn_k->fc */
   bool xnn_f32;
+  bool xnn_no_nr2;     /* REFERENCE mode at an nr2 width: the default order, unpacked weights */
   const float *xnn_wp; /* xnn_own, or a block of the weights cache */
   float *xnn_own;
   const tfcc_tflite_f32_kernel *xnn_k;
@@ -159,8 +160,12 @@ static tfcc_status fc_init(tfcc_init_ctx *ctx) {
                  (!b || (b->dtype == TFCC_FLOAT32 && b->data && !b->sparsity)) &&
                  (p->act == TFCC_ACT_NONE || p->act == TFCC_ACT_RELU || p->act == TFCC_ACT_RELU6 ||
                   p->act == TFCC_ACT_RELU_N1_TO_1) &&
-                 tfcc_hybrid_xnn_float(ctx);
-    if (p->xnn_f32 && w->dims[0] > 0 && w->dims[1] >= 0 &&
+                 (tfcc_hybrid_xnn_float(ctx) || tfcc_hybrid_ref_delegated_float(ctx));
+    /* exact5: REFERENCE mode, the classic interpreter's older delegate: its GEMM has no nr2
+     * kernel, every width takes the default order (the portable loop, weights unpacked) */
+    p->xnn_no_nr2 = p->xnn_f32 && ctx->quant_compat == TFCC_QUANT_COMPAT_REFERENCE &&
+                    tfcc_xnn_fc_uses_nr2(w->dims[0]);
+    if (p->xnn_f32 && !p->xnn_no_nr2 && w->dims[0] > 0 && w->dims[1] >= 0 &&
         w->data_bytes >= (size_t)w->dims[0] * (size_t)w->dims[1] * sizeof(float)) {
       /* packed once (or taken from the weights cache) on huge pages; the raw weights are
        * read no more: every eval of this node runs the packed kernel (fc_eval) */
@@ -394,8 +399,8 @@ static tfcc_status fc_eval(tfcc_op_ctx *ctx) {
         return TFCC_OK;
       }
       if (p->xnn_f32) {
-        tfcc_xnn_fc_f32(in->data, (int32_t)d.batches, (int32_t)d.accum, w->data, bd,
-                        (int32_t)d.units, lo, hi, out);
+        tfcc_xnn_fc_f32_order(in->data, (int32_t)d.batches, (int32_t)d.accum, w->data, bd,
+                              (int32_t)d.units, lo, hi, !p->xnn_no_nr2, out);
         return TFCC_OK;
       }
       if (tfcc_bf16_fast_fc_eval(&p->bf16, ctx, d.batches, d.units, d.accum, lo, hi))
@@ -458,7 +463,9 @@ static const char *fc_kernel(const tfcc_op_ctx *ctx) {
   if (bf16) return bf16;
   if (p->xnn_f32 && p->xnn_wp && p->xnn_k)
     return tfcc_xnn_fc_uses_nr2((int32_t)d.units) ? "xnn-f32-fc-nr2-vec" : "xnn-f32-fc-vec";
-  if (p->xnn_f32) return tfcc_xnn_fc_uses_nr2((int32_t)d.units) ? "xnn-f32-fc-nr2" : "xnn-f32-fc";
+  if (p->xnn_f32)
+    return tfcc_xnn_fc_uses_nr2((int32_t)d.units) && !p->xnn_no_nr2 ? "xnn-f32-fc-nr2"
+                                                                    : "xnn-f32-fc";
   const tfcc_f32_packed *pk = fc_f32_packed(ctx, &d);
   if (!pk && p->eigen_f32 && tfcc_fc_eigen_is_gemv(&d)) return "ref-eigen-gemv";
   if (!pk && p->eigen_f32)

@@ -1,5 +1,5 @@
-/* HARD_SWISH: float32 (TFLITE mode in a model with hybrid nodes: XNNPACK's formula,
- * ops/hybrid.h); uint8 / int8 with TFLite's 16-bit fixed-point algorithm
+/* HARD_SWISH: float32 (in a model with hybrid nodes: XNNPACK's formula, ops/hybrid.h; the
+ * older XNNPACK's in REFERENCE mode); uint8 / int8 with TFLite's 16-bit fixed-point algorithm
  * (reference_ops::HardSwish, multipliers as HardSwishPrepare). */
 #include "kernels/tflite-f32/tflite_f32.h"
 #include "kernels/ref/activation.h"
@@ -12,6 +12,7 @@ typedef struct hard_swish_op {
   tfcc_hard_swish_params q;
   uint8_t lut[256]; /* uint8 / int8: the reference kernel on every byte value */
   bool xnn;         /* float32 in XNNPACK's arithmetic (tfcc_xnn_hswish_f32) */
+  bool xnn_old;     /* REFERENCE mode: the older XNNPACK's (tfcc_xnn_hswish_f32_old) */
 } hard_swish_op;
 
 static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_tensor *in,
@@ -37,6 +38,8 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
   if (st == TFCC_OK && ctx->params) {
     hard_swish_op *p = ctx->params;
     p->xnn = p->head.in_type == TFCC_FLOAT32 && tfcc_hybrid_xnn_float(ctx);
+    /* exact5: the classic interpreter's delegate takes it too, with its older formula */
+    p->xnn_old = p->head.in_type == TFCC_FLOAT32 && tfcc_hybrid_ref_delegated_float(ctx);
   }
   return st;
 }
@@ -45,6 +48,8 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   const hard_swish_op *p = (const hard_swish_op *)ctx->params;
   if (p->xnn)
     tfcc_xnn_hswish_f32(ctx->in[0]->data, ctx->out[0]->data, act_count(ctx->in[0]));
+  else if (p->xnn_old)
+    tfcc_xnn_hswish_f32_old(ctx->in[0]->data, ctx->out[0]->data, act_count(ctx->in[0]));
   else if (p->head.in_type == TFCC_FLOAT32)
     act_run_f32(ctx, TFCC_F32VU_HARD_SWISH, 0.f, 0.f, 0.f);
   else

@@ -18,8 +18,9 @@ typedef struct pool_params {
   tfcc_pool_options o; /* the node's options */
   int32_t qmin, qmax;  /* quantized activation range (from the output's quantization) */
   const char *name;
-  bool xnn; /* float AVERAGE_POOL_2D in XNNPACK's order (a hybrid subgraph, TFLITE mode) */
-  atomic_bool logged; /* KERNEL_FALLBACK noted */
+  bool xnn; /* float AVERAGE_POOL_2D in XNNPACK's order (a hybrid subgraph) */
+  tfcc_xnn_avgpool_order xnn_order; /* over 9 taps: LiteRT's multipass order or the older one */
+  atomic_bool logged;               /* KERNEL_FALLBACK noted */
 } pool_params;
 
 static const char *kind_name(tfcc_pool_kind k) {
@@ -51,12 +52,13 @@ tfcc_status tfcc_pool_init(tfcc_init_ctx *ctx, tfcc_pool_kind kind) {
   p->qmax = qmax;
   /* in a subgraph with hybrid nodes, LiteRT's XNNPACK delegate runs the float average pooling
      before them, and so does the classic interpreter's (REFERENCE mode: it leaves only the
-     hybrid nodes to the builtin kernels); windows over 9 taps: tfcc's kernel, not covered
-     (docs/quantization.md) */
+     hybrid nodes to the builtin kernels); windows over 9 taps in their XNNPACK's multipass
+     order (exact5: the older one of the classic interpreter differs) */
   const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, 0);
   p->xnn = kind == TFCC_POOL_AVG && in && in->dtype == TFCC_FLOAT32 &&
-           (int64_t)po->filter_h * po->filter_w <= TFCC_XNN_AVGPOOL_MAX_TAPS &&
            (tfcc_hybrid_xnn_float(ctx) || tfcc_hybrid_ref_delegated_float(ctx));
+  p->xnn_order = ctx->quant_compat == TFCC_QUANT_COMPAT_REFERENCE ? TFCC_XNN_AVGPOOL_9P8X
+                                                                  : TFCC_XNN_AVGPOOL_9P;
   ctx->params = p;
   return TFCC_OK;
 }
@@ -124,12 +126,14 @@ typedef struct xnn_avgpool_job {
   const float *in;
   float *out;
   float lo, hi;
+  tfcc_xnn_avgpool_order order;
 } xnn_avgpool_job;
 
 static void xnn_avgpool_task(void *ctx, size_t t, int thread) {
   (void)thread;
   const xnn_avgpool_job *j = ctx;
-  tfcc_xnn_avgpool_f32_rows(j->g, j->in, j->lo, j->hi, j->out, (int32_t)t, (int32_t)t + 1);
+  tfcc_xnn_avgpool_f32_rows(j->g, j->in, j->lo, j->hi, j->order, j->out, (int32_t)t,
+                            (int32_t)t + 1);
 }
 
 tfcc_status tfcc_pool_eval(tfcc_op_ctx *ctx) {
@@ -144,7 +148,7 @@ tfcc_status tfcc_pool_eval(tfcc_op_ctx *ctx) {
   const int32_t ql = p->qmin, qh = p->qmax;
   const tfcc_dtype dt = ctx->in[0]->dtype;
   if (p->xnn && dt == TFCC_FLOAT32 && tfcc_xnn_avgpool_fits(&g)) {
-    xnn_avgpool_job j = {&g, in, out, lo, hi};
+    xnn_avgpool_job j = {&g, in, out, lo, hi, p->xnn_order};
     const int32_t rows = g.batches * g.out_h;
     if (rows > 0 && g.out_w > 0) tfcc_threadpool_run(ctx->pool, (size_t)rows, xnn_avgpool_task, &j);
     return TFCC_OK;

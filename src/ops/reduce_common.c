@@ -12,6 +12,7 @@
 #include "kernels/reduce/reduce.h"
 #include "kernels/ref/quant_util.h"
 #include "kernels/ref/reduce.h"
+#include "kernels/tflite-f32/tflite_f32.h"
 #include "ops/f32_fast.h"
 #include "ops/hybrid.h"
 
@@ -116,6 +117,9 @@ tfcc_status tfcc_reduce_op_init(tfcc_init_ctx *ctx) {
     p->axis_const = ctx->sg->tensors[n->inputs[1]].data != NULL;
   p->xnn_f32_mean = n && n->builtin == TFCC_OP_MEAN && p->axis_const && xnn_spatial_mean(ctx) &&
                     tfcc_hybrid_xnn_float(ctx);
+  /* exact5: the classic interpreter's older delegate takes it as a global average pooling */
+  p->xnn_f32_gavgpool_old = n && n->builtin == TFCC_OP_MEAN && p->axis_const &&
+                            xnn_spatial_mean(ctx) && tfcc_hybrid_ref_delegated_float(ctx);
   /* not tfcc_hybrid_xnn_float: its rank-4 rule is the spatial MEAN's; the delegate takes a
    * MEAN over trailing axes at any rank */
   p->xnn_f32_rmean =
@@ -293,6 +297,10 @@ static tfcc_status eval_mean(tfcc_op_ctx *ctx, const reduce_setup *su) {
     if (tfcc_rsum_shape(s, &o, &r, &i)) {
       float *y = out->data;
       const tfcc_reduce_params *xp = ctx->params;
+      if (xp && xp->xnn_f32_gavgpool_old && i > 0) { /* exact5: REFERENCE mode */
+        tfcc_xnn_gavgpool_f32_old(in->data, o, r, i, y);
+        return TFCC_OK;
+      }
       if (xp && xp->xnn_f32_rmean && i == 1) { /* exact2: XNNPACK's rsum, times 1 / n */
         ctx->ks->rsum->xnn_mean_f32(in->data, o, r, 1.0f / (float)r, y);
         return TFCC_OK;

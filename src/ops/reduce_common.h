@@ -27,7 +27,10 @@ typedef struct tfcc_reduce_params {
   bool xnn_f32_rmean; /* exact2: float32 MEAN of a hybrid model, TFLITE mode (the delegate takes
                          it: VisitReduceNode): reduced over trailing axes, XNNPACK's f32-rsum
                          order (tfcc_xnn_rsum_f32) times 1.0f / n */
-  atomic_bool logged; /* KERNEL_FALLBACK noted */
+  bool xnn_f32_gavgpool_old; /* exact5: the spatial MEAN in REFERENCE mode of a hybrid subgraph:
+                                the older XNNPACK's global average pooling
+                                (tfcc_xnn_gavgpool_f32_old) */
+  atomic_bool logged;        /* KERNEL_FALLBACK noted */
 } tfcc_reduce_params;
 tfcc_status tfcc_reduce_op_init(tfcc_init_ctx *ctx);
 

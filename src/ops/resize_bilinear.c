@@ -43,7 +43,8 @@ static tfcc_status rb_init(tfcc_init_ctx *ctx) {
     half = false;
   p->half = half;
   p->xnn_f32 = in && out && in->dtype == TFCC_FLOAT32 && out->dtype == TFCC_FLOAT32 &&
-               in->rank == 4 && sz && sz->data && !(align && half) && tfcc_hybrid_xnn_float(ctx);
+               in->rank == 4 && sz && sz->data && !(align && half) &&
+               (tfcc_hybrid_xnn_float(ctx) || tfcc_hybrid_ref_delegated_float(ctx));
   if (ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE &&
       tfcc_xnn_takes_resize_bilinear(in, sz, out, align, half) &&
       in->quant.scale[0] == out->quant.scale[0] &&

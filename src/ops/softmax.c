@@ -79,7 +79,8 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
   if (st == TFCC_OK && ctx->params) {
     softmax_op *p = ctx->params;
     /* exact1: the delegate takes a float SOFTMAX of beta 1 (VisitSoftmaxNode) */
-    p->xnn_f32 = p->head.in_type == TFCC_FLOAT32 && p->beta == 1.0f && tfcc_hybrid_xnn_float(ctx);
+    p->xnn_f32 = p->head.in_type == TFCC_FLOAT32 && p->beta == 1.0f &&
+                 (tfcc_hybrid_xnn_float(ctx) || tfcc_hybrid_ref_delegated_float(ctx));
   }
   return st;
 }

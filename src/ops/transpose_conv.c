@@ -13,6 +13,7 @@
 #include "kernels/ref/quant_util.h"
 #include "kernels/ref/transpose_conv.h"
 #include "ops/conv_common.h"
+#include "ops/hybrid.h"
 
 typedef struct tconv_params {
   tfcc_window_opts o;
@@ -35,7 +36,8 @@ typedef struct tconv_params {
    delegate unpacks as static too). Otherwise TFLite runs its builtin kernel; checked with
    LiteRT.js (weights as a graph input: the builtin order, bit for bit). */
 static bool tconv_delegated(const tfcc_init_ctx *ctx) {
-  if (ctx->quant_compat != TFCC_QUANT_COMPAT_TFLITE) return false;
+  if (ctx->quant_compat != TFCC_QUANT_COMPAT_TFLITE && !tfcc_hybrid_ref_delegated_float(ctx))
+    return false;
   const tfcc_ir_node *n = ctx->node;
   if (n->n_inputs < 3 || n->inputs[0] < 0 || n->inputs[1] < 0) return false; /* prepare refuses */
   for (int32_t k = 0; k < n->n_inputs && k < 4; k++) {

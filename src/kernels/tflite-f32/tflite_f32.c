@@ -197,6 +197,45 @@ void tfcc_xnn_hswish_f32(const float *x, float *y, size_t n) {
   }
 }
 
+void tfcc_xnn_hswish_f32_old(const float *x, float *y, size_t n) {
+  const float sixth = 0x1.555556p-3f; /* 1.0f / 6.0f */
+  for (size_t i = 0; i < n; i++) {
+    const float v = x[i];
+    float a = v + 3.0f;
+    const float s = v * sixth;
+    uint32_t bits;
+    memcpy(&bits, &a, sizeof bits);
+    /* i32x4 max with 0, min with 6.0f's bits: a negative sign bit is below both */
+    if ((int32_t)bits < 0)
+      a = 0.0f;
+    else if (bits > 0x40c00000u)
+      a = 6.0f;
+    y[i] = a * s;
+  }
+}
+
+void tfcc_xnn_gavgpool_f32_old(const float *x, size_t outer, size_t rows, size_t inner, float *y) {
+  const float scale = 1.0f / (float)rows;
+  for (size_t b = 0; b < outer; b++) {
+    const float *xb = x + b * rows * inner;
+    for (size_t c = 0; c < inner; c++) {
+      float t[7];
+      for (size_t j = 0; j < 7; j++) t[j] = j < rows ? xb[j * inner + c] : 0.0f;
+      const float s01 = t[0] + t[1], s23 = t[2] + t[3], s45 = t[4] + t[5];
+      const float s016 = s01 + t[6], s2345 = s23 + s45;
+      float acc = s016 + s2345;
+      for (size_t r0 = 7; r0 < rows; r0 += 7) {
+        for (size_t j = 0; j < 7; j++) t[j] = r0 + j < rows ? xb[(r0 + j) * inner + c] : 0.0f;
+        const float p01 = t[0] + t[1], p23 = t[2] + t[3], p45 = t[4] + t[5];
+        const float p6a = t[6] + acc;
+        const float p0123 = p01 + p23, p456a = p45 + p6a;
+        acc = p0123 + p456a;
+      }
+      y[b * inner + c] = acc * scale;
+    }
+  }
+}
+
 float tfcc_xnn_rsum_f32(const float *x, size_t n) {
   float acc[4][4] = {{0.f}};
   size_t i = 0;
@@ -229,7 +268,13 @@ bool tfcc_xnn_fc_uses_nr2(int32_t units) {
 
 void tfcc_xnn_fc_f32(const float *x, int32_t batches, int32_t accum, const float *w,
                      const float *bias, int32_t units, float lo, float hi, float *out) {
-  const bool nr2 = tfcc_xnn_fc_uses_nr2(units);
+  tfcc_xnn_fc_f32_order(x, batches, accum, w, bias, units, lo, hi, tfcc_xnn_fc_uses_nr2(units),
+                        out);
+}
+
+void tfcc_xnn_fc_f32_order(const float *x, int32_t batches, int32_t accum, const float *w,
+                           const float *bias, int32_t units, float lo, float hi, bool nr2,
+                           float *out) {
   for (int32_t b = 0; b < batches; b++) {
     const float *xb = x + (size_t)b * (size_t)accum;
     float *yb = out + (size_t)b * (size_t)units;

@@ -87,6 +87,17 @@ typedef void (*tfcc_xnn_softmax_fn)(const float *x, float *y, size_t outer, size
  * computes x * relu6(x + 3) / 6, which differs by an ulp on about 30% of inputs. One portable
  * loop (the compiler vectorises it; separate statements, no contraction). */
 void tfcc_xnn_hswish_f32(const float *x, float *y, size_t n);
+/* The older XNNPACK of the classic interpreter's delegate (exact5): a = x + 3 clamped to
+ * [0, 6], times x * (1/6) (each rounded), the wasm SIMD kernel's integer max / min on the
+ * float bits (x + 3 negative or a negative NaN: 0; a positive NaN: 6). */
+void tfcc_xnn_hswish_f32_old(const float *x, float *y, size_t n);
+
+/* MEAN over the axes {1, 2} of a 4-D NHWC input as the classic interpreter's older XNNPACK
+ * runs it (exact5: global average pooling, f32-gavgpool 7x / 7p7x): x [outer][rows][inner],
+ * per (outer, inner) the rows in passes of 7: the first ((t0 + t1) + t6) + ((t2 + t3) +
+ * (t4 + t5)), each further one (while more than 7 remain, then the last 1-7 with zeros)
+ * ((t0 + t1) + (t2 + t3)) + ((t4 + t5) + (t6 + acc)); times 1.0f / rows. */
+void tfcc_xnn_gavgpool_f32_old(const float *x, size_t outer, size_t rows, size_t inner, float *y);
 
 /* MEAN / SUM over the last axis, one row of n values: XNNPACK's f32-rsum (WebAssembly SIMD,
  * 16 elements a step into four 4-lane accumulators; up to three more 4-element groups into
@@ -105,6 +116,11 @@ bool tfcc_xnn_fc_uses_nr2(int32_t units);
 /* The portable loop (the reference the vector kernels are checked against), w unpacked. */
 void tfcc_xnn_fc_f32(const float *x, int32_t batches, int32_t accum, const float *w,
                      const float *bias, int32_t units, float lo, float hi, float *out);
+/* The same with the kernel named: nr2 true its nr2 order, false the default order at any
+ * width (the classic interpreter's older XNNPACK has no nr2 GEMM kernel). */
+void tfcc_xnn_fc_f32_order(const float *x, int32_t batches, int32_t accum, const float *w,
+                           const float *bias, int32_t units, float lo, float hi, bool nr2,
+                           float *out);
 /* The vector kernels read w packed once by tfcc_xnn_fc_pack: panels of TFCC_XNN_FC_PANEL units,
  * each [accum][TFCC_XNN_FC_PANEL] (zero past the last unit); NULL when out of memory. */
 #define TFCC_XNN_FC_PANEL 16
