@@ -11,6 +11,10 @@
 /* keeps the work area and output sizes far from overflow */
 #define FFT_MAX_LEN (1 << 20)
 
+/* fft_h 1 and a power-of-two fft_w >= 4 (spectrogram frames): all slices' rows at once,
+ * TFCC_RFFT_LANES side by side (tfcc_rfft_rows, the same bits as tfcc_rfft2d per slice). */
+static bool rows_path(int32_t fh, int32_t fw) { return fh == 1 && fw >= 4 && (fw & (fw - 1)) == 0; }
+
 static tfcc_status prepare(tfcc_op_ctx *ctx) {
   TFCC_OP_CHECK(ctx, ctx->n_in == 2 && ctx->n_out == 1 && ctx->in[0] && ctx->in[1] && ctx->out[0],
                 TFCC_ERR_INVALID_MODEL,
@@ -44,7 +48,10 @@ static tfcc_status prepare(tfcc_op_ctx *ctx) {
   dims[in->rank - 1] = fl[1] / 2 + 1;
   tfcc_status st = tfcc_tensor_set_shape(out, in->rank, dims, ctx->err);
   if (st) return st;
-  ctx->scratch_bytes = tfcc_rfft2d_work_doubles(fl[0], fl[1]) * sizeof(double);
+  size_t work = tfcc_rfft2d_work_doubles(fl[0], fl[1]);
+  if (rows_path(fl[0], fl[1]) && tfcc_rfft_rows_work_doubles(fl[1]) > work)
+    work = tfcc_rfft_rows_work_doubles(fl[1]);
+  ctx->scratch_bytes = work * sizeof(double);
   return TFCC_OK;
 }
 
@@ -56,14 +63,30 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   size_t slices = 1;
   for (int32_t i = 0; i < in->rank - 2; i++) slices *= (size_t)in->dims[i];
   double *work = (double *)ctx->scratch;
-  tfcc_rfft2d_init(fh, fw, work);
   const float *src = (const float *)in->data;
   float *dst = (float *)ctx->out[0]->data;
   const size_t in_slice = (size_t)h * (size_t)w;
   const size_t out_slice = (size_t)fh * (size_t)(fw / 2 + 1) * 2;
+  if (rows_path(fh, fw) && h >= 1) {
+    tfcc_rfft_rows_init(fw, work);
+    tfcc_rfft_rows(src, slices, in_slice, w, fw, work, dst, out_slice);
+    return TFCC_OK;
+  }
+  tfcc_rfft2d_init(fh, fw, work);
   for (size_t s = 0; s < slices; s++)
     tfcc_rfft2d(src + s * in_slice, h, w, fh, fw, work, dst + s * out_slice);
   return TFCC_OK;
 }
 
-const tfcc_op_def tfcc_op_rfft2d = {.name = OP, .prepare = prepare, .eval = eval};
+/* The kernel a profile names: the rows kernel where it runs, else the per-slice one. */
+static const char *rfft2d_kernel(const tfcc_op_ctx *ctx) {
+  if (ctx->n_in < 2 || !ctx->in[0] || !ctx->in[1] || !ctx->in[1]->data) return "ref";
+  const int32_t *fl = (const int32_t *)ctx->in[1]->data;
+  return rows_path(fl[0], fl[1]) && ctx->in[0]->rank >= 2 &&
+                 ctx->in[0]->dims[ctx->in[0]->rank - 2] >= 1
+             ? "rfft-rows"
+             : "ref";
+}
+
+const tfcc_op_def tfcc_op_rfft2d = {
+    .name = OP, .prepare = prepare, .eval = eval, .kernel = rfft2d_kernel};
