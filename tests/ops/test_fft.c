@@ -166,12 +166,13 @@ static void test_rfft_rows_vs_rfft2d(void) {
     float *in = malloc(sizeof(float) * rows * in_stride);
     float *a = calloc(rows * out_stride, sizeof(float));
     float *b = malloc(sizeof(float) * 2 * wc);
-    double *work = malloc(sizeof(double) * tfcc_rfft_rows_work_doubles(fw));
+    double *tw = malloc(sizeof(double) * (size_t)fw);
+    double *work = malloc(sizeof(double) * tfcc_rfft_rows_buffer_doubles(fw));
     double *work2 = malloc(sizeof(double) * tfcc_rfft2d_work_doubles(1, fw));
     for (size_t i = 0; i < rows * in_stride; i++)
       in[i] = t % 5 == 0 ? (float)(i % 7) - 3.f : oh_randf(-4.f, 4.f);
-    tfcc_rfft_rows_init(fw, work);
-    tfcc_rfft_rows(in, rows, in_stride, w, fw, work, a, out_stride);
+    tfcc_rfft_rows_init(fw, tw);
+    tfcc_rfft_rows(in, rows, in_stride, w, fw, tw, work, a, out_stride);
     tfcc_rfft2d_init(1, fw, work2);
     for (size_t r = 0; r < rows; r++) {
       tfcc_rfft2d(in + r * in_stride, 1, w, 1, fw, work2, b);
@@ -183,6 +184,7 @@ static void test_rfft_rows_vs_rfft2d(void) {
     free(in);
     free(a);
     free(b);
+    free(tw);
     free(work);
     free(work2);
   }

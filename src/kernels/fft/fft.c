@@ -311,17 +311,16 @@ static void rfft_pow2_lanes(int32_t n, v2 *x, const double *tw, v2 *dst) {
   }
 }
 
-size_t tfcc_rfft_rows_work_doubles(int32_t fft_w) {
-  return (size_t)fft_w + (size_t)LANES * (1 + (size_t)fft_w + 2 * ((size_t)fft_w / 2 + 1));
+size_t tfcc_rfft_rows_buffer_doubles(int32_t fft_w) {
+  return (size_t)LANES * (1 + (size_t)fft_w + 2 * ((size_t)fft_w / 2 + 1));
 }
 
-void tfcc_rfft_rows_init(int32_t fft_w, double *work) { twiddles(fft_w, work); }
+void tfcc_rfft_rows_init(int32_t fft_w, double *tw) { twiddles(fft_w, tw); }
 
 void tfcc_rfft_rows(const float *in, size_t rows, size_t in_stride, int32_t w_in, int32_t fft_w,
-                    double *work, float *out, size_t out_stride) {
+                    const double *tw, double *buf, float *out, size_t out_stride) {
   const int32_t m = fft_w / 2, w = w_in < fft_w ? w_in : fft_w;
-  const double *tw = work;
-  const uintptr_t p = (uintptr_t)(work + fft_w), a = sizeof(v2); /* work has LANES spare */
+  const uintptr_t p = (uintptr_t)buf, a = sizeof(v2); /* buf has LANES spare */
   v2 *x = (v2 *)((p + a - 1) / a * a), *dst = x + (size_t)Q * (size_t)fft_w;
   for (size_t r0 = 0; r0 < rows; r0 += LANES) {
     const size_t nr = rows - r0 < LANES ? rows - r0 : LANES;
