@@ -682,6 +682,22 @@ def unary_cases():
     ties = [-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, -3.0, 3.0, 0.0, -0.0, 2.4999, -2.5001]
     for op in ("ROUND", "FLOOR", "CEIL"):
         add(single("%s_f32_ties" % op.lower(), op, [T(F32, [12], values=ties)], [T(F32, [12])]))
+    # mend45: EXP, LOGISTIC and SOFTMAX (beta != 1: TFLite's builtin kernel) where x86-64 glibc's
+    # FMA expf is 1 ulp off the plain build's (seq_cases.EXPF_FMA_PROBES, both signs; the softmax
+    # exponents (x - max) * beta are the probes exactly); compared bit for bit by ops.test_seq_exact
+    # The references come from tfweb, the classic interpreter's builtin kernels (LiteRT.js's EXP
+    # is not std::exp: docs/kernels.md "The vector expf").
+    probes = seq_cases.EXPF_FMA_PROBES + [-v for v in seq_cases.EXPF_FMA_PROBES]
+    n = len(probes)
+    rows = [v for p in seq_cases.EXPF_FMA_PROBES[:10] for v in (0.0, -2.0 * abs(p))]
+    for c in (single("exp_f32_expf_probe", "EXP", [T(F32, [n], values=probes)], [T(F32, [n])]),
+              single("logistic_f32_expf_probe", "LOGISTIC", [T(F32, [n], values=probes)], [T(F32, [n])]),
+              single("softmax_f32_expf_probe_pos_beta", "SOFTMAX", [T(F32, [10, 2], values=rows)],
+                     [T(F32, [10, 2])], {"beta": 0.5}),
+              single("softmax_f32_expf_probe_neg_beta", "SOFTMAX", [T(F32, [10, 2], values=rows)],
+                     [T(F32, [10, 2])], {"beta": -0.5})):
+        c.engine = "tfweb"
+        add(c)
     add(single("gelu_f32_approximate", "GELU", [act("f32", shape)], [T(F32, shape)], {"approximate": True}))
     add(single("leaky_relu_f32_alpha_gt1", "LEAKY_RELU", [act("f32", shape)], [T(F32, shape)], {"alpha": 1.5}))
     # integer unary

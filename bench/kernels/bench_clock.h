@@ -6,6 +6,7 @@
 #ifndef TFCC_BENCH_KERNELS_BENCH_CLOCK_H
 #define TFCC_BENCH_KERNELS_BENCH_CLOCK_H
 
+#include <stdlib.h>
 #include <time.h>
 
 static int bench_use_cpu_clock __attribute__((unused)) = 1;
@@ -19,6 +20,18 @@ static inline double bench_now(void) {
 static inline int bench_cmp_double(const void *a, const void *b) {
   const double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
+}
+
+/* The median of t[0..n) in microseconds (sorts t). */
+static inline double bench_median_us(double *t, int n) {
+  qsort(t, (size_t)n, sizeof t[0], bench_cmp_double);
+  return t[n / 2] * 1e6;
+}
+
+/* argv[1] as a repetition count in 1..max, def without one. */
+static inline int bench_reps_arg(int argc, char **argv, int def, int max) {
+  const int r = argc > 1 ? atoi(argv[1]) : def;
+  return r < 1 ? 1 : r > max ? max : r;
 }
 
 #endif

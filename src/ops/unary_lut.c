@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "kernels/ref/activation.h"
+#include "kernels/ref/expf.h"
 #include "kernels/ref/lut.h"
 #include "ops/act_common.h"
 #include "ops/binary_common.h"
@@ -23,7 +24,7 @@ static const char *op_name(tfcc_unop op) {
 
 static float exp_fn(float x, const void *arg) {
   (void)arg;
-  return expf(x);
+  return tfcc_expf_ref(x); /* std::exp in TFLite's table: the plain build's bits */
 }
 
 /* arg: the output's lowest representable value, which non-positive inputs map to. */

@@ -151,8 +151,49 @@ static void test_rfft2d_fast_vs_twin(void) {
       n_diff, n_el);
 }
 
+/* tfcc_rfft_rows (TFCC_RFFT_LANES rows side by side) against tfcc_rfft2d with fft_h 1 on each
+ * row, bit for bit: row counts around the lane count, rows cropped and zero-padded, strides
+ * wider than the rows. */
+static void test_rfft_rows_vs_rfft2d(void) {
+  static const int32_t lens[] = {4, 8, 16, 64, 256, 512, 1024};
+  size_t n_el = 0;
+  for (int32_t t = 0; t < 60; t++) {
+    const int32_t fw = lens[(size_t)t % (sizeof lens / sizeof lens[0])];
+    const size_t rows = 1 + (size_t)t % (2 * TFCC_RFFT_LANES + 3);
+    const int32_t w = t % 3 == 0 ? fw : 1 + (int32_t)(oh_randf(0.f, 1.f) * (float)(fw + 5));
+    const size_t in_stride = (size_t)w + (size_t)(t % 4), wc = (size_t)fw / 2 + 1;
+    const size_t out_stride = 2 * wc + (size_t)(t % 2) * 6;
+    float *in = malloc(sizeof(float) * rows * in_stride);
+    float *a = calloc(rows * out_stride, sizeof(float));
+    float *b = malloc(sizeof(float) * 2 * wc);
+    double *tw = malloc(sizeof(double) * (size_t)fw);
+    double *work = malloc(sizeof(double) * tfcc_rfft_rows_buffer_doubles(fw));
+    double *work2 = malloc(sizeof(double) * tfcc_rfft2d_work_doubles(1, fw));
+    for (size_t i = 0; i < rows * in_stride; i++)
+      in[i] = t % 5 == 0 ? (float)(i % 7) - 3.f : oh_randf(-4.f, 4.f);
+    tfcc_rfft_rows_init(fw, tw);
+    tfcc_rfft_rows(in, rows, in_stride, w, fw, tw, work, a, out_stride);
+    tfcc_rfft2d_init(1, fw, work2);
+    for (size_t r = 0; r < rows; r++) {
+      tfcc_rfft2d(in + r * in_stride, 1, w, 1, fw, work2, b);
+      CHECKF(memcmp(a + r * out_stride, b, sizeof(float) * 2 * wc) == 0,
+             "rfft rows: %zu rows of %d at %d, row %zu differs from tfcc_rfft2d", rows, (int)w,
+             (int)fw, r);
+      n_el += 2 * wc;
+    }
+    free(in);
+    free(a);
+    free(b);
+    free(tw);
+    free(work);
+    free(work2);
+  }
+  printf("  rfft rows (%d lanes) vs rfft2d: %zu elements bit for bit\n", TFCC_RFFT_LANES, n_el);
+}
+
 static void test_rfft2d_kernel(void) {
   test_rfft2d_fast_vs_twin();
+  test_rfft_rows_vs_rfft2d();
   check_rfft2d(8, 16, 8, 16); /* powers of two */
   check_rfft2d(16, 4, 16, 4);
   check_rfft2d(1, 2048, 1, 2048);

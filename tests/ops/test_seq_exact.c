@@ -4,7 +4,11 @@
  * kernels run them in each). Their cells call tensor_utils' Eigen logistic and fast tanh
  * (kernels/ref/activation.h); every float conformance case of these operators in
  * tests/ops/conformance/cases.txt (references from the tfweb engine, one from its Python twin),
- * the fast float LSTM plan included (constant weights), every output byte for byte. */
+ * the fast float LSTM plan included (constant weights), every output byte for byte. mend45: also
+ * EXP and SOFTMAX with beta < 0 at the floats where x86-64 glibc's FMA expf is 1 ulp off the
+ * plain build's (tfweb references): tfcc runs their reference kernels at every ISA, which call
+ * tfcc_expf_ref, so their bits do not depend on the host's libm. (logistic_f32_expf_probe and
+ * softmax_f32_expf_probe_pos_beta run vector kernels: within tolerance, not bit for bit.) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +30,9 @@ static const char *const k_prefixes[] = {"lstm_f32",
                                          "bidirectional_sequence_rnn_f32",
                                          "bidirectional_sequence_rnn_hybrid",
                                          "svdf_f32",
-                                         "svdf_hybrid"};
+                                         "svdf_hybrid",
+                                         "exp_f32_expf_probe",
+                                         "softmax_f32_expf_probe_neg_beta"};
 
 static int wanted(const char *name) {
   for (size_t i = 0; i < sizeof k_prefixes / sizeof k_prefixes[0]; i++)

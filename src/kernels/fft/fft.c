@@ -239,3 +239,99 @@ void tfcc_rfft2d(const float *in, int32_t h_in, int32_t w_in, int32_t fft_h, int
   }
   rfft2d_columns(&l, fft_h, out);
 }
+
+/* ---- many rows of one real transform at a time (tfcc_rfft_rows) ----
+ * TFCC_RFFT_LANES rows side by side (element c of row r in x[c * Q + r / 2][r % 2]), so each
+ * butterfly of rfft_pow2 runs on all the rows at once with the same expressions, the same
+ * twiddles and the same order per row: every row's bits equal rfft_pow2's on that row. Wider
+ * vector types (32 or 64 bytes) were 2-4x slower at the baseline x86-64 target, which lowers
+ * them through memory; 16 bytes x 4 measured best (bench/kernels/rfft_bench.c). */
+#define LANES TFCC_RFFT_LANES
+
+/* Two doubles, two rows: GCC / clang vector arithmetic, element by element IEEE double as the
+ * scalar code (16 bytes: a register on every target, SSE2 / NEON / wasm SIMD). A lane group is
+ * Q of them (LANES = 2 Q rows), so that Q independent butterflies are in flight. */
+typedef double v2 __attribute__((vector_size(16)));
+#define Q (LANES / 2)
+#define EACH for (int q = 0; q < Q; q++)
+
+/* element c of the group: x[c * Q + q] holds rows 2 q, 2 q + 1 */
+static void fft_pow2_lanes(int32_t n, v2 *x, const double *tw, int32_t ts) {
+  for (int32_t i = 1, j = 0; i < n; i++) { /* bit reversal */
+    int32_t bit = n >> 1;
+    for (; j & bit; bit >>= 1) j ^= bit;
+    j ^= bit;
+    if (i < j)
+      for (int q = 0; q < 2 * Q; q++) {
+        const v2 t = x[2 * Q * i + q];
+        x[2 * Q * i + q] = x[2 * Q * j + q];
+        x[2 * Q * j + q] = t;
+      }
+  }
+  for (int32_t len = 2; len <= n; len *= 2) {
+    const int32_t half = len / 2, step = n / len * ts;
+    for (int32_t s = 0; s < n; s += len)
+      for (int32_t k = 0; k < half; k++) {
+        const double wr = tw[2 * k * step], wi = tw[2 * k * step + 1];
+        v2 *a = x + 2 * Q * (s + k), *b = x + 2 * Q * (s + k + half);
+        EACH {
+          const v2 br = b[q] * wr - b[Q + q] * wi, bi = b[q] * wi + b[Q + q] * wr;
+          b[q] = a[q] - br;
+          b[Q + q] = a[Q + q] - bi;
+          a[q] += br;
+          a[Q + q] += bi;
+        }
+      }
+  }
+}
+
+/* rfft_pow2 on the group's rows (n / 2 complex elements), X[k] to dst[2 k Q ...]. */
+static void rfft_pow2_lanes(int32_t n, v2 *x, const double *tw, v2 *dst) {
+  const int32_t m = n / 2;
+  const v2 zero = {0, 0};
+  fft_pow2_lanes(m, x, tw, 2);
+  EACH {
+    dst[q] = x[q] + x[Q + q];
+    dst[Q + q] = zero;
+    dst[2 * Q * m + q] = x[q] - x[Q + q];
+    dst[2 * Q * m + Q + q] = zero;
+  }
+  for (int32_t k = 1; k < m; k++) {
+    const double wr = tw[2 * k], wi = tw[2 * k + 1];
+    const v2 *z = x + 2 * Q * k, *c = x + 2 * Q * (m - k);
+    v2 *d = dst + 2 * Q * k;
+    EACH {
+      const v2 zr = z[q], zi = z[Q + q];
+      const v2 cr = c[q], ci = -c[Q + q]; /* conj Z[m-k] */
+      const v2 er = 0.5 * (zr + cr), ei = 0.5 * (zi + ci);
+      const v2 or_ = 0.5 * (zi - ci), oi = -0.5 * (zr - cr);
+      d[q] = er + or_ * wr - oi * wi;
+      d[Q + q] = ei + or_ * wi + oi * wr;
+    }
+  }
+}
+
+size_t tfcc_rfft_rows_buffer_doubles(int32_t fft_w) {
+  return (size_t)LANES * (1 + (size_t)fft_w + 2 * ((size_t)fft_w / 2 + 1));
+}
+
+void tfcc_rfft_rows_init(int32_t fft_w, double *tw) { twiddles(fft_w, tw); }
+
+void tfcc_rfft_rows(const float *in, size_t rows, size_t in_stride, int32_t w_in, int32_t fft_w,
+                    const double *tw, double *buf, float *out, size_t out_stride) {
+  const int32_t m = fft_w / 2, w = w_in < fft_w ? w_in : fft_w;
+  const uintptr_t p = (uintptr_t)buf, a = sizeof(v2); /* buf has LANES spare */
+  v2 *x = (v2 *)((p + a - 1) / a * a), *dst = x + (size_t)Q * (size_t)fft_w;
+  for (size_t r0 = 0; r0 < rows; r0 += LANES) {
+    const size_t nr = rows - r0 < LANES ? rows - r0 : LANES;
+    for (int32_t c = 0; c < fft_w; c++)
+      for (size_t r = 0; r < LANES; r++)
+        x[(size_t)c * Q + r / 2][r % 2] =
+            r < nr && c < w ? in[(r0 + r) * in_stride + (size_t)c] : 0.0;
+    rfft_pow2_lanes(fft_w, x, tw, dst);
+    for (size_t r = 0; r < nr; r++) {
+      float *o = out + (r0 + r) * out_stride;
+      for (int32_t i = 0; i < 2 * (m + 1); i++) o[i] = (float)dst[(size_t)i * Q + r / 2][r % 2];
+    }
+  }
+}

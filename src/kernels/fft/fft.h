@@ -39,4 +39,16 @@ void tfcc_rfft2d(const float *in, int32_t h_in, int32_t w_in, int32_t fft_h, int
 void tfcc_rfft2d_reference(const float *in, int32_t h_in, int32_t w_in, int32_t fft_h,
                            int32_t fft_w, double *work, float *out);
 
+/* fft_h == 1 with a power-of-two fft_w >= 4 over many slices: `rows` rows (row r at
+ * in + r * in_stride, w_in floats, cropped or zero-padded to fft_w) to fft_w / 2 + 1 complex
+ * values each as float (re, im) pairs at out + r * out_stride, TFCC_RFFT_LANES rows at a time
+ * side by side; bit for bit tfcc_rfft2d on each row. tw: fft_w doubles filled by
+ * tfcc_rfft_rows_init (read-only afterwards, shared by threads); buf:
+ * tfcc_rfft_rows_buffer_doubles(fft_w) doubles of scratch (one per thread). */
+#define TFCC_RFFT_LANES 8
+size_t tfcc_rfft_rows_buffer_doubles(int32_t fft_w);
+void tfcc_rfft_rows_init(int32_t fft_w, double *tw);
+void tfcc_rfft_rows(const float *in, size_t rows, size_t in_stride, int32_t w_in, int32_t fft_w,
+                    const double *tw, double *buf, float *out, size_t out_stride);
+
 #endif

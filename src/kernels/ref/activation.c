@@ -23,7 +23,7 @@ void tfcc_leaky_relu_f32(const float *in, float *out, size_t n, float alpha) {
   for (size_t i = 0; i < n; i++) out[i] = in[i] > 0.f ? in[i] : in[i] * alpha;
 }
 
-float tfcc_act_logistic(float x) { return 1.0f / (1.0f + expf(-x)); }
+float tfcc_act_logistic(float x) { return 1.0f / (1.0f + tfcc_expf_ref(-x)); }
 float tfcc_act_tanh(float x) { return tanhf(x); }
 float tfcc_act_elu(float x) { return x < 0.0f ? expm1f(x) : x; }
 

@@ -4,6 +4,7 @@
 #include <float.h>
 #include <math.h>
 
+#include "kernels/ref/expf.h"
 #include "kernels/ref/fixedpoint.h"
 #include "kernels/ref/q_store.h"
 #include "kernels/ref/quant_util.h"
@@ -15,7 +16,7 @@ void tfcc_softmax_f32(const float *in, float *out, size_t outer, size_t depth, f
     for (size_t c = 0; c < depth; c++) max = in[c] > max ? in[c] : max;
     float sum = 0.f;
     for (size_t c = 0; c < depth; c++) {
-      out[c] = expf((in[c] - max) * beta);
+      out[c] = tfcc_expf_ref((in[c] - max) * beta);
       sum += out[c];
     }
     const float inv = 1.f / sum; /* Eigen: scale = 1 / colwise sum, then multiply */
@@ -34,9 +35,9 @@ void tfcc_softmax_f16(const uint16_t *in, uint16_t *out, size_t outer, size_t de
       max = max < v ? v : max;
     }
     float sum = 0.f;
-    for (size_t c = 0; c < depth; c++) sum += expf((tfcc_f16_to_f32(x[c]) - max) * beta);
+    for (size_t c = 0; c < depth; c++) sum += tfcc_expf_ref((tfcc_f16_to_f32(x[c]) - max) * beta);
     for (size_t c = 0; c < depth; c++) {
-      const float e = expf((tfcc_f16_to_f32(x[c]) - max) * beta);
+      const float e = tfcc_expf_ref((tfcc_f16_to_f32(x[c]) - max) * beta);
       y[c] = tfcc_f32_to_f16((half_exp ? tfcc_f16_to_f32(tfcc_f32_to_f16(e)) : e) / sum);
     }
   }
@@ -47,7 +48,7 @@ void tfcc_log_softmax_f32(const float *in, float *out, size_t outer, size_t dept
     float max = -FLT_MAX;
     for (size_t c = 0; c < depth; c++) max = in[c] > max ? in[c] : max;
     float sum = 0.f;
-    for (size_t c = 0; c < depth; c++) sum += expf(in[c] - max);
+    for (size_t c = 0; c < depth; c++) sum += tfcc_expf_ref(in[c] - max);
     const float log_sum = logf(sum);
     for (size_t c = 0; c < depth; c++) out[c] = in[c] - max - log_sum;
   }
@@ -55,7 +56,7 @@ void tfcc_log_softmax_f32(const float *in, float *out, size_t outer, size_t dept
 
 void tfcc_softmax_table_build(float table[256], float input_scale, float beta) {
   const float scale = -input_scale * beta;
-  for (int32_t val = 0; val <= 255; ++val) table[255 - val] = expf(scale * (float)val);
+  for (int32_t val = 0; val <= 255; ++val) table[255 - val] = tfcc_expf_ref(scale * (float)val);
 }
 
 static int32_t f32_to_i32_sat(float v) {

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "kernels/ref/expf.h"
 #include "kernels/ref/float8.h"
 #include "kernels/ref/quant_util.h"
 
@@ -22,7 +23,7 @@ static inline float round_half_even(float v) {
 #define UNARY_F32_OPS(X) \
   X(TFCC_UN_ABS, fabsf(v)) \
   X(TFCC_UN_NEG, -v) \
-  X(TFCC_UN_EXP, expf(v)) \
+  X(TFCC_UN_EXP, tfcc_expf_ref(v)) \
   X(TFCC_UN_LOG, logf(v)) \
   X(TFCC_UN_SQRT, sqrtf(v)) \
   X(TFCC_UN_RSQRT, 1.f / sqrtf(v)) \
