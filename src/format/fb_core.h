@@ -127,14 +127,16 @@ static inline tfcc_fb_res tfcc_fb_follow(const uint8_t *buf, size_t len, size_t 
   return TFCC_FB_OK;
 }
 
-/* Vector (count elements of elem bytes) at pos. */
-static inline tfcc_fb_res tfcc_fb_vector_at(const uint8_t *buf, size_t len, size_t pos, size_t elem,
-                                            tfcc_fb_vec *v, char *why, size_t n) {
+/* Vector at pos whose count (elements of elem bytes) the caller read already (the uint32 at
+ * pos, e.g. through a file descriptor): the same checks as tfcc_fb_vector_at, and the count's
+ * bytes are not read. */
+static inline tfcc_fb_res tfcc_fb_vector_counted(const uint8_t *buf, size_t len, size_t pos,
+                                                 size_t elem, uint32_t count, tfcc_fb_vec *v,
+                                                 char *why, size_t n) {
   if (!tfcc_fb_in(len, pos, 4)) {
     TFCC_FB_WHY(why, n, "vector at %zu past end (size %zu)", pos, len);
     return TFCC_FB_BAD;
   }
-  uint32_t count = tfcc_fb_ld32(buf + pos);
   size_t room = len - pos - 4;
   if (elem == 0 || (size_t)count > room / elem) {
     TFCC_FB_WHY(why, n, "vector at %zu claims %u elements of %zu bytes, only %zu bytes left", pos,
@@ -144,6 +146,16 @@ static inline tfcc_fb_res tfcc_fb_vector_at(const uint8_t *buf, size_t len, size
   v->data = buf + pos + 4;
   v->count = count;
   return TFCC_FB_OK;
+}
+
+/* Vector (count elements of elem bytes) at pos. */
+static inline tfcc_fb_res tfcc_fb_vector_at(const uint8_t *buf, size_t len, size_t pos, size_t elem,
+                                            tfcc_fb_vec *v, char *why, size_t n) {
+  if (!tfcc_fb_in(len, pos, 4)) {
+    TFCC_FB_WHY(why, n, "vector at %zu past end (size %zu)", pos, len);
+    return TFCC_FB_BAD;
+  }
+  return tfcc_fb_vector_counted(buf, len, pos, elem, tfcc_fb_ld32(buf + pos), v, why, n);
 }
 
 /* String at pos: length, bytes and the terminating NUL inside the buffer. */

@@ -76,7 +76,7 @@ SCALAR_READER(tfcc_fbv_u64, uint64_t, 8, tfcc_fb_ld64(p))
 static tfcc_status target(const tfcc_fb_table *t, int field, size_t *pos, bool *found,
                           tfcc_err *err) {
   char why[WHY_MAX];
-  size_t at;
+  size_t at = 0; /* set when found (aarch64 gcc 12 warns otherwise) */
   *found = false;
   tfcc_fb_res r = tfcc_fb_field_at(t, field, 4, &at, why, sizeof why);
   if (r == TFCC_FB_BAD) return bad(err, why);
@@ -106,6 +106,12 @@ tfcc_status tfcc_fbv_subtable(const tfcc_fb_table *t, int field, tfcc_fb_table *
 
 tfcc_status tfcc_fbv_vector(const tfcc_fb_table *t, int field, size_t elem, tfcc_fb_vec *out,
                             bool *present, tfcc_err *err) {
+  return tfcc_fbv_vector_peek(t, field, elem, NULL, NULL, out, present, err);
+}
+
+tfcc_status tfcc_fbv_vector_peek(const tfcc_fb_table *t, int field, size_t elem,
+                                 tfcc_fbv_peek_fn peek, void *user, tfcc_fb_vec *out, bool *present,
+                                 tfcc_err *err) {
   char why[WHY_MAX];
   size_t pos;
   bool found;
@@ -113,8 +119,12 @@ tfcc_status tfcc_fbv_vector(const tfcc_fb_table *t, int field, size_t elem, tfcc
   if (present) *present = false;
   tfcc_status st = target(t, field, &pos, &found, err);
   if (st != TFCC_OK || !found) return st;
-  if (tfcc_fb_vector_at(t->buf, t->len, pos, elem, out, why, sizeof why) != TFCC_FB_OK)
-    return bad(err, why);
+  uint8_t count[4];
+  tfcc_fb_res r = peek && tfcc_fb_in(t->len, pos, 4) && peek(user, pos, count, 4)
+                      ? tfcc_fb_vector_counted(t->buf, t->len, pos, elem, tfcc_fb_ld32(count), out,
+                                               why, sizeof why)
+                      : tfcc_fb_vector_at(t->buf, t->len, pos, elem, out, why, sizeof why);
+  if (r != TFCC_FB_OK) return bad(err, why);
   if (present) *present = true;
   return TFCC_OK;
 }

@@ -33,6 +33,15 @@ tfcc_status tfcc_fbv_subtable(const tfcc_fb_table *t, int field, tfcc_fb_table *
 /* Vector of elem-byte elements; *present false (and out zeroed) if absent. */
 tfcc_status tfcc_fbv_vector(const tfcc_fb_table *t, int field, size_t elem, tfcc_fb_vec *out,
                             bool *present, tfcc_err *err);
+/* Reads the n bytes of the buffer at offset off into dst without touching the buffer's
+ * memory (a file descriptor holding the same bytes), or returns false (then they are read from
+ * the buffer). */
+typedef bool (*tfcc_fbv_peek_fn)(void *user, size_t off, void *dst, size_t n);
+/* tfcc_fbv_vector whose element count (the uint32 before the elements) is read through peek
+ * when it serves it (NULL: tfcc_fbv_vector): the vector's first page is not touched. */
+tfcc_status tfcc_fbv_vector_peek(const tfcc_fb_table *t, int field, size_t elem,
+                                 tfcc_fbv_peek_fn peek, void *user, tfcc_fb_vec *out, bool *present,
+                                 tfcc_err *err);
 /* String; *s = NULL, *len = 0 if absent. */
 tfcc_status tfcc_fbv_string(const tfcc_fb_table *t, int field, const char **s, uint32_t *len,
                             tfcc_err *err);

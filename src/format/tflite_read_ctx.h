@@ -8,6 +8,7 @@
 
 #include "base/err.h"
 #include "format/fb.h"
+#include "format/fb_verify.h"
 #include "ir/ir.h"
 
 /* One entry of Model.buffers, resolved. */
@@ -35,6 +36,8 @@ typedef struct tfl_ctx {
   tfl_buffer *buffers;
   uint32_t n_opcodes;
   tfl_opcode *opcodes;
+  tfcc_fbv_peek_fn peek; /* tfcc_tflite_read_peek: buffers' lengths, or NULL */
+  void *peek_user;
 } tfl_ctx;
 
 /* Takes n units off the load budget: allocations and repeated scans are charged, so a small

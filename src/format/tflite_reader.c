@@ -75,7 +75,8 @@ static tfcc_status read_buffers(tfl_ctx *c) {
     bool has_data;
     uint64_t off, size;
     if ((st = tfcc_fbv_vec_table(&c->root, &v, i, &t, c->err)) != TFCC_OK ||
-        (st = tfcc_fbv_vector(&t, TFL_BUFFER_DATA, 1, &data, &has_data, c->err)) != TFCC_OK ||
+        (st = tfcc_fbv_vector_peek(&t, TFL_BUFFER_DATA, 1, c->peek, c->peek_user, &data, &has_data,
+                                   c->err)) != TFCC_OK ||
         (st = tfcc_fbv_u64(&t, TFL_BUFFER_OFFSET, 0, &off, c->err)) != TFCC_OK ||
         (st = tfcc_fbv_u64(&t, TFL_BUFFER_SIZE, 0, &size, c->err)) != TFCC_OK)
       return tfcc_err_prefix(c->err, "buffer %u", i);
@@ -284,6 +285,11 @@ static tfcc_status read_model(tfl_ctx *c) {
 }
 
 tfcc_status tfcc_tflite_read(const uint8_t *data, size_t size, tfcc_graph *g, tfcc_err *err) {
+  return tfcc_tflite_read_peek(data, size, NULL, NULL, g, err);
+}
+
+tfcc_status tfcc_tflite_read_peek(const uint8_t *data, size_t size, tfcc_fbv_peek_fn peek,
+                                  void *peek_user, tfcc_graph *g, tfcc_err *err) {
   tfcc_err local;
   if (!err) err = &local; /* tfcc_err_prefix needs somewhere to keep the code */
   if (!g) return tfcc_err_set(err, TFCC_ERR_INVALID_ARG, "tfcc_tflite_read: graph is NULL");
@@ -296,6 +302,8 @@ tfcc_status tfcc_tflite_read(const uint8_t *data, size_t size, tfcc_graph *g, tf
   c.size = size;
   c.g = g;
   c.err = err;
+  c.peek = peek;
+  c.peek_user = peek_user;
   c.budget = size > (SIZE_MAX - TFL_BUDGET_BASE) / TFL_BUDGET_FACTOR
                  ? SIZE_MAX
                  : size * TFL_BUDGET_FACTOR + TFL_BUDGET_BASE;

@@ -83,6 +83,10 @@ struct tfcc_model {
   /* bytes of its kept pages mapped from the weights cache when the file was opened (instead
    * of read, then compared and mapped over: tfcc_wcache_kept_mapped) */
   size_t kept_premapped;
+  /* during the first graph read only: the file whose kept pages a warm weights cache mapped
+   * at open; the reader takes the constants' lengths from its descriptor
+   * (tfcc_model_file_peek), not from those pages */
+  struct tfcc_model_file *peek_file;
   /* the watermark, read at load when constant pages may be released (model_watermark.c) */
   bool wm_captured;
   tfcc_status wm_status;

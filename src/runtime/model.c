@@ -375,7 +375,10 @@ static void file_id(const struct stat *st, tfcc_wc_src_id *id);
 tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t size, tfcc_graph *g,
                                   const tfcc_graph *ref, struct tfcc_wcache *wc, tfcc_err *err) {
   const bool first = ref == NULL;
-  tfcc_status st = tfcc_tflite_read(data, size, g, err);
+  tfcc_status st =
+      first && m->peek_file && data == m->peek_file->data
+          ? tfcc_tflite_read_peek(data, size, tfcc_model_file_peek, m->peek_file, g, err)
+          : tfcc_tflite_read(data, size, g, err);
   if (st != TFCC_OK) return first ? st : tfcc_err_prefix(err, "new weights");
   if (first && m->opts.require_watermark && (st = tfcc_model_require_watermark(m, err)) != TFCC_OK)
     return st;
@@ -723,6 +726,7 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
   m->file_copy = mapping && holes && !holes->mapped && !holes->cow;
   m->holes_file = holes && holes->n_holes ? holes : NULL;
   m->kept_premapped = holes ? holes->mapped_bytes : 0;
+  m->peek_file = holes && holes->n_maps && holes->fd >= 0 ? holes : NULL;
   for (size_t i = 0; m->holes_file && i < holes->n_holes; i++)
     m->file_unread += holes->holes[i].len;
   atomic_init(&m->gen0.refs, 1);
@@ -783,6 +787,7 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
   /* what was not read from the file and not released: read now (nothing reads released bytes) */
   fill_holes(m);
   m->holes_file = NULL;
+  m->peek_file = NULL;
   if (st == TFCC_OK && m->holes_st != TFCC_OK)
     st = tfcc_err_set(err, m->holes_st, "%s", m->holes_err.msg);
   /* a private mapping of the file (TFCC_MF_COW): every page kept gets its own copy now */

@@ -206,8 +206,11 @@ static bool hits_hole(const tfcc_model_file *f, size_t a, size_t b) {
 }
 
 /* Maps the ranges maps[0..n) from fd over f->region (each one call: MAP_FIXED over untouched
- * private pages, populated in the same call); records those mapped in f->maps. A range that
- * failed to map gets private pages back (read with the rest). */
+ * private pages); records those mapped in f->maps. A range that failed to map gets private
+ * pages back (read with the rest). Not populated: the load reads the constants' lengths there
+ * through the descriptor (tfcc_model_file_peek), and two runs of a zoo model read 1-3 of the
+ * 76-242 pages mapped (/proc/self/smaps "Referenced"); populated, every range cost the mmap
+ * more and every page counted in the process's RSS (branch load9, bench/README.md). */
 static void map_ranges(tfcc_model_file *f, const tfcc_mf_map *maps, size_t n, int fd) {
   const size_t pg = tfcc_page_size();
   if (!n || fd < 0 || n > SIZE_MAX / sizeof *f->maps || !(f->maps = malloc(n * sizeof *f->maps)))
@@ -220,8 +223,7 @@ static void map_ranges(tfcc_model_file *f, const tfcc_mf_map *maps, size_t n, in
         hits_hole(f, a, b))
       continue;
     at = b;
-    void *p = mmap(base + a, b - a, PROT_READ, MAP_SHARED | MAP_FIXED | MAP_POPULATE, fd,
-                   (off_t)maps[i].at);
+    void *p = mmap(base + a, b - a, PROT_READ, MAP_SHARED | MAP_FIXED, fd, (off_t)maps[i].at);
     if (p == MAP_FAILED) {
       /* MAP_FIXED may have unmapped the range: private pages again (read with the rest) */
       if (mmap(base + a, b - a, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1,
@@ -273,6 +275,22 @@ tfcc_status tfcc_model_file_unmap_ranges(tfcc_model_file *f, tfcc_err *err) {
   f->n_maps = 0;
   f->mapped_bytes = 0;
   return st;
+}
+
+bool tfcc_model_file_peek(void *user, size_t off, void *dst, size_t n) {
+  const tfcc_model_file *f = user;
+  if (!f || f->fd < 0 || !f->n_maps || off > f->size || n > f->size - off) return false;
+  size_t lo = 0, hi = f->n_maps; /* the last range starting at or before off (sorted) */
+  while (hi - lo > 1) {
+    const size_t mid = lo + (hi - lo) / 2;
+    if (f->maps[mid].off <= off)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  const tfcc_mf_range r = f->maps[lo];
+  if (off < r.off || off - r.off >= r.len || n > r.len - (off - r.off)) return false;
+  return read_full(f->fd, dst, n, (off_t)off, true) == (ssize_t)n;
 }
 
 /* Reads [off, off + len) of f's open file into dst; the file must still hold those bytes. */

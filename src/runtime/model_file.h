@@ -110,6 +110,13 @@ typedef void (*tfcc_mf_piece_fn)(void *user, size_t off, const uint8_t *p, size_
 tfcc_status tfcc_model_file_read_ends(const tfcc_model_file *f, size_t lo, size_t hi,
                                       tfcc_mf_piece_fn piece, void *user, bool *same,
                                       tfcc_err *err);
+/* user: a tfcc_model_file. Reads the n bytes at offset off of its file into dst through its
+ * descriptor when they lie in a range tfcc_model_file_open_holes_maps mapped (a weights
+ * cache's kept pages: the same bytes), so that the caller does not touch that page; false
+ * (nothing read) elsewhere, or with the descriptor closed, or on a short read. The model
+ * reader's length of every constant (format/fb_verify.h, tfcc_fbv_peek_fn): on the test VM
+ * a first touch of a mapped page costs ~10 us, a pread of 4 bytes ~2. */
+bool tfcc_model_file_peek(void *user, size_t off, void *dst, size_t n);
 /* Replaces every range tfcc_model_file_open_holes_maps mapped with private pages read from
  * f's file (the caller found the file is not the one the ranges were vouched for). */
 tfcc_status tfcc_model_file_unmap_ranges(tfcc_model_file *f, tfcc_err *err);

@@ -321,13 +321,20 @@ static tfcc_status load_checked(const uint8_t *bytes, size_t n, tfcc_err *err) {
   return st;
 }
 
+/* The tiny model built in f, and an exact-size copy of it (*n bytes) to read. */
+static uint8_t *tiny_model_copy(fbb *f, size_t *n) {
+  model_pos p;
+  *n = build_model(f, &p);
+  uint8_t *copy = malloc(*n);
+  memcpy(copy, f->b, *n);
+  return copy;
+}
+
 /* ---------------------------------------------------------------- tests */
 static void test_valid_tiny_model(void) {
   static fbb f;
-  model_pos p;
-  size_t n = build_model(&f, &p);
-  uint8_t *copy = malloc(n);
-  memcpy(copy, f.b, n);
+  size_t n;
+  uint8_t *copy = tiny_model_copy(&f, &n);
   tfcc_graph g;
   tfcc_err err = {0};
   tfcc_status st = tfcc_tflite_read(copy, n, &g, &err);
@@ -657,6 +664,66 @@ static void test_amplification(void) {
   free(f);
 }
 
+/* tfcc_tflite_read_peek: the constants' lengths come from the peek (a model file's descriptor
+ * in a warm load), not from the buffer's memory; a peek that declines reads the buffer. */
+typedef struct peek_src {
+  const uint8_t *bytes; /* what the peek serves */
+  size_t n;
+  uint32_t huge; /* non-zero: serve this count instead */
+  bool decline;
+  size_t asked[16]; /* offsets asked */
+  int n_asked;
+} peek_src;
+
+static bool peek_fn(void *user, size_t off, void *dst, size_t n) {
+  peek_src *s = user;
+  if (s->decline || off > s->n || n > s->n - off) return false;
+  if (s->n_asked < 16) s->asked[s->n_asked] = off;
+  s->n_asked++;
+  memcpy(dst, s->bytes + off, n);
+  if (s->huge) memcpy(dst, &s->huge, 4);
+  return true;
+}
+
+static void test_peek(void) {
+  static fbb f;
+  size_t n;
+  uint8_t *copy = tiny_model_copy(&f, &n);
+  peek_src src = {.bytes = f.b, .n = n};
+  tfcc_graph g;
+  tfcc_err err = {0};
+  tfcc_status st = tfcc_tflite_read_peek(copy, n, peek_fn, &src, &g, &err);
+  CHECKF(st == TFCC_OK, "peek: %s", err.msg);
+  CHECKF(src.n_asked >= 4 && src.n_asked <= 16, "peek asked %d times", src.n_asked);
+  if (st == TFCC_OK) tfcc_graph_free(&g);
+  /* every count asked for, damaged in the buffer: still read (from the peek), same sizes */
+  for (int i = 0; i < src.n_asked && i < 16; i++) put32(copy, src.asked[i], 0xfffffff0u);
+  src.n_asked = 0;
+  st = tfcc_tflite_read_peek(copy, n, peek_fn, &src, &g, &err);
+  CHECKF(st == TFCC_OK, "peek with damaged counts in memory: %s", err.msg);
+  if (st == TFCC_OK) {
+    const tfcc_ir_tensor *t = g.subgraphs[0].tensors;
+    CHECK(t[1].data != NULL && t[1].data_bytes == 16 && ((const float *)t[1].data)[3] == 4.0f);
+    CHECK(t[6].sparsity != NULL && t[6].data_bytes == 8);
+    check_graph_sane(&g);
+    tfcc_graph_free(&g);
+  }
+  /* a peek that declines: the buffer's (damaged) counts are read and refused */
+  src.decline = true;
+  st = tfcc_tflite_read_peek(copy, n, peek_fn, &src, &g, &err);
+  CHECKF(st == TFCC_ERR_INVALID_MODEL && strstr(err.msg, "claims"), "declined: %d %s", (int)st,
+         err.msg);
+  /* a count from the peek is checked as one from the buffer */
+  memcpy(copy, f.b, n);
+  src.decline = false;
+  src.huge = 0x7fffffffu;
+  st = tfcc_tflite_read_peek(copy, n, peek_fn, &src, &g, &err);
+  CHECKF(st == TFCC_ERR_INVALID_MODEL && strstr(err.msg, "claims 2147483647 elements"),
+         "huge count from the peek: %d %s", (int)st, err.msg);
+  CHECK(g.blocks == NULL && g.subgraphs == NULL);
+  free(copy);
+}
+
 static void shared_model(const char *dir, const char *name, int full_truncation, int flips) {
   char path[4096];
   snprintf(path, sizeof path, "%s/models/%s", dir, name);
@@ -686,6 +753,7 @@ int main(void) {
   byte_flips("tiny model", f.b, n, 4000, 0);
   test_hostile();
   test_amplification();
+  test_peek();
   const char *dir = tfcc_test_shared_dir();
   if (dir) {
     shared_model(dir, "hello_world_int8.tflite", 1, 2000);
