@@ -27,8 +27,30 @@ command -v node >/dev/null || { echo "SKIP: node not installed"; exit 77; }
 command -v npm >/dev/null || { echo "SKIP: npm not installed"; exit 77; }
 # emcc is a Python program; a pyenv shim on PATH costs seconds per compile
 [ -x /usr/bin/python3 ] && export EMSDK_PYTHON=${EMSDK_PYTHON:-/usr/bin/python3}
-launcher=()
-command -v ccache >/dev/null && launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache)
+# Compiles go through scripts/wasm-cc.sh: Emscripten's clang with emcc's flags, once a probe
+# compiled both ways gives the same object (else emcc itself), and ccache when installed.
+TFCC_WASM_CCACHE=$(command -v ccache || true)
+export TFCC_WASM_CCACHE
+wasm_direct_clang() {
+  local d pflag=() clang
+  d=$(mktemp -d)
+  [ "$threads" = ON ] && pflag=(-pthread)
+  printf 'int tfcc_probe(const float *x, int n) { float s = 0; for (int i = 0; i < n; i++) s += x[i]; return (int)s; }\n' >"$d/probe.c"
+  clang=$(EMCC_VERBOSE=1 emcc -v "${pflag[@]}" -O2 -msimd128 -c "$d/probe.c" -o "$d/a.o" 2>&1 |
+    sed -n 's/^ *"\([^"]*clang[^"]*\)" -target wasm32-unknown-emscripten .*/\1/p' | head -1)
+  TFCC_WASM_CFLAGS=$(emcc --cflags "${pflag[@]}")
+  if [ -n "$clang" ] && [ -x "$clang" ] &&
+    "$clang" $TFCC_WASM_CFLAGS "${pflag[@]}" -O2 -msimd128 -c "$d/probe.c" -o "$d/b.o" 2>/dev/null &&
+    cmp -s "$d/a.o" "$d/b.o"; then
+    TFCC_WASM_CLANG=$clang
+  else
+    TFCC_WASM_CLANG=
+  fi
+  rm -rf "$d"
+  export TFCC_WASM_CLANG TFCC_WASM_CFLAGS
+}
+wasm_direct_clang
+launcher=(-DCMAKE_C_COMPILER_LAUNCHER="$PWD/scripts/wasm-cc.sh")
 
 emcmake cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" \
   -DTFCC_BUILD_TOOLS=OFF -DTFCC_BUILD_TESTS=OFF -DTFCC_BUILD_BENCH=OFF -DTFCC_PYTHON=OFF \
