@@ -1802,7 +1802,11 @@ def hybrid_float_probe_cases():
     for tag, xs, kk, st, pad in (("avgpool5_same", [1, 9, 11, 8], 5, 1, "SAME"),
                                  ("avgpool5_s2_valid", [1, 11, 12, 8], 5, 2, "VALID"),
                                  ("avgpool7_same", [1, 10, 9, 8], 7, 1, "SAME"),
-                                 ("avgpool7_valid", [1, 10, 12, 8], 7, 1, "VALID")):
+                                 ("avgpool7_valid", [1, 10, 12, 8], 7, 1, "VALID"),
+                                 # the window is the whole input, unpadded: the classic
+                                 # interpreter's older XNNPACK runs it as global average pooling
+                                 ("avgpool_global7", [1, 7, 7, 16], 7, 1, "VALID"),
+                                 ("avgpool_global3_same", [1, 3, 3, 8], 3, 3, "SAME")):
         oh, ow = conv_out(xs[1], kk, st, 1, pad), conv_out(xs[2], kk, st, 1, pad)
         probe(tag, {"x": act("f32", xs, -2.0, 3.0), "p": T(F32, [1, oh, ow, xs[3]])},
               [("AVERAGE_POOL_2D", ["x"], ["p"], {"padding": pad, "stride_w": st, "stride_h": st,

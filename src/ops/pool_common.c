@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "base/threadpool.h"
+#include "kernels/tflite-f32/tflite_f32.h"
 #include "kernels/tflite-f32/xnn_avgpool.h"
 #include "kernels/pool/pool.h"
 #include "kernels/ref/pool.h"
@@ -129,6 +130,13 @@ typedef struct xnn_avgpool_job {
   tfcc_xnn_avgpool_order order;
 } xnn_avgpool_job;
 
+/* The older XNNPACK (REFERENCE mode) runs an average pooling whose window is the whole input,
+ * unpadded, as global average pooling (f32-gavgpool 7p7x); LiteRT's keeps its pooling order. */
+static bool xnn_avgpool_global_old(const pool_params *p, const tfcc_conv_geom *g) {
+  return p->xnn_order == TFCC_XNN_AVGPOOL_9P8X && g->filter_h == g->in_h &&
+         g->filter_w == g->in_w && g->out_h == 1 && g->out_w == 1 && g->pad_h == 0 && g->pad_w == 0;
+}
+
 static void xnn_avgpool_task(void *ctx, size_t t, int thread) {
   (void)thread;
   const xnn_avgpool_job *j = ctx;
@@ -147,6 +155,17 @@ tfcc_status tfcc_pool_eval(tfcc_op_ctx *ctx) {
   tfcc_act_range_f32(p->o.activation, &lo, &hi);
   const int32_t ql = p->qmin, qh = p->qmax;
   const tfcc_dtype dt = ctx->in[0]->dtype;
+  if (p->xnn && dt == TFCC_FLOAT32 && xnn_avgpool_global_old(p, &g)) {
+    float *y = out;
+    const size_t n = (size_t)g.batches * (size_t)g.in_c;
+    tfcc_xnn_gavgpool_f32_old(in, (size_t)g.batches, (size_t)g.in_h * (size_t)g.in_w,
+                              (size_t)g.in_c, y);
+    for (size_t k = 0; k < n; k++) { /* its output clamp: max with lo, then min with hi */
+      const float v = y[k] < lo ? lo : y[k];
+      y[k] = v > hi ? hi : v;
+    }
+    return TFCC_OK;
+  }
   if (p->xnn && dt == TFCC_FLOAT32 && tfcc_xnn_avgpool_fits(&g)) {
     xnn_avgpool_job j = {&g, in, out, lo, hi, p->xnn_order};
     const int32_t rows = g.batches * g.out_h;
@@ -179,6 +198,8 @@ const char *tfcc_pool_kernel_name(const tfcc_op_ctx *ctx) {
   tfcc_conv_geom g;
   tfcc_op_quiet q;
   if (pool_geom(tfcc_op_quiet_ctx(ctx, &q), &g) != TFCC_OK) return "ref";
+  if (p->xnn && ctx->in[0]->dtype == TFCC_FLOAT32 && xnn_avgpool_global_old(p, &g))
+    return "xnn-gavgpool-old";
   if (p->xnn && ctx->in[0]->dtype == TFCC_FLOAT32 && tfcc_xnn_avgpool_fits(&g))
     return "xnn-avgpool";
   return tfcc_pool_fast_ok(&g, p->kind == TFCC_POOL_AVG, ctx->in[0]->dtype) ? ctx->ks->pool->name

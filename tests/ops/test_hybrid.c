@@ -896,6 +896,10 @@ static const hybrid_case k_hybrid_cases[] = {
     {"hybrid_probe_avgpool7_same_builtin", "hybrid_builtin", REF, 2, 0, false},
     {"hybrid_probe_avgpool7_valid", "conformance", TFL, 2, 0, false},
     {"hybrid_probe_avgpool7_valid_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"hybrid_probe_avgpool_global7", "conformance", TFL, 2, 0, false},
+    {"hybrid_probe_avgpool_global7_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"hybrid_probe_avgpool_global3_same", "conformance", TFL, 2, 0, false},
+    {"hybrid_probe_avgpool_global3_same_builtin", "hybrid_builtin", REF, 2, 0, false},
 };
 
 /* Runs conformance model c->name in mode c->compat and requires output out_i to equal
