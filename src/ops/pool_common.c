@@ -156,14 +156,8 @@ tfcc_status tfcc_pool_eval(tfcc_op_ctx *ctx) {
   const int32_t ql = p->qmin, qh = p->qmax;
   const tfcc_dtype dt = ctx->in[0]->dtype;
   if (p->xnn && dt == TFCC_FLOAT32 && xnn_avgpool_global_old(p, &g)) {
-    float *y = out;
-    const size_t n = (size_t)g.batches * (size_t)g.in_c;
     tfcc_xnn_gavgpool_f32_old(in, (size_t)g.batches, (size_t)g.in_h * (size_t)g.in_w,
-                              (size_t)g.in_c, y);
-    for (size_t k = 0; k < n; k++) { /* its output clamp: max with lo, then min with hi */
-      const float v = y[k] < lo ? lo : y[k];
-      y[k] = v > hi ? hi : v;
-    }
+                              (size_t)g.in_c, lo, hi, out);
     return TFCC_OK;
   }
   if (p->xnn && dt == TFCC_FLOAT32 && tfcc_xnn_avgpool_fits(&g)) {

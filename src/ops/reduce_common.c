@@ -298,7 +298,7 @@ static tfcc_status eval_mean(tfcc_op_ctx *ctx, const reduce_setup *su) {
       float *y = out->data;
       const tfcc_reduce_params *xp = ctx->params;
       if (xp && xp->xnn_f32_gavgpool_old && i > 0) { /* exact5: REFERENCE mode */
-        tfcc_xnn_gavgpool_f32_old(in->data, o, r, i, y);
+        tfcc_xnn_gavgpool_f32_old(in->data, o, r, i, -INFINITY, INFINITY, y);
         return TFCC_OK;
       }
       if (xp && xp->xnn_f32_rmean && i == 1) { /* exact2: XNNPACK's rsum, times 1 / n */

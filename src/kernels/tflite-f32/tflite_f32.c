@@ -214,7 +214,8 @@ void tfcc_xnn_hswish_f32_old(const float *x, float *y, size_t n) {
   }
 }
 
-void tfcc_xnn_gavgpool_f32_old(const float *x, size_t outer, size_t rows, size_t inner, float *y) {
+void tfcc_xnn_gavgpool_f32_old(const float *x, size_t outer, size_t rows, size_t inner, float lo,
+                               float hi, float *y) {
   const float scale = 1.0f / (float)rows;
   for (size_t b = 0; b < outer; b++) {
     const float *xb = x + b * rows * inner;
@@ -231,7 +232,9 @@ void tfcc_xnn_gavgpool_f32_old(const float *x, size_t outer, size_t rows, size_t
         const float p0123 = p01 + p23, p456a = p45 + p6a;
         acc = p0123 + p456a;
       }
-      y[b * inner + c] = acc * scale;
+      float v = acc * scale;
+      v = v < lo ? lo : v;
+      y[b * inner + c] = v > hi ? hi : v;
     }
   }
 }

@@ -92,12 +92,15 @@ void tfcc_xnn_hswish_f32(const float *x, float *y, size_t n);
  * float bits (x + 3 negative or a negative NaN: 0; a positive NaN: 6). */
 void tfcc_xnn_hswish_f32_old(const float *x, float *y, size_t n);
 
-/* MEAN over the axes {1, 2} of a 4-D NHWC input as the classic interpreter's older XNNPACK
- * runs it (exact5: global average pooling, f32-gavgpool 7x / 7p7x): x [outer][rows][inner],
- * per (outer, inner) the rows in passes of 7: the first ((t0 + t1) + t6) + ((t2 + t3) +
- * (t4 + t5)), each further one (while more than 7 remain, then the last 1-7 with zeros)
- * ((t0 + t1) + (t2 + t3)) + ((t4 + t5) + (t6 + acc)); times 1.0f / rows. */
-void tfcc_xnn_gavgpool_f32_old(const float *x, size_t outer, size_t rows, size_t inner, float *y);
+/* The classic interpreter's older XNNPACK's global average pooling (f32-gavgpool 7x / 7p7x), as
+ * it runs a MEAN over the axes {1, 2} of a 4-D NHWC input (exact5) and an AVERAGE_POOL_2D whose
+ * window is the whole input: x [outer][rows][inner], per (outer, inner) the rows in passes of
+ * 7: the first ((t0 + t1) + t6) + ((t2 + t3) + (t4 + t5)), each further one (while more than 7
+ * remain, then the last 1-7 with zeros) ((t0 + t1) + (t2 + t3)) + ((t4 + t5) + (t6 + acc));
+ * times 1.0f / rows, then its output clamp: max with lo, min with hi (-INFINITY / INFINITY for
+ * none). */
+void tfcc_xnn_gavgpool_f32_old(const float *x, size_t outer, size_t rows, size_t inner, float lo,
+                               float hi, float *y);
 
 /* MEAN / SUM over the last axis, one row of n values: XNNPACK's f32-rsum (WebAssembly SIMD,
  * 16 elements a step into four 4-lane accumulators; up to three more 4-element groups into
