@@ -4,6 +4,9 @@
  * power-of-two rows by a half-length complex FFT, the real-input trick).
  * fft_length must be known at prepare (constant or folded): TFLite makes the output dynamic
  * otherwise. TFLite accepts only powers of two; any length >= 1 works here. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "kernels/fft/fft.h"
 #include "ops/op.h"
 #include "base/threadpool.h"
@@ -17,6 +20,33 @@
 static bool rows_path(int32_t fh, int32_t fw) { return fh == 1 && fw >= 4 && (fw & (fw - 1)) == 0; }
 /* fewer slices leave most lanes idle: 3 rows ran 0.8x the per-slice kernel (rfft_bench) */
 #define ROWS_MIN (TFCC_RFFT_LANES / 2)
+
+/* The rows path's twiddles, computed once at load when fft_length is a constant of the file
+ * (every real spectrogram front end): eval then only reads them. */
+typedef struct rfft2d_params {
+  int32_t fw;
+  double tw[]; /* fw doubles (tfcc_rfft_rows_init) */
+} rfft2d_params;
+
+static tfcc_status init(tfcc_init_ctx *ctx) {
+  const tfcc_ir_tensor *len = tfcc_init_ir_input(ctx, 1);
+  if (!len || !len->data || len->dtype != TFCC_INT32 || len->rank != 1 || len->dims[0] != 2 ||
+      len->data_bytes < 2 * sizeof(int32_t))
+    return TFCC_OK; /* prepare checks and names what is wrong, or eval computes them */
+  int32_t fl[2];
+  memcpy(fl, len->data, sizeof fl);
+  if (fl[0] < 1 || fl[0] > FFT_MAX_LEN || fl[1] < 1 || fl[1] > FFT_MAX_LEN ||
+      !rows_path(fl[0], fl[1]))
+    return TFCC_OK;
+  rfft2d_params *p = malloc(sizeof *p + (size_t)fl[1] * sizeof(double));
+  if (!p)
+    return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, OP ": out of memory for %d twiddles",
+                        (int)fl[1]);
+  p->fw = fl[1];
+  tfcc_rfft_rows_init(fl[1], p->tw);
+  ctx->params = p;
+  return TFCC_OK;
+}
 
 static tfcc_status prepare(tfcc_op_ctx *ctx) {
   TFCC_OP_CHECK(ctx, ctx->n_in == 2 && ctx->n_out == 1 && ctx->in[0] && ctx->in[1] && ctx->out[0],
@@ -92,9 +122,14 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   const size_t in_slice = (size_t)h * (size_t)w;
   const size_t out_slice = (size_t)fh * (size_t)(fw / 2 + 1) * 2;
   if (rows_path(fh, fw) && h >= 1 && slices >= ROWS_MIN) {
-    tfcc_rfft_rows_init(fw, work);
+    const rfft2d_params *p = ctx->params;
+    const double *tw = work;
+    if (p && p->fw == fw)
+      tw = p->tw;
+    else
+      tfcc_rfft_rows_init(fw, work);
     rows_job j = {src, dst, in_slice, out_slice, slices,
-                  w,   fw,  work,     work + fw, tfcc_rfft_rows_buffer_doubles(fw)};
+                  w,   fw,  tw,       work + fw, tfcc_rfft_rows_buffer_doubles(fw)};
     tfcc_threadpool_run(ctx->pool, (slices + TFCC_RFFT_LANES - 1) / TFCC_RFFT_LANES, rows_task, &j);
     return TFCC_OK;
   }
@@ -116,4 +151,4 @@ static const char *rfft2d_kernel(const tfcc_op_ctx *ctx) {
 }
 
 const tfcc_op_def tfcc_op_rfft2d = {
-    .name = OP, .prepare = prepare, .eval = eval, .kernel = rfft2d_kernel};
+    .name = OP, .init = init, .prepare = prepare, .eval = eval, .kernel = rfft2d_kernel};
