@@ -598,7 +598,10 @@ typedef struct tfcc_session_options {
 TFCC_API void tfcc_session_options_default(tfcc_session_options *opts);
 
 /* Creates a session (plans its arena). Retains the model. opts may be NULL.
- * On failure *out is NULL and tfcc_last_error() says why. */
+ * On failure *out is NULL and tfcc_last_error() says why. A model that cannot run at its stored
+ * input shapes but has an input with -1 in its shape signature (a placeholder shape, as
+ * TensorFlow Lite allows: docs/runtime.md) gives a session without a plan: its runs fail with
+ * TFCC_ERR_STATE, naming why, until tfcc_session_resize_input gives it shapes it can run. */
 TFCC_API tfcc_status tfcc_session_create(tfcc_model *m, const tfcc_session_options *opts,
                                          tfcc_session **out);
 /* Frees the session and drops its model reference. NULL is a no-op. */

@@ -118,7 +118,14 @@ struct tfcc_session {
   const tfcc_ir_signature *sig; /* created for a signature: its names for inputs/outputs */
   tfcc_run_state rs;            /* variables, CALL_ONCE flags, run budget (run_state.h) */
   void *dev_sess;               /* the device plan of `plan` (model->dev_model), or NULL */
+  /* Why the session has no plan yet (gen == NULL): its subgraph fails at the stored input
+   * shapes, placeholders that a resize replaces (tfcc_subgraph_has_resizable_input). */
+  tfcc_err unplanned;
 };
+
+/* Whether an input of sg has a -1 in its shape signature (its stored shape may be a placeholder:
+ * a plan that fails there does not fail the load, and a session starts without one). */
+bool tfcc_subgraph_has_resizable_input(const tfcc_ir_subgraph *sg);
 
 /* Builds the model from a graph over data[0..size) (mapping: file mapping to unmap at release). */
 tfcc_status tfcc_model_build(tfcc_runtime *rt, const uint8_t *data, size_t size, void *mapping,

@@ -301,10 +301,39 @@ static tfcc_status name_fused_nodes(tfcc_model *m, tfcc_err *err) {
   return TFCC_OK;
 }
 
+bool tfcc_subgraph_has_resizable_input(const tfcc_ir_subgraph *sg) {
+  for (int32_t i = 0; i < sg->n_inputs; i++) {
+    const int32_t t = sg->inputs[i];
+    if (t < 0 || t >= sg->n_tensors || !sg->tensors[t].has_signature) continue;
+    for (int32_t d = 0; d < sg->tensors[t].rank; d++)
+      if (sg->tensors[t].signature[d] == -1) return true;
+  }
+  return false;
+}
+
+/* A subgraph whose plan fails at the stored input shapes while one of its inputs has a -1 in its
+ * shape signature: the stored shape is a placeholder (openWakeWord's melspectrogram stores
+ * [1, 1] for [-1, -1] and needs hundreds of samples). TFLite prepares nothing at load and runs
+ * such a model once the caller resizes its inputs; tfcc loads it, says so once, and its
+ * sessions start without a plan (session.c). */
+static bool placeholder_shapes(tfcc_model *m, const tfcc_graph *g, int32_t sgi, bool record,
+                               tfcc_status st, tfcc_err *err) {
+  if (st == TFCC_ERR_NO_MEMORY || !tfcc_subgraph_has_resizable_input(&g->subgraphs[sgi]))
+    return false;
+  if (record)
+    tfcc_log(tfcc_model_env(m).log, TFCC_LOG_INFO, TFCC_TAG_MODEL_LOAD,
+             "subgraph %d cannot run at its stored input shapes (%s); its sessions run once "
+             "their inputs are resized (tfcc_session_resize_input)",
+             (int)sgi, err->msg);
+  *err = (tfcc_err){0};
+  return true;
+}
+
 /* Every operator accepts the constants at the stored input shapes (no memory is allocated);
  * record: the model's MACs per node and arena sizes (the first load). Subgraph 0 and every
  * other signature's subgraph are planned; the subgraphs they call are planned by the operators
- * that run them. */
+ * that run them. A subgraph that fails only at placeholder input shapes does not fail the load
+ * (placeholder_shapes). */
 static tfcc_status validate_shapes(tfcc_model *m, tfcc_graph *g, bool record, tfcc_err *err) {
   tfcc_exec_plan plan;
   tfcc_exec_env env = tfcc_model_env(m);
@@ -324,12 +353,16 @@ static tfcc_status validate_shapes(tfcc_model *m, tfcc_graph *g, bool record, tf
       m->arena_naive_bytes = plan.naive_bytes;
     }
     tfcc_exec_plan_free(&plan);
+  } else if (placeholder_shapes(m, g, 0, record, st, err)) {
+    st = TFCC_OK;
   }
   for (int32_t k = 0; st == TFCC_OK && k < g->n_signatures; k++) {
     int32_t sgi = g->signatures[k].subgraph;
     if (sgi <= 0 || sgi >= g->n_subgraphs || g->subgraphs[sgi].unrunnable) continue;
     if ((st = tfcc_exec_plan_build(&plan, g, sgi, NULL, false, &env, err)) == TFCC_OK) {
       tfcc_exec_plan_free(&plan);
+    } else if (placeholder_shapes(m, g, sgi, record, st, err)) {
+      st = TFCC_OK;
     } else if (st != TFCC_ERR_NO_MEMORY) {
       /* as TFLite, which prepares a signature's subgraph when a runner is made for it: the
        * model loads (and takes new weights), a session for this signature fails with this */

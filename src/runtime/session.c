@@ -47,6 +47,21 @@ void tfcc_session_options_default(tfcc_session_options *o) {
   o->struct_size = sizeof *o;
 }
 
+/* A session has a plan once one was built (at creation, or by a resize after a creation at
+ * placeholder shapes: s->unplanned says why there is none yet). */
+static bool planned(const tfcc_session *s) { return s->gen != NULL; }
+
+/* The error of a call that needs a plan on a session that has none yet. */
+static tfcc_status no_plan(tfcc_session *s) {
+  tfcc_log(s->model->rt ? &s->model->rt->log : NULL, TFCC_LOG_DEBUG, TFCC_TAG_SESSION,
+           "no plan: %s", s->unplanned.msg);
+  tfcc_err_set(&s->err, TFCC_ERR_STATE,
+               "the model cannot run at its inputs' stored shapes (%s): resize its inputs "
+               "(tfcc_session_resize_input) to the shapes you run",
+               s->unplanned.msg);
+  return TFCC_ERR_STATE;
+}
+
 /* resizes of up to this many inputs at once keep their old shapes on the stack */
 #define TFCC_MAX_INPUTS_RESIZED_ 16
 
@@ -103,7 +118,7 @@ static tfcc_status replan(tfcc_session *s) {
 /* Points the plan at generation w's constants, quantization and operator params. Allocates
  * nothing unless values folded at prepare time were computed from constants (then replans). */
 static tfcc_status bind_weights(tfcc_session *s, tfcc_weights *w) {
-  if (w == s->gen) return TFCC_OK;
+  if (w == s->gen || !planned(s)) return TFCC_OK; /* no plan: the first one binds */
   if (s->folds_read_consts) return replan_on(s, w);
   tfcc_exec_plan *p = &s->plan;
   const tfcc_ir_subgraph *g = &w->graph->subgraphs[s->subgraph];
@@ -219,6 +234,13 @@ static tfcc_status session_create(tfcc_model *m, int32_t subgraph, const tfcc_ir
       opts->struct_size >= offsetof(tfcc_session_options, prefault) + sizeof opts->prefault &&
       opts->prefault;
   tfcc_status st = replan(s);
+  if (st != TFCC_OK && st != TFCC_ERR_NO_MEMORY && tfcc_subgraph_has_resizable_input(s->sg)) {
+    /* placeholder input shapes (model.c, placeholder_shapes): as TFLite, which prepares
+     * nothing until the caller has resized; a run before that fails, naming this */
+    s->unplanned = s->err;
+    s->err = (tfcc_err){0};
+    st = TFCC_OK;
+  }
   if (st != TFCC_OK) {
     tfcc_last_error_set(s->err.msg);
     tfcc_session_destroy(s);
@@ -252,6 +274,15 @@ int tfcc_session_output_count(const tfcc_session *s) { return s ? s->sg->n_outpu
 static tfcc_status io_info(const tfcc_session *s, bool input, int index, tfcc_tensor_info *info) {
   const int32_t n = input ? s->sg->n_inputs : s->sg->n_outputs;
   if (!info || index < 0 || index >= n) return TFCC_ERR_INVALID_ARG;
+  if (!planned(s)) { /* the shapes asked for (inputs), the stored ones (outputs) */
+    const int32_t ti = input ? s->sg->inputs[index] : s->sg->outputs[index];
+    const tfcc_ir_tensor *it = &s->sg->tensors[ti];
+    tfcc_model_tensor_info_(s->model, s->subgraph, ti, input ? s->shapes[index].dims : it->dims,
+                            input ? s->shapes[index].rank : it->rank, info);
+    const char *nm = sig_name(s, ti, input);
+    if (nm) info->name = nm;
+    return TFCC_OK;
+  }
   const tfcc_tensor *t = &s->plan.tensors[input ? s->sg->inputs[index] : s->sg->outputs[index]];
   tfcc_model_tensor_info_(s->model, s->subgraph, t->index, t->dims, t->rank, info);
   const char *nm = sig_name(s, t->index, input);
@@ -371,6 +402,7 @@ tfcc_status tfcc_session_set_input(tfcc_session *s, int index, const void *data,
     return session_fail(
         s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "input %d does not exist (%d inputs)", index,
                         (int)s->sg->n_inputs));
+  if (!planned(s)) return session_fail(s, no_plan(s));
   const tfcc_tensor *t = &s->plan.tensors[s->sg->inputs[index]];
   if (bytes != t->bytes)
     return session_fail(
@@ -386,6 +418,7 @@ tfcc_status tfcc_session_set_output(tfcc_session *s, int index, void *data, size
     return session_fail(
         s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "output %d does not exist (%d outputs)",
                         index, (int)s->sg->n_outputs));
+  if (!planned(s)) return session_fail(s, no_plan(s));
   const tfcc_tensor *t = &s->plan.tensors[s->sg->outputs[index]];
   if (bytes != t->bytes && !t->dynamic) /* a dynamic output's buffer may have any capacity */
     return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_SHAPE,
@@ -397,7 +430,7 @@ tfcc_status tfcc_session_set_output(tfcc_session *s, int index, void *data, size
 }
 
 int tfcc_session_output_is_dynamic(const tfcc_session *s, int index) {
-  if (!s || index < 0 || index >= s->sg->n_outputs) return 0;
+  if (!s || index < 0 || index >= s->sg->n_outputs || !planned(s)) return 0;
   return s->plan.tensors[s->sg->outputs[index]].dynamic ? 1 : 0;
 }
 
@@ -433,6 +466,7 @@ tfcc_status tfcc_session_dynamic_tensor_info(const tfcc_session *s, int index,
 tfcc_status tfcc_session_output_data(const tfcc_session *s, int index, const void **data,
                                      size_t *bytes) {
   if (!s || !data || index < 0 || index >= s->sg->n_outputs) return TFCC_ERR_INVALID_ARG;
+  if (!planned(s)) return TFCC_ERR_STATE;
   const tfcc_tensor *t = &s->plan.tensors[s->sg->outputs[index]];
   if (!t->dynamic || !s->ran) return TFCC_ERR_STATE;
   *data = t->data;
@@ -598,6 +632,7 @@ static tfcc_status invoke_bound(tfcc_session *s) {
 
 tfcc_status tfcc_session_invoke(tfcc_session *s) {
   if (!s) return TFCC_ERR_INVALID_ARG;
+  if (!planned(s)) return session_fail(s, no_plan(s));
   /* Workers stay awake between this run's parallel regions; sleeping ones start waking now,
    * while the first operators run. */
   struct tfcc_threadpool *pool = s->model->rt ? s->model->rt->pool : NULL;
@@ -618,6 +653,7 @@ tfcc_status tfcc_session_invoke(tfcc_session *s) {
 
 tfcc_status tfcc_session_run(tfcc_session *s, const void *const *inputs, void *const *outputs) {
   if (!s) return TFCC_ERR_INVALID_ARG;
+  if (!planned(s)) return session_fail(s, no_plan(s));
   if ((!inputs && s->plan.n_inputs) || (!outputs && s->plan.n_outputs))
     return session_fail(
         s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "inputs or outputs array is NULL"));
