@@ -49,6 +49,13 @@ for m in "$(dirname "$0")"/../ops/data/opsc_hostile/*.tflite; do
   [ -f "$m" ] && cp -f "$m" "$corpus/opsc_hostile_$(basename "$m")"
 done
 ls -l "$corpus"
+# fuzz_model_run: the reader's seeds and every operator conformance model (each a small graph
+# that load, session creation and a run take through init, prepare and eval)
+rcorpus="$build/tests/fuzz/corpus_run"
+mkdir -p "$rcorpus"
+cp -f "$corpus"/*.tflite "$rcorpus/"
+cp -f "$conf"/*.tflite "$rcorpus/"
+echo "corpus_run: $(ls "$rcorpus" | wc -l) seeds"
 # Packed-weights cache seeds (fuzz_weights_cache): the caches of small shared models.
 if [ -x "$build/tools/tfcc" ] && [ -n "$shared" ]; then
   wcorpus="$build/tests/fuzz/corpus_wcache"

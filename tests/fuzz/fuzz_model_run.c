@@ -1,0 +1,104 @@
+/* libFuzzer target: arbitrary bytes through the whole public path a server takes with a model
+ * it was handed: load (reader, passes, operator init and packing), session creation (prepare,
+ * memory plan) and one run on inputs filled from the bytes. Each step must either succeed or
+ * fail with a message; nothing may fault, read or write out of bounds, leak or hit undefined
+ * behaviour. Sizes are bounded so that a model asking for gigabytes is skipped, not run: a
+ * session whose arena or inputs pass the limits below is destroyed unrun (creating it must
+ * still be safe), and every run has a deadline (WHILE loops that never end). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tfcc/tfcc.h>
+
+#define ARENA_LIMIT (64u << 20) /* bytes of arena a run may use */
+#define INPUT_LIMIT (16u << 20) /* bytes of all inputs together */
+#define RUN_TIMEOUT_US 200000   /* per run */
+
+static tfcc_runtime *g_rt;
+
+/* A model may ask for more memory than there is: malloc then returns NULL, and tfcc must report
+ * it (libFuzzer runs with -malloc_limit_mb above any request the limits below let through). */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void) { return "allocator_may_return_null=1"; }
+
+static void fail_unnamed(void) {
+  if (!tfcc_last_error() || !tfcc_last_error()[0]) abort(); /* every failure names its cause */
+}
+
+static void fill(uint8_t *dst, size_t n, const uint8_t *src, size_t src_n) {
+  for (size_t i = 0; i < n; i++) dst[i] = src_n ? src[i % src_n] : (uint8_t)i;
+}
+
+static volatile uint32_t g_sink;
+
+static void quiet(void *user, tfcc_log_level level, const char *tag, const char *message) {
+  (void)user, (void)level;
+  g_sink += (uint32_t)strlen(tag) + (uint32_t)strlen(message); /* formatted, then dropped */
+}
+
+static void run_once(tfcc_session *s, const uint8_t *data, size_t size) {
+  if (tfcc_session_arena_bytes(s) > ARENA_LIMIT) return;
+  const int n_in = tfcc_session_input_count(s);
+  size_t total = 0;
+  for (int i = 0; i < n_in; i++) {
+    tfcc_tensor_info info;
+    if (tfcc_session_input_info(s, i, &info) != TFCC_OK) abort();
+    if (info.bytes > INPUT_LIMIT) return;
+    total += (info.bytes + 63) & ~(size_t)63; /* 64-byte steps keep every input aligned */
+    if (total > INPUT_LIMIT) return;
+  }
+  uint8_t *buf = malloc(total ? total : 1);
+  if (!buf) return;
+  fill(buf, total, data, size);
+  size_t off = 0;
+  for (int i = 0; i < n_in; i++) {
+    tfcc_tensor_info info;
+    tfcc_session_input_info(s, i, &info);
+    if (tfcc_session_set_input(s, i, buf + off, info.bytes) != TFCC_OK) {
+      if (!tfcc_session_last_error(s)[0]) abort();
+      free(buf);
+      return;
+    }
+    off += (info.bytes + 63) & ~(size_t)63;
+  }
+  tfcc_session_set_run_timeout(s, RUN_TIMEOUT_US);
+  if (tfcc_session_invoke(s) != TFCC_OK) {
+    if (!tfcc_session_last_error(s)[0]) abort();
+  } else {
+    for (int o = 0; o < tfcc_session_output_count(s); o++) {
+      const void *p = NULL;
+      size_t n = 0;
+      if (tfcc_session_output_data(s, o, &p, &n) == TFCC_OK && p && n)
+        g_sink += ((const uint8_t *)p)[0] + ((const uint8_t *)p)[n - 1];
+    }
+  }
+  free(buf);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  if (!g_rt) {
+    tfcc_runtime_options ro;
+    tfcc_runtime_options_default(&ro);
+    ro.num_threads = 1;
+    ro.log_level = TFCC_LOG_DEBUG; /* every log line is formatted (and dropped) */
+    ro.log_fn = quiet;
+    if (tfcc_runtime_create(&ro, &g_rt) != TFCC_OK) abort();
+  }
+  tfcc_model *m = NULL;
+  if (tfcc_model_load_buffer(g_rt, data, size, NULL, &m) != TFCC_OK) {
+    fail_unnamed();
+    return 0;
+  }
+  tfcc_session *s = NULL;
+  if (tfcc_session_create(m, NULL, &s) == TFCC_OK) {
+    run_once(s, data, size);
+    tfcc_session_destroy(s);
+  } else {
+    fail_unnamed();
+  }
+  tfcc_model_release(m);
+  return 0;
+}
