@@ -2,7 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/kernel_copy.h"
 #include "base/weights_mem.h"
+#include "kernels/move/move.h"
 #include "kernels/q8-gemm/gemm.h"
 
 size_t tfcc_q8_pack_layout(const tfcc_q8_gemm_kernel *k, bool is_signed, int32_t n, int32_t kdim,
@@ -36,6 +38,49 @@ bool tfcc_q8_pack(const tfcc_q8_gemm_kernel *k, bool is_signed, int32_t n, int32
   return true;
 }
 
+/* Bytes of the buffer the source rows are gathered into (base/kernel_copy.h), under malloc's
+ * mmap threshold so that its pages are reused from one packing to the next. */
+#define STAGE_BYTES ((size_t)64 << 10)
+
+/* Sum of a row's stored bytes (x xor wx), read as int8 (sgn) or uint8, modulo 2^32. */
+static uint32_t row_sum(const uint8_t *row, size_t n, uint8_t wx, bool sgn) {
+  uint32_t sum = 0;
+  if (sgn)
+    for (size_t i = 0; i < n; i++) sum += (uint32_t)(int32_t)(int8_t)(uint8_t)(row[i] ^ wx);
+  else
+    for (size_t i = 0; i < n; i++) sum += (uint32_t)(uint8_t)(row[i] ^ wx);
+  return sum;
+}
+
+/* Weights of panel rows [0, nc) (row j at s + j * kdim) into pw, where the layout interleaves
+ * units of `unit` bytes of K (4: the dword layout, 8: pairs; gemm.h): unit u of row j goes to
+ * pw + (u * nr + j) * unit, a 2-D transpose of units done by the move kernel's blocked tiles,
+ * the rows first gathered by the kernel into stage (NULL, or a gather refused: read in place).
+ * The stored bytes are x xor wx (padding stays zero); sums[j]: row j's row_sum. */
+static void fill_units(const uint8_t *s, size_t kdim, size_t nc, size_t nr, size_t unit, uint8_t wx,
+                       bool sgn, uint8_t *pw, uint32_t *sums, uint8_t *stage) {
+  const size_t units = kdim / unit;
+  const size_t rows = kdim <= STAGE_BYTES ? STAGE_BYTES / kdim : 0;
+  for (size_t j0 = 0; j0 < nc;) {
+    size_t rn = nc - j0;
+    const uint8_t *rs = s + j0 * kdim;
+    if (stage && rows) {
+      rn = rn < rows ? rn : rows;
+      if (tfcc_kernel_gather(stage, rs, rn * kdim, rn * kdim, 1)) rs = stage;
+    }
+    const int32_t dims[2] = {(int32_t)units, (int32_t)rn};
+    const int64_t in_strides[2] = {1, (int64_t)units}, out_strides[2] = {(int64_t)nr, 1};
+    tfcc_move_copy_nd(2, dims, rs, 0, in_strides, pw + j0 * unit, 0, out_strides, unit);
+    for (size_t j = 0; j < rn; j++) sums[j0 + j] = row_sum(rs + j * kdim, kdim, wx, sgn);
+    j0 += rn;
+  }
+  if (wx)
+    for (size_t u = 0; u < units; u++) {
+      uint8_t *d = pw + u * nr * unit;
+      for (size_t i = 0; i < nc * unit; i++) d[i] ^= wx;
+    }
+}
+
 void tfcc_q8_pack_fill(tfcc_q8_packed *out, const void *src, const int32_t *bias,
                        const tfcc_conv_requant *r, uint8_t *w, size_t bytes) {
   const tfcc_q8_gemm_kernel *k = out->k;
@@ -51,25 +96,38 @@ void tfcc_q8_pack_fill(tfcc_q8_packed *out, const void *src, const int32_t *bias
   const uint32_t io = (uint32_t)r->input_offset;
   const uint32_t kconst = (uint32_t)kdim * io * (uint32_t)out->kz;
   const bool pairs = tfcc_q8_gemm_pair_layout(k), c2 = tfcc_q8_gemm_c2_layout(k);
+  /* the byte layouts: whole units of K per row (else element by element) */
+  const size_t unit = c2 ? 0 : pairs ? 8 : 4;
+  const bool by_units =
+      unit && (size_t)kdim % unit == 0 && (size_t)kdim / unit <= INT32_MAX && nr <= INT32_MAX;
+  uint32_t *sums = by_units ? malloc(nr * sizeof *sums) : NULL;
+  uint8_t *stage = sums ? malloc(STAGE_BYTES) : NULL;
   for (size_t p = 0; p < panels; p++) {
     uint8_t *dst = w + p * panel;
     int32_t *pb = (int32_t *)(void *)dst;
     float *ps = (float *)(void *)(dst + nr * 4);
     uint8_t *pw = dst + nr * 8;
     const size_t n0 = p * nr, nc = (size_t)n - n0 < nr ? (size_t)n - n0 : nr;
+    if (sums)
+      fill_units(s + n0 * (size_t)kdim, (size_t)kdim, nc, nr, unit, wx, stored_signed, pw, sums,
+                 stage);
     for (size_t j = 0; j < nc; j++) {
-      const uint8_t *row = s + (n0 + j) * (size_t)kdim;
       uint32_t sum = 0;
-      for (size_t kk = 0; kk < (size_t)kdim; kk++) {
-        const uint8_t v = (uint8_t)(row[kk] ^ wx);
-        if (pairs)
-          pw[(kk / 8) * nr * 8 + (j / 2) * 16 + (j % 2) * 8 + kk % 8] = v;
-        else if (c2) {
-          const int16_t e = stored_signed ? (int16_t)(int8_t)v : (int16_t)v;
-          memcpy(pw + ((kk / 2) * nr * 2 + j * 2 + kk % 2) * 2, &e, 2);
-        } else
-          pw[(kk / 4) * nr * 4 + j * 4 + kk % 4] = v;
-        sum += stored_signed ? (uint32_t)(int32_t)(int8_t)v : (uint32_t)v;
+      if (sums) {
+        sum = sums[j];
+      } else {
+        const uint8_t *row = s + (n0 + j) * (size_t)kdim;
+        for (size_t kk = 0; kk < (size_t)kdim; kk++) {
+          const uint8_t v = (uint8_t)(row[kk] ^ wx);
+          if (pairs)
+            pw[(kk / 8) * nr * 8 + (j / 2) * 16 + (j % 2) * 8 + kk % 8] = v;
+          else if (c2) {
+            const int16_t e = stored_signed ? (int16_t)(int8_t)v : (int16_t)v;
+            memcpy(pw + ((kk / 2) * nr * 2 + j * 2 + kk % 2) * 2, &e, 2);
+          } else
+            pw[(kk / 4) * nr * 4 + j * 4 + kk % 4] = v;
+          sum += stored_signed ? (uint32_t)(int32_t)(int8_t)v : (uint32_t)v;
+        }
       }
       const uint32_t b = bias ? (uint32_t)bias[n0 + j] : 0u;
       /* activations xor 0x80 in the kernel: x + 128 (int8), x - 128 (uint8) */
@@ -78,6 +136,8 @@ void tfcc_q8_pack_fill(tfcc_q8_packed *out, const void *src, const int32_t *bias
       ps[j] = r->scale ? r->scale[(n0 + j) * (size_t)r->mult_stride] : 0.0f;
     }
   }
+  free(stage);
+  free(sums);
   out->w = w;
 }
 
