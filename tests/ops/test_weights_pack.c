@@ -10,12 +10,14 @@
 #include <string.h>
 
 #include "base/kernel_copy.h"
+#include "base/threadpool.h"
 #include "cpu/cpu_info.h"
 #include "kernels/f32-gemm/gemm.h"
 #include "kernels/q8-gemm/gemm.h"
 #include "test_harness.h"
 
 static uint32_t rng = 12345u;
+static tfcc_threadpool *pool2; /* 2 threads: the packings split by panels */
 static uint32_t next(void) {
   rng = rng * 1664525u + 1013904223u;
   return rng >> 8;
@@ -77,6 +79,11 @@ static void check_f32(int nr, int32_t n, int32_t kdim, size_t ld_n) {
   if (pk.w)
     CHECKF(memcmp(pk.w, ref, used) == 0, "f32 pack nr %d n %d k %d ld %zu", nr, n, kdim, ld_n);
   tfcc_f32_packed_free(&pk);
+  CHECK(tfcc_f32_pack_pool(pool2, &k, n, kdim, src, ld_n, 1, bias, &pk));
+  if (pk.w)
+    CHECKF(memcmp(pk.w, ref, used) == 0, "f32 pack (pool) nr %d n %d k %d ld %zu", nr, n, kdim,
+           ld_n);
+  tfcc_f32_packed_free(&pk);
   tfcc_f32_packed p2;
   tfcc_f32_pack_into(&k, n, kdim, src, ld_n, 1, bias, w2, &p2);
   CHECKF(memcmp(w2, ref, used) == 0, "f32 pack_into nr %d n %d k %d ld %zu", nr, n, kdim, ld_n);
@@ -115,9 +122,10 @@ static void check_q8(int nr, bool pairs, uint8_t w_xor, uint8_t x_xor, bool is_s
   r.filter_offset = is_signed ? 3 : -120;
   r.scale = scale;
   r.mult_stride = 1;
-  tfcc_q8_packed pk;
+  tfcc_q8_packed pk, pp;
   CHECK(tfcc_q8_pack(&k, is_signed, n, kdim, src, bias, &r, &pk));
-  if (!pk.w) goto out;
+  CHECK(tfcc_q8_pack_pool(pool2, &k, is_signed, n, kdim, src, bias, &r, &pp));
+  if (!pk.w || !pp.w) goto out;
   /* the reference: every element where the layout puts it */
   const size_t panels = ((size_t)n + (size_t)nr - 1) / (size_t)nr;
   const size_t panel = tfcc_q8_panel_bytes(&pk), K = (size_t)kdim, NR = (size_t)nr;
@@ -154,6 +162,8 @@ out:
 }
 
 int main(void) {
+  tfcc_err err = {0};
+  CHECK(tfcc_threadpool_create(2, NULL, 0, &pool2, &err) == TFCC_OK);
   test_gather();
   const int f32_nr[] = {8, 16, 32};
   const int32_t f32_n[] = {1, 31, 33, 100, 1000};
@@ -165,7 +175,7 @@ int main(void) {
         if (b == 2) check_f32(f32_nr[a], f32_n[b], f32_k[c], (size_t)f32_k[c] + 5);
       }
   const int q8_nr[] = {4, 8, 16, 32};
-  const int32_t q8_n[] = {1, 7, 33, 70};
+  const int32_t q8_n[] = {1, 7, 33, 300};
   const int32_t q8_k[] = {1, 3, 4, 8, 27, 64, 100, 4608, 70000}; /* 70000: a row over the buffer */
   for (int a = 0; a < 4; a++)
     for (int b = 0; b < 4; b++)
@@ -176,5 +186,6 @@ int main(void) {
           if (q8_k[c] == 70000 && b > 1) continue;
           check_q8(q8_nr[a], pairs, w_xor, x_xor, is_signed, q8_n[b], q8_k[c]);
         }
+  tfcc_threadpool_destroy(pool2);
   return tfcc_test_finish("test_weights_pack");
 }

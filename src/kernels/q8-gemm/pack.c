@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "base/kernel_copy.h"
+#include "base/threadpool.h"
 #include "base/weights_mem.h"
 #include "kernels/move/move.h"
 #include "kernels/q8-gemm/gemm.h"
@@ -25,17 +26,6 @@ size_t tfcc_q8_pack_layout(const tfcc_q8_gemm_kernel *k, bool is_signed, int32_t
   const size_t panel = tfcc_q8_panel_bytes(out);
   if (panels > (SIZE_MAX - 63) / panel) return 0;
   return (panels * panel + 63) & ~(size_t)63;
-}
-
-bool tfcc_q8_pack(const tfcc_q8_gemm_kernel *k, bool is_signed, int32_t n, int32_t kdim,
-                  const void *src, const int32_t *bias, const tfcc_conv_requant *r,
-                  tfcc_q8_packed *out) {
-  const size_t bytes = tfcc_q8_pack_layout(k, is_signed, n, kdim, r, out);
-  if (!bytes) return false;
-  uint8_t *w = tfcc_wmem_alloc(bytes); /* huge pages, populated: few first-touch faults */
-  if (!w) return false;
-  tfcc_q8_pack_fill(out, src, bias, r, w, bytes);
-  return true;
 }
 
 /* Bytes of the buffer the source rows are gathered into (base/kernel_copy.h), under malloc's
@@ -81,28 +71,28 @@ static void fill_units(const uint8_t *s, size_t kdim, size_t nc, size_t nr, size
     }
 }
 
-void tfcc_q8_pack_fill(tfcc_q8_packed *out, const void *src, const int32_t *bias,
-                       const tfcc_conv_requant *r, uint8_t *w, size_t bytes) {
+/* Panels [p0, p1) of out's layout into w (their bytes zeroed first), with sums (nr words) and
+ * stage (STAGE_BYTES) for the transposed layouts, or NULL: element by element. */
+static void fill_panels(const tfcc_q8_packed *out, const void *src, const int32_t *bias,
+                        const tfcc_conv_requant *r, uint8_t *w, size_t p0, size_t p1,
+                        uint32_t *sums, uint8_t *stage) {
   const tfcc_q8_gemm_kernel *k = out->k;
   const int32_t n = out->n, kdim = out->kdim;
   const bool is_signed = out->is_signed;
   const uint8_t wx = k->w_xor;
   const bool stored_signed = is_signed != (wx != 0); /* how the stored bytes are read */
   const size_t nr = (size_t)k->nr;
-  const size_t panels = ((size_t)n + nr - 1) / nr;
   const size_t panel = tfcc_q8_panel_bytes(out);
-  memset(w, 0, bytes);
+  memset(w + p0 * panel, 0, (p1 - p0) * panel);
   const uint8_t *s = src;
   const uint32_t io = (uint32_t)r->input_offset;
   const uint32_t kconst = (uint32_t)kdim * io * (uint32_t)out->kz;
   const bool pairs = tfcc_q8_gemm_pair_layout(k), c2 = tfcc_q8_gemm_c2_layout(k);
   /* the byte layouts: whole units of K per row (else element by element) */
   const size_t unit = c2 ? 0 : pairs ? 8 : 4;
-  const bool by_units =
-      unit && (size_t)kdim % unit == 0 && (size_t)kdim / unit <= INT32_MAX && nr <= INT32_MAX;
-  uint32_t *sums = by_units ? malloc(nr * sizeof *sums) : NULL;
-  uint8_t *stage = sums ? malloc(STAGE_BYTES) : NULL;
-  for (size_t p = 0; p < panels; p++) {
+  if (!unit || (size_t)kdim % unit != 0 || (size_t)kdim / unit > INT32_MAX || nr > INT32_MAX)
+    sums = NULL;
+  for (size_t p = p0; p < p1; p++) {
     uint8_t *dst = w + p * panel;
     int32_t *pb = (int32_t *)(void *)dst;
     float *ps = (float *)(void *)(dst + nr * 4);
@@ -136,9 +126,63 @@ void tfcc_q8_pack_fill(tfcc_q8_packed *out, const void *src, const int32_t *bias
       ps[j] = r->scale ? r->scale[(n0 + j) * (size_t)r->mult_stride] : 0.0f;
     }
   }
+}
+
+typedef struct fill_job {
+  const tfcc_q8_packed *out;
+  const void *src;
+  const int32_t *bias;
+  const tfcc_conv_requant *r;
+  uint8_t *w;
+} fill_job;
+
+/* Panels [p0, p1) with buffers of the calling thread's own (none: element by element). */
+static void fill_job_range(void *ctx, size_t p0, size_t p1) {
+  const fill_job *j = ctx;
+  uint32_t *sums = malloc((size_t)j->out->k->nr * sizeof *sums);
+  uint8_t *stage = sums ? malloc(STAGE_BYTES) : NULL;
+  fill_panels(j->out, j->src, j->bias, j->r, j->w, p0, p1, stage ? sums : NULL, stage);
   free(stage);
   free(sums);
+}
+
+/* Below this many bytes a packing runs on the caller alone. */
+#define SPLIT_BYTES ((size_t)256 << 10)
+
+static void fill_pool(struct tfcc_threadpool *pool, tfcc_q8_packed *out, const void *src,
+                      const int32_t *bias, const tfcc_conv_requant *r, uint8_t *w, size_t bytes) {
+  const size_t panels = ((size_t)out->n + (size_t)out->k->nr - 1) / (size_t)out->k->nr;
+  const size_t used = panels * tfcc_q8_panel_bytes(out);
+  memset(w + used, 0, bytes - used);
+  fill_job j = {out, src, bias, r, w};
+  const int threads = pool ? tfcc_threadpool_size(pool) : 1;
+  if (threads > 1 && bytes >= SPLIT_BYTES && panels > 1)
+    tfcc_threadpool_run_split(pool, panels, (size_t)threads, fill_job_range, &j);
+  else
+    fill_job_range(&j, 0, panels);
   out->w = w;
+}
+
+void tfcc_q8_pack_fill(tfcc_q8_packed *out, const void *src, const int32_t *bias,
+                       const tfcc_conv_requant *r, uint8_t *w, size_t bytes) {
+  fill_pool(NULL, out, src, bias, r, w, bytes);
+}
+
+bool tfcc_q8_pack_pool(struct tfcc_threadpool *pool, const tfcc_q8_gemm_kernel *k, bool is_signed,
+                       int32_t n, int32_t kdim, const void *src, const int32_t *bias,
+                       const tfcc_conv_requant *r, tfcc_q8_packed *out) {
+  const size_t bytes = tfcc_q8_pack_layout(k, is_signed, n, kdim, r, out);
+  if (!bytes) return false;
+  uint8_t *w = tfcc_wmem_alloc(bytes); /* huge pages, populated: few first-touch faults */
+  if (!w) return false;
+  fill_pool(pool, out, src, bias, r, w, bytes);
+  return true;
+}
+
+bool tfcc_q8_pack(const tfcc_q8_gemm_kernel *k, bool is_signed, int32_t n, int32_t kdim,
+                  const void *src, const int32_t *bias, const tfcc_conv_requant *r,
+                  tfcc_q8_packed *out) {
+  return tfcc_q8_pack_pool(NULL, k, is_signed, n, kdim, src, bias, r, out);
 }
 
 void tfcc_q8_packed_free(tfcc_q8_packed *p) {
