@@ -111,6 +111,21 @@ def main():
                     med(lambda j: j["latency_ms"]["p50"]), med(lambda j: j["first_cpu_ms"]),
                     med(lambda j: j["cpu_ms_per_run"]),
                     med(lambda j: j["first_cpu_ms"] / j["cpu_ms_per_run"] if j["cpu_ms_per_run"] else 0)))
+    if len(settings) > 1:
+        # each round's cells ran one after the other: a ratio per round pairs them
+        base = settings[0][0]
+        print()
+        print("| model | cache | setting | load CPU ms min | %s min | paired load CPU ratio (median of rounds) |"
+              " rounds |" % base)
+        print("|---|---|---|---|---|---|---|")
+        for m in a.models:
+            for mode in modes:
+                b = [j["load_cpu_ms"] for j in res[(m, mode, base)]]
+                for name, _, _ in settings[1:]:
+                    x = [j["load_cpu_ms"] for j in res[(m, mode, name)]]
+                    r = statistics.median(xi / bi for xi, bi in zip(x, b) if bi > 0)
+                    print("| %s | %s | %s | %.1f | %.1f | %.3f | %d |" % (
+                        os.path.basename(m), mode, name, min(x), min(b), r, len(x)))
     sys.stdout.flush()
 
 

@@ -241,7 +241,7 @@ static void conv_q8_prepare(tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
   tfcc_conv_requant r;
   const char *why = tfcc_conv_node_q8_refuse(&p->n, ctx, &r);
   if (g->in_c != g->filter_in_c) why = "grouped convolution";
-  if (!why && !tfcc_q8_fast_pack(&p->n.q8, ctx->isa, ctx->in[0]->dtype == TFCC_INT8,
+  if (!why && !tfcc_q8_fast_pack(&p->n.q8, ctx->isa, ctx->pool, ctx->in[0]->dtype == TFCC_INT8,
                                  (int64_t)g->batches * g->out_h * g->out_w, g->out_c,
                                  g->filter_h * g->filter_w * g->filter_in_c, f->data,
                                  bias ? bias->data : NULL, &r))

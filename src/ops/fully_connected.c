@@ -290,8 +290,9 @@ static void fc_q8_prepare(tfcc_op_ctx *ctx, const tfcc_fc_dims *d) {
   tfcc_conv_requant r;
   fc_requant(p, ctx->in[0]->dtype, &r);
   const char *why = tfcc_q8_fast_refuse(ctx->in[0], w, bias, &r);
-  if (!why && !tfcc_q8_fast_pack(&p->q8, ctx->isa, ctx->in[0]->dtype == TFCC_INT8, d->batches,
-                                 d->units, d->accum, w->data, bias ? bias->data : NULL, &r))
+  if (!why &&
+      !tfcc_q8_fast_pack(&p->q8, ctx->isa, ctx->pool, ctx->in[0]->dtype == TFCC_INT8, d->batches,
+                         d->units, d->accum, w->data, bias ? bias->data : NULL, &r))
     why = "out of memory packing the weights";
   if (why) {
     tfcc_f32_log_fallback_once(&p->q8.logged, ctx, "FULLY_CONNECTED", why);

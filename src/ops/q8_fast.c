@@ -32,15 +32,16 @@ const char *tfcc_q8_fast_refuse(const tfcc_tensor *in, const tfcc_tensor *w,
   return NULL;
 }
 
-const tfcc_q8_packed *tfcc_q8_fast_pack(tfcc_q8_fast *f, tfcc_isa isa, bool is_signed, int64_t rows,
-                                        int32_t n, int32_t kdim, const void *src,
-                                        const int32_t *bias, const tfcc_conv_requant *r) {
+const tfcc_q8_packed *tfcc_q8_fast_pack(tfcc_q8_fast *f, tfcc_isa isa, struct tfcc_threadpool *pool,
+                                        bool is_signed, int64_t rows, int32_t n, int32_t kdim,
+                                        const void *src, const int32_t *bias,
+                                        const tfcc_conv_requant *r) {
   if (!tfcc_q8_fast_get(f, src) && tfcc_pack_once_begin(&f->once)) {
     const tfcc_q8_gemm_kernel *k = tfcc_q8_gemm_select_for(isa, rows, kdim, n);
     const size_t bytes = tfcc_q8_pack_layout(k, is_signed, n, kdim, r, &f->packed);
     const void *hit = bytes ? tfcc_packed_get(&f->key, bytes) : NULL;
     if (hit) f->packed.w = (uint8_t *)(uintptr_t)hit; /* read only: kernels never write it */
-    bool ok = hit || tfcc_q8_pack(k, is_signed, n, kdim, src, bias, r, &f->packed);
+    bool ok = hit || tfcc_q8_pack_pool(pool, k, is_signed, n, kdim, src, bias, r, &f->packed);
     if (!hit && ok) tfcc_packed_put(&f->key, f->packed.w, bytes);
     f->borrowed = hit != NULL;
     tfcc_pack_once_end(&f->once, src, ok);

@@ -36,11 +36,12 @@ void tfcc_q8_fast_free(tfcc_q8_fast *f);
 const char *tfcc_q8_fast_refuse(const tfcc_tensor *in, const tfcc_tensor *w,
                                 const tfcc_tensor *bias, const tfcc_conv_requant *r);
 
-/* Packs once (N = n, K = kdim, weights src[n * kdim + k]) for the kernel that suits a GEMM of
+/* Packs once (N = n, K = kdim, weights src[n * kdim + k]; the panels split over pool) for the kernel that suits a GEMM of
  * `rows` rows (tfcc_q8_gemm_select_for); NULL when packing failed. */
-const tfcc_q8_packed *tfcc_q8_fast_pack(tfcc_q8_fast *f, tfcc_isa isa, bool is_signed, int64_t rows,
-                                        int32_t n, int32_t kdim, const void *src,
-                                        const int32_t *bias, const tfcc_conv_requant *r);
+const tfcc_q8_packed *tfcc_q8_fast_pack(tfcc_q8_fast *f, tfcc_isa isa, struct tfcc_threadpool *pool,
+                                        bool is_signed, int64_t rows, int32_t n, int32_t kdim,
+                                        const void *src, const int32_t *bias,
+                                        const tfcc_conv_requant *r);
 
 /* Depthwise: packs a [1, fh, fw, c] filter once; NULL when packing failed. */
 const tfcc_q8_dw_packed *tfcc_q8_fast_pack_dw(tfcc_q8_fast *f, tfcc_isa isa, bool is_signed,

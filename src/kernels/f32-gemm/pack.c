@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/kernel_copy.h"
 #include "base/threadpool.h"
 #include "base/weights_mem.h"
 #include "kernels/f32-gemm/gemm.h"
@@ -44,13 +45,46 @@ static void pack_panel_rows(size_t nr, size_t nc, size_t kn, const float *src, s
   }
 }
 
-/* Panels [p0, p1) of every K block (the bias row is written by the caller). */
+/* Floats of the buffer a load's packing gathers its source rows into (base/kernel_copy.h):
+ * the rows of a few panels' K block (one at most TFCC_F32_KC_BYTES), read from there in L2.
+ * 64 KiB: under malloc's mmap threshold, so the heap's pages are reused by every packing
+ * (from mmap each would be fresh pages, first-touch faults again). */
+#define STAGE_FLOATS ((size_t)16 << 10)
+
+/* Panels [p0, p1) of one K block (kn columns from src) of B stored N x K into dst (the K
+ * block's first panel), their source rows first gathered into stage by the kernel
+ * (base/kernel_copy.h), a group of panels at a time; read in place where the gather is not
+ * available. */
+static void pack_block_staged(size_t nr, size_t N, size_t kn, const float *src, size_t ld_n,
+                              float *dst, size_t p0, size_t p1, float *stage) {
+  const size_t group = nr * kn <= STAGE_FLOATS ? STAGE_FLOATS / (nr * kn) : 0;
+  for (size_t p = p0; p < p1;) {
+    const size_t q = group && p1 - p > group ? p + group : p1;
+    const size_t n0 = p * nr, n1 = q * nr < N ? q * nr : N;
+    const bool staged = group && tfcc_kernel_gather(stage, src + n0 * ld_n, kn * sizeof(float),
+                                                    ld_n * sizeof(float), n1 - n0);
+    for (; p < q; p++) {
+      const size_t nc = N - p * nr < nr ? N - p * nr : nr;
+      if (staged)
+        pack_panel_rows(nr, nc, kn, stage + (p * nr - n0) * kn, kn, dst + p * kn * nr);
+      else
+        pack_panel_rows(nr, nc, kn, src + p * nr * ld_n, ld_n, dst + p * kn * nr);
+    }
+  }
+}
+
+/* Panels [p0, p1) of every K block (the bias row is written by the caller); stage (or NULL):
+ * STAGE_FLOATS floats to gather the source rows into (a load). */
 static void pack_panels(const tfcc_f32_gemm_kernel *k, size_t N, size_t K, const float *src,
-                        size_t ld_n, size_t ld_k, float *w, size_t p0, size_t p1) {
+                        size_t ld_n, size_t ld_k, float *w, size_t p0, size_t p1, float *stage) {
   const size_t nr = (size_t)k->nr, panels = (N + nr - 1) / nr, kc = tfcc_f32_pack_kc(k, K);
   const size_t row = panels * nr;
   for (size_t k0 = 0; k0 < K; k0 += kc) {
     const size_t kn = K - k0 < kc ? K - k0 : kc;
+    if (stage && ld_k == 1 && ld_n != 1 && nr <= NR_MAX) {
+      pack_block_staged(nr, N, kn, src + k0, ld_n, w + row * (1 + k0), p0, p1, stage);
+      continue;
+    }
     for (size_t p = p0; p < p1; p++) {
       const size_t n0 = p * nr, nc = N - n0 < nr ? N - n0 : nr;
       float *dst = w + row * (1 + k0) + p * kn * nr; /* gemm.h: tfcc_f32_panel_block */
@@ -87,7 +121,7 @@ void tfcc_f32_pack_into(const tfcc_f32_gemm_kernel *k, int32_t n, int32_t kdim, 
                         tfcc_f32_packed *out) {
   pack_begin(k, n, kdim, bias, w, out);
   const size_t nr = (size_t)k->nr;
-  pack_panels(k, (size_t)n, (size_t)kdim, src, ld_n, ld_k, w, 0, ((size_t)n + nr - 1) / nr);
+  pack_panels(k, (size_t)n, (size_t)kdim, src, ld_n, ld_k, w, 0, ((size_t)n + nr - 1) / nr, NULL);
 }
 
 typedef struct pack_job {
@@ -99,7 +133,10 @@ typedef struct pack_job {
 
 static void pack_job_range(void *ctx, size_t p0, size_t p1) {
   const pack_job *j = ctx;
-  pack_panels(j->k, j->N, j->K, j->src, j->ld_n, j->ld_k, j->w, p0, p1);
+  /* a load: the source rows go through a gather buffer (none: read in place) */
+  float *stage = malloc(STAGE_FLOATS * sizeof(float));
+  pack_panels(j->k, j->N, j->K, j->src, j->ld_n, j->ld_k, j->w, p0, p1, stage);
+  free(stage);
 }
 
 /* Below this many bytes a packing runs on the caller alone. */

@@ -158,6 +158,11 @@ typedef struct tfcc_q8_packed {
 bool tfcc_q8_pack(const tfcc_q8_gemm_kernel *k, bool is_signed, int32_t n, int32_t kdim,
                   const void *src, const int32_t *bias, const tfcc_conv_requant *r,
                   tfcc_q8_packed *out);
+struct tfcc_threadpool;
+/* tfcc_q8_pack with the panels split over pool's threads (NULL or one thread: the caller). */
+bool tfcc_q8_pack_pool(struct tfcc_threadpool *pool, const tfcc_q8_gemm_kernel *k, bool is_signed,
+                       int32_t n, int32_t kdim, const void *src, const int32_t *bias,
+                       const tfcc_conv_requant *r, tfcc_q8_packed *out);
 void tfcc_q8_packed_free(tfcc_q8_packed *p);
 /* tfcc_q8_pack in two steps, for packings kept elsewhere (a weights cache): the layout (every
  * field but w) and its bytes (a multiple of 64; 0 when a size overflows or n, kdim <= 0), then

@@ -2,7 +2,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/kernel_copy.h"
+#include "base/threadpool.h"
 #include "base/weights_mem.h"
+#include "kernels/move/move.h"
 #include "kernels/q8-gemm/gemm.h"
 
 size_t tfcc_q8_pack_layout(const tfcc_q8_gemm_kernel *k, bool is_signed, int32_t n, int32_t kdim,
@@ -25,51 +28,96 @@ size_t tfcc_q8_pack_layout(const tfcc_q8_gemm_kernel *k, bool is_signed, int32_t
   return (panels * panel + 63) & ~(size_t)63;
 }
 
-bool tfcc_q8_pack(const tfcc_q8_gemm_kernel *k, bool is_signed, int32_t n, int32_t kdim,
-                  const void *src, const int32_t *bias, const tfcc_conv_requant *r,
-                  tfcc_q8_packed *out) {
-  const size_t bytes = tfcc_q8_pack_layout(k, is_signed, n, kdim, r, out);
-  if (!bytes) return false;
-  uint8_t *w = tfcc_wmem_alloc(bytes); /* huge pages, populated: few first-touch faults */
-  if (!w) return false;
-  tfcc_q8_pack_fill(out, src, bias, r, w, bytes);
-  return true;
+/* Bytes of the buffer the source rows are gathered into (base/kernel_copy.h), under malloc's
+ * mmap threshold so that its pages are reused from one packing to the next. */
+#define STAGE_BYTES ((size_t)64 << 10)
+
+/* Sum of a row's stored bytes (x xor wx), read as int8 (sgn) or uint8, modulo 2^32. */
+static uint32_t row_sum(const uint8_t *row, size_t n, uint8_t wx, bool sgn) {
+  uint32_t sum = 0;
+  if (sgn)
+    for (size_t i = 0; i < n; i++) sum += (uint32_t)(int32_t)(int8_t)(uint8_t)(row[i] ^ wx);
+  else
+    for (size_t i = 0; i < n; i++) sum += (uint32_t)(uint8_t)(row[i] ^ wx);
+  return sum;
 }
 
-void tfcc_q8_pack_fill(tfcc_q8_packed *out, const void *src, const int32_t *bias,
-                       const tfcc_conv_requant *r, uint8_t *w, size_t bytes) {
+/* Weights of panel rows [0, nc) (row j at s + j * kdim) into pw, where the layout interleaves
+ * units of `unit` bytes of K (4: the dword layout, 8: pairs; gemm.h): unit u of row j goes to
+ * pw + (u * nr + j) * unit, a 2-D transpose of units done by the move kernel's blocked tiles,
+ * the rows first gathered by the kernel into stage (NULL, or a gather refused: read in place).
+ * The stored bytes are x xor wx (padding stays zero); sums[j]: row j's row_sum. */
+static void fill_units(const uint8_t *s, size_t kdim, size_t nc, size_t nr, size_t unit, uint8_t wx,
+                       bool sgn, uint8_t *pw, uint32_t *sums, uint8_t *stage) {
+  const size_t units = kdim / unit;
+  const size_t rows = kdim <= STAGE_BYTES ? STAGE_BYTES / kdim : 0;
+  for (size_t j0 = 0; j0 < nc;) {
+    size_t rn = nc - j0;
+    const uint8_t *rs = s + j0 * kdim;
+    if (stage && rows) {
+      rn = rn < rows ? rn : rows;
+      if (tfcc_kernel_gather(stage, rs, rn * kdim, rn * kdim, 1)) rs = stage;
+    }
+    const int32_t dims[2] = {(int32_t)units, (int32_t)rn};
+    const int64_t in_strides[2] = {1, (int64_t)units}, out_strides[2] = {(int64_t)nr, 1};
+    tfcc_move_copy_nd(2, dims, rs, 0, in_strides, pw + j0 * unit, 0, out_strides, unit);
+    for (size_t j = 0; j < rn; j++) sums[j0 + j] = row_sum(rs + j * kdim, kdim, wx, sgn);
+    j0 += rn;
+  }
+  if (wx)
+    for (size_t u = 0; u < units; u++) {
+      uint8_t *d = pw + u * nr * unit;
+      for (size_t i = 0; i < nc * unit; i++) d[i] ^= wx;
+    }
+}
+
+/* Panels [p0, p1) of out's layout into w (their bytes zeroed first), with sums (nr words) and
+ * stage (STAGE_BYTES) for the transposed layouts, or NULL: element by element. */
+static void fill_panels(const tfcc_q8_packed *out, const void *src, const int32_t *bias,
+                        const tfcc_conv_requant *r, uint8_t *w, size_t p0, size_t p1,
+                        uint32_t *sums, uint8_t *stage) {
   const tfcc_q8_gemm_kernel *k = out->k;
   const int32_t n = out->n, kdim = out->kdim;
   const bool is_signed = out->is_signed;
   const uint8_t wx = k->w_xor;
   const bool stored_signed = is_signed != (wx != 0); /* how the stored bytes are read */
   const size_t nr = (size_t)k->nr;
-  const size_t panels = ((size_t)n + nr - 1) / nr;
   const size_t panel = tfcc_q8_panel_bytes(out);
-  memset(w, 0, bytes);
+  memset(w + p0 * panel, 0, (p1 - p0) * panel);
   const uint8_t *s = src;
   const uint32_t io = (uint32_t)r->input_offset;
   const uint32_t kconst = (uint32_t)kdim * io * (uint32_t)out->kz;
   const bool pairs = tfcc_q8_gemm_pair_layout(k), c2 = tfcc_q8_gemm_c2_layout(k);
-  for (size_t p = 0; p < panels; p++) {
+  /* the byte layouts: whole units of K per row (else element by element) */
+  const size_t unit = c2 ? 0 : pairs ? 8 : 4;
+  if (!unit || (size_t)kdim % unit != 0 || (size_t)kdim / unit > INT32_MAX || nr > INT32_MAX)
+    sums = NULL;
+  for (size_t p = p0; p < p1; p++) {
     uint8_t *dst = w + p * panel;
     int32_t *pb = (int32_t *)(void *)dst;
     float *ps = (float *)(void *)(dst + nr * 4);
     uint8_t *pw = dst + nr * 8;
     const size_t n0 = p * nr, nc = (size_t)n - n0 < nr ? (size_t)n - n0 : nr;
+    if (sums)
+      fill_units(s + n0 * (size_t)kdim, (size_t)kdim, nc, nr, unit, wx, stored_signed, pw, sums,
+                 stage);
     for (size_t j = 0; j < nc; j++) {
-      const uint8_t *row = s + (n0 + j) * (size_t)kdim;
       uint32_t sum = 0;
-      for (size_t kk = 0; kk < (size_t)kdim; kk++) {
-        const uint8_t v = (uint8_t)(row[kk] ^ wx);
-        if (pairs)
-          pw[(kk / 8) * nr * 8 + (j / 2) * 16 + (j % 2) * 8 + kk % 8] = v;
-        else if (c2) {
-          const int16_t e = stored_signed ? (int16_t)(int8_t)v : (int16_t)v;
-          memcpy(pw + ((kk / 2) * nr * 2 + j * 2 + kk % 2) * 2, &e, 2);
-        } else
-          pw[(kk / 4) * nr * 4 + j * 4 + kk % 4] = v;
-        sum += stored_signed ? (uint32_t)(int32_t)(int8_t)v : (uint32_t)v;
+      if (sums) {
+        sum = sums[j];
+      } else {
+        const uint8_t *row = s + (n0 + j) * (size_t)kdim;
+        for (size_t kk = 0; kk < (size_t)kdim; kk++) {
+          const uint8_t v = (uint8_t)(row[kk] ^ wx);
+          if (pairs)
+            pw[(kk / 8) * nr * 8 + (j / 2) * 16 + (j % 2) * 8 + kk % 8] = v;
+          else if (c2) {
+            const int16_t e = stored_signed ? (int16_t)(int8_t)v : (int16_t)v;
+            memcpy(pw + ((kk / 2) * nr * 2 + j * 2 + kk % 2) * 2, &e, 2);
+          } else
+            pw[(kk / 4) * nr * 4 + j * 4 + kk % 4] = v;
+          sum += stored_signed ? (uint32_t)(int32_t)(int8_t)v : (uint32_t)v;
+        }
       }
       const uint32_t b = bias ? (uint32_t)bias[n0 + j] : 0u;
       /* activations xor 0x80 in the kernel: x + 128 (int8), x - 128 (uint8) */
@@ -78,7 +126,63 @@ void tfcc_q8_pack_fill(tfcc_q8_packed *out, const void *src, const int32_t *bias
       ps[j] = r->scale ? r->scale[(n0 + j) * (size_t)r->mult_stride] : 0.0f;
     }
   }
+}
+
+typedef struct fill_job {
+  const tfcc_q8_packed *out;
+  const void *src;
+  const int32_t *bias;
+  const tfcc_conv_requant *r;
+  uint8_t *w;
+} fill_job;
+
+/* Panels [p0, p1) with buffers of the calling thread's own (none: element by element). */
+static void fill_job_range(void *ctx, size_t p0, size_t p1) {
+  const fill_job *j = ctx;
+  uint32_t *sums = malloc((size_t)j->out->k->nr * sizeof *sums);
+  uint8_t *stage = sums ? malloc(STAGE_BYTES) : NULL;
+  fill_panels(j->out, j->src, j->bias, j->r, j->w, p0, p1, stage ? sums : NULL, stage);
+  free(stage);
+  free(sums);
+}
+
+/* Below this many bytes a packing runs on the caller alone. */
+#define SPLIT_BYTES ((size_t)256 << 10)
+
+static void fill_pool(struct tfcc_threadpool *pool, tfcc_q8_packed *out, const void *src,
+                      const int32_t *bias, const tfcc_conv_requant *r, uint8_t *w, size_t bytes) {
+  const size_t panels = ((size_t)out->n + (size_t)out->k->nr - 1) / (size_t)out->k->nr;
+  const size_t used = panels * tfcc_q8_panel_bytes(out);
+  memset(w + used, 0, bytes - used);
+  fill_job j = {out, src, bias, r, w};
+  const int threads = pool ? tfcc_threadpool_size(pool) : 1;
+  if (threads > 1 && bytes >= SPLIT_BYTES && panels > 1)
+    tfcc_threadpool_run_split(pool, panels, (size_t)threads, fill_job_range, &j);
+  else
+    fill_job_range(&j, 0, panels);
   out->w = w;
+}
+
+void tfcc_q8_pack_fill(tfcc_q8_packed *out, const void *src, const int32_t *bias,
+                       const tfcc_conv_requant *r, uint8_t *w, size_t bytes) {
+  fill_pool(NULL, out, src, bias, r, w, bytes);
+}
+
+bool tfcc_q8_pack_pool(struct tfcc_threadpool *pool, const tfcc_q8_gemm_kernel *k, bool is_signed,
+                       int32_t n, int32_t kdim, const void *src, const int32_t *bias,
+                       const tfcc_conv_requant *r, tfcc_q8_packed *out) {
+  const size_t bytes = tfcc_q8_pack_layout(k, is_signed, n, kdim, r, out);
+  if (!bytes) return false;
+  uint8_t *w = tfcc_wmem_alloc(bytes); /* huge pages, populated: few first-touch faults */
+  if (!w) return false;
+  fill_pool(pool, out, src, bias, r, w, bytes);
+  return true;
+}
+
+bool tfcc_q8_pack(const tfcc_q8_gemm_kernel *k, bool is_signed, int32_t n, int32_t kdim,
+                  const void *src, const int32_t *bias, const tfcc_conv_requant *r,
+                  tfcc_q8_packed *out) {
+  return tfcc_q8_pack_pool(NULL, k, is_signed, n, kdim, src, bias, r, out);
 }
 
 void tfcc_q8_packed_free(tfcc_q8_packed *p) {
