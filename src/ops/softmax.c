@@ -23,7 +23,8 @@ typedef struct softmax_op {
   int32_t out_zp;
   float table[256];
   tfcc_softmax_i16_params i16;
-  bool xnn_f32; /* float32, beta 1, TFLITE mode of a hybrid model: XNNPACK's order */
+  bool xnn_f32; /* float32, beta 1, a hybrid model's subgraph in either mode: XNNPACK's order */
+  tfcc_xnn_softmax_order xnn_order; /* REFERENCE mode: the older XNNPACK's sum (exact6) */
 } softmax_op;
 
 static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_tensor *in,
@@ -81,6 +82,8 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
     /* exact1: the delegate takes a float SOFTMAX of beta 1 (VisitSoftmaxNode) */
     p->xnn_f32 = p->head.in_type == TFCC_FLOAT32 && p->beta == 1.0f &&
                  (tfcc_hybrid_xnn_float(ctx) || tfcc_hybrid_ref_delegated_float(ctx));
+    p->xnn_order = ctx->quant_compat == TFCC_QUANT_COMPAT_REFERENCE ? TFCC_XNN_SOFTMAX_SEQ
+                                                                    : TFCC_XNN_SOFTMAX_PAIR;
   }
   return st;
 }
@@ -98,7 +101,7 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
     case TFCC_FLOAT32:
       if (p->xnn_f32) {
         tfcc_xnn_softmax_run(ctx->pool, ctx->ks->tflite_f32, (const float *)in->data,
-                             (float *)ctx->out[0]->data, outer, depth);
+                             (float *)ctx->out[0]->data, outer, depth, p->xnn_order);
         break;
       }
       tfcc_f32_softmax_run(ctx->pool, ctx->ks->f32_softmax, (const float *)in->data,

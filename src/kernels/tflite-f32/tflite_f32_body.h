@@ -243,7 +243,7 @@ static inline float XF_CAT(xf_row_max_, TFCC_XF_ISA)(const float *xr, size_t dep
 }
 
 void XF_CAT(tfcc_xnn_softmax_f32_, TFCC_XF_ISA)(const float *x, float *y, size_t outer,
-                                                size_t depth) {
+                                                size_t depth, tfcc_xnn_softmax_order order) {
   for (size_t r = 0; r < outer; r++) {
     const float *xr = x + r * depth;
     float *yr = y + r * depth;
@@ -272,12 +272,16 @@ void XF_CAT(tfcc_xnn_softmax_f32_, TFCC_XF_ISA)(const float *x, float *y, size_t
     }
     const float h0 = lane[0] + lane[2], h1 = lane[1] + lane[3];
     float sum = h0 + h1;
-    if ((depth - i) & 2) {
-      const float pair = yr[i] + yr[i + 1];
-      sum = sum + pair;
-      i += 2;
+    if (order == TFCC_XNN_SOFTMAX_SEQ) {
+      for (; i < depth; i++) sum = sum + yr[i];
+    } else {
+      if ((depth - i) & 2) {
+        const float pair = yr[i] + yr[i + 1];
+        sum = sum + pair;
+        i += 2;
+      }
+      if ((depth - i) & 1) sum = sum + yr[i];
     }
-    if ((depth - i) & 1) sum = sum + yr[i];
     const xv4 scale = splat(1.0f / sum);
     for (i = 0; i + XF_W <= depth; i += XF_W) {
       xv4 v;
