@@ -14,7 +14,6 @@
 #include "kernels/ref/softmax.h"
 #include "kernels/softmax/softmax.h"
 #include "ops/act_common.h"
-#include "ops/hybrid.h"
 
 typedef struct softmax_op {
   act_head head;
