@@ -43,7 +43,10 @@ static void run(const job *j) {
         tfcc_xnn_gelu_run(j->pool, j->k, j->x, j->y, (size_t)j->m * (size_t)j->n,
                           tfcc_gelu_xnn_rational(0));
         break;
-      case 3: tfcc_xnn_softmax_run(j->pool, j->k, j->x, j->y, (size_t)j->m, (size_t)j->n); break;
+      case 3:
+        tfcc_xnn_softmax_run(j->pool, j->k, j->x, j->y, (size_t)j->m, (size_t)j->n,
+                             TFCC_XNN_SOFTMAX_PAIR);
+        break;
       case 4:
         j->rk->xnn_mean_f32(j->x, (size_t)j->m, (size_t)j->n, 1.0f / (float)j->n, j->y);
         break;

@@ -17,6 +17,7 @@
 #include "ops/conv_common.h"
 #include "ops/f32_fast.h"
 #include "ops/hybrid.h"
+#include "kernels/tflite-f32/eigen_f32.h"
 
 typedef struct bmm_params {
   bool adj_x, adj_y;
@@ -24,8 +25,9 @@ typedef struct bmm_params {
   bool quantized;
   atomic_bool f32_logged; /* KERNEL_FALLBACK written */
   tfcc_hybrid *hyb;       /* float32 lhs with constant int8 rhs (ops/hybrid.h), else NULL */
-  bool xnn_f32;  /* exact2: float32 x float32 in a hybrid model, TFLITE mode: XNNPACK's order */
-  int32_t n_col; /* int16 x int8 per output column: multipliers in col_mult / col_shift */
+  bool xnn_f32;   /* exact2: float32 x float32 in a hybrid model, TFLITE mode: XNNPACK's order */
+  bool eigen_f32; /* exact6: the same in REFERENCE mode: the classic interpreter's Eigen GEMM */
+  int32_t n_col;  /* int16 x int8 per output column: multipliers in col_mult / col_shift */
   int32_t *col_mult, *col_shift;
 } bmm_params;
 
@@ -104,6 +106,8 @@ static tfcc_status bmm_init(tfcc_init_ctx *ctx) {
    * (VisitBatchMatMulNode; adj_x becomes a transpose node) */
   p->xnn_f32 = !p->hyb && l && r && o && l->dtype == TFCC_FLOAT32 && r->dtype == TFCC_FLOAT32 &&
                l->rank >= 2 && r->rank >= 2 && tfcc_hybrid_xnn_float(ctx);
+  p->eigen_f32 = !p->hyb && l && r && o && l->dtype == TFCC_FLOAT32 && r->dtype == TFCC_FLOAT32 &&
+                 tfcc_hybrid_ref_builtin_float(ctx);
   ctx->params = p;
   return TFCC_OK;
 }
@@ -153,8 +157,9 @@ static tfcc_status bmm_shapes(const tfcc_op_ctx *ctx, tfcc_bmm_dims *d, int32_t 
 /* Float32 fast path: the GEMM with rhs packed per run into scratch (rhs may change every
  * run). lhs rows must be contiguous (adj_x false). */
 static bool bmm_f32_fast(const tfcc_op_ctx *ctx, const tfcc_bmm_dims *d) {
-  return !((const bmm_params *)ctx->params)->xnn_f32 && ctx->in[0]->dtype == TFCC_FLOAT32 &&
-         !d->adj_x && d->m > 0 && d->n > 0 && d->k > 0;
+  const bmm_params *p = ctx->params;
+  return !p->xnn_f32 && !p->eigen_f32 && ctx->in[0]->dtype == TFCC_FLOAT32 && !d->adj_x &&
+         d->m > 0 && d->n > 0 && d->k > 0;
 }
 
 static size_t bmm_f32_scratch(const tfcc_op_ctx *ctx, const tfcc_bmm_dims *d) {
@@ -272,6 +277,8 @@ static tfcc_status bmm_eval(tfcc_op_ctx *ctx) {
         tfcc_xnn_bmm_run(ctx->pool, ctx->ks->tflite_f32, &d, l, r, o, ctx->scratch);
       else if (p->xnn_f32)
         tfcc_bmm_f32_xnn(&d, l, r, o);
+      else if (p->eigen_f32)
+        tfcc_eigen_bmm_f32(&d, l, r, o);
       else if (bmm_f32_fast(ctx, &d) && ctx->scratch &&
                ctx->scratch_bytes >= bmm_f32_scratch(ctx, &d))
         bmm_f32_run(ctx, &d, l, r, o);
@@ -310,6 +317,7 @@ static const char *bmm_kernel(const tfcc_op_ctx *ctx) {
     return tfcc_hybrid_kernel(((const bmm_params *)ctx->params)->hyb);
   if (((const bmm_params *)ctx->params)->xnn_f32)
     return ctx->ks && ctx->ks->tflite_f32 ? ctx->ks->tflite_f32->name : "xnn-f32-gemm-order";
+  if (((const bmm_params *)ctx->params)->eigen_f32) return "eigen-f32-gemm-order";
   if (bmm_shapes(&c, &d, &orank, od) != TFCC_OK || !bmm_f32_fast(ctx, &d)) return "ref";
   return ctx->ks->f32_gemm->name;
 }

@@ -90,6 +90,11 @@ bool tfcc_hybrid_ref_delegated_float(const tfcc_init_ctx *ctx) {
   return tfcc_hybrid_in_subgraph(ctx->sg);
 }
 
+bool tfcc_hybrid_ref_builtin_float(const tfcc_init_ctx *ctx) {
+  return ctx->quant_compat == TFCC_QUANT_COMPAT_REFERENCE && ctx->sg &&
+         tfcc_hybrid_in_subgraph(ctx->sg);
+}
+
 /* The float convolution / depthwise in XNNPACK's order (ops): rows of the batch-flattened
  * output split into tasks of 4 rows (1 below 64 rows); k NULL: c4 the convolution of the nr2
  * kernel, else the depthwise, dw its vector kernel (depth multiplier 1) or NULL (the portable

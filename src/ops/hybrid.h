@@ -81,6 +81,9 @@ bool tfcc_hybrid_xnn_float(const tfcc_init_ctx *ctx);
 /* REFERENCE mode in a subgraph with hybrid nodes, for a node the classic interpreter's XNNPACK
  * delegate takes (it leaves only the hybrid nodes to the builtin kernels). */
 bool tfcc_hybrid_ref_delegated_float(const tfcc_init_ctx *ctx);
+/* REFERENCE mode in a subgraph with hybrid nodes, for a float node that delegate does not take
+ * at any rank (BATCH_MATMUL, GELU: the classic interpreter's builtin kernels, exact6). */
+bool tfcc_hybrid_ref_builtin_float(const tfcc_init_ctx *ctx);
 /* sg has a hybrid node: CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED or (a fused hybrid expand)
  * EXPAND_DEPTHWISE_CONV_2D with float32 input and int8 weights. */
 bool tfcc_hybrid_in_subgraph(const tfcc_ir_subgraph *sg);

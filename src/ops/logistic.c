@@ -6,12 +6,10 @@
 #include "kernels/ref/activation.h"
 #include "ops/act_common.h"
 #include "ops/act_kernels.h"
-#include "ops/hybrid.h"
 #include "kernels/tflite-f32/tflite_f32.h"
 
 /* LOGISTIC's params: the shared sigmoid-like part, and float32 in XNNPACK's exact arithmetic
- * (a subgraph with hybrid nodes: TFLITE mode, ops/hybrid.h, and REFERENCE mode, whose classic
- * interpreter delegates the float LOGISTIC to XNNPACK as well). */
+ * (every float32 LOGISTIC, both modes: both TFLite builds delegate it to XNNPACK). */
 typedef struct logistic_op {
   sigmoid_like_op base;
   const tfcc_tflite_f32_kernel *xnn; /* XNNPACK's sigmoid (its ISA's variant); NULL: tfcc's */
@@ -85,12 +83,13 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
   tfcc_status st = act_unary_init(ctx, sizeof(logistic_op), setup);
   if (st == TFCC_OK && ctx->params) {
     logistic_op *p = ctx->params;
-    /* REFERENCE mode of a subgraph with hybrid nodes: the classic interpreter's XNNPACK
-       delegate takes a float LOGISTIC too (it leaves the hybrid nodes to the builtin kernels),
-       and its sigmoid is the same function (exact3: the DTLN noise suppressors) */
-    if (p->base.head.in_type == TFCC_FLOAT32 &&
-        (tfcc_hybrid_xnn_float(ctx) || tfcc_hybrid_ref_delegated_float(ctx)))
-      p->xnn = tfcc_tflite_f32_select(ctx->isa);
+    /* Every float LOGISTIC (exact6): both TFLite builds hand it to XNNPACK, whose sigmoid is
+       the same function in LiteRT's and the classic interpreter's delegate (exact3: the DTLN
+       noise suppressors; conformance logistic_f32_expf_probe bit for bit with both). Its
+       variants give the same bits at every ISA cap, where the f32-vunary LOGISTIC (an FMA exp
+       on AVX2 / AVX-512, libm's on the generic cap) differed by an ulp between caps and from
+       TFLite; AVX-512: as fast (docs/operators.md "LOGISTIC"). */
+    if (p->base.head.in_type == TFCC_FLOAT32) p->xnn = tfcc_tflite_f32_select(ctx->isa);
   }
   return st;
 }

@@ -14,7 +14,6 @@
 #include "kernels/ref/softmax.h"
 #include "kernels/softmax/softmax.h"
 #include "ops/act_common.h"
-#include "ops/hybrid.h"
 
 typedef struct softmax_op {
   act_head head;
@@ -23,7 +22,8 @@ typedef struct softmax_op {
   int32_t out_zp;
   float table[256];
   tfcc_softmax_i16_params i16;
-  bool xnn_f32; /* float32, beta 1, TFLITE mode of a hybrid model: XNNPACK's order */
+  bool xnn_f32;                     /* float32, beta 1, either mode: XNNPACK's softmax */
+  tfcc_xnn_softmax_order xnn_order; /* REFERENCE mode: the older XNNPACK's sum (exact6) */
 } softmax_op;
 
 static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_tensor *in,
@@ -78,9 +78,12 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
   tfcc_status st = act_unary_init(ctx, sizeof(softmax_op), setup);
   if (st == TFCC_OK && ctx->params) {
     softmax_op *p = ctx->params;
-    /* exact1: the delegate takes a float SOFTMAX of beta 1 (VisitSoftmaxNode) */
-    p->xnn_f32 = p->head.in_type == TFCC_FLOAT32 && p->beta == 1.0f &&
-                 (tfcc_hybrid_xnn_float(ctx) || tfcc_hybrid_ref_delegated_float(ctx));
+    /* exact1: the delegate takes a float SOFTMAX of beta 1 (VisitSoftmaxNode); exact6: every
+     * one, in both modes (the same bits at every ISA cap, and TFLite's: LiteRT's XNNPACK in
+     * TFLITE mode, the classic interpreter's older one in REFERENCE mode) */
+    p->xnn_f32 = p->head.in_type == TFCC_FLOAT32 && p->beta == 1.0f;
+    p->xnn_order = ctx->quant_compat == TFCC_QUANT_COMPAT_REFERENCE ? TFCC_XNN_SOFTMAX_SEQ
+                                                                    : TFCC_XNN_SOFTMAX_PAIR;
   }
   return st;
 }
@@ -98,7 +101,7 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
     case TFCC_FLOAT32:
       if (p->xnn_f32) {
         tfcc_xnn_softmax_run(ctx->pool, ctx->ks->tflite_f32, (const float *)in->data,
-                             (float *)ctx->out[0]->data, outer, depth);
+                             (float *)ctx->out[0]->data, outer, depth, p->xnn_order);
         break;
       }
       tfcc_f32_softmax_run(ctx->pool, ctx->ks->f32_softmax, (const float *)in->data,

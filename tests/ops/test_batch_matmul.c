@@ -1,6 +1,78 @@
 /* BATCH_MATMUL: float32 / int8 / int16, adj_x / adj_y, batch broadcasting, against a double
  * reference (quantized: at most 1 unit off, differences counted). */
 #include "conv_family_test_util.h"
+#include "kernels/tflite-f32/eigen_f32.h"
+
+/* exact6: tfcc_eigen_bmm_f32 (the classic interpreter's Eigen GEMM order, column blocks of 64,
+ * two sums at a time) against the order of eigen_f32.h written one output at a time: paths
+ * (M or N 1, K + M + N under 20, GEBP with its 4-row groups and remaining rows), panels over
+ * K 816, adj_x / adj_y, broadcasting; bit for bit. */
+static float eigen_dot(const float *a, size_t ap, const float *b, size_t bp, int32_t k, int32_t kc,
+                       bool pair) {
+  float tot = 0.f;
+  for (int32_t k0 = 0; k0 < k; k0 += kc) {
+    const int32_t k1 = k0 + kc < k ? k0 + kc : k, peel = pair ? k0 + ((k1 - k0) / 8) * 8 : k0;
+    float c = 0.f, e = 0.f;
+    int32_t p = k0;
+    for (; p < peel; p++) {
+      const float v = a[(size_t)p * ap] * b[(size_t)p * bp];
+      if ((p - k0) % 2)
+        e = e + v;
+      else
+        c = c + v;
+    }
+    if (pair) c = c + e;
+    for (; p < k1; p++) {
+      const float v = a[(size_t)p * ap] * b[(size_t)p * bp];
+      c = c + v;
+    }
+    tot = tot + c;
+  }
+  return tot;
+}
+
+static void eigen_order_case(int32_t bl, int32_t br, int32_t m, int32_t k, int32_t n, bool ax,
+                             bool ay) {
+  tfcc_bmm_dims d;
+  memset(&d, 0, sizeof d);
+  d.nbd = 1;
+  d.out_b[0] = bl > br ? bl : br, d.lhs_b[0] = bl, d.rhs_b[0] = br;
+  d.m = m, d.k = k, d.n = n, d.adj_x = ax, d.adj_y = ay;
+  const size_t nl = (size_t)bl * m * k, nr = (size_t)br * k * n, no = (size_t)d.out_b[0] * m * n;
+  float *l = malloc(nl * 4), *r = malloc(nr * 4), *got = malloc(no * 4);
+  for (size_t i = 0; i < nl; i++) l[i] = oh_randf(-2, 2);
+  for (size_t i = 0; i < nr; i++) r[i] = oh_randf(-2, 2);
+  tfcc_eigen_bmm_f32(&d, l, r, got);
+  const bool gebp = m > 1 && n > 1 && k + m + n >= 20;
+  const int32_t kc = gebp ? tfcc_eigen_gemm_kc(k, m, n) : k;
+  size_t bad = 0;
+  for (int32_t b = 0; b < d.out_b[0]; b++) {
+    size_t lo, ro;
+    tfcc_bmm_batch_offsets(&d, b, &lo, &ro);
+    for (int32_t i = 0; i < m; i++)
+      for (int32_t j = 0; j < n; j++) {
+        const float *a = l + lo + (ax ? (size_t)i : (size_t)i * k);
+        const float *c = r + ro + (ay ? (size_t)j * k : (size_t)j);
+        const float w =
+            eigen_dot(a, ax ? (size_t)m : 1, c, ay ? 1 : (size_t)n, k, kc, gebp && i < m / 4 * 4);
+        bad += memcmp(&w, &got[((size_t)b * m + i) * n + j], 4) != 0;
+      }
+  }
+  CHECKF(bad == 0, "eigen bmm %dx%dx%d adj %d %d: %zu differ", (int)m, (int)k, (int)n, ax, ay, bad);
+  free(l), free(r), free(got);
+}
+
+static void eigen_order_cases(void) {
+  CHECK(tfcc_eigen_gemm_kc(816, 64, 64) == 816 && tfcc_eigen_gemm_kc(1000, 8, 8) == 504 &&
+        tfcc_eigen_gemm_kc(1632, 8, 8) == 816);
+  eigen_order_case(2, 2, 5, 37, 6, false, false); /* the probe's shape */
+  eigen_order_case(1, 3, 9, 100, 70, true, false);
+  eigen_order_case(2, 1, 7, 1000, 5, false, true); /* two panels of 504 + 496 */
+  eigen_order_case(1, 1, 1, 50, 9, false, false);  /* matrix-vector */
+  eigen_order_case(1, 1, 6, 50, 1, true, true);
+  eigen_order_case(1, 1, 4, 8, 5, false, false); /* K + M + N under 20 */
+  eigen_order_case(1, 1, 12, 17, 130, false, false);
+}
 
 static void run(tfcc_dtype dt, int32_t lr, const int32_t *ld, int32_t rr, const int32_t *rd,
                 bool ax, bool ay, int32_t orank, const int32_t *od) {
@@ -120,6 +192,7 @@ static void run(tfcc_dtype dt, int32_t lr, const int32_t *ld, int32_t rr, const 
 }
 
 int main(void) {
+  eigen_order_cases();
   const tfcc_dtype dts[3] = {TFCC_FLOAT32, TFCC_INT8, TFCC_INT16};
   for (int t = 0; t < 3; t++) {
     int32_t l1[3] = {2, 3, 5}, r1[3] = {2, 5, 4}, o1[3] = {2, 3, 4};

@@ -16,8 +16,7 @@ typedef struct sm_job {
 
 static void sm_range(void *ctx, size_t r0, size_t r1) {
   const sm_job *j = ctx;
-  for (size_t r = r0; r < r1; r++)
-    j->k->fn(j->in + r * j->depth, j->out + r * j->depth, j->depth, j->beta);
+  j->k->fn(j->in + r0 * j->depth, j->out + r0 * j->depth, r1 - r0, j->depth, j->beta);
 }
 
 void tfcc_f32_softmax_run(struct tfcc_threadpool *pool, const tfcc_f32_softmax_kernel *k,
@@ -30,7 +29,7 @@ void tfcc_f32_softmax_run(struct tfcc_threadpool *pool, const tfcc_f32_softmax_k
   const int threads = tfcc_threadpool_size(pool);
   const size_t n = outer * depth, min_task = 16 * 1024; /* ~20 flops per element */
   if (threads <= 1 || outer < 2 || n < 2 * min_task) {
-    for (size_t r = 0; r < outer; r++) k->fn(in + r * depth, out + r * depth, depth, beta);
+    k->fn(in, out, outer, depth, beta);
     return;
   }
   size_t tasks = n / min_task;

@@ -1,4 +1,5 @@
-/* float32 softmax row, AVX-512 build of the shared body (f32_softmax_body.h). */
+/* float32 softmax rows, AVX-512 build of the shared body (f32_softmax_body.h). */
 #include "kernels/simd/f32v_avx512.h"
 #define TFCC_F32_SOFTMAX_FN tfcc_f32_softmax_avx512
+#define TFCC_F32_SOFTMAX_EXPF tfcc_expf_f32_avx512
 #include "kernels/softmax/f32_softmax_body.h"

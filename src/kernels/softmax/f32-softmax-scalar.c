@@ -2,4 +2,4 @@
 #include "kernels/ref/softmax.h"
 #include "kernels/softmax/softmax.h"
 
-TFCC_F32_SOFTMAX_DECL(tfcc_f32_softmax_scalar) { tfcc_softmax_f32(in, out, 1, depth, beta); }
+TFCC_F32_SOFTMAX_DECL(tfcc_f32_softmax_scalar) { tfcc_softmax_f32(in, out, rows, depth, beta); }

@@ -1,11 +1,11 @@
 /* Fast SOFTMAX over the last dimension (rows of `depth`).
  *
- * float32: one file per ISA variant behind a dispatch table. Per row: the maximum (NaN ignored,
- *   as the reference's comparisons), e = e^((x - max) * beta) by range reduction and a degree-7
- *   polynomial (the f32-vunary exp), summed in vector lanes, then times 1 / sum. Within 2e-6
- *   relative of the reference (libm expf, sequential sum; tests/ops/test_softmax_fast.c), NaN
- *   and +inf inputs give NaN rows, -inf gives 0, as there. beta < 0 or NaN: the reference
- *   runs (e^z needs z <= 0). The scalar variant is the reference.
+ * float32: one file per ISA variant behind a dispatch table, every one with the reference's
+ *   bits (exact6: the same bits at every ISA cap; tfweb's, the classic interpreter's Eigen
+ *   softmax): per row the maximum, e = expf((x - max) * beta) by the C library's algorithm in
+ *   vector lanes (kernels/tflite-f32's expf), the sum in element order over four rows side by
+ *   side, then times 1 / sum. beta < 0 or NaN: the reference runs. The scalar variant is the
+ *   reference. (ops/softmax.c runs beta 1 through XNNPACK's softmax instead, as TFLite does.)
  *
  * 8-bit (uint8 -> uint8, int8 -> int8): byte-identical to tfcc_softmax_q8 (TFLite's optimized
  *   kernel: float table of exp(-input_scale * beta * (max - x)), float sum in element order,
@@ -24,8 +24,9 @@
 #include "tfcc/tfcc.h"
 #include "kernels/dispatch_table.h"
 
-/* One row: out[c] = softmax(in[0..depth) * beta)[c], beta >= 0. */
-typedef void (*tfcc_f32_softmax_fn)(const float *in, float *out, size_t depth, float beta);
+/* rows rows of depth: out[c] = softmax(in[0..depth) * beta)[c], beta >= 0. */
+typedef void (*tfcc_f32_softmax_fn)(const float *in, float *out, size_t rows, size_t depth,
+                                    float beta);
 
 typedef struct tfcc_f32_softmax_kernel {
   const char *name;
@@ -40,7 +41,8 @@ struct tfcc_threadpool;
 void tfcc_f32_softmax_run(struct tfcc_threadpool *pool, const tfcc_f32_softmax_kernel *k,
                           const float *in, float *out, size_t outer, size_t depth, float beta);
 
-#define TFCC_F32_SOFTMAX_DECL(name) void name(const float *in, float *out, size_t depth, float beta)
+#define TFCC_F32_SOFTMAX_DECL(name) \
+  void name(const float *in, float *out, size_t rows, size_t depth, float beta)
 TFCC_F32_SOFTMAX_DECL(tfcc_f32_softmax_avx512);
 TFCC_F32_SOFTMAX_DECL(tfcc_f32_softmax_avx2);
 TFCC_F32_SOFTMAX_DECL(tfcc_f32_softmax_neon);

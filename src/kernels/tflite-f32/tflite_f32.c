@@ -451,6 +451,7 @@ typedef struct xnn_ew_job {
   size_t depth;
   const tfcc_gelu_rational *c;
   tfcc_f32_unary_fn unary; /* xnn_unary_run's kernel */
+  tfcc_xnn_softmax_order softmax_order;
 } xnn_ew_job;
 
 static void xnn_gelu_range(void *ctx, size_t i0, size_t i1) {
@@ -460,7 +461,7 @@ static void xnn_gelu_range(void *ctx, size_t i0, size_t i1) {
 
 void tfcc_xnn_gelu_run(struct tfcc_threadpool *pool, const tfcc_tflite_f32_kernel *k,
                        const float *x, float *y, size_t n, const tfcc_gelu_rational *c) {
-  xnn_ew_job j = {k, x, y, 0, c, NULL};
+  xnn_ew_job j = {k, x, y, 0, c, NULL, TFCC_XNN_SOFTMAX_PAIR};
   /* ~25 flops and a division per element (as LOGISTIC's pieces in f32-vunary) */
   tfcc_threadpool_run_elementwise(pool, n, 8 * 1024, 16, xnn_gelu_range, &j);
 }
@@ -474,7 +475,7 @@ static void xnn_unary_range(void *ctx, size_t i0, size_t i1) {
  * thread count): ~20 flops and a division per element, as GELU's. */
 static void xnn_unary_run(struct tfcc_threadpool *pool, tfcc_f32_unary_fn fn, const float *x,
                           float *y, size_t n) {
-  xnn_ew_job j = {NULL, x, y, 0, NULL, fn};
+  xnn_ew_job j = {NULL, x, y, 0, NULL, fn, TFCC_XNN_SOFTMAX_PAIR};
   tfcc_threadpool_run_elementwise(pool, n, 8 * 1024, 16, xnn_unary_range, &j);
 }
 
@@ -490,17 +491,18 @@ void tfcc_xnn_sigmoid_run(struct tfcc_threadpool *pool, const tfcc_tflite_f32_ke
 
 static void xnn_softmax_range(void *ctx, size_t r0, size_t r1) {
   const xnn_ew_job *j = ctx;
-  j->k->softmax(j->x + r0 * j->depth, j->y + r0 * j->depth, r1 - r0, j->depth);
+  j->k->softmax(j->x + r0 * j->depth, j->y + r0 * j->depth, r1 - r0, j->depth, j->softmax_order);
 }
 
 void tfcc_xnn_softmax_run(struct tfcc_threadpool *pool, const tfcc_tflite_f32_kernel *k,
-                          const float *x, float *y, size_t outer, size_t depth) {
+                          const float *x, float *y, size_t outer, size_t depth,
+                          tfcc_xnn_softmax_order order) {
   if (outer == 0 || depth == 0) return;
   const size_t n = outer * depth, min_task = 16 * 1024; /* as the f32 softmax driver's */
   const int threads = tfcc_threadpool_size(pool);
-  xnn_ew_job j = {k, x, y, depth, NULL, NULL};
+  xnn_ew_job j = {k, x, y, depth, NULL, NULL, order};
   if (threads <= 1 || outer < 2 || n < 2 * min_task) {
-    k->softmax(x, y, outer, depth);
+    k->softmax(x, y, outer, depth, order);
     return;
   }
   size_t tasks = n / min_task;

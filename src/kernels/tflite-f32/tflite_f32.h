@@ -79,9 +79,19 @@ typedef void (*tfcc_xnn_dwconv_rows_fn)(const tfcc_conv_geom *g, const float *in
 
 /* SOFTMAX (beta 1) over rows of depth values: XNNPACK's f32 softmax on WebAssembly SIMD: the row
  * maximum, exp(x - max) by f32-raddstoreexpminusmax rr2-p5 (degree-5 polynomial; the same exp
- * as the sigmoid's), summed in one 4-lane accumulator, the lanes added (0 + 2) + (1 + 3), a
- * remaining pair then a single added after, then every exp times 1 / sum. */
-typedef void (*tfcc_xnn_softmax_fn)(const float *x, float *y, size_t outer, size_t depth);
+ * as the sigmoid's), summed in one 4-lane accumulator, the lanes added (0 + 2) + (1 + 3), then
+ * the last depth % 4 exps, then every exp times 1 / sum. The last ones are added as the order
+ * says:
+ * - TFCC_XNN_SOFTMAX_PAIR (LiteRT's XNNPACK): a remaining pair summed first, that sum added,
+ *   then a remaining single;
+ * - TFCC_XNN_SOFTMAX_SEQ (the classic interpreter's older XNNPACK, f32-raddstoreexpminusmax
+ *   wasmsimd p5: exact6): each added to the sum in turn. */
+typedef enum tfcc_xnn_softmax_order {
+  TFCC_XNN_SOFTMAX_PAIR = 0,
+  TFCC_XNN_SOFTMAX_SEQ,
+} tfcc_xnn_softmax_order;
+typedef void (*tfcc_xnn_softmax_fn)(const float *x, float *y, size_t outer, size_t depth,
+                                    tfcc_xnn_softmax_order order);
 /* HARD_SWISH: XNNPACK's f32-vhswish as LiteRT's WebAssembly build runs it: a = x * (1/6)
  * (rounded), a = a + 0.5 (rounded), clamped to [0, 1], times x; TFLite's builtin kernel
  * computes x * relu6(x + 3) / 6, which differs by an ulp on about 30% of inputs. One portable
@@ -216,7 +226,8 @@ void tfcc_xnn_bmm_run(struct tfcc_threadpool *pool, const tfcc_tflite_f32_kernel
 void tfcc_xnn_gelu_run(struct tfcc_threadpool *pool, const tfcc_tflite_f32_kernel *k,
                        const float *x, float *y, size_t n, const tfcc_gelu_rational *c);
 void tfcc_xnn_softmax_run(struct tfcc_threadpool *pool, const tfcc_tflite_f32_kernel *k,
-                          const float *x, float *y, size_t outer, size_t depth);
+                          const float *x, float *y, size_t outer, size_t depth,
+                          tfcc_xnn_softmax_order order);
 void tfcc_xnn_tanh_run(struct tfcc_threadpool *pool, const tfcc_tflite_f32_kernel *k,
                        const float *x, float *y, size_t n);
 void tfcc_xnn_sigmoid_run(struct tfcc_threadpool *pool, const tfcc_tflite_f32_kernel *k,
@@ -233,7 +244,8 @@ void tfcc_xnn_sigmoid_run(struct tfcc_threadpool *pool, const tfcc_tflite_f32_ke
   void tfcc_xnn_conv_c4_f32_rows_##isa(const tfcc_conv_geom *g, const float *in, const float *wp, \
                                        int32_t ocp, const float *bias, float lo, float hi, \
                                        float *out, int32_t r0, int32_t r1); \
-  void tfcc_xnn_softmax_f32_##isa(const float *x, float *y, size_t outer, size_t depth); \
+  void tfcc_xnn_softmax_f32_##isa(const float *x, float *y, size_t outer, size_t depth, \
+                                  tfcc_xnn_softmax_order order); \
   void tfcc_xnn_fc_f32_##isa(const float *x, int32_t batches, int32_t accum, const float *wp, \
                              const float *bias, int32_t units, float lo, float hi, float *out, \
                              int32_t u0, int32_t u1); \

@@ -242,50 +242,86 @@ static inline float XF_CAT(xf_row_max_, TFCC_XF_ISA)(const float *xr, size_t dep
   return mx;
 }
 
-void XF_CAT(tfcc_xnn_softmax_f32_, TFCC_XF_ISA)(const float *x, float *y, size_t outer,
-                                                size_t depth) {
-  for (size_t r = 0; r < outer; r++) {
-    const float *xr = x + r * depth;
-    float *yr = y + r * depth;
-    const float mx = XF_CAT(xf_row_max_, TFCC_XF_ISA)(xr, depth);
-    const xv4 vmx = splat(mx);
-    size_t i = 0;
-    for (; i + XF_W <= depth; i += XF_W) {
-      xv4 v;
-      memcpy(&v, xr + i, sizeof v);
-      v = v - vmx;
-      v = expminus_v(v);
-      memcpy(yr + i, &v, sizeof v);
-    }
-    if (i < depth) {
-      xv4 v = splat(0.0f);
-      memcpy(&v, xr + i, (depth - i) * sizeof(float));
-      v = v - vmx;
-      v = expminus_v(v);
-      memcpy(yr + i, &v, (depth - i) * sizeof(float));
-    }
-    xs4 lane = {0.f, 0.f, 0.f, 0.f};
-    for (i = 0; i + 4 <= depth; i += 4) {
-      xs4 e;
-      memcpy(&e, yr + i, sizeof e);
-      lane = lane + e;
-    }
-    const float h0 = lane[0] + lane[2], h1 = lane[1] + lane[3];
-    float sum = h0 + h1;
+/* One row's exps (x - max, then rr2-p5) into yr. */
+static inline void XF_CAT(xf_softmax_exps_, TFCC_XF_ISA)(const float *xr, float *yr, size_t depth) {
+  const xv4 vmx = splat(XF_CAT(xf_row_max_, TFCC_XF_ISA)(xr, depth));
+  size_t i = 0;
+  for (; i + XF_W <= depth; i += XF_W) {
+    xv4 v;
+    memcpy(&v, xr + i, sizeof v);
+    v = v - vmx;
+    v = expminus_v(v);
+    memcpy(yr + i, &v, sizeof v);
+  }
+  if (i < depth) {
+    xv4 v = splat(0.0f);
+    memcpy(&v, xr + i, (depth - i) * sizeof(float));
+    v = v - vmx;
+    v = expminus_v(v);
+    memcpy(yr + i, &v, (depth - i) * sizeof(float));
+  }
+}
+
+/* One row's sum from its 4-lane accumulator (the exps of the first depth / 4 * 4 summed lane by
+ * lane), the tail in the order's way, then every exp times 1 / sum. */
+static inline void XF_CAT(xf_softmax_finish_, TFCC_XF_ISA)(float *yr, size_t depth, xs4 lane,
+                                                           tfcc_xnn_softmax_order order) {
+  size_t i = depth / 4 * 4;
+  const float h0 = lane[0] + lane[2], h1 = lane[1] + lane[3];
+  float sum = h0 + h1;
+  if (order == TFCC_XNN_SOFTMAX_SEQ) {
+    for (; i < depth; i++) sum = sum + yr[i];
+  } else {
     if ((depth - i) & 2) {
       const float pair = yr[i] + yr[i + 1];
       sum = sum + pair;
       i += 2;
     }
     if ((depth - i) & 1) sum = sum + yr[i];
-    const xv4 scale = splat(1.0f / sum);
-    for (i = 0; i + XF_W <= depth; i += XF_W) {
-      xv4 v;
-      memcpy(&v, yr + i, sizeof v);
-      v = v * scale;
-      memcpy(yr + i, &v, sizeof v);
+  }
+  const xv4 scale = splat(1.0f / sum);
+  for (i = 0; i + XF_W <= depth; i += XF_W) {
+    xv4 v;
+    memcpy(&v, yr + i, sizeof v);
+    v = v * scale;
+    memcpy(yr + i, &v, sizeof v);
+  }
+  for (; i < depth; i++) yr[i] = yr[i] * scale[0];
+}
+
+/* Rows four at a time: their 4-lane sums side by side (four independent chains; each row's sum
+ * in its own order, so the same bits as one row at a time). */
+void XF_CAT(tfcc_xnn_softmax_f32_, TFCC_XF_ISA)(const float *x, float *y, size_t outer,
+                                                size_t depth, tfcc_xnn_softmax_order order) {
+  for (size_t r0 = 0; r0 < outer; r0 += 4) {
+    const size_t nr = outer - r0 < 4 ? outer - r0 : 4;
+    float *y0 = y + r0 * depth;
+    for (size_t r = 0; r < nr; r++)
+      XF_CAT(xf_softmax_exps_, TFCC_XF_ISA)(x + (r0 + r) * depth, y0 + r * depth, depth);
+    xs4 lane[4] = {
+        {0.f, 0.f, 0.f, 0.f}, {0.f, 0.f, 0.f, 0.f}, {0.f, 0.f, 0.f, 0.f}, {0.f, 0.f, 0.f, 0.f}};
+    if (nr == 4) {
+      for (size_t i = 0; i + 4 <= depth; i += 4) {
+        xs4 e0, e1, e2, e3;
+        memcpy(&e0, y0 + i, sizeof e0);
+        memcpy(&e1, y0 + depth + i, sizeof e1);
+        memcpy(&e2, y0 + 2 * depth + i, sizeof e2);
+        memcpy(&e3, y0 + 3 * depth + i, sizeof e3);
+        lane[0] = lane[0] + e0;
+        lane[1] = lane[1] + e1;
+        lane[2] = lane[2] + e2;
+        lane[3] = lane[3] + e3;
+      }
+    } else {
+      for (size_t r = 0; r < nr; r++)
+        for (size_t i = 0; i + 4 <= depth; i += 4) {
+          xs4 e;
+          memcpy(&e, y0 + r * depth + i, sizeof e);
+          lane[r] = lane[r] + e;
+        }
     }
-    for (; i < depth; i++) yr[i] = yr[i] * scale[0];
+    for (size_t r = 0; r < nr; r++)
+      XF_CAT(xf_softmax_finish_, TFCC_XF_ISA)(y0 + r * depth, depth, lane[r], order);
   }
 }
 

@@ -1,0 +1,101 @@
+/* The classic interpreter's Eigen float kernels (eigen_f32.h). */
+#include "kernels/tflite-f32/eigen_f32.h"
+
+int32_t tfcc_eigen_gemm_kc(int32_t k, int32_t m, int32_t n) {
+  /* evaluateProductBlockingSizesHeuristic, one thread: L1 16 KiB; k_div = mr * 4 + nr * 4 =
+   * 20 bytes, k_sub = mr * nr * 4 = 16 bytes, kc a multiple of the peeling 8 */
+  enum { L1 = 16 * 1024, K_DIV = 20, K_SUB = 16, PEEL = 8 };
+  const int32_t max_kc = ((L1 - K_SUB) / K_DIV) & ~(PEEL - 1);
+  if (k <= max_kc || (k < 48 && m < 48 && n < 48)) return k;
+  if (k % max_kc == 0) return max_kc;
+  return max_kc - PEEL * ((max_kc - 1 - k % max_kc) / (PEEL * (k / max_kc + 1)));
+}
+
+enum { EIGEN_COLS = 64 }; /* output columns summed side by side */
+
+/* One output row's columns [j0, j0 + nj) of a batch: a (element p at a[p * ap]) times rhs
+ * (row p at r + p * rs, column j at j * rn). */
+static void eigen_row(const float *a, size_t ap, const float *r, size_t rs, size_t rn, int32_t k,
+                      int32_t kc, int gebp_group, int32_t j0, int32_t nj, float *y) {
+  float tot[EIGEN_COLS], c[EIGEN_COLS], e[EIGEN_COLS];
+  for (int32_t j = 0; j < nj; j++) tot[j] = 0.f;
+  for (int32_t k0 = 0; k0 < k; k0 += kc) {
+    const int32_t k1 = k - k0 < kc ? k : k0 + kc;
+    const int32_t peel = gebp_group ? k0 + ((k1 - k0) & ~7) : k0;
+    for (int32_t j = 0; j < nj; j++) c[j] = 0.f, e[j] = 0.f;
+    int32_t p = k0;
+    for (; p < peel; p += 2) {
+      const float a0 = a[(size_t)p * ap], a1 = a[(size_t)(p + 1) * ap];
+      const float *r0 = r + (size_t)p * rs + (size_t)j0 * rn, *r1 = r0 + rs;
+      for (int32_t j = 0; j < nj; j++) {
+        const float p0 = a0 * r0[(size_t)j * rn];
+        c[j] = c[j] + p0;
+        const float p1 = a1 * r1[(size_t)j * rn];
+        e[j] = e[j] + p1;
+      }
+    }
+    if (gebp_group)
+      for (int32_t j = 0; j < nj; j++) c[j] = c[j] + e[j];
+    for (; p < k1; p++) {
+      const float a0 = a[(size_t)p * ap];
+      const float *r0 = r + (size_t)p * rs + (size_t)j0 * rn;
+      for (int32_t j = 0; j < nj; j++) {
+        const float p0 = a0 * r0[(size_t)j * rn];
+        c[j] = c[j] + p0;
+      }
+    }
+    for (int32_t j = 0; j < nj; j++) tot[j] = tot[j] + c[j];
+  }
+  for (int32_t j = 0; j < nj; j++) y[j] = tot[j];
+}
+
+void tfcc_eigen_bmm_f32(const tfcc_bmm_dims *d, const float *lhs, const float *rhs, float *out) {
+  int64_t nb = 1;
+  for (int32_t i = 0; i < d->nbd; i++) nb *= d->out_b[i];
+  const size_t lsm = d->adj_x ? 1 : (size_t)d->k, lsk = d->adj_x ? (size_t)d->m : 1;
+  const size_t rsk = d->adj_y ? 1 : (size_t)d->n, rsn = d->adj_y ? (size_t)d->k : 1;
+  const int gebp = d->m > 1 && d->n > 1 && (int64_t)d->k + d->m + d->n >= 20;
+  const int32_t m4 = gebp ? d->m / 4 * 4 : 0;
+  const int32_t kc = gebp ? tfcc_eigen_gemm_kc(d->k, d->m, d->n) : d->k;
+  for (int64_t b = 0; b < nb; b++) {
+    size_t lo, ro;
+    tfcc_bmm_batch_offsets(d, b, &lo, &ro);
+    for (int32_t i = 0; i < d->m; i++) {
+      float *y = out + ((size_t)b * (size_t)d->m + (size_t)i) * (size_t)d->n;
+      for (int32_t j0 = 0; j0 < d->n; j0 += EIGEN_COLS) {
+        const int32_t nj = d->n - j0 < EIGEN_COLS ? d->n - j0 : EIGEN_COLS;
+        eigen_row(lhs + lo + (size_t)i * lsm, lsk, rhs + ro, rsk, rsn, d->k, kc > 0 ? kc : 1,
+                  i < m4, j0, nj, y + j0);
+      }
+    }
+  }
+}
+
+float tfcc_eigen_erf_f32(float a) {
+  const float x = a > 4.f ? 4.f : (a < -4.f ? -4.f : a); /* pmin, pmax: a NaN stays */
+  const float x2 = x * x;
+  float p = x2 * -2.72614225801306e-10f;
+  p = p + 2.77068142495902e-08f;
+  p = x2 * p, p = p + -2.10102402082508e-06f;
+  p = x2 * p, p = p + -5.69250639462346e-05f;
+  p = x2 * p, p = p + -7.34990630326855e-04f;
+  p = x2 * p, p = p + -2.95459980854025e-03f;
+  p = x2 * p, p = p + -1.60960333262415e-02f;
+  p = x * p;
+  float q = x2 * -1.45660718464996e-05f;
+  q = q + -2.13374055278905e-04f;
+  q = x2 * q, q = q + -1.68282697438203e-03f;
+  q = x2 * q, q = q + -7.37332916720468e-03f;
+  q = x2 * q, q = q + -1.42647390514189e-02f;
+  return p / q;
+}
+
+void tfcc_eigen_gelu_f32(const float *x, float *y, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    const float v = x[i];
+    const float h = 0.5f * v;
+    const float s = v * 0.70710678118654752440f;
+    const float e = 1.0f + tfcc_eigen_erf_f32(s);
+    y[i] = h * e;
+  }
+}

@@ -1,0 +1,40 @@
+/* The classic interpreter's builtin float kernels that Eigen computes, bit for bit (exact6):
+ * TensorFlow Lite as tfjs-tflite 0.0.1-alpha.10 ships it (the tfweb reference engine, REFERENCE
+ * mode's hybrid subgraphs), built for WebAssembly, where Eigen has no vector code and runs its
+ * scalar paths. Its older XNNPACK delegate takes neither BATCH_MATMUL nor GELU, so the builtin
+ * kernels run them between the hybrid nodes. Products and sums are each rounded to float (no
+ * fused multiply-add: separate statements). */
+#ifndef TFCC_KERNELS_TFLITE_F32_EIGEN_F32_H
+#define TFCC_KERNELS_TFLITE_F32_EIGEN_F32_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernels/ref/batch_matmul.h"
+
+/* BATCH_MATMUL (float32): TFLite's optimized BatchMatMul hands each batch to cpu_backend_gemm's
+ * Eigen GEMM as out^T = rhs^T * lhs^T, so Eigen's columns are the op's lhs rows i and its rows
+ * the op's output columns j. Every output is the sum over k of lhs[i][k] * rhs[k][j]:
+ * - M == 1, N == 1 or K + M + N < 20 (Eigen's matrix-vector and coefficient-based products):
+ *   the products added in order onto 0;
+ * - otherwise Eigen's GEBP kernel, unvectorized (mr 1, nr 4): k in panels of
+ *   tfcc_eigen_gemm_kc(K, M, N) (all of K up to 816), each panel's sum added in turn onto 0.
+ *   Within a panel, rows i below M rounded down to 4 (groups of nr columns for Eigen) add the
+ *   even k of the part peeled by 8 into one sum and the odd k into a second, then the second
+ *   onto the first, then the panel's last k (fewer than 8) in order; the remaining rows add
+ *   the panel's k in order.
+ * lhs [..., M, K] ([..., K, M] when adj_x), rhs [..., K, N] ([..., N, K] when adj_y), batch
+ * broadcasting as tfcc_bmm_f32. Verified on the probe hybrid_probe_bmm_builtin (K 37); panels
+ * (K over 816) follow Eigen's blocking heuristic with its default 16 KiB L1 size, not probed. */
+void tfcc_eigen_bmm_f32(const tfcc_bmm_dims *d, const float *lhs, const float *rhs, float *out);
+/* The panel depth Eigen's computeProductBlockingSizes gives a K x (M, N) product. */
+int32_t tfcc_eigen_gemm_kc(int32_t k, int32_t m, int32_t n);
+
+/* Eigen's float erf (generic_fast_erf_float: x clamped to [-4, 4], an odd degree-13 over an
+ * even degree-8 polynomial in x^2, Horner steps multiply then add, one division). */
+float tfcc_eigen_erf_f32(float x);
+/* GELU (approximate false) as that interpreter's builtin kernel: (0.5f * x) *
+ * (1 + erf(x * (float)M_SQRT1_2)) with Eigen's erf (cancels for large negative x, as there). */
+void tfcc_eigen_gelu_f32(const float *x, float *y, size_t n);
+
+#endif
