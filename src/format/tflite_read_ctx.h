@@ -38,6 +38,8 @@ typedef struct tfl_ctx {
   tfl_opcode *opcodes;
   tfcc_fbv_peek_fn peek; /* tfcc_tflite_read_peek: buffers' lengths, or NULL */
   void *peek_user;
+  const int32_t *zeros; /* n_zeros zero points of 0: every all-zero zero_point array shares it */
+  uint32_t n_zeros;
 } tfl_ctx;
 
 /* Takes n units off the load budget: allocations and repeated scans are charged, so a small

@@ -96,6 +96,31 @@ static tfcc_status note_copied(tfl_ctx *c, const uint8_t *data, size_t bytes) {
   return TFCC_OK;
 }
 
+/* The zero points of a quantization (count of them, checked): all zero (symmetric weights and
+ * their per-channel biases: ~17,000 of MobileNetV2 int8's) point into one shared block of
+ * zeros, grown as counts need; others get an array of their own. */
+static tfcc_status zero_points(tfl_ctx *c, const tfcc_fb_vec *zp, uint32_t count, bool all_zero,
+                               const int32_t **out) {
+  if (all_zero) {
+    if (count > c->n_zeros) {
+      const uint32_t n = count > 256 ? count : 256;
+      void *z;
+      tfcc_status st = tfl_alloc(c, n, sizeof(int32_t), 4, &z, "zero points");
+      if (st != TFCC_OK) return st;
+      c->zeros = z;
+      c->n_zeros = n;
+    }
+    *out = c->zeros;
+    return TFCC_OK;
+  }
+  int32_t *z;
+  tfcc_status st = tfl_alloc(c, count, sizeof(int32_t), 4, (void **)&z, "zero points");
+  if (st != TFCC_OK) return st;
+  for (uint32_t i = 0; i < count; i++) z[i] = (int32_t)tfcc_fb_vec_i64(zp, zp->count == 1 ? 0 : i);
+  *out = z;
+  return TFCC_OK;
+}
+
 static tfcc_status read_quant(tfl_ctx *c, const tfcc_fb_table *t, int32_t ti, tfcc_ir_tensor *x) {
   tfcc_fb_table q;
   tfcc_fb_vec scale, zp, min, max;
@@ -161,8 +186,6 @@ static tfcc_status read_quant(tfl_ctx *c, const tfcc_fb_table *t, int32_t ti, tf
   x->quant.axis = axis;
   st = tfl_alloc(c, scale.count, sizeof(float), 4, (void **)&x->quant.scale, "scales");
   if (st != TFCC_OK) return st;
-  st = tfl_alloc(c, scale.count, sizeof(int32_t), 4, (void **)&x->quant.zero_point, "zero points");
-  if (st != TFCC_OK) return st;
   int64_t zlo, zhi;
   zero_point_range(x->dtype, &zlo, &zhi);
   /* TFLite's post-training quantizer gives an all-zero channel of per-channel weights (pruned
@@ -173,6 +196,7 @@ static tfcc_status read_quant(tfl_ctx *c, const tfcc_fb_table *t, int32_t ti, tf
    * negative multiplier in TFLite's per-channel kernels, which run it (XNNPACK refuses it). */
   bool constant_per_axis =
       scale.count > 1 && x->buffer < c->n_buffers && c->buffers[x->buffer].data;
+  bool all_zero = true;
   for (uint32_t i = 0; i < scale.count; i++) {
     int64_t z = tfcc_fb_vec_i64(&zp, zp.count == 1 ? 0 : i);
     float s = tfcc_fb_vec_f32(&scale, i);
@@ -188,8 +212,9 @@ static tfcc_status read_quant(tfl_ctx *c, const tfcc_fb_table *t, int32_t ti, tf
       return TENSOR_ERR(c, ti, x, "quantization zero point %u is %lld, outside %s [%lld, %lld]", i,
                         (long long)z, tfcc_dtype_name(x->dtype), (long long)zlo, (long long)zhi);
     x->quant.scale[i] = s;
-    x->quant.zero_point[i] = (int32_t)z;
+    all_zero &= z == 0;
   }
+  if ((st = zero_points(c, &zp, scale.count, all_zero, &x->quant.zero_point)) != TFCC_OK) return st;
   /* copied: the vectors (with their length words) are read no more */
   st = note_copied(c, scale.data - 4, 4 + (size_t)scale.count * 4);
   if (st == TFCC_OK && zp.count) st = note_copied(c, zp.data - 4, 4 + (size_t)zp.count * 8);

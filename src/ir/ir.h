@@ -23,8 +23,9 @@
 typedef struct tfcc_quant {
   int32_t count;
   int32_t axis;
-  float *scale;        /* [count] */
-  int32_t *zero_point; /* [count] (int64 in the file; range-checked to int32) */
+  float *scale;              /* [count] */
+  const int32_t *zero_point; /* [count] (int64 in the file; range-checked to int32); read only:
+                               all-zero arrays of one graph share one block */
 } tfcc_quant;
 
 typedef struct tfcc_ir_tensor {

@@ -35,6 +35,20 @@ struct tfcc_mem_pool {
 #define THP_ALIGN 0
 #endif
 
+/* An arena of 512 KiB or more is a mapping of its own, and one whose last part is 512 KiB or
+ * more (the whole arena under 2 MiB) takes a whole huge page for it (at most 1.5 MiB more
+ * resident): zero without being written, one first touch (a huge page) instead of one per 4 KiB.
+ * Before branch load10 the limits were 1 MiB, under which arenas came from the heap zeroed by
+ * memset: MobileNetV2 int8's 0.8 MB arena was 203 first touches at every session creation,
+ * about a third of a warm load's CPU on the test VM, and mapped in 4 KiB pages it would be as
+ * many first touches in the first run (bench/README.md "load10"). Smaller arenas still come from
+ * the heap; under Emscripten (mappings are heap blocks, no huge pages) from 1 MiB as before. */
+#if THP_ALIGN
+#define MAP_MIN (HUGE_PAGE / 4)
+#else
+#define MAP_MIN (HUGE_PAGE / 2)
+#endif
+
 static size_t round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
 /* Maps bytes of anonymous memory, with huge pages where possible. */
@@ -172,12 +186,12 @@ tfcc_status tfcc_arena_mem_alloc(tfcc_mem_pool *pool, size_t bytes, tfcc_arena_m
       return TFCC_OK;
     }
   }
-  if (need >= HUGE_PAGE / 2 || (pool && pool->huge_pages)) {
-    /* a last part of 1 MiB or more on a whole huge page (under 1 MiB more resident): in 4 KiB
-     * pages the arena of the int8 ResNets (1.5-1.7 MiB) stalled their runs on a VM
-     * (docs/bench.md, "The latency tail at 1 thread") */
+  if (need >= MAP_MIN || (pool && pool->huge_pages)) {
+    /* a last part of 512 KiB or more on a whole huge page (MAP_MIN above): in 4 KiB pages the
+     * arena of the int8 ResNets (1.5-1.7 MiB) stalled their runs on a VM (docs/bench.md, "The
+     * latency tail at 1 thread") */
     const size_t map =
-        THP_ALIGN && need % HUGE_PAGE >= HUGE_PAGE / 2 ? round_up(need, HUGE_PAGE) : need;
+        THP_ALIGN && need % HUGE_PAGE >= HUGE_PAGE / 4 ? round_up(need, HUGE_PAGE) : need;
     out->ptr = map_region(map, pool && pool->huge_pages, &out->mapped, &out->kind);
     if (out->ptr) return TFCC_OK;
   } else {

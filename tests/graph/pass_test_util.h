@@ -59,9 +59,10 @@ static inline void ptu_quant(ptu *p, int32_t i, float scale, int32_t zp) {
   tfcc_quant *q = &p->sg->tensors[i].quant;
   q->count = 1;
   q->scale = tfcc_graph_alloc(&p->g, sizeof(float), 4);
-  q->zero_point = tfcc_graph_alloc(&p->g, sizeof(int32_t), 4);
+  int32_t *z = tfcc_graph_alloc(&p->g, sizeof(int32_t), 4);
   q->scale[0] = scale;
-  q->zero_point[0] = zp;
+  z[0] = zp;
+  q->zero_point = z;
 }
 
 /* Per-channel (axis) quantization with zero points 0. */
