@@ -512,8 +512,10 @@ static tfcc_status plan_arena(plan_build *b) {
   return TFCC_OK;
 }
 
+_Alignas(64) unsigned char tfcc_exec_empty_data[64];
+
 /* The memory: dynamic tensors' table, the arena (tensors and scratch at their offsets, group
- * members at their root's bytes), the variables. */
+ * members at their root's bytes), the variables; empty tensors at tfcc_exec_empty_data. */
 static tfcc_status plan_memory(plan_build *b) {
   tfcc_exec_plan *p = b->p;
   const tfcc_ir_subgraph *sg = p->sg;
@@ -543,6 +545,10 @@ static tfcc_status plan_memory(plan_build *b) {
       return tfcc_err_set(b->err, TFCC_ERR_NO_MEMORY,
                           "cannot allocate variable tensor %d (%zu bytes)", (int)i, t->bytes);
     reset_variable(t);
+  }
+  for (int32_t i = 0; i < sg->n_tensors; i++) {
+    tfcc_tensor *t = &p->tensors[i];
+    if (!t->data && t->bytes == 0) t->data = tfcc_exec_empty_data;
   }
   return TFCC_OK;
 }

@@ -535,7 +535,7 @@ static tfcc_status invoke_bound(tfcc_session *s) {
     tfcc_tensor *t = p->io[i];
     tfcc_status st = check_bound(s, "input", i, s->bound_in[i], t, "has no data");
     if (st != TFCC_OK) return st;
-    t->data = (void *)s->bound_in[i];
+    t->data = s->bound_in[i] ? (void *)s->bound_in[i] : tfcc_exec_empty_data; /* empty: none */
   }
   int32_t c = 0;
   for (int32_t i = 0; i < p->n_outputs; i++) {
@@ -546,7 +546,7 @@ static tfcc_status invoke_bound(tfcc_session *s) {
     tfcc_tensor *t = p->io[p->n_inputs + i];
     tfcc_status st = check_bound(s, "output", i, s->bound_out[i], t, "has no buffer");
     if (st != TFCC_OK) return st;
-    t->data = s->bound_out[i];
+    t->data = s->bound_out[i] ? s->bound_out[i] : tfcc_exec_empty_data;
   }
   bool timed = s->profiling || s->observer;
   if (s->dev_sess) { /* the device runs the graph, calling back for the CPU's nodes */
