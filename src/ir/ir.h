@@ -121,6 +121,7 @@ typedef struct tfcc_graph {
   size_t file_size;
   tfcc_graph_block *blocks; /* everything the graph allocated */
   tfcc_ir_copied *copied;   /* list; runtime/const_release.h gives them back */
+  size_t folded_bytes;      /* constants computed at load (passes/fold_constants.c) */
 } tfcc_graph;
 
 /* Zero-filled allocation owned by the graph (freed by tfcc_graph_free). NULL on failure. */

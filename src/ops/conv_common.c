@@ -141,7 +141,7 @@ tfcc_status tfcc_conv_geom_make(const tfcc_window_opts *o, const tfcc_tensor *in
                           "filter channels %d not a multiple of input channels %d", (int)g->out_c,
                           (int)g->in_c);
   } else {
-    if (g->filter_in_c <= 0 || g->in_c % g->filter_in_c != 0)
+    if (g->filter_in_c <= 0 || g->in_c <= 0 || g->in_c % g->filter_in_c != 0)
       return tfcc_err_set(err, TFCC_ERR_SHAPE,
                           "input channels %d not a multiple of filter input channels %d",
                           (int)g->in_c, (int)g->filter_in_c);

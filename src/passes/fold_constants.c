@@ -4,6 +4,7 @@
  * DEQUANTIZE, DENSIFY of sparse weights and constant shape arithmetic, so run() never repeats
  * that work and later passes see plain float32 weights. Such outputs are marked `folded`
  * (TFLite computes them at run time, which some operators' choice of kernel follows). */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,16 @@
 #include "passes/passes.h"
 
 #define TFCC_FOLD_ALIGN 64
+
+/* Bytes of constants computed at load, at most: 4 x the file (float16 or int8 weights
+ * dequantized to float32, densified sparse weights) plus 16 MiB. Past it a node is left to run
+ * at run time, as TFLite runs it, under the run's deadline: a small hostile file must not make
+ * the load compute (and keep) gigabytes (fuzz_model_run: an 880-byte model folding a
+ * STABLEHLO_RNG_BIT_GENERATOR into 335 MB, a CAST of a FILL taking minutes). */
+static size_t fold_budget(const tfcc_graph *g) {
+  const size_t extra = (size_t)16 << 20;
+  return g->file_size > (SIZE_MAX - extra) / 4 ? SIZE_MAX : 4 * g->file_size + extra;
+}
 
 static bool foldable(const tfcc_ir_subgraph *sg, const tfcc_ir_node *n) {
   if (!n->op || n->removed || n->n_outputs == 0 || n->n_intermediates > 0) return false;
@@ -104,9 +115,16 @@ tfcc_status tfcc_pass_fold_constants(tfcc_pass_ctx *ctx, int32_t *changed) {
       continue;
     }
     if (st != TFCC_OK) return tfcc_err_prefix(err, "node %d (%s)", (int)ni, tfcc_node_op_name(n));
+    size_t out_bytes = 0;
     for (int32_t k = 0; k < n->n_outputs; k++) {
       if ((st = tfcc_tensor_update_bytes(pout[k], err)) != TFCC_OK)
         return tfcc_err_prefix(err, "node %d (%s)", (int)ni, tfcc_node_op_name(n));
+      out_bytes = pout[k]->bytes > SIZE_MAX - out_bytes ? SIZE_MAX : out_bytes + pout[k]->bytes;
+    }
+    const size_t budget = fold_budget(ctx->graph);
+    if (out_bytes > budget || ctx->graph->folded_bytes > budget - out_bytes) continue;
+    ctx->graph->folded_bytes += out_bytes;
+    for (int32_t k = 0; k < n->n_outputs; k++) {
       pout[k]->data = tfcc_graph_alloc(ctx->graph, pout[k]->bytes, TFCC_FOLD_ALIGN);
       if (!pout[k]->data)
         return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "node %d: out of memory folding %zu bytes",
