@@ -100,9 +100,18 @@ static inline void tfcc_act_range_f32(int act, float *lo, float *hi) {
 
 /* Quantized activation range (tflite::CalculateActivationRangeQuantized), for an output with
  * the given scale/zero point and the storage range [qmin, qmax]. */
+/* zp + round(f / scale) as TFLite computes it, saturated to int32 where a tiny scale puts it
+ * out of range (TFLite's int conversion is undefined there; the result is clamped to the
+ * storage range after, so saturating gives that clamp). */
+static inline int32_t tfcc_act_bound_q_(float f, float scale, int32_t zp) {
+  const double v = (double)roundf(f / scale) + (double)zp;
+  if (v != v) return zp;
+  return v <= (double)INT32_MIN ? INT32_MIN : v >= (double)INT32_MAX ? INT32_MAX : (int32_t)v;
+}
+
 static inline void tfcc_act_range_q(int act, float scale, int32_t zp, int32_t qmin, int32_t qmax,
                                     int32_t *lo, int32_t *hi) {
-#define TFCC_QUANTIZE_(f) (zp + (int32_t)roundf((float)(f) / scale))
+#define TFCC_QUANTIZE_(f) tfcc_act_bound_q_((float)(f), scale, zp)
   int32_t a = qmin, b = qmax;
   if (act == TFCC_ACT_RELU) {
     int32_t z = TFCC_QUANTIZE_(0.0f);
