@@ -588,11 +588,17 @@ typedef struct tfcc_session tfcc_session;
 typedef struct tfcc_session_options {
   size_t struct_size; /* sizeof(tfcc_session_options) */
   int reserved;
-  int prefault; /* 1: touch every page of the arena at creation, and map every page of the
+  int prefault;      /* 1: touch every page of the arena at creation, and map every page of the
                    model's weights cache file (once per model), so that the first run takes no
                    page faults there; the model's first such session also makes the packed
                    weights' last huge page whole again where the load split it (4-19 ms once,
                    then no 4 KiB page walks there at run). Default 0: pages fault on first use */
+  size_t max_memory; /* bytes one plan of the session may take: its arena plus its variable
+                        tensors (each called subgraph's plan is held to it too). Over it,
+                        creating the session (or resizing its inputs) fails with
+                        TFCC_ERR_NO_MEMORY naming both figures, before anything is allocated
+                        or zeroed: a server handed a model that asks for gigabytes refuses it
+                        at once. 0 (the default): no limit */
 } tfcc_session_options;
 
 TFCC_API void tfcc_session_options_default(tfcc_session_options *opts);

@@ -520,6 +520,13 @@ static tfcc_status plan_memory(plan_build *b) {
   tfcc_exec_plan *p = b->p;
   const tfcc_ir_subgraph *sg = p->sg;
   tfcc_status st;
+  const size_t limit = b->env->max_memory;
+  if (limit && (p->arena_bytes > limit || p->variables_bytes > limit - p->arena_bytes))
+    return tfcc_err_set(b->err, TFCC_ERR_NO_MEMORY,
+                        "subgraph %d needs %zu bytes (arena %zu + variable tensors %zu), over "
+                        "the session's limit of %zu bytes (max_memory)",
+                        (int)p->subgraph, p->arena_bytes + p->variables_bytes, p->arena_bytes,
+                        p->variables_bytes, limit);
   if (p->n_dynamic_nodes > 0) {
     p->dyn = calloc((size_t)sg->n_tensors + 1, sizeof *p->dyn);
     if (!p->dyn) return tfcc_err_set(b->err, TFCC_ERR_NO_MEMORY, "out of memory");

@@ -96,9 +96,10 @@ typedef struct tfcc_exec_env {
   const struct tfcc_logger *log; /* for operators' prepare notes; may be NULL */
   struct tfcc_run_state *rs;     /* session state (runtime/run_state.h); NULL: plans of graphs
                                    without subgraph calls only (weight checks) */
-  bool hot_tables; /* the plan's tables may come from the packed-weights memory (a session's
+  bool hot_tables;   /* the plan's tables may come from the packed-weights memory (a session's
                       plan; not one built while running) */
-  bool rewhole;    /* with hot_tables: the session asked for prefault (tfcc_wmem_alloc_spare) */
+  bool rewhole;      /* with hot_tables: the session asked for prefault (tfcc_wmem_alloc_spare) */
+  size_t max_memory; /* arena + variable bytes one plan may take; 0: no limit */
 } tfcc_exec_env;
 
 tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t subgraph,

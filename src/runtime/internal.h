@@ -110,6 +110,7 @@ struct tfcc_session {
   size_t *bound_out_cap;      /* per output: bytes of the caller's buffer (for dynamic outputs) */
   bool ran;                   /* a run completed on the current plan (dynamic outputs readable) */
   bool prefault;              /* tfcc_session_options.prefault */
+  size_t max_memory;          /* tfcc_session_options.max_memory (0: no limit) */
   bool profiling;
   tfcc_op_profile *profile; /* per active node, when profiling */
   tfcc_op_observer_fn observer;

@@ -78,6 +78,7 @@ static tfcc_status replan_on(tfcc_session *s, tfcc_weights *w) {
   env.rs = &s->rs;
   env.hot_tables = true; /* a run reads them: on the weights' huge page when they fit there */
   env.rewhole = s->prefault;
+  env.max_memory = s->max_memory;
   s->rs.graph = w->graph;
   tfcc_status st =
       tfcc_exec_plan_build(&next, w->graph, s->subgraph, s->shapes, true, &env, &s->err);
@@ -214,6 +215,9 @@ static tfcc_status session_create(tfcc_model *m, int32_t subgraph, const tfcc_ir
   s->sig = sig;
   s->sg = &m->graph.subgraphs[subgraph];
   tfcc_exec_env env = tfcc_model_env(m);
+  if (opts && opts->struct_size >= offsetof(tfcc_session_options, max_memory) + sizeof(size_t))
+    s->max_memory = opts->max_memory;
+  env.max_memory = s->max_memory; /* subgraph plans too (run_state keeps env) */
   if (tfcc_run_state_init(&s->rs, &m->graph, m->n_resources, &env, true, &s->err) != TFCC_OK) {
     tfcc_last_error_set(s->err.msg);
     tfcc_model_release(m);

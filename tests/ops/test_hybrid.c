@@ -73,6 +73,19 @@ static void test_schemes(void) {
     tfcc_hyb_quantize((tfcc_hyb_scheme)s, z, 3, q, &scale, &zp, NULL, NULL);
     CHECK(scale == 1.0f && q[0] == zp && q[1] == zp && q[2] == zp);
   }
+  /* NaN and infinite activations (a hostile or broken model): every scheme gives defined
+   * values (UBSan checks the conversions), NaN at the low bound as TFLite's x86 conversion */
+  const float nf[4] = {NAN, 1.0f, -INFINITY, INFINITY};
+  for (int s = 0; s <= 2; s++) {
+    tfcc_hyb_quantize((tfcc_hyb_scheme)s, nf, 4, q, &scale, &zp, NULL, NULL);
+    CHECKF(zp >= -128 && zp <= 127, "scheme %d zp %d", s, (int)zp);
+    tfcc_hyb_quantize((tfcc_hyb_scheme)s, nf, 1, q, &scale, &zp, NULL, NULL);
+    CHECKF(zp >= -128 && zp <= 127, "scheme %d NaN alone zp %d", s, (int)zp);
+  }
+  tfcc_hyb_quantize(TFCC_HYB_SYM, (const float[2]){2.0f, NAN}, 2, q, &scale, &zp, NULL, NULL);
+  CHECK(q[0] == 127 && q[1] == -127);
+  tfcc_hyb_quantize(TFCC_HYB_ASYM, (const float[2]){2.0f, NAN}, 2, q, &scale, &zp, NULL, NULL);
+  CHECK(q[0] == 127 && q[1] == -128);
   /* all positive: the range still includes 0 (zero point -128) */
   const float p[2] = {1.0f, 2.0f};
   tfcc_hyb_quantize(TFCC_HYB_QD8, p, 2, q, &scale, &zp, NULL, NULL);

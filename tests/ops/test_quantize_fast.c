@@ -145,7 +145,32 @@ static void test_lut(tfcc_dtype it, tfcc_dtype ot, bool xnn, float s_in, float s
          (double)s_out, (int)in_zp, (int)out_zp, bad);
 }
 
+/* Multipliers no real model has (scale ratios from a hostile file's inf / NaN / huge scales)
+ * give defined values that every kernel's shifts accept (UBSan checks), and the ordinary range
+ * is unchanged. */
+static void test_multiplier_edges(void) {
+  int32_t m = 1;
+  int sh = 1;
+  tfcc_quantize_multiplier(NAN, &m, &sh);
+  CHECK(m == 0 && sh == 0);
+  tfcc_quantize_multiplier(INFINITY, &m, &sh);
+  CHECK(m == INT32_MAX && sh == 31);
+  CHECK(tfcc_mbqm(-5, m, sh) == -INT32_MAX); /* -5 << 31 wraps to INT32_MIN, then x ~1 */
+  tfcc_quantize_multiplier(-INFINITY, &m, &sh);
+  CHECK(m == -INT32_MAX && sh == 31);
+  tfcc_quantize_multiplier(0x1p40, &m, &sh);
+  CHECK(m == INT32_MAX && sh == 31);
+  tfcc_quantize_multiplier(0x1p30, &m, &sh); /* the largest kept exactly: 0.5 x 2^31 */
+  CHECK(m == (1 << 30) && sh == 31);
+  tfcc_quantize_multiplier(0.5, &m, &sh);
+  CHECK(m == (1 << 30) && sh == 0);
+  CHECK(tfcc_mbqm(1000, m, sh) == 500);
+  tfcc_quantize_multiplier(0x1p-40, &m, &sh); /* below 2^-31: zero, as TFLite */
+  CHECK(m == 0 && sh == 0);
+}
+
 int main(void) {
+  test_multiplier_edges();
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
   tfcc_threadpool *pool2 = NULL;
   tfcc_err err = {0};

@@ -1,5 +1,6 @@
 /* Public API contract: every call reports a status, errors name the cause, nothing crashes
  * on bad arguments. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,35 @@ int main(void) {
 
   tfcc_session *s = NULL;
   CHECK(tfcc_session_create(NULL, NULL, &s) == TFCC_ERR_INVALID_ARG);
+  /* max_memory: a plan over the limit is refused, naming both figures (an LSTM: arena and
+   * variable tensors); at its needs the session is made; callers built against the older,
+   * shorter struct get no limit */
+  {
+    char lpath[4096];
+    snprintf(lpath, sizeof lpath, "%s/tests/ops/conformance/bidirectional_sequence_lstm_f32.tflite",
+             tfcc_test_source_dir());
+    tfcc_model *lm = NULL;
+    CHECKF(tfcc_model_load_file(rt, lpath, NULL, &lm) == TFCC_OK, "%s", tfcc_last_error());
+    tfcc_session_options so;
+    tfcc_session_options_default(&so);
+    so.max_memory = 1;
+    CHECK(lm && tfcc_session_create(lm, &so, &s) == TFCC_ERR_NO_MEMORY && s == NULL);
+    CHECKF(strstr(tfcc_last_error(), "over the session's limit of 1 bytes (max_memory)") &&
+               strstr(tfcc_last_error(), "variable tensors"),
+           "%s", tfcc_last_error());
+    so.max_memory = 0;
+    CHECK(lm && tfcc_session_create(lm, &so, &s) == TFCC_OK && s != NULL);
+    tfcc_session_destroy(s);
+    so.max_memory = 64 << 20;
+    CHECK(lm && tfcc_session_create(lm, &so, &s) == TFCC_OK && s != NULL);
+    tfcc_session_destroy(s);
+    so.max_memory = 1;
+    so.struct_size = offsetof(tfcc_session_options, max_memory);
+    CHECK(lm && tfcc_session_create(lm, &so, &s) == TFCC_OK && s != NULL);
+    tfcc_session_destroy(s);
+    s = NULL;
+    tfcc_model_release(lm);
+  }
   CHECK(tfcc_session_create(m, NULL, &s) == TFCC_OK);
   tfcc_model_release(m); /* the session keeps it alive */
   tfcc_tensor_info a, b, o;

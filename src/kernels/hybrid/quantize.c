@@ -90,7 +90,7 @@ static void quantize_sym(const float *x, size_t n, int8_t *q, float *scale, int3
   }
   for (size_t i = 0; i < n; i++) {
     float v = round_away(x[i] * inv);
-    v = v < -127.0f ? -127.0f : v > 127.0f ? 127.0f : v;
+    v = !(v >= -127.0f) ? -127.0f : v > 127.0f ? 127.0f : v; /* NaN: the low bound */
     q[i] = (int8_t)(int32_t)v;
   }
 }
@@ -107,7 +107,7 @@ bool tfcc_hyb_asym_params(float lo, float hi, float *scale, int32_t *zp) {
   const double z_min = qmin - rmin / s, z_max = qmax - rmax / s;
   const double e_min = fabs(qmin) + fabs(rmin / s), e_max = fabs(qmax) + fabs(rmax / s);
   const double z = e_min < e_max ? z_min : z_max;
-  if (z <= qmin)
+  if (z <= qmin || z != z) /* NaN: a range from -inf to inf */
     *zp = -128;
   else if (z >= qmax)
     *zp = 127;
@@ -140,8 +140,9 @@ static void quantize_asym(const float *x, size_t n, void *q, bool centered, floa
      * a sum that rounds to a half rounds away from zero from there */
     const float p = inv * x[i];
     const float v = round_away(fz + p);
-    /* |v| <= 2^31 is not guaranteed for extreme inputs: clamp in float first */
-    const float c = v < -256.0f ? -256.0f : v > 256.0f ? 256.0f : v;
+    /* |v| <= 2^31 is not guaranteed for extreme inputs: clamp in float first; NaN takes the
+     * low bound, as x86's conversion (INT32_MIN) clamped does in TFLite */
+    const float c = !(v >= -256.0f) ? -256.0f : v > 256.0f ? 256.0f : v;
     int32_t t = (int32_t)c;
     t = t < -128 ? -128 : t > 127 ? 127 : t;
     if (centered)

@@ -9,9 +9,14 @@
 /* Splits a real multiplier into a Q0.31 fixed-point multiplier and a power-of-two shift
  * (positive = left), as tflite::QuantizeMultiplier. */
 static inline void tfcc_quantize_multiplier(double m, int32_t *qm, int *shift) {
-  if (m == 0.0) {
+  if (m == 0.0 || m != m) { /* NaN: only a hostile file's scales give one; as zero */
     *qm = 0;
     *shift = 0;
+    return;
+  }
+  if (!(fabs(m) < 0x1p31)) { /* infinite or >= 2^31 (TFLite's conversion is undefined): saturate */
+    *qm = m > 0.0 ? INT32_MAX : -INT32_MAX;
+    *shift = 31;
     return;
   }
   int e = 0;

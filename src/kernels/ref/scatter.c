@@ -15,7 +15,7 @@
 int64_t tfcc_ref_scatter_nd(tfcc_dtype dtype, const int32_t *idx, int32_t nd,
                             const int64_t *dims_to_count, int64_t n_slices, int64_t slice_size,
                             const void *updates, void *out, int64_t out_size) {
-  if (out_size > 0) memset(out, 0, (size_t)out_size * tfcc_dtype_size(dtype)); /* out: NULL if 0 */
+  memset(out, 0, (size_t)out_size * tfcc_dtype_size(dtype)); /* out is never NULL */
   for (int64_t i = 0; i < n_slices; i++) {
     int64_t pos = 0;
     for (int32_t k = 0; k < nd; k++) pos += (int64_t)idx[i * nd + k] * dims_to_count[k];
