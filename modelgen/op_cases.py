@@ -1811,6 +1811,37 @@ def hybrid_float_probe_cases():
         probe(tag, {"x": act("f32", xs, -2.0, 3.0), "p": T(F32, [1, oh, ow, xs[3]])},
               [("AVERAGE_POOL_2D", ["x"], ["p"], {"padding": pad, "stride_w": st, "stride_h": st,
                                                    "filter_width": kk, "filter_height": kk})], ["x"], ["p"])
+    # exact7: the float transcendental unaries, binaries and reductions of a hybrid model's float
+    # part (the older delegate takes DIV, SQRT, LEAKY_RELU, PRELU; LOG, EXP, RSQRT, POW, SUM,
+    # L2_NORMALIZATION and GELU stay with its builtin kernels)
+    for tag, op, lo, hi, opts in (("log", "LOG", 0.001, 30.0, {}), ("exp", "EXP", -12.0, 7.0, {}),
+                                  ("sqrt", "SQRT", 0.0, 30.0, {}), ("rsqrt", "RSQRT", 0.001, 30.0, {}),
+                                  ("leaky_relu", "LEAKY_RELU", -4.0, 4.0, {"alpha": 0.2}),
+                                  ("gelu_approx", "GELU", -6.0, 6.0, {"approximate": True})):
+        probe(tag, {"x": act("f32", [8, 64], lo, hi), "y": T(F32, [8, 64])}, [(op, ["x"], ["y"], opts)], ["x"], ["y"])
+    probe("pow", {"a": act("f32", [6, 40], 0.05, 4.0), "b": act("f32", [6, 40], -3.0, 3.0), "y": T(F32, [6, 40])},
+          [("POW", ["a", "b"], ["y"], {})], ["a", "b"], ["y"])
+    probe("div", {"a": act("f32", [6, 40], -4.0, 4.0), "b": act("f32", [1, 40], 0.3, 3.0), "y": T(F32, [6, 40])},
+          [("DIV", ["a", "b"], ["y"], {})], ["a", "b"], ["y"])
+    probe("prelu", {"x": act("f32", [1, 6, 7, 16], -3.0, 3.0), "al": fconst("probe_prelu/al", [16], -0.5, 0.5),
+                    "y": T(F32, [1, 6, 7, 16])},
+          [("PRELU", ["x", "al"], ["y"], {})], ["x"], ["y"])
+    probe("l2norm", {"x": act("f32", [6, 77], -3.0, 3.0), "y": T(F32, [6, 77])},
+          [("L2_NORMALIZATION", ["x"], ["y"], {})], ["x"], ["y"])
+    probe("sum_last", {"x": act("f32", [1, 6, 102], -3.0, 5.0), "ax": i32c([2]), "m": T(F32, [1, 6, 1]),
+                       "s": T(F32, [1, 6, 102])},
+          [("SUM", ["x", "ax"], ["m"], {"keep_dims": True}), ("SUB", ["x", "m"], ["s"], {})], ["x"], ["m", "s"])
+    for op in ("SUM", "MEAN"):
+        tag = op.lower()
+        probe(tag + "_mid", {"x": act("f32", [2, 37, 24], -3.0, 5.0), "ax": i32c([1]), "m": T(F32, [2, 24])},
+              [(op, ["x", "ax"], ["m"], {"keep_dims": False})], ["x"], ["m"])
+    probe("sum_hw", {"x": act("f32", [1, 7, 9, 16], -1.0, 3.0), "ax": i32c([1, 2]), "m": T(F32, [1, 1, 1, 16])},
+          [("SUM", ["x", "ax"], ["m"], {"keep_dims": True})], ["x"], ["m"])
+    # BATCH_MATMUL over Eigen's kc panels (K > 816 on the classic interpreter's builtin kernel)
+    for kk in (817, 1024, 2000):
+        probe("bmm_k%d" % kk, {"a": act("f32", [2, 6, kk], -2.0, 2.0), "b": act("f32", [2, kk, 7], -2.0, 2.0),
+                               "y": T(F32, [2, 6, 7])},
+              [("BATCH_MATMUL", ["a", "b"], ["y"], {})], ["a", "b"], ["y"])
 
 def simple_ops_cases():
     """SIGN, ATAN2, RELU_0_TO_1, BITWISE_XOR, RIGHT_SHIFT, REDUCE_ANY, REDUCE_ALL."""

@@ -2,7 +2,8 @@
  * (v3) as LiteRT's default build runs it (XNNPACK's float32 rational interpolant, rounded to
  * half once: kernels/ref/activation.c); uint8 / int8 through a 256-entry table of the same float function (GeluPrepare); int16
  * through TFLite's 513-entry interpolated table (LUTPopulate<int16_t>, as LiteRT). float32 in
- * the TFLITE mode of a hybrid model: XNNPACK's interpolant (its delegate runs the node). */
+ * the TFLITE mode of a hybrid model: XNNPACK's interpolant (its delegate runs the node); in its
+ * REFERENCE mode the classic interpreter's builtin kernel (Eigen's erf or tanh, eigen_f32.h). */
 #include "kernels/tflite-f32/tflite_f32.h"
 #include "kernels/tflite-f32/eigen_f32.h"
 #include "kernels/ref/activation.h"
@@ -16,9 +17,9 @@ typedef struct gelu_op {
   /* exact2: float32 in a hybrid model, TFLITE mode: XNNPACK's interpolant (the ISA's variant);
    * NULL: tfcc's */
   const tfcc_tflite_f32_kernel *xnn;
-  /* exact6: float32 (approximate false) in a hybrid model, REFERENCE mode: the classic
-   * interpreter's builtin kernel with Eigen's erf */
-  bool eigen_erf;
+  /* exact6: float32 in a hybrid model, REFERENCE mode: the classic interpreter's builtin
+   * kernel with Eigen's erf (approximate false; exact7: Eigen's tanh, approximate true) */
+  bool eigen;
   uint8_t lut[256];
   int16_t lut16[TFCC_LUT16_SIZE];
 } gelu_op;
@@ -52,8 +53,7 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
     gelu_op *p = ctx->params;
     if (p->head.in_type == TFCC_FLOAT32 && tfcc_hybrid_xnn_float(ctx))
       p->xnn = tfcc_tflite_f32_select(ctx->isa);
-    p->eigen_erf =
-        p->head.in_type == TFCC_FLOAT32 && !p->approximate && tfcc_hybrid_ref_builtin_float(ctx);
+    p->eigen = p->head.in_type == TFCC_FLOAT32 && tfcc_hybrid_ref_builtin_float(ctx);
   }
   return st;
 }
@@ -64,7 +64,9 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   if (p->xnn)
     tfcc_xnn_gelu_run(ctx->pool, p->xnn, (const float *)ctx->in[0]->data,
                       (float *)ctx->out[0]->data, n, tfcc_gelu_xnn_rational(p->approximate));
-  else if (p->eigen_erf)
+  else if (p->eigen && p->approximate)
+    tfcc_eigen_gelu_tanh_f32((const float *)ctx->in[0]->data, (float *)ctx->out[0]->data, n);
+  else if (p->eigen)
     tfcc_eigen_gelu_f32((const float *)ctx->in[0]->data, (float *)ctx->out[0]->data, n);
   else if (p->head.in_type == TFCC_FLOAT32)
     tfcc_gelu_f32((const float *)ctx->in[0]->data, (float *)ctx->out[0]->data, n, p->approximate);
@@ -80,7 +82,8 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
 
 static const char *gelu_kernel(const tfcc_op_ctx *ctx) {
   const gelu_op *p = (const gelu_op *)ctx->params;
-  return p && p->xnn ? p->xnn->name : (p && p->eigen_erf ? "eigen-erf" : "ref");
+  return p && p->xnn ? p->xnn->name
+                     : (p && p->eigen ? (p->approximate ? "eigen-tanh" : "eigen-erf") : "ref");
 }
 
 TFCC_OP_DEFINE(tfcc_op_gelu, "GELU", init, act_unary_prepare, eval, .kernel = gelu_kernel);

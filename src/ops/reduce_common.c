@@ -122,11 +122,12 @@ tfcc_status tfcc_reduce_op_init(tfcc_init_ctx *ctx) {
                             xnn_spatial_mean(ctx) && tfcc_hybrid_ref_delegated_float(ctx);
   /* not tfcc_hybrid_xnn_float: its rank-4 rule is the spatial MEAN's; the delegate takes a
    * MEAN over trailing axes at any rank */
-  p->xnn_f32_rmean =
-      n && n->builtin == TFCC_OP_MEAN && p->axis_const && n->inputs[0] >= 0 &&
-      n->inputs[0] < ctx->sg->n_tensors && ctx->sg->tensors[n->inputs[0]].dtype == TFCC_FLOAT32 &&
-      ctx->sg->tensors[n->inputs[0]].rank >= 1 && ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE &&
-      tfcc_hybrid_in_subgraph(ctx->sg);
+  p->xnn_f32_rmean = n && (n->builtin == TFCC_OP_MEAN || n->builtin == TFCC_OP_SUM) &&
+                     p->axis_const && n->inputs[0] >= 0 && n->inputs[0] < ctx->sg->n_tensors &&
+                     ctx->sg->tensors[n->inputs[0]].dtype == TFCC_FLOAT32 &&
+                     ctx->sg->tensors[n->inputs[0]].rank >= 1 &&
+                     ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE &&
+                     tfcc_hybrid_in_subgraph(ctx->sg);
   ctx->params = p;
   return TFCC_OK;
 }
@@ -309,7 +310,9 @@ static tfcc_status eval_mean(tfcc_op_ctx *ctx, const reduce_setup *su) {
       ctx->ks->rsum->sum_f32(in->data, o, r, i, y);
       const float n = (float)s->reduce_count;
       const tfcc_reduce_params *p = ctx->params;
-      if (p && p->xnn_f32_mean) { /* ops: XNNPACK multiplies by the reciprocal */
+      /* ops: XNNPACK multiplies by the reciprocal; exact7: also after its f32-rdsum (reduced
+         axes followed by kept ones: the rows added in order, as sum_f32) */
+      if (p && (p->xnn_f32_mean || p->xnn_f32_rmean)) {
         const float inv = 1.0f / n;
         for (int64_t j = 0; j < s->out_count; j++) y[j] = y[j] * inv;
         return TFCC_OK;
@@ -369,6 +372,9 @@ const char *tfcc_reduce_op_kernel(const tfcc_op_ctx *ctx, tfcc_reduce_op op) {
   size_t o, r, i;
   if (!tfcc_rsum_shape(&su.shape, &o, &r, &i)) return "ref";
   if (op == TFCC_REDUCE_OP_MEAN && (dt == TFCC_FLOAT32 || q8)) return ctx->ks->rsum->name;
+  const tfcc_reduce_params *xp = ctx->params;
+  if (op == TFCC_REDUCE_OP_SUM && dt == TFCC_FLOAT32 && xp->xnn_f32_rmean && i == 1)
+    return ctx->ks->rsum->name;
   if (op == TFCC_REDUCE_OP_SUM && q8) {
     float in_s, out_s;
     int32_t in_zp, out_zp;
@@ -391,6 +397,15 @@ tfcc_status tfcc_reduce_op_eval(tfcc_op_ctx *ctx, tfcc_reduce_op op) {
   switch (op) {
     case TFCC_REDUCE_OP_MEAN: return eval_mean(ctx, &su);
     case TFCC_REDUCE_OP_SUM:
+      if (dt == TFCC_FLOAT32 && su.shape.in_count > 0) {
+        const tfcc_reduce_params *xp = ctx->params;
+        size_t o, r, i;
+        /* exact7: XNNPACK's rsum order, as MEAN's (times 1.0f: exact) */
+        if (xp && xp->xnn_f32_rmean && tfcc_rsum_shape(&su.shape, &o, &r, &i) && i == 1) {
+          ctx->ks->rsum->xnn_mean_f32(in->data, o, r, 1.0f, out->data);
+          return TFCC_OK;
+        }
+      }
       if (xnn_reduce(ctx, dt) && su.shape.in_count > 0) {
         float in_s, out_s;
         int32_t in_zp, out_zp;

@@ -26,7 +26,7 @@ typedef struct tfcc_reduce_params {
                          TFLITE mode: XNNPACK's mean (the sum times 1.0f / n, not divided) */
   bool xnn_f32_rmean; /* exact2: float32 MEAN of a hybrid model, TFLITE mode (the delegate takes
                          it: VisitReduceNode): reduced over trailing axes, XNNPACK's f32-rsum
-                         order (tfcc_xnn_rsum_f32) times 1.0f / n */
+                         order (tfcc_xnn_rsum_f32) times 1.0f / n; exact7: SUM too (times 1) */
   bool xnn_f32_gavgpool_old; /* exact5: the spatial MEAN in REFERENCE mode of a hybrid subgraph:
                                 the older XNNPACK's global average pooling
                                 (tfcc_xnn_gavgpool_f32_old) */

@@ -8,13 +8,15 @@
 #include "kernels/ref/activation.h"
 #include "kernels/ref/expf.h"
 #include "kernels/ref/lut.h"
+#include "kernels/tflite-f32/xnn_exp.h"
 #include "ops/act_common.h"
 #include "ops/binary_common.h"
+#include "ops/hybrid.h"
 
 typedef struct unary_lut {
-  tfcc_dtype dtype;               /* TFCC_INT8 or TFCC_INT16 */
-  int32_t in_zp;                  /* RSQRT: inputs below it are an error, as TFLite */
-  uint8_t lut8[256];              /* int8 */
+  tfcc_dtype dtype;  /* TFCC_INT8 or TFCC_INT16; TFCC_FLOAT32: EXP as XNNPACK (exact7, below) */
+  int32_t in_zp;     /* RSQRT: inputs below it are an error, as TFLite */
+  uint8_t lut8[256]; /* int8 */
   int16_t lut16[TFCC_LUT16_SIZE]; /* int16 */
 } unary_lut;
 
@@ -47,6 +49,14 @@ static bool lut_path(tfcc_dtype dt, const tfcc_quant *q) {
 tfcc_status tfcc_unary_lut_init(tfcc_init_ctx *ctx, tfcc_unop op) {
   const char *name = op_name(op);
   const tfcc_ir_tensor *in = tfcc_init_ir_input(ctx, 0), *out = tfcc_init_ir_output(ctx, 0);
+  /* exact7: float32 EXP in TFLITE mode of a subgraph with hybrid nodes runs XNNPACK's exp (its
+     delegate takes the node; run-time quantization downstream turns ulps into steps) */
+  if (in && op == TFCC_UN_EXP && in->dtype == TFCC_FLOAT32 && tfcc_hybrid_xnn_float(ctx)) {
+    unary_lut *p;
+    tfcc_status st = act_alloc_params(ctx, sizeof(*p), (void **)&p);
+    if (!st) p->dtype = TFCC_FLOAT32;
+    return st;
+  }
   if (!in || !out || !lut_path(in->dtype, &in->quant)) return TFCC_OK; /* prepare decides */
   if (out->dtype != in->dtype)
     return tfcc_err_set(ctx->err, TFCC_ERR_DTYPE, "%s: output dtype %s, expected %s", name,
@@ -101,6 +111,7 @@ fail:
 
 tfcc_status tfcc_unary_lut_prepare(tfcc_op_ctx *ctx, tfcc_unop op) {
   const unary_lut *p = (const unary_lut *)ctx->params;
+  if (p && p->dtype == TFCC_FLOAT32) return tfcc_unary_prepare(ctx, op);
   if (!p) {
     TFCC_OP_CHECK(ctx,
                   ctx->n_in < 1 || !ctx->in[0] || !lut_path(ctx->in[0]->dtype, ctx->in[0]->quant),
@@ -120,6 +131,10 @@ tfcc_status tfcc_unary_lut_eval(tfcc_op_ctx *ctx, tfcc_unop op) {
   const unary_lut *p = (const unary_lut *)ctx->params;
   if (!p) return tfcc_unary_eval(ctx, op);
   const size_t n = act_count(ctx->in[0]);
+  if (p->dtype == TFCC_FLOAT32 && ctx->in[0]->dtype == TFCC_FLOAT32) {
+    tfcc_xnn_exp_f32((const float *)ctx->in[0]->data, (float *)ctx->out[0]->data, n);
+    return TFCC_OK;
+  }
   if (p->dtype == TFCC_INT8) {
     const int8_t *x = (const int8_t *)ctx->in[0]->data;
     if (op == TFCC_UN_RSQRT)

@@ -26,7 +26,9 @@
 #include "kernels/hybrid/fc_eigen.h"
 #include "kernels/hybrid/hyb_out.h"
 #include "kernels/hybrid/quantize.h"
+#include "kernels/tflite-f32/eigen_f32.h"
 #include "kernels/tflite-f32/tflite_f32.h"
+#include "kernels/tflite-f32/xnn_exp.h"
 #include "kernels/ref/activation.h"
 #include "kernels/ref/xnn_log.h"
 #include "kernels/q8-dwconv/dwconv.h"
@@ -912,6 +914,42 @@ static const hybrid_case k_hybrid_cases[] = {
     {"hybrid_probe_avgpool_global7_builtin", "hybrid_builtin", REF, 2, 0, false},
     {"hybrid_probe_avgpool_global3_same", "conformance", TFL, 2, 0, false},
     {"hybrid_probe_avgpool_global3_same_builtin", "hybrid_builtin", REF, 2, 0, false},
+    /* exact7 probes: the float unaries, binaries and reductions not probed before, and
+     * BATCH_MATMUL over Eigen's kc panels (K 817, 1024, 2000) */
+    {"hybrid_probe_log", "conformance", TFL, 2, 0, false},
+    {"hybrid_probe_log_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"hybrid_probe_exp", "conformance", TFL, 2, 0, false},
+    {"hybrid_probe_exp_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"hybrid_probe_sqrt", "conformance", TFL, 2, 0, false},
+    {"hybrid_probe_sqrt_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"hybrid_probe_rsqrt", "conformance", TFL, 2, 0, false},
+    {"hybrid_probe_rsqrt_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"hybrid_probe_leaky_relu", "conformance", TFL, 2, 0, false},
+    {"hybrid_probe_leaky_relu_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"hybrid_probe_gelu_approx", "conformance", TFL, 2, 0, false},
+    {"hybrid_probe_gelu_approx_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"hybrid_probe_pow", "conformance", TFL, 2, 0, false},
+    {"hybrid_probe_pow_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"hybrid_probe_div", "conformance", TFL, 2, 0, false},
+    {"hybrid_probe_div_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"hybrid_probe_prelu", "conformance", TFL, 2, 0, false},
+    {"hybrid_probe_prelu_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"hybrid_probe_l2norm", "conformance", TFL, 2, 0, false},
+    {"hybrid_probe_l2norm_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"hybrid_probe_sum_last", "conformance", TFL, 3, 0, false},
+    {"hybrid_probe_sum_last_builtin", "hybrid_builtin", REF, 3, 0, false},
+    {"hybrid_probe_sum_mid", "conformance", TFL, 2, 0, false},
+    {"hybrid_probe_sum_mid_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"hybrid_probe_mean_mid", "conformance", TFL, 2, 0, false},
+    {"hybrid_probe_mean_mid_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"hybrid_probe_sum_hw", "conformance", TFL, 2, 0, false},
+    {"hybrid_probe_sum_hw_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"hybrid_probe_bmm_k817", "conformance", TFL, 2, 0, false},
+    {"hybrid_probe_bmm_k817_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"hybrid_probe_bmm_k1024", "conformance", TFL, 2, 0, false},
+    {"hybrid_probe_bmm_k1024_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"hybrid_probe_bmm_k2000", "conformance", TFL, 2, 0, false},
+    {"hybrid_probe_bmm_k2000_builtin", "hybrid_builtin", REF, 2, 0, false},
 };
 
 /* Runs conformance model c->name in mode c->compat and requires output out_i to equal
@@ -1903,8 +1941,39 @@ static void test_xnn_expf(void) {
   free(want);
 }
 
+/* exact7: XNNPACK's f32-vexp (rational 3/2, TFLITE-mode EXP of hybrid subgraphs) at its edges,
+ * as LiteRT.js computes it (docs/kernels.md "The vector expf": 0x11fa2a39 at -0x1.f8cbaep+5,
+ * inf from 0x1.62e42ep6 on, subnormal results flushed to 0), and the classic interpreter's
+ * approximate GELU (Eigen's tanh) cancelling to -0 for large negative x. */
+static void test_xnn_exp_points(void) {
+  float v = tfcc_xnn_exp_f32_one(-0x1.f8cbaep+5f);
+  uint32_t b;
+  memcpy(&b, &v, 4);
+  CHECKF(b == 0x11fa2a39u, "xnn exp(-0x1.f8cbaep+5) bits 0x%08x, want 0x11fa2a39", (unsigned)b);
+  CHECK(isinf(tfcc_xnn_exp_f32_one(0x1.62e42ep6f)) && tfcc_xnn_exp_f32_one(0x1.62e42ep6f) > 0.f);
+  CHECK(isinf(tfcc_xnn_exp_f32_one(INFINITY)));
+  CHECK(tfcc_xnn_exp_f32_one(-INFINITY) == 0.f);
+  CHECK(tfcc_xnn_exp_f32_one(-88.0f) == 0.f); /* exp(-88) is subnormal: flushed */
+  CHECK(isnan(tfcc_xnn_exp_f32_one(NAN)));
+  CHECK(tfcc_xnn_exp_f32_one(0.f) == 1.f);
+  float x[5] = {-1.0f, 0.5f, 2.0f, -7.25f, 3.0f}, y[5];
+  tfcc_xnn_exp_f32(x, y, 5);
+  for (int i = 0; i < 5; i++) {
+    CHECKF(memcmp(&y[i], &(float){tfcc_xnn_exp_f32_one(x[i])}, 4) == 0, "xnn exp array %d", i);
+    /* a low-degree rational: a few ulp, up to about 40 (the point above) */
+    CHECKF(fabsf(y[i] - expf(x[i])) <= 5e-6f * expf(x[i]), "xnn exp(%g) = %a", (double)x[i],
+           (double)y[i]);
+  }
+  float g[3] = {-12.0f, 0.0f, 3.0f}, gy[3];
+  tfcc_eigen_gelu_tanh_f32(g, gy, 3);
+  CHECK(gy[0] == 0.f && signbit(gy[0]));
+  CHECK(gy[1] == 0.f);
+  CHECK(fabsf(gy[2] - 2.9963627f) < 1e-6f);
+}
+
 int main(void) {
   test_tanh_accuracy();
+  test_xnn_exp_points();
   test_schemes();
   test_fc_eigen();
   test_gemm();

@@ -1,6 +1,8 @@
 /* The classic interpreter's Eigen float kernels (eigen_f32.h). */
 #include "kernels/tflite-f32/eigen_f32.h"
 
+#include "kernels/ref/activation.h"
+
 int32_t tfcc_eigen_gemm_kc(int32_t k, int32_t m, int32_t n) {
   /* evaluateProductBlockingSizesHeuristic, one thread: L1 16 KiB; k_div = mr * 4 + nr * 4 =
    * 20 bytes, k_sub = mr * nr * 4 = 16 bytes, kc a multiple of the peeling 8 */
@@ -96,6 +98,21 @@ void tfcc_eigen_gelu_f32(const float *x, float *y, size_t n) {
     const float h = 0.5f * v;
     const float s = v * 0.70710678118654752440f;
     const float e = 1.0f + tfcc_eigen_erf_f32(s);
+    y[i] = h * e;
+  }
+}
+
+void tfcc_eigen_gelu_tanh_f32(const float *x, float *y, size_t n) {
+  const float k = (float)(1.12837916709551257390 * 0.70710678118654752440); /* sqrt(2 / pi) */
+  for (size_t i = 0; i < n; i++) {
+    const float v = x[i];
+    const float h = 0.5f * v;
+    float c = v * v;
+    c = c * v;
+    c = 0.044715f * c;
+    c = v + c;
+    c = k * c;
+    const float e = 1.0f + tfcc_act_tanh_eigen(c);
     y[i] = h * e;
   }
 }

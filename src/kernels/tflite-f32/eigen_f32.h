@@ -25,7 +25,8 @@
  *   the panel's k in order.
  * lhs [..., M, K] ([..., K, M] when adj_x), rhs [..., K, N] ([..., N, K] when adj_y), batch
  * broadcasting as tfcc_bmm_f32. Verified on the probe hybrid_probe_bmm_builtin (K 37); panels
- * (K over 816) follow Eigen's blocking heuristic with its default 16 KiB L1 size, not probed. */
+ * (K over 816) follow Eigen's blocking heuristic with its default 16 KiB L1 size, verified on
+ * hybrid_probe_bmm_k817, _k1024, _k2000_builtin (exact7: panels of 416, 520, 672). */
 void tfcc_eigen_bmm_f32(const tfcc_bmm_dims *d, const float *lhs, const float *rhs, float *out);
 /* The panel depth Eigen's computeProductBlockingSizes gives a K x (M, N) product. */
 int32_t tfcc_eigen_gemm_kc(int32_t k, int32_t m, int32_t n);
@@ -36,5 +37,10 @@ float tfcc_eigen_erf_f32(float x);
 /* GELU (approximate false) as that interpreter's builtin kernel: (0.5f * x) *
  * (1 + erf(x * (float)M_SQRT1_2)) with Eigen's erf (cancels for large negative x, as there). */
 void tfcc_eigen_gelu_f32(const float *x, float *y, size_t n);
+/* GELU (approximate true) as that kernel (exact7): (0.5f * x) * (1 + tanh(sqrt(2 / pi) *
+ * (x + 0.044715f * ((x * x) * x)))) with Eigen's fast rational tanh (tfcc_act_tanh_eigen;
+ * verified on hybrid_probe_gelu_approx_builtin: 0 of 512 differ, glibc's or musl's tanhf 188,
+ * the cube as ((0.044715f * x) * x) * x 21). */
+void tfcc_eigen_gelu_tanh_f32(const float *x, float *y, size_t n);
 
 #endif
