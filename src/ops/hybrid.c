@@ -415,6 +415,12 @@ const char *tfcc_hybrid_kernel(const tfcc_hybrid *h) {
   return h->packed.k ? h->packed.k->name : "ref";
 }
 
+const char *tfcc_hybrid_dw_kernel(const tfcc_hybrid *h, const tfcc_conv_geom *g) {
+  if (!h || h->op != TFCC_HYB_DW) return tfcc_hybrid_kernel(h);
+  if (dw_rows(h, g)) return "hybrid-dwconv-avx512vnni";
+  return tfcc_hyb_dwconv_fast_applies(g) ? "hybrid-dwconv-vec" : "hybrid-dwconv";
+}
+
 /* ---- scratch: [int8 input][zp per group][scale per group][GEMM scratch] */
 
 static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
