@@ -24,6 +24,8 @@ static void expand_range(void *ctx, size_t p0, size_t p1) {
   const expand_job *e = ctx;
   if (e->esize == 4) {
     EXPAND_PIXELS(uint32_t)
+  } else if (e->esize == 2) {
+    EXPAND_PIXELS(uint16_t)
   } else {
     EXPAND_PIXELS(uint8_t)
   }

@@ -19,6 +19,7 @@
 #include "kernels/q8-dwconv/dwconv.h"
 #include "kernels/q8-fc-small/fc_small.h"
 #include "kernels/q8-gemm/gemm.h"
+#include "kernels/q16-dot/dot.h"
 #include "kernels/q8-lstm/lstm.h"
 #include "kernels/q8-lut/lut.h"
 #include "kernels/q8-resize/resize.h"
@@ -181,6 +182,9 @@ static const kernel_family k_families[] = {
      "FULLY_CONNECTED (float32 with run-time weights in hybrid networks, TFLITE mode: Eigen's "
      "GEBP order, vectorised across units, the same bits)",
      TABLE(tfcc_fc_eigen)},
+    {"q16-dot",
+     "CONV_2D (ungrouped), FULLY_CONNECTED: int16 x int8 (16x8 quantized; exact int64 sums)",
+     TABLE(tfcc_q16_dot)},
     {"lstm", "UNIDIRECTIONAL_SEQUENCE_LSTM (int8x8->16; float32 runs on f32-gemm + f32-vunary)",
      TABLE(tfcc_q8_lstm)},
     {"sha256",

@@ -9,6 +9,8 @@
 #include "kernels/f32-gemm/conv.h"
 #include "kernels/f32-winograd/winograd.h"
 #include "kernels/f32-vbinary/vbinary.h"
+#include "kernels/kernel_set.h"
+#include "kernels/q16-dot/dot.h"
 #include "kernels/ref/conv.h"
 #include "kernels/ref/quant_util.h"
 #include "ops/params_mem.h"
@@ -411,8 +413,21 @@ static bool conv_q8_fast(tfcc_op_ctx *ctx, const tfcc_conv_geom *g, const tfcc_c
   return true;
 }
 
-static const tfcc_conv_int_kernels k_conv_int = {
-    .q8_fast = conv_q8_fast, .u8 = tfcc_conv_u8, .i8 = tfcc_conv_i8, .i16 = tfcc_conv_i16};
+/* 16x8: tfcc_conv_i16's results on the q16-dot kernels (ungrouped, input offset 0). */
+static bool conv_i16_fast(tfcc_op_ctx *ctx, const tfcc_conv_geom *g, const tfcc_conv_requant *r) {
+  if (!ctx->ks || !ctx->ks->q16_dot || !tfcc_q16_conv_fits(g, r)) return false;
+  const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
+  tfcc_q16_conv(ctx->ks->q16_dot, g, r, ctx->in[0]->data, ctx->in[1]->data,
+                bias && bias->dtype == TFCC_INT64 ? bias->data : NULL,
+                bias && bias->dtype == TFCC_INT32 ? bias->data : NULL, ctx->out[0]->data);
+  return true;
+}
+
+static const tfcc_conv_int_kernels k_conv_int = {.q8_fast = conv_q8_fast,
+                                                 .u8 = tfcc_conv_u8,
+                                                 .i8 = tfcc_conv_i8,
+                                                 .i16 = tfcc_conv_i16,
+                                                 .i16_fast = conv_i16_fast};
 
 static tfcc_status conv_eval(tfcc_op_ctx *ctx) {
   const conv_params *p = ctx->params;
@@ -445,6 +460,12 @@ static const char *conv_kernel(const tfcc_op_ctx *ctx) {
   if (p->xnn_c4) return "xnn-nr2";
   if (p->xnn_w) return p->xnn_k->name;
   if (p->xnn_dw) return "xnn-dwconv";
+  if (ctx->n_in > 0 && ctx->in[0] && ctx->in[0]->dtype == TFCC_INT16) {
+    tfcc_conv_requant r;
+    tfcc_conv_requant_from(&p->n.q, TFCC_INT16, &r);
+    return ctx->ks && ctx->ks->q16_dot && tfcc_q16_conv_fits(&g, &r) ? ctx->ks->q16_dot->name
+                                                                     : "ref";
+  }
   const tfcc_q8_packed *q8 = conv_q8_packed(ctx, &g);
   if (q8) return q8->k->name;
   const char *bf16 = tfcc_bf16_fast_kernel(&p->bf16, ctx, g.batches * g.out_h * g.out_w);

@@ -497,6 +497,7 @@ tfcc_status tfcc_conv_eval_int(tfcc_op_ctx *ctx, const tfcc_conv_geom *g,
       return TFCC_OK;
     case TFCC_INT16:
       tfcc_conv_requant_from(q, in->dtype, &r);
+      if (k->i16_fast && k->i16_fast(ctx, g, &r)) return TFCC_OK;
       k->i16(g, &r, in->data, f->data, bias && bias->dtype == TFCC_INT64 ? bd : NULL,
              bias && bias->dtype == TFCC_INT32 ? bd : NULL, out->data);
       return TFCC_OK;

@@ -147,6 +147,8 @@ typedef struct tfcc_conv_int_kernels {
              const int8_t *filter, const int32_t *bias, int8_t *out);
   void (*i16)(const tfcc_conv_geom *g, const tfcc_conv_requant *q, const int16_t *in,
               const int8_t *filter, const int64_t *bias64, const int32_t *bias32, int16_t *out);
+  /* the int16 results of i16 by a faster kernel (false: not taken; NULL: none) */
+  bool (*i16_fast)(tfcc_op_ctx *ctx, const tfcc_conv_geom *g, const tfcc_conv_requant *r);
 } tfcc_conv_int_kernels;
 
 /* eval of a convolution-like operator whose input is not float32: uint8 / int8 (the packed

@@ -181,7 +181,11 @@ static const char *dw_kernel(const tfcc_op_ctx *ctx) {
   tfcc_err e;
   tfcc_op_ctx c;
   if (!tfcc_op_probe_ctx(ctx, 2, &e, &c)) return "ref";
-  if (p->n.hyb) return tfcc_hybrid_kernel(p->n.hyb);
+  if (p->n.hyb) {
+    tfcc_conv_geom g;
+    return dw_geom(&c, &g) == TFCC_OK ? tfcc_hybrid_dw_kernel(p->n.hyb, &g)
+                                      : tfcc_hybrid_kernel(p->n.hyb);
+  }
   if (p->xnn_w) return ctx->in[1]->dims[3] < TFCC_XNN_NR2_COLS ? "xnn-nr2" : p->xnn_k->name;
   if (ctx->in[0]->dtype == TFCC_INT8 || ctx->in[0]->dtype == TFCC_UINT8) {
     tfcc_conv_geom g;

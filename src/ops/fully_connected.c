@@ -8,6 +8,7 @@
 #include "kernels/f32-gemm/gemv.h"
 #include "kernels/hybrid/fc_eigen.h"
 #include "kernels/kernel_set.h"
+#include "kernels/q16-dot/dot.h"
 #include "kernels/q8-fc-small/fc_small.h"
 #include "kernels/ref/fully_connected.h"
 #include "kernels/ref/quant_util.h"
@@ -115,6 +116,12 @@ static void fc_small_init(const tfcc_init_ctx *ctx, fc_params *p) {
 }
 
 /* The small kernel takes this call (packed for these weights, work within its limit). */
+/* int16 input on the q16-dot kernels: where the kernel set is there and the weight offset is an
+ * int8 zero point's (the kernels' int32 block sums rely on it). */
+static bool fc_q16_takes(const tfcc_op_ctx *ctx, const tfcc_conv_requant *r) {
+  return ctx->ks && ctx->ks->q16_dot && r->filter_offset >= -128 && r->filter_offset <= 128;
+}
+
 static bool fc_small_takes(const fc_params *p, const tfcc_tensor *in, const tfcc_tensor *w,
                            int64_t batches) {
   return p->small.k && in->dtype == p->small_dtype && w->data == p->small.src &&
@@ -430,8 +437,13 @@ static tfcc_status fc_eval(tfcc_op_ctx *ctx) {
     case TFCC_UINT8: tfcc_fc_u8(&d, &r, in->data, w->data, bd, out); return TFCC_OK;
     case TFCC_INT8: tfcc_fc_i8(&d, &r, in->data, w->data, bd, out); return TFCC_OK;
     case TFCC_INT16:
-      tfcc_fc_i16(&d, &r, in->data, w->data, bias && bias->dtype == TFCC_INT64 ? bd : NULL,
-                  bias && bias->dtype == TFCC_INT32 ? bd : NULL, p->real16, out);
+      if (fc_q16_takes(ctx, &r)) /* the same sums, vectorised (kernels/q16-dot) */
+        tfcc_q16_fc(ctx->ks->q16_dot, &d, &r, in->data, w->data,
+                    bias && bias->dtype == TFCC_INT64 ? bd : NULL,
+                    bias && bias->dtype == TFCC_INT32 ? bd : NULL, p->real16, out);
+      else
+        tfcc_fc_i16(&d, &r, in->data, w->data, bias && bias->dtype == TFCC_INT64 ? bd : NULL,
+                    bias && bias->dtype == TFCC_INT32 ? bd : NULL, p->real16, out);
       return TFCC_OK;
     default:
       return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "input dtype %s unsupported",
@@ -457,6 +469,11 @@ static const char *fc_kernel(const tfcc_op_ctx *ctx) {
   const fc_params *p = ctx->params;
   if (p->hyb) return tfcc_hybrid_kernel(p->hyb);
   if (p->bw) return "ref-blockwise";
+  if (ctx->in[0]->dtype == TFCC_INT16) {
+    tfcc_conv_requant r;
+    fc_requant(p, TFCC_INT16, &r);
+    return fc_q16_takes(ctx, &r) ? ctx->ks->q16_dot->name : "ref";
+  }
   if (fc_small_takes(p, ctx->in[0], ctx->in[1], d.batches)) return p->small.k->name;
   const tfcc_q8_packed *q8 = fc_q8_packed(ctx, &d);
   if (q8) return q8->k->name;

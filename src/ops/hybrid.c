@@ -415,6 +415,12 @@ const char *tfcc_hybrid_kernel(const tfcc_hybrid *h) {
   return h->packed.k ? h->packed.k->name : "ref";
 }
 
+const char *tfcc_hybrid_dw_kernel(const tfcc_hybrid *h, const tfcc_conv_geom *g) {
+  if (!h || h->op != TFCC_HYB_DW) return tfcc_hybrid_kernel(h);
+  if (dw_rows(h, g)) return "hybrid-dwconv-avx512vnni";
+  return tfcc_hyb_dwconv_fast_applies(g) ? "hybrid-dwconv-vec" : "hybrid-dwconv";
+}
+
 /* ---- scratch: [int8 input][zp per group][scale per group][GEMM scratch] */
 
 static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
@@ -608,6 +614,14 @@ static tfcc_status check_float_io(tfcc_op_ctx *ctx, const char *name) {
   return TFCC_OK;
 }
 
+/* The fast depthwise's input: every image's int16 q - zp, then (depth multiplier > 1) every
+ * image expanded to out_c channels (tfcc_hyb_dwconv_expand), 64-byte aligned. */
+static size_t dw_fast_bytes(const tfcc_conv_geom *g) {
+  const size_t elems = (size_t)g->batches * (size_t)g->in_h * (size_t)g->in_w * (size_t)g->in_c;
+  return align64(elems * sizeof(int16_t)) +
+         (size_t)g->batches * tfcc_hyb_dwconv_expanded_elems(g) * sizeof(int16_t);
+}
+
 static size_t conv_scratch(const tfcc_op_ctx *ctx, const tfcc_hybrid *h, const tfcc_conv_geom *g,
                            void *base, hyb_scratch *s) {
   const size_t elems = (size_t)g->batches * (size_t)g->in_h * (size_t)g->in_w * (size_t)g->in_c;
@@ -615,8 +629,8 @@ static size_t conv_scratch(const tfcc_op_ctx *ctx, const tfcc_hybrid *h, const t
     return scratch_layout(elems, (size_t)g->batches,
                           tfcc_q8_dw_scratch_bytes(&h->dwv, g, tfcc_threadpool_size(ctx->pool)),
                           base, s);
-  if (h->op == TFCC_HYB_DW) /* int16 q - zp for the fast kernel, else int8 */
-    return scratch_layout(tfcc_hyb_dwconv_fast_applies(g) ? elems * sizeof(int16_t) : elems,
+  if (h->op == TFCC_HYB_DW) /* int16 q - zp for the fast kernel (+ its expansion), else int8 */
+    return scratch_layout(tfcc_hyb_dwconv_fast_applies(g) ? dw_fast_bytes(g) : elems,
                           (size_t)g->batches, 0, base, s);
   if (conv_per_pixel(h, g))
     return scratch_layout(
@@ -663,6 +677,8 @@ tfcc_status tfcc_hybrid_conv_prepare(tfcc_op_ctx *ctx, const tfcc_hybrid *h,
 typedef struct dw_job {
   const tfcc_hybrid *h;
   const tfcc_conv_geom *g;
+  const tfcc_conv_geom *gk; /* fast: the kernel's geometry (the expanded input's) */
+  const int16_t *xk;        /* fast: the kernel's input, every image */
   const hyb_scratch *s;
   const float *bias;
   float lo, hi;
@@ -681,9 +697,10 @@ static void dw_task(void *ctx, size_t t, int thread) {
   const size_t in_img = (size_t)g->in_h * (size_t)g->in_w * (size_t)g->in_c;
   const size_t out_img = (size_t)g->out_h * (size_t)g->out_w * (size_t)g->out_c;
   if (j->fast) {
-    j->h->dw(g, (const int16_t *)(const void *)j->s->q + b * in_img, j->s->scale[b], j->h->w32,
-             j->h->fscale, j->h->fscale_stride, j->bias, j->lo, j->hi, j->out + b * out_img, oy0,
-             oy1);
+    const tfcc_conv_geom *gk = j->gk;
+    const size_t k_img = (size_t)gk->in_h * (size_t)gk->in_w * (size_t)gk->in_c;
+    j->h->dw(gk, j->xk + b * k_img, j->s->scale[b], j->h->w32, j->h->fscale, j->h->fscale_stride,
+             j->bias, j->lo, j->hi, j->out + b * out_img, oy0, oy1);
     return;
   }
   tfcc_hyb_dwconv_rows(g, j->s->q + b * in_img, j->s->zp[b], j->s->scale[b], j->h->w, j->h->fscale,
@@ -730,13 +747,22 @@ tfcc_status tfcc_hybrid_conv_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, const 
   }
   if (h->op == TFCC_HYB_DW) {
     const bool fast = tfcc_hyb_dwconv_fast_applies(g);
-    if (fast)
+    const tfcc_conv_geom gk = tfcc_hyb_dwconv_expanded_geom(g);
+    int16_t *q16 = (int16_t *)(void *)s.q, *xk = q16;
+    if (fast) {
       for (int32_t b = 0; b < g->batches; b++)
-        quantize_image(ctx->pool, h, x + (size_t)b * img, img,
-                       (int16_t *)(void *)s.q + (size_t)b * img, IMG_ASYM16, &s.scale[b], &s.zp[b]);
-    else
+        quantize_image(ctx->pool, h, x + (size_t)b * img, img, q16 + (size_t)b * img, IMG_ASYM16,
+                       &s.scale[b], &s.zp[b]);
+      const size_t ex = tfcc_hyb_dwconv_expanded_elems(g);
+      if (ex) { /* depth multiplier > 1: one input channel per output channel */
+        xk = (int16_t *)(void *)(s.q + align64((size_t)g->batches * img * sizeof(int16_t)));
+        for (int32_t b = 0; b < g->batches; b++)
+          tfcc_hyb_dwconv_expand(ctx->pool, g, q16 + (size_t)b * img, xk + (size_t)b * ex);
+      }
+    } else {
       quantize_input(ctx->pool, h, x, img, (size_t)g->batches, &s, false);
-    dw_job j = {h, g, &s, bias ? bias->data : NULL, lo, hi, out, 1, 0, fast};
+    }
+    dw_job j = {h, g, &gk, xk, &s, bias ? bias->data : NULL, lo, hi, out, 1, 0, fast};
     j.rows_per_task = g->out_h >= 32 ? 4 : 1;
     j.tasks_per_image = (g->out_h + j.rows_per_task - 1) / j.rows_per_task;
     tfcc_threadpool_run(ctx->pool, (size_t)g->batches * (size_t)j.tasks_per_image, dw_task, &j);

@@ -102,5 +102,8 @@ void tfcc_hybrid_xnn_dwconv(tfcc_op_ctx *ctx, const tfcc_conv_geom *g, const flo
 
 /* Kernel name for inspect / bench. */
 const char *tfcc_hybrid_kernel(const tfcc_hybrid *h);
+/* DEPTHWISE_CONV_2D's kernel at geometry g: the q8 row kernel (`hybrid-dwconv-avx512vnni`),
+ * the vector int16 body (`hybrid-dwconv-vec`, any depth multiplier) or the portable loop. */
+const char *tfcc_hybrid_dw_kernel(const tfcc_hybrid *h, const tfcc_conv_geom *g);
 
 #endif

@@ -1207,8 +1207,10 @@ static void test_vector_quantizers(void) {
   }
 }
 
-static void dw_case(int H, int W, int C, int kh, int kw, int stride, int pad, int dil,
-                    bool per_channel, bool with_bias) {
+/* Depth multiplier M: the portable kernel on C input channels against the fast kernels on the
+ * input expanded to C * M channels (tfcc_hyb_dwconv_expand), bit for bit. */
+static void dw_case_m(int H, int W, int C, int M, int kh, int kw, int stride, int pad, int dil,
+                      bool per_channel, bool with_bias) {
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
   (void)best; /* only the x86 variants below read it */
   tfcc_hyb_dwconv_fn fns[3] = {tfcc_hyb_dwconv_fast_scalar, NULL, NULL};
@@ -1220,27 +1222,34 @@ static void dw_case(int H, int W, int C, int kh, int kw, int stride, int pad, in
   memset(&g, 0, sizeof g);
   g.batches = 1, g.in_h = H, g.in_w = W, g.in_c = C, g.filter_in_c = 1;
   g.filter_h = kh, g.filter_w = kw, g.stride_h = g.stride_w = stride;
-  g.pad_h = g.pad_w = pad, g.dil_h = g.dil_w = dil, g.out_c = C;
+  g.pad_h = g.pad_w = pad, g.dil_h = g.dil_w = dil, g.out_c = C * M;
+  const int OC = C * M;
   g.out_h = (H + 2 * pad - dil * (kh - 1) - 1) / stride + 1;
   g.out_w = (W + 2 * pad - dil * (kw - 1) - 1) / stride + 1;
   CHECK(tfcc_hyb_dwconv_fast_applies(&g));
-  const size_t in_n = (size_t)H * W * C, out_n = (size_t)g.out_h * g.out_w * C;
-  float *x = malloc(in_n * sizeof(float)), *fs = malloc((size_t)C * sizeof(float));
-  float *bias = malloc((size_t)C * sizeof(float)), *o0 = malloc(out_n * sizeof(float));
+  const size_t in_n = (size_t)H * W * C, out_n = (size_t)g.out_h * g.out_w * OC;
+  const size_t ex = tfcc_hyb_dwconv_expanded_elems(&g);
+  CHECK(ex == (M > 1 ? (size_t)H * W * OC : 0));
+  float *x = malloc(in_n * sizeof(float)), *fs = malloc((size_t)OC * sizeof(float));
+  float *bias = malloc((size_t)OC * sizeof(float)), *o0 = malloc(out_n * sizeof(float));
   float *o1 = malloc(out_n * sizeof(float));
-  int8_t *q = malloc(in_n), *w = malloc((size_t)kh * kw * C);
-  int16_t *qc = malloc(in_n * sizeof(int16_t));
-  int32_t *w32 = malloc((size_t)kh * kw * C * sizeof(int32_t));
-  CHECK(x && fs && bias && o0 && o1 && q && w && qc && w32);
+  int8_t *q = malloc(in_n), *w = malloc((size_t)kh * kw * OC);
+  int16_t *qc = malloc(in_n * sizeof(int16_t)), *qe = malloc((ex ? ex : 1) * sizeof(int16_t));
+  int32_t *w32 = malloc((size_t)kh * kw * OC * sizeof(int32_t));
+  CHECK(x && fs && bias && o0 && o1 && q && w && qc && qe && w32);
   fill_activations(x, in_n);
   x[3] = 4.0f, x[4] = -2.0f; /* a usable range, not the clamp tests' extremes */
-  for (int i = 0; i < kh * kw * C; i++) w32[i] = w[i] = (int8_t)(rnd() % 255 - 127);
-  for (int c = 0; c < C; c++) fs[c] = frand(0.001f, 0.02f), bias[c] = frand(-1.0f, 1.0f);
+  for (int i = 0; i < kh * kw * OC; i++) w32[i] = w[i] = (int8_t)(rnd() % 255 - 127);
+  for (int c = 0; c < OC; c++) fs[c] = frand(0.001f, 0.02f), bias[c] = frand(-1.0f, 1.0f);
   float scale, s2;
   int32_t zp, z2;
   tfcc_hyb_quantize(TFCC_HYB_ASYM, x, in_n, q, &scale, &zp, NULL, NULL);
   tfcc_hyb_quantize_asym_centered(x, in_n, qc, &s2, &z2, NULL, NULL);
   CHECK(scale == s2 && zp == z2);
+  const tfcc_conv_geom gk = tfcc_hyb_dwconv_expanded_geom(&g);
+  CHECK(gk.in_c == OC && gk.out_c == OC);
+  if (ex) tfcc_hyb_dwconv_expand(NULL, &g, qc, qe);
+  const int16_t *xk = ex ? qe : qc;
   const float lo = C % 2 ? 0.0f : -INFINITY, hi = C % 2 ? 6.0f : INFINITY;
   tfcc_hyb_dwconv_rows(&g, q, zp, scale, w, fs, per_channel ? 1 : 0, with_bias ? bias : NULL, lo,
                        hi, o0, 0, g.out_h);
@@ -1249,17 +1258,17 @@ static void dw_case(int H, int W, int C, int kh, int kw, int stride, int pad, in
     memset(o1, 0, out_n * sizeof(float));
     /* two row ranges, as two tasks would */
     const int32_t mid = g.out_h / 2;
-    fns[v](&g, qc, scale, w32, fs, per_channel ? 1 : 0, with_bias ? bias : NULL, lo, hi, o1, 0,
+    fns[v](&gk, xk, scale, w32, fs, per_channel ? 1 : 0, with_bias ? bias : NULL, lo, hi, o1, 0,
            mid);
-    fns[v](&g, qc, scale, w32, fs, per_channel ? 1 : 0, with_bias ? bias : NULL, lo, hi, o1, mid,
+    fns[v](&gk, xk, scale, w32, fs, per_channel ? 1 : 0, with_bias ? bias : NULL, lo, hi, o1, mid,
            g.out_h);
     CHECKF(memcmp(o0, o1, out_n * sizeof(float)) == 0,
-           "fast depthwise %d %dx%dx%d k%dx%d s%d p%d d%d differs from the portable kernel", v, H,
-           W, C, kh, kw, stride, pad, dil);
+           "fast depthwise %d %dx%dx%d m%d k%dx%d s%d p%d d%d differs from the portable kernel", v,
+           H, W, C, M, kh, kw, stride, pad, dil);
   }
   /* the q8 depthwise row kernel's hybrid output (AVX512-VNNI), on the same int8 q */
   const tfcc_q8_dw_kernel *dk = tfcc_q8_dw_select(best);
-  if (dk && dk->row_s) {
+  if (M == 1 && dk && dk->row_s) {
     tfcc_q8_dw_packed p;
     tfcc_conv_requant r;
     memset(&r, 0, sizeof r);
@@ -1276,7 +1285,13 @@ static void dw_case(int H, int W, int C, int kh, int kw, int stride, int pad, in
     free(scratch);
     tfcc_q8_dw_packed_free(&p);
   }
-  free(x), free(fs), free(bias), free(o0), free(o1), free(q), free(w), free(qc), free(w32);
+  free(x), free(fs), free(bias), free(o0), free(o1), free(q), free(w), free(qc), free(qe),
+      free(w32);
+}
+
+static void dw_case(int H, int W, int C, int kh, int kw, int stride, int pad, int dil,
+                    bool per_channel, bool with_bias) {
+  dw_case_m(H, W, C, 1, kh, kw, stride, pad, dil, per_channel, with_bias);
 }
 
 static void test_dwconv(void) {
@@ -1288,6 +1303,13 @@ static void test_dwconv(void) {
   dw_case(5, 37, 40, 3, 3, 1, 1, 1, true, true);   /* long rows: groups of pixels, 16 + 16 + 8 */
   dw_case(7, 9, 16, 3, 3, 1, 1, 1, true, true);    /* 16 divides 64 (no multi-pixel vectors) */
   dw_case(15, 14, 144, 3, 3, 2, 1, 1, true, true); /* MobileNetV2's 2 x 64 + 16, stride 2 */
+  /* depth multiplier > 1: the input expanded to one channel per output channel */
+  dw_case_m(84, 145, 1, 16, 5, 5, 2, 0, 1, true, true); /* bcresnet's first layer (rows s2) */
+  dw_case_m(9, 11, 1, 16, 5, 5, 1, 2, 1, true, true);   /* 1 -> 16, padding */
+  dw_case_m(7, 8, 3, 2, 3, 3, 1, 1, 1, false, true);    /* 6 channels: tail only */
+  dw_case_m(10, 9, 5, 7, 3, 3, 2, 1, 1, true, false);   /* 35 = 2 x 16 + 3 */
+  dw_case_m(8, 13, 24, 3, 3, 3, 1, 1, 2, true, true);   /* 72 = 64 + 8, dilation */
+  dw_case_m(6, 40, 2, 40, 1, 3, 1, 0, 1, true, true);   /* 80 = 64 + 16, 1x3, pixel groups */
 }
 
 /* The nr2 convolution (fewer than 8 output channels): every variant's vector kernel against the

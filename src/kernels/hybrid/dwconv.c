@@ -3,10 +3,33 @@
 #include "kernels/hybrid/dwconv.h"
 
 #include "cpu/cpu_info.h"
+#include "kernels/dw_expand.h"
+
+int32_t tfcc_hyb_dwconv_multiplier(const tfcc_conv_geom *g) {
+  if (g->in_c <= 0 || g->out_c < g->in_c || g->out_c % g->in_c != 0) return 0;
+  return g->out_c / g->in_c;
+}
 
 bool tfcc_hyb_dwconv_fast_applies(const tfcc_conv_geom *g) {
-  return g->out_c == g->in_c && g->filter_h > 0 && g->filter_w > 0 &&
+  return tfcc_hyb_dwconv_multiplier(g) > 0 && g->filter_h > 0 && g->filter_w > 0 &&
          (int64_t)g->filter_h * g->filter_w <= TFCC_HYB_DW_MAX_TAPS;
+}
+
+size_t tfcc_hyb_dwconv_expanded_elems(const tfcc_conv_geom *g) {
+  if (tfcc_hyb_dwconv_multiplier(g) <= 1) return 0;
+  return (size_t)g->in_h * (size_t)g->in_w * (size_t)g->out_c;
+}
+
+void tfcc_hyb_dwconv_expand(struct tfcc_threadpool *pool, const tfcc_conv_geom *g, const int16_t *x,
+                            int16_t *out) {
+  tfcc_dw_expand_channels(pool, x, out, (size_t)g->in_h * (size_t)g->in_w, (size_t)g->in_c,
+                          (size_t)tfcc_hyb_dwconv_multiplier(g), sizeof(int16_t));
+}
+
+tfcc_conv_geom tfcc_hyb_dwconv_expanded_geom(const tfcc_conv_geom *g) {
+  tfcc_conv_geom e = *g;
+  e.in_c = g->out_c;
+  return e;
 }
 
 tfcc_hyb_dwconv_fn tfcc_hyb_dwconv_select(tfcc_isa isa) {

@@ -36,11 +36,24 @@ static inline bool tfcc_hyb_dw_tap(const tfcc_conv_geom *g, int32_t oy, int32_t 
 }
 
 /* The same results, vectorised (dwconv_body.h, per-ISA builds), where
- * tfcc_hyb_dwconv_fast_applies(g): depth multiplier 1 and at most TFCC_HYB_DW_MAX_TAPS filter
+ * tfcc_hyb_dwconv_fast_applies(g): any depth multiplier and at most TFCC_HYB_DW_MAX_TAPS filter
  * taps. The input comes as int16 q - zp (tfcc_hyb_quantize_asym_centered) and the filter
- * widened to int32 (done once at load, ops/hybrid.c). */
+ * widened to int32 (done once at load, ops/hybrid.c). The kernels read one input channel per
+ * output channel: with depth multiplier m > 1 the input is first expanded to out_c channels
+ * (tfcc_hyb_dwconv_expand) and the kernel runs tfcc_hyb_dwconv_expanded_geom(g). */
 #define TFCC_HYB_DW_MAX_TAPS 64
 bool tfcc_hyb_dwconv_fast_applies(const tfcc_conv_geom *g);
+/* g's depth multiplier (out_c / in_c) where it is a whole number >= 1, else 0. */
+int32_t tfcc_hyb_dwconv_multiplier(const tfcc_conv_geom *g);
+/* int16 elements of the expanded input of one image of g (0 at depth multiplier 1). */
+size_t tfcc_hyb_dwconv_expanded_elems(const tfcc_conv_geom *g);
+/* x (one image of g, in_c channels) -> out (out_c channels: channel oc is channel oc / m of x),
+ * split over pool (NULL: inline). */
+struct tfcc_threadpool;
+void tfcc_hyb_dwconv_expand(struct tfcc_threadpool *pool, const tfcc_conv_geom *g, const int16_t *x,
+                            int16_t *out);
+/* g with in_c = out_c: the geometry of the expanded input. */
+tfcc_conv_geom tfcc_hyb_dwconv_expanded_geom(const tfcc_conv_geom *g);
 typedef void (*tfcc_hyb_dwconv_fn)(const tfcc_conv_geom *g, const int16_t *x, float scale,
                                    const int32_t *w, const float *fscale, size_t fscale_stride,
                                    const float *bias, float lo, float hi, float *out, int32_t oy0,

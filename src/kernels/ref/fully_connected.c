@@ -114,29 +114,27 @@ static int32_t rescale_real(double acc, double real, const tfcc_conv_requant *q)
   return tfcc_clamp_i32((int32_t)((int64_t)v + q->output_offset), q->act_min, q->act_max);
 }
 
+int16_t tfcc_fc_i16_out(int64_t acc, int32_t u, const tfcc_conv_requant *q, const int64_t *bias64,
+                        const int32_t *bias32, const double *real) {
+  if (real) {
+    const double rs = real[u * q->mult_stride];
+    const double a =
+        bias32 ? (double)tfcc_wrap_i32(acc + bias32[u]) : (double)(acc + (bias64 ? bias64[u] : 0));
+    return (int16_t)rescale_real(a, rs, q);
+  }
+  if (bias32) {
+    int32_t a = tfcc_wrap_i32(acc + bias32[u]);
+    const int32_t kk = u * q->mult_stride;
+    int32_t v = tfcc_mbqm(a, q->mult[kk], q->shift[kk]);
+    v = (int32_t)((int64_t)v + q->output_offset);
+    return (int16_t)tfcc_clamp_i32(v, q->act_min, q->act_max);
+  }
+  return (int16_t)tfcc_requant64(acc, bias64 ? bias64[u] : 0, q, u);
+}
+
 void tfcc_fc_i16(const tfcc_fc_dims *d, const tfcc_conv_requant *q, const int16_t *in,
                  const int8_t *w, const int64_t *bias64, const int32_t *bias32, const double *real,
                  int16_t *out) {
   const int32_t io = 0, fo = q->filter_offset;
-  if (real) {
-    TFCC_FC_LOOP(int16_t, int8_t, {
-      const double rs = real[u * q->mult_stride];
-      const double a = bias32 ? (double)tfcc_wrap_i32(acc + bias32[u])
-                              : (double)(acc + (bias64 ? bias64[u] : 0));
-      out[oi] = (int16_t)rescale_real(a, rs, q);
-    })
-    return;
-  }
-  if (bias32) {
-    TFCC_FC_LOOP(int16_t, int8_t, {
-      int32_t a = tfcc_wrap_i32(acc + bias32[u]);
-      const int32_t kk = u * q->mult_stride;
-      int32_t v = tfcc_mbqm(a, q->mult[kk], q->shift[kk]);
-      v = (int32_t)((int64_t)v + q->output_offset);
-      out[oi] = (int16_t)tfcc_clamp_i32(v, q->act_min, q->act_max);
-    })
-  } else {
-    TFCC_FC_LOOP(int16_t, int8_t,
-                 out[oi] = (int16_t)tfcc_requant64(acc, bias64 ? bias64[u] : 0, q, u))
-  }
+  TFCC_FC_LOOP(int16_t, int8_t, out[oi] = tfcc_fc_i16_out(acc, u, q, bias64, bias32, real))
 }

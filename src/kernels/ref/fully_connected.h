@@ -47,5 +47,8 @@ void tfcc_fc_i8(const tfcc_fc_dims *d, const tfcc_conv_requant *q, const int8_t 
 void tfcc_fc_i16(const tfcc_fc_dims *d, const tfcc_conv_requant *q, const int16_t *in,
                  const int8_t *w, const int64_t *bias64, const int32_t *bias32, const double *real,
                  int16_t *out);
+/* tfcc_fc_i16's output of unit u from its int64 sum acc (shared with kernels/q16-dot). */
+int16_t tfcc_fc_i16_out(int64_t acc, int32_t u, const tfcc_conv_requant *q, const int64_t *bias64,
+                        const int32_t *bias32, const double *real);
 
 #endif

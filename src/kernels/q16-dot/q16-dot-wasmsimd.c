@@ -1,0 +1,3 @@
+/* int16 x int8 dot products, wasmsimd build of the shared body (dot_body.h). */
+#define TFCC_Q16_DOT_FN tfcc_q16_dot_wasmsimd
+#include "kernels/q16-dot/dot_body.h"
