@@ -17,6 +17,7 @@
 #include "base/hash64.h"
 #include "kernels/hash/sha256.h"
 #include "base/durable_file.h"
+#include "base/span_writer.h"
 
 #ifndef MADV_POPULATE_READ
 #define MADV_POPULATE_READ 22 /* Linux 5.14; older kernels answer EINVAL */
@@ -624,6 +625,12 @@ static void map_file(tfcc_wcache *c, bool verify_full) {
     refuse(c, "cannot map it");
     return;
   }
+#ifdef MADV_HUGEPAGE
+  /* pages read back after the page cache dropped them (a reboot, memory pressure) come in
+   * 2 MiB folios, as the writer's whole-span writes leave them (base/span_writer.h): one
+   * page-table entry each at the first run's first touch */
+  if (st.st_size >= (off_t)TFCC_SPAN_BYTES) (void)madvise(m, (size_t)st.st_size, MADV_HUGEPAGE);
+#endif
   c->fd = fd;
   c->map = m;
   c->map_size = (size_t)st.st_size;
@@ -844,16 +851,20 @@ static bool write_file(tfcc_wcache *c, const char *tmp) {
     free(t);
     return false;
   }
-  static const uint8_t zeros[TFCC_WC_SKIP_PAGE];
-  bool ok = tfcc_write_all(fd, t, tb);
+  /* in whole 2 MiB spans: 2 MiB page-cache folios, which readers map with one entry each
+   * (base/span_writer.h) */
+  tfcc_span_writer sw;
+  tfcc_span_writer_init(&sw, fd);
+  tfcc_span_write(&sw, t, tb);
   uint64_t pos = tb;
-  for (size_t i = 0; ok && i < c->n_blocks; i++) {
+  for (size_t i = 0; i < c->n_blocks; i++) {
     tfcc_wc_entry e;
     tfcc_wc_entry_at(t, (uint32_t)i, &e);
-    ok = tfcc_write_all(fd, zeros, (size_t)(e.offset - pos)) && /* under one page */
-         tfcc_write_all(fd, c->blocks[i].data, c->blocks[i].bytes);
+    tfcc_span_write(&sw, NULL, (size_t)(e.offset - pos)); /* under one page */
+    tfcc_span_write(&sw, c->blocks[i].data, c->blocks[i].bytes);
     pos = e.offset + e.bytes;
   }
+  bool ok = tfcc_span_writer_finish(&sw);
   free(t);
   if (ok && stamp_ns) {
     const struct timespec ts[2] = {
