@@ -84,10 +84,30 @@ bool tfcc_hybrid_xnn_float(const tfcc_init_ctx *ctx) {
   return tfcc_hybrid_in_subgraph(ctx->sg);
 }
 
+/* sweep23: whether the classic interpreter makes a tensor of sg dynamic while preparing it: a
+ * RESIZE_BILINEAR / RESIZE_NEAREST_NEIGHBOR whose size is not a constant of the file (computed
+ * by SHAPE / STRIDED_SLICE / PACK in the graph; tfcc folds it at load, TFLite's Prepare calls
+ * SetTensorToDynamic on the output). Its XNNPACK delegate supports static-sized tensors only, so
+ * ModifyGraphWithDelegate fails for the whole subgraph and every float node runs the builtin
+ * kernels (a hybrid style transfer network: its float MEAN is the builtin's sequential sum
+ * divided by n in tfweb, not the delegate's). */
+static bool classic_has_dynamic_tensor(const tfcc_ir_subgraph *sg) {
+  for (int32_t i = 0; i < sg->n_nodes; i++) {
+    const tfcc_ir_node *n = &sg->nodes[i];
+    if (n->removed || n->n_inputs < 2 || n->inputs[1] < 0 || n->inputs[1] >= sg->n_tensors)
+      continue;
+    if (n->builtin != TFCC_OP_RESIZE_BILINEAR && n->builtin != TFCC_OP_RESIZE_NEAREST_NEIGHBOR)
+      continue;
+    const tfcc_ir_tensor *size = &sg->tensors[n->inputs[1]];
+    if (!size->data || size->folded) return true;
+  }
+  return false;
+}
+
 bool tfcc_hybrid_ref_delegated_float(const tfcc_init_ctx *ctx) {
   if (ctx->quant_compat != TFCC_QUANT_COMPAT_REFERENCE || !ctx->sg) return false;
   if (xnn_declines_input_rank(ctx)) return false;
-  return tfcc_hybrid_in_subgraph(ctx->sg);
+  return tfcc_hybrid_in_subgraph(ctx->sg) && !classic_has_dynamic_tensor(ctx->sg);
 }
 
 bool tfcc_hybrid_ref_builtin_float(const tfcc_init_ctx *ctx) {

@@ -79,7 +79,9 @@ tfcc_status tfcc_hybrid_fc_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32_t 
  * last-bit differences into quantization steps. */
 bool tfcc_hybrid_xnn_float(const tfcc_init_ctx *ctx);
 /* REFERENCE mode in a subgraph with hybrid nodes, for a node the classic interpreter's XNNPACK
- * delegate takes (it leaves only the hybrid nodes to the builtin kernels). */
+ * delegate takes (it leaves only the hybrid nodes to the builtin kernels); false in a subgraph
+ * where that interpreter makes a tensor dynamic (a RESIZE to a computed size), whose delegate
+ * then takes no node at all. */
 bool tfcc_hybrid_ref_delegated_float(const tfcc_init_ctx *ctx);
 /* REFERENCE mode in a subgraph with hybrid nodes, for a float node that delegate does not take
  * at any rank (BATCH_MATMUL, GELU: the classic interpreter's builtin kernels, exact6). */

@@ -882,6 +882,10 @@ static const hybrid_case k_hybrid_cases[] = {
     {"hybrid_probe_softmax_builtin", "hybrid_builtin", REF, 2, 0, false},
     {"hybrid_probe_mean_hw", "conformance", TFL, 2, 0, false},
     {"hybrid_probe_mean_hw_builtin", "hybrid_builtin", REF, 2, 0, false},
+    /* sweep23: a RESIZE to a computed size beside it: the classic interpreter's delegate takes
+       no node, its MEAN is the builtin's (REFERENCE mode); LiteRT's still XNNPACK's */
+    {"hybrid_probe_mean_hw_dynres", "conformance", TFL, 3, 0, false},
+    {"hybrid_probe_mean_hw_dynres_builtin", "hybrid_builtin", REF, 3, 0, false},
     {"hybrid_probe_mean_last", "conformance", TFL, 3, 0, false},
     {"hybrid_probe_mean_last_builtin", "hybrid_builtin", REF, 3, 0, false},
     {"hybrid_probe_tanh", "conformance", TFL, 2, 0, false},
