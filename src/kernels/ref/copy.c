@@ -110,8 +110,11 @@ void tfcc_ref_concat_u8_scaled(int32_t n, const uint8_t *const *in, const int64_
         const float scale = in_scale[i] * inverse_output_scale;
         const float bias = (float)(-in_zp[i]) * scale;
         for (int64_t j = 0; j < inner[i]; j++) {
-          const float v = (float)p[j] * scale + bias;
-          int32_t q = (int32_t)roundf(v) + out_zp;
+          float v = (float)p[j] * scale + bias;
+          /* hostile scale ratios: clamped where TFLite's conversion would be undefined (NaN
+           * as the low end); the same bytes wherever it is defined */
+          v = !(v >= -2e9f) ? -2e9f : v > 2e9f ? 2e9f : v;
+          const int64_t q = (int64_t)roundf(v) + out_zp;
           o[j] = (uint8_t)(q < 0 ? 0 : (q > 255 ? 255 : q));
         }
       }
