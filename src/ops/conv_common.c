@@ -463,9 +463,10 @@ tfcc_status tfcc_conv_init_quant(const tfcc_init_ctx *ctx, int32_t in_idx, int32
   if (in->dtype == TFCC_INT16)
     for (int32_t c = 0; c < q->n_mult; c++)
       if (q->shift[c] > 14) {
+        const int shift = q->shift[c]; /* read before the free below */
         tfcc_conv_qparams_free(q);
         return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
-                            "16x8 effective output multiplier 2^%d too large", (int)q->shift[c]);
+                            "16x8 effective output multiplier 2^%d too large", shift);
       }
   if (ctx->quant_compat == TFCC_QUANT_COMPAT_REFERENCE) return TFCC_OK;
   /* TFCC_QUANT_COMPAT_TFLITE_BUILTIN (ops/xnn_delegate.h): the delegate takes nothing */

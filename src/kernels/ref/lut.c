@@ -28,7 +28,7 @@ void tfcc_lut8_build_fn(tfcc_dtype type, float in_scale, int32_t in_zp, float ou
 }
 
 static float clamp_i16f(float v) {
-  return v < -32768.0f ? -32768.0f : (v > 32767.0f ? 32767.0f : v);
+  return !(v >= -32768.0f) ? -32768.0f : (v > 32767.0f ? 32767.0f : v); /* NaN: the low end */
 }
 
 void tfcc_lut16_build_fn(float in_scale, int32_t in_zp, float out_scale, int32_t out_zp,
