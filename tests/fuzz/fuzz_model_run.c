@@ -15,7 +15,9 @@
  * activations (kernels/hybrid/quantize.c), an 805 MB variable tensor zeroed at session creation
  * (now refused by the session's max_memory), a uint8 CONCATENATION rescale of -2.3e37 (copy.c),
  * a NaN in a 16-bit lookup table (lut.c), a 16x8 CONV_2D error message read after a free
- * (conv_common.c). Run by hand:
+ * (conv_common.c), quantized ABS's rescaled value + zero point past int32 (unary.c). Open:
+ * UNIQUE's prepare counts distinct values in O(n^2) (an input of the 16 MiB the target allows
+ * ran past its 20 s timeout: the deadline is checked between nodes). Run by hand:
  *   build-asan/tests/fuzz/fuzz_model_run -max_total_time=300 -timeout=20 -rss_limit_mb=3072 \
  *     -malloc_limit_mb=1000000 -max_len=65536 build-asan/tests/fuzz/corpus_run */
 #include <stdint.h>

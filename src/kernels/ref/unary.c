@@ -110,9 +110,11 @@ void tfcc_unary_q_prepare_abs(tfcc_unary_q *q, float in_scale, int32_t in_zp, fl
 static inline int32_t abs_q_elem(int32_t v, const tfcc_unary_q *q, int32_t lo, int32_t hi) {
   int32_t d = v - q->in_zp;
   int32_t value = d < 0 ? -d : d;
-  int32_t r =
-      q->needs_rescale ? tfcc_mbqm(value, q->mult, q->shift) + q->out_zp : value + q->out_zp;
-  return tfcc_clamp_i32(r, lo, hi);
+  /* in int64: a hostile scale ratio saturates the multiplier, and its product plus the zero
+   * point can pass int32 (undefined in TFLite's int arithmetic too); same values otherwise */
+  const int64_t r =
+      (int64_t)(q->needs_rescale ? tfcc_mbqm(value, q->mult, q->shift) : value) + q->out_zp;
+  return r < lo ? lo : r > hi ? hi : (int32_t)r;
 }
 
 bool tfcc_ref_abs_q(tfcc_dtype dt, const void *in, void *out, int64_t n, const tfcc_unary_q *q) {
