@@ -115,13 +115,13 @@ static void fc_small_init(const tfcc_init_ctx *ctx, fc_params *p) {
     p->small_dtype = in->dtype;
 }
 
-/* The small kernel takes this call (packed for these weights, work within its limit). */
 /* int16 input on the q16-dot kernels: where the kernel set is there and the weight offset is an
  * int8 zero point's (the kernels' int32 block sums rely on it). */
 static bool fc_q16_takes(const tfcc_op_ctx *ctx, const tfcc_conv_requant *r) {
   return ctx->ks && ctx->ks->q16_dot && r->filter_offset >= -128 && r->filter_offset <= 128;
 }
 
+/* The small kernel takes this call (packed for these weights, work within its limit). */
 static bool fc_small_takes(const fc_params *p, const tfcc_tensor *in, const tfcc_tensor *w,
                            int64_t batches) {
   return p->small.k && in->dtype == p->small_dtype && w->data == p->small.src &&
@@ -436,15 +436,15 @@ static tfcc_status fc_eval(tfcc_op_ctx *ctx) {
     }
     case TFCC_UINT8: tfcc_fc_u8(&d, &r, in->data, w->data, bd, out); return TFCC_OK;
     case TFCC_INT8: tfcc_fc_i8(&d, &r, in->data, w->data, bd, out); return TFCC_OK;
-    case TFCC_INT16:
+    case TFCC_INT16: {
+      const int64_t *b64 = bias && bias->dtype == TFCC_INT64 ? bd : NULL;
+      const int32_t *b32 = bias && bias->dtype == TFCC_INT32 ? bd : NULL;
       if (fc_q16_takes(ctx, &r)) /* the same sums, vectorised (kernels/q16-dot) */
-        tfcc_q16_fc(ctx->ks->q16_dot, &d, &r, in->data, w->data,
-                    bias && bias->dtype == TFCC_INT64 ? bd : NULL,
-                    bias && bias->dtype == TFCC_INT32 ? bd : NULL, p->real16, out);
+        tfcc_q16_fc(ctx->ks->q16_dot, &d, &r, in->data, w->data, b64, b32, p->real16, out);
       else
-        tfcc_fc_i16(&d, &r, in->data, w->data, bias && bias->dtype == TFCC_INT64 ? bd : NULL,
-                    bias && bias->dtype == TFCC_INT32 ? bd : NULL, p->real16, out);
+        tfcc_fc_i16(&d, &r, in->data, w->data, b64, b32, p->real16, out);
       return TFCC_OK;
+    }
     default:
       return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "input dtype %s unsupported",
                           tfcc_dtype_name(in->dtype));
