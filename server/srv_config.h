@@ -79,7 +79,8 @@ typedef struct srv_config {
   int max_connections;
   int max_connections_per_client; /* per client address; -1 = max_connections / 2, 0 = no cap */
   int max_body_mb;
-  int max_request_mb; /* memory one request may take: inputs, activations, outputs; beyond: 413 */
+  int max_request_mb; /* memory one request may take: inputs, activations, outputs; beyond: 413;
+                         also every session's tfcc_session_options.max_memory */
   int read_timeout_s; /* inactivity */
   int receive_timeout_s;  /* a whole request (line, headers, body) must arrive within this */
   int request_timeout_ms; /* longest wait for a session */

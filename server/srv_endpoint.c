@@ -77,7 +77,7 @@ static const char *batch_dim_dynamic(const srv_sig *sig, char *why, size_t n) {
 static int start_pool(srv_endpoint *e, char *err, size_t n) {
   srv_version *v = e->ver;
   srv_batcher_init(&e->batch, 0, 0);
-  if (srv_pool_create(&e->pool, v->model, e->key, v->sessions, v->max_batch, err, n) != 0) {
+  if (srv_pool_create(&e->pool, v->model, e->key, v->sessions, v->max_batch, v->max_memory, err, n) != 0) {
     srv_batcher_destroy(&e->batch);
     return -1;
   }
@@ -155,7 +155,10 @@ int srv_endpoints_create(srv_version *v, char *err, size_t n) {
       continue;
     }
     tfcc_session *probe = NULL;
-    tfcc_status st = tfcc_session_create_for_signature(v->model, si.key, NULL, &probe);
+    tfcc_session_options so;
+    tfcc_session_options_default(&so);
+    so.max_memory = v->max_memory;
+    tfcc_status st = tfcc_session_create_for_signature(v->model, si.key, &so, &probe);
     const char *why = tfcc_model_subgraph_error(v->model, si.subgraph);
     if (st != TFCC_OK && st != TFCC_ERR_NO_MEMORY && why && why[0]) {
       /* a signature the model's load found cannot run (as TFLite, which fails a subgraph

@@ -76,8 +76,16 @@ int srv_run_session(srv_endpoint *e, srv_slot *slot, tfcc_session *s, const srv_
     for (int32_t d = 0; same && d < info.rank; d++) same = info.dims[d] == tin->dims[d];
     if (!same) {
       tfcc_status st = tfcc_session_resize_input(s, i, tin->rank, tin->dims);
+      if (st == TFCC_ERR_NO_MEMORY && max_bytes) {
+        /* the session is held to max_request_mb (srv_pool): refused before allocating */
+        snprintf(err, n, "input '%s': the request's shapes need more than server.max_request_mb (%zu MiB): %s",
+                 e->sig.in[i].name, max_bytes >> 20, tfcc_session_last_error(s));
+        restore_shapes(e, s);
+        return 413;
+      }
       if (st != TFCC_OK) {
         snprintf(err, n, "input '%s': cannot resize: %s", e->sig.in[i].name, tfcc_session_last_error(s));
+        restore_shapes(e, s);
         return 400;
       }
     }

@@ -29,15 +29,19 @@ typedef struct srv_worker_arg {
 static void *worker_main(void *arg);
 
 tfcc_status srv_pool_new_session(const srv_pool *p, tfcc_session **out) {
-  return p->sig_key ? tfcc_session_create_for_signature(p->model, p->sig_key, NULL, out)
-                    : tfcc_session_create(p->model, NULL, out);
+  tfcc_session_options so;
+  tfcc_session_options_default(&so);
+  so.max_memory = p->max_memory;
+  return p->sig_key ? tfcc_session_create_for_signature(p->model, p->sig_key, &so, out)
+                    : tfcc_session_create(p->model, &so, out);
 }
 
-int srv_pool_create(srv_pool *p, tfcc_model *m, const char *sig_key, int n, int max_batch, char *err,
-                    size_t err_size) {
+int srv_pool_create(srv_pool *p, tfcc_model *m, const char *sig_key, int n, int max_batch, size_t max_memory,
+                    char *err, size_t err_size) {
   memset(p, 0, sizeof *p);
   p->model = m;
   p->sig_key = sig_key;
+  p->max_memory = max_memory;
   p->slots = calloc((size_t)n, sizeof *p->slots);
   p->free_list = calloc((size_t)n, sizeof *p->free_list);
   if (!p->slots || !p->free_list) {

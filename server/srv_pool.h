@@ -50,6 +50,7 @@ typedef struct srv_pool {
   int stop;           /* workers exit (destroy) */
   tfcc_model *model;  /* the sessions' model, and the signature they run (NULL: subgraph 0) */
   const char *sig_key;
+  size_t max_memory;  /* tfcc_session_options.max_memory of every session (0: no limit) */
 } srv_pool;
 
 /* A queued request's work, run on a slot (by the request's thread or the slot's worker). */
@@ -57,9 +58,10 @@ typedef void (*srv_pool_run_fn)(void *arg, srv_slot *slot);
 
 /* Creates n sessions of m (max_batch > 1: room for the per-batch-size sessions), each for
  * signature sig_key (tfcc_session_create_for_signature; NULL: subgraph 0 under its tensor
- * names). 0 or -1 with err. */
-int srv_pool_create(srv_pool *p, tfcc_model *m, const char *sig_key, int n, int max_batch, char *err,
-                    size_t err_size);
+ * names), each plan held to max_memory bytes (0: no limit; a resize past it fails before it
+ * allocates). 0 or -1 with err. */
+int srv_pool_create(srv_pool *p, tfcc_model *m, const char *sig_key, int n, int max_batch, size_t max_memory,
+                    char *err, size_t err_size);
 /* One more session like the pool's (the batcher's per-batch-size sessions). */
 tfcc_status srv_pool_new_session(const srv_pool *p, tfcc_session **out);
 void srv_pool_destroy(srv_pool *p);

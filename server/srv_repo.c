@@ -86,6 +86,7 @@ int srv_repo_create(tfcc_runtime *rt, const srv_config *cfg, srv_repo **out, cha
   snprintf(r->repo_path, sizeof r->repo_path, "%s", cfg->repository);
   r->repo_model = cfg->repo_model;
   snprintf(r->weights_cache, sizeof r->weights_cache, "%s", cfg->weights_cache);
+  r->max_session_bytes = (size_t)cfg->max_request_mb << 20;
   r->poll_ms = cfg->poll_ms;
   r->request_timeout_ms = cfg->request_timeout_ms;
   pthread_mutex_init(&r->mu, NULL);

@@ -67,6 +67,7 @@ struct srv_version {
   srv_endpoint *ep; /* [n_ep]: ep[0] subgraph 0, ep[1 + k] signature k of the file */
   int n_ep;
   int max_queue, sessions, max_batch;
+  size_t max_memory; /* each session's plan (arena + variables) at most: srv_repo.max_session_bytes */
   int64_t max_queue_delay_us;
   _Atomic int refs;
   srv_version_stats *stats;
@@ -126,6 +127,8 @@ typedef struct srv_repo {
   char repo_path[SRV_PATH_MAX];
   srv_model_config repo_model;      /* settings of discovered models */
   char weights_cache[SRV_PATH_MAX]; /* "" or the directory of packed-weights caches */
+  size_t max_session_bytes;         /* every session's tfcc_session_options.max_memory:
+                                       server.max_request_mb */
   int poll_ms;
   int request_timeout_ms;
   pthread_mutex_t mu; /* guards models[] (entries are never freed before destroy) */

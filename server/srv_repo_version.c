@@ -90,6 +90,7 @@ srv_version *srv_version_load(srv_repo *r, srv_model *m, long long version, cons
   v->id = *id;
   snprintf(v->path, sizeof v->path, "%s", path);
   v->sessions = m->cfg.sessions;
+  v->max_memory = r->max_session_bytes;
   v->max_queue = m->cfg.max_queue;
   atomic_store(&v->refs, 1);
   tfcc_model_options mo;

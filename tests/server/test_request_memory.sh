@@ -8,6 +8,9 @@
 #     server's peak RSS stays under 80 MB (a jansson tree of its 9.6M numbers: ~400 MB);
 #  2. a binary request of 150k rows (10 MB input, 19 MB activations, 12 MB outputs): 413
 #     naming the activations, before anything runs;
+#  2b. a binary request of 300k rows (19 MB input, 38 MB activations): the session itself is
+#     held to max_request_mb (tfcc_session_options.max_memory), so the resize is refused
+#     before the arena is allocated: 413 naming the arena and the limit;
 #  3. a binary request of 100k rows (27 MB in all): 200, and afterwards RSS is back within
 #     12 MB of where it was (before: +21 MB kept; now the session is put back to the model's
 #     shapes, the output buffers shrunk, memory trimmed).
@@ -48,6 +51,8 @@ del body
 print('json %d %s hwm_mb %d' % (st, d[:300].decode('latin-1'), status('VmHWM')))
 st, d = binary(150000)
 print('act %d %s' % (st, d[:300].decode('latin-1')))
+st, d = binary(300000)
+print('arena %d %s' % (st, d[:400].decode('latin-1')))
 before = status('VmRSS')
 st, d = binary(100000)
 time.sleep(0.5)  # the connection is closed: let the server complete the request (answer freed)
@@ -67,6 +72,10 @@ case "$(line act)" in
   "act 413 "*"activations 19200000"*"more than server.max_request_mb (32 MiB)"*) ok ;;
   *) bad "activations over the bound: wanted 413: $(line act)" ;;
 esac
+case "$(line arena)" in
+  "arena 413 "*"the request's shapes need more than server.max_request_mb (32 MiB)"*"arena 38400000"*"limit of 33554432 bytes (max_memory)"*) ok ;;
+  *) bad "arena over the bound: wanted 413 from the resize: $(line arena)" ;;
+esac
 read -r _ st _ _ _ rb _ ra _ _ <<<"$(line ok)"
 [ "$st" = 200 ] && ok || bad "request within the bound: $(line ok)"
 if ! sanitized_build; then
@@ -77,6 +86,6 @@ client rand "$TMP/in.npy" FP32 3,16 --seed 2
 "$TFCC" run "$TMP/dyn.tflite" -i "$TMP/in.npy" -o "$TMP/ref" >/dev/null
 client check --port "$PORT" --model dyn --ref "$TMP/ref" "$TMP/in.npy" >/dev/null && ok || bad "small request after the large ones"
 expect_http 200 metrics GET /metrics
-body_has 'tfcc_http_responses_total{code="413"} 2' "413 counted"
+body_has 'tfcc_http_responses_total{code="413"} 3' "413 counted"
 stop_server && ok || bad "exit status after SIGTERM"
 finish
