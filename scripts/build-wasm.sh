@@ -6,6 +6,8 @@
 #   bash scripts/build-wasm.sh [--threads]     build dir: TFCC_WASM_BUILD_DIR (default build-wasm)
 # --threads: pthreads build (SharedArrayBuffer; browsers need cross-origin isolation, Node >= 20
 # runs the workers on worker_threads with no flag).
+# TFCC_WASM_RELAXED_BUILD=0: no relaxed-SIMD binary in the package (it then loads the plain one
+# everywhere; scripts/test.sh's threads build, whose test runs on Node without relaxed SIMD).
 # Tests: ctest --test-dir build-wasm (wasm.node_api, wasm.node_models, wasm.node_dtypes,
 # wasm.node_ops, wasm.node_conv, wasm.browser; with --threads also wasm.node_threads; TFCC_SHARED_DIR).
 set -euo pipefail
@@ -65,6 +67,10 @@ pkg=$build/npm/tfcc-wasm
 # relaxed_dot_i8x16_i7x16_add_s instruction by instruction (scripts/wasm-relaxed.mjs),
 # shipped as lib/tfcc-core-relaxed.wasm beside the plain one; its glue must be the same file.
 rbuild=$build-relaxed
+rwasm=$pkg/lib/tfcc-core-relaxed.wasm
+if [ "${TFCC_WASM_RELAXED_BUILD:-1}" = 0 ]; then
+  rm -f "$rwasm"
+else
 emcmake cmake -S . -B "$rbuild" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" \
   -DTFCC_BUILD_TOOLS=OFF -DTFCC_BUILD_TESTS=OFF -DTFCC_BUILD_BENCH=OFF -DTFCC_PYTHON=OFF \
   -DTFCC_WITH_CRYPTO=OFF -DTFCC_WASM_THREADS=$threads -DTFCC_WASM_RELAXED=ON >/dev/null
@@ -77,6 +83,7 @@ nfma=$(grep -o 'f32x4\.relaxed_fma' <<<"$dis" | wc -l)
 ndot=$(grep -o 'f64x2\.relaxed_fma' <<<"$dis" | wc -l)
 node scripts/wasm-relaxed.mjs "$rbuild/wasm/tfcc-core.wasm" "$pkg/lib/tfcc-core-relaxed.wasm" \
   "f32x4.relaxed_fma=$nfma" "f64x2.relaxed_fma=$ndot"
+fi
 # the package's version is the project's
 version=$(sed -n 's/^project(tfcc VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
 node -e 'const fs=require("fs"),p=process.argv[1],j=JSON.parse(fs.readFileSync(p));j.version=process.argv[2];fs.writeFileSync(p,JSON.stringify(j,null,2)+"\n")' \
@@ -86,5 +93,5 @@ rm -f "$build"/tfcc-wasm-*.tgz
 tgz=$build/tfcc-wasm-$version.tgz
 [ -f "$tgz" ] || { echo "npm pack left no $tgz"; exit 1; }
 wasm=$build/wasm/tfcc-core.wasm
-rwasm=$pkg/lib/tfcc-core-relaxed.wasm
-echo "built $tgz ($(stat -c %s "$tgz") bytes); tfcc-core.wasm $(stat -c %s "$wasm") bytes, gzip -9 $(gzip -9c "$wasm" | wc -c) bytes; tfcc-core-relaxed.wasm gzip -9 $(gzip -9c "$rwasm" | wc -c) bytes"
+if [ -f "$rwasm" ]; then rsize="tfcc-core-relaxed.wasm gzip -9 $(gzip -9c "$rwasm" | wc -c) bytes"; else rsize="no relaxed-SIMD binary (TFCC_WASM_RELAXED_BUILD=0)"; fi
+echo "built $tgz ($(stat -c %s "$tgz") bytes); tfcc-core.wasm $(stat -c %s "$wasm") bytes, gzip -9 $(gzip -9c "$wasm" | wc -c) bytes; $rsize"
