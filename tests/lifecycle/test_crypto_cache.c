@@ -274,8 +274,12 @@ static void test_format(const model_case *mc) {
 }
 
 /* Refusals: each rewritten with one warning, the output right. */
+/* At the CPU's best level (the kernels of every cap are test_cap's; the hundreds of loads here
+ * test the cache reader, and under ASan the portable GEMM made this test take minutes), the
+ * foreign-cap case at a lower one. mc->ref: the output at the best level. */
 static void test_refusals(const model_case *mc, const model_case *other, bool dense) {
-  tfcc_runtime *rt = lc_runtime("sse4", log_fn), *ra = lc_runtime("avx2", log_fn);
+  const char *lower = tfcc_isa_dispatch_level(TFCC_ISA_NO_CAP) > TFCC_ISA_SSE4 ? "sse4" : "generic";
+  tfcc_runtime *rt = lc_runtime(NULL, log_fn), *ra = lc_runtime(lower, log_fn);
   if (!rt) return;
   char cache[700], good[720];
   snprintf(cache, sizeof cache, "%s/%s.bad.wce", g_dir, mc->file);
@@ -292,13 +296,14 @@ static void test_refusals(const model_case *mc, const model_case *other, bool de
   CHECK(g && gn > 96 && lc_write_file(good, g, gn));
   if (!g) return;
   /* another ISA cap (foreign) */
-  if (ra) { /* against avx2's own output */
+  if (ra) { /* against the lower level's own output */
     model_case ma = *mc;
     tfcc_wcache_stats st;
     ma.ref = malloc(OUT_CAP);
     CHECK(ma.ref && run_enc(ra, mc->enc, g_key, NULL, ma.ref, &ma.ref_bytes, &st));
-    load_check(ra, &ma, mc->enc, g_key, cache, true, "made at sse4, loaded at avx2", 0);
-    load_check(ra, &ma, mc->enc, g_key, cache, false, "rewritten at avx2", 0);
+    load_check(ra, &ma, mc->enc, g_key, cache, true,
+               "made at the best level, loaded at a lower one", 0);
+    load_check(ra, &ma, mc->enc, g_key, cache, false, "rewritten at the lower level", 0);
     free(ma.ref);
     tfcc_runtime_destroy(ra);
   }
@@ -492,15 +497,12 @@ int main(void) {
       tfcc_runtime_destroy(rt);
       test_cap(mc, caps[i]);
     }
-    tfcc_runtime *rt = lc_runtime("sse4", log_fn);
+    tfcc_runtime *rt = lc_runtime(NULL, log_fn);
     tfcc_wcache_stats st;
     CHECK(rt && run_enc(rt, mc->enc, g_key, NULL, mc->ref, &mc->ref_bytes, &st));
     tfcc_runtime_destroy(rt);
     test_format(mc);
     test_refusals(mc, c + 1 < nc ? &cases[c + 1] : &cases[0], c == 0);
-    rt = lc_runtime(NULL, log_fn);
-    CHECK(rt && run_enc(rt, mc->enc, g_key, NULL, mc->ref, &mc->ref_bytes, &st));
-    tfcc_runtime_destroy(rt);
     test_race(mc);
     test_no_float(mc);
   }
