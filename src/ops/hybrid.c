@@ -138,11 +138,21 @@ static bool classic_dynamic_while(const tfcc_graph *g, const tfcc_ir_node *n) {
 
 /* The classic interpreter runs every node of sg with its builtin kernels: a dynamic tensor
  * (classic_has_dynamic_tensor, classic_dynamic_while) makes ModifyGraphWithDelegate fail. */
-static bool classic_undelegated(const tfcc_graph *g, const tfcc_ir_subgraph *sg) {
+static bool classic_undelegated_scan(const tfcc_graph *g, const tfcc_ir_subgraph *sg) {
   if (classic_has_dynamic_tensor(sg)) return true;
   for (int32_t i = 0; i < sg->n_nodes; i++)
     if (!sg->nodes[i].removed && classic_dynamic_while(g, &sg->nodes[i])) return true;
   return false;
+}
+
+void tfcc_classic_undelegated_note(const tfcc_graph *g, tfcc_ir_subgraph *sg) {
+  sg->classic_undelegated = classic_undelegated_scan(g, sg) ? 2 : 1;
+}
+
+/* The answer noted after the passes, or a scan (nodes the constant folder inits during them) */
+static bool classic_undelegated(const tfcc_graph *g, const tfcc_ir_subgraph *sg) {
+  if (sg->classic_undelegated) return sg->classic_undelegated == 2;
+  return classic_undelegated_scan(g, sg);
 }
 
 bool tfcc_ref_builtin_float_range(const tfcc_init_ctx *ctx) {
