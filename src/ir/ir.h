@@ -79,6 +79,11 @@ typedef struct tfcc_ir_subgraph {
   int32_t *inputs, *outputs;
   bool unrunnable; /* it, or a subgraph it calls, has an unsupported operator (runtime/model.c):
                       never prepared or run, as TFLite fails only a subgraph it prepares */
+  /* ops/hybrid.c's answer for this subgraph, computed once after the graph passes
+   * (passes/pass_manager.c; tfcc_classic_undelegated_note): whether TFLite's classic
+   * interpreter delegates none of its nodes. 0 not computed yet (then each query scans), 1 no,
+   * 2 yes. */
+  uint8_t classic_undelegated;
 } tfcc_ir_subgraph;
 
 typedef struct tfcc_ir_metadata {

@@ -1,6 +1,7 @@
 /* Elementwise arithmetic (ADD, SUB, MUL, DIV, POW, FLOOR_DIV, FLOOR_MOD, MAXIMUM, MINIMUM,
  * SQUARED_DIFFERENCE): options, quantized parameters, prepare, eval, kernel name. */
 #include "ops/binary_common.h"
+#include "ops/hybrid.h"
 
 #include "kernels/f32-vbinary/vbinary.h"
 #include "kernels/q8-vbinary/vbinary.h"
@@ -65,6 +66,7 @@ tfcc_status tfcc_arith_init(tfcc_init_ctx *ctx, tfcc_arith_kind kind) {
   o->activation = TFCC_ACT_NONE;
   o->pot_scale_int16 = false;
   o->quant_compat = ctx->quant_compat;
+  o->builtin_range = kind <= TFCC_ARITH_DIV && tfcc_ref_builtin_float_range(ctx);
   const tfcc_ir_node *node = ctx->node;
   if (node) {
     o->activation = node->opts.arith.activation;
@@ -321,6 +323,8 @@ tfcc_status tfcc_arith_eval(tfcc_op_ctx *ctx, tfcc_arith_kind k) {
   if ((st = arith_check_data(ctx, k, NULL)) != TFCC_OK) return st;
   tfcc_binary_act act;
   tfcc_binary_act_range(k <= TFCC_ARITH_DIV ? opts_of(ctx).activation : TFCC_ACT_NONE, &act);
+  const tfcc_arith_opts *ao = ctx->params;
+  if (ao && ao->builtin_range) tfcc_act_range_f32_builtin(ao->activation, &act.f_lo, &act.f_hi);
   tfcc_f32_vbinary_op fop;
   if (dt == TFCC_FLOAT32 && tfcc_f32_vbinary_op_of(arith_binop(k), &fop)) {
     const tfcc_f32_vbinary_params fp = {fop, act.f_lo, act.f_hi};

@@ -104,10 +104,66 @@ static bool classic_has_dynamic_tensor(const tfcc_ir_subgraph *sg) {
   return false;
 }
 
+/* exact8: a WHILE whose outputs the classic interpreter sizes while running (while.cc makes
+ * them dynamic when its body has a dynamic tensor or gives a loop variable another shape): the
+ * body's outputs declared with other dims than its inputs, or a body tensor other than its
+ * inputs that the converter declared with an unknown dimension (-1 in its shape signature: a
+ * SLICE / CONCATENATION of computed sizes, DPCRN's GRU loops), or a body with a computed-size
+ * RESIZE. Probed on the classic interpreter (tfweb): a WHILE whose loop variable grows leaves
+ * every node of the calling subgraph to the builtin kernels (an ADD after it clamps inf to
+ * FLT_MAX), a WHILE with a static body does not (its ADD keeps inf: delegated). */
+static bool classic_dynamic_while(const tfcc_graph *g, const tfcc_ir_node *n) {
+  if (!g || n->builtin != TFCC_OP_WHILE || n->opts.kind != TFCC_OPTIONS_SUBGRAPHS) return false;
+  const int32_t bi = n->opts.subgraphs.second;
+  if (bi < 0 || bi >= g->n_subgraphs) return false;
+  const tfcc_ir_subgraph *b = &g->subgraphs[bi];
+  if (b->n_inputs != b->n_outputs) return true;
+  for (int32_t k = 0; k < b->n_outputs; k++) {
+    const int32_t i = b->inputs[k], o = b->outputs[k];
+    if (i < 0 || o < 0 || i >= b->n_tensors || o >= b->n_tensors) return true;
+    const tfcc_ir_tensor *ti = &b->tensors[i], *to = &b->tensors[o];
+    if (ti->rank != to->rank || memcmp(ti->dims, to->dims, sizeof(int32_t) * (size_t)ti->rank))
+      return true;
+  }
+  for (int32_t t = 0; t < b->n_tensors; t++) {
+    const tfcc_ir_tensor *tt = &b->tensors[t];
+    bool input = false;
+    for (int32_t k = 0; k < b->n_inputs && !input; k++) input = b->inputs[k] == t;
+    if (input || !tt->has_signature) continue;
+    for (int32_t d = 0; d < tt->rank; d++)
+      if (tt->signature[d] < 0) return true;
+  }
+  return classic_has_dynamic_tensor(b);
+}
+
+/* The classic interpreter runs every node of sg with its builtin kernels: a dynamic tensor
+ * (classic_has_dynamic_tensor, classic_dynamic_while) makes ModifyGraphWithDelegate fail. */
+static bool classic_undelegated_scan(const tfcc_graph *g, const tfcc_ir_subgraph *sg) {
+  if (classic_has_dynamic_tensor(sg)) return true;
+  for (int32_t i = 0; i < sg->n_nodes; i++)
+    if (!sg->nodes[i].removed && classic_dynamic_while(g, &sg->nodes[i])) return true;
+  return false;
+}
+
+void tfcc_classic_undelegated_note(const tfcc_graph *g, tfcc_ir_subgraph *sg) {
+  sg->classic_undelegated = classic_undelegated_scan(g, sg) ? 2 : 1;
+}
+
+/* The answer noted after the passes, or a scan (nodes the constant folder inits during them) */
+static bool classic_undelegated(const tfcc_graph *g, const tfcc_ir_subgraph *sg) {
+  if (sg->classic_undelegated) return sg->classic_undelegated == 2;
+  return classic_undelegated_scan(g, sg);
+}
+
+bool tfcc_ref_builtin_float_range(const tfcc_init_ctx *ctx) {
+  return ctx->quant_compat == TFCC_QUANT_COMPAT_REFERENCE && ctx->sg &&
+         classic_undelegated(ctx->graph, ctx->sg);
+}
+
 bool tfcc_hybrid_ref_delegated_float(const tfcc_init_ctx *ctx) {
   if (ctx->quant_compat != TFCC_QUANT_COMPAT_REFERENCE || !ctx->sg) return false;
   if (xnn_declines_input_rank(ctx)) return false;
-  return tfcc_hybrid_in_subgraph(ctx->sg) && !classic_has_dynamic_tensor(ctx->sg);
+  return tfcc_hybrid_in_subgraph(ctx->sg) && !classic_undelegated(ctx->graph, ctx->sg);
 }
 
 bool tfcc_hybrid_ref_builtin_float(const tfcc_init_ctx *ctx) {

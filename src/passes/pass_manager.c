@@ -3,6 +3,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ops/hybrid.h"
 #include "passes/passes.h"
 
 static const tfcc_pass_info k_passes[] = {
@@ -82,5 +83,8 @@ tfcc_status tfcc_run_passes(tfcc_graph *g, uint32_t disabled, tfcc_isa isa, cons
                  changed == 1 ? "" : "s", now_ms() - t0);
     }
   }
+  /* after every subgraph's passes: a WHILE's body is read by its caller's answer */
+  for (int32_t s = 0; s < g->n_subgraphs; s++)
+    if (!g->subgraphs[s].unrunnable) tfcc_classic_undelegated_note(g, &g->subgraphs[s]);
   return TFCC_OK;
 }

@@ -3,6 +3,7 @@
 #ifndef TFCC_KERNELS_REF_QUANT_UTIL_H
 #define TFCC_KERNELS_REF_QUANT_UTIL_H
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 
@@ -88,7 +89,8 @@ enum {
   TFCC_ACT_SIGN_BIT = 5
 };
 
-/* Float activation range (tflite::CalculateActivationRange). */
+/* Float activation range as XNNPACK (TensorFlow Lite's delegate) clamps: +-INFINITY where the
+ * activation has no bound, so an overflow stays inf. */
 static inline void tfcc_act_range_f32(int act, float *lo, float *hi) {
   *lo = -INFINITY;
   *hi = INFINITY;
@@ -101,6 +103,15 @@ static inline void tfcc_act_range_f32(int act, float *lo, float *hi) {
     *lo = -1.f;
     *hi = 1.f;
   }
+}
+
+/* The builtin kernels' float activation range (tflite::CalculateActivationRange: NONE is
+ * [lowest(), max()], RELU [0, max()]): an overflow becomes +-FLT_MAX (inf + 1 = 3.4028235e38);
+ * NaN passes. REFERENCE mode where the classic interpreter runs no delegate (exact8). */
+static inline void tfcc_act_range_f32_builtin(int act, float *lo, float *hi) {
+  tfcc_act_range_f32(act, lo, hi);
+  if (*lo == -INFINITY) *lo = -FLT_MAX;
+  if (*hi == INFINITY) *hi = FLT_MAX;
 }
 
 /* Quantized activation range (tflite::CalculateActivationRangeQuantized), for an output with
