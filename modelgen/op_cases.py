@@ -1744,6 +1744,24 @@ def hybrid_float_probe_cases():
     dw("dw5_s2_m1", [1, 12, 11, 20], 5, 2, 1, "SAME", "RELU6")
     dw("dw3_s1_m2", [1, 8, 9, 6], 3, 1, 2, "SAME", "NONE")
     dw("dw5_s2_m2", [1, 10, 9, 4], 5, 2, 2, "VALID", "NONE")
+
+    # sweep24: the filter a DEQUANTIZE of uint8 weights makes (TOCO's dynamic-range MobileNetV2
+    # depthwise layers in a hybrid HED edge detector). XNNPACK's delegates unpack only float16
+    # (LiteRT: also int8) DEQUANTIZEs into static weights and take static filters only, so both
+    # builds run this node with the builtin kernel: bias first, taps row by row
+    def dw_u8deq(tag, xs, kk, stride, pad, actf):
+        c = xs[3]
+        oh, ow = conv_out(xs[1], kk, stride, 1, pad), conv_out(xs[2], kk, stride, 1, pad)
+        wq, _ = weights(Rng(seed_of("probe_" + tag + "/wq")), "u8", [1, kk, kk, c], 3)
+        probe(tag, {"x": act("f32", xs, -2.0, 3.0), "wq": wq, "wf": T(F32, [1, kk, kk, c]),
+                    "bf": fconst("probe_" + tag + "/bf", [c], -0.5, 0.5), "d": T(F32, [1, oh, ow, c])},
+              [("DEQUANTIZE", ["wq"], ["wf"], {}),
+               ("DEPTHWISE_CONV_2D", ["x", "wf", "bf"], ["d"],
+                {"padding": pad, "stride_w": stride, "stride_h": stride, "depth_multiplier": 1,
+                 "fused_activation_function": actf})], ["x"], ["d"])
+
+    dw_u8deq("dw3_u8deq", [1, 12, 11, 24], 3, 1, "SAME", "RELU6")
+    dw_u8deq("dw3_s2_u8deq", [1, 13, 10, 16], 3, 2, "SAME", "NONE")
     # FULLY_CONNECTED with constant float weights: units 6 (nr2 in LiteRT) and 16
     for units in (6, 16):
         tag = "fc_f32w_u%d" % units

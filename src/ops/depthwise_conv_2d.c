@@ -21,6 +21,8 @@ typedef struct dw_params {
   tfcc_conv_node n; /* window, quantization, q8 depthwise packing, hybrid (ops/conv_node.h);
                        float32 uses the weights in place */
   bool xnn_f32;     /* ops: float32 in a hybrid model, TFLITE mode: XNNPACK's order */
+  bool builtin_f32; /* sweep24: float32 in a hybrid model where XNNPACK declines the node:
+                       TFLite's builtin order (tfcc_dwconv_f32_bias_first) */
   /* exact2: one input channel and a depth multiplier > 1: XNNPACK makes it a convolution of
    * one group with 1 input and out_c output channels, which its IGEMM (or nr2 kernel below 8
    * outputs) runs, taps row by row: the filter as tfcc_xnn_conv_pack packs it, else NULL */
@@ -51,6 +53,8 @@ static tfcc_status dw_init(tfcc_init_ctx *ctx) {
   const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, 0), *f = tfcc_conv_ir_input(ctx, 1);
   p->xnn_f32 = !p->n.hyb && in && f && in->dtype == TFCC_FLOAT32 && f->dtype == TFCC_FLOAT32 &&
                (tfcc_hybrid_xnn_float(ctx) || tfcc_hybrid_ref_delegated_float(ctx));
+  p->builtin_f32 = !p->n.hyb && !p->xnn_f32 && in && f && in->dtype == TFCC_FLOAT32 &&
+                   f->dtype == TFCC_FLOAT32 && ctx->sg && tfcc_hybrid_in_subgraph(ctx->sg);
   if (p->xnn_f32 && f->data && !f->sparsity && in->rank == 4 && in->dims[3] == 1 && f->rank == 4 &&
       f->dims[0] == 1 && f->dims[3] > 1 &&
       f->data_bytes >= (size_t)f->dims[1] * f->dims[2] * f->dims[3] * sizeof(float)) {
@@ -158,6 +162,10 @@ static tfcc_status dw_eval(tfcc_op_ctx *ctx) {
         tfcc_hybrid_xnn_dwconv(ctx, &g, f->data, bd, lo, hi);
         return TFCC_OK;
       }
+      if (p->builtin_f32) {
+        tfcc_dwconv_f32_bias_first(&g, in->data, f->data, bd, lo, hi, out->data);
+        return TFCC_OK;
+      }
       if (ctx->scratch_bytes >= tfcc_f32_dwconv_scratch_bytes(&g)) {
         tfcc_f32_dwconv(ctx->pool, ctx->ks->f32_dwconv, &g, in->data, f->data, bd, lo, hi,
                         out->data, ctx->scratch);
@@ -194,6 +202,7 @@ static const char *dw_kernel(const tfcc_op_ctx *ctx) {
   }
   if (ctx->in[0]->dtype != TFCC_FLOAT32 || ctx->in[0]->rank != 4 || ctx->in[1]->rank != 4)
     return "ref";
+  if (p->builtin_f32) return "ref-bias-first";
   if (p->xnn_f32) /* XNNPACK's order (ops/hybrid.c): the vector kernel for depth multiplier 1 */
     return ctx->in[0]->dims[3] == ctx->in[1]->dims[3] ? ctx->ks->tflite_f32->name : "xnn-dwconv";
   return ctx->ks->f32_dwconv->name;

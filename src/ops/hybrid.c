@@ -59,6 +59,32 @@ static bool xnn_declines_input_rank(const tfcc_init_ctx *ctx) {
   return ctx->sg->tensors[n->inputs[0]].rank != 4;
 }
 
+/* sweep24: whether XNNPACK's delegates decline a float DEPTHWISE_CONV_2D for its filter: they
+ * take a static filter only, and of the DEQUANTIZEs producing one they unpack float16 (LiteRT:
+ * also int8) constants alone. A filter that is not constant, or that tfcc folded at load from a
+ * DEQUANTIZE of uint8 weights (TOCO's dynamic-range MobileNetV2 depthwise layers), is a run-time
+ * tensor to them: the node runs TFLite's builtin kernel in both builds (a hybrid HED edge
+ * detector: LiteRT and the classic interpreter both match the builtin order bit for bit). */
+static bool xnn_declines_dw_filter(const tfcc_init_ctx *ctx) {
+  const tfcc_ir_node *n = ctx->node;
+  const tfcc_ir_subgraph *sg = ctx->sg;
+  if (!n || n->builtin != TFCC_OP_DEPTHWISE_CONV_2D || n->n_inputs < 2 || n->inputs[1] < 0 ||
+      n->inputs[1] >= sg->n_tensors)
+    return false;
+  const int32_t f = n->inputs[1];
+  if (sg->tensors[f].dtype != TFCC_FLOAT32) return false;
+  if (!sg->tensors[f].data) return true;
+  if (!sg->tensors[f].folded) return false;
+  for (int32_t i = 0; i < sg->n_nodes; i++) {
+    const tfcc_ir_node *d = &sg->nodes[i];
+    if (d->builtin != TFCC_OP_DEQUANTIZE || d->n_inputs < 1 || d->n_outputs < 1 ||
+        d->outputs[0] != f || d->inputs[0] < 0 || d->inputs[0] >= sg->n_tensors)
+      continue;
+    return sg->tensors[d->inputs[0]].dtype == TFCC_UINT8;
+  }
+  return false;
+}
+
 bool tfcc_hybrid_in_subgraph(const tfcc_ir_subgraph *sg) {
   for (int32_t i = 0; i < sg->n_nodes; i++) {
     const tfcc_ir_node *n = &sg->nodes[i];
@@ -80,7 +106,8 @@ bool tfcc_hybrid_in_subgraph(const tfcc_ir_subgraph *sg) {
 
 bool tfcc_hybrid_xnn_float(const tfcc_init_ctx *ctx) {
   if (ctx->quant_compat != TFCC_QUANT_COMPAT_TFLITE || !ctx->sg) return false;
-  if (xnn_declines_input_rank(ctx)) return false; /* ops: not delegated, builtin kernels */
+  if (xnn_declines_input_rank(ctx) || xnn_declines_dw_filter(ctx))
+    return false; /* ops, sweep24: not delegated, builtin kernels */
   return tfcc_hybrid_in_subgraph(ctx->sg);
 }
 
@@ -162,7 +189,7 @@ bool tfcc_ref_builtin_float_range(const tfcc_init_ctx *ctx) {
 
 bool tfcc_hybrid_ref_delegated_float(const tfcc_init_ctx *ctx) {
   if (ctx->quant_compat != TFCC_QUANT_COMPAT_REFERENCE || !ctx->sg) return false;
-  if (xnn_declines_input_rank(ctx)) return false;
+  if (xnn_declines_input_rank(ctx) || xnn_declines_dw_filter(ctx)) return false;
   return tfcc_hybrid_in_subgraph(ctx->sg) && !classic_undelegated(ctx->graph, ctx->sg);
 }
 

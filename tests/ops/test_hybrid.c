@@ -872,6 +872,12 @@ static const hybrid_case k_hybrid_cases[] = {
     {"hybrid_probe_dw3_s1_m2_builtin", "hybrid_builtin", REF, 2, 0, false},
     {"hybrid_probe_dw5_s2_m2", "conformance", TFL, 2, 0, false},
     {"hybrid_probe_dw5_s2_m2_builtin", "hybrid_builtin", REF, 2, 0, false},
+    /* sweep24: the filter a DEQUANTIZE of uint8 weights makes: no XNNPACK build takes the
+       node, both run the builtin kernel (bias first, taps row by row) */
+    {"hybrid_probe_dw3_u8deq", "conformance", TFL, 2, 0, false},
+    {"hybrid_probe_dw3_u8deq_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"hybrid_probe_dw3_s2_u8deq", "conformance", TFL, 2, 0, false},
+    {"hybrid_probe_dw3_s2_u8deq_builtin", "hybrid_builtin", REF, 2, 0, false},
     {"hybrid_probe_fc_f32w_u6", "conformance", TFL, 2, 0, false},
     {"hybrid_probe_fc_f32w_u6_builtin", "hybrid_builtin", REF, 2, 0, false},
     {"hybrid_probe_fc_f32w_u16", "conformance", TFL, 2, 0, false},

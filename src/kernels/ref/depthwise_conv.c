@@ -24,6 +24,21 @@ void tfcc_dwconv_f32(const tfcc_conv_geom *g, const float *in, const float *filt
                { out[out_base + oc] = tfcc_bias_act_f32(acc, bias, (size_t)oc, act_min, act_max); })
 }
 
+void tfcc_dwconv_f32_bias_first(const tfcc_conv_geom *g, const float *in, const float *filter,
+                                const float *bias, float act_min, float act_max, float *out) {
+  const int32_t mult = g->out_c / g->in_c;
+  TFCC_CONV_PIXELS(for (int32_t oc = 0; oc < g->out_c; oc++) {
+    const int32_t ic = oc / mult;
+    float acc = bias ? bias[oc] : 0.f;
+    TFCC_CONV_TAPS(const size_t ii = (((size_t)b * g->in_h + iy) * g->in_w + ix) * g->in_c + ic;
+                   const size_t fi = ((size_t)fy * g->filter_w + fx) * g->out_c + oc;
+                   const float p = in[ii] * filter[fi]; /* its own statement: never an FMA */
+                   acc += p;)
+    acc = acc < act_min ? act_min : acc;
+    out[out_base + oc] = acc > act_max ? act_max : acc;
+  })
+}
+
 void tfcc_dwconv_u8(const tfcc_conv_geom *g, const tfcc_conv_requant *q, const uint8_t *in,
                     const uint8_t *filter, const int32_t *bias, uint8_t *out) {
   const int32_t io = q->input_offset, fo = q->filter_offset;

@@ -12,6 +12,11 @@
 /* g->out_c = g->in_c * depth_multiplier; g->filter_in_c is unused. */
 void tfcc_dwconv_f32(const tfcc_conv_geom *g, const float *in, const float *filter,
                      const float *bias, float act_min, float act_max, float *out);
+/* Float in TFLite's builtin order (optimized DepthwiseConv: each accumulator starts at the
+ * bias, then the taps row by row, every product rounded before it is added; NaN passes the
+ * clamp): the order a hybrid model's TFLite runs where XNNPACK declines the node. */
+void tfcc_dwconv_f32_bias_first(const tfcc_conv_geom *g, const float *in, const float *filter,
+                                const float *bias, float act_min, float act_max, float *out);
 void tfcc_dwconv_u8(const tfcc_conv_geom *g, const tfcc_conv_requant *q, const uint8_t *in,
                     const uint8_t *filter, const int32_t *bias, uint8_t *out);
 void tfcc_dwconv_i8(const tfcc_conv_geom *g, const tfcc_conv_requant *q, const int8_t *in,
