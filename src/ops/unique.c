@@ -25,14 +25,18 @@ static tfcc_status unique_prepare(tfcc_op_ctx *ctx) {
     return TFCC_OP_NEEDS_DATA(ctx, in,
                               OP ": the output size depends on the values of input 0 (tensor %d)",
                               (int)in->index);
-  /* counted in linear time (select_k.h): the scan of
-     every earlier value took minutes for a hostile input of millions, at prepare, where no run
-     deadline is checked */
+  /* counted in linear time (select_k.h): the scan of every earlier value took minutes for a
+     hostile input of millions, at prepare, where no run deadline is checked. 32 / 64-bit
+     values are sorted in memory taken here and freed (also when a dynamic UNIQUE is prepared
+     during a run); 8 / 16-bit ones need none. */
   const int64_t n = in->dims[0];
   ctx->scratch_bytes = tfcc_ref_unique_scratch_bytes(in->dtype, n);
-  void *sort = malloc(ctx->scratch_bytes);
-  TFCC_OP_CHECK(ctx, sort, TFCC_ERR_NO_MEMORY, OP ": out of memory sorting %lld values",
-                (long long)n);
+  void *sort = NULL;
+  if (tfcc_dtype_size(in->dtype) > 2) {
+    sort = malloc(ctx->scratch_bytes);
+    TFCC_OP_CHECK(ctx, sort, TFCC_ERR_NO_MEMORY, OP ": out of memory sorting %lld values",
+                  (long long)n);
+  }
   const int64_t count = tfcc_ref_unique_count(in->dtype, in->data, n, sort);
   free(sort);
   const int32_t dims[1] = {(int32_t)count};

@@ -218,8 +218,28 @@ static int64_t get_idx(const void *idx, int idx_size, int64_t at) {
   return idx_size == 8 ? ((const int64_t *)idx)[at] : ((const int32_t *)idx)[at];
 }
 
+/* 8- and 16-bit values counted with a bitmap of those seen (8 KiB on the stack) */
+#define UNIQ_SEEN(T) \
+  do { \
+    const T *x = in; \
+    for (int64_t i = 0; i < n; i++) { \
+      const uint16_t v = (uint16_t)x[i]; \
+      count += !(seen[v >> 6] >> (v & 63) & 1); \
+      seen[v >> 6] |= (uint64_t)1 << (v & 63); \
+    } \
+  } while (0)
+
 int64_t tfcc_ref_unique_count(tfcc_dtype dtype, const void *in, int64_t n, void *scratch) {
-  if (tfcc_dtype_size(dtype) <= 2) return uniq_small(dtype, in, n, NULL, NULL, 4, scratch);
+  if (tfcc_dtype_size(dtype) <= 2) {
+    uint64_t seen[1024] = {0};
+    int64_t count = 0;
+    switch (dtype) {
+      case TFCC_UINT8: UNIQ_SEEN(uint8_t); break;
+      case TFCC_INT8: UNIQ_SEEN(int8_t); break;
+      default: UNIQ_SEEN(int16_t); break;
+    }
+    return count;
+  }
   return uniq_runs(uniq_sort(dtype, in, n, scratch), n, dtype == TFCC_FLOAT32, NULL, 4);
 }
 

@@ -22,7 +22,8 @@ void tfcc_ref_topk(tfcc_dtype dtype, const void *in, int64_t rows, int64_t n, in
 int64_t tfcc_ref_unique(tfcc_dtype dtype, const void *in, int64_t n, void *uniq, void *idx,
                         int idx_size, void *scratch);
 
-/* The number of distinct values tfcc_ref_unique finds (same scratch). */
+/* The number of distinct values tfcc_ref_unique finds (same scratch; 8- and 16-bit values need
+ * none: scratch may be NULL). */
 int64_t tfcc_ref_unique_count(tfcc_dtype dtype, const void *in, int64_t n, void *scratch);
 
 size_t tfcc_ref_unique_scratch_bytes(tfcc_dtype dtype, int64_t n);
