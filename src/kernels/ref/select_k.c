@@ -155,16 +155,23 @@ size_t tfcc_ref_unique_scratch_bytes(tfcc_dtype dtype, int64_t n) {
     } \
   } while (0)
 
+/* M(T) for the 8- and 16-bit dtypes */
+#define SMALL_TYPES(M) \
+  do { \
+    if (dtype == TFCC_UINT8) \
+      M(uint8_t); \
+    else if (dtype == TFCC_INT8) \
+      M(int8_t); \
+    else \
+      M(int16_t); \
+  } while (0)
+
 static int64_t uniq_small(tfcc_dtype dtype, const void *in, int64_t n, void *uniq, void *idx,
                           int idx_size, void *scratch) {
   int32_t *ids = scratch;
   memset(ids, 0xff, sizeof(int32_t) << 16);
   int64_t count = 0;
-  switch (dtype) {
-    case TFCC_UINT8: UNIQ_SMALL(uint8_t); break;
-    case TFCC_INT8: UNIQ_SMALL(int8_t); break;
-    default: UNIQ_SMALL(int16_t); break;
-  }
+  SMALL_TYPES(UNIQ_SMALL);
   return count;
 }
 
@@ -233,11 +240,7 @@ int64_t tfcc_ref_unique_count(tfcc_dtype dtype, const void *in, int64_t n, void 
   if (tfcc_dtype_size(dtype) <= 2) {
     uint64_t seen[1024] = {0};
     int64_t count = 0;
-    switch (dtype) {
-      case TFCC_UINT8: UNIQ_SEEN(uint8_t); break;
-      case TFCC_INT8: UNIQ_SEEN(int8_t); break;
-      default: UNIQ_SEEN(int16_t); break;
-    }
+    SMALL_TYPES(UNIQ_SEEN);
     return count;
   }
   return uniq_runs(uniq_sort(dtype, in, n, scratch), n, dtype == TFCC_FLOAT32, NULL, 4);
