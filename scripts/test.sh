@@ -11,7 +11,8 @@
 #   3. aarch64: the library and the NEON kernel tests cross-compiled, run under qemu-aarch64.
 #   4. sanitizers: clang build with ASan + UBSan and every ctest test again.
 #   5. fuzzing (libFuzzer, from the ASan build): model reader 45 s, encrypted-container parser
-#      20 s, tfcc serve's request parsers 20 s, the packed-weights cache reader 20 s.
+#      20 s, tfcc serve's request parsers 20 s, the packed-weights cache reader 20 s, the
+#      whole load / plan / run path on mutated models (fuzz_model_run) 30 s.
 #   6. WebAssembly: scripts/build-wasm.sh (Emscripten from apt when missing; skipped when it cannot
 #      be had), the Node tests of the npm package tfcc-wasm and its headless-Chromium page test
 #      (chromium from apt when missing; ctest in build-wasm/), and the threads build's Node test
@@ -156,10 +157,9 @@ else
   fuzz fuzz_crypto_container "${secs:-20}" "$fz/corpus_crypto" -max_len=65536
   fuzz fuzz_serve_request "${secs:-20}" "$fz/corpus_serve" -dict=tests/fuzz/serve_request.dict
   fuzz fuzz_weights_cache "${secs:-20}" "$fz/corpus_wcache" -max_len=1048576
-  # fuzz_model_run (the whole load / plan / run path) is built but not run here yet: two
-  # 5-minute runs still find a defect or two (hostile scales reaching a float-to-integer
-  # conversion; its comment lists what was found and fixed); it joins this stage once two
-  # such runs come back clean.
+  # the whole load / plan / run path on mutated models (tests/fuzz/fuzz_model_run.c)
+  fuzz fuzz_model_run "${secs:-30}" "$fz/corpus_run" -max_len=65536 -timeout=20 -rss_limit_mb=3072 \
+    -malloc_limit_mb=1000000
 fi
 fi
 if want 6; then

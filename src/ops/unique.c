@@ -1,8 +1,10 @@
 /* UNIQUE: input 1-D (float32, uint8, int8, int16, int32, int64); outputs the distinct values in
  * order of first appearance (dynamic: the count depends on the values) and, for each input
  * element, its position among them (int32 or int64, UniqueOptions.idx_out_type; the output's
- * dtype decides) (unique.cc). With an input known at prepare the outputs are sized then. */
-#include <string.h>
+ * dtype decides) (unique.cc). With an input known at prepare the outputs are sized then.
+ * Linear in the input's size (8 / 16-bit: a table of ids; wider: a radix sort), in prepare and
+ * in eval (its scratch). */
+#include <stdlib.h>
 
 #include "kernels/ref/select_k.h"
 #include "ops/shape_ops_util.h"
@@ -23,23 +25,20 @@ static tfcc_status unique_prepare(tfcc_op_ctx *ctx) {
     return TFCC_OP_NEEDS_DATA(ctx, in,
                               OP ": the output size depends on the values of input 0 (tensor %d)",
                               (int)in->index);
-  /* count the distinct values with the output index as the only storage: sized exactly */
-  int64_t count = 0;
+  /* counted in linear time (select_k.h): the scan of every earlier value took minutes for a
+     hostile input of millions, at prepare, where no run deadline is checked. 32 / 64-bit
+     values are sorted in memory taken here and freed (also when a dynamic UNIQUE is prepared
+     during a run); 8 / 16-bit ones need none. */
   const int64_t n = in->dims[0];
-  const size_t es = tfcc_dtype_size(in->dtype);
-  const uint8_t *x = in->data;
-  for (int64_t i = 0; i < n; i++) {
-    int64_t j = 0;
-    for (; j < i; j++) {
-      bool eq;
-      if (in->dtype == TFCC_FLOAT32)
-        eq = ((const float *)x)[j] == ((const float *)x)[i];
-      else
-        eq = memcmp(x + (size_t)j * es, x + (size_t)i * es, es) == 0;
-      if (eq) break;
-    }
-    count += j == i;
+  ctx->scratch_bytes = tfcc_ref_unique_scratch_bytes(in->dtype, n);
+  void *sort = NULL;
+  if (tfcc_dtype_size(in->dtype) > 2) {
+    sort = malloc(ctx->scratch_bytes);
+    TFCC_OP_CHECK(ctx, sort, TFCC_ERR_NO_MEMORY, OP ": out of memory sorting %lld values",
+                  (long long)n);
   }
+  const int64_t count = tfcc_ref_unique_count(in->dtype, in->data, n, sort);
+  free(sort);
   const int32_t dims[1] = {(int32_t)count};
   return tfcc_tensor_set_shape(ctx->out[0], 1, dims, ctx->err);
 }
@@ -48,7 +47,7 @@ static tfcc_status unique_eval(tfcc_op_ctx *ctx) {
   const tfcc_tensor *in = ctx->in[0];
   tfcc_tensor *u = ctx->out[0], *ix = ctx->out[1];
   const int64_t count = tfcc_ref_unique(in->dtype, in->data, in->dims[0], u->data, ix->data,
-                                        ix->dtype == TFCC_INT64 ? 8 : 4);
+                                        ix->dtype == TFCC_INT64 ? 8 : 4, ctx->scratch);
   TFCC_OP_CHECK(ctx, count == u->dims[0], TFCC_ERR_RUNTIME,
                 OP ": %lld distinct values, the output holds %d", (long long)count,
                 (int)u->dims[0]);
