@@ -9,7 +9,9 @@ settings, interleaved round by round (one process per cell), medians printed as 
 Extra `tfcc bench` flags after `--` (default: --threads 1 --runs 200 --json --profile-runs 0).
 --cache DIR adds rows with a weights cache: the first load writes DIR/NAME.wc ("write"), the
 next ones map it ("warm"). "floor" is the issue's weights + arena + 8 MiB (file constants +
-arena_bytes + 8 MiB). --pretouch MB touches and frees MB of huge pages before every cell,
+arena_bytes + 8 MiB). first/p50 is the first run's wall time over the timed runs' median
+(issue 18's point 5: <= 1.3), p99/p50 the timed runs' tail; faults are the process's page faults
+over the load and over the first run (medians). --pretouch MB touches and frees MB of huge pages before every cell,
 so that the load's fresh memory comes from pages the guest holds rather than pages a VM's host
 has to back again (docs/bench.md, "load_ms": 2-5 ms per MB on the test VM). Standard library
 only.
@@ -57,6 +59,12 @@ def run(tfcc, model, env_kv, extra, cache):
     return json.loads(out)
 
 
+def faults(js, key):
+    """Median page faults of a key (bench's JSON has them since load12), "-" when it lacks them."""
+    v = [j[key] for j in js if key in j]
+    return "%d" % statistics.median(v) if v else "-"
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tfcc", default="build/tools/tfcc")
@@ -97,20 +105,24 @@ def main():
                     j = run(tfcc, m, kv, extra, cache)
                     res.setdefault((m, mode, name), []).append(j)
     print("| model | cache | setting | peak RSS MB | floor MB | load_ms | load CPU ms | first_ms | p50 ms |"
-          " first CPU ms | CPU ms/run | first/run CPU |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+          " first/p50 | p99/p50 | first CPU ms | CPU ms/run | first/run CPU | faults load / first |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for m in a.models:
         for mode in modes:
             for name, _, _ in settings:
                 js = res[(m, mode, name)]
                 med = lambda f: statistics.median(f(j) for j in js)
                 floor = (js[0]["memory"]["constant_bytes"] + js[0]["arena_bytes"]) / 1e6 + 8 * 1.048576
-                print("| %s | %s | %s | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %.2f | %.2f | %.2f |" % (
+                p50 = lambda j: j["latency_ms"]["p50"]
+                print("| %s | %s | %s | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |"
+                      " %s / %s |" % (
                     os.path.basename(m), mode, name, med(lambda j: j["peak_rss_bytes"]) / 1e6, floor,
                     med(lambda j: j["load_ms"]), med(lambda j: j["load_cpu_ms"]), med(lambda j: j["first_ms"]),
-                    med(lambda j: j["latency_ms"]["p50"]), med(lambda j: j["first_cpu_ms"]),
-                    med(lambda j: j["cpu_ms_per_run"]),
-                    med(lambda j: j["first_cpu_ms"] / j["cpu_ms_per_run"] if j["cpu_ms_per_run"] else 0)))
+                    med(p50), med(lambda j: j["first_ms"] / p50(j) if p50(j) else 0),
+                    med(lambda j: j["latency_ms"]["p99"] / p50(j) if p50(j) else 0),
+                    med(lambda j: j["first_cpu_ms"]), med(lambda j: j["cpu_ms_per_run"]),
+                    med(lambda j: j["first_cpu_ms"] / j["cpu_ms_per_run"] if j["cpu_ms_per_run"] else 0),
+                    faults(js, "load_faults"), faults(js, "first_faults")))
     if len(settings) > 1:
         # each round's cells ran one after the other: a ratio per round pairs them
         base = settings[0][0]

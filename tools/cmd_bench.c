@@ -68,8 +68,8 @@ static const char k_usage[] =
     "\n"
     "Timed runs: --runs R alone does exactly R; --duration S alone runs until S seconds have\n"
     "passed (at least one run); both: until both are reached; neither: at least 10 runs and 1 s.\n"
-    "JSON keys: load_ms, model_ms, session_ms, load_cpu_ms, first_ms, first_cpu_ms, latency_ms{min,avg,p50,p90,p99,max,stddev}, qps,\n"
-    "cpu_ms_per_run (process CPU time per timed run, all threads),\n"
+    "JSON keys: load_ms, model_ms, session_ms, load_cpu_ms, first_ms, first_cpu_ms, load_faults, first_faults, latency_ms{min,avg,p50,p90,p99,max,stddev}, qps,\n"
+    "cpu_ms_per_run (process CPU time per timed run, all threads), faults_per_run (page faults),\n"
     "peak_rss_bytes, arena_bytes, memory{...}, ops[] (node, name, kernel, ms, share, macs, gops).\n";
 
 enum {

@@ -36,6 +36,8 @@ assert 0 < L["min"] <= L["p50"] <= L["p90"] <= L["p99"] <= L["max"], L
 assert L["min"] <= L["avg"] <= L["max"], L
 assert d["runs"] == 3 and d["warmup_runs"] == 1 and d["profile_runs"] == 3, d
 assert d["qps"] > 0 and d["peak_rss_bytes"] > 0 and d["load_ms"] > 0 and d["first_ms"] > 0
+# page faults: the load maps and touches memory (the model file, the arena); none is negative
+assert d["load_faults"] > 0 and d["first_faults"] >= 0 and d["faults_per_run"] >= 0, d
 # one operator: input and output are caller buffers, so the arena holds only the node's
 # scratch (the fast float conv's im2col tile; 0 for the reference kernel)
 assert d["arena_bytes"] == d["memory"]["arena_bytes"] == d["memory"]["lower_bound_bytes"], d["memory"]

@@ -211,6 +211,10 @@ void bench_report_json(const bench_result *r, const bench_setting *o, FILE *out)
   json_double(&w, r->first_ms);
   json_key(&w, "first_cpu_ms");
   json_double(&w, r->first_cpu_ms);
+  json_key(&w, "load_faults");
+  json_int(&w, r->load_faults);
+  json_key(&w, "first_faults");
+  json_int(&w, r->first_faults);
   json_key(&w, "warmup_runs");
   json_int(&w, o->warmup);
   json_key(&w, "runs");
@@ -231,6 +235,8 @@ void bench_report_json(const bench_result *r, const bench_setting *o, FILE *out)
   json_double(&w, r->qps);
   json_key(&w, "cpu_ms_per_run");
   json_double(&w, r->cpu_ms_per_run);
+  json_key(&w, "faults_per_run");
+  json_double(&w, r->faults_per_run);
   json_key(&w, "peak_rss_bytes");
   json_int(&w, (int64_t)r->peak_rss);
   json_key(&w, "arena_bytes");

@@ -31,6 +31,10 @@ typedef struct bench_result {
    * and session_ms its two parts; load_cpu_ms the process CPU time over the same span */
   double load_ms, model_ms, session_ms, load_cpu_ms, first_ms, first_cpu_ms, timed_s;
   double cpu_ms_per_run; /* process CPU time (all threads) per timed run */
+  /* page faults of the process (minor + major) over the load span, the first run, and per timed
+   * run (the timed loop's mean) */
+  long load_faults, first_faults;
+  double faults_per_run;
   size_t n_lat;
   latency_stats lat;
   double qps;

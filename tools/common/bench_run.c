@@ -120,6 +120,7 @@ static int device_io(bench_state *b, char *err, size_t n) {
 int bench_open(bench_state *b, const bench_plan *p, char *err, size_t n) {
   /* load_ms: from the file name to a session ready to run */
   const double cpu0 = process_cpu_ms();
+  const long faults0 = stats_page_faults();
   uint64_t t0 = trace_now_ns();
   tfcc_model_options mo;
   tfcc_model_options_default(&mo);
@@ -144,6 +145,7 @@ int bench_open(bench_state *b, const bench_plan *p, char *err, size_t n) {
   uint64_t t2 = trace_now_ns();
   if (st != TFCC_OK) return fail(err, n, "%s: %s", p->model, last_error(st));
   b->r.load_cpu_ms = process_cpu_ms() - cpu0;
+  b->r.load_faults = stats_page_faults() - faults0;
   b->r.load_ms = ms_between(t0, t2);
   b->r.model_ms = ms_between(t0, t1);
   b->r.session_ms = ms_between(t1, t2);
@@ -180,10 +182,12 @@ int bench_measure(bench_state *b, const bench_plan *p, char *err, size_t en) {
     tfcc_session_set_op_observer(b->session, trace_op, &b->trace);
   }
   const double first_cpu0 = process_cpu_ms();
+  const long first_faults0 = stats_page_faults();
   double first = run_once(b, "first", NULL, err, en);
   if (first < 0) return -1;
   b->r.first_ms = first;
   b->r.first_cpu_ms = process_cpu_ms() - first_cpu0;
+  b->r.first_faults = stats_page_faults() - first_faults0;
   for (long i = 0; i < p->warmup; i++)
     if (run_once(b, "warmup", NULL, err, en) < 0) return -1;
 
@@ -202,6 +206,7 @@ int bench_measure(bench_state *b, const bench_plan *p, char *err, size_t en) {
      trace, two reads bracket each run so that operator events line up with their run. The CPU
      time per run is the whole loop's either way. */
   double cpu0 = process_cpu_ms();
+  const long faults0 = stats_page_faults();
   uint64_t start = trace_now_ns(), deadline = start + (uint64_t)(duration * 1e9), now = start;
   size_t n = 0;
   for (;;) {
@@ -229,6 +234,7 @@ int bench_measure(bench_state *b, const bench_plan *p, char *err, size_t en) {
   }
   b->r.timed_s = (double)(trace_now_ns() - start) / 1e9;
   b->r.cpu_ms_per_run = n ? (process_cpu_ms() - cpu0) / (double)n : 0.0;
+  b->r.faults_per_run = n ? (double)(stats_page_faults() - faults0) / (double)n : 0.0;
   if (!p->profile_set && (long)n < profile_runs) profile_runs = (long)n;
   /* per-operator profiles are the CPU's (a device reports its own: docs/cuda.md) */
   if (!p->profile_set && strcmp(tfcc_runtime_device(b->rt), "cpu") != 0) profile_runs = 0;

@@ -67,3 +67,9 @@ size_t stats_peak_rss_bytes(void) {
   if (getrusage(RUSAGE_SELF, &ru) != 0) return 0;
   return (size_t)ru.ru_maxrss * 1024u; /* Linux: kilobytes */
 }
+
+long stats_page_faults(void) {
+  struct rusage ru;
+  if (getrusage(RUSAGE_SELF, &ru) != 0) return 0;
+  return ru.ru_minflt + ru.ru_majflt;
+}

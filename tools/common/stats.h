@@ -21,4 +21,8 @@ void stats_compute(const double *values, size_t n, double *scratch, latency_stat
  * unknown. */
 size_t stats_peak_rss_bytes(void);
 
+/* Page faults this process took so far, minor and major (getrusage's ru_minflt + ru_majflt:
+ * all threads), 0 if unknown. */
+long stats_page_faults(void);
+
 #endif
