@@ -139,8 +139,7 @@ size_t tfcc_ref_unique_scratch_bytes(tfcc_dtype dtype, int64_t n) {
   return 2 * sizeof(uniq_entry) * (size_t)(n > 0 ? n : 1);
 }
 
-/* 8- and 16-bit values: a table of each possible value's id (-1: not seen yet) in one pass.
- * uniq / idx NULL: count only. */
+/* 8- and 16-bit values: a table of each possible value's id (-1: not seen yet) in one pass. */
 #define UNIQ_SMALL(T) \
   do { \
     const T *x = in; \
@@ -148,10 +147,10 @@ size_t tfcc_ref_unique_scratch_bytes(tfcc_dtype dtype, int64_t n) {
     for (int64_t i = 0; i < n; i++) { \
       int32_t *id = &ids[(uint16_t)x[i]]; \
       if (*id < 0) { \
-        if (u) u[count] = x[i]; \
+        u[count] = x[i]; \
         *id = (int32_t)count++; \
       } \
-      if (idx) put_idx(idx, idx_size, i, *id); \
+      put_idx(idx, idx_size, i, *id); \
     } \
   } while (0)
 
