@@ -117,6 +117,18 @@ typedef struct tfcc_op_ctx {
    * k, which is not known yet. The session then prepares the node again during each run, with
    * those inputs' data available and marked known for prepare and eval (a dynamic node). */
   uint32_t needs_data;
+  /* prepare during a run (run_time: a dynamic node prepared again in each run), for operators
+   * that need working memory to find their output shapes from the data (UNIQUE counting the
+   * distinct values): prepare_mem holds prepare_mem_bytes (64-byte aligned, may be NULL when 0),
+   * the node's memory that the session keeps across runs and hands to eval as its scratch.
+   * When it is too small, prepare sets scratch_bytes to what it needs and returns through
+   * TFCC_OP_NEEDS_MEMORY; the session grows the memory and prepares again, so a run allocates
+   * only when a larger size than before is needed, as dynamic tensors do. At load (run_time
+   * false: the plan, constant folding) prepare may allocate what it frees before returning. */
+  bool run_time;
+  bool needs_memory; /* out: set by TFCC_OP_NEEDS_MEMORY */
+  void *prepare_mem;
+  size_t prepare_mem_bytes;
   /* The session's run state (runtime/run_state.h): resource variables, CALL_ONCE flags, the
    * run budget and what operators that run subgraphs need to plan them. NULL only in graph
    * passes (where no operator that reads it is ever folded). */
@@ -248,6 +260,12 @@ static inline void tfcc_op_mark_needs_data(tfcc_op_ctx *ctx, const tfcc_tensor *
  * cannot defer reports the message. */
 #define TFCC_OP_NEEDS_DATA(ctx, t, ...) \
   (tfcc_op_mark_needs_data((ctx), (t)), tfcc_err_set((ctx)->err, TFCC_ERR_UNSUPPORTED, __VA_ARGS__))
+
+/* prepare during a run: returns TFCC_ERR_NO_MEMORY and asks the session for `bytes` of
+ * prepare_mem (see tfcc_op_ctx.run_time); a caller that cannot provide it reports the message. */
+#define TFCC_OP_NEEDS_MEMORY(ctx, bytes, ...) \
+  ((ctx)->scratch_bytes = (bytes), (ctx)->needs_memory = true, \
+   tfcc_err_set((ctx)->err, TFCC_ERR_NO_MEMORY, __VA_ARGS__))
 
 /* Common messages. */
 #define TFCC_OP_CHECK(ctx, cond, code, ...) \

@@ -27,18 +27,26 @@ static tfcc_status unique_prepare(tfcc_op_ctx *ctx) {
                               (int)in->index);
   /* counted in linear time (select_k.h): the scan of every earlier value took minutes for a
      hostile input of millions, at prepare, where no run deadline is checked. 32 / 64-bit
-     values are sorted in memory taken here and freed (also when a dynamic UNIQUE is prepared
-     during a run); 8 / 16-bit ones need none. */
+     values are sorted: during a run (a dynamic UNIQUE) in the node's memory the session keeps
+     (also eval's scratch), at load in memory taken here and freed; 8 / 16-bit ones need none. */
   const int64_t n = in->dims[0];
   ctx->scratch_bytes = tfcc_ref_unique_scratch_bytes(in->dtype, n);
   void *sort = NULL;
   if (tfcc_dtype_size(in->dtype) > 2) {
-    sort = malloc(ctx->scratch_bytes);
-    TFCC_OP_CHECK(ctx, sort, TFCC_ERR_NO_MEMORY, OP ": out of memory sorting %lld values",
-                  (long long)n);
+    if (ctx->run_time) {
+      if (ctx->prepare_mem_bytes < ctx->scratch_bytes || !ctx->prepare_mem)
+        return TFCC_OP_NEEDS_MEMORY(ctx, ctx->scratch_bytes,
+                                    OP ": %zu bytes needed to count %lld values",
+                                    ctx->scratch_bytes, (long long)n);
+      sort = ctx->prepare_mem;
+    } else {
+      sort = malloc(ctx->scratch_bytes);
+      TFCC_OP_CHECK(ctx, sort, TFCC_ERR_NO_MEMORY, OP ": out of memory sorting %lld values",
+                    (long long)n);
+    }
   }
   const int64_t count = tfcc_ref_unique_count(in->dtype, in->data, n, sort);
-  free(sort);
+  if (!ctx->run_time) free(sort);
   const int32_t dims[1] = {(int32_t)count};
   return tfcc_tensor_set_shape(ctx->out[0], 1, dims, ctx->err);
 }

@@ -171,11 +171,25 @@ tfcc_status tfcc_exec_node_run_dynamic(tfcc_exec_plan *p, tfcc_exec_node *en, tf
         marked |= 1u << k;
       }
     c->needs_data = 0;
+    c->needs_memory = false;
     c->scratch_bytes = 0;
+    c->run_time = true;
+    c->prepare_mem = en->dyn_scratch;
+    c->prepare_mem_bytes = en->dyn_scratch ? en->dyn_scratch_cap : 0;
     c->log = NULL; /* no logging during run */
     st = c->node->op->prepare(c);
     c->log = log;
+    c->run_time = false;
+    c->prepare_mem = NULL;
+    c->prepare_mem_bytes = 0;
     if (st == TFCC_OK) break;
+    if (c->needs_memory && c->scratch_bytes > (en->dyn_scratch ? en->dyn_scratch_cap : 0) &&
+        attempt < 2 * c->n_in + 2) { /* working memory for prepare (grown, kept across runs) */
+      if ((st = dyn_reserve(p, &en->dyn_scratch, &en->dyn_scratch_cap, c->scratch_bytes, -1,
+                            err)) != TFCC_OK)
+        goto restore;
+      continue;
+    }
     /* a tensor read only now, after another one's value: SLICE asks for begin, then size
        (each attempt adds an operand, so at most one attempt per input) */
     uint32_t more = c->needs_data & ~en->run_known;

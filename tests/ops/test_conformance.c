@@ -7,6 +7,9 @@
  * Quantized, integer and bool outputs must be byte-identical to TFLite's; float32
  * outputs within 1e-5 + 1e-5*|ref|.
  *
+ * Each case then runs a second time with the same inputs, and must make no allocation
+ * (tests/harness/alloc_count.h counts them where glibc's allocator is in use).
+ *
  * A case tfcc refuses to load (TFCC_ERR_UNSUPPORTED included) fails: every case here is one
  * that TensorFlow Lite runs.
  *
@@ -18,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc_count.h"
 #include "tfcc/tfcc.h"
 #include "test_harness.h"
 
@@ -322,6 +326,20 @@ static int run_case(tfcc_runtime *rt, const char *dir, const char *name, int n_i
     } else if (verbose) {
       printf("ok   %s: output %d (%s) %zu elements, max |diff| %g\n", name, i,
              tfcc_dtype_name(refs[i].dtype), n, s.max_abs);
+    }
+  }
+  if (ok) { /* the same run again allocates nothing: its sizes were seen, the memory is kept */
+    test_alloc_begin();
+    st = tfcc_session_run(sess, in_ptrs, (void *const *)outs);
+    const long allocs = test_alloc_end();
+    if (st != TFCC_OK) {
+      printf("FAIL %s: second run: %s: %s\n", name, tfcc_status_str(st),
+             tfcc_session_last_error(sess));
+      ok = 0;
+    } else if (TEST_ALLOC_COUNTED && allocs != 0) {
+      printf("FAIL %s: the second run made %ld allocations (a run allocates nothing)\n", name,
+             allocs);
+      ok = 0;
     }
   }
 done:
