@@ -1,12 +1,15 @@
 /* Every real model in ../shared/models: outputs against the independent TFLite references
  * (ref/<name>/output_*.npy on ref/<name>/input_*.npy) with the README's tolerances, and the
- * published semantic expectations of EXPECTED.md (labels, keypoints, mask IoU). */
+ * published semantic expectations of EXPECTED.md (labels, keypoints, mask IoU). Each model
+ * runs a second time with the same inputs and must make no allocation
+ * (tests/harness/alloc_count.h). */
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc_count.h"
 #include "npy_load.h"
 #include "test_harness.h"
 #include "tfcc/tfcc.h"
@@ -83,6 +86,17 @@ static int run_model(const char *name, test_npy *given, int n_given, run_result 
     st = tfcc_session_run(s, in_ptrs, out_ptrs);
     CHECKF(st == TFCC_OK, "%s: run: %s", name, tfcc_session_last_error(s));
     if (st != TFCC_OK) rc = -1;
+  }
+  if (rc == 0) { /* a second run (same sizes; state carried over) allocates nothing */
+    void *again[8] = {0};
+    for (int i = 0; i < no; i++) again[i] = malloc(res->out[i].bytes ? res->out[i].bytes : 1);
+    test_alloc_begin();
+    st = tfcc_session_run(s, in_ptrs, again);
+    const long allocs = test_alloc_end();
+    CHECKF(st == TFCC_OK, "%s: second run: %s", name, tfcc_session_last_error(s));
+    CHECKF(!TEST_ALLOC_COUNTED || allocs == 0, "%s: the second run made %ld allocations", name,
+           allocs);
+    for (int i = 0; i < no; i++) free(again[i]);
   }
   if (!given)
     for (int i = 0; i < ni; i++) test_npy_free(&ins[i]);
