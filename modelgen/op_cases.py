@@ -690,8 +690,15 @@ def unary_cases():
     probes = seq_cases.EXPF_FMA_PROBES + [-v for v in seq_cases.EXPF_FMA_PROBES]
     n = len(probes)
     rows = [v for p in seq_cases.EXPF_FMA_PROBES[:10] for v in (0.0, -2.0 * abs(p))]
-    for c in (single("exp_f32_expf_probe", "EXP", [T(F32, [n], values=probes)], [T(F32, [n])]),
-              single("logistic_f32_expf_probe", "LOGISTIC", [T(F32, [n], values=probes)], [T(F32, [n])]),
+    # lead49: EXP follows LiteRT in TFLITE mode (XNNPACK's exp in every model): its probe is a
+    # twin, LiteRT's outputs here and the classic interpreter's in _builtin (REFERENCE mode,
+    # std::exp), both bit for bit in ops.test_hybrid
+    add(single("exp_f32_expf_probe", "EXP", [T(F32, [n], values=probes)], [T(F32, [n])]))
+    c = single("exp_f32_expf_probe_builtin", "EXP", [T(F32, [n], values=probes)], [T(F32, [n])])
+    c.engine = "tfweb"
+    c.builtin_only = True
+    add(c)
+    for c in (single("logistic_f32_expf_probe", "LOGISTIC", [T(F32, [n], values=probes)], [T(F32, [n])]),
               single("softmax_f32_expf_probe_pos_beta", "SOFTMAX", [T(F32, [10, 2], values=rows)],
                      [T(F32, [10, 2])], {"beta": 0.5}),
               single("softmax_f32_expf_probe_neg_beta", "SOFTMAX", [T(F32, [10, 2], values=rows)],
@@ -1875,7 +1882,7 @@ def hybrid_float_probe_cases():
               [("BATCH_MATMUL", ["a", "b"], ["y"], {})], ["a", "b"], ["y"])
 
 def float_overflow_probe_cases():
-    """exact8: float LOG over the whole float range, the DPCRN softplus LOG(ADD(EXP(x), 1)) where
+    """exact8: float LOG (lead49: and EXP) over the whole float range, the DPCRN softplus LOG(ADD(EXP(x), 1)) where
     EXP overflows, and ADD / SUB / MUL / DIV on overflow, each twice: TFLITE mode against LiteRT
     (float_<tag>, whose delegate runs XNNPACK's f32-vlog and keeps inf) and REFERENCE mode
     against the classic interpreter (float_<tag>_builtin, tfweb: logf, a delegated ADD; outputs in
@@ -1917,11 +1924,11 @@ def float_overflow_probe_cases():
         made = []
         n = len(vals)
         made.append(single("float_log_range" + suffix, "LOG", [T(F32, [n], values=vals)], [T(F32, [n])]))
-        # TFLITE mode: EXP outside hybrid subgraphs keeps std::exp (mend45), which LiteRT's
-        # XNNPACK exp departs from at 80 and 88 (ulps), 88.7 and 88.72 (inf there: LOG then
-        # 88.37627, not 88.7), NaN (its exp returns -NaN, whose XNNPACK log is NaN; tfcc's +NaN
-        # gives 88.78173) and -100 (a denormal result flushed to 0): left out of that twin
-        xs = sp if suffix else [v for v in sp if v == v and v not in (80.0, 88.0, 88.7, 88.72, -100.0)]
+        # lead49: EXP over the same range (TFLITE mode: XNNPACK's exp in every model, which
+        # overflows to inf from 88.7, returns -NaN for a NaN and flushes denormal results to 0;
+        # REFERENCE mode: std::exp)
+        made.append(single("float_exp_range" + suffix, "EXP", [T(F32, [n], values=vals)], [T(F32, [n])]))
+        xs = sp
         t = {"x": T(F32, [len(xs)], values=xs), "e": T(F32, [len(xs)]), "one": T(F32, [1], const=[1.0]),
              "s": T(F32, [len(xs)]), "l": T(F32, [len(xs)])}
         made.append(Case("float_softplus_overflow" + suffix, t,

@@ -1,4 +1,5 @@
-/* EXP: float32; int8 and quantized int16 through lookup tables as TFLite (ops/unary_lut.h). */
+/* EXP: float32 (TFLITE mode: XNNPACK's exp, as LiteRT runs every float EXP; REFERENCE mode:
+ * std::exp); int8 and quantized int16 through lookup tables as TFLite (ops/unary_lut.h). */
 #include "ops/unary_lut.h"
 
 static tfcc_status init(tfcc_init_ctx *ctx) { return tfcc_unary_lut_init(ctx, TFCC_UN_EXP); }

@@ -11,7 +11,6 @@
 #include "kernels/tflite-f32/xnn_exp.h"
 #include "ops/act_common.h"
 #include "ops/binary_common.h"
-#include "ops/hybrid.h"
 
 typedef struct unary_lut {
   tfcc_dtype dtype;  /* TFCC_INT8 or TFCC_INT16; TFCC_FLOAT32: EXP as XNNPACK (exact7, below) */
@@ -49,9 +48,13 @@ static bool lut_path(tfcc_dtype dt, const tfcc_quant *q) {
 tfcc_status tfcc_unary_lut_init(tfcc_init_ctx *ctx, tfcc_unop op) {
   const char *name = op_name(op);
   const tfcc_ir_tensor *in = tfcc_init_ir_input(ctx, 0), *out = tfcc_init_ir_output(ctx, 0);
-  /* exact7: float32 EXP in TFLITE mode of a subgraph with hybrid nodes runs XNNPACK's exp (its
-     delegate takes the node; run-time quantization downstream turns ulps into steps) */
-  if (in && op == TFCC_UN_EXP && in->dtype == TFCC_FLOAT32 && tfcc_hybrid_xnn_float(ctx)) {
+  /* float32 EXP in TFLITE mode runs XNNPACK's exp, as TensorFlow Lite's default build does for
+     every float EXP node (its delegate takes them all): exact7 for subgraphs with hybrid nodes
+     (run-time quantization downstream turns ulps into steps), lead49 for every model, as exact8
+     did for LOG (overflow to inf from 88.7 where std::exp is still finite, NaN's sign, denormal
+     results flushed to 0: the DPCRN speech enhancers' softplus) */
+  if (in && op == TFCC_UN_EXP && in->dtype == TFCC_FLOAT32 &&
+      ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE) {
     unary_lut *p;
     tfcc_status st = act_alloc_params(ctx, sizeof(*p), (void **)&p);
     if (!st) p->dtype = TFCC_FLOAT32;

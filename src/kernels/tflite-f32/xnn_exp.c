@@ -6,7 +6,12 @@
 /* Each product and sum is its own statement: no compiler contracts them into an FMA. */
 float tfcc_xnn_exp_f32_one(float x) {
   float zp = x * 1.44269504089f;
-  zp = zp < -127.0f ? -127.0f : zp; /* max(z', -127), min(z', 128): a NaN stays */
+  if (zp != zp) { /* WebAssembly's f32x4.max / min give the canonical NaN: -NaN on LiteRT.js */
+    const uint32_t nan_bits = 0xffc00000u;
+    memcpy(&zp, &nan_bits, sizeof zp);
+    return zp;
+  }
+  zp = zp < -127.0f ? -127.0f : zp; /* max(z', -127), min(z', 128) */
   zp = zp > 128.0f ? 128.0f : zp;
   float z = zp + 12582912.0f; /* 2^23 + 2^22 */
   z = z - 12582912.0f;
