@@ -1,8 +1,10 @@
 /* Gathers through process_vm_readv on the calling process (contract in kernel_copy.h). */
 #include "base/kernel_copy.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,10 +33,113 @@ static bool available(void) {
   return s > 0;
 }
 
+/* ---------------------------------------------------------------- regions in whole huge pages */
+
+#define HUGE ((uintptr_t)2 << 20)
+#define REGIONS 8
+
+typedef struct whole_region {
+  uintptr_t lo, hi; /* lo 2 MiB aligned; hi == 0: a free slot */
+  uint64_t *split;  /* a bit per huge page of [lo, hi): split */
+} whole_region;
+
+static pthread_mutex_t regions_mu = PTHREAD_MUTEX_INITIALIZER;
+static whole_region regions[REGIONS];
+static atomic_int n_regions; /* slots in use: a gather skips the lock when none is */
+
+bool tfcc_kernel_copy_whole_add(const void *p, size_t len) {
+  const uintptr_t lo = (uintptr_t)p;
+  if (!p || !len || lo % HUGE || len > UINTPTR_MAX - lo) return false;
+  const size_t pages = (size_t)((len + HUGE - 1) / HUGE);
+  uint64_t *split = calloc((pages + 63) / 64, sizeof *split);
+  if (!split) return false;
+  bool added = false;
+  pthread_mutex_lock(&regions_mu);
+  for (size_t i = 0; i < REGIONS && !added; i++) {
+    if (regions[i].hi) continue;
+    regions[i] = (whole_region){lo, lo + len, split};
+    atomic_fetch_add_explicit(&n_regions, 1, memory_order_relaxed);
+    added = true;
+  }
+  pthread_mutex_unlock(&regions_mu);
+  if (!added) free(split);
+  return added;
+}
+
+void tfcc_kernel_copy_split(const void *a, const void *b) {
+  const uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+  if (x >= y || atomic_load_explicit(&n_regions, memory_order_relaxed) == 0) return;
+  pthread_mutex_lock(&regions_mu);
+  for (size_t i = 0; i < REGIONS; i++) {
+    whole_region *r = &regions[i];
+    if (!r->hi || y <= r->lo || x >= r->hi) continue;
+    const uintptr_t from = x > r->lo ? x : r->lo, to = y < r->hi ? y : r->hi;
+    for (uintptr_t hp = (from - r->lo) / HUGE * HUGE; r->lo + hp < to; hp += HUGE) {
+      const uintptr_t ha = r->lo + hp, hb = ha + HUGE;
+      if (from > ha || to < hb) r->split[hp / HUGE / 64] |= (uint64_t)1 << (hp / HUGE % 64);
+    }
+  }
+  pthread_mutex_unlock(&regions_mu);
+}
+
+void tfcc_kernel_copy_whole_remove(const void *p) {
+  if (!p) return;
+  pthread_mutex_lock(&regions_mu);
+  for (size_t i = 0; i < REGIONS; i++) {
+    if (!regions[i].hi || regions[i].lo != (uintptr_t)p) continue;
+    free(regions[i].split);
+    regions[i] = (whole_region){0, 0, NULL};
+    atomic_fetch_sub_explicit(&n_regions, 1, memory_order_relaxed);
+  }
+  pthread_mutex_unlock(&regions_mu);
+}
+
+#if HAVE_VM_READV
+/* Whether [a, b) lies in one registered region, in huge pages none of which is split. */
+static bool in_whole_pages(uintptr_t a, uintptr_t b) {
+  if (atomic_load_explicit(&n_regions, memory_order_relaxed) == 0) return false;
+  bool whole = false;
+  pthread_mutex_lock(&regions_mu);
+  for (size_t i = 0; i < REGIONS; i++) {
+    const whole_region *r = &regions[i];
+    if (!r->hi || a < r->lo || b > r->hi) continue;
+    whole = true;
+    for (uintptr_t hp = (a - r->lo) / HUGE; whole && r->lo + hp * HUGE < b; hp++)
+      if (r->split[hp / 64] >> (hp % 64) & 1) whole = false;
+    break;
+  }
+  pthread_mutex_unlock(&regions_mu);
+  return whole;
+}
+#endif
+
+size_t tfcc_anon_huge_bytes(void) {
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+  FILE *f = fopen("/proc/self/smaps_rollup", "re");
+  if (!f) return SIZE_MAX;
+  char line[128];
+  size_t kb = SIZE_MAX;
+  while (fgets(line, sizeof line, f))
+    if (strncmp(line, "AnonHugePages:", 14) == 0) {
+      kb = (size_t)strtoull(line + 14, NULL, 10);
+      break;
+    }
+  fclose(f);
+  return kb == SIZE_MAX || kb > SIZE_MAX / 1024 ? SIZE_MAX : kb * 1024;
+#else
+  return SIZE_MAX;
+#endif
+}
+
+/* ---------------------------------------------------------------- the gather */
+
 bool tfcc_kernel_gather(void *dst, const void *src, size_t row_bytes, size_t stride, size_t rows) {
   if (!available()) return false;
 #if HAVE_VM_READV
   if (rows == 0 || row_bytes == 0) return true;
+  if (stride >= row_bytes && rows <= (UINTPTR_MAX - (uintptr_t)src - row_bytes) / stride + 1 &&
+      in_whole_pages((uintptr_t)src, (uintptr_t)src + (rows - 1) * stride + row_bytes))
+    return false;            /* read in place */
   if (stride == row_bytes) { /* one contiguous range */
     if (rows > SIZE_MAX / row_bytes) return false;
     row_bytes *= rows;

@@ -18,7 +18,28 @@
 /* Copies rows pieces of row_bytes bytes each, the first at src and each next one stride bytes
  * after the previous (stride == row_bytes: one contiguous range), into dst back to back.
  * true: every byte copied. false: nothing usable (no such system call here, refused by a
- * sandbox, or env TFCC_KERNEL_COPY=off): the caller reads the source itself. */
+ * sandbox, or env TFCC_KERNEL_COPY=off), or every piece lies in huge pages registered as
+ * whole (below), which the caller reads faster in place: the caller reads the source itself. */
 bool tfcc_kernel_gather(void *dst, const void *src, size_t row_bytes, size_t stride, size_t rows);
+
+/* Memory read in place at full speed: a region the caller knows lies in whole huge pages (a
+ * private copy of a model file, populated in huge pages). A gather from it copies nothing
+ * (false above: the packing reads it in place, from L2 after the first row, at one page-table
+ * entry per 2 MiB), until a piece of one of its huge pages is given back
+ * (tfcc_kernel_copy_split: the kernel splits that huge page into 4 KiB pages, each a first
+ * touch again); a gather touching a split huge page goes through the kernel as before. The
+ * registry is global (a few regions; a full one registers nothing): a region is registered for
+ * a load's packing and removed after it. Which way a gather goes changes its speed, never the
+ * bytes. p: 2 MiB aligned; false: not registered (full, out of memory, not aligned). */
+bool tfcc_kernel_copy_whole_add(const void *p, size_t len);
+/* [a, b) of a registered region was given back (MADV_DONTNEED) or its protection changed:
+ * the huge pages it covers only in part are split from now on. Anything else: no effect. */
+void tfcc_kernel_copy_split(const void *a, const void *b);
+/* Forgets the region registered at p (no effect if none). */
+void tfcc_kernel_copy_whole_remove(const void *p);
+/* Bytes of this process's anonymous memory in huge pages now (AnonHugePages of
+ * /proc/self/smaps_rollup), or SIZE_MAX where that cannot be read: compared before and after
+ * populating a region, it says whether the region got huge pages. */
+size_t tfcc_anon_huge_bytes(void);
 
 #endif

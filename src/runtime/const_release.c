@@ -2,6 +2,7 @@
 #include "runtime/const_release.h"
 
 #include "base/grow.h"
+#include "base/kernel_copy.h"
 #include "base/private_map.h"
 
 #include <errno.h>
@@ -93,6 +94,7 @@ static void release_range(tfcc_const_release *r, uintptr_t a, uintptr_t b) {
   if (r->trap) {
     if (!note_trapped(r, p, len)) return; /* could not remember it: keep the bytes */
     if (mprotect(p, len, PROT_NONE) == 0) {
+      tfcc_kernel_copy_split(p, (uint8_t *)p + len);
       r->released_bytes += len;
       note_released(r, p, len);
     } else {
@@ -106,6 +108,7 @@ static void release_range(tfcc_const_release *r, uintptr_t a, uintptr_t b) {
   } else {
     if (r->wipe) explicit_bzero(p, len); /* plaintext never goes back to the kernel unwiped */
     if (madvise(p, len, MADV_DONTNEED) != 0) return;
+    tfcc_kernel_copy_split(p, (uint8_t *)p + len);
     r->released_bytes += len;
     note_released(r, p, len);
   }

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "base/hash64.h"
+#include "base/kernel_copy.h"
 #include "base/weights_mem.h"
 #include "cpu/cpu_info.h"
 #include "format/tflite_reader.h"
@@ -815,7 +816,15 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
     if (m->holes_file && tfcc_model_has_watermark(data, size)) fill_holes(m);
     tfcc_model_watermark_capture(m);
   }
+  /* a private copy in whole huge pages: the packing reads it in place while its huge pages
+   * stay whole (base/kernel_copy.h; the release tells which split) */
+  const bool whole = st == TFCC_OK && holes && holes->whole_huge && mapping == holes->region &&
+                     tfcc_kernel_copy_whole_add(mapping, mapping_size);
+  /* the zeros past the file's end go now, before the packing makes the load's peak (the last
+   * huge page is split: its pages are then gathered by the kernel) */
+  if (holes && mapping == holes->region) tfcc_model_file_trim_tail(holes);
   if (st == TFCC_OK) st = tfcc_model_load_graph(m, data, size, &m->graph, NULL, m->wcache, err);
+  if (whole) tfcc_kernel_copy_whole_remove(mapping);
   if (m->crel_on) tfcc_const_release_seal(&m->crel);
   /* what was not read from the file and not released: read now (nothing reads released bytes) */
   fill_holes(m);
@@ -907,7 +916,7 @@ tfcc_status tfcc_model_load_file(tfcc_runtime *rt, const char *path, const tfcc_
    * kept pages get their own copy at the end of the load (TFCC_MF_COW); with a weights cache
    * made from this file the pages its blocks replace are never read. Not the default: a
    * truncation of the file during the load would fault the process (docs/lifecycle.md). */
-  unsigned flags = TFCC_MF_KEEP_FD;
+  unsigned flags = TFCC_MF_KEEP_FD | TFCC_MF_WHOLE_HUGE;
   if (getenv_on("TFCC_MODEL_MAP_PRIVATE")) flags |= TFCC_MF_COW; /* every settled file */
   const bool immutable = tfcc_model_opts_file_immutable(opts);
   /* A warm weights cache made from this very file (same settled identity) lists the ranges its

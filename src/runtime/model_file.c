@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "base/hash64.h"
+#include "base/kernel_copy.h"
 #include "base/private_map.h"
 
 /* Read and re-read in steps (the re-read's buffer stays in L2 while it is compared). */
@@ -71,9 +72,11 @@ static bool same_file_state(const struct stat *a, const struct stat *b) {
 }
 
 /* Private anonymous memory for size bytes, whole huge pages where the size allows, populated
- * in one call (out of memory is then a clean error, not the OOM killer later). */
-static void *private_alloc(size_t size, bool populate, size_t *region_size) {
-  size_t pg = tfcc_page_size();
+ * in one call (out of memory is then a clean error, not the OOM killer later); whole_huge
+ * (TFCC_MF_WHOLE_HUGE): rounded up to whole 2 MiB pages. */
+static void *private_alloc(size_t size, bool populate, bool whole_huge, size_t *region_size) {
+  size_t pg =
+      whole_huge && size >= TFCC_PRIVATE_MAP_HUGE ? TFCC_PRIVATE_MAP_HUGE : tfcc_page_size();
   size_t len = (size + pg - 1) / pg * pg;
   if (len < size) return NULL;
   void *p = tfcc_map_private(len, populate);
@@ -360,6 +363,14 @@ static void take_holes(tfcc_model_file *f, const tfcc_mf_range *h, size_t n, siz
   }
 }
 
+void tfcc_model_file_trim_tail(const tfcc_model_file *f) {
+  const size_t pg = tfcc_page_size();
+  const size_t end = (f->size + pg - 1) / pg * pg;
+  if (!f->region || f->mapped || f->cow || f->region_size <= end) return;
+  uint8_t *a = (uint8_t *)f->region + end, *b = (uint8_t *)f->region + f->region_size;
+  if (madvise(a, (size_t)(b - a), MADV_DONTNEED) == 0) tfcc_kernel_copy_split(a, b);
+}
+
 tfcc_status tfcc_model_file_fill(tfcc_model_file *f, size_t off, size_t len, tfcc_err *err) {
   uint8_t *dst = (uint8_t *)f->data;
   if (f->holes_trap && mprotect(dst + off, len, PROT_READ | PROT_WRITE) != 0)
@@ -425,7 +436,15 @@ static tfcc_status open_impl(const char *path, bool immutable, unsigned flags,
   } else {
     f->why_mapped = "";
     take_holes(f, holes, n_holes, n_maps ? tfcc_page_size() : HOLE_MIN);
-    f->region = private_alloc(f->size, !f->holes && !n_maps, &f->region_size);
+    const bool whole = !f->holes && !n_maps;
+    const bool huge = whole && (flags & TFCC_MF_WHOLE_HUGE) && f->size >= TFCC_PRIVATE_MAP_HUGE;
+    const size_t huge0 = huge ? tfcc_anon_huge_bytes() : SIZE_MAX;
+    f->region = private_alloc(f->size, whole, huge, &f->region_size);
+    if (f->region && huge0 != SIZE_MAX) {
+      /* every 2 MiB of it a huge page (the kernel may have had none to give) */
+      const size_t huge1 = tfcc_anon_huge_bytes();
+      f->whole_huge = huge1 != SIZE_MAX && huge1 >= huge0 && huge1 - huge0 >= f->region_size;
+    }
     if (!f->region) {
       st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory for a private copy of %zu bytes",
                         f->size);

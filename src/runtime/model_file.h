@@ -47,6 +47,9 @@ typedef struct tfcc_model_file {
    * unread holes) */
   bool has_sample;
   uint64_t sample;
+  /* a private copy of the whole file whose whole 2 MiB pages got huge pages (AnonHugePages
+   * grew by as much when it was populated): read in place at full speed (base/kernel_copy.h) */
+  bool whole_huge;
 } tfcc_model_file;
 
 /* A range of the model file whose bytes another open file holds at offset at (page aligned):
@@ -69,6 +72,13 @@ typedef struct tfcc_mf_map {
  * the file would fault the process, and a write would show. Only for a load with a weights
  * cache (most of the file is then never read). */
 #define TFCC_MF_COW 8u
+/* A copy of the whole file (no holes): the allocation is a whole number of 2 MiB pages, so
+ * that its last part, too, is a huge page while it is populated and read, rather than up to
+ * 2 MiB of 4 KiB pages (on a VM whose host shadows the guest's page tables each of those is an
+ * exit at its first write by the read).
+ * The bytes past the file's end (zeros, under 2 MiB) are the caller's to give back
+ * (tfcc_model_file_trim_tail) before they count in a peak. */
+#define TFCC_MF_WHOLE_HUGE 16u
 
 /* Opens path and brings its bytes into *f: mapped if immutable (the caller says so, or the
  * file is found to be), else read into a private allocation. Errors: TFCC_ERR_IO (open, not a
@@ -122,6 +132,10 @@ bool tfcc_model_file_peek(void *user, size_t off, void *dst, size_t n);
 tfcc_status tfcc_model_file_unmap_ranges(tfcc_model_file *f, tfcc_err *err);
 /* Reads [off, off + len) of f's file into its data (page aligned, inside a hole; pages made
  * accessible first in trap mode). TFCC_ERR_INTEGRITY if the file is shorter now. */
+/* Gives back the whole pages of a private copy past the file's end (TFCC_MF_WHOLE_HUGE): they
+ * are never read. That splits its last huge page (said to base/kernel_copy.h). No effect on a
+ * mapping of the file. */
+void tfcc_model_file_trim_tail(const tfcc_model_file *f);
 tfcc_status tfcc_model_file_fill(tfcc_model_file *f, size_t off, size_t len, tfcc_err *err);
 
 /* Is the file still what was read? Same identity, size and times (fstat), and the same

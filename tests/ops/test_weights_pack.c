@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "base/kernel_copy.h"
 #include "base/threadpool.h"
@@ -42,6 +43,73 @@ static void test_gather(void) {
 out:
   free(src);
   free(dst);
+}
+
+/* A region registered as whole huge pages (tfcc_kernel_copy_whole_add): a gather from it is
+ * declined (read in place) until a piece of one of its huge pages is given back
+ * (tfcc_kernel_copy_split); then a gather touching that huge page copies, one beside it is
+ * still declined, and after the region is removed every gather copies again. Packing from the
+ * region (in place) gives the same bytes as packing from a copy of it (gathered). */
+static void test_whole_regions(void) {
+  const size_t huge = (size_t)2 << 20, len = 3 * huge;
+  uint8_t *raw = mmap(NULL, len + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  CHECK(raw != MAP_FAILED);
+  if (raw == MAP_FAILED) return;
+  uint8_t *r = (uint8_t *)(((uintptr_t)raw + huge - 1) & ~(uintptr_t)(huge - 1));
+  for (size_t i = 0; i < len; i++) r[i] = (uint8_t)next();
+  uint8_t *dst = malloc(64 << 10);
+  CHECK(dst != NULL);
+  const bool gathers = dst && tfcc_kernel_gather(dst, r, 64, 128, 100); /* not registered */
+  CHECK(!tfcc_kernel_copy_whole_add(r + 4096, huge));                   /* not 2 MiB aligned */
+  CHECK(tfcc_kernel_copy_whole_add(r, len));
+  if (gathers) {
+    CHECK(!tfcc_kernel_gather(dst, r + 100, 64, 128, 100));        /* in place */
+    CHECK(!tfcc_kernel_gather(dst, r + huge - 640, 64, 128, 100)); /* across two whole pages */
+    CHECK(tfcc_kernel_gather(dst, r + len - 100, 64, 64, 2));      /* past the region's end */
+    CHECK(memcmp(dst, r + len - 100, 100) == 0);
+  }
+  /* f32 packing from the region (read in place) against the same rows copied elsewhere */
+  tfcc_f32_gemm_kernel k;
+  memset(&k, 0, sizeof k);
+  k.name = "layout";
+  k.mr = 4;
+  k.nr = 16;
+  const int32_t n = 200, kdim = 300;
+  float *src = (float *)(void *)(r + huge / 2), *copy = malloc((size_t)n * kdim * sizeof(float));
+  CHECK(copy != NULL);
+  for (size_t i = 0; i < (size_t)n * kdim; i++) src[i] = (float)(int32_t)(next() % 2001) - 1000;
+  tfcc_f32_packed a, b;
+  memset(&a, 0, sizeof a);
+  memset(&b, 0, sizeof b);
+  if (copy) {
+    memcpy(copy, src, (size_t)n * kdim * sizeof(float));
+    CHECK(tfcc_f32_pack_pool(pool2, &k, n, kdim, src, (size_t)kdim, 1, NULL, &a));
+    CHECK(tfcc_f32_pack_pool(pool2, &k, n, kdim, copy, (size_t)kdim, 1, NULL, &b));
+    if (a.w && b.w) CHECK(memcmp(a.w, b.w, tfcc_f32_packed_bytes(&k, n, kdim)) == 0);
+  }
+  tfcc_f32_packed_free(&a);
+  tfcc_f32_packed_free(&b);
+  /* a piece of the second huge page given back: it is split, the first and third are not */
+  CHECK(madvise(r + huge + 8192, 4096, MADV_DONTNEED) == 0);
+  tfcc_kernel_copy_split(r + huge + 8192, r + huge + 12288);
+  if (gathers) {
+    CHECK(tfcc_kernel_gather(dst, r + huge + 100, 64, 64, 10));
+    CHECK(memcmp(dst, r + huge + 100, 640) == 0);
+    CHECK(tfcc_kernel_gather(dst, r + huge - 640, 64, 128, 100)); /* reaches into it */
+    CHECK(!tfcc_kernel_gather(dst, r + 100, 64, 128, 100));
+    CHECK(!tfcc_kernel_gather(dst, r + 2 * huge + 100, 64, 128, 100));
+  }
+  /* whole huge pages given back split nothing */
+  tfcc_kernel_copy_split(r + 2 * huge, r + 3 * huge);
+  if (gathers) CHECK(!tfcc_kernel_gather(dst, r + 2 * huge + 100, 64, 128, 100));
+  tfcc_kernel_copy_whole_remove(r);
+  if (gathers) {
+    CHECK(tfcc_kernel_gather(dst, r + 100, 64, 128, 100));
+    for (size_t i = 0; i < 100; i++) CHECK(memcmp(dst + i * 64, r + 100 + i * 128, 64) == 0);
+  }
+  free(copy);
+  free(dst);
+  munmap(raw, len + huge);
 }
 
 /* f32: tfcc_f32_pack (a load: gathered rows) and tfcc_f32_pack_into (in place) against the
@@ -165,6 +233,7 @@ int main(void) {
   tfcc_err err = {0};
   CHECK(tfcc_threadpool_create(2, NULL, 0, &pool2, &err) == TFCC_OK);
   test_gather();
+  test_whole_regions();
   const int f32_nr[] = {8, 16, 32};
   const int32_t f32_n[] = {1, 31, 33, 100, 1000};
   const int32_t f32_k[] = {1, 3, 16, 255, 257, 1280, 2001};
