@@ -173,6 +173,9 @@ class Case:
                 if version is not None:
                     opts = {k: v for k, v in opts.items() if k != "_version"}
                 m.add_op(op, in_idx, out_idx, opts, intermediates=inter, version=version)
+        extend = getattr(self, "extend", None)
+        if extend:  # more subgraphs and operators: extend(model, key -> tensor index)
+            extend(m, index)
         m.inputs = [index[k] for k in self.inputs]
         m.outputs = [index[k] for k in self.outputs]
         feeds = []

@@ -1177,6 +1177,13 @@ def hybrid_cases():
         rng = Rng(seed_of(name + "/b"))
         return T(F32, [n], const=[f32(rng.uniform(-0.5, 0.5)) for _ in range(n)])
 
+    def add_builtin(case):
+        """A twin checked in REFERENCE mode against the classic interpreter (tfweb; outputs in
+        tests/ops/hybrid_builtin, ops.test_hybrid)."""
+        case.engine = "tfweb"
+        case.builtin_only = True
+        add(case)
+
     # (tag, in NHWC, out channels, kernel, stride, padding, activation, per-channel)
     convs = [
         ("pt_3x3_same", [1, 6, 7, 5], 6, 3, 1, "SAME", "NONE", False),
@@ -1245,9 +1252,7 @@ def hybrid_cases():
                       [act("f32", ishape, -2.0, 3.0), hw(name, [units, depth], 0, False),
                        fbias(name, units)],
                       [T(F32, [numel(ishape) // depth, units])], {"asymmetric_quantize_inputs": asym})
-        case.engine = "tfweb"
-        case.builtin_only = True
-        add(case)
+        add_builtin(case)
     # ops: the hybrid format of TF 1.x's converters: symmetric int8 weight values in a tensor
     # typed uint8 (one scale, zero point 0); TFLite's builtin CONV_2D / FULLY_CONNECTED read the
     # bytes as int8 (XNNPACK takes no uint8 filter for a float node), the gunshot and UNet models
@@ -1347,6 +1352,120 @@ def hybrid_cases():
                 "fused_activation_function": "RELU6"}),
               ("CONV_2D", ["d", "wh", "bh"], ["y"], {"padding": "VALID", "stride_w": 1, "stride_h": 1})],
              ["x"], ["d", "y"]))
+    # ref9: its _builtin twin (REFERENCE mode, per-tensor weights; the first pair with a PAD
+    # before a VALID stride-2 depthwise, as Keras MobileNets write it): the classic
+    # interpreter's delegate takes both float nodes of each pair (IGEMM and dwconv orders);
+    # fuse_expand_dwconv fused them in REFERENCE mode and its kernel adds in another order
+    # (semantic_segmentation_distillation's hybrid file was 0.18-0.46 from the classic
+    # interpreter at its outputs)
+    name = "hybrid_net_expand_dw_conv_builtin"
+    rng = Rng(seed_of(name + "/we"))
+    we = T(F32, [24, 1, 1, 8], const=[f32(rng.uniform(-0.7, 0.7)) for _ in range(24 * 8)])
+    wd = T(F32, [1, 3, 3, 24], const=[f32(rng.uniform(-0.8, 0.8)) for _ in range(9 * 24)])
+    we2 = T(F32, [16, 1, 1, 24], const=[f32(rng.uniform(-0.5, 0.5)) for _ in range(16 * 24)])
+    wd2 = T(F32, [1, 3, 3, 16], const=[f32(rng.uniform(-0.8, 0.8)) for _ in range(9 * 16)])
+    case = Case(name, {"x": act("f32", [1, 12, 10, 8], -1.0, 3.0), "we": we, "be": fbias(name + "e", 24),
+                       "e": T(F32, [1, 12, 10, 24]), "pads": i32c([0, 0, 0, 1, 0, 1, 0, 0], [4, 2]),
+                       "p": T(F32, [1, 13, 11, 24]), "wd": wd, "bd": fbias(name + "d", 24),
+                       "d": T(F32, [1, 6, 5, 24]), "we2": we2, "be2": fbias(name + "e2", 16),
+                       "e2": T(F32, [1, 6, 5, 16]), "wd2": wd2, "bd2": fbias(name + "d2", 16),
+                       "d2": T(F32, [1, 6, 5, 16]), "wh": hw(name, [8, 1, 1, 16], 0, False),
+                       "bh": fbias(name, 8), "y": T(F32, [1, 6, 5, 8])},
+                [("CONV_2D", ["x", "we", "be"], ["e"],
+                  {"padding": "VALID", "stride_w": 1, "stride_h": 1, "fused_activation_function": "RELU6"}),
+                 ("PAD", ["e", "pads"], ["p"], {}),
+                 ("DEPTHWISE_CONV_2D", ["p", "wd", "bd"], ["d"],
+                  {"padding": "VALID", "stride_w": 2, "stride_h": 2, "depth_multiplier": 1,
+                   "fused_activation_function": "RELU6"}),
+                 ("CONV_2D", ["d", "we2", "be2"], ["e2"],
+                  {"padding": "VALID", "stride_w": 1, "stride_h": 1, "fused_activation_function": "RELU6"}),
+                 ("DEPTHWISE_CONV_2D", ["e2", "wd2", "bd2"], ["d2"],
+                  {"padding": "SAME", "stride_w": 1, "stride_h": 1, "depth_multiplier": 1,
+                   "fused_activation_function": "RELU6"}),
+                 ("CONV_2D", ["d2", "wh", "bh"], ["y"], {"padding": "VALID", "stride_w": 1, "stride_h": 1})],
+                ["x"], ["d", "d2", "y"])
+    add_builtin(case)
+    # ref9: a subgraph the classic interpreter leaves to its builtin kernels (a FILL whose dims
+    # come from SHAPE makes a tensor dynamic, so its delegate declines the whole graph; mit-bih's
+    # pq_model, 0.146 from the classic interpreter): float CONV_2D as im2col + Eigen's GEMM (even
+    # and odd k apart within groups of 4 pixels, bias after: a 1x8 filter over one channel, a
+    # 3x3 stride-2 one with K 27 and 30 pixels), SOFTMAX as Eigen's (exp, sum, times 1 / sum),
+    # and a hybrid CONV_2D whose per-channel scales are all equal, which that conv.cc runs as
+    # per-tensor with the tensor's legacy scale 0 (every output its bias)
+    name = "hybrid_net_conv_eigen_builtin"
+    rng = Rng(seed_of(name + "/wf"))
+    wf = T(F32, [16, 1, 8, 1], const=[f32(rng.uniform(-0.6, 0.6)) for _ in range(16 * 8)])
+    wg = T(F32, [5, 3, 3, 3], const=[f32(rng.uniform(-0.6, 0.6)) for _ in range(5 * 27)])
+    wh = hw(name, [8, 1, 3, 16], 0, False)
+    wh.q = dict(wh.q, scale=wh.q["scale"] * 8, zero_point=[0] * 8, quantized_dimension=0)
+    case = Case(name, {"x": act("f32", [1, 1, 19, 1], -1.0, 1.0), "wf": wf, "bf": fbias(name + "f", 16),
+                       "c": T(F32, [1, 1, 19, 16]), "s": T(I32, [4]), "one": T(F32, [], const=[1.0]),
+                       "f": T(F32, [1, 1, 19, 16]), "m": T(F32, [1, 1, 19, 16]),
+                       "sm": T(F32, [1, 1, 19, 16]), "wh": wh, "bh": fbias(name, 8),
+                       "y": T(F32, [1, 1, 19, 8]),
+                       "x2": act("f32", [1, 9, 11, 3], -1.0, 1.0), "wg": wg, "bg": fbias(name + "g", 5),
+                       "g": T(F32, [1, 5, 6, 5])},
+                [("CONV_2D", ["x", "wf", "bf"], ["c"], {"padding": "SAME", "stride_w": 1, "stride_h": 1}),
+                 ("SHAPE", ["c"], ["s"], {"out_type": I32}),
+                 ("FILL", ["s", "one"], ["f"], {}),
+                 ("MUL", ["c", "f"], ["m"], {}),
+                 ("SOFTMAX", ["m"], ["sm"], {"beta": 1.0}),
+                 ("CONV_2D", ["m", "wh", "bh"], ["y"], {"padding": "SAME", "stride_w": 1, "stride_h": 1}),
+                 ("CONV_2D", ["x2", "wg", "bg"], ["g"], {"padding": "SAME", "stride_w": 2, "stride_h": 2})],
+                ["x", "x2"], ["c", "sm", "y", "g"])
+    add_builtin(case)
+    # ref9: DPCRN's GRU loops: a WHILE whose loop variable grows leaves the classic interpreter's
+    # primary subgraph undelegated, and that interpreter then delegates no subgraph at all: a
+    # float LOGISTIC in the primary subgraph and one in the loop body both run its builtin
+    # (Eigen's) logistic, not the delegate's sigmoid; a hybrid FULLY_CONNECTED after them
+    name = "hybrid_net_while_logistic_builtin"
+
+    def while_grow_logistic(m, index):
+        ci, cond = m.add_subgraph("cond")
+        a, b = cond.add_tensor("i", I32, []), cond.add_tensor("n", I32, [])
+        cond.add_tensor("t", F32, [1, 2], shape_signature=[1, -1])
+        cond.add_tensor("s", F32, [4, 64])
+        more = cond.add_tensor("more", BOOL, [])
+        cond.add_op("LESS", [a, b], [more])
+        cond.inputs, cond.outputs = [0, 1, 2, 3], [more]
+        bi, body = m.add_subgraph("body")
+        i, n = body.add_tensor("i", I32, []), body.add_tensor("n", I32, [])
+        t = body.add_tensor("t", F32, [1, 2], shape_signature=[1, -1])
+        sv = body.add_tensor("s", F32, [4, 64])
+        one = body.add_tensor("one", I32, [], data=S.pack(I32, [1]))
+        half = body.add_tensor("half", F32, [], data=S.pack(F32, [0.5]))
+        i2, u = body.add_tensor("i2", I32, []), body.add_tensor("u", F32, [1, 2], shape_signature=[1, -1])
+        t2 = body.add_tensor("t2", F32, [1, 4], shape_signature=[1, -1])
+        s2 = body.add_tensor("s2", F32, [4, 64])
+        body.add_op("ADD", [i, one], [i2])
+        body.add_op("MUL", [t, half], [u])
+        body.add_op("CONCATENATION", [t, u], [t2], {"axis": 1})
+        body.add_op("LOGISTIC", [sv], [s2])
+        body.inputs, body.outputs = [i, n, t, sv], [i2, n, t2, s2]
+        m.add_op("WHILE", [index[k] for k in ("i0", "n", "x", "s")],
+                 [index[k] for k in ("i_f", "n_f", "t_f", "sw")],
+                 {"cond_subgraph_index": ci, "body_subgraph_index": bi})
+
+    case = Case(name, {"x": act("f32", [1, 2], -1.0, 1.0), "s": act("f32", [4, 64], -9.0, 9.0),
+                       "i0": i32c([0], []), "n": i32c([1], []), "i_f": T(I32, []), "n_f": T(I32, []),
+                       "t_f": T(F32, [1, 2]), "sw": T(F32, [4, 64]), "sg": T(F32, [4, 64]),
+                       "w": hw(name, [6, 64], 0, False), "b": fbias(name, 6), "y": T(F32, [4, 6])},
+                [("LOGISTIC", ["s"], ["sg"], {}),
+                 ("FULLY_CONNECTED", ["sg", "w", "b"], ["y"], {})],
+                ["x", "s"], ["sg", "sw", "y"])
+    case.extend = while_grow_logistic
+    add_builtin(case)
+    # ref9: POW by a one-element exponent within 1e-5 of an integer n >= 1 is TFLite's
+    # IntegerPower (squares from the top bit, times x for odd steps), not powf: 1,085 of 4,096
+    # apart for n = 3 (dpcrn_quant's POW by 2 on sweep23's input: one value); 0.5 stays powf
+    name = "float_pow_int_builtin"
+    case = Case(name, {"x": act("f32", [512], 0.01, 3.0), "e3": T(F32, [], const=[3.0]),
+                       "e7": T(F32, [], const=[7.0]), "eh": T(F32, [], const=[0.5]),
+                       "y3": T(F32, [512]), "y7": T(F32, [512]), "yh": T(F32, [512])},
+                [("POW", ["x", "e3"], ["y3"], {}), ("POW", ["x", "e7"], ["y7"], {}),
+                 ("POW", ["x", "eh"], ["yh"], {})],
+                ["x"], ["y3", "y7", "yh"])
+    add_builtin(case)
     # ops: a hybrid CONV_2D behind a RESIZE to a size computed from SHAPE, its input declared
     # with shape [] as the converter writes it (the upsampling blocks of converted style-transfer
     # models): XNNPACK's delegate refuses the rank, the builtin kernel runs the convolution
@@ -1413,9 +1532,7 @@ def hybrid_cases():
                                                       "filter_width": 3, "filter_height": 3}),
                  ("CONV_2D", ["p1", "w", "b"], ["y"], {"padding": "SAME", "stride_w": 1, "stride_h": 1})],
                 ["x"], ["p1", "y"])
-    case.engine = "tfweb"
-    case.builtin_only = True
-    add(case)
+    add_builtin(case)
     # float CONV_2D before a hybrid CONV_2D in REFERENCE mode (TwinLiteNet's hybrid file, sweep20:
     # 0.104 from the classic interpreter): its XNNPACK delegate takes the float convolutions
     # (IGEMM order; fewer than 8 output channels the nr2 kernel) and leaves the hybrid CONV_2D to
@@ -1433,9 +1550,7 @@ def hybrid_cases():
                  ("CONV_2D", ["c", "wg", "bg"], ["g"], {"padding": "SAME", "stride_w": 1, "stride_h": 1}),
                  ("CONV_2D", ["c", "wh", "bh"], ["y"], {"padding": "SAME", "stride_w": 1, "stride_h": 1})],
                 ["x"], ["c", "g", "y"])
-    case.engine = "tfweb"
-    case.builtin_only = True
-    add(case)
+    add_builtin(case)
     # ops: float RESIZE_BILINEAR (half-pixel, align-corners, legacy) before a hybrid CONV_2D
     # (U-Net decoders): XNNPACK lerps t = tl + (tr - tl) * ax, b = bl + (br - bl) * ax,
     # t + (b - t) * ay; the builtin kernel sums the four weighted corners (the MobileNetV3

@@ -17,6 +17,7 @@
 #include "ops/bf16_fast.h"
 #include "ops/conv_node.h"
 #include "ops/f32_fast.h"
+#include "kernels/tflite-f32/eigen_f32.h"
 #include "kernels/tflite-f32/tflite_f32.h"
 #include "ops/hybrid.h"
 #include "ops/q8_fast.h"
@@ -38,6 +39,7 @@ typedef struct conv_params {
   bool xnn_c4;         /* fewer than 8 output channels: XNNPACK's nr2 kernel (below) */
   const void *xnn_src; /* filter data xnn_w was made from (xnn_dw: the filter itself) */
   const tfcc_tflite_f32_kernel *xnn_k;
+  bool eigen_f32; /* ref9: the classic interpreter's builtin order (conv_eigen_f32_init) */
 } conv_params;
 
 static void conv_release(void *p) {
@@ -138,6 +140,16 @@ static void conv_xnn_f32_init(const tfcc_init_ctx *ctx, conv_params *p) {
   p->xnn_k = tfcc_tflite_f32_select(ctx->isa);
 }
 
+/* ref9: REFERENCE mode, a float32 CONV_2D of a subgraph with hybrid nodes that the classic
+ * interpreter's delegate does not take (a subgraph it leaves to the builtin kernels, or an input
+ * rank it declines): its builtin kernel's im2col and Eigen GEMM order, bias added after
+ * (tfcc_eigen_conv_f32), clamped to the builtin range. */
+static void conv_eigen_f32_init(const tfcc_init_ctx *ctx, conv_params *p) {
+  const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, 0), *f = tfcc_conv_ir_input(ctx, 1);
+  p->eigen_f32 = in && f && in->dtype == TFCC_FLOAT32 && f->dtype == TFCC_FLOAT32 && !f->sparsity &&
+                 tfcc_hybrid_ref_builtin_float(ctx) && !tfcc_hybrid_ref_delegated_float(ctx);
+}
+
 static tfcc_status conv_init(tfcc_init_ctx *ctx) {
   conv_params *p = tfcc_params_calloc(sizeof(*p)); /* ops/params_mem.h */
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for CONV_2D params");
@@ -146,7 +158,9 @@ static tfcc_status conv_init(tfcc_init_ctx *ctx) {
   tfcc_f32_fast_attach(&p->n.f32, ctx, TFCC_BLOCK_F32_GEMM);
   tfcc_q8_fast_attach(&p->n.q8, ctx, TFCC_BLOCK_Q8_GEMM);
   if (st == TFCC_OK && !p->n.hyb) conv_xnn_f32_init(ctx, p);
-  if (st == TFCC_OK && !p->n.hyb && !p->xnn_w && !p->xnn_dw) st = conv_f32_wino_init(ctx, p);
+  if (st == TFCC_OK && !p->n.hyb && !p->xnn_w && !p->xnn_dw) conv_eigen_f32_init(ctx, p);
+  if (st == TFCC_OK && !p->n.hyb && !p->xnn_w && !p->xnn_dw && !p->eigen_f32)
+    st = conv_f32_wino_init(ctx, p);
   if (st != TFCC_OK) {
     conv_release(p);
     return st;
@@ -354,8 +368,10 @@ static tfcc_status conv_prepare(tfcc_op_ctx *ctx) {
   st = conv_residual_check(ctx, od);
   if (st != TFCC_OK) return st;
   ctx->scratch_bytes = 0;
-  if (ctx->in[0]->dtype == TFCC_FLOAT32 && !p->xnn_w && !p->xnn_dw &&
-      !tfcc_bf16_fast_conv_prepare(&((conv_params *)ctx->params)->bf16, ctx, &g))
+  if (ctx->in[0]->dtype == TFCC_FLOAT32 && p->eigen_f32 && g.in_c == g.filter_in_c)
+    ctx->scratch_bytes = tfcc_eigen_conv_f32_scratch(&g);
+  else if (ctx->in[0]->dtype == TFCC_FLOAT32 && !p->xnn_w && !p->xnn_dw &&
+           !tfcc_bf16_fast_conv_prepare(&((conv_params *)ctx->params)->bf16, ctx, &g))
     conv_f32_prepare(ctx, &g);
   if (ctx->in[0]->dtype == TFCC_INT8 || ctx->in[0]->dtype == TFCC_UINT8) conv_q8_prepare(ctx, &g);
   return tfcc_tensor_set_shape(ctx->out[0], 4, od, ctx->err);
@@ -379,6 +395,12 @@ static tfcc_status conv_f32_eval(tfcc_op_ctx *ctx, const tfcc_conv_geom *gp, flo
   }
   if (p->xnn_dw && f->data == p->xnn_src && g.in_c == 1 && g.filter_in_c == 1 && g.out_c == 1) {
     tfcc_hybrid_xnn_dwconv(ctx, &g, f->data, bd, lo, hi);
+    return TFCC_OK;
+  }
+  if (p->eigen_f32 && g.in_c == g.filter_in_c &&
+      ctx->scratch_bytes >= tfcc_eigen_conv_f32_scratch(&g)) {
+    tfcc_eigen_conv_f32(&g, in->data, f->data, bd, lo == -INFINITY ? -FLT_MAX : lo,
+                        hi == INFINITY ? FLT_MAX : hi, out->data, ctx->scratch);
     return TFCC_OK;
   }
   if (tfcc_bf16_fast_conv_eval(&p->bf16, ctx, &g, lo, hi)) return TFCC_OK;
@@ -460,6 +482,7 @@ static const char *conv_kernel(const tfcc_op_ctx *ctx) {
   if (p->xnn_c4) return "xnn-nr2";
   if (p->xnn_w) return p->xnn_k->name;
   if (p->xnn_dw) return "xnn-dwconv";
+  if (p->eigen_f32) return "eigen";
   if (ctx->n_in > 0 && ctx->in[0] && ctx->in[0]->dtype == TFCC_INT16) {
     tfcc_conv_requant r;
     tfcc_conv_requant_from(&p->n.q, TFCC_INT16, &r);

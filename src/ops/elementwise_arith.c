@@ -287,6 +287,25 @@ static tfcc_status arith_check_data(tfcc_op_ctx *ctx, tfcc_arith_kind k, const t
   return TFCC_OK;
 }
 
+/* ref9: REFERENCE mode, float POW whose exponent is one element of another shape than the base
+ * and within 1e-5 of an integer n >= 1: TFLite's IntegerPower (tfcc_pow_int_f32); true when it
+ * ran. */
+static bool pow_int_ref(tfcc_op_ctx *ctx) {
+  const tfcc_arith_opts *ao = ctx->params;
+  const tfcc_tensor *a = ctx->in[0], *b = ctx->in[1];
+  if (!ao || ao->quant_compat != TFCC_QUANT_COMPAT_REFERENCE || b->dtype != TFCC_FLOAT32 ||
+      tfcc_tensor_elements(b) != 1)
+    return false;
+  bool same = a->rank == b->rank;
+  for (int32_t d = 0; same && d < a->rank; d++) same = a->dims[d] == b->dims[d];
+  const float e = *(const float *)b->data, r = roundf(e);
+  if (same || !(fabsf(e) < 1e9f) || !(fabsf(e - r) < 1e-5f) || r < 1.f) return false;
+  const int64_t n = tfcc_tensor_elements(ctx->out[0]);
+  if (n != tfcc_tensor_elements(a)) return false;
+  tfcc_pow_int_f32(a->data, (int32_t)r, ctx->out[0]->data, (size_t)n);
+  return true;
+}
+
 tfcc_status tfcc_arith_eval(tfcc_op_ctx *ctx, tfcc_arith_kind k) {
   const tfcc_tensor *a = ctx->in[0], *b = ctx->in[1];
   tfcc_tensor *o = ctx->out[0];
@@ -321,6 +340,7 @@ tfcc_status tfcc_arith_eval(tfcc_op_ctx *ctx, tfcc_arith_kind k) {
     return TFCC_OK;
   }
   if ((st = arith_check_data(ctx, k, NULL)) != TFCC_OK) return st;
+  if (k == TFCC_ARITH_POW && dt == TFCC_FLOAT32 && pow_int_ref(ctx)) return TFCC_OK;
   tfcc_binary_act act;
   tfcc_binary_act_range(k <= TFCC_ARITH_DIV ? opts_of(ctx).activation : TFCC_ACT_NONE, &act);
   const tfcc_arith_opts *ao = ctx->params;

@@ -112,7 +112,7 @@ bool tfcc_hybrid_xnn_float(const tfcc_init_ctx *ctx) {
 }
 
 /* sweep23: whether the classic interpreter makes a tensor of sg dynamic while preparing it: a
- * RESIZE_BILINEAR / RESIZE_NEAREST_NEIGHBOR whose size is not a constant of the file (computed
+ * RESIZE_BILINEAR / RESIZE_NEAREST_NEIGHBOR (or a FILL, ref9) whose size is not a constant of the file (computed
  * by SHAPE / STRIDED_SLICE / PACK in the graph; tfcc folds it at load, TFLite's Prepare calls
  * SetTensorToDynamic on the output). Its XNNPACK delegate supports static-sized tensors only, so
  * ModifyGraphWithDelegate fails for the whole subgraph and every float node runs the builtin
@@ -121,6 +121,12 @@ bool tfcc_hybrid_xnn_float(const tfcc_init_ctx *ctx) {
 static bool classic_has_dynamic_tensor(const tfcc_ir_subgraph *sg) {
   for (int32_t i = 0; i < sg->n_nodes; i++) {
     const tfcc_ir_node *n = &sg->nodes[i];
+    /* ref9: a FILL whose dims are computed (SHAPE of a tensor; mit-bih's pq_model), folded at
+       load or not: TFLite's Prepare makes its output dynamic as well */
+    if (n->builtin == TFCC_OP_FILL && n->n_inputs >= 1 && n->inputs[0] >= 0 &&
+        n->inputs[0] < sg->n_tensors &&
+        (!sg->tensors[n->inputs[0]].data || sg->tensors[n->inputs[0]].folded))
+      return true;
     if (n->removed || n->n_inputs < 2 || n->inputs[1] < 0 || n->inputs[1] >= sg->n_tensors)
       continue;
     if (n->builtin != TFCC_OP_RESIZE_BILINEAR && n->builtin != TFCC_OP_RESIZE_NEAREST_NEIGHBOR)
@@ -163,12 +169,22 @@ static bool classic_dynamic_while(const tfcc_graph *g, const tfcc_ir_node *n) {
   return classic_has_dynamic_tensor(b);
 }
 
-/* The classic interpreter runs every node of sg with its builtin kernels: a dynamic tensor
- * (classic_has_dynamic_tensor, classic_dynamic_while) makes ModifyGraphWithDelegate fail. */
-static bool classic_undelegated_scan(const tfcc_graph *g, const tfcc_ir_subgraph *sg) {
+/* A dynamic tensor of sg (classic_has_dynamic_tensor, classic_dynamic_while) makes the classic
+ * interpreter's ModifyGraphWithDelegate fail for sg. */
+static bool classic_declines_subgraph(const tfcc_graph *g, const tfcc_ir_subgraph *sg) {
   if (classic_has_dynamic_tensor(sg)) return true;
   for (int32_t i = 0; i < sg->n_nodes; i++)
     if (!sg->nodes[i].removed && classic_dynamic_while(g, &sg->nodes[i])) return true;
+  return false;
+}
+
+/* The classic interpreter runs every node of sg with its builtin kernels: it hands the delegate
+ * the subgraphs in order and stops at the first that fails (ref9: so a WHILE body behind a
+ * primary subgraph that failed runs builtin too, DPCRN's GRU loops). */
+static bool classic_undelegated_scan(const tfcc_graph *g, const tfcc_ir_subgraph *sg) {
+  if (classic_declines_subgraph(g, sg)) return true;
+  for (int32_t t = 0; g && t < g->n_subgraphs && &g->subgraphs[t] != sg; t++)
+    if (!g->subgraphs[t].unrunnable && classic_declines_subgraph(g, &g->subgraphs[t])) return true;
   return false;
 }
 
@@ -433,13 +449,20 @@ static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t
    * builtin kernels, as in REFERENCE mode */
   const bool tflite =
       ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE && !xnn_declines_input_rank(ctx) && !legacy_u8;
+  /* ref9: the classic interpreter's conv.cc sees per-channel scales that are all equal as a
+   * per-tensor filter (EvalHybrid) and multiplies by the tensor's legacy scale, 0 for any
+   * per-channel quantization: every output is its bias, clamped (mit-bih's pq_model) */
+  bool ref_equal_scales = op == TFCC_HYB_CONV && qc > 1 && w->quant.scale &&
+                          ctx->quant_compat == TFCC_QUANT_COMPAT_REFERENCE;
+  for (int32_t i = 1; i < qc && ref_equal_scales; i++)
+    ref_equal_scales = w->quant.scale[i] == w->quant.scale[0];
   if (op == TFCC_HYB_DW) {
     h->scheme = TFCC_HYB_ASYM;
   } else if (tflite) {
     h->scheme = TFCC_HYB_QD8;
     h->xnn = true;
   } else if (op == TFCC_HYB_CONV) {
-    h->scheme = qc > 1 ? TFCC_HYB_ASYM : TFCC_HYB_SYM;
+    h->scheme = qc > 1 && !ref_equal_scales ? TFCC_HYB_ASYM : TFCC_HYB_SYM;
     h->combined = true;
   } else if (op == TFCC_HYB_BMM) {
     h->scheme = asym_inputs ? TFCC_HYB_ASYM : TFCC_HYB_SYM;
@@ -451,6 +474,7 @@ static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t
   h->fscale = malloc((size_t)qc * sizeof(float));
   if (!h->fscale) goto oom;
   memcpy(h->fscale, w->quant.scale, (size_t)qc * sizeof(float));
+  if (ref_equal_scales) h->fscale[0] = 0.f, h->fscale_stride = 0;
   if (op == TFCC_HYB_BMM && !adj_y) { /* [K, N] -> [N, K] */
     h->w_own = malloc((size_t)elems);
     if (!h->w_own) goto oom;

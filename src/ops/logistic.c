@@ -6,6 +6,7 @@
 #include "kernels/ref/activation.h"
 #include "ops/act_common.h"
 #include "ops/act_kernels.h"
+#include "ops/hybrid.h"
 #include "kernels/tflite-f32/tflite_f32.h"
 
 /* LOGISTIC's params: the shared sigmoid-like part, and float32 in XNNPACK's exact arithmetic
@@ -13,6 +14,7 @@
 typedef struct logistic_op {
   sigmoid_like_op base;
   const tfcc_tflite_f32_kernel *xnn; /* XNNPACK's sigmoid (its ISA's variant); NULL: tfcc's */
+  bool eigen; /* REFERENCE mode, an undelegated subgraph: the builtin (Eigen's) logistic */
 } logistic_op;
 
 tfcc_status tfcc_sigmoid_like_setup(sigmoid_like_op *p, bool is_tanh, const tfcc_ir_tensor *in,
@@ -90,6 +92,10 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
        on AVX2 / AVX-512, libm's on the generic cap) differed by an ulp between caps and from
        TFLite; AVX-512: as fast (docs/operators.md "LOGISTIC"). */
     if (p->base.head.in_type == TFCC_FLOAT32) p->xnn = tfcc_tflite_f32_select(ctx->isa);
+    /* ref9: REFERENCE mode where the classic interpreter delegates nothing: its builtin
+       logistic, Eigen's (tfcc_logistic_f32_eigen; DPCRN's GRU gates) */
+    p->eigen = p->base.head.in_type == TFCC_FLOAT32 && tfcc_ref_builtin_float_range(ctx);
+    if (p->eigen) p->xnn = NULL;
   }
   return st;
 }
@@ -99,6 +105,10 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   const size_t n = act_count(ctx->in[0]);
   switch (p->head.in_type) {
     case TFCC_FLOAT32:
+      if (((const logistic_op *)ctx->params)->eigen) {
+        tfcc_logistic_f32_eigen(ctx->in[0]->data, ctx->out[0]->data, n);
+        break;
+      }
       if (((const logistic_op *)ctx->params)->xnn) { /* threaded by elements: the same bits */
         tfcc_xnn_sigmoid_run(ctx->pool, ((const logistic_op *)ctx->params)->xnn, ctx->in[0]->data,
                              ctx->out[0]->data, n);
@@ -122,6 +132,7 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
  * shared float / LUT kernels' names. */
 static const char *logistic_kernel(const tfcc_op_ctx *ctx) {
   const logistic_op *p = (const logistic_op *)ctx->params;
+  if (p && p->base.head.in_type == TFCC_FLOAT32 && p->eigen) return "eigen";
   if (p && p->base.head.in_type == TFCC_FLOAT32 && p->xnn) return p->xnn->name;
   return act_unary_kernel(ctx);
 }

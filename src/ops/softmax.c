@@ -10,10 +10,12 @@
  * its zero point, exactly as TFLite's QuantizeSoftmaxOutput<uint8_t> off aarch64. */
 #include <math.h>
 
+#include "kernels/tflite-f32/eigen_f32.h"
 #include "kernels/tflite-f32/tflite_f32.h"
 #include "kernels/ref/softmax.h"
 #include "kernels/softmax/softmax.h"
 #include "ops/act_common.h"
+#include "ops/hybrid.h"
 
 typedef struct softmax_op {
   act_head head;
@@ -24,6 +26,7 @@ typedef struct softmax_op {
   tfcc_softmax_i16_params i16;
   bool xnn_f32;                     /* float32, beta 1, either mode: XNNPACK's softmax */
   tfcc_xnn_softmax_order xnn_order; /* REFERENCE mode: the older XNNPACK's sum (exact6) */
+  bool eigen_f32; /* ref9: REFERENCE mode where the classic interpreter delegates nothing */
 } softmax_op;
 
 static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_tensor *in,
@@ -84,6 +87,9 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
     p->xnn_f32 = p->head.in_type == TFCC_FLOAT32 && p->beta == 1.0f;
     p->xnn_order = ctx->quant_compat == TFCC_QUANT_COMPAT_REFERENCE ? TFCC_XNN_SOFTMAX_SEQ
                                                                     : TFCC_XNN_SOFTMAX_PAIR;
+    /* ref9: a subgraph the classic interpreter leaves to its builtin kernels: Eigen's softmax */
+    p->eigen_f32 = p->head.in_type == TFCC_FLOAT32 && tfcc_ref_builtin_float_range(ctx);
+    if (p->eigen_f32) p->xnn_f32 = false;
   }
   return st;
 }
@@ -102,6 +108,11 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
       if (p->xnn_f32) {
         tfcc_xnn_softmax_run(ctx->pool, ctx->ks->tflite_f32, (const float *)in->data,
                              (float *)ctx->out[0]->data, outer, depth, p->xnn_order);
+        break;
+      }
+      if (p->eigen_f32) {
+        tfcc_eigen_softmax_f32((const float *)in->data, (float *)ctx->out[0]->data, outer, depth,
+                               p->beta);
         break;
       }
       tfcc_f32_softmax_run(ctx->pool, ctx->ks->f32_softmax, (const float *)in->data,
@@ -130,6 +141,7 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
 static const char *kernel(const tfcc_op_ctx *ctx) {
   const softmax_op *p = (const softmax_op *)ctx->params;
   if (!p) return "ref";
+  if (p->head.in_type == TFCC_FLOAT32 && p->eigen_f32) return "eigen";
   if (p->head.in_type == TFCC_FLOAT32 && p->xnn_f32) return ctx->ks->tflite_f32->name;
   if (p->head.in_type == TFCC_FLOAT32) return p->beta >= 0.f ? ctx->ks->f32_softmax->name : "ref";
   if (p->head.in_type == p->head.out_type &&

@@ -8,7 +8,8 @@
  * the depthwise's options and the expand's activation (tfcc_expand_dwconv_options). The
  * expanded tensor then has no reader or writer and leaves the memory plan. Not in a subgraph
  * with hybrid nodes in TFLITE mode: there the float convolutions and depthwise convolutions
- * follow XNNPACK's exact order (ops/hybrid.h), which the fused kernel does not.
+ * follow XNNPACK's exact order (ops/hybrid.h), which the fused kernel does not; nor, in
+ * REFERENCE mode, its float pairs (the classic interpreter's orders, ops/hybrid.h).
  * int8 pairs too (MobileNetV2 int8; the q8 GEMM and q8 depthwise, src/kernels/q8-expand-dw/):
  * int8 activations quantized per tensor, constant int8 filters with zero points 0 (per tensor
  * or per channel) and int32 biases, in TFLITE mode (the delegate takes both nodes: normal
@@ -172,7 +173,11 @@ tfcc_status tfcc_pass_fuse_expand_dwconv(tfcc_pass_ctx *ctx, int32_t *changed) {
   tfcc_ir_subgraph *sg = ctx->sg;
   const tfcc_op_def *op = tfcc_op_internal(TFCC_OP_EXPAND_DEPTHWISE_CONV_2D);
   if (!op) return TFCC_OK;
-  const bool hyb = ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE && tfcc_hybrid_in_subgraph(sg);
+  const bool in_hyb = tfcc_hybrid_in_subgraph(sg);
+  const bool hyb = ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE && in_hyb;
+  /* ref9: REFERENCE mode, a subgraph with hybrid nodes: its float pairs run the classic
+   * interpreter's orders (XNNPACK's or the builtin kernels', ops/hybrid.h), so only int8 pairs */
+  const bool ref_hyb = ctx->quant_compat == TFCC_QUANT_COMPAT_REFERENCE && in_hyb;
   for (int32_t i = 0; i < sg->n_nodes; i++) {
     tfcc_ir_node *c = &sg->nodes[i];
     if (c->removed) continue;
@@ -180,7 +185,7 @@ tfcc_status tfcc_pass_fuse_expand_dwconv(tfcc_pass_ctx *ctx, int32_t *changed) {
     bool q8 = false;
     /* in a hybrid subgraph only the hybrid pairs (their float halves in XNNPACK's order) */
     const int32_t ce = hyb ? hyb_expand_channels(ctx, c) : expand_channels(ctx, c, &q8);
-    if (ce < 0) continue;
+    if (ce < 0 || (ref_hyb && !q8)) continue;
     const int32_t t = c->outputs[0];
     if (t < 0 || tfcc_pass_is_graph_output(sg, t)) continue;
     const tfcc_ir_tensor *te = &sg->tensors[t];

@@ -766,6 +766,18 @@ static const hybrid_case k_hybrid_cases[] = {
     /* float CONV_2D (IGEMM and nr2 orders) before a hybrid CONV_2D: the classic interpreter's
      * delegate takes the float convolutions, the builtin kernel the hybrid one */
     {"hybrid_net_conv_f32_conv_builtin", "hybrid_builtin", REF, 3, 0, false},
+    /* ref9: float 1x1 CONV_2D -> (PAD ->) float DEPTHWISE_CONV_2D pairs, not fused in REFERENCE
+     * mode (the delegate's IGEMM and dwconv orders; semantic_segmentation_distillation) */
+    {"hybrid_net_expand_dw_conv_builtin", "hybrid_builtin", REF, 3, 0, false},
+    /* ref9: a graph the classic interpreter leaves to its builtin kernels (FILL of computed
+     * dims): float CONV_2D as im2col + Eigen's GEMM, Eigen's SOFTMAX, and a hybrid CONV_2D with
+     * equal per-channel scales run as per-tensor with scale 0 (mit-bih's pq_model) */
+    {"hybrid_net_conv_eigen_builtin", "hybrid_builtin", REF, 4, 0, false},
+    /* ref9: a WHILE whose loop variable grows: no subgraph delegated, the float LOGISTIC of the
+     * primary subgraph and of the loop body both Eigen's (DPCRN's GRU loops) */
+    {"hybrid_net_while_logistic_builtin", "hybrid_builtin", REF, 3, 0, false},
+    /* ref9: POW by a one-element integer exponent: TFLite's IntegerPower, not powf */
+    {"float_pow_int_builtin", "hybrid_builtin", REF, 3, 0, false},
     /* default mode, small hybrid networks: XNNPACK-exact float CONV_2D and LOGISTIC before the
        hybrid nodes, then the hybrid nodes themselves, all bit for bit with LiteRT */
     {"hybrid_net_conv_silu_conv", "conformance", TFL, 3, 0, false},

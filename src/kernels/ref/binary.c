@@ -338,3 +338,13 @@ bool tfcc_ref_add_n(tfcc_dtype dt, const void *const *in, int32_t n, void *out, 
     default: return false;
   }
 }
+
+static float pow_int(float x, int32_t n) {
+  if (n == 1) return x;
+  const float h = pow_int(x, n / 2), r = h * h;
+  return n % 2 ? r * x : r;
+}
+
+void tfcc_pow_int_f32(const float *x, int32_t n, float *y, size_t count) {
+  for (size_t i = 0; i < count; i++) y[i] = pow_int(x[i], n);
+}

@@ -66,6 +66,13 @@ typedef struct tfcc_binary_act {
  * has them; integer ops on raw values). */
 bool tfcc_ref_binary_supported(tfcc_binop op, tfcc_dtype dt);
 
+/* x^n for n >= 1 as TFLite's POW computes it for a one-element exponent that broadcasts and lies
+ * within 1e-5 of an integer (optimized_ops::BroadcastPow4D -> IntegerPower; both TFLite builds,
+ * probed with tfweb and LiteRT on exponents 2, 3, 4, 5, 7): from the top bit down, p(n) =
+ * p(n / 2)^2, times x when n is odd, each product rounded (powf differs on 1,085 of 4,096 values
+ * for n = 3). ref9: REFERENCE mode. */
+void tfcc_pow_int_f32(const float *x, int32_t n, float *y, size_t count);
+
 /* out = op(a, b) broadcast as planned by bc. Returns false if the combination has no kernel. */
 bool tfcc_ref_binary(tfcc_binop op, tfcc_dtype dt, const tfcc_bcast *bc, const void *a,
                      const void *b, void *out, const tfcc_binary_act *act);

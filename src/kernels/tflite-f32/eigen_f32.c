@@ -2,6 +2,7 @@
 #include "kernels/tflite-f32/eigen_f32.h"
 
 #include "kernels/ref/activation.h"
+#include "kernels/ref/expf.h"
 
 int32_t tfcc_eigen_gemm_kc(int32_t k, int32_t m, int32_t n) {
   /* evaluateProductBlockingSizesHeuristic, one thread: L1 16 KiB; k_div = mr * 4 + nr * 4 =
@@ -70,6 +71,75 @@ void tfcc_eigen_bmm_f32(const tfcc_bmm_dims *d, const float *lhs, const float *r
                   i < m4, j0, nj, y + j0);
       }
     }
+  }
+}
+
+static bool eigen_conv_direct(const tfcc_conv_geom *g) {
+  return g->filter_h == 1 && g->filter_w == 1 && g->stride_h == 1 && g->stride_w == 1 &&
+         g->pad_h == 0 && g->pad_w == 0 && g->out_h == g->in_h && g->out_w == g->in_w;
+}
+
+size_t tfcc_eigen_conv_f32_scratch(const tfcc_conv_geom *g) {
+  if (eigen_conv_direct(g)) return 0;
+  return (size_t)g->batches * (size_t)g->out_h * (size_t)g->out_w * (size_t)g->filter_h *
+         (size_t)g->filter_w * (size_t)g->in_c * sizeof(float);
+}
+
+/* TFLite's Im2col: each output pixel's window, ky, kx, c, zeros outside the image. */
+static void eigen_im2col(const tfcc_conv_geom *g, const float *in, float *col) {
+  const size_t c = (size_t)g->in_c;
+  for (int32_t b = 0; b < g->batches; b++)
+    for (int32_t oy = 0; oy < g->out_h; oy++)
+      for (int32_t ox = 0; ox < g->out_w; ox++)
+        for (int32_t ky = 0; ky < g->filter_h; ky++) {
+          const int32_t iy = oy * g->stride_h - g->pad_h + ky * g->dil_h;
+          for (int32_t kx = 0; kx < g->filter_w; kx++, col += c) {
+            const int32_t ix = ox * g->stride_w - g->pad_w + kx * g->dil_w;
+            if (iy < 0 || iy >= g->in_h || ix < 0 || ix >= g->in_w) {
+              for (size_t i = 0; i < c; i++) col[i] = 0.f;
+              continue;
+            }
+            const float *x = in + (((size_t)b * g->in_h + (size_t)iy) * g->in_w + (size_t)ix) * c;
+            for (size_t i = 0; i < c; i++) col[i] = x[i];
+          }
+        }
+}
+
+void tfcc_eigen_conv_f32(const tfcc_conv_geom *g, const float *in, const float *filter,
+                         const float *bias, float lo, float hi, float *out, float *im2col) {
+  const int64_t pixels = (int64_t)g->batches * g->out_h * g->out_w;
+  tfcc_bmm_dims d = {0};
+  d.nbd = 0;
+  d.m = (int32_t)pixels;
+  d.k = g->filter_h * g->filter_w * g->in_c;
+  d.n = g->out_c;
+  d.adj_y = true;
+  const float *lhs = in;
+  if (!eigen_conv_direct(g)) {
+    eigen_im2col(g, in, im2col);
+    lhs = im2col;
+  }
+  tfcc_eigen_bmm_f32(&d, lhs, filter, out);
+  const size_t n = (size_t)g->out_c;
+  for (size_t i = 0; i < (size_t)pixels * n; i++) {
+    float v = bias ? out[i] + bias[i % n] : out[i];
+    v = v < lo ? lo : v;
+    out[i] = v > hi ? hi : v;
+  }
+}
+
+void tfcc_eigen_softmax_f32(const float *x, float *y, size_t outer, size_t depth, float beta) {
+  for (size_t r = 0; r < outer; r++, x += depth, y += depth) {
+    float m = x[0];
+    for (size_t i = 1; i < depth; i++) m = x[i] > m ? x[i] : m;
+    float sum = 0.f;
+    for (size_t i = 0; i < depth; i++) {
+      const float d = x[i] - m;
+      y[i] = tfcc_expf_ref(d * beta);
+      sum = sum + y[i];
+    }
+    const float s = 1.f / sum;
+    for (size_t i = 0; i < depth; i++) y[i] = y[i] * s;
   }
 }
 

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "kernels/ref/batch_matmul.h"
+#include "kernels/ref/conv.h"
 
 /* BATCH_MATMUL (float32): TFLite's optimized BatchMatMul hands each batch to cpu_backend_gemm's
  * Eigen GEMM as out^T = rhs^T * lhs^T, so Eigen's columns are the op's lhs rows i and its rows
@@ -30,6 +31,25 @@
 void tfcc_eigen_bmm_f32(const tfcc_bmm_dims *d, const float *lhs, const float *rhs, float *out);
 /* The panel depth Eigen's computeProductBlockingSizes gives a K x (M, N) product. */
 int32_t tfcc_eigen_gemm_kc(int32_t k, int32_t m, int32_t n);
+
+/* CONV_2D (float32, groups 1) as that interpreter's builtin kernel runs it where its delegate
+ * does not take the node (ref9): optimized_ops::Conv, an im2col of every batch's output pixels
+ * (rows of filter_h * filter_w * in_c values, ky, kx, c; zeros outside the image), unless the
+ * filter is 1x1 with stride 1, then cpu_backend_gemm's Eigen GEMM of the filter [out_c, K] by
+ * that [K, pixels]: tfcc_eigen_bmm_f32 with the im2col rows as lhs (M = all pixels) and the
+ * filter as rhs (adj_y), then BiasAndClamp: each output + bias[c] (bias NULL: none), clamped to
+ * [lo, hi]. Verified on mit-bih's pq_model (a [1, 1, 319, 1] by [16, 1, 8, 1] convolution: 0 of
+ * 5104 apart; bias first and in order 1093) and hybrid_net_conv_eigen_builtin. im2col: scratch
+ * of tfcc_eigen_conv_f32_scratch(g) bytes (0 when the input is used as it is). */
+size_t tfcc_eigen_conv_f32_scratch(const tfcc_conv_geom *g);
+void tfcc_eigen_conv_f32(const tfcc_conv_geom *g, const float *in, const float *filter,
+                         const float *bias, float lo, float hi, float *out, float *im2col);
+
+/* SOFTMAX (float32) as that interpreter's builtin kernel (optimized_ops::Softmax, Eigen) where
+ * its delegate does not run (ref9): per row of depth values, y = (x - max) * beta, e = expf(y)
+ * (tfcc_expf_ref: std::exp), their sum in order, s = 1 / sum, out = e * s (verified on
+ * mit-bih's pq_model and hybrid_net_conv_eigen_builtin; the division e / sum differs). */
+void tfcc_eigen_softmax_f32(const float *x, float *y, size_t outer, size_t depth, float beta);
 
 /* Eigen's float erf (generic_fast_erf_float: x clamped to [-4, 4], an odd degree-13 over an
  * even degree-8 polynomial in x^2, Horner steps multiply then add, one division). */
