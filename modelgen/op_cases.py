@@ -1890,6 +1890,28 @@ def hybrid_float_probe_cases():
         probe(tag, {"x": act("f32", [5, 45], -2.0, 2.0), "wf": fconst("probe_" + tag + "/wf", [units, 45], -0.5, 0.5),
                     "bf": fconst("probe_" + tag + "/bf", [units], -0.5, 0.5), "y": T(F32, [5, units])},
               [("FULLY_CONNECTED", ["x", "wf", "bf"], ["y"], {})], ["x"], ["y"])
+    # exact9: float CONV_2D. XNNPACK's subgraph defines a 1x1 one of stride 1, no padding, one
+    # group and in + out channels > 2 as a FULLY_CONNECTED (xnn_define_convolution_2d), whose
+    # GEMM takes the nr2 kernel where xnn_use_nr2 says (12, 10, 20, 36 outputs; not 16); any
+    # other convolution keeps its IGEMM, nr2 below 8 outputs only (the stride-2 and 3x3 probes).
+    # The HED edge detector's 1x1 12 -> 12 (sweep24) was 0.0956 from LiteRT in tfcc's IGEMM order
+    def conv(tag, xs, oc, kk, stride, actf="NONE"):
+        oh, ow = conv_out(xs[1], kk, stride, 1, "SAME"), conv_out(xs[2], kk, stride, 1, "SAME")
+        t = {"x": act("f32", xs, -2.0, 3.0), "wf": fconst("probe_" + tag + "/wf", [oc, kk, kk, xs[3]], -1.0, 1.0),
+             "bf": fconst("probe_" + tag + "/bf", [oc], -0.5, 0.5), "c": T(F32, [1, oh, ow, oc])}
+        probe(tag, t, [("CONV_2D", ["x", "wf", "bf"], ["c"], {"padding": "SAME", "stride_w": stride, "stride_h": stride,
+                                                "fused_activation_function": actf})], ["x"], ["c"])
+
+    conv("conv1_o12_i12", [1, 16, 14, 12], 12, 1, 1, actf="RELU6")
+    conv("conv1_o10_i7", [1, 9, 11, 7], 10, 1, 1)
+    conv("conv1_o20_i33", [1, 7, 8, 33], 20, 1, 1)
+    conv("conv1_o36_i9", [1, 6, 7, 9], 36, 1, 1, actf="RELU")
+    conv("conv1_o16_i12", [1, 9, 8, 12], 16, 1, 1)
+    conv("conv1_o6_i5", [1, 9, 10, 5], 6, 1, 1)
+    conv("conv1_o12_i1", [1, 9, 10, 1], 12, 1, 1)
+    conv("conv1_o1_i9", [1, 9, 10, 9], 1, 1, 1)
+    conv("conv1_o12_i12_s2", [1, 12, 11, 12], 12, 1, 2)
+    conv("conv3_o12_i5", [1, 9, 8, 5], 12, 3, 1)
     probe("bmm", {"a": act("f32", [2, 5, 37], -2.0, 2.0), "b": act("f32", [2, 37, 6], -2.0, 2.0),
                   "y": T(F32, [2, 5, 6])},
           [("BATCH_MATMUL", ["a", "b"], ["y"], {})], ["a", "b"], ["y"])

@@ -42,6 +42,7 @@ typedef struct tfcc_ir_tensor {
   bool is_variable;  /* stateful: persistent per session, zero at start */
   bool folded;       /* data computed at load from constants (passes/fold_constants), not read from
                   the file: TFLite computes such a tensor at run time */
+  int32_t fold_node; /* folded: the subgraph's node that computed it (removed since) */
   const tfcc_sparsity *sparsity; /* non-NULL: data is the sparse encoding */
   /* Blockwise quantization (QuantizationDetails BlockwiseQuantization; quant.count is then 0):
    * block_size > 0 values along the last axis share one scale of tensor block_scales (dims
@@ -84,6 +85,9 @@ typedef struct tfcc_ir_subgraph {
    * interpreter delegates none of its nodes. 0 not computed yet (then each query scans), 1 no,
    * 2 yes. */
   uint8_t classic_undelegated;
+  /* The same for tfcc_hybrid_in_subgraph (tfcc_hybrid_in_subgraph_note): whether a node has a
+   * float input and int8 (or legacy uint8) weights. 0 not computed yet, 1 no, 2 yes. */
+  uint8_t hybrid;
 } tfcc_ir_subgraph;
 
 typedef struct tfcc_ir_metadata {

@@ -19,8 +19,10 @@ typedef struct tfcc_arith_opts {
   int32_t activation;   /* fused activation */
   bool pot_scale_int16; /* ADD/SUB (ir/op_options.h) */
   int quant_compat;     /* tfcc_quant_compat of the model */
-  /* float: the builtin kernels' activation range, +-FLT_MAX (tfcc_ref_builtin_float_range) */
-  bool builtin_range;
+  /* the fused activation's clamp, set at init: float +-inf unclamped (XNNPACK's, tfcc's) or, in
+   * REFERENCE mode where the classic interpreter delegates nothing, the builtin kernels'
+   * +-FLT_MAX (tfcc_ref_builtin_float_range) */
+  tfcc_binary_act act;
   /* Quantized ADD/SUB/MUL/DIV: multipliers and shifts computed once at init from the tensors'
    * quantization (which never changes for a model), so eval does not redo them each run. */
   bool q_ready;

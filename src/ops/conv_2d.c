@@ -37,6 +37,8 @@ typedef struct conv_params {
   int32_t xnn_ocp;
   bool xnn_dw;         /* one input and one output channel: XNNPACK runs its dwconv (below) */
   bool xnn_c4;         /* fewer than 8 output channels: XNNPACK's nr2 kernel (below) */
+  float *xnn_fc;       /* 1x1, stride 1 (TFLITE mode): XNNPACK's FULLY_CONNECTED (below), the
+                          filter packed by tfcc_xnn_fc_pack, else NULL */
   const void *xnn_src; /* filter data xnn_w was made from (xnn_dw: the filter itself) */
   const tfcc_tflite_f32_kernel *xnn_k;
   bool eigen_f32; /* ref9: the classic interpreter's builtin order (conv_eigen_f32_init) */
@@ -49,6 +51,7 @@ static void conv_release(void *p) {
   tfcc_bf16_fast_free(&cp->bf16);
   if (!cp->wino_borrowed) tfcc_f32_wino_free(&cp->wino);
   free(cp->xnn_w);
+  free(cp->xnn_fc);
   tfcc_params_free(cp);
 }
 
@@ -116,7 +119,16 @@ static tfcc_status conv_f32_wino_init(const tfcc_init_ctx *ctx, conv_params *p) 
  * sums alike, whenever both group channel counts are 1): taps column by column, not the IGEMM's
  * row by row. Fewer output channels than its IGEMM's 8 columns take its "nr2" kernel
  * (xnn_create_convolution2d_nhwc_f32: gemm_config->nr > group_output_channels), which sums
- * each input channel modulo 4 apart (tfcc_xnn_conv_c4_f32_rows). */
+ * each input channel modulo 4 apart (tfcc_xnn_conv_c4_f32_rows). exact9: a 1x1 filter of stride
+ * 1 (so no padding) with in + out channels > 2 is no convolution to XNNPACK: its subgraph
+ * defines it as a FULLY_CONNECTED (xnn_define_convolution_2d), whose GEMM takes the nr2 kernel
+ * by the overcompute rule (tfcc_xnn_fc_uses_nr2: 10, 12, 20, 36 outputs as well as fewer than
+ * 8), so it runs tfcc_xnn_fc_f32's order on the pixels as batch rows: here only at the nr2
+ * widths of 8 or more outputs, as elsewhere that GEMM sums as the IGEMM (the default order;
+ * below 8 outputs the convolution's nr2 kernel, the same order for a 1x1 filter), whose
+ * kernels are faster on many pixels. The classic
+ * interpreter's older XNNPACK (REFERENCE mode) has no nr2 kernel, and its GEMM's default order
+ * is the IGEMM's: it keeps the convolution below. */
 static void conv_xnn_f32_init(const tfcc_init_ctx *ctx, conv_params *p) {
   const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, 0), *f = tfcc_conv_ir_input(ctx, 1);
   if (!in || !f || in->dtype != TFCC_FLOAT32 || f->dtype != TFCC_FLOAT32 || !f->data ||
@@ -131,13 +143,22 @@ static void conv_xnn_f32_init(const tfcc_init_ctx *ctx, conv_params *p) {
   const int64_t k = (int64_t)f->dims[1] * f->dims[2] * f->dims[3];
   if (k <= 0 || k > INT32_MAX || f->data_bytes < (size_t)f->dims[0] * (size_t)k * sizeof(float))
     return;
+  p->xnn_k = tfcc_tflite_f32_select(ctx->isa);
+  if (ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE && f->dims[1] == 1 && f->dims[2] == 1 &&
+      p->n.o.stride_w == 1 && p->n.o.stride_h == 1 && f->dims[0] >= TFCC_XNN_NR2_COLS &&
+      tfcc_xnn_fc_uses_nr2(f->dims[0])) {
+    p->xnn_fc = tfcc_xnn_fc_pack(f->data, f->dims[0], (int32_t)k);
+    if (p->xnn_fc) {
+      p->xnn_src = f->data;
+      return;
+    }
+  }
   p->xnn_w = tfcc_xnn_conv_pack(f->data, f->dims[0], (int32_t)k, &p->xnn_ocp);
   /* the classic interpreter's older delegate (REFERENCE mode) runs every float convolution
      through its IGEMM, whatever the output channels: no nr2 kernel */
   p->xnn_c4 =
       p->xnn_w && f->dims[0] < TFCC_XNN_NR2_COLS && ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE;
   p->xnn_src = f->data;
-  p->xnn_k = tfcc_tflite_f32_select(ctx->isa);
 }
 
 /* ref9: REFERENCE mode, a float32 CONV_2D of a subgraph with hybrid nodes that the classic
@@ -158,8 +179,9 @@ static tfcc_status conv_init(tfcc_init_ctx *ctx) {
   tfcc_f32_fast_attach(&p->n.f32, ctx, TFCC_BLOCK_F32_GEMM);
   tfcc_q8_fast_attach(&p->n.q8, ctx, TFCC_BLOCK_Q8_GEMM);
   if (st == TFCC_OK && !p->n.hyb) conv_xnn_f32_init(ctx, p);
-  if (st == TFCC_OK && !p->n.hyb && !p->xnn_w && !p->xnn_dw) conv_eigen_f32_init(ctx, p);
-  if (st == TFCC_OK && !p->n.hyb && !p->xnn_w && !p->xnn_dw && !p->eigen_f32)
+  if (st == TFCC_OK && !p->n.hyb && !p->xnn_w && !p->xnn_fc && !p->xnn_dw)
+    conv_eigen_f32_init(ctx, p);
+  if (st == TFCC_OK && !p->n.hyb && !p->xnn_w && !p->xnn_fc && !p->xnn_dw && !p->eigen_f32)
     st = conv_f32_wino_init(ctx, p);
   if (st != TFCC_OK) {
     conv_release(p);
@@ -370,7 +392,7 @@ static tfcc_status conv_prepare(tfcc_op_ctx *ctx) {
   ctx->scratch_bytes = 0;
   if (ctx->in[0]->dtype == TFCC_FLOAT32 && p->eigen_f32 && g.in_c == g.filter_in_c)
     ctx->scratch_bytes = tfcc_eigen_conv_f32_scratch(&g);
-  else if (ctx->in[0]->dtype == TFCC_FLOAT32 && !p->xnn_w && !p->xnn_dw &&
+  else if (ctx->in[0]->dtype == TFCC_FLOAT32 && !p->xnn_w && !p->xnn_fc && !p->xnn_dw &&
            !tfcc_bf16_fast_conv_prepare(&((conv_params *)ctx->params)->bf16, ctx, &g))
     conv_f32_prepare(ctx, &g);
   if (ctx->in[0]->dtype == TFCC_INT8 || ctx->in[0]->dtype == TFCC_UINT8) conv_q8_prepare(ctx, &g);
@@ -385,6 +407,16 @@ static tfcc_status conv_f32_eval(tfcc_op_ctx *ctx, const tfcc_conv_geom *gp, flo
   const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
   const void *bd = bias ? bias->data : NULL;
   tfcc_tensor *out = ctx->out[0];
+  if (p->xnn_fc && f->data == p->xnn_src && g.in_c == g.filter_in_c && g.filter_h == 1 &&
+      g.filter_w == 1 && g.stride_h == 1 && g.stride_w == 1 && g.pad_h == 0 && g.pad_w == 0) {
+    const int32_t rows = g.batches * g.out_h * g.out_w;
+    if (p->xnn_k)
+      tfcc_xnn_fc_run(ctx->pool, p->xnn_k, in->data, rows, g.in_c, p->xnn_fc, bd, g.out_c, lo, hi,
+                      out->data);
+    else
+      tfcc_xnn_fc_f32(in->data, rows, g.in_c, f->data, bd, g.out_c, lo, hi, out->data);
+    return TFCC_OK;
+  }
   if (p->xnn_c4 && f->data == p->xnn_src && g.in_c == g.filter_in_c) {
     tfcc_hybrid_xnn_conv_c4(ctx, &g, p->xnn_w, p->xnn_ocp, bd, lo, hi);
     return TFCC_OK;
@@ -479,6 +511,7 @@ static const char *conv_kernel(const tfcc_op_ctx *ctx) {
   tfcc_conv_geom g;
   if (!tfcc_conv_node_probe(&p->n, ctx, &g)) return "ref";
   if (p->n.hyb) return tfcc_hybrid_kernel(p->n.hyb);
+  if (p->xnn_fc) return tfcc_xnn_fc_uses_nr2(g.out_c) ? "xnn-f32-fc-nr2-vec" : "xnn-f32-fc-vec";
   if (p->xnn_c4) return "xnn-nr2";
   if (p->xnn_w) return p->xnn_k->name;
   if (p->xnn_dw) return "xnn-dwconv";

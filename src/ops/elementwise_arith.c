@@ -66,7 +66,6 @@ tfcc_status tfcc_arith_init(tfcc_init_ctx *ctx, tfcc_arith_kind kind) {
   o->activation = TFCC_ACT_NONE;
   o->pot_scale_int16 = false;
   o->quant_compat = ctx->quant_compat;
-  o->builtin_range = kind <= TFCC_ARITH_DIV && tfcc_ref_builtin_float_range(ctx);
   const tfcc_ir_node *node = ctx->node;
   if (node) {
     o->activation = node->opts.arith.activation;
@@ -79,6 +78,9 @@ tfcc_status tfcc_arith_init(tfcc_init_ctx *ctx, tfcc_arith_kind kind) {
                         "fused activation %d not supported (only NONE, RELU, RELU_N1_TO_1, RELU6)",
                         a);
   }
+  tfcc_binary_act_range(kind <= TFCC_ARITH_DIV ? o->activation : TFCC_ACT_NONE, &o->act);
+  if (kind <= TFCC_ARITH_DIV && tfcc_ref_builtin_float_range(ctx))
+    tfcc_act_range_f32_builtin(o->activation, &o->act.f_lo, &o->act.f_hi);
   arith_cache_qparams(ctx, o, kind);
   ctx->params = o;
   return TFCC_OK;
@@ -342,9 +344,11 @@ tfcc_status tfcc_arith_eval(tfcc_op_ctx *ctx, tfcc_arith_kind k) {
   if ((st = arith_check_data(ctx, k, NULL)) != TFCC_OK) return st;
   if (k == TFCC_ARITH_POW && dt == TFCC_FLOAT32 && pow_int_ref(ctx)) return TFCC_OK;
   tfcc_binary_act act;
-  tfcc_binary_act_range(k <= TFCC_ARITH_DIV ? opts_of(ctx).activation : TFCC_ACT_NONE, &act);
   const tfcc_arith_opts *ao = ctx->params;
-  if (ao && ao->builtin_range) tfcc_act_range_f32_builtin(ao->activation, &act.f_lo, &act.f_hi);
+  if (ao)
+    act = ao->act; /* set at init */
+  else
+    tfcc_binary_act_range(TFCC_ACT_NONE, &act);
   tfcc_f32_vbinary_op fop;
   if (dt == TFCC_FLOAT32 && tfcc_f32_vbinary_op_of(arith_binop(k), &fop)) {
     const tfcc_f32_vbinary_params fp = {fop, act.f_lo, act.f_hi};

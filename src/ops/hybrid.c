@@ -74,18 +74,15 @@ static bool xnn_declines_dw_filter(const tfcc_init_ctx *ctx) {
   const int32_t f = n->inputs[1];
   if (sg->tensors[f].dtype != TFCC_FLOAT32) return false;
   if (!sg->tensors[f].data) return true;
-  if (!sg->tensors[f].folded) return false;
-  for (int32_t i = 0; i < sg->n_nodes; i++) {
-    const tfcc_ir_node *d = &sg->nodes[i];
-    if (d->builtin != TFCC_OP_DEQUANTIZE || d->n_inputs < 1 || d->n_outputs < 1 ||
-        d->outputs[0] != f || d->inputs[0] < 0 || d->inputs[0] >= sg->n_tensors)
-      continue;
-    return sg->tensors[d->inputs[0]].dtype == TFCC_UINT8;
-  }
-  return false;
+  const int32_t p = sg->tensors[f].fold_node; /* the folded producer, found by the folder */
+  if (!sg->tensors[f].folded || p < 0 || p >= sg->n_nodes) return false;
+  const tfcc_ir_node *d = &sg->nodes[p];
+  return d->builtin == TFCC_OP_DEQUANTIZE && d->n_inputs >= 1 && d->n_outputs >= 1 &&
+         d->outputs[0] == f && d->inputs[0] >= 0 && d->inputs[0] < sg->n_tensors &&
+         sg->tensors[d->inputs[0]].dtype == TFCC_UINT8;
 }
 
-bool tfcc_hybrid_in_subgraph(const tfcc_ir_subgraph *sg) {
+static bool hybrid_in_subgraph_scan(const tfcc_ir_subgraph *sg) {
   for (int32_t i = 0; i < sg->n_nodes; i++) {
     const tfcc_ir_node *n = &sg->nodes[i];
     /* EXPAND_DEPTHWISE_CONV_2D: a hybrid expand fused with its float depthwise (inputs 0 and
@@ -102,6 +99,17 @@ bool tfcc_hybrid_in_subgraph(const tfcc_ir_subgraph *sg) {
       return true;
   }
   return false;
+}
+
+void tfcc_hybrid_in_subgraph_note(tfcc_ir_subgraph *sg) {
+  sg->hybrid = hybrid_in_subgraph_scan(sg) ? 2 : 1;
+}
+
+/* The answer noted after the passes, or a scan (the passes' own queries: fuse_expand_dwconv,
+ * nodes the constant folder inits) */
+bool tfcc_hybrid_in_subgraph(const tfcc_ir_subgraph *sg) {
+  if (sg->hybrid) return sg->hybrid == 2;
+  return hybrid_in_subgraph_scan(sg);
 }
 
 bool tfcc_hybrid_xnn_float(const tfcc_init_ctx *ctx) {

@@ -98,8 +98,12 @@ void tfcc_classic_undelegated_note(const tfcc_graph *g, tfcc_ir_subgraph *sg);
  * at any rank (BATCH_MATMUL, GELU: the classic interpreter's builtin kernels, exact6). */
 bool tfcc_hybrid_ref_builtin_float(const tfcc_init_ctx *ctx);
 /* sg has a hybrid node: CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED or (a fused hybrid expand)
- * EXPAND_DEPTHWISE_CONV_2D with float32 input and int8 weights. */
+ * EXPAND_DEPTHWISE_CONV_2D with float32 input and int8 weights. The answer noted in
+ * sg->hybrid, else a scan of sg's nodes. */
 bool tfcc_hybrid_in_subgraph(const tfcc_ir_subgraph *sg);
+/* Computes that answer once into sg->hybrid (every float node's init asks it): called for every
+ * subgraph after the graph passes, as tfcc_classic_undelegated_note. */
+void tfcc_hybrid_in_subgraph_note(tfcc_ir_subgraph *sg);
 /* Float32 CONV_2D in that arithmetic with weights packed by tfcc_xnn_conv_pack. */
 struct tfcc_tflite_f32_kernel;
 void tfcc_hybrid_xnn_conv(tfcc_op_ctx *ctx, const struct tfcc_tflite_f32_kernel *k, const float *wp,

@@ -147,6 +147,7 @@ tfcc_status tfcc_pass_fold_constants(tfcc_pass_ctx *ctx, int32_t *changed) {
       it->data = pout[k]->data;
       it->data_bytes = pout[k]->bytes;
       it->folded = true;
+      it->fold_node = ni;
       it->rank = pout[k]->rank;
       memcpy(it->dims, pout[k]->dims, sizeof it->dims);
     }

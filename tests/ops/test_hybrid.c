@@ -884,6 +884,30 @@ static const hybrid_case k_hybrid_cases[] = {
     {"hybrid_probe_dw3_s1_m2_builtin", "hybrid_builtin", REF, 2, 0, false},
     {"hybrid_probe_dw5_s2_m2", "conformance", TFL, 2, 0, false},
     {"hybrid_probe_dw5_s2_m2_builtin", "hybrid_builtin", REF, 2, 0, false},
+    /* exact9: float CONV_2D. LiteRT's XNNPACK defines a 1x1 stride-1 one (in + out > 2) as a
+       FULLY_CONNECTED: the GEMM's nr2 order at its overcompute widths (12, 10, 20, 36 outputs;
+       main ran the IGEMM order: 785 of 2688, 558, 879, 435 outputs apart); stride 2 and 3x3
+       keep the IGEMM, 16 outputs the default order either way */
+    {"hybrid_probe_conv1_o12_i12", "conformance", TFL, 2, 0, false},
+    {"hybrid_probe_conv1_o12_i12_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"hybrid_probe_conv1_o10_i7", "conformance", TFL, 2, 0, false},
+    {"hybrid_probe_conv1_o10_i7_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"hybrid_probe_conv1_o20_i33", "conformance", TFL, 2, 0, false},
+    {"hybrid_probe_conv1_o20_i33_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"hybrid_probe_conv1_o36_i9", "conformance", TFL, 2, 0, false},
+    {"hybrid_probe_conv1_o36_i9_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"hybrid_probe_conv1_o16_i12", "conformance", TFL, 2, 0, false},
+    {"hybrid_probe_conv1_o16_i12_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"hybrid_probe_conv1_o6_i5", "conformance", TFL, 2, 0, false},
+    {"hybrid_probe_conv1_o6_i5_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"hybrid_probe_conv1_o12_i1", "conformance", TFL, 2, 0, false},
+    {"hybrid_probe_conv1_o12_i1_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"hybrid_probe_conv1_o1_i9", "conformance", TFL, 2, 0, false},
+    {"hybrid_probe_conv1_o1_i9_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"hybrid_probe_conv1_o12_i12_s2", "conformance", TFL, 2, 0, false},
+    {"hybrid_probe_conv1_o12_i12_s2_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"hybrid_probe_conv3_o12_i5", "conformance", TFL, 2, 0, false},
+    {"hybrid_probe_conv3_o12_i5_builtin", "hybrid_builtin", REF, 2, 0, false},
     /* sweep24: the filter a DEQUANTIZE of uint8 weights makes: no XNNPACK build takes the
        node, both run the builtin kernel (bias first, taps row by row) */
     {"hybrid_probe_dw3_u8deq", "conformance", TFL, 2, 0, false},
@@ -1692,6 +1716,11 @@ static void test_tflite_f32_vec(void) {
   xnn_fc_case(100, 300, 7, true, -INFINITY, INFINITY);
   xnn_fc_case(9, 300, 101, true, -1.0f, 1.0f);
   xnn_fc_case(49, 64, 256, true, -INFINITY, INFINITY); /* keyword spotting's sizes */
+  /* exact9: nr2 widths of 8+ units on many rows (1x1 convolutions' pixels): the rows 4 or 2 a
+   * step, then the last ones one at a time */
+  xnn_fc_case(203, 33, 20, true, 0.0f, 6.0f);
+  xnn_fc_case(66, 12, 12, false, -INFINITY, INFINITY);
+  xnn_fc_case(31, 9, 36, true, -INFINITY, INFINITY);
   for (int a = 0; a < 4; a++) {
     const bool ax = a & 1, ay = a & 2;
     xnn_bmm_case(4, 4, 49, 16, 49, ax, ay);  /* hybrid5: attention heads, threaded */

@@ -93,36 +93,43 @@ static inline __attribute__((always_inline)) void XV_FN(xv_fc_row_blocks)(
     }
 }
 
-/* nr2 kernel (4x2c4), one batch row: four partial sums by k % 4, the bias in the first,
- * (s0 + s2) + (s1 + s3). */
-static inline __attribute__((always_inline)) void XV_FN(xv_fc_nr2_row)(const float *x, int32_t K,
-                                                                       const float *w,
-                                                                       const f32v *bv, f32v vlo,
-                                                                       f32v vhi, float *y,
-                                                                       int32_t nu) {
-  f32v l[4][XV_NV];
-  for (int v = 0; v < XV_NV; v++) {
-    l[0][v] = bv[v];
-    l[1][v] = l[2][v] = l[3][v] = f32v_zero();
-  }
+/* nr2 kernel (4x2c4), mr batch rows at once (a k's weights loaded once for all of them): per
+ * row four partial sums by k % 4, the bias in the first, (s0 + s2) + (s1 + s3). */
+static inline __attribute__((always_inline)) void XV_FN(xv_fc_nr2_rows)(
+    int mr, const float *x, size_t xs, int32_t K, const float *w, const f32v *bv, f32v vlo,
+    f32v vhi, float *y, size_t ys, int32_t nu) {
+  f32v l[4][4][XV_NV]; /* [k % 4][row][vector] */
+  for (int r = 0; r < mr; r++)
+    for (int v = 0; v < XV_NV; v++) {
+      l[0][r][v] = bv[v];
+      l[1][r][v] = l[2][r][v] = l[3][r][v] = f32v_zero();
+    }
   int32_t k = 0;
   for (; k + 4 <= K; k += 4)
     for (int j = 0; j < 4; j++) {
-      const f32v xv = f32v_set(x[k + j]);
       const float *wk = w + (size_t)(k + j) * TFCC_XNN_FC_PANEL;
-      for (int v = 0; v < XV_NV; v++)
-        l[j][v] = f32v_add(l[j][v], f32v_mul(xv, f32v_ld(wk + v * F32V_N)));
+      f32v wv[XV_NV];
+      for (int v = 0; v < XV_NV; v++) wv[v] = f32v_ld(wk + v * F32V_N);
+      for (int r = 0; r < mr; r++) {
+        const f32v xv = f32v_set(x[(size_t)r * xs + (size_t)(k + j)]);
+        for (int v = 0; v < XV_NV; v++) l[j][r][v] = f32v_add(l[j][r][v], f32v_mul(xv, wv[v]));
+      }
     }
   for (int j = 0; k < K; k++, j++) { /* the last K % 4 into sums 0, 1, 2 */
-    const f32v xv = f32v_set(x[k]);
     const float *wk = w + (size_t)k * TFCC_XNN_FC_PANEL;
-    for (int v = 0; v < XV_NV; v++)
-      l[j][v] = f32v_add(l[j][v], f32v_mul(xv, f32v_ld(wk + v * F32V_N)));
+    f32v wv[XV_NV];
+    for (int v = 0; v < XV_NV; v++) wv[v] = f32v_ld(wk + v * F32V_N);
+    for (int r = 0; r < mr; r++) {
+      const f32v xv = f32v_set(x[(size_t)r * xs + (size_t)k]);
+      for (int v = 0; v < XV_NV; v++) l[j][r][v] = f32v_add(l[j][r][v], f32v_mul(xv, wv[v]));
+    }
   }
-  for (int v = 0; v < XV_NV; v++) {
-    const f32v s02 = f32v_add(l[0][v], l[2][v]), s13 = f32v_add(l[1][v], l[3][v]);
-    XV_ST(y + (size_t)v * F32V_N, f32v_clamp(f32v_add(s02, s13), vlo, vhi), nu - v * F32V_N);
-  }
+  for (int r = 0; r < mr; r++)
+    for (int v = 0; v < XV_NV; v++) {
+      const f32v s02 = f32v_add(l[0][r][v], l[2][r][v]), s13 = f32v_add(l[1][r][v], l[3][r][v]);
+      XV_ST(y + (size_t)r * ys + (size_t)v * F32V_N, f32v_clamp(f32v_add(s02, s13), vlo, vhi),
+            nu - v * F32V_N);
+    }
 }
 
 void XV_FN(tfcc_xnn_fc_f32)(const float *x, int32_t batches, int32_t accum, const float *wp,
@@ -158,8 +165,12 @@ void XV_FN(tfcc_xnn_fc_f32)(const float *x, int32_t batches, int32_t accum, cons
       bv[v] = bias ? XV_LD(bias + u0 + v * F32V_N, nu - v * F32V_N) : f32v_zero();
     int32_t b = 0;
     if (nr2) {
-      for (; b < batches; b++) XV_FN(xv_fc_nr2_row)
-      (x + (size_t)b * K, accum, w, bv, vlo, vhi, out + (size_t)b * U + u0, nu);
+      /* 4 rows a step (2 where a block is two vectors: 16 sums either way) */
+      enum { NR2_MR = XV_NV == 1 ? 4 : 2 };
+      for (; b + NR2_MR <= batches; b += NR2_MR) XV_FN(xv_fc_nr2_rows)
+      (NR2_MR, x + (size_t)b * K, K, accum, w, bv, vlo, vhi, out + (size_t)b * U + u0, U, nu);
+      for (; b < batches; b++) XV_FN(xv_fc_nr2_rows)
+      (1, x + (size_t)b * K, K, accum, w, bv, vlo, vhi, out + (size_t)b * U + u0, U, nu);
       continue;
     }
     for (; b + 4 <= batches; b += 4) XV_FN(xv_fc_rows)
