@@ -1458,14 +1458,18 @@ def hybrid_cases():
     # ref9: POW by a one-element exponent within 1e-5 of an integer n >= 1 is TFLite's
     # IntegerPower (squares from the top bit, times x for odd steps), not powf: 1,085 of 4,096
     # apart for n = 3 (dpcrn_quant's POW by 2 on sweep23's input: one value); 0.5 stays powf
-    name = "float_pow_int_builtin"
-    case = Case(name, {"x": act("f32", [512], 0.01, 3.0), "e3": T(F32, [], const=[3.0]),
-                       "e7": T(F32, [], const=[7.0]), "eh": T(F32, [], const=[0.5]),
-                       "y3": T(F32, [512]), "y7": T(F32, [512]), "yh": T(F32, [512])},
-                [("POW", ["x", "e3"], ["y3"], {}), ("POW", ["x", "e7"], ["y7"], {}),
-                 ("POW", ["x", "eh"], ["yh"], {})],
-                ["x"], ["y3", "y7", "yh"])
-    add_builtin(case)
+    # lead49: LiteRT computes the same (its delegate does not take POW): float_pow_int, TFLITE mode
+    for name in ("float_pow_int", "float_pow_int_builtin"):
+        case = Case(name, {"x": act("f32", [512], 0.01, 3.0), "e3": T(F32, [], const=[3.0]),
+                           "e7": T(F32, [], const=[7.0]), "eh": T(F32, [], const=[0.5]),
+                           "y3": T(F32, [512]), "y7": T(F32, [512]), "yh": T(F32, [512])},
+                    [("POW", ["x", "e3"], ["y3"], {}), ("POW", ["x", "e7"], ["y7"], {}),
+                     ("POW", ["x", "eh"], ["yh"], {})],
+                    ["x"], ["y3", "y7", "yh"])
+        if name.endswith("_builtin"):
+            add_builtin(case)
+        else:
+            add(case)
     # ops: a hybrid CONV_2D behind a RESIZE to a size computed from SHAPE, its input declared
     # with shape [] as the converter writes it (the upsampling blocks of converted style-transfer
     # models): XNNPACK's delegate refuses the rank, the builtin kernel runs the convolution

@@ -289,15 +289,13 @@ static tfcc_status arith_check_data(tfcc_op_ctx *ctx, tfcc_arith_kind k, const t
   return TFCC_OK;
 }
 
-/* ref9: REFERENCE mode, float POW whose exponent is one element of another shape than the base
- * and within 1e-5 of an integer n >= 1: TFLite's IntegerPower (tfcc_pow_int_f32); true when it
- * ran. */
+/* ref9: float POW whose exponent is one element of another shape than the base and within 1e-5
+ * of an integer n >= 1: TFLite's IntegerPower (tfcc_pow_int_f32), in both modes (lead49: LiteRT
+ * computes the same, float_pow_int; its delegate does not take POW); true when it ran. */
 static bool pow_int_ref(tfcc_op_ctx *ctx) {
   const tfcc_arith_opts *ao = ctx->params;
   const tfcc_tensor *a = ctx->in[0], *b = ctx->in[1];
-  if (!ao || ao->quant_compat != TFCC_QUANT_COMPAT_REFERENCE || b->dtype != TFCC_FLOAT32 ||
-      tfcc_tensor_elements(b) != 1)
-    return false;
+  if (!ao || b->dtype != TFCC_FLOAT32 || tfcc_tensor_elements(b) != 1) return false;
   bool same = a->rank == b->rank;
   for (int32_t d = 0; same && d < a->rank; d++) same = a->dims[d] == b->dims[d];
   const float e = *(const float *)b->data, r = roundf(e);

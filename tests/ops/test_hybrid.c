@@ -777,6 +777,7 @@ static const hybrid_case k_hybrid_cases[] = {
      * primary subgraph and of the loop body both Eigen's (DPCRN's GRU loops) */
     {"hybrid_net_while_logistic_builtin", "hybrid_builtin", REF, 3, 0, false},
     /* ref9: POW by a one-element integer exponent: TFLite's IntegerPower, not powf */
+    {"float_pow_int", "conformance", TFL, 3, 0, false},
     {"float_pow_int_builtin", "hybrid_builtin", REF, 3, 0, false},
     /* default mode, small hybrid networks: XNNPACK-exact float CONV_2D and LOGISTIC before the
        hybrid nodes, then the hybrid nodes themselves, all bit for bit with LiteRT */
