@@ -2094,6 +2094,39 @@ def float_overflow_probe_cases():
     add(c)
 
 
+def classic_dynamic_reshape_cases():
+    """lead49: a RESHAPE whose shape is a computed tensor (PACK of constants; SHAPE ->
+    STRIDED_SLICE -> PACK) makes the classic interpreter's reshape.cc output dynamic, and its
+    XNNPACK delegate then takes no node of the subgraph: float LOGISTIC runs the builtin
+    (Eigen's) logistic, the one on x too, which is on no path from the RESHAPE (the Nested U-Net
+    speech enhancers of the twenty-third batch). REFERENCE mode against tfweb
+    (tests/ops/hybrid_builtin, ops.test_hybrid); a constant shape stays delegated."""
+    def c(v, shape=None):
+        return T(I32, shape if shape is not None else [len(v)], const=v)
+    x = lambda: T(F32, [1, 4, 64], lo=-8.0, hi=8.0)
+    made = [
+        Case("reshape_dyn_pack_logistic_builtin",
+             {"x": x(), "a": c([1], []), "m1": c([256], []), "sh": T(I32, [2]), "y": T(F32, [1, 256]),
+              "z": T(F32, [1, 256]), "z2": T(F32, [1, 4, 64])},
+             [("LOGISTIC", ["x"], ["z2"], {}), ("PACK", ["a", "m1"], ["sh"], {"values_count": 2, "axis": 0}),
+              ("RESHAPE", ["x", "sh"], ["y"], {}), ("LOGISTIC", ["y"], ["z"], {})], ["x"], ["z", "z2"]),
+        Case("reshape_dyn_shape_slice_logistic_builtin",
+             {"x": x(), "s": T(I32, [3]), "b": c([0]), "e": c([1]), "st": c([1]), "n": T(I32, []),
+              "m1": c([256], []), "sh": T(I32, [2]), "y": T(F32, [1, 256]), "z": T(F32, [1, 256])},
+             [("SHAPE", ["x"], ["s"], {"out_type": I32}),
+              ("STRIDED_SLICE", ["s", "b", "e", "st"], ["n"], {"shrink_axis_mask": 1}),
+              ("PACK", ["n", "m1"], ["sh"], {"values_count": 2, "axis": 0}), ("RESHAPE", ["x", "sh"], ["y"], {}),
+              ("LOGISTIC", ["y"], ["z"], {})], ["x"], ["z"]),
+        Case("reshape_const_logistic_builtin",
+             {"x": x(), "sh": c([1, 256]), "y": T(F32, [1, 256]), "z": T(F32, [1, 256])},
+             [("RESHAPE", ["x", "sh"], ["y"], {}), ("LOGISTIC", ["y"], ["z"], {})], ["x"], ["z"]),
+    ]
+    for case in made:
+        case.engine = "tfweb"
+        case.builtin_only = True
+        add(case)
+
+
 def simple_ops_cases():
     """SIGN, ATAN2, RELU_0_TO_1, BITWISE_XOR, RIGHT_SHIFT, REDUCE_ANY, REDUCE_ALL."""
     F64, U16, U32 = S.FLOAT64, S.UINT16, S.UINT32
@@ -2394,7 +2427,7 @@ def cases():
         for gen in (conv_cases, negative_scale_cases, depthwise_cases, transpose_conv_cases, fully_connected_cases,
                     batch_matmul_cases, zero_size_constant_cases, dynamic_operand_cases, declared_dtype_cases, pool_cases, binary_cases, compare_cases, unary_cases,
                     normalization_cases, conversion_cases, reduce_cases, shape_cases,
-                    detection_cases, nms_cases, fft_cases, hybrid_cases, hybrid_float_probe_cases, float_overflow_probe_cases, simple_ops_cases,
+                    detection_cases, nms_cases, fft_cases, hybrid_cases, hybrid_float_probe_cases, float_overflow_probe_cases, classic_dynamic_reshape_cases, simple_ops_cases,
                     opsa_cases):
             gen()
         seq_cases.cases(add)  # sequence models, 3-D convolutions (opsb)

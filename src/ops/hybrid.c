@@ -135,6 +135,14 @@ static bool classic_has_dynamic_tensor(const tfcc_ir_subgraph *sg) {
         n->inputs[0] < sg->n_tensors &&
         (!sg->tensors[n->inputs[0]].data || sg->tensors[n->inputs[0]].folded))
       return true;
+    /* lead49: a RESHAPE whose shape is a tensor that is not a constant of the file (SHAPE /
+       STRIDED_SLICE / PACK, even of constants only, or a model input; the Nested U-Net speech
+       enhancers): reshape.cc's Prepare makes its output dynamic (probed on tfweb: every float
+       node of such a subgraph, one on no path from the RESHAPE too, runs the builtin kernels) */
+    if (n->builtin == TFCC_OP_RESHAPE && n->n_inputs >= 2 && n->inputs[1] >= 0 &&
+        n->inputs[1] < sg->n_tensors &&
+        (!sg->tensors[n->inputs[1]].data || sg->tensors[n->inputs[1]].folded))
+      return true;
     if (n->removed || n->n_inputs < 2 || n->inputs[1] < 0 || n->inputs[1] >= sg->n_tensors)
       continue;
     if (n->builtin != TFCC_OP_RESIZE_BILINEAR && n->builtin != TFCC_OP_RESIZE_NEAREST_NEIGHBOR)

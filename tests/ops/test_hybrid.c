@@ -777,6 +777,11 @@ static const hybrid_case k_hybrid_cases[] = {
      * primary subgraph and of the loop body both Eigen's (DPCRN's GRU loops) */
     {"hybrid_net_while_logistic_builtin", "hybrid_builtin", REF, 3, 0, false},
     /* ref9: POW by a one-element integer exponent: TFLite's IntegerPower, not powf */
+    /* lead49: a RESHAPE by a computed shape leaves the classic interpreter's subgraph
+       undelegated (Eigen's logistic, also on a node no path from the RESHAPE reaches) */
+    {"reshape_dyn_pack_logistic_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"reshape_dyn_shape_slice_logistic_builtin", "hybrid_builtin", REF, 1, 0, false},
+    {"reshape_const_logistic_builtin", "hybrid_builtin", REF, 1, 0, false},
     {"float_pow_int", "conformance", TFL, 3, 0, false},
     {"float_pow_int_builtin", "hybrid_builtin", REF, 3, 0, false},
     /* default mode, small hybrid networks: XNNPACK-exact float CONV_2D and LOGISTIC before the
