@@ -171,6 +171,9 @@ static void conv_eigen_f32_init(const tfcc_init_ctx *ctx, conv_params *p) {
                  tfcc_hybrid_ref_builtin_float(ctx) && !tfcc_hybrid_ref_delegated_float(ctx);
 }
 
+/* Float32 in one of XNNPACK's orders (TFLITE mode): none of tfcc's other float paths. */
+static bool xnn_order(const conv_params *p) { return p->xnn_w || p->xnn_fc || p->xnn_dw; }
+
 static tfcc_status conv_init(tfcc_init_ctx *ctx) {
   conv_params *p = tfcc_params_calloc(sizeof(*p)); /* ops/params_mem.h */
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for CONV_2D params");
@@ -179,10 +182,8 @@ static tfcc_status conv_init(tfcc_init_ctx *ctx) {
   tfcc_f32_fast_attach(&p->n.f32, ctx, TFCC_BLOCK_F32_GEMM);
   tfcc_q8_fast_attach(&p->n.q8, ctx, TFCC_BLOCK_Q8_GEMM);
   if (st == TFCC_OK && !p->n.hyb) conv_xnn_f32_init(ctx, p);
-  if (st == TFCC_OK && !p->n.hyb && !p->xnn_w && !p->xnn_fc && !p->xnn_dw)
-    conv_eigen_f32_init(ctx, p);
-  if (st == TFCC_OK && !p->n.hyb && !p->xnn_w && !p->xnn_fc && !p->xnn_dw && !p->eigen_f32)
-    st = conv_f32_wino_init(ctx, p);
+  if (st == TFCC_OK && !p->n.hyb && !xnn_order(p)) conv_eigen_f32_init(ctx, p);
+  if (st == TFCC_OK && !p->n.hyb && !xnn_order(p) && !p->eigen_f32) st = conv_f32_wino_init(ctx, p);
   if (st != TFCC_OK) {
     conv_release(p);
     return st;
@@ -392,7 +393,7 @@ static tfcc_status conv_prepare(tfcc_op_ctx *ctx) {
   ctx->scratch_bytes = 0;
   if (ctx->in[0]->dtype == TFCC_FLOAT32 && p->eigen_f32 && g.in_c == g.filter_in_c)
     ctx->scratch_bytes = tfcc_eigen_conv_f32_scratch(&g);
-  else if (ctx->in[0]->dtype == TFCC_FLOAT32 && !p->xnn_w && !p->xnn_fc && !p->xnn_dw &&
+  else if (ctx->in[0]->dtype == TFCC_FLOAT32 && !xnn_order(p) &&
            !tfcc_bf16_fast_conv_prepare(&((conv_params *)ctx->params)->bf16, ctx, &g))
     conv_f32_prepare(ctx, &g);
   if (ctx->in[0]->dtype == TFCC_INT8 || ctx->in[0]->dtype == TFCC_UINT8) conv_q8_prepare(ctx, &g);

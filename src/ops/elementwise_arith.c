@@ -292,7 +292,7 @@ static tfcc_status arith_check_data(tfcc_op_ctx *ctx, tfcc_arith_kind k, const t
 /* ref9: float POW whose exponent is one element of another shape than the base and within 1e-5
  * of an integer n >= 1: TFLite's IntegerPower (tfcc_pow_int_f32), in both modes (lead49: LiteRT
  * computes the same, float_pow_int; its delegate does not take POW); true when it ran. */
-static bool pow_int_ref(tfcc_op_ctx *ctx) {
+static bool pow_by_integer(tfcc_op_ctx *ctx) {
   const tfcc_arith_opts *ao = ctx->params;
   const tfcc_tensor *a = ctx->in[0], *b = ctx->in[1];
   if (!ao || b->dtype != TFCC_FLOAT32 || tfcc_tensor_elements(b) != 1) return false;
@@ -340,7 +340,7 @@ tfcc_status tfcc_arith_eval(tfcc_op_ctx *ctx, tfcc_arith_kind k) {
     return TFCC_OK;
   }
   if ((st = arith_check_data(ctx, k, NULL)) != TFCC_OK) return st;
-  if (k == TFCC_ARITH_POW && dt == TFCC_FLOAT32 && pow_int_ref(ctx)) return TFCC_OK;
+  if (k == TFCC_ARITH_POW && dt == TFCC_FLOAT32 && pow_by_integer(ctx)) return TFCC_OK;
   tfcc_binary_act act;
   const tfcc_arith_opts *ao = ctx->params;
   if (ao)

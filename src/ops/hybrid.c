@@ -126,29 +126,29 @@ bool tfcc_hybrid_xnn_float(const tfcc_init_ctx *ctx) {
  * ModifyGraphWithDelegate fails for the whole subgraph and every float node runs the builtin
  * kernels (a hybrid style transfer network: its float MEAN is the builtin's sequential sum
  * divided by n in tfweb, not the delegate's). */
+/* Whether input k of n is present and not a constant of the file (computed at run time, or
+ * folded by tfcc at load: to TFLite's Prepare it is not constant either). */
+static bool input_computed(const tfcc_ir_subgraph *sg, const tfcc_ir_node *n, int32_t k) {
+  if (n->n_inputs <= k || n->inputs[k] < 0 || n->inputs[k] >= sg->n_tensors) return false;
+  const tfcc_ir_tensor *t = &sg->tensors[n->inputs[k]];
+  return !t->data || t->folded;
+}
+
 static bool classic_has_dynamic_tensor(const tfcc_ir_subgraph *sg) {
   for (int32_t i = 0; i < sg->n_nodes; i++) {
     const tfcc_ir_node *n = &sg->nodes[i];
     /* ref9: a FILL whose dims are computed (SHAPE of a tensor; mit-bih's pq_model), folded at
        load or not: TFLite's Prepare makes its output dynamic as well */
-    if (n->builtin == TFCC_OP_FILL && n->n_inputs >= 1 && n->inputs[0] >= 0 &&
-        n->inputs[0] < sg->n_tensors &&
-        (!sg->tensors[n->inputs[0]].data || sg->tensors[n->inputs[0]].folded))
-      return true;
+    if (n->builtin == TFCC_OP_FILL && input_computed(sg, n, 0)) return true;
     /* lead49: a RESHAPE whose shape is a tensor that is not a constant of the file (SHAPE /
        STRIDED_SLICE / PACK, even of constants only, or a model input; the Nested U-Net speech
        enhancers): reshape.cc's Prepare makes its output dynamic (probed on tfweb: every float
        node of such a subgraph, one on no path from the RESHAPE too, runs the builtin kernels) */
-    if (n->builtin == TFCC_OP_RESHAPE && n->n_inputs >= 2 && n->inputs[1] >= 0 &&
-        n->inputs[1] < sg->n_tensors &&
-        (!sg->tensors[n->inputs[1]].data || sg->tensors[n->inputs[1]].folded))
+    if (n->builtin == TFCC_OP_RESHAPE && input_computed(sg, n, 1)) return true;
+    if (!n->removed &&
+        (n->builtin == TFCC_OP_RESIZE_BILINEAR || n->builtin == TFCC_OP_RESIZE_NEAREST_NEIGHBOR) &&
+        input_computed(sg, n, 1))
       return true;
-    if (n->removed || n->n_inputs < 2 || n->inputs[1] < 0 || n->inputs[1] >= sg->n_tensors)
-      continue;
-    if (n->builtin != TFCC_OP_RESIZE_BILINEAR && n->builtin != TFCC_OP_RESIZE_NEAREST_NEIGHBOR)
-      continue;
-    const tfcc_ir_tensor *size = &sg->tensors[n->inputs[1]];
-    if (!size->data || size->folded) return true;
   }
   return false;
 }
