@@ -318,7 +318,11 @@ def bidi_lstm_cases(add):
 
 
 # ---------------------------------------------------------------- SVDF
-def svdf_case(name, dt, nb, ni, nf, nm, rank, steps=3, act="RELU", bias=True, asym=False):
+def svdf_case(name, dt, nb, ni, nf, nm, rank, steps=3, act="RELU", bias=True, asym=False,
+              wrap=False):
+    """wrap (int8): a state scale of 2^-16, so the state saturates, full-range time weights and
+    biases near the int32 limits: the time sums and the bias sums overflow int32 and wrap, as a
+    real keyword spotter's (pico-tflmicro-rs' keyword_scrambled_model_data) do in TFLite."""
     rng = Rng(seed_of(name + "/weights"))
     nu = nf // rank
     t = {}
@@ -327,10 +331,12 @@ def svdf_case(name, dt, nb, ni, nf, nm, rank, steps=3, act="RELU", bias=True, as
         out_q = choose_qparams(I8, -3.0, 3.0)
         t["wf"] = qconst(rng, I8, [nf, ni], 0.5 / 127, -127, 127)
         t["wt"] = qconst(rng, I16, [nf, nm], 0.5 / 32767, -32767, 32767)
+        s_scale = 2.0 ** (-16 if wrap else -10)
         if bias:
-            t["b"] = T(I32, [nu], q=(f32(2.0 ** -10 * t["wt"].q[0]), 0),
-                       const=[rng.randint(-3000, 3000) for _ in range(nu)])
-        t["s"] = T(I16, [nb, nf * nm], q=(f32(2.0 ** -10), 0), variable=True)
+            lim = 2140000000 if wrap else 3000
+            t["b"] = T(I32, [nu], q=(f32(s_scale * t["wt"].q[0]), 0),
+                       const=[rng.randint(-lim, lim) for _ in range(nu)])
+        t["s"] = T(I16, [nb, nf * nm], q=(f32(s_scale), 0), variable=True)
     else:
         hyb = dt == "hybrid"
         t["wf"] = qconst(rng, I8, [nf, ni], 0.5 / 127, -127, 127) if hyb else fconst(rng, [nf, ni])
@@ -361,6 +367,7 @@ def svdf_cases(add):
     add(svdf_case("svdf_i8_rank1", "i8", 2, 5, 4, 3, 1))
     add(svdf_case("svdf_i8_rank2", "i8", 2, 6, 6, 4, 2, steps=4))
     add(svdf_case("svdf_i8_nobias_b1", "i8", 1, 7, 3, 5, 1, bias=False))
+    add(svdf_case("svdf_i8_wrap", "i8", 2, 8, 6, 6, 2, steps=4, wrap=True))
 
 
 # ---------------------------------------------------------------- exactness (issue 15 point 6)

@@ -240,7 +240,7 @@ for _empty in ("PadOptions", "PadV2Options", "TransposeOptions", "ExpOptions", "
                "AbsOptions", "AddNOptions", "GatherNdOptions", "CosOptions", "QuantizeOptions",
                "HardSwishOptions", "SelectV2Options", "DensifyOptions", "BroadcastToOptions",
                "SpaceToBatchNDOptions", "BatchToSpaceNDOptions", "NonMaxSuppressionV4Options",
-               "NonMaxSuppressionV5Options", "Rfft2dOptions", "ReadVariableOptions",
+               "NonMaxSuppressionV5Options", "Rfft2dOptions", "ReadVariableOptions", "TopKV2Options",
                "AssignVariableOptions"):
     OPTION_TABLES[_empty] = {}
 

@@ -53,6 +53,10 @@ static inline int32_t tfcc_rdbpot(int32_t x, int exponent) {
 
 /* Left shift with wrap-around like TFLite's int32 `x * (1 << s)` without C UB. */
 static inline int32_t tfcc_shl_wrap(int32_t x, int s) { return (int32_t)((uint32_t)x << s); }
+/* a + b as two's complement hardware adds (TFLite's int32 accumulations wrap in practice). */
+static inline int32_t tfcc_add_wrap(int32_t a, int32_t b) {
+  return (int32_t)((uint32_t)a + (uint32_t)b);
+}
 
 /* tflite::MultiplyByQuantizedMultiplier(int32 x, int32 qm, int shift). */
 static inline int32_t tfcc_mbqm(int32_t x, int32_t qm, int shift) {

@@ -101,7 +101,8 @@ void tfcc_svdf_q8(const tfcc_svdf_shape *s, const tfcc_svdf_q_params *p, const i
     for (int32_t f = 0; f < nf; f++) {
       const int8_t *w = w_feature + (size_t)f * ni;
       int32_t dot = 0;
-      for (int32_t k = 0; k < ni; k++) dot += (int32_t)w[k] * ((int32_t)x[k] - p->input_zp);
+      for (int32_t k = 0; k < ni; k++)
+        dot = tfcc_add_wrap(dot, (int32_t)w[k] * ((int32_t)x[k] - p->input_zp));
       dot = tfcc_mbqm(dot, p->mult1, p->shift1);
       st[(size_t)f * nm + nm - 1] = (int16_t)tfcc_clamp_i32(dot, INT16_MIN, INT16_MAX);
     }
@@ -111,12 +112,14 @@ void tfcc_svdf_q8(const tfcc_svdf_shape *s, const tfcc_svdf_q_params *p, const i
     for (int32_t f = 0; f < nf; f++) {
       int32_t acc = 0;
       for (int32_t m = 0; m < nm; m++)
-        acc += (int32_t)w_time[(size_t)f * nm + m] * st[(size_t)f * nm + m];
+        acc = tfcc_add_wrap(acc, (int32_t)w_time[(size_t)f * nm + m] * st[(size_t)f * nm + m]);
       per_filter[f] = acc;
     }
     for (int32_t u = 0; u < nu; u++) {
       int32_t v = bias ? bias[u] : 0;
-      for (int32_t r = 0; r < s->rank; r++) v += per_filter[(size_t)u * s->rank + r];
+      /* the sums wrap as TFLite's do (a real keyword spotter's state overflows them) */
+      for (int32_t r = 0; r < s->rank; r++)
+        v = tfcc_add_wrap(v, per_filter[(size_t)u * s->rank + r]);
       v = tfcc_mbqm(v, p->mult2, p->shift2) + p->output_zp;
       output[(size_t)b * nu + u] = (int8_t)tfcc_clamp_i32(v, INT8_MIN, INT8_MAX);
     }
