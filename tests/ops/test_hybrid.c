@@ -782,6 +782,25 @@ static const hybrid_case k_hybrid_cases[] = {
     {"reshape_dyn_pack_logistic_builtin", "hybrid_builtin", REF, 2, 0, false},
     {"reshape_dyn_shape_slice_logistic_builtin", "hybrid_builtin", REF, 1, 0, false},
     {"reshape_const_logistic_builtin", "hybrid_builtin", REF, 1, 0, false},
+    /* ref10: the rest of the rule (ops/classic_dynamic.c): STRIDED_SLICE, PAD, TRANSPOSE, MEAN,
+       BROADCAST_TO, EXPAND_DIMS, SPLIT, TILE by a computed or model-input shape / axis leave the
+       subgraph undelegated (Eigen's logistic; a hybrid subgraph's float CONV_2D in Eigen's
+       im2col order); a SLICE by a computed begin does not (the delegate's sigmoid) */
+    {"dyn_strided_slice_shape_end_logistic_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"dyn_pad_pack_logistic_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"dyn_transpose_pack_logistic_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"dyn_mean_shape_axis_logistic_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"dyn_broadcast_to_shape_logistic_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"dyn_expand_dims_input_axis_logistic_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"dyn_split_input_axis_logistic_builtin", "hybrid_builtin", REF, 3, 0, false},
+    {"dyn_tile_input_logistic_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"slice_dyn_begin_logistic_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"hybrid_net_dyn_transpose_conv_builtin", "hybrid_builtin", REF, 2, 0, false},
+    /* ref10: float FULLY_CONNECTED where the classic interpreter's builtin kernel runs it:
+       Eigen's GEBP / GEMV order in an undelegated hybrid subgraph (nutls_lstm), and the
+       activation range [-FLT_MAX, FLT_MAX] (an overflow is FLT_MAX, NaN passes) */
+    {"hybrid_net_dyn_fc_f32_builtin", "hybrid_builtin", REF, 4, 0, false},
+    {"float_fc_overflow_dynres_builtin", "hybrid_builtin", REF, 3, 0, false},
     {"float_pow_int", "conformance", TFL, 3, 0, false},
     {"float_pow_int_builtin", "hybrid_builtin", REF, 3, 0, false},
     /* default mode, small hybrid networks: XNNPACK-exact float CONV_2D and LOGISTIC before the
