@@ -1078,13 +1078,23 @@ static void run_hybrid_case(tfcc_runtime *rt, const char *src, const hybrid_case
   }
   tfcc_session_output_info(s, out_i, &oi);
   float *out = outs[out_i];
-  /* exact2: a second input where the case has one (BATCH_MATMUL of two run-time operands) */
-  test_npy in1;
-  snprintf(path, sizeof path, "%s/tests/ops/conformance/%s.in1.npy", src, name);
-  const bool two = tfcc_session_input_count(s) > 1 && test_npy_load(path, &in1) == 0;
-  const void *ins[2] = {in.data, two ? in1.data : NULL};
-  st = tfcc_session_run(s, ins, outs);
-  if (two) test_npy_free(&in1);
+  /* exact2: more inputs where the case has them (BATCH_MATMUL of two run-time operands; ref10:
+     up to 4, in<i>.npy each) */
+  enum { MAX_IN = 4 };
+  test_npy more[MAX_IN];
+  const void *ins[MAX_IN] = {in.data, NULL, NULL, NULL};
+  const int n_in = tfcc_session_input_count(s);
+  CHECKF(n_in >= 1 && n_in <= MAX_IN, "%s: %d inputs", name, n_in);
+  bool loaded = true;
+  int n_more = 0;
+  for (int i = 1; i < n_in && i < MAX_IN && loaded; i++) {
+    snprintf(path, sizeof path, "%s/tests/ops/conformance/%s.in%d.npy", src, name, i);
+    loaded = test_npy_load(path, &more[i]) == 0;
+    CHECKF(loaded, "%s: input %d missing", name, i);
+    if (loaded) ins[i] = more[i].data, n_more = i;
+  }
+  st = loaded && n_in <= MAX_IN ? tfcc_session_run(s, ins, outs) : TFCC_ERR_INVALID_ARG;
+  for (int i = 1; i <= n_more; i++) test_npy_free(&more[i]);
   CHECKF(st == TFCC_OK, "%s: run: %s", name, tfcc_last_error());
   CHECKF(oi.bytes == ref.bytes, "%s: %zu output bytes, reference %zu", name, oi.bytes, ref.bytes);
   if (st == TFCC_OK && oi.bytes == ref.bytes) {
