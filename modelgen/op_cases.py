@@ -1642,18 +1642,24 @@ def hybrid_cases():
     # delegate leaves it, LiteRT runs TFLite's builtin kernel, Eigen's GEBP: batches in groups
     # of 4 sum even and odd k apart over the depth rounded down to 8, then the rest; other
     # batches in order; depths over 816 in blocks (tfcc_fc_f32_eigen)
-    def fc_runtime_weights_hybrid(name, m, k):
+    # ref10: the classic interpreter's older delegate takes no run-time weights either, so its
+    # builtin kernel runs the same order there (REFERENCE mode: the _builtin twins, per-tensor
+    # hybrid weights, which that build's hybrid FULLY_CONNECTED computes right)
+    def fc_runtime_weights_hybrid(name, m, k, builtin=False):
         rng = Rng(seed_of(name + "/s"))
         sc = T(F32, [1, k], const=[f32(rng.uniform(0.5, 1.5)) for _ in range(k)])
-        add(Case(name, {"x": act("f32", [m, k], -1.0, 1.0), "sc": sc, "wr": T(F32, [m, k]),
-                        "y": T(F32, [m, m]), "wh": hw(name, [3, m], 0, True), "bh": fbias(name, 3),
-                        "z": T(F32, [m, 3])},
-                 [("MUL", ["x", "sc"], ["wr"], {}),
-                  ("FULLY_CONNECTED", ["x", "wr", OMIT], ["y"], {}),
-                  ("FULLY_CONNECTED", ["y", "wh", "bh"], ["z"], {})],
-                 ["x"], ["y", "z"]))
+        case = Case(name, {"x": act("f32", [m, k], -1.0, 1.0), "sc": sc, "wr": T(F32, [m, k]),
+                           "y": T(F32, [m, m]), "wh": hw(name, [3, m], 0, not builtin),
+                           "bh": fbias(name, 3), "z": T(F32, [m, 3])},
+                    [("MUL", ["x", "sc"], ["wr"], {}),
+                     ("FULLY_CONNECTED", ["x", "wr", OMIT], ["y"], {}),
+                     ("FULLY_CONNECTED", ["y", "wh", "bh"], ["z"], {})],
+                    ["x"], ["y", "z"])
+        add_builtin(case) if builtin else add(case)
     fc_runtime_weights_hybrid("hybrid_net_fc_runtime_weights", 10, 45)
     fc_runtime_weights_hybrid("hybrid_net_fc_runtime_weights_deep", 6, 1000)
+    fc_runtime_weights_hybrid("hybrid_net_fc_runtime_weights_builtin", 10, 45, True)
+    fc_runtime_weights_hybrid("hybrid_net_fc_runtime_weights_deep_builtin", 6, 1000, True)
     # sweep10: one unit or one batch is no GEBP: TFLite's Eigen backend takes it as a
     # matrix-vector product (cpu_backend_gemm_eigen.cc), each sum over the whole depth in order;
     # YOLOv8-seg / YOLO11 attention exported by onnx2tf (Q x K^T split into [100, 32] x [1, 32]

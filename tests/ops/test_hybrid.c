@@ -801,6 +801,10 @@ static const hybrid_case k_hybrid_cases[] = {
        activation range [-FLT_MAX, FLT_MAX] (an overflow is FLT_MAX, NaN passes) */
     {"hybrid_net_dyn_fc_f32_builtin", "hybrid_builtin", REF, 4, 0, false},
     {"float_fc_overflow_dynres_builtin", "hybrid_builtin", REF, 3, 0, false},
+    /* ref10: run-time float weights: the classic interpreter's delegate leaves the node to the
+       builtin kernel (Eigen's GEBP order) in a delegated subgraph too */
+    {"hybrid_net_fc_runtime_weights_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"hybrid_net_fc_runtime_weights_deep_builtin", "hybrid_builtin", REF, 2, 0, false},
     {"float_pow_int", "conformance", TFL, 3, 0, false},
     {"float_pow_int_builtin", "hybrid_builtin", REF, 3, 0, false},
     /* default mode, small hybrid networks: XNNPACK-exact float CONV_2D and LOGISTIC before the
