@@ -1642,18 +1642,24 @@ def hybrid_cases():
     # delegate leaves it, LiteRT runs TFLite's builtin kernel, Eigen's GEBP: batches in groups
     # of 4 sum even and odd k apart over the depth rounded down to 8, then the rest; other
     # batches in order; depths over 816 in blocks (tfcc_fc_f32_eigen)
-    def fc_runtime_weights_hybrid(name, m, k):
+    # ref10: the classic interpreter's older delegate takes no run-time weights either, so its
+    # builtin kernel runs the same order there (REFERENCE mode: the _builtin twins, per-tensor
+    # hybrid weights, which that build's hybrid FULLY_CONNECTED computes right)
+    def fc_runtime_weights_hybrid(name, m, k, builtin=False):
         rng = Rng(seed_of(name + "/s"))
         sc = T(F32, [1, k], const=[f32(rng.uniform(0.5, 1.5)) for _ in range(k)])
-        add(Case(name, {"x": act("f32", [m, k], -1.0, 1.0), "sc": sc, "wr": T(F32, [m, k]),
-                        "y": T(F32, [m, m]), "wh": hw(name, [3, m], 0, True), "bh": fbias(name, 3),
-                        "z": T(F32, [m, 3])},
-                 [("MUL", ["x", "sc"], ["wr"], {}),
-                  ("FULLY_CONNECTED", ["x", "wr", OMIT], ["y"], {}),
-                  ("FULLY_CONNECTED", ["y", "wh", "bh"], ["z"], {})],
-                 ["x"], ["y", "z"]))
+        case = Case(name, {"x": act("f32", [m, k], -1.0, 1.0), "sc": sc, "wr": T(F32, [m, k]),
+                           "y": T(F32, [m, m]), "wh": hw(name, [3, m], 0, not builtin),
+                           "bh": fbias(name, 3), "z": T(F32, [m, 3])},
+                    [("MUL", ["x", "sc"], ["wr"], {}),
+                     ("FULLY_CONNECTED", ["x", "wr", OMIT], ["y"], {}),
+                     ("FULLY_CONNECTED", ["y", "wh", "bh"], ["z"], {})],
+                    ["x"], ["y", "z"])
+        add_builtin(case) if builtin else add(case)
     fc_runtime_weights_hybrid("hybrid_net_fc_runtime_weights", 10, 45)
     fc_runtime_weights_hybrid("hybrid_net_fc_runtime_weights_deep", 6, 1000)
+    fc_runtime_weights_hybrid("hybrid_net_fc_runtime_weights_builtin", 10, 45, True)
+    fc_runtime_weights_hybrid("hybrid_net_fc_runtime_weights_deep_builtin", 6, 1000, True)
     # sweep10: one unit or one batch is no GEBP: TFLite's Eigen backend takes it as a
     # matrix-vector product (cpu_backend_gemm_eigen.cc), each sum over the whole depth in order;
     # YOLOv8-seg / YOLO11 attention exported by onnx2tf (Q x K^T split into [100, 32] x [1, 32]
@@ -2127,6 +2133,127 @@ def classic_dynamic_reshape_cases():
         add(case)
 
 
+
+def classic_dynamic_tensor_cases():
+    """ref10: the classic interpreter's dynamic-tensor rule beyond RESHAPE (src/ops/
+    classic_dynamic.c, docs/quantization.md): an operator whose shape-deciding input is not a
+    constant of the file (SHAPE of a static tensor, a PACK of constants, a model input) gets a
+    dynamic output in that interpreter, and its XNNPACK delegate then takes no node of the
+    subgraph: a float LOGISTIC on x, on no path from the operator, runs Eigen's logistic, and a
+    hybrid subgraph's float CONV_2D im2col + Eigen's GEMM. A SLICE by a computed begin keeps its
+    output static there (the delegate's sigmoid). REFERENCE mode against tfweb."""
+    def c(v, shape=None):
+        return T(I32, shape if shape is not None else [len(v)], const=v)
+
+    def x():
+        return T(F32, [1, 4, 64], lo=-8.0, hi=8.0)
+
+    def lg(name, tensors, ops, inputs, outs):
+        t = {"x": x(), "z2": T(F32, [1, 4, 64])}
+        t.update(tensors)
+        return Case(name, t, [("LOGISTIC", ["x"], ["z2"], {})] + ops, ["x"] + inputs, ["z2"] + outs)
+
+    def pack(key, scalars):
+        return ("PACK", scalars, [key], {"values_count": len(scalars), "axis": 0})
+
+    sh = ("SHAPE", ["x"], ["s"], {"out_type": I32})
+    made = [
+        # STRIDED_SLICE ending at SHAPE(x): a run-time-shape model's slice to the full length
+        lg("dyn_strided_slice_shape_end_logistic_builtin",
+           {"s": T(I32, [3]), "b": c([0, 1, 0]), "st": c([1, 1, 1]), "y": T(F32, [1, 3, 64]),
+            "z": T(F32, [1, 3, 64])},
+           [sh, ("STRIDED_SLICE", ["x", "b", "s", "st"], ["y"], {}), ("LOGISTIC", ["y"], ["z"], {})], [], ["z"]),
+        # PAD by paddings packed from constants (tfcc folds the PACK at load; TFLite does not)
+        lg("dyn_pad_pack_logistic_builtin",
+           {"p0": c([0, 0]), "p1": c([1, 2]), "p2": c([0, 0]), "p": T(I32, [3, 2]), "y": T(F32, [1, 7, 64]),
+            "z": T(F32, [1, 7, 64])},
+           [pack("p", ["p0", "p1", "p2"]), ("PAD", ["x", "p"], ["y"], {}), ("LOGISTIC", ["y"], ["z"], {})],
+           [], ["z"]),
+        # TRANSPOSE by a packed perm
+        lg("dyn_transpose_pack_logistic_builtin",
+           {"q0": c([0], []), "q1": c([2], []), "q2": c([1], []), "q": T(I32, [3]), "y": T(F32, [1, 64, 4])},
+           [pack("q", ["q0", "q1", "q2"]), ("TRANSPOSE", ["x", "q"], ["y"], {})], [], ["y"]),
+        # MEAN over an axis computed from SHAPE (the batch dimension plus one)
+        lg("dyn_mean_shape_axis_logistic_builtin",
+           {"s": T(I32, [3]), "b": c([0]), "e": c([1]), "st": c([1]), "a0": T(I32, [1]), "one": c([1]),
+            "a": T(I32, [1]), "y": T(F32, [1, 4])},
+           [sh, ("STRIDED_SLICE", ["s", "b", "e", "st"], ["a0"], {}), ("ADD", ["a0", "one"], ["a"], {}),
+            ("MEAN", ["x", "a"], ["y"], {"keep_dims": False})], [], ["y"]),
+        # BROADCAST_TO the SHAPE of another tensor
+        lg("dyn_broadcast_to_shape_logistic_builtin",
+           {"r": T(F32, [1, 1, 64], lo=-8.0, hi=8.0), "s": T(I32, [3]), "y": T(F32, [1, 4, 64]),
+            "z": T(F32, [1, 4, 64])},
+           [sh, ("BROADCAST_TO", ["r", "s"], ["y"], {}), ("LOGISTIC", ["y"], ["z"], {})], ["r"], ["z"]),
+        # EXPAND_DIMS and SPLIT by an axis that is a model input, TILE by model-input multiples
+        lg("dyn_expand_dims_input_axis_logistic_builtin",
+           {"a": T(I32, [], values=[0]), "y": T(F32, [1, 1, 4, 64])},
+           [("EXPAND_DIMS", ["x", "a"], ["y"], {})], ["a"], ["y"]),
+        lg("dyn_split_input_axis_logistic_builtin",
+           {"a": T(I32, [], values=[2]), "y": T(F32, [1, 4, 32]), "y2": T(F32, [1, 4, 32])},
+           [("SPLIT", ["a", "x"], ["y", "y2"], {"num_splits": 2})], ["a"], ["y", "y2"]),
+        lg("dyn_tile_input_logistic_builtin",
+           {"m": T(I32, [3], values=[1, 2, 1]), "y": T(F32, [1, 8, 64])},
+           [("TILE", ["x", "m"], ["y"], {})], ["m"], ["y"]),
+        # control: SLICE by a computed begin (SHAPE(x) * 0) stays static, the graph delegated
+        lg("slice_dyn_begin_logistic_builtin",
+           {"s": T(I32, [3]), "zz": c([0, 0, 0]), "b": T(I32, [3]), "n": c([1, 2, 32]), "y": T(F32, [1, 2, 32])},
+           [sh, ("MUL", ["s", "zz"], ["b"], {}), ("SLICE", ["x", "b", "n"], ["y"], {})], [], ["y"]),
+    ]
+    # a hybrid subgraph: TRANSPOSE by a packed perm, then a float 3x3 CONV_2D (im2col + Eigen's
+    # GEMM where nothing is delegated, the delegate's IGEMM order otherwise) and a hybrid
+    # FULLY_CONNECTED
+    name = "hybrid_net_dyn_transpose_conv_builtin"
+    rng = Rng(seed_of(name + "/wf"))
+    wf = T(F32, [6, 3, 3, 5], const=[f32(rng.uniform(-0.6, 0.6)) for _ in range(6 * 45)])
+    bf = T(F32, [6], const=[f32(rng.uniform(-0.5, 0.5)) for _ in range(6)])
+    wq, _ = weights(Rng(seed_of(name + "/w")), "i8", [8, 6], 0, per_channel=False, wmax=0.5)
+    bq = T(F32, [8], const=[f32(rng.uniform(-0.5, 0.5)) for _ in range(8)])
+    made.append(Case(name, {"x": act("f32", [1, 6, 7, 5], -1.0, 1.0), "q0": c([0], []), "q1": c([2], []),
+                            "q2": c([1], []), "q3": c([3], []), "q": T(I32, [4]), "t": T(F32, [1, 7, 6, 5]),
+                            "wf": wf, "bf": bf, "g": T(F32, [1, 7, 6, 6]), "wq": wq, "bq": bq,
+                            "y": T(F32, [42, 8])},
+                     [pack("q", ["q0", "q1", "q2", "q3"]), ("TRANSPOSE", ["x", "q"], ["t"], {}),
+                      ("CONV_2D", ["t", "wf", "bf"], ["g"], {"padding": "SAME", "stride_w": 1, "stride_h": 1}),
+                      ("FULLY_CONNECTED", ["g", "wq", "bq"], ["y"], {})], ["x"], ["g", "y"]))
+    # ref10 (nutls_lstm's last ulps): float FULLY_CONNECTEDs of an undelegated hybrid subgraph
+    # (a RESHAPE by a packed shape) run the builtin kernel: Eigen's GEBP order for 4 batches,
+    # its GEMV (one sum in order) for one, and the activation range [-FLT_MAX, FLT_MAX] for
+    # NONE (3e38 + 3e38 is FLT_MAX, NaN passes); a hybrid FULLY_CONNECTED beside them
+    name = "hybrid_net_dyn_fc_f32_builtin"
+    rng = Rng(seed_of(name + "/wf"))
+    wa = T(F32, [24, 64], const=[f32(rng.uniform(-0.6, 0.6)) for _ in range(24 * 64)])
+    wb = T(F32, [16, 40], const=[f32(rng.uniform(-0.6, 0.6)) for _ in range(16 * 40)])
+    bb = T(F32, [16], const=[f32(rng.uniform(-0.5, 0.5)) for _ in range(16)])
+    wc = T(F32, [3, 4], const=[1, 1, 0, 0, -1, -1, 0, 0, 0.5, 0.5, 1, 1])
+    wq, _ = weights(Rng(seed_of(name + "/w")), "i8", [8, 64], 0, per_channel=False, wmax=0.5)
+    nan = float("nan")
+    made.append(Case(name, {"x": x(), "m1": c([4], []), "m2": c([64], []), "sh": T(I32, [2]),
+                            "r": T(F32, [4, 64]), "wa": wa, "y1": T(F32, [4, 24]),
+                            "x1": act("f32", [1, 40], -1.0, 1.0), "wb": wb, "bb": bb, "y2": T(F32, [1, 16]),
+                            "xc": T(F32, [2, 4], values=[3e38, 3e38, 1.0, 2.0, nan, 1.0, 1.0, 1.0]), "wc": wc,
+                            "y3": T(F32, [2, 3]), "wq": wq, "y4": T(F32, [4, 8])},
+                     [pack("sh", ["m1", "m2"]), ("RESHAPE", ["x", "sh"], ["r"], {}),
+                      ("FULLY_CONNECTED", ["r", "wa", OMIT], ["y1"], {}),
+                      ("FULLY_CONNECTED", ["x1", "wb", "bb"], ["y2"], {}),
+                      ("FULLY_CONNECTED", ["xc", "wc", OMIT], ["y3"], {}),
+                      ("FULLY_CONNECTED", ["r", "wq", OMIT], ["y4"], {})],
+                     ["x", "x1", "xc"], ["y1", "y2", "y3", "y4"]))
+    # the same clamp in a float model the classic interpreter delegates nothing of (a RESIZE to
+    # a size that is a model input), activations NONE and RELU
+    made.append(Case("float_fc_overflow_dynres_builtin",
+                     {"xc": T(F32, [2, 4], values=[3e38, 3e38, 1.0, 2.0, nan, 1.0, 1.0, 1.0]), "wc": wc,
+                      "y3": T(F32, [2, 3]), "y5": T(F32, [2, 3]),
+                      "img": T(F32, [1, 2, 2, 1], const=[1, 2, 3, 4]), "size": T(I32, [2], values=[3, 3]),
+                      "r": T(F32, [1, 3, 3, 1])},
+                     [("RESIZE_NEAREST_NEIGHBOR", ["img", "size"], ["r"], {}),
+                      ("FULLY_CONNECTED", ["xc", "wc", OMIT], ["y3"], {}),
+                      ("FULLY_CONNECTED", ["xc", "wc", OMIT], ["y5"], {"fused_activation_function": 1})],
+                     ["xc", "size"], ["y3", "y5", "r"]))
+    for case in made:
+        case.engine = "tfweb"
+        case.builtin_only = True
+        add(case)
+
 def simple_ops_cases():
     """SIGN, ATAN2, RELU_0_TO_1, BITWISE_XOR, RIGHT_SHIFT, REDUCE_ANY, REDUCE_ALL."""
     F64, U16, U32 = S.FLOAT64, S.UINT16, S.UINT32
@@ -2427,7 +2554,7 @@ def cases():
         for gen in (conv_cases, negative_scale_cases, depthwise_cases, transpose_conv_cases, fully_connected_cases,
                     batch_matmul_cases, zero_size_constant_cases, dynamic_operand_cases, declared_dtype_cases, pool_cases, binary_cases, compare_cases, unary_cases,
                     normalization_cases, conversion_cases, reduce_cases, shape_cases,
-                    detection_cases, nms_cases, fft_cases, hybrid_cases, hybrid_float_probe_cases, float_overflow_probe_cases, classic_dynamic_reshape_cases, simple_ops_cases,
+                    detection_cases, nms_cases, fft_cases, hybrid_cases, hybrid_float_probe_cases, float_overflow_probe_cases, classic_dynamic_reshape_cases, classic_dynamic_tensor_cases, simple_ops_cases,
                     opsa_cases):
             gen()
         seq_cases.cases(add)  # sequence models, 3-D convolutions (opsb)

@@ -45,6 +45,9 @@ typedef struct fc_params {
   /* float32 with run-time weights in TFLITE mode of a hybrid model: LiteRT runs TFLite's builtin
    * kernel (Eigen's GEBP order, tfcc_fc_f32_eigen) as the XNNPACK delegate leaves the node */
   bool eigen_f32;
+  /* ref10: REFERENCE mode where the classic interpreter's builtin kernel runs a float node: its
+   * activation range (tfcc_act_range_f32_builtin: NONE clamps to +-FLT_MAX, NaN passes) */
+  bool builtin_range;
   /* exact2: float32 with constant float32 weights in a hybrid subgraph (exact5: REFERENCE mode
    * too): the delegate takes it (VisitFullyConnectedNode), XNNPACK's f32 GEMM (tfcc_xnn_fc_f32):
    * the weights packed at init (tfcc_xnn_fc_pack) for the vector kernel xnn_k->fc */
@@ -159,8 +162,16 @@ static tfcc_status fc_init(tfcc_init_ctx *ctx) {
     p->ruy_round = st == TFCC_OK && ctx->quant_compat != TFCC_QUANT_COMPAT_REFERENCE && in &&
                    in->dtype == TFCC_INT8 && w && !p->q.scale;
     if (st == TFCC_OK && in && in->dtype == TFCC_INT16) st = fc_real16_init(ctx, w, p);
-    p->eigen_f32 = st == TFCC_OK && in && in->dtype == TFCC_FLOAT32 && w && !w->data &&
-                   tfcc_hybrid_xnn_float(ctx);
+    /* ref10: REFERENCE mode, a float node of a hybrid subgraph the classic interpreter's
+     * delegate does not take (run-time weights, or nothing delegated: nutls_lstm's LSTM
+     * projections) runs the builtin kernel there, Eigen's order too (one batch: the GEMV) */
+    const bool ref_builtin = tfcc_hybrid_ref_builtin_float(ctx) &&
+                             (!w || !w->data || !tfcc_hybrid_ref_delegated_float(ctx));
+    p->eigen_f32 =
+        st == TFCC_OK && in && in->dtype == TFCC_FLOAT32 && w &&
+        ((!w->data && tfcc_hybrid_xnn_float(ctx)) || (w->dtype == TFCC_FLOAT32 && ref_builtin));
+    p->builtin_range = tfcc_ref_builtin_float_range(ctx) ||
+                       (ctx->quant_compat == TFCC_QUANT_COMPAT_REFERENCE && p->eigen_f32);
     const tfcc_ir_tensor *b = tfcc_conv_ir_input(ctx, 2);
     p->xnn_f32 = st == TFCC_OK && in && in->dtype == TFCC_FLOAT32 && w &&
                  w->dtype == TFCC_FLOAT32 && w->data && w->rank == 2 && !w->sparsity &&
@@ -343,7 +354,10 @@ static tfcc_status fc_prepare(tfcc_op_ctx *ctx) {
     if (st != TFCC_OK) return st;
   }
   ctx->scratch_bytes = 0;
-  if (ctx->in[0]->dtype == TFCC_FLOAT32 && !p->xnn_f32 &&
+  /* ref10: REFERENCE mode's builtin Eigen order reads the constant weights as they are
+     (builtin_range: REFERENCE mode; TFLITE mode's eigen_f32 weights are run-time tensors) */
+  const bool ref_eigen = p->eigen_f32 && p->builtin_range;
+  if (ctx->in[0]->dtype == TFCC_FLOAT32 && !p->xnn_f32 && !ref_eigen &&
       !tfcc_bf16_fast_fc_prepare(&((fc_params *)ctx->params)->bf16, ctx, d.batches, d.units,
                                  d.accum))
     fc_f32_prepare(ctx, &d);
@@ -400,7 +414,10 @@ static tfcc_status fc_eval(tfcc_op_ctx *ctx) {
   switch (in->dtype) {
     case TFCC_FLOAT32: {
       float lo, hi;
-      tfcc_act_range_f32(p->act, &lo, &hi);
+      if (p->builtin_range)
+        tfcc_act_range_f32_builtin(p->act, &lo, &hi);
+      else
+        tfcc_act_range_f32(p->act, &lo, &hi);
       if (p->xnn_f32 && p->xnn_wp && p->xnn_k && w->dims[0] == d.units) {
         tfcc_xnn_fc_run(ctx->pool, p->xnn_k, in->data, (int32_t)d.batches, (int32_t)d.accum,
                         p->xnn_wp, bd, (int32_t)d.units, lo, hi, out);

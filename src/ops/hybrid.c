@@ -23,6 +23,7 @@
 #include "kernels/hybrid/hyb_out.h"
 #include "kernels/tflite-f32/tflite_f32.h"
 #include "kernels/ref/quant_util.h"
+#include "ops/classic_dynamic.h"
 #include "ops/conv_common.h"
 #include "base/threadpool.h"
 
@@ -119,37 +120,18 @@ bool tfcc_hybrid_xnn_float(const tfcc_init_ctx *ctx) {
   return tfcc_hybrid_in_subgraph(ctx->sg);
 }
 
-/* sweep23: whether the classic interpreter makes a tensor of sg dynamic while preparing it: a
- * RESIZE_BILINEAR / RESIZE_NEAREST_NEIGHBOR (or a FILL, ref9) whose size is not a constant of the file (computed
- * by SHAPE / STRIDED_SLICE / PACK in the graph; tfcc folds it at load, TFLite's Prepare calls
- * SetTensorToDynamic on the output). Its XNNPACK delegate supports static-sized tensors only, so
- * ModifyGraphWithDelegate fails for the whole subgraph and every float node runs the builtin
- * kernels (a hybrid style transfer network: its float MEAN is the builtin's sequential sum
- * divided by n in tfweb, not the delegate's). */
-/* Whether input k of n is present and not a constant of the file (computed at run time, or
- * folded by tfcc at load: to TFLite's Prepare it is not constant either). */
-static bool input_computed(const tfcc_ir_subgraph *sg, const tfcc_ir_node *n, int32_t k) {
-  if (n->n_inputs <= k || n->inputs[k] < 0 || n->inputs[k] >= sg->n_tensors) return false;
-  const tfcc_ir_tensor *t = &sg->tensors[n->inputs[k]];
-  return !t->data || t->folded;
-}
-
+/* Whether the classic interpreter makes a tensor of sg dynamic while preparing it
+ * (tfcc_classic_output_dynamic: an operator whose shape-deciding input is not a constant of the
+ * file, e.g. sweep23's RESIZE to a size computed by SHAPE / STRIDED_SLICE / PACK, ref9's FILL of
+ * computed dims (mit-bih's pq_model), lead49's RESHAPE by a computed shape (the Nested U-Net
+ * speech enhancers), ref10's full table). Its XNNPACK delegate supports static-sized tensors
+ * only, so ModifyGraphWithDelegate fails for the whole subgraph and every float node runs the
+ * builtin kernels, one on no path from the dynamic tensor too (a hybrid style transfer
+ * network: its float MEAN is the builtin's sequential sum divided by n in tfweb, not the
+ * delegate's). A node a pass removed counts: TFLite prepares it. */
 static bool classic_has_dynamic_tensor(const tfcc_ir_subgraph *sg) {
-  for (int32_t i = 0; i < sg->n_nodes; i++) {
-    const tfcc_ir_node *n = &sg->nodes[i];
-    /* ref9: a FILL whose dims are computed (SHAPE of a tensor; mit-bih's pq_model), folded at
-       load or not: TFLite's Prepare makes its output dynamic as well */
-    if (n->builtin == TFCC_OP_FILL && input_computed(sg, n, 0)) return true;
-    /* lead49: a RESHAPE whose shape is a tensor that is not a constant of the file (SHAPE /
-       STRIDED_SLICE / PACK, even of constants only, or a model input; the Nested U-Net speech
-       enhancers): reshape.cc's Prepare makes its output dynamic (probed on tfweb: every float
-       node of such a subgraph, one on no path from the RESHAPE too, runs the builtin kernels) */
-    if (n->builtin == TFCC_OP_RESHAPE && input_computed(sg, n, 1)) return true;
-    if (!n->removed &&
-        (n->builtin == TFCC_OP_RESIZE_BILINEAR || n->builtin == TFCC_OP_RESIZE_NEAREST_NEIGHBOR) &&
-        input_computed(sg, n, 1))
-      return true;
-  }
+  for (int32_t i = 0; i < sg->n_nodes; i++)
+    if (tfcc_classic_output_dynamic(sg, &sg->nodes[i])) return true;
   return false;
 }
 

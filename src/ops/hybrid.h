@@ -80,11 +80,12 @@ tfcc_status tfcc_hybrid_fc_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32_t 
 bool tfcc_hybrid_xnn_float(const tfcc_init_ctx *ctx);
 /* REFERENCE mode in a subgraph with hybrid nodes, for a node the classic interpreter's XNNPACK
  * delegate takes (it leaves only the hybrid nodes to the builtin kernels); false in a subgraph
- * where that interpreter makes a tensor dynamic (a RESIZE to a computed size, a WHILE whose
- * outputs are sized while running), whose delegate then takes no node at all. */
+ * where that interpreter makes a tensor dynamic (an operator whose shape-deciding input is not
+ * a constant of the file, ops/classic_dynamic.h; a WHILE whose outputs are sized while
+ * running), whose delegate then takes no node at all. */
 bool tfcc_hybrid_ref_delegated_float(const tfcc_init_ctx *ctx);
 /* exact8: REFERENCE mode in a subgraph whose every node the classic interpreter runs with its
- * builtin kernels (a dynamic tensor: a computed-size RESIZE, a WHILE whose outputs are sized
+ * builtin kernels (a dynamic tensor: ops/classic_dynamic.h, or a WHILE whose outputs are sized
  * while running; its XNNPACK delegate then takes no node), any model: float operators with a
  * fused activation clamp to tfcc_act_range_f32_builtin's [-FLT_MAX, FLT_MAX], so inf + 1 is
  * FLT_MAX there (the delegate's range is +-inf). */

@@ -782,6 +782,29 @@ static const hybrid_case k_hybrid_cases[] = {
     {"reshape_dyn_pack_logistic_builtin", "hybrid_builtin", REF, 2, 0, false},
     {"reshape_dyn_shape_slice_logistic_builtin", "hybrid_builtin", REF, 1, 0, false},
     {"reshape_const_logistic_builtin", "hybrid_builtin", REF, 1, 0, false},
+    /* ref10: the rest of the rule (ops/classic_dynamic.c): STRIDED_SLICE, PAD, TRANSPOSE, MEAN,
+       BROADCAST_TO, EXPAND_DIMS, SPLIT, TILE by a computed or model-input shape / axis leave the
+       subgraph undelegated (Eigen's logistic; a hybrid subgraph's float CONV_2D in Eigen's
+       im2col order); a SLICE by a computed begin does not (the delegate's sigmoid) */
+    {"dyn_strided_slice_shape_end_logistic_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"dyn_pad_pack_logistic_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"dyn_transpose_pack_logistic_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"dyn_mean_shape_axis_logistic_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"dyn_broadcast_to_shape_logistic_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"dyn_expand_dims_input_axis_logistic_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"dyn_split_input_axis_logistic_builtin", "hybrid_builtin", REF, 3, 0, false},
+    {"dyn_tile_input_logistic_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"slice_dyn_begin_logistic_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"hybrid_net_dyn_transpose_conv_builtin", "hybrid_builtin", REF, 2, 0, false},
+    /* ref10: float FULLY_CONNECTED where the classic interpreter's builtin kernel runs it:
+       Eigen's GEBP / GEMV order in an undelegated hybrid subgraph (nutls_lstm), and the
+       activation range [-FLT_MAX, FLT_MAX] (an overflow is FLT_MAX, NaN passes) */
+    {"hybrid_net_dyn_fc_f32_builtin", "hybrid_builtin", REF, 4, 0, false},
+    {"float_fc_overflow_dynres_builtin", "hybrid_builtin", REF, 3, 0, false},
+    /* ref10: run-time float weights: the classic interpreter's delegate leaves the node to the
+       builtin kernel (Eigen's GEBP order) in a delegated subgraph too */
+    {"hybrid_net_fc_runtime_weights_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"hybrid_net_fc_runtime_weights_deep_builtin", "hybrid_builtin", REF, 2, 0, false},
     {"float_pow_int", "conformance", TFL, 3, 0, false},
     {"float_pow_int_builtin", "hybrid_builtin", REF, 3, 0, false},
     /* default mode, small hybrid networks: XNNPACK-exact float CONV_2D and LOGISTIC before the
@@ -1059,13 +1082,23 @@ static void run_hybrid_case(tfcc_runtime *rt, const char *src, const hybrid_case
   }
   tfcc_session_output_info(s, out_i, &oi);
   float *out = outs[out_i];
-  /* exact2: a second input where the case has one (BATCH_MATMUL of two run-time operands) */
-  test_npy in1;
-  snprintf(path, sizeof path, "%s/tests/ops/conformance/%s.in1.npy", src, name);
-  const bool two = tfcc_session_input_count(s) > 1 && test_npy_load(path, &in1) == 0;
-  const void *ins[2] = {in.data, two ? in1.data : NULL};
-  st = tfcc_session_run(s, ins, outs);
-  if (two) test_npy_free(&in1);
+  /* exact2: more inputs where the case has them (BATCH_MATMUL of two run-time operands; ref10:
+     up to 4, in<i>.npy each) */
+  enum { MAX_IN = 4 };
+  test_npy more[MAX_IN];
+  const void *ins[MAX_IN] = {in.data, NULL, NULL, NULL};
+  const int n_in = tfcc_session_input_count(s);
+  CHECKF(n_in >= 1 && n_in <= MAX_IN, "%s: %d inputs", name, n_in);
+  bool loaded = true;
+  int n_more = 0;
+  for (int i = 1; i < n_in && i < MAX_IN && loaded; i++) {
+    snprintf(path, sizeof path, "%s/tests/ops/conformance/%s.in%d.npy", src, name, i);
+    loaded = test_npy_load(path, &more[i]) == 0;
+    CHECKF(loaded, "%s: input %d missing", name, i);
+    if (loaded) ins[i] = more[i].data, n_more = i;
+  }
+  st = loaded && n_in <= MAX_IN ? tfcc_session_run(s, ins, outs) : TFCC_ERR_INVALID_ARG;
+  for (int i = 1; i <= n_more; i++) test_npy_free(&more[i]);
   CHECKF(st == TFCC_OK, "%s: run: %s", name, tfcc_last_error());
   CHECKF(oi.bytes == ref.bytes, "%s: %zu output bytes, reference %zu", name, oi.bytes, ref.bytes);
   if (st == TFCC_OK && oi.bytes == ref.bytes) {
