@@ -1734,6 +1734,31 @@ done:
   free(l), free(r), free(want), free(got), free(bias);
 }
 
+/* exact10: Eigen's softmax with a vector kernel's expf against the scalar one, bit for bit
+ * (rows of every length to 2 vectors and past, beta 1 and not, +-inf, -0, a NaN row) */
+static void eigen_softmax_case(size_t outer, size_t depth, float beta) {
+  const size_t n = outer * depth;
+  float *x = malloc(n * sizeof(float)), *want = malloc(n * sizeof(float));
+  float *got = malloc((n + 16) * sizeof(float));
+  if (!x || !want || !got) {
+    CHECK(!"eigen_softmax_case memory");
+    goto done;
+  }
+  for (size_t i = 0; i < n; i++) x[i] = frand(-30.0f, 30.0f);
+  if (n > 8) x[1] = -INFINITY, x[2] = -0.0f, x[n - 1] = NAN;
+  tfcc_eigen_softmax_f32(x, want, outer, depth, beta, NULL);
+  for (int i = 0; i < tfcc_tflite_f32_kernel_count(); i++) {
+    const tfcc_tflite_f32_kernel *k = tfcc_tflite_f32_kernel_at(i);
+    if (!xnn_k_runs(k)) continue;
+    for (size_t j = 0; j < n + 16; j++) got[j] = 1234.5f;
+    tfcc_eigen_softmax_f32(x, got, outer, depth, beta, k->expf);
+    CHECKF(memcmp(got, want, n * sizeof(float)) == 0 && got[n] == 1234.5f,
+           "%s eigen softmax %zux%zu beta %g", k->name, outer, depth, (double)beta);
+  }
+done:
+  free(x), free(want), free(got);
+}
+
 static void test_tflite_f32_vec(void) {
   tfcc_err pe;
   for (int t = 1; t < XNN_POOLS; t++)
@@ -1792,6 +1817,8 @@ static void test_tflite_f32_vec(void) {
       for (size_t ni = 0; ni < sizeof en / sizeof en[0]; ni++)
         eigen_gemm_case(em[mi], ek[ki], en[ni]);
   eigen_gemm_case(40, 2000, 24);
+  for (size_t dep = 1; dep <= 40; dep += 3) eigen_softmax_case(3, dep, dep % 2 ? 1.0f : 0.37f);
+  eigen_softmax_case(2, 1000, 1.0f);
   for (int a = 0; a < 4; a++) {
     const bool ax = a & 1, ay = a & 2;
     xnn_bmm_case(4, 4, 49, 16, 49, ax, ay);  /* hybrid5: attention heads, threaded */
