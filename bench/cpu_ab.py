@@ -5,16 +5,18 @@ per model the medians and minima of `cpu_ms_per_run`, the ratio B / A of the med
 minima and the median of the paired per-round ratios (for a machine shared with other work).
 
   /usr/bin/python3 bench/cpu_ab.py --a /work/main/build/tools/tfcc --b build/tools/tfcc \
-      --rounds 7 MODEL.tflite ...
+      --rounds 7 MODEL.tflite ...   [--quant-compat reference]
 
 Standard library only.
 """
 import argparse, json, statistics as st, subprocess
 
 
-def cpu_ms(tfcc, model, threads):
+def cpu_ms(tfcc, model, threads, qc=None):
+    extra = ['--quant-compat', qc] if qc else []
     r = subprocess.run([tfcc, 'bench', model, '--threads', str(threads), '--runs', '20',
-                        '--json', '--profile-runs', '0'], capture_output=True, text=True, check=True)
+                        '--json', '--profile-runs', '0'] + extra, capture_output=True, text=True,
+                       check=True)
     return json.loads(r.stdout)['cpu_ms_per_run']
 
 
@@ -24,6 +26,8 @@ def main():
     ap.add_argument('--b', required=True)
     ap.add_argument('--rounds', type=int, default=7)
     ap.add_argument('--threads', type=int, default=1)
+    ap.add_argument('--quant-compat', choices=('tflite', 'reference'),
+                    help="passed to tfcc bench (e.g. REFERENCE mode's builtin kernels)")
     ap.add_argument('models', nargs='+')
     o = ap.parse_args()
     print('| model | A median (min) | B median (min) | B/A medians | B/A minima | B/A paired |')
@@ -33,7 +37,7 @@ def main():
         for i in range(o.rounds):
             order = ((a, o.a), (b, o.b)) if i % 2 == 0 else ((b, o.b), (a, o.a))
             for dst, tfcc in order:
-                dst.append(cpu_ms(tfcc, m, o.threads))
+                dst.append(cpu_ms(tfcc, m, o.threads, o.quant_compat))
         paired = st.median(y / x for x, y in zip(a, b))
         print('| %s | %.4f (%.4f) | %.4f (%.4f) | %.3f | %.3f | %.3f |'
               % (m.split('/')[-1], st.median(a), min(a), st.median(b), min(b),

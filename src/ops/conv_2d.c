@@ -42,6 +42,7 @@ typedef struct conv_params {
   const void *xnn_src; /* filter data xnn_w was made from (xnn_dw: the filter itself) */
   const tfcc_tflite_f32_kernel *xnn_k;
   bool eigen_f32; /* ref9: the classic interpreter's builtin order (conv_eigen_f32_init) */
+  const tfcc_tflite_f32_kernel *eigen_k; /* its GEMM's vector kernel (exact10) */
 } conv_params;
 
 static void conv_release(void *p) {
@@ -169,6 +170,7 @@ static void conv_eigen_f32_init(const tfcc_init_ctx *ctx, conv_params *p) {
   const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, 0), *f = tfcc_conv_ir_input(ctx, 1);
   p->eigen_f32 = in && f && in->dtype == TFCC_FLOAT32 && f->dtype == TFCC_FLOAT32 && !f->sparsity &&
                  tfcc_hybrid_ref_builtin_float(ctx) && !tfcc_hybrid_ref_delegated_float(ctx);
+  if (p->eigen_f32) p->eigen_k = tfcc_tflite_f32_select(ctx->isa);
 }
 
 /* Float32 in one of XNNPACK's orders (TFLITE mode): none of tfcc's other float paths. */
@@ -433,7 +435,8 @@ static tfcc_status conv_f32_eval(tfcc_op_ctx *ctx, const tfcc_conv_geom *gp, flo
   if (p->eigen_f32 && g.in_c == g.filter_in_c &&
       ctx->scratch_bytes >= tfcc_eigen_conv_f32_scratch(&g)) {
     tfcc_eigen_conv_f32(&g, in->data, f->data, bd, lo == -INFINITY ? -FLT_MAX : lo,
-                        hi == INFINITY ? FLT_MAX : hi, out->data, ctx->scratch);
+                        hi == INFINITY ? FLT_MAX : hi, out->data, ctx->scratch,
+                        p->eigen_k ? p->eigen_k->eigen_gemm : NULL);
     return TFCC_OK;
   }
   if (tfcc_bf16_fast_conv_eval(&p->bf16, ctx, &g, lo, hi)) return TFCC_OK;

@@ -106,7 +106,8 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   switch (p->head.in_type) {
     case TFCC_FLOAT32:
       if (((const logistic_op *)ctx->params)->eigen) {
-        tfcc_logistic_f32_eigen(ctx->in[0]->data, ctx->out[0]->data, n);
+        /* the vector kernel's (tfcc_logistic_f32_eigen's bits; exact10) */
+        ctx->ks->tflite_f32->logistic_eigen(ctx->in[0]->data, ctx->out[0]->data, n);
         break;
       }
       if (((const logistic_op *)ctx->params)->xnn) { /* threaded by elements: the same bits */

@@ -112,7 +112,7 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
       }
       if (p->eigen_f32) {
         tfcc_eigen_softmax_f32((const float *)in->data, (float *)ctx->out[0]->data, outer, depth,
-                               p->beta);
+                               p->beta, ctx->ks->tflite_f32->expf);
         break;
       }
       tfcc_f32_softmax_run(ctx->pool, ctx->ks->f32_softmax, (const float *)in->data,

@@ -1686,6 +1686,13 @@ static void xnn_softmax_threads(const tfcc_tflite_f32_kernel *k) {
   free(x), free(want), free(got);
 }
 
+/* A product's operands: lhs over 12 binades with a -0 and an inf, rhs in [-1, 1]. */
+static void bmm_operands(float *l, size_t ln, float *r, size_t rn) {
+  for (size_t i = 0; i < ln; i++) l[i] = frand(-2.0f, 2.0f) * (float)(1u << (rnd() % 12));
+  for (size_t i = 0; i < rn; i++) r[i] = frand(-1.0f, 1.0f);
+  if (ln > 4) l[ln / 2] = -0.0f, l[1] = INFINITY;
+}
+
 static void xnn_bmm_case(int nb_l, int nb_r, int M, int K, int N, bool adj_x, bool adj_y) {
   tfcc_bmm_dims d;
   memset(&d, 0, sizeof d);
@@ -1702,9 +1709,7 @@ static void xnn_bmm_case(int nb_l, int nb_r, int M, int K, int N, bool adj_x, bo
     CHECK(!"xnn_bmm_case memory");
     goto done;
   }
-  for (size_t i = 0; i < ln; i++) l[i] = frand(-2.0f, 2.0f) * (float)(1u << (rnd() % 12));
-  for (size_t i = 0; i < rn; i++) r[i] = frand(-1.0f, 1.0f);
-  if (ln > 4) l[ln / 2] = -0.0f, l[1] = INFINITY;
+  bmm_operands(l, ln, r, rn);
   tfcc_bmm_f32_xnn(&d, l, r, want);
   for (int i = 0; i < tfcc_tflite_f32_kernel_count(); i++) {
     const tfcc_tflite_f32_kernel *k = tfcc_tflite_f32_kernel_at(i);
@@ -1719,6 +1724,72 @@ static void xnn_bmm_case(int nb_l, int nb_r, int M, int K, int N, bool adj_x, bo
   }
 done:
   free(l), free(r), free(want), free(got), free(scratch);
+}
+
+/* exact10: the vector kernels' Eigen GEBP (the output columns in the lanes) against
+ * tfcc_eigen_bmm_f32's scalar loops, bit for bit: GEBP and not, rows in groups of 4 and the last
+ * M % 4, column tails, K over 816 (panels), K 0 */
+static void eigen_gemm_case(int M, int K, int N) {
+  tfcc_bmm_dims d;
+  memset(&d, 0, sizeof d);
+  d.m = M, d.k = K, d.n = N;
+  const size_t ln = (size_t)M * K, rn = (size_t)K * N, on = (size_t)M * N;
+  float *l = malloc((ln + 1) * sizeof(float)), *r = malloc((rn + 1) * sizeof(float));
+  float *want = malloc(on * sizeof(float)), *got = malloc((on + 16) * sizeof(float));
+  float *bias = malloc((size_t)N * sizeof(float));
+  if (!l || !r || !want || !got || !bias) {
+    CHECK(!"eigen_gemm_case memory");
+    goto done;
+  }
+  bmm_operands(l, ln, r, rn);
+  for (int j = 0; j < N; j++) bias[j] = frand(-1.0f, 1.0f);
+  tfcc_eigen_bmm_f32(&d, l, r, want);
+  for (int i = 0; i < tfcc_tflite_f32_kernel_count(); i++) {
+    const tfcc_tflite_f32_kernel *k = tfcc_tflite_f32_kernel_at(i);
+    if (!xnn_k_runs(k)) continue;
+    for (size_t j = 0; j < on + 16; j++) got[j] = 1234.5f;
+    tfcc_eigen_gemm_kn_f32(k->eigen_gemm, l, r, M, K, N, NULL, -INFINITY, INFINITY, got);
+    CHECKF(memcmp(got, want, on * sizeof(float)) == 0 && got[on] == 1234.5f,
+           "%s eigen_gemm M=%d K=%d N=%d", k->name, M, K, N);
+    /* the convolution's bias and clamp after the sums (tfcc_eigen_conv_f32's scalar loop) */
+    for (size_t j = 0; j < on + 16; j++) got[j] = 1234.5f;
+    tfcc_eigen_gemm_kn_f32(k->eigen_gemm, l, r, M, K, N, bias, -1.5f, 2.0f, got);
+    bool ok = got[on] == 1234.5f;
+    for (size_t j = 0; j < on; j++) {
+      float v = want[j] + bias[j % (size_t)N];
+      v = v < -1.5f ? -1.5f : v;
+      v = v > 2.0f ? 2.0f : v;
+      ok = ok && memcmp(&v, &got[j], sizeof v) == 0;
+    }
+    CHECKF(ok, "%s eigen_gemm M=%d K=%d N=%d bias, clamp", k->name, M, K, N);
+  }
+done:
+  free(l), free(r), free(want), free(got), free(bias);
+}
+
+/* exact10: Eigen's softmax with a vector kernel's expf against the scalar one, bit for bit
+ * (rows of every length to 2 vectors and past, beta 1 and not, +-inf, -0, a NaN row) */
+static void eigen_softmax_case(size_t outer, size_t depth, float beta) {
+  const size_t n = outer * depth;
+  float *x = malloc(n * sizeof(float)), *want = malloc(n * sizeof(float));
+  float *got = malloc((n + 16) * sizeof(float));
+  if (!x || !want || !got) {
+    CHECK(!"eigen_softmax_case memory");
+    goto done;
+  }
+  for (size_t i = 0; i < n; i++) x[i] = frand(-30.0f, 30.0f);
+  if (n > 8) x[1] = -INFINITY, x[2] = -0.0f, x[n - 1] = NAN;
+  tfcc_eigen_softmax_f32(x, want, outer, depth, beta, NULL);
+  for (int i = 0; i < tfcc_tflite_f32_kernel_count(); i++) {
+    const tfcc_tflite_f32_kernel *k = tfcc_tflite_f32_kernel_at(i);
+    if (!xnn_k_runs(k)) continue;
+    for (size_t j = 0; j < n + 16; j++) got[j] = 1234.5f;
+    tfcc_eigen_softmax_f32(x, got, outer, depth, beta, k->expf);
+    CHECKF(memcmp(got, want, n * sizeof(float)) == 0 && got[n] == 1234.5f,
+           "%s eigen softmax %zux%zu beta %g", k->name, outer, depth, (double)beta);
+  }
+done:
+  free(x), free(want), free(got);
 }
 
 static void test_tflite_f32_vec(void) {
@@ -1760,6 +1831,27 @@ static void test_tflite_f32_vec(void) {
   xnn_fc_case(203, 33, 20, true, 0.0f, 6.0f);
   xnn_fc_case(66, 12, 12, false, -INFINITY, INFINITY);
   xnn_fc_case(31, 9, 36, true, -INFINITY, INFINITY);
+  /* exact10: the nr2 kernel's narrow last block with (unit, k % 4) lanes (8+ rows; AVX2 and
+   * AVX-512; where K is long enough to pay): every last-block width 1-15 at a long K and a
+   * short one, K % 4 of 0-3, a row count of every remainder, the 64 -> 36 probe's shape,
+   * ReLU6, and K over the stack copy's limit (the old path) */
+  for (int u = 17; u < 32; u++)
+    for (int kl = 0; kl < 2; kl++)
+      xnn_fc_case(8 + u % 5, (kl ? 283 : 9) + u % 4, u, u % 2 == 0, u % 3 ? -INFINITY : 0.0f,
+                  u % 3 ? INFINITY : 6.0f);
+  xnn_fc_case(57, 64, 36, true, 0.0f, 6.0f);
+  xnn_fc_case(13, 3, 10, false, -INFINITY, INFINITY);
+  xnn_fc_case(12, 2100, 36, true, -INFINITY, INFINITY);
+  xnn_fc_case(12, 1025, 44, true, -1.0f, 1.0f);
+  static const int em[] = {1, 3, 4, 7, 64, 319}, ek[] = {0, 1, 7, 8, 9, 16, 40, 817},
+                   en[] = {1, 2, 8, 16, 17, 33};
+  for (size_t mi = 0; mi < sizeof em / sizeof em[0]; mi++)
+    for (size_t ki = 0; ki < sizeof ek / sizeof ek[0]; ki++)
+      for (size_t ni = 0; ni < sizeof en / sizeof en[0]; ni++)
+        eigen_gemm_case(em[mi], ek[ki], en[ni]);
+  eigen_gemm_case(40, 2000, 24);
+  for (size_t dep = 1; dep <= 40; dep += 3) eigen_softmax_case(3, dep, dep % 2 ? 1.0f : 0.37f);
+  eigen_softmax_case(2, 1000, 1.0f);
   for (int a = 0; a < 4; a++) {
     const bool ax = a & 1, ay = a & 2;
     xnn_bmm_case(4, 4, 49, 16, 49, ax, ay);  /* hybrid5: attention heads, threaded */

@@ -25,6 +25,8 @@
  *   f32v_round(x)                      to nearest, ties to even
  *   f32v_exp2i(n)                      2^n for integral n in [-126, 127]
  *   f32v_hsum(v), f32v_hmax(v)         horizontal sum / maximum (maximum as f32v_max)
+ * The 8- and 16-lane headers also define
+ *   f32v_ld_x4(p)                      p[0..3] in every group of four lanes (lane i: p[i % 4])
  */
 #ifndef TFCC_KERNELS_SIMD_F32V_H
 #define TFCC_KERNELS_SIMD_F32V_H

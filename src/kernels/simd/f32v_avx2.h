@@ -23,6 +23,8 @@ static inline void f32v_st_n(float *p, f32v v, size_t n) {
   _mm256_maskstore_ps(p, f32v_first_(n), v);
 }
 static inline f32v f32v_set(float x) { return _mm256_set1_ps(x); }
+/* p[0..3] in every group of four lanes (lane i = p[i % 4]) */
+static inline f32v f32v_ld_x4(const float *p) { return _mm256_broadcast_ps((const __m128 *)p); }
 static inline f32v f32v_zero(void) { return _mm256_setzero_ps(); }
 static inline f32v f32v_add(f32v a, f32v b) { return _mm256_add_ps(a, b); }
 static inline f32v f32v_sub(f32v a, f32v b) { return _mm256_sub_ps(a, b); }

@@ -52,14 +52,21 @@ static void eigen_row(const float *a, size_t ap, const float *r, size_t rs, size
   for (int32_t j = 0; j < nj; j++) y[j] = tot[j];
 }
 
+/* Which of Eigen's products an M x K x N one takes: the panel depth (all of K outside GEBP) and
+ * the rows below which rows go in GEBP's groups of 4 (0 outside it). */
+static int32_t eigen_plan(int32_t m, int32_t k, int32_t n, int32_t *m4) {
+  const int gebp = m > 1 && n > 1 && (int64_t)k + m + n >= 20;
+  *m4 = gebp ? m / 4 * 4 : 0;
+  return gebp ? tfcc_eigen_gemm_kc(k, m, n) : k;
+}
+
 void tfcc_eigen_bmm_f32(const tfcc_bmm_dims *d, const float *lhs, const float *rhs, float *out) {
   int64_t nb = 1;
   for (int32_t i = 0; i < d->nbd; i++) nb *= d->out_b[i];
   const size_t lsm = d->adj_x ? 1 : (size_t)d->k, lsk = d->adj_x ? (size_t)d->m : 1;
   const size_t rsk = d->adj_y ? 1 : (size_t)d->n, rsn = d->adj_y ? (size_t)d->k : 1;
-  const int gebp = d->m > 1 && d->n > 1 && (int64_t)d->k + d->m + d->n >= 20;
-  const int32_t m4 = gebp ? d->m / 4 * 4 : 0;
-  const int32_t kc = gebp ? tfcc_eigen_gemm_kc(d->k, d->m, d->n) : d->k;
+  int32_t m4;
+  const int32_t kc = eigen_plan(d->m, d->k, d->n, &m4);
   for (int64_t b = 0; b < nb; b++) {
     size_t lo, ro;
     tfcc_bmm_batch_offsets(d, b, &lo, &ro);
@@ -74,15 +81,27 @@ void tfcc_eigen_bmm_f32(const tfcc_bmm_dims *d, const float *lhs, const float *r
   }
 }
 
+void tfcc_eigen_gemm_kn_f32(tfcc_eigen_gemm_fn gemm, const float *a, const float *r, int32_t m,
+                            int32_t k, int32_t n, const float *bias, float lo, float hi, float *y) {
+  int32_t m4;
+  const int32_t kc = eigen_plan(m, k, n, &m4);
+  gemm(a, k > 0 ? (size_t)k : 0, r, m, k, n, kc, m4, bias, lo, hi, y);
+}
+
 static bool eigen_conv_direct(const tfcc_conv_geom *g) {
   return g->filter_h == 1 && g->filter_w == 1 && g->stride_h == 1 && g->stride_w == 1 &&
          g->pad_h == 0 && g->pad_w == 0 && g->out_h == g->in_h && g->out_w == g->in_w;
 }
 
+static size_t eigen_conv_k(const tfcc_conv_geom *g) {
+  return (size_t)g->filter_h * (size_t)g->filter_w * (size_t)g->in_c;
+}
+
 size_t tfcc_eigen_conv_f32_scratch(const tfcc_conv_geom *g) {
-  if (eigen_conv_direct(g)) return 0;
-  return (size_t)g->batches * (size_t)g->out_h * (size_t)g->out_w * (size_t)g->filter_h *
-         (size_t)g->filter_w * (size_t)g->in_c * sizeof(float);
+  const size_t filter_t = eigen_conv_k(g) * (size_t)g->out_c; /* the vector GEMM's [K][N] */
+  if (eigen_conv_direct(g)) return filter_t * sizeof(float);
+  return ((size_t)g->batches * (size_t)g->out_h * (size_t)g->out_w * eigen_conv_k(g) + filter_t) *
+         sizeof(float);
 }
 
 /* TFLite's Im2col: each output pixel's window, ky, kx, c, zeros outside the image. */
@@ -106,7 +125,8 @@ static void eigen_im2col(const tfcc_conv_geom *g, const float *in, float *col) {
 }
 
 void tfcc_eigen_conv_f32(const tfcc_conv_geom *g, const float *in, const float *filter,
-                         const float *bias, float lo, float hi, float *out, float *im2col) {
+                         const float *bias, float lo, float hi, float *out, float *scratch,
+                         tfcc_eigen_gemm_fn gemm) {
   const int64_t pixels = (int64_t)g->batches * g->out_h * g->out_w;
   tfcc_bmm_dims d = {0};
   d.nbd = 0;
@@ -115,28 +135,48 @@ void tfcc_eigen_conv_f32(const tfcc_conv_geom *g, const float *in, const float *
   d.n = g->out_c;
   d.adj_y = true;
   const float *lhs = in;
+  float *filter_t = scratch;
   if (!eigen_conv_direct(g)) {
-    eigen_im2col(g, in, im2col);
-    lhs = im2col;
+    eigen_im2col(g, in, scratch);
+    lhs = scratch;
+    filter_t = scratch + (size_t)pixels * eigen_conv_k(g);
+  }
+  if (gemm && d.m > 0 && d.n > 0) { /* the filter as [K][N], then the same sums lane by lane */
+    const size_t K = (size_t)d.k, N = (size_t)d.n;
+    for (size_t j = 0; j < N; j++)
+      for (size_t p = 0; p < K; p++) filter_t[p * N + j] = filter[j * K + p];
+    tfcc_eigen_gemm_kn_f32(gemm, lhs, filter_t, d.m, d.k, d.n, bias, lo, hi, out);
+    return;
   }
   tfcc_eigen_bmm_f32(&d, lhs, filter, out);
   const size_t n = (size_t)g->out_c;
-  for (size_t i = 0; i < (size_t)pixels * n; i++) {
-    float v = bias ? out[i] + bias[i % n] : out[i];
-    v = v < lo ? lo : v;
-    out[i] = v > hi ? hi : v;
-  }
+  for (size_t i = 0; i < (size_t)pixels; i++, out += n)
+    for (size_t j = 0; j < n; j++) {
+      float v = bias ? out[j] + bias[j] : out[j];
+      v = v < lo ? lo : v;
+      out[j] = v > hi ? hi : v;
+    }
 }
 
-void tfcc_eigen_softmax_f32(const float *x, float *y, size_t outer, size_t depth, float beta) {
+void tfcc_eigen_softmax_f32(const float *x, float *y, size_t outer, size_t depth, float beta,
+                            tfcc_f32_unary_fn expf_v) {
   for (size_t r = 0; r < outer; r++, x += depth, y += depth) {
     float m = x[0];
     for (size_t i = 1; i < depth; i++) m = x[i] > m ? x[i] : m;
     float sum = 0.f;
-    for (size_t i = 0; i < depth; i++) {
-      const float d = x[i] - m;
-      y[i] = tfcc_expf_ref(d * beta);
-      sum = sum + y[i];
+    if (expf_v) { /* the exps a vector at a time (the same bits), then summed in order */
+      for (size_t i = 0; i < depth; i++) {
+        const float d = x[i] - m;
+        y[i] = d * beta;
+      }
+      expf_v(y, y, depth);
+      for (size_t i = 0; i < depth; i++) sum = sum + y[i];
+    } else {
+      for (size_t i = 0; i < depth; i++) {
+        const float d = x[i] - m;
+        y[i] = tfcc_expf_ref(d * beta);
+        sum = sum + y[i];
+      }
     }
     const float s = 1.f / sum;
     for (size_t i = 0; i < depth; i++) y[i] = y[i] * s;

@@ -12,6 +12,7 @@
 
 #include "kernels/ref/batch_matmul.h"
 #include "kernels/ref/conv.h"
+#include "kernels/tflite-f32/tflite_f32.h"
 
 /* BATCH_MATMUL (float32): TFLite's optimized BatchMatMul hands each batch to cpu_backend_gemm's
  * Eigen GEMM as out^T = rhs^T * lhs^T, so Eigen's columns are the op's lhs rows i and its rows
@@ -29,6 +30,11 @@
  * (K over 816) follow Eigen's blocking heuristic with its default 16 KiB L1 size, verified on
  * hybrid_probe_bmm_k817, _k1024, _k2000_builtin (exact7: panels of 416, 520, 672). */
 void tfcc_eigen_bmm_f32(const tfcc_bmm_dims *d, const float *lhs, const float *rhs, float *out);
+/* tfcc_eigen_bmm_f32's sums for one [M, K] by [K, N] product (no adjoints, no batches) through
+ * a vector kernel's gemm (tflite_f32.h: the output columns in the lanes, the same bits), then
+ * + bias[j] (NULL: none) and clamped to [lo, hi] (-inf, inf: the sums as they are). */
+void tfcc_eigen_gemm_kn_f32(tfcc_eigen_gemm_fn gemm, const float *a, const float *r, int32_t m,
+                            int32_t k, int32_t n, const float *bias, float lo, float hi, float *y);
 /* The panel depth Eigen's computeProductBlockingSizes gives a K x (M, N) product. */
 int32_t tfcc_eigen_gemm_kc(int32_t k, int32_t m, int32_t n);
 
@@ -40,16 +46,21 @@ int32_t tfcc_eigen_gemm_kc(int32_t k, int32_t m, int32_t n);
  * filter as rhs (adj_y), then BiasAndClamp: each output + bias[c] (bias NULL: none), clamped to
  * [lo, hi]. Verified on mit-bih's pq_model (a [1, 1, 319, 1] by [16, 1, 8, 1] convolution: 0 of
  * 5104 apart; bias first and in order 1093) and hybrid_net_conv_eigen_builtin. im2col: scratch
- * of tfcc_eigen_conv_f32_scratch(g) bytes (0 when the input is used as it is). */
+ * of tfcc_eigen_conv_f32_scratch(g) bytes, which also hold the filter as [K][out_c] for gemm
+ * (exact10: a vector kernel's tfcc_eigen_gemm_fn, the same sums with the output channels in the
+ * lanes; NULL: the scalar loops). */
 size_t tfcc_eigen_conv_f32_scratch(const tfcc_conv_geom *g);
 void tfcc_eigen_conv_f32(const tfcc_conv_geom *g, const float *in, const float *filter,
-                         const float *bias, float lo, float hi, float *out, float *im2col);
+                         const float *bias, float lo, float hi, float *out, float *scratch,
+                         tfcc_eigen_gemm_fn gemm);
 
 /* SOFTMAX (float32) as that interpreter's builtin kernel (optimized_ops::Softmax, Eigen) where
  * its delegate does not run (ref9): per row of depth values, y = (x - max) * beta, e = expf(y)
  * (tfcc_expf_ref: std::exp), their sum in order, s = 1 / sum, out = e * s (verified on
- * mit-bih's pq_model and hybrid_net_conv_eigen_builtin; the division e / sum differs). */
-void tfcc_eigen_softmax_f32(const float *x, float *y, size_t outer, size_t depth, float beta);
+ * mit-bih's pq_model and hybrid_net_conv_eigen_builtin; the division e / sum differs). expf_v:
+ * a vector kernel's expf (tfcc_tflite_f32_kernel, the same bits; exact10), NULL: the scalar one. */
+void tfcc_eigen_softmax_f32(const float *x, float *y, size_t outer, size_t depth, float beta,
+                            tfcc_f32_unary_fn expf_v);
 
 /* Eigen's float erf (generic_fast_erf_float: x clamped to [-4, 4], an odd degree-13 over an
  * even degree-8 polynomial in x^2, Horner steps multiply then add, one division). */

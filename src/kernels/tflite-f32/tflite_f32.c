@@ -16,7 +16,7 @@
         tfcc_xnn_softmax_f32_##isa, tfcc_xnn_fc_f32_##isa, tfcc_xnn_fc_row_f32_##isa, \
         tfcc_xnn_fc_row_pack_##isa, tfcc_xnn_bmm_f32_##isa, tfcc_xnn_gelu_f32_##isa, \
         tfcc_xnn_tanh_f32_##isa, tfcc_tanh_eigen_f32_##isa, tfcc_expf_f32_##isa, \
-        tfcc_logistic_eigen_f32_##isa \
+        tfcc_logistic_eigen_f32_##isa, tfcc_eigen_gemm_f32_##isa \
   }
 #define R(name, fn, isa, lvl) K(isa, lvl)
 static const tfcc_tflite_f32_kernel kernels[] = {TFCC_KERNEL_ROWS_SSE4(R, , )};

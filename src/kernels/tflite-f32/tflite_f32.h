@@ -179,6 +179,15 @@ size_t tfcc_xnn_bmm_scratch_bytes(const tfcc_bmm_dims *d);
 typedef void (*tfcc_xnn_gelu_fn)(const float *x, float *y, size_t n, const tfcc_gelu_rational *c);
 
 /* One variant per instruction set (the same bits from each: lanes only change the width). */
+/* Eigen's GEBP product as the classic interpreter's builtin kernels run it (tfcc_eigen_bmm_f32's
+ * order, kernels/tflite-f32/eigen_f32.h): y[i][j] (rows N apart) = the sum over p of a[i * as +
+ * p] * r[p * N + j] (r: [K][N], columns contiguous), k in panels of kc, rows i < m4 (a multiple
+ * of 4) with the even and odd k of a panel's part peeled by 8 summed apart; then + bias[j]
+ * (bias NULL: none) and clamped to [lo, hi] (v < lo ? lo : v, then v > hi ? hi : v). */
+typedef void (*tfcc_eigen_gemm_fn)(const float *a, size_t as, const float *r, int32_t M, int32_t K,
+                                   int32_t N, int32_t kc, int32_t m4, const float *bias, float lo,
+                                   float hi, float *y);
+
 typedef struct tfcc_tflite_f32_kernel {
   const char *name;
   tfcc_isa isa;
@@ -207,6 +216,9 @@ typedef struct tfcc_tflite_f32_kernel {
   /* Eigen's logistic over that expf (tfcc_logistic_f32_eigen's bits: the float LSTM cells'
    * sigmoid) */
   tfcc_f32_unary_fn logistic_eigen;
+  /* Eigen's unvectorized GEBP order (tfcc_eigen_bmm_f32's, eigen_f32.h) with the output
+   * columns in the lanes (exact10; the same bits) */
+  tfcc_eigen_gemm_fn eigen_gemm;
 } tfcc_tflite_f32_kernel;
 
 TFCC_DISPATCH_TABLE_DECL(tfcc_tflite_f32, tfcc_tflite_f32_kernel);
@@ -259,7 +271,10 @@ void tfcc_xnn_sigmoid_run(struct tfcc_threadpool *pool, const tfcc_tflite_f32_ke
   void tfcc_xnn_tanh_f32_##isa(const float *x, float *y, size_t n); \
   void tfcc_tanh_eigen_f32_##isa(const float *x, float *y, size_t n); \
   void tfcc_expf_f32_##isa(const float *x, float *y, size_t n); \
-  void tfcc_logistic_eigen_f32_##isa(const float *x, float *y, size_t n);
+  void tfcc_logistic_eigen_f32_##isa(const float *x, float *y, size_t n); \
+  void tfcc_eigen_gemm_f32_##isa(const float *a, size_t as, const float *r, int32_t M, int32_t K, \
+                                 int32_t N, int32_t kc, int32_t m4, const float *bias, float lo, \
+                                 float hi, float *y);
 TFCC_TFLITE_F32_DECL(avx512)
 TFCC_TFLITE_F32_DECL(avx2)
 TFCC_TFLITE_F32_DECL(sse4)

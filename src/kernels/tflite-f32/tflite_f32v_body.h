@@ -132,6 +132,121 @@ static inline __attribute__((always_inline)) void XV_FN(xv_fc_nr2_rows)(
     }
 }
 
+#if F32V_N >= 8
+/* The nr2 kernel on a narrow last block (fewer units than a block's lanes, exact10): lanes hold
+ * (unit, k % 4) pairs, F32V_N / 4 units a vector, so that four consecutive k of a row are one
+ * f32v_ld_x4 and every lane does useful work. Lane (u, j) sums x[k] * w[k][u] for k % 4 == j in
+ * k order onto the bias (j 0) or 0, exactly xv_fc_nr2_rows' partial sums l[j]; the last K % 4
+ * k read x and w padded with zeros, and adding that +0 leaves a sum of j >= 1 as it was (those
+ * start at +0 and are never -0). Then per unit (l0 + l2) + (l1 + l3), clamped as f32v_clamp.
+ * wt: the block's weights as [k / 4][nv vectors][unit][k % 4] (xv_fc_nr2_tail_pack). */
+#define XV_TU (F32V_N / 4)  /* units a vector */
+#define XV_TAIL_NV 4        /* vectors at most: 4 * XV_TU units */
+#define XV_TAIL_FLOATS 8192 /* the stack copy of the block's weights, at most */
+#define XV_TAIL_MIN_ROWS 8  /* rows below which the copy costs more than it saves */
+/* Per row, the old kernel spends 4 * (1 + 2 * XV_NV) vector operations on four k of the block
+ * (a broadcast, then a product and a sum a vector, each k), this one 1 + 2 * nv; its scalar
+ * reduction costs about 7 a unit. Taken where the saving over K is twice that (AVX-512, 64 -> 36:
+ * the 4-unit tail from 28 k; 16 -> 12 (12 units, 16 k): the old kernel). */
+#define XV_TAIL_PAYS(K, nv, nu) \
+  ((int64_t)(K) / 4 * (4 * (1 + 2 * XV_NV) - 1 - 2 * (nv)) >= 14 * (int64_t)(nu))
+
+static void XV_FN(xv_fc_nr2_tail_pack)(const float *w, int32_t K, int nv, int32_t nu, float *wt) {
+  const int32_t K4 = (K + 3) / 4;
+  for (int32_t k4 = 0; k4 < K4; k4++)
+    for (int v = 0; v < nv; v++)
+      for (int ul = 0; ul < XV_TU; ul++)
+        for (int j = 0; j < 4; j++) {
+          const int32_t k = k4 * 4 + j, u = v * XV_TU + ul;
+          *wt++ = k < K && u < nu ? w[(size_t)k * TFCC_XNN_FC_PANEL + (size_t)u] : 0.f;
+        }
+}
+
+static inline __attribute__((always_inline)) void XV_FN(xv_fc_nr2_tail_rows)(
+    int mr, int nv, const float *x, size_t xs, int32_t K, const float *wt, const f32v *bv, float lo,
+    float hi, float *y, size_t ys, int32_t nu) {
+  f32v acc[4][XV_TAIL_NV];
+  for (int r = 0; r < mr; r++)
+    for (int v = 0; v < nv; v++) acc[r][v] = bv[v];
+  const int32_t K4 = K & ~3;
+  for (int32_t k = 0; k < K4; k += 4) {
+    const float *wk = wt + (size_t)(k / 4) * (size_t)nv * F32V_N;
+    f32v wv[XV_TAIL_NV];
+    for (int v = 0; v < nv; v++) wv[v] = f32v_ld(wk + v * F32V_N);
+    for (int r = 0; r < mr; r++) {
+      const f32v xv = f32v_ld_x4(x + (size_t)r * xs + (size_t)k);
+      for (int v = 0; v < nv; v++) acc[r][v] = f32v_add(acc[r][v], f32v_mul(xv, wv[v]));
+    }
+  }
+  if (K4 < K) { /* the last K % 4 k, x padded with zeros (never 0 * inf) */
+    const float *wk = wt + (size_t)(K4 / 4) * (size_t)nv * F32V_N;
+    f32v wv[XV_TAIL_NV];
+    for (int v = 0; v < nv; v++) wv[v] = f32v_ld(wk + v * F32V_N);
+    for (int r = 0; r < mr; r++) {
+      float xr[4] = {0.f, 0.f, 0.f, 0.f};
+      for (int32_t k = K4; k < K; k++) xr[k - K4] = x[(size_t)r * xs + (size_t)k];
+      const f32v xv = f32v_ld_x4(xr);
+      for (int v = 0; v < nv; v++) acc[r][v] = f32v_add(acc[r][v], f32v_mul(xv, wv[v]));
+    }
+  }
+  for (int r = 0; r < mr; r++)
+    for (int v = 0; v < nv; v++) {
+      float t[F32V_N];
+      f32v_st(t, acc[r][v]);
+      for (int ul = 0; ul < XV_TU && v * XV_TU + ul < nu; ul++) {
+        const float *l = t + 4 * ul;
+        const float s02 = l[0] + l[2], s13 = l[1] + l[3];
+        float s = s02 + s13;
+        s = lo > s ? lo : s; /* f32v_clamp: NaN passes */
+        y[(size_t)r * ys + (size_t)(v * XV_TU + ul)] = hi < s ? hi : s;
+      }
+    }
+}
+
+/* rows [0, batches) of the last block (nu units, nv vectors of wt) */
+static inline __attribute__((always_inline)) void XV_FN(xv_fc_nr2_tail)(
+    int nv, const float *x, int32_t batches, int32_t K, const float *wt, const float *bias,
+    float lo, float hi, float *y, size_t ys, int32_t nu) {
+  /* 4 rows a step where the sums fit the registers */
+  enum { MR = F32V_N >= 16 ? 4 : 2 };
+  const int mr = nv <= 2 ? 4 : MR;
+  float bt[XV_TAIL_NV * F32V_N];
+  for (int i = 0; i < nv * F32V_N; i++) bt[i] = 0.f;
+  for (int32_t u = 0; u < nu; u++) bt[u * 4] = bias ? bias[u] : 0.f; /* lane (u, 0) */
+  f32v bv[XV_TAIL_NV];
+  for (int v = 0; v < nv; v++) bv[v] = f32v_ld(bt + v * F32V_N);
+  const size_t Kz = (size_t)K;
+  int32_t b = 0;
+  if (mr == 4)
+    for (; b + 4 <= batches; b += 4) XV_FN(xv_fc_nr2_tail_rows)
+  (4, nv, x + (size_t)b * Kz, Kz, K, wt, bv, lo, hi, y + (size_t)b * ys, ys, nu);
+  for (; b + 2 <= batches; b += 2) XV_FN(xv_fc_nr2_tail_rows)
+  (2, nv, x + (size_t)b * Kz, Kz, K, wt, bv, lo, hi, y + (size_t)b * ys, ys, nu);
+  for (; b < batches; b++) XV_FN(xv_fc_nr2_tail_rows)
+  (1, nv, x + (size_t)b * Kz, Kz, K, wt, bv, lo, hi, y + (size_t)b * ys, ys, nu);
+}
+
+/* The last block through the lane-pair kernel where it pays (true: done). */
+static bool XV_FN(xv_fc_nr2_tail_try)(const float *x, int32_t batches, int32_t K, const float *w,
+                                      const float *bias, float lo, float hi, float *y, size_t ys,
+                                      int32_t nu) {
+  const int nv = (int)((nu + XV_TU - 1) / XV_TU);
+  if (nu >= XV_NV * F32V_N || nv > XV_TAIL_NV || batches < XV_TAIL_MIN_ROWS || K <= 0 ||
+      !XV_TAIL_PAYS(K, nv, nu) || (size_t)(K + 3) / 4 * (size_t)nv * F32V_N > XV_TAIL_FLOATS)
+    return false;
+  float wt[XV_TAIL_FLOATS];
+  XV_FN(xv_fc_nr2_tail_pack)(w, K, nv, nu, wt);
+  switch (nv) {
+    case 1: XV_FN(xv_fc_nr2_tail)(1, x, batches, K, wt, bias, lo, hi, y, ys, nu); break;
+    case 2: XV_FN(xv_fc_nr2_tail)(2, x, batches, K, wt, bias, lo, hi, y, ys, nu); break;
+    case 3: XV_FN(xv_fc_nr2_tail)(3, x, batches, K, wt, bias, lo, hi, y, ys, nu); break;
+    default: XV_FN(xv_fc_nr2_tail)(4, x, batches, K, wt, bias, lo, hi, y, ys, nu); break;
+  }
+  return true;
+}
+#undef XV_TU
+#endif
+
 void XV_FN(tfcc_xnn_fc_f32)(const float *x, int32_t batches, int32_t accum, const float *wp,
                             const float *bias, int32_t units, float lo, float hi, float *out,
                             int32_t ua, int32_t ub) {
@@ -165,6 +280,12 @@ void XV_FN(tfcc_xnn_fc_f32)(const float *x, int32_t batches, int32_t accum, cons
       bv[v] = bias ? XV_LD(bias + u0 + v * F32V_N, nu - v * F32V_N) : f32v_zero();
     int32_t b = 0;
     if (nr2) {
+#if F32V_N >= 8
+      if (nu < XV_NV * F32V_N &&
+          XV_FN(xv_fc_nr2_tail_try)(x, batches, accum, w, bias ? bias + u0 : NULL, lo, hi, out + u0,
+                                    U, nu))
+        continue;
+#endif
       /* 4 rows a step (2 where a block is two vectors: 16 sums either way) */
       enum { NR2_MR = XV_NV == 1 ? 4 : 2 };
       for (; b + NR2_MR <= batches; b += NR2_MR) XV_FN(xv_fc_nr2_rows)
@@ -297,6 +418,86 @@ void XV_FN(tfcc_xnn_bmm_f32)(const float *a, size_t as, size_t ap, const float *
         break;
       default: break;
     }
+  }
+}
+
+/* ---------------------------------------------------------------- Eigen's GEBP */
+
+/* mr rows (a: row i at a + i * as) by XV_NV vectors of r's columns (row p at r + p * N, nc
+ * columns left): eigen_row's sums (eigen_f32.c) lane by lane. Per panel of kc k: c, and with
+ * gebp e, over the part peeled by 8: c + a[p] * r[p], e + a[p + 1] * r[p + 1] a pair at a time,
+ * then c + e, then c + a[p] * r[p] for the panel's last k in order; the panels' sums added onto
+ * 0 in turn (held in y between panels); then + bias[j] (bias NULL: none), clamped. */
+static inline __attribute__((always_inline)) void XV_FN(xv_eigen_rows)(
+    int mr, const float *a, size_t as, const float *r, size_t N, int32_t K, int32_t kc, int gebp,
+    const f32v *bv, f32v vlo, f32v vhi, float *y, int32_t nc) {
+  int32_t k0 = 0;
+  do {
+    const int32_t k1 = K - k0 < kc ? K : k0 + kc;
+    const int32_t peel = gebp ? k0 + ((k1 - k0) & ~7) : k0;
+    f32v c[4][XV_NV], e[4][XV_NV];
+    for (int i = 0; i < mr; i++)
+      for (int v = 0; v < XV_NV; v++) c[i][v] = e[i][v] = f32v_zero();
+    int32_t p = k0;
+    for (; p < peel; p += 2) {
+      const float *r0 = r + (size_t)p * N, *r1 = r0 + N;
+      f32v w0[XV_NV], w1[XV_NV];
+      for (int v = 0; v < XV_NV; v++) {
+        w0[v] = XV_LD(r0 + v * F32V_N, nc - v * F32V_N);
+        w1[v] = XV_LD(r1 + v * F32V_N, nc - v * F32V_N);
+      }
+      for (int i = 0; i < mr; i++) {
+        const f32v a0 = f32v_set(a[(size_t)i * as + (size_t)p]);
+        const f32v a1 = f32v_set(a[(size_t)i * as + (size_t)p + 1]);
+        for (int v = 0; v < XV_NV; v++) {
+          c[i][v] = f32v_add(c[i][v], f32v_mul(a0, w0[v]));
+          e[i][v] = f32v_add(e[i][v], f32v_mul(a1, w1[v]));
+        }
+      }
+    }
+    if (gebp)
+      for (int i = 0; i < mr; i++)
+        for (int v = 0; v < XV_NV; v++) c[i][v] = f32v_add(c[i][v], e[i][v]);
+    for (; p < k1; p++) {
+      const float *r0 = r + (size_t)p * N;
+      f32v w0[XV_NV];
+      for (int v = 0; v < XV_NV; v++) w0[v] = XV_LD(r0 + v * F32V_N, nc - v * F32V_N);
+      for (int i = 0; i < mr; i++) {
+        const f32v a0 = f32v_set(a[(size_t)i * as + (size_t)p]);
+        for (int v = 0; v < XV_NV; v++) c[i][v] = f32v_add(c[i][v], f32v_mul(a0, w0[v]));
+      }
+    }
+    for (int i = 0; i < mr; i++)
+      for (int v = 0; v < XV_NV; v++) {
+        float *yv = y + (size_t)i * N + v * F32V_N;
+        f32v t = f32v_add(k0 == 0 ? f32v_zero() : XV_LD(yv, nc - v * F32V_N), c[i][v]);
+        if (k1 >= K) t = f32v_clamp(bv ? f32v_add(t, bv[v]) : t, vlo, vhi);
+        XV_ST(yv, t, nc - v * F32V_N);
+      }
+    k0 = k1;
+  } while (k0 < K);
+}
+
+void XV_FN(tfcc_eigen_gemm_f32)(const float *a, size_t as, const float *r, int32_t M, int32_t K,
+                                int32_t N, int32_t kc, int32_t m4, const float *bias, float lo,
+                                float hi, float *y) {
+  const size_t Nz = N > 0 ? (size_t)N : 0;
+  const f32v vlo = f32v_set(lo), vhi = f32v_set(hi);
+  if (kc < 1) kc = 1;
+  for (int32_t j0 = 0; j0 < N; j0 += XV_NV * F32V_N) {
+    const int32_t nc = N - j0;
+    f32v bv[XV_NV];
+    for (int v = 0; v < XV_NV; v++)
+      bv[v] = bias ? XV_LD(bias + j0 + v * F32V_N, nc - v * F32V_N) : f32v_zero();
+    const f32v *b = bias ? bv : NULL;
+    int32_t i = 0;
+    for (; i + 4 <= M; i += 4) /* a group of 4 rows is all below m4 or all above */
+      XV_FN(xv_eigen_rows)
+    (4, a + (size_t)i * as, as, r + j0, Nz, K, kc, i < m4, b, vlo, vhi,
+     y + (size_t)i * Nz + (size_t)j0, nc);
+    for (; i < M; i++) XV_FN(xv_eigen_rows)
+    (1, a + (size_t)i * as, as, r + j0, Nz, K, kc, i < m4, b, vlo, vhi,
+     y + (size_t)i * Nz + (size_t)j0, nc);
   }
 }
 
