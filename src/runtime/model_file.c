@@ -438,13 +438,10 @@ static tfcc_status open_impl(const char *path, bool immutable, unsigned flags,
     take_holes(f, holes, n_holes, n_maps ? tfcc_page_size() : HOLE_MIN);
     const bool whole = !f->holes && !n_maps;
     const bool huge = whole && (flags & TFCC_MF_WHOLE_HUGE) && f->size >= TFCC_PRIVATE_MAP_HUGE;
-    const size_t huge0 = huge ? tfcc_anon_huge_bytes() : SIZE_MAX;
     f->region = private_alloc(f->size, whole, huge, &f->region_size);
-    if (f->region && huge0 != SIZE_MAX) {
-      /* every 2 MiB of it a huge page (the kernel may have had none to give) */
-      const size_t huge1 = tfcc_anon_huge_bytes();
-      f->whole_huge = huge1 != SIZE_MAX && huge1 >= huge0 && huge1 - huge0 >= f->region_size;
-    }
+    /* every 2 MiB of it a huge page (the kernel may have had none to give), asked of the
+     * copy's own range (not a process-wide count that another thread's memory could move) */
+    if (f->region && huge) f->whole_huge = tfcc_huge_pages_whole(f->region, f->region_size);
     if (!f->region) {
       st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory for a private copy of %zu bytes",
                         f->size);
