@@ -10,6 +10,8 @@
 
 #if defined(__linux__) && !defined(__EMSCRIPTEN__)
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/ioctl.h>
 #include <sys/uio.h>
 #include <unistd.h>
 #define HAVE_VM_READV 1
@@ -113,21 +115,80 @@ static bool in_whole_pages(uintptr_t a, uintptr_t b) {
 }
 #endif
 
-size_t tfcc_anon_huge_bytes(void) {
 #if defined(__linux__) && !defined(__EMSCRIPTEN__)
-  FILE *f = fopen("/proc/self/smaps_rollup", "re");
-  if (!f) return SIZE_MAX;
-  char line[128];
-  size_t kb = SIZE_MAX;
-  while (fgets(line, sizeof line, f))
-    if (strncmp(line, "AnonHugePages:", 14) == 0) {
-      kb = (size_t)strtoull(line + 14, NULL, 10);
+/* The PAGEMAP_SCAN ioctl's ABI (include/uapi/linux/fs.h of Linux 6.7; older headers lack it):
+ * the ranges of [start, end) whose pages have every category of category_mask, each reported
+ * with the categories of return_mask. */
+struct tfcc_page_region {
+  uint64_t start, end, categories;
+};
+struct tfcc_pm_scan_arg {
+  uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages, category_inverted,
+      category_mask, category_anyof_mask, return_mask;
+};
+#define TFCC_PAGEMAP_SCAN _IOWR('f', 16, struct tfcc_pm_scan_arg)
+#define TFCC_PAGE_IS_HUGE (1u << 6) /* a PMD-mapped transparent huge page (or hugetlb) */
+
+/* 1: every page of [a, b) is in a huge page, 0: not, -1: no PAGEMAP_SCAN here. */
+static int scan_huge(uintptr_t a, uintptr_t b) {
+  int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  struct tfcc_page_region vec[2];
+  struct tfcc_pm_scan_arg arg;
+  memset(&arg, 0, sizeof arg);
+  arg.size = sizeof arg;
+  arg.start = a;
+  arg.end = b;
+  arg.vec = (uint64_t)(uintptr_t)vec;
+  arg.vec_len = 2;
+  arg.category_mask = TFCC_PAGE_IS_HUGE;
+  arg.return_mask = TFCC_PAGE_IS_HUGE;
+  /* the count of ranges found: the pages not in huge pages cut them */
+  const int n = ioctl(fd, TFCC_PAGEMAP_SCAN, &arg);
+  close(fd);
+  if (n < 0) return -1;
+  return n == 1 && vec[0].start == a && vec[0].end == b;
+}
+
+/* 1: [a, b) is one mapping of this process whose every byte is in huge pages (its
+ * AnonHugePages in /proc/self/smaps), 0: not or not exactly one mapping, -1: unreadable. */
+static int smaps_huge(uintptr_t a, uintptr_t b) {
+  FILE *f = fopen("/proc/self/smaps", "re");
+  if (!f) return -1;
+  char line[256];
+  int found = 0; /* 1: inside the entry of exactly [a, b) */
+  int whole = 0;
+  while (fgets(line, sizeof line, f)) {
+    unsigned long lo, hi;
+    char c;
+    if (sscanf(line, "%lx-%lx %c", &lo, &hi, &c) == 3) { /* an entry's first line */
+      if (found) break;
+      if (lo <= a && a < hi) {
+        if (lo != a || hi != b) break;
+        found = 1;
+      }
+    } else if (found && strncmp(line, "AnonHugePages:", 14) == 0) {
+      const unsigned long long kb = strtoull(line + 14, NULL, 10);
+      whole = kb <= UINT64_MAX / 1024 && kb * 1024 >= (unsigned long long)(b - a);
       break;
     }
+  }
   fclose(f);
-  return kb == SIZE_MAX || kb > SIZE_MAX / 1024 ? SIZE_MAX : kb * 1024;
+  return whole;
+}
+#endif
+
+bool tfcc_huge_pages_whole(const void *p, size_t len) {
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+  const uintptr_t a = (uintptr_t)p;
+  if (!p || !len || a % HUGE || len % HUGE || len > UINTPTR_MAX - a) return false;
+  int r = scan_huge(a, a + len);
+  if (r < 0) r = smaps_huge(a, a + len);
+  return r > 0;
 #else
-  return SIZE_MAX;
+  (void)p;
+  (void)len;
+  return false;
 #endif
 }
 

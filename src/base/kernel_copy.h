@@ -37,9 +37,11 @@ bool tfcc_kernel_copy_whole_add(const void *p, size_t len);
 void tfcc_kernel_copy_split(const void *a, const void *b);
 /* Forgets the region registered at p (no effect if none). */
 void tfcc_kernel_copy_whole_remove(const void *p);
-/* Bytes of this process's anonymous memory in huge pages now (AnonHugePages of
- * /proc/self/smaps_rollup), or SIZE_MAX where that cannot be read: compared before and after
- * populating a region, it says whether the region got huge pages. */
-size_t tfcc_anon_huge_bytes(void);
+/* Whether every 2 MiB of [p, p + len) (p 2 MiB aligned, len a multiple of 2 MiB) is mapped by
+ * one huge page of this process now, asked of that range alone: the PAGEMAP_SCAN ioctl of
+ * /proc/self/pagemap (Linux 6.7 on), else the range's own entry in /proc/self/smaps when it is
+ * one mapping of exactly that range (its AnonHugePages). false where neither can tell (another
+ * thread's memory never counts: the check is per range, not a process-wide delta). */
+bool tfcc_huge_pages_whole(const void *p, size_t len);
 
 #endif

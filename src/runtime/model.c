@@ -406,13 +406,26 @@ static int model_winograd(const tfcc_model *m) {
 }
 static void file_id(const struct stat *st, tfcc_wc_src_id *id);
 
+/* The reader with each buffer's length read from the file the model's kept pages are mapped
+ * from (tfcc_model_file_peek), 16 KiB of it at a time through a buffer on the stack (pages the
+ * open's compare of the sampled ends touched already): not in a frame that lives on through
+ * the rest of the load, whose deeper calls would then touch fresh stack pages. */
+static __attribute__((noinline)) tfcc_status read_peeked(tfcc_model_file *f, const uint8_t *data,
+                                                         size_t size, tfcc_graph *g,
+                                                         tfcc_err *err) {
+  uint8_t win[16 << 10];
+  tfcc_model_file_peek_window(f, win, sizeof win);
+  tfcc_status st = tfcc_tflite_read_peek(data, size, tfcc_model_file_peek, f, g, err);
+  tfcc_model_file_peek_window(f, NULL, 0);
+  return st;
+}
+
 tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t size, tfcc_graph *g,
                                   const tfcc_graph *ref, struct tfcc_wcache *wc, tfcc_err *err) {
   const bool first = ref == NULL;
-  tfcc_status st =
-      first && m->peek_file && data == m->peek_file->data
-          ? tfcc_tflite_read_peek(data, size, tfcc_model_file_peek, m->peek_file, g, err)
-          : tfcc_tflite_read(data, size, g, err);
+  tfcc_status st = first && m->peek_file && data == m->peek_file->data
+                       ? read_peeked(m->peek_file, data, size, g, err)
+                       : tfcc_tflite_read(data, size, g, err);
   if (st != TFCC_OK) return first ? st : tfcc_err_prefix(err, "new weights");
   if (first && m->opts.require_watermark && (st = tfcc_model_require_watermark(m, err)) != TFCC_OK)
     return st;

@@ -218,6 +218,7 @@ static void map_ranges(tfcc_model_file *f, const tfcc_mf_map *maps, size_t n, in
   const size_t pg = tfcc_page_size();
   if (!n || fd < 0 || n > SIZE_MAX / sizeof *f->maps || !(f->maps = malloc(n * sizeof *f->maps)))
     return;
+  f->maps_at = malloc(n * sizeof *f->maps_at); /* NULL: the lengths are read from the model */
   uint8_t *base = (uint8_t *)f->region;
   size_t at = 0;
   for (size_t i = 0; i < n; i++) {
@@ -234,6 +235,7 @@ static void map_ranges(tfcc_model_file *f, const tfcc_mf_map *maps, size_t n, in
         break; /* the region has a hole now: the read fails with EFAULT */
       continue;
     }
+    if (f->maps_at) f->maps_at[f->n_maps] = maps[i].at;
     f->maps[f->n_maps++] = (tfcc_mf_range){a, b - a};
     f->mapped_bytes += b - a;
   }
@@ -241,6 +243,27 @@ static void map_ranges(tfcc_model_file *f, const tfcc_mf_map *maps, size_t n, in
     free(f->maps);
     f->maps = NULL;
   }
+  /* the lengths the reader asks for are read from fd (tfcc_model_file_peek) */
+  if (f->maps && f->maps_at && (f->map_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) >= 0) return;
+  free(f->maps_at);
+  f->maps_at = NULL;
+}
+
+/* Forgets where the mapped ranges came from (closes the other file's descriptor). */
+static void drop_maps_at(tfcc_model_file *f) {
+  if (!f->maps_at) return;
+  free(f->maps_at);
+  f->maps_at = NULL;
+  close(f->map_fd);
+  f->map_fd = -1;
+}
+
+void tfcc_model_file_peek_window(tfcc_model_file *f, uint8_t *buf, size_t cap) {
+  if (!f) return;
+  f->peek_buf = buf && cap ? buf : NULL;
+  f->peek_cap = f->peek_buf ? cap : 0;
+  f->peek_len = 0;
+  f->peek_lo = 0;
 }
 
 /* f->holes and f->maps merged, sorted by offset (malloc'ed; NULL with *n 0 when both empty or
@@ -277,6 +300,7 @@ tfcc_status tfcc_model_file_unmap_ranges(tfcc_model_file *f, tfcc_err *err) {
   f->maps = NULL;
   f->n_maps = 0;
   f->mapped_bytes = 0;
+  drop_maps_at(f);
   return st;
 }
 
@@ -293,6 +317,23 @@ bool tfcc_model_file_peek(void *user, size_t off, void *dst, size_t n) {
   }
   const tfcc_mf_range r = f->maps[lo];
   if (off < r.off || off - r.off >= r.len || n > r.len - (off - r.off)) return false;
+  if (f->maps_at && f->peek_buf && n <= f->peek_cap) {
+    /* the same bytes as the mapping shows, where they lie in the file mapped from */
+    tfcc_model_file *w = user;
+    const uint64_t at = f->maps_at[lo] + (off - r.off);
+    if (at < w->peek_lo || at - w->peek_lo > w->peek_len || n > w->peek_len - (at - w->peek_lo)) {
+      const uint64_t a = at / tfcc_page_size() * tfcc_page_size();
+      const ssize_t got = read_full(w->map_fd, w->peek_buf, w->peek_cap, (off_t)a, true);
+      w->peek_lo = a;
+      w->peek_len = got > 0 ? (size_t)got : 0;
+      if (at - a > w->peek_len || n > w->peek_len - (at - a)) {
+        w->peek_len = 0;
+        return read_full(f->fd, dst, n, (off_t)off, true) == (ssize_t)n;
+      }
+    }
+    memcpy(dst, w->peek_buf + (at - w->peek_lo), n);
+    return true;
+  }
   return read_full(f->fd, dst, n, (off_t)off, true) == (ssize_t)n;
 }
 
@@ -438,13 +479,10 @@ static tfcc_status open_impl(const char *path, bool immutable, unsigned flags,
     take_holes(f, holes, n_holes, n_maps ? tfcc_page_size() : HOLE_MIN);
     const bool whole = !f->holes && !n_maps;
     const bool huge = whole && (flags & TFCC_MF_WHOLE_HUGE) && f->size >= TFCC_PRIVATE_MAP_HUGE;
-    const size_t huge0 = huge ? tfcc_anon_huge_bytes() : SIZE_MAX;
     f->region = private_alloc(f->size, whole, huge, &f->region_size);
-    if (f->region && huge0 != SIZE_MAX) {
-      /* every 2 MiB of it a huge page (the kernel may have had none to give) */
-      const size_t huge1 = tfcc_anon_huge_bytes();
-      f->whole_huge = huge1 != SIZE_MAX && huge1 >= huge0 && huge1 - huge0 >= f->region_size;
-    }
+    /* every 2 MiB of it a huge page (the kernel may have had none to give), asked of the
+     * copy's own range (not a process-wide count that another thread's memory could move) */
+    if (f->region && huge) f->whole_huge = tfcc_huge_pages_whole(f->region, f->region_size);
     if (!f->region) {
       st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory for a private copy of %zu bytes",
                         f->size);
@@ -537,6 +575,8 @@ void tfcc_model_file_close_fd(tfcc_model_file *f) {
   free(f->maps); /* nor the mapped ranges replaced (mapped_bytes stays) */
   f->maps = NULL;
   f->n_maps = 0;
+  drop_maps_at(f);
+  f->peek_buf = NULL;
 }
 
 void tfcc_model_file_release(tfcc_model_file *f) {

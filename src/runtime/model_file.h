@@ -42,6 +42,14 @@ typedef struct tfcc_model_file {
    * kept pages) instead of read (owned), and their bytes */
   tfcc_mf_range *maps;
   size_t n_maps, mapped_bytes;
+  /* where each mapped range lies in the other file (maps_at[i] for maps[i]; owned), and that
+   * file's descriptor (a duplicate, owned while maps_at is set): tfcc_model_file_peek reads the
+   * mapped bytes there, through the caller's window (peek_buf) */
+  uint64_t *maps_at;
+  int map_fd;
+  uint8_t *peek_buf; /* tfcc_model_file_peek_window: the caller's buffer, or NULL */
+  size_t peek_cap, peek_len;
+  uint64_t peek_lo; /* peek_buf holds peek_len bytes of map_fd from offset peek_lo */
   /* set by the caller: a hash of the file's own bytes it took while reading them
    * (tfcc_model_file_read_ends: a weights cache's sample hash, whose sampled ends may hold
    * unread holes) */
@@ -120,13 +128,20 @@ typedef void (*tfcc_mf_piece_fn)(void *user, size_t off, const uint8_t *p, size_
 tfcc_status tfcc_model_file_read_ends(const tfcc_model_file *f, size_t lo, size_t hi,
                                       tfcc_mf_piece_fn piece, void *user, bool *same,
                                       tfcc_err *err);
-/* user: a tfcc_model_file. Reads the n bytes at offset off of its file into dst through its
+/* user: a tfcc_model_file. Reads the n bytes at offset off of its file into dst through a
  * descriptor when they lie in a range tfcc_model_file_open_holes_maps mapped (a weights
- * cache's kept pages: the same bytes), so that the caller does not touch that page; false
- * (nothing read) elsewhere, or with the descriptor closed, or on a short read. The model
- * reader's length of every constant (format/fb_verify.h, tfcc_fbv_peek_fn): on the test VM
- * a first touch of a mapped page costs ~10 us, a pread of 4 bytes ~2. */
+ * cache's kept pages: the same bytes), so that the caller does not touch that page: from the
+ * file the range is mapped from, through the window below where one is set, else from the
+ * model file; false (nothing read) elsewhere, or with the descriptor closed, or on a short
+ * read. The model reader's length of every constant (format/fb_verify.h, tfcc_fbv_peek_fn):
+ * on the test VM a first touch of a mapped page costs ~10 us, a pread of 4 bytes ~2. */
 bool tfcc_model_file_peek(void *user, size_t off, void *dst, size_t n);
+/* While buf (cap bytes, NULL: none) is set, tfcc_model_file_peek reads the mapped ranges from
+ * the file they are mapped from (the weights cache, whose kept pages lie there back to back),
+ * cap bytes at a time into buf, and serves the next lengths that fall inside from it: the
+ * reader's ~100 lengths of a zoo model in a third as many system calls. buf must outlive the
+ * reads (a caller's stack buffer: set it NULL before it goes). */
+void tfcc_model_file_peek_window(tfcc_model_file *f, uint8_t *buf, size_t cap);
 /* Replaces every range tfcc_model_file_open_holes_maps mapped with private pages read from
  * f's file (the caller found the file is not the one the ranges were vouched for). */
 tfcc_status tfcc_model_file_unmap_ranges(tfcc_model_file *f, tfcc_err *err);

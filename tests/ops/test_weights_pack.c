@@ -56,6 +56,9 @@ static void test_whole_regions(void) {
   CHECK(raw != MAP_FAILED);
   if (raw == MAP_FAILED) return;
   uint8_t *r = (uint8_t *)(((uintptr_t)raw + huge - 1) & ~(uintptr_t)(huge - 1));
+#ifdef MADV_HUGEPAGE
+  (void)madvise(r, len, MADV_HUGEPAGE);
+#endif
   for (size_t i = 0; i < len; i++) r[i] = (uint8_t)next();
   uint8_t *dst = malloc(64 << 10);
   CHECK(dst != NULL);
@@ -89,8 +92,17 @@ static void test_whole_regions(void) {
   }
   tfcc_f32_packed_free(&a);
   tfcc_f32_packed_free(&b);
+  /* asked of the range itself: whole while every 2 MiB is a huge page (where the kernel gave
+   * them: THP off or none free leaves it false), never after a piece of one is given back */
+  const bool huge_now = tfcc_huge_pages_whole(r, len);
+  CHECK(!tfcc_huge_pages_whole(r + 4096, huge)); /* not 2 MiB aligned */
+  CHECK(!tfcc_huge_pages_whole(r, huge + 4096)); /* not whole 2 MiB */
+  if (huge_now) CHECK(tfcc_huge_pages_whole(r + huge, huge));
   /* a piece of the second huge page given back: it is split, the first and third are not */
   CHECK(madvise(r + huge + 8192, 4096, MADV_DONTNEED) == 0);
+  CHECK(!tfcc_huge_pages_whole(r, len));
+  CHECK(!tfcc_huge_pages_whole(r + huge, huge));
+  if (huge_now) CHECK(tfcc_huge_pages_whole(r, huge) && tfcc_huge_pages_whole(r + 2 * huge, huge));
   tfcc_kernel_copy_split(r + huge + 8192, r + huge + 12288);
   if (gathers) {
     CHECK(tfcc_kernel_gather(dst, r + huge + 100, 64, 64, 10));
