@@ -21,8 +21,8 @@ Usage (Debian's Python, which has NumPy):
   /usr/bin/python3 scripts/sweep_recheck.py --tfcc build/tools/tfcc \
       --pair MODELS_DIR:WORK_DIR [--pair ...] [--timeout 120] [--json OUT.json] [--only NAME ...]
 MODELS_DIR is searched recursively for NAME.tflite; where two files have that name (two
-repositories' mnist_float), the one in a folder named after WORK_DIR's suffix (work_m3: m3,
-work_a: raw_a) is taken. --custom-ops LIB.so as in sweep_models.py. Exit status 1 when any model is MISMATCH or
+repositories' mnist_float), the one in the folder of WORK_DIR's part is taken (work_m3: m3,
+work_a: raw_a, work_m1: raw1). --custom-ops LIB.so as in sweep_models.py. Exit status 1 when any model is MISMATCH or
 REFUSED, else 0. Standard library and NumPy only."""
 import argparse
 import glob
@@ -110,6 +110,15 @@ def judge(work, old, new, i):
     return "changed", "no reference to compare"
 
 
+def folder_key(folder):
+    """work_m3, m3 -> "3"; work_a, raw_a -> "a"; raw1, work_m1 -> "1": a work folder and the
+    model folder of the same part of a sweep have the same key."""
+    for prefix in ("work", "raw", "_", "m"):
+        if folder.startswith(prefix) and len(folder) > len(prefix):
+            folder = folder[len(prefix):]
+    return folder
+
+
 def recheck(name, model, work, args):
     inputs = sorted(glob.glob(os.path.join(work, "in*.npy")),
                     key=lambda p: int(os.path.basename(p)[2:].split(".")[0]))
@@ -165,13 +174,13 @@ def main():
         index = {}
         for f in sorted(glob.glob(os.path.join(models_dir, "**", "*.tflite"), recursive=True)):
             index.setdefault(os.path.splitext(os.path.basename(f))[0], []).append(f)
-        suffix = os.path.basename(os.path.normpath(work_dir)).split("_", 1)[-1]
+        suffix = folder_key(os.path.basename(os.path.normpath(work_dir)))
         for name in sorted(os.listdir(work_dir)):
             work = os.path.join(work_dir, name)
             if not os.path.isdir(work) or (args.only and name not in args.only):
                 continue
             found = index.get(name, [])
-            mine = [f for f in found if os.path.basename(os.path.dirname(f)) in (suffix, "raw_" + suffix)]
+            mine = [f for f in found if folder_key(os.path.basename(os.path.dirname(f))) == suffix]
             model = (mine or found or [None])[0]
             if model is None:
                 row = {"model": name, "verdict": "skipped", "text": "no %s.tflite" % name}
