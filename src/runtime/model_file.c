@@ -305,7 +305,7 @@ tfcc_status tfcc_model_file_unmap_ranges(tfcc_model_file *f, tfcc_err *err) {
 }
 
 bool tfcc_model_file_peek(void *user, size_t off, void *dst, size_t n) {
-  const tfcc_model_file *f = user;
+  tfcc_model_file *f = user; /* the window fields below are written */
   if (!f || f->fd < 0 || !f->n_maps || off > f->size || n > f->size - off) return false;
   size_t lo = 0, hi = f->n_maps; /* the last range starting at or before off (sorted) */
   while (hi - lo > 1) {
@@ -319,19 +319,18 @@ bool tfcc_model_file_peek(void *user, size_t off, void *dst, size_t n) {
   if (off < r.off || off - r.off >= r.len || n > r.len - (off - r.off)) return false;
   if (f->maps_at && f->peek_buf && n <= f->peek_cap) {
     /* the same bytes as the mapping shows, where they lie in the file mapped from */
-    tfcc_model_file *w = user;
     const uint64_t at = f->maps_at[lo] + (off - r.off);
-    if (at < w->peek_lo || at - w->peek_lo > w->peek_len || n > w->peek_len - (at - w->peek_lo)) {
+    if (at < f->peek_lo || at - f->peek_lo > f->peek_len || n > f->peek_len - (at - f->peek_lo)) {
       const uint64_t a = at / tfcc_page_size() * tfcc_page_size();
-      const ssize_t got = read_full(w->map_fd, w->peek_buf, w->peek_cap, (off_t)a, true);
-      w->peek_lo = a;
-      w->peek_len = got > 0 ? (size_t)got : 0;
-      if (at - a > w->peek_len || n > w->peek_len - (at - a)) {
-        w->peek_len = 0;
+      const ssize_t got = read_full(f->map_fd, f->peek_buf, f->peek_cap, (off_t)a, true);
+      f->peek_lo = a;
+      f->peek_len = got > 0 ? (size_t)got : 0;
+      if (at - a > f->peek_len || n > f->peek_len - (at - a)) {
+        f->peek_len = 0;
         return read_full(f->fd, dst, n, (off_t)off, true) == (ssize_t)n;
       }
     }
-    memcpy(dst, w->peek_buf + (at - w->peek_lo), n);
+    memcpy(dst, f->peek_buf + (at - f->peek_lo), n);
     return true;
   }
   return read_full(f->fd, dst, n, (off_t)off, true) == (ssize_t)n;
