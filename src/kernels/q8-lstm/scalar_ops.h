@@ -9,17 +9,13 @@
 
 #include "kernels/ref/quant_util.h"
 
-static inline int32_t tfcc_q8_lstm_wadd(int32_t a, int32_t b) {
-  return (int32_t)((uint32_t)a + (uint32_t)b);
-}
-
 static inline void tfcc_q8_lstm_gate_tail(const int32_t *ax, const int32_t *bx, int32_t mx, int sx,
                                           const int32_t *ah, const int32_t *bh, int32_t mh, int sh,
                                           int16_t *out, size_t i, size_t n) {
   for (; i < n; i++) {
     int32_t v =
-        tfcc_clamp_i32(tfcc_mbqm(tfcc_q8_lstm_wadd(ax[i], bx[i]), mx, sx), INT16_MIN, INT16_MAX);
-    v = tfcc_q8_lstm_wadd(tfcc_mbqm(tfcc_q8_lstm_wadd(ah[i], bh[i]), mh, sh), v);
+        tfcc_clamp_i32(tfcc_mbqm(tfcc_add_wrap(ax[i], bx[i]), mx, sx), INT16_MIN, INT16_MAX);
+    v = tfcc_add_wrap(tfcc_mbqm(tfcc_add_wrap(ah[i], bh[i]), mh, sh), v);
     out[i] = (int16_t)tfcc_clamp_i32(v, INT16_MIN, INT16_MAX);
   }
 }
@@ -40,7 +36,7 @@ static inline void tfcc_q8_lstm_cell_tail(const int16_t *ig, const int16_t *fg, 
 static inline void tfcc_q8_lstm_hidden_tail(const int16_t *og, const int16_t *th, int32_t m, int s,
                                             int32_t zp, int8_t *out, size_t i, size_t n) {
   for (; i < n; i++) {
-    int32_t v = tfcc_q8_lstm_wadd(tfcc_mbqm((int32_t)og[i] * th[i], m, s), -zp);
+    int32_t v = tfcc_add_wrap(tfcc_mbqm((int32_t)og[i] * th[i], m, s), -zp);
     out[i] = (int8_t)tfcc_clamp_i32(v, INT8_MIN, INT8_MAX);
   }
 }
