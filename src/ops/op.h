@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "base/err.h"
+#include "base/run_budget.h"
 #include "ir/ir.h"
 #include "kernels/kernel_set.h"
 #include "ops/packed_store.h"
@@ -133,6 +134,10 @@ typedef struct tfcc_op_ctx {
    * run budget and what operators that run subgraphs need to plan them. NULL only in graph
    * passes (where no operator that reads it is ever folded). */
   struct tfcc_run_state *rs;
+  /* The run's deadline and cancellation (base/run_budget.h), for operators whose own loops can
+   * run long: check it with tfcc_run_budget_check between passes. NULL where no run is
+   * (graph passes, constant folding at load). */
+  tfcc_run_budget *budget;
   /* Per-plan operator state: op->state_bytes of memory zeroed when the session's plan is built
    * (session creation, resize_input) and kept across runs (RANDOM_*: TFLite's generator), or
    * set by prepare (operators that run subgraphs keep their subgraphs' plans here) and released

@@ -255,6 +255,10 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   float *fw = ctx->out[0]->data, *bw = su.merge ? fw : ctx->out[1]->data;
   const int32_t stride = su.merge ? 2 * su.units : su.units;
   for (int32_t p = 0; p < passes; p++) {
+    /* n_time passes of n_time steps: a long sequence in a small file would run for hours */
+    if (p > 0 && (st = tfcc_run_budget_check(ctx->budget, ctx->err)) != TFCC_OK)
+      return tfcc_err_prefix(ctx->err, "BIDIRECTIONAL_SEQUENCE_RNN pass %d of %d", (int)p,
+                             (int)passes);
     run_cell(ctx, &su, 1, false, fw, stride, 0);
     run_cell(ctx, &su, 5, true, bw, stride, su.merge ? su.units : 0);
   }

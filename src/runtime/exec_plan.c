@@ -2,6 +2,7 @@
 
 #include "base/weights_mem.h"
 #include "plan/buffer_sharing.h"
+#include "runtime/run_state.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -323,6 +324,7 @@ static tfcc_status bind_node(plan_build *b, int32_t ni, int32_t ei, size_t *slot
   c->pool = b->env->pool;
   c->log = b->env->log;
   c->rs = b->env->rs;
+  c->budget = b->env->rs ? &b->env->rs->budget : NULL;
   c->in = &p->ptrs[*slot];
   c->n_in = n->n_inputs;
   *slot += (size_t)n->n_inputs;

@@ -5,16 +5,10 @@
 #include <string.h>
 #include <time.h>
 
-uint64_t tfcc_run_now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 tfcc_status tfcc_run_state_init(tfcc_run_state *rs, const tfcc_graph *g, int32_t n_vars,
                                 const tfcc_exec_env *env, bool with_memory, tfcc_err *err) {
   memset(rs, 0, sizeof *rs);
-  atomic_init(&rs->cancel, 0);
+  atomic_init(&rs->budget.cancel, 0);
   rs->graph = g;
   rs->env = *env;
   rs->env.rs = rs;
@@ -56,10 +50,10 @@ void tfcc_run_state_reset(tfcc_run_state *rs) {
 
 void tfcc_run_state_begin(tfcc_run_state *rs) {
   rs->running = true;
-  rs->deadline_ns = rs->timeout_ns ? tfcc_run_now_ns() + rs->timeout_ns : 0;
+  rs->budget.deadline_ns = rs->budget.timeout_ns ? tfcc_run_now_ns() + rs->budget.timeout_ns : 0;
 }
 
 void tfcc_run_state_end(tfcc_run_state *rs) {
   rs->running = false;
-  rs->deadline_ns = 0;
+  rs->budget.deadline_ns = 0;
 }

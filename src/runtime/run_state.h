@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/run_budget.h"
 #include "runtime/exec_plan.h"
 
 /* One resource variable (VAR_HANDLE's resource id): unset until its first ASSIGN_VARIABLE,
@@ -35,10 +36,8 @@ typedef struct tfcc_run_state {
   int32_t n_vars;
   tfcc_resource_var *vars; /* [n_vars], by resource id */
   int32_t n_subgraphs;
-  bool *once_done;      /* [n_subgraphs]: CALL_ONCE ran this init subgraph */
-  uint64_t timeout_ns;  /* per run; 0: none */
-  uint64_t deadline_ns; /* of the current run (CLOCK_MONOTONIC); 0: none */
-  atomic_int cancel;    /* set by tfcc_session_cancel, cleared when a run reports it */
+  bool *once_done;        /* [n_subgraphs]: CALL_ONCE ran this init subgraph */
+  tfcc_run_budget budget; /* deadline and cancellation; operators reach it as ctx->budget */
 } tfcc_run_state;
 
 /* Subgraph plans may nest this deep (WHILE in the body of a WHILE ...), and a session may hold
@@ -56,22 +55,10 @@ void tfcc_run_state_reset(tfcc_run_state *rs);
 void tfcc_run_state_begin(tfcc_run_state *rs);
 void tfcc_run_state_end(tfcc_run_state *rs);
 
-uint64_t tfcc_run_now_ns(void);
-
 /* Between operators and loop iterations: TFCC_ERR_CANCELLED or TFCC_ERR_DEADLINE when the run
  * must stop. No system call unless a deadline is set (then one clock read). */
 static inline tfcc_status tfcc_run_check(tfcc_run_state *rs, tfcc_err *err) {
-  if (!rs) return TFCC_OK;
-  if (atomic_load_explicit(&rs->cancel, memory_order_relaxed)) {
-    atomic_store_explicit(&rs->cancel, 0, memory_order_relaxed);
-    return tfcc_err_set(err, TFCC_ERR_CANCELLED, "run cancelled (tfcc_session_cancel)");
-  }
-  if (rs->deadline_ns && tfcc_run_now_ns() > rs->deadline_ns)
-    return tfcc_err_set(err, TFCC_ERR_DEADLINE,
-                        "run deadline exceeded: the run took longer than its %.3f ms "
-                        "budget (tfcc_session_set_run_timeout)",
-                        (double)rs->timeout_ns / 1e6);
-  return TFCC_OK;
+  return rs ? tfcc_run_budget_check(&rs->budget, err) : TFCC_OK;
 }
 
 /* Model load: checks every subgraph index an operator names (WHILE, IF, CALL_ONCE, CALL) and

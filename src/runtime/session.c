@@ -561,7 +561,8 @@ static tfcc_status invoke_bound(tfcc_session *s) {
     tfcc_exec_node *en = &p->nodes[e];
     if (en->folded || en->view) continue;
     en->ctx.err = &s->err;
-    if (s->rs.deadline_ns || atomic_load_explicit(&s->rs.cancel, memory_order_relaxed)) {
+    if (s->rs.budget.deadline_ns ||
+        atomic_load_explicit(&s->rs.budget.cancel, memory_order_relaxed)) {
       tfcc_status st = tfcc_run_check(&s->rs, &s->err);
       if (st != TFCC_OK) {
         tfcc_err_prefix(&s->err, "before node %d (%s)", (int)en->node, node_name(s, en->node));
@@ -684,13 +685,13 @@ tfcc_status tfcc_session_set_run_timeout(tfcc_session *s, uint64_t timeout_us) {
     return session_fail(
         s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG, "run timeout %llu us is too large",
                         (unsigned long long)timeout_us));
-  s->rs.timeout_ns = timeout_us * 1000;
+  s->rs.budget.timeout_ns = timeout_us * 1000;
   return TFCC_OK;
 }
 
 tfcc_status tfcc_session_cancel(tfcc_session *s) {
   if (!s) return TFCC_ERR_INVALID_ARG;
-  atomic_store_explicit(&s->rs.cancel, 1, memory_order_relaxed);
+  atomic_store_explicit(&s->rs.budget.cancel, 1, memory_order_relaxed);
   return TFCC_OK;
 }
 

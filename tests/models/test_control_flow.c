@@ -305,6 +305,54 @@ static void check_cancel(void) {
   tfcc_session_destroy(s);
 }
 
+/* The run budget inside one operator: a hybrid time-major BIDIRECTIONAL_SEQUENCE_RNN repeats
+ * its whole sequence once per time step, as TFLite's kernel does; a sequence of 20,000 steps
+ * (a 640 KB input to a 2 KB file) would run for minutes. It checks the deadline between its
+ * passes (fuzz_model_run's find of stop 51: 196,608 steps, over libFuzzer's 20 s limit), and
+ * the session runs again afterwards. */
+static void check_op_deadline(void) {
+  char path[4200];
+  snprintf(path, sizeof path,
+           "%s/tests/ops/conformance/bidirectional_sequence_rnn_hybrid_merge_tm.tflite", g_src);
+  tfcc_model *m = load(path);
+  if (!m) return;
+  tfcc_session *s = NULL;
+  CHECKF(tfcc_session_create(m, NULL, &s) == TFCC_OK, "rnn session: %s", tfcc_last_error());
+  tfcc_model_release(m);
+  if (!s) return;
+  const int32_t dims[3] = {20000, 2, 4};
+  CHECKF(tfcc_session_resize_input(s, 0, 3, dims) == TFCC_OK, "resize: %s",
+         tfcc_session_last_error(s));
+  const size_t n = (size_t)dims[0] * dims[1] * dims[2];
+  float *x = malloc(n * sizeof *x);
+  CHECK(x != NULL);
+  if (!x) {
+    tfcc_session_destroy(s);
+    return;
+  }
+  for (size_t i = 0; i < n; i++) x[i] = (float)((int)(i % 7) - 3) * 0.25f;
+  float *y = calloc(n / 4 * 10, sizeof *y); /* [20000, 2, 10] */
+  CHECK(y != NULL);
+  CHECK(tfcc_session_set_input(s, 0, x, n * sizeof *x) == TFCC_OK);
+  CHECKF(tfcc_session_set_output(s, 0, y, n / 4 * 10 * sizeof *y) == TFCC_OK, "output: %s",
+         tfcc_session_last_error(s));
+  tfcc_session_set_run_timeout(s, 20000); /* 20 ms */
+  tfcc_status st = tfcc_session_invoke(s);
+  const char *msg = tfcc_session_last_error(s);
+  CHECKF(st == TFCC_ERR_DEADLINE && strstr(msg, "BIDIRECTIONAL_SEQUENCE_RNN pass"),
+         "long RNN: %s \"%s\"", tfcc_status_str(st), msg);
+  printf("  %-28s %s: %s\n", "rnn 20000 steps", tfcc_status_str(st), msg);
+  const int32_t small[3] = {3, 2, 4};
+  CHECK(tfcc_session_resize_input(s, 0, 3, small) == TFCC_OK);
+  CHECK(tfcc_session_set_input(s, 0, x, 24 * sizeof *x) == TFCC_OK);
+  CHECK(tfcc_session_set_output(s, 0, y, 60 * sizeof *y) == TFCC_OK);
+  st = tfcc_session_invoke(s);
+  CHECKF(st == TFCC_OK, "short RNN after the deadline: %s", tfcc_session_last_error(s));
+  free(x);
+  free(y);
+  tfcc_session_destroy(s);
+}
+
 static char g_pass_log[4096];
 static void pass_log(void *user, tfcc_log_level level, const char *tag, const char *msg) {
   (void)user;
@@ -458,6 +506,7 @@ int main(void) {
   if (f) fclose(f);
   CHECKF(n_cases >= 12, "cases.txt lists %d cases", n_cases);
   check_cancel();
+  check_op_deadline();
   check_passes_in_subgraphs();
   check_api();
   check_unrunnable_signature("signatures.flex_decode.tflite",

@@ -60,8 +60,23 @@ static void test_wrap_and_shift(void) {
          o[1], o[2], o[3]);
 }
 
+/* bool operands from a file or a caller may hold any byte: nonzero is true, the result is 0 or 1
+ * (read as C bool, byte 28 was undefined behaviour: the fuzzer's find of stop 50) */
+static void test_bool_bytes(void) {
+  const int32_t d4[1] = {4};
+  uint8_t a[4] = {28, 0, 255, 1}, b[4] = {1, 7, 2, 0}, o[4] = {9, 9, 9, 9};
+  tfcc_tensor ta = oh_tensor(TFCC_BOOL, 1, d4, a, NULL), tb = oh_tensor(TFCC_BOOL, 1, d4, b, NULL);
+  tfcc_tensor to = oh_tensor(TFCC_BOOL, 0, NULL, o, NULL);
+  tfcc_tensor *in[2] = {&ta, &tb};
+  tfcc_err err;
+  CHECKF(etu_run(TFCC_OP_STABLEHLO_AND, in, 2, &to, NULL, &err) == TFCC_OK, "%s", err.msg);
+  CHECKF(o[0] == 1 && o[1] == 0 && o[2] == 1 && o[3] == 0, "AND bool bytes: %d %d %d %d", o[0],
+         o[1], o[2], o[3]);
+}
+
 int main(void) {
   test_hostile();
   test_wrap_and_shift();
+  test_bool_bytes();
   return tfcc_test_finish("ops.stablehlo_elementwise");
 }

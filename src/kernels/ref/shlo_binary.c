@@ -94,9 +94,11 @@ bool tfcc_ref_shlo_binary(tfcc_shlo_binop op, tfcc_dtype dt, const void *a, cons
     case TFCC_UINT32: INT_LOOPS(uint32_t, uint32_t)
     case TFCC_UINT64: INT_LOOPS(uint64_t, uint64_t)
     case TFCC_BOOL: {
-      const bool *x = a, *y = b;
-      bool *o = out;
-      for (int64_t i = 0; i < n; i++) o[i] = x[i] && y[i];
+      /* Bytes, as every bool kernel reads them: a tensor from the file or the caller may hold any
+       * byte value (loading one through a C bool is undefined); nonzero is true, out is 0 or 1. */
+      const uint8_t *x = a, *y = b;
+      uint8_t *o = out;
+      for (int64_t i = 0; i < n; i++) o[i] = (uint8_t)(x[i] != 0 && y[i] != 0);
       return true;
     }
     default: return false;
