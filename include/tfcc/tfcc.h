@@ -699,8 +699,8 @@ TFCC_API tfcc_status tfcc_session_invoke(tfcc_session *s);
  * next run: the session is as fresh as after tfcc_session_create. */
 TFCC_API tfcc_status tfcc_session_reset_state(tfcc_session *s);
 
-/* Run budget and cancellation. A run checks them between operators and between the
- * iterations of a WHILE loop, and stops with TFCC_ERR_DEADLINE (the run took longer than
+/* Run budget and cancellation. A run checks them between operators, between the iterations of
+ * a WHILE loop and inside operators whose loops can run long, and stops with TFCC_ERR_DEADLINE (the run took longer than
  * timeout_us microseconds; 0 = no limit, the default) or TFCC_ERR_CANCELLED. Outputs are then
  * undefined; variables keep what the operators that ran assigned. */
 TFCC_API tfcc_status tfcc_session_set_run_timeout(tfcc_session *s, uint64_t timeout_us);
