@@ -149,6 +149,9 @@ tfcc_status tfcc_pool_eval(tfcc_op_ctx *ctx) {
   tfcc_conv_geom g;
   tfcc_status st = pool_geom(ctx, &g);
   if (st != TFCC_OK) return st;
+  /* an empty output (a zero width or channel count): nothing to compute, however many batches
+   * and rows the loops would walk (a [33554688, 47, 0, 0] input ran for minutes) */
+  if (ctx->out[0]->bytes == 0) return TFCC_OK;
   const void *in = ctx->in[0]->data;
   void *out = ctx->out[0]->data;
   float lo, hi;
