@@ -12,6 +12,9 @@ init (docs/quantization.md, "exact11"): written with modelgen, for `tfcc bench` 
   narrow last block: FULLY_CONNECTED 256 -> 36 on 4 rows (below the stack copy's 8 rows: the
   old kernel before) and 1x1 CONV_2D 64 -> 20 on 8x8 pixels (the block copied per call before),
   then a hybrid FULLY_CONNECTED.
+- fc_eigen_ref.tflite (--quant-compat reference): a float FULLY_CONNECTED 256 -> 256 on 4 rows
+  of a hybrid subgraph left undelegated (a RESHAPE by a PACK of constants): the builtin Eigen
+  order on constant weights (each 16-unit panel was transposed into scratch on every call).
 Standard library only (modelgen)."""
 import argparse
 import os
@@ -70,12 +73,26 @@ def fc_tail():
     return Case("fc_tail", t, ops, ["x", "p"], ["z", "c"])
 
 
+def fc_eigen_ref():
+    n = "exact11_fc_eigen_ref"
+    t = {"x": act("f32", [4, 256], -1.0, 1.0), "m1": T(I32, [], const=[4]),
+         "m2": T(I32, [], const=[256]), "sh": T(I32, [2]), "r": T(F32, [4, 256]),
+         "wa": fconst(n + "wa", [256, 256], 0.1), "ba": fconst(n + "ba", [256]),
+         "y": T(F32, [4, 256]), "wq": hyb(n + "wq", [8, 256], 0), "bq": fconst(n + "bq", [8]),
+         "z": T(F32, [4, 8])}
+    ops = [("PACK", ["m1", "m2"], ["sh"], {"values_count": 2, "axis": 0}),
+           ("RESHAPE", ["x", "sh"], ["r"], {}),
+           ("FULLY_CONNECTED", ["r", "wa", "ba"], ["y"], {}),
+           ("FULLY_CONNECTED", ["r", "wq", "bq"], ["z"], {})]
+    return Case("fc_eigen_ref", t, ops, ["x"], ["y", "z"])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
-    for case in (eigen_conv_ref(), fc_tail()):
+    for case in (eigen_conv_ref(), fc_tail(), fc_eigen_ref()):
         model, _ = case.build()
         path = os.path.join(a.out, case.name + ".tflite")
         with open(path, "wb") as f:
