@@ -36,7 +36,8 @@ typedef struct job {
 static void run(const job *j) {
   for (int r = 0; r < j->inner_reps; r++) switch (j->kind) {
       case 0:
-        tfcc_xnn_fc_run(j->pool, j->k, j->x, j->m, j->kd, j->w, j->bias, j->n, -1e30f, 1e30f, j->y);
+        tfcc_xnn_fc_run(j->pool, j->k, j->x, j->m, j->kd, j->w, NULL, j->bias, j->n, -1e30f, 1e30f,
+                        j->y);
         break;
       case 1: tfcc_xnn_bmm_run(j->pool, j->k, j->d, j->x, j->w, j->y, j->scratch); break;
       case 2:

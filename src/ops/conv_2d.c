@@ -20,6 +20,7 @@
 #include "kernels/tflite-f32/eigen_f32.h"
 #include "kernels/tflite-f32/tflite_f32.h"
 #include "ops/hybrid.h"
+#include "ops/packed_layouts.h"
 #include "ops/q8_fast.h"
 #include "base/threadpool.h"
 
@@ -43,6 +44,10 @@ typedef struct conv_params {
   const tfcc_tflite_f32_kernel *xnn_k;
   bool eigen_f32; /* ref9: the classic interpreter's builtin order (conv_eigen_f32_init) */
   const tfcc_tflite_f32_kernel *eigen_k; /* its GEMM's vector kernel (exact10) */
+  /* exact11: layouts packed once from constants (ops/packed_layouts.h) */
+  tfcc_packed_layout xnn_fc_tail; /* xnn_fc's nr2 narrow last block */
+  tfcc_packed_layout eigen_kn;    /* eigen_f32: the filter [K][out_c] for eigen_k's GEMM */
+  const void *eigen_src;          /* the filter data eigen_kn was made from */
 } conv_params;
 
 static void conv_release(void *p) {
@@ -53,6 +58,8 @@ static void conv_release(void *p) {
   if (!cp->wino_borrowed) tfcc_f32_wino_free(&cp->wino);
   free(cp->xnn_w);
   free(cp->xnn_fc);
+  tfcc_packed_layout_free(&cp->xnn_fc_tail);
+  tfcc_packed_layout_free(&cp->eigen_kn);
   tfcc_params_free(cp);
 }
 
@@ -151,6 +158,7 @@ static void conv_xnn_f32_init(const tfcc_init_ctx *ctx, conv_params *p) {
     p->xnn_fc = tfcc_xnn_fc_pack(f->data, f->dims[0], (int32_t)k);
     if (p->xnn_fc) {
       p->xnn_src = f->data;
+      tfcc_packed_xnn_fc_tail(ctx, p->xnn_k, p->xnn_fc, f->dims[0], (int32_t)k, &p->xnn_fc_tail);
       return;
     }
   }
@@ -171,6 +179,20 @@ static void conv_eigen_f32_init(const tfcc_init_ctx *ctx, conv_params *p) {
   p->eigen_f32 = in && f && in->dtype == TFCC_FLOAT32 && f->dtype == TFCC_FLOAT32 && !f->sparsity &&
                  tfcc_hybrid_ref_builtin_float(ctx) && !tfcc_hybrid_ref_delegated_float(ctx);
   if (p->eigen_f32) p->eigen_k = tfcc_tflite_f32_select(ctx->isa);
+  /* exact11: a constant filter transposed for the vector GEMM once, not per run */
+  if (!p->eigen_f32 || !p->eigen_k || !p->eigen_k->eigen_gemm || !f->data || f->rank != 4) return;
+  const int64_t k = (int64_t)f->dims[1] * f->dims[2] * f->dims[3];
+  if (f->dims[0] <= 0 || k <= 0 || k > INT32_MAX ||
+      f->data_bytes < (size_t)f->dims[0] * (size_t)k * sizeof(float))
+    return;
+  tfcc_packed_transpose(ctx, TFCC_BLOCK_EIGEN_CONV, f->data, f->dims[0], (int32_t)k, &p->eigen_kn);
+  if (p->eigen_kn.data) p->eigen_src = f->data;
+}
+
+/* eigen_kn where the filter run is the one it was made from, else NULL (transposed per run). */
+static const float *conv_eigen_kn(const tfcc_op_ctx *ctx) {
+  const conv_params *p = ctx->params;
+  return p->eigen_src && ctx->in[1]->data == p->eigen_src ? p->eigen_kn.data : NULL;
 }
 
 /* Float32 in one of XNNPACK's orders (TFLITE mode): none of tfcc's other float paths. */
@@ -394,7 +416,7 @@ static tfcc_status conv_prepare(tfcc_op_ctx *ctx) {
   if (st != TFCC_OK) return st;
   ctx->scratch_bytes = 0;
   if (ctx->in[0]->dtype == TFCC_FLOAT32 && p->eigen_f32 && g.in_c == g.filter_in_c)
-    ctx->scratch_bytes = tfcc_eigen_conv_f32_scratch(&g);
+    ctx->scratch_bytes = tfcc_eigen_conv_f32_scratch(&g, conv_eigen_kn(ctx) != NULL);
   else if (ctx->in[0]->dtype == TFCC_FLOAT32 && !xnn_order(p) &&
            !tfcc_bf16_fast_conv_prepare(&((conv_params *)ctx->params)->bf16, ctx, &g))
     conv_f32_prepare(ctx, &g);
@@ -414,8 +436,8 @@ static tfcc_status conv_f32_eval(tfcc_op_ctx *ctx, const tfcc_conv_geom *gp, flo
       g.filter_w == 1 && g.stride_h == 1 && g.stride_w == 1 && g.pad_h == 0 && g.pad_w == 0) {
     const int32_t rows = g.batches * g.out_h * g.out_w;
     if (p->xnn_k)
-      tfcc_xnn_fc_run(ctx->pool, p->xnn_k, in->data, rows, g.in_c, p->xnn_fc, bd, g.out_c, lo, hi,
-                      out->data);
+      tfcc_xnn_fc_run(ctx->pool, p->xnn_k, in->data, rows, g.in_c, p->xnn_fc, p->xnn_fc_tail.data,
+                      bd, g.out_c, lo, hi, out->data);
     else
       tfcc_xnn_fc_f32(in->data, rows, g.in_c, f->data, bd, g.out_c, lo, hi, out->data);
     return TFCC_OK;
@@ -432,9 +454,10 @@ static tfcc_status conv_f32_eval(tfcc_op_ctx *ctx, const tfcc_conv_geom *gp, flo
     tfcc_hybrid_xnn_dwconv(ctx, &g, f->data, bd, lo, hi);
     return TFCC_OK;
   }
+  const float *eigen_kn = p->eigen_f32 ? conv_eigen_kn(ctx) : NULL;
   if (p->eigen_f32 && g.in_c == g.filter_in_c &&
-      ctx->scratch_bytes >= tfcc_eigen_conv_f32_scratch(&g)) {
-    tfcc_eigen_conv_f32(&g, in->data, f->data, bd, lo == -INFINITY ? -FLT_MAX : lo,
+      ctx->scratch_bytes >= tfcc_eigen_conv_f32_scratch(&g, eigen_kn != NULL)) {
+    tfcc_eigen_conv_f32(&g, in->data, f->data, eigen_kn, bd, lo == -INFINITY ? -FLT_MAX : lo,
                         hi == INFINITY ? FLT_MAX : hi, out->data, ctx->scratch,
                         p->eigen_k ? p->eigen_k->eigen_gemm : NULL);
     return TFCC_OK;

@@ -19,6 +19,7 @@
 #include "ops/fc_blockwise.h"
 #include "kernels/tflite-f32/tflite_f32.h"
 #include "ops/hybrid.h"
+#include "ops/packed_layouts.h"
 #include "ops/q8_fast.h"
 #include "base/threadpool.h"
 #include "base/weights_mem.h"
@@ -55,7 +56,12 @@ typedef struct fc_params {
   bool xnn_no_nr2;     /* REFERENCE mode at an nr2 width: the default order, unpacked weights */
   const float *xnn_wp; /* xnn_own, or a block of the weights cache */
   float *xnn_own;
+  tfcc_packed_layout xnn_tail; /* its nr2 kernel's narrow last block (exact11) */
   const tfcc_tflite_f32_kernel *xnn_k;
+  /* exact11: eigen_f32 with constant weights (REFERENCE mode): the vector kernel's panels packed
+   * once (tfcc_fc_eigen_pack), made from the weights at eigen_src */
+  tfcc_packed_layout eigen_wp;
+  const void *eigen_src;
 } fc_params;
 
 static void fc_release(void *p) {
@@ -70,6 +76,8 @@ static void fc_release(void *p) {
   tfcc_fc_blockwise_free(fp->bw);
   free(fp->real16);
   tfcc_wmem_free(fp->xnn_own);
+  tfcc_packed_layout_free(&fp->xnn_tail);
+  tfcc_packed_layout_free(&fp->eigen_wp);
   tfcc_params_free(fp);
 }
 
@@ -131,6 +139,21 @@ static bool fc_small_takes(const fc_params *p, const tfcc_tensor *in, const tfcc
          tfcc_q8_fcs_fits(&p->small, batches);
 }
 
+/* exact11: constant float weights of the Eigen order (REFERENCE mode's builtin kernel) packed
+ * once for the vector kernel, unless the model's stored shapes run the GEMV (one batch row or
+ * one unit), which reads them as they are. */
+static void fc_eigen_pack_init(const tfcc_init_ctx *ctx, const tfcc_ir_tensor *in,
+                               const tfcc_ir_tensor *w, fc_params *p) {
+  if (w->dtype != TFCC_FLOAT32 || w->rank != 2 || w->sparsity || w->dims[0] <= 1 ||
+      w->dims[1] <= 0 || w->data_bytes < (size_t)w->dims[0] * (size_t)w->dims[1] * sizeof(float))
+    return;
+  int64_t n_in = 1;
+  for (int32_t i = 0; i < in->rank; i++) n_in *= in->dims[i] > 0 ? in->dims[i] : 1;
+  if (n_in / w->dims[1] <= 1) return;
+  tfcc_packed_fc_eigen(ctx, w->data, w->dims[0], w->dims[1], &p->eigen_wp);
+  if (p->eigen_wp.data) p->eigen_src = w->data;
+}
+
 static tfcc_status fc_init(tfcc_init_ctx *ctx) {
   fc_params *p = tfcc_params_calloc(sizeof(*p)); /* ops/params_mem.h */
   if (!p)
@@ -172,6 +195,7 @@ static tfcc_status fc_init(tfcc_init_ctx *ctx) {
         ((!w->data && tfcc_hybrid_xnn_float(ctx)) || (w->dtype == TFCC_FLOAT32 && ref_builtin));
     p->builtin_range = tfcc_ref_builtin_float_range(ctx) ||
                        (ctx->quant_compat == TFCC_QUANT_COMPAT_REFERENCE && p->eigen_f32);
+    if (p->eigen_f32 && w->data) fc_eigen_pack_init(ctx, in, w, p);
     const tfcc_ir_tensor *b = tfcc_conv_ir_input(ctx, 2);
     p->xnn_f32 = st == TFCC_OK && in && in->dtype == TFCC_FLOAT32 && w &&
                  w->dtype == TFCC_FLOAT32 && w->data && w->rank == 2 && !w->sparsity &&
@@ -203,6 +227,7 @@ static tfcc_status fc_init(tfcc_init_ctx *ctx) {
       }
       p->xnn_k = tfcc_tflite_f32_select(ctx->isa);
       if (p->xnn_wp && p->xnn_k) tfcc_packed_consumed(&key, p, w->data);
+      tfcc_packed_xnn_fc_tail(ctx, p->xnn_k, p->xnn_wp, w->dims[0], w->dims[1], &p->xnn_tail);
     }
   }
   if (st == TFCC_OK) fc_small_init(ctx, p);
@@ -324,6 +349,12 @@ static void fc_q8_prepare(tfcc_op_ctx *ctx, const tfcc_fc_dims *d) {
   if (pk) ctx->scratch_bytes = tfcc_q8_scratch_bytes(NULL, pk, tfcc_threadpool_size(ctx->pool));
 }
 
+/* The weights packed at init where the tensor run is the one they were made from, else NULL. */
+static const float *fc_eigen_packed(const tfcc_op_ctx *ctx) {
+  const fc_params *p = ctx->params;
+  return p->eigen_src && ctx->in[1]->data == p->eigen_src ? p->eigen_wp.data : NULL;
+}
+
 static tfcc_status fc_prepare(tfcc_op_ctx *ctx) {
   const fc_params *p = ctx->params;
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "FULLY_CONNECTED not initialised");
@@ -361,8 +392,8 @@ static tfcc_status fc_prepare(tfcc_op_ctx *ctx) {
       !tfcc_bf16_fast_fc_prepare(&((fc_params *)ctx->params)->bf16, ctx, d.batches, d.units,
                                  d.accum))
     fc_f32_prepare(ctx, &d);
-  if (p->eigen_f32 && ctx->in[0]->dtype == TFCC_FLOAT32) /* one transposed panel of weights */
-    ctx->scratch_bytes =
+  if (p->eigen_f32 && ctx->in[0]->dtype == TFCC_FLOAT32 && !fc_eigen_packed(ctx))
+    ctx->scratch_bytes = /* one transposed panel of weights */
         (size_t)tfcc_threadpool_size(ctx->pool) * tfcc_fc_eigen_scratch_bytes(d.accum);
   if ((ctx->in[0]->dtype == TFCC_INT8 || ctx->in[0]->dtype == TFCC_UINT8) &&
       !fc_small_takes(p, ctx->in[0], ctx->in[1], d.batches))
@@ -371,12 +402,14 @@ static tfcc_status fc_prepare(tfcc_op_ctx *ctx) {
 }
 
 /* Eigen-order float32 with run-time weights: the vector kernel of the session's dispatch level
- * where prepare's scratch is there, else NULL (the reference loop). */
+ * where its packed weights (constant ones, exact11) or prepare's scratch are there, else NULL
+ * (the reference loop). */
 static const tfcc_fc_eigen_kernel *fc_eigen_kernel(const tfcc_op_ctx *ctx, const tfcc_fc_dims *d) {
   const fc_params *p = ctx->params;
   if (!p->eigen_f32 || !ctx->ks || !ctx->ks->fc_eigen || tfcc_fc_eigen_is_gemv(d)) return NULL;
-  return ctx->scratch && ctx->scratch_bytes >= (size_t)tfcc_threadpool_size(ctx->pool) *
-                                                   tfcc_fc_eigen_scratch_bytes(d->accum)
+  return fc_eigen_packed(ctx) ||
+                 (ctx->scratch && ctx->scratch_bytes >= (size_t)tfcc_threadpool_size(ctx->pool) *
+                                                            tfcc_fc_eigen_scratch_bytes(d->accum))
              ? ctx->ks->fc_eigen
              : NULL;
 }
@@ -420,7 +453,7 @@ static tfcc_status fc_eval(tfcc_op_ctx *ctx) {
         tfcc_act_range_f32(p->act, &lo, &hi);
       if (p->xnn_f32 && p->xnn_wp && p->xnn_k && w->dims[0] == d.units) {
         tfcc_xnn_fc_run(ctx->pool, p->xnn_k, in->data, (int32_t)d.batches, (int32_t)d.accum,
-                        p->xnn_wp, bd, (int32_t)d.units, lo, hi, out);
+                        p->xnn_wp, p->xnn_tail.data, bd, (int32_t)d.units, lo, hi, out);
         return TFCC_OK;
       }
       if (p->xnn_f32) {
@@ -442,7 +475,8 @@ static tfcc_status fc_eval(tfcc_op_ctx *ctx) {
       }
       const tfcc_fc_eigen_kernel *ek = fc_eigen_kernel(ctx, &d);
       if (ek)
-        tfcc_fc_eigen_run(ctx->pool, ek, &d, in->data, w->data, bd, lo, hi, out, ctx->scratch);
+        tfcc_fc_eigen_run(ctx->pool, ek, &d, in->data, w->data, fc_eigen_packed(ctx), bd, lo, hi,
+                          out, ctx->scratch);
       else if (p->eigen_f32 && tfcc_fc_eigen_is_gemv(&d))
         tfcc_fc_f32_eigen_gemv(&d, in->data, w->data, bd, lo, hi, out);
       else if (p->eigen_f32)

@@ -31,11 +31,19 @@ enum {
   TFCC_BLOCK_XDW_EXPAND = 4, /* expand filter of EXPAND_DEPTHWISE_CONV_2D */
   /* 5: the q8 depthwise packing without its layout header, packed at every load, then
    * compared with the cache's copy (before tail4); no longer asked for: an old file misses 8 */
-  TFCC_BLOCK_XDW_DW = 6,   /* depthwise filter, then bias, of EXPAND_DEPTHWISE_CONV_2D */
-  TFCC_BLOCK_XNN_FC = 7,   /* XNNPACK-order float FULLY_CONNECTED panels (hybrid models) */
-  TFCC_BLOCK_Q8_DW = 8,    /* tfcc_q8_dw_packed block with its layout header (DEPTHWISE_CONV_2D) */
-  TFCC_BLOCK_F32_TCONV = 9 /* float32 TRANSPOSE_CONV weights packed [H][W][in_c][out_c] for the
-                              XNNPACK order (tfcc_tconv_f32_pack), then the bias if any */
+  TFCC_BLOCK_XDW_DW = 6,    /* depthwise filter, then bias, of EXPAND_DEPTHWISE_CONV_2D */
+  TFCC_BLOCK_XNN_FC = 7,    /* XNNPACK-order float FULLY_CONNECTED panels (hybrid models) */
+  TFCC_BLOCK_Q8_DW = 8,     /* tfcc_q8_dw_packed block with its layout header (DEPTHWISE_CONV_2D) */
+  TFCC_BLOCK_F32_TCONV = 9, /* float32 TRANSPOSE_CONV weights packed [H][W][in_c][out_c] for
+                               the XNNPACK order (tfcc_tconv_f32_pack), then the bias if any */
+  /* exact11: the XNNPACK-order FC kernel's narrow last block in the ISA variant's lane-pair
+   * layout (tfcc_xnn_fc_tail_pack; FULLY_CONNECTED, the FC-order 1x1 CONV_2D) */
+  TFCC_BLOCK_XNN_FC_TAIL = 10,
+  /* exact11: REFERENCE mode's Eigen-order float CONV_2D filter transposed to [K][out_c] */
+  TFCC_BLOCK_EIGEN_CONV = 11,
+  /* exact11: Eigen-order float FULLY_CONNECTED weights in 16-unit panels [accum][16]
+   * (tfcc_fc_eigen_pack; REFERENCE mode's builtin kernel on constant weights) */
+  TFCC_BLOCK_FC_EIGEN = 12
 };
 
 /* A block's key, kept by the operator until it packs (prepare may pack, after init). */

@@ -371,7 +371,9 @@ static bool left_out(const tfcc_wcache *c, uint32_t block) {
   return c->in_mem && c->mem.no_float &&
          (block == TFCC_BLOCK_F32_GEMM || block == TFCC_BLOCK_F32_WINO ||
           block == TFCC_BLOCK_XDW_EXPAND || block == TFCC_BLOCK_XDW_DW ||
-          block == TFCC_BLOCK_XNN_FC || block == TFCC_BLOCK_F32_TCONV);
+          block == TFCC_BLOCK_XNN_FC || block == TFCC_BLOCK_F32_TCONV ||
+          block == TFCC_BLOCK_XNN_FC_TAIL || block == TFCC_BLOCK_EIGEN_CONV ||
+          block == TFCC_BLOCK_FC_EIGEN);
 }
 
 static const void *store_get(tfcc_packed_store *s, int32_t node, uint32_t block, size_t bytes) {

@@ -202,7 +202,7 @@ typedef struct tfcc_wc_mem {
   tfcc_status (*sink)(void *user, const tfcc_bytes *pieces, size_t n);
   void *sink_user;
   bool trusted;  /* the caller vouches for data: made from these source bytes, blocks intact */
-  bool no_float; /* float32 blocks (F32_*, XDW_*, XNN_FC) packed at every load */
+  bool no_float; /* float32 blocks (F32_*, XDW_*, XNN_FC*, *_EIGEN*) packed at every load */
 } tfcc_wc_mem;
 /* Like tfcc_wcache_open, for the cache in mem (copied); name names it in log lines. */
 tfcc_status tfcc_wcache_open_mem(const char *name, const tfcc_wc_mem *mem, const char *ident,

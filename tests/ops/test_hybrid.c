@@ -1473,7 +1473,8 @@ static void fc_eigen_case(int B, int K, int U, bool with_bias, float lo, float h
   float *want = malloc((size_t)B * (size_t)U * sizeof(float));
   float *got = malloc((size_t)B * (size_t)U * sizeof(float) + 64);
   float *scratch = malloc(tfcc_fc_eigen_scratch_bytes(K) + 64);
-  if (!x || !w || !bias || !want || !got || !scratch) {
+  float *wp = malloc((tfcc_fc_eigen_packed_floats(U, K) + 1) * sizeof(float));
+  if (!x || !w || !bias || !want || !got || !scratch || !wp) {
     CHECK(!"fc_eigen_case memory");
     goto done;
   }
@@ -1482,20 +1483,36 @@ static void fc_eigen_case(int B, int K, int U, bool with_bias, float lo, float h
   for (size_t i = 0; i < (size_t)U * (size_t)K; i++) w[i] = frand(-1.0f, 1.0f);
   for (int i = 0; i < U; i++) bias[i] = frand(-4.0f, 4.0f);
   tfcc_fc_f32_eigen(&d, x, w, with_bias ? bias : NULL, lo, hi, want);
+  tfcc_fc_eigen_pack(w, U, K, wp);
   for (int i = 0; i < tfcc_fc_eigen_kernel_count(); i++) {
     const tfcc_fc_eigen_kernel *k = tfcc_fc_eigen_kernel_at(i);
     if (!tfcc_isa_level_fits(k->isa, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))) continue;
     const size_t n = (size_t)B * (size_t)U;
     for (size_t j = 0; j < n + 16; j++) got[j] = 1234.5f; /* guard past the output */
-    k->fn(&d, x, w, with_bias ? bias : NULL, lo, hi, got, scratch, 0, U);
+    k->fn(&d, x, w, NULL, with_bias ? bias : NULL, lo, hi, got, scratch, 0, U);
     CHECKF(memcmp(got, want, n * sizeof(float)) == 0 && got[n] == 1234.5f,
            "%s B=%d K=%d U=%d bias=%d", k->name, B, K, U, (int)with_bias);
     /* in two unit ranges (the threaded driver's pieces), the second not on a panel boundary */
     for (size_t j = 0; j < n + 16; j++) got[j] = 1234.5f;
-    k->fn(&d, x, w, with_bias ? bias : NULL, lo, hi, got, scratch, U / 3, U);
-    k->fn(&d, x, w, with_bias ? bias : NULL, lo, hi, got, scratch, 0, U / 3);
+    k->fn(&d, x, w, NULL, with_bias ? bias : NULL, lo, hi, got, scratch, U / 3, U);
+    k->fn(&d, x, w, NULL, with_bias ? bias : NULL, lo, hi, got, scratch, 0, U / 3);
     CHECKF(memcmp(got, want, n * sizeof(float)) == 0 && got[n] == 1234.5f,
            "%s B=%d K=%d U=%d in two ranges", k->name, B, K, U);
+    /* exact11: on the weights packed once (no scratch), whole and from a panel boundary, and
+     * from a unit off the boundary (there the per-call transpose) */
+    for (size_t j = 0; j < n + 16; j++) got[j] = 1234.5f;
+    k->fn(&d, x, w, wp, with_bias ? bias : NULL, lo, hi, got, NULL, 0, U);
+    CHECKF(memcmp(got, want, n * sizeof(float)) == 0 && got[n] == 1234.5f,
+           "%s B=%d K=%d U=%d on packed weights", k->name, B, K, U);
+    const int32_t u16 = U / 32 * 16;
+    for (size_t j = 0; j < n + 16; j++) got[j] = 1234.5f;
+    k->fn(&d, x, w, wp, with_bias ? bias : NULL, lo, hi, got, scratch, u16, U);
+    k->fn(&d, x, w, wp, with_bias ? bias : NULL, lo, hi, got, scratch, U / 3,
+          u16 > U / 3 ? u16 : U / 3);
+    k->fn(&d, x, w, wp, with_bias ? bias : NULL, lo, hi, got, scratch, 0,
+          U / 3 < u16 ? U / 3 : u16);
+    CHECKF(memcmp(got, want, n * sizeof(float)) == 0 && got[n] == 1234.5f,
+           "%s B=%d K=%d U=%d on packed weights in three ranges", k->name, B, K, U);
   }
 done:
   free(x);
@@ -1504,6 +1521,7 @@ done:
   free(want);
   free(got);
   free(scratch);
+  free(wp);
 }
 
 static void test_fc_eigen(void) {
@@ -1532,8 +1550,17 @@ static void test_fc_eigen(void) {
     for (int i = 0; i < 200 * 300; i++) w[i] = frand(-1.0f, 1.0f);
     tfcc_fc_f32_eigen(&d, x, w, NULL, -INFINITY, INFINITY, want);
     const tfcc_fc_eigen_kernel *k = tfcc_fc_eigen_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_));
-    tfcc_fc_eigen_run(pool, k, &d, x, w, NULL, -INFINITY, INFINITY, got, scratch);
+    tfcc_fc_eigen_run(pool, k, &d, x, w, NULL, NULL, -INFINITY, INFINITY, got, scratch);
     CHECKF(memcmp(got, want, 9 * 200 * sizeof(float)) == 0, "%s on 3 threads", k->name);
+    float *wp = malloc(tfcc_fc_eigen_packed_floats(200, 300) * sizeof(float));
+    CHECK(wp);
+    if (wp) { /* exact11: the packed weights, no scratch */
+      tfcc_fc_eigen_pack(w, 200, 300, wp);
+      memset(got, 0, 9 * 200 * sizeof(float));
+      tfcc_fc_eigen_run(pool, k, &d, x, w, wp, NULL, -INFINITY, INFINITY, got, NULL);
+      CHECKF(memcmp(got, want, 9 * 200 * sizeof(float)) == 0, "%s packed on 3 threads", k->name);
+    }
+    free(wp);
   }
   free(x), free(w), free(want), free(got), free(scratch);
   tfcc_threadpool_destroy(pool);
@@ -1548,6 +1575,8 @@ static tfcc_threadpool *g_pools[XNN_POOLS];
 static bool xnn_k_runs(const tfcc_tflite_f32_kernel *k) {
   return tfcc_isa_level_fits(k->isa, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_));
 }
+
+static int g_xnn_tail_cases; /* exact11: cases run with the last block packed */
 
 static void xnn_fc_case(int B, int K, int U, bool with_bias, float lo, float hi) {
   const size_t n = (size_t)B * (size_t)U;
@@ -1572,10 +1601,33 @@ static void xnn_fc_case(int B, int K, int U, bool with_bias, float lo, float hi)
     const tfcc_tflite_f32_kernel *k = tfcc_tflite_f32_kernel_at(i);
     if (!xnn_k_runs(k)) continue;
     for (size_t j = 0; j < n + 16; j++) got[j] = 1234.5f; /* guard past the output */
-    k->fc(x, B, K, wp, with_bias ? bias : NULL, U, lo, hi, got, 0, U);
+    k->fc(x, B, K, wp, NULL, with_bias ? bias : NULL, U, lo, hi, got, 0, U);
     CHECKF(memcmp(got, want, n * sizeof(float)) == 0 && got[n] == 1234.5f,
            "%s fc B=%d K=%d U=%d bias=%d nr2=%d", k->name, B, K, U, (int)with_bias,
            (int)tfcc_xnn_fc_uses_nr2(U));
+    /* exact11: the narrow last block's layout packed once (any row count, any K), inline and
+     * through the threaded driver */
+    const size_t tail_n = k->fc_tail_floats(U, K);
+    if (tail_n) {
+      float *wt = malloc(tail_n * sizeof(float));
+      CHECK(wt);
+      if (wt) {
+        k->fc_tail_pack(wp, U, K, wt);
+        for (size_t j = 0; j < n + 16; j++) got[j] = 1234.5f;
+        k->fc(x, B, K, wp, wt, with_bias ? bias : NULL, U, lo, hi, got, 0, U);
+        CHECKF(memcmp(got, want, n * sizeof(float)) == 0 && got[n] == 1234.5f,
+               "%s fc, last block packed, B=%d K=%d U=%d bias=%d", k->name, B, K, U,
+               (int)with_bias);
+        for (int t = 0; t < XNN_POOLS; t++) {
+          for (size_t j = 0; j < n + 16; j++) got[j] = 1234.5f;
+          tfcc_xnn_fc_run(g_pools[t], k, x, B, K, wp, wt, with_bias ? bias : NULL, U, lo, hi, got);
+          CHECKF(memcmp(got, want, n * sizeof(float)) == 0 && got[n] == 1234.5f,
+                 "%s fc, last block packed, B=%d K=%d U=%d on %d threads", k->name, B, K, U, t + 1);
+        }
+      }
+      free(wt);
+      g_xnn_tail_cases++;
+    }
     /* mend44: one batch row on fc_row's contiguous blocks (the float LSTM plan's recurrent
      * products): the same bits where the width does not pick nr2 */
     if (B == 1 && !tfcc_xnn_fc_uses_nr2(U)) {
@@ -1590,7 +1642,7 @@ static void xnn_fc_case(int B, int K, int U, bool with_bias, float lo, float hi)
     /* hybrid5: the threaded driver at 1-4 threads (pieces of batch rows x unit panels) */
     for (int t = 0; t < XNN_POOLS; t++) {
       for (size_t j = 0; j < n + 16; j++) got[j] = 1234.5f;
-      tfcc_xnn_fc_run(g_pools[t], k, x, B, K, wp, with_bias ? bias : NULL, U, lo, hi, got);
+      tfcc_xnn_fc_run(g_pools[t], k, x, B, K, wp, NULL, with_bias ? bias : NULL, U, lo, hi, got);
       CHECKF(memcmp(got, want, n * sizeof(float)) == 0 && got[n] == 1234.5f,
              "%s fc B=%d K=%d U=%d bias=%d on %d threads", k->name, B, K, U, (int)with_bias, t + 1);
     }
@@ -1843,6 +1895,16 @@ static void test_tflite_f32_vec(void) {
   xnn_fc_case(13, 3, 10, false, -INFINITY, INFINITY);
   xnn_fc_case(12, 2100, 36, true, -INFINITY, INFINITY);
   xnn_fc_case(12, 1025, 44, true, -1.0f, 1.0f);
+  /* exact11: the packed last block below the stack copy's 8 rows (1-7) and over its 8,192
+   * floats (K 2100, 4 vectors) */
+  for (int b = 1; b < 8; b++) xnn_fc_case(b, 64 + b, 36 + b % 4, b % 2 == 0, -INFINITY, INFINITY);
+  xnn_fc_case(3, 2100, 31, true, 0.0f, 6.0f);
+  bool wide = false; /* an 8- or 16-lane variant runs here: it packs last blocks */
+  for (int i = 0; i < tfcc_tflite_f32_kernel_count(); i++) {
+    const tfcc_tflite_f32_kernel *k = tfcc_tflite_f32_kernel_at(i);
+    wide |= xnn_k_runs(k) && (k->isa == TFCC_ISA_AVX2 || k->isa == TFCC_ISA_AVX512);
+  }
+  CHECKF(g_xnn_tail_cases > 0 || !wide, "no case ran the packed last block");
   static const int em[] = {1, 3, 4, 7, 64, 319}, ek[] = {0, 1, 7, 8, 9, 16, 40, 817},
                    en[] = {1, 2, 8, 16, 17, 33};
   for (size_t mi = 0; mi < sizeof em / sizeof em[0]; mi++)

@@ -133,7 +133,7 @@ void tfcc_f32_lstm_run(const tfcc_f32_lstm_plan *pl, const tfcc_lstm_shape *s, c
           memcpy(xs + (size_t)t * ni, xr + (size_t)t * step_rows * ni, sizeof(float) * (size_t)ni);
         xr = xs;
       }
-      xk->fc(xr, nt, ni, pl->w, NULL, rp, -inf, inf, gx, 0, rp);
+      xk->fc(xr, nt, ni, pl->w, NULL, NULL, rp, -inf, inf, gx, 0, rp);
       for (int32_t t = 0; t < nt; t++) {
         float *g = gx + (size_t)t * rp;
         xk->fc_row(h, no, pl->r, NULL, rp, -inf, inf, gr);

@@ -26,10 +26,18 @@ static inline size_t tfcc_fc_eigen_scratch_bytes(int32_t accum) {
 /* out[b][u] = act(sum_k in[b][k] * w[u][k] + bias[u]) for the units [u_begin, u_end) of every
  * batch (weights [units, accum] row-major, bias may be NULL); scratch:
  * tfcc_fc_eigen_scratch_bytes(d->accum) bytes, float-aligned. A unit's result does not depend
- * on the range it is computed in. */
+ * on the range it is computed in. wp: w packed once by tfcc_fc_eigen_pack (exact11; read where
+ * u_begin is a multiple of TFCC_FC_EIGEN_MAX_LANES, scratch then unused), or NULL: each panel
+ * transposed into scratch per call. The same bits either way. */
 typedef void (*tfcc_fc_eigen_fn)(const tfcc_fc_dims *d, const float *in, const float *w,
-                                 const float *bias, float act_min, float act_max, float *out,
-                                 float *scratch, int32_t u_begin, int32_t u_end);
+                                 const float *wp, const float *bias, float act_min, float act_max,
+                                 float *out, float *scratch, int32_t u_begin, int32_t u_end);
+
+/* Constant weights w [units][accum] as panels of TFCC_FC_EIGEN_MAX_LANES units, [accum][lanes]
+ * each, zero past the last unit (every variant reads its lanes of a panel's row): the floats
+ * (0: units <= 0 or accum <= 0) and the fill. */
+size_t tfcc_fc_eigen_packed_floats(int32_t units, int32_t accum);
+void tfcc_fc_eigen_pack(const float *w, int32_t units, int32_t accum, float *wp);
 
 typedef struct tfcc_fc_eigen_kernel {
   const char *name;
@@ -40,9 +48,9 @@ typedef struct tfcc_fc_eigen_kernel {
 TFCC_DISPATCH_TABLE_DECL(tfcc_fc_eigen, tfcc_fc_eigen_kernel);
 
 #define TFCC_FC_EIGEN_DECL(name) \
-  void name(const tfcc_fc_dims *d, const float *in, const float *w, const float *bias, \
-            float act_min, float act_max, float *out, float *scratch, int32_t u_begin, \
-            int32_t u_end)
+  void name(const tfcc_fc_dims *d, const float *in, const float *w, const float *wp, \
+            const float *bias, float act_min, float act_max, float *out, float *scratch, \
+            int32_t u_begin, int32_t u_end)
 TFCC_FC_EIGEN_DECL(tfcc_fc_eigen_avx512);
 TFCC_FC_EIGEN_DECL(tfcc_fc_eigen_avx2);
 TFCC_FC_EIGEN_DECL(tfcc_fc_eigen_sse4);
@@ -55,7 +63,7 @@ struct tfcc_threadpool;
  * thread its own scratch (scratch: tfcc_threadpool_size(pool) x
  * tfcc_fc_eigen_scratch_bytes(d->accum) bytes); small layers inline. */
 void tfcc_fc_eigen_run(struct tfcc_threadpool *pool, const tfcc_fc_eigen_kernel *k,
-                       const tfcc_fc_dims *d, const float *in, const float *w, const float *bias,
-                       float act_min, float act_max, float *out, float *scratch);
+                       const tfcc_fc_dims *d, const float *in, const float *w, const float *wp,
+                       const float *bias, float act_min, float act_max, float *out, float *scratch);
 
 #endif

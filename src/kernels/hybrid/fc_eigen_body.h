@@ -28,16 +28,16 @@
  * apart) over one depth block of len, wp: the panel at the block's first k. group: the
  * even / odd split of a 4-batch group over len rounded down to 8. */
 static inline __attribute__((always_inline)) void FE_BLOCK(int nb, bool group, const float *x,
-                                                           size_t xs, const float *wp, int32_t len,
-                                                           f32v *part) {
+                                                           size_t xs, const float *wp, size_t ws,
+                                                           int32_t len, f32v *part) {
   f32v s0[4], s1[4];
   for (int b = 0; b < nb; b++) s0[b] = s1[b] = f32v_zero();
   int32_t k = 0;
   if (group) {
     const int32_t kp = len & ~7;
     for (; k < kp; k += 2) {
-      const f32v w0 = f32v_ld(wp + (size_t)k * F32V_N);
-      const f32v w1 = f32v_ld(wp + (size_t)(k + 1) * F32V_N);
+      const f32v w0 = f32v_ld(wp + (size_t)k * ws);
+      const f32v w1 = f32v_ld(wp + (size_t)(k + 1) * ws);
       for (int b = 0; b < nb; b++) {
         const float *xb = x + (size_t)b * xs;
         const f32v p0 = f32v_mul(f32v_set(xb[k]), w0);
@@ -49,7 +49,7 @@ static inline __attribute__((always_inline)) void FE_BLOCK(int nb, bool group, c
     for (int b = 0; b < nb; b++) s0[b] = f32v_add(s0[b], s1[b]);
   }
   for (; k < len; k++) {
-    const f32v wv = f32v_ld(wp + (size_t)k * F32V_N);
+    const f32v wv = f32v_ld(wp + (size_t)k * ws);
     for (int b = 0; b < nb; b++) {
       const f32v p = f32v_mul(f32v_set(x[(size_t)b * xs + (size_t)k]), wv);
       s0[b] = f32v_add(s0[b], p);
@@ -62,16 +62,16 @@ static inline __attribute__((always_inline)) void FE_BLOCK(int nb, bool group, c
  * to right, + bias, clamp, stored. */
 static inline __attribute__((always_inline)) void FE_ROWS(int nb, bool group, const tfcc_fc_dims *d,
                                                           const float *in, const float *wp,
-                                                          int32_t kc, f32v bv, f32v vlo, f32v vhi,
-                                                          int32_t b0, int32_t u0, int32_t nu,
-                                                          float *out) {
+                                                          size_t ws, int32_t kc, f32v bv, f32v vlo,
+                                                          f32v vhi, int32_t b0, int32_t u0,
+                                                          int32_t nu, float *out) {
   const size_t K = (size_t)d->accum, U = (size_t)d->units;
   f32v tot[4], part[4];
   const float *x = in + (size_t)b0 * K;
-  FE_BLOCK(nb, group, x, K, wp, d->accum < kc ? d->accum : kc, tot);
+  FE_BLOCK(nb, group, x, K, wp, ws, d->accum < kc ? d->accum : kc, tot);
   for (int32_t k0 = kc; k0 < d->accum; k0 += kc) { /* later depth blocks, left to right */
     const int32_t k1 = d->accum - k0 < kc ? d->accum : k0 + kc;
-    FE_BLOCK(nb, group, x + k0, K, wp + (size_t)k0 * F32V_N, k1 - k0, part);
+    FE_BLOCK(nb, group, x + k0, K, wp + (size_t)k0 * ws, ws, k1 - k0, part);
     for (int b = 0; b < nb; b++) tot[b] = f32v_add(tot[b], part[b]);
   }
   for (int b = 0; b < nb; b++) {
@@ -98,26 +98,35 @@ TFCC_FC_EIGEN_DECL(TFCC_FC_EIGEN_FN) {
     return;
   }
   const int32_t kc = tfcc_fc_eigen_kc(K), groups = B - B % 4, rest = B - groups;
+  if (u_begin % TFCC_FC_EIGEN_MAX_LANES) wp = NULL; /* a panel's lanes straddle two packed ones */
   const f32v vlo = f32v_set(act_min), vhi = f32v_set(act_max);
   for (int32_t u0 = u_begin; u0 < U; u0 += F32V_N) {
     const int32_t nu = U - u0 < F32V_N ? U - u0 : F32V_N;
-    for (int32_t j = 0; j < F32V_N; j++) { /* the panel, transposed */
-      float *col = scratch + j;
-      if (j < nu) {
-        const float *wr = w + (size_t)(u0 + j) * (size_t)K;
-        for (int32_t k = 0; k < K; k++) col[(size_t)k * F32V_N] = wr[k];
-      } else {
-        for (int32_t k = 0; k < K; k++) col[(size_t)k * F32V_N] = 0.0f;
+    const float *pw = scratch; /* the panel as [k][lanes], ws floats a k */
+    size_t ws = F32V_N;
+    if (wp) { /* packed once (exact11): u0 % 16 + F32V_N <= 16 (F32V_N divides 16) */
+      pw = wp + (size_t)(u0 / TFCC_FC_EIGEN_MAX_LANES) * TFCC_FC_EIGEN_MAX_LANES * (size_t)K +
+           (size_t)(u0 % TFCC_FC_EIGEN_MAX_LANES);
+      ws = TFCC_FC_EIGEN_MAX_LANES;
+    } else {
+      for (int32_t j = 0; j < F32V_N; j++) { /* the panel, transposed */
+        float *col = scratch + j;
+        if (j < nu) {
+          const float *wr = w + (size_t)(u0 + j) * (size_t)K;
+          for (int32_t k = 0; k < K; k++) col[(size_t)k * F32V_N] = wr[k];
+        } else {
+          for (int32_t k = 0; k < K; k++) col[(size_t)k * F32V_N] = 0.0f;
+        }
       }
     }
     f32v bv = f32v_zero();
     if (bias) bv = nu == F32V_N ? f32v_ld(bias + u0) : f32v_ld_n(bias + u0, (size_t)nu);
     for (int32_t b0 = 0; b0 < groups; b0 += 4)
-      FE_ROWS(4, true, d, in, scratch, kc, bv, vlo, vhi, b0, u0, nu, out);
+      FE_ROWS(4, true, d, in, pw, ws, kc, bv, vlo, vhi, b0, u0, nu, out);
     switch (rest) {
-      case 3: FE_ROWS(3, false, d, in, scratch, kc, bv, vlo, vhi, groups, u0, nu, out); break;
-      case 2: FE_ROWS(2, false, d, in, scratch, kc, bv, vlo, vhi, groups, u0, nu, out); break;
-      case 1: FE_ROWS(1, false, d, in, scratch, kc, bv, vlo, vhi, groups, u0, nu, out); break;
+      case 3: FE_ROWS(3, false, d, in, pw, ws, kc, bv, vlo, vhi, groups, u0, nu, out); break;
+      case 2: FE_ROWS(2, false, d, in, pw, ws, kc, bv, vlo, vhi, groups, u0, nu, out); break;
+      case 1: FE_ROWS(1, false, d, in, pw, ws, kc, bv, vlo, vhi, groups, u0, nu, out); break;
       default: break;
     }
   }

@@ -97,8 +97,9 @@ static size_t eigen_conv_k(const tfcc_conv_geom *g) {
   return (size_t)g->filter_h * (size_t)g->filter_w * (size_t)g->in_c;
 }
 
-size_t tfcc_eigen_conv_f32_scratch(const tfcc_conv_geom *g) {
-  const size_t filter_t = eigen_conv_k(g) * (size_t)g->out_c; /* the vector GEMM's [K][N] */
+size_t tfcc_eigen_conv_f32_scratch(const tfcc_conv_geom *g, bool filter_packed) {
+  /* the vector GEMM's [K][N], unless packed once */
+  const size_t filter_t = filter_packed ? 0 : eigen_conv_k(g) * (size_t)g->out_c;
   if (eigen_conv_direct(g)) return filter_t * sizeof(float);
   return ((size_t)g->batches * (size_t)g->out_h * (size_t)g->out_w * eigen_conv_k(g) + filter_t) *
          sizeof(float);
@@ -125,8 +126,8 @@ static void eigen_im2col(const tfcc_conv_geom *g, const float *in, float *col) {
 }
 
 void tfcc_eigen_conv_f32(const tfcc_conv_geom *g, const float *in, const float *filter,
-                         const float *bias, float lo, float hi, float *out, float *scratch,
-                         tfcc_eigen_gemm_fn gemm) {
+                         const float *filter_kn, const float *bias, float lo, float hi, float *out,
+                         float *scratch, tfcc_eigen_gemm_fn gemm) {
   const int64_t pixels = (int64_t)g->batches * g->out_h * g->out_w;
   tfcc_bmm_dims d = {0};
   d.nbd = 0;
@@ -143,9 +144,12 @@ void tfcc_eigen_conv_f32(const tfcc_conv_geom *g, const float *in, const float *
   }
   if (gemm && d.m > 0 && d.n > 0) { /* the filter as [K][N], then the same sums lane by lane */
     const size_t K = (size_t)d.k, N = (size_t)d.n;
-    for (size_t j = 0; j < N; j++)
-      for (size_t p = 0; p < K; p++) filter_t[p * N + j] = filter[j * K + p];
-    tfcc_eigen_gemm_kn_f32(gemm, lhs, filter_t, d.m, d.k, d.n, bias, lo, hi, out);
+    if (!filter_kn) {
+      for (size_t j = 0; j < N; j++)
+        for (size_t p = 0; p < K; p++) filter_t[p * N + j] = filter[j * K + p];
+      filter_kn = filter_t;
+    }
+    tfcc_eigen_gemm_kn_f32(gemm, lhs, filter_kn, d.m, d.k, d.n, bias, lo, hi, out);
     return;
   }
   tfcc_eigen_bmm_f32(&d, lhs, filter, out);

@@ -8,6 +8,7 @@
 #define TFCC_KERNELS_TFLITE_F32_EIGEN_F32_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "kernels/ref/batch_matmul.h"
@@ -46,13 +47,14 @@ int32_t tfcc_eigen_gemm_kc(int32_t k, int32_t m, int32_t n);
  * filter as rhs (adj_y), then BiasAndClamp: each output + bias[c] (bias NULL: none), clamped to
  * [lo, hi]. Verified on mit-bih's pq_model (a [1, 1, 319, 1] by [16, 1, 8, 1] convolution: 0 of
  * 5104 apart; bias first and in order 1093) and hybrid_net_conv_eigen_builtin. im2col: scratch
- * of tfcc_eigen_conv_f32_scratch(g) bytes, which also hold the filter as [K][out_c] for gemm
- * (exact10: a vector kernel's tfcc_eigen_gemm_fn, the same sums with the output channels in the
- * lanes; NULL: the scalar loops). */
-size_t tfcc_eigen_conv_f32_scratch(const tfcc_conv_geom *g);
+ * of tfcc_eigen_conv_f32_scratch(g, filter_kn != NULL) bytes, which also hold the filter as
+ * [K][out_c] for gemm (exact10: a vector kernel's tfcc_eigen_gemm_fn, the same sums with the
+ * output channels in the lanes; NULL: the scalar loops) unless filter_kn is that transpose
+ * already (exact11: made once at init from a constant filter; NULL: transposed per run). */
+size_t tfcc_eigen_conv_f32_scratch(const tfcc_conv_geom *g, bool filter_packed);
 void tfcc_eigen_conv_f32(const tfcc_conv_geom *g, const float *in, const float *filter,
-                         const float *bias, float lo, float hi, float *out, float *scratch,
-                         tfcc_eigen_gemm_fn gemm);
+                         const float *filter_kn, const float *bias, float lo, float hi, float *out,
+                         float *scratch, tfcc_eigen_gemm_fn gemm);
 
 /* SOFTMAX (float32) as that interpreter's builtin kernel (optimized_ops::Softmax, Eigen) where
  * its delegate does not run (ref9): per row of depth values, y = (x - max) * beta, e = expf(y)

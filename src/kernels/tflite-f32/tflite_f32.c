@@ -16,7 +16,8 @@
         tfcc_xnn_softmax_f32_##isa, tfcc_xnn_fc_f32_##isa, tfcc_xnn_fc_row_f32_##isa, \
         tfcc_xnn_fc_row_pack_##isa, tfcc_xnn_bmm_f32_##isa, tfcc_xnn_gelu_f32_##isa, \
         tfcc_xnn_tanh_f32_##isa, tfcc_tanh_eigen_f32_##isa, tfcc_expf_f32_##isa, \
-        tfcc_logistic_eigen_f32_##isa, tfcc_eigen_gemm_f32_##isa \
+        tfcc_logistic_eigen_f32_##isa, tfcc_eigen_gemm_f32_##isa, tfcc_xnn_fc_tail_floats_##isa, \
+        tfcc_xnn_fc_tail_pack_##isa \
   }
 #define R(name, fn, isa, lvl) K(isa, lvl)
 static const tfcc_tflite_f32_kernel kernels[] = {TFCC_KERNEL_ROWS_SSE4(R, , )};
@@ -315,7 +316,7 @@ typedef struct xnn_fc_job {
   const tfcc_tflite_f32_kernel *k;
   tfcc_gemm_split s;
   size_t m_tiles, n_panels;
-  const float *x, *wp, *bias;
+  const float *x, *wp, *wt, *bias;
   int32_t batches, accum, units;
   float lo, hi;
   float *out;
@@ -328,20 +329,20 @@ static void xnn_fc_task(void *ctx, size_t t, int thread) {
   const size_t b0 = r.t0 * XNN_FC_MR, b1m = r.t1 * XNN_FC_MR;
   const size_t b1 = b1m < (size_t)j->batches ? b1m : (size_t)j->batches;
   const size_t K = (size_t)j->accum, U = (size_t)j->units;
-  j->k->fc(j->x + b0 * K, (int32_t)(b1 - b0), j->accum, j->wp, j->bias, j->units, j->lo, j->hi,
-           j->out + b0 * U, (int32_t)(r.p0 * TFCC_XNN_FC_PANEL),
+  j->k->fc(j->x + b0 * K, (int32_t)(b1 - b0), j->accum, j->wp, j->wt, j->bias, j->units, j->lo,
+           j->hi, j->out + b0 * U, (int32_t)(r.p0 * TFCC_XNN_FC_PANEL),
            (int32_t)(r.p1 * TFCC_XNN_FC_PANEL));
 }
 
 void tfcc_xnn_fc_run(struct tfcc_threadpool *pool, const tfcc_tflite_f32_kernel *k, const float *x,
-                     int32_t batches, int32_t accum, const float *wp, const float *bias,
-                     int32_t units, float lo, float hi, float *out) {
+                     int32_t batches, int32_t accum, const float *wp, const float *wt,
+                     const float *bias, int32_t units, float lo, float hi, float *out) {
   if (batches <= 0 || units <= 0) return;
   const size_t K = accum > 0 ? (size_t)accum : 1;
   const size_t threads =
       tfcc_gemm_threads(&pool, (size_t)batches, (size_t)units, K, XNN_MIN_PARALLEL_MACS);
   if (threads <= 1) {
-    k->fc(x, batches, accum, wp, bias, units, lo, hi, out, 0, units);
+    k->fc(x, batches, accum, wp, wt, bias, units, lo, hi, out, 0, units);
     return;
   }
   xnn_fc_job j;
@@ -351,7 +352,7 @@ void tfcc_xnn_fc_run(struct tfcc_threadpool *pool, const tfcc_tflite_f32_kernel 
   /* whole rows of units per task where the rows are many (each task streams the weights once),
    * finer column blocks where they are few */
   j.s = tfcc_gemm_split_blocks(j.m_tiles, j.n_panels, j.n_panels, threads);
-  j.x = x, j.wp = wp, j.bias = bias;
+  j.x = x, j.wp = wp, j.wt = wt, j.bias = bias;
   j.batches = batches, j.accum = accum, j.units = units;
   j.lo = lo, j.hi = hi;
   j.out = out;

@@ -144,10 +144,16 @@ size_t tfcc_xnn_fc_packed_bytes(int32_t units, int32_t accum);
 void tfcc_xnn_fc_pack_into(const float *w, int32_t units, int32_t accum, float *wp);
 /* Output units [u0, u1) of every batch row (u0 a multiple of TFCC_XNN_FC_PANEL; u1 a multiple of
  * it or units); units, the layer's width, picks the kernel (tfcc_xnn_fc_uses_nr2) and is the
- * output row's length. */
+ * output row's length. wt: the nr2 kernel's narrow last block in the variant's lane-pair layout,
+ * packed once by fc_tail_pack where fc_tail_floats is not 0 (exact11), or NULL: the kernel copies
+ * it onto the stack per call where that pays (the same bits either way). */
 typedef void (*tfcc_xnn_fc_fn)(const float *x, int32_t batches, int32_t accum, const float *wp,
-                               const float *bias, int32_t units, float lo, float hi, float *out,
-                               int32_t u0, int32_t u1);
+                               const float *wt, const float *bias, int32_t units, float lo,
+                               float hi, float *out, int32_t u0, int32_t u1);
+/* The floats of that last-block layout for a layer of units x accum (0: the variant never takes
+ * it at this shape: no layout to pack, pass NULL), and its fill from the panels wp. */
+typedef size_t (*tfcc_xnn_fc_tail_floats_fn)(int32_t units, int32_t accum);
+typedef void (*tfcc_xnn_fc_tail_pack_fn)(const float *wp, int32_t units, int32_t accum, float *wt);
 
 /* The default kernel's order for one batch row (the recurrent and projection products of the
  * float LSTM plan, one step at a time) on weights packed by the variant's fc_row_pack: blocks of
@@ -219,6 +225,9 @@ typedef struct tfcc_tflite_f32_kernel {
   /* Eigen's unvectorized GEBP order (tfcc_eigen_bmm_f32's, eigen_f32.h) with the output
    * columns in the lanes (exact10; the same bits) */
   tfcc_eigen_gemm_fn eigen_gemm;
+  /* fc's narrow last block packed once (exact11): size, fill */
+  tfcc_xnn_fc_tail_floats_fn fc_tail_floats;
+  tfcc_xnn_fc_tail_pack_fn fc_tail_pack;
 } tfcc_tflite_f32_kernel;
 
 TFCC_DISPATCH_TABLE_DECL(tfcc_tflite_f32, tfcc_tflite_f32_kernel);
@@ -229,8 +238,8 @@ TFCC_DISPATCH_TABLE_DECL(tfcc_tflite_f32, tfcc_tflite_f32_kernel);
  * at every thread count. Below a size where waking workers costs more than it saves, inline. */
 struct tfcc_threadpool;
 void tfcc_xnn_fc_run(struct tfcc_threadpool *pool, const tfcc_tflite_f32_kernel *k, const float *x,
-                     int32_t batches, int32_t accum, const float *wp, const float *bias,
-                     int32_t units, float lo, float hi, float *out);
+                     int32_t batches, int32_t accum, const float *wp, const float *wt,
+                     const float *bias, int32_t units, float lo, float hi, float *out);
 /* scratch: tfcc_xnn_bmm_scratch_bytes(d) */
 void tfcc_xnn_bmm_run(struct tfcc_threadpool *pool, const tfcc_tflite_f32_kernel *k,
                       const tfcc_bmm_dims *d, const float *lhs, const float *rhs, float *out,
@@ -259,8 +268,10 @@ void tfcc_xnn_sigmoid_run(struct tfcc_threadpool *pool, const tfcc_tflite_f32_ke
   void tfcc_xnn_softmax_f32_##isa(const float *x, float *y, size_t outer, size_t depth, \
                                   tfcc_xnn_softmax_order order); \
   void tfcc_xnn_fc_f32_##isa(const float *x, int32_t batches, int32_t accum, const float *wp, \
-                             const float *bias, int32_t units, float lo, float hi, float *out, \
-                             int32_t u0, int32_t u1); \
+                             const float *wt, const float *bias, int32_t units, float lo, \
+                             float hi, float *out, int32_t u0, int32_t u1); \
+  size_t tfcc_xnn_fc_tail_floats_##isa(int32_t units, int32_t accum); \
+  void tfcc_xnn_fc_tail_pack_##isa(const float *wp, int32_t units, int32_t accum, float *wt); \
   void tfcc_xnn_fc_row_f32_##isa(const float *x, int32_t accum, const float *wp, \
                                  const float *bias, int32_t units, float lo, float hi, \
                                  float *out); \

@@ -226,16 +226,28 @@ static inline __attribute__((always_inline)) void XV_FN(xv_fc_nr2_tail)(
   (1, nv, x + (size_t)b * Kz, Kz, K, wt, bv, lo, hi, y + (size_t)b * ys, ys, nu);
 }
 
-/* The last block through the lane-pair kernel where it pays (true: done). */
-static bool XV_FN(xv_fc_nr2_tail_try)(const float *x, int32_t batches, int32_t K, const float *w,
-                                      const float *bias, float lo, float hi, float *y, size_t ys,
-                                      int32_t nu) {
+/* The vectors of a last block of nu units the lane-pair kernel takes at K, else 0. */
+static inline int XV_FN(xv_fc_nr2_tail_nv)(int32_t K, int32_t nu) {
   const int nv = (int)((nu + XV_TU - 1) / XV_TU);
-  if (nu >= XV_NV * F32V_N || nv > XV_TAIL_NV || batches < XV_TAIL_MIN_ROWS || K <= 0 ||
-      !XV_TAIL_PAYS(K, nv, nu) || (size_t)(K + 3) / 4 * (size_t)nv * F32V_N > XV_TAIL_FLOATS)
-    return false;
-  float wt[XV_TAIL_FLOATS];
-  XV_FN(xv_fc_nr2_tail_pack)(w, K, nv, nu, wt);
+  return nu > 0 && nu < XV_NV * F32V_N && nv <= XV_TAIL_NV && K > 0 && XV_TAIL_PAYS(K, nv, nu) ? nv
+                                                                                               : 0;
+}
+
+/* The last block through the lane-pair kernel where it pays (true: done). wt: its layout
+ * packed at init (tfcc_xnn_fc_tail_pack, exact11), or NULL: copied onto the stack here where
+ * the rows repay the copy. */
+static bool XV_FN(xv_fc_nr2_tail_try)(const float *x, int32_t batches, int32_t K, const float *w,
+                                      const float *wt, const float *bias, float lo, float hi,
+                                      float *y, size_t ys, int32_t nu) {
+  const int nv = XV_FN(xv_fc_nr2_tail_nv)(K, nu);
+  if (!nv) return false;
+  float buf[XV_TAIL_FLOATS];
+  if (!wt) {
+    if (batches < XV_TAIL_MIN_ROWS || (size_t)(K + 3) / 4 * (size_t)nv * F32V_N > XV_TAIL_FLOATS)
+      return false;
+    XV_FN(xv_fc_nr2_tail_pack)(w, K, nv, nu, buf);
+    wt = buf;
+  }
   switch (nv) {
     case 1: XV_FN(xv_fc_nr2_tail)(1, x, batches, K, wt, bias, lo, hi, y, ys, nu); break;
     case 2: XV_FN(xv_fc_nr2_tail)(2, x, batches, K, wt, bias, lo, hi, y, ys, nu); break;
@@ -244,12 +256,43 @@ static bool XV_FN(xv_fc_nr2_tail_try)(const float *x, int32_t batches, int32_t K
   }
   return true;
 }
+#endif
+
+/* The last block's layout for xv_fc_nr2_tail_try, packed once (exact11): its floats, 0 where
+ * this variant's kernel does not take it at this shape. */
+size_t XV_FN(tfcc_xnn_fc_tail_floats)(int32_t units, int32_t accum) {
+#if F32V_N >= 8
+  if (units <= 0 || !tfcc_xnn_fc_uses_nr2(units)) return 0;
+  const int nv = XV_FN(xv_fc_nr2_tail_nv)(accum, units % (XV_NV * F32V_N));
+  return nv ? (size_t)(accum + 3) / 4 * (size_t)nv * F32V_N : 0;
+#else
+  (void)units, (void)accum;
+  return 0;
+#endif
+}
+
+void XV_FN(tfcc_xnn_fc_tail_pack)(const float *wp, int32_t units, int32_t accum, float *wt) {
+#if F32V_N >= 8
+  const int32_t nu = units % (XV_NV * F32V_N), u0 = units - nu;
+  const int nv = XV_FN(xv_fc_nr2_tail_nv)(accum, nu);
+  if (!nv) return;
+  const float *w = wp + (size_t)(u0 / TFCC_XNN_FC_PANEL) * TFCC_XNN_FC_PANEL * (size_t)accum +
+                   (size_t)(u0 % TFCC_XNN_FC_PANEL);
+  XV_FN(xv_fc_nr2_tail_pack)(w, accum, nv, nu, wt);
+#else
+  (void)wp, (void)units, (void)accum, (void)wt;
+#endif
+}
+#ifdef XV_TU
 #undef XV_TU
 #endif
 
 void XV_FN(tfcc_xnn_fc_f32)(const float *x, int32_t batches, int32_t accum, const float *wp,
-                            const float *bias, int32_t units, float lo, float hi, float *out,
-                            int32_t ua, int32_t ub) {
+                            const float *wt, const float *bias, int32_t units, float lo, float hi,
+                            float *out, int32_t ua, int32_t ub) {
+#if F32V_N < 8
+  (void)wt;
+#endif
   const bool nr2 = tfcc_xnn_fc_uses_nr2(units); /* the layer's width picks the kernel */
   const f32v vlo = f32v_set(lo), vhi = f32v_set(hi);
   const size_t K = accum > 0 ? (size_t)accum : 0, U = (size_t)units;
@@ -282,8 +325,8 @@ void XV_FN(tfcc_xnn_fc_f32)(const float *x, int32_t batches, int32_t accum, cons
     if (nr2) {
 #if F32V_N >= 8
       if (nu < XV_NV * F32V_N &&
-          XV_FN(xv_fc_nr2_tail_try)(x, batches, accum, w, bias ? bias + u0 : NULL, lo, hi, out + u0,
-                                    U, nu))
+          XV_FN(xv_fc_nr2_tail_try)(x, batches, accum, w, wt, bias ? bias + u0 : NULL, lo, hi,
+                                    out + u0, U, nu))
         continue;
 #endif
       /* 4 rows a step (2 where a block is two vectors: 16 sums either way) */
@@ -326,7 +369,7 @@ float *XV_FN(tfcc_xnn_fc_row_pack)(const float *w, int32_t units, int32_t accum)
 
 void XV_FN(tfcc_xnn_fc_row_f32)(const float *x, int32_t accum, const float *wp, const float *bias,
                                 int32_t units, float lo, float hi, float *out) {
-  XV_FN(tfcc_xnn_fc_f32)(x, 1, accum, wp, bias, units, lo, hi, out, 0, units);
+  XV_FN(tfcc_xnn_fc_f32)(x, 1, accum, wp, NULL, bias, units, lo, hi, out, 0, units);
 }
 #else
 #define XV_ROW (4 * XV_NV * F32V_N)

@@ -1,0 +1,244 @@
+/* exact11: float layouts the exact (TFLite-order) paths pack once at init instead of per run
+ * (ops/packed_layouts.h) follow the weights: REFERENCE mode's Eigen-order CONV_2D filter
+ * transposed to [K][out_c] (block TFCC_BLOCK_EIGEN_CONV), its Eigen-order FULLY_CONNECTED
+ * weights in 16-unit panels (TFCC_BLOCK_FC_EIGEN) and the XNNPACK-order FC kernel's narrow last
+ * block (TFCC_BLOCK_XNN_FC_TAIL; FULLY_CONNECTED and the FC-order 1x1 CONV_2D, 8- and 16-lane
+ * variants). At every ISA cap, for conformance models of the repository:
+ * - a weight update (file, then buffer back) and a run give the bits of a fresh load of the new
+ *   weights, without a cache;
+ * - with a cache: the cold load writes the block, a warm load takes every block (no miss) with
+ *   the same bits, an update to other weights refuses the stale cache and writes one holding
+ *   the block again, and a load of those weights takes it, with their fresh load's bits. */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "format/tflite_reader.h"
+#include "ops/packed_store.h"
+#include "runtime/internal.h"
+#include "runtime/weights_cache.h"
+#include "lifecycle_util.h"
+#include "test_harness.h"
+#include "tfcc/tfcc.h"
+
+#define OUT_CAP (1u << 20)
+
+static char g_dir[256];
+
+static void log_fn(void *user, tfcc_log_level level, const char *tag, const char *msg) {
+  (void)user, (void)level, (void)tag, (void)msg;
+}
+
+typedef struct pcase {
+  const char *file;
+  tfcc_quant_compat qc;
+  uint32_t block;
+  bool wide_only; /* the block exists only where an 8- or 16-lane variant runs */
+} pcase;
+
+/* A copy of the model with every float32 constant changed (scaled, shifted), integers kept
+ * (shapes of RESHAPEs, int8 weights): the same graph. */
+static uint8_t *float_variant(const uint8_t *model, size_t size) {
+  tfcc_graph g;
+  memset(&g, 0, sizeof g);
+  tfcc_err err = {0};
+  if (tfcc_tflite_read(model, size, &g, &err) != TFCC_OK) return NULL;
+  uint8_t *out = malloc(size);
+  if (out) {
+    memcpy(out, model, size);
+    const tfcc_ir_subgraph *sg = &g.subgraphs[0];
+    for (int32_t i = 0; i < sg->n_tensors; i++) {
+      const tfcc_ir_tensor *t = &sg->tensors[i];
+      const uint8_t *d = t->data;
+      if (!d || t->dtype != TFCC_FLOAT32 || d < model || d + t->data_bytes > model + size) continue;
+      for (size_t k = 0; k + 4 <= t->data_bytes; k += 4) {
+        float v;
+        memcpy(&v, d + k, 4);
+        v = v * -1.25f + 0.125f;
+        memcpy(out + (d - model) + k, &v, 4);
+      }
+    }
+  }
+  tfcc_graph_free(&g);
+  return out;
+}
+
+static tfcc_model *load(tfcc_runtime *rt, const char *path, const char *cache,
+                        tfcc_quant_compat qc) {
+  tfcc_model_options mo;
+  tfcc_model_options_default(&mo);
+  mo.weights_cache = cache;
+  mo.quant_compat = qc;
+  tfcc_model *m = NULL;
+  if (tfcc_model_load_file(rt, path, &mo, &m) != TFCC_OK)
+    fprintf(stderr, "load %s: %s\n", path, tfcc_last_error());
+  return m;
+}
+
+/* Every output of one run on the lifecycle tests' fixed inputs, end to end (malloc'ed). */
+static uint8_t *run_all(tfcc_model *m, size_t *n) {
+  tfcc_session *s = NULL;
+  if (!m || tfcc_session_create(m, NULL, &s) != TFCC_OK) return NULL;
+  const int ni = tfcc_session_input_count(s), no = tfcc_session_output_count(s);
+  const void *ins[8] = {0};
+  void *outs[8] = {0};
+  uint8_t *out = malloc(OUT_CAP);
+  bool ok = out && ni <= 8 && no <= 8;
+  size_t at = 0;
+  for (int k = 0; ok && k < ni; k++) {
+    tfcc_tensor_info ii;
+    ok = tfcc_session_input_info(s, k, &ii) == TFCC_OK;
+    uint8_t *in = ok ? malloc(ii.bytes + 1) : NULL;
+    ins[k] = in;
+    ok = ok && in;
+    if (ok) lc_fill_input(in, &ii);
+  }
+  for (int k = 0; ok && k < no; k++) {
+    tfcc_tensor_info oi;
+    ok = tfcc_session_output_info(s, k, &oi) == TFCC_OK && at + oi.bytes <= OUT_CAP;
+    outs[k] = out + at;
+    at += ok ? oi.bytes : 0;
+  }
+  ok = ok && tfcc_session_run(s, ins, outs) == TFCC_OK;
+  for (int k = 0; k < ni; k++) free((void *)ins[k]);
+  tfcc_session_destroy(s);
+  if (!ok) {
+    free(out);
+    return NULL;
+  }
+  *n = at;
+  return out;
+}
+
+static bool same(tfcc_model *m, const uint8_t *want, size_t n) {
+  size_t got_n = 0;
+  uint8_t *got = run_all(m, &got_n);
+  const bool ok = got && got_n == n && memcmp(got, want, n) == 0;
+  free(got);
+  return ok;
+}
+
+static tfcc_wcache_stats cur_stats(tfcc_model *m) {
+  tfcc_wcache_stats s;
+  tfcc_weights *w = atomic_load(&m->weights);
+  tfcc_wcache_get_stats(w == &m->gen0 ? m->wcache : w->wcache, &s);
+  return s;
+}
+
+/* Blocks with id `block` in the cache file at path. */
+static uint32_t blocks_in(const char *path, uint32_t block) {
+  size_t n = 0;
+  uint8_t *p = tfcc_test_read_file(path, &n);
+  uint32_t count = 0;
+  if (p && n > sizeof(tfcc_wc_header)) {
+    tfcc_wc_header h;
+    memcpy(&h, p, sizeof h);
+    for (uint32_t i = 0; i < h.n_blocks && sizeof h + (i + 1) * sizeof(tfcc_wc_entry) <= n; i++) {
+      tfcc_wc_entry e;
+      tfcc_wc_entry_at(p, i, &e);
+      count += e.block == block;
+    }
+  }
+  free(p);
+  return count;
+}
+
+static void test_case(const pcase *pc, const char *cap) {
+  tfcc_runtime *rt = lc_runtime(cap, log_fn);
+  if (!rt) return; /* cap above the CPU */
+  char src[4096], pa[600], pb[600], cache[600];
+  snprintf(src, sizeof src, "%s/tests/ops/conformance/%s", tfcc_test_source_dir(), pc->file);
+  snprintf(pa, sizeof pa, "%s/a_%s_%s", g_dir, cap, pc->file);
+  snprintf(pb, sizeof pb, "%s/b_%s_%s", g_dir, cap, pc->file);
+  snprintf(cache, sizeof cache, "%s/%s_%s.wc", g_dir, cap, pc->file);
+  size_t n = 0, na = 0, nb = 0;
+  uint8_t *a = tfcc_test_read_file(src, &n), *b = a ? float_variant(a, n) : NULL;
+  uint8_t *ref_a = NULL, *ref_b = NULL;
+  CHECKF(b && lc_write_file(pa, a, n) && lc_write_file(pb, b, n), "%s: files", pc->file);
+  if (!b) goto done;
+  /* the references: fresh loads of A and of B, no cache */
+  tfcc_model *m = load(rt, pa, NULL, pc->qc);
+  ref_a = run_all(m, &na);
+  tfcc_model_release(m);
+  m = load(rt, pb, NULL, pc->qc);
+  ref_b = run_all(m, &nb);
+  tfcc_model_release(m);
+  CHECKF(ref_a && ref_b && na == nb && memcmp(ref_a, ref_b, na) != 0,
+         "%s at %s: no reference outputs, or the variant's are the same", pc->file, cap);
+  if (!ref_a || !ref_b || na != nb) goto done;
+
+  /* updates without a cache: file to B, buffer back to A */
+  m = load(rt, pa, NULL, pc->qc);
+  CHECK(m && same(m, ref_a, na));
+  CHECKF(m && tfcc_model_update_weights(m, pb) == TFCC_OK && same(m, ref_b, nb),
+         "%s at %s: update to B: not B's fresh-load output", pc->file, cap);
+  CHECKF(m && tfcc_model_update_weights_buffer(m, a, n) == TFCC_OK && same(m, ref_a, na),
+         "%s at %s: buffer update back to A: not A's fresh-load output", pc->file, cap);
+  tfcc_model_release(m);
+
+  /* the cache: cold (written, with the block), warm (taken), update (rewritten), load of B */
+  const bool want_block = !pc->wide_only || strcmp(cap, "avx2") == 0 || strcmp(cap, "avx512") == 0;
+  unlink(cache);
+  m = load(rt, pa, cache, pc->qc);
+  CHECK(m && same(m, ref_a, na));
+  tfcc_wcache_stats st = m ? cur_stats(m) : (tfcc_wcache_stats){0};
+  /* a model without any block at this cap (the FC-order 1x1 of 4-lane variants) writes none */
+  const bool blocks = st.written > 0;
+  CHECKF(blocks || !want_block, "%s at %s: cold load wrote no cache", pc->file, cap);
+  tfcc_model_release(m);
+  CHECKF(want_block ? blocks_in(cache, pc->block) > 0 : blocks_in(cache, pc->block) == 0,
+         "%s at %s: %u blocks %u in the cold cache, expected %s", pc->file, cap,
+         blocks_in(cache, pc->block), (unsigned)pc->block, want_block ? "some" : "none");
+  m = load(rt, pa, cache, pc->qc);
+  st = m ? cur_stats(m) : (tfcc_wcache_stats){0};
+  CHECKF(!blocks || (st.hits > 0 && st.misses == 0 && st.written == 0 && !st.rejected),
+         "%s at %s: warm load: %u hits %u misses %u written", pc->file, cap, st.hits, st.misses,
+         st.written);
+  CHECKF(m && same(m, ref_a, na), "%s at %s: warm output differs", pc->file, cap);
+  CHECK(m && tfcc_model_update_weights(m, pb) == TFCC_OK);
+  if (m) tfcc_weights_join_writer(m);
+  st = m ? cur_stats(m) : (tfcc_wcache_stats){0};
+  CHECKF(!blocks || (st.rejected && st.hits == 0 && st.written > 0),
+         "%s at %s: update to B: rejected %d, %u hits, %u written", pc->file, cap, (int)st.rejected,
+         st.hits, st.written);
+  CHECKF(m && same(m, ref_b, nb), "%s at %s: update to B with a cache: output differs", pc->file,
+         cap);
+  tfcc_model_release(m);
+  CHECK(want_block ? blocks_in(cache, pc->block) > 0 : blocks_in(cache, pc->block) == 0);
+  m = load(rt, pb, cache, pc->qc);
+  st = m ? cur_stats(m) : (tfcc_wcache_stats){0};
+  CHECKF(!blocks || (st.hits > 0 && st.misses == 0 && !st.rejected),
+         "%s at %s: load of B with the update's cache: %u hits %u misses", pc->file, cap, st.hits,
+         st.misses);
+  CHECKF(m && same(m, ref_b, nb), "%s at %s: load of B with its cache: output differs", pc->file,
+         cap);
+  tfcc_model_release(m);
+done:
+  tfcc_runtime_destroy(rt);
+  free(a), free(b), free(ref_a), free(ref_b);
+}
+
+int main(void) {
+  snprintf(g_dir, sizeof g_dir, "/tmp/tfcc_uppacked_XXXXXX");
+  if (!mkdtemp(g_dir)) return 1;
+  static const pcase cases[] = {
+      /* REFERENCE mode: the builtin-order convolutions (1x8 over 1 channel, 3x3 stride 2) */
+      {"hybrid_net_conv_eigen_builtin.tflite", TFCC_QUANT_COMPAT_REFERENCE, TFCC_BLOCK_EIGEN_CONV,
+       false},
+      /* TFLITE mode: the FC-order 1x1 CONV_2D (20 outputs: a 4-unit last block, K 33) */
+      {"hybrid_probe_conv1_o20_i33.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_XNN_FC_TAIL, true},
+      /* TFLITE mode: FULLY_CONNECTED of 17 units (a 1-unit last block) */
+      {"hybrid_net_fc_f32w_u17.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_XNN_FC_TAIL, true},
+      /* REFERENCE mode: builtin-order FULLY_CONNECTEDs of constant weights (4 and 2 rows) */
+      {"hybrid_net_dyn_fc_f32_builtin.tflite", TFCC_QUANT_COMPAT_REFERENCE, TFCC_BLOCK_FC_EIGEN,
+       false}};
+  const char *caps[] = {"generic", "sse4", "avx2", "avx512"};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+    for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++) test_case(&cases[c], caps[i]);
+  char cmd[400];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
+  if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", g_dir);
+  return tfcc_test_finish("test_update_packed");
+}
