@@ -96,7 +96,10 @@ bool tfcc_ref_builtin_float_range(const tfcc_init_ctx *ctx);
  * after the graph passes, which fold and remove the nodes it looks at. */
 void tfcc_classic_undelegated_note(const tfcc_graph *g, tfcc_ir_subgraph *sg);
 /* REFERENCE mode in a subgraph with hybrid nodes, for a float node that delegate does not take
- * at any rank (BATCH_MATMUL, GELU: the classic interpreter's builtin kernels, exact6). */
+ * at any rank (BATCH_MATMUL, GELU: the classic interpreter's builtin kernels, exact6); ref11:
+ * also in any subgraph the classic interpreter delegates nothing of (tfcc_ref_builtin_float_range),
+ * hybrid or not, where every float node runs its builtin kernel (CONV_2D, FULLY_CONNECTED ask
+ * this and not tfcc_hybrid_ref_delegated_float). */
 bool tfcc_hybrid_ref_builtin_float(const tfcc_init_ctx *ctx);
 /* sg has a hybrid node: CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED or (a fused hybrid expand)
  * EXPAND_DEPTHWISE_CONV_2D with float32 input and int8 weights. The answer noted in
