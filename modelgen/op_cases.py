@@ -2341,6 +2341,20 @@ def classic_float_undelegated_cases():
         [("SUM", ["x", "a"], ["y"], {"keep_dims": False}), ("L2_NORMALIZATION", ["x"], ["y2"], {})],
         ["x"], ["y", "y2"])
 
+    # overflow: the builtin kernels clamp activation NONE to [-FLT_MAX, FLT_MAX] (3e38 * 2 is
+    # FLT_MAX, not inf; NaN passes)
+    big = [3e38, -3e38, 1.0, 2.0, 3e38, 3e38, -1.0, 0.5] * 4
+    big[5] = float("nan")
+    dyn("overflow", {"x": T(F32, [1, 4, 4, 2], values=big),
+                     "w1": T(F32, [1, 3, 3, 2], const=[2.0, 1.5] * 9), "b1": T(F32, [2], const=[0.5, -0.5]),
+                     "y1": T(F32, [1, 4, 4, 2]),
+                     "os": i32c([1, 8, 8, 3]), "w2": T(F32, [3, 3, 3, 2], const=[2.0, -1.5, 1.0] * 18),
+                     "b2": T(F32, [3], const=[0.5, -0.5, 1.0]), "y2": T(F32, [1, 8, 8, 3])},
+        [("DEPTHWISE_CONV_2D", ["x", "w1", "b1"], ["y1"], {"padding": "SAME", "stride_w": 1, "stride_h": 1,
+                                                          "depth_multiplier": 1}),
+         ("TRANSPOSE_CONV", ["os", "w2", "x", "b2"], ["y2"], {"padding": "SAME", "stride_w": 2, "stride_h": 2})],
+        ["x"], ["y1", "y2"])
+
 
 def simple_ops_cases():
     """SIGN, ATAN2, RELU_0_TO_1, BITWISE_XOR, RIGHT_SHIFT, REDUCE_ANY, REDUCE_ALL."""

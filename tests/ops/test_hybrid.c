@@ -817,6 +817,9 @@ static const hybrid_case k_hybrid_cases[] = {
     {"float_dyn_softmax_builtin", "hybrid_builtin", REF, 2, 0, false},
     {"float_dyn_exp_log_builtin", "hybrid_builtin", REF, 3, 0, false},
     {"float_dyn_sum_l2_builtin", "hybrid_builtin", REF, 3, 0, false},
+    /* DEPTHWISE_CONV_2D's builtin range (3e38 * 2 is FLT_MAX) and store clamp (NaN becomes the
+       upper bound); TRANSPOSE_CONV's builtin kernel does not clamp (inf stays) */
+    {"float_dyn_overflow_builtin", "hybrid_builtin", REF, 3, 0, false},
     /* ref10: run-time float weights: the classic interpreter's delegate leaves the node to the
        builtin kernel (Eigen's GEBP order) in a delegated subgraph too */
     {"hybrid_net_fc_runtime_weights_builtin", "hybrid_builtin", REF, 2, 0, false},
