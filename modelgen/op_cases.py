@@ -2341,6 +2341,23 @@ def classic_float_undelegated_cases():
         [("SUM", ["x", "a"], ["y"], {"keep_dims": False}), ("L2_NORMALIZATION", ["x"], ["y2"], {})],
         ["x"], ["y", "y2"])
 
+    # graph passes that change float bits (fuse_expand_dwconv: a 1x1 CONV_2D into its
+    # DEPTHWISE_CONV_2D; fold_batch_norm: MUL / ADD by per-channel constants into the conv's
+    # weights) must leave such a subgraph's float nodes alone: the builtin kernels run each node
+    dyn("passes", {"x": act("f32", [1, 9, 11, 8], -2.0, 3.0), "we": fconst(n + "/we", [16, 1, 1, 8], -0.6, 0.6),
+                   "be": fconst(n + "/be", [16], -0.5, 0.5), "e": T(F32, [1, 9, 11, 16]),
+                   "wd": fconst(n + "/wd", [1, 3, 3, 16], -1.0, 1.0), "bd": fconst(n + "/bd", [16], -0.5, 0.5),
+                   "y1": T(F32, [1, 9, 11, 16]),
+                   "wc": fconst(n + "/wc", [12, 3, 3, 8], -0.6, 0.6), "bc": fconst(n + "/bc", [12], -0.5, 0.5),
+                   "c": T(F32, [1, 9, 11, 12]), "s": fconst(n + "/s", [12], 0.5, 1.5), "m": T(F32, [1, 9, 11, 12]),
+                   "t": fconst(n + "/t", [12], -0.5, 0.5), "y2": T(F32, [1, 9, 11, 12])},
+        [("CONV_2D", ["x", "we", "be"], ["e"], {"padding": "VALID", "stride_w": 1, "stride_h": 1,
+                                                "fused_activation_function": "RELU6"}),
+         ("DEPTHWISE_CONV_2D", ["e", "wd", "bd"], ["y1"], {"padding": "SAME", "stride_w": 1, "stride_h": 1,
+                                                          "depth_multiplier": 1}),
+         ("CONV_2D", ["x", "wc", "bc"], ["c"], {"padding": "SAME", "stride_w": 1, "stride_h": 1}),
+         ("MUL", ["c", "s"], ["m"], {}), ("ADD", ["m", "t"], ["y2"], {})],
+        ["x"], ["y1", "y2"])
     # overflow: the builtin kernels clamp activation NONE to [-FLT_MAX, FLT_MAX] (3e38 * 2 is
     # FLT_MAX, not inf; NaN passes)
     big = [3e38, -3e38, 1.0, 2.0, 3e38, 3e38, -1.0, 0.5] * 4

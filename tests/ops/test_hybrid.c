@@ -820,6 +820,9 @@ static const hybrid_case k_hybrid_cases[] = {
     /* DEPTHWISE_CONV_2D's builtin range (3e38 * 2 is FLT_MAX) and store clamp (NaN becomes the
        upper bound); TRANSPOSE_CONV's builtin kernel does not clamp (inf stays) */
     {"float_dyn_overflow_builtin", "hybrid_builtin", REF, 3, 0, false},
+    /* the graph passes leave such a subgraph's float nodes alone in REFERENCE mode: a 1x1
+       CONV_2D -> DEPTHWISE_CONV_2D pair not fused, a CONV_2D -> MUL -> ADD chain not folded */
+    {"float_dyn_passes_builtin", "hybrid_builtin", REF, 3, 0, false},
     /* ref10: run-time float weights: the classic interpreter's delegate leaves the node to the
        builtin kernel (Eigen's GEBP order) in a delegated subgraph too */
     {"hybrid_net_fc_runtime_weights_builtin", "hybrid_builtin", REF, 2, 0, false},
