@@ -374,12 +374,7 @@ static tfcc_status fc_prepare(tfcc_op_ctx *ctx) {
  * where prepare's scratch is there, else NULL (the reference loop). */
 static const tfcc_fc_eigen_kernel *fc_eigen_kernel(const tfcc_op_ctx *ctx, const tfcc_fc_dims *d) {
   const fc_params *p = ctx->params;
-  if (!p->eigen_f32 || !ctx->ks || !ctx->ks->fc_eigen) return NULL;
-  /* Eigen's matrix-vector product sums each output over the whole depth in order: the GEBP
-     kernel's bits for one batch whose depth is one block (ref11: REFERENCE mode's float
-     FULLY_CONNECTEDs of one batch, the DPCRN GRU cells), not for one unit of several batches */
-  if (tfcc_fc_eigen_is_gemv(d) && !(d->batches == 1 && tfcc_fc_eigen_kc(d->accum) == d->accum))
-    return NULL;
+  if (!p->eigen_f32 || !ctx->ks || !ctx->ks->fc_eigen || tfcc_fc_eigen_is_gemv(d)) return NULL;
   return ctx->scratch && ctx->scratch_bytes >= (size_t)tfcc_threadpool_size(ctx->pool) *
                                                    tfcc_fc_eigen_scratch_bytes(d->accum)
              ? ctx->ks->fc_eigen
@@ -507,9 +502,7 @@ static const char *fc_kernel(const tfcc_op_ctx *ctx) {
     return tfcc_xnn_fc_uses_nr2((int32_t)d.units) && !p->xnn_no_nr2 ? "xnn-f32-fc-nr2"
                                                                     : "xnn-f32-fc";
   const tfcc_f32_packed *pk = fc_f32_packed(ctx, &d);
-  if (!pk && p->eigen_f32 && tfcc_fc_eigen_is_gemv(&d) &&
-      !(d.batches == 1 && tfcc_fc_eigen_kc(d.accum) == d.accum && ctx->ks && ctx->ks->fc_eigen))
-    return "ref-eigen-gemv";
+  if (!pk && p->eigen_f32 && tfcc_fc_eigen_is_gemv(&d)) return "ref-eigen-gemv";
   if (!pk && p->eigen_f32)
     return ctx->ks && ctx->ks->fc_eigen ? ctx->ks->fc_eigen->name : "ref-eigen-order";
   if (!pk) return "ref";

@@ -1504,11 +1504,6 @@ static void fc_eigen_case(int B, int K, int U, bool with_bias, float lo, float h
   for (size_t i = 0; i < (size_t)U * (size_t)K; i++) w[i] = frand(-1.0f, 1.0f);
   for (int i = 0; i < U; i++) bias[i] = frand(-4.0f, 4.0f);
   tfcc_fc_f32_eigen(&d, x, w, with_bias ? bias : NULL, lo, hi, want);
-  if (B == 1 && tfcc_fc_eigen_kc(K) == K) { /* ref11: one batch, one depth block: the GEMV's
-                                               bits too (the operator takes the kernel there) */
-    tfcc_fc_f32_eigen_gemv(&d, x, w, with_bias ? bias : NULL, lo, hi, got);
-    CHECKF(memcmp(got, want, (size_t)U * sizeof(float)) == 0, "gemv = GEBP order K=%d U=%d", K, U);
-  }
   for (int i = 0; i < tfcc_fc_eigen_kernel_count(); i++) {
     const tfcc_fc_eigen_kernel *k = tfcc_fc_eigen_kernel_at(i);
     if (!tfcc_isa_level_fits(k->isa, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))) continue;
