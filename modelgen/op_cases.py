@@ -2254,6 +2254,125 @@ def classic_dynamic_tensor_cases():
         case.builtin_only = True
         add(case)
 
+def classic_float_undelegated_cases():
+    """ref11: float operators of a float model (no hybrid node) whose subgraph the classic
+    interpreter delegates nothing of (a RESIZE_NEAREST_NEIGHBOR to a size that is a model input
+    makes a tensor dynamic: docs/quantization.md "The dynamic-tensor rule"), so every node runs
+    its builtin kernel there. REFERENCE mode against tfweb (float_dyn_<op>_builtin, outputs in
+    tests/ops/hybrid_builtin, rows of ops.test_hybrid with tolerance 0). Outputs: the operators'
+    then the RESIZE's."""
+    def fconst(name, shape, lo, hi):
+        rng = Rng(seed_of(name))
+        return T(F32, shape, const=[f32(rng.uniform(lo, hi)) for _ in range(numel(shape))])
+
+    def dyn(tag, tensors, ops, inputs, outs):
+        name = "float_dyn_" + tag + "_builtin"
+        t = {"img": T(F32, [1, 2, 2, 1], const=[1, 2, 3, 4]), "size": T(I32, [2], values=[3, 3]),
+             "r": T(F32, [1, 3, 3, 1])}
+        t.update(tensors)
+        case = Case(name, t, [("RESIZE_NEAREST_NEIGHBOR", ["img", "size"], ["r"], {})] + ops,
+                    inputs + ["size"], outs + ["r"])
+        case.engine = "tfweb"
+        case.builtin_only = True
+        add(case)
+
+    n = "float_dyn"
+    # CONV_2D: 3x3 SAME (im2col), 1x1 stride 1 (the GEMM on the input), 5 output channels
+    dyn("conv", {"x": act("f32", [1, 9, 11, 8], -2.0, 3.0), "w1": fconst(n + "/w1", [16, 3, 3, 8], -0.6, 0.6),
+                 "b1": fconst(n + "/b1", [16], -0.5, 0.5), "y1": T(F32, [1, 9, 11, 16]),
+                 "w2": fconst(n + "/w2", [10, 1, 1, 8], -0.6, 0.6), "b2": fconst(n + "/b2", [10], -0.5, 0.5),
+                 "y2": T(F32, [1, 9, 11, 10]),
+                 "w3": fconst(n + "/w3", [5, 3, 3, 8], -0.6, 0.6), "b3": fconst(n + "/b3", [5], -0.5, 0.5),
+                 "y3": T(F32, [1, 5, 6, 5])},
+        [("CONV_2D", ["x", "w1", "b1"], ["y1"], {"padding": "SAME", "stride_w": 1, "stride_h": 1}),
+         ("CONV_2D", ["x", "w2", "b2"], ["y2"], {"padding": "VALID", "stride_w": 1, "stride_h": 1}),
+         ("CONV_2D", ["x", "w3", "b3"], ["y3"], {"padding": "SAME", "stride_w": 2, "stride_h": 2,
+                                                 "fused_activation_function": "RELU6"})],
+        ["x"], ["y1", "y2", "y3"])
+    # DEPTHWISE_CONV_2D: multiplier 1 3x3 SAME, multiplier 2 3x3 stride 2 VALID
+    dyn("dwconv", {"x": act("f32", [1, 9, 11, 8], -2.0, 3.0), "w1": fconst(n + "/dw1", [1, 3, 3, 8], -1.0, 1.0),
+                   "b1": fconst(n + "/db1", [8], -0.5, 0.5), "y1": T(F32, [1, 9, 11, 8]),
+                   "w2": fconst(n + "/dw2", [1, 3, 3, 16], -1.0, 1.0), "b2": fconst(n + "/db2", [16], -0.5, 0.5),
+                   "y2": T(F32, [1, 4, 5, 16])},
+        [("DEPTHWISE_CONV_2D", ["x", "w1", "b1"], ["y1"], {"padding": "SAME", "stride_w": 1, "stride_h": 1,
+                                                          "depth_multiplier": 1}),
+         ("DEPTHWISE_CONV_2D", ["x", "w2", "b2"], ["y2"], {"padding": "VALID", "stride_w": 2, "stride_h": 2,
+                                                          "depth_multiplier": 2})],
+        ["x"], ["y1", "y2"])
+    # FULLY_CONNECTED: 4 batches (Eigen's GEBP), 1 batch (its GEMV)
+    dyn("fc", {"x": act("f32", [4, 40], -2.0, 2.0), "w1": fconst(n + "/fw1", [24, 40], -0.6, 0.6),
+               "b1": fconst(n + "/fb1", [24], -0.5, 0.5), "y1": T(F32, [4, 24]),
+               "x1": act("f32", [1, 40], -2.0, 2.0), "y2": T(F32, [1, 24])},
+        [("FULLY_CONNECTED", ["x", "w1", "b1"], ["y1"], {}),
+         ("FULLY_CONNECTED", ["x1", "w1", "b1"], ["y2"], {})],
+        ["x", "x1"], ["y1", "y2"])
+    dyn("tanh", {"x": act("f32", [4, 128], -8.0, 8.0), "y": T(F32, [4, 128])},
+        [("TANH", ["x"], ["y"], {})], ["x"], ["y"])
+    dyn("mean", {"x": act("f32", [1, 7, 9, 16], -2.0, 3.0), "a1": i32c([1, 2]), "y1": T(F32, [1, 1, 1, 16]),
+                 "x2": act("f32", [4, 102], -2.0, 3.0), "a2": i32c([1]), "y2": T(F32, [4, 1])},
+        [("MEAN", ["x", "a1"], ["y1"], {"keep_dims": True}), ("MEAN", ["x2", "a2"], ["y2"], {"keep_dims": True})],
+        ["x", "x2"], ["y1", "y2"])
+    dyn("avgpool", {"x": act("f32", [1, 9, 11, 8], -2.0, 3.0), "y1": T(F32, [1, 9, 11, 8]),
+                    "y2": T(F32, [1, 2, 2, 8])},
+        [("AVERAGE_POOL_2D", ["x"], ["y1"], {"padding": "SAME", "stride_w": 1, "stride_h": 1,
+                                             "filter_width": 3, "filter_height": 3}),
+         ("AVERAGE_POOL_2D", ["x"], ["y2"], {"padding": "VALID", "stride_w": 4, "stride_h": 4,
+                                             "filter_width": 5, "filter_height": 5})],
+        ["x"], ["y1", "y2"])
+    dyn("hswish", {"x": act("f32", [1, 12, 10, 16], -5.0, 5.0), "y": T(F32, [1, 12, 10, 16])},
+        [("HARD_SWISH", ["x"], ["y"], {})], ["x"], ["y"])
+    dyn("bmm", {"a": act("f32", [2, 6, 37], -2.0, 2.0), "b": act("f32", [2, 37, 7], -2.0, 2.0),
+                "y": T(F32, [2, 6, 7])},
+        [("BATCH_MATMUL", ["a", "b"], ["y"], {})], ["a", "b"], ["y"])
+    dyn("gelu", {"x": act("f32", [512], -6.0, 6.0), "y": T(F32, [512]), "y2": T(F32, [512])},
+        [("GELU", ["x"], ["y"], {}), ("GELU", ["x"], ["y2"], {"approximate": True})], ["x"], ["y", "y2"])
+    dyn("resize_bilinear", {"x": act("f32", [1, 5, 6, 4], -2.0, 3.0), "s": i32c([9, 11]),
+                            "y1": T(F32, [1, 9, 11, 4]), "y2": T(F32, [1, 9, 11, 4])},
+        [("RESIZE_BILINEAR", ["x", "s"], ["y1"], {"half_pixel_centers": True}),
+         ("RESIZE_BILINEAR", ["x", "s"], ["y2"], {"align_corners": True})],
+        ["x"], ["y1", "y2"])
+    dyn("softmax", {"x": act("f32", [6, 39], -6.0, 6.0), "y": T(F32, [6, 39])},
+        [("SOFTMAX", ["x"], ["y"], {"beta": 1.0})], ["x"], ["y"])
+    dyn("exp_log", {"x": act("f32", [256], -10.0, 10.0), "y": T(F32, [256]), "x2": act("f32", [256], 0.001, 30.0),
+                    "y2": T(F32, [256])},
+        [("EXP", ["x"], ["y"], {}), ("LOG", ["x2"], ["y2"], {})], ["x", "x2"], ["y", "y2"])
+    dyn("sum_l2", {"x": act("f32", [4, 77], -2.0, 3.0), "a": i32c([1]), "y": T(F32, [4]),
+                   "y2": T(F32, [4, 77])},
+        [("SUM", ["x", "a"], ["y"], {"keep_dims": False}), ("L2_NORMALIZATION", ["x"], ["y2"], {})],
+        ["x"], ["y", "y2"])
+
+    # graph passes that change float bits (fuse_expand_dwconv: a 1x1 CONV_2D into its
+    # DEPTHWISE_CONV_2D; fold_batch_norm: MUL / ADD by per-channel constants into the conv's
+    # weights) must leave such a subgraph's float nodes alone: the builtin kernels run each node
+    dyn("passes", {"x": act("f32", [1, 9, 11, 8], -2.0, 3.0), "we": fconst(n + "/we", [16, 1, 1, 8], -0.6, 0.6),
+                   "be": fconst(n + "/be", [16], -0.5, 0.5), "e": T(F32, [1, 9, 11, 16]),
+                   "wd": fconst(n + "/wd", [1, 3, 3, 16], -1.0, 1.0), "bd": fconst(n + "/bd", [16], -0.5, 0.5),
+                   "y1": T(F32, [1, 9, 11, 16]),
+                   "wc": fconst(n + "/wc", [12, 3, 3, 8], -0.6, 0.6), "bc": fconst(n + "/bc", [12], -0.5, 0.5),
+                   "c": T(F32, [1, 9, 11, 12]), "s": fconst(n + "/s", [12], 0.5, 1.5), "m": T(F32, [1, 9, 11, 12]),
+                   "t": fconst(n + "/t", [12], -0.5, 0.5), "y2": T(F32, [1, 9, 11, 12])},
+        [("CONV_2D", ["x", "we", "be"], ["e"], {"padding": "VALID", "stride_w": 1, "stride_h": 1,
+                                                "fused_activation_function": "RELU6"}),
+         ("DEPTHWISE_CONV_2D", ["e", "wd", "bd"], ["y1"], {"padding": "SAME", "stride_w": 1, "stride_h": 1,
+                                                          "depth_multiplier": 1}),
+         ("CONV_2D", ["x", "wc", "bc"], ["c"], {"padding": "SAME", "stride_w": 1, "stride_h": 1}),
+         ("MUL", ["c", "s"], ["m"], {}), ("ADD", ["m", "t"], ["y2"], {})],
+        ["x"], ["y1", "y2"])
+    # overflow: the builtin kernels clamp activation NONE to [-FLT_MAX, FLT_MAX] (3e38 * 2 is
+    # FLT_MAX, not inf; NaN passes)
+    big = [3e38, -3e38, 1.0, 2.0, 3e38, 3e38, -1.0, 0.5] * 4
+    big[5] = float("nan")
+    dyn("overflow", {"x": T(F32, [1, 4, 4, 2], values=big),
+                     "w1": T(F32, [1, 3, 3, 2], const=[2.0, 1.5] * 9), "b1": T(F32, [2], const=[0.5, -0.5]),
+                     "y1": T(F32, [1, 4, 4, 2]),
+                     "os": i32c([1, 8, 8, 3]), "w2": T(F32, [3, 3, 3, 2], const=[2.0, -1.5, 1.0] * 18),
+                     "b2": T(F32, [3], const=[0.5, -0.5, 1.0]), "y2": T(F32, [1, 8, 8, 3])},
+        [("DEPTHWISE_CONV_2D", ["x", "w1", "b1"], ["y1"], {"padding": "SAME", "stride_w": 1, "stride_h": 1,
+                                                          "depth_multiplier": 1}),
+         ("TRANSPOSE_CONV", ["os", "w2", "x", "b2"], ["y2"], {"padding": "SAME", "stride_w": 2, "stride_h": 2})],
+        ["x"], ["y1", "y2"])
+
+
 def simple_ops_cases():
     """SIGN, ATAN2, RELU_0_TO_1, BITWISE_XOR, RIGHT_SHIFT, REDUCE_ANY, REDUCE_ALL."""
     F64, U16, U32 = S.FLOAT64, S.UINT16, S.UINT32
@@ -2554,7 +2673,7 @@ def cases():
         for gen in (conv_cases, negative_scale_cases, depthwise_cases, transpose_conv_cases, fully_connected_cases,
                     batch_matmul_cases, zero_size_constant_cases, dynamic_operand_cases, declared_dtype_cases, pool_cases, binary_cases, compare_cases, unary_cases,
                     normalization_cases, conversion_cases, reduce_cases, shape_cases,
-                    detection_cases, nms_cases, fft_cases, hybrid_cases, hybrid_float_probe_cases, float_overflow_probe_cases, classic_dynamic_reshape_cases, classic_dynamic_tensor_cases, simple_ops_cases,
+                    detection_cases, nms_cases, fft_cases, hybrid_cases, hybrid_float_probe_cases, float_overflow_probe_cases, classic_dynamic_reshape_cases, classic_dynamic_tensor_cases, classic_float_undelegated_cases, simple_ops_cases,
                     opsa_cases):
             gen()
         seq_cases.cases(add)  # sequence models, 3-D convolutions (opsb)

@@ -18,11 +18,15 @@
 #include "base/threadpool.h"
 
 typedef struct dw_params {
-  tfcc_conv_node n; /* window, quantization, q8 depthwise packing, hybrid (ops/conv_node.h);
+  tfcc_conv_node n;   /* window, quantization, q8 depthwise packing, hybrid (ops/conv_node.h);
                        float32 uses the weights in place */
-  bool xnn_f32;     /* ops: float32 in a hybrid model, TFLITE mode: XNNPACK's order */
-  bool builtin_f32; /* sweep24: float32 in a hybrid model where XNNPACK declines the node:
-                       TFLite's builtin order (tfcc_dwconv_f32_bias_first) */
+  bool xnn_f32;       /* ops: float32 in a hybrid model, TFLITE mode: XNNPACK's order */
+  bool builtin_f32;   /* sweep24: float32 in a hybrid model where XNNPACK declines the node
+                       (ref11: and REFERENCE mode in any subgraph the classic interpreter
+                       delegates nothing of): TFLite's builtin order (tfcc_dwconv_f32_bias_first) */
+  bool builtin_range; /* ref11: and REFERENCE mode's builtin activation range there
+                         (tfcc_act_range_f32_builtin: NONE clamps to +-FLT_MAX) and clamp (a NaN
+                         becomes the upper bound) */
   /* exact2: one input channel and a depth multiplier > 1: XNNPACK makes it a convolution of
    * one group with 1 input and out_c output channels, which its IGEMM (or nr2 kernel below 8
    * outputs) runs, taps row by row: the filter as tfcc_xnn_conv_pack packs it, else NULL */
@@ -54,7 +58,9 @@ static tfcc_status dw_init(tfcc_init_ctx *ctx) {
   p->xnn_f32 = !p->n.hyb && in && f && in->dtype == TFCC_FLOAT32 && f->dtype == TFCC_FLOAT32 &&
                (tfcc_hybrid_xnn_float(ctx) || tfcc_hybrid_ref_delegated_float(ctx));
   p->builtin_f32 = !p->n.hyb && !p->xnn_f32 && in && f && in->dtype == TFCC_FLOAT32 &&
-                   f->dtype == TFCC_FLOAT32 && ctx->sg && tfcc_hybrid_in_subgraph(ctx->sg);
+                   f->dtype == TFCC_FLOAT32 && ctx->sg &&
+                   (tfcc_hybrid_in_subgraph(ctx->sg) || tfcc_ref_builtin_float_range(ctx));
+  p->builtin_range = p->builtin_f32 && tfcc_ref_builtin_float_range(ctx);
   if (p->xnn_f32 && f->data && !f->sparsity && in->rank == 4 && in->dims[3] == 1 && f->rank == 4 &&
       f->dims[0] == 1 && f->dims[3] > 1 &&
       f->data_bytes >= (size_t)f->dims[1] * f->dims[2] * f->dims[3] * sizeof(float)) {
@@ -163,7 +169,8 @@ static tfcc_status dw_eval(tfcc_op_ctx *ctx) {
         return TFCC_OK;
       }
       if (p->builtin_f32) {
-        tfcc_dwconv_f32_bias_first(&g, in->data, f->data, bd, lo, hi, out->data);
+        if (p->builtin_range) tfcc_act_range_f32_builtin(p->n.o.act, &lo, &hi);
+        tfcc_dwconv_f32_bias_first(&g, in->data, f->data, bd, lo, hi, p->builtin_range, out->data);
         return TFCC_OK;
       }
       if (ctx->scratch_bytes >= tfcc_f32_dwconv_scratch_bytes(&g)) {

@@ -1,5 +1,6 @@
 /* HARD_SWISH: float32 (in a model with hybrid nodes: XNNPACK's formula, ops/hybrid.h; the
- * older XNNPACK's in REFERENCE mode); uint8 / int8 with TFLite's 16-bit fixed-point algorithm
+ * older XNNPACK's in REFERENCE mode; REFERENCE mode where nothing is delegated: the classic
+ * interpreter's builtin formula); uint8 / int8 with TFLite's 16-bit fixed-point algorithm
  * (reference_ops::HardSwish, multipliers as HardSwishPrepare). */
 #include "kernels/tflite-f32/tflite_f32.h"
 #include "kernels/ref/activation.h"
@@ -13,6 +14,8 @@ typedef struct hard_swish_op {
   uint8_t lut[256]; /* uint8 / int8: the reference kernel on every byte value */
   bool xnn;         /* float32 in XNNPACK's arithmetic (tfcc_xnn_hswish_f32) */
   bool xnn_old;     /* REFERENCE mode: the older XNNPACK's (tfcc_xnn_hswish_f32_old) */
+  bool builtin;     /* ref11: REFERENCE mode where the classic interpreter delegates nothing: its
+                       builtin kernel's (tfcc_hard_swish_f32_builtin) */
 } hard_swish_op;
 
 static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_tensor *in,
@@ -40,6 +43,7 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
     p->xnn = p->head.in_type == TFCC_FLOAT32 && tfcc_hybrid_xnn_float(ctx);
     /* exact5: the classic interpreter's delegate takes it too, with its older formula */
     p->xnn_old = p->head.in_type == TFCC_FLOAT32 && tfcc_hybrid_ref_delegated_float(ctx);
+    p->builtin = p->head.in_type == TFCC_FLOAT32 && tfcc_ref_builtin_float_range(ctx);
   }
   return st;
 }
@@ -50,6 +54,8 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
     tfcc_xnn_hswish_f32(ctx->in[0]->data, ctx->out[0]->data, act_count(ctx->in[0]));
   else if (p->xnn_old)
     tfcc_xnn_hswish_f32_old(ctx->in[0]->data, ctx->out[0]->data, act_count(ctx->in[0]));
+  else if (p->builtin)
+    tfcc_hard_swish_f32_builtin(ctx->in[0]->data, ctx->out[0]->data, act_count(ctx->in[0]));
   else if (p->head.in_type == TFCC_FLOAT32)
     act_run_f32(ctx, TFCC_F32VU_HARD_SWISH, 0.f, 0.f, 0.f);
   else

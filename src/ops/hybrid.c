@@ -196,6 +196,10 @@ static bool classic_undelegated(const tfcc_graph *g, const tfcc_ir_subgraph *sg)
   return classic_undelegated_scan(g, sg);
 }
 
+bool tfcc_classic_undelegated(const tfcc_graph *g, const tfcc_ir_subgraph *sg) {
+  return sg && classic_undelegated(g, sg);
+}
+
 bool tfcc_ref_builtin_float_range(const tfcc_init_ctx *ctx) {
   return ctx->quant_compat == TFCC_QUANT_COMPAT_REFERENCE && ctx->sg &&
          classic_undelegated(ctx->graph, ctx->sg);
@@ -209,7 +213,7 @@ bool tfcc_hybrid_ref_delegated_float(const tfcc_init_ctx *ctx) {
 
 bool tfcc_hybrid_ref_builtin_float(const tfcc_init_ctx *ctx) {
   return ctx->quant_compat == TFCC_QUANT_COMPAT_REFERENCE && ctx->sg &&
-         tfcc_hybrid_in_subgraph(ctx->sg);
+         (tfcc_hybrid_in_subgraph(ctx->sg) || classic_undelegated(ctx->graph, ctx->sg));
 }
 
 /* The float convolution / depthwise in XNNPACK's order (ops): rows of the batch-flattened

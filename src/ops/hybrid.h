@@ -95,8 +95,15 @@ bool tfcc_ref_builtin_float_range(const tfcc_init_ctx *ctx);
  * which then read it instead of scanning sg at every node's init): called for every subgraph
  * after the graph passes, which fold and remove the nodes it looks at. */
 void tfcc_classic_undelegated_note(const tfcc_graph *g, tfcc_ir_subgraph *sg);
+/* Whether the classic interpreter delegates none of sg's nodes (the noted answer, else a scan):
+ * the graph passes ask it (ref11: in REFERENCE mode they leave such a subgraph's float nodes as
+ * the builtin kernels run them). */
+bool tfcc_classic_undelegated(const tfcc_graph *g, const tfcc_ir_subgraph *sg);
 /* REFERENCE mode in a subgraph with hybrid nodes, for a float node that delegate does not take
- * at any rank (BATCH_MATMUL, GELU: the classic interpreter's builtin kernels, exact6). */
+ * at any rank (BATCH_MATMUL, GELU: the classic interpreter's builtin kernels, exact6); ref11:
+ * also in any subgraph the classic interpreter delegates nothing of (tfcc_ref_builtin_float_range),
+ * hybrid or not, where every float node runs its builtin kernel (CONV_2D, FULLY_CONNECTED ask
+ * this and not tfcc_hybrid_ref_delegated_float). */
 bool tfcc_hybrid_ref_builtin_float(const tfcc_init_ctx *ctx);
 /* sg has a hybrid node: CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED or (a fused hybrid expand)
  * EXPAND_DEPTHWISE_CONV_2D with float32 input and int8 weights. The answer noted in

@@ -19,7 +19,8 @@ enum { TANH_F32_OWN, TANH_F32_XNN, TANH_F32_EIGEN };
 typedef struct tanh_op {
   sigmoid_like_op base;
   int f32;                          /* TANH_F32_* */
-  const tfcc_tflite_f32_kernel *xk; /* TANH_F32_XNN: XNNPACK's tanh, the ISA's variant */
+  const tfcc_tflite_f32_kernel *xk; /* the ISA's variant: XNNPACK's tanh (TANH_F32_XNN) or
+                                       Eigen's (TANH_F32_EIGEN: tanh_eigen, ref11) */
 } tanh_op;
 
 static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_tensor *in,
@@ -35,8 +36,11 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
     if (p->base.head.in_type == TFCC_FLOAT32 && ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE) {
       p->f32 = TANH_F32_XNN;
       p->xk = tfcc_tflite_f32_select(ctx->isa);
-    } else if (p->base.head.in_type == TFCC_FLOAT32 && ctx->sg && tfcc_hybrid_in_subgraph(ctx->sg))
+    } else if (p->base.head.in_type == TFCC_FLOAT32 && ctx->sg &&
+               (tfcc_hybrid_in_subgraph(ctx->sg) || tfcc_ref_builtin_float_range(ctx))) {
       p->f32 = TANH_F32_EIGEN;
+      p->xk = tfcc_tflite_f32_select(ctx->isa); /* its tanh_eigen: the same bits, vectors */
+    }
   }
   return st;
 }
@@ -51,7 +55,12 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
       const tanh_op *t = (const tanh_op *)ctx->params;
       switch (t->f32) {
         case TANH_F32_XNN: tfcc_xnn_tanh_run(ctx->pool, t->xk, x, y, n); break;
-        case TANH_F32_EIGEN: tfcc_tanh_f32_eigen(x, y, n); break;
+        case TANH_F32_EIGEN:
+          if (t->xk && t->xk->tanh_eigen)
+            t->xk->tanh_eigen(x, y, n);
+          else
+            tfcc_tanh_f32_eigen(x, y, n);
+          break;
         default: act_run_f32(ctx, TFCC_F32VU_TANH, 0.f, 0.f, 0.f); break;
       }
       break;

@@ -12,6 +12,7 @@
 #include "base/weights_mem.h"
 #include "kernels/ref/quant_util.h"
 #include "kernels/ref/transpose_conv.h"
+#include "kernels/tflite-f32/eigen_f32.h"
 #include "ops/conv_common.h"
 #include "ops/hybrid.h"
 
@@ -27,6 +28,9 @@ typedef struct tconv_params {
   const float *packed;
   const float *bias; /* in the block, or NULL */
   void *own;
+  /* float32: the vector GEMM the builtin order runs on (tfcc_eigen_tconv_f32, ref11: the same
+     sums as the scalar tfcc_tconv_f32 with TFCC_TCONV_F32_BUILTIN), or NULL */
+  const tfcc_tflite_f32_kernel *eigen_k;
 } tconv_params;
 
 /* A float TRANSPOSE_CONV goes to LiteRT's XNNPACK delegate (TFLITE mode) when its output_shape
@@ -65,6 +69,17 @@ static bool tconv_delegate_geom(const tfcc_conv_geom *g, int32_t padding) {
   return g->filter_h >= g->stride_h && g->filter_w >= g->stride_w &&
          (g->out_h + g->stride_h - 1) / g->stride_h == g->in_h &&
          (g->out_w + g->stride_w - 1) / g->stride_w == g->in_w;
+}
+
+/* The order a float32 node runs in at geometry g (the delegate takes it, or the builtin kernel) */
+static tfcc_tconv_f32_order tconv_order(const tconv_params *p, const tfcc_conv_geom *g) {
+  return p->xnnpack && tconv_delegate_geom(g, p->o.padding) ? TFCC_TCONV_F32_XNNPACK
+                                                            : TFCC_TCONV_F32_BUILTIN;
+}
+
+/* The builtin order on the vector GEMM (its scratch sized at prepare) */
+static bool tconv_eigen(const tconv_params *p, const tfcc_conv_geom *g) {
+  return p->eigen_k && p->eigen_k->eigen_gemm && tconv_order(p, g) == TFCC_TCONV_F32_BUILTIN;
 }
 
 /* The packed block of a delegated float32 node with 8 or more output channels and constant
@@ -120,6 +135,7 @@ static tfcc_status tconv_init(tfcc_init_ctx *ctx) {
   tfcc_status st = tfcc_window_opts_check(&p->o, ctx->err);
   if (st == TFCC_OK) st = tfcc_conv_init_quant(ctx, 2, 1, p->o.act, false, &p->q);
   if (st == TFCC_OK && p->xnnpack) st = tconv_pack(ctx, p);
+  if (st == TFCC_OK) p->eigen_k = tfcc_tflite_f32_select(ctx->isa);
   if (st != TFCC_OK) {
     tconv_release(p);
     return st;
@@ -217,6 +233,8 @@ static tfcc_status tconv_prepare(tfcc_op_ctx *ctx) {
     st = tfcc_conv_check_channels(&p->q, g.out_c, ctx->err);
     if (st != TFCC_OK) return st;
     ctx->scratch_bytes = (size_t)g.batches * g.out_h * g.out_w * g.out_c * sizeof(int64_t);
+  } else if (tconv_eigen(p, &g)) {
+    ctx->scratch_bytes = tfcc_eigen_tconv_f32_scratch(&g);
   }
   return tfcc_conv_geom_set_output(ctx->out[0], &g, ctx->err);
 }
@@ -246,9 +264,13 @@ static tfcc_status tconv_eval(tfcc_op_ctx *ctx) {
       /* each in the order of the TFLite kernel that runs it: a hybrid model's run-time
          quantization downstream turns ulps into whole steps (a HiFi-GAN vocoder of the
          twelfth sweep: 0.0046 at its output) */
-      const bool xnn = p->xnnpack && tconv_delegate_geom(&g, p->o.padding);
-      const tfcc_tconv_f32_order order = xnn ? TFCC_TCONV_F32_XNNPACK : TFCC_TCONV_F32_BUILTIN;
-      if (p->packed) /* the stored weights and bias are consumed: the block only */
+      const tfcc_tconv_f32_order order = tconv_order(p, &g);
+      const float *w = p->packed ? NULL : f->data, *b = p->packed ? p->bias : bd;
+      if (tconv_eigen(p, &g) && ctx->scratch &&
+          ctx->scratch_bytes >= tfcc_eigen_tconv_f32_scratch(&g))
+        tfcc_eigen_tconv_f32(&g, in->data, w, p->packed, b, lo, hi, out, ctx->scratch,
+                             p->eigen_k->eigen_gemm);
+      else if (p->packed) /* the stored weights and bias are consumed: the block only */
         tfcc_tconv_f32(&g, in->data, NULL, p->packed, p->bias, lo, hi, order, out);
       else
         tfcc_tconv_f32(&g, in->data, f->data, NULL, bd, lo, hi, order, out);

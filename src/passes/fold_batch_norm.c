@@ -10,6 +10,7 @@
 
 #include "passes/passes.h"
 #include "kernels/ref/quant_util.h"
+#include "ops/hybrid.h"
 
 enum { MAX_CHAIN = 8 };
 
@@ -72,6 +73,10 @@ static float const_at(const tfcc_ir_tensor *ct, int32_t ch) {
 
 tfcc_status tfcc_pass_fold_batch_norm(tfcc_pass_ctx *ctx, int32_t *changed) {
   tfcc_ir_subgraph *sg = ctx->sg;
+  /* ref11: REFERENCE mode, a subgraph the classic interpreter delegates nothing of: its builtin
+     kernels run the conv and each MUL / ADD apart (the folded weights round otherwise) */
+  if (ctx->quant_compat == TFCC_QUANT_COMPAT_REFERENCE && tfcc_classic_undelegated(ctx->graph, sg))
+    return TFCC_OK;
   for (int32_t pi = 0; pi < sg->n_nodes; pi++) {
     tfcc_ir_node *p = &sg->nodes[pi];
     if (p->removed || !p->op || p->n_outputs != 1 || p->n_inputs < 2 || p->n_intermediates)

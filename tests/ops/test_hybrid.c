@@ -801,6 +801,28 @@ static const hybrid_case k_hybrid_cases[] = {
        activation range [-FLT_MAX, FLT_MAX] (an overflow is FLT_MAX, NaN passes) */
     {"hybrid_net_dyn_fc_f32_builtin", "hybrid_builtin", REF, 4, 0, false},
     {"float_fc_overflow_dynres_builtin", "hybrid_builtin", REF, 3, 0, false},
+    /* ref11: float operators of a float model whose subgraph the classic interpreter delegates
+       nothing of (a RESIZE to a size that is a model input): its builtin kernels, REFERENCE
+       mode (the RESIZE's output last) */
+    {"float_dyn_conv_builtin", "hybrid_builtin", REF, 4, 0, false},
+    {"float_dyn_dwconv_builtin", "hybrid_builtin", REF, 3, 0, false},
+    {"float_dyn_fc_builtin", "hybrid_builtin", REF, 3, 0, false},
+    {"float_dyn_tanh_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"float_dyn_mean_builtin", "hybrid_builtin", REF, 3, 0, false},
+    {"float_dyn_avgpool_builtin", "hybrid_builtin", REF, 3, 0, false},
+    {"float_dyn_hswish_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"float_dyn_bmm_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"float_dyn_gelu_builtin", "hybrid_builtin", REF, 3, 0, false},
+    {"float_dyn_resize_bilinear_builtin", "hybrid_builtin", REF, 3, 0, false},
+    {"float_dyn_softmax_builtin", "hybrid_builtin", REF, 2, 0, false},
+    {"float_dyn_exp_log_builtin", "hybrid_builtin", REF, 3, 0, false},
+    {"float_dyn_sum_l2_builtin", "hybrid_builtin", REF, 3, 0, false},
+    /* DEPTHWISE_CONV_2D's builtin range (3e38 * 2 is FLT_MAX) and store clamp (NaN becomes the
+       upper bound); TRANSPOSE_CONV's builtin kernel does not clamp (inf stays) */
+    {"float_dyn_overflow_builtin", "hybrid_builtin", REF, 3, 0, false},
+    /* the graph passes leave such a subgraph's float nodes alone in REFERENCE mode: a 1x1
+       CONV_2D -> DEPTHWISE_CONV_2D pair not fused, a CONV_2D -> MUL -> ADD chain not folded */
+    {"float_dyn_passes_builtin", "hybrid_builtin", REF, 3, 0, false},
     /* ref10: run-time float weights: the classic interpreter's delegate leaves the node to the
        builtin kernel (Eigen's GEBP order) in a delegated subgraph too */
     {"hybrid_net_fc_runtime_weights_builtin", "hybrid_builtin", REF, 2, 0, false},

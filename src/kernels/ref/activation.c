@@ -207,6 +207,18 @@ void tfcc_hard_swish_f32(const float *in, float *out, size_t n) {
   }
 }
 
+void tfcc_hard_swish_f32_builtin(const float *in, float *out, size_t n) {
+  const float sixth = 1.0f / 6.0f;
+  for (size_t i = 0; i < n; i++) {
+    const float x = in[i];
+    float r = x + 3.f;
+    r = 0.f < r ? r : 0.f;
+    r = 6.f < r ? 6.f : r;
+    const float m = x * r;
+    out[i] = m * sixth;
+  }
+}
+
 /* ---------------------------------------------------------------- 8-bit lookup tables */
 
 /* float -> int32 as a saturating conversion (NaN -> 0); TFLite's static_cast is only defined

@@ -60,6 +60,10 @@ typedef struct tfcc_gelu_rational {
 } tfcc_gelu_rational;
 const tfcc_gelu_rational *tfcc_gelu_xnn_rational(bool approximate);
 void tfcc_hard_swish_f32(const float *in, float *out, size_t n);
+/* HARD_SWISH as the classic interpreter's builtin kernel computes it (tfweb, ref11): (x *
+ * min(max(x + 3, 0), 6)) * (1.0f / 6), each step rounded (the division by 6 of the line above is
+ * an ulp apart on ~25% of inputs there). */
+void tfcc_hard_swish_f32_builtin(const float *in, float *out, size_t n);
 
 /* Scalar transforms exactly as TFLite's LUT generators evaluate them (float math). */
 float tfcc_act_logistic(float x);

@@ -25,7 +25,8 @@ void tfcc_dwconv_f32(const tfcc_conv_geom *g, const float *in, const float *filt
 }
 
 void tfcc_dwconv_f32_bias_first(const tfcc_conv_geom *g, const float *in, const float *filter,
-                                const float *bias, float act_min, float act_max, float *out) {
+                                const float *bias, float act_min, float act_max, bool nan_to_hi,
+                                float *out) {
   const int32_t mult = g->out_c / g->in_c;
   TFCC_CONV_PIXELS(for (int32_t oc = 0; oc < g->out_c; oc++) {
     const int32_t ic = oc / mult;
@@ -34,8 +35,13 @@ void tfcc_dwconv_f32_bias_first(const tfcc_conv_geom *g, const float *in, const 
                    const size_t fi = ((size_t)fy * g->filter_w + fx) * g->out_c + oc;
                    const float p = in[ii] * filter[fi]; /* its own statement: never an FMA */
                    acc += p;)
-    acc = acc < act_min ? act_min : acc;
-    out[out_base + oc] = acc > act_max ? act_max : acc;
+    if (nan_to_hi) { /* std::min(act_max, acc), then std::max(act_min, .) */
+      acc = acc < act_max ? acc : act_max;
+      out[out_base + oc] = act_min < acc ? acc : act_min;
+    } else {
+      acc = acc < act_min ? act_min : acc;
+      out[out_base + oc] = acc > act_max ? act_max : acc;
+    }
   })
 }
 

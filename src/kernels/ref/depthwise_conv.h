@@ -5,6 +5,7 @@
 #ifndef TFCC_KERNELS_REF_DEPTHWISE_CONV_H
 #define TFCC_KERNELS_REF_DEPTHWISE_CONV_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "kernels/ref/conv.h"
@@ -13,10 +14,13 @@
 void tfcc_dwconv_f32(const tfcc_conv_geom *g, const float *in, const float *filter,
                      const float *bias, float act_min, float act_max, float *out);
 /* Float in TFLite's builtin order (optimized DepthwiseConv: each accumulator starts at the
- * bias, then the taps row by row, every product rounded before it is added; NaN passes the
- * clamp): the order a hybrid model's TFLite runs where XNNPACK declines the node. */
+ * bias, then the taps row by row, every product rounded before it is added): the order a hybrid
+ * model's TFLite runs where XNNPACK declines the node. The clamp: NaN passes (nan_to_hi false);
+ * nan_to_hi true: the store's std::max(act_min, std::min(act_max, acc)), which makes a NaN
+ * act_max (ref11: the classic interpreter's, REFERENCE mode where it delegates nothing). */
 void tfcc_dwconv_f32_bias_first(const tfcc_conv_geom *g, const float *in, const float *filter,
-                                const float *bias, float act_min, float act_max, float *out);
+                                const float *bias, float act_min, float act_max, bool nan_to_hi,
+                                float *out);
 void tfcc_dwconv_u8(const tfcc_conv_geom *g, const tfcc_conv_requant *q, const uint8_t *in,
                     const uint8_t *filter, const int32_t *bias, uint8_t *out);
 void tfcc_dwconv_i8(const tfcc_conv_geom *g, const tfcc_conv_requant *q, const int8_t *in,

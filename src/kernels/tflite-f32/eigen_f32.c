@@ -1,6 +1,9 @@
 /* The classic interpreter's Eigen float kernels (eigen_f32.h). */
 #include "kernels/tflite-f32/eigen_f32.h"
 
+#include <math.h>
+#include <string.h>
+
 #include "kernels/ref/activation.h"
 #include "kernels/ref/expf.h"
 
@@ -160,6 +163,94 @@ void tfcc_eigen_conv_f32(const tfcc_conv_geom *g, const float *in, const float *
       v = v < lo ? lo : v;
       out[j] = v > hi ? hi : v;
     }
+}
+
+/* TRANSPOSE_CONV: the GEMM's column buffer holds this many floats (whole groups of 4 pixels,
+   at least one group), so that it stays in L1 / L2 while Col2im reads it back */
+enum { TCONV_COL_FLOATS = 8192 };
+
+static int32_t tconv_chunk(const tfcc_conv_geom *g, size_t n) {
+  const int32_t pixels = g->in_h * g->in_w;
+  size_t r = n > 0 ? TCONV_COL_FLOATS / n : (size_t)pixels;
+  r = r < 4 ? 4 : r / 4 * 4;
+  return r < (size_t)pixels ? (int32_t)r : pixels;
+}
+
+size_t tfcc_eigen_tconv_f32_scratch(const tfcc_conv_geom *g) {
+  const size_t n = (size_t)g->filter_h * (size_t)g->filter_w * (size_t)g->out_c;
+  return ((size_t)g->in_c * n + (size_t)tconv_chunk(g, n) * n) * sizeof(float);
+}
+
+/* The weights as the GEMM's rhs [in_c][taps * out_c]: from the stored [out_c][taps][in_c] or
+   the packing [taps][in_c][out_c] (tfcc_tconv_f32_pack) */
+static void tconv_weights_kn(const tfcc_conv_geom *g, const float *filter, const float *packed,
+                             float *restrict wt) {
+  const size_t k_n = (size_t)g->in_c, taps = (size_t)g->filter_h * (size_t)g->filter_w;
+  const size_t oc_n = (size_t)g->out_c, n = taps * oc_n;
+  if (filter) {
+    for (size_t oc = 0; oc < oc_n; oc++)
+      for (size_t t = 0; t < taps; t++) {
+        const float *f = filter + (oc * taps + t) * k_n;
+        for (size_t k = 0; k < k_n; k++) wt[k * n + t * oc_n + oc] = f[k];
+      }
+    return;
+  }
+  for (size_t t = 0; t < taps; t++)
+    for (size_t k = 0; k < k_n; k++)
+      memcpy(wt + k * n + t * oc_n, packed + (t * k_n + k) * oc_n, oc_n * sizeof(float));
+}
+
+/* Col2im of rows pixels from p0 of image b: each (pixel, tap) row of col added to its output
+   pixel's channels, pixel by pixel, tap by tap (TransposeConvV2's order) */
+static void tconv_col2im(const tfcc_conv_geom *g, int32_t b, int32_t p0, int32_t rows,
+                         const float *col, float *out) {
+  const size_t oc_n = (size_t)g->out_c, n = (size_t)g->filter_h * (size_t)g->filter_w * oc_n;
+  for (int32_t r = 0; r < rows; r++) {
+    const int32_t iy = (p0 + r) / g->in_w, ix = (p0 + r) % g->in_w;
+    const int32_t oy0 = iy * g->stride_h - g->pad_h, ox0 = ix * g->stride_w - g->pad_w;
+    for (int32_t fy = 0; fy < g->filter_h; fy++) {
+      const int32_t oy = oy0 + fy;
+      if (oy < 0 || oy >= g->out_h) continue;
+      for (int32_t fx = 0; fx < g->filter_w; fx++) {
+        const int32_t ox = ox0 + fx;
+        if (ox < 0 || ox >= g->out_w) continue;
+        float *restrict op =
+            out +
+            (((size_t)b * (size_t)g->out_h + (size_t)oy) * (size_t)g->out_w + (size_t)ox) * oc_n;
+        const float *restrict cp = col + (size_t)r * n + ((size_t)fy * g->filter_w + fx) * oc_n;
+        for (size_t oc = 0; oc < oc_n; oc++) op[oc] = op[oc] + cp[oc];
+      }
+    }
+  }
+}
+
+void tfcc_eigen_tconv_f32(const tfcc_conv_geom *g, const float *in, const float *filter,
+                          const float *packed, const float *bias, float lo, float hi, float *out,
+                          float *scratch, tfcc_eigen_gemm_fn gemm) {
+  const int32_t pixels = g->in_h * g->in_w, k_n = g->in_c;
+  const int32_t n = g->filter_h * g->filter_w * g->out_c;
+  const size_t oc_n = (size_t)g->out_c;
+  const size_t n_out = (size_t)g->batches * (size_t)g->out_h * (size_t)g->out_w * oc_n;
+  memset(out, 0, n_out * sizeof(float));
+  if (pixels > 0 && n > 0) {
+    float *wt = scratch, *col = scratch + (size_t)k_n * (size_t)n;
+    tconv_weights_kn(g, filter, packed, wt);
+    int32_t m4;
+    const int32_t kc = eigen_plan(pixels, k_n, n, &m4), chunk = tconv_chunk(g, (size_t)n);
+    for (int32_t b = 0; b < g->batches; b++)
+      for (int32_t p0 = 0; p0 < pixels; p0 += chunk) {
+        const int32_t rows = pixels - p0 < chunk ? pixels - p0 : chunk;
+        const int32_t m4c = m4 <= p0 ? 0 : (m4 - p0 < rows ? m4 - p0 : rows);
+        gemm(in + ((size_t)b * (size_t)pixels + (size_t)p0) * (size_t)k_n, (size_t)k_n, wt, rows,
+             k_n, n, kc > 0 ? kc : 1, m4c, NULL, -INFINITY, INFINITY, col);
+        tconv_col2im(g, b, p0, rows, col, out);
+      }
+  }
+  for (size_t i = 0; i < n_out; i++) {
+    float v = out[i] + (bias ? bias[i % oc_n] : 0.f);
+    v = v < lo ? lo : v;
+    out[i] = v > hi ? hi : v;
+  }
 }
 
 void tfcc_eigen_softmax_f32(const float *x, float *y, size_t outer, size_t depth, float beta,

@@ -56,6 +56,25 @@ void tfcc_eigen_conv_f32(const tfcc_conv_geom *g, const float *in, const float *
                          const float *filter_kn, const float *bias, float lo, float hi, float *out,
                          float *scratch, tfcc_eigen_gemm_fn gemm);
 
+/* TRANSPOSE_CONV (float32) as TensorFlow Lite's builtin kernel runs it (TransposeConvV2; the
+ * order of tfcc_tconv_f32 with TFCC_TCONV_F32_BUILTIN, kernels/ref/transpose_conv.h, whose
+ * scalar loops are the reference): per image, cpu_backend_gemm's Eigen GEMM of the input pixels
+ * [pixels][in_c] by the weights as [in_c][taps * out_c] makes each (pixel, tap, channel) dot
+ * product in GEBP's order (tfcc_eigen_gemm_kc's depth panels, pixels in groups of 4 below
+ * pixels rounded down to 4 with the even and odd channels of the part peeled by 8 summed apart;
+ * one running sum outside GEBP: pixels or taps * out_c 1, or in_c + pixels + taps * out_c < 20),
+ * then Col2im adds them to the zeroed output pixel by pixel, tap by tap, then + bias[c] (NULL:
+ * + 0) and the clamp to [lo, hi]. gemm: a vector kernel's tfcc_eigen_gemm_fn (the output
+ * columns, i.e. taps x channels, in the lanes: every dot product in the same order, the same
+ * bits). The weights come as stored (filter, [out_c][fh][fw][in_c]) or, filter NULL, as
+ * tfcc_tconv_f32_pack lays them out (packed); they are transposed into scratch per call, and the
+ * GEMM runs a few pixels at a time into a column buffer there: tfcc_eigen_tconv_f32_scratch(g)
+ * bytes. */
+size_t tfcc_eigen_tconv_f32_scratch(const tfcc_conv_geom *g);
+void tfcc_eigen_tconv_f32(const tfcc_conv_geom *g, const float *in, const float *filter,
+                          const float *packed, const float *bias, float lo, float hi, float *out,
+                          float *scratch, tfcc_eigen_gemm_fn gemm);
+
 /* SOFTMAX (float32) as that interpreter's builtin kernel (optimized_ops::Softmax, Eigen) where
  * its delegate does not run (ref9): per row of depth values, y = (x - max) * beta, e = expf(y)
  * (tfcc_expf_ref: std::exp), their sum in order, s = 1 / sum, out = e * s (verified on
