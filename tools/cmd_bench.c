@@ -54,6 +54,8 @@ static const char k_usage[] =
     "      --verify-cache     check the whole source (SHA-256) and every cached block at load\n"
     "                         (default: the file's identity, blocks as they are taken)\n"
     "      --prefault         touch every page of the session's arena at creation\n"
+    "      --prefault-background  read the weights cache's pages on a thread of their own from\n"
+    "                         the session's creation on (tfcc_session_options.prefault 2)\n"
     "  -i, --input FILE.npy   data for the next input (or NAME=FILE.npy); other inputs get\n"
     "                         seeded random data of their dtype\n"
     "      --seed N           seed of the random inputs (default 1)\n"
@@ -84,6 +86,7 @@ enum {
   OPT_QUANT_COMPAT,
   OPT_WEIGHTS_CACHE,
   OPT_PREFAULT,
+  OPT_PREFAULT_BG,
   OPT_VERIFY_CACHE,
   OPT_INPUT,
   OPT_SEED,
@@ -109,6 +112,7 @@ static const arg_opt k_opts[] = {{OPT_THREADS, "-t", "--threads", 1},
                                  {OPT_QUANT_COMPAT, NULL, "--quant-compat", 1},
                                  {OPT_WEIGHTS_CACHE, NULL, "--weights-cache", 1},
                                  {OPT_PREFAULT, NULL, "--prefault", 0},
+                                 {OPT_PREFAULT_BG, NULL, "--prefault-background", 0},
                                  {OPT_VERIFY_CACHE, NULL, "--verify-cache", 0},
                                  {OPT_INPUT, "-i", "--input", 1},
                                  {OPT_SEED, NULL, "--seed", 1},
@@ -242,6 +246,7 @@ static int parse_opts(int argc, char **argv, bench_opts *o, int *done) {
         break;
       case OPT_WEIGHTS_CACHE: o->weights_cache = v; break;
       case OPT_PREFAULT: o->prefault = 1; break;
+      case OPT_PREFAULT_BG: o->prefault = TFCC_PREFAULT_BACKGROUND; break;
       case OPT_DEVICE_IO: o->device_io = 1; break;
       case OPT_VERIFY_CACHE: o->verify_cache = 1; break;
       case OPT_INPUT:

@@ -585,6 +585,9 @@ TFCC_API tfcc_status tfcc_model_watermark(const tfcc_model *m, tfcc_watermark_in
 
 typedef struct tfcc_session tfcc_session;
 
+/* tfcc_session_options.prefault: the weights cache's pages read ahead on a thread of their own */
+#define TFCC_PREFAULT_BACKGROUND 2
+
 typedef struct tfcc_session_options {
   size_t struct_size; /* sizeof(tfcc_session_options) */
   int reserved;
@@ -592,7 +595,13 @@ typedef struct tfcc_session_options {
                    model's weights cache file (once per model), so that the first run takes no
                    page faults there; the model's first such session also makes the packed
                    weights' last huge page whole again where the load split it (4-19 ms once,
-                   then no 4 KiB page walks there at run). Default 0: pages fault on first use */
+                   then no 4 KiB page walks there at run). Default 0: pages fault on first use.
+                   TFCC_PREFAULT_BACKGROUND (2): none of that at creation; a thread of its own
+                   reads the pages of the weights cache's blocks in the order runs read them
+                   (once per model, ending by itself; nothing waits for it; stopped at the
+                   session's destroy), so that the first run finds most of them mapped. It costs
+                   a thread start and its CPU beside the caller's (docs/weights_cache.md, "First
+                   run") */
   size_t max_memory; /* bytes one plan of the session may take: its arena plus its variable
                         tensors (each called subgraph's plan is held to it too). Over it,
                         creating the session (or resizing its inputs) fails with

@@ -56,8 +56,26 @@ static void *fold_alloc(tfcc_exec_plan *p, fold_block **list, size_t bytes) {
   return m + hdr;
 }
 
+/* exec_plan.h: layout (env.keep_layout): what plan_memory reads of a build */
+typedef struct tfcc_plan_layout {
+  tfcc_plan_buffer *bufs; /* [nb] with their offsets */
+  int32_t *buf_tensor;    /* [nb] its tensor, or -1 - node for a node's scratch */
+  int32_t *group;         /* [n_tensors] sharing groups (plan/buffer_sharing.h) */
+  int32_t nb;
+} tfcc_plan_layout;
+
+static void layout_free(tfcc_exec_plan *p) {
+  if (!p->layout) return;
+  free(p->layout->bufs);
+  free(p->layout->buf_tensor);
+  free(p->layout->group);
+  free(p->layout);
+  p->layout = NULL;
+}
+
 void tfcc_exec_plan_free(tfcc_exec_plan *p) {
   if (!p) return;
+  layout_free(p);
   fold_block *b = (fold_block *)p->persist;
   while (b) {
     fold_block *n = b->next;
@@ -600,6 +618,7 @@ static bool plan_tables(tfcc_exec_plan *p, bool hot, bool rewhole) {
     return false;
   }
   p->tables = m;
+  p->tables_bytes = bytes;
   p->nodes = (tfcc_exec_node *)(void *)m;
   p->io = (tfcc_tensor **)(void *)(m + o_io);
   p->ptrs = (tfcc_tensor **)(void *)(m + o_ptrs);
@@ -636,6 +655,16 @@ tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t
   if (st == TFCC_OK) st = plan_outputs(&b);
   if (st == TFCC_OK) st = plan_arena(&b);
   if (st == TFCC_OK && with_memory) st = plan_memory(&b);
+  if (st == TFCC_OK && !with_memory && env->keep_layout) { /* tfcc_exec_plan_add_memory */
+    if (!(p->layout = malloc(sizeof *p->layout))) {
+      st = tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
+    } else {
+      *p->layout = (tfcc_plan_layout){b.bufs, b.buf_tensor, b.g.group, b.nb};
+      b.bufs = NULL;
+      b.buf_tensor = NULL;
+      b.g.group = NULL;
+    }
+  }
   p->persist = (uint8_t *)b.folds;
   free(b.g.producer);
   free(b.g.last_use);
@@ -643,6 +672,79 @@ tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t
   free(b.bound);
   free(b.bufs);
   free(b.buf_tensor);
+  if (st != TFCC_OK) tfcc_exec_plan_free(p);
+  return st;
+}
+
+/* ptr moved with the block [lo, lo + n) to `to`; a pointer outside it unchanged. */
+static void *moved(const void *ptr, uintptr_t lo, size_t n, uint8_t *to) {
+  const uintptr_t v = (uintptr_t)ptr;
+  return v >= lo && v - lo < n ? (void *)(to + (v - lo)) : (void *)(uintptr_t)ptr;
+}
+
+/* The plan's tables (built in a calloc'd block) moved where a session's build puts them: a
+ * block cut from the packed weights' last huge page (plan_tables, hot), every pointer into the
+ * old block pointed at the same place in the new one. Kept where they are when that does not
+ * fit there (as a build then callocs them). */
+static void move_tables(tfcc_exec_plan *p, bool rewhole) {
+  if (p->tables_wmem || !p->tables) return;
+  uint8_t *m = tfcc_wmem_alloc_spare(p->tables_bytes, rewhole);
+  if (!m) return;
+  memcpy(m, p->tables, p->tables_bytes);
+  const uintptr_t lo = (uintptr_t)p->tables;
+  const size_t n = p->tables_bytes;
+  p->nodes = moved(p->nodes, lo, n, m);
+  p->io = moved(p->io, lo, n, m);
+  p->ptrs = moved(p->ptrs, lo, n, m);
+  p->tensors = moved(p->tensors, lo, n, m);
+  p->quant_copy = moved(p->quant_copy, lo, n, m);
+  p->copy_outputs = moved(p->copy_outputs, lo, n, m);
+  for (int32_t e = 0; e < p->n_nodes; e++) {
+    tfcc_op_ctx *c = &p->nodes[e].ctx;
+    c->in = moved(c->in, lo, n, m);
+    c->out = moved(c->out, lo, n, m);
+    c->tmp = moved(c->tmp, lo, n, m);
+  }
+  const tfcc_ir_subgraph *sg = p->sg;
+  size_t n_slots = 0;
+  for (int32_t i = 0; i < sg->n_nodes; i++)
+    n_slots += (size_t)sg->nodes[i].n_inputs + (size_t)sg->nodes[i].n_outputs +
+               (size_t)sg->nodes[i].n_intermediates;
+  for (size_t k = 0; k < n_slots; k++) p->ptrs[k] = moved(p->ptrs[k], lo, n, m);
+  for (int32_t k = 0; k < p->n_inputs + p->n_outputs; k++) p->io[k] = moved(p->io[k], lo, n, m);
+  for (int32_t i = 0; i < p->n_tensors; i++) {
+    p->tensors[i].quant = moved(p->tensors[i].quant, lo, n, m);
+    p->quant_copy[i].q.scale = moved(p->quant_copy[i].q.scale, lo, n, m);
+    p->quant_copy[i].q.zero_point = moved(p->quant_copy[i].q.zero_point, lo, n, m);
+  }
+  free(p->tables);
+  p->tables = m;
+  p->tables_wmem = true;
+}
+
+tfcc_status tfcc_exec_plan_add_memory(tfcc_exec_plan *p, const tfcc_exec_env *env, tfcc_err *err) {
+  tfcc_plan_layout *l = p->layout;
+  if (!l || p->arena) {
+    tfcc_exec_plan_free(p);
+    return tfcc_err_set(err, TFCC_ERR_STATE, "the plan was not built to be given memory later");
+  }
+  if (env->hot_tables) move_tables(p, env->rewhole);
+  for (int32_t e = 0; e < p->n_nodes; e++) { /* as bind_node sets them for env */
+    tfcc_op_ctx *c = &p->nodes[e].ctx;
+    c->err = err;
+    c->rs = env->rs;
+    c->pool = env->pool;
+    c->log = env->log;
+  }
+  plan_build b = {.p = p, .env = env, .ks = tfcc_kernel_set_for(env->isa), .err = err};
+  b.g.group = l->group;
+  b.bufs = l->bufs;
+  b.buf_tensor = l->buf_tensor;
+  b.nb = l->nb;
+  b.folds = (fold_block *)p->persist;
+  tfcc_status st = plan_memory(&b);
+  p->persist = (uint8_t *)b.folds;
+  layout_free(p);
   if (st != TFCC_OK) tfcc_exec_plan_free(p);
   return st;
 }

@@ -53,6 +53,7 @@ typedef struct tfcc_exec_plan {
    * packed-weights memory's current huge page when it fits there (tfcc_wmem_alloc_spare: the
    * weights' last huge page, no new memory), else one calloc. */
   void *tables;
+  size_t tables_bytes;
   bool tables_wmem; /* tables came from tfcc_wmem_alloc_spare */
   /* per tensor (in tables): a copy of its quantization when it has one scale and zero point,
    * which tensors' quant then points to (kernels read it at every run; the IR's vectors lie
@@ -80,6 +81,9 @@ typedef struct tfcc_exec_plan {
                          operators for outputs they size themselves (op->dynamic_bytes) */
   int32_t subgraph;   /* index of sg in graph */
   int32_t n_stateful; /* nodes with operator state (subgraph plans) */
+  /* built without memory with env.keep_layout: the arena layout that
+   * tfcc_exec_plan_add_memory gives memory later (NULL otherwise, and once it has) */
+  struct tfcc_plan_layout *layout;
 } tfcc_exec_plan;
 
 typedef struct tfcc_input_shape {
@@ -100,12 +104,26 @@ typedef struct tfcc_exec_env {
                       plan; not one built while running) */
   bool rewhole;      /* with hot_tables: the session asked for prefault (tfcc_wmem_alloc_spare) */
   size_t max_memory; /* arena + variable bytes one plan may take; 0: no limit */
+  /* a plan built without memory keeps its arena layout (plan.layout), so that
+   * tfcc_exec_plan_add_memory can make it the plan a build with memory would have made: the
+   * load's validation plan, handed on to the model's first session (runtime/model.c) */
+  bool keep_layout;
 } tfcc_exec_env;
 
 tfcc_status tfcc_exec_plan_build(tfcc_exec_plan *p, const tfcc_graph *g, int32_t subgraph,
                                  const tfcc_input_shape *shapes, bool with_memory,
                                  const tfcc_exec_env *env, tfcc_err *err);
 void tfcc_exec_plan_free(tfcc_exec_plan *p);
+/* Gives p, built without memory with env.keep_layout on the same graph, kernel level and pool
+ * as env's, the memory a build with memory under env would have given it: the same arena
+ * layout, variables, tensors' data and scratch; its tables moved where such a build puts them
+ * (env.hot_tables, env.rewhole), its nodes' run state and error pointed at env.rs and err.
+ * Operators are not prepared again: the result is the plan tfcc_exec_plan_build(with_memory)
+ * returns, less its prepare calls and arena planning. Plans whose operators keep state
+ * (n_stateful) or reach a run state's subgraphs or variables must not be handed on this way
+ * (their state was made with the builder's run state). On failure (env.max_memory, out of
+ * memory) p is freed. */
+tfcc_status tfcc_exec_plan_add_memory(tfcc_exec_plan *p, const tfcc_exec_env *env, tfcc_err *err);
 
 /* Run: prepares dynamic node en with its inputs' data (those its prepare asks for marked known),
  * sizes its outputs and scratch (growing their memory only when larger than before), then runs

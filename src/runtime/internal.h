@@ -94,6 +94,13 @@ struct tfcc_model {
   tfcc_err wm_err;
   int32_t n_resources; /* distinct resource variables (VAR_HANDLE), numbered at load */
   void *dev_model;     /* the device's copy of the constants (rt->device), or NULL */
+  /* The load's validation plan of subgraph 0 at the stored shapes, built on gen0 without
+   * memory but with its arena layout (exec_plan.h: keep_layout), for the first session created
+   * while gen0 is current (taken with one atomic exchange; session.c), which gives it memory
+   * instead of preparing every operator and planning the arena again. NULL: none (taken, not
+   * kept: a model with subgraph calls, resource variables or operator state, or env
+   * TFCC_HAND_ON_PLAN=off; dropped when a weight update replaces gen0). */
+  _Atomic(tfcc_exec_plan *) spare_plan;
 };
 
 struct tfcc_session {
@@ -122,6 +129,8 @@ struct tfcc_session {
   /* Why the session has no plan yet (gen == NULL): its subgraph fails at the stored input
    * shapes, placeholders that a resize replaces (tfcc_subgraph_has_resizable_input). */
   tfcc_err unplanned;
+  bool plan_handed_on; /* its first plan is the model's load plan (tfcc_model.spare_plan) */
+  bool touch_started;  /* it started the weights cache's touch thread (tfcc_wcache_touch_start) */
 };
 
 /* Whether an input of sg has a -1 in its shape signature (its stored shape may be a placeholder:
@@ -171,5 +180,7 @@ tfcc_status tfcc_model_require_watermark(const tfcc_model *m, tfcc_err *err);
 
 /* Kernel level and pool this model's sessions use. */
 tfcc_exec_env tfcc_model_env(const tfcc_model *m);
+/* Frees the model's load plan if no session took it (a weight update replaced gen0). */
+void tfcc_model_drop_spare_plan(tfcc_model *m);
 
 #endif

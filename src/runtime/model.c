@@ -51,8 +51,16 @@ void tfcc_graph_release_params(tfcc_graph *g) {
   }
 }
 
+void tfcc_model_drop_spare_plan(tfcc_model *m) {
+  tfcc_exec_plan *p = atomic_exchange_explicit(&m->spare_plan, NULL, memory_order_acq_rel);
+  if (!p) return;
+  tfcc_exec_plan_free(p);
+  free(p);
+}
+
 static void model_free(tfcc_model *m) {
   if (!m) return;
+  tfcc_model_drop_spare_plan(m); /* before the graph it points into */
   if (m->dev_model) m->rt->device->be->model_close(m->dev_model);
   tfcc_weights_join_writer(m); /* an update's cache writer holds a generation */
   /* No session is left: the current generation holds only the model's reference. */
@@ -335,9 +343,14 @@ static bool placeholder_shapes(tfcc_model *m, const tfcc_graph *g, int32_t sgi, 
  * other signature's subgraph are planned; the subgraphs they call are planned by the operators
  * that run them. A subgraph that fails only at placeholder input shapes does not fail the load
  * (placeholder_shapes). */
+static bool getenv_off(const char *name);
 static tfcc_status validate_shapes(tfcc_model *m, tfcc_graph *g, bool record, tfcc_err *err) {
   tfcc_exec_plan plan;
   tfcc_exec_env env = tfcc_model_env(m);
+  /* subgraph 0's plan handed on to the first session (tfcc_model.spare_plan): a graph whose
+   * operators reach no run state (no subgraph calls, no resource variables) */
+  env.keep_layout =
+      record && g->n_subgraphs == 1 && m->n_resources == 0 && !getenv_off("TFCC_HAND_ON_PLAN");
   const tfcc_ir_subgraph *sg = &g->subgraphs[0];
   if (record && !(m->node_macs = calloc((size_t)sg->n_nodes + 1, sizeof *m->node_macs)))
     return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
@@ -353,7 +366,14 @@ static tfcc_status validate_shapes(tfcc_model *m, tfcc_graph *g, bool record, tf
       m->arena_lower_bound = plan.arena_lower_bound;
       m->arena_naive_bytes = plan.naive_bytes;
     }
-    tfcc_exec_plan_free(&plan);
+    tfcc_exec_plan *keep = plan.layout && plan.n_stateful == 0 ? malloc(sizeof *keep) : NULL;
+    if (keep) {
+      *keep = plan;
+      atomic_store_explicit(&m->spare_plan, keep, memory_order_release);
+    } else {
+      tfcc_exec_plan_free(&plan);
+    }
+    env.keep_layout = false;
   } else if (placeholder_shapes(m, g, 0, record, st, err)) {
     st = TFCC_OK;
   }
@@ -779,6 +799,7 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
   atomic_init(&m->gen0.refs, 1);
   m->gen0.graph = &m->graph;
   atomic_init(&m->weights, &m->gen0);
+  atomic_init(&m->spare_plan, NULL);
   if (pthread_mutex_init(&m->update_lock, NULL) == 0) m->update_lock_init = true;
   tfcc_model_options_default(&m->opts);
   if (opts) {

@@ -71,6 +71,24 @@ static tfcc_status session_fail(tfcc_session *s, tfcc_status st) {
   return st;
 }
 
+/* The model's load plan (tfcc_model.spare_plan) for the session's first plan, when it is one
+ * this session would build: subgraph 0 at the stored input shapes (a session's shapes until it
+ * resizes), on generation 0 (the load's weights: the plan points at their constants and
+ * params). The other options (prefault, max_memory) only act when it is given memory. */
+static tfcc_exec_plan *take_load_plan(tfcc_session *s, const tfcc_weights *w) {
+  tfcc_model *m = s->model;
+  if (planned(s) || s->subgraph != 0 || w != &m->gen0 ||
+      !atomic_load_explicit(&m->spare_plan, memory_order_relaxed))
+    return NULL;
+  for (int32_t i = 0; i < s->sg->n_inputs; i++) {
+    const tfcc_ir_tensor *t = &s->sg->tensors[s->sg->inputs[i]];
+    if (s->shapes[i].rank != t->rank ||
+        memcmp(s->shapes[i].dims, t->dims, (size_t)t->rank * sizeof *t->dims) != 0)
+      return NULL;
+  }
+  return atomic_exchange_explicit(&m->spare_plan, NULL, memory_order_acq_rel);
+}
+
 /* Builds the plan against generation w (referenced by the caller). */
 static tfcc_status replan_on(tfcc_session *s, tfcc_weights *w) {
   tfcc_exec_plan next;
@@ -80,8 +98,16 @@ static tfcc_status replan_on(tfcc_session *s, tfcc_weights *w) {
   env.rewhole = s->prefault;
   env.max_memory = s->max_memory;
   s->rs.graph = w->graph;
-  tfcc_status st =
-      tfcc_exec_plan_build(&next, w->graph, s->subgraph, s->shapes, true, &env, &s->err);
+  tfcc_exec_plan *load_plan = take_load_plan(s, w);
+  tfcc_status st;
+  if (load_plan) { /* prepared and laid out at load: memory only */
+    next = *load_plan;
+    free(load_plan);
+    st = tfcc_exec_plan_add_memory(&next, &env, &s->err);
+    s->plan_handed_on = st == TFCC_OK;
+  } else {
+    st = tfcc_exec_plan_build(&next, w->graph, s->subgraph, s->shapes, true, &env, &s->err);
+  }
   if (st != TFCC_OK) {
     if (st == TFCC_ERR_NO_MEMORY)
       tfcc_log(s->model->rt ? &s->model->rt->log : NULL, TFCC_LOG_ERROR, TFCC_TAG_MEM_ALLOC_FAIL,
@@ -233,10 +259,11 @@ static tfcc_status session_create(tfcc_model *m, int32_t subgraph, const tfcc_ir
     s->shapes[i].rank = t->rank;
     memcpy(s->shapes[i].dims, t->dims, sizeof t->dims);
   }
-  s->prefault =
-      opts &&
-      opts->struct_size >= offsetof(tfcc_session_options, prefault) + sizeof opts->prefault &&
-      opts->prefault;
+  const int prefault =
+      opts && opts->struct_size >= offsetof(tfcc_session_options, prefault) + sizeof opts->prefault
+          ? opts->prefault
+          : 0;
+  s->prefault = prefault != 0 && prefault != TFCC_PREFAULT_BACKGROUND;
   tfcc_status st = replan(s);
   if (st != TFCC_OK && st != TFCC_ERR_NO_MEMORY && tfcc_subgraph_has_resizable_input(s->sg)) {
     /* placeholder input shapes (model.c, placeholder_shapes): as TFLite, which prepares
@@ -254,6 +281,12 @@ static tfcc_status session_create(tfcc_model *m, int32_t subgraph, const tfcc_ir
     /* the first run then faults no arena page, and no page of the weights cache's blocks */
     if (s->plan.arena) memset(s->plan.arena, 0, s->plan.arena_bytes);
     tfcc_wcache_prefault(m->wcache);
+  } else if (prefault == TFCC_PREFAULT_BACKGROUND) {
+    /* the cache's blocks read ahead of the first run on a thread of their own (once per
+     * model; stopped at this session's destroy if still running). Not the default: on the
+     * test VM it moved as much time into the load as it took out of the first run
+     * (bench/README.md, "load15") */
+    s->touch_started = tfcc_wcache_touch_start(m->wcache);
   }
   *out = s;
   return TFCC_OK;
@@ -261,6 +294,7 @@ static tfcc_status session_create(tfcc_model *m, int32_t subgraph, const tfcc_ir
 
 void tfcc_session_destroy(tfcc_session *s) {
   if (!s) return;
+  if (s->touch_started) tfcc_wcache_touch_stop(s->model->wcache);
   if (s->dev_sess) s->model->rt->device->be->session_close(s->dev_sess);
   tfcc_exec_plan_free(&s->plan);
   tfcc_run_state_free(&s->rs);

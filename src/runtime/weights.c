@@ -348,6 +348,7 @@ static void publish(tfcc_model *m, tfcc_weights *w, double t_start, double t_pre
   m->gens = w;
   tfcc_weights *old = atomic_exchange_explicit(&m->weights, w, memory_order_acq_rel);
   double t_switch = now_ms();
+  tfcc_model_drop_spare_plan(m); /* a plan of gen0, which no session created now binds to */
   /* Wait for runs still on the old weights (they hold references), then free them here, off the
    * run path. A run that outlives the wait frees them itself when it ends. */
   struct timespec nap = {0, 50000};

@@ -3,6 +3,8 @@
 #include "runtime/weights_cache.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -331,6 +333,14 @@ struct tfcc_wcache {
   tfcc_wc_mem mem;
   uint64_t keep_off, keep_bytes; /* the kept-pages block, when shared (prefault skips it) */
   atomic_bool prefaulted;
+  /* tfcc_wcache_touch_start: the thread reading the blocks' pages, its spans, its stop flag */
+  atomic_bool touch_started;
+  atomic_bool touch_on; /* touch_thread is to be joined (touch_stop, tfcc_wcache_free) */
+  atomic_bool touch_stop;
+  pthread_t touch_thread;
+  pid_t touch_pid; /* the process that started it (a forked child has no such thread) */
+  struct touch_span *touch;
+  size_t n_touch;
 };
 
 /* The source's bytes are about to be read beyond its sampled ends. */
@@ -992,11 +1002,58 @@ static void write_out(tfcc_wcache *c) {
            "weights cache %s: wrote %zu blocks in %.1f ms", c->path, c->n_blocks, now_ms() - t0);
 }
 
+/* A block taken from the mapped file, as the background touch reads it (node order). */
+typedef struct touch_span {
+  int32_t node;
+  const uint8_t *p;
+  size_t n;
+} touch_span;
+
+static int cmp_touch(const void *a, const void *b) {
+  const touch_span *x = a, *y = b;
+  if (x->node != y->node) return x->node < y->node ? -1 : 1;
+  return x->p < y->p ? -1 : x->p > y->p;
+}
+
+/* The background touch: a byte of each page of each span, in node order, until told to stop
+ * (checked between spans and every 2 MiB). Only reads of the read-only mapping: nothing a run
+ * writes, no lock. */
+static void *touch_main(void *arg) {
+  tfcc_wcache *c = arg;
+  const size_t pg = (size_t)sysconf(_SC_PAGESIZE), step = (size_t)2 << 20;
+  for (size_t i = 0; i < c->n_touch; i++)
+    for (size_t o = 0; o < c->touch[i].n; o += step) {
+      if (atomic_load_explicit(&c->touch_stop, memory_order_relaxed)) return NULL;
+      read_each_page(c->touch[i].p + o, c->touch[i].n - o < step ? c->touch[i].n - o : step, pg);
+    }
+  return NULL;
+}
+
+/* The blocks taken from the mapped file as spans from their first page, in node order (for
+ * tfcc_wcache_touch_start; the block list goes at finish). No memory: none. */
+static void build_touch(tfcc_wcache *c) {
+  const uintptr_t lo = (uintptr_t)c->map, pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+  if (!c->map || c->in_mem || !c->n_blocks || !pg) return;
+  touch_span *t = malloc(c->n_blocks * sizeof *t);
+  if (!t) return;
+  size_t n = 0;
+  for (size_t i = 0; i < c->n_blocks; i++) {
+    const uintptr_t a = (uintptr_t)c->blocks[i].data;
+    if (!a || a < lo || a - lo >= c->map_size || !c->blocks[i].bytes) continue; /* not a hit */
+    const uintptr_t a0 = a & ~(pg - 1);
+    t[n++] = (touch_span){c->blocks[i].node, (const uint8_t *)a0, a + c->blocks[i].bytes - a0};
+  }
+  qsort(t, n, sizeof *t, cmp_touch);
+  c->touch = t;
+  c->n_touch = n;
+}
+
 void tfcc_wcache_finish(tfcc_wcache *c) {
   if (!c) return;
   atomic_store_explicit(&c->sealed, true, memory_order_release);
   close_fd(c);
   if (tfcc_wcache_will_write(c)) write_out(c);
+  build_touch(c);
   /* written or never to be: the list of blocks and the copies made for the file (the kept
    * pages: ResNet-50 int8 0.95 MiB of heap, held for the model's life before) go now */
   free(c->blocks);
@@ -1030,8 +1087,31 @@ void tfcc_wcache_prefault(tfcc_wcache *c) {
   }
 }
 
+bool tfcc_wcache_touch_start(tfcc_wcache *c) {
+  if (!c || !c->n_touch || atomic_load(&c->prefaulted) || atomic_exchange(&c->touch_started, true))
+    return false;
+  atomic_store(&c->touch_stop, false);
+  c->touch_pid = getpid();
+  /* no signal is delivered to it (the process's handlers run on its own threads) */
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  const bool on = pthread_create(&c->touch_thread, NULL, touch_main, c) == 0;
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  atomic_store(&c->touch_on, on);
+  return on;
+}
+
+void tfcc_wcache_touch_stop(tfcc_wcache *c) {
+  if (!c || !atomic_exchange(&c->touch_on, false) || c->touch_pid != getpid()) return;
+  atomic_store(&c->touch_stop, true);
+  pthread_join(c->touch_thread, NULL);
+}
+
 void tfcc_wcache_free(tfcc_wcache *c) {
   if (!c) return;
+  tfcc_wcache_touch_stop(c); /* before the mapping it reads goes */
+  free(c->touch);
   unmap(c);
   free(c->blocks);
   free(c->skips);

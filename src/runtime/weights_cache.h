@@ -240,6 +240,17 @@ bool tfcc_wcache_will_write(const tfcc_wcache *c);
 /* Maps every page of the cache file into the process's page tables now (once; later calls
  * return at once), so that the first run takes no page fault on the blocks. Thread safe. */
 void tfcc_wcache_prefault(tfcc_wcache *c);
+/* Starts (once per cache, not after tfcc_wcache_prefault) a thread that reads a byte of each
+ * page of the blocks taken from the file, in node order (the order a run reads them), and
+ * ends: a session's first run, started right after, then finds most of those pages in its page
+ * tables instead of faulting them itself (docs/weights_cache.md, "First run"). Nothing waits
+ * for it or locks with it; tfcc_wcache_free stops and joins it (it reads only the mapping).
+ * false: not started (no mapped blocks, already started, prefaulted, or no thread). */
+bool tfcc_wcache_touch_start(tfcc_wcache *c);
+/* Stops the touch thread (between two 2 MiB steps) and joins it; no-op when none runs or it
+ * was joined already. Not from two threads at once (the session that started it, at its
+ * destroy, then tfcc_wcache_free, at the model's). */
+void tfcc_wcache_touch_stop(tfcc_wcache *c);
 /* After every user of its blocks is gone (the model's params released). NULL-safe. */
 void tfcc_wcache_free(tfcc_wcache *c);
 
