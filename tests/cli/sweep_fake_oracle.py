@@ -7,7 +7,7 @@ verdict logic can be checked without the real engines.
 Its "reference" is `$TFCC run` on the same inputs, changed as the case asks: FAKE_ORACLE_CASES
 names a JSON file {case: {engine: action}}. The case is the model's file name without .tflite,
 or "<folder>/<name>" for the copies sweep_models.py writes into a model's work folder
-(static_outputs, per_channel). Actions:
+(static_outputs, per_channel, static_reshape). Actions:
   exact          tfcc's outputs unchanged
   add:X          X added to every element of floating outputs; X quantized units (clipped to
                  the dtype's range) added to integer outputs
@@ -45,7 +45,7 @@ def main():
     model, out_dir, inputs = args[0], args[1], args[2:]
     stem = os.path.splitext(os.path.basename(model))[0]
     case = stem
-    if stem in ("static_outputs", "per_channel"):
+    if stem in ("static_outputs", "per_channel", "static_reshape"):
         case = os.path.basename(os.path.dirname(os.path.abspath(model))) + "/" + stem
     with open(os.environ["FAKE_ORACLE_CASES"]) as fh:
         cases = json.load(fh)

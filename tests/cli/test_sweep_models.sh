@@ -4,10 +4,11 @@
 # tfcc's own output changed as each case asks). Checks the tolerances (float 1e-3 + 1e-3 |ref|,
 # 1 quantized unit, int32 equal on >= 99.5 %), the fallbacks (a LiteRT.js mismatch asked again of
 # the classic interpreter; a classic-interpreter mismatch asked again of LiteRT.js on a copy with
-# tfcc's output shapes; a refusal of the classic interpreter, asked first, asked of LiteRT.js), refusals on either side (the classic interpreter's own XNNPACK delegate
-# failing and being undone is none), the TRANSPOSE_CONV output_shape input, and the counts,
-# Markdown and JSON. Needs Debian's Python with NumPy (TFCC_SWEEP_PYTHON names another; skips,
-# 77, without it).
+# tfcc's output shapes; a refusal of the classic interpreter, asked first, asked of LiteRT.js; a
+# computed RESHAPE output asked of LiteRT.js on a copy with the shape constant), refusals on
+# either side (the classic interpreter's own XNNPACK delegate failing and being undone is none),
+# the TRANSPOSE_CONV output_shape input, and the counts, Markdown and JSON. Needs Debian's Python
+# with NumPy (TFCC_SWEEP_PYTHON names another; skips, 77, without it).
 source "$(dirname "$0")/lib.bash"
 SRC=${TFCC_SOURCE_DIR:-$(cd "$HERE/../.." && pwd)}
 PY=${TFCC_SWEEP_PYTHON:-/usr/bin/python3}
@@ -72,6 +73,18 @@ y = m.add_tensor("y", S.FLOAT32, [1, 5, 5, 1])
 m.add_op("TRANSPOSE_CONV", [osh, w, x], [y], {"padding": 1, "stride_w": 2, "stride_h": 2})
 m.inputs, m.outputs = [osh, x], [y]
 save("transpose_conv_shape_input", m)
+# an output a RESHAPE writes from a computed shape (SHAPE -> RESHAPE): dynamic in TFLite, and
+# LiteRT.js hands back other memory for it; the sweep asks LiteRT.js again on a copy whose
+# shape operand is a constant
+m = S.Model()
+x, y = m.add_tensor("x", S.FLOAT32, [1, 6]), m.add_tensor("y", S.FLOAT32, [1, 6])
+s = m.add_tensor("s", S.INT32, [2])
+z = m.add_tensor("z", S.FLOAT32, [1, 6])
+m.add_op("RELU", [x], [y])
+m.add_op("SHAPE", [y], [s], {"out_type": S.INT32})
+m.add_op("RESHAPE", [y, s], [z])
+m.inputs, m.outputs = [x], [z]
+save("reshape_computed_litert_stale", m)
 PY
 cat >"$TMP/cases.json" <<'EOF'
 {"f32_within": {"litert": "add:0.0005"},
@@ -86,7 +99,8 @@ cat >"$TMP/cases.json" <<'EOF'
  "custom_tfcc_refuses": {"litert": "zeros:float32:1,4"},
  "custom_both_refuse": {"litert": "refuse", "tfweb": "refuse"},
  "passthrough_tfweb_off": {"tfweb": "add:0.5"},
- "passthrough_tfweb_refuses": {"tfweb": "refuse"}}
+ "passthrough_tfweb_refuses": {"tfweb": "refuse"},
+ "reshape_computed_litert_stale": {"litert": "add:100", "tfweb": "refuse"}}
 EOF
 printf '%s\n' "f32_exact owner/repo path/f32.tflite" >"$TMP/sources.txt"
 export FAKE_ORACLE_CASES=$TMP/cases.json FAKE_ORACLE_LOG=$TMP/oracle.log TFCC
@@ -115,12 +129,14 @@ verdict "both refuse" custom_both_refuse
 verdict "match vs LiteRT on a copy with the output shapes written: out0 max |diff| 0; out1 max |diff| 0 (the classic interpreter: MISMATCH: out0 max |diff| 0.5" passthrough_tfweb_off
 verdict "match: out0 max |diff| 0" transpose_conv_shape_input
 verdict "match: out0 max |diff| 0; out1 max |diff| 0" passthrough_tfweb_refuses
+verdict "match vs LiteRT on a copy whose computed RESHAPE shape is written as a constant: out0 max |diff| 0 (LiteRT.js on the file: MISMATCH: out0 max |diff| 100" reshape_computed_litert_stale
 # the refusals name the cause: tfcc's message, the oracle's ERROR line
 expect_in "$TMP/T.md" "NoSuchSweepOp" "tfcc's refusal names the custom operator"
 expect_in "$TMP/T.md" "refused: ERROR: fake litert refuses f32_tflite_refuses" "the oracle's refusal is quoted"
 # the oracle was asked in the order the docstring gives
 expect_in "$TMP/oracle.log" "passthrough_tfweb_off tfweb" "an output that is an input goes to the classic interpreter first"
 expect_in "$TMP/oracle.log" "passthrough_tfweb_off/static_outputs litert" "then to LiteRT.js on a copy with tfcc's shapes"
+expect_in "$TMP/oracle.log" "reshape_computed_litert_stale/static_reshape litert" "a computed RESHAPE output: LiteRT.js on a copy with the shape constant"
 expect_in "$TMP/oracle.log" "f32_tflite_refuses tfweb" "a LiteRT.js refusal is asked of the classic interpreter"
 expect_in "$TMP/oracle.log" "passthrough_tfweb_refuses litert" "a refusal of the classic interpreter asked first is asked of LiteRT.js"
 expect_in "$TMP/T.md" "| passthrough_tfweb_refuses |  | runs (litert) |" "and LiteRT.js's run is the reference"
@@ -129,9 +145,9 @@ if grep -q "^f32_exact tfweb" "$TMP/oracle.log"; then bad "a match was asked aga
 got=$("$PY" -c 'import numpy,sys; print(numpy.load(sys.argv[1]).tolist())' "$TMP/work/transpose_conv_shape_input/in0.npy" 2>&1)
 [ "$got" = "[1, 5, 5, 1]" ] && ok || bad "output_shape input was $got, wanted [1, 5, 5, 1]"
 expect_in "$TMP/T.md" "| f32_tfweb_delegate_fallback |  | runs (tfweb) |" "the classic interpreter's delegate fallback is a run"
-# counts: 15 models; TFLite runs all but f32_tflite_refuses and custom_both_refuse (13); tfcc
-# all but the 2 custom ones (13); both 12; 9 match
-expect_in "$TMP/sweep.txt" "15 models: 13 run in TFLite, 13 run in tfcc, 12 run in both, 9 of those match" "counts line"
-expect_in "$TMP/T.md" "15 models: 13 run in TFLite" "counts in the Markdown"
+# counts: 16 models; TFLite runs all but f32_tflite_refuses and custom_both_refuse (14); tfcc
+# all but the 2 custom ones (14); both 13; 10 match
+expect_in "$TMP/sweep.txt" "16 models: 14 run in TFLite, 14 run in tfcc, 13 run in both, 10 of those match" "counts line"
+expect_in "$TMP/T.md" "16 models: 14 run in TFLite" "counts in the Markdown"
 expect_in "$TMP/T.md" "| f32_exact | owner/repo | runs (litert) | runs | match" "Markdown row with its source"
 finish
