@@ -29,6 +29,11 @@ tfcc_status tfcc_resize_prepare_common(tfcc_op_ctx *ctx, const char *op, const i
                 v[0] <= (1 << 20) && v[1] <= (1 << 20) && in->dims[1] <= (1 << 20) &&
                     in->dims[2] <= (1 << 20),
                 TFCC_ERR_UNSUPPORTED, "%s: sizes above 2^20 are not supported", op);
+  /* An empty image with a non-empty output has no pixel to take values from (TFLite's kernels
+   * would read before the input: its last index, in - 1, is -1) */
+  TFCC_OP_CHECK(ctx, (in->dims[1] > 0 && in->dims[2] > 0) || in->dims[0] == 0 || in->dims[3] == 0,
+                TFCC_ERR_SHAPE, "%s: input height %d and width %d: no pixel to resize from", op,
+                (int)in->dims[1], (int)in->dims[2]);
   int64_t dims[4] = {in->dims[0], v[0], v[1], in->dims[3]};
   return tfcc_so_set_shape(ctx, op, ctx->out[0], 4, dims);
 }

@@ -139,6 +139,20 @@ static void test_bilinear(void) {
   ts.known = false;
   CHECK(st_run(TFCC_OP_RESIZE_BILINEAR, none, in, 2, out, 1, msg, sizeof msg) ==
         TFCC_ERR_UNSUPPORTED);
+  /* An input of height 0 (fuzz_model_run, stop 51: the kernel read before the input) */
+  float fx[1] = {0};
+  int32_t size2[2] = {5, 5};
+  tfcc_tensor te = st_tensor(TFCC_FLOAT32, 4, (int32_t[]){2, 0, 6, 8}, fx);
+  tfcc_tensor ts2 = st_tensor(TFCC_INT32, 1, (int32_t[]){2}, size2);
+  tfcc_tensor o2 = st_output(TFCC_FLOAT32);
+  tfcc_tensor *in2[] = {&te, &ts2}, *out2[] = {&o2};
+  CHECKF(
+      st_run(TFCC_OP_RESIZE_BILINEAR, none, in2, 2, out2, 1, msg, sizeof msg) == TFCC_ERR_SHAPE &&
+          strstr(msg, "height 0 and width 6"),
+      "empty input: %s", msg);
+  st_free(&te);
+  st_free(&ts2);
+  st_free(&o2);
   st_free(&ti);
   st_free(&ts);
   st_free(&o);
