@@ -193,14 +193,15 @@ fi
 if want 7; then
 echo "== 7. ThreadSanitizer: thread pool, concurrent sessions, hot update, tfcc serve"
 # The tests where threads meet: the pool, sessions run concurrently, hot updates and file
-# rewrites during runs, and the server's reload, batching, queueing and draining paths.
+# rewrites during runs, sessions racing for the load's plan and the cache's read-ahead thread
+# (lifecycle.test_load_plan), and the server's reload, batching, queueing and draining paths.
 # (server.test_slowloris measures connection timing against timeouts.receive_s, which the
 # sanitizer's slowdown distorts; it runs in stages 1 and 4.)
-tsan_tests='^(unit\.test_threadpool|unit\.test_concurrent_sessions|lifecycle\.test_hot_update|lifecycle\.test_model_file|server\.test_(hot_update|reload|batching|queue|inplace_rewrite|sigterm|config|endpoints|signatures))$'
+tsan_tests='^(unit\.test_threadpool|unit\.test_concurrent_sessions|lifecycle\.test_hot_update|lifecycle\.test_model_file|lifecycle\.test_load_plan|server\.test_(hot_update|reload|batching|queue|inplace_rewrite|sigterm|config|endpoints|signatures))$'
 stage configure-tsan env CC=clang cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_FLAGS_RELWITHDEBINFO="$san_opt_flags" -DTFCC_SANITIZE=thread -DTFCC_SHARED_DIR="$shared"
 stage build-tsan ninja -C build-tsan -j "$jobs" tfcc unit_test_threadpool unit_test_concurrent_sessions \
-  lifecycle_test_hot_update lifecycle_test_model_file
+  lifecycle_test_hot_update lifecycle_test_model_file lifecycle_test_load_plan
 echo "   built ($STAGE_SECONDS s)"
 # Reports go to files (a server's stderr is not always the test's): any file fails the stage.
 tsan_dir=$PWD/$logs/tsan
