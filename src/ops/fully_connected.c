@@ -400,12 +400,16 @@ static tfcc_status fc_prepare(tfcc_op_ctx *ctx) {
 /* Eigen-order float32 with run-time weights: the vector kernel of the session's dispatch level
  * where its packed weights (constant ones, exact11) or prepare's scratch are there, else NULL
  * (the reference loop). ref12: the GEMV of one batch on the packed weights too (its order,
- * gemv true); one unit, or weights not packed, keep the scalar GEMV. */
+ * gemv true) with a vector build; one unit, or weights not packed, keep the scalar GEMV. */
 static const tfcc_fc_eigen_kernel *fc_eigen_kernel(const tfcc_op_ctx *ctx, const tfcc_fc_dims *d) {
   const fc_params *p = ctx->params;
   if (!p->eigen_f32 || !ctx->ks || !ctx->ks->fc_eigen) return NULL;
-  if (tfcc_fc_eigen_is_gemv(d))
-    return d->batches == 1 && d->units > 1 && fc_eigen_packed(ctx) ? ctx->ks->fc_eigen : NULL;
+  if (tfcc_fc_eigen_is_gemv(d)) /* the one-lane build is no faster than the scalar loop
+                                   (dpcrn.tflite at TFCC_ISA=generic: 1.11x the time) */
+    return d->batches == 1 && d->units > 1 && fc_eigen_packed(ctx) &&
+                   ctx->ks->fc_eigen->isa != TFCC_ISA_GENERIC
+               ? ctx->ks->fc_eigen
+               : NULL;
   return fc_eigen_packed(ctx) ||
                  (ctx->scratch && ctx->scratch_bytes >= (size_t)tfcc_threadpool_size(ctx->pool) *
                                                             tfcc_fc_eigen_scratch_bytes(d->accum))

@@ -24,6 +24,9 @@
 #define FE_BLOCK FE_CAT(TFCC_FC_EIGEN_FN, _block)
 #define FE_ROWS FE_CAT(TFCC_FC_EIGEN_FN, _rows)
 #define FE_GEMV_COLS FE_CAT(TFCC_FC_EIGEN_FN, _gemv_cols)
+/* columns of one batch's GEMV side by side: enough independent sums to hide the add's latency
+   (a one-lane build has no lanes to spread over) */
+#define FE_GEMV_MAXC (F32V_N == 1 ? 8 : 4)
 
 /* The partial sums of nb batches (x: the first batch's row at the block's first k, rows xs
  * apart) over one depth block of len, wp: the panel at the block's first k. group: the
@@ -94,8 +97,8 @@ static inline __attribute__((always_inline)) void FE_GEMV_COLS(int nc, const flo
                                                                const float *wp, const float *bias,
                                                                f32v vlo, f32v vhi, int32_t u0,
                                                                int32_t U, float *out) {
-  const float *pw[4];
-  f32v acc[4];
+  const float *pw[8];
+  f32v acc[8];
   for (int c = 0; c < nc; c++) {
     const int32_t u = u0 + c * F32V_N;
     pw[c] = wp + (size_t)(u / TFCC_FC_EIGEN_MAX_LANES) * TFCC_FC_EIGEN_MAX_LANES * (size_t)K +
@@ -137,10 +140,14 @@ TFCC_FC_EIGEN_DECL(TFCC_FC_EIGEN_FN) {
   const int32_t kc = gemv ? K : tfcc_fc_eigen_kc(K), groups = gemv ? 0 : B - B % 4;
   if (u_begin % TFCC_FC_EIGEN_MAX_LANES) wp = NULL; /* a panel's lanes straddle two packed ones */
   const f32v vlo = f32v_set(act_min), vhi = f32v_set(act_max);
-  if (gemv && B == 1 && wp) { /* four columns at once: independent sums */
-    for (int32_t u0 = u_begin; u0 < U; u0 += 4 * F32V_N) {
+  if (gemv && B == 1 && wp) { /* several columns at once: independent sums */
+    for (int32_t u0 = u_begin; u0 < U; u0 += FE_GEMV_MAXC * F32V_N) {
       const int32_t left = (U - u0 + F32V_N - 1) / F32V_N;
-      switch (left < 4 ? left : 4) {
+      switch (left < FE_GEMV_MAXC ? left : FE_GEMV_MAXC) {
+        case 8: FE_GEMV_COLS(8, in, K, wp, bias, vlo, vhi, u0, U, out); break;
+        case 7: FE_GEMV_COLS(7, in, K, wp, bias, vlo, vhi, u0, U, out); break;
+        case 6: FE_GEMV_COLS(6, in, K, wp, bias, vlo, vhi, u0, U, out); break;
+        case 5: FE_GEMV_COLS(5, in, K, wp, bias, vlo, vhi, u0, U, out); break;
         case 4: FE_GEMV_COLS(4, in, K, wp, bias, vlo, vhi, u0, U, out); break;
         case 3: FE_GEMV_COLS(3, in, K, wp, bias, vlo, vhi, u0, U, out); break;
         case 2: FE_GEMV_COLS(2, in, K, wp, bias, vlo, vhi, u0, U, out); break;
